@@ -1,0 +1,95 @@
+// The metric registry and human formatting of metric values (metrics.h).
+#include "orchestrator/gates/metrics.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace benchgate::gates {
+namespace {
+
+constexpr Direction kHigher = Direction::kHigherIsBetter;
+constexpr Direction kLower = Direction::kLowerIsBetter;
+
+constexpr std::array<MetricInfo, 15> kMetrics = {{
+    {"throughput.rps", kHigher, UnitKind::kOpsPerSecond, 1e-3},
+    {"throughput.bytes_per_s", kHigher, UnitKind::kBytesPerSecond, 1e-3},
+    {"latency.p50", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.p75", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.p90", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.p95", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.p99", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.p999", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.max", kLower, UnitKind::kSeconds, 1e-9},
+    {"latency.mean", kLower, UnitKind::kSeconds, 1e-9},
+    {"errors.count", kLower, UnitKind::kCount, 1.0},
+    {"errors.rate", kLower, UnitKind::kRatio, 1e-6},
+    {"router.cpu_per_request", kLower, UnitKind::kSeconds, 1e-9},
+    {"router.rss_bytes", kLower, UnitKind::kBytes, 1.0},
+    {"worker.cpu_utilization", kLower, UnitKind::kRatio, 1e-4},
+}};
+
+// Three significant digits for a magnitude already scaled into [0, 1000).
+std::string three_digits(double v) {
+  char buf[32];
+  const double a = std::abs(v);
+  const char* format = a >= 99.95 ? "%.0f" : a >= 9.995 ? "%.1f" : "%.2f";
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// Scales by powers of 1000 and appends the matching prefix.
+std::string with_prefix(double v, const char* const prefixes[], int count, const char* suffix) {
+  int i = 0;
+  while (i + 1 < count && std::abs(v) >= 999.5) {
+    v /= 1000;
+    ++i;
+  }
+  return three_digits(v) + prefixes[i] + suffix;
+}
+
+}  // namespace
+
+const MetricInfo* find_metric(std::string_view name) {
+  for (const MetricInfo& m : kMetrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+std::span<const MetricInfo> known_metrics() { return kMetrics; }
+
+std::string format_metric_value(double value, UnitKind unit) {
+  if (!std::isfinite(value)) return std::isnan(value) ? "n/a" : (value > 0 ? "inf" : "-inf");
+  static const char* const kCountPrefixes[] = {"", "k", "M", "G", "T"};
+  static const char* const kBytePrefixes[] = {" ", " k", " M", " G", " T"};
+  switch (unit) {
+    case UnitKind::kOpsPerSecond:
+      return with_prefix(value, kCountPrefixes, 5, " ops/s");
+    case UnitKind::kBytesPerSecond:
+      return with_prefix(value, kBytePrefixes, 5, "B/s");
+    case UnitKind::kBytes:
+      return with_prefix(value, kBytePrefixes, 5, "B");
+    case UnitKind::kCount: {
+      if (value == std::floor(value) && std::abs(value) < 1e15) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+        return buf;
+      }
+      return with_prefix(value, kCountPrefixes, 5, "");
+    }
+    case UnitKind::kRatio:
+      return three_digits(value * 100) + "%";
+    case UnitKind::kSeconds: {
+      const double a = std::abs(value);
+      if (a == 0) return "0s";
+      if (a < 999.5e-9) return three_digits(value * 1e9) + "ns";
+      if (a < 999.5e-6) return three_digits(value * 1e6) + "us";
+      if (a < 999.5e-3) return three_digits(value * 1e3) + "ms";
+      return three_digits(value) + "s";
+    }
+  }
+  return three_digits(value);
+}
+
+}  // namespace benchgate::gates

@@ -1,0 +1,42 @@
+// The metrics a gate can name (SCENARIOS.md, "Metrics a gate can name"): which direction is
+// better, what unit the base-unit values are in, and how to print them for a person. The
+// list is closed so that a typo in a policy is an error, never a silently ignored gate.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace benchgate::gates {
+
+enum class Direction { kHigherIsBetter, kLowerIsBetter };
+
+// Base units as the scenario model stores bounds (scenario.h, Gate).
+enum class UnitKind {
+  kOpsPerSecond,    // throughput.rps
+  kBytesPerSecond,  // throughput.bytes_per_s
+  kSeconds,         // latency.*, router.cpu_per_request (CPU seconds per request)
+  kBytes,           // router.rss_bytes
+  kCount,           // errors.count
+  kRatio,           // errors.rate (failed / all operations), worker.cpu_utilization
+};
+
+struct MetricInfo {
+  std::string_view name;
+  Direction direction;
+  UnitKind unit;
+  // The metric's resolution. Relative gates compare ln(value + log_floor), so a value of zero
+  // (no errors, an idle CPU) stays comparable; the shift is negligible for real magnitudes.
+  double log_floor;
+};
+
+// The metric's entry, or nullptr when no metric has that name.
+const MetricInfo* find_metric(std::string_view name);
+// Every known metric, for listings and "did you mean" suggestions.
+std::span<const MetricInfo> known_metrics();
+
+// A value in base units for a person, three significant digits: "4.20ms", "12.3k ops/s",
+// "1.50 MB/s", "2.50 MB", "17", "0.25%".
+std::string format_metric_value(double value, UnitKind unit);
+
+}  // namespace benchgate::gates

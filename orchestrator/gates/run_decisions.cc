@@ -1,0 +1,53 @@
+// Decisions across all of a run's gates: Holm's correction and the exit code
+// (gate_evaluator.h).
+#include <cmath>
+#include <limits>
+
+#include "orchestrator/gates/explanation.h"
+#include "orchestrator/gates/gate_evaluator.h"
+#include "orchestrator/gates/statistics.h"
+
+namespace benchgate::gates {
+
+void apply_holm(std::vector<GateOutcome>& outcomes) {
+  std::vector<double> raw;
+  raw.reserve(outcomes.size());
+  for (const GateOutcome& o : outcomes) {
+    const bool tested = o.p_value.has_value() && o.effect && o.margin &&
+                        (o.method == Method::kTTest || o.method == Method::kMannWhitney);
+    raw.push_back(tested ? *o.p_value : std::numeric_limits<double>::quiet_NaN());
+  }
+  const std::vector<double> adjusted = holm_adjust(raw);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (std::isnan(adjusted[i])) continue;
+    GateOutcome& o = outcomes[i];
+    o.p_adjusted = adjusted[i];
+    if (*o.effect > *o.margin) {
+      o.verdict = adjusted[i] < o.alpha ? Verdict::kFail : Verdict::kInconclusive;
+    }
+    o.explanation = detail::explain(o);
+  }
+}
+
+int exit_code_for(std::span<const GateOutcome> outcomes, bool strict) {
+  bool failed = false;
+  for (const GateOutcome& o : outcomes) {
+    if (o.severity != scenario::GateSeverity::kCritical) continue;
+    switch (o.verdict) {
+      case Verdict::kError:
+        return kExitRunError;
+      case Verdict::kFail:
+        failed = true;
+        break;
+      case Verdict::kInconclusive:
+      case Verdict::kNoBaseline:
+        failed = failed || strict;
+        break;
+      case Verdict::kPass:
+        break;
+    }
+  }
+  return failed ? kExitGateFailed : kExitPass;
+}
+
+}  // namespace benchgate::gates
