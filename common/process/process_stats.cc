@@ -1,0 +1,61 @@
+#include "common/process/process_stats.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace benchgate {
+namespace {
+
+int64_t to_ns(const timeval& tv) {
+  return static_cast<int64_t>(tv.tv_sec) * 1'000'000'000 + static_cast<int64_t>(tv.tv_usec) * 1000;
+}
+
+std::optional<uint64_t> rss_from_statm(const std::string& path) {
+  std::ifstream in(path);
+  uint64_t size_pages = 0;
+  uint64_t resident_pages = 0;
+  if (!(in >> size_pages >> resident_pages)) return std::nullopt;
+  return resident_pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+CpuTimes self_cpu_times() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return {to_ns(usage.ru_utime), to_ns(usage.ru_stime)};
+}
+
+uint64_t self_rss_bytes() { return rss_from_statm("/proc/self/statm").value_or(0); }
+
+std::optional<CpuTimes> process_cpu_times(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return std::nullopt;
+  // The command name (field 2) may contain spaces; fields after the last ')' are fixed.
+  auto close = line.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(line.substr(close + 2));
+  std::string field;
+  // After ')': state(3) ppid(4) ... utime is field 14, stime field 15.
+  uint64_t utime = 0;
+  uint64_t stime = 0;
+  for (int i = 3; i <= 15; ++i) {
+    if (!(fields >> field)) return std::nullopt;
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  const int64_t ticks = sysconf(_SC_CLK_TCK);
+  return CpuTimes{static_cast<int64_t>(utime) * 1'000'000'000 / ticks,
+                  static_cast<int64_t>(stime) * 1'000'000'000 / ticks};
+}
+
+std::optional<uint64_t> process_rss_bytes(pid_t pid) {
+  return rss_from_statm("/proc/" + std::to_string(pid) + "/statm");
+}
+
+}  // namespace benchgate

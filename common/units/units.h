@@ -1,0 +1,29 @@
+// Parsing of the units scenario files use (SCENARIOS.md, "Units"), and formatting for reports.
+// Plain functions with plain tests; errors say what was wrong with the text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/util/expected.h"
+
+namespace benchgate {
+
+// "250us", "1.5s", "3m", "2h", "100ns", "5ms" -> nanoseconds. A unit is required.
+// Negative values and values over 100 days are errors.
+Expected<int64_t> parse_duration_ns(std::string_view text);
+
+// "64", "64B", "1KB" (1000), "1KiB" (1024), "1.5MB", "2MiB", "1GB", "1GiB" -> bytes.
+// Fractions must come out as a whole number of bytes. Negative values are errors.
+Expected<uint64_t> parse_size_bytes(std::string_view text);
+
+// "5%" -> 0.05. A percent sign is required; the value must be finite and >= 0.
+Expected<double> parse_percent(std::string_view text);
+
+// 1500 -> "1.5us", 2'000'000 -> "2ms", 3'500'000'000 -> "3.5s" (3 significant digits).
+std::string format_duration_ns(double ns);
+// Decimal units: 1500 -> "1.50 kB", 2.5e6 -> "2.50 MB".
+std::string format_bytes(double bytes);
+
+}  // namespace benchgate
