@@ -1,0 +1,40 @@
+// Diagnostic formatting and collection.
+#include "orchestrator/scenario/diagnostics.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+namespace benchgate::scenario {
+
+std::string Diagnostic::format() const {
+  if (where.line == 0) return where.file + ": error: " + message;
+  return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
+         ": error: " + message;
+}
+
+Location Diagnostics::at(const toml::source_region& region) const {
+  // A node built without a source (it never happens for parsed text) still gets a real place.
+  if (region.begin.line == 0) return file_start();
+  return Location{file_, static_cast<uint32_t>(region.begin.line),
+                  static_cast<uint32_t>(region.begin.column)};
+}
+
+void Diagnostics::error(Location where, std::string message) {
+  list_.push_back(Diagnostic{std::move(where), std::move(message)});
+}
+
+std::vector<Diagnostic> Diagnostics::take() {
+  auto key = [](const Diagnostic& d) { return std::tie(d.where.line, d.where.column, d.message); };
+  // Sections are read in a fixed order, not file order; sort so the report reads top to bottom.
+  std::stable_sort(list_.begin(), list_.end(),
+                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+  // A bad [defaults] value can fail the same check for every workload; say it once.
+  list_.erase(
+      std::unique(list_.begin(), list_.end(),
+                  [&](const Diagnostic& a, const Diagnostic& b) { return key(a) == key(b); }),
+      list_.end());
+  return std::exchange(list_, {});
+}
+
+}  // namespace benchgate::scenario

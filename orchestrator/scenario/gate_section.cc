@@ -1,0 +1,176 @@
+// [[gates]]: absolute (max / min) or relative (baseline + max_regression) release gates, with
+// bounds written in the unit of their metric and converted to base units (GATES.md).
+#include <algorithm>
+
+#include "orchestrator/scenario/metrics.h"
+#include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/suggest.h"
+#include "orchestrator/scenario/workload_glob.h"
+
+namespace benchgate::scenario {
+namespace {
+
+const std::vector<std::string_view> kGateKeys = {"workload", "metric",         "max",   "min",
+                                                 "baseline", "max_regression", "alpha", "severity"};
+
+std::string metric_list() {
+  std::string all;
+  for (std::string_view m : metric_names()) {
+    if (!all.empty()) all += ", ";
+    all += m;
+  }
+  return all;
+}
+
+// A bound in the unit of its metric: seconds, bytes, a plain number or a ratio.
+std::optional<double> read_bound(TableReader& r, std::string_view key, MetricKind kind) {
+  switch (kind) {
+    case MetricKind::kDuration: {
+      auto ns = r.duration_ns(key, /*allow_zero=*/true);
+      if (!ns) return std::nullopt;
+      return static_cast<double>(*ns) / 1e9;
+    }
+    case MetricKind::kBytes: {
+      auto bytes = r.size_bytes(key);
+      if (!bytes) return std::nullopt;
+      return static_cast<double>(*bytes);
+    }
+    case MetricKind::kNumber:
+      return r.number(key, 0);
+    case MetricKind::kRatio: {
+      const toml::node* n = r.node(key);
+      if (n && n->is_string()) return r.percent(key);
+      return r.number(key, 0);
+    }
+  }
+  return std::nullopt;
+}
+
+// The workload names, for suggestions and matching.
+std::vector<std::string_view> names_of(const std::vector<Workload>& workloads) {
+  std::vector<std::string_view> names;
+  for (const Workload& w : workloads) names.push_back(w.name);
+  return names;
+}
+
+void check_workload_reference(TableReader& r, const std::string& pattern,
+                              const std::vector<Workload>& workloads) {
+  const bool matched = std::any_of(workloads.begin(), workloads.end(), [&](const Workload& w) {
+    return workload_matches(pattern, w.name);
+  });
+  if (matched) return;
+  r.diagnostics().error(r.value_location("workload"),
+                        std::string(is_glob(pattern) ? "gate pattern '" : "gate workload '") +
+                            pattern + "' matches no workload" +
+                            did_you_mean(pattern, names_of(workloads)));
+}
+
+Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool workloads_complete) {
+  Diagnostics& diag = r.diagnostics();
+  Gate gate;
+  gate.where = r.table_location();
+  r.check_keys(kGateKeys, {});
+
+  if (r.require("workload")) {
+    if (auto pattern = r.string("workload")) {
+      if (pattern->empty()) {
+        diag.error(r.value_location("workload"), "key 'workload' must name a workload or a glob");
+      } else if (workloads_complete) {
+        // With broken workloads, a reference to one of them would be a second, false, error.
+        check_workload_reference(r, *pattern, workloads);
+      }
+      gate.workload = std::move(*pattern);
+    }
+  }
+  std::optional<MetricKind> kind;
+  if (r.require("metric")) {
+    if (auto metric = r.string("metric")) {
+      kind = metric_kind(*metric);
+      if (!kind) {
+        diag.error(r.value_location("metric"), "unknown metric '" + *metric + "'" +
+                                                   did_you_mean(*metric, metric_names()) +
+                                                   "; a gate can name one of: " + metric_list());
+      }
+      gate.metric = std::move(*metric);
+    }
+  }
+
+  // Exactly one of max, min, baseline decides what kind of gate this is.
+  std::vector<std::string_view> present;
+  for (std::string_view key : {"max", "min", "baseline"}) {
+    if (r.has(key)) present.push_back(key);
+  }
+  if (present.empty()) {
+    diag.error(r.table_location(),
+               "a gate needs exactly one of 'max', 'min' or 'baseline' " + r.context());
+  } else if (present.size() > 1) {
+    diag.error(r.key_location(present[1]),
+               "a gate needs exactly one of 'max', 'min' or 'baseline', got both '" +
+                   std::string(present[0]) + "' and '" + std::string(present[1]) + "'");
+  }
+  if (kind) {
+    gate.max = read_bound(r, "max", *kind);
+    gate.min = read_bound(r, "min", *kind);
+  }
+
+  const bool relative = r.has("baseline");
+  if (auto baseline = r.string("baseline")) {
+    if (baseline->empty()) diag.error(r.value_location("baseline"), "key 'baseline' is empty");
+    gate.baseline = std::move(*baseline);
+  }
+  for (std::string_view key : {"max_regression", "alpha"}) {
+    if (!relative && r.has(key)) {
+      diag.error(
+          r.key_location(key),
+          "key '" + std::string(key) + "' applies only to a relative gate (one with 'baseline')");
+    }
+  }
+  if (relative) {
+    if (!r.has("max_regression")) {
+      diag.error(r.table_location(),
+                 "a relative gate needs key 'max_regression' (such as \"5%\") " + r.context());
+    } else if (auto v = r.percent("max_regression")) {
+      if (*v <= 0) {
+        diag.error(r.value_location("max_regression"), "key 'max_regression' must be more than 0%");
+      }
+      gate.max_regression = *v;
+    }
+    if (auto alpha = r.number("alpha", 0)) {
+      if (*alpha <= 0 || *alpha >= 1) {
+        diag.error(r.value_location("alpha"),
+                   "key 'alpha' must be between 0 and 1 (such as "
+                   "0.01), exclusive");
+      }
+      gate.alpha = *alpha;
+    }
+  }
+  if (auto severity = r.choice("severity", {"critical", "warning"})) {
+    gate.severity = *severity == "warning" ? GateSeverity::kWarning : GateSeverity::kCritical;
+  }
+  return gate;
+}
+
+}  // namespace
+
+std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
+                             bool workloads_complete) {
+  std::vector<Gate> out;
+  const toml::node* node = top.node("gates");
+  if (!node) return out;
+  if (!node->is_array_of_tables()) {
+    top.diagnostics().error(node->source(),
+                            "key 'gates' must be an array of tables ([[gates]]), got " +
+                                std::string(toml_type_name(*node)));
+    return out;
+  }
+  size_t index = 0;
+  for (const toml::node& element : *node->as_array()) {
+    ++index;
+    TableReader r(*element.as_table(), "in [[gates]] #" + std::to_string(index), top.diagnostics(),
+                  top.interpolator());
+    out.push_back(read_gate(r, workloads, workloads_complete));
+  }
+  return out;
+}
+
+}  // namespace benchgate::scenario

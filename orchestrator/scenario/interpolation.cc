@@ -1,0 +1,101 @@
+// ${scenario_dir}, ${env:NAME} and ${port:NAME} substitution in scenario strings.
+#include "orchestrator/scenario/interpolation.h"
+
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+namespace benchgate::scenario {
+namespace {
+
+constexpr std::string_view kForms = "${scenario_dir}, ${env:NAME} or ${port:NAME}";
+
+bool is_env_name(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+bool is_port_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Interpolator::Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port)
+    : scenario_dir_(std::move(scenario_dir)),
+      env_(std::move(env)),
+      allocate_port_(std::move(allocate_port)) {}
+
+Expected<std::string> Interpolator::expand(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] != '$' || i + 1 >= text.size() || text[i + 1] != '{') {
+      out += text[i++];
+      continue;
+    }
+    const size_t close = text.find('}', i + 2);
+    if (close == std::string_view::npos) {
+      return Error{"unterminated '${' in \"" + std::string(text) + "\" (expected " +
+                   std::string(kForms) + ")"};
+    }
+    auto value = resolve(text.substr(i + 2, close - i - 2));
+    if (!value) return value.error();
+    out += *value;
+    i = close + 1;
+  }
+  return out;
+}
+
+Expected<std::string> Interpolator::resolve(std::string_view expression) {
+  if (expression == "scenario_dir") return scenario_dir_;
+  if (expression.starts_with("env:")) {
+    const std::string name(expression.substr(4));
+    if (!is_env_name(name)) {
+      return Error{"'${env:" + name + "}' does not name an environment variable"};
+    }
+    auto value = env_ ? env_(name) : std::nullopt;
+    if (!value)
+      return Error{"environment variable '" + name + "' is not set (used as ${env:" + name + "})"};
+    return *value;
+  }
+  if (expression.starts_with("port:")) {
+    const std::string name(expression.substr(5));
+    if (!is_port_name(name)) {
+      return Error{"'${port:" + name + "}' needs a NAME of letters, digits, '_', '-' or '.'"};
+    }
+    if (auto it = ports_.find(name); it != ports_.end()) return std::to_string(it->second);
+    if (!allocate_port_) return Error{"no port allocator for ${port:" + name + "}"};
+    auto port = allocate_port_();
+    if (!port) return Error{"cannot allocate a port for ${port:" + name + "}: " + port.message()};
+    ports_.emplace(name, *port);
+    return std::to_string(*port);
+  }
+  return Error{"unknown interpolation '${" + std::string(expression) + "}' (expected " +
+               std::string(kForms) + ")"};
+}
+
+std::string scenario_dir_of(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  fs::path absolute = fs::absolute(dir, ec);
+  if (ec) absolute = dir;
+  std::string out = absolute.lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,45 @@
+// ${...} substitution in scenario strings (SCENARIOS.md, "Interpolation"):
+//   ${scenario_dir}  the absolute folder of the scenario file
+//   ${env:NAME}      an environment variable; an error names it when it is unset
+//   ${port:NAME}     a free loopback port, allocated once per NAME per load
+// A '$' not followed by '{' is kept as it is.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/util/expected.h"
+
+namespace benchgate::scenario {
+
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+using PortAllocator = std::function<Expected<uint16_t>()>;
+
+class Interpolator {
+ public:
+  // Environment and ports are injected so tests need neither a real environment nor sockets.
+  Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port);
+
+  // The text with every ${...} replaced, or an error about the first one that cannot be.
+  Expected<std::string> expand(std::string_view text);
+
+  // Every ${port:NAME} allocated so far, by NAME.
+  const std::map<std::string, uint16_t>& ports() const { return ports_; }
+
+ private:
+  Expected<std::string> resolve(std::string_view expression);
+
+  std::string scenario_dir_;
+  EnvLookup env_;
+  PortAllocator allocate_port_;
+  std::map<std::string, uint16_t> ports_;
+};
+
+// The folder holding `path`, absolute and without a trailing slash ("." resolved).
+std::string scenario_dir_of(const std::string& path);
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,62 @@
+// The gate metric catalogue.
+#include "orchestrator/scenario/metrics.h"
+
+#include <string>
+
+namespace benchgate::scenario {
+namespace {
+
+struct MetricInfo {
+  std::string_view name;
+  MetricKind kind;
+  bool higher_is_worse;
+};
+
+constexpr MetricInfo kMetrics[] = {
+    {"throughput.rps", MetricKind::kNumber, false},
+    {"throughput.bytes_per_s", MetricKind::kBytes, false},
+    {"latency.p50", MetricKind::kDuration, true},
+    {"latency.p75", MetricKind::kDuration, true},
+    {"latency.p90", MetricKind::kDuration, true},
+    {"latency.p95", MetricKind::kDuration, true},
+    {"latency.p99", MetricKind::kDuration, true},
+    {"latency.p999", MetricKind::kDuration, true},
+    {"latency.max", MetricKind::kDuration, true},
+    {"latency.mean", MetricKind::kDuration, true},
+    {"errors.count", MetricKind::kNumber, true},
+    {"errors.rate", MetricKind::kRatio, true},
+    {"router.cpu_per_request", MetricKind::kDuration, true},
+    {"router.rss_bytes", MetricKind::kBytes, true},
+    {"worker.cpu_utilization", MetricKind::kRatio, true},
+};
+
+const MetricInfo* find(std::string_view name) {
+  for (const MetricInfo& m : kMetrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& metric_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const MetricInfo& m : kMetrics) out.push_back(m.name);
+    return out;
+  }();
+  return names;
+}
+
+std::optional<MetricKind> metric_kind(std::string_view name) {
+  const MetricInfo* m = find(name);
+  if (!m) return std::nullopt;
+  return m->kind;
+}
+
+bool metric_higher_is_worse(std::string_view name) {
+  const MetricInfo* m = find(name);
+  return m ? m->higher_is_worse : true;
+}
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,115 @@
+// [router]: the system under test, bundled, started from a command, or already running.
+#include <charconv>
+
+#include "orchestrator/scenario/sections.h"
+
+namespace benchgate::scenario {
+namespace {
+
+// "HOST:PORT" with a port in 1..65535; IPv6 hosts are bracketed, so the last ':' splits.
+bool is_host_port(std::string_view s) {
+  const size_t colon = s.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == s.size()) return false;
+  const std::string_view port = s.substr(colon + 1);
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+  return ec == std::errc() && end == port.data() + port.size() && value >= 1 && value <= 65535;
+}
+
+std::string_view impl_name(RouterImpl impl) {
+  switch (impl) {
+    case RouterImpl::kBuiltin:
+      return "builtin";
+    case RouterImpl::kCommand:
+      return "command";
+    case RouterImpl::kExternal:
+      return "external";
+  }
+  return "builtin";
+}
+
+}  // namespace
+
+RouterConfig read_router(TableReader& top) {
+  RouterConfig router;
+  router.where = top.table_location();
+  const toml::table* table = top.table("router");
+  if (!table) return router;
+
+  TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
+  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics"}, {});
+  router.where = r.table_location();
+  Diagnostics& diag = top.diagnostics();
+
+  bool impl_known = true;
+  if (r.has("impl")) {
+    auto impl = r.choice("impl", {"builtin", "command", "external"});
+    impl_known = impl.has_value();
+    if (impl == "command") router.impl = RouterImpl::kCommand;
+    if (impl == "external") router.impl = RouterImpl::kExternal;
+  }
+  const std::string impl = std::string(impl_name(router.impl));
+  // A key that the chosen impl would ignore is an error: silently ignoring it hides a mistake.
+  auto only_for = [&](std::string_view key, bool applies, std::string_view which) {
+    if (!impl_known || applies || !r.has(key)) return applies;
+    diag.error(r.key_location(key), "key '" + std::string(key) + "' in [router] applies only to " +
+                                        std::string(which) + ", not impl = \"" + impl + "\"");
+    return false;
+  };
+  const bool builtin = router.impl == RouterImpl::kBuiltin;
+  const bool command = router.impl == RouterImpl::kCommand;
+
+  if (only_for("threads", builtin, "impl = \"builtin\"")) {
+    if (auto v = r.count("threads")) router.threads = *v;
+  }
+  if (only_for("command", command, "impl = \"command\"")) {
+    if (auto v = r.string_array("command")) {
+      if (v->empty()) {
+        diag.error(r.value_location("command"), "key 'command' must name a program to run");
+      }
+      router.command = std::move(*v);
+    }
+  }
+  if (impl_known && command && !r.has("command")) {
+    diag.error(r.table_location(), "impl = \"command\" needs key 'command' in [router]");
+  }
+  if (only_for("address", !builtin, "impl = \"command\" or \"external\"")) {
+    if (auto v = r.string("address")) {
+      if (!is_host_port(*v)) {
+        diag.error(
+            r.value_location("address"),
+            "key 'address' must be HOST:PORT such as \"127.0.0.1:18080\", got \"" + *v + "\"");
+      }
+      router.address = std::move(*v);
+    }
+  }
+  if (impl_known && !builtin && !r.has("address")) {
+    diag.error(r.table_location(), "impl = \"" + impl + "\" needs key 'address' in [router]");
+  }
+  if (only_for("ready", !builtin, "impl = \"command\" or \"external\"")) {
+    if (auto v = r.string("ready")) {
+      if (!v->starts_with("tcp://") || !is_host_port(std::string_view(*v).substr(6))) {
+        diag.error(r.value_location("ready"),
+                   "key 'ready' must be tcp://HOST:PORT such as \"tcp://127.0.0.1:18080\", got \"" +
+                       *v + "\"");
+      }
+      router.ready = std::move(*v);
+    }
+  }
+  // Without an explicit probe, the router is ready when its address accepts connections.
+  if (!builtin && router.ready.empty() && !router.address.empty()) {
+    router.ready = "tcp://" + router.address;
+  }
+  if (auto v = r.string("metrics")) {
+    if (!v->starts_with("http://")) {
+      diag.error(r.value_location("metrics"),
+                 "key 'metrics' must be an http:// URL such as "
+                 "\"http://127.0.0.1:9113/metrics\", got \"" +
+                     *v + "\"");
+    }
+    router.metrics = std::move(*v);
+  }
+  return router;
+}
+
+}  // namespace benchgate::scenario

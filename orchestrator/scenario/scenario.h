@@ -1,0 +1,95 @@
+// The typed scenario model (SCENARIOS.md). TOML is parsed and validated once, by the loader
+// (scenario_loader.h); every other part of the orchestrator sees only these structs, with
+// defaults applied, units converted to base units and interpolation done.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchgate::scenario {
+
+// Where something was written: file, 1-based line and column.
+struct Location {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+enum class RouterImpl { kBuiltin, kCommand, kExternal };
+
+// The system under test.
+struct RouterConfig {
+  RouterImpl impl = RouterImpl::kBuiltin;
+  uint32_t threads = 1;              // builtin: serving threads
+  std::vector<std::string> command;  // command: argument vector, never passed to a shell
+  std::string ready;                 // command/external: readiness probe "tcp://HOST:PORT"
+  std::string address;               // command/external: where workers connect "HOST:PORT"
+  std::string metrics;               // optional Prometheus endpoint of the system under test
+  Location where;
+};
+
+enum class Protocol { kHttp1 };
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string target = "/bench/hello";
+  uint64_t request_bytes = 0;                 // body size (POST/PUT)
+  std::optional<uint32_t> expect_status;      // unset: 200
+  std::optional<uint64_t> expect_body_bytes;  // unset: derived from the route, or any
+  std::map<std::string, std::string> headers;
+};
+
+// One workload with every default resolved.
+struct Workload {
+  std::string name;
+  Location where;
+  Protocol protocol = Protocol::kHttp1;
+
+  // Phases (from [defaults] unless overridden).
+  int64_t warmup_ns = 1'000'000'000;
+  int64_t duration_ns = 3'000'000'000;
+  uint32_t repetitions = 3;
+  uint32_t workers = 1;                 // worker processes
+  uint32_t threads = 1;                 // threads per worker
+  std::string worker = "builtin";       // worker implementation name
+  int64_t timeout_ns = 60'000'000'000;  // hard limit for the whole workload
+
+  // Load shape.
+  uint32_t connections = 1;  // across all workers and threads
+  uint32_t in_flight = 1;    // outstanding requests per connection
+  double rate = 0;           // open loop when > 0: requests/s in total
+
+  HttpRequest http;
+};
+
+enum class GateSeverity { kCritical, kWarning };
+
+// A release gate (GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
+// operations per second, a plain ratio for rates.
+struct Gate {
+  std::string workload;                  // a name or a glob ("wamp_*")
+  std::string metric;                    // "latency.p99", "throughput.rps", ...
+  std::optional<double> max;             // absolute upper bound
+  std::optional<double> min;             // absolute lower bound
+  std::string baseline;                  // relative gate: baseline name
+  std::optional<double> max_regression;  // relative gate: 0.05 for "5%"
+  double alpha = 0.01;
+  GateSeverity severity = GateSeverity::kCritical;
+  Location where;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string path;  // the file as given
+  std::string text;  // the file's text, stored with every run
+  RouterConfig router;
+  std::vector<Workload> workloads;
+  std::vector<Gate> gates;
+  std::map<std::string, uint16_t> ports;  // ${port:NAME} allocations of this load, by NAME
+};
+
+}  // namespace benchgate::scenario

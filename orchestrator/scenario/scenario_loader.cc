@@ -1,0 +1,108 @@
+// Entry points of the scenario loader: read the file, parse TOML, read each section, and return
+// the typed model only when the file has no problem at all.
+#include "orchestrator/scenario/scenario_loader.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "orchestrator/scenario/diagnostics.h"
+#include "orchestrator/scenario/free_port.h"
+#include "orchestrator/scenario/interpolation.h"
+#include "orchestrator/scenario/sections.h"
+
+namespace benchgate::scenario {
+namespace {
+
+const std::vector<std::string_view> kTopKeys = {"name",     "description", "router",
+                                                "defaults", "workloads",   "gates"};
+constexpr std::string_view kCompare = "comparisons of implementations are planned";
+const std::vector<NotYet> kTopNotYet = {
+    {"routers", kCompare}, {"worker_impls", kCompare}, {"compare", kCompare}};
+
+std::optional<std::string> process_getenv(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (!value) return std::nullopt;
+  return std::string(value);
+}
+
+void read_scenario(TableReader& top, Scenario& scenario) {
+  Diagnostics& diag = top.diagnostics();
+  top.check_keys(kTopKeys, kTopNotYet);
+  if (!top.has("name")) {
+    diag.error(diag.file_start(), "missing required key 'name' at the top level");
+  } else if (auto name = top.string("name")) {
+    if (!is_valid_name(*name)) {
+      diag.error(top.value_location("name"),
+                 "key 'name' must match [a-z0-9_.-]+, got '" + *name + "'");
+    }
+    scenario.name = std::move(*name);
+  }
+  if (auto description = top.string("description")) scenario.description = std::move(*description);
+  scenario.router = read_router(top);
+  const WorkloadTemplate defaults = read_defaults(top);
+  scenario.workloads = read_workloads(top, defaults);
+  bool named = top.has("workloads");
+  for (const Workload& w : scenario.workloads) named = named && !w.name.empty();
+  scenario.gates = read_gates(top, scenario.workloads, named);
+}
+
+}  // namespace
+
+LoadResult load_scenario_text(std::string_view text, const std::string& path,
+                              const LoadOptions& options) {
+  LoadResult result;
+  Diagnostics diag(path);
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    // toml++ stops at the first syntax error; nothing after it can be trusted.
+    diag.error(e.source(), "TOML syntax error: " + std::string(e.description()));
+    result.diagnostics = diag.take();
+    return result;
+  }
+
+  Interpolator interpolator(
+      scenario_dir_of(path), options.getenv ? options.getenv : EnvLookup(process_getenv),
+      options.allocate_port ? options.allocate_port : PortAllocator(allocate_loopback_port));
+  Scenario scenario;
+  scenario.path = path;
+  scenario.text = std::string(text);
+  TableReader top(root, "at the top level", diag, interpolator);
+  read_scenario(top, scenario);
+  scenario.ports = interpolator.ports();
+
+  result.diagnostics = diag.take();
+  if (result.diagnostics.empty()) result.scenario = std::move(scenario);
+  return result;
+}
+
+LoadResult load_scenario_text(std::string_view text, const std::string& path) {
+  return load_scenario_text(text, path, LoadOptions{});
+}
+
+LoadResult load_scenario_file(const std::string& path, const LoadOptions& options) {
+  std::error_code ec;
+  std::ifstream in;
+  if (!std::filesystem::is_directory(path, ec)) in.open(path, std::ios::binary);
+  if (!in) {
+    LoadResult result;
+    const std::string why = std::filesystem::exists(path, ec) ? "cannot read the scenario file"
+                                                              : "no such scenario file";
+    result.diagnostics.push_back(Diagnostic{Location{path, 0, 0}, why});
+    return result;
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  return load_scenario_text(content.str(), path, options);
+}
+
+LoadResult load_scenario_file(const std::string& path) {
+  return load_scenario_file(path, LoadOptions{});
+}
+
+}  // namespace benchgate::scenario

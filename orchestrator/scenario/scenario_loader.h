@@ -1,0 +1,50 @@
+// Loads scenario files into the typed model and validates everything before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/util/expected.h"
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::scenario {
+
+// One problem in a scenario file.
+struct Diagnostic {
+  Location where;
+  std::string message;  // "unknown key 'conections' in [[workloads]] (did you mean 'connections'?)"
+
+  // "FILE:LINE:COLUMN: error: MESSAGE" ("FILE: error: MESSAGE" when the file cannot be read).
+  std::string format() const;
+};
+
+// Every problem found in one file (not just the first), or the scenario.
+struct LoadResult {
+  std::optional<Scenario> scenario;
+  std::vector<Diagnostic> diagnostics;
+  bool ok() const { return scenario.has_value() && diagnostics.empty(); }
+};
+
+// What a load may consult outside the text, injected so that tests control it.
+struct LoadOptions {
+  // ${env:NAME}; unset: the process environment.
+  std::function<std::optional<std::string>(const std::string& name)> getenv;
+  // ${port:NAME}; unset: a free port on 127.0.0.1 (bind to port 0, read it, close).
+  std::function<Expected<uint16_t>()> allocate_port;
+};
+
+// Reads and validates one file.
+LoadResult load_scenario_file(const std::string& path);
+LoadResult load_scenario_file(const std::string& path, const LoadOptions& options);
+
+// Validates text as if it were the file at `path` (used by tests and by `serve`).
+// ${scenario_dir} is the folder of `path`.
+LoadResult load_scenario_text(std::string_view text, const std::string& path);
+LoadResult load_scenario_text(std::string_view text, const std::string& path,
+                              const LoadOptions& options);
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,44 @@
+// Reading each section of a scenario file ([router], [defaults], [[workloads]], [[gates]]) into
+// the typed model. Each reader records its problems and returns what it could read.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "orchestrator/scenario/scenario.h"
+#include "orchestrator/scenario/table_reader.h"
+
+namespace benchgate::scenario {
+
+// Where a workload field got its value, so that a check across fields points at the key to
+// change, whether it sits in the workload or in [defaults].
+struct Origin {
+  Location where;
+  bool in_workload = false;
+};
+
+struct WorkloadTemplate {
+  Workload values;                                    // the model defaults with [defaults] applied
+  std::map<std::string, Origin, std::less<>> set_at;  // fields [defaults] sets
+  std::set<std::string, std::less<>> broken;          // fields whose [defaults] value was invalid
+};
+
+// [router]; the bundled router when absent.
+RouterConfig read_router(TableReader& top);
+
+// [defaults]; the model's defaults when absent.
+WorkloadTemplate read_defaults(TableReader& top);
+
+// [[workloads]], each starting from the template. At least one is required.
+std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& defaults);
+
+// [[gates]], each checked against the workloads read (names and globs must match one).
+std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
+                             bool workloads_complete);
+
+// Whether a name fits [a-z0-9_.-]+ (scenario and workload names end up in file names and keys).
+bool is_valid_name(std::string_view name);
+
+}  // namespace benchgate::scenario

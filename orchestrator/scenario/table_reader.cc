@@ -1,0 +1,348 @@
+// Typed reads of one TOML table, with diagnostics that name the key and quote the value.
+#include "orchestrator/scenario/table_reader.h"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "common/units/units.h"
+#include "orchestrator/scenario/suggest.h"
+
+namespace benchgate::scenario {
+namespace {
+
+std::string quote(std::string_view s) {
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "\"" + std::string(s).
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  out.append(s);
+  out += '"';
+  return out;
+}
+
+std::string join(const std::vector<std::string_view>& words) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += i + 1 == words.size() ? " or " : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+// The units library's own explanation, when it gives one.
+std::string because(const Error& error) {
+  return error.message.empty() ? std::string() : ": " + error.message;
+}
+
+std::string format_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  std::string s = std::to_string(v);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string_view toml_type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string:
+      return "string";
+    case toml::node_type::integer:
+      return "integer";
+    case toml::node_type::floating_point:
+      return "float";
+    case toml::node_type::boolean:
+      return "boolean";
+    case toml::node_type::date:
+      return "date";
+    case toml::node_type::time:
+      return "time";
+    case toml::node_type::date_time:
+      return "date-time";
+    case toml::node_type::array:
+      return node.is_array_of_tables() ? "array of tables" : "array";
+    case toml::node_type::table:
+      return "table";
+    default:
+      return "nothing";
+  }
+}
+
+TableReader::TableReader(const toml::table& table, std::string context, Diagnostics& diagnostics,
+                         Interpolator& interpolator)
+    : table_(table),
+      context_(std::move(context)),
+      diagnostics_(diagnostics),
+      interpolator_(interpolator) {}
+
+void TableReader::check_keys(const std::vector<std::string_view>& known,
+                             const std::vector<NotYet>& not_yet) {
+  for (auto&& [key, value] : table_) {
+    const std::string_view name = key.str();
+    bool ok = false;
+    for (std::string_view k : known) ok = ok || k == name;
+    if (ok) continue;
+    const NotYet* later = nullptr;
+    for (const NotYet& n : not_yet) {
+      if (n.key == name) later = &n;
+    }
+    if (later) {
+      std::string message = "key '" + std::string(name) + "' " + context_ + " is not supported yet";
+      if (!later->note.empty()) message += " (" + std::string(later->note) + ")";
+      diagnostics_.error(key.source(), std::move(message));
+      continue;
+    }
+    diagnostics_.error(key.source(), "unknown key '" + std::string(name) + "' " + context_ +
+                                         did_you_mean(name, known));
+  }
+}
+
+Location TableReader::table_location() const { return diagnostics_.at(table_.source()); }
+
+Location TableReader::key_location(std::string_view key) const {
+  auto it = table_.find(key);
+  if (it == table_.end()) return table_location();
+  return diagnostics_.at(it->first.source());
+}
+
+Location TableReader::value_location(std::string_view key) const {
+  const toml::node* n = node(key);
+  return n ? diagnostics_.at(n->source()) : table_location();
+}
+
+bool TableReader::require(std::string_view key) {
+  if (has(key)) return true;
+  diagnostics_.error(table_location(),
+                     "missing required key '" + std::string(key) + "' " + context_);
+  return false;
+}
+
+void TableReader::wrong_type(std::string_view key, const toml::node& node,
+                             std::string_view expected) {
+  diagnostics_.error(node.source(), "key '" + std::string(key) + "' must be " +
+                                        std::string(expected) + ", got " +
+                                        std::string(toml_type_name(node)));
+}
+
+std::optional<std::string> TableReader::expand(std::string_view key, const toml::node& node) {
+  auto expanded = interpolator_.expand(node.as_string()->get());
+  if (!expanded) {
+    diagnostics_.error(node.source(), "key '" + std::string(key) + "': " + expanded.message());
+    return std::nullopt;
+  }
+  return std::move(expanded).value();
+}
+
+std::optional<std::string> TableReader::string(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_string()) {
+    wrong_type(key, *n, "a string");
+    return std::nullopt;
+  }
+  return expand(key, *n);
+}
+
+std::optional<std::string> TableReader::choice(std::string_view key,
+                                               const std::vector<std::string_view>& allowed) {
+  auto value = string(key);
+  if (!value) return std::nullopt;
+  for (std::string_view a : allowed) {
+    if (a == *value) return value;
+  }
+  diagnostics_.error(value_location(key), "key '" + std::string(key) + "' must be one of " +
+                                              join(allowed) + ", got '" + *value + "'" +
+                                              did_you_mean(*value, allowed));
+  return std::nullopt;
+}
+
+std::optional<int64_t> TableReader::integer(std::string_view key, int64_t min, int64_t max) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_integer()) {
+    wrong_type(key, *n, "an integer");
+    return std::nullopt;
+  }
+  const int64_t v = n->as_integer()->get();
+  if (v < min) {
+    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be at least " +
+                                        std::to_string(min) + ", got " + std::to_string(v));
+    return std::nullopt;
+  }
+  if (v > max) {
+    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be at most " +
+                                        std::to_string(max) + ", got " + std::to_string(v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<uint32_t> TableReader::count(std::string_view key, uint32_t min) {
+  auto v = integer(key, min, std::numeric_limits<uint32_t>::max());
+  if (!v) return std::nullopt;
+  return static_cast<uint32_t>(*v);
+}
+
+std::optional<double> TableReader::number(std::string_view key, double min) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  double v = 0;
+  if (n->is_integer()) {
+    v = static_cast<double>(n->as_integer()->get());
+  } else if (n->is_floating_point()) {
+    v = n->as_floating_point()->get();
+  } else {
+    wrong_type(key, *n, "a number");
+    return std::nullopt;
+  }
+  if (!std::isfinite(v)) {
+    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be a finite number, got " +
+                                        format_number(v));
+    return std::nullopt;
+  }
+  if (v < min) {
+    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be at least " +
+                                        format_number(min) + ", got " + format_number(v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<int64_t> TableReader::duration_ns(std::string_view key, bool allow_zero) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_string()) {
+    wrong_type(key, *n, "a duration string such as \"250ms\" or \"1.5s\"");
+    return std::nullopt;
+  }
+  auto text = expand(key, *n);
+  if (!text) return std::nullopt;
+  auto ns = parse_duration_ns(*text);
+  if (!ns) {
+    diagnostics_.error(n->source(), "key '" + std::string(key) + "' has a bad duration " +
+                                        quote(*text) + because(ns.error()) +
+                                        "; write it like \"250us\" or \"1.5s\"");
+    return std::nullopt;
+  }
+  if (*ns < 0 || (*ns == 0 && !allow_zero)) {
+    diagnostics_.error(
+        n->source(), "key '" + std::string(key) + "' must be more than zero, got " + quote(*text));
+    return std::nullopt;
+  }
+  return *ns;
+}
+
+std::optional<uint64_t> TableReader::size_bytes(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (n->is_integer()) {
+    auto v = integer(key, 0, std::numeric_limits<int64_t>::max());
+    if (!v) return std::nullopt;
+    return static_cast<uint64_t>(*v);
+  }
+  if (!n->is_string()) {
+    wrong_type(key, *n, "a size such as \"64KiB\" or an integer of bytes");
+    return std::nullopt;
+  }
+  auto text = expand(key, *n);
+  if (!text) return std::nullopt;
+  auto bytes = parse_size_bytes(*text);
+  if (!bytes) {
+    diagnostics_.error(n->source(),
+                       "key '" + std::string(key) + "' has a bad size " + quote(*text) +
+                           because(bytes.error()) +
+                           "; write it like \"1KiB\", \"1.5MB\" or an integer of bytes");
+    return std::nullopt;
+  }
+  return *bytes;
+}
+
+std::optional<double> TableReader::percent(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_string()) {
+    wrong_type(key, *n, "a percentage string such as \"5%\"");
+    return std::nullopt;
+  }
+  auto text = expand(key, *n);
+  if (!text) return std::nullopt;
+  auto ratio = parse_percent(*text);
+  if (!ratio) {
+    diagnostics_.error(n->source(), "key '" + std::string(key) + "' has a bad percentage " +
+                                        quote(*text) + because(ratio.error()) +
+                                        "; write it like \"5%\"");
+    return std::nullopt;
+  }
+  return *ratio;
+}
+
+std::optional<std::vector<std::string>> TableReader::string_array(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_array()) {
+    wrong_type(key, *n, "an array of strings");
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  bool ok = true;
+  for (const toml::node& element : *n->as_array()) {
+    if (!element.is_string()) {
+      diagnostics_.error(element.source(), "key '" + std::string(key) +
+                                               "' must be an array of strings, got an element of "
+                                               "type " +
+                                               std::string(toml_type_name(element)));
+      ok = false;
+      continue;
+    }
+    auto text = expand(key, element);
+    if (!text) {
+      ok = false;
+      continue;
+    }
+    out.push_back(std::move(*text));
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> TableReader::string_table(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_table()) {
+    wrong_type(key, *n, "a table of strings");
+    return std::nullopt;
+  }
+  std::map<std::string, std::string> out;
+  bool ok = true;
+  for (auto&& [name, value] : *n->as_table()) {
+    const std::string entry = std::string(key) + "." + std::string(name.str());
+    if (!value.is_string()) {
+      wrong_type(entry, value, "a string");
+      ok = false;
+      continue;
+    }
+    auto text = expand(entry, value);
+    if (!text) {
+      ok = false;
+      continue;
+    }
+    out.emplace(std::string(name.str()), std::move(*text));
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+const toml::table* TableReader::table(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return nullptr;
+  if (!n->is_table()) {
+    wrong_type(key, *n, "a table");
+    return nullptr;
+  }
+  return n->as_table();
+}
+
+}  // namespace benchgate::scenario

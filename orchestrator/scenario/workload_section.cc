@@ -1,0 +1,258 @@
+// [defaults] and [[workloads]]: every workload starts from [defaults] and overrides what it sets;
+// checks across fields run on the resolved values and point at the key to change.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "common/units/units.h"
+#include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/suggest.h"
+
+namespace benchgate::scenario {
+namespace {
+
+// Keys [defaults] and a workload share: the phases and the load shape.
+const std::vector<std::string_view> kSharedKeys = {
+    "warmup", "duration", "repetitions", "workers",   "threads",
+    "worker", "timeout",  "connections", "in_flight", "rate"};
+
+const std::vector<std::string_view> kHttpKeys = {
+    "name",    "protocol",      "method",        "target",
+    "headers", "request_bytes", "expect_status", "expect_body_bytes"};
+
+constexpr std::string_view kWamp = "it belongs to the WAMP protocols";
+const std::vector<NotYet> kWorkloadNotYet = {
+    {"sweep", "a workload runs one request size for now"},
+    {"transport", kWamp},
+    {"serializer", kWamp},
+    {"procedure", kWamp},
+    {"callee", kWamp},
+    {"topic", kWamp},
+    {"publishers", kWamp},
+    {"subscribers", kWamp},
+};
+
+const std::vector<std::string_view> kSupportedProtocols = {"http1"};
+const std::vector<std::string_view> kPlannedProtocols = {"http1", "wamp_rpc", "wamp_pubsub"};
+
+// Records where a field got its value, or that its value was invalid.
+class Fields {
+ public:
+  Fields(TableReader& reader, WorkloadTemplate& out, bool in_workload)
+      : r_(reader), out_(out), in_workload_(in_workload) {}
+
+  template <class T, class U>
+  void take(std::string_view key, std::optional<T> value, U& field) {
+    if (!r_.has(key)) return;
+    if (!value) {
+      out_.broken.insert(std::string(key));
+      return;
+    }
+    field = static_cast<U>(*value);
+    out_.broken.erase(std::string(key));
+    out_.set_at[std::string(key)] = Origin{r_.key_location(key), in_workload_};
+  }
+
+ private:
+  TableReader& r_;
+  WorkloadTemplate& out_;
+  bool in_workload_;
+};
+
+void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
+  Fields f(r, t, in_workload);
+  Workload& w = t.values;
+  f.take("warmup", r.duration_ns("warmup", /*allow_zero=*/true), w.warmup_ns);
+  f.take("duration", r.duration_ns("duration", false), w.duration_ns);
+  f.take("timeout", r.duration_ns("timeout", false), w.timeout_ns);
+  f.take("repetitions", r.count("repetitions"), w.repetitions);
+  f.take("workers", r.count("workers"), w.workers);
+  f.take("threads", r.count("threads"), w.threads);
+  f.take("connections", r.count("connections"), w.connections);
+  f.take("in_flight", r.count("in_flight"), w.in_flight);
+  f.take("rate", r.number("rate", 0), w.rate);
+  std::optional<std::string> worker = r.string("worker");
+  if (worker && *worker != "builtin") {
+    r.diagnostics().error(r.value_location("worker"),
+                          "worker '" + *worker +
+                              "' is not supported yet ([worker_impls] is planned; supported: "
+                              "builtin)");
+    worker.reset();
+  }
+  f.take("worker", worker, w.worker);
+}
+
+bool is_token_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+void read_http(TableReader& r, Workload& w) {
+  Diagnostics& diag = r.diagnostics();
+  if (auto method = r.string("method")) {
+    const bool upper = !method->empty() && std::all_of(method->begin(), method->end(),
+                                                       [](char c) { return c >= 'A' && c <= 'Z'; });
+    if (!upper) {
+      diag.error(r.value_location("method"),
+                 "key 'method' must be an HTTP method in upper case such as GET or POST, got '" +
+                     *method + "'");
+    }
+    w.http.method = std::move(*method);
+  }
+  if (auto target = r.string("target")) {
+    const bool clean = std::none_of(target->begin(), target->end(), [](char c) {
+      return static_cast<unsigned char>(c) <= ' ' || c == 0x7f;
+    });
+    if (!target->starts_with("/") || !clean) {
+      diag.error(r.value_location("target"),
+                 "key 'target' must be a path starting with '/' without spaces, such as "
+                 "\"/bench/hello\", got \"" +
+                     *target + "\"");
+    }
+    w.http.target = std::move(*target);
+  }
+  if (auto v = r.size_bytes("request_bytes")) w.http.request_bytes = *v;
+  if (auto v = r.integer("expect_status", 100, 599))
+    w.http.expect_status = static_cast<uint32_t>(*v);
+  if (auto v = r.size_bytes("expect_body_bytes")) w.http.expect_body_bytes = *v;
+  if (auto headers = r.string_table("headers")) {
+    const toml::table& table = *r.node("headers")->as_table();
+    for (const auto& [name, value] : *headers) {
+      const Location at = diag.at(table.find(name)->first.source());
+      if (name.empty() || !std::all_of(name.begin(), name.end(), is_token_char)) {
+        diag.error(at, "header name '" + name + "' is not a valid HTTP token");
+      }
+      if (value.find_first_of("\r\n") != std::string::npos ||
+          value.find('\0') != std::string::npos) {
+        diag.error(at, "header '" + name + "' must not contain line breaks");
+      }
+      std::string lower = name;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (lower == "content-length" || lower == "transfer-encoding") {
+        diag.error(at, "header '" + name + "' is set by the worker from request_bytes");
+      }
+    }
+    w.http.headers = std::move(*headers);
+  }
+}
+
+// The location to blame for a check across `keys`: a key set in the workload itself first,
+// then one set in [defaults], then the workload's header.
+Location blame(const WorkloadTemplate& t, const std::vector<std::string_view>& keys) {
+  for (bool in_workload : {true, false}) {
+    for (std::string_view key : keys) {
+      auto it = t.set_at.find(key);
+      if (it != t.set_at.end() && it->second.in_workload == in_workload) return it->second.where;
+    }
+  }
+  return t.values.where;
+}
+
+void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
+  const Workload& w = t.values;
+  auto broken = [&](std::initializer_list<std::string_view> keys) {
+    return std::any_of(keys.begin(), keys.end(),
+                       [&](std::string_view k) { return t.broken.find(k) != t.broken.end(); });
+  };
+  const std::string who = "workload '" + w.name + "': ";
+  const uint64_t needed = uint64_t{w.workers} * w.threads;
+  if (!broken({"connections", "workers", "threads"}) && w.connections < needed) {
+    diag.error(blame(t, {"connections", "workers", "threads"}),
+               who + "connections (" + std::to_string(w.connections) +
+                   ") must be at least workers * threads (" + std::to_string(w.workers) + " * " +
+                   std::to_string(w.threads) + " = " + std::to_string(needed) +
+                   "): each thread needs a connection");
+  }
+  if (!broken({"rate", "in_flight"}) && w.rate > 0 && w.in_flight > 1) {
+    diag.error(
+        blame(t, {"rate", "in_flight"}),
+        who +
+            "rate (open loop) needs in_flight = 1, got in_flight = " + std::to_string(w.in_flight) +
+            ": an open-loop request is sent at its scheduled time, not queued behind others");
+  }
+  if (!broken({"timeout", "warmup", "duration", "repetitions"})) {
+    // In double: duration * repetitions can exceed 64 bits for absurd but parseable inputs.
+    const double measured = static_cast<double>(w.warmup_ns) +
+                            static_cast<double>(w.duration_ns) * static_cast<double>(w.repetitions);
+    if (static_cast<double>(w.timeout_ns) <= measured) {
+      diag.error(blame(t, {"timeout", "duration", "repetitions", "warmup"}),
+                 who + "timeout (" + format_duration_ns(static_cast<double>(w.timeout_ns)) +
+                     ") must be longer than warmup + duration * repetitions (" +
+                     format_duration_ns(measured) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+bool is_valid_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  });
+}
+
+WorkloadTemplate read_defaults(TableReader& top) {
+  WorkloadTemplate t;
+  const toml::table* table = top.table("defaults");
+  if (!table) return t;
+  TableReader r(*table, "in [defaults]", top.diagnostics(), top.interpolator());
+  r.check_keys(kSharedKeys, {});
+  read_shared(r, t, /*in_workload=*/false);
+  return t;
+}
+
+std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& defaults) {
+  Diagnostics& diag = top.diagnostics();
+  std::vector<Workload> out;
+  const toml::node* node = top.node("workloads");
+  if (!node) {
+    diag.error(diag.file_start(), "a scenario needs at least one [[workloads]]");
+    return out;
+  }
+  if (!node->is_array_of_tables()) {
+    diag.error(node->source(), "key 'workloads' must be an array of tables ([[workloads]]), got " +
+                                   std::string(toml_type_name(*node)));
+    return out;
+  }
+  std::vector<std::string_view> known = kSharedKeys;
+  known.insert(known.end(), kHttpKeys.begin(), kHttpKeys.end());
+  std::set<std::string> names;
+  size_t index = 0;
+  for (const toml::node& element : *node->as_array()) {
+    ++index;
+    TableReader r(*element.as_table(), "in [[workloads]] #" + std::to_string(index), diag,
+                  top.interpolator());
+    r.check_keys(known, kWorkloadNotYet);
+    WorkloadTemplate t = defaults;
+    Workload& w = t.values;
+    w.where = r.table_location();
+    if (r.require("name")) {
+      if (auto name = r.string("name")) {
+        if (!is_valid_name(*name)) {
+          diag.error(r.value_location("name"),
+                     "key 'name' must match [a-z0-9_.-]+, got '" + *name + "'");
+        } else if (!names.insert(*name).second) {
+          diag.error(r.value_location("name"), "duplicate workload name '" + *name + "'");
+        }
+        w.name = std::move(*name);
+      }
+    }
+    if (auto protocol = r.string("protocol"); protocol && *protocol != "http1") {
+      std::string hint;
+      if (std::find(kPlannedProtocols.begin(), kPlannedProtocols.end(), *protocol) ==
+          kPlannedProtocols.end()) {
+        hint = did_you_mean(*protocol, kPlannedProtocols);
+      }
+      diag.error(r.value_location("protocol"),
+                 "protocol '" + *protocol + "' is not supported yet (supported: http1)" + hint);
+    }
+    read_shared(r, t, /*in_workload=*/true);
+    read_http(r, w);
+    check_across_fields(diag, t);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,155 @@
+// Each class of mistake in a scenario file is reported at the exact line and column of the key
+// or value at fault, with a message that says what to change; every mistake of a file is listed.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+std::vector<std::string> errors_of(std::string_view text) {
+  LoadOptions options;
+  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  LoadResult r = load_scenario_text(text, "s.toml", options);
+  EXPECT_FALSE(r.ok());
+  EXPECT_FALSE(r.scenario.has_value());
+  std::vector<std::string> out;
+  for (const Diagnostic& d : r.diagnostics) out.push_back(d.format());
+  return out;
+}
+
+constexpr std::string_view kHead = "name = \"s\"\n\n[[workloads]]\nname = \"w\"\n";  // 4 lines
+
+TEST(ScenarioErrors, MisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne) {
+  EXPECT_EQ(errors_of(std::string(kHead) + "conections = 8\n"),
+            std::vector<std::string>{"s.toml:5:1: error: unknown key 'conections' in [[workloads]] "
+                                     "#1 (did you mean 'connections'?)"});
+}
+
+TEST(ScenarioErrors, UnknownKeyFarFromAnyKnownOneHasNoSuggestion) {
+  EXPECT_EQ(
+      errors_of(std::string(kHead) + "  colour = \"red\"\n"),
+      std::vector<std::string>{"s.toml:5:3: error: unknown key 'colour' in [[workloads]] #1"});
+}
+
+TEST(ScenarioErrors, WrongTypePointsAtTheValue) {
+  EXPECT_EQ(errors_of(std::string(kHead) + "connections = \"8\"\n"),
+            std::vector<std::string>{
+                "s.toml:5:15: error: key 'connections' must be an integer, got string"});
+}
+
+TEST(ScenarioErrors, BadUnitQuotesTheValueAndTheExpectedForm) {
+  auto errors = errors_of(std::string(kHead) + "duration = \"3 parsecs\"\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(
+      errors[0].starts_with("s.toml:5:12: error: key 'duration' has a bad duration "
+                            "\"3 parsecs\""))
+      << errors[0];
+  EXPECT_NE(errors[0].find("write it like \"250us\" or \"1.5s\""), std::string::npos) << errors[0];
+}
+
+TEST(ScenarioErrors, SyntaxErrorGivesTomlsLineAndColumn) {
+  auto errors = errors_of("name = \"s\"\n[[workloads]]\nname = \"w\nconnections = 1\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(errors[0].starts_with("s.toml:3:")) << errors[0];
+  EXPECT_NE(errors[0].find("error: TOML syntax error: "), std::string::npos) << errors[0];
+}
+
+TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
+  auto errors = errors_of(
+      "nmae = \"s\"\n"              // 1: unknown key, and so no name
+      "[defaults]\n"                // 2
+      "repetitions = 0\n"           // 3
+      "[[workloads]]\n"             // 4
+      "name = \"w\"\n"              // 5
+      "in_flight = 5000000000\n"    // 6
+      "[[gates]]\n"                 // 7
+      "workload = \"w\"\n"          // 8
+      "metric = \"latency.p99\"\n"  // 9
+      "max = 5\n");                 // 10
+  EXPECT_EQ(errors, (std::vector<std::string>{
+                        "s.toml:1:1: error: missing required key 'name' at the top level",
+                        "s.toml:1:1: error: unknown key 'nmae' at the top level (did you mean "
+                        "'name'?)",
+                        "s.toml:3:15: error: key 'repetitions' must be at least 1, got 0",
+                        "s.toml:6:13: error: key 'in_flight' must be at most 4294967295, got "
+                        "5000000000",
+                        "s.toml:10:7: error: key 'max' must be a duration string such as "
+                        "\"250ms\" or \"1.5s\", got integer",
+                    }));
+}
+
+TEST(ScenarioErrors, ConnectionsBelowWorkersTimesThreadsBlamesTheConnectionsKey) {
+  EXPECT_EQ(errors_of("name = \"s\"\n[defaults]\nworkers = 2\nthreads = 4\n"
+                      "[[workloads]]\nname = \"w\"\nconnections = 4\n"),
+            std::vector<std::string>{
+                "s.toml:7:1: error: workload 'w': connections (4) must be at least workers * "
+                "threads (2 * 4 = 8): each thread needs a connection"});
+}
+
+TEST(ScenarioErrors, ADefaultsProblemSharedByWorkloadsIsReportedOncePerWorkloadHeader) {
+  auto errors = errors_of(
+      "name = \"s\"\n[defaults]\nthreads = 2\n[[workloads]]\nname = \"a\"\n"
+      "[[workloads]]\nname = \"b\"\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_TRUE(errors[0].starts_with("s.toml:3:1: error: workload 'a': connections (1)"))
+      << errors[0];
+  EXPECT_TRUE(errors[1].starts_with("s.toml:3:1: error: workload 'b': connections (1)"))
+      << errors[1];
+}
+
+TEST(ScenarioErrors, OpenLoopRateWithPipeliningIsRefused) {
+  auto errors = errors_of(std::string(kHead) + "in_flight = 2\nrate = 500\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(
+      errors[0].starts_with("s.toml:6:1: error: workload 'w': rate (open loop) needs "
+                            "in_flight = 1, got in_flight = 2"))
+      << errors[0];
+}
+
+TEST(ScenarioErrors, UnsetEnvironmentVariableIsNamedAtTheString) {
+  EXPECT_EQ(errors_of(std::string(kHead) + "target = \"/${env:NOPE}\"\n"),
+            std::vector<std::string>{"s.toml:5:10: error: key 'target': environment variable "
+                                     "'NOPE' is not set (used as ${env:NOPE})"});
+}
+
+TEST(ScenarioErrors, GateOnAMisspeltWorkloadSuggestsTheNearestName) {
+  EXPECT_EQ(errors_of(std::string(kHead) +
+                      "[[gates]]\nworkload = \"x\"\nmetric = \"throughput.rps\"\nmin = 10\n"),
+            std::vector<std::string>{
+                "s.toml:6:12: error: gate workload 'x' matches no workload (did you mean 'w'?)"});
+}
+
+TEST(ScenarioErrors, UnsupportedFeaturesAreRefusedNotIgnored) {
+  auto errors = errors_of(std::string(kHead) +
+                          "protocol = \"wamp_pubsub\"\ntopic = \"t\"\n"
+                          "[compare]\nrouters = [\"a\"]\n");
+  EXPECT_EQ(errors,
+            (std::vector<std::string>{
+                "s.toml:5:12: error: protocol 'wamp_pubsub' is not supported yet (supported: "
+                "http1)",
+                "s.toml:6:1: error: key 'topic' in [[workloads]] #1 is not supported yet (it "
+                "belongs to the WAMP protocols)",
+                "s.toml:7:2: error: key 'compare' at the top level is not supported yet "
+                "(comparisons of implementations are planned)",
+            }));
+}
+
+TEST(ScenarioErrors, DuplicateWorkloadNamePointsAtTheSecondName) {
+  EXPECT_EQ(errors_of(std::string(kHead) + "[[workloads]]\nname = \"w\"\n"),
+            std::vector<std::string>{"s.toml:6:8: error: duplicate workload name 'w'"});
+}
+
+TEST(ScenarioErrors, MissingFileIsAnErrorNamingTheFile) {
+  LoadResult r = load_scenario_file("/nonexistent/dir/x.toml");
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].format(), "/nonexistent/dir/x.toml: error: no such scenario file");
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
