@@ -53,10 +53,9 @@ TEST(ScenarioErrors, BadUnitQuotesTheValueAndTheExpectedForm) {
 }
 
 TEST(ScenarioErrors, SyntaxErrorGivesTomlsLineAndColumn) {
-  auto errors = errors_of("name = \"s\"\n[[workloads]]\nname = \"w\nconnections = 1\n");
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_TRUE(errors[0].starts_with("s.toml:3:")) << errors[0];
-  EXPECT_NE(errors[0].find("error: TOML syntax error: "), std::string::npos) << errors[0];
+  EXPECT_EQ(errors_of("name = \"s\"\n[[workloads]]\nname =\nconnections = 1\n"),
+            std::vector<std::string>{"s.toml:3:7: error: TOML syntax error: Error while parsing "
+                                     "key-value pair: expected value, saw '\\n'"});
 }
 
 TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
@@ -137,6 +136,43 @@ TEST(ScenarioErrors, UnsupportedFeaturesAreRefusedNotIgnored) {
                 "s.toml:7:2: error: key 'compare' at the top level is not supported yet "
                 "(comparisons of implementations are planned)",
             }));
+}
+
+TEST(ScenarioErrors, UnknownKeysAreFoundInEverySection) {
+  EXPECT_EQ(errors_of("name = \"s\"\n"
+                      "[router]\n"
+                      "thread = 2\n"
+                      "[router.limits]\n"
+                      "[defaults]\n"
+                      "warmpu = \"1s\"\n"
+                      "[[workloads]]\n"
+                      "name = \"w\"\n"
+                      "[[gates]]\n"
+                      "workload = \"w\"\n"
+                      "metric = \"latency.p99\"\n"
+                      "max = \"1ms\"\n"
+                      "sevrity = \"warning\"\n"),
+            (std::vector<std::string>{
+                "s.toml:3:1: error: unknown key 'thread' in [router] (did you mean 'threads'?)",
+                "s.toml:4:9: error: unknown key 'limits' in [router]",
+                "s.toml:6:1: error: unknown key 'warmpu' in [defaults] (did you mean 'warmup'?)",
+                "s.toml:13:1: error: unknown key 'sevrity' in [[gates]] #1 (did you mean "
+                "'severity'?)",
+            }));
+}
+
+TEST(ScenarioErrors, GateBoundsAreTypedByTheirMetric) {
+  auto errors =
+      errors_of(std::string(kHead) +
+                "[[gates]]\nworkload = \"w\"\nmetric = \"router.rss_bytes\"\nmax = \"5ms\"\n"
+                "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\nmin = \"5k\"\n");
+  ASSERT_EQ(errors.size(), 2u);
+  // The middle of the first message is the units library's own explanation.
+  EXPECT_TRUE(errors[0].starts_with("s.toml:8:7: error: key 'max' has a bad size \"5ms\""))
+      << errors[0];
+  EXPECT_TRUE(errors[0].ends_with("; write it like \"1KiB\", \"1.5MB\" or an integer of bytes"))
+      << errors[0];
+  EXPECT_EQ(errors[1], "s.toml:12:7: error: key 'min' must be a number, got string");
 }
 
 TEST(ScenarioErrors, DuplicateWorkloadNamePointsAtTheSecondName) {
