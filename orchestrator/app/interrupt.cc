@@ -1,0 +1,29 @@
+#include "orchestrator/app/interrupt.h"
+
+#include <signal.h>
+
+#include <atomic>
+
+namespace benchgate::app {
+namespace {
+
+std::atomic<int> g_signal{0};
+
+void on_signal(int sig) { g_signal.store(sig, std::memory_order_relaxed); }
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+bool interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
+
+int interrupt_signal() { return g_signal.load(std::memory_order_relaxed); }
+
+}  // namespace benchgate::app

@@ -1,0 +1,72 @@
+#include "orchestrator/engine/load_split.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace benchgate::engine {
+
+std::vector<WorkerShare> split_load(const scenario::Workload& workload) {
+  const uint32_t workers = std::max<uint32_t>(1, workload.workers);
+  std::vector<WorkerShare> shares(workers);
+  for (uint32_t i = 0; i < workers; ++i) {
+    auto& share = shares[i];
+    share.connections = workload.connections / workers + (i < workload.connections % workers);
+    share.threads = std::min(workload.threads, std::max<uint32_t>(1, share.connections));
+    share.rate = workload.rate * share.connections / workload.connections;
+  }
+  return shares;
+}
+
+Expectation expected_response(const scenario::Workload& workload, bool bundled_router) {
+  Expectation expectation;
+  const auto& http = workload.http;
+  expectation.status = http.expect_status.value_or(200);
+  if (http.expect_body_bytes) {
+    expectation.body_bytes = static_cast<int64_t>(*http.expect_body_bytes);
+    return expectation;
+  }
+  if (!bundled_router || expectation.status != 200) return expectation;
+  const std::string& target = http.target;
+  auto path_is = [&](const std::string& prefix) { return target.rfind(prefix, 0) == 0; };
+  if (target == "/bench/hello") {
+    expectation.body_bytes = 12;
+  } else if (path_is("/bench/bytes/")) {
+    uint64_t n = 0;
+    const char* begin = target.data() + 13;
+    const char* end = target.data() + target.size();
+    auto [ptr, ec] = std::from_chars(begin, end, n);
+    if (ec == std::errc() && ptr == end) expectation.body_bytes = static_cast<int64_t>(n);
+  } else if (target == "/bench/echo") {
+    expectation.body_bytes = static_cast<int64_t>(http.request_bytes);
+    expectation.echo = true;
+  } else if (path_is("/bench/delay/")) {
+    expectation.body_bytes = 0;
+  }
+  return expectation;
+}
+
+v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerShare& share,
+                             const std::string& address, const Expectation& expectation) {
+  v1::WorkloadSpec spec;
+  spec.set_name(workload.name);
+  spec.set_protocol("http1");
+  spec.set_address(address);
+  spec.set_connections(share.connections);
+  spec.set_threads(share.threads);
+  spec.set_in_flight(workload.in_flight);
+  spec.set_rate(share.rate);
+  spec.set_progress_interval_ns(500'000'000);
+  spec.set_drain_timeout_ns(5'000'000'000);
+  spec.set_connect_timeout_ns(10'000'000'000);
+  auto* http = spec.mutable_http();
+  http->set_method(workload.http.method);
+  http->set_target(workload.http.target);
+  http->set_request_body_bytes(workload.http.request_bytes);
+  http->set_expect_status(expectation.status);
+  http->set_expect_body_bytes(expectation.body_bytes);
+  http->set_expect_echo(expectation.echo);
+  for (const auto& [name, value] : workload.http.headers) (*http->mutable_headers())[name] = value;
+  return spec;
+}
+
+}  // namespace benchgate::engine

@@ -1,0 +1,35 @@
+// Runs one scenario end to end: starts the system under test and the workers, runs every
+// workload in order, and stops every child whatever happened.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "orchestrator/engine/run_observer.h"
+#include "orchestrator/results/results.h"
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::engine {
+
+struct EngineOptions {
+  std::string router_binary;                  // the bundled router
+  std::string worker_binary;                  // the bundled worker
+  std::vector<std::string> worker_addresses;  // connect to these instead of spawning
+  std::string log_dir;                        // children's stderr logs
+  int64_t startup_timeout_ns = 30'000'000'000;
+};
+
+struct ScenarioResult {
+  std::string scenario;
+  std::string system_description;
+  std::vector<results::WorkloadResult> workloads;
+  std::string error;  // a failure of the scenario as a whole (e.g. the router did not start)
+  bool interrupted = false;
+
+  bool ok() const;  // no error and every workload ok
+};
+
+ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
+                            RunObserver& observer);
+
+}  // namespace benchgate::engine

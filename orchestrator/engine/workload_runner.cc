@@ -1,0 +1,228 @@
+#include "orchestrator/engine/workload_runner.h"
+
+#include <algorithm>
+#include <map>
+
+#include "common/time/clock.h"
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/engine/load_split.h"
+#include "orchestrator/engine/window_merge.h"
+#include "orchestrator/grpc/channel.h"
+#include "orchestrator/workers/worker_streams.h"
+
+namespace benchgate::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+// Time between sending a window command and its start instant: enough for every worker to
+// receive the command, short enough not to matter.
+constexpr int64_t kStartLeadNs = 100'000'000;
+// Beyond the window and its drain, how long a worker may take to send its result.
+constexpr auto kResultSlack = 5s;
+
+class WorkloadRun {
+ public:
+  WorkloadRun(const scenario::Workload& workload, WorkloadEnvironment& env)
+      : workload_(workload),
+        env_(env),
+        deadline_(Clock::now() + std::chrono::nanoseconds(workload.timeout_ns)) {
+    result_.spec = workload;
+    result_.status = results::WorkloadStatus::kOk;
+  }
+
+  results::WorkloadResult run() {
+    auto outcome = run_windows();
+    if (!outcome) fail(outcome.message());
+    streams_.close(2s);
+    for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);
+    return std::move(result_);
+  }
+
+ private:
+  void fail(const std::string& why) {
+    result_.status = results::WorkloadStatus::kFailed;
+    result_.error = why;
+  }
+
+  // Why a stream ended, with what the process says about itself when it is gone.
+  std::string explain_end(const workers::StreamEvent& end) {
+    std::string why = "worker " + std::to_string(end.worker) +
+                      " ended its stream: " + grpcutil::describe(end.status);
+    std::string death = env_.pool.failure(end.worker);
+    if (!death.empty()) why = death;
+    return why;
+  }
+
+  std::string explain_timeout(const std::string& waiting_for) {
+    if (app::interrupted())
+      return "interrupted by signal " + std::to_string(app::interrupt_signal());
+    for (size_t w = 0; w < streams_.size(); ++w) {
+      std::string death = env_.pool.failure(w);
+      if (!death.empty()) return death;
+    }
+    std::string sut = env_.sut.failure();
+    if (!sut.empty()) return sut;
+    if (Clock::now() >= deadline_) {
+      return "workload timeout (" + std::to_string(workload_.timeout_ns / 1'000'000) +
+             " ms) passed while waiting for " + waiting_for;
+    }
+    return "no answer from the workers while waiting for " + waiting_for;
+  }
+
+  Expected<void> run_windows() {
+    const auto shares = split_load(workload_);
+    const auto expectation = expected_response(workload_, env_.bundled_router);
+    for (size_t w = 0; w < shares.size(); ++w) {
+      auto spec = worker_spec(workload_, shares[w], env_.sut.address(), expectation);
+      streams_.open(w, env_.pool.stub(w), spec);
+    }
+    auto ready = wait_ready();
+    if (!ready) return ready;
+
+    uint32_t window_index = 0;
+    if (workload_.warmup_ns > 0) {
+      WindowInfo info{false, 0, workload_.repetitions, workload_.warmup_ns};
+      auto warm = run_window(window_index++, info);
+      if (!warm) return warm.error();
+    }
+    for (uint32_t rep = 1; rep <= workload_.repetitions; ++rep) {
+      WindowInfo info{true, rep, workload_.repetitions, workload_.duration_ns};
+      auto measured = run_window(window_index++, info);
+      if (!measured) return measured.error();
+      result_.repetitions.push_back(std::move(measured).value());
+    }
+    return {};
+  }
+
+  Expected<void> wait_ready() {
+    size_t ready = 0;
+    while (ready < streams_.size()) {
+      auto event = streams_.next(deadline_);
+      if (!event) return Error{explain_timeout("the workers to connect")};
+      if (!event->event) return Error{explain_end(*event)};
+      if (event->event->has_ready()) ++ready;
+    }
+    return {};
+  }
+
+  Expected<results::Repetition> run_window(uint32_t index, const WindowInfo& info) {
+    if (info.measured) {
+      auto begun = env_.sut.begin_window();
+      if (!begun) return begun.error();
+    }
+    std::optional<sut::MetricsSnapshot> before;
+    if (info.measured) {
+      auto snapshot = env_.sut.snapshot();
+      if (!snapshot) return snapshot.error();
+      before = std::move(snapshot).value();
+    }
+    v1::Window window;
+    window.set_index(index);
+    window.set_measured(info.measured);
+    const int64_t start_at = unix_now_ns() + kStartLeadNs;
+    window.set_start_at_unix_ns(start_at);
+    window.set_duration_ns(info.duration_ns);
+    env_.observer.window_started(workload_, info);
+    if (!streams_.send_window(window)) {
+      // A stream refused the command: its end event says why.
+      auto event = streams_.next(Clock::now() + 1s);
+      if (event && !event->event) return Error{explain_end(*event)};
+      return Error{explain_timeout("a worker to accept the window")};
+    }
+
+    const auto window_deadline = std::min(
+        deadline_, Clock::now() +
+                       std::chrono::nanoseconds(kStartLeadNs + info.duration_ns + 5'000'000'000) +
+                       kResultSlack);
+    std::vector<v1::WindowResult> parts(streams_.size());
+    std::vector<bool> have(streams_.size(), false);
+    std::map<size_t, double> current_rate;
+    HdrHistogram so_far;
+    size_t results = 0;
+    while (results < streams_.size()) {
+      auto event = streams_.next(window_deadline);
+      if (!event) return Error{explain_timeout("window " + std::to_string(index) + " results")};
+      if (!event->event) return Error{explain_end(*event)};
+      if (event->event->has_progress()) {
+        const auto& progress = event->event->progress();
+        if (progress.interval_ns() > 0) {
+          current_rate[event->worker] = static_cast<double>(progress.operations()) * 1e9 /
+                                        static_cast<double>(progress.interval_ns());
+        }
+        const auto& blob = progress.latency().hdr_v2_compressed();
+        if (!blob.empty()) {
+          auto interval = HdrHistogram::decode(
+              std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
+          if (interval) so_far.add(*interval);
+        }
+        double total_rate = 0;
+        for (const auto& [w, rate] : current_rate) total_rate += rate;
+        env_.observer.progress(workload_, info, total_rate, so_far.value_at_percentile(99),
+                               unix_now_ns() - start_at);
+      } else if (event->event->has_result()) {
+        const auto& part = event->event->result();
+        if (part.window() != index) {
+          return Error{"worker " + std::to_string(event->worker) + " sent a result for window " +
+                       std::to_string(part.window()) + " while window " + std::to_string(index) +
+                       " was running"};
+        }
+        if (!have[event->worker]) ++results;
+        have[event->worker] = true;
+        parts[event->worker] = part;
+      }
+    }
+
+    auto merged =
+        merge_window(parts, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
+    if (!merged) return merged.error();
+    if (info.measured && before) {
+      auto after = env_.sut.snapshot();
+      if (!after) return after.error();
+      if (*after) attach_router_window(*merged, *before, **after);
+    }
+    std::string sut_failure = env_.sut.failure();
+    if (!sut_failure.empty()) return Error{sut_failure};
+    env_.observer.window_finished(workload_, info, info.measured ? &*merged : nullptr);
+    return merged;
+  }
+
+  void attach_router_window(results::Repetition& rep, const sut::MetricsSnapshot& before,
+                            const sut::MetricsSnapshot& after) {
+    auto delta = sut::difference(before, after);
+    rep.router.collected = delta.has_counters;
+    rep.router.counter_deltas = std::move(delta.counters);
+    rep.router.requests = delta.requests;
+    rep.router.cpu_seconds = delta.cpu_seconds;
+    rep.router.rss_bytes = delta.rss_bytes;
+    rep.router.handling = std::move(delta.handling);
+    if (!delta.has_counters) return;
+    // Worker and router counts of one window must agree within the operations in flight
+    // (MEASUREMENT.md, "Correctness while measuring").
+    const uint64_t in_flight = uint64_t{workload_.connections} * workload_.in_flight;
+    const uint64_t worker_count = rep.operations;
+    const uint64_t router_count = rep.router.requests;
+    const uint64_t gap =
+        worker_count > router_count ? worker_count - router_count : router_count - worker_count;
+    if (gap > in_flight) rep.flags.push_back("router_count_mismatch");
+  }
+
+  const scenario::Workload& workload_;
+  WorkloadEnvironment& env_;
+  Clock::time_point deadline_;
+  workers::WorkerStreams streams_;
+  results::WorkloadResult result_;
+};
+
+}  // namespace
+
+results::WorkloadResult run_workload(const scenario::Workload& workload,
+                                     WorkloadEnvironment& environment) {
+  environment.observer.workload_started(workload);
+  auto result = WorkloadRun(workload, environment).run();
+  environment.observer.workload_finished(result);
+  return result;
+}
+
+}  // namespace benchgate::engine

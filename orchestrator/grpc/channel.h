@@ -1,0 +1,21 @@
+// gRPC channels to benchgate's own control endpoints (loopback by default): proxies off,
+// since a proxy from the environment must never see control traffic.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace benchgate::grpcutil {
+
+std::shared_ptr<grpc::Channel> make_control_channel(const std::string& address);
+
+// A context whose deadline is `timeout` from now.
+std::unique_ptr<grpc::ClientContext> context_with_timeout(std::chrono::milliseconds timeout);
+
+// "UNAVAILABLE: failed to connect to all addresses" style text for messages.
+std::string describe(const grpc::Status& status);
+
+}  // namespace benchgate::grpcutil

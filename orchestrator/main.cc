@@ -1,0 +1,35 @@
+// orchestrator: runs benchmark scenarios against a system under test with worker processes,
+// and decides whether a release passes its gates. See README.md.
+#include <CLI/CLI.hpp>
+
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/run_command.h"
+
+int main(int argc, char** argv) {
+  using namespace benchgate;
+  CLI::App app{"benchgate orchestrator: benchmark scenarios and release gates"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", BENCHGATE_VERSION);
+  cli::RunFlags run_flags;
+  cli::add_run_command(app, run_flags);
+  std::vector<std::string> validate_files;
+  cli::add_validate_command(app, validate_files);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return cli::kExitInvalidInput;
+  }
+  app::install_interrupt_handlers();
+  if (app.got_subcommand("run")) return cli::run_command(run_flags);
+  if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
+  return cli::kExitInvalidInput;
+}

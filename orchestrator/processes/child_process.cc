@@ -1,0 +1,205 @@
+#include "orchestrator/processes/child_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+// Boost 1.81's Process v2 with std::filesystem (BOOST_PROCESS_USE_STD_FS) forgets these two
+// includes; they must come first.
+#include <boost/optional.hpp>
+#include <type_traits>
+// clang-format off
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/readable_pipe.hpp>
+#include <boost/process/v2/process.hpp>
+#include <boost/process/v2/stdio.hpp>
+// clang-format on
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "orchestrator/app/interrupt.h"
+
+namespace benchgate::processes {
+namespace bp = boost::process::v2;
+namespace asio = boost::asio;
+
+namespace {
+
+// Runs in the child between fork and exec: its own process group, and death with the parent.
+struct ChildSetup {
+  pid_t parent;
+  bp::error_code on_exec_setup(bp::posix::default_launcher&, const std::filesystem::path&,
+                               const char* const*) {
+    if (::setpgid(0, 0) != 0) return {errno, bp::system_category()};
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return {errno, bp::system_category()};
+    // The parent may have died between fork and prctl; then nobody would signal us.
+    if (::getppid() != parent) ::_exit(1);
+    return {};
+  }
+};
+
+std::string describe_status(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    return std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+           ::strsignal(WTERMSIG(status)) + ")";
+  }
+  return "stopped";
+}
+
+}  // namespace
+
+std::optional<std::filesystem::path> find_executable(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    if (::access(name.c_str(), X_OK) == 0) return std::filesystem::absolute(name);
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    auto candidate = std::filesystem::path(dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& options) {
+  auto exe = find_executable(options.executable.string());
+  if (!exe) {
+    return Error{"cannot start " + options.name + ": executable '" + options.executable.string() +
+                 "' not found"};
+  }
+  std::unique_ptr<ChildProcess> child(new ChildProcess());
+  child->name_ = options.name;
+  child->stderr_log_ = options.stderr_log;
+
+  asio::io_context ctx;
+  asio::readable_pipe out(ctx);
+  bp::error_code ec;
+  std::optional<bp::process> proc;
+  try {
+    if (options.capture_stdout) {
+      proc.emplace(ctx, *exe, options.args, bp::process_stdio{nullptr, out, options.stderr_log},
+                   ChildSetup{::getpid()});
+    } else {
+      proc.emplace(ctx, *exe, options.args, bp::process_stdio{nullptr, nullptr, options.stderr_log},
+                   ChildSetup{::getpid()});
+    }
+  } catch (const std::exception& e) {
+    return Error{"cannot start " + options.name + " (" + exe->string() + "): " + e.what()};
+  }
+  child->pid_ = proc->id();
+  // The orchestrator reaps and signals the child itself (waitpid, kill on the group), so
+  // the Boost handle is detached instead of terminating the child when it goes out of scope.
+  proc->detach();
+  if (options.capture_stdout) {
+    child->stdout_fd_ = out.release();
+    ::fcntl(child->stdout_fd_, F_SETFL, ::fcntl(child->stdout_fd_, F_GETFL) | O_NONBLOCK);
+  }
+  return child;
+}
+
+ChildProcess::~ChildProcess() {
+  stop();
+  if (stdout_fd_ >= 0) ::close(stdout_fd_);
+}
+
+Expected<std::string> ChildProcess::wait_ready_line(
+    std::chrono::steady_clock::time_point deadline) {
+  if (stdout_fd_ < 0) return Error{name_ + ": stdout is not captured"};
+  while (true) {
+    auto newline = stdout_buffer_.find('\n');
+    while (newline != std::string::npos) {
+      std::string line = stdout_buffer_.substr(0, newline);
+      stdout_buffer_.erase(0, newline + 1);
+      if (line.rfind("READY", 0) == 0) return line;
+      newline = stdout_buffer_.find('\n');
+    }
+    if (app::interrupted()) return Error{"interrupted while waiting for " + name_};
+    auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      return Error{name_ + " did not print READY before its deadline" +
+                   (stderr_tail().empty() ? "" : "; its stderr ends with:\n" + stderr_tail())};
+    }
+    pollfd pfd{stdout_fd_, POLLIN, 0};
+    auto wait_ms = std::min<int64_t>(
+        100, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1);
+    ::poll(&pfd, 1, static_cast<int>(wait_ms));
+    char buf[4096];
+    ssize_t n = ::read(stdout_fd_, buf, sizeof buf);
+    if (n > 0) {
+      stdout_buffer_.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+      // stdout closed: the child exited (or closed it) without a READY line.
+      for (int i = 0; i < 50 && running(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      std::string tail = stderr_tail();
+      return Error{name_ + " " + exit_description() + " before it was ready" +
+                   (tail.empty() ? "" : "; its stderr ends with:\n" + tail)};
+    }
+  }
+}
+
+void ChildProcess::reap(int status) { wait_status_ = status; }
+
+bool ChildProcess::running() {
+  if (wait_status_ || pid_ <= 0) return false;
+  int status = 0;
+  pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) {
+    reap(status);
+    return false;
+  }
+  if (r < 0 && errno == ECHILD) {
+    wait_status_ = 0;
+    return false;
+  }
+  return true;
+}
+
+std::string ChildProcess::exit_description() {
+  if (running()) return "is running";
+  return wait_status_ ? describe_status(*wait_status_) : "exited";
+}
+
+void ChildProcess::stop(std::chrono::milliseconds grace) {
+  if (pid_ <= 0) return;
+  if (running()) {
+    ::kill(-pid_, SIGTERM);
+    ::kill(pid_, SIGCONT);  // a frozen child cannot act on SIGTERM
+    auto deadline = std::chrono::steady_clock::now() + grace;
+    while (running() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (running()) {
+      ::kill(-pid_, SIGKILL);
+      int status = 0;
+      if (::waitpid(pid_, &status, 0) == pid_) reap(status);
+    }
+  }
+  // Anything the child left in its process group goes too.
+  ::kill(-pid_, SIGKILL);
+}
+
+std::string ChildProcess::stderr_tail(size_t max_bytes) const {
+  std::ifstream in(stderr_log_, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  auto size = static_cast<size_t>(in.tellg());
+  size_t start = size > max_bytes ? size - max_bytes : 0;
+  in.seekg(static_cast<std::streamoff>(start));
+  std::string tail(size - start, '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+  return tail;
+}
+
+}  // namespace benchgate::processes

@@ -1,0 +1,68 @@
+// A child process the orchestrator owns: the router, a worker, or a command-line system
+// under test. It runs in its own process group (so a terminal's Ctrl-C reaches only the
+// orchestrator, which then stops children in order) and receives SIGKILL if the orchestrator
+// dies (PR_SET_PDEATHSIG), so nothing outlives a run. Its stderr goes to a log file whose
+// tail is quoted when the child fails.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/util/expected.h"
+
+namespace benchgate::processes {
+
+struct SpawnOptions {
+  std::string name;                  // for messages: "router", "worker 2"
+  std::filesystem::path executable;  // absolute, or found on PATH
+  std::vector<std::string> args;     // argument vector; never passed to a shell
+  std::filesystem::path stderr_log;  // where the child's stderr goes
+  bool capture_stdout = true;        // read the READY line from stdout
+};
+
+class ChildProcess {
+ public:
+  static Expected<std::unique_ptr<ChildProcess>> spawn(const SpawnOptions& options);
+  ~ChildProcess();  // stop(), if still running
+
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Reads stdout until a line starting with "READY" and returns it, or fails when the
+  // deadline passes, the child exits, or `interrupted()` becomes true.
+  Expected<std::string> wait_ready_line(std::chrono::steady_clock::time_point deadline);
+
+  // True while the child has not exited (reaps it when it has).
+  bool running();
+  // "exited with status 1" / "killed by signal 9" / "running".
+  std::string exit_description();
+  // SIGTERM to the child's process group, up to `grace` to exit, then SIGKILL; reaps it.
+  void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+  // Freezes/thaws are not needed by the orchestrator; tests use kill(2) on pid() directly.
+  pid_t pid() const { return pid_; }
+  const std::string& name() const { return name_; }
+  // The last `max_bytes` of the child's stderr log, for error messages.
+  std::string stderr_tail(size_t max_bytes = 2000) const;
+
+ private:
+  ChildProcess() = default;
+  void reap(int status);
+
+  std::string name_;
+  pid_t pid_ = -1;
+  int stdout_fd_ = -1;
+  std::string stdout_buffer_;
+  std::filesystem::path stderr_log_;
+  std::optional<int> wait_status_;
+};
+
+// Finds an executable: an absolute or relative path as is, otherwise on PATH.
+std::optional<std::filesystem::path> find_executable(const std::string& name);
+
+}  // namespace benchgate::processes

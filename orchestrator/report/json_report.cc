@@ -1,0 +1,169 @@
+#include "orchestrator/report/json_report.h"
+
+#include <cstdio>
+#include <fstream>
+
+namespace benchgate::report {
+namespace {
+
+using nlohmann::json;
+
+json percentiles(const HdrHistogram& h) {
+  if (h.total_count() == 0) return nullptr;  // not measured, never 0
+  return {{"count", h.total_count()},
+          {"min_ns", h.min()},
+          {"p50_ns", h.value_at_percentile(50)},
+          {"p75_ns", h.value_at_percentile(75)},
+          {"p90_ns", h.value_at_percentile(90)},
+          {"p95_ns", h.value_at_percentile(95)},
+          {"p99_ns", h.value_at_percentile(99)},
+          {"p999_ns", h.value_at_percentile(99.9)},
+          {"max_ns", h.max()},
+          {"mean_ns", h.mean()}};
+}
+
+json spread(const results::Spread& s) {
+  return {{"median", s.median}, {"min", s.min}, {"max", s.max}};
+}
+
+json repetition_json(const results::Repetition& rep) {
+  json j = {{"index", rep.index},
+            {"start_unix_ns", rep.start_unix_ns},
+            {"duration_ns", rep.duration_ns},
+            {"data_window_ns", rep.data_window_ns},
+            {"operations", rep.operations},
+            {"successes", rep.successes},
+            {"errors", rep.error_count()},
+            {"errors_by_kind", rep.errors},
+            {"bytes_sent", rep.bytes_sent},
+            {"bytes_received", rep.bytes_received},
+            {"ops_per_second", rep.ops_per_second()},
+            {"bytes_per_second", rep.bytes_per_second()},
+            {"latency", percentiles(rep.latency)},
+            {"latency_hdr_v2_base64", base64(rep.latency.encode_compressed())},
+            {"worker_cpu_seconds", rep.worker_cpu_seconds},
+            {"worker_cpu_utilization", rep.worker_cpu_utilization},
+            {"flags", rep.flags}};
+  if (rep.service_time) {
+    j["service_time"] = percentiles(*rep.service_time);
+    j["late_sends"] = rep.late_sends;
+    j["unsent"] = rep.unsent;
+  }
+  if (rep.router.collected || rep.router.cpu_seconds > 0 || rep.router.rss_bytes > 0) {
+    json router = {{"cpu_seconds", rep.router.cpu_seconds}, {"rss_bytes", rep.router.rss_bytes}};
+    if (rep.router.collected) {
+      router["requests"] = rep.router.requests;
+      router["counters"] = rep.router.counter_deltas;
+      if (rep.router.requests > 0) {
+        router["cpu_seconds_per_request"] =
+            rep.router.cpu_seconds / static_cast<double>(rep.router.requests);
+      }
+    }
+    if (rep.router.handling) router["handling"] = percentiles(*rep.router.handling);
+    j["router"] = router;
+  } else {
+    j["router"] = nullptr;
+  }
+  return j;
+}
+
+json parameters_json(const scenario::Workload& w) {
+  json http = {{"method", w.http.method},
+               {"target", w.http.target},
+               {"request_bytes", w.http.request_bytes},
+               {"headers", w.http.headers}};
+  if (w.http.expect_status) http["expect_status"] = *w.http.expect_status;
+  if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
+  return {{"protocol", "http1"},
+          {"warmup_ns", w.warmup_ns},
+          {"duration_ns", w.duration_ns},
+          {"repetitions", w.repetitions},
+          {"workers", w.workers},
+          {"threads", w.threads},
+          {"worker", w.worker},
+          {"timeout_ns", w.timeout_ns},
+          {"connections", w.connections},
+          {"in_flight", w.in_flight},
+          {"rate", w.rate},
+          {"http", http}};
+}
+
+}  // namespace
+
+std::string base64(const std::vector<uint8_t>& bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const uint32_t v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += kAlphabet[v >> 18];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < bytes.size()) {
+    uint32_t v = bytes[i] << 16;
+    if (i + 1 < bytes.size()) v |= bytes[i + 1] << 8;
+    out += kAlphabet[v >> 18];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+json workload_json(const results::WorkloadResult& w) {
+  json reps = json::array();
+  for (const auto& rep : w.repetitions) reps.push_back(repetition_json(rep));
+  json j = {{"name", w.spec.name},
+            {"variant", w.variant},
+            {"status", w.status == results::WorkloadStatus::kOk ? "ok" : "failed"},
+            {"error", w.error.empty() ? json(nullptr) : json(w.error)},
+            {"parameters", parameters_json(w.spec)},
+            {"repetitions", reps},
+            {"flags", w.flags()}};
+  if (!w.repetitions.empty()) {
+    j["summary"] = {{"ops_per_second", spread(w.ops_per_second())},
+                    {"bytes_per_second", spread(w.bytes_per_second())},
+                    {"errors", w.error_count()},
+                    {"latency", percentiles(w.latency)}};
+    j["latency_hdr_v2_base64"] = base64(w.latency.encode_compressed());
+  } else {
+    j["summary"] = nullptr;
+  }
+  return j;
+}
+
+json scenario_json(const engine::ScenarioResult& result) {
+  json workloads = json::array();
+  for (const auto& w : result.workloads) workloads.push_back(workload_json(w));
+  return {{"name", result.scenario},
+          {"system_under_test", result.system_description},
+          {"ok", result.ok()},
+          {"interrupted", result.interrupted},
+          {"error", result.error.empty() ? json(nullptr) : json(result.error)},
+          {"workloads", workloads}};
+}
+
+Expected<void> write_json_report(const std::string& path,
+                                 const std::vector<engine::ScenarioResult>& results,
+                                 int exit_code) {
+  json scenarios = json::array();
+  for (const auto& result : results) scenarios.push_back(scenario_json(result));
+  json doc = {{"benchgate", BENCHGATE_VERSION}, {"scenarios", scenarios}, {"exit_code", exit_code}};
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) return Error{"cannot write JSON report '" + path + "'"};
+    out << doc.dump(2) << '\n';
+    if (!out.flush()) return Error{"cannot write JSON report '" + path + "'"};
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    return Error{"cannot move JSON report into place at '" + path + "'"};
+  }
+  return {};
+}
+
+}  // namespace benchgate::report

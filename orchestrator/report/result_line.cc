@@ -1,0 +1,35 @@
+#include "orchestrator/report/result_line.h"
+
+#include <fmt/format.h>
+
+namespace benchgate::report {
+namespace {
+
+// Percentile of every measured repetition merged, in microseconds; "-" when nothing was
+// measured (a figure that was not measured is never printed as 0).
+std::string micros(const results::WorkloadResult& w, double percentile) {
+  if (w.latency.total_count() == 0) return "-";
+  const int64_t ns =
+      percentile >= 100 ? w.latency.max() : w.latency.value_at_percentile(percentile);
+  return fmt::format("{:.1f}", static_cast<double>(ns) / 1000.0);
+}
+
+}  // namespace
+
+std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
+                        const std::string& run) {
+  const bool measured = !w.repetitions.empty();
+  const std::string rps = measured ? fmt::format("{:.0f}", w.ops_per_second().median) : "-";
+  const std::string mbps =
+      measured ? fmt::format("{:.3f}", w.bytes_per_second().median / 1e6) : "-";
+  return fmt::format(
+      "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
+      "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
+      "|run={}|status={}",
+      scenario, w.spec.name, w.variant, "http1", w.spec.connections, w.spec.workers, w.spec.threads,
+      rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99), micros(w, 99.9), micros(w, 100),
+      w.error_count(), w.repetitions.size(), run,
+      w.status == results::WorkloadStatus::kOk ? "ok" : "failed");
+}
+
+}  // namespace benchgate::report

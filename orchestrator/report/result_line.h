@@ -1,0 +1,17 @@
+// The machine-readable summary line of one workload (OBSERVABILITY.md):
+// RESULT|scenario=..|workload=..|variant=..|protocol=..|connections=..|workers=..|threads=..|
+// rps=..|mbps=..|p50_us=..|p90_us=..|p99_us=..|p999_us=..|max_us=..|errors=..|reps=..|run=..
+// Field names are stable; new fields are only ever appended.
+#pragma once
+
+#include <string>
+
+#include "orchestrator/results/results.h"
+
+namespace benchgate::report {
+
+// `run` is the stored run id, or "-" when the run is not stored.
+std::string result_line(const std::string& scenario, const results::WorkloadResult& workload,
+                        const std::string& run);
+
+}  // namespace benchgate::report

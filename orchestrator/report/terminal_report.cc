@@ -1,0 +1,178 @@
+#include "orchestrator/report/terminal_report.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/units/units.h"
+
+namespace benchgate::report {
+namespace {
+
+std::string phase(const engine::WindowInfo& info) {
+  return info.measured ? fmt::format("rep {}/{}", info.repetition, info.repetitions) : "warm-up";
+}
+
+std::string latency(const HdrHistogram& h, double percentile) {
+  if (h.total_count() == 0) return "-";
+  return format_duration_ns(
+      static_cast<double>(percentile >= 100 ? h.max() : h.value_at_percentile(percentile)));
+}
+
+std::string router_cpu_per_op(const results::Repetition& rep) {
+  if (!rep.router.collected || rep.router.requests == 0) return "-";
+  return format_duration_ns(rep.router.cpu_seconds * 1e9 /
+                            static_cast<double>(rep.router.requests));
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+constexpr const char* kRow =
+    "  {:<10} {:>12} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>10}  {}\n";
+
+}  // namespace
+
+std::string workload_table(const results::WorkloadResult& w) {
+  std::string out;
+  const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
+  out += fmt::format("{}: {} {}, {} connections x {} in flight, {} worker(s) x {} thread(s), {}",
+                     w.spec.name, w.spec.http.method, w.spec.http.target, w.spec.connections,
+                     w.spec.in_flight, w.spec.workers, w.spec.threads, model);
+  if (w.spec.rate > 0) out += fmt::format(" at {:.0f} req/s", w.spec.rate);
+  out += "\n";
+  out += fmt::format(kRow, "", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors",
+                     "router/op", "flags");
+  for (const auto& rep : w.repetitions) {
+    out += fmt::format(
+        kRow, fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
+        fmt::format("{:.2f}", rep.bytes_per_second() / 1e6), latency(rep.latency, 50),
+        latency(rep.latency, 90), latency(rep.latency, 99), latency(rep.latency, 99.9),
+        latency(rep.latency, 100), rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
+    if (rep.service_time) {
+      out += fmt::format(
+          "  {:<10} service time p50 {} p99 {} (uncorrected), late sends {}, "
+          "unsent {}\n",
+          "", latency(*rep.service_time, 50), latency(*rep.service_time, 99), rep.late_sends,
+          rep.unsent);
+    }
+  }
+  if (!w.repetitions.empty()) {
+    auto ops = w.ops_per_second();
+    auto mb = w.bytes_per_second();
+    out += fmt::format(kRow, "median", fmt::format("{:.0f}", ops.median),
+                       fmt::format("{:.2f}", mb.median / 1e6), latency(w.latency, 50),
+                       latency(w.latency, 90), latency(w.latency, 99), latency(w.latency, 99.9),
+                       latency(w.latency, 100), w.error_count(), "", join(w.flags()));
+    out +=
+        fmt::format("  {:<10} {:>12}\n", "min-max", fmt::format("{:.0f}-{:.0f}", ops.min, ops.max));
+    uint64_t router_requests = 0;
+    uint64_t worker_operations = 0;
+    bool router_counted = true;
+    for (const auto& rep : w.repetitions) {
+      router_requests += rep.router.requests;
+      worker_operations += rep.operations;
+      router_counted = router_counted && rep.router.collected;
+    }
+    if (router_counted) {
+      out += fmt::format("  requests: {} sent by workers, {} counted by the router\n",
+                         worker_operations, router_requests);
+    }
+  }
+  if (w.status == results::WorkloadStatus::kFailed) {
+    out += fmt::format("  FAILED: {}\n", w.error);
+  }
+  if (!w.repetitions.empty()) {
+    // Error kinds in full, so a non-zero count is never a mystery.
+    std::map<std::string, uint64_t> kinds;
+    for (const auto& rep : w.repetitions) {
+      for (const auto& [kind, count] : rep.errors) kinds[kind] += count;
+    }
+    if (!kinds.empty()) {
+      std::string list;
+      for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);
+      out += "  errors by kind:" + list + "\n";
+    }
+  }
+  return out;
+}
+
+TerminalReport::TerminalReport(std::FILE* out, std::FILE* live)
+    : out_(out), live_(live), tty_(::isatty(::fileno(live)) == 1) {}
+
+void TerminalReport::clear_live_line() {
+  if (live_line_shown_) {
+    std::fputs("\r\033[2K", live_);
+    live_line_shown_ = false;
+  }
+}
+
+void TerminalReport::scenario_started(const scenario::Scenario& scenario) {
+  scenario_ = scenario.name;
+  clear_live_line();
+  std::fprintf(out_, "scenario %s (%s)\n", scenario.name.c_str(), scenario.path.c_str());
+  std::fflush(out_);
+}
+
+void TerminalReport::workload_started(const scenario::Workload& workload) {
+  if (!tty_) {
+    std::fprintf(live_, "[%s] %s: starting\n", scenario_.c_str(), workload.name.c_str());
+    std::fflush(live_);
+  }
+}
+
+void TerminalReport::window_started(const scenario::Workload& workload,
+                                    const engine::WindowInfo& info) {
+  if (tty_) {
+    clear_live_line();
+    std::fprintf(live_, "[%s] %s %s  starting", scenario_.c_str(), workload.name.c_str(),
+                 phase(info).c_str());
+    live_line_shown_ = true;
+  } else {
+    std::fprintf(live_, "[%s] %s %s: started (%s)\n", scenario_.c_str(), workload.name.c_str(),
+                 phase(info).c_str(),
+                 format_duration_ns(static_cast<double>(info.duration_ns)).c_str());
+  }
+  std::fflush(live_);
+}
+
+void TerminalReport::progress(const scenario::Workload& workload, const engine::WindowInfo& info,
+                              double ops_per_second, int64_t p99_ns, int64_t elapsed_ns) {
+  if (!tty_) return;
+  clear_live_line();
+  std::string line = fmt::format(
+      "[{}] {} {}  {:.1f}s/{:.1f}s  {:.0f} ops/s  p99 {}", scenario_, workload.name, phase(info),
+      static_cast<double>(elapsed_ns) / 1e9, static_cast<double>(info.duration_ns) / 1e9,
+      ops_per_second, p99_ns > 0 ? format_duration_ns(static_cast<double>(p99_ns)) : "-");
+  std::fputs(line.c_str(), live_);
+  live_line_shown_ = true;
+  std::fflush(live_);
+}
+
+void TerminalReport::window_finished(const scenario::Workload& workload,
+                                     const engine::WindowInfo& info,
+                                     const results::Repetition* rep) {
+  if (tty_ || !rep) return;
+  std::fprintf(live_, "[%s] %s %s: %.0f ops/s, p99 %s, errors %llu\n", scenario_.c_str(),
+               workload.name.c_str(), phase(info).c_str(), rep->ops_per_second(),
+               latency(rep->latency, 99).c_str(),
+               static_cast<unsigned long long>(rep->error_count()));
+  std::fflush(live_);
+}
+
+void TerminalReport::workload_finished(const results::WorkloadResult& workload) {
+  clear_live_line();
+  std::fputs(workload_table(workload).c_str(), out_);
+  std::fputc('\n', out_);
+  std::fflush(out_);
+}
+
+void TerminalReport::message(const std::string& text) {
+  clear_live_line();
+  std::fprintf(live_, "%s\n", text.c_str());
+  std::fflush(live_);
+}
+
+}  // namespace benchgate::report

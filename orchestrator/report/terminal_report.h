@@ -1,0 +1,40 @@
+// What a person sees: a live progress line while a window runs (on a terminal), plain log
+// lines otherwise, and after each workload a table of its repetitions with the summary.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "orchestrator/engine/run_observer.h"
+
+namespace benchgate::report {
+
+class TerminalReport : public engine::RunObserver {
+ public:
+  // `out` receives tables and RESULT lines; `live` (stderr) the progress line and log lines.
+  TerminalReport(std::FILE* out, std::FILE* live);
+
+  void scenario_started(const scenario::Scenario&) override;
+  void workload_started(const scenario::Workload&) override;
+  void window_started(const scenario::Workload&, const engine::WindowInfo&) override;
+  void progress(const scenario::Workload&, const engine::WindowInfo&, double ops_per_second,
+                int64_t p99_ns, int64_t elapsed_ns) override;
+  void window_finished(const scenario::Workload&, const engine::WindowInfo&,
+                       const results::Repetition*) override;
+  void workload_finished(const results::WorkloadResult&) override;
+  void message(const std::string&) override;
+
+ private:
+  void clear_live_line();
+
+  std::FILE* out_;
+  std::FILE* live_;
+  bool tty_;
+  bool live_line_shown_ = false;
+  std::string scenario_;
+};
+
+// The table of one workload (repetitions and the median/min-max summary), as printed.
+std::string workload_table(const results::WorkloadResult& workload);
+
+}  // namespace benchgate::report

@@ -1,0 +1,84 @@
+// The measured results of a run, as domain types: what the engine produces and what the
+// report, the store and the gates consume. Nothing here knows gRPC, SQLite or Prometheus.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/histogram/hdr_histogram.h"
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::results {
+
+// The router's own view of one measured window: differences of its counters between the
+// snapshot before and the one after the window.
+struct RouterWindow {
+  bool collected = false;                          // false: the router exposes no metrics
+  std::map<std::string, uint64_t> counter_deltas;  // "http_requests{route=/bench/hello,status=200}"
+  uint64_t requests = 0;                           // sum of all request counters in the window
+  double cpu_seconds = 0;                          // user + system during the window
+  uint64_t rss_bytes = 0;                          // after the window
+  std::optional<HdrHistogram> handling;            // server-side handling time (delta)
+};
+
+// One measured window (a repetition), merged over every worker and thread.
+struct Repetition {
+  uint32_t index = 0;          // 0-based among measured windows
+  int64_t start_unix_ns = 0;   // the shared start instant
+  int64_t duration_ns = 0;     // configured window length (load sent during it)
+  int64_t data_window_ns = 0;  // first send to last receive, over all workers
+  uint64_t operations = 0;     // started in the window and completed or failed
+  uint64_t successes = 0;
+  std::map<std::string, uint64_t> errors;  // by kind
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  uint64_t late_sends = 0;                   // open loop
+  uint64_t unsent = 0;                       // open loop: due but never sent in the window
+  HdrHistogram latency;                      // corrected latency (ns)
+  std::optional<HdrHistogram> service_time;  // open loop: uncorrected (ns)
+  double worker_cpu_seconds = 0;             // all workers, user + system
+  double worker_cpu_utilization = 0;         // busiest worker: cpu / (wall * threads)
+  RouterWindow router;
+  std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
+
+  uint64_t error_count() const;
+  // Successful operations per second of the data window.
+  double ops_per_second() const;
+  // Response bytes per second of the data window (decimal units when printed).
+  double bytes_per_second() const;
+};
+
+// A summary statistic over repetitions: median with minimum and maximum.
+struct Spread {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+};
+
+enum class WorkloadStatus { kOk, kFailed };
+
+struct WorkloadResult {
+  scenario::Workload spec;
+  std::string variant = "default";
+  WorkloadStatus status = WorkloadStatus::kOk;
+  std::string error;  // why it failed, when it did
+  std::vector<Repetition> repetitions;
+  HdrHistogram latency;  // every measured repetition merged
+
+  // Figures over repetitions (median, min, max). Empty repetitions give zero spreads;
+  // callers check repetitions.empty() before presenting them as measured.
+  Spread ops_per_second() const;
+  Spread bytes_per_second() const;
+  uint64_t error_count() const;
+  std::vector<std::string> flags() const;  // union over repetitions
+};
+
+// Every value of a named metric (as gates and SCENARIOS.md name them) per repetition, or
+// nullopt when the metric was not collected for this workload.
+std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
+                                                 const std::string& metric);
+
+}  // namespace benchgate::results

@@ -1,0 +1,77 @@
+#include "orchestrator/sut/builtin_router.h"
+
+#include <sstream>
+
+namespace benchgate::sut {
+
+std::map<std::string, std::string> parse_ready_line(const std::string& line) {
+  std::map<std::string, std::string> fields;
+  std::istringstream words(line);
+  std::string word;
+  while (words >> word) {
+    auto eq = word.find('=');
+    if (eq != std::string::npos) fields[word.substr(0, eq)] = word.substr(eq + 1);
+  }
+  return fields;
+}
+
+BuiltinRouter::BuiltinRouter(const scenario::RouterConfig& config, const SutContext& context)
+    : config_(config), context_(context) {}
+
+BuiltinRouter::~BuiltinRouter() { stop(); }
+
+Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadline) {
+  processes::SpawnOptions options;
+  options.name = "router";
+  options.executable = context_.router_binary;
+  options.args = {"--http",      "127.0.0.1:0", "--control",
+                  "127.0.0.1:0", "--threads",   std::to_string(config_.threads)};
+  options.stderr_log = context_.log_dir + "/router.stderr.log";
+  auto spawned = processes::ChildProcess::spawn(options);
+  if (!spawned) return spawned.error();
+  process_ = std::move(spawned).value();
+  auto line = process_->wait_ready_line(deadline);
+  if (!line) return line.error();
+  auto fields = parse_ready_line(*line);
+  if (!fields.count("http") || !fields.count("control")) {
+    return Error{"router printed an unexpected READY line: '" + *line + "'"};
+  }
+  http_address_ = fields["http"];
+  control_ = std::make_unique<RouterControlClient>(fields["control"]);
+  return control_->wait_healthy(deadline);
+}
+
+std::string BuiltinRouter::failure() {
+  if (!process_) return "router was not started";
+  if (process_->running()) return {};
+  std::string tail = process_->stderr_tail();
+  return "router (pid " + std::to_string(process_->pid()) + ") " + process_->exit_description() +
+         (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+}
+
+Expected<void> BuiltinRouter::begin_window() {
+  if (!control_) return Error{"router is not running"};
+  return control_->reset();
+}
+
+Expected<std::optional<MetricsSnapshot>> BuiltinRouter::snapshot() {
+  if (!control_) return Error{"router is not running"};
+  auto reading = control_->metrics();
+  if (!reading) return reading.error();
+  return std::optional<MetricsSnapshot>(std::move(reading).value());
+}
+
+void BuiltinRouter::stop() {
+  if (!process_) return;
+  if (control_ && process_->running()) (void)control_->shutdown();
+  process_->stop();
+  process_.reset();
+  control_.reset();
+}
+
+std::string BuiltinRouter::description() const {
+  return "builtin router (" + std::to_string(config_.threads) + " thread" +
+         (config_.threads == 1 ? "" : "s") + ")";
+}
+
+}  // namespace benchgate::sut

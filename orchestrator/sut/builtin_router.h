@@ -1,0 +1,37 @@
+// The bundled router as the system under test: spawned from its binary, ready when it has
+// printed its READY line and its control endpoint answers, measured through RouterControl.
+#pragma once
+
+#include <memory>
+
+#include "orchestrator/processes/child_process.h"
+#include "orchestrator/sut/router_control_client.h"
+#include "orchestrator/sut/system_under_test.h"
+
+namespace benchgate::sut {
+
+class BuiltinRouter : public SystemUnderTest {
+ public:
+  BuiltinRouter(const scenario::RouterConfig& config, const SutContext& context);
+  ~BuiltinRouter() override;
+
+  Expected<void> start(std::chrono::steady_clock::time_point deadline) override;
+  std::string address() const override { return http_address_; }
+  std::string failure() override;
+  Expected<void> begin_window() override;
+  Expected<std::optional<MetricsSnapshot>> snapshot() override;
+  void stop() override;
+  std::string description() const override;
+
+ private:
+  scenario::RouterConfig config_;
+  SutContext context_;
+  std::unique_ptr<processes::ChildProcess> process_;
+  std::unique_ptr<RouterControlClient> control_;
+  std::string http_address_;
+};
+
+// Parses "READY http=127.0.0.1:1234 control=127.0.0.1:5678" into its key=value fields.
+std::map<std::string, std::string> parse_ready_line(const std::string& line);
+
+}  // namespace benchgate::sut

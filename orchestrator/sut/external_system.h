@@ -1,0 +1,37 @@
+// A system under test that is not the bundled router: either a command the orchestrator
+// spawns (impl = "command") or an address that is already serving (impl = "external").
+// Readiness is a TCP connect probe; metrics are sampled from the outside (/proc CPU and RSS
+// of a spawned command). No request counters: the router-count check is skipped for it.
+#pragma once
+
+#include <memory>
+
+#include "orchestrator/processes/child_process.h"
+#include "orchestrator/sut/system_under_test.h"
+
+namespace benchgate::sut {
+
+class ExternalSystem : public SystemUnderTest {
+ public:
+  ExternalSystem(const scenario::RouterConfig& config, const SutContext& context);
+  ~ExternalSystem() override;
+
+  Expected<void> start(std::chrono::steady_clock::time_point deadline) override;
+  std::string address() const override { return config_.address; }
+  std::string failure() override;
+  Expected<std::optional<MetricsSnapshot>> snapshot() override;
+  void stop() override;
+  std::string description() const override;
+
+ private:
+  scenario::RouterConfig config_;
+  SutContext context_;
+  std::unique_ptr<processes::ChildProcess> process_;
+};
+
+// Tries a TCP connection to "HOST:PORT" (or "tcp://HOST:PORT") until it succeeds or the
+// deadline passes.
+Expected<void> wait_for_tcp(const std::string& endpoint,
+                            std::chrono::steady_clock::time_point deadline);
+
+}  // namespace benchgate::sut

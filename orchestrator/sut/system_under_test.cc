@@ -1,0 +1,36 @@
+#include "orchestrator/sut/system_under_test.h"
+
+#include "orchestrator/sut/builtin_router.h"
+#include "orchestrator/sut/external_system.h"
+
+namespace benchgate::sut {
+
+std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterConfig& config,
+                                                        const SutContext& context) {
+  switch (config.impl) {
+    case scenario::RouterImpl::kBuiltin:
+      return std::make_unique<BuiltinRouter>(config, context);
+    case scenario::RouterImpl::kCommand:
+    case scenario::RouterImpl::kExternal:
+      return std::make_unique<ExternalSystem>(config, context);
+  }
+  return nullptr;
+}
+
+MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot& after) {
+  MetricsSnapshot delta;
+  delta.has_counters = before.has_counters && after.has_counters;
+  for (const auto& [key, value] : after.counters) {
+    auto it = before.counters.find(key);
+    const uint64_t base = it == before.counters.end() ? 0 : it->second;
+    delta.counters[key] = value >= base ? value - base : value;  // a reset counter restarts
+  }
+  delta.requests =
+      after.requests >= before.requests ? after.requests - before.requests : after.requests;
+  delta.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
+  delta.rss_bytes = after.rss_bytes;
+  delta.handling = after.handling;
+  return delta;
+}
+
+}  // namespace benchgate::sut

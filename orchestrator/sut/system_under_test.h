@@ -1,0 +1,61 @@
+// The system under test (SCENARIOS.md [router]): the bundled router, a command the
+// orchestrator spawns, or an external address already running. The engine sees only this
+// interface: where to send load, whether it is still alive, and its metrics around a window.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/histogram/hdr_histogram.h"
+#include "common/util/expected.h"
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::sut {
+
+// A point-in-time reading of the system under test; two of them give a window's deltas.
+struct MetricsSnapshot {
+  bool has_counters = false;                 // request counters exposed (the bundled router)
+  std::map<std::string, uint64_t> counters;  // "name{label=value,...}" -> value
+  uint64_t requests = 0;                     // sum of request counters
+  double cpu_seconds = 0;                    // user + system since start
+  uint64_t rss_bytes = 0;
+  std::optional<HdrHistogram> handling;  // server-side handling time, when exposed
+};
+
+class SystemUnderTest {
+ public:
+  virtual ~SystemUnderTest() = default;
+  // Starts (or attaches to) the system and waits until it is ready, or fails by `deadline`.
+  virtual Expected<void> start(std::chrono::steady_clock::time_point deadline) = 0;
+  // "HOST:PORT" workers connect to (HTTP/1.1).
+  virtual std::string address() const = 0;
+  // Empty when the system is alive; otherwise why not ("router killed by signal 9").
+  virtual std::string failure() = 0;
+  // Called between windows, while no load flows: the bundled router clears its handling
+  // histogram here so the snapshot after the window holds exactly that window's histogram.
+  virtual Expected<void> begin_window() { return {}; }
+  // A metrics reading, or nullopt when this system exposes none.
+  virtual Expected<std::optional<MetricsSnapshot>> snapshot() = 0;
+  // Stops what start() started; attaching implementations leave the system running.
+  virtual void stop() = 0;
+  // For reports: "builtin router (1 thread)".
+  virtual std::string description() const = 0;
+};
+
+struct SutContext {
+  std::string router_binary;  // the bundled router executable
+  std::string log_dir;        // where child stderr logs go
+};
+
+std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterConfig& config,
+                                                        const SutContext& context);
+
+// Window deltas: after - before for every counter and for CPU time; RSS and the handling
+// histogram are taken from `after` (begin_window() cleared the histogram).
+MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot& after);
+
+}  // namespace benchgate::sut

@@ -1,0 +1,42 @@
+// Workers that are already running (started by hand, or pods placed by Kubernetes): the
+// orchestrator only connects to them and never stops them.
+#include "orchestrator/grpc/channel.h"
+#include "orchestrator/workers/worker_pool.h"
+
+namespace benchgate::workers {
+namespace {
+
+class ConnectingPool : public WorkerPool {
+ public:
+  explicit ConnectingPool(std::vector<std::string> addresses) : addresses_(std::move(addresses)) {}
+
+  Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) override {
+    if (count > addresses_.size()) {
+      return Error{"the scenario needs " + std::to_string(count) + " workers but only " +
+                   std::to_string(addresses_.size()) + " worker addresses were given"};
+    }
+    for (size_t i = stubs_.size(); i < count; ++i) {
+      stubs_.push_back(v1::Worker::NewStub(grpcutil::make_control_channel(addresses_[i])));
+      auto described = describe_worker(*stubs_.back(), "worker at " + addresses_[i], deadline);
+      if (!described) return described.error();
+    }
+    return {};
+  }
+
+  size_t size() const override { return stubs_.size(); }
+  v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
+  std::string failure(size_t) override { return {}; }
+  void stop() override { stubs_.clear(); }
+
+ private:
+  std::vector<std::string> addresses_;
+  std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses) {
+  return std::make_unique<ConnectingPool>(std::move(addresses));
+}
+
+}  // namespace benchgate::workers

@@ -1,0 +1,45 @@
+// The workers a run uses. Two real alternatives (ARCHITECTURE.md, "Beyond one machine"): a
+// pool that spawns worker processes on this machine, and one that connects to workers that
+// are already running elsewhere (for example pods of a StatefulSet). The engine only sees
+// gRPC stubs and a way to ask why a worker is gone.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchgate/v1/worker.grpc.pb.h"
+#include "common/util/expected.h"
+
+namespace benchgate::workers {
+
+class WorkerPool {
+ public:
+  virtual ~WorkerPool() = default;
+  // Makes `count` workers ready (answering Describe) by the deadline.
+  virtual Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) = 0;
+  virtual size_t size() const = 0;
+  virtual v1::Worker::Stub& stub(size_t index) = 0;
+  // "worker 2 (pid 1234) killed by signal 9; its stderr ends with ...", or empty while the
+  // worker looks alive.
+  virtual std::string failure(size_t index) = 0;
+  // Stops what start() started.
+  virtual void stop() = 0;
+};
+
+struct SpawnConfig {
+  std::string worker_binary;  // executable of the worker (the bundled one by default)
+  std::vector<std::string> extra_args;
+  std::string log_dir;  // where each worker's stderr log goes
+};
+
+std::unique_ptr<WorkerPool> make_spawning_pool(const SpawnConfig& config);
+// Workers already running at these "HOST:PORT" addresses.
+std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses);
+
+// Calls Describe until it answers or the deadline passes.
+Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,
+                                               std::chrono::steady_clock::time_point deadline);
+
+}  // namespace benchgate::workers

@@ -1,0 +1,80 @@
+#include "orchestrator/workers/worker_streams.h"
+
+#include "orchestrator/app/interrupt.h"
+
+namespace benchgate::workers {
+
+using namespace std::chrono_literals;
+
+WorkerStreams::~WorkerStreams() {
+  for (auto& stream : streams_) stream->context.TryCancel();
+  for (auto& stream : streams_) {
+    if (stream->reader.joinable()) stream->reader.join();
+  }
+}
+
+bool WorkerStreams::open(size_t worker, v1::Worker::Stub& stub, const v1::WorkloadSpec& spec) {
+  auto stream = std::make_unique<Stream>();
+  stream->worker = worker;
+  stream->rw = stub.Run(&stream->context);
+  v1::RunCommand command;
+  *command.mutable_spec() = spec;
+  const bool sent = stream->rw->Write(command);
+  Stream& ref = *stream;
+  streams_.push_back(std::move(stream));
+  ref.reader = std::thread([this, &ref] { read_loop(ref); });
+  return sent;
+}
+
+void WorkerStreams::read_loop(Stream& stream) {
+  v1::RunEvent event;
+  while (stream.rw->Read(&event)) {
+    std::lock_guard lock(mutex_);
+    events_.push_back({stream.worker, event, grpc::Status::OK});
+    changed_.notify_all();
+  }
+  grpc::Status status = stream.rw->Finish();
+  std::lock_guard lock(mutex_);
+  stream.ended = true;
+  events_.push_back({stream.worker, std::nullopt, status});
+  changed_.notify_all();
+}
+
+bool WorkerStreams::send_window(const v1::Window& window) {
+  v1::RunCommand command;
+  *command.mutable_window() = window;
+  bool all = true;
+  for (auto& stream : streams_) all = stream->rw->Write(command) && all;
+  return all;
+}
+
+std::optional<StreamEvent> WorkerStreams::next(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(mutex_);
+  while (events_.empty()) {
+    if (app::interrupted() || std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    changed_.wait_for(lock, 50ms);
+  }
+  StreamEvent front = std::move(events_.front());
+  events_.pop_front();
+  return front;
+}
+
+void WorkerStreams::close(std::chrono::milliseconds grace) {
+  for (auto& stream : streams_) stream->rw->WritesDone();
+  auto deadline = std::chrono::steady_clock::now() + grace;
+  {
+    std::unique_lock lock(mutex_);
+    changed_.wait_until(lock, deadline, [&] {
+      for (auto& stream : streams_) {
+        if (!stream->ended) return false;
+      }
+      return true;
+    });
+  }
+  for (auto& stream : streams_) stream->context.TryCancel();
+  for (auto& stream : streams_) {
+    if (stream->reader.joinable()) stream->reader.join();
+  }
+}
+
+}  // namespace benchgate::workers
