@@ -1,0 +1,19 @@
+// The commit and branch of a git work tree, for runs whose caller did not give them
+// (MEASUREMENT.md, "Environment": "--commit, or the git work tree").
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace benchgate::store {
+
+struct GitRevision {
+  std::string commit;  // full SHA of HEAD
+  std::string branch;  // "main"; "HEAD" when detached
+};
+
+// Runs `git -C DIR rev-parse HEAD` and `git -C DIR rev-parse --abbrev-ref HEAD` with a fixed
+// argument vector (no shell). Nothing when git is missing or DIR is not in a work tree.
+std::optional<GitRevision> detect_git_revision(const std::string& dir);
+
+}  // namespace benchgate::store

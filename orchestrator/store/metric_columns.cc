@@ -1,0 +1,40 @@
+// Metric name -> SQL expression (metric_columns.h).
+#include "orchestrator/store/metric_columns.h"
+
+namespace benchgate::store {
+namespace {
+
+struct MetricColumn {
+  std::string_view metric;
+  std::string_view expression;
+};
+
+constexpr MetricColumn kColumns[] = {
+    {"throughput.rps", "ops_per_s"},
+    {"throughput.bytes_per_s", "bytes_per_s"},
+    {"latency.p50", "p50_ns / 1e9"},
+    {"latency.p75", "p75_ns / 1e9"},
+    {"latency.p90", "p90_ns / 1e9"},
+    {"latency.p95", "p95_ns / 1e9"},
+    {"latency.p99", "p99_ns / 1e9"},
+    {"latency.p999", "p999_ns / 1e9"},
+    {"latency.max", "max_ns / 1e9"},
+    {"latency.mean", "mean_ns / 1e9"},
+    {"errors.count", "CAST(errors_total AS REAL)"},
+    {"errors.rate", "CASE WHEN operations > 0 THEN CAST(errors_total AS REAL) / operations END"},
+    {"router.cpu_per_request",
+     "CASE WHEN router_requests > 0 THEN router_cpu_s / router_requests END"},
+    {"router.rss_bytes", "CAST(router_rss_bytes AS REAL)"},
+    {"worker.cpu_utilization", "worker_cpu_utilization"},
+};
+
+}  // namespace
+
+std::optional<std::string_view> metric_sql_expression(std::string_view metric) {
+  for (const MetricColumn& c : kColumns) {
+    if (c.metric == metric) return c.expression;
+  }
+  return std::nullopt;
+}
+
+}  // namespace benchgate::store

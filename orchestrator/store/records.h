@@ -1,0 +1,155 @@
+// The rows the result store writes and reads back, as plain structs. Times are Unix
+// nanoseconds, latencies nanoseconds; metric values use the units gates use (seconds for
+// latency). Nothing here knows SQLite.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchgate::store {
+
+// The machine and build a run was measured on (MEASUREMENT.md, "Environment").
+struct Testbed {
+  std::string host;
+  std::string cpu_model;
+  uint32_t cores = 0;
+  std::string kernel;
+  std::string governor = "unknown";
+  std::string compiler;
+  std::string build_flags;
+
+  // SHA-256 (hex) over every field above; equal fingerprints are the same testbed.
+  std::string fingerprint() const;
+};
+
+// What begin_run records before anything is measured.
+struct RunInfo {
+  std::string scenario;       // scenario name
+  std::string scenario_text;  // the file's text as run
+  std::string commit;         // of the project / system under test; may be empty
+  std::string branch;
+  std::map<std::string, std::string> labels;
+  Testbed testbed;
+  int64_t started_at_ns = 0;  // 0: now
+};
+
+// One row of `runs`, as lists show it.
+struct RunSummary {
+  int64_t id = 0;
+  std::string scenario;
+  std::string status;  // running | ok | failed | aborted | abandoned
+  int64_t started_at_ns = 0;
+  std::optional<int64_t> finished_at_ns;
+  std::optional<int> exit_code;
+  std::string commit;
+  std::string branch;
+  std::map<std::string, std::string> labels;
+  int64_t testbed_id = 0;
+};
+
+// One stored repetition with every figure.
+struct StoredRepetition {
+  uint32_t index = 0;
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  int64_t data_window_ns = 0;
+  uint64_t operations = 0;
+  uint64_t successes = 0;
+  uint64_t errors_total = 0;
+  std::map<std::string, uint64_t> errors;  // by kind
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  uint64_t late_sends = 0;
+  uint64_t unsent = 0;
+  double ops_per_s = 0;
+  double bytes_per_s = 0;
+  // Nothing when the histogram is empty (not measured, never zero).
+  std::optional<int64_t> p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, p999_ns, max_ns;
+  std::optional<double> mean_ns;
+  std::vector<uint8_t> latency_hdr;  // HdrHistogram V2 compressed
+  std::optional<std::vector<uint8_t>> service_time_hdr;
+  double worker_cpu_s = 0;
+  double worker_cpu_utilization = 0;
+  bool router_collected = false;
+  uint64_t router_requests = 0;
+  double router_cpu_s = 0;
+  uint64_t router_rss_bytes = 0;
+  std::optional<std::vector<uint8_t>> router_handling_hdr;
+  std::map<std::string, uint64_t> router_metrics;  // counter deltas
+  std::vector<std::string> flags;
+};
+
+struct StoredWorkload {
+  int64_t id = 0;
+  std::string name;
+  std::string variant;
+  std::string protocol;
+  std::string params_json;
+  std::string params_hash;
+  std::string status;  // ok | failed
+  std::string error;
+  std::vector<StoredRepetition> repetitions;
+};
+
+struct RunDetail {
+  RunSummary run;
+  std::string scenario_text;
+  std::string scenario_hash;
+  Testbed testbed;
+  std::vector<StoredWorkload> workloads;
+};
+
+// One gate verdict with every input it used (GATES.md, "Verdicts").
+struct GateRecord {
+  int gate_index = 0;  // position in the scenario's gate list
+  std::string workload;
+  std::string variant = "default";
+  std::string metric;
+  std::string kind;  // absolute | relative
+  std::optional<double> threshold;
+  std::optional<double> observed;
+  std::string baseline;  // baseline name of a relative gate
+  std::vector<int64_t> baseline_runs;
+  std::optional<double> baseline_centre;
+  std::optional<double> effect;
+  std::optional<double> p_value;
+  std::optional<double> alpha;
+  std::string method;
+  std::string verdict;   // pass | fail | inconclusive | no_baseline | error
+  std::string severity;  // critical | warning
+  std::string explanation;
+};
+
+struct BaselineEntry {
+  std::string name;
+  int64_t run_id = 0;
+  int64_t added_at_ns = 0;
+  std::string scenario;
+  std::string commit;
+  int64_t started_at_ns = 0;
+};
+
+// One series of one baseline on one testbed (GATES.md, "Series and history").
+struct HistoryQuery {
+  std::string baseline;
+  int64_t testbed_id = 0;
+  std::string scenario;
+  std::string workload;
+  std::string variant = "default";
+  std::string params_hash;
+  std::string metric;  // as SCENARIOS.md names it
+  int k = 10;
+};
+
+// One baseline run of a series with its per-repetition values of the metric.
+struct HistoryRun {
+  int64_t run_id = 0;
+  int64_t started_at_ns = 0;
+  std::string commit;
+  std::vector<double> values;
+};
+
+}  // namespace benchgate::store

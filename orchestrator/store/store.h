@@ -1,0 +1,98 @@
+// The SQLite result store: every run, workload, repetition, gate verdict and baseline lands
+// here (OBSERVABILITY.md, "SQLite"; schema in schemas/sqlite/). Writes are one transaction per
+// unit of work, so a crash never leaves half a workload; gates read series history from it.
+//
+// One Store is one connection: use it from one thread at a time. Several processes may open
+// the same file (WAL mode; writers wait up to the busy timeout for each other).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/util/expected.h"
+#include "orchestrator/results/results.h"
+#include "orchestrator/store/records.h"
+
+namespace benchgate::store {
+
+namespace sqlite {
+class Database;
+}
+
+struct OpenOptions {
+  int busy_timeout_ms = 5000;  // how long to wait for another writer before giving up
+};
+
+class Store {
+ public:
+  // Opens (creating if needed) and migrates the database, then marks runs whose writer is gone
+  // (a killed orchestrator) 'abandoned'. Errors name the path and say what to do: a missing
+  // folder, a read-only file or folder, a database locked past the busy timeout, a file that
+  // is not SQLite, a schema newer than this build.
+  static Expected<std::unique_ptr<Store>> open(const std::string& path,
+                                               const OpenOptions& options = {});
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Runs this open marked 'abandoned' (left 'running' by a process that is gone).
+  const std::vector<int64_t>& abandoned_runs() const { return abandoned_; }
+  int schema_version() const { return schema_version_; }
+
+  // Records a run as 'running' (with its testbed) and returns its id.
+  Expected<int64_t> begin_run(const RunInfo& info);
+  // Stores one workload with every repetition in ONE transaction: all of it or nothing.
+  // The run must be 'running'.
+  Expected<void> store_workload(int64_t run, const results::WorkloadResult& workload);
+  // status: ok | failed | aborted. The run must be 'running'.
+  Expected<void> finish_run(int64_t run, const std::string& status, int exit_code);
+
+  // Stores one evaluation of a run's gates (a new evaluation number each call).
+  Expected<void> store_gate_results(int64_t run, const std::vector<GateRecord>& records);
+  // The latest evaluation's records, in gate order; empty when never evaluated.
+  Expected<std::vector<GateRecord>> gate_results(int64_t run);
+
+  // Adds a finished ('ok') run to a baseline; adding it again is not an error.
+  Expected<void> add_baseline(const std::string& name, int64_t run);
+  // Removes a run from a baseline; an error when it was not in it.
+  Expected<void> remove_baseline(const std::string& name, int64_t run);
+  // Entries of one baseline (or every baseline when name is empty), newest run first.
+  Expected<std::vector<BaselineEntry>> list_baselines(const std::string& name = "");
+
+  // Newest first; scenario empty: every scenario.
+  Expected<std::vector<RunSummary>> list_runs(int limit, const std::string& scenario = "");
+  // A run with its testbed, workloads and every repetition figure; an error when unknown.
+  Expected<RunDetail> get_run(int64_t run);
+
+  // The latest k runs of a baseline on the same testbed and series (finished 'ok', workload
+  // 'ok', same params hash), newest first, each with its per-repetition values of the metric.
+  // A run whose metric was not collected in every repetition is left out. An unknown metric is
+  // an error.
+  Expected<std::vector<HistoryRun>> baseline_history(const HistoryQuery& query);
+  // A stored workload's per-repetition values of a metric (to re-evaluate a run's gates);
+  // nothing when the metric was not collected; an error when the workload is unknown.
+  Expected<std::optional<std::vector<double>>> run_metric_values(int64_t run,
+                                                                 const std::string& workload,
+                                                                 const std::string& variant,
+                                                                 const std::string& metric);
+
+  // The connection, for tools and tests that need raw SQL (read-only queries, bulk fills).
+  sqlite::Database& database() { return *db_; }
+
+ private:
+  Store(std::unique_ptr<sqlite::Database> db, uint64_t instance);
+  Expected<void> sweep_abandoned();
+  Expected<int64_t> upsert_testbed(const Testbed& testbed);
+  Expected<std::string> run_status(int64_t run);
+
+  std::unique_ptr<sqlite::Database> db_;
+  uint64_t instance_;  // this Store's id among live Stores of the process (run ownership)
+  std::string owner_;  // written into runs.owner
+  std::vector<int64_t> abandoned_;
+  int schema_version_ = 0;
+};
+
+}  // namespace benchgate::store

@@ -1,0 +1,84 @@
+// Baselines: named sets of finished runs that relative gates compare against.
+#include "orchestrator/store/sqlite.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/store_internal.h"
+
+namespace benchgate::store {
+namespace {
+
+// Baseline names appear in scenario files and on command lines: keep them plain.
+Expected<void> check_name(const std::string& name) {
+  if (name.empty() || name.size() > 100) {
+    return Error{"a baseline name must have 1 to 100 characters"};
+  }
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '.';
+    if (!ok) {
+      return Error{"baseline name '" + name +
+                   "' may contain only letters, digits, '_', '-' and '.'"};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
+  if (auto ok = check_name(name); !ok) return ok.error();
+  auto tx = sqlite::Transaction::begin(*db_);
+  if (!tx) return Error{"baseline add: " + tx.message()};
+  auto status = run_status(run);
+  if (!status) return Error{"baseline add: " + status.message()};
+  if (*status != "ok") {
+    return Error{"baseline add: run " + std::to_string(run) + " did not finish ok (status " +
+                 *status + "); only successful runs can be a baseline"};
+  }
+  auto insert = db_->prepare(
+      "INSERT INTO baselines (name, run_id, added_at) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (name, run_id) DO NOTHING");
+  if (!insert) return Error{"baseline add: " + insert.message()};
+  insert->bind(1, name).bind(2, run).bind(3, unix_now_ns());
+  if (auto ok = insert->run(); !ok) return Error{"baseline add: " + ok.message()};
+  if (auto ok = tx->commit(); !ok) return Error{"baseline add: " + ok.message()};
+  return {};
+}
+
+Expected<void> Store::remove_baseline(const std::string& name, int64_t run) {
+  auto stmt = db_->prepare("DELETE FROM baselines WHERE name = ?1 AND run_id = ?2");
+  if (!stmt) return Error{"baseline remove: " + stmt.message()};
+  stmt->bind(1, name).bind(2, run);
+  if (auto ok = stmt->run(); !ok) return Error{"baseline remove: " + ok.message()};
+  if (db_->changes() == 0) {
+    return Error{"baseline remove: run " + std::to_string(run) + " is not in baseline '" + name +
+                 "'"};
+  }
+  return {};
+}
+
+Expected<std::vector<BaselineEntry>> Store::list_baselines(const std::string& name) {
+  const std::string sql =
+      std::string(
+          "SELECT b.name, b.run_id, b.added_at, r.scenario, r.commit_id, r.started_at "
+          "FROM baselines b JOIN runs r ON r.id = b.run_id ") +
+      (name.empty() ? "" : "WHERE b.name = ?1 ") + "ORDER BY b.name, b.run_id DESC";
+  auto stmt = db_->prepare(sql);
+  if (!stmt) return Error{"baseline list: " + stmt.message()};
+  if (!name.empty()) stmt->bind(1, name);
+  std::vector<BaselineEntry> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return Error{"baseline list: " + row.message()};
+    if (!*row) return out;
+    BaselineEntry e;
+    e.name = stmt->text(0);
+    e.run_id = stmt->int64(1);
+    e.added_at_ns = stmt->int64(2);
+    e.scenario = stmt->text(3);
+    e.commit = stmt->text(4);
+    e.started_at_ns = stmt->int64(5);
+    out.push_back(std::move(e));
+  }
+}
+
+}  // namespace benchgate::store

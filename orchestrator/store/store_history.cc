@@ -1,0 +1,105 @@
+// Series history for gates: the latest k runs of a baseline on one testbed and series, and a
+// stored run's values, both per repetition (GATES.md, "Series and history").
+#include "orchestrator/store/metric_columns.h"
+#include "orchestrator/store/sqlite.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::store {
+namespace {
+
+Expected<std::string_view> expression_for(const std::string& metric) {
+  auto expression = metric_sql_expression(metric);
+  if (!expression) return Error{"unknown metric '" + metric + "'"};
+  return *expression;
+}
+
+// Per-repetition values of one workload, in repetition order; nothing when a repetition lacks
+// the metric or there are no repetitions (not collected is never a number).
+Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
+                                                       int64_t workload_id) {
+  stmt.reset();
+  stmt.bind(1, workload_id);
+  std::vector<double> values;
+  while (true) {
+    auto row = stmt.step();
+    if (!row) return row.error();
+    if (!*row) break;
+    if (stmt.is_null(0)) return std::optional<std::vector<double>>();
+    values.push_back(stmt.real(0));
+  }
+  if (values.empty()) return std::optional<std::vector<double>>();
+  return std::optional<std::vector<double>>(std::move(values));
+}
+
+Expected<sqlite::Statement> prepare_values(sqlite::Database& db, std::string_view expression) {
+  // The expression is a constant of metric_columns.cc, never user text.
+  return db.prepare("SELECT " + std::string(expression) +
+                    " FROM repetitions WHERE workload_id = ?1 ORDER BY idx");
+}
+
+}  // namespace
+
+Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q) {
+  const std::string context = "baseline history of '" + q.baseline + "' for " + q.scenario + "/" +
+                              q.workload + " " + q.metric;
+  auto expression = expression_for(q.metric);
+  if (!expression) return Error{context + ": " + expression.message()};
+  if (q.k <= 0) return std::vector<HistoryRun>();
+  // Walk the baseline's runs newest first through its primary key (name, run_id) and stop
+  // after k usable ones: run ids increase with start time, so no sort is needed and the cost
+  // does not grow with the length of the history. CROSS JOIN fixes that loop order.
+  auto candidates = db_->prepare(
+      "SELECT r.id, r.started_at, r.commit_id, w.id FROM baselines b "
+      "CROSS JOIN runs r ON r.id = b.run_id "
+      "CROSS JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
+      "WHERE b.name = ?1 AND r.testbed_id = ?2 AND r.scenario = ?3 AND r.status = 'ok' "
+      "AND w.params_hash = ?6 AND w.status = 'ok' ORDER BY b.run_id DESC");
+  if (!candidates) return Error{context + ": " + candidates.message()};
+  candidates->bind(1, q.baseline)
+      .bind(2, q.testbed_id)
+      .bind(3, q.scenario)
+      .bind(4, q.workload)
+      .bind(5, q.variant)
+      .bind(6, q.params_hash);
+  auto values = prepare_values(*db_, *expression);
+  if (!values) return Error{context + ": " + values.message()};
+  std::vector<HistoryRun> out;
+  while (static_cast<int>(out.size()) < q.k) {
+    auto row = candidates->step();
+    if (!row) return Error{context + ": " + row.message()};
+    if (!*row) break;
+    auto v = values_of(*values, candidates->int64(3));
+    if (!v) return Error{context + ": " + v.message()};
+    if (!*v) continue;
+    out.push_back(HistoryRun{candidates->int64(0), candidates->int64(1), candidates->text(2),
+                             std::move(**v)});
+  }
+  return out;
+}
+
+Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t run,
+                                                                      const std::string& workload,
+                                                                      const std::string& variant,
+                                                                      const std::string& metric) {
+  const std::string context =
+      "values of " + metric + " for workload '" + workload + "' of run " + std::to_string(run);
+  auto expression = expression_for(metric);
+  if (!expression) return Error{context + ": " + expression.message()};
+  auto find =
+      db_->prepare("SELECT id FROM workloads WHERE run_id = ?1 AND name = ?2 AND variant = ?3");
+  if (!find) return Error{context + ": " + find.message()};
+  find->bind(1, run).bind(2, workload).bind(3, variant);
+  auto row = find->step();
+  if (!row) return Error{context + ": " + row.message()};
+  if (!*row) {
+    return Error{"run " + std::to_string(run) + " has no workload '" + workload + "' (variant '" +
+                 variant + "')"};
+  }
+  auto values = prepare_values(*db_, *expression);
+  if (!values) return Error{context + ": " + values.message()};
+  auto v = values_of(*values, find->int64(0));
+  if (!v) return Error{context + ": " + v.message()};
+  return std::move(*v);
+}
+
+}  // namespace benchgate::store

@@ -1,0 +1,34 @@
+// Helpers shared by the store's source files; not part of the public API.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/time/clock.h"
+
+namespace benchgate::store::internal {
+
+// SQLite integers are signed 64-bit; a counter beyond that is a bug upstream, so clamp rather
+// than wrap into a negative number.
+inline int64_t as_int(uint64_t v) {
+  return v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+             ? std::numeric_limits<int64_t>::max()
+             : static_cast<int64_t>(v);
+}
+
+inline uint64_t as_uint(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
+
+std::string to_json(const std::map<std::string, std::string>& m);
+std::string to_json(const std::map<std::string, uint64_t>& m);
+std::string to_json(const std::vector<std::string>& v);
+std::string to_json(const std::vector<int64_t>& v);
+// Parsing what the store itself wrote; malformed text (edited by hand) gives an empty value.
+std::map<std::string, std::string> string_map_from_json(const std::string& text);
+std::map<std::string, uint64_t> count_map_from_json(const std::string& text);
+std::vector<std::string> strings_from_json(const std::string& text);
+std::vector<int64_t> ints_from_json(const std::string& text);
+
+}  // namespace benchgate::store::internal

@@ -1,0 +1,51 @@
+// Canonical workload parameters (workload_params.h).
+#include "orchestrator/store/workload_params.h"
+
+#include <nlohmann/json.hpp>
+
+#include "orchestrator/store/sha256.h"
+
+namespace benchgate::store {
+
+std::string protocol_name(scenario::Protocol protocol) {
+  switch (protocol) {
+    case scenario::Protocol::kHttp1:
+      return "http1";
+  }
+  return "unknown";
+}
+
+std::string workload_params_json(const scenario::Workload& w) {
+  // nlohmann::json objects keep keys sorted, so dump() is canonical.
+  nlohmann::json http = {
+      {"method", w.http.method},
+      {"target", w.http.target},
+      {"request_bytes", w.http.request_bytes},
+      {"expect_status", w.http.expect_status ? nlohmann::json(*w.http.expect_status) : nullptr},
+      {"expect_body_bytes",
+       w.http.expect_body_bytes ? nlohmann::json(*w.http.expect_body_bytes) : nullptr},
+      {"headers", w.http.headers},
+  };
+  nlohmann::json j = {
+      {"name", w.name},
+      {"protocol", protocol_name(w.protocol)},
+      {"warmup_ns", w.warmup_ns},
+      {"duration_ns", w.duration_ns},
+      {"repetitions", w.repetitions},
+      {"workers", w.workers},
+      {"threads", w.threads},
+      {"worker", w.worker},
+      {"timeout_ns", w.timeout_ns},
+      {"connections", w.connections},
+      {"in_flight", w.in_flight},
+      {"rate", w.rate},
+      {"http", std::move(http)},
+  };
+  return j.dump();
+}
+
+std::string workload_params_hash(const scenario::Workload& workload) {
+  return sha256_hex(workload_params_json(workload));
+}
+
+}  // namespace benchgate::store

@@ -1,0 +1,23 @@
+// The identity of a workload definition: a canonical JSON of the resolved scenario::Workload and
+// its hash. A series is keyed by this hash, so a changed definition starts a new series
+// (GATES.md, "Series and history").
+#pragma once
+
+#include <string>
+
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::store {
+
+// "http1", ...: the protocol as scenario files name it.
+std::string protocol_name(scenario::Protocol protocol);
+
+// Every field of the workload except its source location (moving a workload within its file
+// does not change what it measures), keys sorted, no whitespace: equal definitions give equal
+// text. Every new field of scenario::Workload must be added here.
+std::string workload_params_json(const scenario::Workload& workload);
+
+// SHA-256 (hex) of workload_params_json.
+std::string workload_params_hash(const scenario::Workload& workload);
+
+}  // namespace benchgate::store

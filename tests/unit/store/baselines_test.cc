@@ -1,0 +1,188 @@
+// Baselines and the series history relative gates read (GATES.md, "Series and history").
+#include <gtest/gtest.h>
+
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/workload_params.h"
+#include "store_test_support.h"
+
+namespace benchgate::store {
+namespace {
+
+using testing::TempDir;
+
+class Baselines : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = Store::open(dir_.file("b.db"));
+    ASSERT_TRUE(s.ok()) << s.message();
+    store_ = std::move(*s);
+  }
+
+  // A finished run of one workload; seed makes its figures distinct.
+  int64_t run(const std::string& status = "ok", const std::string& scenario = "quickstart",
+              const Testbed& testbed = testing::test_testbed(),
+              results::WorkloadResult workload = testing::test_workload("http_hello", 3)) {
+    RunInfo info = testing::test_run_info(scenario);
+    info.testbed = testbed;
+    auto id = store_->begin_run(info);
+    EXPECT_TRUE(id.ok()) << id.message();
+    EXPECT_TRUE(store_->store_workload(*id, workload).ok());
+    if (status != "running") {
+      EXPECT_TRUE(store_->finish_run(*id, status, 0).ok());
+    }
+    return *id;
+  }
+
+  int64_t testbed_id(int64_t run_id) {
+    auto detail = store_->get_run(run_id);
+    EXPECT_TRUE(detail.ok());
+    return detail->run.testbed_id;
+  }
+
+  HistoryQuery query(int64_t testbed, int k = 10) {
+    HistoryQuery q;
+    q.baseline = "main";
+    q.testbed_id = testbed;
+    q.scenario = "quickstart";
+    q.workload = "http_hello";
+    q.params_hash = workload_params_hash(testing::test_workload_spec("http_hello"));
+    q.metric = "throughput.rps";
+    q.k = k;
+    return q;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(Baselines, AddListAndRemoveRuns) {
+  const int64_t a = run();
+  const int64_t b = run();
+  ASSERT_TRUE(store_->add_baseline("main", a).ok());
+  ASSERT_TRUE(store_->add_baseline("main", b).ok());
+  ASSERT_TRUE(store_->add_baseline("v2.3", a).ok());
+  EXPECT_TRUE(store_->add_baseline("main", a).ok()) << "adding again is not an error";
+
+  auto main = store_->list_baselines("main");
+  ASSERT_TRUE(main.ok()) << main.message();
+  ASSERT_EQ(main->size(), 2u);
+  EXPECT_EQ((*main)[0].run_id, b);
+  EXPECT_EQ((*main)[1].run_id, a);
+  EXPECT_EQ((*main)[0].scenario, "quickstart");
+  EXPECT_GT((*main)[0].added_at_ns, 0);
+  auto all = store_->list_baselines();
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 3u);
+
+  ASSERT_TRUE(store_->remove_baseline("main", a).ok());
+  auto removed_again = store_->remove_baseline("main", a);
+  ASSERT_FALSE(removed_again.ok());
+  EXPECT_NE(removed_again.message().find("not in baseline"), std::string::npos);
+  main = store_->list_baselines("main");
+  ASSERT_TRUE(main.ok());
+  ASSERT_EQ(main->size(), 1u);
+  EXPECT_EQ((*main)[0].run_id, b);
+}
+
+TEST_F(Baselines, OnlyExistingRunsThatFinishedOkCanBeAdded) {
+  const int64_t failed = run("failed");
+  const int64_t running = run("running");
+  auto f = store_->add_baseline("main", failed);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.message().find("did not finish ok"), std::string::npos) << f.message();
+  EXPECT_FALSE(store_->add_baseline("main", running).ok());
+  auto missing = store_->add_baseline("main", 424242);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("does not exist"), std::string::npos);
+  EXPECT_FALSE(store_->add_baseline("", run()).ok());
+  EXPECT_FALSE(store_->add_baseline("has space", run()).ok());
+  auto list = store_->list_baselines();
+  ASSERT_TRUE(list.ok());
+  EXPECT_TRUE(list->empty());
+}
+
+TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
+  std::vector<int64_t> series;
+  for (int i = 0; i < 15; ++i) {
+    series.push_back(run("ok", "quickstart", testing::test_testbed(),
+                         testing::test_workload("http_hello", 3, i * 100)));
+    ASSERT_TRUE(store_->add_baseline("main", series.back()).ok());
+    // Interleave runs that must never appear in this series' history.
+    Testbed other_host = testing::test_testbed("bench-host-2");
+    ASSERT_TRUE(store_->add_baseline("main", run("ok", "quickstart", other_host)).ok());
+    ASSERT_TRUE(store_->add_baseline("main", run("ok", "other_scenario")).ok());
+    results::WorkloadResult changed = testing::test_workload("http_hello", 3);
+    changed.spec.connections = 64;  // a changed definition starts a new series
+    ASSERT_TRUE(
+        store_->add_baseline("main", run("ok", "quickstart", testing::test_testbed(), changed))
+            .ok());
+    results::WorkloadResult variant = testing::test_workload("http_hello", 3);
+    variant.variant = "nginx";
+    ASSERT_TRUE(
+        store_->add_baseline("main", run("ok", "quickstart", testing::test_testbed(), variant))
+            .ok());
+    ASSERT_TRUE(store_->add_baseline("v1", run()).ok());  // another baseline
+  }
+  run();  // the newest run of the series is not in the baseline
+  results::WorkloadResult failed = testing::test_workload("http_hello", 3);
+  failed.status = results::WorkloadStatus::kFailed;
+  const int64_t with_failed_workload = run("ok", "quickstart", testing::test_testbed(), failed);
+  ASSERT_TRUE(store_->add_baseline("main", with_failed_workload).ok());
+
+  const int64_t testbed = testbed_id(series.front());
+  auto history = store_->baseline_history(query(testbed));
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 10u);
+  for (size_t i = 0; i < 10; ++i) {
+    const int64_t expected_run = series[series.size() - 1 - i];
+    EXPECT_EQ((*history)[i].run_id, expected_run);
+    auto values =
+        store_->run_metric_values(expected_run, "http_hello", "default", "throughput.rps");
+    ASSERT_TRUE(values.ok() && values->has_value());
+    EXPECT_EQ((*history)[i].values, **values);
+    EXPECT_EQ((*history)[i].values.size(), 3u);
+    EXPECT_FALSE((*history)[i].commit.empty());
+  }
+
+  auto everything = store_->baseline_history(query(testbed, 100));
+  ASSERT_TRUE(everything.ok());
+  EXPECT_EQ(everything->size(), 15u);
+
+  HistoryQuery latency = query(testbed, 3);
+  latency.metric = "latency.p99";
+  auto p99 = store_->baseline_history(latency);
+  ASSERT_TRUE(p99.ok());
+  ASSERT_EQ(p99->size(), 3u);
+  for (double v : (*p99)[0].values) EXPECT_GT(v, 0.0005);  // seconds, not nanoseconds
+}
+
+TEST_F(Baselines, HistoryLeavesOutRunsWhoseMetricWasNotCollected) {
+  results::WorkloadResult no_router = testing::test_workload("http_hello", 2);
+  for (auto& rep : no_router.repetitions) rep.router = {};
+  const int64_t old_run = run();
+  const int64_t new_run = run("ok", "quickstart", testing::test_testbed(), no_router);
+  ASSERT_TRUE(store_->add_baseline("main", old_run).ok());
+  ASSERT_TRUE(store_->add_baseline("main", new_run).ok());
+  HistoryQuery q = query(testbed_id(old_run));
+  q.metric = "router.rss_bytes";
+  auto history = store_->baseline_history(q);
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].run_id, old_run);
+}
+
+TEST_F(Baselines, HistoryOfAnUnknownBaselineIsEmptyAndAnUnknownMetricIsAnError) {
+  const int64_t r = run();
+  ASSERT_TRUE(store_->add_baseline("main", r).ok());
+  HistoryQuery q = query(testbed_id(r));
+  q.baseline = "nope";
+  auto empty = store_->baseline_history(q);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+  q.baseline = "main";
+  q.metric = "throughput.qps";
+  EXPECT_FALSE(store_->baseline_history(q).ok());
+}
+
+}  // namespace
+}  // namespace benchgate::store

@@ -1,0 +1,93 @@
+// Testbed fingerprint, workload identity and git revision detection.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "orchestrator/store/git_revision.h"
+#include "orchestrator/store/testbed.h"
+#include "orchestrator/store/workload_params.h"
+#include "store_test_support.h"
+
+namespace benchgate::store {
+namespace {
+
+TEST(Testbed, DetectionReadsTheRunningMachine) {
+  const Testbed t = detect_testbed("test-compiler", "-O2");
+  EXPECT_FALSE(t.host.empty());
+  EXPECT_FALSE(t.cpu_model.empty());
+  EXPECT_GT(t.cores, 0u);
+  EXPECT_NE(t.kernel.find("Linux"), std::string::npos) << t.kernel;
+  EXPECT_FALSE(t.governor.empty());
+  EXPECT_EQ(t.compiler, "test-compiler");
+  EXPECT_EQ(t.build_flags, "-O2");
+  EXPECT_FALSE(default_compiler().empty());
+}
+
+TEST(Testbed, TheFingerprintIsStableAndChangesWithAnyField) {
+  const Testbed a = testing::test_testbed();
+  EXPECT_EQ(a.fingerprint(), testing::test_testbed().fingerprint());
+  EXPECT_EQ(a.fingerprint().size(), 64u);
+  Testbed b = a;
+  b.build_flags = "-O2";
+  EXPECT_NE(a.fingerprint(), b.fingerprint());
+  b = a;
+  b.governor = "powersave";
+  EXPECT_NE(a.fingerprint(), b.fingerprint());
+  b = a;
+  b.cores = 16;
+  EXPECT_NE(a.fingerprint(), b.fingerprint());
+}
+
+TEST(WorkloadParams, AChangedDefinitionChangesTheHashButItsSourcePositionDoesNot) {
+  const scenario::Workload a = testing::test_workload_spec();
+  scenario::Workload moved = a;
+  moved.where = {"other.toml", 42, 7};
+  EXPECT_EQ(workload_params_hash(a), workload_params_hash(moved));
+  scenario::Workload changed = a;
+  changed.connections = 33;
+  EXPECT_NE(workload_params_hash(a), workload_params_hash(changed));
+  changed = a;
+  changed.http.headers["x-test"] = "1";
+  EXPECT_NE(workload_params_hash(a), workload_params_hash(changed));
+  changed = a;
+  changed.http.expect_status = 200;
+  EXPECT_NE(workload_params_hash(a), workload_params_hash(changed));
+}
+
+TEST(WorkloadParams, TheJsonIsCanonicalWithSortedKeys) {
+  const std::string json = workload_params_json(testing::test_workload_spec());
+  EXPECT_NE(json.find("\"connections\":32"), std::string::npos) << json;
+  EXPECT_LT(json.find("\"connections\""), json.find("\"duration_ns\""));
+  EXPECT_EQ(json.find(' '), std::string::npos);
+  EXPECT_EQ(json.find("where"), std::string::npos);
+}
+
+TEST(GitRevision, AWorkTreeGivesItsCommitAndBranch) {
+  testing::TempDir dir;
+  const std::string repo = dir.file("repo");
+  std::filesystem::create_directory(repo);
+  // A fixed path made by the test itself; no user text reaches this shell.
+  const std::string setup = "cd '" + repo +
+                            "' && git init -q -b trunk && git -c user.name=t -c "
+                            "user.email=t@example.com commit -q --allow-empty -m init";
+  if (std::system(setup.c_str()) != 0) GTEST_SKIP() << "git is not usable here";
+  auto rev = detect_git_revision(repo);
+  ASSERT_TRUE(rev.has_value());
+  EXPECT_EQ(rev->commit.size(), 40u);
+  EXPECT_EQ(rev->branch, "trunk");
+}
+
+TEST(GitRevision, AFolderOutsideAWorkTreeGivesNothingAndItsNameIsNeverRunByAShell) {
+  testing::TempDir dir;
+  const std::string odd = dir.file("not a repo; touch pwned $(touch pwned2)");
+  std::filesystem::create_directory(odd);
+  EXPECT_FALSE(detect_git_revision(odd).has_value());
+  EXPECT_FALSE(std::filesystem::exists(dir.file("pwned")));
+  EXPECT_FALSE(std::filesystem::exists("pwned"));
+  EXPECT_FALSE(std::filesystem::exists("pwned2"));
+  EXPECT_FALSE(detect_git_revision(dir.file("missing")).has_value());
+}
+
+}  // namespace
+}  // namespace benchgate::store

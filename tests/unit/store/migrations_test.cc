@@ -1,0 +1,118 @@
+// Schema migrations: applied in order, version in user_version, idempotent, never downgraded.
+#include <gtest/gtest.h>
+
+#include "orchestrator/store/migrations.h"
+#include "orchestrator/store/sqlite.h"
+#include "orchestrator/store/store.h"
+#include "store_test_support.h"
+
+namespace benchgate::store {
+namespace {
+
+using testing::TempDir;
+
+int64_t query_int(sqlite::Database& db, const char* sql) {
+  auto stmt = db.prepare(sql);
+  EXPECT_TRUE(stmt.ok()) << (stmt ? "" : stmt.message());
+  auto row = stmt->step();
+  EXPECT_TRUE(row.ok() && *row);
+  return stmt->int64(0);
+}
+
+std::string query_text(sqlite::Database& db, const char* sql) {
+  auto stmt = db.prepare(sql);
+  EXPECT_TRUE(stmt.ok()) << (stmt ? "" : stmt.message());
+  auto row = stmt->step();
+  EXPECT_TRUE(row.ok() && *row);
+  return stmt->text(0);
+}
+
+TEST(Migrations, EmbeddedMigrationsAreNumberedFromOneWithoutGaps) {
+  const auto& all = embedded_migrations();
+  ASSERT_FALSE(all.empty());
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].version, static_cast<int>(i) + 1);
+  EXPECT_EQ(all.front().name, "0001_initial");
+  EXPECT_EQ(latest_schema_version(), all.back().version);
+}
+
+TEST(Migrations, OpeningANewFileAppliesEveryMigrationAndSetsUserVersion) {
+  TempDir dir;
+  auto store = Store::open(dir.file("b.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  sqlite::Database& db = (*store)->database();
+  EXPECT_EQ(query_int(db, "PRAGMA user_version"), latest_schema_version());
+  EXPECT_EQ(query_text(db, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(query_int(db, "PRAGMA foreign_keys"), 1);
+  for (const char* table : {"testbeds", "runs", "workloads", "repetitions", "router_metrics",
+                            "gate_results", "baselines"}) {
+    auto stmt = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1");
+    ASSERT_TRUE(stmt.ok());
+    stmt->bind(1, std::string_view(table));
+    ASSERT_TRUE(*stmt->step());
+    EXPECT_EQ(stmt->int64(0), 1) << table;
+  }
+  for (const char* view : {"latest_runs", "workload_summary", "series_history"}) {
+    auto stmt = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = ?1");
+    ASSERT_TRUE(stmt.ok());
+    stmt->bind(1, std::string_view(view));
+    ASSERT_TRUE(*stmt->step());
+    EXPECT_EQ(stmt->int64(0), 1) << view;
+  }
+  EXPECT_EQ(query_text(db, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(Migrations, ReopeningAMigratedDatabaseChangesNothing) {
+  TempDir dir;
+  {
+    auto store = Store::open(dir.file("b.db"));
+    ASSERT_TRUE(store.ok()) << store.message();
+  }
+  auto store = Store::open(dir.file("b.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ(query_int((*store)->database(), "PRAGMA user_version"), latest_schema_version());
+}
+
+TEST(Migrations, LaterMigrationsApplyInOrderFromTheStoredVersion) {
+  TempDir dir;
+  auto db = sqlite::Database::open(dir.file("m.db"));
+  ASSERT_TRUE(db.ok());
+  const std::vector<Migration> first = {{1, "0001_a", "CREATE TABLE a (x INTEGER);"}};
+  auto v1 = apply_migrations(**db, first);
+  ASSERT_TRUE(v1.ok()) << v1.message();
+  EXPECT_EQ(*v1, 1);
+  const std::vector<Migration> both = {{1, "0001_a", "CREATE TABLE a (x INTEGER);"},
+                                       {2, "0002_b", "ALTER TABLE a ADD COLUMN y TEXT;"}};
+  auto v2 = apply_migrations(**db, both);
+  ASSERT_TRUE(v2.ok()) << v2.message();
+  EXPECT_EQ(*v2, 2);
+  EXPECT_TRUE((*db)->exec("INSERT INTO a (x, y) VALUES (1, 'z')").ok());
+}
+
+TEST(Migrations, AFailingMigrationLeavesTheVersionAndSchemaUnchanged) {
+  TempDir dir;
+  auto db = sqlite::Database::open(dir.file("m.db"));
+  ASSERT_TRUE(db.ok());
+  const std::vector<Migration> broken = {
+      {1, "0001_a", "CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER);"}};
+  auto v = apply_migrations(**db, broken);
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.message().find("0001_a"), std::string::npos) << v.message();
+  EXPECT_EQ(query_int(**db, "PRAGMA user_version"), 0);
+  EXPECT_EQ(query_int(**db, "SELECT count(*) FROM sqlite_master WHERE name = 'a'"), 0);
+}
+
+TEST(Migrations, ADatabaseNewerThanThisBuildIsRefused) {
+  TempDir dir;
+  {
+    auto db = sqlite::Database::open(dir.file("new.db"));
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE((*db)->exec("PRAGMA user_version = 999").ok());
+  }
+  auto store = Store::open(dir.file("new.db"));
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.message().find("newer"), std::string::npos) << store.message();
+}
+
+}  // namespace
+}  // namespace benchgate::store

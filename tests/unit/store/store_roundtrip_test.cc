@@ -1,0 +1,268 @@
+// A stored run reads back with every figure; labels are data, never SQL.
+#include <gtest/gtest.h>
+
+#include "orchestrator/store/sqlite.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/workload_params.h"
+#include "store_test_support.h"
+
+namespace benchgate::store {
+namespace {
+
+using testing::TempDir;
+
+class StoreRoundTrip : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = Store::open(dir_.file("bench.db"));
+    ASSERT_TRUE(s.ok()) << s.message();
+    store_ = std::move(*s);
+  }
+  TempDir dir_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(StoreRoundTrip, AStoredRunReadsBackWithEveryFigureAndADecodableHistogram) {
+  RunInfo info = testing::test_run_info();
+  auto run = store_->begin_run(info);
+  ASSERT_TRUE(run.ok()) << run.message();
+  results::WorkloadResult workload = testing::test_workload("http_hello", 3);
+  workload.repetitions[1].service_time = HdrHistogram();
+  workload.repetitions[1].service_time->record(777);
+  ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+  ASSERT_TRUE(store_->finish_run(*run, "ok", 0).ok());
+
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  EXPECT_EQ(detail->run.id, *run);
+  EXPECT_EQ(detail->run.scenario, "quickstart");
+  EXPECT_EQ(detail->run.status, "ok");
+  ASSERT_TRUE(detail->run.exit_code.has_value());
+  EXPECT_EQ(*detail->run.exit_code, 0);
+  EXPECT_TRUE(detail->run.finished_at_ns.has_value());
+  EXPECT_EQ(detail->run.commit, info.commit);
+  EXPECT_EQ(detail->run.branch, "main");
+  EXPECT_EQ(detail->run.labels, info.labels);
+  EXPECT_EQ(detail->scenario_text, info.scenario_text);
+  EXPECT_EQ(detail->scenario_hash.size(), 64u);
+  EXPECT_EQ(detail->testbed.host, info.testbed.host);
+  EXPECT_EQ(detail->testbed.fingerprint(), info.testbed.fingerprint());
+
+  ASSERT_EQ(detail->workloads.size(), 1u);
+  const StoredWorkload& w = detail->workloads[0];
+  EXPECT_EQ(w.name, "http_hello");
+  EXPECT_EQ(w.variant, "default");
+  EXPECT_EQ(w.protocol, "http1");
+  EXPECT_EQ(w.status, "ok");
+  EXPECT_EQ(w.params_json, workload_params_json(workload.spec));
+  EXPECT_EQ(w.params_hash, workload_params_hash(workload.spec));
+  ASSERT_EQ(w.repetitions.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const results::Repetition& in = workload.repetitions[i];
+    const StoredRepetition& out = w.repetitions[i];
+    EXPECT_EQ(out.index, in.index);
+    EXPECT_EQ(out.start_ns, in.start_unix_ns);
+    EXPECT_EQ(out.duration_ns, in.duration_ns);
+    EXPECT_EQ(out.data_window_ns, in.data_window_ns);
+    EXPECT_EQ(out.operations, in.operations);
+    EXPECT_EQ(out.successes, in.successes);
+    EXPECT_EQ(out.errors_total, 5u);
+    EXPECT_EQ(out.errors, in.errors);
+    EXPECT_EQ(out.bytes_sent, in.bytes_sent);
+    EXPECT_EQ(out.bytes_received, in.bytes_received);
+    EXPECT_EQ(out.late_sends, in.late_sends);
+    EXPECT_EQ(out.unsent, in.unsent);
+    const double seconds = static_cast<double>(in.data_window_ns) / 1e9;
+    EXPECT_DOUBLE_EQ(out.ops_per_s, static_cast<double>(in.successes) / seconds);
+    EXPECT_DOUBLE_EQ(out.bytes_per_s, static_cast<double>(in.bytes_received) / seconds);
+    EXPECT_EQ(out.p50_ns, in.latency.value_at_percentile(50));
+    EXPECT_EQ(out.p75_ns, in.latency.value_at_percentile(75));
+    EXPECT_EQ(out.p90_ns, in.latency.value_at_percentile(90));
+    EXPECT_EQ(out.p95_ns, in.latency.value_at_percentile(95));
+    EXPECT_EQ(out.p99_ns, in.latency.value_at_percentile(99));
+    EXPECT_EQ(out.p999_ns, in.latency.value_at_percentile(99.9));
+    EXPECT_EQ(out.max_ns, in.latency.max());
+    ASSERT_TRUE(out.mean_ns.has_value());
+    EXPECT_DOUBLE_EQ(*out.mean_ns, in.latency.mean());
+    EXPECT_DOUBLE_EQ(out.worker_cpu_s, in.worker_cpu_seconds);
+    EXPECT_DOUBLE_EQ(out.worker_cpu_utilization, in.worker_cpu_utilization);
+    EXPECT_TRUE(out.router_collected);
+    EXPECT_EQ(out.router_requests, in.router.requests);
+    EXPECT_DOUBLE_EQ(out.router_cpu_s, in.router.cpu_seconds);
+    EXPECT_EQ(out.router_rss_bytes, in.router.rss_bytes);
+    EXPECT_EQ(out.router_metrics, in.router.counter_deltas);
+    EXPECT_EQ(out.flags, in.flags);
+
+    auto decoded = HdrHistogram::decode(out.latency_hdr);
+    ASSERT_TRUE(decoded.ok()) << decoded.message();
+    EXPECT_EQ(decoded->total_count(), in.latency.total_count());
+    EXPECT_EQ(decoded->value_at_percentile(99), in.latency.value_at_percentile(99));
+    EXPECT_EQ(decoded->max(), in.latency.max());
+  }
+  ASSERT_TRUE(w.repetitions[1].service_time_hdr.has_value());
+  auto service = HdrHistogram::decode(*w.repetitions[1].service_time_hdr);
+  ASSERT_TRUE(service.ok());
+  EXPECT_EQ(service->total_count(), 1);
+  EXPECT_FALSE(w.repetitions[0].service_time_hdr.has_value());
+}
+
+TEST_F(StoreRoundTrip, AnEmptyHistogramStoresNoPercentilesRatherThanZero) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  results::WorkloadResult workload = testing::test_workload("http_hello", 1);
+  workload.repetitions[0].latency.reset();
+  workload.repetitions[0].router = {};
+  ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok());
+  const StoredRepetition& r = detail->workloads[0].repetitions[0];
+  EXPECT_FALSE(r.p99_ns.has_value());
+  EXPECT_FALSE(r.mean_ns.has_value());
+  EXPECT_FALSE(r.router_collected);
+  EXPECT_TRUE(r.router_metrics.empty());
+  auto p99 = store_->run_metric_values(*run, "http_hello", "default", "latency.p99");
+  ASSERT_TRUE(p99.ok()) << p99.message();
+  EXPECT_FALSE(p99->has_value());
+  auto rss = store_->run_metric_values(*run, "http_hello", "default", "router.rss_bytes");
+  ASSERT_TRUE(rss.ok());
+  EXPECT_FALSE(rss->has_value());
+}
+
+TEST_F(StoreRoundTrip, StoredMetricValuesEqualTheValuesComputedInMemory) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  const results::WorkloadResult workload = testing::test_workload("http_hello", 4, 11);
+  ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+  for (const char* metric :
+       {"throughput.rps", "throughput.bytes_per_s", "latency.p50", "latency.p75", "latency.p90",
+        "latency.p95", "latency.p99", "latency.p999", "latency.max", "latency.mean", "errors.count",
+        "errors.rate", "router.cpu_per_request", "router.rss_bytes", "worker.cpu_utilization"}) {
+    const auto expected = results::metric_values(workload, metric);
+    auto stored = store_->run_metric_values(*run, "http_hello", "default", metric);
+    ASSERT_TRUE(stored.ok()) << metric << ": " << stored.message();
+    ASSERT_EQ(stored->has_value(), expected.has_value()) << metric;
+    EXPECT_EQ(**stored, *expected) << metric;
+  }
+}
+
+TEST_F(StoreRoundTrip, UnknownWorkloadOrMetricIsAnError) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(store_->store_workload(*run, testing::test_workload()).ok());
+  EXPECT_FALSE(store_->run_metric_values(*run, "nope", "default", "latency.p99").ok());
+  auto bad = store_->run_metric_values(*run, "http_hello", "default", "latency.p98");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("unknown metric"), std::string::npos);
+}
+
+TEST_F(StoreRoundTrip, ALabelContainingSqlReadsBackUnchangedAndDropsNothing) {
+  RunInfo info = testing::test_run_info();
+  const std::string evil = "x'); DROP TABLE runs; --";
+  info.labels = {{evil, evil}, {"quote\"key", "back\\slash"}};
+  info.commit = evil;
+  info.branch = evil;
+  auto run = store_->begin_run(info);
+  ASSERT_TRUE(run.ok()) << run.message();
+  auto workload = testing::test_workload(evil, 1);
+  workload.variant = evil;
+  ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+  ASSERT_TRUE(store_->finish_run(*run, "ok", 0).ok());
+  ASSERT_TRUE(store_->add_baseline("main", *run).ok());
+  EXPECT_FALSE(store_->add_baseline(evil, *run).ok());
+
+  auto runs = store_->list_runs(10, "quickstart");
+  ASSERT_TRUE(runs.ok()) << runs.message();
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ((*runs)[0].labels, info.labels);
+  EXPECT_EQ((*runs)[0].commit, evil);
+  EXPECT_EQ((*runs)[0].branch, evil);
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok());
+  EXPECT_EQ(detail->workloads[0].name, evil);
+  EXPECT_EQ(detail->workloads[0].variant, evil);
+  auto values = store_->run_metric_values(*run, evil, evil, "throughput.rps");
+  ASSERT_TRUE(values.ok()) << values.message();
+  EXPECT_TRUE(values->has_value());
+}
+
+TEST_F(StoreRoundTrip, ListRunsIsNewestFirstAndFiltersByScenario) {
+  for (const char* name : {"a", "b", "a"}) {
+    ASSERT_TRUE(store_->begin_run(testing::test_run_info(name)).ok());
+  }
+  auto all = store_->list_runs(10);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 3u);
+  EXPECT_GT((*all)[0].id, (*all)[1].id);
+  auto only_a = store_->list_runs(10, "a");
+  ASSERT_TRUE(only_a.ok());
+  EXPECT_EQ(only_a->size(), 2u);
+  auto one = store_->list_runs(1);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->size(), 1u);
+}
+
+TEST_F(StoreRoundTrip, FinishRunAcceptsOnlyFinalStatusesOfRunningRuns) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  EXPECT_FALSE(store_->finish_run(*run, "running", 0).ok());
+  EXPECT_FALSE(store_->finish_run(*run + 100, "ok", 0).ok());
+  ASSERT_TRUE(store_->finish_run(*run, "failed", 3).ok());
+  auto again = store_->finish_run(*run, "ok", 0);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.message().find("not running"), std::string::npos) << again.message();
+  EXPECT_FALSE(store_->store_workload(*run, testing::test_workload()).ok());
+}
+
+TEST_F(StoreRoundTrip, GateResultsKeepEveryInputAndEachEvaluationSeparately) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  GateRecord g;
+  g.gate_index = 1;
+  g.workload = "http_hello";
+  g.metric = "throughput.rps";
+  g.kind = "relative";
+  g.threshold = 0.05;
+  g.observed = 1234.5;
+  g.baseline = "main";
+  g.baseline_runs = {7, 8, 9};
+  g.baseline_centre = 1300.0;
+  g.effect = 0.051;
+  g.p_value = 0.004;
+  g.alpha = 0.01;
+  g.method = "t";
+  g.verdict = "fail";
+  g.severity = "critical";
+  g.explanation = "throughput fell 5.1% (p = 0.004)";
+  ASSERT_TRUE(store_->store_gate_results(*run, {g}).ok());
+  auto first = store_->gate_results(*run);
+  ASSERT_TRUE(first.ok()) << first.message();
+  ASSERT_EQ(first->size(), 1u);
+  const GateRecord& r = (*first)[0];
+  EXPECT_EQ(r.gate_index, 1);
+  EXPECT_EQ(r.baseline_runs, g.baseline_runs);
+  EXPECT_EQ(r.threshold, g.threshold);
+  EXPECT_EQ(r.observed, g.observed);
+  EXPECT_EQ(r.baseline_centre, g.baseline_centre);
+  EXPECT_EQ(r.effect, g.effect);
+  EXPECT_EQ(r.p_value, g.p_value);
+  EXPECT_EQ(r.alpha, g.alpha);
+  EXPECT_EQ(r.method, "t");
+  EXPECT_EQ(r.verdict, "fail");
+  EXPECT_EQ(r.explanation, g.explanation);
+
+  g.verdict = "pass";
+  g.p_value.reset();
+  ASSERT_TRUE(store_->store_gate_results(*run, {g}).ok());
+  auto second = store_->gate_results(*run);
+  ASSERT_TRUE(second.ok());
+  ASSERT_EQ(second->size(), 1u);
+  EXPECT_EQ((*second)[0].verdict, "pass");
+  EXPECT_FALSE((*second)[0].p_value.has_value());
+
+  g.verdict = "maybe";
+  EXPECT_FALSE(store_->store_gate_results(*run, {g}).ok());
+  EXPECT_FALSE(store_->store_gate_results(*run + 100, {}).ok());
+}
+
+}  // namespace
+}  // namespace benchgate::store
