@@ -1,0 +1,67 @@
+// Validation of the router's flags (see config.h).
+#include "router/app/config.h"
+
+#include <limits>
+
+#include <boost/asio/ip/address.hpp>
+
+#include "common/units/units.h"
+#include "router/app/host_port.h"
+
+namespace benchgate::router::app {
+namespace {
+
+Error flag_error(const char* flag, const std::string& message) {
+  return Error{std::string(flag) + ": " + message};
+}
+
+}  // namespace
+
+Expected<RouterConfig> make_config(const RawConfig& raw) {
+  RouterConfig config;
+
+  auto http = parse_host_port(raw.http);
+  if (!http) return flag_error("--http", http.message());
+  // Literal addresses only, plus "localhost": resolving names is not the router's business.
+  const std::string http_ip = http->host == "localhost" ? "127.0.0.1" : http->host;
+  boost::system::error_code ec;
+  const auto address = boost::asio::ip::make_address(http_ip, ec);
+  if (ec) return flag_error("--http", "'" + http->host + "' is not an IP address");
+  config.http.endpoint = {address, http->port};
+  config.http_host = http->host;
+
+  auto control = parse_host_port(raw.control);
+  if (!control) return flag_error("--control", control.message());
+  config.control_host = control->host;
+  config.control = format_host_port(control->host, control->port);
+
+  if (raw.threads < 1 || raw.threads > 1024) {
+    return flag_error("--threads", "must be from 1 to 1024");
+  }
+  config.http.threads = raw.threads;
+
+  auto header_bytes = parse_size_bytes(raw.max_header_bytes);
+  if (!header_bytes) return flag_error("--max-header-bytes", header_bytes.message());
+  if (*header_bytes < 64 || *header_bytes > std::numeric_limits<uint32_t>::max()) {
+    return flag_error("--max-header-bytes", "must be from 64 bytes to 4 GiB");
+  }
+  config.http.max_header_bytes = static_cast<uint32_t>(*header_bytes);
+
+  auto body_bytes = parse_size_bytes(raw.max_body_bytes);
+  if (!body_bytes) return flag_error("--max-body-bytes", body_bytes.message());
+  config.http.max_body_bytes = *body_bytes;
+
+  auto idle = parse_duration_ns(raw.idle_timeout);
+  if (!idle) return flag_error("--idle-timeout", idle.message());
+  if (*idle <= 0) return flag_error("--idle-timeout", "must be positive");
+  config.http.idle_timeout_ns = *idle;
+
+  auto header = parse_duration_ns(raw.header_timeout);
+  if (!header) return flag_error("--header-timeout", header.message());
+  if (*header <= 0) return flag_error("--header-timeout", "must be positive");
+  config.http.header_timeout_ns = *header;
+
+  return config;
+}
+
+}  // namespace benchgate::router::app

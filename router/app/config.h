@@ -1,0 +1,33 @@
+// The router's command-line settings: the text as given (RawConfig, filled by CLI11 in
+// main.cc) and the validated, typed form the rest of the router sees (RouterConfig).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/util/expected.h"
+#include "router/http/server_options.h"
+
+namespace benchgate::router::app {
+
+struct RawConfig {
+  std::string http = "127.0.0.1:0";
+  std::string control = "127.0.0.1:0";
+  int threads = 1;
+  std::string max_header_bytes = "8192";
+  std::string max_body_bytes = "64MiB";
+  std::string idle_timeout = "60s";
+  std::string header_timeout = "10s";
+};
+
+struct RouterConfig {
+  http::ServerOptions http;
+  std::string http_host;     // as given, for the READY line and Health
+  std::string control;       // "HOST:PORT" for gRPC
+  std::string control_host;  // as given
+};
+
+// Validates and converts; the error is one line naming the flag.
+Expected<RouterConfig> make_config(const RawConfig& raw);
+
+}  // namespace benchgate::router::app

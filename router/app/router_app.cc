@@ -1,0 +1,62 @@
+// Router lifecycle (see router_app.h).
+#include "router/app/router_app.h"
+
+#include <csignal>
+#include <iostream>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "router/app/host_port.h"
+#include "router/control/control_server.h"
+#include "router/control/control_service.h"
+#include "router/http/server.h"
+
+#ifndef BENCHGATE_VERSION
+#define BENCHGATE_VERSION "0.0.0"
+#endif
+
+namespace benchgate::router::app {
+
+int run_router(const RouterConfig& config) {
+  // The main thread only waits for a stop request: a signal or a Shutdown call.
+  boost::asio::io_context main_context;
+  boost::asio::signal_set signals(main_context, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code&, int) { main_context.stop(); });
+
+  auto http = http::HttpServer::start(config.http);
+  if (!http) {
+    std::cerr << "router: " << http.message() << "\n";
+    return 2;
+  }
+  http::HttpServer& server = **http;
+  const std::string http_address = format_host_port(config.http_host, server.endpoint().port());
+
+  control::RouterFacts facts{"benchgate-router",
+                             BENCHGATE_VERSION,
+                             {{"http", http_address}},
+                             static_cast<uint32_t>(server.threads())};
+  control::ControlService service(std::move(facts), server, [&] { main_context.stop(); });
+  auto control = control::ControlServer::start(config.control, service);
+  if (!control) {
+    std::cerr << "router: " << control.message() << "\n";
+    server.stop();
+    return 2;
+  }
+  const std::string control_address =
+      format_host_port(config.control_host, static_cast<uint16_t>((*control)->port()));
+  service.set_endpoint("control", control_address);
+
+  std::cout << "READY http=" << http_address << " control=" << control_address << std::endl;
+  std::cerr << "router: serving HTTP on " << http_address << " with " << server.threads()
+            << " thread(s), control on " << control_address << "\n";
+
+  main_context.run();
+
+  std::cerr << "router: stopping\n";
+  (*control)->stop();
+  server.stop();
+  return 0;
+}
+
+}  // namespace benchgate::router::app

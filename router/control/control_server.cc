@@ -1,0 +1,46 @@
+// Hosting RouterControl on a gRPC server (see control_server.h).
+#include "router/control/control_server.h"
+
+#include <chrono>
+
+#include <grpc/grpc.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+namespace benchgate::router::control {
+namespace {
+
+// In-flight calls get this long to finish when the router stops.
+constexpr auto kStopGrace = std::chrono::seconds(2);
+
+}  // namespace
+
+ControlServer::ControlServer(std::unique_ptr<grpc::Server> server, int port)
+    : server_(std::move(server)), port_(port) {}
+
+ControlServer::~ControlServer() { stop(); }
+
+Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string& address,
+                                                              grpc::Service& service) {
+  int port = 0;
+  grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default, which would let two routers share a port silently.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    return Error{"cannot listen for control on " + address +
+                 ": address in use, or not a valid HOST:PORT"};
+  }
+  return std::unique_ptr<ControlServer>(new ControlServer(std::move(server), port));
+}
+
+void ControlServer::stop() {
+  if (!server_) return;
+  server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+  server_->Wait();
+  server_.reset();
+}
+
+}  // namespace benchgate::router::control

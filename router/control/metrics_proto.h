@@ -1,0 +1,14 @@
+// Translation of the router's domain metrics into RouterControl's protobuf messages. The
+// counter names and labels here are the contract documented in router_control.proto.
+#pragma once
+
+#include "benchgate/v1/router_control.pb.h"
+#include "router/metrics/snapshot.h"
+
+namespace benchgate::router::control {
+
+// Scalar counters are always present (also at zero); http_requests {route, status} only for
+// combinations that were answered at least once.
+void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot& out);
+
+}  // namespace benchgate::router::control

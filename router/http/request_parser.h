@@ -1,0 +1,53 @@
+// An HTTP/1.1 request parser built on Beast's basic_parser that keeps no message object: it
+// classifies the request line into a Dispatch as soon as it is parsed and appends the body
+// only for /bench/echo, into a buffer the connection reuses. Constructing one allocates
+// nothing, so a connection builds a fresh parser in place for every request.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <boost/beast/http/basic_parser.hpp>
+
+#include "router/http/routes.h"
+
+namespace benchgate::router::http {
+
+class RequestParser final : public boost::beast::http::basic_parser<true> {
+ public:
+  // `body` receives the body of an echo request; it must outlive the parser.
+  RequestParser(const RouteLimits& limits, uint32_t max_header_bytes, uint64_t max_body_bytes,
+                std::string& body);
+
+  // True once the request line was parsed (so an error can be attributed to a route).
+  bool has_request_line() const { return has_request_line_; }
+  // Valid when has_request_line().
+  const Dispatch& dispatch() const { return dispatch_; }
+  // 10 for HTTP/1.0, 11 for HTTP/1.1.
+  int http_version() const { return version_; }
+
+ private:
+  using error_code = boost::system::error_code;
+  using string_view = boost::beast::string_view;
+
+  void on_request_impl(boost::beast::http::verb method, string_view method_str, string_view target,
+                       int version, error_code& ec) override;
+  void on_response_impl(int code, string_view reason, int version, error_code& ec) override;
+  void on_field_impl(boost::beast::http::field name, string_view name_string, string_view value,
+                     error_code& ec) override;
+  void on_header_impl(error_code& ec) override;
+  void on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
+                         error_code& ec) override;
+  std::size_t on_body_impl(string_view body, error_code& ec) override;
+  void on_chunk_header_impl(std::uint64_t size, string_view extensions, error_code& ec) override;
+  std::size_t on_chunk_body_impl(std::uint64_t remain, string_view body, error_code& ec) override;
+  void on_finish_impl(error_code& ec) override;
+
+  const RouteLimits& limits_;
+  std::string& body_;
+  Dispatch dispatch_;
+  int version_ = 11;
+  bool has_request_line_ = false;
+};
+
+}  // namespace benchgate::router::http

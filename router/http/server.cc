@@ -1,0 +1,77 @@
+// Starting, observing and stopping the serving threads (see server.h).
+#include "router/http/server.h"
+
+#include <latch>
+
+#include "common/process/process_stats.h"
+#include "common/time/clock.h"
+
+namespace benchgate::router::http {
+
+HttpServer::HttpServer(const ServerOptions& options) : options_(options) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+Expected<std::unique_ptr<HttpServer>> HttpServer::start(const ServerOptions& options) {
+  if (options.threads < 1) return Error{"--threads must be at least 1"};
+  std::unique_ptr<HttpServer> server(new HttpServer(options));
+  boost::asio::ip::tcp::endpoint endpoint = options.endpoint;
+  // One listener needs no SO_REUSEPORT; without it a port in use is always reported.
+  const bool reuse_port = options.threads > 1;
+  for (int i = 0; i < options.threads; ++i) {
+    auto thread = std::make_unique<ServingThread>(server->options_);
+    auto listening = thread->listen(endpoint, reuse_port);
+    if (!listening) return listening.error();
+    if (i == 0) endpoint.port(thread->port());
+    server->threads_.push_back(std::move(thread));
+  }
+  server->endpoint_ = endpoint;
+  for (auto& thread : server->threads_) thread->start();
+  return server;
+}
+
+void HttpServer::for_each_thread_stats(const std::function<void(metrics::ThreadStats&)>& fn) {
+  if (stopped_) {
+    for (auto& thread : threads_) fn(thread->stats_when_stopped());
+    return;
+  }
+  std::latch done(static_cast<std::ptrdiff_t>(threads_.size()));
+  for (auto& thread : threads_) {
+    thread->post([&](metrics::ThreadStats& stats) {
+      fn(stats);
+      done.count_down();
+    });
+  }
+  done.wait();
+}
+
+metrics::Snapshot HttpServer::snapshot() {
+  std::lock_guard lock(control_mutex_);
+  metrics::Snapshot snapshot;
+  std::mutex merge_mutex;
+  for_each_thread_stats([&](metrics::ThreadStats& stats) {
+    std::lock_guard merge_lock(merge_mutex);
+    snapshot.counters.add(stats.counters);
+    snapshot.connections_open += stats.connections_open;
+    snapshot.handling.add(stats.handling);
+  });
+  snapshot.taken_at_unix_ns = unix_now_ns();
+  snapshot.cpu = self_cpu_times();
+  snapshot.rss_bytes = self_rss_bytes();
+  return snapshot;
+}
+
+void HttpServer::reset_metrics() {
+  std::lock_guard lock(control_mutex_);
+  for_each_thread_stats([](metrics::ThreadStats& stats) { stats.reset(); });
+}
+
+void HttpServer::stop() {
+  std::lock_guard lock(control_mutex_);
+  if (stopped_) return;
+  stopped_ = true;
+  for (auto& thread : threads_) thread->request_stop();
+  for (auto& thread : threads_) thread->join();
+}
+
+}  // namespace benchgate::router::http

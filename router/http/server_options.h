@@ -1,0 +1,29 @@
+// Settings of the HTTP server, already parsed and validated (see router/app/config.h).
+#pragma once
+
+#include <cstdint>
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include "router/http/routes.h"
+
+namespace benchgate::router::http {
+
+struct ServerOptions {
+  // Port 0 picks a free port; every serving thread then listens on the one picked.
+  boost::asio::ip::tcp::endpoint endpoint{boost::asio::ip::make_address_v4("127.0.0.1"), 0};
+  // Serving threads, one io_context and one SO_REUSEPORT acceptor each.
+  int threads = 1;
+  // Request line plus header fields; larger -> 431 and close.
+  uint32_t max_header_bytes = 8192;
+  // Request body and /bench/bytes/{n}; larger body -> 413 and close, larger n -> 400.
+  uint64_t max_body_bytes = 64ull << 20;
+  // A connection with no request in progress and no traffic for this long is closed.
+  int64_t idle_timeout_ns = 60'000'000'000;
+  // A request header must arrive completely within this time of its first byte.
+  int64_t header_timeout_ns = 10'000'000'000;
+
+  RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }
+};
+
+}  // namespace benchgate::router::http

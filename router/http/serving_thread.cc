@@ -1,0 +1,120 @@
+// A serving thread's accept loop and lifecycle (see serving_thread.h).
+#include "router/http/serving_thread.h"
+
+#include <sys/socket.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/socket_base.hpp>
+
+namespace benchgate::router::http {
+namespace {
+
+namespace asio = boost::asio;
+using ReusePort = asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+
+// When accept fails for lack of descriptors or memory, wait instead of spinning.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
+
+std::string describe(const asio::ip::tcp::endpoint& endpoint) {
+  std::ostringstream out;
+  out << endpoint;  // Asio writes "[v6]:port" and "v4:port"
+  return out.str();
+}
+
+}  // namespace
+
+ServingThread::ServingThread(const ServerOptions& options)
+    : options_(options),
+      io_context_(1),  // one thread runs it: lets Asio skip some locking
+      acceptor_(io_context_),
+      accept_retry_(io_context_) {}
+
+ServingThread::~ServingThread() {
+  if (thread_.joinable()) {
+    request_stop();
+    join();
+  }
+}
+
+Expected<void> ServingThread::listen(const asio::ip::tcp::endpoint& endpoint, bool reuse_port) {
+  boost::system::error_code ec;
+  const auto fail = [&](const char* what) {
+    return Error{"cannot listen for HTTP on " + describe(endpoint) + ": " + what + ": " +
+                 ec.message()};
+  };
+  acceptor_.open(endpoint.protocol(), ec);
+  if (ec) return fail("open");
+  acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (ec) return fail("SO_REUSEADDR");
+  if (reuse_port) {
+    acceptor_.set_option(ReusePort(true), ec);
+    if (ec) return fail("SO_REUSEPORT");
+  }
+  acceptor_.bind(endpoint, ec);
+  if (ec) return fail("bind");
+  acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return fail("listen");
+  return {};
+}
+
+uint16_t ServingThread::port() const {
+  boost::system::error_code ec;
+  return acceptor_.local_endpoint(ec).port();
+}
+
+void ServingThread::start() {
+  do_accept();
+  thread_ = std::thread([this] { io_context_.run(); });
+}
+
+void ServingThread::request_stop() {
+  asio::post(io_context_, [this] {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    accept_retry_.cancel();
+    for (Session& session : sessions_) session.close();
+  });
+}
+
+void ServingThread::join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void ServingThread::post(std::function<void(metrics::ThreadStats&)> fn) {
+  asio::post(io_context_, [this, fn = std::move(fn)] { fn(stats_); });
+}
+
+void ServingThread::do_accept() {
+  acceptor_.async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+    on_accept(ec, std::move(socket));
+  });
+}
+
+void ServingThread::on_accept(const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+  if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+  if (ec) {
+    // EMFILE, ENFILE, ENOBUFS, ENOMEM: the listen queue keeps the connection for later.
+    if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+        ec == asio::error::no_memory) {
+      std::cerr << "router: accept: " << ec.message() << "\n";
+      accept_retry_.expires_after(kAcceptRetryDelay);
+      accept_retry_.async_wait([this](const boost::system::error_code& wait_ec) {
+        if (!wait_ec) do_accept();
+      });
+      return;
+    }
+    return do_accept();
+  }
+  ++stats_.counters.connections_accepted;
+  auto session = std::make_shared<Session>(std::move(socket), options_, stats_);
+  sessions_.push_back(*session);
+  session->start();
+  do_accept();
+}
+
+}  // namespace benchgate::router::http

@@ -1,0 +1,295 @@
+// HTTP/1.1 connection handling (see session.h).
+#include "router/http/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <span>
+
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include "common/time/clock.h"
+
+namespace benchgate::router::http {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+
+constexpr size_t kReadChunk = 16 * 1024;
+// Bodies up to this size are copied into the output buffer so that a batch of pipelined
+// answers goes out in one write; larger ones are written from where they lie.
+constexpr uint64_t kInlineBodyBytes = 16 * 1024;
+// Pipelined answers are flushed once this much is queued.
+constexpr size_t kFlushBytes = 64 * 1024;
+// An echo buffer grown beyond this is released after use rather than kept per connection.
+constexpr size_t kKeptBodyCapacity = 1 << 20;
+constexpr int64_t kLingerNs = 2'000'000'000;
+
+asio::steady_timer::time_point steady_time_point(int64_t ns) {
+  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
+}
+
+std::string_view allowed_methods(Route route) { return route == Route::kEcho ? "POST" : "GET"; }
+
+}  // namespace
+
+Session::Session(asio::ip::tcp::socket socket, const ServerOptions& options,
+                 metrics::ThreadStats& stats)
+    : socket_(std::move(socket)),
+      options_(options),
+      limits_(options.route_limits()),
+      stats_(stats),
+      delay_timer_(socket_.get_executor()),
+      check_interval_ns_(std::min(options.idle_timeout_ns, options.header_timeout_ns)),
+      deadline_timer_(socket_.get_executor()) {
+  ++stats_.connections_open;
+  out_.reserve(kFlushBytes + kInlineBodyBytes);
+  pending_parsed_ns_.reserve(64);
+}
+
+Session::~Session() { --stats_.connections_open; }
+
+void Session::start() {
+  error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  const int64_t now = steady_now_ns();
+  deadline_ns_ = now + options_.idle_timeout_ns;
+  arm_deadline_timer(now + check_interval_ns_);
+  do_read();
+}
+
+void Session::close() {
+  if (closed_) return;
+  closed_ = true;
+  error_code ignored;
+  socket_.close(ignored);
+  deadline_timer_.cancel();
+  delay_timer_.cancel();
+}
+
+void Session::do_read() {
+  socket_.async_read_some(in_.prepare(kReadChunk),
+                          [self = shared_from_this()](const error_code& ec, size_t bytes) {
+                            self->on_read(ec, bytes);
+                          });
+}
+
+void Session::on_read(const error_code& ec, size_t bytes) {
+  if (closed_) return;
+  // End of stream or a reset: every complete request was already answered.
+  if (ec) return close();
+  in_.commit(bytes);
+  stats_.counters.bytes_received += bytes;
+  process(steady_now_ns());
+}
+
+void Session::process(int64_t now_ns) {
+  while (in_.size() > 0) {
+    if (!parser_) {
+      parser_.emplace(limits_, options_.max_header_bytes, options_.max_body_bytes, body_);
+    }
+    error_code ec;
+    const size_t used = parser_->put(in_.data(), ec);
+    in_.consume(used);
+    if (ec == beast::http::error::need_more) break;
+    if (ec) {
+      reject(ec, now_ns);
+      break;
+    }
+    if (!parser_->is_done()) {
+      if (used == 0) break;
+      continue;
+    }
+    respond(now_ns);
+    parser_.reset();
+    if (tail_.active || delay_until_ns_ != 0 || close_after_write_ || out_.size() >= kFlushBytes) {
+      break;
+    }
+  }
+
+  // A header that arrives in pieces must be complete within the header timeout of its start.
+  const bool partial_header = parser_ && !parser_->is_header_done() && in_.size() > 0;
+  if (!partial_header) {
+    header_started_ns_ = 0;
+  } else if (header_started_ns_ == 0) {
+    header_started_ns_ = now_ns;
+  }
+
+  if (!out_.empty() || tail_.active) return do_write(now_ns);
+  if (delay_until_ns_ != 0) return start_delay();
+  if (close_after_write_) return linger();
+  deadline_ns_ = header_started_ns_ != 0 ? header_started_ns_ + options_.header_timeout_ns
+                                         : now_ns + options_.idle_timeout_ns;
+  do_read();
+}
+
+ConnectionHeader Session::connection_header() const {
+  if (!parser_->keep_alive()) return ConnectionHeader::kClose;
+  return parser_->http_version() == 10 ? ConnectionHeader::kKeepAlive : ConnectionHeader::kNone;
+}
+
+void Session::respond(int64_t now_ns) {
+  const Dispatch& dispatch = parser_->dispatch();
+  const ConnectionHeader connection = connection_header();
+  if (connection == ConnectionHeader::kClose) close_after_write_ = true;
+  stats_.counters.count_request(dispatch.route, dispatch.status);
+
+  switch (dispatch.action) {
+    case Action::kHello:
+      if (connection == ConnectionHeader::kNone) {
+        out_.append(hello_response());
+      } else {
+        append_head(out_, 200, kHelloBody.size(), "text/plain", connection);
+        out_.append(kHelloBody);
+      }
+      break;
+    case Action::kBytes:
+      append_head(out_, 200, dispatch.param, "text/plain", connection);
+      if (dispatch.param <= kInlineBodyBytes) {
+        append_pattern(out_, dispatch.param);
+      } else {
+        tail_ = Tail{nullptr, 0, dispatch.param, true};
+      }
+      break;
+    case Action::kEcho:
+      append_head(out_, 200, body_.size(), "application/octet-stream", connection);
+      if (body_.size() <= kInlineBodyBytes) {
+        out_.append(body_);
+      } else {
+        tail_ = Tail{body_.data(), 0, body_.size(), true};
+      }
+      break;
+    case Action::kDelay:
+      // Answered by on_delay(), which records the handling time then.
+      delay_until_ns_ = now_ns + static_cast<int64_t>(dispatch.param) * 1'000'000;
+      delay_parsed_ns_ = now_ns;
+      delay_connection_ = connection;
+      return;
+    case Action::kError:
+      append_error(out_, dispatch.status, connection,
+                   dispatch.status == 405 ? allowed_methods(dispatch.route) : "");
+      break;
+  }
+  pending_parsed_ns_.push_back(now_ns);
+}
+
+void Session::reject(const error_code& ec, int64_t now_ns) {
+  int status = 400;
+  if (ec == beast::http::error::header_limit) status = 431;
+  if (ec == beast::http::error::body_limit) status = 413;
+  const Route route = parser_->has_request_line() ? parser_->dispatch().route : Route::kOther;
+  ++stats_.counters.parse_errors;
+  stats_.counters.count_request(route, status);
+  append_error(out_, status, ConnectionHeader::kClose);
+  pending_parsed_ns_.push_back(now_ns);
+  // The parser cannot resume after an error: answer, then close.
+  close_after_write_ = true;
+  parser_.reset();
+  in_.consume(in_.size());
+}
+
+void Session::do_write(int64_t now_ns) {
+  size_t count = 0;
+  if (!out_.empty()) write_buffers_[count++] = asio::buffer(out_);
+  const std::string_view block = pattern_block();
+  while (count < write_buffers_.size() && tail_.remaining > 0) {
+    // The pattern goes out as whole blocks (whole periods); an echo body in one piece.
+    const char* base = tail_.data != nullptr ? tail_.data + tail_.offset : block.data();
+    const uint64_t limit = tail_.data != nullptr ? tail_.remaining : block.size();
+    const size_t piece = static_cast<size_t>(std::min(tail_.remaining, limit));
+    write_buffers_[count++] = asio::const_buffer(base, piece);
+    tail_.offset += piece;
+    tail_.remaining -= piece;
+  }
+  deadline_ns_ = now_ns + options_.idle_timeout_ns;
+  auto handler = [self = shared_from_this()](const error_code& ec, size_t bytes) {
+    self->on_write(ec, bytes);
+  };
+  if (count == 1) {
+    asio::async_write(socket_, write_buffers_[0], std::move(handler));
+  } else {
+    asio::async_write(socket_, std::span<const asio::const_buffer>(write_buffers_.data(), count),
+                      std::move(handler));
+  }
+}
+
+void Session::on_write(const error_code& ec, size_t bytes) {
+  if (closed_) return;
+  if (ec) return close();
+  stats_.counters.bytes_sent += bytes;
+  out_.clear();
+  const int64_t now_ns = steady_now_ns();
+  if (tail_.remaining > 0) return do_write(now_ns);
+  if (tail_.active) {
+    tail_ = Tail{};
+    if (body_.capacity() > kKeptBodyCapacity) std::string().swap(body_);
+  }
+  for (int64_t parsed_ns : pending_parsed_ns_) stats_.handling.record(now_ns - parsed_ns);
+  pending_parsed_ns_.clear();
+  // A delayed answer precedes a close: only the request that asked for the delay (or one
+  // before it) can have asked to close, and nothing after it was parsed yet.
+  if (delay_until_ns_ != 0) return start_delay();
+  if (close_after_write_) return linger();
+  process(now_ns);
+}
+
+void Session::start_delay() {
+  deadline_ns_ = delay_until_ns_ + options_.idle_timeout_ns;
+  delay_timer_.expires_at(steady_time_point(delay_until_ns_));
+  delay_timer_.async_wait(
+      [self = shared_from_this()](const error_code& ec) { self->on_delay(ec); });
+}
+
+void Session::on_delay(const error_code& ec) {
+  if (closed_ || ec) return;
+  append_head(out_, 200, 0, {}, delay_connection_);
+  pending_parsed_ns_.push_back(delay_parsed_ns_);
+  delay_until_ns_ = 0;
+  process(steady_now_ns());
+}
+
+void Session::linger() {
+  lingering_ = true;
+  error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  const int64_t now_ns = steady_now_ns();
+  deadline_ns_ = now_ns + std::min(kLingerNs, options_.idle_timeout_ns);
+  arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
+  in_.consume(in_.size());
+  socket_.async_read_some(in_.prepare(kReadChunk),
+                          [self = shared_from_this()](const error_code& read_ec, size_t bytes) {
+                            self->on_linger_read(read_ec, bytes);
+                          });
+}
+
+void Session::on_linger_read(const error_code& ec, size_t bytes) {
+  if (closed_) return;
+  if (ec) return close();
+  stats_.counters.bytes_received += bytes;
+  socket_.async_read_some(in_.prepare(kReadChunk),
+                          [self = shared_from_this()](const error_code& read_ec, size_t n) {
+                            self->on_linger_read(read_ec, n);
+                          });
+}
+
+void Session::arm_deadline_timer(int64_t at_ns) {
+  deadline_timer_.expires_at(steady_time_point(at_ns));
+  deadline_timer_.async_wait(
+      [self = shared_from_this()](const error_code& ec) { self->on_deadline(ec); });
+}
+
+void Session::on_deadline(const error_code& ec) {
+  if (closed_ || ec == asio::error::operation_aborted) return;
+  const int64_t now_ns = steady_now_ns();
+  if (now_ns >= deadline_ns_) {
+    if (!lingering_) ++stats_.counters.timed_out;
+    return close();
+  }
+  // Every deadline is set at least check_interval_ns_ after the moment it is set (or, for a
+  // header, after the header started, which is never before the last check), so checking
+  // this often never fires late.
+  arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
+}
+
+}  // namespace benchgate::router::http

@@ -1,0 +1,107 @@
+// One HTTP/1.1 connection: reads requests, answers them in order (pipelined requests found in
+// one read are answered with one write), and enforces the size limits and timeouts.
+//
+// Hot path: the read buffer, the output buffer, the echo body and the list of pending
+// timestamps belong to the connection and are reused; the parser is rebuilt in place; fixed
+// responses are copied from bytes serialised once. Errors are error_codes, counted by kind.
+// A session lives on exactly one serving thread and is only touched from it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/intrusive/list.hpp>
+
+#include "router/http/request_parser.h"
+#include "router/http/responses.h"
+#include "router/http/server_options.h"
+#include "router/metrics/thread_stats.h"
+
+namespace benchgate::router::http {
+
+using SessionHook =
+    boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
+
+class Session : public std::enable_shared_from_this<Session>, public SessionHook {
+ public:
+  Session(boost::asio::ip::tcp::socket socket, const ServerOptions& options,
+          metrics::ThreadStats& stats);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  void start();
+  // Closes the socket and cancels the timers; pending operations then end the session.
+  void close();
+
+ private:
+  using error_code = boost::system::error_code;
+
+  // A large body written straight from where it lies instead of being copied into out_.
+  struct Tail {
+    const char* data = nullptr;  // nullptr: the /bench/bytes pattern
+    uint64_t offset = 0;
+    uint64_t remaining = 0;
+    bool active = false;
+  };
+
+  void do_read();
+  void on_read(const error_code& ec, size_t bytes);
+  // Parses what is buffered and queues answers, then writes, waits for a delay or reads.
+  void process(int64_t now_ns);
+  void respond(int64_t now_ns);
+  void reject(const error_code& ec, int64_t now_ns);
+  void do_write(int64_t now_ns);
+  void on_write(const error_code& ec, size_t bytes);
+  void start_delay();
+  void on_delay(const error_code& ec);
+  // Stops sending, then drains what the peer still sends so that it reads our last answer
+  // instead of a reset.
+  void linger();
+  void on_linger_read(const error_code& ec, size_t bytes);
+  void arm_deadline_timer(int64_t at_ns);
+  void on_deadline(const error_code& ec);
+  ConnectionHeader connection_header() const;
+
+  boost::asio::ip::tcp::socket socket_;
+  const ServerOptions& options_;
+  const RouteLimits limits_;
+  metrics::ThreadStats& stats_;
+
+  boost::beast::flat_buffer in_;
+  std::string out_;
+  std::string body_;
+  std::optional<RequestParser> parser_;
+  // Parse instants of the answers in out_/tail_, recorded in the histogram once written.
+  std::vector<int64_t> pending_parsed_ns_;
+  Tail tail_;
+  std::array<boost::asio::const_buffer, 17> write_buffers_;
+
+  // /bench/delay in progress: when to answer, and the request's parse instant (0: none).
+  int64_t delay_until_ns_ = 0;
+  int64_t delay_parsed_ns_ = 0;
+  ConnectionHeader delay_connection_ = ConnectionHeader::kNone;
+  boost::asio::steady_timer delay_timer_;
+
+  // Lazy deadline: the timer fires at least every check_interval_ns_ and compares the clock
+  // with deadline_ns_, so moving the deadline costs a store instead of a timer re-arm.
+  int64_t deadline_ns_ = 0;
+  int64_t header_started_ns_ = 0;
+  const int64_t check_interval_ns_;
+  boost::asio::steady_timer deadline_timer_;
+
+  bool close_after_write_ = false;
+  bool lingering_ = false;
+  bool closed_ = false;
+};
+
+using SessionList = boost::intrusive::list<Session, boost::intrusive::constant_time_size<false>>;
+
+}  // namespace benchgate::router::http

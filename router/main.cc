@@ -1,0 +1,49 @@
+// The router binary: parses flags, then hands over to run_router().
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "router/app/config.h"
+#include "router/app/router_app.h"
+
+int main(int argc, char** argv) {
+  using benchgate::router::app::RawConfig;
+  RawConfig raw;
+  CLI::App cli{
+      "benchgate router: the bundled system under test (HTTP/1.1 bench routes, "
+      "RouterControl gRPC)"};
+  cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
+      ->capture_default_str();
+  cli.add_option("--control", raw.control,
+                 "RouterControl gRPC address HOST:PORT (port 0: pick one)")
+      ->capture_default_str();
+  cli.add_option("--threads", raw.threads, "serving threads (one event loop each)")
+      ->capture_default_str();
+  cli.add_option("--max-header-bytes", raw.max_header_bytes,
+                 "request line + header limit, larger -> 431 (e.g. 8192, 16KiB)")
+      ->capture_default_str();
+  cli.add_option("--max-body-bytes", raw.max_body_bytes,
+                 "request body and /bench/bytes/{n} limit (larger body -> 413)")
+      ->capture_default_str();
+  cli.add_option("--idle-timeout", raw.idle_timeout,
+                 "close a connection idle this long (e.g. 60s, 500ms)")
+      ->capture_default_str();
+  cli.add_option("--header-timeout", raw.header_timeout,
+                 "a request header must be complete this long after its first byte")
+      ->capture_default_str();
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "router: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  auto config = benchgate::router::app::make_config(raw);
+  if (!config) {
+    std::cerr << "router: " << config.message() << "\n";
+    return 2;
+  }
+  return benchgate::router::app::run_router(*config);
+}

@@ -1,0 +1,46 @@
+// The router's HTTP counters as plain integers. Each serving thread owns one instance and is
+// its only writer (no atomics, no sharing); snapshots are taken on the owning thread and
+// summed with add() (see router/metrics/thread_stats.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "router/http/routes.h"
+
+namespace benchgate::router::metrics {
+
+// Every status the router answers with; the "status" label of http_requests.
+inline constexpr std::array<int, 7> kStatuses = {200, 400, 404, 405, 413, 431, 500};
+
+// Index of `status` in kStatuses; a status not listed counts as 500 (never expected).
+constexpr size_t status_slot(int status) {
+  for (size_t i = 0; i < kStatuses.size(); ++i) {
+    if (kStatuses[i] == status) return i;
+  }
+  return kStatuses.size() - 1;
+}
+
+struct HttpCounters {
+  uint64_t connections_accepted = 0;
+  uint64_t bytes_received = 0;
+  uint64_t bytes_sent = 0;
+  // Requests the parser rejected (malformed, header too large, body too large); each is also
+  // counted in `requests` with the status it was answered with.
+  uint64_t parse_errors = 0;
+  // Connections closed because the idle or header-read timeout expired.
+  uint64_t timed_out = 0;
+  // Requests answered, by route and status slot.
+  std::array<std::array<uint64_t, kStatuses.size()>, http::kRouteCount> requests{};
+
+  void count_request(http::Route route, int status) {
+    ++requests[static_cast<size_t>(route)][status_slot(status)];
+  }
+  uint64_t requests_for(http::Route route, int status) const {
+    return requests[static_cast<size_t>(route)][status_slot(status)];
+  }
+  uint64_t total_requests() const;
+  void add(const HttpCounters& other);
+};
+
+}  // namespace benchgate::router::metrics

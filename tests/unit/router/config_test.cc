@@ -1,0 +1,61 @@
+// Validation of the router's flags into typed settings.
+#include "router/app/config.h"
+
+#include <gtest/gtest.h>
+
+#include "router/app/host_port.h"
+
+namespace benchgate::router::app {
+namespace {
+
+TEST(RouterConfig, DefaultsAreLoopbackPortZeroAndDocumentedLimits) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.endpoint.address().to_string(), "127.0.0.1");
+  EXPECT_EQ(config->http.endpoint.port(), 0);
+  EXPECT_EQ(config->control, "127.0.0.1:0");
+  EXPECT_EQ(config->http.threads, 1);
+  EXPECT_EQ(config->http.max_header_bytes, 8192u);
+  EXPECT_EQ(config->http.max_body_bytes, 64ull << 20);
+  EXPECT_EQ(config->http.idle_timeout_ns, 60'000'000'000);
+}
+
+TEST(RouterConfig, DurationsAndSizesTakeUnits) {
+  RawConfig raw;
+  raw.idle_timeout = "500ms";
+  raw.max_body_bytes = "1KiB";
+  auto config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.idle_timeout_ns, 500'000'000);
+  EXPECT_EQ(config->http.max_body_bytes, 1024u);
+}
+
+TEST(RouterConfig, ErrorsNameTheFlag) {
+  RawConfig raw;
+  raw.threads = 0;
+  auto config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_NE(config.message().find("--threads"), std::string::npos);
+  raw = RawConfig{};
+  raw.http = "example.com:80";
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_NE(config.message().find("--http"), std::string::npos);
+}
+
+TEST(HostPort, ParsesAndFormatsIpv4AndIpv6) {
+  auto v4 = parse_host_port("127.0.0.1:8080");
+  ASSERT_TRUE(v4);
+  EXPECT_EQ(v4->host, "127.0.0.1");
+  EXPECT_EQ(v4->port, 8080);
+  auto v6 = parse_host_port("[::1]:0");
+  ASSERT_TRUE(v6);
+  EXPECT_EQ(v6->host, "::1");
+  EXPECT_EQ(format_host_port(v6->host, 9), "[::1]:9");
+  EXPECT_FALSE(parse_host_port("127.0.0.1"));
+  EXPECT_FALSE(parse_host_port("127.0.0.1:65536"));
+  EXPECT_FALSE(parse_host_port(":80"));
+}
+
+}  // namespace
+}  // namespace benchgate::router::app

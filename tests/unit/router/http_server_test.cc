@@ -1,0 +1,336 @@
+// The HTTP server run in-process on a loopback port chosen by the kernel: answers of every
+// route, limits, pipelining, timeouts, and the exact counters seen through the domain API.
+#include "router/http/server.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "http_test_client.h"
+
+namespace benchgate::router::http {
+namespace {
+
+using testing::HttpTestClient;
+using testing::quiesced_snapshot;
+
+std::string pattern(size_t n) {
+  std::string out(n, '\0');
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<char>('a' + i % 26);
+  return out;
+}
+
+std::string get(std::string_view target) {
+  return "GET " + std::string(target) + " HTTP/1.1\r\nHost: t\r\n\r\n";
+}
+
+std::string post(std::string_view target, std::string_view body) {
+  return "POST " + std::string(target) +
+         " HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+         std::string(body);
+}
+
+class HttpServerTest : public ::testing::Test {
+ protected:
+  void start(ServerOptions options = {}) {
+    options.endpoint = {boost::asio::ip::make_address_v4("127.0.0.1"), 0};
+    auto started = HttpServer::start(options);
+    ASSERT_TRUE(started) << started.message();
+    server_ = std::move(*started);
+  }
+  uint16_t port() const { return server_->endpoint().port(); }
+
+  std::unique_ptr<HttpServer> server_;
+};
+
+TEST_F(HttpServerTest, HelloAnswersExactlyHelloWorldAsTextPlain) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/bench/hello"));
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 200);
+  EXPECT_EQ(response->body(), "Hello, world");
+  EXPECT_EQ((*response)[boost::beast::http::field::content_type], "text/plain");
+  EXPECT_TRUE(response->keep_alive());
+}
+
+TEST_F(HttpServerTest, BytesAnswersTheLetterPatternOfTheRequestedLength) {
+  start();
+  HttpTestClient client(port());
+  // Small bodies are copied into the output buffer, large ones written from the pattern block.
+  for (size_t n : {0ul, 1ul, 27ul, 16384ul, 16385ul, 200'000ul}) {
+    client.send(get("/bench/bytes/" + std::to_string(n)));
+    auto response = client.read();
+    ASSERT_TRUE(response) << n;
+    EXPECT_EQ(response->result_int(), 200);
+    EXPECT_EQ(response->body(), pattern(n)) << n;
+  }
+}
+
+TEST_F(HttpServerTest, BytesBeyondTheBodyLimitIsBadRequestAndKeepsTheConnection) {
+  ServerOptions options;
+  options.max_body_bytes = 1000;
+  start(options);
+  HttpTestClient client(port());
+  client.send(get("/bench/bytes/1001"));
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 400);
+  client.send(get("/bench/bytes/1000"));
+  response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->body().size(), 1000u);
+}
+
+TEST_F(HttpServerTest, EchoAnswersTheRequestBodyWhateverItsSizeOrFraming) {
+  start();
+  HttpTestClient client(port());
+  for (size_t n : {0ul, 5ul, 100'000ul}) {
+    const std::string body = pattern(n + 3).substr(3);
+    client.send(post("/bench/echo", body));
+    auto response = client.read();
+    ASSERT_TRUE(response) << n;
+    EXPECT_EQ(response->result_int(), 200);
+    EXPECT_EQ(response->body(), body) << n;
+  }
+  client.send(
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n");
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->body(), "abcdefg");
+}
+
+TEST_F(HttpServerTest, UnknownPathIsNotFoundAndWrongMethodIsNotAllowed) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/nowhere"));
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 404);
+  client.send(post("/bench/hello", "x"));
+  response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 405);
+  EXPECT_EQ((*response)[boost::beast::http::field::allow], "GET");
+  client.send(get("/bench/echo"));
+  response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 405);
+  EXPECT_EQ((*response)[boost::beast::http::field::allow], "POST");
+  // The connection survives all three.
+  client.send(get("/bench/hello"));
+  response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 200);
+}
+
+TEST_F(HttpServerTest, BodyOverTheLimitIsContentTooLargeThenClose) {
+  ServerOptions options;
+  options.max_body_bytes = 1024;
+  start(options);
+  HttpTestClient client(port());
+  client.send("POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1025\r\n\r\n");
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 413);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(HttpServerTest, ChunkedBodyOverTheLimitIsContentTooLarge) {
+  ServerOptions options;
+  options.max_body_bytes = 8;
+  start(options);
+  HttpTestClient client(port());
+  client.send(
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n");
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 413);
+}
+
+TEST_F(HttpServerTest, HeaderOverTheLimitIsFieldsTooLargeThenClose) {
+  ServerOptions options;
+  options.max_header_bytes = 1024;
+  start(options);
+  HttpTestClient client(port());
+  client.send("GET /bench/hello HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(2000, 'x') +
+              "\r\n\r\n");
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 431);
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(HttpServerTest, MalformedRequestIsBadRequestThenClose) {
+  start();
+  HttpTestClient client(port());
+  client.send("GARBAGE\r\n\r\n");
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 400);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(HttpServerTest, PipelinedRequestsInOneWriteAreAnsweredInOrder) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/bench/hello") + get("/bench/bytes/3") + post("/bench/echo", "xyz") +
+              get("/nowhere"));
+  auto first = client.read();
+  auto second = client.read();
+  auto third = client.read();
+  auto fourth = client.read();
+  ASSERT_TRUE(first && second && third && fourth);
+  EXPECT_EQ(first->body(), "Hello, world");
+  EXPECT_EQ(second->body(), "abc");
+  EXPECT_EQ(third->body(), "xyz");
+  EXPECT_EQ(fourth->result_int(), 404);
+}
+
+TEST_F(HttpServerTest, DelayAnswersEmptyAfterTheWaitAndKeepsPipelineOrder) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/bench/hello") + get("/bench/delay/30") + get("/bench/bytes/2"));
+  auto first = client.read();
+  auto second = client.read();
+  auto third = client.read();
+  ASSERT_TRUE(first && second && third);
+  EXPECT_EQ(first->body(), "Hello, world");
+  EXPECT_EQ(second->result_int(), 200);
+  EXPECT_EQ(second->body(), "");
+  EXPECT_EQ(third->body(), "ab");
+}
+
+TEST_F(HttpServerTest, Http10WithoutKeepAliveIsClosedAfterTheAnswer) {
+  start();
+  HttpTestClient client(port());
+  client.send("GET /bench/hello HTTP/1.0\r\n\r\n");
+  auto response = client.read();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->body(), "Hello, world");
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+TEST_F(HttpServerTest, CountersAreExactPerRouteAndStatus) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/bench/hello") + get("/bench/hello") + get("/bench/bytes/10") +
+              post("/bench/echo", "abcd") + get("/bench/delay/1") + get("/missing") +
+              post("/bench/hello", ""));
+  for (int i = 0; i < 7; ++i) ASSERT_TRUE(client.read()) << i;
+  client.send("BAD\r\n\r\n");
+  ASSERT_TRUE(client.read());
+  EXPECT_TRUE(client.closed_by_server());
+  client.close();
+
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
+  const metrics::HttpCounters& c = snapshot.counters;
+  EXPECT_EQ(c.connections_accepted, 1u);
+  EXPECT_EQ(snapshot.connections_open, 0);
+  EXPECT_EQ(c.requests_for(Route::kHello, 200), 2u);
+  EXPECT_EQ(c.requests_for(Route::kBytes, 200), 1u);
+  EXPECT_EQ(c.requests_for(Route::kEcho, 200), 1u);
+  EXPECT_EQ(c.requests_for(Route::kDelay, 200), 1u);
+  EXPECT_EQ(c.requests_for(Route::kOther, 404), 1u);
+  EXPECT_EQ(c.requests_for(Route::kHello, 405), 1u);
+  EXPECT_EQ(c.requests_for(Route::kOther, 400), 1u);
+  EXPECT_EQ(c.total_requests(), 8u);
+  EXPECT_EQ(c.parse_errors, 1u);
+  EXPECT_EQ(c.timed_out, 0u);
+  EXPECT_EQ(c.bytes_received, client.bytes_sent());
+  EXPECT_EQ(c.bytes_sent, client.bytes_received());
+  EXPECT_EQ(snapshot.handling.total_count(), 8);
+  EXPECT_GT(snapshot.rss_bytes, 0u);
+}
+
+TEST_F(HttpServerTest, ResetZeroesCountersButNotTheOpenConnectionsGauge) {
+  start();
+  {
+    HttpTestClient finished(port());
+    finished.send(get("/bench/hello"));
+    ASSERT_TRUE(finished.read());
+  }
+  // Wait until the finished connection is gone, so its last write is counted before Reset.
+  ASSERT_EQ(quiesced_snapshot(*server_, 1).handling.total_count(), 1);
+  HttpTestClient open(port());
+  open.send(get("/bench/hello"));
+  ASSERT_TRUE(open.read());
+  server_->reset_metrics();
+  const metrics::Snapshot snapshot = server_->snapshot();
+  EXPECT_EQ(snapshot.counters.total_requests(), 0u);
+  EXPECT_EQ(snapshot.counters.connections_accepted, 0u);
+  EXPECT_EQ(snapshot.connections_open, 1);
+}
+
+TEST_F(HttpServerTest, IdleConnectionIsClosedAndCountedAsTimedOut) {
+  ServerOptions options;
+  options.idle_timeout_ns = 100'000'000;
+  start(options);
+  HttpTestClient client(port());
+  client.send(get("/bench/hello"));
+  ASSERT_TRUE(client.read());
+  EXPECT_TRUE(client.closed_by_server());
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
+  EXPECT_EQ(snapshot.counters.timed_out, 1u);
+}
+
+TEST_F(HttpServerTest, SlowHeaderIsCutOffByTheHeaderTimeout) {
+  ServerOptions options;
+  options.header_timeout_ns = 100'000'000;
+  start(options);
+  HttpTestClient client(port());
+  client.send("GET /bench/hello HTTP/1.1\r\nHo");
+  EXPECT_TRUE(client.closed_by_server());
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
+  EXPECT_EQ(snapshot.counters.timed_out, 1u);
+  EXPECT_EQ(snapshot.counters.total_requests(), 0u);
+}
+
+TEST_F(HttpServerTest, SeveralThreadsShareOnePortAndSumTheirCounters) {
+  ServerOptions options;
+  options.threads = 3;
+  start(options);
+  EXPECT_EQ(server_->threads(), 3);
+  constexpr int kConnections = 12;
+  for (int i = 0; i < kConnections; ++i) {
+    HttpTestClient client(port());
+    client.send(get("/bench/hello") + get("/bench/hello"));
+    ASSERT_TRUE(client.read());
+    ASSERT_TRUE(client.read());
+  }
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, kConnections);
+  EXPECT_EQ(snapshot.counters.connections_accepted, static_cast<uint64_t>(kConnections));
+  EXPECT_EQ(snapshot.counters.requests_for(Route::kHello, 200), 2u * kConnections);
+  EXPECT_EQ(snapshot.handling.total_count(), 2 * kConnections);
+}
+
+TEST_F(HttpServerTest, StopClosesOpenConnections) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/bench/hello"));
+  ASSERT_TRUE(client.read());
+  server_->stop();
+  EXPECT_TRUE(client.closed_by_server());
+  EXPECT_EQ(server_->snapshot().connections_open, 0);
+}
+
+TEST(HttpServerStart, PortInUseIsAnErrorNamingTheAddress) {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor taken(io, {boost::asio::ip::make_address_v4("127.0.0.1"), 0});
+  ServerOptions options;
+  options.endpoint = taken.local_endpoint();
+  auto started = HttpServer::start(options);
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.message().find(std::to_string(options.endpoint.port())), std::string::npos);
+  EXPECT_NE(started.message().find("in use"), std::string::npos) << started.message();
+}
+
+}  // namespace
+}  // namespace benchgate::router::http
