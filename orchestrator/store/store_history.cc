@@ -45,36 +45,59 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   auto expression = expression_for(q.metric);
   if (!expression) return Error{context + ": " + expression.message()};
   if (q.k <= 0) return std::vector<HistoryRun>();
-  // Walk the baseline's runs newest first through its primary key (name, run_id) and stop
-  // after k usable ones: run ids increase with start time, so no sort is needed and the cost
-  // does not grow with the length of the history. CROSS JOIN fixes that loop order.
-  auto candidates = db_->prepare(
-      "SELECT r.id, r.started_at, r.commit_id, w.id FROM baselines b "
+  // Two walks visit the same candidates in the same order (newest run first; run ids increase
+  // with start time, so neither needs a sort): one through the baseline's primary key, one
+  // through the series' runs. Either can be long where the other is short (a baseline full of
+  // other series, or a long series with few baseline runs), so each step examines exactly one
+  // candidate (filters are computed into `usable`, not applied in WHERE), the two walks take
+  // turns, and the first to find k usable runs or run out gives the answer: the cost follows
+  // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
+  auto by_baseline = db_->prepare(
+      "SELECT r.id, r.started_at, r.commit_id, w.id, "
+      "(r.testbed_id = ?2 AND r.scenario = ?3 AND r.status = 'ok' AND w.params_hash = ?6 "
+      "AND w.status = 'ok') FROM baselines b "
       "CROSS JOIN runs r ON r.id = b.run_id "
-      "CROSS JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
-      "WHERE b.name = ?1 AND r.testbed_id = ?2 AND r.scenario = ?3 AND r.status = 'ok' "
-      "AND w.params_hash = ?6 AND w.status = 'ok' ORDER BY b.run_id DESC");
-  if (!candidates) return Error{context + ": " + candidates.message()};
-  candidates->bind(1, q.baseline)
-      .bind(2, q.testbed_id)
-      .bind(3, q.scenario)
-      .bind(4, q.workload)
-      .bind(5, q.variant)
-      .bind(6, q.params_hash);
+      "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
+      "WHERE b.name = ?1 ORDER BY b.run_id DESC");
+  auto by_series = db_->prepare(
+      "SELECT r.id, r.started_at, r.commit_id, w.id, "
+      "(r.status = 'ok' AND b.run_id IS NOT NULL AND w.params_hash = ?6 AND w.status = 'ok') "
+      "FROM runs r INDEXED BY runs_by_scenario "
+      "LEFT JOIN baselines b ON b.name = ?1 AND b.run_id = r.id "
+      "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
+      "WHERE r.scenario = ?3 AND r.testbed_id = ?2 ORDER BY r.id DESC");
+  if (!by_baseline) return Error{context + ": " + by_baseline.message()};
+  if (!by_series) return Error{context + ": " + by_series.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
-  std::vector<HistoryRun> out;
-  while (static_cast<int>(out.size()) < q.k) {
-    auto row = candidates->step();
-    if (!row) return Error{context + ": " + row.message()};
-    if (!*row) break;
-    auto v = values_of(*values, candidates->int64(3));
-    if (!v) return Error{context + ": " + v.message()};
-    if (!*v) continue;
-    out.push_back(HistoryRun{candidates->int64(0), candidates->int64(1), candidates->text(2),
-                             std::move(**v)});
+
+  struct Walk {
+    sqlite::Statement* stmt;
+    std::vector<HistoryRun> found;
+  };
+  Walk walks[] = {{&*by_baseline, {}}, {&*by_series, {}}};
+  for (Walk& walk : walks) {
+    walk.stmt->bind(1, q.baseline)
+        .bind(2, q.testbed_id)
+        .bind(3, q.scenario)
+        .bind(4, q.workload)
+        .bind(5, q.variant)
+        .bind(6, q.params_hash);
   }
-  return out;
+  while (true) {
+    for (Walk& walk : walks) {
+      sqlite::Statement& c = *walk.stmt;
+      auto row = c.step();
+      if (!row) return Error{context + ": " + row.message()};
+      if (!*row) return std::move(walk.found);  // exhausted: every matching run seen
+      if (c.is_null(4) || c.int64(4) == 0) continue;
+      auto v = values_of(*values, c.int64(3));
+      if (!v) return Error{context + ": " + v.message()};
+      if (!*v) continue;  // not collected in every repetition: not usable as history
+      walk.found.push_back(HistoryRun{c.int64(0), c.int64(1), c.text(2), std::move(**v)});
+      if (static_cast<int>(walk.found.size()) == q.k) return std::move(walk.found);
+    }
+  }
 }
 
 Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t run,

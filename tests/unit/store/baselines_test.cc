@@ -156,6 +156,37 @@ TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
   for (double v : (*p99)[0].values) EXPECT_GT(v, 0.0005);  // seconds, not nanoseconds
 }
 
+TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
+  std::vector<int64_t> members;
+  for (int i = 0; i < 3; ++i) {
+    members.push_back(run());
+    ASSERT_TRUE(store_->add_baseline("main", members.back()).ok());
+  }
+  for (int i = 0; i < 30; ++i) run();
+  auto history = store_->baseline_history(query(testbed_id(members[0])));
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 3u);
+  EXPECT_EQ((*history)[0].run_id, members[2]);
+  EXPECT_EQ((*history)[2].run_id, members[0]);
+}
+
+TEST_F(Baselines, HistoryIsCompleteWhenTheBaselineHoldsManyOtherRuns) {
+  std::vector<int64_t> members;
+  for (int i = 0; i < 3; ++i) {
+    members.push_back(run());
+    ASSERT_TRUE(store_->add_baseline("main", members.back()).ok());
+  }
+  for (int i = 0; i < 30; ++i) {
+    const int64_t other = run("ok", "quickstart", testing::test_testbed("elsewhere"));
+    ASSERT_TRUE(store_->add_baseline("main", other).ok());
+  }
+  auto history = store_->baseline_history(query(testbed_id(members[0])));
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 3u);
+  EXPECT_EQ((*history)[0].run_id, members[2]);
+  EXPECT_EQ((*history)[2].run_id, members[0]);
+}
+
 TEST_F(Baselines, HistoryLeavesOutRunsWhoseMetricWasNotCollected) {
   results::WorkloadResult no_router = testing::test_workload("http_hello", 2);
   for (auto& rep : no_router.repetitions) rep.router = {};
