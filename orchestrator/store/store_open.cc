@@ -84,8 +84,14 @@ Store::~Store() { release_instance(instance_); }
 
 Expected<std::unique_ptr<Store>> Store::open(const std::string& path, const OpenOptions& options) {
   if (auto ok = check_path(path); !ok) return ok.error();
+  std::error_code ec;
+  const bool existed = !is_special_path(path) && fs::exists(path, ec);
   auto db = sqlite::Database::open(path);
-  if (!db) return db.error();
+  if (!db) {
+    if (existed || is_special_path(path)) return db.error();
+    return Error{db.message() + " (the file could not be created: check the folder's " +
+                 "permissions and file system)"};
+  }
   sqlite::Database& d = **db;
   sqlite3_busy_timeout(d.handle(), options.busy_timeout_ms);
   if (d.read_only()) {
