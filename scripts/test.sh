@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds benchgate and runs the whole test suite (unit and end-to-end) with CTest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh
+cd build
+ctest --output-on-failure -j"$(nproc)" --timeout 600

@@ -1,0 +1,116 @@
+"""Helpers for end-to-end tests: run the real orchestrator binary, find leftover processes.
+
+Every process a test starts inherits BENCHGATE_TEST_TAG; after the test, no process on the
+machine may still carry that tag ("nothing left behind").
+"""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import uuid
+
+BIN = os.environ.get("BENCHGATE_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
+ORCHESTRATOR = os.path.join(BIN, "orchestrator")
+
+
+def write_scenario(directory, name, text):
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def tagged_processes(tag):
+    """PIDs of live processes whose environment holds the tag (zombies have none)."""
+    needle = ("BENCHGATE_TEST_TAG=" + tag).encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def process_name(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+class Run:
+    """One orchestrator invocation with its own tag and scratch folder."""
+
+    def __init__(self, args, cwd=None):
+        self.tag = uuid.uuid4().hex
+        self.env = dict(os.environ, BENCHGATE_TEST_TAG=self.tag)
+        self.args = [ORCHESTRATOR] + list(args)
+        self.cwd = cwd
+
+    def run(self, timeout=120):
+        proc = subprocess.run(self.args, env=self.env, cwd=self.cwd, capture_output=True,
+                              text=True, timeout=timeout)
+        self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
+        return self
+
+    def start(self):
+        self.proc = subprocess.Popen(self.args, env=self.env, cwd=self.cwd,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return self
+
+    def wait_for_stderr(self, needle, timeout=60):
+        """Reads stderr lines until one contains needle; returns what was read."""
+        deadline = time.monotonic() + timeout
+        seen = []
+        while time.monotonic() < deadline:
+            line = self.proc.stderr.readline()
+            if not line:
+                break
+            seen.append(line)
+            if needle in line:
+                return "".join(seen)
+        raise AssertionError(f"never saw {needle!r} on stderr; got:\n{''.join(seen)}")
+
+    def signal(self, sig):
+        self.proc.send_signal(sig)
+
+    def finish(self, timeout=60):
+        out, err = self.proc.communicate(timeout=timeout)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        self.returncode, self.stdout, self.stderr = self.proc.returncode, out, err
+        return self
+
+    def leftovers(self, wait=5.0):
+        """Tagged processes still alive after up to `wait` seconds."""
+        deadline = time.monotonic() + wait
+        while True:
+            left = tagged_processes(self.tag)
+            if not left or time.monotonic() >= deadline:
+                return left
+            time.sleep(0.05)
+
+    def result_lines(self):
+        lines = [l for l in self.stdout.splitlines() if l.startswith("RESULT|")]
+        return [dict(kv.split("=", 1) for kv in l.split("|")[1:]) for l in lines]
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def kill_tagged(tag):
+    for pid in tagged_processes(tag):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass

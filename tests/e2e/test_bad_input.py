@@ -1,0 +1,61 @@
+"""Invalid scenario files exit 2, name file:line:column and what is wrong, and start
+nothing."""
+import os
+import re
+import tempfile
+import unittest
+
+from harness import Run, write_scenario
+
+MISSPELLED = """name = "typo"
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+conections = 8
+"""
+
+
+class BadInputTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+
+    def test_misspelled_key_exits_2_with_location_and_suggestion(self):
+        path = write_scenario(self.dir, "typo.toml", MISSPELLED)
+        for command in ("run", "validate"):
+            run = Run([command, path]).run()
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertIn(f"{path}:7:1:", run.stderr)
+            self.assertIn("did you mean 'connections'", run.stderr)
+            self.assertEqual(run.leftovers(wait=0), [])
+
+    def test_one_invalid_file_stops_every_file(self):
+        good = write_scenario(self.dir, "good.toml",
+                              'name = "good"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
+        bad = write_scenario(self.dir, "bad.toml", MISSPELLED)
+        run = Run(["run", good, bad]).run()
+        self.assertEqual(run.returncode, 2)
+        self.assertNotIn("RESULT|", run.stdout)
+        self.assertNotIn("scenario good", run.stdout)
+
+    def test_toml_syntax_error_names_line_and_column(self):
+        path = write_scenario(self.dir, "syntax.toml", 'name = "x"\n[[workloads]\n')
+        run = Run(["validate", path]).run()
+        self.assertEqual(run.returncode, 2)
+        self.assertRegex(run.stderr, re.escape(path) + r":2:\d+: error:")
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(Run(["run"]).run().returncode, 2)
+        self.assertEqual(Run(["no-such-command"]).run().returncode, 2)
+        self.assertEqual(Run(["run", "/nonexistent.toml"]).run().returncode, 2)
+
+    def test_help_is_available_on_every_command(self):
+        for args in (["--help"], ["run", "--help"], ["validate", "--help"]):
+            run = Run(args).run()
+            self.assertEqual(run.returncode, 0, args)
+            self.assertIn("Usage", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
