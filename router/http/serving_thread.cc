@@ -30,7 +30,10 @@ std::string describe(const asio::ip::tcp::endpoint& endpoint) {
 
 ServingThread::ServingThread(const ServerOptions& options)
     : options_(options),
-      io_context_(1),  // one thread runs it: lets Asio skip some locking
+      // One thread runs this io_context and every socket and timer of it is only touched from
+      // that thread (other threads only post()), so Asio may drop its per-descriptor locks;
+      // the scheduler lock that post() needs stays on.
+      io_context_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
       acceptor_(io_context_),
       accept_retry_(io_context_) {}
 

@@ -53,6 +53,8 @@ Session::~Session() { --stats_.connections_open; }
 void Session::start() {
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  // Synchronous write_some() in do_write() must never block the thread.
+  socket_.non_blocking(true, ignored);
   const int64_t now = steady_now_ns();
   deadline_ns_ = now + options_.idle_timeout_ns;
   arm_deadline_timer(now + check_interval_ns_);
@@ -203,6 +205,16 @@ void Session::do_write(int64_t now_ns) {
     tail_.remaining -= piece;
   }
   deadline_ns_ = now_ns + options_.idle_timeout_ns;
+  if (count == 1 && tail_.remaining == 0) {
+    // Usually the whole answer fits in the socket buffer: send it now and carry on without a
+    // trip through the event loop. Only what does not fit is left to async_write.
+    error_code ec;
+    const size_t written = socket_.write_some(write_buffers_[0], ec);
+    if (!ec && written == write_buffers_[0].size()) return on_write(ec, written);
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) return close();
+    stats_.counters.bytes_sent += written;
+    write_buffers_[0] += written;
+  }
   auto handler = [self = shared_from_this()](const error_code& ec, size_t bytes) {
     self->on_write(ec, bytes);
   };
