@@ -1,0 +1,303 @@
+// The load engine against a tiny in-process HTTP server on 127.0.0.1: exact counts for
+// well-behaved and misbehaving servers, the open-loop bookkeeping, drain and stop. Windows
+// are short and bounded; nothing asserts on speed.
+#include "worker/engine/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "tests/unit/worker/test_http_server.h"
+#include "worker/engine/open_loop_schedule.h"
+#include "worker/http/request_builder.h"
+
+namespace benchgate::worker {
+namespace {
+
+using testing::Reply;
+using testing::TestHttpServer;
+
+constexpr int64_t kMs = 1'000'000;
+const std::string kBody = "hello world!";
+
+WorkloadSpec spec_for(const TestHttpServer& server) {
+  WorkloadSpec spec;
+  spec.name = "test";
+  spec.address = server.address();
+  spec.connections = 4;
+  spec.threads = 2;
+  spec.in_flight = 3;
+  spec.drain_timeout_ns = 2000 * kMs;
+  spec.connect_timeout_ns = 2000 * kMs;
+  spec.http.target = "/bench/hello";
+  spec.http.expect_status = 200;
+  return spec;
+}
+
+std::unique_ptr<Engine> start(const WorkloadSpec& spec) {
+  auto engine = Engine::start(spec);
+  EXPECT_TRUE(engine.ok()) << (engine.ok() ? "" : engine.message());
+  return engine.ok() ? std::move(*engine) : nullptr;
+}
+
+WindowResult run(Engine& engine, uint32_t index = 0, int64_t duration_ns = 150 * kMs) {
+  WindowCommand window{index, true, 0, duration_ns};
+  auto result = engine.run_window(window, [](const ProgressReport&) {});
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
+  return result.ok() ? std::move(*result) : WindowResult();
+}
+
+uint64_t errors(const WindowResult& r, ErrorKind kind) {
+  return r.errors[static_cast<size_t>(kind)];
+}
+uint64_t total_errors(const WindowResult& r) {
+  uint64_t sum = 0;
+  for (uint64_t e : r.errors) sum += e;
+  return sum;
+}
+
+TEST(Engine, ClosedLoopCountsExactlyTheResponsesTheServerSent) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.http.expect_body_bytes = 12;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->connections(), 4u);
+  EXPECT_EQ(engine->threads(), 2u);
+  const WindowResult r = run(*engine);
+
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(r.latency.total_count()), r.successes);
+  const size_t request_size = http::build_request(spec.http, spec.address).size();
+  EXPECT_EQ(r.bytes_sent, server.requests() * request_size);
+  EXPECT_EQ(r.bytes_received, server.replies() * TestHttpServer::ok(kBody).size());
+  EXPECT_GT(r.first_send_unix_ns, 0);
+  EXPECT_GE(r.last_receive_unix_ns, r.first_send_unix_ns);
+  EXPECT_EQ(r.threads, 2u);
+  EXPECT_GT(r.wall_ns, 0);
+  EXPECT_EQ(server.connections(), 4u);
+}
+
+TEST(Engine, EachWindowCountsOnlyItsOwnOperations) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  auto engine = start(spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult first = run(*engine, 0, 50 * kMs);
+  const uint64_t after_first = server.replies();
+  const WindowResult second = run(*engine, 1, 50 * kMs);
+  EXPECT_EQ(first.operations, after_first);
+  EXPECT_EQ(second.operations, server.replies() - after_first);
+  EXPECT_EQ(second.window, 1u);
+  EXPECT_EQ(total_errors(second), 0u);
+  EXPECT_EQ(server.connections(), 4u);  // connections are kept between windows
+}
+
+TEST(Engine, CountsAWrongStatusAsAStatusErrorPerResponse) {
+  TestHttpServer server(
+      [](std::string_view) { return Reply{"HTTP/1.1 500 Oops\r\nContent-Length: 0\r\n\r\n"}; });
+  auto engine = start(spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(errors(r, ErrorKind::kStatus), r.operations);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_EQ(r.latency.total_count(), 0);
+}
+
+TEST(Engine, CountsGarbageAsProtocolErrorsAndKeepsGoing) {
+  TestHttpServer server([](std::string_view) { return Reply{"garbage\r\n\r\n"}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.in_flight = 1;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(errors(r, ErrorKind::kProtocol), r.operations);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_GT(server.connections(), 4u);  // each protocol error costs the connection
+}
+
+TEST(Engine, CountsExtraBytesAfterAResponseAsAProtocolError) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody) + "JUNK"}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.in_flight = 1;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.successes, 0u);
+  EXPECT_GT(errors(r, ErrorKind::kProtocol), 0u);
+  EXPECT_LE(r.operations, server.replies());
+}
+
+TEST(Engine, CountsAServerThatClosesWithoutAnsweringAsShortReads) {
+  TestHttpServer server([](std::string_view) { return Reply{"", true}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.in_flight = 1;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.operations, server.requests());
+  EXPECT_EQ(errors(r, ErrorKind::kShortRead), r.operations);
+}
+
+TEST(Engine, ReconnectsWhenTheServerSaysConnectionCloseWithoutCountingErrors) {
+  std::atomic<int> n{0};
+  TestHttpServer server([&](std::string_view) {
+    const bool close = ++n % 3 == 0;  // like nginx's keepalive_requests
+    return Reply{TestHttpServer::ok(kBody, close ? "Connection: close\r\n" : ""), close};
+  });
+  WorkloadSpec spec = spec_for(server);
+  spec.in_flight = 1;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_GT(server.connections(), 4u);
+}
+
+TEST(Engine, ResendsPipelinedRequestsThatAConnectionCloseLeftUnanswered) {
+  std::atomic<int> n{0};
+  TestHttpServer server([&](std::string_view) {
+    const bool close = ++n % 5 == 0;
+    return Reply{TestHttpServer::ok(kBody, close ? "Connection: close\r\n" : ""), close};
+  });
+  WorkloadSpec spec = spec_for(server);
+  spec.in_flight = 4;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.successes, 0u);
+  // Only requests lost during the drain (never resent) may count, as short reads.
+  EXPECT_EQ(total_errors(r), errors(r, ErrorKind::kShortRead));
+  EXPECT_EQ(r.successes, server.replies());
+}
+
+TEST(Engine, ChecksEchoedBodiesAndCountsMismatches) {
+  TestHttpServer echo([](std::string_view body) { return Reply{TestHttpServer::ok(body)}; });
+  TestHttpServer corrupt([](std::string_view body) {
+    std::string changed(body);
+    changed[changed.size() / 2] = '#';
+    return Reply{TestHttpServer::ok(changed)};
+  });
+  for (TestHttpServer* server : {&echo, &corrupt}) {
+    WorkloadSpec spec = spec_for(*server);
+    spec.http.method = "POST";
+    spec.http.request_body_bytes = 1000;
+    spec.http.expect_echo = true;
+    auto engine = start(spec);
+    ASSERT_TRUE(engine);
+    const WindowResult r = run(*engine, 0, 100 * kMs);
+    EXPECT_GT(r.operations, 0u);
+    EXPECT_EQ(r.operations, server->replies());
+    if (server == &echo) {
+      EXPECT_EQ(r.successes, r.operations);
+    } else {
+      EXPECT_EQ(errors(r, ErrorKind::kMismatch), r.operations);
+    }
+  }
+}
+
+TEST(Engine, CountsAnUnexpectedBodyLengthAsALengthError) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.http.expect_body_bytes = 5;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_EQ(errors(r, ErrorKind::kLength), server.replies());
+}
+
+TEST(Engine, TimesOutEveryRequestLeftUnansweredAtTheDrainDeadline) {
+  TestHttpServer server([](std::string_view) { return Reply{}; });  // never answers
+  WorkloadSpec spec = spec_for(server);
+  spec.drain_timeout_ns = 50 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 20 * kMs);
+  EXPECT_EQ(r.operations, 4u * 3u);
+  EXPECT_EQ(errors(r, ErrorKind::kTimeout), 4u * 3u);
+  // The timed-out connections are replaced for the next window.
+  const WindowResult next = run(*engine, 1, 20 * kMs);
+  EXPECT_EQ(errors(next, ErrorKind::kTimeout), 4u * 3u);
+  EXPECT_EQ(server.connections(), 8u);
+}
+
+TEST(Engine, OpenLoopSendsOrCountsAsUnsentEveryScheduledRequest) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.rate = 4000;
+  const int64_t duration = 200 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, duration);
+  uint64_t scheduled = 0;
+  for (uint32_t c = 0; c < spec.connections; ++c) {
+    scheduled += OpenLoopSchedule(spec.rate, spec.connections, c).due_in_window(duration);
+  }
+  EXPECT_EQ(scheduled, 800u);
+  EXPECT_EQ(r.operations + r.unsent, scheduled);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(r.service_time.total_count(), r.latency.total_count());
+  EXPECT_TRUE(r.open_loop);
+}
+
+TEST(Engine, ReportsProgressWhileTheWindowRuns) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.progress_interval_ns = 10 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  uint64_t progress_ops = 0;
+  int events = 0;
+  auto result = engine->run_window({0, true, 0, 300 * kMs}, [&](const ProgressReport& p) {
+    ++events;
+    progress_ops += p.operations;
+    EXPECT_EQ(static_cast<uint64_t>(p.latency.total_count()), p.operations - p.errors);
+  });
+  ASSERT_TRUE(result.ok());
+  EXPECT_GE(events, 1);
+  EXPECT_LE(progress_ops, result->operations);
+}
+
+TEST(Engine, FailsToStartWithAMessageNamingTheAddress) {
+  std::string address;
+  {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::acceptor probe(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    address = "127.0.0.1:" + std::to_string(probe.local_endpoint().port());
+  }  // closed: nothing listens there now
+  WorkloadSpec spec;
+  spec.name = "w";
+  spec.address = address;
+  auto engine = Engine::start(spec);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_NE(engine.message().find("cannot connect to " + address), std::string::npos)
+      << engine.message();
+}
+
+TEST(Engine, StopEndsARunningWindowAtOnce) {
+  TestHttpServer server([](std::string_view) { return Reply{}; });
+  auto engine = start(spec_for(server));
+  ASSERT_TRUE(engine);
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    engine->stop();
+  });
+  auto result = engine->run_window({0, true, 0, 60'000 * kMs}, [](const ProgressReport&) {});
+  stopper.join();
+  EXPECT_FALSE(result.ok());
+}
+
+}  // namespace
+}  // namespace benchgate::worker

@@ -1,0 +1,224 @@
+#include "worker/engine/engine.h"
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <latch>
+#include <limits>
+#include <string>
+
+#include "common/process/process_stats.h"
+#include "common/time/clock.h"
+#include "worker/engine/load_thread.h"
+#include "worker/engine/validate.h"
+#include "worker/http/request_builder.h"
+
+namespace benchgate::worker {
+namespace {
+
+std::chrono::steady_clock::time_point steady_point(int64_t ns) {
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
+}
+
+Expected<boost::asio::ip::tcp::endpoint> resolve(const std::string& address) {
+  auto host_port = split_address(address);
+  if (!host_port) return host_port.error();
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::resolver resolver(io);
+  boost::system::error_code ec;
+  auto results = resolver.resolve(host_port->host, std::to_string(host_port->port), ec);
+  if (ec || results.empty()) {
+    return Error{"cannot resolve '" + address + "': " + (ec ? ec.message() : "no address")};
+  }
+  return results.begin()->endpoint();
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
+  if (auto valid = validate_workload(spec); !valid) return valid.error();
+  auto endpoint = resolve(spec.address);
+  if (!endpoint) return endpoint.error();
+
+  LoadPlan plan;
+  plan.endpoint = *endpoint;
+  plan.request = http::build_request(spec.http, spec.address);
+  plan.batch = http::repeat_request(plan.request, spec.in_flight);
+  if (spec.http.expect_echo) plan.expected_body = http::body_pattern(spec.http.request_body_bytes);
+  plan.in_flight = spec.in_flight;
+  plan.connections = spec.connections;
+  plan.rate = spec.rate;
+  plan.progress = spec.progress_interval_ns > 0;
+  plan.expect_status = spec.http.expect_status;
+  plan.expect_body_bytes = spec.http.expect_body_bytes;
+  plan.expect_echo = spec.http.expect_echo;
+
+  std::unique_ptr<Engine> engine(new Engine(std::move(plan), spec));
+  if (auto connected = engine->connect_all(); !connected) return connected.error();
+  return engine;
+}
+
+Engine::Engine(LoadPlan plan, const WorkloadSpec& spec)
+    : plan_(std::move(plan)),
+      address_(spec.address),
+      // More threads than connections would idle; connections are spread evenly.
+      thread_count_(std::min(spec.threads, spec.connections)),
+      progress_interval_ns_(spec.progress_interval_ns),
+      drain_timeout_ns_(spec.drain_timeout_ns > 0 ? spec.drain_timeout_ns : kDefaultDrainTimeoutNs),
+      connect_timeout_ns_(spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns
+                                                      : kDefaultConnectTimeoutNs) {
+  for (uint32_t t = 0; t < thread_count_; ++t) {
+    std::vector<uint32_t> indices;
+    for (uint32_t c = t; c < plan_.connections; c += thread_count_) indices.push_back(c);
+    threads_.push_back(std::make_unique<LoadThread>(plan_, indices, [this] {
+      std::lock_guard lock(mutex_);
+      ++threads_done_;
+      changed_.notify_all();
+    }));
+  }
+}
+
+Engine::~Engine() {
+  stop();
+  threads_.clear();  // closes the connections and joins; callbacks into *this end here
+}
+
+void Engine::stop() {
+  std::lock_guard lock(mutex_);
+  stopping_ = true;
+  changed_.notify_all();
+}
+
+Expected<void> Engine::connect_all() {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::nanoseconds(connect_timeout_ns_);
+  for (auto& thread : threads_) {
+    thread->connect_all([this](const boost::system::error_code& ec) {
+      std::lock_guard lock(mutex_);
+      if (ec) {
+        if (connect_failed_++ == 0) connect_error_ = ec.message();
+      } else {
+        ++connect_succeeded_;
+      }
+      changed_.notify_all();
+    });
+  }
+  std::unique_lock lock(mutex_);
+  const bool settled = changed_.wait_until(lock, deadline, [this] {
+    return stopping_ || connect_failed_ > 0 || connect_succeeded_ == plan_.connections;
+  });
+  if (stopping_) return Error{"stopped while connecting to " + address_};
+  if (connect_failed_ > 0) return Error{"cannot connect to " + address_ + ": " + connect_error_};
+  if (!settled) {
+    return Error{"connecting to " + address_ + " timed out after " +
+                 std::to_string(connect_timeout_ns_ / 1'000'000) + " ms (" +
+                 std::to_string(connect_succeeded_) + " of " + std::to_string(plan_.connections) +
+                 " connections established)"};
+  }
+  return {};
+}
+
+Expected<WindowResult> Engine::run_window(const WindowCommand& window,
+                                          const ProgressFn& on_progress) {
+  if (auto valid = validate_window(window); !valid) return valid.error();
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return Error{"stopped"};
+    threads_done_ = 0;
+  }
+  const int64_t unix_now = unix_now_ns();
+  const int64_t steady_now = steady_now_ns();
+  WindowTiming timing;
+  timing.start_ns = steady_now + std::max<int64_t>(0, window.start_at_unix_ns - unix_now);
+  timing.end_ns = timing.start_ns + window.duration_ns;
+  timing.drain_deadline_ns = timing.end_ns + drain_timeout_ns_;
+  for (auto& thread : threads_) thread->begin_window(timing);
+
+  std::unique_lock lock(mutex_);
+  changed_.wait_until(lock, steady_point(timing.start_ns), [this] { return stopping_; });
+  if (stopping_) return Error{"stopped"};
+  lock.unlock();
+  const CpuTimes cpu_start = self_cpu_times();
+  const int64_t wall_start = steady_now_ns();
+
+  int64_t last_tick = timing.start_ns;
+  int64_t next_tick = timing.start_ns + progress_interval_ns_;
+  const auto all_done = [this] { return stopping_ || threads_done_ == threads_.size(); };
+  for (;;) {
+    lock.lock();
+    if (progress_interval_ns_ > 0) {
+      changed_.wait_until(lock, steady_point(next_tick), all_done);
+    } else {
+      changed_.wait(lock, all_done);
+    }
+    if (stopping_) return Error{"stopped"};
+    if (threads_done_ == threads_.size()) break;
+    lock.unlock();
+    const int64_t now = steady_now_ns();
+    if (now < next_tick) continue;
+    on_progress(take_progress(window.index, now - last_tick));
+    last_tick = now;
+    while (next_tick <= now) next_tick += progress_interval_ns_;
+  }
+  lock.unlock();
+
+  WindowResult result = take_result(window);
+  const CpuTimes cpu_end = self_cpu_times();
+  result.cpu_user_ns = cpu_end.user_ns - cpu_start.user_ns;
+  result.cpu_system_ns = cpu_end.system_ns - cpu_start.system_ns;
+  result.wall_ns = steady_now_ns() - wall_start;
+  return result;
+}
+
+ProgressReport Engine::take_progress(uint32_t window, int64_t interval_ns) {
+  std::vector<IntervalFigures> figures(threads_.size());
+  std::latch done(static_cast<std::ptrdiff_t>(threads_.size()));
+  for (size_t t = 0; t < threads_.size(); ++t) threads_[t]->take_interval(figures[t], done);
+  done.wait();
+  ProgressReport report;
+  report.window = window;
+  report.interval_ns = interval_ns;
+  for (const IntervalFigures& f : figures) {
+    report.operations += f.operations;
+    report.errors += f.errors;
+    report.latency.add(f.latency);
+  }
+  return report;
+}
+
+WindowResult Engine::take_result(const WindowCommand& window) {
+  std::vector<ThreadStats> stats(threads_.size());
+  std::latch done(static_cast<std::ptrdiff_t>(threads_.size()));
+  for (size_t t = 0; t < threads_.size(); ++t) threads_[t]->take_stats(stats[t], done);
+  done.wait();
+
+  WindowResult result;
+  result.window = window.index;
+  result.open_loop = plan_.open_loop();
+  result.threads = threads();
+  int64_t first_send = std::numeric_limits<int64_t>::max();
+  int64_t last_receive = 0;
+  for (const ThreadStats& s : stats) {
+    result.operations += s.operations;
+    result.successes += s.successes;
+    for (size_t k = 0; k < kErrorKindCount; ++k) result.errors[k] += s.errors[k];
+    result.bytes_sent += s.bytes_sent;
+    result.bytes_received += s.bytes_received;
+    first_send = std::min(first_send, s.first_send_ns);
+    last_receive = std::max(last_receive, s.last_receive_ns);
+    result.latency.add(s.latency);
+    result.service_time.add(s.service_time);
+    result.late_sends += s.late_sends;
+    result.unsent += s.unsent;
+  }
+  // Steady instants to Unix time, with one offset taken now.
+  const int64_t to_unix = unix_now_ns() - steady_now_ns();
+  if (first_send != std::numeric_limits<int64_t>::max()) {
+    result.first_send_unix_ns = first_send + to_unix;
+  }
+  if (last_receive != 0) result.last_receive_unix_ns = last_receive + to_unix;
+  return result;
+}
+
+}  // namespace benchgate::worker

@@ -1,0 +1,70 @@
+// The load generation engine of one Run stream: connects the workload's connections, runs
+// windows one at a time, and reports progress and results as domain types. It knows nothing
+// about gRPC (STYLE.md rule 5); worker/service/ drives it.
+//
+// Threads: the caller's thread runs connect and run_window (they block); stop() may be
+// called from any thread and makes a running or later run_window return at once.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/util/expected.h"
+#include "worker/engine/load_plan.h"
+#include "worker/engine/window_result.h"
+#include "worker/engine/workload.h"
+
+namespace benchgate::worker {
+
+class LoadThread;
+
+class Engine {
+ public:
+  using ProgressFn = std::function<void(const ProgressReport&)>;
+
+  // Validates the spec, resolves the address, starts the threads and opens every connection
+  // within connect_timeout. The error says which address failed and why.
+  static Expected<std::unique_ptr<Engine>> start(const WorkloadSpec& spec);
+  // Stops the load at once, closes every connection, joins the threads.
+  ~Engine();
+
+  uint32_t connections() const { return plan_.connections; }
+  uint32_t threads() const { return static_cast<uint32_t>(threads_.size()); }
+
+  // Waits for the window's start instant, generates load for its duration, drains, and
+  // returns the window's figures; `on_progress` is called on this thread every
+  // progress_interval. Returns an error when stop() was called.
+  Expected<WindowResult> run_window(const WindowCommand& window, const ProgressFn& on_progress);
+
+  // Thread-safe. Aborts run_window; the engine only waits for destruction afterwards.
+  void stop();
+
+ private:
+  Engine(LoadPlan plan, const WorkloadSpec& spec);
+  Expected<void> connect_all();
+  ProgressReport take_progress(uint32_t window, int64_t interval_ns);
+  WindowResult take_result(const WindowCommand& window);
+
+  LoadPlan plan_;
+  std::string address_;
+  uint32_t thread_count_ = 1;
+  int64_t progress_interval_ns_ = 0;
+  int64_t drain_timeout_ns_ = 0;
+  int64_t connect_timeout_ns_ = 0;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stopping_ = false;
+  uint32_t threads_done_ = 0;       // threads whose current window has drained
+  uint32_t connect_succeeded_ = 0;  // during connect_all
+  uint32_t connect_failed_ = 0;
+  std::string connect_error_;
+
+  std::vector<std::unique_ptr<LoadThread>> threads_;
+};
+
+}  // namespace benchgate::worker

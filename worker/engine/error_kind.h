@@ -1,0 +1,34 @@
+// The kinds a failed operation is counted under (MEASUREMENT.md, "Correctness while
+// measuring"); the names are the keys of WindowResult.errors in the proto.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace benchgate::worker {
+
+enum class ErrorKind : uint8_t {
+  kConnect,    // a (re)connect failed
+  kTimeout,    // no response before the drain deadline
+  kStatus,     // status differs from expect_status
+  kLength,     // body length differs from expect_body_bytes
+  kShortRead,  // the server closed the connection before answering
+  kMismatch,   // echo body differs from the request body
+  kProtocol,   // not a parseable HTTP/1.1 response, or bytes nobody asked for
+  kReset,      // the connection failed with a socket error (reset, broken pipe, ...)
+};
+
+inline constexpr size_t kErrorKindCount = 8;
+
+inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
+    "connect", "timeout", "status", "length", "short_read", "mismatch", "protocol", "reset"};
+
+constexpr std::string_view error_kind_name(ErrorKind kind) {
+  return kErrorKindNames[static_cast<size_t>(kind)];
+}
+
+using ErrorCounts = std::array<uint64_t, kErrorKindCount>;
+
+}  // namespace benchgate::worker

@@ -1,0 +1,28 @@
+// Everything about a workload that the load threads share read-only: where to connect, the
+// prebuilt request bytes and how responses are checked. Built once by the engine.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <cstdint>
+#include <string>
+
+namespace benchgate::worker {
+
+struct LoadPlan {
+  boost::asio::ip::tcp::endpoint endpoint;
+  std::string request;        // one request, on the wire
+  std::string batch;          // `request` repeated in_flight times (one write sends k of them)
+  std::string expected_body;  // the request body, for echo checks
+  uint32_t in_flight = 1;
+  uint32_t connections = 1;
+  // Open loop when rate > 0.
+  double rate = 0;
+  bool progress = false;  // record interval histograms for progress events
+  uint32_t expect_status = 200;
+  int64_t expect_body_bytes = -1;
+  bool expect_echo = false;
+
+  bool open_loop() const { return rate > 0; }
+};
+
+}  // namespace benchgate::worker

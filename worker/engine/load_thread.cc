@@ -1,0 +1,108 @@
+#include "worker/engine/load_thread.h"
+
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <utility>
+
+namespace benchgate::worker {
+namespace {
+
+namespace asio = boost::asio;
+
+asio::steady_timer::time_point steady_point(int64_t ns) {
+  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
+}
+
+}  // namespace
+
+LoadThread::LoadThread(const LoadPlan& plan, const std::vector<uint32_t>& connection_indices,
+                       std::function<void()> on_window_done)
+    : work_(io_.get_executor()),
+      state_(plan),
+      phase_timer_(io_),
+      on_window_done_(std::move(on_window_done)) {
+  for (uint32_t index : connection_indices) {
+    connections_.push_back(std::make_unique<http::Connection>(io_, state_, index));
+  }
+  state_.on_drained = [this] { finish_window(); };
+  thread_ = std::thread([this] { io_.run(); });
+}
+
+LoadThread::~LoadThread() {
+  asio::post(io_, [this] {
+    phase_timer_.cancel();
+    for (auto& connection : connections_) connection->close();
+    io_.stop();
+  });
+  thread_.join();
+}
+
+void LoadThread::connect_all(std::function<void(const boost::system::error_code&)> on_connected) {
+  asio::post(io_, [this, on_connected = std::move(on_connected)] {
+    for (auto& connection : connections_) connection->connect(on_connected);
+  });
+}
+
+void LoadThread::begin_window(const WindowTiming& timing) {
+  asio::post(io_, [this, timing] {
+    timing_ = timing;
+    state_.stats.reset();
+    state_.phase = Phase::kWaiting;
+    state_.start_ns = timing.start_ns;
+    state_.end_ns = timing.end_ns;
+    for (auto& connection : connections_) connection->begin_window();
+    phase_timer_.expires_at(steady_point(timing.start_ns));
+    phase_timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) on_start();
+    });
+  });
+}
+
+void LoadThread::on_start() {
+  state_.phase = Phase::kRunning;
+  for (auto& connection : connections_) connection->start_sending();
+  phase_timer_.expires_at(steady_point(timing_.end_ns));
+  phase_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) on_end();
+  });
+}
+
+void LoadThread::on_end() {
+  state_.phase = Phase::kDraining;
+  for (auto& connection : connections_) connection->stop_sending();
+  if (state_.outstanding == 0) return finish_window();
+  phase_timer_.expires_at(steady_point(timing_.drain_deadline_ns));
+  phase_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) on_drain_deadline();
+  });
+}
+
+void LoadThread::on_drain_deadline() {
+  if (state_.phase != Phase::kDraining) return;
+  // The last expiring connection brings `outstanding` to 0, which finishes the window.
+  for (auto& connection : connections_) connection->expire();
+}
+
+void LoadThread::finish_window() {
+  state_.phase = Phase::kIdle;
+  phase_timer_.cancel();
+  on_window_done_();
+}
+
+void LoadThread::take_interval(IntervalFigures& into, std::latch& done) {
+  asio::post(io_, [this, &into, &done] {
+    into.operations = std::exchange(state_.stats.interval_operations, 0);
+    into.errors = std::exchange(state_.stats.interval_errors, 0);
+    std::swap(into.latency, state_.stats.interval_latency);
+    done.count_down();
+  });
+}
+
+void LoadThread::take_stats(ThreadStats& into, std::latch& done) {
+  asio::post(io_, [this, &into, &done] {
+    std::swap(into, state_.stats);
+    done.count_down();
+  });
+}
+
+}  // namespace benchgate::worker

@@ -1,0 +1,71 @@
+// One event loop of the load generator: a thread, its io_context and the connections
+// assigned to it. All of its state is touched only on that thread; the engine talks to it by
+// posting work and learns about it through the callbacks it passed in.
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <functional>
+#include <latch>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "worker/engine/load_plan.h"
+#include "worker/engine/thread_state.h"
+#include "worker/engine/thread_stats.h"
+#include "worker/http/connection.h"
+
+namespace benchgate::worker {
+
+// The instants of one window, on the steady clock.
+struct WindowTiming {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  int64_t drain_deadline_ns = 0;
+};
+
+// What a thread hands over at a progress tick.
+struct IntervalFigures {
+  uint64_t operations = 0;
+  uint64_t errors = 0;
+  HdrHistogram latency;
+};
+
+class LoadThread {
+ public:
+  // `connection_indices`: the workload-wide positions of this thread's connections.
+  // `on_window_done` runs on this thread when a window has drained.
+  LoadThread(const LoadPlan& plan, const std::vector<uint32_t>& connection_indices,
+             std::function<void()> on_window_done);
+  // Closes every connection and joins the thread.
+  ~LoadThread();
+
+  // Connects every connection; `on_connected(ec)` runs on this thread once per connection.
+  void connect_all(std::function<void(const boost::system::error_code&)> on_connected);
+  // Schedules a window; on_window_done runs when it has drained.
+  void begin_window(const WindowTiming& timing);
+  // Swaps the interval figures into `into` (which the caller reset), then counts down.
+  void take_interval(IntervalFigures& into, std::latch& done);
+  // Swaps the window's statistics into `into`, then counts down. Call after the window is done.
+  void take_stats(ThreadStats& into, std::latch& done);
+
+ private:
+  void on_start();
+  void on_end();
+  void on_drain_deadline();
+  void finish_window();
+
+  boost::asio::io_context io_{1};  // one thread runs it: the hint lets Asio skip locking
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  ThreadState state_;
+  std::vector<std::unique_ptr<http::Connection>> connections_;
+  boost::asio::steady_timer phase_timer_;
+  WindowTiming timing_;
+  std::function<void()> on_window_done_;
+  std::thread thread_;
+};
+
+}  // namespace benchgate::worker

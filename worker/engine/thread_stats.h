@@ -1,0 +1,66 @@
+// The counters and histograms one load thread fills during a window. Only its own thread
+// touches them while the window runs (wrk's one-thread-one-loop design), so nothing here is
+// atomic; the engine takes them over by swapping at progress ticks and at the window's end.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "common/histogram/hdr_histogram.h"
+#include "worker/engine/error_kind.h"
+
+namespace benchgate::worker {
+
+struct ThreadStats {
+  uint64_t operations = 0;
+  uint64_t successes = 0;
+  ErrorCounts errors{};
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  int64_t first_send_ns = std::numeric_limits<int64_t>::max();  // steady clock; max: none
+  int64_t last_receive_ns = 0;                                  // steady clock; 0: none
+  HdrHistogram latency;
+  HdrHistogram service_time;
+  uint64_t late_sends = 0;
+  uint64_t unsent = 0;
+
+  // Since the previous progress tick.
+  uint64_t interval_operations = 0;
+  uint64_t interval_errors = 0;
+  HdrHistogram interval_latency;
+
+  void reset() {
+    operations = successes = 0;
+    errors = {};
+    bytes_sent = bytes_received = 0;
+    first_send_ns = std::numeric_limits<int64_t>::max();
+    last_receive_ns = 0;
+    latency.reset();
+    service_time.reset();
+    late_sends = unsent = 0;
+    interval_operations = interval_errors = 0;
+    interval_latency.reset();
+  }
+
+  // `for_progress`: also into the interval histogram (only when progress events are on).
+  void record_success(int64_t latency_ns, bool for_progress) {
+    ++operations;
+    ++successes;
+    ++interval_operations;
+    latency.record(latency_ns);
+    if (for_progress) interval_latency.record(latency_ns);
+  }
+  void record_failure(ErrorKind kind) {
+    ++operations;
+    ++interval_operations;
+    ++errors[static_cast<size_t>(kind)];
+    ++interval_errors;
+  }
+  // A failure that belongs to no request (a reconnect that failed, bytes nobody asked for).
+  void record_connection_error(ErrorKind kind) {
+    ++errors[static_cast<size_t>(kind)];
+    ++interval_errors;
+  }
+};
+
+}  // namespace benchgate::worker

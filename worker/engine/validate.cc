@@ -1,0 +1,128 @@
+#include "worker/engine/validate.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace benchgate::worker {
+namespace {
+
+// Sanity bounds: each in-flight slot and thread costs memory up front.
+constexpr uint32_t kMaxInFlight = 4096;
+constexpr uint32_t kMaxThreads = 1024;
+
+Error fail(const WorkloadSpec& spec, const std::string& what) {
+  return Error{"workload '" + spec.name + "': " + what};
+}
+
+// Request line and header parts are copied into the request verbatim, so they must not be
+// able to break the framing.
+bool has_ctl_or_space(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return true;
+  }
+  return false;
+}
+
+bool has_line_break(std::string_view s) { return s.find_first_of("\r\n") != s.npos; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Expected<HostPort> split_address(std::string_view address) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == address.size()) {
+    return Error{"address '" + std::string(address) + "' is not HOST:PORT"};
+  }
+  std::string_view host = address.substr(0, colon);
+  if (host.front() == '[') {
+    if (host.back() != ']' || host.size() < 3) {
+      return Error{"address '" + std::string(address) + "' has a malformed [IPv6] host"};
+    }
+    host = host.substr(1, host.size() - 2);
+  }
+  const std::string_view port_text = address.substr(colon + 1);
+  unsigned port = 0;
+  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port == 0 ||
+      port > 65535) {
+    return Error{"address '" + std::string(address) + "' has an invalid port (1..65535)"};
+  }
+  return HostPort{std::string(host), static_cast<uint16_t>(port)};
+}
+
+Expected<void> validate_workload(const WorkloadSpec& spec) {
+  if (spec.protocol != "http1") {
+    return fail(spec,
+                "protocol '" + spec.protocol + "' is not supported (this worker speaks http1)");
+  }
+  if (auto address = split_address(spec.address); !address) return fail(spec, address.message());
+  if (spec.connections < 1) return fail(spec, "connections must be at least 1");
+  if (spec.threads < 1) return fail(spec, "threads must be at least 1");
+  if (spec.in_flight < 1) return fail(spec, "in_flight must be at least 1");
+  if (spec.in_flight > kMaxInFlight) {
+    return fail(spec, "in_flight must be at most " + std::to_string(kMaxInFlight));
+  }
+  if (spec.threads > kMaxThreads) {
+    return fail(spec, "threads must be at most " + std::to_string(kMaxThreads));
+  }
+  if (!std::isfinite(spec.rate) || spec.rate < 0) {
+    return fail(spec, "rate must be a finite number >= 0 (0 selects the closed loop)");
+  }
+  if (spec.progress_interval_ns < 0) return fail(spec, "progress_interval_ns must be >= 0");
+  if (spec.drain_timeout_ns < 0) return fail(spec, "drain_timeout_ns must be >= 0");
+  if (spec.connect_timeout_ns < 0) return fail(spec, "connect_timeout_ns must be >= 0");
+  const HttpRequestSpec& http = spec.http;
+  if (http.method.empty() || has_ctl_or_space(http.method)) {
+    return fail(spec, "http.method '" + http.method + "' is not an HTTP method token");
+  }
+  if (http.target.empty() || has_ctl_or_space(http.target)) {
+    return fail(spec, "http.target '" + http.target + "' must be a non-empty path without spaces");
+  }
+  if (has_ctl_or_space(http.host)) return fail(spec, "http.host must not contain spaces");
+  if (http.expect_status < 100 || http.expect_status > 599) {
+    return fail(spec, "http.expect_status must be 100..599");
+  }
+  if (http.expect_body_bytes < -1) return fail(spec, "http.expect_body_bytes must be >= -1");
+  if (http.request_body_bytes > (uint64_t{1} << 30)) {
+    return fail(spec, "http.request_body_bytes must be at most 1 GiB");
+  }
+  // Pipelined requests are written from one prebuilt buffer of in_flight copies.
+  if (http.request_body_bytes * spec.in_flight > (uint64_t{256} << 20)) {
+    return fail(spec, "http.request_body_bytes x in_flight must be at most 256 MiB");
+  }
+  for (const auto& [name, value] : http.headers) {
+    if (name.empty() || has_ctl_or_space(name) || name.find(':') != std::string::npos) {
+      return fail(spec, "http.headers: '" + name + "' is not a header name");
+    }
+    // The worker owns the framing: the body length comes from request_body_bytes.
+    if (iequals(name, "content-length") || iequals(name, "transfer-encoding")) {
+      return fail(spec,
+                  "http.headers: '" + name + "' is set by the worker from request_body_bytes");
+    }
+    if (has_line_break(value)) {
+      return fail(spec, "http.headers: the value of '" + name + "' contains a line break");
+    }
+  }
+  return {};
+}
+
+Expected<void> validate_window(const WindowCommand& window) {
+  if (window.duration_ns <= 0) {
+    return Error{"window " + std::to_string(window.index) + ": duration_ns must be > 0"};
+  }
+  if (window.start_at_unix_ns < 0) {
+    return Error{"window " + std::to_string(window.index) + ": start_at_unix_ns must be >= 0"};
+  }
+  return {};
+}
+
+}  // namespace benchgate::worker

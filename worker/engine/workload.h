@@ -1,0 +1,52 @@
+// The workload one worker runs, as plain domain types. The gRPC layer (worker/service/)
+// translates benchgate.v1.WorkloadSpec and Window into these; nothing below sees protobuf.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace benchgate::worker {
+
+// The one HTTP/1.1 request every connection repeats, and how its response is checked.
+struct HttpRequestSpec {
+  std::string method = "GET";
+  std::string target = "/";
+  std::string host;  // empty: the address
+  uint64_t request_body_bytes = 0;
+  uint32_t expect_status = 200;
+  int64_t expect_body_bytes = -1;  // -1: any length
+  bool expect_echo = false;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct WorkloadSpec {
+  std::string name;
+  std::string protocol = "http1";
+  std::string address;  // "HOST:PORT"
+  uint32_t connections = 1;
+  uint32_t threads = 1;
+  uint32_t in_flight = 1;
+  double rate = 0;                   // requests/s in total; 0: closed loop
+  int64_t progress_interval_ns = 0;  // 0: no progress events
+  int64_t drain_timeout_ns = 0;      // 0: kDefaultDrainTimeoutNs
+  int64_t connect_timeout_ns = 0;    // 0: kDefaultConnectTimeoutNs
+  HttpRequestSpec http;
+
+  bool open_loop() const { return rate > 0; }
+};
+
+// Defaults for timeouts the orchestrator left at 0 (proto3's "unset").
+inline constexpr int64_t kDefaultDrainTimeoutNs = 5'000'000'000;
+inline constexpr int64_t kDefaultConnectTimeoutNs = 10'000'000'000;
+
+// One measurement window (warm-up or measured).
+struct WindowCommand {
+  uint32_t index = 0;
+  bool measured = false;
+  int64_t start_at_unix_ns = 0;  // 0 or past: start at once
+  int64_t duration_ns = 0;
+};
+
+}  // namespace benchgate::worker

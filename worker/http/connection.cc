@@ -1,0 +1,311 @@
+#include "worker/http/connection.h"
+
+#include <algorithm>
+#include <boost/asio/error.hpp>
+#include <boost/asio/write.hpp>
+#include <chrono>
+
+#include "common/time/clock.h"
+
+namespace benchgate::worker::http {
+namespace {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+
+// Large reads: many pipelined responses per system call.
+constexpr size_t kReadBufferSize = 64 * 1024;
+// A send later than this after its intended instant counts as late (MEASUREMENT.md).
+constexpr int64_t kLateSendNs = 1'000'000;
+
+asio::steady_timer::time_point steady_point(int64_t ns) {
+  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
+}
+
+}  // namespace
+
+Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index)
+    : thread_(thread),
+      plan_(thread.plan),
+      socket_(io),
+      timer_(io),
+      schedule_(plan_.open_loop() ? OpenLoopSchedule(plan_.rate, plan_.connections, index)
+                                  : OpenLoopSchedule()),
+      parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body) : ResponseParser()),
+      ring_(plan_.in_flight),
+      read_buffer_(new char[kReadBufferSize]) {}
+
+// ---- connection lifecycle ----
+
+void Connection::connect(ConnectDone done) {
+  close_socket();
+  link_ = Link::kConnecting;
+  socket_.async_connect(plan_.endpoint, [this, generation = generation_,
+                                         done = std::move(done)](const error_code& ec) {
+    if (generation != generation_) return;  // closed meanwhile
+    if (ec) {
+      close_socket();
+      link_ = Link::kDown;
+    } else {
+      on_connected();
+    }
+    done(ec);
+  });
+}
+
+void Connection::on_connected() {
+  error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  // Writes are tried directly first (one system call, no completion handler); only what the
+  // socket does not take at once goes through async_write.
+  socket_.non_blocking(true, ignored);
+  link_ = Link::kUp;
+  parser_.reset();
+  start_read();
+}
+
+void Connection::reconnect() {
+  connect([this](const error_code& ec) {
+    if (ec) {
+      if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kConnect);
+      return;
+    }
+    if (thread_.phase == Phase::kRunning) issue();
+  });
+}
+
+void Connection::close_socket() {
+  ++generation_;
+  error_code ignored;
+  socket_.close(ignored);
+  link_ = Link::kDown;
+  writing_ = false;
+  parser_.reset();
+}
+
+void Connection::close() {
+  close_socket();
+  timer_.cancel();
+  claimed_ -= queued_;
+  queued_ = 0;
+}
+
+// Every request outstanding on the connection fails with `kind`; requests claimed but not
+// yet written go back to the schedule. While the window still sends, reconnect at once.
+void Connection::fail(ErrorKind kind) {
+  claimed_ -= queued_;
+  queued_ = 0;
+  close_socket();
+  while (!ring_.empty()) {
+    ring_.pop();
+    thread_.stats.record_failure(kind);
+    thread_.request_finished();
+  }
+  if (thread_.phase == Phase::kRunning) reconnect();
+}
+
+// The server ended the stream (EOF). With nothing outstanding that is an ordinary close
+// (for example an idle timeout); otherwise the unanswered requests are short reads.
+void Connection::on_peer_closed() {
+  if (!ring_.empty()) return fail(ErrorKind::kShortRead);
+  claimed_ -= queued_;
+  queued_ = 0;
+  close_socket();
+  if (thread_.phase == Phase::kRunning) reconnect();
+}
+
+// The last response said "Connection: close" (nginx does this every keepalive_requests).
+// Pipelined requests behind it were never processed: while the window sends they go back to
+// the schedule and are sent again on a new connection; during the drain they are lost and
+// count as short reads.
+void Connection::on_server_close() {
+  if (thread_.phase != Phase::kRunning) return fail(ErrorKind::kShortRead);
+  const uint32_t unanswered = ring_.size();
+  while (!ring_.empty()) {
+    ring_.pop();
+    thread_.request_finished();
+  }
+  claimed_ -= unanswered + queued_;
+  queued_ = 0;
+  close_socket();
+  reconnect();
+}
+
+// ---- window control ----
+
+void Connection::begin_window() {
+  claimed_ = 0;
+  queued_ = 0;
+  if (link_ == Link::kDown) reconnect();
+}
+
+void Connection::start_sending() {
+  if (link_ == Link::kUp) issue();
+}
+
+void Connection::stop_sending() {
+  claimed_ -= queued_;
+  queued_ = 0;
+  if (plan_.open_loop()) {
+    const uint64_t due = schedule_.due_in_window(thread_.end_ns - thread_.start_ns);
+    if (due > claimed_) thread_.stats.unsent += due - claimed_;
+  }
+}
+
+void Connection::expire() {
+  if (!ring_.empty()) fail(ErrorKind::kTimeout);
+}
+
+// ---- sending ----
+
+// Claims what may be sent now (closed loop: every free slot; open loop: what is due, up to
+// the free slots) and writes it.
+void Connection::issue() {
+  if (thread_.phase != Phase::kRunning || link_ != Link::kUp) return;
+  const int64_t now = steady_now_ns();
+  if (now >= thread_.end_ns) return;  // the end timer is about to fire
+  const uint32_t busy = ring_.size() + queued_;
+  const uint32_t free = plan_.in_flight > busy ? plan_.in_flight - busy : 0;
+  uint64_t n = free;
+  if (plan_.open_loop()) {
+    const uint64_t due_total = schedule_.due_by(now - thread_.start_ns);
+    const uint64_t due = due_total > claimed_ ? due_total - claimed_ : 0;
+    n = std::min<uint64_t>(due, free);
+    // Everything due goes out now and a slot stays free: wake up when the next one is due.
+    if (n == due && free > n) arm_timer(thread_.start_ns + schedule_.due_offset_ns(claimed_ + n));
+  }
+  if (n == 0) return;
+  claimed_ += n;
+  queued_ += static_cast<uint32_t>(n);
+  flush(now);
+}
+
+void Connection::arm_timer(int64_t due_ns) {
+  if (timer_armed_ || due_ns >= thread_.end_ns) return;
+  timer_armed_ = true;
+  timer_.expires_at(steady_point(due_ns));
+  timer_.async_wait([this](const error_code& ec) {
+    timer_armed_ = false;
+    if (!ec) issue();
+  });
+}
+
+// Writes every queued request in one system call, unless a write is still in progress (its
+// completion flushes what queued up meanwhile).
+void Connection::flush(int64_t now) {
+  if (writing_ || queued_ == 0) return;
+  const uint32_t n = queued_;
+  const uint64_t first = claimed_ - n;
+  for (uint32_t i = 0; i < n; ++i) {
+    int64_t intended = now;
+    if (plan_.open_loop()) {
+      intended = thread_.start_ns + schedule_.due_offset_ns(first + i);
+      if (now - intended > kLateSendNs) ++thread_.stats.late_sends;
+    }
+    ring_.push({intended, now});
+    thread_.request_sent();
+  }
+  queued_ = 0;
+  thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
+
+  const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
+  error_code ec;
+  size_t written = socket_.write_some(asio::buffer(plan_.batch.data(), bytes), ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    ec.clear();
+    written = 0;
+  }
+  if (ec) return fail(ErrorKind::kReset);
+  thread_.stats.bytes_sent += written;
+  if (written == bytes) return;
+  writing_ = true;
+  asio::async_write(socket_, asio::buffer(plan_.batch.data() + written, bytes - written),
+                    [this, generation = generation_](const error_code& write_ec, size_t sent) {
+                      if (generation != generation_) return;
+                      on_write(write_ec, sent);
+                    });
+}
+
+void Connection::on_write(const error_code& ec, size_t bytes) {
+  writing_ = false;
+  thread_.stats.bytes_sent += bytes;
+  if (ec) return fail(ErrorKind::kReset);
+  if (thread_.phase != Phase::kRunning) return;
+  flush(steady_now_ns());
+  issue();
+}
+
+// ---- receiving ----
+
+void Connection::start_read() {
+  socket_.async_read_some(asio::buffer(read_buffer_.get(), kReadBufferSize),
+                          [this, generation = generation_](const error_code& ec, size_t bytes) {
+                            if (generation != generation_) return;
+                            on_read(ec, bytes);
+                          });
+}
+
+void Connection::on_read(const error_code& ec, size_t bytes) {
+  if (ec == asio::error::eof) return on_peer_closed();
+  if (ec) return fail(ErrorKind::kReset);
+  thread_.stats.bytes_received += bytes;
+  // One timestamp per read: every response in it arrived at the same instant.
+  const int64_t now = steady_now_ns();
+  const char* data = read_buffer_.get();
+  size_t offset = 0;
+  bool answered = false;
+  while (offset < bytes) {
+    if (ring_.empty()) {
+      // Bytes nobody asked for: the stream cannot be trusted any more.
+      thread_.stats.record_connection_error(ErrorKind::kProtocol);
+      return fail(ErrorKind::kProtocol);
+    }
+    size_t used = 0;
+    const ResponseParser::Result result = parser_.feed(data + offset, bytes - offset, used);
+    offset += used;
+    if (result == ResponseParser::Result::kNeedMore) break;
+    if (result == ResponseParser::Result::kError) return fail(ErrorKind::kProtocol);
+    const bool keep_alive = parser_.keep_alive();
+    on_response(now);
+    answered = true;
+    parser_.reset();
+    if (!keep_alive) {
+      thread_.stats.last_receive_ns = now;
+      return on_server_close();
+    }
+  }
+  if (answered) {
+    thread_.stats.last_receive_ns = now;
+    const uint32_t generation = generation_;
+    issue();
+    if (generation != generation_) return;  // the write failed; the connection was replaced
+  }
+  start_read();
+}
+
+// Checks the completed response against the oldest outstanding request and counts it.
+void Connection::on_response(int64_t now) {
+  const InFlightRequest request = ring_.pop();
+  ErrorKind kind{};
+  bool ok = true;
+  if (parser_.status() != static_cast<int>(plan_.expect_status)) {
+    ok = false;
+    kind = ErrorKind::kStatus;
+  } else if (plan_.expect_body_bytes >= 0 &&
+             parser_.content_length() != static_cast<uint64_t>(plan_.expect_body_bytes)) {
+    ok = false;
+    kind = ErrorKind::kLength;
+  } else if (plan_.expect_echo && !parser_.body_matches()) {
+    ok = false;
+    kind = ErrorKind::kMismatch;
+  }
+  if (ok) {
+    thread_.stats.record_success(now - request.intended_ns, plan_.progress);
+    if (plan_.open_loop()) thread_.stats.service_time.record(now - request.sent_ns);
+  } else {
+    thread_.stats.record_failure(kind);
+  }
+  thread_.request_finished();
+}
+
+}  // namespace benchgate::worker::http

@@ -1,0 +1,91 @@
+// One load-generating HTTP/1.1 connection. It lives on one load thread for the whole Run
+// stream and keeps up to in_flight requests outstanding (pipelining):
+//  - closed loop: every answered request is replaced at once;
+//  - open loop: requests go out when the connection's OpenLoopSchedule says they are due and
+//    a slot is free; a request that waits for a slot keeps its intended send time, so the
+//    wait shows in its latency.
+// Requests are written from the plan's prebuilt batch (k requests, one system call), read
+// into one reused buffer and parsed in place; nothing is allocated per request.
+//
+// Failures never throw and never stop the thread: when the connection fails, every request
+// outstanding on it is counted as failed with the failure's kind, the socket is closed, and
+// it is reconnected at once while the window is still sending (a failed reconnect counts a
+// "connect" error and leaves it down until the next window, which tries again).
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "worker/engine/error_kind.h"
+#include "worker/engine/open_loop_schedule.h"
+#include "worker/engine/thread_state.h"
+#include "worker/http/in_flight_ring.h"
+#include "worker/http/response_parser.h"
+
+namespace benchgate::worker::http {
+
+class Connection {
+ public:
+  using ConnectDone = std::function<void(const boost::system::error_code&)>;
+
+  // `index` is the connection's position among all of the workload's connections (it
+  // staggers the open-loop schedule).
+  Connection(boost::asio::io_context& io, ThreadState& thread, uint32_t index);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Connects; `done` runs on the connection's thread. Used before the first window.
+  void connect(ConnectDone done);
+  bool up() const { return link_ == Link::kUp; }
+
+  // Window control, called by the LoadThread on its thread.
+  void begin_window();  // forgets the last window's counters; reconnects when down
+  void start_sending();
+  void stop_sending();  // the window's sending time is over
+  void expire();        // the drain deadline passed: outstanding requests time out
+  void close();         // the stream ended: close for good
+
+  uint32_t outstanding() const { return ring_.size(); }
+
+ private:
+  enum class Link : uint8_t { kDown, kConnecting, kUp };
+
+  void on_connected();
+  void reconnect();
+  void close_socket();
+  void fail(ErrorKind kind);
+  void on_peer_closed();
+  void on_server_close();
+
+  void issue();
+  void flush(int64_t now);
+  void on_write(const boost::system::error_code& ec, size_t bytes);
+  void arm_timer(int64_t due_ns);
+
+  void start_read();
+  void on_read(const boost::system::error_code& ec, size_t bytes);
+  void on_response(int64_t now);
+
+  ThreadState& thread_;
+  const LoadPlan& plan_;
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer timer_;  // open loop: wakes the connection when a request is due
+  OpenLoopSchedule schedule_;
+  ResponseParser parser_;
+  InFlightRing ring_;
+  std::unique_ptr<char[]> read_buffer_;
+
+  Link link_ = Link::kDown;
+  // Incremented whenever the socket is closed, so completions of the old socket are ignored.
+  uint32_t generation_ = 0;
+  uint64_t claimed_ = 0;  // requests taken from the schedule in this window (sent or queued)
+  uint32_t queued_ = 0;   // claimed but not yet written (a write was still in progress)
+  bool writing_ = false;
+  bool timer_armed_ = false;
+};
+
+}  // namespace benchgate::worker::http

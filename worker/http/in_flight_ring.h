@@ -1,0 +1,48 @@
+// The requests written on one connection and not yet answered, oldest first. HTTP/1.1
+// answers in order, so the oldest entry always belongs to the next response. Sized once for
+// the connection's pipelining depth; push and pop never allocate.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+namespace benchgate::worker::http {
+
+struct InFlightRequest {
+  int64_t intended_ns;  // steady clock: when it was due (open loop) or written (closed loop)
+  int64_t sent_ns;      // steady clock: when its write was issued
+};
+
+class InFlightRing {
+ public:
+  explicit InFlightRing(uint32_t capacity) : slots_(capacity) {}
+
+  uint32_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
+
+  void push(const InFlightRequest& request) {
+    assert(size_ < capacity());
+    slots_[(head_ + size_) % slots_.size()] = request;
+    ++size_;
+  }
+  InFlightRequest pop() {
+    assert(size_ > 0);
+    const InFlightRequest front = slots_[head_];
+    head_ = (head_ + 1) % static_cast<uint32_t>(slots_.size());
+    --size_;
+    return front;
+  }
+  void clear() {
+    head_ = 0;
+    size_ = 0;
+  }
+
+ private:
+  std::vector<InFlightRequest> slots_;
+  uint32_t head_ = 0;
+  uint32_t size_ = 0;
+};
+
+}  // namespace benchgate::worker::http

@@ -1,0 +1,84 @@
+// An incremental HTTP/1.1 response parser for the load generator: one per connection, fed
+// whatever each read returned (one byte or many pipelined responses at a time), never
+// allocating. It understands exactly what a benchmark response needs: the status line,
+// Content-Length framing, Connection (keep-alive), and rejects what it cannot frame
+// (chunked or any Transfer-Encoding, no Content-Length) as a protocol error. When given the
+// expected body it compares the body as it streams by, for echo workloads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace benchgate::worker::http {
+
+class ResponseParser {
+ public:
+  enum class Result : uint8_t {
+    kNeedMore,  // every byte consumed, the response is not complete yet
+    kComplete,  // one response complete; `consumed` says where the next one starts
+    kError,     // not a response this parser can frame; error() says why
+  };
+
+  // Longest header section accepted; garbage without line breaks fails here.
+  static constexpr size_t kMaxHeaderBytes = 64 * 1024;
+
+  ResponseParser() = default;
+  // The body must equal `expected` (kept by reference; it must outlive the parser).
+  explicit ResponseParser(std::string_view expected_body)
+      : expected_body_(expected_body), check_body_(true) {}
+
+  // Parses bytes of at most one response from data[0, size). Sets `consumed` to the number
+  // of bytes used. After kComplete or kError, call reset() before feeding the next response.
+  Result feed(const char* data, size_t size, size_t& consumed);
+
+  // Forgets the current response (keeps the expected body).
+  void reset();
+
+  // True once any byte of the current response has been consumed.
+  bool in_progress() const { return header_bytes_ > 0; }
+
+  // Valid after kComplete.
+  int status() const { return status_; }
+  uint64_t content_length() const { return content_length_; }
+  bool keep_alive() const { return keep_alive_; }
+  // False when an expected body was given and the body differed (in bytes or length).
+  bool body_matches() const { return body_matches_; }
+  // Valid after kError: a static description.
+  const char* error() const { return error_; }
+
+ private:
+  enum class State : uint8_t { kStatusLine, kHeaders, kBody, kDone };
+
+  Result fail(const char* why);
+  bool on_line(const char* line, size_t size);
+  bool parse_status_line(std::string_view line);
+  bool parse_header(std::string_view line);
+  bool finish_headers();
+  void check_body(const char* data, size_t size);
+
+  // A line split over reads is assembled here; longer lines keep only their start, which
+  // holds everything this parser looks at (a truncated framing header is an error).
+  static constexpr size_t kLineCapacity = 256;
+  char line_[kLineCapacity];
+  size_t line_size_ = 0;
+  bool line_truncated_ = false;
+
+  std::string_view expected_body_;
+  bool check_body_ = false;
+
+  State state_ = State::kStatusLine;
+  size_t header_bytes_ = 0;
+  int status_ = 0;
+  bool http10_ = false;
+  bool has_length_ = false;
+  bool keep_alive_ = true;
+  bool connection_close_ = false;
+  bool connection_keep_alive_ = false;
+  uint64_t content_length_ = 0;
+  uint64_t body_received_ = 0;
+  bool body_matches_ = true;
+  const char* error_ = "";
+};
+
+}  // namespace benchgate::worker::http

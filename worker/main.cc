@@ -1,0 +1,76 @@
+// The bundled load generator: serves benchgate.v1.Worker until SIGTERM or SIGINT.
+// stdout carries exactly one line, "READY grpc=HOST:PORT", once the service accepts calls;
+// logs go to stderr.
+#include <pthread.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <string>
+
+#include "worker/service/server.h"
+
+namespace {
+
+// CLI11 check for --listen: HOST:PORT with a port 0..65535 (0: any free port).
+std::string check_listen(const std::string& value) {
+  const size_t colon = value.rfind(':');
+  const std::string port = colon == std::string::npos ? "" : value.substr(colon + 1);
+  if (colon == 0 || port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535) {
+    return "'" + value + "' is not HOST:PORT (port 0..65535)";
+  }
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "benchgate worker: an HTTP/1.1 load generator controlled over gRPC "
+      "(service benchgate.v1.Worker)"};
+  std::string listen = "127.0.0.1:0";
+  std::string log_level = "info";
+  app.add_option("--listen", listen, "HOST:PORT of the gRPC service; port 0 picks a free port")
+      ->check(check_listen)
+      ->capture_default_str();
+  app.add_option("--log-level", log_level, "stderr log level")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::fprintf(stderr, "worker: %s (see --help)\n", e.what());
+    return 2;
+  }
+
+  spdlog::set_default_logger(spdlog::stderr_color_mt("worker"));
+  spdlog::set_level(spdlog::level::from_str(log_level));
+
+  // Every thread started from here on inherits the blocked mask; sigwait below receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto server = benchgate::worker::start_worker_server(listen);
+  if (!server) {
+    std::fprintf(stderr, "worker: %s\n", server.message().c_str());
+    return 1;
+  }
+  std::printf("READY grpc=%s\n", server->address.c_str());
+  std::fflush(stdout);
+  spdlog::info("serving benchgate.v1.Worker on {}", server->address);
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  spdlog::info("signal {}: stopping", signal);
+  // Cancels running Run streams, which stops their load and closes their connections.
+  server->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  return 0;
+}

@@ -1,0 +1,87 @@
+#include "worker/service/proto_convert.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace benchgate::worker {
+namespace {
+
+void histogram_to_proto(const HdrHistogram& histogram, v1::Histogram* proto) {
+  const std::vector<uint8_t> bytes = histogram.encode_compressed();
+  proto->set_hdr_v2_compressed(std::string(bytes.begin(), bytes.end()));
+}
+
+}  // namespace
+
+WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
+  WorkloadSpec spec;
+  spec.name = proto.name();
+  spec.protocol = proto.protocol();
+  spec.address = proto.address();
+  spec.connections = proto.connections();
+  spec.threads = proto.threads();
+  spec.in_flight = proto.in_flight();
+  spec.rate = proto.rate();
+  spec.progress_interval_ns = proto.progress_interval_ns();
+  spec.drain_timeout_ns = proto.drain_timeout_ns();
+  spec.connect_timeout_ns = proto.connect_timeout_ns();
+  if (proto.has_http()) {
+    const v1::HttpSpec& http = proto.http();
+    if (!http.method().empty()) spec.http.method = http.method();
+    if (!http.target().empty()) spec.http.target = http.target();
+    spec.http.host = http.host();
+    spec.http.request_body_bytes = http.request_body_bytes();
+    if (http.expect_status() != 0) spec.http.expect_status = http.expect_status();
+    spec.http.expect_body_bytes = http.expect_body_bytes();
+    spec.http.expect_echo = http.expect_echo();
+    // Sorted, so the request bytes do not depend on the map's iteration order.
+    std::map<std::string, std::string> sorted(http.headers().begin(), http.headers().end());
+    spec.http.headers.assign(sorted.begin(), sorted.end());
+  }
+  return spec;
+}
+
+WindowCommand window_from_proto(const v1::Window& proto) {
+  WindowCommand window;
+  window.index = proto.index();
+  window.measured = proto.measured();
+  window.start_at_unix_ns = proto.start_at_unix_ns();
+  window.duration_ns = proto.duration_ns();
+  return window;
+}
+
+void progress_to_proto(const ProgressReport& report, v1::Progress* proto) {
+  proto->set_window(report.window);
+  proto->set_interval_ns(report.interval_ns);
+  proto->set_operations(report.operations);
+  proto->set_errors(report.errors);
+  histogram_to_proto(report.latency, proto->mutable_latency());
+}
+
+void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
+  proto->set_window(result.window);
+  proto->set_operations(result.operations);
+  proto->set_successes(result.successes);
+  for (size_t k = 0; k < kErrorKindCount; ++k) {
+    if (result.errors[k] != 0) {
+      (*proto->mutable_errors())[std::string(kErrorKindNames[k])] = result.errors[k];
+    }
+  }
+  proto->set_bytes_sent(result.bytes_sent);
+  proto->set_bytes_received(result.bytes_received);
+  proto->set_first_send_unix_ns(result.first_send_unix_ns);
+  proto->set_last_receive_unix_ns(result.last_receive_unix_ns);
+  histogram_to_proto(result.latency, proto->mutable_latency());
+  if (result.open_loop) {
+    histogram_to_proto(result.service_time, proto->mutable_service_time());
+    proto->set_late_sends(result.late_sends);
+    proto->set_unsent(result.unsent);
+  }
+  proto->set_cpu_user_ns(result.cpu_user_ns);
+  proto->set_cpu_system_ns(result.cpu_system_ns);
+  proto->set_wall_ns(result.wall_ns);
+  proto->set_threads(result.threads);
+}
+
+}  // namespace benchgate::worker

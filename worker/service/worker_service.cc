@@ -1,0 +1,77 @@
+#include "worker/service/worker_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "worker/engine/engine.h"
+#include "worker/engine/validate.h"
+#include "worker/service/proto_convert.h"
+#include "worker/service/window_runner.h"
+
+#ifndef BENCHGATE_VERSION
+#define BENCHGATE_VERSION "unknown"
+#endif
+
+namespace benchgate::worker {
+
+grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeRequest*,
+                                     v1::DescribeResponse* response) {
+  response->set_name("benchgate-worker");
+  response->set_version(BENCHGATE_VERSION);
+  response->add_protocols("http1");
+  response->add_load_models("closed");
+  response->add_load_models("open");
+  response->set_max_threads(std::thread::hardware_concurrency());
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::Run(grpc::ServerContext*,
+                                grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) {
+  v1::RunCommand command;
+  if (!stream->Read(&command)) return grpc::Status::OK;  // closed before it began
+  if (!command.has_spec()) {
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "the first message of a Run stream must be a WorkloadSpec"};
+  }
+  const WorkloadSpec spec = workload_from_proto(command.spec());
+  if (auto valid = validate_workload(spec); !valid) {
+    spdlog::warn("rejected workload: {}", valid.message());
+    return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
+  }
+  auto engine = Engine::start(spec);
+  if (!engine) {
+    spdlog::warn("workload '{}': {}", spec.name, engine.message());
+    return {grpc::StatusCode::UNAVAILABLE, "workload '" + spec.name + "': " + engine.message()};
+  }
+  spdlog::info("workload '{}': {} connections to {} on {} threads, ready", spec.name,
+               (*engine)->connections(), spec.address, (*engine)->threads());
+  v1::RunEvent ready;
+  ready.mutable_ready()->set_connections((*engine)->connections());
+  ready.mutable_ready()->set_threads((*engine)->threads());
+  if (!stream->Write(ready)) return grpc::Status::OK;  // the orchestrator went away
+
+  grpc::Status status = grpc::Status::OK;
+  {
+    WindowRunner runner(**engine, *stream);
+    // Read returns false on WritesDone or cancel: both stop the load at once.
+    while (stream->Read(&command)) {
+      if (!command.has_window()) {
+        status = {grpc::StatusCode::INVALID_ARGUMENT,
+                  "after the WorkloadSpec a Run stream carries only Window commands"};
+        break;
+      }
+      const WindowCommand window = window_from_proto(command.window());
+      if (auto valid = validate_window(window); !valid) {
+        status = {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
+        break;
+      }
+      runner.submit(window);
+    }
+    (*engine)->stop();
+  }
+  spdlog::info("workload '{}': stream ended, connections closed", spec.name);
+  return status;
+}
+
+}  // namespace benchgate::worker

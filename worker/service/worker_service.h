@@ -1,0 +1,19 @@
+// The benchgate.v1.Worker gRPC service. It translates protobuf to domain types, checks the
+// Run stream's state machine (spec first, then windows) and hands the work to the Engine.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include "benchgate/v1/worker.grpc.pb.h"
+
+namespace benchgate::worker {
+
+class WorkerService final : public v1::Worker::Service {
+ public:
+  grpc::Status Describe(grpc::ServerContext* context, const v1::DescribeRequest* request,
+                        v1::DescribeResponse* response) override;
+  grpc::Status Run(grpc::ServerContext* context,
+                   grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) override;
+};
+
+}  // namespace benchgate::worker
