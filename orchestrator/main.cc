@@ -4,6 +4,7 @@
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/gate_command.h"
 #include "orchestrator/cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   cli::add_run_command(app, run_flags);
   std::vector<std::string> validate_files;
   cli::add_validate_command(app, validate_files);
+  cli::GateFlags gate_flags;
+  cli::add_gate_command(app, gate_flags);
 
   try {
     app.parse(argc, argv);
@@ -31,5 +34,6 @@ int main(int argc, char** argv) {
   app::install_interrupt_handlers();
   if (app.got_subcommand("run")) return cli::run_command(run_flags);
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
+  if (app.got_subcommand("gate")) return cli::gate_command(gate_flags);
   return cli::kExitInvalidInput;
 }

@@ -7,10 +7,17 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
+#include "orchestrator/cli/store_recorder.h"
+#include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/store/git_revision.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/testbed.h"
+#include "orchestrator/store/workload_params.h"
 
 namespace benchgate::cli {
 namespace fs = std::filesystem;
@@ -36,16 +43,123 @@ std::string make_log_dir() {
   return pattern;
 }
 
+Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std::string>& items) {
+  std::map<std::string, std::string> labels;
+  for (const auto& item : items) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Error{"--label '" + item + "' must be KEY=VALUE"};
+    }
+    labels[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return labels;
+}
+
+std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult& result) {
+  std::vector<gating::WorkloadValues> values;
+  for (const auto& w : result.workloads) {
+    gating::WorkloadValues v;
+    v.name = w.spec.name;
+    v.variant = w.variant;
+    v.params_hash = store::workload_params_hash(w.spec);
+    v.ok = w.status == results::WorkloadStatus::kOk;
+    v.error = w.error;
+    v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
+    values.push_back(std::move(v));
+  }
+  return values;
+}
+
+// Runs one scenario and everything around it: the stored run, gates, promotion.
+report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlags& flags,
+                               const engine::EngineOptions& options, store::Store& db,
+                               const store::RunInfo& info_template,
+                               report::TerminalReport& terminal) {
+  report::ScenarioReport out;
+  store::RunInfo info = info_template;
+  info.scenario = scenario.name;
+  info.scenario_text = scenario.text;
+  auto run_id = db.begin_run(info);
+  if (!run_id) {
+    out.result.scenario = scenario.name;
+    out.result.error = "cannot record the run: " + run_id.message();
+    out.exit_code = kExitRunError;
+    return out;
+  }
+  out.run_id = *run_id;
+  StoreRecorder recorder(db, out.run_id);
+  engine::FanOutObserver observer({&terminal, &recorder});
+  out.result = engine::run_scenario(scenario, options, observer);
+  if (!recorder.error().empty() && out.result.error.empty()) {
+    out.result.error = "cannot store results: " + recorder.error();
+  }
+
+  int64_t testbed_id = 0;
+  if (auto stored = db.get_run(out.run_id)) testbed_id = stored->run.testbed_id;
+  gating::GateContext context{&db, out.run_id, testbed_id, scenario.name, flags.baseline};
+  auto values = workload_values(out.result);
+  out.gates = gating::evaluate_gates(scenario.gates, values, context);
+  std::vector<store::GateRecord> records;
+  for (const auto& g : out.gates) records.push_back(gating::to_record(g));
+  if (!records.empty()) {
+    if (auto stored = db.store_gate_results(out.run_id, records); !stored) {
+      out.result.error += (out.result.error.empty() ? "" : "; ") +
+                          ("cannot store gate results: " + stored.message());
+    }
+  }
+
+  const bool ran_ok = out.result.ok();
+  out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, flags.strict) : kExitRunError;
+  const std::string status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
+  if (auto finished = db.finish_run(out.run_id, status, out.exit_code); !finished) {
+    std::fprintf(stderr, "error: cannot finish run %lld: %s\n", static_cast<long long>(out.run_id),
+                 finished.message().c_str());
+    out.exit_code = kExitRunError;
+  }
+  if (!flags.promote.empty()) {
+    // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
+    // A gate without a baseline yet (no_baseline) does not block the first promotion.
+    if (ran_ok && out.exit_code == kExitOk) {
+      if (auto added = db.add_baseline(flags.promote, out.run_id)) {
+        std::printf("promoted run %lld to baseline '%s'\n", static_cast<long long>(out.run_id),
+                    flags.promote.c_str());
+      } else {
+        std::fprintf(stderr, "error: cannot promote run %lld: %s\n",
+                     static_cast<long long>(out.run_id), added.message().c_str());
+        out.exit_code = std::max(out.exit_code, kExitRunError);
+      }
+    } else {
+      std::printf("run %lld not promoted to '%s': %s\n", static_cast<long long>(out.run_id),
+                  flags.promote.c_str(),
+                  ran_ok ? "a critical gate failed" : "the run did not complete");
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, RunFlags& flags) {
   auto* run = app.add_subcommand("run",
                                  "Run scenario files: start the system under test and "
-                                 "the workers, measure, report");
+                                 "the workers, measure, store, evaluate gates");
   run->add_option("files", flags.files, "Scenario files (TOML)")
       ->required()
       ->check(CLI::ExistingFile);
+  run->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
+  run->add_option("--junit", flags.junit_path, "Write gate verdicts as JUnit XML");
+  run->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
+  run->add_option("--commit", flags.commit, "Commit measured (default: the git work tree's)");
+  run->add_option("--branch", flags.branch, "Branch measured (default: the git work tree's)");
+  run->add_option("--label", flags.labels, "Label the run KEY=VALUE (repeatable)");
+  run->add_option(
+      "--promote", flags.promote,
+      "Add the run to this baseline when it exits 0 (completed, no critical gate failed)");
+  run->add_option("--baseline", flags.baseline,
+                  "Evaluate every relative gate against this baseline instead of its own");
+  run->add_flag("--strict", flags.strict,
+                "Inconclusive and no_baseline verdicts also fail (exit 1)");
   run->add_option("--router-bin", flags.router_binary,
                   "Router executable (default: next to orchestrator, or $BENCHGATE_ROUTER_BIN)");
   run->add_option("--worker-bin", flags.worker_binary,
@@ -60,6 +174,35 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
 int run_command(const RunFlags& flags) {
   auto scenarios = load_all(flags.files, stderr);
   if (!scenarios) return kExitInvalidInput;
+  auto labels = parse_labels(flags.labels);
+  if (!labels) {
+    std::fprintf(stderr, "error: %s\n", labels.message().c_str());
+    return kExitInvalidInput;
+  }
+  // The database is opened before anything is spawned: a bad path costs nothing.
+  auto db = store::Store::open(flags.db_path);
+  if (!db) {
+    std::fprintf(stderr, "error: %s\n", db.message().c_str());
+    return kExitInvalidInput;
+  }
+  for (int64_t abandoned : (*db)->abandoned_runs()) {
+    std::fprintf(stderr,
+                 "note: run %lld was left running by an orchestrator that is gone; "
+                 "marked abandoned\n",
+                 static_cast<long long>(abandoned));
+  }
+
+  store::RunInfo info;
+  info.commit = flags.commit;
+  info.branch = flags.branch;
+  info.labels = *labels;
+  info.testbed = store::detect_testbed();
+  if (info.commit.empty() || info.branch.empty()) {
+    if (auto git = store::detect_git_revision(fs::current_path().string())) {
+      if (info.commit.empty()) info.commit = git->commit;
+      if (info.branch.empty()) info.branch = git->branch;
+    }
+  }
 
   engine::EngineOptions options;
   options.router_binary = flags.router_binary.empty()
@@ -72,40 +215,46 @@ int run_command(const RunFlags& flags) {
   options.log_dir = make_log_dir();
 
   report::TerminalReport terminal(stdout, stderr);
-  std::vector<engine::ScenarioResult> results;
-  bool all_ok = true;
+  std::vector<report::ScenarioReport> reports;
+  int exit_code = kExitOk;
   for (const auto& scenario : *scenarios) {
-    results.push_back(engine::run_scenario(scenario, options, terminal));
-    const auto& result = results.back();
-    for (const auto& workload : result.workloads) {
-      std::printf("%s\n", report::result_line(result.scenario, workload, "-").c_str());
+    reports.push_back(run_one(scenario, flags, options, **db, info, terminal));
+    const auto& r = reports.back();
+    std::fputs(report::gates_table(r.gates).c_str(), stdout);
+    const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
+    for (const auto& workload : r.result.workloads) {
+      std::printf("%s\n", report::result_line(r.result.scenario, workload, run).c_str());
     }
-    if (!result.error.empty()) {
-      std::fprintf(stderr, "error: scenario %s: %s\n", result.scenario.c_str(),
-                   result.error.c_str());
+    if (!r.result.error.empty()) {
+      std::fprintf(stderr, "error: scenario %s: %s\n", r.result.scenario.c_str(),
+                   r.result.error.c_str());
     }
     std::fflush(stdout);
-    all_ok = all_ok && result.ok();
+    exit_code = std::max(exit_code, r.exit_code);
     if (app::interrupted()) break;
   }
-  int exit_code = all_ok ? kExitOk : kExitRunError;
   if (app::interrupted()) {
     std::fprintf(stderr, "interrupted by signal %d: every child process was stopped\n",
                  app::interrupt_signal());
     exit_code = kExitRunError;
   }
-  if (!flags.json_path.empty()) {
-    auto written = report::write_json_report(flags.json_path, results, exit_code);
-    if (!written) {
+
+  auto write = [&](const std::string& path, const std::string& text) {
+    if (path.empty()) return;
+    if (auto written = report::write_file_atomically(path, text); !written) {
       std::fprintf(stderr, "error: %s\n", written.message().c_str());
       exit_code = kExitRunError;
     }
-  }
+  };
+  write(flags.json_path, report::json_report(reports, exit_code));
+  write(flags.junit_path, report::junit_xml(reports));
+  write(flags.markdown_path, report::markdown_summary(reports));
+
   std::error_code ec;
-  if (exit_code == kExitOk && !flags.keep_logs) {
-    fs::remove_all(options.log_dir, ec);
-  } else {
+  if (exit_code == kExitRunError || flags.keep_logs) {
     std::fprintf(stderr, "child process logs: %s\n", options.log_dir.c_str());
+  } else {
+    fs::remove_all(options.log_dir, ec);
   }
   return exit_code;
 }

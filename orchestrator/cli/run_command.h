@@ -1,4 +1,5 @@
-// `orchestrator run FILE...`: validate every file, run each scenario, report, exit code.
+// `orchestrator run FILE...`: validate every file, run each scenario, store it, evaluate its
+// gates, report, and exit with a code a pipeline can act on. And `orchestrator validate`.
 #pragma once
 
 #include <string>
@@ -12,7 +13,16 @@ namespace benchgate::cli {
 
 struct RunFlags {
   std::vector<std::string> files;
+  std::string db_path = "benchgate.db";
   std::string json_path;
+  std::string junit_path;
+  std::string markdown_path;
+  std::string commit;
+  std::string branch;
+  std::vector<std::string> labels;  // key=value
+  std::string promote;              // baseline to add the run to when its critical gates pass
+  std::string baseline;             // overrides every relative gate's baseline
+  bool strict = false;
   std::string router_binary;
   std::string worker_binary;
   std::vector<std::string> worker_addresses;

@@ -1,7 +1,6 @@
 #include "orchestrator/report/json_report.h"
 
-#include <cstdio>
-#include <fstream>
+#include "orchestrator/gates/gate_outcome.h"
 
 namespace benchgate::report {
 namespace {
@@ -136,34 +135,52 @@ json workload_json(const results::WorkloadResult& w) {
   return j;
 }
 
-json scenario_json(const engine::ScenarioResult& result) {
+json gate_json(const gating::EvaluatedGate& gate) {
+  const auto& o = gate.outcome;
+  auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  return {{"gate_index", gate.gate_index},
+          {"workload", gate.workload},
+          {"variant", gate.variant},
+          {"metric", o.metric},
+          {"kind", gate.baseline.empty() ? "absolute" : "relative"},
+          {"baseline", gate.baseline.empty() ? json(nullptr) : json(gate.baseline)},
+          {"severity", o.severity == scenario::GateSeverity::kCritical ? "critical" : "warning"},
+          {"verdict", gates::to_string(o.verdict)},
+          {"method", gates::to_string(o.method)},
+          {"observed", optional(o.observed)},
+          {"threshold", optional(o.threshold)},
+          {"baseline_runs", o.baseline_run_ids},
+          {"baseline_centre", optional(o.baseline_centre)},
+          {"effect", optional(o.effect)},
+          {"p_value", optional(o.p_value)},
+          {"p_adjusted", optional(o.p_adjusted)},
+          {"alpha", o.alpha},
+          {"underpowered", o.underpowered},
+          {"explanation", o.explanation}};
+}
+
+json scenario_json(const ScenarioReport& report) {
+  const auto& result = report.result;
   json workloads = json::array();
   for (const auto& w : result.workloads) workloads.push_back(workload_json(w));
+  json gates = json::array();
+  for (const auto& g : report.gates) gates.push_back(gate_json(g));
   return {{"name", result.scenario},
+          {"run_id", report.run_id ? json(report.run_id) : json(nullptr)},
           {"system_under_test", result.system_description},
           {"ok", result.ok()},
           {"interrupted", result.interrupted},
           {"error", result.error.empty() ? json(nullptr) : json(result.error)},
-          {"workloads", workloads}};
+          {"exit_code", report.exit_code},
+          {"workloads", workloads},
+          {"gates", gates}};
 }
 
-Expected<void> write_json_report(const std::string& path,
-                                 const std::vector<engine::ScenarioResult>& results,
-                                 int exit_code) {
+std::string json_report(const std::vector<ScenarioReport>& reports, int exit_code) {
   json scenarios = json::array();
-  for (const auto& result : results) scenarios.push_back(scenario_json(result));
+  for (const auto& report : reports) scenarios.push_back(scenario_json(report));
   json doc = {{"benchgate", BENCHGATE_VERSION}, {"scenarios", scenarios}, {"exit_code", exit_code}};
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return Error{"cannot write JSON report '" + path + "'"};
-    out << doc.dump(2) << '\n';
-    if (!out.flush()) return Error{"cannot write JSON report '" + path + "'"};
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return Error{"cannot move JSON report into place at '" + path + "'"};
-  }
-  return {};
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace benchgate::report

@@ -9,17 +9,15 @@
 #include <vector>
 
 #include "common/util/expected.h"
-#include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/report/scenario_report.h"
 
 namespace benchgate::report {
 
 nlohmann::json workload_json(const results::WorkloadResult& workload);
-nlohmann::json scenario_json(const engine::ScenarioResult& result);
+nlohmann::json scenario_json(const ScenarioReport& report);
 
-// Writes {"benchgate": version, "scenarios": [...], "exit_code": N} to `path` atomically
-// (a temporary file renamed into place).
-Expected<void> write_json_report(const std::string& path,
-                                 const std::vector<engine::ScenarioResult>& results, int exit_code);
+// {"benchgate": version, "scenarios": [...], "exit_code": N}
+std::string json_report(const std::vector<ScenarioReport>& reports, int exit_code);
 
 std::string base64(const std::vector<uint8_t>& bytes);
 

@@ -1,0 +1,110 @@
+#include "orchestrator/cli/gate_command.h"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/json_report.h"
+#include "orchestrator/scenario/scenario_loader.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::cli {
+
+void add_gate_command(CLI::App& app, GateFlags& flags) {
+  auto* gate = app.add_subcommand(
+      "gate", "Re-evaluate a stored run's gates against the stored history (runs nothing)");
+  gate->add_option("run", flags.run_id, "Run id (see `orchestrator runs list`)")->required();
+  gate->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  gate->add_option("--baseline", flags.baseline,
+                   "Evaluate every relative gate against this baseline instead of its own");
+  gate->add_flag("--strict", flags.strict,
+                 "Inconclusive and no_baseline verdicts also fail (exit 1)");
+  gate->add_option("--json", flags.json_path, "Write the verdicts as JSON");
+  gate->add_option("--junit", flags.junit_path, "Write the verdicts as JUnit XML");
+  gate->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
+}
+
+int gate_command(const GateFlags& flags) {
+  if (!std::filesystem::exists(flags.db_path)) {
+    std::fprintf(stderr, "error: no database at %s (run `orchestrator run` first, or pass --db)\n",
+                 flags.db_path.c_str());
+    return kExitInvalidInput;
+  }
+  auto db = store::Store::open(flags.db_path);
+  if (!db) {
+    std::fprintf(stderr, "error: %s\n", db.message().c_str());
+    return kExitInvalidInput;
+  }
+  auto run = (*db)->get_run(flags.run_id);
+  if (!run) {
+    std::fprintf(stderr, "error: %s\n", run.message().c_str());
+    return kExitInvalidInput;
+  }
+  // The gates as the run's own scenario text defines them.
+  const std::string origin = "run " + std::to_string(flags.run_id) + " scenario";
+  auto loaded = scenario::load_scenario_text(run->scenario_text, origin);
+  if (!loaded.ok()) {
+    for (const auto& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
+    std::fprintf(stderr, "error: the stored scenario of run %lld no longer loads\n",
+                 static_cast<long long>(flags.run_id));
+    return kExitInvalidInput;
+  }
+
+  store::Store& store = **db;
+  std::vector<gating::WorkloadValues> workloads;
+  for (const auto& w : run->workloads) {
+    gating::WorkloadValues v;
+    v.name = w.name;
+    v.variant = w.variant;
+    v.params_hash = w.params_hash;
+    v.ok = w.status == "ok";
+    v.error = w.error;
+    const int64_t id = flags.run_id;
+    v.values = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
+      auto values = store.run_metric_values(id, name, variant, metric);
+      return values ? *values : std::nullopt;
+    };
+    workloads.push_back(std::move(v));
+  }
+  gating::GateContext context{&store, flags.run_id, run->run.testbed_id, run->run.scenario,
+                              flags.baseline};
+  report::ScenarioReport report;
+  report.run_id = flags.run_id;
+  report.result.scenario = run->run.scenario;
+  if (run->run.status != "ok") {
+    report.result.error = "run " + std::to_string(flags.run_id) + " is " + run->run.status;
+  }
+  report.gates = gating::evaluate_gates(loaded.scenario->gates, workloads, context);
+
+  std::vector<store::GateRecord> records;
+  for (const auto& g : report.gates) records.push_back(gating::to_record(g));
+  int exit_code = gating::gates_exit_code(report.gates, flags.strict);
+  if (!records.empty()) {
+    if (auto stored = store.store_gate_results(flags.run_id, records); !stored) {
+      std::fprintf(stderr, "error: cannot store gate results: %s\n", stored.message().c_str());
+      exit_code = kExitRunError;
+    }
+  }
+  if (run->run.status != "ok") exit_code = kExitRunError;
+  report.exit_code = exit_code;
+
+  std::printf("run %lld (%s, %s)\n", static_cast<long long>(flags.run_id),
+              run->run.scenario.c_str(), run->run.status.c_str());
+  if (report.gates.empty()) std::printf("the scenario has no gates\n");
+  std::fputs(report::gates_table(report.gates).c_str(), stdout);
+
+  auto write = [&](const std::string& path, const std::string& text) {
+    if (path.empty()) return;
+    if (auto written = report::write_file_atomically(path, text); !written) {
+      std::fprintf(stderr, "error: %s\n", written.message().c_str());
+      exit_code = kExitRunError;
+    }
+  };
+  write(flags.json_path, report::json_report({report}, exit_code));
+  write(flags.junit_path, report::junit_xml({report}));
+  write(flags.markdown_path, report::markdown_summary({report}));
+  return exit_code;
+}
+
+}  // namespace benchgate::cli

@@ -1,0 +1,27 @@
+// `orchestrator gate RUN [--baseline NAME]`: re-evaluates a stored run's gates against the
+// stored history without running anything, stores the new evaluation, and exits like `run`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace benchgate::cli {
+
+struct GateFlags {
+  int64_t run_id = 0;
+  std::string db_path = "benchgate.db";
+  std::string baseline;
+  bool strict = false;
+  std::string json_path;
+  std::string junit_path;
+  std::string markdown_path;
+};
+
+void add_gate_command(CLI::App& app, GateFlags& flags);
+int gate_command(const GateFlags& flags);
+
+}  // namespace benchgate::cli

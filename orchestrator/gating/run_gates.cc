@@ -1,0 +1,128 @@
+#include "orchestrator/gating/run_gates.h"
+
+#include <algorithm>
+
+#include "orchestrator/gates/gate_evaluator.h"
+#include "orchestrator/gates/glob.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::gating {
+namespace {
+
+bool is_relative(const scenario::Gate& gate) { return !gate.baseline.empty(); }
+
+// The latest k runs of the gate's baseline for this series, without the run being judged.
+std::vector<gates::BaselineRun> baseline_runs(const scenario::Gate& gate,
+                                              const std::string& baseline,
+                                              const WorkloadValues& workload,
+                                              const GateContext& context, std::string& error) {
+  std::vector<gates::BaselineRun> runs;
+  if (!context.store) return runs;
+  store::HistoryQuery query;
+  query.baseline = baseline;
+  query.testbed_id = context.testbed_id;
+  query.scenario = context.scenario;
+  query.workload = workload.name;
+  query.variant = workload.variant;
+  query.params_hash = workload.params_hash;
+  query.metric = gate.metric;
+  query.k = 11;  // one more, in case the judged run is itself in the baseline
+  auto history = context.store->baseline_history(query);
+  if (!history) {
+    error = history.message();
+    return runs;
+  }
+  for (const auto& run : *history) {
+    if (run.run_id == context.run_id) continue;
+    if (runs.size() == 10) break;
+    runs.push_back({run.run_id, run.values});
+  }
+  return runs;
+}
+
+}  // namespace
+
+std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gates,
+                                          const std::vector<WorkloadValues>& workloads,
+                                          const GateContext& context) {
+  std::vector<EvaluatedGate> evaluated;
+  for (size_t index = 0; index < gates.size(); ++index) {
+    scenario::Gate gate = gates[index];
+    if (is_relative(gate) && !context.baseline_override.empty()) {
+      gate.baseline = context.baseline_override;
+    }
+    bool matched = false;
+    for (const auto& workload : workloads) {
+      if (!gates::glob_match(gate.workload, workload.name)) continue;
+      matched = true;
+      EvaluatedGate result;
+      result.gate_index = static_cast<int>(index);
+      result.workload = workload.name;
+      result.variant = workload.variant;
+      result.baseline = gate.baseline;
+      if (!workload.ok) {
+        result.outcome =
+            gates::error_outcome(gate, "workload " + workload.name + " failed: " + workload.error);
+      } else {
+        std::string history_error;
+        std::vector<gates::BaselineRun> baseline;
+        if (is_relative(gate)) {
+          baseline = baseline_runs(gate, gate.baseline, workload, context, history_error);
+        }
+        if (!history_error.empty()) {
+          result.outcome = gates::error_outcome(gate, "baseline history: " + history_error);
+        } else {
+          result.outcome = gates::evaluate_gate(gate, workload.values(gate.metric), baseline);
+        }
+      }
+      result.outcome.workload = workload.name;
+      evaluated.push_back(std::move(result));
+    }
+    if (!matched) {
+      // A workload that never ran (the run stopped early) cannot pass its gate.
+      EvaluatedGate result;
+      result.gate_index = static_cast<int>(index);
+      result.workload = gate.workload;
+      result.baseline = gate.baseline;
+      result.outcome = gates::error_outcome(
+          gate, "no measured workload matches '" + gate.workload + "' (the run stopped early)");
+      evaluated.push_back(std::move(result));
+    }
+  }
+  std::vector<gates::GateOutcome> outcomes;
+  for (const auto& e : evaluated) outcomes.push_back(e.outcome);
+  gates::apply_holm(outcomes);
+  for (size_t i = 0; i < evaluated.size(); ++i) evaluated[i].outcome = outcomes[i];
+  return evaluated;
+}
+
+store::GateRecord to_record(const EvaluatedGate& gate) {
+  const auto& o = gate.outcome;
+  store::GateRecord record;
+  record.gate_index = gate.gate_index;
+  record.workload = gate.workload;
+  record.variant = gate.variant;
+  record.metric = o.metric;
+  record.kind = gate.baseline.empty() ? "absolute" : "relative";
+  record.threshold = o.threshold;
+  record.observed = o.observed;
+  record.baseline = gate.baseline;
+  record.baseline_runs = o.baseline_run_ids;
+  record.baseline_centre = o.baseline_centre;
+  record.effect = o.effect;
+  record.p_value = o.p_adjusted ? o.p_adjusted : o.p_value;
+  if (!gate.baseline.empty()) record.alpha = o.alpha;
+  record.method = std::string(gates::to_string(o.method));
+  record.verdict = std::string(gates::to_string(o.verdict));
+  record.severity = o.severity == scenario::GateSeverity::kCritical ? "critical" : "warning";
+  record.explanation = o.explanation;
+  return record;
+}
+
+int gates_exit_code(const std::vector<EvaluatedGate>& evaluated, bool strict) {
+  std::vector<gates::GateOutcome> outcomes;
+  for (const auto& e : evaluated) outcomes.push_back(e.outcome);
+  return gates::exit_code_for(outcomes, strict);
+}
+
+}  // namespace benchgate::gating

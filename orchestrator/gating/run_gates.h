@@ -1,0 +1,59 @@
+// Evaluates a scenario's gates for one run against the stored history: matches each gate to
+// its workloads, fetches the baseline series from the store, decides every verdict, applies
+// Holm's correction across the run, and turns the outcomes into storable records. Used by
+// `orchestrator run` (fresh results) and `orchestrator gate RUN` (stored results).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orchestrator/gates/gate_outcome.h"
+#include "orchestrator/scenario/scenario.h"
+#include "orchestrator/store/records.h"
+
+namespace benchgate::store {
+class Store;
+}
+
+namespace benchgate::gating {
+
+// One measured workload of the run, as gates see it.
+struct WorkloadValues {
+  std::string name;
+  std::string variant = "default";
+  std::string params_hash;
+  bool ok = true;     // false: the workload failed; its gates are errors
+  std::string error;  // why it failed
+  // Per-repetition values of a metric in base units; nullopt when not collected.
+  std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
+};
+
+struct GateContext {
+  store::Store* store = nullptr;  // history source; null: relative gates have no baseline
+  int64_t run_id = 0;             // excluded from its own baseline
+  int64_t testbed_id = 0;
+  std::string scenario;
+  std::string baseline_override;  // --baseline NAME: replaces every relative gate's baseline
+};
+
+struct EvaluatedGate {
+  int gate_index = 0;
+  std::string workload;  // the concrete workload
+  std::string variant = "default";
+  std::string baseline;  // relative gates: the baseline used
+  gates::GateOutcome outcome;
+};
+
+std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gates,
+                                          const std::vector<WorkloadValues>& workloads,
+                                          const GateContext& context);
+
+store::GateRecord to_record(const EvaluatedGate& gate);
+
+// Exit code for the gates alone (GATES.md): 0, 1, or 3 for a critical error.
+int gates_exit_code(const std::vector<EvaluatedGate>& gates, bool strict);
+
+}  // namespace benchgate::gating

@@ -1,0 +1,211 @@
+#include "orchestrator/report/gate_report.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "common/units/units.h"
+#include "orchestrator/gates/metrics.h"
+
+namespace benchgate::report {
+namespace {
+
+using gates::Verdict;
+
+std::string value_text(const std::optional<double>& value, const std::string& metric) {
+  if (!value) return "-";
+  const auto* info = gates::find_metric(metric);
+  if (!info) return fmt::format("{:.4g}", *value);
+  return gates::format_metric_value(*value, info->unit);
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 allows no control characters other than tab, newline, carriage return.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+          out += ' ';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string md_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string gate_name(const gating::EvaluatedGate& g) {
+  return fmt::format("{} {} (gate #{})", g.workload, g.outcome.metric, g.gate_index + 1);
+}
+
+const char* severity(const gating::EvaluatedGate& g) {
+  return g.outcome.severity == scenario::GateSeverity::kCritical ? "critical" : "warning";
+}
+
+}  // namespace
+
+std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
+  if (gates.empty()) return {};
+  std::string out = "gates:\n";
+  out += fmt::format("  {:<13} {:<8} {:<24} {:<16} {:>12} {:>12}  {}\n", "verdict", "severity",
+                     "workload", "metric", "observed", "threshold", "explanation");
+  for (const auto& g : gates) {
+    out += fmt::format("  {:<13} {:<8} {:<24} {:<16} {:>12} {:>12}  {}\n",
+                       gates::to_string(g.outcome.verdict), severity(g), g.workload,
+                       g.outcome.metric, value_text(g.outcome.observed, g.outcome.metric),
+                       value_text(g.outcome.threshold, g.outcome.metric), g.outcome.explanation);
+  }
+  return out;
+}
+
+std::string junit_xml(const std::vector<ScenarioReport>& reports) {
+  size_t tests = 0, failures = 0, skipped = 0;
+  std::string suites;
+  for (const auto& report : reports) {
+    size_t suite_tests = 0, suite_failures = 0, suite_skipped = 0;
+    std::string cases;
+    // The run itself is a testcase, so a pipeline sees a crashed run even without gates.
+    ++suite_tests;
+    cases += fmt::format("    <testcase classname=\"benchgate.{0}\" name=\"run\" time=\"0\">",
+                         xml_escape(report.result.scenario));
+    if (!report.result.ok()) {
+      ++suite_failures;
+      std::string why = report.result.error;
+      for (const auto& w : report.result.workloads) {
+        if (w.status == results::WorkloadStatus::kFailed) {
+          why += (why.empty() ? "" : "; ") + w.spec.name + ": " + w.error;
+        }
+      }
+      if (report.result.interrupted) why += (why.empty() ? "" : "; ") + std::string("interrupted");
+      cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", xml_escape(why));
+    }
+    cases += "</testcase>\n";
+    for (const auto& g : report.gates) {
+      ++suite_tests;
+      cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"{}\" time=\"0\">",
+                           xml_escape(report.result.scenario), xml_escape(gate_name(g)));
+      const std::string message = xml_escape(g.outcome.explanation);
+      switch (g.outcome.verdict) {
+        case Verdict::kPass:
+          break;
+        case Verdict::kFail:
+          ++suite_failures;
+          cases += fmt::format("<failure type=\"fail\" message=\"{}\"/>", message);
+          break;
+        case Verdict::kError:
+          ++suite_failures;
+          cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", message);
+          break;
+        case Verdict::kInconclusive:
+        case Verdict::kNoBaseline:
+          ++suite_skipped;
+          cases += fmt::format("<skipped message=\"{}: {}\"/>", gates::to_string(g.outcome.verdict),
+                               message);
+          break;
+      }
+      cases += "</testcase>\n";
+    }
+    suites += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n{}"
+        "  </testsuite>\n",
+        xml_escape(report.result.scenario), suite_tests, suite_failures, suite_skipped, cases);
+    tests += suite_tests;
+    failures += suite_failures;
+    skipped += suite_skipped;
+  }
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"benchgate\" tests=\"{}\" "
+      "failures=\"{}\" errors=\"0\" skipped=\"{}\">\n{}</testsuites>\n",
+      tests, failures, skipped, suites);
+}
+
+std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
+  std::string out = "## benchgate results\n\n";
+  for (const auto& report : reports) {
+    const auto& r = report.result;
+    out += fmt::format("### {} {}\n\n", r.scenario,
+                       report.run_id ? fmt::format("(run {})", report.run_id) : std::string());
+    if (!r.error.empty()) out += fmt::format("**Run error:** {}\n\n", md_escape(r.error));
+    out += "| workload | ops/s (median, min-max) | p50 | p99 | p99.9 | errors | status |\n";
+    out += "|---|---|---|---|---|---|---|\n";
+    for (const auto& w : r.workloads) {
+      auto pct = [&](double p) {
+        return w.latency.total_count() == 0
+                   ? std::string("-")
+                   : format_duration_ns(static_cast<double>(w.latency.value_at_percentile(p)));
+      };
+      const auto ops = w.ops_per_second();
+      out +=
+          fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", w.spec.name,
+                      w.repetitions.empty()
+                          ? std::string("not measured")
+                          : fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
+                      pct(50), pct(99), pct(99.9), w.error_count(),
+                      w.status == results::WorkloadStatus::kOk ? std::string("ok")
+                                                               : "failed: " + md_escape(w.error));
+    }
+    if (!report.gates.empty()) {
+      out += "\n| verdict | severity | workload | metric | observed | threshold | explanation |\n";
+      out += "|---|---|---|---|---|---|---|\n";
+      for (const auto& g : report.gates) {
+        const auto verdict = gates::to_string(g.outcome.verdict);
+        out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n",
+                           g.outcome.verdict == Verdict::kPass ? std::string(verdict)
+                                                               : fmt::format("**{}**", verdict),
+                           severity(g), g.workload, g.outcome.metric,
+                           value_text(g.outcome.observed, g.outcome.metric),
+                           value_text(g.outcome.threshold, g.outcome.metric),
+                           md_escape(g.outcome.explanation));
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+Expected<void> write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    if (!out) return Error{"cannot write '" + path + "'"};
+    out << text;
+    if (!out.flush()) return Error{"cannot write '" + path + "'"};
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Error{"cannot move '" + tmp + "' to '" + path + "'"};
+  }
+  return {};
+}
+
+}  // namespace benchgate::report

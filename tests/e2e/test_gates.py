@@ -1,0 +1,198 @@
+"""Every run lands in SQLite, and gates decide from the stored history: a promoted baseline,
+a second run gated against it, an impossible gate, a missing metric, a killed orchestrator."""
+import os
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+from harness import BIN, Run, kill_tagged, load_json, write_scenario
+
+GATED = """
+name = "e2e_gated"
+[defaults]
+warmup = "100ms"
+duration = "400ms"
+repetitions = 3
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 4
+
+[[gates]]
+workload = "hello"
+metric = "latency.p99"
+max = "{p99_max}"
+
+[[gates]]
+workload = "hel*"
+metric = "errors.count"
+baseline = "main"
+max_regression = "10%"
+"""
+
+
+class GatesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.db = os.path.join(self.dir, "bench.db")
+        self.tags = []
+
+    def tearDown(self):
+        for tag in self.tags:
+            kill_tagged(tag)
+
+    def orchestrator(self, *args):
+        run = Run(list(args), cwd=self.dir)
+        self.tags.append(run.tag)
+        return run.run()
+
+    def scenario(self, p99_max="10s"):
+        return write_scenario(self.dir, "gated.toml", GATED.format(p99_max=p99_max))
+
+    def test_promoted_baseline_then_gated_run_passes_and_is_stored(self):
+        path = self.scenario()
+        first = self.orchestrator("run", path, "--db", self.db, "--promote", "main")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertIn("promoted run 1 to baseline 'main'", first.stdout)
+
+        junit = os.path.join(self.dir, "gates.xml")
+        markdown = os.path.join(self.dir, "summary.md")
+        second = self.orchestrator("run", path, "--db", self.db, "--baseline", "main",
+                                   "--junit", junit, "--markdown", markdown,
+                                   "--label", "ci=e2e", "--commit", "abc123")
+        self.assertEqual(second.returncode, 0, second.stdout + second.stderr)
+        self.assertIn("|run=2|", second.stdout)
+
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute("SELECT metric, verdict, kind, baseline_runs FROM gate_results "
+                              "WHERE run_id = 2 ORDER BY gate_index").fetchall()
+            self.assertEqual([(r[0], r[1], r[2]) for r in rows],
+                             [("latency.p99", "pass", "absolute"),
+                              ("errors.count", "pass", "relative")])
+            self.assertEqual(rows[1][3], "[1]")
+            status, commit, labels = db.execute(
+                "SELECT status, commit_id, labels FROM runs WHERE id = 2").fetchone()
+            self.assertEqual((status, commit), ("ok", "abc123"))
+            self.assertIn('"ci":"e2e"', labels.replace(" ", ""))
+            reps = db.execute("SELECT COUNT(*) FROM repetitions r JOIN workloads w "
+                              "ON r.workload_id = w.id WHERE w.run_id = 2").fetchone()[0]
+            self.assertEqual(reps, 3)
+            self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+
+        suite = ET.parse(junit).getroot().find("testsuite")
+        self.assertEqual(suite.get("name"), "e2e_gated")
+        self.assertEqual(suite.get("failures"), "0")
+        self.assertEqual(len(suite.findall("testcase")), 3)  # the run and two gates
+        with open(markdown) as f:
+            text = f.read()
+        self.assertIn("| pass | critical | hello | latency.p99 |", text)
+
+        # Re-evaluation of the stored run gives the same verdicts without running anything.
+        again = self.orchestrator("gate", "2", "--db", self.db, "--baseline", "main")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(again.stdout.count(" pass "), 2, again.stdout)
+
+    def test_an_impossible_gate_fails_the_run_with_exit_1_and_says_why(self):
+        path = self.scenario(p99_max="1ns")
+        run = self.orchestrator("run", path, "--db", self.db, "--promote", "main")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertRegex(run.stdout, r"fail\s+critical\s+hello\s+latency.p99")
+        self.assertIn("above max 1.00ns", run.stdout)
+        self.assertIn("not promoted", run.stdout)
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM baselines").fetchone()[0], 0)
+            self.assertEqual(db.execute("SELECT exit_code FROM runs").fetchone()[0], 1)
+
+    def test_a_gate_on_a_metric_that_was_not_collected_is_an_error_exit_3(self):
+        # The bundled router started by hand and attached as an external system: the
+        # orchestrator cannot read its counters, so router.cpu_per_request is not collected.
+        env = dict(os.environ, BENCHGATE_TEST_TAG="ext-" + os.path.basename(self.dir))
+        self.tags.append(env["BENCHGATE_TEST_TAG"])
+        router = subprocess.Popen([os.path.join(BIN, "router"), "--http", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                  env=env)
+        try:
+            ready = router.stdout.readline().split()
+            address = dict(f.split("=", 1) for f in ready[1:])["http"]
+            path = write_scenario(self.dir, "external.toml", f"""
+name = "e2e_external"
+[router]
+impl = "external"
+address = "{address}"
+[defaults]
+warmup = "0s"
+duration = "300ms"
+repetitions = 1
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 2
+[[gates]]
+workload = "hello"
+metric = "router.cpu_per_request"
+max = "1ms"
+""")
+            run = self.orchestrator("run", path, "--db", self.db)
+            self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+            self.assertRegex(run.stdout, r"error\s+critical\s+hello\s+router.cpu_per_request")
+            self.assertIn("not collected", run.stdout)
+        finally:
+            router.terminate()
+            router.wait(timeout=10)
+            router.stdout.close()
+
+    def test_a_killed_orchestrator_leaves_an_abandoned_run_and_a_sound_database(self):
+        long = write_scenario(self.dir, "long.toml", """
+name = "e2e_killed"
+[defaults]
+duration = "30s"
+warmup = "0s"
+repetitions = 2
+timeout = "120s"
+[[workloads]]
+name = "done"
+target = "/bench/hello"
+connections = 2
+duration = "200ms"
+repetitions = 1
+timeout = "60s"
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 2
+""")
+        run = Run(["run", long, "--db", self.db], cwd=self.dir).start()
+        self.tags.append(run.tag)
+        run.wait_for_stderr("hello rep 1/2: started")
+        run.proc.kill()  # SIGKILL: no chance to clean up
+        run.finish(timeout=30)
+        self.assertEqual(run.leftovers(), [], "children must die with the orchestrator")
+
+        listing = self.orchestrator("run", self.scenario(), "--db", self.db)
+        self.assertEqual(listing.returncode, 0, listing.stderr)
+        self.assertIn("run 1 was left running", listing.stderr)
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT status FROM runs WHERE id = 1").fetchone()[0],
+                             "abandoned")
+            # The workload that completed before the kill was kept, whole.
+            names = [r[0] for r in db.execute("SELECT name FROM workloads WHERE run_id = 1")]
+            self.assertEqual(names, ["done"])
+            self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+
+    def test_database_problems_are_reported_before_anything_starts(self):
+        path = self.scenario()
+        run = self.orchestrator("run", path, "--db", "/nonexistent-folder/x.db")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("/nonexistent-folder", run.stderr)
+        self.assertEqual(run.leftovers(wait=0), [])
+        self.assertNotIn("RESULT|", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
