@@ -1,0 +1,212 @@
+// The history commands: argument wiring and thin handlers; what they print is rendered by
+// orchestrator/history/ from the store's records.
+#include "orchestrator/cli/history_commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/history/listings.h"
+#include "orchestrator/history/run_comparison.h"
+#include "orchestrator/history/run_detail.h"
+#include "orchestrator/history/store_errors.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::cli {
+namespace {
+
+using store::Store;
+
+int fail(int code, const std::string& message) {
+  std::cerr << "error: " << message << "\n";
+  return code;
+}
+
+// A store error: the user's mistake (unknown run, bad name) or the database's failure.
+int fail(const Error& error) {
+  return fail(history::is_user_error(error.message) ? kExitInvalidInput : kExitRunError,
+              error.message);
+}
+
+// Opens the database only when the file is there: a history command must never leave an
+// empty database behind a mistyped --db.
+std::unique_ptr<Store> open_existing(const std::string& path, int& exit_code) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    exit_code = fail(kExitInvalidInput,
+                     "no database at " + path + "; run `orchestrator run` first or pass --db");
+    return nullptr;
+  }
+  auto store = Store::open(path);
+  if (!store) {
+    exit_code = fail(kExitRunError, store.message());
+    return nullptr;
+  }
+  return std::move(*store);
+}
+
+void add_db_option(CLI::App& command, HistoryFlags& flags) {
+  command.add_option("--db", flags.db, "SQLite result database (never created by this command)")
+      ->capture_default_str();
+}
+
+int runs_list(Store& store, const HistoryFlags& flags) {
+  if (flags.limit < 0) return fail(kExitInvalidInput, "--limit must be 0 (every run) or more");
+  auto runs = store.list_runs(flags.limit, flags.scenario);
+  if (!runs) return fail(runs.error());
+  if (runs->empty()) {
+    std::cout << (flags.scenario.empty()
+                      ? "no runs stored in " + flags.db
+                      : "no runs of scenario '" + flags.scenario + "' in " + flags.db)
+              << "\n";
+    return kExitOk;
+  }
+  std::cout << history::render_run_list(*runs);
+  return kExitOk;
+}
+
+int runs_show(Store& store, const HistoryFlags& flags) {
+  auto run = store.get_run(flags.run);
+  if (!run) return fail(run.error());
+  auto gates = store.gate_results(flags.run);
+  if (!gates) return fail(gates.error());
+  std::cout << history::render_run_detail(*run, *gates);
+  return kExitOk;
+}
+
+int baseline_add(Store& store, const HistoryFlags& flags) {
+  auto entries = store.list_baselines(flags.baseline);
+  if (!entries) return fail(entries.error());
+  for (const store::BaselineEntry& e : *entries) {
+    if (e.run_id == flags.run) {
+      std::cout << "run " << flags.run << " is already in baseline '" << flags.baseline << "'\n";
+      return kExitOk;
+    }
+  }
+  if (auto ok = store.add_baseline(flags.baseline, flags.run); !ok) return fail(ok.error());
+  std::cout << "added run " << flags.run << " to baseline '" << flags.baseline << "' ("
+            << entries->size() + 1 << " run" << (entries->empty() ? "" : "s") << ")\n";
+  return kExitOk;
+}
+
+int baseline_remove(Store& store, const HistoryFlags& flags) {
+  if (auto ok = store.remove_baseline(flags.baseline, flags.run); !ok) return fail(ok.error());
+  std::cout << "removed run " << flags.run << " from baseline '" << flags.baseline << "'\n";
+  return kExitOk;
+}
+
+int baseline_list(Store& store, const HistoryFlags& flags) {
+  auto entries = store.list_baselines(flags.baseline);
+  if (!entries) return fail(entries.error());
+  if (entries->empty()) {
+    std::cout << (flags.baseline.empty() ? "no baselines in " + flags.db
+                                         : "baseline '" + flags.baseline + "' has no runs")
+              << "\n";
+    return kExitOk;
+  }
+  std::cout << history::render_baseline_list(*entries);
+  return kExitOk;
+}
+
+// A run's workloads with their per-repetition values of every compared metric.
+Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
+  auto run = store.get_run(run_id);
+  if (!run) return run.error();
+  history::RunSamples samples;
+  samples.run_id = run_id;
+  samples.testbed_fingerprint = run->testbed.fingerprint();
+  samples.testbed_host = run->testbed.host;
+  for (const store::StoredWorkload& w : run->workloads) {
+    history::WorkloadSamples ws{w.name, w.variant, w.params_hash, w.status, w.error, {}};
+    for (std::string_view metric : history::kCompareMetrics) {
+      auto values = store.run_metric_values(run_id, w.name, w.variant, std::string(metric));
+      if (!values) return values.error();
+      if (*values) ws.values[std::string(metric)] = std::move(**values);
+    }
+    samples.workloads.push_back(std::move(ws));
+  }
+  return samples;
+}
+
+int compare(Store& store, const HistoryFlags& flags) {
+  if (!(flags.alpha > 0 && flags.alpha < 1)) {
+    return fail(kExitInvalidInput, "--alpha must lie strictly between 0 and 1");
+  }
+  auto a = load_samples(store, flags.run_a);
+  if (!a) return fail(a.error());
+  auto b = load_samples(store, flags.run_b);
+  if (!b) return fail(b.error());
+  std::cout << history::render_comparison(history::compare_runs(*a, *b, flags.alpha));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_history_commands(CLI::App& app, HistoryFlags& flags) {
+  CLI::App* runs = app.add_subcommand("runs", "List and inspect stored runs");
+  runs->require_subcommand(1);
+  CLI::App* list = runs->add_subcommand(
+      "list", "List stored runs, newest first: id, scenario, status, start, duration, commit");
+  list->add_option("--scenario", flags.scenario, "Only runs of this scenario");
+  list->add_option("--limit", flags.limit, "At most this many runs (0: every run)")
+      ->capture_default_str();
+  add_db_option(*list, flags);
+  CLI::App* show = runs->add_subcommand(
+      "show", "Show one run: testbed, every repetition's figures, the latest gate verdicts");
+  show->add_option("RUN", flags.run, "Run id (see `runs list`)")->required();
+  add_db_option(*show, flags);
+
+  CLI::App* baseline =
+      app.add_subcommand("baseline", "Manage baselines: named sets of runs relative gates use");
+  baseline->require_subcommand(1);
+  CLI::App* add = baseline->add_subcommand(
+      "add", "Add a finished (ok) run to a baseline, creating the baseline if needed");
+  add->add_option("NAME", flags.baseline, "Baseline name (letters, digits, '_', '-', '.')")
+      ->required();
+  add->add_option("RUN", flags.run, "Run id")->required();
+  add_db_option(*add, flags);
+  CLI::App* remove = baseline->add_subcommand("remove", "Remove a run from a baseline");
+  remove->add_option("NAME", flags.baseline, "Baseline name")->required();
+  remove->add_option("RUN", flags.run, "Run id")->required();
+  add_db_option(*remove, flags);
+  CLI::App* baseline_list_cmd =
+      baseline->add_subcommand("list", "List the runs of one baseline, or of every baseline");
+  baseline_list_cmd->add_option("NAME", flags.baseline, "Only this baseline");
+  add_db_option(*baseline_list_cmd, flags);
+
+  CLI::App* cmp = app.add_subcommand(
+      "compare",
+      "Compare two stored runs, benchstat-style: per workload and metric both medians, the "
+      "change with its interval and p-value, \"~\" where not significant");
+  cmp->add_option("RUN_A", flags.run_a, "The old run")->required();
+  cmp->add_option("RUN_B", flags.run_b, "The new run")->required();
+  cmp->add_option("--alpha", flags.alpha, "Significance level of a change")->capture_default_str();
+  add_db_option(*cmp, flags);
+}
+
+std::optional<int> run_history_command(const CLI::App& app, const HistoryFlags& flags) {
+  using Handler = int (*)(Store&, const HistoryFlags&);
+  Handler handler = nullptr;
+  if (app.got_subcommand("runs")) {
+    const CLI::App* runs = app.get_subcommand("runs");
+    handler = runs->got_subcommand("list") ? runs_list : runs_show;
+  } else if (app.got_subcommand("baseline")) {
+    const CLI::App* baseline = app.get_subcommand("baseline");
+    handler = baseline->got_subcommand("add")      ? baseline_add
+              : baseline->got_subcommand("remove") ? baseline_remove
+                                                   : baseline_list;
+  } else if (app.got_subcommand("compare")) {
+    handler = compare;
+  } else {
+    return std::nullopt;
+  }
+  int exit_code = kExitOk;
+  std::unique_ptr<Store> store = open_existing(flags.db, exit_code);
+  if (!store) return exit_code;
+  return handler(*store, flags);
+}
+
+}  // namespace benchgate::cli

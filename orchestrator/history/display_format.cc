@@ -1,0 +1,59 @@
+// Terminal formatting of stored values (display_format.h).
+#include "orchestrator/history/display_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+
+#include "orchestrator/gates/metrics.h"
+
+namespace benchgate::history {
+
+std::string format_local_time(int64_t unix_ns) {
+  // Floor division, so a time before 1970 still lands in the right second.
+  int64_t seconds = unix_ns / 1'000'000'000;
+  if (unix_ns % 1'000'000'000 < 0) --seconds;
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm local{};
+  if (localtime_r(&t, &local) == nullptr) return fmt::format("@{}", seconds);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &local);
+  return buf;
+}
+
+std::string format_span(int64_t ns) {
+  if (ns < 0) return "-";
+  if (ns < 1'000'000'000) return fmt::format("{}ms", ns / 1'000'000);
+  if (ns < 60'000'000'000) return fmt::format("{:.1f}s", static_cast<double>(ns) / 1e9);
+  const int64_t s = ns / 1'000'000'000;
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
+std::string short_commit(const std::string& commit) {
+  if (commit.empty()) return "-";
+  return commit.substr(0, 10);
+}
+
+std::string format_labels(const std::map<std::string, std::string>& labels) {
+  if (labels.empty()) return "-";
+  std::string out;
+  for (const auto& [key, value] : labels) out += (out.empty() ? "" : ",") + key + "=" + value;
+  return out;
+}
+
+std::string format_latency_ns(std::optional<int64_t> ns) {
+  if (!ns) return "-";
+  return gates::format_metric_value(static_cast<double>(*ns) / 1e9, gates::UnitKind::kSeconds);
+}
+
+std::string format_percent(double change) {
+  if (std::isnan(change)) return "n/a";
+  if (std::isinf(change)) return change > 0 ? "+inf%" : "-inf%";
+  return fmt::format("{:+.2f}%", change * 100);
+}
+
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+
+}  // namespace benchgate::history

@@ -1,0 +1,27 @@
+// How stored values read on a terminal: local times, durations, short commits, labels,
+// per-repetition figures. Pure functions, so listings can be tested without a database.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace benchgate::history {
+
+// Unix nanoseconds as local time "2023-11-14 22:13:20" (the TZ environment applies).
+std::string format_local_time(int64_t unix_ns);
+// A wall-clock span: "850ms", "12.5s", "1m05s", "2h03m".
+std::string format_span(int64_t ns);
+// The first 10 characters of a commit id; "-" when there is none.
+std::string short_commit(const std::string& commit);
+// "k1=v1,k2=v2" in key order; "-" when empty.
+std::string format_labels(const std::map<std::string, std::string>& labels);
+// Nanoseconds with a unit ("1.00ms"), "-" when not measured.
+std::string format_latency_ns(std::optional<int64_t> ns);
+// A relative change as a signed percentage with two decimals: 0.5 -> "+50.00%".
+std::string format_percent(double change);
+// A value, or "-" for an empty string.
+std::string or_dash(const std::string& s);
+
+}  // namespace benchgate::history

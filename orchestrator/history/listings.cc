@@ -1,0 +1,33 @@
+// Runs and baselines as tables (listings.h).
+#include "orchestrator/history/listings.h"
+
+#include "orchestrator/history/display_format.h"
+#include "orchestrator/history/text_table.h"
+
+namespace benchgate::history {
+
+std::string render_run_list(const std::vector<store::RunSummary>& runs) {
+  TextTable table(
+      {"ID", "SCENARIO", "STATUS", "STARTED", "DURATION", "COMMIT", "BRANCH", "EXIT", "LABELS"});
+  table.align(0, TextTable::Align::kRight).align(4, TextTable::Align::kRight);
+  table.align(7, TextTable::Align::kRight);
+  for (const store::RunSummary& r : runs) {
+    table.add_row({std::to_string(r.id), r.scenario, r.status, format_local_time(r.started_at_ns),
+                   r.finished_at_ns ? format_span(*r.finished_at_ns - r.started_at_ns) : "-",
+                   short_commit(r.commit), or_dash(r.branch),
+                   r.exit_code ? std::to_string(*r.exit_code) : "-", format_labels(r.labels)});
+  }
+  return table.render();
+}
+
+std::string render_baseline_list(const std::vector<store::BaselineEntry>& entries) {
+  TextTable table({"BASELINE", "RUN", "SCENARIO", "COMMIT", "STARTED", "ADDED"});
+  table.align(1, TextTable::Align::kRight);
+  for (const store::BaselineEntry& e : entries) {
+    table.add_row({e.name, std::to_string(e.run_id), e.scenario, short_commit(e.commit),
+                   format_local_time(e.started_at_ns), format_local_time(e.added_at_ns)});
+  }
+  return table.render();
+}
+
+}  // namespace benchgate::history

@@ -1,0 +1,154 @@
+// Benchstat-style comparison of two stored runs (run_comparison.h).
+#include "orchestrator/history/run_comparison.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "orchestrator/gates/metrics.h"
+#include "orchestrator/history/display_format.h"
+#include "orchestrator/history/text_table.h"
+
+namespace benchgate::history {
+namespace {
+
+std::string workload_label(const std::string& name, const std::string& variant) {
+  return variant.empty() || variant == "default" ? name : name + " (variant " + variant + ")";
+}
+
+const WorkloadSamples* find(const RunSamples& run, const WorkloadSamples& like) {
+  for (const WorkloadSamples& w : run.workloads) {
+    if (w.name == like.name && w.variant == like.variant) return &w;
+  }
+  return nullptr;
+}
+
+MetricComparison compare_metric(std::string_view metric, const RunSamples& ra,
+                                const WorkloadSamples& a, const RunSamples& rb,
+                                const WorkloadSamples& b, double alpha, double confidence) {
+  MetricComparison m;
+  m.metric = std::string(metric);
+  const auto va = a.values.find(m.metric);
+  const auto vb = b.values.find(m.metric);
+  const bool has_a = va != a.values.end() && !va->second.empty();
+  const bool has_b = vb != b.values.end() && !vb->second.empty();
+  if (!has_a) m.missing_in.push_back(ra.run_id);
+  if (!has_b) m.missing_in.push_back(rb.run_id);
+  if (!has_a || !has_b) return m;
+  m.n_a = va->second.size();
+  m.n_b = vb->second.size();
+  m.stats = gates::compare_samples(va->second, vb->second, confidence, alpha);
+  return m;
+}
+
+std::string format_value(const std::string& metric, double value) {
+  const gates::MetricInfo* info = gates::find_metric(metric);
+  return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
+}
+
+// The change column: "~" when not significant (benchstat's convention), otherwise the signed
+// percentage; a change from zero has no percentage.
+std::string format_change(const gates::SampleComparison& s) {
+  if (!s.significant) return "~";
+  if (std::isnan(s.change)) return "from 0";
+  return format_percent(s.change);
+}
+
+std::string format_interval(const gates::SampleComparison& s) {
+  if (!s.interval_bounded) return s.median_a == 0 ? "-" : "too few samples";
+  return fmt::format("[{}, {}]", format_percent(s.change_low), format_percent(s.change_high));
+}
+
+std::string workload_section(const RunComparison& c, const WorkloadComparison& w) {
+  std::string out = fmt::format("\nworkload {}\n", workload_label(w.name, w.variant));
+  if (w.definitions_differ) {
+    out +=
+        "  note: definitions differ (the workload's resolved parameters changed between the "
+        "runs); the figures are not one series\n";
+  }
+  for (const std::string& note : w.notes) out += "  note: " + note + "\n";
+  TextTable table({"METRIC", fmt::format("RUN {}", c.run_a), fmt::format("RUN {}", c.run_b),
+                   "CHANGE", fmt::format("{:g}% INTERVAL", c.confidence * 100), "P", "N"},
+                  "  ");
+  table.align(1, TextTable::Align::kRight).align(2, TextTable::Align::kRight);
+  table.align(3, TextTable::Align::kRight);
+  for (const MetricComparison& m : w.metrics) {
+    if (!m.stats) {
+      std::vector<std::string> runs;
+      for (int64_t id : m.missing_in) runs.push_back(std::to_string(id));
+      table.add_row({m.metric, "", "", "",
+                     "not collected in run " + fmt::format("{}", fmt::join(runs, " and "))});
+      continue;
+    }
+    const gates::SampleComparison& s = *m.stats;
+    table.add_row({m.metric, format_value(m.metric, s.median_a), format_value(m.metric, s.median_b),
+                   format_change(s), format_interval(s), fmt::format("p={:.3f}", s.p_value),
+                   fmt::format("n={}+{}", m.n_a, m.n_b)});
+  }
+  return out + table.render();
+}
+
+}  // namespace
+
+RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha,
+                           double confidence) {
+  RunComparison c;
+  c.run_a = a.run_id;
+  c.run_b = b.run_id;
+  c.alpha = alpha;
+  c.confidence = confidence;
+  c.testbeds_differ = a.testbed_fingerprint != b.testbed_fingerprint;
+  c.host_a = a.testbed_host;
+  c.host_b = b.testbed_host;
+  for (const WorkloadSamples& wa : a.workloads) {
+    const WorkloadSamples* wb = find(b, wa);
+    if (wb == nullptr) {
+      c.only_in_a.push_back(workload_label(wa.name, wa.variant));
+      continue;
+    }
+    WorkloadComparison w;
+    w.name = wa.name;
+    w.variant = wa.variant;
+    w.definitions_differ = wa.params_hash != wb->params_hash;
+    for (const auto& [run, samples] : {std::pair{a.run_id, &wa}, std::pair{b.run_id, wb}}) {
+      if (samples->status == "ok") continue;
+      std::string note = fmt::format("{} in run {}", samples->status, run);
+      if (!samples->error.empty()) note += ": " + samples->error;
+      w.notes.push_back(std::move(note));
+    }
+    for (std::string_view metric : kCompareMetrics) {
+      w.metrics.push_back(compare_metric(metric, a, wa, b, *wb, alpha, confidence));
+    }
+    c.workloads.push_back(std::move(w));
+  }
+  for (const WorkloadSamples& wb : b.workloads) {
+    if (find(a, wb) == nullptr) c.only_in_b.push_back(workload_label(wb.name, wb.variant));
+  }
+  return c;
+}
+
+std::string render_comparison(const RunComparison& c) {
+  std::string out = fmt::format(
+      "run {} (old) against run {} (new): medians over repetitions, the change of new against "
+      "old\nwith its {:g}% interval, two-sided Mann-Whitney p; \"~\": not significant at alpha "
+      "{:g}\n",
+      c.run_a, c.run_b, c.confidence * 100, c.alpha);
+  if (c.testbeds_differ) {
+    out += fmt::format(
+        "note: the runs were measured on different testbeds (run {} on {}, run {} on {}); part "
+        "of any difference may be the machine\n",
+        c.run_a, or_dash(c.host_a), c.run_b, or_dash(c.host_b));
+  }
+  for (const WorkloadComparison& w : c.workloads) out += workload_section(c, w);
+  if (c.workloads.empty()) out += "\nno workload is present in both runs\n";
+  if (!c.only_in_a.empty() || !c.only_in_b.empty()) out += "\n";
+  for (const std::string& name : c.only_in_a) {
+    out += fmt::format("only in run {}: workload {}\n", c.run_a, name);
+  }
+  for (const std::string& name : c.only_in_b) {
+    out += fmt::format("only in run {}: workload {}\n", c.run_b, name);
+  }
+  return out;
+}
+
+}  // namespace benchgate::history

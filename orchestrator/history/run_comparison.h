@@ -1,0 +1,79 @@
+// `orchestrator compare RUN_A RUN_B` as a plain function: per workload present in both runs
+// and per metric, both medians, the change with its interval and the two-sided p-value, in the
+// manner of benchstat (GATES.md, "Outputs for pipelines"). The caller loads the samples; this
+// file neither reads the store nor prints.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "orchestrator/gates/statistics.h"
+
+namespace benchgate::history {
+
+// The metrics compare reports, in this order.
+inline constexpr std::array<std::string_view, 6> kCompareMetrics = {
+    "throughput.rps", "throughput.bytes_per_s", "latency.p50",
+    "latency.p99",    "latency.p999",           "errors.count"};
+
+// One workload of one run as compare sees it.
+struct WorkloadSamples {
+  std::string name;
+  std::string variant = "default";
+  std::string params_hash;
+  std::string status = "ok";
+  std::string error;
+  // Per-repetition values by metric; a metric that was not collected is absent.
+  std::map<std::string, std::vector<double>> values;
+};
+
+struct RunSamples {
+  int64_t run_id = 0;
+  std::string testbed_fingerprint;
+  std::string testbed_host;  // to name the testbeds in the note when they differ
+  std::vector<WorkloadSamples> workloads;
+};
+
+struct MetricComparison {
+  std::string metric;
+  // Empty when the metric is missing from either run; `missing_in` then says which.
+  std::optional<gates::SampleComparison> stats;
+  size_t n_a = 0;
+  size_t n_b = 0;
+  std::vector<int64_t> missing_in;
+};
+
+struct WorkloadComparison {
+  std::string name;
+  std::string variant;
+  bool definitions_differ = false;  // params_hash differs: not the same series
+  std::vector<std::string> notes;   // a failed workload, with its error
+  std::vector<MetricComparison> metrics;
+};
+
+struct RunComparison {
+  int64_t run_a = 0;
+  int64_t run_b = 0;
+  double alpha = 0.05;
+  double confidence = 0.95;
+  bool testbeds_differ = false;
+  std::string host_a, host_b;
+  std::vector<WorkloadComparison> workloads;  // in run A's order
+  std::vector<std::string> only_in_a;         // "name" or "name (variant v)"
+  std::vector<std::string> only_in_b;
+};
+
+RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha = 0.05,
+                           double confidence = 0.95);
+
+// The comparison as text: a table per workload with columns metric, run A, run B, change
+// ("~" when not significant), interval, p-value and sample sizes; notes on differing testbeds
+// and definitions; workloads found in only one run.
+std::string render_comparison(const RunComparison& comparison);
+
+}  // namespace benchgate::history

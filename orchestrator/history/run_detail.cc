@@ -1,0 +1,110 @@
+// One stored run for a person to read (run_detail.h).
+#include "orchestrator/history/run_detail.h"
+
+#include <fmt/format.h>
+
+#include "orchestrator/gates/metrics.h"
+#include "orchestrator/history/display_format.h"
+#include "orchestrator/history/text_table.h"
+
+namespace benchgate::history {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+// "5 (status=2,timeout=3)": the total with its kinds, so a reader sees what failed.
+std::string format_errors(const store::StoredRepetition& rep) {
+  if (rep.errors.empty()) return std::to_string(rep.errors_total);
+  std::vector<std::string> kinds;
+  for (const auto& [kind, count] : rep.errors) {
+    if (count > 0) kinds.push_back(fmt::format("{}={}", kind, count));
+  }
+  if (kinds.empty()) return std::to_string(rep.errors_total);
+  return fmt::format("{} ({})", rep.errors_total, join(kinds, ","));
+}
+
+std::string header(const store::RunDetail& d) {
+  const store::RunSummary& r = d.run;
+  std::string out = fmt::format("run {}  scenario {}  status {}", r.id, r.scenario, r.status);
+  if (r.exit_code) out += fmt::format(" (exit {})", *r.exit_code);
+  out += "\n";
+  out += fmt::format("  started   {}\n", format_local_time(r.started_at_ns));
+  if (r.finished_at_ns) {
+    out += fmt::format("  finished  {} (took {})\n", format_local_time(*r.finished_at_ns),
+                       format_span(*r.finished_at_ns - r.started_at_ns));
+  } else {
+    out += "  finished  -\n";
+  }
+  out += fmt::format("  commit    {}\n", or_dash(r.commit));
+  out += fmt::format("  branch    {}\n", or_dash(r.branch));
+  out += fmt::format("  labels    {}\n", format_labels(r.labels));
+  const store::Testbed& t = d.testbed;
+  out += fmt::format("testbed {}\n", r.testbed_id);
+  out += fmt::format("  host      {}\n", or_dash(t.host));
+  out += fmt::format("  cpu       {}\n", or_dash(t.cpu_model));
+  out += fmt::format("  cores     {}\n", t.cores);
+  out += fmt::format("  kernel    {}\n", or_dash(t.kernel));
+  out += fmt::format("  governor  {}\n", or_dash(t.governor));
+  out += fmt::format("  compiler  {}\n", or_dash(t.compiler));
+  out += fmt::format("  flags     {}\n", or_dash(t.build_flags));
+  return out;
+}
+
+std::string workload(const store::StoredWorkload& w) {
+  std::string out = fmt::format("\nworkload {}", w.name);
+  if (!w.variant.empty() && w.variant != "default") out += fmt::format(" (variant {})", w.variant);
+  out += fmt::format("  protocol {}  status {}  params {}\n", w.protocol, w.status,
+                     w.params_hash.substr(0, 12));
+  if (!w.error.empty()) out += fmt::format("  error: {}\n", w.error);
+  if (w.repetitions.empty()) return out + "  no repetitions measured\n";
+  TextTable table({"REP", "OPS/S", "MB/S", "P50", "P90", "P99", "P99.9", "MAX", "ERRORS", "FLAGS"},
+                  "  ");
+  for (size_t c = 0; c <= 7; ++c) table.align(c, TextTable::Align::kRight);
+  for (const store::StoredRepetition& rep : w.repetitions) {
+    table.add_row({std::to_string(rep.index + 1), fmt::format("{:.1f}", rep.ops_per_s),
+                   fmt::format("{:.2f}", rep.bytes_per_s / 1e6), format_latency_ns(rep.p50_ns),
+                   format_latency_ns(rep.p90_ns), format_latency_ns(rep.p99_ns),
+                   format_latency_ns(rep.p999_ns), format_latency_ns(rep.max_ns),
+                   format_errors(rep), join(rep.flags, ",")});
+  }
+  return out + table.render();
+}
+
+std::string gate_table(const std::vector<store::GateRecord>& gates) {
+  if (gates.empty()) return "\ngates: never evaluated for this run\n";
+  TextTable table(
+      {"VERDICT", "SEVERITY", "WORKLOAD", "METRIC", "OBSERVED", "THRESHOLD", "EXPLANATION"}, "  ");
+  table.align(4, TextTable::Align::kRight).align(5, TextTable::Align::kRight);
+  for (const store::GateRecord& g : gates) {
+    std::string workload_name = g.workload;
+    if (!g.variant.empty() && g.variant != "default") workload_name += " (" + g.variant + ")";
+    table.add_row({g.verdict, g.severity, workload_name, g.metric,
+                   format_gate_value(g.metric, g.observed),
+                   format_gate_value(g.metric, g.threshold), g.explanation});
+  }
+  return "\ngates (latest evaluation)\n" + table.render();
+}
+
+}  // namespace
+
+std::string format_gate_value(const std::string& metric, const std::optional<double>& value) {
+  if (!value) return "-";
+  if (const gates::MetricInfo* info = gates::find_metric(metric)) {
+    return gates::format_metric_value(*value, info->unit);
+  }
+  return fmt::format("{:g}", *value);
+}
+
+std::string render_run_detail(const store::RunDetail& run,
+                              const std::vector<store::GateRecord>& gates) {
+  std::string out = header(run);
+  if (run.workloads.empty()) out += "\nno workloads stored\n";
+  for (const store::StoredWorkload& w : run.workloads) out += workload(w);
+  return out + gate_table(gates);
+}
+
+}  // namespace benchgate::history

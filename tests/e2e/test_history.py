@@ -1,0 +1,230 @@
+"""The history commands (runs list/show, baseline add/list/remove, compare) over a database
+written by bench_history_fill (tests/e2e/tools/fill_history.cc): three runs with known
+repetition values, no load. Exact output, no timing."""
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+from harness import BIN, Run
+
+# Local times print in TZ; UTC makes them exact.
+os.environ["TZ"] = "UTC"
+FILL = os.path.join(BIN, "bench_history_fill")
+
+
+def squash(text):
+    """Collapses runs of spaces, so checks do not depend on column widths."""
+    return re.sub(r" +", " ", text)
+
+
+class HistoryTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-history-")
+        self.db = os.path.join(self.dir, "history.db")
+        fill = subprocess.run([FILL, self.db], capture_output=True, text=True, timeout=60)
+        self.assertEqual(fill.returncode, 0, fill.stderr)
+        self.assertEqual(fill.stdout, "run 1\nrun 2\nrun 3\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def orchestrator(self, *args, db=None):
+        run = Run(list(args) + ["--db", db or self.db]).run(timeout=60)
+        self.assertEqual(run.leftovers(), [])
+        return run
+
+    def test_runs_list_shows_runs_newest_first_with_every_column(self):
+        run = self.orchestrator("runs", "list")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(
+            squash(run.stdout).splitlines(),
+            ["ID SCENARIO STATUS STARTED DURATION COMMIT BRANCH EXIT LABELS",
+             " 3 history_other failed 2023-11-16 22:13:20 12.5s - feature/x 3 -",
+             " 2 history_demo ok 2023-11-15 22:13:20 1m20s 2222222222 main 0 ci=yes,pr=42",
+             " 1 history_demo ok 2023-11-14 22:13:20 1m05s 1111111111 main 0 ci=yes"])
+
+    def test_runs_list_filters_by_scenario_and_limits_the_count(self):
+        run = self.orchestrator("runs", "list", "--scenario", "history_demo", "--limit", "1")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = squash(run.stdout).splitlines()
+        self.assertEqual(len(lines), 2)
+        self.assertTrue(lines[1].startswith(" 2 history_demo ok"), lines)
+        none = self.orchestrator("runs", "list", "--scenario", "nothing")
+        self.assertEqual(none.returncode, 0)
+        self.assertEqual(none.stdout, f"no runs of scenario 'nothing' in {self.db}\n")
+
+    def test_runs_show_prints_header_testbed_repetitions_and_gate_verdicts(self):
+        run = self.orchestrator("runs", "show", "2")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        text = squash(run.stdout)
+        for expected in [
+            "run 2 scenario history_demo status ok (exit 0)\n",
+            " started 2023-11-15 22:13:20\n",
+            " finished 2023-11-15 22:14:40 (took 1m20s)\n",
+            " commit 2222222222cccccccccc\n", " branch main\n", " labels ci=yes,pr=42\n",
+            " host bench-a\n", " cpu Test CPU @ 3.00GHz\n", " cores 8\n",
+            " kernel Linux 6.1.0 x86_64\n", " governor performance\n",
+            " compiler GNU 12.2.0\n", " flags -O3 -DNDEBUG\n",
+            "workload faster protocol http1 status ok",
+            " REP OPS/S MB/S P50 P90 P99 P99.9 MAX ERRORS FLAGS\n",
+            " 1 15000.0 1.50 1.33ms 1.33ms 1.33ms 1.33ms 1.33ms 0\n",
+            " 2 15150.0 1.51 1.35ms 1.35ms 1.35ms 1.35ms 1.35ms 0\n",
+            " 4 9920.0 0.99 992us 992us 992us 992us 992us 0\n",
+            "gates (latest evaluation)\n",
+            " pass critical steady latency.p99 1.00ms 5.00ms median p99 1.00ms is within max "
+            "5.00ms\n",
+            " fail warning faster throughput.rps 15.0k ops/s 20.0k ops/s median 15.0k ops/s is "
+            "below min 20.0k ops/s\n",
+        ]:
+            self.assertIn(expected, text)
+
+    def test_runs_show_of_a_failed_run_shows_the_workload_error(self):
+        run = self.orchestrator("runs", "show", "3")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("workload broken  protocol http1  status failed", run.stdout)
+        self.assertIn("  error: worker 1 exited with status 1\n  no repetitions measured\n",
+                      run.stdout)
+        self.assertIn("gates: never evaluated for this run", run.stdout)
+
+    def test_an_unknown_run_is_a_usage_error(self):
+        for args in (["runs", "show", "99"], ["compare", "1", "99"]):
+            run = self.orchestrator(*args)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertEqual(run.stderr, "error: run 99 does not exist\n")
+
+    def test_baselines_are_added_listed_and_removed_with_clear_messages(self):
+        def check(args, code, out="", err=""):
+            run = self.orchestrator("baseline", *args)
+            self.assertEqual((run.returncode, run.stdout, run.stderr), (code, out, err), args)
+            return run
+
+        check(["list"], 0, f"no baselines in {self.db}\n")
+        check(["add", "main", "1"], 0, "added run 1 to baseline 'main' (1 run)\n")
+        check(["add", "main", "2"], 0, "added run 2 to baseline 'main' (2 runs)\n")
+        check(["add", "main", "2"], 0, "run 2 is already in baseline 'main'\n")
+        check(["add", "v2.3", "1"], 0, "added run 1 to baseline 'v2.3' (1 run)\n")
+        listing = self.orchestrator("baseline", "list")
+        self.assertEqual(listing.returncode, 0)
+        rows = [squash(l).strip().split(" ")[:4] for l in listing.stdout.splitlines()]
+        self.assertEqual(rows, [["BASELINE", "RUN", "SCENARIO", "COMMIT"],
+                                ["main", "2", "history_demo", "2222222222"],
+                                ["main", "1", "history_demo", "1111111111"],
+                                ["v2.3", "1", "history_demo", "1111111111"]])
+        only_main = self.orchestrator("baseline", "list", "main")
+        self.assertEqual(len(only_main.stdout.splitlines()), 3)
+        check(["remove", "main", "1"], 0, "removed run 1 from baseline 'main'\n")
+        check(["remove", "main", "1"], 2,
+              err="error: baseline remove: run 1 is not in baseline 'main'\n")
+        after = self.orchestrator("baseline", "list", "main")
+        self.assertEqual([squash(l).strip().split(" ")[:2] for l in after.stdout.splitlines()],
+                         [["BASELINE", "RUN"], ["main", "2"]])
+        check(["list", "nothing"], 0, "baseline 'nothing' has no runs\n")
+
+    def test_baseline_add_refuses_failed_unknown_runs_and_bad_names(self):
+        for args, message in [
+            (["3"], "error: baseline add: run 3 did not finish ok (status failed); only "
+                    "successful runs can be a baseline\n"),
+            (["42"], "error: baseline add: run 42 does not exist\n"),
+        ]:
+            run = self.orchestrator("baseline", "add", "main", *args)
+            self.assertEqual((run.returncode, run.stderr), (2, message))
+        bad = self.orchestrator("baseline", "add", "bad/name", "1")
+        self.assertEqual(bad.returncode, 2)
+        self.assertTrue(bad.stderr.startswith("error: baseline name 'bad/name'"), bad.stderr)
+
+    def test_compare_prints_tilde_for_noise_and_a_change_with_p_for_a_real_shift(self):
+        run = self.orchestrator("compare", "1", "2")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        text = squash(run.stdout)
+        steady = text[text.index("workload steady\n"):text.index("workload faster\n")]
+        faster = text[text.index("workload faster\n"):]
+        # Interleaved repetitions: every metric unchanged.
+        self.assertIn("throughput.rps 10.0k ops/s 10.0k ops/s ~ [", steady)
+        self.assertIn("latency.p99 1.00ms 1.00ms ~ [", steady)
+        self.assertIn("errors.count 0 0 ~ - p=1.000 n=5+5\n", steady)
+        self.assertNotIn("%] p=0.008", steady)
+        # Every repetition 50% faster: the exact two-sided minimum p for 5 + 5 (0.00794).
+        self.assertRegex(faster, r"throughput\.rps 10\.0k ops/s 15\.0k ops/s \+50\.00% "
+                                 r"\[\+\d+\.\d\d%, \+\d+\.\d\d%\] p=0\.008 n=5\+5\n")
+        self.assertRegex(faster, r"throughput\.bytes_per_s 1\.00 MB/s 1\.50 MB/s \+50\.00% ")
+        self.assertRegex(faster, r"latency\.p50 2\.00ms 1\.33ms -33\.\d\d% \[-\d+\.\d\d%, "
+                                 r"-\d+\.\d\d%\] p=0\.008 n=5\+5\n")
+        self.assertIn("only in run 1: workload retired\n", text)
+        self.assertIn("only in run 2: workload added\n", text)
+        self.assertNotIn("note:", text)
+
+    def test_compare_notes_different_testbeds_and_definitions(self):
+        run = self.orchestrator("compare", "2", "3")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("note: the runs were measured on different testbeds (run 2 on bench-a, "
+                      "run 3 on bench-b)", run.stdout)
+        self.assertIn("workload steady\n  note: definitions differ", run.stdout)
+        self.assertIn("only in run 3: workload broken\n", run.stdout)
+
+    def test_compare_rejects_an_alpha_outside_zero_to_one(self):
+        run = self.orchestrator("compare", "1", "2", "--alpha", "1.5")
+        self.assertEqual(run.returncode, 2)
+        self.assertEqual(run.stderr, "error: --alpha must lie strictly between 0 and 1\n")
+
+    def test_a_missing_database_is_an_error_and_is_not_created(self):
+        missing = os.path.join(self.dir, "missing.db")
+        for args in (["runs", "list"], ["runs", "show", "1"], ["baseline", "list"],
+                     ["baseline", "add", "main", "1"], ["compare", "1", "2"]):
+            run = self.orchestrator(*args, db=missing)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertEqual(run.stderr, f"error: no database at {missing}; run `orchestrator "
+                                         f"run` first or pass --db\n")
+            self.assertFalse(os.path.exists(missing))
+
+    def test_a_file_that_is_not_a_database_is_a_database_failure(self):
+        bad = os.path.join(self.dir, "bad.db")
+        with open(bad, "w") as f:
+            f.write("not sqlite\n" * 100)
+        run = self.orchestrator("runs", "list", db=bad)
+        self.assertEqual(run.returncode, 3)
+        self.assertTrue(run.stderr.startswith("error: ") and "not a SQLite database" in run.stderr,
+                        run.stderr)
+
+    def test_the_readme_queries_answer_from_a_filled_database(self):
+        readme = os.path.join(os.path.dirname(__file__), "../../README.md")
+        with open(readme) as f:
+            text = f.read()
+        section = text[text.index("## Stored results"):text.index("## Navigating the code")]
+        queries = [q.replace("'quickstart'", "'history_demo'").replace("'http_hello'", "'steady'")
+                   for q in re.findall(r"```sql\n(.*?)```", section, re.S)]
+        self.assertEqual(len(queries), 3)
+        for args in (["main", "1"], ["main", "2"]):
+            self.assertEqual(self.orchestrator("baseline", "add", *args).returncode, 0)
+        db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            p99, runs, gates = [db.execute(q).fetchall() for q in queries]
+        finally:
+            db.close()
+        self.assertEqual([(r[0], r[3]) for r in p99], [(2, 1.0), (1, 1.0)])
+        self.assertEqual([(r[0], r[1], r[2], r[6]) for r in runs],
+                         [(2, "ok", 0, 80.0), (1, "ok", 0, 65.0)])
+        self.assertEqual([(r[0], r[2], r[3], r[4]) for r in gates],
+                         [(2, "steady", "latency.p99", "pass"),
+                          (2, "faster", "throughput.rps", "fail")])
+
+    def test_every_history_command_has_a_description_in_its_help(self):
+        for args, description in [
+            (["runs", "list"], "List stored runs, newest first"),
+            (["runs", "show"], "Show one run"),
+            (["baseline", "add"], "Add a finished (ok) run to a baseline"),
+            (["baseline", "list"], "List the runs of one baseline"),
+            (["baseline", "remove"], "Remove a run from a baseline"),
+            (["compare"], "Compare two stored runs, benchstat-style"),
+        ]:
+            run = Run(args + ["--help"]).run(timeout=30)
+            self.assertEqual(run.returncode, 0, args)
+            self.assertIn(description, run.stdout)
+            self.assertIn("--db", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

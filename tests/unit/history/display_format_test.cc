@@ -1,0 +1,56 @@
+// Stored values as a person reads them.
+#include "orchestrator/history/display_format.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <time.h>
+
+namespace benchgate::history {
+namespace {
+
+TEST(DisplayFormat, LocalTimeFollowsTheTimeZone) {
+  setenv("TZ", "UTC", 1);
+  tzset();
+  EXPECT_EQ(format_local_time(1'700'000'000'000'000'000), "2023-11-14 22:13:20");
+  setenv("TZ", "UTC-2", 1);  // POSIX: two hours east of UTC
+  tzset();
+  EXPECT_EQ(format_local_time(1'700'000'000'500'000'000), "2023-11-15 00:13:20");
+  setenv("TZ", "UTC", 1);
+  tzset();
+}
+
+TEST(DisplayFormat, SpansPickAUnitThatReadsAtAGlance) {
+  EXPECT_EQ(format_span(850'000'000), "850ms");
+  EXPECT_EQ(format_span(12'500'000'000), "12.5s");
+  EXPECT_EQ(format_span(65'000'000'000), "1m05s");
+  EXPECT_EQ(format_span(7'380'000'000'000), "2h03m");
+  EXPECT_EQ(format_span(-1), "-");
+}
+
+TEST(DisplayFormat, CommitsAreShortenedAndEmptyValuesShowADash) {
+  EXPECT_EQ(short_commit("0123456789abcdef0123"), "0123456789");
+  EXPECT_EQ(short_commit("abc"), "abc");
+  EXPECT_EQ(short_commit(""), "-");
+  EXPECT_EQ(or_dash(""), "-");
+  EXPECT_EQ(or_dash("main"), "main");
+}
+
+TEST(DisplayFormat, LabelsAreListedInKeyOrder) {
+  EXPECT_EQ(format_labels({{"z", "1"}, {"ci", "yes"}}), "ci=yes,z=1");
+  EXPECT_EQ(format_labels({}), "-");
+}
+
+TEST(DisplayFormat, LatenciesCarryAUnitAndUnmeasuredIsNotZero) {
+  EXPECT_EQ(format_latency_ns(1'000'000), "1.00ms");
+  EXPECT_EQ(format_latency_ns(42'000), "42.0us");
+  EXPECT_EQ(format_latency_ns(std::nullopt), "-");
+}
+
+TEST(DisplayFormat, PercentagesAreSignedWithTwoDecimals) {
+  EXPECT_EQ(format_percent(0.5), "+50.00%");
+  EXPECT_EQ(format_percent(-0.0123), "-1.23%");
+  EXPECT_EQ(format_percent(0), "+0.00%");
+}
+
+}  // namespace
+}  // namespace benchgate::history

@@ -1,0 +1,60 @@
+// `runs list` and `baseline list` tables from plain records.
+#include "orchestrator/history/listings.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <time.h>
+
+namespace benchgate::history {
+namespace {
+
+constexpr int64_t kStart = 1'700'000'000'000'000'000;  // 2023-11-14 22:13:20 UTC
+
+class Listings : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TZ", "UTC", 1);
+    tzset();
+  }
+};
+
+TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
+  store::RunSummary done;
+  done.id = 12;
+  done.scenario = "quickstart";
+  done.status = "ok";
+  done.started_at_ns = kStart;
+  done.finished_at_ns = kStart + 65'000'000'000;
+  done.exit_code = 0;
+  done.commit = "0123456789abcdef";
+  done.branch = "main";
+  done.labels = {{"ci", "yes"}};
+  store::RunSummary running;
+  running.id = 13;
+  running.scenario = "soak";
+  running.status = "running";
+  running.started_at_ns = kStart + 3'600'000'000'000;
+  EXPECT_EQ(render_run_list({running, done}),
+            "ID  SCENARIO    STATUS   STARTED              DURATION  COMMIT      BRANCH  EXIT  "
+            "LABELS\n"
+            "13  soak        running  2023-11-14 23:13:20         -  -           -          -  "
+            "-\n"
+            "12  quickstart  ok       2023-11-14 22:13:20     1m05s  0123456789  main       0  "
+            "ci=yes\n");
+}
+
+TEST_F(Listings, ABaselineListNamesTheBaselineRunAndWhenItWasAdded) {
+  store::BaselineEntry e;
+  e.name = "main";
+  e.run_id = 7;
+  e.scenario = "quickstart";
+  e.commit = "";
+  e.started_at_ns = kStart;
+  e.added_at_ns = kStart + 86'400'000'000'000;
+  EXPECT_EQ(render_baseline_list({e}),
+            "BASELINE  RUN  SCENARIO    COMMIT  STARTED              ADDED\n"
+            "main        7  quickstart  -       2023-11-14 22:13:20  2023-11-15 22:13:20\n");
+}
+
+}  // namespace
+}  // namespace benchgate::history

@@ -1,0 +1,138 @@
+// Benchstat-style comparison: "~" for noise, a change with its interval and p for a real shift.
+#include "orchestrator/history/run_comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+
+namespace benchgate::history {
+namespace {
+
+const std::vector<double> kBase = {10000, 10100, 9900, 10050, 9950};
+
+std::vector<double> scaled(const std::vector<double>& v, double factor) {
+  std::vector<double> out;
+  for (double x : v) out.push_back(x * factor);
+  return out;
+}
+
+WorkloadSamples workload(const std::string& name, const std::vector<double>& rps,
+                         const std::string& hash = "h1") {
+  WorkloadSamples w;
+  w.name = name;
+  w.params_hash = hash;
+  w.values["throughput.rps"] = rps;
+  w.values["errors.count"] = std::vector<double>(rps.size(), 0.0);
+  return w;
+}
+
+RunSamples run(int64_t id, std::vector<WorkloadSamples> workloads,
+               const std::string& testbed = "tb1") {
+  return RunSamples{id, testbed, "host-" + testbed, std::move(workloads)};
+}
+
+// The text with runs of spaces collapsed, so checks do not depend on column widths.
+std::string squash(const std::string& text) {
+  return std::regex_replace(text, std::regex(" +"), " ");
+}
+
+const MetricComparison& metric(const WorkloadComparison& w, const std::string& name) {
+  for (const MetricComparison& m : w.metrics) {
+    if (m.metric == name) return m;
+  }
+  throw std::runtime_error("no metric " + name);
+}
+
+TEST(RunComparison, AFiftyPercentShiftWithLowNoiseIsSignificantWithTheExactMinimumP) {
+  const RunComparison c =
+      compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", scaled(kBase, 1.5))}));
+  ASSERT_EQ(c.workloads.size(), 1u);
+  const MetricComparison& m = metric(c.workloads[0], "throughput.rps");
+  ASSERT_TRUE(m.stats);
+  EXPECT_DOUBLE_EQ(m.stats->median_a, 10000);
+  EXPECT_DOUBLE_EQ(m.stats->median_b, 15000);
+  EXPECT_NEAR(m.stats->change, 0.5, 1e-12);
+  EXPECT_TRUE(m.stats->significant);
+  EXPECT_NEAR(m.stats->p_value, 0.00794, 1e-5);  // two-sided, n = 5 + 5 (GATES.md oracle)
+  EXPECT_TRUE(m.stats->interval_bounded);
+  EXPECT_LE(m.stats->change_low, 0.5);
+  EXPECT_GE(m.stats->change_high, 0.5);
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("throughput.rps 10.0k ops/s 15.0k ops/s +50.00% ["), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("] p=0.008 n=5+5\n"), std::string::npos) << text;
+}
+
+TEST(RunComparison, InterleavedSamplesAreNotSignificantAndPrintATilde) {
+  const std::vector<double> other = {10020, 9980, 10080, 9920, 10000};
+  const RunComparison c =
+      compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", other)}));
+  const MetricComparison& m = metric(c.workloads[0], "throughput.rps");
+  ASSERT_TRUE(m.stats);
+  EXPECT_FALSE(m.stats->significant);
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("throughput.rps 10.0k ops/s 10.0k ops/s ~ ["), std::string::npos) << text;
+}
+
+TEST(RunComparison, ZeroErrorsInBothRunsIsNoChange) {
+  const RunComparison c =
+      compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", kBase)}));
+  const MetricComparison& m = metric(c.workloads[0], "errors.count");
+  ASSERT_TRUE(m.stats);
+  EXPECT_FALSE(m.stats->significant);
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("errors.count 0 0 ~ - p=1.000 n=5+5\n"), std::string::npos) << text;
+}
+
+TEST(RunComparison, AMetricMissingFromOneRunSaysWhereItWasNotCollected) {
+  WorkloadSamples b = workload("w", kBase);
+  b.values.erase("throughput.rps");
+  const RunComparison c = compare_runs(run(1, {workload("w", kBase)}), run(2, {b}));
+  const MetricComparison& m = metric(c.workloads[0], "throughput.rps");
+  EXPECT_FALSE(m.stats);
+  EXPECT_EQ(m.missing_in, std::vector<int64_t>{2});
+  EXPECT_FALSE(metric(c.workloads[0], "latency.p50").stats);
+  EXPECT_NE(render_comparison(c).find("not collected in run 2"), std::string::npos);
+  EXPECT_NE(render_comparison(c).find("not collected in run 1 and 2"), std::string::npos);
+}
+
+TEST(RunComparison, WorkloadsInOnlyOneRunAreListedAsSuch) {
+  WorkloadSamples variant = workload("w", kBase);
+  variant.variant = "big";
+  const RunComparison c = compare_runs(run(1, {workload("w", kBase), workload("old", kBase)}),
+                                       run(2, {workload("w", kBase), variant}));
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"old"});
+  EXPECT_EQ(c.only_in_b, std::vector<std::string>{"w (variant big)"});
+  const std::string text = render_comparison(c);
+  EXPECT_NE(text.find("only in run 1: workload old\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("only in run 2: workload w (variant big)\n"), std::string::npos) << text;
+}
+
+TEST(RunComparison, DifferentTestbedsAndDefinitionsAreNoted) {
+  WorkloadSamples failed = workload("w", kBase, "h2");
+  failed.status = "failed";
+  failed.error = "worker 1 died";
+  const RunComparison c =
+      compare_runs(run(1, {workload("w", kBase)}, "tb1"), run(2, {failed}, "tb2"));
+  EXPECT_TRUE(c.testbeds_differ);
+  EXPECT_TRUE(c.workloads[0].definitions_differ);
+  const std::string text = render_comparison(c);
+  EXPECT_NE(text.find("different testbeds (run 1 on host-tb1, run 2 on host-tb2)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("note: definitions differ"), std::string::npos) << text;
+  EXPECT_NE(text.find("note: failed in run 2: worker 1 died"), std::string::npos) << text;
+}
+
+TEST(RunComparison, TheSameTestbedAndDefinitionGiveNoNotes) {
+  const RunComparison c =
+      compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", kBase)}));
+  EXPECT_FALSE(c.testbeds_differ);
+  EXPECT_FALSE(c.workloads[0].definitions_differ);
+  EXPECT_EQ(render_comparison(c).find("note:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::history

@@ -1,0 +1,134 @@
+// `runs show`: header, testbed, repetitions and gate verdicts from plain records.
+#include "orchestrator/history/run_detail.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <time.h>
+
+namespace benchgate::history {
+namespace {
+
+constexpr int64_t kStart = 1'700'000'000'000'000'000;
+
+store::RunDetail sample_run() {
+  store::RunDetail d;
+  d.run.id = 4;
+  d.run.scenario = "quickstart";
+  d.run.status = "failed";
+  d.run.exit_code = 3;
+  d.run.started_at_ns = kStart;
+  d.run.finished_at_ns = kStart + 12'500'000'000;
+  d.run.commit = "deadbeef";
+  d.run.branch = "feature";
+  d.run.labels = {{"ci", "yes"}};
+  d.run.testbed_id = 2;
+  d.testbed = {"bench-1", "Test CPU", 8, "Linux 6.1", "performance", "GNU 12.2.0", "-O3"};
+  store::StoredWorkload ok;
+  ok.name = "hello";
+  ok.protocol = "http1";
+  ok.status = "ok";
+  ok.params_hash = "abcdef0123456789";
+  store::StoredRepetition rep;
+  rep.index = 0;
+  rep.ops_per_s = 12345.67;
+  rep.bytes_per_s = 2'500'000;
+  rep.p50_ns = 1'000'000;
+  rep.p90_ns = 2'000'000;
+  rep.p99_ns = 3'000'000;
+  rep.p999_ns = 4'000'000;
+  rep.max_ns = 5'000'000;
+  rep.errors_total = 5;
+  rep.errors = {{"timeout", 3}, {"status", 2}};
+  rep.flags = {"worker_saturated"};
+  ok.repetitions.push_back(rep);
+  store::StoredWorkload failed;
+  failed.name = "echo";
+  failed.variant = "big";
+  failed.protocol = "http1";
+  failed.status = "failed";
+  failed.error = "worker 1 died";
+  d.workloads = {ok, failed};
+  return d;
+}
+
+class RunDetailText : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TZ", "UTC", 1);
+    tzset();
+  }
+};
+
+TEST_F(RunDetailText, TheHeaderNamesTheRunItsTimesCommitLabelsAndTestbed) {
+  const std::string text = render_run_detail(sample_run(), {});
+  EXPECT_NE(text.find("run 4  scenario quickstart  status failed (exit 3)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  started   2023-11-14 22:13:20\n"), std::string::npos);
+  EXPECT_NE(text.find("  finished  2023-11-14 22:13:32 (took 12.5s)\n"), std::string::npos);
+  EXPECT_NE(text.find("  commit    deadbeef\n"), std::string::npos);
+  EXPECT_NE(text.find("  branch    feature\n"), std::string::npos);
+  EXPECT_NE(text.find("  labels    ci=yes\n"), std::string::npos);
+  for (const char* line : {"  host      bench-1\n", "  cpu       Test CPU\n", "  cores     8\n",
+                           "  kernel    Linux 6.1\n", "  governor  performance\n",
+                           "  compiler  GNU 12.2.0\n", "  flags     -O3\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line;
+  }
+}
+
+TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {
+  const std::string text = render_run_detail(sample_run(), {});
+  EXPECT_NE(text.find("workload hello  protocol http1  status ok  params abcdef012345\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  REP    OPS/S  MB/S     P50     P90     P99   P99.9     MAX  "
+                      "ERRORS                  FLAGS\n"
+                      "    1  12345.7  2.50  1.00ms  2.00ms  3.00ms  4.00ms  5.00ms  "
+                      "5 (status=2,timeout=3)  worker_saturated\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(RunDetailText, AFailedWorkloadShowsItsErrorAndThatNothingWasMeasured) {
+  const std::string text = render_run_detail(sample_run(), {});
+  EXPECT_NE(text.find("workload echo (variant big)  protocol http1  status failed  params \n"
+                      "  error: worker 1 died\n"
+                      "  no repetitions measured\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(RunDetailText, GateVerdictsShowObservedAndThresholdInTheMetricsUnit) {
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "absolute";
+  g.threshold = 0.005;
+  g.observed = 0.0031;
+  g.verdict = "pass";
+  g.severity = "critical";
+  g.explanation = "p99 3.10ms <= 5.00ms";
+  store::GateRecord missing = g;
+  missing.metric = "throughput.rps";
+  missing.observed.reset();
+  missing.threshold = 10000;
+  missing.verdict = "error";
+  missing.explanation = "not collected";
+  const std::string text = render_run_detail(sample_run(), {g, missing});
+  EXPECT_NE(text.find("gates (latest evaluation)\n"
+                      "  VERDICT  SEVERITY  WORKLOAD  METRIC          OBSERVED    THRESHOLD  "
+                      "EXPLANATION\n"
+                      "  pass     critical  hello     latency.p99       3.10ms       5.00ms  "
+                      "p99 3.10ms <= 5.00ms\n"
+                      "  error    critical  hello     throughput.rps         -  10.0k ops/s  "
+                      "not collected\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(RunDetailText, ARunWithoutGateResultsSaysSo) {
+  EXPECT_NE(render_run_detail(sample_run(), {}).find("gates: never evaluated for this run"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::history
