@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
       ->capture_default_str();
   cli.add_option("--control", raw.control,
-                 "RouterControl gRPC address HOST:PORT (port 0: pick one)")
+                 "RouterControl gRPC address HOST:PORT (port 0: pick one) or unix:PATH")
       ->capture_default_str();
   cli.add_option("--threads", raw.threads, "serving threads (one event loop each)")
       ->capture_default_str();

@@ -30,10 +30,15 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   config.http.endpoint = {address, http->port};
   config.http_host = http->host;
 
-  auto control = parse_host_port(raw.control);
-  if (!control) return flag_error("--control", control.message());
-  config.control_host = control->host;
-  config.control = format_host_port(control->host, control->port);
+  if (raw.control.starts_with("unix:")) {
+    // gRPC's own form for a Unix domain socket; it is also what READY and Health report.
+    config.control = raw.control;
+  } else {
+    auto control = parse_host_port(raw.control);
+    if (!control) return flag_error("--control", control.message());
+    config.control_host = control->host;
+    config.control = format_host_port(control->host, control->port);
+  }
 
   if (raw.threads < 1 || raw.threads > 1024) {
     return flag_error("--threads", "must be from 1 to 1024");

@@ -23,8 +23,10 @@ struct RawConfig {
 struct RouterConfig {
   http::ServerOptions http;
   std::string http_host;     // as given, for the READY line and Health
-  std::string control;       // "HOST:PORT" for gRPC
-  std::string control_host;  // as given
+  std::string control;       // "HOST:PORT" or "unix:PATH", as gRPC takes it
+  std::string control_host;  // as given; empty for a Unix socket
+
+  bool control_is_unix() const { return control_host.empty(); }
 };
 
 // Validates and converts; the error is one line naming the flag.

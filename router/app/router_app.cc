@@ -44,7 +44,9 @@ int run_router(const RouterConfig& config) {
     return 2;
   }
   const std::string control_address =
-      format_host_port(config.control_host, static_cast<uint16_t>((*control)->port()));
+      config.control_is_unix()
+          ? config.control
+          : format_host_port(config.control_host, static_cast<uint16_t>((*control)->port()));
   service.set_endpoint("control", control_address);
 
   std::cout << "READY http=" << http_address << " control=" << control_address << std::endl;

@@ -2,8 +2,10 @@
 #include "router/control/control_server.h"
 
 #include <chrono>
+#include <cstdio>
 
 #include <grpc/grpc.h>
+#include <grpc/support/log.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
@@ -12,6 +14,15 @@ namespace {
 
 // In-flight calls get this long to finish when the router stops.
 constexpr auto kStopGrace = std::chrono::seconds(2);
+
+// While the server starts, gRPC's own log lines would duplicate the one error line the
+// router prints; afterwards its errors go to stderr, marked as gRPC's.
+void drop_grpc_log(gpr_log_func_args*) {}
+void grpc_errors_to_stderr(gpr_log_func_args* args) {
+  if (args->severity == GPR_LOG_SEVERITY_ERROR) {
+    std::fprintf(stderr, "router: grpc: %s\n", args->message);
+  }
+}
 
 }  // namespace
 
@@ -28,8 +39,12 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(&service);
+  gpr_set_log_function(drop_grpc_log);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || port == 0) {
+  gpr_set_log_function(grpc_errors_to_stderr);
+  // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
+  const bool unix_socket = address.starts_with("unix:");
+  if (!server || (port == 0 && !unix_socket)) {
     return Error{"cannot listen for control on " + address +
                  ": address in use, or not a valid HOST:PORT"};
   }

@@ -17,12 +17,13 @@ namespace benchgate::router::control {
 
 class ControlServer {
  public:
-  // Listens on `address` ("HOST:PORT", port 0 picks one) without TLS: control endpoints
-  // listen on loopback by default (ARCHITECTURE.md, "Control plane").
+  // Listens on `address` ("HOST:PORT", port 0 picks one, or "unix:PATH") without TLS: control
+  // endpoints listen on loopback by default (ARCHITECTURE.md, "Control plane").
   static Expected<std::unique_ptr<ControlServer>> start(const std::string& address,
                                                         grpc::Service& service);
   ~ControlServer();
 
+  // The TCP port listened on; 0 for a Unix socket.
   int port() const { return port_; }
   // Lets calls in flight finish (a Shutdown call sends its reply), then stops. Idempotent.
   void stop();

@@ -18,6 +18,12 @@ Expected<std::unique_ptr<HttpServer>> HttpServer::start(const ServerOptions& opt
   boost::asio::ip::tcp::endpoint endpoint = options.endpoint;
   // One listener needs no SO_REUSEPORT; without it a port in use is always reported.
   const bool reuse_port = options.threads > 1;
+  if (reuse_port && endpoint.port() != 0) {
+    // SO_REUSEPORT would let us join another process's listeners on that port silently, so
+    // first check with a plain bind that nobody listens there.
+    auto probe = ServingThread(server->options_).listen(endpoint, false);
+    if (!probe) return probe.error();
+  }
   for (int i = 0; i < options.threads; ++i) {
     auto thread = std::make_unique<ServingThread>(server->options_);
     auto listening = thread->listen(endpoint, reuse_port);

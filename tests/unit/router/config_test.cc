@@ -43,6 +43,15 @@ TEST(RouterConfig, ErrorsNameTheFlag) {
   EXPECT_NE(config.message().find("--http"), std::string::npos);
 }
 
+TEST(RouterConfig, ControlMayBeAUnixSocket) {
+  RawConfig raw;
+  raw.control = "unix:/tmp/router.sock";
+  auto config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_TRUE(config->control_is_unix());
+  EXPECT_EQ(config->control, "unix:/tmp/router.sock");
+}
+
 TEST(HostPort, ParsesAndFormatsIpv4AndIpv6) {
   auto v4 = parse_host_port("127.0.0.1:8080");
   ASSERT_TRUE(v4);

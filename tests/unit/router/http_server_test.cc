@@ -332,5 +332,16 @@ TEST(HttpServerStart, PortInUseIsAnErrorNamingTheAddress) {
   EXPECT_NE(started.message().find("in use"), std::string::npos) << started.message();
 }
 
+TEST(HttpServerStart, PortInUseIsAnErrorAlsoWithSeveralThreads) {
+  ServerOptions options;
+  options.threads = 2;
+  auto first = HttpServer::start(options);
+  ASSERT_TRUE(first) << first.message();
+  options.endpoint = (*first)->endpoint();
+  auto second = HttpServer::start(options);
+  ASSERT_FALSE(second);
+  EXPECT_NE(second.message().find("in use"), std::string::npos) << second.message();
+}
+
 }  // namespace
 }  // namespace benchgate::router::http
