@@ -47,6 +47,9 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
   plan.batch = http::repeat_request(plan.request, spec.in_flight);
   if (spec.http.expect_echo) plan.expected_body = http::body_pattern(spec.http.request_body_bytes);
   plan.in_flight = spec.in_flight;
+  // Large reads take many pipelined responses per system call; with many connections the
+  // buffers are kept smaller so memory stays bounded (10k connections: 160 MiB).
+  plan.read_buffer_bytes = spec.connections <= 1024 ? 64 * 1024 : 16 * 1024;
   plan.connections = spec.connections;
   plan.rate = spec.rate;
   plan.progress = spec.progress_interval_ns > 0;

@@ -58,7 +58,9 @@ class LoadThread {
   void on_drain_deadline();
   void finish_window();
 
-  boost::asio::io_context io_{1};  // one thread runs it: the hint lets Asio skip locking
+  // Only this thread touches the sockets and timers (the engine only posts), so Asio may drop
+  // its per-descriptor locks; the scheduler keeps the lock post() needs.
+  boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   ThreadState state_;
   std::vector<std::unique_ptr<http::Connection>> connections_;

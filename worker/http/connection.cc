@@ -13,8 +13,6 @@ namespace {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-// Large reads: many pipelined responses per system call.
-constexpr size_t kReadBufferSize = 64 * 1024;
 // A send later than this after its intended instant counts as late (MEASUREMENT.md).
 constexpr int64_t kLateSendNs = 1'000'000;
 
@@ -33,7 +31,7 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
                                   : OpenLoopSchedule()),
       parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body) : ResponseParser()),
       ring_(plan_.in_flight),
-      read_buffer_(new char[kReadBufferSize]) {}
+      read_buffer_(new char[plan_.read_buffer_bytes]) {}
 
 // ---- connection lifecycle ----
 
@@ -211,11 +209,12 @@ void Connection::flush(int64_t now) {
   const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
   error_code ec;
   size_t written = socket_.write_some(asio::buffer(plan_.batch.data(), bytes), ec);
-  if (ec == asio::error::would_block || ec == asio::error::try_again) {
-    ec.clear();
+  if (ec) {
+    if (ec != asio::error::would_block && ec != asio::error::try_again) {
+      return fail(ErrorKind::kReset);
+    }
     written = 0;
   }
-  if (ec) return fail(ErrorKind::kReset);
   thread_.stats.bytes_sent += written;
   if (written == bytes) return;
   writing_ = true;
@@ -238,7 +237,7 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 // ---- receiving ----
 
 void Connection::start_read() {
-  socket_.async_read_some(asio::buffer(read_buffer_.get(), kReadBufferSize),
+  socket_.async_read_some(asio::buffer(read_buffer_.get(), plan_.read_buffer_bytes),
                           [this, generation = generation_](const error_code& ec, size_t bytes) {
                             if (generation != generation_) return;
                             on_read(ec, bytes);
@@ -246,8 +245,7 @@ void Connection::start_read() {
 }
 
 void Connection::on_read(const error_code& ec, size_t bytes) {
-  if (ec == asio::error::eof) return on_peer_closed();
-  if (ec) return fail(ErrorKind::kReset);
+  if (ec) return ec == asio::error::eof ? on_peer_closed() : fail(ErrorKind::kReset);
   thread_.stats.bytes_received += bytes;
   // One timestamp per read: every response in it arrived at the same instant.
   const int64_t now = steady_now_ns();

@@ -22,15 +22,18 @@ class InFlightRing {
   bool empty() const { return size_ == 0; }
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
 
+  // Wrapping by comparison, not %, keeps a division off the per-request path.
   void push(const InFlightRequest& request) {
     assert(size_ < capacity());
-    slots_[(head_ + size_) % slots_.size()] = request;
+    uint32_t tail = head_ + size_;
+    if (tail >= capacity()) tail -= capacity();
+    slots_[tail] = request;
     ++size_;
   }
   InFlightRequest pop() {
     assert(size_ > 0);
     const InFlightRequest front = slots_[head_];
-    head_ = (head_ + 1) % static_cast<uint32_t>(slots_.size());
+    if (++head_ == capacity()) head_ = 0;
     --size_;
     return front;
   }

@@ -153,33 +153,50 @@ bool ResponseParser::parse_header(std::string_view line) {
     return false;
   }
   const std::string_view name = line.substr(0, colon);
-  const std::string_view value = trim(line.substr(colon + 1));
-  if (iequals(name, "content-length")) {
-    if (line_truncated_ || value.empty()) {
+  // Only three headers matter; their lengths tell most others apart without a compare.
+  switch (name.size()) {
+    case 14:
+      if (iequals(name, "content-length"))
+        return parse_content_length(trim(line.substr(colon + 1)));
+      break;
+    case 17:
+      if (iequals(name, "transfer-encoding")) {
+        fail("Transfer-Encoding (chunked) responses are not supported");
+        return false;
+      }
+      break;
+    case 10:
+      if (iequals(name, "connection")) {
+        const std::string_view value = trim(line.substr(colon + 1));
+        connection_close_ |= has_token(value, "close");
+        connection_keep_alive_ |= has_token(value, "keep-alive");
+      }
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+bool ResponseParser::parse_content_length(std::string_view value) {
+  if (line_truncated_ || value.empty()) {
+    fail("malformed Content-Length");
+    return false;
+  }
+  uint64_t length = 0;
+  for (char c : value) {
+    if (!is_digit(c) || length > (UINT64_MAX - 9) / 10) {
       fail("malformed Content-Length");
       return false;
     }
-    uint64_t length = 0;
-    for (char c : value) {
-      if (!is_digit(c) || length > (UINT64_MAX - 9) / 10) {
-        fail("malformed Content-Length");
-        return false;
-      }
-      length = length * 10 + static_cast<uint64_t>(c - '0');
-    }
-    if (has_length_ && length != content_length_) {
-      fail("conflicting Content-Length headers");
-      return false;
-    }
-    has_length_ = true;
-    content_length_ = length;
-  } else if (iequals(name, "transfer-encoding")) {
-    fail("Transfer-Encoding (chunked) responses are not supported");
-    return false;
-  } else if (iequals(name, "connection")) {
-    connection_close_ |= has_token(value, "close");
-    connection_keep_alive_ |= has_token(value, "keep-alive");
+    length = length * 10 + static_cast<uint64_t>(c - '0');
   }
+  if (has_length_ && length != content_length_) {
+    fail("conflicting Content-Length headers");
+    return false;
+  }
+  has_length_ = true;
+  content_length_ = length;
   return true;
 }
 

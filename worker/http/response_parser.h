@@ -54,6 +54,7 @@ class ResponseParser {
   bool on_line(const char* line, size_t size);
   bool parse_status_line(std::string_view line);
   bool parse_header(std::string_view line);
+  bool parse_content_length(std::string_view value);
   bool finish_headers();
   void check_body(const char* data, size_t size);
 

@@ -106,6 +106,23 @@ TEST_F(WorkerServiceTest, EndsWithUnavailableNamingTheAddressItCannotReach) {
   EXPECT_NE(status.error_message().find(address), std::string::npos) << status.error_message();
 }
 
+TEST_F(WorkerServiceTest, EndsAStreamThatSendsASecondSpecWithInvalidArgument) {
+  TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("hi")}; });
+  grpc::ClientContext context;
+  auto stream = stub_->Run(&context);
+  ASSERT_TRUE(stream->Write(spec_command(http.address())));
+  v1::RunEvent event;
+  ASSERT_TRUE(stream->Read(&event));
+  ASSERT_TRUE(event.has_ready());
+  stream->Write(spec_command(http.address()));
+  stream->WritesDone();
+  while (stream->Read(&event)) {
+  }
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("only Window commands"), std::string::npos);
+}
+
 TEST_F(WorkerServiceTest, RunsAWindowAndReportsItsResult) {
   TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("hi")}; });
   grpc::ClientContext context;
