@@ -5,6 +5,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/gate_command.h"
+#include "orchestrator/cli/history_commands.h"
 #include "orchestrator/cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,8 @@ int main(int argc, char** argv) {
   cli::add_validate_command(app, validate_files);
   cli::GateFlags gate_flags;
   cli::add_gate_command(app, gate_flags);
+  cli::HistoryFlags history_flags;
+  cli::add_history_commands(app, history_flags);
 
   try {
     app.parse(argc, argv);
@@ -35,5 +38,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return cli::run_command(run_flags);
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
   if (app.got_subcommand("gate")) return cli::gate_command(gate_flags);
+  if (auto code = cli::run_history_command(app, history_flags)) return *code;
   return cli::kExitInvalidInput;
 }
