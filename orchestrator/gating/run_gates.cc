@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "orchestrator/gates/gate_evaluator.h"
-#include "orchestrator/gates/glob.h"
+#include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::gating {
@@ -53,7 +53,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
     }
     bool matched = false;
     for (const auto& workload : workloads) {
-      if (!gates::glob_match(gate.workload, workload.name)) continue;
+      if (!scenario::workload_matches(gate.workload, workload.name)) continue;
       matched = true;
       EvaluatedGate result;
       result.gate_index = static_cast<int>(index);
