@@ -68,7 +68,7 @@ void Connection::reconnect() {
       if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kConnect);
       return;
     }
-    if (thread_.phase == Phase::kRunning) issue();
+    if (thread_.phase == Phase::kRunning) issue(steady_now_ns());
   });
 }
 
@@ -138,7 +138,7 @@ void Connection::begin_window() {
 }
 
 void Connection::start_sending() {
-  if (link_ == Link::kUp) issue();
+  if (link_ == Link::kUp) issue(steady_now_ns());
 }
 
 void Connection::stop_sending() {
@@ -158,9 +158,8 @@ void Connection::expire() {
 
 // Claims what may be sent now (closed loop: every free slot; open loop: what is due, up to
 // the free slots) and writes it.
-void Connection::issue() {
+void Connection::issue(int64_t now) {
   if (thread_.phase != Phase::kRunning || link_ != Link::kUp) return;
-  const int64_t now = steady_now_ns();
   if (now >= thread_.end_ns) return;  // the end timer is about to fire
   const uint32_t busy = ring_.size() + queued_;
   const uint32_t free = plan_.in_flight > busy ? plan_.in_flight - busy : 0;
@@ -184,7 +183,7 @@ void Connection::arm_timer(int64_t due_ns) {
   timer_.expires_at(steady_point(due_ns));
   timer_.async_wait([this](const error_code& ec) {
     timer_armed_ = false;
-    if (!ec) issue();
+    if (!ec) issue(steady_now_ns());
   });
 }
 
@@ -230,8 +229,9 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
   thread_.stats.bytes_sent += bytes;
   if (ec) return fail(ErrorKind::kReset);
   if (thread_.phase != Phase::kRunning) return;
-  flush(steady_now_ns());
-  issue();
+  const int64_t now = steady_now_ns();
+  flush(now);
+  issue(now);
 }
 
 // ---- receiving ----
@@ -275,7 +275,8 @@ void Connection::on_read(const error_code& ec, size_t bytes) {
   if (answered) {
     thread_.stats.last_receive_ns = now;
     const uint32_t generation = generation_;
-    issue();
+    // A fresh reading: the replacements' write starts after this read was processed.
+    issue(steady_now_ns());
     if (generation != generation_) return;  // the write failed; the connection was replaced
   }
   start_read();

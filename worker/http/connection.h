@@ -61,7 +61,7 @@ class Connection {
   void on_peer_closed();
   void on_server_close();
 
-  void issue();
+  void issue(int64_t now);
   void flush(int64_t now);
   void on_write(const boost::system::error_code& ec, size_t bytes);
   void arm_timer(int64_t due_ns);
