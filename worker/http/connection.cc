@@ -43,7 +43,6 @@ void Connection::connect(ConnectDone done) {
     if (generation != generation_) return;  // closed meanwhile
     if (ec) {
       close_socket();
-      link_ = Link::kDown;
     } else {
       on_connected();
     }
@@ -84,6 +83,10 @@ void Connection::close_socket() {
 void Connection::close() {
   close_socket();
   timer_.cancel();
+  unclaim_queued();
+}
+
+void Connection::unclaim_queued() {
   claimed_ -= queued_;
   queued_ = 0;
 }
@@ -91,24 +94,13 @@ void Connection::close() {
 // Every request outstanding on the connection fails with `kind`; requests claimed but not
 // yet written go back to the schedule. While the window still sends, reconnect at once.
 void Connection::fail(ErrorKind kind) {
-  claimed_ -= queued_;
-  queued_ = 0;
+  unclaim_queued();
   close_socket();
   while (!ring_.empty()) {
     ring_.pop();
     thread_.stats.record_failure(kind);
     thread_.request_finished();
   }
-  if (thread_.phase == Phase::kRunning) reconnect();
-}
-
-// The server ended the stream (EOF). With nothing outstanding that is an ordinary close
-// (for example an idle timeout); otherwise the unanswered requests are short reads.
-void Connection::on_peer_closed() {
-  if (!ring_.empty()) return fail(ErrorKind::kShortRead);
-  claimed_ -= queued_;
-  queued_ = 0;
-  close_socket();
   if (thread_.phase == Phase::kRunning) reconnect();
 }
 
@@ -123,8 +115,8 @@ void Connection::on_server_close() {
     ring_.pop();
     thread_.request_finished();
   }
-  claimed_ -= unanswered + queued_;
-  queued_ = 0;
+  claimed_ -= unanswered;
+  unclaim_queued();
   close_socket();
   reconnect();
 }
@@ -142,8 +134,7 @@ void Connection::start_sending() {
 }
 
 void Connection::stop_sending() {
-  claimed_ -= queued_;
-  queued_ = 0;
+  unclaim_queued();
   if (plan_.open_loop()) {
     const uint64_t due = schedule_.due_in_window(thread_.end_ns - thread_.start_ns);
     if (due > claimed_) thread_.stats.unsent += due - claimed_;
@@ -245,7 +236,9 @@ void Connection::start_read() {
 }
 
 void Connection::on_read(const error_code& ec, size_t bytes) {
-  if (ec) return ec == asio::error::eof ? on_peer_closed() : fail(ErrorKind::kReset);
+  // EOF with requests outstanding: the server closed before answering them (with none
+  // outstanding, e.g. an idle timeout, fail() only closes and reconnects).
+  if (ec) return fail(ec == asio::error::eof ? ErrorKind::kShortRead : ErrorKind::kReset);
   thread_.stats.bytes_received += bytes;
   // One timestamp per read: every response in it arrived at the same instant.
   const int64_t now = steady_now_ns();

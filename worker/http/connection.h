@@ -58,8 +58,8 @@ class Connection {
   void reconnect();
   void close_socket();
   void fail(ErrorKind kind);
-  void on_peer_closed();
   void on_server_close();
+  void unclaim_queued();
 
   void issue(int64_t now);
   void flush(int64_t now);
