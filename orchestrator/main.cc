@@ -7,6 +7,7 @@
 #include "orchestrator/cli/gate_command.h"
 #include "orchestrator/cli/history_commands.h"
 #include "orchestrator/cli/run_command.h"
+#include "orchestrator/cli/serve_command.h"
 
 int main(int argc, char** argv) {
   using namespace benchgate;
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", BENCHGATE_VERSION);
   cli::RunFlags run_flags;
   cli::add_run_command(app, run_flags);
+  cli::ServeFlags serve_flags;
+  cli::add_serve_command(app, serve_flags);
   std::vector<std::string> validate_files;
   cli::add_validate_command(app, validate_files);
   cli::GateFlags gate_flags;
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
   }
   app::install_interrupt_handlers();
   if (app.got_subcommand("run")) return cli::run_command(run_flags);
+  if (app.got_subcommand("serve")) return cli::serve_command(serve_flags);
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
   if (app.got_subcommand("gate")) return cli::gate_command(gate_flags);
   if (auto code = cli::run_history_command(app, history_flags)) return *code;

@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
   cli.add_option("--header-timeout", raw.header_timeout,
                  "a request header must be complete this long after its first byte")
       ->capture_default_str();
+  cli.add_option("--metrics-listen", raw.metrics_listen,
+                 "serve Prometheus metrics at http://HOST:PORT/metrics (port 0: pick one)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

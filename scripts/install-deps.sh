@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # tests: the reference HdrHistogram (Java), Python for end-to-end tests, sqlite3 shell
   libhdrhistogram-java default-jdk-headless python3 sqlite3 procps
+  # tests: a real Prometheus server and promtool (dashboards, alert rules, /metrics)
+  prometheus
 )
 
 missing=()

@@ -7,8 +7,10 @@ namespace benchgate::app {
 
 // Installs SIGINT/SIGTERM handlers (and ignores SIGPIPE). Call once from main.
 void install_interrupt_handlers();
-// True once SIGINT or SIGTERM arrived.
+// True once SIGINT or SIGTERM arrived, or while the current run is cancelled.
 bool interrupted();
+// `serve` cancels the run in progress without a signal; cleared before the next run.
+void set_run_cancelled(bool cancelled);
 // The signal that interrupted the run (0 when none).
 int interrupt_signal();
 

@@ -7,13 +7,16 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
+#include "orchestrator/cli/run_one.h"
 #include "orchestrator/cli/store_recorder.h"
 #include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/serve/remote_run.h"
 #include "orchestrator/store/git_revision.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/testbed.h"
@@ -70,11 +73,13 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
   return values;
 }
 
-// Runs one scenario and everything around it: the stored run, gates, promotion.
+}  // namespace
+
+// Declared in run_one.h: `serve` runs its jobs through it too.
 report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlags& flags,
                                const engine::EngineOptions& options, store::Store& db,
                                const store::RunInfo& info_template,
-                               report::TerminalReport& terminal) {
+                               report::TerminalReport& terminal, engine::RunObserver* metrics) {
   report::ScenarioReport out;
   store::RunInfo info = info_template;
   info.scenario = scenario.name;
@@ -88,7 +93,9 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
   }
   out.run_id = *run_id;
   StoreRecorder recorder(db, out.run_id);
-  engine::FanOutObserver observer({&terminal, &recorder});
+  std::vector<engine::RunObserver*> observers{&terminal, &recorder};
+  if (metrics != nullptr) observers.push_back(metrics);
+  engine::FanOutObserver observer(std::move(observers));
   out.result = engine::run_scenario(scenario, options, observer);
   if (!recorder.error().empty() && out.result.error.empty()) {
     out.result.error = "cannot store results: " + recorder.error();
@@ -137,8 +144,6 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
   return out;
 }
 
-}  // namespace
-
 void add_run_command(CLI::App& app, RunFlags& flags) {
   auto* run = app.add_subcommand("run",
                                  "Run scenario files: start the system under test and "
@@ -169,6 +174,15 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "instead of spawning them")
       ->delimiter(',');
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
+  run->add_option("--metrics-listen", flags.metrics_listen,
+                  "Serve Prometheus metrics at http://HOST:PORT/metrics during the run");
+  run->add_option("--metrics-linger", flags.metrics_linger,
+                  "Keep /metrics up this long after the run (e.g. 30s; Ctrl-C ends it)")
+      ->capture_default_str();
+  run->add_option("--server", flags.server,
+                  "Submit the files to `orchestrator serve` at HOST:PORT and stream its output");
+  run->add_option("--pushgateway", flags.pushgateway,
+                  "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT)");
 }
 
 int run_command(const RunFlags& flags) {
@@ -178,6 +192,12 @@ int run_command(const RunFlags& flags) {
   if (!labels) {
     std::fprintf(stderr, "error: %s\n", labels.message().c_str());
     return kExitInvalidInput;
+  }
+  if (!flags.server.empty()) {
+    return serve::remote_run(
+        {flags.server,
+         flags.files,
+         {flags.commit, flags.branch, *labels, flags.baseline, flags.promote, flags.strict}});
   }
   // The database is opened before anything is spawned: a bad path costs nothing.
   auto db = store::Store::open(flags.db_path);
@@ -214,12 +234,21 @@ int run_command(const RunFlags& flags) {
   options.worker_addresses = flags.worker_addresses;
   options.log_dir = make_log_dir();
 
+  auto exporter =
+      metrics::RunMetrics::start({flags.metrics_listen, flags.pushgateway, flags.metrics_linger});
+  if (!exporter) {
+    std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
+    return kExitInvalidInput;
+  }
+  engine::RunObserver* metrics_observer = *exporter ? &(*exporter)->observer() : nullptr;
+
   report::TerminalReport terminal(stdout, stderr);
   std::vector<report::ScenarioReport> reports;
   int exit_code = kExitOk;
   for (const auto& scenario : *scenarios) {
-    reports.push_back(run_one(scenario, flags, options, **db, info, terminal));
+    reports.push_back(run_one(scenario, flags, options, **db, info, terminal, metrics_observer));
     const auto& r = reports.back();
+    if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
     std::fputs(report::gates_table(r.gates).c_str(), stdout);
     const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
     for (const auto& workload : r.result.workloads) {
@@ -249,6 +278,13 @@ int run_command(const RunFlags& flags) {
   write(flags.json_path, report::json_report(reports, exit_code));
   write(flags.junit_path, report::junit_xml(reports));
   write(flags.markdown_path, report::markdown_summary(reports));
+
+  if (*exporter) {
+    if (auto pushed = (*exporter)->finish(); !pushed) {
+      std::fprintf(stderr, "error: %s\n", pushed.message().c_str());
+      exit_code = std::max(exit_code, kExitRunError);
+    }
+  }
 
   std::error_code ec;
   if (exit_code == kExitRunError || flags.keep_logs) {

@@ -27,6 +27,10 @@ struct RunFlags {
   std::string worker_binary;
   std::vector<std::string> worker_addresses;
   bool keep_logs = false;
+  std::string metrics_listen;         // HOST:PORT for Prometheus' /metrics
+  std::string metrics_linger = "0s";  // keep /metrics up this long after the run
+  std::string pushgateway;            // http://HOST:PORT: push the final values there
+  std::string server;                 // HOST:PORT of `orchestrator serve`: submit there instead
 };
 
 void add_run_command(CLI::App& app, RunFlags& flags);

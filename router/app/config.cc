@@ -40,6 +40,13 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
     config.control = format_host_port(control->host, control->port);
   }
 
+  if (!raw.metrics_listen.empty()) {
+    auto metrics = parse_host_port(raw.metrics_listen);
+    if (!metrics) return flag_error("--metrics-listen", metrics.message());
+    config.metrics_host = metrics->host;
+    config.metrics = format_host_port(metrics->host, metrics->port);
+  }
+
   if (raw.threads < 1 || raw.threads > 1024) {
     return flag_error("--threads", "must be from 1 to 1024");
   }

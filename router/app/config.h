@@ -18,6 +18,7 @@ struct RawConfig {
   std::string max_body_bytes = "64MiB";
   std::string idle_timeout = "60s";
   std::string header_timeout = "10s";
+  std::string metrics_listen;  // empty: no /metrics endpoint
 };
 
 struct RouterConfig {
@@ -25,6 +26,8 @@ struct RouterConfig {
   std::string http_host;     // as given, for the READY line and Health
   std::string control;       // "HOST:PORT" or "unix:PATH", as gRPC takes it
   std::string control_host;  // as given; empty for a Unix socket
+  std::string metrics;       // "HOST:PORT" for Prometheus' /metrics; empty: none
+  std::string metrics_host;  // as given
 
   bool control_is_unix() const { return control_host.empty(); }
 };

@@ -11,6 +11,7 @@
 #include "router/control/control_server.h"
 #include "router/control/control_service.h"
 #include "router/http/server.h"
+#include "router/prometheus/metrics_endpoint.h"
 
 #ifndef BENCHGATE_VERSION
 #define BENCHGATE_VERSION "0.0.0"
@@ -49,13 +50,31 @@ int run_router(const RouterConfig& config) {
           : format_host_port(config.control_host, static_cast<uint16_t>((*control)->port()));
   service.set_endpoint("control", control_address);
 
-  std::cout << "READY http=" << http_address << " control=" << control_address << std::endl;
+  // Optional /metrics for Prometheus; READY names it only when it is on.
+  std::unique_ptr<prometheus_export::MetricsEndpoint> metrics;
+  std::string metrics_field;
+  if (!config.metrics.empty()) {
+    auto endpoint = prometheus_export::MetricsEndpoint::start(
+        config.metrics, [&server] { return server.snapshot(); });
+    if (!endpoint) {
+      std::cerr << "router: " << endpoint.message() << "\n";
+      (*control)->stop();
+      server.stop();
+      return 2;
+    }
+    metrics = std::move(endpoint).value();
+    metrics_field = " metrics=" + format_host_port(config.metrics_host, metrics->port());
+  }
+
+  std::cout << "READY http=" << http_address << " control=" << control_address << metrics_field
+            << std::endl;
   std::cerr << "router: serving HTTP on " << http_address << " with " << server.threads()
             << " thread(s), control on " << control_address << "\n";
 
   main_context.run();
 
   std::cerr << "router: stopping\n";
+  metrics.reset();  // no scrape may take a snapshot of a stopping server
   (*control)->stop();
   server.stop();
   return 0;

@@ -1,0 +1,154 @@
+// See serve_command.h.
+#include "orchestrator/cli/serve_command.h"
+
+#include <grpcpp/grpcpp.h>
+#include <stdlib.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "common/units/units.h"
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/metrics/exposition.h"
+#include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/serve/admission.h"
+#include "orchestrator/serve/job_queue.h"
+#include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/run_executor.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/testbed.h"
+
+namespace benchgate::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// As `run` finds them: next to the orchestrator, else an environment override, else PATH.
+std::string sibling(const std::string& given, const std::string& name, const char* env) {
+  if (!given.empty()) return given;
+  if (const char* value = std::getenv(env); value && *value) return value;
+  std::error_code ec;
+  auto self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::exists(self.parent_path() / name)) return (self.parent_path() / name).string();
+  return name;
+}
+
+bool stop_requested() { return app::interrupt_signal() != 0; }
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, ServeFlags& flags) {
+  auto* serve = app.add_subcommand(
+      "serve", "Run as a service: accept runs over gRPC, one at a time, and serve /metrics");
+  serve->add_option("--listen", flags.listen, "gRPC Orchestrator service address HOST:PORT")
+      ->capture_default_str();
+  serve
+      ->add_option("--metrics-listen", flags.metrics_listen,
+                   "Prometheus /metrics address HOST:PORT")
+      ->capture_default_str();
+  serve->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  serve
+      ->add_option("--scenarios", flags.scenarios_dir,
+                   "Folder of scenario files that clients may run by name")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  serve->add_option("--every", flags.every,
+                    "Rerun every scenario of the folder this often (e.g. 1h): continuous "
+                    "benchmarking");
+  serve->add_option("--allow-command", flags.allowed_commands,
+                    "An executable a submitted scenario may start as [router] command "
+                    "(repeatable); no other command is ever started for a client");
+  serve->add_option("--router-bin", flags.router_binary, "Router executable");
+  serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
+}
+
+int serve_command(const ServeFlags& flags) {
+  int64_t every_ns = 0;
+  if (!flags.every.empty()) {
+    auto every = parse_duration_ns(flags.every);
+    if (!every || *every <= 0) {
+      std::fprintf(stderr, "error: --every '%s': expected a positive duration such as 1h\n",
+                   flags.every.c_str());
+      return kExitInvalidInput;
+    }
+    every_ns = *every;
+  }
+  auto db = store::Store::open(flags.db_path);
+  if (!db) {
+    std::fprintf(stderr, "error: %s\n", db.message().c_str());
+    return kExitInvalidInput;
+  }
+  for (int64_t abandoned : (*db)->abandoned_runs()) {
+    std::fprintf(stderr,
+                 "note: run %lld was left running by an orchestrator that is gone; "
+                 "marked abandoned\n",
+                 static_cast<long long>(abandoned));
+  }
+
+  metrics::MetricsObserver metrics;
+  auto endpoint = metrics::MetricsEndpoint::start(flags.metrics_listen, metrics.registry());
+  if (!endpoint) {
+    std::fprintf(stderr, "error: %s\n", endpoint.message().c_str());
+    return kExitInvalidInput;
+  }
+
+  engine::EngineOptions options;
+  options.router_binary = sibling(flags.router_binary, "router", "BENCHGATE_ROUTER_BIN");
+  options.worker_binary = sibling(flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
+  std::string log_dir = (fs::temp_directory_path() / "benchgate-serve-XXXXXX").string();
+  if (::mkdtemp(log_dir.data()) == nullptr) log_dir = fs::temp_directory_path().string();
+  options.log_dir = log_dir;
+  store::RunInfo info;
+  info.testbed = store::detect_testbed();
+
+  serve::RunExecutor executor(**db, options, info, metrics);
+  serve::JobQueue queue(executor);
+  serve::OrchestratorService service(queue, {flags.scenarios_dir, flags.allowed_commands});
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(flags.listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    std::fprintf(stderr, "error: --listen %s: cannot listen\n", flags.listen.c_str());
+    return kExitInvalidInput;
+  }
+  const std::string host = flags.listen.substr(0, flags.listen.rfind(':'));
+  std::printf("READY grpc=%s:%d metrics=%s\n", host.c_str(), port, (*endpoint)->address().c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "serve: Orchestrator service on %s:%d, metrics on %s, scenarios from %s\n",
+               host.c_str(), port, (*endpoint)->url().c_str(), flags.scenarios_dir.c_str());
+
+  auto next_round = std::chrono::steady_clock::now();
+  while (!stop_requested()) {
+    if (every_ns > 0 && std::chrono::steady_clock::now() >= next_round && queue.idle()) {
+      std::string problems;
+      for (auto& s : serve::scenarios_in(flags.scenarios_dir, problems)) {
+        uint32_t position = 0;
+        auto job = queue.submit(std::move(s), {}, "scheduled", position);
+        if (job)
+          std::fprintf(stderr, "serve: scheduled job %llu (%s)\n",
+                       static_cast<unsigned long long>((*job)->id()),
+                       (*job)->scenario().name.c_str());
+      }
+      if (!problems.empty())
+        std::fprintf(stderr, "serve: skipped invalid files:\n%s", problems.c_str());
+      next_round = std::chrono::steady_clock::now() + std::chrono::nanoseconds(every_ns);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+
+  // SIGTERM/SIGINT: the running job sees the signal and stops its children, and its run is
+  // recorded as aborted; queued jobs are cancelled; watchers see every job end.
+  std::fprintf(stderr, "serve: stopping (signal %d)\n", app::interrupt_signal());
+  queue.shutdown();
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  std::error_code ec;
+  fs::remove(log_dir, ec);  // only when empty: failed runs' logs stay
+  std::fprintf(stderr, "serve: stopped\n");
+  return kExitOk;
+}
+
+}  // namespace benchgate::cli

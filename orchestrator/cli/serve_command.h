@@ -1,0 +1,29 @@
+// `orchestrator serve`: the engine as a long-running service. The gRPC Orchestrator service
+// (proto/benchgate/v1/orchestrator.proto), one run at a time with a queue, Prometheus
+// /metrics always on, optional continuous reruns of the scenario folder (--every).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace benchgate::cli {
+
+struct ServeFlags {
+  std::string listen = "127.0.0.1:7700";
+  std::string metrics_listen = "127.0.0.1:9464";
+  std::string db_path = "benchgate.db";
+  std::string scenarios_dir;
+  std::string every;  // empty: no scheduled runs
+  std::vector<std::string> allowed_commands;
+  std::string router_binary;
+  std::string worker_binary;
+};
+
+void add_serve_command(CLI::App& app, ServeFlags& flags);
+int serve_command(const ServeFlags& flags);
+
+}  // namespace benchgate::cli

@@ -1,0 +1,97 @@
+// prometheus-cpp's pull (civetweb) and push (curl) libraries behind exposition.h.
+#include "orchestrator/metrics/exposition.h"
+
+#include <prometheus/exposer.h>
+#include <prometheus/gateway.h>
+#include <prometheus/registry.h>
+#include <unistd.h>
+
+#include <exception>
+
+namespace benchgate::metrics {
+namespace {
+
+struct GatewayAddress {
+  std::string scheme_and_host;  // "http://HOST"
+  std::string port;
+};
+
+Expected<GatewayAddress> parse_gateway_url(const std::string& url) {
+  const std::string bad = "--pushgateway '" + url + "': expected http://HOST:PORT";
+  std::string rest;
+  std::string scheme;
+  for (const char* s : {"http://", "https://"}) {
+    if (url.rfind(s, 0) == 0) {
+      scheme = s;
+      rest = url.substr(scheme.size());
+    }
+  }
+  if (scheme.empty()) return Error{bad};
+  while (!rest.empty() && rest.back() == '/') rest.pop_back();
+  const auto colon = rest.rfind(':');
+  if (colon == std::string::npos || colon == 0 || rest.find('/') != std::string::npos) {
+    return Error{bad};
+  }
+  const std::string port = rest.substr(colon + 1);
+  if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos) {
+    return Error{bad};
+  }
+  return GatewayAddress{scheme + rest.substr(0, colon), port};
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
+    const std::string& host_port, std::shared_ptr<prometheus::Registry> registry) {
+  std::unique_ptr<MetricsEndpoint> endpoint(new MetricsEndpoint());
+  endpoint->registry_ = std::move(registry);
+  const auto colon = host_port.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return Error{"--metrics-listen '" + host_port + "': expected HOST:PORT"};
+  }
+  try {
+    // civetweb throws when it cannot bind; that is a usage error, reported as one line.
+    endpoint->exposer_ = std::make_unique<prometheus::Exposer>(host_port, 2);
+  } catch (const std::exception& e) {
+    return Error{"--metrics-listen " + host_port + ": cannot listen (" + e.what() + ")"};
+  }
+  endpoint->exposer_->RegisterCollectable(endpoint->registry_);
+  const auto ports = endpoint->exposer_->GetListeningPorts();
+  if (ports.empty()) return Error{"--metrics-listen " + host_port + ": no listening port"};
+  endpoint->port_ = static_cast<uint16_t>(ports.front());
+  endpoint->address_ = host_port.substr(0, colon) + ":" + std::to_string(endpoint->port_);
+  endpoint->url_ = "http://" + endpoint->address_ + "/metrics";
+  return endpoint;
+}
+
+MetricsEndpoint::~MetricsEndpoint() = default;
+
+Expected<void> validate_gateway_url(const std::string& url) {
+  auto address = parse_gateway_url(url);
+  if (!address) return address.error();
+  return {};
+}
+
+Expected<void> push_to_gateway(const std::string& url,
+                               const std::shared_ptr<prometheus::Registry>& registry) {
+  auto address = parse_gateway_url(url);
+  if (!address) return address.error();
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  try {
+    prometheus::Gateway gateway(address->scheme_and_host, address->port, "benchgate",
+                                prometheus::Gateway::GetInstanceLabel(host));
+    gateway.RegisterCollectable(registry);
+    const int status = gateway.Push();
+    if (status < 200 || status >= 300) {
+      return Error{"pushing metrics to " + url + " failed" +
+                   (status < 0 ? std::string(" (no connection)")
+                               : " (HTTP " + std::to_string(status) + ")")};
+    }
+  } catch (const std::exception& e) {
+    return Error{"pushing metrics to " + url + " failed: " + e.what()};
+  }
+  return {};
+}
+
+}  // namespace benchgate::metrics

@@ -1,0 +1,276 @@
+// Engine events -> prometheus-cpp families (see metrics_observer.h). Names follow the
+// Prometheus conventions: benchgate_ prefix, base units (seconds, bytes), _total for counters.
+#include "orchestrator/metrics/metrics_observer.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/registry.h>
+
+#include <array>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "orchestrator/gates/gate_outcome.h"
+#include "orchestrator/report/scenario_report.h"
+
+namespace benchgate::metrics {
+namespace {
+
+using prometheus::Counter;
+using prometheus::Family;
+using prometheus::Gauge;
+using prometheus::Labels;
+
+// Error kinds the bundled worker reports (worker.proto, WindowResult.errors). Their counters
+// exist from the workload's start at 0, so "no errors" is a value rather than a missing
+// series and rate() sees the first error.
+constexpr std::array<const char*, 8> kErrorKinds = {"connect",    "timeout",  "status",   "length",
+                                                    "short_read", "mismatch", "protocol", "reset"};
+constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
+constexpr std::array<gates::Verdict, 5> kVerdicts = {
+    gates::Verdict::kPass, gates::Verdict::kFail, gates::Verdict::kInconclusive,
+    gates::Verdict::kNoBaseline, gates::Verdict::kError};
+// The latency percentiles exposed, as (label, percentile); 100 is the maximum. The label is
+// "percentile", not "quantile": Prometheus reserves "quantile" for summaries, and these are
+// exact HDR figures that a summary's _sum/_count would not add to.
+constexpr std::array<std::pair<const char*, double>, 5> kPercentiles = {
+    {{"50", 50.0}, {"90", 90.0}, {"99", 99.0}, {"99.9", 99.9}, {"100", 100.0}}};
+
+Family<Gauge>& gauge(prometheus::Registry& registry, const char* name, const char* help) {
+  return prometheus::BuildGauge().Name(name).Help(help).Register(registry);
+}
+Family<Counter>& counter(prometheus::Registry& registry, const char* name, const char* help) {
+  return prometheus::BuildCounter().Name(name).Help(help).Register(registry);
+}
+
+double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+}  // namespace
+
+struct MetricsObserver::Impl {
+  std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
+  prometheus::Registry& r = *registry;
+
+  Family<Gauge>& run_info =
+      gauge(r, "benchgate_run_info", "The latest stored run of each scenario (always 1)");
+  Family<Gauge>& run_in_progress =
+      gauge(r, "benchgate_run_in_progress", "1 while a run of the scenario is going");
+  Family<Counter>& runs = counter(r, "benchgate_runs_total",
+                                  "Runs finished, by status (ok, failed: a run error, aborted)");
+  Family<Gauge>& last_exit_code =
+      gauge(r, "benchgate_last_run_exit_code",
+            "Exit code of the scenario's latest run: 0 ok, 1 critical gate failed, 3 run error");
+  Family<Gauge>& last_finished = gauge(r, "benchgate_last_run_timestamp_seconds",
+                                       "Unix time at which the scenario's latest run finished");
+
+  Family<Gauge>& ops = gauge(r, "benchgate_workload_ops_per_second",
+                             "Successful operations per second: live during a window, the "
+                             "window's figure after it, the median over repetitions at the end");
+  Family<Gauge>& throughput =
+      gauge(r, "benchgate_workload_throughput_bytes_per_second",
+            "Response bytes per second: per measured window, the median at the end");
+  Family<Gauge>& latency =
+      gauge(r, "benchgate_workload_latency_seconds",
+            "Latency at a percentile (100 is the maximum): live p99 during a window, the window's "
+            "histogram after it, every repetition merged at the end");
+  Family<Counter>& errors = counter(r, "benchgate_workload_errors_total",
+                                    "Failed operations in measured windows, by kind");
+  Family<Counter>& operations =
+      counter(r, "benchgate_workload_operations_total", "Operations in measured windows");
+  Family<Gauge>& connections =
+      gauge(r, "benchgate_workload_connections", "Connections the workload opens (all workers)");
+  Family<Gauge>& repetition = gauge(r, "benchgate_workload_repetition",
+                                    "The measured repetition running (1-based), 0 in warm-up");
+  Family<Gauge>& worker_cpu =
+      gauge(r, "benchgate_worker_cpu_utilization_ratio",
+            "CPU time of the busiest worker over its threads' wall time in the latest measured "
+            "window (0.9 or more: the load generator is the bottleneck)");
+
+  Family<Counter>& router_cpu = counter(r, "benchgate_router_cpu_seconds_total",
+                                        "CPU time of the system under test in measured windows");
+  Family<Gauge>& router_rss = gauge(r, "benchgate_router_resident_memory_bytes",
+                                    "Resident memory of the system under test after the latest "
+                                    "measured window");
+  Family<Counter>& router_requests =
+      counter(r, "benchgate_router_requests_total",
+              "Requests the router counted itself in measured windows");
+  Family<Counter>& router_accepted = counter(r, "benchgate_router_connections_accepted_total",
+                                             "Connections the router accepted in measured windows");
+
+  Family<Gauge>& gate_passed = gauge(r, "benchgate_gate_passed",
+                                     "1 when the gate passed in the scenario's latest run, 0 "
+                                     "otherwise");
+  Family<Gauge>& gate_verdict =
+      gauge(r, "benchgate_gate_verdict",
+            "1 for the gate's verdict in the scenario's latest run, 0 for the other verdicts");
+
+  std::mutex mutex;
+  std::string scenario;
+  std::map<std::string, Gauge*> run_info_by_scenario;
+  struct GateSeries {
+    std::vector<Gauge*> passed;
+    std::vector<Gauge*> verdicts;
+  };
+  std::map<std::string, GateSeries> gate_series_by_scenario;
+
+  Labels workload_labels(const std::string& workload, const std::string& variant) const {
+    return {{"scenario", scenario}, {"workload", workload}, {"variant", variant}};
+  }
+  Labels scenario_labels() const { return {{"scenario", scenario}}; }
+
+  void set_latency(const Labels& base, const HdrHistogram& histogram) {
+    for (const auto& [label, percentile] : kPercentiles) {
+      Labels labels = base;
+      labels["percentile"] = label;
+      latency.Add(labels).Set(seconds(histogram.value_at_percentile(percentile)));
+    }
+  }
+};
+
+MetricsObserver::MetricsObserver() : impl_(std::make_unique<Impl>()) {}
+MetricsObserver::~MetricsObserver() = default;
+
+const std::shared_ptr<prometheus::Registry>& MetricsObserver::registry() const {
+  return impl_->registry;
+}
+
+void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->scenario = scenario.name;
+  const Labels labels = impl_->scenario_labels();
+  impl_->run_in_progress.Add(labels).Set(1);
+  for (const char* status : kRunStatuses) {
+    Labels with_status = labels;
+    with_status["status"] = status;
+    impl_->runs.Add(with_status);
+  }
+  impl_->router_cpu.Add(labels);
+  impl_->router_requests.Add(labels);
+  impl_->router_accepted.Add(labels);
+}
+
+void MetricsObserver::workload_started(const scenario::Workload& workload) {
+  std::lock_guard lock(impl_->mutex);
+  const Labels labels = impl_->workload_labels(workload.name, "default");
+  impl_->connections.Add(labels).Set(workload.connections);
+  impl_->repetition.Add(labels).Set(0);
+  impl_->operations.Add(labels);
+  for (const char* kind : kErrorKinds) {
+    Labels with_kind = labels;
+    with_kind["kind"] = kind;
+    impl_->errors.Add(with_kind);
+  }
+}
+
+void MetricsObserver::progress(const scenario::Workload& workload, const engine::WindowInfo& window,
+                               double ops_per_second, int64_t p99_ns, int64_t /*elapsed_ns*/) {
+  std::lock_guard lock(impl_->mutex);
+  Labels labels = impl_->workload_labels(workload.name, "default");
+  impl_->ops.Add(labels).Set(ops_per_second);
+  impl_->repetition.Add(labels).Set(window.measured ? window.repetition : 0);
+  labels["percentile"] = "99";
+  impl_->latency.Add(labels).Set(seconds(p99_ns));
+}
+
+void MetricsObserver::window_finished(const scenario::Workload& workload,
+                                      const engine::WindowInfo& /*window*/,
+                                      const results::Repetition* rep) {
+  if (rep == nullptr) return;  // warm-up: nothing recorded
+  std::lock_guard lock(impl_->mutex);
+  const Labels labels = impl_->workload_labels(workload.name, "default");
+  impl_->ops.Add(labels).Set(rep->ops_per_second());
+  impl_->throughput.Add(labels).Set(rep->bytes_per_second());
+  impl_->set_latency(labels, rep->latency);
+  impl_->operations.Add(labels).Increment(static_cast<double>(rep->operations));
+  for (const auto& [kind, count] : rep->errors) {
+    Labels with_kind = labels;
+    with_kind["kind"] = kind;
+    impl_->errors.Add(with_kind).Increment(static_cast<double>(count));
+  }
+  impl_->worker_cpu.Add(labels).Set(rep->worker_cpu_utilization);
+
+  const Labels scenario = impl_->scenario_labels();
+  if (rep->router.cpu_seconds > 0)
+    impl_->router_cpu.Add(scenario).Increment(rep->router.cpu_seconds);
+  if (rep->router.rss_bytes > 0) {
+    impl_->router_rss.Add(scenario).Set(static_cast<double>(rep->router.rss_bytes));
+  }
+  impl_->router_requests.Add(scenario).Increment(static_cast<double>(rep->router.requests));
+  if (auto it = rep->router.counter_deltas.find("connections_accepted");
+      it != rep->router.counter_deltas.end()) {
+    impl_->router_accepted.Add(scenario).Increment(static_cast<double>(it->second));
+  }
+}
+
+void MetricsObserver::workload_finished(const results::WorkloadResult& result) {
+  std::lock_guard lock(impl_->mutex);
+  const Labels labels = impl_->workload_labels(result.spec.name, result.variant);
+  impl_->repetition.Add(labels).Set(0);
+  if (result.repetitions.empty()) return;  // nothing measured: keep the last live values
+  impl_->ops.Add(labels).Set(result.ops_per_second().median);
+  impl_->throughput.Add(labels).Set(result.bytes_per_second().median);
+  impl_->set_latency(labels, result.latency);
+}
+
+void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
+                                        const std::string& commit) {
+  std::lock_guard lock(impl_->mutex);
+  Impl& m = *impl_;
+  const std::string& name = report.result.scenario;
+  const Labels labels = {{"scenario", name}};
+  m.run_in_progress.Add(labels).Set(0);
+
+  const std::string status =
+      report.result.interrupted ? "aborted" : (report.result.ok() ? "ok" : "failed");
+  Labels with_status = labels;
+  with_status["status"] = status;
+  m.runs.Add(with_status).Increment();
+  m.last_exit_code.Add(labels).Set(report.exit_code);
+  m.last_finished.Add(labels).Set(
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+
+  // One info series per scenario: the latest run replaces the previous one.
+  if (auto it = m.run_info_by_scenario.find(name); it != m.run_info_by_scenario.end()) {
+    m.run_info.Remove(it->second);
+    m.run_info_by_scenario.erase(it);
+  }
+  if (report.run_id != 0) {
+    Gauge& info = m.run_info.Add({{"scenario", name},
+                                  {"run_id", std::to_string(report.run_id)},
+                                  {"commit", commit.empty() ? "unknown" : commit}});
+    info.Set(1);
+    m.run_info_by_scenario[name] = &info;
+  }
+
+  // Gates: the latest run's verdicts replace the previous run's, so a gate removed from the
+  // scenario does not linger.
+  Impl::GateSeries& series = m.gate_series_by_scenario[name];
+  for (Gauge* g : series.passed) m.gate_passed.Remove(g);
+  for (Gauge* g : series.verdicts) m.gate_verdict.Remove(g);
+  series = {};
+  for (const auto& gate : report.gates) {
+    const gates::GateOutcome& outcome = gate.outcome;
+    Labels gate_labels = {
+        {"scenario", name},
+        {"gate", std::to_string(gate.gate_index + 1)},
+        {"workload", gate.workload},
+        {"metric", outcome.metric},
+        {"severity",
+         outcome.severity == scenario::GateSeverity::kCritical ? "critical" : "warning"}};
+    Gauge& passed = m.gate_passed.Add(gate_labels);
+    passed.Set(outcome.verdict == gates::Verdict::kPass ? 1 : 0);
+    series.passed.push_back(&passed);
+    for (gates::Verdict verdict : kVerdicts) {
+      Labels with_verdict = gate_labels;
+      with_verdict["verdict"] = std::string(gates::to_string(verdict));
+      Gauge& g = m.gate_verdict.Add(with_verdict);
+      g.Set(outcome.verdict == verdict ? 1 : 0);
+      series.verdicts.push_back(&g);
+    }
+  }
+}
+
+}  // namespace benchgate::metrics

@@ -1,0 +1,50 @@
+// Prometheus gauges and counters of benchgate runs (README "Prometheus and Grafana"). An
+// engine observer: updated live from the workers' progress during a window, set to each
+// measured window's figures after it, and holding the final summary and the gate verdicts
+// after the run. The only place orchestrator code touches prometheus-cpp metric types; the
+// registry is handed out (forward-declared) to the HTTP endpoint and the Pushgateway client.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "orchestrator/engine/run_observer.h"
+
+namespace prometheus {
+class Registry;
+}
+
+namespace benchgate::report {
+struct ScenarioReport;
+}
+
+namespace benchgate::metrics {
+
+class MetricsObserver : public engine::RunObserver {
+ public:
+  MetricsObserver();
+  ~MetricsObserver() override;
+  MetricsObserver(const MetricsObserver&) = delete;
+  MetricsObserver& operator=(const MetricsObserver&) = delete;
+
+  void scenario_started(const scenario::Scenario& scenario) override;
+  void workload_started(const scenario::Workload& workload) override;
+  void progress(const scenario::Workload& workload, const engine::WindowInfo& window,
+                double ops_per_second, int64_t p99_ns, int64_t elapsed_ns) override;
+  void window_finished(const scenario::Workload& workload, const engine::WindowInfo& window,
+                       const results::Repetition* repetition) override;
+  void workload_finished(const results::WorkloadResult& result) override;
+
+  // After a scenario's run is stored and its gates evaluated: the run's identity and status,
+  // its exit code, and one series per gate (replacing the scenario's previous verdicts).
+  void scenario_finished(const report::ScenarioReport& report, const std::string& commit);
+
+  const std::shared_ptr<prometheus::Registry>& registry() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace benchgate::metrics

@@ -1,0 +1,53 @@
+// See run_metrics.h.
+#include "orchestrator/metrics/run_metrics.h"
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "common/units/units.h"
+#include "orchestrator/app/interrupt.h"
+
+namespace benchgate::metrics {
+
+Expected<std::unique_ptr<RunMetrics>> RunMetrics::start(const RunMetricsOptions& options) {
+  if (options.listen.empty() && options.pushgateway.empty()) {
+    return std::unique_ptr<RunMetrics>();
+  }
+  std::unique_ptr<RunMetrics> metrics(new RunMetrics(options));
+  auto linger = parse_duration_ns(options.linger);
+  if (!linger || *linger < 0) {
+    return Error{"--metrics-linger '" + options.linger + "': expected a duration such as 30s"};
+  }
+  metrics->linger_ns_ = *linger;
+  if (!options.pushgateway.empty()) {
+    if (auto valid = validate_gateway_url(options.pushgateway); !valid) return valid.error();
+  }
+  if (!options.listen.empty()) {
+    auto endpoint = MetricsEndpoint::start(options.listen, metrics->observer_.registry());
+    if (!endpoint) return endpoint.error();
+    metrics->endpoint_ = std::move(endpoint).value();
+    std::fprintf(stderr, "metrics: serving %s\n", metrics->endpoint_->url().c_str());
+  }
+  return metrics;
+}
+
+Expected<void> RunMetrics::finish() {
+  Expected<void> pushed;
+  if (!options_.pushgateway.empty()) {
+    pushed = push_to_gateway(options_.pushgateway, observer_.registry());
+    if (pushed) std::fprintf(stderr, "metrics: pushed to %s\n", options_.pushgateway.c_str());
+  }
+  if (endpoint_ && linger_ns_ > 0 && !app::interrupted()) {
+    std::fprintf(stderr, "metrics: run finished; serving %s for %s more (Ctrl-C stops)\n",
+                 endpoint_->url().c_str(),
+                 format_duration_ns(static_cast<double>(linger_ns_)).c_str());
+    const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(linger_ns_);
+    while (std::chrono::steady_clock::now() < until && !app::interrupted()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  return pushed;
+}
+
+}  // namespace benchgate::metrics

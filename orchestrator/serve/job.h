@@ -1,0 +1,102 @@
+// One submission to `orchestrator serve` (a job): its scenario, options, state and the events
+// it produced (output text, live progress, status changes), kept so that a Watch started
+// late replays them. Domain types only; the gRPC service translates.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::serve {
+
+enum class JobState { kQueued, kRunning, kFinished, kCancelled };
+
+// What `orchestrator run` takes as flags, per submission.
+struct JobOptions {
+  std::string commit;
+  std::string branch;
+  std::map<std::string, std::string> labels;
+  std::string baseline;
+  std::string promote;
+  bool strict = false;
+};
+
+struct JobStatus {
+  uint64_t id = 0;
+  std::string scenario;
+  JobState state = JobState::kQueued;
+  int exit_code = 0;
+  int64_t run_id = 0;
+  std::string error;
+  int64_t submitted_unix_ns = 0;
+  int64_t started_unix_ns = 0;
+  int64_t finished_unix_ns = 0;
+  std::string origin;  // "client" or "scheduled"
+
+  bool ended() const { return state == JobState::kFinished || state == JobState::kCancelled; }
+};
+
+struct JobOutput {
+  bool to_stderr = false;
+  std::string text;
+};
+
+struct JobProgress {
+  std::string workload;
+  uint32_t repetition = 0;
+  uint32_t repetitions = 0;
+  double ops_per_second = 0;
+  double p99_seconds = 0;
+  double elapsed_seconds = 0;
+  double duration_seconds = 0;
+};
+
+using JobEvent = std::variant<JobOutput, JobProgress, JobStatus>;
+
+class Job {
+ public:
+  Job(uint64_t id, scenario::Scenario scenario, JobOptions options, std::string origin);
+
+  uint64_t id() const { return id_; }
+  const scenario::Scenario& scenario() const { return scenario_; }
+  const JobOptions& options() const { return options_; }
+
+  JobStatus status() const;
+  // Cancel asked for (by a client or a shutdown); the executor checks it when it starts.
+  void request_cancel() { cancel_requested_ = true; }
+  bool cancel_requested() const { return cancel_requested_; }
+  // Changes the status (the update sees the current one) and emits the new status.
+  template <class F>
+  void update(F&& change) {
+    std::lock_guard lock(mutex_);
+    change(status_);
+    events_.push_back(status_);
+    changed_.notify_all();
+  }
+  void emit(JobEvent event);
+
+  // Events from index `from` on, waiting up to `wait` for at least one; `ended` tells whether
+  // the job has ended (no further events will come).
+  std::vector<JobEvent> events_since(size_t from, std::chrono::milliseconds wait,
+                                     bool& ended) const;
+
+ private:
+  const uint64_t id_;
+  const scenario::Scenario scenario_;
+  const JobOptions options_;
+  std::atomic<bool> cancel_requested_{false};
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  JobStatus status_;
+  std::vector<JobEvent> events_;
+};
+
+}  // namespace benchgate::serve

@@ -1,0 +1,109 @@
+// See job_queue.h.
+#include "orchestrator/serve/job_queue.h"
+
+#include "common/time/clock.h"
+#include "orchestrator/cli/exit_codes.h"
+
+namespace benchgate::serve {
+namespace {
+
+void mark_cancelled(Job& job, const std::string& why) {
+  job.update([&](JobStatus& s) {
+    s.state = JobState::kCancelled;
+    s.exit_code = cli::kExitRunError;
+    s.error = why;
+    s.finished_unix_ns = unix_now_ns();
+  });
+}
+
+}  // namespace
+
+JobQueue::JobQueue(JobExecutor& executor) : executor_(executor), thread_([this] { loop(); }) {}
+
+JobQueue::~JobQueue() { shutdown(); }
+
+Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, JobOptions options,
+                                                std::string origin, uint32_t& position) {
+  std::lock_guard lock(mutex_);
+  if (stopping_) return Error{"the service is shutting down and accepts no new runs"};
+  auto job =
+      std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options), std::move(origin));
+  position = static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
+  jobs_[job->id()] = job;
+  waiting_.push_back(job);
+  wake_.notify_all();
+  return job;
+}
+
+std::shared_ptr<Job> JobQueue::find(uint64_t id) const {
+  std::lock_guard lock(mutex_);
+  auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : it->second;
+}
+
+std::vector<JobStatus> JobQueue::list() const {
+  std::lock_guard lock(mutex_);
+  std::vector<JobStatus> out;
+  for (auto it = jobs_.rbegin(); it != jobs_.rend(); ++it) out.push_back(it->second->status());
+  return out;
+}
+
+std::shared_ptr<Job> JobQueue::cancel(uint64_t id) {
+  std::lock_guard lock(mutex_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return nullptr;
+  auto job = it->second;
+  for (auto w = waiting_.begin(); w != waiting_.end(); ++w) {
+    if (*w == job) {
+      waiting_.erase(w);
+      mark_cancelled(*job, "cancelled before it started");
+      return job;
+    }
+  }
+  if (running_ == job) {
+    job->request_cancel();
+    executor_.interrupt();
+  }
+  return job;
+}
+
+bool JobQueue::idle() const {
+  std::lock_guard lock(mutex_);
+  return waiting_.empty() && !running_;
+}
+
+void JobQueue::shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      stopping_ = true;
+      for (auto& job : waiting_) mark_cancelled(*job, "the service shut down before it started");
+      waiting_.clear();
+      if (running_) {
+        running_->request_cancel();
+        executor_.interrupt();
+      }
+    }
+    wake_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void JobQueue::loop() {
+  for (;;) {
+    std::shared_ptr<Job> job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
+      if (stopping_) return;
+      job = waiting_.front();
+      waiting_.pop_front();
+      running_ = job;
+    }
+    executor_.run(*job);
+    std::lock_guard lock(mutex_);
+    running_.reset();
+  }
+}
+
+}  // namespace benchgate::serve

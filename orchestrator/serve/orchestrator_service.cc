@@ -1,0 +1,144 @@
+// See orchestrator_service.h.
+#include "orchestrator/serve/orchestrator_service.h"
+
+#include <chrono>
+
+namespace benchgate::serve {
+namespace {
+
+v1::RunStatus::State to_proto(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return v1::RunStatus::QUEUED;
+    case JobState::kRunning:
+      return v1::RunStatus::RUNNING;
+    case JobState::kFinished:
+      return v1::RunStatus::FINISHED;
+    case JobState::kCancelled:
+      return v1::RunStatus::CANCELLED;
+  }
+  return v1::RunStatus::STATE_UNSPECIFIED;
+}
+
+grpc::Status refusal_status(const Admission& a) {
+  switch (a.refusal) {
+    case Refusal::kNotFound:
+      return {grpc::StatusCode::NOT_FOUND, a.message};
+    case Refusal::kDenied:
+      return {grpc::StatusCode::PERMISSION_DENIED, a.message};
+    default:
+      return {grpc::StatusCode::INVALID_ARGUMENT, a.message};
+  }
+}
+
+void to_proto(const JobEvent& event, v1::WatchEvent& out) {
+  if (const auto* o = std::get_if<JobOutput>(&event)) {
+    out.mutable_output()->set_stream(o->to_stderr ? v1::RunOutput::STDERR : v1::RunOutput::STDOUT);
+    out.mutable_output()->set_text(o->text);
+  } else if (const auto* p = std::get_if<JobProgress>(&event)) {
+    auto* progress = out.mutable_progress();
+    progress->set_workload(p->workload);
+    progress->set_repetition(p->repetition);
+    progress->set_repetitions(p->repetitions);
+    progress->set_ops_per_second(p->ops_per_second);
+    progress->set_p99_seconds(p->p99_seconds);
+    progress->set_elapsed_seconds(p->elapsed_seconds);
+    progress->set_duration_seconds(p->duration_seconds);
+  } else if (const auto* s = std::get_if<JobStatus>(&event)) {
+    serve::to_proto(*s, *out.mutable_status());
+  }
+}
+
+grpc::Status unknown_job(uint64_t id) {
+  return {grpc::StatusCode::NOT_FOUND, "no job " + std::to_string(id)};
+}
+
+}  // namespace
+
+void to_proto(const JobStatus& s, v1::RunStatus& out) {
+  out.set_job_id(s.id);
+  out.set_scenario(s.scenario);
+  out.set_state(to_proto(s.state));
+  out.set_exit_code(s.exit_code);
+  out.set_run_id(s.run_id);
+  out.set_error(s.error);
+  out.set_submitted_unix_ns(s.submitted_unix_ns);
+  out.set_started_unix_ns(s.started_unix_ns);
+  out.set_finished_unix_ns(s.finished_unix_ns);
+  out.set_origin(s.origin);
+}
+
+grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
+                                         v1::SubmitResponse* response) {
+  Admission admitted;
+  switch (request->scenario_case()) {
+    case v1::SubmitRequest::kName:
+      admitted = admit_by_name(request->name(), policy_);
+      break;
+    case v1::SubmitRequest::kContent:
+      admitted = admit_content(request->content().file_name(), request->content().text(), policy_);
+      break;
+    default:
+      return {grpc::StatusCode::INVALID_ARGUMENT, "a submission names a scenario or sends one"};
+  }
+  if (!admitted.scenario) return refusal_status(admitted);
+
+  JobOptions options;
+  options.commit = request->commit();
+  options.branch = request->branch();
+  options.labels = {request->labels().begin(), request->labels().end()};
+  options.baseline = request->baseline();
+  options.promote = request->promote();
+  options.strict = request->strict();
+  uint32_t position = 0;
+  auto job = queue_.submit(std::move(*admitted.scenario), std::move(options), "client", position);
+  if (!job) return {grpc::StatusCode::UNAVAILABLE, job.message()};
+  response->set_job_id((*job)->id());
+  response->set_scenario((*job)->scenario().name);
+  response->set_queue_position(position);
+  return grpc::Status::OK;
+}
+
+grpc::Status OrchestratorService::Watch(grpc::ServerContext* context,
+                                        const v1::WatchRequest* request,
+                                        grpc::ServerWriter<v1::WatchEvent>* writer) {
+  auto job = queue_.find(request->job_id());
+  if (!job) return unknown_job(request->job_id());
+  size_t next = 0;
+  for (;;) {
+    bool ended = false;
+    auto events = job->events_since(next, std::chrono::milliseconds(200), ended);
+    for (const auto& event : events) {
+      v1::WatchEvent out;
+      to_proto(event, out);
+      if (!writer->Write(out)) return grpc::Status::OK;  // the client went away
+    }
+    next += events.size();
+    if (ended && events.empty()) return grpc::Status::OK;
+    if (context->IsCancelled()) return grpc::Status::CANCELLED;
+  }
+}
+
+grpc::Status OrchestratorService::ListRuns(grpc::ServerContext*, const v1::ListRunsRequest*,
+                                           v1::ListRunsResponse* response) {
+  for (const auto& status : queue_.list()) to_proto(status, *response->add_runs());
+  return grpc::Status::OK;
+}
+
+grpc::Status OrchestratorService::GetRun(grpc::ServerContext*, const v1::GetRunRequest* request,
+                                         v1::RunStatus* response) {
+  auto job = queue_.find(request->job_id());
+  if (!job) return unknown_job(request->job_id());
+  to_proto(job->status(), *response);
+  return grpc::Status::OK;
+}
+
+grpc::Status OrchestratorService::Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
+                                         v1::RunStatus* response) {
+  auto job = queue_.cancel(request->job_id());
+  if (!job) return unknown_job(request->job_id());
+  to_proto(job->status(), *response);
+  return grpc::Status::OK;
+}
+
+}  // namespace benchgate::serve

@@ -1,0 +1,35 @@
+// The benchgate.v1.Orchestrator gRPC service: translates protobuf to the domain (admission,
+// job queue) and back. No run logic here.
+#pragma once
+
+#include "benchgate/v1/orchestrator.grpc.pb.h"
+#include "orchestrator/serve/admission.h"
+#include "orchestrator/serve/job_queue.h"
+
+namespace benchgate::serve {
+
+class OrchestratorService final : public v1::Orchestrator::Service {
+ public:
+  OrchestratorService(JobQueue& queue, AdmissionPolicy policy)
+      : queue_(queue), policy_(std::move(policy)) {}
+
+  grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
+                      v1::SubmitResponse* response) override;
+  grpc::Status Watch(grpc::ServerContext* context, const v1::WatchRequest* request,
+                     grpc::ServerWriter<v1::WatchEvent>* writer) override;
+  grpc::Status ListRuns(grpc::ServerContext*, const v1::ListRunsRequest*,
+                        v1::ListRunsResponse* response) override;
+  grpc::Status GetRun(grpc::ServerContext*, const v1::GetRunRequest* request,
+                      v1::RunStatus* response) override;
+  grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
+                      v1::RunStatus* response) override;
+
+ private:
+  JobQueue& queue_;
+  const AdmissionPolicy policy_;
+};
+
+// Domain -> protobuf, shared with tests.
+void to_proto(const JobStatus& status, v1::RunStatus& out);
+
+}  // namespace benchgate::serve

@@ -1,0 +1,107 @@
+// See run_executor.h.
+#include "orchestrator/serve/run_executor.h"
+
+#include <filesystem>
+
+#include "common/time/clock.h"
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/run_one.h"
+#include "orchestrator/engine/fan_out_observer.h"
+#include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/result_line.h"
+#include "orchestrator/serve/job_output.h"
+
+namespace benchgate::serve {
+namespace {
+
+// Engine progress -> the job's Progress events (what `run --server` shows live).
+class ProgressForwarder : public engine::RunObserver {
+ public:
+  explicit ProgressForwarder(Job& job) : job_(job) {}
+  void progress(const scenario::Workload& workload, const engine::WindowInfo& window,
+                double ops_per_second, int64_t p99_ns, int64_t elapsed_ns) override {
+    job_.emit(JobProgress{workload.name, window.measured ? window.repetition : 0,
+                          window.repetitions, ops_per_second, static_cast<double>(p99_ns) / 1e9,
+                          static_cast<double>(elapsed_ns) / 1e9,
+                          static_cast<double>(window.duration_ns) / 1e9});
+  }
+
+ private:
+  Job& job_;
+};
+
+}  // namespace
+
+void RunExecutor::interrupt() { app::set_run_cancelled(true); }
+
+void RunExecutor::run(Job& job) {
+  app::set_run_cancelled(job.cancel_requested());
+  job.update([](JobStatus& s) {
+    s.state = JobState::kRunning;
+    s.started_unix_ns = unix_now_ns();
+  });
+
+  cli::RunFlags flags;
+  flags.baseline = job.options().baseline;
+  flags.promote = job.options().promote;
+  flags.strict = job.options().strict;
+  store::RunInfo info = info_;
+  info.commit = job.options().commit;
+  info.branch = job.options().branch;
+  info.labels = job.options().labels;
+
+  // Each run gets its own folder for the children's logs, kept when the run fails.
+  engine::EngineOptions options = options_;
+  std::error_code ec;
+  options.log_dir =
+      (std::filesystem::path(options_.log_dir) / ("job-" + std::to_string(job.id()))).string();
+  std::filesystem::create_directories(options.log_dir, ec);
+
+  UniqueFile out = open_job_output(job, false);
+  UniqueFile err = open_job_output(job, true);
+  report::ScenarioReport r;
+  {
+    report::TerminalReport terminal(out.get(), err.get());
+    ProgressForwarder progress(job);
+    engine::FanOutObserver extra({&metrics_, &progress});
+    r = cli::run_one(job.scenario(), flags, options, db_, info, terminal, &extra);
+  }
+  metrics_.scenario_finished(r, info.commit);
+
+  // The same lines `orchestrator run` prints after each scenario.
+  std::fputs(report::gates_table(r.gates).c_str(), out.get());
+  const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
+  for (const auto& workload : r.result.workloads) {
+    std::fprintf(out.get(), "%s\n", report::result_line(r.result.scenario, workload, run).c_str());
+  }
+  if (!r.result.error.empty()) {
+    std::fprintf(err.get(), "error: scenario %s: %s\n", r.result.scenario.c_str(),
+                 r.result.error.c_str());
+  }
+  const bool cancelled = app::interrupted();
+  if (cancelled) {
+    std::fprintf(err.get(), "run cancelled: every child process was stopped\n");
+  }
+  if (r.exit_code == cli::kExitRunError) {
+    std::fprintf(err.get(), "child process logs (on the service's machine): %s\n",
+                 options.log_dir.c_str());
+  } else {
+    std::filesystem::remove_all(options.log_dir, ec);
+  }
+  std::fflush(out.get());
+  std::fflush(err.get());
+  out.reset();
+  err.reset();
+
+  job.update([&](JobStatus& s) {
+    s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
+    s.exit_code = cancelled ? cli::kExitRunError : r.exit_code;
+    s.run_id = r.run_id;
+    s.error = r.result.error;
+    s.finished_unix_ns = unix_now_ns();
+  });
+  app::set_run_cancelled(false);
+}
+
+}  // namespace benchgate::serve

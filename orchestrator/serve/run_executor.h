@@ -1,0 +1,30 @@
+// Runs a service job exactly as `orchestrator run` runs one scenario (run_one: stored run,
+// engine, gates, promotion), with the job's output and progress captured as events and the
+// service's Prometheus gauges updated.
+#pragma once
+
+#include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/serve/job_queue.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::serve {
+
+class RunExecutor : public JobExecutor {
+ public:
+  // `info` carries the testbed fingerprint; each job adds its commit, branch and labels.
+  RunExecutor(store::Store& db, engine::EngineOptions options, store::RunInfo info,
+              metrics::MetricsObserver& metrics)
+      : db_(db), options_(std::move(options)), info_(std::move(info)), metrics_(metrics) {}
+
+  void run(Job& job) override;
+  void interrupt() override;
+
+ private:
+  store::Store& db_;
+  const engine::EngineOptions options_;
+  const store::RunInfo info_;
+  metrics::MetricsObserver& metrics_;
+};
+
+}  // namespace benchgate::serve

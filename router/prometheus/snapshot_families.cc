@@ -1,0 +1,83 @@
+// See snapshot_families.h. Counter names end in _total and use base units (bytes, seconds),
+// so `promtool check metrics` has nothing to say.
+#include "router/prometheus/snapshot_families.h"
+
+#include <string>
+
+namespace benchgate::router::prometheus_export {
+namespace {
+
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+
+MetricFamily family(const char* name, const char* help, MetricType type) {
+  MetricFamily f;
+  f.name = name;
+  f.help = help;
+  f.type = type;
+  return f;
+}
+
+MetricFamily single(const char* name, const char* help, MetricType type, double value) {
+  MetricFamily f = family(name, help, type);
+  ClientMetric m;
+  if (type == MetricType::Counter) {
+    m.counter.value = value;
+  } else {
+    m.gauge.value = value;
+  }
+  f.metric.push_back(std::move(m));
+  return f;
+}
+
+}  // namespace
+
+std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
+  const metrics::HttpCounters& c = snapshot.counters;
+  std::vector<MetricFamily> out;
+
+  MetricFamily requests =
+      family("benchgate_router_http_requests_total", "HTTP requests answered, by route and status",
+             MetricType::Counter);
+  for (int r = 0; r < http::kRouteCount; ++r) {
+    const auto route = static_cast<http::Route>(r);
+    for (size_t s = 0; s < metrics::kStatuses.size(); ++s) {
+      // Every route with status 200 is always present, so rate() sees the first request.
+      const uint64_t value = c.requests[static_cast<size_t>(r)][s];
+      if (value == 0 && metrics::kStatuses[s] != 200) continue;
+      ClientMetric m;
+      m.label = {{"route", std::string(http::route_label(route))},
+                 {"status", std::to_string(metrics::kStatuses[s])}};
+      m.counter.value = static_cast<double>(value);
+      requests.metric.push_back(std::move(m));
+    }
+  }
+  out.push_back(std::move(requests));
+
+  out.push_back(single("benchgate_router_http_connections_accepted_total",
+                       "HTTP connections accepted", MetricType::Counter,
+                       static_cast<double>(c.connections_accepted)));
+  out.push_back(single("benchgate_router_http_open_connections", "HTTP connections open now",
+                       MetricType::Gauge, static_cast<double>(snapshot.connections_open)));
+  out.push_back(single("benchgate_router_http_received_bytes_total",
+                       "Bytes read from HTTP connections", MetricType::Counter,
+                       static_cast<double>(c.bytes_received)));
+  out.push_back(single("benchgate_router_http_sent_bytes_total",
+                       "Bytes written to HTTP connections", MetricType::Counter,
+                       static_cast<double>(c.bytes_sent)));
+  out.push_back(single("benchgate_router_http_parse_errors_total",
+                       "Requests rejected by the parser (malformed or too large)",
+                       MetricType::Counter, static_cast<double>(c.parse_errors)));
+  out.push_back(single("benchgate_router_http_timeouts_total",
+                       "Connections closed by the idle or header timeout", MetricType::Counter,
+                       static_cast<double>(c.timed_out)));
+  out.push_back(single("process_cpu_seconds_total", "User and system CPU time of the router",
+                       MetricType::Counter,
+                       static_cast<double>(snapshot.cpu.user_ns + snapshot.cpu.system_ns) / 1e9));
+  out.push_back(single("process_resident_memory_bytes", "Resident memory of the router",
+                       MetricType::Gauge, static_cast<double>(snapshot.rss_bytes)));
+  return out;
+}
+
+}  // namespace benchgate::router::prometheus_export

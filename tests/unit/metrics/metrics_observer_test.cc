@@ -1,0 +1,140 @@
+// MetricsObserver: what a scrape shows during and after a run.
+#include "orchestrator/metrics/metrics_observer.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include <string>
+
+#include "orchestrator/report/scenario_report.h"
+
+namespace benchgate::metrics {
+namespace {
+
+std::string scrape(const MetricsObserver& observer) {
+  prometheus::TextSerializer serializer;
+  return serializer.Serialize(observer.registry()->Collect());
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos;
+}
+
+scenario::Scenario make_scenario() {
+  scenario::Scenario s;
+  s.name = "sc";
+  scenario::Workload w;
+  w.name = "hello";
+  w.connections = 8;
+  s.workloads.push_back(w);
+  return s;
+}
+
+results::Repetition make_repetition() {
+  results::Repetition rep;
+  rep.duration_ns = 1'000'000'000;
+  rep.data_window_ns = 1'000'000'000;
+  rep.operations = 1000;
+  rep.successes = 998;
+  rep.errors["timeout"] = 2;
+  rep.bytes_received = 50'000;
+  for (int i = 0; i < 998; ++i) rep.latency.record(1'000'000);  // 1 ms
+  rep.worker_cpu_utilization = 0.5;
+  rep.router.collected = true;
+  rep.router.requests = 1000;
+  rep.router.cpu_seconds = 0.25;
+  rep.router.rss_bytes = 4096;
+  return rep;
+}
+
+TEST(MetricsObserverTest, LiveProgressSetsOpsAndP99WhileAWindowRuns) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  engine::WindowInfo window{true, 2, 3, 1'000'000'000};
+  observer.progress(s.workloads[0], window, 1234.5, 2'000'000, 500'000'000);
+  const std::string text = scrape(observer);
+  const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
+  EXPECT_TRUE(has_line(text, "benchgate_workload_ops_per_second{" + labels + "} 1234.5")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_latency_seconds{percentile="99",)" + labels +
+                                 "} 0.002"))
+      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_workload_repetition{" + labels + "} 2")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 1)")) << text;
+  // Counters exist at zero before anything happened, so rate() and alerts see the first one.
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="connect",)" + labels +
+                                 "} 0"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 0)")) << text;
+}
+
+TEST(MetricsObserverTest, MeasuredWindowsAddErrorsRouterCpuAndOperations) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  const auto rep = make_repetition();
+  engine::WindowInfo window{true, 1, 3, 1'000'000'000};
+  observer.window_finished(s.workloads[0], window, &rep);
+  observer.window_finished(s.workloads[0], window, &rep);
+  observer.window_finished(s.workloads[0], engine::WindowInfo{}, nullptr);  // warm-up
+  const std::string text = scrape(observer);
+  const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="timeout",)" + labels +
+                                 "} 4"))
+      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_workload_operations_total{" + labels + "} 2000")) << text;
+  EXPECT_TRUE(has_line(text, "benchgate_workload_ops_per_second{" + labels + "} 998")) << text;
+  EXPECT_TRUE(has_line(
+      text, "benchgate_workload_throughput_bytes_per_second{" + labels + "} 50000"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_router_cpu_seconds_total{scenario="sc"} 0.5)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_router_resident_memory_bytes{scenario="sc"} 4096)"))
+      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_worker_cpu_utilization_ratio{" + labels + "} 0.5"))
+      << text;
+}
+
+report::ScenarioReport make_report(int64_t run_id, gates::Verdict verdict) {
+  report::ScenarioReport r;
+  r.result.scenario = "sc";
+  r.run_id = run_id;
+  r.exit_code = verdict == gates::Verdict::kFail ? 1 : 0;
+  gating::EvaluatedGate gate;
+  gate.gate_index = 0;
+  gate.workload = "hello";
+  gate.outcome.metric = "latency.p99";
+  gate.outcome.verdict = verdict;
+  r.gates.push_back(gate);
+  return r;
+}
+
+TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.scenario_finished(make_report(7, gates::Verdict::kPass), "abc");
+  observer.scenario_started(s);
+  observer.scenario_finished(make_report(8, gates::Verdict::kFail), "def");
+  const std::string text = scrape(observer);
+  const std::string gate =
+      R"(gate="1",metric="latency.p99",scenario="sc",severity="critical",)";
+  EXPECT_TRUE(has_line(text, "benchgate_gate_passed{" + gate + R"(workload="hello"} 0)")) << text;
+  EXPECT_TRUE(has_line(text, "benchgate_gate_verdict{" + gate +
+                                 R"(verdict="fail",workload="hello"} 1)"))
+      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_gate_verdict{" + gate +
+                                 R"(verdict="pass",workload="hello"} 0)"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_run_info{commit="def",run_id="8",scenario="sc"} 1)"))
+      << text;
+  EXPECT_EQ(text.find(R"(run_id="7")"), std::string::npos) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 2)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_last_run_exit_code{scenario="sc"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 0)")) << text;
+}
+
+}  // namespace
+}  // namespace benchgate::metrics

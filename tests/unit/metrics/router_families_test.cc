@@ -1,0 +1,30 @@
+// The router's /metrics families from a snapshot.
+#include "router/prometheus/snapshot_families.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+namespace benchgate::router::prometheus_export {
+namespace {
+
+TEST(RouterFamiliesTest, SnapshotBecomesCountersGaugesAndProcessFamilies) {
+  metrics::Snapshot snapshot;
+  snapshot.counters.connections_accepted = 3;
+  snapshot.counters.count_request(http::Route::kHello, 200);
+  snapshot.counters.count_request(http::Route::kHello, 200);
+  snapshot.connections_open = 2;
+  snapshot.cpu.user_ns = 1'500'000'000;
+  snapshot.rss_bytes = 1024;
+  prometheus::TextSerializer serializer;
+  const std::string text = serializer.Serialize(to_families(snapshot));
+  EXPECT_NE(text.find("# TYPE benchgate_router_http_requests_total counter"), std::string::npos);
+  EXPECT_NE(text.find("benchgate_router_http_connections_accepted_total 3\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("benchgate_router_http_open_connections 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("process_cpu_seconds_total 1.5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("process_resident_memory_bytes 1024\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(status="200"} 2)"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace benchgate::router::prometheus_export
