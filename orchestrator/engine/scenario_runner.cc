@@ -8,6 +8,134 @@
 #include "orchestrator/workers/worker_pool.h"
 
 namespace benchgate::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The first line of a child's failure, without the stderr tail it may carry: the full text
+// is already in the scenario error or the workload that saw it.
+std::string headline(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  const std::string tail_intro = "; its stderr ends with:";
+  if (auto at = line.find(tail_intro); at != std::string::npos) line.erase(at);
+  return line;
+}
+
+// Runs the workloads in order and records every one of them: measured, failed, or "not run"
+// with the reason, so a report or a gate never silently misses a workload.
+class ScenarioRun {
+ public:
+  ScenarioRun(const scenario::Scenario& scenario, const EngineOptions& options,
+              RunObserver& observer)
+      : scenario_(scenario), options_(options), observer_(observer) {
+    result_.scenario = scenario.name;
+  }
+
+  ScenarioResult run() {
+    observer_.scenario_started(scenario_);
+    const auto startup_deadline = Clock::now() + startup_timeout();
+    sut_ =
+        sut::make_system_under_test(scenario_.router, {options_.router_binary, options_.log_dir});
+    result_.system_description = sut_->description();
+    if (auto started = sut_->start(startup_deadline); !started) {
+      return give_up("system under test did not start: " + started.message());
+    }
+    if (options_.worker_addresses.empty()) {
+      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir});
+    } else {
+      pool_ = workers::make_connecting_pool(options_.worker_addresses);
+    }
+    size_t needed = 0;
+    for (const auto& workload : scenario_.workloads) {
+      needed = std::max<size_t>(needed, workload.workers);
+    }
+    if (auto started = pool_->start(needed, startup_deadline); !started) {
+      return give_up("workers did not start: " + started.message());
+    }
+    run_workloads();
+    stop();
+    return std::move(result_);
+  }
+
+ private:
+  std::chrono::nanoseconds startup_timeout() const {
+    return std::chrono::nanoseconds(options_.startup_timeout_ns);
+  }
+
+  void run_workloads() {
+    const bool bundled = scenario_.router.impl == scenario::RouterImpl::kBuiltin;
+    bool after_failure = false;
+    for (size_t i = 0; i < scenario_.workloads.size(); ++i) {
+      const auto& workload = scenario_.workloads[i];
+      if (i > 0) {
+        auto recovered = pool_->recover(after_failure, Clock::now() + startup_timeout());
+        if (!recovered) {
+          if (app::interrupted()) {
+            result_.interrupted = true;
+            return;
+          }
+          result_.error = "workers could not be replaced: " + recovered.message();
+          record_not_run(i, headline(result_.error));
+          return;
+        }
+        if (!recovered->empty()) observer_.message("[" + scenario_.name + "] " + *recovered);
+      }
+      WorkloadEnvironment environment{*sut_, *pool_, bundled, observer_};
+      result_.workloads.push_back(run_workload(workload, environment));
+      if (app::interrupted()) {
+        // The run is recorded as aborted; what did not run is not listed.
+        result_.interrupted = true;
+        return;
+      }
+      // Without a live system under test the remaining workloads cannot measure anything.
+      if (std::string sut_failure = sut_->failure(); !sut_failure.empty()) {
+        result_.error = sut_failure;
+        record_not_run(i + 1, "the system under test failed during workload '" + workload.name +
+                                  "': " + headline(sut_failure));
+        return;
+      }
+      after_failure = result_.workloads.back().status != results::WorkloadStatus::kOk;
+      if (after_failure && scenario_.fail_fast) {
+        record_not_run(i + 1, "fail_fast is set and workload '" + workload.name + "' failed");
+        return;
+      }
+    }
+  }
+
+  // Records workloads [from, end) as failed without running them.
+  void record_not_run(size_t from, const std::string& why) {
+    for (size_t i = from; i < scenario_.workloads.size(); ++i) {
+      results::WorkloadResult skipped;
+      skipped.spec = scenario_.workloads[i];
+      skipped.status = results::WorkloadStatus::kFailed;
+      skipped.error = "not run: " + why;
+      observer_.workload_finished(skipped);
+      result_.workloads.push_back(std::move(skipped));
+    }
+  }
+
+  ScenarioResult give_up(const std::string& why) {
+    result_.error = why;
+    result_.interrupted = app::interrupted();
+    if (!result_.interrupted) record_not_run(0, headline(why));
+    stop();
+    return std::move(result_);
+  }
+
+  void stop() {
+    if (pool_) pool_->stop();
+    if (sut_) sut_->stop();
+  }
+
+  const scenario::Scenario& scenario_;
+  const EngineOptions& options_;
+  RunObserver& observer_;
+  ScenarioResult result_;
+  std::unique_ptr<sut::SystemUnderTest> sut_;
+  std::unique_ptr<workers::WorkerPool> pool_;
+};
+
+}  // namespace
 
 bool ScenarioResult::ok() const {
   if (!error.empty() || interrupted) return false;
@@ -17,56 +145,7 @@ bool ScenarioResult::ok() const {
 
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
                             RunObserver& observer) {
-  ScenarioResult result;
-  result.scenario = scenario.name;
-  observer.scenario_started(scenario);
-  const auto startup_deadline =
-      std::chrono::steady_clock::now() + std::chrono::nanoseconds(options.startup_timeout_ns);
-
-  auto sut = sut::make_system_under_test(scenario.router, {options.router_binary, options.log_dir});
-  result.system_description = sut->description();
-  if (auto started = sut->start(startup_deadline); !started) {
-    result.error = "system under test did not start: " + started.message();
-    result.interrupted = app::interrupted();
-    return result;  // destructors stop what was started
-  }
-
-  std::unique_ptr<workers::WorkerPool> pool;
-  if (options.worker_addresses.empty()) {
-    pool = workers::make_spawning_pool({options.worker_binary, {}, options.log_dir});
-  } else {
-    pool = workers::make_connecting_pool(options.worker_addresses);
-  }
-  size_t needed = 0;
-  for (const auto& workload : scenario.workloads) {
-    needed = std::max<size_t>(needed, workload.workers);
-  }
-  if (auto started = pool->start(needed, startup_deadline); !started) {
-    result.error = "workers did not start: " + started.message();
-    result.interrupted = app::interrupted();
-    pool->stop();
-    sut->stop();
-    return result;
-  }
-
-  const bool bundled = scenario.router.impl == scenario::RouterImpl::kBuiltin;
-  for (const auto& workload : scenario.workloads) {
-    WorkloadEnvironment environment{*sut, *pool, bundled, observer};
-    result.workloads.push_back(run_workload(workload, environment));
-    if (app::interrupted()) {
-      result.interrupted = true;
-      break;
-    }
-    // Without a live system under test the remaining workloads cannot measure anything.
-    std::string sut_failure = sut->failure();
-    if (!sut_failure.empty()) {
-      result.error = sut_failure;
-      break;
-    }
-  }
-  pool->stop();
-  sut->stop();
-  return result;
+  return ScenarioRun(scenario, options, observer).run();
 }
 
 }  // namespace benchgate::engine

@@ -12,7 +12,7 @@ Expected<HdrHistogram> decode(const v1::Histogram& histogram, size_t worker) {
       HdrHistogram::decode(std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
   if (!decoded) {
     return Error{"worker " + std::to_string(worker) +
-                 " sent an unreadable histogram: " + decoded.message()};
+                 " sent a malformed result: an unreadable histogram: " + decoded.message()};
   }
   return decoded;
 }
@@ -43,10 +43,18 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       first_send = std::min(first_send, part.first_send_unix_ns());
       last_receive = std::max(last_receive, part.last_receive_unix_ns());
     }
+    int64_t samples = 0;
     if (part.has_latency() && !part.latency().hdr_v2_compressed().empty()) {
       auto latency = decode(part.latency(), w);
       if (!latency) return latency.error();
+      samples = latency->total_count();
       rep.latency.add(*latency);
+    }
+    // Each worker's result must hold itself together, so a broken one is named.
+    if (samples != static_cast<int64_t>(part.successes())) {
+      return Error{"worker " + std::to_string(w) +
+                   " sent a malformed result: " + std::to_string(part.successes()) +
+                   " successful operations but " + std::to_string(samples) + " latency samples"};
     }
     if (part.has_service_time() && !part.service_time().hdr_v2_compressed().empty()) {
       auto service = decode(part.service_time(), w);
@@ -63,11 +71,6 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
   }
   if (last_receive > first_send) rep.data_window_ns = last_receive - first_send;
-  if (rep.latency.total_count() != static_cast<int64_t>(rep.successes)) {
-    return Error{"workers reported " + std::to_string(rep.successes) +
-                 " successful operations but " + std::to_string(rep.latency.total_count()) +
-                 " latency samples"};
-  }
   if (rep.worker_cpu_utilization >= kSaturationThreshold) rep.flags.push_back("worker_saturated");
   return rep;
 }

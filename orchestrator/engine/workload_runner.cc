@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 #include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
@@ -19,8 +20,16 @@ using namespace std::chrono_literals;
 // Time between sending a window command and its start instant: enough for every worker to
 // receive the command, short enough not to matter.
 constexpr int64_t kStartLeadNs = 100'000'000;
+// The drain time worker_spec() gives every worker after a window's load stops.
+constexpr int64_t kDrainNs = 5'000'000'000;
 // Beyond the window and its drain, how long a worker may take to send its result.
 constexpr auto kResultSlack = 5s;
+// How long the workers may take to end their streams after the workload (README, "Failure
+// behaviour"); a stream still open then is cancelled.
+constexpr auto kCloseGrace = 2s;
+// A worker's stream breaks a moment before its process can be reaped: how long to wait for
+// the process to show why it ended.
+constexpr auto kDeathNotice = 1s;
 
 class WorkloadRun {
  public:
@@ -35,7 +44,7 @@ class WorkloadRun {
   results::WorkloadResult run() {
     auto outcome = run_windows();
     if (!outcome) fail(outcome.message());
-    streams_.close(2s);
+    streams_.close(kCloseGrace);
     for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);
     return std::move(result_);
   }
@@ -48,27 +57,48 @@ class WorkloadRun {
 
   // Why a stream ended, with what the process says about itself when it is gone.
   std::string explain_end(const workers::StreamEvent& end) {
-    std::string why = "worker " + std::to_string(end.worker) +
-                      " ended its stream: " + grpcutil::describe(end.status);
-    std::string death = env_.pool.failure(end.worker);
-    if (!death.empty()) why = death;
-    return why;
+    if (app::interrupted()) return interrupted_message();
+    const auto until = Clock::now() + kDeathNotice;
+    do {
+      std::string death = env_.pool.failure(end.worker);
+      if (!death.empty()) return death;
+      // The worker may have ended the stream because the system under test died.
+      std::string sut = env_.sut.failure();
+      if (!sut.empty()) return sut;
+      if (end.status.ok()) break;  // a worker that closed its stream cleanly is not dying
+      std::this_thread::sleep_for(20ms);
+    } while (Clock::now() < until);
+    return "worker " + std::to_string(end.worker) +
+           " ended its stream: " + grpcutil::describe(end.status);
   }
 
-  std::string explain_timeout(const std::string& waiting_for) {
-    if (app::interrupted())
-      return "interrupted by signal " + std::to_string(app::interrupt_signal());
+  static std::string interrupted_message() {
+    return "interrupted by signal " + std::to_string(app::interrupt_signal());
+  }
+
+  // `silent`: the workers that have not answered yet, named when nothing else explains it.
+  std::string explain_timeout(const std::string& waiting_for,
+                              const std::vector<size_t>& silent = {}) {
+    if (app::interrupted()) return interrupted_message();
     for (size_t w = 0; w < streams_.size(); ++w) {
       std::string death = env_.pool.failure(w);
       if (!death.empty()) return death;
     }
     std::string sut = env_.sut.failure();
     if (!sut.empty()) return sut;
+    std::string who;
+    for (size_t w : silent) who += (who.empty() ? " from worker " : ", ") + std::to_string(w);
     if (Clock::now() >= deadline_) {
       return "workload timeout (" + std::to_string(workload_.timeout_ns / 1'000'000) +
-             " ms) passed while waiting for " + waiting_for;
+             " ms) passed while waiting for " + waiting_for + who;
     }
-    return "no answer from the workers while waiting for " + waiting_for;
+    return "no answer while waiting for " + waiting_for + who;
+  }
+
+  // A control call to the system under test failed: a dead or frozen system says more.
+  Error sut_error(const Error& error) {
+    std::string sut = env_.sut.failure();
+    return Error{sut.empty() ? error.message : sut};
   }
 
   Expected<void> run_windows() {
@@ -97,25 +127,39 @@ class WorkloadRun {
   }
 
   Expected<void> wait_ready() {
+    std::vector<bool> is_ready(streams_.size(), false);
     size_t ready = 0;
     while (ready < streams_.size()) {
       auto event = streams_.next(deadline_);
-      if (!event) return Error{explain_timeout("the workers to connect")};
+      if (!event) return Error{explain_timeout("the workers to be ready", missing(is_ready))};
       if (!event->event) return Error{explain_end(*event)};
-      if (event->event->has_ready()) ++ready;
+      if (event->event->has_ready() && !is_ready[event->worker]) {
+        is_ready[event->worker] = true;
+        ++ready;
+      }
     }
     return {};
   }
 
+  static std::vector<size_t> missing(const std::vector<bool>& have) {
+    std::vector<size_t> out;
+    for (size_t w = 0; w < have.size(); ++w) {
+      if (!have[w]) out.push_back(w);
+    }
+    return out;
+  }
+
   Expected<results::Repetition> run_window(uint32_t index, const WindowInfo& info) {
+    // A dead or frozen system under test would only make the control calls below wait.
+    if (std::string sut = env_.sut.failure(); !sut.empty()) return Error{sut};
     if (info.measured) {
       auto begun = env_.sut.begin_window();
-      if (!begun) return begun.error();
+      if (!begun) return sut_error(begun.error());
     }
     std::optional<sut::MetricsSnapshot> before;
     if (info.measured) {
       auto snapshot = env_.sut.snapshot();
-      if (!snapshot) return snapshot.error();
+      if (!snapshot) return sut_error(snapshot.error());
       before = std::move(snapshot).value();
     }
     v1::Window window;
@@ -134,7 +178,7 @@ class WorkloadRun {
 
     const auto window_deadline = std::min(
         deadline_, Clock::now() +
-                       std::chrono::nanoseconds(kStartLeadNs + info.duration_ns + 5'000'000'000) +
+                       std::chrono::nanoseconds(kStartLeadNs + info.duration_ns + kDrainNs) +
                        kResultSlack);
     std::vector<v1::WindowResult> parts(streams_.size());
     std::vector<bool> have(streams_.size(), false);
@@ -143,7 +187,10 @@ class WorkloadRun {
     size_t results = 0;
     while (results < streams_.size()) {
       auto event = streams_.next(window_deadline);
-      if (!event) return Error{explain_timeout("window " + std::to_string(index) + " results")};
+      if (!event) {
+        return Error{
+            explain_timeout("the results of window " + std::to_string(index), missing(have))};
+      }
       if (!event->event) return Error{explain_end(*event)};
       if (event->event->has_progress()) {
         const auto& progress = event->event->progress();
@@ -177,9 +224,10 @@ class WorkloadRun {
     auto merged =
         merge_window(parts, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
     if (!merged) return merged.error();
+    if (std::string sut = env_.sut.failure(); !sut.empty()) return Error{sut};
     if (info.measured && before) {
       auto after = env_.sut.snapshot();
-      if (!after) return after.error();
+      if (!after) return sut_error(after.error());
       if (*after) attach_router_window(*merged, *before, **after);
     }
     std::string sut_failure = env_.sut.failure();

@@ -166,6 +166,18 @@ bool ChildProcess::running() {
   return true;
 }
 
+bool ChildProcess::stopped() const {
+  if (wait_status_ || pid_ <= 0) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, so look after the last ')'.
+  auto close = line.rfind(')');
+  if (close == std::string::npos || close + 2 >= line.size()) return false;
+  const char state = line[close + 2];
+  return state == 'T' || state == 't';
+}
+
 std::string ChildProcess::exit_description() {
   if (running()) return "is running";
   return wait_status_ ? describe_status(*wait_status_) : "exited";
@@ -175,7 +187,7 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
   if (pid_ <= 0) return;
   if (running()) {
     ::kill(-pid_, SIGTERM);
-    ::kill(pid_, SIGCONT);  // a frozen child cannot act on SIGTERM
+    ::kill(-pid_, SIGCONT);  // a frozen child cannot act on SIGTERM
     auto deadline = std::chrono::steady_clock::now() + grace;
     while (running() && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -40,11 +40,14 @@ class ChildProcess {
 
   // True while the child has not exited (reaps it when it has).
   bool running();
+  // True while the child is alive but stopped (SIGSTOP, SIGTSTP, a debugger): it answers
+  // nothing until continued, so waiting on it is pointless.
+  bool stopped() const;
   // "exited with status 1" / "killed by signal 9" / "running".
   std::string exit_description();
-  // SIGTERM to the child's process group, up to `grace` to exit, then SIGKILL; reaps it.
+  // SIGTERM (and SIGCONT, so a stopped child can act on it) to the child's process group,
+  // up to `grace` to exit, then SIGKILL; reaps it.
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
-  // Freezes/thaws are not needed by the orchestrator; tests use kill(2) on pid() directly.
   pid_t pid() const { return pid_; }
   const std::string& name() const { return name_; }
   // The last `max_bytes` of the child's stderr log, for error messages.

@@ -86,6 +86,9 @@ struct Scenario {
   std::string description;
   std::string path;  // the file as given
   std::string text;  // the file's text, stored with every run
+  // Stop at the first failed workload; the workloads after it are recorded as not run.
+  // By default a failed workload does not stop the ones after it.
+  bool fail_fast = false;
   RouterConfig router;
   std::vector<Workload> workloads;
   std::vector<Gate> gates;

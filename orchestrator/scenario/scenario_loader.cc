@@ -17,7 +17,7 @@
 namespace benchgate::scenario {
 namespace {
 
-const std::vector<std::string_view> kTopKeys = {"name",     "description", "router",
+const std::vector<std::string_view> kTopKeys = {"name",     "description", "fail_fast", "router",
                                                 "defaults", "workloads",   "gates"};
 constexpr std::string_view kCompare = "comparisons of implementations are planned";
 const std::vector<NotYet> kTopNotYet = {
@@ -42,6 +42,7 @@ void read_scenario(TableReader& top, Scenario& scenario) {
     scenario.name = std::move(*name);
   }
   if (auto description = top.string("description")) scenario.description = std::move(*description);
+  if (auto fail_fast = top.boolean("fail_fast")) scenario.fail_fast = *fail_fast;
   scenario.router = read_router(top);
   const WorkloadTemplate defaults = read_defaults(top);
   scenario.workloads = read_workloads(top, defaults);

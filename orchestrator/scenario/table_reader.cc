@@ -146,6 +146,16 @@ std::optional<std::string> TableReader::string(std::string_view key) {
   return expand(key, *n);
 }
 
+std::optional<bool> TableReader::boolean(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (!n->is_boolean()) {
+    wrong_type(key, *n, "a boolean (true or false)");
+    return std::nullopt;
+  }
+  return n->as_boolean()->get();
+}
+
 std::optional<std::string> TableReader::choice(std::string_view key,
                                                const std::vector<std::string_view>& allowed) {
   auto value = string(key);

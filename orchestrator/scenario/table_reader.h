@@ -49,6 +49,7 @@ class TableReader {
   bool require(std::string_view key);
 
   std::optional<std::string> string(std::string_view key);
+  std::optional<bool> boolean(std::string_view key);
   // A string that must be one of `allowed`.
   std::optional<std::string> choice(std::string_view key,
                                     const std::vector<std::string_view>& allowed);

@@ -43,6 +43,10 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
 
 std::string BuiltinRouter::failure() {
   if (!process_) return "router was not started";
+  if (process_->stopped()) {
+    return "router (pid " + std::to_string(process_->pid()) +
+           ") is stopped (SIGSTOP or a debugger) and serves nothing";
+  }
   if (process_->running()) return {};
   std::string tail = process_->stderr_tail();
   return "router (pid " + std::to_string(process_->pid()) + ") " + process_->exit_description() +
@@ -63,7 +67,8 @@ Expected<std::optional<MetricsSnapshot>> BuiltinRouter::snapshot() {
 
 void BuiltinRouter::stop() {
   if (!process_) return;
-  if (control_ && process_->running()) (void)control_->shutdown();
+  // A frozen router cannot answer Shutdown; ChildProcess::stop continues and ends it.
+  if (control_ && process_->running() && !process_->stopped()) (void)control_->shutdown();
   process_->stop();
   process_.reset();
   control_.reset();

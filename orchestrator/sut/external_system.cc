@@ -71,7 +71,12 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
 }
 
 std::string ExternalSystem::failure() {
-  if (!process_ || process_->running()) return {};
+  if (!process_) return {};
+  if (process_->stopped()) {
+    return process_->name() + " (pid " + std::to_string(process_->pid()) +
+           ") is stopped (SIGSTOP or a debugger) and serves nothing";
+  }
+  if (process_->running()) return {};
   std::string tail = process_->stderr_tail();
   return process_->name() + " " + process_->exit_description() +
          (tail.empty() ? "" : "; its stderr ends with:\n" + tail);

@@ -10,6 +10,11 @@ namespace benchgate::sut {
 
 using namespace std::chrono_literals;
 
+// Every control call has a deadline, so a hung or frozen router cannot hang the orchestrator
+// (README, "Failure behaviour").
+constexpr auto kCallDeadline = 5s;
+constexpr auto kShutdownDeadline = 2s;
+
 std::string counter_key(const v1::Counter& counter) {
   std::map<std::string, std::string> sorted(counter.labels().begin(), counter.labels().end());
   std::string key = counter.name();
@@ -43,7 +48,7 @@ Expected<void> RouterControlClient::wait_healthy(std::chrono::steady_clock::time
 }
 
 Expected<MetricsSnapshot> RouterControlClient::metrics() {
-  auto context = grpcutil::context_with_timeout(5s);
+  auto context = grpcutil::context_with_timeout(kCallDeadline);
   v1::MetricsSnapshot response;
   auto status = stub_->GetMetrics(context.get(), v1::GetMetricsRequest{}, &response);
   if (!status.ok()) {
@@ -68,7 +73,7 @@ Expected<MetricsSnapshot> RouterControlClient::metrics() {
 }
 
 Expected<void> RouterControlClient::reset() {
-  auto context = grpcutil::context_with_timeout(5s);
+  auto context = grpcutil::context_with_timeout(kCallDeadline);
   v1::ResetResponse response;
   auto status = stub_->Reset(context.get(), v1::ResetRequest{}, &response);
   if (!status.ok()) return Error{"router reset: " + grpcutil::describe(status)};
@@ -76,7 +81,7 @@ Expected<void> RouterControlClient::reset() {
 }
 
 Expected<void> RouterControlClient::shutdown() {
-  auto context = grpcutil::context_with_timeout(2s);
+  auto context = grpcutil::context_with_timeout(kShutdownDeadline);
   v1::ShutdownResponse response;
   auto status = stub_->Shutdown(context.get(), v1::ShutdownRequest{}, &response);
   if (!status.ok()) return Error{"router shutdown: " + grpcutil::describe(status)};

@@ -1,5 +1,6 @@
 // Workers that are already running (started by hand, or pods placed by Kubernetes): the
-// orchestrator only connects to them and never stops them.
+// orchestrator only connects to them and never stops them, so it cannot replace one either:
+// after a failed workload it only checks that each still answers.
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/workers/worker_pool.h"
 
@@ -26,6 +27,18 @@ class ConnectingPool : public WorkerPool {
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
   std::string failure(size_t) override { return {}; }
+
+  Expected<std::string> recover(bool after_failure,
+                                std::chrono::steady_clock::time_point deadline) override {
+    if (!after_failure) return std::string();
+    // A fresh channel: the old one may hold a connection to a worker that is gone.
+    for (size_t i = 0; i < stubs_.size(); ++i) {
+      stubs_[i] = v1::Worker::NewStub(grpcutil::make_control_channel(addresses_[i]));
+      auto described = describe_worker(*stubs_[i], "worker at " + addresses_[i], deadline);
+      if (!described) return described.error();
+    }
+    return std::string();
+  }
   void stop() override { stubs_.clear(); }
 
  private:

@@ -1,4 +1,6 @@
-// Worker processes spawned on this machine, each listening on a loopback port it chose.
+// Worker processes spawned on this machine, each listening on a loopback port it chose. A
+// worker that died, froze or took part in a failed workload is replaced by a fresh process
+// at the same index, so one broken worker never poisons the workloads after it.
 #include <signal.h>
 
 #include <memory>
@@ -11,6 +13,11 @@
 namespace benchgate::workers {
 namespace {
 
+using namespace std::chrono_literals;
+
+// A worker being replaced has no work worth finishing: a short grace before SIGKILL.
+constexpr auto kReplaceGrace = 1000ms;
+
 class SpawningPool : public WorkerPool {
  public:
   explicit SpawningPool(SpawnConfig config) : config_(std::move(config)) {}
@@ -18,56 +25,122 @@ class SpawningPool : public WorkerPool {
 
   Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) override {
     // Spawn all first, then wait: workers start in parallel.
-    for (size_t i = processes_.size(); i < count; ++i) {
-      processes::SpawnOptions options;
-      options.name = "worker " + std::to_string(i);
-      options.executable = config_.worker_binary;
-      options.args = {"--listen", "127.0.0.1:0"};
-      options.args.insert(options.args.end(), config_.extra_args.begin(), config_.extra_args.end());
-      options.stderr_log = config_.log_dir + "/worker-" + std::to_string(i) + ".stderr.log";
-      auto child = processes::ChildProcess::spawn(options);
-      if (!child) return child.error();
-      processes_.push_back(std::move(child).value());
+    for (size_t i = slots_.size(); i < count; ++i) {
+      slots_.emplace_back();
+      auto spawned = spawn(i);
+      if (!spawned) return spawned;
     }
-    for (size_t i = stubs_.size(); i < count; ++i) {
-      auto line = processes_[i]->wait_ready_line(deadline);
-      if (!line) return line.error();
-      auto fields = sut::parse_ready_line(*line);
-      if (!fields.count("grpc")) {
-        return Error{processes_[i]->name() + " printed an unexpected READY line: '" + *line + "'"};
-      }
-      stubs_.push_back(v1::Worker::NewStub(grpcutil::make_control_channel(fields["grpc"])));
-      auto described = describe_worker(*stubs_.back(), processes_[i]->name(), deadline);
-      if (!described) return described.error();
+    for (size_t i = 0; i < count; ++i) {
+      if (slots_[i].stub) continue;
+      auto connected = connect(i, deadline);
+      if (!connected) return connected;
     }
     return {};
   }
 
-  size_t size() const override { return stubs_.size(); }
-  v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
+  size_t size() const override { return slots_.size(); }
+  v1::Worker::Stub& stub(size_t index) override { return *slots_.at(index).stub; }
 
   std::string failure(size_t index) override {
-    auto& process = *processes_.at(index);
+    auto& process = *slots_.at(index).process;
+    const std::string who = process.name() + " (pid " + std::to_string(process.pid()) + ")";
+    if (process.stopped()) {
+      return who + " is stopped (SIGSTOP or a debugger) and answers nothing";
+    }
     if (process.running()) return {};
     std::string tail = process.stderr_tail();
-    return process.name() + " (pid " + std::to_string(process.pid()) + ") " +
-           process.exit_description() + (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+    return who + " " + process.exit_description() +
+           (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+  }
+
+  Expected<std::string> recover(bool after_failure,
+                                std::chrono::steady_clock::time_point deadline) override {
+    std::string done;
+    std::vector<size_t> replaced;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      auto& process = *slots_[i].process;
+      std::string why;
+      if (!process.running()) {
+        why = process.exit_description();
+      } else if (process.stopped()) {
+        why = "stopped";
+      } else if (after_failure) {
+        why = "after the failed workload";
+      } else {
+        continue;
+      }
+      done += (done.empty() ? "replaced " : ", ") + process.name() + " (pid " +
+              std::to_string(process.pid()) + ", " + why + ")";
+      slots_[i].stub.reset();
+      process.stop(kReplaceGrace);
+      auto spawned = spawn(i);
+      if (!spawned) return spawned.error();
+      replaced.push_back(i);
+    }
+    for (size_t i : replaced) {
+      auto connected = connect(i, deadline);
+      if (!connected) return connected.error();
+    }
+    return done;
   }
 
   void stop() override {
-    stubs_.clear();
+    for (auto& slot : slots_) slot.stub.reset();
     // SIGTERM to all first so they stop in parallel, then wait for each.
-    for (auto& process : processes_) {
-      if (process->running()) ::kill(process->pid(), SIGTERM);
+    for (auto& slot : slots_) {
+      if (slot.process && slot.process->running()) {
+        ::kill(slot.process->pid(), SIGTERM);
+        ::kill(slot.process->pid(), SIGCONT);  // a frozen worker cannot act on SIGTERM
+      }
     }
-    for (auto& process : processes_) process->stop();
-    processes_.clear();
+    for (auto& slot : slots_) {
+      if (slot.process) slot.process->stop();
+    }
+    slots_.clear();
   }
 
  private:
+  struct Slot {
+    std::unique_ptr<processes::ChildProcess> process;
+    std::unique_ptr<v1::Worker::Stub> stub;
+    int generation = 0;  // 0 for the first process at this index, 1 for its replacement, ...
+  };
+
+  Expected<void> spawn(size_t index) {
+    Slot& slot = slots_[index];
+    processes::SpawnOptions options;
+    options.name = "worker " + std::to_string(index);
+    options.executable = config_.worker_binary;
+    options.args = {"--listen", "127.0.0.1:0"};
+    options.args.insert(options.args.end(), config_.extra_args.begin(), config_.extra_args.end());
+    // A replacement keeps the log of the process it replaces: that log says what went wrong.
+    const std::string suffix =
+        slot.process ? ".restart-" + std::to_string(++slot.generation) : std::string();
+    options.stderr_log =
+        config_.log_dir + "/worker-" + std::to_string(index) + suffix + ".stderr.log";
+    auto child = processes::ChildProcess::spawn(options);
+    if (!child) return child.error();
+    slot.process = std::move(child).value();
+    return {};
+  }
+
+  Expected<void> connect(size_t index, std::chrono::steady_clock::time_point deadline) {
+    Slot& slot = slots_[index];
+    auto line = slot.process->wait_ready_line(deadline);
+    if (!line) return line.error();
+    auto fields = sut::parse_ready_line(*line);
+    if (!fields.count("grpc")) {
+      return Error{slot.process->name() + " printed an unexpected READY line: '" + *line + "'"};
+    }
+    auto stub = v1::Worker::NewStub(grpcutil::make_control_channel(fields["grpc"]));
+    auto described = describe_worker(*stub, slot.process->name(), deadline);
+    if (!described) return described.error();
+    slot.stub = std::move(stub);
+    return {};
+  }
+
   SpawnConfig config_;
-  std::vector<std::unique_ptr<processes::ChildProcess>> processes_;
-  std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
+  std::vector<Slot> slots_;
 };
 
 }  // namespace

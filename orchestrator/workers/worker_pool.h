@@ -21,9 +21,17 @@ class WorkerPool {
   virtual Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) = 0;
   virtual size_t size() const = 0;
   virtual v1::Worker::Stub& stub(size_t index) = 0;
-  // "worker 2 (pid 1234) killed by signal 9; its stderr ends with ...", or empty while the
-  // worker looks alive.
+  // "worker 2 (pid 1234) killed by signal 9; its stderr ends with ...", "worker 2 (pid 1234)
+  // is stopped ...", or empty while the worker looks alive and able to run.
   virtual std::string failure(size_t index) = 0;
+  // Called before every workload but the first: makes the workers usable again by the
+  // deadline, or says why they cannot be. Workers that are gone or stopped are always
+  // replaced. After a failed workload (`after_failure`) every worker is suspect (a stream cut
+  // mid-window, a result half sent, a process hung without being stopped), so a spawning pool
+  // replaces them all and a connecting pool checks that each still answers Describe. Returns
+  // what it did, for the log ("" when nothing was needed).
+  virtual Expected<std::string> recover(bool after_failure,
+                                        std::chrono::steady_clock::time_point deadline) = 0;
   // Stops what start() started.
   virtual void stop() = 0;
 };

@@ -59,6 +59,17 @@ TEST(WindowMerge, AHistogramThatDisagreesWithTheCountsIsAnError) {
   EXPECT_NE(rep.message().find("latency samples"), std::string::npos);
 }
 
+TEST(WindowMerge, TheWorkerWhoseCountsDisagreeIsNamed) {
+  auto bad = part(10, 1, 2, 1000);
+  bad.set_successes(9);
+  auto rep = merge_window({part(10, 1, 2, 1000), bad}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: 9 successful operations but 10 "
+                               "latency samples"),
+            std::string::npos)
+      << rep.message();
+}
+
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.mutable_latency()->set_hdr_v2_compressed("garbage");

@@ -1,0 +1,262 @@
+"""The fault suite: a worker or the router killed or frozen mid-window, a worker that never
+becomes ready or sends a malformed result, an interrupted run. Each case runs the real
+orchestrator and checks that the workload is recorded as failed with its cause (terminal,
+JSON, SQLite), that the workloads after it still run (unless fail_fast), that the measured
+repetitions before the fault are kept, that the exit code is 3 and that no process is left.
+
+Durations and timeouts are small: a frozen peer must cost seconds, not minutes."""
+import os
+import signal
+import sqlite3
+import stat
+import tempfile
+import time
+import unittest
+
+from harness import BIN, Run, kill_tagged, load_json, process_name, tagged_processes, \
+    write_scenario
+
+FAULT_WORKER = os.path.join(BIN, "fault_worker")
+
+# "victim" is where the fault strikes, during its second repetition; "after" must still run.
+TWO_WORKLOADS = """
+name = "e2e_faults"
+{top}
+[defaults]
+warmup = "0s"
+workers = 2
+connections = 4
+
+[[workloads]]
+name = "victim"
+target = "/bench/hello"
+duration = "{duration}"
+repetitions = 3
+timeout = "{timeout}"
+
+[[workloads]]
+name = "after"
+target = "/bench/hello"
+duration = "300ms"
+repetitions = 1
+timeout = "20s"
+"""
+
+
+class FaultsTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-faults-")
+        self.db = os.path.join(self.dir, "bench.db")
+        self.json = os.path.join(self.dir, "out.json")
+        self.tags = []
+
+    def tearDown(self):
+        for tag in self.tags:
+            kill_tagged(tag)  # SIGKILL also ends a stopped process
+
+    # --- running -------------------------------------------------------------------------
+
+    def scenario(self, duration="600ms", timeout="5s", top=""):
+        return write_scenario(self.dir, "faults.toml", TWO_WORKLOADS.format(
+            duration=duration, timeout=timeout, top=top))
+
+    def fault_worker(self, *args):
+        """A --worker-bin that runs fault_worker with these arguments."""
+        path = os.path.join(self.dir, "fault-worker.sh")
+        with open(path, "w") as f:
+            f.write('#!/bin/sh\nexec "{}" {} "$@"\n'.format(FAULT_WORKER, " ".join(args)))
+        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        return path
+
+    def orchestrator(self, path, *extra):
+        run = Run(["run", path, "--db", self.db, "--json", self.json] + list(extra),
+                  cwd=self.dir)
+        self.tags.append(run.tag)
+        return run
+
+    def run_to_end(self, path, *extra):
+        return self.orchestrator(path, *extra).run(timeout=90)
+
+    def strike_during_second_repetition(self, path, victim_name, sig):
+        """Runs the scenario, sends `sig` to one tagged process named `victim_name` once the
+        victim's second repetition has started, and waits for the orchestrator to finish."""
+        run = self.orchestrator(path).start()
+        run.wait_for_stderr("victim rep 2/3: started")
+        victims = [p for p in tagged_processes(run.tag) if process_name(p) == victim_name]
+        self.assertTrue(victims, f"no {victim_name} process")
+        os.kill(victims[0], sig)
+        run.finish(timeout=90)
+        return run
+
+    # --- checking ------------------------------------------------------------------------
+
+    def assert_workload_failed(self, run, name, cause, repetitions_kept):
+        """The workload is failed with `cause` in the terminal, the JSON and SQLite, and
+        keeps the repetitions measured before the fault."""
+        out = run.stdout + run.stderr
+        self.assertIn("FAILED: ", run.stdout, out)
+        self.assertIn(cause, run.stdout, out)
+        line = [r for r in run.result_lines() if r["workload"] == name]
+        self.assertEqual(len(line), 1, out)
+        self.assertEqual(line[0]["status"], "failed")
+        self.assertEqual(line[0]["reps"], str(repetitions_kept))
+
+        doc = load_json(self.json)
+        workloads = {w["name"]: w for w in doc["scenarios"][0]["workloads"]}
+        self.assertEqual(workloads[name]["status"], "failed")
+        self.assertIn(cause, workloads[name]["error"])
+        self.assertEqual(len(workloads[name]["repetitions"]), repetitions_kept)
+        self.assertEqual(doc["exit_code"], 3)
+
+        with sqlite3.connect(self.db) as db:
+            status, error, workload_id = db.execute(
+                "SELECT status, error, id FROM workloads WHERE name = ?", (name,)).fetchone()
+            self.assertEqual(status, "failed")
+            self.assertIn(cause, error)
+            reps = db.execute("SELECT COUNT(*) FROM repetitions WHERE workload_id = ?",
+                              (workload_id,)).fetchone()[0]
+            self.assertEqual(reps, repetitions_kept)
+
+    def assert_workload_ok(self, run, name):
+        with sqlite3.connect(self.db) as db:
+            status, workload_id = db.execute(
+                "SELECT status, id FROM workloads WHERE name = ?", (name,)).fetchone()
+            self.assertEqual(status, "ok", run.stdout + run.stderr)
+            reps = db.execute("SELECT COUNT(*) FROM repetitions WHERE workload_id = ?",
+                              (workload_id,)).fetchone()[0]
+            self.assertGreater(reps, 0)
+
+    def assert_run_ended(self, run, status="failed"):
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT status, exit_code FROM runs").fetchone(),
+                             (status, 3))
+            self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+
+    # --- workers -------------------------------------------------------------------------
+
+    def test_a_worker_killed_mid_window_fails_its_workload_and_the_next_one_runs(self):
+        run = self.strike_during_second_repetition(self.scenario(), "worker", signal.SIGKILL)
+        self.assert_workload_failed(run, "victim", "killed by signal 9", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assertIn("replaced worker", run.stderr)
+        self.assert_run_ended(run)
+
+    def test_a_worker_frozen_mid_window_is_named_and_replaced_within_the_timeout(self):
+        run = self.strike_during_second_repetition(self.scenario(), "worker", signal.SIGSTOP)
+        self.assert_workload_failed(run, "victim", "is stopped", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assertIn("stopped)", run.stderr)  # "replaced worker N (pid P, stopped)"
+        self.assert_run_ended(run)
+
+    def test_a_worker_that_never_becomes_ready_fails_at_the_workload_timeout(self):
+        worker = self.fault_worker("--mode", "never_ready", "--workload", "victim")
+        run = self.run_to_end(self.scenario(timeout="3s"), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "workload timeout (3000 ms) passed while waiting for the workers to "
+            "be ready from worker 0, 1", repetitions_kept=0)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_a_worker_that_exits_before_ready_leaves_every_workload_not_run(self):
+        worker = self.fault_worker("--mode", "exit_at_start")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        for name in ("victim", "after"):
+            self.assert_workload_failed(run, name, "not run: workers did not start: worker 0",
+                                        repetitions_kept=0)
+        self.assertIn("exiting before READY, as asked", run.stderr)  # the stderr tail
+        self.assert_run_ended(run)
+
+    def test_a_histogram_count_that_disagrees_with_successes_is_a_malformed_result(self):
+        worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a malformed result: 100 successful operations but "
+            "101 latency samples", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_garbage_histogram_bytes_are_a_malformed_result(self):
+        worker = self.fault_worker("--mode", "garbage_histogram", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(run, "victim", "sent a malformed result: an unreadable "
+                                    "histogram", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_fail_fast_records_the_workloads_after_a_failure_as_not_run(self):
+        worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(top="fail_fast = true"), "--worker-bin", worker)
+        self.assert_workload_failed(run, "victim", "malformed result", repetitions_kept=1)
+        self.assert_workload_failed(
+            run, "after", "not run: fail_fast is set and workload 'victim' failed",
+            repetitions_kept=0)
+        self.assert_run_ended(run)
+
+    # --- the router ----------------------------------------------------------------------
+
+    def test_the_router_killed_mid_window_leaves_the_rest_not_run(self):
+        run = self.strike_during_second_repetition(self.scenario(), "router", signal.SIGKILL)
+        self.assert_workload_failed(run, "victim", "killed by signal 9", repetitions_kept=1)
+        self.assert_workload_failed(
+            run, "after", "not run: the system under test failed during workload 'victim': "
+            "router (pid", repetitions_kept=0)
+        self.assertIn("error: scenario e2e_faults: router", run.stderr)
+        self.assert_run_ended(run)
+
+    def test_the_router_frozen_mid_window_never_hangs_the_orchestrator(self):
+        started = time.monotonic()
+        run = self.strike_during_second_repetition(self.scenario(), "router", signal.SIGSTOP)
+        self.assert_workload_failed(run, "victim", "is stopped", repetitions_kept=1)
+        self.assert_workload_failed(run, "after", "not run: the system under test failed",
+                                    repetitions_kept=0)
+        self.assert_run_ended(run)
+        # Not a timing assertion on the machine's speed: a hang would last until the harness
+        # timeout; the bounded path costs the workload timeout plus a few seconds.
+        self.assertLess(time.monotonic() - started, 60)
+
+    # --- the orchestrator ----------------------------------------------------------------
+
+    def test_an_interrupted_run_is_stored_aborted_with_what_it_had(self):
+        path = write_scenario(self.dir, "interrupted.toml", """
+name = "e2e_interrupted"
+[defaults]
+warmup = "0s"
+[[workloads]]
+name = "done"
+target = "/bench/hello"
+connections = 2
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "victim"
+target = "/bench/hello"
+connections = 2
+duration = "500ms"
+repetitions = 3
+timeout = "30s"
+""")
+        run = self.orchestrator(path).start()
+        run.wait_for_stderr("victim rep 2/3: started")
+        run.signal(signal.SIGINT)
+        run.finish(timeout=30)
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT status, exit_code FROM runs").fetchone(),
+                             ("aborted", 3))
+            rows = db.execute("SELECT w.name, w.status, w.error, COUNT(r.id) FROM workloads w "
+                              "LEFT JOIN repetitions r ON r.workload_id = w.id "
+                              "GROUP BY w.id ORDER BY w.id").fetchall()
+            self.assertEqual([(r[0], r[1], r[3]) for r in rows],
+                             [("done", "ok", 1), ("victim", "failed", 1)])
+            self.assertIn("interrupted by signal 2", rows[1][2])
+            self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,170 @@
+// fault_worker: a stand-in for the bundled worker that serves benchgate.v1.Worker and
+// misbehaves on purpose, so the fault suite (tests/e2e/test_faults.py) can check how the
+// orchestrator copes with a worker that breaks the protocol. It generates no real load: a
+// well-behaved window waits for its start instant and duration, then reports a small,
+// consistent, made-up result.
+//
+//   fault_worker --listen 127.0.0.1:0 --mode MODE [--workload NAME] [--window N]
+//
+// Modes (the fault applies to the workload NAME, or to every workload without --workload):
+//   well_behaved       every window gets a consistent result
+//   never_ready        reads the spec, never answers ready, holds the stream open
+//   malformed_count    window N's latency histogram holds one sample more than its successes
+//   garbage_histogram  window N's latency histogram is random bytes, not HdrHistogram V2
+//   exit_at_start      exits with status 1 before printing READY
+#include <grpcpp/grpcpp.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "benchgate/v1/worker.grpc.pb.h"
+#include "common/histogram/hdr_histogram.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+namespace v1 = benchgate::v1;
+
+struct Fault {
+  std::string mode = "well_behaved";
+  std::string workload;  // empty: every workload
+  uint32_t window = 1;   // window index (0 is the warm-up when there is one)
+};
+
+int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Sleeps until `unix_ns`, waking early when the orchestrator cancels the stream.
+void sleep_until_unix(int64_t unix_ns, grpc::ServerContext& context) {
+  while (!context.IsCancelled()) {
+    const int64_t left = unix_ns - unix_now_ns();
+    if (left <= 0) return;
+    std::this_thread::sleep_for(
+        std::min(std::chrono::nanoseconds(left), std::chrono::nanoseconds(10ms)));
+  }
+}
+
+v1::WindowResult window_result(const v1::Window& window, const Fault& fault, bool faulty) {
+  constexpr uint64_t kOperations = 100;
+  v1::WindowResult result;
+  result.set_window(window.index());
+  result.set_operations(kOperations);
+  result.set_successes(kOperations);
+  result.set_first_send_unix_ns(window.start_at_unix_ns());
+  result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
+  result.set_wall_ns(window.duration_ns());
+  result.set_threads(1);
+  benchgate::HdrHistogram latency;
+  latency.record_n(100'000, static_cast<int64_t>(kOperations));  // 100 us each
+  if (faulty && fault.mode == "malformed_count") latency.record(200'000);
+  auto bytes = latency.encode_compressed();
+  std::string blob(bytes.begin(), bytes.end());
+  if (faulty && fault.mode == "garbage_histogram") {
+    blob = "\x13\x37garbage, not an HdrHistogram";
+  }
+  result.mutable_latency()->set_hdr_v2_compressed(blob);
+  return result;
+}
+
+class FaultyWorker final : public v1::Worker::Service {
+ public:
+  explicit FaultyWorker(Fault fault) : fault_(std::move(fault)) {}
+
+  grpc::Status Describe(grpc::ServerContext*, const v1::DescribeRequest*,
+                        v1::DescribeResponse* response) override {
+    response->set_name("benchgate-fault-worker");
+    response->set_version(fault_.mode);
+    response->add_protocols("http1");
+    response->add_load_models("closed");
+    response->add_load_models("open");
+    response->set_max_threads(1);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Run(grpc::ServerContext* context,
+                   grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) override {
+    v1::RunCommand command;
+    if (!stream->Read(&command) || !command.has_spec()) return grpc::Status::OK;
+    const bool target = fault_.workload.empty() || command.spec().name() == fault_.workload;
+    std::fprintf(stderr, "fault_worker: workload '%s'%s\n", command.spec().name().c_str(),
+                 target ? (" gets fault " + fault_.mode).c_str() : "");
+    if (target && fault_.mode == "never_ready") {
+      while (stream->Read(&command)) {
+      }
+      return grpc::Status::OK;
+    }
+    v1::RunEvent ready;
+    ready.mutable_ready()->set_connections(command.spec().connections());
+    ready.mutable_ready()->set_threads(1);
+    if (!stream->Write(ready)) return grpc::Status::OK;
+    while (stream->Read(&command)) {
+      if (!command.has_window()) {
+        return {grpc::StatusCode::INVALID_ARGUMENT, "expected a Window command"};
+      }
+      const auto& window = command.window();
+      sleep_until_unix(window.start_at_unix_ns() + window.duration_ns(), *context);
+      v1::RunEvent event;
+      *event.mutable_result() =
+          window_result(window, fault_, target && window.index() == fault_.window);
+      if (!stream->Write(event)) break;
+    }
+    return grpc::Status::OK;
+  }
+
+ private:
+  Fault fault_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"benchgate fault_worker: a Worker that misbehaves on purpose (tests only)"};
+  std::string listen = "127.0.0.1:0";
+  Fault fault;
+  app.add_option("--listen", listen, "HOST:PORT of the gRPC service")->capture_default_str();
+  app.add_option("--mode", fault.mode, "The fault")
+      ->check(CLI::IsMember(
+          {"well_behaved", "never_ready", "malformed_count", "garbage_histogram", "exit_at_start"}))
+      ->capture_default_str();
+  app.add_option("--workload", fault.workload, "Only this workload gets the fault");
+  app.add_option("--window", fault.window, "Window index that gets a malformed result")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  if (fault.mode == "exit_at_start") {
+    std::fprintf(stderr, "fault_worker: exiting before READY, as asked\n");
+    return 1;
+  }
+
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  FaultyWorker service(fault);
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  auto server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    std::fprintf(stderr, "fault_worker: cannot listen on %s\n", listen.c_str());
+    return 1;
+  }
+  std::printf("READY grpc=%s:%d\n", listen.substr(0, listen.rfind(':')).c_str(), port);
+  std::fflush(stdout);
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  return 0;
+}
