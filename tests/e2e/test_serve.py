@@ -1,0 +1,165 @@
+"""`orchestrator serve` with `orchestrator run --server`: a submitted run shows in /metrics
+while it runs and its gate verdicts after it, the client prints the run's report and exits
+with the local exit code, a command not on the allowlist is refused with nothing started, and
+SIGTERM stops the service with nothing left behind."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from harness import ORCHESTRATOR, Run, kill_tagged, tagged_processes, write_scenario
+
+GATED = """
+name = "served"
+[defaults]
+warmup = "200ms"
+duration = "1500ms"
+repetitions = 2
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 4
+
+[[gates]]
+workload = "hello"
+metric = "errors.count"
+max = 0
+
+[[gates]]
+workload = "hello"
+metric = "latency.p99"
+max = "1ns"   # impossible: exit code 1, verdict fail
+"""
+
+COMMAND = """
+name = "sneaky"
+[router]
+impl = "command"
+command = ["{command}", "60"]
+address = "127.0.0.1:1"
+
+[[workloads]]
+name = "never"
+protocol = "http1"
+target = "/"
+connections = 1
+"""
+
+
+def metric_values(text, name, **labels):
+    """Values of the samples of `name` whose labels include `labels`."""
+    values = []
+    for line in text.splitlines():
+        if not line.startswith(name + "{"):
+            continue
+        head, value = line.rsplit(" ", 1)
+        found = dict(re.findall(r'(\w+)="([^"]*)"', head))
+        if all(found.get(k) == v for k, v in labels.items()):
+            values.append(float(value))
+    return values
+
+
+class ServeTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.scenarios = os.path.join(self.dir, "scenarios")
+        os.mkdir(self.scenarios)
+        self.service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                            "--db", os.path.join(self.dir, "serve.db"),
+                            "--scenarios", self.scenarios,
+                            "--allow-command", "/bin/true"], cwd=self.dir)
+        self.service.start()
+        ready = self.service.proc.stdout.readline()
+        fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
+        self.assertIn("grpc", fields, ready)
+        self.grpc, self.metrics = fields["grpc"], fields["metrics"]
+
+    def tearDown(self):
+        if self.service.proc.poll() is None:
+            self.service.proc.kill()
+            self.service.proc.wait()
+        kill_tagged(self.service.tag)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def scrape(self):
+        with urllib.request.urlopen(f"http://{self.metrics}/metrics", timeout=5) as r:
+            return r.read().decode()
+
+    def client(self, path):
+        return subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def stop_service(self):
+        self.service.signal(signal.SIGTERM)
+        self.service.finish(timeout=60)
+        self.assertEqual(self.service.returncode, 0, self.service.stderr)
+        self.assertEqual(self.service.leftovers(), [])
+
+    def test_submitted_run_is_live_in_metrics_then_holds_its_gate_verdicts(self):
+        path = write_scenario(self.dir, "served.toml", GATED)
+        client = self.client(path)
+        live = []
+        deadline = time.monotonic() + 60
+        while client.poll() is None and time.monotonic() < deadline:
+            text = self.scrape()
+            if metric_values(text, "benchgate_run_in_progress", scenario="served") == [1.0]:
+                live += metric_values(text, "benchgate_workload_ops_per_second",
+                                      scenario="served", workload="hello")
+            time.sleep(0.1)
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 1, out + err)  # the impossible gate failed
+        self.assertIn("RESULT|scenario=served|workload=hello|", out)
+        self.assertIn("gates:", out)
+        self.assertIn("submitted", err)
+        # The gauge moved while the run went: live progress, then each window's figure.
+        self.assertGreaterEqual(len(set(v for v in live if v > 0)), 2, live)
+
+        text = self.scrape()
+        self.assertEqual(metric_values(text, "benchgate_run_in_progress", scenario="served"), [0])
+        self.assertEqual(metric_values(text, "benchgate_gate_verdict", scenario="served",
+                                       metric="latency.p99", verdict="fail"), [1])
+        self.assertEqual(metric_values(text, "benchgate_gate_passed", scenario="served",
+                                       metric="errors.count"), [1])
+        self.assertEqual(metric_values(text, "benchgate_last_run_exit_code", scenario="served"),
+                         [1])
+        checked = subprocess.run(["promtool", "check", "metrics"], input=text,
+                                 capture_output=True, text=True) if shutil.which(
+                                     "promtool") else None
+        if checked:
+            self.assertEqual((checked.returncode, checked.stdout + checked.stderr), (0, ""))
+        self.stop_service()
+
+    def test_command_not_on_the_allowlist_is_refused_and_nothing_starts(self):
+        path = write_scenario(self.dir, "sneaky.toml", COMMAND.format(command="/bin/sleep"))
+        client = self.client(path)
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 2, out + err)
+        self.assertIn("is not allowed by this service", err)
+        self.assertIn("sneaky.toml:", err)
+        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        text = self.scrape()
+        self.assertEqual(metric_values(text, "benchgate_runs_total", scenario="sneaky"), [])
+        self.stop_service()
+
+    def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):
+        path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))
+        client = self.client(path)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if metric_values(self.scrape(), "benchgate_workload_repetition", scenario="served"):
+                break
+            time.sleep(0.1)
+        self.stop_service()
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 3, out + err)
+
+
+if __name__ == "__main__":
+    unittest.main()
