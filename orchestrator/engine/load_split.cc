@@ -63,7 +63,7 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   http->set_target(workload.http.target);
   http->set_request_body_bytes(workload.http.request_bytes);
   http->set_expect_status(expectation.status);
-  http->set_expect_body_bytes(expectation.body_bytes);
+  if (expectation.body_bytes >= 0) http->set_expect_body_bytes(expectation.body_bytes);
   http->set_expect_echo(expectation.echo);
   for (const auto& [name, value] : workload.http.headers) (*http->mutable_headers())[name] = value;
   return spec;

@@ -33,7 +33,7 @@ WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
     spec.http.host = http.host();
     spec.http.request_body_bytes = http.request_body_bytes();
     if (http.expect_status() != 0) spec.http.expect_status = http.expect_status();
-    spec.http.expect_body_bytes = http.expect_body_bytes();
+    spec.http.expect_body_bytes = http.has_expect_body_bytes() ? http.expect_body_bytes() : -1;
     spec.http.expect_echo = http.expect_echo();
     // Sorted, so the request bytes do not depend on the map's iteration order.
     std::map<std::string, std::string> sorted(http.headers().begin(), http.headers().end());
