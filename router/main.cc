@@ -10,8 +10,8 @@ int main(int argc, char** argv) {
   using benchgate::router::app::RawConfig;
   RawConfig raw;
   CLI::App cli{
-      "benchgate router: the bundled system under test (HTTP/1.1 bench routes, "
-      "RouterControl gRPC)"};
+      "benchgate router: the bundled system under test (WAMP router, HTTP/1.1 bench "
+      "routes, RouterControl gRPC)"};
   cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
       ->capture_default_str();
   cli.add_option("--control", raw.control,
@@ -33,6 +33,21 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--metrics-listen", raw.metrics_listen,
                  "serve Prometheus metrics at http://HOST:PORT/metrics (port 0: pick one)");
+  cli.add_option("--websocket", raw.websocket,
+                 "WAMP over WebSocket listen address HOST:PORT (port 0: pick one)")
+      ->capture_default_str();
+  cli.add_option("--rawsocket", raw.rawsocket,
+                 "WAMP over RawSocket listen address HOST:PORT (port 0: pick one)")
+      ->capture_default_str();
+  cli.add_option("--max-message-bytes", raw.max_message_bytes,
+                 "largest serialized WAMP message in or out (RawSocket: at most 16 MiB - 1)")
+      ->capture_default_str();
+  cli.add_option("--max-sessions", raw.max_sessions,
+                 "open WAMP connections over both transports; more are refused")
+      ->capture_default_str();
+  cli.add_option("--max-queued-bytes", raw.max_queued_bytes,
+                 "outbound bytes queued per WAMP connection; past it the session is dropped")
+      ->capture_default_str();
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,6 +15,8 @@ packages=(
   libhdrhistogram-java default-jdk-headless python3 sqlite3 procps
   # tests: a real Prometheus server and promtool (dashboards, alert rules, /metrics)
   prometheus
+  # tests: WAMP interop with Autobahn|Python and its serializers
+  python3-autobahn python3-msgpack python3-cbor2
 )
 
 missing=()

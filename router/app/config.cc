@@ -15,6 +15,20 @@ Error flag_error(const char* flag, const std::string& message) {
   return Error{std::string(flag) + ": " + message};
 }
 
+// A listen address: literal IP addresses only, plus "localhost" (resolving names is not the
+// router's business).
+Expected<boost::asio::ip::tcp::endpoint> listen_endpoint(const char* flag, const std::string& text,
+                                                         std::string& host_out) {
+  auto parsed = parse_host_port(text);
+  if (!parsed) return flag_error(flag, parsed.message());
+  const std::string ip = parsed->host == "localhost" ? "127.0.0.1" : parsed->host;
+  boost::system::error_code ec;
+  const auto address = boost::asio::ip::make_address(ip, ec);
+  if (ec) return flag_error(flag, "'" + parsed->host + "' is not an IP address");
+  host_out = parsed->host;
+  return boost::asio::ip::tcp::endpoint{address, parsed->port};
+}
+
 }  // namespace
 
 Expected<RouterConfig> make_config(const RawConfig& raw) {
@@ -72,6 +86,30 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (!header) return flag_error("--header-timeout", header.message());
   if (*header <= 0) return flag_error("--header-timeout", "must be positive");
   config.http.header_timeout_ns = *header;
+
+  auto websocket = listen_endpoint("--websocket", raw.websocket, config.websocket_host);
+  if (!websocket) return websocket.error();
+  config.wamp.websocket = *websocket;
+  auto rawsocket = listen_endpoint("--rawsocket", raw.rawsocket, config.rawsocket_host);
+  if (!rawsocket) return rawsocket.error();
+  config.wamp.rawsocket = *rawsocket;
+
+  auto message_bytes = parse_size_bytes(raw.max_message_bytes);
+  if (!message_bytes) return flag_error("--max-message-bytes", message_bytes.message());
+  if (*message_bytes < 512 || *message_bytes > (uint64_t{1} << 30)) {
+    return flag_error("--max-message-bytes", "must be from 512 bytes to 1 GiB");
+  }
+  config.wamp.max_message_bytes = *message_bytes;
+
+  if (raw.max_sessions < 1 || raw.max_sessions > 1'000'000) {
+    return flag_error("--max-sessions", "must be from 1 to 1000000");
+  }
+  config.wamp.max_sessions = static_cast<uint32_t>(raw.max_sessions);
+
+  auto queued = parse_size_bytes(raw.max_queued_bytes);
+  if (!queued) return flag_error("--max-queued-bytes", queued.message());
+  if (*queued < 1024) return flag_error("--max-queued-bytes", "must be at least 1 KiB");
+  config.wamp.max_queued_bytes = *queued;
 
   return config;
 }

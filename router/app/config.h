@@ -7,6 +7,7 @@
 
 #include "common/util/expected.h"
 #include "router/http/server_options.h"
+#include "router/wamp/options.h"
 
 namespace benchgate::router::app {
 
@@ -19,6 +20,12 @@ struct RawConfig {
   std::string idle_timeout = "60s";
   std::string header_timeout = "10s";
   std::string metrics_listen;  // empty: no /metrics endpoint
+  // WAMP router (router/wamp/).
+  std::string websocket = "127.0.0.1:0";
+  std::string rawsocket = "127.0.0.1:0";
+  std::string max_message_bytes = "65MiB";
+  int64_t max_sessions = 10000;
+  std::string max_queued_bytes = "128MiB";
 };
 
 struct RouterConfig {
@@ -26,6 +33,9 @@ struct RouterConfig {
   std::string http_host;     // as given, for the READY line and Health
   std::string control;       // "HOST:PORT" or "unix:PATH", as gRPC takes it
   std::string control_host;  // as given; empty for a Unix socket
+  wamp::WampOptions wamp;
+  std::string websocket_host;  // as given, for the READY line and Health
+  std::string rawsocket_host;
   std::string metrics;       // "HOST:PORT" for Prometheus' /metrics; empty: none
   std::string metrics_host;  // as given
 

@@ -12,6 +12,7 @@
 #include "router/control/control_service.h"
 #include "router/http/server.h"
 #include "router/prometheus/metrics_endpoint.h"
+#include "router/wamp/wamp_server.h"
 
 #ifndef BENCHGATE_VERSION
 #define BENCHGATE_VERSION "0.0.0"
@@ -33,14 +34,29 @@ int run_router(const RouterConfig& config) {
   http::HttpServer& server = **http;
   const std::string http_address = format_host_port(config.http_host, server.endpoint().port());
 
-  control::RouterFacts facts{"benchgate-router",
-                             BENCHGATE_VERSION,
-                             {{"http", http_address}},
-                             static_cast<uint32_t>(server.threads())};
+  auto wamp = wamp::WampServer::start(config.wamp);
+  if (!wamp) {
+    std::cerr << "router: " << wamp.message() << "\n";
+    server.stop();
+    return 2;
+  }
+  wamp::WampServer& wamp_server = **wamp;
+  const std::string ws_address =
+      format_host_port(config.websocket_host, wamp_server.websocket_port());
+  const std::string rawsocket_address =
+      format_host_port(config.rawsocket_host, wamp_server.rawsocket_port());
+
+  control::RouterFacts facts{
+      "benchgate-router",
+      BENCHGATE_VERSION,
+      {{"http", http_address}, {"ws", ws_address}, {"rawsocket", rawsocket_address}},
+      static_cast<uint32_t>(server.threads())};
   control::ControlService service(std::move(facts), server, [&] { main_context.stop(); });
+  service.set_wamp(&wamp_server);
   auto control = control::ControlServer::start(config.control, service);
   if (!control) {
     std::cerr << "router: " << control.message() << "\n";
+    wamp_server.stop();
     server.stop();
     return 2;
   }
@@ -59,6 +75,7 @@ int run_router(const RouterConfig& config) {
     if (!endpoint) {
       std::cerr << "router: " << endpoint.message() << "\n";
       (*control)->stop();
+      wamp_server.stop();
       server.stop();
       return 2;
     }
@@ -66,16 +83,19 @@ int run_router(const RouterConfig& config) {
     metrics_field = " metrics=" + format_host_port(config.metrics_host, metrics->port());
   }
 
-  std::cout << "READY http=" << http_address << " control=" << control_address << metrics_field
+  std::cout << "READY http=" << http_address << " control=" << control_address
+            << " ws=" << ws_address << " rawsocket=" << rawsocket_address << metrics_field
             << std::endl;
   std::cerr << "router: serving HTTP on " << http_address << " with " << server.threads()
-            << " thread(s), control on " << control_address << "\n";
+            << " thread(s), WAMP on ws=" << ws_address << " rawsocket=" << rawsocket_address
+            << ", control on " << control_address << "\n";
 
   main_context.run();
 
   std::cerr << "router: stopping\n";
   metrics.reset();  // no scrape may take a snapshot of a stopping server
   (*control)->stop();
+  wamp_server.stop();
   server.stop();
   return 0;
 }

@@ -29,13 +29,16 @@ grpc::Status ControlService::Health(grpc::ServerContext*, const benchgate::v1::H
 grpc::Status ControlService::GetMetrics(grpc::ServerContext*,
                                         const benchgate::v1::GetMetricsRequest*,
                                         benchgate::v1::MetricsSnapshot* response) {
-  to_proto(server_.snapshot(), *response);
+  metrics::Snapshot snapshot = server_.snapshot();
+  if (wamp_ != nullptr) wamp_->add_metrics(snapshot);
+  to_proto(snapshot, *response);
   return grpc::Status::OK;
 }
 
 grpc::Status ControlService::Reset(grpc::ServerContext*, const benchgate::v1::ResetRequest*,
                                    benchgate::v1::ResetResponse*) {
   server_.reset_metrics();
+  if (wamp_ != nullptr) wamp_->reset_metrics();
   return grpc::Status::OK;
 }
 

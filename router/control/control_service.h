@@ -1,5 +1,6 @@
-// The RouterControl gRPC service. It only translates between protobuf and the HTTP server's
-// domain API (STYLE.md rule 5); shutting the process down is the caller's callback.
+// The RouterControl gRPC service. It only translates between protobuf and the domain APIs of
+// the HTTP and WAMP servers (STYLE.md rule 5); shutting the process down is the caller's
+// callback.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "benchgate/v1/router_control.grpc.pb.h"
 #include "router/http/server.h"
+#include "router/wamp/wamp_server.h"
 
 namespace benchgate::router::control {
 
@@ -30,6 +32,9 @@ class ControlService final : public benchgate::v1::RouterControl::Service {
 
   // The control endpoint is known only once the gRPC server listens.
   void set_endpoint(const std::string& name, const std::string& address);
+  // Adds the WAMP router's metrics to GetMetrics and Reset; set before the control server
+  // starts. Without it the WAMP counters read zero.
+  void set_wamp(wamp::WampServer* wamp) { wamp_ = wamp; }
 
   grpc::Status Health(grpc::ServerContext* context, const benchgate::v1::HealthRequest* request,
                       benchgate::v1::HealthResponse* response) override;
@@ -45,6 +50,7 @@ class ControlService final : public benchgate::v1::RouterControl::Service {
   std::mutex facts_mutex_;
   RouterFacts facts_;
   http::HttpServer& server_;
+  wamp::WampServer* wamp_ = nullptr;
   std::function<void()> request_shutdown_;
 };
 

@@ -2,6 +2,7 @@
 #include "router/control/metrics_proto.h"
 
 #include <string>
+#include <string_view>
 
 namespace benchgate::router::control {
 namespace {
@@ -10,6 +11,58 @@ void add_counter(benchgate::v1::MetricsSnapshot& out, const char* name, uint64_t
   benchgate::v1::Counter* counter = out.add_counters();
   counter->set_name(name);
   counter->set_value(value);
+}
+
+void add_labelled(benchgate::v1::MetricsSnapshot& out, const char* name, const char* label,
+                  std::string_view value_label, uint64_t value) {
+  benchgate::v1::Counter* counter = out.add_counters();
+  counter->set_name(name);
+  (*counter->mutable_labels())[label] = std::string(value_label);
+  counter->set_value(value);
+}
+
+// WAMP counters: scalars and per-transport / per-direction / per-reason counters always (also
+// at zero); wamp_messages {type, direction} only for pairs seen at least once.
+void add_wamp(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot& out) {
+  using metrics::Direction;
+  using metrics::DropReason;
+  using metrics::WampTransport;
+  const metrics::WampCounters& wamp = snapshot.wamp;
+  add_counter(out, "wamp_calls_routed", wamp.calls_routed);
+  add_counter(out, "wamp_events_delivered", wamp.events_delivered);
+  add_counter(out, "wamp_protocol_errors", wamp.protocol_errors);
+  for (auto direction : {Direction::in, Direction::out}) {
+    add_labelled(out, "wamp_bytes", "direction", metrics::direction_label(direction),
+                 wamp.bytes[static_cast<size_t>(direction)]);
+  }
+  for (auto reason : {DropReason::slow_consumer, DropReason::too_large}) {
+    add_labelled(out, "wamp_drops", "reason", metrics::drop_reason_label(reason),
+                 wamp.drops[static_cast<size_t>(reason)]);
+  }
+  for (auto transport : {WampTransport::websocket, WampTransport::rawsocket}) {
+    const auto t = static_cast<size_t>(transport);
+    add_labelled(out, "wamp_connections", "transport", metrics::transport_label(transport),
+                 wamp.connections_accepted[t]);
+    add_labelled(out, "wamp_connections_rejected", "transport", metrics::transport_label(transport),
+                 wamp.connections_rejected[t]);
+  }
+  for (int slot = 0; slot < wamp::kMessageSlots; ++slot) {
+    for (auto direction : {Direction::in, Direction::out}) {
+      const uint64_t value =
+          wamp.messages[static_cast<size_t>(slot)][static_cast<size_t>(direction)];
+      if (value == 0) continue;
+      benchgate::v1::Counter* counter = out.add_counters();
+      counter->set_name("wamp_messages");
+      (*counter->mutable_labels())["type"] = std::string(wamp::message_slot_name(slot));
+      (*counter->mutable_labels())["direction"] = std::string(metrics::direction_label(direction));
+      counter->set_value(value);
+    }
+  }
+  (*out.mutable_gauges())["wamp_sessions"] = snapshot.wamp_sessions;
+  (*out.mutable_gauges())["wamp_connections_open_websocket"] =
+      snapshot.wamp_connections_open[static_cast<size_t>(WampTransport::websocket)];
+  (*out.mutable_gauges())["wamp_connections_open_rawsocket"] =
+      snapshot.wamp_connections_open[static_cast<size_t>(WampTransport::rawsocket)];
 }
 
 }  // namespace
@@ -35,6 +88,7 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
     }
   }
   (*out.mutable_gauges())["connections_open"] = snapshot.connections_open;
+  if (snapshot.wamp_present) add_wamp(snapshot, out);
   const std::vector<uint8_t> encoded = snapshot.handling.encode_compressed();
   out.mutable_handling()->set_hdr_v2_compressed(encoded.data(), encoded.size());
   out.set_cpu_user_seconds(static_cast<double>(snapshot.cpu.user_ns) / 1e9);

@@ -2,11 +2,13 @@
 // process's CPU time and RSS. The domain form of RouterControl.GetMetrics.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "common/histogram/hdr_histogram.h"
 #include "common/process/process_stats.h"
 #include "router/metrics/http_counters.h"
+#include "router/metrics/wamp_counters.h"
 
 namespace benchgate::router::metrics {
 
@@ -15,6 +17,11 @@ struct Snapshot {
   HttpCounters counters;
   int64_t connections_open = 0;
   HdrHistogram handling;
+  // The WAMP router's counters and gauges; reported only when it runs (wamp_present).
+  bool wamp_present = false;
+  WampCounters wamp;
+  int64_t wamp_sessions = 0;
+  std::array<int64_t, kWampTransports> wamp_connections_open{};
   CpuTimes cpu;
   uint64_t rss_bytes = 0;
 };

@@ -1,0 +1,33 @@
+// Labels and summing of WAMP counters (see wamp_counters.h).
+#include "router/metrics/wamp_counters.h"
+
+namespace benchgate::router::metrics {
+
+std::string_view transport_label(WampTransport transport) {
+  return transport == WampTransport::websocket ? "websocket" : "rawsocket";
+}
+
+std::string_view direction_label(Direction direction) {
+  return direction == Direction::in ? "in" : "out";
+}
+
+std::string_view drop_reason_label(DropReason reason) {
+  return reason == DropReason::slow_consumer ? "slow_consumer" : "too_large";
+}
+
+void WampCounters::add(const WampCounters& other) {
+  for (size_t s = 0; s < messages.size(); ++s) {
+    for (size_t d = 0; d < 2; ++d) messages[s][d] += other.messages[s][d];
+  }
+  for (size_t d = 0; d < 2; ++d) bytes[d] += other.bytes[d];
+  calls_routed += other.calls_routed;
+  events_delivered += other.events_delivered;
+  for (size_t r = 0; r < drops.size(); ++r) drops[r] += other.drops[r];
+  for (size_t t = 0; t < connections_accepted.size(); ++t) {
+    connections_accepted[t] += other.connections_accepted[t];
+    connections_rejected[t] += other.connections_rejected[t];
+  }
+  protocol_errors += other.protocol_errors;
+}
+
+}  // namespace benchgate::router::metrics

@@ -1,0 +1,65 @@
+// The WAMP router's counters as plain integers. The WAMP serving thread owns the only
+// instance and is its only writer; the control plane reads and resets it by posting to that
+// thread (see router/wamp/wamp_server.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "router/wamp/message_type.h"
+
+namespace benchgate::router::metrics {
+
+enum class WampTransport : uint8_t { websocket = 0, rawsocket = 1 };
+inline constexpr int kWampTransports = 2;
+std::string_view transport_label(WampTransport transport);  // "websocket", "rawsocket"
+
+enum class Direction : uint8_t { in = 0, out = 1 };
+std::string_view direction_label(Direction direction);  // "in", "out"
+
+// Why a message or a session was dropped (the label of wamp_drops).
+enum class DropReason : uint8_t {
+  // A session whose queued outbound bytes would pass --max-queued-bytes: it is disconnected.
+  slow_consumer = 0,
+  // A message larger than the receiving peer accepts (RawSocket handshake): not delivered.
+  too_large = 1,
+};
+inline constexpr int kDropReasons = 2;
+std::string_view drop_reason_label(DropReason reason);  // "slow_consumer", "too_large"
+
+struct WampCounters {
+  // Messages by type slot (router/wamp/message_type.h) and direction.
+  std::array<std::array<uint64_t, 2>, wamp::kMessageSlots> messages{};
+  // Serialized WAMP message bytes by direction (without WebSocket / RawSocket framing).
+  std::array<uint64_t, 2> bytes{};
+  // CALLs handed to a callee (INVOCATION sent) or answered by the built-in bench.echo.
+  uint64_t calls_routed = 0;
+  // EVENTs queued to subscribers (one per subscriber per publication).
+  uint64_t events_delivered = 0;
+  std::array<uint64_t, kDropReasons> drops{};
+  // Transport connections accepted, and refused because --max-sessions were open.
+  std::array<uint64_t, kWampTransports> connections_accepted{};
+  std::array<uint64_t, kWampTransports> connections_rejected{};
+  // Sessions aborted with wamp.error.protocol_violation (malformed, unknown type, oversize).
+  uint64_t protocol_errors = 0;
+
+  void count_message(int slot, Direction direction, uint64_t size) {
+    ++messages[static_cast<size_t>(slot)][static_cast<size_t>(direction)];
+    bytes[static_cast<size_t>(direction)] += size;
+  }
+  void add(const WampCounters& other);
+};
+
+// Everything the WAMP thread measures: counters and gauges (reset leaves gauges alone).
+struct WampStats {
+  WampCounters counters;
+  // Established WAMP sessions (WELCOME sent, not yet closed).
+  int64_t sessions = 0;
+  // Open transport connections by transport.
+  std::array<int64_t, kWampTransports> connections_open{};
+
+  void reset() { counters = WampCounters{}; }
+};
+
+}  // namespace benchgate::router::metrics

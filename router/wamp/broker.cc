@@ -1,0 +1,136 @@
+// Pub/sub routing (see broker.h).
+#include "router/wamp/broker.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "router/wamp/core.h"
+#include "router/wamp/message_check.h"
+#include "router/wamp/realm.h"
+#include "router/wamp/session.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+bool flag(const Json& options, const char* name, bool fallback) {
+  const auto found = options.find(name);
+  return found != options.end() && found->is_boolean() ? found->get<bool>() : fallback;
+}
+
+bool exact_match(const Json& options) {
+  const auto match = options.find("match");
+  return match == options.end() ||
+         (match->is_string() && match->get_ref<const std::string&>() == "exact");
+}
+
+}  // namespace
+
+void Broker::on_subscribe(Session& session, Json& message) {
+  const uint64_t request = id_of(message[1]);
+  const std::string& topic = message[3].get_ref<const std::string&>();
+  if (!is_valid_uri(topic)) {
+    session.send_error(MessageType::subscribe, request, "wamp.error.invalid_uri");
+    return;
+  }
+  if (!exact_match(message[2])) {
+    session.send_error(MessageType::subscribe, request, "wamp.error.invalid_argument");
+    return;
+  }
+  Realm& realm = *session.realm();
+  auto [it, created] = realm.topics.try_emplace(topic);
+  Subscription& subscription = it->second;
+  if (created) {
+    subscription.id = core_.next_id();
+    subscription.topic = topic;
+    realm.subscription_topics.emplace(subscription.id, topic);
+  }
+  auto& subscribers = subscription.subscribers;
+  if (std::find(subscribers.begin(), subscribers.end(), &session) == subscribers.end()) {
+    subscribers.push_back(&session);
+    session.subscriptions.push_back(subscription.id);
+  }
+  session.send(Json::array({static_cast<int>(MessageType::subscribed), request, subscription.id}));
+}
+
+namespace {
+
+// Removes `session` from the subscription `id`; the subscription goes with its last subscriber.
+void remove_subscriber(Realm& realm, uint64_t id, Session& session) {
+  const auto topic = realm.subscription_topics.find(id);
+  if (topic == realm.subscription_topics.end()) return;
+  const auto found = realm.topics.find(topic->second);
+  if (found == realm.topics.end()) return;
+  auto& subscribers = found->second.subscribers;
+  subscribers.erase(std::remove(subscribers.begin(), subscribers.end(), &session),
+                    subscribers.end());
+  if (subscribers.empty()) {
+    realm.topics.erase(found);
+    realm.subscription_topics.erase(topic);
+  }
+}
+
+}  // namespace
+
+void Broker::on_unsubscribe(Session& session, Json& message) {
+  const uint64_t request = id_of(message[1]);
+  const uint64_t id = id_of(message[2]);
+  auto& mine = session.subscriptions;
+  const auto own = std::find(mine.begin(), mine.end(), id);
+  if (own == mine.end()) {
+    session.send_error(MessageType::unsubscribe, request, "wamp.error.no_such_subscription");
+    return;
+  }
+  mine.erase(own);
+  remove_subscriber(*session.realm(), id, session);
+  session.send(Json::array({static_cast<int>(MessageType::unsubscribed), request}));
+}
+
+void Broker::on_publish(Session& publisher, Json& message) {
+  const uint64_t request = id_of(message[1]);
+  const Json& options = message[2];
+  const bool acknowledge = flag(options, "acknowledge", false);
+  const std::string& topic = message[3].get_ref<const std::string&>();
+  if (!is_valid_uri(topic)) {
+    if (acknowledge) publisher.send_error(MessageType::publish, request, "wamp.error.invalid_uri");
+    return;
+  }
+  const bool exclude_me = flag(options, "exclude_me", true);
+  const uint64_t publication = core_.random_id();
+  Realm& realm = *publisher.realm();
+  const auto found = realm.topics.find(topic);
+  if (found != realm.topics.end()) {
+    const Subscription& subscription = found->second;
+    Json event = Json::array(
+        {static_cast<int>(MessageType::event), subscription.id, publication, Json::object()});
+    for (size_t i = 4; i < message.size(); ++i) event.push_back(std::move(message[i]));
+    // One serialization per serializer in use among the subscribers.
+    std::array<Frame, kSerializerCount> frames;
+    uint64_t delivered = 0;
+    for (Session* subscriber : subscription.subscribers) {
+      if (exclude_me && subscriber == &publisher) continue;
+      Frame& frame = frames[static_cast<size_t>(subscriber->serializer())];
+      if (!frame) {
+        auto buffer = std::make_shared<std::vector<uint8_t>>();
+        buffer->reserve(encoded_size_hint(subscriber->serializer(), event));
+        encode(subscriber->serializer(), event, *buffer);
+        frame = std::move(buffer);
+      }
+      if (subscriber->send_frame(frame, MessageType::event) == SendResult::sent) ++delivered;
+    }
+    core_.stats().counters.events_delivered += delivered;
+  }
+  if (acknowledge) {
+    publisher.send(Json::array({static_cast<int>(MessageType::published), request, publication}));
+  }
+}
+
+void Broker::session_left(Session& session) {
+  Realm* realm = session.realm();
+  if (realm != nullptr) {
+    for (const uint64_t id : session.subscriptions) remove_subscriber(*realm, id, session);
+  }
+  session.subscriptions.clear();
+}
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,102 @@
+// Validation of client messages (see message_check.h).
+#include "router/wamp/message_check.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+enum class Field : uint8_t { id, dict, string, list, integer };
+
+struct Shape {
+  MessageType type;
+  uint8_t min_size;  // elements including the type code
+  uint8_t max_size;
+  Field fields[6];  // elements after the type code, in order
+};
+
+// Messages a client may send to a router in the Basic Profile (plus CANCEL, accepted and
+// ignored: the router announces no call canceling). Trailing Arguments|list and
+// ArgumentsKw|dict are optional.
+constexpr Shape kShapes[] = {
+    {MessageType::hello, 3, 3, {Field::string, Field::dict}},
+    {MessageType::abort, 3, 3, {Field::dict, Field::string}},
+    {MessageType::goodbye, 3, 3, {Field::dict, Field::string}},
+    {MessageType::error,
+     5,
+     7,
+     {Field::integer, Field::id, Field::dict, Field::string, Field::list, Field::dict}},
+    {MessageType::publish, 4, 6, {Field::id, Field::dict, Field::string, Field::list, Field::dict}},
+    {MessageType::subscribe, 4, 4, {Field::id, Field::dict, Field::string}},
+    {MessageType::unsubscribe, 3, 3, {Field::id, Field::id}},
+    {MessageType::call, 4, 6, {Field::id, Field::dict, Field::string, Field::list, Field::dict}},
+    {MessageType::cancel, 3, 3, {Field::id, Field::dict}},
+    {MessageType::register_, 4, 4, {Field::id, Field::dict, Field::string}},
+    {MessageType::unregister, 3, 3, {Field::id, Field::id}},
+    {MessageType::yield, 3, 5, {Field::id, Field::dict, Field::list, Field::dict}},
+};
+
+bool has_type(const Json& value, Field field) {
+  switch (field) {
+    case Field::id:
+      return is_id(value);
+    case Field::dict:
+      return value.is_object();
+    case Field::string:
+      return value.is_string();
+    case Field::list:
+      return value.is_array();
+    case Field::integer:
+      return value.is_number_integer();
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_id(const Json& value) {
+  if (value.is_number_unsigned()) return value.get<uint64_t>() <= kMaxId;
+  if (value.is_number_integer())
+    return value.get<int64_t>() >= 0 && value.get<int64_t>() <= int64_t(kMaxId);
+  return false;
+}
+
+CheckResult check_client_message(const Json& message) {
+  if (!message.is_array() || message.empty())
+    return {MessageType::hello, "a message must be a non-empty list"};
+  const Json& code = message[0];
+  if (!code.is_number_unsigned() && !(code.is_number_integer() && code.get<int64_t>() >= 0)) {
+    return {MessageType::hello, "the first element must be a message type code"};
+  }
+  const uint64_t type_code = code.get<uint64_t>();
+  for (const Shape& shape : kShapes) {
+    if (static_cast<uint64_t>(shape.type) != type_code) continue;
+    if (message.size() < shape.min_size || message.size() > shape.max_size) {
+      return {shape.type, "wrong number of elements for this message type"};
+    }
+    for (size_t i = 1; i < message.size(); ++i) {
+      if (!has_type(message[i], shape.fields[i - 1])) {
+        return {shape.type, "an element has the wrong type for this message type"};
+      }
+    }
+    return {shape.type, nullptr};
+  }
+  if (message_slot(type_code) != kInvalidSlot || type_code == 4 || type_code == 5 ||
+      type_code == 69) {
+    return {static_cast<MessageType>(type_code), "a client may not send this message type"};
+  }
+  return {MessageType::hello, "unknown message type"};
+}
+
+bool is_valid_uri(std::string_view uri) {
+  if (uri.empty() || uri.front() == '.' || uri.back() == '.') return false;
+  char previous = 0;
+  for (const char c : uri) {
+    if (c == '#' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      return false;
+    }
+    if (c == '.' && previous == '.') return false;
+    previous = c;
+  }
+  return true;
+}
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,59 @@
+// Message type slots for metrics (see message_type.h).
+#include "router/wamp/message_type.h"
+
+#include <array>
+
+namespace benchgate::router::wamp {
+namespace {
+
+struct SlotEntry {
+  MessageType type;
+  std::string_view name;
+};
+
+constexpr std::array<SlotEntry, kMessageSlots - 1> kSlots = {{
+    {MessageType::hello, "HELLO"},
+    {MessageType::welcome, "WELCOME"},
+    {MessageType::abort, "ABORT"},
+    {MessageType::goodbye, "GOODBYE"},
+    {MessageType::error, "ERROR"},
+    {MessageType::publish, "PUBLISH"},
+    {MessageType::published, "PUBLISHED"},
+    {MessageType::subscribe, "SUBSCRIBE"},
+    {MessageType::subscribed, "SUBSCRIBED"},
+    {MessageType::unsubscribe, "UNSUBSCRIBE"},
+    {MessageType::unsubscribed, "UNSUBSCRIBED"},
+    {MessageType::event, "EVENT"},
+    {MessageType::call, "CALL"},
+    {MessageType::cancel, "CANCEL"},
+    {MessageType::result, "RESULT"},
+    {MessageType::register_, "REGISTER"},
+    {MessageType::registered, "REGISTERED"},
+    {MessageType::unregister, "UNREGISTER"},
+    {MessageType::unregistered, "UNREGISTERED"},
+    {MessageType::invocation, "INVOCATION"},
+    {MessageType::yield, "YIELD"},
+}};
+
+constexpr std::array<int8_t, 128> make_slot_table() {
+  std::array<int8_t, 128> table{};
+  for (auto& entry : table) entry = kInvalidSlot;
+  for (size_t i = 0; i < kSlots.size(); ++i) {
+    table[static_cast<size_t>(kSlots[i].type)] = static_cast<int8_t>(i);
+  }
+  return table;
+}
+constexpr std::array<int8_t, 128> kSlotByCode = make_slot_table();
+
+}  // namespace
+
+int message_slot(uint64_t code) {
+  return code < kSlotByCode.size() ? kSlotByCode[code] : kInvalidSlot;
+}
+
+std::string_view message_slot_name(int slot) {
+  if (slot < 0 || slot >= kInvalidSlot) return "INVALID";
+  return kSlots[static_cast<size_t>(slot)].name;
+}
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,27 @@
+// Settings of the WAMP router, already parsed and validated (see router/app/config.h).
+#pragma once
+
+#include <cstdint>
+
+#include <boost/asio/ip/tcp.hpp>
+
+namespace benchgate::router::wamp {
+
+struct WampOptions {
+  // Port 0 picks a free port.
+  boost::asio::ip::tcp::endpoint websocket{boost::asio::ip::make_address_v4("127.0.0.1"), 0};
+  boost::asio::ip::tcp::endpoint rawsocket{boost::asio::ip::make_address_v4("127.0.0.1"), 0};
+  // Largest serialized WAMP message accepted or sent (RawSocket: also at most 16 MiB - 1, the
+  // most its 24-bit frame length can say). Larger incoming -> ABORT protocol_violation.
+  uint64_t max_message_bytes = (64ull << 20) + (1ull << 20);
+  // Open WAMP connections over both transports; more are refused (RawSocket handshake error
+  // 4, WebSocket HTTP 503).
+  uint32_t max_sessions = 10000;
+  // Outbound bytes queued for one connection; a message that would pass it (while others are
+  // queued) drops the connection as a slow consumer.
+  uint64_t max_queued_bytes = 128ull << 20;
+  // The RawSocket or WebSocket opening handshake must complete within this time.
+  int64_t handshake_timeout_ns = 10'000'000'000;
+};
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,34 @@
+// What a WAMP session needs from its transport connection (WebSocket or RawSocket): queue a
+// serialized message, and close once what is queued has been sent. The two transports are the
+// implementations (websocket_connection.h, rawsocket_connection.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace benchgate::router::wamp {
+
+// One serialized WAMP message. Shared so that an EVENT serialized once reaches every
+// subscriber using that serializer without a copy.
+using Frame = std::shared_ptr<const std::vector<uint8_t>>;
+
+enum class SendResult : uint8_t {
+  sent,
+  // Larger than the peer accepts (its RawSocket handshake, or --max-message-bytes): not sent.
+  too_large,
+  // The connection is closing or was just dropped; nothing is sent.
+  closed,
+};
+
+class Peer {
+ public:
+  virtual ~Peer() = default;
+  // Queues `frame`. Never calls back into the session: a connection dropped here (queue over
+  // --max-queued-bytes) tells its session later, from its own completion handler.
+  virtual SendResult send(Frame frame) = 0;
+  // Stops reading; sends what is queued, then closes the transport.
+  virtual void close_after_flush() = 0;
+};
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,36 @@
+// The routing state of one realm: the procedures registered in it and the topics subscribed
+// in it. Sessions in different realms share nothing. A realm exists while sessions are
+// attached to it (realms are created on demand: any realm name is accepted).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace benchgate::router::wamp {
+
+class Session;
+
+struct Registration {
+  uint64_t id = 0;
+  Session* callee = nullptr;
+};
+
+struct Subscription {
+  uint64_t id = 0;
+  std::string topic;
+  // Every subscriber of the topic shares the subscription id (exact matching).
+  std::vector<Session*> subscribers;
+};
+
+struct Realm {
+  std::string name;
+  int64_t sessions = 0;
+  std::unordered_map<std::string, Registration> procedures;       // by procedure URI
+  std::unordered_map<uint64_t, std::string> registration_uris;    // registration id -> URI
+  std::unordered_map<std::string, Subscription> topics;           // by topic URI
+  std::unordered_map<uint64_t, std::string> subscription_topics;  // subscription id -> topic
+};
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,159 @@
+// Decoding and encoding of WAMP messages (see serializer.h).
+#include "router/wamp/serializer.h"
+
+#include <string>
+
+#include "router/wamp/base64.h"
+#include "router/wamp/json_writer.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+// nlohmann's own DOM builder behind a depth limit, turning WAMP's JSON binary strings into
+// binary values as they are read (so no second pass over the tree is needed).
+class WampSax {
+ public:
+  using Dom = nlohmann::detail::json_sax_dom_parser<Json>;
+
+  WampSax(Json& root, bool json_binary_strings)
+      : dom_(root, /*allow_exceptions=*/false), json_binary_strings_(json_binary_strings) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(Json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(Json::number_float_t value, const std::string& text) {
+    return dom_.number_float(value, text);
+  }
+  bool string(std::string& value) {
+    if (json_binary_strings_ && !value.empty() && value.front() == '\0') {
+      Json::binary_t bytes;
+      if (!base64_decode(std::string_view(value).substr(1), bytes)) return false;
+      return dom_.binary(bytes);
+    }
+    return dom_.string(value);
+  }
+  bool binary(Json::binary_t& value) { return dom_.binary(value); }
+  bool start_object(std::size_t size) {
+    if (++depth_ > kMaxNestingDepth) return false;
+    return dom_.start_object(size);
+  }
+  bool key(std::string& value) { return dom_.key(value); }
+  bool end_object() {
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t size) {
+    if (++depth_ > kMaxNestingDepth) return false;
+    return dom_.start_array(size);
+  }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
+    return dom_.parse_error(position, token, error);
+  }
+
+ private:
+  Dom dom_;
+  bool json_binary_strings_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+std::string_view serializer_name(Serializer serializer) {
+  switch (serializer) {
+    case Serializer::json:
+      return "json";
+    case Serializer::msgpack:
+      return "msgpack";
+    case Serializer::cbor:
+      return "cbor";
+  }
+  return "json";
+}
+
+std::string_view subprotocol(Serializer serializer) {
+  switch (serializer) {
+    case Serializer::json:
+      return "wamp.2.json";
+    case Serializer::msgpack:
+      return "wamp.2.msgpack";
+    case Serializer::cbor:
+      return "wamp.2.cbor";
+  }
+  return "wamp.2.json";
+}
+
+std::optional<Serializer> serializer_for_subprotocol(std::string_view name) {
+  for (auto serializer : {Serializer::json, Serializer::msgpack, Serializer::cbor}) {
+    if (subprotocol(serializer) == name) return serializer;
+  }
+  return std::nullopt;
+}
+
+uint8_t rawsocket_serializer_id(Serializer serializer) {
+  return static_cast<uint8_t>(static_cast<uint8_t>(serializer) + 1);
+}
+
+std::optional<Serializer> serializer_for_rawsocket_id(uint8_t id) {
+  if (id < 1 || id > kSerializerCount) return std::nullopt;
+  return static_cast<Serializer>(id - 1);
+}
+
+bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
+  using format = nlohmann::detail::input_format_t;
+  WampSax sax(out, serializer == Serializer::json);
+  const format input = serializer == Serializer::json      ? format::json
+                       : serializer == Serializer::msgpack ? format::msgpack
+                                                           : format::cbor;
+  // strict: the whole input must be one value, nothing after it.
+  const bool ok =
+      Json::sax_parse(bytes.data(), bytes.data() + bytes.size(), &sax, input, /*strict=*/true);
+  if (!ok) out = nullptr;
+  return ok;
+}
+
+size_t encoded_size_hint(Serializer serializer, const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::binary: {
+      const size_t size = value.get_binary().size();
+      return (serializer == Serializer::json ? base64_size(size) + 8 : size) + 9;
+    }
+    case Json::value_t::string:
+      return value.get_ref<const std::string&>().size() + 9;
+    case Json::value_t::array: {
+      size_t total = 9;
+      for (const auto& element : value) total += encoded_size_hint(serializer, element) + 1;
+      return total;
+    }
+    case Json::value_t::object: {
+      size_t total = 9;
+      for (const auto& [key, element] : value.items()) {
+        total += key.size() + 12 + encoded_size_hint(serializer, element);
+      }
+      return total;
+    }
+    default:
+      return 24;
+  }
+}
+
+void encode(Serializer serializer, const Json& value, std::vector<uint8_t>& out) {
+  switch (serializer) {
+    case Serializer::json:
+      write_wamp_json(value, out);
+      return;
+    case Serializer::msgpack:
+      Json::to_msgpack(value, out);
+      return;
+    case Serializer::cbor:
+      Json::to_cbor(value, out);
+      return;
+  }
+}
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,70 @@
+// One WAMP session on one transport connection: the session state machine (HELLO / WELCOME /
+// ABORT / GOODBYE), decoding, validation, dispatch to the dealer and the broker, and sending
+// with per-type metrics. Protocol errors are answered as the spec prescribes (ABORT with
+// wamp.error.protocol_violation, then the transport is closed); nothing here throws.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "router/wamp/message_type.h"
+#include "router/wamp/peer.h"
+#include "router/wamp/serializer.h"
+
+namespace benchgate::router::wamp {
+
+class WampCore;
+struct Realm;
+
+class Session {
+ public:
+  Session(WampCore& core, Peer& peer, Serializer serializer);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // One complete serialized message from the transport.
+  void on_message(std::span<const uint8_t> bytes);
+  // The peer announced a message larger than the router accepts: ABORT and close.
+  void on_oversize(uint64_t size, uint64_t limit);
+  // The transport is gone: leaves the realm. Idempotent.
+  void on_transport_closed();
+
+  uint64_t id() const { return id_; }
+  Serializer serializer() const { return serializer_; }
+  Realm* realm() const { return realm_; }
+  bool established() const { return state_ == State::established; }
+
+  // Serializes and queues `message` (its first element is the type code).
+  SendResult send(const Json& message);
+  // Queues an already serialized message of type `type`.
+  SendResult send_frame(const Frame& frame, MessageType type);
+  // [ERROR, request_type, request, {}, uri]
+  SendResult send_error(MessageType request_type, uint64_t request, const char* uri);
+  // Sends ABORT with `reason` and a human-readable message, leaves the realm, closes the
+  // transport after the ABORT is out.
+  void abort(const char* reason, std::string_view message);
+
+  // Bookkeeping of the dealer and the broker, so that leaving is cheap.
+  std::vector<uint64_t> registrations;
+  std::vector<uint64_t> subscriptions;
+
+ private:
+  enum class State : uint8_t { awaiting_hello, established, closed };
+
+  void dispatch(MessageType type, Json& message);
+  void on_hello(Json& message);
+  void on_goodbye();
+  void leave();
+
+  WampCore& core_;
+  Peer& peer_;
+  const Serializer serializer_;
+  State state_ = State::awaiting_hello;
+  uint64_t id_ = 0;
+  Realm* realm_ = nullptr;
+};
+
+}  // namespace benchgate::router::wamp

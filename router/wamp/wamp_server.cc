@@ -1,0 +1,129 @@
+// The WAMP serving thread, its listeners and its control-plane view (see wamp_server.h).
+#include "router/wamp/wamp_server.h"
+
+#include <functional>
+#include <latch>
+#include <sstream>
+
+#include <boost/asio/post.hpp>
+
+#include "router/wamp/rawsocket_connection.h"
+#include "router/wamp/websocket_connection.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+namespace asio = boost::asio;
+
+std::string describe(const asio::ip::tcp::endpoint& endpoint) {
+  std::ostringstream out;
+  out << endpoint;
+  return out.str();
+}
+
+}  // namespace
+
+WampServer::WampServer(const WampOptions& options)
+    : options_(options),
+      core_(options_, stats_),
+      io_context_(1),
+      websocket_acceptor_(io_context_),
+      rawsocket_acceptor_(io_context_) {}
+
+WampServer::~WampServer() { stop(); }
+
+Expected<std::unique_ptr<WampServer>> WampServer::start(const WampOptions& options) {
+  std::unique_ptr<WampServer> server(new WampServer(options));
+  auto ws = server->listen(server->websocket_acceptor_, options.websocket, "WebSocket");
+  if (!ws) return ws.error();
+  auto raw = server->listen(server->rawsocket_acceptor_, options.rawsocket, "RawSocket");
+  if (!raw) return raw.error();
+  boost::system::error_code ec;
+  server->websocket_port_ = server->websocket_acceptor_.local_endpoint(ec).port();
+  server->rawsocket_port_ = server->rawsocket_acceptor_.local_endpoint(ec).port();
+  server->do_accept(server->websocket_acceptor_, metrics::WampTransport::websocket);
+  server->do_accept(server->rawsocket_acceptor_, metrics::WampTransport::rawsocket);
+  WampServer* raw_server = server.get();
+  server->thread_ = std::thread([raw_server] { raw_server->io_context_.run(); });
+  return server;
+}
+
+Expected<void> WampServer::listen(asio::ip::tcp::acceptor& acceptor,
+                                  const asio::ip::tcp::endpoint& endpoint, const char* what) {
+  boost::system::error_code ec;
+  const auto fail = [&](const char* step) {
+    return Error{std::string("cannot listen for ") + what + " on " + describe(endpoint) + ": " +
+                 step + ": " + ec.message()};
+  };
+  acceptor.open(endpoint.protocol(), ec);
+  if (ec) return fail("open");
+  acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (ec) return fail("SO_REUSEADDR");
+  acceptor.bind(endpoint, ec);
+  if (ec) return fail("bind");
+  acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return fail("listen");
+  return {};
+}
+
+void WampServer::do_accept(asio::ip::tcp::acceptor& acceptor, metrics::WampTransport transport) {
+  acceptor.async_accept([this, &acceptor, transport](const boost::system::error_code& ec,
+                                                     asio::ip::tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (!ec) {
+      ++stats_.counters.connections_accepted[static_cast<size_t>(transport)];
+      boost::system::error_code ignored;
+      socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+      std::shared_ptr<Connection> connection;
+      if (transport == metrics::WampTransport::websocket) {
+        connection = std::make_shared<WebSocketConnection>(std::move(socket), core_);
+      } else {
+        connection = std::make_shared<RawSocketConnection>(std::move(socket), core_);
+      }
+      connections_.push_back(*connection);
+      connection->start();
+    }
+    // Errors such as EMFILE leave the connection in the listen queue; try again.
+    do_accept(acceptor, transport);
+  });
+}
+
+void WampServer::on_thread(const std::function<void()>& fn) {
+  if (stopped_) return fn();
+  std::latch done(1);
+  asio::post(io_context_, [&] {
+    fn();
+    done.count_down();
+  });
+  done.wait();
+}
+
+void WampServer::add_metrics(metrics::Snapshot& snapshot) {
+  std::lock_guard lock(control_mutex_);
+  on_thread([&] {
+    snapshot.wamp_present = true;
+    snapshot.wamp = stats_.counters;
+    snapshot.wamp_sessions = stats_.sessions;
+    snapshot.wamp_connections_open = stats_.connections_open;
+  });
+}
+
+void WampServer::reset_metrics() {
+  std::lock_guard lock(control_mutex_);
+  on_thread([&] { stats_.reset(); });
+}
+
+void WampServer::stop() {
+  std::lock_guard lock(control_mutex_);
+  if (stopped_) return;
+  stopped_ = true;
+  asio::post(io_context_, [this] {
+    boost::system::error_code ignored;
+    websocket_acceptor_.close(ignored);
+    rawsocket_acceptor_.close(ignored);
+    for (Connection& connection : connections_) connection.shutdown();
+  });
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,133 @@
+// WAMP serializers: JSON, MessagePack and CBOR round trips, binary payloads in each format's
+// WAMP form (native binary; NUL + base64 in JSON), conversion between them, and rejection of
+// malformed, trailing and too deeply nested input without exceptions.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "router/wamp/base64.h"
+#include "router/wamp/serializer.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+std::vector<uint8_t> bytes_of(std::string_view text) { return {text.begin(), text.end()}; }
+std::string text_of(const std::vector<uint8_t>& bytes) { return {bytes.begin(), bytes.end()}; }
+
+Json call_with_binary(std::vector<uint8_t> payload) {
+  return Json::array({48, 7, Json::object(), "bench.echo",
+                      Json::array({1, "two", Json::binary(std::move(payload))}),
+                      Json{{"k", 2.5}, {"flag", true}, {"none", nullptr}}});
+}
+
+TEST(Base64, EncodesAndDecodesEveryPaddingLength) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foob", "Zm9vYg=="}};
+  for (const auto& [plain, encoded] : cases) {
+    std::string out(base64_size(plain.size()), '?');
+    base64_encode(bytes_of(plain), out.data());
+    EXPECT_EQ(out, encoded);
+    std::vector<uint8_t> decoded;
+    ASSERT_TRUE(base64_decode(encoded, decoded)) << encoded;
+    EXPECT_EQ(text_of(decoded), plain);
+  }
+}
+
+TEST(Base64, RejectsTextThatIsNotBase64) {
+  std::vector<uint8_t> out;
+  EXPECT_FALSE(base64_decode("Zm9", out));       // length
+  EXPECT_FALSE(base64_decode("Zm9!", out));      // alphabet
+  EXPECT_FALSE(base64_decode("Z===", out));      // padding too early
+  EXPECT_FALSE(base64_decode("Zg==Zm9v", out));  // data after padding
+}
+
+TEST(Serializer, EveryFormatRoundTripsAMessageWithBinary) {
+  std::vector<uint8_t> payload(1000);
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(i * 7);
+  const Json message = call_with_binary(payload);
+  for (auto serializer : {Serializer::json, Serializer::msgpack, Serializer::cbor}) {
+    std::vector<uint8_t> encoded;
+    encode(serializer, message, encoded);
+    Json decoded;
+    ASSERT_TRUE(decode(serializer, encoded, decoded)) << serializer_name(serializer);
+    EXPECT_EQ(decoded, message) << serializer_name(serializer);
+    EXPECT_TRUE(decoded[4][2].is_binary());
+    EXPECT_GE(encoded_size_hint(serializer, message), encoded.size());
+  }
+}
+
+TEST(Serializer, JsonWritesBinaryAsNulPrefixedBase64) {
+  std::vector<uint8_t> out;
+  encode(Serializer::json, Json::array({Json::binary({0, 1, 2, 255})}), out);
+  EXPECT_EQ(text_of(out), R"(["\u0000AAEC/w=="])");
+}
+
+TEST(Serializer, JsonReadsNulPrefixedStringsAsBinary) {
+  Json out;
+  ASSERT_TRUE(decode(Serializer::json, bytes_of(R"([1, "\u0000AAEC/w==", "plain"])"), out));
+  ASSERT_TRUE(out[1].is_binary());
+  EXPECT_EQ(out[1].get_binary(), std::vector<uint8_t>({0, 1, 2, 255}));
+  EXPECT_EQ(out[2], "plain");
+}
+
+TEST(Serializer, BinaryFromMsgpackIsNativeBinaryInCborAndBase64InJson) {
+  const std::vector<uint8_t> msgpack = {0x91, 0xC4, 0x02, 0xAB, 0xCD};  // [bin(AB CD)]
+  Json message;
+  ASSERT_TRUE(decode(Serializer::msgpack, msgpack, message));
+  std::vector<uint8_t> cbor;
+  encode(Serializer::cbor, message, cbor);
+  EXPECT_EQ(cbor, std::vector<uint8_t>({0x81, 0x42, 0xAB, 0xCD}));  // [bytes(AB CD)]
+  std::vector<uint8_t> json;
+  encode(Serializer::json, message, json);
+  EXPECT_EQ(text_of(json), R"(["\u0000q80="])");
+}
+
+TEST(Serializer, JsonEscapesControlCharactersQuotesAndBackslashes) {
+  std::vector<uint8_t> out;
+  encode(Serializer::json, Json::array({std::string("a\"b\\c\n\x01", 7), 1.5, -3, nullptr}), out);
+  EXPECT_EQ(text_of(out), R"(["a\"b\\c\n\u0001",1.5,-3,null])");
+  Json back;
+  ASSERT_TRUE(decode(Serializer::json, out, back));
+  EXPECT_EQ(back[0], std::string("a\"b\\c\n\x01", 7));
+}
+
+TEST(Serializer, MalformedInputIsRejectedWithoutThrowing) {
+  Json out;
+  EXPECT_FALSE(decode(Serializer::json, bytes_of("[48, 1, {}"), out));
+  EXPECT_FALSE(decode(Serializer::json, bytes_of(R"(["\u0000not base64!"])"), out));
+  EXPECT_FALSE(decode(Serializer::msgpack, std::vector<uint8_t>{0x93, 0x01}, out));  // short
+  EXPECT_FALSE(decode(Serializer::cbor, std::vector<uint8_t>{0x5A, 0xFF, 0xFF}, out));
+  EXPECT_FALSE(decode(Serializer::json, {}, out));
+}
+
+TEST(Serializer, TrailingBytesAfterOneValueAreRejected) {
+  Json out;
+  EXPECT_FALSE(decode(Serializer::json, bytes_of("[1] [2]"), out));
+  EXPECT_FALSE(decode(Serializer::msgpack, std::vector<uint8_t>{0x91, 0x01, 0x01}, out));
+}
+
+TEST(Serializer, NestingBeyondTheLimitIsRejectedInEveryFormat) {
+  const size_t depth = 100000;  // deep enough to overflow the stack of a recursive reader
+  Json out;
+  EXPECT_FALSE(decode(Serializer::json, bytes_of(std::string(depth, '[')), out));
+  EXPECT_FALSE(decode(Serializer::msgpack, std::vector<uint8_t>(depth, 0x91), out));
+  EXPECT_FALSE(decode(Serializer::cbor, std::vector<uint8_t>(depth, 0x81), out));
+  std::string shallow = std::string(kMaxNestingDepth, '[') + std::string(kMaxNestingDepth, ']');
+  EXPECT_TRUE(decode(Serializer::json, bytes_of(shallow), out));
+}
+
+TEST(Serializer, SubprotocolsAndRawSocketIdsNameTheSerializers) {
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.json"), Serializer::json);
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.msgpack"), Serializer::msgpack);
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.cbor"), Serializer::cbor);
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.ubjson"), std::nullopt);
+  EXPECT_EQ(serializer_for_rawsocket_id(1), Serializer::json);
+  EXPECT_EQ(serializer_for_rawsocket_id(2), Serializer::msgpack);
+  EXPECT_EQ(serializer_for_rawsocket_id(3), Serializer::cbor);
+  EXPECT_EQ(serializer_for_rawsocket_id(0), std::nullopt);
+  EXPECT_EQ(serializer_for_rawsocket_id(4), std::nullopt);
+}
+
+}  // namespace
+}  // namespace benchgate::router::wamp

@@ -1,0 +1,318 @@
+// The WAMP router in-process, driven over RawSocket by a byte-level client: sessions, RPC
+// routing between sessions, the built-in bench.echo, pub/sub fan-out, protocol errors, the
+// slow-consumer policy, session limits and the metrics the control plane reports.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "router/control/metrics_proto.h"
+#include "wamp_test_client.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+using testing::RawSocketTestClient;
+using testing::wait_for_wamp;
+
+constexpr auto kJson = Serializer::json;
+constexpr auto kMsgpack = Serializer::msgpack;
+constexpr auto kCbor = Serializer::cbor;
+
+uint64_t messages(const metrics::Snapshot& s, MessageType type, metrics::Direction direction) {
+  return s.wamp.messages[static_cast<size_t>(message_slot(type))][static_cast<size_t>(direction)];
+}
+
+class WampSessionTest : public ::testing::Test {
+ protected:
+  void start(WampOptions options = {}) {
+    auto server = WampServer::start(options);
+    ASSERT_TRUE(server) << server.message();
+    server_ = std::move(*server);
+  }
+  void SetUp() override { start(); }
+  uint16_t port() const { return server_->rawsocket_port(); }
+
+  std::unique_ptr<WampServer> server_;
+};
+
+TEST_F(WampSessionTest, HelloIsWelcomedWithBrokerAndDealerRoles) {
+  RawSocketTestClient client(port(), kJson);
+  EXPECT_EQ(client.reply(), (std::array<uint8_t, 4>{0x7F, 0xF1, 0, 0}));
+  client.send(Json::array({1, "realm1", {{"roles", {{"caller", Json::object()}}}}}));
+  const Json welcome = client.read();
+  ASSERT_TRUE(welcome.is_array()) << welcome;
+  EXPECT_EQ(welcome[0], 2);
+  EXPECT_GE(welcome[1].get<uint64_t>(), 1u);
+  EXPECT_TRUE(welcome[2]["roles"].contains("broker"));
+  EXPECT_TRUE(welcome[2]["roles"].contains("dealer"));
+  EXPECT_EQ(welcome[2]["authmethod"], "anonymous");
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 1; });
+  EXPECT_EQ(s.wamp_sessions, 1);
+}
+
+TEST_F(WampSessionTest, CallIsRoutedToTheRegisteredCalleeAndTheYieldBack) {
+  RawSocketTestClient callee(port(), kCbor);
+  RawSocketTestClient caller(port(), kMsgpack);
+  ASSERT_NE(callee.join(), 0u);
+  ASSERT_NE(caller.join(), 0u);
+  callee.send(Json::array({64, 1, Json::object(), "test.add"}));
+  const Json registered = callee.read();
+  ASSERT_EQ(registered[0], 65) << registered;
+  const uint64_t registration = registered[2].get<uint64_t>();
+
+  const Json::binary_t payload(std::vector<uint8_t>(3000, 0xAB));
+  caller.send(Json::array(
+      {48, 42, Json::object(), "test.add", Json::array({Json::binary(payload)}), Json{{"k", 1}}}));
+  const Json invocation = callee.read();
+  ASSERT_EQ(invocation[0], 68) << invocation;
+  EXPECT_EQ(invocation[2], registration);
+  EXPECT_EQ(invocation[4][0].get_binary(), payload);
+  EXPECT_EQ(invocation[5], (Json{{"k", 1}}));
+
+  callee.send(Json::array({70, invocation[1], Json::object(), Json::array({"sum"})}));
+  EXPECT_EQ(caller.read(), Json::array({50, 42, Json::object(), Json::array({"sum"})}));
+
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp.calls_routed == 1; });
+  EXPECT_EQ(s.wamp.calls_routed, 1u);
+  EXPECT_EQ(messages(s, MessageType::invocation, metrics::Direction::out), 1u);
+  EXPECT_EQ(messages(s, MessageType::yield, metrics::Direction::in), 1u);
+}
+
+TEST_F(WampSessionTest, BenchEchoAnswersWithTheSameArgsAndKwargs) {
+  RawSocketTestClient caller(port(), kMsgpack);
+  ASSERT_NE(caller.join(), 0u);
+  const Json args = Json::array({Json::binary(std::vector<uint8_t>(70000, 7)), "x"});
+  caller.send(Json::array({48, 5, Json::object(), "bench.echo", args, Json{{"n", 2}}}));
+  EXPECT_EQ(caller.read(), Json::array({50, 5, Json::object(), args, Json{{"n", 2}}}));
+  caller.send(Json::array({48, 6, Json::object(), "bench.echo"}));
+  EXPECT_EQ(caller.read(), Json::array({50, 6, Json::object()}));
+}
+
+TEST_F(WampSessionTest, RegistrationErrorsAndUnknownProceduresGetTheirErrorUris) {
+  RawSocketTestClient a(port(), kJson);
+  RawSocketTestClient b(port(), kJson);
+  ASSERT_NE(a.join(), 0u);
+  ASSERT_NE(b.join(), 0u);
+  a.send(Json::array({64, 1, Json::object(), "test.p"}));
+  ASSERT_EQ(a.read()[0], 65);
+  b.send(Json::array({64, 2, Json::object(), "test.p"}));
+  EXPECT_EQ(b.read(),
+            Json::array({8, 64, 2, Json::object(), "wamp.error.procedure_already_exists"}));
+  b.send(Json::array({64, 3, Json::object(), "bench.echo"}));
+  EXPECT_EQ(b.read()[4], "wamp.error.procedure_already_exists");
+  b.send(Json::array({64, 4, Json::object(), "bad uri"}));
+  EXPECT_EQ(b.read()[4], "wamp.error.invalid_uri");
+  b.send(Json::array({66, 5, 123456}));
+  EXPECT_EQ(b.read(), Json::array({8, 66, 5, Json::object(), "wamp.error.no_such_registration"}));
+  b.send(Json::array({48, 6, Json::object(), "test.nobody"}));
+  EXPECT_EQ(b.read(), Json::array({8, 48, 6, Json::object(), "wamp.error.no_such_procedure"}));
+}
+
+TEST_F(WampSessionTest, CalleeDisconnectCancelsPendingCalls) {
+  RawSocketTestClient callee(port(), kJson);
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(callee.join(), 0u);
+  ASSERT_NE(caller.join(), 0u);
+  callee.send(Json::array({64, 1, Json::object(), "test.slow"}));
+  ASSERT_EQ(callee.read()[0], 65);
+  caller.send(Json::array({48, 9, Json::object(), "test.slow"}));
+  ASSERT_EQ(callee.read()[0], 68);
+  callee.close();
+  EXPECT_EQ(caller.read(), Json::array({8, 48, 9, Json::object(), "wamp.error.canceled"}));
+  // The procedure went with its callee.
+  caller.send(Json::array({48, 10, Json::object(), "test.slow"}));
+  EXPECT_EQ(caller.read()[4], "wamp.error.no_such_procedure");
+}
+
+TEST_F(WampSessionTest, PublishReachesEverySubscriberButThePublisherAndIsAcknowledged) {
+  RawSocketTestClient publisher(port(), kJson);
+  std::vector<std::unique_ptr<RawSocketTestClient>> subscribers;
+  for (auto serializer : {kJson, kMsgpack, kCbor}) {
+    subscribers.push_back(std::make_unique<RawSocketTestClient>(port(), serializer));
+  }
+  ASSERT_NE(publisher.join(), 0u);
+  publisher.send(Json::array({32, 1, Json::object(), "test.topic"}));
+  const Json own = publisher.read();
+  ASSERT_EQ(own[0], 33);
+  for (auto& subscriber : subscribers) {
+    ASSERT_NE(subscriber->join(), 0u);
+    subscriber->send(Json::array({32, 1, Json::object(), "test.topic"}));
+    const Json subscribed = subscriber->read();
+    ASSERT_EQ(subscribed[0], 33);
+    EXPECT_EQ(subscribed[2], own[2]) << "one subscription id per topic";
+  }
+  const Json args = Json::array({1, Json::binary({1, 2, 3})});
+  publisher.send(Json::array({16, 7, {{"acknowledge", true}}, "test.topic", args}));
+  const Json published = publisher.read();
+  ASSERT_EQ(published[0], 17) << "the publisher gets PUBLISHED, not its own EVENT";
+  EXPECT_EQ(published[1], 7);
+  for (auto& subscriber : subscribers) {
+    EXPECT_EQ(subscriber->read(), Json::array({36, own[2], published[2], Json::object(), args}));
+  }
+  const auto s =
+      wait_for_wamp(*server_, [](const auto& m) { return m.wamp.events_delivered == 3; });
+  EXPECT_EQ(s.wamp.events_delivered, 3u);
+}
+
+TEST_F(WampSessionTest, SessionsInDifferentRealmsShareNothing) {
+  RawSocketTestClient a(port(), kJson);
+  RawSocketTestClient b(port(), kJson);
+  ASSERT_NE(a.join("realm.a"), 0u);
+  ASSERT_NE(b.join("realm.b"), 0u);
+  a.send(Json::array({64, 1, Json::object(), "test.p"}));
+  ASSERT_EQ(a.read()[0], 65);
+  b.send(Json::array({48, 2, Json::object(), "test.p"}));
+  EXPECT_EQ(b.read()[4], "wamp.error.no_such_procedure");
+  b.send(Json::array({64, 3, Json::object(), "test.p"}));
+  EXPECT_EQ(b.read()[0], 65);
+}
+
+TEST_F(WampSessionTest, ProtocolErrorsAreAbortedAndOtherSessionsKeepBeingServed) {
+  const std::vector<std::vector<uint8_t>> offences = {
+      {'[', '4', '8', ','},                      // malformed JSON
+      {'[', '9', '9', '9', ']'},                 // unknown message type
+      {'[', '2', ',', '1', ',', '{', '}', ']'},  // a router-only type
+  };
+  RawSocketTestClient bystander(port(), kJson);
+  ASSERT_NE(bystander.join(), 0u);
+  for (const auto& offence : offences) {
+    RawSocketTestClient client(port(), kJson);
+    ASSERT_NE(client.join(), 0u);
+    client.send_frame(FrameType::message, offence);
+    const Json abort = client.read();
+    ASSERT_TRUE(abort.is_array()) << abort;
+    EXPECT_EQ(abort[0], 3);
+    EXPECT_EQ(abort[2], "wamp.error.protocol_violation");
+    EXPECT_TRUE(client.closed_by_router());
+    bystander.send(Json::array({48, 1, Json::object(), "bench.echo", Json::array({1})}));
+    EXPECT_EQ(bystander.read(), Json::array({50, 1, Json::object(), Json::array({1})}));
+  }
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 1; });
+  EXPECT_EQ(s.wamp.protocol_errors, 3u);
+  EXPECT_EQ(s.wamp_sessions, 1);
+}
+
+TEST_F(WampSessionTest, OversizeMessageIsAbortedBeforeItIsRead) {
+  server_.reset();
+  WampOptions options;
+  options.max_message_bytes = 4096;
+  start(options);
+  RawSocketTestClient client(port(), kJson);
+  EXPECT_EQ(client.reply()[1] >> 4, 3) << "2^(9+3) = 4096 announced";
+  ASSERT_NE(client.join(), 0u);
+  client.send_raw({0, 0, 0x10, 0x01, '['});  // announces 4097 bytes
+  const Json abort = client.read();
+  EXPECT_EQ(abort[2], "wamp.error.protocol_violation");
+  EXPECT_TRUE(client.closed_by_router());
+}
+
+TEST_F(WampSessionTest, MessagesLargerThanTheClientAcceptsAreAnsweredWithPayloadSizeExceeded) {
+  RawSocketTestClient client(port(), kMsgpack, /*length_exponent=*/0);  // accepts 512 bytes
+  ASSERT_NE(client.join(), 0u);
+  client.send(Json::array({48, 1, Json::object(), "bench.echo",
+                           Json::array({Json::binary(std::vector<uint8_t>(600, 1))})}));
+  EXPECT_EQ(client.read(),
+            Json::array({8, 48, 1, Json::object(), "wamp.error.payload_size_exceeded"}));
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp.drops[1] == 1; });
+  EXPECT_EQ(s.wamp.drops[static_cast<size_t>(metrics::DropReason::too_large)], 1u);
+}
+
+TEST_F(WampSessionTest, SubscriberThatDoesNotReadIsDroppedPastTheQueueLimit) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024;
+  start(options);
+  RawSocketTestClient slow(port(), kMsgpack, 15, /*receive_buffer=*/4096);
+  RawSocketTestClient publisher(port(), kMsgpack);
+  ASSERT_NE(slow.join(), 0u);
+  ASSERT_NE(publisher.join(), 0u);
+  slow.send(Json::array({32, 1, Json::object(), "test.flood"}));
+  ASSERT_EQ(slow.read()[0], 33);
+  const Json args = Json::array({Json::binary(std::vector<uint8_t>(16 * 1024, 9))});
+  // Bounded: far more than socket buffers and the queue limit hold, then a sync point.
+  for (int i = 0; i < 2000; ++i) {
+    publisher.send(Json::array({16, i + 1, Json::object(), "test.flood", args}));
+  }
+  publisher.send(Json::array({48, 1, Json::object(), "bench.echo"}));
+  EXPECT_EQ(publisher.read(), Json::array({50, 1, Json::object()}));
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 1; });
+  EXPECT_EQ(s.wamp.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)], 1u);
+  EXPECT_EQ(s.wamp_sessions, 1);
+}
+
+TEST_F(WampSessionTest, ConnectionsBeyondMaxSessionsAreRefusedInTheHandshake) {
+  server_.reset();
+  WampOptions options;
+  options.max_sessions = 1;
+  start(options);
+  RawSocketTestClient first(port(), kJson);
+  ASSERT_NE(first.join(), 0u);
+  RawSocketTestClient second(port(), kJson);
+  EXPECT_EQ(second.reply(), (std::array<uint8_t, 4>{0x7F, 0x40, 0, 0}));
+  first.close();
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 0; });
+  EXPECT_EQ(s.wamp.connections_rejected[1], 1u);
+  RawSocketTestClient third(port(), kJson);
+  EXPECT_NE(third.join(), 0u) << "a slot frees when a connection ends";
+}
+
+TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
+  RawSocketTestClient caller(port(), kJson);
+  ASSERT_NE(caller.join(), 0u);
+  caller.send(Json::array({48, 1, Json::object(), "bench.echo"}));
+  ASSERT_EQ(caller.read()[0], 50);
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& m) { return m.wamp.calls_routed == 1; });
+  benchgate::v1::MetricsSnapshot proto;
+  control::to_proto(snapshot, proto);
+  std::map<std::string, uint64_t> counters;
+  for (const auto& counter : proto.counters()) {
+    std::string key = counter.name();
+    for (const char* label : {"type", "direction", "transport", "reason"}) {
+      if (counter.labels().count(label) != 0) key += "|" + counter.labels().at(label);
+    }
+    counters[key] = counter.value();
+  }
+  EXPECT_EQ(counters.at("wamp_calls_routed"), 1u);
+  EXPECT_EQ(counters.at("wamp_events_delivered"), 0u);
+  EXPECT_EQ(counters.at("wamp_messages|CALL|in"), 1u);
+  EXPECT_EQ(counters.at("wamp_messages|RESULT|out"), 1u);
+  EXPECT_EQ(counters.at("wamp_messages|HELLO|in"), 1u);
+  EXPECT_EQ(counters.at("wamp_messages|WELCOME|out"), 1u);
+  EXPECT_GT(counters.at("wamp_bytes|in"), 0u);
+  EXPECT_GT(counters.at("wamp_bytes|out"), 0u);
+  EXPECT_EQ(counters.at("wamp_connections|rawsocket"), 1u);
+  EXPECT_EQ(counters.at("wamp_connections|websocket"), 0u);
+  EXPECT_EQ(counters.at("wamp_drops|slow_consumer"), 0u);
+  EXPECT_EQ(counters.at("wamp_drops|too_large"), 0u);
+  EXPECT_EQ(proto.gauges().at("wamp_sessions"), 1);
+  EXPECT_EQ(proto.gauges().at("wamp_connections_open_rawsocket"), 1);
+
+  server_->reset_metrics();
+  metrics::Snapshot after;
+  server_->add_metrics(after);
+  EXPECT_EQ(after.wamp.calls_routed, 0u);
+  EXPECT_EQ(after.wamp_sessions, 1) << "reset leaves gauges alone";
+}
+
+TEST_F(WampSessionTest, PingIsAnsweredWithPong) {
+  RawSocketTestClient client(port(), kJson);
+  client.send_frame(FrameType::ping, {'h', 'i'});
+  const auto frame = client.read_frame();
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->first, FrameType::pong);
+  EXPECT_EQ(frame->second, std::vector<uint8_t>({'h', 'i'}));
+}
+
+TEST_F(WampSessionTest, StopClosesOpenSessions) {
+  RawSocketTestClient client(port(), kJson);
+  ASSERT_NE(client.join(), 0u);
+  server_->stop();
+  EXPECT_TRUE(client.closed_by_router());
+  metrics::Snapshot after;
+  server_->add_metrics(after);
+  EXPECT_EQ(after.wamp_sessions, 0);
+}
+
+}  // namespace
+}  // namespace benchgate::router::wamp

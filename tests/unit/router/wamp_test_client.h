@@ -1,0 +1,127 @@
+// A blocking WAMP-over-RawSocket test client for the in-process router tests: handshake,
+// messages encoded with the router's own serializers, raw frames for what a well-behaved
+// client never sends. Every read gives up after a few seconds, so a misbehaving router fails
+// the test instead of hanging it.
+#pragma once
+
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <array>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include "router/wamp/rawsocket_framing.h"
+#include "router/wamp/serializer.h"
+#include "router/wamp/wamp_server.h"
+
+namespace benchgate::router::testing {
+
+class RawSocketTestClient {
+ public:
+  // Connects and sends the handshake; reply() is what the router answered.
+  RawSocketTestClient(uint16_t port, wamp::Serializer serializer, uint8_t length_exponent = 15,
+                      int receive_buffer = 0)
+      : socket_(io_), serializer_(serializer) {
+    socket_.open(boost::asio::ip::tcp::v4());
+    if (receive_buffer > 0) {
+      ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVBUF, &receive_buffer,
+                   sizeof(receive_buffer));
+    }
+    socket_.connect({boost::asio::ip::make_address_v4("127.0.0.1"), port});
+    const timeval timeout{5, 0};
+    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    const std::array<uint8_t, 4> hello = {
+        0x7F,
+        static_cast<uint8_t>(length_exponent << 4 | wamp::rawsocket_serializer_id(serializer)), 0,
+        0};
+    boost::asio::write(socket_, boost::asio::buffer(hello));
+    boost::system::error_code ec;
+    boost::asio::read(socket_, boost::asio::buffer(reply_), ec);
+  }
+
+  const std::array<uint8_t, 4>& reply() const { return reply_; }
+
+  void send_frame(wamp::FrameType type, const std::vector<uint8_t>& payload) {
+    const auto header = wamp::frame_header(type, static_cast<uint32_t>(payload.size()));
+    boost::asio::write(socket_, boost::asio::buffer(header));
+    boost::asio::write(socket_, boost::asio::buffer(payload));
+  }
+  void send(const wamp::Json& message) {
+    std::vector<uint8_t> bytes;
+    wamp::encode(serializer_, message, bytes);
+    send_frame(wamp::FrameType::message, bytes);
+  }
+  void send_raw(const std::vector<uint8_t>& bytes) {
+    boost::asio::write(socket_, boost::asio::buffer(bytes));
+  }
+
+  // The next frame, or nullopt when the connection ended (or the read timed out).
+  std::optional<std::pair<wamp::FrameType, std::vector<uint8_t>>> read_frame() {
+    std::array<uint8_t, 4> header{};
+    boost::system::error_code ec;
+    boost::asio::read(socket_, boost::asio::buffer(header), ec);
+    if (ec) return std::nullopt;
+    const wamp::FrameHeader parsed = wamp::parse_frame_header(header.data());
+    std::vector<uint8_t> payload(parsed.length);
+    boost::asio::read(socket_, boost::asio::buffer(payload), ec);
+    if (ec) return std::nullopt;
+    return std::make_pair(parsed.type, std::move(payload));
+  }
+  // The next message decoded, or null when the connection ended.
+  wamp::Json read() {
+    auto frame = read_frame();
+    wamp::Json message;
+    if (!frame || !wamp::decode(serializer_, frame->second, message)) return nullptr;
+    return message;
+  }
+
+  // HELLO and WELCOME; returns the session id.
+  uint64_t join(const std::string& realm = "realm1") {
+    send(wamp::Json::array({1, realm, {{"roles", {{"caller", wamp::Json::object()}}}}}));
+    const wamp::Json welcome = read();
+    if (!welcome.is_array() || welcome[0] != 2) return 0;
+    return welcome[1].get<uint64_t>();
+  }
+
+  // True when the router closed the connection (end of stream) within the read timeout.
+  bool closed_by_router() {
+    std::array<uint8_t, 4096> sink{};
+    boost::system::error_code ec;
+    while (!ec) socket_.read_some(boost::asio::buffer(sink), ec);
+    return ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset;
+  }
+
+  void close() {
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+  }
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::socket socket_;
+  wamp::Serializer serializer_;
+  std::array<uint8_t, 4> reply_{};
+};
+
+// Polls (bounded) until `done(snapshot)` holds; returns the last snapshot.
+template <class Predicate>
+metrics::Snapshot wait_for_wamp(wamp::WampServer& server, Predicate done) {
+  metrics::Snapshot snapshot;
+  for (int i = 0; i < 500; ++i) {
+    metrics::Snapshot next;
+    server.add_metrics(next);
+    snapshot = std::move(next);
+    if (done(snapshot)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return snapshot;
+}
+
+}  // namespace benchgate::router::testing
