@@ -17,6 +17,8 @@ packages=(
   prometheus
   # tests: WAMP interop with Autobahn|Python and its serializers
   python3-autobahn python3-msgpack python3-cbor2
+  # the example worker in Python (examples/python_worker)
+  python3-grpcio python3-protobuf
 )
 
 missing=()
