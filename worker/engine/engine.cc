@@ -41,40 +41,53 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
   auto endpoint = resolve(spec.address);
   if (!endpoint) return endpoint.error();
 
-  LoadPlan plan;
-  plan.endpoint = *endpoint;
-  plan.request = http::build_request(spec.http, spec.address);
-  plan.batch = http::repeat_request(plan.request, spec.in_flight);
-  if (spec.http.expect_echo) plan.expected_body = http::body_pattern(spec.http.request_body_bytes);
-  plan.in_flight = spec.in_flight;
-  // Large reads take many pipelined responses per system call; with many connections the
-  // buffers are kept smaller so memory stays bounded (10k connections: 160 MiB).
-  plan.read_buffer_bytes = spec.connections <= 1024 ? 64 * 1024 : 16 * 1024;
-  plan.connections = spec.connections;
-  plan.rate = spec.rate;
-  plan.progress = spec.progress_interval_ns > 0;
-  plan.expect_status = spec.http.expect_status;
-  plan.expect_body_bytes = spec.http.expect_body_bytes;
-  plan.expect_echo = spec.http.expect_echo;
+  auto plan = std::make_unique<LoadPlan>();
+  plan->endpoint = *endpoint;
+  plan->in_flight = spec.in_flight;
+  plan->connections = spec.connections;
+  plan->rate = spec.rate;
+  plan->progress = spec.progress_interval_ns > 0;
+  if (spec.is_wamp()) {
+    // The load-generating sessions; the driver adds callee or subscriber sessions.
+    if (spec.wamp.kind == WampRequestSpec::Kind::kPubSub) plan->connections = spec.wamp.publishers;
+  } else {
+    plan->request = http::build_request(spec.http, spec.address);
+    plan->batch = http::repeat_request(plan->request, spec.in_flight);
+    if (spec.http.expect_echo) {
+      plan->expected_body = http::body_pattern(spec.http.request_body_bytes);
+    }
+    // Large reads take many pipelined responses per system call; with many connections the
+    // buffers are kept smaller so memory stays bounded (10k connections: 160 MiB).
+    plan->read_buffer_bytes = spec.connections <= 1024 ? 64 * 1024 : 16 * 1024;
+    plan->expect_status = spec.http.expect_status;
+    plan->expect_body_bytes = spec.http.expect_body_bytes;
+    plan->expect_echo = spec.http.expect_echo;
+  }
+  auto driver = make_protocol_driver(spec, *plan);
+  if (!driver) return driver.error();
 
-  std::unique_ptr<Engine> engine(new Engine(std::move(plan), spec));
+  std::unique_ptr<Engine> engine(new Engine(std::move(plan), std::move(driver).value(), spec));
   if (auto connected = engine->connect_all(); !connected) return connected.error();
   return engine;
 }
 
-Engine::Engine(LoadPlan plan, const WorkloadSpec& spec)
-    : plan_(std::move(plan)),
+Engine::Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> driver,
+               const WorkloadSpec& spec)
+    : plan_owner_(std::move(plan)),
+      plan_(*plan_owner_),
+      driver_(std::move(driver)),
+      sessions_(driver_->sessions()),
       address_(spec.address),
       // More threads than connections would idle; connections are spread evenly.
-      thread_count_(std::min(spec.threads, spec.connections)),
+      thread_count_(std::min(spec.threads, sessions_)),
       progress_interval_ns_(spec.progress_interval_ns),
       drain_timeout_ns_(spec.drain_timeout_ns > 0 ? spec.drain_timeout_ns : kDefaultDrainTimeoutNs),
       connect_timeout_ns_(spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns
                                                       : kDefaultConnectTimeoutNs) {
   for (uint32_t t = 0; t < thread_count_; ++t) {
     std::vector<uint32_t> indices;
-    for (uint32_t c = t; c < plan_.connections; c += thread_count_) indices.push_back(c);
-    threads_.push_back(std::make_unique<LoadThread>(plan_, indices, [this] {
+    for (uint32_t c = t; c < sessions_; c += thread_count_) indices.push_back(c);
+    threads_.push_back(std::make_unique<LoadThread>(plan_, *driver_, indices, [this] {
       std::lock_guard lock(mutex_);
       ++threads_done_;
       changed_.notify_all();
@@ -109,14 +122,14 @@ Expected<void> Engine::connect_all() {
   }
   std::unique_lock lock(mutex_);
   const bool settled = changed_.wait_until(lock, deadline, [this] {
-    return stopping_ || connect_failed_ > 0 || connect_succeeded_ == plan_.connections;
+    return stopping_ || connect_failed_ > 0 || connect_succeeded_ == sessions_;
   });
   if (stopping_) return Error{"stopped while connecting to " + address_};
   if (connect_failed_ > 0) return Error{"cannot connect to " + address_ + ": " + connect_error_};
   if (!settled) {
     return Error{"connecting to " + address_ + " timed out after " +
                  std::to_string(connect_timeout_ns_ / 1'000'000) + " ms (" +
-                 std::to_string(connect_succeeded_) + " of " + std::to_string(plan_.connections) +
+                 std::to_string(connect_succeeded_) + " of " + std::to_string(sessions_) +
                  " connections established)"};
   }
   return {};
@@ -133,9 +146,11 @@ Expected<WindowResult> Engine::run_window(const WindowCommand& window,
   const int64_t unix_now = unix_now_ns();
   const int64_t steady_now = steady_now_ns();
   WindowTiming timing;
+  timing.index = window.index;
   timing.start_ns = steady_now + std::max<int64_t>(0, window.start_at_unix_ns - unix_now);
   timing.end_ns = timing.start_ns + window.duration_ns;
   timing.drain_deadline_ns = timing.end_ns + drain_timeout_ns_;
+  driver_->window_starting();
   for (auto& thread : threads_) thread->begin_window(timing);
 
   std::unique_lock lock(mutex_);
@@ -165,13 +180,28 @@ Expected<WindowResult> Engine::run_window(const WindowCommand& window,
     while (next_tick <= now) next_tick += progress_interval_ns_;
   }
   lock.unlock();
+  wait_settled(timing.drain_deadline_ns);
+  {
+    std::lock_guard stop_lock(mutex_);
+    if (stopping_) return Error{"stopped"};
+  }
 
   WindowResult result = take_result(window);
+  driver_->complete(result);
   const CpuTimes cpu_end = self_cpu_times();
   result.cpu_user_ns = cpu_end.user_ns - cpu_start.user_ns;
   result.cpu_system_ns = cpu_end.system_ns - cpu_start.system_ns;
   result.wall_ns = steady_now_ns() - wall_start;
   return result;
+}
+
+// What is still on its way after the threads drained (WAMP events) gets until the drain
+// deadline; polled, since it is decided on other threads and only once per window.
+void Engine::wait_settled(int64_t deadline_ns) {
+  std::unique_lock lock(mutex_);
+  while (!stopping_ && !driver_->window_settled() && steady_now_ns() < deadline_ns) {
+    changed_.wait_for(lock, std::chrono::milliseconds(1));
+  }
 }
 
 ProgressReport Engine::take_progress(uint32_t window, int64_t interval_ns) {

@@ -15,6 +15,7 @@
 
 #include "common/util/expected.h"
 #include "worker/engine/load_plan.h"
+#include "worker/engine/protocol_driver.h"
 #include "worker/engine/window_result.h"
 #include "worker/engine/workload.h"
 
@@ -32,7 +33,8 @@ class Engine {
   // Stops the load at once, closes every connection, joins the threads.
   ~Engine();
 
-  uint32_t connections() const { return plan_.connections; }
+  // Every connection (WAMP: every session, callee and subscribers included).
+  uint32_t connections() const { return sessions_; }
   uint32_t threads() const { return static_cast<uint32_t>(threads_.size()); }
 
   // Waits for the window's start instant, generates load for its duration, drains, and
@@ -44,12 +46,18 @@ class Engine {
   void stop();
 
  private:
-  Engine(LoadPlan plan, const WorkloadSpec& spec);
+  Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> driver,
+         const WorkloadSpec& spec);
+  void wait_settled(int64_t deadline_ns);
   Expected<void> connect_all();
   ProgressReport take_progress(uint32_t window, int64_t interval_ns);
   WindowResult take_result(const WindowCommand& window);
 
-  LoadPlan plan_;
+  // Owned apart so the driver (and the connections it makes) can keep a reference to it.
+  std::unique_ptr<LoadPlan> plan_owner_;
+  const LoadPlan& plan_;
+  std::unique_ptr<ProtocolDriver> driver_;
+  uint32_t sessions_ = 0;
   std::string address_;
   uint32_t thread_count_ = 1;
   int64_t progress_interval_ns_ = 0;

@@ -18,12 +18,15 @@ enum class ErrorKind : uint8_t {
   kMismatch,   // echo body differs from the request body
   kProtocol,   // not a parseable HTTP/1.1 response, or bytes nobody asked for
   kReset,      // the connection failed with a socket error (reset, broken pipe, ...)
+  kWampError,  // WAMP: the router answered a CALL or PUBLISH with ERROR
+  kLost,       // WAMP pub/sub: an event a subscriber should have received never came
 };
 
-inline constexpr size_t kErrorKindCount = 8;
+inline constexpr size_t kErrorKindCount = 10;
 
 inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
-    "connect", "timeout", "status", "length", "short_read", "mismatch", "protocol", "reset"};
+    "connect",  "timeout",  "status", "length",     "short_read",
+    "mismatch", "protocol", "reset",  "wamp_error", "lost"};
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

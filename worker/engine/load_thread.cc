@@ -15,14 +15,15 @@ asio::steady_timer::time_point steady_point(int64_t ns) {
 
 }  // namespace
 
-LoadThread::LoadThread(const LoadPlan& plan, const std::vector<uint32_t>& connection_indices,
+LoadThread::LoadThread(const LoadPlan& plan, ProtocolDriver& driver,
+                       const std::vector<uint32_t>& connection_indices,
                        std::function<void()> on_window_done)
     : work_(io_.get_executor()),
       state_(plan),
       phase_timer_(io_),
       on_window_done_(std::move(on_window_done)) {
   for (uint32_t index : connection_indices) {
-    connections_.push_back(std::make_unique<http::Connection>(io_, state_, index));
+    connections_.push_back(driver.make_connection(io_, state_, index));
   }
   state_.on_drained = [this] { finish_window(); };
   thread_ = std::thread([this] { io_.run(); });
@@ -47,6 +48,8 @@ void LoadThread::begin_window(const WindowTiming& timing) {
   asio::post(io_, [this, timing] {
     timing_ = timing;
     state_.stats.reset();
+    state_.window_index = timing.index;
+    state_.collecting = true;
     state_.phase = Phase::kWaiting;
     state_.start_ns = timing.start_ns;
     state_.end_ns = timing.end_ns;
@@ -101,6 +104,7 @@ void LoadThread::take_interval(IntervalFigures& into, std::latch& done) {
 void LoadThread::take_stats(ThreadStats& into, std::latch& done) {
   asio::post(io_, [this, &into, &done] {
     std::swap(into, state_.stats);
+    state_.collecting = false;
     done.count_down();
   });
 }

@@ -13,15 +13,17 @@
 #include <thread>
 #include <vector>
 
+#include "worker/engine/load_connection.h"
 #include "worker/engine/load_plan.h"
+#include "worker/engine/protocol_driver.h"
 #include "worker/engine/thread_state.h"
 #include "worker/engine/thread_stats.h"
-#include "worker/http/connection.h"
 
 namespace benchgate::worker {
 
 // The instants of one window, on the steady clock.
 struct WindowTiming {
+  uint32_t index = 0;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   int64_t drain_deadline_ns = 0;
@@ -36,10 +38,10 @@ struct IntervalFigures {
 
 class LoadThread {
  public:
-  // `connection_indices`: the workload-wide positions of this thread's connections.
-  // `on_window_done` runs on this thread when a window has drained.
-  LoadThread(const LoadPlan& plan, const std::vector<uint32_t>& connection_indices,
-             std::function<void()> on_window_done);
+  // `connection_indices`: the workload-wide positions of this thread's connections, which
+  // `driver` makes. `on_window_done` runs on this thread when a window has drained.
+  LoadThread(const LoadPlan& plan, ProtocolDriver& driver,
+             const std::vector<uint32_t>& connection_indices, std::function<void()> on_window_done);
   // Closes every connection and joins the thread.
   ~LoadThread();
 
@@ -63,7 +65,7 @@ class LoadThread {
   boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   ThreadState state_;
-  std::vector<std::unique_ptr<http::Connection>> connections_;
+  std::vector<std::unique_ptr<LoadConnection>> connections_;
   boost::asio::steady_timer phase_timer_;
   WindowTiming timing_;
   std::function<void()> on_window_done_;

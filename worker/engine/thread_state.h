@@ -26,6 +26,10 @@ struct ThreadState {
   Phase phase = Phase::kIdle;
   int64_t start_ns = 0;  // steady clock
   int64_t end_ns = 0;    // steady clock
+  uint32_t window_index = 0;
+  // From begin_window until the engine took the window's statistics: late arrivals that
+  // belong to the window (WAMP events) may still be counted.
+  bool collecting = false;
   uint32_t outstanding = 0;
   std::function<void()> on_drained;  // runs when the last outstanding request of a draining
                                      // window finished

@@ -59,10 +59,52 @@ Expected<HostPort> split_address(std::string_view address) {
   return HostPort{std::string(host), static_cast<uint16_t>(port)};
 }
 
-Expected<void> validate_workload(const WorkloadSpec& spec) {
-  if (spec.protocol != "http1") {
+// RawSocket's 24-bit frame length bounds one message; JSON carries binary as base64.
+constexpr uint64_t kRawSocketMaxMessage = (uint64_t{1} << 24) - 1;
+constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
+constexpr uint64_t kWampEnvelopeBytes = 512;  // message type, ids, options, URI
+
+Expected<void> validate_wamp(const WorkloadSpec& spec) {
+  const WampRequestSpec& w = spec.wamp;
+  if (!w.invalid.empty()) return fail(spec, w.invalid);
+  const bool pubsub = spec.protocol == "wamp_pubsub";
+  if (pubsub != (w.kind == WampRequestSpec::Kind::kPubSub)) {
+    return fail(spec, "wamp.kind must be " + std::string(pubsub ? "pubsub" : "rpc") +
+                          " for protocol " + spec.protocol);
+  }
+  if (w.realm.empty()) return fail(spec, "wamp.realm must not be empty");
+  if (w.request_bytes > kMaxWampPayload) {
+    return fail(spec, "wamp.request_bytes must be at most 64 MiB");
+  }
+  uint64_t encoded = w.request_bytes;
+  if (w.serializer == WampRequestSpec::Serializer::kJson) encoded = (encoded + 2) / 3 * 4;
+  if (w.transport == WampRequestSpec::Transport::kRawSocket &&
+      encoded + kWampEnvelopeBytes > kRawSocketMaxMessage) {
     return fail(spec,
-                "protocol '" + spec.protocol + "' is not supported (this worker speaks http1)");
+                "wamp.request_bytes " + std::to_string(w.request_bytes) +
+                    " does not fit one RawSocket message (16 MiB - 1 bytes, base64 for json); "
+                    "use the websocket transport for larger payloads");
+  }
+  if (pubsub) {
+    if (w.topic.empty()) return fail(spec, "wamp.topic must not be empty");
+    if (w.publishers < 1) return fail(spec, "wamp.publishers must be at least 1");
+    if (w.subscribers < 1) return fail(spec, "wamp.subscribers must be at least 1");
+    if (spec.rate == 0 && !w.acknowledge) {
+      return fail(spec,
+                  "wamp.acknowledge must be true in the closed loop (PUBLISHED paces it); "
+                  "set rate for unacknowledged publishing");
+    }
+  } else {
+    if (w.procedure.empty()) return fail(spec, "wamp.procedure must not be empty");
+    if (spec.connections < 1) return fail(spec, "connections must be at least 1");
+  }
+  return {};
+}
+
+Expected<void> validate_workload(const WorkloadSpec& spec) {
+  if (spec.protocol != "http1" && !spec.is_wamp()) {
+    return fail(spec, "protocol '" + spec.protocol +
+                          "' is not supported (this worker speaks http1, wamp_rpc, wamp_pubsub)");
   }
   if (auto address = split_address(spec.address); !address) return fail(spec, address.message());
   if (spec.connections < 1) return fail(spec, "connections must be at least 1");
@@ -80,6 +122,7 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
   if (spec.progress_interval_ns < 0) return fail(spec, "progress_interval_ns must be >= 0");
   if (spec.drain_timeout_ns < 0) return fail(spec, "drain_timeout_ns must be >= 0");
   if (spec.connect_timeout_ns < 0) return fail(spec, "connect_timeout_ns must be >= 0");
+  if (spec.is_wamp()) return validate_wamp(spec);
   const HttpRequestSpec& http = spec.http;
   if (http.method.empty() || has_ctl_or_space(http.method)) {
     return fail(spec, "http.method '" + http.method + "' is not an HTTP method token");

@@ -29,6 +29,9 @@ struct WindowResult {
   int64_t cpu_system_ns = 0;
   int64_t wall_ns = 0;
   uint32_t threads = 0;
+  bool pubsub = false;  // WAMP pub/sub: the event counts below are meaningful
+  uint64_t events_expected = 0;
+  uint64_t events_delivered = 0;
 };
 
 // Figures of one progress interval of a running window.

@@ -21,6 +21,26 @@ struct HttpRequestSpec {
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
+// A WAMP v2 workload (worker/wamp/). Defaults are applied by the gRPC layer.
+struct WampRequestSpec {
+  enum class Kind : uint8_t { kRpc, kPubSub };
+  enum class Transport : uint8_t { kWebSocket, kRawSocket };
+  enum class Serializer : uint8_t { kJson, kMsgpack, kCbor };
+  Kind kind = Kind::kRpc;
+  Transport transport = Transport::kWebSocket;
+  Serializer serializer = Serializer::kJson;
+  std::string realm = "realm1";
+  std::string procedure = "bench.echo";
+  bool worker_callee = false;  // false: the router answers (bench.echo)
+  std::string topic = "bench.topic";
+  uint32_t publishers = 0;
+  uint32_t subscribers = 0;
+  uint64_t request_bytes = 0;
+  bool acknowledge = false;
+  // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
+  std::string invalid;
+};
+
 struct WorkloadSpec {
   std::string name;
   std::string protocol = "http1";
@@ -33,8 +53,10 @@ struct WorkloadSpec {
   int64_t drain_timeout_ns = 0;      // 0: kDefaultDrainTimeoutNs
   int64_t connect_timeout_ns = 0;    // 0: kDefaultConnectTimeoutNs
   HttpRequestSpec http;
+  WampRequestSpec wamp;  // protocol "wamp_rpc" / "wamp_pubsub"
 
   bool open_loop() const { return rate > 0; }
+  bool is_wamp() const { return protocol == "wamp_rpc" || protocol == "wamp_pubsub"; }
 };
 
 // Defaults for timeouts the orchestrator left at 0 (proto3's "unset").

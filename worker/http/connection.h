@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "worker/engine/error_kind.h"
+#include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
 #include "worker/http/in_flight_ring.h"
@@ -28,10 +29,8 @@
 
 namespace benchgate::worker::http {
 
-class Connection {
+class Connection : public LoadConnection {
  public:
-  using ConnectDone = std::function<void(const boost::system::error_code&)>;
-
   // `index` is the connection's position among all of the workload's connections (it
   // staggers the open-loop schedule).
   Connection(boost::asio::io_context& io, ThreadState& thread, uint32_t index);
@@ -39,15 +38,15 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // Connects; `done` runs on the connection's thread. Used before the first window.
-  void connect(ConnectDone done);
+  void connect(ConnectDone done) override;
   bool up() const { return link_ == Link::kUp; }
 
   // Window control, called by the LoadThread on its thread.
-  void begin_window();  // forgets the last window's counters; reconnects when down
-  void start_sending();
-  void stop_sending();  // the window's sending time is over
-  void expire();        // the drain deadline passed: outstanding requests time out
-  void close();         // the stream ended: close for good
+  void begin_window() override;  // forgets the last window's counters; reconnects when down
+  void start_sending() override;
+  void stop_sending() override;  // the window's sending time is over
+  void expire() override;        // the drain deadline passed: outstanding requests time out
+  void close() override;         // the stream ended: close for good
 
   uint32_t outstanding() const { return ring_.size(); }
 

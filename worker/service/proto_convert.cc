@@ -14,6 +14,47 @@ void histogram_to_proto(const HdrHistogram& histogram, v1::Histogram* proto) {
 
 }  // namespace
 
+// Names outside the documented sets are kept in `invalid` for validate_workload to report.
+WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
+  using W = WampRequestSpec;
+  W w;
+  auto bad = [&](const std::string& field, const std::string& value, const char* allowed) {
+    if (w.invalid.empty()) {
+      w.invalid = "wamp." + field + " '" + value + "' is not one of " + allowed;
+    }
+  };
+  if (proto.kind() == "pubsub") {
+    w.kind = W::Kind::kPubSub;
+  } else if (proto.kind() != "rpc" && !proto.kind().empty()) {
+    bad("kind", proto.kind(), "rpc, pubsub");
+  }
+  if (proto.transport() == "rawsocket") {
+    w.transport = W::Transport::kRawSocket;
+  } else if (proto.transport() != "websocket" && !proto.transport().empty()) {
+    bad("transport", proto.transport(), "websocket, rawsocket");
+  }
+  if (proto.serializer() == "msgpack") {
+    w.serializer = W::Serializer::kMsgpack;
+  } else if (proto.serializer() == "cbor") {
+    w.serializer = W::Serializer::kCbor;
+  } else if (proto.serializer() != "json" && !proto.serializer().empty()) {
+    bad("serializer", proto.serializer(), "json, msgpack, cbor");
+  }
+  if (proto.callee() == "worker") {
+    w.worker_callee = true;
+  } else if (proto.callee() != "router" && !proto.callee().empty()) {
+    bad("callee", proto.callee(), "router, worker");
+  }
+  if (!proto.realm().empty()) w.realm = proto.realm();
+  if (!proto.procedure().empty()) w.procedure = proto.procedure();
+  if (!proto.topic().empty()) w.topic = proto.topic();
+  w.publishers = proto.publishers();
+  w.subscribers = proto.subscribers();
+  w.request_bytes = proto.request_bytes();
+  w.acknowledge = proto.acknowledge();
+  return w;
+}
+
 WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
   WorkloadSpec spec;
   spec.name = proto.name();
@@ -26,6 +67,14 @@ WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
   spec.progress_interval_ns = proto.progress_interval_ns();
   spec.drain_timeout_ns = proto.drain_timeout_ns();
   spec.connect_timeout_ns = proto.connect_timeout_ns();
+  if (proto.has_wamp()) {
+    spec.wamp = wamp_from_proto(proto.wamp());
+    if (spec.wamp.kind == WampRequestSpec::Kind::kPubSub) {
+      spec.connections = spec.wamp.publishers + spec.wamp.subscribers;
+    }
+  } else if (spec.is_wamp()) {
+    spec.wamp.invalid = "protocol " + spec.protocol + " needs the wamp part of the WorkloadSpec";
+  }
   if (proto.has_http()) {
     const v1::HttpSpec& http = proto.http();
     if (!http.method().empty()) spec.http.method = http.method();
@@ -82,6 +131,10 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
   proto->set_cpu_system_ns(result.cpu_system_ns);
   proto->set_wall_ns(result.wall_ns);
   proto->set_threads(result.threads);
+  if (result.pubsub) {
+    proto->set_events_expected(result.events_expected);
+    proto->set_events_delivered(result.events_delivered);
+  }
 }
 
 }  // namespace benchgate::worker

@@ -20,6 +20,8 @@ grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeReq
   response->set_name("benchgate-worker");
   response->set_version(BENCHGATE_VERSION);
   response->add_protocols("http1");
+  response->add_protocols("wamp_rpc");
+  response->add_protocols("wamp_pubsub");
   response->add_load_models("closed");
   response->add_load_models("open");
   response->set_max_threads(std::thread::hardware_concurrency());

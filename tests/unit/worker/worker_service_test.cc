@@ -51,17 +51,34 @@ class WorkerServiceTest : public ::testing::Test {
   std::unique_ptr<v1::Worker::Stub> stub_;
 };
 
-TEST_F(WorkerServiceTest, DescribesItselfAsTheBenchgateHttpWorker) {
+TEST_F(WorkerServiceTest, DescribesItselfAsTheBenchgateHttpAndWampWorker) {
   grpc::ClientContext context;
   v1::DescribeResponse response;
   ASSERT_TRUE(stub_->Describe(&context, {}, &response).ok());
   EXPECT_EQ(response.name(), "benchgate-worker");
   EXPECT_FALSE(response.version().empty());
-  ASSERT_EQ(response.protocols_size(), 1);
+  ASSERT_EQ(response.protocols_size(), 3);
   EXPECT_EQ(response.protocols(0), "http1");
+  EXPECT_EQ(response.protocols(1), "wamp_rpc");
+  EXPECT_EQ(response.protocols(2), "wamp_pubsub");
   ASSERT_EQ(response.load_models_size(), 2);
   EXPECT_EQ(response.load_models(0), "closed");
   EXPECT_EQ(response.load_models(1), "open");
+}
+
+TEST_F(WorkerServiceTest, RejectsAWampSpecWithAnUnknownSerializerNamingTheField) {
+  grpc::ClientContext context;
+  auto stream = stub_->Run(&context);
+  v1::RunCommand command = spec_command("127.0.0.1:1");
+  command.mutable_spec()->set_protocol("wamp_rpc");
+  command.mutable_spec()->mutable_wamp()->set_kind("rpc");
+  command.mutable_spec()->mutable_wamp()->set_serializer("ubjson");
+  stream->Write(command);
+  stream->WritesDone();
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("wamp.serializer 'ubjson'"), std::string::npos)
+      << status.error_message();
 }
 
 TEST_F(WorkerServiceTest, EndsAStreamThatDoesNotStartWithASpecWithInvalidArgument) {

@@ -1,0 +1,242 @@
+// The WAMP workloads end to end in one process: the worker's engine against the bundled
+// router's WAMP server on 127.0.0.1, over both transports and all three serializers. Counts
+// are exact (every call answered and checked, every event delivered) and agree with the
+// router's own counters; windows are short and bounded; nothing asserts on speed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "router/wamp/wamp_server.h"
+#include "worker/engine/engine.h"
+
+namespace benchgate::worker {
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+using W = WampRequestSpec;
+
+struct Combo {
+  W::Transport transport;
+  W::Serializer serializer;
+};
+
+std::string combo_name(const Combo& c) {
+  const char* t = c.transport == W::Transport::kRawSocket ? "RawSocket" : "WebSocket";
+  const char* s = c.serializer == W::Serializer::kJson      ? "Json"
+                  : c.serializer == W::Serializer::kMsgpack ? "Msgpack"
+                                                            : "Cbor";
+  return std::string(t) + s;
+}
+
+class WampEngine : public ::testing::TestWithParam<Combo> {
+ protected:
+  void SetUp() override {
+    auto server = router::wamp::WampServer::start({});
+    ASSERT_TRUE(server) << server.message();
+    server_ = std::move(*server);
+  }
+
+  WorkloadSpec spec(bool pubsub) const {
+    WorkloadSpec s;
+    s.name = "wamp";
+    s.protocol = pubsub ? "wamp_pubsub" : "wamp_rpc";
+    const bool raw = GetParam().transport == W::Transport::kRawSocket;
+    s.address =
+        "127.0.0.1:" + std::to_string(raw ? server_->rawsocket_port() : server_->websocket_port());
+    s.connections = 3;
+    s.threads = 2;
+    s.in_flight = 2;
+    s.drain_timeout_ns = 3000 * kMs;
+    s.connect_timeout_ns = 3000 * kMs;
+    s.wamp.kind = pubsub ? W::Kind::kPubSub : W::Kind::kRpc;
+    s.wamp.transport = GetParam().transport;
+    s.wamp.serializer = GetParam().serializer;
+    s.wamp.request_bytes = 1024;
+    if (pubsub) {
+      s.wamp.publishers = 2;
+      s.wamp.subscribers = 3;
+      s.wamp.acknowledge = true;
+      s.connections = 5;
+    }
+    return s;
+  }
+
+  router::metrics::Snapshot router_metrics() {
+    router::metrics::Snapshot snapshot;
+    server_->add_metrics(snapshot);
+    return snapshot;
+  }
+
+  std::unique_ptr<router::wamp::WampServer> server_;
+};
+
+std::unique_ptr<Engine> start(const WorkloadSpec& spec) {
+  auto engine = Engine::start(spec);
+  EXPECT_TRUE(engine.ok()) << (engine.ok() ? "" : engine.message());
+  return engine.ok() ? std::move(*engine) : nullptr;
+}
+
+// Starts 50 ms from now, so every thread has its window before anyone sends.
+WindowResult run(Engine& engine, uint32_t index = 0, int64_t duration_ns = 200 * kMs) {
+  const int64_t start = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count() +
+                        50 * kMs;
+  WindowCommand window{index, true, start, duration_ns};
+  auto result = engine.run_window(window, [](const ProgressReport&) {});
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
+  return result.ok() ? std::move(*result) : WindowResult();
+}
+
+uint64_t total_errors(const WindowResult& r) {
+  uint64_t sum = 0;
+  for (uint64_t e : r.errors) sum += e;
+  return sum;
+}
+
+TEST_P(WampEngine, EveryCallToBenchEchoComesBackWithThePayloadAndTheRouterRoutedEachOnce) {
+  auto engine = start(spec(false));
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->connections(), 3u);
+  server_->reset_metrics();
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(r.latency.total_count()), r.successes);
+  EXPECT_GT(r.bytes_received, r.successes * 1024);
+  EXPECT_EQ(router_metrics().wamp.calls_routed, r.operations);
+  // A second window on the same sessions counts only its own calls.
+  server_->reset_metrics();
+  const WindowResult second = run(*engine, 1);
+  EXPECT_EQ(second.successes, second.operations);
+  EXPECT_EQ(router_metrics().wamp.calls_routed, second.operations);
+}
+
+TEST_P(WampEngine, CallsToTheWorkersOwnCalleeAreYieldedBack) {
+  WorkloadSpec s = spec(false);
+  s.wamp.worker_callee = true;
+  s.wamp.procedure = "test.worker.echo";
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->connections(), 4u);  // 3 callers and the callee
+  server_->reset_metrics();
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(router_metrics().wamp.calls_routed, r.operations);
+}
+
+TEST_P(WampEngine, EveryPublicationReachesEverySubscriber) {
+  auto engine = start(spec(true));
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->connections(), 5u);
+  server_->reset_metrics();
+  const WindowResult r = run(*engine);
+  EXPECT_TRUE(r.pubsub);
+  EXPECT_GT(r.events_expected, 0u);
+  EXPECT_EQ(r.events_expected % 3, 0u);
+  EXPECT_EQ(r.events_delivered, r.events_expected);
+  EXPECT_EQ(r.successes, r.events_delivered);
+  EXPECT_EQ(r.operations, r.successes);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(router_metrics().wamp.events_delivered, r.events_delivered);
+}
+
+INSTANTIATE_TEST_SUITE_P(TransportsAndSerializers, WampEngine,
+                         ::testing::Values(Combo{W::Transport::kRawSocket, W::Serializer::kJson},
+                                           Combo{W::Transport::kRawSocket, W::Serializer::kMsgpack},
+                                           Combo{W::Transport::kRawSocket, W::Serializer::kCbor},
+                                           Combo{W::Transport::kWebSocket, W::Serializer::kJson},
+                                           Combo{W::Transport::kWebSocket, W::Serializer::kMsgpack},
+                                           Combo{W::Transport::kWebSocket, W::Serializer::kCbor}),
+                         [](const auto& p) { return combo_name(p.param); });
+
+class WampEngineOne : public WampEngine {};
+
+TEST_P(WampEngineOne, OpenLoopPublishingCountsDeliveriesAgainstTheSchedule) {
+  WorkloadSpec s = spec(true);
+  s.in_flight = 1;
+  s.rate = 400;  // 80 publications in 200 ms, 240 deliveries
+  s.wamp.acknowledge = false;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_EQ(r.events_delivered, r.events_expected);
+  EXPECT_EQ(r.events_expected + r.unsent * 3, 80u * 3u);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(r.service_time.total_count()), r.successes);
+}
+
+TEST_P(WampEngineOne, ACallToAnUnregisteredProcedureIsAWampError) {
+  WorkloadSpec s = spec(false);
+  s.wamp.procedure = "no.such.procedure";
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kWampError)], r.operations);
+}
+
+TEST_P(WampEngineOne, AMegabytePayloadIsEchoedByteForByte) {
+  WorkloadSpec s = spec(false);
+  s.connections = 1;
+  s.threads = 1;
+  s.in_flight = 1;
+  s.wamp.request_bytes = 3 << 20;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 100 * kMs);
+  EXPECT_GT(r.successes, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+}
+
+TEST_P(WampEngineOne, TakenProcedureMakesConnectFailWithTheRoutersReason) {
+  WorkloadSpec s = spec(false);
+  s.wamp.worker_callee = true;
+  s.wamp.procedure = "test.taken";
+  auto first = start(s);
+  ASSERT_TRUE(first);
+  auto second = Engine::start(s);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.message().find("REGISTER"), std::string::npos) << second.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Some, WampEngineOne,
+                         ::testing::Values(Combo{W::Transport::kRawSocket, W::Serializer::kCbor},
+                                           Combo{W::Transport::kWebSocket, W::Serializer::kJson}),
+                         [](const auto& p) { return combo_name(p.param); });
+
+TEST(WampValidation, RawSocketRefusesPayloadsPastItsFrameLength) {
+  WorkloadSpec s;
+  s.name = "big";
+  s.protocol = "wamp_rpc";
+  s.address = "127.0.0.1:1";
+  s.wamp.transport = W::Transport::kRawSocket;
+  s.wamp.serializer = W::Serializer::kMsgpack;
+  s.wamp.request_bytes = 16 << 20;
+  auto engine = Engine::start(s);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_NE(engine.message().find("websocket"), std::string::npos) << engine.message();
+}
+
+TEST(WampValidation, ClosedLoopPublishingNeedsAcknowledgements) {
+  WorkloadSpec s;
+  s.name = "p";
+  s.protocol = "wamp_pubsub";
+  s.address = "127.0.0.1:1";
+  s.wamp.kind = W::Kind::kPubSub;
+  s.wamp.publishers = 1;
+  s.wamp.subscribers = 1;
+  auto engine = Engine::start(s);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_NE(engine.message().find("acknowledge"), std::string::npos) << engine.message();
+}
+
+}  // namespace
+}  // namespace benchgate::worker

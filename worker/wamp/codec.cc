@@ -1,0 +1,90 @@
+#include "worker/wamp/codec.h"
+
+#include <cstring>
+#include <string>
+
+#include "worker/wamp/base64.h"
+
+namespace benchgate::worker::wamp {
+
+std::string_view serializer_name(Serializer serializer) {
+  switch (serializer) {
+    case Serializer::kJson:
+      return "json";
+    case Serializer::kMsgpack:
+      return "msgpack";
+    case Serializer::kCbor:
+      return "cbor";
+  }
+  return "json";
+}
+
+std::string_view subprotocol(Serializer serializer) {
+  switch (serializer) {
+    case Serializer::kJson:
+      return "wamp.2.json";
+    case Serializer::kMsgpack:
+      return "wamp.2.msgpack";
+    case Serializer::kCbor:
+      return "wamp.2.cbor";
+  }
+  return "wamp.2.json";
+}
+
+uint8_t rawsocket_serializer_id(Serializer serializer) {
+  return static_cast<uint8_t>(static_cast<uint8_t>(serializer) + 1);
+}
+
+bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
+  switch (serializer) {
+    case Serializer::kJson:
+      out = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
+      break;
+    case Serializer::kMsgpack:
+      out = Json::from_msgpack(bytes.begin(), bytes.end(), /*strict=*/true,
+                               /*allow_exceptions=*/false);
+      break;
+    case Serializer::kCbor:
+      out = Json::from_cbor(bytes.begin(), bytes.end(), /*strict=*/true,
+                            /*allow_exceptions=*/false);
+      break;
+  }
+  return !out.is_discarded();
+}
+
+void encode(Serializer serializer, const Json& value, std::vector<uint8_t>& out) {
+  out.clear();
+  switch (serializer) {
+    case Serializer::kJson: {
+      // Invalid UTF-8 is replaced rather than thrown about: the worker only echoes what the
+      // router sent, and a changed string then shows up as a mismatch, not a crash.
+      const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+      out.assign(text.begin(), text.end());
+      break;
+    }
+    case Serializer::kMsgpack:
+      Json::to_msgpack(value, out);
+      break;
+    case Serializer::kCbor:
+      Json::to_cbor(value, out);
+      break;
+  }
+}
+
+std::string expected_json_binary(std::span<const uint8_t> bytes) {
+  std::string out(1, '\0');
+  append_base64(bytes, out);
+  return out;
+}
+
+bool binary_equals(const Json& value, std::span<const uint8_t> bytes, std::string_view json_form) {
+  if (value.is_binary()) {
+    const auto& b = value.get_binary();
+    return b.size() == bytes.size() &&
+           (bytes.empty() || std::memcmp(b.data(), bytes.data(), bytes.size()) == 0);
+  }
+  if (value.is_string()) return value.get_ref<const std::string&>() == json_form;
+  return false;
+}
+
+}  // namespace benchgate::worker::wamp

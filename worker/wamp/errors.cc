@@ -1,0 +1,42 @@
+#include "worker/wamp/errors.h"
+
+namespace benchgate::worker::wamp {
+namespace {
+
+// Boost's error_category has a protected non-virtual destructor by design; the one instance
+// below is never deleted through a base pointer.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnon-virtual-dtor"
+class JoinCategory : public boost::system::error_category {
+ public:
+  const char* name() const noexcept override { return "wamp"; }
+  std::string message(int code) const override {
+    switch (static_cast<JoinError>(code)) {
+      case JoinError::kRawSocketRefused:
+        return "WAMP RawSocket handshake refused or malformed";
+      case JoinError::kNoSubprotocol:
+        return "WebSocket upgrade did not select the requested WAMP subprotocol";
+      case JoinError::kAborted:
+        return "the router answered with ABORT while the WAMP session was set up";
+      case JoinError::kRegisterRefused:
+        return "REGISTER of the procedure was refused (already registered by another session?)";
+      case JoinError::kSubscribeRefused:
+        return "SUBSCRIBE to the topic was refused";
+      case JoinError::kUnexpectedMessage:
+        return "unexpected or undecodable WAMP message while the session was set up";
+      case JoinError::kClosed:
+        return "the router closed the connection while the WAMP session was set up";
+    }
+    return "WAMP session setup failed";
+  }
+};
+#pragma GCC diagnostic pop
+
+}  // namespace
+
+const boost::system::error_category& join_category() {
+  static const JoinCategory category;
+  return category;
+}
+
+}  // namespace benchgate::worker::wamp

@@ -1,0 +1,247 @@
+// The sessions that generate load: callers (CALL, RESULT checked against the payload) and
+// publishers (PUBLISH carrying its intended and actual send instants, its sequence and the
+// window; acknowledged ones wait for PUBLISHED). Like the HTTP connection they keep in_flight
+// operations outstanding (closed loop) or follow the connection's OpenLoopSchedule; a request
+// id encodes its slot, so a RESULT finds its call without searching. Per operation: the
+// template's head is copied (tens of bytes) and the shared payload is referenced.
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstring>
+
+#include "common/time/clock.h"
+#include "worker/engine/open_loop_schedule.h"
+#include "worker/wamp/message_type.h"
+#include "worker/wamp/session.h"
+
+namespace benchgate::worker::wamp {
+namespace {
+
+namespace asio = boost::asio;
+
+constexpr int64_t kLateSendNs = 1'000'000;  // as the HTTP connection (MEASUREMENT.md)
+constexpr uint64_t kSlotBits = 12;          // in_flight <= 4096
+constexpr uint64_t kSlotMask = (uint64_t{1} << kSlotBits) - 1;
+
+class LoadSession : public Session {
+ public:
+  LoadSession(asio::io_context& io, ThreadState& thread, const WampPlan& plan, bool publisher,
+              uint32_t index)
+      : Session(io, thread, plan, Join::kNone, /*count_bytes=*/true),
+        publisher_(publisher),
+        tracked_(!publisher || plan.spec.acknowledge),
+        template_(publisher ? plan.publish : plan.call),
+        timer_(io),
+        schedule_(plan.load->open_loop()
+                      ? OpenLoopSchedule(plan.load->rate, plan.load->connections, index)
+                      : OpenLoopSchedule()),
+        slots_(plan.load->in_flight) {
+    for (uint32_t s = plan.load->in_flight; s > 0; --s) free_.push_back(s - 1);
+    scratch_.reserve(template_.head.size());
+  }
+
+  void begin_window() override {
+    claimed_ = 0;
+    Session::begin_window();
+  }
+  void start_sending() override {
+    if (up()) issue(steady_now_ns());
+  }
+  void stop_sending() override {
+    if (plan_.load->open_loop()) {
+      const uint64_t due = schedule_.due_in_window(thread_.end_ns - thread_.start_ns);
+      if (due > claimed_) thread_.stats.unsent += due - claimed_;
+    }
+  }
+  void expire() override {
+    if (busy_ > 0) fail(ErrorKind::kTimeout);
+  }
+  void close() override {
+    timer_.cancel();
+    Session::close();
+    release_all();
+  }
+
+ protected:
+  void handle(uint64_t type, Json& message, int64_t now) override {
+    switch (type) {
+      case kResult:
+        if (!publisher_) on_answer(message, 1, now, /*error=*/false);
+        break;
+      case kPublished:
+        if (publisher_) on_answer(message, 1, now, false);
+        break;
+      case kError:
+        on_answer(message, 2, now, /*error=*/true);
+        break;
+      default:
+        return;  // nothing else concerns a caller or publisher
+    }
+    // A fresh reading: the replacements' write starts after this message was processed.
+    issue(steady_now_ns());
+  }
+
+  void on_failed(ErrorKind kind) override {
+    for (Slot& slot : slots_) {
+      if (slot.id == 0) continue;
+      slot.id = 0;
+      thread_.stats.record_failure(kind);
+      thread_.request_finished();
+    }
+    release_all();
+  }
+
+  void on_rejoined() override { issue(steady_now_ns()); }
+  void on_drained() override {
+    if (!tracked_) issue(steady_now_ns());
+  }
+
+ private:
+  struct Slot {
+    uint64_t id = 0;  // 0: free
+    int64_t intended_ns = 0;
+    int64_t sent_ns = 0;
+  };
+
+  void release_all() {
+    free_.clear();
+    for (uint32_t s = static_cast<uint32_t>(slots_.size()); s > 0; --s) {
+      slots_[s - 1].id = 0;
+      free_.push_back(s - 1);
+    }
+    busy_ = 0;
+  }
+
+  // RESULT / PUBLISHED (id at 1) or ERROR (id at 2) for one of the outstanding operations.
+  void on_answer(Json& message, size_t id_at, int64_t now, bool error) {
+    if (!tracked_ && !error) return;
+    if (message.size() <= id_at || !message[id_at].is_number_unsigned()) {
+      thread_.stats.record_connection_error(ErrorKind::kProtocol);
+      return fail(ErrorKind::kProtocol);
+    }
+    const uint64_t id = message[id_at].get<uint64_t>();
+    const uint64_t s = id & kSlotMask;
+    if (!tracked_ || s >= slots_.size() || slots_[s].id != id) {
+      // An answer to nothing outstanding (an ERROR for an unacknowledged publish included).
+      if (thread_.phase != Phase::kIdle) {
+        thread_.stats.record_connection_error(error ? ErrorKind::kWampError : ErrorKind::kProtocol);
+      }
+      return;
+    }
+    Slot& slot = slots_[s];
+    if (error) {
+      thread_.stats.record_failure(ErrorKind::kWampError);
+    } else if (publisher_) {
+      // A publication is not an operation: its deliveries are (counted by the subscribers).
+    } else if (result_matches(message)) {
+      thread_.stats.record_success(now - slot.intended_ns, plan_.load->progress);
+      if (plan_.load->open_loop()) thread_.stats.service_time.record(now - slot.sent_ns);
+    } else {
+      thread_.stats.record_failure(ErrorKind::kMismatch);
+    }
+    thread_.stats.last_receive_ns = now;
+    slot.id = 0;
+    free_.push_back(static_cast<uint32_t>(s));
+    --busy_;
+    thread_.request_finished();
+  }
+
+  // [RESULT, id, details, [payload]] with the payload byte for byte.
+  bool result_matches(const Json& message) const {
+    if (message.size() < 4 || !message[3].is_array() || message[3].size() != 1) return false;
+    return binary_equals(message[3][0], plan_.payload, plan_.payload_json);
+  }
+
+  // Claims what may be sent now (closed loop: every free slot; open loop: what is due, up to
+  // the free slots) and queues it.
+  void issue(int64_t now) {
+    if (thread_.phase != Phase::kRunning || !up()) return;
+    if (now >= thread_.end_ns) return;  // the end timer is about to fire
+    const uint32_t in_flight = plan_.load->in_flight;
+    uint64_t free = 0;
+    if (tracked_) {
+      free = free_.size();
+    } else {
+      const size_t queued = channel_->queued();
+      free = in_flight > queued ? in_flight - queued : 0;
+    }
+    uint64_t n = free;
+    if (plan_.load->open_loop()) {
+      const uint64_t due_total = schedule_.due_by(now - thread_.start_ns);
+      const uint64_t due = due_total > claimed_ ? due_total - claimed_ : 0;
+      n = std::min<uint64_t>(due, free);
+      if (n == due && free > n) {
+        arm_timer(thread_.start_ns + schedule_.due_offset_ns(claimed_ + n));
+      }
+    }
+    if (n == 0) return;
+    thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
+    for (uint64_t i = 0; i < n; ++i) send_one(now);
+  }
+
+  void send_one(int64_t now) {
+    int64_t intended = now;
+    if (plan_.load->open_loop()) {
+      intended = thread_.start_ns + schedule_.due_offset_ns(claimed_);
+      if (now - intended > kLateSendNs) ++thread_.stats.late_sends;
+    }
+    ++claimed_;
+    ++sequence_;
+    uint64_t id = sequence_;
+    if (tracked_) {
+      const uint32_t s = free_.back();
+      free_.pop_back();
+      id = (sequence_ << kSlotBits) | s;
+      slots_[s] = Slot{id, intended, now};
+      ++busy_;
+      thread_.request_sent();
+    }
+    const Serializer serializer = plan_.spec.serializer;
+    scratch_.assign(template_.head.begin(), template_.head.end());
+    fill_slot(serializer, scratch_.data() + template_.slots[0], id);
+    if (publisher_) {
+      fill_slot(serializer, scratch_.data() + template_.slots[1], static_cast<uint64_t>(intended));
+      fill_slot(serializer, scratch_.data() + template_.slots[2], static_cast<uint64_t>(now));
+      fill_slot(serializer, scratch_.data() + template_.slots[3], sequence_);
+      fill_slot(serializer, scratch_.data() + template_.slots[4], thread_.window_index);
+      plan_.ledger->expected.fetch_add(plan_.spec.subscribers, std::memory_order_relaxed);
+    }
+    channel_->send(scratch_, template_.tail);
+  }
+
+  void arm_timer(int64_t due_ns) {
+    if (timer_armed_ || due_ns >= thread_.end_ns) return;
+    timer_armed_ = true;
+    timer_.expires_at(asio::steady_timer::time_point(std::chrono::nanoseconds(due_ns)));
+    timer_.async_wait([this](const boost::system::error_code& ec) {
+      timer_armed_ = false;
+      if (!ec) issue(steady_now_ns());
+    });
+  }
+
+  const bool publisher_;
+  const bool tracked_;  // operations wait for an answer (calls, acknowledged publishes)
+  const MessageTemplate& template_;
+  asio::steady_timer timer_;
+  OpenLoopSchedule schedule_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_;
+  std::vector<uint8_t> scratch_;
+  uint32_t busy_ = 0;
+  uint64_t claimed_ = 0;   // operations taken from the schedule in this window
+  uint64_t sequence_ = 0;  // per session, never reset (ids stay unique across windows)
+  bool timer_armed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<LoadConnection> make_caller(asio::io_context& io, ThreadState& thread,
+                                            const WampPlan& plan, uint32_t index) {
+  return std::make_unique<LoadSession>(io, thread, plan, /*publisher=*/false, index);
+}
+
+std::unique_ptr<LoadConnection> make_publisher(asio::io_context& io, ThreadState& thread,
+                                               const WampPlan& plan, uint32_t index) {
+  return std::make_unique<LoadSession>(io, thread, plan, /*publisher=*/true, index);
+}
+
+}  // namespace benchgate::worker::wamp

@@ -1,0 +1,65 @@
+// Writes the messages the client sends per operation (CALL, PUBLISH) in any of the three
+// serializations without going through nlohmann::json, so a large payload is encoded once per
+// workload and never copied per operation. Integers that change per message (request ids,
+// timestamps) get fixed-width slots that fill_slot() overwrites in place: MessagePack uint64
+// (0xcf + 8 bytes), CBOR uint64 (0x1b + 8 bytes), and in JSON 20 characters of decimal
+// right-aligned in spaces (whitespace before a value is valid JSON).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "worker/wamp/codec.h"
+
+namespace benchgate::worker::wamp {
+
+class MessageWriter {
+ public:
+  explicit MessageWriter(Serializer serializer) : serializer_(serializer) {}
+
+  void begin_array(size_t count);
+  void end_array();
+  void uint(uint64_t value);
+  // A fixed-width unsigned integer; returns its offset for fill_slot().
+  size_t uint_slot();
+  void string(std::string_view text);
+  void empty_map();
+  // A map of one string key to a boolean ({"acknowledge": true}).
+  void bool_map(std::string_view key, bool value);
+  void binary(std::span<const uint8_t> bytes);
+
+  std::vector<uint8_t>& bytes() { return out_; }
+
+ private:
+  void before_value();
+  void head(uint8_t major, uint64_t value);  // CBOR major type and argument
+  void big_endian(uint64_t value, int bytes);
+  void append(std::string_view text);
+
+  Serializer serializer_;
+  std::vector<uint8_t> out_;
+  std::vector<bool> first_in_array_;  // JSON: whether the next element needs no comma
+};
+
+// Writes `value` into the slot at `at` (the message bytes, at the offset uint_slot() gave).
+void fill_slot(Serializer serializer, uint8_t* at, uint64_t value);
+
+// A message split where its constant tail begins: `head` holds the slots (copied per message,
+// a few dozen bytes), `tail` the payload and the closing bytes (shared, never copied).
+struct MessageTemplate {
+  std::vector<uint8_t> head;
+  std::vector<size_t> slots;  // offsets into head, in the order the message defines
+  std::vector<uint8_t> tail;
+};
+
+// [48, ID, {}, procedure, [payload]]: slots {ID}.
+MessageTemplate call_template(Serializer serializer, std::string_view procedure,
+                              std::span<const uint8_t> payload);
+// [16, ID, {acknowledge?}, topic, [intended_ns, sent_ns, sequence, window, payload]]:
+// slots {ID, intended_ns, sent_ns, sequence, window}.
+MessageTemplate publish_template(Serializer serializer, std::string_view topic, bool acknowledge,
+                                 std::span<const uint8_t> payload);
+
+}  // namespace benchgate::worker::wamp

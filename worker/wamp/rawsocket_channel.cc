@@ -1,0 +1,218 @@
+// WAMP over RawSocket: the 4-byte handshake, then 4-byte frame headers. Reads go into one
+// reused buffer that grows to the largest message seen; writes gather the queued messages'
+// headers and bytes into one system call.
+#include <algorithm>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <cstring>
+
+#include "common/time/clock.h"
+#include "worker/wamp/channel.h"
+#include "worker/wamp/errors.h"
+#include "worker/wamp/rawsocket_framing.h"
+#include "worker/wamp/send_queue.h"
+
+namespace benchgate::worker::wamp {
+namespace {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+
+constexpr size_t kInitialReadBytes = 64 * 1024;
+constexpr size_t kMaxGather = 64;  // messages per write (3 buffers each)
+
+class RawSocketChannel : public Channel {
+ public:
+  RawSocketChannel(asio::io_context& io, const ChannelOptions& options, ChannelEvents& events,
+                   ThreadStats& stats, bool count_bytes)
+      : options_(options),
+        events_(events),
+        stats_(stats),
+        count_bytes_(count_bytes),
+        socket_(io),
+        read_buffer_(kInitialReadBytes) {}
+
+  void open(OpenDone done) override {
+    close();
+    socket_.async_connect(options_.endpoint, [this, g = generation_, done = std::move(done)](
+                                                 const error_code& ec) mutable {
+      if (g != generation_) return;
+      if (ec) {
+        close();
+        return done(ec);
+      }
+      error_code ignored;
+      socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+      handshake_ = client_handshake(options_.serializer);
+      asio::async_write(socket_, asio::buffer(handshake_),
+                        [this, g, done = std::move(done)](const error_code& wec, size_t) mutable {
+                          if (g != generation_) return;
+                          if (wec) {
+                            close();
+                            return done(wec);
+                          }
+                          read_reply(std::move(done));
+                        });
+    });
+  }
+
+  void send(std::span<const uint8_t> head, std::span<const uint8_t> tail) override {
+    OutMessage& m = queue_.push();
+    m.head.assign(head.begin(), head.end());
+    m.tail = tail;
+    m.frame = frame_header(FrameType::kMessage, static_cast<uint32_t>(m.size()));
+    flush();
+  }
+
+  void send_taking(std::vector<uint8_t>& bytes) override {
+    OutMessage& m = queue_.push();
+    std::swap(m.head, bytes);
+    m.frame = frame_header(FrameType::kMessage, static_cast<uint32_t>(m.size()));
+    flush();
+  }
+
+  size_t queued() const override { return queue_.size(); }
+
+  void close() override {
+    ++generation_;
+    error_code ignored;
+    socket_.close(ignored);
+    up_ = false;
+    writing_ = false;
+    queue_.clear();
+    read_length_ = 0;
+  }
+
+ private:
+  void read_reply(OpenDone done) {
+    asio::async_read(socket_, asio::buffer(reply_),
+                     [this, g = generation_, done = std::move(done)](const error_code& ec, size_t) {
+                       if (g != generation_) return;
+                       if (ec) {
+                         close();
+                         return done(ec);
+                       }
+                       const HandshakeReply reply =
+                           parse_handshake_reply(reply_, options_.serializer);
+                       if (!reply.ok) {
+                         close();
+                         return done(make_error_code(JoinError::kRawSocketRefused));
+                       }
+                       up_ = true;
+                       start_read();
+                       done({});
+                     });
+  }
+
+  void start_read() {
+    if (read_buffer_.size() - read_length_ < 4096) read_buffer_.resize(read_buffer_.size() * 2);
+    socket_.async_read_some(
+        asio::buffer(read_buffer_.data() + read_length_, read_buffer_.size() - read_length_),
+        [this, g = generation_](const error_code& ec, size_t bytes) {
+          if (g != generation_) return;
+          on_read(ec, bytes);
+        });
+  }
+
+  void fail(ErrorKind kind) {
+    close();
+    events_.on_link_failed(kind);
+  }
+
+  void on_read(const error_code& ec, size_t bytes) {
+    if (ec) return fail(ec == asio::error::eof ? ErrorKind::kShortRead : ErrorKind::kReset);
+    if (count_bytes_) stats_.bytes_received += bytes;
+    read_length_ += bytes;
+    const int64_t now = steady_now_ns();
+    const uint32_t g = generation_;
+    size_t offset = 0;
+    while (read_length_ - offset >= kRawSocketHeaderBytes) {
+      const FrameHeader header = parse_frame_header(read_buffer_.data() + offset);
+      if (!header.valid || header.length > options_.max_message_bytes) {
+        return fail(ErrorKind::kProtocol);
+      }
+      const size_t frame = kRawSocketHeaderBytes + header.length;
+      if (read_length_ - offset < frame) {
+        // Room for the whole frame, so the next reads complete it.
+        if (read_buffer_.size() < frame) {
+          std::memmove(read_buffer_.data(), read_buffer_.data() + offset, read_length_ - offset);
+          read_length_ -= offset;
+          offset = 0;
+          read_buffer_.resize(frame + 4096);
+        }
+        break;
+      }
+      const std::span<const uint8_t> payload(read_buffer_.data() + offset + kRawSocketHeaderBytes,
+                                             header.length);
+      offset += frame;
+      if (header.type == FrameType::kMessage) {
+        events_.on_message(payload, now);
+        if (g != generation_) return;  // the session closed the channel
+      } else if (header.type == FrameType::kPing) {
+        OutMessage& m = queue_.push();
+        m.head.assign(payload.begin(), payload.end());
+        m.frame = frame_header(FrameType::kPong, header.length);
+        flush();
+        if (g != generation_) return;
+      }
+    }
+    if (offset > 0) {
+      std::memmove(read_buffer_.data(), read_buffer_.data() + offset, read_length_ - offset);
+      read_length_ -= offset;
+    }
+    start_read();
+  }
+
+  void flush() {
+    if (!up_ || writing_ || queue_.empty()) return;
+    gather_.clear();
+    in_write_ = std::min(queue_.size(), kMaxGather);
+    size_t total = 0;
+    for (size_t i = 0; i < in_write_; ++i) {
+      OutMessage& m = queue_.at(i);
+      gather_.push_back(asio::buffer(m.frame));
+      if (!m.head.empty()) gather_.push_back(asio::buffer(m.head));
+      if (!m.tail.empty()) gather_.push_back(asio::buffer(m.tail.data(), m.tail.size()));
+      total += kRawSocketHeaderBytes + m.size();
+    }
+    writing_ = true;
+    asio::async_write(socket_, gather_,
+                      [this, g = generation_, total](const error_code& ec, size_t written) {
+                        if (g != generation_) return;
+                        writing_ = false;
+                        if (count_bytes_) stats_.bytes_sent += written;
+                        if (ec) return fail(ErrorKind::kReset);
+                        (void)total;
+                        for (size_t i = 0; i < in_write_; ++i) queue_.pop();
+                        in_write_ = 0;
+                        flush();
+                        if (g == generation_ && queue_.empty()) events_.on_drained();
+                      });
+  }
+
+  ChannelOptions options_;
+  ChannelEvents& events_;
+  ThreadStats& stats_;
+  bool count_bytes_;
+  asio::ip::tcp::socket socket_;
+  std::array<uint8_t, 4> handshake_{};
+  std::array<uint8_t, 4> reply_{};
+  std::vector<uint8_t> read_buffer_;
+  size_t read_length_ = 0;
+  SendQueue queue_;
+  std::vector<asio::const_buffer> gather_;
+  size_t in_write_ = 0;
+  uint32_t generation_ = 0;
+  bool up_ = false;
+  bool writing_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Channel> make_rawsocket_channel(asio::io_context& io, const ChannelOptions& options,
+                                                ChannelEvents& events, ThreadStats& stats,
+                                                bool count_bytes) {
+  return std::make_unique<RawSocketChannel>(io, options, events, stats, count_bytes);
+}
+
+}  // namespace benchgate::worker::wamp

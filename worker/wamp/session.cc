@@ -1,0 +1,118 @@
+#include "worker/wamp/session.h"
+
+#include "common/time/clock.h"
+#include "worker/wamp/errors.h"
+#include "worker/wamp/message_type.h"
+
+namespace benchgate::worker::wamp {
+
+Session::Session(boost::asio::io_context& io, ThreadState& thread, const WampPlan& plan, Join join,
+                 bool count_bytes)
+    : thread_(thread), plan_(plan), join_(join) {
+  if (plan.spec.transport == WampRequestSpec::Transport::kRawSocket) {
+    channel_ = make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes);
+  } else {
+    channel_ = make_websocket_channel(io, plan.channel, *this, thread.stats, count_bytes);
+  }
+}
+
+void Session::connect(ConnectDone done) {
+  channel_->close();
+  link_ = Link::kJoining;
+  join_done_ = std::move(done);
+  channel_->open([this](const boost::system::error_code& ec) {
+    if (ec) return join_finished(ec);
+    channel_->send(plan_.hello, {});
+  });
+}
+
+void Session::join_finished(const boost::system::error_code& ec) {
+  if (ec) {
+    channel_->close();
+    link_ = Link::kDown;
+  } else {
+    link_ = Link::kUp;
+  }
+  ConnectDone done = std::move(join_done_);
+  join_done_ = nullptr;
+  if (done) done(ec);
+}
+
+void Session::on_join_message(uint64_t type) {
+  switch (type) {
+    case kWelcome:
+      if (join_ == Join::kRegister) return channel_->send(plan_.register_message, {});
+      if (join_ == Join::kSubscribe) return channel_->send(plan_.subscribe_message, {});
+      return join_finished({});
+    case kRegistered:
+      if (join_ == Join::kRegister) return join_finished({});
+      break;
+    case kSubscribed:
+      if (join_ == Join::kSubscribe) return join_finished({});
+      break;
+    case kAbort:
+      return join_finished(make_error_code(JoinError::kAborted));
+    case kError:
+      return join_finished(make_error_code(
+          join_ == Join::kRegister ? JoinError::kRegisterRefused : JoinError::kSubscribeRefused));
+    default:
+      break;
+  }
+  join_finished(make_error_code(JoinError::kUnexpectedMessage));
+}
+
+void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
+  const bool decoded = decode(plan_.spec.serializer, bytes, message_);
+  const bool shaped =
+      decoded && message_.is_array() && !message_.empty() && message_[0].is_number_unsigned();
+  if (link_ == Link::kJoining) {
+    if (!shaped) return join_finished(make_error_code(JoinError::kUnexpectedMessage));
+    return on_join_message(message_[0].get<uint64_t>());
+  }
+  if (!shaped) {
+    // The stream cannot be trusted any more; counted once for the session, and the
+    // outstanding work fails as protocol errors too.
+    if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
+    return fail(ErrorKind::kProtocol);
+  }
+  const uint64_t type = message_[0].get<uint64_t>();
+  if (type == kAbort || type == kGoodbye) {
+    if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
+    return fail(ErrorKind::kProtocol);
+  }
+  handle(type, message_, now);
+}
+
+void Session::on_link_failed(ErrorKind kind) {
+  if (link_ == Link::kJoining) return join_finished(make_error_code(JoinError::kClosed));
+  fail(kind);
+}
+
+void Session::fail(ErrorKind kind) {
+  channel_->close();
+  link_ = Link::kDown;
+  on_failed(kind);
+  if (thread_.phase == Phase::kRunning) reconnect();
+}
+
+void Session::reconnect() {
+  connect([this](const boost::system::error_code& ec) {
+    if (ec) {
+      if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kConnect);
+      return;
+    }
+    if (thread_.phase == Phase::kRunning) on_rejoined();
+  });
+}
+
+void Session::begin_window() {
+  if (link_ == Link::kDown) reconnect();
+}
+
+void Session::close() {
+  channel_->close();
+  link_ = Link::kDown;
+  join_done_ = nullptr;
+}
+
+}  // namespace benchgate::worker::wamp

@@ -1,0 +1,79 @@
+// One WAMP session of the load generator: its channel (RawSocket or WebSocket), joining the
+// realm (HELLO -> WELCOME, then REGISTER or SUBSCRIBE for the roles that need it), and what
+// happens when the link fails (the role's outstanding work fails with the link's kind; while
+// the window sends, the session reconnects and joins again at once). The roles are
+// subclasses: load_session (caller, publisher), callee_session, subscriber_session.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "worker/engine/load_connection.h"
+#include "worker/engine/thread_state.h"
+#include "worker/wamp/channel.h"
+#include "worker/wamp/codec.h"
+#include "worker/wamp/wamp_plan.h"
+
+namespace benchgate::worker::wamp {
+
+class Session : public LoadConnection, protected ChannelEvents {
+ public:
+  enum class Join : uint8_t { kNone, kRegister, kSubscribe };
+
+  Session(boost::asio::io_context& io, ThreadState& thread, const WampPlan& plan, Join join,
+          bool count_bytes);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  void connect(ConnectDone done) override;
+  void begin_window() override;  // reconnects when down
+  void start_sending() override {}
+  void stop_sending() override {}
+  void expire() override {}
+  void close() override;
+
+ protected:
+  bool up() const { return link_ == Link::kUp; }
+  // Closes the link; the role fails what is outstanding; reconnects while the window sends.
+  void fail(ErrorKind kind);
+
+  // A message of the joined session (not ABORT / GOODBYE, handled here). `message` may be
+  // moved from.
+  virtual void handle(uint64_t type, Json& message, int64_t now) = 0;
+  // The link failed or was closed: fail what is outstanding with `kind`.
+  virtual void on_failed(ErrorKind /*kind*/) {}
+  // Joined again after a reconnect while the window is sending.
+  virtual void on_rejoined() {}
+
+  ThreadState& thread_;
+  const WampPlan& plan_;
+  std::unique_ptr<Channel> channel_;
+
+ private:
+  enum class Link : uint8_t { kDown, kJoining, kUp };
+
+  void on_message(std::span<const uint8_t> bytes, int64_t now) override;
+  void on_link_failed(ErrorKind kind) override;
+  void on_join_message(uint64_t type);
+  void join_finished(const boost::system::error_code& ec);
+  void reconnect();
+
+  Join join_;
+  Link link_ = Link::kDown;
+  ConnectDone join_done_;
+  Json message_;  // the last decoded message (reused)
+};
+
+// The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).
+std::unique_ptr<LoadConnection> make_caller(boost::asio::io_context& io, ThreadState& thread,
+                                            const WampPlan& plan, uint32_t index);
+std::unique_ptr<LoadConnection> make_publisher(boost::asio::io_context& io, ThreadState& thread,
+                                               const WampPlan& plan, uint32_t index);
+std::unique_ptr<LoadConnection> make_callee(boost::asio::io_context& io, ThreadState& thread,
+                                            const WampPlan& plan);
+std::unique_ptr<LoadConnection> make_subscriber(boost::asio::io_context& io, ThreadState& thread,
+                                                const WampPlan& plan);
+
+}  // namespace benchgate::worker::wamp

@@ -1,0 +1,118 @@
+#include "worker/wamp/wamp_driver.h"
+
+#include <algorithm>
+
+#include "worker/http/request_builder.h"
+#include "worker/wamp/message_type.h"
+#include "worker/wamp/rawsocket_framing.h"
+#include "worker/wamp/session.h"
+
+namespace benchgate::worker::wamp {
+namespace {
+
+using Kind = WampRequestSpec::Kind;
+
+// Room for a message's envelope around the payload (ids, options, URIs, timestamps).
+constexpr size_t kEnvelopeBytes = 64 * 1024;
+
+class WampDriver : public ProtocolDriver {
+ public:
+  WampDriver(const WorkloadSpec& spec, const LoadPlan& load) : plan_(build_plan(spec, load)) {
+    plan_.ledger = &ledger_;
+  }
+
+  uint32_t sessions() const override {
+    const WampRequestSpec& w = plan_.spec;
+    if (w.kind == Kind::kPubSub) return w.publishers + w.subscribers;
+    return plan_.load->connections + (w.worker_callee ? 1 : 0);
+  }
+
+  std::unique_ptr<LoadConnection> make_connection(boost::asio::io_context& io, ThreadState& thread,
+                                                  uint32_t index) override {
+    const WampRequestSpec& w = plan_.spec;
+    if (w.kind == Kind::kPubSub) {
+      if (index < w.publishers) return make_publisher(io, thread, plan_, index);
+      return make_subscriber(io, thread, plan_);
+    }
+    if (index < plan_.load->connections) return make_caller(io, thread, plan_, index);
+    return make_callee(io, thread, plan_);
+  }
+
+  void window_starting() override {
+    ledger_.expected.store(0);
+    ledger_.delivered.store(0);
+  }
+
+  bool window_settled() const override {
+    if (plan_.spec.kind != Kind::kPubSub) return true;
+    return ledger_.delivered.load(std::memory_order_acquire) >=
+           ledger_.expected.load(std::memory_order_acquire);
+  }
+
+  void complete(WindowResult& result) const override {
+    if (plan_.spec.kind != Kind::kPubSub) return;
+    result.pubsub = true;
+    result.events_expected = ledger_.expected.load();
+    result.events_delivered = ledger_.delivered.load();
+    if (result.events_expected > result.events_delivered) {
+      const uint64_t lost = result.events_expected - result.events_delivered;
+      result.errors[static_cast<size_t>(ErrorKind::kLost)] += lost;
+      result.operations += lost;
+    }
+  }
+
+ private:
+  PubSubLedger ledger_;
+  WampPlan plan_;
+};
+
+std::vector<uint8_t> encoded(Serializer serializer, const Json& message) {
+  std::vector<uint8_t> out;
+  encode(serializer, message, out);
+  return out;
+}
+
+}  // namespace
+
+WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
+  WampPlan plan;
+  plan.load = &load;
+  plan.spec = spec.wamp;
+  const WampRequestSpec& w = plan.spec;
+  const std::string pattern = http::body_pattern(w.request_bytes);
+  plan.payload.assign(pattern.begin(), pattern.end());
+  if (w.serializer == Serializer::kJson) plan.payload_json = expected_json_binary(plan.payload);
+
+  plan.channel.endpoint = load.endpoint;
+  plan.channel.host = spec.address;
+  plan.channel.serializer = w.serializer;
+  size_t encoded_payload = w.request_bytes;
+  if (w.serializer == Serializer::kJson) encoded_payload = (encoded_payload + 2) / 3 * 4;
+  plan.channel.max_message_bytes = encoded_payload + kEnvelopeBytes;
+  if (w.transport == WampRequestSpec::Transport::kRawSocket) {
+    plan.channel.max_message_bytes = kRawSocketMaxLength;  // what the handshake announces
+  }
+
+  if (w.kind == Kind::kPubSub) {
+    plan.publish = publish_template(w.serializer, w.topic, w.acknowledge, plan.payload);
+  } else {
+    plan.call = call_template(w.serializer, w.procedure, plan.payload);
+  }
+  const Json roles = {{"caller", Json::object()},
+                      {"callee", Json::object()},
+                      {"publisher", Json::object()},
+                      {"subscriber", Json::object()}};
+  plan.hello = encoded(w.serializer, Json::array({kHello, w.realm, {{"roles", roles}}}));
+  plan.register_message =
+      encoded(w.serializer, Json::array({kRegister, 1, Json::object(), w.procedure}));
+  plan.subscribe_message =
+      encoded(w.serializer, Json::array({kSubscribe, 1, Json::object(), w.topic}));
+  return plan;
+}
+
+Expected<std::unique_ptr<ProtocolDriver>> make_wamp_driver(const WorkloadSpec& spec,
+                                                           const LoadPlan& load) {
+  return std::unique_ptr<ProtocolDriver>(std::make_unique<WampDriver>(spec, load));
+}
+
+}  // namespace benchgate::worker::wamp

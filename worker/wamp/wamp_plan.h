@@ -1,0 +1,40 @@
+// Everything about a WAMP workload that its sessions share read-only, built once by the
+// driver: the encoded setup messages, the CALL / PUBLISH templates over the one payload, and
+// the forms an echoed payload must have. The pub/sub ledger is the one shared mutable part:
+// publishers add what they owe, subscribers what they received, across threads.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "worker/engine/load_plan.h"
+#include "worker/engine/workload.h"
+#include "worker/wamp/channel.h"
+#include "worker/wamp/message_writer.h"
+
+namespace benchgate::worker::wamp {
+
+// One window's deliveries: expected = publications sent x subscribers, delivered = events of
+// this window received. Reset by the driver before each window.
+struct PubSubLedger {
+  std::atomic<uint64_t> expected{0};
+  std::atomic<uint64_t> delivered{0};
+};
+
+struct WampPlan {
+  const LoadPlan* load = nullptr;  // the engine's plan (endpoint, in_flight, rate, connections)
+  WampRequestSpec spec;
+  ChannelOptions channel;
+  std::vector<uint8_t> payload;  // the pattern, request_bytes long
+  std::string payload_json;      // its JSON form ("\0" + base64)
+  MessageTemplate call;          // rpc
+  MessageTemplate publish;       // pubsub
+  std::vector<uint8_t> hello;
+  std::vector<uint8_t> register_message;   // REGISTER, request id 1
+  std::vector<uint8_t> subscribe_message;  // SUBSCRIBE, request id 1
+  PubSubLedger* ledger = nullptr;
+};
+
+}  // namespace benchgate::worker::wamp
