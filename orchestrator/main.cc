@@ -8,6 +8,7 @@
 #include "orchestrator/cli/history_commands.h"
 #include "orchestrator/cli/run_command.h"
 #include "orchestrator/cli/serve_command.h"
+#include "orchestrator/cli/worker_check_command.h"
 
 int main(int argc, char** argv) {
   using namespace benchgate;
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
   cli::add_gate_command(app, gate_flags);
   cli::HistoryFlags history_flags;
   cli::add_history_commands(app, history_flags);
+  cli::WorkerCheckFlags worker_check_flags;
+  cli::add_worker_check_command(app, worker_check_flags);
 
   try {
     app.parse(argc, argv);
@@ -42,6 +45,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("serve")) return cli::serve_command(serve_flags);
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
   if (app.got_subcommand("gate")) return cli::gate_command(gate_flags);
+  if (app.got_subcommand("worker-check")) return cli::worker_check_command(worker_check_flags);
   if (auto code = cli::run_history_command(app, history_flags)) return *code;
   return cli::kExitInvalidInput;
 }

@@ -1,0 +1,300 @@
+#include "orchestrator/cli/worker_check_command.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "common/time/clock.h"
+#include "common/units/units.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/grpc/channel.h"
+#include "orchestrator/processes/child_process.h"
+#include "orchestrator/sut/builtin_router.h"
+#include "orchestrator/sut/system_under_test.h"
+#include "orchestrator/workers/result_checks.h"
+#include "orchestrator/workers/worker_pool.h"
+
+namespace benchgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+// The workload: short, bounded, and still enough requests to fill a histogram.
+constexpr uint32_t kConnections = 2;
+constexpr int64_t kWarmupNs = 300'000'000;
+constexpr int64_t kMeasuredNs = 500'000'000;
+constexpr int64_t kDrainNs = 2'000'000'000;
+constexpr int64_t kStartLeadNs = 100'000'000;
+constexpr int64_t kProgressNs = 100'000'000;
+// How long a worker has to exit after SIGTERM.
+constexpr auto kTermGrace = 5s;
+
+// Prints each rule as it is decided; counts failures.
+class Verdicts {
+ public:
+  bool record(const std::string& rule, bool passed, const std::string& detail) {
+    std::printf("%s  %s%s%s\n", passed ? "PASS" : "FAIL", rule.c_str(), detail.empty() ? "" : ": ",
+                detail.c_str());
+    std::fflush(stdout);
+    (passed ? passed_ : failed_)++;
+    return passed;
+  }
+  void skip(const std::string& what) {
+    std::printf("SKIP  %s (after an earlier failure)\n", what.c_str());
+    ++skipped_;
+  }
+  int finish() const {
+    std::printf("worker-check: %d passed, %d failed, %d skipped\n", passed_, failed_, skipped_);
+    return failed_ == 0 && passed_ > 0 ? kExitOk : kExitGateFailed;
+  }
+
+ private:
+  int passed_ = 0;
+  int failed_ = 0;
+  int skipped_ = 0;
+};
+
+std::string sibling_router(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  if (const char* value = std::getenv("BENCHGATE_ROUTER_BIN"); value && *value) return value;
+  std::error_code ec;
+  auto self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::exists(self.parent_path() / "router")) return (self.parent_path() / "router");
+  return "router";
+}
+
+v1::WorkloadSpec check_spec(const std::string& address) {
+  v1::WorkloadSpec spec;
+  spec.set_name("worker-check");
+  spec.set_protocol("http1");
+  spec.set_address(address);
+  spec.set_connections(kConnections);
+  spec.set_threads(1);
+  spec.set_in_flight(1);
+  spec.set_progress_interval_ns(kProgressNs);
+  spec.set_drain_timeout_ns(kDrainNs);
+  spec.set_connect_timeout_ns(5'000'000'000);
+  auto* http = spec.mutable_http();
+  http->set_method("GET");
+  http->set_target("/bench/hello");
+  http->set_expect_status(200);
+  http->set_expect_body_bytes(12);
+  return spec;
+}
+
+using RunStream = grpc::ClientReaderWriter<v1::RunCommand, v1::RunEvent>;
+
+// One window: the command, then events until the result. False when the stream broke.
+bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t duration_ns,
+                Verdicts& verdicts) {
+  const std::string w = "window " + std::to_string(index) + ": ";
+  v1::RunCommand command;
+  auto* window = command.mutable_window();
+  window->set_index(index);
+  window->set_measured(measured);
+  window->set_start_at_unix_ns(unix_now_ns() + kStartLeadNs);
+  window->set_duration_ns(duration_ns);
+  if (!verdicts.record(w + "worker accepts the window command", stream.Write(command), "")) {
+    return false;
+  }
+  v1::RunEvent event;
+  int progress = 0;
+  bool progress_ok = true;
+  std::string progress_problem;
+  while (stream.Read(&event)) {
+    if (event.has_progress()) {
+      ++progress;
+      int64_t count = 0;
+      std::string problem = workers::check_histogram(event.progress().latency(), count);
+      if (event.progress().window() != index)
+        problem = "progress names window " + std::to_string(event.progress().window());
+      if (!problem.empty() && progress_ok) {
+        progress_ok = false;
+        progress_problem = problem;
+      }
+      continue;
+    }
+    if (event.has_ready()) {
+      verdicts.record(w + "no second ready", false, "the worker sent ready again");
+      continue;
+    }
+    if (!event.has_result()) {
+      verdicts.record(w + "every event is ready, progress or result", false, "an empty event");
+      continue;
+    }
+    verdicts.record(w + "progress events name the window and decode", progress_ok,
+                    progress_ok ? std::to_string(progress) + " progress events" : progress_problem);
+    workers::WindowFacts facts{index, window->start_at_unix_ns(), duration_ns, kDrainNs};
+    for (const auto& outcome : workers::check_window_result(event.result(), facts)) {
+      verdicts.record(outcome.rule, outcome.passed, outcome.detail);
+    }
+    return true;
+  }
+  verdicts.record(w + "one result per window", false, "the stream ended before the result");
+  return false;
+}
+
+// The Run stream part of the check. False when a later step cannot be trusted any more.
+void check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock::time_point until,
+                      Verdicts& verdicts) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
+  auto stream = stub.Run(&context);
+  v1::RunCommand first;
+  *first.mutable_spec() = check_spec(address);
+  if (!verdicts.record("Run stream accepts the spec", stream->Write(first), "")) {
+    verdicts.record("Run stream ends with a status", true, grpcutil::describe(stream->Finish()));
+    return;
+  }
+  v1::RunEvent event;
+  if (!stream->Read(&event)) {
+    auto status = stream->Finish();
+    verdicts.record("ready comes first", false,
+                    "the stream ended before ready: " + grpcutil::describe(status));
+    return;
+  }
+  const bool ready = event.has_ready();
+  verdicts.record("ready comes first", ready,
+                  ready ? std::to_string(event.ready().connections()) + " connections, " +
+                              std::to_string(event.ready().threads()) + " threads"
+                        : "the first event was not ready");
+  if (!ready) {
+    context.TryCancel();
+    return;
+  }
+  verdicts.record(
+      "ready counts the connections", event.ready().connections() == kConnections,
+      std::to_string(event.ready().connections()) + " of " + std::to_string(kConnections));
+  const struct {
+    bool measured;
+    int64_t duration_ns;
+  } windows[] = {{false, kWarmupNs}, {true, kMeasuredNs}, {true, kMeasuredNs}};
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, verdicts)) {
+      context.TryCancel();
+      return;
+    }
+  }
+  stream->WritesDone();
+  bool extra = false;
+  while (stream->Read(&event)) extra = true;
+  auto status = stream->Finish();
+  verdicts.record("stream ends cleanly (OK) after WritesDone", status.ok() && !extra,
+                  extra ? "events after the last result" : grpcutil::describe(status));
+}
+
+// SIGTERM to the worker (only its own pid: the contract is about the worker, not its group).
+void check_sigterm(processes::ChildProcess& worker, Verdicts& verdicts) {
+  if (!worker.running()) {
+    verdicts.record("exits on SIGTERM", false, "already gone: " + worker.exit_description());
+    return;
+  }
+  ::kill(worker.pid(), SIGTERM);
+  const auto until = Clock::now() + kTermGrace;
+  while (worker.running() && Clock::now() < until) std::this_thread::sleep_for(20ms);
+  const bool exited = !worker.running();
+  verdicts.record("exits on SIGTERM", exited,
+                  exited ? worker.exit_description() : "still running after 5 s");
+}
+
+}  // namespace
+
+void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
+  auto* check = app.add_subcommand(
+      "worker-check", "Conformance test of a worker binary: worker-check -- COMMAND [ARGS...]");
+  check->add_option("--timeout", flags.timeout, "Limit for the whole check (default 30s)");
+  check->add_option("--router-bin", flags.router_binary, "The bundled router binary");
+  check
+      ->add_option("command", flags.command,
+                   "The worker's command line (after --); --listen 127.0.0.1:0 is appended")
+      ->required();
+}
+
+int worker_check_command(const WorkerCheckFlags& flags) {
+  auto timeout = parse_duration_ns(flags.timeout);
+  if (!timeout || *timeout <= 0) {
+    std::fprintf(stderr, "error: --timeout '%s' is not a positive duration\n",
+                 flags.timeout.c_str());
+    return kExitInvalidInput;
+  }
+  if (flags.command.empty() || flags.command[0].empty()) {
+    std::fprintf(stderr, "error: no worker command given (worker-check -- COMMAND...)\n");
+    return kExitInvalidInput;
+  }
+  const auto until = Clock::now() + std::chrono::nanoseconds(*timeout);
+  std::string log_pattern = (fs::temp_directory_path() / "benchgate-worker-check-XXXXXX").string();
+  const std::string log_dir = ::mkdtemp(log_pattern.data()) ? log_pattern : "/tmp";
+  Verdicts verdicts;
+
+  processes::SpawnOptions options;
+  options.name = "worker";
+  options.executable = flags.command[0];
+  options.args.assign(flags.command.begin() + 1, flags.command.end());
+  options.args.insert(options.args.end(), {"--listen", "127.0.0.1:0"});
+  options.stderr_log = log_dir + "/worker.stderr.log";
+  auto spawned = processes::ChildProcess::spawn(options);
+  if (!verdicts.record("worker starts", static_cast<bool>(spawned),
+                       spawned ? "pid " + std::to_string((*spawned)->pid()) : spawned.message())) {
+    return verdicts.finish();
+  }
+  auto& worker = **spawned;
+
+  auto line = worker.wait_ready_line(until);
+  auto fields = line ? sut::parse_ready_line(*line) : std::map<std::string, std::string>{};
+  if (!verdicts.record("prints READY grpc=HOST:PORT", fields.count("grpc") > 0,
+                       line ? "'" + *line + "'" : line.message())) {
+    worker.stop(1000ms);
+    return verdicts.finish();
+  }
+  auto stub = v1::Worker::NewStub(grpcutil::make_control_channel(fields["grpc"]));
+  auto described =
+      workers::describe_worker(*stub, "the worker", std::min(until, Clock::now() + 10s));
+  bool ok = verdicts.record(
+      "answers Describe", static_cast<bool>(described),
+      described ? "name '" + described->name() + "', version '" + described->version() + "'"
+                : described.message());
+  if (ok) {
+    const auto& protocols = described->protocols();
+    ok = verdicts.record(
+        "Describe lists protocol http1 and load model closed",
+        std::find(protocols.begin(), protocols.end(), "http1") != protocols.end() &&
+            std::find(described->load_models().begin(), described->load_models().end(), "closed") !=
+                described->load_models().end(),
+        std::to_string(protocols.size()) + " protocols");
+  }
+  if (ok) {
+    scenario::RouterConfig router_config;
+    auto router =
+        sut::make_system_under_test(router_config, {sibling_router(flags.router_binary), log_dir});
+    auto started = router->start(std::min(until, Clock::now() + 10s));
+    if (!started) {
+      std::fprintf(stderr, "error: the bundled router did not start: %s\n",
+                   started.message().c_str());
+      verdicts.record("bundled router starts (not the worker's fault)", false, started.message());
+    } else {
+      check_run_stream(*stub, router->address(), until, verdicts);
+    }
+    router->stop();
+  } else {
+    verdicts.skip("the Run stream checks");
+  }
+  stub.reset();
+  check_sigterm(worker, verdicts);
+  worker.stop(1000ms);  // whatever the worker's group left behind
+  std::error_code ec;
+  if (!worker.stderr_tail().empty()) {
+    std::printf("worker stderr: %s\n", options.stderr_log.c_str());
+  } else {
+    fs::remove_all(log_dir, ec);
+  }
+  return verdicts.finish();
+}
+
+}  // namespace benchgate::cli

@@ -1,0 +1,33 @@
+// The contract rules a worker's WindowResult must satisfy (docs/WORKER_PROTOCOL.md, "What a
+// result must contain"), as pure functions so `orchestrator worker-check` and tests share them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "benchgate/v1/worker.pb.h"
+
+namespace benchgate::workers {
+
+struct WindowFacts {
+  uint32_t index = 0;
+  int64_t start_at_unix_ns = 0;
+  int64_t duration_ns = 0;
+  int64_t drain_timeout_ns = 0;
+};
+
+struct RuleOutcome {
+  std::string rule;  // "histogram decodes", ...
+  bool passed = false;
+  std::string detail;  // what was seen
+};
+
+// Every rule for one window's result, in a fixed order.
+std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
+                                             const WindowFacts& window);
+
+// A Histogram field: empty, or an HdrHistogram V2 encoding with benchgate's layout
+// (1 ns .. 1 h, 3 digits). Returns "" when it conforms, else why not; `count` gets the total.
+std::string check_histogram(const v1::Histogram& histogram, int64_t& count);
+
+}  // namespace benchgate::workers

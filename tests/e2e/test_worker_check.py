@@ -1,0 +1,92 @@
+"""`orchestrator worker-check` passes the bundled worker and the Python example worker, fails a
+worker that never answers (exit 1, naming the failed rule, nothing left behind), and the
+Python worker runs its example scenario through [worker_impls]."""
+import os
+import tempfile
+import unittest
+
+from harness import BIN, Run, write_scenario
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PYTHON_WORKER = os.path.join(ROOT, "examples", "python_worker", "worker.py")
+PYTHON_SCENARIO = os.path.join(ROOT, "examples", "python_worker", "scenario.toml")
+
+
+def has_python_grpc():
+    try:
+        import grpc  # noqa: F401  pylint: disable=import-outside-toplevel
+        return os.path.exists("/usr/bin/protoc")
+    except ImportError:
+        return False
+
+
+class WorkerCheckTest(unittest.TestCase):
+    def test_bundled_worker_passes_every_rule(self):
+        run = Run(["worker-check", "--", os.path.join(BIN, "worker")]).run(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertNotIn("FAIL", run.stdout)
+        for rule in ("prints READY", "answers Describe", "ready comes first",
+                     "window 2: latency count equals successes",
+                     "stream ends cleanly (OK) after WritesDone", "exits on SIGTERM"):
+            self.assertIn("PASS  " + rule, run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
+    def test_worker_that_never_answers_fails_clearly_and_leaves_nothing(self):
+        run = Run(["worker-check", "--timeout", "3s", "--", "/bin/sh", "-c",
+                   "echo READY grpc=127.0.0.1:1; sleep 30"]).run(timeout=60)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("PASS  prints READY", run.stdout)
+        self.assertIn("FAIL  answers Describe", run.stdout)
+        self.assertIn("SKIP", run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
+    def test_missing_command_is_a_usage_error(self):
+        run = Run(["worker-check"]).run()
+        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+        run = Run(["worker-check", "--timeout", "soon", "--", "/bin/true"]).run()
+        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_python_example_worker_passes_every_rule(self):
+        run = Run(["worker-check", "--", "/usr/bin/python3", PYTHON_WORKER]).run(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertNotIn("FAIL", run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_python_example_scenario_runs_through_worker_impls(self):
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        report = os.path.join(out, "out.json")
+        run = Run(["run", PYTHON_SCENARIO, "--db", os.path.join(out, "b.db"), "--json", report],
+                  cwd=out).run(timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        lines = run.result_lines()
+        self.assertEqual(len(lines), 1, run.stdout)
+        self.assertEqual(lines[0]["workload"], "hello_python")
+        self.assertEqual(lines[0]["status"], "ok")
+        self.assertGreater(float(lines[0]["rps"]), 0)
+        self.assertEqual(run.leftovers(), [])
+
+    def test_uninstalled_worker_program_is_reported_not_configured(self):
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        path = write_scenario(out, "s.toml", """name = "missing_worker"
+[worker_impls.ghost]
+command = ["benchgate-no-such-worker-program"]
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "ghost"
+worker = "ghost"
+protocol = "http1"
+target = "/bench/hello"
+""")
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        self.assertIn("not_configured", run.stdout + run.stderr)
+        self.assertIn("benchgate-no-such-worker-program", run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
