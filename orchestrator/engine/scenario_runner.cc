@@ -1,8 +1,11 @@
 #include "orchestrator/engine/scenario_runner.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/processes/child_process.h"
 #include "orchestrator/engine/workload_runner.h"
 #include "orchestrator/sut/system_under_test.h"
 #include "orchestrator/workers/worker_pool.h"
@@ -45,10 +48,7 @@ class ScenarioRun {
     } else {
       pool_ = workers::make_connecting_pool(options_.worker_addresses);
     }
-    size_t needed = 0;
-    for (const auto& workload : scenario_.workloads) {
-      needed = std::max<size_t>(needed, workload.workers);
-    }
+    const size_t needed = workers_needed("builtin");
     if (auto started = pool_->start(needed, startup_deadline); !started) {
       return give_up("workers did not start: " + started.message());
     }
@@ -62,13 +62,59 @@ class ScenarioRun {
     return std::chrono::nanoseconds(options_.startup_timeout_ns);
   }
 
+  // The most worker processes any workload of this implementation uses.
+  size_t workers_needed(const std::string& impl) const {
+    size_t needed = 0;
+    for (const auto& workload : scenario_.workloads) {
+      if (workload.worker == impl) needed = std::max<size_t>(needed, workload.workers);
+    }
+    return needed;
+  }
+
+  // The pool of a [worker_impls] implementation, spawned at its first workload; nullptr with
+  // `why` when its program is not installed or it did not start.
+  workers::WorkerPool* impl_pool(const std::string& name, std::string& why) {
+    auto& pool = impl_pools_[name];
+    if (pool) return pool.get();
+    const auto& command = scenario_.worker_impls.at(name).command;
+    auto program = processes::find_executable(command.front());
+    if (!program) {
+      why = "not_configured: worker '" + name + "': '" + command.front() +
+            "' is not installed (not found on PATH)";
+      impl_pools_.erase(name);
+      return nullptr;
+    }
+    pool = workers::make_spawning_pool(
+        {program->string(), {command.begin() + 1, command.end()}, options_.log_dir});
+    auto started = pool->start(workers_needed(name), Clock::now() + startup_timeout());
+    if (!started) {
+      why = "worker '" + name + "' did not start: " + started.message();
+      pool->stop();
+      impl_pools_.erase(name);
+      return nullptr;
+    }
+    return pool.get();
+  }
+
   void run_workloads() {
     const bool bundled = scenario_.router.impl == scenario::RouterImpl::kBuiltin;
     bool after_failure = false;
+    workers::WorkerPool* previous = nullptr;
     for (size_t i = 0; i < scenario_.workloads.size(); ++i) {
       const auto& workload = scenario_.workloads[i];
-      if (i > 0) {
-        auto recovered = pool_->recover(after_failure, Clock::now() + startup_timeout());
+      workers::WorkerPool* pool = pool_.get();
+      if (workload.worker != "builtin") {
+        std::string why;
+        pool = impl_pool(workload.worker, why);
+        if (!pool) {
+          record_failed(i, why);
+          continue;
+        }
+      }
+      if (used_.count(pool)) {
+        // Only a failure of this pool's own previous workload makes its workers suspect.
+        auto recovered =
+            pool->recover(after_failure && previous == pool, Clock::now() + startup_timeout());
         if (!recovered) {
           if (app::interrupted()) {
             result_.interrupted = true;
@@ -80,7 +126,9 @@ class ScenarioRun {
         }
         if (!recovered->empty()) observer_.message("[" + scenario_.name + "] " + *recovered);
       }
-      WorkloadEnvironment environment{*sut_, *pool_, bundled, observer_};
+      used_.insert(pool);
+      previous = pool;
+      WorkloadEnvironment environment{*sut_, *pool, bundled, observer_};
       result_.workloads.push_back(run_workload(workload, environment));
       if (app::interrupted()) {
         // The run is recorded as aborted; what did not run is not listed.
@@ -100,6 +148,17 @@ class ScenarioRun {
         return;
       }
     }
+  }
+
+  // Records workload i as failed without running it (its workers are unavailable).
+  void record_failed(size_t i, const std::string& why) {
+    results::WorkloadResult skipped;
+    skipped.spec = scenario_.workloads[i];
+    skipped.status = results::WorkloadStatus::kFailed;
+    skipped.error = why;
+    observer_.workload_started(skipped.spec);
+    observer_.workload_finished(skipped);
+    result_.workloads.push_back(std::move(skipped));
   }
 
   // Records workloads [from, end) as failed without running them.
@@ -124,6 +183,7 @@ class ScenarioRun {
 
   void stop() {
     if (pool_) pool_->stop();
+    for (auto& [name, pool] : impl_pools_) pool->stop();
     if (sut_) sut_->stop();
   }
 
@@ -132,7 +192,9 @@ class ScenarioRun {
   RunObserver& observer_;
   ScenarioResult result_;
   std::unique_ptr<sut::SystemUnderTest> sut_;
-  std::unique_ptr<workers::WorkerPool> pool_;
+  std::unique_ptr<workers::WorkerPool> pool_;  // the bundled worker (or --workers-at)
+  std::map<std::string, std::unique_ptr<workers::WorkerPool>> impl_pools_;  // by [worker_impls]
+  std::set<workers::WorkerPool*> used_;  // pools that ran a workload (to recover before the next)
 };
 
 }  // namespace

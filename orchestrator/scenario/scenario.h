@@ -42,6 +42,12 @@ struct HttpRequest {
   std::map<std::string, std::string> headers;
 };
 
+// [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md).
+struct WorkerImpl {
+  std::vector<std::string> command;  // argument vector, never passed to a shell
+  Location where;
+};
+
 // One workload with every default resolved.
 struct Workload {
   std::string name;
@@ -93,6 +99,8 @@ struct Scenario {
   std::vector<Workload> workloads;
   std::vector<Gate> gates;
   std::map<std::string, uint16_t> ports;  // ${port:NAME} allocations of this load, by NAME
+  // [worker_impls.NAME] by NAME; workloads name one in `worker` (or "builtin").
+  std::map<std::string, WorkerImpl> worker_impls;
 };
 
 }  // namespace benchgate::scenario

@@ -13,15 +13,16 @@
 #include "orchestrator/scenario/free_port.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/worker_impls_section.h"
 
 namespace benchgate::scenario {
 namespace {
 
-const std::vector<std::string_view> kTopKeys = {"name",     "description", "fail_fast", "router",
-                                                "defaults", "workloads",   "gates"};
+const std::vector<std::string_view> kTopKeys = {"name",     "description", "fail_fast",
+                                                "router",   "defaults",    "workloads",
+                                                "gates",    "worker_impls"};
 constexpr std::string_view kCompare = "comparisons of implementations are planned";
-const std::vector<NotYet> kTopNotYet = {
-    {"routers", kCompare}, {"worker_impls", kCompare}, {"compare", kCompare}};
+const std::vector<NotYet> kTopNotYet = {{"routers", kCompare}, {"compare", kCompare}};
 
 std::optional<std::string> process_getenv(const std::string& name) {
   const char* value = std::getenv(name.c_str());
@@ -46,6 +47,8 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   scenario.router = read_router(top);
   const WorkloadTemplate defaults = read_defaults(top);
   scenario.workloads = read_workloads(top, defaults);
+  read_worker_impls(top, scenario);
+  check_workload_workers(scenario, diag);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();
   scenario.gates = read_gates(top, scenario.workloads, named);

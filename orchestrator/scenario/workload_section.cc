@@ -71,15 +71,8 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("connections", r.count("connections"), w.connections);
   f.take("in_flight", r.count("in_flight"), w.in_flight);
   f.take("rate", r.number("rate", 0), w.rate);
-  std::optional<std::string> worker = r.string("worker");
-  if (worker && *worker != "builtin") {
-    r.diagnostics().error(r.value_location("worker"),
-                          "worker '" + *worker +
-                              "' is not supported yet ([worker_impls] is planned; supported: "
-                              "builtin)");
-    worker.reset();
-  }
-  f.take("worker", worker, w.worker);
+  // "builtin" or a [worker_impls] name: checked once every section is read.
+  f.take("worker", r.string("worker"), w.worker);
 }
 
 bool is_token_char(char c) {

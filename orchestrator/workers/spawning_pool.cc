@@ -111,8 +111,9 @@ class SpawningPool : public WorkerPool {
     processes::SpawnOptions options;
     options.name = "worker " + std::to_string(index);
     options.executable = config_.worker_binary;
-    options.args = {"--listen", "127.0.0.1:0"};
-    options.args.insert(options.args.end(), config_.extra_args.begin(), config_.extra_args.end());
+    // The command's own arguments first: the protocol appends --listen (WORKER_PROTOCOL.md).
+    options.args = config_.extra_args;
+    options.args.insert(options.args.end(), {"--listen", "127.0.0.1:0"});
     // A replacement keeps the log of the process it replaces: that log says what went wrong.
     const std::string suffix =
         slot.process ? ".restart-" + std::to_string(++slot.generation) : std::string();

@@ -1,0 +1,58 @@
+// [worker_impls.NAME]: worker programs that speak the worker protocol (docs/WORKER_PROTOCOL.md),
+// and the check that every workload's `worker` names one of them or "builtin".
+#include "orchestrator/scenario/worker_impls_section.h"
+
+#include "orchestrator/scenario/sections.h"
+
+namespace benchgate::scenario {
+
+void read_worker_impls(TableReader& top, Scenario& scenario) {
+  Diagnostics& diag = top.diagnostics();
+  const toml::table* impls = top.table("worker_impls");
+  if (!impls) return;
+  for (const auto& [key, node] : *impls) {
+    const std::string name(key.str());
+    const std::string section = "[worker_impls." + name + "]";
+    if (!is_valid_name(name)) {
+      diag.error(diag.at(key.source()), "worker name '" + name + "' must match [a-z0-9_.-]+");
+      continue;
+    }
+    if (name == "builtin") {
+      diag.error(diag.at(key.source()), "worker name 'builtin' is the bundled worker's");
+      continue;
+    }
+    if (!node.is_table()) {
+      diag.error(node.source(), "key '" + name + "' in [worker_impls] must be a table (" +
+                                    section + "), got " + std::string(toml_type_name(node)));
+      continue;
+    }
+    TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
+    r.check_keys({"command"}, {{"adapter", "adapters (h2load, wrk) are planned"}});
+    WorkerImpl impl;
+    impl.where = r.table_location();
+    if (!r.require("command")) continue;
+    auto command = r.string_array("command");
+    if (!command) continue;
+    bool ok = !command->empty();
+    for (const std::string& argument : *command) ok = ok && !argument.empty();
+    if (!ok) {
+      diag.error(r.value_location("command"),
+                 "key 'command' must be a program and its arguments, none of them empty");
+      continue;
+    }
+    impl.command = std::move(*command);
+    scenario.worker_impls[name] = std::move(impl);
+  }
+}
+
+void check_workload_workers(const Scenario& scenario, Diagnostics& diag) {
+  for (const Workload& w : scenario.workloads) {
+    if (w.worker == "builtin" || scenario.worker_impls.count(w.worker)) continue;
+    std::string known = "builtin";
+    for (const auto& [name, impl] : scenario.worker_impls) known += ", " + name;
+    diag.error(w.where, "workload '" + w.name + "': worker '" + w.worker + "' is not defined (no [worker_impls." + w.worker +
+                   "]; known: " + known + ")");
+  }
+}
+
+}  // namespace benchgate::scenario
