@@ -1,0 +1,208 @@
+# Shared by the bench/*.sh side-by-side scripts: build paths, environment header, a scratch
+# folder, process bookkeeping with cleanup on exit, a watchdog that bounds the whole script,
+# free loopback ports, a one-worker nginx, and /proc readings. Source it; do not run it.
+#
+# Environment: BENCHGATE_BUILD (default <repo>/build) names the Release build whose bin/ holds
+# orchestrator, router and worker; BENCH_KEEP=1 keeps the scratch folder (logs, JSON, profiles).
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPO="$(cd "$BENCH_DIR/.." && pwd)"
+BUILD="${BENCHGATE_BUILD:-$REPO/build}"
+BIN="$BUILD/bin"
+PY=/usr/bin/python3
+LIB="$BENCH_DIR/lib"
+SERVER_CORE="${BENCH_SERVER_CORE:-0}"
+CLIENT_CORE="${BENCH_CLIENT_CORE:-1}"
+BENCH_PIDS=()
+BENCH_WATCHDOG=""
+BENCH_TMP=""
+
+# bench_init NAME LIMIT_SECONDS: scratch folder, cleanup trap, watchdog.
+bench_init() {
+  local name="$1" limit="$2"
+  BENCH_TMP="$(mktemp -d "/tmp/bench-$name.XXXXXX")"
+  trap bench_cleanup EXIT
+  trap 'echo "interrupted" >&2; exit 130' INT TERM
+  # The watchdog ends the script (and so, through the trap, everything it started) if it runs
+  # past its bound, whatever hangs.
+  "$PY" "$LIB/benchlib.py" watchdog "$$" "$limit" &
+  BENCH_WATCHDOG=$!
+}
+
+bench_track() { BENCH_PIDS+=("$1"); }
+
+# Stops every process this script started, newest first: SIGTERM, then SIGKILL after 3 s.
+bench_cleanup() {
+  local rc=$? pid i
+  for ((i = ${#BENCH_PIDS[@]} - 1; i >= 0; i--)); do
+    pid="${BENCH_PIDS[$i]}"
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for ((i = ${#BENCH_PIDS[@]} - 1; i >= 0; i--)); do
+    pid="${BENCH_PIDS[$i]}"
+    for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [[ -n "$BENCH_WATCHDOG" ]]; then
+    kill -TERM "$BENCH_WATCHDOG" 2>/dev/null || true
+    wait "$BENCH_WATCHDOG" 2>/dev/null || true
+  fi
+  if [[ -n "$BENCH_TMP" ]]; then
+    if [[ "${BENCH_KEEP:-0}" == 1 ]]; then
+      echo "scratch folder kept: $BENCH_TMP" >&2
+    else
+      rm -rf "$BENCH_TMP"
+    fi
+  fi
+  exit "$rc"
+}
+
+bench_need() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || [[ -x "$tool" ]] || {
+      echo "bench: '$tool' is missing (bench/install-bench-deps.sh installs the anchors," \
+        "scripts/build.sh builds benchgate)" >&2
+      exit 2
+    }
+  done
+}
+
+# A CMake cache entry of the build, e.g. cache_value CMAKE_CXX_FLAGS_RELEASE.
+cache_value() {
+  sed -n "s/^$1:[A-Z]*=//p" "$BUILD/CMakeCache.txt" 2>/dev/null | head -n1
+}
+
+# The header every script prints: what was measured, on what, built how, under what load.
+print_environment() {
+  local compiler build_type commit dirty
+  compiler="$(cache_value CMAKE_CXX_COMPILER)"
+  build_type="$(cache_value CMAKE_BUILD_TYPE)"
+  # The commit of the sources the build was configured from: a git work tree, or a snapshot
+  # (git archive) with the commit in a COMMIT file.
+  local src
+  src="$(cache_value CMAKE_HOME_DIRECTORY)"
+  src="${src:-$REPO}"
+  dirty=""
+  if commit="$(git -C "$src" rev-parse HEAD 2>/dev/null)"; then
+    git -C "$src" diff --quiet HEAD -- router worker orchestrator common proto 2>/dev/null ||
+      dirty=" (work tree differs from it in router/ worker/ orchestrator/ common/ proto/)"
+  elif [[ -f "$src/COMMIT" ]]; then
+    commit="$(cat "$src/COMMIT") (snapshot in $src)"
+  else
+    commit=unknown
+  fi
+  echo "host:      $(hostname)"
+  echo "cpu:       $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)," \
+    "$(nproc) cores online; governor" \
+    "$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo n/a)"
+  echo "kernel:    $(uname -srm)"
+  echo "commit:    $commit$dirty"
+  echo "compiler:  $compiler ($("${compiler:-c++}" --version 2>/dev/null | head -n1))"
+  echo "build:     $BUILD, CMAKE_BUILD_TYPE=$build_type," \
+    "flags: $(cache_value CMAKE_CXX_FLAGS) $(cache_value "CMAKE_CXX_FLAGS_${build_type^^}")"
+  echo "pinning:   server on core $SERVER_CORE, load generator on core $CLIENT_CORE (taskset)"
+  echo "load:      $(uptime)"
+}
+
+print_load_after() { echo "load after: $(uptime)"; }
+
+free_port() { "$PY" "$LIB/benchlib.py" free-port; }
+
+# wait_port PORT [SECONDS]: until something accepts on 127.0.0.1:PORT.
+wait_port() { "$PY" "$LIB/benchlib.py" wait-port "$1" "${2:-10}"; }
+
+# write_nginx_conf DIR PORT CONNECTIONS [EXTRA TOP-LEVEL LINES]: an nginx.conf for one worker
+# answering every request with 200 "Hello, world" (12 bytes) on keep-alive connections, with
+# its pid, logs and temp files in DIR.
+write_nginx_conf() {
+  local dir="$1" port="$2" conns="$3" extra="${4:-}"
+  mkdir -p "$dir/logs"
+  cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+worker_rlimit_nofile $((conns + 300));
+daemon off;
+$extra
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections $((conns + 64)); use epoll; }
+http {
+  access_log off;
+  keepalive_timeout 300s;
+  keepalive_requests 100000000;
+  default_type text/plain;
+  client_body_temp_path $dir/body;
+  proxy_temp_path $dir/proxy;
+  fastcgi_temp_path $dir/fastcgi;
+  uwsgi_temp_path $dir/uwsgi;
+  scgi_temp_path $dir/scgi;
+  server {
+    listen 127.0.0.1:$port;
+    location / { return 200 "Hello, world"; }
+  }
+}
+CONF
+}
+
+# start_nginx PORT CORE [WORKER_CONNECTIONS]: one nginx worker pinned to CORE (see
+# write_nginx_conf). Sets NGINX_MASTER and NGINX_WORKER (the pid that serves).
+start_nginx() {
+  local port="$1" core="$2" conns="${3:-4096}" dir="$BENCH_TMP/nginx-$1"
+  write_nginx_conf "$dir" "$port" "$conns"
+  taskset -c "$core" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
+    >"$dir/logs/stdout.log" 2>&1 &
+  NGINX_MASTER=$!
+  bench_track "$NGINX_MASTER"
+  wait_port "$port" 10
+  NGINX_WORKER=""
+  for _ in $(seq 50); do
+    NGINX_WORKER="$(ps -o pid= --ppid "$NGINX_MASTER" | head -n1 | tr -d ' ')"
+    [[ -n "$NGINX_WORKER" ]] && break
+    sleep 0.1
+  done
+  [[ -n "$NGINX_WORKER" ]] || { echo "bench: nginx worker did not start" >&2; exit 3; }
+}
+
+# callgrind_total FILE: instructions (Ir) recorded in a callgrind output file.
+callgrind_total() { "$PY" "$LIB/benchlib.py" callgrind-total "$1"; }
+
+# callgrind_top FILE [N]: the N (default 12) functions with the most instructions (self).
+callgrind_top() {
+  callgrind_annotate --threshold=95 "$1" 2>/dev/null | sed -n '/^Ir .*file:function/,$p' |
+    sed -n "3,$((2 + ${2:-12}))p" | cut -c1-160 | sed 's/^/    /'
+}
+
+# start_router CORE HTTP_PORT [EXTRA FLAGS...]: the bundled router pinned to CORE. Sets
+# ROUTER_PID and ROUTER_READY (its READY line).
+start_router() {
+  local core="$1" port="$2"
+  shift 2
+  local out="$BENCH_TMP/router-$port.out"
+  taskset -c "$core" "$BIN/router" --http "127.0.0.1:$port" --control 127.0.0.1:0 "$@" \
+    >"$out" 2>"$BENCH_TMP/router-$port.err" &
+  ROUTER_PID=$!
+  bench_track "$ROUTER_PID"
+  for _ in $(seq 100); do
+    grep -q '^READY' "$out" 2>/dev/null && break
+    kill -0 "$ROUTER_PID" 2>/dev/null || { cat "$BENCH_TMP/router-$port.err" >&2; exit 3; }
+    sleep 0.1
+  done
+  ROUTER_READY="$(grep '^READY' "$out" | head -n1)"
+  [[ -n "$ROUTER_READY" ]] || { echo "bench: router did not print READY" >&2; exit 3; }
+}
+
+# stop_pid PID: SIGTERM, wait up to 3 s, SIGKILL.
+stop_pid() {
+  local pid="$1"
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+# cpu_seconds PID: user + system CPU time of a live process (its threads included).
+cpu_seconds() { "$PY" "$LIB/benchlib.py" cpu "$1"; }
+
+# Prints "median min max" of the numbers given.
+stats() { "$PY" "$LIB/benchlib.py" stats "$@"; }
