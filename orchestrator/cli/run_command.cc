@@ -14,6 +14,7 @@
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/analysis.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/serve/remote_run.h"
@@ -251,8 +252,16 @@ int run_command(const RunFlags& flags) {
     if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
     std::fputs(report::gates_table(r.gates).c_str(), stdout);
     const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
+    // Comparison ratios and sweep models, then their machine-readable lines.
+    std::fputs(report::analysis_text(r.result).c_str(), stdout);
     for (const auto& workload : r.result.workloads) {
       std::printf("%s\n", report::result_line(r.result.scenario, workload, run).c_str());
+    }
+    for (const auto& c : report::comparisons(r.result)) {
+      std::printf("%s\n", report::comparison_line(r.result.scenario, c).c_str());
+    }
+    for (const auto& s : report::sweeps(r.result)) {
+      std::printf("%s\n", report::sweep_line(r.result.scenario, s).c_str());
     }
     if (!r.result.error.empty()) {
       std::fprintf(stderr, "error: scenario %s: %s\n", r.result.scenario.c_str(),

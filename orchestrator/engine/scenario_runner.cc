@@ -5,6 +5,7 @@
 #include <set>
 
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/engine/comparison_runner.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/engine/workload_runner.h"
 #include "orchestrator/sut/system_under_test.h"
@@ -202,11 +203,15 @@ class ScenarioRun {
 bool ScenarioResult::ok() const {
   if (!error.empty() || interrupted) return false;
   return std::all_of(workloads.begin(), workloads.end(),
-                     [](const auto& w) { return w.status == results::WorkloadStatus::kOk; });
+                     [](const auto& w) {
+                       // A compared variant that is not installed fails nothing: it has no number.
+                       return w.status != results::WorkloadStatus::kFailed;
+                     });
 }
 
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
                             RunObserver& observer) {
+  if (!scenario.compare_routers.empty()) return run_comparison(scenario, options, observer);
   return ScenarioRun(scenario, options, observer).run();
 }
 

@@ -23,6 +23,7 @@ struct ScenarioResult {
   std::string scenario;
   std::string system_description;
   std::vector<results::WorkloadResult> workloads;
+  std::vector<std::string> variants;  // a comparison's routers, in [compare] order; else empty
   std::string error;  // a failure of the scenario as a whole (e.g. the router did not start)
   bool interrupted = false;
 

@@ -1,6 +1,7 @@
 #include "orchestrator/report/json_report.h"
 
 #include "orchestrator/gates/gate_outcome.h"
+#include "orchestrator/report/analysis.h"
 
 namespace benchgate::report {
 namespace {
@@ -118,7 +119,7 @@ json workload_json(const results::WorkloadResult& w) {
   for (const auto& rep : w.repetitions) reps.push_back(repetition_json(rep));
   json j = {{"name", w.spec.name},
             {"variant", w.variant},
-            {"status", w.status == results::WorkloadStatus::kOk ? "ok" : "failed"},
+            {"status", results::status_name(w.status)},
             {"error", w.error.empty() ? json(nullptr) : json(w.error)},
             {"parameters", parameters_json(w.spec)},
             {"repetitions", reps},
@@ -159,6 +160,52 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"explanation", o.explanation}};
 }
 
+static json comparisons_json(const engine::ScenarioResult& result) {
+  json out = json::array();
+  for (const auto& c : comparisons(result)) {
+    const bool ok = c.status == "ok";
+    auto figure = [&](double v) { return ok ? json(v) : json(nullptr); };
+    auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+    out.push_back({{"workload", c.workload},
+                   {"baseline", c.baseline},
+                   {"variant", c.variant},
+                   {"metric", "ops_per_second"},
+                   {"status", c.status},
+                   {"baseline_median", figure(c.baseline_rps)},
+                   {"variant_median", figure(c.variant_rps)},
+                   {"ratio", figure(c.ratio)},
+                   {"pair_ratio_min", figure(c.pair_min)},
+                   {"pair_ratio_max", figure(c.pair_max)},
+                   {"ratio_ci95_low", optional(c.ci_low)},
+                   {"ratio_ci95_high", optional(c.ci_high)}});
+  }
+  return out;
+}
+
+static json sweeps_json(const engine::ScenarioResult& result) {
+  json out = json::array();
+  for (const auto& s : sweeps(result)) {
+    json fit = nullptr;
+    if (s.fit) fit = {{"a_us", s.fit->a}, {"b_us_per_unit", s.fit->b}, {"r2", s.fit->r2}};
+    json growth = nullptr;
+    if (s.growth) {
+      growth = {{"median_exponent", s.growth->median},
+                {"worst_exponent", s.growth->worst},
+                {"worst_pair", {s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1]}},
+                {"class", results::growth_class(s.growth->median)}};
+    }
+    out.push_back({{"workload", s.workload},
+                   {"variant", s.variant},
+                   {"parameter", s.parameter},
+                   {"cost", "latency_p50_us"},
+                   {"n", s.n},
+                   {"cost_us", s.cost_us},
+                   {"fit", fit},
+                   {"growth", growth}});
+  }
+  return out;
+}
+
 json scenario_json(const ScenarioReport& report) {
   const auto& result = report.result;
   json workloads = json::array();
@@ -173,7 +220,9 @@ json scenario_json(const ScenarioReport& report) {
           {"error", result.error.empty() ? json(nullptr) : json(result.error)},
           {"exit_code", report.exit_code},
           {"workloads", workloads},
-          {"gates", gates}};
+          {"gates", gates},
+          {"comparisons", comparisons_json(result)},
+          {"sweeps", sweeps_json(result)}};
 }
 
 std::string json_report(const std::vector<ScenarioReport>& reports, int exit_code) {

@@ -29,7 +29,7 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       scenario, w.spec.name, w.variant, "http1", w.spec.connections, w.spec.workers, w.spec.threads,
       rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99), micros(w, 99.9), micros(w, 100),
       w.error_count(), w.repetitions.size(), run,
-      w.status == results::WorkloadStatus::kOk ? "ok" : "failed");
+      results::status_name(w.status));
 }
 
 }  // namespace benchgate::report

@@ -38,8 +38,9 @@ constexpr const char* kRow =
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
-  out += fmt::format("{}: {} {}, {} connections x {} in flight, {} worker(s) x {} thread(s), {}",
-                     w.spec.name, w.spec.http.method, w.spec.http.target, w.spec.connections,
+  const std::string variant = w.variant == "default" ? "" : " [" + w.variant + "]";
+  out += fmt::format("{}{}: {} {}, {} connections x {} in flight, {} worker(s) x {} thread(s), {}",
+                     w.spec.name, variant, w.spec.http.method, w.spec.http.target, w.spec.connections,
                      w.spec.in_flight, w.spec.workers, w.spec.threads, model);
   if (w.spec.rate > 0) out += fmt::format(" at {:.0f} req/s", w.spec.rate);
   out += "\n";
@@ -83,6 +84,9 @@ std::string workload_table(const results::WorkloadResult& w) {
   }
   if (w.status == results::WorkloadStatus::kFailed) {
     out += fmt::format("  FAILED: {}\n", w.error);
+  }
+  if (w.status == results::WorkloadStatus::kNotConfigured) {
+    out += fmt::format("  NOT CONFIGURED (no figures): {}\n", w.error);
   }
   if (!w.repetitions.empty()) {
     // Error kinds in full, so a non-zero count is never a mystery.

@@ -100,4 +100,16 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
   return values;
 }
 
+const char* status_name(WorkloadStatus status) {
+  switch (status) {
+    case WorkloadStatus::kOk:
+      return "ok";
+    case WorkloadStatus::kFailed:
+      return "failed";
+    case WorkloadStatus::kNotConfigured:
+      return "not_configured";
+  }
+  return "failed";
+}
+
 }  // namespace benchgate::results

@@ -58,7 +58,11 @@ struct Spread {
   double max = 0;
 };
 
-enum class WorkloadStatus { kOk, kFailed };
+// kNotConfigured: a compared variant whose program is not installed; never a number.
+enum class WorkloadStatus { kOk, kFailed, kNotConfigured };
+
+// "ok", "failed", "not_configured" (as reports print it).
+const char* status_name(WorkloadStatus status);
 
 struct WorkloadResult {
   scenario::Workload spec;

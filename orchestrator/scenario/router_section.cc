@@ -35,11 +35,15 @@ RouterConfig read_router(TableReader& top) {
   router.where = top.table_location();
   const toml::table* table = top.table("router");
   if (!table) return router;
-
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
   r.check_keys({"impl", "threads", "command", "ready", "address", "metrics"}, {});
+  return read_router_table(r, "[router]");
+}
+
+RouterConfig read_router_table(TableReader& r, const std::string& section) {
+  RouterConfig router;
   router.where = r.table_location();
-  Diagnostics& diag = top.diagnostics();
+  Diagnostics& diag = r.diagnostics();
 
   bool impl_known = true;
   if (r.has("impl")) {
@@ -52,8 +56,9 @@ RouterConfig read_router(TableReader& top) {
   // A key that the chosen impl would ignore is an error: silently ignoring it hides a mistake.
   auto only_for = [&](std::string_view key, bool applies, std::string_view which) {
     if (!impl_known || applies || !r.has(key)) return applies;
-    diag.error(r.key_location(key), "key '" + std::string(key) + "' in [router] applies only to " +
-                                        std::string(which) + ", not impl = \"" + impl + "\"");
+    diag.error(r.key_location(key), "key '" + std::string(key) + "' in " + section +
+                                        " applies only to " + std::string(which) +
+                                        ", not impl = \"" + impl + "\"");
     return false;
   };
   const bool builtin = router.impl == RouterImpl::kBuiltin;
@@ -71,7 +76,7 @@ RouterConfig read_router(TableReader& top) {
     }
   }
   if (impl_known && command && !r.has("command")) {
-    diag.error(r.table_location(), "impl = \"command\" needs key 'command' in [router]");
+    diag.error(r.table_location(), "impl = \"command\" needs key 'command' in " + section);
   }
   if (only_for("address", !builtin, "impl = \"command\" or \"external\"")) {
     if (auto v = r.string("address")) {
@@ -84,7 +89,7 @@ RouterConfig read_router(TableReader& top) {
     }
   }
   if (impl_known && !builtin && !r.has("address")) {
-    diag.error(r.table_location(), "impl = \"" + impl + "\" needs key 'address' in [router]");
+    diag.error(r.table_location(), "impl = \"" + impl + "\" needs key 'address' in " + section);
   }
   if (only_for("ready", !builtin, "impl = \"command\" or \"external\"")) {
     if (auto v = r.string("ready")) {

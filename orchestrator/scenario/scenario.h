@@ -28,6 +28,9 @@ struct RouterConfig {
   std::string ready;                 // command/external: readiness probe "tcp://HOST:PORT"
   std::string address;               // command/external: where workers connect "HOST:PORT"
   std::string metrics;               // optional Prometheus endpoint of the system under test
+  // [routers.NAME] of a comparison: programs that must be on PATH, else the variant is reported
+  // not_configured (default: the command's program).
+  std::vector<std::string> requires_programs;
   Location where;
 };
 
@@ -69,6 +72,12 @@ struct Workload {
   double rate = 0;           // open loop when > 0: requests/s in total
 
   HttpRequest http;
+
+  // Set on the workloads a `sweep` expanded into: the base workload's name, the parameter swept
+  // ("request_bytes", "connections") and this workload's value of it.
+  std::string sweep_of;
+  std::string sweep_parameter;
+  uint64_t sweep_value = 0;
 };
 
 enum class GateSeverity { kCritical, kWarning };
@@ -99,6 +108,10 @@ struct Scenario {
   std::vector<Workload> workloads;
   std::vector<Gate> gates;
   std::map<std::string, uint16_t> ports;  // ${port:NAME} allocations of this load, by NAME
+  // [routers.NAME] and [compare] routers = [...]: when compare_routers is not empty, every
+  // workload runs on each named router in turn (A B B A ...) and `router` is unused.
+  std::map<std::string, RouterConfig> routers;
+  std::vector<std::string> compare_routers;
   // [worker_impls.NAME] by NAME; workloads name one in `worker` (or "builtin").
   std::map<std::string, WorkerImpl> worker_impls;
 };

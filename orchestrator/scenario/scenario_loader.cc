@@ -18,11 +18,10 @@
 namespace benchgate::scenario {
 namespace {
 
-const std::vector<std::string_view> kTopKeys = {"name",     "description", "fail_fast",
-                                                "router",   "defaults",    "workloads",
-                                                "gates",    "worker_impls"};
-constexpr std::string_view kCompare = "comparisons of implementations are planned";
-const std::vector<NotYet> kTopNotYet = {{"routers", kCompare}, {"compare", kCompare}};
+const std::vector<std::string_view> kTopKeys = {
+    "name", "description", "fail_fast", "router", "defaults", "workloads", "gates", "routers",
+    "compare", "worker_impls"};
+const std::vector<NotYet> kTopNotYet = {};
 
 std::optional<std::string> process_getenv(const std::string& name) {
   const char* value = std::getenv(name.c_str());
@@ -47,6 +46,7 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   scenario.router = read_router(top);
   const WorkloadTemplate defaults = read_defaults(top);
   scenario.workloads = read_workloads(top, defaults);
+  read_comparison(top, scenario);
   read_worker_impls(top, scenario);
   check_workload_workers(scenario, diag);
   bool named = top.has("workloads");

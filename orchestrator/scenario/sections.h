@@ -28,6 +28,16 @@ struct WorkloadTemplate {
 // [router]; the bundled router when absent.
 RouterConfig read_router(TableReader& top);
 
+// The keys of one router table (after check_keys); `section` names it in messages ("[router]").
+RouterConfig read_router_table(TableReader& r, const std::string& section);
+
+// [routers.NAME] and [compare]: the router variants and the comparison over them.
+void read_comparison(TableReader& top, Scenario& scenario);
+
+// `sweep = { request_bytes = [...] }` (or connections) of a workload: the workloads it expands
+// into, named NAME@PARAMETER=VALUE, or {w} when the workload has no sweep.
+std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);
+
 // [defaults]; the model's defaults when absent.
 WorkloadTemplate read_defaults(TableReader& top);
 

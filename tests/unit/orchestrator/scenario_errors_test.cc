@@ -124,18 +124,14 @@ TEST(ScenarioErrors, GateOnAMisspeltWorkloadSuggestsTheNearestName) {
 }
 
 TEST(ScenarioErrors, UnsupportedFeaturesAreRefusedNotIgnored) {
-  auto errors = errors_of(std::string(kHead) +
-                          "protocol = \"wamp_pubsub\"\ntopic = \"t\"\n"
-                          "[compare]\nrouters = [\"a\"]\n");
-  EXPECT_EQ(errors,
-            (std::vector<std::string>{
-                "s.toml:5:12: error: protocol 'wamp_pubsub' is not supported yet (supported: "
-                "http1)",
-                "s.toml:6:1: error: key 'topic' in [[workloads]] #1 is not supported yet (it "
-                "belongs to the WAMP protocols)",
-                "s.toml:7:2: error: key 'compare' at the top level is not supported yet "
-                "(comparisons of implementations are planned)",
-            }));
+  auto errors =
+      errors_of(std::string(kHead) +
+                "repetitions = 2\n[routers.a]\n[routers.b]\n[compare]\nrouters = [\"a\", \"b\"]\n"
+                "workers = [\"builtin\"]\n");
+  EXPECT_EQ(errors, (std::vector<std::string>{
+                        "s.toml:10:1: error: key 'workers' in [compare] is not supported yet "
+                        "(comparing worker implementations is planned)",
+                    }));
 }
 
 TEST(ScenarioErrors, UnknownKeysAreFoundInEverySection) {

@@ -1,0 +1,176 @@
+// Comparison ratios and sweep fits over a scenario's results; see analysis.h.
+#include "orchestrator/report/analysis.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "orchestrator/gates/statistics.h"
+
+namespace benchgate::report {
+namespace {
+
+const results::WorkloadResult* find(const engine::ScenarioResult& result, const std::string& name,
+                                    const std::string& variant) {
+  for (const auto& w : result.workloads) {
+    if (w.spec.name == name && w.variant == variant) return &w;
+  }
+  return nullptr;
+}
+
+std::vector<double> rates(const results::WorkloadResult& w) {
+  std::vector<double> out;
+  for (const auto& rep : w.repetitions) out.push_back(rep.ops_per_second());
+  return out;
+}
+
+std::string number(double v, const char* format = "{:.4g}") {
+  return fmt::format(fmt::runtime(format), v);
+}
+
+std::string optional(const std::optional<double>& v) { return v ? number(*v) : "-"; }
+
+}  // namespace
+
+std::vector<VariantComparison> comparisons(const engine::ScenarioResult& result) {
+  std::vector<VariantComparison> out;
+  if (result.variants.size() < 2) return out;
+  const std::string& baseline = result.variants.front();
+  std::vector<std::string> names;
+  for (const auto& w : result.workloads) {
+    if (std::find(names.begin(), names.end(), w.spec.name) == names.end()) {
+      names.push_back(w.spec.name);
+    }
+  }
+  for (const auto& name : names) {
+    const auto* a = find(result, name, baseline);
+    for (size_t v = 1; v < result.variants.size(); ++v) {
+      VariantComparison c;
+      c.workload = name;
+      c.baseline = baseline;
+      c.variant = result.variants[v];
+      const auto* b = find(result, name, c.variant);
+      if (!a || !b) continue;
+      if (a->status == results::WorkloadStatus::kNotConfigured ||
+          b->status == results::WorkloadStatus::kNotConfigured) {
+        c.status = "not_configured";
+      } else if (a->status != results::WorkloadStatus::kOk ||
+                 b->status != results::WorkloadStatus::kOk || a->repetitions.empty() ||
+                 b->repetitions.empty()) {
+        c.status = "failed";
+      } else {
+        c.status = "ok";
+        const auto ra = rates(*a);
+        const auto rb = rates(*b);
+        c.baseline_rps = a->ops_per_second().median;
+        c.variant_rps = b->ops_per_second().median;
+        c.ratio = c.baseline_rps > 0 ? c.variant_rps / c.baseline_rps : 0;
+        bool first = true;
+        for (size_t i = 0; i < std::min(ra.size(), rb.size()); ++i) {
+          if (ra[i] <= 0) continue;
+          const double r = rb[i] / ra[i];
+          c.pair_min = first ? r : std::min(c.pair_min, r);
+          c.pair_max = first ? r : std::max(c.pair_max, r);
+          first = false;
+        }
+        const auto cmp = gates::compare_samples(ra, rb);
+        if (cmp.interval_bounded) {
+          c.ci_low = 1 + cmp.change_low;
+          c.ci_high = 1 + cmp.change_high;
+        }
+      }
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+std::vector<SweepSummary> sweeps(const engine::ScenarioResult& result) {
+  std::vector<SweepSummary> out;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (const auto& w : result.workloads) {
+    if (w.spec.sweep_of.empty()) continue;
+    auto key = std::make_pair(w.spec.sweep_of, w.variant);
+    auto [it, added] = index.try_emplace(key, out.size());
+    if (added) {
+      SweepSummary s;
+      s.workload = w.spec.sweep_of;
+      s.variant = w.variant;
+      s.parameter = w.spec.sweep_parameter;
+      out.push_back(std::move(s));
+    }
+    // A point that was not measured is left out, never counted as zero.
+    if (w.status != results::WorkloadStatus::kOk || w.latency.total_count() == 0) continue;
+    SweepSummary& s = out[it->second];
+    s.n.push_back(static_cast<double>(w.spec.sweep_value));
+    s.cost_us.push_back(static_cast<double>(w.latency.value_at_percentile(50)) / 1000.0);
+  }
+  for (auto& s : out) {
+    s.fit = results::fit_linear(s.n, s.cost_us);
+    s.growth = results::growth_exponents(s.n, s.cost_us);
+  }
+  return out;
+}
+
+std::string comparison_line(const std::string& scenario, const VariantComparison& c) {
+  const bool ok = c.status == "ok";
+  auto figure = [&](double v) { return ok ? number(v) : std::string("-"); };
+  return fmt::format(
+      "COMPARE|scenario={}|workload={}|baseline={}|variant={}|metric=rps|baseline_rps={}"
+      "|variant_rps={}|ratio={}|pair_min={}|pair_max={}|ci_low={}|ci_high={}|status={}",
+      scenario, c.workload, c.baseline, c.variant, ok ? fmt::format("{:.0f}", c.baseline_rps) : "-",
+      ok ? fmt::format("{:.0f}", c.variant_rps) : "-", figure(c.ratio), figure(c.pair_min),
+      figure(c.pair_max), optional(c.ci_low), optional(c.ci_high), c.status);
+}
+
+std::string sweep_line(const std::string& scenario, const SweepSummary& s) {
+  std::string worst_pair = "-";
+  if (s.growth) {
+    worst_pair =
+        fmt::format("{:.0f}-{:.0f}", s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1]);
+  }
+  return fmt::format(
+      "SWEEP|scenario={}|workload={}|variant={}|parameter={}|points={}|cost=p50_us|a={}|b={}"
+      "|r2={}|exponent={}|worst_exponent={}|worst_pair={}|class={}",
+      scenario, s.workload, s.variant, s.parameter, s.n.size(), s.fit ? number(s.fit->a) : "-",
+      s.fit ? number(s.fit->b) : "-", s.fit ? number(s.fit->r2, "{:.3f}") : "-",
+      s.growth ? number(s.growth->median, "{:.2f}") : "-",
+      s.growth ? number(s.growth->worst, "{:.2f}") : "-", worst_pair,
+      s.growth ? results::growth_class(s.growth->median) : "-");
+}
+
+std::string analysis_text(const engine::ScenarioResult& result) {
+  std::string out;
+  for (const auto& c : comparisons(result)) {
+    if (c.status != "ok") {
+      out += fmt::format("compare {}: {} vs {}: {} (no ratio)\n", c.workload, c.variant, c.baseline,
+                         c.status);
+      continue;
+    }
+    out += fmt::format(
+        "compare {}: {} / {} throughput ratio {:.3f} (pairs {:.3f}-{:.3f}{}); {:.0f} vs {:.0f} "
+        "ops/s\n",
+        c.workload, c.variant, c.baseline, c.ratio, c.pair_min, c.pair_max,
+        c.ci_low ? fmt::format(", 95% CI {:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "", c.variant_rps,
+        c.baseline_rps);
+  }
+  for (const auto& s : sweeps(result)) {
+    if (!s.fit) {
+      out += fmt::format("sweep {} [{}] over {}: fewer than two measured points, no model\n",
+                         s.workload, s.variant, s.parameter);
+      continue;
+    }
+    out += fmt::format("sweep {} [{}] over {}: p50 = {:.4g} us + {:.4g} us * n (R^2 {:.3f})",
+                       s.workload, s.variant, s.parameter, s.fit->a, s.fit->b, s.fit->r2);
+    if (s.growth) {
+      out += fmt::format("; exponent {:.2f} ({}), worst pair {:.0f}->{:.0f}: {:.2f}",
+                         s.growth->median, results::growth_class(s.growth->median),
+                         s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1], s.growth->worst);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace benchgate::report

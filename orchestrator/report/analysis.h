@@ -1,0 +1,56 @@
+// Figures across workloads of one run: the ratio between compared variants and the growth
+// model of a sweep. Computed from the results alone, printed by the terminal report, the
+// RESULT-style lines (COMPARE| and SWEEP|) and the JSON report.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/results/sweep_fit.h"
+
+namespace benchgate::report {
+
+// One variant against the comparison's first (the baseline), on throughput (ops/s).
+struct VariantComparison {
+  std::string workload;
+  std::string baseline;
+  std::string variant;
+  std::string status;  // "ok", or why there is no ratio: "not_configured", "failed"
+  double baseline_rps = 0;
+  double variant_rps = 0;
+  double ratio = 0;     // median variant / median baseline
+  double pair_min = 0;  // min and max of the per-repetition ratios (runs adjacent in time)
+  double pair_max = 0;
+  std::optional<double> ci_low;  // 95% interval of the ratio (Hodges-Lehmann on logs)
+  std::optional<double> ci_high;
+};
+
+std::vector<VariantComparison> comparisons(const engine::ScenarioResult& result);
+
+// One swept workload (per variant): cost = median latency (p50 of every repetition merged),
+// in microseconds, against the swept parameter.
+struct SweepSummary {
+  std::string workload;  // the base name, before '@'
+  std::string variant;
+  std::string parameter;
+  std::vector<double> n;
+  std::vector<double> cost_us;
+  std::optional<results::LinearFit> fit;
+  std::optional<results::GrowthExponents> growth;
+};
+
+std::vector<SweepSummary> sweeps(const engine::ScenarioResult& result);
+
+// COMPARE|scenario=..|workload=..|baseline=..|variant=..|metric=rps|baseline_rps=..|variant_rps=..
+//   |ratio=..|pair_min=..|pair_max=..|ci_low=..|ci_high=..|status=..   ("-" when not measured)
+std::string comparison_line(const std::string& scenario, const VariantComparison& c);
+// SWEEP|scenario=..|workload=..|variant=..|parameter=..|points=..|cost=p50_us|a=..|b=..|r2=..
+//   |exponent=..|worst_exponent=..|worst_pair=N1-N2|class=..
+std::string sweep_line(const std::string& scenario, const SweepSummary& s);
+
+// The human-readable summary printed after the workload tables ("" when there is nothing).
+std::string analysis_text(const engine::ScenarioResult& result);
+
+}  // namespace benchgate::report

@@ -1,0 +1,95 @@
+// `sweep` in a workload: one parameter sampled over several values, each value its own
+// workload named NAME@PARAMETER=VALUE, so that the report can fit how cost grows with it.
+#include <string>
+
+#include "common/units/units.h"
+#include "orchestrator/scenario/sections.h"
+
+namespace benchgate::scenario {
+namespace {
+
+// One value of the swept array: an integer, or for sizes also a string such as "64KiB".
+std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool size,
+                                    uint64_t min) {
+  std::optional<uint64_t> out;
+  if (auto i = v.value<int64_t>(); i && v.is_integer() && *i >= 0) {
+    out = static_cast<uint64_t>(*i);
+  } else if (size && v.is_string()) {
+    auto parsed = parse_size_bytes(*v.value<std::string>());
+    if (!parsed) {
+      diag.error(v.source(), "sweep value: " + parsed.message());
+      return std::nullopt;
+    }
+    out = *parsed;
+  } else {
+    diag.error(v.source(),
+               std::string("sweep values must be ") +
+                   (size ? "sizes (integers or strings such as \"64KiB\")" : "positive integers") +
+                   ", got " + std::string(toml_type_name(v)));
+    return std::nullopt;
+  }
+  if (*out < min) {
+    diag.error(v.source(),
+               "sweep value " + std::to_string(*out) + " must be at least " + std::to_string(min));
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
+  if (!r.has("sweep")) return {w};
+  Diagnostics& diag = r.diagnostics();
+  const toml::node* node = r.node("sweep");
+  const toml::table* table = node->as_table();
+  if (!table || table->size() != 1) {
+    diag.error(r.value_location("sweep"),
+               "key 'sweep' must be a table with one parameter, such as "
+               "sweep = { request_bytes = [64, 1024, 65536] } or sweep = { connections = [...] }");
+    return {w};
+  }
+  auto entry = *table->begin();  // a proxy holding references into the table
+  const toml::key& key = entry.first;
+  const toml::node& values = entry.second;
+  const std::string parameter(key.str());
+  const bool size = parameter == "request_bytes";
+  if (!size && parameter != "connections") {
+    diag.error(diag.at(key.source()),
+               "sweep parameter '" + parameter + "' is not supported (request_bytes, connections)");
+    return {w};
+  }
+  const toml::array* array = values.as_array();
+  if (!array || array->size() < 2) {
+    diag.error(values.source(), "sweep." + parameter + " must be an array of at least two values");
+    return {w};
+  }
+  // Each thread needs a connection, as for a plain workload.
+  const uint64_t min = size ? 0 : uint64_t{w.workers} * w.threads;
+  std::vector<Workload> out;
+  uint64_t previous = 0;
+  for (const toml::node& element : *array) {
+    auto value = sweep_value(diag, element, size, min);
+    if (!value) continue;
+    if (!out.empty() && *value <= previous) {
+      diag.error(element.source(), "sweep." + parameter + " values must increase");
+      continue;
+    }
+    previous = *value;
+    Workload expanded = w;
+    if (size) {
+      expanded.http.request_bytes = *value;
+    } else {
+      expanded.connections = static_cast<uint32_t>(std::min<uint64_t>(*value, UINT32_MAX));
+    }
+    expanded.name = w.name + "@" + parameter + "=" + std::to_string(*value);
+    expanded.sweep_of = w.name;
+    expanded.sweep_parameter = parameter;
+    expanded.sweep_value = *value;
+    out.push_back(std::move(expanded));
+  }
+  if (out.empty()) return {w};
+  return out;
+}
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,163 @@
+"""Comparisons and sweeps through the real binaries. The bundled router is compared with itself
+under two names (no nginx needed): every workload runs on both in the order A B B A, each
+variant has its own RESULT line, a COMPARE line carries the ratio; a variant whose program is
+not installed is not_configured and the other still runs. A tiny sweep prints a fitted model.
+Checks order and counts, never speed."""
+import os
+import sqlite3
+import tempfile
+import unittest
+
+from harness import Run, kill_tagged, load_json, write_scenario
+
+COMPARE = """
+name = "e2e_compare"
+[routers.first]
+impl = "builtin"
+[routers.second]
+impl = "builtin"
+{extra}
+[compare]
+routers = ["first", "second"{more}]
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 4
+workers = 1
+connections = 2
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+"""
+
+MISSING = """
+[routers.missing]
+impl = "command"
+command = ["benchgate-no-such-program-e2e", "--port", "${port:missing}"]
+address = "127.0.0.1:${port:missing}"
+"""
+
+SWEEP = """
+name = "e2e_sweep"
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+workers = 1
+
+[[workloads]]
+name = "echo"
+method = "POST"
+target = "/bench/echo"
+connections = 1
+sweep = { request_bytes = [64, 4096, 65536] }
+"""
+
+
+def tagged_lines(stdout, tag):
+    lines = [l for l in stdout.splitlines() if l.startswith(tag + "|")]
+    return [dict(kv.split("=", 1) for kv in l.split("|")[1:]) for l in lines]
+
+
+class CompareTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-compare-")
+        self.runs = []
+
+    def tearDown(self):
+        for run in self.runs:
+            kill_tagged(run.tag)
+
+    def run_scenario(self, text):
+        path = write_scenario(self.dir, "scenario.toml", text)
+        out = os.path.join(self.dir, "out.json")
+        self.db = os.path.join(self.dir, "bench.db")
+        run = Run(["run", path, "--json", out, "--db", self.db])
+        self.runs.append(run)
+        run.run(timeout=200)
+        return run, out
+
+    def test_two_variants_alternate_and_report_a_ratio(self):
+        run, out = self.run_scenario(COMPARE.format(extra="", more=""))
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+
+        lines = run.result_lines()
+        self.assertEqual([(l["workload"], l["variant"]) for l in lines],
+                         [("hello", "first"), ("hello", "second")])
+        for line in lines:
+            self.assertEqual(line["reps"], "4")
+            self.assertEqual(line["errors"], "0")
+            self.assertEqual(line["status"], "ok")
+
+        compare = tagged_lines(run.stdout, "COMPARE")
+        self.assertEqual(len(compare), 1, run.stdout)
+        self.assertEqual(compare[0]["baseline"], "first")
+        self.assertEqual(compare[0]["variant"], "second")
+        self.assertEqual(compare[0]["status"], "ok")
+        ratio = float(compare[0]["ratio"])
+        self.assertGreater(ratio, 0)
+        self.assertLessEqual(float(compare[0]["pair_min"]), float(compare[0]["pair_max"]))
+        self.assertIn("throughput ratio", run.stdout)
+
+        # Alternation: the measured windows, in time order, are A B B A A B B A.
+        report = load_json(out)["scenarios"][0]
+        windows = []
+        for workload in report["workloads"]:
+            for rep in workload["repetitions"]:
+                windows.append((rep["start_unix_ns"], workload["variant"]))
+                self.assertGreater(rep["operations"], 0)
+                self.assertEqual(rep["successes"], rep["operations"])
+        order = "".join("A" if v == "first" else "B" for _, v in sorted(windows))
+        self.assertEqual(order, "ABBAABBA")
+        self.assertEqual(len(report["comparisons"]), 1)
+        self.assertEqual(report["comparisons"][0]["status"], "ok")
+
+        # The store keeps one row per variant.
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute("SELECT name, variant FROM workloads ORDER BY variant").fetchall()
+        self.assertEqual(rows, [("hello", "first"), ("hello", "second")])
+
+    def test_a_variant_that_is_not_installed_is_not_configured(self):
+        run, out = self.run_scenario(COMPARE.format(extra=MISSING, more=', "missing"'))
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        by_variant = {l["variant"]: l for l in run.result_lines()}
+        self.assertEqual(set(by_variant), {"first", "second", "missing"})
+        self.assertEqual(by_variant["missing"]["status"], "not_configured")
+        self.assertEqual(by_variant["missing"]["rps"], "-")
+        self.assertEqual(by_variant["first"]["status"], "ok")
+        self.assertEqual(by_variant["second"]["reps"], "4")
+        compare = {l["variant"]: l for l in tagged_lines(run.stdout, "COMPARE")}
+        self.assertEqual(compare["missing"]["status"], "not_configured")
+        self.assertEqual(compare["missing"]["ratio"], "-")
+        self.assertEqual(compare["second"]["status"], "ok")
+
+    def test_an_odd_number_of_repetitions_is_refused(self):
+        text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")
+        run, _ = self.run_scenario(text)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("even number of repetitions", run.stderr)
+
+    def test_a_sweep_runs_each_size_and_prints_a_fitted_model(self):
+        run, out = self.run_scenario(SWEEP)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        names = [l["workload"] for l in run.result_lines()]
+        self.assertEqual(names, ["echo@request_bytes=64", "echo@request_bytes=4096",
+                                 "echo@request_bytes=65536"])
+        sweep = tagged_lines(run.stdout, "SWEEP")
+        self.assertEqual(len(sweep), 1, run.stdout)
+        self.assertEqual(sweep[0]["workload"], "echo")
+        self.assertEqual(sweep[0]["parameter"], "request_bytes")
+        self.assertEqual(sweep[0]["points"], "3")
+        for key in ("a", "b", "r2", "exponent", "worst_exponent", "class"):
+            self.assertNotEqual(sweep[0][key], "-", key)
+        self.assertIn(sweep[0]["class"], ("constant", "sublinear", "linear", "superlinear"))
+        self.assertIn("R^2", run.stdout)
+        sweeps = load_json(out)["scenarios"][0]["sweeps"]
+        self.assertEqual(sweeps[0]["n"], [64, 4096, 65536])
+
+
+if __name__ == "__main__":
+    unittest.main()

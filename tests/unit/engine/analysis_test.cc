@@ -1,0 +1,93 @@
+// Comparison ratios and sweep summaries over results: a not_configured variant gives no
+// number, a ratio comes with the spread of its pairs, a sweep groups its points and fits them.
+#include <gtest/gtest.h>
+
+#include "orchestrator/report/analysis.h"
+
+namespace benchgate::report {
+namespace {
+
+results::Repetition window(uint64_t successes, int64_t latency_ns) {
+  results::Repetition rep;
+  rep.successes = successes;
+  rep.operations = successes;
+  rep.duration_ns = 1'000'000'000;
+  rep.data_window_ns = 1'000'000'000;
+  rep.latency.record(latency_ns);
+  return rep;
+}
+
+results::WorkloadResult workload(const std::string& name, const std::string& variant,
+                                 std::vector<uint64_t> per_rep) {
+  results::WorkloadResult w;
+  w.spec.name = name;
+  w.variant = variant;
+  for (uint64_t s : per_rep) w.repetitions.push_back(window(s, 1000));
+  for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
+  return w;
+}
+
+TEST(Comparisons, RatioOfMediansWithThePairSpread) {
+  engine::ScenarioResult result;
+  result.variants = {"a", "b"};
+  result.workloads.push_back(workload("w", "a", {100, 100, 100, 100}));
+  result.workloads.push_back(workload("w", "b", {150, 200, 250, 200}));
+  auto c = comparisons(result);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].status, "ok");
+  EXPECT_EQ(c[0].baseline, "a");
+  EXPECT_EQ(c[0].variant, "b");
+  EXPECT_DOUBLE_EQ(c[0].ratio, 2.0);
+  EXPECT_DOUBLE_EQ(c[0].pair_min, 1.5);
+  EXPECT_DOUBLE_EQ(c[0].pair_max, 2.5);
+  EXPECT_NE(comparison_line("s", c[0]).find("|ratio=2|"), std::string::npos)
+      << comparison_line("s", c[0]);
+}
+
+TEST(Comparisons, ANotConfiguredVariantHasNoNumber) {
+  engine::ScenarioResult result;
+  result.variants = {"a", "nginx"};
+  result.workloads.push_back(workload("w", "a", {100, 100}));
+  auto missing = workload("w", "nginx", {});
+  missing.status = results::WorkloadStatus::kNotConfigured;
+  result.workloads.push_back(missing);
+  auto c = comparisons(result);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].status, "not_configured");
+  const std::string line = comparison_line("s", c[0]);
+  EXPECT_NE(line.find("|ratio=-|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|status=not_configured"), std::string::npos) << line;
+}
+
+TEST(Comparisons, NoneWithoutVariants) {
+  engine::ScenarioResult result;
+  result.workloads.push_back(workload("w", "default", {100}));
+  EXPECT_TRUE(comparisons(result).empty());
+}
+
+TEST(Sweeps, PointsOfOneBaseWorkloadAreFitted) {
+  engine::ScenarioResult result;
+  for (uint64_t n : {10, 100, 1000}) {
+    results::WorkloadResult w;
+    w.spec.name = "echo@request_bytes=" + std::to_string(n);
+    w.spec.sweep_of = "echo";
+    w.spec.sweep_parameter = "request_bytes";
+    w.spec.sweep_value = n;
+    w.repetitions.push_back(window(100, static_cast<int64_t>(n) * 1000));
+    w.latency.add(w.repetitions.back().latency);
+    result.workloads.push_back(w);
+  }
+  auto s = sweeps(result);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].workload, "echo");
+  ASSERT_EQ(s[0].n.size(), 3u);
+  ASSERT_TRUE(s[0].fit);
+  EXPECT_GT(s[0].fit->r2, 0.99);
+  ASSERT_TRUE(s[0].growth);
+  EXPECT_NEAR(s[0].growth->median, 1, 0.01);
+  EXPECT_NE(sweep_line("s", s[0]).find("|class=linear"), std::string::npos)
+      << sweep_line("s", s[0]);
+}
+
+}  // namespace
+}  // namespace benchgate::report

@@ -1,0 +1,165 @@
+// [routers.NAME], [compare] and `sweep`: what the loader accepts, how a sweep expands, and the
+// errors for an odd number of repetitions, an unknown router and a malformed sweep.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+LoadResult load(const std::string& text) {
+  LoadOptions options;
+  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  return load_scenario_text(text, "s.toml", options);
+}
+
+std::string errors_of(const LoadResult& r) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
+  return out;
+}
+
+constexpr std::string_view kCompare = R"(name = "c"
+[routers.a]
+impl = "builtin"
+[routers.b]
+impl = "command"
+command = ["nginx", "-c", "${scenario_dir}/nginx.conf"]
+address = "127.0.0.1:${port:nginx}"
+[compare]
+routers = ["a", "b"]
+[[workloads]]
+name = "w"
+repetitions = 4
+)";
+
+TEST(ScenarioCompare, ReadsRoutersAndTheComparisonOrder) {
+  LoadResult r = load(std::string(kCompare));
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  ASSERT_EQ(r.scenario->compare_routers, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(r.scenario->routers.at("a").impl, RouterImpl::kBuiltin);
+  const RouterConfig& b = r.scenario->routers.at("b");
+  EXPECT_EQ(b.impl, RouterImpl::kCommand);
+  EXPECT_EQ(b.address, "127.0.0.1:1234");
+  EXPECT_EQ(b.ready, "tcp://127.0.0.1:1234");
+  // By default a command variant requires its own program.
+  EXPECT_EQ(b.requires_programs, std::vector<std::string>{"nginx"});
+}
+
+TEST(ScenarioCompare, RequiresOverridesTheProgramToCheck) {
+  std::string text(kCompare);
+  text.insert(text.find("[compare]"), "requires = [\"nginx\", \"sed\"]\n");
+  LoadResult r = load(text);
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->routers.at("b").requires_programs,
+            (std::vector<std::string>{"nginx", "sed"}));
+}
+
+TEST(ScenarioCompare, AnOddNumberOfRepetitionsIsAnError) {
+  std::string text(kCompare);
+  text.replace(text.find("repetitions = 4"), 15, "repetitions = 3");
+  LoadResult r = load(text);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("a comparison needs an even number of repetitions"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioCompare, AnUnknownRouterIsNamed) {
+  std::string text(kCompare);
+  text.replace(text.find("[\"a\", \"b\"]"), 10, "[\"a\", \"x\"]");
+  LoadResult r = load(text);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("[compare] names router 'x', which no [routers.x] defines"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioCompare, RouterKeysAreCheckedPerVariant) {
+  std::string text(kCompare);
+  text.insert(text.find("[routers.b]"), "threads = 2\ncommand = [\"x\"]\n");
+  LoadResult r = load(text);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("key 'command' in [routers.a] applies only to impl = \"command\""),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioCompare, RoutersWithoutCompareIsAnError) {
+  LoadResult r = load("name = \"c\"\n[routers.a]\n[[workloads]]\nname = \"w\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("which is missing"), std::string::npos) << errors_of(r);
+}
+
+TEST(ScenarioCompare, RouterAndCompareExcludeEachOther) {
+  LoadResult r = load("[router]\n" + std::string(kCompare));
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("[router] and [compare] routers exclude each other"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioSweep, RequestBytesExpandsIntoNamedWorkloads) {
+  LoadResult r = load(R"(name = "s"
+[[workloads]]
+name = "echo"
+method = "POST"
+target = "/bench/echo"
+sweep = { request_bytes = [64, "1KiB", 65536] }
+)");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  const auto& w = r.scenario->workloads;
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0].name, "echo@request_bytes=64");
+  EXPECT_EQ(w[1].name, "echo@request_bytes=1024");
+  EXPECT_EQ(w[2].name, "echo@request_bytes=65536");
+  EXPECT_EQ(w[1].http.request_bytes, 1024u);
+  EXPECT_EQ(w[1].sweep_of, "echo");
+  EXPECT_EQ(w[1].sweep_parameter, "request_bytes");
+  EXPECT_EQ(w[2].sweep_value, 65536u);
+  EXPECT_EQ(w[2].http.method, "POST");
+}
+
+TEST(ScenarioSweep, ConnectionsExpandIntoNamedWorkloads) {
+  LoadResult r =
+      load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [1, 10, 100] }\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  ASSERT_EQ(r.scenario->workloads.size(), 3u);
+  EXPECT_EQ(r.scenario->workloads[2].name, "c@connections=100");
+  EXPECT_EQ(r.scenario->workloads[2].connections, 100u);
+}
+
+TEST(ScenarioSweep, ValuesMustIncrease) {
+  LoadResult r =
+      load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [10, 1] }\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("values must increase"), std::string::npos) << errors_of(r);
+}
+
+TEST(ScenarioSweep, AnUnknownParameterIsAnError) {
+  LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { rate = [1, 2] }\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("sweep parameter 'rate' is not supported"), std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioSweep, ConnectionsBelowWorkersTimesThreadsAreRefused) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"c\"\nthreads = 2\nconnections = 2\n"
+      "sweep = { connections = [1, 4] }\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("sweep value 1 must be at least 2"), std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioSweep, OneValueIsNotASweep) {
+  LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [4] }\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("at least two values"), std::string::npos) << errors_of(r);
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
