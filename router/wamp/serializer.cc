@@ -15,8 +15,10 @@ class WampSax {
  public:
   using Dom = nlohmann::detail::json_sax_dom_parser<Json>;
 
-  WampSax(Json& root, bool json_binary_strings)
-      : dom_(root, /*allow_exceptions=*/false), json_binary_strings_(json_binary_strings) {}
+  WampSax(Json& root, bool json_binary_strings, size_t input_bytes)
+      : dom_(root, /*allow_exceptions=*/false),
+        json_binary_strings_(json_binary_strings),
+        input_bytes_(input_bytes) {}
 
   bool null() { return dom_.null(); }
   bool boolean(bool value) { return dom_.boolean(value); }
@@ -35,7 +37,7 @@ class WampSax {
   }
   bool binary(Json::binary_t& value) { return dom_.binary(value); }
   bool start_object(std::size_t size) {
-    if (++depth_ > kMaxNestingDepth) return false;
+    if (++depth_ > kMaxNestingDepth || !plausible(size)) return false;
     return dom_.start_object(size);
   }
   bool key(std::string& value) { return dom_.key(value); }
@@ -44,7 +46,7 @@ class WampSax {
     return dom_.end_object();
   }
   bool start_array(std::size_t size) {
-    if (++depth_ > kMaxNestingDepth) return false;
+    if (++depth_ > kMaxNestingDepth || !plausible(size)) return false;
     return dom_.start_array(size);
   }
   bool end_array() {
@@ -57,8 +59,17 @@ class WampSax {
   }
 
  private:
+  // A MessagePack or CBOR header announces its element count (-1: unknown, JSON and
+  // indefinite CBOR); each element takes at least one byte, so a larger count is a lie. The
+  // DOM parser would throw out_of_range on a count beyond max_size() even with exceptions
+  // off, which ended the router on one crafted message (found by fuzz/wamp_message_fuzz).
+  bool plausible(std::size_t size) const {
+    return size == static_cast<std::size_t>(-1) || size <= input_bytes_;
+  }
+
   Dom dom_;
   bool json_binary_strings_;
+  size_t input_bytes_;
   int depth_ = 0;
 };
 
@@ -106,7 +117,7 @@ std::optional<Serializer> serializer_for_rawsocket_id(uint8_t id) {
 
 bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
   using format = nlohmann::detail::input_format_t;
-  WampSax sax(out, serializer == Serializer::json);
+  WampSax sax(out, serializer == Serializer::json, bytes.size());
   const format input = serializer == Serializer::json      ? format::json
                        : serializer == Serializer::msgpack ? format::msgpack
                                                            : format::cbor;
