@@ -19,7 +19,11 @@ packages=(
   python3-autobahn python3-msgpack python3-cbor2
   # the example worker in Python (examples/python_worker)
   python3-grpcio python3-protobuf
+  # tests: libFuzzer targets (fuzz/, built with clang)
+  clang libclang-rt-14-dev
 )
+# tests: npm fetches Taplo for the schema test; a Node.js that bundles npm needs no npm package.
+command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

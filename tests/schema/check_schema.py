@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""schema.taplo: runs an independent validator, Taplo (npm @taplo/cli), with
+schemas/scenario.schema.json over every scenario the loader accepts (scenarios/,
+tests/data/scenarios/valid/: the schema must accept them) and over the broken corpus
+(tests/data/scenarios/invalid/: the schema must reject each, except the files in
+ALLOWED_TO_PASS, whose fault a JSON Schema cannot express).
+
+  check_schema.py SOURCE_DIR WORK_DIR
+Exit 0: agree; 1: a disagreement (listed); 77: Taplo could not be installed (skipped).
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+# Broken files the schema accepts, and why a schema cannot judge them.
+ALLOWED_TO_PASS = {
+    "compare_odd_repetitions.toml": "repetitions may come from [defaults] (a sum across tables)",
+    "connections_below_threads.toml": "compares connections with workers * threads",
+    "duplicate_workload_name.toml": "uniqueness of a field across array items",
+    "gate_glob_matches_nothing.toml": "a gate's glob against the workload names",
+    "gate_unknown_workload.toml": "a gate's workload against the workload names",
+    "timeout_too_short.toml": "timeout against warmup + duration * repetitions",
+    "unset_env_var.toml": "the environment at load time",
+    "wamp_rawsocket_payload_too_large.toml": "a size after unit conversion and base64 growth",
+    "wamp_worker_callee_bench_echo.toml": "a procedure name reserved for callee = router",
+    "worker_impl_undefined.toml": "a workload's worker against the [worker_impls] names",
+    "wrong_type_count_float.toml": "JSON Schema counts 3.0 as an integer; TOML does not",
+}
+
+
+def main():
+    source, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    taplo = os.path.join(work, "node_modules", ".bin", "taplo")
+    if not os.path.exists(taplo):
+        npm = subprocess.run(
+            ["npm", "install", "--prefix", work, "--no-audit", "--no-fund", "@taplo/cli"],
+            capture_output=True, text=True, timeout=300)
+        if npm.returncode != 0 or not os.path.exists(taplo):
+            print("schema.taplo: SKIP: could not install @taplo/cli with npm "
+                  "(no network or no npm):\n" + npm.stderr[-2000:])
+            return 77
+    schema = "file://" + os.path.join(source, "schemas", "scenario.schema.json")
+    valid = sorted(glob.glob(os.path.join(source, "scenarios", "*.toml")) +
+                   glob.glob(os.path.join(source, "tests/data/scenarios/valid/*.toml")))
+    invalid = sorted(glob.glob(os.path.join(source, "tests/data/scenarios/invalid/*.toml")))
+    # One Taplo run for every file: each start of the validator costs seconds.
+    run = subprocess.run([taplo, "lint", "--colors", "never", "--no-auto-config",
+                          "--schema", schema] + valid + invalid,
+                         capture_output=True, text=True, timeout=600,
+                         env=dict(os.environ, NO_COLOR="1", RUST_LOG="warn"))
+    output = run.stdout + run.stderr
+    rejected = set(re.findall(r'invalid file .*?path="([^"]+)"', output))
+    problems = []
+    for path in valid:
+        if path in rejected:
+            problems.append(f"schema rejects {path}, which the loader accepts")
+    for path in invalid:
+        name = os.path.basename(path)
+        if path not in rejected and name not in ALLOWED_TO_PASS:
+            problems.append(f"schema accepts {path}, which the loader rejects")
+        if path in rejected and name in ALLOWED_TO_PASS:
+            problems.append(f"{name} is on the allow-list but the schema rejects it: remove it")
+    print(f"schema.taplo: {len(valid)} valid and {len(invalid)} broken files, "
+          f"{len(rejected)} rejected by the schema")
+    if problems:
+        print(output[-6000:])
+        print("\n".join(problems))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
