@@ -122,7 +122,7 @@ measure_worker() {
 
 for ((i = 1; i <= ROUNDS; i++)); do
   NPORT="$(free_port)"
-  start_nginx "$NPORT" "$SERVER_CORE" $((N + 200))
+  start_nginx "$NPORT" "$SERVER_CORE" $((N + 2000))
   RPORT="$(free_port)"
   start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s
   if ((i % 2)); then

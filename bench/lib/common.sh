@@ -169,8 +169,9 @@ callgrind_total() { "$PY" "$LIB/benchlib.py" callgrind-total "$1"; }
 
 # callgrind_top FILE [N]: the N (default 12) functions with the most instructions (self).
 callgrind_top() {
-  callgrind_annotate --threshold=95 "$1" 2>/dev/null | sed -n '/^Ir .*file:function/,$p' |
-    sed -n "3,$((2 + ${2:-12}))p" | cut -c1-160 | sed 's/^/    /'
+  callgrind_annotate --auto=no --threshold=99 "$1" 2>/dev/null |
+    grep -E '^ *[0-9,]+ \( *[0-9.]+%\) ' | grep -v 'PROGRAM TOTALS' | head -n "${2:-12}" |
+    cut -c1-160 | sed 's/^/    /'
 }
 
 # start_router CORE HTTP_PORT [EXTRA FLAGS...]: the bundled router pinned to CORE. Sets
