@@ -17,7 +17,7 @@ struct Error {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Expected(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Expected(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return v_.index() == 0; }

@@ -18,9 +18,9 @@
 namespace benchgate::scenario {
 namespace {
 
-const std::vector<std::string_view> kTopKeys = {
-    "name", "description", "fail_fast", "router", "defaults", "workloads", "gates", "routers",
-    "compare", "worker_impls"};
+const std::vector<std::string_view> kTopKeys = {"name",     "description", "fail_fast", "router",
+                                                "defaults", "workloads",   "gates",     "routers",
+                                                "compare",  "worker_impls"};
 const std::vector<NotYet> kTopNotYet = {};
 
 std::optional<std::string> process_getenv(const std::string& name) {

@@ -22,8 +22,8 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
       continue;
     }
     if (!node.is_table()) {
-      diag.error(node.source(), "key '" + name + "' in [worker_impls] must be a table (" +
-                                    section + "), got " + std::string(toml_type_name(node)));
+      diag.error(node.source(), "key '" + name + "' in [worker_impls] must be a table (" + section +
+                                    "), got " + std::string(toml_type_name(node)));
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
@@ -50,8 +50,9 @@ void check_workload_workers(const Scenario& scenario, Diagnostics& diag) {
     if (w.worker == "builtin" || scenario.worker_impls.count(w.worker)) continue;
     std::string known = "builtin";
     for (const auto& [name, impl] : scenario.worker_impls) known += ", " + name;
-    diag.error(w.where, "workload '" + w.name + "': worker '" + w.worker + "' is not defined (no [worker_impls." + w.worker +
-                   "]; known: " + known + ")");
+    diag.error(w.where, "workload '" + w.name + "': worker '" + w.worker +
+                            "' is not defined (no [worker_impls." + w.worker +
+                            "]; known: " + known + ")");
   }
 }
 

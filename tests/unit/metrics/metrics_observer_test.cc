@@ -58,14 +58,13 @@ TEST(MetricsObserverTest, LiveProgressSetsOpsAndP99WhileAWindowRuns) {
   const std::string text = scrape(observer);
   const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
   EXPECT_TRUE(has_line(text, "benchgate_workload_ops_per_second{" + labels + "} 1234.5")) << text;
-  EXPECT_TRUE(has_line(text, R"(benchgate_workload_latency_seconds{percentile="99",)" + labels +
-                                 "} 0.002"))
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_latency_seconds{percentile="99",)" + labels + "} 0.002"))
       << text;
   EXPECT_TRUE(has_line(text, "benchgate_workload_repetition{" + labels + "} 2")) << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 1)")) << text;
   // Counters exist at zero before anything happened, so rate() and alerts see the first one.
-  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="connect",)" + labels +
-                                 "} 0"))
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="connect",)" + labels + "} 0"))
       << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 0)")) << text;
 }
@@ -82,19 +81,17 @@ TEST(MetricsObserverTest, MeasuredWindowsAddErrorsRouterCpuAndOperations) {
   observer.window_finished(s.workloads[0], engine::WindowInfo{}, nullptr);  // warm-up
   const std::string text = scrape(observer);
   const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
-  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="timeout",)" + labels +
-                                 "} 4"))
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="timeout",)" + labels + "} 4"))
       << text;
   EXPECT_TRUE(has_line(text, "benchgate_workload_operations_total{" + labels + "} 2000")) << text;
   EXPECT_TRUE(has_line(text, "benchgate_workload_ops_per_second{" + labels + "} 998")) << text;
-  EXPECT_TRUE(has_line(
-      text, "benchgate_workload_throughput_bytes_per_second{" + labels + "} 50000"))
+  EXPECT_TRUE(
+      has_line(text, "benchgate_workload_throughput_bytes_per_second{" + labels + "} 50000"))
       << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_router_cpu_seconds_total{scenario="sc"} 0.5)")) << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_router_resident_memory_bytes{scenario="sc"} 4096)"))
       << text;
-  EXPECT_TRUE(has_line(text, "benchgate_worker_cpu_utilization_ratio{" + labels + "} 0.5"))
-      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_worker_cpu_utilization_ratio{" + labels + "} 0.5")) << text;
 }
 
 report::ScenarioReport make_report(int64_t run_id, gates::Verdict verdict) {
@@ -119,14 +116,13 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
   observer.scenario_started(s);
   observer.scenario_finished(make_report(8, gates::Verdict::kFail), "def");
   const std::string text = scrape(observer);
-  const std::string gate =
-      R"(gate="1",metric="latency.p99",scenario="sc",severity="critical",)";
+  const std::string gate = R"(gate="1",metric="latency.p99",scenario="sc",severity="critical",)";
   EXPECT_TRUE(has_line(text, "benchgate_gate_passed{" + gate + R"(workload="hello"} 0)")) << text;
-  EXPECT_TRUE(has_line(text, "benchgate_gate_verdict{" + gate +
-                                 R"(verdict="fail",workload="hello"} 1)"))
+  EXPECT_TRUE(
+      has_line(text, "benchgate_gate_verdict{" + gate + R"(verdict="fail",workload="hello"} 1)"))
       << text;
-  EXPECT_TRUE(has_line(text, "benchgate_gate_verdict{" + gate +
-                                 R"(verdict="pass",workload="hello"} 0)"))
+  EXPECT_TRUE(
+      has_line(text, "benchgate_gate_verdict{" + gate + R"(verdict="pass",workload="hello"} 0)"))
       << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_run_info{commit="def",run_id="8",scenario="sc"} 1)"))
       << text;

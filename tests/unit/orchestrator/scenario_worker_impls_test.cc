@@ -68,7 +68,8 @@ TEST(ScenarioWorkerImpls, ACommandIsRequiredAndMustBeStrings) {
   auto missing = load("name = \"w\"\n[worker_impls.x]\n[[workloads]]\nname = \"a\"\n");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(errors_of(missing).find("'command'"), std::string::npos) << errors_of(missing);
-  auto numbers = load("name = \"w\"\n[worker_impls.x]\ncommand = [1]\n[[workloads]]\nname = \"a\"\n");
+  auto numbers =
+      load("name = \"w\"\n[worker_impls.x]\ncommand = [1]\n[[workloads]]\nname = \"a\"\n");
   ASSERT_FALSE(numbers.ok());
   EXPECT_NE(errors_of(numbers).find("array of strings"), std::string::npos) << errors_of(numbers);
 }
