@@ -13,6 +13,7 @@ std::vector<WorkerShare> split_load(const scenario::Workload& workload) {
     share.connections = workload.connections / workers + (i < workload.connections % workers);
     share.threads = std::min(workload.threads, std::max<uint32_t>(1, share.connections));
     share.rate = workload.rate * share.connections / workload.connections;
+    share.index = i;
   }
   return shares;
 }
@@ -45,11 +46,64 @@ Expectation expected_response(const scenario::Workload& workload, bool bundled_r
   return expectation;
 }
 
+Expected<std::string> target_address(const scenario::Workload& workload,
+                                     const sut::SystemUnderTest& sut) {
+  if (workload.protocol == scenario::Protocol::kHttp1) return sut.address();
+  return sut.wamp_address(workload.wamp.transport);
+}
+
+uint64_t router_operation_count(const scenario::Workload& workload,
+                                const sut::MetricsSnapshot& delta) {
+  const char* counter = nullptr;
+  switch (workload.protocol) {
+    case scenario::Protocol::kHttp1:
+      return delta.requests;
+    case scenario::Protocol::kWampRpc:
+      counter = "wamp_calls_routed";
+      break;
+    case scenario::Protocol::kWampPubSub:
+      counter = "wamp_events_delivered";
+      break;
+  }
+  auto it = delta.counters.find(counter);
+  return it == delta.counters.end() ? 0 : it->second;
+}
+
+namespace {
+
+void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
+              v1::WorkloadSpec& spec) {
+  const scenario::WampRequest& w = workload.wamp;
+  const bool pubsub = workload.protocol == scenario::Protocol::kWampPubSub;
+  auto* wamp = spec.mutable_wamp();
+  wamp->set_kind(pubsub ? "pubsub" : "rpc");
+  wamp->set_transport(w.transport);
+  wamp->set_serializer(w.serializer);
+  wamp->set_realm(w.realm);
+  wamp->set_request_bytes(w.request_bytes);
+  if (pubsub) {
+    wamp->set_topic(w.topic);
+    wamp->set_publishers(w.publishers);
+    wamp->set_subscribers(w.subscribers);
+    wamp->set_acknowledge(workload.rate <= 0);  // the closed loop is paced by PUBLISHED
+    spec.set_connections(w.publishers + w.subscribers);
+    spec.set_threads(std::min(workload.threads, w.publishers + w.subscribers));
+    spec.set_rate(workload.rate);
+    return;
+  }
+  wamp->set_callee(w.callee);
+  std::string procedure = w.procedure;
+  if (w.callee == "worker" && share.index > 0) procedure += ".w" + std::to_string(share.index);
+  wamp->set_procedure(procedure);
+}
+
+}  // namespace
+
 v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerShare& share,
                              const std::string& address, const Expectation& expectation) {
   v1::WorkloadSpec spec;
   spec.set_name(workload.name);
-  spec.set_protocol("http1");
+  spec.set_protocol(scenario::to_string(workload.protocol));
   spec.set_address(address);
   spec.set_connections(share.connections);
   spec.set_threads(share.threads);
@@ -58,6 +112,10 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   spec.set_progress_interval_ns(500'000'000);
   spec.set_drain_timeout_ns(5'000'000'000);
   spec.set_connect_timeout_ns(10'000'000'000);
+  if (workload.protocol != scenario::Protocol::kHttp1) {
+    set_wamp(workload, share, spec);
+    return spec;
+  }
   auto* http = spec.mutable_http();
   http->set_method(workload.http.method);
   http->set_target(workload.http.target);

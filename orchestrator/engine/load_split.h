@@ -7,14 +7,17 @@
 #include <vector>
 
 #include "benchgate/v1/worker.pb.h"
+#include "common/util/expected.h"
 #include "orchestrator/scenario/scenario.h"
+#include "orchestrator/sut/system_under_test.h"
 
 namespace benchgate::engine {
 
 struct WorkerShare {
   uint32_t connections = 0;
   uint32_t threads = 0;
-  double rate = 0;  // requests/s for this worker; 0 for closed loop
+  double rate = 0;     // requests/s for this worker; 0 for closed loop
+  uint32_t index = 0;  // the worker's position
 };
 
 // Connections as evenly as possible (the first workers get the remainder), threads capped at
@@ -30,7 +33,21 @@ struct Expectation {
 };
 Expectation expected_response(const scenario::Workload& workload, bool bundled_router);
 
-// The protobuf spec for one worker.
+// Where the workload's workers connect: the HTTP address, or the address of the WAMP
+// transport the workload names.
+Expected<std::string> target_address(const scenario::Workload& workload,
+                                     const sut::SystemUnderTest& sut);
+
+// What the router counted of the workload's operations in a window (`delta` of its counters):
+// HTTP requests answered, WAMP calls routed (wamp_rpc) or events delivered (wamp_pubsub).
+uint64_t router_operation_count(const scenario::Workload& workload,
+                                const sut::MetricsSnapshot& delta);
+
+// The protobuf spec for one worker. WAMP: rpc callers are split like connections; with
+// callee = "worker" each worker registers and calls its own procedure (`procedure`.wN for
+// N > 0 when there are several workers), since a router allows one registration per
+// procedure. Pub/sub runs on one worker (the loader enforces it) with every publisher and
+// subscriber.
 v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerShare& share,
                              const std::string& address, const Expectation& expectation);
 

@@ -39,6 +39,8 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     rep.bytes_received += part.bytes_received();
     rep.late_sends += part.late_sends();
     rep.unsent += part.unsent();
+    rep.events_expected += part.events_expected();
+    rep.events_delivered += part.events_delivered();
     if (part.operations() > 0) {
       first_send = std::min(first_send, part.first_send_unix_ns());
       last_receive = std::max(last_receive, part.last_receive_unix_ns());

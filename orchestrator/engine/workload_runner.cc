@@ -104,8 +104,10 @@ class WorkloadRun {
   Expected<void> run_windows() {
     const auto shares = split_load(workload_);
     const auto expectation = expected_response(workload_, env_.bundled_router);
+    auto address = target_address(workload_, env_.sut);
+    if (!address) return address.error();
     for (size_t w = 0; w < shares.size(); ++w) {
-      auto spec = worker_spec(workload_, shares[w], env_.sut.address(), expectation);
+      auto spec = worker_spec(workload_, shares[w], *address, expectation);
       streams_.open(w, env_.pool.stub(w), spec);
     }
     auto ready = wait_ready();
@@ -240,8 +242,8 @@ class WorkloadRun {
                             const sut::MetricsSnapshot& after) {
     auto delta = sut::difference(before, after);
     rep.router.collected = delta.has_counters;
+    rep.router.requests = router_operation_count(workload_, delta);
     rep.router.counter_deltas = std::move(delta.counters);
-    rep.router.requests = delta.requests;
     rep.router.cpu_seconds = delta.cpu_seconds;
     rep.router.rss_bytes = delta.rss_bytes;
     rep.router.handling = std::move(delta.handling);

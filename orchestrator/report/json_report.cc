@@ -49,6 +49,9 @@ json repetition_json(const results::Repetition& rep) {
     j["late_sends"] = rep.late_sends;
     j["unsent"] = rep.unsent;
   }
+  if (rep.events_expected > 0 || rep.events_delivered > 0) {
+    j["events"] = {{"expected", rep.events_expected}, {"delivered", rep.events_delivered}};
+  }
   if (rep.router.collected || rep.router.cpu_seconds > 0 || rep.router.rss_bytes > 0) {
     json router = {{"cpu_seconds", rep.router.cpu_seconds}, {"rss_bytes", rep.router.rss_bytes}};
     if (rep.router.collected) {
@@ -74,7 +77,16 @@ json parameters_json(const scenario::Workload& w) {
                {"headers", w.http.headers}};
   if (w.http.expect_status) http["expect_status"] = *w.http.expect_status;
   if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
-  return {{"protocol", "http1"},
+  json wamp = nullptr;
+  if (w.protocol != scenario::Protocol::kHttp1) {
+    wamp = {{"transport", w.wamp.transport},   {"serializer", w.wamp.serializer},
+            {"realm", w.wamp.realm},           {"procedure", w.wamp.procedure},
+            {"callee", w.wamp.callee},         {"topic", w.wamp.topic},
+            {"publishers", w.wamp.publishers}, {"subscribers", w.wamp.subscribers},
+            {"request_bytes", w.wamp.request_bytes}};
+  }
+  return {{"protocol", scenario::to_string(w.protocol)},
+          {"wamp", wamp},
           {"warmup_ns", w.warmup_ns},
           {"duration_ns", w.duration_ns},
           {"repetitions", w.repetitions},

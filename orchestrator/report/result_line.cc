@@ -22,14 +22,16 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const std::string rps = measured ? fmt::format("{:.0f}", w.ops_per_second().median) : "-";
   const std::string mbps =
       measured ? fmt::format("{:.3f}", w.bytes_per_second().median / 1e6) : "-";
+  const std::string gbps =
+      measured ? fmt::format("{:.3f}", w.bytes_per_second().median * 8 / 1e9) : "-";
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
-      "|run={}|status={}",
-      scenario, w.spec.name, w.variant, "http1", w.spec.connections, w.spec.workers, w.spec.threads,
-      rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99), micros(w, 99.9), micros(w, 100),
-      w.error_count(), w.repetitions.size(), run,
-      results::status_name(w.status));
+      "|run={}|status={}|gbps={}",
+      scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.connections,
+      w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
+      micros(w, 99.9), micros(w, 100), w.error_count(), w.repetitions.size(), run,
+      results::status_name(w.status), gbps);
 }
 
 }  // namespace benchgate::report

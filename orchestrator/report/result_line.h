@@ -1,6 +1,7 @@
 // The machine-readable summary line of one workload (OBSERVABILITY.md):
 // RESULT|scenario=..|workload=..|variant=..|protocol=..|connections=..|workers=..|threads=..|
-// rps=..|mbps=..|p50_us=..|p90_us=..|p99_us=..|p999_us=..|max_us=..|errors=..|reps=..|run=..
+// rps=..|mbps=..|p50_us=..|p90_us=..|p99_us=..|p999_us=..|max_us=..|errors=..|reps=..|run=..|
+// status=..|gbps=..   (protocol: http1, wamp_rpc, wamp_pubsub; gbps: mbps in Gbit/s)
 // Field names are stable; new fields are only ever appended.
 #pragma once
 

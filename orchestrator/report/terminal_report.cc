@@ -35,13 +35,41 @@ constexpr const char* kRow =
 
 }  // namespace
 
+// From 100 MB/s on, the table also states the data rate in Gbit/s.
+static constexpr double kGbitLineBytesPerSecond = 100e6;
+
+// "wamp_rpc bench.echo (router) over rawsocket/cbor, 1024 B, 8 sessions x 4 in flight, ..."
+static std::string wamp_header(const results::WorkloadResult& w, const std::string& variant,
+                               const char* model) {
+  const scenario::WampRequest& wamp = w.spec.wamp;
+  std::string what;
+  if (w.spec.protocol == scenario::Protocol::kWampRpc) {
+    what = fmt::format("wamp_rpc {} ({} callee) over {}/{}, {} B, {} sessions x {} in flight",
+                       wamp.procedure, wamp.callee, wamp.transport, wamp.serializer,
+                       wamp.request_bytes, w.spec.connections, w.spec.in_flight);
+  } else {
+    what = fmt::format(
+        "wamp_pubsub {} over {}/{}, {} B, {} publisher(s) x {} in flight -> {} "
+        "subscriber(s)",
+        wamp.topic, wamp.transport, wamp.serializer, wamp.request_bytes, wamp.publishers,
+        w.spec.in_flight, wamp.subscribers);
+  }
+  return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
+                     w.spec.workers, w.spec.threads, model);
+}
+
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
   const std::string variant = w.variant == "default" ? "" : " [" + w.variant + "]";
-  out += fmt::format("{}{}: {} {}, {} connections x {} in flight, {} worker(s) x {} thread(s), {}",
-                     w.spec.name, variant, w.spec.http.method, w.spec.http.target, w.spec.connections,
-                     w.spec.in_flight, w.spec.workers, w.spec.threads, model);
+  if (w.spec.protocol == scenario::Protocol::kHttp1) {
+    out +=
+        fmt::format("{}{}: {} {}, {} connections x {} in flight, {} worker(s) x {} thread(s), {}",
+                    w.spec.name, variant, w.spec.http.method, w.spec.http.target,
+                    w.spec.connections, w.spec.in_flight, w.spec.workers, w.spec.threads, model);
+  } else {
+    out += wamp_header(w, variant, model);
+  }
   if (w.spec.rate > 0) out += fmt::format(" at {:.0f} req/s", w.spec.rate);
   out += "\n";
   out += fmt::format(kRow, "", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors",
@@ -78,8 +106,18 @@ std::string workload_table(const results::WorkloadResult& w) {
       router_counted = router_counted && rep.router.collected;
     }
     if (router_counted) {
-      out += fmt::format("  requests: {} sent by workers, {} counted by the router\n",
-                         worker_operations, router_requests);
+      const char* line = "  requests: {} sent by workers, {} counted by the router\n";
+      if (w.spec.protocol == scenario::Protocol::kWampRpc) {
+        line = "  calls: {} made by workers, {} routed by the router\n";
+      } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
+        line = "  events: {} received by workers, {} delivered by the router\n";
+      }
+      out += fmt::format(fmt::runtime(line), worker_operations, router_requests);
+    }
+    // Large payloads are judged in bits per second.
+    if (mb.median >= kGbitLineBytesPerSecond) {
+      out += fmt::format("  throughput: {:.3f} Gbit/s (median of {:.1f} MB/s)\n",
+                         mb.median * 8 / 1e9, mb.median / 1e6);
     }
   }
   if (w.status == results::WorkloadStatus::kFailed) {

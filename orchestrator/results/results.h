@@ -37,6 +37,8 @@ struct Repetition {
   uint64_t bytes_received = 0;
   uint64_t late_sends = 0;                   // open loop
   uint64_t unsent = 0;                       // open loop: due but never sent in the window
+  uint64_t events_expected = 0;              // wamp_pubsub: publications x subscribers
+  uint64_t events_delivered = 0;             // wamp_pubsub: events the subscribers received
   HdrHistogram latency;                      // corrected latency (ns)
   std::optional<HdrHistogram> service_time;  // open loop: uncorrected (ns)
   double worker_cpu_seconds = 0;             // all workers, user + system

@@ -34,7 +34,20 @@ struct RouterConfig {
   Location where;
 };
 
-enum class Protocol { kHttp1 };
+enum class Protocol { kHttp1, kWampRpc, kWampPubSub };
+
+// "http1", "wamp_rpc", "wamp_pubsub": as scenario files and reports name it.
+inline const char* to_string(Protocol protocol) {
+  switch (protocol) {
+    case Protocol::kWampRpc:
+      return "wamp_rpc";
+    case Protocol::kWampPubSub:
+      return "wamp_pubsub";
+    case Protocol::kHttp1:
+      break;
+  }
+  return "http1";
+}
 
 struct HttpRequest {
   std::string method = "GET";
@@ -43,6 +56,20 @@ struct HttpRequest {
   std::optional<uint32_t> expect_status;      // unset: 200
   std::optional<uint64_t> expect_body_bytes;  // unset: derived from the route, or any
   std::map<std::string, std::string> headers;
+};
+
+// A WAMP workload (protocol wamp_rpc / wamp_pubsub); the load shape (connections, in_flight,
+// rate) is the workload's.
+struct WampRequest {
+  std::string transport = "websocket";  // websocket | rawsocket
+  std::string serializer = "json";      // json | msgpack | cbor
+  std::string realm = "realm1";
+  std::string procedure = "bench.echo";  // rpc
+  std::string callee = "router";         // rpc: router (bench.echo) | worker
+  std::string topic = "bench.topic";     // pubsub
+  uint32_t publishers = 1;               // pubsub: sessions across all workers
+  uint32_t subscribers = 1;              // pubsub: every event goes to each
+  uint64_t request_bytes = 0;            // payload of every CALL / PUBLISH
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md).
@@ -72,6 +99,7 @@ struct Workload {
   double rate = 0;           // open loop when > 0: requests/s in total
 
   HttpRequest http;
+  WampRequest wamp;  // protocol kWampRpc / kWampPubSub
 
   // Set on the workloads a `sweep` expanded into: the base workload's name, the parameter swept
   // ("request_bytes", "connections") and this workload's value of it.

@@ -20,19 +20,14 @@ const std::vector<std::string_view> kHttpKeys = {
     "name",    "protocol",      "method",        "target",
     "headers", "request_bytes", "expect_status", "expect_body_bytes"};
 
-constexpr std::string_view kWamp = "it belongs to the WAMP protocols";
-const std::vector<NotYet> kWorkloadNotYet = {
-    {"transport", kWamp},
-    {"serializer", kWamp},
-    {"procedure", kWamp},
-    {"callee", kWamp},
-    {"topic", kWamp},
-    {"publishers", kWamp},
-    {"subscribers", kWamp},
-};
+// Keys of the WAMP protocols (request_bytes is shared with HTTP).
+const std::vector<std::string_view> kWampKeys = {"transport",  "serializer", "realm",
+                                                 "procedure",  "callee",     "topic",
+                                                 "publishers", "subscribers"};
 
-const std::vector<std::string_view> kSupportedProtocols = {"http1"};
-const std::vector<std::string_view> kPlannedProtocols = {"http1", "wamp_rpc", "wamp_pubsub"};
+const std::vector<NotYet> kWorkloadNotYet = {};
+
+const std::vector<std::string_view> kSupportedProtocols = {"http1", "wamp_rpc", "wamp_pubsub"};
 
 // Records where a field got its value, or that its value was invalid.
 class Fields {
@@ -129,6 +124,101 @@ void read_http(TableReader& r, Workload& w) {
   }
 }
 
+Location blame(const WorkloadTemplate& t, const std::vector<std::string_view>& keys);
+
+const std::vector<std::string_view> kHttpOnlyKeys = {"method", "target", "headers", "expect_status",
+                                                     "expect_body_bytes"};
+
+// Keys that belong to another protocol than the workload's.
+void refuse_keys(TableReader& r, const std::vector<std::string_view>& keys,
+                 std::string_view owner) {
+  for (std::string_view key : keys) {
+    if (r.has(key)) {
+      r.diagnostics().error(r.key_location(key), "key '" + std::string(key) + "' applies to " +
+                                                     std::string(owner) + " only");
+    }
+  }
+}
+
+// A WAMP URI as the Basic Profile's loose rule has it: dot-separated non-empty components
+// without whitespace or '#'.
+bool is_wamp_uri(std::string_view uri) {
+  if (uri.empty() || uri.front() == '.' || uri.back() == '.') return false;
+  if (uri.find("..") != std::string_view::npos) return false;
+  return std::none_of(uri.begin(), uri.end(), [](char c) {
+    return static_cast<unsigned char>(c) <= ' ' || c == '#' || c == 0x7f;
+  });
+}
+
+constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
+// RawSocket's 24-bit frame length, less room for the message around the payload.
+constexpr uint64_t kRawSocketMaxPayload = (uint64_t{1} << 24) - 1 - 512;
+
+void read_wamp(TableReader& r, WorkloadTemplate& t) {
+  Diagnostics& diag = r.diagnostics();
+  Workload& w = t.values;
+  WampRequest& wamp = w.wamp;
+  const bool rpc = w.protocol == Protocol::kWampRpc;
+  refuse_keys(r,
+              rpc ? std::vector<std::string_view>{"topic", "publishers", "subscribers"}
+                  : std::vector<std::string_view>{"procedure", "callee"},
+              rpc ? "protocol wamp_pubsub" : "protocol wamp_rpc");
+  if (auto v = r.choice("transport", {"websocket", "rawsocket"})) wamp.transport = *v;
+  if (auto v = r.choice("serializer", {"json", "msgpack", "cbor"})) wamp.serializer = *v;
+  if (auto v = r.choice("callee", {"router", "worker"})) wamp.callee = *v;
+  auto uri = [&](std::string_view key, std::string& field) {
+    auto v = r.string(key);
+    if (!v) return;
+    if (!is_wamp_uri(*v)) {
+      diag.error(r.value_location(key), "key '" + std::string(key) +
+                                            "' must be a WAMP URI such as \"bench.echo\" (dot-"
+                                            "separated, no spaces or '#'), got \"" +
+                                            *v + "\"");
+    }
+    field = std::move(*v);
+  };
+  uri("realm", wamp.realm);
+  uri("procedure", wamp.procedure);
+  uri("topic", wamp.topic);
+  if (rpc && wamp.callee == "worker") {
+    if (!r.has("procedure")) {
+      wamp.procedure = "bench.worker.echo";
+    } else if (wamp.procedure == "bench.echo") {
+      diag.error(r.value_location("procedure"),
+                 "callee = \"worker\" needs a procedure other than bench.echo: the router "
+                 "serves bench.echo itself and refuses to register it");
+    }
+  }
+  if (auto v = r.count("publishers")) wamp.publishers = *v;
+  if (auto v = r.count("subscribers")) wamp.subscribers = *v;
+  if (auto v = r.size_bytes("request_bytes")) {
+    wamp.request_bytes = *v;
+    const uint64_t encoded = wamp.serializer == "json" ? (*v + 2) / 3 * 4 : *v;
+    if (*v > kMaxWampPayload) {
+      diag.error(r.value_location("request_bytes"),
+                 "key 'request_bytes' must be at most 64MiB for WAMP, got " + std::to_string(*v));
+    } else if (wamp.transport == "rawsocket" && encoded > kRawSocketMaxPayload) {
+      diag.error(r.value_location("request_bytes"),
+                 "request_bytes " + std::to_string(*v) +
+                     " does not fit one RawSocket message (16 MiB - 1 bytes" +
+                     (wamp.serializer == "json" ? ", and json carries it as base64" : "") +
+                     "); use transport = \"websocket\" for larger payloads");
+    }
+  }
+}
+
+void check_pubsub_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
+  const Workload& w = t.values;
+  if (w.workers > 1) {
+    // Every worker's subscribers would also get the other workers' publications, and no
+    // worker could tell how many events it should see.
+    diag.error(blame(t, {"workers"}),
+               "workload '" + w.name + "': wamp_pubsub runs on one worker (workers = 1), got " +
+                   std::to_string(w.workers) +
+                   ": a worker checks deliveries against its own publications");
+  }
+}
+
 // The location to blame for a check across `keys`: a key set in the workload itself first,
 // then one set in [defaults], then the workload's header.
 Location blame(const WorkloadTemplate& t, const std::vector<std::string_view>& keys) {
@@ -149,7 +239,9 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
   };
   const std::string who = "workload '" + w.name + "': ";
   const uint64_t needed = uint64_t{w.workers} * w.threads;
-  if (!broken({"connections", "workers", "threads"}) && w.connections < needed) {
+  if (w.protocol == Protocol::kWampPubSub) {
+    check_pubsub_across_fields(diag, t);
+  } else if (!broken({"connections", "workers", "threads"}) && w.connections < needed) {
     diag.error(blame(t, {"connections", "workers", "threads"}),
                who + "connections (" + std::to_string(w.connections) +
                    ") must be at least workers * threads (" + std::to_string(w.workers) + " * " +
@@ -209,6 +301,7 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
   }
   std::vector<std::string_view> known = kSharedKeys;
   known.insert(known.end(), kHttpKeys.begin(), kHttpKeys.end());
+  known.insert(known.end(), kWampKeys.begin(), kWampKeys.end());
   known.push_back("sweep");  // a workload's own key: [defaults] cannot sweep
   std::set<std::string> names;
   size_t index = 0;
@@ -231,17 +324,18 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
         w.name = std::move(*name);
       }
     }
-    if (auto protocol = r.string("protocol"); protocol && *protocol != "http1") {
-      std::string hint;
-      if (std::find(kPlannedProtocols.begin(), kPlannedProtocols.end(), *protocol) ==
-          kPlannedProtocols.end()) {
-        hint = did_you_mean(*protocol, kPlannedProtocols);
-      }
-      diag.error(r.value_location("protocol"),
-                 "protocol '" + *protocol + "' is not supported yet (supported: http1)" + hint);
+    if (auto protocol = r.choice("protocol", kSupportedProtocols)) {
+      if (*protocol == "wamp_rpc") w.protocol = Protocol::kWampRpc;
+      if (*protocol == "wamp_pubsub") w.protocol = Protocol::kWampPubSub;
     }
     read_shared(r, t, /*in_workload=*/true);
-    read_http(r, w);
+    if (w.protocol == Protocol::kHttp1) {
+      refuse_keys(r, kWampKeys, "the WAMP protocols (wamp_rpc, wamp_pubsub)");
+      read_http(r, w);
+    } else {
+      refuse_keys(r, kHttpOnlyKeys, "protocol http1");
+      read_wamp(r, t);
+    }
     check_across_fields(diag, t);
     for (Workload& expanded : expand_sweep(r, w)) out.push_back(std::move(expanded));
   }

@@ -8,11 +8,7 @@
 namespace benchgate::store {
 
 std::string protocol_name(scenario::Protocol protocol) {
-  switch (protocol) {
-    case scenario::Protocol::kHttp1:
-      return "http1";
-  }
-  return "unknown";
+  return scenario::to_string(protocol);
 }
 
 std::string workload_params_json(const scenario::Workload& w) {
@@ -41,6 +37,16 @@ std::string workload_params_json(const scenario::Workload& w) {
       {"rate", w.rate},
       {"http", std::move(http)},
   };
+  // Only WAMP workloads carry the key, so HTTP workloads keep the hashes (series) they had.
+  if (w.protocol != scenario::Protocol::kHttp1) {
+    j["wamp"] = {
+        {"transport", w.wamp.transport},     {"serializer", w.wamp.serializer},
+        {"realm", w.wamp.realm},             {"procedure", w.wamp.procedure},
+        {"callee", w.wamp.callee},           {"topic", w.wamp.topic},
+        {"publishers", w.wamp.publishers},   {"subscribers", w.wamp.subscribers},
+        {"request_bytes", w.wamp.request_bytes},
+    };
+  }
   return j.dump();
 }
 

@@ -37,8 +37,19 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
     return Error{"router printed an unexpected READY line: '" + *line + "'"};
   }
   http_address_ = fields["http"];
+  ready_fields_ = fields;
   control_ = std::make_unique<RouterControlClient>(fields["control"]);
   return control_->wait_healthy(deadline);
+}
+
+Expected<std::string> BuiltinRouter::wamp_address(const std::string& transport) const {
+  const std::string field = transport == "rawsocket" ? "rawsocket" : "ws";
+  auto it = ready_fields_.find(field);
+  if (it == ready_fields_.end()) {
+    return Error{"the bundled router announced no " + field + "= address in its READY line (" +
+                 transport + " WAMP is not served by this router build)"};
+  }
+  return it->second;
 }
 
 std::string BuiltinRouter::failure() {

@@ -17,6 +17,8 @@ class BuiltinRouter : public SystemUnderTest {
 
   Expected<void> start(std::chrono::steady_clock::time_point deadline) override;
   std::string address() const override { return http_address_; }
+  // From the READY line's ws= / rawsocket= fields.
+  Expected<std::string> wamp_address(const std::string& transport) const override;
   std::string failure() override;
   Expected<void> begin_window() override;
   Expected<std::optional<MetricsSnapshot>> snapshot() override;
@@ -29,6 +31,7 @@ class BuiltinRouter : public SystemUnderTest {
   std::unique_ptr<processes::ChildProcess> process_;
   std::unique_ptr<RouterControlClient> control_;
   std::string http_address_;
+  std::map<std::string, std::string> ready_fields_;
 };
 
 // Parses "READY http=127.0.0.1:1234 control=127.0.0.1:5678" into its key=value fields.

@@ -33,6 +33,11 @@ class SystemUnderTest {
   virtual Expected<void> start(std::chrono::steady_clock::time_point deadline) = 0;
   // "HOST:PORT" workers connect to (HTTP/1.1).
   virtual std::string address() const = 0;
+  // "HOST:PORT" of a WAMP transport, "websocket" or "rawsocket". By default the one address
+  // (a command or external router names one address for everything).
+  virtual Expected<std::string> wamp_address(const std::string& /*transport*/) const {
+    return address();
+  }
   // Empty when the system is alive; otherwise why not ("router killed by signal 9").
   virtual std::string failure() = 0;
   // Called between windows, while no load flows: the bundled router clears its handling

@@ -1,0 +1,87 @@
+// WAMP workloads (wamp_rpc, wamp_pubsub) load into the typed model with their defaults, and
+// combinations that cannot run are refused at the key to change.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+const std::string kData = BENCHGATE_SCENARIO_DATA;
+
+LoadResult load(std::string_view text) {
+  LoadOptions options;
+  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  return load_scenario_text(text, "s.toml", options);
+}
+
+std::string messages(const LoadResult& r) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
+  return out;
+}
+
+TEST(ScenarioWamp, RpcWorkloadTakesTheWrittenValuesAndDefaultsTheRest) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "transport = \"rawsocket\"\nserializer = \"cbor\"\nrequest_bytes = \"1KiB\"\n"
+      "connections = 8\nin_flight = 4\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const Workload& w = r.scenario->workloads.at(0);
+  EXPECT_EQ(w.protocol, Protocol::kWampRpc);
+  EXPECT_STREQ(to_string(w.protocol), "wamp_rpc");
+  EXPECT_EQ(w.wamp.transport, "rawsocket");
+  EXPECT_EQ(w.wamp.serializer, "cbor");
+  EXPECT_EQ(w.wamp.realm, "realm1");
+  EXPECT_EQ(w.wamp.procedure, "bench.echo");
+  EXPECT_EQ(w.wamp.callee, "router");
+  EXPECT_EQ(w.wamp.request_bytes, 1024u);
+  EXPECT_EQ(w.connections, 8u);
+  EXPECT_EQ(w.in_flight, 4u);
+}
+
+TEST(ScenarioWamp, WorkerCalleeGetsAProcedureTheRouterLetsItRegister) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "callee = \"worker\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->workloads.at(0).wamp.procedure, "bench.worker.echo");
+}
+
+TEST(ScenarioWamp, PubSubWorkloadNeedsNoConnectionsForItsThreads) {
+  LoadResult r = load(
+      "name = \"s\"\n[defaults]\nthreads = 2\n[[workloads]]\nname = \"w\"\n"
+      "protocol = \"wamp_pubsub\"\ntopic = \"bench.fanout\"\npublishers = 2\n"
+      "subscribers = 8\nrate = 2000\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const Workload& w = r.scenario->workloads.at(0);
+  EXPECT_EQ(w.protocol, Protocol::kWampPubSub);
+  EXPECT_EQ(w.wamp.topic, "bench.fanout");
+  EXPECT_EQ(w.wamp.publishers, 2u);
+  EXPECT_EQ(w.wamp.subscribers, 8u);
+  EXPECT_EQ(w.rate, 2000);
+}
+
+TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "transport = \"rawsocket\"\nrequest_bytes = \"15MiB\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:6:17: error: request_bytes 15728640 does not fit one RawSocket message "
+            "(16 MiB - 1 bytes, and json carries it as base64); use transport = \"websocket\" "
+            "for larger payloads\n");
+}
+
+TEST(ScenarioWamp, BundledScenariosLoad) {
+  for (const char* name : {"wamp.toml", "wamp_large.toml"}) {
+    LoadResult r = load_scenario_file(std::string(BENCHGATE_SOURCE_DIR) + "/scenarios/" + name);
+    EXPECT_TRUE(r.ok()) << name << "\n" << messages(r);
+  }
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
