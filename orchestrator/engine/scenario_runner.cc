@@ -6,8 +6,8 @@
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/comparison_runner.h"
-#include "orchestrator/processes/child_process.h"
 #include "orchestrator/engine/workload_runner.h"
+#include "orchestrator/processes/child_process.h"
 #include "orchestrator/sut/system_under_test.h"
 #include "orchestrator/workers/worker_pool.h"
 
@@ -202,11 +202,10 @@ class ScenarioRun {
 
 bool ScenarioResult::ok() const {
   if (!error.empty() || interrupted) return false;
-  return std::all_of(workloads.begin(), workloads.end(),
-                     [](const auto& w) {
-                       // A compared variant that is not installed fails nothing: it has no number.
-                       return w.status != results::WorkloadStatus::kFailed;
-                     });
+  return std::all_of(workloads.begin(), workloads.end(), [](const auto& w) {
+    // A compared variant that is not installed fails nothing: it has no number.
+    return w.status != results::WorkloadStatus::kFailed;
+  });
 }
 
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,

@@ -79,10 +79,14 @@ json parameters_json(const scenario::Workload& w) {
   if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
   json wamp = nullptr;
   if (w.protocol != scenario::Protocol::kHttp1) {
-    wamp = {{"transport", w.wamp.transport},   {"serializer", w.wamp.serializer},
-            {"realm", w.wamp.realm},           {"procedure", w.wamp.procedure},
-            {"callee", w.wamp.callee},         {"topic", w.wamp.topic},
-            {"publishers", w.wamp.publishers}, {"subscribers", w.wamp.subscribers},
+    wamp = {{"transport", w.wamp.transport},
+            {"serializer", w.wamp.serializer},
+            {"realm", w.wamp.realm},
+            {"procedure", w.wamp.procedure},
+            {"callee", w.wamp.callee},
+            {"topic", w.wamp.topic},
+            {"publishers", w.wamp.publishers},
+            {"subscribers", w.wamp.subscribers},
             {"request_bytes", w.wamp.request_bytes}};
   }
   return {{"protocol", scenario::to_string(w.protocol)},

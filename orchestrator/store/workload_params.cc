@@ -7,9 +7,7 @@
 
 namespace benchgate::store {
 
-std::string protocol_name(scenario::Protocol protocol) {
-  return scenario::to_string(protocol);
-}
+std::string protocol_name(scenario::Protocol protocol) { return scenario::to_string(protocol); }
 
 std::string workload_params_json(const scenario::Workload& w) {
   // nlohmann::json objects keep keys sorted, so dump() is canonical.
@@ -40,10 +38,14 @@ std::string workload_params_json(const scenario::Workload& w) {
   // Only WAMP workloads carry the key, so HTTP workloads keep the hashes (series) they had.
   if (w.protocol != scenario::Protocol::kHttp1) {
     j["wamp"] = {
-        {"transport", w.wamp.transport},     {"serializer", w.wamp.serializer},
-        {"realm", w.wamp.realm},             {"procedure", w.wamp.procedure},
-        {"callee", w.wamp.callee},           {"topic", w.wamp.topic},
-        {"publishers", w.wamp.publishers},   {"subscribers", w.wamp.subscribers},
+        {"transport", w.wamp.transport},
+        {"serializer", w.wamp.serializer},
+        {"realm", w.wamp.realm},
+        {"procedure", w.wamp.procedure},
+        {"callee", w.wamp.callee},
+        {"topic", w.wamp.topic},
+        {"publishers", w.wamp.publishers},
+        {"subscribers", w.wamp.subscribers},
         {"request_bytes", w.wamp.request_bytes},
     };
   }
