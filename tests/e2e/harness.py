@@ -3,8 +3,10 @@
 Every process a test starts inherits BENCHGATE_TEST_TAG; after the test, no process on the
 machine may still carry that tag ("nothing left behind").
 """
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -13,6 +15,11 @@ import uuid
 
 BIN = os.environ.get("BENCHGATE_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 ORCHESTRATOR = os.path.join(BIN, "orchestrator")
+
+# Where a Run without its own cwd works, so that default files (./benchgate.db) never land in
+# the source tree.
+SCRATCH = tempfile.mkdtemp(prefix="benchgate-e2e-")
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 
 
 def write_scenario(directory, name, text):
@@ -53,7 +60,7 @@ class Run:
         self.tag = uuid.uuid4().hex
         self.env = dict(os.environ, BENCHGATE_TEST_TAG=self.tag)
         self.args = [ORCHESTRATOR] + list(args)
-        self.cwd = cwd
+        self.cwd = cwd or SCRATCH
 
     def run(self, timeout=120):
         proc = subprocess.run(self.args, env=self.env, cwd=self.cwd, capture_output=True,

@@ -41,6 +41,8 @@ class TestHttpServer {
   uint64_t requests() const { return requests_.load(); }
   uint64_t replies() const { return replies_.load(); }  // non-empty replies written
   uint64_t connections() const { return connections_.load(); }
+  // Connections accepted and not yet closed by the peer.
+  uint64_t open_connections() const { return open_.load(); }
 
   static std::string ok(std::string_view body, std::string_view extra_headers = "") {
     return "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
@@ -51,7 +53,11 @@ class TestHttpServer {
   class Session : public std::enable_shared_from_this<Session> {
    public:
     Session(TestHttpServer& server, boost::asio::ip::tcp::socket socket)
-        : server_(server), socket_(std::move(socket)) {}
+        : server_(server), socket_(std::move(socket)) {
+      ++server_.open_;
+    }
+    // The last handler holding the session has returned: the peer closed or the server did.
+    ~Session() { --server_.open_; }
     void start() { read(); }
 
    private:
@@ -124,6 +130,7 @@ class TestHttpServer {
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> replies_{0};
   std::atomic<uint64_t> connections_{0};
+  std::atomic<uint64_t> open_{0};
   std::thread thread_;
 };
 

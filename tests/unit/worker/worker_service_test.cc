@@ -192,10 +192,17 @@ TEST_F(WorkerServiceTest, StopsTheLoadWhenTheOrchestratorCancelsMidWindow) {
   while (stream->Read(&event)) {
   }
   EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
-  // The worker closed its connections: new ones are accepted, old traffic stops.
-  const uint64_t replies = http.replies();
+  // The client sees CANCELLED at once; the worker stops its load asynchronously. It must close
+  // every connection (the deadline only guards against a worker that never does), and then no
+  // more requests can arrive.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (http.open_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(http.open_connections(), 0u);
+  const uint64_t requests = http.requests();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(http.replies(), replies);
+  EXPECT_EQ(http.requests(), requests);
 }
 
 }  // namespace
