@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,6 +38,11 @@ void read_comparison(TableReader& top, Scenario& scenario);
 // `sweep = { request_bytes = [...] }` (or connections) of a workload: the workloads it expands
 // into, named NAME@PARAMETER=VALUE, or {w} when the workload has no sweep.
 std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);
+
+// Why `bytes` cannot be the payload of this WAMP workload (too large for WAMP here, or for one
+// RawSocket message in its serialization), or nothing when it can. Shared by request_bytes
+// and sweep = { request_bytes = [...] }.
+std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes);
 
 // [defaults]; the model's defaults when absent.
 WorkloadTemplate read_defaults(TableReader& top);

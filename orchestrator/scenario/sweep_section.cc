@@ -77,7 +77,13 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
     }
     previous = *value;
     Workload expanded = w;
-    if (size) {
+    if (size && w.protocol != Protocol::kHttp1) {
+      if (auto problem = wamp_payload_problem(w.wamp, *value)) {
+        diag.error(element.source(), "sweep value: " + *problem);
+        continue;
+      }
+      expanded.wamp.request_bytes = *value;
+    } else if (size) {
       expanded.http.request_bytes = *value;
     } else {
       expanded.connections = static_cast<uint32_t>(std::min<uint64_t>(*value, UINT32_MAX));

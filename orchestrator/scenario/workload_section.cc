@@ -154,6 +154,23 @@ constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
 // RawSocket's 24-bit frame length, less room for the message around the payload.
 constexpr uint64_t kRawSocketMaxPayload = (uint64_t{1} << 24) - 1 - 512;
 
+}  // namespace
+
+std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes) {
+  const uint64_t encoded = wamp.serializer == "json" ? (bytes + 2) / 3 * 4 : bytes;
+  if (bytes > kMaxWampPayload) {
+    return "must be at most 64MiB for WAMP, got " + std::to_string(bytes);
+  }
+  if (wamp.transport == "rawsocket" && encoded > kRawSocketMaxPayload) {
+    return std::to_string(bytes) + " bytes do not fit one RawSocket message (16 MiB - 1 bytes" +
+           (wamp.serializer == "json" ? ", and json carries them as base64" : "") +
+           "); use transport = \"websocket\" for larger payloads";
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 void read_wamp(TableReader& r, WorkloadTemplate& t) {
   Diagnostics& diag = r.diagnostics();
   Workload& w = t.values;
@@ -193,16 +210,8 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   if (auto v = r.count("subscribers")) wamp.subscribers = *v;
   if (auto v = r.size_bytes("request_bytes")) {
     wamp.request_bytes = *v;
-    const uint64_t encoded = wamp.serializer == "json" ? (*v + 2) / 3 * 4 : *v;
-    if (*v > kMaxWampPayload) {
-      diag.error(r.value_location("request_bytes"),
-                 "key 'request_bytes' must be at most 64MiB for WAMP, got " + std::to_string(*v));
-    } else if (wamp.transport == "rawsocket" && encoded > kRawSocketMaxPayload) {
-      diag.error(r.value_location("request_bytes"),
-                 "request_bytes " + std::to_string(*v) +
-                     " does not fit one RawSocket message (16 MiB - 1 bytes" +
-                     (wamp.serializer == "json" ? ", and json carries it as base64" : "") +
-                     "); use transport = \"websocket\" for larger payloads");
+    if (auto problem = wamp_payload_problem(wamp, *v)) {
+      diag.error(r.value_location("request_bytes"), "key 'request_bytes': " + *problem);
     }
   }
 }

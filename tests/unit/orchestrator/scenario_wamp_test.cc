@@ -71,9 +71,31 @@ TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue)
       "transport = \"rawsocket\"\nrequest_bytes = \"15MiB\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(messages(r),
-            "s.toml:6:17: error: request_bytes 15728640 does not fit one RawSocket message "
-            "(16 MiB - 1 bytes, and json carries it as base64); use transport = \"websocket\" "
-            "for larger payloads\n");
+            "s.toml:6:17: error: key 'request_bytes': 15728640 bytes do not fit one RawSocket "
+            "message (16 MiB - 1 bytes, and json carries them as base64); use transport = "
+            "\"websocket\" for larger payloads\n");
+}
+
+TEST(ScenarioWamp, SweepOverRequestBytesSetsTheWampPayload) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "sweep = { request_bytes = [64, \"1KiB\"] }\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_EQ(r.scenario->workloads.size(), 2u);
+  EXPECT_EQ(r.scenario->workloads[1].name, "w@request_bytes=1024");
+  EXPECT_EQ(r.scenario->workloads[1].wamp.request_bytes, 1024u);
+  EXPECT_EQ(r.scenario->workloads[1].http.request_bytes, 0u);
+}
+
+TEST(ScenarioWamp, SweepValueTooLargeForRawSocketIsRefusedAtTheValue) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "transport = \"rawsocket\"\nserializer = \"msgpack\"\n"
+      "sweep = { request_bytes = [64, \"32MiB\"] }\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:7:32: error: sweep value: 33554432 bytes do not fit one RawSocket message "
+            "(16 MiB - 1 bytes); use transport = \"websocket\" for larger payloads\n");
 }
 
 TEST(ScenarioWamp, BundledScenariosLoad) {
