@@ -5,7 +5,9 @@
 // uses another one.
 //
 // No exceptions: decoding reports failure with false; nesting deeper than kMaxNestingDepth is
-// a failure (the binary readers recurse, so depth is bounded before it can exhaust the stack).
+// a failure (the decoders recurse, so depth is bounded before it can exhaust the stack).
+// MessagePack and CBOR are decoded by common/serialization (bulk copies of binary and string
+// values), JSON by nlohmann's parser.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +18,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/serialization/binary_decoder.h"
+
 namespace benchgate::router::wamp {
 
 using Json = nlohmann::json;
 
 enum class Serializer : uint8_t { json = 0, msgpack = 1, cbor = 2 };
 inline constexpr int kSerializerCount = 3;
-inline constexpr int kMaxNestingDepth = 64;
+inline constexpr int kMaxNestingDepth = serialization::kMaxNestingDepth;
 
 // "json", "msgpack", "cbor".
 std::string_view serializer_name(Serializer serializer);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/serialization/binary_decoder.h"
 #include "worker/wamp/base64.h"
 
 namespace benchgate::worker::wamp {
@@ -41,13 +42,9 @@ bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
       out = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
       break;
     case Serializer::kMsgpack:
-      out = Json::from_msgpack(bytes.begin(), bytes.end(), /*strict=*/true,
-                               /*allow_exceptions=*/false);
-      break;
+      return serialization::decode_msgpack(bytes, out);
     case Serializer::kCbor:
-      out = Json::from_cbor(bytes.begin(), bytes.end(), /*strict=*/true,
-                            /*allow_exceptions=*/false);
-      break;
+      return serialization::decode_cbor(bytes, out);
   }
   return !out.is_discarded();
 }
