@@ -3,11 +3,26 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/histogram/hdr_histogram.h"
 #include "worker/engine/error_kind.h"
 
 namespace benchgate::worker {
+
+// Latency figures exactly as a wrapped tool printed them (worker/adapters/); a figure the tool
+// did not print stays absent, never 0.
+struct ToolLatency {
+  std::string tool;  // "h2load nghttp2/1.52.0"
+  std::optional<int64_t> min_ns;
+  std::optional<int64_t> mean_ns;
+  std::optional<int64_t> stdev_ns;
+  std::optional<int64_t> max_ns;
+  std::vector<std::pair<std::string, int64_t>> percentiles_ns;  // {"50", ns}, ...
+};
 
 struct WindowResult {
   uint32_t window = 0;
@@ -32,6 +47,10 @@ struct WindowResult {
   bool pubsub = false;  // WAMP pub/sub: the event counts below are meaningful
   uint64_t events_expected = 0;
   uint64_t events_delivered = 0;
+  // Adapters only: set instead of `latency`, which then stays empty.
+  std::optional<ToolLatency> tool_latency;
+  // Names of the fields above that could not be measured ("bytes_sent", "data_window", ...).
+  std::vector<std::string> not_measured;
 };
 
 // Figures of one progress interval of a running window.

@@ -12,6 +12,15 @@ void histogram_to_proto(const HdrHistogram& histogram, v1::Histogram* proto) {
   proto->set_hdr_v2_compressed(std::string(bytes.begin(), bytes.end()));
 }
 
+void tool_latency_to_proto(const ToolLatency& latency, v1::ToolLatency* proto) {
+  proto->set_tool(latency.tool);
+  if (latency.min_ns) proto->set_min_ns(*latency.min_ns);
+  if (latency.mean_ns) proto->set_mean_ns(*latency.mean_ns);
+  if (latency.stdev_ns) proto->set_stdev_ns(*latency.stdev_ns);
+  if (latency.max_ns) proto->set_max_ns(*latency.max_ns);
+  for (const auto& [key, ns] : latency.percentiles_ns) (*proto->mutable_percentiles_ns())[key] = ns;
+}
+
 }  // namespace
 
 // Names outside the documented sets are kept in `invalid` for validate_workload to report.
@@ -121,7 +130,11 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
   proto->set_bytes_received(result.bytes_received);
   proto->set_first_send_unix_ns(result.first_send_unix_ns);
   proto->set_last_receive_unix_ns(result.last_receive_unix_ns);
-  histogram_to_proto(result.latency, proto->mutable_latency());
+  if (result.tool_latency) {
+    tool_latency_to_proto(*result.tool_latency, proto->mutable_tool_latency());
+  } else {
+    histogram_to_proto(result.latency, proto->mutable_latency());
+  }
   if (result.open_loop) {
     histogram_to_proto(result.service_time, proto->mutable_service_time());
     proto->set_late_sends(result.late_sends);
@@ -135,6 +148,7 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
     proto->set_events_expected(result.events_expected);
     proto->set_events_delivered(result.events_delivered);
   }
+  for (const std::string& name : result.not_measured) proto->add_not_measured(name);
 }
 
 }  // namespace benchgate::worker

@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "worker/adapters/adapter_stream.h"
 #include "worker/engine/engine.h"
 #include "worker/engine/validate.h"
 #include "worker/service/proto_convert.h"
@@ -17,6 +18,10 @@ namespace benchgate::worker {
 
 grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeRequest*,
                                      v1::DescribeResponse* response) {
+  if (adapter_) {
+    adapters::describe_tool(*adapter_, response);
+    return grpc::Status::OK;
+  }
   response->set_name("benchgate-worker");
   response->set_version(BENCHGATE_VERSION);
   response->add_protocols("http1");
@@ -28,7 +33,7 @@ grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeReq
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::Run(grpc::ServerContext*,
+grpc::Status WorkerService::Run(grpc::ServerContext* context,
                                 grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) {
   v1::RunCommand command;
   if (!stream->Read(&command)) return grpc::Status::OK;  // closed before it began
@@ -41,6 +46,7 @@ grpc::Status WorkerService::Run(grpc::ServerContext*,
     spdlog::warn("rejected workload: {}", valid.message());
     return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
   }
+  if (adapter_) return adapters::run_adapter_stream(*adapter_, spec, *context, *stream);
   auto engine = Engine::start(spec);
   if (!engine) {
     spdlog::warn("workload '{}': {}", spec.name, engine.message());

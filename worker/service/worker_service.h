@@ -4,16 +4,26 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <optional>
+
 #include "benchgate/v1/worker.grpc.pb.h"
+#include "worker/adapters/tool.h"
 
 namespace benchgate::worker {
 
 class WorkerService final : public v1::Worker::Service {
  public:
+  // Without `adapter` the bundled engine runs the windows; with it, that tool does
+  // (worker/adapters/adapter_stream.h).
+  explicit WorkerService(std::optional<adapters::Tool> adapter = {}) : adapter_(std::move(adapter)) {}
+
   grpc::Status Describe(grpc::ServerContext* context, const v1::DescribeRequest* request,
                         v1::DescribeResponse* response) override;
   grpc::Status Run(grpc::ServerContext* context,
                    grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) override;
+
+ private:
+  std::optional<adapters::Tool> adapter_;
 };
 
 }  // namespace benchgate::worker

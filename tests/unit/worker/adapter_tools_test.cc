@@ -1,0 +1,194 @@
+// The adapters' plumbing without a load tool: what each tool is asked to run (and what it
+// refuses), running a child process (output, CPU, cancel, deadline), finding a tool on PATH,
+// (`worker --adapter` exiting 2 without its tool: adapter_service_test.cc).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "worker/adapters/tool.h"
+#include "worker/adapters/tool_args.h"
+#include "worker/adapters/tool_runner.h"
+
+namespace benchgate::worker::adapters {
+namespace {
+
+using namespace std::chrono_literals;
+
+WorkloadSpec http_spec() {
+  WorkloadSpec spec;
+  spec.name = "w";
+  spec.address = "127.0.0.1:8080";
+  spec.connections = 4;
+  spec.threads = 8;
+  spec.in_flight = 1;
+  spec.http.target = "/bench/hello";
+  spec.http.expect_body_bytes = 12;
+  return spec;
+}
+
+Tool tool(ToolKind kind) {
+  return {kind, kind == ToolKind::kH2load ? "h2load" : "wrk", "/usr/bin/x", "1.0"};
+}
+
+std::string joined(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+TEST(ToolArgs, H2loadGetsConnectionsThreadsPipeliningDurationAndHostAsAuthority) {
+  WorkloadSpec spec = http_spec();
+  spec.in_flight = 3;
+  spec.http.host = "ignored.test";
+  spec.http.headers = {{"Host", "example.test"}, {"X-Trace", "1"}};
+  EXPECT_EQ(joined(tool_argv(tool(ToolKind::kH2load), spec, 1'500'000'000, "")),
+            "/usr/bin/x -c 4 -t 4 --h1 -m 3 -D 1500ms -H :authority: example.test "
+            "-H X-Trace: 1 http://127.0.0.1:8080/bench/hello");
+}
+
+TEST(ToolArgs, WrkGetsWholeSecondsTheLatencyFlagTheSummaryScriptAndAHostHeader) {
+  WorkloadSpec spec = http_spec();
+  spec.threads = 2;
+  spec.http.host = "example.test";
+  EXPECT_EQ(joined(tool_argv(tool(ToolKind::kWrk), spec, 2'000'000'000, "/tmp/s.lua")),
+            "/usr/bin/x -c 4 -t 2 -d 2s --latency -s /tmp/s.lua -H Host: example.test "
+            "http://127.0.0.1:8080/bench/hello");
+}
+
+TEST(ToolArgs, RefusesWhatTheToolsCannotRunNamingIt) {
+  auto refused = [](ToolKind kind, WorkloadSpec spec, const std::string& what) {
+    auto valid = check_workload(kind, spec);
+    ASSERT_FALSE(valid.ok()) << what;
+    EXPECT_NE(valid.message().find(what), std::string::npos) << valid.message();
+  };
+  for (ToolKind kind : {ToolKind::kH2load, ToolKind::kWrk}) {
+    EXPECT_TRUE(check_workload(kind, http_spec()).ok());
+    WorkloadSpec spec = http_spec();
+    spec.rate = 100;
+    refused(kind, spec, "open loop (rate > 0)");
+    spec = http_spec();
+    spec.protocol = "wamp_rpc";
+    refused(kind, spec, "protocol 'wamp_rpc'");
+    spec = http_spec();
+    spec.http.method = "POST";
+    refused(kind, spec, "http.method 'POST'");
+    spec = http_spec();
+    spec.http.request_body_bytes = 10;
+    refused(kind, spec, "request body");
+    spec = http_spec();
+    spec.http.expect_echo = true;
+    refused(kind, spec, "expect_echo");
+    spec = http_spec();
+    spec.http.expect_status = 404;
+    refused(kind, spec, "expect_status 404");
+  }
+  WorkloadSpec pipelined = http_spec();
+  pipelined.in_flight = 2;
+  EXPECT_TRUE(check_workload(ToolKind::kH2load, pipelined).ok());
+  refused(ToolKind::kWrk, pipelined, "wrk does not pipeline");
+}
+
+TEST(ToolArgs, RefusesWindowsTheDurationFlagCannotExpress) {
+  WindowCommand window{3, true, 0, 1'500'000'000};
+  EXPECT_TRUE(check_window(ToolKind::kH2load, window).ok());
+  auto wrk = check_window(ToolKind::kWrk, window);
+  ASSERT_FALSE(wrk.ok());
+  EXPECT_NE(wrk.message().find("wrk -d takes whole seconds"), std::string::npos) << wrk.message();
+  window.duration_ns = 2'000'000'000;
+  EXPECT_TRUE(check_window(ToolKind::kWrk, window).ok());
+  window.duration_ns = 1'000'500;
+  EXPECT_FALSE(check_window(ToolKind::kH2load, window).ok());
+}
+
+TEST(ToolRunner, CapturesStdoutStderrExitStatusAndCpu) {
+  auto run = run_tool({"/bin/sh", "-c",
+                       "echo out; echo err >&2; i=0; "
+                       "while [ $i -lt 20000 ]; do i=$((i+1)); done; exit 3"},
+                      std::chrono::steady_clock::now() + 30s, {});
+  ASSERT_TRUE(run.ok()) << run.message();
+  EXPECT_EQ(run->out, "out\n");
+  EXPECT_EQ(run->err, "err\n");
+  EXPECT_EQ(run->exit_code, 3);
+  EXPECT_FALSE(run->succeeded());
+  EXPECT_GT(run->cpu_user_ns + run->cpu_system_ns, 0);
+  EXPECT_EQ(describe_failure("sh", *run), "sh exited with status 3: err");
+}
+
+TEST(ToolRunner, CancellingKillsTheToolAndItsProcessGroup) {
+  const auto begun = std::chrono::steady_clock::now();
+  int polls = 0;
+  // The grandchild sleep shares the tool's process group and holds its stdout open: the run
+  // can only end once the whole group is gone.
+  auto run =
+      run_tool({"/bin/sh", "-c", "sleep 60 & sleep 60"}, begun + 120s, [&] { return ++polls > 5; });
+  ASSERT_TRUE(run.ok()) << run.message();
+  EXPECT_TRUE(run->cancelled);
+  EXPECT_EQ(run->signal, SIGKILL);
+  EXPECT_LT(std::chrono::steady_clock::now() - begun, 30s);
+}
+
+TEST(ToolRunner, KillsAToolThatOutlivesItsDeadline) {
+  auto run = run_tool({"/bin/sleep", "60"}, std::chrono::steady_clock::now() + 200ms, {});
+  ASSERT_TRUE(run.ok()) << run.message();
+  EXPECT_TRUE(run->timed_out);
+  EXPECT_NE(describe_failure("sleep", *run).find("did not finish"), std::string::npos);
+}
+
+TEST(ToolRunner, AnExecutableThatCannotRunIsAFailedRunWithStatus127) {
+  auto run = run_tool({"/nonexistent/tool"}, std::chrono::steady_clock::now() + 10s, {});
+  ASSERT_TRUE(run.ok()) << run.message();
+  EXPECT_EQ(run->exit_code, 127);
+  EXPECT_NE(describe_failure("tool", *run).find("could not be executed"), std::string::npos);
+}
+
+TEST(ToolRunner, LastLineSkipsTrailingBlankLines) {
+  EXPECT_EQ(last_line("a\n  unable to connect  \n\n"), "unable to connect");
+  EXPECT_EQ(last_line(""), "");
+}
+
+class FakeToolDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/benchgate-adapter-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    for (const char* name : {"/h2load", "/wrk"}) ::unlink((dir_ + name).c_str());
+    ::rmdir(dir_.c_str());
+  }
+  void fake(const std::string& name, const std::string& script) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << "#!/bin/sh\n" << script << "\n";
+    ::chmod(path.c_str(), 0755);
+  }
+  std::string dir_;
+};
+
+TEST_F(FakeToolDir, LocatesAToolOnPathAndReadsItsVersion) {
+  fake("h2load", "echo 'h2load nghttp2/9.9.9'");
+  fake("wrk", "echo 'wrk 4.2.0 [epoll] Copyright (C) 2012 Will Glozer'; exit 1");
+  auto h2load = locate_tool(ToolKind::kH2load, "/nonexistent:" + dir_);
+  ASSERT_TRUE(h2load.ok()) << h2load.message();
+  EXPECT_EQ(h2load->path, dir_ + "/h2load");
+  EXPECT_EQ(h2load->label(), "h2load nghttp2/9.9.9");
+  auto wrk = locate_tool(ToolKind::kWrk, dir_);
+  ASSERT_TRUE(wrk.ok()) << wrk.message();
+  EXPECT_EQ(wrk->version, "4.2.0");
+}
+
+TEST_F(FakeToolDir, AToolMissingFromPathIsNamedInTheError) {
+  auto missing = locate_tool(ToolKind::kWrk, dir_);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(), "wrk is not installed (not found on PATH)");
+  fake("h2load", "echo something else");
+  EXPECT_FALSE(locate_tool(ToolKind::kH2load, dir_).ok());
+}
+
+}  // namespace
+}  // namespace benchgate::worker::adapters

@@ -1,0 +1,65 @@
+#include "worker/adapters/tool.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "worker/adapters/tool_runner.h"
+
+namespace benchgate::worker::adapters {
+namespace {
+
+// The version word of the tool's first line: "h2load nghttp2/1.52.0" -> "nghttp2/1.52.0",
+// "wrk debian/4.1.0-3+b2 [epoll] Copyright ..." -> "debian/4.1.0-3+b2".
+std::string version_word(std::string_view text, std::string_view name) {
+  const size_t end = text.find('\n');
+  std::string_view line = text.substr(0, end);
+  if (line.substr(0, name.size()) != name || line.size() <= name.size() + 1) return "";
+  line.remove_prefix(name.size() + 1);
+  return std::string(line.substr(0, line.find(' ')));
+}
+
+}  // namespace
+
+Expected<ToolKind> tool_kind(std::string_view name) {
+  if (name == "h2load") return ToolKind::kH2load;
+  if (name == "wrk") return ToolKind::kWrk;
+  return Error{"unknown adapter '" + std::string(name) + "' (h2load, wrk)"};
+}
+
+std::string find_on_path(std::string_view name, std::string_view path_env) {
+  while (true) {
+    const size_t colon = path_env.find(':');
+    std::string dir(path_env.substr(0, colon));
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/" + std::string(name);
+    struct stat info {};
+    if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+    if (colon == std::string_view::npos) return "";
+    path_env.remove_prefix(colon + 1);
+  }
+}
+
+Expected<Tool> locate_tool(ToolKind kind, std::string_view path_env) {
+  Tool tool;
+  tool.kind = kind;
+  tool.name = kind == ToolKind::kH2load ? "h2load" : "wrk";
+  tool.path = find_on_path(tool.name, path_env);
+  if (tool.path.empty()) return Error{tool.name + " is not installed (not found on PATH)"};
+  // h2load --version exits 0; wrk -v prints its version line, then its usage, and exits 1.
+  const std::vector<std::string> argv{tool.path, kind == ToolKind::kH2load ? "--version" : "-v"};
+  auto run = run_tool(argv, std::chrono::steady_clock::now() + std::chrono::seconds(10), {});
+  if (!run) return Error{run.message()};
+  tool.version = version_word(run->out, tool.name);
+  if (tool.version.empty()) {
+    return Error{"cannot read the version of " + tool.path + " (" + argv[1] + " printed '" +
+                 last_line(run->out.substr(0, run->out.find('\n'))) + "')"};
+  }
+  return tool;
+}
+
+}  // namespace benchgate::worker::adapters

@@ -1,0 +1,175 @@
+#include "worker/adapters/tool_session.h"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "worker/adapters/h2load_output.h"
+#include "worker/adapters/tool_args.h"
+#include "worker/adapters/tool_runner.h"
+#include "worker/adapters/wrk_output.h"
+#include "worker/engine/validate.h"
+
+namespace benchgate::worker::adapters {
+namespace {
+
+// Beyond the window's length, how long a tool may take to start and print its summary before
+// it is killed (h2load and wrk stop on their own at the end of the duration).
+constexpr std::chrono::seconds kToolGrace{10};
+
+int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Sleeps until `unix_ns` in short steps so a cancel is noticed. False when cancelled.
+bool wait_until(int64_t unix_ns, const ToolSession::CancelledFn& cancelled) {
+  for (;;) {
+    if (cancelled && cancelled()) return false;
+    const int64_t left = unix_ns - unix_now_ns();
+    if (left <= 0) return true;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(left, 20'000'000)));
+  }
+}
+
+Expected<std::string> write_script(std::string_view content) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/benchgate-wrk-XXXXXX.lua";
+  const int fd = ::mkstemps(path.data(), 4);
+  if (fd < 0) return Error{"cannot create wrk's script file " + path + ": " + std::strerror(errno)};
+  const bool written =
+      ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
+  ::close(fd);
+  if (!written) {
+    ::unlink(path.c_str());
+    return Error{"cannot write wrk's script file " + path};
+  }
+  return path;
+}
+
+}  // namespace
+
+Expected<void> probe_address(const std::string& address, int64_t timeout_ns) {
+  auto host_port = split_address(address);
+  if (!host_port) return host_port.error();
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(host_port->port);
+  if (int rc = ::getaddrinfo(host_port->host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    return Error{"cannot resolve " + address + ": " + ::gai_strerror(rc)};
+  }
+  std::string why = "no address";
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    int rc = ::connect(fd, ai->ai_addr, ai->ai_addrlen);
+    if (rc != 0 && errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      rc = ::poll(&p, 1, static_cast<int>(timeout_ns / 1'000'000));
+      int error = 0;
+      socklen_t length = sizeof error;
+      if (rc == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0) {
+        rc = error == 0 ? 0 : -1;
+        errno = error;
+      } else if (rc == 0) {
+        rc = -1;
+        errno = ETIMEDOUT;
+      }
+    }
+    if (rc != 0) why = std::strerror(errno);
+    ::close(fd);
+    if (rc == 0) {
+      ::freeaddrinfo(found);
+      return {};
+    }
+  }
+  ::freeaddrinfo(found);
+  return Error{"cannot connect to " + address + ": " + why};
+}
+
+Expected<std::unique_ptr<ToolSession>> ToolSession::start(const Tool& tool,
+                                                          const WorkloadSpec& spec) {
+  const int64_t timeout =
+      spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns : kDefaultConnectTimeoutNs;
+  if (auto reachable = probe_address(spec.address, timeout); !reachable) {
+    return reachable.error();
+  }
+  std::unique_ptr<ToolSession> session(new ToolSession(tool, spec));
+  if (tool.kind == ToolKind::kWrk) {
+    auto path = write_script(kWrkSummaryScript);
+    if (!path) return path.error();
+    session->script_path_ = *path;
+  }
+  return session;
+}
+
+ToolSession::~ToolSession() {
+  if (!script_path_.empty()) ::unlink(script_path_.c_str());
+}
+
+uint32_t ToolSession::threads() const { return tool_threads(spec_); }
+
+std::vector<std::string> ToolSession::not_measured() const {
+  // The request bytes (neither tool counts them), the data window (neither gives timestamps)
+  // and the latency histogram (tool_latency holds what they print instead).
+  std::vector<std::string> names{"bytes_sent", "data_window", "latency"};
+  // h2load reports no failed connects in a timed run: its clients just stop.
+  if (tool_.kind == ToolKind::kH2load) names.push_back("errors.connect");
+  // Neither tool checks the body length it gets.
+  if (spec_.http.expect_body_bytes >= 0) names.push_back("errors.length");
+  return names;
+}
+
+Expected<WindowResult> ToolSession::run_window(const WindowCommand& window,
+                                               const CancelledFn& cancelled) {
+  if (window.start_at_unix_ns > 0 && !wait_until(window.start_at_unix_ns, cancelled)) {
+    return Error{"window " + std::to_string(window.index) + " stopped before it started"};
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const auto deadline = started + std::chrono::nanoseconds(window.duration_ns) + kToolGrace;
+  auto run =
+      run_tool(tool_argv(tool_, spec_, window.duration_ns, script_path_), deadline, cancelled);
+  if (!run) return run.error();
+  if (!run->succeeded()) {
+    return Error{"window " + std::to_string(window.index) + ": " +
+                 describe_failure(tool_.name, *run)};
+  }
+  auto figures =
+      tool_.kind == ToolKind::kH2load ? parse_h2load_output(run->out) : parse_wrk_output(run->out);
+  if (!figures) {
+    std::string message = "window " + std::to_string(window.index) + ": " + figures.message();
+    if (const std::string line = last_line(run->err); !line.empty()) {
+      message += " (" + tool_.name + " stderr: " + line + ")";
+    }
+    return Error{message};
+  }
+  WindowResult result;
+  result.window = window.index;
+  result.operations = figures->operations;
+  result.successes = figures->successes;
+  result.errors = figures->errors;
+  result.bytes_received = figures->bytes_received.value_or(0);
+  result.cpu_user_ns = run->cpu_user_ns;
+  result.cpu_system_ns = run->cpu_system_ns;
+  result.threads = threads();
+  result.tool_latency = std::move(figures->latency);
+  result.tool_latency->tool = tool_.label();
+  result.not_measured = not_measured();
+  if (!figures->bytes_received) result.not_measured.push_back("bytes_received");
+  result.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now() - started)
+                       .count();
+  return result;
+}
+
+}  // namespace benchgate::worker::adapters
