@@ -40,11 +40,26 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
+  std::string token_file;
+  bool insecure_no_token = false;
+  app.add_option("--token-file", token_file,
+                 "Require every call to carry 'authorization: Bearer TOKEN', TOKEN being this "
+                 "file's first line (the file must be mode 0600: owner only); required when "
+                 "--listen is not a loopback address");
+  app.add_flag("--insecure-no-token", insecure_no_token,
+               "Listen on a network address without a token: anyone who reaches the port can "
+               "make this worker send load anywhere (only on a network you trust completely)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::fprintf(stderr, "worker: %s (see --help)\n", e.what());
+    return 2;
+  }
+  // Decided before anything listens: a worker open to the network without a token never starts.
+  auto token = benchgate::worker::worker_token(listen, token_file, insecure_no_token);
+  if (!token) {
+    std::fprintf(stderr, "worker: %s\n", token.message().c_str());
     return 2;
   }
 
@@ -58,7 +73,7 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  auto server = benchgate::worker::start_worker_server(listen);
+  auto server = benchgate::worker::start_worker_server(listen, *token);
   if (!server) {
     std::fprintf(stderr, "worker: %s\n", server.message().c_str());
     return 1;
@@ -66,6 +81,11 @@ int main(int argc, char** argv) {
   std::printf("READY grpc=%s\n", server->address.c_str());
   std::fflush(stdout);
   spdlog::info("serving benchgate.v1.Worker on {}", server->address);
+  if (token->empty() && insecure_no_token) {
+    spdlog::warn("--insecure-no-token: every call is accepted without authentication");
+  } else if (!token->empty()) {
+    spdlog::info("every call must carry the token of {}", token_file);
+  }
 
   int signal = 0;
   sigwait(&stop_signals, &signal);

@@ -1,12 +1,63 @@
 #include "orchestrator/grpc/channel.h"
 
-namespace benchgate::grpcutil {
+#include <grpcpp/support/client_interceptor.h>
 
-std::shared_ptr<grpc::Channel> make_control_channel(const std::string& address) {
+#include "common/security/token.h"
+
+namespace benchgate::grpcutil {
+namespace {
+
+grpc::ChannelArguments control_arguments() {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   args.SetMaxReceiveMessageSize(256 * 1024 * 1024);
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  return args;
+}
+
+// Adds the authorization metadata to a call's initial metadata. (Call credentials would do
+// the same, but gRPC sends those only over TLS channels.)
+class BearerInterceptor : public grpc::experimental::Interceptor {
+ public:
+  explicit BearerInterceptor(std::string header) : header_(std::move(header)) {}
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::PRE_SEND_INITIAL_METADATA)) {
+      methods->GetSendInitialMetadata()->emplace(std::string(security::kAuthorizationKey), header_);
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const std::string header_;
+};
+
+class BearerInterceptorFactory : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  explicit BearerInterceptorFactory(const std::string& token)
+      : header_(std::string(security::kBearerPrefix) + token) {}
+  grpc::experimental::Interceptor* CreateClientInterceptor(
+      grpc::experimental::ClientRpcInfo*) override {
+    return new BearerInterceptor(header_);  // gRPC owns and deletes it
+  }
+
+ private:
+  const std::string header_;
+};
+
+}  // namespace
+
+std::shared_ptr<grpc::Channel> make_control_channel(const std::string& address) {
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                   control_arguments());
+}
+
+std::shared_ptr<grpc::Channel> make_worker_channel(const std::string& address,
+                                                   const std::string& token) {
+  if (token.empty()) return make_control_channel(address);
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> factories;
+  factories.push_back(std::make_unique<BearerInterceptorFactory>(token));
+  return grpc::experimental::CreateCustomChannelWithInterceptors(
+      address, grpc::InsecureChannelCredentials(), control_arguments(), std::move(factories));
 }
 
 std::unique_ptr<grpc::ClientContext> context_with_timeout(std::chrono::milliseconds timeout) {

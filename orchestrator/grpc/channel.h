@@ -12,6 +12,12 @@ namespace benchgate::grpcutil {
 
 std::shared_ptr<grpc::Channel> make_control_channel(const std::string& address);
 
+// A control channel to a benchgate.v1.Worker. A non-empty `token` goes with every call on it
+// as `authorization: Bearer <token>` metadata (README "Security"), added by a client
+// interceptor so that no call site can forget it.
+std::shared_ptr<grpc::Channel> make_worker_channel(const std::string& address,
+                                                   const std::string& token);
+
 // A context whose deadline is `timeout` from now.
 std::unique_ptr<grpc::ClientContext> context_with_timeout(std::chrono::milliseconds timeout);
 

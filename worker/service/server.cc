@@ -1,8 +1,12 @@
+// See server.h.
 #include "worker/service/server.h"
+
+#include "common/security/token.h"
+#include "worker/service/authentication.h"
 
 namespace benchgate::worker {
 
-Expected<WorkerServer> start_worker_server(const std::string& listen) {
+Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token) {
   const size_t colon = listen.rfind(':');
   if (colon == std::string::npos || colon == 0) {
     return Error{"--listen '" + listen + "' is not HOST:PORT"};
@@ -12,11 +16,29 @@ Expected<WorkerServer> start_worker_server(const std::string& listen) {
   int port = 0;
   grpc::ServerBuilder builder;
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(out.service.get());
+  if (token.empty()) {
+    builder.RegisterService(out.service.get());
+  } else {
+    out.authenticating = std::make_unique<AuthenticatingWorkerService>(*out.service, token);
+    builder.RegisterService(out.authenticating.get());
+  }
   out.server = builder.BuildAndStart();
   if (!out.server || port == 0) return Error{"cannot listen on " + listen};
   out.address = listen.substr(0, colon) + ":" + std::to_string(port);
   return out;
+}
+
+Expected<std::string> worker_token(const std::string& listen, const std::string& token_file,
+                                   bool insecure_no_token) {
+  if (!token_file.empty()) return security::read_token_file(token_file);
+  if (insecure_no_token || security::is_loopback_host(security::host_of(listen))) {
+    return std::string();
+  }
+  return Error{"--listen " + listen +
+               " is reachable from other machines, and anyone who reaches a worker can "
+               "make it send load anywhere: give --token-file FILE (a secret only the "
+               "orchestrator's --worker-token-file shares, mode 0600), or listen on "
+               "127.0.0.1, or pass --insecure-no-token on a network you trust completely"};
 }
 
 }  // namespace benchgate::worker

@@ -13,12 +13,24 @@ namespace benchgate::worker {
 
 struct WorkerServer {
   std::unique_ptr<WorkerService> service;
+  // With a token: the service gRPC serves, checking every call before `service` sees it.
+  std::unique_ptr<grpc::Service> authenticating;
   std::unique_ptr<grpc::Server> server;
   // "HOST:PORT" with the port actually bound (listening on port 0 picks a free one).
   std::string address;
 };
 
 // `listen` is "HOST:PORT"; plaintext, meant for loopback (ARCHITECTURE.md, control plane).
-Expected<WorkerServer> start_worker_server(const std::string& listen);
+// A non-empty `token` makes every call require `authorization: Bearer <token>` metadata
+// (authentication.h); the caller decides whether a network address needs one (main.cc).
+Expected<WorkerServer> start_worker_server(const std::string& listen,
+                                           const std::string& token = {});
+
+// The token a worker listening on `listen` requires: the one in `token_file` (checked as
+// security::read_token_file does), or none. Without a file, a loopback address needs none,
+// and a network address is refused, naming the fix, unless `insecure_no_token` says so
+// explicitly.
+Expected<std::string> worker_token(const std::string& listen, const std::string& token_file,
+                                   bool insecure_no_token);
 
 }  // namespace benchgate::worker
