@@ -24,11 +24,13 @@ using prometheus::Family;
 using prometheus::Gauge;
 using prometheus::Labels;
 
-// Error kinds the bundled worker reports (worker.proto, WindowResult.errors). Their counters
-// exist from the workload's start at 0, so "no errors" is a value rather than a missing
-// series and rate() sees the first error.
-constexpr std::array<const char*, 8> kErrorKinds = {"connect",    "timeout",  "status",   "length",
-                                                    "short_read", "mismatch", "protocol", "reset"};
+// Error kinds the bundled worker reports (worker.proto, WindowResult.errors), HTTP and WAMP.
+// Their counters exist from the workload's start at 0, so "no errors" is a value rather than
+// a missing series and rate() sees the first error. Other kinds (from other workers) still
+// get a series when they first occur.
+constexpr std::array<const char*, 10> kErrorKinds = {"connect",    "timeout",  "status",   "length",
+                                                     "short_read", "mismatch", "protocol", "reset",
+                                                     "wamp_error", "lost"};
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
 constexpr std::array<gates::Verdict, 5> kVerdicts = {
     gates::Verdict::kPass, gates::Verdict::kFail, gates::Verdict::kInconclusive,

@@ -66,6 +66,12 @@ TEST(MetricsObserverTest, LiveProgressSetsOpsAndP99WhileAWindowRuns) {
   // Counters exist at zero before anything happened, so rate() and alerts see the first one.
   EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="connect",)" + labels + "} 0"))
       << text;
+  // WAMP's kinds too: an ERROR answer and an event that never arrived.
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_errors_total{kind="wamp_error",)" + labels + "} 0"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="lost",)" + labels + "} 0"))
+      << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 0)")) << text;
 }
 
