@@ -4,4 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 cd build
-ctest --output-on-failure -j"$(nproc)" --timeout 600
+ctest --output-on-failure -j"$(nproc)" --timeout 600 -LE after_suite
+# Then what must hold after everything: no benchgate process left on the machine.
+ctest --output-on-failure -L after_suite
