@@ -9,8 +9,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <string>
 
+#include "worker/adapters/tool.h"
 #include "worker/service/server.h"
 
 namespace {
@@ -40,6 +43,11 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
+  std::string adapter;
+  app.add_option("--adapter", adapter,
+                 "Run every window with this external tool instead of the built-in engine "
+                 "(it must be on PATH; docs/WORKER_PROTOCOL.md, Adapters)")
+      ->check(CLI::IsMember({"h2load", "wrk"}));
   std::string token_file;
   bool insecure_no_token = false;
   app.add_option("--token-file", token_file,
@@ -55,6 +63,18 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::fprintf(stderr, "worker: %s (see --help)\n", e.what());
     return 2;
+  }
+  std::optional<benchgate::worker::adapters::Tool> tool;
+  if (!adapter.empty()) {
+    auto located =
+        benchgate::worker::adapters::locate_tool(*benchgate::worker::adapters::tool_kind(adapter),
+                                                 std::getenv("PATH") ? std::getenv("PATH") : "");
+    if (!located) {
+      std::fprintf(stderr, "worker: --adapter %s: %s\n", adapter.c_str(),
+                   located.message().c_str());
+      return 2;
+    }
+    tool = std::move(*located);
   }
   // Decided before anything listens: a worker open to the network without a token never starts.
   auto token = benchgate::worker::worker_token(listen, token_file, insecure_no_token);
@@ -73,7 +93,9 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  auto server = benchgate::worker::start_worker_server(listen, *token);
+  if (tool)
+    spdlog::info("adapter mode: every window is a run of {} ({})", tool->label(), tool->path);
+  auto server = benchgate::worker::start_worker_server(listen, *token, std::move(tool));
   if (!server) {
     std::fprintf(stderr, "worker: %s\n", server.message().c_str());
     return 1;

@@ -6,13 +6,14 @@
 
 namespace benchgate::worker {
 
-Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token) {
+Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token,
+                                           std::optional<adapters::Tool> adapter) {
   const size_t colon = listen.rfind(':');
   if (colon == std::string::npos || colon == 0) {
     return Error{"--listen '" + listen + "' is not HOST:PORT"};
   }
   WorkerServer out;
-  out.service = std::make_unique<WorkerService>();
+  out.service = std::make_unique<WorkerService>(std::move(adapter));
   int port = 0;
   grpc::ServerBuilder builder;
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);

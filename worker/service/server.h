@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/util/expected.h"
@@ -23,8 +24,9 @@ struct WorkerServer {
 // `listen` is "HOST:PORT"; plaintext, meant for loopback (ARCHITECTURE.md, control plane).
 // A non-empty `token` makes every call require `authorization: Bearer <token>` metadata
 // (authentication.h); the caller decides whether a network address needs one (main.cc).
-Expected<WorkerServer> start_worker_server(const std::string& listen,
-                                           const std::string& token = {});
+// With `adapter`, every Run stream is run by that tool (worker/adapters/), not the engine.
+Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token = {},
+                                           std::optional<adapters::Tool> adapter = {});
 
 // The token a worker listening on `listen` requires: the one in `token_file` (checked as
 // security::read_token_file does), or none. Without a file, a loopback address needs none,
