@@ -1,5 +1,6 @@
-// [routers.NAME] and [compare]: named variants of the system under test and the comparison that
-// runs every workload on each of them in turn (SCENARIOS.md, "Comparing implementations").
+// [routers.NAME] and [compare]: named variants of the system under test, and the comparison that
+// runs every workload on each router, or with each worker implementation, in turn (SCENARIOS.md,
+// "Comparing implementations").
 #include <algorithm>
 #include <set>
 
@@ -36,13 +37,9 @@ void read_routers(TableReader& top, Scenario& scenario) {
   }
 }
 
-void read_compare(TableReader& top, Scenario& scenario) {
+// [compare] routers = [...]: the named [routers.NAME] variants, instead of [router].
+void read_compare_routers(TableReader& top, TableReader& r, Scenario& scenario) {
   Diagnostics& diag = top.diagnostics();
-  const toml::table* table = top.table("compare");
-  if (!table) return;
-  TableReader r(*table, "in [compare]", diag, top.interpolator());
-  r.check_keys({"routers"}, {{"workers", "comparing worker implementations is planned"}});
-  if (!r.require("routers")) return;
   auto names = r.string_array("routers");
   if (!names) return;
   std::set<std::string> seen;
@@ -65,18 +62,91 @@ void read_compare(TableReader& top, Scenario& scenario) {
   scenario.compare_routers = std::move(*names);
 }
 
+// Every `worker = ...` written in [defaults] or a workload: with [compare] workers the
+// comparison chooses the worker, so a workload's own choice would be silently overridden.
+void refuse_workload_workers(TableReader& top) {
+  Diagnostics& diag = top.diagnostics();
+  auto refuse = [&](const toml::node& table, const std::string& where) {
+    const toml::table* t = table.as_table();
+    if (!t) return;
+    if (const toml::node* worker = t->get("worker")) {
+      diag.error(diag.at(worker->source()),
+                 "key 'worker' in " + where +
+                     " conflicts with [compare] workers, which runs every workload with each "
+                     "listed worker: remove it");
+    }
+  };
+  if (const toml::node* defaults = top.node("defaults")) refuse(*defaults, "[defaults]");
+  const toml::node* workloads = top.node("workloads");
+  if (!workloads || !workloads->is_array()) return;
+  size_t i = 0;
+  for (const toml::node& w : *workloads->as_array()) {
+    refuse(w, "[[workloads]] #" + std::to_string(++i));
+  }
+}
+
+// [compare] workers = [...]: "builtin" or [worker_impls.NAME] names, each run against the
+// scenario's [router].
+void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario) {
+  Diagnostics& diag = top.diagnostics();
+  auto names = r.string_array("workers");
+  if (!names) return;
+  std::set<std::string> seen;
+  for (const std::string& name : *names) {
+    if (name != "builtin" && !scenario.worker_impls.count(name)) {
+      std::string known = "builtin";
+      for (const auto& [impl, config] : scenario.worker_impls) known += ", " + impl;
+      diag.error(r.value_location("workers"), "[compare] names worker '" + name +
+                                                  "', which is neither builtin nor defined by "
+                                                  "[worker_impls." +
+                                                  name + "] (known: " + known + ")");
+    } else if (!seen.insert(name).second) {
+      diag.error(r.value_location("workers"), "[compare] names worker '" + name + "' twice");
+    }
+  }
+  if (names->size() < 2) {
+    diag.error(r.value_location("workers"), "[compare] workers needs at least two workers");
+  }
+  refuse_workload_workers(top);
+  scenario.compare_workers = std::move(*names);
+}
+
+void read_compare(TableReader& top, Scenario& scenario) {
+  Diagnostics& diag = top.diagnostics();
+  const toml::table* table = top.table("compare");
+  if (!table) return;
+  TableReader r(*table, "in [compare]", diag, top.interpolator());
+  r.check_keys({"routers", "workers"}, {});
+  if (r.has("routers") && r.has("workers")) {
+    // Two axes at once would confound them: every pair would differ in router and worker.
+    diag.error(r.key_location("workers"),
+               "[compare] routers and workers exclude each other: a comparison varies one "
+               "thing; compare routers and workers in two scenario files");
+  }
+  if (r.has("workers") && !r.has("routers")) {
+    read_compare_workers(top, r, scenario);
+  } else if (r.require("routers")) {
+    read_compare_routers(top, r, scenario);
+  }
+}
+
 }  // namespace
 
 void read_comparison(TableReader& top, Scenario& scenario) {
   read_routers(top, scenario);
   read_compare(top, scenario);
-  if (scenario.compare_routers.empty()) {
+  if (scenario.compare_routers.empty() && scenario.compare_workers.empty()) {
     if (!scenario.routers.empty()) {
       top.diagnostics().error(top.key_location("routers"),
                               "[routers.NAME] is only used by [compare] routers = [...], "
                               "which is missing");
     }
     return;
+  }
+  if (!scenario.compare_workers.empty() && !scenario.routers.empty()) {
+    top.diagnostics().error(top.key_location("routers"),
+                            "[routers.NAME] is only used by [compare] routers = [...]; a "
+                            "comparison of workers runs against [router]");
   }
   // Alternating A B B A needs pairs of repetitions, so each variant runs first equally often.
   for (const Workload& w : scenario.workloads) {

@@ -72,11 +72,20 @@ struct WampRequest {
   uint64_t request_bytes = 0;            // payload of every CALL / PUBLISH
 };
 
-// [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md).
+// [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),
+// or the bundled worker running a built-in adapter around an external tool.
 struct WorkerImpl {
   std::vector<std::string> command;  // argument vector, never passed to a shell
+  std::string adapter;               // "h2load" | "wrk" (then `command` is empty)
   Location where;
 };
+
+// The tools the bundled worker can wrap (`adapter = "..."`); each is also the program that
+// must be on PATH.
+inline const std::vector<std::string>& known_adapters() {
+  static const std::vector<std::string> kAdapters = {"h2load", "wrk"};
+  return kAdapters;
+}
 
 // One workload with every default resolved.
 struct Workload {
@@ -142,6 +151,9 @@ struct Scenario {
   std::vector<std::string> compare_routers;
   // [worker_impls.NAME] by NAME; workloads name one in `worker` (or "builtin").
   std::map<std::string, WorkerImpl> worker_impls;
+  // [compare] workers = [...]: when not empty, every workload runs with each named worker
+  // implementation in turn (A B B A ...) against `router`; each workload's `worker` is unused.
+  std::vector<std::string> compare_workers;
 };
 
 }  // namespace benchgate::scenario

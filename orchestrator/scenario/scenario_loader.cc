@@ -46,8 +46,9 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   scenario.router = read_router(top);
   const WorkloadTemplate defaults = read_defaults(top);
   scenario.workloads = read_workloads(top, defaults);
-  read_comparison(top, scenario);
+  // [compare] workers names [worker_impls] entries, so those are read first.
   read_worker_impls(top, scenario);
+  read_comparison(top, scenario);
   check_workload_workers(scenario, diag);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();

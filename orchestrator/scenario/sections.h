@@ -32,7 +32,8 @@ RouterConfig read_router(TableReader& top);
 // The keys of one router table (after check_keys); `section` names it in messages ("[router]").
 RouterConfig read_router_table(TableReader& r, const std::string& section);
 
-// [routers.NAME] and [compare]: the router variants and the comparison over them.
+// [routers.NAME] and [compare]: the router variants and the comparison over them or over the
+// worker implementations ([worker_impls] must be read before).
 void read_comparison(TableReader& top, Scenario& scenario);
 
 // `sweep = { request_bytes = [...] }` (or connections) of a workload: the workloads it expands

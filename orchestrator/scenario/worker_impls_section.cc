@@ -2,6 +2,8 @@
 // and the check that every workload's `worker` names one of them or "builtin".
 #include "orchestrator/scenario/worker_impls_section.h"
 
+#include <algorithm>
+
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
@@ -27,10 +29,36 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
-    r.check_keys({"command"}, {{"adapter", "adapters (h2load, wrk) are planned"}});
+    r.check_keys({"command", "adapter"}, {});
     WorkerImpl impl;
     impl.where = r.table_location();
-    if (!r.require("command")) continue;
+    if (r.has("command") && r.has("adapter")) {
+      diag.error(r.key_location("adapter"),
+                 "keys 'command' and 'adapter' exclude each other in " + section +
+                     ": 'command' runs your worker program, 'adapter' the bundled worker "
+                     "around a tool");
+      continue;
+    }
+    if (r.has("adapter")) {
+      auto adapter = r.string("adapter");
+      if (!adapter) continue;
+      const auto& known = known_adapters();
+      if (std::find(known.begin(), known.end(), *adapter) == known.end()) {
+        std::string list;
+        for (const auto& a : known) list += (list.empty() ? "" : ", ") + a;
+        diag.error(r.value_location("adapter"),
+                   "unknown adapter '" + *adapter + "' in " + section + " (known: " + list + ")");
+        continue;
+      }
+      impl.adapter = std::move(*adapter);
+      scenario.worker_impls[name] = std::move(impl);
+      continue;
+    }
+    if (!r.has("command")) {
+      diag.error(r.table_location(), section + " needs 'command' (a worker program and its " +
+                                         "arguments) or 'adapter' (h2load, wrk)");
+      continue;
+    }
     auto command = r.string_array("command");
     if (!command) continue;
     bool ok = !command->empty();

@@ -17,6 +17,8 @@ import sys
 # Broken files the schema accepts, and why a schema cannot judge them.
 ALLOWED_TO_PASS = {
     "compare_odd_repetitions.toml": "repetitions may come from [defaults] (a sum across tables)",
+    "compare_workers_odd_repetitions.toml": "repetitions may come from [defaults]",
+    "compare_workers_undefined.toml": "a compared worker against the [worker_impls] names",
     "connections_below_threads.toml": "compares connections with workers * threads",
     "duplicate_workload_name.toml": "uniqueness of a field across array items",
     "gate_glob_matches_nothing.toml": "a gate's glob against the workload names",

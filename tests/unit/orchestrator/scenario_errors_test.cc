@@ -123,14 +123,15 @@ TEST(ScenarioErrors, GateOnAMisspeltWorkloadSuggestsTheNearestName) {
                 "s.toml:6:12: error: gate workload 'x' matches no workload (did you mean 'w'?)"});
 }
 
-TEST(ScenarioErrors, UnsupportedFeaturesAreRefusedNotIgnored) {
+TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       errors_of(std::string(kHead) +
                 "repetitions = 2\n[routers.a]\n[routers.b]\n[compare]\nrouters = [\"a\", \"b\"]\n"
                 "workers = [\"builtin\"]\n");
   EXPECT_EQ(errors, (std::vector<std::string>{
-                        "s.toml:10:1: error: key 'workers' in [compare] is not supported yet "
-                        "(comparing worker implementations is planned)",
+                        "s.toml:10:1: error: [compare] routers and workers exclude each other: a "
+                        "comparison varies one thing; compare routers and workers in two "
+                        "scenario files",
                     }));
 }
 

@@ -82,5 +82,78 @@ TEST(ScenarioWorkerImpls, BuiltinIsAReservedName) {
       << errors_of(r);
 }
 
+TEST(ScenarioWorkerImpls, AnAdapterIsReadWithoutACommand) {
+  auto r = load(R"(name = "w"
+[worker_impls.h2load]
+adapter = "h2load"
+[[workloads]]
+name = "a"
+worker = "h2load"
+)");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->worker_impls.at("h2load").adapter, "h2load");
+  EXPECT_TRUE(r.scenario->worker_impls.at("h2load").command.empty());
+}
+
+TEST(ScenarioWorkerImpls, AnUnknownAdapterNamesTheKnownOnesAtItsValue) {
+  auto r = load("name = \"w\"\n[worker_impls.x]\nadapter = \"ab\"\n[[workloads]]\nname = \"a\"\n");
+  EXPECT_EQ(errors_of(r),
+            "/tmp/dir/s.toml:3:11: error: unknown adapter 'ab' in [worker_impls.x] (known: "
+            "h2load, wrk)\n");
+}
+
+TEST(ScenarioWorkerImpls, CompareWorkersListsTheVariantsInOrderAgainstTheScenariosRouter) {
+  auto r = load(R"(name = "w"
+[router]
+threads = 2
+[worker_impls.h2load]
+adapter = "h2load"
+[worker_impls.wrk]
+adapter = "wrk"
+[compare]
+workers = ["builtin", "h2load", "wrk"]
+[defaults]
+repetitions = 4
+[[workloads]]
+name = "a"
+)");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->compare_workers, (std::vector<std::string>{"builtin", "h2load", "wrk"}));
+  EXPECT_TRUE(r.scenario->compare_routers.empty());
+  EXPECT_EQ(r.scenario->router.threads, 2u);
+}
+
+TEST(ScenarioWorkerImpls, CompareWorkersRefusesAWorkerSetInDefaults) {
+  auto r = load(R"(name = "w"
+[worker_impls.wrk]
+adapter = "wrk"
+[compare]
+workers = ["builtin", "wrk"]
+[defaults]
+repetitions = 2
+worker = "wrk"
+[[workloads]]
+name = "a"
+)");
+  EXPECT_EQ(errors_of(r),
+            "/tmp/dir/s.toml:8:10: error: key 'worker' in [defaults] conflicts with [compare] "
+            "workers, which runs every workload with each listed worker: remove it\n");
+}
+
+TEST(ScenarioWorkerImpls, CompareWorkersRefusesRouterVariants) {
+  auto r = load(R"(name = "w"
+[routers.a]
+[worker_impls.wrk]
+adapter = "wrk"
+[compare]
+workers = ["builtin", "wrk"]
+[[workloads]]
+name = "a"
+repetitions = 2
+)");
+  EXPECT_NE(errors_of(r).find("a comparison of workers runs against [router]"), std::string::npos)
+      << errors_of(r);
+}
+
 }  // namespace
 }  // namespace benchgate::scenario
