@@ -113,12 +113,16 @@ Expected<ToolRun> run_tool(const std::vector<std::string>& argv, Clock::time_poi
   close_fd(fds[0]);
   close_fd(fds[1]);
 
+  // Wait for the tool without reaping it: while it is a zombie its group id cannot be reused,
+  // so the kill below can only reach helpers it left in its group.
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);
   int status = 0;
   rusage usage{};
   while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
-  // A tool that forked helpers into its group must not leave them behind either.
-  ::kill(-pid, SIGKILL);
   if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
   run.cpu_user_ns = timeval_ns(usage.ru_utime);

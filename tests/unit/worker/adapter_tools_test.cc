@@ -132,6 +132,30 @@ TEST(ToolRunner, CancellingKillsTheToolAndItsProcessGroup) {
   EXPECT_LT(std::chrono::steady_clock::now() - begun, 30s);
 }
 
+// Dead: gone, or a zombie waiting for whoever adopted it.
+bool process_dead(const std::string& pid) {
+  std::ifstream stat("/proc/" + pid + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return true;
+  const size_t paren = text.rfind(')');
+  return paren != std::string::npos && text.substr(paren + 2, 1) == "Z";
+}
+
+TEST(ToolRunner, HelpersTheToolLeftInItsProcessGroupAreKilledWhenItExits) {
+  auto run = run_tool({"/bin/sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!"},
+                      std::chrono::steady_clock::now() + 30s, {});
+  ASSERT_TRUE(run.ok()) << run.message();
+  ASSERT_TRUE(run->succeeded());
+  const std::string helper = last_line(run->out);
+  ASSERT_FALSE(helper.empty());
+  bool dead = false;
+  for (auto until = std::chrono::steady_clock::now() + 10s;
+       !(dead = process_dead(helper)) && std::chrono::steady_clock::now() < until;) {
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_TRUE(dead) << "helper " << helper << " still runs";
+}
+
 TEST(ToolRunner, KillsAToolThatOutlivesItsDeadline) {
   auto run = run_tool({"/bin/sleep", "60"}, std::chrono::steady_clock::now() + 200ms, {});
   ASSERT_TRUE(run.ok()) << run.message();
