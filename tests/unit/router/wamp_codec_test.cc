@@ -92,6 +92,21 @@ TEST(Serializer, JsonEscapesControlCharactersQuotesAndBackslashes) {
   EXPECT_EQ(back[0], std::string("a\"b\\c\n\x01", 7));
 }
 
+TEST(Serializer, JsonPassesWellFormedUtf8AndReplacesEachByteOfBrokenSequences) {
+  // é, €, U+1F600 pass; a stray continuation byte, a truncated 3-byte sequence, an overlong
+  // '/', a surrogate and a code point past U+10FFFF do not (one U+FFFD per byte).
+  const std::string good = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+  const std::string text = good + "|\x80|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80";
+  std::vector<uint8_t> out;
+  encode(Serializer::json, Json::array({text}), out);
+  EXPECT_EQ(text_of(out), "[\"" + good +
+                              "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+                              "\\ufffd\\ufffd\\ufffd\\ufffd\"]");
+  Json back;
+  ASSERT_TRUE(decode(Serializer::json, out, back));  // nlohmann's parser checks UTF-8
+  EXPECT_EQ(back[0].get<std::string>().substr(0, good.size()), good);
+}
+
 TEST(Serializer, MalformedInputIsRejectedWithoutThrowing) {
   Json out;
   EXPECT_FALSE(decode(Serializer::json, bytes_of("[48, 1, {}"), out));
