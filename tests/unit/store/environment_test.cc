@@ -24,6 +24,16 @@ TEST(Testbed, DetectionReadsTheRunningMachine) {
   EXPECT_FALSE(default_compiler().empty());
 }
 
+TEST(Testbed, BenchgateTestbedHostReplacesTheHostName) {
+  const Testbed real = detect_testbed("c", "f");
+  ::setenv("BENCHGATE_TESTBED_HOST", "ci-runner-pool", 1);
+  const Testbed named = detect_testbed("c", "f");
+  ::unsetenv("BENCHGATE_TESTBED_HOST");
+  EXPECT_EQ(named.host, "ci-runner-pool");
+  EXPECT_NE(named.fingerprint(), real.fingerprint());
+  EXPECT_EQ(detect_testbed("c", "f").fingerprint(), real.fingerprint());
+}
+
 TEST(Testbed, TheFingerprintIsStableAndChangesWithAnyField) {
   const Testbed a = testing::test_testbed();
   EXPECT_EQ(a.fingerprint(), testing::test_testbed().fingerprint());
