@@ -14,6 +14,49 @@ constexpr int64_t kLateResultNs = 2'000'000'000;
 
 std::string ns(int64_t value) { return std::to_string(value) + " ns"; }
 
+bool declared(const v1::WindowResult& result, std::string_view field) {
+  for (const std::string& name : result.not_measured()) {
+    if (name == field) return true;
+  }
+  return false;
+}
+
+// Names a worker may list in not_measured (worker.proto): fields it could not fill, and
+// errors.KIND for an error kind it cannot detect.
+bool known_not_measured(const std::string& name) {
+  for (const char* field : {"bytes_sent", "bytes_received", "data_window", "latency",
+                            "service_time", "cpu", "late_sends", "unsent"}) {
+    if (name == field) return true;
+  }
+  return name.rfind("errors.", 0) == 0 && name.size() > 7;
+}
+
+std::string joined(const google::protobuf::RepeatedPtrField<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out.empty() ? "none" : out;
+}
+
+// A worker that wraps a tool without histograms declares `latency` not measured and gives the
+// tool's own figures instead.
+void check_tool_latency(const v1::WindowResult& result, const std::string& w,
+                        std::vector<RuleOutcome>& out) {
+  const v1::ToolLatency& tool = result.tool_latency();
+  const bool any = tool.has_min_ns() || tool.has_mean_ns() || tool.has_stdev_ns() ||
+                   tool.has_max_ns() || !tool.percentiles_ns().empty();
+  bool ordered = !tool.has_min_ns() || !tool.has_max_ns() || tool.min_ns() <= tool.max_ns();
+  for (const auto& [percentile, value] : tool.percentiles_ns()) {
+    ordered = ordered && value >= 0 && (!tool.has_max_ns() || value <= tool.max_ns());
+  }
+  out.push_back({w + "latency not measured as a histogram: tool_latency names the tool and "
+                     "gives its figures (min <= percentiles <= max)",
+                 !tool.tool().empty() && (any || result.successes() == 0) && ordered &&
+                     result.latency().hdr_v2_compressed().empty(),
+                 "tool '" + tool.tool() + "', " + std::to_string(tool.percentiles_ns().size()) +
+                     " percentiles" + (tool.has_mean_ns() ? ", mean" : "") +
+                     (tool.has_max_ns() ? ", max" : "")});
+}
+
 }  // namespace
 
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count) {
@@ -33,17 +76,10 @@ std::string check_histogram(const v1::Histogram& histogram, int64_t& count) {
   return {};
 }
 
-std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
-                                             const WindowFacts& window) {
-  std::vector<RuleOutcome> out;
-  const std::string w = "window " + std::to_string(window.index) + ": ";
-  out.push_back({w + "result carries the window's index", result.window() == window.index,
-                 "got " + std::to_string(result.window())});
-  out.push_back({w + "operations > 0 and successes <= operations",
-                 result.operations() > 0 && result.successes() <= result.operations(),
-                 std::to_string(result.operations()) + " operations, " +
-                     std::to_string(result.successes()) + " successes"});
+namespace {
 
+void check_latency_histogram(const v1::WindowResult& result, const std::string& w,
+                             std::vector<RuleOutcome>& out) {
   int64_t count = 0;
   std::string problem = check_histogram(result.latency(), count);
   out.push_back(
@@ -58,7 +94,10 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                  problem.empty() && count == static_cast<int64_t>(result.successes()),
                  "histogram holds " + std::to_string(count) + ", successes " +
                      std::to_string(result.successes())});
+}
 
+void check_data_window(const v1::WindowResult& result, const WindowFacts& window,
+                       const std::string& w, std::vector<RuleOutcome>& out) {
   const int64_t first = result.first_send_unix_ns();
   const int64_t last = result.last_receive_unix_ns();
   const int64_t earliest = window.start_at_unix_ns - kEarlyStartNs;
@@ -71,15 +110,54 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                  "first send " + ns(first - window.start_at_unix_ns) + ", last receive " +
                      ns(last - window.start_at_unix_ns) + " after the start instant (window " +
                      ns(window.duration_ns) + ")"});
+}
 
-  const bool cpu_ok = result.cpu_user_ns() >= 0 && result.cpu_system_ns() >= 0 &&
-                      result.cpu_user_ns() + result.cpu_system_ns() > 0 && result.wall_ns() > 0 &&
-                      result.threads() >= 1;
+}  // namespace
+
+std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
+                                             const WindowFacts& window) {
+  std::vector<RuleOutcome> out;
+  const std::string w = "window " + std::to_string(window.index) + ": ";
+  out.push_back({w + "result carries the window's index", result.window() == window.index,
+                 "got " + std::to_string(result.window())});
+  out.push_back({w + "operations > 0 and successes <= operations",
+                 result.operations() > 0 && result.successes() <= result.operations(),
+                 std::to_string(result.operations()) + " operations, " +
+                     std::to_string(result.successes()) + " successes"});
+
+  std::vector<std::string> unknown;
+  for (const std::string& name : result.not_measured()) {
+    if (!known_not_measured(name)) unknown.push_back(name);
+  }
+  out.push_back({w + "not_measured names known fields", unknown.empty(),
+                 "declared: " + joined(result.not_measured())});
+
+  if (declared(result, "latency")) {
+    check_tool_latency(result, w, out);
+  } else {
+    check_latency_histogram(result, w, out);
+  }
+  if (declared(result, "data_window")) {
+    out.push_back({w + "data window: declared not measured, left 0",
+                   result.first_send_unix_ns() == 0 && result.last_receive_unix_ns() == 0,
+                   "first send " + ns(result.first_send_unix_ns()) + ", last receive " +
+                       ns(result.last_receive_unix_ns())});
+  } else {
+    check_data_window(result, window, w, out);
+  }
+
+  const bool cpu_declared = declared(result, "cpu");
+  const bool cpu_ok = cpu_declared || (result.cpu_user_ns() >= 0 && result.cpu_system_ns() >= 0 &&
+                                       result.cpu_user_ns() + result.cpu_system_ns() > 0 &&
+                                       result.wall_ns() > 0 && result.threads() >= 1);
   out.push_back({w + "CPU fields present (cpu_user_ns, cpu_system_ns, wall_ns, threads)", cpu_ok,
-                 "user " + ns(result.cpu_user_ns()) + ", system " + ns(result.cpu_system_ns()) +
-                     ", wall " + ns(result.wall_ns()) + ", threads " +
-                     std::to_string(result.threads())});
-  out.push_back({w + "bytes counted", result.bytes_sent() > 0 && result.bytes_received() > 0,
+                 cpu_declared ? "declared not measured"
+                              : "user " + ns(result.cpu_user_ns()) + ", system " +
+                                    ns(result.cpu_system_ns()) + ", wall " + ns(result.wall_ns()) +
+                                    ", threads " + std::to_string(result.threads())});
+  const bool sent_ok = declared(result, "bytes_sent") || result.bytes_sent() > 0;
+  const bool received_ok = declared(result, "bytes_received") || result.bytes_received() > 0;
+  out.push_back({w + "bytes counted (unless declared not measured)", sent_ok && received_ok,
                  std::to_string(result.bytes_sent()) + " sent, " +
                      std::to_string(result.bytes_received()) + " received"});
   return out;

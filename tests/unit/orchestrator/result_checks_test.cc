@@ -1,0 +1,97 @@
+// The worker-check rules for one window's result: a builtin-style result with a histogram, and
+// an adapter-style result that declares what it could not measure and gives a tool's figures.
+#include "orchestrator/workers/result_checks.h"
+
+#include <gtest/gtest.h>
+
+#include "common/histogram/hdr_histogram.h"
+
+namespace benchgate::workers {
+namespace {
+
+constexpr int64_t kStart = 1'700'000'000'000'000'000;
+const WindowFacts kWindow{0, kStart, 1'000'000'000, 5'000'000'000};
+
+std::vector<std::string> failed(const v1::WindowResult& result) {
+  std::vector<std::string> out;
+  for (const auto& outcome : check_window_result(result, kWindow)) {
+    if (!outcome.passed) out.push_back(outcome.rule + " (" + outcome.detail + ")");
+  }
+  return out;
+}
+
+v1::WindowResult measured_result() {
+  v1::WindowResult r;
+  r.set_window(0);
+  r.set_operations(3);
+  r.set_successes(3);
+  r.set_bytes_sent(300);
+  r.set_bytes_received(600);
+  r.set_first_send_unix_ns(kStart + 1000);
+  r.set_last_receive_unix_ns(kStart + 900'000'000);
+  r.set_cpu_user_ns(5);
+  r.set_wall_ns(1'000'000'000);
+  r.set_threads(1);
+  HdrHistogram h;
+  for (int64_t v : {1000, 2000, 3000}) h.record(v);
+  const auto bytes = h.encode_compressed();
+  r.mutable_latency()->set_hdr_v2_compressed(std::string(bytes.begin(), bytes.end()));
+  return r;
+}
+
+v1::WindowResult adapter_result() {
+  v1::WindowResult r = measured_result();
+  r.clear_latency();
+  r.set_bytes_sent(0);
+  r.set_first_send_unix_ns(0);
+  r.set_last_receive_unix_ns(0);
+  for (const char* name : {"bytes_sent", "data_window", "latency", "errors.connect"}) {
+    r.add_not_measured(name);
+  }
+  auto* tool = r.mutable_tool_latency();
+  tool->set_tool("h2load nghttp2/1.52.0");
+  tool->set_min_ns(900);
+  tool->set_mean_ns(2000);
+  tool->set_max_ns(3100);
+  return r;
+}
+
+TEST(ResultChecks, AMeasuredResultPassesEveryRule) {
+  EXPECT_TRUE(failed(measured_result()).empty())
+      << testing::PrintToString(failed(measured_result()));
+}
+
+TEST(ResultChecks, AnAdapterResultThatDeclaresWhatItCouldNotMeasurePasses) {
+  EXPECT_TRUE(failed(adapter_result()).empty()) << testing::PrintToString(failed(adapter_result()));
+}
+
+TEST(ResultChecks, UndeclaredMissingFiguresStillFail) {
+  v1::WindowResult r = adapter_result();
+  r.clear_not_measured();
+  r.add_not_measured("latency");
+  // bytes_sent 0 and an empty data window without saying they were not measured.
+  const auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 2u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("data window lies inside"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("bytes counted"), std::string::npos) << problems[1];
+}
+
+TEST(ResultChecks, ToolLatencyMustNameTheToolAndBeOrdered) {
+  v1::WindowResult r = adapter_result();
+  r.mutable_tool_latency()->set_tool("");
+  EXPECT_EQ(failed(r).size(), 1u);
+  r = adapter_result();
+  (*r.mutable_tool_latency()->mutable_percentiles_ns())["99"] = 5000;  // above max
+  EXPECT_EQ(failed(r).size(), 1u);
+}
+
+TEST(ResultChecks, UnknownNotMeasuredNamesAreRefused) {
+  v1::WindowResult r = adapter_result();
+  r.add_not_measured("throughput");
+  const auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("not_measured names known fields"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::workers
