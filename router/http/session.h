@@ -1,10 +1,11 @@
 // One HTTP/1.1 connection: reads requests, answers them in order (pipelined requests found in
 // one read are answered with one write), and enforces the size limits and timeouts.
 //
-// Hot path: the read buffer, the output buffer, the echo body and the list of pending
-// timestamps belong to the connection and are reused; the parser is rebuilt in place; fixed
-// responses are copied from bytes serialised once. Errors are error_codes, counted by kind.
-// A session lives on exactly one serving thread and is only touched from it.
+// Hot path: the output buffer, the echo body and the list of pending timestamps belong to the
+// connection and are reused; the read buffer is the serving thread's, lent to a connection
+// while it has something to read (an idle connection holds none); the parser is rebuilt in
+// place; fixed responses are copied from bytes serialised once. Errors are error_codes, counted by
+// kind. A session lives on exactly one serving thread and is only touched from it.
 #pragma once
 
 #include <array>
@@ -52,8 +53,13 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
     bool active = false;
   };
 
+  // Reads behind a partial request, or (nothing buffered) waits for readability first.
   void do_read();
+  void on_readable(const error_code& ec);
   void on_read(const error_code& ec, size_t bytes);
+  // Before an asynchronous operation: an empty read buffer goes back to the thread (or is
+  // freed), so that only connections with bytes left over hold one.
+  void park_input();
   // Parses what is buffered and queues answers, then writes, waits for a delay or reads.
   void process(int64_t now_ns);
   void respond(int64_t now_ns);

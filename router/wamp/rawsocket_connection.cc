@@ -20,6 +20,20 @@ constexpr size_t kInitialInput = 64 * 1024;
 constexpr size_t kMaxGather = 64;  // messages per write
 constexpr auto kDrainTimeout = std::chrono::seconds(2);
 
+// The WAMP thread's spare input buffer. A connection with nothing buffered holds no input
+// buffer: it waits for readability, takes this one (ownership moves, nothing is shared),
+// reads and handles its frames, and gives it back when it waits again with nothing left
+// over. An idle connection then costs no 64 KiB, and a busy one allocates nothing per
+// message (the larger of the two buffers stays with the thread).
+struct SpareInput {
+  std::unique_ptr<uint8_t[]> data;
+  size_t capacity = 0;
+};
+SpareInput& thread_spare_input() {
+  thread_local SpareInput spare;
+  return spare;
+}
+
 }  // namespace
 
 RawSocketConnection::RawSocketConnection(asio::ip::tcp::socket socket, WampCore& core)
@@ -63,6 +77,9 @@ void RawSocketConnection::on_handshake(const error_code& ec) {
   }
   admitted_ = true;
   timer_.cancel();
+  // Reads are synchronous once the socket is readable (on_readable): never block the thread.
+  error_code ignored;
+  socket_.non_blocking(true, ignored);
   // 2^24 announces "whatever a frame can carry" (2^24 - 1 bytes).
   const uint64_t limit = std::min<uint64_t>(core_.options().max_message_bytes, 1u << 24);
   const uint8_t exponent = length_exponent_for(limit);
@@ -85,11 +102,47 @@ void RawSocketConnection::refuse(HandshakeError error) {
 
 void RawSocketConnection::do_read() {
   if (closing_ || finished_) return;
+  if (in_begin_ == in_end_) {
+    park_input();
+    socket_.async_wait(
+        asio::socket_base::wait_read,
+        [self = shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+    return;
+  }
   if (in_end_ == in_capacity_) reserve_input(in_end_ - in_begin_ + kInitialInput);
   socket_.async_read_some(asio::buffer(in_.get() + in_end_, in_capacity_ - in_end_),
                           [self = shared_from_this()](const error_code& ec, size_t bytes) {
                             self->on_read(ec, bytes);
                           });
+}
+
+void RawSocketConnection::on_readable(const error_code& ec) {
+  if (ec || finished_) return finish();
+  if (closing_) return;
+  if (in_capacity_ == 0) {
+    SpareInput& spare = thread_spare_input();
+    std::swap(in_, spare.data);
+    std::swap(in_capacity_, spare.capacity);
+  }
+  reserve_input(kInitialInput);
+  error_code read_ec;
+  // The socket is non-blocking here: a spurious wake-up reads nothing and waits again.
+  const size_t bytes =
+      socket_.read_some(asio::buffer(in_.get() + in_end_, in_capacity_ - in_end_), read_ec);
+  if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) return do_read();
+  on_read(read_ec, bytes);
+}
+
+void RawSocketConnection::park_input() {
+  if (in_begin_ != in_end_ || in_capacity_ == 0) return;
+  in_begin_ = in_end_ = 0;
+  SpareInput& spare = thread_spare_input();
+  if (spare.capacity < in_capacity_) {
+    std::swap(in_, spare.data);
+    std::swap(in_capacity_, spare.capacity);
+  }
+  in_.reset();
+  in_capacity_ = 0;
 }
 
 void RawSocketConnection::on_read(const error_code& ec, size_t bytes) {

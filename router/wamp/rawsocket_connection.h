@@ -2,9 +2,10 @@
 // negotiation), length-prefixed frames in and out, ping answered with pong, and the WAMP
 // session it carries.
 //
-// Reads go into one buffer owned by the connection; a frame is handed to the session where
-// it lies in that buffer (a message larger than the buffer grows it once, up to the
-// negotiated maximum, and the capacity is kept for the next one). Writes gather the queued
+// Reads go into one input buffer; a frame is handed to the session where it lies in that
+// buffer (a message larger than the buffer grows it once, up to the negotiated maximum). The
+// buffer is the WAMP thread's spare, held by a connection only while it has bytes to handle
+// (an idle connection holds none). Writes gather the queued
 // messages with their 4-byte headers into one write.
 #pragma once
 
@@ -41,8 +42,12 @@ class RawSocketConnection final : public Connection,
 
   void on_handshake(const error_code& ec);
   void refuse(HandshakeError error);
+  // Reads behind a partial frame, or (nothing buffered) waits for readability first.
   void do_read();
+  void on_readable(const error_code& ec);
   void on_read(const error_code& ec, size_t bytes);
+  // With nothing buffered: the input buffer goes back to the thread (or is freed).
+  void park_input();
   // Hands complete frames to the session; false once the connection stops reading.
   bool process_frames();
   // Makes room for `total` bytes from in_begin_ (moving what is buffered to the front).

@@ -4,8 +4,9 @@
 //  - open loop: requests go out when the connection's OpenLoopSchedule says they are due and
 //    a slot is free; a request that waits for a slot keeps its intended send time, so the
 //    wait shows in its latency.
-// Requests are written from the plan's prebuilt batch (k requests, one system call), read
-// into one reused buffer and parsed in place; nothing is allocated per request.
+// Requests are written from the plan's prebuilt batch (k requests, one system call); answers
+// are read, once the socket is readable, into the load thread's buffer and parsed in place;
+// nothing is allocated per request, and an idle connection holds no read buffer.
 //
 // Failures never throw and never stop the thread: when the connection fails, every request
 // outstanding on it is counted as failed with the failure's kind, the socket is closed, and
@@ -66,7 +67,7 @@ class Connection : public LoadConnection {
   void arm_timer(int64_t due_ns);
 
   void start_read();
-  void on_read(const boost::system::error_code& ec, size_t bytes);
+  void on_read(const boost::system::error_code& ec, const char* data, size_t bytes);
   void on_response(int64_t now);
 
   ThreadState& thread_;
@@ -76,7 +77,6 @@ class Connection : public LoadConnection {
   OpenLoopSchedule schedule_;
   ResponseParser parser_;
   InFlightRing ring_;
-  std::unique_ptr<char[]> read_buffer_;
 
   Link link_ = Link::kDown;
   // Incremented whenever the socket is closed, so completions of the old socket are ignored.

@@ -193,6 +193,29 @@ TEST_F(HttpServerTest, PipelinedRequestsInOneWriteAreAnsweredInOrder) {
   EXPECT_EQ(fourth->result_int(), 404);
 }
 
+// Connections of a serving thread share one read buffer while they have nothing buffered:
+// one connection keeps its half request while others are served in between.
+TEST_F(HttpServerTest, HalfRequestOnOneConnectionSurvivesOthersBeingServedMeanwhile) {
+  start();
+  HttpTestClient slow(port());
+  HttpTestClient fast(port());
+  const std::string body = pattern(40000);
+  const std::string request = post("/bench/echo", body);
+  slow.send(request.substr(0, 20000));
+  for (int i = 0; i < 3; ++i) {
+    fast.send(post("/bench/echo", "abc") + get("/bench/hello"));
+    auto echoed = fast.read();
+    auto hello = fast.read();
+    ASSERT_TRUE(echoed && hello);
+    EXPECT_EQ(echoed->body(), "abc");
+    EXPECT_EQ(hello->body(), "Hello, world");
+  }
+  slow.send(request.substr(20000));
+  auto answer = slow.read();
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->body(), body);
+}
+
 TEST_F(HttpServerTest, DelayAnswersEmptyAfterTheWaitAndKeepsPipelineOrder) {
   start();
   HttpTestClient client(port());
