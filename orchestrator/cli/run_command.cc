@@ -9,6 +9,7 @@
 #include "orchestrator/cli/load_scenarios.h"
 #include "orchestrator/cli/run_one.h"
 #include "orchestrator/cli/store_recorder.h"
+#include "orchestrator/cli/worker_token.h"
 #include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/metrics/run_metrics.h"
@@ -174,6 +175,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "Connect to running workers at HOST:PORT (repeat or comma-separate) "
                   "instead of spawning them")
       ->delimiter(',');
+  run->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
   run->add_option("--metrics-listen", flags.metrics_listen,
                   "Serve Prometheus metrics at http://HOST:PORT/metrics during the run");
@@ -192,6 +194,18 @@ int run_command(const RunFlags& flags) {
   auto labels = parse_labels(flags.labels);
   if (!labels) {
     std::fprintf(stderr, "error: %s\n", labels.message().c_str());
+    return kExitInvalidInput;
+  }
+  if (!flags.server.empty() && !flags.worker_token_file.empty()) {
+    std::fprintf(stderr,
+                 "error: --worker-token-file is not sent to a --server; give it to "
+                 "`orchestrator serve` instead\n");
+    return kExitInvalidInput;
+  }
+  // Before the database or any process: a bad token file costs nothing.
+  auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
+  if (!worker_token) {
+    std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
   }
   if (!flags.server.empty()) {
@@ -233,6 +247,8 @@ int run_command(const RunFlags& flags) {
                               ? sibling_binary("worker", "BENCHGATE_WORKER_BIN")
                               : flags.worker_binary;
   options.worker_addresses = flags.worker_addresses;
+  options.worker_token = *worker_token;
+  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
   options.log_dir = make_log_dir();
 
   auto exporter =

@@ -26,6 +26,7 @@ struct RunFlags {
   std::string router_binary;
   std::string worker_binary;
   std::vector<std::string> worker_addresses;
+  std::string worker_token_file;  // token for the worker_addresses workers
   bool keep_logs = false;
   std::string metrics_listen;         // HOST:PORT for Prometheus' /metrics
   std::string metrics_linger = "0s";  // keep /metrics up this long after the run

@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/security/token.h"
 #include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/worker_token.h"
 #include "orchestrator/metrics/exposition.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/admission.h"
@@ -62,6 +64,12 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "(repeatable); no other command is ever started for a client");
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
+  serve
+      ->add_option("--workers-at", flags.worker_addresses,
+                   "Connect to running workers at HOST:PORT (repeat or comma-separate) "
+                   "instead of spawning them")
+      ->delimiter(',');
+  serve->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
 }
 
 int serve_command(const ServeFlags& flags) {
@@ -74,6 +82,19 @@ int serve_command(const ServeFlags& flags) {
       return kExitInvalidInput;
     }
     every_ns = *every;
+  }
+  auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
+  if (!worker_token) {
+    std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
+    return kExitInvalidInput;
+  }
+  for (const auto& address : {flags.listen, flags.metrics_listen}) {
+    if (!security::is_loopback_host(security::host_of(address))) {
+      std::fprintf(stderr,
+                   "warning: %s is reachable from other machines, and serve has no "
+                   "authentication (README \"Security\")\n",
+                   address.c_str());
+    }
   }
   auto db = store::Store::open(flags.db_path);
   if (!db) {
@@ -97,6 +118,9 @@ int serve_command(const ServeFlags& flags) {
   engine::EngineOptions options;
   options.router_binary = sibling(flags.router_binary, "router", "BENCHGATE_ROUTER_BIN");
   options.worker_binary = sibling(flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
+  options.worker_addresses = flags.worker_addresses;
+  options.worker_token = *worker_token;
+  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
   std::string log_dir = (fs::temp_directory_path() / "benchgate-serve-XXXXXX").string();
   if (::mkdtemp(log_dir.data()) == nullptr) log_dir = fs::temp_directory_path().string();
   options.log_dir = log_dir;

@@ -21,6 +21,8 @@ struct ServeFlags {
   std::vector<std::string> allowed_commands;
   std::string router_binary;
   std::string worker_binary;
+  std::vector<std::string> worker_addresses;  // connect to these instead of spawning
+  std::string worker_token_file;              // token for the worker_addresses workers
 };
 
 void add_serve_command(CLI::App& app, ServeFlags& flags);

@@ -16,6 +16,7 @@ namespace benchgate::cli {
 struct WorkerCheckFlags {
   std::string timeout = "30s";  // for the whole check
   std::string router_binary;    // the bundled router (default: next to the orchestrator)
+  std::string token_file;  // --worker-token-file: sent on every call, and checked to be required
   std::vector<std::string> command;
 };
 

@@ -90,9 +90,10 @@ class ComparisonRun {
     const auto deadline = Clock::now() + startup_timeout();
     start_variants(deadline);
     if (options_.worker_addresses.empty()) {
-      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir});
+      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir,
+                                          options_.authenticate_spawned_workers});
     } else {
-      pool_ = workers::make_connecting_pool(options_.worker_addresses);
+      pool_ = workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
     }
     size_t needed = 0;
     for (const auto& workload : scenario_.workloads) {

@@ -45,9 +45,10 @@ class ScenarioRun {
       return give_up("system under test did not start: " + started.message());
     }
     if (options_.worker_addresses.empty()) {
-      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir});
+      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir,
+                                          options_.authenticate_spawned_workers});
     } else {
-      pool_ = workers::make_connecting_pool(options_.worker_addresses);
+      pool_ = workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
     }
     const size_t needed = workers_needed("builtin");
     if (auto started = pool_->start(needed, startup_deadline); !started) {

@@ -17,6 +17,11 @@ struct EngineOptions {
   std::vector<std::string> worker_addresses;  // connect to these instead of spawning
   std::string log_dir;                        // children's stderr logs
   int64_t startup_timeout_ns = 30'000'000'000;
+  // Sent on every call to the worker_addresses workers (--worker-token-file); empty: none.
+  std::string worker_token;
+  // worker_binary is the bundled worker, which takes --token-file: each spawned pool gets a
+  // fresh random token (README "Security").
+  bool authenticate_spawned_workers = false;
 };
 
 struct ScenarioResult {

@@ -80,9 +80,11 @@ void BuiltinRouter::stop() {
   if (!process_) return;
   // A frozen router cannot answer Shutdown; ChildProcess::stop continues and ends it.
   if (control_ && process_->running() && !process_->stopped()) (void)control_->shutdown();
+  // Close the control channel before waiting: the router's gRPC server shuts down with a
+  // grace period that an open client connection makes it wait out in full.
+  control_.reset();
   process_->stop();
   process_.reset();
-  control_.reset();
 }
 
 std::string BuiltinRouter::description() const {

@@ -9,7 +9,8 @@ namespace {
 
 class ConnectingPool : public WorkerPool {
  public:
-  explicit ConnectingPool(std::vector<std::string> addresses) : addresses_(std::move(addresses)) {}
+  ConnectingPool(std::vector<std::string> addresses, std::string token)
+      : addresses_(std::move(addresses)), token_(std::move(token)) {}
 
   Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) override {
     if (count > addresses_.size()) {
@@ -17,7 +18,7 @@ class ConnectingPool : public WorkerPool {
                    std::to_string(addresses_.size()) + " worker addresses were given"};
     }
     for (size_t i = stubs_.size(); i < count; ++i) {
-      stubs_.push_back(v1::Worker::NewStub(grpcutil::make_control_channel(addresses_[i])));
+      stubs_.push_back(v1::Worker::NewStub(grpcutil::make_worker_channel(addresses_[i], token_)));
       auto described = describe_worker(*stubs_.back(), "worker at " + addresses_[i], deadline);
       if (!described) return described.error();
     }
@@ -33,7 +34,7 @@ class ConnectingPool : public WorkerPool {
     if (!after_failure) return std::string();
     // A fresh channel: the old one may hold a connection to a worker that is gone.
     for (size_t i = 0; i < stubs_.size(); ++i) {
-      stubs_[i] = v1::Worker::NewStub(grpcutil::make_control_channel(addresses_[i]));
+      stubs_[i] = v1::Worker::NewStub(grpcutil::make_worker_channel(addresses_[i], token_));
       auto described = describe_worker(*stubs_[i], "worker at " + addresses_[i], deadline);
       if (!described) return described.error();
     }
@@ -43,13 +44,15 @@ class ConnectingPool : public WorkerPool {
 
  private:
   std::vector<std::string> addresses_;
+  std::string token_;
   std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
 };
 
 }  // namespace
 
-std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses) {
-  return std::make_unique<ConnectingPool>(std::move(addresses));
+std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses,
+                                                 std::string token) {
+  return std::make_unique<ConnectingPool>(std::move(addresses), std::move(token));
 }
 
 }  // namespace benchgate::workers

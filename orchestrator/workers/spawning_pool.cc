@@ -2,8 +2,13 @@
 // worker that died, froze or took part in a failed workload is replaced by a fresh process
 // at the same index, so one broken worker never poisons the workloads after it.
 #include <signal.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <filesystem>
 #include <memory>
+
+#include "common/security/token.h"
 
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/processes/child_process.h"
@@ -97,6 +102,13 @@ class SpawningPool : public WorkerPool {
       if (slot.process) slot.process->stop();
     }
     slots_.clear();
+    // The workers that read it are gone; a later start() makes a new token.
+    if (!token_file_.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(token_file_, ec);
+      token_file_.clear();
+      token_.clear();
+    }
   }
 
  private:
@@ -106,7 +118,23 @@ class SpawningPool : public WorkerPool {
     int generation = 0;  // 0 for the first process at this index, 1 for its replacement, ...
   };
 
+  // The pool's token and its file, made at the first spawn (README "Security").
+  Expected<void> make_token() {
+    static std::atomic<unsigned> pools{0};
+    auto token = security::random_token();
+    if (!token) return token.error();
+    const std::string path = config_.log_dir + "/worker-token-" + std::to_string(::getpid()) + "-" +
+                             std::to_string(pools++);
+    if (auto written = security::write_token_file(path, *token); !written) return written;
+    token_ = std::move(token).value();
+    token_file_ = path;
+    return {};
+  }
+
   Expected<void> spawn(size_t index) {
+    if (config_.authenticate && token_.empty()) {
+      if (auto made = make_token(); !made) return made;
+    }
     Slot& slot = slots_[index];
     processes::SpawnOptions options;
     options.name = "worker " + std::to_string(index);
@@ -114,6 +142,8 @@ class SpawningPool : public WorkerPool {
     // The command's own arguments first: the protocol appends --listen (WORKER_PROTOCOL.md).
     options.args = config_.extra_args;
     options.args.insert(options.args.end(), {"--listen", "127.0.0.1:0"});
+    if (!token_file_.empty())
+      options.args.insert(options.args.end(), {"--token-file", token_file_});
     // A replacement keeps the log of the process it replaces: that log says what went wrong.
     const std::string suffix =
         slot.process ? ".restart-" + std::to_string(++slot.generation) : std::string();
@@ -133,7 +163,7 @@ class SpawningPool : public WorkerPool {
     if (!fields.count("grpc")) {
       return Error{slot.process->name() + " printed an unexpected READY line: '" + *line + "'"};
     }
-    auto stub = v1::Worker::NewStub(grpcutil::make_control_channel(fields["grpc"]));
+    auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(fields["grpc"], token_));
     auto described = describe_worker(*stub, slot.process->name(), deadline);
     if (!described) return described.error();
     slot.stub = std::move(stub);
@@ -142,6 +172,8 @@ class SpawningPool : public WorkerPool {
 
   SpawnConfig config_;
   std::vector<Slot> slots_;
+  std::string token_;       // empty unless config_.authenticate
+  std::string token_file_;  // 0600, in config_.log_dir
 };
 
 }  // namespace

@@ -19,6 +19,12 @@ Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std
     auto status = stub.Describe(context.get(), v1::DescribeRequest{}, &response);
     if (status.ok()) return response;
     last = grpcutil::describe(status);
+    // Asking again cannot change the answer: fail now, naming the fix.
+    if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED ||
+        status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
+      return Error{name + " refused the orchestrator's call (" + last +
+                   "); give the worker's token with --worker-token-file FILE"};
+    }
     std::this_thread::sleep_for(20ms);
   }
   return Error{name + " did not answer Describe before its deadline: " + last};

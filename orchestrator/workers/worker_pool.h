@@ -40,11 +40,18 @@ struct SpawnConfig {
   std::string worker_binary;  // executable of the worker (the bundled one by default)
   std::vector<std::string> extra_args;
   std::string log_dir;  // where each worker's stderr log goes
+  // The worker takes --token-file (the bundled one does; the protocol does not ask it of
+  // others): the pool makes a fresh random token, stores it in a 0600 file in `log_dir`,
+  // passes --token-file FILE, and sends the token on every call, so that other local users
+  // cannot drive these loopback workers.
+  bool authenticate = false;
 };
 
 std::unique_ptr<WorkerPool> make_spawning_pool(const SpawnConfig& config);
-// Workers already running at these "HOST:PORT" addresses.
-std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses);
+// Workers already running at these "HOST:PORT" addresses. A non-empty `token` is sent on
+// every call (`authorization: Bearer <token>`).
+std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses,
+                                                 std::string token = {});
 
 // Calls Describe until it answers or the deadline passes.
 Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,

@@ -6,6 +6,7 @@
 
 #include <grpc/grpc.h>
 #include <grpc/support/log.h>
+#include <sys/stat.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
@@ -40,10 +41,13 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(&service);
   gpr_set_log_function(drop_grpc_log);
+  // A Unix socket is created owner-only (srwx------): other local users cannot connect to it.
+  const bool unix_socket = address.starts_with("unix:");
+  const mode_t umask_before = unix_socket ? ::umask(077) : 0;
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (unix_socket) ::umask(umask_before);
   gpr_set_log_function(grpc_errors_to_stderr);
   // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
-  const bool unix_socket = address.starts_with("unix:");
   if (!server || (port == 0 && !unix_socket)) {
     return Error{"cannot listen for control on " + address +
                  ": address in use, or not a valid HOST:PORT"};

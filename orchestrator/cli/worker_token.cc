@@ -1,0 +1,42 @@
+// See worker_token.h.
+#include "orchestrator/cli/worker_token.h"
+
+#include <cstdlib>
+
+#include "common/security/token.h"
+
+namespace benchgate::cli {
+
+Expected<std::string> token_for_workers(const std::string& token_file,
+                                        const std::vector<std::string>& addresses, FILE* log) {
+  if (!token_file.empty() && addresses.empty()) {
+    return Error{
+        "--worker-token-file is for workers started elsewhere: give their addresses with "
+        "--workers-at (spawned workers get a fresh token of their own)"};
+  }
+  std::string token;
+  if (!token_file.empty()) {
+    auto read = security::read_token_file(token_file);
+    if (!read) return Error{"--worker-token-file: " + read.message()};
+    token = std::move(read).value();
+  }
+  if (token.empty()) {
+    for (const auto& address : addresses) {
+      if (!security::is_loopback_host(security::host_of(address))) {
+        std::fprintf(log,
+                     "warning: the worker at %s is reached over the network without a token "
+                     "(start it with --token-file and pass the same file here with "
+                     "--worker-token-file)\n",
+                     address.c_str());
+      }
+    }
+  }
+  return token;
+}
+
+bool spawns_bundled_worker(const std::string& worker_bin_flag) {
+  const char* env = std::getenv("BENCHGATE_WORKER_BIN");
+  return worker_bin_flag.empty() && (env == nullptr || *env == '\0');
+}
+
+}  // namespace benchgate::cli

@@ -1,0 +1,27 @@
+// --worker-token-file, shared by `run`, `serve` and `worker-check`: the token the orchestrator
+// sends to workers it did not spawn (README "Security").
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/util/expected.h"
+
+namespace benchgate::cli {
+
+inline constexpr const char* kWorkerTokenFileHelp =
+    "Send the token in this file (its first line; mode 0600, owner only) on every call to "
+    "the --workers-at workers, as 'authorization: Bearer TOKEN' (their --token-file)";
+
+// The token for the workers at `addresses`: read from `token_file` (empty: no token). A token
+// file without addresses is a usage error (it would be silently unused). Each address on the
+// network reached without a token gets a warning on `log`.
+Expected<std::string> token_for_workers(const std::string& token_file,
+                                        const std::vector<std::string>& addresses, FILE* log);
+
+// True when the worker executable is the bundled one, which takes --token-file: neither
+// --worker-bin (`worker_bin_flag`) nor $BENCHGATE_WORKER_BIN chose another program.
+bool spawns_bundled_worker(const std::string& worker_bin_flag);
+
+}  // namespace benchgate::cli
