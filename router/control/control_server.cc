@@ -6,9 +6,9 @@
 
 #include <grpc/grpc.h>
 #include <grpc/support/log.h>
-#include <sys/stat.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
+#include <sys/stat.h>
 
 namespace benchgate::router::control {
 namespace {
