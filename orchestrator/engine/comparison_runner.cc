@@ -1,14 +1,15 @@
 // See comparison_runner.h.
 #include "orchestrator/engine/comparison_runner.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/alternation.h"
+#include "orchestrator/engine/worker_impl_spawn.h"
 #include "orchestrator/engine/workload_runner.h"
+#include "orchestrator/processes/child_process.h"
 #include "orchestrator/sut/system_under_test.h"
 #include "orchestrator/workers/worker_pool.h"
 
@@ -16,22 +17,6 @@ namespace benchgate::engine {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Whether `program` can be executed: a path as given, a bare name through PATH.
-bool installed(const std::string& program) {
-  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
-    if (::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
 
 // Forwards window events of one single-window run as the repetition it is in the comparison,
 // with the variant in the displayed name; the per-window workload start and finish are
@@ -68,12 +53,24 @@ class VariantWindowObserver : public RunObserver {
   uint32_t repetitions_;
 };
 
+// One compared variant: the router it measures and the workers that load it. Comparing
+// routers, every variant has its own router and all share one pool of workers; comparing
+// workers, every variant has its own pool and all share one router. The peer stays fixed.
 struct Variant {
   std::string name;
-  const scenario::RouterConfig* config = nullptr;
-  std::unique_ptr<sut::SystemUnderTest> sut;
+  sut::SystemUnderTest* sut = nullptr;
+  bool bundled_router = true;
+  workers::WorkerPool* pool = nullptr;
+  std::string worker = "builtin";  // the worker implementation, as workloads name it
   results::WorkloadStatus unusable = results::WorkloadStatus::kOk;  // not ok: never run
   std::string why;
+};
+
+// What a pool's next window must know: whether it ran before (recover first) and whether its
+// last window failed (every worker is then suspect).
+struct PoolState {
+  bool used = false;
+  bool last_failed = false;
 };
 
 class ComparisonRun {
@@ -82,52 +79,70 @@ class ComparisonRun {
                 RunObserver& observer)
       : scenario_(scenario), options_(options), observer_(observer) {
     result_.scenario = scenario.name;
-    result_.variants = scenario.compare_routers;
+    result_.variants = compare_workers() ? scenario.compare_workers : scenario.compare_routers;
   }
 
   ScenarioResult run() {
     observer_.scenario_started(scenario_);
     const auto deadline = Clock::now() + startup_timeout();
-    start_variants(deadline);
-    if (options_.worker_addresses.empty()) {
-      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir,
-                                          options_.authenticate_spawned_workers});
+    if (compare_workers()) {
+      start_worker_variants(deadline);
     } else {
-      pool_ = workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
+      start_router_variants(deadline);
     }
-    size_t needed = 0;
     for (const auto& workload : scenario_.workloads) {
-      needed = std::max<size_t>(needed, workload.workers);
-    }
-    if (auto started = pool_->start(needed, deadline); !started) {
-      result_.error = "workers did not start: " + started.message();
-    } else {
-      for (const auto& workload : scenario_.workloads) {
-        run_compared(workload);
-        if (result_.interrupted || !result_.error.empty()) break;
-      }
+      run_compared(workload);
+      if (result_.interrupted) break;
     }
     result_.interrupted = result_.interrupted || app::interrupted();
-    pool_->stop();
-    for (auto& v : variants_) {
-      if (v.sut) v.sut->stop();
-    }
+    for (auto& pool : pools_) pool->stop();
+    for (auto& sut : suts_) sut->stop();
     return std::move(result_);
   }
 
  private:
+  bool compare_workers() const { return !scenario_.compare_workers.empty(); }
+
   std::chrono::nanoseconds startup_timeout() const {
     return std::chrono::nanoseconds(options_.startup_timeout_ns);
   }
 
-  void start_variants(Clock::time_point deadline) {
+  size_t workers_needed() const {
+    size_t needed = 0;
+    for (const auto& workload : scenario_.workloads) {
+      needed = std::max<size_t>(needed, workload.workers);
+    }
+    return needed;
+  }
+
+  // The bundled worker, or the workers given with --workers-at.
+  std::unique_ptr<workers::WorkerPool> bundled_pool() const {
+    if (!options_.worker_addresses.empty()) {
+      return workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
+    }
+    return workers::make_spawning_pool(
+        {options_.worker_binary, {}, options_.log_dir, options_.authenticate_spawned_workers});
+  }
+
+  // Nothing can run: every variant is reported failed with the reason, once per workload.
+  void fail_all(const std::string& why) {
+    result_.error = why;
+    for (auto& v : variants_) {
+      if (v.unusable != results::WorkloadStatus::kOk) continue;
+      v.unusable = results::WorkloadStatus::kFailed;
+      v.why = why;
+    }
+  }
+
+  void start_router_variants(Clock::time_point deadline) {
     std::string description;
     for (const std::string& name : scenario_.compare_routers) {
       Variant v;
       v.name = name;
-      v.config = &scenario_.routers.at(name);
-      for (const auto& program : v.config->requires_programs) {
-        if (!installed(program)) {
+      const scenario::RouterConfig& config = scenario_.routers.at(name);
+      v.bundled_router = config.impl == scenario::RouterImpl::kBuiltin;
+      for (const auto& program : config.requires_programs) {
+        if (!processes::find_executable(program)) {
           v.unusable = results::WorkloadStatus::kNotConfigured;
           v.why = "not_configured: '" + program + "' is not installed (not found on PATH)";
           break;
@@ -139,17 +154,69 @@ class ComparisonRun {
         std::error_code ec;
         std::filesystem::create_directories(log_dir, ec);
         if (ec) log_dir = options_.log_dir;
-        v.sut = sut::make_system_under_test(*v.config, {options_.router_binary, log_dir});
+        suts_.push_back(sut::make_system_under_test(config, {options_.router_binary, log_dir}));
+        v.sut = suts_.back().get();
         if (auto started = v.sut->start(deadline); !started) {
           v.unusable = results::WorkloadStatus::kFailed;
           v.why = "router '" + name + "' did not start: " + started.message();
         }
       }
-      const std::string what = v.sut ? v.sut->description() : v.why;
+      const std::string what =
+          v.unusable == results::WorkloadStatus::kOk ? v.sut->description() : v.why;
       description += (description.empty() ? "" : "; ") + name + ": " + what;
       variants_.push_back(std::move(v));
     }
     result_.system_description = "comparison of " + description;
+    pools_.push_back(bundled_pool());
+    for (auto& v : variants_) v.pool = pools_.back().get();
+    if (auto started = pools_.back()->start(workers_needed(), deadline); !started) {
+      fail_all("workers did not start: " + started.message());
+    }
+  }
+
+  void start_worker_variants(Clock::time_point deadline) {
+    suts_.push_back(
+        sut::make_system_under_test(scenario_.router, {options_.router_binary, options_.log_dir}));
+    sut::SystemUnderTest& sut = *suts_.back();
+    std::string sut_problem;
+    if (auto started = sut.start(deadline); !started) {
+      sut_problem = "system under test did not start: " + started.message();
+    }
+    std::string description;
+    for (const std::string& name : scenario_.compare_workers) {
+      Variant v;
+      v.name = name;
+      v.worker = name;
+      v.sut = &sut;
+      v.bundled_router = scenario_.router.impl == scenario::RouterImpl::kBuiltin;
+      if (name == "builtin") {
+        pools_.push_back(bundled_pool());
+      } else {
+        WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
+        if (!spawn.not_configured.empty()) {
+          v.unusable = results::WorkloadStatus::kNotConfigured;
+          v.why = spawn.not_configured;
+        } else {
+          // Each implementation logs into its own folder, so their workers' logs stay apart.
+          std::error_code ec;
+          std::filesystem::create_directories(options_.log_dir + "/" + name, ec);
+          if (!ec) spawn.config.log_dir = options_.log_dir + "/" + name;
+          pools_.push_back(workers::make_spawning_pool(spawn.config));
+        }
+      }
+      if (v.unusable == results::WorkloadStatus::kOk && sut_problem.empty()) {
+        v.pool = pools_.back().get();
+        if (auto started = v.pool->start(workers_needed(), deadline); !started) {
+          v.unusable = results::WorkloadStatus::kFailed;
+          v.why = "worker '" + name + "' did not start: " + started.message();
+        }
+      }
+      description += (description.empty() ? "" : "; ") + name + ": " +
+                     (v.unusable == results::WorkloadStatus::kOk ? "ready" : v.why);
+      variants_.push_back(std::move(v));
+    }
+    result_.system_description = sut.description() + "; comparison of workers " + description;
+    if (!sut_problem.empty()) fail_all(sut_problem);
   }
 
   void run_compared(const scenario::Workload& workload) {
@@ -158,13 +225,20 @@ class ComparisonRun {
     std::vector<bool> warmed(variants_.size(), false);
     for (size_t v = 0; v < variants_.size(); ++v) {
       out[v].spec = workload;
+      out[v].spec.worker = variants_[v].worker;
       out[v].variant = variants_[v].name;
       out[v].status = variants_[v].unusable;
       out[v].error = variants_[v].why;
     }
     for (uint32_t rep = 0; rep < workload.repetitions && !result_.interrupted; ++rep) {
       for (size_t v : variant_order(variants_.size(), rep)) {
+        // A variant that became unusable in this workload keeps what it measured and its cause.
         if (out[v].status != results::WorkloadStatus::kOk) continue;
+        if (variants_[v].unusable != results::WorkloadStatus::kOk) {
+          out[v].status = variants_[v].unusable;
+          out[v].error = variants_[v].why;
+          continue;
+        }
         if (!run_window(workload, rep, variants_[v], warmed[v], out[v])) break;
         warmed[v] = true;
       }
@@ -177,40 +251,51 @@ class ComparisonRun {
   }
 
   // One measured window of `workload` on variant `v`, appended to `acc`. False when the
-  // comparison must stop (interrupted, or the workers cannot be replaced).
+  // comparison must stop (interrupted).
   bool run_window(const scenario::Workload& workload, uint32_t rep, Variant& v, bool warmed,
                   results::WorkloadResult& acc) {
-    if (ran_before_) {
-      auto recovered = pool_->recover(after_failure_, Clock::now() + startup_timeout());
+    PoolState& pool_state = pool_states_[v.pool];
+    if (pool_state.used) {
+      auto recovered = v.pool->recover(pool_state.last_failed, Clock::now() + startup_timeout());
       if (!recovered) {
         if (app::interrupted()) {
           result_.interrupted = true;
-        } else {
-          result_.error = "workers could not be replaced: " + recovered.message();
+          acc.status = results::WorkloadStatus::kFailed;
+          acc.error = "interrupted";
+          return false;
         }
+        // Without workers this variant (and any sharing them) cannot measure anything more.
+        const std::string why = "workers could not be replaced: " + recovered.message();
+        for (auto& other : variants_) {
+          if (other.pool == v.pool) {
+            other.unusable = results::WorkloadStatus::kFailed;
+            other.why = why;
+          }
+        }
+        if (!compare_workers()) result_.error = why;
         acc.status = results::WorkloadStatus::kFailed;
-        acc.error = result_.error.empty() ? "interrupted" : result_.error;
-        return false;
+        acc.error = why;
+        return true;
       }
       if (!recovered->empty()) observer_.message("[" + scenario_.name + "] " + *recovered);
     }
-    ran_before_ = true;
+    pool_state.used = true;
     scenario::Workload one = workload;
     one.repetitions = 1;
+    one.worker = v.worker;
     // Each variant warms up before its first window only; the others follow their own pair.
     if (warmed) one.warmup_ns = 0;
     scenario::Workload shown = workload;
     shown.name = workload.name + " [" + v.name + "]";
     VariantWindowObserver windows(observer_, shown, rep + 1, workload.repetitions);
-    const bool bundled = v.config->impl == scenario::RouterImpl::kBuiltin;
-    WorkloadEnvironment environment{*v.sut, *pool_, bundled, windows};
+    WorkloadEnvironment environment{*v.sut, *v.pool, v.bundled_router, windows};
     results::WorkloadResult r = run_workload(one, environment);
-    after_failure_ = r.status != results::WorkloadStatus::kOk;
+    pool_state.last_failed = r.status != results::WorkloadStatus::kOk;
     for (auto& repetition : r.repetitions) {
       repetition.index = static_cast<uint32_t>(acc.repetitions.size());
       acc.repetitions.push_back(std::move(repetition));
     }
-    if (after_failure_) {
+    if (pool_state.last_failed) {
       acc.status = results::WorkloadStatus::kFailed;
       acc.error = r.error;
     }
@@ -218,10 +303,16 @@ class ComparisonRun {
       result_.interrupted = true;
       return false;
     }
-    // A dead variant cannot measure anything more; the others go on.
+    // A dead router cannot measure anything more: every variant on it stops, the others go on.
     if (std::string failure = v.sut->failure(); !failure.empty()) {
-      v.unusable = results::WorkloadStatus::kFailed;
-      v.why = "router '" + v.name + "' failed: " + failure;
+      const std::string why = "router failed: " + failure;
+      for (auto& other : variants_) {
+        if (other.sut == v.sut) {
+          other.unusable = results::WorkloadStatus::kFailed;
+          other.why = compare_workers() ? why : "router '" + other.name + "' failed: " + failure;
+        }
+      }
+      if (compare_workers()) result_.error = why;
     }
     return true;
   }
@@ -230,10 +321,10 @@ class ComparisonRun {
   const EngineOptions& options_;
   RunObserver& observer_;
   ScenarioResult result_;
+  std::vector<std::unique_ptr<sut::SystemUnderTest>> suts_;
+  std::vector<std::unique_ptr<workers::WorkerPool>> pools_;
   std::vector<Variant> variants_;
-  std::unique_ptr<workers::WorkerPool> pool_;
-  bool ran_before_ = false;
-  bool after_failure_ = false;
+  std::map<workers::WorkerPool*, PoolState> pool_states_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/comparison_runner.h"
+#include "orchestrator/engine/worker_impl_spawn.h"
 #include "orchestrator/engine/workload_runner.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/sut/system_under_test.h"
@@ -45,8 +46,8 @@ class ScenarioRun {
       return give_up("system under test did not start: " + started.message());
     }
     if (options_.worker_addresses.empty()) {
-      pool_ = workers::make_spawning_pool({options_.worker_binary, {}, options_.log_dir,
-                                          options_.authenticate_spawned_workers});
+      pool_ = workers::make_spawning_pool(
+          {options_.worker_binary, {}, options_.log_dir, options_.authenticate_spawned_workers});
     } else {
       pool_ = workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
     }
@@ -74,23 +75,23 @@ class ScenarioRun {
   }
 
   // The pool of a [worker_impls] implementation, spawned at its first workload; nullptr with
-  // `why` when its program is not installed or it did not start.
-  workers::WorkerPool* impl_pool(const std::string& name, std::string& why) {
+  // `why` (and `status`) when its program is not installed or it did not start.
+  workers::WorkerPool* impl_pool(const std::string& name, std::string& why,
+                                 results::WorkloadStatus& status) {
     auto& pool = impl_pools_[name];
     if (pool) return pool.get();
-    const auto& command = scenario_.worker_impls.at(name).command;
-    auto program = processes::find_executable(command.front());
-    if (!program) {
-      why = "not_configured: worker '" + name + "': '" + command.front() +
-            "' is not installed (not found on PATH)";
+    WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
+    if (!spawn.not_configured.empty()) {
+      why = spawn.not_configured;
+      status = results::WorkloadStatus::kNotConfigured;
       impl_pools_.erase(name);
       return nullptr;
     }
-    pool = workers::make_spawning_pool(
-        {program->string(), {command.begin() + 1, command.end()}, options_.log_dir});
+    pool = workers::make_spawning_pool(spawn.config);
     auto started = pool->start(workers_needed(name), Clock::now() + startup_timeout());
     if (!started) {
       why = "worker '" + name + "' did not start: " + started.message();
+      status = results::WorkloadStatus::kFailed;
       pool->stop();
       impl_pools_.erase(name);
       return nullptr;
@@ -107,9 +108,10 @@ class ScenarioRun {
       workers::WorkerPool* pool = pool_.get();
       if (workload.worker != "builtin") {
         std::string why;
-        pool = impl_pool(workload.worker, why);
+        results::WorkloadStatus status = results::WorkloadStatus::kFailed;
+        pool = impl_pool(workload.worker, why, status);
         if (!pool) {
-          record_failed(i, why);
+          record_unrun(i, status, why);
           continue;
         }
       }
@@ -152,11 +154,12 @@ class ScenarioRun {
     }
   }
 
-  // Records workload i as failed without running it (its workers are unavailable).
-  void record_failed(size_t i, const std::string& why) {
+  // Records workload i as failed or not_configured without running it (its workers are
+  // unavailable).
+  void record_unrun(size_t i, results::WorkloadStatus status, const std::string& why) {
     results::WorkloadResult skipped;
     skipped.spec = scenario_.workloads[i];
-    skipped.status = results::WorkloadStatus::kFailed;
+    skipped.status = status;
     skipped.error = why;
     observer_.workload_started(skipped.spec);
     observer_.workload_finished(skipped);
@@ -211,7 +214,9 @@ bool ScenarioResult::ok() const {
 
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
                             RunObserver& observer) {
-  if (!scenario.compare_routers.empty()) return run_comparison(scenario, options, observer);
+  if (!scenario.compare_routers.empty() || !scenario.compare_workers.empty()) {
+    return run_comparison(scenario, options, observer);
+  }
   return ScenarioRun(scenario, options, observer).run();
 }
 

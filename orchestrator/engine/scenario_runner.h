@@ -28,7 +28,8 @@ struct ScenarioResult {
   std::string scenario;
   std::string system_description;
   std::vector<results::WorkloadResult> workloads;
-  std::vector<std::string> variants;  // a comparison's routers, in [compare] order; else empty
+  // A comparison's variants (routers or worker implementations) in [compare] order; else empty.
+  std::vector<std::string> variants;
   std::string error;  // a failure of the scenario as a whole (e.g. the router did not start)
   bool interrupted = false;
 

@@ -17,6 +17,46 @@ Expected<HdrHistogram> decode(const v1::Histogram& histogram, size_t worker) {
   return decoded;
 }
 
+results::ToolLatency from_proto(const v1::ToolLatency& t) {
+  results::ToolLatency out;
+  out.tool = t.tool();
+  if (t.has_min_ns()) out.min_ns = t.min_ns();
+  if (t.has_mean_ns()) out.mean_ns = t.mean_ns();
+  if (t.has_stdev_ns()) out.stdev_ns = t.stdev_ns();
+  if (t.has_max_ns()) out.max_ns = t.max_ns();
+  for (const auto& [key, ns] : t.percentiles_ns()) out.percentiles_ns[key] = ns;
+  return out;
+}
+
+// One tool's figures from several workers. Each worker printed its own percentiles over its
+// own requests; nothing recovers the percentile of the union from them, so they are dropped
+// (not measured), as is the standard deviation. The mean is weighted by successes, min and max
+// are exact; a figure any worker lacks is absent.
+results::ToolLatency combine_tool_latency(const std::vector<v1::WindowResult>& parts) {
+  results::ToolLatency out = from_proto(parts.front().tool_latency());
+  if (parts.size() == 1) return out;
+  out.percentiles_ns.clear();
+  out.stdev_ns.reset();
+  double weighted = 0;
+  double weight = 0;
+  for (const auto& part : parts) {
+    const auto& t = part.tool_latency();
+    out.min_ns = out.min_ns && t.has_min_ns() ? std::optional(std::min(*out.min_ns, t.min_ns()))
+                                              : std::nullopt;
+    out.max_ns = out.max_ns && t.has_max_ns() ? std::optional(std::max(*out.max_ns, t.max_ns()))
+                                              : std::nullopt;
+    if (!t.has_mean_ns()) {
+      weight = -1;
+    } else if (weight >= 0) {
+      weighted += static_cast<double>(t.mean_ns()) * static_cast<double>(part.successes());
+      weight += static_cast<double>(part.successes());
+    }
+  }
+  out.mean_ns.reset();
+  if (weight > 0) out.mean_ns = static_cast<int64_t>(weighted / weight + 0.5);
+  return out;
+}
+
 }  // namespace
 
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
@@ -28,6 +68,18 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   rep.duration_ns = duration_ns;
   int64_t first_send = std::numeric_limits<int64_t>::max();
   int64_t last_receive = 0;
+  size_t with_tool = 0;
+  for (const auto& part : parts) {
+    if (part.has_tool_latency()) ++with_tool;
+    rep.not_measured.insert(part.not_measured().begin(), part.not_measured().end());
+  }
+  // Tool figures and histograms do not mix: neither could stand for the union.
+  if (with_tool > 0 && with_tool < parts.size()) {
+    return Error{
+        "workers of one window sent different kinds of latency: " + std::to_string(with_tool) +
+        " printed tool figures, " + std::to_string(parts.size() - with_tool) + " histograms"};
+  }
+  if (with_tool > 0) rep.tool_latency = combine_tool_latency(parts);
   for (size_t w = 0; w < parts.size(); ++w) {
     const auto& part = parts[w];
     rep.operations += part.operations();
@@ -52,8 +104,9 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       samples = latency->total_count();
       rep.latency.add(*latency);
     }
-    // Each worker's result must hold itself together, so a broken one is named.
-    if (samples != static_cast<int64_t>(part.successes())) {
+    // Each worker's result must hold itself together, so a broken one is named. A tool's
+    // figures come without a histogram: there is nothing to check them against.
+    if (!part.has_tool_latency() && samples != static_cast<int64_t>(part.successes())) {
       return Error{"worker " + std::to_string(w) +
                    " sent a malformed result: " + std::to_string(part.successes()) +
                    " successful operations but " + std::to_string(samples) + " latency samples"};
@@ -72,8 +125,15 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       rep.worker_cpu_utilization = std::max(rep.worker_cpu_utilization, utilization);
     }
   }
-  if (last_receive > first_send) rep.data_window_ns = last_receive - first_send;
-  if (rep.worker_cpu_utilization >= kSaturationThreshold) rep.flags.push_back("worker_saturated");
+  if (last_receive > first_send && rep.measured("data_window")) {
+    rep.data_window_ns = last_receive - first_send;
+  }
+  if (!rep.measured("cpu")) {
+    rep.worker_cpu_seconds = 0;
+    rep.worker_cpu_utilization = 0;
+  } else if (rep.worker_cpu_utilization >= kSaturationThreshold) {
+    rep.flags.push_back("worker_saturated");
+  }
   return rep;
 }
 

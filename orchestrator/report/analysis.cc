@@ -101,10 +101,11 @@ std::vector<SweepSummary> sweeps(const engine::ScenarioResult& result) {
       out.push_back(std::move(s));
     }
     // A point that was not measured is left out, never counted as zero.
-    if (w.status != results::WorkloadStatus::kOk || w.latency.total_count() == 0) continue;
+    const auto p50 = w.latency_at(50);
+    if (w.status != results::WorkloadStatus::kOk || !p50) continue;
     SweepSummary& s = out[it->second];
     s.n.push_back(static_cast<double>(w.spec.sweep_value));
-    s.cost_us.push_back(static_cast<double>(w.latency.value_at_percentile(50)) / 1000.0);
+    s.cost_us.push_back(static_cast<double>(*p50) / 1000.0);
   }
   for (auto& s : out) {
     s.fit = results::fit_linear(s.n, s.cost_us);

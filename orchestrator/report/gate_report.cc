@@ -160,9 +160,8 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     out += "|---|---|---|---|---|---|---|\n";
     for (const auto& w : r.workloads) {
       auto pct = [&](double p) {
-        return w.latency.total_count() == 0
-                   ? std::string("-")
-                   : format_duration_ns(static_cast<double>(w.latency.value_at_percentile(p)));
+        const auto ns = w.latency_at(p);
+        return ns ? format_duration_ns(static_cast<double>(*ns)) : std::string("-");
       };
       const auto ops = w.ops_per_second();
       out +=

@@ -22,6 +22,43 @@ json percentiles(const HdrHistogram& h) {
           {"mean_ns", h.mean()}};
 }
 
+// A tool's printed figures (worker adapters) in the same shape as `percentiles`, with null for
+// each figure the tool did not print, and the tool's name.
+json tool_percentiles(const results::Repetition& rep) {
+  const results::ToolLatency& t = *rep.tool_latency;
+  auto figure = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
+  auto at = [&](double p) { return figure(rep.latency_at(p)); };
+  return {{"tool", t.tool},
+          {"count", nullptr},
+          {"min_ns", figure(t.min_ns)},
+          {"p50_ns", at(50)},
+          {"p75_ns", at(75)},
+          {"p90_ns", at(90)},
+          {"p95_ns", at(95)},
+          {"p99_ns", at(99)},
+          {"p999_ns", at(99.9)},
+          {"max_ns", at(100)},
+          {"mean_ns", figure(t.mean_ns)},
+          {"stdev_ns", figure(t.stdev_ns)}};
+}
+
+json workload_tool_percentiles(const results::WorkloadResult& w) {
+  auto figure = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
+  auto at = [&](double p) { return figure(w.latency_at(p)); };
+  auto mean = w.latency_mean();
+  return {{"tool", w.latency_tool()},
+          {"count", nullptr},
+          {"p50_ns", at(50)},
+          {"p75_ns", at(75)},
+          {"p90_ns", at(90)},
+          {"p95_ns", at(95)},
+          {"p99_ns", at(99)},
+          {"p999_ns", at(99.9)},
+          {"max_ns", at(100)},
+          {"mean_ns", mean ? json(*mean) : json(nullptr)},
+          {"summary", "median of the repetitions' printed figures; max of their max"}};
+}
+
 json spread(const results::Spread& s) {
   return {{"median", s.median}, {"min", s.min}, {"max", s.max}};
 }
@@ -39,11 +76,24 @@ json repetition_json(const results::Repetition& rep) {
             {"bytes_received", rep.bytes_received},
             {"ops_per_second", rep.ops_per_second()},
             {"bytes_per_second", rep.bytes_per_second()},
-            {"latency", percentiles(rep.latency)},
-            {"latency_hdr_v2_base64", base64(rep.latency.encode_compressed())},
+            {"latency", rep.tool_latency ? tool_percentiles(rep) : percentiles(rep.latency)},
+            {"latency_hdr_v2_base64",
+             rep.tool_latency ? json(nullptr) : json(base64(rep.latency.encode_compressed()))},
             {"worker_cpu_seconds", rep.worker_cpu_seconds},
             {"worker_cpu_utilization", rep.worker_cpu_utilization},
-            {"flags", rep.flags}};
+            {"flags", rep.flags},
+            {"not_measured", rep.not_measured}};
+  // A figure the workers could not measure is null, never its zero.
+  if (!rep.measured("bytes_sent")) j["bytes_sent"] = nullptr;
+  if (!rep.measured("bytes_received")) {
+    j["bytes_received"] = nullptr;
+    j["bytes_per_second"] = nullptr;
+  }
+  if (!rep.measured("data_window")) j["data_window_ns"] = nullptr;
+  if (!rep.measured("cpu")) {
+    j["worker_cpu_seconds"] = nullptr;
+    j["worker_cpu_utilization"] = nullptr;
+  }
   if (rep.service_time) {
     j["service_time"] = percentiles(*rep.service_time);
     j["late_sends"] = rep.late_sends;
@@ -140,12 +190,14 @@ json workload_json(const results::WorkloadResult& w) {
             {"parameters", parameters_json(w.spec)},
             {"repetitions", reps},
             {"flags", w.flags()}};
+  const bool tool = !w.latency_tool().empty();
   if (!w.repetitions.empty()) {
     j["summary"] = {{"ops_per_second", spread(w.ops_per_second())},
-                    {"bytes_per_second", spread(w.bytes_per_second())},
+                    {"bytes_per_second",
+                     w.measured("bytes_received") ? spread(w.bytes_per_second()) : json(nullptr)},
                     {"errors", w.error_count()},
-                    {"latency", percentiles(w.latency)}};
-    j["latency_hdr_v2_base64"] = base64(w.latency.encode_compressed());
+                    {"latency", tool ? workload_tool_percentiles(w) : percentiles(w.latency)}};
+    j["latency_hdr_v2_base64"] = tool ? json(nullptr) : json(base64(w.latency.encode_compressed()));
   } else {
     j["summary"] = nullptr;
   }

@@ -8,10 +8,9 @@ namespace {
 // Percentile of every measured repetition merged, in microseconds; "-" when nothing was
 // measured (a figure that was not measured is never printed as 0).
 std::string micros(const results::WorkloadResult& w, double percentile) {
-  if (w.latency.total_count() == 0) return "-";
-  const int64_t ns =
-      percentile >= 100 ? w.latency.max() : w.latency.value_at_percentile(percentile);
-  return fmt::format("{:.1f}", static_cast<double>(ns) / 1000.0);
+  auto ns = w.latency_at(percentile);
+  if (!ns) return "-";
+  return fmt::format("{:.1f}", static_cast<double>(*ns) / 1000.0);
 }
 
 }  // namespace
@@ -19,11 +18,11 @@ std::string micros(const results::WorkloadResult& w, double percentile) {
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
+  const bool bytes = measured && w.measured("bytes_received");
   const std::string rps = measured ? fmt::format("{:.0f}", w.ops_per_second().median) : "-";
-  const std::string mbps =
-      measured ? fmt::format("{:.3f}", w.bytes_per_second().median / 1e6) : "-";
+  const std::string mbps = bytes ? fmt::format("{:.3f}", w.bytes_per_second().median / 1e6) : "-";
   const std::string gbps =
-      measured ? fmt::format("{:.3f}", w.bytes_per_second().median * 8 / 1e9) : "-";
+      bytes ? fmt::format("{:.3f}", w.bytes_per_second().median * 8 / 1e9) : "-";
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <set>
+
 #include "common/units/units.h"
 
 namespace benchgate::report {
@@ -16,6 +18,14 @@ std::string latency(const HdrHistogram& h, double percentile) {
   if (h.total_count() == 0) return "-";
   return format_duration_ns(
       static_cast<double>(percentile >= 100 ? h.max() : h.value_at_percentile(percentile)));
+}
+
+std::string latency(std::optional<int64_t> ns) {
+  return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
+}
+
+std::string megabytes(const results::Repetition& rep) {
+  return rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-";
 }
 
 std::string router_cpu_per_op(const results::Repetition& rep) {
@@ -58,6 +68,32 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
                      w.spec.workers, w.spec.threads, model);
 }
 
+// What a worker that wraps a tool could not measure, said in words: the table shows "-" there.
+static std::string not_measured_lines(const results::WorkloadResult& w) {
+  std::string out;
+  const std::string tool = w.latency_tool();
+  if (!tool.empty()) {
+    std::vector<std::string> missing;
+    for (const auto& [name, p] : std::vector<std::pair<const char*, double>>{
+             {"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}, {"max", 100}}) {
+      if (!w.latency_at(p)) missing.push_back(name);
+    }
+    auto mean = w.latency_mean();
+    out += fmt::format("  latency as {} printed it (no histogram): mean {}{}\n", tool,
+                       mean ? format_duration_ns(*mean) : "not measured",
+                       missing.empty() ? "" : "; not measured: " + join(missing));
+  }
+  std::set<std::string> fields;
+  for (const auto& rep : w.repetitions)
+    fields.insert(rep.not_measured.begin(), rep.not_measured.end());
+  if (!fields.empty()) {
+    out += "  not measured: " + join({fields.begin(), fields.end()});
+    if (fields.count("data_window")) out += " (ops/s over the configured window)";
+    out += "\n";
+  }
+  return out;
+}
+
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
@@ -77,9 +113,9 @@ std::string workload_table(const results::WorkloadResult& w) {
   for (const auto& rep : w.repetitions) {
     out += fmt::format(
         kRow, fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
-        fmt::format("{:.2f}", rep.bytes_per_second() / 1e6), latency(rep.latency, 50),
-        latency(rep.latency, 90), latency(rep.latency, 99), latency(rep.latency, 99.9),
-        latency(rep.latency, 100), rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
+        megabytes(rep), latency(rep.latency_at(50)), latency(rep.latency_at(90)),
+        latency(rep.latency_at(99)), latency(rep.latency_at(99.9)), latency(rep.latency_at(100)),
+        rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
     if (rep.service_time) {
       out += fmt::format(
           "  {:<10} service time p50 {} p99 {} (uncorrected), late sends {}, "
@@ -92,9 +128,10 @@ std::string workload_table(const results::WorkloadResult& w) {
     auto ops = w.ops_per_second();
     auto mb = w.bytes_per_second();
     out += fmt::format(kRow, "median", fmt::format("{:.0f}", ops.median),
-                       fmt::format("{:.2f}", mb.median / 1e6), latency(w.latency, 50),
-                       latency(w.latency, 90), latency(w.latency, 99), latency(w.latency, 99.9),
-                       latency(w.latency, 100), w.error_count(), "", join(w.flags()));
+                       w.measured("bytes_received") ? fmt::format("{:.2f}", mb.median / 1e6) : "-",
+                       latency(w.latency_at(50)), latency(w.latency_at(90)),
+                       latency(w.latency_at(99)), latency(w.latency_at(99.9)),
+                       latency(w.latency_at(100)), w.error_count(), "", join(w.flags()));
     out +=
         fmt::format("  {:<10} {:>12}\n", "min-max", fmt::format("{:.0f}-{:.0f}", ops.min, ops.max));
     uint64_t router_requests = 0;
@@ -114,6 +151,7 @@ std::string workload_table(const results::WorkloadResult& w) {
       }
       out += fmt::format(fmt::runtime(line), worker_operations, router_requests);
     }
+    out += not_measured_lines(w);
     // Large payloads are judged in bits per second.
     if (mb.median >= kGbitLineBytesPerSecond) {
       out += fmt::format("  throughput: {:.3f} Gbit/s (median of {:.1f} MB/s)\n",
@@ -199,7 +237,7 @@ void TerminalReport::window_finished(const scenario::Workload& workload,
   if (tty_ || !rep) return;
   std::fprintf(live_, "[%s] %s %s: %.0f ops/s, p99 %s, errors %llu\n", scenario_.c_str(),
                workload.name.c_str(), phase(info).c_str(), rep->ops_per_second(),
-               latency(rep->latency, 99).c_str(),
+               latency(rep->latency_at(99)).c_str(),
                static_cast<unsigned long long>(rep->error_count()));
   std::fflush(live_);
 }

@@ -1,6 +1,7 @@
 #include "orchestrator/results/results.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace benchgate::results {
@@ -16,7 +17,25 @@ Spread spread_of(std::vector<double> values) {
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
+// The window throughput is counted over: the data window, or the configured window when the
+// workers (a wrapped tool) could not measure the data window.
+int64_t rate_window_ns(const Repetition& rep) {
+  if (rep.data_window_ns > 0) return rep.data_window_ns;
+  return rep.measured("data_window") ? 0 : rep.duration_ns;
+}
+
+std::optional<double> median_of(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  return spread_of(std::move(values)).median;
+}
+
 }  // namespace
+
+std::string percentile_key(double percentile) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", percentile);
+  return text;
+}
 
 uint64_t Repetition::error_count() const {
   uint64_t total = 0;
@@ -25,11 +44,31 @@ uint64_t Repetition::error_count() const {
 }
 
 double Repetition::ops_per_second() const {
-  return data_window_ns > 0 ? static_cast<double>(successes) / seconds(data_window_ns) : 0;
+  const int64_t window = rate_window_ns(*this);
+  return window > 0 ? static_cast<double>(successes) / seconds(window) : 0;
 }
 
 double Repetition::bytes_per_second() const {
-  return data_window_ns > 0 ? static_cast<double>(bytes_received) / seconds(data_window_ns) : 0;
+  const int64_t window = rate_window_ns(*this);
+  return window > 0 ? static_cast<double>(bytes_received) / seconds(window) : 0;
+}
+
+std::optional<int64_t> Repetition::latency_at(double percentile) const {
+  if (latency.total_count() > 0) {
+    return percentile >= 100 ? latency.max() : latency.value_at_percentile(percentile);
+  }
+  if (!tool_latency) return std::nullopt;
+  if (percentile >= 100) return tool_latency->max_ns;
+  // Only a percentile the tool printed: interpolating between two printed ones would invent it.
+  auto it = tool_latency->percentiles_ns.find(percentile_key(percentile));
+  if (it == tool_latency->percentiles_ns.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> Repetition::latency_mean() const {
+  if (latency.total_count() > 0) return latency.mean();
+  if (tool_latency && tool_latency->mean_ns) return static_cast<double>(*tool_latency->mean_ns);
+  return std::nullopt;
 }
 
 Spread WorkloadResult::ops_per_second() const {
@@ -56,6 +95,51 @@ std::vector<std::string> WorkloadResult::flags() const {
   return {all.begin(), all.end()};
 }
 
+bool WorkloadResult::measured(std::string_view field) const {
+  return std::all_of(repetitions.begin(), repetitions.end(),
+                     [&](const Repetition& rep) { return rep.measured(field); });
+}
+
+std::string WorkloadResult::latency_tool() const {
+  for (const auto& rep : repetitions) {
+    if (rep.tool_latency) return rep.tool_latency->tool;
+  }
+  return "";
+}
+
+std::optional<int64_t> WorkloadResult::latency_at(double percentile) const {
+  if (latency.total_count() > 0) {
+    return percentile >= 100 ? latency.max() : latency.value_at_percentile(percentile);
+  }
+  if (repetitions.empty() || latency_tool().empty()) return std::nullopt;
+  std::vector<double> values;
+  int64_t max = 0;
+  for (const auto& rep : repetitions) {
+    auto v = rep.latency_at(percentile);
+    if (!v) return std::nullopt;
+    values.push_back(static_cast<double>(*v));
+    max = std::max(max, *v);
+  }
+  if (percentile >= 100) return max;
+  return static_cast<int64_t>(*median_of(std::move(values)));
+}
+
+std::optional<double> WorkloadResult::latency_mean() const {
+  if (latency.total_count() > 0) return latency.mean();
+  if (repetitions.empty() || latency_tool().empty()) return std::nullopt;
+  // Weighted by successes, as the repetitions' means are over their own successes.
+  double sum = 0;
+  double weight = 0;
+  for (const auto& rep : repetitions) {
+    auto mean = rep.latency_mean();
+    if (!mean) return std::nullopt;
+    sum += *mean * static_cast<double>(rep.successes);
+    weight += static_cast<double>(rep.successes);
+  }
+  if (weight <= 0) return std::nullopt;
+  return sum / weight;
+}
+
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric) {
   if (workload.repetitions.empty()) return std::nullopt;
@@ -67,6 +151,7 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
     if (metric == "throughput.rps") {
       values.push_back(rep.ops_per_second());
     } else if (metric == "throughput.bytes_per_s") {
+      if (!rep.measured("bytes_received")) return std::nullopt;
       values.push_back(rep.bytes_per_second());
     } else if (metric == "errors.count") {
       values.push_back(static_cast<double>(rep.error_count()));
@@ -75,16 +160,16 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       values.push_back(static_cast<double>(rep.error_count()) /
                        static_cast<double>(rep.operations));
     } else if (metric == "latency.mean") {
-      if (rep.latency.total_count() == 0) return std::nullopt;
-      values.push_back(rep.latency.mean() / 1e9);
+      auto mean = rep.latency_mean();
+      if (!mean) return std::nullopt;
+      values.push_back(*mean / 1e9);
     } else if (metric.rfind("latency.", 0) == 0) {
       auto it = std::find_if(kPercentiles.begin(), kPercentiles.end(),
                              [&](const auto& p) { return p.first == metric; });
-      if (it == kPercentiles.end() || rep.latency.total_count() == 0) return std::nullopt;
-      const double ns = it->second >= 100
-                            ? static_cast<double>(rep.latency.max())
-                            : static_cast<double>(rep.latency.value_at_percentile(it->second));
-      values.push_back(ns / 1e9);
+      if (it == kPercentiles.end()) return std::nullopt;
+      auto ns = rep.latency_at(it->second);
+      if (!ns) return std::nullopt;
+      values.push_back(static_cast<double>(*ns) / 1e9);
     } else if (metric == "router.cpu_per_request") {
       if (!rep.router.collected || rep.router.requests == 0) return std::nullopt;
       values.push_back(rep.router.cpu_seconds / static_cast<double>(rep.router.requests));
@@ -92,6 +177,7 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       if (!rep.router.collected) return std::nullopt;
       values.push_back(static_cast<double>(rep.router.rss_bytes));
     } else if (metric == "worker.cpu_utilization") {
+      if (!rep.measured("cpu")) return std::nullopt;
       values.push_back(rep.worker_cpu_utilization);
     } else {
       return std::nullopt;

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/histogram/hdr_histogram.h"
@@ -23,6 +25,21 @@ struct RouterWindow {
   uint64_t rss_bytes = 0;                          // after the window
   std::optional<HdrHistogram> handling;            // server-side handling time (delta)
 };
+
+// Latency figures as an external tool printed them (the h2load and wrk worker adapters), in
+// nanoseconds. A figure the tool did not give is absent, never 0. Percentiles are keyed as
+// written in scenario metrics: "50", "75", "90", "99", "99.9".
+struct ToolLatency {
+  std::string tool;  // "h2load 1.52.0"
+  std::optional<int64_t> min_ns;
+  std::optional<int64_t> mean_ns;
+  std::optional<int64_t> stdev_ns;
+  std::optional<int64_t> max_ns;
+  std::map<std::string, int64_t> percentiles_ns;
+};
+
+// The key of a percentile in ToolLatency::percentiles_ns: 50 -> "50", 99.9 -> "99.9".
+std::string percentile_key(double percentile);
 
 // One measured window (a repetition), merged over every worker and thread.
 struct Repetition {
@@ -45,12 +62,23 @@ struct Repetition {
   double worker_cpu_utilization = 0;         // busiest worker: cpu / (wall * threads)
   RouterWindow router;
   std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
+  // Set, instead of `latency`, when the workers wrap a tool that prints no histogram.
+  std::optional<ToolLatency> tool_latency;
+  // Fields the workers could not measure in this window ("bytes_sent", "bytes_received",
+  // "data_window", "service_time", "cpu"): reported "not measured", never as their zero.
+  std::set<std::string> not_measured;
 
+  bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
-  // Successful operations per second of the data window.
+  // Successful operations per second of the data window (of the configured window when the
+  // workers could not measure the data window).
   double ops_per_second() const;
-  // Response bytes per second of the data window (decimal units when printed).
+  // Response bytes per second of the same window (decimal units when printed).
   double bytes_per_second() const;
+  // A latency percentile (100 = max) of this window: from the histogram, or from the tool
+  // when it printed exactly this figure; nothing when it was not measured.
+  std::optional<int64_t> latency_at(double percentile) const;
+  std::optional<double> latency_mean() const;
 };
 
 // A summary statistic over repetitions: median with minimum and maximum.
@@ -80,6 +108,15 @@ struct WorkloadResult {
   Spread bytes_per_second() const;
   uint64_t error_count() const;
   std::vector<std::string> flags() const;  // union over repetitions
+  // Whether every repetition measured `field` (see Repetition::not_measured).
+  bool measured(std::string_view field) const;
+  // The tool whose printed figures stand for latency ("" when the workers sent histograms).
+  std::string latency_tool() const;
+  // A latency percentile (100 = max) over all repetitions: from the merged histogram; with
+  // tool figures, the median of the repetitions' figures (the max of their max), and nothing
+  // unless every repetition has it.
+  std::optional<int64_t> latency_at(double percentile) const;
+  std::optional<double> latency_mean() const;
 };
 
 // Every value of a named metric (as gates and SCENARIOS.md name them) per repetition, or

@@ -14,6 +14,41 @@ Expected<int> user_version(sqlite::Database& db) {
   return *row ? static_cast<int>(stmt->int64(0)) : 0;
 }
 
+// Runs migrations with foreign keys off and restores the connection's setting afterwards.
+// Rebuilding a table (the only way SQLite changes a CHECK or a NOT NULL) drops it, and a drop
+// with foreign keys on deletes every row that references it (ON DELETE CASCADE). The pragma is
+// ignored inside a transaction, so it is set around them, as SQLite's documentation describes.
+class ForeignKeysOff {
+ public:
+  explicit ForeignKeysOff(sqlite::Database& db) : db_(db) {
+    auto stmt = db.prepare("PRAGMA foreign_keys");
+    if (stmt) {
+      auto row = stmt->step();
+      was_on_ = row && *row && stmt->int64(0) != 0;
+    }
+    if (was_on_) (void)db_.exec("PRAGMA foreign_keys = OFF");
+  }
+  ~ForeignKeysOff() {
+    if (was_on_) (void)db_.exec("PRAGMA foreign_keys = ON");
+  }
+  ForeignKeysOff(const ForeignKeysOff&) = delete;
+  ForeignKeysOff& operator=(const ForeignKeysOff&) = delete;
+
+ private:
+  sqlite::Database& db_;
+  bool was_on_ = false;
+};
+
+// A migration must leave every reference intact, as if foreign keys had been on.
+Expected<void> check_foreign_keys(sqlite::Database& db) {
+  auto stmt = db.prepare("PRAGMA foreign_key_check");
+  if (!stmt) return stmt.error();
+  auto row = stmt->step();
+  if (!row) return row.error();
+  if (*row) return Error{"it leaves rows of '" + stmt->text(0) + "' with a dangling reference"};
+  return {};
+}
+
 }  // namespace
 
 int latest_schema_version() {
@@ -36,6 +71,7 @@ Expected<int> apply_migrations(sqlite::Database& db, const std::vector<Migration
                  ", newer than this benchgate understands (" + std::to_string(latest) +
                  "); use a newer benchgate"};
   }
+  ForeignKeysOff foreign_keys_off(db);
   for (const Migration& m : migrations) {
     if (m.version <= *current) continue;
     auto tx = sqlite::Transaction::begin(db);
@@ -48,6 +84,9 @@ Expected<int> apply_migrations(sqlite::Database& db, const std::vector<Migration
     const std::string sql =
         std::string(m.sql) + "\n;PRAGMA user_version = " + std::to_string(m.version) + ";";
     if (auto ok = db.exec(sql.c_str()); !ok) {
+      return Error{"schema migration " + std::string(m.name) + " failed: " + ok.message()};
+    }
+    if (auto ok = check_foreign_keys(db); !ok) {
       return Error{"schema migration " + std::string(m.name) + " failed: " + ok.message()};
     }
     if (auto ok = tx->commit(); !ok) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/store_internal.h"
@@ -18,7 +20,7 @@ using namespace internal;  // NOLINT(google-build-using-namespace)
 struct RepetitionFigures {
   uint64_t errors = 0;
   double ops_per_s = 0;
-  double bytes_per_s = 0;
+  std::optional<double> bytes_per_s;  // nothing when the workers did not measure bytes
   std::optional<int64_t> p50, p75, p90, p95, p99, p999, max;
   std::optional<double> mean;
 };
@@ -26,23 +28,36 @@ struct RepetitionFigures {
 RepetitionFigures figures_of(const results::Repetition& rep) {
   RepetitionFigures f;
   for (const auto& [kind, count] : rep.errors) f.errors += count;
-  if (rep.data_window_ns > 0) {
-    const double seconds = static_cast<double>(rep.data_window_ns) / 1e9;
-    f.ops_per_s = static_cast<double>(rep.successes) / seconds;
-    f.bytes_per_s = static_cast<double>(rep.bytes_received) / seconds;
-  }
-  const HdrHistogram& h = rep.latency;
-  if (h.total_count() > 0) {
-    f.p50 = h.value_at_percentile(50);
-    f.p75 = h.value_at_percentile(75);
-    f.p90 = h.value_at_percentile(90);
-    f.p95 = h.value_at_percentile(95);
-    f.p99 = h.value_at_percentile(99);
-    f.p999 = h.value_at_percentile(99.9);
-    f.max = h.max();
-    f.mean = h.mean();
-  }
+  f.ops_per_s = rep.ops_per_second();
+  if (rep.measured("bytes_received")) f.bytes_per_s = rep.bytes_per_second();
+  // From the histogram, or only the figures a tool printed (the others stay NULL).
+  f.p50 = rep.latency_at(50);
+  f.p75 = rep.latency_at(75);
+  f.p90 = rep.latency_at(90);
+  f.p95 = rep.latency_at(95);
+  f.p99 = rep.latency_at(99);
+  f.p999 = rep.latency_at(99.9);
+  f.max = rep.latency_at(100);
+  f.mean = rep.latency_mean();
   return f;
+}
+
+std::optional<std::string> tool_latency_json(const results::Repetition& rep) {
+  if (!rep.tool_latency) return std::nullopt;
+  const results::ToolLatency& t = *rep.tool_latency;
+  nlohmann::json j = {{"tool", t.tool}, {"percentiles_ns", t.percentiles_ns}};
+  if (t.min_ns) j["min_ns"] = *t.min_ns;
+  if (t.mean_ns) j["mean_ns"] = *t.mean_ns;
+  if (t.stdev_ns) j["stdev_ns"] = *t.stdev_ns;
+  if (t.max_ns) j["max_ns"] = *t.max_ns;
+  return j.dump();
+}
+
+// A counter the workers measured, or NULL.
+std::optional<int64_t> if_measured(const results::Repetition& rep, std::string_view field,
+                                   uint64_t value) {
+  if (!rep.measured(field)) return std::nullopt;
+  return as_int(value);
 }
 
 std::optional<double> median(std::vector<double> v) {
@@ -91,7 +106,7 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
   std::set<std::string> flags;
   for (size_t i = 0; i < figures.size(); ++i) {
     ops.push_back(figures[i].ops_per_s);
-    bytes.push_back(figures[i].bytes_per_s);
+    if (figures[i].bytes_per_s) bytes.push_back(*figures[i].bytes_per_s);
     errors_total += figures[i].errors;
     flags.insert(workload.repetitions[i].flags.begin(), workload.repetitions[i].flags.end());
   }
@@ -118,7 +133,7 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       .bind(4, protocol_name(workload.spec.protocol))
       .bind(5, params)
       .bind(6, workload_params_hash(workload.spec))
-      .bind(7, std::string_view(workload.status == results::WorkloadStatus::kOk ? "ok" : "failed"))
+      .bind(7, std::string_view(results::status_name(workload.status)))
       .bind(8, workload.error)
       .bind(9, static_cast<int64_t>(workload.repetitions.size()))
       .bind(10, median(ops))
@@ -126,7 +141,8 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
             ops.empty() ? std::nullopt : std::optional(*std::min_element(ops.begin(), ops.end())))
       .bind(12,
             ops.empty() ? std::nullopt : std::optional(*std::max_element(ops.begin(), ops.end())))
-      .bind(13, median(bytes))
+      // A median over only some repetitions would not be the workload's: all or nothing.
+      .bind(13, bytes.size() == figures.size() ? median(bytes) : std::nullopt)
       .bind(14, median_of(figures, &RepetitionFigures::p50))
       .bind(15, median_of(figures, &RepetitionFigures::p90))
       .bind(16, median_of(figures, &RepetitionFigures::p99))
@@ -148,9 +164,9 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       "late_sends, unsent, ops_per_s, bytes_per_s, p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, "
       "p999_ns, max_ns, mean_ns, latency_hdr, service_time_hdr, worker_cpu_s, "
       "worker_cpu_utilization, router_requests, router_cpu_s, router_rss_bytes, "
-      "router_handling_hdr, flags) "
+      "router_handling_hdr, flags, not_measured, tool_latency) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-      "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)");
+      "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)");
   auto insert_metric =
       db_->prepare("INSERT INTO router_metrics (repetition_id, name, value) VALUES (?1, ?2, ?3)");
   if (!insert_rep || !insert_metric) return fail(db_->last_error());
@@ -163,13 +179,13 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
         .bind(2, static_cast<int64_t>(rep.index))
         .bind(3, rep.start_unix_ns)
         .bind(4, rep.duration_ns)
-        .bind(5, rep.data_window_ns)
+        .bind(5, rep.measured("data_window") ? std::optional(rep.data_window_ns) : std::nullopt)
         .bind(6, as_int(rep.operations))
         .bind(7, as_int(rep.successes))
         .bind(8, as_int(f.errors))
         .bind(9, to_json(rep.errors))
-        .bind(10, as_int(rep.bytes_sent))
-        .bind(11, as_int(rep.bytes_received))
+        .bind(10, if_measured(rep, "bytes_sent", rep.bytes_sent))
+        .bind(11, if_measured(rep, "bytes_received", rep.bytes_received))
         .bind(12, as_int(rep.late_sends))
         .bind(13, as_int(rep.unsent))
         .bind(14, f.ops_per_s)
@@ -184,7 +200,11 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
         .bind(23, f.mean)
         .bind_blob(24, rep.latency.encode_compressed());
     bind_optional_blob(s, 25, encoded(rep.service_time));
-    s.bind(26, rep.worker_cpu_seconds).bind(27, rep.worker_cpu_utilization);
+    if (rep.measured("cpu")) {
+      s.bind(26, rep.worker_cpu_seconds).bind(27, rep.worker_cpu_utilization);
+    } else {
+      s.bind_null(26).bind_null(27);
+    }
     if (rep.router.collected) {
       s.bind(28, as_int(rep.router.requests))
           .bind(29, rep.router.cpu_seconds)
@@ -193,7 +213,14 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
     } else {
       s.bind_null(28).bind_null(29).bind_null(30).bind_null(31);
     }
-    s.bind(32, to_json(rep.flags));
+    s.bind(32, to_json(rep.flags))
+        .bind(33,
+              to_json(std::vector<std::string>(rep.not_measured.begin(), rep.not_measured.end())));
+    if (auto tool = tool_latency_json(rep)) {
+      s.bind(34, std::string_view(*tool));
+    } else {
+      s.bind_null(34);
+    }
     if (auto ok = s.run(); !ok) {
       return fail("repetition " + std::to_string(rep.index) + ": " + ok.message());
     }

@@ -1,0 +1,22 @@
+// How the engine spawns a [worker_impls.NAME] implementation: its own program (`command`), or
+// the bundled worker running a built-in adapter (`adapter = "h2load"` -> `worker --adapter
+// h2load`). Either needs a program on PATH; when it is missing the implementation is
+// not_configured, never a number.
+#pragma once
+
+#include <string>
+
+#include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/workers/worker_pool.h"
+
+namespace benchgate::engine {
+
+struct WorkerImplSpawn {
+  workers::SpawnConfig config;
+  std::string not_configured;  // "not_configured: worker 'h2load': ..." when it cannot run
+};
+
+WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::WorkerImpl& impl,
+                                  const EngineOptions& options);
+
+}  // namespace benchgate::engine
