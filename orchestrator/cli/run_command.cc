@@ -70,6 +70,9 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
     v.ok = w.status == results::WorkloadStatus::kOk;
     v.error = w.error;
     v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
+    v.not_measured = [&w](const std::string& metric) {
+      return results::not_measured_reason(w, metric);
+    };
     values.push_back(std::move(v));
   }
   return values;

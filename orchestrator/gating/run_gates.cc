@@ -73,6 +73,12 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
           result.outcome = gates::error_outcome(gate, "baseline history: " + history_error);
         } else {
           result.outcome = gates::evaluate_gate(gate, workload.values(gate.metric), baseline);
+          // "not collected" says nothing of why; a worker that could not measure it says so.
+          if (result.outcome.verdict == gates::Verdict::kError && workload.not_measured) {
+            if (std::string why = workload.not_measured(gate.metric); !why.empty()) {
+              result.outcome.explanation = why;
+            }
+          }
         }
       }
       result.outcome.workload = workload.name;

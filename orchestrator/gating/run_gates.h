@@ -29,6 +29,8 @@ struct WorkloadValues {
   std::string error;  // why it failed
   // Per-repetition values of a metric in base units; nullopt when not collected.
   std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
+  // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
+  std::function<std::string(const std::string& metric)> not_measured;
 };
 
 struct GateContext {

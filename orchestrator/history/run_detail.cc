@@ -66,10 +66,10 @@ std::string workload(const store::StoredWorkload& w) {
   for (size_t c = 0; c <= 7; ++c) table.align(c, TextTable::Align::kRight);
   for (const store::StoredRepetition& rep : w.repetitions) {
     table.add_row({std::to_string(rep.index + 1), fmt::format("{:.1f}", rep.ops_per_s),
-                   fmt::format("{:.2f}", rep.bytes_per_s / 1e6), format_latency_ns(rep.p50_ns),
-                   format_latency_ns(rep.p90_ns), format_latency_ns(rep.p99_ns),
-                   format_latency_ns(rep.p999_ns), format_latency_ns(rep.max_ns),
-                   format_errors(rep), join(rep.flags, ",")});
+                   rep.bytes_per_s ? fmt::format("{:.2f}", *rep.bytes_per_s / 1e6) : "-",
+                   format_latency_ns(rep.p50_ns), format_latency_ns(rep.p90_ns),
+                   format_latency_ns(rep.p99_ns), format_latency_ns(rep.p999_ns),
+                   format_latency_ns(rep.max_ns), format_errors(rep), join(rep.flags, ",")});
   }
   return out + table.render();
 }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "orchestrator/gates/gate_outcome.h"
@@ -123,11 +124,16 @@ struct MetricsObserver::Impl {
   }
   Labels scenario_labels() const { return {{"scenario", scenario}}; }
 
-  void set_latency(const Labels& base, const HdrHistogram& histogram) {
+  // `at(percentile)` is a latency figure or nothing: a figure that was not measured (an empty
+  // histogram, a percentile a worker adapter's tool did not print) gets no sample, never 0.
+  template <typename At>
+  void set_latency(const Labels& base, const At& at) {
     for (const auto& [label, percentile] : kPercentiles) {
+      const std::optional<int64_t> ns = at(percentile);
+      if (!ns) continue;
       Labels labels = base;
       labels["percentile"] = label;
-      latency.Add(labels).Set(seconds(histogram.value_at_percentile(percentile)));
+      latency.Add(labels).Set(seconds(*ns));
     }
   }
 };
@@ -185,7 +191,7 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
   const Labels labels = impl_->workload_labels(workload.name, "default");
   impl_->ops.Add(labels).Set(rep->ops_per_second());
   impl_->throughput.Add(labels).Set(rep->bytes_per_second());
-  impl_->set_latency(labels, rep->latency);
+  impl_->set_latency(labels, [&](double p) { return rep->latency_at(p); });
   impl_->operations.Add(labels).Increment(static_cast<double>(rep->operations));
   for (const auto& [kind, count] : rep->errors) {
     Labels with_kind = labels;
@@ -214,7 +220,7 @@ void MetricsObserver::workload_finished(const results::WorkloadResult& result) {
   if (result.repetitions.empty()) return;  // nothing measured: keep the last live values
   impl_->ops.Add(labels).Set(result.ops_per_second().median);
   impl_->throughput.Add(labels).Set(result.bytes_per_second().median);
-  impl_->set_latency(labels, result.latency);
+  impl_->set_latency(labels, [&](double p) { return result.latency_at(p); });
 }
 
 void MetricsObserver::scenario_finished(const report::ScenarioReport& report,

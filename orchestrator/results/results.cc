@@ -186,6 +186,22 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
   return values;
 }
 
+std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric) {
+  if (workload.repetitions.empty() || metric_values(workload, metric)) return "";
+  const std::string tool = workload.latency_tool();
+  if (metric.rfind("latency.", 0) == 0 && !tool.empty()) {
+    return metric + " was not measured: the workers ran " + tool + ", which did not print it";
+  }
+  static const std::vector<std::pair<std::string, std::string>> kFields = {
+      {"worker.cpu_utilization", "cpu"}, {"throughput.bytes_per_s", "bytes_received"}};
+  for (const auto& [name, field] : kFields) {
+    if (metric == name && !workload.measured(field)) {
+      return metric + " was not measured: the workers could not measure " + field;
+    }
+  }
+  return "";
+}
+
 const char* status_name(WorkloadStatus status) {
   switch (status) {
     case WorkloadStatus::kOk:

@@ -124,4 +124,8 @@ struct WorkloadResult {
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);
 
+// Why `metric` was not measured for this workload when its workers could not measure it (a
+// worker adapter's tool that did not print the figure, a field in not_measured), else "".
+std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric);
+
 }  // namespace benchgate::results

@@ -65,8 +65,8 @@ struct StoredRepetition {
   uint64_t late_sends = 0;
   uint64_t unsent = 0;
   double ops_per_s = 0;
-  double bytes_per_s = 0;
-  // Nothing when the histogram is empty (not measured, never zero).
+  std::optional<double> bytes_per_s;  // nothing when the workers did not measure bytes
+  // Nothing when not measured (an empty histogram, a figure a tool did not print), never zero.
   std::optional<int64_t> p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, p999_ns, max_ns;
   std::optional<double> mean_ns;
   std::vector<uint8_t> latency_hdr;  // HdrHistogram V2 compressed

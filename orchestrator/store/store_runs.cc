@@ -204,7 +204,7 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       r.late_sends = as_uint(s.int64(11));
       r.unsent = as_uint(s.int64(12));
       r.ops_per_s = s.real(13);
-      r.bytes_per_s = s.real(14);
+      r.bytes_per_s = s.optional_real(14);
       r.p50_ns = s.optional_int64(15);
       r.p75_ns = s.optional_int64(16);
       r.p90_ns = s.optional_int64(17);

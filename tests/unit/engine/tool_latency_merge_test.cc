@@ -120,5 +120,18 @@ TEST(ToolLatencySummary, RepetitionsGiveTheMedianOfPercentilesMaxOfMaxAndWeighte
   EXPECT_TRUE(w.measured("bytes_received"));
 }
 
+TEST(ToolLatencySummary, AGateOnAFigureTheToolDidNotPrintIsToldWhy) {
+  results::WorkloadResult w;
+  auto rep = merge_window({tool_part(100, 1000, 10, 4000)}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  w.repetitions.push_back(*rep);
+  EXPECT_EQ(results::not_measured_reason(w, "latency.p95"),
+            "latency.p95 was not measured: the workers ran wrk 4.1.0, which did not print it");
+  EXPECT_EQ(results::not_measured_reason(w, "worker.cpu_utilization"),
+            "worker.cpu_utilization was not measured: the workers could not measure cpu");
+  EXPECT_EQ(results::not_measured_reason(w, "latency.p50"), "");
+  EXPECT_EQ(results::not_measured_reason(w, "throughput.rps"), "");
+}
+
 }  // namespace
 }  // namespace benchgate::engine

@@ -74,7 +74,8 @@ TEST_F(StoreRoundTrip, AStoredRunReadsBackWithEveryFigureAndADecodableHistogram)
     EXPECT_EQ(out.unsent, in.unsent);
     const double seconds = static_cast<double>(in.data_window_ns) / 1e9;
     EXPECT_DOUBLE_EQ(out.ops_per_s, static_cast<double>(in.successes) / seconds);
-    EXPECT_DOUBLE_EQ(out.bytes_per_s, static_cast<double>(in.bytes_received) / seconds);
+    ASSERT_TRUE(out.bytes_per_s.has_value());
+    EXPECT_DOUBLE_EQ(*out.bytes_per_s, static_cast<double>(in.bytes_received) / seconds);
     EXPECT_EQ(out.p50_ns, in.latency.value_at_percentile(50));
     EXPECT_EQ(out.p75_ns, in.latency.value_at_percentile(75));
     EXPECT_EQ(out.p90_ns, in.latency.value_at_percentile(90));
