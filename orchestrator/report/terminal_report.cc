@@ -34,9 +34,9 @@ std::string router_cpu_per_op(const results::Repetition& rep) {
                             static_cast<double>(rep.router.requests));
 }
 
-std::string join(const std::vector<std::string>& items) {
+std::string join(const std::vector<std::string>& items, const char* separator = ",") {
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
   return out;
 }
 
@@ -81,13 +81,15 @@ static std::string not_measured_lines(const results::WorkloadResult& w) {
     auto mean = w.latency_mean();
     out += fmt::format("  latency as {} printed it (no histogram): mean {}{}\n", tool,
                        mean ? format_duration_ns(*mean) : "not measured",
-                       missing.empty() ? "" : "; not measured: " + join(missing));
+                       missing.empty() ? "" : "; not measured: " + join(missing, " "));
   }
   std::set<std::string> fields;
   for (const auto& rep : w.repetitions)
     fields.insert(rep.not_measured.begin(), rep.not_measured.end());
   if (!fields.empty()) {
-    out += "  not measured: " + join({fields.begin(), fields.end()});
+    std::string list;
+    for (const auto& field : fields) list += (list.empty() ? "" : ", ") + field;
+    out += "  not measured: " + list;
     if (fields.count("data_window")) out += " (ops/s over the configured window)";
     out += "\n";
   }
