@@ -11,7 +11,8 @@
 # (from /proc) says how much of a core the router needed.
 #
 #   bench/wamp_echo.sh [PAIRS (default 5)] [SECONDS per run (default 3)] [DEPTH (default 8)]
-# Then the router's instructions per 64 KiB call under callgrind (BENCH_CALLGRIND=0 skips).
+# Then the same 64 KiB calls made by the worker through `orchestrator run` (BENCH_WAMP_WORKER=0
+# skips), and the router's instructions per 64 KiB call under callgrind (BENCH_CALLGRIND=0 skips).
 # Skips (exit 0) when the router has no --rawsocket flag (no WAMP support).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -104,6 +105,57 @@ for c in "${CASES[@]}"; do
     "$c" "$cm" "$("$PY" -c "print($bm * 8 / 1e9)")" "$("$PY" "$LIB/benchlib.py" ratio "$bm" "$im")" "$um"
 done
 echo "  (payload each way: the echo moves every byte to the router and back; iperf3 one way)"
+
+# The same calls made by the worker (C++, the orchestrator's wamp_rpc workload) instead of the
+# Python caller, which cannot keep the router busy with 64 KiB calls. The orchestrator spawns a
+# fresh router and one worker (not pinned: both share the two cores); PAIRS repetitions of
+# SECS each, and the median's payload rate one way against the iperf3 median above.
+if [[ "${BENCH_WAMP_WORKER:-1}" == 1 && -x "$BIN/orchestrator" && -x "$BIN/worker" ]]; then
+  echo
+  echo "== the same 64 KiB calls from the worker (C++ caller, orchestrator run, not pinned) =="
+  cat >"$BENCH_TMP/wamp_worker.toml" <<TOML
+name = "bench_wamp_worker"
+[router]
+impl = "builtin"
+threads = 1
+[defaults]
+warmup = "1s"
+duration = "${SECS}s"
+repetitions = $PAIRS
+workers = 1
+threads = 1
+timeout = "120s"
+TOML
+  for t in rawsocket websocket; do
+    cat >>"$BENCH_TMP/wamp_worker.toml" <<TOML
+[[workloads]]
+name = "${t}_msgpack_65536"
+protocol = "wamp_rpc"
+transport = "$t"
+serializer = "msgpack"
+request_bytes = "64KiB"
+connections = 1
+in_flight = $DEPTH
+TOML
+  done
+  # A failure after the windows (storing the run) still leaves the RESULT lines to read.
+  timeout $((PAIRS * 2 * (SECS + 5) + 120)) "$BIN/orchestrator" run "$BENCH_TMP/wamp_worker.toml" \
+    --db "$BENCH_TMP/bench.db" >"$BENCH_TMP/wamp_worker.out" 2>&1 || true
+  for t in rawsocket websocket; do
+    line="$(grep "^RESULT|.*workload=${t}_msgpack_65536|" "$BENCH_TMP/wamp_worker.out" || true)"
+    if [[ -z "$line" ]]; then
+      echo "  $t: no result (see below)"
+      tail -n 5 "$BENCH_TMP/wamp_worker.out"
+      continue
+    fi
+    rps="$(sed -n 's/.*|rps=\([0-9.]*\)|.*/\1/p' <<<"$line")"
+    gbps="$(sed -n 's/.*|gbps=\([0-9.]*\).*/\1/p' <<<"$line")"
+    printf '  %-26s %9.0f calls/s %8.3f Gbit/s payload = %5.3f of iperf3 (median of %d)\n' \
+      "$t:msgpack:65536" "$rps" "$gbps" "$("$PY" "$LIB/benchlib.py" ratio "$gbps" \
+      "$("$PY" -c "print($im * 8 / 1e9)")")" "$PAIRS"
+  done
+  grep -E '^ +(rep|median) ' "$BENCH_TMP/wamp_worker.out" | sed 's/^/  /' || true
+fi
 
 if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
   echo

@@ -171,7 +171,7 @@ callgrind_total() { "$PY" "$LIB/benchlib.py" callgrind-total "$1"; }
 callgrind_top() {
   callgrind_annotate --auto=no --threshold=99 "$1" 2>/dev/null |
     grep -E '^ *[0-9,]+ \( *[0-9.]+%\) ' | grep -v 'PROGRAM TOTALS' | head -n "${2:-12}" |
-    cut -c1-160 | sed 's/^/    /'
+    cut -c1-160 | sed 's/^/    /' || true # head closes the pipe early: SIGPIPE, not an error
 }
 
 # start_router CORE HTTP_PORT [EXTRA FLAGS...]: the bundled router pinned to CORE. Sets
