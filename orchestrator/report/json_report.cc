@@ -22,41 +22,40 @@ json percentiles(const HdrHistogram& h) {
           {"mean_ns", h.mean()}};
 }
 
+json figure(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+json figure(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
 // A tool's printed figures (worker adapters) in the same shape as `percentiles`, with null for
-// each figure the tool did not print, and the tool's name.
+// each figure the tool did not print, and the tool's name. `figures` is a repetition or a
+// workload summary (both answer latency_at and latency_mean).
+template <class Figures>
+json printed_percentiles(const Figures& figures, const std::string& tool) {
+  json out = {{"tool", tool}, {"count", nullptr}};
+  for (const auto& [key, percentile] : {std::pair{"p50_ns", 50.0},
+                                        {"p75_ns", 75.0},
+                                        {"p90_ns", 90.0},
+                                        {"p95_ns", 95.0},
+                                        {"p99_ns", 99.0},
+                                        {"p999_ns", 99.9},
+                                        {"max_ns", 100.0}}) {
+    out[key] = figure(figures.latency_at(percentile));
+  }
+  out["mean_ns"] = figure(figures.latency_mean());
+  return out;
+}
+
 json tool_percentiles(const results::Repetition& rep) {
   const results::ToolLatency& t = *rep.tool_latency;
-  auto figure = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
-  auto at = [&](double p) { return figure(rep.latency_at(p)); };
-  return {{"tool", t.tool},
-          {"count", nullptr},
-          {"min_ns", figure(t.min_ns)},
-          {"p50_ns", at(50)},
-          {"p75_ns", at(75)},
-          {"p90_ns", at(90)},
-          {"p95_ns", at(95)},
-          {"p99_ns", at(99)},
-          {"p999_ns", at(99.9)},
-          {"max_ns", at(100)},
-          {"mean_ns", figure(t.mean_ns)},
-          {"stdev_ns", figure(t.stdev_ns)}};
+  json out = printed_percentiles(rep, t.tool);
+  out["min_ns"] = figure(t.min_ns);
+  out["stdev_ns"] = figure(t.stdev_ns);
+  return out;
 }
 
 json workload_tool_percentiles(const results::WorkloadResult& w) {
-  auto figure = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
-  auto at = [&](double p) { return figure(w.latency_at(p)); };
-  auto mean = w.latency_mean();
-  return {{"tool", w.latency_tool()},
-          {"count", nullptr},
-          {"p50_ns", at(50)},
-          {"p75_ns", at(75)},
-          {"p90_ns", at(90)},
-          {"p95_ns", at(95)},
-          {"p99_ns", at(99)},
-          {"p999_ns", at(99.9)},
-          {"max_ns", at(100)},
-          {"mean_ns", mean ? json(*mean) : json(nullptr)},
-          {"summary", "median of the repetitions' printed figures; max of their max"}};
+  json out = printed_percentiles(w, w.latency_tool());
+  out["summary"] = "median of the repetitions' printed figures; max of their max";
+  return out;
 }
 
 json spread(const results::Spread& s) {
