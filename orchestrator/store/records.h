@@ -55,13 +55,14 @@ struct StoredRepetition {
   uint32_t index = 0;
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
-  int64_t data_window_ns = 0;
+  // Nothing where the workers did not measure it (worker adapters), never zero.
+  std::optional<int64_t> data_window_ns;
   uint64_t operations = 0;
   uint64_t successes = 0;
   uint64_t errors_total = 0;
   std::map<std::string, uint64_t> errors;  // by kind
-  uint64_t bytes_sent = 0;
-  uint64_t bytes_received = 0;
+  std::optional<uint64_t> bytes_sent;      // nothing when not measured
+  std::optional<uint64_t> bytes_received;  // nothing when not measured
   uint64_t late_sends = 0;
   uint64_t unsent = 0;
   double ops_per_s = 0;
@@ -71,8 +72,8 @@ struct StoredRepetition {
   std::optional<double> mean_ns;
   std::vector<uint8_t> latency_hdr;  // HdrHistogram V2 compressed
   std::optional<std::vector<uint8_t>> service_time_hdr;
-  double worker_cpu_s = 0;
-  double worker_cpu_utilization = 0;
+  std::optional<double> worker_cpu_s;  // nothing when not measured
+  std::optional<double> worker_cpu_utilization;
   bool router_collected = false;
   uint64_t router_requests = 0;
   double router_cpu_s = 0;

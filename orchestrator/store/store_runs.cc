@@ -194,13 +194,13 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       r.index = static_cast<uint32_t>(s.int64(1));
       r.start_ns = s.int64(2);
       r.duration_ns = s.int64(3);
-      r.data_window_ns = s.int64(4);
+      r.data_window_ns = s.optional_int64(4);
       r.operations = as_uint(s.int64(5));
       r.successes = as_uint(s.int64(6));
       r.errors_total = as_uint(s.int64(7));
       r.errors = count_map_from_json(s.text(8));
-      r.bytes_sent = as_uint(s.int64(9));
-      r.bytes_received = as_uint(s.int64(10));
+      if (auto v = s.optional_int64(9)) r.bytes_sent = as_uint(*v);
+      if (auto v = s.optional_int64(10)) r.bytes_received = as_uint(*v);
       r.late_sends = as_uint(s.int64(11));
       r.unsent = as_uint(s.int64(12));
       r.ops_per_s = s.real(13);
@@ -215,8 +215,8 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       r.mean_ns = s.optional_real(22);
       r.latency_hdr = s.blob(23);
       r.service_time_hdr = optional_blob(s, 24);
-      r.worker_cpu_s = s.real(25);
-      r.worker_cpu_utilization = s.real(26);
+      r.worker_cpu_s = s.optional_real(25);
+      r.worker_cpu_utilization = s.optional_real(26);
       r.router_collected = !s.is_null(27);
       r.router_requests = as_uint(s.int64(27));
       r.router_cpu_s = s.real(28);

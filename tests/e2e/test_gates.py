@@ -193,6 +193,28 @@ connections = 2
         self.assertEqual(run.leftovers(wait=0), [])
         self.assertNotIn("RESULT|", run.stdout)
 
+    def test_a_database_on_a_read_only_filesystem_is_refused_before_anything_starts(self):
+        path = self.scenario()
+        folder = os.path.join(self.dir, "ro")
+        os.mkdir(folder)
+        # Root writes into read-only folders, so the folder becomes a read-only mount, in a
+        # mount namespace of the orchestrator's own (nothing outside it sees the mount).
+        mount = 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"'
+        probe = subprocess.run(["unshare", "--mount", "sh", "-c", mount, folder, "true"],
+                               capture_output=True, text=True, timeout=30)
+        if probe.returncode != 0:
+            self.skipTest("cannot make a read-only mount here: " + probe.stderr.strip())
+        run = Run([], cwd=self.dir)
+        self.tags.append(run.tag)
+        run.args = ["unshare", "--mount", "sh", "-c", mount, folder, os.path.join(BIN, "orchestrator"),
+                    "run", path, "--db", os.path.join(folder, "bench.db")]
+        run.run()
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn(os.path.join(folder, "bench.db"), run.stderr)
+        self.assertIn("is not writable", run.stderr)
+        self.assertNotIn("RESULT|", run.stdout)
+        self.assertEqual(run.leftovers(wait=0), [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -87,6 +87,16 @@ TEST(AdapterResults, FiguresAToolDidNotMeasureAreNullNeverZero) {
                   "SELECT count(*) FROM workloads WHERE p50_ns_median = 1900 AND "
                   "p999_ns_median IS NULL AND status = 'ok'"),
             1);
+  // Read back, what was not measured stays absent rather than turning into 0.
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  const StoredRepetition& rep = detail->workloads.at(0).repetitions.at(0);
+  EXPECT_FALSE(rep.bytes_sent.has_value());
+  EXPECT_EQ(rep.bytes_received, 50'000u);
+  EXPECT_FALSE(rep.data_window_ns.has_value());
+  EXPECT_FALSE(rep.worker_cpu_s.has_value());
+  EXPECT_FALSE(rep.worker_cpu_utilization.has_value());
+  EXPECT_FALSE(rep.p95_ns.has_value());
 }
 
 TEST(AdapterResults, MigratingAVersion1DatabaseKeepsEveryRowAndReference) {

@@ -85,8 +85,9 @@ TEST_F(StoreRoundTrip, AStoredRunReadsBackWithEveryFigureAndADecodableHistogram)
     EXPECT_EQ(out.max_ns, in.latency.max());
     ASSERT_TRUE(out.mean_ns.has_value());
     EXPECT_DOUBLE_EQ(*out.mean_ns, in.latency.mean());
-    EXPECT_DOUBLE_EQ(out.worker_cpu_s, in.worker_cpu_seconds);
-    EXPECT_DOUBLE_EQ(out.worker_cpu_utilization, in.worker_cpu_utilization);
+    ASSERT_TRUE(out.worker_cpu_s.has_value() && out.worker_cpu_utilization.has_value());
+    EXPECT_DOUBLE_EQ(*out.worker_cpu_s, in.worker_cpu_seconds);
+    EXPECT_DOUBLE_EQ(*out.worker_cpu_utilization, in.worker_cpu_utilization);
     EXPECT_TRUE(out.router_collected);
     EXPECT_EQ(out.router_requests, in.router.requests);
     EXPECT_DOUBLE_EQ(out.router_cpu_s, in.router.cpu_seconds);
