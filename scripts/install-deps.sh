@@ -19,6 +19,8 @@ packages=(
   python3-autobahn python3-msgpack python3-cbor2
   # the example worker in Python (examples/python_worker)
   python3-grpcio python3-protobuf
+  # tests: the worker adapters and scenarios/compare_workers.toml run the real h2load and wrk
+  nghttp2-client wrk
   # tests: libFuzzer targets (fuzz/, built with clang)
   clang libclang-rt-14-dev
 )
