@@ -125,7 +125,12 @@ int64_t HdrHistogram::lowest_equivalent_value(int64_t value) const {
 }
 
 int64_t HdrHistogram::highest_equivalent_value(int64_t value) const {
-  return lowest_equivalent_value(value) + size_of_equivalent_range(value) - 1;
+  const int64_t lowest = lowest_equivalent_value(value);
+  const int64_t last_step = size_of_equivalent_range(value) - 1;
+  // In a histogram that tracks values near INT64_MAX (a decoded one may), the top bucket's
+  // range ends past it; its highest value is then INT64_MAX (found by fuzz/hdr_decode_fuzz).
+  if (lowest > kInt64Max - last_step) return kInt64Max;
+  return lowest + last_step;
 }
 
 int64_t HdrHistogram::median_equivalent_value(int64_t value) const {
