@@ -15,8 +15,8 @@ std::string default_compiler();
 std::string default_build_flags();
 
 // Reads CPU model (/proc/cpuinfo), online cores, kernel (uname), CPU governor (cpufreq, or
-// "unknown" where not readable) and host name (BENCHGATE_TESTBED_HOST when set). Compiler and build flags are the caller's:
-// they describe the measured binaries, which may not be this one.
+// "unknown" where not readable) and host name (BENCHGATE_TESTBED_HOST when set). Compiler and build
+// flags are the caller's: they describe the measured binaries, which may not be this one.
 Testbed detect_testbed(const std::string& compiler = default_compiler(),
                        const std::string& build_flags = default_build_flags());
 

@@ -12,8 +12,8 @@ namespace benchgate::router::wamp {
 
 // Appends `value` as compact JSON to `out`. Strings are written as UTF-8 with the escapes
 // JSON requires, and always as valid UTF-8: each byte of a malformed sequence (possible in a
-// string from a MessagePack or CBOR peer) is written as U+FFFD; non-finite numbers as null. Nesting is bounded by the decoder that built the
-// value (serializer.h) or by the router code that did.
+// string from a MessagePack or CBOR peer) is written as U+FFFD; non-finite numbers as null. Nesting
+// is bounded by the decoder that built the value (serializer.h) or by the router code that did.
 void write_wamp_json(const nlohmann::json& value, std::vector<uint8_t>& out);
 
 }  // namespace benchgate::router::wamp

@@ -15,7 +15,8 @@ class WorkerService final : public v1::Worker::Service {
  public:
   // Without `adapter` the bundled engine runs the windows; with it, that tool does
   // (worker/adapters/adapter_stream.h).
-  explicit WorkerService(std::optional<adapters::Tool> adapter = {}) : adapter_(std::move(adapter)) {}
+  explicit WorkerService(std::optional<adapters::Tool> adapter = {})
+      : adapter_(std::move(adapter)) {}
 
   grpc::Status Describe(grpc::ServerContext* context, const v1::DescribeRequest* request,
                         v1::DescribeResponse* response) override;

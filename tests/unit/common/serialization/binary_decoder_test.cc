@@ -209,7 +209,9 @@ TEST_P(BinaryDecoder, TrailingBytesAndEmptyInputAreRefused) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, BinaryDecoder, ::testing::Values(Format::msgpack, Format::cbor),
-                         [](const auto& param_info) { return std::string(name(param_info.param)); });
+                         [](const auto& param_info) {
+                           return std::string(name(param_info.param));
+                         });
 
 // Hand-written inputs: the decoders agree with nlohmann where nlohmann accepts them.
 void expect_same_as_nlohmann(Format format, const Bytes& bytes) {
