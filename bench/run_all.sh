@@ -2,7 +2,7 @@
 # Runs every side-by-side script once, in order, with their defaults, and prints (and, with an
 # argument, also writes to FILE) the whole output: the result set docs/PERFORMANCE.md records.
 #   bench/run_all.sh [FILE]
-# Takes about 20 minutes on a 2-core machine (callgrind runs included).
+# Takes about 7 minutes on an idle 2-core machine (callgrind runs included), longer under load.
 set -uo pipefail
 dir="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-/dev/null}"
