@@ -1,10 +1,19 @@
 #include "orchestrator/report/json_report.h"
 
+#include "common/serialization/base64.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/analysis.h"
+#include "orchestrator/store/workload_params.h"
 
 namespace benchgate::report {
 namespace {
+
+// A histogram as HdrHistogram's own log format carries it: V2 compressed, in base64.
+std::string histogram_base64(const HdrHistogram& histogram) {
+  std::string out;
+  serialization::append_base64(histogram.encode_compressed(), out);
+  return out;
+}
 
 using nlohmann::json;
 
@@ -77,7 +86,7 @@ json repetition_json(const results::Repetition& rep) {
             {"bytes_per_second", rep.bytes_per_second()},
             {"latency", rep.tool_latency ? tool_percentiles(rep) : percentiles(rep.latency)},
             {"latency_hdr_v2_base64",
-             rep.tool_latency ? json(nullptr) : json(base64(rep.latency.encode_compressed()))},
+             rep.tool_latency ? json(nullptr) : json(histogram_base64(rep.latency))},
             {"worker_cpu_seconds", rep.worker_cpu_seconds},
             {"worker_cpu_utilization", rep.worker_cpu_utilization},
             {"flags", rep.flags},
@@ -126,18 +135,8 @@ json parameters_json(const scenario::Workload& w) {
                {"headers", w.http.headers}};
   if (w.http.expect_status) http["expect_status"] = *w.http.expect_status;
   if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
-  json wamp = nullptr;
-  if (w.protocol != scenario::Protocol::kHttp1) {
-    wamp = {{"transport", w.wamp.transport},
-            {"serializer", w.wamp.serializer},
-            {"realm", w.wamp.realm},
-            {"procedure", w.wamp.procedure},
-            {"callee", w.wamp.callee},
-            {"topic", w.wamp.topic},
-            {"publishers", w.wamp.publishers},
-            {"subscribers", w.wamp.subscribers},
-            {"request_bytes", w.wamp.request_bytes}};
-  }
+  const json wamp =
+      w.protocol == scenario::Protocol::kHttp1 ? json(nullptr) : store::wamp_params_json(w.wamp);
   return {{"protocol", scenario::to_string(w.protocol)},
           {"wamp", wamp},
           {"warmup_ns", w.warmup_ns},
@@ -154,30 +153,6 @@ json parameters_json(const scenario::Workload& w) {
 }
 
 }  // namespace
-
-std::string base64(const std::vector<uint8_t>& bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i < bytes.size()) {
-    uint32_t v = bytes[i] << 16;
-    if (i + 1 < bytes.size()) v |= bytes[i + 1] << 8;
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 json workload_json(const results::WorkloadResult& w) {
   json reps = json::array();
@@ -196,7 +171,7 @@ json workload_json(const results::WorkloadResult& w) {
                      w.measured("bytes_received") ? spread(w.bytes_per_second()) : json(nullptr)},
                     {"errors", w.error_count()},
                     {"latency", tool ? workload_tool_percentiles(w) : percentiles(w.latency)}};
-    j["latency_hdr_v2_base64"] = tool ? json(nullptr) : json(base64(w.latency.encode_compressed()));
+    j["latency_hdr_v2_base64"] = tool ? json(nullptr) : json(histogram_base64(w.latency));
   } else {
     j["summary"] = nullptr;
   }

@@ -19,6 +19,4 @@ nlohmann::json scenario_json(const ScenarioReport& report);
 // {"benchgate": version, "scenarios": [...], "exit_code": N}
 std::string json_report(const std::vector<ScenarioReport>& reports, int exit_code);
 
-std::string base64(const std::vector<uint8_t>& bytes);
-
 }  // namespace benchgate::report

@@ -36,20 +36,22 @@ std::string workload_params_json(const scenario::Workload& w) {
       {"http", std::move(http)},
   };
   // Only WAMP workloads carry the key, so HTTP workloads keep the hashes (series) they had.
-  if (w.protocol != scenario::Protocol::kHttp1) {
-    j["wamp"] = {
-        {"transport", w.wamp.transport},
-        {"serializer", w.wamp.serializer},
-        {"realm", w.wamp.realm},
-        {"procedure", w.wamp.procedure},
-        {"callee", w.wamp.callee},
-        {"topic", w.wamp.topic},
-        {"publishers", w.wamp.publishers},
-        {"subscribers", w.wamp.subscribers},
-        {"request_bytes", w.wamp.request_bytes},
-    };
-  }
+  if (w.protocol != scenario::Protocol::kHttp1) j["wamp"] = wamp_params_json(w.wamp);
   return j.dump();
+}
+
+nlohmann::json wamp_params_json(const scenario::WampRequest& wamp) {
+  return {
+      {"transport", wamp.transport},
+      {"serializer", wamp.serializer},
+      {"realm", wamp.realm},
+      {"procedure", wamp.procedure},
+      {"callee", wamp.callee},
+      {"topic", wamp.topic},
+      {"publishers", wamp.publishers},
+      {"subscribers", wamp.subscribers},
+      {"request_bytes", wamp.request_bytes},
+  };
 }
 
 std::string workload_params_hash(const scenario::Workload& workload) {

@@ -3,6 +3,7 @@
 // (GATES.md, "Series and history").
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "orchestrator/scenario/scenario.h"
@@ -16,6 +17,9 @@ std::string protocol_name(scenario::Protocol protocol);
 // does not change what it measures), keys sorted, no whitespace: equal definitions give equal
 // text. Every new field of scenario::Workload must be added here.
 std::string workload_params_json(const scenario::Workload& workload);
+
+// The WAMP keys of a workload (its `wamp` object above, and in the JSON report's parameters).
+nlohmann::json wamp_params_json(const scenario::WampRequest& wamp);
 
 // SHA-256 (hex) of workload_params_json.
 std::string workload_params_hash(const scenario::Workload& workload);

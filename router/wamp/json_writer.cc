@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "router/wamp/base64.h"
+#include "common/serialization/base64.h"
 
 namespace benchgate::router::wamp {
 namespace {
@@ -106,8 +106,8 @@ void put_number(std::vector<uint8_t>& out, Number value) {
 void put_binary(std::vector<uint8_t>& out, const nlohmann::json::binary_t& bytes) {
   put(out, "\"\\u0000");
   const size_t start = out.size();
-  out.resize(start + base64_size(bytes.size()));
-  base64_encode(bytes, reinterpret_cast<char*>(out.data() + start));
+  out.resize(start + serialization::base64_size(bytes.size()));
+  serialization::base64_encode(bytes, reinterpret_cast<char*>(out.data() + start));
   out.push_back('"');
 }
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
+#include "common/serialization/base64.h"
 #include "common/serialization/binary_decoder.h"
-#include "router/wamp/base64.h"
 #include "router/wamp/json_writer.h"
 
 namespace benchgate::router::wamp {
@@ -28,7 +28,7 @@ class WampSax {
   bool string(std::string& value) {
     if (!value.empty() && value.front() == '\0') {
       Json::binary_t bytes;
-      if (!base64_decode(std::string_view(value).substr(1), bytes)) return false;
+      if (!serialization::base64_decode(std::string_view(value).substr(1), bytes)) return false;
       return dom_.binary(bytes);
     }
     return dom_.string(value);
@@ -126,7 +126,7 @@ size_t encoded_size_hint(Serializer serializer, const Json& value) {
   switch (value.type()) {
     case Json::value_t::binary: {
       const size_t size = value.get_binary().size();
-      return (serializer == Serializer::json ? base64_size(size) + 8 : size) + 9;
+      return (serializer == Serializer::json ? serialization::base64_size(size) + 8 : size) + 9;
     }
     case Json::value_t::string:
       return value.get_ref<const std::string&>().size() + 9;

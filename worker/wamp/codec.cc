@@ -3,8 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/serialization/base64.h"
 #include "common/serialization/binary_decoder.h"
-#include "worker/wamp/base64.h"
 
 namespace benchgate::worker::wamp {
 
@@ -70,7 +70,7 @@ void encode(Serializer serializer, const Json& value, std::vector<uint8_t>& out)
 
 std::string expected_json_binary(std::span<const uint8_t> bytes) {
   std::string out(1, '\0');
-  append_base64(bytes, out);
+  serialization::append_base64(bytes, out);
   return out;
 }
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "worker/wamp/base64.h"
+#include "common/serialization/base64.h"
 
 namespace benchgate::worker::wamp {
 namespace {
@@ -209,7 +209,7 @@ void MessageWriter::binary(std::span<const uint8_t> bytes) {
   switch (serializer_) {
     case Serializer::kJson: {
       std::string text = "\"\\u0000";
-      append_base64(bytes, text);
+      serialization::append_base64(bytes, text);
       text += '"';
       append(text);
       break;

@@ -69,13 +69,5 @@ TEST(ResultLine, UnmeasuredFiguresAreDashesNotZeros) {
   EXPECT_NE(line.find("|status=failed"), std::string::npos) << line;
 }
 
-TEST(Base64, MatchesTheStandardAlphabetAndPadding) {
-  EXPECT_EQ(report::base64({}), "");
-  EXPECT_EQ(report::base64({'f'}), "Zg==");
-  EXPECT_EQ(report::base64({'f', 'o'}), "Zm8=");
-  EXPECT_EQ(report::base64({'f', 'o', 'o'}), "Zm9v");
-  EXPECT_EQ(report::base64({'f', 'o', 'o', 'b', 'a', 'r'}), "Zm9vYmFy");
-}
-
 }  // namespace
 }  // namespace benchgate::results

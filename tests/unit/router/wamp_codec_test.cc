@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "router/wamp/base64.h"
 #include "router/wamp/serializer.h"
 
 namespace benchgate::router::wamp {
@@ -19,27 +18,6 @@ Json call_with_binary(std::vector<uint8_t> payload) {
   return Json::array({48, 7, Json::object(), "bench.echo",
                       Json::array({1, "two", Json::binary(std::move(payload))}),
                       Json{{"k", 2.5}, {"flag", true}, {"none", nullptr}}});
-}
-
-TEST(Base64, EncodesAndDecodesEveryPaddingLength) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foob", "Zm9vYg=="}};
-  for (const auto& [plain, encoded] : cases) {
-    std::string out(base64_size(plain.size()), '?');
-    base64_encode(bytes_of(plain), out.data());
-    EXPECT_EQ(out, encoded);
-    std::vector<uint8_t> decoded;
-    ASSERT_TRUE(base64_decode(encoded, decoded)) << encoded;
-    EXPECT_EQ(text_of(decoded), plain);
-  }
-}
-
-TEST(Base64, RejectsTextThatIsNotBase64) {
-  std::vector<uint8_t> out;
-  EXPECT_FALSE(base64_decode("Zm9", out));       // length
-  EXPECT_FALSE(base64_decode("Zm9!", out));      // alphabet
-  EXPECT_FALSE(base64_decode("Z===", out));      // padding too early
-  EXPECT_FALSE(base64_decode("Zg==Zm9v", out));  // data after padding
 }
 
 TEST(Serializer, EveryFormatRoundTripsAMessageWithBinary) {

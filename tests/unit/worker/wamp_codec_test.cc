@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "worker/wamp/base64.h"
+#include "common/serialization/base64.h"
 #include "worker/wamp/codec.h"
 #include "worker/wamp/message_writer.h"
 #include "worker/wamp/rawsocket_framing.h"
@@ -109,7 +109,7 @@ TEST(WampJson, BinaryIsANulFollowedByBase64) {
   const std::vector<uint8_t> bytes = {'f', 'o', 'o', 'b', 'a'};
   EXPECT_EQ(expected_json_binary(bytes), std::string("\0Zm9vYmE=", 9));
   std::string out;
-  append_base64(std::vector<uint8_t>{'f', 'o', 'o', 'b'}, out);
+  serialization::append_base64(std::vector<uint8_t>{'f', 'o', 'o', 'b'}, out);
   EXPECT_EQ(out, "Zm9vYg==");
   const MessageTemplate t = call_template(Serializer::kJson, "a\"b", bytes);
   const std::string text(t.tail.begin(), t.tail.end());

@@ -1,5 +1,6 @@
-// Standard base64 (RFC 4648, with padding), for WAMP's JSON form of binary values: a string
-// holding a NUL byte followed by the base64 text.
+// Standard base64 (RFC 4648, with padding): WAMP's JSON form of binary values (a string holding
+// a NUL byte followed by the base64 text, written by the router and the worker) and the
+// histograms in the orchestrator's JSON report. One implementation for all of them.
 #pragma once
 
 #include <cstdint>
@@ -8,14 +9,16 @@
 #include <string_view>
 #include <vector>
 
-namespace benchgate::router::wamp {
+namespace benchgate::serialization {
 
 // Writes the encoding of `bytes` to out[0, base64_size(bytes.size())).
 void base64_encode(std::span<const uint8_t> bytes, char* out);
 // Number of characters base64_encode writes for `size` bytes.
 constexpr size_t base64_size(size_t size) { return (size + 2) / 3 * 4; }
+// Appends the encoding of `bytes` to `out`.
+void append_base64(std::span<const uint8_t> bytes, std::string& out);
 // Decodes padded base64 into `out` (replacing its contents); false for text that is not
 // base64 (wrong length, characters outside the alphabet, misplaced padding).
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out);
 
-}  // namespace benchgate::router::wamp
+}  // namespace benchgate::serialization

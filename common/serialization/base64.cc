@@ -1,9 +1,9 @@
 // Base64 encoding and decoding (see base64.h).
-#include "router/wamp/base64.h"
+#include "common/serialization/base64.h"
 
 #include <array>
 
-namespace benchgate::router::wamp {
+namespace benchgate::serialization {
 namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -38,6 +38,12 @@ void base64_encode(std::span<const uint8_t> bytes, char* out) {
   *o++ = '=';
 }
 
+void append_base64(std::span<const uint8_t> bytes, std::string& out) {
+  const size_t start = out.size();
+  out.resize(start + base64_size(bytes.size()));
+  base64_encode(bytes, out.data() + start);
+}
+
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
   out.clear();
   if (text.size() % 4 != 0) return false;
@@ -66,4 +72,4 @@ bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
   return true;
 }
 
-}  // namespace benchgate::router::wamp
+}  // namespace benchgate::serialization
