@@ -125,12 +125,13 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                  std::to_string(result.operations()) + " operations, " +
                      std::to_string(result.successes()) + " successes"});
 
-  std::vector<std::string> unknown;
+  std::string unknown;
   for (const std::string& name : result.not_measured()) {
-    if (!known_not_measured(name)) unknown.push_back(name);
+    if (!known_not_measured(name)) unknown += (unknown.empty() ? "" : ", ") + name;
   }
   out.push_back({w + "not_measured names known fields", unknown.empty(),
-                 "declared: " + joined(result.not_measured())});
+                 "declared: " + joined(result.not_measured()) +
+                     (unknown.empty() ? "" : "; unknown: " + unknown)});
 
   if (declared(result, "latency")) {
     check_tool_latency(result, w, out);
