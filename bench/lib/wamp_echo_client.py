@@ -107,15 +107,12 @@ class MsgPack:
         return message[1]
 
 
-class RawSocket:
-    def __init__(self, sock, serializer):
+class BufferedSocket:
+    """Reads from a connected socket through a buffer (both transports frame their messages)."""
+
+    def __init__(self, sock):
         self.sock = sock
         self.buf = bytearray()
-        # Magic, maximum length 2^(9+15) (16 MiB) and the serializer, two reserved octets.
-        sock.sendall(bytes([0x7F, 0xF0 | serializer.rawsocket_id, 0, 0]))
-        reply = self._read_exact(4)
-        if reply[0] != 0x7F or reply[1] & 0x0F != serializer.rawsocket_id:
-            raise SystemExit(f"rawsocket handshake refused: {reply.hex()}")
 
     def _fill(self):
         chunk = self.sock.recv(1 << 20)
@@ -129,6 +126,16 @@ class RawSocket:
         out = bytes(self.buf[:n])
         del self.buf[:n]
         return out
+
+
+class RawSocket(BufferedSocket):
+    def __init__(self, sock, serializer):
+        super().__init__(sock)
+        # Magic, maximum length 2^(9+15) (16 MiB) and the serializer, two reserved octets.
+        sock.sendall(bytes([0x7F, 0xF0 | serializer.rawsocket_id, 0, 0]))
+        reply = self._read_exact(4)
+        if reply[0] != 0x7F or reply[1] & 0x0F != serializer.rawsocket_id:
+            raise SystemExit(f"rawsocket handshake refused: {reply.hex()}")
 
     def frame(self, message):
         return struct.pack(">I", len(message)) + message  # frame type 0: a WAMP message
@@ -144,10 +151,9 @@ class RawSocket:
                 self.sock.sendall(bytes([2]) + header[1:] + body)
 
 
-class WebSocket:
+class WebSocket(BufferedSocket):
     def __init__(self, sock, serializer, host):
-        self.sock = sock
-        self.buf = bytearray()
+        super().__init__(sock)
         self.opcode = serializer.ws_opcode
         key = base64.b64encode(os.urandom(16)).decode()
         sock.sendall((f"GET / HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
@@ -160,19 +166,6 @@ class WebSocket:
         self.buf = bytearray(rest)
         if not head.startswith(b"HTTP/1.1 101"):
             raise SystemExit(f"websocket upgrade refused: {head[:200]!r}")
-
-    def _fill(self):
-        chunk = self.sock.recv(1 << 20)
-        if not chunk:
-            raise SystemExit("the router closed the connection")
-        self.buf += chunk
-
-    def _read_exact(self, n):
-        while len(self.buf) < n:
-            self._fill()
-        out = bytes(self.buf[:n])
-        del self.buf[:n]
-        return out
 
     def frame(self, message):
         n = len(message)
