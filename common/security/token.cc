@@ -28,18 +28,32 @@ std::string mode_text(mode_t mode) {
   return text;
 }
 
+// "a FIFO": what a file that is not a regular file is, for the refusal.
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 }  // namespace
 
 Expected<std::string> read_token_file(const std::string& path) {
   const std::string where = "token file '" + path + "'";
-  // Checked on the opened descriptor, so the file checked is the file read.
-  Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  // Checked on the opened descriptor, so the file checked is the file read. O_NONBLOCK: opening
+  // a FIFO would otherwise wait for a writer forever (a device could block too); a regular
+  // file ignores it. Symbolic links are followed: mounted secrets (Kubernetes, Docker) are
+  // links to the file, and the target's owner and mode are what is checked.
+  Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)};
   if (file.fd < 0) return Error{where + ": " + std::strerror(errno)};
   struct stat st {};
   if (::fstat(file.fd, &st) != 0) return Error{where + ": " + std::strerror(errno)};
-  if (!S_ISREG(st.st_mode)) return Error{where + " is not a regular file"};
+  if (!S_ISREG(st.st_mode))
+    return Error{where + " is " + kind_of(st.st_mode) + ", not a regular file"};
   if ((st.st_mode & 077) != 0) {
     return Error{where + " is accessible by group or others (mode " + mode_text(st.st_mode) +
                  "); a token must be readable by its owner only: chmod 600 " + path};

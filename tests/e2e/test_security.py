@@ -1,8 +1,9 @@
 """Security of the control endpoints (README "Security"): a worker started with --token-file
 serves an orchestrator that sends the token and refuses one that does not (the run fails
 UNAUTHENTICATED with exit 3 and leaves nothing behind); a worker never listens on the network
-without a token unless told to; token files must be owner-only; spawned workers get a fresh
-token of their own; a label holding SQL is stored and read back unchanged."""
+without a token unless told to; token files must be owner-only regular files (a FIFO is refused
+at once, never waited on); spawned workers get a fresh token of their own; a label holding SQL
+is stored and read back unchanged."""
 import json
 import os
 import re
@@ -167,6 +168,28 @@ class SecurityTest(unittest.TestCase):
         self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
         self.assertIn("mode 0644", run.stderr)
         self.assertFalse(os.path.exists(self.db), "nothing may be stored on a usage error")
+
+    def test_a_fifo_as_token_file_is_refused_at_once_by_both_binaries(self):
+        # Opening a FIFO for reading waits for a writer: the timeouts bound a regression.
+        fifo = os.path.join(self.dir, "token.fifo")
+        os.mkfifo(fifo, 0o600)
+        proc = subprocess.run([WORKER, "--listen", "127.0.0.1:0", "--token-file", fifo],
+                              capture_output=True, text=True, timeout=30)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertEqual(proc.stdout, "")  # never READY
+        self.assertEqual(proc.stderr, "worker: --token-file: token file '%s' is a FIFO (named "
+                                      "pipe), not a regular file\n" % fifo)
+        for command in (["run", self.scenario, "--db", self.db],
+                        ["serve", "--scenarios", self.dir, "--db", self.db,
+                         "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"]):
+            run = self.orchestrator(*command, "--workers-at", "127.0.0.1:1",
+                                    "--worker-token-file", fifo, timeout=30)
+            self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+            self.assertEqual(run.stdout, "")
+            self.assertEqual(run.stderr, "error: --worker-token-file: token file '%s' is a FIFO "
+                                         "(named pipe), not a regular file\n" % fifo)
+            self.assertFalse(os.path.exists(self.db), "nothing may be stored on a usage error")
+            self.assertEqual(run.leftovers(), [])
 
     # --- spawned workers -------------------------------------------------------------------
 

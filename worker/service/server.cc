@@ -31,7 +31,11 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
 
 Expected<std::string> worker_token(const std::string& listen, const std::string& token_file,
                                    bool insecure_no_token) {
-  if (!token_file.empty()) return security::read_token_file(token_file);
+  if (!token_file.empty()) {
+    auto token = security::read_token_file(token_file);
+    if (!token) return Error{"--token-file: " + token.message()};
+    return token;
+  }
   if (insecure_no_token || security::is_loopback_host(security::host_of(listen))) {
     return std::string();
   }

@@ -71,6 +71,31 @@ TEST_F(TokenFileTest, AMissingFileOrAFolderIsRefused) {
   EXPECT_FALSE(read_token_file(dir_).ok());
 }
 
+TEST_F(TokenFileTest, AFifoIsRefusedAtOnceInsteadOfWaitingForAWriter) {
+  const std::string fifo = dir_ + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto read = read_token_file(fifo);  // blocked forever in open() before O_NONBLOCK
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.message(), "token file '" + fifo + "' is a FIFO (named pipe), not a regular file");
+}
+
+TEST_F(TokenFileTest, ADeviceIsRefused) {
+  auto read = read_token_file("/dev/null");
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.message().find("is a character device, not a regular file"), std::string::npos)
+      << read.message();
+}
+
+TEST_F(TokenFileTest, ALinkToAnOwnerOnlyFileIsFollowed) {
+  // Mounted secrets (Kubernetes, Docker) are links to the file.
+  const std::string target = file("secret\n", 0600);
+  const std::string link = dir_ + "/link";
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  auto read = read_token_file(link);
+  ASSERT_TRUE(read.ok()) << read.message();
+  EXPECT_EQ(*read, "secret");
+}
+
 TEST_F(TokenFileTest, AControlCharacterInTheTokenIsRefused) {
   EXPECT_FALSE(read_token_file(file(std::string("ab\x01"
                                                 "cd\n"),
