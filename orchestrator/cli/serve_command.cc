@@ -60,8 +60,13 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "Rerun every scenario of the folder this often (e.g. 1h): continuous "
                     "benchmarking");
   serve->add_option("--allow-command", flags.allowed_commands,
-                    "An executable a submitted scenario may start as [router] command "
-                    "(repeatable); no other command is ever started for a client");
+                    "A program a submitted scenario may start: a [router] or [routers.NAME] "
+                    "command, a [worker_impls.NAME] command or adapter tool (repeatable; a "
+                    "path or a name on PATH). No other program is ever started for a client");
+  serve->add_option("--allow-address", flags.allowed_addresses,
+                    "A HOST:PORT a submitted scenario may reach (address, ready, metrics of "
+                    "its system under test; repeatable). Without it a client reaches only "
+                    "loopback ports its scenario allocates with ${port:NAME}");
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
   serve
@@ -129,7 +134,8 @@ int serve_command(const ServeFlags& flags) {
 
   serve::RunExecutor executor(**db, options, info, metrics);
   serve::JobQueue queue(executor);
-  serve::OrchestratorService service(queue, {flags.scenarios_dir, flags.allowed_commands});
+  serve::OrchestratorService service(
+      queue, {flags.scenarios_dir, flags.allowed_commands, flags.allowed_addresses});
   int port = 0;
   grpc::ServerBuilder builder;
   builder.AddListeningPort(flags.listen, grpc::InsecureServerCredentials(), &port);

@@ -18,7 +18,8 @@ struct ServeFlags {
   std::string db_path = "benchgate.db";
   std::string scenarios_dir;
   std::string every;  // empty: no scheduled runs
-  std::vector<std::string> allowed_commands;
+  std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
+  std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   std::string router_binary;
   std::string worker_binary;
   std::vector<std::string> worker_addresses;  // connect to these instead of spawning

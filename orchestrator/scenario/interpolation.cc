@@ -31,10 +31,12 @@ bool is_port_name(std::string_view name) {
 
 }  // namespace
 
-Interpolator::Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port)
+Interpolator::Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port,
+                           bool submitted)
     : scenario_dir_(std::move(scenario_dir)),
       env_(std::move(env)),
-      allocate_port_(std::move(allocate_port)) {}
+      allocate_port_(std::move(allocate_port)),
+      submitted_(submitted) {}
 
 Expected<std::string> Interpolator::expand(std::string_view text) {
   std::string out;
@@ -59,11 +61,25 @@ Expected<std::string> Interpolator::expand(std::string_view text) {
 }
 
 Expected<std::string> Interpolator::resolve(std::string_view expression) {
-  if (expression == "scenario_dir") return scenario_dir_;
+  // Refused before anything is looked up, so that not even an error message can carry a
+  // value of the service's machine back to the client.
+  if (expression == "scenario_dir") {
+    if (submitted_) {
+      return Error{
+          "'${scenario_dir}' is not allowed in a scenario submitted to a service: "
+          "the file has no folder on the service's machine"};
+    }
+    return scenario_dir_;
+  }
   if (expression.starts_with("env:")) {
     const std::string name(expression.substr(4));
     if (!is_env_name(name)) {
       return Error{"'${env:" + name + "}' does not name an environment variable"};
+    }
+    if (submitted_) {
+      return Error{"'${env:" + name +
+                   "}' is not allowed in a scenario submitted to a service: it would read "
+                   "the service's environment"};
     }
     auto value = env_ ? env_(name) : std::nullopt;
     if (!value)

@@ -2,7 +2,9 @@
 //   ${scenario_dir}  the absolute folder of the scenario file
 //   ${env:NAME}      an environment variable; an error names it when it is unset
 //   ${port:NAME}     a free loopback port, allocated once per NAME per load
-// A '$' not followed by '{' is kept as it is.
+// A '$' not followed by '{' is kept as it is. In a scenario submitted to `orchestrator serve`
+// ${scenario_dir} and ${env:NAME} are errors: they would read the service's environment and
+// folders for a client (README "Security").
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,9 @@ using PortAllocator = std::function<Expected<uint16_t>()>;
 class Interpolator {
  public:
   // Environment and ports are injected so tests need neither a real environment nor sockets.
-  Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port);
+  // `submitted`: the text comes from a client of a service, not from this machine's user.
+  Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port,
+               bool submitted = false);
 
   // The text with every ${...} replaced, or an error about the first one that cannot be.
   Expected<std::string> expand(std::string_view text);
@@ -36,6 +40,7 @@ class Interpolator {
   std::string scenario_dir_;
   EnvLookup env_;
   PortAllocator allocate_port_;
+  bool submitted_ = false;
   std::map<std::string, uint16_t> ports_;
 };
 

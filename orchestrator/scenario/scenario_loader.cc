@@ -73,7 +73,8 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
 
   Interpolator interpolator(
       scenario_dir_of(path), options.getenv ? options.getenv : EnvLookup(process_getenv),
-      options.allocate_port ? options.allocate_port : PortAllocator(allocate_loopback_port));
+      options.allocate_port ? options.allocate_port : PortAllocator(allocate_loopback_port),
+      options.submitted);
   Scenario scenario;
   scenario.path = path;
   scenario.text = std::string(text);

@@ -35,6 +35,9 @@ struct LoadOptions {
   std::function<std::optional<std::string>(const std::string& name)> getenv;
   // ${port:NAME}; unset: a free port on 127.0.0.1 (bind to port 0, read it, close).
   std::function<Expected<uint16_t>()> allocate_port;
+  // The text was sent by a client of `orchestrator serve`: ${env:NAME} and ${scenario_dir}
+  // are errors (interpolation.h).
+  bool submitted = false;
 };
 
 // Reads and validates one file.

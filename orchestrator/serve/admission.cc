@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/security/token.h"
+#include "orchestrator/processes/child_process.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::serve {
@@ -22,14 +24,114 @@ Admission from_load(scenario::LoadResult loaded) {
   return out;
 }
 
-// Two spellings of one executable compare equal (symlinks, "..", relative paths).
-std::string canonical_or_same(const std::string& path) {
+// The file a program name would start (as ChildProcess::spawn finds it: a bare name on
+// PATH), with symlinks, "." and ".." resolved, so two spellings of one executable compare
+// equal. A program that is not found stays as written.
+std::string resolved_program(const std::string& program) {
+  const auto found = processes::find_executable(program);
+  const std::string path = found ? found->string() : program;
   std::error_code ec;
   auto canonical = fs::weakly_canonical(path, ec);
   return ec ? path : canonical.string();
 }
 
+// "HOST:PORT" of an http:// URL ("http://127.0.0.1:9113/metrics"); port 80 when it has none.
+std::string authority_of(const std::string& url) {
+  std::string rest = url.substr(url.find("://") == std::string::npos ? 0 : url.find("://") + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const size_t at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
+  const size_t colon = rest.rfind(':');
+  const bool has_port = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
+  return has_port ? rest : rest + ":80";
+}
+
+void add_router(const scenario::RouterConfig& router, const std::string& section,
+                std::vector<Reach>& programs, std::vector<Reach>& addresses) {
+  if (router.impl == scenario::RouterImpl::kBuiltin) return;
+  if (router.impl == scenario::RouterImpl::kCommand && !router.command.empty()) {
+    programs.push_back({router.command.front(), section + " command", router.where});
+  }
+  if (!router.address.empty()) {
+    addresses.push_back({router.address, section + " address", router.where});
+  }
+  if (router.ready.starts_with("tcp://") && router.ready.substr(6) != router.address) {
+    addresses.push_back({router.ready.substr(6), section + " ready", router.where});
+  }
+  if (!router.metrics.empty()) {
+    addresses.push_back({authority_of(router.metrics), section + " metrics", router.where});
+  }
+}
+
+// The programs and addresses of every system under test of the scenario.
+void collect(const scenario::Scenario& scenario, std::vector<Reach>& programs,
+             std::vector<Reach>& addresses) {
+  add_router(scenario.router, "[router]", programs, addresses);
+  for (const auto& [name, router] : scenario.routers) {
+    add_router(router, "[routers." + name + "]", programs, addresses);
+  }
+  for (const auto& [name, impl] : scenario.worker_impls) {
+    const std::string section = "[worker_impls." + name + "]";
+    if (!impl.command.empty()) {
+      programs.push_back({impl.command.front(), section + " command", impl.where});
+    } else if (!impl.adapter.empty()) {
+      // The bundled worker runs the tool found on PATH: a program like any other.
+      programs.push_back({impl.adapter, section + " adapter", impl.where});
+    }
+  }
+}
+
+std::string error_line(const Reach& reach, const std::string& message) {
+  return scenario::Diagnostic{reach.where, message}.format() + "\n";
+}
+
 }  // namespace
+
+std::vector<Reach> programs_started(const scenario::Scenario& scenario) {
+  std::vector<Reach> programs, addresses;
+  collect(scenario, programs, addresses);
+  return programs;
+}
+
+std::vector<Reach> addresses_reached(const scenario::Scenario& scenario) {
+  std::vector<Reach> programs, addresses;
+  collect(scenario, programs, addresses);
+  return addresses;
+}
+
+bool command_allowed(const std::string& program, const std::vector<std::string>& allowed) {
+  const std::string wanted = resolved_program(program);
+  return std::any_of(allowed.begin(), allowed.end(),
+                     [&](const std::string& a) { return resolved_program(a) == wanted; });
+}
+
+bool address_allowed(const std::string& address, const scenario::Scenario& scenario,
+                     const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), address) != allowed.end()) return true;
+  if (!security::is_loopback_host(security::host_of(address))) return false;
+  const std::string port = address.substr(address.rfind(':') + 1);
+  return std::any_of(scenario.ports.begin(), scenario.ports.end(), [&](const auto& allocated) {
+    return std::to_string(allocated.second) == port;
+  });
+}
+
+std::string policy_violations(const scenario::Scenario& scenario, const AdmissionPolicy& policy) {
+  std::string out;
+  for (const Reach& program : programs_started(scenario)) {
+    if (command_allowed(program.value, policy.allowed_commands)) continue;
+    out += error_line(program, program.what + " '" + program.value +
+                                   "' is not allowed by this service (it runs only commands "
+                                   "named with --allow-command); nothing was started");
+  }
+  for (const Reach& address : addresses_reached(scenario)) {
+    if (address_allowed(address.value, scenario, policy.allowed_addresses)) continue;
+    out += error_line(address,
+                      address.what + " '" + address.value +
+                          "' is not allowed by this service (a submitted scenario reaches only "
+                          "loopback ports it allocates with ${port:NAME} and the addresses "
+                          "named with --allow-address); nothing was started");
+  }
+  return out;
+}
 
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) {
   if (name.empty() || name.find('/') != std::string::npos || name.find('\\') != std::string::npos ||
@@ -49,25 +151,15 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) 
 
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy) {
-  // Diagnostics name the client's file; ${scenario_dir} points nowhere on this machine.
+  // Diagnostics name the client's file; ${scenario_dir} and ${env:NAME} are refused, as they
+  // would read this machine for the client.
   const std::string shown = file_name.empty() ? "submitted.toml" : file_name;
-  Admission admitted = from_load(scenario::load_scenario_text(text, shown));
+  scenario::LoadOptions options;
+  options.submitted = true;
+  Admission admitted = from_load(scenario::load_scenario_text(text, shown, options));
   if (!admitted.scenario) return admitted;
-  const scenario::RouterConfig& router = admitted.scenario->router;
-  if (router.impl == scenario::RouterImpl::kCommand && !router.command.empty()) {
-    const std::string wanted = canonical_or_same(router.command.front());
-    const bool allowed =
-        std::any_of(policy.allowed_commands.begin(), policy.allowed_commands.end(),
-                    [&](const std::string& a) { return canonical_or_same(a) == wanted; });
-    if (!allowed) {
-      const auto& where = router.where;
-      return {std::nullopt, Refusal::kDenied,
-              shown + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
-                  ": error: [router] command '" + router.command.front() +
-                  "' is not allowed by this service (it runs only commands named with "
-                  "--allow-command); nothing was started\n"};
-    }
-  }
+  std::string violations = policy_violations(*admitted.scenario, policy);
+  if (!violations.empty()) return {std::nullopt, Refusal::kDenied, std::move(violations)};
   return admitted;
 }
 

@@ -1,6 +1,8 @@
 // What `serve` accepts: a scenario by name from its own folder (trusted: the operator put it
-// there), or a scenario sent by a client, which may start only the commands the operator
-// allowed (--allow-command). Everything is validated before a job is queued.
+// there), or a scenario sent by a client, which may start only the programs the operator
+// allowed (--allow-command), reach only the addresses it allowed (--allow-address) or ports
+// the scenario allocated itself, and read nothing of the service's machine (no ${env:NAME},
+// no ${scenario_dir}). Everything is validated before a job is queued (README "Security").
 #pragma once
 
 #include <optional>
@@ -13,7 +15,8 @@ namespace benchgate::serve {
 
 struct AdmissionPolicy {
   std::string scenarios_dir;
-  std::vector<std::string> allowed_commands;  // executables a submitted scenario may spawn
+  std::vector<std::string> allowed_commands;   // executables a submitted scenario may spawn
+  std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };
@@ -32,5 +35,36 @@ Admission admit_content(const std::string& file_name, const std::string& text,
 // Every *.toml file of the folder, in name order (for --every); invalid files are skipped
 // with their diagnostics in `problems`.
 std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string& problems);
+
+// Something of the service's machine a scenario uses: a program it starts or an address its
+// load, probes or scrapes reach. `what` names the key ("[worker_impls.py] command").
+struct Reach {
+  std::string value;  // the program as written, or HOST:PORT
+  std::string what;
+  scenario::Location where;
+};
+
+// Every program the scenario can start besides the bundled router and worker: [router] and
+// [routers.NAME] commands, [worker_impls.NAME] commands, and the tool an adapter runs.
+std::vector<Reach> programs_started(const scenario::Scenario& scenario);
+
+// Every address the orchestrator or its workers connect to for the scenario besides the
+// bundled router: the address, readiness probe and metrics endpoint of [router] and of each
+// [routers.NAME].
+std::vector<Reach> addresses_reached(const scenario::Scenario& scenario);
+
+// The one check of a program against --allow-command: both sides are resolved as the spawner
+// resolves them (a bare name on PATH), then through symlinks, "." and "..".
+bool command_allowed(const std::string& program, const std::vector<std::string>& allowed);
+
+// An address is allowed when --allow-address names it exactly, or when it is on loopback at
+// a port the scenario allocated with ${port:NAME} (free when allocated, so the system under
+// test the scenario starts listens there, not a service of the machine).
+bool address_allowed(const std::string& address, const scenario::Scenario& scenario,
+                     const std::vector<std::string>& allowed);
+
+// Every program and address of `scenario` the policy does not allow, one
+// "file:line:column: error: ..." line each; empty when the scenario is admitted.
+std::string policy_violations(const scenario::Scenario& scenario, const AdmissionPolicy& policy);
 
 }  // namespace benchgate::serve

@@ -1,16 +1,20 @@
 """`orchestrator serve` with `orchestrator run --server`: a submitted run shows in /metrics
 while it runs and its gate verdicts after it, the client prints the run's report and exits
-with the local exit code, a command not on the allowlist is refused with nothing started, and
-SIGTERM stops the service with nothing left behind."""
+with the local exit code, a program not on the allowlist (router, compared router, worker
+implementation) is refused with nothing started, a submitted scenario reads nothing of the
+service's environment and reaches no port of its machine, and SIGTERM stops the service with
+nothing left behind."""
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
 import unittest
 import urllib.request
+import uuid
 
 from harness import ORCHESTRATOR, Run, kill_tagged, tagged_processes, write_scenario
 
@@ -53,6 +57,76 @@ connections = 1
 """
 
 
+# What a client must never see: the value of a variable of the service's environment.
+SECRET = "hunter2-" + uuid.uuid4().hex
+
+# The bundled router and worker, with one program of the client's: each must be refused.
+WORKER_IMPL = """
+name = "sneaky_worker"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 1
+[worker_impls.evil]
+command = ["/bin/sh", "-c", "touch {marker}"]
+
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/bench/hello"
+worker = "evil"
+"""
+
+COMPARED_ROUTER = """
+name = "sneaky_router"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 2
+[routers.bundled]
+impl = "builtin"
+[routers.evil]
+impl = "command"
+command = ["/bin/sh", "-c", "touch {marker}"]
+address = "127.0.0.1:${{port:evil}}"
+[compare]
+routers = ["bundled", "evil"]
+
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/bench/hello"
+"""
+
+# A bad duration quotes the value it got: the service's secret would come back in the error.
+ENV_LEAK = """
+name = "leak"
+[defaults]
+warmup = "${env:BENCHGATE_E2E_SECRET}"
+
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/bench/hello"
+"""
+
+EXTERNAL = """
+name = "reach"
+[router]
+impl = "external"
+address = "{address}"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 1
+
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/"
+"""
+
+
 def metric_values(text, name, **labels):
     """Values of the samples of `name` whose labels include `labels`."""
     values = []
@@ -75,6 +149,7 @@ class ServeTest(unittest.TestCase):
                             "--db", os.path.join(self.dir, "serve.db"),
                             "--scenarios", self.scenarios,
                             "--allow-command", "/bin/true"], cwd=self.dir)
+        self.service.env["BENCHGATE_E2E_SECRET"] = SECRET
         self.service.start()
         ready = self.service.proc.stdout.readline()
         fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
@@ -92,9 +167,23 @@ class ServeTest(unittest.TestCase):
         with urllib.request.urlopen(f"http://{self.metrics}/metrics", timeout=5) as r:
             return r.read().decode()
 
-    def client(self, path):
-        return subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def client(self, path, *flags, env=None):
+        return subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path] + list(flags),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+
+    def refused(self, text, name):
+        """Submits `text`; asserts exit code 2 with nothing started; returns stderr."""
+        path = write_scenario(self.dir, name + ".toml", text)
+        client = self.client(path)
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 2, out + err)
+        self.assertEqual(out, "")
+        self.assertIn(name + ".toml:", err)
+        self.assertIn("nothing was started", err)
+        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
+        return err
 
     def stop_service(self):
         self.service.signal(signal.SIGTERM)
@@ -146,6 +235,47 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
         text = self.scrape()
         self.assertEqual(metric_values(text, "benchgate_runs_total", scenario="sneaky"), [])
+        self.stop_service()
+
+    def test_a_worker_implementation_not_on_the_allowlist_is_refused_and_never_runs(self):
+        marker = os.path.join(self.dir, "MARKER")
+        err = self.refused(WORKER_IMPL.format(marker=marker), "sneaky_worker")
+        self.assertIn("[worker_impls.evil] command '/bin/sh' is not allowed by this service", err)
+        self.assertFalse(os.path.exists(marker))
+        self.stop_service()
+
+    def test_a_compared_router_not_on_the_allowlist_is_refused_and_never_runs(self):
+        marker = os.path.join(self.dir, "MARKER")
+        err = self.refused(COMPARED_ROUTER.format(marker=marker), "sneaky_router")
+        self.assertIn("[routers.evil] command '/bin/sh' is not allowed by this service", err)
+        self.assertFalse(os.path.exists(marker))
+        self.stop_service()
+
+    def test_the_services_environment_never_reaches_a_client(self):
+        # The client validates with its own environment first, so it has the variable too.
+        env = dict(os.environ, BENCHGATE_E2E_SECRET="1s")
+        path = write_scenario(self.dir, "leak.toml", ENV_LEAK)
+        client = self.client(path, env=env)
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 2, out + err)
+        self.assertIn("leak.toml:4:10: error: key 'warmup': '${env:BENCHGATE_E2E_SECRET}' is "
+                      "not allowed in a scenario submitted to a service", err)
+        self.assertNotIn(SECRET, out + err)
+        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        self.stop_service()
+
+    def test_a_port_of_the_services_machine_is_not_reached(self):
+        # A service of the machine, listening on loopback: the scenario names its port.
+        listener = socket.socket()
+        self.addCleanup(listener.close)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        listener.setblocking(False)
+        address = "127.0.0.1:%d" % listener.getsockname()[1]
+        err = self.refused(EXTERNAL.format(address=address), "reach")
+        self.assertIn("[router] address '%s' is not allowed by this service" % address, err)
+        with self.assertRaises(BlockingIOError):  # nobody connected to it
+            listener.accept()
         self.stop_service()
 
     def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):

@@ -53,6 +53,31 @@ TEST(Interpolation, UnsetVariableUnknownFormAndUnterminatedAreErrors) {
   EXPECT_FALSE(i.expand("${port:}").ok());
 }
 
+TEST(Interpolation, ASubmittedScenarioReadsNeitherTheEnvironmentNorTheFolder) {
+  int allocations = 0;
+  int lookups = 0;
+  Interpolator i(
+      "/srv/scenarios",
+      [&lookups](const std::string&) -> std::optional<std::string> {
+        ++lookups;
+        return "10.0.0.7";
+      },
+      [&allocations]() -> Expected<uint16_t> {
+        return static_cast<uint16_t>(30000 + allocations++);
+      },
+      /*submitted=*/true);
+  auto env = i.expand("${env:HOST}");
+  ASSERT_FALSE(env.ok());
+  EXPECT_EQ(env.message(),
+            "'${env:HOST}' is not allowed in a scenario submitted to a service: it would read "
+            "the service's environment");
+  auto dir = i.expand("${scenario_dir}/x");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.message().find("/srv"), std::string::npos) << dir.message();
+  EXPECT_EQ(lookups, 0);
+  EXPECT_EQ(*i.expand("127.0.0.1:${port:a}"), "127.0.0.1:30000");  // ports are this load's
+}
+
 TEST(Interpolation, ScenarioDirIsTheAbsoluteFolderOfTheFile) {
   EXPECT_EQ(scenario_dir_of("/a/b/c.toml"), "/a/b");
   EXPECT_EQ(scenario_dir_of("/a/./b/../c.toml"), "/a");

@@ -1,0 +1,224 @@
+// What `orchestrator serve` admits from a client (orchestrator/serve/admission): every program a
+// submitted scenario can start goes through --allow-command, every address it reaches through
+// --allow-address (or is a loopback port it allocated), and nothing reads the service's
+// environment or folders. One test per path a program or an address can take.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "orchestrator/serve/admission.h"
+
+namespace benchgate::serve {
+namespace {
+
+const std::string kWorkload = R"(
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/"
+repetitions = 2
+)";
+
+AdmissionPolicy allowing(std::vector<std::string> commands,
+                         std::vector<std::string> addresses = {}) {
+  return AdmissionPolicy{"", std::move(commands), std::move(addresses)};
+}
+
+Admission submit(const std::string& text, const AdmissionPolicy& policy) {
+  return admit_content("client.toml", "name = \"s\"\n" + text + kWorkload, policy);
+}
+
+// The scenario is refused as not allowed, with a file:line:column error saying `needle`.
+void expect_denied(const Admission& a, const std::string& needle) {
+  EXPECT_FALSE(a.scenario);
+  EXPECT_EQ(a.refusal, Refusal::kDenied) << a.message;
+  EXPECT_NE(a.message.find(needle), std::string::npos) << a.message;
+  EXPECT_EQ(a.message.rfind("client.toml:", 0), 0u) << a.message;
+  EXPECT_NE(a.message.find("nothing was started"), std::string::npos) << a.message;
+}
+
+void expect_admitted(const Admission& a) {
+  EXPECT_TRUE(a.scenario) << a.message;
+  EXPECT_EQ(a.refusal, Refusal::kNone) << a.message;
+}
+
+const std::string kRouterCommand = R"(
+[router]
+impl = "command"
+command = ["/bin/sleep", "60"]
+address = "127.0.0.1:${port:sut}"
+)";
+
+TEST(Admission, ARouterCommandMustBeAllowed) {
+  expect_denied(submit(kRouterCommand, allowing({"/bin/true"})),
+                "client.toml:3:1: error: [router] command '/bin/sleep' is not allowed");
+  expect_admitted(submit(kRouterCommand, allowing({"/bin/sleep"})));
+}
+
+const std::string kComparedRouters = R"(
+[routers.mine]
+impl = "builtin"
+[routers.theirs]
+impl = "command"
+command = ["/bin/sh", "-c", "touch MARKER"]
+address = "127.0.0.1:${port:theirs}"
+[compare]
+routers = ["mine", "theirs"]
+)";
+
+TEST(Admission, AComparedRouterCommandMustBeAllowed) {
+  expect_denied(submit(kComparedRouters, allowing({"/bin/sleep"})),
+                "[routers.theirs] command '/bin/sh' is not allowed");
+  expect_admitted(submit(kComparedRouters, allowing({"/bin/sh"})));
+}
+
+const std::string kWorkerCommand = R"(
+[worker_impls.evil]
+command = ["/bin/sh", "-c", "touch MARKER"]
+[compare]
+workers = ["builtin", "evil"]
+)";
+
+TEST(Admission, AWorkerImplementationCommandMustBeAllowed) {
+  expect_denied(submit(kWorkerCommand, allowing({})),
+                "client.toml:3:1: error: [worker_impls.evil] command '/bin/sh' is not allowed");
+  expect_admitted(submit(kWorkerCommand, allowing({"/bin/sh"})));
+}
+
+TEST(Admission, AWorkerImplementationNoWorkloadUsesIsCheckedToo) {
+  expect_denied(submit("[worker_impls.idle]\ncommand = [\"/bin/sh\"]\n", allowing({})),
+                "[worker_impls.idle] command '/bin/sh' is not allowed");
+}
+
+TEST(Admission, TheToolOfAnAdapterMustBeAllowed) {
+  const std::string adapter =
+      "[worker_impls.h2]\nadapter = \"h2load\"\n"
+      "[compare]\nworkers = [\"builtin\", \"h2\"]\n";
+  expect_denied(submit(adapter, allowing({"/bin/sh"})),
+                "[worker_impls.h2] adapter 'h2load' is not allowed");
+  expect_admitted(submit(adapter, allowing({"h2load"})));
+}
+
+TEST(Admission, EveryRefusedProgramIsNamedAtOnce) {
+  const Admission a =
+      submit(kComparedRouters + "[worker_impls.x]\ncommand = [\"/bin/sleep\"]\n", allowing({}));
+  expect_denied(a, "[routers.theirs] command '/bin/sh'");
+  expect_denied(a, "[worker_impls.x] command '/bin/sleep'");
+}
+
+TEST(Admission, ABareNameIsResolvedOnPathAsTheSpawnerDoes) {
+  // "sh" is started as PATH finds it, so allowing "sh" allows /bin/sh (and the other way).
+  EXPECT_TRUE(command_allowed("sh", {"/bin/sh"}));
+  EXPECT_TRUE(command_allowed("/bin/sh", {"sh"}));
+  EXPECT_TRUE(command_allowed("/bin/../bin/sh", {"/bin/sh"}));
+  EXPECT_FALSE(command_allowed("sh", {"/bin/sleep"}));
+  EXPECT_FALSE(command_allowed("./sh", {"/bin/sh"}));  // the service's folder, not /bin
+  EXPECT_FALSE(command_allowed("/bin/sh", {}));
+}
+
+TEST(Admission, TheEnvironmentOfTheServiceIsNeverRead) {
+  ::setenv("BENCHGATE_ADMISSION_SECRET", "hunter2", 1);
+  for (const std::string key : {"[defaults]\nwarmup = \"${env:BENCHGATE_ADMISSION_SECRET}\"",
+                                "description = \"${env:BENCHGATE_ADMISSION_SECRET}\"",
+                                "description = \"${env:BENCHGATE_ADMISSION_UNSET}\""}) {
+    const Admission a =
+        admit_content("client.toml", "name = \"s\"\n" + key + "\n" + kWorkload, allowing({}));
+    EXPECT_FALSE(a.scenario) << key;
+    EXPECT_NE(a.message.find("is not allowed in a scenario submitted to a service"),
+              std::string::npos)
+        << a.message;
+    EXPECT_EQ(a.message.find("hunter2"), std::string::npos) << a.message;
+    EXPECT_EQ(a.message.find("is not set"), std::string::npos) << a.message;
+  }
+}
+
+TEST(Admission, ScenarioDirIsRefusedInASubmission) {
+  const Admission a =
+      submit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"${scenario_dir}/w.sh\"]\n",
+             allowing({"/bin/sh"}));
+  EXPECT_FALSE(a.scenario);
+  EXPECT_NE(a.message.find("'${scenario_dir}' is not allowed in a scenario submitted"),
+            std::string::npos)
+      << a.message;
+}
+
+TEST(Admission, AScenarioOfTheFolderIsTrustedWithItsEnvironment) {
+  const auto dir = std::filesystem::temp_directory_path() / "benchgate-admission-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "own.toml")
+      << "name = \"own\"\ndescription = \"${env:BENCHGATE_ADMISSION_SECRET}\"\n"
+      << "[router]\nimpl = \"command\"\ncommand = [\"/bin/sleep\"]\naddress = \"10.0.0.1:80\"\n"
+      << kWorkload;
+  ::setenv("BENCHGATE_ADMISSION_SECRET", "hunter2", 1);
+  const Admission a = admit_by_name("own", AdmissionPolicy{dir.string(), {}, {}});
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(a.scenario) << a.message;
+  EXPECT_EQ(a.scenario->description, "hunter2");
+}
+
+const std::string kExternal = R"(
+[router]
+impl = "external"
+address = "ADDRESS"
+)";
+
+std::string external(const std::string& address) {
+  std::string text = kExternal;
+  text.replace(text.find("ADDRESS"), 7, address);
+  return text;
+}
+
+TEST(Admission, AnExternalAddressMustBeAllowed) {
+  expect_denied(submit(external("10.1.2.3:80"), allowing({})),
+                "client.toml:3:1: error: [router] address '10.1.2.3:80' is not allowed");
+  expect_admitted(submit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:80"})));
+  expect_denied(submit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:81"})),
+                "[router] address '10.1.2.3:80'");
+}
+
+TEST(Admission, ALoopbackPortNotAllocatedByTheScenarioIsAServiceOfTheMachine) {
+  expect_denied(submit(external("127.0.0.1:22"), allowing({})), "[router] address '127.0.0.1:22'");
+  expect_denied(submit(external("localhost:5432"), allowing({})), "address 'localhost:5432'");
+  expect_admitted(submit(external("127.0.0.1:${port:mine}"), allowing({})));
+}
+
+TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
+  expect_denied(
+      submit(kRouterCommand + "ready = \"tcp://192.168.0.1:9\"\n", allowing({"/bin/sleep"})),
+      "[router] ready '192.168.0.1:9' is not allowed");
+  expect_denied(submit(kRouterCommand + "metrics = \"http://169.254.169.254/latest\"\n",
+                       allowing({"/bin/sleep"})),
+                "[router] metrics '169.254.169.254:80' is not allowed");
+  expect_denied(submit(kRouterCommand + "metrics = \"http://u@127.0.0.1:9113/metrics\"\n",
+                       allowing({"/bin/sleep"})),
+                "[router] metrics '127.0.0.1:9113' is not allowed");
+  expect_admitted(submit(kRouterCommand + "metrics = \"http://127.0.0.1:9113/metrics\"\n",
+                         allowing({"/bin/sleep"}, {"127.0.0.1:9113"})));
+  expect_admitted(submit(kRouterCommand + "ready = \"tcp://127.0.0.1:${port:probe}\"\n",
+                         allowing({"/bin/sleep"})));
+}
+
+TEST(Admission, AComparedRoutersAddressesAreChecked) {
+  const std::string compare = R"(
+[routers.a]
+impl = "builtin"
+[routers.b]
+impl = "external"
+address = "203.0.113.9:443"
+[compare]
+routers = ["a", "b"]
+)";
+  expect_denied(submit(compare, allowing({})), "[routers.b] address '203.0.113.9:443'");
+}
+
+TEST(Admission, TheBundledRouterAndWorkerNeedNothing) {
+  expect_admitted(submit("", allowing({})));
+  EXPECT_TRUE(programs_started(*submit("", allowing({})).scenario).empty());
+  EXPECT_TRUE(addresses_reached(*submit("", allowing({})).scenario).empty());
+}
+
+}  // namespace
+}  // namespace benchgate::serve
