@@ -186,10 +186,48 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "Keep /metrics up this long after the run (e.g. 30s; Ctrl-C ends it)")
       ->capture_default_str();
   run->add_option("--server", flags.server,
-                  "Submit the files to `orchestrator serve` at HOST:PORT and stream its output");
+                  "Submit the files to `orchestrator serve` at HOST:PORT and stream its output "
+                  "(the results stay there: --db, --json, --junit, --markdown and the other "
+                  "flags of a local run are refused with it)");
   run->add_option("--pushgateway", flags.pushgateway,
                   "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT)");
+  // The service runs the scenario and keeps its results; only its output streams back.
+  for (const char* name : {"--db", "--json", "--junit", "--markdown", "--router-bin",
+                           "--worker-bin", "--workers-at", "--worker-token-file", "--keep-logs",
+                           "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
+    CLI::Option* option = run->get_option(name);
+    option->each([&flags, option](const std::string&) {
+      const std::string given = option->get_name();
+      if (flags.local_only.empty() || flags.local_only.back() != given) {
+        flags.local_only.push_back(given);
+      }
+    });
+  }
 }
+
+namespace {
+
+// Why a flag of a local run cannot go with --server (one line, for the error).
+std::string not_with_server(const std::string& flag) {
+  if (flag == "--json" || flag == "--junit" || flag == "--markdown") {
+    return flag +
+           " cannot be used with --server: only the run's output streams back, not its "
+           "results; the service stores them in its database (read them there with "
+           "`orchestrator runs show RUN` or `orchestrator gate RUN`)";
+  }
+  if (flag == "--db") {
+    return "--db cannot be used with --server: the service stores the run in its own database "
+           "(`orchestrator serve --db`)";
+  }
+  if (flag == "--worker-token-file") {
+    return "--worker-token-file is not sent to a --server; give it to `orchestrator serve` "
+           "instead";
+  }
+  return flag + " cannot be used with --server: the service runs the scenario with its own " +
+         "settings (give it to `orchestrator serve` where it has one)";
+}
+
+}  // namespace
 
 int run_command(const RunFlags& flags) {
   auto scenarios = load_all(flags.files, stderr);
@@ -199,10 +237,8 @@ int run_command(const RunFlags& flags) {
     std::fprintf(stderr, "error: %s\n", labels.message().c_str());
     return kExitInvalidInput;
   }
-  if (!flags.server.empty() && !flags.worker_token_file.empty()) {
-    std::fprintf(stderr,
-                 "error: --worker-token-file is not sent to a --server; give it to "
-                 "`orchestrator serve` instead\n");
+  if (!flags.server.empty() && !flags.local_only.empty()) {
+    std::fprintf(stderr, "error: %s\n", not_with_server(flags.local_only.front()).c_str());
     return kExitInvalidInput;
   }
   // Before the database or any process: a bad token file costs nothing.

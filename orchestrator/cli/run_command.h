@@ -32,6 +32,9 @@ struct RunFlags {
   std::string metrics_linger = "0s";  // keep /metrics up this long after the run
   std::string pushgateway;            // http://HOST:PORT: push the final values there
   std::string server;                 // HOST:PORT of `orchestrator serve`: submit there instead
+  // The flags given that only a local run uses (its files, binaries, workers, metrics), in the
+  // order `run` declares them: refused with --server, where they would silently do nothing.
+  std::vector<std::string> local_only;
 };
 
 void add_run_command(CLI::App& app, RunFlags& flags);

@@ -2,8 +2,8 @@
 while it runs and its gate verdicts after it, the client prints the run's report and exits
 with the local exit code, a program not on the allowlist (router, compared router, worker
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
-service's environment and reaches no port of its machine, and SIGTERM stops the service with
-nothing left behind."""
+service's environment and reaches no port of its machine, flags of a local run are refused
+with --server, and SIGTERM stops the service with nothing left behind."""
 import os
 import re
 import shutil
@@ -170,7 +170,7 @@ class ServeTest(unittest.TestCase):
     def client(self, path, *flags, env=None):
         return subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path] + list(flags),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=env)
+                                env=env, cwd=self.dir)
 
     def refused(self, text, name):
         """Submits `text`; asserts exit code 2 with nothing started; returns stderr."""
@@ -276,6 +276,24 @@ class ServeTest(unittest.TestCase):
         self.assertIn("[router] address '%s' is not allowed by this service" % address, err)
         with self.assertRaises(BlockingIOError):  # nobody connected to it
             listener.accept()
+        self.stop_service()
+
+    def test_flags_of_a_local_run_are_refused_with_server(self):
+        path = write_scenario(self.dir, "served.toml", GATED)
+        for flags, needle in [(["--json", "out.json"], "--json cannot be used with --server"),
+                              (["--junit", "g.xml"], "--junit cannot be used with --server"),
+                              (["--markdown", "s.md"], "--markdown cannot be used with --server"),
+                              (["--db", "mine.db"], "--db cannot be used with --server"),
+                              (["--keep-logs"], "--keep-logs cannot be used with --server"),
+                              (["--metrics-listen", "127.0.0.1:0"], "--metrics-listen cannot")]:
+            client = self.client(path, *flags)
+            out, err = client.communicate(timeout=60)
+            self.assertEqual((client.returncode, out), (2, ""), err)
+            self.assertIn(needle, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for written in ("out.json", "g.xml", "s.md", "mine.db"):
+            self.assertFalse(os.path.exists(os.path.join(self.dir, written)))
+        self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
         self.stop_service()
 
     def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):
