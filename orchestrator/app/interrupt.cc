@@ -1,6 +1,7 @@
 #include "orchestrator/app/interrupt.h"
 
 #include <signal.h>
+#include <string.h>
 
 #include <atomic>
 
@@ -31,5 +32,13 @@ bool interrupted() {
 void set_run_cancelled(bool cancelled) { g_cancelled.store(cancelled, std::memory_order_relaxed); }
 
 int interrupt_signal() { return g_signal.load(std::memory_order_relaxed); }
+
+std::string interrupt_description() {
+  if (const int sig = interrupt_signal(); sig != 0) {
+    return "interrupted by signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")";
+  }
+  if (g_cancelled.load(std::memory_order_relaxed)) return "cancelled through the service";
+  return "not interrupted";
+}
 
 }  // namespace benchgate::app

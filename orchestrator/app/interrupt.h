@@ -3,6 +3,8 @@
 // what it had.
 #pragma once
 
+#include <string>
+
 namespace benchgate::app {
 
 // Installs SIGINT/SIGTERM handlers (and ignores SIGPIPE). Call once from main.
@@ -13,5 +15,8 @@ bool interrupted();
 void set_run_cancelled(bool cancelled);
 // The signal that interrupted the run (0 when none).
 int interrupt_signal();
+// What stopped the run, for messages: "interrupted by signal 2 (Interrupt)", or "cancelled
+// through the service" when `serve` cancelled it without a signal.
+std::string interrupt_description();
 
 }  // namespace benchgate::app

@@ -72,9 +72,8 @@ class WorkloadRun {
            " ended its stream: " + grpcutil::describe(end.status);
   }
 
-  static std::string interrupted_message() {
-    return "interrupted by signal " + std::to_string(app::interrupt_signal());
-  }
+  // A job of `serve` cancelled by its client has no signal: say so rather than "signal 0".
+  static std::string interrupted_message() { return app::interrupt_description(); }
 
   // `silent`: the workers that have not answered yet, named when nothing else explains it.
   std::string explain_timeout(const std::string& waiting_for,

@@ -4,9 +4,12 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
@@ -40,7 +43,6 @@ void print_refusal(const std::string& server, const grpc::Status& status) {
   }
 }
 
-// Streams one job; returns its exit code.
 void cancel(v1::Orchestrator::Stub& stub, uint64_t job_id) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
@@ -50,6 +52,56 @@ void cancel(v1::Orchestrator::Stub& stub, uint64_t job_id) {
   stub.Cancel(&context, request, &ignored);
 }
 
+// What a local run prints when interrupted, for the job cancelled on the service.
+void print_interrupted(uint64_t job_id, const std::string& server, bool confirmed) {
+  std::fprintf(stderr, "%s: job %llu on %s %s\n", app::interrupt_description().c_str(),
+               static_cast<unsigned long long>(job_id), server.c_str(),
+               confirmed ? "was cancelled, and every child process there was stopped"
+                         : "was cancelled; the service did not confirm it within 30 s");
+}
+
+// Ctrl-C (or SIGTERM) while a job is watched: a signal only sets a flag and the stream may be
+// silent for long (a queued job sends nothing), so a thread watches the flag, cancels the job
+// on the service, and stops waiting for the stream if the service does not end it in time.
+class CancelOnInterrupt {
+ public:
+  CancelOnInterrupt(v1::Orchestrator::Stub& stub, uint64_t job_id, grpc::ClientContext& context)
+      : thread_([this, &stub, job_id, &context] {
+          std::unique_lock lock(mutex_);
+          while (!done_ && !app::interrupted()) wake_.wait_for(lock, std::chrono::milliseconds(50));
+          if (done_) return;
+          lock.unlock();
+          cancel(stub, job_id);
+          lock.lock();
+          // The service stops the run's children (3 s each at most) before it ends the stream.
+          if (!wake_.wait_for(lock, std::chrono::seconds(30), [this] { return done_; })) {
+            gave_up_ = true;
+            context.TryCancel();
+          }
+        }) {}
+  ~CancelOnInterrupt() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // Call after the stream ended: whether the wait for the service's confirmation was cut off.
+  bool gave_up() {
+    std::lock_guard lock(mutex_);
+    return gave_up_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  bool gave_up_ = false;
+  std::thread thread_;  // last: it starts once the members it uses exist
+};
+
+// Streams one job; returns its exit code.
 int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& server) {
   grpc::ClientContext context;
   v1::WatchRequest request;
@@ -58,30 +110,34 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
   v1::WatchEvent event;
   int exit_code = cli::kExitRunError;
   bool ended = false;
-  bool cancel_sent = false;
-  while (reader->Read(&event)) {
-    if (app::interrupted() && !cancel_sent) {
-      // Ctrl-C here cancels the run there; the stream then reports its end.
-      cancel(stub, job_id);
-      cancel_sent = true;
-    }
-    if (event.has_output()) {
-      std::FILE* f = event.output().stream() == v1::RunOutput::STDERR ? stderr : stdout;
-      std::fputs(event.output().text().c_str(), f);
-      std::fflush(f);
-    } else if (event.has_status()) {
-      const auto& s = event.status();
-      if (s.state() == v1::RunStatus::FINISHED || s.state() == v1::RunStatus::CANCELLED) {
-        exit_code = s.exit_code();
-        ended = true;
-        if (s.state() == v1::RunStatus::CANCELLED && s.run_id() == 0) {
-          std::fprintf(stderr, "job %llu cancelled: %s\n", static_cast<unsigned long long>(job_id),
-                       s.error().c_str());
+  bool gave_up = false;
+  {
+    CancelOnInterrupt canceller(stub, job_id, context);
+    while (reader->Read(&event)) {
+      if (event.has_output()) {
+        std::FILE* f = event.output().stream() == v1::RunOutput::STDERR ? stderr : stdout;
+        std::fputs(event.output().text().c_str(), f);
+        std::fflush(f);
+      } else if (event.has_status()) {
+        const auto& s = event.status();
+        if (s.state() == v1::RunStatus::FINISHED || s.state() == v1::RunStatus::CANCELLED) {
+          exit_code = s.exit_code();
+          ended = true;
+          if (s.state() == v1::RunStatus::CANCELLED && s.run_id() == 0 && !app::interrupted()) {
+            std::fprintf(stderr, "job %llu cancelled: %s\n",
+                         static_cast<unsigned long long>(job_id), s.error().c_str());
+          }
         }
       }
     }
+    gave_up = canceller.gave_up();
   }
   const grpc::Status status = reader->Finish();
+  if (app::interrupted()) {
+    // As a local run: an interrupt is exit code 3, and says which signal.
+    print_interrupted(job_id, server, ended && !gave_up);
+    return cli::kExitRunError;
+  }
   if (!ended) {
     std::fprintf(stderr, "error: lost the stream of job %llu on %s: %s\n",
                  static_cast<unsigned long long>(job_id), server.c_str(),
@@ -135,7 +191,9 @@ int remote_run(const RemoteRunOptions& options) {
   int exit_code = cli::kExitOk;
   for (uint64_t id : jobs) {
     if (app::interrupted()) {
+      // Interrupted while watching an earlier job (already reported) or while submitting.
       cancel(*stub, id);
+      if (exit_code != cli::kExitRunError) print_interrupted(id, options.server, true);
       exit_code = cli::kExitRunError;
       continue;
     }

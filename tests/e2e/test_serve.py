@@ -3,12 +3,14 @@ while it runs and its gate verdicts after it, the client prints the run's report
 with the local exit code, a program not on the allowlist (router, compared router, worker
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
 service's environment and reaches no port of its machine, flags of a local run are refused
-with --server, and SIGTERM stops the service with nothing left behind."""
+with --server, Ctrl-C on the client cancels the run like a local interrupt, and SIGTERM stops
+the service with nothing left behind."""
 import os
 import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -150,6 +152,8 @@ class ServeTest(unittest.TestCase):
                             "--scenarios", self.scenarios,
                             "--allow-command", "/bin/true"], cwd=self.dir)
         self.service.env["BENCHGATE_E2E_SECRET"] = SECRET
+        # The logs the service keeps of a cancelled job go under this test's folder.
+        self.service.env["TMPDIR"] = self.dir
         self.service.start()
         ready = self.service.proc.stdout.readline()
         fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
@@ -184,6 +188,14 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
         return err
+
+    def wait_until_running(self, scenario):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if metric_values(self.scrape(), "benchgate_workload_repetition", scenario=scenario):
+                return
+            time.sleep(0.1)
+        self.fail("the run never started a window")
 
     def stop_service(self):
         self.service.signal(signal.SIGTERM)
@@ -294,6 +306,41 @@ class ServeTest(unittest.TestCase):
         for written in ("out.json", "g.xml", "s.md", "mine.db"):
             self.assertFalse(os.path.exists(os.path.join(self.dir, written)))
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
+        self.stop_service()
+
+    def test_ctrl_c_on_the_client_cancels_the_run_as_a_local_interrupt(self):
+        path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))
+        client = self.client(path)
+        self.wait_until_running("served")
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 3, out + err)
+        self.assertIn("interrupted by signal 2 (Interrupt): job 1 on " + self.grpc +
+                      " was cancelled, and every child process there was stopped", err)
+        self.assertNotIn("signal 0", out + err)
+        self.assertIsNone(self.service.proc.poll(), "the service keeps serving")
+        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT status, exit_code FROM runs").fetchall(),
+                             [("aborted", 3)])
+        self.stop_service()
+
+    def test_ctrl_c_on_a_client_whose_job_waits_in_the_queue_cancels_it(self):
+        path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))
+        first = self.client(path)
+        self.wait_until_running("served")
+        second = self.client(path)
+        line = second.stderr.readline()  # "submitted ... as job 2 (1 ahead)"
+        self.assertIn("as job 2 (1 ahead)", line)
+        second.send_signal(signal.SIGINT)
+        out, err = second.communicate(timeout=60)
+        self.assertEqual(second.returncode, 3, out + err)
+        self.assertIn("interrupted by signal 2 (Interrupt): job 2 on", err)
+        self.assertIsNone(first.poll(), "the queued job ended before the first one did")
+        first.communicate(timeout=90)
+        self.assertEqual(first.returncode, 1)  # its impossible gate, as if alone
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT count(*) FROM runs").fetchone(), (1,))
         self.stop_service()
 
     def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):
