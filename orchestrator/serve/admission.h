@@ -44,6 +44,10 @@ struct Reach {
   scenario::Location where;
 };
 
+// A new scenario key that starts a program, reaches an address or names a file belongs in the
+// two lists below; tests/unit/orchestrator/admission_test.cc fails for every key of
+// schemas/scenario.schema.json nobody has reviewed.
+//
 // Every program the scenario can start besides the bundled router and worker: [router] and
 // [routers.NAME] commands, [worker_impls.NAME] commands, and the tool an adapter runs.
 std::vector<Reach> programs_started(const scenario::Scenario& scenario);

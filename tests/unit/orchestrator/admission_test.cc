@@ -7,6 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "orchestrator/serve/admission.h"
@@ -218,6 +221,100 @@ TEST(Admission, TheBundledRouterAndWorkerNeedNothing) {
   expect_admitted(submit("", allowing({})));
   EXPECT_TRUE(programs_started(*submit("", allowing({})).scenario).empty());
   EXPECT_TRUE(addresses_reached(*submit("", allowing({})).scenario).empty());
+}
+
+// Every key of the scenario format, by what a submitted scenario can do with it.
+const std::map<std::string, std::string>& reviewed_keys() {
+  static const std::map<std::string, std::string> kKeys = [] {
+    std::map<std::string, std::string> keys;
+    for (const char* key : {"command", "adapter"}) {
+      keys[key] = "starts a program: programs_started, --allow-command";
+    }
+    for (const char* key : {"address", "ready", "metrics"}) {
+      keys[key] = "reaches an address: addresses_reached, --allow-address or ${port:NAME}";
+    }
+    keys["requires"] = "programs looked up on PATH, never started";
+    keys["impl"] = "chooses which of the checked keys apply";
+    // The load's shape and what it sends to the system under test the checks above allowed,
+    // the gates (read the store), names and text (stored as bound parameters).
+    for (const char* key : {"alpha",
+                            "baseline",
+                            "callee",
+                            "compare",
+                            "connections",
+                            "defaults",
+                            "description",
+                            "duration",
+                            "expect_body_bytes",
+                            "expect_status",
+                            "fail_fast",
+                            "gates",
+                            "headers",
+                            "in_flight",
+                            "max",
+                            "max_regression",
+                            "method",
+                            "metric",
+                            "min",
+                            "name",
+                            "procedure",
+                            "protocol",
+                            "publishers",
+                            "rate",
+                            "realm",
+                            "repetitions",
+                            "request_bytes",
+                            "router",
+                            "routers",
+                            "serializer",
+                            "severity",
+                            "subscribers",
+                            "sweep",
+                            "target",
+                            "threads",
+                            "timeout",
+                            "topic",
+                            "transport",
+                            "warmup",
+                            "worker",
+                            "worker_impls",
+                            "workers",
+                            "workload",
+                            "workloads"}) {
+      keys[key] = "a value of the load, the gates or the report";
+    }
+    return keys;
+  }();
+  return kKeys;
+}
+
+void collect_keys(const nlohmann::json& node, std::set<std::string>& keys) {
+  if (node.is_object()) {
+    for (const auto& [name, value] : node.items()) {
+      if (name == "properties" && value.is_object()) {
+        for (const auto& [key, schema] : value.items()) keys.insert(key);
+      }
+      collect_keys(value, keys);
+    }
+  } else if (node.is_array()) {
+    for (const auto& value : node) collect_keys(value, keys);
+  }
+}
+
+// A key added to the format (a file to read such as `ca_file`, another address, another
+// program) fails here until someone decides, in admission.cc, what a client may do with it.
+TEST(Admission, EveryKeyOfTheScenarioFormatWasReviewedForWhatItReaches) {
+  std::ifstream in(std::string(BENCHGATE_SOURCE_DIR) + "/schemas/scenario.schema.json");
+  ASSERT_TRUE(in) << "cannot read the scenario schema";
+  std::set<std::string> keys;
+  collect_keys(nlohmann::json::parse(in), keys);
+  ASSERT_GT(keys.size(), 40u);
+  for (const std::string& key : keys) {
+    EXPECT_EQ(reviewed_keys().count(key), 1u)
+        << "scenario key '" << key << "' is new: decide in orchestrator/serve/admission.cc "
+        << "whether a submitted scenario may use it (does it start a program, reach an address "
+        << "or read a file of the service's machine?), then list it in reviewed_keys()";
+  }
 }
 
 }  // namespace
