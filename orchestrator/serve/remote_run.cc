@@ -52,13 +52,14 @@ void cancel(v1::Orchestrator::Stub& stub, uint64_t job_id) {
   stub.Cancel(&context, request, &ignored);
 }
 
-// What a local run prints when interrupted, for the job cancelled on the service.
-void print_interrupted(uint64_t job_id, const std::string& server, bool confirmed) {
+// What a local run prints when interrupted, for the job cancelled on the service. `outcome`:
+// how the job's stream ended.
+void print_interrupted(uint64_t job_id, const std::string& server, const char* outcome) {
   std::fprintf(stderr, "%s: job %llu on %s %s\n", app::interrupt_description().c_str(),
-               static_cast<unsigned long long>(job_id), server.c_str(),
-               confirmed ? "was cancelled, and every child process there was stopped"
-                         : "was cancelled; the service did not confirm it within 30 s");
+               static_cast<unsigned long long>(job_id), server.c_str(), outcome);
 }
+
+constexpr const char* kCancelled = "was cancelled, and every child process there was stopped";
 
 // Ctrl-C (or SIGTERM) while a job is watched: a signal only sets a flag and the stream may be
 // silent for long (a queued job sends nothing), so a thread watches the flag, cancels the job
@@ -110,6 +111,7 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
   v1::WatchEvent event;
   int exit_code = cli::kExitRunError;
   bool ended = false;
+  bool cancelled = false;
   bool gave_up = false;
   {
     CancelOnInterrupt canceller(stub, job_id, context);
@@ -123,6 +125,7 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
         if (s.state() == v1::RunStatus::FINISHED || s.state() == v1::RunStatus::CANCELLED) {
           exit_code = s.exit_code();
           ended = true;
+          cancelled = s.state() == v1::RunStatus::CANCELLED;
           if (s.state() == v1::RunStatus::CANCELLED && s.run_id() == 0 && !app::interrupted()) {
             std::fprintf(stderr, "job %llu cancelled: %s\n",
                          static_cast<unsigned long long>(job_id), s.error().c_str());
@@ -135,7 +138,11 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
   const grpc::Status status = reader->Finish();
   if (app::interrupted()) {
     // As a local run: an interrupt is exit code 3, and says which signal.
-    print_interrupted(job_id, server, ended && !gave_up);
+    print_interrupted(job_id, server,
+                      cancelled ? kCancelled
+                      : ended   ? "had finished before the cancellation reached it"
+                      : gave_up ? "was cancelled; the service did not confirm it within 30 s"
+                                : "was cancelled; its stream broke before it confirmed it");
     return cli::kExitRunError;
   }
   if (!ended) {
@@ -191,9 +198,9 @@ int remote_run(const RemoteRunOptions& options) {
   int exit_code = cli::kExitOk;
   for (uint64_t id : jobs) {
     if (app::interrupted()) {
-      // Interrupted while watching an earlier job (already reported) or while submitting.
+      // Interrupted while watching an earlier job or while submitting: the later jobs too.
       cancel(*stub, id);
-      if (exit_code != cli::kExitRunError) print_interrupted(id, options.server, true);
+      print_interrupted(id, options.server, "was cancelled");
       exit_code = cli::kExitRunError;
       continue;
     }
