@@ -47,6 +47,10 @@ std::string authority_of(const std::string& url) {
 
 void add_router(const scenario::RouterConfig& router, const std::string& section,
                 std::vector<Reach>& programs, std::vector<Reach>& addresses) {
+  // Any impl may name a metrics endpoint, the bundled router too.
+  if (!router.metrics.empty()) {
+    addresses.push_back({authority_of(router.metrics), section + " metrics", router.where});
+  }
   if (router.impl == scenario::RouterImpl::kBuiltin) return;
   if (router.impl == scenario::RouterImpl::kCommand && !router.command.empty()) {
     programs.push_back({router.command.front(), section + " command", router.where});
@@ -56,9 +60,6 @@ void add_router(const scenario::RouterConfig& router, const std::string& section
   }
   if (router.ready.starts_with("tcp://") && router.ready.substr(6) != router.address) {
     addresses.push_back({router.ready.substr(6), section + " ready", router.where});
-  }
-  if (!router.metrics.empty()) {
-    addresses.push_back({authority_of(router.metrics), section + " metrics", router.where});
   }
 }
 

@@ -204,6 +204,11 @@ TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
                          allowing({"/bin/sleep"})));
 }
 
+TEST(Admission, TheMetricsEndpointOfTheBundledRouterIsCheckedToo) {
+  expect_denied(submit("[router]\nmetrics = \"http://10.9.8.7:9100/metrics\"\n", allowing({})),
+                "[router] metrics '10.9.8.7:9100' is not allowed");
+}
+
 TEST(Admission, AComparedRoutersAddressesAreChecked) {
   const std::string compare = R"(
 [routers.a]
