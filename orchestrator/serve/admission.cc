@@ -55,6 +55,13 @@ void add_router(const scenario::RouterConfig& router, const std::string& section
   if (router.impl == scenario::RouterImpl::kCommand && !router.command.empty()) {
     programs.push_back({router.command.front(), section + " command", router.where});
   }
+  // `requires` only looks programs up on PATH, but whether the variant is not_configured
+  // tells the client whether a file exists on this machine: the same rule applies.
+  for (const std::string& program : router.requires_programs) {
+    if (router.command.empty() || program != router.command.front()) {
+      programs.push_back({program, section + " requires", router.where});
+    }
+  }
   if (!router.address.empty()) {
     addresses.push_back({router.address, section + " address", router.where});
   }

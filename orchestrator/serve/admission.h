@@ -49,7 +49,8 @@ struct Reach {
 // schemas/scenario.schema.json nobody has reviewed.
 //
 // Every program the scenario can start besides the bundled router and worker: [router] and
-// [routers.NAME] commands, [worker_impls.NAME] commands, and the tool an adapter runs.
+// [routers.NAME] commands, [worker_impls.NAME] commands, and the tool an adapter runs; and the
+// programs [routers.NAME] requires looks up.
 std::vector<Reach> programs_started(const scenario::Scenario& scenario);
 
 // Every address the orchestrator or its workers connect to for the scenario besides the

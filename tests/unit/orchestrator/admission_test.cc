@@ -105,6 +105,17 @@ TEST(Admission, TheToolOfAnAdapterMustBeAllowed) {
   expect_admitted(submit(adapter, allowing({"h2load"})));
 }
 
+TEST(Admission, AProgramARouterRequiresMustBeAllowed) {
+  // Whether the variant is not_configured would tell whether the file exists.
+  const std::string text = kComparedRouters.substr(0, kComparedRouters.find("[compare]")) +
+                           "requires = [\"/bin/sh\", \"/etc/secret-tool\"]\n" +
+                           kComparedRouters.substr(kComparedRouters.find("[compare]"));
+  const Admission a = submit(text, allowing({"/bin/sh"}));
+  expect_denied(a, "[routers.theirs] requires '/etc/secret-tool' is not allowed");
+  EXPECT_EQ(a.message.find("'/bin/sh'"), std::string::npos) << a.message;
+  expect_admitted(submit(text, allowing({"/bin/sh", "/etc/secret-tool"})));
+}
+
 TEST(Admission, EveryRefusedProgramIsNamedAtOnce) {
   const Admission a =
       submit(kComparedRouters + "[worker_impls.x]\ncommand = [\"/bin/sleep\"]\n", allowing({}));
@@ -238,7 +249,7 @@ const std::map<std::string, std::string>& reviewed_keys() {
     for (const char* key : {"address", "ready", "metrics"}) {
       keys[key] = "reaches an address: addresses_reached, --allow-address or ${port:NAME}";
     }
-    keys["requires"] = "programs looked up on PATH, never started";
+    keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
     keys["impl"] = "chooses which of the checked keys apply";
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
