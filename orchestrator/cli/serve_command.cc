@@ -61,8 +61,9 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "benchmarking");
   serve->add_option("--allow-command", flags.allowed_commands,
                     "A program a submitted scenario may start: a [router] or [routers.NAME] "
-                    "command, a [worker_impls.NAME] command or adapter tool (repeatable; a "
-                    "path or a name on PATH). No other program is ever started for a client");
+                    "command, a [worker_impls.NAME] command or adapter tool, or look up as "
+                    "[routers.NAME] requires (repeatable; a path or a name on PATH). No other "
+                    "program is ever started for a client");
   serve->add_option("--allow-address", flags.allowed_addresses,
                     "A HOST:PORT a submitted scenario may reach (address, ready, metrics of "
                     "its system under test; repeatable). Without it a client reaches only "
