@@ -32,6 +32,7 @@ std::string header(const store::RunDetail& d) {
   std::string out = fmt::format("run {}  scenario {}  status {}", r.id, r.scenario, r.status);
   if (r.exit_code) out += fmt::format(" (exit {})", *r.exit_code);
   out += "\n";
+  if (!r.error.empty()) out += fmt::format("  error     {}\n", r.error);
   out += fmt::format("  started   {}\n", format_local_time(r.started_at_ns));
   if (r.finished_at_ns) {
     out += fmt::format("  finished  {} (took {})\n", format_local_time(*r.finished_at_ns),

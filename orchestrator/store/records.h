@@ -48,6 +48,7 @@ struct RunSummary {
   std::string branch;
   std::map<std::string, std::string> labels;
   int64_t testbed_id = 0;
+  std::string error;  // why the run failed, when it says (schema version 3); else empty
 };
 
 // One stored repetition with every figure.

@@ -26,6 +26,9 @@ struct OpenOptions {
   int busy_timeout_ms = 5000;  // how long to wait for another writer before giving up
 };
 
+// Baseline names: 1 to 100 letters, digits, '_', '-' and '.'; the error says so.
+Expected<void> check_baseline_name(const std::string& name);
+
 class Store {
  public:
   // Opens (creating if needed) and migrates the database, then marks runs whose writer is gone
@@ -47,15 +50,18 @@ class Store {
   // Stores one workload with every repetition in ONE transaction: all of it or nothing.
   // The run must be 'running'.
   Expected<void> store_workload(int64_t run, const results::WorkloadResult& workload);
-  // status: ok | failed | aborted. The run must be 'running'.
-  Expected<void> finish_run(int64_t run, const std::string& status, int exit_code);
+  // status: ok | failed | aborted; error: why it failed (empty when it did not). The run
+  // must be 'running'.
+  Expected<void> finish_run(int64_t run, const std::string& status, int exit_code,
+                            const std::string& error = "");
 
   // Stores one evaluation of a run's gates (a new evaluation number each call).
   Expected<void> store_gate_results(int64_t run, const std::vector<GateRecord>& records);
   // The latest evaluation's records, in gate order; empty when never evaluated.
   Expected<std::vector<GateRecord>> gate_results(int64_t run);
 
-  // Adds a finished ('ok') run to a baseline; adding it again is not an error.
+  // Adds a run that finished 'ok' with exit code 0 (no critical gate failed, as `run
+  // --promote` demands) to a baseline; adding it again is not an error.
   Expected<void> add_baseline(const std::string& name, int64_t run);
   // Removes a run from a baseline; an error when it was not in it.
   Expected<void> remove_baseline(const std::string& name, int64_t run);

@@ -4,10 +4,8 @@
 #include "orchestrator/store/store_internal.h"
 
 namespace benchgate::store {
-namespace {
-
 // Baseline names appear in scenario files and on command lines: keep them plain.
-Expected<void> check_name(const std::string& name) {
+Expected<void> check_baseline_name(const std::string& name) {
   if (name.empty() || name.size() > 100) {
     return Error{"a baseline name must have 1 to 100 characters"};
   }
@@ -22,10 +20,25 @@ Expected<void> check_name(const std::string& name) {
   return {};
 }
 
+namespace {
+
+const char* exit_code_meaning(int64_t code) {
+  switch (code) {
+    case 1:
+      return "a critical gate failed";
+    case 2:
+      return "invalid input";
+    case 3:
+      return "a run error";
+    default:
+      return "not 0";
+  }
+}
+
 }  // namespace
 
 Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
-  if (auto ok = check_name(name); !ok) return ok.error();
+  if (auto ok = check_baseline_name(name); !ok) return ok.error();
   auto tx = sqlite::Transaction::begin(*db_);
   if (!tx) return Error{"baseline add: " + tx.message()};
   auto status = run_status(run);
@@ -33,6 +46,19 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
   if (*status != "ok") {
     return Error{"baseline add: run " + std::to_string(run) + " did not finish ok (status " +
                  *status + "); only successful runs can be a baseline"};
+  }
+  // One rule for `baseline add` and `run --promote`: a run joins a baseline only when it
+  // exited 0, i.e. it completed and no critical gate failed.
+  auto code = db_->prepare("SELECT exit_code FROM runs WHERE id = ?1");
+  if (!code) return Error{"baseline add: " + code.message()};
+  code->bind(1, run);
+  auto row = code->step();
+  if (!row) return Error{"baseline add: " + row.message()};
+  if (*row && !code->is_null(0) && code->int64(0) != 0) {
+    const int64_t exit_code = code->int64(0);
+    return Error{"baseline add: run " + std::to_string(run) + " exited " +
+                 std::to_string(exit_code) + " (" + exit_code_meaning(exit_code) +
+                 "); only runs that exited 0 can be a baseline, as with run --promote"};
   }
   auto insert = db_->prepare(
       "INSERT INTO baselines (name, run_id, added_at) VALUES (?1, ?2, ?3) "

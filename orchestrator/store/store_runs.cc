@@ -1,4 +1,6 @@
 // Runs: begin, finish, list, read back with workloads and repetitions.
+#include <sqlite3.h>
+
 #include "orchestrator/store/sha256.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -11,7 +13,7 @@ using namespace internal;  // NOLINT(google-build-using-namespace)
 
 constexpr const char* kRunColumns =
     "runs.id, runs.scenario, runs.status, runs.started_at, runs.finished_at, runs.exit_code, "
-    "runs.commit_id, runs.branch, runs.labels, runs.testbed_id";
+    "runs.commit_id, runs.branch, runs.labels, runs.testbed_id, runs.error";
 
 RunSummary read_summary(const sqlite::Statement& s) {
   RunSummary r;
@@ -25,6 +27,7 @@ RunSummary read_summary(const sqlite::Statement& s) {
   r.branch = s.text(7);
   r.labels = string_map_from_json(s.text(8));
   r.testbed_id = s.int64(9);
+  r.error = s.text(10);
   return r;
 }
 
@@ -96,17 +99,32 @@ Expected<int64_t> Store::begin_run(const RunInfo& info) {
   return id;
 }
 
-Expected<void> Store::finish_run(int64_t run, const std::string& status, int exit_code) {
+Expected<void> Store::finish_run(int64_t run, const std::string& status, int exit_code,
+                                 const std::string& error) {
   if (status != "ok" && status != "failed" && status != "aborted") {
     return Error{"finish_run: status must be ok, failed or aborted, not '" + status + "'"};
   }
   auto update = db_->prepare(
-      "UPDATE runs SET status = ?1, exit_code = ?2, finished_at = ?3 "
+      "UPDATE runs SET status = ?1, exit_code = ?2, finished_at = ?3, error = ?5 "
       "WHERE id = ?4 AND status = 'running'");
   if (!update) return Error{"finish_run: " + update.message()};
-  update->bind(1, status).bind(2, static_cast<int64_t>(exit_code)).bind(3, unix_now_ns());
-  update->bind(4, run);
-  if (auto ok = update->run(); !ok) return Error{"finish_run: " + ok.message()};
+  auto finish = [&]() {
+    update->reset();
+    update->bind(1, status).bind(2, static_cast<int64_t>(exit_code)).bind(3, unix_now_ns());
+    update->bind(4, run).bind(5, error);
+    return update->run();
+  };
+  if (auto ok = finish(); !ok) {
+    // A full disk: the WAL has no room for the run's end, so it would stay 'running' (and be
+    // called 'abandoned' later). Checkpointing the committed frames into the database and
+    // truncating the WAL gives back the space the update needs (unless the database file
+    // itself had to grow for them).
+    if ((db_->last_error_code() & 0xff) != SQLITE_FULL) return Error{"finish_run: " + ok.message()};
+    if (auto checkpoint = db_->exec("PRAGMA wal_checkpoint(TRUNCATE)"); !checkpoint) {
+      return Error{"finish_run: " + ok.message()};
+    }
+    if (auto again = finish(); !again) return Error{"finish_run: " + again.message()};
+  }
   if (db_->changes() == 1) return {};
   auto current = run_status(run);
   if (!current) return Error{"finish_run: " + current.message()};
@@ -145,16 +163,16 @@ Expected<RunDetail> Store::get_run(int64_t run) {
     if (!row) return Error{"get_run: " + row.message()};
     if (!*row) return Error{"run " + std::to_string(run) + " does not exist"};
     detail.run = read_summary(*stmt);
-    detail.scenario_text = stmt->text(10);
-    detail.scenario_hash = stmt->text(11);
+    detail.scenario_text = stmt->text(11);
+    detail.scenario_hash = stmt->text(12);
     Testbed& t = detail.testbed;
-    t.host = stmt->text(12);
-    t.cpu_model = stmt->text(13);
-    t.cores = static_cast<uint32_t>(stmt->int64(14));
-    t.kernel = stmt->text(15);
-    t.governor = stmt->text(16);
-    t.compiler = stmt->text(17);
-    t.build_flags = stmt->text(18);
+    t.host = stmt->text(13);
+    t.cpu_model = stmt->text(14);
+    t.cores = static_cast<uint32_t>(stmt->int64(15));
+    t.kernel = stmt->text(16);
+    t.governor = stmt->text(17);
+    t.compiler = stmt->text(18);
+    t.build_flags = stmt->text(19);
   }
   auto workloads = db_->prepare(
       "SELECT id, name, variant, protocol, params, params_hash, status, error FROM workloads "
