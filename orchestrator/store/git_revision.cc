@@ -63,7 +63,12 @@ std::optional<GitRevision> detect_git_revision(const std::string& dir) {
   auto commit = first_line_of({"git", "-C", dir, "rev-parse", "HEAD"});
   if (!commit) return std::nullopt;
   auto branch = first_line_of({"git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD"});
-  return GitRevision{*commit, branch.value_or("")};
+  // What is measured is not the commit when a tracked file differs from it (staged or not);
+  // untracked files do not count, as for `git describe --dirty`. --no-optional-locks: reading
+  // never rewrites the index of a tree someone works in.
+  auto changed = first_line_of(
+      {"git", "--no-optional-locks", "-C", dir, "status", "--porcelain", "--untracked-files=no"});
+  return GitRevision{*commit + (changed ? "-dirty" : ""), branch.value_or("")};
 }
 
 }  // namespace benchgate::store

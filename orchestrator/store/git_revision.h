@@ -8,12 +8,13 @@
 namespace benchgate::store {
 
 struct GitRevision {
-  std::string commit;  // full SHA of HEAD
+  std::string commit;  // full SHA of HEAD, "SHA-dirty" when a tracked file differs from it
   std::string branch;  // "main"; "HEAD" when detached
 };
 
-// Runs `git -C DIR rev-parse HEAD` and `git -C DIR rev-parse --abbrev-ref HEAD` with a fixed
-// argument vector (no shell). Nothing when git is missing or DIR is not in a work tree.
+// Runs `git -C DIR rev-parse HEAD`, `git -C DIR rev-parse --abbrev-ref HEAD` and `git -C DIR
+// status --porcelain --untracked-files=no` with fixed argument vectors (no shell). Nothing when git
+// is missing or DIR is not in a work tree.
 std::optional<GitRevision> detect_git_revision(const std::string& dir);
 
 }  // namespace benchgate::store

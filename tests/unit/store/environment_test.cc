@@ -88,6 +88,29 @@ TEST(GitRevision, AWorkTreeGivesItsCommitAndBranch) {
   EXPECT_EQ(rev->branch, "trunk");
 }
 
+TEST(GitRevision, ATreeWithUncommittedChangesIsStoredAsItsCommitMarkedDirty) {
+  testing::TempDir dir;
+  const std::string repo = dir.file("repo");
+  std::filesystem::create_directory(repo);
+  // A fixed path made by the test itself; no user text reaches this shell.
+  const std::string setup = "cd '" + repo +
+                            "' && git init -q -b trunk && echo one > tracked && git add tracked "
+                            "&& git -c user.name=t -c user.email=t@example.com commit -q -m init";
+  if (std::system(setup.c_str()) != 0) GTEST_SKIP() << "git is not usable here";
+  auto clean = detect_git_revision(repo);
+  ASSERT_TRUE(clean.has_value());
+  ASSERT_EQ(clean->commit.size(), 40u);
+  // A file git does not track leaves the tree clean, as for `git describe --dirty`.
+  ASSERT_EQ(std::system(("cd '" + repo + "' && echo x > untracked").c_str()), 0);
+  EXPECT_EQ(detect_git_revision(repo)->commit, clean->commit);
+  // A change to a tracked file, staged or not, is not the commit.
+  ASSERT_EQ(std::system(("cd '" + repo + "' && echo two > tracked").c_str()), 0);
+  EXPECT_EQ(detect_git_revision(repo)->commit, clean->commit + "-dirty");
+  ASSERT_EQ(std::system(("cd '" + repo + "' && git add tracked").c_str()), 0);
+  EXPECT_EQ(detect_git_revision(repo)->commit, clean->commit + "-dirty");
+  EXPECT_EQ(detect_git_revision(repo)->branch, "trunk");
+}
+
 TEST(GitRevision, AFolderOutsideAWorkTreeGivesNothingAndItsNameIsNeverRunByAShell) {
   testing::TempDir dir;
   const std::string odd = dir.file("not a repo; touch pwned $(touch pwned2)");
