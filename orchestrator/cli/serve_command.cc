@@ -12,6 +12,7 @@
 #include "common/security/token.h"
 #include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/listen_probe.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
 #include "orchestrator/metrics/exposition.h"
@@ -102,6 +103,13 @@ int serve_command(const ServeFlags& flags) {
                    address.c_str());
     }
   }
+  // Before the database, the kernel is asked: gRPC answers a port in use with a multi-line
+  // core log that never names the flag.
+  if (auto reason = app::why_cannot_listen(flags.listen)) {
+    std::fprintf(stderr, "error: %s\n",
+                 app::cannot_listen_message("--listen", flags.listen, *reason).c_str());
+    return kExitInvalidInput;
+  }
   auto db = store::Store::open(flags.db_path);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
@@ -139,11 +147,17 @@ int serve_command(const ServeFlags& flags) {
       queue, {flags.scenarios_dir, flags.allowed_commands, flags.allowed_addresses});
   int port = 0;
   grpc::ServerBuilder builder;
+  // Without SO_REUSEPORT, a second service cannot share the port.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(flags.listen, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
-    std::fprintf(stderr, "error: --listen %s: cannot listen\n", flags.listen.c_str());
+    std::fprintf(stderr, "error: %s\n",
+                 app::cannot_listen_message(
+                     "--listen", flags.listen,
+                     app::why_cannot_listen(flags.listen).value_or("gRPC could not bind it"))
+                     .c_str());
     return kExitInvalidInput;
   }
   const std::string host = flags.listen.substr(0, flags.listen.rfind(':'));

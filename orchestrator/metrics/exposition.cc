@@ -8,6 +8,8 @@
 
 #include <exception>
 
+#include "orchestrator/app/listen_probe.h"
+
 namespace benchgate::metrics {
 namespace {
 
@@ -49,11 +51,18 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
   if (colon == std::string::npos || colon == 0) {
     return Error{"--metrics-listen '" + host_port + "': expected HOST:PORT"};
   }
+  // civetweb says only "null context when constructing CivetServer" when it cannot bind: the
+  // kernel is asked first, so the error names the reason (a port in use) in one line.
+  if (auto reason = app::why_cannot_listen(host_port)) {
+    return Error{app::cannot_listen_message("--metrics-listen", host_port, *reason)};
+  }
   try {
-    // civetweb throws when it cannot bind; that is a usage error, reported as one line.
     endpoint->exposer_ = std::make_unique<prometheus::Exposer>(host_port, 2);
-  } catch (const std::exception& e) {
-    return Error{"--metrics-listen " + host_port + ": cannot listen (" + e.what() + ")"};
+  } catch (const std::exception&) {
+    // Taken between the check and civetweb's bind: ask again for the reason.
+    return Error{app::cannot_listen_message(
+        "--metrics-listen", host_port,
+        app::why_cannot_listen(host_port).value_or("the address could not be bound"))};
   }
   endpoint->exposer_->RegisterCollectable(endpoint->registry_);
   const auto ports = endpoint->exposer_->GetListeningPorts();

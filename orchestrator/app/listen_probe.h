@@ -1,0 +1,20 @@
+// Why an address cannot be listened on, asked of the kernel before a library tries: civetweb
+// (Prometheus' /metrics) answers a port in use with "null context when constructing
+// CivetServer", gRPC with a multi-line core log, neither naming the cause.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace benchgate::app {
+
+// Binds (and closes) a TCP socket on HOST:PORT ("127.0.0.1:9464", "[::1]:0", "localhost:7700")
+// as a server would; the reason it failed ("address already in use", "no such host"), or
+// nothing when it can be bound. Other address forms (unix:PATH) are left to the library.
+std::optional<std::string> why_cannot_listen(const std::string& host_port);
+
+// "--metrics-listen 127.0.0.1:9464: cannot listen: address already in use": one line.
+std::string cannot_listen_message(const std::string& flag, const std::string& host_port,
+                                  const std::string& reason);
+
+}  // namespace benchgate::app
