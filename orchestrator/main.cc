@@ -1,6 +1,7 @@
 // orchestrator: runs benchmark scenarios against a system under test with worker processes,
 // and decides whether a release passes its gates. See README.md.
 #include <CLI/CLI.hpp>
+#include <cstdio>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -8,6 +9,7 @@
 #include "orchestrator/cli/history_commands.h"
 #include "orchestrator/cli/run_command.h"
 #include "orchestrator/cli/serve_command.h"
+#include "orchestrator/cli/usage_mistakes.h"
 #include "orchestrator/cli/worker_check_command.h"
 
 int main(int argc, char** argv) {
@@ -28,6 +30,11 @@ int main(int argc, char** argv) {
   cli::WorkerCheckFlags worker_check_flags;
   cli::add_worker_check_command(app, worker_check_flags);
 
+  // Before CLI11 parses: it would report an unknown option's value as a missing file.
+  if (auto mistake = cli::command_line_mistake(app, argc, argv)) {
+    std::fprintf(stderr, "error: %s\n", mistake->c_str());
+    return cli::kExitInvalidInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

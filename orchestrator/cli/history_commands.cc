@@ -4,10 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
+#include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/history/listings.h"
 #include "orchestrator/history/run_comparison.h"
@@ -32,17 +32,12 @@ int fail(const Error& error) {
 }
 
 // Opens the database only when the file is there: a history command must never leave an
-// empty database behind a mistyped --db.
+// empty database behind a mistyped --db. Any --db it cannot open is a usage error, as for
+// `run` and `gate`.
 std::unique_ptr<Store> open_existing(const std::string& path, int& exit_code) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    exit_code = fail(kExitInvalidInput,
-                     "no database at " + path + "; run `orchestrator run` first or pass --db");
-    return nullptr;
-  }
-  auto store = Store::open(path);
+  auto store = open_existing_store(path);
   if (!store) {
-    exit_code = fail(kExitRunError, store.message());
+    exit_code = fail(kExitInvalidInput, store.message());
     return nullptr;
   }
   return std::move(*store);

@@ -59,6 +59,20 @@ void check_workload_reference(TableReader& r, const std::string& pattern,
     return workload_matches(pattern, w.name);
   });
   if (matched) return;
+  // A swept workload is one workload per value, "NAME@PARAM=VALUE": its base name alone
+  // matches none of them, NAME@* matches them all.
+  if (!is_glob(pattern)) {
+    const std::string prefix = pattern + "@";
+    auto swept = std::find_if(workloads.begin(), workloads.end(),
+                              [&](const Workload& w) { return w.name.rfind(prefix, 0) == 0; });
+    if (swept != workloads.end()) {
+      r.diagnostics().error(r.value_location("workload"),
+                            "gate workload '" + pattern +
+                                "' matches no workload: a swept workload is named per value ('" +
+                                swept->name + "', ...); '" + prefix + "*' matches every value");
+      return;
+    }
+  }
   r.diagnostics().error(r.value_location("workload"),
                         std::string(is_glob(pattern) ? "gate pattern '" : "gate workload '") +
                             pattern + "' matches no workload" +

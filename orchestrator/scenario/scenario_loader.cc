@@ -93,8 +93,17 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path) {
 
 LoadResult load_scenario_file(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
-  std::ifstream in;
-  if (!std::filesystem::is_directory(path, ec)) in.open(path, std::ios::binary);
+  // A folder is refused by name: read as a file it would be an empty scenario, reported as
+  // one without workloads. `run` and `validate` both load through here, so both say this.
+  if (std::filesystem::is_directory(path, ec)) {
+    LoadResult result;
+    const std::string files = (std::filesystem::path(path) / "*.toml").string();
+    result.diagnostics.push_back(
+        Diagnostic{Location{path, 0, 0},
+                   "is a folder, not a scenario file (give the files in it, e.g. " + files + ")"});
+    return result;
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     LoadResult result;
     const std::string why = std::filesystem::exists(path, ec) ? "cannot read the scenario file"

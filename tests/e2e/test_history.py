@@ -180,12 +180,12 @@ class HistoryTest(unittest.TestCase):
                                          f"run` first or pass --db\n")
             self.assertFalse(os.path.exists(missing))
 
-    def test_a_file_that_is_not_a_database_is_a_database_failure(self):
+    def test_a_file_that_is_not_a_database_is_a_usage_error_as_for_run(self):
         bad = os.path.join(self.dir, "bad.db")
         with open(bad, "w") as f:
             f.write("not sqlite\n" * 100)
         run = self.orchestrator("runs", "list", db=bad)
-        self.assertEqual(run.returncode, 3)
+        self.assertEqual(run.returncode, 2)
         self.assertTrue(run.stderr.startswith("error: ") and "not a SQLite database" in run.stderr,
                         run.stderr)
 

@@ -22,6 +22,7 @@ ALLOWED_TO_PASS = {
     "connections_below_threads.toml": "compares connections with workers * threads",
     "duplicate_workload_name.toml": "uniqueness of a field across array items",
     "gate_glob_matches_nothing.toml": "a gate's glob against the workload names",
+    "gate_on_swept_base_name.toml": "a gate's workload against the swept workload names",
     "gate_unknown_workload.toml": "a gate's workload against the workload names",
     "timeout_too_short.toml": "timeout against warmup + duration * repetitions",
     "unset_env_var.toml": "the environment at load time",

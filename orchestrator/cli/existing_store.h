@@ -1,0 +1,18 @@
+// Opening the database for a command that only reads or re-evaluates stored runs (gate, runs,
+// baseline, compare): never creating it, and with one message per problem, so that every
+// command says the same thing about the same --db.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/util/expected.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::cli {
+
+// An error (for exit code 2, as `run` answers a --db it cannot open) when the file is missing
+// or the store refuses it: a folder, not SQLite, read-only, locked, too new.
+Expected<std::unique_ptr<store::Store>> open_existing_store(const std::string& path);
+
+}  // namespace benchgate::cli

@@ -1,0 +1,94 @@
+// See usage_mistakes.h.
+#include "orchestrator/cli/usage_mistakes.h"
+
+#include <CLI/CLI.hpp>
+#include <string_view>
+#include <vector>
+
+#include "orchestrator/scenario/suggest.h"
+
+namespace benchgate::cli {
+namespace {
+
+// "orchestrator runs list": the words that select `app`.
+std::string command_path(const CLI::App* app) {
+  std::string path;
+  for (; app != nullptr; app = app->get_parent()) {
+    path = app->get_parent() == nullptr ? "orchestrator" + path : " " + app->get_name() + path;
+  }
+  return path;
+}
+
+// An option of `app` (or of a command above it, as CLI11 accepts the top level's --help and
+// --version everywhere) named `name` ("--json", "-h").
+const CLI::Option* find_option(const CLI::App* app, const std::string& name) {
+  for (; app != nullptr; app = app->get_parent()) {
+    for (const CLI::Option* option : app->get_options()) {
+      if (!option->get_positional() && option->check_name(name)) return option;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> long_names(const CLI::App* app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : app->get_options()) {
+    for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  return names;
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
+  std::vector<std::string_view> candidates(known.begin(), known.end());
+  return scenario::did_you_mean(word, candidates);
+}
+
+bool looks_like_option(std::string_view arg) {
+  // "-1" is a (negative) value, "-" alone is conventionally stdin.
+  return arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.';
+}
+
+bool takes_positionals(const CLI::App* app) {
+  for (const CLI::Option* option : app->get_options()) {
+    if (option->get_positional()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
+                                                const char* const* argv) {
+  const CLI::App* current = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (looks_like_option(arg)) {
+      const std::string name = arg.substr(0, arg.find('='));
+      const CLI::Option* option = find_option(current, name);
+      if (option == nullptr) {
+        return "unknown option '" + name + "' for `" + command_path(current) + "`" +
+               suggestion(name, long_names(current)) + "; see `" + command_path(current) +
+               " --help`";
+      }
+      // Its value is the next word unless given as --name=value: skip it, whatever it holds.
+      if (option->get_expected_min() > 0 && name.size() == arg.size()) ++i;
+      continue;
+    }
+    std::vector<std::string> commands;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : current->get_subcommands({})) {
+      commands.push_back(sub->get_name());
+      if (sub->check_name(arg)) next = sub;
+    }
+    if (next != nullptr) {
+      current = next;
+    } else if (!commands.empty() && !takes_positionals(current)) {
+      return "unknown command '" + arg + "' for `" + command_path(current) + "`" +
+             suggestion(arg, commands) + "; see `" + command_path(current) + " --help`";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace benchgate::cli
