@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 
@@ -76,14 +78,27 @@ const char* severity(const gating::EvaluatedGate& g) {
 
 std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
   if (gates.empty()) return {};
-  std::string out = "gates:\n";
-  out += fmt::format("  {:<13} {:<8} {:<24} {:<16} {:>12} {:>12}  {}\n", "verdict", "severity",
-                     "workload", "metric", "observed", "threshold", "explanation");
+  // Columns as wide as their longest cell (at least the usual width), so that a long workload
+  // or metric name ("worker.cpu_utilization", "wamp_rpc_large@size=65536") keeps the table
+  // aligned.
+  using Row = std::array<std::string, 7>;
+  std::vector<Row> rows;
+  rows.push_back(
+      Row{"verdict", "severity", "workload", "metric", "observed", "threshold", "explanation"});
   for (const auto& g : gates) {
-    out += fmt::format("  {:<13} {:<8} {:<24} {:<16} {:>12} {:>12}  {}\n",
-                       gates::to_string(g.outcome.verdict), severity(g), g.workload,
+    rows.push_back(Row{std::string(gates::to_string(g.outcome.verdict)), severity(g), g.workload,
                        g.outcome.metric, value_text(g.outcome.observed, g.outcome.metric),
-                       value_text(g.outcome.threshold, g.outcome.metric), g.outcome.explanation);
+                       value_text(g.outcome.threshold, g.outcome.metric), g.outcome.explanation});
+  }
+  std::array<size_t, 6> width = {13, 8, 24, 16, 12, 12};
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out = "gates:\n";
+  for (const auto& row : rows) {
+    out += fmt::format("  {:<{}} {:<{}} {:<{}} {:<{}} {:>{}} {:>{}}  {}\n", row[0], width[0],
+                       row[1], width[1], row[2], width[2], row[3], width[3], row[4], width[4],
+                       row[5], width[5], row[6]);
   }
   return out;
 }
@@ -96,8 +111,14 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
     std::string cases;
     // The run itself is a testcase, so a pipeline sees a crashed run even without gates.
     ++suite_tests;
-    cases += fmt::format("    <testcase classname=\"benchgate.{0}\" name=\"run\" time=\"0\">",
-                         xml_escape(report.result.scenario));
+    // `time` only where it was measured: the run's own duration (none for a re-evaluation by
+    // `gate`, and none for gates, which are decided in no measurable time of their own).
+    const std::string time =
+        report.duration_ns > 0
+            ? fmt::format(" time=\"{:.3f}\"", static_cast<double>(report.duration_ns) / 1e9)
+            : std::string();
+    cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"run\"{}>",
+                         xml_escape(report.result.scenario), time);
     if (!report.result.ok()) {
       ++suite_failures;
       std::string why = report.result.error;
@@ -112,7 +133,7 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
     cases += "</testcase>\n";
     for (const auto& g : report.gates) {
       ++suite_tests;
-      cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"{}\" time=\"0\">",
+      cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"{}\">",
                            xml_escape(report.result.scenario), xml_escape(gate_name(g)));
       const std::string message = xml_escape(g.outcome.explanation);
       switch (g.outcome.verdict) {
@@ -156,22 +177,33 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     out += fmt::format("### {} {}\n\n", r.scenario,
                        report.run_id ? fmt::format("(run {})", report.run_id) : std::string());
     if (!r.error.empty()) out += fmt::format("**Run error:** {}\n\n", md_escape(r.error));
-    out += "| workload | ops/s (median, min-max) | p50 | p99 | p99.9 | errors | status |\n";
-    out += "|---|---|---|---|---|---|---|\n";
+    // A re-evaluation by `gate` has the stored run's verdicts, not its figures: no empty table.
+    if (r.workloads.empty() && report.run_id) {
+      out += fmt::format("Figures: `orchestrator runs show {}`.\n\n", report.run_id);
+    } else {
+      out +=
+          "| workload | ops/s (median, min-max) | p50 | p99 | p99.9 | errors | flags | status |\n";
+      out += "|---|---|---|---|---|---|---|---|\n";
+    }
     for (const auto& w : r.workloads) {
       auto pct = [&](double p) {
         const auto ns = w.latency_at(p);
         return ns ? format_duration_ns(static_cast<double>(*ns)) : std::string("-");
       };
       const auto ops = w.ops_per_second();
-      out +=
-          fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", w.spec.name,
-                      w.repetitions.empty()
-                          ? std::string("not measured")
-                          : fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
-                      pct(50), pct(99), pct(99.9), w.error_count(),
-                      w.status == results::WorkloadStatus::kOk ? std::string("ok")
-                                                               : "failed: " + md_escape(w.error));
+      std::string flags;
+      for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ", ") + flag;
+      const std::string name =
+          w.variant == "default" ? w.spec.name : w.spec.name + " [" + w.variant + "]";
+      out += fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} |\n", md_escape(name),
+          w.repetitions.empty()
+              ? std::string("not measured")
+              : fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
+          pct(50), pct(99), pct(99.9), w.error_count(), flags.empty() ? "-" : md_escape(flags),
+          w.status == results::WorkloadStatus::kOk
+              ? std::string("ok")
+              : std::string(results::status_name(w.status)) + ": " + md_escape(w.error));
     }
     if (!report.gates.empty()) {
       out += "\n| verdict | severity | workload | metric | observed | threshold | explanation |\n";

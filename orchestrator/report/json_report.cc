@@ -257,6 +257,7 @@ json scenario_json(const ScenarioReport& report) {
   return {{"name", result.scenario},
           {"run_id", report.run_id ? json(report.run_id) : json(nullptr)},
           {"system_under_test", result.system_description},
+          {"status", report.status.empty() ? json(nullptr) : json(report.status)},
           {"ok", result.ok()},
           {"interrupted", result.interrupted},
           {"error", result.error.empty() ? json(nullptr) : json(result.error)},

@@ -15,6 +15,10 @@ struct ScenarioReport {
   std::vector<gating::EvaluatedGate> gates;
   int64_t run_id = 0;  // 0: not stored
   int exit_code = 0;
+  // The run's status as stored (runs.status): ok, failed, aborted; for `gate`, the stored
+  // run's (any runs.status).
+  std::string status;
+  int64_t duration_ns = 0;  // how long the scenario ran; 0: not known (a re-evaluation)
 };
 
 }  // namespace benchgate::report

@@ -96,6 +96,27 @@ static std::string not_measured_lines(const results::WorkloadResult& w) {
   return out;
 }
 
+// Why the two counts differ, so that a difference is never left unexplained: operations in
+// flight when a window opens or closes are counted by one side only (a worker adapter's tool
+// counts only what it completed), which the engine allows per window; beyond that a window is
+// flagged router_count_mismatch.
+static std::string count_difference(const results::WorkloadResult& w, uint64_t workers,
+                                    uint64_t router, size_t mismatched_windows) {
+  if (workers == router) return "";
+  const uint64_t apart = workers > router ? workers - router : router - workers;
+  const uint64_t in_flight = uint64_t{w.spec.connections} * w.spec.in_flight;
+  if (mismatched_windows > 0) {
+    return fmt::format(
+        " ({} apart: router_count_mismatch in {} of {} windows, more than the {} "
+        "in flight)",
+        apart, mismatched_windows, w.repetitions.size(), in_flight);
+  }
+  return fmt::format(
+      " ({} apart over {} windows, within the {} in flight at each window's "
+      "edges, counted by one side only)",
+      apart, w.repetitions.size(), in_flight);
+}
+
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
@@ -139,19 +160,22 @@ std::string workload_table(const results::WorkloadResult& w) {
     uint64_t router_requests = 0;
     uint64_t worker_operations = 0;
     bool router_counted = true;
+    size_t mismatched = 0;
     for (const auto& rep : w.repetitions) {
       router_requests += rep.router.requests;
       worker_operations += rep.operations;
       router_counted = router_counted && rep.router.collected;
+      for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
     }
     if (router_counted) {
-      const char* line = "  requests: {} sent by workers, {} counted by the router\n";
+      const char* line = "  requests: {} sent by workers, {} counted by the router{}\n";
       if (w.spec.protocol == scenario::Protocol::kWampRpc) {
-        line = "  calls: {} made by workers, {} routed by the router\n";
+        line = "  calls: {} made by workers, {} routed by the router{}\n";
       } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
-        line = "  events: {} received by workers, {} delivered by the router\n";
+        line = "  events: {} received by workers, {} delivered by the router{}\n";
       }
-      out += fmt::format(fmt::runtime(line), worker_operations, router_requests);
+      out += fmt::format(fmt::runtime(line), worker_operations, router_requests,
+                         count_difference(w, worker_operations, router_requests, mismatched));
     }
     out += not_measured_lines(w);
     // Large payloads are judged in bits per second.
