@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
@@ -26,12 +27,7 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
 }
 
 int gate_command(const GateFlags& flags) {
-  if (!std::filesystem::exists(flags.db_path)) {
-    std::fprintf(stderr, "error: no database at %s (run `orchestrator run` first, or pass --db)\n",
-                 flags.db_path.c_str());
-    return kExitInvalidInput;
-  }
-  auto db = store::Store::open(flags.db_path);
+  auto db = open_existing_store(flags.db_path);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
     return kExitInvalidInput;
@@ -72,6 +68,7 @@ int gate_command(const GateFlags& flags) {
   report::ScenarioReport report;
   report.run_id = flags.run_id;
   report.result.scenario = run->run.scenario;
+  report.status = run->run.status;
   if (run->run.status != "ok") {
     report.result.error = "run " + std::to_string(flags.run_id) + " is " + run->run.status;
   }

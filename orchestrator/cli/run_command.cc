@@ -1,8 +1,11 @@
 #include "orchestrator/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+
+#include <unistd.h>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -60,6 +63,24 @@ Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std:
   return labels;
 }
 
+// A report file that cannot be written would be found out only after the run, which is then
+// stored with exit code 0 while the process exits 3: its folder is checked before anything.
+Expected<void> check_output_path(const char* flag, const std::string& path) {
+  if (path.empty()) return {};
+  std::error_code ec;
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  const std::string where = std::string(flag) + " " + path + ": ";
+  if (fs::is_directory(path, ec)) return Error{where + "is a folder, not a file"};
+  if (!fs::is_directory(folder, ec)) {
+    return Error{where + "folder '" + folder.string() + "' does not exist"};
+  }
+  if (::access(folder.c_str(), W_OK) != 0) {
+    return Error{where + "folder '" + folder.string() + "' is not writable"};
+  }
+  return {};
+}
+
 std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult& result) {
   std::vector<gating::WorkloadValues> values;
   for (const auto& w : result.workloads) {
@@ -93,17 +114,31 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
   if (!run_id) {
     out.result.scenario = scenario.name;
     out.result.error = "cannot record the run: " + run_id.message();
+    out.status = "failed";
     out.exit_code = kExitRunError;
     return out;
   }
   out.run_id = *run_id;
-  StoreRecorder recorder(db, out.run_id);
+  StoreRecorder recorder(db, out.run_id,
+                         [&terminal](const std::string& line) { terminal.message(line); });
   std::vector<engine::RunObserver*> observers{&terminal, &recorder};
   if (metrics != nullptr) observers.push_back(metrics);
   engine::FanOutObserver observer(std::move(observers));
+  const auto started = std::chrono::steady_clock::now();
   out.result = engine::run_scenario(scenario, options, observer);
-  if (!recorder.error().empty() && out.result.error.empty()) {
-    out.result.error = "cannot store results: " + recorder.error();
+  out.duration_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+  // A workload the database refused twice is not reported as stored: it becomes a failed
+  // workload in every report (RESULT line, JSON, JUnit, Markdown), and the run fails.
+  for (const auto& unstored : recorder.retry_pending()) {
+    for (auto& w : out.result.workloads) {
+      if (w.spec.name != unstored.name || w.variant != unstored.variant) continue;
+      w.status = results::WorkloadStatus::kFailed;
+      w.error = "measured, but not stored in the database: " + unstored.error +
+                (w.error.empty() ? "" : "; " + w.error);
+    }
+    if (out.result.error.empty()) out.result.error = "cannot store results: " + unstored.error;
   }
 
   int64_t testbed_id = 0;
@@ -122,8 +157,10 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
 
   const bool ran_ok = out.result.ok();
   out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, flags.strict) : kExitRunError;
-  const std::string status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
-  if (auto finished = db.finish_run(out.run_id, status, out.exit_code); !finished) {
+  out.status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
+  if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code,
+                                    out.status == "ok" ? "" : out.result.error);
+      !finished) {
     std::fprintf(stderr, "error: cannot finish run %lld: %s\n", static_cast<long long>(out.run_id),
                  finished.message().c_str());
     out.exit_code = kExitRunError;
@@ -153,9 +190,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   auto* run = app.add_subcommand("run",
                                  "Run scenario files: start the system under test and "
                                  "the workers, measure, store, evaluate gates");
-  run->add_option("files", flags.files, "Scenario files (TOML)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile check: the loader names a missing file or a folder, for `run` and
+  // `validate` alike.
+  run->add_option("files", flags.files, "Scenario files (TOML)")->required();
   run->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
   run->add_option("--junit", flags.junit_path, "Write gate verdicts as JUnit XML");
@@ -241,6 +278,30 @@ int run_command(const RunFlags& flags) {
     std::fprintf(stderr, "error: %s\n", not_with_server(flags.local_only.front()).c_str());
     return kExitInvalidInput;
   }
+  // Every flag is checked before anything runs: a mistake found after the run (a baseline name
+  // --promote cannot use) would cost the whole run and exit 3 for a usage error.
+  for (const auto& [flag, name] :
+       {std::pair{"--promote", &flags.promote}, std::pair{"--baseline", &flags.baseline}}) {
+    if (name->empty()) continue;
+    if (auto valid = store::check_baseline_name(*name); !valid) {
+      std::fprintf(stderr, "error: %s %s\n", flag, valid.message().c_str());
+      return kExitInvalidInput;
+    }
+  }
+  for (const auto& [flag, path] :
+       {std::pair{"--json", &flags.json_path}, std::pair{"--junit", &flags.junit_path},
+        std::pair{"--markdown", &flags.markdown_path}}) {
+    if (auto valid = check_output_path(flag, *path); !valid) {
+      std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+      return kExitInvalidInput;
+    }
+  }
+  const metrics::RunMetricsOptions metrics_options{flags.metrics_listen, flags.pushgateway,
+                                                   flags.metrics_linger};
+  if (auto valid = metrics::RunMetrics::validate(metrics_options); !valid) {
+    std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
+  }
   // Before the database or any process: a bad token file costs nothing.
   auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
   if (!worker_token) {
@@ -253,7 +314,13 @@ int run_command(const RunFlags& flags) {
          flags.files,
          {flags.commit, flags.branch, *labels, flags.baseline, flags.promote, flags.strict}});
   }
-  // The database is opened before anything is spawned: a bad path costs nothing.
+  // The /metrics listener and the database before anything is spawned: a port in use or a bad
+  // path costs nothing.
+  auto exporter = metrics::RunMetrics::start(metrics_options);
+  if (!exporter) {
+    std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
+    return kExitInvalidInput;
+  }
   auto db = store::Store::open(flags.db_path);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
@@ -290,12 +357,6 @@ int run_command(const RunFlags& flags) {
   options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
   options.log_dir = make_log_dir();
 
-  auto exporter =
-      metrics::RunMetrics::start({flags.metrics_listen, flags.pushgateway, flags.metrics_linger});
-  if (!exporter) {
-    std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
-    return kExitInvalidInput;
-  }
   engine::RunObserver* metrics_observer = *exporter ? &(*exporter)->observer() : nullptr;
 
   report::TerminalReport terminal(stdout, stderr);
@@ -343,10 +404,12 @@ int run_command(const RunFlags& flags) {
   write(flags.junit_path, report::junit_xml(reports));
   write(flags.markdown_path, report::markdown_summary(reports));
 
+  // The push reports a run that is already stored with its exit code: a failed push is said,
+  // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").
   if (*exporter) {
     if (auto pushed = (*exporter)->finish(); !pushed) {
-      std::fprintf(stderr, "error: %s\n", pushed.message().c_str());
-      exit_code = std::max(exit_code, kExitRunError);
+      std::fprintf(stderr, "warning: %s; the exit code stays the run's (%d)\n",
+                   pushed.message().c_str(), exit_code);
     }
   }
 

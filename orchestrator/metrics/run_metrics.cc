@@ -10,19 +10,38 @@
 
 namespace benchgate::metrics {
 
+namespace {
+
+Expected<int64_t> linger_ns(const std::string& text) {
+  auto linger = parse_duration_ns(text);
+  if (!linger || *linger < 0) {
+    return Error{"--metrics-linger '" + text + "': expected a duration such as 30s"};
+  }
+  return *linger;
+}
+
+}  // namespace
+
+Expected<void> RunMetrics::validate(const RunMetricsOptions& options) {
+  auto linger = linger_ns(options.linger);
+  if (!linger) return linger.error();
+  if (*linger > 0 && options.listen.empty()) {
+    return Error{"--metrics-linger " + options.linger +
+                 " keeps /metrics up after the run, so it needs --metrics-listen HOST:PORT"};
+  }
+  if (!options.pushgateway.empty()) {
+    if (auto valid = validate_gateway_url(options.pushgateway); !valid) return valid.error();
+  }
+  return {};
+}
+
 Expected<std::unique_ptr<RunMetrics>> RunMetrics::start(const RunMetricsOptions& options) {
+  if (auto valid = validate(options); !valid) return valid.error();
   if (options.listen.empty() && options.pushgateway.empty()) {
     return std::unique_ptr<RunMetrics>();
   }
   std::unique_ptr<RunMetrics> metrics(new RunMetrics(options));
-  auto linger = parse_duration_ns(options.linger);
-  if (!linger || *linger < 0) {
-    return Error{"--metrics-linger '" + options.linger + "': expected a duration such as 30s"};
-  }
-  metrics->linger_ns_ = *linger;
-  if (!options.pushgateway.empty()) {
-    if (auto valid = validate_gateway_url(options.pushgateway); !valid) return valid.error();
-  }
+  metrics->linger_ns_ = *linger_ns(options.linger);
   if (!options.listen.empty()) {
     auto endpoint = MetricsEndpoint::start(options.listen, metrics->observer_.registry());
     if (!endpoint) return endpoint.error();

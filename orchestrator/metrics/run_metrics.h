@@ -21,6 +21,9 @@ struct RunMetricsOptions {
 
 class RunMetrics {
  public:
+  // The flags' values alone, before anything starts: the linger duration (always, given or
+  // not), --metrics-linger only with --metrics-listen, the Pushgateway URL.
+  static Expected<void> validate(const RunMetricsOptions& options);
   // Null when neither an endpoint nor a push was asked for; an error (nothing started yet)
   // for a bad flag or an address it cannot listen on. Prints the endpoint's URL on stderr.
   static Expected<std::unique_ptr<RunMetrics>> start(const RunMetricsOptions& options);
