@@ -1,0 +1,381 @@
+"""What the orchestrator says agrees with what it did: the exit code with the stored run (a bad
+--promote, a failed push, a full disk, a locked database), the reports (--json status, gate
+re-evaluations, JUnit, baselines), and one clear line for every command-line mistake and every
+address that cannot be listened on."""
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+import xml.etree.ElementTree as ET
+
+from harness import BIN, Run, kill_tagged, load_json, write_scenario
+
+QUICK = """
+name = "e2e_outputs"
+[defaults]
+warmup = "0s"
+duration = "300ms"
+repetitions = {repetitions}
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 2
+"""
+
+SECOND_WORKLOAD = """
+[[workloads]]
+name = "second"
+protocol = "http1"
+target = "/bench/hello"
+connections = 2
+"""
+
+GATE = """
+[[gates]]
+workload = "hello"
+metric = "latency.p99"
+max = "{p99_max}"
+"""
+
+
+class OutputsTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.db = os.path.join(self.dir, "bench.db")
+        self.tags = []
+
+    def tearDown(self):
+        for tag in self.tags:
+            kill_tagged(tag)
+
+    def orchestrator(self, *args):
+        run = Run(list(args), cwd=self.dir)
+        self.tags.append(run.tag)
+        return run.run()
+
+    def start(self, *args):
+        run = Run(list(args), cwd=self.dir)
+        self.tags.append(run.tag)
+        return run.start()
+
+    def scenario(self, repetitions=1, extra=""):
+        return write_scenario(self.dir, "quick.toml", QUICK.format(repetitions=repetitions) + extra)
+
+    def query(self, sql, *args):
+        with sqlite3.connect(self.db) as db:
+            return db.execute(sql, args).fetchall()
+
+
+class ExitCodeAndStoredRunTest(OutputsTest):
+    def test_a_bad_promote_name_is_refused_before_anything_runs(self):
+        run = self.orchestrator("run", self.scenario(), "--db", self.db, "--promote", "bad name")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertEqual(run.stderr, "error: --promote baseline name 'bad name' may contain only "
+                                     "letters, digits, '_', '-' and '.'\n")
+        self.assertNotIn("RESULT|", run.stdout)
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_a_report_file_that_cannot_be_written_is_refused_before_anything_runs(self):
+        for flag in ("--json", "--junit", "--markdown"):
+            target = os.path.join(self.dir, "missing", "out")
+            run = self.orchestrator("run", self.scenario(), "--db", self.db, flag, target)
+            self.assertEqual((run.returncode, run.stderr),
+                             (2, f"error: {flag} {target}: folder "
+                                 f"'{os.path.dirname(target)}' does not exist\n"))
+            self.assertNotIn("RESULT|", run.stdout)
+            self.assertFalse(os.path.exists(self.db))
+
+    def test_a_failed_push_changes_neither_the_exit_code_nor_the_stored_run(self):
+        # A port that refuses connections: bound, never listening.
+        closed = socket.socket()
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+        try:
+            run = self.orchestrator("run", self.scenario(), "--db", self.db, "--pushgateway", url)
+        finally:
+            closed.close()
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn(f"warning: pushing metrics to {url} failed", run.stderr)
+        self.assertIn("the exit code stays the run's (0)", run.stderr)
+        self.assertEqual(self.query("SELECT status, exit_code FROM runs"), [("ok", 0)])
+
+    def test_a_workload_the_locked_database_refused_is_not_reported_as_stored(self):
+        path = self.scenario()
+        run = self.start("run", path, "--db", self.db)
+        run.wait_for_stderr("hello: starting")
+        # A second connection holds the write lock until the orchestrator has exited.
+        holder = sqlite3.connect(self.db, timeout=30, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            run.finish(timeout=120)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertIn("warning: cannot store workload 'hello' of run 1 now", run.stderr)
+        [result] = run.result_lines()
+        self.assertEqual(result["status"], "failed")
+        self.assertEqual(self.query("SELECT COUNT(*) FROM workloads"), [(0,)])
+
+    def test_a_workload_refused_once_is_stored_when_the_lock_is_gone(self):
+        path = self.scenario(extra=SECOND_WORKLOAD)
+        run = self.start("run", path, "--db", self.db)
+        run.wait_for_stderr("hello: starting")
+        holder = sqlite3.connect(self.db, timeout=30, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            run.wait_for_stderr("warning: cannot store workload 'hello'", timeout=60)
+        finally:
+            holder.execute("ROLLBACK")  # while the second workload runs
+            holder.close()
+        run.finish(timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual([r["status"] for r in run.result_lines()], ["ok", "ok"])
+        self.assertEqual(self.query("SELECT name, status FROM workloads ORDER BY name"),
+                         [("hello", "ok"), ("second", "ok")])
+        self.assertEqual(self.query("SELECT status, exit_code FROM runs"), [("ok", 0)])
+
+    def test_a_full_disk_fails_the_run_with_the_reason_and_never_leaves_it_running(self):
+        folder = os.path.join(self.dir, "small")
+        os.mkdir(folder)
+        first = self.scenario()
+        second = write_scenario(self.dir, "second.toml", QUICK.format(repetitions=3))
+        # In a mount namespace of its own (nothing outside sees the mount, root included): a
+        # 2 MiB tmpfs holding the database; a first run creates it, the second run's disk
+        # fills up once its workload has started, leaving a few pages free.
+        script = textwrap.dedent("""
+            import errno, os, sqlite3, subprocess, sys
+            folder, orchestrator, first, second, free = sys.argv[1:6]
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", folder], check=True)
+            db = os.path.join(folder, "bench.db")
+            made = subprocess.run([orchestrator, "run", first, "--db", db], capture_output=True)
+            if made.returncode != 0:
+                sys.exit("first run: " + made.stderr.decode())
+            run = subprocess.Popen([orchestrator, "run", second, "--db", db],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            seen = ""
+            while "hello: starting" not in seen:
+                line = run.stderr.readline()
+                if not line:
+                    break
+                seen += line
+            fill = os.path.join(folder, "fill")
+            with open(fill, "wb", buffering=0) as f:
+                try:
+                    while True:
+                        f.write(b"x" * 4096)
+                except OSError as e:
+                    assert e.errno == errno.ENOSPC, e
+            os.truncate(fill, max(0, os.path.getsize(fill) - int(free)))
+            out, err = run.communicate(timeout=120)
+            os.remove(fill)
+            sys.stdout.write(out)
+            sys.stderr.write(seen + err)
+            # The database lives only in this namespace: print what the test checks.
+            with sqlite3.connect(db) as check:
+                check.row_factory = sqlite3.Row
+                for row in check.execute("SELECT * FROM runs ORDER BY id"):
+                    row = dict(row)
+                    print("RUNROW|" + "|".join(str(row.get(k)) for k in
+                                               ("id", "status", "exit_code", "error")))
+            sys.exit(run.returncode)
+        """)
+        probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            self.skipTest("no mount namespace here: " + probe.stderr.strip())
+        run = Run([], cwd=self.dir)
+        self.tags.append(run.tag)
+        run.args = ["unshare", "--mount", sys.executable, "-c", script, folder,
+                    os.path.join(BIN, "orchestrator"), first, second, "0"]
+        run.run(timeout=240)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("database or disk is full", run.stderr)
+        rows = [l.split("|")[1:] for l in run.stdout.splitlines() if l.startswith("RUNROW|")]
+        self.assertEqual([r[:3] for r in rows], [["1", "ok", "0"], ["2", "failed", "3"]],
+                         run.stdout + run.stderr)
+        self.assertTrue(rows[1][3].startswith("cannot store results: "), rows[1][3])
+        self.assertIn("database or disk is full", rows[1][3])
+        self.assertNotIn("cannot finish run", run.stderr)
+        [result] = run.result_lines()
+        self.assertEqual(result["status"], "failed")
+
+
+class ReportsTest(OutputsTest):
+    def test_json_has_each_scenarios_status_as_stored(self):
+        out = os.path.join(self.dir, "out.json")
+        run = self.orchestrator("run", self.scenario(), "--db", self.db, "--json", out)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        [scenario] = load_json(out)["scenarios"]
+        self.assertEqual(scenario["status"], "ok")
+        self.assertEqual(self.query("SELECT status FROM runs"), [(scenario["status"],)])
+
+    def test_the_readme_lists_every_result_field_in_order(self):
+        run = self.orchestrator("run", self.scenario(), "--db", self.db)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        line = next(l for l in run.stdout.splitlines() if l.startswith("RESULT|"))
+        fields = [kv.split("=", 1)[0] for kv in line.split("|")[1:]]
+        with open(os.path.join(os.path.dirname(__file__), "../../README.md")) as f:
+            documented = next(l for l in f if l.startswith("RESULT|scenario=..")).strip()
+        self.assertEqual(documented, "RESULT|" + "|".join(f + "=.." for f in fields))
+
+    def test_worker_help_names_every_protocol_it_generates(self):
+        help_text = subprocess.run([os.path.join(BIN, "worker"), "--help"], capture_output=True,
+                                   text=True, timeout=30).stdout
+        self.assertIn("an HTTP/1.1 and WAMP load generator", help_text.splitlines()[0])
+
+    def test_junit_and_markdown_of_a_run_and_of_its_re_evaluation(self):
+        path = self.scenario(extra=GATE.format(p99_max="10s"))
+        junit = os.path.join(self.dir, "run.xml")
+        run = self.orchestrator("run", path, "--db", self.db, "--junit", junit)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        cases = ET.parse(junit).getroot().find("testsuite").findall("testcase")
+        self.assertEqual([c.get("name") for c in cases], ["run", "hello latency.p99 (gate #1)"])
+        self.assertGreater(float(cases[0].get("time")), 0)  # the run's own duration
+        self.assertIsNone(cases[1].get("time"))  # a gate takes no time of its own
+
+        markdown = os.path.join(self.dir, "gate.md")
+        junit = os.path.join(self.dir, "gate.xml")
+        again = self.orchestrator("gate", "1", "--db", self.db, "--markdown", markdown,
+                                  "--junit", junit)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        with open(markdown) as f:
+            text = f.read()
+        self.assertNotIn("| workload | ops/s", text)  # no results table without its rows
+        self.assertIn("`orchestrator runs show 1`", text)
+        self.assertIn("| pass | critical | hello | latency.p99 |", text)
+        for case in ET.parse(junit).getroot().iter("testcase"):
+            self.assertIsNone(case.get("time"), case.get("name"))
+
+    def test_baseline_add_takes_only_what_promote_would_take(self):
+        path = self.scenario(extra=GATE.format(p99_max="1ns"))
+        run = self.orchestrator("run", path, "--db", self.db, "--promote", "main")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("not promoted", run.stdout)
+        add = self.orchestrator("baseline", "add", "main", "1", "--db", self.db)
+        self.assertEqual(add.returncode, 2, add.stdout)
+        self.assertEqual(add.stderr, "error: baseline add: run 1 exited 1 (a critical gate "
+                                     "failed); only runs that exited 0 can be a baseline, as "
+                                     "with run --promote\n")
+        self.assertEqual(self.query("SELECT COUNT(*) FROM baselines"), [(0,)])
+
+
+class CommandLineMistakesTest(OutputsTest):
+    def test_an_unknown_command_suggests_the_nearest(self):
+        run = self.orchestrator("rn", "x")
+        self.assertEqual((run.returncode, run.stderr), (2, "error: unknown command 'rn' for "
+                         "`orchestrator` (did you mean 'run'?); see `orchestrator --help`\n"))
+        run = self.orchestrator("runs", "lst")
+        self.assertEqual((run.returncode, run.stderr), (2, "error: unknown command 'lst' for "
+                         "`orchestrator runs` (did you mean 'list'?); see `orchestrator runs "
+                         "--help`\n"))
+
+    def test_an_unknown_option_is_named_with_the_nearest_not_taken_for_a_file(self):
+        run = self.orchestrator("run", "--jsn", "x.json")
+        self.assertEqual((run.returncode, run.stderr), (2, "error: unknown option '--jsn' for "
+                         "`orchestrator run` (did you mean '--json'?); see `orchestrator run "
+                         "--help`\n"))
+        # An option's value is never taken for an option, and what follows -- is the command's.
+        path = self.scenario()
+        ok = self.orchestrator("validate", path)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        run = self.orchestrator("run", path, "--label", "-x=1", "--db", self.db, "--jsno=1")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("unknown option '--jsno'", run.stderr)
+
+    def test_a_folder_given_as_a_scenario_gets_one_message_from_run_and_validate(self):
+        validate = self.orchestrator("validate", self.dir)
+        run = self.orchestrator("run", self.dir, "--db", self.db)
+        expected = (f"{self.dir}: error: is a folder, not a scenario file (give the files in it, "
+                    f"e.g. {self.dir}/*.toml)\n")
+        self.assertEqual((validate.returncode, validate.stderr), (2, expected))
+        self.assertEqual((run.returncode, run.stderr), (2, expected))
+        missing = os.path.join(self.dir, "missing.toml")
+        validate = self.orchestrator("validate", missing)
+        run = self.orchestrator("run", missing, "--db", self.db)
+        self.assertEqual(validate.stderr, f"{missing}: error: no such scenario file\n")
+        self.assertEqual((run.returncode, run.stderr), (2, validate.stderr))
+
+    def test_a_db_that_is_a_folder_or_not_sqlite_is_a_usage_error_for_every_command(self):
+        corrupt = os.path.join(self.dir, "corrupt.db")
+        with open(corrupt, "w") as f:
+            f.write("not sqlite\n" * 100)
+        path = self.scenario()
+        for db in (self.dir, corrupt):
+            run = self.orchestrator("run", path, "--db", db)
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertNotIn("RESULT|", run.stdout)
+            for args in (["runs", "list"], ["runs", "show", "1"], ["baseline", "list"],
+                         ["baseline", "add", "main", "1"], ["compare", "1", "2"], ["gate", "1"]):
+                history = self.orchestrator(*args, "--db", db)
+                self.assertEqual((history.returncode, history.stderr), (2, run.stderr), args)
+
+    def test_metrics_linger_is_checked_always_and_needs_metrics_listen(self):
+        path = self.scenario()
+        run = self.orchestrator("run", path, "--db", self.db, "--metrics-linger", "5parsecs")
+        self.assertEqual((run.returncode, run.stderr), (2, "error: --metrics-linger '5parsecs': "
+                                                           "expected a duration such as 30s\n"))
+        run = self.orchestrator("run", path, "--db", self.db, "--metrics-linger", "5s")
+        self.assertEqual((run.returncode, run.stderr), (2, "error: --metrics-linger 5s keeps "
+                         "/metrics up after the run, so it needs --metrics-listen HOST:PORT\n"))
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_a_gate_on_a_swept_workloads_base_name_suggests_its_glob(self):
+        path = write_scenario(self.dir, "swept.toml", """
+name = "swept"
+[[workloads]]
+name = "echo"
+method = "POST"
+target = "/bench/echo"
+sweep = { request_bytes = [64, 1024] }
+[[gates]]
+workload = "echo"
+metric = "latency.p99"
+max = "5ms"
+""")
+        run = self.orchestrator("validate", path)
+        self.assertEqual(run.returncode, 2)
+        self.assertEqual(run.stderr, f"{path}:9:12: error: gate workload 'echo' matches no "
+                                     "workload: a swept workload is named per value "
+                                     "('echo@request_bytes=64', ...); 'echo@*' matches every "
+                                     "value\n")
+
+
+class ListenErrorsTest(OutputsTest):
+    def setUp(self):
+        super().setUp()
+        self.taken = socket.socket()
+        self.taken.bind(("127.0.0.1", 0))
+        self.taken.listen()
+        self.address = f"127.0.0.1:{self.taken.getsockname()[1]}"
+
+    def tearDown(self):
+        self.taken.close()
+        super().tearDown()
+
+    def test_run_metrics_listen_on_a_port_in_use(self):
+        run = self.orchestrator("run", self.scenario(), "--db", self.db,
+                                "--metrics-listen", self.address)
+        self.assertEqual((run.returncode, run.stderr),
+                         (2, f"error: --metrics-listen {self.address}: cannot listen: address "
+                             "already in use\n"))
+        self.assertNotIn("RESULT|", run.stdout)
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_serve_listen_and_metrics_listen_on_a_port_in_use(self):
+        for flag, other in (("--listen", "--metrics-listen"), ("--metrics-listen", "--listen")):
+            run = self.orchestrator("serve", flag, self.address, other, "127.0.0.1:0",
+                                    "--db", self.db, "--scenarios", self.dir)
+            self.assertEqual((run.returncode, run.stderr),
+                             (2, f"error: {flag} {self.address}: cannot listen: address already "
+                                 "in use\n"), flag)
+            self.assertNotIn("READY", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
