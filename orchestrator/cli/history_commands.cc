@@ -158,7 +158,9 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
       app.add_subcommand("baseline", "Manage baselines: named sets of runs relative gates use");
   baseline->require_subcommand(1);
   CLI::App* add = baseline->add_subcommand(
-      "add", "Add a finished (ok) run to a baseline, creating the baseline if needed");
+      "add",
+      "Add a run that finished ok with exit code 0 (what --promote takes) to a baseline, "
+      "creating the baseline if needed");
   add->add_option("NAME", flags.baseline, "Baseline name (letters, digits, '_', '-', '.')")
       ->required();
   add->add_option("RUN", flags.run, "Run id")->required();

@@ -220,14 +220,16 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--metrics-listen", flags.metrics_listen,
                   "Serve Prometheus metrics at http://HOST:PORT/metrics during the run");
   run->add_option("--metrics-linger", flags.metrics_linger,
-                  "Keep /metrics up this long after the run (e.g. 30s; Ctrl-C ends it)")
+                  "Keep /metrics up this long after the run (e.g. 30s; Ctrl-C ends it); needs "
+                  "--metrics-listen")
       ->capture_default_str();
   run->add_option("--server", flags.server,
                   "Submit the files to `orchestrator serve` at HOST:PORT and stream its output "
                   "(the results stay there: --db, --json, --junit, --markdown and the other "
                   "flags of a local run are refused with it)");
   run->add_option("--pushgateway", flags.pushgateway,
-                  "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT)");
+                  "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT); a "
+                  "failed push is a warning and leaves the exit code as it is");
   // The service runs the scenario and keeps its results; only its output streams back.
   for (const char* name : {"--db", "--json", "--junit", "--markdown", "--router-bin",
                            "--worker-bin", "--workers-at", "--worker-token-file", "--keep-logs",

@@ -215,7 +215,7 @@ class HistoryTest(unittest.TestCase):
         for args, description in [
             (["runs", "list"], "List stored runs, newest first"),
             (["runs", "show"], "Show one run"),
-            (["baseline", "add"], "Add a finished (ok) run to a baseline"),
+            (["baseline", "add"], "Add a run that finished ok with exit code 0"),
             (["baseline", "list"], "List the runs of one baseline"),
             (["baseline", "remove"], "Remove a run from a baseline"),
             (["compare"], "Compare two stored runs, benchstat-style"),
