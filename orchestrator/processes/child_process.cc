@@ -22,6 +22,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "orchestrator/app/interrupt.h"
 
@@ -176,6 +177,25 @@ bool ChildProcess::stopped() const {
   if (close == std::string::npos || close + 2 >= line.size()) return false;
   const char state = line[close + 2];
   return state == 'T' || state == 't';
+}
+
+bool ChildProcess::stopped_since_last_call() {
+  if (wait_status_ || pid_ <= 0) return std::exchange(stop_seen_, false);
+  // Collects every stop and continue reported since the last call; an exit ends the child.
+  while (true) {
+    int status = 0;
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG | WUNTRACED | WCONTINUED);
+    if (r != pid_) break;
+    if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
+      stop_seen_ = true;
+    } else {
+      reap(status);
+      break;
+    }
+  }
+  // A traced child stops for its tracer, which is told instead of the parent.
+  if (stopped()) stop_seen_ = true;
+  return std::exchange(stop_seen_, false);
 }
 
 std::string ChildProcess::exit_description() {

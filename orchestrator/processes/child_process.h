@@ -43,6 +43,11 @@ class ChildProcess {
   // True while the child is alive but stopped (SIGSTOP, SIGTSTP, a debugger): it answers
   // nothing until continued, so waiting on it is pointless.
   bool stopped() const;
+  // True when the child was stopped at any moment since the previous call, even if it has
+  // been continued since: waitpid reports each stop and continue of a child (WUNTRACED,
+  // WCONTINUED) until it is collected, so a brief stop between two calls is not missed. A
+  // window calls it before it starts (discarding what came before) and while it runs.
+  bool stopped_since_last_call();
   // "exited with status 1" / "killed by signal 9" / "running".
   std::string exit_description();
   // SIGTERM (and SIGCONT, so a stopped child can act on it) to the child's process group,
@@ -63,6 +68,7 @@ class ChildProcess {
   std::string stdout_buffer_;
   std::filesystem::path stderr_log_;
   std::optional<int> wait_status_;
+  bool stop_seen_ = false;  // see stopped_since_last_call()
 };
 
 // Finds an executable: an absolute or relative path as is, otherwise on PATH.

@@ -64,6 +64,30 @@ TEST(ChildProcessFaults, StopEndsAFrozenChildThroughSigterm) {
       << child->exit_description();
 }
 
+TEST(ChildProcessFaults, AStopThatEndedBeforeTheCallIsStillSeenOnce) {
+  auto child = ready_child();
+  EXPECT_FALSE(child->stopped_since_last_call());
+  ::kill(child->pid(), SIGSTOP);
+  ASSERT_TRUE(becomes(*child, true));
+  ::kill(child->pid(), SIGCONT);
+  ASSERT_TRUE(becomes(*child, false));
+  // Stopped and continued again before anyone asked: the stop is reported, once.
+  EXPECT_TRUE(child->stopped_since_last_call());
+  EXPECT_FALSE(child->stopped_since_last_call());
+  EXPECT_TRUE(child->running());
+  child->stop(200ms);
+}
+
+TEST(ChildProcessFaults, AChildStoppedNowIsSeenAtEveryCall) {
+  auto child = ready_child();
+  ::kill(child->pid(), SIGSTOP);
+  ASSERT_TRUE(becomes(*child, true));
+  EXPECT_TRUE(child->stopped_since_last_call());
+  EXPECT_TRUE(child->stopped_since_last_call());  // still stopped
+  child->stop(5s);
+  EXPECT_FALSE(child->stopped_since_last_call());
+}
+
 TEST(ChildProcessFaults, AnExitedChildIsNotStopped) {
   auto child = ready_child();
   child->stop(200ms);
