@@ -56,6 +56,11 @@ int gate_command(const GateFlags& flags) {
     v.params_hash = w.params_hash;
     v.ok = w.status == "ok";
     v.error = w.error;
+    for (const auto& rep : w.repetitions) {
+      if (rep.stopped.empty()) continue;
+      v.not_judged = gating::stopped_reason(rep.index, rep.stopped);
+      break;
+    }
     const int64_t id = flags.run_id;
     v.values = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
       auto values = store.run_metric_values(id, name, variant, metric);

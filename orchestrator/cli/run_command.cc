@@ -90,6 +90,11 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
     v.params_hash = store::workload_params_hash(w.spec);
     v.ok = w.status == results::WorkloadStatus::kOk;
     v.error = w.error;
+    for (const auto& rep : w.repetitions) {
+      if (rep.stopped.empty()) continue;
+      v.not_judged = gating::stopped_reason(rep.index, rep.stopped);
+      break;
+    }
     v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
     v.not_measured = [&w](const std::string& metric) {
       return results::not_measured_reason(w, metric);

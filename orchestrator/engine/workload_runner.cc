@@ -30,6 +30,9 @@ constexpr auto kCloseGrace = 2s;
 // A worker's stream breaks a moment before its process can be reaped: how long to wait for
 // the process to show why it ended.
 constexpr auto kDeathNotice = 1s;
+// How often a running window looks at every child's state. A stop between two looks is not
+// missed (waitpid keeps it until collected); this only bounds how late it is logged.
+constexpr auto kStopWatch = 50ms;
 
 class WorkloadRun {
  public:
@@ -163,6 +166,10 @@ class WorkloadRun {
       if (!snapshot) return sut_error(snapshot.error());
       before = std::move(snapshot).value();
     }
+    // Stops before the window do not concern it; from here on every one is recorded.
+    stopped_.clear();
+    for (size_t w = 0; w < streams_.size(); ++w) (void)env_.pool.stopped_since_last_call(w);
+    (void)env_.sut.stopped_since_last_call();
     v1::Window window;
     window.set_index(index);
     window.set_measured(info.measured);
@@ -186,8 +193,16 @@ class WorkloadRun {
     std::map<size_t, double> current_rate;
     HdrHistogram so_far;
     size_t results = 0;
+    auto next_watch = Clock::now();
     while (results < streams_.size()) {
-      auto event = streams_.next(window_deadline);
+      if (Clock::now() >= next_watch) {
+        watch_stops();
+        next_watch = Clock::now() + kStopWatch;
+      }
+      // A stopped worker is waited for until the deadline: continued in time, its window is
+      // kept and flagged; still stopped then, it is named as the cause.
+      auto event = streams_.next(std::min(window_deadline, next_watch));
+      if (!event && Clock::now() < window_deadline && !app::interrupted()) continue;
       if (!event) {
         return Error{
             explain_timeout("the results of window " + std::to_string(index), missing(have))};
@@ -222,9 +237,14 @@ class WorkloadRun {
       }
     }
 
+    watch_stops();
     auto merged =
         merge_window(parts, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
     if (!merged) return merged.error();
+    if (!stopped_.empty()) {
+      merged->flags.emplace_back(results::kProcessStopped);
+      merged->stopped = stopped_;
+    }
     if (std::string sut = env_.sut.failure(); !sut.empty()) return Error{sut};
     if (info.measured && before) {
       auto after = env_.sut.snapshot();
@@ -235,6 +255,22 @@ class WorkloadRun {
     if (!sut_failure.empty()) return Error{sut_failure};
     env_.observer.window_finished(workload_, info, info.measured ? &*merged : nullptr);
     return merged;
+  }
+
+  // Records every child that was stopped since the last look, and says so once.
+  void watch_stops() {
+    auto note = [&](std::string who) {
+      if (who.empty() || std::find(stopped_.begin(), stopped_.end(), who) != stopped_.end()) {
+        return;
+      }
+      env_.observer.message("workload '" + workload_.name + "': " + who +
+                            " was stopped (SIGSTOP or a debugger) during a window, which is "
+                            "flagged " +
+                            std::string(results::kProcessStopped));
+      stopped_.push_back(std::move(who));
+    };
+    for (size_t w = 0; w < streams_.size(); ++w) note(env_.pool.stopped_since_last_call(w));
+    note(env_.sut.stopped_since_last_call());
   }
 
   void attach_router_window(results::Repetition& rep, const sut::MetricsSnapshot& before,
@@ -262,6 +298,7 @@ class WorkloadRun {
   Clock::time_point deadline_;
   workers::WorkerStreams streams_;
   results::WorkloadResult result_;
+  std::vector<std::string> stopped_;  // who was stopped during the current window
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "orchestrator/gates/gate_evaluator.h"
+#include "orchestrator/results/results.h"
 #include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/store.h"
 
@@ -63,6 +64,8 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       if (!workload.ok) {
         result.outcome =
             gates::error_outcome(gate, "workload " + workload.name + " failed: " + workload.error);
+      } else if (!workload.not_judged.empty()) {
+        result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
       } else {
         std::string history_error;
         std::vector<gates::BaselineRun> baseline;
@@ -100,6 +103,17 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
   gates::apply_holm(outcomes);
   for (size_t i = 0; i < evaluated.size(); ++i) evaluated[i].outcome = outcomes[i];
   return evaluated;
+}
+
+std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopped) {
+  std::string who;
+  for (size_t i = 0; i < stopped.size(); ++i) {
+    who += (i == 0 ? "" : i + 1 == stopped.size() ? " and " : ", ") + stopped[i];
+  }
+  if (who.empty()) who = "a process";
+  return "repetition " + std::to_string(index + 1) + " was measured while " + who + " " +
+         (stopped.size() > 1 ? "were" : "was") + " stopped (flag " +
+         std::string(results::kProcessStopped) + ")";
 }
 
 store::GateRecord to_record(const EvaluatedGate& gate) {

@@ -27,6 +27,9 @@ struct WorkloadValues {
   std::string params_hash;
   bool ok = true;     // false: the workload failed; its gates are errors
   std::string error;  // why it failed
+  // Why its figures are not judged although it ran (see stopped_reason), or "": its gates are
+  // then errors, as a gate never passes on data it cannot trust.
+  std::string not_judged;
   // Per-repetition values of a metric in base units; nullopt when not collected.
   std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
   // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
@@ -54,6 +57,12 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
                                           const GateContext& context);
 
 store::GateRecord to_record(const EvaluatedGate& gate);
+
+// The reason a repetition (0-based `index`) during which `stopped` (who) were stopped makes
+// its workload not judged: "repetition 2 was measured while worker 0 (pid 4242) was stopped
+// (flag process_stopped)". A stopped worker sent nothing for a while and a stopped server
+// answered nothing, so the window's figures describe the stop, not the system.
+std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopped);
 
 // Exit code for the gates alone (GATES.md): 0, 1, or 3 for a critical error.
 int gates_exit_code(const std::vector<EvaluatedGate>& gates, bool strict);

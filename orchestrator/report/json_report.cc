@@ -90,6 +90,7 @@ json repetition_json(const results::Repetition& rep) {
             {"worker_cpu_seconds", rep.worker_cpu_seconds},
             {"worker_cpu_utilization", rep.worker_cpu_utilization},
             {"flags", rep.flags},
+            {"stopped", rep.stopped},
             {"not_measured", rep.not_measured}};
   // A figure the workers could not measure is null, never its zero.
   if (!rep.measured("bytes_sent")) j["bytes_sent"] = nullptr;

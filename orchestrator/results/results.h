@@ -41,6 +41,9 @@ struct ToolLatency {
 // The key of a percentile in ToolLatency::percentiles_ns: 50 -> "50", 99.9 -> "99.9".
 std::string percentile_key(double percentile);
 
+// The flag of a window in which a worker or the system under test was stopped.
+inline constexpr std::string_view kProcessStopped = "process_stopped";
+
 // One measured window (a repetition), merged over every worker and thread.
 struct Repetition {
   uint32_t index = 0;          // 0-based among measured windows
@@ -62,6 +65,10 @@ struct Repetition {
   double worker_cpu_utilization = 0;         // busiest worker: cpu / (wall * threads)
   RouterWindow router;
   std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
+  // Who was stopped (SIGSTOP, a debugger) at some moment of the window, even if continued
+  // before its end: "worker 0 (pid 4242)", "router (pid 4243)". Such a window is flagged
+  // kProcessStopped, and gates do not judge its workload (GATES.md, "Verdicts").
+  std::vector<std::string> stopped;
   // Set, instead of `latency`, when the workers wrap a tool that prints no histogram.
   std::optional<ToolLatency> tool_latency;
   // Fields the workers could not measure in this window ("bytes_sent", "bytes_received",

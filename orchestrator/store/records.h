@@ -82,6 +82,7 @@ struct StoredRepetition {
   std::optional<std::vector<uint8_t>> router_handling_hdr;
   std::map<std::string, uint64_t> router_metrics;  // counter deltas
   std::vector<std::string> flags;
+  std::vector<std::string> stopped;  // who was stopped during the window (flag process_stopped)
 };
 
 struct StoredWorkload {

@@ -1,5 +1,6 @@
 // Series history for gates: the latest k runs of a baseline on one testbed and series, and a
 // stored run's values, both per repetition (GATES.md, "Series and history").
+#include "orchestrator/results/results.h"
 #include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -52,16 +53,24 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // candidate (filters are computed into `usable`, not applied in WHERE), the two walks take
   // turns, and the first to find k usable runs or run out gives the answer: the cost follows
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
+  // A workload with a window during which a process was stopped (flag process_stopped) is
+  // never history: its figures describe the stop, not the system (GATES.md, "Verdicts").
+  const std::string unstopped = "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value = ?7)";
   auto by_baseline = db_->prepare(
       "SELECT r.id, r.started_at, r.commit_id, w.id, "
       "(r.testbed_id = ?2 AND r.scenario = ?3 AND r.status = 'ok' AND w.params_hash = ?6 "
-      "AND w.status = 'ok') FROM baselines b "
+      "AND w.status = 'ok' AND " +
+      unstopped +
+      ") FROM baselines b "
       "CROSS JOIN runs r ON r.id = b.run_id "
       "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
       "WHERE b.name = ?1 ORDER BY b.run_id DESC");
   auto by_series = db_->prepare(
       "SELECT r.id, r.started_at, r.commit_id, w.id, "
-      "(r.status = 'ok' AND b.run_id IS NOT NULL AND w.params_hash = ?6 AND w.status = 'ok') "
+      "(r.status = 'ok' AND b.run_id IS NOT NULL AND w.params_hash = ?6 AND w.status = 'ok' "
+      "AND " +
+      unstopped +
+      ") "
       "FROM runs r INDEXED BY runs_by_scenario "
       "LEFT JOIN baselines b ON b.name = ?1 AND b.run_id = r.id "
       "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
@@ -82,7 +91,8 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
         .bind(3, q.scenario)
         .bind(4, q.workload)
         .bind(5, q.variant)
-        .bind(6, q.params_hash);
+        .bind(6, q.params_hash)
+        .bind(7, results::kProcessStopped);
   }
   while (true) {
     for (Walk& walk : walks) {

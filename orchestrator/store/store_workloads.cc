@@ -164,9 +164,9 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       "late_sends, unsent, ops_per_s, bytes_per_s, p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, "
       "p999_ns, max_ns, mean_ns, latency_hdr, service_time_hdr, worker_cpu_s, "
       "worker_cpu_utilization, router_requests, router_cpu_s, router_rss_bytes, "
-      "router_handling_hdr, flags, not_measured, tool_latency) "
+      "router_handling_hdr, flags, not_measured, tool_latency, stopped) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-      "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)");
+      "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)");
   auto insert_metric =
       db_->prepare("INSERT INTO router_metrics (repetition_id, name, value) VALUES (?1, ?2, ?3)");
   if (!insert_rep || !insert_metric) return fail(db_->last_error());
@@ -221,6 +221,7 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
     } else {
       s.bind_null(34);
     }
+    s.bind(35, to_json(rep.stopped));
     if (auto ok = s.run(); !ok) {
       return fail("repetition " + std::to_string(rep.index) + ": " + ok.message());
     }

@@ -64,6 +64,11 @@ std::string BuiltinRouter::failure() {
          (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
 }
 
+std::string BuiltinRouter::stopped_since_last_call() {
+  if (!process_ || !process_->stopped_since_last_call()) return {};
+  return "router (pid " + std::to_string(process_->pid()) + ")";
+}
+
 Expected<void> BuiltinRouter::begin_window() {
   if (!control_) return Error{"router is not running"};
   return control_->reset();

@@ -82,6 +82,11 @@ std::string ExternalSystem::failure() {
          (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
 }
 
+std::string ExternalSystem::stopped_since_last_call() {
+  if (!process_ || !process_->stopped_since_last_call()) return {};
+  return process_->name() + " (pid " + std::to_string(process_->pid()) + ")";
+}
+
 Expected<std::optional<MetricsSnapshot>> ExternalSystem::snapshot() {
   if (!process_) return std::optional<MetricsSnapshot>{};
   auto cpu = process_cpu_times(process_->pid());

@@ -19,6 +19,7 @@ class ExternalSystem : public SystemUnderTest {
   Expected<void> start(std::chrono::steady_clock::time_point deadline) override;
   std::string address() const override { return config_.address; }
   std::string failure() override;
+  std::string stopped_since_last_call() override;
   Expected<std::optional<MetricsSnapshot>> snapshot() override;
   void stop() override;
   std::string description() const override;

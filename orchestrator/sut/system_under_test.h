@@ -40,6 +40,9 @@ class SystemUnderTest {
   }
   // Empty when the system is alive; otherwise why not ("router killed by signal 9").
   virtual std::string failure() = 0;
+  // "router (pid 1234)" when the process this orchestrator started was stopped (SIGSTOP, a
+  // debugger) at any moment since the previous call, even if continued since; else empty.
+  virtual std::string stopped_since_last_call() { return {}; }
   // Called between windows, while no load flows: the bundled router clears its handling
   // histogram here so the snapshot after the window holds exactly that window's histogram.
   virtual Expected<void> begin_window() { return {}; }

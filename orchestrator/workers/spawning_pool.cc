@@ -58,6 +58,12 @@ class SpawningPool : public WorkerPool {
            (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
   }
 
+  std::string stopped_since_last_call(size_t index) override {
+    auto& process = *slots_.at(index).process;
+    if (!process.stopped_since_last_call()) return {};
+    return process.name() + " (pid " + std::to_string(process.pid()) + ")";
+  }
+
   Expected<std::string> recover(bool after_failure,
                                 std::chrono::steady_clock::time_point deadline) override {
     std::string done;

@@ -24,6 +24,10 @@ class WorkerPool {
   // "worker 2 (pid 1234) killed by signal 9; its stderr ends with ...", "worker 2 (pid 1234)
   // is stopped ...", or empty while the worker looks alive and able to run.
   virtual std::string failure(size_t index) = 0;
+  // "worker 2 (pid 1234)" when that worker was stopped (SIGSTOP, a debugger) at any moment
+  // since the previous call, even if it has been continued since; else empty. Workers this
+  // orchestrator did not spawn cannot be watched.
+  virtual std::string stopped_since_last_call(size_t /*index*/) { return {}; }
   // Called before every workload but the first: makes the workers usable again by the
   // deadline, or says why they cannot be. Workers that are gone or stopped are always
   // replaced. After a failed workload (`after_failure`) every worker is suspect (a stream cut

@@ -5,6 +5,7 @@ JSON, SQLite), that the workloads after it still run (unless fail_fast), that th
 repetitions before the fault are kept, that the exit code is 3 and that no process is left.
 
 Durations and timeouts are small: a frozen peer must cost seconds, not minutes."""
+import json
 import os
 import signal
 import sqlite3
@@ -149,6 +150,51 @@ class FaultsTest(unittest.TestCase):
         self.assert_workload_ok(run, "after")
         self.assertIn("stopped)", run.stderr)  # "replaced worker N (pid P, stopped)"
         self.assert_run_ended(run)
+
+    def test_a_worker_stopped_and_continued_mid_window_flags_that_repetition(self):
+        # A long window, so the stop lands inside it; it is flagged however short it is.
+        path = self.scenario(duration="3s", timeout="40s", top="""
+[[gates]]
+workload = "victim"
+metric = "errors.count"
+max = 0
+""")
+        run = self.orchestrator(path).start()
+        run.wait_for_stderr("victim rep 2/3: started")
+        workers = [p for p in tagged_processes(run.tag) if process_name(p) == "worker"]
+        self.assertEqual(len(workers), 2)
+        os.kill(workers[0], signal.SIGSTOP)
+        time.sleep(1)
+        os.kill(workers[0], signal.SIGCONT)
+        run.finish(timeout=90)
+        out = run.stdout + run.stderr
+        self.assertIn(f"(pid {workers[0]}) was stopped", run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+
+        # Kept, but flagged with who was stopped: JSON and SQLite.
+        doc = load_json(self.json)
+        workloads = {w["name"]: w for w in doc["scenarios"][0]["workloads"]}
+        reps = workloads["victim"]["repetitions"]
+        self.assertEqual(workloads["victim"]["status"], "ok", out)
+        self.assertEqual([("process_stopped" in r["flags"]) for r in reps], [False, True, False])
+        self.assertEqual(len(reps[1]["stopped"]), 1, reps[1])
+        self.assertRegex(reps[1]["stopped"][0], rf"^worker [01] \(pid {workers[0]}\)$")
+        self.assertEqual([r["stopped"] for r in (reps[0], reps[2])], [[], []])
+        self.assertNotIn("process_stopped", workloads["after"]["flags"])
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute(
+                "SELECT r.idx, r.flags, r.stopped FROM repetitions r JOIN workloads w "
+                "ON w.id = r.workload_id WHERE w.name = 'victim' ORDER BY r.idx").fetchall()
+            self.assertEqual([json.loads(r[1]).count("process_stopped") for r in rows],
+                             [0, 1, 0])
+            self.assertEqual(json.loads(rows[1][2]), reps[1]["stopped"])
+            # The gate does not judge the polluted workload: an error, never a pass.
+            verdict, explanation = db.execute(
+                "SELECT verdict, explanation FROM gate_results").fetchone()
+            self.assertEqual(verdict, "error")
+            self.assertIn("not judged: repetition 2 was measured while worker", explanation)
+        self.assertEqual(run.returncode, 3, out)  # a critical gate in error
+        self.assertEqual(doc["exit_code"], 3)
 
     def test_a_worker_that_never_becomes_ready_fails_at_the_workload_timeout(self):
         worker = self.fault_worker("--mode", "never_ready", "--workload", "victim")

@@ -156,6 +156,28 @@ TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
   for (double v : (*p99)[0].values) EXPECT_GT(v, 0.0005);  // seconds, not nanoseconds
 }
 
+TEST_F(Baselines, AWorkloadWithAWindowMeasuredWhileAProcessWasStoppedIsNeverHistory) {
+  const int64_t clean = run();
+  ASSERT_TRUE(store_->add_baseline("main", clean).ok());
+  results::WorkloadResult polluted = testing::test_workload("http_hello", 3);
+  polluted.repetitions[1].flags.emplace_back(results::kProcessStopped);
+  polluted.repetitions[1].stopped = {"worker 0 (pid 4242)"};
+  const int64_t stopped = run("ok", "quickstart", testing::test_testbed(), polluted);
+  ASSERT_TRUE(store_->add_baseline("main", stopped).ok());
+
+  auto history = store_->baseline_history(query(testbed_id(clean)));
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].run_id, clean);
+  // Stored as measured, with who was stopped.
+  auto detail = store_->get_run(stopped);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  ASSERT_EQ(detail->workloads.at(0).repetitions.size(), 3u);
+  EXPECT_EQ(detail->workloads[0].repetitions[1].stopped,
+            std::vector<std::string>{"worker 0 (pid 4242)"});
+  EXPECT_TRUE(detail->workloads[0].repetitions[0].stopped.empty());
+}
+
 TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
   std::vector<int64_t> members;
   for (int i = 0; i < 3; ++i) {
