@@ -260,7 +260,7 @@ class ComparisonRun {
       if (!recovered) {
         if (app::interrupted()) {
           result_.interrupted = true;
-          acc.status = results::WorkloadStatus::kFailed;
+          acc.status = results::WorkloadStatus::kInterrupted;
           acc.error = "interrupted";
           return false;
         }
@@ -296,7 +296,7 @@ class ComparisonRun {
       acc.repetitions.push_back(std::move(repetition));
     }
     if (pool_state.last_failed) {
-      acc.status = results::WorkloadStatus::kFailed;
+      acc.status = r.status;  // failed, or interrupted (not a failure)
       acc.error = r.error;
     }
     if (app::interrupted()) {

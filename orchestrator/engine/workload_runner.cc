@@ -54,7 +54,9 @@ class WorkloadRun {
 
  private:
   void fail(const std::string& why) {
-    result_.status = results::WorkloadStatus::kFailed;
+    // An interrupt is not a failure of the workload (README, "Failure behaviour").
+    result_.status = app::interrupted() ? results::WorkloadStatus::kInterrupted
+                                        : results::WorkloadStatus::kFailed;
     result_.error = why;
   }
 

@@ -55,6 +55,9 @@ std::vector<VariantComparison> comparisons(const engine::ScenarioResult& result)
       if (a->status == results::WorkloadStatus::kNotConfigured ||
           b->status == results::WorkloadStatus::kNotConfigured) {
         c.status = "not_configured";
+      } else if (a->status == results::WorkloadStatus::kInterrupted ||
+                 b->status == results::WorkloadStatus::kInterrupted) {
+        c.status = "interrupted";
       } else if (a->status != results::WorkloadStatus::kOk ||
                  b->status != results::WorkloadStatus::kOk || a->repetitions.empty() ||
                  b->repetitions.empty()) {

@@ -17,7 +17,7 @@ struct VariantComparison {
   std::string workload;
   std::string baseline;
   std::string variant;
-  std::string status;  // "ok", or why there is no ratio: "not_configured", "failed"
+  std::string status;  // "ok", or why there is no ratio: "not_configured", "failed", "interrupted"
   double baseline_rps = 0;
   double variant_rps = 0;
   double ratio = 0;     // median variant / median baseline

@@ -187,6 +187,9 @@ std::string workload_table(const results::WorkloadResult& w) {
   if (w.status == results::WorkloadStatus::kFailed) {
     out += fmt::format("  FAILED: {}\n", w.error);
   }
+  if (w.status == results::WorkloadStatus::kInterrupted) {
+    out += fmt::format("  INTERRUPTED: {}\n", w.error);
+  }
   if (w.status == results::WorkloadStatus::kNotConfigured) {
     out += fmt::format("  NOT CONFIGURED (no figures): {}\n", w.error);
   }

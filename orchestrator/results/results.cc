@@ -210,6 +210,8 @@ const char* status_name(WorkloadStatus status) {
       return "failed";
     case WorkloadStatus::kNotConfigured:
       return "not_configured";
+    case WorkloadStatus::kInterrupted:
+      return "interrupted";
   }
   return "failed";
 }

@@ -96,9 +96,11 @@ struct Spread {
 };
 
 // kNotConfigured: a compared variant whose program is not installed; never a number.
-enum class WorkloadStatus { kOk, kFailed, kNotConfigured };
+// kInterrupted: SIGINT or SIGTERM cut it short (not a failure of the workload); it keeps the
+// repetitions it completed.
+enum class WorkloadStatus { kOk, kFailed, kNotConfigured, kInterrupted };
 
-// "ok", "failed", "not_configured" (as reports print it).
+// "ok", "failed", "not_configured", "interrupted" (as reports print it).
 const char* status_name(WorkloadStatus status);
 
 struct WorkloadResult {

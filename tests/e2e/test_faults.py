@@ -298,10 +298,18 @@ timeout = "30s"
             rows = db.execute("SELECT w.name, w.status, w.error, COUNT(r.id) FROM workloads w "
                               "LEFT JOIN repetitions r ON r.workload_id = w.id "
                               "GROUP BY w.id ORDER BY w.id").fetchall()
+            # An interrupt is not a failure of the workload (README, "Failure behaviour").
             self.assertEqual([(r[0], r[1], r[3]) for r in rows],
-                             [("done", "ok", 1), ("victim", "failed", 1)])
+                             [("done", "ok", 1), ("victim", "interrupted", 1)])
             self.assertIn("interrupted by signal 2", rows[1][2])
             self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+        doc = load_json(self.json)
+        self.assertEqual([(w["name"], w["status"]) for w in doc["scenarios"][0]["workloads"]],
+                         [("done", "ok"), ("victim", "interrupted")])
+        self.assertEqual([(r["workload"], r["status"]) for r in run.result_lines()],
+                         [("done", "ok"), ("victim", "interrupted")])
+        self.assertIn("INTERRUPTED: interrupted by signal 2", run.stdout)
+        self.assertNotIn("FAILED", run.stdout)
 
 
 if __name__ == "__main__":
