@@ -81,6 +81,15 @@ Expected<void> check_output_path(const char* flag, const std::string& path) {
   return {};
 }
 
+// Whether a regular file lies anywhere under `dir`.
+bool holds_a_file(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec)) return true;
+  }
+  return false;
+}
+
 std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult& result) {
   std::vector<gating::WorkloadValues> values;
   for (const auto& w : result.workloads) {
@@ -421,7 +430,9 @@ int run_command(const RunFlags& flags) {
   }
 
   std::error_code ec;
-  if (exit_code == kExitRunError || flags.keep_logs) {
+  // A folder without a log (nothing was spawned: an external system, --workers-at) is no
+  // lead to follow; it is removed instead of printed.
+  if ((exit_code == kExitRunError || flags.keep_logs) && holds_a_file(options.log_dir)) {
     std::fprintf(stderr, "child process logs: %s\n", options.log_dir.c_str());
   } else {
     fs::remove_all(options.log_dir, ec);

@@ -38,12 +38,15 @@ class ScenarioRun {
 
   ScenarioResult run() {
     observer_.scenario_started(scenario_);
-    const auto startup_deadline = Clock::now() + startup_timeout();
     sut_ =
         sut::make_system_under_test(scenario_.router, {options_.router_binary, options_.log_dir});
     result_.system_description = sut_->description();
-    if (auto started = sut_->start(startup_deadline); !started) {
-      return give_up("system under test did not start: " + started.message());
+    if (auto started = sut_->start(Clock::now() + startup_timeout()); !started) {
+      // An external system is only attached to: it is not reachable rather than not started.
+      const bool attached = scenario_.router.impl == scenario::RouterImpl::kExternal;
+      return give_up(std::string(attached ? "system under test is not reachable: "
+                                          : "system under test did not start: ") +
+                     started.message());
     }
     if (options_.worker_addresses.empty()) {
       pool_ = workers::make_spawning_pool(
@@ -52,8 +55,12 @@ class ScenarioRun {
       pool_ = workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
     }
     const size_t needed = workers_needed("builtin");
-    if (auto started = pool_->start(needed, startup_deadline); !started) {
-      return give_up("workers did not start: " + started.message());
+    // The workers' own startup deadline: a slow system under test does not shorten it.
+    if (auto started = pool_->start(needed, Clock::now() + startup_timeout()); !started) {
+      return give_up(std::string(options_.worker_addresses.empty()
+                                     ? "workers did not start: "
+                                     : "workers given with --workers-at are not usable: ") +
+                     started.message());
     }
     run_workloads();
     stop();

@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <thread>
 
@@ -17,22 +19,29 @@ using namespace std::chrono_literals;
 
 namespace {
 
-bool try_connect(const std::string& host, uint16_t port) {
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  if (::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) return false;
+// 0 when a connection was made, else the errno of the attempt.
+int try_connect(const sockaddr_in& addr) {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  if (fd < 0) return errno;
+  const int error =
+      ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 ? 0 : errno;
   ::close(fd);
-  return ok;
+  return error;
+}
+
+// "connection refused" (strerror, lower case: it ends a sentence of ours).
+std::string describe_errno(int error) {
+  std::string text = std::strerror(error);
+  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
 }
 
 }  // namespace
 
 Expected<void> wait_for_tcp(const std::string& endpoint,
-                            std::chrono::steady_clock::time_point deadline) {
+                            std::chrono::steady_clock::time_point deadline,
+                            const std::function<std::string()>& gone) {
+  const auto waited_from = std::chrono::steady_clock::now();
   std::string target = endpoint;
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
   auto colon = target.rfind(':');
@@ -41,11 +50,35 @@ Expected<void> wait_for_tcp(const std::string& endpoint,
   if (host == "localhost") host = "127.0.0.1";
   int port = std::atoi(target.c_str() + colon + 1);
   if (port <= 0 || port > 65535) return Error{"readiness probe '" + endpoint + "': bad port"};
-  while (std::chrono::steady_clock::now() < deadline && !app::interrupted()) {
-    if (try_connect(host, static_cast<uint16_t>(port))) return {};
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) {
+    return Error{"readiness probe '" + endpoint + "': '" + host + "' is not an IPv4 address"};
+  }
+  int last_error = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (app::interrupted()) {
+      return Error{"interrupted while waiting for " + target + " to accept connections"};
+    }
+    last_error = try_connect(addr);
+    if (last_error == 0) return {};
+    if (gone) {
+      if (std::string why = gone(); !why.empty()) return Error{why};
+    }
     std::this_thread::sleep_for(20ms);
   }
-  return Error{"nothing accepted connections on " + target + " before the deadline"};
+  if (gone) {
+    if (std::string why = gone(); !why.empty()) return Error{why};
+  }
+  // Rounded: the deadline was set a moment before the wait began.
+  const auto waited =
+      (std::chrono::duration_cast<std::chrono::milliseconds>(deadline - waited_from).count() +
+       500) /
+      1000;
+  return Error{"nothing accepted connections on " + target + " within " + std::to_string(waited) +
+               " s" +
+               (last_error ? " (the last attempt: " + describe_errno(last_error) + ")" : "")};
 }
 
 ExternalSystem::ExternalSystem(const scenario::RouterConfig& config, const SutContext& context)
@@ -65,9 +98,18 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
     if (!spawned) return spawned.error();
     process_ = std::move(spawned).value();
   }
-  auto ready = wait_for_tcp(config_.ready.empty() ? config_.address : config_.ready, deadline);
-  if (!ready && process_ && !process_->running()) return Error{failure()};
-  return ready;
+  // A command that exited will never accept: say so at once, with its exit status.
+  std::function<std::string()> gone;
+  if (process_) {
+    gone = [this]() -> std::string {
+      if (process_->running()) return "";
+      std::string tail = process_->stderr_tail();
+      return process_->name() + " " + process_->exit_description() +
+             " before it accepted connections" +
+             (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+    };
+  }
+  return wait_for_tcp(config_.ready.empty() ? config_.address : config_.ready, deadline, gone);
 }
 
 std::string ExternalSystem::failure() {

@@ -4,6 +4,7 @@
 // of a spawned command). No request counters: the router-count check is skipped for it.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "orchestrator/processes/child_process.h"
@@ -30,9 +31,12 @@ class ExternalSystem : public SystemUnderTest {
   std::unique_ptr<processes::ChildProcess> process_;
 };
 
-// Tries a TCP connection to "HOST:PORT" (or "tcp://HOST:PORT") until it succeeds or the
-// deadline passes.
+// Tries a TCP connection to "HOST:PORT" (or "tcp://HOST:PORT") until it succeeds, the deadline
+// passes, the run is interrupted, or `gone` (when given) returns why nothing will ever accept
+// (the spawned server exited). A deadline error names the last connect error ("connection
+// refused"), so an unreachable address is told from a slow one.
 Expected<void> wait_for_tcp(const std::string& endpoint,
-                            std::chrono::steady_clock::time_point deadline);
+                            std::chrono::steady_clock::time_point deadline,
+                            const std::function<std::string()>& gone = {});
 
 }  // namespace benchgate::sut

@@ -13,8 +13,11 @@ Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std
                                                std::chrono::steady_clock::time_point deadline) {
   std::string last = "no answer";
   while (std::chrono::steady_clock::now() < deadline && !app::interrupted()) {
+    // Not wait_for_ready: such a call waits out its timeout while the channel cannot connect
+    // and then says only DEADLINE_EXCEEDED; a plain call fails with the connection's own error
+    // ("Connection refused"), which is what the message must name. The channel still
+    // reconnects on its own backoff, so asking again every few milliseconds costs nothing.
     auto context = grpcutil::context_with_timeout(500ms);
-    context->set_wait_for_ready(true);
     v1::DescribeResponse response;
     auto status = stub.Describe(context.get(), v1::DescribeRequest{}, &response);
     if (status.ok()) return response;
@@ -27,6 +30,7 @@ Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std
     }
     std::this_thread::sleep_for(20ms);
   }
+  if (app::interrupted()) return Error{"interrupted while waiting for " + name + " to answer"};
   return Error{name + " did not answer Describe before its deadline: " + last};
 }
 

@@ -38,6 +38,18 @@ command = ["benchgate-no-such-program-e2e", "--port", "${port:missing}"]
 address = "127.0.0.1:${port:missing}"
 """
 
+# A router that exits at once and one that never listens (it fails at the startup deadline).
+BROKEN = """
+[routers.dead]
+impl = "command"
+command = ["sh", "-c", "exit 3"]
+address = "127.0.0.1:${port:dead}"
+[routers.silent]
+impl = "command"
+command = ["sleep", "120"]
+address = "127.0.0.1:${port:silent}"
+"""
+
 SWEEP = """
 name = "e2e_sweep"
 [defaults]
@@ -132,6 +144,26 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(compare["missing"]["status"], "not_configured")
         self.assertEqual(compare["missing"]["ratio"], "-")
         self.assertEqual(compare["second"]["status"], "ok")
+
+    def test_variants_that_do_not_start_cost_the_others_nothing(self):
+        # "first" starts before the broken ones, the shared workers after them: neither may
+        # lose its startup deadline to them.
+        run, out = self.run_scenario(
+            COMPARE.format(extra=BROKEN, more=', "dead", "silent"'))
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        by_variant = {l["variant"]: l for l in run.result_lines()}
+        self.assertEqual(by_variant["first"]["status"], "ok", run.stdout + run.stderr)
+        self.assertEqual(by_variant["first"]["reps"], "4")
+        self.assertEqual(by_variant["second"]["status"], "ok")
+        self.assertEqual(by_variant["dead"]["status"], "failed")
+        self.assertEqual(by_variant["silent"]["status"], "failed")
+        errors = {w["variant"]: w["error"] for w in load_json(out)["scenarios"][0]["workloads"]}
+        # Noticed as an exit, with its status, not as a deadline.
+        self.assertIn("router 'dead' did not start: system under test 'sh' exited with "
+                      "status 3 before it accepted connections", errors["dead"])
+        self.assertIn("router 'silent' did not start: nothing accepted connections on "
+                      "127.0.0.1:", errors["silent"])
 
     def test_an_odd_number_of_repetitions_is_refused(self):
         text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")

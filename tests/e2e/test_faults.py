@@ -10,6 +10,7 @@ import os
 import signal
 import sqlite3
 import stat
+import subprocess
 import tempfile
 import time
 import unittest
@@ -264,6 +265,53 @@ max = 0
         # Not a timing assertion on the machine's speed: a hang would last until the harness
         # timeout; the bounded path costs the workload timeout plus a few seconds.
         self.assertLess(time.monotonic() - started, 60)
+
+    # --- peers that are not there ---------------------------------------------------------
+
+    UNREACHABLE = """
+name = "e2e_unreachable"
+[router]
+impl = "external"
+address = "{address}"
+[[workloads]]
+name = "hello"
+duration = "200ms"
+repetitions = 1
+"""
+
+    def test_an_unreachable_external_system_is_named_with_the_connection_error(self):
+        path = write_scenario(self.dir, "unreachable.toml",
+                              self.UNREACHABLE.format(address="127.0.0.1:1"))
+        run = self.run_to_end(path)  # waits out the startup deadline: it may be coming up
+        out = run.stdout + run.stderr
+        self.assertIn("system under test is not reachable: nothing accepted connections on "
+                      "127.0.0.1:1 within 30 s (the last attempt: connection refused)", out)
+        self.assertNotIn("did not start", out)
+        # Nothing was spawned, so there is no log folder to point at.
+        self.assertNotIn("child process logs", run.stderr)
+        self.assert_run_ended(run)
+
+    def test_unreachable_workers_at_are_named_with_the_connection_error(self):
+        router = subprocess.Popen([os.path.join(BIN, "router"), "--http", "127.0.0.1:0",
+                                   "--control", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            ready = router.stdout.readline()
+            address = [f.split("=", 1)[1] for f in ready.split() if f.startswith("http=")][0]
+            path = write_scenario(self.dir, "unreachable.toml",
+                                  self.UNREACHABLE.format(address=address))
+            run = self.run_to_end(path, "--workers-at", "127.0.0.1:1")
+        finally:
+            router.terminate()
+            router.wait(timeout=10)
+            router.stdout.close()
+        out = run.stdout + run.stderr
+        self.assertIn("workers given with --workers-at are not usable: worker at 127.0.0.1:1 "
+                      "did not answer Describe before its deadline: UNAVAILABLE", out)
+        self.assertIn("Connection refused", out)
+        self.assertNotIn("DEADLINE_EXCEEDED", out)
+        self.assertNotIn("child process logs", run.stderr)
+        self.assert_run_ended(run)
 
     # --- the orchestrator ----------------------------------------------------------------
 

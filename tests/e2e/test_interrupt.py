@@ -1,7 +1,9 @@
 """Ctrl-C (SIGINT) or SIGTERM during a measured window: the orchestrator stops every child,
-reports the run error, and leaves nothing behind. A killed router ends the run with exit 3."""
+reports the run error, and leaves nothing behind. A killed router ends the run with exit 3.
+Ctrl-C while waiting for an external system is an interrupt, not a deadline."""
 import os
 import signal
+import sqlite3
 import tempfile
 import unittest
 
@@ -46,6 +48,33 @@ class InterruptTest(unittest.TestCase):
 
     def test_sigterm_stops_every_child(self):
         self.interrupt_during_measurement(signal.SIGTERM)
+
+    def test_sigint_while_waiting_for_an_external_system_says_interrupted(self):
+        # Nothing listens on port 1: the orchestrator waits for the system to come up.
+        path = write_scenario(self.dir, "external.toml", """
+name = "e2e_external_wait"
+[router]
+impl = "external"
+address = "127.0.0.1:1"
+[[workloads]]
+name = "hello"
+""")
+        db = os.path.join(self.dir, "bench.db")
+        run = Run(["run", path, "--db", db]).start()
+        try:
+            # Printed just before the system under test is waited for.
+            self.assertIn("scenario e2e_external_wait", run.proc.stdout.readline())
+            run.signal(signal.SIGINT)
+            run.finish(timeout=60)
+            out = run.stdout + run.stderr
+            self.assertEqual(run.returncode, 3, out)
+            self.assertIn("interrupted while waiting for 127.0.0.1:1", run.stderr)
+            self.assertNotIn("deadline", out)
+            with sqlite3.connect(db) as conn:
+                self.assertEqual(conn.execute("SELECT status, exit_code FROM runs").fetchone(),
+                                 ("aborted", 3))
+        finally:
+            kill_tagged(run.tag)
 
     def test_killed_router_is_a_run_error_and_nothing_is_left(self):
         run = Run(["run", self.path]).start()
