@@ -196,6 +196,10 @@ max = 0
             self.assertIn("not judged: repetition 2 was measured while worker", explanation)
         self.assertEqual(run.returncode, 3, out)  # a critical gate in error
         self.assertEqual(doc["exit_code"], 3)
+        # Re-evaluated from the store, it is not judged either.
+        again = Run(["gate", "1", "--db", self.db], cwd=self.dir).run(timeout=60)
+        self.assertEqual(again.returncode, 3, again.stdout + again.stderr)
+        self.assertIn("not judged: repetition 2 was measured while worker", again.stdout)
 
     def test_a_worker_that_never_becomes_ready_fails_at_the_workload_timeout(self):
         worker = self.fault_worker("--mode", "never_ready", "--workload", "victim")
