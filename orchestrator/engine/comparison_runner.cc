@@ -291,7 +291,7 @@ class ComparisonRun {
     scenario::Workload shown = workload;
     shown.name = workload.name + " [" + v.name + "]";
     VariantWindowObserver windows(observer_, shown, rep + 1, workload.repetitions);
-    WorkloadEnvironment environment{*v.sut, *v.pool, v.bundled_router, windows};
+    WorkloadEnvironment environment{*v.sut, *v.pool, v.bundled_router, windows, scenario_.name};
     results::WorkloadResult r = run_workload(one, environment);
     pool_state.last_failed = r.status != results::WorkloadStatus::kOk;
     for (auto& repetition : r.repetitions) {

@@ -139,7 +139,7 @@ class ScenarioRun {
       }
       used_.insert(pool);
       previous = pool;
-      WorkloadEnvironment environment{*sut_, *pool, bundled, observer_};
+      WorkloadEnvironment environment{*sut_, *pool, bundled, observer_, scenario_.name};
       result_.workloads.push_back(run_workload(workload, environment));
       if (app::interrupted()) {
         // The run is recorded as aborted; what did not run is not listed.

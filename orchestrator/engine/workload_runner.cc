@@ -198,7 +198,7 @@ class WorkloadRun {
     auto next_watch = Clock::now();
     while (results < streams_.size()) {
       if (Clock::now() >= next_watch) {
-        watch_stops();
+        watch_stops(info);
         next_watch = Clock::now() + kStopWatch;
       }
       // A stopped worker is waited for until the deadline: continued in time, its window is
@@ -239,7 +239,7 @@ class WorkloadRun {
       }
     }
 
-    watch_stops();
+    watch_stops(info);
     auto merged =
         merge_window(parts, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
     if (!merged) return merged.error();
@@ -260,15 +260,16 @@ class WorkloadRun {
   }
 
   // Records every child that was stopped since the last look, and says so once.
-  void watch_stops() {
+  void watch_stops(const WindowInfo& info) {
     auto note = [&](std::string who) {
       if (who.empty() || std::find(stopped_.begin(), stopped_.end(), who) != stopped_.end()) {
         return;
       }
-      env_.observer.message("workload '" + workload_.name + "': " + who +
-                            " was stopped (SIGSTOP or a debugger) during a window, which is "
-                            "flagged " +
-                            std::string(results::kProcessStopped));
+      env_.observer.message("[" + env_.scenario + "] " + workload_.name + ": " + who +
+                            " was stopped (SIGSTOP or a debugger) " +
+                            (info.measured ? "during a measured window, which is flagged " +
+                                                 std::string(results::kProcessStopped)
+                                           : std::string("during the warm-up (not recorded)")));
       stopped_.push_back(std::move(who));
     };
     for (size_t w = 0; w < streams_.size(); ++w) note(env_.pool.stopped_since_last_call(w));

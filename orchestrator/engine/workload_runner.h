@@ -17,6 +17,7 @@ struct WorkloadEnvironment {
   workers::WorkerPool& pool;
   bool bundled_router = true;
   RunObserver& observer;
+  std::string scenario;  // for log lines: "[quickstart] ..."
 };
 
 results::WorkloadResult run_workload(const scenario::Workload& workload,
