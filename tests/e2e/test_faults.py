@@ -259,6 +259,27 @@ max = 0
         self.assertIn("error: scenario e2e_faults: router", run.stderr)
         self.assert_run_ended(run)
 
+    def test_the_router_stopped_and_continued_mid_window_flags_that_repetition(self):
+        run = self.orchestrator(self.scenario(duration="3s", timeout="40s")).start()
+        run.wait_for_stderr("victim rep 2/3: started")
+        routers = [p for p in tagged_processes(run.tag) if process_name(p) == "router"]
+        self.assertEqual(len(routers), 1)
+        os.kill(routers[0], signal.SIGSTOP)
+        time.sleep(1)
+        os.kill(routers[0], signal.SIGCONT)
+        run.finish(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)  # no gates to judge it
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        reps = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}[
+            "victim"]["repetitions"]
+        self.assertEqual([r["stopped"] for r in reps], [[], [f"router (pid {routers[0]})"], []])
+        with sqlite3.connect(self.db) as db:
+            flags = db.execute(
+                "SELECT r.flags FROM repetitions r JOIN workloads w ON w.id = r.workload_id "
+                "WHERE w.name = 'victim' ORDER BY r.idx").fetchall()
+            self.assertEqual([json.loads(f[0]).count("process_stopped") for f in flags],
+                             [0, 1, 0])
+
     def test_the_router_frozen_mid_window_never_hangs_the_orchestrator(self):
         started = time.monotonic()
         run = self.strike_during_second_repetition(self.scenario(), "router", signal.SIGSTOP)
