@@ -66,5 +66,31 @@ TEST(OpenLoopSchedule, CountsRequestsDueInsideAWindowExcludingItsEnd) {
   EXPECT_EQ(total, 1400u);
 }
 
+// The first instant rounds down (offset 10.4 ns -> 10 ns): at 10 ns the estimate's floor is
+// -1, which was converted to unsigned: undefined behaviour (-fsanitize=float-cast-overflow:
+// "-1 is outside the range of representable values of type 'long unsigned int'").
+TEST(OpenLoopSchedule, AFirstInstantRoundedDownIsDueAtItsRoundedInstant) {
+  const OpenLoopSchedule schedule(1e9 / 10.4, 2, 1);  // every 20.8 ns, first at 10.4 ns
+  ASSERT_EQ(schedule.due_offset_ns(0), 10);
+  EXPECT_EQ(schedule.due_by(9), 0u);
+  EXPECT_EQ(schedule.due_by(10), 1u);
+  EXPECT_EQ(schedule.due_by(30), 1u);
+  EXPECT_EQ(schedule.due_by(31), 2u);
+}
+
+// A worker's place among the workload's connections shifts its schedule, not its interval.
+TEST(OpenLoopSchedule, APlaceAmongAllConnectionsOffsetsTheSchedule) {
+  // Worker 1 of 2, 2 connections each, 500/s each (1000/s in all): its connections are
+  // numbers 2 and 3 of 4, due at 2 ms and 3 ms, every 4 ms.
+  const OpenLoopSchedule first(500.0, 2, 0, 2, 4);
+  const OpenLoopSchedule second(500.0, 2, 1, 2, 4);
+  EXPECT_DOUBLE_EQ(first.interval_ns(), 4'000'000.0);
+  EXPECT_EQ(first.due_offset_ns(0), 2'000'000);
+  EXPECT_EQ(second.due_offset_ns(0), 3'000'000);
+  EXPECT_EQ(second.due_offset_ns(1), 7'000'000);
+  // Alone (total 0) it is the worker's own stagger.
+  EXPECT_EQ(OpenLoopSchedule(500.0, 2, 1).due_offset_ns(0), 2'000'000);
+}
+
 }  // namespace
 }  // namespace benchgate::worker
