@@ -6,13 +6,23 @@
 namespace benchgate::engine {
 namespace {
 
-Expected<HdrHistogram> decode(const v1::Histogram& histogram, size_t worker) {
+// Merging is exact bucket by bucket only within one layout; another one would be re-bucketed
+// (or its samples above our highest value dropped), so it is rejected, as worker-check does.
+Expected<HdrHistogram> decode(const v1::Histogram& histogram, size_t worker, const char* what) {
   const auto& blob = histogram.hdr_v2_compressed();
   auto decoded =
       HdrHistogram::decode(std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
   if (!decoded) {
     return Error{"worker " + std::to_string(worker) +
-                 " sent a malformed result: an unreadable histogram: " + decoded.message()};
+                 " sent a malformed result: an unreadable histogram (" + what +
+                 "): " + decoded.message()};
+  }
+  if (!decoded->same_configuration(HdrHistogram())) {
+    return Error{"worker " + std::to_string(worker) + " sent a " + what +
+                 " histogram of another layout: " + std::to_string(decoded->lowest()) + ".." +
+                 std::to_string(decoded->highest()) + " ns with " +
+                 std::to_string(decoded->significant_digits()) +
+                 " digits, not 1..3600000000000 ns with 3 digits (docs/WORKER_PROTOCOL.md)"};
   }
   return decoded;
 }
@@ -99,7 +109,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     int64_t samples = 0;
     if (part.has_latency() && !part.latency().hdr_v2_compressed().empty()) {
-      auto latency = decode(part.latency(), w);
+      auto latency = decode(part.latency(), w, "latency");
       if (!latency) return latency.error();
       samples = latency->total_count();
       rep.latency.add(*latency);
@@ -112,7 +122,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
                    " successful operations but " + std::to_string(samples) + " latency samples"};
     }
     if (part.has_service_time() && !part.service_time().hdr_v2_compressed().empty()) {
-      auto service = decode(part.service_time(), w);
+      auto service = decode(part.service_time(), w, "service time");
       if (!service) return service.error();
       if (!rep.service_time) rep.service_time.emplace();
       rep.service_time->add(*service);

@@ -1,6 +1,7 @@
 // Merges the per-worker results of one window into one repetition: counters are summed,
 // histograms merged exactly (decoded from HdrHistogram V2 and added bucket by bucket), the
-// data window spans the earliest first send to the latest last receive.
+// data window spans the earliest first send to the latest last receive. A histogram of another
+// layout is rejected: merging it would re-bucket it.
 #pragma once
 
 #include <vector>

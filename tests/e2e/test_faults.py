@@ -238,6 +238,18 @@ max = 0
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 
+    def test_a_histogram_of_another_layout_is_rejected_naming_the_layout(self):
+        # Merging re-bucketed it without a word; docs/WORKER_PROTOCOL.md says it is rejected.
+        worker = self.fault_worker("--mode", "other_layout", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a latency histogram of another layout: "
+            "1..1000000000 ns with 2 digits, not 1..3600000000000 ns with 3 digits",
+            repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
     def test_fail_fast_records_the_workloads_after_a_failure_as_not_run(self):
         worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
                                    "--window", "1")

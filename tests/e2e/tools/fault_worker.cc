@@ -11,6 +11,8 @@
 //   never_ready        reads the spec, never answers ready, holds the stream open
 //   malformed_count    window N's latency histogram holds one sample more than its successes
 //   garbage_histogram  window N's latency histogram is random bytes, not HdrHistogram V2
+//   other_layout       window N's latency histogram tracks 1 ns..1 s with 2 digits, not
+//                      benchgate's 1 ns..1 h with 3
 //   exit_at_start      exits with status 1 before printing READY
 #include <grpcpp/grpcpp.h>
 #include <pthread.h>
@@ -62,7 +64,9 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
   result.set_wall_ns(window.duration_ns());
   result.set_threads(1);
-  benchgate::HdrHistogram latency;
+  benchgate::HdrHistogram latency = faulty && fault.mode == "other_layout"
+                                        ? benchgate::HdrHistogram(1, 1'000'000'000, 2)
+                                        : benchgate::HdrHistogram();
   latency.record_n(100'000, static_cast<int64_t>(kOperations));  // 100 us each
   if (faulty && fault.mode == "malformed_count") latency.record(200'000);
   auto bytes = latency.encode_compressed();
@@ -131,8 +135,8 @@ int main(int argc, char** argv) {
   Fault fault;
   app.add_option("--listen", listen, "HOST:PORT of the gRPC service")->capture_default_str();
   app.add_option("--mode", fault.mode, "The fault")
-      ->check(CLI::IsMember(
-          {"well_behaved", "never_ready", "malformed_count", "garbage_histogram", "exit_at_start"}))
+      ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
+                             "other_layout", "exit_at_start"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets a malformed result")

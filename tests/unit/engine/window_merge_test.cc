@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace benchgate::engine {
 namespace {
 
@@ -49,6 +51,22 @@ TEST(WindowMerge, ASaturatedWorkerIsFlagged) {
   EXPECT_NEAR(rep->worker_cpu_utilization, 0.95, 1e-9);
   ASSERT_EQ(rep->flags.size(), 1u);
   EXPECT_EQ(rep->flags[0], "worker_saturated");
+}
+
+// Exact merging needs one layout; another is rejected with its layout named (as worker-check
+// does), never re-bucketed.
+TEST(WindowMerge, AHistogramOfAnotherLayoutIsRejected) {
+  auto other = part(10, 1, 2, 1000);
+  HdrHistogram h(1, 1'000'000'000, 2);
+  h.record_n(1000, 10);
+  auto blob = h.encode_compressed();
+  other.mutable_latency()->set_hdr_v2_compressed(std::string(blob.begin(), blob.end()));
+  auto rep = merge_window({part(10, 1, 2, 1000), other}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 1 sent a latency histogram of another layout: "
+                               "1..1000000000 ns with 2 digits"),
+            std::string::npos)
+      << rep.message();
 }
 
 TEST(WindowMerge, AHistogramThatDisagreesWithTheCountsIsAnError) {
