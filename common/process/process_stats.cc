@@ -1,6 +1,7 @@
 #include "common/process/process_stats.h"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -31,6 +32,27 @@ CpuTimes self_cpu_times() {
 }
 
 uint64_t self_rss_bytes() { return rss_from_statm("/proc/self/statm").value_or(0); }
+
+int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::optional<int64_t> parse_schedstat_delay(const std::string& text) {
+  std::istringstream in(text);
+  int64_t run_ns = 0;
+  int64_t delay_ns = 0;
+  if (!(in >> run_ns >> delay_ns) || delay_ns < 0) return std::nullopt;
+  return delay_ns;
+}
+
+std::optional<int64_t> thread_run_delay_ns() {
+  std::ifstream in("/proc/thread-self/schedstat");
+  std::string text;
+  if (!std::getline(in, text)) return std::nullopt;
+  return parse_schedstat_delay(text);
+}
 
 std::optional<CpuTimes> process_cpu_times(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");

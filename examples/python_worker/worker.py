@@ -139,6 +139,10 @@ class WindowStats:
         self.bytes_received = 0
         self.first_send = 0
         self.last_receive = 0
+        # What completed before the window's end (docs/MEASUREMENT.md "Throughput").
+        self.window_successes = 0
+        self.window_bytes_received = 0
+        self.window_payload_bytes = 0
         self.latency = hdr_v2.Histogram()
         # Since the last progress event.
         self.interval_ops = 0
@@ -238,13 +242,19 @@ class Workload:
                 latency = time.monotonic_ns() - outstanding.pop(0)
                 kind = self.check(status, body)
                 received_at = now_ns()
+                in_window = time.monotonic() < send_until
                 with stats.lock:
                     stats.operations += 1
                     stats.interval_ops += 1
                     stats.bytes_received += wire
                     stats.last_receive = max(stats.last_receive, received_at)
+                    if in_window:
+                        stats.window_bytes_received += wire
                     if kind is None:
                         stats.successes += 1
+                        if in_window:
+                            stats.window_successes += 1
+                            stats.window_payload_bytes += len(body)
                         stats.latency.record(latency)
                         stats.interval_latency.record(latency)
                 if kind is not None:
@@ -261,6 +271,7 @@ class Workload:
         wait = (window.start_at_unix_ns - now_ns()) / 1e9
         if wait > 0:
             time.sleep(wait)
+        started_unix_ns = now_ns()
         start_wall = time.monotonic_ns()
         user0, system0 = cpu_ns()
         send_until = time.monotonic() + window.duration_ns / 1e9
@@ -289,7 +300,13 @@ class Workload:
             last_receive_unix_ns=stats.last_receive,
             latency=pb.Histogram(hdr_v2_compressed=stats.latency.encode_compressed()),
             cpu_user_ns=user1 - user0, cpu_system_ns=system1 - system0,
-            wall_ns=time.monotonic_ns() - start_wall, threads=max(1, len(threads)))
+            # The GIL runs one thread at a time: the load's CPU capacity is one thread, so the
+            # orchestrator's process-CPU saturation check (cpu / (wall * threads)) can fire.
+            wall_ns=time.monotonic_ns() - start_wall, threads=1,
+            in_window=pb.InWindow(successes=stats.window_successes,
+                                  bytes_received=stats.window_bytes_received,
+                                  payload_bytes=stats.window_payload_bytes),
+            started_unix_ns=started_unix_ns)
         events.put(pb.RunEvent(result=result))
 
 

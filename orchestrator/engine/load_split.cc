@@ -8,12 +8,16 @@ namespace benchgate::engine {
 std::vector<WorkerShare> split_load(const scenario::Workload& workload) {
   const uint32_t workers = std::max<uint32_t>(1, workload.workers);
   std::vector<WorkerShare> shares(workers);
+  uint32_t first = 0;
   for (uint32_t i = 0; i < workers; ++i) {
     auto& share = shares[i];
     share.connections = workload.connections / workers + (i < workload.connections % workers);
     share.threads = std::min(workload.threads, std::max<uint32_t>(1, share.connections));
     share.rate = workload.rate * share.connections / workload.connections;
     share.index = i;
+    share.first_connection = first;
+    share.total_connections = workload.connections;
+    first += share.connections;
   }
   return shares;
 }
@@ -87,6 +91,8 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
     wamp->set_subscribers(w.subscribers);
     wamp->set_acknowledge(workload.rate <= 0);  // the closed loop is paced by PUBLISHED
     spec.set_connections(w.publishers + w.subscribers);
+    spec.clear_schedule_first();  // one worker: its publishers are the whole schedule
+    spec.clear_schedule_connections();
     spec.set_threads(std::min(workload.threads, w.publishers + w.subscribers));
     spec.set_rate(workload.rate);
     return;
@@ -109,6 +115,10 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   spec.set_threads(share.threads);
   spec.set_in_flight(workload.in_flight);
   spec.set_rate(share.rate);
+  if (workload.rate > 0 && share.total_connections > share.connections) {
+    spec.set_schedule_first(share.first_connection);
+    spec.set_schedule_connections(share.total_connections);
+  }
   spec.set_progress_interval_ns(500'000'000);
   spec.set_drain_timeout_ns(5'000'000'000);
   spec.set_connect_timeout_ns(10'000'000'000);

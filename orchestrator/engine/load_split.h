@@ -18,10 +18,16 @@ struct WorkerShare {
   uint32_t threads = 0;
   double rate = 0;     // requests/s for this worker; 0 for closed loop
   uint32_t index = 0;  // the worker's position
+  // This worker's connections among the workload's: numbers first_connection ..
+  // first_connection + connections - 1 of total_connections (the open-loop schedule spaces
+  // all of them evenly, docs/MEASUREMENT.md "Closed loop and open loop").
+  uint32_t first_connection = 0;
+  uint32_t total_connections = 0;
 };
 
 // Connections as evenly as possible (the first workers get the remainder), threads capped at
-// the worker's connections, rate proportional to connections. Requires connections >= workers.
+// the worker's connections, rate proportional to connections, each worker's connections
+// numbered after the previous worker's. Requires connections >= workers.
 std::vector<WorkerShare> split_load(const scenario::Workload& workload);
 
 // The response each request should get. Explicit expect_* keys win; for the bundled router

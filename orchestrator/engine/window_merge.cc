@@ -1,6 +1,7 @@
 #include "orchestrator/engine/window_merge.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 namespace benchgate::engine {
@@ -25,6 +26,31 @@ Expected<HdrHistogram> decode(const v1::Histogram& histogram, size_t worker, con
                  " digits, not 1..3600000000000 ns with 3 digits (docs/WORKER_PROTOCOL.md)"};
   }
   return decoded;
+}
+
+// The share of the window the busiest thread ran, and the share the longest-waiting one
+// waited for a CPU (absent when a thread could not tell).
+struct ThreadShares {
+  double busy = 0;
+  std::optional<double> waiting;
+};
+
+ThreadShares thread_shares(const v1::WindowResult& part) {
+  ThreadShares out;
+  bool wait_known = !part.thread_cpu().empty();
+  double waiting = 0;
+  for (const auto& thread : part.thread_cpu()) {
+    if (thread.wall_ns() <= 0) continue;
+    const auto wall = static_cast<double>(thread.wall_ns());
+    out.busy = std::max(out.busy, static_cast<double>(thread.cpu_ns()) / wall);
+    if (!thread.has_run_delay_ns()) {
+      wait_known = false;
+    } else {
+      waiting = std::max(waiting, static_cast<double>(thread.run_delay_ns()) / wall);
+    }
+  }
+  if (wait_known) out.waiting = waiting;
+  return out;
 }
 
 results::ToolLatency from_proto(const v1::ToolLatency& t) {
@@ -79,6 +105,8 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   int64_t first_send = std::numeric_limits<int64_t>::max();
   int64_t last_receive = 0;
   size_t with_tool = 0;
+  size_t with_in_window = 0;
+  bool wait_known = true;
   for (const auto& part : parts) {
     if (part.has_tool_latency()) ++with_tool;
     rep.not_measured.insert(part.not_measured().begin(), part.not_measured().end());
@@ -94,6 +122,16 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     const auto& part = parts[w];
     rep.operations += part.operations();
     rep.successes += part.successes();
+    if (part.has_in_window()) {
+      ++with_in_window;
+      rep.window_successes += part.in_window().successes();
+      rep.window_bytes_received += part.in_window().bytes_received();
+      rep.window_payload_bytes += part.in_window().payload_bytes();
+    }
+    if (part.started_unix_ns() > 0) {
+      rep.worker_start_skew_ns.push_back(part.started_unix_ns() - start_unix_ns);
+    }
+    rep.latency_clamped += part.latency_clamped();
     for (const auto& [kind, count] : part.errors()) {
       if (count) rep.errors[kind] += count;
     }
@@ -129,21 +167,51 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     const double cpu_ns = static_cast<double>(part.cpu_user_ns() + part.cpu_system_ns());
     rep.worker_cpu_seconds += cpu_ns / 1e9;
-    if (part.wall_ns() > 0 && part.threads() > 0) {
-      const double utilization =
-          cpu_ns / (static_cast<double>(part.wall_ns()) * static_cast<double>(part.threads()));
-      rep.worker_cpu_utilization = std::max(rep.worker_cpu_utilization, utilization);
+    // Each load thread's CPU over the window when the worker reports it; else (a worker
+    // that predates it) its process CPU over its wall time and threads, drain included.
+    if (!part.thread_cpu().empty()) {
+      const ThreadShares shares = thread_shares(part);
+      rep.worker_cpu_utilization = std::max(rep.worker_cpu_utilization, shares.busy);
+      if (shares.waiting) {
+        rep.worker_cpu_wait_share =
+            std::max(rep.worker_cpu_wait_share.value_or(0), *shares.waiting);
+      } else {
+        wait_known = false;
+      }
+    } else {
+      wait_known = false;
+      if (part.wall_ns() > 0 && part.threads() > 0) {
+        const double utilization =
+            cpu_ns / (static_cast<double>(part.wall_ns()) * static_cast<double>(part.threads()));
+        rep.worker_cpu_utilization = std::max(rep.worker_cpu_utilization, utilization);
+      }
     }
   }
+  // In-window counts from some workers only would mix two definitions: all or none.
+  rep.in_window = !parts.empty() && with_in_window == parts.size();
+  if (!rep.in_window) {
+    rep.window_successes = rep.window_bytes_received = rep.window_payload_bytes = 0;
+    rep.flags.push_back("throughput_span");
+  }
+  if (!wait_known) rep.worker_cpu_wait_share.reset();
+  if (rep.worker_start_skew_ns.size() != parts.size()) rep.worker_start_skew_ns.clear();
   if (last_receive > first_send && rep.measured("data_window")) {
     rep.data_window_ns = last_receive - first_send;
   }
   if (!rep.measured("cpu")) {
     rep.worker_cpu_seconds = 0;
     rep.worker_cpu_utilization = 0;
-  } else if (rep.worker_cpu_utilization >= kSaturationThreshold) {
-    rep.flags.push_back("worker_saturated");
+    rep.worker_cpu_wait_share.reset();
+  } else {
+    if (rep.worker_cpu_utilization >= kSaturationThreshold) rep.flags.push_back("worker_saturated");
+    if (rep.worker_cpu_wait_share && *rep.worker_cpu_wait_share >= kCpuStarvedThreshold) {
+      rep.flags.push_back("worker_cpu_starved");
+    }
   }
+  if (auto skew = rep.max_start_skew_ns(); skew && std::abs(*skew) > kStartSkewBoundNs) {
+    rep.flags.push_back("start_skew");
+  }
+  if (rep.latency_clamped > 0) rep.flags.push_back("latency_clamped");
   return rep;
 }
 

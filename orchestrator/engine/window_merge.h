@@ -1,7 +1,7 @@
 // Merges the per-worker results of one window into one repetition: counters are summed,
-// histograms merged exactly (decoded from HdrHistogram V2 and added bucket by bucket), the
-// data window spans the earliest first send to the latest last receive. A histogram of another
-// layout is rejected: merging it would re-bucket it.
+// histograms merged exactly (decoded from HdrHistogram V2 and added bucket by bucket; a
+// histogram of another layout is rejected), the data window spans the earliest first send to
+// the latest last receive, and the flags are raised (docs/MEASUREMENT.md).
 #pragma once
 
 #include <vector>
@@ -12,8 +12,16 @@
 
 namespace benchgate::engine {
 
-// Worker CPU at or above this share of its threads' capacity flags `worker_saturated`.
+// A load thread busy on the CPU for at least this share of the window flags
+// `worker_saturated` (docs/MEASUREMENT.md "Flags").
 inline constexpr double kSaturationThreshold = 0.9;
+// A load thread that waited for a CPU (runnable, not running) for at least this share of the
+// window flags `worker_cpu_starved`: the load generator was short of CPU, whatever its own
+// use.
+inline constexpr double kCpuStarvedThreshold = 0.05;
+// A worker that started sending further than this from the shared start instant flags
+// `start_skew`.
+inline constexpr int64_t kStartSkewBoundNs = 1'000'000;
 
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,

@@ -29,9 +29,9 @@ using prometheus::Labels;
 // Their counters exist from the workload's start at 0, so "no errors" is a value rather than
 // a missing series and rate() sees the first error. Other kinds (from other workers) still
 // get a series when they first occur.
-constexpr std::array<const char*, 10> kErrorKinds = {"connect",    "timeout",  "status",   "length",
+constexpr std::array<const char*, 11> kErrorKinds = {"connect",    "timeout",  "status",   "length",
                                                      "short_read", "mismatch", "protocol", "reset",
-                                                     "wamp_error", "lost"};
+                                                     "wamp_error", "lost",     "not_sent"};
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
 constexpr std::array<gates::Verdict, 5> kVerdicts = {
     gates::Verdict::kPass, gates::Verdict::kFail, gates::Verdict::kInconclusive,
@@ -163,7 +163,7 @@ void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
 void MetricsObserver::workload_started(const scenario::Workload& workload) {
   std::lock_guard lock(impl_->mutex);
   const Labels labels = impl_->workload_labels(workload.name, "default");
-  impl_->connections.Add(labels).Set(workload.connections);
+  impl_->connections.Add(labels).Set(workload.sessions());
   impl_->repetition.Add(labels).Set(0);
   impl_->operations.Add(labels);
   for (const char* kind : kErrorKinds) {

@@ -108,6 +108,22 @@ json repetition_json(const results::Repetition& rep) {
     j["late_sends"] = rep.late_sends;
     j["unsent"] = rep.unsent;
   }
+  // What throughput counts (docs/MEASUREMENT.md "Throughput"); null when not reported.
+  j["in_window"] = nullptr;
+  if (rep.in_window) {
+    j["in_window"] = {
+        {"successes", rep.window_successes},
+        {"bytes_received", rep.window_bytes_received},
+        {"payload_bytes",
+         rep.measured("payload_bytes") ? json(rep.window_payload_bytes) : json(nullptr)}};
+  }
+  const auto payload = rep.payload_bytes_per_second();
+  j["payload_bytes_per_second"] = payload ? json(*payload) : json(nullptr);
+  j["worker_cpu_wait_share"] =
+      rep.worker_cpu_wait_share ? json(*rep.worker_cpu_wait_share) : json(nullptr);
+  j["worker_start_skew_ns"] =
+      rep.worker_start_skew_ns.empty() ? json(nullptr) : json(rep.worker_start_skew_ns);
+  j["latency_clamped"] = rep.latency_clamped;
   if (rep.events_expected > 0 || rep.events_delivered > 0) {
     j["events"] = {{"expected", rep.events_expected}, {"delivered", rep.events_delivered}};
   }
@@ -167,9 +183,11 @@ json workload_json(const results::WorkloadResult& w) {
             {"flags", w.flags()}};
   const bool tool = !w.latency_tool().empty();
   if (!w.repetitions.empty()) {
+    const auto payload = w.payload_bytes_per_second();
     j["summary"] = {{"ops_per_second", spread(w.ops_per_second())},
                     {"bytes_per_second",
                      w.measured("bytes_received") ? spread(w.bytes_per_second()) : json(nullptr)},
+                    {"payload_bytes_per_second", payload ? spread(*payload) : json(nullptr)},
                     {"errors", w.error_count()},
                     {"latency", tool ? workload_tool_percentiles(w) : percentiles(w.latency)}};
     j["latency_hdr_v2_base64"] = tool ? json(nullptr) : json(histogram_base64(w.latency));

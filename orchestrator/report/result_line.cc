@@ -15,22 +15,30 @@ std::string micros(const results::WorkloadResult& w, double percentile) {
 
 }  // namespace
 
+// Fields keep their first meaning (docs/MEASUREMENT.md "RESULT lines"): rps and mbps/gbps
+// are the median repetition's in-window throughput; mbps is wire megabytes/s (10^6 bytes) and
+// gbps the same bytes in gigabits/s. The later wire_bytes_per_s and payload_bytes_per_s say
+// in their names which bytes they count.
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
   const bool bytes = measured && w.measured("bytes_received");
+  const double wire = bytes ? w.bytes_per_second().median : 0;
   const std::string rps = measured ? fmt::format("{:.0f}", w.ops_per_second().median) : "-";
-  const std::string mbps = bytes ? fmt::format("{:.3f}", w.bytes_per_second().median / 1e6) : "-";
-  const std::string gbps =
-      bytes ? fmt::format("{:.3f}", w.bytes_per_second().median * 8 / 1e9) : "-";
+  const std::string mbps = bytes ? fmt::format("{:.3f}", wire / 1e6) : "-";
+  const std::string gbps = bytes ? fmt::format("{:.3f}", wire * 8 / 1e9) : "-";
+  const std::string wire_bytes = bytes ? fmt::format("{:.0f}", wire) : "-";
+  const auto payload = w.payload_bytes_per_second();
+  const std::string payload_bytes = payload ? fmt::format("{:.0f}", payload->median) : "-";
+  const std::string errors = measured ? std::to_string(w.error_count()) : "-";
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
-      "|run={}|status={}|gbps={}",
-      scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.connections,
+      "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}",
+      scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
-      micros(w, 99.9), micros(w, 100), w.error_count(), w.repetitions.size(), run,
-      results::status_name(w.status), gbps);
+      micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
+      results::status_name(w.status), gbps, wire_bytes, payload_bytes);
 }
 
 }  // namespace benchgate::report

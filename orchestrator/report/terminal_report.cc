@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <set>
 
 #include "common/units/units.h"
@@ -142,7 +143,7 @@ std::string workload_table(const results::WorkloadResult& w) {
     if (rep.service_time) {
       out += fmt::format(
           "  {:<10} service time p50 {} p99 {} (uncorrected), late sends {}, "
-          "unsent {}\n",
+          "due in the window and sent in the drain {}\n",
           "", latency(*rep.service_time, 50), latency(*rep.service_time, 99), rep.late_sends,
           rep.unsent);
     }
@@ -180,9 +181,22 @@ std::string workload_table(const results::WorkloadResult& w) {
     out += not_measured_lines(w);
     // Large payloads are judged in bits per second.
     if (mb.median >= kGbitLineBytesPerSecond) {
-      out += fmt::format("  throughput: {:.3f} Gbit/s (median of {:.1f} MB/s)\n",
+      out += fmt::format("  throughput: {:.3f} Gbit/s on the wire (median of {:.1f} MB/s)\n",
                          mb.median * 8 / 1e9, mb.median / 1e6);
     }
+    if (auto payload = w.payload_bytes_per_second(); payload && w.measured("bytes_received")) {
+      out += fmt::format("  bytes: {:.2f} MB/s of payload, {:.2f} MB/s on the wire (median)\n",
+                         payload->median / 1e6, mb.median / 1e6);
+    }
+    std::string skews;
+    for (const auto& rep : w.repetitions) {
+      const bool flagged = std::count(rep.flags.begin(), rep.flags.end(), "start_skew") > 0;
+      if (auto skew = rep.max_start_skew_ns(); skew && flagged) {
+        skews += fmt::format(" rep {} {}", rep.index + 1,
+                             format_duration_ns(static_cast<double>(*skew)));
+      }
+    }
+    if (!skews.empty()) out += "  start skew (latest worker vs the shared start):" + skews + "\n";
   }
   if (w.status == results::WorkloadStatus::kFailed) {
     out += fmt::format("  FAILED: {}\n", w.error);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 namespace benchgate::results {
@@ -17,11 +18,15 @@ Spread spread_of(std::vector<double> values) {
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-// The window throughput is counted over: the data window, or the configured window when the
-// workers (a wrapped tool) could not measure the data window.
-int64_t rate_window_ns(const Repetition& rep) {
+// Without in-window counts (a worker that predates them), throughput is counted over the
+// data window, or the configured window when the workers could not measure the data window.
+int64_t span_ns(const Repetition& rep) {
   if (rep.data_window_ns > 0) return rep.data_window_ns;
   return rep.measured("data_window") ? 0 : rep.duration_ns;
+}
+
+double per_second(uint64_t count, int64_t ns) {
+  return ns > 0 ? static_cast<double>(count) / seconds(ns) : 0;
 }
 
 std::optional<double> median_of(std::vector<double> values) {
@@ -44,13 +49,27 @@ uint64_t Repetition::error_count() const {
 }
 
 double Repetition::ops_per_second() const {
-  const int64_t window = rate_window_ns(*this);
-  return window > 0 ? static_cast<double>(successes) / seconds(window) : 0;
+  if (in_window) return per_second(window_successes, duration_ns);
+  return per_second(successes, span_ns(*this));
 }
 
 double Repetition::bytes_per_second() const {
-  const int64_t window = rate_window_ns(*this);
-  return window > 0 ? static_cast<double>(bytes_received) / seconds(window) : 0;
+  if (in_window) return per_second(window_bytes_received, duration_ns);
+  return per_second(bytes_received, span_ns(*this));
+}
+
+std::optional<double> Repetition::payload_bytes_per_second() const {
+  if (!in_window || !measured("payload_bytes")) return std::nullopt;
+  return per_second(window_payload_bytes, duration_ns);
+}
+
+std::optional<int64_t> Repetition::max_start_skew_ns() const {
+  if (worker_start_skew_ns.empty()) return std::nullopt;
+  int64_t max = 0;
+  for (int64_t skew : worker_start_skew_ns) {
+    if (std::abs(skew) > std::abs(max)) max = skew;
+  }
+  return max;
 }
 
 std::optional<int64_t> Repetition::latency_at(double percentile) const {
@@ -80,6 +99,17 @@ Spread WorkloadResult::ops_per_second() const {
 Spread WorkloadResult::bytes_per_second() const {
   std::vector<double> values;
   for (const auto& rep : repetitions) values.push_back(rep.bytes_per_second());
+  return spread_of(std::move(values));
+}
+
+std::optional<Spread> WorkloadResult::payload_bytes_per_second() const {
+  if (repetitions.empty()) return std::nullopt;
+  std::vector<double> values;
+  for (const auto& rep : repetitions) {
+    auto value = rep.payload_bytes_per_second();
+    if (!value) return std::nullopt;
+    values.push_back(*value);
+  }
   return spread_of(std::move(values));
 }
 

@@ -49,20 +49,36 @@ struct Repetition {
   uint32_t index = 0;          // 0-based among measured windows
   int64_t start_unix_ns = 0;   // the shared start instant
   int64_t duration_ns = 0;     // configured window length (load sent during it)
-  int64_t data_window_ns = 0;  // first send to last receive, over all workers
-  uint64_t operations = 0;     // started in the window and completed or failed
+  int64_t data_window_ns = 0;  // first send to last receive, over all workers (the span)
+  // Of the window and completed or failed (closed loop: started in it; open loop: due in it).
+  uint64_t operations = 0;
   uint64_t successes = 0;
+  // What completed inside the window, which throughput counts (docs/MEASUREMENT.md
+  // "Throughput"). in_window false: a worker did not report it; successes over the data
+  // window stand in and the repetition is flagged "throughput_span".
+  bool in_window = false;
+  uint64_t window_successes = 0;
+  uint64_t window_bytes_received = 0;
+  uint64_t window_payload_bytes = 0;       // measured unless "payload_bytes" is in not_measured
   std::map<std::string, uint64_t> errors;  // by kind
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
-  uint64_t late_sends = 0;                   // open loop
-  uint64_t unsent = 0;                       // open loop: due but never sent in the window
+  uint64_t late_sends = 0;  // open loop
+  uint64_t unsent = 0;  // open loop: due in the window, unwritten at its end (sent in the drain)
   uint64_t events_expected = 0;              // wamp_pubsub: publications x subscribers
   uint64_t events_delivered = 0;             // wamp_pubsub: events the subscribers received
   HdrHistogram latency;                      // corrected latency (ns)
   std::optional<HdrHistogram> service_time;  // open loop: uncorrected (ns)
   double worker_cpu_seconds = 0;             // all workers, user + system
-  double worker_cpu_utilization = 0;         // busiest worker: cpu / (wall * threads)
+  // The busiest load thread's CPU over the window / the window (thread CPU clocks); from a
+  // worker that reports no thread CPU, its process CPU / (wall * threads), drain included.
+  double worker_cpu_utilization = 0;
+  // The load thread that waited longest for a CPU: run delay / window; nullopt: not measured.
+  std::optional<double> worker_cpu_wait_share;
+  // Per worker: the instant it started sending minus the shared start instant (ns); empty
+  // when no worker reported its start.
+  std::vector<int64_t> worker_start_skew_ns;
+  uint64_t latency_clamped = 0;  // latencies above the histograms' highest trackable value
   RouterWindow router;
   std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
   // Who was stopped (SIGSTOP, a debugger) at some moment of the window, even if continued
@@ -77,11 +93,18 @@ struct Repetition {
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
-  // Successful operations per second of the data window (of the configured window when the
-  // workers could not measure the data window).
+  // Successful operations completed inside the window per second of the window (when the
+  // workers did not report in-window counts: successes per second of the data window, or of
+  // the configured window when they could not measure the data window either).
   double ops_per_second() const;
-  // Response bytes per second of the same window (decimal units when printed).
+  // Wire bytes read (responses, headers and framing included) per second, counted as
+  // ops_per_second is.
   double bytes_per_second() const;
+  // Payload bytes of the successes inside the window per second of the window; nullopt when
+  // not measured.
+  std::optional<double> payload_bytes_per_second() const;
+  // The largest start skew of any worker (by magnitude); nullopt when none was reported.
+  std::optional<int64_t> max_start_skew_ns() const;
   // A latency percentile (100 = max) of this window: from the histogram, or from the tool
   // when it printed exactly this figure; nothing when it was not measured.
   std::optional<int64_t> latency_at(double percentile) const;
@@ -115,6 +138,8 @@ struct WorkloadResult {
   // callers check repetitions.empty() before presenting them as measured.
   Spread ops_per_second() const;
   Spread bytes_per_second() const;
+  // Median over repetitions; nullopt unless every repetition measured it.
+  std::optional<Spread> payload_bytes_per_second() const;
   uint64_t error_count() const;
   std::vector<std::string> flags() const;  // union over repetitions
   // Whether every repetition measured `field` (see Repetition::not_measured).

@@ -115,6 +115,12 @@ struct Workload {
   std::string sweep_of;
   std::string sweep_parameter;
   uint64_t sweep_value = 0;
+
+  // The sessions the workload's workers open: wamp_pubsub's publishers and subscribers (its
+  // `connections` does not apply), every other protocol's connections.
+  uint32_t sessions() const {
+    return protocol == Protocol::kWampPubSub ? wamp.publishers + wamp.subscribers : connections;
+  }
 };
 
 enum class GateSeverity { kCritical, kWarning };

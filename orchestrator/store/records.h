@@ -83,6 +83,12 @@ struct StoredRepetition {
   std::map<std::string, uint64_t> router_metrics;  // counter deltas
   std::vector<std::string> flags;
   std::vector<std::string> stopped;  // who was stopped during the window (flag process_stopped)
+  // docs/MEASUREMENT.md; nothing where the workers did not report them.
+  std::optional<uint64_t> window_successes;
+  std::optional<double> payload_bytes_per_s;
+  std::optional<int64_t> start_skew_ns;
+  std::optional<double> worker_cpu_wait_share;
+  uint64_t latency_clamped = 0;
 };
 
 struct StoredWorkload {

@@ -182,7 +182,8 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       "errors_total, errors_by_kind, bytes_sent, bytes_received, late_sends, unsent, ops_per_s, "
       "bytes_per_s, p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, p999_ns, max_ns, mean_ns, "
       "latency_hdr, service_time_hdr, worker_cpu_s, worker_cpu_utilization, router_requests, "
-      "router_cpu_s, router_rss_bytes, router_handling_hdr, flags, stopped "
+      "router_cpu_s, router_rss_bytes, router_handling_hdr, flags, stopped, window_successes, "
+      "payload_bytes_per_s, start_skew_ns, worker_cpu_wait_share, latency_clamped "
       "FROM repetitions WHERE workload_id = ?1 ORDER BY idx");
   auto metrics = db_->prepare("SELECT name, value FROM router_metrics WHERE repetition_id = ?1");
   if (!workloads || !reps || !metrics) return Error{"get_run: " + db_->last_error()};
@@ -242,6 +243,11 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       r.router_handling_hdr = optional_blob(s, 30);
       r.flags = strings_from_json(s.text(31));
       r.stopped = strings_from_json(s.text(32));
+      if (auto v = s.optional_int64(33)) r.window_successes = as_uint(*v);
+      r.payload_bytes_per_s = s.optional_real(34);
+      r.start_skew_ns = s.optional_int64(35);
+      r.worker_cpu_wait_share = s.optional_real(36);
+      r.latency_clamped = as_uint(s.int64(37));
       metrics->reset();
       metrics->bind(1, rep_id);
       while (true) {

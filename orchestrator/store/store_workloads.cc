@@ -164,9 +164,11 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       "late_sends, unsent, ops_per_s, bytes_per_s, p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, "
       "p999_ns, max_ns, mean_ns, latency_hdr, service_time_hdr, worker_cpu_s, "
       "worker_cpu_utilization, router_requests, router_cpu_s, router_rss_bytes, "
-      "router_handling_hdr, flags, not_measured, tool_latency, stopped) "
+      "router_handling_hdr, flags, not_measured, tool_latency, stopped, window_successes, "
+      "payload_bytes_per_s, start_skew_ns, worker_cpu_wait_share, latency_clamped) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-      "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)");
+      "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, "
+      "?37, ?38, ?39, ?40)");
   auto insert_metric =
       db_->prepare("INSERT INTO router_metrics (repetition_id, name, value) VALUES (?1, ?2, ?3)");
   if (!insert_rep || !insert_metric) return fail(db_->last_error());
@@ -222,6 +224,11 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       s.bind_null(34);
     }
     s.bind(35, to_json(rep.stopped));
+    s.bind(36, rep.in_window ? std::optional(as_int(rep.window_successes)) : std::nullopt)
+        .bind(37, rep.payload_bytes_per_second())
+        .bind(38, rep.max_start_skew_ns())
+        .bind(39, rep.worker_cpu_wait_share)
+        .bind(40, as_int(rep.latency_clamped));
     if (auto ok = s.run(); !ok) {
       return fail("repetition " + std::to_string(rep.index) + ": " + ok.message());
     }

@@ -25,7 +25,7 @@ bool declared(const v1::WindowResult& result, std::string_view field) {
 // errors.KIND for an error kind it cannot detect.
 bool known_not_measured(const std::string& name) {
   for (const char* field : {"bytes_sent", "bytes_received", "data_window", "latency",
-                            "service_time", "cpu", "late_sends", "unsent"}) {
+                            "service_time", "cpu", "late_sends", "unsent", "payload_bytes"}) {
     if (name == field) return true;
   }
   return name.rfind("errors.", 0) == 0 && name.size() > 7;

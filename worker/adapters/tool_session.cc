@@ -12,6 +12,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/time/clock.h"
 #include "worker/adapters/h2load_output.h"
 #include "worker/adapters/tool_args.h"
 #include "worker/adapters/tool_runner.h"
@@ -120,9 +121,10 @@ ToolSession::~ToolSession() {
 uint32_t ToolSession::threads() const { return tool_threads(spec_); }
 
 std::vector<std::string> ToolSession::not_measured() const {
-  // The request bytes (neither tool counts them), the data window (neither gives timestamps)
-  // and the latency histogram (tool_latency holds what they print instead).
-  std::vector<std::string> names{"bytes_sent", "data_window", "latency"};
+  // The request bytes (neither tool counts them), the data window (neither gives timestamps),
+  // the latency histogram (tool_latency holds what they print instead) and the payload bytes
+  // (they count response bytes with their headers).
+  std::vector<std::string> names{"bytes_sent", "data_window", "latency", "payload_bytes"};
   // h2load reports no failed connects in a timed run: its clients just stop.
   if (tool_.kind == ToolKind::kH2load) names.push_back("errors.connect");
   // Neither tool checks the body length it gets.
@@ -135,6 +137,7 @@ Expected<WindowResult> ToolSession::run_window(const WindowCommand& window,
   if (window.start_at_unix_ns > 0 && !wait_until(window.start_at_unix_ns, cancelled)) {
     return Error{"window " + std::to_string(window.index) + " stopped before it started"};
   }
+  const int64_t started_unix_ns = unix_now_ns();
   const auto started = std::chrono::steady_clock::now();
   const auto deadline = started + std::chrono::nanoseconds(window.duration_ns) + kToolGrace;
   auto run =
@@ -159,6 +162,11 @@ Expected<WindowResult> ToolSession::run_window(const WindowCommand& window,
   result.successes = figures->successes;
   result.errors = figures->errors;
   result.bytes_received = figures->bytes_received.value_or(0);
+  // Both tools count what completed within their own duration (the window), as the bundled
+  // worker's in_window figures do; neither counts payload bytes apart from headers.
+  result.window_successes = result.successes;
+  result.window_bytes_received = result.bytes_received;
+  result.started_unix_ns = started_unix_ns;
   result.cpu_user_ns = run->cpu_user_ns;
   result.cpu_system_ns = run->cpu_system_ns;
   result.threads = threads();

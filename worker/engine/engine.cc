@@ -46,6 +46,8 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
   plan->in_flight = spec.in_flight;
   plan->connections = spec.connections;
   plan->rate = spec.rate;
+  plan->schedule_first = spec.schedule_first;
+  plan->schedule_connections = spec.schedule_connections;
   plan->progress = spec.progress_interval_ns > 0;
   if (spec.is_wamp()) {
     // The load-generating sessions; the driver adds callee or subscriber sessions.
@@ -232,9 +234,19 @@ WindowResult Engine::take_result(const WindowCommand& window) {
   result.threads = threads();
   int64_t first_send = std::numeric_limits<int64_t>::max();
   int64_t last_receive = 0;
+  int64_t started = std::numeric_limits<int64_t>::max();
   for (const ThreadStats& s : stats) {
     result.operations += s.operations;
     result.successes += s.successes;
+    result.window_successes += s.window_successes;
+    result.window_bytes_received += s.window_bytes_received;
+    result.window_payload_bytes += s.window_payload_bytes;
+    if (s.started_ns > 0) {
+      started = std::min(started, s.started_ns);
+      ThreadCpu cpu{s.window_cpu_ns, std::nullopt, s.window_wall_ns};
+      if (s.window_run_delay_ns >= 0) cpu.run_delay_ns = s.window_run_delay_ns;
+      result.thread_cpu.push_back(cpu);
+    }
     for (size_t k = 0; k < kErrorKindCount; ++k) result.errors[k] += s.errors[k];
     result.bytes_sent += s.bytes_sent;
     result.bytes_received += s.bytes_received;
@@ -251,6 +263,9 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.first_send_unix_ns = first_send + to_unix;
   }
   if (last_receive != 0) result.last_receive_unix_ns = last_receive + to_unix;
+  if (started != std::numeric_limits<int64_t>::max()) result.started_unix_ns = started + to_unix;
+  result.latency_clamped =
+      static_cast<uint64_t>(result.latency.overflow_count() + result.service_time.overflow_count());
   return result;
 }
 

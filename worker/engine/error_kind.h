@@ -1,5 +1,5 @@
-// The kinds a failed operation is counted under (MEASUREMENT.md, "Correctness while
-// measuring"); the names are the keys of WindowResult.errors in the proto.
+// The kinds a failed operation is counted under (docs/MEASUREMENT.md "Operations, successes and
+// errors"); the names are the keys of WindowResult.errors in the proto.
 #pragma once
 
 #include <array>
@@ -20,13 +20,14 @@ enum class ErrorKind : uint8_t {
   kReset,      // the connection failed with a socket error (reset, broken pipe, ...)
   kWampError,  // WAMP: the router answered a CALL or PUBLISH with ERROR
   kLost,       // WAMP pub/sub: an event a subscriber should have received never came
+  kNotSent,    // open loop: due inside the window, still unwritten at the drain deadline
 };
 
-inline constexpr size_t kErrorKindCount = 10;
+inline constexpr size_t kErrorKindCount = 11;
 
 inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
-    "connect",  "timeout",  "status", "length",     "short_read",
-    "mismatch", "protocol", "reset",  "wamp_error", "lost"};
+    "connect",  "timeout", "status",     "length", "short_read", "mismatch",
+    "protocol", "reset",   "wamp_error", "lost",   "not_sent"};
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

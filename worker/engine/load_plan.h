@@ -18,7 +18,9 @@ struct LoadPlan {
   uint32_t connections = 1;
   // Open loop when rate > 0.
   double rate = 0;
-  bool progress = false;  // record interval histograms for progress events
+  uint32_t schedule_first = 0;        // this worker's place among the workload's connections
+  uint32_t schedule_connections = 0;  // 0: this worker alone
+  bool progress = false;              // record interval histograms for progress events
   uint32_t expect_status = 200;
   int64_t expect_body_bytes = -1;
   bool expect_echo = false;

@@ -4,6 +4,9 @@
 #include <chrono>
 #include <utility>
 
+#include "common/process/process_stats.h"
+#include "common/time/clock.h"
+
 namespace benchgate::worker {
 namespace {
 
@@ -48,6 +51,8 @@ void LoadThread::begin_window(const WindowTiming& timing) {
   asio::post(io_, [this, timing] {
     timing_ = timing;
     state_.stats.reset();
+    state_.stats.window_end_ns = timing.end_ns;
+    state_.owed = 0;
     state_.window_index = timing.index;
     state_.collecting = true;
     state_.phase = Phase::kWaiting;
@@ -62,6 +67,9 @@ void LoadThread::begin_window(const WindowTiming& timing) {
 }
 
 void LoadThread::on_start() {
+  state_.stats.started_ns = steady_now_ns();
+  cpu_at_start_ns_ = thread_cpu_ns();
+  run_delay_at_start_ns_ = thread_run_delay_ns();
   state_.phase = Phase::kRunning;
   for (auto& connection : connections_) connection->start_sending();
   phase_timer_.expires_at(steady_point(timing_.end_ns));
@@ -71,13 +79,24 @@ void LoadThread::on_start() {
 }
 
 void LoadThread::on_end() {
+  // The thread's CPU over the window alone: the drain is waiting, not load.
+  ThreadStats& stats = state_.stats;
+  stats.window_wall_ns = steady_now_ns() - stats.started_ns;
+  stats.window_cpu_ns = thread_cpu_ns() - cpu_at_start_ns_;
+  const std::optional<int64_t> run_delay = thread_run_delay_ns();
+  if (run_delay && run_delay_at_start_ns_) {
+    stats.window_run_delay_ns = *run_delay - *run_delay_at_start_ns_;
+  }
   state_.phase = Phase::kDraining;
+  state_.ending = true;
   for (auto& connection : connections_) connection->stop_sending();
-  if (state_.outstanding == 0) return finish_window();
+  state_.ending = false;
   phase_timer_.expires_at(steady_point(timing_.drain_deadline_ns));
   phase_timer_.async_wait([this](const boost::system::error_code& ec) {
     if (!ec) on_drain_deadline();
   });
+  // Nothing outstanding and nothing owed: done at once (finish_window cancels the timer).
+  state_.settle_if_drained();
 }
 
 void LoadThread::on_drain_deadline() {

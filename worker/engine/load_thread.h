@@ -10,6 +10,7 @@
 #include <functional>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -68,6 +69,9 @@ class LoadThread {
   std::vector<std::unique_ptr<LoadConnection>> connections_;
   boost::asio::steady_timer phase_timer_;
   WindowTiming timing_;
+  // Read at the window's start, for the thread's CPU figures at its end.
+  int64_t cpu_at_start_ns_ = 0;
+  std::optional<int64_t> run_delay_at_start_ns_;
   std::function<void()> on_window_done_;
   std::thread thread_;
 };

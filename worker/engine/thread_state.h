@@ -1,6 +1,8 @@
 // The window as one load thread's connections see it: the phase, the window's instants,
-// the thread's statistics and the count of unanswered requests that decides when the drain
-// is over. Owned by LoadThread and touched only on its thread.
+// the thread's statistics and what decides when the drain is over: the count of unanswered
+// requests and, open loop, of requests due inside the window that are not yet written (they
+// are sent during the drain, docs/MEASUREMENT.md "Closed loop and open loop"). Owned by LoadThread
+// and touched only on its thread.
 #pragma once
 
 #include <cstdint>
@@ -31,13 +33,26 @@ struct ThreadState {
   // belong to the window (WAMP events) may still be counted.
   bool collecting = false;
   uint32_t outstanding = 0;
-  std::function<void()> on_drained;  // runs when the last outstanding request of a draining
-                                     // window finished
+  // Open loop, during the drain: requests due inside the window not yet written.
+  uint64_t owed = 0;
+  // While the window's end is told to every connection: the drain is judged only after all
+  // of them said what they still owe.
+  bool ending = false;
+  std::function<void()> on_drained;  // runs when a draining window has nothing outstanding
+                                     // and owes nothing
 
   void request_sent() { ++outstanding; }
   void request_finished() {
     --outstanding;
-    if (outstanding == 0 && phase == Phase::kDraining) on_drained();
+    settle_if_drained();
+  }
+  // Requests due in the window that a connection still has to write (at the window's end).
+  void owe(uint64_t n) { owed += n; }
+  // Written during the drain, or written off when the drain deadline cut them off. The
+  // caller calls settle_if_drained() once the requests it wrote are counted as outstanding.
+  void paid(uint64_t n) { owed -= n; }
+  void settle_if_drained() {
+    if (outstanding == 0 && owed == 0 && phase == Phase::kDraining && !ending) on_drained();
   }
 };
 

@@ -17,12 +17,24 @@ struct ThreadStats {
   ErrorCounts errors{};
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
+  // What completed (was read) before the window's end: throughput is counted over the window
+  // (docs/MEASUREMENT.md "Throughput"); what completes in the drain is in the totals above.
+  int64_t window_end_ns = 0;  // steady clock; set by the load thread at each window
+  uint64_t window_successes = 0;
+  uint64_t window_bytes_received = 0;
+  uint64_t window_payload_bytes = 0;  // payload bytes of window_successes' responses
   int64_t first_send_ns = std::numeric_limits<int64_t>::max();  // steady clock; max: none
   int64_t last_receive_ns = 0;                                  // steady clock; 0: none
   HdrHistogram latency;
   HdrHistogram service_time;
   uint64_t late_sends = 0;
   uint64_t unsent = 0;
+  // The thread's own view of the window (its start to its end, the drain excluded): when it
+  // started sending, its CPU time and how long it waited for a CPU (-1: not measured).
+  int64_t started_ns = 0;  // steady clock; 0: the window never started
+  int64_t window_wall_ns = 0;
+  int64_t window_cpu_ns = 0;
+  int64_t window_run_delay_ns = -1;
 
   // Since the previous progress tick.
   uint64_t interval_operations = 0;
@@ -33,22 +45,36 @@ struct ThreadStats {
     operations = successes = 0;
     errors = {};
     bytes_sent = bytes_received = 0;
+    window_successes = window_bytes_received = window_payload_bytes = 0;
     first_send_ns = std::numeric_limits<int64_t>::max();
     last_receive_ns = 0;
     latency.reset();
     service_time.reset();
     late_sends = unsent = 0;
+    started_ns = window_wall_ns = window_cpu_ns = 0;
+    window_run_delay_ns = -1;
     interval_operations = interval_errors = 0;
     interval_latency.reset();
   }
 
-  // `for_progress`: also into the interval histogram (only when progress events are on).
-  void record_success(int64_t latency_ns, bool for_progress) {
+  // A success completed at `now` (steady clock) whose response carried `payload_bytes` of
+  // payload. `for_progress`: also into the interval histogram (only when progress events
+  // are on).
+  void record_success(int64_t now, int64_t latency_ns, uint64_t payload_bytes, bool for_progress) {
     ++operations;
     ++successes;
     ++interval_operations;
+    if (now < window_end_ns) {
+      ++window_successes;
+      window_payload_bytes += payload_bytes;
+    }
     latency.record(latency_ns);
     if (for_progress) interval_latency.record(latency_ns);
+  }
+  // Bytes read from the wire at `now`.
+  void count_received(uint64_t bytes, int64_t now) {
+    bytes_received += bytes;
+    if (now < window_end_ns) window_bytes_received += bytes;
   }
   void record_failure(ErrorKind kind) {
     ++operations;

@@ -122,6 +122,12 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
   if (spec.progress_interval_ns < 0) return fail(spec, "progress_interval_ns must be >= 0");
   if (spec.drain_timeout_ns < 0) return fail(spec, "drain_timeout_ns must be >= 0");
   if (spec.connect_timeout_ns < 0) return fail(spec, "connect_timeout_ns must be >= 0");
+  if (spec.schedule_connections > 0 &&
+      uint64_t{spec.schedule_first} + spec.connections > spec.schedule_connections) {
+    return fail(spec, "schedule_first " + std::to_string(spec.schedule_first) + " + connections " +
+                          std::to_string(spec.connections) + " exceeds schedule_connections " +
+                          std::to_string(spec.schedule_connections));
+  }
   if (spec.is_wamp()) return validate_wamp(spec);
   const HttpRequestSpec& http = spec.http;
   if (http.method.empty() || has_ctl_or_space(http.method)) {

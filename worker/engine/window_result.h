@@ -24,11 +24,26 @@ struct ToolLatency {
   std::vector<std::pair<std::string, int64_t>> percentiles_ns;  // {"50", ns}, ...
 };
 
+// One load thread's CPU over the window (start to end, the drain excluded).
+struct ThreadCpu {
+  int64_t cpu_ns = 0;
+  std::optional<int64_t> run_delay_ns;  // waiting for a CPU; absent: not measured
+  int64_t wall_ns = 0;
+};
+
 struct WindowResult {
   uint32_t window = 0;
   bool open_loop = false;
-  uint64_t operations = 0;  // requests sent in the window that completed (response or error)
+  // Requests of the window that completed (response or error): closed loop, those sent in
+  // it; open loop, those due in it (not_sent errors included).
+  uint64_t operations = 0;
   uint64_t successes = 0;
+  // What completed before the window's end (throughput); absent for a tool that does not
+  // tell (the adapters report their tool's counts over its own duration).
+  bool in_window_measured = true;
+  uint64_t window_successes = 0;
+  uint64_t window_bytes_received = 0;
+  uint64_t window_payload_bytes = 0;
   // Failed operations by kind, plus connection-level failures that belong to no operation
   // ("connect" when a reconnect fails, "protocol" for bytes nobody asked for).
   ErrorCounts errors{};
@@ -37,9 +52,12 @@ struct WindowResult {
   int64_t first_send_unix_ns = 0;  // 0: nothing was sent
   int64_t last_receive_unix_ns = 0;
   HdrHistogram latency;
-  HdrHistogram service_time;  // open loop only
-  uint64_t late_sends = 0;    // open loop only
-  uint64_t unsent = 0;        // open loop only
+  HdrHistogram service_time;    // open loop only
+  uint64_t late_sends = 0;      // open loop only
+  uint64_t unsent = 0;          // open loop only: due in the window, still unwritten at its end
+  int64_t started_unix_ns = 0;  // the earliest load thread's start; 0: not reported
+  std::vector<ThreadCpu> thread_cpu;
+  uint64_t latency_clamped = 0;  // values above the histograms' highest trackable value
   int64_t cpu_user_ns = 0;
   int64_t cpu_system_ns = 0;
   int64_t wall_ns = 0;

@@ -52,6 +52,10 @@ struct WorkloadSpec {
   int64_t progress_interval_ns = 0;  // 0: no progress events
   int64_t drain_timeout_ns = 0;      // 0: kDefaultDrainTimeoutNs
   int64_t connect_timeout_ns = 0;    // 0: kDefaultConnectTimeoutNs
+  // Open loop: this worker's connections among all of the workload's (OpenLoopSchedule);
+  // total 0: this worker alone.
+  uint32_t schedule_first = 0;
+  uint32_t schedule_connections = 0;
   HttpRequestSpec http;
   WampRequestSpec wamp;  // protocol "wamp_rpc" / "wamp_pubsub"
 

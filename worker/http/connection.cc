@@ -13,7 +13,8 @@ namespace {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-// A send later than this after its intended instant counts as late (MEASUREMENT.md).
+// A send later than this after its intended instant counts as late (docs/MEASUREMENT.md
+// "Closed loop and open loop").
 constexpr int64_t kLateSendNs = 1'000'000;
 
 asio::steady_timer::time_point steady_point(int64_t ns) {
@@ -42,8 +43,10 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
       plan_(thread.plan),
       socket_(io),
       timer_(io),
-      schedule_(plan_.open_loop() ? OpenLoopSchedule(plan_.rate, plan_.connections, index)
-                                  : OpenLoopSchedule()),
+      schedule_(plan_.open_loop()
+                    ? OpenLoopSchedule(plan_.rate, plan_.connections, index, plan_.schedule_first,
+                                       plan_.schedule_connections)
+                    : OpenLoopSchedule()),
       parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body) : ResponseParser()),
       ring_(plan_.in_flight) {}
 
@@ -79,9 +82,11 @@ void Connection::reconnect() {
   connect([this](const error_code& ec) {
     if (ec) {
       if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kConnect);
+      // In the drain nothing tries again: what the window still owes cannot be sent.
+      if (thread_.phase == Phase::kDraining) write_off_owed();
       return;
     }
-    if (thread_.phase == Phase::kRunning) issue(steady_now_ns());
+    if (may_send()) issue(steady_now_ns());
   });
 }
 
@@ -106,30 +111,56 @@ void Connection::unclaim_queued() {
 }
 
 // Every request outstanding on the connection fails with `kind`; requests claimed but not
-// yet written go back to the schedule. While the window still sends, reconnect at once.
+// yet written go back to the schedule. While the window still sends (or, open loop, the
+// drain still owes requests of the window), reconnect at once.
 void Connection::fail(ErrorKind kind) {
   unclaim_queued();
   close_socket();
+  const bool resend = may_send();
   while (!ring_.empty()) {
     ring_.pop();
     thread_.stats.record_failure(kind);
     thread_.request_finished();
   }
-  if (thread_.phase == Phase::kRunning) reconnect();
+  if (resend) reconnect();
+}
+
+bool Connection::may_send() const {
+  if (thread_.phase == Phase::kRunning) return true;
+  return thread_.phase == Phase::kDraining && plan_.open_loop() && owed() > 0;
+}
+
+uint64_t Connection::owed() const {
+  return plan_.open_loop() ? window_due_ - (claimed_ - queued_) : 0;
+}
+
+void Connection::write_off_owed() {
+  const uint64_t n = owed();
+  if (n == 0) return;
+  for (uint64_t i = 0; i < n; ++i) thread_.stats.record_failure(ErrorKind::kNotSent);
+  claimed_ = window_due_;
+  queued_ = 0;
+  thread_.paid(n);
+  thread_.settle_if_drained();
 }
 
 // The last response said "Connection: close" (nginx does this every keepalive_requests).
 // Pipelined requests behind it were never processed: while the window sends they go back to
 // the schedule and are sent again on a new connection; during the drain they are lost and
-// count as short reads.
+// count as short reads (closed loop) or are owed again and sent on a new connection (open
+// loop).
 void Connection::on_server_close() {
-  if (thread_.phase != Phase::kRunning) return fail(ErrorKind::kShortRead);
+  const bool open_loop_drain = thread_.phase == Phase::kDraining && plan_.open_loop();
+  if (thread_.phase != Phase::kRunning && !open_loop_drain) return fail(ErrorKind::kShortRead);
+  // Open loop, during the drain: they are owed again (before the ring empties, so the drain
+  // is not judged over meanwhile).
   const uint32_t unanswered = ring_.size();
+  claimed_ -= unanswered;
+  if (open_loop_drain) thread_.owe(unanswered);
   while (!ring_.empty()) {
     ring_.pop();
     thread_.request_finished();
   }
-  claimed_ -= unanswered;
   unclaim_queued();
   close_socket();
   reconnect();
@@ -140,6 +171,7 @@ void Connection::on_server_close() {
 void Connection::begin_window() {
   claimed_ = 0;
   queued_ = 0;
+  window_due_ = plan_.open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
 }
 
@@ -147,15 +179,23 @@ void Connection::start_sending() {
   if (link_ == Link::kUp) issue(steady_now_ns());
 }
 
+// Closed loop: nothing more is sent. Open loop: what the window still owes goes out during
+// the drain, measured from its intended instant; it is counted in `unsent` as well.
 void Connection::stop_sending() {
-  unclaim_queued();
-  if (plan_.open_loop()) {
-    const uint64_t due = schedule_.due_in_window(thread_.end_ns - thread_.start_ns);
-    if (due > claimed_) thread_.stats.unsent += due - claimed_;
-  }
+  if (!plan_.open_loop()) return unclaim_queued();
+  const uint64_t n = owed();
+  if (n == 0) return;
+  thread_.stats.unsent += n;
+  thread_.owe(n);
+  // A connection that is down and not reconnecting has nobody to send them.
+  if (link_ == Link::kDown) return write_off_owed();
+  issue(steady_now_ns());
 }
 
+// The drain deadline: what was never written is cut off (not_sent), what is unanswered times
+// out.
 void Connection::expire() {
+  write_off_owed();
   if (!ring_.empty()) fail(ErrorKind::kTimeout);
 }
 
@@ -164,13 +204,15 @@ void Connection::expire() {
 // Claims what may be sent now (closed loop: every free slot; open loop: what is due, up to
 // the free slots) and writes it.
 void Connection::issue(int64_t now) {
-  if (thread_.phase != Phase::kRunning || link_ != Link::kUp) return;
-  if (now >= thread_.end_ns) return;  // the end timer is about to fire
+  if (!may_send() || link_ != Link::kUp) return;
+  // Closed loop: the end timer is about to fire.
+  if (!plan_.open_loop() && now >= thread_.end_ns) return;
   const uint32_t busy = ring_.size() + queued_;
   const uint32_t free = plan_.in_flight > busy ? plan_.in_flight - busy : 0;
   uint64_t n = free;
   if (plan_.open_loop()) {
-    const uint64_t due_total = schedule_.due_by(now - thread_.start_ns);
+    // Only requests due inside the window: after its end they are sent late, never new ones.
+    const uint64_t due_total = std::min(schedule_.due_by(now - thread_.start_ns), window_due_);
     const uint64_t due = due_total > claimed_ ? due_total - claimed_ : 0;
     n = std::min<uint64_t>(due, free);
     // Everything due goes out now and a slot stays free: wake up when the next one is due.
@@ -208,6 +250,8 @@ void Connection::flush(int64_t now) {
     thread_.request_sent();
   }
   queued_ = 0;
+  // Written during the drain: the window owes these no more (they are outstanding now).
+  if (thread_.phase == Phase::kDraining) thread_.paid(n);
   thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
 
   const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
@@ -233,7 +277,7 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
   writing_ = false;
   thread_.stats.bytes_sent += bytes;
   if (ec) return fail(ErrorKind::kReset);
-  if (thread_.phase != Phase::kRunning) return;
+  if (!may_send()) return;
   const int64_t now = steady_now_ns();
   flush(now);
   issue(now);
@@ -261,9 +305,9 @@ void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {
   // EOF with requests outstanding: the server closed before answering them (with none
   // outstanding, e.g. an idle timeout, fail() only closes and reconnects).
   if (ec) return fail(ec == asio::error::eof ? ErrorKind::kShortRead : ErrorKind::kReset);
-  thread_.stats.bytes_received += bytes;
   // One timestamp per read: every response in it arrived at the same instant.
   const int64_t now = steady_now_ns();
+  thread_.stats.count_received(bytes, now);
   size_t offset = 0;
   bool answered = false;
   while (offset < bytes) {
@@ -313,7 +357,8 @@ void Connection::on_response(int64_t now) {
     kind = ErrorKind::kMismatch;
   }
   if (ok) {
-    thread_.stats.record_success(now - request.intended_ns, plan_.progress);
+    thread_.stats.record_success(now, now - request.intended_ns, parser_.content_length(),
+                                 plan_.progress);
     if (plan_.open_loop()) thread_.stats.service_time.record(now - request.sent_ns);
   } else {
     thread_.stats.record_failure(kind);

@@ -3,7 +3,10 @@
 //  - closed loop: every answered request is replaced at once;
 //  - open loop: requests go out when the connection's OpenLoopSchedule says they are due and
 //    a slot is free; a request that waits for a slot keeps its intended send time, so the
-//    wait shows in its latency.
+//    wait shows in its latency. Every request due inside the window is sent, after the
+//    window's end (during the drain) if need be; what the drain deadline cuts off before it
+//    could be written counts as a "not_sent" error (docs/MEASUREMENT.md "Closed loop and open
+//    loop").
 // Requests are written from the plan's prebuilt batch (k requests, one system call); answers
 // are read, once the socket is readable, into the load thread's buffer and parsed in place;
 // nothing is allocated per request, and an idle connection holds no read buffer.
@@ -58,6 +61,11 @@ class Connection : public LoadConnection {
   void reconnect();
   void close_socket();
   void fail(ErrorKind kind);
+  // Open loop: may requests of the window still be written (running, or draining with
+  // requests of the window owed)?
+  bool may_send() const;
+  uint64_t owed() const;  // due in the window and not yet written (during the drain)
+  void write_off_owed();  // the owed requests count as not_sent errors
   void on_server_close();
   void unclaim_queued();
 
@@ -81,8 +89,9 @@ class Connection : public LoadConnection {
   Link link_ = Link::kDown;
   // Incremented whenever the socket is closed, so completions of the old socket are ignored.
   uint32_t generation_ = 0;
-  uint64_t claimed_ = 0;  // requests taken from the schedule in this window (sent or queued)
-  uint32_t queued_ = 0;   // claimed but not yet written (a write was still in progress)
+  uint64_t claimed_ = 0;     // requests taken from the schedule in this window (sent or queued)
+  uint64_t window_due_ = 0;  // open loop: requests due inside this window
+  uint32_t queued_ = 0;      // claimed but not yet written (a write was still in progress)
   bool writing_ = false;
   bool timer_armed_ = false;
 };

@@ -76,6 +76,8 @@ WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
   spec.progress_interval_ns = proto.progress_interval_ns();
   spec.drain_timeout_ns = proto.drain_timeout_ns();
   spec.connect_timeout_ns = proto.connect_timeout_ns();
+  spec.schedule_first = proto.schedule_first();
+  spec.schedule_connections = proto.schedule_connections();
   if (proto.has_wamp()) {
     spec.wamp = wamp_from_proto(proto.wamp());
     if (spec.wamp.kind == WampRequestSpec::Kind::kPubSub) {
@@ -149,6 +151,20 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
     proto->set_events_delivered(result.events_delivered);
   }
   for (const std::string& name : result.not_measured) proto->add_not_measured(name);
+  if (result.in_window_measured) {
+    auto* in_window = proto->mutable_in_window();
+    in_window->set_successes(result.window_successes);
+    in_window->set_bytes_received(result.window_bytes_received);
+    in_window->set_payload_bytes(result.window_payload_bytes);
+  }
+  proto->set_started_unix_ns(result.started_unix_ns);
+  for (const ThreadCpu& cpu : result.thread_cpu) {
+    auto* out = proto->add_thread_cpu();
+    out->set_cpu_ns(cpu.cpu_ns);
+    if (cpu.run_delay_ns) out->set_run_delay_ns(*cpu.run_delay_ns);
+    out->set_wall_ns(cpu.wall_ns);
+  }
+  proto->set_latency_clamped(result.latency_clamped);
 }
 
 }  // namespace benchgate::worker

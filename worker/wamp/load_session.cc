@@ -1,8 +1,9 @@
 // The sessions that generate load: callers (CALL, RESULT checked against the payload) and
 // publishers (PUBLISH carrying its intended and actual send instants, its sequence and the
 // window; acknowledged ones wait for PUBLISHED). Like the HTTP connection they keep in_flight
-// operations outstanding (closed loop) or follow the connection's OpenLoopSchedule; a request
-// id encodes its slot, so a RESULT finds its call without searching. Per operation: the
+// operations outstanding (closed loop) or follow the connection's OpenLoopSchedule, sending
+// what the window still owes during the drain (docs/MEASUREMENT.md "Closed loop and open loop"); a
+// request id encodes its slot, so a RESULT finds its call without searching. Per operation: the
 // template's head is copied (tens of bytes) and the shared payload is referenced.
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
@@ -18,7 +19,7 @@ namespace {
 
 namespace asio = boost::asio;
 
-constexpr int64_t kLateSendNs = 1'000'000;  // as the HTTP connection (MEASUREMENT.md)
+constexpr int64_t kLateSendNs = 1'000'000;  // as the HTTP connection (docs/MEASUREMENT.md)
 constexpr uint64_t kSlotBits = 12;          // in_flight <= 4096
 constexpr uint64_t kSlotMask = (uint64_t{1} << kSlotBits) - 1;
 
@@ -32,7 +33,8 @@ class LoadSession : public Session {
         template_(publisher ? plan.publish : plan.call),
         timer_(io),
         schedule_(plan.load->open_loop()
-                      ? OpenLoopSchedule(plan.load->rate, plan.load->connections, index)
+                      ? OpenLoopSchedule(plan.load->rate, plan.load->connections, index,
+                                         plan.load->schedule_first, plan.load->schedule_connections)
                       : OpenLoopSchedule()),
         slots_(plan.load->in_flight) {
     for (uint32_t s = plan.load->in_flight; s > 0; --s) free_.push_back(s - 1);
@@ -41,18 +43,26 @@ class LoadSession : public Session {
 
   void begin_window() override {
     claimed_ = 0;
+    window_due_ =
+        plan_.load->open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
     Session::begin_window();
   }
   void start_sending() override {
     if (up()) issue(steady_now_ns());
   }
+  // Open loop: what the window still owes goes out during the drain (and counts in unsent).
   void stop_sending() override {
-    if (plan_.load->open_loop()) {
-      const uint64_t due = schedule_.due_in_window(thread_.end_ns - thread_.start_ns);
-      if (due > claimed_) thread_.stats.unsent += due - claimed_;
-    }
+    const uint64_t n = owed();
+    if (n == 0) return;
+    thread_.stats.unsent += n;
+    thread_.owe(n);
+    if (down()) return write_off_owed();
+    issue(steady_now_ns());
   }
+  // The drain deadline: what was never sent is cut off (not_sent), what is unanswered times
+  // out.
   void expire() override {
+    write_off_owed();
     if (busy_ > 0) fail(ErrorKind::kTimeout);
   }
   void close() override {
@@ -91,6 +101,11 @@ class LoadSession : public Session {
   }
 
   void on_rejoined() override { issue(steady_now_ns()); }
+  bool may_send() const override {
+    if (thread_.phase == Phase::kRunning) return true;
+    return thread_.phase == Phase::kDraining && owed() > 0;
+  }
+  void on_rejoin_failed() override { write_off_owed(); }
   void on_drained() override {
     if (!tracked_) issue(steady_now_ns());
   }
@@ -101,6 +116,17 @@ class LoadSession : public Session {
     int64_t intended_ns = 0;
     int64_t sent_ns = 0;
   };
+
+  uint64_t owed() const { return plan_.load->open_loop() ? window_due_ - claimed_ : 0; }
+
+  void write_off_owed() {
+    const uint64_t n = owed();
+    if (n == 0) return;
+    for (uint64_t i = 0; i < n; ++i) thread_.stats.record_failure(ErrorKind::kNotSent);
+    claimed_ = window_due_;
+    thread_.paid(n);
+    thread_.settle_if_drained();
+  }
 
   void release_all() {
     free_.clear();
@@ -133,7 +159,8 @@ class LoadSession : public Session {
     } else if (publisher_) {
       // A publication is not an operation: its deliveries are (counted by the subscribers).
     } else if (result_matches(message)) {
-      thread_.stats.record_success(now - slot.intended_ns, plan_.load->progress);
+      thread_.stats.record_success(now, now - slot.intended_ns, plan_.payload.size(),
+                                   plan_.load->progress);
       if (plan_.load->open_loop()) thread_.stats.service_time.record(now - slot.sent_ns);
     } else {
       thread_.stats.record_failure(ErrorKind::kMismatch);
@@ -154,8 +181,9 @@ class LoadSession : public Session {
   // Claims what may be sent now (closed loop: every free slot; open loop: what is due, up to
   // the free slots) and queues it.
   void issue(int64_t now) {
-    if (thread_.phase != Phase::kRunning || !up()) return;
-    if (now >= thread_.end_ns) return;  // the end timer is about to fire
+    if (!may_send() || !up()) return;
+    const bool open_loop = plan_.load->open_loop();
+    if (!open_loop && now >= thread_.end_ns) return;  // the end timer is about to fire
     const uint32_t in_flight = plan_.load->in_flight;
     uint64_t free = 0;
     if (tracked_) {
@@ -165,8 +193,9 @@ class LoadSession : public Session {
       free = in_flight > queued ? in_flight - queued : 0;
     }
     uint64_t n = free;
-    if (plan_.load->open_loop()) {
-      const uint64_t due_total = schedule_.due_by(now - thread_.start_ns);
+    if (open_loop) {
+      // Only requests due inside the window: after its end they are sent late, never new ones.
+      const uint64_t due_total = std::min(schedule_.due_by(now - thread_.start_ns), window_due_);
       const uint64_t due = due_total > claimed_ ? due_total - claimed_ : 0;
       n = std::min<uint64_t>(due, free);
       if (n == due && free > n) {
@@ -176,6 +205,10 @@ class LoadSession : public Session {
     if (n == 0) return;
     thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
     for (uint64_t i = 0; i < n; ++i) send_one(now);
+    if (thread_.phase == Phase::kDraining) {
+      thread_.paid(n);  // outstanding now (tracked) or queued on the link (unacknowledged)
+      thread_.settle_if_drained();
+    }
   }
 
   void send_one(int64_t now) {
@@ -227,8 +260,9 @@ class LoadSession : public Session {
   std::vector<uint32_t> free_;
   std::vector<uint8_t> scratch_;
   uint32_t busy_ = 0;
-  uint64_t claimed_ = 0;   // operations taken from the schedule in this window
-  uint64_t sequence_ = 0;  // per session, never reset (ids stay unique across windows)
+  uint64_t claimed_ = 0;     // operations taken from the schedule in this window
+  uint64_t window_due_ = 0;  // open loop: operations due inside this window
+  uint64_t sequence_ = 0;    // per session, never reset (ids stay unique across windows)
   bool timer_armed_ = false;
 };
 

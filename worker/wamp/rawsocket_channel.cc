@@ -121,9 +121,9 @@ class RawSocketChannel : public Channel {
 
   void on_read(const error_code& ec, size_t bytes) {
     if (ec) return fail(ec == asio::error::eof ? ErrorKind::kShortRead : ErrorKind::kReset);
-    if (count_bytes_) stats_.bytes_received += bytes;
-    read_length_ += bytes;
     const int64_t now = steady_now_ns();
+    if (count_bytes_) stats_.count_received(bytes, now);
+    read_length_ += bytes;
     const uint32_t g = generation_;
     size_t offset = 0;
     while (read_length_ - offset >= kRawSocketHeaderBytes) {

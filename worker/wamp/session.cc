@@ -92,16 +92,17 @@ void Session::fail(ErrorKind kind) {
   channel_->close();
   link_ = Link::kDown;
   on_failed(kind);
-  if (thread_.phase == Phase::kRunning) reconnect();
+  if (may_send()) reconnect();
 }
 
 void Session::reconnect() {
   connect([this](const boost::system::error_code& ec) {
     if (ec) {
       if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kConnect);
+      if (thread_.phase == Phase::kDraining) on_rejoin_failed();
       return;
     }
-    if (thread_.phase == Phase::kRunning) on_rejoined();
+    if (may_send()) on_rejoined();
   });
 }
 

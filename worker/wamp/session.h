@@ -36,6 +36,7 @@ class Session : public LoadConnection, protected ChannelEvents {
 
  protected:
   bool up() const { return link_ == Link::kUp; }
+  bool down() const { return link_ == Link::kDown; }  // neither up nor joining
   // Closes the link; the role fails what is outstanding; reconnects while the window sends.
   void fail(ErrorKind kind);
 
@@ -44,8 +45,13 @@ class Session : public LoadConnection, protected ChannelEvents {
   virtual void handle(uint64_t type, Json& message, int64_t now) = 0;
   // The link failed or was closed: fail what is outstanding with `kind`.
   virtual void on_failed(ErrorKind /*kind*/) {}
-  // Joined again after a reconnect while the window is sending.
+  // Joined again after a reconnect while the window is sending (or, open loop, while the
+  // drain still owes requests of the window).
   virtual void on_rejoined() {}
+  // Whether the role still has work of the window to send (open loop, during the drain).
+  virtual bool may_send() const { return thread_.phase == Phase::kRunning; }
+  // A reconnect during the drain failed: what the role still owes cannot be sent.
+  virtual void on_rejoin_failed() {}
 
   ThreadState& thread_;
   const WampPlan& plan_;

@@ -30,7 +30,7 @@ class SubscriberSession : public Session {
     const auto intended = static_cast<int64_t>(args[0].get<uint64_t>());
     const auto sent = static_cast<int64_t>(args[1].get<uint64_t>());
     if (binary_equals(args[4], plan_.payload, plan_.payload_json)) {
-      thread_.stats.record_success(now - intended, plan_.load->progress);
+      thread_.stats.record_success(now, now - intended, plan_.payload.size(), plan_.load->progress);
       if (plan_.load->open_loop()) thread_.stats.service_time.record(now - sent);
     } else {
       thread_.stats.record_failure(ErrorKind::kMismatch);

@@ -127,8 +127,8 @@ class WebSocketChannel : public Channel {
             return fail(eof ? ErrorKind::kShortRead
                             : (framing ? ErrorKind::kProtocol : ErrorKind::kReset));
           }
-          if (count_bytes_) stats_.bytes_received += bytes;
           const int64_t now = steady_now_ns();
+          if (count_bytes_) stats_.count_received(bytes, now);
           const auto data = link->buffer.data();
           events_.on_message(
               std::span<const uint8_t>(static_cast<const uint8_t*>(data.data()), data.size()), now);

@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "worker/engine/open_loop_schedule.h"
+
 namespace benchgate::engine {
 namespace {
 
@@ -34,6 +40,57 @@ TEST(LoadSplit, RateIsSharedInProportionToConnections) {
   auto shares = split_load(workload(4, 2, 1, 1000));
   EXPECT_DOUBLE_EQ(shares[0].rate + shares[1].rate, 1000);
   EXPECT_DOUBLE_EQ(shares[0].rate, 500);
+}
+
+// Every instant the open-loop schedules of all workers and all their threads make due in
+// the first `requests_per_connection` rounds, from the specs the workers are sent (a
+// worker's connections are spread over its threads by index, each keeping its schedule).
+std::vector<int64_t> scheduled_instants(const scenario::Workload& w, uint64_t rounds) {
+  std::vector<int64_t> instants;
+  for (const WorkerShare& share : split_load(w)) {
+    const v1::WorkloadSpec spec = worker_spec(w, share, "127.0.0.1:1", Expectation{});
+    for (uint32_t c = 0; c < spec.connections(); ++c) {
+      const worker::OpenLoopSchedule schedule(spec.rate(), spec.connections(), c,
+                                              spec.schedule_first(), spec.schedule_connections());
+      for (uint64_t k = 0; k < rounds; ++k) instants.push_back(schedule.due_offset_ns(k));
+    }
+  }
+  std::sort(instants.begin(), instants.end());
+  return instants;
+}
+
+// W workers used to send in bursts of W (connection i of every worker due at one instant);
+// the schedule spans all workers and threads, so the whole workload's requests are evenly
+// spaced at 1 / rate, also when the connections do not divide evenly.
+TEST(LoadSplit, OpenLoopSchedulesOfAllWorkersInterleaveEvenly) {
+  for (const auto& [connections, workers, threads] :
+       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{8, 4, 2}, {10, 3, 2}, {7, 7, 1}}) {
+    const auto w = workload(connections, workers, threads, 1000);  // every 1 ms in all
+    const std::vector<int64_t> instants = scheduled_instants(w, 20);
+    ASSERT_EQ(instants.size(), connections * 20u);
+    for (size_t i = 0; i < instants.size(); ++i) {
+      // Each instant is rounded to the nanosecond on its own.
+      EXPECT_NEAR(static_cast<double>(instants[i]), static_cast<double>(i) * 1e6, 1.0)
+          << connections << " connections, " << workers << " workers, instant " << i;
+    }
+  }
+}
+
+TEST(LoadSplit, EachWorkersConnectionsFollowThePreviousWorkersInTheSchedule) {
+  const auto w = workload(10, 3, 1, 1000);
+  const auto shares = split_load(w);
+  EXPECT_EQ(shares[0].first_connection, 0u);
+  EXPECT_EQ(shares[1].first_connection, 4u);
+  EXPECT_EQ(shares[2].first_connection, 7u);
+  const auto spec = worker_spec(w, shares[2], "127.0.0.1:1", Expectation{});
+  EXPECT_EQ(spec.schedule_first(), 7u);
+  EXPECT_EQ(spec.schedule_connections(), 10u);
+  // One worker, or the closed loop: the fields keep their defaults (the worker alone).
+  const auto alone = workload(10, 1, 1, 1000);
+  EXPECT_EQ(worker_spec(alone, split_load(alone)[0], "127.0.0.1:1", {}).schedule_connections(), 0u);
+  const auto closed = workload(10, 3, 1);
+  EXPECT_EQ(worker_spec(closed, split_load(closed)[1], "127.0.0.1:1", {}).schedule_connections(),
+            0u);
 }
 
 TEST(ExpectedResponse, BenchRoutesOfTheBundledRouterDefineTheBody) {

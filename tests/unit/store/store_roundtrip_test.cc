@@ -72,10 +72,18 @@ TEST_F(StoreRoundTrip, AStoredRunReadsBackWithEveryFigureAndADecodableHistogram)
     EXPECT_EQ(out.bytes_received, in.bytes_received);
     EXPECT_EQ(out.late_sends, in.late_sends);
     EXPECT_EQ(out.unsent, in.unsent);
-    const double seconds = static_cast<double>(in.data_window_ns) / 1e9;
-    EXPECT_DOUBLE_EQ(out.ops_per_s, static_cast<double>(in.successes) / seconds);
+    // Throughput by the window (docs/MEASUREMENT.md "Throughput").
+    const double seconds = static_cast<double>(in.duration_ns) / 1e9;
+    EXPECT_DOUBLE_EQ(out.ops_per_s, static_cast<double>(in.window_successes) / seconds);
     ASSERT_TRUE(out.bytes_per_s.has_value());
-    EXPECT_DOUBLE_EQ(*out.bytes_per_s, static_cast<double>(in.bytes_received) / seconds);
+    EXPECT_DOUBLE_EQ(*out.bytes_per_s, static_cast<double>(in.window_bytes_received) / seconds);
+    EXPECT_EQ(out.window_successes, in.window_successes);
+    ASSERT_TRUE(out.payload_bytes_per_s.has_value());
+    EXPECT_DOUBLE_EQ(*out.payload_bytes_per_s,
+                     static_cast<double>(in.window_payload_bytes) / seconds);
+    EXPECT_EQ(out.start_skew_ns, -1'500'000);
+    EXPECT_EQ(out.worker_cpu_wait_share, 0.03);
+    EXPECT_EQ(out.latency_clamped, 2u);
     EXPECT_EQ(out.p50_ns, in.latency.value_at_percentile(50));
     EXPECT_EQ(out.p75_ns, in.latency.value_at_percentile(75));
     EXPECT_EQ(out.p90_ns, in.latency.value_at_percentile(90));

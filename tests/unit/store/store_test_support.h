@@ -87,6 +87,13 @@ inline results::Repetition test_repetition(uint32_t index, int64_t seed) {
   r.router.counter_deltas = {{"http_requests{route=/bench/hello,status=200}", r.successes},
                              {"connections_opened", 32}};
   r.flags = {"worker_saturated"};
+  r.in_window = true;
+  r.window_successes = r.successes - 3;
+  r.window_bytes_received = r.bytes_received - 30;
+  r.window_payload_bytes = r.window_successes * 12;
+  r.worker_start_skew_ns = {200'000 + seed, -1'500'000};
+  r.worker_cpu_wait_share = 0.03;
+  r.latency_clamped = 2;
   return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -240,7 +241,17 @@ TEST(Engine, TimesOutEveryRequestLeftUnansweredAtTheDrainDeadline) {
   EXPECT_EQ(server.connections(), 8u);
 }
 
-TEST(Engine, OpenLoopSendsOrCountsAsUnsentEveryScheduledRequest) {
+uint64_t scheduled_in(const WorkloadSpec& spec, int64_t duration) {
+  uint64_t scheduled = 0;
+  for (uint32_t c = 0; c < spec.connections; ++c) {
+    scheduled += OpenLoopSchedule(spec.rate, spec.connections, c).due_in_window(duration);
+  }
+  return scheduled;
+}
+
+// Every request due inside the window is sent (during the drain if need be) and measured:
+// operations are exactly the schedule's count (docs/MEASUREMENT.md "Closed loop and open loop").
+TEST(Engine, OpenLoopSendsEveryScheduledRequest) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   spec.rate = 4000;
@@ -248,16 +259,81 @@ TEST(Engine, OpenLoopSendsOrCountsAsUnsentEveryScheduledRequest) {
   auto engine = start(spec);
   ASSERT_TRUE(engine);
   const WindowResult r = run(*engine, 0, duration);
-  uint64_t scheduled = 0;
-  for (uint32_t c = 0; c < spec.connections; ++c) {
-    scheduled += OpenLoopSchedule(spec.rate, spec.connections, c).due_in_window(duration);
-  }
+  const uint64_t scheduled = scheduled_in(spec, duration);
   EXPECT_EQ(scheduled, 800u);
-  EXPECT_EQ(r.operations + r.unsent, scheduled);
+  EXPECT_EQ(r.operations, scheduled);
   EXPECT_EQ(r.operations, server.replies());
   EXPECT_EQ(r.successes, r.operations);
   EXPECT_EQ(r.service_time.total_count(), r.latency.total_count());
   EXPECT_TRUE(r.open_loop);
+}
+
+// The server stalls (its one thread sleeps, as a SIGSTOPped process would) from the 600th of
+// 800 requests, due at 150 ms of a 200 ms window, past the window's end. What was due during
+// the stall and not yet sent when the window ended used to be counted only as `unsent` and
+// never reached the latency histogram; now it is sent in the drain and measured from its
+// intended instant, like a stall in the middle of the window.
+TEST(Engine, OpenLoopStallAtTheWindowEndReachesTheLatencyHistogram) {
+  std::atomic<uint64_t> seen{0};
+  TestHttpServer server([&](std::string_view) {
+    if (++seen == 600) std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    return Reply{TestHttpServer::ok(kBody)};
+  });
+  WorkloadSpec spec = spec_for(server);
+  spec.rate = 4000;
+  const int64_t duration = 200 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, duration);
+  const uint64_t scheduled = scheduled_in(spec, duration);
+  EXPECT_EQ(r.operations, scheduled);
+  EXPECT_EQ(r.successes, scheduled);
+  EXPECT_EQ(static_cast<uint64_t>(r.latency.total_count()), scheduled);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(server.replies(), scheduled);
+  // Answered after the window's end: in latency, not in the window's throughput.
+  EXPECT_LT(r.window_successes, r.successes);
+}
+
+// The server answers the first 600 requests and then nothing: at the drain deadline each of
+// the 4 connections has its 3 requests in flight unanswered (timeout), and the rest of the
+// window's 800 were never written (not_sent). Every request of the schedule is accounted for.
+TEST(Engine, OpenLoopRequestsTheDrainDeadlineCutOffAreNotSentErrors) {
+  std::atomic<uint64_t> seen{0};
+  TestHttpServer server(
+      [&](std::string_view) { return ++seen <= 600 ? Reply{TestHttpServer::ok(kBody)} : Reply{}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.rate = 4000;
+  spec.drain_timeout_ns = 100 * kMs;
+  const int64_t duration = 200 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, duration);
+  EXPECT_EQ(r.operations, scheduled_in(spec, duration));
+  EXPECT_EQ(r.successes, 600u);
+  EXPECT_EQ(errors(r, ErrorKind::kTimeout), 4u * 3u);
+  EXPECT_EQ(errors(r, ErrorKind::kNotSent), 800u - 600u - 4u * 3u);
+  EXPECT_EQ(total_errors(r), 800u - 600u);
+}
+
+// Thread CPU and start instant of every load thread, for saturation and start skew.
+TEST(Engine, ReportsEachLoadThreadsCpuAndItsStart) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  WorkloadSpec spec = spec_for(server);
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  ASSERT_EQ(r.thread_cpu.size(), 2u);
+  for (const ThreadCpu& t : r.thread_cpu) {
+    EXPECT_GT(t.wall_ns, 0);
+    EXPECT_GE(t.cpu_ns, 0);
+  }
+  EXPECT_GT(r.started_unix_ns, 0);
+  EXPECT_LE(r.started_unix_ns, r.first_send_unix_ns);
+  EXPECT_EQ(r.latency_clamped, 0u);
+  EXPECT_TRUE(r.in_window_measured);
+  EXPECT_LE(r.window_successes, r.successes);
+  EXPECT_EQ(r.window_payload_bytes, r.window_successes * kBody.size());
 }
 
 TEST(Engine, ReportsProgressWhileTheWindowRuns) {

@@ -1,0 +1,103 @@
+"""What the figures mean at the edges of a window (docs/MEASUREMENT.md), with the real
+orchestrator, worker and router: an open-loop stall that lasts past the window's end moves
+p99 and every request of the schedule is accounted for.
+
+The system under test is the bundled router started by the test and attached as an external
+system, so the test can SIGSTOP it (the orchestrator does not watch an external process)."""
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+from harness import BIN, Run, kill_tagged, load_json, write_scenario
+
+RATE = 500
+DURATION_S = 2
+
+SCENARIO = """
+name = "e2e_measurement"
+[router]
+impl = "external"
+address = "{address}"
+[defaults]
+warmup = "0s"
+duration = "{duration}s"
+repetitions = 1
+timeout = "60s"
+[[workloads]]
+name = "{name}"
+target = "/bench/hello"
+connections = 4
+rate = {rate}
+"""
+
+
+class OpenLoopStallTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-measurement-")
+        self.tags = []
+        env = dict(os.environ, BENCHGATE_TEST_TAG="router-" + os.path.basename(self.dir))
+        self.tags.append(env["BENCHGATE_TEST_TAG"])
+        self.router = subprocess.Popen([os.path.join(BIN, "router"), "--http", "127.0.0.1:0"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                       text=True, env=env)
+        ready = self.router.stdout.readline().split()
+        self.address = dict(f.split("=", 1) for f in ready[1:])["http"]
+
+    def tearDown(self):
+        self.router.send_signal(signal.SIGCONT)
+        self.router.terminate()
+        self.router.wait(timeout=10)
+        self.router.stdout.close()
+        for tag in self.tags:
+            kill_tagged(tag)
+
+    def start(self, name):
+        path = write_scenario(self.dir, name + ".toml", SCENARIO.format(
+            address=self.address, duration=DURATION_S, name=name, rate=RATE))
+        json_path = os.path.join(self.dir, name + ".json")
+        run = Run(["run", path, "--db", os.path.join(self.dir, "bench.db"), "--json", json_path],
+                  cwd=self.dir)
+        self.tags.append(run.tag)
+        return run.start(), json_path
+
+    def finish(self, run, json_path):
+        run.finish(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        line = run.result_lines()[0]
+        rep = load_json(json_path)["scenarios"][0]["workloads"][0]["repetitions"][0]
+        return line, rep
+
+    def test_a_stall_past_the_window_end_moves_p99_and_every_scheduled_request_counts(self):
+        clean, clean_json = self.start("clean")
+        clean_line, clean_rep = self.finish(clean, clean_json)
+
+        stalled, stalled_json = self.start("stalled")
+        # The window starts 100 ms after this line; the router is stopped from about 1.5 s
+        # into the 2 s window until 0.8 s later, past the window's end.
+        stalled.wait_for_stderr("stalled rep 1/1: started")
+        time.sleep(0.1 + 1.5)
+        self.router.send_signal(signal.SIGSTOP)
+        time.sleep(0.8)
+        self.router.send_signal(signal.SIGCONT)
+        line, rep = self.finish(stalled, stalled_json)
+
+        scheduled = RATE * DURATION_S
+        # Every request due in the window was sent (the late ones during the drain) and
+        # answered; none is left out as merely "unsent".
+        self.assertEqual(clean_rep["operations"], scheduled, clean_line)
+        self.assertEqual(rep["operations"], scheduled, line)
+        self.assertEqual(rep["successes"], scheduled, line)
+        self.assertEqual(line["errors"], "0", line)
+        self.assertGreater(rep["unsent"], 0, "the stall held requests past the window's end")
+        # They are measured from their intended instants: the stall is in p99.
+        self.assertGreater(float(line["p99_us"]), float(clean_line["p99_us"]), (line, clean_line))
+        # What completed after the window's end is not in its throughput.
+        self.assertLess(rep["in_window"]["successes"], rep["successes"])
+
+
+if __name__ == "__main__":
+    unittest.main()
