@@ -196,7 +196,8 @@ std::string workload_table(const results::WorkloadResult& w) {
                              format_duration_ns(static_cast<double>(*skew)));
       }
     }
-    if (!skews.empty()) out += "  start skew (latest worker vs the shared start):" + skews + "\n";
+    if (!skews.empty())
+      out += "  start skew (the worker furthest from the shared start):" + skews + "\n";
   }
   if (w.status == results::WorkloadStatus::kFailed) {
     out += fmt::format("  FAILED: {}\n", w.error);
