@@ -1,0 +1,138 @@
+// Change-point detection on seeded synthetic series (issue 17's acceptance): a step is found
+// where it is, two steps are both found, a stationary series rarely gives a false change, an
+// outlier is not a change, and resuming an analysis gives what a fresh one gives.
+#include "orchestrator/changes/change_detection.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace benchgate::changes {
+namespace {
+
+// 100 with relative noise `noise` (normal), times (1 + step) from each step's index on.
+std::vector<double> series(size_t n, double noise, uint64_t seed,
+                           const std::vector<std::pair<size_t, double>>& steps = {}) {
+  std::mt19937_64 gen(seed);
+  std::normal_distribution<double> normal(0, 1);
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    double level = 100;
+    for (const auto& [at, step] : steps) {
+      if (i >= at) level *= 1 + step;
+    }
+    v[i] = level * (1 + noise * normal(gen));
+  }
+  return v;
+}
+
+std::vector<size_t> indices(const std::vector<ChangePoint>& points) {
+  std::vector<size_t> out;
+  for (const ChangePoint& cp : points) out.push_back(cp.index);
+  return out;
+}
+
+TEST(ChangeDetection, FivePercentStepAtRun30Of60IsFoundThere) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::vector<double> v = series(60, 0.01, seed, {{30, 0.05}});
+    const std::vector<ChangePoint> found = detect_changes(v, ChangeOptions{});
+    ASSERT_EQ(found.size(), 1u) << "seed " << seed;
+    const ChangePoint& cp = found[0];
+    EXPECT_NEAR(static_cast<double>(cp.index), 30, 1) << "seed " << seed;
+    EXPECT_LT(cp.p_value, 0.01);
+    EXPECT_NEAR(cp.change, 0.05, 0.01) << "seed " << seed;
+    EXPECT_NEAR(cp.median_before, 100, 1);
+    EXPECT_NEAR(cp.median_after, 105, 1);
+    ASSERT_TRUE(cp.interval_bounded);
+    EXPECT_LT(cp.change_low, cp.change);
+    EXPECT_GT(cp.change_high, cp.change);
+    EXPECT_GT(cp.change_low, 0.03);
+  }
+}
+
+TEST(ChangeDetection, TwoStepsAreBothFound) {
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    // Up 5% at 40, down 8% at 80: the second change must not hide behind the first.
+    const std::vector<double> v = series(120, 0.01, seed, {{40, 0.05}, {80, -0.08}});
+    const std::vector<size_t> at = indices(detect_changes(v, ChangeOptions{}));
+    ASSERT_EQ(at.size(), 2u) << "seed " << seed;
+    EXPECT_NEAR(static_cast<double>(at[0]), 40, 1) << "seed " << seed;
+    EXPECT_NEAR(static_cast<double>(at[1]), 80, 1) << "seed " << seed;
+  }
+}
+
+TEST(ChangeDetection, AChangeLongAfterAnOldOneIsFound) {
+  // 300 points, a change at 60 and one at 260: windows keep the new one visible.
+  const std::vector<double> v = series(300, 0.01, 3, {{60, -0.1}, {260, 0.04}});
+  const std::vector<size_t> at = indices(detect_changes(v, ChangeOptions{}));
+  ASSERT_EQ(at.size(), 2u);
+  EXPECT_NEAR(static_cast<double>(at[0]), 60, 1);
+  EXPECT_NEAR(static_cast<double>(at[1]), 260, 1);
+}
+
+TEST(ChangeDetection, StationarySeriesGivesAFalseChangeInAtMostOnePercentOfTrials) {
+  ChangeOptions options;
+  options.alpha = 0.01;
+  options.min_change = 0;  // the statistics alone, not the magnitude rule, must hold it
+  int with_a_change = 0;
+  for (uint64_t seed = 1000; seed < 1100; ++seed) {
+    if (!detect_changes(series(200, 0.01, seed), options).empty()) ++with_a_change;
+  }
+  EXPECT_LE(with_a_change, 1);
+}
+
+TEST(ChangeDetection, ASingleOutlierIsNotAChange) {
+  for (size_t at : {0, 1, 2, 15, 30, 57, 58, 59}) {
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      std::vector<double> v = series(60, 0.01, seed);
+      v[at] *= 1.3;
+      EXPECT_TRUE(detect_changes(v, ChangeOptions{}).empty())
+          << "outlier at " << at << " seed " << seed;
+      v[at] /= 1.3 * 1.3;
+      EXPECT_TRUE(detect_changes(v, ChangeOptions{}).empty())
+          << "dip at " << at << " seed " << seed;
+    }
+  }
+}
+
+TEST(ChangeDetection, ChangesBelowTheMinimumAreNotReported) {
+  const std::vector<double> v = series(60, 0.002, 5, {{30, 0.02}});
+  ChangeOptions options;
+  options.min_change = 0.01;
+  ASSERT_EQ(indices(detect_changes(v, options)), std::vector<size_t>{30});
+  options.min_change = 0.03;
+  EXPECT_TRUE(detect_changes(v, options).empty());
+}
+
+TEST(ChangeDetection, ResumingFromAPrefixGivesWhatAFreshAnalysisGives) {
+  const std::vector<double> v = series(170, 0.01, 11, {{45, 0.06}, {110, -0.05}, {150, 0.1}});
+  const ChangeOptions options;
+  SplitState state;
+  bool have_state = false;
+  for (size_t n = 1; n <= v.size(); n += 1 + n % 4) {
+    const std::span<const double> prefix(v.data(), n);
+    SplitState next;
+    const std::vector<size_t> resumed =
+        weak_change_points(prefix, options, have_state ? &state : nullptr, &next);
+    SplitState fresh_state;
+    EXPECT_EQ(resumed, weak_change_points(prefix, options, nullptr, &fresh_state)) << "n " << n;
+    EXPECT_EQ(next.resume_start, fresh_state.resume_start) << "n " << n;
+    EXPECT_EQ(next.stable_weak, fresh_state.stable_weak) << "n " << n;
+    state = next;
+    have_state = true;
+  }
+  EXPECT_EQ(indices(detect_changes(v, options)), (std::vector<size_t>{45, 110, 150}));
+}
+
+TEST(ChangeDetection, SameSeedSameAnswerAndShortSeriesHaveNone) {
+  const std::vector<double> v = series(80, 0.02, 9, {{40, 0.04}});
+  EXPECT_EQ(indices(detect_changes(v, ChangeOptions{})),
+            indices(detect_changes(v, ChangeOptions{})));
+  EXPECT_TRUE(detect_changes(std::vector<double>{}, ChangeOptions{}).empty());
+  EXPECT_TRUE(detect_changes(std::vector<double>{1, 2, 3, 10, 11}, ChangeOptions{}).empty());
+}
+
+}  // namespace
+}  // namespace benchgate::changes
