@@ -161,4 +161,51 @@ struct HistoryRun {
   std::vector<double> values;
 };
 
+// One series for change-point detection (GATES.md, "Change points"): a metric of one
+// workload definition on one testbed, over its finished 'ok' runs.
+struct ChangeSeriesKey {
+  std::string scenario;
+  int64_t testbed_id = 0;
+  std::string workload;
+  std::string variant = "default";
+  std::string params_hash;
+  std::string metric;
+};
+
+// Which series `history changes` looks at; empty (0) fields match everything. With a branch,
+// the series holds only that branch's runs.
+struct ChangeSeriesFilter {
+  std::string scenario;
+  std::string workload;
+  std::string variant;
+  std::string metric;
+  std::string branch;
+  int64_t testbed_id = 0;
+};
+
+// A change point with the runs around it.
+struct StoredChangePoint {
+  int64_t run_id = 0;           // the first run after the change
+  int64_t previous_run_id = 0;  // the last run before it
+  std::string commit;           // of run_id
+  std::string previous_commit;  // of previous_run_id: the change is in previous..commit
+  int64_t started_at_ns = 0;    // of run_id
+  int64_t position = 0;         // of run_id in the series, 0-based
+  int64_t runs_before = 0;      // the runs compared on either side
+  int64_t runs_after = 0;
+  double median_before = 0;
+  double median_after = 0;
+  std::optional<double> change;  // median_after / median_before - 1; nothing from 0
+  std::optional<double> change_low, change_high;  // 95% interval; nothing when unbounded
+  double p_value = 1;
+};
+
+struct SeriesChanges {
+  ChangeSeriesKey key;
+  std::string testbed_host;
+  int64_t points = 0;       // runs in the series
+  bool from_store = false;  // true: read from change_points; false: computed now
+  std::vector<StoredChangePoint> changes;
+};
+
 }  // namespace benchgate::store

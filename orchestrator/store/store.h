@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/util/expected.h"
+#include "orchestrator/changes/change_detection.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/records.h"
 
@@ -84,6 +85,22 @@ class Store {
                                                                  const std::string& workload,
                                                                  const std::string& variant,
                                                                  const std::string& metric);
+
+  // Change points (GATES.md, "Change points"; store_changes.cc). After a run finished 'ok':
+  // brings the stored change points of every series it belongs to up to date, resuming each
+  // series' analysis where the previous run left it. One transaction.
+  Expected<void> update_change_points(int64_t run);
+  // The same for every series in the store (a filled or upgraded database).
+  Expected<void> update_all_change_points();
+  // The change points of every series the filter selects, ordered by scenario, testbed,
+  // workload, variant, metric. Read from the store when the stored analysis is that of the
+  // series as it is now with these options and no branch filter; computed otherwise.
+  Expected<std::vector<SeriesChanges>> change_points(const ChangeSeriesFilter& filter,
+                                                     const changes::ChangeOptions& options);
+  // The options stored change points are computed with.
+  static changes::ChangeOptions stored_change_options() { return {}; }
+  // The metrics change points are looked for in, as gates name them.
+  static const std::vector<std::string>& change_metrics();
 
   // The connection, for tools and tests that need raw SQL (read-only queries, bulk fills).
   sqlite::Database& database() { return *db_; }

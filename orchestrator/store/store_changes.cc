@@ -1,0 +1,388 @@
+// Change points of the stored series (GATES.md, "Change points"; schema 0003): the analysis
+// of orchestrator/changes over each series' run medians, kept in change_series/change_points
+// and resumed when a run lands, and read back (or computed, when not stored) for
+// `orchestrator history changes`.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "common/time/clock.h"
+#include "orchestrator/store/sqlite.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/store_internal.h"
+
+namespace benchgate::store {
+namespace {
+
+using namespace internal;  // NOLINT(google-build-using-namespace)
+
+// The metrics analysed and the workloads column of each (the run's median over repetitions,
+// latencies in seconds), as the view series_history defines them. errors.total is left out: a
+// relative change from zero errors has no size (gate errors with max = 0 instead).
+struct SeriesColumn {
+  const char* metric;
+  const char* expression;
+};
+constexpr std::array<SeriesColumn, 7> kColumns = {{
+    {"throughput.rps", "w.ops_per_s_median"},
+    {"throughput.bytes_per_s", "w.bytes_per_s_median"},
+    {"latency.p50", "w.p50_ns_median / 1e9"},
+    {"latency.p90", "w.p90_ns_median / 1e9"},
+    {"latency.p99", "w.p99_ns_median / 1e9"},
+    {"latency.p999", "w.p999_ns_median / 1e9"},
+    {"latency.max", "w.max_ns_median / 1e9"},
+}};
+
+std::string column_list(const char* prefix_each, const char* suffix_each) {
+  std::string out;
+  for (const SeriesColumn& c : kColumns) {
+    out += std::string(", ") + prefix_each + c.expression + suffix_each;
+  }
+  return out;
+}
+
+std::string parameters_json(const changes::ChangeOptions& o) {
+  return nlohmann::json{
+      {"alpha", o.alpha},       {"min_change", o.min_change},     {"window", o.window},
+      {"min_size", o.min_size}, {"permutations", o.permutations}, {"seed", std::to_string(o.seed)}}
+      .dump();
+}
+
+// A workload series without its metric.
+struct WorkloadSeries {
+  std::string scenario;
+  int64_t testbed_id = 0;
+  std::string workload, variant, params_hash;
+};
+
+struct Point {
+  int64_t run_id;
+  int64_t started_at_ns;
+  std::string commit;
+  double value;
+};
+using MetricPoints = std::array<std::vector<Point>, kColumns.size()>;
+
+// Every finished 'ok' run of the series (of `branch` only, when given), oldest first, split by
+// metric; a run whose metric was not measured is not a point of that metric.
+Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s,
+                                   const std::string& branch) {
+  auto stmt =
+      db.prepare("SELECT r.id, r.started_at, r.commit_id" + column_list("", "") +
+                 " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
+                 "AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 AND w.status = 'ok' "
+                 "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' "
+                 "AND (?6 = '' OR r.branch = ?6) ORDER BY r.id");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
+  stmt->bind(5, s.params_hash).bind(6, branch);
+  MetricPoints points;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return points;
+    for (size_t m = 0; m < kColumns.size(); ++m) {
+      const int column = 3 + static_cast<int>(m);
+      if (stmt->is_null(column)) continue;
+      points[m].push_back({stmt->int64(0), stmt->int64(1), stmt->text(2), stmt->real(column)});
+    }
+  }
+}
+
+std::vector<double> values_of(const std::vector<Point>& points) {
+  std::vector<double> v;
+  v.reserve(points.size());
+  for (const Point& p : points) v.push_back(p.value);
+  return v;
+}
+
+std::optional<double> finite(double v) {
+  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+std::vector<StoredChangePoint> describe(const std::vector<Point>& points,
+                                        const std::vector<changes::ChangePoint>& found) {
+  std::vector<StoredChangePoint> out;
+  for (const changes::ChangePoint& cp : found) {
+    StoredChangePoint c;
+    const Point& at = points[cp.index];
+    const Point& before = points[cp.index - 1];
+    c.run_id = at.run_id;
+    c.previous_run_id = before.run_id;
+    c.commit = at.commit;
+    c.previous_commit = before.commit;
+    c.started_at_ns = at.started_at_ns;
+    c.position = static_cast<int64_t>(cp.index);
+    c.runs_before = static_cast<int64_t>(cp.index - cp.before_from);
+    c.runs_after = static_cast<int64_t>(cp.after_to - cp.index);
+    c.median_before = cp.median_before;
+    c.median_after = cp.median_after;
+    c.change = finite(cp.change);
+    if (cp.interval_bounded) {
+      c.change_low = finite(cp.change_low);
+      c.change_high = finite(cp.change_high);
+    }
+    c.p_value = cp.p_value;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+Expected<void> update_series(sqlite::Database& db, const WorkloadSeries& s, const char* metric,
+                             const std::vector<Point>& points) {
+  const changes::ChangeOptions options = Store::stored_change_options();
+  const std::string parameters = parameters_json(options);
+  auto state_stmt = db.prepare(
+      "SELECT points, last_run_id, parameters, resume_start, stable_weak FROM change_series "
+      "WHERE scenario = ?1 AND testbed_id = ?2 AND workload = ?3 AND variant = ?4 "
+      "AND params_hash = ?5 AND metric = ?6");
+  if (!state_stmt) return state_stmt.error();
+  state_stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
+  state_stmt->bind(5, s.params_hash).bind(6, std::string_view(metric));
+  auto row = state_stmt->step();
+  if (!row) return row.error();
+  // Resume only from an analysis of exactly the first `points` runs of the series as it is
+  // now (runs are ordered by id, so the newest analysed run in its place proves it), with the
+  // same parameters; otherwise start over.
+  std::optional<changes::SplitState> resume;
+  if (*row) {
+    const int64_t analysed = state_stmt->int64(0);
+    if (analysed > 0 && analysed <= static_cast<int64_t>(points.size()) &&
+        points[static_cast<size_t>(analysed - 1)].run_id == state_stmt->int64(1) &&
+        state_stmt->text(2) == parameters) {
+      changes::SplitState st;
+      st.length = static_cast<size_t>(analysed);
+      st.resume_start = static_cast<size_t>(std::max<int64_t>(0, state_stmt->int64(3)));
+      for (int64_t p : ints_from_json(state_stmt->text(4))) {
+        if (p > 0 && p < analysed) st.stable_weak.push_back(static_cast<size_t>(p));
+      }
+      resume = std::move(st);
+    }
+  }
+  const std::vector<double> values = values_of(points);
+  changes::SplitState next;
+  const std::vector<changes::ChangePoint> found =
+      changes::detect_changes(values, options, resume ? &*resume : nullptr, &next);
+
+  auto upsert = db.prepare(
+      "INSERT INTO change_series (scenario, testbed_id, workload, variant, params_hash, metric, "
+      "points, last_run_id, parameters, resume_start, stable_weak, analysed_at) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+      "ON CONFLICT (scenario, testbed_id, workload, variant, params_hash, metric) DO UPDATE SET "
+      "points = excluded.points, last_run_id = excluded.last_run_id, "
+      "parameters = excluded.parameters, resume_start = excluded.resume_start, "
+      "stable_weak = excluded.stable_weak, analysed_at = excluded.analysed_at "
+      "RETURNING id");
+  if (!upsert) return upsert.error();
+  std::vector<int64_t> stable(next.stable_weak.begin(), next.stable_weak.end());
+  upsert->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
+  upsert->bind(5, s.params_hash).bind(6, std::string_view(metric));
+  upsert->bind(7, static_cast<int64_t>(points.size())).bind(8, points.back().run_id);
+  upsert->bind(9, parameters).bind(10, static_cast<int64_t>(next.resume_start));
+  upsert->bind(11, to_json(stable)).bind(12, unix_now_ns());
+  auto id_row = upsert->step();
+  if (!id_row) return id_row.error();
+  if (!*id_row) return Error{"change_series upsert returned no id"};
+  const int64_t series_id = upsert->int64(0);
+  if (auto done = upsert->run(); !done) return done.error();
+
+  auto clear = db.prepare("DELETE FROM change_points WHERE series_id = ?1");
+  if (!clear) return clear.error();
+  clear->bind(1, series_id);
+  if (auto ok = clear->run(); !ok) return ok.error();
+  auto insert = db.prepare(
+      "INSERT INTO change_points (series_id, run_id, previous_run_id, position, runs_before, "
+      "runs_after, median_before, median_after, change, change_low, change_high, p_value) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+  if (!insert) return insert.error();
+  for (const StoredChangePoint& c : describe(points, found)) {
+    insert->reset();
+    insert->bind(1, series_id).bind(2, c.run_id).bind(3, c.previous_run_id).bind(4, c.position);
+    insert->bind(5, c.runs_before).bind(6, c.runs_after).bind(7, c.median_before);
+    insert->bind(8, c.median_after).bind(9, c.change).bind(10, c.change_low);
+    insert->bind(11, c.change_high).bind(12, c.p_value);
+    if (auto ok = insert->run(); !ok) return ok.error();
+  }
+  return {};
+}
+
+Expected<void> update_workload_series(sqlite::Database& db, const WorkloadSeries& s) {
+  auto points = load_points(db, s, "");
+  if (!points) return points.error();
+  for (size_t m = 0; m < kColumns.size(); ++m) {
+    if ((*points)[m].empty()) continue;
+    if (auto ok = update_series(db, s, kColumns[m].metric, (*points)[m]); !ok) return ok;
+  }
+  return {};
+}
+
+// Workload series matching `where` (a constant of this file) with parameters bound by `bind`.
+template <typename Bind>
+Expected<std::vector<WorkloadSeries>> workload_series(sqlite::Database& db, const char* where,
+                                                      Bind bind) {
+  auto stmt = db.prepare(
+      std::string("SELECT DISTINCT r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
+                  "FROM workloads w JOIN runs r ON r.id = w.run_id "
+                  "WHERE r.status = 'ok' AND w.status = 'ok' ") +
+      where);
+  if (!stmt) return stmt.error();
+  bind(*stmt);
+  std::vector<WorkloadSeries> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    out.push_back({stmt->text(0), stmt->int64(1), stmt->text(2), stmt->text(3), stmt->text(4)});
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& Store::change_metrics() {
+  static const std::vector<std::string> kMetrics = [] {
+    std::vector<std::string> v;
+    for (const SeriesColumn& c : kColumns) v.emplace_back(c.metric);
+    return v;
+  }();
+  return kMetrics;
+}
+
+Expected<void> Store::update_change_points(int64_t run) {
+  const std::string context = "change points after run " + std::to_string(run);
+  auto series =
+      workload_series(*db_, "AND r.id = ?1", [run](sqlite::Statement& s) { s.bind(1, run); });
+  if (!series) return Error{context + ": " + series.message()};
+  if (series->empty()) return {};  // not 'ok', or no workload completed
+  auto tx = sqlite::Transaction::begin(*db_);
+  if (!tx) return Error{context + ": " + tx.message()};
+  for (const WorkloadSeries& s : *series) {
+    if (auto ok = update_workload_series(*db_, s); !ok) return Error{context + ": " + ok.message()};
+  }
+  if (auto ok = tx->commit(); !ok) return Error{context + ": " + ok.message()};
+  return {};
+}
+
+Expected<void> Store::update_all_change_points() {
+  auto series = workload_series(*db_, "", [](sqlite::Statement&) {});
+  if (!series) return Error{"change points: " + series.message()};
+  auto tx = sqlite::Transaction::begin(*db_);
+  if (!tx) return Error{"change points: " + tx.message()};
+  for (const WorkloadSeries& s : *series) {
+    if (auto ok = update_workload_series(*db_, s); !ok) {
+      return Error{"change points: " + ok.message()};
+    }
+  }
+  if (auto ok = tx->commit(); !ok) return Error{"change points: " + ok.message()};
+  return {};
+}
+
+Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilter& f,
+                                                          const changes::ChangeOptions& options) {
+  const std::string context = "change points";
+  // Per workload series: how many runs have each metric and the newest of them, to tell
+  // whether the stored analysis is current without reading the series.
+  auto list = db_->prepare(
+      "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash" +
+      column_list("count(", ")") + column_list("max(CASE WHEN ", " IS NOT NULL THEN r.id END)") +
+      " FROM workloads w JOIN runs r ON r.id = w.run_id JOIN testbeds t ON t.id = r.testbed_id "
+      "WHERE r.status = 'ok' AND w.status = 'ok' AND (?1 = '' OR r.scenario = ?1) "
+      "AND (?2 = '' OR w.name = ?2) AND (?3 = '' OR w.variant = ?3) "
+      "AND (?4 = 0 OR r.testbed_id = ?4) AND (?5 = '' OR r.branch = ?5) "
+      "GROUP BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
+      "ORDER BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash");
+  auto stored = db_->prepare(
+      "SELECT id, points, last_run_id, parameters FROM change_series WHERE scenario = ?1 "
+      "AND testbed_id = ?2 AND workload = ?3 AND variant = ?4 AND params_hash = ?5 "
+      "AND metric = ?6");
+  auto stored_points = db_->prepare(
+      "SELECT c.run_id, c.previous_run_id, r.commit_id, p.commit_id, r.started_at, c.position, "
+      "c.runs_before, c.runs_after, c.median_before, c.median_after, c.change, c.change_low, "
+      "c.change_high, c.p_value FROM change_points c JOIN runs r ON r.id = c.run_id "
+      "JOIN runs p ON p.id = c.previous_run_id WHERE c.series_id = ?1 ORDER BY c.position");
+  if (!list) return Error{context + ": " + list.message()};
+  if (!stored) return Error{context + ": " + stored.message()};
+  if (!stored_points) return Error{context + ": " + stored_points.message()};
+  list->bind(1, f.scenario).bind(2, f.workload).bind(3, f.variant).bind(4, f.testbed_id);
+  list->bind(5, f.branch);
+  const bool stored_options = parameters_json(options) == parameters_json(stored_change_options());
+  const std::string parameters = parameters_json(options);
+
+  std::vector<SeriesChanges> out;
+  while (true) {
+    auto row = list->step();
+    if (!row) return Error{context + ": " + row.message()};
+    if (!*row) break;
+    const WorkloadSeries s{list->text(0), list->int64(1), list->text(3), list->text(4),
+                           list->text(5)};
+    const std::string host = list->text(2);
+    std::optional<MetricPoints> points;  // read once, when some metric needs computing
+    for (size_t m = 0; m < kColumns.size(); ++m) {
+      if (!f.metric.empty() && f.metric != kColumns[m].metric) continue;
+      const int64_t count = list->int64(6 + static_cast<int>(m));
+      if (count == 0) continue;
+      const int64_t newest = list->int64(6 + static_cast<int>(kColumns.size() + m));
+      SeriesChanges sc;
+      sc.key = {s.scenario, s.testbed_id, s.workload, s.variant, s.params_hash, kColumns[m].metric};
+      sc.testbed_host = host;
+      sc.points = count;
+      if (stored_options && f.branch.empty()) {
+        stored->reset();
+        stored->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
+        stored->bind(5, s.params_hash).bind(6, std::string_view(kColumns[m].metric));
+        auto st = stored->step();
+        if (!st) return Error{context + ": " + st.message()};
+        if (*st && stored->int64(1) == count && stored->int64(2) == newest &&
+            stored->text(3) == parameters) {
+          sc.from_store = true;
+          stored_points->reset();
+          stored_points->bind(1, stored->int64(0));
+          while (true) {
+            auto p = stored_points->step();
+            if (!p) return Error{context + ": " + p.message()};
+            if (!*p) break;
+            const sqlite::Statement& q = *stored_points;
+            StoredChangePoint c;
+            c.run_id = q.int64(0);
+            c.previous_run_id = q.int64(1);
+            c.commit = q.text(2);
+            c.previous_commit = q.text(3);
+            c.started_at_ns = q.int64(4);
+            c.position = q.int64(5);
+            c.runs_before = q.int64(6);
+            c.runs_after = q.int64(7);
+            c.median_before = q.real(8);
+            c.median_after = q.real(9);
+            c.change = q.optional_real(10);
+            c.change_low = q.optional_real(11);
+            c.change_high = q.optional_real(12);
+            c.p_value = q.real(13);
+            sc.changes.push_back(std::move(c));
+          }
+        }
+      }
+      if (!sc.from_store) {
+        if (!points) {
+          auto loaded = load_points(*db_, s, f.branch);
+          if (!loaded) return Error{context + ": " + loaded.message()};
+          points = std::move(*loaded);
+        }
+        const std::vector<Point>& pts = (*points)[m];
+        sc.points = static_cast<int64_t>(pts.size());
+        sc.changes = describe(pts, changes::detect_changes(values_of(pts), options));
+      }
+      out.push_back(std::move(sc));
+    }
+  }
+  // Series order: scenario, testbed, workload, variant, metric (the query sorts by hash last).
+  std::stable_sort(out.begin(), out.end(), [](const SeriesChanges& a, const SeriesChanges& b) {
+    return std::tie(a.key.scenario, a.key.testbed_id, a.key.workload, a.key.variant, a.key.metric) <
+           std::tie(b.key.scenario, b.key.testbed_id, b.key.workload, b.key.variant, b.key.metric);
+  });
+  return out;
+}
+
+}  // namespace benchgate::store
