@@ -1,0 +1,221 @@
+"""`orchestrator history changes` through real runs: the orchestrator and worker measure a
+small HTTP server of this test (an external system under test), which answers every request
+after a delay the test sets. Part way through the series the delay triples, as a slowdown
+landing in a commit would; the change must be found at that run, stored when the run lands
+(table change_points), and reported in the table, the CHANGE| lines and JSON. Bad flag values
+exit 2. Checks runs and counts, never speed: the injected change is a factor of 3.
+
+The issue asks for the bundled router's calibration knob (`router --inject-work-ns N`, from
+the gates work) as the slowdown; until it lands, this server's delay plays its part."""
+import http.server
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+from harness import Run, write_scenario
+
+SCENARIO = """
+name = "e2e_changes"
+[router]
+impl = "external"
+address = "127.0.0.1:{port}"
+
+[defaults]
+warmup = "100ms"
+duration = "400ms"
+repetitions = 1
+workers = 1
+connections = 2
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+"""
+
+BEFORE, AFTER = 8, 8          # runs at each delay
+FAST_S, SLOW_S = 0.020, 0.060  # the delay per request before and after the change
+
+
+class DelayHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as the worker's connections expect
+    # Headers and body are two writes: without this, Nagle's algorithm and delayed ACKs add
+    # tens of milliseconds to every answer.
+    disable_nagle_algorithm = True
+
+    def do_GET(self):
+        time.sleep(self.server.delay_s)
+        body = b"Hello, world"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def tagged_lines(stdout, tag):
+    lines = [l for l in stdout.splitlines() if l.startswith(tag + "|")]
+    return [dict(kv.split("=", 1) for kv in l.split("|")[1:]) for l in lines]
+
+
+class ChangesThroughRealRunsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="benchgate-e2e-changes-")
+        cls.db = os.path.join(cls.dir, "bench.db")
+        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), DelayHandler)
+        cls.server.daemon_threads = True
+        cls.server.delay_s = FAST_S
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        path = write_scenario(cls.dir, "changes.toml",
+                              SCENARIO.format(port=cls.server.server_address[1]))
+        for i in range(1, BEFORE + AFTER + 1):
+            cls.server.delay_s = FAST_S if i <= BEFORE else SLOW_S
+            run = Run(["run", path, "--db", cls.db, "--commit", f"commit{i:02d}"]).run(timeout=120)
+            if run.returncode != 0:
+                raise AssertionError(f"run {i} exited {run.returncode}:\n{run.stderr}")
+            if run.leftovers() != []:
+                raise AssertionError(f"run {i} left processes behind")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.shutdown()
+        cls.server.server_close()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def changes(self, *args):
+        run = Run(["history", "changes", "--db", self.db, *args]).run(timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        return run
+
+    def series(self, doc, metric):
+        found = [s for s in doc["series"] if s["metric"] == metric and s["workload"] == "hello"]
+        self.assertEqual(len(found), 1, doc)
+        return found[0]
+
+    def test_the_slowdown_is_found_at_the_run_where_it_landed(self):
+        # A minimum of 20%: the machine's own drift (other work on it) is far smaller than
+        # the injected factor of 3, and is not what this test is about.
+        doc = json.loads(self.changes("--min-change", "20%", "--json").stdout)
+        self.assertEqual(doc["min_change"], 0.2)
+        p50 = self.series(doc, "latency.p50")
+        self.assertEqual(p50["runs"], BEFORE + AFTER)
+        self.assertEqual(len(p50["change_points"]), 1, p50)
+        change = p50["change_points"][0]
+        self.assertEqual(change["run_id"], BEFORE + 1)
+        self.assertEqual(change["previous_run_id"], BEFORE)
+        self.assertEqual(change["commit"], f"commit{BEFORE + 1:02d}")
+        self.assertEqual(change["previous_commit"], f"commit{BEFORE:02d}")
+        self.assertEqual(change["direction"], "worse")
+        self.assertGreater(change["change"], 1.0)  # the delay tripled: well over +100%
+        self.assertLess(change["change_low"], change["change"])
+        self.assertGreater(change["change_high"], change["change"])
+        self.assertLess(change["p_value"], 0.01)
+        self.assertGreaterEqual(change["median_before"], FAST_S)
+        self.assertGreaterEqual(change["median_after"], SLOW_S)
+        rps = self.series(doc, "throughput.rps")
+        self.assertEqual([c["run_id"] for c in rps["change_points"]], [BEFORE + 1])
+        self.assertEqual(rps["change_points"][0]["direction"], "worse")
+        self.assertLess(rps["change_points"][0]["change"], -0.5)
+
+    def test_each_run_updated_the_stored_change_points_as_it_landed(self):
+        doc = json.loads(self.changes("--json").stdout)
+        self.assertTrue(doc["series"])
+        self.assertTrue(all(s["from_store"] for s in doc["series"]), doc)
+        self.assertIn(BEFORE + 1, [c["run_id"] for c in self.series(doc, "latency.p50")
+                                   ["change_points"]])
+        with sqlite3.connect(self.db) as db:
+            stored = db.execute(
+                "SELECT s.points, s.last_run_id, c.run_id, c.previous_run_id FROM change_points c "
+                "JOIN change_series s ON s.id = c.series_id "
+                "WHERE s.workload = 'hello' AND s.metric = 'latency.p50'").fetchall()
+        self.assertIn((BEFORE + AFTER, BEFORE + AFTER, BEFORE + 1, BEFORE), stored)
+
+    def test_table_and_change_lines_name_the_run_and_the_commits(self):
+        run = self.changes("--metric", "latency.p50", "--min-change", "20%")
+        lines = tagged_lines(run.stdout, "CHANGE")
+        self.assertEqual(len(lines), 1, run.stdout)
+        line = lines[0]
+        self.assertEqual(line["scenario"], "e2e_changes")
+        self.assertEqual(line["workload"], "hello")
+        self.assertEqual(line["metric"], "latency.p50")
+        self.assertEqual(line["run"], str(BEFORE + 1))
+        self.assertEqual(line["previous_run"], str(BEFORE))
+        self.assertEqual(line["commit"], f"commit{BEFORE + 1:02d}")
+        self.assertEqual(line["direction"], "worse")
+        self.assertGreater(float(line["change_pct"]), 100)
+        table = run.stdout.splitlines()
+        self.assertTrue(table[0].split()[:6] ==
+                        ["SCENARIO", "WORKLOAD", "VARIANT", "METRIC", "TESTBED", "RUN"], table)
+        self.assertIn(f"commit{BEFORE:02d}..commit{BEFORE + 1:02d}", table[1])
+        self.assertIn("1 change point in 1 series (16 run values)", run.stdout)
+
+    def test_since_leaves_out_earlier_changes(self):
+        run = self.changes("--metric", "latency.p50", "--min-change", "20%",
+                           "--since", str(BEFORE + 2))
+        self.assertEqual(tagged_lines(run.stdout, "CHANGE"), [])
+        self.assertIn("0 change points in 1 series", run.stdout)
+        run = self.changes("--metric", "latency.p50", "--min-change", "20%", "--since", "2000-01-01")
+        self.assertEqual(len(tagged_lines(run.stdout, "CHANGE")), 1)
+
+
+class ChangesUsageTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-changes-usage-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_a_missing_database_is_an_error_and_is_not_created(self):
+        db = os.path.join(self.dir, "missing.db")
+        run = Run(["history", "changes", "--db", db]).run(timeout=30)
+        self.assertEqual(run.returncode, 2)
+        self.assertEqual(run.stderr, f"error: no database at {db}; run `orchestrator run` first "
+                                     "or pass --db\n")
+        self.assertFalse(os.path.exists(db))
+
+    def test_bad_flag_values_exit_2_naming_the_flag(self):
+        db = os.path.join(self.dir, "empty.db")
+        sqlite3.connect(db).close()
+        for args, needle in [
+                (["--alpha", "0"], "--alpha 0: must be above 0.002"),
+                (["--alpha", "0.9"], "--alpha 0.9: must be above"),
+                (["--min-change", "five"], "--min-change 'five': expected a percentage"),
+                (["--min-change", "-1%"], "--min-change '-1%'"),
+                (["--since", "last week"], "--since 'last week': expected a run id"),
+                (["--since", "2024-13-45"], "--since '2024-13-45'"),
+                (["--metric", "errors.total"], "--metric 'errors.total': change points are "
+                                               "looked for in throughput.rps"),
+                (["--testbed", "-3"], "--testbed -3: expected a testbed id")]:
+            run = Run(["history", "changes", "--db", db, *args]).run(timeout=30)
+            self.assertEqual(run.returncode, 2, (args, run.stderr))
+            self.assertIn(needle, run.stderr, args)
+            self.assertEqual(run.stdout, "", args)
+
+    def test_an_empty_database_has_no_series(self):
+        db = os.path.join(self.dir, "empty.db")
+        self.assertEqual(Run(["runs", "list", "--db", db]).run(timeout=30).returncode, 2)
+        sqlite3.connect(db).close()
+        run = Run(["history", "changes", "--db", db]).run(timeout=30)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, f"no finished runs match in {db}\n")
+        doc = json.loads(Run(["history", "changes", "--db", db, "--json"]).run(timeout=30).stdout)
+        self.assertEqual(doc["series"], [])
+
+    def test_help_names_every_flag(self):
+        run = Run(["history", "changes", "--help"]).run(timeout=30)
+        self.assertEqual(run.returncode, 0)
+        for flag in ["--scenario", "--workload", "--variant", "--metric", "--branch", "--testbed",
+                     "--since", "--alpha", "--min-change", "--json", "--db"]:
+            self.assertIn(flag, run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
