@@ -205,10 +205,34 @@ std::vector<ChangePoint> merge_change_points(std::span<const double> values,
 }
 
 std::vector<ChangePoint> detect_changes(std::span<const double> values,
-                                        const ChangeOptions& options, const SplitState* resume,
-                                        SplitState* state_out) {
-  return merge_change_points(values, weak_change_points(values, options, resume, state_out),
-                             options);
+                                        const ChangeOptions& options, const AnalysisState* resume,
+                                        AnalysisState* state_out) {
+  AnalysisState next;
+  const std::vector<size_t> weak =
+      weak_change_points(values, options, resume ? &resume->split : nullptr, &next.split);
+  const size_t from = resume ? resume->frozen_until : 0;
+  std::vector<ChangePoint> result = resume ? resume->frozen : std::vector<ChangePoint>{};
+  const auto first_active = std::lower_bound(weak.begin(), weak.end(), from);
+  std::vector<ChangePoint> merged =
+      merge_change_points(values, std::vector<size_t>(first_active, weak.end()), options);
+  result.insert(result.end(), merged.begin(), merged.end());
+  if (state_out != nullptr) {
+    // Groups of weak points closer than `window` to each other, from the first active one:
+    // each group that ends more than `window` before the resume point is final.
+    next.frozen_until = from;
+    for (auto group = first_active; group != weak.end();) {
+      auto last = group;
+      while (last + 1 != weak.end() && *(last + 1) - *last <= options.window) ++last;
+      if (*last + options.window >= next.split.resume_start) break;
+      next.frozen_until = *last + 1;
+      group = last + 1;
+    }
+    for (const ChangePoint& cp : result) {
+      if (cp.index < next.frozen_until) next.frozen.push_back(cp);
+    }
+    *state_out = std::move(next);
+  }
+  return result;
 }
 
 }  // namespace benchgate::changes

@@ -74,10 +74,23 @@ std::vector<ChangePoint> merge_change_points(std::span<const double> values,
                                              std::vector<size_t> weak,
                                              const ChangeOptions& options);
 
-// Both passes: the change points of `values`, in order.
+// What a later analysis of a longer series (the same first values, the same options)
+// resumes from. The strong pass only ever compares points within `window` of each other, so
+// weak points in groups more than `window` apart never affect each other: a group that ends
+// more than `window` before the split's resume point can gain no neighbour, and its change
+// points are final.
+struct AnalysisState {
+  SplitState split;
+  size_t frozen_until = 0;          // the change points before this position are final
+  std::vector<ChangePoint> frozen;  // those change points
+};
+
+// Both passes: the change points of `values`, in order. With `resume`, only the windows from
+// its resume point and the weak points after its final groups are analysed again: the result
+// is the same as without it.
 std::vector<ChangePoint> detect_changes(std::span<const double> values,
                                         const ChangeOptions& options,
-                                        const SplitState* resume = nullptr,
-                                        SplitState* state_out = nullptr);
+                                        const AnalysisState* resume = nullptr,
+                                        AnalysisState* state_out = nullptr);
 
 }  // namespace benchgate::changes

@@ -42,9 +42,11 @@ PermutationResult permutation_p_value(double observed, int permutations, double 
   for (int i = 1; i <= permutations; ++i) {
     if (shuffled_statistic(rng) >= bar) ++at_least;
     result.permutations = i;
-    if ((at_least + 1) / total >= threshold) {
-      result.p_value = (at_least + 1.0) / (i + 1.0);
-      result.complete = i == permutations;  // i <= permutations: never below the threshold
+    // No longer significant whatever the remaining shuffles give.
+    const bool hopeless = (at_least + 1) / total >= threshold;
+    if (hopeless || at_least == kSequentialStop) {
+      result.p_value = hopeless ? (at_least + 1.0) / (i + 1.0) : static_cast<double>(at_least) / i;
+      result.complete = i == permutations;
       return result;
     }
   }

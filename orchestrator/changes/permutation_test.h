@@ -28,18 +28,23 @@ class Rng {
 uint64_t derive_seed(uint64_t seed, std::initializer_list<uint64_t> parts);
 
 struct PermutationResult {
-  // (b + 1) / (n + 1): b of n shuffles gave a statistic at least the observed one. Never 0:
-  // the smallest value is 1 / (permutations + 1).
+  // (b + 1) / (n + 1) when all n shuffles ran and b of them gave a statistic at least the
+  // observed one: never 0, the smallest value is 1 / (permutations + 1). Stopped early: see
+  // permutation_p_value.
   double p_value = 1;
   int permutations = 0;   // shuffles done
-  bool complete = false;  // false: stopped early, the p-value could no longer fall below
-                          // the threshold (an estimate then, and never significant)
+  bool complete = false;  // false: stopped early
 };
 
+// Besag and Clifford's sequential stop (1991): after this many shuffles at least as large as
+// the observed statistic, the test stops with p = h / l (l shuffles done), a valid p-value.
+inline constexpr int kSequentialStop = 10;
+
 // Runs up to `permutations` shuffles; `shuffled_statistic(rng)` shuffles its own copy of the
-// data with rng and returns the statistic. Stops as soon as (b + 1) / (permutations + 1) >=
-// threshold, since the candidate can then no longer be significant at that level: most
-// candidates are not changes, and they cost a few shuffles instead of all of them.
+// data with rng and returns the statistic. Most candidates are not changes, and they cost a
+// few shuffles instead of all of them: the test stops as soon as (b + 1) / (permutations + 1)
+// >= threshold (the candidate can no longer be significant at that level; the p-value is then
+// the estimate (b + 1) / (l + 1), at or above the threshold), or at Besag and Clifford's stop.
 PermutationResult permutation_p_value(double observed, int permutations, double threshold, Rng& rng,
                                       const std::function<double(Rng&)>& shuffled_statistic);
 

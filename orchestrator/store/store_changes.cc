@@ -132,58 +132,97 @@ std::vector<StoredChangePoint> describe(const std::vector<Point>& points,
   return out;
 }
 
+// A stored change point as the analysis returned it (for a resumed analysis).
+changes::ChangePoint from_row(const sqlite::Statement& q) {
+  changes::ChangePoint cp;
+  cp.index = static_cast<size_t>(q.int64(0));
+  cp.before_from = cp.index - static_cast<size_t>(q.int64(1));
+  cp.after_to = cp.index + static_cast<size_t>(q.int64(2));
+  cp.median_before = q.real(3);
+  cp.median_after = q.real(4);
+  cp.change = q.is_null(5) ? std::nan("") : q.real(5);
+  cp.interval_bounded = !q.is_null(6) && !q.is_null(7);
+  cp.change_low = cp.interval_bounded ? q.real(6) : -INFINITY;
+  cp.change_high = cp.interval_bounded ? q.real(7) : INFINITY;
+  cp.p_value = q.real(8);
+  return cp;
+}
+
+// The stored state of a series if it is that of exactly its first `points` runs as they are
+// now (runs are ordered by id, so the newest analysed run in its place proves it) with the
+// same parameters; nothing otherwise (the analysis then starts over).
+Expected<std::optional<changes::AnalysisState>> stored_state(sqlite::Database& db,
+                                                             const WorkloadSeries& s,
+                                                             const char* metric,
+                                                             const std::vector<Point>& points,
+                                                             const std::string& parameters) {
+  auto stmt = db.prepare(
+      "SELECT id, points, last_run_id, parameters, resume_start, stable_weak, frozen_until "
+      "FROM change_series WHERE scenario = ?1 AND testbed_id = ?2 AND workload = ?3 "
+      "AND variant = ?4 AND params_hash = ?5 AND metric = ?6");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
+  stmt->bind(5, s.params_hash).bind(6, std::string_view(metric));
+  auto row = stmt->step();
+  if (!row) return row.error();
+  using State = std::optional<changes::AnalysisState>;
+  if (!*row) return State();
+  const int64_t analysed = stmt->int64(1);
+  if (analysed <= 0 || analysed > static_cast<int64_t>(points.size()) ||
+      points[static_cast<size_t>(analysed - 1)].run_id != stmt->int64(2) ||
+      stmt->text(3) != parameters) {
+    return State();
+  }
+  changes::AnalysisState state;
+  state.split.length = static_cast<size_t>(analysed);
+  state.split.resume_start = static_cast<size_t>(std::clamp<int64_t>(stmt->int64(4), 0, analysed));
+  for (int64_t p : ints_from_json(stmt->text(5))) {
+    if (p > 0 && p < analysed) state.split.stable_weak.push_back(static_cast<size_t>(p));
+  }
+  state.frozen_until = static_cast<size_t>(std::clamp<int64_t>(stmt->int64(6), 0, analysed));
+  auto frozen = db.prepare(
+      "SELECT position, runs_before, runs_after, median_before, median_after, change, "
+      "change_low, change_high, p_value FROM change_points WHERE series_id = ?1 "
+      "AND position < ?2 ORDER BY position");
+  if (!frozen) return frozen.error();
+  frozen->bind(1, stmt->int64(0)).bind(2, static_cast<int64_t>(state.frozen_until));
+  while (true) {
+    auto f = frozen->step();
+    if (!f) return f.error();
+    if (!*f) break;
+    state.frozen.push_back(from_row(*frozen));
+  }
+  return State(std::move(state));
+}
+
 Expected<void> update_series(sqlite::Database& db, const WorkloadSeries& s, const char* metric,
                              const std::vector<Point>& points) {
   const changes::ChangeOptions options = Store::stored_change_options();
   const std::string parameters = parameters_json(options);
-  auto state_stmt = db.prepare(
-      "SELECT points, last_run_id, parameters, resume_start, stable_weak FROM change_series "
-      "WHERE scenario = ?1 AND testbed_id = ?2 AND workload = ?3 AND variant = ?4 "
-      "AND params_hash = ?5 AND metric = ?6");
-  if (!state_stmt) return state_stmt.error();
-  state_stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
-  state_stmt->bind(5, s.params_hash).bind(6, std::string_view(metric));
-  auto row = state_stmt->step();
-  if (!row) return row.error();
-  // Resume only from an analysis of exactly the first `points` runs of the series as it is
-  // now (runs are ordered by id, so the newest analysed run in its place proves it), with the
-  // same parameters; otherwise start over.
-  std::optional<changes::SplitState> resume;
-  if (*row) {
-    const int64_t analysed = state_stmt->int64(0);
-    if (analysed > 0 && analysed <= static_cast<int64_t>(points.size()) &&
-        points[static_cast<size_t>(analysed - 1)].run_id == state_stmt->int64(1) &&
-        state_stmt->text(2) == parameters) {
-      changes::SplitState st;
-      st.length = static_cast<size_t>(analysed);
-      st.resume_start = static_cast<size_t>(std::max<int64_t>(0, state_stmt->int64(3)));
-      for (int64_t p : ints_from_json(state_stmt->text(4))) {
-        if (p > 0 && p < analysed) st.stable_weak.push_back(static_cast<size_t>(p));
-      }
-      resume = std::move(st);
-    }
-  }
+  auto resume = stored_state(db, s, metric, points, parameters);
+  if (!resume) return resume.error();
   const std::vector<double> values = values_of(points);
-  changes::SplitState next;
+  changes::AnalysisState next;
   const std::vector<changes::ChangePoint> found =
-      changes::detect_changes(values, options, resume ? &*resume : nullptr, &next);
+      changes::detect_changes(values, options, *resume ? &**resume : nullptr, &next);
 
   auto upsert = db.prepare(
       "INSERT INTO change_series (scenario, testbed_id, workload, variant, params_hash, metric, "
-      "points, last_run_id, parameters, resume_start, stable_weak, analysed_at) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+      "points, last_run_id, parameters, resume_start, stable_weak, frozen_until, analysed_at) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
       "ON CONFLICT (scenario, testbed_id, workload, variant, params_hash, metric) DO UPDATE SET "
       "points = excluded.points, last_run_id = excluded.last_run_id, "
       "parameters = excluded.parameters, resume_start = excluded.resume_start, "
-      "stable_weak = excluded.stable_weak, analysed_at = excluded.analysed_at "
-      "RETURNING id");
+      "stable_weak = excluded.stable_weak, frozen_until = excluded.frozen_until, "
+      "analysed_at = excluded.analysed_at RETURNING id");
   if (!upsert) return upsert.error();
-  std::vector<int64_t> stable(next.stable_weak.begin(), next.stable_weak.end());
+  std::vector<int64_t> stable(next.split.stable_weak.begin(), next.split.stable_weak.end());
   upsert->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
   upsert->bind(5, s.params_hash).bind(6, std::string_view(metric));
   upsert->bind(7, static_cast<int64_t>(points.size())).bind(8, points.back().run_id);
-  upsert->bind(9, parameters).bind(10, static_cast<int64_t>(next.resume_start));
-  upsert->bind(11, to_json(stable)).bind(12, unix_now_ns());
+  upsert->bind(9, parameters).bind(10, static_cast<int64_t>(next.split.resume_start));
+  upsert->bind(11, to_json(stable)).bind(12, static_cast<int64_t>(next.frozen_until));
+  upsert->bind(13, unix_now_ns());
   auto id_row = upsert->step();
   if (!id_row) return id_row.error();
   if (!*id_row) return Error{"change_series upsert returned no id"};

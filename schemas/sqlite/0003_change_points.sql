@@ -23,6 +23,7 @@ CREATE TABLE change_series (
   resume_start INTEGER NOT NULL,   -- 0-based position of the first window that reached the end
   stable_weak  TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(stable_weak)),  -- weak change
                                    -- points (positions) the windows before it found
+  frozen_until INTEGER NOT NULL DEFAULT 0,  -- change points before this position are final
   analysed_at  INTEGER NOT NULL,
   UNIQUE (scenario, testbed_id, workload, variant, params_hash, metric)
 );

@@ -126,6 +126,33 @@ TEST(ChangeDetection, ResumingFromAPrefixGivesWhatAFreshAnalysisGives) {
   EXPECT_EQ(indices(detect_changes(v, options)), (std::vector<size_t>{45, 110, 150}));
 }
 
+TEST(ChangeDetection, ResumedChangePointsEqualAFreshAnalysisAtEveryLength) {
+  // Five changes over 420 points: early groups become final while later points arrive.
+  const std::vector<double> v =
+      series(420, 0.01, 23, {{40, 0.05}, {120, -0.07}, {200, 0.06}, {290, -0.05}, {380, 0.08}});
+  const ChangeOptions options;
+  AnalysisState state;
+  bool have_state = false;
+  size_t final_seen = 0;
+  for (size_t n = 20; n <= v.size(); n += 23) {
+    const std::span<const double> prefix(v.data(), n);
+    AnalysisState next;
+    const std::vector<ChangePoint> resumed =
+        detect_changes(prefix, options, have_state ? &state : nullptr, &next);
+    const std::vector<ChangePoint> fresh = detect_changes(prefix, options);
+    ASSERT_EQ(indices(resumed), indices(fresh)) << "n " << n;
+    for (size_t i = 0; i < fresh.size(); ++i) {
+      EXPECT_DOUBLE_EQ(resumed[i].p_value, fresh[i].p_value) << "n " << n;
+      EXPECT_DOUBLE_EQ(resumed[i].change_low, fresh[i].change_low) << "n " << n;
+    }
+    final_seen = std::max(final_seen, next.frozen.size());
+    state = next;
+    have_state = true;
+  }
+  EXPECT_GE(final_seen, 3u);  // the resumed path did skip work
+  EXPECT_EQ(indices(detect_changes(v, options)), (std::vector<size_t>{40, 120, 200, 290, 380}));
+}
+
 TEST(ChangeDetection, SameSeedSameAnswerAndShortSeriesHaveNone) {
   const std::vector<double> v = series(80, 0.02, 9, {{40, 0.04}});
   EXPECT_EQ(indices(detect_changes(v, ChangeOptions{})),

@@ -125,6 +125,19 @@ TEST(PermutationTest, StopsOnceTheThresholdCannotBeReached) {
   EXPECT_GE(r.p_value, 0.05);
 }
 
+TEST(PermutationTest, StopsAfterTenShufflesAtLeastAsLarge) {
+  Rng rng(7);
+  int calls = 0;
+  // At threshold 0.5 the hopeless rule would wait for 250 of 499; Besag and Clifford stop at 10.
+  const PermutationResult r = permutation_p_value(1, 499, 0.5, rng, [&](Rng&) {
+    ++calls;
+    return calls % 2 == 0 ? 1.0 : 0.0;
+  });
+  EXPECT_EQ(calls, 20);
+  EXPECT_FALSE(r.complete);
+  EXPECT_DOUBLE_EQ(r.p_value, 10.0 / 20);
+}
+
 TEST(PermutationTest, SameSeedSameNumbers) {
   Rng a(derive_seed(42, {1, 2, 3})), b(derive_seed(42, {1, 2, 3})), c(derive_seed(42, {1, 2, 4}));
   const uint64_t first = a.next();
