@@ -102,7 +102,7 @@ print_environment() {
   echo "compiler:  $compiler ($("${compiler:-c++}" --version 2>/dev/null | head -n1))"
   echo "build:     $BUILD, CMAKE_BUILD_TYPE=$build_type," \
     "flags: $(cache_value CMAKE_CXX_FLAGS) $(cache_value "CMAKE_CXX_FLAGS_${build_type^^}")"
-  echo "pinning:   server on core $SERVER_CORE, load generator on core $CLIENT_CORE (taskset)"
+  echo "pinning:   ${BENCH_PINNING:-server on core $SERVER_CORE, load generator on core $CLIENT_CORE (taskset)}"
   echo "load:      $(uptime)"
 }
 
