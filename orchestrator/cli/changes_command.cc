@@ -7,10 +7,10 @@
 #include <charconv>
 #include <cmath>
 #include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 
+#include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/history/change_listing.h"
 #include "orchestrator/store/store.h"
@@ -99,16 +99,8 @@ int changes(const ChangesFlags& flags) {
   options.alpha = flags.alpha;
   options.min_change = *min_change;
 
-  std::error_code ec;
-  if (!std::filesystem::exists(flags.db, ec)) {
-    return usage_error("no database at " + flags.db +
-                       "; run `orchestrator run` first or pass --db");
-  }
-  auto store = store::Store::open(flags.db);
-  if (!store) {
-    std::cerr << "error: " << store.message() << "\n";
-    return kExitRunError;
-  }
+  auto store = open_existing_store(flags.db);
+  if (!store) return usage_error(store.message());
   store::ChangeSeriesFilter filter{flags.scenario, flags.workload, flags.variant,
                                    flags.metric,   flags.branch,   flags.testbed};
   auto series = (*store)->change_points(filter, options);

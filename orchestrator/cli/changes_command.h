@@ -24,7 +24,8 @@ struct ChangesFlags {
 // Registers `history` with its subcommand `changes`.
 void add_changes_command(CLI::App& app, ChangesFlags& flags);
 
-// Runs it if it was given (0 ok, 2 bad usage or no database, 3 a database failure);
+// Runs it if it was given (0 ok, 2 bad usage or a --db it cannot open, 3 a database failure
+// while reading);
 // -1 when `history changes` was not the command.
 int run_changes_command(const CLI::App& app, const ChangesFlags& flags);
 

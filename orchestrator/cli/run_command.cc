@@ -178,7 +178,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
     std::fprintf(stderr, "error: cannot finish run %lld: %s\n", static_cast<long long>(out.run_id),
                  finished.message().c_str());
     out.exit_code = kExitRunError;
-  } else if (status == "ok") {
+  } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
     if (auto changes = db.update_change_points(out.run_id); !changes) {
       std::fprintf(stderr, "warning: %s\n", changes.message().c_str());
