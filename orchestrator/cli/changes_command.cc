@@ -145,7 +145,8 @@ void add_changes_command(CLI::App& app, ChangesFlags& flags) {
   cmd->add_option("--branch", flags.branch,
                   "Only runs of this branch make up each series (computed, not read from the "
                   "store)");
-  cmd->add_option("--testbed", flags.testbed, "Only this testbed id (see `runs show`)");
+  cmd->add_option("--testbed", flags.testbed,
+                  "Only this testbed id (the number in the TESTBED column)");
   cmd->add_option("--since", flags.since,
                   "Only changes at this run id or later, or at runs started on or after this "
                   "UTC date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ); the whole history is still "

@@ -1,6 +1,6 @@
 // Opening the database for a command that only reads or re-evaluates stored runs (gate, runs,
-// baseline, compare): never creating it, and with one message per problem, so that every
-// command says the same thing about the same --db.
+// baseline, compare, history changes): never creating it, and with one message per problem,
+// so that every command says the same thing about the same --db.
 #pragma once
 
 #include <memory>
