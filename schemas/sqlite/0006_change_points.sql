@@ -1,4 +1,4 @@
--- benchgate result store, schema version 5: the change points of every series' history
+-- benchgate result store, schema version 6: the change points of every series' history
 -- (GATES.md, "Change points"), brought up to date when a run finishes 'ok'.
 --
 -- A series here is one metric of one workload definition (scenario, testbed, workload,
