@@ -1,7 +1,19 @@
 // Request parsing callbacks (see request_parser.h).
 #include "router/http/request_parser.h"
 
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
+
 namespace benchgate::router::http {
+namespace {
+
+std::string_view trim_ows(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
 
 RequestParser::RequestParser(const RouteLimits& limits, uint32_t max_header_bytes,
                              uint64_t max_body_bytes, std::string& body)
@@ -26,13 +38,52 @@ void RequestParser::on_response_impl(int, string_view, int, error_code& ec) {
   ec = boost::beast::http::error::bad_version;
 }
 
-void RequestParser::on_field_impl(boost::beast::http::field, string_view, string_view,
+void RequestParser::on_field_impl(boost::beast::http::field name, string_view, string_view value,
                                   error_code&) {
-  // Content-Length, Transfer-Encoding and Connection are interpreted by basic_parser itself;
-  // the bench routes need no other field.
+  // basic_parser interprets Content-Length, Transfer-Encoding and Connection itself; the
+  // framing fields are also noted here to refuse what it lets through (on_header_impl). The
+  // bench routes need no other field.
+  using boost::beast::http::field;
+  if (name == field::content_length) {
+    has_content_length_ = true;
+    return;
+  }
+  if (name != field::transfer_encoding) return;
+  has_transfer_encoding_ = true;
+  // A list of transfer codings, each a token with optional ";parameters"; several fields
+  // make one list in order. Empty list elements are allowed and skipped.
+  std::string_view rest(value.data(), value.size());
+  while (true) {
+    const size_t comma = rest.find(',');
+    std::string_view coding = rest.substr(0, comma);
+    coding = trim_ows(coding.substr(0, coding.find(';')));
+    if (!coding.empty()) {
+      ++transfer_codings_;
+      last_coding_chunked_ = boost::beast::iequals(coding, "chunked");
+      if (last_coding_chunked_) ++chunked_codings_;
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
 }
 
-void RequestParser::on_header_impl(error_code&) {}
+void RequestParser::on_header_impl(error_code& ec) {
+  if (!has_transfer_encoding_) return;
+  // RFC 9112 6.3: with Transfer-Encoding the body length is known only when chunked is the
+  // final coding, applied once; Content-Length beside it, or Transfer-Encoding in HTTP/1.0
+  // (6.1), is faulty framing. All of them are refused (400) and the connection closed, or the
+  // body could be read as a request of its own (request smuggling).
+  if (has_content_length_ || version_ < 11 || !last_coding_chunked_ || chunked_codings_ != 1) {
+    ec = boost::beast::http::error::bad_transfer_encoding;
+    return;
+  }
+  // chunked after codings the router does not implement (gzip, ...): the framing is sound
+  // but the body cannot be decoded (RFC 9112 6.1: 501).
+  if (transfer_codings_ > 1) {
+    refusal_status_ = 501;
+    ec = boost::beast::http::error::bad_transfer_encoding;
+  }
+}
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
                                       error_code&) {

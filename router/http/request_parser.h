@@ -25,6 +25,9 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   const Dispatch& dispatch() const { return dispatch_; }
   // 10 for HTTP/1.0, 11 for HTTP/1.1.
   int http_version() const { return version_; }
+  // After an error: the status the request is refused with when the parser decided it (501
+  // for a transfer coding other than chunked), 0 when the error code decides.
+  int refusal_status() const { return refusal_status_; }
 
  private:
   using error_code = boost::system::error_code;
@@ -48,6 +51,15 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   Dispatch dispatch_;
   int version_ = 11;
   bool has_request_line_ = false;
+  int refusal_status_ = 0;
+  // Message framing as the header fields state it, judged once the header is complete
+  // (RFC 9112 6.1 and 6.3; basic_parser alone reads a Transfer-Encoding that does not end in
+  // chunked as "no body", so the body would be parsed as the next request).
+  bool has_content_length_ = false;
+  bool has_transfer_encoding_ = false;
+  int transfer_codings_ = 0;
+  int chunked_codings_ = 0;
+  bool last_coding_chunked_ = false;
 };
 
 }  // namespace benchgate::router::http

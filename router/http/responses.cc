@@ -48,6 +48,10 @@ std::string_view reason_phrase(int status) {
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
     default:
       return "Unknown";
   }

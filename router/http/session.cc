@@ -220,6 +220,7 @@ void Session::reject(const error_code& ec, int64_t now_ns) {
   int status = 400;
   if (ec == beast::http::error::header_limit) status = 431;
   if (ec == beast::http::error::body_limit) status = 413;
+  if (parser_->refusal_status() != 0) status = parser_->refusal_status();
   const Route route = parser_->has_request_line() ? parser_->dispatch().route : Route::kOther;
   ++stats_.counters.parse_errors;
   stats_.counters.count_request(route, status);

@@ -11,15 +11,16 @@
 namespace benchgate::router::metrics {
 
 // Every status the router answers with; the "status" label of http_requests.
-inline constexpr std::array<int, 7> kStatuses = {200, 400, 404, 405, 413, 431, 500};
+inline constexpr std::array<int, 9> kStatuses = {200, 400, 404, 405, 413, 431, 500, 501, 503};
 
 // Index of `status` in kStatuses; a status not listed counts as 500 (never expected).
 constexpr size_t status_slot(int status) {
   for (size_t i = 0; i < kStatuses.size(); ++i) {
     if (kStatuses[i] == status) return i;
   }
-  return kStatuses.size() - 1;
+  return 6;
 }
+static_assert(kStatuses[status_slot(599)] == 500);
 
 struct HttpCounters {
   uint64_t connections_accepted = 0;

@@ -1,6 +1,7 @@
 """The real router binary against bad and slow HTTP clients (issue 7, "Bad input"): oversized
 headers -> 431, oversized bodies -> 413, malformed requests -> 400 and close, a header timeout
 against a slow sender, and 1,000 slowloris connections that do not stop a normal client.
+Issue 12: request smuggling through a Transfer-Encoding that does not end in chunked.
 Loopback only; every wait is bounded."""
 import os
 import resource
@@ -68,6 +69,22 @@ def read_response(sock):
     return status, headers, rest[:length]
 
 
+def read_until_closed(sock, within_s):
+    """Everything the peer sends until it closes (None when it does not close in time)."""
+    sock.settimeout(within_s)
+    data = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+    except (socket.timeout, TimeoutError):
+        return None
+    except ConnectionResetError:
+        return data
+
+
 def closed_by_peer(sock, within_s):
     """True when the peer closes the connection within `within_s` (reading what it sends)."""
     sock.settimeout(within_s)
@@ -101,6 +118,36 @@ class RouterLimitsTest(unittest.TestCase):
             status, _, _ = read_response(s)
             self.assertEqual(status, 400)
             self.assertTrue(closed_by_peer(s, 10))
+
+    def test_smuggled_request_behind_a_transfer_encoding_is_never_answered(self):
+        # The body of each request is a complete request of its own. A router that reads a
+        # Transfer-Encoding not ending in chunked (or one beside Content-Length) as "no body"
+        # answers it as a second request: 400 and close instead, one answer, no Hello.
+        smuggled = b"GET /bench/hello HTTP/1.1\r\nHost: x\r\n\r\n"
+        variants = [b"Transfer-Encoding: xchunked\r\n",
+                    b"Transfer-Encoding: gzip\r\n",
+                    b"Transfer-Encoding: identity\r\n",
+                    b"Transfer-Encoding: chunked, identity\r\n",
+                    b"Transfer-Encoding: chunked, gzip\r\n",
+                    b"Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n",
+                    b"Transfer-Encoding: gzip\r\nContent-Length: %d\r\n" % len(smuggled),
+                    b"Content-Length: %d\r\nTransfer-Encoding: gzip\r\n" % len(smuggled)]
+        with Router() as router:
+            for fields in variants:
+                with self.subTest(fields=fields), router.connect() as s:
+                    s.sendall(b"POST /bench/echo HTTP/1.1\r\nHost: x\r\n" + fields + b"\r\n" +
+                              smuggled)
+                    data = read_until_closed(s, 20)
+                    self.assertIsNotNone(data, "the router kept the connection open")
+                    self.assertTrue(data.startswith(b"HTTP/1.1 400 "), data[:200])
+                    self.assertEqual(data.count(b"HTTP/1.1 "), 1, data)
+                    self.assertNotIn(b"Hello, world", data)
+            # The router still serves a well-formed chunked request.
+            with router.connect() as s:
+                s.sendall(b"POST /bench/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
+                          b"\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+                status, _, body = read_response(s)
+                self.assertEqual((status, body), (200, b"hello"))
 
     def test_slow_sender_is_closed_by_header_timeout(self):
         with Router("--header-timeout", "1s") as router, router.connect() as s:

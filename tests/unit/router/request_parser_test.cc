@@ -1,0 +1,122 @@
+// The request parser alone: message framing. A Transfer-Encoding whose final coding is not
+// chunked, or one beside Content-Length, or in HTTP/1.0, leaves the body length unknown
+// (RFC 9112 6.1, 6.3): refused with 400 so that the body is never parsed as a request of its
+// own; chunked after a coding the router does not implement is refused with 501.
+#include "router/http/request_parser.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/http/error.hpp>
+
+namespace benchgate::router::http {
+namespace {
+
+struct Parsed {
+  // An error decides, whatever is_done() says (basic_parser marks a request without a body
+  // done before it asks on_header_impl).
+  boost::system::error_code ec;
+  bool done = false;
+  int refusal_status = 0;
+  std::string body;
+};
+
+// Feeds the whole request at once, as the session does with what one read brought.
+Parsed parse(std::string_view request) {
+  Parsed out;
+  const RouteLimits limits;
+  RequestParser parser(limits, 8192, 1 << 20, out.body);
+  size_t offset = 0;
+  while (offset < request.size()) {
+    const size_t used =
+        parser.put(boost::asio::buffer(request.data() + offset, request.size() - offset), out.ec);
+    offset += used;
+    if (out.ec || parser.is_done() || used == 0) break;
+  }
+  out.done = parser.is_done();
+  out.refusal_status = parser.refusal_status();
+  return out;
+}
+
+std::string echo_with(std::string_view fields, std::string_view version = "HTTP/1.1") {
+  return "POST /bench/echo " + std::string(version) + "\r\nHost: t\r\n" + std::string(fields) +
+         "\r\n5\r\nhello\r\n0\r\n\r\n";
+}
+
+TEST(RequestParserFraming, ChunkedAloneIsReadAsTheBody) {
+  for (std::string_view te : {"chunked", "Chunked", "CHUNKED", " chunked ", ", chunked"}) {
+    const Parsed parsed = parse(echo_with("Transfer-Encoding: " + std::string(te) + "\r\n"));
+    EXPECT_FALSE(parsed.ec) << te << ": " << parsed.ec.message();
+    EXPECT_TRUE(parsed.done) << te;
+    EXPECT_EQ(parsed.body, "hello") << te;
+  }
+}
+
+TEST(RequestParserFraming, TransferEncodingNotEndingInChunkedIsBadRequest) {
+  for (std::string_view te : {"xchunked", "gzip", "identity", "chunked, identity", "chunked, gzip",
+                              "chunkedx", "chunked;x=1, gzip", "", " , "}) {
+    const Parsed parsed = parse(echo_with("Transfer-Encoding: " + std::string(te) + "\r\n"));
+    EXPECT_EQ(parsed.ec, boost::beast::http::error::bad_transfer_encoding) << "'" << te << "'";
+    EXPECT_EQ(parsed.refusal_status, 0) << te;  // the error code decides: 400
+  }
+}
+
+TEST(RequestParserFraming, ChunkedTwiceIsBadRequest) {
+  for (std::string_view fields :
+       {"Transfer-Encoding: chunked, chunked\r\n",
+        "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+        "Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked, chunked\r\n"}) {
+    const Parsed parsed = parse(echo_with(fields));
+    EXPECT_TRUE(parsed.ec) << fields;
+    EXPECT_EQ(parsed.refusal_status, 0) << fields;
+  }
+}
+
+TEST(RequestParserFraming, CodingsSplitOverSeveralFieldsAreOneList) {
+  // "chunked" then "gzip": chunked is not the final coding.
+  Parsed parsed = parse(echo_with("Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n"));
+  EXPECT_TRUE(parsed.ec);
+  // "identity" then "chunked": chunked is final, after a coding the router does not decode.
+  parsed = parse(echo_with("Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n"));
+  EXPECT_EQ(parsed.ec, boost::beast::http::error::bad_transfer_encoding);
+  EXPECT_EQ(parsed.refusal_status, 501);
+}
+
+TEST(RequestParserFraming, TransferEncodingWithContentLengthIsBadRequestInEitherOrder) {
+  for (std::string_view fields : {"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n",
+                                  "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n",
+                                  "Transfer-Encoding: gzip\r\nContent-Length: 5\r\n",
+                                  "Content-Length: 5\r\nTransfer-Encoding: gzip\r\n",
+                                  "Transfer-Encoding: identity\r\nContent-Length: 0\r\n"}) {
+    const Parsed parsed = parse(echo_with(fields));
+    EXPECT_TRUE(parsed.ec) << fields;
+    EXPECT_EQ(parsed.refusal_status, 0) << fields;
+  }
+}
+
+TEST(RequestParserFraming, TransferEncodingInHttp10IsBadRequest) {
+  const Parsed parsed = parse(echo_with("Transfer-Encoding: chunked\r\n", "HTTP/1.0"));
+  EXPECT_EQ(parsed.ec, boost::beast::http::error::bad_transfer_encoding);
+}
+
+TEST(RequestParserFraming, OtherCodingBeforeChunkedIsNotImplemented) {
+  for (std::string_view te : {"gzip, chunked", "identity, chunked", "deflate,chunked"}) {
+    const Parsed parsed = parse(echo_with("Transfer-Encoding: " + std::string(te) + "\r\n"));
+    EXPECT_EQ(parsed.ec, boost::beast::http::error::bad_transfer_encoding) << te;
+    EXPECT_EQ(parsed.refusal_status, 501) << te;
+  }
+}
+
+TEST(RequestParserFraming, ContentLengthAloneStillFramesTheBody) {
+  const Parsed parsed =
+      parse("POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello");
+  EXPECT_FALSE(parsed.ec) << parsed.ec.message();
+  EXPECT_TRUE(parsed.done);
+  EXPECT_EQ(parsed.body, "hello");
+}
+
+}  // namespace
+}  // namespace benchgate::router::http
