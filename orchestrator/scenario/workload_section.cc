@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/units/units.h"
+#include "common/wamp/message_limits.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
 
@@ -152,7 +153,11 @@ bool is_wamp_uri(std::string_view uri) {
 
 constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
 // RawSocket's 24-bit frame length, less room for the message around the payload.
-constexpr uint64_t kRawSocketMaxPayload = (uint64_t{1} << 24) - 1 - 512;
+constexpr uint64_t kRawSocketMaxPayload =
+    wamp_limits::kRawSocketMaxMessageBytes - wamp_limits::kEnvelopeBytes;
+// The bundled router's default WebSocket message limit, less the same room.
+constexpr uint64_t kWebSocketMaxPayload =
+    wamp_limits::kRouterDefaultMaxMessageBytes - wamp_limits::kEnvelopeBytes;
 
 }  // namespace
 
@@ -165,6 +170,12 @@ std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_
     return std::to_string(bytes) + " bytes do not fit one RawSocket message (16 MiB - 1 bytes" +
            (wamp.serializer == "json" ? ", and json carries them as base64" : "") +
            "); use transport = \"websocket\" for larger payloads";
+  }
+  if (wamp.transport == "websocket" && encoded > kWebSocketMaxPayload) {
+    return std::to_string(bytes) +
+           " bytes do not fit one WebSocket message of the bundled router (its "
+           "--max-message-bytes default, 65 MiB, and json carries them as base64); use "
+           "serializer = \"msgpack\" or \"cbor\" for larger payloads";
   }
   return std::nullopt;
 }

@@ -23,6 +23,8 @@ struct RawConfig {
   // WAMP router (router/wamp/).
   std::string websocket = "127.0.0.1:0";
   std::string rawsocket = "127.0.0.1:0";
+  // wamp_limits::kRouterDefaultMaxMessageBytes (common/wamp/message_limits.h), as --help
+  // shows it; config_test checks that they agree.
   std::string max_message_bytes = "65MiB";
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";

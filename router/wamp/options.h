@@ -5,6 +5,8 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "common/wamp/message_limits.h"
+
 namespace benchgate::router::wamp {
 
 struct WampOptions {
@@ -13,7 +15,7 @@ struct WampOptions {
   boost::asio::ip::tcp::endpoint rawsocket{boost::asio::ip::make_address_v4("127.0.0.1"), 0};
   // Largest serialized WAMP message accepted or sent (RawSocket: also at most 16 MiB - 1, the
   // most its 24-bit frame length can say). Larger incoming -> ABORT protocol_violation.
-  uint64_t max_message_bytes = (64ull << 20) + (1ull << 20);
+  uint64_t max_message_bytes = wamp_limits::kRouterDefaultMaxMessageBytes;
   // Open WAMP connections over both transports; more are refused (RawSocket handshake error
   // 4, WebSocket HTTP 503).
   uint32_t max_sessions = 10000;

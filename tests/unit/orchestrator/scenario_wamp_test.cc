@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/wamp/message_limits.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
@@ -74,6 +75,36 @@ TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue)
             "s.toml:6:17: error: key 'request_bytes': 15728640 bytes do not fit one RawSocket "
             "message (16 MiB - 1 bytes, and json carries them as base64); use transport = "
             "\"websocket\" for larger payloads\n");
+}
+
+TEST(ScenarioWamp, JsonPayloadOverTheRoutersWebSocketLimitIsRefusedAtTheValue) {
+  // 64 MiB as base64 is 85.3 MiB, over the bundled router's default 65 MiB message limit.
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "transport = \"websocket\"\nrequest_bytes = \"64MiB\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:6:17: error: key 'request_bytes': 67108864 bytes do not fit one WebSocket "
+            "message of the bundled router (its --max-message-bytes default, 65 MiB, and json "
+            "carries them as base64); use serializer = \"msgpack\" or \"cbor\" for larger "
+            "payloads\n");
+}
+
+TEST(ScenarioWamp, WebSocketPayloadsUpToTheRoutersLimitLoad) {
+  // The largest JSON payload whose base64 fits 65 MiB less the envelope, and 64 MiB binary.
+  const uint64_t json_max = (wamp_limits::kRouterDefaultMaxMessageBytes - 512) / 4 * 3;
+  for (const std::string& payload :
+       {"serializer = \"json\"\nrequest_bytes = " + std::to_string(json_max),
+        std::string("serializer = \"msgpack\"\nrequest_bytes = \"64MiB\""),
+        std::string("serializer = \"cbor\"\nrequest_bytes = \"64MiB\"")}) {
+    LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n" +
+                        payload + "\n");
+    EXPECT_TRUE(r.ok()) << payload << "\n" << messages(r);
+  }
+  LoadResult over =
+      load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\nrequest_bytes = " +
+           std::to_string(json_max + 3) + "\n");
+  EXPECT_FALSE(over.ok());
 }
 
 TEST(ScenarioWamp, SweepOverRequestBytesSetsTheWampPayload) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/wamp/message_limits.h"
 #include "router/app/host_port.h"
 
 namespace benchgate::router::app {
@@ -18,6 +19,14 @@ TEST(RouterConfig, DefaultsAreLoopbackPortZeroAndDocumentedLimits) {
   EXPECT_EQ(config->http.max_header_bytes, 8192u);
   EXPECT_EQ(config->http.max_body_bytes, 64ull << 20);
   EXPECT_EQ(config->http.idle_timeout_ns, 60'000'000'000);
+}
+
+TEST(RouterConfig, DefaultMessageLimitIsTheOneTheScenarioLoaderChecksAgainst) {
+  // The flag's default text and the shared constant are written twice; they must agree.
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->wamp.max_message_bytes, wamp_limits::kRouterDefaultMaxMessageBytes);
+  EXPECT_EQ(wamp::WampOptions{}.max_message_bytes, wamp_limits::kRouterDefaultMaxMessageBytes);
 }
 
 TEST(RouterConfig, DurationsAndSizesTakeUnits) {
