@@ -21,11 +21,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_body_bytes = 1 << 16;
   limits.max_delay_ms = 1000;
   std::string body;
+  // Bodies here stay under the 64 KiB a buffer may hold outside the budget.
+  benchgate::router::memory::BufferBudget budget(1 << 20);
+  benchgate::router::memory::Reservation reservation(&budget,
+                                                     benchgate::router::memory::BudgetUser::http);
   std::string pending;  // what the parser has not consumed yet, like a connection's buffer
   size_t offset = 0;
   // Several requests back to back on one "connection", each with a fresh parser.
   while (offset < size || !pending.empty()) {
-    http::RequestParser parser(limits, 1024, 4096, body);
+    http::RequestParser parser(limits, 1024, 4096, body, reservation);
     bool done = false;
     while (!done) {
       if (offset < size) {

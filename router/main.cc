@@ -31,6 +31,13 @@ int main(int argc, char** argv) {
   cli.add_option("--header-timeout", raw.header_timeout,
                  "a request header must be complete this long after its first byte")
       ->capture_default_str();
+  cli.add_option("--body-timeout", raw.body_timeout,
+                 "a request body must be complete this long after its header (else close)")
+      ->capture_default_str();
+  cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,
+                 "all connections together: bytes of HTTP bodies and WAMP messages being read "
+                 "(buffers over 64 KiB); past it 503 / ABORT + close")
+      ->capture_default_str();
   cli.add_option("--metrics-listen", raw.metrics_listen,
                  "serve Prometheus metrics at http://HOST:PORT/metrics (port 0: pick one)");
   cli.add_option("--websocket", raw.websocket,

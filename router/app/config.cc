@@ -1,7 +1,9 @@
 // Validation of the router's flags (see config.h).
 #include "router/app/config.h"
 
+#include <algorithm>
 #include <limits>
+#include <memory>
 
 #include <boost/asio/ip/address.hpp>
 
@@ -87,6 +89,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (*header <= 0) return flag_error("--header-timeout", "must be positive");
   config.http.header_timeout_ns = *header;
 
+  auto body = parse_duration_ns(raw.body_timeout);
+  if (!body) return flag_error("--body-timeout", body.message());
+  if (*body <= 0) return flag_error("--body-timeout", "must be positive");
+  config.http.body_timeout_ns = *body;
+
   auto websocket = listen_endpoint("--websocket", raw.websocket, config.websocket_host);
   if (!websocket) return websocket.error();
   config.wamp.websocket = *websocket;
@@ -110,6 +117,22 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (!queued) return flag_error("--max-queued-bytes", queued.message());
   if (*queued < 1024) return flag_error("--max-queued-bytes", "must be at least 1 KiB");
   config.wamp.max_queued_bytes = *queued;
+
+  auto buffered = parse_size_bytes(raw.max_buffered_bytes);
+  if (!buffered) return flag_error("--max-buffered-bytes", buffered.message());
+  // One message of the largest size must fit, or it could never be read.
+  const uint64_t largest = std::max(config.http.max_body_bytes, config.wamp.max_message_bytes);
+  if (*buffered < largest) {
+    return flag_error("--max-buffered-bytes",
+                      raw.max_buffered_bytes +
+                          " is less than the largest message the router "
+                          "accepts (" +
+                          std::to_string(largest) +
+                          " bytes, the larger of --max-body-bytes and --max-message-bytes)");
+  }
+  auto budget = std::make_shared<memory::BufferBudget>(*buffered);
+  config.http.buffer_budget = budget;
+  config.wamp.buffer_budget = budget;
 
   return config;
 }

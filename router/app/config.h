@@ -19,6 +19,9 @@ struct RawConfig {
   std::string max_body_bytes = "64MiB";
   std::string idle_timeout = "60s";
   std::string header_timeout = "10s";
+  std::string body_timeout = "60s";
+  // Shared by HTTP bodies, WebSocket messages and RawSocket frames being read.
+  std::string max_buffered_bytes = "512MiB";
   std::string metrics_listen;  // empty: no /metrics endpoint
   // WAMP router (router/wamp/).
   std::string websocket = "127.0.0.1:0";

@@ -88,6 +88,16 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
     }
   }
   (*out.mutable_gauges())["connections_open"] = snapshot.connections_open;
+  if (snapshot.budget_present) {
+    for (int u = 0; u < memory::kBudgetUsers; ++u) {
+      const auto user = static_cast<memory::BudgetUser>(u);
+      add_labelled(out, "buffer_budget_refusals", "transport", memory::budget_user_label(user),
+                   snapshot.budget_refusals[static_cast<size_t>(u)]);
+    }
+    (*out.mutable_gauges())["buffered_bytes"] = static_cast<int64_t>(snapshot.buffered_bytes);
+    (*out.mutable_gauges())["buffered_bytes_limit"] =
+        static_cast<int64_t>(snapshot.buffered_bytes_limit);
+  }
   if (snapshot.wamp_present) add_wamp(snapshot, out);
   const std::vector<uint8_t> encoded = snapshot.handling.encode_compressed();
   out.mutable_handling()->set_hdr_v2_compressed(encoded.data(), encoded.size());

@@ -1,6 +1,9 @@
 // Request parsing callbacks (see request_parser.h).
 #include "router/http/request_parser.h"
 
+#include <algorithm>
+
+#include <boost/asio/error.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
@@ -16,8 +19,9 @@ std::string_view trim_ows(std::string_view text) {
 }  // namespace
 
 RequestParser::RequestParser(const RouteLimits& limits, uint32_t max_header_bytes,
-                             uint64_t max_body_bytes, std::string& body)
-    : limits_(limits), body_(body) {
+                             uint64_t max_body_bytes, std::string& body,
+                             memory::Reservation& body_budget)
+    : limits_(limits), body_(body), body_budget_(body_budget), max_body_bytes_(max_body_bytes) {
   header_limit(max_header_bytes);
   body_limit(max_body_bytes);
   // Parse header and body in one put() when both are already buffered.
@@ -68,7 +72,7 @@ void RequestParser::on_field_impl(boost::beast::http::field name, string_view, s
 }
 
 void RequestParser::on_header_impl(error_code& ec) {
-  if (!has_transfer_encoding_) return;
+  if (!has_transfer_encoding_) return reserve_content_length(ec);
   // RFC 9112 6.3: with Transfer-Encoding the body length is known only when chunked is the
   // final coding, applied once; Content-Length beside it, or Transfer-Encoding in HTTP/1.0
   // (6.1), is faulty framing. All of them are refused (400) and the connection closed, or the
@@ -85,22 +89,45 @@ void RequestParser::on_header_impl(error_code& ec) {
   }
 }
 
-void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
-                                      error_code&) {
-  if (dispatch_.action != Action::kEcho) return;
-  // The length is already checked against the body limit by basic_parser.
-  if (content_length) body_.reserve(static_cast<size_t>(*content_length));
+void RequestParser::reserve_content_length(error_code& ec) {
+  // The length is already checked against the body limit by basic_parser; the whole body is
+  // reserved at once, when the header is complete, before any of it is read.
+  if (dispatch_.action == Action::kEcho && content_length()) {
+    grow_body(*content_length(), true, ec);
+  }
 }
 
-std::size_t RequestParser::on_body_impl(string_view body, error_code&) {
-  if (dispatch_.action == Action::kEcho) body_.append(body.data(), body.size());
+void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) {}
+
+bool RequestParser::grow_body(uint64_t more, bool exact, error_code& ec) {
+  const uint64_t needed = body_.size() + more;
+  if (needed <= body_.capacity()) return true;
+  // A chunked body grows by doubling (within the body limit), so that it is reserved and
+  // copied a logarithmic number of times; a Content-Length body to its exact length.
+  const uint64_t doubled = std::min<uint64_t>(2 * body_.capacity(), max_body_bytes_);
+  const uint64_t capacity = exact ? needed : std::max(needed, doubled);
+  if (!body_budget_.resize(capacity)) {
+    refusal_status_ = 503;
+    ec = boost::asio::error::no_buffer_space;
+    return false;
+  }
+  body_.reserve(static_cast<size_t>(capacity));
+  return true;
+}
+
+std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
+  if (dispatch_.action != Action::kEcho) return body.size();
+  if (!grow_body(body.size(), true, ec)) return 0;
+  body_.append(body.data(), body.size());
   return body.size();
 }
 
 void RequestParser::on_chunk_header_impl(std::uint64_t, string_view, error_code&) {}
 
-std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, string_view body, error_code&) {
-  if (dispatch_.action == Action::kEcho) body_.append(body.data(), body.size());
+std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, string_view body, error_code& ec) {
+  if (dispatch_.action != Action::kEcho) return body.size();
+  if (!grow_body(body.size(), false, ec)) return 0;
+  body_.append(body.data(), body.size());
   return body.size();
 }
 

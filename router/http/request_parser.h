@@ -10,14 +10,16 @@
 #include <boost/beast/http/basic_parser.hpp>
 
 #include "router/http/routes.h"
+#include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::http {
 
 class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
-  // `body` receives the body of an echo request; it must outlive the parser.
+  // `body` receives the body of an echo request and `body_budget` follows its capacity past
+  // memory::kUnbudgetedBytes; both must outlive the parser.
   RequestParser(const RouteLimits& limits, uint32_t max_header_bytes, uint64_t max_body_bytes,
-                std::string& body);
+                std::string& body, memory::Reservation& body_budget);
 
   // True once the request line was parsed (so an error can be attributed to a route).
   bool has_request_line() const { return has_request_line_; }
@@ -26,7 +28,8 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // 10 for HTTP/1.0, 11 for HTTP/1.1.
   int http_version() const { return version_; }
   // After an error: the status the request is refused with when the parser decided it (501
-  // for a transfer coding other than chunked), 0 when the error code decides.
+  // for a transfer coding other than chunked, 503 when the buffered-bytes budget cannot hold
+  // the body), 0 when the error code decides.
   int refusal_status() const { return refusal_status_; }
 
  private:
@@ -45,9 +48,15 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   void on_chunk_header_impl(std::uint64_t size, string_view extensions, error_code& ec) override;
   std::size_t on_chunk_body_impl(std::uint64_t remain, string_view body, error_code& ec) override;
   void on_finish_impl(error_code& ec) override;
+  void reserve_content_length(error_code& ec);
+  // Makes room in body_ for `more` bytes within the budget (exactly that much, or by
+  // doubling); false (and ec set) when refused.
+  bool grow_body(uint64_t more, bool exact, error_code& ec);
 
   const RouteLimits& limits_;
   std::string& body_;
+  memory::Reservation& body_budget_;
+  uint64_t max_body_bytes_;
   Dispatch dispatch_;
   int version_ = 11;
   bool has_request_line_ = false;

@@ -61,6 +61,15 @@ metrics::Snapshot HttpServer::snapshot() {
     snapshot.connections_open += stats.connections_open;
     snapshot.handling.add(stats.handling);
   });
+  if (const auto& budget = options_.buffer_budget) {
+    snapshot.budget_present = true;
+    snapshot.buffered_bytes = budget->in_use();
+    snapshot.buffered_bytes_limit = budget->limit();
+    for (int u = 0; u < memory::kBudgetUsers; ++u) {
+      snapshot.budget_refusals[static_cast<size_t>(u)] =
+          budget->refusals(static_cast<memory::BudgetUser>(u));
+    }
+  }
   snapshot.taken_at_unix_ns = unix_now_ns();
   snapshot.cpu = self_cpu_times();
   snapshot.rss_bytes = self_rss_bytes();
@@ -70,6 +79,7 @@ metrics::Snapshot HttpServer::snapshot() {
 void HttpServer::reset_metrics() {
   std::lock_guard lock(control_mutex_);
   for_each_thread_stats([](metrics::ThreadStats& stats) { stats.reset(); });
+  if (options_.buffer_budget) options_.buffer_budget->reset_refusals();
 }
 
 void HttpServer::stop() {

@@ -27,9 +27,9 @@ class HttpServer {
   int threads() const { return static_cast<int>(threads_.size()); }
 
   // Every counter and the handling histogram summed over the threads (each read on its own
-  // thread), with the process's CPU time and RSS.
+  // thread), with the buffered-bytes budget and the process's CPU time and RSS.
   metrics::Snapshot snapshot();
-  // Zeroes every counter and the histogram; the open-connections gauge stays.
+  // Zeroes every counter (the budget's refusals too) and the histogram; the gauges stay.
   void reset_metrics();
   // Stops accepting, closes every connection and joins the threads. Idempotent.
   void stop();

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
 
 #include "router/http/routes.h"
+#include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::http {
 
@@ -22,6 +24,11 @@ struct ServerOptions {
   int64_t idle_timeout_ns = 60'000'000'000;
   // A request header must arrive completely within this time of its first byte.
   int64_t header_timeout_ns = 10'000'000'000;
+  // A request body must arrive completely within this time of the end of its header.
+  int64_t body_timeout_ns = 60'000'000'000;
+  // The process-wide budget echo bodies are read within (shared with the WAMP router);
+  // none: unbounded (tests).
+  std::shared_ptr<memory::BufferBudget> buffer_budget;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }
 };

@@ -22,8 +22,6 @@ constexpr size_t kReadChunk = 16 * 1024;
 constexpr uint64_t kInlineBodyBytes = 16 * 1024;
 // Pipelined answers are flushed once this much is queued.
 constexpr size_t kFlushBytes = 64 * 1024;
-// An echo buffer grown beyond this is released after use rather than kept per connection.
-constexpr size_t kKeptBodyCapacity = 1 << 20;
 constexpr int64_t kLingerNs = 2'000'000'000;
 
 asio::steady_timer::time_point steady_time_point(int64_t ns) {
@@ -51,8 +49,10 @@ Session::Session(asio::ip::tcp::socket socket, const ServerOptions& options,
       options_(options),
       limits_(options.route_limits()),
       stats_(stats),
+      body_budget_(options.buffer_budget.get(), memory::BudgetUser::http),
       delay_timer_(socket_.get_executor()),
-      check_interval_ns_(std::min(options.idle_timeout_ns, options.header_timeout_ns)),
+      check_interval_ns_(
+          std::min({options.idle_timeout_ns, options.header_timeout_ns, options.body_timeout_ns})),
       deadline_timer_(socket_.get_executor()) {
   // No buffers yet: out_ and pending_parsed_ns_ grow with the first answers and keep their
   // capacity; the read buffer is the thread's, taken when there is something to read.
@@ -129,7 +129,8 @@ void Session::on_read(const error_code& ec, size_t bytes) {
 void Session::process(int64_t now_ns) {
   while (in_.size() > 0) {
     if (!parser_) {
-      parser_.emplace(limits_, options_.max_header_bytes, options_.max_body_bytes, body_);
+      parser_.emplace(limits_, options_.max_header_bytes, options_.max_body_bytes, body_,
+                      body_budget_);
     }
     error_code ec;
     const size_t used = parser_->put(in_.data(), ec);
@@ -157,12 +158,22 @@ void Session::process(int64_t now_ns) {
   } else if (header_started_ns_ == 0) {
     header_started_ns_ = now_ns;
   }
+  // And a body within the body timeout of its header (a slow body holds a buffer).
+  const bool partial_body = parser_ && parser_->is_header_done() && !parser_->is_done();
+  if (!partial_body) {
+    body_started_ns_ = 0;
+  } else if (body_started_ns_ == 0) {
+    body_started_ns_ = now_ns;
+  }
 
   if (!out_.empty() || tail_.active) return do_write(now_ns);
   if (delay_until_ns_ != 0) return start_delay();
   if (close_after_write_) return linger();
-  deadline_ns_ = header_started_ns_ != 0 ? header_started_ns_ + options_.header_timeout_ns
-                                         : now_ns + options_.idle_timeout_ns;
+  deadline_ns_ = now_ns + options_.idle_timeout_ns;
+  if (header_started_ns_ != 0) deadline_ns_ = header_started_ns_ + options_.header_timeout_ns;
+  if (body_started_ns_ != 0) {
+    deadline_ns_ = std::min(deadline_ns_, body_started_ns_ + options_.body_timeout_ns);
+  }
   do_read();
 }
 
@@ -198,6 +209,7 @@ void Session::respond(int64_t now_ns) {
       append_head(out_, 200, body_.size(), "application/octet-stream", connection);
       if (body_.size() <= kInlineBodyBytes) {
         out_.append(body_);
+        release_body();
       } else {
         tail_ = Tail{body_.data(), 0, body_.size(), true};
       }
@@ -222,7 +234,8 @@ void Session::reject(const error_code& ec, int64_t now_ns) {
   if (ec == beast::http::error::body_limit) status = 413;
   if (parser_->refusal_status() != 0) status = parser_->refusal_status();
   const Route route = parser_->has_request_line() ? parser_->dispatch().route : Route::kOther;
-  ++stats_.counters.parse_errors;
+  // 503: the request was sound, the router had no room for its body (counted by the budget).
+  if (status != 503) ++stats_.counters.parse_errors;
   stats_.counters.count_request(route, status);
   append_error(out_, status, ConnectionHeader::kClose);
   pending_parsed_ns_.push_back(now_ns);
@@ -230,6 +243,12 @@ void Session::reject(const error_code& ec, int64_t now_ns) {
   close_after_write_ = true;
   parser_.reset();
   in_.consume(in_.size());
+  release_body();
+}
+
+void Session::release_body() {
+  if (body_.capacity() > memory::kUnbudgetedBytes) std::string().swap(body_);
+  body_budget_.resize(body_.capacity());
 }
 
 void Session::do_write(int64_t now_ns) {
@@ -277,7 +296,7 @@ void Session::on_write(const error_code& ec, size_t bytes) {
   if (tail_.remaining > 0) return do_write(now_ns);
   if (tail_.active) {
     tail_ = Tail{};
-    if (body_.capacity() > kKeptBodyCapacity) std::string().swap(body_);
+    release_body();
   }
   for (int64_t parsed_ns : pending_parsed_ns_) stats_.handling.record(now_ns - parsed_ns);
   pending_parsed_ns_.clear();

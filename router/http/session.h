@@ -72,6 +72,9 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   // instead of a reset.
   void linger();
   void on_linger_read(const error_code& ec, size_t bytes);
+  // After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes
+  // is freed, which gives its bytes back to the budget.
+  void release_body();
   void arm_deadline_timer(int64_t at_ns);
   void on_deadline(const error_code& ec);
   ConnectionHeader connection_header() const;
@@ -84,6 +87,7 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   boost::beast::flat_buffer in_;
   std::string out_;
   std::string body_;
+  memory::Reservation body_budget_;  // body_'s capacity past kUnbudgetedBytes
   std::optional<RequestParser> parser_;
   // Parse instants of the answers in out_/tail_, recorded in the histogram once written.
   std::vector<int64_t> pending_parsed_ns_;
@@ -100,6 +104,7 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   // with deadline_ns_, so moving the deadline costs a store instead of a timer re-arm.
   int64_t deadline_ns_ = 0;
   int64_t header_started_ns_ = 0;
+  int64_t body_started_ns_ = 0;  // the header of a request whose body is still arriving
   const int64_t check_interval_ns_;
   boost::asio::steady_timer deadline_timer_;
 

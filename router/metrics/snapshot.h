@@ -7,6 +7,7 @@
 
 #include "common/histogram/hdr_histogram.h"
 #include "common/process/process_stats.h"
+#include "router/memory/buffer_budget.h"
 #include "router/metrics/http_counters.h"
 #include "router/metrics/wamp_counters.h"
 
@@ -22,6 +23,12 @@ struct Snapshot {
   WampCounters wamp;
   int64_t wamp_sessions = 0;
   std::array<int64_t, kWampTransports> wamp_connections_open{};
+  // The buffered-bytes budget (--max-buffered-bytes), when the router has one: bytes
+  // reserved now (a gauge), the limit, and the refusals by transport (counters).
+  bool budget_present = false;
+  uint64_t buffered_bytes = 0;
+  uint64_t buffered_bytes_limit = 0;
+  std::array<uint64_t, memory::kBudgetUsers> budget_refusals{};
   CpuTimes cpu;
   uint64_t rss_bytes = 0;
 };

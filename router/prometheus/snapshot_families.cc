@@ -72,6 +72,27 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
   out.push_back(single("benchgate_router_http_timeouts_total",
                        "Connections closed by the idle or header timeout", MetricType::Counter,
                        static_cast<double>(c.timed_out)));
+  if (snapshot.budget_present) {
+    MetricFamily refusals = family(
+        "benchgate_router_buffer_budget_refusals_total",
+        "Messages refused because the buffered-bytes budget (--max-buffered-bytes) was spent, by "
+        "transport",
+        MetricType::Counter);
+    for (int u = 0; u < memory::kBudgetUsers; ++u) {
+      ClientMetric m;
+      m.label = {{"transport",
+                  std::string(memory::budget_user_label(static_cast<memory::BudgetUser>(u)))}};
+      m.counter.value = static_cast<double>(snapshot.budget_refusals[static_cast<size_t>(u)]);
+      refusals.metric.push_back(std::move(m));
+    }
+    out.push_back(std::move(refusals));
+    out.push_back(single("benchgate_router_buffered_bytes",
+                         "Bytes of message buffers held within the budget now", MetricType::Gauge,
+                         static_cast<double>(snapshot.buffered_bytes)));
+    out.push_back(single("benchgate_router_buffered_bytes_limit",
+                         "The buffered-bytes budget (--max-buffered-bytes)", MetricType::Gauge,
+                         static_cast<double>(snapshot.buffered_bytes_limit)));
+  }
   out.push_back(single("process_cpu_seconds_total", "User and system CPU time of the router",
                        MetricType::Counter,
                        static_cast<double>(snapshot.cpu.user_ns + snapshot.cpu.system_ns) / 1e9));

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
 
 #include "common/wamp/message_limits.h"
+#include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::wamp {
 
@@ -24,6 +26,9 @@ struct WampOptions {
   uint64_t max_queued_bytes = 128ull << 20;
   // The RawSocket or WebSocket opening handshake must complete within this time.
   int64_t handshake_timeout_ns = 10'000'000'000;
+  // The process-wide budget incoming messages are assembled within (shared with the HTTP
+  // server); none: unbounded (tests).
+  std::shared_ptr<memory::BufferBudget> buffer_budget;
 };
 
 }  // namespace benchgate::router::wamp

@@ -40,6 +40,7 @@ RawSocketConnection::RawSocketConnection(asio::ip::tcp::socket socket, WampCore&
     : socket_(std::move(socket)),
       core_(core),
       timer_(socket_.get_executor()),
+      input_budget_(core.options().buffer_budget.get(), memory::BudgetUser::rawsocket),
       queue_(core.options().max_queued_bytes) {
   ++core_.stats().connections_open[static_cast<size_t>(metrics::WampTransport::rawsocket)];
 }
@@ -109,7 +110,9 @@ void RawSocketConnection::do_read() {
         [self = shared_from_this()](const error_code& ec) { self->on_readable(ec); });
     return;
   }
-  if (in_end_ == in_capacity_) reserve_input(in_end_ - in_begin_ + kInitialInput);
+  if (in_end_ == in_capacity_ && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
+    return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
+  }
   socket_.async_read_some(asio::buffer(in_.get() + in_end_, in_capacity_ - in_end_),
                           [self = shared_from_this()](const error_code& ec, size_t bytes) {
                             self->on_read(ec, bytes);
@@ -137,12 +140,15 @@ void RawSocketConnection::park_input() {
   if (in_begin_ != in_end_ || in_capacity_ == 0) return;
   in_begin_ = in_end_ = 0;
   SpareInput& spare = thread_spare_input();
-  if (spare.capacity < in_capacity_) {
+  // The thread keeps a 64 KiB buffer; one grown for a large frame is freed, which gives its
+  // bytes back to the budget.
+  if (in_capacity_ <= kInitialInput && spare.capacity < in_capacity_) {
     std::swap(in_, spare.data);
     std::swap(in_capacity_, spare.capacity);
   }
   in_.reset();
   in_capacity_ = 0;
+  input_budget_.resize(0);
 }
 
 void RawSocketConnection::on_read(const error_code& ec, size_t bytes) {
@@ -166,7 +172,11 @@ bool RawSocketConnection::process_frames() {
     }
     const size_t total = kFrameHeaderSize + header.length;
     if (available < total) {
-      reserve_input(total);
+      // The whole frame is reserved from its header, before its payload is read.
+      if (!reserve_input(total)) {
+        refuse_over_budget(total);
+        return false;
+      }
       break;
     }
     const std::span<const uint8_t> payload(in_.get() + in_begin_ + kFrameHeaderSize, header.length);
@@ -192,13 +202,14 @@ bool RawSocketConnection::process_frames() {
   return true;
 }
 
-void RawSocketConnection::reserve_input(size_t total) {
+bool RawSocketConnection::reserve_input(size_t total) {
   total = std::max(total, kInitialInput);
-  if (in_capacity_ - in_begin_ >= total) return;
+  if (in_capacity_ - in_begin_ >= total) return true;
   const size_t buffered = in_end_ - in_begin_;
   if (in_capacity_ >= total) {
     std::memmove(in_.get(), in_.get() + in_begin_, buffered);
   } else {
+    if (!input_budget_.resize(total)) return false;
     auto bigger = std::make_unique_for_overwrite<uint8_t[]>(total);
     if (buffered > 0) std::memcpy(bigger.get(), in_.get() + in_begin_, buffered);
     in_ = std::move(bigger);
@@ -206,7 +217,10 @@ void RawSocketConnection::reserve_input(size_t total) {
   }
   in_begin_ = 0;
   in_end_ = buffered;
+  return true;
 }
+
+void RawSocketConnection::refuse_over_budget(size_t total) { session_->on_over_budget(total); }
 
 SendResult RawSocketConnection::send(Frame frame) {
   if (closing_ || finished_) return SendResult::closed;
@@ -270,7 +284,7 @@ void RawSocketConnection::drain() {
     if (!ec) self->finish();
   });
   in_begin_ = in_end_ = 0;
-  reserve_input(kInitialInput);
+  reserve_input(kInitialInput);  // within kUnbudgetedBytes, or already held: never refused
   discard_input();
 }
 

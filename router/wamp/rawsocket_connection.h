@@ -3,10 +3,11 @@
 // session it carries.
 //
 // Reads go into one input buffer; a frame is handed to the session where it lies in that
-// buffer (a message larger than the buffer grows it once, up to the negotiated maximum). The
-// buffer is the WAMP thread's spare, held by a connection only while it has bytes to handle
-// (an idle connection holds none). Writes gather the queued
-// messages with their 4-byte headers into one write.
+// buffer (a message larger than the buffer grows it once, up to the negotiated maximum, within
+// the buffered-bytes budget, and is freed once nothing is left in it). The 64 KiB buffer is
+// the WAMP thread's spare, held by a connection only while it has bytes to handle (an idle
+// connection holds none). Writes gather the queued messages with their 4-byte headers into
+// one write.
 #pragma once
 
 #include <array>
@@ -18,6 +19,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "router/memory/buffer_budget.h"
 #include "router/wamp/connection.h"
 #include "router/wamp/rawsocket_framing.h"
 #include "router/wamp/session.h"
@@ -50,8 +52,11 @@ class RawSocketConnection final : public Connection,
   void park_input();
   // Hands complete frames to the session; false once the connection stops reading.
   bool process_frames();
-  // Makes room for `total` bytes from in_begin_ (moving what is buffered to the front).
-  void reserve_input(size_t total);
+  // Makes room for `total` bytes from in_begin_ (moving what is buffered to the front); false
+  // when the buffered-bytes budget cannot hold the larger buffer.
+  bool reserve_input(size_t total);
+  // The budget is spent: ABORT, then close.
+  void refuse_over_budget(size_t total);
   void schedule_write();
   void do_write();
   void on_write(const error_code& ec);
@@ -74,6 +79,7 @@ class RawSocketConnection final : public Connection,
 
   std::unique_ptr<uint8_t[]> in_;
   size_t in_capacity_ = 0;
+  memory::Reservation input_budget_;  // in_capacity_ past kUnbudgetedBytes
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
 

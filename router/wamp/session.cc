@@ -55,6 +55,14 @@ void Session::on_oversize(uint64_t size, uint64_t limit) {
                                 std::to_string(limit) + " bytes");
 }
 
+void Session::on_over_budget(uint64_t bytes) {
+  if (state_ == State::closed) return;
+  abort(kBufferBudgetExceeded,
+        "the router cannot hold a buffer of " + std::to_string(bytes) +
+            " bytes for this message now: its budget for messages being read "
+            "(--max-buffered-bytes) is spent; try again later");
+}
+
 void Session::on_transport_closed() {
   leave();
   state_ = State::closed;

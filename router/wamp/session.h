@@ -18,6 +18,10 @@ namespace benchgate::router::wamp {
 class WampCore;
 struct Realm;
 
+// ABORT reason when the router's budget for messages being read (--max-buffered-bytes) has
+// no room for this one. WAMP has no standard reason for it; a peer may try again later.
+inline constexpr const char* kBufferBudgetExceeded = "benchgate.error.buffer_budget_exceeded";
+
 class Session {
  public:
   Session(WampCore& core, Peer& peer, Serializer serializer);
@@ -29,6 +33,9 @@ class Session {
   void on_message(std::span<const uint8_t> bytes);
   // The peer announced a message larger than the router accepts: ABORT and close.
   void on_oversize(uint64_t size, uint64_t limit);
+  // The transport cannot hold a buffer of `bytes` for the message it reads within the
+  // router's buffered-bytes budget: ABORT (kBufferBudgetExceeded) and close.
+  void on_over_budget(uint64_t bytes);
   // The transport is gone: leaves the realm. Idempotent.
   void on_transport_closed();
 

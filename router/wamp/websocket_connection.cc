@@ -1,6 +1,8 @@
 // WAMP over WebSocket (see websocket_connection.h).
 #include "router/wamp/websocket_connection.h"
 
+#include <algorithm>
+#include <bit>
 #include <chrono>
 
 #include <boost/asio/post.hpp>
@@ -18,7 +20,8 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 
-constexpr size_t kReadChunk = 1 << 20;
+// A read gets at least this much room; the buffer doubles when less is left.
+constexpr size_t kMinRead = 4096;
 constexpr auto kCloseTimeout = std::chrono::seconds(2);
 
 std::string_view trim(std::string_view text) {
@@ -44,6 +47,7 @@ WebSocketConnection::WebSocketConnection(asio::ip::tcp::socket socket, WampCore&
     : ws_(std::move(socket)),
       core_(core),
       timer_(ws_.get_executor()),
+      buffer_budget_(core.options().buffer_budget.get(), memory::BudgetUser::websocket),
       max_message_(core.options().max_message_bytes),
       queue_(core.options().max_queued_bytes) {
   ++core_.stats().connections_open[static_cast<size_t>(metrics::WampTransport::websocket)];
@@ -125,9 +129,30 @@ void WebSocketConnection::on_accept(const error_code& ec) {
 
 void WebSocketConnection::do_read() {
   if (closing_ || finished_) return;
+  if (!make_room()) {
+    close_code_ = websocket::close_code::too_big;
+    return session_->on_over_budget(std::bit_ceil(buffer_.size() + kMinRead));
+  }
+  // Beast never grows the buffer itself: each read is limited to the room there is.
   ws_.async_read_some(
-      buffer_, kReadChunk,
+      buffer_, buffer_.capacity() - buffer_.size(),
       [self = shared_from_this()](const error_code& ec, size_t) { self->on_read(ec); });
+}
+
+bool WebSocketConnection::make_room() {
+  if (buffer_.capacity() - buffer_.size() >= kMinRead) return true;
+  // Doubling keeps copies logarithmic; past the largest message there is no need to grow
+  // further (one byte more is enough to see that it is too large).
+  const size_t needed = buffer_.size() + kMinRead;
+  const size_t capacity =
+      std::min(std::bit_ceil(needed), std::max<size_t>(needed, max_message_ + kMinRead));
+  if (!buffer_budget_.resize(capacity)) return false;
+  // A new buffer of exactly that capacity (flat_buffer's own growth could double past it).
+  beast::flat_buffer bigger;
+  bigger.reserve(capacity);
+  bigger.commit(asio::buffer_copy(bigger.prepare(buffer_.size()), buffer_.data()));
+  buffer_ = std::move(bigger);
+  return true;
 }
 
 void WebSocketConnection::on_read(const error_code& ec) {
@@ -141,6 +166,11 @@ void WebSocketConnection::on_read(const error_code& ec) {
     session_->on_message(
         std::span<const uint8_t>(static_cast<const uint8_t*>(data.data()), data.size()));
     buffer_.consume(buffer_.size());
+    // A large message's buffer is not kept: its bytes go back to the budget.
+    if (buffer_.capacity() > memory::kUnbudgetedBytes) {
+      buffer_ = beast::flat_buffer();
+      buffer_budget_.resize(0);
+    }
   }
   do_read();
 }
@@ -190,8 +220,7 @@ void WebSocketConnection::begin_close() {
   timer_.async_wait([self = shared_from_this()](const error_code& ec) {
     if (!ec) self->finish();
   });
-  ws_.async_close(websocket::close_code::normal,
-                  [self = shared_from_this()](const error_code&) { self->finish(); });
+  ws_.async_close(close_code_, [self = shared_from_this()](const error_code&) { self->finish(); });
 }
 
 void WebSocketConnection::drop_slow_consumer() {

@@ -3,7 +3,10 @@
 // WAMP message per WebSocket message, and the WAMP session it carries. Beast answers pings.
 //
 // Messages are read piecewise so that one larger than --max-message-bytes is answered with
-// ABORT (wamp.error.protocol_violation) before the close, not only with close code 1009.
+// ABORT (wamp.error.protocol_violation) before the close, not only with close code 1009. The
+// read buffer grows by doubling within the buffered-bytes budget (reserved before it grows);
+// past the budget the session is aborted and the close code is 1009. A buffer grown past
+// 64 KiB is freed once its message is handled.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +22,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include "router/memory/buffer_budget.h"
 #include "router/wamp/connection.h"
 #include "router/wamp/session.h"
 
@@ -49,6 +53,8 @@ class WebSocketConnection final : public Connection,
   void refuse(unsigned status, std::string body);
   void on_accept(const error_code& ec);
   void do_read();
+  // Room for the next read; false when the budget cannot hold the larger buffer.
+  bool make_room();
   void on_read(const error_code& ec);
   void do_write();
   void on_write(const error_code& ec);
@@ -61,6 +67,8 @@ class WebSocketConnection final : public Connection,
   WampCore& core_;
   boost::asio::steady_timer timer_;
   boost::beast::flat_buffer buffer_;
+  memory::Reservation buffer_budget_;  // buffer_'s capacity past kUnbudgetedBytes
+  boost::beast::websocket::close_code close_code_ = boost::beast::websocket::close_code::normal;
   std::optional<boost::beast::http::request_parser<boost::beast::http::empty_body>> upgrade_;
   std::optional<boost::beast::http::response<boost::beast::http::string_body>> refusal_;
   std::optional<Session> session_;

@@ -1,14 +1,21 @@
 """The real router binary against bad and slow HTTP clients (issue 7, "Bad input"): oversized
 headers -> 431, oversized bodies -> 413, malformed requests -> 400 and close, a header timeout
 against a slow sender, and 1,000 slowloris connections that do not stop a normal client.
-Issue 12: request smuggling through a Transfer-Encoding that does not end in chunked.
+Issue 12: request smuggling through a Transfer-Encoding that does not end in chunked; the
+buffered-bytes budget (--max-buffered-bytes, a few MiB here) over HTTP bodies, WebSocket
+messages and RawSocket frames being read, with its refusals in Prometheus; the body timeout.
 Loopback only; every wait is bounded."""
+import base64
+import json
 import os
 import resource
+import select
 import socket
+import struct
 import subprocess
 import time
 import unittest
+import urllib.request
 
 BIN = os.environ.get("BENCHGATE_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 ROUTER = os.path.join(BIN, "router")
@@ -25,8 +32,32 @@ class Router:
         if not line.startswith("READY"):
             self.stop()
             raise RuntimeError("router did not start: " + line)
-        http = line.split("http=")[1].split()[0]
-        self.port = int(http.rsplit(":", 1)[1])
+        self.ports = {k: int(v.rsplit(":", 1)[1])
+                      for k, v in (f.split("=", 1) for f in line.split()[1:])}
+        self.port = self.ports["http"]
+
+    def metrics(self):
+        """The router's Prometheus samples: {'name{labels}': value}."""
+        url = "http://127.0.0.1:%d/metrics" % self.ports["metrics"]
+        with urllib.request.urlopen(url, timeout=10) as response:
+            text = response.read().decode()
+        samples = {}
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                name, value = line.rsplit(" ", 1)
+                samples[name] = float(value)
+        return samples
+
+    def wait_for_metric(self, name, value, within_s=20):
+        """Polls /metrics until `name` reads `value` (bounded); returns the last reading."""
+        deadline = time.monotonic() + within_s
+        seen = None
+        while time.monotonic() < deadline:
+            seen = self.metrics().get(name)
+            if seen == value:
+                break
+            time.sleep(0.05)
+        return seen
 
     def connect(self, timeout=10):
         return socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
@@ -98,6 +129,82 @@ def closed_by_peer(sock, within_s):
         return True
 
 
+# ---- minimal WebSocket (RFC 6455) and RawSocket clients for WAMP, standard library only ----
+
+def ws_connect(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
+               "Sec-WebSocket-Protocol: wamp.2.json\r\n\r\n" % key).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        if not chunk:
+            raise ConnectionError("closed during the upgrade")
+        head += chunk
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise ConnectionError("upgrade refused: %r" % head[:100])
+    return s
+
+
+def ws_header(length, opcode=1):
+    """A final, masked client frame header (the mask is zero, so the payload goes as is)."""
+    if length < 126:
+        size = struct.pack("!B", 0x80 | length)
+    elif length < 65536:
+        size = struct.pack("!BH", 0x80 | 126, length)
+    else:
+        size = struct.pack("!BQ", 0x80 | 127, length)
+    return struct.pack("!B", 0x80 | opcode) + size + b"\0\0\0\0"
+
+
+def ws_send(s, text):
+    data = text.encode()
+    s.sendall(ws_header(len(data)) + data)
+
+
+def recv_exact(s, n):
+    data = b""
+    while len(data) < n:
+        chunk = s.recv(n - len(data))
+        if not chunk:
+            raise ConnectionError("closed after %d of %d bytes" % (len(data), n))
+        data += chunk
+    return data
+
+
+def ws_read(s):
+    """The next frame from the router: (opcode, payload)."""
+    b0, b1 = recv_exact(s, 2)
+    length = b1 & 0x7F
+    if length == 126:
+        length = struct.unpack("!H", recv_exact(s, 2))[0]
+    elif length == 127:
+        length = struct.unpack("!Q", recv_exact(s, 8))[0]
+    return b0 & 0x0F, recv_exact(s, length)
+
+
+def rawsocket_connect(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"\x7f\xf1\x00\x00")  # JSON, "up to 16 MiB" from the router
+    reply = recv_exact(s, 4)
+    if reply[0] != 0x7F or reply[1] & 0x0F != 1:
+        raise ConnectionError("handshake refused: %r" % reply)
+    return s
+
+
+def rawsocket_read(s):
+    header = recv_exact(s, 4)
+    return header[0], recv_exact(s, int.from_bytes(header[1:], "big"))
+
+
+MiB = 1 << 20
+BUDGET_FLAGS = ("--max-buffered-bytes", "4MiB", "--max-body-bytes", "1MiB",
+                "--max-message-bytes", "1MiB", "--metrics-listen", "127.0.0.1:0")
+REFUSALS = 'benchgate_router_buffer_budget_refusals_total{transport="%s"}'
+
+
 class RouterLimitsTest(unittest.TestCase):
     def test_oversized_header_is_answered_431(self):
         with Router("--max-header-bytes", "4096") as router, router.connect() as s:
@@ -148,6 +255,130 @@ class RouterLimitsTest(unittest.TestCase):
                           b"\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
                 status, _, body = read_response(s)
                 self.assertEqual((status, body), (200, b"hello"))
+
+    def test_http_bodies_past_the_buffer_budget_are_refused_with_503(self):
+        # 4 MiB hold four bodies of 1,000,000 bytes (each reserved whole at its header); a
+        # fifth is refused with 503 and close while they are read; one of the four completes
+        # and is echoed, after which a new body fits again.
+        body = b"x" * 1_000_000
+        head = b"POST /bench/echo HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+        with Router(*BUDGET_FLAGS) as router:
+            holders = [router.connect() for _ in range(4)]
+            try:
+                for s in holders:
+                    s.sendall(head + body[:1000])
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        4 * 1_000_000), 4 * 1_000_000)
+                with router.connect() as refused:
+                    refused.sendall(head + body[:1000])
+                    status, headers, _ = read_response(refused)
+                    self.assertEqual(status, 503)
+                    self.assertEqual(headers.get("connection"), "close")
+                    self.assertTrue(closed_by_peer(refused, 10))
+                holders[0].sendall(body[1000:])
+                status, _, echoed = read_response(holders[0])
+                self.assertEqual((status, len(echoed)), (200, len(body)))
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        3 * 1_000_000), 3 * 1_000_000)
+                with router.connect() as fits:
+                    fits.sendall(head + body)
+                    status, _, echoed = read_response(fits)
+                    self.assertEqual((status, echoed == body), (200, True))
+                samples = router.metrics()
+                self.assertEqual(samples[REFUSALS % "http"], 1)
+                self.assertEqual(samples[REFUSALS % "websocket"], 0)
+                self.assertEqual(
+                    samples['benchgate_router_http_requests_total{route="/bench/echo",status="503"}'],
+                    1)
+            finally:
+                for s in holders:
+                    s.close()
+
+    def test_websocket_messages_past_the_buffer_budget_are_aborted_with_close_1009(self):
+        # Four WebSocket connections each hold 600,000 bytes of an unfinished 1,000,000-byte
+        # message (the buffer has doubled to 1 MiB each): the 4 MiB are spent. A fifth large
+        # message gets ABORT benchgate.error.buffer_budget_exceeded and close code 1009, while
+        # a session with small messages is served; once one holder leaves, a large call fits.
+        with Router(*BUDGET_FLAGS) as router:
+            port = router.ports["ws"]
+            holders = [ws_connect(port) for _ in range(4)]
+            try:
+                for s in holders:
+                    s.sendall(ws_header(1_000_000) + b"a" * 600_000)
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        4 * MiB), 4 * MiB)
+                with ws_connect(port) as small:
+                    ws_send(small, '[1, "realm1", {"roles": {"caller": {}}}]')
+                    self.assertEqual(json.loads(ws_read(small)[1])[0], 2)  # WELCOME
+                    ws_send(small, '[48, 1, {}, "bench.echo", ["hi"]]')
+                    self.assertEqual(json.loads(ws_read(small)[1]), [50, 1, {}, ["hi"]])
+                with ws_connect(port) as refused:
+                    refused.sendall(ws_header(1_000_000) + b"a" * 200_000)
+                    opcode, payload = ws_read(refused)
+                    self.assertEqual(opcode, 1)
+                    abort = json.loads(payload)
+                    self.assertEqual((abort[0], abort[2]),
+                                     (3, "benchgate.error.buffer_budget_exceeded"))
+                    opcode, payload = ws_read(refused)
+                    self.assertEqual(opcode, 8)
+                    self.assertEqual(struct.unpack("!H", payload[:2])[0], 1009)
+                holders.pop().close()
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        3 * MiB), 3 * MiB)
+                with ws_connect(port) as fits:
+                    ws_send(fits, '[1, "realm1", {"roles": {"caller": {}}}]')
+                    self.assertEqual(json.loads(ws_read(fits)[1])[0], 2)
+                    payload = "b" * 600_000
+                    ws_send(fits, '[48, 2, {}, "bench.echo", ["%s"]]' % payload)
+                    self.assertEqual(json.loads(ws_read(fits)[1]), [50, 2, {}, [payload]])
+                self.assertEqual(router.metrics()[REFUSALS % "websocket"], 1)
+            finally:
+                for s in holders:
+                    s.close()
+
+    def test_rawsocket_frames_past_the_buffer_budget_are_aborted(self):
+        # Each 1,000,000-byte frame is reserved whole from its header: four fit in 4 MiB, the
+        # fifth is answered with ABORT and the connection is closed.
+        with Router(*BUDGET_FLAGS) as router:
+            port = router.ports["rawsocket"]
+            holders = [rawsocket_connect(port) for _ in range(4)]
+            try:
+                for s in holders:
+                    s.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 100)
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        4 * 1_000_004), 4 * 1_000_004)
+                with rawsocket_connect(port) as refused:
+                    refused.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 100)
+                    frame_type, payload = rawsocket_read(refused)
+                    self.assertEqual(frame_type, 0)
+                    abort = json.loads(payload)
+                    self.assertEqual((abort[0], abort[2]),
+                                     (3, "benchgate.error.buffer_budget_exceeded"))
+                    self.assertTrue(closed_by_peer(refused, 10))
+                self.assertEqual(router.metrics()[REFUSALS % "rawsocket"], 1)
+            finally:
+                for s in holders:
+                    s.close()
+            self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
+
+    def test_slow_body_is_cut_by_the_body_timeout(self):
+        # One byte every 0.2 s keeps the idle timeout (60 s) from firing; the body timeout
+        # (1 s) closes the connection without an answer. Bounded: 15 s of trickling at most.
+        with Router("--body-timeout", "1s") as router, router.connect() as s:
+            s.sendall(b"POST /bench/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+            answer = None
+            for _ in range(75):
+                readable, _, _ = select.select([s], [], [], 0.2)
+                if readable:
+                    answer = read_until_closed(s, 10)
+                    break
+                try:
+                    s.sendall(b"x")
+                except (BrokenPipeError, ConnectionResetError):
+                    answer = b""
+                    break
+            self.assertEqual(answer, b"", "the router neither closed the connection nor should "
+                                          "it have answered")
 
     def test_slow_sender_is_closed_by_header_timeout(self):
         with Router("--header-timeout", "1s") as router, router.connect() as s:

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "http_test_client.h"
 
@@ -314,6 +316,66 @@ TEST_F(HttpServerTest, SlowHeaderIsCutOffByTheHeaderTimeout) {
   const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
   EXPECT_EQ(snapshot.counters.timed_out, 1u);
   EXPECT_EQ(snapshot.counters.total_requests(), 0u);
+}
+
+TEST_F(HttpServerTest, SlowBodyIsCutOffByTheBodyTimeout) {
+  ServerOptions options;
+  options.body_timeout_ns = 100'000'000;  // the idle timeout stays 60 s
+  start(options);
+  HttpTestClient client(port());
+  client.send("POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n0123456789");
+  EXPECT_TRUE(client.closed_by_server());
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
+  EXPECT_EQ(snapshot.counters.timed_out, 1u);
+  EXPECT_EQ(snapshot.counters.total_requests(), 0u);
+}
+
+TEST_F(HttpServerTest, BodyPastTheBufferBudgetIsRefusedWith503WhileOneWithinIsServed) {
+  ServerOptions options;
+  options.buffer_budget = std::make_shared<memory::BufferBudget>(300 * 1024);
+  start(options);
+  const std::string body = pattern(200 * 1024);
+  const std::string head =
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\n\r\n";
+  HttpTestClient first(port());
+  first.send(head + body.substr(0, 1000));
+  // Wait (bounded) until the first body holds its reservation.
+  metrics::Snapshot snapshot = server_->snapshot();
+  for (int i = 0; i < 500 && snapshot.buffered_bytes != body.size(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    snapshot = server_->snapshot();
+  }
+  ASSERT_EQ(snapshot.buffered_bytes, body.size());
+  EXPECT_EQ(snapshot.buffered_bytes_limit, 300u * 1024);
+
+  HttpTestClient second(port());
+  second.send(head);
+  auto refused = second.read();
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->result_int(), 503);
+  EXPECT_FALSE(refused->keep_alive());
+
+  first.send(body.substr(1000));
+  auto echoed = first.read();
+  ASSERT_TRUE(echoed);
+  EXPECT_EQ(echoed->result_int(), 200);
+  EXPECT_EQ(echoed->body(), body);
+
+  // The first body's bytes went back: the same request now fits.
+  HttpTestClient third(port());
+  third.send(head + body);
+  auto served = third.read();
+  ASSERT_TRUE(served);
+  EXPECT_EQ(served->result_int(), 200);
+
+  snapshot = server_->snapshot();
+  EXPECT_EQ(snapshot.budget_refusals[static_cast<size_t>(memory::BudgetUser::http)], 1u);
+  EXPECT_EQ(snapshot.counters.requests_for(Route::kEcho, 503), 1u);
+  EXPECT_EQ(snapshot.counters.parse_errors, 0u);
+  EXPECT_EQ(snapshot.buffered_bytes, 0u);
+  server_->reset_metrics();
+  EXPECT_EQ(server_->snapshot().budget_refusals[0], 0u);
 }
 
 TEST_F(HttpServerTest, SeveralThreadsShareOnePortAndSumTheirCounters) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/error.hpp>
 #include <boost/beast/http/error.hpp>
 
 namespace benchgate::router::http {
@@ -25,10 +26,11 @@ struct Parsed {
 };
 
 // Feeds the whole request at once, as the session does with what one read brought.
-Parsed parse(std::string_view request) {
+Parsed parse(std::string_view request, memory::BufferBudget* budget = nullptr) {
   Parsed out;
   const RouteLimits limits;
-  RequestParser parser(limits, 8192, 1 << 20, out.body);
+  memory::Reservation reservation(budget, memory::BudgetUser::http);
+  RequestParser parser(limits, 8192, 1 << 20, out.body, reservation);
   size_t offset = 0;
   while (offset < request.size()) {
     const size_t used =
@@ -116,6 +118,51 @@ TEST(RequestParserFraming, ContentLengthAloneStillFramesTheBody) {
   EXPECT_FALSE(parsed.ec) << parsed.ec.message();
   EXPECT_TRUE(parsed.done);
   EXPECT_EQ(parsed.body, "hello");
+}
+
+TEST(RequestParserBudget, BodyOverWhatTheBudgetHoldsIsRefusedWith503BeforeItIsRead) {
+  memory::BufferBudget budget(256 * 1024);
+  ASSERT_TRUE(budget.try_reserve(200 * 1024, memory::BudgetUser::websocket));  // others' share
+  const std::string body(100 * 1024, 'x');
+  const Parsed parsed = parse("POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: " +
+                                  std::to_string(body.size()) + "\r\n\r\n" + body,
+                              &budget);
+  EXPECT_EQ(parsed.ec, boost::asio::error::no_buffer_space);
+  EXPECT_EQ(parsed.refusal_status, 503);
+  EXPECT_TRUE(parsed.body.empty());  // nothing was buffered
+  EXPECT_EQ(budget.refusals(memory::BudgetUser::http), 1u);
+  EXPECT_EQ(budget.in_use(), 200u * 1024);
+}
+
+TEST(RequestParserBudget, ChunkedBodyIsRefusedWhenItsNextGrowthDoesNotFit) {
+  memory::BufferBudget budget(256 * 1024);
+  std::string request =
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
+  // 8 chunks of 40 KiB: the buffer doubles 40 -> 80 -> 160 -> 320 KiB; the last is refused.
+  for (int i = 0; i < 8; ++i) request += "a000\r\n" + std::string(0xa000, 'y') + "\r\n";
+  request += "0\r\n\r\n";
+  const Parsed parsed = parse(request, &budget);
+  EXPECT_EQ(parsed.refusal_status, 503);
+  EXPECT_EQ(budget.refusals(memory::BudgetUser::http), 1u);
+  EXPECT_EQ(budget.in_use(), 0u);  // the parser's reservation went with it
+}
+
+TEST(RequestParserBudget, BodyWithinTheBudgetIsReadAndHeldUntilReleased) {
+  memory::BufferBudget budget(256 * 1024);
+  const std::string body(100 * 1024, 'x');
+  const RouteLimits limits;
+  std::string echo;
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  RequestParser parser(limits, 8192, 1 << 20, echo, reservation);
+  const std::string request =
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\n\r\n" + body;
+  boost::system::error_code ec;
+  parser.put(boost::asio::buffer(request), ec);
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_TRUE(parser.is_done());
+  EXPECT_EQ(echo, body);
+  EXPECT_EQ(budget.in_use(), body.size());  // exactly its Content-Length
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+// The buffered-bytes budget (see buffer_budget.h).
+#include "router/memory/buffer_budget.h"
+
+namespace benchgate::router::memory {
+
+std::string_view budget_user_label(BudgetUser user) {
+  switch (user) {
+    case BudgetUser::http:
+      return "http";
+    case BudgetUser::websocket:
+      return "websocket";
+    case BudgetUser::rawsocket:
+      return "rawsocket";
+  }
+  return "http";
+}
+
+bool BufferBudget::try_reserve(uint64_t bytes, BudgetUser user) {
+  // A compare-and-swap loop rather than add-then-check, so that what is in use never passes
+  // the limit, not even for a moment between two threads.
+  uint64_t used = in_use_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > limit_ || used > limit_ - bytes) {
+      refusals_[static_cast<size_t>(user)].fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
+  } while (!in_use_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+void BufferBudget::release(uint64_t bytes) { in_use_.fetch_sub(bytes, std::memory_order_relaxed); }
+
+void BufferBudget::reset_refusals() {
+  for (auto& refusals : refusals_) refusals.store(0, std::memory_order_relaxed);
+}
+
+bool Reservation::resize(uint64_t capacity) {
+  const uint64_t wanted = capacity > kUnbudgetedBytes ? capacity : 0;
+  if (budget_ == nullptr || wanted == held_) return true;
+  if (wanted < held_) {
+    budget_->release(held_ - wanted);
+  } else if (!budget_->try_reserve(wanted - held_, user_)) {
+    return false;
+  }
+  held_ = wanted;
+  return true;
+}
+
+}  // namespace benchgate::router::memory
