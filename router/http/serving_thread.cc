@@ -17,9 +17,6 @@ namespace {
 namespace asio = boost::asio;
 using ReusePort = asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
 
-// When accept fails for lack of descriptors or memory, wait instead of spinning.
-constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
-
 std::string describe(const asio::ip::tcp::endpoint& endpoint) {
   std::ostringstream out;
   out << endpoint;  // Asio writes "[v6]:port" and "v4:port"
@@ -35,7 +32,8 @@ ServingThread::ServingThread(const ServerOptions& options)
       // the scheduler lock that post() needs stays on.
       io_context_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
       acceptor_(io_context_),
-      accept_retry_(io_context_) {}
+      accept_loop_(acceptor_, "HTTP",
+                   [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {}
 
 ServingThread::~ServingThread() {
   if (thread_.joinable()) {
@@ -71,7 +69,7 @@ uint16_t ServingThread::port() const {
 }
 
 void ServingThread::start() {
-  do_accept();
+  accept_loop_.start();
   thread_ = std::thread([this] { io_context_.run(); });
 }
 
@@ -79,7 +77,7 @@ void ServingThread::request_stop() {
   asio::post(io_context_, [this] {
     boost::system::error_code ignored;
     acceptor_.close(ignored);
-    accept_retry_.cancel();
+    accept_loop_.stop();
     for (Session& session : sessions_) session.close();
   });
 }
@@ -92,32 +90,11 @@ void ServingThread::post(std::function<void(metrics::ThreadStats&)> fn) {
   asio::post(io_context_, [this, fn = std::move(fn)] { fn(stats_); });
 }
 
-void ServingThread::do_accept() {
-  acceptor_.async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
-    on_accept(ec, std::move(socket));
-  });
-}
-
-void ServingThread::on_accept(const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
-  if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
-  if (ec) {
-    // EMFILE, ENFILE, ENOBUFS, ENOMEM: the listen queue keeps the connection for later.
-    if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
-        ec == asio::error::no_memory) {
-      std::cerr << "router: accept: " << ec.message() << "\n";
-      accept_retry_.expires_after(kAcceptRetryDelay);
-      accept_retry_.async_wait([this](const boost::system::error_code& wait_ec) {
-        if (!wait_ec) do_accept();
-      });
-      return;
-    }
-    return do_accept();
-  }
+void ServingThread::on_socket(asio::ip::tcp::socket socket) {
   ++stats_.counters.connections_accepted;
   auto session = std::make_shared<Session>(std::move(socket), options_, stats_);
   sessions_.push_back(*session);
   session->start();
-  do_accept();
 }
 
 }  // namespace benchgate::router::http

@@ -9,12 +9,12 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "common/util/expected.h"
 #include "router/http/server_options.h"
 #include "router/http/session.h"
 #include "router/metrics/thread_stats.h"
+#include "router/net/accept_loop.h"
 
 namespace benchgate::router::http {
 
@@ -41,8 +41,7 @@ class ServingThread {
   metrics::ThreadStats& stats_when_stopped() { return stats_; }
 
  private:
-  void do_accept();
-  void on_accept(const boost::system::error_code& ec, boost::asio::ip::tcp::socket socket);
+  void on_socket(boost::asio::ip::tcp::socket socket);
 
   const ServerOptions& options_;
   // Declared before the io_context: sessions still queued in it are destroyed with it and
@@ -51,7 +50,7 @@ class ServingThread {
   SessionList sessions_;
   boost::asio::io_context io_context_;
   boost::asio::ip::tcp::acceptor acceptor_;
-  boost::asio::steady_timer accept_retry_;
+  net::AcceptLoop accept_loop_;
   std::thread thread_;
 };
 

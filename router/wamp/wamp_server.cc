@@ -28,7 +28,15 @@ WampServer::WampServer(const WampOptions& options)
       core_(options_, stats_),
       io_context_(1),
       websocket_acceptor_(io_context_),
-      rawsocket_acceptor_(io_context_) {}
+      rawsocket_acceptor_(io_context_),
+      websocket_accept_loop_(websocket_acceptor_, "WebSocket",
+                             [this](asio::ip::tcp::socket socket) {
+                               on_socket(std::move(socket), metrics::WampTransport::websocket);
+                             }),
+      rawsocket_accept_loop_(rawsocket_acceptor_, "RawSocket",
+                             [this](asio::ip::tcp::socket socket) {
+                               on_socket(std::move(socket), metrics::WampTransport::rawsocket);
+                             }) {}
 
 WampServer::~WampServer() { stop(); }
 
@@ -41,8 +49,8 @@ Expected<std::unique_ptr<WampServer>> WampServer::start(const WampOptions& optio
   boost::system::error_code ec;
   server->websocket_port_ = server->websocket_acceptor_.local_endpoint(ec).port();
   server->rawsocket_port_ = server->rawsocket_acceptor_.local_endpoint(ec).port();
-  server->do_accept(server->websocket_acceptor_, metrics::WampTransport::websocket);
-  server->do_accept(server->rawsocket_acceptor_, metrics::WampTransport::rawsocket);
+  server->websocket_accept_loop_.start();
+  server->rawsocket_accept_loop_.start();
   WampServer* raw_server = server.get();
   server->thread_ = std::thread([raw_server] { raw_server->io_context_.run(); });
   return server;
@@ -66,26 +74,18 @@ Expected<void> WampServer::listen(asio::ip::tcp::acceptor& acceptor,
   return {};
 }
 
-void WampServer::do_accept(asio::ip::tcp::acceptor& acceptor, metrics::WampTransport transport) {
-  acceptor.async_accept([this, &acceptor, transport](const boost::system::error_code& ec,
-                                                     asio::ip::tcp::socket socket) {
-    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
-    if (!ec) {
-      ++stats_.counters.connections_accepted[static_cast<size_t>(transport)];
-      boost::system::error_code ignored;
-      socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-      std::shared_ptr<Connection> connection;
-      if (transport == metrics::WampTransport::websocket) {
-        connection = std::make_shared<WebSocketConnection>(std::move(socket), core_);
-      } else {
-        connection = std::make_shared<RawSocketConnection>(std::move(socket), core_);
-      }
-      connections_.push_back(*connection);
-      connection->start();
-    }
-    // Errors such as EMFILE leave the connection in the listen queue; try again.
-    do_accept(acceptor, transport);
-  });
+void WampServer::on_socket(asio::ip::tcp::socket socket, metrics::WampTransport transport) {
+  ++stats_.counters.connections_accepted[static_cast<size_t>(transport)];
+  boost::system::error_code ignored;
+  socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+  std::shared_ptr<Connection> connection;
+  if (transport == metrics::WampTransport::websocket) {
+    connection = std::make_shared<WebSocketConnection>(std::move(socket), core_);
+  } else {
+    connection = std::make_shared<RawSocketConnection>(std::move(socket), core_);
+  }
+  connections_.push_back(*connection);
+  connection->start();
 }
 
 void WampServer::on_thread(const std::function<void()>& fn) {
@@ -121,6 +121,8 @@ void WampServer::stop() {
     boost::system::error_code ignored;
     websocket_acceptor_.close(ignored);
     rawsocket_acceptor_.close(ignored);
+    websocket_accept_loop_.stop();
+    rawsocket_accept_loop_.stop();
     for (Connection& connection : connections_) connection.shutdown();
   });
   if (thread_.joinable()) thread_.join();

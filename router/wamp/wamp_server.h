@@ -16,6 +16,7 @@
 #include "common/util/expected.h"
 #include "router/metrics/snapshot.h"
 #include "router/metrics/wamp_counters.h"
+#include "router/net/accept_loop.h"
 #include "router/wamp/connection.h"
 #include "router/wamp/core.h"
 #include "router/wamp/options.h"
@@ -45,7 +46,7 @@ class WampServer {
   explicit WampServer(const WampOptions& options);
   Expected<void> listen(boost::asio::ip::tcp::acceptor& acceptor,
                         const boost::asio::ip::tcp::endpoint& endpoint, const char* what);
-  void do_accept(boost::asio::ip::tcp::acceptor& acceptor, metrics::WampTransport transport);
+  void on_socket(boost::asio::ip::tcp::socket socket, metrics::WampTransport transport);
   // Runs fn on the serving thread (or here once stopped) and waits for it.
   void on_thread(const std::function<void()>& fn);
 
@@ -58,6 +59,8 @@ class WampServer {
   boost::asio::io_context io_context_;
   boost::asio::ip::tcp::acceptor websocket_acceptor_;
   boost::asio::ip::tcp::acceptor rawsocket_acceptor_;
+  net::AcceptLoop websocket_accept_loop_;
+  net::AcceptLoop rawsocket_accept_loop_;
   uint16_t websocket_port_ = 0;
   uint16_t rawsocket_port_ = 0;
   std::thread thread_;

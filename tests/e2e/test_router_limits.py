@@ -8,6 +8,8 @@ Loopback only; every wait is bounded."""
 import base64
 import json
 import os
+import tempfile
+import uuid
 import resource
 import select
 import socket
@@ -17,6 +19,8 @@ import time
 import unittest
 import urllib.request
 
+from harness import ORCHESTRATOR, tagged_processes
+
 BIN = os.environ.get("BENCHGATE_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 ROUTER = os.path.join(BIN, "router")
 
@@ -24,10 +28,10 @@ ROUTER = os.path.join(BIN, "router")
 class Router:
     """A router on 127.0.0.1 with ports picked by the kernel; stopped on exit."""
 
-    def __init__(self, *extra):
+    def __init__(self, *extra, stderr=subprocess.DEVNULL, preexec_fn=None):
         self.proc = subprocess.Popen(
             [ROUTER, "--http", "127.0.0.1:0", "--control", "127.0.0.1:0", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            stdout=subprocess.PIPE, stderr=stderr, text=True, preexec_fn=preexec_fn)
         line = self.proc.stdout.readline()  # "READY http=HOST:PORT control=..."
         if not line.startswith("READY"):
             self.stop()
@@ -197,6 +201,21 @@ def rawsocket_connect(port):
 def rawsocket_read(s):
     header = recv_exact(s, 4)
     return header[0], recv_exact(s, int.from_bytes(header[1:], "big"))
+
+
+def nofile_limit(soft):
+    """A preexec_fn that lowers the child's RLIMIT_NOFILE (soft) to `soft`."""
+    def lower():
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return lower
+
+
+def cpu_ticks(pid):
+    """User + system CPU time of a process so far, in clock ticks (/proc/PID/stat)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 MiB = 1 << 20
@@ -379,6 +398,65 @@ class RouterLimitsTest(unittest.TestCase):
                     break
             self.assertEqual(answer, b"", "the router neither closed the connection nor should "
                                           "it have answered")
+
+    def test_router_out_of_descriptors_backs_off_and_keeps_serving(self):
+        # RLIMIT_NOFILE 64 and 200 connections to the WebSocket port: accept fails with EMFILE
+        # while the rest wait in the listen queue. The router must wait between tries instead
+        # of re-arming at once (which spun at 100% CPU and starved its sessions): over 2 s it
+        # may use at most 0.4 s of CPU (a spin uses all 2 s of a core); once the storm is gone
+        # it serves WAMP and HTTP again, and its log names EMFILE and the limit.
+        with tempfile.TemporaryFile(mode="w+") as log:
+            self.storm_a_router_out_of_descriptors(log)
+            log.seek(0)
+            text = log.read()
+        self.assertIn("accept (WebSocket): Too many open files (EMFILE; RLIMIT_NOFILE is 64)",
+                      text)
+
+    def storm_a_router_out_of_descriptors(self, log):
+        with Router(stderr=log, preexec_fn=nofile_limit(64)) as router:
+            storm = []
+            try:
+                for _ in range(200):
+                    storm.append(socket.create_connection(("127.0.0.1", router.ports["ws"]),
+                                                          timeout=10))
+                time.sleep(0.5)  # the router has run out of descriptors by now
+                hz = os.sysconf("SC_CLK_TCK")
+                before = cpu_ticks(router.proc.pid)
+                time.sleep(2.0)
+                used = cpu_ticks(router.proc.pid) - before
+                self.assertLess(used, 0.4 * hz, "the router burnt %d ticks of %d in 2 s" %
+                                (used, 2 * hz))
+            finally:
+                for s in storm:
+                    s.close()
+            with ws_connect(router.ports["ws"]) as ws:
+                ws_send(ws, '[1, "realm1", {"roles": {"caller": {}}}]')
+                self.assertEqual(json.loads(ws_read(ws)[1])[0], 2)  # WELCOME
+            with router.connect() as s:
+                s.sendall(b"GET /bench/hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                self.assertEqual(read_response(s)[0], 200)
+
+    def test_worker_refuses_connections_past_its_descriptor_limit_naming_it(self):
+        # The orchestrator, its router and its worker inherit RLIMIT_NOFILE 256; 600
+        # connections cannot be opened. The worker says so when the workload is configured,
+        # naming the limit and EMFILE, instead of failing on a connect.
+        directory = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        scenario = os.path.join(directory, "fd.toml")
+        with open(scenario, "w") as f:
+            f.write('name = "fd"\n[defaults]\nwarmup = "0s"\nduration = "1s"\nrepetitions = 1\n'
+                    '[[workloads]]\nname = "many"\nprotocol = "http1"\n'
+                    'target = "/bench/hello"\nconnections = 600\n')
+        tag = uuid.uuid4().hex
+        run = subprocess.run([ORCHESTRATOR, "run", scenario, "--db",
+                              os.path.join(directory, "b.db")],
+                             env=dict(os.environ, BENCHGATE_TEST_TAG=tag), cwd=directory,
+                             capture_output=True, text=True, timeout=120,
+                             preexec_fn=nofile_limit(256))
+        output = run.stdout + run.stderr
+        self.assertIn("600 connections need", output)
+        self.assertIn("but RLIMIT_NOFILE is 256 (connecting would fail with EMFILE)", output)
+        self.assertIn("status=failed", output)
+        self.assertEqual(tagged_processes(tag), [])
 
     def test_slow_sender_is_closed_by_header_timeout(self):
         with Router("--header-timeout", "1s") as router, router.connect() as s:

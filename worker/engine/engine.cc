@@ -10,6 +10,7 @@
 
 #include "common/process/process_stats.h"
 #include "common/time/clock.h"
+#include "worker/engine/descriptor_limit.h"
 #include "worker/engine/load_thread.h"
 #include "worker/engine/validate.h"
 #include "worker/http/request_builder.h"
@@ -67,6 +68,12 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
   }
   auto driver = make_protocol_driver(spec, *plan);
   if (!driver) return driver.error();
+  // Every session is a socket: refuse what the descriptor limit cannot hold before connecting.
+  const uint32_t sessions = (*driver)->sessions();
+  if (auto shortfall = descriptor_shortfall(sessions, std::min(spec.threads, sessions),
+                                            current_descriptor_limit())) {
+    return Error{*shortfall};  // the service names the workload
+  }
 
   std::unique_ptr<Engine> engine(new Engine(std::move(plan), std::move(driver).value(), spec));
   if (auto connected = engine->connect_all(); !connected) return connected.error();
@@ -115,7 +122,7 @@ Expected<void> Engine::connect_all() {
     thread->connect_all([this](const boost::system::error_code& ec) {
       std::lock_guard lock(mutex_);
       if (ec) {
-        if (connect_failed_++ == 0) connect_error_ = ec.message();
+        if (connect_failed_++ == 0) connect_error_ = describe_connect_error(ec);
       } else {
         ++connect_succeeded_;
       }

@@ -1,0 +1,52 @@
+// The accept loop every router listener runs (the HTTP serving threads, the WAMP WebSocket
+// and RawSocket listeners): accepts for as long as the acceptor is open and hands each socket
+// on. When accepting fails for lack of file descriptors or memory (EMFILE, ENFILE, ENOBUFS,
+// ENOMEM) the connection stays in the listen queue and the loop waits a little before trying
+// again; re-arming at once would spin at 100% CPU for as long as the shortage lasts and starve
+// the connections already served on that thread.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+namespace benchgate::router::net {
+
+// How long the loop waits after a resource failure.
+inline constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
+
+class AcceptLoop {
+ public:
+  using OnSocket = std::function<void(boost::asio::ip::tcp::socket)>;
+
+  // `what` names the listener in the log line ("HTTP", "WebSocket", "RawSocket"). Runs on the
+  // acceptor's executor; `acceptor` must outlive the loop.
+  AcceptLoop(boost::asio::ip::tcp::acceptor& acceptor, std::string what, OnSocket on_socket);
+
+  void start();
+  // Cancels a pending retry; the owner closes the acceptor, which ends the loop.
+  void stop();
+
+  // Resource failures seen so far (each followed by a wait).
+  uint64_t backoffs() const { return backoffs_; }
+
+ private:
+  void do_accept();
+  void on_accept(const boost::system::error_code& ec, boost::asio::ip::tcp::socket socket);
+
+  boost::asio::ip::tcp::acceptor& acceptor_;
+  const std::string what_;
+  OnSocket on_socket_;
+  boost::asio::steady_timer retry_;
+  uint64_t backoffs_ = 0;
+  bool failing_ = false;  // the last accept failed for lack of resources (logged once per run)
+};
+
+// "Too many open files (EMFILE; RLIMIT_NOFILE is 1024)": the error with its errno name and,
+// for EMFILE, the limit it hit. Shared with the log lines of other descriptor shortages.
+std::string describe_accept_error(const boost::system::error_code& ec);
+
+}  // namespace benchgate::router::net
