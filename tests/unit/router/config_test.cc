@@ -52,6 +52,32 @@ TEST(RouterConfig, ErrorsNameTheFlag) {
   EXPECT_NE(config.message().find("--http"), std::string::npos);
 }
 
+TEST(RouterConfig, OneBufferBudgetIsSharedByHttpAndWamp) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config) << config.message();
+  ASSERT_NE(config->http.buffer_budget, nullptr);
+  EXPECT_EQ(config->http.buffer_budget, config->wamp.buffer_budget);
+  EXPECT_EQ(config->http.buffer_budget->limit(), 512ull << 20);
+  EXPECT_EQ(config->http.body_timeout_ns, 60'000'000'000);
+}
+
+TEST(RouterConfig, BufferBudgetBelowTheLargestMessageIsRefusedNamingTheFlag) {
+  RawConfig raw;
+  raw.max_buffered_bytes = "16MiB";  // --max-message-bytes is 65 MiB by default
+  auto config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(),
+            "--max-buffered-bytes: 16MiB is less than the largest message the router accepts "
+            "(68157440 bytes, the larger of --max-body-bytes and --max-message-bytes)");
+  raw.max_body_bytes = "1MiB";
+  raw.max_message_bytes = "1MiB";
+  EXPECT_TRUE(make_config(raw));
+  raw.body_timeout = "0s";
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_NE(config.message().find("--body-timeout"), std::string::npos);
+}
+
 TEST(RouterConfig, ControlMayBeAUnixSocket) {
   RawConfig raw;
   raw.control = "unix:/tmp/router.sock";
