@@ -23,6 +23,10 @@ std::string_view budget_user_label(BudgetUser user);  // "http", "websocket", "r
 
 // A connection's buffer up to this size is outside the budget.
 inline constexpr uint64_t kUnbudgetedBytes = 64 * 1024;
+// The WAMP thread keeps one freed message buffer of at most this size for the next large
+// message (reused, so that messages of some hundred KiB do not allocate and copy their way up
+// each time). Parked it is outside the budget; a connection that takes it reserves it.
+inline constexpr uint64_t kSpareBufferBytes = 1 << 20;
 
 class BufferBudget {
  public:

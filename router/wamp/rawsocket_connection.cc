@@ -126,6 +126,12 @@ void RawSocketConnection::on_readable(const error_code& ec) {
     SpareInput& spare = thread_spare_input();
     std::swap(in_, spare.data);
     std::swap(in_capacity_, spare.capacity);
+    // A spare past kUnbudgetedBytes counts while this connection holds it; without room for
+    // it, it stays with the thread and a 64 KiB buffer will do.
+    if (!input_budget_.resize(in_capacity_)) {
+      std::swap(in_, spare.data);
+      std::swap(in_capacity_, spare.capacity);
+    }
   }
   reserve_input(kInitialInput);
   error_code read_ec;
@@ -140,9 +146,9 @@ void RawSocketConnection::park_input() {
   if (in_begin_ != in_end_ || in_capacity_ == 0) return;
   in_begin_ = in_end_ = 0;
   SpareInput& spare = thread_spare_input();
-  // The thread keeps a 64 KiB buffer; one grown for a large frame is freed, which gives its
-  // bytes back to the budget.
-  if (in_capacity_ <= kInitialInput && spare.capacity < in_capacity_) {
+  // The thread keeps the larger buffer up to kSpareBufferBytes; one grown past that for a
+  // large frame is freed. Either way its bytes go back to the budget.
+  if (in_capacity_ <= memory::kSpareBufferBytes && spare.capacity < in_capacity_) {
     std::swap(in_, spare.data);
     std::swap(in_capacity_, spare.capacity);
   }

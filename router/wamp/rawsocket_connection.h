@@ -4,10 +4,10 @@
 //
 // Reads go into one input buffer; a frame is handed to the session where it lies in that
 // buffer (a message larger than the buffer grows it once, up to the negotiated maximum, within
-// the buffered-bytes budget, and is freed once nothing is left in it). The 64 KiB buffer is
-// the WAMP thread's spare, held by a connection only while it has bytes to handle (an idle
-// connection holds none). Writes gather the queued messages with their 4-byte headers into
-// one write.
+// the buffered-bytes budget, and is given back once nothing is left in it). The buffer is the
+// WAMP thread's spare (the largest one seen, up to 1 MiB), held by a connection only while it
+// has bytes to handle (an idle connection holds none; one holding more than 64 KiB reserves
+// it). Writes gather the queued messages with their 4-byte headers into one write.
 #pragma once
 
 #include <array>

@@ -30,6 +30,15 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// The WAMP thread's spare message buffer (at most memory::kSpareBufferBytes): a connection
+// whose message outgrows its first read takes it, and gives it back once the message is
+// handled, so that a stream of messages of some hundred KiB does not allocate its way up
+// each time. WebSocket connections only run on the WAMP thread.
+beast::flat_buffer& thread_spare_message() {
+  thread_local beast::flat_buffer spare;
+  return spare;
+}
+
 }  // namespace
 
 std::optional<Serializer> choose_subprotocol(std::string_view offered) {
@@ -144,12 +153,18 @@ bool WebSocketConnection::make_room() {
   // Doubling keeps copies logarithmic; past the largest message there is no need to grow
   // further (one byte more is enough to see that it is too large).
   const size_t needed = buffer_.size() + kMinRead;
-  const size_t capacity =
-      std::min(std::bit_ceil(needed), std::max<size_t>(needed, max_message_ + kMinRead));
-  if (!buffer_budget_.resize(capacity)) return false;
-  // A new buffer of exactly that capacity (flat_buffer's own growth could double past it).
   beast::flat_buffer bigger;
-  bigger.reserve(capacity);
+  beast::flat_buffer& spare = thread_spare_message();
+  // A message under way that outgrows its buffer takes the thread's spare when it is larger.
+  if (buffer_.size() > 0 && spare.capacity() >= needed && buffer_budget_.resize(spare.capacity())) {
+    std::swap(bigger, spare);
+  } else {
+    const size_t capacity =
+        std::min(std::bit_ceil(needed), std::max<size_t>(needed, max_message_ + kMinRead));
+    if (!buffer_budget_.resize(capacity)) return false;
+    // A new buffer of exactly that capacity (flat_buffer's own growth could double past it).
+    bigger.reserve(capacity);
+  }
   bigger.commit(asio::buffer_copy(bigger.prepare(buffer_.size()), buffer_.data()));
   buffer_ = std::move(bigger);
   return true;
@@ -166,8 +181,14 @@ void WebSocketConnection::on_read(const error_code& ec) {
     session_->on_message(
         std::span<const uint8_t>(static_cast<const uint8_t*>(data.data()), data.size()));
     buffer_.consume(buffer_.size());
-    // A large message's buffer is not kept: its bytes go back to the budget.
+    // A large message's buffer is not kept by the connection: the thread keeps the larger
+    // one up to kSpareBufferBytes, the rest is freed; its bytes go back to the budget.
     if (buffer_.capacity() > memory::kUnbudgetedBytes) {
+      beast::flat_buffer& spare = thread_spare_message();
+      if (buffer_.capacity() <= memory::kSpareBufferBytes &&
+          spare.capacity() < buffer_.capacity()) {
+        std::swap(buffer_, spare);
+      }
       buffer_ = beast::flat_buffer();
       buffer_budget_.resize(0);
     }
