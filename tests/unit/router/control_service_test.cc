@@ -12,6 +12,7 @@
 #include "common/histogram/hdr_histogram.h"
 #include "http_test_client.h"
 #include "router/control/control_server.h"
+#include "router/control/metrics_proto.h"
 
 namespace benchgate::router::control {
 namespace {
@@ -99,6 +100,30 @@ TEST_F(ControlServiceTest, GetMetricsReportsTheDocumentedCountersAndHistogram) {
       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(encoded.data()), encoded.size()));
   ASSERT_TRUE(histogram) << histogram.message();
   EXPECT_EQ(histogram->total_count(), 2);
+}
+
+TEST(MetricsProto, TheBufferBudgetIsReportedWhenTheRouterHasOne) {
+  metrics::Snapshot snapshot;
+  benchgate::v1::MetricsSnapshot without;
+  to_proto(snapshot, without);
+  EXPECT_EQ(without.gauges().count("buffered_bytes"), 0u);
+
+  snapshot.budget_present = true;
+  snapshot.buffered_bytes = 3 << 20;
+  snapshot.buffered_bytes_limit = 512u << 20;
+  snapshot.budget_refusals = {1, 2, 3};
+  benchgate::v1::MetricsSnapshot with;
+  to_proto(snapshot, with);
+  EXPECT_EQ(with.gauges().at("buffered_bytes"), 3 << 20);
+  EXPECT_EQ(with.gauges().at("buffered_bytes_limit"), int64_t{512} << 20);
+  std::map<std::string, uint64_t> refusals;
+  for (const auto& counter : with.counters()) {
+    if (counter.name() == "buffer_budget_refusals") {
+      refusals[counter.labels().at("transport")] = counter.value();
+    }
+  }
+  EXPECT_EQ(refusals,
+            (std::map<std::string, uint64_t>{{"http", 1}, {"websocket", 2}, {"rawsocket", 3}}));
 }
 
 TEST_F(ControlServiceTest, ResetZeroesTheCounters) {
