@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,
                  "all connections together: bytes of HTTP bodies and WAMP messages being read "
-                 "(buffers over 64 KiB); past it 503 / ABORT + close")
+                 "or queued (those over 64 KiB); past it 503 / ABORT + close / drop")
       ->capture_default_str();
   cli.add_option("--metrics-listen", raw.metrics_listen,
                  "serve Prometheus metrics at http://HOST:PORT/metrics (port 0: pick one)");

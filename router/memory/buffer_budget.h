@@ -1,6 +1,7 @@
 // The process-wide budget for buffered message bytes (--max-buffered-bytes): HTTP request
-// bodies, WebSocket messages and RawSocket frames being assembled share one limit, so that
-// many connections each holding part of a large message cannot take the machine's memory.
+// bodies, WebSocket messages and RawSocket frames being assembled, and large WAMP messages
+// queued for sending (router/wamp/frame_ledger.h), share one limit, so that many connections
+// each holding part of a large message cannot take the machine's memory.
 //
 // What counts: a connection's message buffer larger than kUnbudgetedBytes counts in full
 // (its capacity, reserved before the buffer grows to it); smaller buffers are outside the

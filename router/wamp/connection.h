@@ -1,7 +1,7 @@
 // What the WAMP server knows of a transport connection: it can be started, and shut down
 // when the server stops. Connections link themselves into the server's list (auto-unlinking
 // when destroyed), and their outbound messages wait in an OutboundQueue bounded by
-// --max-queued-bytes.
+// --max-queued-bytes and, with the other connections' queues, by the buffered-bytes budget.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,8 @@
 
 #include <boost/intrusive/list.hpp>
 
+#include "router/memory/buffer_budget.h"
+#include "router/wamp/frame_ledger.h"
 #include "router/wamp/peer.h"
 
 namespace benchgate::router::wamp {
@@ -29,21 +31,30 @@ using ConnectionList =
 // Messages waiting to be written, with their total size.
 class OutboundQueue {
  public:
-  explicit OutboundQueue(uint64_t limit) : limit_(limit) {}
+  OutboundQueue(uint64_t limit, FrameLedger& ledger, memory::BudgetUser user)
+      : limit_(limit), ledger_(ledger), user_(user) {}
+  ~OutboundQueue() { clear(); }
+  OutboundQueue(const OutboundQueue&) = delete;
+  OutboundQueue& operator=(const OutboundQueue&) = delete;
 
   // Slow-consumer policy: a message always fits an empty queue (so a single message as large
   // as --max-message-bytes can be sent); otherwise the queued bytes must stay within the limit.
   bool fits(size_t size) const { return frames_.empty() || bytes_ + size <= limit_; }
-  // `tag` is the transport's own mark (RawSocket: the frame type).
-  void push(Frame frame, uint8_t tag = 0) {
+  // `tag` is the transport's own mark (RawSocket: the frame type). False when the
+  // buffered-bytes budget has no room for a large frame: it is not queued.
+  [[nodiscard]] bool push(Frame frame, uint8_t tag = 0) {
+    if (!ledger_.take(frame, user_)) return false;
     bytes_ += frame->size();
     frames_.push_back({std::move(frame), tag});
+    return true;
   }
   void pop() {
+    ledger_.release(frames_.front().frame);
     bytes_ -= frames_.front().frame->size();
     frames_.pop_front();
   }
   void clear() {
+    for (const Entry& entry : frames_) ledger_.release(entry.frame);
     frames_.clear();
     bytes_ = 0;
   }
@@ -60,6 +71,8 @@ class OutboundQueue {
   std::deque<Entry> frames_;
   uint64_t bytes_ = 0;
   const uint64_t limit_;
+  FrameLedger& ledger_;
+  const memory::BudgetUser user_;
 };
 
 }  // namespace benchgate::router::wamp

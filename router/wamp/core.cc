@@ -13,6 +13,7 @@ WampCore::WampCore(const WampOptions& options, metrics::WampStats& stats)
       stats_(stats),
       dealer_(*this),
       broker_(*this),
+      frames_(options.buffer_budget.get()),
       random_state_((uint64_t{std::random_device{}()} << 32) ^ std::random_device{}()) {}
 
 bool WampCore::admit() {

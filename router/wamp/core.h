@@ -11,6 +11,7 @@
 #include "router/metrics/wamp_counters.h"
 #include "router/wamp/broker.h"
 #include "router/wamp/dealer.h"
+#include "router/wamp/frame_ledger.h"
 #include "router/wamp/options.h"
 #include "router/wamp/realm.h"
 
@@ -28,6 +29,8 @@ class WampCore {
   metrics::WampStats& stats() { return stats_; }
   Dealer& dealer() { return dealer_; }
   Broker& broker() { return broker_; }
+  // Large frames in the outbound queues, against the buffered-bytes budget.
+  FrameLedger& frames() { return frames_; }
 
   // Connection admission against --max-sessions: admit() is false when full; every admitted
   // connection calls release() once when it ends.
@@ -52,6 +55,7 @@ class WampCore {
   metrics::WampStats& stats_;
   Dealer dealer_;
   Broker broker_;
+  FrameLedger frames_;
   std::unordered_map<std::string, std::unique_ptr<Realm>> realms_;
   std::unordered_map<uint64_t, Session*> sessions_;
   uint64_t admitted_ = 0;

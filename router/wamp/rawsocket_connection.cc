@@ -41,7 +41,7 @@ RawSocketConnection::RawSocketConnection(asio::ip::tcp::socket socket, WampCore&
       core_(core),
       timer_(socket_.get_executor()),
       input_budget_(core.options().buffer_budget.get(), memory::BudgetUser::rawsocket),
-      queue_(core.options().max_queued_bytes) {
+      queue_(core.options().max_queued_bytes, core.frames(), memory::BudgetUser::rawsocket) {
   ++core_.stats().connections_open[static_cast<size_t>(metrics::WampTransport::rawsocket)];
 }
 
@@ -192,10 +192,11 @@ bool RawSocketConnection::process_frames() {
         session_->on_message(payload);
         break;
       case FrameType::ping:
-        // A pong echoes the ping's payload; it is a control frame, not a WAMP message.
-        if (queue_.fits(payload.size())) {
-          queue_.push(std::make_shared<const std::vector<uint8_t>>(payload.begin(), payload.end()),
-                      static_cast<uint8_t>(FrameType::pong));
+        // A pong echoes the ping's payload; it is a control frame, not a WAMP message (and is
+        // skipped, like one that does not fit the queue, when the budget has no room).
+        if (queue_.fits(payload.size()) && queue_.push(std::make_shared<const std::vector<uint8_t>>(
+                                                           payload.begin(), payload.end()),
+                                                       static_cast<uint8_t>(FrameType::pong))) {
           schedule_write();
         }
         break;
@@ -232,10 +233,13 @@ SendResult RawSocketConnection::send(Frame frame) {
   if (closing_ || finished_) return SendResult::closed;
   if (frame->size() > max_out_) return SendResult::too_large;
   if (!queue_.fits(frame->size())) {
-    drop_slow_consumer();
+    drop_session(/*slow_consumer=*/true);
     return SendResult::closed;
   }
-  queue_.push(std::move(frame), static_cast<uint8_t>(FrameType::message));
+  if (!queue_.push(std::move(frame), static_cast<uint8_t>(FrameType::message))) {
+    drop_session(/*slow_consumer=*/false);
+    return SendResult::closed;
+  }
   schedule_write();
   return SendResult::sent;
 }
@@ -302,8 +306,10 @@ void RawSocketConnection::discard_input() {
                           });
 }
 
-void RawSocketConnection::drop_slow_consumer() {
-  ++core_.stats().counters.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)];
+void RawSocketConnection::drop_session(bool slow_consumer) {
+  if (slow_consumer) {
+    ++core_.stats().counters.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)];
+  }
   closing_ = true;
   dropped_ = true;
   error_code ignored;

@@ -64,7 +64,10 @@ class RawSocketConnection final : public Connection,
   // that unread input does not turn our close into a reset that could lose the ABORT).
   void drain();
   void discard_input();
-  void drop_slow_consumer();
+  // Closes at once, as if the peer had gone: its queue passed --max-queued-bytes (a slow
+  // consumer, counted), or a message for it found no room in the buffered-bytes budget (counted
+  // as the budget's refusal).
+  void drop_session(bool slow_consumer);
   // Ends the connection: the session leaves, the socket closes. Idempotent.
   void finish();
 

@@ -58,7 +58,7 @@ WebSocketConnection::WebSocketConnection(asio::ip::tcp::socket socket, WampCore&
       timer_(ws_.get_executor()),
       buffer_budget_(core.options().buffer_budget.get(), memory::BudgetUser::websocket),
       max_message_(core.options().max_message_bytes),
-      queue_(core.options().max_queued_bytes) {
+      queue_(core.options().max_queued_bytes, core.frames(), memory::BudgetUser::websocket) {
   ++core_.stats().connections_open[static_cast<size_t>(metrics::WampTransport::websocket)];
 }
 
@@ -200,10 +200,13 @@ SendResult WebSocketConnection::send(Frame frame) {
   if (closing_ || finished_) return SendResult::closed;
   if (frame->size() > max_message_) return SendResult::too_large;
   if (!queue_.fits(frame->size())) {
-    drop_slow_consumer();
+    drop_session(/*slow_consumer=*/true);
     return SendResult::closed;
   }
-  queue_.push(std::move(frame));
+  if (!queue_.push(std::move(frame))) {
+    drop_session(/*slow_consumer=*/false);
+    return SendResult::closed;
+  }
   if (!writing_) {
     writing_ = true;
     do_write();
@@ -244,8 +247,10 @@ void WebSocketConnection::begin_close() {
   ws_.async_close(close_code_, [self = shared_from_this()](const error_code&) { self->finish(); });
 }
 
-void WebSocketConnection::drop_slow_consumer() {
-  ++core_.stats().counters.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)];
+void WebSocketConnection::drop_session(bool slow_consumer) {
+  if (slow_consumer) {
+    ++core_.stats().counters.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)];
+  }
   closing_ = true;
   dropped_ = true;
   error_code ignored;

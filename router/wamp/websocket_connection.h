@@ -59,7 +59,10 @@ class WebSocketConnection final : public Connection,
   void do_write();
   void on_write(const error_code& ec);
   void begin_close();
-  void drop_slow_consumer();
+  // Closes at once, as if the peer had gone: its queue passed --max-queued-bytes (a slow
+  // consumer, counted), or a message for it found no room in the buffered-bytes budget (counted
+  // as the budget's refusal).
+  void drop_session(bool slow_consumer);
   // Ends the connection: the session leaves, the socket closes. Idempotent.
   void finish();
 

@@ -317,7 +317,7 @@ class RouterLimitsTest(unittest.TestCase):
         # Four WebSocket connections each hold 600,000 bytes of an unfinished 1,000,000-byte
         # message (the buffer has doubled to 1 MiB each): the 4 MiB are spent. A fifth large
         # message gets ABORT benchgate.error.buffer_budget_exceeded and close code 1009, while
-        # a session with small messages is served; once one holder leaves, a large call fits.
+        # a session with small messages is served; once two holders leave, a large call fits.
         with Router(*BUDGET_FLAGS) as router:
             port = router.ports["ws"]
             holders = [ws_connect(port) for _ in range(4)]
@@ -341,9 +341,11 @@ class RouterLimitsTest(unittest.TestCase):
                     opcode, payload = ws_read(refused)
                     self.assertEqual(opcode, 8)
                     self.assertEqual(struct.unpack("!H", payload[:2])[0], 1009)
+                # Room for the call's 1 MiB buffer and its 600 KB RESULT while it is queued.
+                holders.pop().close()
                 holders.pop().close()
                 self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
-                                                        3 * MiB), 3 * MiB)
+                                                        2 * MiB), 2 * MiB)
                 with ws_connect(port) as fits:
                     ws_send(fits, '[1, "realm1", {"roles": {"caller": {}}}]')
                     self.assertEqual(json.loads(ws_read(fits)[1])[0], 2)
@@ -354,6 +356,35 @@ class RouterLimitsTest(unittest.TestCase):
             finally:
                 for s in holders:
                     s.close()
+
+    def test_queued_results_past_the_buffer_budget_drop_the_caller(self):
+        # A caller that pipelines 900 KB bench.echo calls and reads nothing: its RESULTs pile
+        # up in its queue (the kernel takes little: a 4 KiB receive buffer) until the 4 MiB
+        # budget has no room for the next one, and the session is dropped at once, counted as
+        # a refusal (not as a slow consumer: its queue is far below --max-queued-bytes).
+        with Router(*BUDGET_FLAGS) as router:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.settimeout(10)
+            s.connect(("127.0.0.1", router.ports["rawsocket"]))
+            with s:
+                s.sendall(b"\x7f\xf1\x00\x00")
+                recv_exact(s, 4)
+                hello = b'[1, "realm1", {"roles": {"caller": {}}}]'
+                s.sendall(b"\x00" + len(hello).to_bytes(3, "big") + hello)
+                self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 2)  # WELCOME
+                call = ('[48, 1, {}, "bench.echo", ["%s"]]' % ("c" * 900_000)).encode()
+                frame = b"\x00" + len(call).to_bytes(3, "big") + call
+                try:
+                    for _ in range(16):
+                        s.sendall(frame)
+                except OSError:
+                    pass  # the router dropped the session while we were still sending
+                self.assertEqual(router.wait_for_metric(REFUSALS % "rawsocket", 1), 1)
+                self.assertTrue(closed_by_peer(s, 20))
+            samples = router.metrics()
+            self.assertEqual(samples[REFUSALS % "http"] + samples[REFUSALS % "websocket"], 0)
+            self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
 
     def test_rawsocket_frames_past_the_buffer_budget_are_aborted(self):
         # Each 1,000,000-byte frame is reserved whole from its header: four fit in 4 MiB, the
