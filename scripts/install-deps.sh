@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake ninja-build pkg-config git
-  # libraries (ARCHITECTURE.md, "Dependencies")
+  # libraries (docs/ARCHITECTURE.md, "Dependencies")
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost1.81-dev libtomlplusplus-dev prometheus-cpp-dev libsqlite3-dev libcli11-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libssl-dev zlib1g-dev

@@ -134,7 +134,7 @@ class ComparisonRun {
   }
 
   // Every start gets the whole startup deadline of its own: a variant that failed slowly
-  // never costs the next one its time (SCENARIOS.md: "the others go on").
+  // never costs the next one its time (docs/SCENARIOS.md: "the others go on").
   Clock::time_point startup_deadline() const { return Clock::now() + startup_timeout(); }
 
   void start_router_variants() {

@@ -1,4 +1,4 @@
-// Release-gate decisions (GATES.md): one gate against a run's repetitions and its baseline
+// Release-gate decisions (docs/GATES.md): one gate against a run's repetitions and its baseline
 // runs, Holm's correction across a run's relative gates, and the exit code of a run.
 //
 // Relative gates work on g(v) = s * ln(v + floor), with s = +1 where lower is better and -1
@@ -44,7 +44,7 @@ GateOutcome error_outcome(const scenario::Gate& gate, std::string reason);
 // with a new explanation. Idempotent: it always starts from the raw p-values.
 void apply_holm(std::vector<GateOutcome>& outcomes);
 
-// Exit codes of `orchestrator run` and `orchestrator gate` (GATES.md).
+// Exit codes of `orchestrator run` and `orchestrator gate` (docs/GATES.md).
 inline constexpr int kExitPass = 0;
 inline constexpr int kExitGateFailed = 1;
 inline constexpr int kExitUsage = 2;

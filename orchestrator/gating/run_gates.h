@@ -64,7 +64,7 @@ store::GateRecord to_record(const EvaluatedGate& gate);
 // answered nothing, so the window's figures describe the stop, not the system.
 std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopped);
 
-// Exit code for the gates alone (GATES.md): 0, 1, or 3 for a critical error.
+// Exit code for the gates alone (docs/GATES.md): 0, 1, or 3 for a critical error.
 int gates_exit_code(const std::vector<EvaluatedGate>& gates, bool strict);
 
 }  // namespace benchgate::gating

@@ -83,7 +83,7 @@ struct Repetition {
   std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
   // Who was stopped (SIGSTOP, a debugger) at some moment of the window, even if continued
   // before its end: "worker 0 (pid 4242)", "router (pid 4243)". Such a window is flagged
-  // kProcessStopped, and gates do not judge its workload (GATES.md, "Verdicts").
+  // kProcessStopped, and gates do not judge its workload (docs/GATES.md, "Verdicts").
   std::vector<std::string> stopped;
   // Set, instead of `latency`, when the workers wrap a tool that prints no histogram.
   std::optional<ToolLatency> tool_latency;
@@ -153,7 +153,7 @@ struct WorkloadResult {
   std::optional<double> latency_mean() const;
 };
 
-// Every value of a named metric (as gates and SCENARIOS.md name them) per repetition, or
+// Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or
 // nullopt when the metric was not collected for this workload.
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);

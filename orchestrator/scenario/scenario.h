@@ -1,4 +1,4 @@
-// The typed scenario model (SCENARIOS.md). TOML is parsed and validated once, by the loader
+// The typed scenario model (docs/SCENARIOS.md). TOML is parsed and validated once, by the loader
 // (scenario_loader.h); every other part of the orchestrator sees only these structs, with
 // defaults applied, units converted to base units and interpolation done.
 #pragma once
@@ -125,7 +125,7 @@ struct Workload {
 
 enum class GateSeverity { kCritical, kWarning };
 
-// A release gate (GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
+// A release gate (docs/GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
 // operations per second, a plain ratio for rates.
 struct Gate {
   std::string workload;                  // a name or a glob ("wamp_*")

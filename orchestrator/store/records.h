@@ -11,7 +11,7 @@
 
 namespace benchgate::store {
 
-// The machine and build a run was measured on (MEASUREMENT.md, "Environment").
+// The machine and build a run was measured on (docs/MEASUREMENT.md, "Environment").
 struct Testbed {
   std::string host;
   std::string cpu_model;
@@ -111,7 +111,7 @@ struct RunDetail {
   std::vector<StoredWorkload> workloads;
 };
 
-// One gate verdict with every input it used (GATES.md, "Verdicts").
+// One gate verdict with every input it used (docs/GATES.md, "Verdicts").
 struct GateRecord {
   int gate_index = 0;  // position in the scenario's gate list
   std::string workload;
@@ -141,7 +141,7 @@ struct BaselineEntry {
   int64_t started_at_ns = 0;
 };
 
-// One series of one baseline on one testbed (GATES.md, "Series and history").
+// One series of one baseline on one testbed (docs/GATES.md, "Series and baselines").
 struct HistoryQuery {
   std::string baseline;
   int64_t testbed_id = 0;
@@ -149,7 +149,7 @@ struct HistoryQuery {
   std::string workload;
   std::string variant = "default";
   std::string params_hash;
-  std::string metric;  // as SCENARIOS.md names it
+  std::string metric;  // as docs/SCENARIOS.md names it
   int k = 10;
 };
 

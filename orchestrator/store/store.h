@@ -1,5 +1,5 @@
 // The SQLite result store: every run, workload, repetition, gate verdict and baseline lands
-// here (OBSERVABILITY.md, "SQLite"; schema in schemas/sqlite/). Writes are one transaction per
+// here (README.md, "Stored results"; schema in schemas/sqlite/). Writes are one transaction per
 // unit of work, so a crash never leaves half a workload; gates read series history from it.
 //
 // One Store is one connection: use it from one thread at a time. Several processes may open

@@ -1,5 +1,5 @@
 // Series history for gates: the latest k runs of a baseline on one testbed and series, and a
-// stored run's values, both per repetition (GATES.md, "Series and history").
+// stored run's values, both per repetition (docs/GATES.md, "Series and baselines").
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/sqlite.h"
@@ -54,7 +54,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // turns, and the first to find k usable runs or run out gives the answer: the cost follows
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
   // A workload with a window during which a process was stopped (flag process_stopped) is
-  // never history: its figures describe the stop, not the system (GATES.md, "Verdicts").
+  // never history: its figures describe the stop, not the system (docs/GATES.md, "Verdicts").
   const std::string unstopped = "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value = ?7)";
   auto by_baseline = db_->prepare(
       "SELECT r.id, r.started_at, r.commit_id, w.id, "
