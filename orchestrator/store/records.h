@@ -161,7 +161,7 @@ struct HistoryRun {
   std::vector<double> values;
 };
 
-// One series for change-point detection (GATES.md, "Change points"): a metric of one
+// One series for change-point detection (docs/GATES.md, "Change points"): a metric of one
 // workload definition on one testbed, over its finished 'ok' runs.
 struct ChangeSeriesKey {
   std::string scenario;

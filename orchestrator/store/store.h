@@ -86,7 +86,7 @@ class Store {
                                                                  const std::string& variant,
                                                                  const std::string& metric);
 
-  // Change points (GATES.md, "Change points"; store_changes.cc). After a run finished 'ok':
+  // Change points (docs/GATES.md, "Change points"; store_changes.cc). After a run finished 'ok':
   // brings the stored change points of every series it belongs to up to date, resuming each
   // series' analysis where the previous run left it. One transaction.
   Expected<void> update_change_points(int64_t run);
