@@ -51,6 +51,25 @@ struct RunSummary {
   std::string error;  // why the run failed, when it says (schema version 3); else empty
 };
 
+// One second of a measured window (table timeline, schema version 6).
+struct StoredSecond {
+  uint32_t second = 0;
+  double ops_per_s = 0;
+  uint64_t errors = 0;
+  std::optional<int64_t> p50_ns, p99_ns, max_ns;
+};
+
+// One worker's own figures of a measured window (table worker_windows, schema version 6).
+struct StoredWorkerShare {
+  uint32_t worker = 0;
+  uint64_t operations = 0;
+  uint64_t successes = 0;
+  uint64_t errors = 0;
+  double ops_per_s = 0;
+  std::optional<int64_t> p99_ns, max_ns;
+  std::optional<double> cpu_utilization;
+};
+
 // One stored repetition with every figure.
 struct StoredRepetition {
   uint32_t index = 0;
@@ -89,6 +108,11 @@ struct StoredRepetition {
   std::optional<int64_t> start_skew_ns;
   std::optional<double> worker_cpu_wait_share;
   uint64_t latency_clamped = 0;
+  std::vector<std::string> not_measured;
+  std::optional<std::string> tool_latency_json;  // a worker adapter's printed figures
+  // Empty for runs stored before schema version 6.
+  std::vector<StoredSecond> timeline;
+  std::vector<StoredWorkerShare> workers;
 };
 
 struct StoredWorkload {
@@ -151,6 +175,17 @@ struct HistoryQuery {
   std::string params_hash;
   std::string metric;  // as docs/SCENARIOS.md names it
   int k = 10;
+};
+
+// One finished run of a series (any baseline) with its per-repetition values of the metric
+// and the baselines it belongs to, for the report's history charts.
+struct SeriesRun {
+  int64_t run_id = 0;
+  int64_t started_at_ns = 0;
+  std::string commit;
+  std::string branch;
+  std::vector<double> values;
+  std::vector<std::string> baselines;  // names, sorted
 };
 
 // One baseline run of a series with its per-repetition values of the metric.

@@ -135,4 +135,66 @@ Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t ru
   return std::move(*v);
 }
 
+Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
+  const std::string context = "history of " + q.scenario + "/" + q.workload + " " + q.metric;
+  auto expression = expression_for(q.metric);
+  if (!expression) return Error{context + ": " + expression.message()};
+  std::vector<SeriesRun> out;
+  if (q.k <= 0) return out;
+  auto runs = db_->prepare(
+      "SELECT r.id, r.started_at, r.commit_id, r.branch, w.id, "
+      "(SELECT group_concat(name, ',') FROM (SELECT name FROM baselines b "
+      " WHERE b.run_id = r.id ORDER BY name)) "
+      "FROM runs r INDEXED BY runs_by_scenario "
+      "JOIN workloads w ON w.run_id = r.id AND w.name = ?3 AND w.variant = ?4 "
+      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND w.status = 'ok' "
+      "AND w.params_hash = ?5 ORDER BY r.id DESC");
+  if (!runs) return Error{context + ": " + runs.message()};
+  auto values = prepare_values(*db_, *expression);
+  if (!values) return Error{context + ": " + values.message()};
+  runs->bind(1, q.scenario)
+      .bind(2, q.testbed_id)
+      .bind(3, q.workload)
+      .bind(4, q.variant)
+      .bind(5, q.params_hash);
+  while (static_cast<int>(out.size()) < q.k) {
+    auto row = runs->step();
+    if (!row) return Error{context + ": " + row.message()};
+    if (!*row) break;
+    auto v = values_of(*values, runs->int64(4));
+    if (!v) return Error{context + ": " + v.message()};
+    if (!*v) continue;  // not collected in every repetition: no point, never a zero
+    SeriesRun run{runs->int64(0), runs->int64(1), runs->text(2), runs->text(3), std::move(**v), {}};
+    const std::string names = runs->is_null(5) ? "" : runs->text(5);
+    for (size_t start = 0; start < names.size();) {
+      size_t end = names.find(',', start);
+      if (end == std::string::npos) end = names.size();
+      run.baselines.push_back(names.substr(start, end - start));
+      start = end + 1;
+    }
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
+Expected<std::vector<std::vector<uint8_t>>> Store::latency_histograms(int64_t run,
+                                                                      const std::string& workload,
+                                                                      const std::string& variant) {
+  auto stmt = db_->prepare(
+      "SELECT r.latency_hdr FROM repetitions r JOIN workloads w ON w.id = r.workload_id "
+      "WHERE w.run_id = ?1 AND w.name = ?2 AND w.variant = ?3 ORDER BY r.idx");
+  if (!stmt) return Error{"latency histograms: " + stmt.message()};
+  stmt->bind(1, run).bind(2, workload).bind(3, variant);
+  std::vector<std::vector<uint8_t>> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return Error{"latency histograms: " + row.message()};
+    if (!*row) break;
+    if (stmt->is_null(0)) continue;
+    auto blob = stmt->blob(0);
+    if (!blob.empty()) out.push_back(std::move(blob));
+  }
+  return out;
+}
+
 }  // namespace benchgate::store
