@@ -18,6 +18,7 @@
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
@@ -216,6 +217,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
   run->add_option("--junit", flags.junit_path, "Write gate verdicts as JUnit XML");
   run->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
+  run->add_option("--html", flags.html_path,
+                  "Write a self-contained HTML report of every run (charts inline, nothing "
+                  "fetched; the same as `orchestrator report RUN`)");
   run->add_option("--commit", flags.commit, "Commit measured (default: the git work tree's)");
   run->add_option("--branch", flags.branch, "Branch measured (default: the git work tree's)");
   run->add_option("--label", flags.labels, "Label the run KEY=VALUE (repeatable)");
@@ -250,7 +254,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT); a "
                   "failed push is a warning and leaves the exit code as it is");
   // The service runs the scenario and keeps its results; only its output streams back.
-  for (const char* name : {"--db", "--json", "--junit", "--markdown", "--router-bin",
+  for (const char* name : {"--db", "--json", "--junit", "--markdown", "--html", "--router-bin",
                            "--worker-bin", "--workers-at", "--worker-token-file", "--keep-logs",
                            "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
     CLI::Option* option = run->get_option(name);
@@ -267,7 +271,7 @@ namespace {
 
 // Why a flag of a local run cannot go with --server (one line, for the error).
 std::string not_with_server(const std::string& flag) {
-  if (flag == "--json" || flag == "--junit" || flag == "--markdown") {
+  if (flag == "--json" || flag == "--junit" || flag == "--markdown" || flag == "--html") {
     return flag +
            " cannot be used with --server: only the run's output streams back, not its "
            "results; the service stores them in its database (read them there with "
@@ -311,7 +315,7 @@ int run_command(const RunFlags& flags) {
   }
   for (const auto& [flag, path] :
        {std::pair{"--json", &flags.json_path}, std::pair{"--junit", &flags.junit_path},
-        std::pair{"--markdown", &flags.markdown_path}}) {
+        std::pair{"--markdown", &flags.markdown_path}, std::pair{"--html", &flags.html_path}}) {
     if (auto valid = check_output_path(flag, *path); !valid) {
       std::fprintf(stderr, "error: %s\n", valid.message().c_str());
       return kExitInvalidInput;
@@ -424,6 +428,21 @@ int run_command(const RunFlags& flags) {
   write(flags.json_path, report::json_report(reports, exit_code));
   write(flags.junit_path, report::junit_xml(reports));
   write(flags.markdown_path, report::markdown_summary(reports));
+  if (!flags.html_path.empty()) {
+    // From the store, as `orchestrator report RUN` writes it: one code path for both.
+    std::vector<report::HtmlRun> pages;
+    for (const auto& r : reports) {
+      if (!r.run_id) continue;
+      auto page = report::load_html_run(**db, r.run_id, {flags.baseline});
+      if (!page) {
+        std::fprintf(stderr, "error: --html: %s\n", page.message().c_str());
+        exit_code = kExitRunError;
+        continue;
+      }
+      pages.push_back(std::move(*page));
+    }
+    write(flags.html_path, report::html_document(pages));
+  }
 
   // The push reports a run that is already stored with its exit code: a failed push is said,
   // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").

@@ -17,7 +17,7 @@ struct ServeFlags {
   std::string metrics_listen = "127.0.0.1:9464";
   std::string db_path = "benchgate.db";
   std::string scenarios_dir;
-  std::string every;  // empty: no scheduled runs
+  std::string every;                           // empty: no scheduled runs
   std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   std::string router_binary;
