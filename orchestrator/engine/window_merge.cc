@@ -173,10 +173,10 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     const bool data_window = std::find(part.not_measured().begin(), part.not_measured().end(),
                                        "data_window") == part.not_measured().end();
-    const int64_t own_span = part.operations() > 0 &&
-                                     part.last_receive_unix_ns() > part.first_send_unix_ns()
-                                 ? part.last_receive_unix_ns() - part.first_send_unix_ns()
-                                 : 0;
+    const int64_t own_span =
+        part.operations() > 0 && part.last_receive_unix_ns() > part.first_send_unix_ns()
+            ? part.last_receive_unix_ns() - part.first_send_unix_ns()
+            : 0;
     const int64_t own_window = data_window ? own_span : duration_ns;
     if (own_window > 0) {
       share.ops_per_second =
