@@ -155,10 +155,16 @@ TEST(WindowMerge, SumsInWindowCountsOnlyWhenEveryWorkerSentThem) {
   EXPECT_EQ(rep->window_payload_bytes, 1200u);
   EXPECT_DOUBLE_EQ(rep->ops_per_second(), 140);
   EXPECT_FALSE(flagged(*rep, "throughput_span"));
+  // Each worker's share follows the same definition as the repetition's.
+  ASSERT_EQ(rep->workers.size(), 2u);
+  EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 90);
+  EXPECT_DOUBLE_EQ(rep->workers[1].ops_per_second, 50);
   rep = merge_window({a, part(50, 1, 2, 1000)}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
   EXPECT_FALSE(rep->in_window);
   EXPECT_TRUE(flagged(*rep, "throughput_span"));
+  // Over each worker's own data window (1 ns here) when one worker lacks in-window counts.
+  EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 100e9);
 }
 
 // Each worker's start is reported against the shared instant; one 5 ms late is flagged.
