@@ -63,7 +63,7 @@ svg.chart rect.frame { fill: none; stroke: #999; }
 svg.chart rect.band { fill: #eef3fb; }
 svg.chart text.band { fill: #667; }
 svg.chart line.grid { stroke: #e4e4e4; }
-svg.chart .series, svg.chart .legend line { fill: none; stroke-width: 1.8; }
+svg.chart polyline.series, svg.chart .legend line { fill: none; stroke-width: 1.8; }
 svg.chart .faint { stroke-width: 1; stroke-opacity: 0.35; }
 svg.chart .dashed { stroke-dasharray: 6 3; }
 svg.chart line.fit { stroke: #555; stroke-width: 1.2; stroke-dasharray: 2 2; }
@@ -381,43 +381,7 @@ std::string sweeps_section(const engine::ScenarioResult& result) {
 std::string history_section(const HtmlRun& run) {
   if (run.history.empty()) return "";
   std::string out = "<h2>History of the gated metrics on this testbed</h2>\n";
-  for (const auto& h : run.history) {
-    const gates::MetricInfo* info = gates::find_metric(h.metric);
-    std::string title = h.workload;
-    if (!h.variant.empty() && h.variant != "default") title += " [" + h.variant + "]";
-    title += " " + h.metric;
-    if (h.runs.empty()) {
-      out += fmt::format("<p class=\"note\">{}: no stored history.</p>\n", escape(title));
-      continue;
-    }
-    svg::Chart chart;
-    chart.kind = "history";
-    chart.title =
-        fmt::format("{}: last {} runs (median of each run's repetitions)", title, h.runs.size());
-    chart.x.label = "run id";
-    chart.y.label = h.metric;
-    if (info && info->unit == gates::UnitKind::kSeconds) {
-      chart.y.format = [](double s) { return format_duration_ns(s * 1e9); };
-    }
-    svg::Series runs{"run", svg::Style::kPoints, 0, {}};
-    std::vector<svg::Point> line;
-    size_t marked = 0;
-    for (auto it = h.runs.rbegin(); it != h.runs.rend(); ++it) {
-      const double median = gates::median(it->values);
-      const bool in_baseline = run.baseline.empty()
-                                   ? !it->baselines.empty()
-                                   : std::find(it->baselines.begin(), it->baselines.end(),
-                                               run.baseline) != it->baselines.end();
-      marked += in_baseline;
-      runs.points.push_back({static_cast<double>(it->run_id), median, in_baseline});
-      line.push_back({static_cast<double>(it->run_id), median});
-    }
-    chart.series.push_back(svg::Series{"median", svg::Style::kLine, 5, std::move(line)});
-    runs.name = fmt::format("runs (squares: {} in baseline {})", marked,
-                            run.baseline.empty() ? "any" : run.baseline);
-    chart.series.push_back(std::move(runs));
-    out += svg::render(chart);
-  }
+  for (const auto& h : run.history) out += history_chart(h, run.baseline);
   return out;
 }
 
@@ -472,6 +436,43 @@ std::string run_section(const HtmlRun& run) {
 
 }  // namespace
 
+std::string history_chart(const MetricHistory& h, const std::string& baseline) {
+  const gates::MetricInfo* info = gates::find_metric(h.metric);
+  std::string title = h.workload;
+  if (!h.variant.empty() && h.variant != "default") title += " [" + h.variant + "]";
+  title += " " + h.metric;
+  if (h.runs.empty())
+    return fmt::format("<p class=\"note\">{}: no stored history.</p>\n", escape(title));
+  svg::Chart chart;
+  chart.kind = "history";
+  chart.title =
+      fmt::format("{}: last {} runs (median of each run's repetitions)", title, h.runs.size());
+  chart.x.label = "run id";
+  chart.x.integer = true;
+  chart.y.label = h.metric;
+  if (info && info->unit == gates::UnitKind::kSeconds) {
+    chart.y.format = [](double s) { return format_duration_ns(s * 1e9); };
+  }
+  svg::Series runs{"run", svg::Style::kPoints, 0, {}, ""};
+  std::vector<svg::Point> line;
+  size_t marked = 0;
+  for (auto it = h.runs.rbegin(); it != h.runs.rend(); ++it) {
+    const double median = gates::median(it->values);
+    const bool in_baseline = baseline.empty()
+                                 ? !it->baselines.empty()
+                                 : std::find(it->baselines.begin(), it->baselines.end(),
+                                             baseline) != it->baselines.end();
+    marked += in_baseline;
+    runs.points.push_back({static_cast<double>(it->run_id), median, in_baseline});
+    line.push_back({static_cast<double>(it->run_id), median});
+  }
+  chart.series.push_back(svg::Series{"median", svg::Style::kLine, 5, std::move(line), ""});
+  runs.name =
+      fmt::format("runs (squares: {} in baseline {})", marked, baseline.empty() ? "any" : baseline);
+  chart.series.push_back(std::move(runs));
+  return svg::render(chart);
+}
+
 std::vector<double> spectrum_percentiles() {
   std::vector<double> out;
   for (int i = 0; i <= 100; ++i) out.push_back(100 * (1 - std::pow(10, -0.05 * i)));
@@ -518,21 +519,25 @@ std::string flag_text(const std::string& flag) {
   return "flag raised by the run (see the terminal report)";
 }
 
-std::string html_document(const std::vector<HtmlRun>& runs) {
-  std::string title = "benchgate report";
-  if (runs.size() == 1)
-    title += fmt::format(": {} run {}", runs.front().run.scenario, runs.front().run.id);
-  std::string out = fmt::format(
+std::string html_page(const std::string& title, const std::string& body,
+                      const std::string& head_extra) {
+  return fmt::format(
       "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
       "<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width\"/>\n"
-      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
-      escape(title), kStyle);
-  for (const auto& run : runs) out += run_section(run);
-  out += fmt::format(
-      "<p class=\"note\">Written by benchgate {}. Every chart and how its numbers "
-      "are computed: docs/REPORTS.md.</p>\n</body>\n</html>\n",
-      BENCHGATE_VERSION);
-  return out;
+      "{}<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}"
+      "<p class=\"note\">Written by benchgate {}. Every chart and how its numbers are computed: "
+      "docs/REPORTS.md.</p>\n</body>\n</html>\n",
+      head_extra, escape(title), kStyle, body, BENCHGATE_VERSION);
+}
+
+std::string html_document(const std::vector<HtmlRun>& runs, const std::string& nav) {
+  std::string title = "benchgate report";
+  if (runs.size() == 1) {
+    title += fmt::format(": {} run {}", runs.front().run.scenario, runs.front().run.id);
+  }
+  std::string body = nav;
+  for (const auto& run : runs) body += run_section(run);
+  return html_page(title, body);
 }
 
 }  // namespace benchgate::report

@@ -57,8 +57,15 @@ struct ReportOptions {
 // Reads one stored run with its baseline spectra and gated metrics' histories.
 Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const ReportOptions& options);
 
-// The whole document for one or more runs.
-std::string html_document(const std::vector<HtmlRun>& runs);
+// The whole document for one or more runs; `nav` (markup) is placed at the top of the body.
+std::string html_document(const std::vector<HtmlRun>& runs, const std::string& nav = "");
+
+// A page of the same style around `body` (markup), for the pages `orchestrator serve` adds.
+std::string html_page(const std::string& title, const std::string& body,
+                      const std::string& head_extra = "");
+
+// One metric's history as a chart; runs in `baseline` (any baseline when empty) are squares.
+std::string history_chart(const MetricHistory& history, const std::string& baseline);
 
 // --- The figures behind the charts, public so that tests check them. ---
 

@@ -56,7 +56,9 @@ Range range_of(const Axis& axis, const std::vector<double>& values) {
   if (hi <= lo) {
     hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1);
   }
-  return {lo, hi + (hi - lo) * 0.05};
+  // A margin, so that points at the extremes are not drawn on the frame.
+  const double margin = (hi - lo) * 0.05;
+  return {lo == 0 ? 0 : lo - margin, hi + margin};
 }
 
 std::string plain_number(double v) {
@@ -89,6 +91,7 @@ std::vector<std::pair<double, std::string>> ticks_of(const Axis& axis, Range r) 
       break;
     }
   }
+  if (axis.integer) step = std::max(1.0, std::round(step));
   for (double v = std::ceil(r.lo / step) * step; v <= r.hi + step * 1e-9; v += step) {
     out.emplace_back(std::abs(v) < step * 1e-9 ? 0 : v, text(std::abs(v) < step * 1e-9 ? 0 : v));
   }

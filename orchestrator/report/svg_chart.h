@@ -41,6 +41,7 @@ struct Axis {
   // Tick positions with their text; empty: chosen from the range, written by `format`.
   std::vector<std::pair<double, std::string>> ticks;
   std::function<std::string(double)> format;
+  bool integer = false;  // ticks on whole numbers only (run ids)
 };
 
 struct Chart {
