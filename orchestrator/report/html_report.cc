@@ -143,7 +143,7 @@ std::vector<svg::Point> decimated(std::vector<svg::Point> points) {
 std::string timeline_charts(const results::WorkloadResult& w) {
   const auto points = timeline(w);
   if (points.empty()) {
-    return "<p class=\"note\">Timeline: not stored (the run was stored before schema version 6, "
+    return "<p class=\"note\">Timeline: not stored (the run was stored before schema version 7, "
            "or the workers sent no progress).</p>\n";
   }
   std::vector<std::pair<std::pair<double, double>, std::string>> bands;

@@ -13,7 +13,7 @@ namespace benchgate::report {
 
 // Workload specs come from the run's stored scenario text (sweep points and comparison
 // variants included); a workload the text no longer defines keeps its stored name and
-// protocol with default parameters. Figures a run stored before schema version 6 lacks
+// protocol with default parameters. Figures a run stored before schema version 7 lacks
 // (the timeline, each worker's share) stay empty.
 engine::ScenarioResult result_from_store(const store::RunDetail& run);
 

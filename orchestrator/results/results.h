@@ -114,7 +114,7 @@ struct Repetition {
   // "data_window", "service_time", "cpu"): reported "not measured", never as their zero.
   std::set<std::string> not_measured;
   // The window second by second, and each worker's share of it. Empty for runs stored
-  // before schema version 6.
+  // before schema version 7.
   std::vector<TimelineSecond> timeline;
   std::vector<WorkerShare> workers;
 

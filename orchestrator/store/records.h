@@ -51,7 +51,7 @@ struct RunSummary {
   std::string error;  // why the run failed, when it says (schema version 3); else empty
 };
 
-// One second of a measured window (table timeline, schema version 6).
+// One second of a measured window (table timeline, schema version 7).
 struct StoredSecond {
   uint32_t second = 0;
   double ops_per_s = 0;
@@ -59,7 +59,7 @@ struct StoredSecond {
   std::optional<int64_t> p50_ns, p99_ns, max_ns;
 };
 
-// One worker's own figures of a measured window (table worker_windows, schema version 6).
+// One worker's own figures of a measured window (table worker_windows, schema version 7).
 struct StoredWorkerShare {
   uint32_t worker = 0;
   uint64_t operations = 0;
@@ -110,7 +110,7 @@ struct StoredRepetition {
   uint64_t latency_clamped = 0;
   std::vector<std::string> not_measured;
   std::optional<std::string> tool_latency_json;  // a worker adapter's printed figures
-  // Empty for runs stored before schema version 6.
+  // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;
 };

@@ -1,4 +1,4 @@
--- benchgate result store, schema version 6: what happened inside a measured window.
+-- benchgate result store, schema version 7: what happened inside a measured window.
 --
 -- The workers report progress while a window runs (proto Progress: the operations, errors and
 -- latency histogram of each interval since their previous event). The orchestrator merges
