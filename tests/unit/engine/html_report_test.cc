@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <random>
 
+#include "orchestrator/report/analysis.h"
 #include "orchestrator/report/svg_chart.h"
 
 namespace benchgate::report {
@@ -152,6 +155,44 @@ TEST(HtmlReport, ATwentyWorkloadRunWithLongWindowsStaysUnderFiveMegabytes) {
     ++series;
   }
   EXPECT_EQ(series, 3);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A sweep of three points draws them with the fitted line, and a comparison is a table row of
+// the ratio analysis.h computes (the same figures as the SWEEP| and COMPARE| lines).
+TEST(HtmlReport, SweepsAndComparisonsComeFromTheAnalysisFunctions) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  for (uint64_t n : {1, 2, 4}) {
+    results::WorkloadResult w;
+    w.spec.name = "grow@connections=" + std::to_string(n);
+    w.spec.sweep_of = "grow";
+    w.spec.sweep_parameter = "connections";
+    w.spec.sweep_value = n;
+    results::Repetition rep;
+    rep.duration_ns = 1'000'000'000;
+    rep.successes = 100;
+    rep.data_window_ns = 1'000'000'000;
+    for (int i = 0; i < 100; ++i) rep.latency.record(static_cast<int64_t>(n) * 10'000);
+    w.repetitions.push_back(rep);
+    w.latency.add(rep.latency);
+    run.result.workloads.push_back(std::move(w));
+  }
+  const std::string html = html_document({run});
+  const auto s = sweeps(run.result);
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_TRUE(s[0].fit.has_value());
+  EXPECT_NE(html.find("data-chart=\"sweep\""), std::string::npos);
+  EXPECT_NE(html.find("data-series=\"measured p50\" data-points=\"3\""), std::string::npos);
+  EXPECT_NE(html.find(fmt::format("fit {:.4g} + {:.4g} n", s[0].fit->a, s[0].fit->b)),
+            std::string::npos);
+  EXPECT_EQ(html.find("<h2>Comparisons</h2>"), std::string::npos);  // none in this run
 }
 
 }  // namespace
