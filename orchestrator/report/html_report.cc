@@ -505,18 +505,28 @@ std::vector<TimelinePoint> timeline(const results::WorkloadResult& w) {
 }
 
 std::string flag_text(const std::string& flag) {
-  if (flag == "worker_saturated") {
-    return "a worker used 90% or more of its threads' CPU: the figures may measure the load "
-           "generator, not the server";
-  }
-  if (flag == "router_count_mismatch") {
-    return "the router counted a different number of requests than the workers sent, beyond "
-           "those in flight at the window's edges";
-  }
-  if (flag == "start_skew") {
-    return "the workers did not start the window at the shared instant";
-  }
-  return "flag raised by the run (see the terminal report)";
+  // The words of docs/MEASUREMENT.md's table of flags.
+  static const std::map<std::string, std::string> kWords = {
+      {"worker_saturated",
+       "a load thread was on a CPU for 90% or more of the window: the figures may measure the "
+       "load generator, not the server"},
+      {"worker_cpu_starved",
+       "a load thread waited for a CPU for 5% or more of the window: the load generator was "
+       "short of CPU"},
+      {"start_skew", "a worker started sending more than 1 ms away from the shared start instant"},
+      {"latency_clamped", "a latency was above the histogram's highest trackable value (1 h)"},
+      {"throughput_span",
+       "a worker sent no in-window counts; throughput is counted over the span (first send to "
+       "last receive)"},
+      {"router_count_mismatch",
+       "the router's count and the workers' differ by more than connections x in_flight"},
+      {"process_stopped",
+       "a worker or the system under test was stopped (SIGSTOP, a debugger) during the window; "
+       "gates do not judge the workload"},
+  };
+  auto it = kWords.find(flag);
+  return it != kWords.end() ? it->second
+                            : "a flag this report has no words for (docs/MEASUREMENT.md)";
 }
 
 std::string html_page(const std::string& title, const std::string& body,

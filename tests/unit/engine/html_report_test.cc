@@ -197,3 +197,19 @@ TEST(HtmlReport, SweepsAndComparisonsComeFromTheAnalysisFunctions) {
 
 }  // namespace
 }  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+TEST(HtmlReport, EveryFlagTheMeasurementRaisesHasPlainWords) {
+  for (const char* flag : {"worker_saturated", "worker_cpu_starved", "start_skew",
+                           "latency_clamped", "throughput_span", "router_count_mismatch",
+                           "process_stopped"}) {
+    EXPECT_EQ(flag_text(flag).find("no words"), std::string::npos) << flag;
+  }
+  EXPECT_NE(flag_text("worker_cpu_starved").find("waited for a CPU"), std::string::npos);
+  EXPECT_NE(flag_text("something_new").find("no words"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
