@@ -19,7 +19,7 @@ std::string baseline_of(const std::vector<store::GateRecord>& gates, const std::
 
 // The metric a spectrum's baseline runs must have (any run that measured a latency histogram).
 constexpr const char* kSpectrumMetric = "latency.p50";
-// As many baseline runs as a relative gate uses (GATES.md).
+// As many baseline runs as a relative gate uses (docs/GATES.md).
 constexpr int kBaselineRuns = 10;
 
 }  // namespace

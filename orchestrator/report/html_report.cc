@@ -296,7 +296,7 @@ std::string gates_section(const HtmlRun& run) {
     std::string effect = "-";
     if (g.effect) {
       // Relative gates store d in log space (positive is worse); absolute gates the distance
-      // beyond the bound in the metric's unit (GATES.md).
+      // beyond the bound in the metric's unit (docs/GATES.md).
       if (g.kind == "relative") {
         effect = fmt::format("d = {:+.4f} (log)", *g.effect);
       } else if (*g.effect > 0) {
