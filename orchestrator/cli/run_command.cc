@@ -305,13 +305,11 @@ int run_command(const RunFlags& flags) {
   }
   // Every flag is checked before anything runs: a mistake found after the run (a baseline name
   // --promote cannot use) would cost the whole run and exit 3 for a usage error.
-  for (const auto& [flag, name] :
-       {std::pair{"--promote", &flags.promote}, std::pair{"--baseline", &flags.baseline}}) {
-    if (name->empty()) continue;
-    if (auto valid = store::check_baseline_name(*name); !valid) {
-      std::fprintf(stderr, "error: %s %s\n", flag, valid.message().c_str());
-      return kExitInvalidInput;
-    }
+  const serve::JobOptions job{flags.commit,   flags.branch,  *labels,
+                              flags.baseline, flags.promote, flags.strict};
+  if (auto valid = serve::check_job_options(job); !valid) {
+    std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
   }
   for (const auto& [flag, path] :
        {std::pair{"--json", &flags.json_path}, std::pair{"--junit", &flags.junit_path},
@@ -334,10 +332,7 @@ int run_command(const RunFlags& flags) {
     return kExitInvalidInput;
   }
   if (!flags.server.empty()) {
-    return serve::remote_run(
-        {flags.server,
-         flags.files,
-         {flags.commit, flags.branch, *labels, flags.baseline, flags.promote, flags.strict}});
+    return serve::remote_run({flags.server, flags.files, job});
   }
   // The /metrics listener and the database before anything is spawned: a port in use or a bad
   // path costs nothing.
