@@ -98,7 +98,7 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
     v.name = w.spec.name;
     v.variant = w.variant;
     v.params_hash = store::workload_params_hash(w.spec);
-    v.ok = w.status == results::WorkloadStatus::kOk;
+    v.status = results::status_name(w.status);
     v.error = w.error;
     for (const auto& rep : w.repetitions) {
       if (rep.stopped.empty()) continue;

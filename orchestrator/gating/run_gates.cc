@@ -61,9 +61,8 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.workload = workload.name;
       result.variant = workload.variant;
       result.baseline = gate.baseline;
-      if (!workload.ok) {
-        result.outcome =
-            gates::error_outcome(gate, "workload " + workload.name + " failed: " + workload.error);
+      if (workload.status != "ok") {
+        result.outcome = gates::error_outcome(gate, not_ok_reason(workload));
       } else if (!workload.not_judged.empty()) {
         result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
       } else {
@@ -114,6 +113,15 @@ std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopp
   return "repetition " + std::to_string(index + 1) + " was measured while " + who + " " +
          (stopped.size() > 1 ? "were" : "was") + " stopped (flag " +
          std::string(results::kProcessStopped) + ")";
+}
+
+std::string not_ok_reason(const WorkloadValues& workload) {
+  // An interrupt is not a failure of the workload (README, "Failure behaviour").
+  std::string what = workload.status == "failed"           ? "failed"
+                     : workload.status == "interrupted"    ? "was interrupted"
+                     : workload.status == "not_configured" ? "is not configured"
+                                                           : "is " + workload.status;
+  return "workload " + workload.name + " " + what + ": " + workload.error;
 }
 
 store::GateRecord to_record(const EvaluatedGate& gate) {
