@@ -173,11 +173,13 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
   const bool ran_ok = out.result.ok();
   out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, flags.strict) : kExitRunError;
   out.status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
+  // Through `terminal`, which writes to the job's own output under `serve`: its client sees
+  // these lines as a local run shows them (the process's stdout is the service's).
+  const std::string run = std::to_string(out.run_id);
   if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code,
                                     out.status == "ok" ? "" : out.result.error);
       !finished) {
-    std::fprintf(stderr, "error: cannot finish run %lld: %s\n", static_cast<long long>(out.run_id),
-                 finished.message().c_str());
+    terminal.message("error: cannot finish run " + run + ": " + finished.message());
     out.exit_code = kExitRunError;
   } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
@@ -190,17 +192,14 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
     // A gate without a baseline yet (no_baseline) does not block the first promotion.
     if (ran_ok && out.exit_code == kExitOk) {
       if (auto added = db.add_baseline(flags.promote, out.run_id)) {
-        std::printf("promoted run %lld to baseline '%s'\n", static_cast<long long>(out.run_id),
-                    flags.promote.c_str());
+        terminal.print("promoted run " + run + " to baseline '" + flags.promote + "'");
       } else {
-        std::fprintf(stderr, "error: cannot promote run %lld: %s\n",
-                     static_cast<long long>(out.run_id), added.message().c_str());
+        terminal.message("error: cannot promote run " + run + ": " + added.message());
         out.exit_code = std::max(out.exit_code, kExitRunError);
       }
     } else {
-      std::printf("run %lld not promoted to '%s': %s\n", static_cast<long long>(out.run_id),
-                  flags.promote.c_str(),
-                  ran_ok ? "a critical gate failed" : "the run did not complete");
+      terminal.print("run " + run + " not promoted to '" + flags.promote +
+                     "': " + (ran_ok ? "a critical gate failed" : "the run did not complete"));
     }
   }
   return out;

@@ -327,4 +327,10 @@ void TerminalReport::message(const std::string& text) {
   std::fflush(live_);
 }
 
+void TerminalReport::print(const std::string& line) {
+  clear_live_line();
+  std::fprintf(out_, "%s\n", line.c_str());
+  std::fflush(out_);
+}
+
 }  // namespace benchgate::report

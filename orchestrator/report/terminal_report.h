@@ -24,6 +24,8 @@ class TerminalReport : public engine::RunObserver {
                        const results::Repetition*) override;
   void workload_finished(const results::WorkloadResult&) override;
   void message(const std::string&) override;
+  // One line on `out`, with the tables (what `serve` streams to its client as stdout).
+  void print(const std::string& line);
 
  private:
   void clear_live_line();

@@ -59,6 +59,20 @@ connections = 1
 """
 
 
+SHORT = """
+name = "short"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 1
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 2
+"""
+
 # What a client must never see: the value of a variable of the service's environment.
 SECRET = "hunter2-" + uuid.uuid4().hex
 
@@ -307,6 +321,19 @@ class ServeTest(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(self.dir, written)))
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
         self.stop_service()
+
+    def test_the_client_is_told_that_its_run_was_promoted(self):
+        path = write_scenario(self.dir, "short.toml", SHORT)
+        client = self.client(path, "--promote", "nightly")
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 0, out + err)
+        # As a local run prints it, on the client's stdout, not the service's.
+        self.assertIn("promoted run 1 to baseline 'nightly'\n", out)
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT name, run_id FROM baselines").fetchall(),
+                             [("nightly", 1)])
+        self.stop_service()
+        self.assertNotIn("promoted", self.service.stdout)
 
     def test_ctrl_c_on_the_client_cancels_the_run_as_a_local_interrupt(self):
         path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))
