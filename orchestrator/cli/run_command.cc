@@ -205,6 +205,27 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
   return out;
 }
 
+void print_scenario_end(const report::ScenarioReport& r, std::FILE* out, std::FILE* err) {
+  std::fputs(report::gates_table(r.gates).c_str(), out);
+  const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
+  // Comparison ratios and sweep models, then their machine-readable lines.
+  std::fputs(report::analysis_text(r.result).c_str(), out);
+  for (const auto& workload : r.result.workloads) {
+    std::fprintf(out, "%s\n", report::result_line(r.result.scenario, workload, run).c_str());
+  }
+  for (const auto& c : report::comparisons(r.result)) {
+    std::fprintf(out, "%s\n", report::comparison_line(r.result.scenario, c).c_str());
+  }
+  for (const auto& s : report::sweeps(r.result)) {
+    std::fprintf(out, "%s\n", report::sweep_line(r.result.scenario, s).c_str());
+  }
+  std::fflush(out);
+  if (!r.result.error.empty()) {
+    std::fprintf(err, "error: scenario %s: %s\n", r.result.scenario.c_str(),
+                 r.result.error.c_str());
+  }
+}
+
 void add_run_command(CLI::App& app, RunFlags& flags) {
   auto* run = app.add_subcommand("run",
                                  "Run scenario files: start the system under test and "
@@ -385,24 +406,7 @@ int run_command(const RunFlags& flags) {
     reports.push_back(run_one(scenario, flags, options, **db, info, terminal, metrics_observer));
     const auto& r = reports.back();
     if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
-    std::fputs(report::gates_table(r.gates).c_str(), stdout);
-    const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
-    // Comparison ratios and sweep models, then their machine-readable lines.
-    std::fputs(report::analysis_text(r.result).c_str(), stdout);
-    for (const auto& workload : r.result.workloads) {
-      std::printf("%s\n", report::result_line(r.result.scenario, workload, run).c_str());
-    }
-    for (const auto& c : report::comparisons(r.result)) {
-      std::printf("%s\n", report::comparison_line(r.result.scenario, c).c_str());
-    }
-    for (const auto& s : report::sweeps(r.result)) {
-      std::printf("%s\n", report::sweep_line(r.result.scenario, s).c_str());
-    }
-    if (!r.result.error.empty()) {
-      std::fprintf(stderr, "error: scenario %s: %s\n", r.result.scenario.c_str(),
-                   r.result.error.c_str());
-    }
-    std::fflush(stdout);
+    print_scenario_end(r, stdout, stderr);
     exit_code = std::max(exit_code, r.exit_code);
     if (app::interrupted()) break;
   }
