@@ -411,8 +411,9 @@ int run_command(const RunFlags& flags) {
     if (app::interrupted()) break;
   }
   if (app::interrupted()) {
-    std::fprintf(stderr, "interrupted by signal %d: every child process was stopped\n",
-                 app::interrupt_signal());
+    // Named as the stored workload's error and `run --server` name it.
+    std::fprintf(stderr, "%s: every child process was stopped\n",
+                 app::interrupt_description().c_str());
     exit_code = kExitRunError;
   }
 

@@ -38,7 +38,9 @@ class InterruptTest(unittest.TestCase):
             run.signal(sig)
             run.finish(timeout=30)
             self.assertEqual(run.returncode, 3, run.stderr)
-            self.assertIn("interrupted", run.stderr)
+            # Named as the workload's error and `run --server` name it.
+            self.assertIn("interrupted by signal %d (%s): every child process was stopped\n"
+                          % (sig, signal.strsignal(sig)), run.stderr)
             self.assertEqual(run.leftovers(), [], "processes left behind")
         finally:
             kill_tagged(run.tag)
