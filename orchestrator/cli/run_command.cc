@@ -1,8 +1,11 @@
 #include "orchestrator/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <unistd.h>
@@ -76,9 +79,17 @@ Expected<void> check_output_path(const char* flag, const std::string& path) {
   if (!fs::is_directory(folder, ec)) {
     return Error{where + "folder '" + folder.string() + "' does not exist"};
   }
-  if (::access(folder.c_str(), W_OK) != 0) {
-    return Error{where + "folder '" + folder.string() + "' is not writable"};
+  // A file is made and removed, as permission bits alone do not tell (root passes access() in
+  // a read-only folder, /proc and /sys refuse new files to everyone).
+  std::string probe = (folder / ".benchgate-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
+    std::string why = std::strerror(errno);
+    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    return Error{where + "folder '" + folder.string() + "' is not writable (" + why + ")"};
   }
+  ::close(fd);
+  ::unlink(probe.c_str());
   return {};
 }
 

@@ -91,6 +91,17 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             self.assertNotIn("RESULT|", run.stdout)
             self.assertFalse(os.path.exists(self.db))
 
+    def test_a_report_folder_that_refuses_new_files_is_refused_before_anything_runs(self):
+        # /proc refuses a new file even to root, whom permission bits (access()) never stop.
+        for flag in ("--json", "--junit", "--markdown"):
+            run = self.orchestrator("run", self.scenario(), "--db", self.db, flag, "/proc/out")
+            self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+            self.assertTrue(run.stderr.startswith(
+                f"error: {flag} /proc/out: folder '/proc' is not writable ("), run.stderr)
+            self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+            self.assertNotIn("RESULT|", run.stdout)
+            self.assertFalse(os.path.exists(self.db))
+
     def test_a_failed_push_changes_neither_the_exit_code_nor_the_stored_run(self):
         # A port that refuses connections: bound, never listening.
         closed = socket.socket()
