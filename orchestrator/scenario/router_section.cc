@@ -127,6 +127,9 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
                      router.address + "\"");
     }
   }
+  for (const char* key : {"command", "address", "ready", "metrics", "requires"}) {
+    if (r.has(key)) router.key_where[key] = r.value_location(key);
+  }
   if (auto v = r.string("metrics")) {
     if (!v->starts_with("http://")) {
       diag.error(r.value_location("metrics"),
