@@ -95,6 +95,12 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
     options.args.assign(config_.command.begin() + 1, config_.command.end());
     options.stderr_log = context_.log_dir + "/sut.stderr.log";
     options.capture_stdout = false;
+    // A private folder for what the command writes (nginx's configuration copy, pid file and
+    // temporary folders), removed with the logs after a run that went well.
+    const std::string work_dir = context_.log_dir + "/sut";
+    std::error_code ec;
+    std::filesystem::create_directories(work_dir, ec);
+    if (!ec) options.environment.push_back("BENCHGATE_SUT_DIR=" + work_dir);
     auto spawned = processes::ChildProcess::spawn(options);
     if (!spawned) return spawned.error();
     process_ = std::move(spawned).value();
