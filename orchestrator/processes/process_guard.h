@@ -13,9 +13,9 @@
 //   Every child is started in a cgroup of its own below the run's, so a process that leaves
 //   its group is still found; stopping a child also kills its cgroup.
 //
-// Without a usable cgroup v2, a process that both leaves its process group (setsid, setpgid)
-// and whose parent is still alive when the orchestrator is SIGKILLed survives; on any other
-// exit of the orchestrator it is adopted and killed.
+// Without a usable cgroup v2, a process that leaves its process group (setsid, setpgid)
+// survives a SIGKILL of the orchestrator; on any other exit of the orchestrator it is killed
+// if it was adopted by then (its parent had exited).
 #pragma once
 
 #include <sys/types.h>
