@@ -175,7 +175,7 @@ class ProcessTreeTest(unittest.TestCase):
                           "killed by a live orchestrator (README, 'Nothing left behind')")
         self.assertEqual(run.leftovers(wait=10.0), [])
 
-    def test_nginx_workers_die_with_a_sigkilled_orchestrator(self):
+    def compare_routers(self):
         if not any(os.access(os.path.join(d, "nginx"), os.X_OK)
                    for d in os.environ.get("PATH", "").split(os.pathsep) if d):
             self.skipTest("nginx is not installed")
@@ -184,6 +184,18 @@ class ProcessTreeTest(unittest.TestCase):
         run = Run(["run", scenario, "--db", os.path.join(self.dir, "n.db")], cwd=self.dir)
         run.env["TMPDIR"] = self.tmp
         self.runs.append(run)
+        return run
+
+    def test_compare_routers_leaves_no_nginx_files(self):
+        before = set(glob.glob("/tmp/benchgate-nginx-*"))
+        run = self.compare_routers().run(timeout=200)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("variant=nginx", run.stdout)
+        self.assertEqual(set(glob.glob("/tmp/benchgate-nginx-*")) - before, set())
+        self.assertEqual(os.listdir(self.tmp), [], "left in $TMPDIR after a good run")
+
+    def test_nginx_workers_die_with_a_sigkilled_orchestrator(self):
+        run = self.compare_routers()
         run.start()
         run.wait_for_stderr("[nginx] rep 1/4: started")
         # nginx writes its process titles over its environment, so the test tag cannot find
