@@ -78,11 +78,32 @@ fs::path own_cgroup_dir() {
   return {};
 }
 
+// Removes the empty cgroups of orchestrators that are gone (killed together with their
+// guardian, which would have removed them). A live one keeps its own: its pid exists.
+void remove_stale_cgroups(const fs::path& parent) {
+  std::error_code ec;
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("benchgate-", 0) != 0) continue;
+    const std::string digits = name.substr(10);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t owner = static_cast<pid_t>(std::atol(digits.c_str()));
+    if (owner <= 0 || ::kill(owner, 0) == 0 || errno != ESRCH) continue;
+    std::error_code child_ec;
+    for (fs::directory_iterator c(it->path(), child_ec), cend; !child_ec && c != cend;
+         c.increment(child_ec)) {
+      if (c->is_directory(child_ec)) ::rmdir(c->path().c_str());  // fails while populated
+    }
+    ::rmdir(it->path().c_str());
+  }
+}
+
 // Creates the run's cgroup and checks that a process can join it (a cgroup whose parent
 // runs controllers, or one the user may not write, refuses members). Empty when unusable.
 fs::path make_run_cgroup() {
   const fs::path parent = own_cgroup_dir();
   if (parent.empty()) return {};
+  remove_stale_cgroups(parent);
   const fs::path dir = parent / ("benchgate-" + std::to_string(::getpid()));
   if (::mkdir(dir.c_str(), 0755) != 0) return {};
   bool usable = fs::exists(dir / "cgroup.kill");

@@ -95,6 +95,15 @@ def descendants(root):
     return found
 
 
+def cgroup2_mount():
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            before, _, after = line.partition(" - ")
+            if after.startswith("cgroup2 "):
+                return before.split()[4]
+    return ""
+
+
 def cgroup_of(pid):
     try:
         with open(f"/proc/{pid}/cgroup") as f:
@@ -193,6 +202,30 @@ class ProcessTreeTest(unittest.TestCase):
         self.assertIn("variant=nginx", run.stdout)
         self.assertEqual(set(glob.glob("/tmp/benchgate-nginx-*")) - before, set())
         self.assertEqual(os.listdir(self.tmp), [], "left in $TMPDIR after a good run")
+
+    def test_the_cgroup_of_an_orchestrator_killed_with_its_guardian_goes_at_the_next_run(self):
+        run = self.orchestrator(duration="30s", repetitions=3).start()
+        run.wait_for_stderr("rep 1/3: started")
+        servers = self.servers(run)
+        relative = cgroup_of(servers[0])
+        mount = cgroup2_mount()
+        if "/benchgate-" not in relative or not mount:
+            run.signal(signal.SIGKILL)
+            run.finish(timeout=30)
+            self.skipTest("no usable cgroup v2 here")
+        run_cgroup = os.path.join(mount, relative.lstrip("/").rsplit("/", 1)[0])
+        guardian = [p for p in tagged_processes(run.tag) if stat_of(p)
+                    and stat_of(p)[0] == "benchgate-guard"]
+        self.assertEqual(len(guardian), 1)
+        os.kill(guardian[0], signal.SIGKILL)  # nobody is left to remove the cgroup
+        run.signal(signal.SIGKILL)
+        run.finish(timeout=30)
+        kill_tagged(run.tag)
+        self.assertEqual(run.leftovers(wait=10.0), [])
+        self.assertTrue(os.path.isdir(run_cgroup), run_cgroup)
+        again = self.orchestrator().run(timeout=120)
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        self.assertFalse(os.path.exists(run_cgroup), run_cgroup)
 
     def test_nginx_workers_die_with_a_sigkilled_orchestrator(self):
         run = self.compare_routers()
