@@ -35,6 +35,8 @@ std::string_view to_string(Method method) {
       return "t-test";
     case Method::kMannWhitney:
       return "mann-whitney";
+    case Method::kChangePoint:
+      return "e-divisive";
   }
   return "none";
 }

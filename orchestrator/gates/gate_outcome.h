@@ -19,11 +19,12 @@ enum class Method {
   kAbsolute,     // the median against max / min
   kTTest,        // >= 5 baseline runs: t on the spread of the run medians
   kMannWhitney,  // 1..4 baseline runs: exact one-sided Mann-Whitney U
+  kChangePoint,  // change gate: the run against its series' current level (change_gate.h)
 };
 
 // "pass", "fail", "inconclusive", "no_baseline", "error".
 std::string_view to_string(Verdict verdict);
-// "none", "absolute", "t-test", "mann-whitney".
+// "none", "absolute", "t-test", "mann-whitney", "e-divisive".
 std::string_view to_string(Method method);
 
 // One stored baseline run's values of the gate's metric, one per repetition (base units).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "orchestrator/gates/gate_evaluator.h"
+#include "orchestrator/gating/change_gates.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/store.h"
@@ -61,10 +62,13 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.workload = workload.name;
       result.variant = workload.variant;
       result.baseline = gate.baseline;
+      result.change = gate.change;
       if (workload.status != "ok") {
         result.outcome = gates::error_outcome(gate, not_ok_reason(workload));
       } else if (!workload.not_judged.empty()) {
         result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
+      } else if (gate.change) {
+        result.outcome = evaluate_change(gate, workload, context);
       } else {
         std::string history_error;
         std::vector<gates::BaselineRun> baseline;
@@ -92,6 +96,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.gate_index = static_cast<int>(index);
       result.workload = gate.workload;
       result.baseline = gate.baseline;
+      result.change = gate.change;
       result.outcome = gates::error_outcome(
           gate, "no measured workload matches '" + gate.workload + "' (the run stopped early)");
       evaluated.push_back(std::move(result));
@@ -124,6 +129,11 @@ std::string not_ok_reason(const WorkloadValues& workload) {
   return "workload " + workload.name + " " + what + ": " + workload.error;
 }
 
+std::string kind_of(const EvaluatedGate& gate) {
+  if (gate.change) return "change";
+  return gate.baseline.empty() ? "absolute" : "relative";
+}
+
 store::GateRecord to_record(const EvaluatedGate& gate) {
   const auto& o = gate.outcome;
   store::GateRecord record;
@@ -131,7 +141,7 @@ store::GateRecord to_record(const EvaluatedGate& gate) {
   record.workload = gate.workload;
   record.variant = gate.variant;
   record.metric = o.metric;
-  record.kind = gate.baseline.empty() ? "absolute" : "relative";
+  record.kind = kind_of(gate);
   record.threshold = o.threshold;
   record.observed = o.observed;
   record.baseline = gate.baseline;
@@ -139,7 +149,7 @@ store::GateRecord to_record(const EvaluatedGate& gate) {
   record.baseline_centre = o.baseline_centre;
   record.effect = o.effect;
   record.p_value = o.p_adjusted ? o.p_adjusted : o.p_value;
-  if (!gate.baseline.empty()) record.alpha = o.alpha;
+  if (!gate.baseline.empty() || gate.change) record.alpha = o.alpha;
   record.method = std::string(gates::to_string(o.method));
   record.verdict = std::string(gates::to_string(o.verdict));
   record.severity = o.severity == scenario::GateSeverity::kCritical ? "critical" : "warning";

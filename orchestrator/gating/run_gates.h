@@ -51,8 +51,12 @@ struct EvaluatedGate {
   std::string workload;  // the concrete workload
   std::string variant = "default";
   std::string baseline;  // relative gates: the baseline used
+  bool change = false;   // a change gate (kind = "change")
   gates::GateOutcome outcome;
 };
+
+// "absolute", "relative" or "change", as gate_results.kind and the JSON report name it.
+std::string kind_of(const EvaluatedGate& gate);
 
 std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gates,
                                           const std::vector<WorkloadValues>& workloads,

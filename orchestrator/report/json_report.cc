@@ -214,7 +214,7 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"workload", gate.workload},
           {"variant", gate.variant},
           {"metric", o.metric},
-          {"kind", gate.baseline.empty() ? "absolute" : "relative"},
+          {"kind", gating::kind_of(gate)},
           {"baseline", gate.baseline.empty() ? json(nullptr) : json(gate.baseline)},
           {"severity", o.severity == scenario::GateSeverity::kCritical ? "critical" : "warning"},
           {"verdict", gates::to_string(o.verdict)},

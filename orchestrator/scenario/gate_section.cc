@@ -11,7 +11,8 @@ namespace benchgate::scenario {
 namespace {
 
 const std::vector<std::string_view> kGateKeys = {"workload", "metric",         "max",   "min",
-                                                 "baseline", "max_regression", "alpha", "severity"};
+                                                 "baseline", "max_regression", "alpha", "severity",
+                                                 "kind",     "min_change"};
 
 std::string metric_list() {
   std::string all;
@@ -107,6 +108,14 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool work
       }
       gate.metric = std::move(*metric);
     }
+  }
+
+  // A change gate has keys of its own (change_gate_section.cc).
+  if (read_gate_kind(r, gate)) {
+    if (auto severity = r.choice("severity", {"critical", "warning"})) {
+      gate.severity = *severity == "warning" ? GateSeverity::kWarning : GateSeverity::kCritical;
+    }
+    return gate;
   }
 
   // Exactly one of max, min, baseline decides what kind of gate this is.

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,13 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
 // [[gates]], each checked against the workloads read (names and globs must match one).
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
                              bool workloads_complete);
+
+// The `kind` key of a [[gates]] table (change_gate_section.cc). For kind = "change" reads the
+// change gate's keys into `gate` and returns true (the caller reads no bound); otherwise checks
+// that an explicit kind agrees with the gate's keys and returns false.
+bool read_gate_kind(TableReader& r, Gate& gate);
+// The metrics a change gate can name.
+std::span<const std::string_view> change_gate_metrics();
 
 // Whether a name fits [a-z0-9_.-]+ (scenario and workload names end up in file names and keys).
 bool is_valid_name(std::string_view name);

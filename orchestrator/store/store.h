@@ -14,6 +14,7 @@
 
 #include "common/util/expected.h"
 #include "orchestrator/changes/change_detection.h"
+#include "orchestrator/changes/change_gate.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/records.h"
 
@@ -108,6 +109,12 @@ class Store {
                                                      const changes::ChangeOptions& options);
   // The options stored change points are computed with.
   static changes::ChangeOptions stored_change_options() { return {}; }
+  // A change gate's history (GATES.md, "Change gates"): the values of the series `key` in its
+  // latest `limit` runs before run `before_run`, oldest first, each as the change-point
+  // analysis reads it. A metric change points are not looked for in is an error.
+  Expected<std::vector<changes::HistoryPoint>> change_gate_history(const ChangeSeriesKey& key,
+                                                                   int64_t before_run,
+                                                                   size_t limit);
   // The metrics change points are looked for in, as gates name them.
   static const std::vector<std::string>& change_metrics();
 

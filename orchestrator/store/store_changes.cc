@@ -290,6 +290,37 @@ const std::vector<std::string>& Store::change_metrics() {
   return kMetrics;
 }
 
+Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const ChangeSeriesKey& key,
+                                                                        int64_t before_run,
+                                                                        size_t limit) {
+  const std::string context =
+      "change gate history of " + key.scenario + "/" + key.workload + " " + key.metric;
+  auto column = std::find_if(kColumns.begin(), kColumns.end(),
+                             [&](const SeriesColumn& c) { return key.metric == c.metric; });
+  if (column == kColumns.end()) {
+    return Error{context + ": change points are not looked for in metric '" + key.metric + "'"};
+  }
+  // The series as load_points reads it, newest first from before_run, then reversed.
+  auto stmt = db_->prepare(
+      std::string("SELECT r.id, ") + column->expression +
+      " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
+      "AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 AND w.status = 'ok' "
+      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND r.id < ?6 AND " +
+      column->expression + " IS NOT NULL ORDER BY r.id DESC LIMIT ?7");
+  if (!stmt) return Error{context + ": " + stmt.message()};
+  stmt->bind(1, key.scenario).bind(2, key.testbed_id).bind(3, key.workload).bind(4, key.variant);
+  stmt->bind(5, key.params_hash).bind(6, before_run).bind(7, static_cast<int64_t>(limit));
+  std::vector<changes::HistoryPoint> points;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return Error{context + ": " + row.message()};
+    if (!*row) break;
+    points.push_back({stmt->int64(0), stmt->real(1)});
+  }
+  std::reverse(points.begin(), points.end());
+  return points;
+}
+
 Expected<void> Store::update_change_points(int64_t run) {
   const std::string context = "change points after run " + std::to_string(run);
   auto series =

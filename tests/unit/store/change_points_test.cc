@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "orchestrator/scenario/sections.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "tests/unit/store/store_test_support.h"
@@ -165,6 +166,65 @@ TEST_F(ChangePointsTest, OtherOptionsOrABranchAreComputed) {
   ChangeSeriesFilter nothing;
   nothing.scenario = "no_such_scenario";
   EXPECT_TRUE(rps_changes(nothing).empty());
+}
+
+// A change gate's history: the series' latest runs before the judged one, oldest first, each
+// with the value the change-point analysis reads.
+TEST_F(ChangePointsTest, ChangeGateHistoryIsTheSeriesBeforeTheRun) {
+  const std::vector<int64_t> ids = fill(30);
+  const std::vector<SeriesChanges> series = rps_changes();
+  ASSERT_EQ(series.size(), 1u);
+  ChangeSeriesKey key = series[0].key;
+  key.metric = "throughput.rps";
+  auto history = store_->change_gate_history(key, ids[20], 8);
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 8u);
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ((*history)[i].run_id, ids[12 + i]);
+  auto all = store_->change_gate_history(key, INT64_MAX, 100);
+  ASSERT_TRUE(all.ok()) << all.message();
+  ASSERT_EQ(all->size(), 30u);
+  // The same values as the run medians: 10000 before run 25, 9400 after, with 1% noise.
+  EXPECT_NEAR((*all)[0].value, 10000, 500);
+  EXPECT_NEAR((*all)[29].value, 9400, 500);
+  key.metric = "errors.count";
+  auto errors = store_->change_gate_history(key, INT64_MAX, 10);
+  ASSERT_FALSE(errors.ok());
+  EXPECT_NE(errors.message().find("change points are not looked for in metric 'errors.count'"),
+            std::string::npos)
+      << errors.message();
+}
+
+// gate_results accepts kind 'change' (schema 0007) and reads it back.
+TEST_F(ChangePointsTest, ChangeGateResultsAreStored) {
+  const int64_t run = add_run(10000);
+  GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "change";
+  g.observed = 0.0012;
+  g.baseline_runs = {1, 2, 3};
+  g.baseline_centre = 0.001;
+  g.p_value = 1.0 / 41;
+  g.alpha = 0.05;
+  g.method = "e-divisive";
+  g.verdict = "fail";
+  g.severity = "critical";
+  g.explanation = "starts a change";
+  auto stored = store_->store_gate_results(run, {g});
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  auto read = store_->gate_results(run);
+  ASSERT_TRUE(read.ok()) << read.message();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].kind, "change");
+  EXPECT_EQ((*read)[0].method, "e-divisive");
+  EXPECT_EQ((*read)[0].baseline_runs, g.baseline_runs);
+}
+
+// The loader accepts a change gate on exactly the metrics change points are looked for in.
+TEST(ChangeGateMetrics, TheLoaderAndTheStoreNameTheSameMetrics) {
+  std::vector<std::string> loader;
+  for (std::string_view m : scenario::change_gate_metrics()) loader.emplace_back(m);
+  EXPECT_EQ(loader, Store::change_metrics());
 }
 
 }  // namespace

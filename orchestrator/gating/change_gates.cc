@@ -1,0 +1,25 @@
+#include "orchestrator/gating/change_gates.h"
+
+#include "orchestrator/changes/change_gate.h"
+#include "orchestrator/gates/gate_evaluator.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::gating {
+
+gates::GateOutcome evaluate_change(const scenario::Gate& gate, const WorkloadValues& workload,
+                                   const GateContext& context) {
+  std::vector<changes::HistoryPoint> history;
+  if (context.store) {
+    store::ChangeSeriesKey key{context.scenario, context.testbed_id,   workload.name,
+                               workload.variant, workload.params_hash, gate.metric};
+    // The runs before the one judged: `orchestrator gate RUN` re-judges a stored run against
+    // the history it had.
+    auto stored = context.store->change_gate_history(
+        key, context.run_id > 0 ? context.run_id : INT64_MAX, changes::kChangeGateHistory);
+    if (!stored) return gates::error_outcome(gate, "change gate history: " + stored.message());
+    history = std::move(*stored);
+  }
+  return changes::evaluate_change_gate(gate, workload.values(gate.metric), history);
+}
+
+}  // namespace benchgate::gating
