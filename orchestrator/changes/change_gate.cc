@@ -148,28 +148,27 @@ GateOutcome evaluate_change_gate(const scenario::Gate& gate,
   o.p_value = p;
   o.p_adjusted = p;
 
-  std::string s =
-      "median " + gates::format_metric_value(y, unit) + " vs " +
-      gates::format_metric_value(centre, unit) + " over the last " +
-      std::to_string(reference.size()) + " runs" +
-      (found.empty() ? std::string()
-                     : " (since the change at run " + std::to_string(history[from].run_id) + ")") +
-      " " + number("%+.1f%%", (y / centre - 1) * 100);
+  std::string s = "median " + gates::format_metric_value(y, unit) + " vs " +
+                  gates::format_metric_value(centre, unit) + " (the last " +
+                  std::to_string(reference.size()) + " runs";
+  if (!found.empty()) s += ", since the change at run " + std::to_string(history[from].run_id);
+  s += ") " + number("%+.1f%%", (y / centre - 1) * 100);
   const std::string minimum = "the " + number("%.1f%%", gate.min_change * 100) +
                               " minimum change (threshold " +
                               gates::format_metric_value(*o.threshold, unit) + ")";
   const std::string test = "e-divisive p=" + number("%.3g", p);
   const std::string alpha = number("alpha %.3g", gate.alpha);
   if (*o.effect < margin) {
-    return with(std::move(o), Verdict::kPass, s + ": not worse by " + minimum);
+    return with(std::move(o), Verdict::kPass, s + ": not worse beyond " + minimum);
   }
   if (p < gate.alpha) {
     return with(std::move(o), Verdict::kFail,
-                s + ": starts a change worse by " + minimum + ", significant (" + test + " < " +
-                    alpha + ")");
+                s + ": starts a change, worse beyond " + minimum + ", significant (" + test +
+                    " < " + alpha + ")");
   }
-  return with(std::move(o), Verdict::kInconclusive,
-              s + ": worse by " + minimum + ", not significant (" + test + " >= " + alpha + ")");
+  return with(
+      std::move(o), Verdict::kInconclusive,
+      s + ": worse beyond " + minimum + ", not significant (" + test + " >= " + alpha + ")");
 }
 
 }  // namespace benchgate::changes
