@@ -196,6 +196,16 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
     // Derived data: `history changes` computes a series whose stored analysis is behind.
     if (auto changes = db.update_change_points(out.run_id); !changes) {
       std::fprintf(stderr, "warning: %s\n", changes.message().c_str());
+    } else if (metrics != nullptr) {
+      // For the benchgate_change_* gauges: the scenario's series as stored now.
+      store::ChangeSeriesFilter filter;
+      filter.scenario = scenario.name;
+      if (auto found = db.change_points(filter, store::Store::stored_change_options())) {
+        out.changes = std::move(*found);
+        out.changes_read = true;
+      } else {
+        std::fprintf(stderr, "warning: %s\n", found.message().c_str());
+      }
     }
   }
   if (!flags.promote.empty()) {

@@ -110,8 +110,20 @@ struct MetricsObserver::Impl {
       gauge(r, "benchgate_gate_verdict",
             "1 for the gate's verdict in the scenario's latest run, 0 for the other verdicts");
 
+  // Change points of the stored history (GATES.md, "Change points"), per series.
+  Family<Gauge>& change_points =
+      gauge(r, "benchgate_change_points",
+            "Change points in the series' stored history (history changes, default parameters)");
+  Family<Gauge>& change_latest =
+      gauge(r, "benchgate_change_latest_ratio",
+            "The series' latest change point: median after / median before - 1 (0.05 = +5%)");
+  Family<Gauge>& change_latest_run =
+      gauge(r, "benchgate_change_latest_run", "The run where the series' latest change happened");
+
   std::mutex mutex;
   std::string scenario;
+  std::map<std::string, std::vector<std::pair<Family<Gauge>*, Gauge*>>> change_series_by_scenario;
+  void set_change_points(const report::ScenarioReport& report);
   std::map<std::string, Gauge*> run_info_by_scenario;
   struct GateSeries {
     std::vector<Gauge*> passed;
@@ -223,6 +235,36 @@ void MetricsObserver::workload_finished(const results::WorkloadResult& result) {
   impl_->set_latency(labels, [&](double p) { return result.latency_at(p); });
 }
 
+// One series per (series, family) for the scenario, replacing what its previous run set: a
+// series with no change point has benchgate_change_points 0 and no latest change (nothing to
+// show, never a 0% change).
+void MetricsObserver::Impl::set_change_points(const report::ScenarioReport& report) {
+  Impl& m = *this;
+  if (!report.changes_read) return;  // not updated by this run: the previous values stand
+  auto& set = m.change_series_by_scenario[report.result.scenario];
+  for (auto [family, gauge] : set) family->Remove(gauge);
+  set.clear();
+  for (const store::SeriesChanges& series : report.changes) {
+    const Labels labels = {{"scenario", series.key.scenario},
+                           {"workload", series.key.workload},
+                           {"variant", series.key.variant},
+                           {"metric", series.key.metric},
+                           {"testbed", std::to_string(series.key.testbed_id)}};
+    Gauge& count = m.change_points.Add(labels);
+    count.Set(static_cast<double>(series.changes.size()));
+    set.emplace_back(&m.change_points, &count);
+    if (series.changes.empty()) continue;
+    const store::StoredChangePoint& latest = series.changes.back();
+    Gauge& run = m.change_latest_run.Add(labels);
+    run.Set(static_cast<double>(latest.run_id));
+    set.emplace_back(&m.change_latest_run, &run);
+    if (!latest.change) continue;  // from a median of 0: no relative size
+    Gauge& change = m.change_latest.Add(labels);
+    change.Set(*latest.change);
+    set.emplace_back(&m.change_latest, &change);
+  }
+}
+
 void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
                                         const std::string& commit) {
   std::lock_guard lock(impl_->mutex);
@@ -279,6 +321,7 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
       series.verdicts.push_back(&g);
     }
   }
+  m.set_change_points(report);
 }
 
 }  // namespace benchgate::metrics

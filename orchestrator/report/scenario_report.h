@@ -7,6 +7,7 @@
 
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/gating/run_gates.h"
+#include "orchestrator/store/records.h"
 
 namespace benchgate::report {
 
@@ -19,6 +20,10 @@ struct ScenarioReport {
   // run's (any runs.status).
   std::string status;
   int64_t duration_ns = 0;  // how long the scenario ran; 0: not known (a re-evaluation)
+  // The change points of every series of the scenario after this run updated them (for the
+  // Prometheus gauges); read only when changes_read.
+  bool changes_read = false;
+  std::vector<store::SeriesChanges> changes;
 };
 
 }  // namespace benchgate::report

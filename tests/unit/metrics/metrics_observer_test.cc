@@ -138,5 +138,65 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
   EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 0)")) << text;
 }
 
+store::SeriesChanges series(const std::string& metric, std::vector<std::optional<double>> changes) {
+  store::SeriesChanges s;
+  s.key = {"sc", 3, "hello", "default", "abc123", metric};
+  s.points = 60;
+  int64_t run = 10;
+  for (const auto& change : changes) {
+    store::StoredChangePoint c;
+    c.run_id = run;
+    c.change = change;
+    s.changes.push_back(c);
+    run += 10;
+  }
+  return s;
+}
+
+// benchgate_change_*: per series of the scenario, how many change points its stored history
+// has and the latest one; the next run's values replace them, and a run that did not read
+// them (changes_read false: it failed, or the store could not say) leaves them as they were.
+TEST(MetricsObserverTest, ChangePointGaugesFollowTheStoredSeries) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  report::ScenarioReport r = make_report(7, gates::Verdict::kPass);
+  r.changes_read = true;
+  r.changes = {series("latency.p99", {0.5, -0.04}), series("throughput.rps", {}),
+               series("latency.p50", {std::nullopt})};
+  observer.scenario_finished(r, "abc");
+  std::string text = scrape(observer);
+  const std::string p99 =
+      R"({metric="latency.p99",scenario="sc",testbed="3",variant="default",workload="hello"})";
+  const std::string rps =
+      R"({metric="throughput.rps",scenario="sc",testbed="3",variant="default",workload="hello"})";
+  const std::string p50 =
+      R"({metric="latency.p50",scenario="sc",testbed="3",variant="default",workload="hello"})";
+  EXPECT_TRUE(has_line(text, "benchgate_change_points" + p99 + " 2")) << text;
+  EXPECT_TRUE(has_line(text, "benchgate_change_latest_ratio" + p99 + " -0.04")) << text;
+  EXPECT_TRUE(has_line(text, "benchgate_change_latest_run" + p99 + " 20")) << text;
+  // No change point: a count of 0 and no latest change, never a change of 0.
+  EXPECT_TRUE(has_line(text, "benchgate_change_points" + rps + " 0")) << text;
+  EXPECT_EQ(text.find("benchgate_change_latest_ratio" + rps), std::string::npos) << text;
+  EXPECT_EQ(text.find("benchgate_change_latest_run" + rps), std::string::npos) << text;
+  // A change from a median of 0 has a run but no size.
+  EXPECT_TRUE(has_line(text, "benchgate_change_latest_run" + p50 + " 10")) << text;
+  EXPECT_EQ(text.find("benchgate_change_latest_ratio" + p50), std::string::npos) << text;
+
+  report::ScenarioReport failed = make_report(8, gates::Verdict::kPass);
+  observer.scenario_finished(failed, "def");
+  EXPECT_TRUE(has_line(scrape(observer), "benchgate_change_points" + p99 + " 2"));
+
+  report::ScenarioReport next = make_report(9, gates::Verdict::kPass);
+  next.changes_read = true;
+  next.changes = {series("latency.p99", {0.5})};
+  observer.scenario_finished(next, "ghi");
+  text = scrape(observer);
+  EXPECT_TRUE(has_line(text, "benchgate_change_points" + p99 + " 1")) << text;
+  EXPECT_TRUE(has_line(text, "benchgate_change_latest_ratio" + p99 + " 0.5")) << text;
+  EXPECT_EQ(text.find("benchgate_change_points" + rps), std::string::npos) << text;
+  EXPECT_EQ(text.find("benchgate_change_latest_run" + p50), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace benchgate::metrics
