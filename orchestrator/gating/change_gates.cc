@@ -1,5 +1,7 @@
 #include "orchestrator/gating/change_gates.h"
 
+#include <cstdint>
+
 #include "orchestrator/changes/change_gate.h"
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/store/store.h"
@@ -19,7 +21,15 @@ gates::GateOutcome evaluate_change(const scenario::Gate& gate, const WorkloadVal
     if (!stored) return gates::error_outcome(gate, "change gate history: " + stored.message());
     history = std::move(*stored);
   }
-  return changes::evaluate_change_gate(gate, workload.values(gate.metric), history);
+  gates::GateOutcome outcome =
+      changes::evaluate_change_gate(gate, workload.values(gate.metric), history);
+  // As for the other gates: a worker that could not measure the metric says why.
+  if (outcome.verdict == gates::Verdict::kError && !outcome.observed && workload.not_measured) {
+    if (std::string why = workload.not_measured(gate.metric); !why.empty()) {
+      outcome.explanation = why;
+    }
+  }
+  return outcome;
 }
 
 }  // namespace benchgate::gating
