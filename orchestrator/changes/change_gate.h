@@ -1,4 +1,4 @@
-// The change gate (GATES.md, "Change gates"): a `kind = "change"` gate fails a run that starts
+// The change gate (docs/GATES.md, "Change gates"): a `kind = "change"` gate fails a run that starts
 // a significant change of its series in the worse direction, judged against the series' own
 // recent history instead of a named baseline.
 //

@@ -1,4 +1,4 @@
-// A change gate (`kind = "change"`, GATES.md, "Change gates") of one workload: its series'
+// A change gate (`kind = "change"`, docs/GATES.md, "Change gates") of one workload: its series'
 // history from the store, then the decision of changes::evaluate_change_gate.
 #pragma once
 

@@ -110,7 +110,7 @@ struct MetricsObserver::Impl {
       gauge(r, "benchgate_gate_verdict",
             "1 for the gate's verdict in the scenario's latest run, 0 for the other verdicts");
 
-  // Change points of the stored history (GATES.md, "Change points"), per series.
+  // Change points of the stored history (docs/GATES.md, "Change points"), per series.
   Family<Gauge>& change_points =
       gauge(r, "benchgate_change_points",
             "Change points in the series' stored history (history changes, default parameters)");

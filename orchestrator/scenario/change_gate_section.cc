@@ -1,6 +1,6 @@
 // The `kind` key of a [[gates]] table, and the keys of a change gate (`kind = "change"`,
-// GATES.md, "Change gates"): judged against its series' own history, so it takes no max, min
-// or baseline, and only the metrics change points are looked for in.
+// docs/GATES.md, "Change gates"): judged against its series' own history, so it takes no max,
+// min or baseline, and only the metrics change points are looked for in.
 #include <algorithm>
 #include <array>
 

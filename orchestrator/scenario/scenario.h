@@ -143,7 +143,7 @@ struct Gate {
   std::string baseline;                  // relative gate: baseline name
   std::optional<double> max_regression;  // relative gate: 0.05 for "5%"
   double alpha = 0.01;
-  // kind = "change" (GATES.md, "Change gates"): judged against the series' own recent
+  // kind = "change" (docs/GATES.md, "Change gates"): judged against the series' own recent
   // history, failing a run that starts a change worse by at least min_change; no baseline.
   bool change = false;
   double min_change = 0.01;  // change gate: 0.01 for "1%"

@@ -109,7 +109,7 @@ class Store {
                                                      const changes::ChangeOptions& options);
   // The options stored change points are computed with.
   static changes::ChangeOptions stored_change_options() { return {}; }
-  // A change gate's history (GATES.md, "Change gates"): the values of the series `key` in its
+  // A change gate's history (docs/GATES.md, "Change gates"): the values of the series `key` in its
   // latest `limit` runs before run `before_run`, oldest first, each as the change-point
   // analysis reads it. A metric change points are not looked for in is an error.
   Expected<std::vector<changes::HistoryPoint>> change_gate_history(const ChangeSeriesKey& key,

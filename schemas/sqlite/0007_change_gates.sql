@@ -1,6 +1,6 @@
 -- benchgate result store, schema version 7: gate results of change gates (kind 'change',
--- GATES.md, "Change gates"), which judge a run against its series' own recent history. SQLite
--- changes a CHECK only by rebuilding the table; every column and row is kept as it was.
+-- docs/GATES.md, "Change gates"), which judge a run against its series' own recent history.
+-- SQLite changes a CHECK only by rebuilding the table; every column and row is kept as it was.
 
 CREATE TABLE gate_results_v7 (
   id              INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
-// [[gates]] with kind = "change" (GATES.md, "Change gates"): the keys a change gate takes,
+// [[gates]] with kind = "change" (docs/GATES.md, "Change gates"): the keys a change gate takes,
 // its defaults, and a one-line error for every key or value it cannot take.
 #include <gtest/gtest.h>
 
