@@ -1,6 +1,8 @@
 // Schema migrations: applied in order, version in user_version, idempotent, never downgraded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "orchestrator/store/migrations.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -112,6 +114,58 @@ TEST(Migrations, ADatabaseNewerThanThisBuildIsRefused) {
   auto store = Store::open(dir.file("new.db"));
   ASSERT_FALSE(store.ok());
   EXPECT_NE(store.message().find("newer"), std::string::npos) << store.message();
+}
+
+// The change-gates migration rebuilds gate_results to allow kind 'change': a result stored
+// before it keeps every value, and afterwards a 'change' row is accepted.
+TEST(Migrations, TheChangeGatesMigrationKeepsEveryStoredGateResult) {
+  const auto& all = embedded_migrations();
+  auto at = std::find_if(all.begin(), all.end(), [](const Migration& m) {
+    return m.name.size() > 13 && m.name.substr(m.name.size() - 13) == "_change_gates";
+  });
+  ASSERT_NE(at, all.end());
+  TempDir dir;
+  auto db = sqlite::Database::open(dir.file("g.db"));
+  ASSERT_TRUE(db.ok());
+  const std::vector<Migration> before(all.begin(), at);
+  ASSERT_TRUE(apply_migrations(**db, before).ok());
+  ASSERT_TRUE((*db)
+                  ->exec("INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, "
+                         "governor, compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', "
+                         "2, 'k', 'unknown', 'g', '-O2', 1); INSERT INTO runs (id, scenario, "
+                         "scenario_text, scenario_hash, started_at, testbed_id) VALUES (7, 's', "
+                         "'', 'x', 1, 1)")
+                  .ok());
+  ASSERT_TRUE((*db)
+                  ->exec("INSERT INTO gate_results (run_id, evaluated_at, gate_index, workload, "
+                         "metric, kind, threshold, observed, baseline, baseline_runs, p_value, "
+                         "alpha, method, verdict, severity, explanation) VALUES (7, 99, 2, 'w', "
+                         "'latency.p99', 'relative', 0.5, 0.25, 'main', '[1,2]', 0.003, 0.01, "
+                         "'t-test', 'fail', 'critical', 'why')")
+                  .ok());
+  EXPECT_FALSE((*db)
+                   ->exec("INSERT INTO gate_results (run_id, evaluated_at, gate_index, workload, "
+                          "metric, kind, verdict, severity) VALUES (7, 99, 3, 'w', 'latency.p99', "
+                          "'change', 'fail', 'critical')")
+                   .ok());
+  auto after = apply_migrations(**db, all);
+  ASSERT_TRUE(after.ok()) << after.message();
+  EXPECT_EQ(query_text(**db,
+                       "SELECT run_id || '|' || evaluated_at || '|' || gate_index || '|' || "
+                       "workload || '|' || kind || '|' || threshold || '|' || observed || '|' || "
+                       "baseline || '|' || baseline_runs || '|' || p_value || '|' || alpha || "
+                       "'|' || method || '|' || verdict || '|' || severity || '|' || explanation "
+                       "FROM gate_results"),
+            "7|99|2|w|relative|0.5|0.25|main|[1,2]|0.003|0.01|t-test|fail|critical|why");
+  EXPECT_TRUE((*db)
+                  ->exec("INSERT INTO gate_results (run_id, evaluated_at, gate_index, workload, "
+                         "metric, kind, verdict, severity) VALUES (7, 99, 3, 'w', 'latency.p99', "
+                         "'change', 'fail', 'critical')")
+                  .ok());
+  EXPECT_EQ(query_int(**db,
+                      "SELECT count(*) FROM sqlite_master WHERE name = "
+                      "'gate_results_by_run'"),
+            1);
 }
 
 }  // namespace
