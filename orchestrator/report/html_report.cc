@@ -295,9 +295,9 @@ std::string gates_section(const HtmlRun& run) {
     if (!g.variant.empty() && g.variant != "default") workload += " [" + g.variant + "]";
     std::string effect = "-";
     if (g.effect) {
-      // Relative gates store d in log space (positive is worse); absolute gates the distance
-      // beyond the bound in the metric's unit (docs/GATES.md).
-      if (g.kind == "relative") {
+      // Relative and change gates store d in log space (positive is worse); absolute gates the
+      // distance beyond the bound in the metric's unit (docs/GATES.md).
+      if (g.kind == "relative" || g.kind == "change") {
         effect = fmt::format("d = {:+.4f} (log)", *g.effect);
       } else if (*g.effect > 0) {
         effect = history::format_gate_value(g.metric, g.effect) + " beyond the bound";

@@ -202,13 +202,40 @@ namespace benchgate::report {
 namespace {
 
 TEST(HtmlReport, EveryFlagTheMeasurementRaisesHasPlainWords) {
-  for (const char* flag : {"worker_saturated", "worker_cpu_starved", "start_skew",
-                           "latency_clamped", "throughput_span", "router_count_mismatch",
-                           "process_stopped"}) {
+  for (const char* flag :
+       {"worker_saturated", "worker_cpu_starved", "start_skew", "latency_clamped",
+        "throughput_span", "router_count_mismatch", "process_stopped"}) {
     EXPECT_EQ(flag_text(flag).find("no words"), std::string::npos) << flag;
   }
   EXPECT_NE(flag_text("worker_cpu_starved").find("waited for a CPU"), std::string::npos);
   EXPECT_NE(flag_text("something_new").find("no words"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A change gate's effect is d in log space, as a relative gate's, not a distance beyond a bound.
+TEST(HtmlReport, AChangeGatesEffectIsInLogSpace) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "change";
+  g.observed = 0.002;
+  g.threshold = 0.00101;
+  g.effect = 0.6931;
+  g.method = "e-divisive";
+  g.verdict = "fail";
+  g.severity = "critical";
+  run.gates.push_back(g);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("d = +0.6931 (log)"), std::string::npos);
+  EXPECT_EQ(html.find("beyond the bound"), std::string::npos);
 }
 
 }  // namespace

@@ -194,7 +194,7 @@ TEST_F(ChangePointsTest, ChangeGateHistoryIsTheSeriesBeforeTheRun) {
       << errors.message();
 }
 
-// gate_results accepts kind 'change' (schema 0007) and reads it back.
+// gate_results accepts kind 'change' (schema 0008) and reads it back.
 TEST_F(ChangePointsTest, ChangeGateResultsAreStored) {
   const int64_t run = add_run(10000);
   GateRecord g;

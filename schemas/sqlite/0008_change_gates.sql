@@ -1,8 +1,8 @@
--- benchgate result store, schema version 7: gate results of change gates (kind 'change',
+-- benchgate result store, schema version 8: gate results of change gates (kind 'change',
 -- docs/GATES.md, "Change gates"), which judge a run against its series' own recent history.
 -- SQLite changes a CHECK only by rebuilding the table; every column and row is kept as it was.
 
-CREATE TABLE gate_results_v7 (
+CREATE TABLE gate_results_v8 (
   id              INTEGER PRIMARY KEY,
   run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   evaluation      INTEGER NOT NULL DEFAULT 1,
@@ -27,7 +27,7 @@ CREATE TABLE gate_results_v7 (
   severity        TEXT NOT NULL CHECK (severity IN ('critical', 'warning')),
   explanation     TEXT NOT NULL DEFAULT ''
 );
-INSERT INTO gate_results_v7 (id, run_id, evaluation, evaluated_at, gate_index, workload, variant,
+INSERT INTO gate_results_v8 (id, run_id, evaluation, evaluated_at, gate_index, workload, variant,
                              metric, kind, threshold, observed, baseline, baseline_runs,
                              baseline_centre, effect, p_value, alpha, method, verdict, severity,
                              explanation)
@@ -36,5 +36,5 @@ SELECT id, run_id, evaluation, evaluated_at, gate_index, workload, variant, metr
        method, verdict, severity, explanation
 FROM gate_results;
 DROP TABLE gate_results;
-ALTER TABLE gate_results_v7 RENAME TO gate_results;
+ALTER TABLE gate_results_v8 RENAME TO gate_results;
 CREATE INDEX gate_results_by_run ON gate_results(run_id, evaluation);
