@@ -98,6 +98,7 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
     v.variant = w.variant;
     v.params_hash = store::workload_params_hash(w.spec);
     v.ok = w.status == results::WorkloadStatus::kOk;
+    v.not_configured = w.status == results::WorkloadStatus::kNotConfigured;
     v.error = w.error;
     for (const auto& rep : w.repetitions) {
       if (rep.stopped.empty()) continue;
@@ -105,6 +106,7 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
       break;
     }
     v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
+    v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };
     v.not_measured = [&w](const std::string& metric) {
       return results::not_measured_reason(w, metric);
     };
@@ -224,8 +226,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
       "Add the run to this baseline when it exits 0 (completed, no critical gate failed)");
   run->add_option("--baseline", flags.baseline,
                   "Evaluate every relative gate against this baseline instead of its own");
-  run->add_flag("--strict", flags.strict,
-                "Inconclusive and no_baseline verdicts also fail (exit 1)");
+  run->add_flag(
+      "--strict", flags.strict,
+      "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
   run->add_option("--router-bin", flags.router_binary,
                   "Router executable (default: next to orchestrator, or $BENCHGATE_ROUTER_BIN)");
   run->add_option("--worker-bin", flags.worker_binary,

@@ -25,13 +25,17 @@ struct WorkloadValues {
   std::string name;
   std::string variant = "default";
   std::string params_hash;
-  bool ok = true;     // false: the workload failed; its gates are errors
-  std::string error;  // why it failed
+  bool ok = true;               // false: the workload failed; its gates are errors
+  bool not_configured = false;  // its program is not installed; its gates are not_configured
+  std::string error;            // why it failed or was not configured
   // Why its figures are not judged although it ran (see stopped_reason), or "": its gates are
   // then errors, as a gate never passes on data it cannot trust.
   std::string not_judged;
   // Per-repetition values of a metric in base units; nullopt when not collected.
   std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
+  // The workload's figure of a metric as the report prints it (results::metric_figure, or
+  // the stored one); nullopt when not collected.
+  std::function<std::optional<double>(const std::string& metric)> figure;
   // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
   std::function<std::string(const std::string& metric)> not_measured;
 };

@@ -51,9 +51,10 @@ WorkloadTemplate read_defaults(TableReader& top);
 // [[workloads]], each starting from the template. At least one is required.
 std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& defaults);
 
-// [[gates]], each checked against the workloads read (names and globs must match one).
+// [[gates]], each checked against the workloads read and the variants they run as ("default",
+// or the compared routers' or workers' names): names and globs must match one.
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             bool workloads_complete);
+                             const std::vector<std::string>& variants, bool workloads_complete);
 
 // Whether a name fits [a-z0-9_.-]+ (scenario and workload names end up in file names and keys).
 bool is_valid_name(std::string_view name);
