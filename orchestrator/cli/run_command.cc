@@ -290,6 +290,45 @@ std::string not_with_server(const std::string& flag) {
 
 }  // namespace
 
+Expected<RunSetup> set_up_run(const RunFlags& flags,
+                              const std::map<std::string, std::string>& labels,
+                              const std::string& worker_token) {
+  // The database is opened before anything is spawned: a bad path costs nothing.
+  auto db = store::Store::open(flags.db_path);
+  if (!db) return db.error();
+  for (int64_t abandoned : (*db)->abandoned_runs()) {
+    std::fprintf(stderr,
+                 "note: run %lld was left running by an orchestrator that is gone; "
+                 "marked abandoned\n",
+                 static_cast<long long>(abandoned));
+  }
+  RunSetup setup;
+  setup.db = std::move(*db);
+  store::RunInfo& info = setup.info;
+  info.commit = flags.commit;
+  info.branch = flags.branch;
+  info.labels = labels;
+  info.testbed = store::detect_testbed();
+  if (info.commit.empty() || info.branch.empty()) {
+    if (auto git = store::detect_git_revision(fs::current_path().string())) {
+      if (info.commit.empty()) info.commit = git->commit;
+      if (info.branch.empty()) info.branch = git->branch;
+    }
+  }
+  engine::EngineOptions& options = setup.options;
+  options.router_binary = flags.router_binary.empty()
+                              ? sibling_binary("router", "BENCHGATE_ROUTER_BIN")
+                              : flags.router_binary;
+  options.worker_binary = flags.worker_binary.empty()
+                              ? sibling_binary("worker", "BENCHGATE_WORKER_BIN")
+                              : flags.worker_binary;
+  options.worker_addresses = flags.worker_addresses;
+  options.worker_token = worker_token;
+  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
+  options.log_dir = make_log_dir();
+  return setup;
+}
+
 int run_command(const RunFlags& flags) {
   auto scenarios = load_all(flags.files, stderr);
   if (!scenarios) return kExitInvalidInput;
@@ -345,41 +384,14 @@ int run_command(const RunFlags& flags) {
     std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
     return kExitInvalidInput;
   }
-  auto db = store::Store::open(flags.db_path);
-  if (!db) {
-    std::fprintf(stderr, "error: %s\n", db.message().c_str());
+  auto setup = set_up_run(flags, *labels, *worker_token);
+  if (!setup) {
+    std::fprintf(stderr, "error: %s\n", setup.message().c_str());
     return kExitInvalidInput;
   }
-  for (int64_t abandoned : (*db)->abandoned_runs()) {
-    std::fprintf(stderr,
-                 "note: run %lld was left running by an orchestrator that is gone; "
-                 "marked abandoned\n",
-                 static_cast<long long>(abandoned));
-  }
-
-  store::RunInfo info;
-  info.commit = flags.commit;
-  info.branch = flags.branch;
-  info.labels = *labels;
-  info.testbed = store::detect_testbed();
-  if (info.commit.empty() || info.branch.empty()) {
-    if (auto git = store::detect_git_revision(fs::current_path().string())) {
-      if (info.commit.empty()) info.commit = git->commit;
-      if (info.branch.empty()) info.branch = git->branch;
-    }
-  }
-
-  engine::EngineOptions options;
-  options.router_binary = flags.router_binary.empty()
-                              ? sibling_binary("router", "BENCHGATE_ROUTER_BIN")
-                              : flags.router_binary;
-  options.worker_binary = flags.worker_binary.empty()
-                              ? sibling_binary("worker", "BENCHGATE_WORKER_BIN")
-                              : flags.worker_binary;
-  options.worker_addresses = flags.worker_addresses;
-  options.worker_token = *worker_token;
-  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
-  options.log_dir = make_log_dir();
+  auto& db = setup->db;
+  const store::RunInfo& info = setup->info;
+  const engine::EngineOptions& options = setup->options;
 
   engine::RunObserver* metrics_observer = *exporter ? &(*exporter)->observer() : nullptr;
 
@@ -387,7 +399,7 @@ int run_command(const RunFlags& flags) {
   std::vector<report::ScenarioReport> reports;
   int exit_code = kExitOk;
   for (const auto& scenario : *scenarios) {
-    reports.push_back(run_one(scenario, flags, options, **db, info, terminal, metrics_observer));
+    reports.push_back(run_one(scenario, flags, options, *db, info, terminal, metrics_observer));
     const auto& r = reports.back();
     if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
     std::fputs(report::gates_table(r.gates).c_str(), stdout);

@@ -153,8 +153,9 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   const MetricInfo& info = *find_metric(gate.metric);
   const LogSpace space{info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0, info.log_floor};
   for (double& f : figures) f = space.to(f);
+  // The noise model is the baseline's: the new run's own spread is part of what is judged
+  // (one slow repetition must not make its run untestable).
   for (auto& r : repetitions) r = space.to(r);
-  repetitions.push_back(space.to(run.repetitions));  // the new run's spread counts too
 
   const double margin = std::log1p(*gate.max_regression);
   const double k = static_cast<double>(figures.size());
@@ -164,6 +165,8 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   if (figures.size() >= 5) {
     test = t_on_figures(Method::kTTest, centre, d, sample_stddev(figures), k - 1, k, margin,
                         gate.alpha);
+    // The baseline's own spread decides; a calibration only adds what this testbed can detect.
+    if (calibration && calibration->runs >= 2) o.calibration = calibration;
   } else {
     // A run's figure varies at least as much as its repetitions' mean does.
     const double n = static_cast<double>(std::max<size_t>(run.repetitions.size(), 1));

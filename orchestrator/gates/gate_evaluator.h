@@ -16,7 +16,8 @@
 //                            series (`orchestrator calibrate`, N runs) with the runs' own,
 //                            df = N - 1 + k - 1.
 //   2..4 runs (nested-t):    s = the larger of their F's standard deviation and the within-run
-//                            spread (pooled over every run's repetitions) over sqrt(n), df = k - 1.
+//                            spread (pooled over the baseline runs' repetitions) over sqrt(n),
+//                            df = k - 1.
 //   1 run, not calibrated:   nothing estimates the between-run spread, so no p-value: the gate
 //                            can pass or be inconclusive, never fail, and is underpowered.
 //   fail: d > m and p < alpha; inconclusive: d > m otherwise; pass: d <= m. Underpowered

@@ -250,5 +250,57 @@ in_flight = 1
         self.assertNotIn("RESULT|", run.stdout)
 
 
+    # --- calibrate -------------------------------------------------------------------------
+
+    def test_calibrate_stores_the_noise_and_a_calibrated_gate_decides_with_one_baseline_run(self):
+        # The fault worker's figures are exact: no run-to-run noise at all.
+        path = self.scenario(self.RELATIVE)
+        steady = self.fault_worker("--mode", "well_behaved")
+        cal = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "3",
+                                "--worker-bin", steady)
+        self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
+        self.assertIn("calibration of e2e_gate_verdicts over 3 runs", cal.stdout)
+        self.assertRegex(cal.stdout, r"hello\s+default\s+latency.p99\s+100us\s+0.0%")
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute("SELECT metric, runs, cv, run_ids FROM calibrations "
+                              "ORDER BY metric").fetchall()
+            labels = [r[0] for r in db.execute("SELECT labels FROM runs ORDER BY id")]
+        self.assertEqual([r[0] for r in rows], ["latency.p50", "latency.p99", "throughput.rps"])
+        self.assertEqual({(r[1], r[2], r[3]) for r in rows}, {(3, 0.0, "[1,2,3]")})
+        self.assertEqual(len(labels), 3)
+        self.assertTrue(all('"calibration":"a/a"' in l.replace(" ", "") for l in labels), labels)
+
+        self.promote_a_baseline(path)
+        slow = self.fault_worker("--mode", "slow_window", "--window", "1")
+        run = self.run_scenario(path, "--worker-bin", slow)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        gate = self.gates_json()[0]
+        self.assertEqual((gate["method"], gate["verdict"], gate["underpowered"]),
+                         ("calibrated-t", "fail", False))
+        self.assertIn("calibrated noise 0.0% over 3 runs", gate["explanation"])
+
+    def test_calibrate_says_when_a_gate_asks_for_less_than_the_testbed_can_detect(self):
+        # Real load on the bundled router: some noise between runs, far above 0.01%.
+        gates = ('[[gates]]\nworkload = "hello"\nmetric = "throughput.rps"\nbaseline = "main"\n'
+                 'max_regression = "0.01%"\n')
+        path = self.scenario(gates)
+        cal = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "3")
+        self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
+        self.assertRegex(cal.stdout, r"gate #1 hello throughput.rps: max_regression 0.0% is "
+                                     r"below the \d+\.\d% this testbed can detect")
+        with sqlite3.connect(self.db) as db:
+            cv, detectable = db.execute("SELECT cv, detectable_5 FROM calibrations WHERE "
+                                        "metric = 'throughput.rps'").fetchone()
+        self.assertGreater(cv, 0)
+        self.assertGreater(detectable, 0.0001)
+
+    def test_calibrate_refuses_too_few_runs_before_anything_starts(self):
+        path = self.scenario(self.RELATIVE)
+        run = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "2")
+        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+        self.assertIn("--runs 2: must be from 3 to 1000", run.stderr)
+        self.assertFalse(os.path.exists(self.db))
+
+
 if __name__ == "__main__":
     unittest.main()
