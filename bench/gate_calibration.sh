@@ -14,8 +14,8 @@
 #   bench/gate_calibration.sh [A/A RUNS (default 20)] [RUNS per slowdown (default 10)]
 #
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
-# Windows: warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker;
-# about 2.5 s a run, about 4 minutes with the defaults on an idle 2-core machine.
+# Windows: warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
+# With the defaults (75 runs) it took 2 min 40 s on a loaded 2-core machine (docs/GATES.md).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -29,8 +29,8 @@ bench_init gate-calibration $((TOTAL_RUNS * 20 + 120))
 bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
 
 echo "== gate calibration: false alarms (A/A) and detection of injected slowdowns =="
+BENCH_PINNING="none (the orchestrator spawns the router and the worker; they share the machine)"
 print_environment
-echo "pinning:   none (the orchestrator spawns the router and the worker; they share the machine)"
 echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
   "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]})"
 
