@@ -80,6 +80,31 @@ TEST_F(Figures, TheStoredFigureIsTheOneTheReportPrintsAndTheViewsShowIt) {
   EXPECT_EQ(scalar("SELECT count(*) FROM series_history WHERE metric = 'errors.total'"), 0.0);
 }
 
+TEST_F(Figures, EveryStoredFigureIsTheInMemoryOne) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  results::WorkloadResult w = skewed_workload();
+  w.repetitions[1].router.rss_bytes = 99'000'000;  // the peak is one repetition's
+  w.repetitions[0].worker_cpu_utilization = 0.9;
+  ASSERT_TRUE(store_->store_workload(*run, w).ok());
+  for (const char* metric :
+       {"throughput.rps", "throughput.bytes_per_s", "latency.p50", "latency.p75", "latency.p90",
+        "latency.p95", "latency.p99", "latency.p999", "latency.max", "latency.mean", "errors.count",
+        "errors.rate", "router.cpu_per_request", "router.rss_bytes", "worker.cpu_utilization"}) {
+    auto stored = store_->run_metric_figure(*run, "http_hello", "default", metric);
+    ASSERT_TRUE(stored.ok()) << stored.message();
+    const auto in_memory = results::metric_figure(w, metric);
+    ASSERT_TRUE(in_memory.has_value()) << metric;
+    EXPECT_EQ(*stored, in_memory) << metric;
+  }
+  EXPECT_EQ(results::metric_figure(w, "router.rss_bytes"), std::optional<double>(99'000'000));
+  EXPECT_EQ(results::metric_figure(w, "worker.cpu_utilization"), std::optional<double>(0.9));
+  uint64_t operations = 0;
+  for (const auto& rep : w.repetitions) operations += rep.operations;
+  EXPECT_EQ(results::metric_figure(w, "errors.rate"),
+            std::optional<double>(500.0 / static_cast<double>(operations)));
+}
+
 TEST_F(Figures, ABaselineRunCarriesItsFigure) {
   auto run = store_->begin_run(testing::test_run_info());
   ASSERT_TRUE(run.ok());
