@@ -123,7 +123,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       if (!*v) continue;  // not collected in every repetition: not usable as history
       auto figure = figure_of(*figures, c.int64(3), q.metric);
       if (!figure) return Error{context + ": " + figure.message()};
-      // No figure: stored before figures were (schema version 6) for a latency metric.
+      // No figure: stored before figures were (schema version 7) for a latency metric.
       if (!*figure) continue;
       walk.found.push_back(HistoryRun{c.int64(0), c.int64(1), c.text(2), **figure, std::move(**v)});
       if (static_cast<int>(walk.found.size()) == q.k) return std::move(walk.found);
