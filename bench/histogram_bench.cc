@@ -1,5 +1,5 @@
 // Cost of HdrHistogram operations: record() is on every request's path, add() and the
-// encodings run once per thread per window (MEASUREMENT.md). Values are latency-like
+// encodings run once per thread per window (docs/MEASUREMENT.md). Values are latency-like
 // (log-normal around 60 us) and precomputed, so the loop measures the histogram only.
 #include <benchmark/benchmark.h>
 

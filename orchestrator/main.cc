@@ -9,6 +9,7 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/gate_command.h"
 #include "orchestrator/cli/history_commands.h"
+#include "orchestrator/cli/report_command.h"
 #include "orchestrator/cli/run_command.h"
 #include "orchestrator/cli/serve_command.h"
 #include "orchestrator/cli/usage_mistakes.h"
@@ -33,6 +34,8 @@ int main(int argc, char** argv) {
   cli::add_calibrate_command(app, calibrate_flags);
   cli::ChangesFlags changes_flags;
   cli::add_changes_command(app, changes_flags);
+  cli::ReportFlags report_flags;
+  cli::add_report_command(app, report_flags);
   cli::WorkerCheckFlags worker_check_flags;
   cli::add_worker_check_command(app, worker_check_flags);
 
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
   if (app.got_subcommand("gate")) return cli::gate_command(gate_flags);
   if (app.got_subcommand("calibrate")) return cli::calibrate_command(calibrate_flags);
+  if (app.got_subcommand("report")) return cli::report_command(report_flags);
   if (app.got_subcommand("worker-check")) return cli::worker_check_command(worker_check_flags);
   if (auto code = cli::run_history_command(app, history_flags)) return *code;
   if (int code = cli::run_changes_command(app, changes_flags); code >= 0) return code;

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake ninja-build pkg-config git
-  # libraries (ARCHITECTURE.md, "Dependencies")
+  # libraries (docs/ARCHITECTURE.md, "Dependencies")
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost1.81-dev libtomlplusplus-dev prometheus-cpp-dev libsqlite3-dev libcli11-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libssl-dev zlib1g-dev
@@ -21,6 +21,9 @@ packages=(
   python3-grpcio python3-protobuf
   # tests: the worker adapters and scenarios/compare_workers.toml run the real h2load and wrk
   nghttp2-client wrk
+  # tests: the HTML report and serve's pages open in a real headless Chromium (e2e.report:
+  # no script error, no request leaving the page, the charts' series and points, screenshots)
+  chromium
   # tests: libFuzzer targets (fuzz/, built with clang)
   clang libclang-rt-14-dev
 )

@@ -5,7 +5,7 @@
 //
 // benchgate records latencies in nanoseconds with the default configuration: 1 ns to 1 hour,
 // 3 significant digits. Recording is O(1) and allocation-free; one histogram per thread,
-// merged with add() at the end of a window (STYLE.md, "Hot paths allocate nothing").
+// merged with add() at the end of a window (docs/CONTRIBUTING.md, rule 9).
 #pragma once
 
 #include <cstdint>

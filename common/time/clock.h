@@ -1,4 +1,4 @@
-// Clocks. Latencies use std::chrono::steady_clock (CLOCK_MONOTONIC, MEASUREMENT.md); instants
+// Clocks. Latencies use std::chrono::steady_clock (CLOCK_MONOTONIC, docs/MEASUREMENT.md); instants
 // shared between processes (a window's start) travel as CLOCK_REALTIME nanoseconds.
 #pragma once
 

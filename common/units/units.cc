@@ -1,4 +1,4 @@
-// Unit parsing and formatting (SCENARIOS.md, "Units"). Durations and sizes are parsed with
+// Unit parsing and formatting (docs/SCENARIOS.md, "Units"). Durations and sizes are parsed with
 // exact decimal arithmetic, so "0.1s" is exactly 100000000 ns and "1.5KiB" exactly 1536 bytes,
 // with no binary floating-point rounding in between.
 #include "common/units/units.h"

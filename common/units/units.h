@@ -1,4 +1,4 @@
-// Parsing of the units scenario files use (SCENARIOS.md, "Units"), and formatting for reports.
+// Parsing of the units scenario files use (docs/SCENARIOS.md, "Units"), and formatting for reports.
 // Plain functions with plain tests; errors say what was wrong with the text.
 #pragma once
 

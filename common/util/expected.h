@@ -1,4 +1,4 @@
-// A value or a human-readable error, for the control plane (STYLE.md, "Errors by plane").
+// A value or a human-readable error, for the control plane (docs/CONTRIBUTING.md, rule 6).
 // C++20 has no std::expected; this is the small subset benchgate needs.
 #pragma once
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 namespace benchgate::app {
 namespace {
@@ -27,8 +28,10 @@ std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos) {
-    return "'" + port + "' is not a port number";
+  // getaddrinfo takes 99999 and the kernel binds it modulo 65536 (port 34463): refused here.
+  if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
+      port.size() > 5 || std::stoul(port) > 65535) {
+    return "'" + port + "' is not a port number (0 to 65535)";
   }
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;

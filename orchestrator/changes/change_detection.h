@@ -1,6 +1,7 @@
-// Change points of one series of run values (GATES.md, "Change points"): E-divisive means
+// Change points of one series of run values (docs/GATES.md, "Change points"): E-divisive means
 // (Matteson and James 2014) with a permutation test for each candidate, in sliding windows and
-// two passes as Hunter/Apache Otava do (Fleming et al., ICPE 2023; Otava's docs/MATH.md):
+// two passes as Hunter/Apache Otava do (Fleming et al., ICPE 2023; the mathematics page of Otava's
+// documentation):
 //
 // 1. Split (weak pass): windows of `window` points, each half a window after the previous one
 //    (or starting at the last change found in it). In each window E-divisive bisects

@@ -135,7 +135,7 @@ void add_changes_command(CLI::App& app, ChangesFlags& flags) {
       "changes",
       "Change points of every series (scenario, workload, variant, metric, testbed) of "
       "finished runs: E-divisive means with permutation tests over the runs' medians "
-      "(GATES.md, \"Change points\"). Per change: the run where it happened, the commits "
+      "(docs/GATES.md, \"Change points\"). Per change: the run where it happened, the commits "
       "before it, the medians before and after, the change with its 95% interval, the "
       "p-value; a table and CHANGE| lines, or JSON");
   cmd->add_option("--scenario", flags.scenario, "Only this scenario");

@@ -1,4 +1,4 @@
-// `orchestrator history changes`: the change points of every stored series (GATES.md,
+// `orchestrator history changes`: the change points of every stored series (docs/GATES.md,
 // "Change points"). Read-only: a missing database is an error, never created.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Exit codes of `orchestrator run`, `validate` and `gate` (GATES.md; README "Failure
+// Exit codes of `orchestrator run`, `validate` and `gate` (docs/GATES.md; README "Failure
 // behaviour").
 #pragma once
 

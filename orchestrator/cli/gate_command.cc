@@ -55,8 +55,7 @@ int gate_command(const GateFlags& flags) {
     v.name = w.name;
     v.variant = w.variant;
     v.params_hash = w.params_hash;
-    v.ok = w.status == "ok";
-    v.not_configured = w.status == "not_configured";
+    v.status = w.status;
     v.error = w.error;
     for (const auto& rep : w.repetitions) {
       if (rep.stopped.empty()) continue;

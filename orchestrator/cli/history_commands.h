@@ -1,5 +1,5 @@
 // The read-only history commands over the result store: `runs list`, `runs show RUN`,
-// `baseline add|list|remove` and `compare RUN_A RUN_B` (GATES.md, "Series and history" and
+// `baseline add|list|remove` and `compare RUN_A RUN_B` (docs/GATES.md, "Series and baselines" and
 // "Outputs for pipelines"). They never create a database: a missing file is an error.
 #pragma once
 

@@ -1,8 +1,11 @@
 #include "orchestrator/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <unistd.h>
@@ -18,6 +21,7 @@
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
@@ -75,9 +79,17 @@ Expected<void> check_output_path(const char* flag, const std::string& path) {
   if (!fs::is_directory(folder, ec)) {
     return Error{where + "folder '" + folder.string() + "' does not exist"};
   }
-  if (::access(folder.c_str(), W_OK) != 0) {
-    return Error{where + "folder '" + folder.string() + "' is not writable"};
+  // A file is made and removed, as permission bits alone do not tell (root passes access() in
+  // a read-only folder, /proc and /sys refuse new files to everyone).
+  std::string probe = (folder / ".benchgate-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
+    std::string why = std::strerror(errno);
+    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    return Error{where + "folder '" + folder.string() + "' is not writable (" + why + ")"};
   }
+  ::close(fd);
+  ::unlink(probe.c_str());
   return {};
 }
 
@@ -97,8 +109,7 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
     v.name = w.spec.name;
     v.variant = w.variant;
     v.params_hash = store::workload_params_hash(w.spec);
-    v.ok = w.status == results::WorkloadStatus::kOk;
-    v.not_configured = w.status == results::WorkloadStatus::kNotConfigured;
+    v.status = results::status_name(w.status);
     v.error = w.error;
     for (const auto& rep : w.repetitions) {
       if (rep.stopped.empty()) continue;
@@ -174,11 +185,13 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
   const bool ran_ok = out.result.ok();
   out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, flags.strict) : kExitRunError;
   out.status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
+  // Through `terminal`, which writes to the job's own output under `serve`: its client sees
+  // these lines as a local run shows them (the process's stdout is the service's).
+  const std::string run = std::to_string(out.run_id);
   if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code,
                                     out.status == "ok" ? "" : out.result.error);
       !finished) {
-    std::fprintf(stderr, "error: cannot finish run %lld: %s\n", static_cast<long long>(out.run_id),
-                 finished.message().c_str());
+    terminal.message("error: cannot finish run " + run + ": " + finished.message());
     out.exit_code = kExitRunError;
   } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
@@ -191,20 +204,38 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
     // A gate without a baseline yet (no_baseline) does not block the first promotion.
     if (ran_ok && out.exit_code == kExitOk) {
       if (auto added = db.add_baseline(flags.promote, out.run_id)) {
-        std::printf("promoted run %lld to baseline '%s'\n", static_cast<long long>(out.run_id),
-                    flags.promote.c_str());
+        terminal.print("promoted run " + run + " to baseline '" + flags.promote + "'");
       } else {
-        std::fprintf(stderr, "error: cannot promote run %lld: %s\n",
-                     static_cast<long long>(out.run_id), added.message().c_str());
+        terminal.message("error: cannot promote run " + run + ": " + added.message());
         out.exit_code = std::max(out.exit_code, kExitRunError);
       }
     } else {
-      std::printf("run %lld not promoted to '%s': %s\n", static_cast<long long>(out.run_id),
-                  flags.promote.c_str(),
-                  ran_ok ? "a critical gate failed" : "the run did not complete");
+      terminal.print("run " + run + " not promoted to '" + flags.promote +
+                     "': " + (ran_ok ? "a critical gate failed" : "the run did not complete"));
     }
   }
   return out;
+}
+
+void print_scenario_end(const report::ScenarioReport& r, std::FILE* out, std::FILE* err) {
+  std::fputs(report::gates_table(r.gates).c_str(), out);
+  const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
+  // Comparison ratios and sweep models, then their machine-readable lines.
+  std::fputs(report::analysis_text(r.result).c_str(), out);
+  for (const auto& workload : r.result.workloads) {
+    std::fprintf(out, "%s\n", report::result_line(r.result.scenario, workload, run).c_str());
+  }
+  for (const auto& c : report::comparisons(r.result)) {
+    std::fprintf(out, "%s\n", report::comparison_line(r.result.scenario, c).c_str());
+  }
+  for (const auto& s : report::sweeps(r.result)) {
+    std::fprintf(out, "%s\n", report::sweep_line(r.result.scenario, s).c_str());
+  }
+  std::fflush(out);
+  if (!r.result.error.empty()) {
+    std::fprintf(err, "error: scenario %s: %s\n", r.result.scenario.c_str(),
+                 r.result.error.c_str());
+  }
 }
 
 void add_run_command(CLI::App& app, RunFlags& flags) {
@@ -218,6 +249,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
   run->add_option("--junit", flags.junit_path, "Write gate verdicts as JUnit XML");
   run->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
+  run->add_option("--html", flags.html_path,
+                  "Write a self-contained HTML report of every run (charts inline, nothing "
+                  "fetched; the same as `orchestrator report RUN`)");
   run->add_option("--commit", flags.commit, "Commit measured (default: the git work tree's)");
   run->add_option("--branch", flags.branch, "Branch measured (default: the git work tree's)");
   run->add_option("--label", flags.labels, "Label the run KEY=VALUE (repeatable)");
@@ -253,7 +287,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT); a "
                   "failed push is a warning and leaves the exit code as it is");
   // The service runs the scenario and keeps its results; only its output streams back.
-  for (const char* name : {"--db", "--json", "--junit", "--markdown", "--router-bin",
+  for (const char* name : {"--db", "--json", "--junit", "--markdown", "--html", "--router-bin",
                            "--worker-bin", "--workers-at", "--worker-token-file", "--keep-logs",
                            "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
     CLI::Option* option = run->get_option(name);
@@ -270,7 +304,7 @@ namespace {
 
 // Why a flag of a local run cannot go with --server (one line, for the error).
 std::string not_with_server(const std::string& flag) {
-  if (flag == "--json" || flag == "--junit" || flag == "--markdown") {
+  if (flag == "--json" || flag == "--junit" || flag == "--markdown" || flag == "--html") {
     return flag +
            " cannot be used with --server: only the run's output streams back, not its "
            "results; the service stores them in its database (read them there with "
@@ -343,17 +377,15 @@ int run_command(const RunFlags& flags) {
   }
   // Every flag is checked before anything runs: a mistake found after the run (a baseline name
   // --promote cannot use) would cost the whole run and exit 3 for a usage error.
-  for (const auto& [flag, name] :
-       {std::pair{"--promote", &flags.promote}, std::pair{"--baseline", &flags.baseline}}) {
-    if (name->empty()) continue;
-    if (auto valid = store::check_baseline_name(*name); !valid) {
-      std::fprintf(stderr, "error: %s %s\n", flag, valid.message().c_str());
-      return kExitInvalidInput;
-    }
+  const serve::JobOptions job{flags.commit,   flags.branch,  *labels,
+                              flags.baseline, flags.promote, flags.strict};
+  if (auto valid = serve::check_job_options(job); !valid) {
+    std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
   }
   for (const auto& [flag, path] :
        {std::pair{"--json", &flags.json_path}, std::pair{"--junit", &flags.junit_path},
-        std::pair{"--markdown", &flags.markdown_path}}) {
+        std::pair{"--markdown", &flags.markdown_path}, std::pair{"--html", &flags.html_path}}) {
     if (auto valid = check_output_path(flag, *path); !valid) {
       std::fprintf(stderr, "error: %s\n", valid.message().c_str());
       return kExitInvalidInput;
@@ -372,10 +404,7 @@ int run_command(const RunFlags& flags) {
     return kExitInvalidInput;
   }
   if (!flags.server.empty()) {
-    return serve::remote_run(
-        {flags.server,
-         flags.files,
-         {flags.commit, flags.branch, *labels, flags.baseline, flags.promote, flags.strict}});
+    return serve::remote_run({flags.server, flags.files, job});
   }
   // The /metrics listener and the database before anything is spawned: a port in use or a bad
   // path costs nothing.
@@ -402,30 +431,14 @@ int run_command(const RunFlags& flags) {
     reports.push_back(run_one(scenario, flags, options, *db, info, terminal, metrics_observer));
     const auto& r = reports.back();
     if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
-    std::fputs(report::gates_table(r.gates).c_str(), stdout);
-    const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
-    // Comparison ratios and sweep models, then their machine-readable lines.
-    std::fputs(report::analysis_text(r.result).c_str(), stdout);
-    for (const auto& workload : r.result.workloads) {
-      std::printf("%s\n", report::result_line(r.result.scenario, workload, run).c_str());
-    }
-    for (const auto& c : report::comparisons(r.result)) {
-      std::printf("%s\n", report::comparison_line(r.result.scenario, c).c_str());
-    }
-    for (const auto& s : report::sweeps(r.result)) {
-      std::printf("%s\n", report::sweep_line(r.result.scenario, s).c_str());
-    }
-    if (!r.result.error.empty()) {
-      std::fprintf(stderr, "error: scenario %s: %s\n", r.result.scenario.c_str(),
-                   r.result.error.c_str());
-    }
-    std::fflush(stdout);
+    print_scenario_end(r, stdout, stderr);
     exit_code = std::max(exit_code, r.exit_code);
     if (app::interrupted()) break;
   }
   if (app::interrupted()) {
-    std::fprintf(stderr, "interrupted by signal %d: every child process was stopped\n",
-                 app::interrupt_signal());
+    // Named as the stored workload's error and `run --server` name it.
+    std::fprintf(stderr, "%s: every child process was stopped\n",
+                 app::interrupt_description().c_str());
     exit_code = kExitRunError;
   }
 
@@ -439,6 +452,21 @@ int run_command(const RunFlags& flags) {
   write(flags.json_path, report::json_report(reports, exit_code));
   write(flags.junit_path, report::junit_xml(reports));
   write(flags.markdown_path, report::markdown_summary(reports));
+  if (!flags.html_path.empty()) {
+    // From the store, as `orchestrator report RUN` writes it: one code path for both.
+    std::vector<report::HtmlRun> pages;
+    for (const auto& r : reports) {
+      if (!r.run_id) continue;
+      auto page = report::load_html_run(**db, r.run_id, {flags.baseline});
+      if (!page) {
+        std::fprintf(stderr, "error: --html: %s\n", page.message().c_str());
+        exit_code = kExitRunError;
+        continue;
+      }
+      pages.push_back(std::move(*page));
+    }
+    write(flags.html_path, report::html_document(pages));
+  }
 
   // The push reports a run that is already stored with its exit code: a failed push is said,
   // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").

@@ -17,6 +17,7 @@ struct RunFlags {
   std::string json_path;
   std::string junit_path;
   std::string markdown_path;
+  std::string html_path;  // the self-contained HTML report of every run, from the store
   std::string commit;
   std::string branch;
   std::vector<std::string> labels;  // key=value

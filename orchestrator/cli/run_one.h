@@ -2,6 +2,7 @@
 // promotion. Shared by `orchestrator run` and the jobs of `orchestrator serve`.
 #pragma once
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,5 +36,10 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunFlag
                                const engine::EngineOptions& options, store::Store& db,
                                const store::RunInfo& info_template,
                                report::TerminalReport& terminal, engine::RunObserver* extra);
+
+// What follows a scenario's tables, on `out`: the gate table, comparison ratios and sweep
+// models, then the RESULT|, COMPARE| and SWEEP| lines; the scenario's error on `err`. One
+// function, so that a client of `serve` reads what a local run prints.
+void print_scenario_end(const report::ScenarioReport& r, std::FILE* out, std::FILE* err);
 
 }  // namespace benchgate::cli

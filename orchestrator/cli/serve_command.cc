@@ -21,6 +21,7 @@
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/orchestrator_service.h"
 #include "orchestrator/serve/run_executor.h"
+#include "orchestrator/serve/web_pages.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/testbed.h"
 
@@ -51,6 +52,9 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->add_option("--metrics-listen", flags.metrics_listen,
                    "Prometheus /metrics address HOST:PORT")
       ->capture_default_str();
+  serve->add_option("--http", flags.http_listen,
+                    "Serve read-only web pages (runs, reports, the live job, histories) at "
+                    "http://HOST:PORT/; off unless given, e.g. 127.0.0.1:7780");
   serve->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   serve
       ->add_option("--scenarios", flags.scenarios_dir,
@@ -95,7 +99,8 @@ int serve_command(const ServeFlags& flags) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
   }
-  for (const auto& address : {flags.listen, flags.metrics_listen}) {
+  for (const auto& address : {flags.listen, flags.metrics_listen, flags.http_listen}) {
+    if (address.empty()) continue;
     if (!security::is_loopback_host(security::host_of(address))) {
       std::fprintf(stderr,
                    "warning: %s is reachable from other machines, and serve has no "
@@ -145,6 +150,15 @@ int serve_command(const ServeFlags& flags) {
   serve::JobQueue queue(executor);
   serve::OrchestratorService service(
       queue, {flags.scenarios_dir, flags.allowed_commands, flags.allowed_addresses});
+  std::unique_ptr<serve::WebPages> pages;
+  if (!flags.http_listen.empty()) {
+    auto started = serve::WebPages::start(flags.http_listen, flags.db_path, queue);
+    if (!started) {
+      std::fprintf(stderr, "error: %s\n", started.message().c_str());
+      return kExitInvalidInput;
+    }
+    pages = std::move(*started);
+  }
   int port = 0;
   grpc::ServerBuilder builder;
   // Without SO_REUSEPORT, a second service cannot share the port.
@@ -161,7 +175,8 @@ int serve_command(const ServeFlags& flags) {
     return kExitInvalidInput;
   }
   const std::string host = flags.listen.substr(0, flags.listen.rfind(':'));
-  std::printf("READY grpc=%s:%d metrics=%s\n", host.c_str(), port, (*endpoint)->address().c_str());
+  std::printf("READY grpc=%s:%d metrics=%s%s\n", host.c_str(), port, (*endpoint)->address().c_str(),
+              pages ? (" http=" + pages->address()).c_str() : "");
   std::fflush(stdout);
   std::fprintf(stderr, "serve: Orchestrator service on %s:%d, metrics on %s, scenarios from %s\n",
                host.c_str(), port, (*endpoint)->url().c_str(), flags.scenarios_dir.c_str());
@@ -188,6 +203,7 @@ int serve_command(const ServeFlags& flags) {
   // SIGTERM/SIGINT: the running job sees the signal and stops its children, and its run is
   // recorded as aborted; queued jobs are cancelled; watchers see every job end.
   std::fprintf(stderr, "serve: stopping (signal %d)\n", app::interrupt_signal());
+  pages.reset();
   queue.shutdown();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   std::error_code ec;

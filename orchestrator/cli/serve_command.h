@@ -15,9 +15,10 @@ namespace benchgate::cli {
 struct ServeFlags {
   std::string listen = "127.0.0.1:7700";
   std::string metrics_listen = "127.0.0.1:9464";
+  std::string http_listen;  // HOST:PORT of the read-only web pages; empty: none
   std::string db_path = "benchgate.db";
   std::string scenarios_dir;
-  std::string every;  // empty: no scheduled runs
+  std::string every;                           // empty: no scheduled runs
   std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   std::string router_binary;

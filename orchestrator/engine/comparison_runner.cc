@@ -134,7 +134,7 @@ class ComparisonRun {
   }
 
   // Every start gets the whole startup deadline of its own: a variant that failed slowly
-  // never costs the next one its time (SCENARIOS.md: "the others go on").
+  // never costs the next one its time (docs/SCENARIOS.md: "the others go on").
   Clock::time_point startup_deadline() const { return Clock::now() + startup_timeout(); }
 
   void start_router_variants() {
@@ -161,7 +161,7 @@ class ComparisonRun {
         v.sut = suts_.back().get();
         if (auto started = v.sut->start(startup_deadline()); !started) {
           v.unusable = results::WorkloadStatus::kFailed;
-          v.why = "router '" + name + "' did not start: " + started.message();
+          v.why = start_failure("router '" + name + "' did not start", started.message());
         }
       }
       const std::string what =
@@ -173,7 +173,7 @@ class ComparisonRun {
     pools_.push_back(bundled_pool());
     for (auto& v : variants_) v.pool = pools_.back().get();
     if (auto started = pools_.back()->start(workers_needed(), startup_deadline()); !started) {
-      fail_all("workers did not start: " + started.message());
+      fail_all(start_failure("workers did not start", started.message()));
     }
   }
 
@@ -183,7 +183,7 @@ class ComparisonRun {
     sut::SystemUnderTest& sut = *suts_.back();
     std::string sut_problem;
     if (auto started = sut.start(startup_deadline()); !started) {
-      sut_problem = "system under test did not start: " + started.message();
+      sut_problem = start_failure("system under test did not start", started.message());
     }
     std::string description;
     for (const std::string& name : scenario_.compare_workers) {
@@ -211,7 +211,7 @@ class ComparisonRun {
         v.pool = pools_.back().get();
         if (auto started = v.pool->start(workers_needed(), startup_deadline()); !started) {
           v.unusable = results::WorkloadStatus::kFailed;
-          v.why = "worker '" + name + "' did not start: " + started.message();
+          v.why = start_failure("worker '" + name + "' did not start", started.message());
         }
       }
       description += (description.empty() ? "" : "; ") + name + ": " +

@@ -44,9 +44,9 @@ class ScenarioRun {
     if (auto started = sut_->start(Clock::now() + startup_timeout()); !started) {
       // An external system is only attached to: it is not reachable rather than not started.
       const bool attached = scenario_.router.impl == scenario::RouterImpl::kExternal;
-      return give_up(std::string(attached ? "system under test is not reachable: "
-                                          : "system under test did not start: ") +
-                     started.message());
+      return give_up(start_failure(
+          attached ? "system under test is not reachable" : "system under test did not start",
+          started.message()));
     }
     if (options_.worker_addresses.empty()) {
       pool_ = workers::make_spawning_pool(
@@ -57,10 +57,10 @@ class ScenarioRun {
     const size_t needed = workers_needed("builtin");
     // The workers' own startup deadline: a slow system under test does not shorten it.
     if (auto started = pool_->start(needed, Clock::now() + startup_timeout()); !started) {
-      return give_up(std::string(options_.worker_addresses.empty()
-                                     ? "workers did not start: "
-                                     : "workers given with --workers-at are not usable: ") +
-                     started.message());
+      return give_up(start_failure(options_.worker_addresses.empty()
+                                       ? "workers did not start"
+                                       : "workers given with --workers-at are not usable",
+                                   started.message()));
     }
     run_workloads();
     stop();
@@ -97,7 +97,7 @@ class ScenarioRun {
     pool = workers::make_spawning_pool(spawn.config);
     auto started = pool->start(workers_needed(name), Clock::now() + startup_timeout());
     if (!started) {
-      why = "worker '" + name + "' did not start: " + started.message();
+      why = start_failure("worker '" + name + "' did not start", started.message());
       status = results::WorkloadStatus::kFailed;
       pool->stop();
       impl_pools_.erase(name);
@@ -217,6 +217,10 @@ bool ScenarioResult::ok() const {
     // A compared variant that is not installed fails nothing: it has no number.
     return w.status != results::WorkloadStatus::kFailed;
   });
+}
+
+std::string start_failure(const std::string& what, const std::string& why) {
+  return app::interrupted() ? why : what + ": " + why;
 }
 
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,

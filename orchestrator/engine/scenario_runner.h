@@ -39,4 +39,9 @@ struct ScenarioResult {
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
                             RunObserver& observer);
 
+// Why a start failed: "`what`: `why`" ("system under test is not reachable: nothing accepted
+// ..."), or `why` alone when an interrupt ended the wait, which is nobody's failure
+// ("interrupted while waiting for 127.0.0.1:1 to accept connections", README).
+std::string start_failure(const std::string& what, const std::string& why);
+
 }  // namespace benchgate::engine

@@ -106,6 +106,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   int64_t last_receive = 0;
   size_t with_tool = 0;
   size_t with_in_window = 0;
+  std::vector<double> in_window_rates;  // each worker's, used when every worker counts them
   bool wait_known = true;
   for (const auto& part : parts) {
     if (part.has_tool_latency()) ++with_tool;
@@ -146,11 +147,40 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       last_receive = std::max(last_receive, part.last_receive_unix_ns());
     }
     int64_t samples = 0;
+    results::WorkerShare share;
+    share.worker = static_cast<uint32_t>(w);
+    share.operations = part.operations();
+    share.successes = part.successes();
+    for (const auto& [kind, count] : part.errors()) share.errors += count;
     if (part.has_latency() && !part.latency().hdr_v2_compressed().empty()) {
       auto latency = decode(part.latency(), w, "latency");
       if (!latency) return latency.error();
       samples = latency->total_count();
+      if (samples > 0) {
+        share.p99_ns = latency->value_at_percentile(99);
+        share.max_ns = latency->max();
+      }
       rep.latency.add(*latency);
+    }
+    // The worker's own rate on the definition of Repetition::ops_per_second: what completed
+    // in the window over the window when every worker counts it (decided after the loop),
+    // else its successes over its own data window (the configured window without one).
+    if (part.has_in_window() && duration_ns > 0) {
+      in_window_rates.push_back(static_cast<double>(part.in_window().successes()) * 1e9 /
+                                static_cast<double>(duration_ns));
+    } else {
+      in_window_rates.push_back(0);
+    }
+    const bool data_window = std::find(part.not_measured().begin(), part.not_measured().end(),
+                                       "data_window") == part.not_measured().end();
+    const int64_t own_span =
+        part.operations() > 0 && part.last_receive_unix_ns() > part.first_send_unix_ns()
+            ? part.last_receive_unix_ns() - part.first_send_unix_ns()
+            : 0;
+    const int64_t own_window = data_window ? own_span : duration_ns;
+    if (own_window > 0) {
+      share.ops_per_second =
+          static_cast<double>(part.successes()) * 1e9 / static_cast<double>(own_window);
     }
     // Each worker's result must hold itself together, so a broken one is named. A tool's
     // figures come without a histogram: there is nothing to check them against.
@@ -172,6 +202,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     if (!part.thread_cpu().empty()) {
       const ThreadShares shares = thread_shares(part);
       rep.worker_cpu_utilization = std::max(rep.worker_cpu_utilization, shares.busy);
+      share.cpu_utilization = shares.busy;
       if (shares.waiting) {
         rep.worker_cpu_wait_share =
             std::max(rep.worker_cpu_wait_share.value_or(0), *shares.waiting);
@@ -184,11 +215,18 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
         const double utilization =
             cpu_ns / (static_cast<double>(part.wall_ns()) * static_cast<double>(part.threads()));
         rep.worker_cpu_utilization = std::max(rep.worker_cpu_utilization, utilization);
+        share.cpu_utilization = utilization;
       }
     }
+    rep.workers.push_back(share);
   }
   // In-window counts from some workers only would mix two definitions: all or none.
   rep.in_window = !parts.empty() && with_in_window == parts.size();
+  if (rep.in_window) {
+    for (size_t w = 0; w < rep.workers.size(); ++w) {
+      rep.workers[w].ops_per_second = in_window_rates[w];
+    }
+  }
   if (!rep.in_window) {
     rep.window_successes = rep.window_bytes_received = rep.window_payload_bytes = 0;
     rep.flags.push_back("throughput_span");
@@ -199,6 +237,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     rep.data_window_ns = last_receive - first_send;
   }
   if (!rep.measured("cpu")) {
+    for (auto& share : rep.workers) share.cpu_utilization.reset();
     rep.worker_cpu_seconds = 0;
     rep.worker_cpu_utilization = 0;
     rep.worker_cpu_wait_share.reset();

@@ -7,6 +7,7 @@
 #include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/load_split.h"
+#include "orchestrator/engine/timeline.h"
 #include "orchestrator/engine/window_merge.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/workers/worker_streams.h"
@@ -194,6 +195,8 @@ class WorkloadRun {
     std::vector<bool> have(streams_.size(), false);
     std::map<size_t, double> current_rate;
     HdrHistogram so_far;
+    // A measured window second by second, for the report's timelines.
+    TimelineBuilder timeline(info.duration_ns);
     size_t results = 0;
     auto next_watch = Clock::now();
     while (results < streams_.size()) {
@@ -217,10 +220,18 @@ class WorkloadRun {
                                         static_cast<double>(progress.interval_ns());
         }
         const auto& blob = progress.latency().hdr_v2_compressed();
+        std::optional<HdrHistogram> interval_latency;
         if (!blob.empty()) {
           auto interval = HdrHistogram::decode(
               std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
-          if (interval) so_far.add(*interval);
+          if (interval) {
+            so_far.add(*interval);
+            interval_latency = std::move(interval).value();
+          }
+        }
+        if (info.measured && progress.window() == index) {
+          timeline.add(static_cast<uint32_t>(event->worker), progress.interval_ns(),
+                       progress.operations(), progress.errors(), interval_latency);
         }
         double total_rate = 0;
         for (const auto& [w, rate] : current_rate) total_rate += rate;
@@ -247,6 +258,7 @@ class WorkloadRun {
       merged->flags.emplace_back(results::kProcessStopped);
       merged->stopped = stopped_;
     }
+    merged->timeline = timeline.finish();
     if (std::string sut = env_.sut.failure(); !sut.empty()) return Error{sut};
     if (info.measured && before) {
       auto after = env_.sut.snapshot();

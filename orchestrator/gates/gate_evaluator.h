@@ -1,4 +1,4 @@
-// Release-gate decisions (GATES.md): one gate against a run's values and its baseline runs,
+// Release-gate decisions (docs/GATES.md): one gate against a run's values and its baseline runs,
 // Holm's correction across a run's relative gates, and the exit code of a run.
 //
 // Every gate judges the run's figure, the number the report prints (RunValues::figure).
@@ -57,7 +57,7 @@ GateOutcome error_outcome(const scenario::Gate& gate, std::string reason);
 // with a new explanation. Idempotent: it always starts from the raw p-values.
 void apply_holm(std::vector<GateOutcome>& outcomes);
 
-// Exit codes of `orchestrator run` and `orchestrator gate` (GATES.md).
+// Exit codes of `orchestrator run` and `orchestrator gate` (docs/GATES.md).
 inline constexpr int kExitPass = 0;
 inline constexpr int kExitGateFailed = 1;
 inline constexpr int kExitUsage = 2;

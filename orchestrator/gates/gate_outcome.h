@@ -1,4 +1,4 @@
-// What a gate evaluation decides and every input it used (GATES.md, "Verdicts"), as stored
+// What a gate evaluation decides and every input it used (docs/GATES.md, "Verdicts"), as stored
 // with the run and printed in reports.
 #pragma once
 

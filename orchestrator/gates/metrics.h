@@ -1,4 +1,4 @@
-// The metrics a gate can name (SCENARIOS.md, "Metrics a gate can name"): which direction is
+// The metrics a gate can name (docs/SCENARIOS.md, "[[gates]]"): which direction is
 // better, what unit the base-unit values are in, and how to print them for a person. The
 // list is closed so that a typo in a policy is an error, never a silently ignored gate.
 #pragma once

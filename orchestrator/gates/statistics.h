@@ -1,4 +1,4 @@
-// The statistics release gates and `orchestrator compare` rest on (GATES.md): robust
+// The statistics release gates and `orchestrator compare` rest on (docs/GATES.md): robust
 // summaries, Student's t, the exact Mann-Whitney U test, Holm's correction and a
 // distribution-free interval for a shift. Plain functions on plain numbers, no I/O, so each
 // can be checked against published values.

@@ -89,13 +89,12 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.workload = workload.name;
       result.variant = workload.variant;
       result.baseline = gate.baseline;
-      if (workload.not_configured) {
-        // The variant did not run (SCENARIOS.md): nothing to judge, and no run error.
+      if (workload.status == "not_configured") {
+        // The variant did not run (docs/SCENARIOS.md): nothing to judge, and no run error.
         result.outcome = gates::not_configured_outcome(
             gate, "variant " + workload.variant + " is not configured: " + workload.error);
-      } else if (!workload.ok) {
-        result.outcome =
-            gates::error_outcome(gate, "workload " + workload.name + " failed: " + workload.error);
+      } else if (workload.status != "ok") {
+        result.outcome = gates::error_outcome(gate, not_ok_reason(workload));
       } else if (!workload.not_judged.empty()) {
         result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
       } else {
@@ -154,6 +153,15 @@ std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopp
   return "repetition " + std::to_string(index + 1) + " was measured while " + who + " " +
          (stopped.size() > 1 ? "were" : "was") + " stopped (flag " +
          std::string(results::kProcessStopped) + ")";
+}
+
+std::string not_ok_reason(const WorkloadValues& workload) {
+  // An interrupt is not a failure of the workload (README, "Failure behaviour").
+  std::string what = workload.status == "failed"           ? "failed"
+                     : workload.status == "interrupted"    ? "was interrupted"
+                     : workload.status == "not_configured" ? "is not configured"
+                                                           : "is " + workload.status;
+  return "workload " + workload.name + " " + what + ": " + workload.error;
 }
 
 store::GateRecord to_record(const EvaluatedGate& gate) {

@@ -25,9 +25,10 @@ struct WorkloadValues {
   std::string name;
   std::string variant = "default";
   std::string params_hash;
-  bool ok = true;               // false: the workload failed; its gates are errors
-  bool not_configured = false;  // its program is not installed; its gates are not_configured
-  std::string error;            // why it failed or was not configured
+  // As stored: "ok", "failed", "interrupted", "not_configured"; anything but "ok" makes its
+  // gates errors, whose explanation words the status ("workload X was interrupted: ...").
+  std::string status = "ok";
+  std::string error;  // why it is not ok
   // Why its figures are not judged although it ran (see stopped_reason), or "": its gates are
   // then errors, as a gate never passes on data it cannot trust.
   std::string not_judged;
@@ -68,7 +69,11 @@ store::GateRecord to_record(const EvaluatedGate& gate);
 // answered nothing, so the window's figures describe the stop, not the system.
 std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopped);
 
-// Exit code for the gates alone (GATES.md): 0, 1, or 3 for a critical error.
+// Why the gates of a workload that is not ok are errors: "workload X failed: ...", "workload
+// X was interrupted: ...", "workload X is not configured: ...".
+std::string not_ok_reason(const WorkloadValues& workload);
+
+// Exit code for the gates alone (docs/GATES.md): 0, 1, or 3 for a critical error.
 int gates_exit_code(const std::vector<EvaluatedGate>& gates, bool strict);
 
 }  // namespace benchgate::gating

@@ -1,4 +1,4 @@
-// What `orchestrator history changes` prints (GATES.md, "Change points"), rendered from the
+// What `orchestrator history changes` prints (docs/GATES.md, "Change points"), rendered from the
 // store's records: a table, `CHANGE|` lines, or one JSON document. No database here.
 #pragma once
 

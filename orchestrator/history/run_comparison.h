@@ -1,6 +1,6 @@
 // `orchestrator compare RUN_A RUN_B` as a plain function: per workload present in both runs
 // and per metric, both medians, the change with its interval and the two-sided p-value, in the
-// manner of benchstat (GATES.md, "Outputs for pipelines"). The caller loads the samples; this
+// manner of benchstat (docs/GATES.md, "Outputs for pipelines"). The caller loads the samples; this
 // file neither reads the store nor prints.
 #pragma once
 

@@ -205,7 +205,8 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     if (!r.error.empty()) out += fmt::format("**Run error:** {}\n\n", md_escape(r.error));
     // A re-evaluation by `gate` has the stored run's verdicts, not its figures: no empty table.
     if (r.workloads.empty() && report.run_id) {
-      out += fmt::format("Figures: `orchestrator runs show {}`.\n\n", report.run_id);
+      // One line: the gate table's own blank line follows.
+      out += fmt::format("Figures: `orchestrator runs show {}`.\n", report.run_id);
     } else {
       out +=
           "| workload | ops/s (median, min-max) | p50 | p99 | p99.9 | errors | flags | status |\n";

@@ -145,28 +145,35 @@ json repetition_json(const results::Repetition& rep) {
   return j;
 }
 
+// Each protocol's parameters in its own block: "http" for an HTTP workload, "wamp" for a WAMP
+// one; the other block is null, never the other protocol's defaults. (The stored definition,
+// store::workload_params_json, keeps its text as it was: it is hashed into the series key.)
 json parameters_json(const scenario::Workload& w) {
+  json j = {{"protocol", scenario::to_string(w.protocol)},
+            {"warmup_ns", w.warmup_ns},
+            {"duration_ns", w.duration_ns},
+            {"repetitions", w.repetitions},
+            {"workers", w.workers},
+            {"threads", w.threads},
+            {"worker", w.worker},
+            {"timeout_ns", w.timeout_ns},
+            {"connections", w.connections},
+            {"in_flight", w.in_flight},
+            {"rate", w.rate}};
+  if (w.protocol != scenario::Protocol::kHttp1) {
+    j["wamp"] = store::wamp_params_json(w.wamp);
+    j["http"] = nullptr;
+    return j;
+  }
   json http = {{"method", w.http.method},
                {"target", w.http.target},
                {"request_bytes", w.http.request_bytes},
                {"headers", w.http.headers}};
   if (w.http.expect_status) http["expect_status"] = *w.http.expect_status;
   if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
-  const json wamp =
-      w.protocol == scenario::Protocol::kHttp1 ? json(nullptr) : store::wamp_params_json(w.wamp);
-  return {{"protocol", scenario::to_string(w.protocol)},
-          {"wamp", wamp},
-          {"warmup_ns", w.warmup_ns},
-          {"duration_ns", w.duration_ns},
-          {"repetitions", w.repetitions},
-          {"workers", w.workers},
-          {"threads", w.threads},
-          {"worker", w.worker},
-          {"timeout_ns", w.timeout_ns},
-          {"connections", w.connections},
-          {"in_flight", w.in_flight},
-          {"rate", w.rate},
-          {"http", http}};
+  j["http"] = http;
+  j["wamp"] = nullptr;
+  return j;
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ std::string micros(const results::WorkloadResult& w, double percentile) {
 // Fields keep their first meaning (docs/MEASUREMENT.md "RESULT lines"): rps and mbps/gbps
 // are the median repetition's in-window throughput; mbps is wire megabytes/s (10^6 bytes) and
 // gbps the same bytes in gigabits/s. The later wire_bytes_per_s and payload_bytes_per_s say
-// in their names which bytes they count.
+// in their names which bytes they count. transport, serializer and payload_bytes are the WAMP
+// workload's parameters (payload_bytes: the argument of every CALL or PUBLISH).
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
@@ -31,14 +32,22 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const auto payload = w.payload_bytes_per_second();
   const std::string payload_bytes = payload ? fmt::format("{:.0f}", payload->median) : "-";
   const std::string errors = measured ? std::to_string(w.error_count()) : "-";
+  // What a WAMP workload sends, so rows compare by field rather than by workload name; an
+  // HTTP workload has no transport or serializer to choose and sends no WAMP payload: "-".
+  const bool wamp = w.spec.protocol != scenario::Protocol::kHttp1;
+  const std::string transport = wamp ? w.spec.wamp.transport : "-";
+  const std::string serializer = wamp ? w.spec.wamp.serializer : "-";
+  const std::string payload_size = wamp ? std::to_string(w.spec.wamp.request_bytes) : "-";
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
-      "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}",
+      "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}|transport={}"
+      "|serializer={}|payload_bytes={}",
       scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
       micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
-      results::status_name(w.status), gbps, wire_bytes, payload_bytes);
+      results::status_name(w.status), gbps, wire_bytes, payload_bytes, transport, serializer,
+      payload_size);
 }
 
 }  // namespace benchgate::report

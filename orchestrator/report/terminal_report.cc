@@ -235,6 +235,18 @@ void TerminalReport::clear_live_line() {
 
 void TerminalReport::scenario_started(const scenario::Scenario& scenario) {
   scenario_ = scenario.name;
+  workloads_ = scenario.workloads.size();
+  workload_ = 0;
+  workload_name_.clear();
+  done_ns_ = 0;
+  planned_ns_ = 0;
+  const size_t variants = std::max<size_t>(
+      1, std::max(scenario.compare_routers.size(), scenario.compare_workers.size()));
+  for (const auto& w : scenario.workloads) {
+    planned_ns_ += static_cast<int64_t>(variants) *
+                   (w.warmup_ns + static_cast<int64_t>(w.repetitions) * w.duration_ns);
+  }
+  started_ = std::chrono::steady_clock::now();
   clear_live_line();
   std::fprintf(out_, "scenario %s (%s)\n", scenario.name.c_str(), scenario.path.c_str());
   std::fflush(out_);
@@ -247,12 +259,26 @@ void TerminalReport::workload_started(const scenario::Workload& workload) {
   }
 }
 
+std::string TerminalReport::run_progress(int64_t window_elapsed_ns) const {
+  const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now() - started_)
+                           .count();
+  const int64_t left = std::max<int64_t>(0, planned_ns_ - done_ns_ - window_elapsed_ns);
+  return fmt::format(" | workload {}/{}, {:.1f}s elapsed, about {:.1f}s left", workload_,
+                     workloads_, static_cast<double>(elapsed) / 1e9,
+                     static_cast<double>(left) / 1e9);
+}
+
 void TerminalReport::window_started(const scenario::Workload& workload,
                                     const engine::WindowInfo& info) {
+  if (workload.name != workload_name_) {
+    workload_name_ = workload.name;
+    ++workload_;
+  }
   if (tty_) {
     clear_live_line();
-    std::fprintf(live_, "[%s] %s %s  starting", scenario_.c_str(), workload.name.c_str(),
-                 phase(info).c_str());
+    std::fprintf(live_, "[%s] %s %s  starting%s", scenario_.c_str(), workload.name.c_str(),
+                 phase(info).c_str(), run_progress(0).c_str());
     live_line_shown_ = true;
   } else {
     std::fprintf(live_, "[%s] %s %s: started (%s)\n", scenario_.c_str(), workload.name.c_str(),
@@ -267,9 +293,10 @@ void TerminalReport::progress(const scenario::Workload& workload, const engine::
   if (!tty_) return;
   clear_live_line();
   std::string line = fmt::format(
-      "[{}] {} {}  {:.1f}s/{:.1f}s  {:.0f} ops/s  p99 {}", scenario_, workload.name, phase(info),
+      "[{}] {} {}  {:.1f}s/{:.1f}s  {:.0f} ops/s  p99 {}{}", scenario_, workload.name, phase(info),
       static_cast<double>(elapsed_ns) / 1e9, static_cast<double>(info.duration_ns) / 1e9,
-      ops_per_second, p99_ns > 0 ? format_duration_ns(static_cast<double>(p99_ns)) : "-");
+      ops_per_second, p99_ns > 0 ? format_duration_ns(static_cast<double>(p99_ns)) : "-",
+      run_progress(std::clamp<int64_t>(elapsed_ns, 0, info.duration_ns)));
   std::fputs(line.c_str(), live_);
   live_line_shown_ = true;
   std::fflush(live_);
@@ -278,6 +305,7 @@ void TerminalReport::progress(const scenario::Workload& workload, const engine::
 void TerminalReport::window_finished(const scenario::Workload& workload,
                                      const engine::WindowInfo& info,
                                      const results::Repetition* rep) {
+  done_ns_ += info.duration_ns;
   if (tty_ || !rep) return;
   std::fprintf(live_, "[%s] %s %s: %.0f ops/s, p99 %s, errors %llu\n", scenario_.c_str(),
                workload.name.c_str(), phase(info).c_str(), rep->ops_per_second(),
@@ -297,6 +325,12 @@ void TerminalReport::message(const std::string& text) {
   clear_live_line();
   std::fprintf(live_, "%s\n", text.c_str());
   std::fflush(live_);
+}
+
+void TerminalReport::print(const std::string& line) {
+  clear_live_line();
+  std::fprintf(out_, "%s\n", line.c_str());
+  std::fflush(out_);
 }
 
 }  // namespace benchgate::report

@@ -2,6 +2,7 @@
 // lines otherwise, and after each workload a table of its repetitions with the summary.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -23,15 +24,27 @@ class TerminalReport : public engine::RunObserver {
                        const results::Repetition*) override;
   void workload_finished(const results::WorkloadResult&) override;
   void message(const std::string&) override;
+  // One line on `out`, with the tables (what `serve` streams to its client as stdout).
+  void print(const std::string& line);
 
  private:
   void clear_live_line();
+  // " | workload 2/5, 12.0s elapsed, about 30.0s left": the whole run's progress, the time
+  // left estimated from the windows still planned (warm-ups and repetitions, without the
+  // start-up and drain around them).
+  std::string run_progress(int64_t window_elapsed_ns) const;
 
   std::FILE* out_;
   std::FILE* live_;
   bool tty_;
   bool live_line_shown_ = false;
   std::string scenario_;
+  size_t workloads_ = 0;  // in the scenario
+  size_t workload_ = 0;   // 1-based: the one running
+  std::string workload_name_;
+  int64_t planned_ns_ = 0;  // every window of the scenario (each compared variant's too)
+  int64_t done_ns_ = 0;     // windows finished
+  std::chrono::steady_clock::time_point started_;
 };
 
 // The table of one workload (repetitions and the median/min-max summary), as printed.

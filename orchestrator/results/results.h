@@ -43,6 +43,29 @@ std::string percentile_key(double percentile);
 
 // The flag of a window in which a worker or the system under test was stopped.
 inline constexpr std::string_view kProcessStopped = "process_stopped";
+// One second of a measured window, from the workers' progress intervals merged
+// (engine/timeline.h says how).
+struct TimelineSecond {
+  uint32_t second = 0;            // [second, second + 1) s from the window's start
+  double ops_per_second = 0;      // successful operations per second, summed over workers
+  uint64_t errors = 0;            // failed operations in the second
+  std::optional<int64_t> p50_ns;  // absent when no worker sent a histogram for the second
+  std::optional<int64_t> p99_ns;
+  std::optional<int64_t> max_ns;
+};
+
+// One worker's own figures of a measured window, before the workers are merged, with the
+// definitions of Repetition (successes over the worker's data window).
+struct WorkerShare {
+  uint32_t worker = 0;
+  uint64_t operations = 0;
+  uint64_t successes = 0;
+  uint64_t errors = 0;
+  double ops_per_second = 0;
+  std::optional<int64_t> p99_ns;  // absent: not measured (no histogram, no successes)
+  std::optional<int64_t> max_ns;
+  std::optional<double> cpu_utilization;  // absent when the worker did not measure CPU
+};
 
 // One measured window (a repetition), merged over every worker and thread.
 struct Repetition {
@@ -83,13 +106,17 @@ struct Repetition {
   std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
   // Who was stopped (SIGSTOP, a debugger) at some moment of the window, even if continued
   // before its end: "worker 0 (pid 4242)", "router (pid 4243)". Such a window is flagged
-  // kProcessStopped, and gates do not judge its workload (GATES.md, "Verdicts").
+  // kProcessStopped, and gates do not judge its workload (docs/GATES.md, "Verdicts").
   std::vector<std::string> stopped;
   // Set, instead of `latency`, when the workers wrap a tool that prints no histogram.
   std::optional<ToolLatency> tool_latency;
   // Fields the workers could not measure in this window ("bytes_sent", "bytes_received",
   // "data_window", "service_time", "cpu"): reported "not measured", never as their zero.
   std::set<std::string> not_measured;
+  // The window second by second, and each worker's share of it. Empty for runs stored
+  // before schema version 7.
+  std::vector<TimelineSecond> timeline;
+  std::vector<WorkerShare> workers;
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
@@ -153,7 +180,7 @@ struct WorkloadResult {
   std::optional<double> latency_mean() const;
 };
 
-// Every value of a named metric (as gates and SCENARIOS.md name them) per repetition, or
+// Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or
 // nullopt when the metric was not collected for this workload.
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);

@@ -1,4 +1,4 @@
-// How a cost grows with a swept parameter (MEASUREMENT.md, "Comparisons, sweeps"): a least
+// How a cost grows with a swept parameter (docs/MEASUREMENT.md, "Comparisons, sweeps"): a least
 // squares line cost = a + b*n with its R^2, and the exponents of adjacent pairs
 // (log(cost ratio) / log(n ratio)) whose median names the growth class.
 #pragma once

@@ -1,6 +1,7 @@
 // [routers.NAME] and [compare]: named variants of the system under test, and the comparison that
-// runs every workload on each router, or with each worker implementation, in turn (SCENARIOS.md,
-// "Comparing implementations").
+// runs every workload on each router, or with each worker implementation, in turn
+// (docs/SCENARIOS.md, "Comparing routers: [routers.NAME] and [compare]", and its section on
+// comparing workers).
 #include <algorithm>
 #include <set>
 

@@ -1,5 +1,5 @@
 // [[gates]]: absolute (max / min) or relative (baseline + max_regression) release gates, with
-// bounds written in the unit of their metric and converted to base units (GATES.md).
+// bounds written in the unit of their metric and converted to base units (docs/GATES.md).
 #include <algorithm>
 
 #include "orchestrator/scenario/metrics.h"

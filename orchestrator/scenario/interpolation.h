@@ -1,4 +1,4 @@
-// ${...} substitution in scenario strings (SCENARIOS.md, "Interpolation"):
+// ${...} substitution in scenario strings (docs/SCENARIOS.md, "Interpolation"):
 //   ${scenario_dir}  the absolute folder of the scenario file
 //   ${env:NAME}      an environment variable; an error names it when it is unset
 //   ${port:NAME}     a free loopback port, allocated once per NAME per load

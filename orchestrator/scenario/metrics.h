@@ -1,4 +1,4 @@
-// The metrics a gate can name (SCENARIOS.md, "Metrics a gate can name") and the unit a bound on
+// The metrics a gate can name (docs/SCENARIOS.md, "[[gates]]") and the unit a bound on
 // each is written in. The gate engine and the loader share this one list.
 #pragma once
 
@@ -15,14 +15,14 @@ enum class MetricKind {
   kRatio,     // errors.rate, worker.cpu_utilization: 0.01 or "1%", stored as a ratio
 };
 
-// Every metric name, in the order SCENARIOS.md lists them.
+// Every metric name, in the order docs/SCENARIOS.md lists them.
 const std::vector<std::string_view>& metric_names();
 
 // The kind of a metric, or nothing when the name is not a metric.
 std::optional<MetricKind> metric_kind(std::string_view name);
 
 // Whether a larger value is worse (latency, errors, CPU, memory) rather than better (throughput).
-// Relative gates sign their effect with it (GATES.md).
+// Relative gates sign their effect with it (docs/GATES.md).
 bool metric_higher_is_worse(std::string_view name);
 
 }  // namespace benchgate::scenario

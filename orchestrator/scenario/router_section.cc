@@ -1,4 +1,6 @@
 // [router]: the system under test, bundled, started from a command, or already running.
+#include <arpa/inet.h>
+
 #include <charconv>
 
 #include "orchestrator/scenario/sections.h"
@@ -14,6 +16,15 @@ bool is_host_port(std::string_view s) {
   unsigned value = 0;
   auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
   return ec == std::errc() && end == port.data() + port.size() && value >= 1 && value <= 65535;
+}
+
+// The readiness probe connects over IPv4 (orchestrator/sut/external_system.cc): its host must
+// be an IPv4 address or localhost. Workers resolve the address themselves, so only the host the
+// probe uses is held to this.
+bool is_probe_host(std::string_view host_port) {
+  const std::string host(host_port.substr(0, host_port.rfind(':')));
+  in_addr addr{};
+  return host == "localhost" || ::inet_pton(AF_INET, host.c_str(), &addr) == 1;
 }
 
 std::string_view impl_name(RouterImpl impl) {
@@ -97,6 +108,11 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
         diag.error(r.value_location("ready"),
                    "key 'ready' must be tcp://HOST:PORT such as \"tcp://127.0.0.1:18080\", got \"" +
                        *v + "\"");
+      } else if (!is_probe_host(std::string_view(*v).substr(6))) {
+        diag.error(r.value_location("ready"),
+                   "key 'ready' must name an IPv4 address or localhost (the probe connects over "
+                   "IPv4), got \"" +
+                       *v + "\"");
       }
       router.ready = std::move(*v);
     }
@@ -104,6 +120,15 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   // Without an explicit probe, the router is ready when its address accepts connections.
   if (!builtin && router.ready.empty() && !router.address.empty()) {
     router.ready = "tcp://" + router.address;
+    if (is_host_port(router.address) && !is_probe_host(router.address)) {
+      diag.error(r.value_location("address"),
+                 "key 'address' must name an IPv4 address or localhost, as the readiness probe "
+                 "connects to it over IPv4 (or give key 'ready' = \"tcp://IPV4:PORT\"), got \"" +
+                     router.address + "\"");
+    }
+  }
+  for (const char* key : {"command", "address", "ready", "metrics", "requires"}) {
+    if (r.has(key)) router.key_where[key] = r.value_location(key);
   }
   if (auto v = r.string("metrics")) {
     if (!v->starts_with("http://")) {

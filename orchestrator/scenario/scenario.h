@@ -1,4 +1,4 @@
-// The typed scenario model (SCENARIOS.md). TOML is parsed and validated once, by the loader
+// The typed scenario model (docs/SCENARIOS.md). TOML is parsed and validated once, by the loader
 // (scenario_loader.h); every other part of the orchestrator sees only these structs, with
 // defaults applied, units converted to base units and interpolation done.
 #pragma once
@@ -32,6 +32,13 @@ struct RouterConfig {
   // not_configured (default: the command's program).
   std::vector<std::string> requires_programs;
   Location where;
+  // Where the value of each key given is written ("command", "address", ...): a message about
+  // one key points at it, not at the table.
+  std::map<std::string, Location> key_where;
+  Location at(const std::string& key) const {
+    auto it = key_where.find(key);
+    return it == key_where.end() ? where : it->second;
+  }
 };
 
 enum class Protocol { kHttp1, kWampRpc, kWampPubSub };
@@ -78,6 +85,7 @@ struct WorkerImpl {
   std::vector<std::string> command;  // argument vector, never passed to a shell
   std::string adapter;               // "h2load" | "wrk" (then `command` is empty)
   Location where;
+  Location command_where;  // where `command` (or `adapter`) is written
 };
 
 // The tools the bundled worker can wrap (`adapter = "..."`); each is also the program that
@@ -125,7 +133,7 @@ struct Workload {
 
 enum class GateSeverity { kCritical, kWarning };
 
-// A release gate (GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
+// A release gate (docs/GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
 // operations per second, a plain ratio for rates.
 struct Gate {
   std::string workload;                  // a name or a glob ("wamp_*")

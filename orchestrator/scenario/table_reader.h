@@ -17,7 +17,7 @@
 
 namespace benchgate::scenario {
 
-// A key SCENARIOS.md describes that this build does not implement yet, and why it is refused.
+// A key docs/SCENARIOS.md describes that this build does not implement yet, and why it is refused.
 struct NotYet {
   std::string_view key;
   std::string_view note;  // appended to the message, may be empty

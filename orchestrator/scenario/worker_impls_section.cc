@@ -32,6 +32,7 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
     r.check_keys({"command", "adapter"}, {});
     WorkerImpl impl;
     impl.where = r.table_location();
+    impl.command_where = r.value_location(r.has("adapter") ? "adapter" : "command");
     if (r.has("command") && r.has("adapter")) {
       diag.error(r.key_location("adapter"),
                  "keys 'command' and 'adapter' exclude each other in " + section +

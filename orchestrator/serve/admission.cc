@@ -49,24 +49,24 @@ void add_router(const scenario::RouterConfig& router, const std::string& section
                 std::vector<Reach>& programs, std::vector<Reach>& addresses) {
   // Any impl may name a metrics endpoint, the bundled router too.
   if (!router.metrics.empty()) {
-    addresses.push_back({authority_of(router.metrics), section + " metrics", router.where});
+    addresses.push_back({authority_of(router.metrics), section + " metrics", router.at("metrics")});
   }
   if (router.impl == scenario::RouterImpl::kBuiltin) return;
   if (router.impl == scenario::RouterImpl::kCommand && !router.command.empty()) {
-    programs.push_back({router.command.front(), section + " command", router.where});
+    programs.push_back({router.command.front(), section + " command", router.at("command")});
   }
   // `requires` only looks programs up on PATH, but whether the variant is not_configured
   // tells the client whether a file exists on this machine: the same rule applies.
   for (const std::string& program : router.requires_programs) {
     if (router.command.empty() || program != router.command.front()) {
-      programs.push_back({program, section + " requires", router.where});
+      programs.push_back({program, section + " requires", router.at("requires")});
     }
   }
   if (!router.address.empty()) {
-    addresses.push_back({router.address, section + " address", router.where});
+    addresses.push_back({router.address, section + " address", router.at("address")});
   }
   if (router.ready.starts_with("tcp://") && router.ready.substr(6) != router.address) {
-    addresses.push_back({router.ready.substr(6), section + " ready", router.where});
+    addresses.push_back({router.ready.substr(6), section + " ready", router.at("ready")});
   }
 }
 
@@ -80,10 +80,10 @@ void collect(const scenario::Scenario& scenario, std::vector<Reach>& programs,
   for (const auto& [name, impl] : scenario.worker_impls) {
     const std::string section = "[worker_impls." + name + "]";
     if (!impl.command.empty()) {
-      programs.push_back({impl.command.front(), section + " command", impl.where});
+      programs.push_back({impl.command.front(), section + " command", impl.command_where});
     } else if (!impl.adapter.empty()) {
       // The bundled worker runs the tool found on PATH: a program like any other.
-      programs.push_back({impl.adapter, section + " adapter", impl.where});
+      programs.push_back({impl.adapter, section + " adapter", impl.command_where});
     }
   }
 }

@@ -1,9 +1,23 @@
 // See job.h.
 #include "orchestrator/serve/job.h"
 
+#include <utility>
+
 #include "common/time/clock.h"
+#include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
+
+Expected<void> check_job_options(const JobOptions& options) {
+  for (const auto& [flag, name] :
+       {std::pair{"--promote", &options.promote}, std::pair{"--baseline", &options.baseline}}) {
+    if (name->empty()) continue;
+    if (auto valid = store::check_baseline_name(*name); !valid) {
+      return Error{std::string(flag) + " " + valid.message()};
+    }
+  }
+  return {};
+}
 
 Job::Job(uint64_t id, scenario::Scenario scenario, JobOptions options, std::string origin)
     : id_(id), scenario_(std::move(scenario)), options_(std::move(options)) {

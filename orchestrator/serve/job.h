@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/util/expected.h"
 #include "orchestrator/scenario/scenario.h"
 
 namespace benchgate::serve {
@@ -28,6 +29,11 @@ struct JobOptions {
   std::string promote;
   bool strict = false;
 };
+
+// The options' values, checked as `orchestrator run` checks its flags before anything starts
+// (the service checks a submission's before queueing it): a --promote name the store would
+// refuse only when the run ends would cost the whole run. The error names the flag.
+Expected<void> check_job_options(const JobOptions& options);
 
 struct JobStatus {
   uint64_t id = 0;

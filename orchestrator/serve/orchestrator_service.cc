@@ -90,6 +90,11 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   options.baseline = request->baseline();
   options.promote = request->promote();
   options.strict = request->strict();
+  // As `orchestrator run` checks its flags: a bad --promote name found when the run ends would
+  // have cost the whole run (and left the client exit code 3 for a usage mistake).
+  if (auto valid = check_job_options(options); !valid) {
+    return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
+  }
   uint32_t position = 0;
   auto job = queue_.submit(std::move(*admitted.scenario), std::move(options), "client", position);
   if (!job) return {grpc::StatusCode::UNAVAILABLE, job.message()};

@@ -8,8 +8,6 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/run_one.h"
 #include "orchestrator/engine/fan_out_observer.h"
-#include "orchestrator/report/gate_report.h"
-#include "orchestrator/report/result_line.h"
 #include "orchestrator/serve/job_output.h"
 
 namespace benchgate::serve {
@@ -70,15 +68,7 @@ void RunExecutor::run(Job& job) {
   metrics_.scenario_finished(r, info.commit);
 
   // The same lines `orchestrator run` prints after each scenario.
-  std::fputs(report::gates_table(r.gates).c_str(), out.get());
-  const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
-  for (const auto& workload : r.result.workloads) {
-    std::fprintf(out.get(), "%s\n", report::result_line(r.result.scenario, workload, run).c_str());
-  }
-  if (!r.result.error.empty()) {
-    std::fprintf(err.get(), "error: scenario %s: %s\n", r.result.scenario.c_str(),
-                 r.result.error.c_str());
-  }
+  cli::print_scenario_end(r, out.get(), err.get());
   const bool cancelled = app::interrupted();
   if (cancelled) {
     std::fprintf(err.get(), "run cancelled: every child process was stopped\n");

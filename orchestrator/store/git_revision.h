@@ -1,5 +1,5 @@
 // The commit and branch of a git work tree, for runs whose caller did not give them
-// (MEASUREMENT.md, "Environment": "--commit, or the git work tree").
+// (docs/MEASUREMENT.md, "Environment": "--commit, or the git work tree").
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// How each gate metric (SCENARIOS.md, "Metrics a gate can name") is computed from one row of
+// How each gate metric (docs/SCENARIOS.md, "[[gates]]") is computed from one row of
 // the `repetitions` table, in the units gates use (seconds for latency). The definitions match
 // results::metric_values, so a stored run and a run in memory give the same values; a NULL
 // means "not collected" for that repetition.

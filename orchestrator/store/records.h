@@ -11,7 +11,7 @@
 
 namespace benchgate::store {
 
-// The machine and build a run was measured on (MEASUREMENT.md, "Environment").
+// The machine and build a run was measured on (docs/MEASUREMENT.md, "Environment").
 struct Testbed {
   std::string host;
   std::string cpu_model;
@@ -49,6 +49,25 @@ struct RunSummary {
   std::map<std::string, std::string> labels;
   int64_t testbed_id = 0;
   std::string error;  // why the run failed, when it says (schema version 3); else empty
+};
+
+// One second of a measured window (table timeline, schema version 7).
+struct StoredSecond {
+  uint32_t second = 0;
+  double ops_per_s = 0;
+  uint64_t errors = 0;
+  std::optional<int64_t> p50_ns, p99_ns, max_ns;
+};
+
+// One worker's own figures of a measured window (table worker_windows, schema version 7).
+struct StoredWorkerShare {
+  uint32_t worker = 0;
+  uint64_t operations = 0;
+  uint64_t successes = 0;
+  uint64_t errors = 0;
+  double ops_per_s = 0;
+  std::optional<int64_t> p99_ns, max_ns;
+  std::optional<double> cpu_utilization;
 };
 
 // One stored repetition with every figure.
@@ -89,6 +108,11 @@ struct StoredRepetition {
   std::optional<int64_t> start_skew_ns;
   std::optional<double> worker_cpu_wait_share;
   uint64_t latency_clamped = 0;
+  std::vector<std::string> not_measured;
+  std::optional<std::string> tool_latency_json;  // a worker adapter's printed figures
+  // Empty for runs stored before schema version 7.
+  std::vector<StoredSecond> timeline;
+  std::vector<StoredWorkerShare> workers;
 };
 
 struct StoredWorkload {
@@ -111,7 +135,7 @@ struct RunDetail {
   std::vector<StoredWorkload> workloads;
 };
 
-// One gate verdict with every input it used (GATES.md, "Verdicts").
+// One gate verdict with every input it used (docs/GATES.md, "Verdicts").
 struct GateRecord {
   int gate_index = 0;  // position in the scenario's gate list
   std::string workload;
@@ -143,7 +167,7 @@ struct BaselineEntry {
   int64_t started_at_ns = 0;
 };
 
-// One series of one baseline on one testbed (GATES.md, "Series and history").
+// One series of one baseline on one testbed (docs/GATES.md, "Series and baselines").
 struct HistoryQuery {
   std::string baseline;
   int64_t testbed_id = 0;
@@ -151,8 +175,19 @@ struct HistoryQuery {
   std::string workload;
   std::string variant = "default";
   std::string params_hash;
-  std::string metric;  // as SCENARIOS.md names it
+  std::string metric;  // as docs/SCENARIOS.md names it
   int k = 10;
+};
+
+// One finished run of a series (any baseline) with its per-repetition values of the metric
+// and the baselines it belongs to, for the report's history charts.
+struct SeriesRun {
+  int64_t run_id = 0;
+  int64_t started_at_ns = 0;
+  std::string commit;
+  std::string branch;
+  std::vector<double> values;
+  std::vector<std::string> baselines;  // names, sorted
 };
 
 // One baseline run of a series with its figure (workload_figures) and its per-repetition
@@ -165,7 +200,7 @@ struct HistoryRun {
   std::vector<double> values;
 };
 
-// One series for change-point detection (GATES.md, "Change points"): a metric of one
+// One series for change-point detection (docs/GATES.md, "Change points"): a metric of one
 // workload definition on one testbed, over its finished 'ok' runs.
 struct ChangeSeriesKey {
   std::string scenario;

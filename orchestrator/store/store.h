@@ -1,5 +1,5 @@
 // The SQLite result store: every run, workload, repetition, gate verdict and baseline lands
-// here (OBSERVABILITY.md, "SQLite"; schema in schemas/sqlite/). Writes are one transaction per
+// here (README.md, "Stored results"; schema in schemas/sqlite/). Writes are one transaction per
 // unit of work, so a crash never leaves half a workload; gates read series history from it.
 //
 // One Store is one connection: use it from one thread at a time. Several processes may open
@@ -79,6 +79,15 @@ class Store {
   // A run whose metric was not collected in every repetition is left out. An unknown metric is
   // an error.
   Expected<std::vector<HistoryRun>> baseline_history(const HistoryQuery& query);
+  // The latest k runs of a series whatever their baselines (query.baseline is unused): same
+  // testbed, scenario, workload, variant and params hash, run and workload 'ok', the metric
+  // collected in every repetition; newest first. The report's history charts.
+  Expected<std::vector<SeriesRun>> series_runs(const HistoryQuery& query);
+  // The latency histograms (HdrHistogram V2 compressed) of a stored workload's repetitions,
+  // in repetition order; empty ones are left out. Empty when the workload is unknown.
+  Expected<std::vector<std::vector<uint8_t>>> latency_histograms(int64_t run,
+                                                                 const std::string& workload,
+                                                                 const std::string& variant);
   // A stored workload's per-repetition values of a metric (to re-evaluate a run's gates);
   // nothing when the metric was not collected; an error when the workload is unknown.
   Expected<std::optional<std::vector<double>>> run_metric_values(int64_t run,
@@ -86,7 +95,7 @@ class Store {
                                                                  const std::string& variant,
                                                                  const std::string& metric);
 
-  // Change points (GATES.md, "Change points"; store_changes.cc). After a run finished 'ok':
+  // Change points (docs/GATES.md, "Change points"; store_changes.cc). After a run finished 'ok':
   // brings the stored change points of every series it belongs to up to date, resuming each
   // series' analysis where the previous run left it. One transaction.
   Expected<void> update_change_points(int64_t run);

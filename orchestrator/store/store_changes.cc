@@ -1,4 +1,4 @@
-// Change points of the stored series (GATES.md, "Change points"; schema 0006): the analysis
+// Change points of the stored series (docs/GATES.md, "Change points"; schema 0006): the analysis
 // of orchestrator/changes over each series' run medians, kept in change_series/change_points
 // and resumed when a run lands, and read back (or computed, when not stored) for
 // `orchestrator history changes`.

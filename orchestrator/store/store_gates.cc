@@ -1,4 +1,4 @@
-// Gate results: one evaluation of a run's gates per call, every input kept (GATES.md).
+// Gate results: one evaluation of a run's gates per call, every input kept (docs/GATES.md).
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/store_internal.h"

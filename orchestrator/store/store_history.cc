@@ -1,5 +1,5 @@
 // Series history for gates: the latest k runs of a baseline on one testbed and series, and a
-// stored run's values, both per repetition (GATES.md, "Series and history").
+// stored run's values, both per repetition (docs/GATES.md, "Series and baselines").
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/sqlite.h"
@@ -69,7 +69,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // turns, and the first to find k usable runs or run out gives the answer: the cost follows
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
   // A workload with a window during which a process was stopped (flag process_stopped) is
-  // never history: its figures describe the stop, not the system (GATES.md, "Verdicts").
+  // never history: its figures describe the stop, not the system (docs/GATES.md, "Verdicts").
   const std::string unstopped = "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value = ?7)";
   auto by_baseline = db_->prepare(
       "SELECT r.id, r.started_at, r.commit_id, w.id, "
@@ -123,7 +123,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       if (!*v) continue;  // not collected in every repetition: not usable as history
       auto figure = figure_of(*figures, c.int64(3), q.metric);
       if (!figure) return Error{context + ": " + figure.message()};
-      // No figure: stored before figures were (schema version 7) for a latency metric.
+      // No figure: stored before figures were (schema version 8) for a latency metric.
       if (!*figure) continue;
       walk.found.push_back(HistoryRun{c.int64(0), c.int64(1), c.text(2), **figure, std::move(**v)});
       if (static_cast<int>(walk.found.size()) == q.k) return std::move(walk.found);
@@ -176,6 +176,68 @@ Expected<std::optional<double>> Store::run_metric_figure(int64_t run, const std:
   auto figure = figure_of(*figures, find->int64(0), metric);
   if (!figure) return Error{context + ": " + figure.message()};
   return *figure;
+}
+
+Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
+  const std::string context = "history of " + q.scenario + "/" + q.workload + " " + q.metric;
+  auto expression = expression_for(q.metric);
+  if (!expression) return Error{context + ": " + expression.message()};
+  std::vector<SeriesRun> out;
+  if (q.k <= 0) return out;
+  auto runs = db_->prepare(
+      "SELECT r.id, r.started_at, r.commit_id, r.branch, w.id, "
+      "(SELECT group_concat(name, ',') FROM (SELECT name FROM baselines b "
+      " WHERE b.run_id = r.id ORDER BY name)) "
+      "FROM runs r INDEXED BY runs_by_scenario "
+      "JOIN workloads w ON w.run_id = r.id AND w.name = ?3 AND w.variant = ?4 "
+      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND w.status = 'ok' "
+      "AND w.params_hash = ?5 ORDER BY r.id DESC");
+  if (!runs) return Error{context + ": " + runs.message()};
+  auto values = prepare_values(*db_, *expression);
+  if (!values) return Error{context + ": " + values.message()};
+  runs->bind(1, q.scenario)
+      .bind(2, q.testbed_id)
+      .bind(3, q.workload)
+      .bind(4, q.variant)
+      .bind(5, q.params_hash);
+  while (static_cast<int>(out.size()) < q.k) {
+    auto row = runs->step();
+    if (!row) return Error{context + ": " + row.message()};
+    if (!*row) break;
+    auto v = values_of(*values, runs->int64(4));
+    if (!v) return Error{context + ": " + v.message()};
+    if (!*v) continue;  // not collected in every repetition: no point, never a zero
+    SeriesRun run{runs->int64(0), runs->int64(1), runs->text(2), runs->text(3), std::move(**v), {}};
+    const std::string names = runs->is_null(5) ? "" : runs->text(5);
+    for (size_t start = 0; start < names.size();) {
+      size_t end = names.find(',', start);
+      if (end == std::string::npos) end = names.size();
+      run.baselines.push_back(names.substr(start, end - start));
+      start = end + 1;
+    }
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
+Expected<std::vector<std::vector<uint8_t>>> Store::latency_histograms(int64_t run,
+                                                                      const std::string& workload,
+                                                                      const std::string& variant) {
+  auto stmt = db_->prepare(
+      "SELECT r.latency_hdr FROM repetitions r JOIN workloads w ON w.id = r.workload_id "
+      "WHERE w.run_id = ?1 AND w.name = ?2 AND w.variant = ?3 ORDER BY r.idx");
+  if (!stmt) return Error{"latency histograms: " + stmt.message()};
+  stmt->bind(1, run).bind(2, workload).bind(3, variant);
+  std::vector<std::vector<uint8_t>> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return Error{"latency histograms: " + row.message()};
+    if (!*row) break;
+    if (stmt->is_null(0)) continue;
+    auto blob = stmt->blob(0);
+    if (!blob.empty()) out.push_back(std::move(blob));
+  }
+  return out;
 }
 
 }  // namespace benchgate::store

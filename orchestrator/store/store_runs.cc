@@ -183,10 +183,19 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       "bytes_per_s, p50_ns, p75_ns, p90_ns, p95_ns, p99_ns, p999_ns, max_ns, mean_ns, "
       "latency_hdr, service_time_hdr, worker_cpu_s, worker_cpu_utilization, router_requests, "
       "router_cpu_s, router_rss_bytes, router_handling_hdr, flags, stopped, window_successes, "
-      "payload_bytes_per_s, start_skew_ns, worker_cpu_wait_share, latency_clamped "
+      "payload_bytes_per_s, start_skew_ns, worker_cpu_wait_share, latency_clamped, "
+      "not_measured, tool_latency "
       "FROM repetitions WHERE workload_id = ?1 ORDER BY idx");
   auto metrics = db_->prepare("SELECT name, value FROM router_metrics WHERE repetition_id = ?1");
-  if (!workloads || !reps || !metrics) return Error{"get_run: " + db_->last_error()};
+  auto seconds = db_->prepare(
+      "SELECT second, ops_per_s, errors, p50_ns, p99_ns, max_ns FROM timeline "
+      "WHERE repetition_id = ?1 ORDER BY second");
+  auto shares = db_->prepare(
+      "SELECT worker, operations, successes, errors_total, ops_per_s, p99_ns, max_ns, "
+      "cpu_utilization FROM worker_windows WHERE repetition_id = ?1 ORDER BY worker");
+  if (!workloads || !reps || !metrics || !seconds || !shares) {
+    return Error{"get_run: " + db_->last_error()};
+  }
   workloads->bind(1, run);
   while (true) {
     auto row = workloads->step();
@@ -248,6 +257,31 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       r.start_skew_ns = s.optional_int64(35);
       r.worker_cpu_wait_share = s.optional_real(36);
       r.latency_clamped = as_uint(s.int64(37));
+      r.not_measured = strings_from_json(s.text(38));
+      if (!s.is_null(39)) r.tool_latency_json = s.text(39);
+      seconds->reset();
+      seconds->bind(1, rep_id);
+      while (true) {
+        auto i = seconds->step();
+        if (!i) return Error{"get_run: " + i.message()};
+        if (!*i) break;
+        const sqlite::Statement& q = *seconds;
+        r.timeline.push_back(StoredSecond{static_cast<uint32_t>(q.int64(0)), q.real(1),
+                                          as_uint(q.int64(2)), q.optional_int64(3),
+                                          q.optional_int64(4), q.optional_int64(5)});
+      }
+      shares->reset();
+      shares->bind(1, rep_id);
+      while (true) {
+        auto i = shares->step();
+        if (!i) return Error{"get_run: " + i.message()};
+        if (!*i) break;
+        const sqlite::Statement& q = *shares;
+        r.workers.push_back(StoredWorkerShare{static_cast<uint32_t>(q.int64(0)),
+                                              as_uint(q.int64(1)), as_uint(q.int64(2)),
+                                              as_uint(q.int64(3)), q.real(4), q.optional_int64(5),
+                                              q.optional_int64(6), q.optional_real(7)});
+      }
       metrics->reset();
       metrics->bind(1, rep_id);
       while (true) {

@@ -187,7 +187,15 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       "?37, ?38, ?39, ?40)");
   auto insert_metric =
       db_->prepare("INSERT INTO router_metrics (repetition_id, name, value) VALUES (?1, ?2, ?3)");
-  if (!insert_rep || !insert_metric) return fail(db_->last_error());
+  auto insert_second = db_->prepare(
+      "INSERT INTO timeline (repetition_id, second, ops_per_s, errors, p50_ns, p99_ns, max_ns) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  auto insert_share = db_->prepare(
+      "INSERT INTO worker_windows (repetition_id, worker, operations, successes, errors_total, "
+      "ops_per_s, p99_ns, max_ns, cpu_utilization) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  if (!insert_rep || !insert_metric || !insert_second || !insert_share) {
+    return fail(db_->last_error());
+  }
   for (size_t i = 0; i < workload.repetitions.size(); ++i) {
     const results::Repetition& rep = workload.repetitions[i];
     const RepetitionFigures& f = figures[i];
@@ -248,8 +256,32 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
     if (auto ok = s.run(); !ok) {
       return fail("repetition " + std::to_string(rep.index) + ": " + ok.message());
     }
-    if (!rep.router.collected) continue;
     const int64_t rep_id = db_->last_insert_rowid();
+    for (const results::TimelineSecond& second : rep.timeline) {
+      insert_second->reset();
+      insert_second->bind(1, rep_id)
+          .bind(2, static_cast<int64_t>(second.second))
+          .bind(3, second.ops_per_second)
+          .bind(4, as_int(second.errors))
+          .bind(5, second.p50_ns)
+          .bind(6, second.p99_ns)
+          .bind(7, second.max_ns);
+      if (auto ok = insert_second->run(); !ok) return fail("timeline: " + ok.message());
+    }
+    for (const results::WorkerShare& share : rep.workers) {
+      insert_share->reset();
+      insert_share->bind(1, rep_id)
+          .bind(2, static_cast<int64_t>(share.worker))
+          .bind(3, as_int(share.operations))
+          .bind(4, as_int(share.successes))
+          .bind(5, as_int(share.errors))
+          .bind(6, share.ops_per_second)
+          .bind(7, share.p99_ns)
+          .bind(8, share.max_ns)
+          .bind(9, share.cpu_utilization);
+      if (auto ok = insert_share->run(); !ok) return fail("worker share: " + ok.message());
+    }
+    if (!rep.router.collected) continue;
     for (const auto& [name, value] : rep.router.counter_deltas) {
       insert_metric->reset();
       insert_metric->bind(1, rep_id).bind(2, name).bind(3, as_int(value));

@@ -1,4 +1,4 @@
-// The testbed fingerprint (MEASUREMENT.md, "Environment"): what machine and build a run was
+// The testbed fingerprint (docs/MEASUREMENT.md, "Environment"): what machine and build a run was
 // measured on, read from the running system, so gates compare like with like.
 #pragma once
 

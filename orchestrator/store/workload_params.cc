@@ -10,7 +10,11 @@ namespace benchgate::store {
 std::string protocol_name(scenario::Protocol protocol) { return scenario::to_string(protocol); }
 
 std::string workload_params_json(const scenario::Workload& w) {
-  // nlohmann::json objects keep keys sorted, so dump() is canonical.
+  // nlohmann::json objects keep keys sorted, so dump() is canonical. This text is hashed into
+  // the series key: a WAMP workload keeps the `http` block (HTTP defaults) it has always had,
+  // since leaving it out would start a new series for every stored WAMP workload. The JSON
+  // report gives each protocol only its own block (report/json_report.cc); the hashes of
+  // known definitions are pinned in tests/unit/store/environment_test.cc.
   nlohmann::json http = {
       {"method", w.http.method},
       {"target", w.http.target},

@@ -1,6 +1,6 @@
 // The identity of a workload definition: a canonical JSON of the resolved scenario::Workload and
 // its hash. A series is keyed by this hash, so a changed definition starts a new series
-// (GATES.md, "Series and history").
+// (docs/GATES.md, "Series and baselines").
 #pragma once
 
 #include <nlohmann/json.hpp>

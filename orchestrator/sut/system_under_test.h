@@ -1,4 +1,4 @@
-// The system under test (SCENARIOS.md [router]): the bundled router, a command the
+// The system under test (docs/SCENARIOS.md [router]): the bundled router, a command the
 // orchestrator spawns, or an external address already running. The engine sees only this
 // interface: where to send load, whether it is still alive, and its metrics around a window.
 #pragma once

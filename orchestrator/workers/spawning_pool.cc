@@ -145,7 +145,7 @@ class SpawningPool : public WorkerPool {
     processes::SpawnOptions options;
     options.name = "worker " + std::to_string(index);
     options.executable = config_.worker_binary;
-    // The command's own arguments first: the protocol appends --listen (WORKER_PROTOCOL.md).
+    // The command's own arguments first: the protocol appends --listen (docs/WORKER_PROTOCOL.md).
     options.args = config_.extra_args;
     options.args.insert(options.args.end(), {"--listen", "127.0.0.1:0"});
     if (!token_file_.empty())

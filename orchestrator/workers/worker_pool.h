@@ -1,4 +1,4 @@
-// The workers a run uses. Two real alternatives (ARCHITECTURE.md, "Beyond one machine"): a
+// The workers a run uses. Two real alternatives (docs/ARCHITECTURE.md, "Beyond one machine"): a
 // pool that spawns worker processes on this machine, and one that connects to workers that
 // are already running elsewhere (for example pods of a StatefulSet). The engine only sees
 // gRPC stubs and a way to ask why a worker is gone.

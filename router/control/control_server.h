@@ -18,7 +18,7 @@ namespace benchgate::router::control {
 class ControlServer {
  public:
   // Listens on `address` ("HOST:PORT", port 0 picks one, or "unix:PATH") without TLS: control
-  // endpoints listen on loopback by default (ARCHITECTURE.md, "Control plane").
+  // endpoints listen on loopback by default (docs/ARCHITECTURE.md, "Control plane").
   static Expected<std::unique_ptr<ControlServer>> start(const std::string& address,
                                                         grpc::Service& service);
   ~ControlServer();

@@ -1,6 +1,6 @@
 // The RouterControl gRPC service. It only translates between protobuf and the domain APIs of
-// the HTTP and WAMP servers (STYLE.md rule 5); shutting the process down is the caller's
-// callback.
+// the HTTP and WAMP servers (docs/CONTRIBUTING.md, rule 5); shutting the process down is the
+// caller's callback.
 #pragma once
 
 #include <cstdint>

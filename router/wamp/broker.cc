@@ -30,11 +30,11 @@ void Broker::on_subscribe(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const std::string& topic = message[3].get_ref<const std::string&>();
   if (!is_valid_uri(topic)) {
-    session.send_error(MessageType::subscribe, request, "wamp.error.invalid_uri");
+    session.send_error(MessageType::kSubscribe, request, "wamp.error.invalid_uri");
     return;
   }
   if (!exact_match(message[2])) {
-    session.send_error(MessageType::subscribe, request, "wamp.error.invalid_argument");
+    session.send_error(MessageType::kSubscribe, request, "wamp.error.invalid_argument");
     return;
   }
   Realm& realm = *session.realm();
@@ -50,7 +50,7 @@ void Broker::on_subscribe(Session& session, Json& message) {
     subscribers.push_back(&session);
     session.subscriptions.push_back(subscription.id);
   }
-  session.send(Json::array({static_cast<int>(MessageType::subscribed), request, subscription.id}));
+  session.send(Json::array({static_cast<int>(MessageType::kSubscribed), request, subscription.id}));
 }
 
 namespace {
@@ -78,12 +78,12 @@ void Broker::on_unsubscribe(Session& session, Json& message) {
   auto& mine = session.subscriptions;
   const auto own = std::find(mine.begin(), mine.end(), id);
   if (own == mine.end()) {
-    session.send_error(MessageType::unsubscribe, request, "wamp.error.no_such_subscription");
+    session.send_error(MessageType::kUnsubscribe, request, "wamp.error.no_such_subscription");
     return;
   }
   mine.erase(own);
   remove_subscriber(*session.realm(), id, session);
-  session.send(Json::array({static_cast<int>(MessageType::unsubscribed), request}));
+  session.send(Json::array({static_cast<int>(MessageType::kUnsubscribed), request}));
 }
 
 void Broker::on_publish(Session& publisher, Json& message) {
@@ -92,7 +92,7 @@ void Broker::on_publish(Session& publisher, Json& message) {
   const bool acknowledge = flag(options, "acknowledge", false);
   const std::string& topic = message[3].get_ref<const std::string&>();
   if (!is_valid_uri(topic)) {
-    if (acknowledge) publisher.send_error(MessageType::publish, request, "wamp.error.invalid_uri");
+    if (acknowledge) publisher.send_error(MessageType::kPublish, request, "wamp.error.invalid_uri");
     return;
   }
   const bool exclude_me = flag(options, "exclude_me", true);
@@ -102,7 +102,7 @@ void Broker::on_publish(Session& publisher, Json& message) {
   if (found != realm.topics.end()) {
     const Subscription& subscription = found->second;
     Json event = Json::array(
-        {static_cast<int>(MessageType::event), subscription.id, publication, Json::object()});
+        {static_cast<int>(MessageType::kEvent), subscription.id, publication, Json::object()});
     for (size_t i = 4; i < message.size(); ++i) event.push_back(std::move(message[i]));
     // One serialization per serializer in use among the subscribers.
     std::array<Frame, kSerializerCount> frames;
@@ -116,12 +116,12 @@ void Broker::on_publish(Session& publisher, Json& message) {
         encode(subscriber->serializer(), event, *buffer);
         frame = std::move(buffer);
       }
-      if (subscriber->send_frame(frame, MessageType::event) == SendResult::sent) ++delivered;
+      if (subscriber->send_frame(frame, MessageType::kEvent) == SendResult::sent) ++delivered;
     }
     core_.stats().counters.events_delivered += delivered;
   }
   if (acknowledge) {
-    publisher.send(Json::array({static_cast<int>(MessageType::published), request, publication}));
+    publisher.send(Json::array({static_cast<int>(MessageType::kPublished), request, publication}));
   }
 }
 

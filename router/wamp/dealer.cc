@@ -14,7 +14,7 @@
 namespace benchgate::router::wamp {
 namespace {
 
-constexpr int kError = static_cast<int>(MessageType::error);
+constexpr int kError = static_cast<int>(MessageType::kError);
 
 // Procedures and topics under "wamp." belong to the router (meta API).
 bool reserved(const std::string& uri) { return uri.starts_with("wamp."); }
@@ -37,25 +37,25 @@ void Dealer::on_register(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const std::string& procedure = message[3].get_ref<const std::string&>();
   if (!is_valid_uri(procedure) || reserved(procedure)) {
-    session.send_error(MessageType::register_, request, "wamp.error.invalid_uri");
+    session.send_error(MessageType::kRegister, request, "wamp.error.invalid_uri");
     return;
   }
   const Json& options = message[2];
   const auto invoke = options.find("invoke");
   if (!exact_match(options) || (invoke != options.end() && *invoke != "single")) {
-    session.send_error(MessageType::register_, request, "wamp.error.invalid_argument");
+    session.send_error(MessageType::kRegister, request, "wamp.error.invalid_argument");
     return;
   }
   Realm& realm = *session.realm();
   if (procedure == kEchoProcedure || realm.procedures.contains(procedure)) {
-    session.send_error(MessageType::register_, request, "wamp.error.procedure_already_exists");
+    session.send_error(MessageType::kRegister, request, "wamp.error.procedure_already_exists");
     return;
   }
   const uint64_t registration = core_.next_id();
   realm.procedures.emplace(procedure, Registration{registration, &session});
   realm.registration_uris.emplace(registration, procedure);
   session.registrations.push_back(registration);
-  session.send(Json::array({static_cast<int>(MessageType::registered), request, registration}));
+  session.send(Json::array({static_cast<int>(MessageType::kRegistered), request, registration}));
 }
 
 void Dealer::on_unregister(Session& session, Json& message) {
@@ -65,7 +65,7 @@ void Dealer::on_unregister(Session& session, Json& message) {
   auto& mine = session.registrations;
   const auto own = std::find(mine.begin(), mine.end(), registration);
   if (own == mine.end()) {
-    session.send_error(MessageType::unregister, request, "wamp.error.no_such_registration");
+    session.send_error(MessageType::kUnregister, request, "wamp.error.no_such_registration");
     return;
   }
   mine.erase(own);
@@ -74,7 +74,7 @@ void Dealer::on_unregister(Session& session, Json& message) {
     realm.procedures.erase(uri->second);
     realm.registration_uris.erase(uri);
   }
-  session.send(Json::array({static_cast<int>(MessageType::unregistered), request}));
+  session.send(Json::array({static_cast<int>(MessageType::kUnregistered), request}));
 }
 
 void Dealer::on_call(Session& caller, Json& message) {
@@ -82,29 +82,29 @@ void Dealer::on_call(Session& caller, Json& message) {
   const uint64_t request = id_of(message[1]);
   const std::string& procedure = message[3].get_ref<const std::string&>();
   if (procedure == kEchoProcedure) {
-    Json result = Json::array({static_cast<int>(MessageType::result), request, Json::object()});
+    Json result = Json::array({static_cast<int>(MessageType::kResult), request, Json::object()});
     move_payload(message, 4, result);
     const SendResult sent = caller.send(result);
     if (sent == SendResult::too_large) {
-      caller.send_error(MessageType::call, request, "wamp.error.payload_size_exceeded");
+      caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
     }
     if (sent == SendResult::sent) ++core_.stats().counters.calls_routed;
     return;
   }
   if (!is_valid_uri(procedure)) {
-    caller.send_error(MessageType::call, request, "wamp.error.invalid_uri");
+    caller.send_error(MessageType::kCall, request, "wamp.error.invalid_uri");
     return;
   }
   Realm& realm = *caller.realm();
   const auto found = realm.procedures.find(procedure);
   if (found == realm.procedures.end()) {
-    caller.send_error(MessageType::call, request, "wamp.error.no_such_procedure");
+    caller.send_error(MessageType::kCall, request, "wamp.error.no_such_procedure");
     return;
   }
   Session& callee = *found->second.callee;
   const uint64_t invocation = core_.next_id();
   Json routed = Json::array(
-      {static_cast<int>(MessageType::invocation), invocation, found->second.id, Json::object()});
+      {static_cast<int>(MessageType::kInvocation), invocation, found->second.id, Json::object()});
   move_payload(message, 4, routed);
   switch (callee.send(routed)) {
     case SendResult::sent:
@@ -112,10 +112,10 @@ void Dealer::on_call(Session& caller, Json& message) {
       ++core_.stats().counters.calls_routed;
       return;
     case SendResult::too_large:
-      caller.send_error(MessageType::call, request, "wamp.error.payload_size_exceeded");
+      caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
       return;
     case SendResult::closed:
-      caller.send_error(MessageType::call, request, "wamp.error.canceled");
+      caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
       return;
   }
 }
@@ -132,10 +132,10 @@ void Dealer::on_yield(Session& callee, Json& message) {
   if (caller == nullptr) return;
   Json details = progressive ? Json{{"progress", true}} : Json::object();
   Json result = Json::array(
-      {static_cast<int>(MessageType::result), pending.caller_request, std::move(details)});
+      {static_cast<int>(MessageType::kResult), pending.caller_request, std::move(details)});
   move_payload(message, 3, result);
   if (caller->send(result) == SendResult::too_large) {
-    caller->send_error(MessageType::call, pending.caller_request,
+    caller->send_error(MessageType::kCall, pending.caller_request,
                        "wamp.error.payload_size_exceeded");
   }
 }
@@ -147,11 +147,11 @@ void Dealer::on_invocation_error(Session& callee, Json& message) {
   pending_.erase(found);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
-  Json error = Json::array({kError, static_cast<int>(MessageType::call), pending.caller_request,
+  Json error = Json::array({kError, static_cast<int>(MessageType::kCall), pending.caller_request,
                             std::move(message[3]), std::move(message[4])});
   move_payload(message, 5, error);
   if (caller->send(error) == SendResult::too_large) {
-    caller->send_error(MessageType::call, pending.caller_request,
+    caller->send_error(MessageType::kCall, pending.caller_request,
                        "wamp.error.payload_size_exceeded");
   }
 }
@@ -179,7 +179,7 @@ void Dealer::session_left(Session& session) {
   for (const Pending& pending : canceled) {
     Session* caller = core_.find_session(pending.caller_session);
     if (caller != nullptr && caller != &session) {
-      caller->send_error(MessageType::call, pending.caller_request, "wamp.error.canceled");
+      caller->send_error(MessageType::kCall, pending.caller_request, "wamp.error.canceled");
     }
   }
 }

@@ -17,21 +17,24 @@ struct Shape {
 // ignored: the router announces no call canceling). Trailing Arguments|list and
 // ArgumentsKw|dict are optional.
 constexpr Shape kShapes[] = {
-    {MessageType::hello, 3, 3, {Field::string, Field::dict}},
-    {MessageType::abort, 3, 3, {Field::dict, Field::string}},
-    {MessageType::goodbye, 3, 3, {Field::dict, Field::string}},
-    {MessageType::error,
+    {MessageType::kHello, 3, 3, {Field::string, Field::dict}},
+    {MessageType::kAbort, 3, 3, {Field::dict, Field::string}},
+    {MessageType::kGoodbye, 3, 3, {Field::dict, Field::string}},
+    {MessageType::kError,
      5,
      7,
      {Field::integer, Field::id, Field::dict, Field::string, Field::list, Field::dict}},
-    {MessageType::publish, 4, 6, {Field::id, Field::dict, Field::string, Field::list, Field::dict}},
-    {MessageType::subscribe, 4, 4, {Field::id, Field::dict, Field::string}},
-    {MessageType::unsubscribe, 3, 3, {Field::id, Field::id}},
-    {MessageType::call, 4, 6, {Field::id, Field::dict, Field::string, Field::list, Field::dict}},
-    {MessageType::cancel, 3, 3, {Field::id, Field::dict}},
-    {MessageType::register_, 4, 4, {Field::id, Field::dict, Field::string}},
-    {MessageType::unregister, 3, 3, {Field::id, Field::id}},
-    {MessageType::yield, 3, 5, {Field::id, Field::dict, Field::list, Field::dict}},
+    {MessageType::kPublish,
+     4,
+     6,
+     {Field::id, Field::dict, Field::string, Field::list, Field::dict}},
+    {MessageType::kSubscribe, 4, 4, {Field::id, Field::dict, Field::string}},
+    {MessageType::kUnsubscribe, 3, 3, {Field::id, Field::id}},
+    {MessageType::kCall, 4, 6, {Field::id, Field::dict, Field::string, Field::list, Field::dict}},
+    {MessageType::kCancel, 3, 3, {Field::id, Field::dict}},
+    {MessageType::kRegister, 4, 4, {Field::id, Field::dict, Field::string}},
+    {MessageType::kUnregister, 3, 3, {Field::id, Field::id}},
+    {MessageType::kYield, 3, 5, {Field::id, Field::dict, Field::list, Field::dict}},
 };
 
 bool has_type(const Json& value, Field field) {
@@ -61,10 +64,10 @@ bool is_id(const Json& value) {
 
 CheckResult check_client_message(const Json& message) {
   if (!message.is_array() || message.empty())
-    return {MessageType::hello, "a message must be a non-empty list"};
+    return {MessageType::kHello, "a message must be a non-empty list"};
   const Json& code = message[0];
   if (!code.is_number_unsigned() && !(code.is_number_integer() && code.get<int64_t>() >= 0)) {
-    return {MessageType::hello, "the first element must be a message type code"};
+    return {MessageType::kHello, "the first element must be a message type code"};
   }
   const uint64_t type_code = code.get<uint64_t>();
   for (const Shape& shape : kShapes) {
@@ -83,7 +86,7 @@ CheckResult check_client_message(const Json& message) {
       type_code == 69) {
     return {static_cast<MessageType>(type_code), "a client may not send this message type"};
   }
-  return {MessageType::hello, "unknown message type"};
+  return {MessageType::kHello, "unknown message type"};
 }
 
 bool is_valid_uri(std::string_view uri) {

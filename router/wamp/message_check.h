@@ -18,7 +18,7 @@ namespace benchgate::router::wamp {
 inline constexpr uint64_t kMaxId = uint64_t{1} << 53;
 
 struct CheckResult {
-  MessageType type = MessageType::hello;
+  MessageType type = MessageType::kHello;
   // nullptr when the message is well-formed; otherwise why it is not, for ABORT.Details.
   const char* problem = nullptr;
   bool ok() const { return problem == nullptr; }

@@ -188,19 +188,19 @@ bool RawSocketConnection::process_frames() {
     const std::span<const uint8_t> payload(in_.get() + in_begin_ + kFrameHeaderSize, header.length);
     in_begin_ += total;
     switch (header.type) {
-      case FrameType::message:
+      case FrameType::kMessage:
         session_->on_message(payload);
         break;
-      case FrameType::ping:
+      case FrameType::kPing:
         // A pong echoes the ping's payload; it is a control frame, not a WAMP message (and is
         // skipped, like one that does not fit the queue, when the budget has no room).
         if (queue_.fits(payload.size()) && queue_.push(std::make_shared<const std::vector<uint8_t>>(
                                                            payload.begin(), payload.end()),
-                                                       static_cast<uint8_t>(FrameType::pong))) {
+                                                       static_cast<uint8_t>(FrameType::kPong))) {
           schedule_write();
         }
         break;
-      case FrameType::pong:
+      case FrameType::kPong:
         break;
     }
   }
@@ -236,7 +236,7 @@ SendResult RawSocketConnection::send(Frame frame) {
     drop_session(/*slow_consumer=*/true);
     return SendResult::closed;
   }
-  if (!queue_.push(std::move(frame), static_cast<uint8_t>(FrameType::message))) {
+  if (!queue_.push(std::move(frame), static_cast<uint8_t>(FrameType::kMessage))) {
     drop_session(/*slow_consumer=*/false);
     return SendResult::closed;
   }

@@ -63,55 +63,15 @@ class WampSax {
 
 }  // namespace
 
-std::string_view serializer_name(Serializer serializer) {
-  switch (serializer) {
-    case Serializer::json:
-      return "json";
-    case Serializer::msgpack:
-      return "msgpack";
-    case Serializer::cbor:
-      return "cbor";
-  }
-  return "json";
-}
-
-std::string_view subprotocol(Serializer serializer) {
-  switch (serializer) {
-    case Serializer::json:
-      return "wamp.2.json";
-    case Serializer::msgpack:
-      return "wamp.2.msgpack";
-    case Serializer::cbor:
-      return "wamp.2.cbor";
-  }
-  return "wamp.2.json";
-}
-
-std::optional<Serializer> serializer_for_subprotocol(std::string_view name) {
-  for (auto serializer : {Serializer::json, Serializer::msgpack, Serializer::cbor}) {
-    if (subprotocol(serializer) == name) return serializer;
-  }
-  return std::nullopt;
-}
-
-uint8_t rawsocket_serializer_id(Serializer serializer) {
-  return static_cast<uint8_t>(static_cast<uint8_t>(serializer) + 1);
-}
-
-std::optional<Serializer> serializer_for_rawsocket_id(uint8_t id) {
-  if (id < 1 || id > kSerializerCount) return std::nullopt;
-  return static_cast<Serializer>(id - 1);
-}
-
 bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
   // MessagePack and CBOR: our own decoders, which copy a binary or string value in one block
   // (nlohmann's read it byte by byte, about 20 instructions per byte of a large payload).
   switch (serializer) {
-    case Serializer::msgpack:
+    case Serializer::kMsgpack:
       return serialization::decode_msgpack(bytes, out, kMaxNestingDepth);
-    case Serializer::cbor:
+    case Serializer::kCbor:
       return serialization::decode_cbor(bytes, out, kMaxNestingDepth);
-    case Serializer::json:
+    case Serializer::kJson:
       break;
   }
   WampSax sax(out);
@@ -126,7 +86,7 @@ size_t encoded_size_hint(Serializer serializer, const Json& value) {
   switch (value.type()) {
     case Json::value_t::binary: {
       const size_t size = value.get_binary().size();
-      return (serializer == Serializer::json ? serialization::base64_size(size) + 8 : size) + 9;
+      return (serializer == Serializer::kJson ? serialization::base64_size(size) + 8 : size) + 9;
     }
     case Json::value_t::string:
       return value.get_ref<const std::string&>().size() + 9;
@@ -149,13 +109,13 @@ size_t encoded_size_hint(Serializer serializer, const Json& value) {
 
 void encode(Serializer serializer, const Json& value, std::vector<uint8_t>& out) {
   switch (serializer) {
-    case Serializer::json:
+    case Serializer::kJson:
       write_wamp_json(value, out);
       return;
-    case Serializer::msgpack:
+    case Serializer::kMsgpack:
       Json::to_msgpack(value, out);
       return;
-    case Serializer::cbor:
+    case Serializer::kCbor:
       Json::to_cbor(value, out);
       return;
   }

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,23 +18,20 @@
 #include <nlohmann/json.hpp>
 
 #include "common/serialization/binary_decoder.h"
+#include "common/wamp/serializers.h"
 
 namespace benchgate::router::wamp {
 
 using Json = nlohmann::json;
 
-enum class Serializer : uint8_t { json = 0, msgpack = 1, cbor = 2 };
-inline constexpr int kSerializerCount = 3;
+using ::benchgate::wamp::kSerializerCount;
+using ::benchgate::wamp::rawsocket_serializer_id;
+using ::benchgate::wamp::Serializer;
+using ::benchgate::wamp::serializer_for_rawsocket_id;
+using ::benchgate::wamp::serializer_for_subprotocol;
+using ::benchgate::wamp::serializer_name;
+using ::benchgate::wamp::subprotocol;
 inline constexpr int kMaxNestingDepth = serialization::kMaxNestingDepth;
-
-// "json", "msgpack", "cbor".
-std::string_view serializer_name(Serializer serializer);
-// WebSocket subprotocols: "wamp.2.json", "wamp.2.msgpack", "wamp.2.cbor".
-std::string_view subprotocol(Serializer serializer);
-std::optional<Serializer> serializer_for_subprotocol(std::string_view name);
-// RawSocket serializer ids: 1 JSON, 2 MessagePack, 3 CBOR.
-uint8_t rawsocket_serializer_id(Serializer serializer);
-std::optional<Serializer> serializer_for_rawsocket_id(uint8_t id);
 
 // Decodes one message into `out`. False when the bytes are not one well-formed value of the
 // format, nest too deeply, or (JSON) hold a NUL-prefixed string that is not base64.

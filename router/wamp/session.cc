@@ -70,42 +70,42 @@ void Session::on_transport_closed() {
 
 void Session::dispatch(MessageType type, Json& message) {
   if (state_ == State::awaiting_hello) {
-    if (type == MessageType::hello) return on_hello(message);
-    if (type == MessageType::abort) {
+    if (type == MessageType::kHello) return on_hello(message);
+    if (type == MessageType::kAbort) {
       state_ = State::closed;
       return peer_.close_after_flush();
     }
     return abort(kProtocolViolation, "the first message of a session must be HELLO");
   }
   switch (type) {
-    case MessageType::hello:
+    case MessageType::kHello:
       return abort(kProtocolViolation, "HELLO received after the session was established");
-    case MessageType::abort:
+    case MessageType::kAbort:
       leave();
       state_ = State::closed;
       return peer_.close_after_flush();
-    case MessageType::goodbye:
+    case MessageType::kGoodbye:
       return on_goodbye();
-    case MessageType::error:
-      if (message[1].get<int64_t>() != static_cast<int64_t>(MessageType::invocation)) {
+    case MessageType::kError:
+      if (message[1].get<int64_t>() != static_cast<int64_t>(MessageType::kInvocation)) {
         return abort(kProtocolViolation, "a client may only send ERROR for an INVOCATION");
       }
       return core_.dealer().on_invocation_error(*this, message);
-    case MessageType::publish:
+    case MessageType::kPublish:
       return core_.broker().on_publish(*this, message);
-    case MessageType::subscribe:
+    case MessageType::kSubscribe:
       return core_.broker().on_subscribe(*this, message);
-    case MessageType::unsubscribe:
+    case MessageType::kUnsubscribe:
       return core_.broker().on_unsubscribe(*this, message);
-    case MessageType::call:
+    case MessageType::kCall:
       return core_.dealer().on_call(*this, message);
-    case MessageType::register_:
+    case MessageType::kRegister:
       return core_.dealer().on_register(*this, message);
-    case MessageType::unregister:
+    case MessageType::kUnregister:
       return core_.dealer().on_unregister(*this, message);
-    case MessageType::yield:
+    case MessageType::kYield:
       return core_.dealer().on_yield(*this, message);
-    case MessageType::cancel:
+    case MessageType::kCancel:
       return;  // call canceling is not announced; a CANCEL changes nothing
     default:
       return abort(kProtocolViolation, "a client may not send this message type");
@@ -126,12 +126,12 @@ void Session::on_hello(Json& message) {
   realm_ = &core_.attach(*this, realm);
   state_ = State::established;
   ++core_.stats().sessions;
-  send(Json::array({static_cast<int>(MessageType::welcome), id_, welcome_details(realm)}));
+  send(Json::array({static_cast<int>(MessageType::kWelcome), id_, welcome_details(realm)}));
 }
 
 void Session::on_goodbye() {
   send(Json::array(
-      {static_cast<int>(MessageType::goodbye), Json::object(), "wamp.close.goodbye_and_out"}));
+      {static_cast<int>(MessageType::kGoodbye), Json::object(), "wamp.close.goodbye_and_out"}));
   leave();
   // The transport may carry a new session (a new HELLO); most clients close it now.
   state_ = State::awaiting_hello;
@@ -165,14 +165,14 @@ SendResult Session::send_frame(const Frame& frame, MessageType type) {
 }
 
 SendResult Session::send_error(MessageType request_type, uint64_t request, const char* uri) {
-  return send(Json::array({static_cast<int>(MessageType::error), static_cast<int>(request_type),
+  return send(Json::array({static_cast<int>(MessageType::kError), static_cast<int>(request_type),
                            request, Json::object(), uri}));
 }
 
 void Session::abort(const char* reason, std::string_view message) {
   if (state_ == State::closed) return;
   if (std::string_view(reason) == kProtocolViolation) ++core_.stats().counters.protocol_errors;
-  send(Json::array({static_cast<int>(MessageType::abort), Json{{"message", message}}, reason}));
+  send(Json::array({static_cast<int>(MessageType::kAbort), Json{{"message", message}}, reason}));
   leave();
   state_ = State::closed;
   peer_.close_after_flush();

@@ -111,7 +111,7 @@ void WebSocketConnection::on_upgrade_request(const error_code& ec) {
   // Sizes are checked here, piece by piece (see the header); Beast's own limit is off.
   ws_.read_message_max(0);
   ws_.auto_fragment(false);
-  ws_.text(*serializer == Serializer::json);
+  ws_.text(*serializer == Serializer::kJson);
   ws_.async_accept(request, [self = shared_from_this()](const error_code& accept_ec) {
     self->on_accept(accept_ec);
   });

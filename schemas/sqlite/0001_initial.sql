@@ -5,7 +5,7 @@
 -- (INTEGER, UTC); latencies are nanoseconds in *_ns columns; JSON columns hold objects or
 -- arrays (json_valid is enforced). `commit` is an SQL keyword, hence `commit_id`.
 
--- The machine and build a run was measured on (MEASUREMENT.md, "Environment"). Gates compare
+-- The machine and build a run was measured on (docs/MEASUREMENT.md, "Environment"). Gates compare
 -- only runs of the same testbed.
 CREATE TABLE testbeds (
   id          INTEGER PRIMARY KEY,
@@ -45,7 +45,7 @@ CREATE INDEX runs_by_status ON runs(status) WHERE status = 'running';
 CREATE INDEX runs_by_testbed ON runs(testbed_id);
 
 -- One workload (and variant) of a run. params is the canonical JSON of the resolved workload
--- definition; params_hash identifies the series (GATES.md, "Series and history").
+-- definition; params_hash identifies the series (docs/GATES.md, "Series and baselines").
 CREATE TABLE workloads (
   id                  INTEGER PRIMARY KEY,
   run_id              INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -179,7 +179,7 @@ SELECT r.id AS run_id, r.scenario, r.status AS run_status, r.commit_id, r.testbe
 FROM workloads w JOIN runs r ON r.id = w.run_id;
 
 -- A series' history, one row per (run, metric), in time order: the run's median over its
--- repetitions, with metric names as gates use them (SCENARIOS.md) and latencies in seconds;
+-- repetitions, with metric names as gates use them (docs/SCENARIOS.md) and latencies in seconds;
 -- errors.total is the run's sum over repetitions. Only finished, successful runs and workloads.
 -- Filter by scenario, testbed_id, workload, variant and params_hash to get one series.
 CREATE VIEW series_history AS

@@ -1,5 +1,5 @@
 -- benchgate result store, schema version 6: the change points of every series' history
--- (GATES.md, "Change points"), brought up to date when a run finishes 'ok'.
+-- (docs/GATES.md, "Change points"), brought up to date when a run finishes 'ok'.
 --
 -- A series here is one metric of one workload definition (scenario, testbed, workload,
 -- variant, params_hash) over its finished 'ok' runs in run id order, the value of each run

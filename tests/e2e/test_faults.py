@@ -370,6 +370,10 @@ connections = 2
 duration = "500ms"
 repetitions = 3
 timeout = "30s"
+[[gates]]
+workload = "victim"
+metric = "errors.count"
+max = 0
 """)
         run = self.orchestrator(path).start()
         run.wait_for_stderr("victim rep 2/3: started")
@@ -387,6 +391,10 @@ timeout = "30s"
             self.assertEqual([(r[0], r[1], r[3]) for r in rows],
                              [("done", "ok", 1), ("victim", "interrupted", 1)])
             self.assertIn("interrupted by signal 2", rows[1][2])
+            # Its gate is not judged, and says so without calling the workload failed.
+            self.assertEqual(
+                db.execute("SELECT verdict, explanation FROM gate_results").fetchall(),
+                [("error", "workload victim was interrupted: " + rows[1][2])])
             self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
         doc = load_json(self.json)
         self.assertEqual([(w["name"], w["status"]) for w in doc["scenarios"][0]["workloads"]],

@@ -91,6 +91,17 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             self.assertNotIn("RESULT|", run.stdout)
             self.assertFalse(os.path.exists(self.db))
 
+    def test_a_report_folder_that_refuses_new_files_is_refused_before_anything_runs(self):
+        # /proc refuses a new file even to root, whom permission bits (access()) never stop.
+        for flag in ("--json", "--junit", "--markdown"):
+            run = self.orchestrator("run", self.scenario(), "--db", self.db, flag, "/proc/out")
+            self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+            self.assertTrue(run.stderr.startswith(
+                f"error: {flag} /proc/out: folder '/proc' is not writable ("), run.stderr)
+            self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+            self.assertNotIn("RESULT|", run.stdout)
+            self.assertFalse(os.path.exists(self.db))
+
     def test_a_failed_push_changes_neither_the_exit_code_nor_the_stored_run(self):
         # A port that refuses connections: bound, never listening.
         closed = socket.socket()
@@ -366,6 +377,21 @@ class ListenErrorsTest(OutputsTest):
                              "already in use\n"))
         self.assertNotIn("RESULT|", run.stdout)
         self.assertFalse(os.path.exists(self.db))
+
+    def test_a_port_beyond_65535_is_refused_not_wrapped(self):
+        # The kernel would bind 99999 modulo 65536 (34463), a port nobody asked for.
+        run = self.orchestrator("run", self.scenario(), "--db", self.db,
+                                "--metrics-listen", "127.0.0.1:99999")
+        self.assertEqual((run.returncode, run.stderr),
+                         (2, "error: --metrics-listen 127.0.0.1:99999: cannot listen: '99999' is "
+                             "not a port number (0 to 65535)\n"))
+        for flag, other in (("--listen", "--metrics-listen"), ("--metrics-listen", "--listen")):
+            run = self.orchestrator("serve", flag, "127.0.0.1:99999", other, "127.0.0.1:0",
+                                    "--db", self.db, "--scenarios", self.dir)
+            self.assertEqual((run.returncode, run.stderr),
+                             (2, f"error: {flag} 127.0.0.1:99999: cannot listen: '99999' is not a "
+                                 "port number (0 to 65535)\n"), flag)
+            self.assertNotIn("READY", run.stdout)
 
     def test_serve_listen_and_metrics_listen_on_a_port_in_use(self):
         for flag, other in (("--listen", "--metrics-listen"), ("--metrics-listen", "--listen")):

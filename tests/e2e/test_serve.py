@@ -3,8 +3,9 @@ while it runs and its gate verdicts after it, the client prints the run's report
 with the local exit code, a program not on the allowlist (router, compared router, worker
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
 service's environment and reaches no port of its machine, flags of a local run are refused
-with --server, Ctrl-C on the client cancels the run like a local interrupt, and SIGTERM stops
-the service with nothing left behind."""
+with --server, the client gets the promotion and comparison lines a local run prints, Ctrl-C
+on the client cancels the run like a local interrupt, and SIGTERM stops the service with
+nothing left behind."""
 import os
 import re
 import shutil
@@ -58,6 +59,41 @@ target = "/"
 connections = 1
 """
 
+
+SHORT = """
+name = "short"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 1
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 2
+"""
+
+# Two bundled routers compared: the client must get the comparison as a local run prints it.
+COMPARED = """
+name = "compared"
+[defaults]
+warmup = "100ms"
+duration = "200ms"
+repetitions = 2
+[routers.one]
+impl = "builtin"
+[routers.two]
+impl = "builtin"
+[compare]
+routers = ["one", "two"]
+
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 2
+"""
 
 # What a client must never see: the value of a variable of the service's environment.
 SECRET = "hunter2-" + uuid.uuid4().hex
@@ -306,6 +342,31 @@ class ServeTest(unittest.TestCase):
         for written in ("out.json", "g.xml", "s.md", "mine.db"):
             self.assertFalse(os.path.exists(os.path.join(self.dir, written)))
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
+        self.stop_service()
+
+    def test_the_client_is_told_that_its_run_was_promoted(self):
+        path = write_scenario(self.dir, "short.toml", SHORT)
+        client = self.client(path, "--promote", "nightly")
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 0, out + err)
+        # As a local run prints it, on the client's stdout, not the service's.
+        self.assertIn("promoted run 1 to baseline 'nightly'\n", out)
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT name, run_id FROM baselines").fetchall(),
+                             [("nightly", 1)])
+        self.stop_service()
+        self.assertNotIn("promoted", self.service.stdout)
+
+    def test_the_client_gets_the_comparison_lines_of_its_run(self):
+        path = write_scenario(self.dir, "compared.toml", COMPARED)
+        client = self.client(path)
+        out, err = client.communicate(timeout=120)
+        self.assertEqual(client.returncode, 0, out + err)
+        compare = [line for line in out.splitlines() if line.startswith("COMPARE|")]
+        self.assertEqual(len(compare), 1, out)
+        self.assertIn("|workload=hello|baseline=one|variant=two|", compare[0])
+        self.assertEqual(len([line for line in out.splitlines()
+                              if line.startswith("RESULT|scenario=compared|")]), 2, out)
         self.stop_service()
 
     def test_ctrl_c_on_the_client_cancels_the_run_as_a_local_interrupt(self):

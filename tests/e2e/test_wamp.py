@@ -88,11 +88,21 @@ class WampRunTest(unittest.TestCase):
             self.assertEqual(line["protocol"], "wamp_pubsub" if "pubsub" in name else "wamp_rpc")
             self.assertGreater(float(line["rps"]), 0, name)
             self.assertGreater(float(line["gbps"]), 0, name)
+        # Each row says by field what it measured: transport, serializer, payload size.
+        self.assertEqual({n: (l["transport"], l["serializer"], l["payload_bytes"])
+                          for n, l in lines.items()},
+                         {"rpc_ws_json": ("websocket", "json", "1024"),
+                          "rpc_rs_cbor_worker_callee": ("rawsocket", "cbor", "300"),
+                          "pubsub_ws_msgpack": ("websocket", "msgpack", "512"),
+                          "pubsub_rs_json_rate": ("rawsocket", "json", "100")})
 
         report = load_json(out)
         for workload in report["scenarios"][0]["workloads"]:
             name = workload["name"]
             protocol = workload["parameters"]["protocol"]
+            # Only its own protocol's parameters: no HTTP block for a WAMP workload.
+            self.assertIsNone(workload["parameters"]["http"], name)
+            self.assertEqual(workload["parameters"]["wamp"]["transport"], lines[name]["transport"])
             self.assertEqual(workload["status"], "ok", name)
             self.assertEqual(len(workload["repetitions"]), 2, name)
             for rep in workload["repetitions"]:

@@ -24,6 +24,7 @@ ALLOWED_TO_PASS = {
     "gate_glob_matches_nothing.toml": "a gate's glob against the workload names",
     "gate_on_swept_base_name.toml": "a gate's workload against the swept workload names",
     "gate_unknown_workload.toml": "a gate's workload against the workload names",
+    "router_address_host_name.toml": "the address's host must be IPv4 only without key 'ready'",
     "timeout_too_short.toml": "timeout against warmup + duration * repetitions",
     "unset_env_var.toml": "the environment at load time",
     "wamp_rawsocket_payload_too_large.toml": "a size after unit conversion and base64 growth",

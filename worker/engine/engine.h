@@ -1,6 +1,6 @@
 // The load generation engine of one Run stream: connects the workload's connections, runs
 // windows one at a time, and reports progress and results as domain types. It knows nothing
-// about gRPC (STYLE.md rule 5); worker/service/ drives it.
+// about gRPC (docs/CONTRIBUTING.md, rule 5); worker/service/ drives it.
 //
 // Threads: the caller's thread runs connect and run_window (they block); stop() may be
 // called from any thread and makes a running or later run_window return at once.

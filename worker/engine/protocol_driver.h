@@ -1,6 +1,6 @@
-// The load generator of one protocol, as the engine sees it (STYLE.md rule 4): how many
-// connections the workload opens, how to make each, and what the protocol adds around a
-// window (WAMP pub/sub waits for events still on their way and counts the lost ones).
+// The load generator of one protocol, as the engine sees it (docs/CONTRIBUTING.md, rule 4): how
+// many connections the workload opens, how to make each, and what the protocol adds around a window
+// (WAMP pub/sub waits for events still on their way and counts the lost ones).
 #pragma once
 
 #include <boost/asio/io_context.hpp>

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/wamp/serializers.h"
+
 namespace benchgate::worker {
 
 // The one HTTP/1.1 request every connection repeats, and how its response is checked.
@@ -25,7 +27,7 @@ struct HttpRequestSpec {
 struct WampRequestSpec {
   enum class Kind : uint8_t { kRpc, kPubSub };
   enum class Transport : uint8_t { kWebSocket, kRawSocket };
-  enum class Serializer : uint8_t { kJson, kMsgpack, kCbor };
+  using Serializer = ::benchgate::wamp::Serializer;  // common/wamp: the router's ids too
   Kind kind = Kind::kRpc;
   Transport transport = Transport::kWebSocket;
   Serializer serializer = Serializer::kJson;

@@ -1,5 +1,5 @@
 // The request bytes, built once per workload: every connection writes the same bytes for
-// every request, so the hot path copies nothing (STYLE.md rule 9).
+// every request, so the hot path copies nothing (docs/CONTRIBUTING.md, rule 9).
 #pragma once
 
 #include <cstddef>

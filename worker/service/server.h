@@ -21,7 +21,7 @@ struct WorkerServer {
   std::string address;
 };
 
-// `listen` is "HOST:PORT"; plaintext, meant for loopback (ARCHITECTURE.md, control plane).
+// `listen` is "HOST:PORT"; plaintext, meant for loopback (docs/ARCHITECTURE.md, "Control plane").
 // A non-empty `token` makes every call require `authorization: Bearer <token>` metadata
 // (authentication.h); the caller decides whether a network address needs one (main.cc).
 // With `adapter`, every Run stream is run by that tool (worker/adapters/), not the engine.

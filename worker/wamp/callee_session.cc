@@ -16,12 +16,12 @@ class CalleeSession : public Session {
  protected:
   void handle(uint64_t type, Json& message, int64_t /*now*/) override {
     // [INVOCATION, Request|id, REGISTERED.Registration|id, Details|dict, Arguments?, KwArgs?]
-    if (type != kInvocation) return;
+    if (type != code(MessageType::kInvocation)) return;
     if (message.size() < 4 || !message[1].is_number_unsigned()) {
       thread_.stats.record_connection_error(ErrorKind::kProtocol);
       return fail(ErrorKind::kProtocol);
     }
-    yield_ = Json::array({kYield, message[1], Json::object()});
+    yield_ = Json::array({code(MessageType::kYield), message[1], Json::object()});
     if (message.size() > 4) yield_.push_back(std::move(message[4]));
     if (message.size() > 5) yield_.push_back(std::move(message[5]));
     encode(plan_.spec.serializer, yield_, bytes_);

@@ -8,34 +8,6 @@
 
 namespace benchgate::worker::wamp {
 
-std::string_view serializer_name(Serializer serializer) {
-  switch (serializer) {
-    case Serializer::kJson:
-      return "json";
-    case Serializer::kMsgpack:
-      return "msgpack";
-    case Serializer::kCbor:
-      return "cbor";
-  }
-  return "json";
-}
-
-std::string_view subprotocol(Serializer serializer) {
-  switch (serializer) {
-    case Serializer::kJson:
-      return "wamp.2.json";
-    case Serializer::kMsgpack:
-      return "wamp.2.msgpack";
-    case Serializer::kCbor:
-      return "wamp.2.cbor";
-  }
-  return "wamp.2.json";
-}
-
-uint8_t rawsocket_serializer_id(Serializer serializer) {
-  return static_cast<uint8_t>(static_cast<uint8_t>(serializer) + 1);
-}
-
 bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
   switch (serializer) {
     case Serializer::kJson:

@@ -19,15 +19,10 @@ namespace benchgate::worker::wamp {
 
 using Json = nlohmann::json;
 using Serializer = WampRequestSpec::Serializer;
-
-// "json", "msgpack", "cbor".
-std::string_view serializer_name(Serializer serializer);
-// WebSocket subprotocol: "wamp.2.json", "wamp.2.msgpack", "wamp.2.cbor".
-std::string_view subprotocol(Serializer serializer);
-// RawSocket serializer id: 1 JSON, 2 MessagePack, 3 CBOR.
-uint8_t rawsocket_serializer_id(Serializer serializer);
-// JSON travels in WebSocket text messages, the others in binary ones.
-inline bool is_text(Serializer serializer) { return serializer == Serializer::kJson; }
+using ::benchgate::wamp::is_text;
+using ::benchgate::wamp::rawsocket_serializer_id;
+using ::benchgate::wamp::serializer_name;
+using ::benchgate::wamp::subprotocol;
 
 // One message into `out`; false when the bytes are not one well-formed value.
 bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out);

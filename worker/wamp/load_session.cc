@@ -74,13 +74,13 @@ class LoadSession : public Session {
  protected:
   void handle(uint64_t type, Json& message, int64_t now) override {
     switch (type) {
-      case kResult:
+      case code(MessageType::kResult):
         if (!publisher_) on_answer(message, 1, now, /*error=*/false);
         break;
-      case kPublished:
+      case code(MessageType::kPublished):
         if (publisher_) on_answer(message, 1, now, false);
         break;
-      case kError:
+      case code(MessageType::kError):
         on_answer(message, 2, now, /*error=*/true);
         break;
       default:

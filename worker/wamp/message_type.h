@@ -1,27 +1,11 @@
-// WAMP v2 message type codes the client sends or handles.
+// The WAMP message type codes, as the client uses them (common/wamp/message_type.h).
 #pragma once
 
-#include <cstdint>
+#include "common/wamp/message_type.h"
 
 namespace benchgate::worker::wamp {
 
-enum MessageType : uint64_t {
-  kHello = 1,
-  kWelcome = 2,
-  kAbort = 3,
-  kGoodbye = 6,
-  kError = 8,
-  kPublish = 16,
-  kPublished = 17,
-  kSubscribe = 32,
-  kSubscribed = 33,
-  kEvent = 36,
-  kCall = 48,
-  kResult = 50,
-  kRegister = 64,
-  kRegistered = 65,
-  kInvocation = 68,
-  kYield = 70,
-};
+using ::benchgate::wamp::code;
+using ::benchgate::wamp::MessageType;
 
 }  // namespace benchgate::worker::wamp

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/serialization/base64.h"
+#include "worker/wamp/message_type.h"
 
 namespace benchgate::worker::wamp {
 namespace {
@@ -265,7 +266,7 @@ MessageTemplate call_template(Serializer serializer, std::string_view procedure,
                               std::span<const uint8_t> payload) {
   MessageWriter w(serializer);
   w.begin_array(5);
-  w.uint(48);
+  w.uint(code(MessageType::kCall));
   const size_t id = w.uint_slot();
   w.empty_map();
   w.string(procedure);
@@ -281,7 +282,7 @@ MessageTemplate publish_template(Serializer serializer, std::string_view topic, 
                                  std::span<const uint8_t> payload) {
   MessageWriter w(serializer);
   w.begin_array(5);
-  w.uint(16);
+  w.uint(code(MessageType::kPublish));
   const size_t id = w.uint_slot();
   if (acknowledge) {
     w.bool_map("acknowledge", true);

@@ -38,18 +38,4 @@ HandshakeReply parse_handshake_reply(const std::array<uint8_t, 4>& bytes, Serial
   return reply;
 }
 
-std::array<uint8_t, 4> frame_header(FrameType type, uint32_t length) {
-  return {static_cast<uint8_t>(type), static_cast<uint8_t>(length >> 16),
-          static_cast<uint8_t>(length >> 8), static_cast<uint8_t>(length)};
-}
-
-FrameHeader parse_frame_header(const uint8_t* bytes) {
-  FrameHeader header;
-  const uint8_t type = bytes[0];
-  header.valid = type <= 2;  // the 5 reserved bits are clear and the type is known
-  header.type = static_cast<FrameType>(type & 0x07);
-  header.length = (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) | bytes[3];
-  return header;
-}
-
 }  // namespace benchgate::worker::wamp

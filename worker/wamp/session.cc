@@ -40,19 +40,19 @@ void Session::join_finished(const boost::system::error_code& ec) {
 
 void Session::on_join_message(uint64_t type) {
   switch (type) {
-    case kWelcome:
+    case code(MessageType::kWelcome):
       if (join_ == Join::kRegister) return channel_->send(plan_.register_message, {});
       if (join_ == Join::kSubscribe) return channel_->send(plan_.subscribe_message, {});
       return join_finished({});
-    case kRegistered:
+    case code(MessageType::kRegistered):
       if (join_ == Join::kRegister) return join_finished({});
       break;
-    case kSubscribed:
+    case code(MessageType::kSubscribed):
       if (join_ == Join::kSubscribe) return join_finished({});
       break;
-    case kAbort:
+    case code(MessageType::kAbort):
       return join_finished(make_error_code(JoinError::kAborted));
-    case kError:
+    case code(MessageType::kError):
       return join_finished(make_error_code(
           join_ == Join::kRegister ? JoinError::kRegisterRefused : JoinError::kSubscribeRefused));
     default:
@@ -76,7 +76,7 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
     return fail(ErrorKind::kProtocol);
   }
   const uint64_t type = message_[0].get<uint64_t>();
-  if (type == kAbort || type == kGoodbye) {
+  if (type == code(MessageType::kAbort) || type == code(MessageType::kGoodbye)) {
     if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
     return fail(ErrorKind::kProtocol);
   }

@@ -18,7 +18,7 @@ class SubscriberSession : public Session {
   void handle(uint64_t type, Json& message, int64_t now) override {
     // [EVENT, SUBSCRIBED.Subscription|id, PUBLISHED.Publication|id, Details|dict,
     //  [intended_ns, sent_ns, sequence, window, payload]]
-    if (type != kEvent || !thread_.collecting) return;
+    if (type != code(MessageType::kEvent) || !thread_.collecting) return;
     if (message.size() < 5 || !message[4].is_array() || message[4].size() != 5 ||
         !message[4][0].is_number_unsigned() || !message[4][1].is_number_unsigned() ||
         !message[4][3].is_number_unsigned()) {

@@ -102,11 +102,12 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
                       {"callee", Json::object()},
                       {"publisher", Json::object()},
                       {"subscriber", Json::object()}};
-  plan.hello = encoded(w.serializer, Json::array({kHello, w.realm, {{"roles", roles}}}));
-  plan.register_message =
-      encoded(w.serializer, Json::array({kRegister, 1, Json::object(), w.procedure}));
-  plan.subscribe_message =
-      encoded(w.serializer, Json::array({kSubscribe, 1, Json::object(), w.topic}));
+  plan.hello =
+      encoded(w.serializer, Json::array({code(MessageType::kHello), w.realm, {{"roles", roles}}}));
+  plan.register_message = encoded(
+      w.serializer, Json::array({code(MessageType::kRegister), 1, Json::object(), w.procedure}));
+  plan.subscribe_message = encoded(
+      w.serializer, Json::array({code(MessageType::kSubscribe), 1, Json::object(), w.topic}));
   return plan;
 }
 

@@ -2,7 +2,7 @@
 // subprotocol and must get it back; JSON travels in text messages, the binary serializers in
 // binary ones. A Beast stream cannot be reused once closed, so each link is a fresh stream held
 // by shared_ptr: completions still pending on a closed link keep it alive until they run and
-// are ignored (STYLE.md rule 7).
+// are ignored (docs/CONTRIBUTING.md, rule 7).
 #include <boost/asio/connect.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/field.hpp>

@@ -1,5 +1,5 @@
 // Merging histograms (HdrHistogram::add): per-thread histograms merged at the end of a window
-// must give exactly the histogram of all values (MEASUREMENT.md).
+// must give exactly the histogram of all values (docs/MEASUREMENT.md).
 #include <gtest/gtest.h>
 
 #include <random>

@@ -1,4 +1,4 @@
-// Unit parsing and formatting (common/units/units.h, SCENARIOS.md "Units").
+// Unit parsing and formatting (common/units/units.h, docs/SCENARIOS.md "Units").
 #include "common/units/units.h"
 
 #include <gtest/gtest.h>

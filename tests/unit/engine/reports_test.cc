@@ -60,7 +60,8 @@ TEST(MarkdownSummary, AReEvaluationWithoutFiguresWritesNoEmptyResultsTable) {
   report.gates.push_back(gate("hello", "errors.count"));
   const std::string md = markdown_summary({report});
   EXPECT_EQ(md.find("| workload | ops/s"), std::string::npos) << md;
-  EXPECT_NE(md.find("`orchestrator runs show 7`"), std::string::npos) << md;
+  EXPECT_NE(md.find("`orchestrator runs show 7`.\n\n| verdict |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("\n\n\n"), std::string::npos) << "two blank lines in a row:\n" << md;
   EXPECT_NE(md.find("| pass | critical | hello | default | errors.count |"), std::string::npos)
       << md;
 }

@@ -147,5 +147,48 @@ TEST(ResultLine, PubSubConnectionsAreItsSessions) {
   EXPECT_NE(line.find("|protocol=wamp_pubsub|connections=6|"), std::string::npos) << line;
 }
 
+// A WAMP row says what it measured by field: transport, serializer and the payload of every
+// call (appended after the fields that were there first).
+TEST(ResultLine, AWampWorkloadNamesItsTransportSerializerAndPayloadSize) {
+  WorkloadResult w;
+  w.spec.name = "echo";
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  w.spec.wamp.transport = "rawsocket";
+  w.spec.wamp.serializer = "cbor";
+  w.spec.wamp.request_bytes = 65536;
+  auto line = report::result_line("s", w, "-");
+  const std::string tail =
+      "|payload_bytes_per_s=-|transport=rawsocket|serializer=cbor|payload_bytes=65536";
+  ASSERT_GE(line.size(), tail.size()) << line;
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+}
+
+TEST(ResultLine, AnHttpWorkloadHasNoWampParameters) {
+  WorkloadResult w;
+  w.spec.name = "hello";
+  auto line = report::result_line("s", w, "-");
+  const std::string tail = "|transport=-|serializer=-|payload_bytes=-";
+  ASSERT_GE(line.size(), tail.size()) << line;
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+}
+
+// Each protocol's parameters sit in their own block of the JSON report; the other is null.
+TEST(JsonReport, AWorkloadsParametersHoldOnlyItsProtocolsBlock) {
+  WorkloadResult wamp;
+  wamp.spec.name = "echo";
+  wamp.spec.protocol = scenario::Protocol::kWampRpc;
+  wamp.spec.wamp.serializer = "msgpack";
+  const auto wamp_params = report::workload_json(wamp)["parameters"];
+  EXPECT_TRUE(wamp_params.at("http").is_null()) << wamp_params.dump();
+  EXPECT_EQ(wamp_params.at("wamp").at("serializer"), "msgpack") << wamp_params.dump();
+
+  WorkloadResult http;
+  http.spec.name = "hello";
+  http.spec.http.target = "/bench/hello";
+  const auto http_params = report::workload_json(http)["parameters"];
+  EXPECT_TRUE(http_params.at("wamp").is_null()) << http_params.dump();
+  EXPECT_EQ(http_params.at("http").at("target"), "/bench/hello") << http_params.dump();
+}
+
 }  // namespace
 }  // namespace benchgate::results

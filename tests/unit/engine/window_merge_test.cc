@@ -47,6 +47,35 @@ TEST(WindowMerge, SumsCountersAndMergesHistogramsExactly) {
   EXPECT_EQ(rep->latency.value_at_percentile(50), rep->latency.highest_equivalent_value(1000));
 }
 
+TEST(WindowMerge, EachWorkerKeepsItsOwnShareOfTheWindow) {
+  auto a = part(100, 0, 500'000'000, 1000, /*cpu_ns=*/250'000'000);
+  auto b = part(50, 0, 1'000'000'000, 2000, /*cpu_ns=*/500'000'000);
+  (*b.mutable_errors())["status"] = 3;
+  b.set_operations(53);
+  auto rep = merge_window({a, b}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  ASSERT_EQ(rep->workers.size(), 2u);
+  // Successes over each worker's own data window, as Repetition::ops_per_second defines it.
+  EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 200);
+  EXPECT_DOUBLE_EQ(rep->workers[1].ops_per_second, 50);
+  EXPECT_EQ(rep->workers[1].worker, 1u);
+  EXPECT_EQ(rep->workers[1].operations, 53u);
+  EXPECT_EQ(rep->workers[1].errors, 3u);
+  EXPECT_EQ(rep->workers[0].p99_ns, rep->latency.highest_equivalent_value(1000));
+  EXPECT_EQ(rep->workers[1].max_ns, rep->latency.max());
+  EXPECT_NEAR(*rep->workers[0].cpu_utilization, 0.25, 1e-9);
+  EXPECT_NEAR(*rep->workers[1].cpu_utilization, 0.5, 1e-9);
+}
+
+TEST(WindowMerge, AWorkerWithoutCpuFiguresHasNoUtilizationInItsShare) {
+  auto a = part(10, 0, 1'000'000'000, 1000, /*cpu_ns=*/950'000'000);
+  a.add_not_measured("cpu");
+  auto rep = merge_window({a}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  ASSERT_EQ(rep->workers.size(), 1u);
+  EXPECT_FALSE(rep->workers[0].cpu_utilization.has_value());
+}
+
 bool flagged(const results::Repetition& rep, const std::string& flag) {
   return std::find(rep.flags.begin(), rep.flags.end(), flag) != rep.flags.end();
 }
@@ -126,10 +155,16 @@ TEST(WindowMerge, SumsInWindowCountsOnlyWhenEveryWorkerSentThem) {
   EXPECT_EQ(rep->window_payload_bytes, 1200u);
   EXPECT_DOUBLE_EQ(rep->ops_per_second(), 140);
   EXPECT_FALSE(flagged(*rep, "throughput_span"));
+  // Each worker's share follows the same definition as the repetition's.
+  ASSERT_EQ(rep->workers.size(), 2u);
+  EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 90);
+  EXPECT_DOUBLE_EQ(rep->workers[1].ops_per_second, 50);
   rep = merge_window({a, part(50, 1, 2, 1000)}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
   EXPECT_FALSE(rep->in_window);
   EXPECT_TRUE(flagged(*rep, "throughput_span"));
+  // Over each worker's own data window (1 ns here) when one worker lacks in-window counts.
+  EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 100e9);
 }
 
 // Each worker's start is reported against the shared instant; one 5 ms late is flagged.

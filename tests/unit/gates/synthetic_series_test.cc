@@ -1,5 +1,5 @@
-// The known series of GATES.md ("Oracles for tests"), drawn with seeded generators: quiet
-// healthy runs pass, a clear 10% regression fails in either direction, and heavy noise is
+// Known series with known answers for the gates of docs/GATES.md, drawn with seeded generators:
+// quiet healthy runs pass, a clear 10% regression fails in either direction, and heavy noise is
 // never a silent pass.
 #include <gtest/gtest.h>
 

@@ -54,7 +54,7 @@ TEST(RunComparison, AFiftyPercentShiftWithLowNoiseIsSignificantWithTheExactMinim
   EXPECT_DOUBLE_EQ(m.stats->median_b, 15000);
   EXPECT_NEAR(m.stats->change, 0.5, 1e-12);
   EXPECT_TRUE(m.stats->significant);
-  EXPECT_NEAR(m.stats->p_value, 0.00794, 1e-5);  // two-sided, n = 5 + 5 (GATES.md oracle)
+  EXPECT_NEAR(m.stats->p_value, 0.00794, 1e-5);  // two-sided, n = 5 + 5 (docs/GATES.md oracle)
   EXPECT_TRUE(m.stats->interval_bounded);
   EXPECT_LE(m.stats->change_low, 0.5);
   EXPECT_GE(m.stats->change_high, 0.5);

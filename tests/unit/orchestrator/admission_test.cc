@@ -55,9 +55,10 @@ command = ["/bin/sleep", "60"]
 address = "127.0.0.1:${port:sut}"
 )";
 
+// Each error points at the value of the key it is about (line 5 is `command = ...`).
 TEST(Admission, ARouterCommandMustBeAllowed) {
   expect_denied(submit(kRouterCommand, allowing({"/bin/true"})),
-                "client.toml:3:1: error: [router] command '/bin/sleep' is not allowed");
+                "client.toml:5:11: error: [router] command '/bin/sleep' is not allowed");
   expect_admitted(submit(kRouterCommand, allowing({"/bin/sleep"})));
 }
 
@@ -74,7 +75,7 @@ routers = ["mine", "theirs"]
 
 TEST(Admission, AComparedRouterCommandMustBeAllowed) {
   expect_denied(submit(kComparedRouters, allowing({"/bin/sleep"})),
-                "[routers.theirs] command '/bin/sh' is not allowed");
+                "client.toml:7:11: error: [routers.theirs] command '/bin/sh' is not allowed");
   expect_admitted(submit(kComparedRouters, allowing({"/bin/sh"})));
 }
 
@@ -87,7 +88,7 @@ workers = ["builtin", "evil"]
 
 TEST(Admission, AWorkerImplementationCommandMustBeAllowed) {
   expect_denied(submit(kWorkerCommand, allowing({})),
-                "client.toml:3:1: error: [worker_impls.evil] command '/bin/sh' is not allowed");
+                "client.toml:4:11: error: [worker_impls.evil] command '/bin/sh' is not allowed");
   expect_admitted(submit(kWorkerCommand, allowing({"/bin/sh"})));
 }
 
@@ -187,7 +188,7 @@ std::string external(const std::string& address) {
 
 TEST(Admission, AnExternalAddressMustBeAllowed) {
   expect_denied(submit(external("10.1.2.3:80"), allowing({})),
-                "client.toml:3:1: error: [router] address '10.1.2.3:80' is not allowed");
+                "client.toml:5:11: error: [router] address '10.1.2.3:80' is not allowed");
   expect_admitted(submit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:80"})));
   expect_denied(submit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:81"})),
                 "[router] address '10.1.2.3:80'");

@@ -203,6 +203,22 @@ TEST(ScenarioLoader, ExternalRouterAndEveryBoundUnitConvert) {
   EXPECT_DOUBLE_EQ(*s.gates[3].max, 0);
 }
 
+// Workers resolve the address themselves; only the readiness probe needs an IPv4 host.
+TEST(ScenarioLoader, AHostNameAddressLoadsWhenTheReadinessProbeIsIPv4) {
+  const std::string text =
+      "name = \"t\"\n[router]\nimpl = \"external\"\naddress = \"bench.example:8080\"\n"
+      "ready = \"tcp://127.0.0.1:8081\"\n[[workloads]]\nname = \"w\"\n";
+  LoadResult r = load_scenario_text(text, "t.toml");
+  ASSERT_TRUE(r.ok()) << all_messages(r);
+  EXPECT_EQ(r.scenario->router.address, "bench.example:8080");
+  LoadResult local = load_scenario_text(
+      "name = \"t\"\n[router]\nimpl = \"external\"\naddress = \"localhost:8080\"\n"
+      "[[workloads]]\nname = \"w\"\n",
+      "t.toml");
+  ASSERT_TRUE(local.ok()) << all_messages(local);
+  EXPECT_EQ(local.scenario->router.ready, "tcp://localhost:8080");
+}
+
 TEST(ScenarioLoader, TextLoadsLikeAFileAtTheGivenPath) {
   const std::string text = "name = \"t\"\n[[workloads]]\nname = \"w\"\n";
   LoadResult r = load_scenario_text(text, "/some/where/t.toml");

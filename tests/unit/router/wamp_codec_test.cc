@@ -24,7 +24,7 @@ TEST(Serializer, EveryFormatRoundTripsAMessageWithBinary) {
   std::vector<uint8_t> payload(1000);
   for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(i * 7);
   const Json message = call_with_binary(payload);
-  for (auto serializer : {Serializer::json, Serializer::msgpack, Serializer::cbor}) {
+  for (auto serializer : {Serializer::kJson, Serializer::kMsgpack, Serializer::kCbor}) {
     std::vector<uint8_t> encoded;
     encode(serializer, message, encoded);
     Json decoded;
@@ -37,13 +37,13 @@ TEST(Serializer, EveryFormatRoundTripsAMessageWithBinary) {
 
 TEST(Serializer, JsonWritesBinaryAsNulPrefixedBase64) {
   std::vector<uint8_t> out;
-  encode(Serializer::json, Json::array({Json::binary({0, 1, 2, 255})}), out);
+  encode(Serializer::kJson, Json::array({Json::binary({0, 1, 2, 255})}), out);
   EXPECT_EQ(text_of(out), R"(["\u0000AAEC/w=="])");
 }
 
 TEST(Serializer, JsonReadsNulPrefixedStringsAsBinary) {
   Json out;
-  ASSERT_TRUE(decode(Serializer::json, bytes_of(R"([1, "\u0000AAEC/w==", "plain"])"), out));
+  ASSERT_TRUE(decode(Serializer::kJson, bytes_of(R"([1, "\u0000AAEC/w==", "plain"])"), out));
   ASSERT_TRUE(out[1].is_binary());
   EXPECT_EQ(out[1].get_binary(), std::vector<uint8_t>({0, 1, 2, 255}));
   EXPECT_EQ(out[2], "plain");
@@ -52,21 +52,21 @@ TEST(Serializer, JsonReadsNulPrefixedStringsAsBinary) {
 TEST(Serializer, BinaryFromMsgpackIsNativeBinaryInCborAndBase64InJson) {
   const std::vector<uint8_t> msgpack = {0x91, 0xC4, 0x02, 0xAB, 0xCD};  // [bin(AB CD)]
   Json message;
-  ASSERT_TRUE(decode(Serializer::msgpack, msgpack, message));
+  ASSERT_TRUE(decode(Serializer::kMsgpack, msgpack, message));
   std::vector<uint8_t> cbor;
-  encode(Serializer::cbor, message, cbor);
+  encode(Serializer::kCbor, message, cbor);
   EXPECT_EQ(cbor, std::vector<uint8_t>({0x81, 0x42, 0xAB, 0xCD}));  // [bytes(AB CD)]
   std::vector<uint8_t> json;
-  encode(Serializer::json, message, json);
+  encode(Serializer::kJson, message, json);
   EXPECT_EQ(text_of(json), R"(["\u0000q80="])");
 }
 
 TEST(Serializer, JsonEscapesControlCharactersQuotesAndBackslashes) {
   std::vector<uint8_t> out;
-  encode(Serializer::json, Json::array({std::string("a\"b\\c\n\x01", 7), 1.5, -3, nullptr}), out);
+  encode(Serializer::kJson, Json::array({std::string("a\"b\\c\n\x01", 7), 1.5, -3, nullptr}), out);
   EXPECT_EQ(text_of(out), R"(["a\"b\\c\n\u0001",1.5,-3,null])");
   Json back;
-  ASSERT_TRUE(decode(Serializer::json, out, back));
+  ASSERT_TRUE(decode(Serializer::kJson, out, back));
   EXPECT_EQ(back[0], std::string("a\"b\\c\n\x01", 7));
 }
 
@@ -76,48 +76,48 @@ TEST(Serializer, JsonPassesWellFormedUtf8AndReplacesEachByteOfBrokenSequences) {
   const std::string good = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
   const std::string text = good + "|\x80|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80";
   std::vector<uint8_t> out;
-  encode(Serializer::json, Json::array({text}), out);
+  encode(Serializer::kJson, Json::array({text}), out);
   EXPECT_EQ(text_of(out), "[\"" + good +
                               "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
                               "\\ufffd\\ufffd\\ufffd\\ufffd\"]");
   Json back;
-  ASSERT_TRUE(decode(Serializer::json, out, back));  // nlohmann's parser checks UTF-8
+  ASSERT_TRUE(decode(Serializer::kJson, out, back));  // nlohmann's parser checks UTF-8
   EXPECT_EQ(back[0].get<std::string>().substr(0, good.size()), good);
 }
 
 TEST(Serializer, MalformedInputIsRejectedWithoutThrowing) {
   Json out;
-  EXPECT_FALSE(decode(Serializer::json, bytes_of("[48, 1, {}"), out));
-  EXPECT_FALSE(decode(Serializer::json, bytes_of(R"(["\u0000not base64!"])"), out));
-  EXPECT_FALSE(decode(Serializer::msgpack, std::vector<uint8_t>{0x93, 0x01}, out));  // short
-  EXPECT_FALSE(decode(Serializer::cbor, std::vector<uint8_t>{0x5A, 0xFF, 0xFF}, out));
-  EXPECT_FALSE(decode(Serializer::json, {}, out));
+  EXPECT_FALSE(decode(Serializer::kJson, bytes_of("[48, 1, {}"), out));
+  EXPECT_FALSE(decode(Serializer::kJson, bytes_of(R"(["\u0000not base64!"])"), out));
+  EXPECT_FALSE(decode(Serializer::kMsgpack, std::vector<uint8_t>{0x93, 0x01}, out));  // short
+  EXPECT_FALSE(decode(Serializer::kCbor, std::vector<uint8_t>{0x5A, 0xFF, 0xFF}, out));
+  EXPECT_FALSE(decode(Serializer::kJson, {}, out));
 }
 
 TEST(Serializer, TrailingBytesAfterOneValueAreRejected) {
   Json out;
-  EXPECT_FALSE(decode(Serializer::json, bytes_of("[1] [2]"), out));
-  EXPECT_FALSE(decode(Serializer::msgpack, std::vector<uint8_t>{0x91, 0x01, 0x01}, out));
+  EXPECT_FALSE(decode(Serializer::kJson, bytes_of("[1] [2]"), out));
+  EXPECT_FALSE(decode(Serializer::kMsgpack, std::vector<uint8_t>{0x91, 0x01, 0x01}, out));
 }
 
 TEST(Serializer, NestingBeyondTheLimitIsRejectedInEveryFormat) {
   const size_t depth = 100000;  // deep enough to overflow the stack of a recursive reader
   Json out;
-  EXPECT_FALSE(decode(Serializer::json, bytes_of(std::string(depth, '[')), out));
-  EXPECT_FALSE(decode(Serializer::msgpack, std::vector<uint8_t>(depth, 0x91), out));
-  EXPECT_FALSE(decode(Serializer::cbor, std::vector<uint8_t>(depth, 0x81), out));
+  EXPECT_FALSE(decode(Serializer::kJson, bytes_of(std::string(depth, '[')), out));
+  EXPECT_FALSE(decode(Serializer::kMsgpack, std::vector<uint8_t>(depth, 0x91), out));
+  EXPECT_FALSE(decode(Serializer::kCbor, std::vector<uint8_t>(depth, 0x81), out));
   std::string shallow = std::string(kMaxNestingDepth, '[') + std::string(kMaxNestingDepth, ']');
-  EXPECT_TRUE(decode(Serializer::json, bytes_of(shallow), out));
+  EXPECT_TRUE(decode(Serializer::kJson, bytes_of(shallow), out));
 }
 
 TEST(Serializer, SubprotocolsAndRawSocketIdsNameTheSerializers) {
-  EXPECT_EQ(serializer_for_subprotocol("wamp.2.json"), Serializer::json);
-  EXPECT_EQ(serializer_for_subprotocol("wamp.2.msgpack"), Serializer::msgpack);
-  EXPECT_EQ(serializer_for_subprotocol("wamp.2.cbor"), Serializer::cbor);
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.json"), Serializer::kJson);
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.msgpack"), Serializer::kMsgpack);
+  EXPECT_EQ(serializer_for_subprotocol("wamp.2.cbor"), Serializer::kCbor);
   EXPECT_EQ(serializer_for_subprotocol("wamp.2.ubjson"), std::nullopt);
-  EXPECT_EQ(serializer_for_rawsocket_id(1), Serializer::json);
-  EXPECT_EQ(serializer_for_rawsocket_id(2), Serializer::msgpack);
-  EXPECT_EQ(serializer_for_rawsocket_id(3), Serializer::cbor);
+  EXPECT_EQ(serializer_for_rawsocket_id(1), Serializer::kJson);
+  EXPECT_EQ(serializer_for_rawsocket_id(2), Serializer::kMsgpack);
+  EXPECT_EQ(serializer_for_rawsocket_id(3), Serializer::kCbor);
   EXPECT_EQ(serializer_for_rawsocket_id(0), std::nullopt);
   EXPECT_EQ(serializer_for_rawsocket_id(4), std::nullopt);
 }

@@ -11,12 +11,12 @@ TEST(RawSocketHandshake, AcceptsEachSerializerAndReadsTheClientsMaximumLength) {
   const ClientHandshake json = parse_client_handshake({0x7F, 0xF1, 0, 0});
   EXPECT_FALSE(json.not_rawsocket);
   EXPECT_FALSE(json.error);
-  EXPECT_EQ(json.serializer, Serializer::json);
+  EXPECT_EQ(json.serializer, Serializer::kJson);
   EXPECT_EQ(json.client_max_length, kRawSocketMaxLength);  // 2^24 capped by the 24-bit length
   const ClientHandshake msgpack = parse_client_handshake({0x7F, 0x02, 0, 0});
-  EXPECT_EQ(msgpack.serializer, Serializer::msgpack);
+  EXPECT_EQ(msgpack.serializer, Serializer::kMsgpack);
   EXPECT_EQ(msgpack.client_max_length, 512u);
-  EXPECT_EQ(parse_client_handshake({0x7F, 0x43, 0, 0}).serializer, Serializer::cbor);
+  EXPECT_EQ(parse_client_handshake({0x7F, 0x43, 0, 0}).serializer, Serializer::kCbor);
   EXPECT_EQ(parse_client_handshake({0x7F, 0x43, 0, 0}).client_max_length, 8192u);
 }
 
@@ -30,8 +30,8 @@ TEST(RawSocketHandshake, RefusesWhatItCannotServe) {
 }
 
 TEST(RawSocketHandshake, RepliesWithSerializerAndLengthOrAnErrorCode) {
-  EXPECT_EQ(handshake_reply(Serializer::cbor, 15), (std::array<uint8_t, 4>{0x7F, 0xF3, 0, 0}));
-  EXPECT_EQ(handshake_reply(Serializer::json, 11), (std::array<uint8_t, 4>{0x7F, 0xB1, 0, 0}));
+  EXPECT_EQ(handshake_reply(Serializer::kCbor, 15), (std::array<uint8_t, 4>{0x7F, 0xF3, 0, 0}));
+  EXPECT_EQ(handshake_reply(Serializer::kJson, 11), (std::array<uint8_t, 4>{0x7F, 0xB1, 0, 0}));
   EXPECT_EQ(handshake_error_reply(HandshakeError::serializer_unsupported),
             (std::array<uint8_t, 4>{0x7F, 0x10, 0, 0}));
   EXPECT_EQ(handshake_error_reply(HandshakeError::max_connections),
@@ -50,16 +50,16 @@ TEST(RawSocketHandshake, LengthExponentIsTheLargestPowerOfTwoWithinTheLimit) {
 }
 
 TEST(RawSocketFrame, HeaderCarriesTypeAnd24BitLength) {
-  const auto header = frame_header(FrameType::message, 0x123456);
+  const auto header = frame_header(FrameType::kMessage, 0x123456);
   EXPECT_EQ(header, (std::array<uint8_t, 4>{0x00, 0x12, 0x34, 0x56}));
   const FrameHeader parsed = parse_frame_header(header.data());
   EXPECT_TRUE(parsed.valid);
-  EXPECT_EQ(parsed.type, FrameType::message);
+  EXPECT_EQ(parsed.type, FrameType::kMessage);
   EXPECT_EQ(parsed.length, 0x123456u);
-  const auto ping = frame_header(FrameType::ping, 3);
-  EXPECT_EQ(parse_frame_header(ping.data()).type, FrameType::ping);
-  const auto pong = frame_header(FrameType::pong, 0);
-  EXPECT_EQ(parse_frame_header(pong.data()).type, FrameType::pong);
+  const auto ping = frame_header(FrameType::kPing, 3);
+  EXPECT_EQ(parse_frame_header(ping.data()).type, FrameType::kPing);
+  const auto pong = frame_header(FrameType::kPong, 0);
+  EXPECT_EQ(parse_frame_header(pong.data()).type, FrameType::kPong);
 }
 
 TEST(RawSocketFrame, UnknownTypesAndReservedBitsAreInvalid) {
@@ -70,9 +70,9 @@ TEST(RawSocketFrame, UnknownTypesAndReservedBitsAreInvalid) {
 }
 
 TEST(WebSocketSubprotocol, FirstSupportedOfTheClientsListIsChosen) {
-  EXPECT_EQ(choose_subprotocol("wamp.2.cbor, wamp.2.json"), Serializer::cbor);
-  EXPECT_EQ(choose_subprotocol("chat,  wamp.2.msgpack ,wamp.2.json"), Serializer::msgpack);
-  EXPECT_EQ(choose_subprotocol("wamp.2.json"), Serializer::json);
+  EXPECT_EQ(choose_subprotocol("wamp.2.cbor, wamp.2.json"), Serializer::kCbor);
+  EXPECT_EQ(choose_subprotocol("chat,  wamp.2.msgpack ,wamp.2.json"), Serializer::kMsgpack);
+  EXPECT_EQ(choose_subprotocol("wamp.2.json"), Serializer::kJson);
   EXPECT_EQ(choose_subprotocol("chat, wamp.2.ubjson"), std::nullopt);
   EXPECT_EQ(choose_subprotocol(""), std::nullopt);
 }

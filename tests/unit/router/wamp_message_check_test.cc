@@ -27,7 +27,7 @@ TEST(MessageCheck, WellFormedClientMessagesPass) {
        }) {
     EXPECT_TRUE(check(message).ok()) << message << ": " << check(message).problem;
   }
-  EXPECT_EQ(check(R"([48, 4, {}, "bench.echo"])").type, MessageType::call);
+  EXPECT_EQ(check(R"([48, 4, {}, "bench.echo"])").type, MessageType::kCall);
 }
 
 TEST(MessageCheck, WrongElementCountsAndTypesAreProtocolViolations) {

@@ -14,9 +14,9 @@ namespace {
 using testing::RawSocketTestClient;
 using testing::wait_for_wamp;
 
-constexpr auto kJson = Serializer::json;
-constexpr auto kMsgpack = Serializer::msgpack;
-constexpr auto kCbor = Serializer::cbor;
+constexpr auto kJson = Serializer::kJson;
+constexpr auto kMsgpack = Serializer::kMsgpack;
+constexpr auto kCbor = Serializer::kCbor;
 
 uint64_t messages(const metrics::Snapshot& s, MessageType type, metrics::Direction direction) {
   return s.wamp.messages[static_cast<size_t>(message_slot(type))][static_cast<size_t>(direction)];
@@ -74,8 +74,8 @@ TEST_F(WampSessionTest, CallIsRoutedToTheRegisteredCalleeAndTheYieldBack) {
 
   const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp.calls_routed == 1; });
   EXPECT_EQ(s.wamp.calls_routed, 1u);
-  EXPECT_EQ(messages(s, MessageType::invocation, metrics::Direction::out), 1u);
-  EXPECT_EQ(messages(s, MessageType::yield, metrics::Direction::in), 1u);
+  EXPECT_EQ(messages(s, MessageType::kInvocation, metrics::Direction::out), 1u);
+  EXPECT_EQ(messages(s, MessageType::kYield, metrics::Direction::in), 1u);
 }
 
 TEST_F(WampSessionTest, BenchEchoAnswersWithTheSameArgsAndKwargs) {
@@ -178,7 +178,7 @@ TEST_F(WampSessionTest, ProtocolErrorsAreAbortedAndOtherSessionsKeepBeingServed)
   for (const auto& offence : offences) {
     RawSocketTestClient client(port(), kJson);
     ASSERT_NE(client.join(), 0u);
-    client.send_frame(FrameType::message, offence);
+    client.send_frame(FrameType::kMessage, offence);
     const Json abort = client.read();
     ASSERT_TRUE(abort.is_array()) << abort;
     EXPECT_EQ(abort[0], 3);
@@ -297,10 +297,10 @@ TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
 
 TEST_F(WampSessionTest, PingIsAnsweredWithPong) {
   RawSocketTestClient client(port(), kJson);
-  client.send_frame(FrameType::ping, {'h', 'i'});
+  client.send_frame(FrameType::kPing, {'h', 'i'});
   const auto frame = client.read_frame();
   ASSERT_TRUE(frame);
-  EXPECT_EQ(frame->first, FrameType::pong);
+  EXPECT_EQ(frame->first, FrameType::kPong);
   EXPECT_EQ(frame->second, std::vector<uint8_t>({'h', 'i'}));
 }
 

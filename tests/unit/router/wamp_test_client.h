@@ -56,7 +56,7 @@ class RawSocketTestClient {
   void send(const wamp::Json& message) {
     std::vector<uint8_t> bytes;
     wamp::encode(serializer_, message, bytes);
-    send_frame(wamp::FrameType::message, bytes);
+    send_frame(wamp::FrameType::kMessage, bytes);
   }
   void send_raw(const std::vector<uint8_t>& bytes) {
     boost::asio::write(socket_, boost::asio::buffer(bytes));

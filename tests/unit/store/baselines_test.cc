@@ -1,4 +1,4 @@
-// Baselines and the series history relative gates read (GATES.md, "Series and history").
+// Baselines and the series history relative gates read (docs/GATES.md, "Series and baselines").
 #include <gtest/gtest.h>
 
 #include "orchestrator/store/store.h"

@@ -73,6 +73,25 @@ TEST(WorkloadParams, TheJsonIsCanonicalWithSortedKeys) {
   EXPECT_EQ(json.find("where"), std::string::npos);
 }
 
+// The hash is the series key of every stored run: a change of the hashed text would start a
+// new series for every existing workload and cut it off from its baselines. These are the
+// hashes existing databases hold for two known definitions; a change here must be deliberate
+// and said in the commit and docs/GATES.md.
+TEST(WorkloadParams, TheHashOfAKnownDefinitionStaysWhatExistingHistoryHolds) {
+  EXPECT_EQ(workload_params_hash(testing::test_workload_spec()),
+            "488d3a28b870fce5482166f96a0b2d7084d189c84c201484075b95c7e6c569a3");
+  scenario::Workload wamp = testing::test_workload_spec("wamp_echo");
+  wamp.protocol = scenario::Protocol::kWampRpc;
+  wamp.wamp.transport = "rawsocket";
+  wamp.wamp.serializer = "msgpack";
+  wamp.wamp.request_bytes = 64;
+  // A WAMP workload's stored text keeps the http block it always had (the JSON report leaves
+  // it out): dropping it would change this hash.
+  EXPECT_NE(workload_params_json(wamp).find("\"http\":{"), std::string::npos);
+  EXPECT_EQ(workload_params_hash(wamp),
+            "d477d26a0d6a5428e23063eed980339aba5b28d1ac94df076731dea9e85f3f8b");
+}
+
 TEST(GitRevision, AWorkTreeGivesItsCommitAndBranch) {
   testing::TempDir dir;
   const std::string repo = dir.file("repo");

@@ -116,7 +116,7 @@ TEST(Migrations, ADatabaseNewerThanThisBuildIsRefused) {
   EXPECT_NE(store.message().find("newer"), std::string::npos) << store.message();
 }
 
-// Schema version 7 fills in the figures of runs stored before it from their repetitions, with
+// Schema version 8 fills in the figures of runs stored before it from their repetitions, with
 // the definitions of results::metric_figure (errors summed, totals over totals, the peak), and
 // leaves out the latency figures SQL cannot recompute from a histogram.
 TEST(Migrations, TheFiguresVersionFillsInTheFiguresOfEarlierRuns) {
@@ -124,12 +124,12 @@ TEST(Migrations, TheFiguresVersionFillsInTheFiguresOfEarlierRuns) {
   auto db = sqlite::Database::open(dir.file("old.db"));
   ASSERT_TRUE(db.ok()) << db.message();
   const auto& all = embedded_migrations();
-  ASSERT_GE(all.size(), 7u);
-  ASSERT_EQ(all[6].name, "0007_gate_figures_calibration");
-  const std::vector<Migration> before(all.begin(), all.begin() + 6);
-  auto v6 = apply_migrations(**db, before);
-  ASSERT_TRUE(v6.ok()) << v6.message();
-  ASSERT_EQ(*v6, 6);
+  ASSERT_GE(all.size(), 8u);
+  ASSERT_EQ(all[7].name, "0008_gate_figures_calibration");
+  const std::vector<Migration> before(all.begin(), all.begin() + 7);
+  auto v7 = apply_migrations(**db, before);
+  ASSERT_TRUE(v7.ok()) << v7.message();
+  ASSERT_EQ(*v7, 7);
   const char* rows =
       "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, compiler, "
       "build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', 0);"
@@ -145,8 +145,8 @@ TEST(Migrations, TheFiguresVersionFillsInTheFiguresOfEarlierRuns) {
       "(1, 1, 0, 1, 1, 600, 100, 500, 0, 0, 1000, x'', 1, 0.5, 600, 1.0, 3000),"
       "(1, 2, 0, 1, 1, 100, 100, 0, 0, 0, 1100, x'', 1, 0.3, 100, 0.5, 1000);";
   ASSERT_TRUE((*db)->exec(rows).ok());
-  auto v7 = apply_migrations(**db, all);
-  ASSERT_TRUE(v7.ok()) << v7.message();
+  auto latest = apply_migrations(**db, all);
+  ASSERT_TRUE(latest.ok()) << latest.message();
   auto stmt = (*db)->prepare("SELECT metric, value FROM workload_figures ORDER BY metric");
   ASSERT_TRUE(stmt.ok()) << stmt.message();
   std::map<std::string, double> figures;

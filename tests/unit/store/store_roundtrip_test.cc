@@ -276,3 +276,45 @@ TEST_F(StoreRoundTrip, GateResultsKeepEveryInputAndEachEvaluationSeparately) {
 
 }  // namespace
 }  // namespace benchgate::store
+
+namespace benchgate::store {
+namespace {
+
+TEST(StoreTimeline, SecondsAndWorkerSharesReadBackPerRepetition) {
+  testing::TempDir dir;
+  auto store = Store::open(dir.file("bench.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  auto run = (*store)->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  results::WorkloadResult workload = testing::test_workload("http_hello", 2);
+  workload.repetitions[1].timeline = {{0, 1999.5, 3, 20'000, 41'000, 90'000},
+                                      {1, 2100, 0, std::nullopt, std::nullopt, std::nullopt}};
+  workload.repetitions[1].workers = {
+      {0, 900, 900, 0, 1800.5, 41'000, 90'000, 0.25},
+      {1, 2100, 2097, 3, 4194.0, std::nullopt, std::nullopt, std::nullopt}};
+  ASSERT_TRUE((*store)->store_workload(*run, workload).ok());
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  const auto& reps = detail->workloads.at(0).repetitions;
+  EXPECT_TRUE(reps[0].timeline.empty());
+  EXPECT_TRUE(reps[0].workers.empty());
+  ASSERT_EQ(reps[1].timeline.size(), 2u);
+  EXPECT_EQ(reps[1].timeline[0].second, 0u);
+  EXPECT_DOUBLE_EQ(reps[1].timeline[0].ops_per_s, 1999.5);
+  EXPECT_EQ(reps[1].timeline[0].errors, 3u);
+  EXPECT_EQ(reps[1].timeline[0].p50_ns, 20'000);
+  EXPECT_EQ(reps[1].timeline[0].p99_ns, 41'000);
+  EXPECT_EQ(reps[1].timeline[0].max_ns, 90'000);
+  EXPECT_EQ(reps[1].timeline[1].second, 1u);
+  EXPECT_FALSE(reps[1].timeline[1].p99_ns.has_value());  // not measured stays absent
+  ASSERT_EQ(reps[1].workers.size(), 2u);
+  EXPECT_DOUBLE_EQ(reps[1].workers[0].ops_per_s, 1800.5);
+  EXPECT_EQ(reps[1].workers[0].p99_ns, 41'000);
+  EXPECT_EQ(reps[1].workers[0].cpu_utilization, 0.25);
+  EXPECT_EQ(reps[1].workers[1].errors, 3u);
+  EXPECT_FALSE(reps[1].workers[1].p99_ns.has_value());
+  EXPECT_FALSE(reps[1].workers[1].cpu_utilization.has_value());
+}
+
+}  // namespace
+}  // namespace benchgate::store

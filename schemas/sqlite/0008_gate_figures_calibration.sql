@@ -1,4 +1,4 @@
--- benchgate result store, schema version 7: one figure per metric, verdicts that say when a
+-- benchgate result store, schema version 8: one figure per metric, verdicts that say when a
 -- gate is underpowered or its variant not configured, and calibrated noise.
 --
 -- `workload_figures` holds each workload's figure of every gate metric, as the terminal,

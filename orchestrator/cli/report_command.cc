@@ -1,0 +1,85 @@
+#include "orchestrator/cli/report_command.h"
+
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+#include <filesystem>
+
+#include "orchestrator/cli/existing_store.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/html_report.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::cli {
+namespace fs = std::filesystem;
+
+void add_report_command(CLI::App& app, ReportFlags& flags) {
+  auto* report = app.add_subcommand(
+      "report",
+      "Write the self-contained HTML report of a stored run (charts inline, nothing fetched "
+      "when viewed; runs nothing)");
+  report->add_option("run", flags.run_id, "Run id (see `orchestrator runs list`)")->required();
+  report->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  report->add_option("--html", flags.html_path,
+                     "File to write (default: run-RUN.html in the current folder)");
+  report->add_option("--baseline", flags.baseline,
+                     "Draw each workload against this baseline (default: the baseline of the "
+                     "scenario's first relative gate, if any)");
+  report
+      ->add_option("--history", flags.history_runs,
+                   "Runs shown in each gated metric's history on the run's testbed")
+      ->capture_default_str();
+}
+
+int report_command(const ReportFlags& flags) {
+  if (!flags.baseline.empty()) {
+    if (auto valid = store::check_baseline_name(flags.baseline); !valid) {
+      std::fprintf(stderr, "error: --baseline %s\n", valid.message().c_str());
+      return kExitInvalidInput;
+    }
+  }
+  if (flags.history_runs < 1) {
+    std::fprintf(stderr, "error: --history %d: must be at least 1\n", flags.history_runs);
+    return kExitInvalidInput;
+  }
+  const std::string path =
+      flags.html_path.empty() ? "run-" + std::to_string(flags.run_id) + ".html" : flags.html_path;
+  {
+    std::error_code ec;
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    const std::string where = "--html " + path + ": ";
+    if (fs::is_directory(path, ec)) {
+      std::fprintf(stderr, "error: %sis a folder, not a file\n", where.c_str());
+      return kExitInvalidInput;
+    }
+    if (!fs::is_directory(folder, ec)) {
+      std::fprintf(stderr, "error: %sfolder '%s' does not exist\n", where.c_str(), folder.c_str());
+      return kExitInvalidInput;
+    }
+    if (::access(folder.c_str(), W_OK) != 0) {
+      std::fprintf(stderr, "error: %sfolder '%s' is not writable\n", where.c_str(), folder.c_str());
+      return kExitInvalidInput;
+    }
+  }
+  auto db = open_existing_store(flags.db_path);
+  if (!db) {
+    std::fprintf(stderr, "error: %s\n", db.message().c_str());
+    return kExitInvalidInput;
+  }
+  auto page = report::load_html_run(**db, flags.run_id, {flags.baseline, flags.history_runs});
+  if (!page) {
+    std::fprintf(stderr, "error: %s\n", page.message().c_str());
+    return kExitInvalidInput;
+  }
+  if (auto written = report::write_file_atomically(path, report::html_document({*page}));
+      !written) {
+    std::fprintf(stderr, "error: %s\n", written.message().c_str());
+    return kExitRunError;
+  }
+  std::printf("wrote %s (run %lld, %s)\n", path.c_str(), static_cast<long long>(flags.run_id),
+              page->run.scenario.c_str());
+  return kExitOk;
+}
+
+}  // namespace benchgate::cli

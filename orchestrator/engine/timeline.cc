@@ -1,0 +1,67 @@
+// A window second by second; see timeline.h.
+#include "orchestrator/engine/timeline.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace benchgate::engine {
+namespace {
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+
+}  // namespace
+
+void TimelineBuilder::add(uint32_t worker, int64_t interval_ns, uint64_t operations,
+                          uint64_t errors, const std::optional<HdrHistogram>& latency) {
+  if (interval_ns <= 0) return;
+  int64_t& clock = clock_[worker];
+  const int64_t start = clock;
+  clock += interval_ns;
+  if (start < duration_ns_) {
+    const int64_t last = std::max<int64_t>(0, (duration_ns_ - 1) / kSecondNs);
+    const int64_t k = std::clamp<int64_t>((clock - 1) / kSecondNs, 0, last);
+    Second& s = open_[k];
+    auto& [successes, ns] = s.per_worker[worker];
+    successes += operations > errors ? operations - errors : 0;
+    ns += interval_ns;
+    s.errors += errors;
+    if (latency && latency->total_count() > 0) {
+      if (!s.latency) s.latency.emplace();
+      s.latency->add(*latency);
+    }
+  }
+  int64_t slowest = std::numeric_limits<int64_t>::max();
+  for (const auto& [w, c] : clock_) slowest = std::min(slowest, c);
+  // Seconds that end at or before the slowest worker's clock can receive nothing more.
+  reduce_through(slowest / kSecondNs - 1);
+}
+
+void TimelineBuilder::reduce_through(int64_t second) {
+  while (!open_.empty() && open_.begin()->first <= second) {
+    auto node = open_.extract(open_.begin());
+    const Second& s = node.mapped();
+    results::TimelineSecond out;
+    out.second = static_cast<uint32_t>(node.key());
+    for (const auto& [worker, figures] : s.per_worker) {
+      if (figures.second > 0) {
+        out.ops_per_second +=
+            static_cast<double>(figures.first) * 1e9 / static_cast<double>(figures.second);
+      }
+    }
+    out.errors = s.errors;
+    if (s.latency) {
+      out.p50_ns = s.latency->value_at_percentile(50);
+      out.p99_ns = s.latency->value_at_percentile(99);
+      out.max_ns = s.latency->max();
+    }
+    done_.push_back(out);
+  }
+}
+
+std::vector<results::TimelineSecond> TimelineBuilder::finish() {
+  reduce_through(std::numeric_limits<int64_t>::max());
+  clock_.clear();
+  return std::move(done_);
+}
+
+}  // namespace benchgate::engine

@@ -1,0 +1,45 @@
+// A measured window second by second, from the workers' progress intervals (proto Progress:
+// what completed since a worker's previous event). Each worker's intervals are laid end to
+// end on its own clock from the window's start; an interval belongs to the second it ends in
+// (one ending at exactly 1.000 s to the first), an interval straddling the window's end to
+// its last second, and one that starts after the end (the drain of requests in flight) to
+// none. Per second: ops/s is the sum over workers of each worker's (operations - errors) over
+// the length of its intervals in that second; errors are summed; p50, p99 and max come from
+// the workers' interval histograms merged. A second is reduced to its figures as soon as
+// every reporting worker's clock has passed it, so a long window holds few histograms.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "common/histogram/hdr_histogram.h"
+#include "orchestrator/results/results.h"
+
+namespace benchgate::engine {
+
+class TimelineBuilder {
+ public:
+  explicit TimelineBuilder(int64_t duration_ns) : duration_ns_(duration_ns) {}
+
+  void add(uint32_t worker, int64_t interval_ns, uint64_t operations, uint64_t errors,
+           const std::optional<HdrHistogram>& latency);
+  // Every second, in order; the builder is empty afterwards.
+  std::vector<results::TimelineSecond> finish();
+
+ private:
+  struct Second {
+    std::map<uint32_t, std::pair<uint64_t, int64_t>> per_worker;  // successes, interval ns
+    uint64_t errors = 0;
+    std::optional<HdrHistogram> latency;
+  };
+  void reduce_through(int64_t second);
+
+  int64_t duration_ns_;
+  std::map<uint32_t, int64_t> clock_;  // each reporting worker's sum of interval lengths
+  std::map<int64_t, Second> open_;
+  std::vector<results::TimelineSecond> done_;
+};
+
+}  // namespace benchgate::engine

@@ -1,0 +1,89 @@
+// Reading what the HTML report shows from the store (html_report.h).
+#include <set>
+
+#include "orchestrator/report/html_report.h"
+#include "orchestrator/report/stored_run.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::report {
+namespace {
+
+// The baseline a report draws against: the one asked for, else the first relative gate's.
+std::string baseline_of(const std::vector<store::GateRecord>& gates, const std::string& asked) {
+  if (!asked.empty()) return asked;
+  for (const auto& g : gates) {
+    if (!g.baseline.empty()) return g.baseline;
+  }
+  return "";
+}
+
+// The metric a spectrum's baseline runs must have (any run that measured a latency histogram).
+constexpr const char* kSpectrumMetric = "latency.p50";
+// As many baseline runs as a relative gate uses (docs/GATES.md).
+constexpr int kBaselineRuns = 10;
+
+}  // namespace
+
+Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const ReportOptions& options) {
+  auto detail = store.get_run(run_id);
+  if (!detail) return detail.error();
+  auto gates = store.gate_results(run_id);
+  if (!gates) return gates.error();
+  HtmlRun out;
+  out.run = detail->run;
+  out.testbed = detail->testbed;
+  out.result = result_from_store(*detail);
+  out.gates = std::move(*gates);
+  out.baseline = baseline_of(out.gates, options.baseline);
+
+  std::map<std::pair<std::string, std::string>, std::string> params;
+  for (const auto& w : detail->workloads) params[{w.name, w.variant}] = w.params_hash;
+
+  if (!out.baseline.empty()) {
+    for (const auto& w : detail->workloads) {
+      if (w.status != "ok") continue;
+      store::HistoryQuery q{
+          out.baseline, detail->run.testbed_id, detail->run.scenario, w.name,
+          w.variant,    w.params_hash,          kSpectrumMetric,      kBaselineRuns};
+      auto runs = store.baseline_history(q);
+      if (!runs) return runs.error();
+      BaselineSpectrum spectrum;
+      spectrum.name = out.baseline;
+      for (const auto& r : *runs) {
+        if (r.run_id == run_id) continue;  // the judged run is never its own baseline
+        auto blobs = store.latency_histograms(r.run_id, w.name, w.variant);
+        if (!blobs) return blobs.error();
+        bool any = false;
+        for (const auto& blob : *blobs) {
+          auto h = HdrHistogram::decode(std::span(blob.data(), blob.size()));
+          if (!h) continue;
+          spectrum.merged.add(*h);
+          any = true;
+        }
+        if (any) spectrum.run_ids.push_back(r.run_id);
+      }
+      if (spectrum.merged.total_count() > 0) out.spectra[{w.name, w.variant}] = std::move(spectrum);
+    }
+  }
+
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  for (const auto& g : out.gates) {
+    if (!seen.insert({g.workload, g.variant, g.metric}).second) continue;
+    auto it = params.find({g.workload, g.variant});
+    if (it == params.end()) continue;  // the gate's workload was not stored
+    store::HistoryQuery q{
+        "",       detail->run.testbed_id, detail->run.scenario, g.workload, g.variant, it->second,
+        g.metric, options.history_runs};
+    auto runs = store.series_runs(q);
+    if (!runs) {
+      // A metric the store cannot chart (one computed outside the stored columns) has no
+      // history; the chart says so rather than failing the report.
+      out.history.push_back(MetricHistory{g.workload, g.variant, g.metric, {}});
+      continue;
+    }
+    out.history.push_back(MetricHistory{g.workload, g.variant, g.metric, std::move(*runs)});
+  }
+  return out;
+}
+
+}  // namespace benchgate::report

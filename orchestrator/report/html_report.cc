@@ -1,0 +1,553 @@
+// Rendering the HTML report (html_report.h). Figures come from the same functions as the
+// terminal and JSON reports: results::Repetition / WorkloadResult, analysis.h, the stored
+// gate records; nothing here defines a figure of its own except what a chart samples.
+#include "orchestrator/report/html_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "common/units/units.h"
+#include "orchestrator/gates/metrics.h"
+#include "orchestrator/gates/statistics.h"
+#include "orchestrator/history/display_format.h"
+#include "orchestrator/history/run_detail.h"
+#include "orchestrator/report/analysis.h"
+
+namespace benchgate::report {
+namespace {
+
+using svg::escape;
+
+std::string latency(std::optional<int64_t> ns) {
+  return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+std::string workload_title(const results::WorkloadResult& w) {
+  return w.variant == "default" ? w.spec.name : w.spec.name + " [" + w.variant + "]";
+}
+
+std::string anchor(const std::string& text) {
+  std::string out = "w-";
+  for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  return out;
+}
+
+const char* kStyle = R"css(
+body { font: 14px/1.4 system-ui, sans-serif; color: #111; margin: 1.5em auto; max-width: 1100px; padding: 0 1em; }
+h1 { font-size: 1.5em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
+h3 { font-size: 1.1em; margin-top: 1.4em; }
+table { border-collapse: collapse; margin: 0.4em 0 0.8em; }
+th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: right; vertical-align: top; }
+th { background: #f3f3f3; }
+td.text, th.text { text-align: left; }
+.verdict-pass { color: #006d2c; font-weight: bold; }
+.verdict-fail, .verdict-error { color: #b30000; font-weight: bold; }
+.verdict-inconclusive, .verdict-no_baseline { color: #8a5a00; font-weight: bold; }
+.note { color: #555; }
+.flag { color: #8a5a00; }
+.workload { break-inside: avoid-page; }
+svg.chart { display: block; max-width: 100%; height: auto; margin: 0.3em 0; }
+svg.chart text { font: 11px system-ui, sans-serif; fill: #222; }
+svg.chart text.title { font-weight: bold; font-size: 12px; }
+svg.chart rect.frame { fill: none; stroke: #999; }
+svg.chart rect.band { fill: #eef3fb; }
+svg.chart text.band { fill: #667; }
+svg.chart line.grid { stroke: #e4e4e4; }
+svg.chart polyline.series, svg.chart .legend line { fill: none; stroke-width: 1.8; }
+svg.chart .faint { stroke-width: 1; stroke-opacity: 0.35; }
+svg.chart .dashed { stroke-dasharray: 6 3; }
+svg.chart line.fit { stroke: #555; stroke-width: 1.2; stroke-dasharray: 2 2; }
+svg.chart rect.marked { fill: #d55e00; }
+@media print { body { max-width: none; margin: 0; } h2 { break-after: avoid; } a { color: inherit; text-decoration: none; } }
+)css";
+
+std::string figures_table(const results::WorkloadResult& w) {
+  std::string out =
+      "<table class=\"figures\"><tr><th class=\"text\"></th><th>ops/s</th><th>MB/s</th>"
+      "<th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th>"
+      "<th class=\"text\">flags</th></tr>\n";
+  auto row = [&](const std::string& name, const std::string& ops, const std::string& mb, auto&& at,
+                 uint64_t errors, const std::vector<std::string>& flags) {
+    out += fmt::format(
+        "<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
+        escape(name), ops, mb, latency(at(50)), latency(at(90)), latency(at(99)), latency(at(99.9)),
+        latency(at(100)), errors, escape(join(flags)));
+  };
+  for (const auto& rep : w.repetitions) {
+    row(
+        fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
+        rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-",
+        [&](double p) { return rep.latency_at(p); }, rep.error_count(), rep.flags);
+  }
+  if (!w.repetitions.empty()) {
+    const auto ops = w.ops_per_second();
+    row(
+        "median (latency: merged)",
+        fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
+        w.measured("bytes_received") ? fmt::format("{:.2f}", w.bytes_per_second().median / 1e6)
+                                     : "-",
+        [&](double p) { return w.latency_at(p); }, w.error_count(), w.flags());
+  }
+  return out + "</table>\n";
+}
+
+svg::Axis latency_axis(const std::string& label) {
+  svg::Axis a;
+  a.label = label;
+  a.log = true;
+  a.format = [](double ns) { return format_duration_ns(ns); };
+  return a;
+}
+
+std::string spectrum_chart(const results::WorkloadResult& w, const BaselineSpectrum* baseline) {
+  svg::Chart chart;
+  chart.kind = "spectrum";
+  chart.title = "percentile spectrum: " + workload_title(w);
+  chart.x.label = "percentile (axis: log10 of 1 / (1 - p))";
+  chart.x.min = 0;
+  chart.x.max = 5;
+  chart.x.ticks = {{0, "0"}, {1, "90"}, {2, "99"}, {3, "99.9"}, {4, "99.99"}, {5, "99.999"}};
+  chart.y = latency_axis("latency");
+  for (const auto& rep : w.repetitions) {
+    if (rep.latency.total_count() == 0) continue;
+    chart.series.push_back(svg::Series{fmt::format("rep {}", rep.index + 1), svg::Style::kFaintLine,
+                                       0, spectrum_curve(rep.latency), "each repetition"});
+  }
+  chart.series.push_back(svg::Series{"this run (repetitions merged)", svg::Style::kLine, 0,
+                                     spectrum_curve(w.latency)});
+  if (baseline) {
+    std::vector<std::string> ids;
+    for (int64_t id : baseline->run_ids) ids.push_back(std::to_string(id));
+    chart.series.push_back(
+        svg::Series{fmt::format("baseline {} (runs {})", baseline->name, join(ids, ",")),
+                    svg::Style::kDashed, 1, spectrum_curve(baseline->merged)});
+  }
+  return svg::render(chart);
+}
+
+std::vector<svg::Point> decimated(std::vector<svg::Point> points) {
+  return svg::decimate_min_max(points, svg::kPlotWidth);
+}
+
+std::string timeline_charts(const results::WorkloadResult& w) {
+  const auto points = timeline(w);
+  if (points.empty()) {
+    return "<p class=\"note\">Timeline: not stored (the run was stored before schema version 7, "
+           "or the workers sent no progress).</p>\n";
+  }
+  std::vector<std::pair<std::pair<double, double>, std::string>> bands;
+  const int64_t first = w.repetitions.front().start_unix_ns;
+  for (const auto& rep : w.repetitions) {
+    const double a = static_cast<double>(rep.start_unix_ns - first) / 1e9;
+    bands.push_back({{a, a + static_cast<double>(rep.duration_ns) / 1e9},
+                     fmt::format("rep {}", rep.index + 1)});
+  }
+  // One polyline per repetition and figure, so the gaps between windows are not drawn over.
+  auto per_rep = [&](auto&& value, const std::string& name, svg::Style style, int colour,
+                     svg::Chart& chart) {
+    for (const auto& rep : w.repetitions) {
+      std::vector<svg::Point> series;
+      for (const auto& p : points) {
+        if (p.repetition != rep.index) continue;
+        if (auto v = value(p)) series.push_back({p.t_s, *v});
+      }
+      chart.series.push_back(svg::Series{fmt::format("{} (rep {})", name, rep.index + 1), style,
+                                         colour, decimated(std::move(series)), name});
+    }
+  };
+  svg::Chart ops;
+  ops.kind = "throughput";
+  ops.title = "ops/s per second: " + workload_title(w);
+  ops.x.label = "seconds since the first repetition started";
+  ops.y.label = "ops/s";
+  ops.bands = bands;
+  per_rep([](const TimelinePoint& p) { return std::optional<double>(p.ops_per_second); }, "ops/s",
+          svg::Style::kLine, 0, ops);
+  svg::Chart lat;
+  lat.kind = "latency";
+  lat.title = "latency per second: " + workload_title(w);
+  lat.x.label = ops.x.label;
+  lat.y = latency_axis("latency");
+  lat.bands = bands;
+  auto as_double = [](std::optional<int64_t> v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  };
+  per_rep([&](const TimelinePoint& p) { return as_double(p.p50_ns); }, "p50", svg::Style::kLine, 2,
+          lat);
+  per_rep([&](const TimelinePoint& p) { return as_double(p.p99_ns); }, "p99", svg::Style::kLine, 0,
+          lat);
+  per_rep([&](const TimelinePoint& p) { return as_double(p.max_ns); }, "max", svg::Style::kDashed,
+          1, lat);
+  svg::Chart errors;
+  errors.kind = "errors";
+  errors.title = "errors per second: " + workload_title(w);
+  errors.x.label = ops.x.label;
+  errors.y.label = "errors";
+  errors.bands = bands;
+  per_rep(
+      [](const TimelinePoint& p) { return std::optional<double>(static_cast<double>(p.errors)); },
+      "errors", svg::Style::kLine, 1, errors);
+  return svg::render(ops) + svg::render(lat) + svg::render(errors);
+}
+
+std::string workers_table(const results::WorkloadResult& w) {
+  bool any = false;
+  for (const auto& rep : w.repetitions) any = any || !rep.workers.empty();
+  if (!any) {
+    return "<p class=\"note\">Per worker: not stored (the run was stored before schema version "
+           "4).</p>\n";
+  }
+  std::string out =
+      "<table class=\"workers\"><tr><th class=\"text\">repetition</th><th>worker</th>"
+      "<th>ops/s</th><th>share</th><th>p99</th><th>max</th><th>errors</th><th>CPU</th></tr>\n";
+  for (const auto& rep : w.repetitions) {
+    double total = 0;
+    for (const auto& s : rep.workers) total += s.ops_per_second;
+    for (const auto& s : rep.workers) {
+      out += fmt::format(
+          "<tr><td class=\"text\">rep {}</td><td>{}</td><td>{:.0f}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+          rep.index + 1, s.worker, s.ops_per_second,
+          total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
+          latency(s.p99_ns), latency(s.max_ns), s.errors,
+          s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-");
+    }
+  }
+  return out + "</table>\n";
+}
+
+std::string workload_section(const results::WorkloadResult& w, const HtmlRun& run) {
+  const std::string title = workload_title(w);
+  std::string out = fmt::format("<section class=\"workload\" id=\"{}\">\n<h3>{}</h3>\n",
+                                escape(anchor(title)), escape(title));
+  out += fmt::format(
+      "<p>{} {} &#183; {} connections x {} in flight &#183; {} worker(s) x {} "
+      "thread(s) &#183; {} &#183; status <b>{}</b></p>\n",
+      scenario::to_string(w.spec.protocol),
+      escape(w.spec.protocol == scenario::Protocol::kHttp1
+                 ? w.spec.http.method + " " + w.spec.http.target
+                 : w.spec.wamp.transport + "/" + w.spec.wamp.serializer),
+      w.spec.connections, w.spec.in_flight, w.spec.workers, w.spec.threads,
+      w.spec.rate > 0 ? fmt::format("open loop at {:.0f} req/s", w.spec.rate)
+                      : std::string("closed loop"),
+      results::status_name(w.status));
+  if (!w.error.empty()) out += fmt::format("<p class=\"flag\">{}</p>\n", escape(w.error));
+  if (w.repetitions.empty())
+    return out + "<p class=\"note\">No repetition measured.</p>\n</section>\n";
+  out += figures_table(w);
+  const auto flags = w.flags();
+  if (!flags.empty()) {
+    out += "<ul class=\"flags\">";
+    for (const auto& f : flags) {
+      out += fmt::format("<li class=\"flag\"><b>{}</b>: {}</li>", escape(f), escape(flag_text(f)));
+    }
+    out += "</ul>\n";
+  }
+  std::map<std::string, uint64_t> kinds;
+  for (const auto& rep : w.repetitions) {
+    for (const auto& [kind, count] : rep.errors) kinds[kind] += count;
+  }
+  if (!kinds.empty()) {
+    std::string list;
+    for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);
+    out += fmt::format("<p class=\"errors\">errors by kind:{}</p>\n", escape(list));
+  }
+  if (w.latency.total_count() > 0) {
+    auto it = run.spectra.find({w.spec.name, w.variant});
+    out += spectrum_chart(w, it == run.spectra.end() ? nullptr : &it->second);
+    if (!run.baseline.empty() && it == run.spectra.end()) {
+      out += fmt::format(
+          "<p class=\"note\">Baseline '{}' has no run of this workload on this "
+          "testbed: no baseline curve.</p>\n",
+          escape(run.baseline));
+    }
+  } else {
+    out +=
+        "<p class=\"note\">Spectrum: no latency histogram (the workers printed figures "
+        "only).</p>\n";
+  }
+  out += timeline_charts(w);
+  out += workers_table(w);
+  return out + "</section>\n";
+}
+
+std::string gates_section(const HtmlRun& run) {
+  if (run.gates.empty()) return "<h2>Gates</h2>\n<p class=\"note\">No gate evaluated.</p>\n";
+  std::string out =
+      "<h2>Gates</h2>\n<table class=\"gates\"><tr><th class=\"text\">verdict</th>"
+      "<th class=\"text\">severity</th><th class=\"text\">workload</th><th "
+      "class=\"text\">metric</th><th>observed</th><th>threshold</th><th>effect</th><th>95% "
+      "CI</th><th>p-value</th><th class=\"text\">method</th><th "
+      "class=\"text\">explanation</th></tr>\n";
+  for (const auto& g : run.gates) {
+    std::string workload = g.workload;
+    if (!g.variant.empty() && g.variant != "default") workload += " [" + g.variant + "]";
+    std::string effect = "-";
+    if (g.effect) {
+      // Relative gates store d in log space (positive is worse); absolute gates the distance
+      // beyond the bound in the metric's unit (docs/GATES.md).
+      if (g.kind == "relative") {
+        effect = fmt::format("d = {:+.4f} (log)", *g.effect);
+      } else if (*g.effect > 0) {
+        effect = history::format_gate_value(g.metric, g.effect) + " beyond the bound";
+      } else if (*g.effect < 0) {
+        effect = history::format_gate_value(g.metric, -*g.effect) + " inside the bound";
+      } else {
+        effect = "at the bound";
+      }
+    }
+    out += fmt::format(
+        "<tr><td class=\"text verdict-{0}\">{0}</td><td class=\"text\">{1}</td><td "
+        "class=\"text\">{2}</td><td class=\"text\">{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
+        "<td>-</td><td>{7}</td><td class=\"text\">{8}</td><td class=\"text\">{9}</td></tr>\n",
+        escape(g.verdict), escape(g.severity), escape(workload), escape(g.metric),
+        escape(history::format_gate_value(g.metric, g.observed)),
+        escape(history::format_gate_value(g.metric, g.threshold)), escape(effect),
+        g.p_value ? fmt::format("{:.3g}", *g.p_value) : "-", escape(g.method),
+        escape(g.explanation));
+  }
+  out +=
+      "</table>\n<p class=\"note\">Gates decide on the p-value; they compute no confidence "
+      "interval (\"-\"). The p-value is Holm-adjusted across the run's gates.</p>\n";
+  return out;
+}
+
+std::string comparisons_section(const engine::ScenarioResult& result) {
+  const auto cs = comparisons(result);
+  if (cs.empty()) return "";
+  std::string out =
+      "<h2>Comparisons</h2>\n<table class=\"comparisons\"><tr><th class=\"text\">workload</th>"
+      "<th class=\"text\">variant / baseline</th><th>ratio</th><th>95% CI</th><th>pairs "
+      "min-max</th><th>variant ops/s</th><th>baseline ops/s</th><th "
+      "class=\"text\">status</th></tr>\n";
+  for (const auto& c : cs) {
+    const bool ok = c.status == "ok";
+    out += fmt::format(
+        "<tr><td class=\"text\">{}</td><td class=\"text\">{} / {}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
+        escape(c.workload), escape(c.variant), escape(c.baseline),
+        ok ? fmt::format("{:.3f}", c.ratio) : "-",
+        c.ci_low ? fmt::format("{:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "-",
+        ok ? fmt::format("{:.3f}-{:.3f}", c.pair_min, c.pair_max) : "-",
+        ok ? fmt::format("{:.0f}", c.variant_rps) : "-",
+        ok ? fmt::format("{:.0f}", c.baseline_rps) : "-", escape(c.status));
+  }
+  return out + "</table>\n";
+}
+
+std::string sweeps_section(const engine::ScenarioResult& result) {
+  const auto ss = sweeps(result);
+  if (ss.empty()) return "";
+  std::string out = "<h2>Sweeps</h2>\n";
+  for (const auto& s : ss) {
+    svg::Chart chart;
+    chart.kind = "sweep";
+    chart.title = fmt::format("sweep {} [{}]: p50 against {}", s.workload, s.variant, s.parameter);
+    chart.x.label = s.parameter;
+    chart.y.label = "p50 (us)";
+    svg::Series points{"measured p50", svg::Style::kPoints, 0, {}};
+    for (size_t i = 0; i < s.n.size(); ++i) points.points.push_back({s.n[i], s.cost_us[i]});
+    chart.series.push_back(std::move(points));
+    if (s.fit && !s.n.empty()) {
+      const auto [lo, hi] = std::minmax_element(s.n.begin(), s.n.end());
+      chart.lines.push_back(
+          {*lo, s.fit->a + s.fit->b * *lo, *hi, s.fit->a + s.fit->b * *hi,
+           fmt::format("fit {:.4g} + {:.4g} n (R^2 {:.3f})", s.fit->a, s.fit->b, s.fit->r2)});
+    }
+    out += svg::render(chart);
+    out += fmt::format(
+        "<p>{}</p>\n",
+        s.growth ? escape(fmt::format("growth exponent {:.2f} ({}), worst pair {:.0f}->{:.0f}: "
+                                      "{:.2f}",
+                                      s.growth->median, results::growth_class(s.growth->median),
+                                      s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1],
+                                      s.growth->worst))
+                 : std::string("fewer than two measured points: no growth class"));
+  }
+  return out;
+}
+
+std::string history_section(const HtmlRun& run) {
+  if (run.history.empty()) return "";
+  std::string out = "<h2>History of the gated metrics on this testbed</h2>\n";
+  for (const auto& h : run.history) out += history_chart(h, run.baseline);
+  return out;
+}
+
+std::string header_section(const HtmlRun& run) {
+  const store::RunSummary& r = run.run;
+  const store::Testbed& t = run.testbed;
+  std::string out = fmt::format(
+      "<h1>{} &#8212; run {}</h1>\n<p>status <b>{}</b>{} &#183; started {}{}</p>\n",
+      escape(r.scenario), r.id, escape(r.status),
+      r.exit_code ? fmt::format(" (exit {})", *r.exit_code) : "",
+      escape(history::format_local_time(r.started_at_ns)),
+      r.finished_at_ns
+          ? escape(" · took " + history::format_span(*r.finished_at_ns - r.started_at_ns))
+          : "");
+  if (!r.error.empty()) out += fmt::format("<p class=\"flag\">{}</p>\n", escape(r.error));
+  out += "<table class=\"testbed\">";
+  auto row = [&](const char* key, const std::string& value) {
+    out += fmt::format("<tr><th class=\"text\">{}</th><td class=\"text\">{}</td></tr>", key,
+                       escape(value));
+  };
+  row("commit", history::or_dash(r.commit));
+  row("branch", history::or_dash(r.branch));
+  row("labels", history::format_labels(r.labels));
+  row("testbed", std::to_string(r.testbed_id));
+  row("host", history::or_dash(t.host));
+  row("cpu", fmt::format("{} ({} cores)", history::or_dash(t.cpu_model), t.cores));
+  row("kernel", history::or_dash(t.kernel));
+  row("governor", history::or_dash(t.governor));
+  row("compiler", history::or_dash(t.compiler));
+  row("build flags", history::or_dash(t.build_flags));
+  row("baseline drawn", run.baseline.empty() ? "-" : run.baseline);
+  out += "</table>\n";
+  return out;
+}
+
+std::string run_section(const HtmlRun& run) {
+  std::string out = fmt::format("<article class=\"run\" data-run=\"{}\">\n", run.run.id);
+  out += header_section(run);
+  out += gates_section(run);
+  out += "<h2>Workloads</h2>\n<ul class=\"toc\">";
+  for (const auto& w : run.result.workloads) {
+    const std::string title = workload_title(w);
+    out += fmt::format("<li><a href=\"#{}\">{}</a></li>", escape(anchor(title)), escape(title));
+  }
+  out += "</ul>\n";
+  for (const auto& w : run.result.workloads) out += workload_section(w, run);
+  out += comparisons_section(run.result);
+  out += sweeps_section(run.result);
+  out += history_section(run);
+  return out + "</article>\n";
+}
+
+}  // namespace
+
+std::string history_chart(const MetricHistory& h, const std::string& baseline) {
+  const gates::MetricInfo* info = gates::find_metric(h.metric);
+  std::string title = h.workload;
+  if (!h.variant.empty() && h.variant != "default") title += " [" + h.variant + "]";
+  title += " " + h.metric;
+  if (h.runs.empty())
+    return fmt::format("<p class=\"note\">{}: no stored history.</p>\n", escape(title));
+  svg::Chart chart;
+  chart.kind = "history";
+  chart.title =
+      fmt::format("{}: last {} runs (median of each run's repetitions)", title, h.runs.size());
+  chart.x.label = "run id";
+  chart.x.integer = true;
+  chart.y.label = h.metric;
+  if (info && info->unit == gates::UnitKind::kSeconds) {
+    chart.y.format = [](double s) { return format_duration_ns(s * 1e9); };
+  }
+  svg::Series runs{"run", svg::Style::kPoints, 0, {}, ""};
+  std::vector<svg::Point> line;
+  size_t marked = 0;
+  for (auto it = h.runs.rbegin(); it != h.runs.rend(); ++it) {
+    const double median = gates::median(it->values);
+    const bool in_baseline = baseline.empty()
+                                 ? !it->baselines.empty()
+                                 : std::find(it->baselines.begin(), it->baselines.end(),
+                                             baseline) != it->baselines.end();
+    marked += in_baseline;
+    runs.points.push_back({static_cast<double>(it->run_id), median, in_baseline});
+    line.push_back({static_cast<double>(it->run_id), median});
+  }
+  chart.series.push_back(svg::Series{"median", svg::Style::kLine, 5, std::move(line), ""});
+  runs.name =
+      fmt::format("runs (squares: {} in baseline {})", marked, baseline.empty() ? "any" : baseline);
+  chart.series.push_back(std::move(runs));
+  return svg::render(chart);
+}
+
+std::vector<double> spectrum_percentiles() {
+  std::vector<double> out;
+  for (int i = 0; i <= 100; ++i) out.push_back(100 * (1 - std::pow(10, -0.05 * i)));
+  return out;
+}
+
+std::vector<svg::Point> spectrum_curve(const HdrHistogram& h) {
+  std::vector<svg::Point> out;
+  if (h.total_count() == 0) return out;
+  const auto ps = spectrum_percentiles();
+  for (size_t i = 0; i < ps.size(); ++i) {
+    out.push_back(
+        {0.05 * static_cast<double>(i), static_cast<double>(h.value_at_percentile(ps[i]))});
+  }
+  return out;
+}
+
+std::vector<TimelinePoint> timeline(const results::WorkloadResult& w) {
+  std::vector<TimelinePoint> out;
+  if (w.repetitions.empty()) return out;
+  const int64_t first = w.repetitions.front().start_unix_ns;
+  for (const auto& rep : w.repetitions) {
+    const double offset = static_cast<double>(rep.start_unix_ns - first) / 1e9;
+    for (const auto& s : rep.timeline) {
+      out.push_back(TimelinePoint{offset + static_cast<double>(s.second + 1), rep.index,
+                                  s.ops_per_second, s.p50_ns, s.p99_ns, s.max_ns, s.errors});
+    }
+  }
+  return out;
+}
+
+std::string flag_text(const std::string& flag) {
+  // The words of docs/MEASUREMENT.md's table of flags.
+  static const std::map<std::string, std::string> kWords = {
+      {"worker_saturated",
+       "a load thread was on a CPU for 90% or more of the window: the figures may measure the "
+       "load generator, not the server"},
+      {"worker_cpu_starved",
+       "a load thread waited for a CPU for 5% or more of the window: the load generator was "
+       "short of CPU"},
+      {"start_skew", "a worker started sending more than 1 ms away from the shared start instant"},
+      {"latency_clamped", "a latency was above the histogram's highest trackable value (1 h)"},
+      {"throughput_span",
+       "a worker sent no in-window counts; throughput is counted over the span (first send to "
+       "last receive)"},
+      {"router_count_mismatch",
+       "the router's count and the workers' differ by more than connections x in_flight"},
+      {"process_stopped",
+       "a worker or the system under test was stopped (SIGSTOP, a debugger) during the window; "
+       "gates do not judge the workload"},
+  };
+  auto it = kWords.find(flag);
+  return it != kWords.end() ? it->second
+                            : "a flag this report has no words for (docs/MEASUREMENT.md)";
+}
+
+std::string html_page(const std::string& title, const std::string& body,
+                      const std::string& head_extra) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+      "<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width\"/>\n"
+      "{}<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}"
+      "<p class=\"note\">Written by benchgate {}. Every chart and how its numbers are computed: "
+      "docs/REPORTS.md.</p>\n</body>\n</html>\n",
+      head_extra, escape(title), kStyle, body, BENCHGATE_VERSION);
+}
+
+std::string html_document(const std::vector<HtmlRun>& runs, const std::string& nav) {
+  std::string title = "benchgate report";
+  if (runs.size() == 1) {
+    title += fmt::format(": {} run {}", runs.front().run.scenario, runs.front().run.id);
+  }
+  std::string body = nav;
+  for (const auto& run : runs) body += run_section(run);
+  return html_page(title, body);
+}
+
+}  // namespace benchgate::report

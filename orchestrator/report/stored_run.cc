@@ -1,0 +1,157 @@
+// Stored records back to the results model; see stored_run.h.
+#include "orchestrator/report/stored_run.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::report {
+namespace {
+
+std::optional<HdrHistogram> decode(const std::vector<uint8_t>& bytes) {
+  if (bytes.empty()) return std::nullopt;
+  auto h = HdrHistogram::decode(std::span(bytes.data(), bytes.size()));
+  if (!h) return std::nullopt;
+  return std::move(h).value();
+}
+
+std::optional<HdrHistogram> decode(const std::optional<std::vector<uint8_t>>& bytes) {
+  return bytes ? decode(*bytes) : std::nullopt;
+}
+
+// What store_workloads.cc wrote (tool_latency_json); malformed text gives no figures.
+std::optional<results::ToolLatency> tool_latency(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  results::ToolLatency t;
+  t.tool = j.value("tool", "");
+  auto ns = [&](const char* key) -> std::optional<int64_t> {
+    if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
+    return j[key].get<int64_t>();
+  };
+  t.min_ns = ns("min_ns");
+  t.mean_ns = ns("mean_ns");
+  t.stdev_ns = ns("stdev_ns");
+  t.max_ns = ns("max_ns");
+  if (j.contains("percentiles_ns") && j["percentiles_ns"].is_object()) {
+    for (const auto& [key, value] : j["percentiles_ns"].items()) {
+      if (value.is_number()) t.percentiles_ns[key] = value.get<int64_t>();
+    }
+  }
+  return t;
+}
+
+results::Repetition repetition(const store::StoredRepetition& s) {
+  results::Repetition r;
+  r.index = s.index;
+  r.start_unix_ns = s.start_ns;
+  r.duration_ns = s.duration_ns;
+  r.data_window_ns = s.data_window_ns.value_or(0);
+  r.operations = s.operations;
+  r.successes = s.successes;
+  r.errors = s.errors;
+  r.bytes_sent = s.bytes_sent.value_or(0);
+  r.bytes_received = s.bytes_received.value_or(0);
+  r.late_sends = s.late_sends;
+  r.unsent = s.unsent;
+  if (auto h = decode(s.latency_hdr)) r.latency = std::move(*h);
+  r.service_time = decode(s.service_time_hdr);
+  r.worker_cpu_seconds = s.worker_cpu_s.value_or(0);
+  r.worker_cpu_utilization = s.worker_cpu_utilization.value_or(0);
+  r.router.collected = s.router_collected;
+  r.router.requests = s.router_requests;
+  r.router.cpu_seconds = s.router_cpu_s;
+  r.router.rss_bytes = s.router_rss_bytes;
+  r.router.counter_deltas = s.router_metrics;
+  r.router.handling = decode(s.router_handling_hdr);
+  // What completed inside the window (schema 5): the count is stored, the byte counts only as
+  // their rates over the window, which give back the same rates.
+  r.in_window = s.window_successes.has_value();
+  if (r.in_window) {
+    r.window_successes = *s.window_successes;
+    const double seconds = static_cast<double>(s.duration_ns) / 1e9;
+    if (s.bytes_per_s) {
+      r.window_bytes_received = static_cast<uint64_t>(std::llround(*s.bytes_per_s * seconds));
+    }
+    if (s.payload_bytes_per_s) {
+      r.window_payload_bytes =
+          static_cast<uint64_t>(std::llround(*s.payload_bytes_per_s * seconds));
+    }
+  }
+  r.worker_cpu_wait_share = s.worker_cpu_wait_share;
+  // Only the largest skew is stored: it is what max_start_skew_ns() answers.
+  if (s.start_skew_ns) r.worker_start_skew_ns = {*s.start_skew_ns};
+  r.latency_clamped = s.latency_clamped;
+  r.stopped = s.stopped;
+  r.flags = s.flags;
+  r.not_measured.insert(s.not_measured.begin(), s.not_measured.end());
+  r.tool_latency = tool_latency(s.tool_latency_json);
+  for (const auto& t : s.timeline) {
+    r.timeline.push_back(
+        results::TimelineSecond{t.second, t.ops_per_s, t.errors, t.p50_ns, t.p99_ns, t.max_ns});
+  }
+  for (const auto& w : s.workers) {
+    r.workers.push_back(results::WorkerShare{w.worker, w.operations, w.successes, w.errors,
+                                             w.ops_per_s, w.p99_ns, w.max_ns, w.cpu_utilization});
+  }
+  return r;
+}
+
+results::WorkloadStatus status(const std::string& name) {
+  if (name == "ok") return results::WorkloadStatus::kOk;
+  if (name == "not_configured") return results::WorkloadStatus::kNotConfigured;
+  return results::WorkloadStatus::kFailed;
+}
+
+scenario::Protocol protocol(const std::string& name) {
+  if (name == "wamp_rpc") return scenario::Protocol::kWampRpc;
+  if (name == "wamp_pubsub") return scenario::Protocol::kWampPubSub;
+  return scenario::Protocol::kHttp1;
+}
+
+}  // namespace
+
+engine::ScenarioResult result_from_store(const store::RunDetail& run) {
+  engine::ScenarioResult out;
+  out.scenario = run.run.scenario;
+  out.error = run.run.error;
+  out.interrupted = run.run.status == "aborted";
+  // The specs as the run's own text defines them (as `gate RUN` reads its gates). Ports are
+  // allocated by the loader but nothing listens on them.
+  auto loaded = scenario::load_scenario_text(run.scenario_text,
+                                             "run " + std::to_string(run.run.id) + " scenario");
+  const scenario::Scenario* spec = loaded.scenario ? &*loaded.scenario : nullptr;
+  if (spec) {
+    out.variants = spec->compare_workers.empty() ? spec->compare_routers : spec->compare_workers;
+  }
+  for (const auto& stored : run.workloads) {
+    results::WorkloadResult w;
+    bool found = false;
+    if (spec) {
+      for (const auto& candidate : spec->workloads) {
+        if (candidate.name == stored.name) {
+          w.spec = candidate;
+          found = true;
+          break;
+        }
+      }
+    }
+    if (!found) {
+      w.spec.name = stored.name;
+      w.spec.protocol = protocol(stored.protocol);
+    }
+    w.variant = stored.variant;
+    w.status = status(stored.status);
+    w.error = stored.error;
+    for (const auto& rep : stored.repetitions) w.repetitions.push_back(repetition(rep));
+    // As the engine merges them (workload_runner.cc): every measured repetition.
+    for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
+    out.workloads.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace benchgate::report

@@ -1,0 +1,284 @@
+// The read-only web pages of `orchestrator serve`; see web_pages.h.
+#include "orchestrator/serve/web_pages.h"
+
+#include <CivetServer.h>
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "orchestrator/app/listen_probe.h"
+#include "orchestrator/history/display_format.h"
+#include "orchestrator/report/html_report.h"
+#include "orchestrator/report/svg_chart.h"
+#include "orchestrator/serve/job_queue.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::serve {
+
+using report::svg::escape;
+
+namespace {
+
+// The query's value of `key` ("" when absent), percent-decoded by civetweb.
+std::string param(const std::string& query, const char* key) {
+  std::string value;
+  CivetServer::getParam(query.c_str(), query.size(), key, value, 0);
+  return value;
+}
+
+std::string link(const std::string& href, const std::string& text) {
+  return fmt::format("<a href=\"{}\">{}</a>", escape(href), escape(text));
+}
+
+std::string url_encode(const std::string& text) {
+  std::string out;
+  CivetServer::urlEncode(text, out, false);
+  return out;
+}
+
+std::string nav() {
+  return "<p class=\"nav\"><a href=\"/\">runs</a> &#183; <a href=\"/live\">live</a></p>\n";
+}
+
+const char* state_name(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return "queued";
+    case JobState::kRunning:
+      return "running";
+    case JobState::kFinished:
+      return "finished";
+    case JobState::kCancelled:
+      return "cancelled";
+  }
+  return "?";
+}
+
+}  // namespace
+
+class PageHandler : public CivetHandler {
+ public:
+  explicit PageHandler(WebPages& pages) : pages_(pages) {}
+  bool handleGet(CivetServer*, mg_connection* conn) override {
+    const mg_request_info* info = mg_get_request_info(conn);
+    const std::string path = info->local_uri ? info->local_uri : "/";
+    const std::string query = info->query_string ? info->query_string : "";
+    WebPages::Page page = pages_.get(path, query);
+    // The pages fetch nothing: the policy makes a browser refuse anything but inline style
+    // and the page itself, should a name ever slip through unescaped.
+    mg_printf(conn,
+              "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
+              "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; "
+              "form-action 'self'\r\nX-Content-Type-Options: nosniff\r\n"
+              "Cache-Control: no-store\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+              page.status,
+              page.status == 200   ? "OK"
+              : page.status == 404 ? "Not Found"
+                                   : "Bad Request",
+              page.body.size());
+    mg_write(conn, page.body.data(), page.body.size());
+    return true;
+  }
+
+ private:
+  WebPages& pages_;
+};
+
+Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port,
+                                                    const std::string& db_path,
+                                                    const JobQueue& queue) {
+  if (auto reason = app::why_cannot_listen(host_port)) {
+    return Error{app::cannot_listen_message("--http", host_port, *reason)};
+  }
+  auto store = store::Store::open(db_path);
+  if (!store) return store.error();
+  std::unique_ptr<WebPages> pages(new WebPages(queue));
+  pages->store_ = std::move(*store);
+  std::string ports = host_port;
+  const std::vector<std::string> options = {"listening_ports",    ports,  "num_threads", "2",
+                                            "request_timeout_ms", "10000"};
+  try {
+    pages->server_ = std::make_unique<CivetServer>(options);
+  } catch (const std::exception&) {
+    return Error{app::cannot_listen_message(
+        "--http", host_port,
+        app::why_cannot_listen(host_port).value_or("civetweb could not bind it"))};
+  }
+  pages->handler_ = std::make_unique<PageHandler>(*pages);
+  pages->server_->addHandler("/", *pages->handler_);
+  const auto bound = pages->server_->getListeningPorts();
+  const std::string host = host_port.substr(0, host_port.rfind(':'));
+  pages->address_ = host + ":" + std::to_string(bound.empty() ? 0 : bound.front());
+  return pages;
+}
+
+WebPages::WebPages(const JobQueue& queue) : queue_(queue) {}
+
+WebPages::~WebPages() {
+  if (server_) server_->close();
+}
+
+WebPages::Page WebPages::get(const std::string& path, const std::string& query) {
+  std::lock_guard lock(mutex_);
+  if (path == "/") return runs_list(query);
+  if (path == "/live") return live();
+  if (path == "/history") return history(query);
+  if (path.rfind("/runs/", 0) == 0) {
+    const std::string id = path.substr(6);
+    if (!id.empty() && id.size() < 18 && id.find_first_not_of("0123456789") == std::string::npos) {
+      return run_report(std::stoll(id));
+    }
+  }
+  return {404, report::html_page("not found", nav() + "<p>No such page.</p>\n")};
+}
+
+WebPages::Page WebPages::runs_list(const std::string& query) {
+  const std::string scenario = param(query, "scenario");
+  const std::string branch = param(query, "branch");
+  const std::string status = param(query, "status");
+  const std::string verdict = param(query, "verdict");
+  auto runs = store_->list_runs(500, scenario);
+  if (!runs)
+    return {500, report::html_page("error", nav() + "<p>" + escape(runs.message()) + "</p>")};
+  std::string body = nav() + "<h1>Runs</h1>\n<form method=\"get\" action=\"/\">";
+  for (const auto& [key, value] : std::vector<std::pair<const char*, std::string>>{
+           {"scenario", scenario}, {"branch", branch}, {"status", status}, {"verdict", verdict}}) {
+    body += fmt::format("<label>{0} <input name=\"{0}\" value=\"{1}\" size=\"12\"/></label> ", key,
+                        escape(value));
+  }
+  body += "<button type=\"submit\">filter</button></form>\n";
+  body +=
+      "<table class=\"runs\"><tr><th>run</th><th class=\"text\">scenario</th><th "
+      "class=\"text\">status</th><th>exit</th><th class=\"text\">commit</th><th "
+      "class=\"text\">branch</th><th class=\"text\">started</th><th "
+      "class=\"text\">gates</th></tr>\n";
+  size_t shown = 0;
+  for (const auto& r : *runs) {
+    if (!branch.empty() && r.branch != branch) continue;
+    if (!status.empty() && r.status != status) continue;
+    auto gates = store_->gate_results(r.id);
+    std::map<std::string, int> verdicts;
+    if (gates) {
+      for (const auto& g : *gates) ++verdicts[g.verdict];
+    }
+    if (!verdict.empty() && !verdicts.count(verdict)) continue;
+    std::string summary;
+    for (const auto& [v, n] : verdicts) {
+      summary += fmt::format("<span class=\"verdict-{0}\">{1} {0}</span> ", escape(v), n);
+    }
+    body += fmt::format(
+        "<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td>{}</td><td "
+        "class=\"text\">{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td "
+        "class=\"text\">{}</td></tr>\n",
+        link("/runs/" + std::to_string(r.id), std::to_string(r.id)),
+        link("/?scenario=" + url_encode(r.scenario), r.scenario), escape(r.status),
+        r.exit_code ? std::to_string(*r.exit_code) : "-", escape(history::or_dash(r.commit)),
+        escape(history::or_dash(r.branch)), escape(history::format_local_time(r.started_at_ns)),
+        summary.empty() ? "-" : summary);
+    ++shown;
+  }
+  body += fmt::format("</table>\n<p class=\"note\">{} runs shown (the latest 500{}).</p>\n", shown,
+                      scenario.empty() ? "" : " of this scenario");
+  return {200, report::html_page("benchgate runs", body)};
+}
+
+WebPages::Page WebPages::run_report(int64_t run_id) {
+  auto page = report::load_html_run(*store_, run_id, {});
+  if (!page) {
+    return {404, report::html_page("not found", nav() + "<p>" + escape(page.message()) + "</p>\n")};
+  }
+  std::string links = nav() + "<p class=\"nav\">history: ";
+  std::set<std::string> seen;
+  for (const auto& h : page->history) {
+    const std::string href = "/history?scenario=" + url_encode(page->run.scenario) +
+                             "&workload=" + url_encode(h.workload) +
+                             "&variant=" + url_encode(h.variant) +
+                             "&metric=" + url_encode(h.metric);
+    if (seen.insert(href).second) links += link(href, h.workload + " " + h.metric) + " ";
+  }
+  links += "</p>\n";
+  return {200, report::html_document({*page}, links)};
+}
+
+WebPages::Page WebPages::live() {
+  std::string body = nav() + "<h1>Live</h1>\n<p class=\"note\">This page reloads every 2 s.</p>\n";
+  body +=
+      "<table class=\"jobs\"><tr><th>job</th><th class=\"text\">scenario</th><th "
+      "class=\"text\">state</th><th>run</th><th>exit</th><th class=\"text\">error</th></tr>\n";
+  int64_t running_run = 0;
+  for (const auto& j : queue_.list()) {
+    if (j.state == JobState::kRunning && j.run_id) running_run = j.run_id;
+    body += fmt::format(
+        "<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td>{}</td><td>{}</td>"
+        "<td class=\"text\">{}</td></tr>\n",
+        j.id, escape(j.scenario), state_name(j.state),
+        j.run_id ? link("/runs/" + std::to_string(j.run_id), std::to_string(j.run_id)) : "-",
+        j.ended() ? std::to_string(j.exit_code) : "-", escape(j.error));
+  }
+  body += "</table>\n";
+  if (running_run) {
+    // The running run as stored so far: each workload appears when it has finished.
+    if (auto page = report::load_html_run(*store_, running_run, {})) {
+      body += "<h2>Running: what is stored so far</h2>\n";
+      const std::string doc = report::html_document({*page});
+      const size_t a = doc.find("<article");
+      const size_t b = doc.find("</article>");
+      if (a != std::string::npos && b != std::string::npos) body += doc.substr(a, b + 10 - a);
+    }
+  } else {
+    body += "<p>No job is running.</p>\n";
+  }
+  return {200, report::html_page("benchgate live", body,
+                                 "<meta http-equiv=\"refresh\" content=\"2\"/>\n")};
+}
+
+WebPages::Page WebPages::history(const std::string& query) {
+  const std::string scenario = param(query, "scenario");
+  const std::string workload = param(query, "workload");
+  std::string variant = param(query, "variant");
+  if (variant.empty()) variant = "default";
+  const std::string metric = param(query, "metric");
+  auto bad = [&](const std::string& why) {
+    return Page{400, report::html_page("history", nav() + "<p>" + escape(why) + "</p>\n")};
+  };
+  if (scenario.empty() || workload.empty() || metric.empty()) {
+    return bad("history needs scenario, workload and metric (and variant, default 'default')");
+  }
+  // The series on the testbed and definition of the scenario's latest run with this workload.
+  auto runs = store_->list_runs(50, scenario);
+  if (!runs) return bad(runs.message());
+  for (const auto& r : *runs) {
+    auto detail = store_->get_run(r.id);
+    if (!detail) continue;
+    for (const auto& w : detail->workloads) {
+      if (w.name != workload || w.variant != variant) continue;
+      store::HistoryQuery q{"",      r.testbed_id,  scenario, workload,
+                            variant, w.params_hash, metric,   50};
+      auto series = store_->series_runs(q);
+      if (!series) return bad(series.message());
+      report::MetricHistory h{workload, variant, metric, std::move(*series)};
+      std::string body = nav() + fmt::format("<h1>{} {} {}</h1>\n", escape(scenario),
+                                             escape(workload), escape(metric));
+      body += report::history_chart(h, "");
+      body +=
+          "<table class=\"history\"><tr><th>run</th><th class=\"text\">commit</th><th "
+          "class=\"text\">branch</th><th class=\"text\">baselines</th></tr>\n";
+      for (const auto& s : h.runs) {
+        std::string names;
+        for (const auto& n : s.baselines) names += (names.empty() ? "" : ", ") + n;
+        body += fmt::format(
+            "<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td "
+            "class=\"text\">{}</td></tr>\n",
+            link("/runs/" + std::to_string(s.run_id), std::to_string(s.run_id)),
+            escape(history::or_dash(s.commit)), escape(history::or_dash(s.branch)),
+            escape(names.empty() ? "-" : names));
+      }
+      body += "</table>\n";
+      return {200, report::html_page("benchgate history", body)};
+    }
+  }
+  return bad("no stored run of scenario '" + scenario + "' has workload '" + workload + "'");
+}
+
+}  // namespace benchgate::serve

@@ -1,0 +1,59 @@
+// `orchestrator serve --http HOST:PORT`: the HTML report's pages over HTTP, read-only. The
+// runs list with filters, a run's report, a live page for the running job (it reloads
+// itself every 2 s, no script), and the history of a workload's metric with its baselines.
+// Every page is built from the store as `orchestrator report` builds its file; nothing here
+// changes anything (only GET is answered; actions stay on the gRPC API).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "common/util/expected.h"
+
+class CivetServer;
+
+namespace benchgate::store {
+class Store;
+}
+
+namespace benchgate::serve {
+
+class JobQueue;
+class PageHandler;
+
+class WebPages {
+ public:
+  // Listens on HOST:PORT (port 0 picks one); reads `db_path` through its own connection.
+  static Expected<std::unique_ptr<WebPages>> start(const std::string& host_port,
+                                                   const std::string& db_path,
+                                                   const JobQueue& queue);
+  ~WebPages();
+
+  // "HOST:PORT" with the port bound.
+  const std::string& address() const { return address_; }
+
+  // The pages, for the HTTP handler: status code and body for a GET of `path` with the raw
+  // query string.
+  struct Page {
+    int status = 200;
+    std::string body;
+  };
+  Page get(const std::string& path, const std::string& query);
+
+ private:
+  explicit WebPages(const JobQueue& queue);
+  Page runs_list(const std::string& query);
+  Page run_report(int64_t run_id);
+  Page live();
+  Page history(const std::string& query);
+
+  const JobQueue& queue_;
+  std::mutex mutex_;  // one request at a time on the store's connection
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<CivetServer> server_;
+  std::unique_ptr<PageHandler> handler_;
+  std::string address_;
+};
+
+}  // namespace benchgate::serve

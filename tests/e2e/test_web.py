@@ -1,0 +1,197 @@
+"""`orchestrator serve --http`: the read-only web pages in a real headless Chromium.
+
+A real service runs two short jobs (the first promoted to baseline `main`); the runs list
+(with its filters), a run's report, the live page during and after a job, and a metric's
+history are opened in Chromium (browser.py): no JavaScript error, no request but the page
+itself, the charts of the known runs, well-formed markup, a screenshot of each page under
+the build folder (test-artifacts/web/). Names a client chose are escaped; nothing but GET
+is answered.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+
+import browser
+from harness import BIN, ORCHESTRATOR, Run, kill_tagged, write_scenario
+from test_report import CHARTS_JS
+
+ARTIFACTS = os.path.join(BIN, "..", "test-artifacts", "web")
+
+SCENARIO = """
+name = "web_e2e"
+
+[router]
+impl = "builtin"
+
+[defaults]
+warmup = "0s"
+duration = "2s"
+repetitions = 2
+workers = 1
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 2
+
+[[gates]]
+workload = "hello"
+metric = "throughput.rps"
+baseline = "main"
+max_regression = "90%"
+"""
+
+BRANCH = "<b>x</b>&\"'"
+
+
+def fetch(url, data=None):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+            return r.status, r.read().decode(), dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode(), dict(e.headers)
+
+
+class WebPages(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="benchgate-web-")
+        scenarios = os.path.join(cls.dir, "scenarios")
+        os.mkdir(scenarios)
+        cls.service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                           "--http", "127.0.0.1:0", "--db", os.path.join(cls.dir, "serve.db"),
+                           "--scenarios", scenarios], cwd=cls.dir)
+        cls.service.env["TMPDIR"] = cls.dir
+        cls.service.start()
+        ready = cls.service.proc.stdout.readline()
+        fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
+        assert "http" in fields, ready
+        cls.grpc, cls.http = fields["grpc"], "http://" + fields["http"]
+        path = write_scenario(cls.dir, "web.toml", SCENARIO)
+        seed = subprocess.run([ORCHESTRATOR, "run", "--server", cls.grpc, path, "--promote",
+                               "main", "--branch", "main"], capture_output=True, text=True,
+                              timeout=120, cwd=cls.dir)
+        assert seed.returncode == 0, seed.stdout + seed.stderr
+        # The second job: the live page is read while it runs.
+        second = subprocess.Popen([ORCHESTRATOR, "run", "--server", cls.grpc, path,
+                                   "--branch", BRANCH], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, cwd=cls.dir)
+        cls.live_while_running = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and second.poll() is None:
+            status, body, _ = fetch(cls.http + "/live")
+            if status == 200 and "<td class=\"text\">running</td>" in body:
+                cls.live_while_running = body
+                break
+            time.sleep(0.1)
+        out, err = second.communicate(timeout=120)
+        assert second.returncode == 0, out + err
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.service.proc.poll() is None:
+            cls.service.proc.terminate()
+            try:
+                cls.service.proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                cls.service.proc.kill()
+                cls.service.proc.communicate()
+        kill_tagged(cls.service.tag)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def open_in_chromium(self, path, name):
+        """Opens a page; asserts no error and no request but itself; returns its charts."""
+        url = self.http + path
+        with browser.Browser() as b:
+            b.open(url)
+            self.assertEqual(b.errors(), [], path)
+            self.assertEqual(set(b.requests()), {url}, path)
+            charts = json.loads(b.evaluate(CHARTS_JS))
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            b.screenshot(os.path.join(ARTIFACTS, name + ".png"))
+        return charts
+
+    def page(self, path):
+        status, body, headers = fetch(self.http + path)
+        self.assertEqual(status, 200, (path, body))
+        self.assertIn("default-src 'none'", headers["Content-Security-Policy"])
+        ET.fromstring(body.split("\n", 1)[1])  # well formed, after <!DOCTYPE html>
+        self.assertNotIn("<script", body)
+        return body
+
+    def test_the_runs_list_filters_and_escapes_what_a_client_chose(self):
+        body = self.page("/")
+        self.assertIn('<a href="/runs/1">1</a>', body)
+        self.assertIn('<a href="/runs/2">2</a>', body)
+        self.assertNotIn("<b>x</b>", body)
+        self.assertIn("&lt;b&gt;x&lt;/b&gt;&amp;&quot;&#39;", body)
+        only_main = self.page("/?branch=main")
+        self.assertIn('/runs/1"', only_main)
+        self.assertNotIn('/runs/2"', only_main)
+        self.assertIn("1 runs shown", only_main)
+        self.assertIn("0 runs shown", self.page("/?verdict=fail"))
+        # Run 1 seeded the baseline (no_baseline), run 2 passed against it.
+        passed = self.page("/?scenario=web_e2e&status=ok&verdict=pass")
+        self.assertIn("1 runs shown", passed)
+        self.assertIn('/runs/2"', passed)
+        self.assertIn('/runs/1"', self.page("/?verdict=no_baseline"))
+        self.assertIn("2 runs shown", self.page("/?scenario=web_e2e&status=ok"))
+        self.assertIn("0 runs shown", self.page("/?scenario=other"))
+        if browser.chromium():
+            self.open_in_chromium("/", "runs")
+            self.open_in_chromium("/?branch=main", "runs-filtered")
+
+    def test_a_runs_report_is_the_report_with_its_charts(self):
+        body = self.page("/runs/2")
+        self.assertIn("/history?scenario=web_e2e&amp;workload=hello&amp;variant=default"
+                      "&amp;metric=throughput.rps", body)
+        if not browser.chromium():
+            self.skipTest("Debian package chromium is not installed")
+        charts = self.open_in_chromium("/runs/2", "run-report")
+        spectra = [c for c in charts if c["kind"] == "spectrum"]
+        self.assertEqual(len(spectra), 1)
+        self.assertEqual([s["name"] for s in spectra[0]["series"]],
+                         ["rep 1", "rep 2", "this run (repetitions merged)",
+                          "baseline main (runs 1)"])
+        throughput = [c for c in charts if c["kind"] == "throughput"]
+        self.assertEqual([s["drawn"] for s in throughput[0]["series"]], [2, 2])
+
+    def test_the_history_of_a_metric_marks_its_baseline_runs(self):
+        path = "/history?scenario=web_e2e&workload=hello&metric=throughput.rps"
+        body = self.page(path)
+        self.assertIn("<td class=\"text\">main</td>", body)  # run 1's baseline
+        if not browser.chromium():
+            self.skipTest("Debian package chromium is not installed")
+        charts = self.open_in_chromium(path, "history")
+        self.assertEqual(len(charts), 1)
+        runs = charts[0]["series"][1]
+        self.assertEqual((runs["drawn"], runs["marked"]), (2, 1))
+
+    def test_the_live_page_showed_the_running_job_and_reloads_itself(self):
+        self.assertIsNotNone(self.live_while_running, "the live page never showed a running job")
+        self.assertIn('<meta http-equiv="refresh" content="2"/>', self.live_while_running)
+        body = self.page("/live")
+        self.assertIn("No job is running.", body)
+        self.assertEqual(body.count("<td class=\"text\">finished</td>"), 2)
+        if browser.chromium():
+            self.open_in_chromium("/live", "live")
+
+    def test_unknown_pages_bad_queries_and_anything_but_get(self):
+        self.assertEqual(fetch(self.http + "/runs/999")[0], 404)
+        self.assertEqual(fetch(self.http + "/nothing")[0], 404)
+        self.assertEqual(fetch(self.http + "/history?scenario=web_e2e")[0], 400)
+        status, _, _ = fetch(self.http + "/", data=b"x=1")
+        self.assertNotEqual(status, 200)
+        # Still two runs: the POST changed nothing.
+        self.assertIn("2 runs shown", self.page("/"))
+
+
+if __name__ == "__main__":
+    unittest.main()
