@@ -457,7 +457,7 @@ int run_command(const RunFlags& flags) {
     std::vector<report::HtmlRun> pages;
     for (const auto& r : reports) {
       if (!r.run_id) continue;
-      auto page = report::load_html_run(**db, r.run_id, {flags.baseline});
+      auto page = report::load_html_run(*db, r.run_id, {flags.baseline});
       if (!page) {
         std::fprintf(stderr, "error: --html: %s\n", page.message().c_str());
         exit_code = kExitRunError;
