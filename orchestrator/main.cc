@@ -14,6 +14,7 @@
 #include "orchestrator/cli/serve_command.h"
 #include "orchestrator/cli/usage_mistakes.h"
 #include "orchestrator/cli/worker_check_command.h"
+#include "orchestrator/processes/process_guard.h"
 
 int main(int argc, char** argv) {
   using namespace benchgate;
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
     return cli::kExitInvalidInput;
   }
   app::install_interrupt_handlers();
+  // Before any thread starts: the guard forks its guardian (process_guard.h).
+  if (app.got_subcommand("run") || app.got_subcommand("serve") ||
+      app.got_subcommand("worker-check")) {
+    processes::start_process_guard();
+  }
   if (app.got_subcommand("run")) return cli::run_command(run_flags);
   if (app.got_subcommand("serve")) return cli::serve_command(serve_flags);
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);

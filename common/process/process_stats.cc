@@ -54,30 +54,4 @@ std::optional<int64_t> thread_run_delay_ns() {
   return parse_schedstat_delay(text);
 }
 
-std::optional<CpuTimes> process_cpu_times(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(in, line)) return std::nullopt;
-  // The command name (field 2) may contain spaces; fields after the last ')' are fixed.
-  auto close = line.rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::istringstream fields(line.substr(close + 2));
-  std::string field;
-  // After ')': state(3) ppid(4) ... utime is field 14, stime field 15.
-  uint64_t utime = 0;
-  uint64_t stime = 0;
-  for (int i = 3; i <= 15; ++i) {
-    if (!(fields >> field)) return std::nullopt;
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) stime = std::stoull(field);
-  }
-  const int64_t ticks = sysconf(_SC_CLK_TCK);
-  return CpuTimes{static_cast<int64_t>(utime) * 1'000'000'000 / ticks,
-                  static_cast<int64_t>(stime) * 1'000'000'000 / ticks};
-}
-
-std::optional<uint64_t> process_rss_bytes(pid_t pid) {
-  return rss_from_statm("/proc/" + std::to_string(pid) + "/statm");
-}
-
 }  // namespace benchgate

@@ -1,8 +1,6 @@
-// CPU time and resident memory of the calling process, and of another process by pid
-// (for systems under test that benchgate did not build).
+// CPU time and resident memory of the calling process and thread (another process's whole
+// tree: process_tree.h).
 #pragma once
-
-#include <sys/types.h>
 
 #include <cstdint>
 #include <optional>
@@ -28,10 +26,5 @@ int64_t thread_cpu_ns();
 std::optional<int64_t> thread_run_delay_ns();
 // The second field of a schedstat text ("run_ns delay_ns timeslices"), nullopt if malformed.
 std::optional<int64_t> parse_schedstat_delay(const std::string& text);
-
-// The same for another process, from /proc/PID/stat and /proc/PID/statm; nullopt when the
-// process is gone or unreadable.
-std::optional<CpuTimes> process_cpu_times(pid_t pid);
-std::optional<uint64_t> process_rss_bytes(pid_t pid);
 
 }  // namespace benchgate

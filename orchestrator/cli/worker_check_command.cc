@@ -54,8 +54,9 @@ class Verdicts {
   }
   int finish() const {
     std::printf("worker-check: %d passed, %d failed, %d skipped\n", passed_, failed_, skipped_);
-    return failed_ == 0 && passed_ > 0 ? kExitOk : kExitGateFailed;
+    return passed() ? kExitOk : kExitGateFailed;
   }
+  bool passed() const { return failed_ == 0 && passed_ > 0; }
 
  private:
   int passed_ = 0;
@@ -71,6 +72,32 @@ std::string sibling_router(const std::string& flag) {
   if (!ec && fs::exists(self.parent_path() / "router")) return (self.parent_path() / "router");
   return "router";
 }
+
+// The children's logs (the worker's and the bundled router's stderr) are kept and named when
+// a rule failed, and removed when every rule passed, as `run` keeps its logs only on a run
+// error. `log_dir` is empty when no private folder could be made (the logs then went to the
+// temporary folder itself, which is never removed).
+class LogFolder {
+ public:
+  LogFolder() {
+    std::string pattern = (fs::temp_directory_path() / "benchgate-worker-check-XXXXXX").string();
+    if (::mkdtemp(pattern.data())) dir_ = pattern;
+  }
+  std::string path() const { return dir_.empty() ? fs::temp_directory_path().string() : dir_; }
+  int finish(const Verdicts& verdicts) const {
+    const int code = verdicts.finish();
+    if (!verdicts.passed()) {
+      std::printf("child process logs: %s\n", path().c_str());
+    } else if (!dir_.empty()) {
+      std::error_code ec;
+      fs::remove_all(dir_, ec);
+    }
+    return code;
+  }
+
+ private:
+  std::string dir_;
+};
 
 v1::WorkloadSpec check_spec(const std::string& address) {
   v1::WorkloadSpec spec;
@@ -255,8 +282,8 @@ int worker_check_command(const WorkerCheckFlags& flags) {
     token = std::move(read).value();
   }
   const auto until = Clock::now() + std::chrono::nanoseconds(*timeout);
-  std::string log_pattern = (fs::temp_directory_path() / "benchgate-worker-check-XXXXXX").string();
-  const std::string log_dir = ::mkdtemp(log_pattern.data()) ? log_pattern : "/tmp";
+  const LogFolder logs;
+  const std::string log_dir = logs.path();
   Verdicts verdicts;
 
   processes::SpawnOptions options;
@@ -268,7 +295,7 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   auto spawned = processes::ChildProcess::spawn(options);
   if (!verdicts.record("worker starts", static_cast<bool>(spawned),
                        spawned ? "pid " + std::to_string((*spawned)->pid()) : spawned.message())) {
-    return verdicts.finish();
+    return logs.finish(verdicts);
   }
   auto& worker = **spawned;
 
@@ -277,7 +304,7 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   if (!verdicts.record("prints READY grpc=HOST:PORT", fields.count("grpc") > 0,
                        line ? "'" + *line + "'" : line.message())) {
     worker.stop(1000ms);
-    return verdicts.finish();
+    return logs.finish(verdicts);
   }
   auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(fields["grpc"], token));
   auto described =
@@ -315,13 +342,7 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   stub.reset();
   check_sigterm(worker, verdicts);
   worker.stop(1000ms);  // whatever the worker's group left behind
-  std::error_code ec;
-  if (!worker.stderr_tail().empty()) {
-    std::printf("worker stderr: %s\n", options.stderr_log.c_str());
-  } else {
-    fs::remove_all(log_dir, ec);
-  }
-  return verdicts.finish();
+  return logs.finish(verdicts);
 }
 
 }  // namespace benchgate::cli

@@ -294,6 +294,7 @@ class WorkloadRun {
     rep.router.collected = delta.has_counters;
     rep.router.requests = router_operation_count(workload_, delta);
     rep.router.counter_deltas = std::move(delta.counters);
+    rep.router.sampled = delta.has_resources;
     rep.router.cpu_seconds = delta.cpu_seconds;
     rep.router.rss_bytes = delta.rss_bytes;
     rep.router.handling = std::move(delta.handling);

@@ -17,6 +17,7 @@
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/stdio.hpp>
 // clang-format on
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -25,6 +26,7 @@
 #include <utility>
 
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/processes/process_guard.h"
 
 namespace benchgate::processes {
 namespace bp = boost::process::v2;
@@ -32,12 +34,19 @@ namespace asio = boost::asio;
 
 namespace {
 
-// Runs in the child between fork and exec: its own process group, and death with the parent.
+// Runs in the child between fork and exec: its own process group and cgroup (before it can
+// start anything), and death with the parent.
 struct ChildSetup {
   pid_t parent;
-  bp::error_code on_exec_setup(bp::posix::default_launcher&, const std::filesystem::path&,
+  int cgroup_procs_fd;     // -1: no cgroup
+  const char* const* env;  // the child's environment (prepared before the fork)
+  bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
                                const char* const*) {
+    launcher.env = env;
     if (::setpgid(0, 0) != 0) return {errno, bp::system_category()};
+    if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) {
+      return {errno, bp::system_category()};
+    }
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return {errno, bp::system_category()};
     // The parent may have died between fork and prctl; then nobody would signal us.
     if (::getppid() != parent) ::_exit(1);
@@ -81,23 +90,44 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->name_ = options.name;
   child->stderr_log_ = options.stderr_log;
+  child->guard_ = std::make_unique<GuardedChild>();
 
   asio::io_context ctx;
   asio::readable_pipe out(ctx);
-  bp::error_code ec;
   std::optional<bp::process> proc;
+  // The orchestrator's environment with the options' variables replacing any of their names.
+  std::vector<std::string> env_strings;
+  for (char** entry = environ; *entry; ++entry) {
+    const std::string_view text(*entry);
+    const bool replaced = std::any_of(
+        options.environment.begin(), options.environment.end(), [&](const std::string& extra) {
+          const auto eq = extra.find('=');
+          return eq != std::string::npos && text.substr(0, eq + 1) == extra.substr(0, eq + 1);
+        });
+    if (!replaced) env_strings.emplace_back(text);
+  }
+  env_strings.insert(env_strings.end(), options.environment.begin(), options.environment.end());
+  std::vector<const char*> env;
+  for (const auto& entry : env_strings) env.push_back(entry.c_str());
+  env.push_back(nullptr);
+  // Not const: Boost calls on_exec_setup only on a mutable initializer (a const one would be
+  // skipped without a word).
+  ChildSetup setup{::getpid(), child->guard_->cgroup_procs_fd(), env.data()};
+  auto spawning = lock_spawning();
   try {
     if (options.capture_stdout) {
       proc.emplace(ctx, *exe, options.args, bp::process_stdio{nullptr, out, options.stderr_log},
-                   ChildSetup{::getpid()});
+                   setup);
     } else {
       proc.emplace(ctx, *exe, options.args, bp::process_stdio{nullptr, nullptr, options.stderr_log},
-                   ChildSetup{::getpid()});
+                   setup);
     }
   } catch (const std::exception& e) {
     return Error{"cannot start " + options.name + " (" + exe->string() + "): " + e.what()};
   }
   child->pid_ = proc->id();
+  child->guard_->started(child->pid_);
+  spawning.unlock();
   // The orchestrator reaps and signals the child itself (waitpid, kill on the group), so
   // the Boost handle is detached instead of terminating the child when it goes out of scope.
   proc->detach();
@@ -218,8 +248,11 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
       if (::waitpid(pid_, &status, 0) == pid_) reap(status);
     }
   }
-  // Anything the child left in its process group goes too.
+  // Anything the child left in its process group goes too, and (where there is one) its
+  // cgroup, which holds also what left the group.
   ::kill(-pid_, SIGKILL);
+  if (guard_) guard_->release();
+  reap_adopted();
 }
 
 std::string ChildProcess::stderr_tail(size_t max_bytes) const {

@@ -1,8 +1,9 @@
 // A child process the orchestrator owns: the router, a worker, or a command-line system
 // under test. It runs in its own process group (so a terminal's Ctrl-C reaches only the
-// orchestrator, which then stops children in order) and receives SIGKILL if the orchestrator
-// dies (PR_SET_PDEATHSIG), so nothing outlives a run. Its stderr goes to a log file whose
-// tail is quoted when the child fails.
+// orchestrator, which then stops children in order) and, where the process guard has one, in
+// a cgroup of its own; it receives SIGKILL if the orchestrator dies (PR_SET_PDEATHSIG), and
+// the guard's guardian process kills what it started (process_guard.h), so nothing outlives
+// a run. Its stderr goes to a log file whose tail is quoted when the child fails.
 #pragma once
 
 #include <sys/types.h>
@@ -15,15 +16,17 @@
 #include <vector>
 
 #include "common/util/expected.h"
+#include "orchestrator/processes/process_guard.h"
 
 namespace benchgate::processes {
 
 struct SpawnOptions {
-  std::string name;                  // for messages: "router", "worker 2"
-  std::filesystem::path executable;  // absolute, or found on PATH
-  std::vector<std::string> args;     // argument vector; never passed to a shell
-  std::filesystem::path stderr_log;  // where the child's stderr goes
-  bool capture_stdout = true;        // read the READY line from stdout
+  std::string name;                      // for messages: "router", "worker 2"
+  std::filesystem::path executable;      // absolute, or found on PATH
+  std::vector<std::string> args;         // argument vector; never passed to a shell
+  std::filesystem::path stderr_log;      // where the child's stderr goes
+  bool capture_stdout = true;            // read the READY line from stdout
+  std::vector<std::string> environment;  // "NAME=VALUE" added to the orchestrator's own
 };
 
 class ChildProcess {
@@ -51,7 +54,8 @@ class ChildProcess {
   // "exited with status 1" / "killed by signal 9" / "running".
   std::string exit_description();
   // SIGTERM (and SIGCONT, so a stopped child can act on it) to the child's process group,
-  // up to `grace` to exit, then SIGKILL; reaps it.
+  // up to `grace` to exit, then SIGKILL; reaps it; then SIGKILL to what is left of its group
+  // and its cgroup.
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
   pid_t pid() const { return pid_; }
   const std::string& name() const { return name_; }
@@ -69,6 +73,7 @@ class ChildProcess {
   std::filesystem::path stderr_log_;
   std::optional<int> wait_status_;
   bool stop_seen_ = false;  // see stopped_since_last_call()
+  std::unique_ptr<GuardedChild> guard_;
 };
 
 // Finds an executable: an absolute or relative path as is, otherwise on PATH.

@@ -127,15 +127,18 @@ json repetition_json(const results::Repetition& rep) {
   if (rep.events_expected > 0 || rep.events_delivered > 0) {
     j["events"] = {{"expected", rep.events_expected}, {"delivered", rep.events_delivered}};
   }
-  if (rep.router.collected || rep.router.cpu_seconds > 0 || rep.router.rss_bytes > 0) {
-    json router = {{"cpu_seconds", rep.router.cpu_seconds}, {"rss_bytes", rep.router.rss_bytes}};
+  if (rep.router.collected || rep.router.sampled) {
+    json router = {{"cpu_seconds", nullptr}, {"rss_bytes", nullptr}};
+    if (rep.router.sampled) {
+      router["cpu_seconds"] = rep.router.cpu_seconds;
+      router["rss_bytes"] = rep.router.rss_bytes;
+    }
     if (rep.router.collected) {
       router["requests"] = rep.router.requests;
       router["counters"] = rep.router.counter_deltas;
-      if (rep.router.requests > 0) {
-        router["cpu_seconds_per_request"] =
-            rep.router.cpu_seconds / static_cast<double>(rep.router.requests);
-      }
+    }
+    if (auto per_request = rep.router_cpu_per_request()) {
+      router["cpu_seconds_per_request"] = *per_request;
     }
     if (rep.router.handling) router["handling"] = percentiles(*rep.router.handling);
     j["router"] = router;

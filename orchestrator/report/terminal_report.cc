@@ -30,9 +30,8 @@ std::string megabytes(const results::Repetition& rep) {
 }
 
 std::string router_cpu_per_op(const results::Repetition& rep) {
-  if (!rep.router.collected || rep.router.requests == 0) return "-";
-  return format_duration_ns(rep.router.cpu_seconds * 1e9 /
-                            static_cast<double>(rep.router.requests));
+  auto per_request = rep.router_cpu_per_request();
+  return per_request ? format_duration_ns(*per_request * 1e9) : "-";
 }
 
 std::string join(const std::vector<std::string>& items, const char* separator = ",") {

@@ -90,6 +90,13 @@ std::optional<double> Repetition::latency_mean() const {
   return std::nullopt;
 }
 
+std::optional<double> Repetition::router_cpu_per_request() const {
+  if (!router.sampled) return std::nullopt;
+  const uint64_t requests = router.collected ? router.requests : operations;
+  if (requests == 0) return std::nullopt;
+  return router.cpu_seconds / static_cast<double>(requests);
+}
+
 Spread WorkloadResult::ops_per_second() const {
   std::vector<double> values;
   for (const auto& rep : repetitions) values.push_back(rep.ops_per_second());
@@ -201,10 +208,11 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       if (!ns) return std::nullopt;
       values.push_back(static_cast<double>(*ns) / 1e9);
     } else if (metric == "router.cpu_per_request") {
-      if (!rep.router.collected || rep.router.requests == 0) return std::nullopt;
-      values.push_back(rep.router.cpu_seconds / static_cast<double>(rep.router.requests));
+      auto per_request = rep.router_cpu_per_request();
+      if (!per_request) return std::nullopt;
+      values.push_back(*per_request);
     } else if (metric == "router.rss_bytes") {
-      if (!rep.router.collected) return std::nullopt;
+      if (!rep.router.sampled) return std::nullopt;
       values.push_back(static_cast<double>(rep.router.rss_bytes));
     } else if (metric == "worker.cpu_utilization") {
       if (!rep.measured("cpu")) return std::nullopt;

@@ -18,12 +18,15 @@ namespace benchgate::results {
 // The router's own view of one measured window: differences of its counters between the
 // snapshot before and the one after the window.
 struct RouterWindow {
-  bool collected = false;                          // false: the router exposes no metrics
+  bool collected = false;                          // false: the router exposes no counters
   std::map<std::string, uint64_t> counter_deltas;  // "http_requests{route=/bench/hello,status=200}"
   uint64_t requests = 0;                           // sum of all request counters in the window
-  double cpu_seconds = 0;                          // user + system during the window
-  uint64_t rss_bytes = 0;                          // after the window
-  std::optional<HdrHistogram> handling;            // server-side handling time (delta)
+  // CPU and RSS were measured (the bundled router's own figures, or a spawned command's
+  // process tree from /proc); false for an external system.
+  bool sampled = false;
+  double cpu_seconds = 0;                // user + system during the window
+  uint64_t rss_bytes = 0;                // after the window
+  std::optional<HdrHistogram> handling;  // server-side handling time (delta)
 };
 
 // Latency figures as an external tool printed them (the h2load and wrk worker adapters), in
@@ -136,6 +139,10 @@ struct Repetition {
   // when it printed exactly this figure; nothing when it was not measured.
   std::optional<int64_t> latency_at(double percentile) const;
   std::optional<double> latency_mean() const;
+  // The system under test's CPU seconds per request in this window: its CPU time over the
+  // requests it counted, or over the workers' operations when it counts none (a command);
+  // nothing when its CPU was not measured or nothing was served.
+  std::optional<double> router_cpu_per_request() const;
 };
 
 // A summary statistic over repetitions: median with minimum and maximum.

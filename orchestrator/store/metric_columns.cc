@@ -22,8 +22,10 @@ constexpr MetricColumn kColumns[] = {
     {"latency.mean", "mean_ns / 1e9"},
     {"errors.count", "CAST(errors_total AS REAL)"},
     {"errors.rate", "CASE WHEN operations > 0 THEN CAST(errors_total AS REAL) / operations END"},
+    // Repetition::router_cpu_per_request: over the router's count, else the workers'.
     {"router.cpu_per_request",
-     "CASE WHEN router_requests > 0 THEN router_cpu_s / router_requests END"},
+     "CASE WHEN router_requests > 0 THEN router_cpu_s / router_requests "
+     "WHEN router_requests IS NULL AND operations > 0 THEN router_cpu_s / operations END"},
     {"router.rss_bytes", "CAST(router_rss_bytes AS REAL)"},
     {"worker.cpu_utilization", "worker_cpu_utilization"},
 };

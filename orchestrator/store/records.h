@@ -94,8 +94,9 @@ struct StoredRepetition {
   std::optional<std::vector<uint8_t>> service_time_hdr;
   std::optional<double> worker_cpu_s;  // nothing when not measured
   std::optional<double> worker_cpu_utilization;
-  bool router_collected = false;
+  bool router_collected = false;  // the router counted requests (router_requests)
   uint64_t router_requests = 0;
+  bool router_sampled = false;  // its CPU and RSS were measured (router_cpu_s, _rss_bytes)
   double router_cpu_s = 0;
   uint64_t router_rss_bytes = 0;
   std::optional<std::vector<uint8_t>> router_handling_hdr;

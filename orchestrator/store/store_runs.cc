@@ -247,6 +247,7 @@ Expected<RunDetail> Store::get_run(int64_t run) {
       r.worker_cpu_utilization = s.optional_real(26);
       r.router_collected = !s.is_null(27);
       r.router_requests = as_uint(s.int64(27));
+      r.router_sampled = !s.is_null(28);
       r.router_cpu_s = s.real(28);
       r.router_rss_bytes = as_uint(s.int64(29));
       r.router_handling_hdr = optional_blob(s, 30);

@@ -232,12 +232,15 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
       s.bind_null(26).bind_null(27);
     }
     if (rep.router.collected) {
-      s.bind(28, as_int(rep.router.requests))
-          .bind(29, rep.router.cpu_seconds)
-          .bind(30, as_int(rep.router.rss_bytes));
+      s.bind(28, as_int(rep.router.requests));
       bind_optional_blob(s, 31, encoded(rep.router.handling));
     } else {
-      s.bind_null(28).bind_null(29).bind_null(30).bind_null(31);
+      s.bind_null(28).bind_null(31);
+    }
+    if (rep.router.sampled) {
+      s.bind(29, rep.router.cpu_seconds).bind(30, as_int(rep.router.rss_bytes));
+    } else {
+      s.bind_null(29).bind_null(30);
     }
     s.bind(32, to_json(rep.flags))
         .bind(33,

@@ -8,9 +8,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
-#include "common/process/process_stats.h"
+#include "common/process/process_tree.h"
 #include "orchestrator/app/interrupt.h"
 
 namespace benchgate::sut {
@@ -94,6 +95,12 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
     options.args.assign(config_.command.begin() + 1, config_.command.end());
     options.stderr_log = context_.log_dir + "/sut.stderr.log";
     options.capture_stdout = false;
+    // A private folder for what the command writes (nginx's configuration copy, pid file and
+    // temporary folders), removed with the logs after a run that went well.
+    const std::string work_dir = context_.log_dir + "/sut";
+    std::error_code ec;
+    std::filesystem::create_directories(work_dir, ec);
+    if (!ec) options.environment.push_back("BENCHGATE_SUT_DIR=" + work_dir);
     auto spawned = processes::ChildProcess::spawn(options);
     if (!spawned) return spawned.error();
     process_ = std::move(spawned).value();
@@ -131,13 +138,16 @@ std::string ExternalSystem::stopped_since_last_call() {
 
 Expected<std::optional<MetricsSnapshot>> ExternalSystem::snapshot() {
   if (!process_) return std::optional<MetricsSnapshot>{};
-  auto cpu = process_cpu_times(process_->pid());
-  auto rss = process_rss_bytes(process_->pid());
-  if (!cpu || !rss)
+  // The whole tree: a server such as nginx serves from worker processes, children of the one
+  // spawned here.
+  auto usage = process_tree_usage(process_->pid());
+  if (!usage) {
     return Error{failure().empty() ? "cannot read /proc of the system under test" : failure()};
+  }
   MetricsSnapshot snapshot;
-  snapshot.cpu_seconds = static_cast<double>(cpu->user_ns + cpu->system_ns) / 1e9;
-  snapshot.rss_bytes = *rss;
+  snapshot.has_resources = true;
+  snapshot.cpu_seconds = static_cast<double>(usage->cpu_ns) / 1e9;
+  snapshot.rss_bytes = usage->rss_bytes;
   return std::optional<MetricsSnapshot>(std::move(snapshot));
 }
 

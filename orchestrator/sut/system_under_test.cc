@@ -27,8 +27,12 @@ MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot&
   }
   delta.requests =
       after.requests >= before.requests ? after.requests - before.requests : after.requests;
-  delta.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
-  delta.rss_bytes = after.rss_bytes;
+  delta.has_resources =
+      before.has_resources && after.has_resources && after.cpu_seconds >= before.cpu_seconds;
+  if (delta.has_resources) {
+    delta.cpu_seconds = after.cpu_seconds - before.cpu_seconds;
+    delta.rss_bytes = after.rss_bytes;
+  }
   delta.handling = after.handling;
   return delta;
 }

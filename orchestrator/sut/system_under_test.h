@@ -21,7 +21,10 @@ struct MetricsSnapshot {
   bool has_counters = false;                 // request counters exposed (the bundled router)
   std::map<std::string, uint64_t> counters;  // "name{label=value,...}" -> value
   uint64_t requests = 0;                     // sum of request counters
-  double cpu_seconds = 0;                    // user + system since start
+  // CPU and RSS were read: the bundled router reports its own, a spawned command's whole
+  // process tree is read from /proc (process_tree.h).
+  bool has_resources = false;
+  double cpu_seconds = 0;  // user + system since start
   uint64_t rss_bytes = 0;
   std::optional<HdrHistogram> handling;  // server-side handling time, when exposed
 };
@@ -63,7 +66,9 @@ std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterCo
                                                         const SutContext& context);
 
 // Window deltas: after - before for every counter and for CPU time; RSS and the handling
-// histogram are taken from `after` (begin_window() cleared the histogram).
+// histogram are taken from `after` (begin_window() cleared the histogram). CPU time that went
+// down (a process of a command's tree exited unwaited-for, taking its time with it) is no
+// figure: the delta then has no resources.
 MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot& after);
 
 }  // namespace benchgate::sut

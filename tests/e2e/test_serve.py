@@ -19,7 +19,7 @@ import unittest
 import urllib.request
 import uuid
 
-from harness import ORCHESTRATOR, Run, kill_tagged, tagged_processes, write_scenario
+from harness import ORCHESTRATOR, Run, kill_tagged, process_name, tagged_processes, write_scenario
 
 GATED = """
 name = "served"
@@ -221,7 +221,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(out, "")
         self.assertIn(name + ".toml:", err)
         self.assertIn("nothing was started", err)
-        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        self.assert_only_the_service_runs()
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
         return err
 
@@ -232,6 +232,13 @@ class ServeTest(unittest.TestCase):
                 return
             time.sleep(0.1)
         self.fail("the run never started a window")
+
+    def assert_only_the_service_runs(self):
+        """The service and its guardian (README, "Process trees"), nothing else."""
+        tree = set(tagged_processes(self.service.tag))
+        guardians = {p for p in tree if process_name(p) == "benchgate-guard"}
+        self.assertEqual(len(guardians), 1, tree)
+        self.assertEqual(tree - guardians, {self.service.proc.pid})
 
     def stop_service(self):
         self.service.signal(signal.SIGTERM)
@@ -280,7 +287,7 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(client.returncode, 2, out + err)
         self.assertIn("is not allowed by this service", err)
         self.assertIn("sneaky.toml:", err)
-        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        self.assert_only_the_service_runs()
         text = self.scrape()
         self.assertEqual(metric_values(text, "benchgate_runs_total", scenario="sneaky"), [])
         self.stop_service()
@@ -309,7 +316,7 @@ class ServeTest(unittest.TestCase):
         self.assertIn("leak.toml:4:10: error: key 'warmup': '${env:BENCHGATE_E2E_SECRET}' is "
                       "not allowed in a scenario submitted to a service", err)
         self.assertNotIn(SECRET, out + err)
-        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        self.assert_only_the_service_runs()
         self.stop_service()
 
     def test_a_port_of_the_services_machine_is_not_reached(self):
@@ -380,7 +387,7 @@ class ServeTest(unittest.TestCase):
                       " was cancelled, and every child process there was stopped", err)
         self.assertNotIn("signal 0", out + err)
         self.assertIsNone(self.service.proc.poll(), "the service keeps serving")
-        self.assertEqual(set(tagged_processes(self.service.tag)), {self.service.proc.pid})
+        self.assert_only_the_service_runs()
         with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
             self.assertEqual(db.execute("SELECT status, exit_code FROM runs").fetchall(),
                              [("aborted", 3)])

@@ -2,6 +2,7 @@
 worker that never answers (exit 1, naming the failed rule, nothing left behind), and the
 Python worker runs its example scenario through [worker_impls]."""
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -38,6 +39,28 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertIn("PASS  prints READY", run.stdout)
         self.assertIn("FAIL  answers Describe", run.stdout)
         self.assertIn("SKIP", run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
+    def test_logs_are_removed_when_every_rule_passes_and_kept_when_one_fails(self):
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        run = Run(["worker-check", "--", os.path.join(BIN, "worker")])
+        run.env["TMPDIR"] = tmp  # the orchestrator's private folder is made here
+        run.run(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(os.listdir(tmp), [], "left behind after every rule passed")
+        self.assertNotIn("child process logs", run.stdout)
+
+        run = Run(["worker-check", "--timeout", "3s", "--", "/bin/sh", "-c",
+                   "echo READY grpc=127.0.0.1:1; echo why >&2; sleep 30"])
+        run.env["TMPDIR"] = tmp
+        run.run(timeout=60)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        kept = [os.path.join(tmp, name) for name in os.listdir(tmp)]
+        self.assertEqual(len(kept), 1, kept)
+        self.assertIn("child process logs: " + kept[0], run.stdout)
+        with open(os.path.join(kept[0], "worker.stderr.log")) as f:
+            self.assertEqual(f.read(), "why\n")
         self.assertEqual(run.leftovers(), [])
 
     def test_missing_command_is_a_usage_error(self):

@@ -5,6 +5,8 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 namespace benchgate::processes {
 namespace {
@@ -59,6 +61,50 @@ TEST(ChildProcess, StopKillsAChildThatIgnoresSigterm) {
   EXPECT_FALSE((*child)->running());
   EXPECT_NE(::kill(pid, 0), 0);  // gone (and reaped)
   EXPECT_NE((*child)->exit_description().find("signal 9"), std::string::npos);
+}
+
+TEST(ChildProcess, TheChildLeadsAProcessGroupOfItsOwn) {
+  // stop() and the guardian kill the child's group: a child left in the orchestrator's group
+  // would take its helpers nowhere (and a group kill would miss it).
+  auto child = ChildProcess::spawn(shell("echo READY; sleep 30"));
+  ASSERT_TRUE(child.ok()) << child.message();
+  ASSERT_TRUE((*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s).ok());
+  EXPECT_EQ(::getpgid((*child)->pid()), (*child)->pid());
+  (*child)->stop(100ms);
+}
+
+TEST(ChildProcess, StopKillsWhatTheChildLeftInItsGroup) {
+  auto child = ChildProcess::spawn(shell("sleep 30 & echo \"READY $!\"; wait"));
+  ASSERT_TRUE(child.ok()) << child.message();
+  auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
+  ASSERT_TRUE(line.ok()) << line.message();
+  const pid_t grandchild = std::stoi(line->substr(6));
+  (*child)->stop(100ms);
+  // The grandchild was adopted by nobody here (no guard in this test), so once killed it is
+  // reaped by init or a subreaper; it no longer runs either way.
+  bool gone = false;
+  for (int i = 0; i < 200 && !gone; ++i) {
+    gone = ::kill(grandchild, 0) != 0 || [&] {
+      std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      auto close = line.rfind(')');
+      return close != std::string::npos && line[close + 2] == 'Z';
+    }();
+    if (!gone) std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_TRUE(gone);
+}
+
+TEST(ChildProcess, TheEnvironmentGetsTheOptionsVariables) {
+  auto options = shell("echo \"READY $BENCHGATE_TEST_EXTRA $HOME\"; sleep 30");
+  options.environment = {"BENCHGATE_TEST_EXTRA=given", "HOME=/replaced"};
+  auto child = ChildProcess::spawn(options);
+  ASSERT_TRUE(child.ok()) << child.message();
+  auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
+  ASSERT_TRUE(line.ok()) << line.message();
+  EXPECT_EQ(*line, "READY given /replaced");
+  (*child)->stop(100ms);
 }
 
 TEST(ChildProcess, AMissingExecutableIsAClearError) {

@@ -87,6 +87,34 @@ TEST(Results, MetricValuesAreInBaseUnitsAndMissingWhenNotCollected) {
   EXPECT_FALSE(metric_values(WorkloadResult{}, "throughput.rps").has_value());
 }
 
+TEST(Results, RouterCpuPerRequestIsOverTheRoutersCountElseTheWorkersOperations) {
+  auto counted = rep(1000, 1'000'000'000, 1);
+  counted.router.sampled = true;
+  counted.router.cpu_seconds = 0.2;
+  counted.router.collected = true;
+  counted.router.requests = 500;
+  EXPECT_DOUBLE_EQ(*counted.router_cpu_per_request(), 0.2 / 500);
+  // A command: CPU from /proc, no counters; its requests are the workers' operations.
+  auto command = counted;
+  command.router.collected = false;
+  command.router.requests = 0;
+  EXPECT_DOUBLE_EQ(*command.router_cpu_per_request(), 0.2 / 1000);
+  // An external system: nothing measured, never 0.
+  auto external = command;
+  external.router.sampled = false;
+  EXPECT_FALSE(external.router_cpu_per_request().has_value());
+  WorkloadResult w;
+  w.repetitions = {external};
+  EXPECT_FALSE(metric_values(w, "router.cpu_per_request").has_value());
+  EXPECT_FALSE(metric_values(w, "router.rss_bytes").has_value());
+  w.repetitions = {command};
+  EXPECT_TRUE(metric_values(w, "router.rss_bytes").has_value());
+  // Nothing served: no figure.
+  auto idle = command;
+  idle.operations = 0;
+  EXPECT_FALSE(idle.router_cpu_per_request().has_value());
+}
+
 TEST(ResultLine, HasTheStableFieldsInOrder) {
   WorkloadResult w;
   w.spec.name = "hello";

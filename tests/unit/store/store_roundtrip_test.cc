@@ -155,6 +155,38 @@ TEST_F(StoreRoundTrip, StoredMetricValuesEqualTheValuesComputedInMemory) {
   }
 }
 
+TEST_F(StoreRoundTrip, ACommandsTreeCpuAndRssAreStoredWithoutRequestCounts) {
+  // A `command` system under test: CPU and RSS read from /proc, no request counters. The
+  // per-request figure is over the workers' operations, in memory and in SQL alike.
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  results::WorkloadResult workload = testing::test_workload("http_hello", 2);
+  for (auto& rep : workload.repetitions) {
+    rep.router = {};
+    rep.router.sampled = true;
+    rep.router.cpu_seconds = 0.5;
+    rep.router.rss_bytes = 4096;
+  }
+  ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok());
+  const StoredRepetition& r = detail->workloads[0].repetitions[0];
+  EXPECT_FALSE(r.router_collected);
+  EXPECT_TRUE(r.router_sampled);
+  EXPECT_DOUBLE_EQ(r.router_cpu_s, 0.5);
+  EXPECT_EQ(r.router_rss_bytes, 4096u);
+  for (const char* metric : {"router.cpu_per_request", "router.rss_bytes"}) {
+    const auto expected = results::metric_values(workload, metric);
+    ASSERT_TRUE(expected.has_value()) << metric;
+    auto stored = store_->run_metric_values(*run, "http_hello", "default", metric);
+    ASSERT_TRUE(stored.ok()) << metric << ": " << stored.message();
+    ASSERT_TRUE(stored->has_value()) << metric;
+    EXPECT_EQ(**stored, *expected) << metric;
+  }
+  EXPECT_DOUBLE_EQ((*results::metric_values(workload, "router.cpu_per_request"))[0],
+                   0.5 / static_cast<double>(workload.repetitions[0].operations));
+}
+
 TEST_F(StoreRoundTrip, UnknownWorkloadOrMetricIsAnError) {
   auto run = store_->begin_run(testing::test_run_info());
   ASSERT_TRUE(run.ok());

@@ -82,6 +82,7 @@ inline results::Repetition test_repetition(uint32_t index, int64_t seed) {
   r.worker_cpu_utilization = 0.42;
   r.router.collected = true;
   r.router.requests = r.operations;
+  r.router.sampled = true;
   r.router.cpu_seconds = 0.75;
   r.router.rss_bytes = 12'345'678;
   r.router.counter_deltas = {{"http_requests{route=/bench/hello,status=200}", r.successes},
