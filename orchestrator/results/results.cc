@@ -259,9 +259,12 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
     double cpu = 0;
     uint64_t requests = 0;
     for (const auto& rep : reps) {
+      // The divisor of Repetition::router_cpu_per_request: the router's own request count, or
+      // the workers' operations for a system that counts none (a command, nginx).
       cpu += rep.router.cpu_seconds;
-      requests += rep.router.requests;
+      requests += rep.router.collected ? rep.router.requests : rep.operations;
     }
+    if (requests == 0) return std::nullopt;
     return cpu / static_cast<double>(requests);
   }
   // router.rss_bytes, worker.cpu_utilization: the peak over repetitions.
