@@ -1,7 +1,7 @@
 // `orchestrator calibrate FILE [--runs N]`: runs the scenario N times on this testbed with
 // nothing changed (an A/A series), and stores for every series its gates judge (and the
 // throughput, p50 and p99 of every workload) the between-run noise of its figure and the
-// smallest regression a relative gate can detect (GATES.md, "Calibration"). Relative gates
+// smallest regression a relative gate can detect (docs/GATES.md, "Calibration"). Relative gates
 // then use that noise with fewer than 5 baseline runs and say when their max_regression is
 // below what the testbed can detect.
 #pragma once

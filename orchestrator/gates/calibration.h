@@ -1,4 +1,4 @@
-// What `orchestrator calibrate` measures (GATES.md, "Calibration"): the between-run noise of a
+// What `orchestrator calibrate` measures (docs/GATES.md, "Calibration"): the between-run noise of a
 // metric's figure over an A/A series of runs of one unchanged build on one testbed, and the
 // smallest regression a relative gate can then detect. Plain numbers in, plain numbers out.
 #pragma once

@@ -13,7 +13,7 @@
 namespace benchgate::gates {
 
 // kNotConfigured: the gate's variant did not run because its program is not installed
-// (SCENARIOS.md); nothing was judged, and only --strict fails the run for it.
+// (docs/SCENARIOS.md); nothing was judged, and only --strict fails the run for it.
 enum class Verdict { kPass, kFail, kInconclusive, kNoBaseline, kError, kNotConfigured };
 
 enum class Method {

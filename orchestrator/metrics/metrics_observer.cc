@@ -112,7 +112,7 @@ struct MetricsObserver::Impl {
   Family<Gauge>& gate_underpowered =
       gauge(r, "benchgate_gate_underpowered",
             "1 when the relative gate could not detect twice its allowed regression in the "
-            "scenario's latest run (GATES.md), 0 otherwise");
+            "scenario's latest run (docs/GATES.md), 0 otherwise");
 
   std::mutex mutex;
   std::string scenario;

@@ -192,7 +192,7 @@ struct WorkloadResult {
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);
 
-// The workload's figure of a named metric, as every report prints it (GATES.md, "What a gate
+// The workload's figure of a named metric, as every report prints it (docs/GATES.md, "What a gate
 // judges"): the median over repetitions of throughput, latency from the histogram of every
 // repetition merged (the tool's figures as latency_at gives them), errors summed (errors.rate:
 // all errors over all operations), router CPU over all requests, the peak router RSS and the

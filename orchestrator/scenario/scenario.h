@@ -145,7 +145,7 @@ struct Gate {
   std::optional<double> max_regression;  // relative gate: 0.05 for "5%"
   double alpha = 0.01;
   // An underpowered relative gate (it could not detect twice its max_regression with this
-  // noise) fails the run instead of passing or staying inconclusive (GATES.md).
+  // noise) fails the run instead of passing or staying inconclusive (docs/GATES.md).
   bool fail_when_underpowered = false;
   GateSeverity severity = GateSeverity::kCritical;
   Location where;

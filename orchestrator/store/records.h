@@ -212,7 +212,7 @@ struct ChangeSeriesKey {
   std::string metric;
 };
 
-// One series of one testbed, as calibrations are kept (GATES.md, "Calibration").
+// One series of one testbed, as calibrations are kept (docs/GATES.md, "Calibration").
 struct SeriesKey {
   int64_t testbed_id = 0;
   std::string scenario;

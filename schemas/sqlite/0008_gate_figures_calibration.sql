@@ -2,7 +2,7 @@
 -- gate is underpowered or its variant not configured, and calibrated noise.
 --
 -- `workload_figures` holds each workload's figure of every gate metric, as the terminal,
--- RESULT lines and JSON print it and as gates judge it (GATES.md, "What a gate judges"):
+-- RESULT lines and JSON print it and as gates judge it (docs/GATES.md, "What a gate judges"):
 -- latency percentiles of the histogram of every repetition merged, errors summed, throughput
 -- the median of the repetitions. Version 2 stored only medians of the repetitions' percentiles
 -- (the `p*_ns_median` columns, kept unchanged), which is another figure: for runs stored
@@ -10,7 +10,7 @@
 -- (the views show NULL, and such runs are not a latency baseline); every other figure is
 -- filled in from the stored repetitions, with the same definitions.
 --
--- `series_history` names errors `errors.count`, as gates and SCENARIOS.md do (it said
+-- `series_history` names errors `errors.count`, as gates and docs/SCENARIOS.md do (it said
 -- `errors.total` before), and lists every gate metric; `workload_summary` takes its latency
 -- columns from the figures.
 --
@@ -135,7 +135,7 @@ SELECT r.id AS run_id, r.scenario, r.status AS run_status, r.commit_id, r.testbe
 FROM workloads w JOIN runs r ON r.id = w.run_id;
 
 -- A series' history, one row per (run, metric) the run measured, in time order: the run's
--- figure with metric names as gates use them (SCENARIOS.md), in base units (seconds for
+-- figure with metric names as gates use them (docs/SCENARIOS.md), in base units (seconds for
 -- latency). Only finished, successful runs and workloads. Filter by scenario, testbed_id,
 -- workload, variant and params_hash to get one series.
 CREATE VIEW series_history AS
