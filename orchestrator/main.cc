@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/calibrate_command.h"
 #include "orchestrator/cli/changes_command.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/gate_command.h"
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
   cli::add_gate_command(app, gate_flags);
   cli::HistoryFlags history_flags;
   cli::add_history_commands(app, history_flags);
+  cli::CalibrateFlags calibrate_flags;
+  cli::add_calibrate_command(app, calibrate_flags);
   cli::ChangesFlags changes_flags;
   cli::add_changes_command(app, changes_flags);
   cli::ReportFlags report_flags;
@@ -64,6 +67,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("serve")) return cli::serve_command(serve_flags);
   if (app.got_subcommand("validate")) return cli::validate_command(validate_files);
   if (app.got_subcommand("gate")) return cli::gate_command(gate_flags);
+  if (app.got_subcommand("calibrate")) return cli::calibrate_command(calibrate_flags);
   if (app.got_subcommand("report")) return cli::report_command(report_flags);
   if (app.got_subcommand("worker-check")) return cli::worker_check_command(worker_check_flags);
   if (auto code = cli::run_history_command(app, history_flags)) return *code;

@@ -55,6 +55,11 @@ int main(int argc, char** argv) {
   cli.add_option("--max-queued-bytes", raw.max_queued_bytes,
                  "outbound bytes queued per WAMP connection; past it the session is dropped")
       ->capture_default_str();
+  cli.add_option("--inject-work-ns", raw.inject_work_ns,
+                 "calibration aid: spin this many ns of CPU on every HTTP request and WAMP "
+                 "call before answering it, to slow the router down by a known amount "
+                 "(bench/gate_calibration.sh); shown as the inject_work_ns gauge")
+      ->capture_default_str();
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

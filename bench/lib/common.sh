@@ -75,6 +75,7 @@ cache_value() {
 }
 
 # The header every script prints: what was measured, on what, built how, under what load.
+# BENCH_PINNING replaces the pinning line for a script that pins nothing.
 print_environment() {
   local compiler build_type commit dirty
   compiler="$(cache_value CMAKE_CXX_COMPILER)"

@@ -19,8 +19,9 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
   gate->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   gate->add_option("--baseline", flags.baseline,
                    "Evaluate every relative gate against this baseline instead of its own");
-  gate->add_flag("--strict", flags.strict,
-                 "Inconclusive and no_baseline verdicts also fail (exit 1)");
+  gate->add_flag(
+      "--strict", flags.strict,
+      "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
   gate->add_option("--json", flags.json_path, "Write the verdicts as JSON");
   gate->add_option("--junit", flags.junit_path, "Write the verdicts as JUnit XML");
   gate->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
@@ -65,6 +66,10 @@ int gate_command(const GateFlags& flags) {
     v.values = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
       auto values = store.run_metric_values(id, name, variant, metric);
       return values ? *values : std::nullopt;
+    };
+    v.figure = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
+      auto figure = store.run_metric_figure(id, name, variant, metric);
+      return figure ? *figure : std::nullopt;
     };
     workloads.push_back(std::move(v));
   }

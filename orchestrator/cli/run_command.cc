@@ -117,6 +117,7 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
       break;
     }
     v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
+    v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };
     v.not_measured = [&w](const std::string& metric) {
       return results::not_measured_reason(w, metric);
     };
@@ -269,8 +270,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
       "Add the run to this baseline when it exits 0 (completed, no critical gate failed)");
   run->add_option("--baseline", flags.baseline,
                   "Evaluate every relative gate against this baseline instead of its own");
-  run->add_flag("--strict", flags.strict,
-                "Inconclusive and no_baseline verdicts also fail (exit 1)");
+  run->add_flag(
+      "--strict", flags.strict,
+      "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
   run->add_option("--router-bin", flags.router_binary,
                   "Router executable (default: next to orchestrator, or $BENCHGATE_ROUTER_BIN)");
   run->add_option("--worker-bin", flags.worker_binary,
@@ -332,6 +334,45 @@ std::string not_with_server(const std::string& flag) {
 
 }  // namespace
 
+Expected<RunSetup> set_up_run(const RunFlags& flags,
+                              const std::map<std::string, std::string>& labels,
+                              const std::string& worker_token) {
+  // The database is opened before anything is spawned: a bad path costs nothing.
+  auto db = store::Store::open(flags.db_path);
+  if (!db) return db.error();
+  for (int64_t abandoned : (*db)->abandoned_runs()) {
+    std::fprintf(stderr,
+                 "note: run %lld was left running by an orchestrator that is gone; "
+                 "marked abandoned\n",
+                 static_cast<long long>(abandoned));
+  }
+  RunSetup setup;
+  setup.db = std::move(*db);
+  store::RunInfo& info = setup.info;
+  info.commit = flags.commit;
+  info.branch = flags.branch;
+  info.labels = labels;
+  info.testbed = store::detect_testbed();
+  if (info.commit.empty() || info.branch.empty()) {
+    if (auto git = store::detect_git_revision(fs::current_path().string())) {
+      if (info.commit.empty()) info.commit = git->commit;
+      if (info.branch.empty()) info.branch = git->branch;
+    }
+  }
+  engine::EngineOptions& options = setup.options;
+  options.router_binary = flags.router_binary.empty()
+                              ? sibling_binary("router", "BENCHGATE_ROUTER_BIN")
+                              : flags.router_binary;
+  options.worker_binary = flags.worker_binary.empty()
+                              ? sibling_binary("worker", "BENCHGATE_WORKER_BIN")
+                              : flags.worker_binary;
+  options.worker_addresses = flags.worker_addresses;
+  options.worker_token = worker_token;
+  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
+  options.log_dir = make_log_dir();
+  return setup;
+}
+
 int run_command(const RunFlags& flags) {
   auto scenarios = load_all(flags.files, stderr);
   if (!scenarios) return kExitInvalidInput;
@@ -382,41 +423,14 @@ int run_command(const RunFlags& flags) {
     std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
     return kExitInvalidInput;
   }
-  auto db = store::Store::open(flags.db_path);
-  if (!db) {
-    std::fprintf(stderr, "error: %s\n", db.message().c_str());
+  auto setup = set_up_run(flags, *labels, *worker_token);
+  if (!setup) {
+    std::fprintf(stderr, "error: %s\n", setup.message().c_str());
     return kExitInvalidInput;
   }
-  for (int64_t abandoned : (*db)->abandoned_runs()) {
-    std::fprintf(stderr,
-                 "note: run %lld was left running by an orchestrator that is gone; "
-                 "marked abandoned\n",
-                 static_cast<long long>(abandoned));
-  }
-
-  store::RunInfo info;
-  info.commit = flags.commit;
-  info.branch = flags.branch;
-  info.labels = *labels;
-  info.testbed = store::detect_testbed();
-  if (info.commit.empty() || info.branch.empty()) {
-    if (auto git = store::detect_git_revision(fs::current_path().string())) {
-      if (info.commit.empty()) info.commit = git->commit;
-      if (info.branch.empty()) info.branch = git->branch;
-    }
-  }
-
-  engine::EngineOptions options;
-  options.router_binary = flags.router_binary.empty()
-                              ? sibling_binary("router", "BENCHGATE_ROUTER_BIN")
-                              : flags.router_binary;
-  options.worker_binary = flags.worker_binary.empty()
-                              ? sibling_binary("worker", "BENCHGATE_WORKER_BIN")
-                              : flags.worker_binary;
-  options.worker_addresses = flags.worker_addresses;
-  options.worker_token = *worker_token;
-  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
-  options.log_dir = make_log_dir();
+  auto& db = setup->db;
+  const store::RunInfo& info = setup->info;
+  const engine::EngineOptions& options = setup->options;
 
   engine::RunObserver* metrics_observer = *exporter ? &(*exporter)->observer() : nullptr;
 
@@ -424,7 +438,7 @@ int run_command(const RunFlags& flags) {
   std::vector<report::ScenarioReport> reports;
   int exit_code = kExitOk;
   for (const auto& scenario : *scenarios) {
-    reports.push_back(run_one(scenario, flags, options, **db, info, terminal, metrics_observer));
+    reports.push_back(run_one(scenario, flags, options, *db, info, terminal, metrics_observer));
     const auto& r = reports.back();
     if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
     print_scenario_end(r, stdout, stderr);
@@ -453,7 +467,7 @@ int run_command(const RunFlags& flags) {
     std::vector<report::HtmlRun> pages;
     for (const auto& r : reports) {
       if (!r.run_id) continue;
-      auto page = report::load_html_run(**db, r.run_id, {flags.baseline});
+      auto page = report::load_html_run(*db, r.run_id, {flags.baseline});
       if (!page) {
         std::fprintf(stderr, "error: --html: %s\n", page.message().c_str());
         exit_code = kExitRunError;

@@ -3,7 +3,11 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
 
+#include "common/util/expected.h"
 #include "orchestrator/cli/run_command.h"
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/report/scenario_report.h"
@@ -11,6 +15,20 @@
 #include "orchestrator/store/store.h"
 
 namespace benchgate::cli {
+
+// What every run of `orchestrator run` and `orchestrator calibrate` starts from: the opened
+// store (runs left by a dead orchestrator are noted on stderr), the run's commit, branch,
+// labels and testbed, and how to start the router and the workers.
+struct RunSetup {
+  std::unique_ptr<store::Store> db;
+  store::RunInfo info;
+  engine::EngineOptions options;
+};
+
+// Opens the store before anything is spawned; the error names the path.
+Expected<RunSetup> set_up_run(const RunFlags& flags,
+                              const std::map<std::string, std::string>& labels,
+                              const std::string& worker_token);
 
 // Uses flags.baseline, flags.strict and flags.promote. `extra` (may be null) receives every
 // engine event after the terminal and the store (metrics, a service's progress stream).

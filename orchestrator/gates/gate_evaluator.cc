@@ -27,6 +27,7 @@ GateOutcome skeleton(const scenario::Gate& gate) {
   o.metric = gate.metric;
   o.severity = gate.severity;
   o.alpha = gate.alpha;
+  o.fail_when_underpowered = gate.fail_when_underpowered;
   return o;
 }
 
@@ -82,75 +83,111 @@ struct LogSpace {
   }
 };
 
+// One relative test's result in log space.
 struct Test {
-  Method method;
-  double centre;  // in log space
-  double p;
-  double p_at_twice_margin;  // the same test facing a regression of exactly 2m
+  Method method = Method::kNone;
+  double centre = 0;
+  std::optional<double> p;                  // nothing when the noise is unknown
+  std::optional<double> p_at_twice_margin;  // the same test facing a regression of exactly 2m
+  std::optional<double> detectable;         // smallest significant effect d (log space)
 };
 
-Test t_test(const std::vector<double>& new_logs, const std::vector<std::vector<double>>& runs,
-            double margin) {
-  std::vector<double> run_centres;
-  for (const auto& run : runs) run_centres.push_back(median(run));
-  const double k = static_cast<double>(runs.size());
-  const double centre = median(run_centres);
-  const double scale = sample_stddev(run_centres) * std::sqrt(1 + 1 / k);
-  const double d = median(new_logs) - centre;
+// The pooled within-run variance of the repetitions' logs (each run about its own mean), or
+// nothing when no run has two repetitions.
+std::optional<double> within_run_variance(const std::vector<std::vector<double>>& runs) {
+  double squares = 0;
+  double df = 0;
+  for (const auto& run : runs) {
+    if (run.size() < 2) continue;
+    const double m = mean(run);
+    for (double v : run) squares += (v - m) * (v - m);
+    df += static_cast<double>(run.size()) - 1;
+  }
+  if (df == 0) return std::nullopt;
+  return squares / df;
+}
+
+// The test on the runs' figures with standard deviation `sd` of one run's figure and `df`
+// degrees of freedom; sd 0 (a deterministic metric) makes any move certain.
+Test t_on_figures(Method method, double centre, double d, double sd, double df, double k,
+                  double margin, double alpha) {
+  const double scale = sd * std::sqrt(1 + 1 / k);
   const auto p_for = [&](double effect) {
-    if (scale > 0) return student_t_sf(effect / scale, k - 1);
-    return effect > 0 ? 0.0 : 1.0;  // no spread at all: any move is certain
+    if (scale > 0) return student_t_sf(effect / scale, df);
+    return effect > 0 ? 0.0 : 1.0;
   };
-  return {Method::kTTest, centre, p_for(d), p_for(2 * margin)};
+  Test t{method, centre, p_for(d), p_for(2 * margin), std::nullopt};
+  t.detectable = scale * student_t_quantile(1 - alpha, df);
+  return t;
 }
 
-Test mann_whitney_test(const std::vector<double>& new_logs,
-                       const std::vector<std::vector<double>>& runs, double margin) {
-  std::vector<double> pooled;
-  for (const auto& run : runs) pooled.insert(pooled.end(), run.begin(), run.end());
-  const double centre = median(pooled);
-  const double p = mann_whitney_u(new_logs, pooled, Alternative::kGreater).p_value;
-  // The new run's own shape, moved so its median sits exactly 2m above the baseline.
-  std::vector<double> shifted = new_logs;
-  const double move = centre + 2 * margin - median(new_logs);
-  for (double& v : shifted) v += move;
-  const double p_2m = mann_whitney_u(shifted, pooled, Alternative::kGreater).p_value;
-  return {Method::kMannWhitney, centre, p, p_2m};
-}
-
-GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate,
-                              const std::vector<double>& new_values,
-                              std::vector<BaselineRun> baseline) {
-  std::vector<std::vector<double>> runs;
-  for (BaselineRun& run : baseline) {
+GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const RunValues& run,
+                              std::vector<BaselineRun> baseline,
+                              std::optional<CalibratedNoise> calibration) {
+  std::vector<double> figures;
+  std::vector<std::vector<double>> repetitions;
+  for (BaselineRun& b : baseline) {
     // A baseline run without the metric cannot stand for the baseline; it is left out.
-    if (run.repetitions.empty() || !all_finite(run.repetitions)) continue;
-    if (any_negative(run.repetitions)) {
+    if (!std::isfinite(b.values.figure) || b.values.repetitions.empty() ||
+        !all_finite(b.values.repetitions)) {
+      continue;
+    }
+    if (b.values.figure < 0 || any_negative(b.values.repetitions)) {
       return fail_with(std::move(o), Verdict::kError,
-                       "baseline run " + std::to_string(run.run_id) + " has a negative " +
+                       "baseline run " + std::to_string(b.run_id) + " has a negative " +
                            gate.metric + ", which cannot be compared in log space");
     }
-    o.baseline_run_ids.push_back(run.run_id);
-    runs.push_back(std::move(run.repetitions));
+    o.baseline_run_ids.push_back(b.run_id);
+    figures.push_back(b.values.figure);
+    repetitions.push_back(std::move(b.values.repetitions));
   }
-  if (runs.empty()) {
+  if (figures.empty()) {
     return fail_with(std::move(o), Verdict::kNoBaseline,
                      "baseline '" + gate.baseline + "' has no run with " + gate.metric +
                          " for this workload on this testbed");
   }
-  if (any_negative(new_values)) {
+  if (run.figure < 0 || any_negative(run.repetitions)) {
     return fail_with(std::move(o), Verdict::kError,
                      "a negative " + gate.metric + " cannot be compared in log space");
   }
   const MetricInfo& info = *find_metric(gate.metric);
   const LogSpace space{info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0, info.log_floor};
-  const std::vector<double> new_logs = space.to(new_values);
-  for (auto& run : runs) run = space.to(run);
+  for (double& f : figures) f = space.to(f);
+  // The noise model is the baseline's: the new run's own spread is part of what is judged
+  // (one slow repetition must not make its run untestable).
+  for (auto& r : repetitions) r = space.to(r);
 
   const double margin = std::log1p(*gate.max_regression);
-  const Test test =
-      runs.size() >= 5 ? t_test(new_logs, runs, margin) : mann_whitney_test(new_logs, runs, margin);
-  const double d = median(new_logs) - test.centre;
+  const double k = static_cast<double>(figures.size());
+  const double centre = median(figures);
+  const double d = space.to(run.figure) - centre;
+  Test test;
+  if (figures.size() >= 5) {
+    test = t_on_figures(Method::kTTest, centre, d, sample_stddev(figures), k - 1, k, margin,
+                        gate.alpha);
+    // The baseline's own spread decides; a calibration only adds what this testbed can detect.
+    if (calibration && calibration->runs >= 2) o.calibration = calibration;
+  } else {
+    // A run's figure varies at least as much as its repetitions' mean does.
+    const double n = static_cast<double>(std::max<size_t>(run.repetitions.size(), 1));
+    const double floor = within_run_variance(repetitions).value_or(0) / n;
+    const double own = figures.size() >= 2 ? std::pow(sample_stddev(figures), 2) : 0;
+    if (calibration && calibration->runs >= 2) {
+      const double cal_df = calibration->runs - 1.0;
+      const double df = cal_df + (k - 1);
+      const double pooled =
+          (cal_df * calibration->log_sd * calibration->log_sd + (k - 1) * own) / df;
+      test = t_on_figures(Method::kCalibratedT, centre, d, std::sqrt(std::max(pooled, floor)), df,
+                          k, margin, gate.alpha);
+      o.calibration = calibration;
+    } else if (figures.size() >= 2) {
+      test = t_on_figures(Method::kNestedT, centre, d, std::sqrt(std::max(own, floor)), k - 1, k,
+                          margin, gate.alpha);
+    } else {
+      test.method = Method::kNestedT;
+      test.centre = centre;
+    }
+  }
   o.method = test.method;
   o.baseline_centre = space.from(test.centre);
   o.threshold = space.from(test.centre + margin);
@@ -158,12 +195,13 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate,
   o.margin = margin;
   o.p_value = test.p;
   o.p_adjusted = test.p;
+  if (test.detectable) o.detectable = std::expm1(*test.detectable);
   if (d > margin) {
-    o.verdict = test.p < gate.alpha ? Verdict::kFail : Verdict::kInconclusive;
+    o.verdict = test.p && *test.p < gate.alpha ? Verdict::kFail : Verdict::kInconclusive;
   } else {
     o.verdict = Verdict::kPass;
-    o.underpowered = !(test.p_at_twice_margin < gate.alpha);
   }
+  o.underpowered = !(test.p_at_twice_margin && *test.p_at_twice_margin < gate.alpha);
   o.explanation = detail::explain(o);
   return o;
 }
@@ -174,26 +212,30 @@ GateOutcome error_outcome(const scenario::Gate& gate, std::string reason) {
   return fail_with(skeleton(gate), Verdict::kError, std::move(reason));
 }
 
-GateOutcome evaluate_gate(const scenario::Gate& gate,
-                          std::optional<std::vector<double>> new_repetitions,
-                          std::vector<BaselineRun> baseline) {
+GateOutcome not_configured_outcome(const scenario::Gate& gate, std::string reason) {
+  return fail_with(skeleton(gate), Verdict::kNotConfigured, std::move(reason));
+}
+
+GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> run,
+                          std::vector<BaselineRun> baseline,
+                          std::optional<CalibratedNoise> calibration) {
   GateOutcome o = skeleton(gate);
   if (std::string problem = check_gate(gate); !problem.empty()) {
     return fail_with(std::move(o), Verdict::kError, std::move(problem));
   }
   // A gate never passes on missing data.
-  if (!new_repetitions) {
+  if (!run) {
     return fail_with(std::move(o), Verdict::kError, gate.metric + " was not collected");
   }
-  if (new_repetitions->empty()) {
+  if (run->repetitions.empty()) {
     return fail_with(std::move(o), Verdict::kError, gate.metric + " has no measured repetition");
   }
-  if (!all_finite(*new_repetitions)) {
+  if (!std::isfinite(run->figure) || !all_finite(run->repetitions)) {
     return fail_with(std::move(o), Verdict::kError,
                      gate.metric + " has a non-finite value (NaN or infinity)");
   }
-  o.observed = median(*new_repetitions);
-  o.new_repetitions = new_repetitions->size();
+  o.observed = run->figure;
+  o.new_repetitions = run->repetitions.size();
 
   if (gate.max || gate.min) {
     o = evaluate_absolute(std::move(o), gate);
@@ -204,7 +246,7 @@ GateOutcome evaluate_gate(const scenario::Gate& gate,
     reset.new_repetitions = o.new_repetitions;
     o = std::move(reset);
   }
-  return evaluate_relative(std::move(o), gate, *new_repetitions, std::move(baseline));
+  return evaluate_relative(std::move(o), gate, *run, std::move(baseline), calibration);
 }
 
 }  // namespace benchgate::gates

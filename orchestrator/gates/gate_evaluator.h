@@ -1,18 +1,27 @@
-// Release-gate decisions (docs/GATES.md): one gate against a run's repetitions and its baseline
-// runs, Holm's correction across a run's relative gates, and the exit code of a run.
+// Release-gate decisions (docs/GATES.md): one gate against a run's values and its baseline runs,
+// Holm's correction across a run's relative gates, and the exit code of a run.
 //
-// Relative gates work on g(v) = s * ln(v + floor), with s = +1 where lower is better and -1
-// where higher is better, so a positive effect is always a regression; floor is the metric's
-// resolution (metrics.h), which keeps zeros comparable. A negative value is an error.
-//   new centre  = median of g over the new repetitions
-//   >= 5 runs:  centre = median of the runs' medians of g, s = their standard deviation,
-//               p = P(T_{k-1} >= d / (s * sqrt(1 + 1/k))); a zero spread gives p = 0 for
-//               d > 0 (a deterministic metric that moved) and p = 1 otherwise.
-//   1..4 runs:  centre = median of all the runs' g values pooled, p = exact one-sided
-//               Mann-Whitney (new repetitions worse than the pooled baseline repetitions).
-//   d = new centre - centre, m = ln(1 + max_regression);
-//   fail: d > m and p < alpha; inconclusive: d > m otherwise; pass: d <= m, underpowered
-//   when the same test on a regression of exactly 2m would not reach p < alpha.
+// Every gate judges the run's figure, the number the report prints (RunValues::figure).
+// Absolute gates compare it with max / min. Relative gates work on g(v) = s * ln(v + floor),
+// with s = +1 where lower is better and -1 where higher is better, so a positive effect is
+// always a regression; floor is the metric's resolution (metrics.h), which keeps zeros
+// comparable. A negative value is an error. With F the g of a run's figure:
+//   d = F(new) - centre, centre = median of the baseline runs' F, m = ln(1 + max_regression);
+//   p = P(T_df >= d / (s * sqrt(1 + 1/k))) for k baseline runs, where s estimates the
+//   standard deviation of a run's F, between-run variance included:
+//   >= 5 runs (t-test):      s = the sample standard deviation of their F, df = k - 1; a zero
+//                            spread gives p = 0 for d > 0 (a deterministic metric that moved)
+//                            and p = 1 otherwise.
+//   1..4 runs, calibrated (calibrated-t): s pools the calibrated between-run spread of this
+//                            series (`orchestrator calibrate`, N runs) with the runs' own,
+//                            df = N - 1 + k - 1.
+//   2..4 runs (nested-t):    s = the larger of their F's standard deviation and the within-run
+//                            spread (pooled over the baseline runs' repetitions) over sqrt(n),
+//                            df = k - 1.
+//   1 run, not calibrated:   nothing estimates the between-run spread, so no p-value: the gate
+//                            can pass or be inconclusive, never fail, and is underpowered.
+//   fail: d > m and p < alpha; inconclusive: d > m otherwise; pass: d <= m. Underpowered
+//   (any verdict) when the same test on a regression of exactly 2m would not reach p < alpha.
 // A gate with both an absolute bound and a relative one fails on the absolute bound, and
 // otherwise takes the relative verdict.
 #pragma once
@@ -27,12 +36,16 @@
 
 namespace benchgate::gates {
 
-// Evaluates one gate. `new_repetitions` is nullopt when the metric was not collected; the
-// baseline runs are the latest k of the gate's baseline on the same testbed and series
-// (the caller selects them; all given are used). Never throws; problems give kError.
-GateOutcome evaluate_gate(const scenario::Gate& gate,
-                          std::optional<std::vector<double>> new_repetitions,
-                          std::vector<BaselineRun> baseline);
+// Evaluates one gate. `run` is nullopt when the metric was not collected; the baseline runs
+// are the latest k of the gate's baseline on the same testbed and series (the caller selects
+// them; all given are used); `calibration` is this series' measured between-run noise, when
+// `orchestrator calibrate` stored one. Never throws; problems give kError.
+GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> run,
+                          std::vector<BaselineRun> baseline,
+                          std::optional<CalibratedNoise> calibration = std::nullopt);
+
+// A not_configured outcome: the gate's variant did not run (its program is not installed).
+GateOutcome not_configured_outcome(const scenario::Gate& gate, std::string reason);
 
 // An error outcome for a gate that could not be evaluated at all (its workload failed, its
 // pattern matched no workload, ...), with the reason as the explanation.
@@ -51,8 +64,9 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitRunError = 3;
 
 // Only critical gates count. kExitRunError when one has verdict error (it wins over a fail),
-// else kExitGateFailed when one failed (with strict, also inconclusive or no_baseline),
-// else kExitPass.
+// else kExitGateFailed when one failed, or is underpowered and asks to fail for it
+// (fail_when_underpowered), or, with strict, is inconclusive, no_baseline, not_configured or
+// underpowered; else kExitPass.
 int exit_code_for(std::span<const GateOutcome> outcomes, bool strict);
 
 }  // namespace benchgate::gates

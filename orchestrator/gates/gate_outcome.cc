@@ -21,6 +21,8 @@ std::string_view to_string(Verdict verdict) {
       return "no_baseline";
     case Verdict::kError:
       return "error";
+    case Verdict::kNotConfigured:
+      return "not_configured";
   }
   return "error";
 }
@@ -33,8 +35,10 @@ std::string_view to_string(Method method) {
       return "absolute";
     case Method::kTTest:
       return "t-test";
-    case Method::kMannWhitney:
-      return "mann-whitney";
+    case Method::kNestedT:
+      return "nested-t";
+    case Method::kCalibratedT:
+      return "calibrated-t";
     case Method::kChangePoint:
       return "e-divisive";
   }
@@ -52,37 +56,43 @@ std::string number(const char* format, double v) {
 
 std::string percent(double fraction) { return number("%.1f%%", fraction * 100); }
 
-std::string explain_absolute(const GateOutcome& o, UnitKind unit) {
-  const std::string median = "median " + format_metric_value(*o.observed, unit) + " over " +
-                             std::to_string(o.new_repetitions) + " repetitions";
+// "500 (summed over 3 repetitions)", "8.90ms (3 repetitions merged)".
+std::string figure_text(const GateOutcome& o, const MetricInfo* info, UnitKind unit) {
+  std::string s = format_metric_value(o.observed.value_or(NAN), unit);
+  if (info != nullptr) s += " (" + describe_figure(info->figure, o.new_repetitions) + ")";
+  return s;
+}
+
+std::string explain_absolute(const GateOutcome& o, const MetricInfo* info, UnitKind unit) {
   const bool is_max = o.threshold_is_max;
   const std::string bound =
       std::string(is_max ? "max " : "min ") + format_metric_value(o.threshold.value_or(NAN), unit);
-  if (o.verdict == Verdict::kPass) return median + " within " + bound;
-  return median + (is_max ? " above " : " below ") + bound;
+  const std::string figure = figure_text(o, info, unit);
+  if (o.verdict == Verdict::kPass) return figure + " within " + bound;
+  return figure + (is_max ? " above " : " below ") + bound;
 }
 
-std::string explain_relative(const GateOutcome& o, UnitKind unit) {
+std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitKind unit) {
   const double centre = o.baseline_centre.value_or(NAN);
   const double observed = o.observed.value_or(NAN);
   const double m = o.margin.value_or(0);
   const size_t runs = o.baseline_run_ids.size();
-  std::string s = "median " + format_metric_value(observed, unit) + " vs baseline " +
-                  format_metric_value(centre, unit) + " (" + std::to_string(runs) +
-                  (runs == 1 ? " run)" : " runs)");
+  std::string s = figure_text(o, info, unit) + " vs baseline " + format_metric_value(centre, unit) +
+                  " (" + std::to_string(runs) + (runs == 1 ? " run)" : " runs)");
   if (centre != 0 && std::isfinite(centre)) {
     s += ' ';
     s += number("%+.1f%%", (observed / centre - 1) * 100);
   }
   const std::string allowance = "the " + percent(std::expm1(m)) + " allowance (threshold " +
                                 format_metric_value(o.threshold.value_or(NAN), unit) + ")";
-  const std::string test =
-      std::string(to_string(o.method)) + " p=" + number("%.3g", o.p_value.value_or(NAN));
-  std::string p_used = test;
-  if (o.p_adjusted && o.p_value && *o.p_adjusted != *o.p_value) {
-    p_used += ", Holm-adjusted p=" + number("%.3g", *o.p_adjusted);
-  }
   const std::string alpha = number("alpha %.3g", o.alpha);
+  std::string p_used = std::string(to_string(o.method));
+  if (o.p_value) {
+    p_used += " p=" + number("%.3g", *o.p_value);
+    if (o.p_adjusted && *o.p_adjusted != *o.p_value) {
+      p_used += ", Holm-adjusted p=" + number("%.3g", *o.p_adjusted);
+    }
+  }
   switch (o.verdict) {
     case Verdict::kPass:
       s += ": within " + allowance;
@@ -91,12 +101,30 @@ std::string explain_relative(const GateOutcome& o, UnitKind unit) {
       s += ": worse beyond " + allowance + ", significant (" + p_used + " < " + alpha + ")";
       break;
     default:
-      s += ": worse beyond " + allowance + ", not significant (" + p_used + " >= " + alpha + ")";
+      if (o.p_value) {
+        s += ": worse beyond " + allowance + ", not significant (" + p_used + " >= " + alpha + ")";
+      } else {
+        s += ": worse beyond " + allowance + ", not testable";
+      }
       break;
+  }
+  if (!o.p_value) {
+    s += "; one baseline run and no calibration: the run-to-run noise is unknown (add baseline "
+         "runs or run `orchestrator calibrate`)";
   }
   if (o.underpowered) {
     s += "; underpowered: a " + percent(std::expm1(2 * m)) +
-         " regression could not be detected at " + alpha + " with this noise";
+         " regression could not be detected at " + alpha;
+    if (o.detectable) s += " (smallest detectable: " + percent(*o.detectable) + ")";
+    if (o.fail_when_underpowered) s += ", which fails the run (fail_when_underpowered)";
+  }
+  if (o.calibration) {
+    s += "; calibrated noise " + percent(std::expm1(o.calibration->log_sd)) + " over " +
+         std::to_string(o.calibration->runs) + " runs";
+    if (o.detectable && std::expm1(m) < *o.detectable) {
+      s += ": max_regression " + percent(std::expm1(m)) + " is below the " +
+           percent(*o.detectable) + " this testbed can detect";
+    }
   }
   return s;
 }
@@ -106,8 +134,8 @@ std::string explain_relative(const GateOutcome& o, UnitKind unit) {
 std::string explain(const GateOutcome& outcome) {
   const MetricInfo* info = find_metric(outcome.metric);
   const UnitKind unit = info != nullptr ? info->unit : UnitKind::kCount;
-  if (outcome.method == Method::kAbsolute) return explain_absolute(outcome, unit);
-  return explain_relative(outcome, unit);
+  if (outcome.method == Method::kAbsolute) return explain_absolute(outcome, info, unit);
+  return explain_relative(outcome, info, unit);
 }
 
 }  // namespace detail

@@ -12,25 +12,43 @@
 
 namespace benchgate::gates {
 
-enum class Verdict { kPass, kFail, kInconclusive, kNoBaseline, kError };
+// kNotConfigured: the gate's variant did not run because its program is not installed
+// (docs/SCENARIOS.md); nothing was judged, and only --strict fails the run for it.
+enum class Verdict { kPass, kFail, kInconclusive, kNoBaseline, kError, kNotConfigured };
 
 enum class Method {
   kNone,         // nothing was compared (error, no_baseline)
-  kAbsolute,     // the median against max / min
-  kTTest,        // >= 5 baseline runs: t on the spread of the run medians
-  kMannWhitney,  // 1..4 baseline runs: exact one-sided Mann-Whitney U
+  kAbsolute,     // the workload's figure against max / min
+  kTTest,        // >= 5 baseline runs: t on the spread of the runs' figures
+  kNestedT,      // 1..4 baseline runs: t on the runs' figures, spread at least the within-run one
+  kCalibratedT,  // 1..4 baseline runs and a calibration: t with the calibrated between-run spread
   kChangePoint,  // change gate: the run against its series' current level (change_gate.h)
 };
 
-// "pass", "fail", "inconclusive", "no_baseline", "error".
+// "pass", "fail", "inconclusive", "no_baseline", "error", "not_configured".
 std::string_view to_string(Verdict verdict);
-// "none", "absolute", "t-test", "mann-whitney", "e-divisive".
+// "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive".
 std::string_view to_string(Method method);
 
-// One stored baseline run's values of the gate's metric, one per repetition (base units).
+// A run's values of the gate's metric (base units): its figure, as every report prints it
+// (results::metric_figure: summed errors, the merged histogram's percentile, the median
+// throughput, ...), and the value of each repetition, which gives the within-run spread.
+struct RunValues {
+  double figure = 0;
+  std::vector<double> repetitions;
+};
+
+// One stored baseline run's values of the gate's metric.
 struct BaselineRun {
   int64_t run_id = 0;
-  std::vector<double> repetitions;
+  RunValues values;
+};
+
+// The between-run noise of one series measured by `orchestrator calibrate` on this testbed:
+// the standard deviation of the runs' figures in the gate's log space, over `runs` runs.
+struct CalibratedNoise {
+  double log_sd = 0;
+  int runs = 0;
 };
 
 struct GateOutcome {
@@ -40,7 +58,7 @@ struct GateOutcome {
   Verdict verdict = Verdict::kError;
   Method method = Method::kNone;
 
-  std::optional<double> observed;  // median of the new repetitions (base units)
+  std::optional<double> observed;  // the run's figure (RunValues::figure, base units)
   size_t new_repetitions = 0;
   // Absolute gate: the bound that decided (the violated one, else max, else min). Relative
   // gate: the value at which the change reaches max_regression (base units).
@@ -55,8 +73,15 @@ struct GateOutcome {
   std::optional<double> p_value;     // one-sided, this gate alone
   std::optional<double> p_adjusted;  // Holm-adjusted across the run's gates (apply_holm)
   double alpha = 0.01;
-  bool underpowered = false;  // a regression of 2m could not have been detected at alpha
-  std::string explanation;    // one line for a person, values in human units
+  // Compared gates: a regression of 2m could not have reached p < alpha with this noise (or
+  // the noise is unknown), so an inconclusive or a pass says little.
+  bool underpowered = false;
+  bool fail_when_underpowered = false;  // the gate's key: an underpowered gate fails the run
+  // The smallest regression (a fraction) this test could detect at alpha with this noise and
+  // this many baseline runs; nothing when the noise is unknown.
+  std::optional<double> detectable;
+  std::optional<CalibratedNoise> calibration;  // the calibration the test used, if any
+  std::string explanation;                     // one line for a person, values in human units
 };
 
 }  // namespace benchgate::gates

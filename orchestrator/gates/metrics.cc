@@ -12,21 +12,21 @@ constexpr Direction kHigher = Direction::kHigherIsBetter;
 constexpr Direction kLower = Direction::kLowerIsBetter;
 
 constexpr std::array<MetricInfo, 15> kMetrics = {{
-    {"throughput.rps", kHigher, UnitKind::kOpsPerSecond, 1e-3},
-    {"throughput.bytes_per_s", kHigher, UnitKind::kBytesPerSecond, 1e-3},
-    {"latency.p50", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.p75", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.p90", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.p95", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.p99", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.p999", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.max", kLower, UnitKind::kSeconds, 1e-9},
-    {"latency.mean", kLower, UnitKind::kSeconds, 1e-9},
-    {"errors.count", kLower, UnitKind::kCount, 1.0},
-    {"errors.rate", kLower, UnitKind::kRatio, 1e-6},
-    {"router.cpu_per_request", kLower, UnitKind::kSeconds, 1e-9},
-    {"router.rss_bytes", kLower, UnitKind::kBytes, 1.0},
-    {"worker.cpu_utilization", kLower, UnitKind::kRatio, 1e-4},
+    {"throughput.rps", kHigher, UnitKind::kOpsPerSecond, FigureKind::kMedian, 1e-3},
+    {"throughput.bytes_per_s", kHigher, UnitKind::kBytesPerSecond, FigureKind::kMedian, 1e-3},
+    {"latency.p50", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.p75", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.p90", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.p95", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.p999", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.max", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"latency.mean", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"errors.count", kLower, UnitKind::kCount, FigureKind::kSum, 1.0},
+    {"errors.rate", kLower, UnitKind::kRatio, FigureKind::kPooled, 1e-6},
+    {"router.cpu_per_request", kLower, UnitKind::kSeconds, FigureKind::kPooled, 1e-9},
+    {"router.rss_bytes", kLower, UnitKind::kBytes, FigureKind::kPeak, 1.0},
+    {"worker.cpu_utilization", kLower, UnitKind::kRatio, FigureKind::kPeak, 1e-4},
 }};
 
 // Three significant digits for a magnitude already scaled into [0, 1000).
@@ -90,6 +90,24 @@ std::string format_metric_value(double value, UnitKind unit) {
     }
   }
   return three_digits(value);
+}
+
+std::string describe_figure(FigureKind kind, size_t repetitions) {
+  const std::string n =
+      std::to_string(repetitions) + (repetitions == 1 ? " repetition" : " repetitions");
+  switch (kind) {
+    case FigureKind::kMedian:
+      return "median of " + n;
+    case FigureKind::kMerged:
+      return n + " merged";
+    case FigureKind::kSum:
+      return "summed over " + n;
+    case FigureKind::kPooled:
+      return "over " + n;
+    case FigureKind::kPeak:
+      return "peak of " + n;
+  }
+  return n;
 }
 
 }  // namespace benchgate::gates

@@ -21,10 +21,21 @@ enum class UnitKind {
   kRatio,           // errors.rate (failed / all operations), worker.cpu_utilization
 };
 
+// How a workload's figure of the metric comes from its repetitions (results::metric_figure),
+// for explanations: "median of 3 repetitions", "3 repetitions merged", ...
+enum class FigureKind {
+  kMedian,  // throughput: the median of the repetitions' rates
+  kMerged,  // latency: the histogram of every repetition merged
+  kSum,     // errors.count: summed
+  kPooled,  // errors.rate, router.cpu_per_request: totals over totals
+  kPeak,    // router.rss_bytes, worker.cpu_utilization: the highest repetition
+};
+
 struct MetricInfo {
   std::string_view name;
   Direction direction;
   UnitKind unit;
+  FigureKind figure;
   // The metric's resolution. Relative gates compare ln(value + log_floor), so a value of zero
   // (no errors, an idle CPU) stays comparable; the shift is negligible for real magnitudes.
   double log_floor;
@@ -38,5 +49,8 @@ std::span<const MetricInfo> known_metrics();
 // A value in base units for a person, three significant digits: "4.20ms", "12.3k ops/s",
 // "1.50 MB/s", "2.50 MB", "17", "0.25%".
 std::string format_metric_value(double value, UnitKind unit);
+
+// "median of 3 repetitions", "3 repetitions merged", "summed over 3 repetitions", ...
+std::string describe_figure(FigureKind kind, size_t repetitions);
 
 }  // namespace benchgate::gates

@@ -14,7 +14,8 @@ void apply_holm(std::vector<GateOutcome>& outcomes) {
   raw.reserve(outcomes.size());
   for (const GateOutcome& o : outcomes) {
     const bool tested = o.p_value.has_value() && o.effect && o.margin &&
-                        (o.method == Method::kTTest || o.method == Method::kMannWhitney);
+                        (o.method == Method::kTTest || o.method == Method::kNestedT ||
+                         o.method == Method::kCalibratedT);
     raw.push_back(tested ? *o.p_value : std::numeric_limits<double>::quiet_NaN());
   }
   const std::vector<double> adjusted = holm_adjust(raw);
@@ -33,6 +34,9 @@ int exit_code_for(std::span<const GateOutcome> outcomes, bool strict) {
   bool failed = false;
   for (const GateOutcome& o : outcomes) {
     if (o.severity != scenario::GateSeverity::kCritical) continue;
+    if (o.underpowered && (o.fail_when_underpowered || strict) && o.verdict != Verdict::kError) {
+      failed = true;
+    }
     switch (o.verdict) {
       case Verdict::kError:
         return kExitRunError;
@@ -41,6 +45,7 @@ int exit_code_for(std::span<const GateOutcome> outcomes, bool strict) {
         break;
       case Verdict::kInconclusive:
       case Verdict::kNoBaseline:
+      case Verdict::kNotConfigured:
         failed = failed || strict;
         break;
       case Verdict::kPass:

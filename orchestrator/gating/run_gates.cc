@@ -37,9 +37,36 @@ std::vector<gates::BaselineRun> baseline_runs(const scenario::Gate& gate,
   for (const auto& run : *history) {
     if (run.run_id == context.run_id) continue;
     if (runs.size() == 10) break;
-    runs.push_back({run.run_id, run.values});
+    runs.push_back({run.run_id, {run.figure, run.values}});
   }
   return runs;
+}
+
+// The series' calibrated between-run noise (`orchestrator calibrate`), when one was stored.
+std::optional<gates::CalibratedNoise> calibration_of(const scenario::Gate& gate,
+                                                     const WorkloadValues& workload,
+                                                     const GateContext& context,
+                                                     std::string& error) {
+  if (!context.store) return std::nullopt;
+  store::SeriesKey key{context.testbed_id, context.scenario,     workload.name,
+                       workload.variant,   workload.params_hash, gate.metric};
+  auto noise = context.store->calibration(key);
+  if (!noise) {
+    error = noise.message();
+    return std::nullopt;
+  }
+  if (!*noise) return std::nullopt;
+  return gates::CalibratedNoise{(*noise)->log_sd, (*noise)->runs};
+}
+
+// The run's values of the gate's metric, or nothing when it was not collected.
+std::optional<gates::RunValues> run_values(const WorkloadValues& workload,
+                                           const std::string& metric) {
+  auto repetitions = workload.values(metric);
+  if (!repetitions) return std::nullopt;
+  auto figure = workload.figure ? workload.figure(metric) : std::nullopt;
+  if (!figure) return std::nullopt;
+  return gates::RunValues{*figure, std::move(*repetitions)};
 }
 
 }  // namespace
@@ -56,6 +83,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
     bool matched = false;
     for (const auto& workload : workloads) {
       if (!scenario::workload_matches(gate.workload, workload.name)) continue;
+      if (!scenario::workload_matches(gate.variant, workload.variant)) continue;
       matched = true;
       EvaluatedGate result;
       result.gate_index = static_cast<int>(index);
@@ -63,7 +91,11 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.variant = workload.variant;
       result.baseline = gate.baseline;
       result.change = gate.change;
-      if (workload.status != "ok") {
+      if (workload.status == "not_configured") {
+        // The variant did not run (docs/SCENARIOS.md): nothing to judge, and no run error.
+        result.outcome = gates::not_configured_outcome(
+            gate, "variant " + workload.variant + " is not configured: " + workload.error);
+      } else if (workload.status != "ok") {
         result.outcome = gates::error_outcome(gate, not_ok_reason(workload));
       } else if (!workload.not_judged.empty()) {
         result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
@@ -72,13 +104,18 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       } else {
         std::string history_error;
         std::vector<gates::BaselineRun> baseline;
+        std::optional<gates::CalibratedNoise> calibration;
         if (is_relative(gate)) {
           baseline = baseline_runs(gate, gate.baseline, workload, context, history_error);
+          if (history_error.empty()) {
+            calibration = calibration_of(gate, workload, context, history_error);
+          }
         }
         if (!history_error.empty()) {
           result.outcome = gates::error_outcome(gate, "baseline history: " + history_error);
         } else {
-          result.outcome = gates::evaluate_gate(gate, workload.values(gate.metric), baseline);
+          result.outcome = gates::evaluate_gate(gate, run_values(workload, gate.metric),
+                                                std::move(baseline), calibration);
           // "not collected" says nothing of why; a worker that could not measure it says so.
           if (result.outcome.verdict == gates::Verdict::kError && workload.not_measured) {
             if (std::string why = workload.not_measured(gate.metric); !why.empty()) {
@@ -97,8 +134,11 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.workload = gate.workload;
       result.baseline = gate.baseline;
       result.change = gate.change;
+      result.variant = gate.variant;
       result.outcome = gates::error_outcome(
-          gate, "no measured workload matches '" + gate.workload + "' (the run stopped early)");
+          gate, "no measured workload matches '" + gate.workload + "'" +
+                    (gate.variant == "*" ? std::string() : " variant '" + gate.variant + "'") +
+                    " (the run stopped early)");
       evaluated.push_back(std::move(result));
     }
   }
@@ -154,6 +194,10 @@ store::GateRecord to_record(const EvaluatedGate& gate) {
   record.verdict = std::string(gates::to_string(o.verdict));
   record.severity = o.severity == scenario::GateSeverity::kCritical ? "critical" : "warning";
   record.explanation = o.explanation;
+  if (!gate.baseline.empty() && o.method != gates::Method::kNone) {
+    record.underpowered = o.underpowered;
+  }
+  record.detectable = o.detectable;
   return record;
 }
 

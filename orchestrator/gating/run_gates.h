@@ -34,6 +34,9 @@ struct WorkloadValues {
   std::string not_judged;
   // Per-repetition values of a metric in base units; nullopt when not collected.
   std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
+  // The workload's figure of a metric as the report prints it (results::metric_figure, or
+  // the stored one); nullopt when not collected.
+  std::function<std::optional<double>(const std::string& metric)> figure;
   // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
   std::function<std::string(const std::string& metric)> not_measured;
 };

@@ -83,7 +83,9 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
   for (const store::GateRecord& g : gates) {
     std::string workload_name = g.workload;
     if (!g.variant.empty() && g.variant != "default") workload_name += " (" + g.variant + ")";
-    table.add_row({g.verdict, g.severity, workload_name, g.metric,
+    const std::string verdict =
+        g.verdict + (g.underpowered.value_or(false) ? ", underpowered" : "");
+    table.add_row({verdict, g.severity, workload_name, g.metric,
                    format_gate_value(g.metric, g.observed),
                    format_gate_value(g.metric, g.threshold), g.explanation});
   }

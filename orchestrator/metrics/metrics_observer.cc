@@ -33,9 +33,9 @@ constexpr std::array<const char*, 11> kErrorKinds = {"connect",    "timeout",  "
                                                      "short_read", "mismatch", "protocol", "reset",
                                                      "wamp_error", "lost",     "not_sent"};
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
-constexpr std::array<gates::Verdict, 5> kVerdicts = {
-    gates::Verdict::kPass, gates::Verdict::kFail, gates::Verdict::kInconclusive,
-    gates::Verdict::kNoBaseline, gates::Verdict::kError};
+constexpr std::array<gates::Verdict, 6> kVerdicts = {
+    gates::Verdict::kPass,       gates::Verdict::kFail,  gates::Verdict::kInconclusive,
+    gates::Verdict::kNoBaseline, gates::Verdict::kError, gates::Verdict::kNotConfigured};
 // The latency percentiles exposed, as (label, percentile); 100 is the maximum. The label is
 // "percentile", not "quantile": Prometheus reserves "quantile" for summaries, and these are
 // exact HDR figures that a summary's _sum/_count would not add to.
@@ -109,6 +109,10 @@ struct MetricsObserver::Impl {
   Family<Gauge>& gate_verdict =
       gauge(r, "benchgate_gate_verdict",
             "1 for the gate's verdict in the scenario's latest run, 0 for the other verdicts");
+  Family<Gauge>& gate_underpowered =
+      gauge(r, "benchgate_gate_underpowered",
+            "1 when the relative gate could not detect twice its allowed regression in the "
+            "scenario's latest run (docs/GATES.md), 0 otherwise");
 
   // Change points of the stored history (docs/GATES.md, "Change points"), per series.
   Family<Gauge>& change_points =
@@ -128,6 +132,7 @@ struct MetricsObserver::Impl {
   struct GateSeries {
     std::vector<Gauge*> passed;
     std::vector<Gauge*> verdicts;
+    std::vector<Gauge*> underpowered;
   };
   std::map<std::string, GateSeries> gate_series_by_scenario;
 
@@ -300,6 +305,7 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
   Impl::GateSeries& series = m.gate_series_by_scenario[name];
   for (Gauge* g : series.passed) m.gate_passed.Remove(g);
   for (Gauge* g : series.verdicts) m.gate_verdict.Remove(g);
+  for (Gauge* g : series.underpowered) m.gate_underpowered.Remove(g);
   series = {};
   for (const auto& gate : report.gates) {
     const gates::GateOutcome& outcome = gate.outcome;
@@ -307,12 +313,18 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
         {"scenario", name},
         {"gate", std::to_string(gate.gate_index + 1)},
         {"workload", gate.workload},
+        {"variant", gate.variant},
         {"metric", outcome.metric},
         {"severity",
          outcome.severity == scenario::GateSeverity::kCritical ? "critical" : "warning"}};
     Gauge& passed = m.gate_passed.Add(gate_labels);
     passed.Set(outcome.verdict == gates::Verdict::kPass ? 1 : 0);
     series.passed.push_back(&passed);
+    if (!gate.baseline.empty()) {
+      Gauge& underpowered = m.gate_underpowered.Add(gate_labels);
+      underpowered.Set(outcome.underpowered ? 1 : 0);
+      series.underpowered.push_back(&underpowered);
+    }
     for (gates::Verdict verdict : kVerdicts) {
       Labels with_verdict = gate_labels;
       with_verdict["verdict"] = std::string(gates::to_string(verdict));

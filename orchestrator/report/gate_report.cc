@@ -66,8 +66,22 @@ std::string md_escape(const std::string& text) {
   return out;
 }
 
+// The workload with its variant, where it has one ("default" is a scenario without compare).
+std::string workload_text(const gating::EvaluatedGate& g) {
+  if (g.variant == "default" || g.variant.empty()) return g.workload;
+  return g.workload + "[" + g.variant + "]";
+}
+
+// One name per testcase: two variants of one gate are two names.
 std::string gate_name(const gating::EvaluatedGate& g) {
-  return fmt::format("{} {} (gate #{})", g.workload, g.outcome.metric, g.gate_index + 1);
+  return fmt::format("{} {} (gate #{})", workload_text(g), g.outcome.metric, g.gate_index + 1);
+}
+
+// The verdict, with ", underpowered" when the gate could not detect twice its allowance.
+std::string verdict_text(const gating::EvaluatedGate& g) {
+  std::string v(gates::to_string(g.outcome.verdict));
+  if (g.outcome.underpowered) v += ", underpowered";
+  return v;
 }
 
 const char* severity(const gating::EvaluatedGate& g) {
@@ -86,8 +100,8 @@ std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
   rows.push_back(
       Row{"verdict", "severity", "workload", "metric", "observed", "threshold", "explanation"});
   for (const auto& g : gates) {
-    rows.push_back(Row{std::string(gates::to_string(g.outcome.verdict)), severity(g), g.workload,
-                       g.outcome.metric, value_text(g.outcome.observed, g.outcome.metric),
+    rows.push_back(Row{verdict_text(g), severity(g), workload_text(g), g.outcome.metric,
+                       value_text(g.outcome.observed, g.outcome.metric),
                        value_text(g.outcome.threshold, g.outcome.metric), g.outcome.explanation});
   }
   std::array<size_t, 6> width = {13, 8, 24, 16, 12, 12};
@@ -136,8 +150,13 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
       cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"{}\">",
                            xml_escape(report.result.scenario), xml_escape(gate_name(g)));
       const std::string message = xml_escape(g.outcome.explanation);
+      const bool fails_underpowered = g.outcome.underpowered && g.outcome.fail_when_underpowered;
       switch (g.outcome.verdict) {
         case Verdict::kPass:
+          if (fails_underpowered) {
+            ++suite_failures;
+            cases += fmt::format("<failure type=\"underpowered\" message=\"{}\"/>", message);
+          }
           break;
         case Verdict::kFail:
           ++suite_failures;
@@ -148,10 +167,17 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
           cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", message);
           break;
         case Verdict::kInconclusive:
+          if (fails_underpowered) {
+            ++suite_failures;
+            cases += fmt::format("<failure type=\"underpowered\" message=\"{}\"/>", message);
+            break;
+          }
+          [[fallthrough]];
         case Verdict::kNoBaseline:
+        case Verdict::kNotConfigured:
           ++suite_skipped;
-          cases += fmt::format("<skipped message=\"{}: {}\"/>", gates::to_string(g.outcome.verdict),
-                               message);
+          cases +=
+              fmt::format("<skipped message=\"{}: {}\"/>", xml_escape(verdict_text(g)), message);
           break;
       }
       cases += "</testcase>\n";
@@ -207,14 +233,16 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
               : std::string(results::status_name(w.status)) + ": " + md_escape(w.error));
     }
     if (!report.gates.empty()) {
-      out += "\n| verdict | severity | workload | metric | observed | threshold | explanation |\n";
-      out += "|---|---|---|---|---|---|---|\n";
+      out +=
+          "\n| verdict | severity | workload | variant | metric | observed | threshold | "
+          "explanation |\n";
+      out += "|---|---|---|---|---|---|---|---|\n";
       for (const auto& g : report.gates) {
-        const auto verdict = gates::to_string(g.outcome.verdict);
-        out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n",
-                           g.outcome.verdict == Verdict::kPass ? std::string(verdict)
-                                                               : fmt::format("**{}**", verdict),
-                           severity(g), g.workload, g.outcome.metric,
+        const std::string verdict = verdict_text(g);
+        const bool plain = g.outcome.verdict == Verdict::kPass && !g.outcome.underpowered;
+        out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                           plain ? verdict : fmt::format("**{}**", verdict), severity(g),
+                           md_escape(g.workload), md_escape(g.variant), g.outcome.metric,
                            value_text(g.outcome.observed, g.outcome.metric),
                            value_text(g.outcome.threshold, g.outcome.metric),
                            md_escape(g.outcome.explanation));

@@ -228,6 +228,8 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"p_adjusted", optional(o.p_adjusted)},
           {"alpha", o.alpha},
           {"underpowered", o.underpowered},
+          {"fail_when_underpowered", o.fail_when_underpowered},
+          {"detectable", optional(o.detectable)},
           {"explanation", o.explanation}};
 }
 

@@ -224,6 +224,53 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
   return values;
 }
 
+std::optional<double> metric_figure(const WorkloadResult& workload, const std::string& metric) {
+  // The per-repetition values also say whether every repetition has the metric.
+  auto values = metric_values(workload, metric);
+  if (!values) return std::nullopt;
+  const auto& reps = workload.repetitions;
+  if (metric == "throughput.rps" || metric == "throughput.bytes_per_s") {
+    return median_of(std::move(*values));
+  }
+  if (metric == "errors.count") return static_cast<double>(workload.error_count());
+  if (metric == "errors.rate") {
+    uint64_t operations = 0;
+    for (const auto& rep : reps) operations += rep.operations;
+    return static_cast<double>(workload.error_count()) / static_cast<double>(operations);
+  }
+  if (metric == "latency.mean") {
+    auto mean = workload.latency_mean();
+    if (!mean) return std::nullopt;
+    return *mean / 1e9;
+  }
+  if (metric.rfind("latency.", 0) == 0) {
+    static const std::vector<std::pair<std::string, double>> kPercentiles = {
+        {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
+        {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
+    for (const auto& [name, percentile] : kPercentiles) {
+      if (name != metric) continue;
+      auto ns = workload.latency_at(percentile);
+      if (!ns) return std::nullopt;
+      return static_cast<double>(*ns) / 1e9;
+    }
+    return std::nullopt;
+  }
+  if (metric == "router.cpu_per_request") {
+    double cpu = 0;
+    uint64_t requests = 0;
+    for (const auto& rep : reps) {
+      // The divisor of Repetition::router_cpu_per_request: the router's own request count, or
+      // the workers' operations for a system that counts none (a command, nginx).
+      cpu += rep.router.cpu_seconds;
+      requests += rep.router.collected ? rep.router.requests : rep.operations;
+    }
+    if (requests == 0) return std::nullopt;
+    return cpu / static_cast<double>(requests);
+  }
+  // router.rss_bytes, worker.cpu_utilization: the peak over repetitions.
+  return *std::max_element(values->begin(), values->end());
+}
+
 std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric) {
   if (workload.repetitions.empty() || metric_values(workload, metric)) return "";
   const std::string tool = workload.latency_tool();

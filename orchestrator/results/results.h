@@ -192,6 +192,14 @@ struct WorkloadResult {
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);
 
+// The workload's figure of a named metric, as every report prints it (docs/GATES.md, "What a gate
+// judges"): the median over repetitions of throughput, latency from the histogram of every
+// repetition merged (the tool's figures as latency_at gives them), errors summed (errors.rate:
+// all errors over all operations), router CPU over all requests, the peak router RSS and the
+// busiest worker's CPU utilization. Absolute gates judge it, relative gates compare it, the
+// terminal, RESULT lines, JSON and the store print it. nullopt when not collected.
+std::optional<double> metric_figure(const WorkloadResult& workload, const std::string& metric);
+
 // Why `metric` was not measured for this workload when its workers could not measure it (a
 // worker adapter's tool that did not print the figure, a field in not_measured), else "".
 std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric);

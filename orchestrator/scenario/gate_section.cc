@@ -10,9 +10,10 @@
 namespace benchgate::scenario {
 namespace {
 
-const std::vector<std::string_view> kGateKeys = {"workload", "metric",         "max",   "min",
-                                                 "baseline", "max_regression", "alpha", "severity",
-                                                 "kind",     "min_change"};
+const std::vector<std::string_view> kGateKeys = {
+    "workload", "variant",        "metric", "max",      "min",
+    "baseline", "max_regression", "alpha",  "severity", "fail_when_underpowered",
+    "kind",     "min_change"};
 
 std::string metric_list() {
   std::string all;
@@ -80,7 +81,24 @@ void check_workload_reference(TableReader& r, const std::string& pattern,
                             did_you_mean(pattern, names_of(workloads)));
 }
 
-Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool workloads_complete) {
+void check_variant_reference(TableReader& r, const std::string& pattern,
+                             const std::vector<std::string>& variants) {
+  const bool matched = std::any_of(variants.begin(), variants.end(), [&](const std::string& v) {
+    return workload_matches(pattern, v);
+  });
+  if (matched) return;
+  std::vector<std::string_view> names(variants.begin(), variants.end());
+  std::string all;
+  for (const auto& v : variants) all += (all.empty() ? "" : ", ") + v;
+  r.diagnostics().error(
+      r.value_location("variant"),
+      std::string(is_glob(pattern) ? "gate variant pattern '" : "gate variant '") + pattern +
+          "' matches no variant" + did_you_mean(pattern, names) +
+          "; the scenario's variants: " + all);
+}
+
+Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
+               const std::vector<std::string>& variants, bool workloads_complete) {
   Diagnostics& diag = r.diagnostics();
   Gate gate;
   gate.where = r.table_location();
@@ -96,6 +114,14 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool work
       }
       gate.workload = std::move(*pattern);
     }
+  }
+  if (auto variant = r.string("variant")) {
+    if (variant->empty()) {
+      diag.error(r.value_location("variant"), "key 'variant' must name a variant or a glob");
+    } else {
+      check_variant_reference(r, *variant, variants);
+    }
+    gate.variant = std::move(*variant);
   }
   std::optional<MetricKind> kind;
   if (r.require("metric")) {
@@ -141,7 +167,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool work
     if (baseline->empty()) diag.error(r.value_location("baseline"), "key 'baseline' is empty");
     gate.baseline = std::move(*baseline);
   }
-  for (std::string_view key : {"max_regression", "alpha"}) {
+  for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
     if (!relative && r.has(key)) {
       diag.error(
           r.key_location(key),
@@ -166,6 +192,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool work
       }
       gate.alpha = *alpha;
     }
+    if (auto strict = r.boolean("fail_when_underpowered")) gate.fail_when_underpowered = *strict;
   }
   if (auto severity = r.choice("severity", {"critical", "warning"})) {
     gate.severity = *severity == "warning" ? GateSeverity::kWarning : GateSeverity::kCritical;
@@ -176,7 +203,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, bool work
 }  // namespace
 
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             bool workloads_complete) {
+                             const std::vector<std::string>& variants, bool workloads_complete) {
   std::vector<Gate> out;
   const toml::node* node = top.node("gates");
   if (!node) return out;
@@ -191,7 +218,7 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
     ++index;
     TableReader r(*element.as_table(), "in [[gates]] #" + std::to_string(index), top.diagnostics(),
                   top.interpolator());
-    out.push_back(read_gate(r, workloads, workloads_complete));
+    out.push_back(read_gate(r, workloads, variants, workloads_complete));
   }
   return out;
 }

@@ -137,12 +137,16 @@ enum class GateSeverity { kCritical, kWarning };
 // operations per second, a plain ratio for rates.
 struct Gate {
   std::string workload;                  // a name or a glob ("wamp_*")
+  std::string variant = "*";             // a variant name or a glob; one verdict per variant
   std::string metric;                    // "latency.p99", "throughput.rps", ...
   std::optional<double> max;             // absolute upper bound
   std::optional<double> min;             // absolute lower bound
   std::string baseline;                  // relative gate: baseline name
   std::optional<double> max_regression;  // relative gate: 0.05 for "5%"
   double alpha = 0.01;
+  // An underpowered relative gate (it could not detect twice its max_regression with this
+  // noise) fails the run instead of passing or staying inconclusive (docs/GATES.md).
+  bool fail_when_underpowered = false;
   // kind = "change" (docs/GATES.md, "Change gates"): judged against the series' own recent
   // history, failing a run that starts a change worse by at least min_change; no baseline.
   bool change = false;

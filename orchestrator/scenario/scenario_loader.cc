@@ -52,7 +52,10 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   check_workload_workers(scenario, diag);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();
-  scenario.gates = read_gates(top, scenario.workloads, named);
+  std::vector<std::string> variants = {"default"};
+  if (!scenario.compare_workers.empty()) variants = scenario.compare_workers;
+  if (!scenario.compare_routers.empty()) variants = scenario.compare_routers;
+  scenario.gates = read_gates(top, scenario.workloads, variants, named);
 }
 
 }  // namespace

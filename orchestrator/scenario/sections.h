@@ -52,9 +52,10 @@ WorkloadTemplate read_defaults(TableReader& top);
 // [[workloads]], each starting from the template. At least one is required.
 std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& defaults);
 
-// [[gates]], each checked against the workloads read (names and globs must match one).
+// [[gates]], each checked against the workloads read and the variants they run as ("default",
+// or the compared routers' or workers' names): names and globs must match one.
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             bool workloads_complete);
+                             const std::vector<std::string>& variants, bool workloads_complete);
 
 // The `kind` key of a [[gates]] table (change_gate_section.cc). For kind = "change" reads the
 // change gate's keys into `gate` and returns true (the caller reads no bound); otherwise checks

@@ -39,4 +39,10 @@ std::optional<std::string_view> metric_sql_expression(std::string_view metric) {
   return std::nullopt;
 }
 
+std::vector<std::string_view> stored_metric_names() {
+  std::vector<std::string_view> names;
+  for (const MetricColumn& c : kColumns) names.push_back(c.metric);
+  return names;
+}
+
 }  // namespace benchgate::store

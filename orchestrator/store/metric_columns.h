@@ -6,10 +6,14 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace benchgate::store {
 
 // A constant SQL expression over `repetitions` columns, or nothing for an unknown metric.
 std::optional<std::string_view> metric_sql_expression(std::string_view metric);
+
+// Every metric a gate can name, in a fixed order (the figures stored per workload).
+std::vector<std::string_view> stored_metric_names();
 
 }  // namespace benchgate::store

@@ -155,6 +155,8 @@ struct GateRecord {
   std::string verdict;   // pass | fail | inconclusive | no_baseline | error
   std::string severity;  // critical | warning
   std::string explanation;
+  std::optional<bool> underpowered;  // relative gates that were compared
+  std::optional<double> detectable;  // smallest detectable regression (a fraction)
 };
 
 struct BaselineEntry {
@@ -189,11 +191,13 @@ struct SeriesRun {
   std::vector<std::string> baselines;  // names, sorted
 };
 
-// One baseline run of a series with its per-repetition values of the metric.
+// One baseline run of a series with its figure (workload_figures) and its per-repetition
+// values of the metric.
 struct HistoryRun {
   int64_t run_id = 0;
   int64_t started_at_ns = 0;
   std::string commit;
+  double figure = 0;
   std::vector<double> values;
 };
 
@@ -202,6 +206,16 @@ struct HistoryRun {
 struct ChangeSeriesKey {
   std::string scenario;
   int64_t testbed_id = 0;
+  std::string workload;
+  std::string variant = "default";
+  std::string params_hash;
+  std::string metric;
+};
+
+// One series of one testbed, as calibrations are kept (docs/GATES.md, "Calibration").
+struct SeriesKey {
+  int64_t testbed_id = 0;
+  std::string scenario;
   std::string workload;
   std::string variant = "default";
   std::string params_hash;
@@ -242,6 +256,21 @@ struct SeriesChanges {
   int64_t points = 0;       // runs in the series
   bool from_store = false;  // true: read from change_points; false: computed now
   std::vector<StoredChangePoint> changes;
+};
+
+// What `orchestrator calibrate` measured for one series: the between-run noise of its figure
+// over an A/A series of runs, and the smallest regression a relative gate can detect.
+struct CalibrationRecord {
+  SeriesKey series;
+  int64_t calibrated_at_ns = 0;
+  int runs = 0;
+  std::vector<int64_t> run_ids;
+  double mean = 0;    // base units
+  double cv = 0;      // standard deviation / mean of the figure
+  double log_sd = 0;  // standard deviation in the gates' log space
+  double alpha = 0.01;
+  double detectable_1 = 0;  // with 1 baseline run (a fraction: 0.05 = 5%)
+  double detectable_5 = 0;  // with 5 baseline runs
 };
 
 }  // namespace benchgate::store

@@ -118,6 +118,17 @@ class Store {
   // The metrics change points are looked for in, as gates name them.
   static const std::vector<std::string>& change_metrics();
 
+  // A stored workload's figure of a metric (workload_figures), nothing when not collected;
+  // an error when the workload is unknown.
+  Expected<std::optional<double>> run_metric_figure(int64_t run, const std::string& workload,
+                                                    const std::string& variant,
+                                                    const std::string& metric);
+
+  // Stores one calibration per series (`orchestrator calibrate`).
+  Expected<void> store_calibrations(const std::vector<CalibrationRecord>& records);
+  // The latest calibration of a series, nothing when it was never calibrated.
+  Expected<std::optional<CalibrationRecord>> calibration(const SeriesKey& series);
+
   // The connection, for tools and tests that need raw SQL (read-only queries, bulk fills).
   sqlite::Database& database() { return *db_; }
 

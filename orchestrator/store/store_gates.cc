@@ -26,8 +26,9 @@ Expected<void> Store::store_gate_results(int64_t run, const std::vector<GateReco
   auto insert = db_->prepare(
       "INSERT INTO gate_results (run_id, evaluation, evaluated_at, gate_index, workload, variant, "
       "metric, kind, threshold, observed, baseline, baseline_runs, baseline_centre, effect, "
-      "p_value, alpha, method, verdict, severity, explanation) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-      "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
+      "p_value, alpha, method, verdict, severity, explanation, underpowered, detectable) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+      "?20, ?21, ?22)");
   if (!insert) return fail(insert.message());
   const int64_t now = unix_now_ns();
   for (const GateRecord& g : records) {
@@ -51,7 +52,9 @@ Expected<void> Store::store_gate_results(int64_t run, const std::vector<GateReco
         .bind(17, g.method)
         .bind(18, g.verdict)
         .bind(19, g.severity)
-        .bind(20, g.explanation);
+        .bind(20, g.explanation)
+        .bind(21, g.underpowered ? std::optional<int64_t>(*g.underpowered ? 1 : 0) : std::nullopt)
+        .bind(22, g.detectable);
     if (auto ok = insert->run(); !ok) {
       return fail("gate " + std::to_string(g.gate_index) + " (" + g.metric + "): " + ok.message());
     }
@@ -64,7 +67,7 @@ Expected<std::vector<GateRecord>> Store::gate_results(int64_t run) {
   auto stmt = db_->prepare(
       "SELECT gate_index, workload, variant, metric, kind, threshold, observed, baseline, "
       "baseline_runs, baseline_centre, effect, p_value, alpha, method, verdict, severity, "
-      "explanation FROM gate_results WHERE run_id = ?1 AND evaluation = "
+      "explanation, underpowered, detectable FROM gate_results WHERE run_id = ?1 AND evaluation = "
       "(SELECT max(evaluation) FROM gate_results WHERE run_id = ?1) ORDER BY gate_index, id");
   if (!stmt) return Error{"reading gate results: " + stmt.message()};
   stmt->bind(1, run);
@@ -92,8 +95,77 @@ Expected<std::vector<GateRecord>> Store::gate_results(int64_t run) {
     g.verdict = s.text(14);
     g.severity = s.text(15);
     g.explanation = s.text(16);
+    if (auto flag = s.optional_int64(17)) g.underpowered = *flag != 0;
+    g.detectable = s.optional_real(18);
     out.push_back(std::move(g));
   }
+}
+
+Expected<void> Store::store_calibrations(const std::vector<CalibrationRecord>& records) {
+  const std::string context = "storing calibrations";
+  auto fail = [&](const std::string& message) { return Error{context + ": " + message}; };
+  auto tx = sqlite::Transaction::begin(*db_);
+  if (!tx) return fail(tx.message());
+  auto insert = db_->prepare(
+      "INSERT INTO calibrations (testbed_id, scenario, workload, variant, params_hash, metric, "
+      "calibrated_at, runs, run_ids, mean, cv, log_sd, alpha, detectable_1, detectable_5) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+  if (!insert) return fail(insert.message());
+  const int64_t now = unix_now_ns();
+  for (const CalibrationRecord& c : records) {
+    insert->reset();
+    insert->bind(1, c.series.testbed_id)
+        .bind(2, c.series.scenario)
+        .bind(3, c.series.workload)
+        .bind(4, c.series.variant)
+        .bind(5, c.series.params_hash)
+        .bind(6, c.series.metric)
+        .bind(7, c.calibrated_at_ns ? c.calibrated_at_ns : now)
+        .bind(8, static_cast<int64_t>(c.runs))
+        .bind(9, to_json(c.run_ids))
+        .bind(10, c.mean)
+        .bind(11, c.cv)
+        .bind(12, c.log_sd)
+        .bind(13, c.alpha)
+        .bind(14, c.detectable_1)
+        .bind(15, c.detectable_5);
+    if (auto ok = insert->run(); !ok) {
+      return fail(c.series.workload + " " + c.series.metric + ": " + ok.message());
+    }
+  }
+  if (auto ok = tx->commit(); !ok) return fail(ok.message());
+  return {};
+}
+
+Expected<std::optional<CalibrationRecord>> Store::calibration(const SeriesKey& series) {
+  const std::string context = "calibration of " + series.workload + " " + series.metric + ": ";
+  auto stmt = db_->prepare(
+      "SELECT calibrated_at, runs, run_ids, mean, cv, log_sd, alpha, detectable_1, detectable_5 "
+      "FROM calibrations WHERE testbed_id = ?1 AND scenario = ?2 AND workload = ?3 AND "
+      "variant = ?4 AND params_hash = ?5 AND metric = ?6 ORDER BY id DESC LIMIT 1");
+  if (!stmt) return Error{context + stmt.message()};
+  stmt->bind(1, series.testbed_id)
+      .bind(2, series.scenario)
+      .bind(3, series.workload)
+      .bind(4, series.variant)
+      .bind(5, series.params_hash)
+      .bind(6, series.metric);
+  auto row = stmt->step();
+  if (!row) return Error{context + row.message()};
+  if (!*row) return std::optional<CalibrationRecord>();
+  const sqlite::Statement& s = *stmt;
+  CalibrationRecord c;
+  c.series = series;
+  c.calibrated_at_ns = s.int64(0);
+  c.runs = static_cast<int>(s.int64(1));
+  c.run_ids = ints_from_json(s.text(2));
+  c.mean = s.real(3);
+  c.cv = s.real(4);
+  c.log_sd = s.real(5);
+  c.alpha = s.real(6);
+  c.detectable_1 = s.real(7);
+  c.detectable_5 = s.real(8);
+  return std::optional<CalibrationRecord>(std::move(c));
 }
 
 }  // namespace benchgate::store

@@ -32,6 +32,21 @@ Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
   return std::optional<std::vector<double>>(std::move(values));
 }
 
+// A workload's stored figure of the metric, or nothing.
+Expected<std::optional<double>> figure_of(sqlite::Statement& stmt, int64_t workload_id,
+                                          const std::string& metric) {
+  stmt.reset();
+  stmt.bind(1, workload_id).bind(2, metric);
+  auto row = stmt.step();
+  if (!row) return row.error();
+  if (!*row) return std::optional<double>();
+  return std::optional<double>(stmt.real(0));
+}
+
+Expected<sqlite::Statement> prepare_figure(sqlite::Database& db) {
+  return db.prepare("SELECT value FROM workload_figures WHERE workload_id = ?1 AND metric = ?2");
+}
+
 Expected<sqlite::Statement> prepare_values(sqlite::Database& db, std::string_view expression) {
   // The expression is a constant of metric_columns.cc, never user text.
   return db.prepare("SELECT " + std::string(expression) +
@@ -79,6 +94,8 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   if (!by_series) return Error{context + ": " + by_series.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
+  auto figures = prepare_figure(*db_);
+  if (!figures) return Error{context + ": " + figures.message()};
 
   struct Walk {
     sqlite::Statement* stmt;
@@ -104,7 +121,11 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       auto v = values_of(*values, c.int64(3));
       if (!v) return Error{context + ": " + v.message()};
       if (!*v) continue;  // not collected in every repetition: not usable as history
-      walk.found.push_back(HistoryRun{c.int64(0), c.int64(1), c.text(2), std::move(**v)});
+      auto figure = figure_of(*figures, c.int64(3), q.metric);
+      if (!figure) return Error{context + ": " + figure.message()};
+      // No figure: stored before figures were (schema version 8) for a latency metric.
+      if (!*figure) continue;
+      walk.found.push_back(HistoryRun{c.int64(0), c.int64(1), c.text(2), **figure, std::move(**v)});
       if (static_cast<int>(walk.found.size()) == q.k) return std::move(walk.found);
     }
   }
@@ -133,6 +154,28 @@ Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t ru
   auto v = values_of(*values, find->int64(0));
   if (!v) return Error{context + ": " + v.message()};
   return std::move(*v);
+}
+
+Expected<std::optional<double>> Store::run_metric_figure(int64_t run, const std::string& workload,
+                                                         const std::string& variant,
+                                                         const std::string& metric) {
+  const std::string context =
+      "figure of " + metric + " for workload '" + workload + "' of run " + std::to_string(run);
+  auto find =
+      db_->prepare("SELECT id FROM workloads WHERE run_id = ?1 AND name = ?2 AND variant = ?3");
+  if (!find) return Error{context + ": " + find.message()};
+  find->bind(1, run).bind(2, workload).bind(3, variant);
+  auto row = find->step();
+  if (!row) return Error{context + ": " + row.message()};
+  if (!*row) {
+    return Error{"run " + std::to_string(run) + " has no workload '" + workload + "' (variant '" +
+                 variant + "')"};
+  }
+  auto figures = prepare_figure(*db_);
+  if (!figures) return Error{context + ": " + figures.message()};
+  auto figure = figure_of(*figures, find->int64(0), metric);
+  if (!figure) return Error{context + ": " + figure.message()};
+  return *figure;
 }
 
 Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {

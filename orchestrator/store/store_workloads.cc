@@ -1,10 +1,12 @@
 // Storing one workload: its row, a summary over repetitions, every repetition with its
 // histograms, and the router's counter deltas, all in one transaction.
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/store_internal.h"
@@ -157,6 +159,20 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
   }
   if (auto ok = w.run(); !ok) return fail(ok.message());
   const int64_t workload_id = db_->last_insert_rowid();
+
+  // The workload's figures, as reports print them and gates judge them.
+  auto insert_figure =
+      db_->prepare("INSERT INTO workload_figures (workload_id, metric, value) VALUES (?1, ?2, ?3)");
+  if (!insert_figure) return fail(insert_figure.message());
+  for (std::string_view metric : stored_metric_names()) {
+    auto figure = results::metric_figure(workload, std::string(metric));
+    if (!figure || !std::isfinite(*figure)) continue;
+    insert_figure->reset();
+    insert_figure->bind(1, workload_id).bind(2, metric).bind(3, *figure);
+    if (auto ok = insert_figure->run(); !ok) {
+      return fail("figure " + std::string(metric) + ": " + ok.message());
+    }
+  }
 
   auto insert_rep = db_->prepare(
       "INSERT INTO repetitions (workload_id, idx, start_ns, duration_ns, data_window_ns, "

@@ -134,6 +134,12 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   config.http.buffer_budget = budget;
   config.wamp.buffer_budget = budget;
 
+  if (raw.inject_work_ns < 0 || raw.inject_work_ns > 1'000'000'000) {
+    return flag_error("--inject-work-ns", "must be from 0 to 1000000000 (1 s)");
+  }
+  config.http.inject_work_ns = raw.inject_work_ns;
+  config.wamp.inject_work_ns = raw.inject_work_ns;
+
   return config;
 }
 

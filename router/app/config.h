@@ -31,6 +31,7 @@ struct RawConfig {
   std::string max_message_bytes = "65MiB";
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
+  int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
 };
 
 struct RouterConfig {

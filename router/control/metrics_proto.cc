@@ -98,6 +98,7 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
     (*out.mutable_gauges())["buffered_bytes_limit"] =
         static_cast<int64_t>(snapshot.buffered_bytes_limit);
   }
+  (*out.mutable_gauges())["inject_work_ns"] = snapshot.inject_work_ns;
   if (snapshot.wamp_present) add_wamp(snapshot, out);
   const std::vector<uint8_t> encoded = snapshot.handling.encode_compressed();
   out.mutable_handling()->set_hdr_v2_compressed(encoded.data(), encoded.size());

@@ -73,6 +73,7 @@ metrics::Snapshot HttpServer::snapshot() {
   snapshot.taken_at_unix_ns = unix_now_ns();
   snapshot.cpu = self_cpu_times();
   snapshot.rss_bytes = self_rss_bytes();
+  snapshot.inject_work_ns = options_.inject_work_ns;
   return snapshot;
 }
 

@@ -29,6 +29,8 @@ struct ServerOptions {
   // The process-wide budget echo bodies are read within (shared with the WAMP router);
   // none: unbounded (tests).
   std::shared_ptr<memory::BufferBudget> buffer_budget;
+  // Busy work per request before it is answered (--inject-work-ns, a calibration aid); 0: off.
+  int64_t inject_work_ns = 0;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }
 };

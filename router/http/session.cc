@@ -9,6 +9,7 @@
 #include <boost/beast/http/error.hpp>
 
 #include "common/time/clock.h"
+#include "router/metrics/inject_work.h"
 
 namespace benchgate::router::http {
 namespace {
@@ -187,6 +188,7 @@ void Session::respond(int64_t now_ns) {
   const ConnectionHeader connection = connection_header();
   if (connection == ConnectionHeader::kClose) close_after_write_ = true;
   stats_.counters.count_request(dispatch.route, dispatch.status);
+  metrics::inject_work(options_.inject_work_ns);
 
   switch (dispatch.action) {
     case Action::kHello:

@@ -31,6 +31,7 @@ struct Snapshot {
   std::array<uint64_t, memory::kBudgetUsers> budget_refusals{};
   CpuTimes cpu;
   uint64_t rss_bytes = 0;
+  int64_t inject_work_ns = 0;  // --inject-work-ns: busy work per request and call (0: none)
 };
 
 }  // namespace benchgate::router::metrics

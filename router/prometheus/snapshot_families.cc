@@ -60,6 +60,10 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                        static_cast<double>(c.connections_accepted)));
   out.push_back(single("benchgate_router_http_open_connections", "HTTP connections open now",
                        MetricType::Gauge, static_cast<double>(snapshot.connections_open)));
+  out.push_back(single("benchgate_router_inject_work_seconds",
+                       "Busy work per HTTP request and WAMP call (--inject-work-ns, a "
+                       "calibration aid; 0: none)",
+                       MetricType::Gauge, static_cast<double>(snapshot.inject_work_ns) / 1e9));
   out.push_back(single("benchgate_router_http_received_bytes_total",
                        "Bytes read from HTTP connections", MetricType::Counter,
                        static_cast<double>(c.bytes_received)));

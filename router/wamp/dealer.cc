@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "router/metrics/inject_work.h"
 #include "router/wamp/core.h"
 #include "router/wamp/message_check.h"
 #include "router/wamp/realm.h"
@@ -77,6 +78,7 @@ void Dealer::on_unregister(Session& session, Json& message) {
 }
 
 void Dealer::on_call(Session& caller, Json& message) {
+  metrics::inject_work(core_.options().inject_work_ns);
   const uint64_t request = id_of(message[1]);
   const std::string& procedure = message[3].get_ref<const std::string&>();
   if (procedure == kEchoProcedure) {

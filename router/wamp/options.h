@@ -29,6 +29,8 @@ struct WampOptions {
   // The process-wide budget incoming messages are assembled within (shared with the HTTP
   // server); none: unbounded (tests).
   std::shared_ptr<memory::BufferBudget> buffer_budget;
+  // Busy work per CALL before it is routed (--inject-work-ns, a calibration aid); 0: off.
+  int64_t inject_work_ns = 0;
 };
 
 }  // namespace benchgate::router::wamp

@@ -91,12 +91,17 @@ class GatesTest(unittest.TestCase):
         self.assertEqual(len(suite.findall("testcase")), 3)  # the run and two gates
         with open(markdown) as f:
             text = f.read()
-        self.assertIn("| pass | critical | hello | latency.p99 |", text)
+        self.assertIn("| pass | critical | hello | default | latency.p99 |", text)
+        # One baseline run and no calibration: the relative gate passes, and says it could
+        # not have caught a regression.
+        self.assertIn("| **pass, underpowered** | critical | hello | default | errors.count |",
+                      text)
 
         # Re-evaluation of the stored run gives the same verdicts without running anything.
         again = self.orchestrator("gate", "2", "--db", self.db, "--baseline", "main")
         self.assertEqual(again.returncode, 0, again.stderr)
-        self.assertEqual(again.stdout.count(" pass "), 2, again.stdout)
+        self.assertRegex(again.stdout, r"\n  pass\s+critical\s+hello\s+latency.p99")
+        self.assertRegex(again.stdout, r"\n  pass, underpowered\s+critical\s+hello\s+errors.count")
 
     def test_an_impossible_gate_fails_the_run_with_exit_1_and_says_why(self):
         path = self.scenario(p99_max="1ns")

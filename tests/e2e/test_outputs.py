@@ -259,7 +259,7 @@ class ReportsTest(OutputsTest):
             text = f.read()
         self.assertNotIn("| workload | ops/s", text)  # no results table without its rows
         self.assertIn("`orchestrator runs show 1`", text)
-        self.assertIn("| pass | critical | hello | latency.p99 |", text)
+        self.assertIn("| pass | critical | hello | default | latency.p99 |", text)
         for case in ET.parse(junit).getroot().iter("testcase"):
             self.assertIsNone(case.get("time"), case.get("name"))
 

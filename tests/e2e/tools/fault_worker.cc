@@ -14,6 +14,8 @@
 //   other_layout       window N's latency histogram tracks 1 ns..1 s with 2 digits, not
 //                      benchgate's 1 ns..1 h with 3
 //   exit_at_start      exits with status 1 before printing READY
+//   errors_in_window   window N reports 500 "status" errors besides its 100 successes
+//   slow_window        window N's 100 successes took 10 ms each instead of 100 us
 #include <grpcpp/grpcpp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -58,8 +60,10 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   constexpr uint64_t kOperations = 100;
   v1::WindowResult result;
   result.set_window(window.index());
-  result.set_operations(kOperations);
+  const bool errors = faulty && fault.mode == "errors_in_window";
+  result.set_operations(kOperations + (errors ? 500 : 0));
   result.set_successes(kOperations);
+  if (errors) (*result.mutable_errors())["status"] = 500;
   result.set_first_send_unix_ns(window.start_at_unix_ns());
   result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
   result.set_wall_ns(window.duration_ns());
@@ -67,7 +71,8 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   benchgate::HdrHistogram latency = faulty && fault.mode == "other_layout"
                                         ? benchgate::HdrHistogram(1, 1'000'000'000, 2)
                                         : benchgate::HdrHistogram();
-  latency.record_n(100'000, static_cast<int64_t>(kOperations));  // 100 us each
+  const bool slow = faulty && fault.mode == "slow_window";
+  latency.record_n(slow ? 10'000'000 : 100'000, static_cast<int64_t>(kOperations));
   if (faulty && fault.mode == "malformed_count") latency.record(200'000);
   auto bytes = latency.encode_compressed();
   std::string blob(bytes.begin(), bytes.end());
@@ -136,10 +141,10 @@ int main(int argc, char** argv) {
   app.add_option("--listen", listen, "HOST:PORT of the gRPC service")->capture_default_str();
   app.add_option("--mode", fault.mode, "The fault")
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
-                             "other_layout", "exit_at_start"}))
+                             "other_layout", "exit_at_start", "errors_in_window", "slow_window"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
-  app.add_option("--window", fault.window, "Window index that gets a malformed result")
+  app.add_option("--window", fault.window, "Window index that gets the fault")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 

@@ -1,5 +1,5 @@
-// Single-gate verdicts on hand-made values: absolute bounds, missing data, missing baselines,
-// malformed gates, values log space cannot take, and the exact small-sample path.
+// Single-gate verdicts on hand-made values: absolute bounds on the run's figure, missing data,
+// missing baselines, malformed gates, values log space cannot take, few baseline runs.
 #include "orchestrator/gates/gate_evaluator.h"
 
 #include <gtest/gtest.h>
@@ -13,31 +13,51 @@ namespace benchgate::gates {
 namespace {
 
 using testing::absolute_gate;
+using testing::base;
 using testing::relative_gate;
+using testing::run;
 
-TEST(AbsoluteGate, MedianWithinMaxPassesAndAboveFails) {
-  const auto gate = absolute_gate("latency.p99", 0.005);
-  const GateOutcome ok = evaluate_gate(gate, std::vector<double>{0.004, 0.0042, 0.009}, {});
+TEST(AbsoluteGate, TheFigureWithinMaxPassesAndAboveFails) {
+  const auto gate = absolute_gate("throughput.rps", 20000);
+  const GateOutcome ok = evaluate_gate(gate, run({15000, 16000, 30000}), {});
   EXPECT_EQ(ok.verdict, Verdict::kPass);
   EXPECT_EQ(ok.method, Method::kAbsolute);
-  EXPECT_DOUBLE_EQ(*ok.observed, 0.0042);  // the median, not the worst repetition
-  EXPECT_DOUBLE_EQ(*ok.threshold, 0.005);
-  EXPECT_EQ(ok.explanation, "median 4.20ms over 3 repetitions within max 5.00ms");
+  EXPECT_DOUBLE_EQ(*ok.observed, 16000);  // the figure: here the median, not the worst one
+  EXPECT_DOUBLE_EQ(*ok.threshold, 20000);
+  EXPECT_EQ(ok.explanation, "16.0k ops/s (median of 3 repetitions) within max 20.0k ops/s");
 
-  const GateOutcome bad = evaluate_gate(gate, std::vector<double>{0.006, 0.0061, 0.001}, {});
+  const GateOutcome bad = evaluate_gate(gate, run({21000, 21500, 1000}), {});
   EXPECT_EQ(bad.verdict, Verdict::kFail);
-  EXPECT_EQ(bad.explanation, "median 6.00ms over 3 repetitions above max 5.00ms");
-  EXPECT_NEAR(*bad.effect, 0.001, 1e-15);
+  EXPECT_EQ(bad.explanation, "21.0k ops/s (median of 3 repetitions) above max 20.0k ops/s");
+  EXPECT_NEAR(*bad.effect, 1000, 1e-9);
+}
+
+TEST(AbsoluteGate, ErrorsAreSummedOverRepetitionsNotTheirMedian) {
+  // [0, 0, 500]: the median is 0, and the report prints errors=500. The gate judges 500.
+  const GateOutcome o = evaluate_gate(absolute_gate("errors.count", 0), run(500, {0, 0, 500}), {});
+  EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
+  EXPECT_DOUBLE_EQ(*o.observed, 500);
+  EXPECT_EQ(o.explanation, "500 (summed over 3 repetitions) above max 0");
+}
+
+TEST(AbsoluteGate, LatencyJudgesTheMergedFigureItIsGiven) {
+  // One slow repetition: the merged p99 is 8.9 ms while the median of per-repetition p99s is
+  // about 1 ms. The gate judges the figure the report prints.
+  const GateOutcome o =
+      evaluate_gate(absolute_gate("latency.p99", 0.005), run(0.0089, {0.00105, 0.001, 0.0089}), {});
+  EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
+  EXPECT_DOUBLE_EQ(*o.observed, 0.0089);
+  EXPECT_EQ(o.explanation, "8.90ms (3 repetitions merged) above max 5.00ms");
 }
 
 TEST(AbsoluteGate, MinBoundFailsBelowAndTheViolatedBoundIsReported) {
   const auto gate = absolute_gate("throughput.rps", 20000, 10000);
-  const GateOutcome low = evaluate_gate(gate, std::vector<double>{9000, 9500, 9900}, {});
+  const GateOutcome low = evaluate_gate(gate, run({9000, 9500, 9900}), {});
   EXPECT_EQ(low.verdict, Verdict::kFail);
   EXPECT_FALSE(low.threshold_is_max);
   EXPECT_DOUBLE_EQ(*low.threshold, 10000);
-  EXPECT_EQ(low.explanation, "median 9.50k ops/s over 3 repetitions below min 10.0k ops/s");
-  const GateOutcome mid = evaluate_gate(gate, std::vector<double>{15000}, {});
+  EXPECT_EQ(low.explanation, "9.50k ops/s (median of 3 repetitions) below min 10.0k ops/s");
+  const GateOutcome mid = evaluate_gate(gate, run({15000}), {});
   EXPECT_EQ(mid.verdict, Verdict::kPass);
 }
 
@@ -50,13 +70,12 @@ TEST(MissingData, AMetricThatWasNotCollectedIsAnErrorNeverAPass) {
 
 TEST(MissingData, NoRepetitionsOrNonFiniteValuesAreErrors) {
   const auto gate = relative_gate("throughput.rps");
-  const std::vector<BaselineRun> base{{1, {100, 101}}};
-  EXPECT_EQ(evaluate_gate(gate, std::vector<double>{}, base).verdict, Verdict::kError);
-  EXPECT_EQ(evaluate_gate(gate, std::vector<double>{100, std::nan("")}, base).verdict,
+  const std::vector<BaselineRun> baseline{base(1, {100, 101})};
+  EXPECT_EQ(evaluate_gate(gate, run({}), baseline).verdict, Verdict::kError);
+  EXPECT_EQ(evaluate_gate(gate, run(100, {100, std::nan("")}), baseline).verdict, Verdict::kError);
+  EXPECT_EQ(evaluate_gate(gate, run({std::numeric_limits<double>::infinity()}), baseline).verdict,
             Verdict::kError);
-  EXPECT_EQ(evaluate_gate(gate, std::vector<double>{std::numeric_limits<double>::infinity()}, base)
-                .verdict,
-            Verdict::kError);
+  EXPECT_EQ(evaluate_gate(gate, run(std::nan(""), {100}), baseline).verdict, Verdict::kError);
 }
 
 TEST(MissingData, MissingMetricIsAnErrorEvenWithoutABaseline) {
@@ -65,28 +84,25 @@ TEST(MissingData, MissingMetricIsAnErrorEvenWithoutABaseline) {
 }
 
 TEST(NoBaseline, NoBaselineRunGivesNoBaseline) {
-  const GateOutcome o =
-      evaluate_gate(relative_gate("throughput.rps"), std::vector<double>{100, 101, 99}, {});
+  const GateOutcome o = evaluate_gate(relative_gate("throughput.rps"), run({100, 101, 99}), {});
   EXPECT_EQ(o.verdict, Verdict::kNoBaseline);
   EXPECT_TRUE(o.baseline_run_ids.empty());
   EXPECT_NE(o.explanation.find("'main'"), std::string::npos) << o.explanation;
 }
 
 TEST(NoBaseline, BaselineRunsWithoutTheMetricAreLeftOut) {
-  const std::vector<BaselineRun> empty_runs{{7, {}}, {8, {std::nan("")}}};
-  EXPECT_EQ(
-      evaluate_gate(relative_gate("throughput.rps"), std::vector<double>{100}, empty_runs).verdict,
-      Verdict::kNoBaseline);
-  const std::vector<BaselineRun> mixed{{7, {}}, {8, {100, 101, 99}}};
-  const GateOutcome o =
-      evaluate_gate(relative_gate("throughput.rps"), std::vector<double>{100, 100.5}, mixed);
+  const std::vector<BaselineRun> empty_runs{
+      base(7, {}), base(8, {std::nan("")}), {9, run(std::nan(""), {100})}};
+  EXPECT_EQ(evaluate_gate(relative_gate("throughput.rps"), run({100}), empty_runs).verdict,
+            Verdict::kNoBaseline);
+  const std::vector<BaselineRun> mixed{base(7, {}), base(8, {100, 101, 99})};
+  const GateOutcome o = evaluate_gate(relative_gate("throughput.rps"), run({100, 100.5}), mixed);
   EXPECT_EQ(o.verdict, Verdict::kPass) << o.explanation;
   EXPECT_EQ(o.baseline_run_ids, std::vector<int64_t>{8});
 }
 
 TEST(MalformedGate, UnknownMetricIsAnError) {
-  const GateOutcome o =
-      evaluate_gate(absolute_gate("latency.p98", 0.005), std::vector<double>{0.001}, {});
+  const GateOutcome o = evaluate_gate(absolute_gate("latency.p98", 0.005), run({0.001}), {});
   EXPECT_EQ(o.verdict, Verdict::kError);
   EXPECT_EQ(o.explanation, "unknown metric 'latency.p98'");
 }
@@ -94,86 +110,132 @@ TEST(MalformedGate, UnknownMetricIsAnError) {
 TEST(MalformedGate, RelativeGateWithoutBaselineNameOrWithoutBoundIsAnError) {
   auto no_name = relative_gate("throughput.rps");
   no_name.baseline.clear();
-  EXPECT_EQ(evaluate_gate(no_name, std::vector<double>{1}, {}).verdict, Verdict::kError);
+  EXPECT_EQ(evaluate_gate(no_name, run({1}), {}).verdict, Verdict::kError);
   auto no_bound = relative_gate("throughput.rps");
   no_bound.baseline.clear();
   no_bound.max_regression.reset();
-  EXPECT_EQ(evaluate_gate(no_bound, std::vector<double>{1}, {}).verdict, Verdict::kError);
+  EXPECT_EQ(evaluate_gate(no_bound, run({1}), {}).verdict, Verdict::kError);
   auto bad_alpha = relative_gate("throughput.rps", 0.05, 0);
-  EXPECT_EQ(evaluate_gate(bad_alpha, std::vector<double>{1}, {{1, {1}}}).verdict, Verdict::kError);
+  EXPECT_EQ(evaluate_gate(bad_alpha, run({1}), {base(1, {1})}).verdict, Verdict::kError);
 }
 
 TEST(LogSpace, NegativeValuesGiveAnErrorInsteadOfACrash) {
   const auto gate = relative_gate("latency.p50");
-  const GateOutcome neg_new = evaluate_gate(gate, std::vector<double>{-1, 0.001}, {{1, {0.001}}});
+  const GateOutcome neg_new = evaluate_gate(gate, run({-1, 0.001}), {base(1, {0.001})});
   EXPECT_EQ(neg_new.verdict, Verdict::kError);
   EXPECT_NE(neg_new.explanation.find("log space"), std::string::npos);
-  const GateOutcome neg_base = evaluate_gate(gate, std::vector<double>{0.001}, {{1, {-0.001}}});
+  const GateOutcome neg_base = evaluate_gate(gate, run({0.001}), {base(1, {-0.001})});
   EXPECT_EQ(neg_base.verdict, Verdict::kError);
 }
 
 TEST(LogSpace, ZeroErrorsStayComparableThroughTheMetricFloor) {
   const auto gate = relative_gate("errors.count");
   std::vector<BaselineRun> clean;
-  for (int r = 0; r < 5; ++r) clean.push_back({r, {0, 0, 0}});
-  const GateOutcome still_clean = evaluate_gate(gate, std::vector<double>{0, 0, 0}, clean);
+  for (int r = 0; r < 5; ++r) clean.push_back(base(r, {0, 0, 0}));
+  const GateOutcome still_clean = evaluate_gate(gate, run(0, {0, 0, 0}), clean);
   EXPECT_EQ(still_clean.verdict, Verdict::kPass) << still_clean.explanation;
   EXPECT_DOUBLE_EQ(*still_clean.baseline_centre, 0);
   // A deterministic metric that moves is certain: zero spread gives p = 0.
-  const GateOutcome now_failing = evaluate_gate(gate, std::vector<double>{3, 3, 4}, clean);
+  const GateOutcome now_failing = evaluate_gate(gate, run(10, {3, 3, 4}), clean);
   EXPECT_EQ(now_failing.verdict, Verdict::kFail) << now_failing.explanation;
   EXPECT_DOUBLE_EQ(*now_failing.p_value, 0);
 }
 
-TEST(SmallBaseline, ExactMannWhitneyDecidesAtTheOracleValues) {
-  // 5 new repetitions all 20% slower than 5 baseline ones: p = 1/252 = 0.00397 < 0.01.
-  const std::vector<BaselineRun> base{{42, {1.00, 1.01, 1.02, 1.03, 1.04}}};
-  const std::vector<double> worse{1.20, 1.21, 1.22, 1.23, 1.24};
-  const GateOutcome five = evaluate_gate(relative_gate("latency.p50"), worse, base);
-  EXPECT_EQ(five.method, Method::kMannWhitney);
-  EXPECT_EQ(five.verdict, Verdict::kFail) << five.explanation;
-  EXPECT_NEAR(*five.p_value, 0.00397, 5e-6);
-
-  // 3 against 3 cannot reach p < 0.01 (its minimum is 0.05): a real regression is
-  // inconclusive, and a pass is marked underpowered.
-  const std::vector<BaselineRun> small{{43, {1.00, 1.01, 1.02}}};
-  const GateOutcome three =
-      evaluate_gate(relative_gate("latency.p50"), std::vector<double>{1.2, 1.21, 1.22}, small);
-  EXPECT_EQ(three.verdict, Verdict::kInconclusive) << three.explanation;
-  EXPECT_NEAR(*three.p_value, 0.05, 5e-6);
-  EXPECT_NE(three.explanation.find("not significant"), std::string::npos);
-  const GateOutcome same =
-      evaluate_gate(relative_gate("latency.p50"), std::vector<double>{1.0, 1.01, 1.02}, small);
+TEST(SmallBaseline, OneBaselineRunWithoutCalibrationCannotFailAndSaysUnderpowered) {
+  // 3 against 3 repetitions, a 20% regression: the within-run spread is tiny, but nothing
+  // says how far a second run of the same build would land, so the gate cannot fail.
+  const std::vector<BaselineRun> one{base(43, {1.00, 1.01, 1.02})};
+  const GateOutcome worse =
+      evaluate_gate(relative_gate("latency.p50"), run({1.2, 1.21, 1.22}), one);
+  EXPECT_EQ(worse.method, Method::kNestedT);
+  EXPECT_EQ(worse.verdict, Verdict::kInconclusive) << worse.explanation;
+  EXPECT_TRUE(worse.underpowered);
+  EXPECT_FALSE(worse.p_value.has_value());
+  EXPECT_NE(worse.explanation.find("underpowered"), std::string::npos) << worse.explanation;
+  EXPECT_NE(worse.explanation.find("run-to-run noise is unknown"), std::string::npos);
+  const GateOutcome same = evaluate_gate(relative_gate("latency.p50"), run({1.0, 1.01, 1.02}), one);
   EXPECT_EQ(same.verdict, Verdict::kPass);
   EXPECT_TRUE(same.underpowered);
-  // With alpha 0.1 the same 3-vs-3 regression is significant.
-  const GateOutcome lenient = evaluate_gate(relative_gate("latency.p50", 0.05, 0.1),
-                                            std::vector<double>{1.2, 1.21, 1.22}, small);
-  EXPECT_EQ(lenient.verdict, Verdict::kFail);
+}
+
+TEST(SmallBaseline, ACalibrationLetsOneBaselineRunDecide) {
+  const std::vector<BaselineRun> one{base(43, {1.00, 1.01, 1.02})};
+  const CalibratedNoise quiet{0.01, 10};  // 1% between runs, measured over 10 runs
+  const GateOutcome worse =
+      evaluate_gate(relative_gate("latency.p50"), run({1.2, 1.21, 1.22}), one, quiet);
+  EXPECT_EQ(worse.method, Method::kCalibratedT);
+  EXPECT_EQ(worse.verdict, Verdict::kFail) << worse.explanation;
+  EXPECT_FALSE(worse.underpowered);
+  // t(0.99, 9) * 1% * sqrt(2) = 4.0%: the smallest change this testbed can detect.
+  ASSERT_TRUE(worse.detectable.has_value());
+  EXPECT_NEAR(*worse.detectable, std::expm1(2.821 * 0.01 * std::sqrt(2.0)), 2e-4);
+  // A 2% allowance is below that: the explanation says so.
+  const GateOutcome tight =
+      evaluate_gate(relative_gate("latency.p50", 0.02), run({1.0, 1.01, 1.02}), one, quiet);
+  EXPECT_EQ(tight.verdict, Verdict::kPass);
+  EXPECT_TRUE(tight.underpowered);
+  EXPECT_NE(tight.explanation.find("max_regression 2.0% is below the 4.1% this testbed can detect"),
+            std::string::npos)
+      << tight.explanation;
+}
+
+TEST(SmallBaseline, UnderpoweredIsReportedForEveryVerdictAndCanFailTheRun) {
+  // The case: 3 vs 3 repetitions, a 26% slower candidate.
+  auto gate = relative_gate("throughput.rps");
+  const std::vector<BaselineRun> one{base(1, {100, 101, 99})};
+  const GateOutcome slower = evaluate_gate(gate, run({74, 75, 73}), one);
+  EXPECT_EQ(slower.verdict, Verdict::kInconclusive);
+  EXPECT_TRUE(slower.underpowered);
+  EXPECT_EQ(exit_code_for(std::vector{slower}, false), kExitPass);
+  EXPECT_EQ(exit_code_for(std::vector{slower}, true), kExitGateFailed);
+  gate.fail_when_underpowered = true;
+  const GateOutcome asked = evaluate_gate(gate, run({74, 75, 73}), one);
+  EXPECT_TRUE(asked.fail_when_underpowered);
+  EXPECT_EQ(exit_code_for(std::vector{asked}, false), kExitGateFailed);
+  EXPECT_NE(asked.explanation.find("fail_when_underpowered"), std::string::npos);
+  // Even a pass fails then: it says nothing.
+  const GateOutcome pass = evaluate_gate(gate, run({100, 100, 101}), one);
+  EXPECT_EQ(pass.verdict, Verdict::kPass);
+  EXPECT_EQ(exit_code_for(std::vector{pass}, false), kExitGateFailed);
+}
+
+TEST(SmallBaseline, TwoToFourRunsUseTheirOwnSpreadAtLeastTheWithinRunOne) {
+  // Three identical-looking baseline runs with no spread between them: the within-run spread
+  // (1%) is the floor, so a 20% move is significant.
+  const std::vector<BaselineRun> three{base(1, {0.99, 1.0, 1.01}), base(2, {0.99, 1.0, 1.01}),
+                                       base(3, {0.99, 1.0, 1.01})};
+  const GateOutcome worse =
+      evaluate_gate(relative_gate("latency.p50"), run({1.19, 1.2, 1.21}), three);
+  EXPECT_EQ(worse.method, Method::kNestedT);
+  EXPECT_EQ(worse.verdict, Verdict::kFail) << worse.explanation;
+  ASSERT_TRUE(worse.p_value.has_value());
+  EXPECT_LT(*worse.p_value, 0.01);
 }
 
 TEST(CombinedGate, AbsoluteFailureWinsOtherwiseTheRelativeVerdictDecides) {
   auto gate = relative_gate("latency.p50");
   gate.max = 1.1;
-  const std::vector<BaselineRun> base{{1, {1.00, 1.01, 1.02, 1.03, 1.04}}};
-  const GateOutcome over = evaluate_gate(gate, std::vector<double>{1.5, 1.5, 1.5}, base);
+  const std::vector<BaselineRun> baseline{base(1, {1.00, 1.01, 1.02, 1.03, 1.04})};
+  const GateOutcome over = evaluate_gate(gate, run({1.5, 1.5, 1.5}), baseline);
   EXPECT_EQ(over.verdict, Verdict::kFail);
   EXPECT_EQ(over.method, Method::kAbsolute);
-  const GateOutcome under = evaluate_gate(gate, std::vector<double>{1.0, 1.01, 1.02}, base);
+  const GateOutcome under = evaluate_gate(gate, run({1.0, 1.01, 1.02}), baseline);
   EXPECT_EQ(under.verdict, Verdict::kPass);
-  EXPECT_EQ(under.method, Method::kMannWhitney);
+  EXPECT_EQ(under.method, Method::kNestedT);
 }
 
 TEST(Outcome, CarriesTheGateIdentityAndNamesItsVerdicts) {
   auto gate = absolute_gate("latency.p99", 0.005);
   gate.severity = scenario::GateSeverity::kWarning;
   gate.workload = "wamp_*";
-  const GateOutcome o = evaluate_gate(gate, std::vector<double>{0.001}, {});
+  const GateOutcome o = evaluate_gate(gate, run({0.001}), {});
   EXPECT_EQ(o.workload, "wamp_*");
   EXPECT_EQ(o.metric, "latency.p99");
   EXPECT_EQ(o.severity, scenario::GateSeverity::kWarning);
   EXPECT_EQ(to_string(Verdict::kNoBaseline), "no_baseline");
-  EXPECT_EQ(to_string(Method::kMannWhitney), "mann-whitney");
+  EXPECT_EQ(to_string(Method::kNestedT), "nested-t");
+  EXPECT_EQ(to_string(Method::kCalibratedT), "calibrated-t");
+  EXPECT_EQ(to_string(Verdict::kNotConfigured), "not_configured");
   const GateOutcome e = error_outcome(gate, "the workload crashed");
   EXPECT_EQ(e.verdict, Verdict::kError);
   EXPECT_EQ(e.explanation, "the workload crashed");

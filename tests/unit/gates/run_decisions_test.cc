@@ -9,51 +9,57 @@
 namespace benchgate::gates {
 namespace {
 
+using testing::base;
 using testing::relative_gate;
+using testing::run;
 
-// A borderline regression: 5 repetitions all 20% slower than 5 baseline ones, p = 0.00397.
+// Five baseline runs at 1.00 .. 1.04.
+std::vector<BaselineRun> five_runs() {
+  std::vector<BaselineRun> runs;
+  for (int r = 0; r < 5; ++r) runs.push_back(base(r, {1.0 + 0.01 * r}));
+  return runs;
+}
+
+// A borderline regression: a run at 1.10 against them, t-test p about 0.006.
 GateOutcome borderline_fail() {
-  return evaluate_gate(relative_gate("latency.p50"),
-                       std::vector<double>{1.20, 1.21, 1.22, 1.23, 1.24},
-                       {{1, {1.00, 1.01, 1.02, 1.03, 1.04}}});
+  return evaluate_gate(relative_gate("latency.p50"), run({1.10}), five_runs());
 }
 
 GateOutcome healthy(const char* metric) {
-  return evaluate_gate(relative_gate(metric), std::vector<double>{1.00, 1.02, 1.04, 1.01, 1.03},
-                       {{1, {1.00, 1.01, 1.02, 1.03, 1.04}}});
+  return evaluate_gate(relative_gate(metric), run({1.02}), five_runs());
 }
 
 TEST(Holm, ALoneBorderlineFailStaysAFail) {
-  std::vector<GateOutcome> run{borderline_fail()};
-  apply_holm(run);
-  EXPECT_EQ(run[0].verdict, Verdict::kFail);
-  EXPECT_DOUBLE_EQ(*run[0].p_adjusted, *run[0].p_value);
+  std::vector<GateOutcome> family{borderline_fail()};
+  apply_holm(family);
+  EXPECT_EQ(family[0].verdict, Verdict::kFail);
+  EXPECT_DOUBLE_EQ(*family[0].p_adjusted, *family[0].p_value);
 }
 
 TEST(Holm, ABorderlineFailBecomesInconclusiveWhenManyGatesAreTested) {
-  std::vector<GateOutcome> run{borderline_fail(), healthy("latency.p75"), healthy("latency.p90"),
-                               healthy("latency.p95"), healthy("latency.p99")};
-  ASSERT_EQ(run[0].verdict, Verdict::kFail);
-  apply_holm(run);
-  EXPECT_EQ(run[0].verdict, Verdict::kInconclusive) << run[0].explanation;
-  EXPECT_NEAR(*run[0].p_adjusted, 5 * (1.0 / 252), 1e-12);
-  EXPECT_NE(run[0].explanation.find("Holm-adjusted"), std::string::npos) << run[0].explanation;
-  for (size_t i = 1; i < run.size(); ++i) EXPECT_EQ(run[i].verdict, Verdict::kPass);
+  std::vector<GateOutcome> family{borderline_fail(), healthy("latency.p75"), healthy("latency.p90"),
+                                  healthy("latency.p95"), healthy("latency.p99")};
+  ASSERT_EQ(family[0].verdict, Verdict::kFail);
+  apply_holm(family);
+  EXPECT_EQ(family[0].verdict, Verdict::kInconclusive) << family[0].explanation;
+  EXPECT_NEAR(*family[0].p_adjusted, 5 * *family[0].p_value, 1e-12);
+  EXPECT_NE(family[0].explanation.find("Holm-adjusted"), std::string::npos)
+      << family[0].explanation;
+  for (size_t i = 1; i < family.size(); ++i) EXPECT_EQ(family[i].verdict, Verdict::kPass);
   // Applying it again changes nothing.
-  apply_holm(run);
-  EXPECT_EQ(run[0].verdict, Verdict::kInconclusive);
-  EXPECT_NEAR(*run[0].p_adjusted, 5 * (1.0 / 252), 1e-12);
+  apply_holm(family);
+  EXPECT_EQ(family[0].verdict, Verdict::kInconclusive);
+  EXPECT_NEAR(*family[0].p_adjusted, 5 * *family[0].p_value, 1e-12);
 }
 
 TEST(Holm, AbsoluteAndErrorOutcomesAreNotInTheFamily) {
-  std::vector<GateOutcome> run{
-      borderline_fail(),
-      evaluate_gate(testing::absolute_gate("latency.p99", 5), std::vector<double>{1}, {}),
+  std::vector<GateOutcome> family{
+      borderline_fail(), evaluate_gate(testing::absolute_gate("latency.p99", 5), run({1}), {}),
       evaluate_gate(relative_gate("latency.p50"), std::nullopt, {})};
-  apply_holm(run);
-  EXPECT_EQ(run[0].verdict, Verdict::kFail);
-  EXPECT_FALSE(run[1].p_adjusted.has_value());
-  EXPECT_EQ(run[2].verdict, Verdict::kError);
+  apply_holm(family);
+  EXPECT_EQ(family[0].verdict, Verdict::kFail);
+  EXPECT_FALSE(family[1].p_adjusted.has_value());
+  EXPECT_EQ(family[2].verdict, Verdict::kError);
 }
 
 GateOutcome with(Verdict v, scenario::GateSeverity s = scenario::GateSeverity::kCritical) {
@@ -80,6 +86,22 @@ TEST(ExitCode, InconclusiveAndNoBaselineFailOnlyWhenStrict) {
   EXPECT_EQ(exit_code_for(soft, false), 0);
   EXPECT_EQ(exit_code_for(soft, true), 1);
   EXPECT_EQ(exit_code_for(std::vector{with(Verdict::kNoBaseline)}, true), 1);
+}
+
+TEST(ExitCode, NotConfiguredFailsOnlyWhenStrict) {
+  EXPECT_EQ(exit_code_for(std::vector{with(Verdict::kNotConfigured)}, false), 0);
+  EXPECT_EQ(exit_code_for(std::vector{with(Verdict::kNotConfigured)}, true), 1);
+}
+
+TEST(ExitCode, UnderpoweredFailsWhenStrictOrAskedFor) {
+  GateOutcome weak = with(Verdict::kPass);
+  weak.underpowered = true;
+  EXPECT_EQ(exit_code_for(std::vector{weak}, false), 0);
+  EXPECT_EQ(exit_code_for(std::vector{weak}, true), 1);
+  weak.fail_when_underpowered = true;
+  EXPECT_EQ(exit_code_for(std::vector{weak}, false), 1);
+  weak.severity = scenario::GateSeverity::kWarning;
+  EXPECT_EQ(exit_code_for(std::vector{weak}, false), 0);
 }
 
 TEST(ExitCode, ErrorIsThreeAndWinsOverFail) {

@@ -12,14 +12,16 @@ namespace benchgate::gates {
 namespace {
 
 using testing::baseline_runs;
+using testing::offset_runs;
 using testing::relative_gate;
+using testing::run;
 using testing::series;
 
 TEST(SyntheticSeries, QuietRunAgainstTenQuietBaselineRunsPasses) {
   std::mt19937_64 rng(1);
   auto baseline = baseline_runs(rng, 10, 100, 0.02, 20);
   const GateOutcome o =
-      evaluate_gate(relative_gate("throughput.rps"), series(rng, 100, 0.02, 20), baseline);
+      evaluate_gate(relative_gate("throughput.rps"), run(series(rng, 100, 0.02, 20)), baseline);
   EXPECT_EQ(o.verdict, Verdict::kPass) << o.explanation;
   EXPECT_EQ(o.method, Method::kTTest);
   EXPECT_FALSE(o.underpowered) << o.explanation;
@@ -33,7 +35,7 @@ TEST(SyntheticSeries, ThroughputTenPercentLowerFails) {
   std::mt19937_64 rng(2);
   auto baseline = baseline_runs(rng, 10, 100, 0.02, 20);
   const GateOutcome o =
-      evaluate_gate(relative_gate("throughput.rps"), series(rng, 90, 0.02, 20), baseline);
+      evaluate_gate(relative_gate("throughput.rps"), run(series(rng, 90, 0.02, 20)), baseline);
   EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
   EXPECT_NEAR(*o.effect, std::log(100.0 / 90), 0.02);
   EXPECT_LT(*o.p_value, 1e-6);
@@ -45,7 +47,7 @@ TEST(SyntheticSeries, LatencyTenPercentHigherFails) {
   std::mt19937_64 rng(3);
   auto baseline = baseline_runs(rng, 10, 0.002, 0.02, 20);  // 2 ms
   const GateOutcome o =
-      evaluate_gate(relative_gate("latency.p99"), series(rng, 0.0022, 0.02, 20), baseline);
+      evaluate_gate(relative_gate("latency.p99"), run(series(rng, 0.0022, 0.02, 20)), baseline);
   EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
   EXPECT_NEAR(*o.effect, std::log(1.1), 0.02);
   EXPECT_NE(o.explanation.find("ms"), std::string::npos) << o.explanation;
@@ -55,7 +57,7 @@ TEST(SyntheticSeries, LatencyTenPercentLowerIsAnImprovementAndPasses) {
   std::mt19937_64 rng(4);
   auto baseline = baseline_runs(rng, 10, 0.002, 0.02, 20);
   const GateOutcome o =
-      evaluate_gate(relative_gate("latency.p99"), series(rng, 0.0018, 0.02, 20), baseline);
+      evaluate_gate(relative_gate("latency.p99"), run(series(rng, 0.0018, 0.02, 20)), baseline);
   EXPECT_EQ(o.verdict, Verdict::kPass) << o.explanation;
   EXPECT_LT(*o.effect, 0);
 }
@@ -66,7 +68,7 @@ TEST(SyntheticSeries, HeavyNoiseWithARegressionIsNeverASilentPass) {
     std::mt19937_64 rng(seed);
     auto baseline = baseline_runs(rng, 10, 100, 0.30, 20);
     const GateOutcome o =
-        evaluate_gate(relative_gate("throughput.rps"), series(rng, 90, 0.30, 20), baseline);
+        evaluate_gate(relative_gate("throughput.rps"), run(series(rng, 90, 0.30, 20)), baseline);
     ASSERT_TRUE(o.verdict == Verdict::kPass || o.verdict == Verdict::kFail ||
                 o.verdict == Verdict::kInconclusive)
         << o.explanation;
@@ -86,27 +88,64 @@ TEST(SyntheticSeries, HeavyNoiseWithFewBaselineRunsIsNeverASilentPass) {
     std::mt19937_64 rng(seed);
     auto baseline = baseline_runs(rng, 2, 100, 0.30, 20);
     const GateOutcome o =
-        evaluate_gate(relative_gate("throughput.rps"), series(rng, 90, 0.30, 20), baseline);
-    EXPECT_EQ(o.method, Method::kMannWhitney);
+        evaluate_gate(relative_gate("throughput.rps"), run(series(rng, 90, 0.30, 20)), baseline);
+    EXPECT_EQ(o.method, Method::kNestedT);
     if (o.verdict == Verdict::kPass) {
       EXPECT_TRUE(o.underpowered) << o.explanation;
     }
   }
 }
 
-TEST(SyntheticSeries, FewBaselineRunsUseMannWhitneyAndStillDecide) {
+TEST(SyntheticSeries, FewQuietBaselineRunsStillDecide) {
   std::mt19937_64 rng(5);
-  auto baseline = baseline_runs(rng, 2, 100, 0.02, 20);
+  auto baseline = baseline_runs(rng, 4, 100, 0.02, 20);
   const GateOutcome healthy =
-      evaluate_gate(relative_gate("throughput.rps"), series(rng, 100, 0.02, 20), baseline);
+      evaluate_gate(relative_gate("throughput.rps"), run(series(rng, 100, 0.02, 20)), baseline);
   EXPECT_EQ(healthy.verdict, Verdict::kPass) << healthy.explanation;
-  EXPECT_EQ(healthy.method, Method::kMannWhitney);
-  EXPECT_FALSE(healthy.underpowered) << healthy.explanation;
+  EXPECT_EQ(healthy.method, Method::kNestedT);
 
   const GateOutcome worse =
-      evaluate_gate(relative_gate("throughput.rps"), series(rng, 90, 0.02, 20), baseline);
+      evaluate_gate(relative_gate("throughput.rps"), run(series(rng, 80, 0.02, 20)), baseline);
   EXPECT_EQ(worse.verdict, Verdict::kFail) << worse.explanation;
-  EXPECT_EQ(worse.baseline_run_ids, (std::vector<int64_t>{100, 101}));
+  EXPECT_EQ(worse.baseline_run_ids, (std::vector<int64_t>{100, 101, 102, 103}));
+}
+
+// Issue 13: with few baseline runs, pooling their repetitions as if independent made a pure
+// run-to-run offset (no change at all) fail. Runs lie at -3%, 0%, +3% with 0.5% noise within
+// each; a new run of the same build lands at +4%, inside that spread.
+TEST(SyntheticSeries, ARunToRunOffsetWithinTheObservedSpreadDoesNotFail) {
+  const auto gate = relative_gate("throughput.rps", 0.02);
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    auto baseline = offset_runs(rng, 100, {-0.03, 0.0, 0.03}, 0.005, 10);
+    const GateOutcome o =
+        evaluate_gate(gate, run(series(rng, 100 * std::exp(-0.04), 0.005, 10)), baseline);
+    EXPECT_EQ(o.method, Method::kNestedT);
+    EXPECT_NE(o.verdict, Verdict::kFail) << "seed " << seed << ": " << o.explanation;
+    // Pooled repetitions (the old test) see 10 new values below all 30 baseline ones.
+  }
+  // The same offset against the same runs, with a calibration saying runs vary by 3%: still
+  // no fail; with 5 baseline runs and the t-test on their figures neither.
+  std::mt19937_64 rng(99);
+  auto three = offset_runs(rng, 100, {-0.03, 0.0, 0.03}, 0.005, 10);
+  const GateOutcome calibrated = evaluate_gate(
+      gate, run(series(rng, 100 * std::exp(-0.04), 0.005, 10)), three, CalibratedNoise{0.03, 10});
+  EXPECT_EQ(calibrated.method, Method::kCalibratedT);
+  EXPECT_NE(calibrated.verdict, Verdict::kFail) << calibrated.explanation;
+  auto five = offset_runs(rng, 100, {-0.03, -0.015, 0.0, 0.015, 0.03}, 0.005, 10);
+  const GateOutcome t =
+      evaluate_gate(gate, run(series(rng, 100 * std::exp(-0.04), 0.005, 10)), five);
+  EXPECT_EQ(t.method, Method::kTTest);
+  EXPECT_NE(t.verdict, Verdict::kFail) << t.explanation;
+}
+
+// The same runs do catch a regression well beyond their spread.
+TEST(SyntheticSeries, ARegressionBeyondTheRunToRunSpreadFails) {
+  std::mt19937_64 rng(7);
+  auto baseline = offset_runs(rng, 100, {-0.01, 0.0, 0.01, 0.005}, 0.005, 10);
+  const GateOutcome o = evaluate_gate(relative_gate("throughput.rps", 0.02),
+                                      run(series(rng, 70, 0.005, 10)), baseline);
+  EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
 }
 
 }  // namespace

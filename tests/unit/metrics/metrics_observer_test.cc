@@ -122,7 +122,8 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
   observer.scenario_started(s);
   observer.scenario_finished(make_report(8, gates::Verdict::kFail), "def");
   const std::string text = scrape(observer);
-  const std::string gate = R"(gate="1",metric="latency.p99",scenario="sc",severity="critical",)";
+  const std::string gate =
+      R"(gate="1",metric="latency.p99",scenario="sc",severity="critical",variant="default",)";
   EXPECT_TRUE(has_line(text, "benchgate_gate_passed{" + gate + R"(workload="hello"} 0)")) << text;
   EXPECT_TRUE(
       has_line(text, "benchgate_gate_verdict{" + gate + R"(verdict="fail",workload="hello"} 1)"))
@@ -196,6 +197,42 @@ TEST(MetricsObserverTest, ChangePointGaugesFollowTheStoredSeries) {
   EXPECT_TRUE(has_line(text, "benchgate_change_latest_ratio" + p99 + " 0.5")) << text;
   EXPECT_EQ(text.find("benchgate_change_points" + rps), std::string::npos) << text;
   EXPECT_EQ(text.find("benchgate_change_latest_run" + p50), std::string::npos) << text;
+}
+
+// Issue 13: one gate on two variants is two series, told apart by the variant; a relative
+// gate says whether it was underpowered.
+TEST(MetricsObserverTest, GateSeriesNameTheirVariantAndUnderpoweredRelativeGates) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  report::ScenarioReport r = make_report(9, gates::Verdict::kPass);
+  r.gates[0].variant = "builtin";
+  r.gates[0].baseline = "main";
+  r.gates[0].outcome.underpowered = true;
+  gating::EvaluatedGate other = r.gates[0];
+  other.variant = "h2load";
+  other.outcome.verdict = gates::Verdict::kNotConfigured;
+  other.outcome.underpowered = false;
+  r.gates.push_back(other);
+  observer.scenario_finished(r, "abc");
+  const std::string text = scrape(observer);
+  const std::string gate = R"(gate="1",metric="latency.p99",scenario="sc",severity="critical",)";
+  EXPECT_TRUE(
+      has_line(text, "benchgate_gate_passed{" + gate + R"(variant="builtin",workload="hello"} 1)"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, "benchgate_gate_passed{" + gate + R"(variant="h2load",workload="hello"} 0)"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, "benchgate_gate_verdict{" + gate +
+                         R"(variant="h2load",verdict="not_configured",workload="hello"} 1)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text, "benchgate_gate_underpowered{" + gate + R"(variant="builtin",workload="hello"} 1)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text, "benchgate_gate_underpowered{" + gate + R"(variant="h2load",workload="hello"} 0)"))
+      << text;
 }
 
 }  // namespace

@@ -184,5 +184,28 @@ TEST(ScenarioErrors, MissingFileIsAnErrorNamingTheFile) {
   EXPECT_EQ(r.diagnostics[0].format(), "/nonexistent/dir/x.toml: error: no such scenario file");
 }
 
+// Issue 13: a gate's variant must be one the scenario runs, fail_when_underpowered is a
+// relative gate's boolean.
+TEST(ScenarioErrors, GateVariantAndFailWhenUnderpoweredAreChecked) {
+  EXPECT_EQ(errors_of(std::string(kHead) + "[[gates]]\nworkload = \"w\"\nvariant = \"defualt\"\n"
+                                           "metric = \"throughput.rps\"\nmin = 1\n"),
+            std::vector<std::string>{
+                "s.toml:7:11: error: gate variant 'defualt' matches no variant (did you mean "
+                "'default'?); the scenario's variants: default"});
+  auto errors = errors_of(std::string(kHead) +
+                          "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n"
+                          "min = 1\nfail_when_underpowered = true\n"
+                          "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n"
+                          "baseline = \"main\"\nmax_regression = \"5%\"\n"
+                          "fail_when_underpowered = \"yes\"\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0],
+            "s.toml:9:1: error: key 'fail_when_underpowered' applies only to a relative gate "
+            "(one with 'baseline')");
+  EXPECT_EQ(errors[1],
+            "s.toml:15:26: error: key 'fail_when_underpowered' must be a boolean (true or false), "
+            "got string");
+}
+
 }  // namespace
 }  // namespace benchgate::scenario

@@ -227,5 +227,22 @@ TEST(ScenarioLoader, TextLoadsLikeAFileAtTheGivenPath) {
   EXPECT_EQ(r.scenario->path, "/some/where/t.toml");
 }
 
+TEST(ScenarioLoader, GatesApplyToEveryVariantUnlessTheyNameOne) {
+  const std::string text =
+      "name = \"t\"\n[worker_impls.h2]\nadapter = \"h2load\"\n"
+      "[compare]\nworkers = [\"builtin\", \"h2\"]\n[defaults]\nrepetitions = 2\n"
+      "[[workloads]]\nname = \"w\"\n"
+      "[[gates]]\nworkload = \"w\"\nmetric = \"errors.count\"\nmax = 0\n"
+      "[[gates]]\nworkload = \"w\"\nvariant = \"h*\"\nmetric = \"throughput.rps\"\n"
+      "baseline = \"main\"\nmax_regression = \"5%\"\nfail_when_underpowered = true\n";
+  LoadResult r = load_scenario_text(text, "t.toml");
+  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_EQ(r.scenario->gates.size(), 2u);
+  EXPECT_EQ(r.scenario->gates[0].variant, "*");
+  EXPECT_FALSE(r.scenario->gates[0].fail_when_underpowered);
+  EXPECT_EQ(r.scenario->gates[1].variant, "h*");
+  EXPECT_TRUE(r.scenario->gates[1].fail_when_underpowered);
+}
+
 }  // namespace
 }  // namespace benchgate::scenario

@@ -78,6 +78,24 @@ TEST(RouterConfig, BufferBudgetBelowTheLargestMessageIsRefusedNamingTheFlag) {
   EXPECT_NE(config.message().find("--body-timeout"), std::string::npos);
 }
 
+TEST(RouterConfig, InjectWorkIsOffByDefaultAndBounded) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->http.inject_work_ns, 0);
+  RawConfig raw;
+  raw.inject_work_ns = 2500;
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.inject_work_ns, 2500);
+  EXPECT_EQ(config->wamp.inject_work_ns, 2500);
+  for (int64_t bad : {int64_t{-1}, int64_t{2'000'000'000}}) {
+    raw.inject_work_ns = bad;
+    config = make_config(raw);
+    ASSERT_FALSE(config) << bad;
+    EXPECT_NE(config.message().find("--inject-work-ns"), std::string::npos) << config.message();
+  }
+}
+
 TEST(RouterConfig, ControlMayBeAUnixSocket) {
   RawConfig raw;
   raw.control = "unix:/tmp/router.sock";

@@ -92,6 +92,7 @@ TEST_F(ControlServiceTest, GetMetricsReportsTheDocumentedCountersAndHistogram) {
   EXPECT_EQ(values.at("connections_timed_out"), 0u);
   EXPECT_EQ(values.size(), 7u);
   EXPECT_EQ(snapshot.gauges().at("connections_open"), 0);
+  EXPECT_EQ(snapshot.gauges().at("inject_work_ns"), 0);
   EXPECT_GT(snapshot.taken_at_unix_ns(), 0);
   EXPECT_GT(snapshot.rss_bytes(), 0u);
 
@@ -124,6 +125,28 @@ TEST(MetricsProto, TheBufferBudgetIsReportedWhenTheRouterHasOne) {
   }
   EXPECT_EQ(refusals,
             (std::map<std::string, uint64_t>{{"http", 1}, {"websocket", 2}, {"rawsocket", 3}}));
+}
+
+// router --inject-work-ns: the snapshot says how much work is injected, and every request's
+// handling time holds at least that much (the work spins on the same monotonic clock).
+TEST(InjectWork, TheSnapshotShowsItAndEveryRequestCarriesIt) {
+  http::ServerOptions options;
+  options.inject_work_ns = 2'000'000;  // 2 ms
+  auto http = http::HttpServer::start(options);
+  ASSERT_TRUE(http) << http.message();
+  HttpTestClient client((*http)->endpoint().port());
+  for (int i = 0; i < 3; ++i) {
+    client.send("GET /bench/hello HTTP/1.1\r\nHost: t\r\n\r\n");
+    ASSERT_TRUE(client.read());
+  }
+  client.close();
+  const metrics::Snapshot snapshot = testing::quiesced_snapshot(**http, 1);
+  EXPECT_EQ(snapshot.inject_work_ns, 2'000'000);
+  EXPECT_EQ(snapshot.handling.total_count(), 3);
+  EXPECT_GE(snapshot.handling.min(), 2'000'000 * 999 / 1000);  // histogram bucket rounding
+  benchgate::v1::MetricsSnapshot proto;
+  to_proto(snapshot, proto);
+  EXPECT_EQ(proto.gauges().at("inject_work_ns"), 2'000'000);
 }
 
 TEST_F(ControlServiceTest, ResetZeroesTheCounters) {

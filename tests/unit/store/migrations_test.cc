@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "orchestrator/store/migrations.h"
 #include "orchestrator/store/sqlite.h"
@@ -166,6 +167,61 @@ TEST(Migrations, TheChangeGatesMigrationKeepsEveryStoredGateResult) {
                       "SELECT count(*) FROM sqlite_master WHERE name = "
                       "'gate_results_by_run'"),
             1);
+}
+
+// Schema version 8 fills in the figures of runs stored before it from their repetitions, with
+// the definitions of results::metric_figure (errors summed, totals over totals, the peak), and
+// leaves out the latency figures SQL cannot recompute from a histogram.
+TEST(Migrations, TheFiguresVersionFillsInTheFiguresOfEarlierRuns) {
+  TempDir dir;
+  auto db = sqlite::Database::open(dir.file("old.db"));
+  ASSERT_TRUE(db.ok()) << db.message();
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 8u);
+  ASSERT_EQ(all[7].name, "0008_gate_figures_calibration");
+  const std::vector<Migration> before(all.begin(), all.begin() + 7);
+  auto v7 = apply_migrations(**db, before);
+  ASSERT_TRUE(v7.ok()) << v7.message();
+  ASSERT_EQ(*v7, 7);
+  const char* rows =
+      "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, compiler, "
+      "build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', 0);"
+      "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+      "testbed_id) VALUES (1, 's', '', '', 0, 'ok', 1);"
+      "INSERT INTO workloads (id, run_id, name, protocol, params, params_hash, status, "
+      "repetition_count, ops_per_s_median, bytes_per_s_median, p99_ns_median, errors_total) "
+      "VALUES (1, 1, 'w', 'http1', '{}', 'p', 'ok', 3, 1000, 5000, 1000000, 500);"
+      "INSERT INTO repetitions (workload_id, idx, start_ns, duration_ns, data_window_ns, "
+      "operations, successes, errors_total, bytes_sent, bytes_received, ops_per_s, latency_hdr, "
+      "worker_cpu_s, worker_cpu_utilization, router_requests, router_cpu_s, router_rss_bytes) "
+      "VALUES (1, 0, 0, 1, 1, 100, 100, 0, 0, 0, 900, x'', 1, 0.25, 100, 0.5, 2000),"
+      "(1, 1, 0, 1, 1, 600, 100, 500, 0, 0, 1000, x'', 1, 0.5, 600, 1.0, 3000),"
+      "(1, 2, 0, 1, 1, 100, 100, 0, 0, 0, 1100, x'', 1, 0.3, 100, 0.5, 1000);";
+  ASSERT_TRUE((*db)->exec(rows).ok());
+  auto latest = apply_migrations(**db, all);
+  ASSERT_TRUE(latest.ok()) << latest.message();
+  auto stmt = (*db)->prepare("SELECT metric, value FROM workload_figures ORDER BY metric");
+  ASSERT_TRUE(stmt.ok()) << stmt.message();
+  std::map<std::string, double> figures;
+  while (true) {
+    auto row = stmt->step();
+    ASSERT_TRUE(row.ok());
+    if (!*row) break;
+    figures[stmt->text(0)] = stmt->real(1);
+  }
+  const std::map<std::string, double> expected = {{"errors.count", 500},
+                                                  {"errors.rate", 500.0 / 800},
+                                                  {"router.cpu_per_request", 2.0 / 800},
+                                                  {"router.rss_bytes", 3000},
+                                                  {"throughput.bytes_per_s", 5000},
+                                                  {"throughput.rps", 1000},
+                                                  {"worker.cpu_utilization", 0.5}};
+  EXPECT_EQ(figures, expected);  // no latency figure: not the median of percentiles
+  EXPECT_EQ(query_int(**db,
+                      "SELECT count(*) FROM series_history WHERE metric = 'errors.count' "
+                      "AND value = 500"),
+            1);
+  EXPECT_EQ(query_text(**db, "SELECT typeof(p99_s) FROM workload_summary"), "null");
 }
 
 }  // namespace

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# How often the gates are wrong, measured on this machine in one run: the false-alarm rate of
+# an A/A series (gated runs of the unchanged router against its own baseline) and the
+# detection rate of slowdowns injected into the router (router --inject-work-ns N), for
+# relative gates on throughput.rps, latency.p50 and latency.p99, with 5 baseline runs (t-test)
+# and with 1 baseline run (calibrated-t: the noise `orchestrator calibrate` measured first).
+#
+# Every run is a real `orchestrator run`: it spawns the router as a command (so each run gets a
+# fresh router process, as in CI), spawns the worker, measures, stores. N is calibrated so the
+# injected work is the given fraction of the measured per-request time (1 / the baseline's
+# median throughput: the router is one thread); the realized change of each figure is printed
+# beside the nominal one, because the load generator shares the machine.
+#
+#   bench/gate_calibration.sh [A/A RUNS (default 20)] [RUNS per slowdown (default 10)]
+#
+# Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
+# Windows: warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
+# With the defaults (75 runs) it took 2 min 40 s on a loaded 2-core machine (docs/GATES.md).
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+AA_RUNS="${1:-20}"
+DETECT_RUNS="${2:-10}"
+CALIBRATION_RUNS="${BENCH_CALIBRATION_RUNS:-10}"
+BASELINE_RUNS=5
+SLOWDOWNS=(0.02 0.05 0.10)
+TOTAL_RUNS=$((CALIBRATION_RUNS + BASELINE_RUNS + AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
+bench_init gate-calibration $((TOTAL_RUNS * 20 + 120))
+bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
+
+echo "== gate calibration: false alarms (A/A) and detection of injected slowdowns =="
+BENCH_PINNING="none (the orchestrator spawns the router and the worker; they share the machine)"
+print_environment
+echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
+  "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]})"
+
+DB="$BENCH_TMP/gates.db"
+# scenario FILE INJECT_NS: the one workload, its three gates, and a router with that work.
+scenario() {
+  cat >"$1" <<TOML
+name = "gate_calibration"
+[router]
+impl = "command"
+command = ["$BIN/router", "--http", "127.0.0.1:\${port:http}", "--control", "127.0.0.1:0",
+           "--threads", "1", "--inject-work-ns", "$2"]
+address = "127.0.0.1:\${port:http}"
+[defaults]
+warmup = "200ms"
+duration = "500ms"
+repetitions = 3
+workers = 1
+threads = 1
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 8
+in_flight = 1
+[[gates]]
+workload = "hello"
+metric = "throughput.rps"
+baseline = "main"
+max_regression = "1%"
+[[gates]]
+workload = "hello"
+metric = "latency.p50"
+baseline = "main"
+max_regression = "1%"
+[[gates]]
+workload = "hello"
+metric = "latency.p99"
+baseline = "main"
+max_regression = "1%"
+TOML
+  "$BIN/orchestrator" validate "$1" >/dev/null
+}
+
+# orch ARGS...: an orchestrator command whose output goes to a log; exit 0 and 1 (a gate
+# failed) are expected, anything else ends the script with the log.
+orch() {
+  local log="$BENCH_TMP/orch.log" rc=0
+  timeout 120 "$BIN/orchestrator" "$@" >"$log" 2>&1 || rc=$?
+  if ((rc != 0 && rc != 1)); then
+    echo "bench: orchestrator $* exited $rc" >&2
+    tail -n 30 "$log" >&2
+    exit 3
+  fi
+}
+
+scenario "$BENCH_TMP/clean.toml" 0
+echo "-- calibrate ($CALIBRATION_RUNS runs of the unchanged router)"
+orch calibrate "$BENCH_TMP/clean.toml" --db "$DB" --runs "$CALIBRATION_RUNS"
+sed -n '/^calibration of/,$p' "$BENCH_TMP/orch.log"
+
+echo "-- baseline ($BASELINE_RUNS runs, the last one alone is the 1-run baseline)"
+run_id() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["scenarios"][0]["run_id"])' "$1"; }
+for i in $(seq "$BASELINE_RUNS"); do
+  # Added by hand: --promote would skip a run whose gates failed against the runs before it.
+  orch run "$BENCH_TMP/clean.toml" --db "$DB" --json "$BENCH_TMP/base-$i.json"
+  last="$(run_id "$BENCH_TMP/base-$i.json")"
+  orch baseline add main5 "$last" --db "$DB"
+done
+orch baseline add main1 "$last" --db "$DB"
+per_request_ns="$("$PY" - "$DB" <<'PY'
+import sqlite3, statistics, sys
+db = sqlite3.connect(sys.argv[1])
+rps = [r[0] for r in db.execute(
+    "SELECT f.value FROM workload_figures f JOIN workloads w ON w.id = f.workload_id "
+    "JOIN baselines b ON b.run_id = w.run_id AND b.name = 'main5' "
+    "WHERE f.metric = 'throughput.rps'")]
+print(round(1e9 / statistics.median(rps)))
+PY
+)"
+echo "per-request time: ${per_request_ns} ns (1 / median throughput of the 5 baseline runs)"
+
+# candidates LABEL INJECT_NS COUNT: gated runs against both baselines; verdicts to a file.
+candidates() {
+  local label="$1" inject="$2" count="$3" file="$BENCH_TMP/$1.toml" i run
+  scenario "$file" "$inject"
+  for i in $(seq "$count"); do
+    orch run "$file" --db "$DB" --baseline main5 --json "$BENCH_TMP/$label-$i-5.json"
+    run="$(run_id "$BENCH_TMP/$label-$i-5.json")"
+    orch gate "$run" --db "$DB" --baseline main1 --json "$BENCH_TMP/$label-$i-1.json"
+    echo "$label $inject $run" >>"$BENCH_TMP/candidates.txt"
+  done
+}
+
+echo "-- A/A: $AA_RUNS gated runs of the unchanged router"
+candidates aa 0 "$AA_RUNS"
+for f in "${SLOWDOWNS[@]}"; do
+  inject="$("$PY" -c "print(round($f * $per_request_ns))")"
+  echo "-- slowdown $f: --inject-work-ns $inject, $DETECT_RUNS gated runs"
+  candidates "slow$f" "$inject" "$DETECT_RUNS"
+done
+
+echo
+"$PY" - "$BENCH_TMP" "$DB" "${SLOWDOWNS[@]}" <<'PY'
+import glob, json, os, sqlite3, statistics, sys
+tmp, db_path, slowdowns = sys.argv[1], sys.argv[2], sys.argv[3:]
+db = sqlite3.connect(db_path)
+metrics = ["throughput.rps", "latency.p50", "latency.p99"]
+labels = ["aa"] + ["slow" + s for s in slowdowns]
+
+def verdicts(label, k):
+    out = {m: [] for m in metrics}
+    for path in sorted(glob.glob(os.path.join(tmp, f"{label}-*-{k}.json"))):
+        for g in json.load(open(path))["scenarios"][0]["gates"]:
+            out[g["metric"]].append(g)
+    return out
+
+def figure(run_ids, metric):
+    rows = [db.execute("SELECT f.value FROM workload_figures f JOIN workloads w ON "
+                       "w.id = f.workload_id WHERE w.run_id = ? AND f.metric = ?",
+                       (r, metric)).fetchone()[0] for r in run_ids]
+    return statistics.median(rows)
+
+runs = {}
+for line in open(os.path.join(tmp, "candidates.txt")):
+    label, _, run = line.split()
+    runs.setdefault(label, []).append(int(run))
+base = [r[0] for r in db.execute("SELECT run_id FROM baselines WHERE name = 'main5'")]
+print("realized change of the median figure against the 5 baseline runs:")
+print(f"  {'runs':10s} " + " ".join(f"{m:>16s}" for m in metrics))
+for label in labels:
+    cells = []
+    for m in metrics:
+        change = figure(runs[label], m) / figure(base, m) - 1
+        cells.append(f"{change * 100:+15.1f}%")
+    print(f"  {label:10s} " + " ".join(cells))
+print()
+print("gate verdicts (fail / runs); max_regression 1%, alpha 0.01, Holm over 3 gates:")
+header = f"  {'metric':16s} {'baseline':24s} {'false alarms A/A':>17s}"
+for s in slowdowns:
+    header += f" {'caught ' + str(round(float(s) * 100)) + '%':>12s}"
+print(header + "  methods")
+for m in metrics:
+    for k, name in (("5", "5 runs (t-test)"), ("1", "1 run + calibration")):
+        row = f"  {m:16s} {name:24s}"
+        methods = set()
+        for i, label in enumerate(labels):
+            gates = verdicts(label, k)[m]
+            fails = sum(g["verdict"] == "fail" for g in gates)
+            methods.update(g["method"] for g in gates)
+            row += f" {f'{fails}/{len(gates)}':>17s}" if i == 0 else f" {f'{fails}/{len(gates)}':>12s}"
+        print(row + "  " + ",".join(sorted(methods)))
+under = sum(g["underpowered"] for label in labels for k in "15"
+            for m in metrics for g in verdicts(label, k)[m])
+total = sum(len(verdicts(label, k)[m]) for label in labels for k in "15" for m in metrics)
+print(f"  underpowered verdicts: {under} of {total}")
+PY
+print_load_after

@@ -1,0 +1,224 @@
+#include "orchestrator/cli/calibrate_command.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/load_scenarios.h"
+#include "orchestrator/cli/run_one.h"
+#include "orchestrator/cli/worker_token.h"
+#include "orchestrator/gates/calibration.h"
+#include "orchestrator/gates/metrics.h"
+#include "orchestrator/scenario/workload_glob.h"
+#include "orchestrator/store/workload_params.h"
+
+namespace benchgate::cli {
+namespace {
+
+// Always calibrated, gates or not: what most gates name.
+constexpr const char* kDefaultMetrics[] = {"throughput.rps", "latency.p50", "latency.p99"};
+constexpr double kDefaultAlpha = 0.01;
+
+// One calibrated series of the scenario: a workload's variant and a metric, with the alpha of
+// the first gate on it and that gate's figures over the runs.
+struct Series {
+  std::string workload;
+  std::string variant;
+  std::string params_hash;
+  std::string metric;
+  double alpha = kDefaultAlpha;
+  std::vector<double> figures;
+  std::vector<int64_t> run_ids;
+  bool collected = true;  // false once a run lacked the figure
+};
+
+using SeriesMap = std::map<std::tuple<std::string, std::string, std::string>, Series>;
+
+void collect(const scenario::Scenario& scenario, const report::ScenarioReport& report,
+             SeriesMap& all) {
+  for (const auto& w : report.result.workloads) {
+    if (w.status != results::WorkloadStatus::kOk) continue;
+    std::map<std::string, double> metrics;  // metric -> alpha
+    for (const char* m : kDefaultMetrics) metrics.emplace(m, kDefaultAlpha);
+    for (const auto& gate : scenario.gates) {
+      if (!scenario::workload_matches(gate.workload, w.spec.name) ||
+          !scenario::workload_matches(gate.variant, w.variant)) {
+        continue;
+      }
+      auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
+      if (!added && gate.baseline.empty()) continue;
+      if (!gate.baseline.empty()) it->second = gate.alpha;  // a relative gate's alpha decides
+    }
+    for (const auto& [metric, alpha] : metrics) {
+      Series& s = all[{w.spec.name, w.variant, metric}];
+      s.workload = w.spec.name;
+      s.variant = w.variant;
+      s.params_hash = store::workload_params_hash(w.spec);
+      s.metric = metric;
+      s.alpha = alpha;
+      auto figure = results::metric_figure(w, metric);
+      if (!figure) {
+        s.collected = false;
+        continue;
+      }
+      s.figures.push_back(*figure);
+      s.run_ids.push_back(report.run_id);
+    }
+  }
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+std::string value_text(const std::string& metric, double value) {
+  const gates::MetricInfo* info = gates::find_metric(metric);
+  return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
+  auto* calibrate = app.add_subcommand(
+      "calibrate",
+      "Run a scenario N times unchanged (an A/A series) and store each gate's between-run "
+      "noise and smallest detectable change on this testbed");
+  calibrate->add_option("file", flags.file, "Scenario file (TOML)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  calibrate->add_option("--runs", flags.runs, "Runs of the A/A series (at least 3)")
+      ->capture_default_str();
+  calibrate->add_option("--db", flags.db_path, "SQLite database of every run")
+      ->capture_default_str();
+  calibrate->add_option("--router-bin", flags.router_binary,
+                        "Router executable (default: next to orchestrator, or "
+                        "$BENCHGATE_ROUTER_BIN)");
+  calibrate->add_option("--worker-bin", flags.worker_binary,
+                        "Worker executable (default: next to orchestrator, or "
+                        "$BENCHGATE_WORKER_BIN)");
+  calibrate
+      ->add_option("--workers-at", flags.worker_addresses,
+                   "Connect to running workers at HOST:PORT instead of spawning them")
+      ->delimiter(',');
+  calibrate->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
+  calibrate->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
+}
+
+int calibrate_command(const CalibrateFlags& flags) {
+  if (flags.runs < 3 || flags.runs > 1000) {
+    std::fprintf(stderr, "error: --runs %d: must be from 3 to 1000\n", flags.runs);
+    return kExitInvalidInput;
+  }
+  auto scenarios = load_all({flags.file}, stderr);
+  if (!scenarios) return kExitInvalidInput;
+  const scenario::Scenario& scenario = scenarios->front();
+  auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
+  if (!worker_token) {
+    std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
+    return kExitInvalidInput;
+  }
+  RunFlags run_flags;
+  run_flags.db_path = flags.db_path;
+  run_flags.router_binary = flags.router_binary;
+  run_flags.worker_binary = flags.worker_binary;
+  run_flags.worker_addresses = flags.worker_addresses;
+  run_flags.keep_logs = flags.keep_logs;
+  const std::map<std::string, std::string> labels = {{"calibration", "a/a"}};
+  auto setup = set_up_run(run_flags, labels, *worker_token);
+  if (!setup) {
+    std::fprintf(stderr, "error: %s\n", setup.message().c_str());
+    return kExitInvalidInput;
+  }
+  store::Store& db = *setup->db;
+
+  report::TerminalReport terminal(stdout, stderr);
+  SeriesMap series;
+  int64_t testbed_id = 0;
+  int exit_code = kExitOk;
+  for (int i = 0; i < flags.runs; ++i) {
+    std::fprintf(stderr, "calibrate %s: run %d/%d\n", scenario.name.c_str(), i + 1, flags.runs);
+    report::ScenarioReport r =
+        run_one(scenario, run_flags, setup->options, db, setup->info, terminal, nullptr);
+    if (!r.result.ok() || app::interrupted()) {
+      std::fprintf(stderr, "error: calibration run %d of %s did not complete%s%s; nothing stored\n",
+                   i + 1, scenario.name.c_str(), r.result.error.empty() ? "" : ": ",
+                   r.result.error.c_str());
+      exit_code = kExitRunError;
+      break;
+    }
+    if (auto stored = db.get_run(r.run_id)) testbed_id = stored->run.testbed_id;
+    collect(scenario, r, series);
+  }
+
+  if (exit_code == kExitOk) {
+    std::vector<store::CalibrationRecord> records;
+    std::printf("calibration of %s over %d runs (testbed %lld):\n", scenario.name.c_str(),
+                flags.runs, static_cast<long long>(testbed_id));
+    std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s\n", "workload", "variant", "metric", "mean",
+                "cv", "detect 1 run", "detect 5 runs");
+    for (const auto& [key, s] : series) {
+      if (!s.collected) {
+        std::printf("  %-24s %-10s %-16s %12s  not measured in every run\n", s.workload.c_str(),
+                    s.variant.c_str(), s.metric.c_str(), "-");
+        continue;
+      }
+      auto noise = gates::estimate_noise(s.metric, s.figures, s.alpha);
+      if (!noise) continue;
+      std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s\n", s.workload.c_str(), s.variant.c_str(),
+                  s.metric.c_str(), value_text(s.metric, noise->mean).c_str(),
+                  percent(noise->cv).c_str(), percent(noise->detectable_1).c_str(),
+                  percent(noise->detectable_5).c_str());
+      store::CalibrationRecord c;
+      c.series = {testbed_id, scenario.name, s.workload, s.variant, s.params_hash, s.metric};
+      c.runs = noise->runs;
+      c.run_ids = s.run_ids;
+      c.mean = noise->mean;
+      c.cv = noise->cv;
+      c.log_sd = noise->log_sd;
+      c.alpha = s.alpha;
+      c.detectable_1 = noise->detectable_1;
+      c.detectable_5 = noise->detectable_5;
+      records.push_back(std::move(c));
+    }
+    // A relative gate asking for less than its testbed can detect says so now, not at the
+    // first release it lets through.
+    for (size_t g = 0; g < scenario.gates.size(); ++g) {
+      const scenario::Gate& gate = scenario.gates[g];
+      if (gate.baseline.empty() || !gate.max_regression) continue;
+      for (const auto& c : records) {
+        if (c.series.metric != gate.metric ||
+            !scenario::workload_matches(gate.workload, c.series.workload) ||
+            !scenario::workload_matches(gate.variant, c.series.variant)) {
+          continue;
+        }
+        if (*gate.max_regression < c.detectable_5) {
+          std::printf(
+              "gate #%zu %s %s: max_regression %s is below the %s this testbed can detect with "
+              "5 baseline runs (%s with 1 run and this calibration)\n",
+              g + 1, c.series.workload.c_str(), gate.metric.c_str(),
+              percent(*gate.max_regression).c_str(), percent(c.detectable_5).c_str(),
+              percent(c.detectable_1).c_str());
+        }
+      }
+    }
+    if (auto stored = db.store_calibrations(records); !stored) {
+      std::fprintf(stderr, "error: %s\n", stored.message().c_str());
+      exit_code = kExitRunError;
+    } else {
+      std::printf("stored %zu calibrations in %s\n", records.size(), flags.db_path.c_str());
+    }
+  }
+
+  std::error_code ec;
+  if (exit_code == kExitRunError || flags.keep_logs) {
+    std::fprintf(stderr, "child process logs: %s\n", setup->options.log_dir.c_str());
+  } else {
+    std::filesystem::remove_all(setup->options.log_dir, ec);
+  }
+  return exit_code;
+}
+
+}  // namespace benchgate::cli
