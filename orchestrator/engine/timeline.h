@@ -21,7 +21,12 @@ namespace benchgate::engine {
 
 class TimelineBuilder {
  public:
-  explicit TimelineBuilder(int64_t duration_ns) : duration_ns_(duration_ns) {}
+  // `workers`: how many workers report. A second is reduced only once every one of them has
+  // passed it, including a worker that has sent nothing yet (stopped, or slow to start): its
+  // intervals would otherwise land in a second already reduced and give it twice.
+  explicit TimelineBuilder(int64_t duration_ns, size_t workers = 0) : duration_ns_(duration_ns) {
+    for (size_t w = 0; w < workers; ++w) clock_[static_cast<uint32_t>(w)] = 0;
+  }
 
   void add(uint32_t worker, int64_t interval_ns, uint64_t operations, uint64_t errors,
            const std::optional<HdrHistogram>& latency);

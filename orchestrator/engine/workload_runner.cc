@@ -196,7 +196,7 @@ class WorkloadRun {
     std::map<size_t, double> current_rate;
     HdrHistogram so_far;
     // A measured window second by second, for the report's timelines.
-    TimelineBuilder timeline(info.duration_ns);
+    TimelineBuilder timeline(info.duration_ns, streams_.size());
     size_t results = 0;
     auto next_watch = Clock::now();
     while (results < streams_.size()) {

@@ -73,5 +73,20 @@ TEST(Timeline, ASecondIsReducedOnceEveryWorkerHasPassedIt) {
   }
 }
 
+TEST(Timeline, AWorkerThatReportsLateStillGivesEachSecondOnce) {
+  // Worker 1 was stopped: worker 0 has passed three seconds before worker 1's first interval
+  // arrives. Each second is reduced once, with both workers in it (the store refuses a second
+  // twice: a run with a worker stopped mid-window could not be stored).
+  TimelineBuilder b(3'000'000'000, 2);
+  for (int i = 0; i < 6; ++i) b.add(0, kHalf, 10, 0, latencies({1000}));
+  for (int i = 0; i < 6; ++i) b.add(1, kHalf, 20, 0, latencies({2000}));
+  auto seconds = b.finish();
+  ASSERT_EQ(seconds.size(), 3u);
+  for (uint32_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(seconds[k].second, k);
+    EXPECT_DOUBLE_EQ(seconds[k].ops_per_second, 20 + 40);
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::engine
