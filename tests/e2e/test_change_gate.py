@@ -125,7 +125,7 @@ class ChangeGateThroughRealRunsTest(unittest.TestCase):
         suite = ET.parse(os.path.join(self.dir, f"run{i}.xml")).getroot().find("testsuite")
         self.assertEqual(suite.get("failures"), "1")
         with open(os.path.join(self.dir, f"run{i}.md")) as f:
-            self.assertIn("| **fail** | critical | hello | latency.p50 |", f.read())
+            self.assertIn("| **fail** | critical | hello | default | latency.p50 |", f.read())
         with sqlite3.connect(self.db) as db:
             rows = db.execute("SELECT kind, verdict, method, baseline_runs, alpha FROM "
                               "gate_results WHERE run_id = ? AND evaluation = 1", (i,)).fetchall()
