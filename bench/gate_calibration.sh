@@ -2,8 +2,9 @@
 # How often the gates are wrong, measured on this machine in one run: the false-alarm rate of
 # an A/A series (gated runs of the unchanged router against its own baseline) and the
 # detection rate of slowdowns injected into the router (router --inject-work-ns N), for
-# relative gates on throughput.rps, latency.p50 and latency.p99, with 5 baseline runs (t-test)
-# and with 1 baseline run (calibrated-t: the noise `orchestrator calibrate` measured first).
+# relative gates on throughput.rps, latency.p50 and latency.p99, with 5 baseline runs alone
+# (t-test), with 5 baseline runs and with 1 baseline run pooled with the noise `orchestrator
+# calibrate` measured first (calibrated-t).
 #
 # Every run is a real `orchestrator run`: it spawns the router as a command (so each run gets a
 # fresh router process, as in CI), spawns the worker, measures, stores. N is calibrated so the
@@ -13,8 +14,13 @@
 #
 #   bench/gate_calibration.sh [A/A RUNS (default 20)] [RUNS per slowdown (default 10)]
 #
+# Levers against run-to-run noise, for trying what a testbed needs (each printed in the header):
+#   BENCH_DURATION (default 500ms), BENCH_REPETITIONS (3): the windows of every run;
+#   BENCH_ASLR=off: every process without address-space randomization (setarch -R), so that
+#     each fresh router and worker has the same memory layout.
+#
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
-# Windows: warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
+# Windows (defaults): warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
 # With the defaults (75 runs) it took 2 min 40 s on a loaded 2-core machine (docs/GATES.md).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -24,6 +30,9 @@ DETECT_RUNS="${2:-10}"
 CALIBRATION_RUNS="${BENCH_CALIBRATION_RUNS:-10}"
 BASELINE_RUNS=5
 SLOWDOWNS=(0.02 0.05 0.10)
+DURATION="${BENCH_DURATION:-500ms}"
+REPETITIONS="${BENCH_REPETITIONS:-3}"
+ASLR="${BENCH_ASLR:-on}"
 TOTAL_RUNS=$((CALIBRATION_RUNS + BASELINE_RUNS + AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
 bench_init gate-calibration $((TOTAL_RUNS * 20 + 120))
 bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
@@ -31,6 +40,9 @@ bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
 echo "== gate calibration: false alarms (A/A) and detection of injected slowdowns =="
 BENCH_PINNING="none (the orchestrator spawns the router and the worker; they share the machine)"
 print_environment
+NO_ASLR=()
+[[ "$ASLR" == off ]] && NO_ASLR=(setarch "$(uname -m)" -R)
+echo "windows:   warm-up 200ms, $REPETITIONS x $DURATION; address-space randomization $ASLR"
 echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
   "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]})"
 
@@ -46,8 +58,8 @@ command = ["$BIN/router", "--http", "127.0.0.1:\${port:http}", "--control", "127
 address = "127.0.0.1:\${port:http}"
 [defaults]
 warmup = "200ms"
-duration = "500ms"
-repetitions = 3
+duration = "$DURATION"
+repetitions = $REPETITIONS
 workers = 1
 threads = 1
 [[workloads]]
@@ -78,7 +90,7 @@ TOML
 # failed) are expected, anything else ends the script with the log.
 orch() {
   local log="$BENCH_TMP/orch.log" rc=0
-  timeout 120 "$BIN/orchestrator" "$@" >"$log" 2>&1 || rc=$?
+  "${NO_ASLR[@]}" timeout 120 "$BIN/orchestrator" "$@" >"$log" 2>&1 || rc=$?
   if ((rc != 0 && rc != 1)); then
     echo "bench: orchestrator $* exited $rc" >&2
     tail -n 30 "$log" >&2
@@ -132,6 +144,16 @@ for f in "${SLOWDOWNS[@]}"; do
   candidates "slow$f" "$inject" "$DETECT_RUNS"
 done
 
+# The same candidates against the 5 baseline runs without the calibration (t-test on their
+# own spread): a copy of the store without it, so the method of each row is the one it names.
+cp "$DB" "$BENCH_TMP/uncalibrated.db"
+"$PY" -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute("DELETE FROM calibrations"); db.commit()' \
+  "$BENCH_TMP/uncalibrated.db"
+while read -r label _ run; do
+  orch gate "$run" --db "$BENCH_TMP/uncalibrated.db" --baseline main5 \
+    --json "$BENCH_TMP/$label-$run-t.json"
+done <"$BENCH_TMP/candidates.txt"
+
 echo
 "$PY" - "$BENCH_TMP" "$DB" "${SLOWDOWNS[@]}" <<'PY'
 import glob, json, os, sqlite3, statistics, sys
@@ -173,7 +195,7 @@ for s in slowdowns:
     header += f" {'caught ' + str(round(float(s) * 100)) + '%':>12s}"
 print(header + "  methods")
 for m in metrics:
-    for k, name in (("5", "5 runs (t-test)"), ("1", "1 run + calibration")):
+    for k, name in (("t", "5 runs"), ("5", "5 runs + calibration"), ("1", "1 run + calibration")):
         row = f"  {m:16s} {name:24s}"
         methods = set()
         for i, label in enumerate(labels):
@@ -182,9 +204,9 @@ for m in metrics:
             methods.update(g["method"] for g in gates)
             row += f" {f'{fails}/{len(gates)}':>17s}" if i == 0 else f" {f'{fails}/{len(gates)}':>12s}"
         print(row + "  " + ",".join(sorted(methods)))
-under = sum(g["underpowered"] for label in labels for k in "15"
+under = sum(g["underpowered"] for label in labels for k in "t51"
             for m in metrics for g in verdicts(label, k)[m])
-total = sum(len(verdicts(label, k)[m]) for label in labels for k in "15" for m in metrics)
+total = sum(len(verdicts(label, k)[m]) for label in labels for k in "t51" for m in metrics)
 print(f"  underpowered verdicts: {under} of {total}")
 PY
 print_load_after

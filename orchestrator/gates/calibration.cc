@@ -26,8 +26,14 @@ std::optional<NoiseEstimate> estimate_noise(std::string_view metric,
   e.cv = e.mean > 0 ? sample_stddev(figures) / e.mean : 0;
   e.log_sd = sample_stddev(logs);
   const double n = static_cast<double>(figures.size());
-  e.detectable_1 = std::expm1(student_t_quantile(1 - alpha, n - 1) * e.log_sd * std::sqrt(2.0));
-  e.detectable_5 = std::expm1(student_t_quantile(1 - alpha, 4) * e.log_sd * std::sqrt(1.2));
+  // What a relative gate of this series detects afterwards: calibrated-t pools this spread
+  // with the baseline runs' (n - 1 + k - 1 degrees of freedom; gate_evaluator.h).
+  const auto detectable = [&](double k) {
+    const double scale = std::sqrt(1 + median_variance_ratio(static_cast<size_t>(k)) / k);
+    return std::expm1(student_t_quantile(1 - alpha, n - 1 + k - 1) * e.log_sd * scale);
+  };
+  e.detectable_1 = detectable(1);
+  e.detectable_5 = detectable(5);
   return e;
 }
 

@@ -16,7 +16,7 @@ struct NoiseEstimate {
   double log_sd = 0;  // sample standard deviation in the gates' log space (gate_evaluator.h)
   // The smallest regression (a fraction, 0.05 = 5%) significant at alpha, one-sided:
   double detectable_1 = 0;  // one baseline run with this calibration: t(1-a, N-1) s sqrt(2)
-  double detectable_5 = 0;  // five baseline runs, their own spread: t(1-a, 4) s sqrt(1.2)
+  double detectable_5 = 0;  // five, pooled with it: t(1-a, N+3) s sqrt(1 + 1.434/5)
 };
 
 // From each run's figure of `metric`; nothing for an unknown metric, fewer than two runs, or a

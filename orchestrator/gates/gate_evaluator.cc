@@ -108,10 +108,13 @@ std::optional<double> within_run_variance(const std::vector<std::vector<double>>
 }
 
 // The test on the runs' figures with standard deviation `sd` of one run's figure and `df`
-// degrees of freedom; sd 0 (a deterministic metric) makes any move certain.
+// degrees of freedom; sd 0 (a deterministic metric) makes any move certain. The centre is the
+// median of the k baseline figures, whose variance is median_variance_ratio(k) / k of one
+// run's (a mean's would be 1 / k): with 1 / k the test would raise 5 baseline runs' false
+// alarms above alpha.
 Test t_on_figures(Method method, double centre, double d, double sd, double df, double k,
                   double margin, double alpha) {
-  const double scale = sd * std::sqrt(1 + 1 / k);
+  const double scale = sd * std::sqrt(1 + median_variance_ratio(static_cast<size_t>(k)) / k);
   const auto p_for = [&](double effect) {
     if (scale > 0) return student_t_sf(effect / scale, df);
     return effect > 0 ? 0.0 : 1.0;
@@ -162,31 +165,29 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   const double centre = median(figures);
   const double d = space.to(run.figure) - centre;
   Test test;
-  if (figures.size() >= 5) {
+  // A run's figure varies at least as much as its repetitions' mean does.
+  const double n = static_cast<double>(std::max<size_t>(run.repetitions.size(), 1));
+  const double floor = within_run_variance(repetitions).value_or(0) / n;
+  const double own = figures.size() >= 2 ? std::pow(sample_stddev(figures), 2) : 0;
+  if (calibration && calibration->runs >= 2) {
+    // Two estimates of one run's spread on this testbed, pooled by their degrees of freedom:
+    // with 5 baseline runs alone t(1 - alpha, 4) is large; the calibration's N - 1 more
+    // degrees of freedom buy power without assuming anything the A/A series did not measure.
+    const double cal_df = calibration->runs - 1.0;
+    const double df = cal_df + (k - 1);
+    const double pooled = (cal_df * calibration->log_sd * calibration->log_sd + (k - 1) * own) / df;
+    test = t_on_figures(Method::kCalibratedT, centre, d, std::sqrt(std::max(pooled, floor)), df, k,
+                        margin, gate.alpha);
+    o.calibration = calibration;
+  } else if (figures.size() >= 5) {
     test = t_on_figures(Method::kTTest, centre, d, sample_stddev(figures), k - 1, k, margin,
                         gate.alpha);
-    // The baseline's own spread decides; a calibration only adds what this testbed can detect.
-    if (calibration && calibration->runs >= 2) o.calibration = calibration;
+  } else if (figures.size() >= 2) {
+    test = t_on_figures(Method::kNestedT, centre, d, std::sqrt(std::max(own, floor)), k - 1, k,
+                        margin, gate.alpha);
   } else {
-    // A run's figure varies at least as much as its repetitions' mean does.
-    const double n = static_cast<double>(std::max<size_t>(run.repetitions.size(), 1));
-    const double floor = within_run_variance(repetitions).value_or(0) / n;
-    const double own = figures.size() >= 2 ? std::pow(sample_stddev(figures), 2) : 0;
-    if (calibration && calibration->runs >= 2) {
-      const double cal_df = calibration->runs - 1.0;
-      const double df = cal_df + (k - 1);
-      const double pooled =
-          (cal_df * calibration->log_sd * calibration->log_sd + (k - 1) * own) / df;
-      test = t_on_figures(Method::kCalibratedT, centre, d, std::sqrt(std::max(pooled, floor)), df,
-                          k, margin, gate.alpha);
-      o.calibration = calibration;
-    } else if (figures.size() >= 2) {
-      test = t_on_figures(Method::kNestedT, centre, d, std::sqrt(std::max(own, floor)), k - 1, k,
-                          margin, gate.alpha);
-    } else {
-      test.method = Method::kNestedT;
-      test.centre = centre;
-    }
+    test.method = Method::kNestedT;
+    test.centre = centre;
   }
   o.method = test.method;
   o.baseline_centre = space.from(test.centre);

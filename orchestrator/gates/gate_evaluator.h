@@ -7,14 +7,15 @@
 // always a regression; floor is the metric's resolution (metrics.h), which keeps zeros
 // comparable. A negative value is an error. With F the g of a run's figure:
 //   d = F(new) - centre, centre = median of the baseline runs' F, m = ln(1 + max_regression);
-//   p = P(T_df >= d / (s * sqrt(1 + 1/k))) for k baseline runs, where s estimates the
-//   standard deviation of a run's F, between-run variance included:
+//   p = P(T_df >= d / (s * sqrt(1 + r_k/k))) for k baseline runs, where s estimates the
+//   standard deviation of a run's F, between-run variance included, and r_k =
+//   median_variance_ratio(k) is what the median costs against a mean (1.434 for k = 5):
+//   calibrated (calibrated-t), any k: s pools the calibrated between-run spread of this
+//                            series (`orchestrator calibrate`, N runs) with the runs' own,
+//                            df = N - 1 + k - 1.
 //   >= 5 runs (t-test):      s = the sample standard deviation of their F, df = k - 1; a zero
 //                            spread gives p = 0 for d > 0 (a deterministic metric that moved)
 //                            and p = 1 otherwise.
-//   1..4 runs, calibrated (calibrated-t): s pools the calibrated between-run spread of this
-//                            series (`orchestrator calibrate`, N runs) with the runs' own,
-//                            df = N - 1 + k - 1.
 //   2..4 runs (nested-t):    s = the larger of their F's standard deviation and the within-run
 //                            spread (pooled over the baseline runs' repetitions) over sqrt(n),
 //                            df = k - 1.

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <numbers>
 #include <numeric>
 
 namespace benchgate::gates {
@@ -54,6 +56,16 @@ double median_absolute_deviation(std::span<const double> values) {
   deviations.reserve(values.size());
   for (double v : values) deviations.push_back(std::abs(v - centre));
   return median(deviations);
+}
+
+double median_variance_ratio(size_t k) {
+  // k * Var(median of k standard normal values), k = 1..20.
+  static constexpr double kRatio[] = {1.0,    1.0,    1.346,  1.1928, 1.4342, 1.2885, 1.4731,
+                                      1.3455, 1.4949, 1.3834, 1.5088, 1.4104, 1.5184, 1.4306,
+                                      1.5254, 1.4464, 1.5308, 1.459,  1.535,  1.4694};
+  if (k == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (k <= std::size(kRatio)) return kRatio[k - 1];
+  return std::numbers::pi / 2;
 }
 
 std::vector<double> holm_adjust(std::span<const double> p_values) {

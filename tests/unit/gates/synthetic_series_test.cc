@@ -148,5 +148,68 @@ TEST(SyntheticSeries, ARegressionBeyondTheRunToRunSpreadFails) {
   EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
 }
 
+// Runs of a testbed whose runs differ by `between` (log sd) and whose repetitions differ by
+// `within` around their run's level: the model the calibration measures.
+std::vector<BaselineRun> testbed_runs(std::mt19937_64& rng, int runs, double centre, double between,
+                                      double within, int repetitions) {
+  std::normal_distribution<double> z(0, 1);
+  std::vector<double> offsets;
+  for (int r = 0; r < runs; ++r) offsets.push_back(between * z(rng));
+  return offset_runs(rng, centre, offsets, within, repetitions);
+}
+
+// With 5 baseline runs and a calibration of 10, the two estimates of the run-to-run spread
+// are pooled (4 + 9 degrees of freedom): the method is calibrated-t and it detects less than
+// the t-test on the 5 runs alone.
+TEST(SyntheticSeries, FiveBaselineRunsAndACalibrationPoolTheirSpread) {
+  std::mt19937_64 rng(11);
+  auto baseline = testbed_runs(rng, 5, 100, 0.01, 0.002, 3);
+  const auto candidate = run(series(rng, 100, 0.002, 3));
+  const auto gate = relative_gate("throughput.rps", 0.01);
+  const GateOutcome alone = evaluate_gate(gate, candidate, baseline);
+  const GateOutcome pooled = evaluate_gate(gate, candidate, baseline, CalibratedNoise{0.01, 10});
+  EXPECT_EQ(alone.method, Method::kTTest);
+  EXPECT_EQ(pooled.method, Method::kCalibratedT);
+  ASSERT_TRUE(alone.detectable && pooled.detectable);
+  EXPECT_LT(*pooled.detectable, *alone.detectable);
+}
+
+// The pooled test keeps its false-alarm rate: 2,000 seeded A/A trials (a candidate run of the
+// unchanged testbed against 5 baseline runs, a calibration measured on 10 runs of the same
+// testbed) fail at most alpha of the time, give or take three binomial standard deviations;
+// and a regression of four times the run-to-run spread is caught in most trials.
+TEST(SyntheticSeries, PooledCalibrationKeepsFalseAlarmsAtAlphaAndCatchesARealRegression) {
+  constexpr int kTrials = 2000;
+  constexpr double kBetween = 0.01, kWithin = 0.002, kAlpha = 0.01;
+  const auto gate = relative_gate("throughput.rps", 0.0001, kAlpha);
+  std::mt19937_64 rng(12);
+  std::normal_distribution<double> z(0, 1);
+  int false_alarms = 0, caught = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    auto calibration_runs = testbed_runs(rng, 10, 100, kBetween, kWithin, 3);
+    std::vector<double> figures;
+    for (const auto& r : calibration_runs) figures.push_back(std::log(r.values.figure));
+    double mean = 0, squares = 0;
+    for (double f : figures) mean += f / figures.size();
+    for (double f : figures) squares += (f - mean) * (f - mean);
+    const CalibratedNoise noise{std::sqrt(squares / (figures.size() - 1)), 10};
+    auto baseline = testbed_runs(rng, 5, 100, kBetween, kWithin, 3);
+    const double same = 100 * std::exp(kBetween * z(rng));
+    if (evaluate_gate(gate, run(series(rng, same, kWithin, 3)), baseline, noise).verdict ==
+        Verdict::kFail) {
+      ++false_alarms;
+    }
+    const double slower = 100 * std::exp(-4 * kBetween + kBetween * z(rng));
+    if (evaluate_gate(gate, run(series(rng, slower, kWithin, 3)), baseline, noise).verdict ==
+        Verdict::kFail) {
+      ++caught;
+    }
+  }
+  const double expected = kAlpha * kTrials;
+  EXPECT_LE(false_alarms, expected + 3 * std::sqrt(expected * (1 - kAlpha)))
+      << false_alarms << " false alarms in " << kTrials;
+  EXPECT_GT(caught, kTrials / 2) << caught << " caught in " << kTrials;
+}
+
 }  // namespace
 }  // namespace benchgate::gates
