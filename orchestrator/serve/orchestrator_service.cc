@@ -20,14 +20,16 @@ v1::RunStatus::State to_proto(JobState state) {
   return v1::RunStatus::STATE_UNSPECIFIED;
 }
 
+// An invalid scenario and a denied one are refused with their diagnostics (admission.h); a
+// scenario that is not found has none.
 grpc::Status refusal_status(const Admission& a) {
   switch (a.refusal) {
     case Refusal::kNotFound:
       return {grpc::StatusCode::NOT_FOUND, a.message};
     case Refusal::kDenied:
-      return {grpc::StatusCode::PERMISSION_DENIED, a.message};
+      return {grpc::StatusCode::PERMISSION_DENIED, a.message, kRefusedWithDiagnostics};
     default:
-      return {grpc::StatusCode::INVALID_ARGUMENT, a.message};
+      return {grpc::StatusCode::INVALID_ARGUMENT, a.message, kRefusedWithDiagnostics};
   }
 }
 

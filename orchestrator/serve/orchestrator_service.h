@@ -8,6 +8,11 @@
 
 namespace benchgate::serve {
 
+// The error details of a Submit refusal whose message is the scenario's diagnostics, one
+// "file:line:column: error: ..." line each: the client prints them as they are, as a local run
+// does, and any other refusal after "error: " (decided on this, never on the message's text).
+inline constexpr const char* kRefusedWithDiagnostics = "benchgate.v1.diagnostics";
+
 class OrchestratorService final : public v1::Orchestrator::Service {
  public:
   OrchestratorService(JobQueue& queue, AdmissionPolicy policy)

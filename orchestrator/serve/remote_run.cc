@@ -14,6 +14,7 @@
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/serve/orchestrator_service.h"
 
 namespace benchgate::serve {
 namespace {
@@ -36,7 +37,7 @@ void print_refusal(const std::string& server, const grpc::Status& status) {
   if (!message.empty() && message.back() == '\n') message.pop_back();
   if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
     std::fprintf(stderr, "error: service %s: %s\n", server.c_str(), message.c_str());
-  } else if (message.find(": error: ") != std::string::npos) {
+  } else if (status.error_details() == kRefusedWithDiagnostics) {
     std::fprintf(stderr, "%s\n", message.c_str());  // diagnostics already name file:line
   } else {
     std::fprintf(stderr, "error: %s\n", message.c_str());

@@ -220,6 +220,9 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(client.returncode, 2, out + err)
         self.assertEqual(out, "")
         self.assertIn(name + ".toml:", err)
+        # The service marks a refusal made of diagnostics as such: they are printed as they are,
+        # "file:line:column: error: ...", as a local run prints them (not after "error: ").
+        self.assertRegex(err, r"^\S*/" + re.escape(name) + r"\.toml:\d+:\d+: error: ")
         self.assertIn("nothing was started", err)
         self.assert_only_the_service_runs()
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
