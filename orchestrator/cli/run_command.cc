@@ -16,6 +16,7 @@
 #include "orchestrator/cli/run_one.h"
 #include "orchestrator/cli/store_recorder.h"
 #include "orchestrator/cli/worker_token.h"
+#include "orchestrator/engine/factories.h"
 #include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/metrics/run_metrics.h"
@@ -360,6 +361,7 @@ Expected<RunSetup> set_up_run(const RunFlags& flags,
     }
   }
   engine::EngineOptions& options = setup.options;
+  options.factories = &engine::production_factories();
   options.router_binary = flags.router_binary.empty()
                               ? sibling_binary("router", "BENCHGATE_ROUTER_BIN")
                               : flags.router_binary;

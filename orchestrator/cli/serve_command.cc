@@ -15,6 +15,7 @@
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
+#include "orchestrator/engine/factories.h"
 #include "orchestrator/metrics/exposition.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/admission.h"
@@ -135,6 +136,7 @@ int serve_command(const ServeFlags& flags) {
   }
 
   engine::EngineOptions options;
+  options.factories = &engine::production_factories();
   options.router_binary = sibling(flags.router_binary, "router", "BENCHGATE_ROUTER_BIN");
   options.worker_binary = sibling(flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
   options.worker_addresses = flags.worker_addresses;

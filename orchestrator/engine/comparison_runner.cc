@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
+#include <optional>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/alternation.h"
+#include "orchestrator/engine/factories.h"
+#include "orchestrator/engine/run_pool.h"
 #include "orchestrator/engine/worker_impl_spawn.h"
 #include "orchestrator/engine/workload_runner.h"
 #include "orchestrator/processes/child_process.h"
@@ -53,24 +55,26 @@ class VariantWindowObserver : public RunObserver {
   uint32_t repetitions_;
 };
 
+// Why a variant measures nothing more, by the error's kind: not_configured (its program is
+// not installed), else failed.
+results::WorkloadStatus status_of(const Error& failure) {
+  return failure.kind == ErrorKind::kNotConfigured ? results::WorkloadStatus::kNotConfigured
+                                                   : results::WorkloadStatus::kFailed;
+}
+
 // One compared variant: the router it measures and the workers that load it. Comparing
 // routers, every variant has its own router and all share one pool of workers; comparing
-// workers, every variant has its own pool and all share one router. The peer stays fixed.
+// workers, every variant has its own pool and all share one router. The shared one is the
+// peer, and stays fixed.
 struct Variant {
   std::string name;
   sut::SystemUnderTest* sut = nullptr;
   bool bundled_router = true;
-  workers::WorkerPool* pool = nullptr;
+  RunPool* pool = nullptr;
   std::string worker = "builtin";  // the worker implementation, as workloads name it
-  results::WorkloadStatus unusable = results::WorkloadStatus::kOk;  // not ok: never run
-  std::string why;
-};
-
-// What a pool's next window must know: whether it ran before (recover first) and whether its
-// last window failed (every worker is then suspect).
-struct PoolState {
-  bool used = false;
-  bool last_failed = false;
+  // Why it measures nothing more: the one record of its failure, set once, by the first cause
+  // (it never started, its own router died, its own workers could not be replaced).
+  std::optional<Error> failure;
 };
 
 class ComparisonRun {
@@ -91,9 +95,11 @@ class ComparisonRun {
     }
     for (const auto& workload : scenario_.workloads) {
       run_compared(workload);
-      if (result_.interrupted) break;
+      if (app::interrupted()) break;
     }
-    result_.interrupted = result_.interrupted || app::interrupted();
+    // The peer's failure is the comparison's own; an interrupt is nobody's.
+    if (peer_failure_) result_.error = peer_failure_->text();
+    result_.interrupted = app::interrupted();
     for (auto& pool : pools_) pool->stop();
     for (auto& sut : suts_) sut->stop();
     return std::move(result_);
@@ -117,20 +123,27 @@ class ComparisonRun {
   // The bundled worker, or the workers given with --workers-at.
   std::unique_ptr<workers::WorkerPool> bundled_pool() const {
     if (!options_.worker_addresses.empty()) {
-      return workers::make_connecting_pool(options_.worker_addresses, options_.worker_token);
+      return options_.factories->connecting_pool(options_.worker_addresses, options_.worker_token);
     }
-    return workers::make_spawning_pool(
+    return options_.factories->spawning_pool(
         {options_.worker_binary, {}, options_.log_dir, options_.authenticate_spawned_workers});
   }
 
-  // Nothing can run: every variant is reported failed with the reason, once per workload.
-  void fail_all(const std::string& why) {
-    result_.error = why;
-    for (auto& v : variants_) {
-      if (v.unusable != results::WorkloadStatus::kOk) continue;
-      v.unusable = results::WorkloadStatus::kFailed;
-      v.why = why;
-    }
+  RunPool* add_pool(std::unique_ptr<workers::WorkerPool> pool) {
+    pools_.push_back(std::make_unique<RunPool>(std::move(pool)));
+    return pools_.back().get();
+  }
+
+  // Why `v` measures nothing more: its own failure first, else its peer's; nullptr while it
+  // can run.
+  const Error* failure_of(const Variant& v) const {
+    if (v.failure) return &*v.failure;
+    return peer_failure_ ? &*peer_failure_ : nullptr;
+  }
+
+  // The shared router or the shared workers failed: no variant can measure anything more.
+  void fail_peer(Error why) {
+    if (!peer_failure_) peer_failure_ = std::move(why);
   }
 
   // Every start gets the whole startup deadline of its own: a variant that failed slowly
@@ -146,44 +159,43 @@ class ComparisonRun {
       v.bundled_router = config.impl == scenario::RouterImpl::kBuiltin;
       for (const auto& program : config.requires_programs) {
         if (!processes::find_executable(program)) {
-          v.unusable = results::WorkloadStatus::kNotConfigured;
-          v.why = "not_configured: '" + program + "' is not installed (not found on PATH)";
+          v.failure =
+              Error{"not_configured: '" + program + "' is not installed (not found on PATH)",
+                    ErrorKind::kNotConfigured};
           break;
         }
       }
-      if (v.unusable == results::WorkloadStatus::kOk) {
+      if (!v.failure) {
         // Each variant logs into its own folder: two builtin routers would share a file.
         std::string log_dir = options_.log_dir + "/" + name;
         std::error_code ec;
         std::filesystem::create_directories(log_dir, ec);
         if (ec) log_dir = options_.log_dir;
-        suts_.push_back(sut::make_system_under_test(config, {options_.router_binary, log_dir}));
+        suts_.push_back(
+            options_.factories->system_under_test(config, {options_.router_binary, log_dir}));
         v.sut = suts_.back().get();
         if (auto started = v.sut->start(startup_deadline()); !started) {
-          v.unusable = results::WorkloadStatus::kFailed;
-          v.why = start_failure("router '" + name + "' did not start", started.message());
+          v.failure = start_failure("router '" + name + "' did not start", started.error());
         }
       }
-      const std::string what =
-          v.unusable == results::WorkloadStatus::kOk ? v.sut->description() : v.why;
+      const std::string what = v.failure ? v.failure->text() : v.sut->description();
       description += (description.empty() ? "" : "; ") + name + ": " + what;
       variants_.push_back(std::move(v));
     }
     result_.system_description = "comparison of " + description;
-    pools_.push_back(bundled_pool());
-    for (auto& v : variants_) v.pool = pools_.back().get();
-    if (auto started = pools_.back()->start(workers_needed(), startup_deadline()); !started) {
-      fail_all(start_failure("workers did not start", started.message()));
+    RunPool* pool = add_pool(bundled_pool());
+    for (auto& v : variants_) v.pool = pool;
+    if (auto started = pool->start(workers_needed(), startup_deadline()); !started) {
+      fail_peer(start_failure("workers did not start", started.error()));
     }
   }
 
   void start_worker_variants() {
-    suts_.push_back(
-        sut::make_system_under_test(scenario_.router, {options_.router_binary, options_.log_dir}));
+    suts_.push_back(options_.factories->system_under_test(
+        scenario_.router, {options_.router_binary, options_.log_dir}));
     sut::SystemUnderTest& sut = *suts_.back();
-    std::string sut_problem;
     if (auto started = sut.start(startup_deadline()); !started) {
-      sut_problem = start_failure("system under test did not start", started.message());
+      fail_peer(start_failure("system under test did not start", started.error()));
     }
     std::string description;
     for (const std::string& name : scenario_.compare_workers) {
@@ -193,33 +205,30 @@ class ComparisonRun {
       v.sut = &sut;
       v.bundled_router = scenario_.router.impl == scenario::RouterImpl::kBuiltin;
       if (name == "builtin") {
-        pools_.push_back(bundled_pool());
+        v.pool = add_pool(bundled_pool());
       } else {
         WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
-        if (!spawn.not_configured.empty()) {
-          v.unusable = results::WorkloadStatus::kNotConfigured;
-          v.why = spawn.not_configured;
+        if (spawn.not_configured) {
+          v.failure = std::move(spawn.not_configured);
         } else {
           // Each implementation logs into its own folder, so their workers' logs stay apart.
           std::error_code ec;
           std::filesystem::create_directories(options_.log_dir + "/" + name, ec);
           if (!ec) spawn.config.log_dir = options_.log_dir + "/" + name;
-          pools_.push_back(workers::make_spawning_pool(spawn.config));
+          v.pool = add_pool(options_.factories->spawning_pool(spawn.config));
         }
       }
-      if (v.unusable == results::WorkloadStatus::kOk && sut_problem.empty()) {
-        v.pool = pools_.back().get();
+      // Without a router no worker is started: they would have nothing to connect to.
+      if (!v.failure && !peer_failure_) {
         if (auto started = v.pool->start(workers_needed(), startup_deadline()); !started) {
-          v.unusable = results::WorkloadStatus::kFailed;
-          v.why = start_failure("worker '" + name + "' did not start", started.message());
+          v.failure = start_failure("worker '" + name + "' did not start", started.error());
         }
       }
       description += (description.empty() ? "" : "; ") + name + ": " +
-                     (v.unusable == results::WorkloadStatus::kOk ? "ready" : v.why);
+                     (v.failure ? v.failure->text() : "ready");
       variants_.push_back(std::move(v));
     }
     result_.system_description = sut.description() + "; comparison of workers " + description;
-    if (!sut_problem.empty()) fail_all(sut_problem);
   }
 
   void run_compared(const scenario::Workload& workload) {
@@ -230,16 +239,19 @@ class ComparisonRun {
       out[v].spec = workload;
       out[v].spec.worker = variants_[v].worker;
       out[v].variant = variants_[v].name;
-      out[v].status = variants_[v].unusable;
-      out[v].error = variants_[v].why;
+      out[v].status = results::WorkloadStatus::kOk;
+      if (const Error* failure = failure_of(variants_[v])) {
+        out[v].status = status_of(*failure);
+        out[v].error = failure->text();
+      }
     }
-    for (uint32_t rep = 0; rep < workload.repetitions && !result_.interrupted; ++rep) {
+    for (uint32_t rep = 0; rep < workload.repetitions && !app::interrupted(); ++rep) {
       for (size_t v : variant_order(variants_.size(), rep)) {
-        // A variant that became unusable in this workload keeps what it measured and its cause.
+        // A variant that failed in this workload keeps what it measured and its cause.
         if (out[v].status != results::WorkloadStatus::kOk) continue;
-        if (variants_[v].unusable != results::WorkloadStatus::kOk) {
-          out[v].status = variants_[v].unusable;
-          out[v].error = variants_[v].why;
+        if (const Error* failure = failure_of(variants_[v])) {
+          out[v].status = status_of(*failure);
+          out[v].error = failure->text();
           continue;
         }
         if (!run_window(workload, rep, variants_[v], warmed[v], out[v])) break;
@@ -257,32 +269,24 @@ class ComparisonRun {
   // comparison must stop (interrupted).
   bool run_window(const scenario::Workload& workload, uint32_t rep, Variant& v, bool warmed,
                   results::WorkloadResult& acc) {
-    PoolState& pool_state = pool_states_[v.pool];
-    if (pool_state.used) {
-      auto recovered = v.pool->recover(pool_state.last_failed, Clock::now() + startup_timeout());
-      if (!recovered) {
-        if (app::interrupted()) {
-          result_.interrupted = true;
-          acc.status = results::WorkloadStatus::kInterrupted;
-          acc.error = "interrupted";
-          return false;
-        }
-        // Without workers this variant (and any sharing them) cannot measure anything more.
-        const std::string why = "workers could not be replaced: " + recovered.message();
-        for (auto& other : variants_) {
-          if (other.pool == v.pool) {
-            other.unusable = results::WorkloadStatus::kFailed;
-            other.why = why;
-          }
-        }
-        if (!compare_workers()) result_.error = why;
-        acc.status = results::WorkloadStatus::kFailed;
-        acc.error = why;
-        return true;
+    if (auto prepared =
+            v.pool->prepare(Clock::now() + startup_timeout(), observer_, scenario_.name);
+        !prepared) {
+      if (prepared.error().kind == ErrorKind::kInterrupted) {
+        acc.status = results::WorkloadStatus::kInterrupted;
+        acc.error = "interrupted";
+        return false;
       }
-      if (!recovered->empty()) observer_.message("[" + scenario_.name + "] " + *recovered);
+      // Without workers this variant (and any sharing them) cannot measure anything more.
+      acc.status = results::WorkloadStatus::kFailed;
+      acc.error = prepared.message();
+      if (compare_workers()) {
+        v.failure = prepared.error();
+      } else {
+        fail_peer(prepared.error());
+      }
+      return true;
     }
-    pool_state.used = true;
     scenario::Workload one = workload;
     one.repetitions = 1;
     one.worker = v.worker;
@@ -291,31 +295,27 @@ class ComparisonRun {
     scenario::Workload shown = workload;
     shown.name = workload.name + " [" + v.name + "]";
     VariantWindowObserver windows(observer_, shown, rep + 1, workload.repetitions);
-    WorkloadEnvironment environment{*v.sut, *v.pool, v.bundled_router, windows, scenario_.name};
+    WorkloadEnvironment environment{*v.sut, v.pool->pool(), v.bundled_router, windows,
+                                    scenario_.name};
     results::WorkloadResult r = run_workload(one, environment);
-    pool_state.last_failed = r.status != results::WorkloadStatus::kOk;
+    const bool failed = r.status != results::WorkloadStatus::kOk;
+    v.pool->finished(failed);
     for (auto& repetition : r.repetitions) {
       repetition.index = static_cast<uint32_t>(acc.repetitions.size());
       acc.repetitions.push_back(std::move(repetition));
     }
-    if (pool_state.last_failed) {
+    if (failed) {
       acc.status = r.status;  // failed, or interrupted (not a failure)
       acc.error = r.error;
     }
-    if (app::interrupted()) {
-      result_.interrupted = true;
-      return false;
-    }
+    if (app::interrupted()) return false;
     // A dead router cannot measure anything more: every variant on it stops, the others go on.
-    if (std::string failure = v.sut->failure(); !failure.empty()) {
-      const std::string why = "router failed: " + failure;
-      for (auto& other : variants_) {
-        if (other.sut == v.sut) {
-          other.unusable = results::WorkloadStatus::kFailed;
-          other.why = compare_workers() ? why : "router '" + other.name + "' failed: " + failure;
-        }
+    if (auto failure = v.sut->failure()) {
+      if (compare_workers()) {
+        fail_peer(Error::caused("router failed", std::move(*failure)));
+      } else if (!v.failure) {
+        v.failure = Error::caused("router '" + v.name + "' failed", std::move(*failure));
       }
-      if (compare_workers()) result_.error = why;
     }
     return true;
   }
@@ -325,9 +325,11 @@ class ComparisonRun {
   RunObserver& observer_;
   ScenarioResult result_;
   std::vector<std::unique_ptr<sut::SystemUnderTest>> suts_;
-  std::vector<std::unique_ptr<workers::WorkerPool>> pools_;
+  std::vector<std::unique_ptr<RunPool>> pools_;
   std::vector<Variant> variants_;
-  std::map<workers::WorkerPool*, PoolState> pool_states_;
+  // The shared router (comparing workers) or the shared workers (comparing routers) failed:
+  // the comparison's own error, and every variant's that has none of its own.
+  std::optional<Error> peer_failure_;
 };
 
 }  // namespace

@@ -11,7 +11,12 @@
 
 namespace benchgate::engine {
 
+class Factories;  // factories.h
+
 struct EngineOptions {
+  // What the runners start the system under test and the workers with: the CLI gives
+  // production_factories(), a unit test its fakes. Required.
+  const Factories* factories = nullptr;
   std::string router_binary;                  // the bundled router
   std::string worker_binary;                  // the bundled worker
   std::vector<std::string> worker_addresses;  // connect to these instead of spawning
@@ -42,6 +47,6 @@ ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOpti
 // Why a start failed: "`what`: `why`" ("system under test is not reachable: nothing accepted
 // ..."), or `why` alone when an interrupt ended the wait, which is nobody's failure
 // ("interrupted while waiting for 127.0.0.1:1 to accept connections", README).
-std::string start_failure(const std::string& what, const std::string& why);
+Error start_failure(const std::string& what, Error why);
 
 }  // namespace benchgate::engine

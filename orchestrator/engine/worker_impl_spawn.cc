@@ -14,8 +14,9 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
   const std::string needed = impl.adapter.empty() ? impl.command.front() : impl.adapter;
   auto program = processes::find_executable(needed);
   if (!program) {
-    out.not_configured = "not_configured: worker '" + name + "': '" + needed +
-                         "' is not installed (not found on PATH)";
+    out.not_configured = Error{"not_configured: worker '" + name + "': '" + needed +
+                                   "' is not installed (not found on PATH)",
+                               ErrorKind::kNotConfigured};
     return out;
   }
   if (impl.adapter.empty()) {

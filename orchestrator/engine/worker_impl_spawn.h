@@ -4,6 +4,7 @@
 // not_configured, never a number.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "orchestrator/engine/scenario_runner.h"
@@ -13,7 +14,8 @@ namespace benchgate::engine {
 
 struct WorkerImplSpawn {
   workers::SpawnConfig config;
-  std::string not_configured;  // "not_configured: worker 'h2load': ..." when it cannot run
+  // Of kind kNotConfigured when it cannot run ("not_configured: worker 'h2load': ...").
+  std::optional<Error> not_configured;
 };
 
 WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::WorkerImpl& impl,

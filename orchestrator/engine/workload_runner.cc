@@ -47,63 +47,61 @@ class WorkloadRun {
 
   results::WorkloadResult run() {
     auto outcome = run_windows();
-    if (!outcome) fail(outcome.message());
+    if (!outcome) fail(outcome.error());
     streams_.close(kCloseGrace);
     for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);
     return std::move(result_);
   }
 
  private:
-  void fail(const std::string& why) {
+  void fail(const Error& why) {
     // An interrupt is not a failure of the workload (README, "Failure behaviour").
-    result_.status = app::interrupted() ? results::WorkloadStatus::kInterrupted
-                                        : results::WorkloadStatus::kFailed;
-    result_.error = why;
+    result_.status = why.kind == ErrorKind::kInterrupted || app::interrupted()
+                         ? results::WorkloadStatus::kInterrupted
+                         : results::WorkloadStatus::kFailed;
+    result_.error = why.text();
   }
 
   // Why a stream ended, with what the process says about itself when it is gone.
-  std::string explain_end(const workers::StreamEvent& end) {
-    if (app::interrupted()) return interrupted_message();
+  Error explain_end(const workers::StreamEvent& end) {
+    if (app::interrupted()) return interrupted_error();
     const auto until = Clock::now() + kDeathNotice;
     do {
-      std::string death = env_.pool.failure(end.worker);
-      if (!death.empty()) return death;
+      if (auto death = env_.pool.failure(end.worker)) return *death;
       // The worker may have ended the stream because the system under test died.
-      std::string sut = env_.sut.failure();
-      if (!sut.empty()) return sut;
+      if (auto sut = env_.sut.failure()) return *sut;
       if (end.status.ok()) break;  // a worker that closed its stream cleanly is not dying
       std::this_thread::sleep_for(20ms);
     } while (Clock::now() < until);
-    return "worker " + std::to_string(end.worker) +
-           " ended its stream: " + grpcutil::describe(end.status);
+    return Error{"worker " + std::to_string(end.worker) +
+                 " ended its stream: " + grpcutil::describe(end.status)};
   }
 
   // A job of `serve` cancelled by its client has no signal: say so rather than "signal 0".
-  static std::string interrupted_message() { return app::interrupt_description(); }
+  static Error interrupted_error() {
+    return Error{app::interrupt_description(), ErrorKind::kInterrupted};
+  }
 
   // `silent`: the workers that have not answered yet, named when nothing else explains it.
-  std::string explain_timeout(const std::string& waiting_for,
-                              const std::vector<size_t>& silent = {}) {
-    if (app::interrupted()) return interrupted_message();
+  Error explain_timeout(const std::string& waiting_for, const std::vector<size_t>& silent = {}) {
+    if (app::interrupted()) return interrupted_error();
     for (size_t w = 0; w < streams_.size(); ++w) {
-      std::string death = env_.pool.failure(w);
-      if (!death.empty()) return death;
+      if (auto death = env_.pool.failure(w)) return *death;
     }
-    std::string sut = env_.sut.failure();
-    if (!sut.empty()) return sut;
+    if (auto sut = env_.sut.failure()) return *sut;
     std::string who;
     for (size_t w : silent) who += (who.empty() ? " from worker " : ", ") + std::to_string(w);
     if (Clock::now() >= deadline_) {
-      return "workload timeout (" + std::to_string(workload_.timeout_ns / 1'000'000) +
-             " ms) passed while waiting for " + waiting_for + who;
+      return Error{"workload timeout (" + std::to_string(workload_.timeout_ns / 1'000'000) +
+                   " ms) passed while waiting for " + waiting_for + who};
     }
-    return "no answer while waiting for " + waiting_for + who;
+    return Error{"no answer while waiting for " + waiting_for + who};
   }
 
   // A control call to the system under test failed: a dead or frozen system says more.
   Error sut_error(const Error& error) {
-    std::string sut = env_.sut.failure();
-    return Error{sut.empty() ? error.message : sut};
+    if (auto sut = env_.sut.failure()) return *sut;
+    return error;
   }
 
   Expected<void> run_windows() {
@@ -138,8 +136,8 @@ class WorkloadRun {
     size_t ready = 0;
     while (ready < streams_.size()) {
       auto event = streams_.next(deadline_);
-      if (!event) return Error{explain_timeout("the workers to be ready", missing(is_ready))};
-      if (!event->event) return Error{explain_end(*event)};
+      if (!event) return explain_timeout("the workers to be ready", missing(is_ready));
+      if (!event->event) return explain_end(*event);
       if (event->event->has_ready() && !is_ready[event->worker]) {
         is_ready[event->worker] = true;
         ++ready;
@@ -158,7 +156,7 @@ class WorkloadRun {
 
   Expected<results::Repetition> run_window(uint32_t index, const WindowInfo& info) {
     // A dead or frozen system under test would only make the control calls below wait.
-    if (std::string sut = env_.sut.failure(); !sut.empty()) return Error{sut};
+    if (auto sut = env_.sut.failure()) return *sut;
     if (info.measured) {
       auto begun = env_.sut.begin_window();
       if (!begun) return sut_error(begun.error());
@@ -183,8 +181,8 @@ class WorkloadRun {
     if (!streams_.send_window(window)) {
       // A stream refused the command: its end event says why.
       auto event = streams_.next(Clock::now() + 1s);
-      if (event && !event->event) return Error{explain_end(*event)};
-      return Error{explain_timeout("a worker to accept the window")};
+      if (event && !event->event) return explain_end(*event);
+      return explain_timeout("a worker to accept the window");
     }
 
     const auto window_deadline = std::min(
@@ -209,10 +207,9 @@ class WorkloadRun {
       auto event = streams_.next(std::min(window_deadline, next_watch));
       if (!event && Clock::now() < window_deadline && !app::interrupted()) continue;
       if (!event) {
-        return Error{
-            explain_timeout("the results of window " + std::to_string(index), missing(have))};
+        return explain_timeout("the results of window " + std::to_string(index), missing(have));
       }
-      if (!event->event) return Error{explain_end(*event)};
+      if (!event->event) return explain_end(*event);
       if (event->event->has_progress()) {
         const auto& progress = event->event->progress();
         if (progress.interval_ns() > 0) {
@@ -259,14 +256,13 @@ class WorkloadRun {
       merged->stopped = stopped_;
     }
     merged->timeline = timeline.finish();
-    if (std::string sut = env_.sut.failure(); !sut.empty()) return Error{sut};
+    if (auto sut = env_.sut.failure()) return *sut;
     if (info.measured && before) {
       auto after = env_.sut.snapshot();
       if (!after) return sut_error(after.error());
       if (*after) attach_router_window(*merged, *before, **after);
     }
-    std::string sut_failure = env_.sut.failure();
-    if (!sut_failure.empty()) return Error{sut_failure};
+    if (auto sut = env_.sut.failure()) return *sut;
     env_.observer.window_finished(workload_, info, info.measured ? &*merged : nullptr);
     return merged;
   }

@@ -154,11 +154,13 @@ Expected<std::string> ChildProcess::wait_ready_line(
       if (line.rfind("READY", 0) == 0) return line;
       newline = stdout_buffer_.find('\n');
     }
-    if (app::interrupted()) return Error{"interrupted while waiting for " + name_};
+    if (app::interrupted()) {
+      return Error{"interrupted while waiting for " + name_, ErrorKind::kInterrupted};
+    }
     auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
-      return Error{name_ + " did not print READY before its deadline" +
-                   (stderr_tail().empty() ? "" : "; its stderr ends with:\n" + stderr_tail())};
+      return Error{name_ + " did not print READY before its deadline", ErrorKind::kFailed,
+                   stderr_tail()};
     }
     pollfd pfd{stdout_fd_, POLLIN, 0};
     auto wait_ms = std::min<int64_t>(
@@ -173,9 +175,8 @@ Expected<std::string> ChildProcess::wait_ready_line(
       for (int i = 0; i < 50 && running(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
-      std::string tail = stderr_tail();
-      return Error{name_ + " " + exit_description() + " before it was ready" +
-                   (tail.empty() ? "" : "; its stderr ends with:\n" + tail)};
+      return Error{name_ + " " + exit_description() + " before it was ready", ErrorKind::kFailed,
+                   stderr_tail()};
     }
   }
 }

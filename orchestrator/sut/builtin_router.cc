@@ -52,16 +52,16 @@ Expected<std::string> BuiltinRouter::wamp_address(const std::string& transport) 
   return it->second;
 }
 
-std::string BuiltinRouter::failure() {
-  if (!process_) return "router was not started";
+std::optional<Error> BuiltinRouter::failure() {
+  if (!process_) return Error{"router was not started"};
   if (process_->stopped()) {
-    return "router (pid " + std::to_string(process_->pid()) +
-           ") is stopped (SIGSTOP or a debugger) and serves nothing";
+    return Error{"router (pid " + std::to_string(process_->pid()) +
+                 ") is stopped (SIGSTOP or a debugger) and serves nothing"};
   }
-  if (process_->running()) return {};
-  std::string tail = process_->stderr_tail();
-  return "router (pid " + std::to_string(process_->pid()) + ") " + process_->exit_description() +
-         (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+  if (process_->running()) return std::nullopt;
+  return Error{
+      "router (pid " + std::to_string(process_->pid()) + ") " + process_->exit_description(),
+      ErrorKind::kFailed, process_->stderr_tail()};
 }
 
 std::string BuiltinRouter::stopped_since_last_call() {

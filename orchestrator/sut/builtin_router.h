@@ -19,7 +19,7 @@ class BuiltinRouter : public SystemUnderTest {
   std::string address() const override { return http_address_; }
   // From the READY line's ws= / rawsocket= fields.
   Expected<std::string> wamp_address(const std::string& transport) const override;
-  std::string failure() override;
+  std::optional<Error> failure() override;
   std::string stopped_since_last_call() override;
   Expected<void> begin_window() override;
   Expected<std::optional<MetricsSnapshot>> snapshot() override;

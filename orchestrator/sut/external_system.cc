@@ -41,7 +41,7 @@ std::string describe_errno(int error) {
 
 Expected<void> wait_for_tcp(const std::string& endpoint,
                             std::chrono::steady_clock::time_point deadline,
-                            const std::function<std::string()>& gone) {
+                            const std::function<std::optional<Error>()>& gone) {
   const auto waited_from = std::chrono::steady_clock::now();
   std::string target = endpoint;
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
@@ -60,17 +60,18 @@ Expected<void> wait_for_tcp(const std::string& endpoint,
   int last_error = 0;
   while (std::chrono::steady_clock::now() < deadline) {
     if (app::interrupted()) {
-      return Error{"interrupted while waiting for " + target + " to accept connections"};
+      return Error{"interrupted while waiting for " + target + " to accept connections",
+                   ErrorKind::kInterrupted};
     }
     last_error = try_connect(addr);
     if (last_error == 0) return {};
     if (gone) {
-      if (std::string why = gone(); !why.empty()) return Error{why};
+      if (auto why = gone()) return *why;
     }
     std::this_thread::sleep_for(20ms);
   }
   if (gone) {
-    if (std::string why = gone(); !why.empty()) return Error{why};
+    if (auto why = gone()) return *why;
   }
   // Rounded: the deadline was set a moment before the wait began.
   const auto waited =
@@ -106,29 +107,27 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
     process_ = std::move(spawned).value();
   }
   // A command that exited will never accept: say so at once, with its exit status.
-  std::function<std::string()> gone;
+  std::function<std::optional<Error>()> gone;
   if (process_) {
-    gone = [this]() -> std::string {
-      if (process_->running()) return "";
-      std::string tail = process_->stderr_tail();
-      return process_->name() + " " + process_->exit_description() +
-             " before it accepted connections" +
-             (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+    gone = [this]() -> std::optional<Error> {
+      if (process_->running()) return std::nullopt;
+      return Error{
+          process_->name() + " " + process_->exit_description() + " before it accepted connections",
+          ErrorKind::kFailed, process_->stderr_tail()};
     };
   }
   return wait_for_tcp(config_.ready.empty() ? config_.address : config_.ready, deadline, gone);
 }
 
-std::string ExternalSystem::failure() {
-  if (!process_) return {};
+std::optional<Error> ExternalSystem::failure() {
+  if (!process_) return std::nullopt;
   if (process_->stopped()) {
-    return process_->name() + " (pid " + std::to_string(process_->pid()) +
-           ") is stopped (SIGSTOP or a debugger) and serves nothing";
+    return Error{process_->name() + " (pid " + std::to_string(process_->pid()) +
+                 ") is stopped (SIGSTOP or a debugger) and serves nothing"};
   }
-  if (process_->running()) return {};
-  std::string tail = process_->stderr_tail();
-  return process_->name() + " " + process_->exit_description() +
-         (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+  if (process_->running()) return std::nullopt;
+  return Error{process_->name() + " " + process_->exit_description(), ErrorKind::kFailed,
+               process_->stderr_tail()};
 }
 
 std::string ExternalSystem::stopped_since_last_call() {
@@ -142,7 +141,8 @@ Expected<std::optional<MetricsSnapshot>> ExternalSystem::snapshot() {
   // spawned here.
   auto usage = process_tree_usage(process_->pid());
   if (!usage) {
-    return Error{failure().empty() ? "cannot read /proc of the system under test" : failure()};
+    if (auto gone = failure()) return *gone;
+    return Error{"cannot read /proc of the system under test"};
   }
   MetricsSnapshot snapshot;
   snapshot.has_resources = true;

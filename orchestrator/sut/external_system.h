@@ -19,7 +19,7 @@ class ExternalSystem : public SystemUnderTest {
 
   Expected<void> start(std::chrono::steady_clock::time_point deadline) override;
   std::string address() const override { return config_.address; }
-  std::string failure() override;
+  std::optional<Error> failure() override;
   std::string stopped_since_last_call() override;
   Expected<std::optional<MetricsSnapshot>> snapshot() override;
   void stop() override;
@@ -37,6 +37,6 @@ class ExternalSystem : public SystemUnderTest {
 // refused"), so an unreachable address is told from a slow one.
 Expected<void> wait_for_tcp(const std::string& endpoint,
                             std::chrono::steady_clock::time_point deadline,
-                            const std::function<std::string()>& gone = {});
+                            const std::function<std::optional<Error>()>& gone = {});
 
 }  // namespace benchgate::sut

@@ -41,8 +41,9 @@ class SystemUnderTest {
   virtual Expected<std::string> wamp_address(const std::string& /*transport*/) const {
     return address();
   }
-  // Empty when the system is alive; otherwise why not ("router killed by signal 9").
-  virtual std::string failure() = 0;
+  // Nothing while the system is alive; otherwise why not ("router (pid 12) killed by signal
+  // 9", with its stderr tail as the error's detail).
+  virtual std::optional<Error> failure() = 0;
   // "router (pid 1234)" when the process this orchestrator started was stopped (SIGSTOP, a
   // debugger) at any moment since the previous call, even if continued since; else empty.
   virtual std::string stopped_since_last_call() { return {}; }

@@ -27,7 +27,7 @@ class ConnectingPool : public WorkerPool {
 
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
-  std::string failure(size_t) override { return {}; }
+  std::optional<Error> failure(size_t) override { return std::nullopt; }
 
   Expected<std::string> recover(bool after_failure,
                                 std::chrono::steady_clock::time_point deadline) override {

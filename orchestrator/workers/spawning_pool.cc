@@ -46,16 +46,14 @@ class SpawningPool : public WorkerPool {
   size_t size() const override { return slots_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *slots_.at(index).stub; }
 
-  std::string failure(size_t index) override {
+  std::optional<Error> failure(size_t index) override {
     auto& process = *slots_.at(index).process;
     const std::string who = process.name() + " (pid " + std::to_string(process.pid()) + ")";
     if (process.stopped()) {
-      return who + " is stopped (SIGSTOP or a debugger) and answers nothing";
+      return Error{who + " is stopped (SIGSTOP or a debugger) and answers nothing"};
     }
-    if (process.running()) return {};
-    std::string tail = process.stderr_tail();
-    return who + " " + process.exit_description() +
-           (tail.empty() ? "" : "; its stderr ends with:\n" + tail);
+    if (process.running()) return std::nullopt;
+    return Error{who + " " + process.exit_description(), ErrorKind::kFailed, process.stderr_tail()};
   }
 
   std::string stopped_since_last_call(size_t index) override {

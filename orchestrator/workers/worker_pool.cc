@@ -30,7 +30,9 @@ Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std
     }
     std::this_thread::sleep_for(20ms);
   }
-  if (app::interrupted()) return Error{"interrupted while waiting for " + name + " to answer"};
+  if (app::interrupted()) {
+    return Error{"interrupted while waiting for " + name + " to answer", ErrorKind::kInterrupted};
+  }
   return Error{name + " did not answer Describe before its deadline: " + last};
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,9 @@ class WorkerPool {
   virtual Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) = 0;
   virtual size_t size() const = 0;
   virtual v1::Worker::Stub& stub(size_t index) = 0;
-  // "worker 2 (pid 1234) killed by signal 9; its stderr ends with ...", "worker 2 (pid 1234)
-  // is stopped ...", or empty while the worker looks alive and able to run.
-  virtual std::string failure(size_t index) = 0;
+  // "worker 2 (pid 1234) killed by signal 9" (its stderr tail as the error's detail), "worker
+  // 2 (pid 1234) is stopped ...", or nothing while the worker looks alive and able to run.
+  virtual std::optional<Error> failure(size_t index) = 0;
   // "worker 2 (pid 1234)" when that worker was stopped (SIGSTOP, a debugger) at any moment
   // since the previous call, even if it has been continued since; else empty. Workers this
   // orchestrator did not spawn cannot be watched.
