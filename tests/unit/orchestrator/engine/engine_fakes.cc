@@ -1,0 +1,142 @@
+// See engine_fakes.h.
+#include "engine_fakes.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/histogram/hdr_histogram.h"
+
+namespace benchgate::engine::testing {
+namespace {
+
+// A test set up wrongly: said once, and the test binary stops.
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "engine_fakes: %s\n", what);
+  std::abort();
+}
+
+// A window's result that holds together (window_merge checks it): 100 successes of 100 us,
+// inside the window as planned.
+v1::WindowResult consistent_result(const v1::Window& window) {
+  constexpr uint64_t kOperations = 100;
+  v1::WindowResult result;
+  result.set_window(window.index());
+  result.set_operations(kOperations);
+  result.set_successes(kOperations);
+  result.set_first_send_unix_ns(window.start_at_unix_ns());
+  result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
+  result.set_wall_ns(window.duration_ns());
+  result.set_threads(1);
+  HdrHistogram latency;
+  latency.record_n(100'000, static_cast<int64_t>(kOperations));
+  auto bytes = latency.encode_compressed();
+  result.mutable_latency()->set_hdr_v2_compressed(std::string(bytes.begin(), bytes.end()));
+  return result;
+}
+
+}  // namespace
+
+std::optional<Error> FakeSut::failure() {
+  std::lock_guard lock(mutex_);
+  return death_;
+}
+
+void FakeSut::die(Error why) {
+  std::lock_guard lock(mutex_);
+  death_ = std::move(why);
+}
+
+class FakePool::Service final : public v1::Worker::Service {
+ public:
+  explicit Service(WorkerScript script) : script_(std::move(script)) {}
+
+  grpc::Status Describe(grpc::ServerContext*, const v1::DescribeRequest*,
+                        v1::DescribeResponse* response) override {
+    response->set_name("fake worker");
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Run(grpc::ServerContext*,
+                   grpc::ServerReaderWriter<v1::RunEvent, v1::RunCommand>* stream) override {
+    v1::RunCommand command;
+    if (!stream->Read(&command) || !command.has_spec()) return grpc::Status::OK;
+    if (!script_.silent.count(command.spec().name())) {
+      v1::RunEvent ready;
+      ready.mutable_ready()->set_connections(command.spec().connections());
+      ready.mutable_ready()->set_threads(1);
+      if (!stream->Write(ready)) return grpc::Status::OK;
+    }
+    // Until the engine half-closes the stream (the workload is over).
+    while (stream->Read(&command)) {
+      if (!command.has_window()) continue;
+      const v1::Window& window = command.window();
+      auto it = script_.windows.find(windows_++);
+      if (it != script_.windows.end()) {
+        if (it->second.before) it->second.before();
+        if (!it->second.answer) continue;
+      }
+      v1::RunEvent event;
+      *event.mutable_result() = consistent_result(window);
+      if (!stream->Write(event)) break;
+    }
+    return grpc::Status::OK;
+  }
+
+ private:
+  const WorkerScript script_;
+  std::atomic<uint32_t> windows_{0};
+};
+
+FakePool::FakePool(Script script)
+    : script_(std::move(script)), service_(std::make_unique<Service>(script_.worker)) {
+  grpc::ServerBuilder builder;
+  builder.RegisterService(service_.get());
+  server_ = builder.BuildAndStart();
+  if (!server_) fail("cannot start an in-process gRPC server");
+}
+
+FakePool::~FakePool() {
+  stubs_.clear();
+  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+}
+
+Expected<void> FakePool::start(size_t count, std::chrono::steady_clock::time_point) {
+  if (script_.start_error) return *script_.start_error;
+  while (stubs_.size() < count) {
+    stubs_.push_back(v1::Worker::NewStub(server_->InProcessChannel(grpc::ChannelArguments())));
+  }
+  return {};
+}
+
+Expected<std::string> FakePool::recover(bool after_failure, std::chrono::steady_clock::time_point) {
+  script_.recovers->push_back(after_failure);
+  if (script_.recover_fails_at > 0 &&
+      static_cast<int>(script_.recovers->size()) >= script_.recover_fails_at) {
+    return script_.recover_error;
+  }
+  return std::string(after_failure ? "replaced worker 0 (fake, after the failed workload)" : "");
+}
+
+std::unique_ptr<sut::SystemUnderTest> FakeFactories::system_under_test(
+    const scenario::RouterConfig&, const sut::SutContext&) const {
+  if (next_sut_ >= suts.size()) fail("the runner asked for more systems under test than scripted");
+  auto made = std::make_unique<FakeSut>(suts[next_sut_++]);
+  made_suts.push_back(made.get());
+  return made;
+}
+
+std::unique_ptr<workers::WorkerPool> FakeFactories::spawning_pool(
+    const workers::SpawnConfig& config) const {
+  if (next_pool_ >= pools.size()) fail("the runner asked for more worker pools than scripted");
+  pool_binaries.push_back(config.worker_binary);
+  return std::make_unique<FakePool>(pools[next_pool_++]);
+}
+
+std::unique_ptr<workers::WorkerPool> FakeFactories::connecting_pool(const std::vector<std::string>&,
+                                                                    const std::string&) const {
+  if (next_pool_ >= pools.size()) fail("the runner asked for more worker pools than scripted");
+  pool_binaries.push_back("(connecting)");
+  return std::make_unique<FakePool>(pools[next_pool_++]);
+}
+
+}  // namespace benchgate::engine::testing

@@ -1,0 +1,123 @@
+// Fakes of what the engine starts (orchestrator/engine/factories.h), so a unit test runs a
+// scenario's failure paths in one process: a system under test that fails when told to, a
+// worker pool whose workers are gRPC services in this process (in-process channels, no port),
+// scripted window by window, and factories that hand them out in the order they are asked for.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "benchgate/v1/worker.grpc.pb.h"
+#include "orchestrator/engine/factories.h"
+
+namespace benchgate::engine::testing {
+
+// A system under test that serves nothing itself (the fake workers never connect) and fails
+// when a test says so: at start, or at any moment (die()), as a dead router reports itself.
+class FakeSut : public sut::SystemUnderTest {
+ public:
+  struct Script {
+    std::optional<Error> start_error;  // start() fails with it
+  };
+  explicit FakeSut(Script script) : script_(std::move(script)) {}
+
+  Expected<void> start(std::chrono::steady_clock::time_point) override {
+    if (script_.start_error) return *script_.start_error;
+    return {};
+  }
+  std::string address() const override { return "127.0.0.1:9"; }
+  std::optional<Error> failure() override;
+  Expected<std::optional<sut::MetricsSnapshot>> snapshot() override {
+    return std::optional<sut::MetricsSnapshot>{};
+  }
+  void stop() override {}
+  std::string description() const override { return "fake router"; }
+
+  // From now on failure() says the router died with `why` (a worker thread may call it).
+  void die(Error why);
+
+ private:
+  Script script_;
+  std::mutex mutex_;
+  std::optional<Error> death_;
+};
+
+// What one fake worker does with a window: send its result, or first run `before` (kill the
+// router, interrupt the run), or never answer.
+struct WindowScript {
+  std::function<void()> before;
+  bool answer = true;
+};
+
+// A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows
+// as they come, numbered over the pool's whole life (0 the first window its workers were sent,
+// in whichever workload; a comparison runs each window as a workload of its own). A window
+// with no script is answered with a small consistent result.
+struct WorkerScript {
+  std::set<std::string> silent;
+  std::map<uint32_t, WindowScript> windows;
+};
+
+// A pool of in-process fake workers. The same script serves every workload it runs.
+class FakePool : public workers::WorkerPool {
+ public:
+  struct Script {
+    std::optional<Error> start_error;
+    // recover() fails with this from its `recover_fails_at`-th call on (1-based; 0: never).
+    int recover_fails_at = 0;
+    Error recover_error;
+    WorkerScript worker;
+    // after_failure of each recover() call, kept for the test beyond the pool's life.
+    std::shared_ptr<std::vector<bool>> recovers = std::make_shared<std::vector<bool>>();
+  };
+  explicit FakePool(Script script);
+  ~FakePool() override;
+
+  Expected<void> start(size_t count, std::chrono::steady_clock::time_point) override;
+  size_t size() const override { return stubs_.size(); }
+  v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
+  std::optional<Error> failure(size_t) override { return std::nullopt; }
+  Expected<std::string> recover(bool after_failure, std::chrono::steady_clock::time_point) override;
+  void stop() override {}
+
+ private:
+  class Service;
+  Script script_;
+  std::unique_ptr<Service> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
+};
+
+// Hands out the fakes in the order the runner asks for them, and keeps them (owned by the
+// runner) visible to the test while the run lasts.
+class FakeFactories : public Factories {
+ public:
+  std::deque<FakeSut::Script> suts;
+  std::deque<FakePool::Script> pools;
+  // Valid while the run that made them lasts (a script's `before` may use them).
+  mutable std::vector<FakeSut*> made_suts;
+  mutable std::vector<std::string> pool_binaries;  // SpawnConfig::worker_binary of each
+
+  std::unique_ptr<sut::SystemUnderTest> system_under_test(const scenario::RouterConfig&,
+                                                          const sut::SutContext&) const override;
+  std::unique_ptr<workers::WorkerPool> spawning_pool(
+      const workers::SpawnConfig& config) const override;
+  std::unique_ptr<workers::WorkerPool> connecting_pool(const std::vector<std::string>&,
+                                                       const std::string&) const override;
+
+ private:
+  mutable size_t next_sut_ = 0;
+  mutable size_t next_pool_ = 0;
+};
+
+}  // namespace benchgate::engine::testing

@@ -1,0 +1,316 @@
+// The engine's failure paths, run in one process through fakes of the system under test and
+// the worker pool (engine_fakes.h): what each one leaves in the ScenarioResult, exactly (the
+// statuses and errors the outputs print and the gates judge).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "engine_fakes.h"
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/engine/scenario_runner.h"
+
+namespace benchgate::engine {
+namespace {
+
+using results::WorkloadStatus;
+using testing::FakeFactories;
+using testing::FakePool;
+using testing::FakeSut;
+
+constexpr const char* kMissingProgram = "benchgate-test-no-such-program";
+
+scenario::Workload workload(const std::string& name, uint32_t repetitions = 2) {
+  scenario::Workload w;
+  w.name = name;
+  w.warmup_ns = 0;
+  w.duration_ns = 10'000'000;
+  w.repetitions = repetitions;
+  w.workers = 1;
+  w.connections = 1;
+  return w;
+}
+
+scenario::Scenario scenario_of(std::vector<scenario::Workload> workloads) {
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = std::move(workloads);
+  return s;
+}
+
+// A router that died, as BuiltinRouter::failure() says it: the one line, and its stderr tail.
+Error router_died() {
+  return Error{"router (pid 42) killed by signal 9", ErrorKind::kFailed, "router: out of memory\n"};
+}
+
+class RunnerFailures : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    log_dir_ = std::filesystem::path(::testing::TempDir()) /
+               ("engine-fakes-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(log_dir_);
+    options_.factories = &factories_;
+    options_.log_dir = log_dir_.string();
+  }
+  void TearDown() override {
+    app::set_run_cancelled(false);
+    std::filesystem::remove_all(log_dir_);
+  }
+
+  ScenarioResult run(const scenario::Scenario& s) {
+    RunObserver quiet;
+    return run_scenario(s, options_, quiet);
+  }
+
+  FakeFactories factories_;
+  EngineOptions options_;
+  std::filesystem::path log_dir_;
+};
+
+TEST_F(RunnerFailures, ASystemThatDiesMidWindowFailsItsWorkloadAndTheRestAreNotRun) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  // The second measured window (index 1): the router dies while the workers measure.
+  pool.worker.windows[1].before = [this] { factories_.made_suts.at(0)->die(router_died()); };
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("w1"), workload("w2")}));
+
+  const std::string died =
+      "router (pid 42) killed by signal 9; its stderr ends with:\nrouter: out of memory\n";
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error, died);
+  EXPECT_EQ(r.workloads[0].repetitions.size(), 1u);  // the window before the death is kept
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kFailed);
+  // The tail is in the scenario's error once, not repeated in every workload not run.
+  EXPECT_EQ(r.workloads[1].error,
+            "not run: the system under test failed during workload 'w1': router (pid 42) "
+            "killed by signal 9");
+  EXPECT_EQ(r.error, died);
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_FALSE(r.ok());
+}
+
+TEST_F(RunnerFailures, AWorkerThatNeverAnswersFailsAtTheWorkloadDeadlineAndItsPoolIsRenewed) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.silent = {"silent"};
+  auto recovers = pool.recovers;
+  factories_.pools = {pool};
+  scenario::Workload silent = workload("silent");
+  silent.timeout_ns = 200'000'000;  // the bound: no test waits on a clock of its own
+  auto r = run(scenario_of({silent, workload("after")}));
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error,
+            "workload timeout (200 ms) passed while waiting for the workers to be ready from "
+            "worker 0");
+  EXPECT_TRUE(r.workloads[0].repetitions.empty());
+  // Its workers took part in a failed workload: the next one replaces them all.
+  EXPECT_EQ(*recovers, std::vector<bool>{true});
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[1].repetitions.size(), 2u);
+  EXPECT_EQ(r.error, "");
+  EXPECT_FALSE(r.ok());
+}
+
+TEST_F(RunnerFailures, AFailedRecoveryIsTheScenariosErrorAndTheRestAreNotRun) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.recover_fails_at = 1;
+  pool.recover_error = Error{"worker 0 exited with status 1 before it was ready",
+                             ErrorKind::kFailed, "worker: cannot bind\n"};
+  auto recovers = pool.recovers;
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("w1"), workload("w2"), workload("w3")}));
+
+  ASSERT_EQ(r.workloads.size(), 3u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(*recovers, std::vector<bool>{false});  // w1 went well: only the gone are replaced
+  EXPECT_EQ(r.error,
+            "workers could not be replaced: worker 0 exited with status 1 before it was ready; "
+            "its stderr ends with:\nworker: cannot bind\n");
+  for (size_t i : {1, 2}) {
+    EXPECT_EQ(r.workloads[i].status, WorkloadStatus::kFailed);
+    EXPECT_EQ(r.workloads[i].error,
+              "not run: workers could not be replaced: worker 0 exited with status 1 before it "
+              "was ready");
+  }
+  EXPECT_FALSE(r.interrupted);
+}
+
+TEST_F(RunnerFailures, AnInterruptMidWindowEndsTheRunAsInterruptedAndListsNothingUnrun) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].before = [] { app::set_run_cancelled(true); };
+  pool.worker.windows[0].answer = false;
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("w1"), workload("w2")}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kInterrupted);
+  EXPECT_EQ(r.workloads[0].error, "cancelled through the service");
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.error, "");
+  EXPECT_FALSE(r.ok());
+}
+
+TEST_F(RunnerFailures, ASystemThatDoesNotStartFailsEveryWorkloadWithTheHeadline) {
+  factories_.suts = {FakeSut::Script{Error{"router exited with status 1 before it was ready",
+                                           ErrorKind::kFailed, "router: bad flag\n"}}};
+  auto r = run(scenario_of({workload("w1"), workload("w2")}));
+
+  EXPECT_EQ(r.error,
+            "system under test did not start: router exited with status 1 before it was ready; "
+            "its stderr ends with:\nrouter: bad flag\n");
+  ASSERT_EQ(r.workloads.size(), 2u);
+  for (const auto& w : r.workloads) {
+    EXPECT_EQ(w.status, WorkloadStatus::kFailed);
+    EXPECT_EQ(w.error,
+              "not run: system under test did not start: router exited with status 1 before it "
+              "was ready");
+  }
+  EXPECT_FALSE(r.interrupted);
+}
+
+TEST_F(RunnerFailures, AStartEndedByAnInterruptIsInterruptedByItsKind) {
+  // Decided on the error's kind: the process-wide interrupt flag is not even set here.
+  factories_.suts = {
+      FakeSut::Script{Error{"interrupted while waiting for router", ErrorKind::kInterrupted}}};
+  auto r = run(scenario_of({workload("w1")}));
+
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.error, "interrupted while waiting for router");
+  EXPECT_TRUE(r.workloads.empty());
+}
+
+TEST_F(RunnerFailures, AWorkerImplementationNotInstalledIsNotConfiguredAndTheOthersRun) {
+  factories_.suts = {FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  scenario::Scenario s = scenario_of({workload("theirs"), workload("ours")});
+  s.worker_impls["tool"].command = {kMissingProgram};
+  s.workloads[0].worker = "tool";
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kNotConfigured);
+  EXPECT_EQ(r.workloads[0].error, "not_configured: worker 'tool': '" +
+                                      std::string(kMissingProgram) +
+                                      "' is not installed (not found on PATH)");
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[1].repetitions.size(), 2u);
+  EXPECT_TRUE(r.ok());  // a variant with no number fails nothing
+}
+
+// Comparing routers: one not installed, one that does not start; the third still measures.
+TEST_F(RunnerFailures, ComparedRoutersThatNeverStartAreRecordedAndTheOthersGoOn) {
+  factories_.suts = {FakeSut::Script{},
+                     FakeSut::Script{Error{"router exited with status 1 before it was ready",
+                                           ErrorKind::kFailed, "router: bad flag\n"}}};
+  factories_.pools = {FakePool::Script{}};
+  scenario::Scenario s = scenario_of({workload("w1")});
+  s.routers["ours"] = {};
+  s.routers["theirs"].impl = scenario::RouterImpl::kCommand;
+  s.routers["theirs"].requires_programs = {kMissingProgram};
+  s.routers["broken"] = {};
+  s.compare_routers = {"ours", "theirs", "broken"};
+  auto r = run(s);
+
+  EXPECT_EQ(r.variants, s.compare_routers);
+  ASSERT_EQ(r.workloads.size(), 3u);
+  EXPECT_EQ(r.workloads[0].variant, "ours");
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[0].repetitions.size(), 2u);
+  EXPECT_EQ(r.workloads[1].variant, "theirs");
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kNotConfigured);
+  EXPECT_EQ(r.workloads[1].error, "not_configured: '" + std::string(kMissingProgram) +
+                                      "' is not installed (not found on PATH)");
+  EXPECT_EQ(r.workloads[2].variant, "broken");
+  EXPECT_EQ(r.workloads[2].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[2].error,
+            "router 'broken' did not start: router exited with status 1 before it was ready; "
+            "its stderr ends with:\nrouter: bad flag\n");
+  EXPECT_EQ(r.error, "");  // the shared workers are fine: no error of the comparison's own
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_FALSE(r.ok());
+}
+
+// Comparing routers, the workers are the peer: when they cannot be replaced, no variant can
+// measure more, and that is the comparison's own error.
+TEST_F(RunnerFailures, ComparedRoutersStopWhenTheSharedWorkersCannotBeReplaced) {
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.recover_fails_at = 1;
+  pool.recover_error = Error{"worker 0 did not answer Describe before its deadline"};
+  factories_.pools = {pool};
+  scenario::Scenario s = scenario_of({workload("w1")});
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  const std::string why =
+      "workers could not be replaced: worker 0 did not answer Describe before its deadline";
+  ASSERT_EQ(r.workloads.size(), 2u);
+  // A ran first (nothing to recover), B's window needed the workers recovered.
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error, why);
+  EXPECT_EQ(r.workloads[0].repetitions.size(), 1u);
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[1].error, why);
+  EXPECT_TRUE(r.workloads[1].repetitions.empty());
+  EXPECT_EQ(r.error, why);
+}
+
+// Comparing workers, the router is the peer: its death ends every variant.
+TEST_F(RunnerFailures, ComparedWorkersStopWhenTheSharedRouterDies) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script builtin;
+  builtin.worker.windows[0].before = [this] { factories_.made_suts.at(0)->die(router_died()); };
+  factories_.pools = {builtin, FakePool::Script{}};
+  scenario::Scenario s = scenario_of({workload("w1")});
+  s.worker_impls["other"].command = {"true"};  // on PATH; the fake pool runs nothing
+  s.compare_workers = {"builtin", "other"};
+  auto r = run(s);
+
+  const std::string died =
+      "router (pid 42) killed by signal 9; its stderr ends with:\nrouter: out of memory\n";
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].variant, "builtin");
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error, died);
+  EXPECT_EQ(r.workloads[1].variant, "other");
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[1].error, "router failed: " + died);
+  EXPECT_TRUE(r.workloads[1].repetitions.empty());
+  EXPECT_EQ(r.error, "router failed: " + died);
+  EXPECT_EQ(factories_.pool_binaries.size(), 2u);
+}
+
+TEST_F(RunnerFailures, AnInterruptedComparisonKeepsWhatItMeasuredAndStops) {
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  FakePool::Script pool;
+  // Windows come A B, B A: the interrupt arrives in B's first window, which never answers.
+  pool.worker.windows[1].before = [] { app::set_run_cancelled(true); };
+  pool.worker.windows[1].answer = false;
+  factories_.pools = {pool};
+  scenario::Scenario s = scenario_of({workload("w1"), workload("w2")});
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 2u);  // w2 is not listed
+  EXPECT_EQ(r.workloads[0].variant, "a");
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[0].repetitions.size(), 1u);
+  EXPECT_EQ(r.workloads[1].variant, "b");
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kInterrupted);
+  EXPECT_EQ(r.workloads[1].error, "cancelled through the service");
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.error, "");
+  EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
+}  // namespace benchgate::engine
