@@ -16,6 +16,10 @@
 //   exit_at_start      exits with status 1 before printing READY
 //   errors_in_window   window N reports 500 "status" errors besides its 100 successes
 //   slow_window        window N's 100 successes took 10 ms each instead of 100 us
+//   busy_thread        every window reports two load threads (thread CPU clocks): in window
+//                      N one was on a CPU for exactly 90% of the window, in the others for
+//                      89.9%; the other thread 10%, and never waiting for a CPU. The
+//                      process CPU is their sum, half of two threads' capacity
 #include <grpcpp/grpcpp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -56,6 +60,22 @@ void sleep_until_unix(int64_t unix_ns, grpc::ServerContext& context) {
   }
 }
 
+// Two load threads over the window, the busier at 90% of it (saturated: docs/MEASUREMENT.md
+// "Flags") in the faulty window and just below elsewhere. Exact tenths of the window, so the
+// orchestrator's shares are exactly 0.9 and 0.899.
+void add_busy_threads(v1::WindowResult& result, int64_t window_ns, bool faulty) {
+  const int64_t busy = faulty ? window_ns / 10 * 9 : window_ns / 1000 * 899;
+  const int64_t other = window_ns / 10;
+  for (int64_t cpu : {busy, other}) {
+    auto* thread = result.add_thread_cpu();
+    thread->set_cpu_ns(cpu);
+    thread->set_run_delay_ns(0);
+    thread->set_wall_ns(window_ns);
+  }
+  result.set_threads(2);
+  result.set_cpu_user_ns(busy + other);
+}
+
 v1::WindowResult window_result(const v1::Window& window, const Fault& fault, bool faulty) {
   constexpr uint64_t kOperations = 100;
   v1::WindowResult result;
@@ -76,6 +96,7 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   if (faulty && fault.mode == "malformed_count") latency.record(200'000);
   auto bytes = latency.encode_compressed();
   std::string blob(bytes.begin(), bytes.end());
+  if (fault.mode == "busy_thread") add_busy_threads(result, window.duration_ns(), faulty);
   if (faulty && fault.mode == "garbage_histogram") {
     blob = "\x13\x37garbage, not an HdrHistogram";
   }
@@ -141,7 +162,8 @@ int main(int argc, char** argv) {
   app.add_option("--listen", listen, "HOST:PORT of the gRPC service")->capture_default_str();
   app.add_option("--mode", fault.mode, "The fault")
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
-                             "other_layout", "exit_at_start", "errors_in_window", "slow_window"}))
+                             "other_layout", "exit_at_start", "errors_in_window", "slow_window",
+                             "busy_thread"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")
