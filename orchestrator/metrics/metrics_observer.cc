@@ -69,12 +69,16 @@ struct MetricsObserver::Impl {
   Family<Gauge>& last_finished = gauge(r, "benchgate_last_run_timestamp_seconds",
                                        "Unix time at which the scenario's latest run finished");
 
+  // Help texts follow docs/MEASUREMENT.md, which defines each figure.
   Family<Gauge>& ops = gauge(r, "benchgate_workload_ops_per_second",
-                             "Successful operations per second: live during a window, the "
-                             "window's figure after it, the median over repetitions at the end");
+                             "Throughput: during a window a progress figure, operations (errors "
+                             "included) per second of the latest progress interval; after it the "
+                             "window's successes completed inside it per second of the window; the "
+                             "median over repetitions at the end");
   Family<Gauge>& throughput =
       gauge(r, "benchgate_workload_throughput_bytes_per_second",
-            "Response bytes per second: per measured window, the median at the end");
+            "Wire bytes read (headers and framing included) inside the window per second of it: "
+            "per measured window, the median at the end; no sample when not measured");
   Family<Gauge>& latency =
       gauge(r, "benchgate_workload_latency_seconds",
             "Latency at a percentile (100 is the maximum): live p99 during a window, the window's "
@@ -89,8 +93,9 @@ struct MetricsObserver::Impl {
                                     "The measured repetition running (1-based), 0 in warm-up");
   Family<Gauge>& worker_cpu =
       gauge(r, "benchgate_worker_cpu_utilization_ratio",
-            "CPU time of the busiest worker over its threads' wall time in the latest measured "
-            "window (0.9 or more: the load generator is the bottleneck)");
+            "The busiest load thread's CPU time over the window / the window, over every "
+            "worker, in the latest measured window (0.9 or more: worker_saturated, the load "
+            "generator may be the bottleneck); no sample when not measured");
 
   Family<Counter>& router_cpu = counter(r, "benchgate_router_cpu_seconds_total",
                                         "CPU time of the system under test in measured windows");
@@ -143,6 +148,17 @@ struct MetricsObserver::Impl {
 
   // `at(percentile)` is a latency figure or nothing: a figure that was not measured (an empty
   // histogram, a percentile a worker adapter's tool did not print) gets no sample, never 0.
+  // A figure the workers could not measure has no sample, never 0 (docs/MEASUREMENT.md), and
+  // an earlier window's sample does not stand for it.
+  static void set_or_remove(Family<Gauge>& family, const Labels& labels,
+                            std::optional<double> value) {
+    if (value) {
+      family.Add(labels).Set(*value);
+    } else if (family.Has(labels)) {
+      family.Remove(&family.Add(labels));
+    }
+  }
+
   template <typename At>
   void set_latency(const Labels& base, const At& at) {
     for (const auto& [label, percentile] : kPercentiles) {
@@ -207,7 +223,9 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
   std::lock_guard lock(impl_->mutex);
   const Labels labels = impl_->workload_labels(workload.name, "default");
   impl_->ops.Add(labels).Set(rep->ops_per_second());
-  impl_->throughput.Add(labels).Set(rep->bytes_per_second());
+  Impl::set_or_remove(
+      impl_->throughput, labels,
+      rep->measured("bytes_received") ? std::optional(rep->bytes_per_second()) : std::nullopt);
   impl_->set_latency(labels, [&](double p) { return rep->latency_at(p); });
   impl_->operations.Add(labels).Increment(static_cast<double>(rep->operations));
   for (const auto& [kind, count] : rep->errors) {
@@ -215,7 +233,9 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
     with_kind["kind"] = kind;
     impl_->errors.Add(with_kind).Increment(static_cast<double>(count));
   }
-  impl_->worker_cpu.Add(labels).Set(rep->worker_cpu_utilization);
+  Impl::set_or_remove(
+      impl_->worker_cpu, labels,
+      rep->measured("cpu") ? std::optional(rep->worker_cpu_utilization) : std::nullopt);
 
   const Labels scenario = impl_->scenario_labels();
   if (rep->router.cpu_seconds > 0)
@@ -236,7 +256,10 @@ void MetricsObserver::workload_finished(const results::WorkloadResult& result) {
   impl_->repetition.Add(labels).Set(0);
   if (result.repetitions.empty()) return;  // nothing measured: keep the last live values
   impl_->ops.Add(labels).Set(result.ops_per_second().median);
-  impl_->throughput.Add(labels).Set(result.bytes_per_second().median);
+  Impl::set_or_remove(impl_->throughput, labels,
+                      result.measured("bytes_received")
+                          ? std::optional(result.bytes_per_second().median)
+                          : std::nullopt);
   impl_->set_latency(labels, [&](double p) { return result.latency_at(p); });
 }
 

@@ -100,6 +100,59 @@ TEST(MetricsObserverTest, MeasuredWindowsAddErrorsRouterCpuAndOperations) {
   EXPECT_TRUE(has_line(text, "benchgate_worker_cpu_utilization_ratio{" + labels + "} 0.5")) << text;
 }
 
+// A figure the workers could not measure (a tool that counts no bytes, no CPU figures) has no
+// sample, never 0, and one an earlier window set does not stand for it (docs/MEASUREMENT.md).
+TEST(MetricsObserverTest, AFigureTheWorkersDidNotMeasureHasNoSample) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  engine::WindowInfo window{true, 1, 2, 1'000'000'000};
+  const auto measured = make_repetition();
+  observer.window_finished(s.workloads[0], window, &measured);
+  auto unmeasured = make_repetition();
+  unmeasured.not_measured = {"cpu", "bytes_received"};
+  unmeasured.worker_cpu_utilization = 0;
+  unmeasured.bytes_received = 0;
+  observer.window_finished(s.workloads[0], engine::WindowInfo{true, 2, 2, 1'000'000'000},
+                           &unmeasured);
+  std::string text = scrape(observer);
+  const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
+  EXPECT_EQ(text.find("benchgate_worker_cpu_utilization_ratio{"), std::string::npos) << text;
+  EXPECT_EQ(text.find("benchgate_workload_throughput_bytes_per_second{"), std::string::npos)
+      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_workload_ops_per_second{" + labels + "} 998")) << text;
+
+  results::WorkloadResult result;
+  result.spec = s.workloads[0];
+  result.repetitions = {measured, unmeasured};
+  observer.workload_finished(result);
+  text = scrape(observer);
+  EXPECT_EQ(text.find("benchgate_workload_throughput_bytes_per_second{"), std::string::npos)
+      << text;
+}
+
+// The help text says what the figure is, as docs/MEASUREMENT.md defines it.
+TEST(MetricsObserverTest, HelpTextsFollowTheFiguresDefinitions) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  const auto rep = make_repetition();
+  observer.window_finished(s.workloads[0], engine::WindowInfo{true, 1, 1, 1'000'000'000}, &rep);
+  const std::string text = scrape(observer);
+  EXPECT_NE(text.find("# HELP benchgate_worker_cpu_utilization_ratio The busiest load thread's "
+                      "CPU time over the window"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# HELP benchgate_workload_throughput_bytes_per_second Wire bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("operations (errors included) per second of the latest progress interval"),
+            std::string::npos)
+      << text;
+}
+
 report::ScenarioReport make_report(int64_t run_id, gates::Verdict verdict) {
   report::ScenarioReport r;
   r.result.scenario = "sc";
