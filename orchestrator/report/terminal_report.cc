@@ -142,7 +142,7 @@ std::string workload_table(const results::WorkloadResult& w) {
     if (rep.service_time) {
       out += fmt::format(
           "  {:<10} service time p50 {} p99 {} (uncorrected), late sends {}, "
-          "due in the window and sent in the drain {}\n",
+          "unwritten at the window's end {} (sent in the drain, or not_sent)\n",
           "", latency(*rep.service_time, 50), latency(*rep.service_time, 99), rep.late_sends,
           rep.unsent);
     }

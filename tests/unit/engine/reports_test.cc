@@ -125,5 +125,26 @@ TEST(WorkloadTable, ADifferenceOfWorkerAndRouterCountsSaysWhy) {
   EXPECT_NE(workload_table(w).find("2000 counted by the router\n"), std::string::npos);
 }
 
+// Open loop, `unsent` is what was due in the window and still unwritten at its end
+// (docs/MEASUREMENT.md): sent in the drain, or cut off by its deadline as not_sent, so the
+// line does not call all of it sent.
+TEST(WorkloadTable, AnOpenLoopRowSaysWhatWasUnwrittenAtTheWindowsEnd) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.rate = 1000;
+  auto& rep = w.repetitions.front();
+  rep.service_time.emplace();
+  rep.service_time->record(40'000);
+  rep.late_sends = 12;
+  rep.unsent = 30;
+  rep.errors["not_sent"] = 4;
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("late sends 12, unwritten at the window's end 30 (sent in the drain, or "
+                       "not_sent)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("sent in the drain 30"), std::string::npos) << table;
+  EXPECT_NE(table.find("errors by kind: not_sent=4"), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace benchgate::report
