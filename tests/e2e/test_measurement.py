@@ -95,8 +95,11 @@ class OpenLoopStallTest(unittest.TestCase):
         self.assertGreater(rep["unsent"], 0, "the stall held requests past the window's end")
         # They are measured from their intended instants: the stall is in p99.
         self.assertGreater(float(line["p99_us"]), float(clean_line["p99_us"]), (line, clean_line))
-        # What completed after the window's end is not in its throughput.
+        # What completed after the window's end is not in its throughput: ops/s is the
+        # window's in-window successes over its length, in JSON and RESULT alike.
         self.assertLess(rep["in_window"]["successes"], rep["successes"])
+        self.assertEqual(rep["ops_per_second"], rep["in_window"]["successes"] / DURATION_S)
+        self.assertEqual(line["rps"], "{:.0f}".format(rep["ops_per_second"]))
 
 
 if __name__ == "__main__":
