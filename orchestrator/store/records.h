@@ -23,6 +23,8 @@ struct Testbed {
 
   // SHA-256 (hex) over every field above; equal fingerprints are the same testbed.
   std::string fingerprint() const;
+
+  bool operator==(const Testbed&) const = default;
 };
 
 // What begin_run records before anything is measured.
@@ -49,6 +51,8 @@ struct RunSummary {
   std::map<std::string, std::string> labels;
   int64_t testbed_id = 0;
   std::string error;  // why the run failed, when it says (schema version 3); else empty
+
+  bool operator==(const RunSummary&) const = default;
 };
 
 // One second of a measured window (table timeline, schema version 7).
@@ -57,6 +61,8 @@ struct StoredSecond {
   double ops_per_s = 0;
   uint64_t errors = 0;
   std::optional<int64_t> p50_ns, p99_ns, max_ns;
+
+  bool operator==(const StoredSecond&) const = default;
 };
 
 // One worker's own figures of a measured window (table worker_windows, schema version 7).
@@ -68,6 +74,8 @@ struct StoredWorkerShare {
   double ops_per_s = 0;
   std::optional<int64_t> p99_ns, max_ns;
   std::optional<double> cpu_utilization;
+
+  bool operator==(const StoredWorkerShare&) const = default;
 };
 
 // One stored repetition with every figure.
@@ -114,6 +122,8 @@ struct StoredRepetition {
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;
+
+  bool operator==(const StoredRepetition&) const = default;
 };
 
 struct StoredWorkload {
@@ -123,9 +133,21 @@ struct StoredWorkload {
   std::string protocol;
   std::string params_json;
   std::string params_hash;
-  std::string status;  // ok | failed
+  std::string status;  // ok | failed | not_configured | interrupted
   std::string error;
+  // The summary over repetitions as the store keeps it (workloads table): medians of the
+  // repetitions' figures (min and max of throughput), nothing where not measured.
+  int64_t repetition_count = 0;
+  std::optional<double> ops_per_s_median, ops_per_s_min, ops_per_s_max, bytes_per_s_median;
+  std::optional<double> p50_ns_median, p90_ns_median, p99_ns_median, p999_ns_median, max_ns_median;
+  uint64_t errors_total = 0;
+  std::vector<std::string> flags;                   // every repetition's flags, sorted
+  std::optional<std::vector<uint8_t>> latency_hdr;  // every repetition merged; none when empty
+  // Its figure of each gate metric that was measured (workload_figures), as gates judge it.
+  std::map<std::string, double> figures;
   std::vector<StoredRepetition> repetitions;
+
+  bool operator==(const StoredWorkload&) const = default;
 };
 
 struct RunDetail {
@@ -134,6 +156,8 @@ struct RunDetail {
   std::string scenario_hash;
   Testbed testbed;
   std::vector<StoredWorkload> workloads;
+
+  bool operator==(const RunDetail&) const = default;
 };
 
 // One gate verdict with every input it used (docs/GATES.md, "Verdicts").
@@ -157,6 +181,8 @@ struct GateRecord {
   std::string explanation;
   std::optional<bool> underpowered;  // relative gates that were compared
   std::optional<double> detectable;  // smallest detectable regression (a fraction)
+
+  bool operator==(const GateRecord&) const = default;
 };
 
 struct BaselineEntry {
@@ -166,6 +192,8 @@ struct BaselineEntry {
   std::string scenario;
   std::string commit;
   int64_t started_at_ns = 0;
+
+  bool operator==(const BaselineEntry&) const = default;
 };
 
 // One series of one baseline on one testbed (docs/GATES.md, "Series and baselines").
@@ -220,6 +248,8 @@ struct SeriesKey {
   std::string variant = "default";
   std::string params_hash;
   std::string metric;
+
+  bool operator==(const SeriesKey&) const = default;
 };
 
 // Which series `history changes` looks at; empty (0) fields match everything. With a branch,
@@ -271,6 +301,8 @@ struct CalibrationRecord {
   double alpha = 0.01;
   double detectable_1 = 0;  // with 1 baseline run (a fraction: 0.05 = 5%)
   double detectable_5 = 0;  // with 5 baseline runs
+
+  bool operator==(const CalibrationRecord&) const = default;
 };
 
 }  // namespace benchgate::store

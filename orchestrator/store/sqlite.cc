@@ -8,7 +8,10 @@
 namespace benchgate::store::sqlite {
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), bind_error_(other.bind_error_) {
+    : db_(other.db_),
+      stmt_(other.stmt_),
+      bind_error_(other.bind_error_),
+      unknown_parameter_(std::move(other.unknown_parameter_)) {
   other.stmt_ = nullptr;
 }
 
@@ -18,12 +21,19 @@ Statement& Statement::operator=(Statement&& other) noexcept {
     db_ = other.db_;
     stmt_ = other.stmt_;
     bind_error_ = other.bind_error_;
+    unknown_parameter_ = std::move(other.unknown_parameter_);
     other.stmt_ = nullptr;
   }
   return *this;
 }
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+int Statement::parameter(std::string_view name) {
+  const int index = sqlite3_bind_parameter_index(stmt_, std::string(name).c_str());
+  if (index == 0 && unknown_parameter_.empty()) unknown_parameter_ = std::string(name);
+  return index;
+}
 
 Statement& Statement::bind(int index, int64_t value) {
   const int rc = sqlite3_bind_int64(stmt_, index, value);
@@ -69,6 +79,10 @@ Statement& Statement::bind(int index, std::optional<double> value) {
 }
 
 Expected<bool> Statement::step() {
+  if (!unknown_parameter_.empty()) {
+    return Error{"binding a parameter failed: the statement has no parameter " +
+                 unknown_parameter_};
+  }
   if (bind_error_ != 0) {
     return Error{std::string("binding a parameter failed: ") + sqlite3_errstr(bind_error_)};
   }
@@ -94,6 +108,7 @@ void Statement::reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
   bind_error_ = 0;
+  unknown_parameter_.clear();
 }
 
 bool Statement::is_null(int column) const {

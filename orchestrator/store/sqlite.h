@@ -18,8 +18,9 @@ struct sqlite3_stmt;
 
 namespace benchgate::store::sqlite {
 
-// A prepared statement. Bind parameters by 1-based index, then step() through the rows.
-// A bind failure is remembered and reported by the next step().
+// A prepared statement. Bind parameters by 1-based index (parameter() gives the index of a
+// named one, ":name"), then step() through the rows. A bind failure or an unknown parameter
+// name is remembered and reported by the next step().
 class Statement {
  public:
   Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
@@ -29,6 +30,8 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
   ~Statement();
 
+  // The index of the parameter ":name"; an unknown name makes the next step() fail naming it.
+  int parameter(std::string_view name);
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, double value);
   Statement& bind(int index, std::string_view text);
@@ -56,6 +59,7 @@ class Statement {
   sqlite3* db_;
   sqlite3_stmt* stmt_;
   int bind_error_ = 0;
+  std::string unknown_parameter_;
 };
 
 // One connection. Not thread-safe: one Database per thread (SQLite's own locking coordinates

@@ -1,4 +1,5 @@
 // Baselines: named sets of finished runs that relative gates compare against.
+#include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/store_internal.h"
@@ -60,11 +61,14 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
                  std::to_string(exit_code) + " (" + exit_code_meaning(exit_code) +
                  "); only runs that exited 0 can be a baseline, as with run --promote"};
   }
-  auto insert = db_->prepare(
-      "INSERT INTO baselines (name, run_id, added_at) VALUES (?1, ?2, ?3) "
-      "ON CONFLICT (name, run_id) DO NOTHING");
+  auto insert = db_->prepare(columns::insert_sql("baselines", {}, columns::baseline_columns()) +
+                             " ON CONFLICT (name, run_id) DO NOTHING");
   if (!insert) return Error{"baseline add: " + insert.message()};
-  insert->bind(1, name).bind(2, run).bind(3, unix_now_ns());
+  BaselineEntry entry;
+  entry.name = name;
+  entry.run_id = run;
+  entry.added_at_ns = unix_now_ns();
+  columns::bind_record(*insert, columns::baseline_columns(), entry);
   if (auto ok = insert->run(); !ok) return Error{"baseline add: " + ok.message()};
   if (auto ok = tx->commit(); !ok) return Error{"baseline add: " + ok.message()};
   return {};
@@ -83,26 +87,26 @@ Expected<void> Store::remove_baseline(const std::string& name, int64_t run) {
 }
 
 Expected<std::vector<BaselineEntry>> Store::list_baselines(const std::string& name) {
-  const std::string sql =
-      std::string(
-          "SELECT b.name, b.run_id, b.added_at, r.scenario, r.commit_id, r.started_at "
-          "FROM baselines b JOIN runs r ON r.id = b.run_id ") +
-      (name.empty() ? "" : "WHERE b.name = ?1 ") + "ORDER BY b.name, b.run_id DESC";
+  // The baseline's columns, then what the entry shows of its run.
+  const int run_first = static_cast<int>(columns::baseline_columns().size());
+  const std::string sql = "SELECT " + columns::names(columns::baseline_columns(), "b.") +
+                          ", r.scenario, r.commit_id, r.started_at "
+                          "FROM baselines b JOIN runs r ON r.id = b.run_id " +
+                          (name.empty() ? "" : "WHERE b.name = :name ") +
+                          "ORDER BY b.name, b.run_id DESC";
   auto stmt = db_->prepare(sql);
   if (!stmt) return Error{"baseline list: " + stmt.message()};
-  if (!name.empty()) stmt->bind(1, name);
+  if (!name.empty()) stmt->bind(stmt->parameter(":name"), name);
   std::vector<BaselineEntry> out;
   while (true) {
     auto row = stmt->step();
     if (!row) return Error{"baseline list: " + row.message()};
     if (!*row) return out;
     BaselineEntry e;
-    e.name = stmt->text(0);
-    e.run_id = stmt->int64(1);
-    e.added_at_ns = stmt->int64(2);
-    e.scenario = stmt->text(3);
-    e.commit = stmt->text(4);
-    e.started_at_ns = stmt->int64(5);
+    columns::read_record(*stmt, 0, columns::baseline_columns(), e);
+    e.scenario = stmt->text(run_first);
+    e.commit = stmt->text(run_first + 1);
+    e.started_at_ns = stmt->int64(run_first + 2);
     out.push_back(std::move(e));
   }
 }

@@ -8,6 +8,11 @@
 #include <vector>
 
 #include "common/time/clock.h"
+#include "orchestrator/store/records.h"
+
+namespace benchgate::results {
+struct WorkloadResult;
+}
 
 namespace benchgate::store::internal {
 
@@ -30,5 +35,10 @@ std::map<std::string, std::string> string_map_from_json(const std::string& text)
 std::map<std::string, uint64_t> count_map_from_json(const std::string& text);
 std::vector<std::string> strings_from_json(const std::string& text);
 std::vector<int64_t> ints_from_json(const std::string& text);
+
+// A workload as store_workload writes it and get_run reads it back (ids left 0): every figure
+// of every repetition with the definitions of results::Repetition, the summary over them and
+// the workload's figure of each gate metric (store_workloads.cc).
+StoredWorkload stored_workload(const results::WorkloadResult& workload);
 
 }  // namespace benchgate::store::internal

@@ -1,0 +1,252 @@
+// The column tables (record_columns.h). Column names are the schema's (schemas/sqlite/).
+#include "orchestrator/store/record_columns.h"
+
+namespace benchgate::store::columns {
+namespace {
+
+constexpr Column<Testbed> kTestbed[] = {
+    field<&Testbed::host>("host"),
+    field<&Testbed::cpu_model>("cpu_model"),
+    field<&Testbed::cores>("cores"),
+    field<&Testbed::kernel>("kernel"),
+    field<&Testbed::governor>("governor"),
+    field<&Testbed::compiler>("compiler"),
+    field<&Testbed::build_flags>("build_flags"),
+};
+
+constexpr Column<RunSummary> kRun[] = {
+    field<&RunSummary::scenario>("scenario"),
+    field<&RunSummary::status>("status"),
+    field<&RunSummary::started_at_ns>("started_at"),
+    field<&RunSummary::finished_at_ns>("finished_at"),
+    field<&RunSummary::exit_code>("exit_code"),
+    field<&RunSummary::commit>("commit_id"),
+    field<&RunSummary::branch>("branch"),
+    field<&RunSummary::labels>("labels"),
+    field<&RunSummary::testbed_id>("testbed_id"),
+    field<&RunSummary::error>("error"),
+};
+
+constexpr Column<RunDetail> kRunText[] = {
+    field<&RunDetail::scenario_text>("scenario_text"),
+    field<&RunDetail::scenario_hash>("scenario_hash"),
+};
+
+constexpr Column<StoredWorkload> kWorkload[] = {
+    field<&StoredWorkload::name>("name"),
+    field<&StoredWorkload::variant>("variant"),
+    field<&StoredWorkload::protocol>("protocol"),
+    field<&StoredWorkload::params_json>("params"),
+    field<&StoredWorkload::params_hash>("params_hash"),
+    field<&StoredWorkload::status>("status"),
+    field<&StoredWorkload::error>("error"),
+    field<&StoredWorkload::repetition_count>("repetition_count"),
+    field<&StoredWorkload::ops_per_s_median>("ops_per_s_median"),
+    field<&StoredWorkload::ops_per_s_min>("ops_per_s_min"),
+    field<&StoredWorkload::ops_per_s_max>("ops_per_s_max"),
+    field<&StoredWorkload::bytes_per_s_median>("bytes_per_s_median"),
+    field<&StoredWorkload::p50_ns_median>("p50_ns_median"),
+    field<&StoredWorkload::p90_ns_median>("p90_ns_median"),
+    field<&StoredWorkload::p99_ns_median>("p99_ns_median"),
+    field<&StoredWorkload::p999_ns_median>("p999_ns_median"),
+    field<&StoredWorkload::max_ns_median>("max_ns_median"),
+    field<&StoredWorkload::errors_total>("errors_total"),
+    field<&StoredWorkload::flags>("flags"),
+    field<&StoredWorkload::latency_hdr>("latency_hdr"),
+};
+
+constexpr Column<WorkloadFigure> kFigure[] = {
+    field<&WorkloadFigure::metric>("metric"),
+    field<&WorkloadFigure::value>("value"),
+};
+
+// The router's columns are NULL when it was not measured: router_requests when the router
+// counted nothing (router_collected), its CPU and RSS when they were not sampled.
+constexpr Column<StoredRepetition> kRouterRequests = {
+    "router_requests",
+    [](sqlite::Statement& s, int i, const StoredRepetition& r) {
+      Codec<std::optional<uint64_t>>::bind(
+          s, i, r.router_collected ? std::optional(r.router_requests) : std::nullopt);
+    },
+    [](const sqlite::Statement& s, int c, StoredRepetition& r) {
+      r.router_collected = !s.is_null(c);
+      r.router_requests = Codec<uint64_t>::read(s, c);
+    }};
+constexpr Column<StoredRepetition> kRouterCpu = {
+    "router_cpu_s",
+    [](sqlite::Statement& s, int i, const StoredRepetition& r) {
+      Codec<std::optional<double>>::bind(
+          s, i, r.router_sampled ? std::optional(r.router_cpu_s) : std::nullopt);
+    },
+    [](const sqlite::Statement& s, int c, StoredRepetition& r) {
+      r.router_sampled = !s.is_null(c);
+      r.router_cpu_s = Codec<double>::read(s, c);
+    }};
+constexpr Column<StoredRepetition> kRouterRss = {
+    "router_rss_bytes",
+    [](sqlite::Statement& s, int i, const StoredRepetition& r) {
+      Codec<std::optional<uint64_t>>::bind(
+          s, i, r.router_sampled ? std::optional(r.router_rss_bytes) : std::nullopt);
+    },
+    [](const sqlite::Statement& s, int c, StoredRepetition& r) {
+      r.router_rss_bytes = Codec<uint64_t>::read(s, c);
+    }};
+
+constexpr Column<StoredRepetition> kRepetition[] = {
+    field<&StoredRepetition::index>("idx"),
+    field<&StoredRepetition::start_ns>("start_ns"),
+    field<&StoredRepetition::duration_ns>("duration_ns"),
+    field<&StoredRepetition::data_window_ns>("data_window_ns"),
+    field<&StoredRepetition::operations>("operations"),
+    field<&StoredRepetition::successes>("successes"),
+    field<&StoredRepetition::errors_total>("errors_total"),
+    field<&StoredRepetition::errors>("errors_by_kind"),
+    field<&StoredRepetition::bytes_sent>("bytes_sent"),
+    field<&StoredRepetition::bytes_received>("bytes_received"),
+    field<&StoredRepetition::late_sends>("late_sends"),
+    field<&StoredRepetition::unsent>("unsent"),
+    field<&StoredRepetition::ops_per_s>("ops_per_s"),
+    field<&StoredRepetition::bytes_per_s>("bytes_per_s"),
+    field<&StoredRepetition::p50_ns>("p50_ns"),
+    field<&StoredRepetition::p75_ns>("p75_ns"),
+    field<&StoredRepetition::p90_ns>("p90_ns"),
+    field<&StoredRepetition::p95_ns>("p95_ns"),
+    field<&StoredRepetition::p99_ns>("p99_ns"),
+    field<&StoredRepetition::p999_ns>("p999_ns"),
+    field<&StoredRepetition::max_ns>("max_ns"),
+    field<&StoredRepetition::mean_ns>("mean_ns"),
+    field<&StoredRepetition::latency_hdr>("latency_hdr"),
+    field<&StoredRepetition::service_time_hdr>("service_time_hdr"),
+    field<&StoredRepetition::worker_cpu_s>("worker_cpu_s"),
+    field<&StoredRepetition::worker_cpu_utilization>("worker_cpu_utilization"),
+    kRouterRequests,
+    kRouterCpu,
+    kRouterRss,
+    field<&StoredRepetition::router_handling_hdr>("router_handling_hdr"),
+    field<&StoredRepetition::flags>("flags"),
+    field<&StoredRepetition::stopped>("stopped"),
+    field<&StoredRepetition::window_successes>("window_successes"),
+    field<&StoredRepetition::payload_bytes_per_s>("payload_bytes_per_s"),
+    field<&StoredRepetition::start_skew_ns>("start_skew_ns"),
+    field<&StoredRepetition::worker_cpu_wait_share>("worker_cpu_wait_share"),
+    field<&StoredRepetition::latency_clamped>("latency_clamped"),
+    field<&StoredRepetition::not_measured>("not_measured"),
+    field<&StoredRepetition::tool_latency_json>("tool_latency"),
+};
+
+constexpr Column<RouterCounter> kRouterCounter[] = {
+    field<&RouterCounter::name>("name"),
+    field<&RouterCounter::value>("value"),
+};
+
+constexpr Column<StoredSecond> kTimeline[] = {
+    field<&StoredSecond::second>("second"), field<&StoredSecond::ops_per_s>("ops_per_s"),
+    field<&StoredSecond::errors>("errors"), field<&StoredSecond::p50_ns>("p50_ns"),
+    field<&StoredSecond::p99_ns>("p99_ns"), field<&StoredSecond::max_ns>("max_ns"),
+};
+
+constexpr Column<StoredWorkerShare> kWorkerWindow[] = {
+    field<&StoredWorkerShare::worker>("worker"),
+    field<&StoredWorkerShare::operations>("operations"),
+    field<&StoredWorkerShare::successes>("successes"),
+    field<&StoredWorkerShare::errors>("errors_total"),
+    field<&StoredWorkerShare::ops_per_s>("ops_per_s"),
+    field<&StoredWorkerShare::p99_ns>("p99_ns"),
+    field<&StoredWorkerShare::max_ns>("max_ns"),
+    field<&StoredWorkerShare::cpu_utilization>("cpu_utilization"),
+};
+
+constexpr Column<GateRecord> kGate[] = {
+    field<&GateRecord::gate_index>("gate_index"),
+    field<&GateRecord::workload>("workload"),
+    field<&GateRecord::variant>("variant"),
+    field<&GateRecord::metric>("metric"),
+    field<&GateRecord::kind>("kind"),
+    field<&GateRecord::threshold>("threshold"),
+    field<&GateRecord::observed>("observed"),
+    field<&GateRecord::baseline>("baseline"),
+    field<&GateRecord::baseline_runs>("baseline_runs"),
+    field<&GateRecord::baseline_centre>("baseline_centre"),
+    field<&GateRecord::effect>("effect"),
+    field<&GateRecord::p_value>("p_value"),
+    field<&GateRecord::alpha>("alpha"),
+    field<&GateRecord::method>("method"),
+    field<&GateRecord::verdict>("verdict"),
+    field<&GateRecord::severity>("severity"),
+    field<&GateRecord::explanation>("explanation"),
+    field<&GateRecord::underpowered>("underpowered"),
+    field<&GateRecord::detectable>("detectable"),
+};
+
+constexpr Column<CalibrationRecord> kCalibration[] = {
+    nested_field<&CalibrationRecord::series, &SeriesKey::testbed_id>("testbed_id"),
+    nested_field<&CalibrationRecord::series, &SeriesKey::scenario>("scenario"),
+    nested_field<&CalibrationRecord::series, &SeriesKey::workload>("workload"),
+    nested_field<&CalibrationRecord::series, &SeriesKey::variant>("variant"),
+    nested_field<&CalibrationRecord::series, &SeriesKey::params_hash>("params_hash"),
+    nested_field<&CalibrationRecord::series, &SeriesKey::metric>("metric"),
+    field<&CalibrationRecord::calibrated_at_ns>("calibrated_at"),
+    field<&CalibrationRecord::runs>("runs"),
+    field<&CalibrationRecord::run_ids>("run_ids"),
+    field<&CalibrationRecord::mean>("mean"),
+    field<&CalibrationRecord::cv>("cv"),
+    field<&CalibrationRecord::log_sd>("log_sd"),
+    field<&CalibrationRecord::alpha>("alpha"),
+    field<&CalibrationRecord::detectable_1>("detectable_1"),
+    field<&CalibrationRecord::detectable_5>("detectable_5"),
+};
+
+constexpr Column<BaselineEntry> kBaseline[] = {
+    field<&BaselineEntry::name>("name"),
+    field<&BaselineEntry::run_id>("run_id"),
+    field<&BaselineEntry::added_at_ns>("added_at"),
+};
+
+template <typename R>
+void add_names(std::vector<std::string_view>& out, Columns<R> columns) {
+  for (const Column<R>& c : columns) out.push_back(c.name);
+}
+
+template <typename... Tables>
+StoredTable table(std::string_view name, std::span<const std::string_view> kept, bool row_id,
+                  Tables... tables) {
+  StoredTable t{name, {}};
+  if (row_id) t.columns.push_back("id");
+  t.columns.insert(t.columns.end(), kept.begin(), kept.end());
+  (add_names(t.columns, tables), ...);
+  return t;
+}
+
+}  // namespace
+
+Columns<Testbed> testbed_columns() { return kTestbed; }
+Columns<RunSummary> run_columns() { return kRun; }
+Columns<RunDetail> run_text_columns() { return kRunText; }
+Columns<StoredWorkload> workload_columns() { return kWorkload; }
+Columns<WorkloadFigure> figure_columns() { return kFigure; }
+Columns<StoredRepetition> repetition_columns() { return kRepetition; }
+Columns<RouterCounter> router_counter_columns() { return kRouterCounter; }
+Columns<StoredSecond> timeline_columns() { return kTimeline; }
+Columns<StoredWorkerShare> worker_window_columns() { return kWorkerWindow; }
+Columns<GateRecord> gate_columns() { return kGate; }
+Columns<CalibrationRecord> calibration_columns() { return kCalibration; }
+Columns<BaselineEntry> baseline_columns() { return kBaseline; }
+
+std::vector<StoredTable> stored_tables() {
+  constexpr std::span<const std::string_view> none;
+  return {
+      table("testbeds", kTestbedKept, true, testbed_columns()),
+      table("runs", kRunKept, true, run_columns(), run_text_columns()),
+      table("workloads", kWorkloadKept, true, workload_columns()),
+      table("workload_figures", kFigureKept, false, figure_columns()),
+      table("repetitions", kRepetitionKept, true, repetition_columns()),
+      table("router_metrics", kPerRepetitionKept, false, router_counter_columns()),
+      table("timeline", kPerRepetitionKept, false, timeline_columns()),
+      table("worker_windows", kPerRepetitionKept, false, worker_window_columns()),
+      table("gate_results", kGateKept, true, gate_columns()),
+      table("calibrations", none, true, calibration_columns()),
+      table("baselines", none, false, baseline_columns()),
+  };
+}
+
+}  // namespace benchgate::store::columns
