@@ -7,6 +7,7 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/stored_run.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/store/store.h"
 
@@ -49,8 +50,12 @@ int gate_command(const GateFlags& flags) {
   }
 
   store::Store& store = **db;
+  // The run read back as the engine produced it, so that a figure that was not measured is
+  // explained as the run itself explained it (results::not_measured_reason).
+  const engine::ScenarioResult restored = report::result_from_store(*run);
   std::vector<gating::WorkloadValues> workloads;
-  for (const auto& w : run->workloads) {
+  for (size_t i = 0; i < run->workloads.size(); ++i) {
+    const store::StoredWorkload& w = run->workloads[i];
     gating::WorkloadValues v;
     v.name = w.name;
     v.variant = w.variant;
@@ -70,6 +75,9 @@ int gate_command(const GateFlags& flags) {
     v.figure = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
       auto figure = store.run_metric_figure(id, name, variant, metric);
       return figure ? *figure : std::nullopt;
+    };
+    v.not_measured = [&result = restored.workloads[i]](const std::string& metric) {
+      return results::not_measured_reason(result, metric);
     };
     workloads.push_back(std::move(v));
   }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
@@ -72,7 +74,18 @@ std::string workload(const store::StoredWorkload& w) {
                    format_latency_ns(rep.p99_ns), format_latency_ns(rep.p999_ns),
                    format_latency_ns(rep.max_ns), format_errors(rep), join(rep.flags, ",")});
   }
-  return out + table.render();
+  out += table.render();
+  // What the workers could not measure, as the run's own terminal report names it: the
+  // table shows "-" there.
+  std::set<std::string> fields;
+  for (const store::StoredRepetition& rep : w.repetitions) {
+    fields.insert(rep.not_measured.begin(), rep.not_measured.end());
+  }
+  if (!fields.empty()) {
+    out += "  not measured: " + join(std::vector<std::string>(fields.begin(), fields.end()), ", ");
+    out += "\n";
+  }
+  return out;
 }
 
 std::string gate_table(const std::vector<store::GateRecord>& gates) {

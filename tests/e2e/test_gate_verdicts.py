@@ -7,6 +7,7 @@ errors, and every output names the variant.
 The faults come from tests/e2e/tools/fault_worker (a Worker that reports made-up, exact
 results): the counts and latencies are fixed, so every assertion is an exact count."""
 import os
+import shutil
 import sqlite3
 import stat
 import tempfile
@@ -249,6 +250,64 @@ in_flight = 1
         self.assertIn("did you mean", run.stderr)
         self.assertNotIn("RESULT|", run.stdout)
 
+
+    # --- not measured, re-evaluated ---------------------------------------------------------
+
+    TOOL = """
+name = "e2e_gate_not_measured"
+[router]
+impl = "builtin"
+threads = 1
+[worker_impls.h2tool]
+adapter = "h2load"
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 2
+workers = 1
+threads = 1
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 2
+in_flight = 1
+worker = "h2tool"
+
+{gates}
+"""
+
+    @unittest.skipUnless(shutil.which("h2load"), "needs h2load")
+    def test_gate_on_a_stored_run_says_why_a_figure_was_not_measured_as_the_run_did(self):
+        # h2load prints no percentile: the run's p99 gate is an error that says so. `gate RUN`
+        # reads the run back from SQLite and must say the same (it said only "not collected"
+        # while the store's not_measured and tool_latency reached no reader of the gates).
+        path = self.scenario('[[gates]]\nworkload = "hello"\nmetric = "latency.p99"\n'
+                             'max = "10s"\nseverity = "warning"\n', "tool.toml", self.TOOL)
+        run = self.run_scenario(path)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        with sqlite3.connect(self.db) as db:
+            first = db.execute("SELECT verdict, explanation FROM gate_results "
+                               "WHERE run_id = 1 AND evaluation = 1").fetchall()
+        self.assertEqual(len(first), 1, first)
+        verdict, why = first[0]
+        self.assertEqual(verdict, "error")
+        self.assertRegex(why, r"^latency\.p99 was not measured: the workers ran h2load.*, "
+                              r"which did not print it$")
+        self.assertIn(why, run.stdout)
+
+        again = self.orchestrator("gate", "1", "--db", self.db)
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        self.assertIn(why, again.stdout)
+        with sqlite3.connect(self.db) as db:
+            second = db.execute("SELECT verdict, explanation FROM gate_results "
+                                "WHERE run_id = 1 AND evaluation = 2").fetchall()
+        self.assertEqual(second, [("error", why)])
+
+        # runs show prints the latest evaluation and names what the workers could not measure.
+        shown = self.orchestrator("runs", "show", "1", "--db", self.db)
+        self.assertEqual(shown.returncode, 0, shown.stdout + shown.stderr)
+        self.assertIn(why, shown.stdout)
+        self.assertRegex(shown.stdout, r"\n  not measured: [^\n]*bytes_sent")
 
     # --- calibrate -------------------------------------------------------------------------
 

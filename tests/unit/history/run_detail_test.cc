@@ -97,6 +97,20 @@ TEST_F(RunDetailText, AFailedWorkloadShowsItsErrorAndThatNothingWasMeasured) {
       << text;
 }
 
+TEST_F(RunDetailText, WhatTheWorkersCouldNotMeasureIsNamedUnderTheTable) {
+  store::RunDetail run = sample_run();
+  EXPECT_EQ(render_run_detail(run, {}).find("not measured"), std::string::npos);
+  store::StoredRepetition second = run.workloads[0].repetitions[0];
+  second.index = 1;
+  run.workloads[0].repetitions[0].not_measured = {"cpu", "bytes_sent"};
+  second.not_measured = {"bytes_sent", "data_window"};
+  run.workloads[0].repetitions.push_back(second);
+  const std::string text = render_run_detail(run, {});
+  EXPECT_NE(text.find("worker_saturated\n  not measured: bytes_sent, cpu, data_window\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(RunDetailText, GateVerdictsShowObservedAndThresholdInTheMetricsUnit) {
   store::GateRecord g;
   g.workload = "hello";
