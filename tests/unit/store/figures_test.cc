@@ -183,5 +183,22 @@ TEST_F(Figures, GateResultsSayUnderpoweredAndCalibrationsReadBack) {
   EXPECT_EQ((*latest)->detectable_5, 0.03);
 }
 
+// A workload that never ran has no error count: the summary view says NULL, not 0 (schema
+// version 10), while a measured one shows its summed errors.
+TEST_F(Figures, AWorkloadThatNeverRanHasNoErrorCountInTheSummary) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  results::WorkloadResult never = testing::test_workload("never_ran", 0);
+  never.status = results::WorkloadStatus::kFailed;
+  never.error = "the router did not start";
+  ASSERT_TRUE(store_->store_workload(*run, never).ok());
+  ASSERT_TRUE(store_->store_workload(*run, skewed_workload()).ok());
+  ASSERT_TRUE(store_->finish_run(*run, "failed", 3).ok());
+  EXPECT_EQ(scalar("SELECT errors_total FROM workload_summary WHERE workload = 'never_ran'"),
+            std::nullopt);
+  EXPECT_EQ(scalar("SELECT errors_total FROM workload_summary WHERE workload = 'http_hello'"),
+            500.0);
+}
+
 }  // namespace
 }  // namespace benchgate::store
