@@ -10,6 +10,8 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost1.81-dev libtomlplusplus-dev prometheus-cpp-dev libsqlite3-dev libcli11-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libssl-dev zlib1g-dev
+  # the worker's HTTP/2 driver: framing, HPACK and flow control (TLS is libssl-dev above)
+  libnghttp2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # tests: the reference HdrHistogram (Java), Python for end-to-end tests, sqlite3 shell
   libhdrhistogram-java default-jdk-headless python3 sqlite3 procps
@@ -21,6 +23,8 @@ packages=(
   python3-grpcio python3-protobuf
   # tests: the worker adapters and scenarios/compare_workers.toml run the real h2load and wrk
   nghttp2-client wrk
+  # tests: the worker's HTTP/2 and TLS interop peers (nghttpd; openssl s_server is in openssl)
+  nghttp2-server openssl
   # tests: the HTML report and serve's pages open in a real headless Chromium (e2e.report:
   # no script error, no request leaving the page, the charts' series and points, screenshots)
   chromium
