@@ -52,7 +52,7 @@ Expectation expected_response(const scenario::Workload& workload, bool bundled_r
 
 Expected<std::string> target_address(const scenario::Workload& workload,
                                      const sut::SystemUnderTest& sut) {
-  if (workload.protocol == scenario::Protocol::kHttp1) return sut.address();
+  if (scenario::is_http(workload.protocol)) return sut.address();
   return sut.wamp_address(workload.wamp.transport);
 }
 
@@ -61,6 +61,7 @@ uint64_t router_operation_count(const scenario::Workload& workload,
   const char* counter = nullptr;
   switch (workload.protocol) {
     case scenario::Protocol::kHttp1:
+    case scenario::Protocol::kHttp2:
       return delta.requests;
     case scenario::Protocol::kWampRpc:
       counter = "wamp_calls_routed";
@@ -103,6 +104,27 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
   wamp->set_procedure(procedure);
 }
 
+// The scenario's TLS and HTTP/2 keys as the worker protocol carries them (the CA file's text,
+// read by the loader, so a remote worker needs no file).
+void set_tls_and_http2(const scenario::Workload& workload, v1::WorkloadSpec& spec) {
+  if (workload.tls.enabled) {
+    const scenario::TlsSettings& t = workload.tls;
+    auto* tls = spec.mutable_tls();
+    tls->set_version(t.version);
+    tls->set_ciphers(t.ciphers);
+    tls->set_sni(t.sni);
+    tls->set_ca_pem(t.ca_pem);
+    tls->set_insecure(t.insecure);
+    for (const std::string& name : t.alpn) tls->add_alpn(name);
+  }
+  if (workload.protocol == scenario::Protocol::kHttp2) {
+    auto* h2 = spec.mutable_http2();
+    h2->set_streams(workload.http2.streams);
+    h2->set_initial_window(workload.http2.initial_window);
+    h2->set_max_frame_size(workload.http2.max_frame_size);
+  }
+}
+
 }  // namespace
 
 v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerShare& share,
@@ -122,10 +144,11 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   spec.set_progress_interval_ns(500'000'000);
   spec.set_drain_timeout_ns(5'000'000'000);
   spec.set_connect_timeout_ns(10'000'000'000);
-  if (workload.protocol != scenario::Protocol::kHttp1) {
+  if (!scenario::is_http(workload.protocol)) {
     set_wamp(workload, share, spec);
     return spec;
   }
+  set_tls_and_http2(workload, spec);
   auto* http = spec.mutable_http();
   http->set_method(workload.http.method);
   http->set_target(workload.http.target);

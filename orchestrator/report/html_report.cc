@@ -235,7 +235,7 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
       "<p>{} {} &#183; {} connections x {} in flight &#183; {} worker(s) x {} "
       "thread(s) &#183; {} &#183; status <b>{}</b></p>\n",
       scenario::to_string(w.spec.protocol),
-      escape(w.spec.protocol == scenario::Protocol::kHttp1
+      escape(scenario::is_http(w.spec.protocol)
                  ? w.spec.http.method + " " + w.spec.http.target
                  : w.spec.wamp.transport + "/" + w.spec.wamp.serializer),
       w.spec.connections, w.spec.in_flight, w.spec.workers, w.spec.threads,

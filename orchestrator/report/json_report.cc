@@ -163,7 +163,7 @@ json parameters_json(const scenario::Workload& w) {
             {"connections", w.connections},
             {"in_flight", w.in_flight},
             {"rate", w.rate}};
-  if (w.protocol != scenario::Protocol::kHttp1) {
+  if (!scenario::is_http(w.protocol)) {
     j["wamp"] = store::wamp_params_json(w.wamp);
     j["http"] = nullptr;
     return j;

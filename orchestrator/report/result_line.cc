@@ -34,7 +34,7 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const std::string errors = measured ? std::to_string(w.error_count()) : "-";
   // What a WAMP workload sends, so rows compare by field rather than by workload name; an
   // HTTP workload has no transport or serializer to choose and sends no WAMP payload: "-".
-  const bool wamp = w.spec.protocol != scenario::Protocol::kHttp1;
+  const bool wamp = !scenario::is_http(w.spec.protocol);
   const std::string transport = wamp ? w.spec.wamp.transport : "-";
   const std::string serializer = wamp ? w.spec.wamp.serializer : "-";
   const std::string payload_size = wamp ? std::to_string(w.spec.wamp.request_bytes) : "-";

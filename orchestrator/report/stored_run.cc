@@ -107,6 +107,7 @@ results::WorkloadStatus status(const std::string& name) {
 }
 
 scenario::Protocol protocol(const std::string& name) {
+  if (name == "http2") return scenario::Protocol::kHttp2;
   if (name == "wamp_rpc") return scenario::Protocol::kWampRpc;
   if (name == "wamp_pubsub") return scenario::Protocol::kWampPubSub;
   return scenario::Protocol::kHttp1;

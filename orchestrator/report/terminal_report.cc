@@ -121,11 +121,16 @@ std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
   const std::string variant = w.variant == "default" ? "" : " [" + w.variant + "]";
-  if (w.spec.protocol == scenario::Protocol::kHttp1) {
-    out +=
-        fmt::format("{}{}: {} {}, {} connections x {} in flight, {} worker(s) x {} thread(s), {}",
-                    w.spec.name, variant, w.spec.http.method, w.spec.http.target,
-                    w.spec.connections, w.spec.in_flight, w.spec.workers, w.spec.threads, model);
+  if (scenario::is_http(w.spec.protocol)) {
+    // HTTP/2 multiplexes `streams` per connection where HTTP/1.1 pipelines `in_flight`.
+    const bool h2 = w.spec.protocol == scenario::Protocol::kHttp2;
+    const std::string shape = h2 ? fmt::format("{} streams", w.spec.http2.streams)
+                                 : fmt::format("{} in flight", w.spec.in_flight);
+    const std::string protocol = h2 ? (w.spec.tls.enabled ? " over h2 (TLS)" : " over h2c")
+                                    : (w.spec.tls.enabled ? " over https" : "");
+    out += fmt::format("{}{}: {} {}{}, {} connections x {}, {} worker(s) x {} thread(s), {}",
+                       w.spec.name, variant, w.spec.http.method, w.spec.http.target, protocol,
+                       w.spec.connections, shape, w.spec.workers, w.spec.threads, model);
   } else {
     out += wamp_header(w, variant, model);
   }

@@ -47,7 +47,7 @@ RouterConfig read_router(TableReader& top) {
   const toml::table* table = top.table("router");
   if (!table) return router;
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
-  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics"}, {});
+  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics"}, kRouterNotYet);
   return read_router_table(r, "[router]");
 }
 

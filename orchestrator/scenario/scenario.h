@@ -41,11 +41,13 @@ struct RouterConfig {
   }
 };
 
-enum class Protocol { kHttp1, kWampRpc, kWampPubSub };
+enum class Protocol { kHttp1, kHttp2, kWampRpc, kWampPubSub };
 
-// "http1", "wamp_rpc", "wamp_pubsub": as scenario files and reports name it.
+// "http1", "http2", "wamp_rpc", "wamp_pubsub": as scenario files and reports name it.
 inline const char* to_string(Protocol protocol) {
   switch (protocol) {
+    case Protocol::kHttp2:
+      return "http2";
     case Protocol::kWampRpc:
       return "wamp_rpc";
     case Protocol::kWampPubSub:
@@ -55,6 +57,31 @@ inline const char* to_string(Protocol protocol) {
   }
   return "http1";
 }
+
+// HTTP/1.1 and HTTP/2 share the request keys ([[workloads]] method, target, ...).
+inline bool is_http(Protocol protocol) {
+  return protocol == Protocol::kHttp1 || protocol == Protocol::kHttp2;
+}
+
+// `tls = true` on an HTTP workload and its keys (docs/SCENARIOS.md, "TLS").
+struct TlsSettings {
+  bool enabled = false;
+  std::string version;      // "1.2" | "1.3"; empty: negotiate
+  std::string ciphers;      // OpenSSL cipher list (TLS 1.2) or suites (TLS 1.3); empty: default
+  std::string sni;          // empty: the address's host when it is a name, else none
+  std::string ca_file;      // resolved against the scenario's folder; empty: the system's CAs
+  std::string ca_pem;       // the text of ca_file, read at load time (the worker gets the text)
+  bool insecure = false;    // no certificate verification (explicit only)
+  bool resumption = false;  // reuse TLS sessions on reconnects
+  std::vector<std::string> alpn;  // empty: h2 for http2, http/1.1 for http1
+};
+
+// HTTP/2 settings of a `protocol = "http2"` workload.
+struct Http2Settings {
+  uint32_t streams = 1;                  // concurrent streams per connection (h2load -m)
+  uint32_t initial_window = (1u << 30);  // stream and connection flow-control window, bytes
+  uint32_t max_frame_size = 16384;       // SETTINGS_MAX_FRAME_SIZE we accept
+};
 
 struct HttpRequest {
   std::string method = "GET";
@@ -116,7 +143,9 @@ struct Workload {
   double rate = 0;           // open loop when > 0: requests/s in total
 
   HttpRequest http;
-  WampRequest wamp;  // protocol kWampRpc / kWampPubSub
+  WampRequest wamp;     // protocol kWampRpc / kWampPubSub
+  TlsSettings tls;      // HTTP protocols only (TLS for WAMP is not supported yet)
+  Http2Settings http2;  // protocol kHttp2
 
   // Set on the workloads a `sweep` expanded into: the base workload's name, the parameter swept
   // ("request_bytes", "connections") and this workload's value of it.

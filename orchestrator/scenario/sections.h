@@ -27,6 +27,12 @@ struct WorkloadTemplate {
   std::set<std::string, std::less<>> broken;          // fields whose [defaults] value was invalid
 };
 
+// Router keys docs/SCENARIOS.md names that no router here serves yet (TLS on the router's ports).
+inline const std::vector<NotYet> kRouterNotYet = {
+    {"tls", "the bundled router listens in cleartext; point tls workloads at a TLS server"},
+    {"tls_cert", "the bundled router listens in cleartext"},
+    {"tls_key", "the bundled router listens in cleartext"}};
+
 // [router]; the bundled router when absent.
 RouterConfig read_router(TableReader& top);
 
@@ -45,6 +51,11 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);
 // RawSocket message in its serialization), or nothing when it can. Shared by request_bytes
 // and sweep = { request_bytes = [...] }.
 std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes);
+
+// The TLS keys of an HTTP workload and the HTTP/2 keys (tls_section.cc): every key name, and
+// the reader of a workload's (after its protocol is known).
+const std::vector<std::string_view>& tls_and_http2_keys();
+void read_tls_and_http2(TableReader& r, Workload& w);
 
 // [defaults]; the model's defaults when absent.
 WorkloadTemplate read_defaults(TableReader& top);

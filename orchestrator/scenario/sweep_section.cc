@@ -77,7 +77,7 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
     }
     previous = *value;
     Workload expanded = w;
-    if (size && w.protocol != Protocol::kHttp1) {
+    if (size && !is_http(w.protocol)) {
       if (auto problem = wamp_payload_problem(w.wamp, *value)) {
         diag.error(element.source(), "sweep value: " + *problem);
         continue;

@@ -26,9 +26,12 @@ const std::vector<std::string_view> kWampKeys = {"transport",  "serializer", "re
                                                  "procedure",  "callee",     "topic",
                                                  "publishers", "subscribers"};
 
-const std::vector<NotYet> kWorkloadNotYet = {};
+const std::vector<NotYet> kWorkloadNotYet = {
+    {"new_connection_per_request",
+     "the bundled worker keeps its connections for the whole workload"}};
 
-const std::vector<std::string_view> kSupportedProtocols = {"http1", "wamp_rpc", "wamp_pubsub"};
+const std::vector<std::string_view> kSupportedProtocols = {"http1", "http2", "wamp_rpc",
+                                                           "wamp_pubsub"};
 
 // Records where a field got its value, or that its value was invalid.
 class Fields {
@@ -323,6 +326,7 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
   known.insert(known.end(), kHttpKeys.begin(), kHttpKeys.end());
   known.insert(known.end(), kWampKeys.begin(), kWampKeys.end());
   known.push_back("sweep");  // a workload's own key: [defaults] cannot sweep
+  known.insert(known.end(), tls_and_http2_keys().begin(), tls_and_http2_keys().end());
   std::set<std::string> names;
   size_t index = 0;
   for (const toml::node& element : *node->as_array()) {
@@ -345,17 +349,19 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
       }
     }
     if (auto protocol = r.choice("protocol", kSupportedProtocols)) {
+      if (*protocol == "http2") w.protocol = Protocol::kHttp2;
       if (*protocol == "wamp_rpc") w.protocol = Protocol::kWampRpc;
       if (*protocol == "wamp_pubsub") w.protocol = Protocol::kWampPubSub;
     }
     read_shared(r, t, /*in_workload=*/true);
-    if (w.protocol == Protocol::kHttp1) {
+    if (is_http(w.protocol)) {
       refuse_keys(r, kWampKeys, "the WAMP protocols (wamp_rpc, wamp_pubsub)");
       read_http(r, w);
     } else {
-      refuse_keys(r, kHttpOnlyKeys, "protocol http1");
+      refuse_keys(r, kHttpOnlyKeys, "protocols http1 and http2");
       read_wamp(r, t);
     }
+    read_tls_and_http2(r, w);
     check_across_fields(diag, t);
     for (Workload& expanded : expand_sweep(r, w)) out.push_back(std::move(expanded));
   }

@@ -40,7 +40,7 @@ std::string workload_params_json(const scenario::Workload& w) {
       {"http", std::move(http)},
   };
   // Only WAMP workloads carry the key, so HTTP workloads keep the hashes (series) they had.
-  if (w.protocol != scenario::Protocol::kHttp1) j["wamp"] = wamp_params_json(w.wamp);
+  if (!scenario::is_http(w.protocol)) j["wamp"] = wamp_params_json(w.wamp);
   return j.dump();
 }
 

@@ -1,0 +1,194 @@
+// The TLS keys of an HTTP workload and the HTTP/2 keys of a `protocol = "http2"` one
+// (docs/SCENARIOS.md, "TLS and HTTP/2"). The worker applies them; what is refused here is what no
+// worker could run as written, each at the key to change.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "orchestrator/scenario/sections.h"
+
+namespace benchgate::scenario {
+namespace {
+
+// Keys that mean something only with tls = true.
+const std::vector<std::string_view> kTlsDetailKeys = {
+    "tls_version", "ciphers", "sni", "ca_file", "insecure", "alpn", "tls_resumption"};
+
+const std::vector<std::string_view> kHttp2Keys = {"streams", "initial_window", "max_frame_size"};
+
+// RFC 9113 6.5.2: SETTINGS_INITIAL_WINDOW_SIZE at most 2^31 - 1, SETTINGS_MAX_FRAME_SIZE
+// between 2^14 and 2^24 - 1.
+constexpr int64_t kMaxWindow = (int64_t{1} << 31) - 1;
+constexpr int64_t kMinFrame = 1 << 14;
+constexpr int64_t kMaxFrame = (int64_t{1} << 24) - 1;
+// h2load's -m is unbounded; a worker preallocates per stream, so a sanity bound.
+constexpr uint32_t kMaxStreams = 4096;
+
+bool has_space_or_control(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return true;
+  }
+  return false;
+}
+
+// A relative ca_file is read against the scenario file's folder, as every path the scenario names.
+std::string resolve_against(const std::string& scenario_file, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
+}
+
+void read_tls_details(TableReader& r, TlsSettings& tls) {
+  Diagnostics& diag = r.diagnostics();
+  if (!tls.enabled) {
+    for (std::string_view key : kTlsDetailKeys) {
+      if (r.has(key)) {
+        diag.error(r.key_location(key),
+                   "key '" + std::string(key) + "' needs tls = true in the same workload");
+      }
+    }
+    return;
+  }
+  if (r.has("tls_version")) {
+    const toml::node* n = r.node("tls_version");
+    if (n->is_string() && n->value<std::string>() == "1.1") {
+      diag.error(r.value_location("tls_version"),
+                 "key 'tls_version' must be \"1.2\" or \"1.3\", got \"1.1\": TLS 1.1 is "
+                 "deprecated (RFC 8996) and not offered");
+    } else if (auto v = r.choice("tls_version", {"1.2", "1.3"})) {
+      tls.version = *v;
+    }
+  }
+  if (auto v = r.string("ciphers")) {
+    if (v->empty() || has_space_or_control(*v)) {
+      diag.error(r.value_location("ciphers"),
+                 "key 'ciphers' must be an OpenSSL cipher list such as "
+                 "\"ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-CHACHA20-POLY1305\" (TLS 1.2) or "
+                 "\"TLS_AES_128_GCM_SHA256\" (TLS 1.3), without spaces");
+    }
+    tls.ciphers = std::move(*v);
+  }
+  if (auto v = r.string("sni")) {
+    if (v->empty() || has_space_or_control(*v)) {
+      diag.error(r.value_location("sni"),
+                 "key 'sni' must be a host name such as \"localhost\", got \"" + *v + "\"");
+    }
+    tls.sni = std::move(*v);
+  }
+  if (auto v = r.boolean("insecure")) tls.insecure = *v;
+  if (auto v = r.string("ca_file")) {
+    if (tls.insecure) {
+      diag.error(r.key_location("ca_file"),
+                 "key 'ca_file' and insecure = true contradict each other: insecure turns "
+                 "certificate verification off, ca_file is what it verifies against");
+    }
+    const std::string resolved = resolve_against(r.table_location().file, *v);
+    std::error_code ec;
+    if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
+      diag.error(r.value_location("ca_file"),
+                 "key 'ca_file': no such file '" + *v + "'" +
+                     (resolved != *v ? " (read as '" + resolved + "')" : ""));
+    }
+    tls.ca_file = resolved;
+    if (!ec && std::filesystem::is_regular_file(resolved, ec)) {
+      std::ifstream in(resolved, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      tls.ca_pem = text.str();
+      if (!in || tls.ca_pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+        diag.error(
+            r.value_location("ca_file"),
+            "key 'ca_file': '" + *v + "' holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
+      }
+    }
+  }
+  if (r.has("tls_resumption")) {
+    diag.error(r.key_location("tls_resumption"),
+               "key 'tls_resumption' is not supported yet (every connection the worker makes "
+               "runs a full handshake)");
+  }
+  if (auto v = r.string_array("alpn")) {
+    if (v->empty()) {
+      diag.error(r.value_location("alpn"),
+                 "key 'alpn' must name at least one protocol, such as [\"h2\"]");
+    }
+    for (const std::string& name : *v) {
+      if (name.empty() || name.size() > 255) {
+        diag.error(r.value_location("alpn"),
+                   "key 'alpn': a protocol name is 1 to 255 bytes, got \"" + name + "\"");
+      }
+    }
+    tls.alpn = std::move(*v);
+  }
+}
+
+void read_http2(TableReader& r, Workload& w) {
+  Diagnostics& diag = r.diagnostics();
+  if (w.protocol != Protocol::kHttp2) {
+    for (std::string_view key : kHttp2Keys) {
+      if (r.has(key)) {
+        diag.error(r.key_location(key),
+                   "key '" + std::string(key) + "' applies to protocol http2 only" +
+                       (key == "streams" ? " (HTTP/1.1 pipelines with in_flight)" : ""));
+      }
+    }
+    return;
+  }
+  if (r.has("in_flight")) {
+    diag.error(r.key_location("in_flight"),
+               "key 'in_flight' is HTTP/1.1's pipelining depth; protocol http2 runs 'streams' "
+               "concurrent streams per connection");
+  }
+  if (auto v = r.count("streams")) {
+    if (*v > kMaxStreams) {
+      diag.error(r.value_location("streams"), "key 'streams' must be at most " +
+                                                  std::to_string(kMaxStreams) + ", got " +
+                                                  std::to_string(*v));
+    }
+    w.http2.streams = *v;
+  }
+  if (auto v = r.integer("initial_window", 1, kMaxWindow)) {
+    w.http2.initial_window = static_cast<uint32_t>(*v);
+  }
+  if (auto v = r.integer("max_frame_size", kMinFrame, kMaxFrame)) {
+    w.http2.max_frame_size = static_cast<uint32_t>(*v);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& tls_and_http2_keys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> k = {"tls"};
+    k.insert(k.end(), kTlsDetailKeys.begin(), kTlsDetailKeys.end());
+    k.insert(k.end(), kHttp2Keys.begin(), kHttp2Keys.end());
+    return k;
+  }();
+  return keys;
+}
+
+void read_tls_and_http2(TableReader& r, Workload& w) {
+  if (auto v = r.boolean("tls")) w.tls.enabled = *v;
+  if (!is_http(w.protocol)) {
+    Diagnostics& diag = r.diagnostics();
+    if (r.has("tls")) {
+      diag.error(r.key_location("tls"),
+                 "key 'tls' on protocol " + std::string(to_string(w.protocol)) +
+                     " is not supported yet (TLS is served for http1 and http2)");
+    } else {
+      for (std::string_view key : kTlsDetailKeys) {
+        if (r.has(key)) {
+          diag.error(r.key_location(key),
+                     "key '" + std::string(key) + "' applies to protocols http1 and http2 only");
+        }
+      }
+    }
+    w.tls.enabled = false;
+    read_http2(r, w);
+    return;
+  }
+  read_tls_details(r, w.tls);
+  read_http2(r, w);
+}
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,133 @@
+// TLS and HTTP/2 keys (docs/SCENARIOS.md, "TLS and HTTP/2") load into the typed model, a relative
+// ca_file is read against the scenario's folder, and what cannot run is refused at the key.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+LoadResult load(std::string_view text, const std::string& path = "s.toml") {
+  LoadOptions options;
+  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  return load_scenario_text(text, path, options);
+}
+
+std::string messages(const LoadResult& r) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
+  return out;
+}
+
+TEST(ScenarioTls, Http2WorkloadTakesItsKeysAndDefaultsTheRest) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"a\"\nprotocol = \"http2\"\nstreams = 16\n"
+      "max_frame_size = 32768\n[[workloads]]\nname = \"b\"\nprotocol = \"http2\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const Workload& a = r.scenario->workloads.at(0);
+  EXPECT_EQ(a.protocol, Protocol::kHttp2);
+  EXPECT_STREQ(to_string(a.protocol), "http2");
+  EXPECT_TRUE(is_http(a.protocol));
+  EXPECT_EQ(a.http2.streams, 16u);
+  EXPECT_EQ(a.http2.max_frame_size, 32768u);
+  EXPECT_EQ(a.http2.initial_window, 1u << 30);
+  EXPECT_FALSE(a.tls.enabled);
+  const Workload& b = r.scenario->workloads.at(1);
+  EXPECT_EQ(b.http2.streams, 1u);
+  EXPECT_EQ(b.http2.max_frame_size, 16384u);
+}
+
+TEST(ScenarioTls, TlsKeysAreRead) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\ntls = true\ntls_version = \"1.3\"\n"
+      "ciphers = \"TLS_AES_128_GCM_SHA256\"\nsni = \"localhost\"\ninsecure = true\n"
+      "alpn = [\"http/1.1\"]\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const TlsSettings& tls = r.scenario->workloads.at(0).tls;
+  EXPECT_TRUE(tls.enabled);
+  EXPECT_EQ(tls.version, "1.3");
+  EXPECT_EQ(tls.ciphers, "TLS_AES_128_GCM_SHA256");
+  EXPECT_EQ(tls.sni, "localhost");
+  EXPECT_TRUE(tls.insecure);
+  EXPECT_EQ(tls.alpn, std::vector<std::string>{"http/1.1"});
+  EXPECT_TRUE(tls.ca_file.empty());
+}
+
+TEST(ScenarioTls, RelativeCaFileIsReadAgainstTheScenarioFolder) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("scenario_tls_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string pem = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+  std::ofstream(dir / "ca.pem") << pem;
+  std::ofstream(dir / "not-a-cert.txt") << "hello\n";
+  const std::string path = (dir / "s.toml").string();
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http2\"\ntls = true\n"
+      "ca_file = \"ca.pem\"\n",
+      path);
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->workloads.at(0).tls.ca_file, (dir / "ca.pem").string());
+  EXPECT_EQ(r.scenario->workloads.at(0).tls.ca_pem, pem);
+
+  LoadResult bad =
+      load("name = \"s\"\n[[workloads]]\nname = \"w\"\ntls = true\nca_file = \"not-a-cert.txt\"\n",
+           path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(messages(bad).find("s.toml:5:11: error: key 'ca_file': 'not-a-cert.txt' holds no PEM"),
+            std::string::npos)
+      << messages(bad);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ScenarioTls, RefusalsPointAtTheKey) {
+  struct Case {
+    std::string body;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"streams = 4\n", "s.toml:4:1: error: key 'streams' applies to protocol http2 only"},
+      {"protocol = \"http2\"\nin_flight = 2\n", "s.toml:5:1: error: key 'in_flight' is HTTP/1.1's"},
+      {"tls = true\ninsecure = true\ntls_version = \"1.1\"\n",
+       "s.toml:6:15: error: key 'tls_version' must be \"1.2\" or \"1.3\", got \"1.1\""},
+      {"tls = true\ntls_version = \"1.0\"\n",
+       "s.toml:5:15: error: key 'tls_version' must be one of"},
+      {"alpn = [\"h2\"]\n", "s.toml:4:1: error: key 'alpn' needs tls = true"},
+      {"tls = true\nca_file = \"nope.pem\"\n", "s.toml:5:11: error: key 'ca_file': no such file"},
+      {"tls = true\ninsecure = true\nca_file = \"nope.pem\"\n",
+       "s.toml:6:1: error: key 'ca_file' and insecure = true contradict each other"},
+      {"protocol = \"wamp_rpc\"\ntls = true\n",
+       "s.toml:5:1: error: key 'tls' on protocol wamp_rpc is not supported yet"},
+      {"protocol = \"wamp_rpc\"\nstreams = 2\n",
+       "s.toml:5:1: error: key 'streams' applies to protocol http2 only"},
+      {"protocol = \"http2\"\nmax_frame_size = 100\n", "s.toml:5:18: error: key 'max_frame_size'"},
+      {"tls = true\ntls_resumption = true\n",
+       "s.toml:5:1: error: key 'tls_resumption' is not supported yet"},
+      {"new_connection_per_request = true\n",
+       "s.toml:4:1: error: key 'new_connection_per_request' in [[workloads]] #1 is not supported "
+       "yet"},
+  };
+  for (const Case& c : cases) {
+    LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\n" + c.body);
+    EXPECT_FALSE(r.ok()) << c.body;
+    EXPECT_NE(messages(r).find(c.expected), std::string::npos)
+        << c.body << "\nexpected: " << c.expected << "\ngot:\n"
+        << messages(r);
+  }
+}
+
+TEST(ScenarioTls, RouterTlsIsNotSupportedYet) {
+  LoadResult r = load("name = \"s\"\n[router]\ntls = true\n[[workloads]]\nname = \"w\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:3:1: error: key 'tls' in [router] is not supported yet"),
+            std::string::npos)
+      << messages(r);
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
