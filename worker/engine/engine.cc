@@ -14,6 +14,7 @@
 #include "worker/engine/load_thread.h"
 #include "worker/engine/validate.h"
 #include "worker/http/request_builder.h"
+#include "worker/http/tls_client.h"
 
 namespace benchgate::worker {
 namespace {
@@ -65,6 +66,19 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
     plan->expect_status = spec.http.expect_status;
     plan->expect_body_bytes = spec.http.expect_body_bytes;
     plan->expect_echo = spec.http.expect_echo;
+    plan->streams = spec.http2.streams;
+    plan->initial_window = spec.http2.initial_window;
+    plan->max_frame_size = spec.http2.max_frame_size;
+    if (spec.tls.enabled) {
+      auto context = http::make_client_context(
+          spec.tls, {spec.is_http2() ? std::string("h2") : std::string("http/1.1")});
+      if (!context) return Error{"workload '" + spec.name + "': " + context.message()};
+      plan->tls = std::move(context).value();
+      plan->sni = spec.tls.sni;
+      if (!spec.tls.insecure) {
+        plan->verify_host = spec.tls.sni.empty() ? split_address(spec.address)->host : spec.tls.sni;
+      }
+    }
   }
   auto driver = make_protocol_driver(spec, *plan);
   if (!driver) return driver.error();
@@ -92,7 +106,9 @@ Engine::Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> d
       progress_interval_ns_(spec.progress_interval_ns),
       drain_timeout_ns_(spec.drain_timeout_ns > 0 ? spec.drain_timeout_ns : kDefaultDrainTimeoutNs),
       connect_timeout_ns_(spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns
-                                                      : kDefaultConnectTimeoutNs) {
+                                                      : kDefaultConnectTimeoutNs),
+      reports_setup_(!spec.is_wamp()),
+      requested_streams_(spec.is_http2() ? spec.http2.streams : 0) {
   for (uint32_t t = 0; t < thread_count_; ++t) {
     std::vector<uint32_t> indices;
     for (uint32_t c = t; c < sessions_; c += thread_count_) indices.push_back(c);
@@ -231,8 +247,11 @@ ProgressReport Engine::take_progress(uint32_t window, int64_t interval_ns) {
 
 WindowResult Engine::take_result(const WindowCommand& window) {
   std::vector<ThreadStats> stats(threads_.size());
+  std::vector<ThreadSetup> setups(threads_.size());
   std::latch done(static_cast<std::ptrdiff_t>(threads_.size()));
-  for (size_t t = 0; t < threads_.size(); ++t) threads_[t]->take_stats(stats[t], done);
+  for (size_t t = 0; t < threads_.size(); ++t) {
+    threads_[t]->take_stats(stats[t], setups[t], window.measured, done);
+  }
   done.wait();
 
   WindowResult result;
@@ -263,6 +282,25 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.service_time.add(s.service_time);
     result.late_sends += s.late_sends;
     result.unsent += s.unsent;
+  }
+  if (reports_setup_) {
+    // Setups travel with measured windows only (a warm-up's result is not recorded).
+    if (window.measured) {
+      ConnectionSetup setup;
+      for (const ThreadSetup& s : setups) setup.add(s.setup);
+      result.setup = std::move(setup);
+    }
+    uint32_t effective = 0;
+    for (const ThreadSetup& s : setups) {
+      if (s.tls) result.tls = s.tls;
+      if (s.effective_streams > 0 && (effective == 0 || s.effective_streams < effective)) {
+        effective = s.effective_streams;
+      }
+    }
+    if (requested_streams_ > 0) {
+      result.requested_streams = requested_streams_;
+      result.effective_streams = effective;
+    }
   }
   // Steady instants to Unix time, with one offset taken now.
   const int64_t to_unix = unix_now_ns() - steady_now_ns();

@@ -63,6 +63,8 @@ class Engine {
   int64_t progress_interval_ns_ = 0;
   int64_t drain_timeout_ns_ = 0;
   int64_t connect_timeout_ns_ = 0;
+  bool reports_setup_ = false;      // HTTP drivers time their connections
+  uint32_t requested_streams_ = 0;  // http2 only
 
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace benchgate::worker {
@@ -24,6 +26,16 @@ struct LoadPlan {
   uint32_t expect_status = 200;
   int64_t expect_body_bytes = -1;
   bool expect_echo = false;
+
+  // TLS (worker/http/tls_client.h): the context every connection's stream is made from; null:
+  // cleartext. `sni` is sent when not empty; `verify_host` is what the certificate must name.
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  std::string sni;
+  std::string verify_host;
+  // http2: streams per connection and the settings the worker sends.
+  uint32_t streams = 1;
+  uint32_t initial_window = 1u << 30;
+  uint32_t max_frame_size = 16384;
 
   bool open_loop() const { return rate > 0; }
 };

@@ -120,9 +120,13 @@ void LoadThread::take_interval(IntervalFigures& into, std::latch& done) {
   });
 }
 
-void LoadThread::take_stats(ThreadStats& into, std::latch& done) {
-  asio::post(io_, [this, &into, &done] {
+void LoadThread::take_stats(ThreadStats& into, ThreadSetup& setup, bool take_setup,
+                            std::latch& done) {
+  asio::post(io_, [this, &into, &setup, take_setup, &done] {
     std::swap(into, state_.stats);
+    if (take_setup) std::swap(setup.setup, state_.setup);
+    setup.tls = state_.tls;
+    setup.effective_streams = state_.effective_streams;
     state_.collecting = false;
     done.count_down();
   });

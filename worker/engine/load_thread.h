@@ -37,6 +37,13 @@ struct IntervalFigures {
   HdrHistogram latency;
 };
 
+// What a thread hands over with a window's statistics about its connections.
+struct ThreadSetup {
+  ConnectionSetup setup;  // only when taken (a measured window)
+  std::optional<NegotiatedTls> tls;
+  uint32_t effective_streams = 0;
+};
+
 class LoadThread {
  public:
   // `connection_indices`: the workload-wide positions of this thread's connections, which
@@ -53,7 +60,9 @@ class LoadThread {
   // Swaps the interval figures into `into` (which the caller reset), then counts down.
   void take_interval(IntervalFigures& into, std::latch& done);
   // Swaps the window's statistics into `into`, then counts down. Call after the window is done.
-  void take_stats(ThreadStats& into, std::latch& done);
+  // With `take_setup` (a measured window), also hands over the connection setups collected so
+  // far into `setup`.
+  void take_stats(ThreadStats& into, ThreadSetup& setup, bool take_setup, std::latch& done);
 
  private:
   void on_start();

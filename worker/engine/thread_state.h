@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "worker/engine/load_plan.h"
 #include "worker/engine/thread_stats.h"
+#include "worker/engine/window_result.h"
 
 namespace benchgate::worker {
 
@@ -40,6 +42,11 @@ struct ThreadState {
   bool ending = false;
   std::function<void()> on_drained;  // runs when a draining window has nothing outstanding
                                      // and owes nothing
+  // Connections set up on this thread until a measured window takes them, and what stays
+  // for the whole stream: the TLS the peer chose last, the fewest streams a connection got.
+  ConnectionSetup setup;
+  std::optional<NegotiatedTls> tls;
+  uint32_t effective_streams = 0;  // 0: none established yet (or not http2)
 
   void request_sent() { ++outstanding; }
   void request_finished() {

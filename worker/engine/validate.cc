@@ -102,9 +102,32 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
 }
 
 Expected<void> validate_workload(const WorkloadSpec& spec) {
-  if (spec.protocol != "http1" && !spec.is_wamp()) {
+  if (spec.protocol != "http1" && !spec.is_http2() && !spec.is_wamp()) {
     return fail(spec, "protocol '" + spec.protocol +
-                          "' is not supported (this worker speaks http1, wamp_rpc, wamp_pubsub)");
+                          "' is not supported (this worker speaks http1, http2, wamp_rpc, "
+                          "wamp_pubsub)");
+  }
+  if (spec.tls.enabled && spec.is_wamp()) {
+    return fail(spec, "tls is not supported for " + spec.protocol + " yet (http1 and http2 only)");
+  }
+  if (spec.tls.enabled && !spec.tls.version.empty() && spec.tls.version != "1.2" &&
+      spec.tls.version != "1.3") {
+    return fail(spec, "tls.version '" + spec.tls.version + "' is not 1.2 or 1.3");
+  }
+  if (spec.tls.insecure && !spec.tls.ca_pem.empty()) {
+    return fail(spec, "tls.insecure and tls.ca_pem contradict each other");
+  }
+  if (spec.is_http2()) {
+    const Http2Spec& h2 = spec.http2;
+    if (h2.streams < 1 || h2.streams > kMaxInFlight) {
+      return fail(spec, "http2.streams must be 1.." + std::to_string(kMaxInFlight));
+    }
+    if (h2.initial_window < 1 || h2.initial_window > 0x7fffffffu) {
+      return fail(spec, "http2.initial_window must be 1..2147483647");
+    }
+    if (h2.max_frame_size < 16384 || h2.max_frame_size > 16777215) {
+      return fail(spec, "http2.max_frame_size must be 16384..16777215");
+    }
   }
   if (auto address = split_address(spec.address); !address) return fail(spec, address.message());
   if (spec.connections < 1) return fail(spec, "connections must be at least 1");

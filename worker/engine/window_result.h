@@ -31,6 +31,31 @@ struct ThreadCpu {
   int64_t wall_ns = 0;
 };
 
+// How connections were set up (TCP connect, TLS handshake, first response), collected from
+// the stream's start or the previous measured window until a measured window takes them.
+struct ConnectionSetup {
+  uint64_t connections = 0;
+  uint64_t handshakes = 0;
+  HdrHistogram connect;
+  HdrHistogram tls_handshake;
+  HdrHistogram ttfb;
+
+  void add(const ConnectionSetup& other) {
+    connections += other.connections;
+    handshakes += other.handshakes;
+    connect.add(other.connect);
+    tls_handshake.add(other.tls_handshake);
+    ttfb.add(other.ttfb);
+  }
+};
+
+// TLS as the peer chose it (OpenSSL's names).
+struct NegotiatedTls {
+  std::string version;
+  std::string cipher;
+  std::string alpn;
+};
+
 struct WindowResult {
   uint32_t window = 0;
   bool open_loop = false;
@@ -67,6 +92,11 @@ struct WindowResult {
   uint64_t events_delivered = 0;
   // Adapters only: set instead of `latency`, which then stays empty.
   std::optional<ToolLatency> tool_latency;
+  // Set by a driver that reports connection setup (HTTP/1.1, HTTP/2); absent otherwise.
+  std::optional<ConnectionSetup> setup;
+  std::optional<NegotiatedTls> tls;
+  uint32_t requested_streams = 0;  // http2 only; 0: not http2
+  uint32_t effective_streams = 0;
   // Names of the fields above that could not be measured ("bytes_sent", "data_window", ...).
   std::vector<std::string> not_measured;
 };

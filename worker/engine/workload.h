@@ -43,6 +43,24 @@ struct WampRequestSpec {
   std::string invalid;
 };
 
+// TLS to the system under test (http1, http2); the worker reports what the peer chose.
+struct TlsSpec {
+  bool enabled = false;
+  std::string version;  // "1.2" | "1.3"; empty: negotiate
+  std::string ciphers;  // empty: OpenSSL's defaults
+  std::string sni;      // empty: none (verification against the address's host)
+  std::string ca_pem;   // empty: the system's CAs
+  bool insecure = false;
+  std::vector<std::string> alpn;  // empty: h2 (http2) or http/1.1 (http1)
+};
+
+// protocol "http2": the settings of every connection.
+struct Http2Spec {
+  uint32_t streams = 1;
+  uint32_t initial_window = 1u << 30;
+  uint32_t max_frame_size = 16384;
+};
+
 struct WorkloadSpec {
   std::string name;
   std::string protocol = "http1";
@@ -60,8 +78,11 @@ struct WorkloadSpec {
   uint32_t schedule_connections = 0;
   HttpRequestSpec http;
   WampRequestSpec wamp;  // protocol "wamp_rpc" / "wamp_pubsub"
+  TlsSpec tls;
+  Http2Spec http2;  // protocol "http2"
 
   bool open_loop() const { return rate > 0; }
+  bool is_http2() const { return protocol == "http2"; }
   bool is_wamp() const { return protocol == "wamp_rpc" || protocol == "wamp_pubsub"; }
 };
 

@@ -78,6 +78,22 @@ WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
   spec.connect_timeout_ns = proto.connect_timeout_ns();
   spec.schedule_first = proto.schedule_first();
   spec.schedule_connections = proto.schedule_connections();
+  if (proto.has_tls()) {
+    const v1::TlsSpec& tls = proto.tls();
+    spec.tls.enabled = true;
+    spec.tls.version = tls.version();
+    spec.tls.ciphers = tls.ciphers();
+    spec.tls.sni = tls.sni();
+    spec.tls.ca_pem = tls.ca_pem();
+    spec.tls.insecure = tls.insecure();
+    spec.tls.alpn.assign(tls.alpn().begin(), tls.alpn().end());
+  }
+  if (proto.has_http2()) {
+    const v1::Http2Spec& h2 = proto.http2();
+    if (h2.streams() != 0) spec.http2.streams = h2.streams();
+    if (h2.initial_window() != 0) spec.http2.initial_window = h2.initial_window();
+    if (h2.max_frame_size() != 0) spec.http2.max_frame_size = h2.max_frame_size();
+  }
   if (proto.has_wamp()) {
     spec.wamp = wamp_from_proto(proto.wamp());
     if (spec.wamp.kind == WampRequestSpec::Kind::kPubSub) {
@@ -150,6 +166,22 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
     proto->set_events_expected(result.events_expected);
     proto->set_events_delivered(result.events_delivered);
   }
+  if (result.setup) {
+    v1::ConnectionSetup* setup = proto->mutable_setup();
+    setup->set_connections(result.setup->connections);
+    setup->set_handshakes(result.setup->handshakes);
+    histogram_to_proto(result.setup->connect, setup->mutable_connect());
+    histogram_to_proto(result.setup->tls_handshake, setup->mutable_tls_handshake());
+    histogram_to_proto(result.setup->ttfb, setup->mutable_ttfb());
+  }
+  if (result.tls) {
+    v1::NegotiatedTls* tls = proto->mutable_tls();
+    tls->set_version(result.tls->version);
+    tls->set_cipher(result.tls->cipher);
+    tls->set_alpn(result.tls->alpn);
+  }
+  proto->set_requested_streams(result.requested_streams);
+  proto->set_effective_streams(result.effective_streams);
   for (const std::string& name : result.not_measured) proto->add_not_measured(name);
   if (result.in_window_measured) {
     auto* in_window = proto->mutable_in_window();

@@ -1,0 +1,521 @@
+#include "worker/http2/session.h"
+
+#include <algorithm>
+#include <boost/asio/error.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/write.hpp>
+#include <chrono>
+#include <cstring>
+#include <string_view>
+
+#include "common/time/clock.h"
+#include "worker/http/tls_client.h"
+#include "worker/http2/setup_error.h"
+
+namespace benchgate::worker::http2 {
+namespace {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+
+// A send later than this after its intended instant counts as late (as HTTP/1.1's).
+constexpr int64_t kLateSendNs = 1'000'000;
+constexpr size_t kReadBufferBytes = 16 * 1024;
+// What one write gathers from nghttp2 at most before it goes out.
+constexpr size_t kWriteChunkBytes = 64 * 1024;
+
+asio::steady_timer::time_point steady_point(int64_t ns) {
+  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
+}
+
+Session* self(void* user_data) { return static_cast<Session*>(user_data); }
+
+Session::Stream* stream_of(nghttp2_session* session, int32_t id) {
+  return static_cast<Session::Stream*>(nghttp2_session_get_stream_user_data(session, id));
+}
+
+int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user_data) {
+  if (frame->hd.type == NGHTTP2_SETTINGS && (frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) {
+    self(user_data)->on_settings();
+  }
+  (void)session;
+  return 0;
+}
+
+int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_RESPONSE) {
+    self(user_data)->on_response_begins();
+  }
+  return 0;
+}
+
+int on_header(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name,
+              size_t name_size, const uint8_t* value, size_t value_size, uint8_t, void* user_data) {
+  if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+  if (Session::Stream* s = stream_of(session, frame->hd.stream_id)) {
+    self(user_data)->on_header(*s, name, name_size, value, value_size);
+  }
+  return 0;
+}
+
+int on_data_chunk(nghttp2_session* session, uint8_t, int32_t stream_id, const uint8_t* data,
+                  size_t size, void* user_data) {
+  if (Session::Stream* s = stream_of(session, stream_id)) self(user_data)->on_data(*s, data, size);
+  return 0;
+}
+
+int on_stream_close(nghttp2_session* session, int32_t stream_id, uint32_t error_code,
+                    void* user_data) {
+  if (Session::Stream* s = stream_of(session, stream_id)) {
+    self(user_data)->on_stream_close(*s, error_code);
+  }
+  return 0;
+}
+
+ssize_t read_body(nghttp2_session* session, int32_t stream_id, uint8_t* buf, size_t length,
+                  uint32_t* flags, nghttp2_data_source*, void* user_data) {
+  Session::Stream* s = stream_of(session, stream_id);
+  if (!s) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  return self(user_data)->read_body(*s, buf, length, flags);
+}
+
+// One set of callbacks for every session of the process.
+const nghttp2_session_callbacks* callbacks() {
+  static nghttp2_session_callbacks* const made = [] {
+    nghttp2_session_callbacks* c = nullptr;
+    nghttp2_session_callbacks_new(&c);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(c, on_frame_recv);
+    nghttp2_session_callbacks_set_on_begin_headers_callback(c, on_begin_headers);
+    nghttp2_session_callbacks_set_on_header_callback(c, on_header);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(c, on_data_chunk);
+    nghttp2_session_callbacks_set_on_stream_close_callback(c, on_stream_close);
+    return c;
+  }();
+  return made;
+}
+
+}  // namespace
+
+Session::Session(asio::io_context& io, ThreadState& thread, uint32_t index,
+                 const RequestHeaders& request)
+    : thread_(thread),
+      plan_(thread.plan),
+      request_(request),
+      socket_(io),
+      timer_(io),
+      schedule_(plan_.open_loop()
+                    ? OpenLoopSchedule(plan_.rate, plan_.connections, index, plan_.schedule_first,
+                                       plan_.schedule_connections)
+                    : OpenLoopSchedule()),
+      streams_(plan_.streams),
+      read_buffer_(kReadBufferBytes) {
+  free_.reserve(plan_.streams);
+  write_buffer_.reserve(kWriteChunkBytes + 16 * 1024);
+  body_provider_.read_callback = http2::read_body;
+}
+
+Session::~Session() { close_transport(); }
+
+// ---- connection lifecycle ----
+
+void Session::connect(ConnectDone done) {
+  close_transport();
+  link_ = Link::kConnecting;
+  pending_done_ = std::move(done);
+  connect_start_ns_ = steady_now_ns();
+  socket_.async_connect(plan_.endpoint, [this, generation = generation_](const error_code& ec) {
+    if (generation != generation_) return;
+    if (ec) return finish_connect(ec);
+    tcp_done_ns_ = steady_now_ns();
+    on_tcp_connected();
+  });
+}
+
+void Session::on_tcp_connected() {
+  error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  if (!plan_.tls) return start_session();
+  tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
+  http::prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
+  tls_->async_handshake(asio::ssl::stream_base::client,
+                        [this, generation = generation_](const error_code& ec) {
+                          if (generation != generation_) return;
+                          if (ec) return finish_connect(ec);
+                          handshake_done_ns_ = steady_now_ns();
+                          if (http::selected_alpn(tls_->native_handle()) != "h2") {
+                            return finish_connect(make_error(SetupError::kNoH2Alpn));
+                          }
+                          start_session();
+                        });
+}
+
+// The client preface and our SETTINGS go out at once; the connection is up when the server's
+// SETTINGS arrived (on_settings).
+void Session::start_session() {
+  if (nghttp2_session_client_new(&session_, callbacks(), this) != 0) {
+    session_ = nullptr;
+    return finish_connect(make_error(SetupError::kSessionFailed));
+  }
+  const nghttp2_settings_entry settings[] = {
+      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, plan_.initial_window},
+      {NGHTTP2_SETTINGS_MAX_FRAME_SIZE, plan_.max_frame_size},
+  };
+  int rv = nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, std::size(settings));
+  // The connection's own window starts at 65,535 whatever SETTINGS say (RFC 9113 6.9.2).
+  if (rv == 0 && plan_.initial_window > NGHTTP2_INITIAL_CONNECTION_WINDOW_SIZE) {
+    rv = nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0,
+                                               static_cast<int32_t>(plan_.initial_window));
+  }
+  if (rv != 0) return finish_connect(make_error(SetupError::kSessionFailed));
+  settings_seen_ = false;
+  first_request_ns_ = 0;
+  ttfb_taken_ = false;
+  free_.clear();
+  for (uint32_t i = plan_.streams; i > 0; --i) free_.push_back(i - 1);
+  flush();
+  start_read();
+}
+
+void Session::on_settings() {
+  if (settings_seen_) return;
+  settings_seen_ = true;
+  const uint32_t peer_max =
+      nghttp2_session_get_remote_settings(session_, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
+  effective_ = std::min(plan_.streams, peer_max);
+}
+
+// Runs once per connect: from connect() through TCP, TLS and the server's SETTINGS.
+void Session::finish_connect(const error_code& ec) {
+  if (!pending_done_) return;
+  ConnectDone done = std::move(pending_done_);
+  pending_done_ = nullptr;
+  if (ec) {
+    close_transport();
+  } else {
+    link_ = Link::kUp;
+    ConnectionSetup& setup = thread_.setup;
+    ++setup.connections;
+    setup.connect.record(tcp_done_ns_ - connect_start_ns_);
+    if (tls_) {
+      ++setup.handshakes;
+      setup.tls_handshake.record(handshake_done_ns_ - tcp_done_ns_);
+      thread_.tls = http::negotiated(tls_->native_handle());
+    }
+    if (thread_.effective_streams == 0 || effective_ < thread_.effective_streams) {
+      thread_.effective_streams = effective_;
+    }
+  }
+  done(ec);
+}
+
+void Session::reconnect() {
+  connect([this](const error_code& ec) {
+    if (ec) {
+      if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kConnect);
+      if (thread_.phase == Phase::kDraining) write_off_owed();
+      return;
+    }
+    if (may_send()) issue(steady_now_ns());
+  });
+}
+
+void Session::close_transport() {
+  ++generation_;
+  if (session_) {
+    closing_ = true;
+    nghttp2_session_del(session_);
+    closing_ = false;
+    session_ = nullptr;
+  }
+  tls_.reset();
+  error_code ignored;
+  socket_.close(ignored);
+  link_ = Link::kDown;
+  writing_ = false;
+  write_buffer_.clear();
+  effective_ = 0;
+}
+
+void Session::close() {
+  pending_done_ = nullptr;
+  close_transport();
+  timer_.cancel();
+}
+
+// Every open stream fails with `kind`; while the window still sends (or the drain owes
+// requests of the window), reconnect at once.
+void Session::fail(ErrorKind kind) {
+  if (pending_done_) {
+    // Failed while connecting: the connect's callback counts it.
+    return finish_connect(kind == ErrorKind::kProtocol ? make_error(SetupError::kBadFrames)
+                                                       : make_error(SetupError::kNoSettings));
+  }
+  std::vector<Stream>& streams = streams_;
+  uint32_t failed = 0;
+  for (Stream& s : streams) {
+    if (!s.in_use) continue;
+    s.in_use = false;
+    ++failed;
+  }
+  active_ = 0;
+  close_transport();
+  const bool resend = may_send();
+  for (uint32_t i = 0; i < failed; ++i) {
+    thread_.stats.record_failure(kind);
+    thread_.request_finished();
+  }
+  if (resend) reconnect();
+}
+
+bool Session::may_send() const {
+  if (thread_.phase == Phase::kRunning) return true;
+  return thread_.phase == Phase::kDraining && plan_.open_loop() && owed() > 0;
+}
+
+uint64_t Session::owed() const { return plan_.open_loop() ? window_due_ - claimed_ : 0; }
+
+void Session::write_off_owed() {
+  const uint64_t n = owed();
+  if (n == 0) return;
+  for (uint64_t i = 0; i < n; ++i) thread_.stats.record_failure(ErrorKind::kNotSent);
+  claimed_ = window_due_;
+  thread_.paid(n);
+  thread_.settle_if_drained();
+}
+
+// ---- window control (as the HTTP/1.1 connection's) ----
+
+void Session::begin_window() {
+  claimed_ = 0;
+  window_due_ = plan_.open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
+  if (link_ == Link::kDown) reconnect();
+}
+
+void Session::start_sending() {
+  if (link_ == Link::kUp) issue(steady_now_ns());
+}
+
+void Session::stop_sending() {
+  if (!plan_.open_loop()) return;
+  const uint64_t n = owed();
+  if (n == 0) return;
+  thread_.stats.unsent += n;
+  thread_.owe(n);
+  if (link_ == Link::kDown) return write_off_owed();
+  issue(steady_now_ns());
+}
+
+void Session::expire() {
+  write_off_owed();
+  if (active_ > 0) fail(ErrorKind::kTimeout);
+}
+
+// ---- sending ----
+
+// Opens what may be opened now (closed loop: every free stream; open loop: what is due, up to
+// the free streams) and writes it.
+void Session::issue(int64_t now) {
+  if (!may_send() || link_ != Link::kUp) return;
+  if (!plan_.open_loop() && now >= thread_.end_ns) return;
+  const uint32_t free = effective_ > active_ ? effective_ - active_ : 0;
+  uint64_t n = free;
+  if (plan_.open_loop()) {
+    const uint64_t due_total = std::min(schedule_.due_by(now - thread_.start_ns), window_due_);
+    const uint64_t due = due_total > claimed_ ? due_total - claimed_ : 0;
+    n = std::min<uint64_t>(due, free);
+    if (n == due && free > n) arm_timer(thread_.start_ns + schedule_.due_offset_ns(claimed_ + n));
+  }
+  if (n == 0) return;
+  const uint32_t generation = generation_;
+  uint64_t sent = 0;
+  for (; sent < n; ++sent) {
+    int64_t intended = now;
+    if (plan_.open_loop()) {
+      intended = thread_.start_ns + schedule_.due_offset_ns(claimed_ + sent);
+      if (now - intended > kLateSendNs) ++thread_.stats.late_sends;
+    }
+    if (!submit(intended, now)) break;
+  }
+  claimed_ += sent;
+  // Written during the drain: the window owes these no more (they are outstanding now).
+  if (thread_.phase == Phase::kDraining) thread_.paid(sent);
+  thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
+  if (sent < n) return fail(ErrorKind::kProtocol);
+  if (generation == generation_) flush();
+}
+
+bool Session::submit(int64_t intended, int64_t now) {
+  const uint32_t slot = free_.back();
+  Stream& s = streams_[slot];
+  s = Stream{intended, now, 0, 0, 0, true, true};
+  const bool body = !request_.body().empty();
+  const int32_t id = nghttp2_submit_request(session_, nullptr, request_.nva(), request_.size(),
+                                            body ? &body_provider_ : nullptr, &s);
+  if (id < 0) {
+    s.in_use = false;
+    return false;
+  }
+  free_.pop_back();
+  ++active_;
+  thread_.request_sent();
+  if (first_request_ns_ == 0) first_request_ns_ = now;
+  return true;
+}
+
+void Session::arm_timer(int64_t due_ns) {
+  if (timer_armed_ || due_ns >= thread_.end_ns) return;
+  timer_armed_ = true;
+  timer_.expires_at(steady_point(due_ns));
+  timer_.async_wait([this](const error_code& ec) {
+    timer_armed_ = false;
+    if (!ec) issue(steady_now_ns());
+  });
+}
+
+// Gathers what nghttp2 has to send and writes it, unless a write is in progress (its completion
+// gathers again).
+void Session::flush() {
+  if (writing_ || !session_) return;
+  while (write_buffer_.size() < kWriteChunkBytes) {
+    const uint8_t* data = nullptr;
+    const ssize_t n = nghttp2_session_mem_send(session_, &data);
+    if (n < 0) return fail(ErrorKind::kProtocol);
+    if (n == 0) break;
+    write_buffer_.insert(write_buffer_.end(), data, data + n);
+  }
+  if (write_buffer_.empty()) return;
+  writing_ = true;
+  auto done = [this, generation = generation_](const error_code& ec, size_t bytes) {
+    if (generation != generation_) return;
+    writing_ = false;
+    thread_.stats.bytes_sent += bytes;
+    write_buffer_.clear();
+    if (ec) return fail(ErrorKind::kReset);
+    flush();
+  };
+  if (tls_) {
+    asio::async_write(*tls_, asio::buffer(write_buffer_), std::move(done));
+  } else {
+    asio::async_write(socket_, asio::buffer(write_buffer_), std::move(done));
+  }
+}
+
+// ---- receiving ----
+
+void Session::start_read() {
+  auto done = [this, generation = generation_](const error_code& ec, size_t bytes) {
+    if (generation != generation_) return;
+    on_read(ec, bytes);
+  };
+  if (tls_) {
+    tls_->async_read_some(asio::buffer(read_buffer_), std::move(done));
+  } else {
+    socket_.async_read_some(asio::buffer(read_buffer_), std::move(done));
+  }
+}
+
+void Session::on_read(const error_code& ec, size_t bytes) {
+  if (ec) {
+    const bool eof = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+    return fail(eof ? ErrorKind::kShortRead : ErrorKind::kReset);
+  }
+  now_ = steady_now_ns();
+  thread_.stats.count_received(bytes, now_);
+  const uint32_t generation = generation_;
+  const uint32_t active_before = active_;
+  const ssize_t rv = nghttp2_session_mem_recv(session_, read_buffer_.data(), bytes);
+  if (rv < 0) {
+    thread_.stats.record_connection_error(ErrorKind::kProtocol);
+    return fail(ErrorKind::kProtocol);
+  }
+  if (pending_done_ && settings_seen_) {
+    finish_connect({});
+    if (generation != generation_) return;
+  }
+  if (active_ < active_before) {
+    thread_.stats.last_receive_ns = now_;
+    issue(steady_now_ns());
+    if (generation != generation_) return;
+  }
+  flush();
+  if (generation != generation_) return;
+  // GOAWAY and nothing left to do: the server is done with this connection.
+  if (!nghttp2_session_want_read(session_) && !nghttp2_session_want_write(session_)) {
+    return fail(ErrorKind::kShortRead);
+  }
+  start_read();
+}
+
+// ---- nghttp2 callbacks ----
+
+void Session::on_response_begins() {
+  if (ttfb_taken_ || first_request_ns_ == 0 || closing_) return;
+  ttfb_taken_ = true;
+  thread_.setup.ttfb.record(now_ - first_request_ns_);
+}
+
+void Session::on_header(Stream& stream, const uint8_t* name, size_t name_size, const uint8_t* value,
+                        size_t value_size) {
+  if (name_size != 7 || std::memcmp(name, ":status", 7) != 0) return;
+  int status = 0;
+  for (size_t i = 0; i < value_size; ++i) {
+    if (value[i] < '0' || value[i] > '9') return;
+    status = status * 10 + (value[i] - '0');
+  }
+  stream.status = status;
+}
+
+void Session::on_data(Stream& stream, const uint8_t* data, size_t size) {
+  if (plan_.expect_echo && stream.body_matches) {
+    const std::string& expected = request_.body();
+    if (stream.body_bytes + size > expected.size() ||
+        std::memcmp(expected.data() + stream.body_bytes, data, size) != 0) {
+      stream.body_matches = false;
+    }
+  }
+  stream.body_bytes += size;
+}
+
+void Session::on_stream_close(Stream& stream, uint32_t error_code) {
+  if (closing_ || !stream.in_use) return;
+  stream.in_use = false;
+  free_.push_back(static_cast<uint32_t>(&stream - streams_.data()));
+  --active_;
+  ErrorKind kind{};
+  bool ok = true;
+  if (error_code != NGHTTP2_NO_ERROR) {
+    ok = false;
+    kind = ErrorKind::kReset;
+  } else if (stream.status != static_cast<int>(plan_.expect_status)) {
+    ok = false;
+    kind = ErrorKind::kStatus;
+  } else if (plan_.expect_body_bytes >= 0 &&
+             stream.body_bytes != static_cast<uint64_t>(plan_.expect_body_bytes)) {
+    ok = false;
+    kind = ErrorKind::kLength;
+  } else if (plan_.expect_echo &&
+             (!stream.body_matches || stream.body_bytes != request_.body().size())) {
+    ok = false;
+    kind = ErrorKind::kMismatch;
+  }
+  if (ok) {
+    thread_.stats.record_success(now_, now_ - stream.intended_ns, stream.body_bytes,
+                                 plan_.progress);
+    if (plan_.open_loop()) thread_.stats.service_time.record(now_ - stream.sent_ns);
+  } else {
+    thread_.stats.record_failure(kind);
+  }
+  thread_.request_finished();
+}
+
+ssize_t Session::read_body(Stream& stream, uint8_t* buf, size_t length, uint32_t* flags) {
+  const std::string& body = request_.body();
+  const size_t n = std::min<size_t>(length, body.size() - stream.body_sent);
+  std::memcpy(buf, body.data() + stream.body_sent, n);
+  stream.body_sent += n;
+  if (stream.body_sent == body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+  return static_cast<ssize_t>(n);
+}
+
+}  // namespace benchgate::worker::http2
