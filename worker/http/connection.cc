@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <boost/asio/error.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
 
 #include "common/time/clock.h"
+#include "worker/http/tls_client.h"
 
 namespace benchgate::worker::http {
 namespace {
@@ -55,24 +57,61 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
 void Connection::connect(ConnectDone done) {
   close_socket();
   link_ = Link::kConnecting;
+  connect_start_ns_ = steady_now_ns();
   socket_.async_connect(plan_.endpoint, [this, generation = generation_,
-                                         done = std::move(done)](const error_code& ec) {
+                                         done = std::move(done)](const error_code& ec) mutable {
     if (generation != generation_) return;  // closed meanwhile
     if (ec) {
       close_socket();
-    } else {
-      on_connected();
+      return done(ec);
     }
-    done(ec);
+    tcp_done_ns_ = steady_now_ns();
+    on_tcp_connected(std::move(done));
   });
 }
 
-void Connection::on_connected() {
+void Connection::on_tcp_connected(ConnectDone done) {
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-  // Writes are tried directly first (one system call, no completion handler); only what the
-  // socket does not take at once goes through async_write.
-  socket_.non_blocking(true, ignored);
+  if (!plan_.tls) {
+    on_connected();
+    return done({});
+  }
+  tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
+  prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
+  if (!tls_read_) tls_read_ = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);
+  tls_->async_handshake(
+      asio::ssl::stream_base::client,
+      [this, generation = generation_, done = std::move(done)](const error_code& ec) {
+        if (generation != generation_) return;
+        if (ec) {
+          close_socket();
+          return done(ec);
+        }
+        on_connected();
+        done({});
+      });
+}
+
+void Connection::on_connected() {
+  ConnectionSetup& setup = thread_.setup;
+  const int64_t now = steady_now_ns();
+  ++setup.connections;
+  setup.connect.record(tcp_done_ns_ - connect_start_ns_);
+  if (tls_) {
+    ++setup.handshakes;
+    setup.tls_handshake.record(now - tcp_done_ns_);
+    thread_.tls = negotiated(tls_->native_handle());
+  }
+  first_request_ns_ = 0;
+  ttfb_taken_ = false;
+  // Cleartext: writes are tried directly first (one system call, no completion handler); only
+  // what the socket does not take at once goes through async_write. TLS writes go through the
+  // stream.
+  if (!tls_) {
+    error_code ignored;
+    socket_.non_blocking(true, ignored);
+  }
   link_ = Link::kUp;
   parser_.reset();
   start_read();
@@ -92,6 +131,7 @@ void Connection::reconnect() {
 
 void Connection::close_socket() {
   ++generation_;
+  tls_.reset();
   error_code ignored;
   socket_.close(ignored);
   link_ = Link::kDown;
@@ -254,7 +294,17 @@ void Connection::flush(int64_t now) {
   if (thread_.phase == Phase::kDraining) thread_.paid(n);
   thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
 
+  if (first_request_ns_ == 0) first_request_ns_ = now;
   const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
+  if (tls_) {
+    writing_ = true;
+    asio::async_write(*tls_, asio::buffer(plan_.batch.data(), bytes),
+                      [this, generation = generation_](const error_code& write_ec, size_t sent) {
+                        if (generation != generation_) return;
+                        on_write(write_ec, sent);
+                      });
+    return;
+  }
   error_code ec;
   size_t written = socket_.write_some(asio::buffer(plan_.batch.data(), bytes), ec);
   if (ec) {
@@ -286,6 +336,18 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 // ---- receiving ----
 
 void Connection::start_read() {
+  if (tls_) {
+    tls_->async_read_some(asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
+                          [this, generation = generation_](const error_code& ec, size_t bytes) {
+                            if (generation != generation_) return;
+                            // A peer that closes without close_notify reads as a truncated stream:
+                            // EOF.
+                            if (ec == asio::ssl::error::stream_truncated)
+                              return on_read(asio::error::eof, nullptr, 0);
+                            on_read(ec, tls_read_.get(), bytes);
+                          });
+    return;
+  }
   socket_.async_wait(asio::socket_base::wait_read, [this, generation =
                                                               generation_](const error_code& ec) {
     if (generation != generation_) return;
@@ -308,6 +370,10 @@ void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {
   // One timestamp per read: every response in it arrived at the same instant.
   const int64_t now = steady_now_ns();
   thread_.stats.count_received(bytes, now);
+  if (!ttfb_taken_ && first_request_ns_ != 0 && bytes > 0) {
+    ttfb_taken_ = true;
+    thread_.setup.ttfb.record(now - first_request_ns_);
+  }
   size_t offset = 0;
   bool answered = false;
   while (offset < bytes) {

@@ -11,6 +11,11 @@
 // are read, once the socket is readable, into the load thread's buffer and parsed in place;
 // nothing is allocated per request, and an idle connection holds no read buffer.
 //
+// With TLS (https: LoadPlan::tls) the connection handshakes after TCP connect, reads into a
+// buffer of its own (a read is outstanding on the stream, so the thread's buffer cannot be
+// shared) and writes through the stream. Every connection set up is timed: TCP connect, TLS
+// handshake, and its first request to the first byte of the answer (ThreadState::setup).
+//
 // Failures never throw and never stop the thread: when the connection fails, every request
 // outstanding on it is counted as failed with the failure's kind, the socket is closed, and
 // it is reconnected at once while the window is still sending (a failed reconnect counts a
@@ -19,6 +24,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <functional>
@@ -57,6 +63,7 @@ class Connection : public LoadConnection {
  private:
   enum class Link : uint8_t { kDown, kConnecting, kUp };
 
+  void on_tcp_connected(ConnectDone done);
   void on_connected();
   void reconnect();
   void close_socket();
@@ -81,6 +88,12 @@ class Connection : public LoadConnection {
   ThreadState& thread_;
   const LoadPlan& plan_;
   boost::asio::ip::tcp::socket socket_;
+  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  std::unique_ptr<char[]> tls_read_;  // https only
+  int64_t connect_start_ns_ = 0;
+  int64_t tcp_done_ns_ = 0;
+  int64_t first_request_ns_ = 0;  // 0: nothing written on this connection yet
+  bool ttfb_taken_ = false;
   boost::asio::steady_timer timer_;  // open loop: wakes the connection when a request is due
   OpenLoopSchedule schedule_;
   ResponseParser parser_;
