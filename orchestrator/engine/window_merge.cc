@@ -93,6 +93,31 @@ results::ToolLatency combine_tool_latency(const std::vector<v1::WindowResult>& p
   return out;
 }
 
+// The workers' connection setups, merged; nothing unless every worker reported one (a worker
+// that predates them, or a WAMP one, did not measure it).
+Expected<std::optional<results::ConnectionSetup>> merge_setup(
+    const std::vector<v1::WindowResult>& parts) {
+  results::ConnectionSetup merged;
+  for (size_t w = 0; w < parts.size(); ++w) {
+    if (!parts[w].has_setup()) return std::optional<results::ConnectionSetup>();
+    const v1::ConnectionSetup& setup = parts[w].setup();
+    merged.connections += setup.connections();
+    merged.handshakes += setup.handshakes();
+    const std::pair<const v1::Histogram*, HdrHistogram*> histograms[] = {
+        {&setup.connect(), &merged.connect},
+        {&setup.tls_handshake(), &merged.tls_handshake},
+        {&setup.ttfb(), &merged.ttfb}};
+    for (const auto& [proto, into] : histograms) {
+      if (proto->hdr_v2_compressed().empty()) continue;
+      auto decoded = decode(*proto, w, "connection setup");
+      if (!decoded) return decoded.error();
+      into->add(*decoded);
+    }
+  }
+  if (parts.empty()) return std::optional<results::ConnectionSetup>();
+  return std::optional<results::ConnectionSetup>(std::move(merged));
+}
+
 }  // namespace
 
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
@@ -119,8 +144,21 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
         " printed tool figures, " + std::to_string(parts.size() - with_tool) + " histograms"};
   }
   if (with_tool > 0) rep.tool_latency = combine_tool_latency(parts);
+  auto setup = merge_setup(parts);
+  if (!setup) return setup.error();
+  rep.setup = std::move(*setup);
   for (size_t w = 0; w < parts.size(); ++w) {
     const auto& part = parts[w];
+    if (part.has_tls())
+      rep.tls =
+          results::NegotiatedTls{part.tls().version(), part.tls().cipher(), part.tls().alpn()};
+    if (part.requested_streams() > 0) {
+      rep.requested_streams = std::max(rep.requested_streams, part.requested_streams());
+      if (part.effective_streams() > 0 &&
+          (rep.effective_streams == 0 || part.effective_streams() < rep.effective_streams)) {
+        rep.effective_streams = part.effective_streams();
+      }
+    }
     rep.operations += part.operations();
     rep.successes += part.successes();
     if (part.has_in_window()) {

@@ -17,6 +17,26 @@ std::string histogram_base64(const HdrHistogram& histogram) {
 
 using nlohmann::json;
 
+json percentiles(const HdrHistogram& h);
+
+// A histogram with nothing recorded (a cleartext connection's handshake) is null.
+json setup_json(const results::ConnectionSetup& setup) {
+  auto figures = [](const HdrHistogram& h) {
+    return h.total_count() > 0 ? percentiles(h) : json(nullptr);
+  };
+  return {{"connections", setup.connections},
+          {"handshakes", setup.handshakes},
+          {"connect", figures(setup.connect)},
+          {"tls_handshake", figures(setup.tls_handshake)},
+          {"ttfb", figures(setup.ttfb)}};
+}
+
+json tls_json(const results::NegotiatedTls& tls) {
+  return {{"version", tls.version},
+          {"cipher", tls.cipher},
+          {"alpn", tls.alpn.empty() ? json(nullptr) : json(tls.alpn)}};
+}
+
 json percentiles(const HdrHistogram& h) {
   if (h.total_count() == 0) return nullptr;  // not measured, never 0
   return {{"count", h.total_count()},
@@ -119,6 +139,11 @@ json repetition_json(const results::Repetition& rep) {
   }
   const auto payload = rep.payload_bytes_per_second();
   j["payload_bytes_per_second"] = payload ? json(*payload) : json(nullptr);
+  // Connections and TLS (docs/MEASUREMENT.md "Connections and TLS"): null when not measured.
+  j["connection_setup"] = rep.setup ? setup_json(*rep.setup) : json(nullptr);
+  j["tls"] = rep.tls ? tls_json(*rep.tls) : json(nullptr);
+  j["streams"] = rep.requested_streams > 0 ? json(rep.requested_streams) : json(nullptr);
+  j["effective_streams"] = rep.effective_streams > 0 ? json(rep.effective_streams) : json(nullptr);
   j["worker_cpu_wait_share"] =
       rep.worker_cpu_wait_share ? json(*rep.worker_cpu_wait_share) : json(nullptr);
   j["worker_start_skew_ns"] =
@@ -163,6 +188,21 @@ json parameters_json(const scenario::Workload& w) {
             {"connections", w.connections},
             {"in_flight", w.in_flight},
             {"rate", w.rate}};
+  if (scenario::is_http(w.protocol)) {
+    j["tls"] = w.tls.enabled
+                   ? json{{"version", w.tls.version.empty() ? json(nullptr) : json(w.tls.version)},
+                          {"ciphers", w.tls.ciphers.empty() ? json(nullptr) : json(w.tls.ciphers)},
+                          {"sni", w.tls.sni.empty() ? json(nullptr) : json(w.tls.sni)},
+                          {"ca_file", w.tls.ca_file.empty() ? json(nullptr) : json(w.tls.ca_file)},
+                          {"insecure", w.tls.insecure},
+                          {"alpn", w.tls.alpn}}
+                   : json(nullptr);
+    j["http2"] = w.protocol == scenario::Protocol::kHttp2
+                     ? json{{"streams", w.http2.streams},
+                            {"initial_window", w.http2.initial_window},
+                            {"max_frame_size", w.http2.max_frame_size}}
+                     : json(nullptr);
+  }
   if (!scenario::is_http(w.protocol)) {
     j["wamp"] = store::wamp_params_json(w.wamp);
     j["http"] = nullptr;

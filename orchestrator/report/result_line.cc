@@ -13,13 +13,26 @@ std::string micros(const results::WorkloadResult& w, double percentile) {
   return fmt::format("{:.1f}", static_cast<double>(*ns) / 1000.0);
 }
 
+// A percentile of a connection-setup histogram in microseconds; "-" when nothing was recorded.
+std::string setup_micros(const std::optional<results::ConnectionSetup>& setup,
+                         HdrHistogram results::ConnectionSetup::*histogram, double percentile) {
+  if (!setup || ((*setup).*histogram).total_count() == 0) return "-";
+  return fmt::format(
+      "{:.1f}",
+      static_cast<double>(((*setup).*histogram).value_at_percentile(percentile)) / 1000.0);
+}
+
 }  // namespace
 
 // Fields keep their first meaning (docs/MEASUREMENT.md "RESULT lines"): rps and mbps/gbps
 // are the median repetition's in-window throughput; mbps is wire megabytes/s (10^6 bytes) and
 // gbps the same bytes in gigabits/s. The later wire_bytes_per_s and payload_bytes_per_s say
 // in their names which bytes they count. transport, serializer and payload_bytes are the WAMP
-// workload's parameters (payload_bytes: the argument of every CALL or PUBLISH).
+// workload's parameters (payload_bytes: the argument of every CALL or PUBLISH). tls is the
+// version the server chose ("TLSv1.3", "-" for cleartext), alpn its ALPN choice, streams and
+// effective_streams an http2 workload's streams per connection as asked and as the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS allowed; connect, handshake and ttfb the median of every
+// connection's setup times (docs/MEASUREMENT.md "Connections and TLS").
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
@@ -38,16 +51,26 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const std::string transport = wamp ? w.spec.wamp.transport : "-";
   const std::string serializer = wamp ? w.spec.wamp.serializer : "-";
   const std::string payload_size = wamp ? std::to_string(w.spec.wamp.request_bytes) : "-";
+  const auto tls = w.tls();
+  const auto setup = w.setup();
+  const uint32_t requested = w.requested_streams();
+  const uint32_t effective = w.effective_streams();
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
       "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}|transport={}"
-      "|serializer={}|payload_bytes={}",
+      "|serializer={}|payload_bytes={}|tls={}|alpn={}|streams={}|effective_streams={}"
+      "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}",
       scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
       micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
       results::status_name(w.status), gbps, wire_bytes, payload_bytes, transport, serializer,
-      payload_size);
+      payload_size, tls ? tls->version : "-", tls && !tls->alpn.empty() ? tls->alpn : "-",
+      requested > 0 ? std::to_string(requested) : "-",
+      effective > 0 ? std::to_string(effective) : "-",
+      setup_micros(setup, &results::ConnectionSetup::connect, 50),
+      setup_micros(setup, &results::ConnectionSetup::tls_handshake, 50),
+      setup_micros(setup, &results::ConnectionSetup::ttfb, 50));
 }
 
 }  // namespace benchgate::report

@@ -177,6 +177,44 @@ std::optional<double> WorkloadResult::latency_mean() const {
   return sum / weight;
 }
 
+std::optional<ConnectionSetup> WorkloadResult::setup() const {
+  if (repetitions.empty()) return std::nullopt;
+  ConnectionSetup merged;
+  for (const auto& rep : repetitions) {
+    if (!rep.setup) return std::nullopt;
+    merged.connections += rep.setup->connections;
+    merged.handshakes += rep.setup->handshakes;
+    merged.connect.add(rep.setup->connect);
+    merged.tls_handshake.add(rep.setup->tls_handshake);
+    merged.ttfb.add(rep.setup->ttfb);
+  }
+  return merged;
+}
+
+std::optional<NegotiatedTls> WorkloadResult::tls() const {
+  std::optional<NegotiatedTls> out;
+  for (const auto& rep : repetitions) {
+    if (rep.tls) out = rep.tls;
+  }
+  return out;
+}
+
+uint32_t WorkloadResult::requested_streams() const {
+  uint32_t out = 0;
+  for (const auto& rep : repetitions) out = std::max(out, rep.requested_streams);
+  return out;
+}
+
+uint32_t WorkloadResult::effective_streams() const {
+  uint32_t out = 0;
+  for (const auto& rep : repetitions) {
+    if (rep.effective_streams > 0 && (out == 0 || rep.effective_streams < out)) {
+      out = rep.effective_streams;
+    }
+  }
+  return out;
+}
+
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric) {
   if (workload.repetitions.empty()) return std::nullopt;

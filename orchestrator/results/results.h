@@ -70,6 +70,23 @@ struct WorkerShare {
   std::optional<double> cpu_utilization;  // absent when the worker did not measure CPU
 };
 
+// How the workers' connections were set up (worker.proto ConnectionSetup): those made since
+// the previous measured window (the first: since the workload's streams began), merged.
+struct ConnectionSetup {
+  uint64_t connections = 0;
+  uint64_t handshakes = 0;
+  HdrHistogram connect;        // TCP connect (ns)
+  HdrHistogram tls_handshake;  // TLS handshake (ns); empty for cleartext
+  HdrHistogram ttfb;           // a connection's first request to its first response byte (ns)
+};
+
+// TLS as the server chose it (OpenSSL's names).
+struct NegotiatedTls {
+  std::string version;  // "TLSv1.3"
+  std::string cipher;
+  std::string alpn;  // "" when the server selected none
+};
+
 // One measured window (a repetition), merged over every worker and thread.
 struct Repetition {
   uint32_t index = 0;          // 0-based among measured windows
@@ -120,6 +137,11 @@ struct Repetition {
   // before schema version 7.
   std::vector<TimelineSecond> timeline;
   std::vector<WorkerShare> workers;
+  // Set when every worker reported it (the bundled worker's HTTP drivers); absent: not measured.
+  std::optional<ConnectionSetup> setup;
+  std::optional<NegotiatedTls> tls;  // absent: cleartext, or not reported
+  uint32_t requested_streams = 0;    // http2; 0: not http2 or not reported
+  uint32_t effective_streams = 0;    // the fewest streams any worker's connection could use
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
@@ -185,6 +207,14 @@ struct WorkloadResult {
   // unless every repetition has it.
   std::optional<int64_t> latency_at(double percentile) const;
   std::optional<double> latency_mean() const;
+  // Connection setup of every repetition merged; nullopt unless every repetition measured it.
+  std::optional<ConnectionSetup> setup() const;
+  // TLS the server chose in the last repetition that reported it; nullopt: cleartext.
+  std::optional<NegotiatedTls> tls() const;
+  // http2: streams asked for, and the fewest a connection could use over the repetitions
+  // (0: not http2).
+  uint32_t requested_streams() const;
+  uint32_t effective_streams() const;
 };
 
 // Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or
