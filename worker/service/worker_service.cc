@@ -25,6 +25,7 @@ grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeReq
   response->set_name("benchgate-worker");
   response->set_version(BENCHGATE_VERSION);
   response->add_protocols("http1");
+  response->add_protocols("http2");
   response->add_protocols("wamp_rpc");
   response->add_protocols("wamp_pubsub");
   response->add_load_models("closed");
