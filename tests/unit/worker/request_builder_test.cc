@@ -51,7 +51,7 @@ TEST(ValidateWorkload, RejectsEachInvalidFieldWithAMessageNamingIt) {
     const char* needle;
   };
   const Case cases[] = {
-      {[](WorkloadSpec& s) { s.protocol = "http2"; }, "protocol 'http2'"},
+      {[](WorkloadSpec& s) { s.protocol = "http3"; }, "protocol 'http3'"},
       {[](WorkloadSpec& s) { s.address = "localhost"; }, "is not HOST:PORT"},
       {[](WorkloadSpec& s) { s.address = "h:0"; }, "invalid port"},
       {[](WorkloadSpec& s) { s.address = "h:70000"; }, "invalid port"},
