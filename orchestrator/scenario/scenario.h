@@ -63,7 +63,7 @@ inline bool is_http(Protocol protocol) {
   return protocol == Protocol::kHttp1 || protocol == Protocol::kHttp2;
 }
 
-// `tls = true` on an HTTP workload and its keys (docs/SCENARIOS.md, "TLS").
+// `tls = true` on an HTTP workload and its keys (docs/SCENARIOS.md, "TLS and HTTP/2").
 struct TlsSettings {
   bool enabled = false;
   std::string version;      // "1.2" | "1.3"; empty: negotiate
