@@ -11,7 +11,7 @@ namespace {
 constexpr Direction kHigher = Direction::kHigherIsBetter;
 constexpr Direction kLower = Direction::kLowerIsBetter;
 
-constexpr std::array<MetricInfo, 15> kMetrics = {{
+constexpr std::array<MetricInfo, 19> kMetrics = {{
     {"throughput.rps", kHigher, UnitKind::kOpsPerSecond, FigureKind::kMedian, 1e-3},
     {"throughput.bytes_per_s", kHigher, UnitKind::kBytesPerSecond, FigureKind::kMedian, 1e-3},
     {"latency.p50", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
@@ -27,6 +27,10 @@ constexpr std::array<MetricInfo, 15> kMetrics = {{
     {"router.cpu_per_request", kLower, UnitKind::kSeconds, FigureKind::kPooled, 1e-9},
     {"router.rss_bytes", kLower, UnitKind::kBytes, FigureKind::kPeak, 1.0},
     {"worker.cpu_utilization", kLower, UnitKind::kRatio, FigureKind::kPeak, 1e-4},
+    {"connect.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"tls_handshake.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"ttfb.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
+    {"handshakes.rate", kHigher, UnitKind::kOpsPerSecond, FigureKind::kMedian, 1e-3},
 }};
 
 // Three significant digits for a magnitude already scaled into [0, 1000).

@@ -177,6 +177,18 @@ std::optional<double> WorkloadResult::latency_mean() const {
   return sum / weight;
 }
 
+// For connect.p99, tls_handshake.p99 and ttfb.p99: the histogram of `setup` the metric reads
+// (null when the setup was not measured); nothing for any other metric.
+static std::optional<const HdrHistogram*> setup_histogram(
+    const std::optional<ConnectionSetup>& setup, const std::string& metric) {
+  HdrHistogram ConnectionSetup::*member = nullptr;
+  if (metric == "connect.p99") member = &ConnectionSetup::connect;
+  if (metric == "tls_handshake.p99") member = &ConnectionSetup::tls_handshake;
+  if (metric == "ttfb.p99") member = &ConnectionSetup::ttfb;
+  if (!member) return std::nullopt;
+  return setup ? &((*setup).*member) : nullptr;
+}
+
 std::optional<ConnectionSetup> WorkloadResult::setup() const {
   if (repetitions.empty()) return std::nullopt;
   ConnectionSetup merged;
@@ -218,10 +230,13 @@ uint32_t WorkloadResult::effective_streams() const {
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric) {
   if (workload.repetitions.empty()) return std::nullopt;
+  const bool setup_metric =
+      metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99";
   static const std::vector<std::pair<std::string, double>> kPercentiles = {
       {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
       {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
   std::vector<double> values;
+  if (metric == "handshakes.rate") return std::nullopt;  // needs new_connection_per_request
   for (const auto& rep : workload.repetitions) {
     if (metric == "throughput.rps") {
       values.push_back(rep.ops_per_second());
@@ -255,10 +270,18 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
     } else if (metric == "worker.cpu_utilization") {
       if (!rep.measured("cpu")) return std::nullopt;
       values.push_back(rep.worker_cpu_utilization);
+    } else if (auto histogram = setup_histogram(rep.setup, metric)) {
+      if (!*histogram) return std::nullopt;  // a worker did not report setups
+      // A repetition whose workers set up no connection (all made before an earlier window)
+      // has no figure of its own; it is skipped, the metric is not measured only without any.
+      if ((*histogram)->total_count() > 0) {
+        values.push_back(static_cast<double>((*histogram)->value_at_percentile(99)) / 1e9);
+      }
     } else {
       return std::nullopt;
     }
   }
+  if (setup_metric && values.empty()) return std::nullopt;
   return values;
 }
 
@@ -305,6 +328,11 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
     if (requests == 0) return std::nullopt;
     return cpu / static_cast<double>(requests);
   }
+  const std::optional<ConnectionSetup> merged_setup = workload.setup();
+  if (auto histogram = setup_histogram(merged_setup, metric)) {
+    if (!*histogram || (*histogram)->total_count() == 0) return std::nullopt;
+    return static_cast<double>((*histogram)->value_at_percentile(99)) / 1e9;
+  }
   // router.rss_bytes, worker.cpu_utilization: the peak over repetitions.
   return *std::max_element(values->begin(), values->end());
 }
@@ -314,6 +342,15 @@ std::string not_measured_reason(const WorkloadResult& workload, const std::strin
   const std::string tool = workload.latency_tool();
   if (metric.rfind("latency.", 0) == 0 && !tool.empty()) {
     return metric + " was not measured: the workers ran " + tool + ", which did not print it";
+  }
+  if (metric == "handshakes.rate") {
+    return "handshakes.rate was not measured: it needs new_connection_per_request, which the "
+           "bundled worker does not serve yet";
+  }
+  if (metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99") {
+    return metric + " was not measured: " +
+           (workload.setup() ? std::string("no connection of this kind was set up")
+                             : std::string("the workers did not report connection setup"));
   }
   static const std::vector<std::pair<std::string, std::string>> kFields = {
       {"worker.cpu_utilization", "cpu"}, {"throughput.bytes_per_s", "bytes_received"}};

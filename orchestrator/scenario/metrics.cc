@@ -28,6 +28,11 @@ constexpr MetricInfo kMetrics[] = {
     {"router.cpu_per_request", MetricKind::kDuration, true},
     {"router.rss_bytes", MetricKind::kBytes, true},
     {"worker.cpu_utilization", MetricKind::kRatio, true},
+    // Connection setup (docs/MEASUREMENT.md, "Connections and TLS").
+    {"connect.p99", MetricKind::kDuration, true},
+    {"tls_handshake.p99", MetricKind::kDuration, true},
+    {"ttfb.p99", MetricKind::kDuration, true},
+    {"handshakes.rate", MetricKind::kNumber, false},
 };
 
 const MetricInfo* find(std::string_view name) {

@@ -28,6 +28,11 @@ constexpr MetricColumn kColumns[] = {
      "WHEN router_requests IS NULL AND operations > 0 THEN router_cpu_s / operations END"},
     {"router.rss_bytes", "CAST(router_rss_bytes AS REAL)"},
     {"worker.cpu_utilization", "worker_cpu_utilization"},
+    {"connect.p99", "connect_p99_ns / 1e9"},
+    {"tls_handshake.p99", "tls_handshake_p99_ns / 1e9"},
+    {"ttfb.p99", "ttfb_p99_ns / 1e9"},
+    // Not measured yet (it needs new_connection_per_request): never stored, NULL.
+    {"handshakes.rate", "NULL"},
 };
 
 }  // namespace

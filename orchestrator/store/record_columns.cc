@@ -132,6 +132,19 @@ constexpr Column<StoredRepetition> kRepetition[] = {
     field<&StoredRepetition::latency_clamped>("latency_clamped"),
     field<&StoredRepetition::not_measured>("not_measured"),
     field<&StoredRepetition::tool_latency_json>("tool_latency"),
+    field<&StoredRepetition::connections>("connections"),
+    field<&StoredRepetition::handshakes>("handshakes"),
+    field<&StoredRepetition::connect_p50_ns>("connect_p50_ns"),
+    field<&StoredRepetition::connect_p99_ns>("connect_p99_ns"),
+    field<&StoredRepetition::tls_handshake_p50_ns>("tls_handshake_p50_ns"),
+    field<&StoredRepetition::tls_handshake_p99_ns>("tls_handshake_p99_ns"),
+    field<&StoredRepetition::ttfb_p50_ns>("ttfb_p50_ns"),
+    field<&StoredRepetition::ttfb_p99_ns>("ttfb_p99_ns"),
+    field<&StoredRepetition::tls_version>("tls_version"),
+    field<&StoredRepetition::tls_cipher>("tls_cipher"),
+    field<&StoredRepetition::alpn>("alpn"),
+    field<&StoredRepetition::requested_streams>("requested_streams"),
+    field<&StoredRepetition::effective_streams>("effective_streams"),
 };
 
 constexpr Column<RouterCounter> kRouterCounter[] = {

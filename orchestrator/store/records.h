@@ -119,6 +119,13 @@ struct StoredRepetition {
   uint64_t latency_clamped = 0;
   std::vector<std::string> not_measured;
   std::optional<std::string> tool_latency_json;  // a worker adapter's printed figures
+  // Connections and TLS (schema version 11, docs/MEASUREMENT.md "Connections and TLS");
+  // nothing where not measured (a WAMP workload, an adapter, cleartext for the TLS fields).
+  std::optional<uint64_t> connections, handshakes;
+  std::optional<int64_t> connect_p50_ns, connect_p99_ns, tls_handshake_p50_ns, tls_handshake_p99_ns,
+      ttfb_p50_ns, ttfb_p99_ns;
+  std::optional<std::string> tls_version, tls_cipher, alpn;
+  std::optional<uint64_t> requested_streams, effective_streams;  // http2 only
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;

@@ -94,6 +94,30 @@ StoredRepetition stored_repetition(const results::Repetition& rep) {
   r.latency_clamped = rep.latency_clamped;
   r.not_measured.assign(rep.not_measured.begin(), rep.not_measured.end());
   r.tool_latency_json = tool_latency_json(rep);
+  if (rep.setup) {
+    // A percentile of a setup histogram; nothing when nothing was recorded (never 0).
+    auto at = [](const HdrHistogram& h, double p) -> std::optional<int64_t> {
+      if (h.total_count() == 0) return std::nullopt;
+      return h.value_at_percentile(p);
+    };
+    r.connections = rep.setup->connections;
+    r.handshakes = rep.setup->handshakes;
+    r.connect_p50_ns = at(rep.setup->connect, 50);
+    r.connect_p99_ns = at(rep.setup->connect, 99);
+    r.tls_handshake_p50_ns = at(rep.setup->tls_handshake, 50);
+    r.tls_handshake_p99_ns = at(rep.setup->tls_handshake, 99);
+    r.ttfb_p50_ns = at(rep.setup->ttfb, 50);
+    r.ttfb_p99_ns = at(rep.setup->ttfb, 99);
+  }
+  if (rep.tls) {
+    r.tls_version = rep.tls->version;
+    r.tls_cipher = rep.tls->cipher;
+    r.alpn = rep.tls->alpn;
+  }
+  if (rep.requested_streams > 0) {
+    r.requested_streams = rep.requested_streams;
+    if (rep.effective_streams > 0) r.effective_streams = rep.effective_streams;
+  }
   for (const results::TimelineSecond& t : rep.timeline) {
     r.timeline.push_back({t.second, t.ops_per_second, t.errors, t.p50_ns, t.p99_ns, t.max_ns});
   }

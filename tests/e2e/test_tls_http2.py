@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -198,6 +199,15 @@ tls_version = "1.2"
 ciphers = "ECDHE-RSA-AES128-GCM-SHA256"
 sni = "localhost"
 ca_file = "ca.pem"
+[[gates]]
+workload = "tls13"
+metric = "tls_handshake.p99"
+max = "10s"
+[[gates]]
+workload = "tls13"
+metric = "handshakes.rate"
+min = 1
+severity = "warning"
 """)
         for name, version in (("tls13", "TLSv1.3"), ("tls12", "TLSv1.2")):
             line = lines[name]
@@ -219,6 +229,23 @@ ca_file = "ca.pem"
         self.assertEqual(workloads["tls12"]["repetitions"][0]["tls"]["cipher"],
                          "ECDHE-RSA-AES128-GCM-SHA256")
         self.assertEqual(workloads["tls12"]["repetitions"][0]["operations"], 200)
+        # SQLite (schema version 11) keeps what the server chose and the setup figures.
+        db = sqlite3.connect(self.db)
+        rows = db.execute(
+            "SELECT w.name, r.tls_version, r.tls_cipher, r.alpn, r.connections, r.handshakes, "
+            "r.tls_handshake_p99_ns, r.requested_streams, r.effective_streams "
+            "FROM repetitions r JOIN workloads w ON w.id = r.workload_id ORDER BY w.name").fetchall()
+        by_name = {row[0]: row for row in rows}
+        self.assertEqual(by_name["tls12"][1:4], ("TLSv1.2", "ECDHE-RSA-AES128-GCM-SHA256", "h2"))
+        self.assertEqual(by_name["tls13"][4:6], (2, 2))
+        self.assertGreater(by_name["tls13"][6], 0)
+        self.assertEqual(by_name["tls13"][7:9], (8, 8))
+        gates = dict(db.execute("SELECT metric, verdict FROM gate_results").fetchall())
+        db.close()
+        self.assertEqual(gates["tls_handshake.p99"], "pass")
+        # A figure not measured is never 0: the gate says so instead of judging it.
+        self.assertNotEqual(gates["handshakes.rate"], "pass")
+        self.assertIn("handshakes.rate", run.stdout)
 
     def test_verification_is_on_by_default(self):
         port = self.start_nghttpd(tls=True)

@@ -250,5 +250,27 @@ TEST(JsonReport, AWorkloadsParametersHoldOnlyItsProtocolsBlock) {
   EXPECT_EQ(http_params.at("http").at("target"), "/bench/hello") << http_params.dump();
 }
 
+// Connection-setup metrics read the merged setup histograms; without a setup, or for
+// handshakes.rate (new_connection_per_request is not served), they are not measured, never 0.
+TEST(MetricFigure, ConnectionSetupMetricsAndWhatIsNotMeasured) {
+  WorkloadResult w;
+  w.spec.name = "h2";
+  Repetition rep;
+  rep.setup.emplace();
+  rep.setup->connect.record(2'000'000);
+  w.repetitions.push_back(rep);
+  auto connect = metric_figure(w, "connect.p99");
+  ASSERT_TRUE(connect);
+  EXPECT_NEAR(*connect, 0.002, 0.00001);
+  EXPECT_FALSE(metric_figure(w, "tls_handshake.p99"));  // cleartext: no handshake recorded
+  EXPECT_FALSE(metric_figure(w, "handshakes.rate"));
+  EXPECT_NE(not_measured_reason(w, "handshakes.rate").find("new_connection_per_request"),
+            std::string::npos);
+  w.repetitions.push_back(Repetition{});  // a repetition whose workers reported no setup
+  EXPECT_FALSE(metric_figure(w, "connect.p99"));
+  EXPECT_NE(not_measured_reason(w, "connect.p99").find("did not report connection setup"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchgate::results

@@ -207,6 +207,19 @@ StoredRepetition repetition_row(int n) {
   r.latency_clamped = 2 + i;
   r.not_measured = {n == 1 ? "cpu" : "bytes_sent"};
   r.tool_latency_json = "{\"tool\":\"tool-" + std::to_string(n) + "\"}";
+  r.connections = 3 + i;
+  r.handshakes = 1 + i;
+  r.connect_p50_ns = 40'000 + i;
+  r.connect_p99_ns = 90'000 + i;
+  r.tls_handshake_p50_ns = 300'000 + i;
+  r.tls_handshake_p99_ns = 700'000 + i;
+  r.ttfb_p50_ns = 50'000 + i;
+  r.ttfb_p99_ns = 120'000 + i;
+  r.tls_version = n == 1 ? "TLSv1.3" : "TLSv1.2";
+  r.tls_cipher = "cipher-" + std::to_string(n);
+  r.alpn = n == 1 ? "h2" : "http/1.1";
+  r.requested_streams = 50 + i;
+  r.effective_streams = 10 + i;
   return r;
 }
 
