@@ -12,10 +12,6 @@ namespace {
 
 namespace asio = boost::asio;
 
-asio::steady_timer::time_point steady_point(int64_t ns) {
-  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
-}
-
 }  // namespace
 
 LoadThread::LoadThread(const LoadPlan& plan, ProtocolDriver& driver,

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "common/time/clock.h"
+#include "common/util/thread_spare.h"
 
 namespace benchgate::worker::http {
 namespace {
@@ -17,23 +18,16 @@ using boost::system::error_code;
 // "Closed loop and open loop").
 constexpr int64_t kLateSendNs = 1'000'000;
 
-asio::steady_timer::time_point steady_point(int64_t ns) {
-  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
-}
-
-// The load thread's read buffer. A connection waits for readability, reads into this buffer
-// and parses everything it got before it returns (the parser streams and keeps no pointer
-// into it), so no connection needs a buffer of its own: at 10,000 connections that is 160
-// MiB of address space and a resident page or two each saved. Connections of one thread
-// never run at once.
+// The load thread's read buffer (common/util/thread_spare.h). A connection waits for
+// readability, reads into this buffer and parses everything it got before it returns (the
+// parser streams and keeps no pointer into it), so no connection needs a buffer of its own:
+// at 10,000 connections that is 160 MiB of address space and a resident page or two each
+// saved. It is never lent: every connection of the thread reads into it in turn.
+struct ReadBufferTag {};
 char* thread_read_buffer(size_t bytes) {
-  thread_local std::unique_ptr<char[]> buffer;
-  thread_local size_t size = 0;
-  if (size < bytes) {
-    buffer = std::make_unique_for_overwrite<char[]>(bytes);
-    size = bytes;
-  }
-  return buffer.get();
+  ByteBlock& buffer = ThreadSpare<ReadBufferTag, ByteBlock>::get();
+  buffer.reserve_discarding(bytes);
+  return reinterpret_cast<char*>(buffer.data());
 }
 
 }  // namespace
