@@ -8,7 +8,7 @@
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
-#include "tests/unit/store/store_test_support.h"
+#include "tests/unit/orchestrator/store/store_test_support.h"
 
 namespace benchgate::store {
 namespace {
