@@ -15,11 +15,10 @@
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/run_detail.h"
 #include "orchestrator/report/analysis.h"
+#include "orchestrator/report/escape.h"
 
 namespace benchgate::report {
 namespace {
-
-using svg::escape;
 
 std::string latency(std::optional<int64_t> ns) {
   return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";

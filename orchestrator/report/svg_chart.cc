@@ -8,6 +8,8 @@
 #include <limits>
 #include <set>
 
+#include "orchestrator/report/escape.h"
+
 namespace benchgate::report::svg {
 namespace {
 
@@ -101,38 +103,6 @@ std::vector<std::pair<double, std::string>> ticks_of(const Axis& axis, Range r) 
 std::string coordinate(double v) { return fmt::format("{:.1f}", v); }
 
 }  // namespace
-
-std::string escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // XML allows no control characters but tab, newline and carriage return.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 std::vector<Point> decimate_min_max(const std::vector<Point>& points, size_t buckets) {
   if (buckets == 0 || points.size() <= 2 * buckets) return points;

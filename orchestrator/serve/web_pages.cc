@@ -9,6 +9,7 @@
 
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/history/display_format.h"
+#include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/svg_chart.h"
 #include "orchestrator/serve/job_queue.h"
@@ -16,7 +17,7 @@
 
 namespace benchgate::serve {
 
-using report::svg::escape;
+using report::escape;
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "orchestrator/report/analysis.h"
+#include "orchestrator/report/escape.h"
 #include "orchestrator/report/svg_chart.h"
 
 namespace benchgate::report {
@@ -61,7 +62,7 @@ TEST(HtmlReport, NamesFromScenarioFilesAreEscaped) {
   EXPECT_NE(out.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#39;x&#39;"), std::string::npos);
   EXPECT_NE(out.find("data-series=\"a&lt;b\" data-points=\"2\""), std::string::npos);
   EXPECT_NE(out.find("data-chart=\"k&quot;ind\""), std::string::npos);
-  EXPECT_EQ(svg::escape(std::string("a\x01z")), "a z");
+  EXPECT_EQ(escape(std::string("a\x01z")), "a z");
 }
 
 TEST(HtmlReport, ALogAxisLeavesOutWhatItCannotDraw) {

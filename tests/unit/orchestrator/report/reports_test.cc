@@ -81,6 +81,16 @@ TEST(JunitXml, TheRunHasItsDurationAndNoTestcaseClaimsZeroSeconds) {
   EXPECT_EQ(junit_xml({report}).find("time="), std::string::npos);
 }
 
+TEST(JunitXml, NamesAreEscapedAsInTheHtmlReport) {
+  ScenarioReport report;
+  report.result.scenario = "a<b> & \"c\" 'd'\x01";
+  report.gates.push_back(gate("hello", "errors.count"));
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("name=\"a&lt;b&gt; &amp; &quot;c&quot; &#39;d&#39; \""), std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("&apos;"), std::string::npos) << xml;
+}
+
 TEST(GatesTable, LongNamesKeepEveryColumnAligned) {
   const std::string table = gates_table({gate("wamp_rpc_large@request_bytes=65536", "errors.count"),
                                          gate("hello", "router.cpu_per_request_long_name"),
