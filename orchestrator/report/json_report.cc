@@ -149,32 +149,21 @@ json repetition_json(const results::Repetition& rep) {
 }
 
 // Each protocol's parameters in its own block: "http" for an HTTP workload, "wamp" for a WAMP
-// one; the other block is null, never the other protocol's defaults. (The stored definition,
-// store::workload_params_json, keeps its text as it was: it is hashed into the series key.)
+// one; the other block is null, never the other protocol's defaults. The blocks are the stored
+// definition's (store/workload_params.h), whose own text keeps a WAMP workload's http block:
+// it is hashed into the series key.
 json parameters_json(const scenario::Workload& w) {
-  json j = {{"protocol", scenario::to_string(w.protocol)},
-            {"warmup_ns", w.warmup_ns},
-            {"duration_ns", w.duration_ns},
-            {"repetitions", w.repetitions},
-            {"workers", w.workers},
-            {"threads", w.threads},
-            {"worker", w.worker},
-            {"timeout_ns", w.timeout_ns},
-            {"connections", w.connections},
-            {"in_flight", w.in_flight},
-            {"rate", w.rate}};
+  json j = store::load_params_json(w);
   if (w.protocol != scenario::Protocol::kHttp1) {
     j["wamp"] = store::wamp_params_json(w.wamp);
     j["http"] = nullptr;
     return j;
   }
-  json http = {{"method", w.http.method},
-               {"target", w.http.target},
-               {"request_bytes", w.http.request_bytes},
-               {"headers", w.http.headers}};
-  if (w.http.expect_status) http["expect_status"] = *w.http.expect_status;
-  if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
-  j["http"] = http;
+  json http = store::http_params_json(w.http);
+  // An expectation not given is left out here, not written as null.
+  if (!w.http.expect_status) http.erase("expect_status");
+  if (!w.http.expect_body_bytes) http.erase("expect_body_bytes");
+  j["http"] = std::move(http);
   j["wamp"] = nullptr;
   return j;
 }

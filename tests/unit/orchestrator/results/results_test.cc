@@ -218,5 +218,24 @@ TEST(JsonReport, AWorkloadsParametersHoldOnlyItsProtocolsBlock) {
   EXPECT_EQ(http_params.at("http").at("target"), "/bench/hello") << http_params.dump();
 }
 
+// The report's parameters are made of the stored definition's blocks (store/workload_params.h)
+// but keep their own text: an expectation not given is left out, not null, and there is no name.
+TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {
+  WorkloadResult http;
+  http.spec.name = "hello";
+  http.spec.http.target = "/bench/hello";
+  auto params = report::workload_json(http)["parameters"];
+  EXPECT_FALSE(params.contains("name")) << params.dump();
+  EXPECT_FALSE(params.at("http").contains("expect_status")) << params.dump();
+  EXPECT_FALSE(params.at("http").contains("expect_body_bytes")) << params.dump();
+  http.spec.http.expect_status = 200;
+  http.spec.http.expect_body_bytes = 12;
+  params = report::workload_json(http)["parameters"];
+  EXPECT_EQ(params.at("http").dump(),
+            "{\"expect_body_bytes\":12,\"expect_status\":200,\"headers\":{},\"method\":\"GET\","
+            "\"request_bytes\":0,\"target\":\"/bench/hello\"}");
+  EXPECT_EQ(params.size(), 13u) << params.dump();
+}
+
 }  // namespace
 }  // namespace benchgate::results
