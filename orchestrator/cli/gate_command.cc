@@ -6,7 +6,7 @@
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
-#include "orchestrator/report/json_report.h"
+#include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/stored_run.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/store/store.h"
@@ -109,16 +109,10 @@ int gate_command(const GateFlags& flags) {
   if (report.gates.empty()) std::printf("the scenario has no gates\n");
   std::fputs(report::gates_table(report.gates).c_str(), stdout);
 
-  auto write = [&](const std::string& path, const std::string& text) {
-    if (path.empty()) return;
-    if (auto written = report::write_file_atomically(path, text); !written) {
-      std::fprintf(stderr, "error: %s\n", written.message().c_str());
-      exit_code = kExitRunError;
-    }
-  };
-  write(flags.json_path, report::json_report({report}, exit_code));
-  write(flags.junit_path, report::junit_xml({report}));
-  write(flags.markdown_path, report::markdown_summary({report}));
+  if (!report::write_report_files({flags.json_path, flags.junit_path, flags.markdown_path, ""},
+                                  {report}, exit_code)) {
+    exit_code = kExitRunError;
+  }
   return exit_code;
 }
 

@@ -12,6 +12,7 @@
 #include "common/security/token.h"
 #include "common/time/clock.h"
 #include "common/units/units.h"
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/processes/child_process.h"
@@ -63,15 +64,6 @@ class Verdicts {
   int failed_ = 0;
   int skipped_ = 0;
 };
-
-std::string sibling_router(const std::string& flag) {
-  if (!flag.empty()) return flag;
-  if (const char* value = std::getenv("BENCHGATE_ROUTER_BIN"); value && *value) return value;
-  std::error_code ec;
-  auto self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::exists(self.parent_path() / "router")) return (self.parent_path() / "router");
-  return "router";
-}
 
 // The children's logs (the worker's and the bundled router's stderr) are kept and named when
 // a rule failed, and removed when every rule passed, as `run` keeps its logs only on a run
@@ -325,8 +317,9 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   }
   if (ok) {
     scenario::RouterConfig router_config;
-    auto router =
-        sut::make_system_under_test(router_config, {sibling_router(flags.router_binary), log_dir});
+    auto router = sut::make_system_under_test(
+        router_config,
+        {app::bundled_binary(flags.router_binary, "router", "BENCHGATE_ROUTER_BIN"), log_dir});
     auto started = router->start(std::min(until, Clock::now() + 10s));
     if (!started) {
       std::fprintf(stderr, "error: the bundled router did not start: %s\n",

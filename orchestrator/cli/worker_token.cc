@@ -1,8 +1,6 @@
 // See worker_token.h.
 #include "orchestrator/cli/worker_token.h"
 
-#include <cstdlib>
-
 #include "common/security/token.h"
 
 namespace benchgate::cli {
@@ -32,11 +30,6 @@ Expected<std::string> token_for_workers(const std::string& token_file,
     }
   }
   return token;
-}
-
-bool spawns_bundled_worker(const std::string& worker_bin_flag) {
-  const char* env = std::getenv("BENCHGATE_WORKER_BIN");
-  return worker_bin_flag.empty() && (env == nullptr || *env == '\0');
 }
 
 }  // namespace benchgate::cli

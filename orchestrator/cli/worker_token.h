@@ -20,8 +20,4 @@ inline constexpr const char* kWorkerTokenFileHelp =
 Expected<std::string> token_for_workers(const std::string& token_file,
                                         const std::vector<std::string>& addresses, FILE* log);
 
-// True when the worker executable is the bundled one, which takes --token-file: neither
-// --worker-bin (`worker_bin_flag`) nor $BENCHGATE_WORKER_BIN chose another program.
-bool spawns_bundled_worker(const std::string& worker_bin_flag);
-
 }  // namespace benchgate::cli

@@ -1,4 +1,4 @@
-// Runs a service job exactly as `orchestrator run` runs one scenario (run_one: stored run,
+// Runs a service job exactly as `orchestrator run` runs one scenario (app::run_one: stored run,
 // engine, gates, promotion), with the job's output and progress captured as events and the
 // service's Prometheus gauges updated.
 #pragma once

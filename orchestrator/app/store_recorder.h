@@ -12,7 +12,7 @@
 #include "orchestrator/engine/run_observer.h"
 #include "orchestrator/store/store.h"
 
-namespace benchgate::cli {
+namespace benchgate::app {
 
 class StoreRecorder : public engine::RunObserver {
  public:
@@ -53,4 +53,4 @@ class StoreRecorder : public engine::RunObserver {
   std::vector<results::WorkloadResult> pending_;
 };
 
-}  // namespace benchgate::cli
+}  // namespace benchgate::app
