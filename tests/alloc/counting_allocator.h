@@ -25,6 +25,11 @@ uint64_t allocations_total();
 // Bytes held now by live heap blocks (malloc_usable_size of each).
 int64_t live_bytes();
 
+// Writes the call stack of the next `count` allocation calls made by `tids` to stderr (how a
+// test that fails says where a path allocates; the environment variable
+// BENCHGATE_ALLOC_TRACE=N of the measuring helpers sets it). Up to 64 ids.
+void trace_allocations_of(const std::vector<pid_t>& tids, int count);
+
 // The kernel thread ids of this process's threads now (/proc/self/task; allocates: call it
 // outside a measured phase).
 std::vector<pid_t> threads_now();

@@ -1,6 +1,7 @@
 #include "worker/http/connection.h"
 
 #include <algorithm>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
@@ -222,10 +223,11 @@ void Connection::arm_timer(int64_t due_ns) {
   if (timer_armed_ || due_ns >= thread_.end_ns) return;
   timer_armed_ = true;
   timer_.expires_at(steady_point(due_ns));
-  timer_.async_wait([this](const error_code& ec) {
-    timer_armed_ = false;
-    if (!ec) issue(steady_now_ns());
-  });
+  timer_.async_wait(
+      asio::bind_allocator(HandlerAllocator<char>(&timer_memory_), [this](const error_code& ec) {
+        timer_armed_ = false;
+        if (!ec) issue(steady_now_ns());
+      }));
 }
 
 // Writes every queued request in one system call, unless a write is still in progress (its
@@ -261,10 +263,12 @@ void Connection::flush(int64_t now) {
   if (written == bytes) return;
   writing_ = true;
   asio::async_write(socket_, asio::buffer(plan_.batch.data() + written, bytes - written),
-                    [this, generation = generation_](const error_code& write_ec, size_t sent) {
-                      if (generation != generation_) return;
-                      on_write(write_ec, sent);
-                    });
+                    asio::bind_allocator(
+                        HandlerAllocator<char>(&write_memory_),
+                        [this, generation = generation_](const error_code& write_ec, size_t sent) {
+                          if (generation != generation_) return;
+                          on_write(write_ec, sent);
+                        }));
 }
 
 void Connection::on_write(const error_code& ec, size_t bytes) {
@@ -280,19 +284,22 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 // ---- receiving ----
 
 void Connection::start_read() {
-  socket_.async_wait(asio::socket_base::wait_read, [this, generation =
-                                                              generation_](const error_code& ec) {
-    if (generation != generation_) return;
-    if (ec) return on_read(ec, nullptr, 0);
-    // The socket is non-blocking: a spurious wake-up reads nothing.
-    char* buffer = thread_read_buffer(plan_.read_buffer_bytes);
-    error_code read_ec;
-    const size_t bytes = socket_.read_some(asio::buffer(buffer, plan_.read_buffer_bytes), read_ec);
-    if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
-      return start_read();
-    }
-    on_read(read_ec, buffer, bytes);
-  });
+  socket_.async_wait(
+      asio::socket_base::wait_read,
+      asio::bind_allocator(HandlerAllocator<char>(&read_memory_), [this, generation = generation_](
+                                                                      const error_code& ec) {
+        if (generation != generation_) return;
+        if (ec) return on_read(ec, nullptr, 0);
+        // The socket is non-blocking: a spurious wake-up reads nothing.
+        char* buffer = thread_read_buffer(plan_.read_buffer_bytes);
+        error_code read_ec;
+        const size_t bytes =
+            socket_.read_some(asio::buffer(buffer, plan_.read_buffer_bytes), read_ec);
+        if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
+          return start_read();
+        }
+        on_read(read_ec, buffer, bytes);
+      }));
 }
 
 void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {
