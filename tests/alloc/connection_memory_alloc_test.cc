@@ -16,8 +16,10 @@
 
 #include "counting_allocator.h"
 #include "raw_client.h"
+#include "raw_http_peer.h"
 #include "router/http/server.h"
 #include "router/wamp/wamp_server.h"
+#include "worker/engine/engine.h"
 
 namespace benchgate::alloc_test {
 namespace {
@@ -252,6 +254,68 @@ TEST(AllocConnectionMemory, RouterRawSocketHeapBytesPerConnection) {
   EXPECT_LE(f.idle, kRawSocketIdleBudget * kConnections);
   EXPECT_LE(f.after_one, kRawSocketAfterOneBudget * kConnections);
   EXPECT_LE(f.after_reopen, f.after_close + kConnections);  // at most a byte each more
+}
+
+// The worker's HTTP connection: the engine's heap bytes with kConnections connections against
+// with kSmall connections, over the difference (what the engine holds for itself is in both),
+// once connected (idle) and after a window of closed-loop requests on every connection. The
+// peer is system calls only, so the live bytes are the worker's.
+constexpr uint32_t kSmall = 100;
+// Measured 1,682.1 both; rounded up to a multiple of 64, plus 64, as the router's.
+constexpr int64_t kWorkerIdleBudget = 1792;
+constexpr int64_t kWorkerAfterWindowBudget = 1792;
+
+struct WorkerBytes {
+  int64_t connected = 0;
+  int64_t after_window = 0;
+  uint64_t requests = 0;
+};
+
+WorkerBytes worker_bytes(uint32_t connections) {
+  RawHttpPeer peer;
+  worker::WorkloadSpec spec;
+  spec.name = "alloc";
+  spec.address = "127.0.0.1:" + std::to_string(peer.port());
+  spec.connections = connections;
+  spec.threads = 1;
+  spec.in_flight = 1;
+  spec.http.target = "/bench/hello";
+  const int64_t baseline = live_bytes();
+  WorkerBytes bytes;
+  auto engine = worker::Engine::start(spec);
+  EXPECT_TRUE(engine.ok()) << (engine.ok() ? "" : engine.message());
+  if (!engine.ok()) return bytes;
+  bytes.connected = live_bytes() - baseline;
+  const worker::WindowCommand window{0, true, 0, 200'000'000};
+  auto result = (*engine)->run_window(window, [](const worker::ProgressReport&) {});
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
+  // Every connection answered at least one request in the window.
+  if (result.ok()) {
+    EXPECT_GE(result->successes, connections);
+  }
+  bytes.requests = result.ok() ? result->successes : 0;
+  // The result is the caller's, not the connections'.
+  result = Expected<worker::WindowResult>(worker::WindowResult());
+  bytes.after_window = live_bytes() - baseline;
+  return bytes;
+}
+
+TEST(AllocConnectionMemory, WorkerHttpHeapBytesPerConnection) {
+  ASSERT_TRUE(enough_descriptors()) << "RLIMIT_NOFILE below " << 2 * kConnections + 64;
+  const WorkerBytes small = worker_bytes(kSmall);
+  const WorkerBytes large = worker_bytes(kConnections);
+  const int64_t extra = kConnections - kSmall;
+  const int64_t idle = large.connected - small.connected;
+  const int64_t after = large.after_window - small.after_window;
+  std::printf(
+      "MEMORY| component=worker.http1 connections=%d-%u idle_bytes=%lld per_idle_connection=%.1f "
+      "after_window_bytes=%lld per_connection_after_window=%.1f window_requests=%llu\n",
+      kConnections, kSmall, static_cast<long long>(idle), static_cast<double>(idle) / extra,
+      static_cast<long long>(after), static_cast<double>(after) / extra,
+      static_cast<unsigned long long>(large.requests));
+  std::fflush(stdout);
+  EXPECT_LE(idle, kWorkerIdleBudget * extra);
+  EXPECT_LE(after, kWorkerAfterWindowBudget * extra);
 }
 
 }  // namespace
