@@ -1,5 +1,5 @@
 // A counting global allocator for the allocation tests (docs/PERFORMANCE.md, "Heap
-// allocations and bytes per connection"). Linked into the alloc test binary only: it replaces
+// allocations per operation and heap bytes per connection (tests/alloc)"). Linked into the alloc test binary only: it replaces
 // malloc, calloc, realloc, the aligned allocators, free and every operator new and delete, and
 // counts, exactly:
 //   - allocation calls, per thread (each thread that allocates gets a slot with its kernel
