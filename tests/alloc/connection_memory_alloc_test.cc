@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -85,6 +86,9 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open) 
     EXPECT_TRUE(wait_open(open, 0));
   }
   const int64_t baseline = live_bytes();
+  // BENCHGATE_ALLOC_TRACE=K: the stacks of the first K allocations while the connections open.
+  if (const char* trace = std::getenv("BENCHGATE_ALLOC_TRACE"))
+    trace_allocations_of(threads_now(), std::atoi(trace));
   for (int i = 0; i < kConnections; ++i) {
     const int fd = connect_loopback(port);
     EXPECT_GE(fd, 0);
@@ -93,6 +97,7 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open) 
     EXPECT_TRUE(handshake(fd)) << i;
   }
   EXPECT_TRUE(wait_open(open, kConnections));
+  trace_allocations_of({}, 0);
   f.idle = live_bytes() - baseline;
   for (int fd : fds) EXPECT_TRUE(request(fd));
   f.after_one = live_bytes() - baseline;

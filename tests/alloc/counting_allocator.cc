@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -44,7 +45,7 @@ std::atomic<pid_t> g_traced[kTraced];
 std::atomic<int> g_trace_left{0};
 thread_local bool t_tracing = false;
 
-void maybe_trace() {
+void maybe_trace(size_t bytes) {
   if (g_trace_left.load(std::memory_order_relaxed) <= 0 || t_tracing) return;
   const pid_t tid = g_slots[t_slot].tid.load(std::memory_order_relaxed);
   bool traced = false;
@@ -53,8 +54,10 @@ void maybe_trace() {
   t_tracing = true;  // backtrace() may allocate the first time
   void* frames[32];
   const int depth = ::backtrace(frames, 32);
-  static const char kHeader[] = "--- allocation on a traced thread:\n";
-  (void)!::write(2, kHeader, sizeof(kHeader) - 1);
+  char header[64];
+  const int length = std::snprintf(header, sizeof(header),
+                                   "--- allocation on a traced thread: %zu bytes\n", bytes);
+  (void)!::write(2, header, static_cast<size_t>(length));
   ::backtrace_symbols_fd(frames, depth, 2);
   t_tracing = false;
 }
@@ -69,7 +72,7 @@ void count_allocation(void* block) {
   g_slots[t_slot].allocations.fetch_add(1, std::memory_order_relaxed);
   g_live_bytes.fetch_add(static_cast<int64_t>(malloc_usable_size(block)),
                          std::memory_order_relaxed);
-  maybe_trace();
+  maybe_trace(malloc_usable_size(block));
 }
 
 void count_free(void* block) {

@@ -1,7 +1,7 @@
 // A counting global allocator for the allocation tests (docs/PERFORMANCE.md, "Heap
-// allocations per operation and heap bytes per connection (tests/alloc)"). Linked into the alloc test binary only: it replaces
-// malloc, calloc, realloc, the aligned allocators, free and every operator new and delete, and
-// counts, exactly:
+// allocations per operation and heap bytes per connection (tests/alloc)"). Linked into the alloc
+// test binary only: it replaces malloc, calloc, realloc, the aligned allocators, free and every
+// operator new and delete, and counts, exactly:
 //   - allocation calls, per thread (each thread that allocates gets a slot with its kernel
 //     thread id), so a test can attribute the calls to the threads of one component;
 //   - live bytes, process-wide: what malloc_usable_size says each live block holds (the bytes
