@@ -1,4 +1,5 @@
-// goal 3 for WAMP (issue 19): once warmed up, RPC calls and pub/sub events allocate nothing,
+// goal 3 for WAMP (issue 19): once warmed up, RPC calls (answered by the router's bench.echo,
+// and by the worker's own callee session) and pub/sub events allocate nothing,
 // on the router's WAMP thread and on the worker's engine threads, for every serializer over
 // both transports. The worker's engine drives the bundled router's WAMP server in-process;
 // the calls are attributed by thread (the router's thread is the one WampServer::start
@@ -23,10 +24,11 @@ struct WampCase {
   W::Kind kind;
   W::Transport transport;
   W::Serializer serializer;
+  bool worker_callee = false;  // RPC: the worker's callee session answers, not the router
 };
 
 std::string case_name(const WampCase& c) {
-  const char* kind = c.kind == W::Kind::kRpc ? "rpc" : "pubsub";
+  const char* kind = c.kind == W::Kind::kPubSub ? "pubsub" : c.worker_callee ? "rpc_callee" : "rpc";
   const char* transport = c.transport == W::Transport::kRawSocket ? "rawsocket" : "websocket";
   const char* serializer = c.serializer == W::Serializer::kJson      ? "json"
                            : c.serializer == W::Serializer::kMsgpack ? "msgpack"
@@ -58,6 +60,8 @@ TEST_P(AllocWamp, CallsAndEventsAllocateNothingOnEitherSideInSteadyState) {
   spec.wamp.transport = c.transport;
   spec.wamp.serializer = c.serializer;
   spec.wamp.request_bytes = 256;
+  spec.wamp.worker_callee = c.worker_callee;
+  if (c.worker_callee) spec.wamp.procedure = "alloc.worker.echo";  // bench.echo is the router's
   if (c.kind == W::Kind::kPubSub) {
     spec.wamp.publishers = 1;
     spec.wamp.subscribers = 2;
@@ -92,6 +96,10 @@ std::vector<WampCase> all_cases() {
       for (W::Serializer serializer :
            {W::Serializer::kJson, W::Serializer::kMsgpack, W::Serializer::kCbor})
         cases.push_back({kind, transport, serializer});
+  for (W::Transport transport : {W::Transport::kRawSocket, W::Transport::kWebSocket})
+    for (W::Serializer serializer :
+         {W::Serializer::kJson, W::Serializer::kMsgpack, W::Serializer::kCbor})
+      cases.push_back({W::Kind::kRpc, transport, serializer, true});
   return cases;
 }
 
