@@ -6,7 +6,8 @@
 // started, the worker's those of EngineUnderTest), and counted over one pause for both.
 //
 // The goal is 0 and it is not met: every WAMP message is decoded into, and every answer built
-// as, an nlohmann::json document (docs/PERFORMANCE.md, "Heap allocations per operation").
+// as, an nlohmann::json document; docs/PERFORMANCE.md says where, under
+// "Heap allocations per operation and heap bytes per connection (tests/alloc)".
 // Until that message model is replaced, each case asserts a ceiling: the allocations per
 // operation measured when the test was written, rounded up, plus one, so that a change that
 // allocates more fails here; every run prints the figure beside the goal.
