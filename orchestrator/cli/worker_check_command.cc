@@ -244,7 +244,8 @@ void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
   check->add_option("--timeout", flags.timeout, "Limit for the whole check (default 30s)");
   check->add_option("--router-bin", flags.router_binary, "The bundled router binary");
   check->add_option("--worker-token-file", flags.token_file,
-                    "Send the token in this file (mode 0600) on every call, and check that a "
+                    "Send the token in this file (mode 0600, or 0440 with this process's own "
+                    "group) on every call, and check that a "
                     "call without it is refused (UNAUTHENTICATED); the command must be given "
                     "the same token, e.g. -- build/bin/worker --token-file FILE");
   check

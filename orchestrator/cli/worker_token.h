@@ -11,7 +11,8 @@
 namespace benchgate::cli {
 
 inline constexpr const char* kWorkerTokenFileHelp =
-    "Send the token in this file (its first line; mode 0600, owner only) on every call to "
+    "Send the token in this file (its first line; mode 0600, owner only, or 0440 with this "
+    "process's own group) on every call to "
     "the --workers-at workers, as 'authorization: Bearer TOKEN' (their --token-file)";
 
 // The token for the workers at `addresses`: read from `token_file` (empty: no token). A token
