@@ -100,10 +100,7 @@ void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
   calibrate->add_option("--worker-bin", flags.worker_binary,
                         "Worker executable (default: next to orchestrator, or "
                         "$BENCHGATE_WORKER_BIN)");
-  calibrate
-      ->add_option("--workers-at", flags.worker_addresses,
-                   "Connect to running workers at HOST:PORT instead of spawning them")
-      ->delimiter(',');
+  calibrate->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   calibrate->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   calibrate->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
 }

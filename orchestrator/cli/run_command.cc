@@ -60,10 +60,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "Router executable (default: next to orchestrator, or $BENCHGATE_ROUTER_BIN)");
   run->add_option("--worker-bin", flags.worker_binary,
                   "Worker executable (default: next to orchestrator, or $BENCHGATE_WORKER_BIN)");
-  run->add_option("--workers-at", flags.worker_addresses,
-                  "Connect to running workers at HOST:PORT (repeat or comma-separate) "
-                  "instead of spawning them")
-      ->delimiter(',');
+  run->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   run->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
   run->add_option("--metrics-listen", flags.metrics_listen,

@@ -64,11 +64,7 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "loopback ports its scenario allocates with ${port:NAME}");
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
-  serve
-      ->add_option("--workers-at", flags.worker_addresses,
-                   "Connect to running workers at HOST:PORT (repeat or comma-separate) "
-                   "instead of spawning them")
-      ->delimiter(',');
+  serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   serve->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
 }
 

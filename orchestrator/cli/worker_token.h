@@ -10,6 +10,11 @@
 
 namespace benchgate::cli {
 
+inline constexpr const char* kWorkersAtHelp =
+    "Connect to running workers at HOST:PORT, or at every address NAME resolves to with "
+    "dns:NAME:PORT (a headless Service; waits until the scenario's workers answer), instead of "
+    "spawning them (repeat or comma-separate)";
+
 inline constexpr const char* kWorkerTokenFileHelp =
     "Send the token in this file (its first line; mode 0600, owner only, or 0440 with this "
     "process's own group) on every call to "

@@ -170,16 +170,20 @@ class ManifestTest(unittest.TestCase):
                             bound.add(int(port))
                     self.assertEqual(bound, declared, f"{binary}: listeners vs containerPorts")
 
-    def test_the_orchestrator_reaches_every_worker_pod_by_its_stable_name(self):
+    def test_the_orchestrator_finds_the_workers_through_the_headless_service(self):
         for _, r in self.each():
-            sts = r.one("StatefulSet", "benchgate-worker")
-            port = sts["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"]
+            svc = r.one("Service", "benchgate-worker")
+            grpc = [p for p in svc["spec"]["ports"] if p["name"] == "grpc"][0]["port"]
             args = r.one("Deployment", "benchgate-orchestrator")["spec"]["template"]["spec"][
                 "containers"][0]["args"]
-            addresses = flag_values(args[1:])["--workers-at"][0].split(",")
-            expected = [f"benchgate-worker-{i}.benchgate-worker:{port}"
-                        for i in range(sts["spec"]["replicas"])]
-            self.assertEqual(addresses, expected)
+            self.assertEqual(flag_values(args[1:])["--workers-at"],
+                             [f"dns:{svc['metadata']['name']}:{grpc}"])
+            # The scenario asks for no more workers than the StatefulSet runs.
+            replicas = r.one("StatefulSet", "benchgate-worker")["spec"]["replicas"]
+            scenarios = [o for o in r.objects if o["kind"] == "ConfigMap"][0]["data"]
+            for name, text in scenarios.items():
+                wanted = int(re.search(r"^workers = (\d+)", text, re.M).group(1))
+                self.assertLessEqual(wanted, replicas, name)
 
     def test_the_token_secret_is_mounted_0440_for_the_containers_own_group(self):
         for _, r in self.each():
