@@ -229,6 +229,19 @@ class ManifestTest(unittest.TestCase):
                 "app.kubernetes.io/name": "benchgate-orchestrator"}}}])
             self.assertEqual([p["port"] for p in ingress[0]["ports"]], [7800])
 
+    def test_the_router_takes_connections_from_the_workers_and_the_orchestrators_probe(self):
+        for _, r in self.each():
+            policy = r.one("NetworkPolicy", "benchgate-router-ingress")
+            svc = r.one("Service", "benchgate-router")
+            http = [p for p in svc["spec"]["ports"] if p["name"] == "http"][0]["targetPort"]
+            pod = r.one("Deployment", "benchgate-router")["spec"]["template"]["spec"]
+            port = [p for p in pod["containers"][0]["ports"] if p["name"] == http][0]
+            rule = [i for i in policy["spec"]["ingress"]
+                    if {"protocol": "TCP", "port": port["containerPort"]} in i["ports"]][0]
+            sources = {f["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+                       for f in rule["from"]}
+            self.assertEqual(sources, {"benchgate-worker", "benchgate-orchestrator"})
+
     def test_workers_are_spread_across_nodes(self):
         for _, r in self.each():
             sts = r.one("StatefulSet", "benchgate-worker")
