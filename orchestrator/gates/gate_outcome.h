@@ -51,6 +51,14 @@ struct CalibratedNoise {
   int runs = 0;
 };
 
+// The confidence interval of a relative gate's effect d, in the same log space
+// (effect_interval.h): two-sided at `confidence`.
+struct EffectInterval {
+  double low = 0;
+  double high = 0;
+  double confidence = 0;
+};
+
 struct GateOutcome {
   std::string workload;  // the gate's pattern; the caller sets the concrete workload name
   std::string metric;
@@ -69,6 +77,9 @@ struct GateOutcome {
   // Positive is worse. Relative: d in log space. Absolute: how far the median lies beyond
   // the threshold, in base units (negative: inside the bound).
   std::optional<double> effect;
+  // Relative gates with a p-value: the interval of d from the test's own standard error and
+  // df (effect_interval.h); nothing for absolute, change and one-run nested-t gates.
+  std::optional<EffectInterval> effect_interval;
   std::optional<double> margin;      // m = ln(1 + max_regression)
   std::optional<double> p_value;     // one-sided, this gate alone
   std::optional<double> p_adjusted;  // Holm-adjusted across the run's gates (apply_holm)

@@ -198,6 +198,11 @@ store::GateRecord to_record(const EvaluatedGate& gate) {
     record.underpowered = o.underpowered;
   }
   record.detectable = o.detectable;
+  if (o.effect_interval) {
+    record.effect_low = o.effect_interval->low;
+    record.effect_high = o.effect_interval->high;
+    record.effect_confidence = o.effect_interval->confidence;
+  }
   return record;
 }
 

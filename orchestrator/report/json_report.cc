@@ -199,6 +199,11 @@ json workload_json(const results::WorkloadResult& w) {
 json gate_json(const gating::EvaluatedGate& gate) {
   const auto& o = gate.outcome;
   auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  // The effect's interval (gates/effect_interval.h), null where the method gives none.
+  json interval = nullptr;
+  if (const auto& i = o.effect_interval) {
+    interval = {{"low", i->low}, {"high", i->high}, {"confidence", i->confidence}};
+  }
   return {{"gate_index", gate.gate_index},
           {"workload", gate.workload},
           {"variant", gate.variant},
@@ -213,6 +218,7 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"baseline_runs", o.baseline_run_ids},
           {"baseline_centre", optional(o.baseline_centre)},
           {"effect", optional(o.effect)},
+          {"effect_interval", interval},
           {"p_value", optional(o.p_value)},
           {"p_adjusted", optional(o.p_adjusted)},
           {"alpha", o.alpha},

@@ -176,6 +176,9 @@ constexpr Column<GateRecord> kGate[] = {
     field<&GateRecord::explanation>("explanation"),
     field<&GateRecord::underpowered>("underpowered"),
     field<&GateRecord::detectable>("detectable"),
+    field<&GateRecord::effect_low>("effect_low"),
+    field<&GateRecord::effect_high>("effect_high"),
+    field<&GateRecord::effect_confidence>("effect_confidence"),
 };
 
 constexpr Column<CalibrationRecord> kCalibration[] = {

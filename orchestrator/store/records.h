@@ -181,6 +181,11 @@ struct GateRecord {
   std::string explanation;
   std::optional<bool> underpowered;  // relative gates that were compared
   std::optional<double> detectable;  // smallest detectable regression (a fraction)
+  // The effect's interval (gates/effect_interval.h), two-sided at effect_confidence; nothing
+  // where the method gives none and for evaluations stored before schema version 11.
+  std::optional<double> effect_low;
+  std::optional<double> effect_high;
+  std::optional<double> effect_confidence;
 
   bool operator==(const GateRecord&) const = default;
 };

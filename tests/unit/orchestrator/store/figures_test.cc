@@ -142,10 +142,16 @@ TEST_F(Figures, GateResultsSayUnderpoweredAndCalibrationsReadBack) {
   g.severity = "critical";
   g.underpowered = true;
   g.detectable = 0.31;
+  g.effect_low = -0.02;
+  g.effect_high = 0.05;
+  g.effect_confidence = 0.98;
   GateRecord nc = g;
   nc.verdict = "not_configured";
   nc.underpowered.reset();
   nc.detectable.reset();
+  nc.effect_low.reset();
+  nc.effect_high.reset();
+  nc.effect_confidence.reset();
   ASSERT_TRUE(store_->store_gate_results(*run, {g, nc}).ok());
   auto back = store_->gate_results(*run);
   ASSERT_TRUE(back.ok()) << back.message();
@@ -155,6 +161,12 @@ TEST_F(Figures, GateResultsSayUnderpoweredAndCalibrationsReadBack) {
   EXPECT_EQ((*back)[0].variant, "h2load");
   EXPECT_EQ((*back)[1].verdict, "not_configured");
   EXPECT_FALSE((*back)[1].underpowered.has_value());
+  // The effect's interval (schema version 10), NULL where there is none.
+  EXPECT_EQ((*back)[0].effect_low, std::optional<double>(-0.02));
+  EXPECT_EQ((*back)[0].effect_high, std::optional<double>(0.05));
+  EXPECT_EQ((*back)[0].effect_confidence, std::optional<double>(0.98));
+  EXPECT_FALSE((*back)[1].effect_low.has_value());
+  EXPECT_FALSE((*back)[1].effect_confidence.has_value());
 
   auto stored = store_->get_run(*run);
   ASSERT_TRUE(stored.ok());

@@ -253,6 +253,9 @@ GateRecord gate_row(int n) {
   g.explanation = "explanation-" + std::to_string(n);
   g.underpowered = n == 1;
   g.detectable = 0.2 * d;
+  g.effect_low = -0.01 * d;
+  g.effect_high = 0.03 * d;
+  g.effect_confidence = 0.9 + 0.01 * d;
   return g;
 }
 
