@@ -58,6 +58,12 @@ struct Chart {
     std::string name;
   };
   std::vector<Line> lines;
+  // Vertical lines across the plot at x (the change points of a history), with a label each.
+  struct Marker {
+    double x;
+    std::string label;
+  };
+  std::vector<Marker> markers;
 };
 
 // The <svg> element (XHTML-compatible markup; every text escaped with report::escape).

@@ -56,6 +56,28 @@ const char* state_name(JobState state) {
   return "?";
 }
 
+// The series' change points as `history changes` lists them.
+std::string change_table(const std::vector<store::StoredChangePoint>& changes) {
+  if (changes.empty()) return "<p class=\"note\">No change point in this series.</p>\n";
+  std::string out =
+      "<h2>Change points</h2>\n<table class=\"changes\"><tr><th>run</th><th>after "
+      "run</th><th class=\"text\">commits</th><th>median before</th><th>median after</th>"
+      "<th>change</th><th>95% CI</th><th>p-value</th></tr>\n";
+  for (const auto& c : changes) {
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td class=\"text\">{}</td><td>{:.4g}</td><td>{:.4g}</td>"
+        "<td>{}</td><td>{}</td><td>{:.3g}</td></tr>\n",
+        link("/runs/" + std::to_string(c.run_id), std::to_string(c.run_id)), c.previous_run_id,
+        escape(history::or_dash(c.previous_commit) + ".." + history::or_dash(c.commit)),
+        c.median_before, c.median_after, c.change ? fmt::format("{:+.1f}%", 100 * *c.change) : "-",
+        c.change_low && c.change_high
+            ? fmt::format("{:+.1f}% to {:+.1f}%", 100 * *c.change_low, 100 * *c.change_high)
+            : "-",
+        c.p_value);
+  }
+  return out + "</table>\n";
+}
+
 }  // namespace
 
 class PageHandler : public CivetHandler {
@@ -258,7 +280,10 @@ WebPages::Page WebPages::history(const std::string& query) {
                             variant, w.params_hash, metric,   50};
       auto series = store_->series_runs(q);
       if (!series) return bad(series.message());
-      report::MetricHistory h{workload, variant, metric, std::move(*series)};
+      auto changes = report::series_change_points(
+          *store_, {scenario, r.testbed_id, workload, variant, w.params_hash, metric});
+      if (!changes) return bad(changes.message());
+      report::MetricHistory h{workload, variant, metric, std::move(*series), std::move(*changes)};
       std::string body = nav() + fmt::format("<h1>{} {} {}</h1>\n", escape(scenario),
                                              escape(workload), escape(metric));
       body += report::history_chart(h, "");
@@ -276,6 +301,7 @@ WebPages::Page WebPages::history(const std::string& query) {
             escape(names.empty() ? "-" : names));
       }
       body += "</table>\n";
+      body += change_table(h.changes);
       return {200, report::html_page("benchgate history", body)};
     }
   }

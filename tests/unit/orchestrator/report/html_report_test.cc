@@ -241,3 +241,109 @@ TEST(HtmlReport, AChangeGatesEffectIsInLogSpace) {
 
 }  // namespace
 }  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A comparison draws its repetitions in the order they ran with each pair joined, so the
+// alternation (A B, B A, A B, B A) shows, and each pair's ratio beside the ratio of the
+// medians and its interval, the figures of the comparison table.
+TEST(HtmlReport, AComparisonDrawsEachPairInTheOrderItRanAndTheRatiosWithTheirInterval) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.variants = {"a", "b"};
+  for (const std::string variant : {"a", "b"}) {
+    results::WorkloadResult w;
+    w.spec.name = "hello";
+    w.variant = variant;
+    for (uint32_t r = 0; r < 4; ++r) {
+      results::Repetition rep;
+      rep.index = r;
+      // engine/alternation.h: forward on even repetitions, reversed on odd ones.
+      const bool runs_first = (variant == "a") == (r % 2 == 0);
+      rep.start_unix_ns = (int64_t{20} * r + (runs_first ? 0 : 10)) * 1'000'000'000;
+      rep.duration_ns = 1'000'000'000;
+      rep.data_window_ns = 1'000'000'000;
+      rep.successes = (variant == "a" ? 1000 : 1100) + 10 * r;
+      w.repetitions.push_back(rep);
+    }
+    run.result.workloads.push_back(std::move(w));
+  }
+  const std::string html = html_document({run});
+  for (const char* pair :
+       {"pair 1: a then b", "pair 2: b then a", "pair 3: a then b", "pair 4: b then a"}) {
+    EXPECT_NE(html.find(fmt::format("data-series=\"{}\" data-points=\"2\"", pair)),
+              std::string::npos)
+        << pair;
+  }
+  EXPECT_NE(html.find("data-series=\"a\" data-points=\"4\""), std::string::npos);
+  EXPECT_NE(html.find("data-series=\"b\" data-points=\"4\""), std::string::npos);
+  EXPECT_NE(html.find("data-chart=\"ratio\""), std::string::npos);
+  EXPECT_NE(html.find("data-series=\"ratio of each pair\" data-points=\"4\""), std::string::npos);
+  const auto c = comparisons(run.result);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NE(html.find(fmt::format("data-series=\"median / median {:.3f}\"", c[0].ratio)),
+            std::string::npos);
+  ASSERT_TRUE(c[0].ci_low.has_value());
+  EXPECT_NE(html.find(fmt::format("data-series=\"95% CI {:.3f}\"", *c[0].ci_low)),
+            std::string::npos);
+}
+
+// A history marks each change point inside its window of runs, between the runs it separates.
+TEST(HtmlReport, AHistoryMarksTheChangePointsInsideItsRuns) {
+  MetricHistory h{"hello", "default", "throughput.rps", {}, {}};
+  for (int64_t id = 10; id >= 1; --id) {
+    h.runs.push_back({id, id * 1000, "c", "main", {id > 5 ? 900.0 : 1000.0}, {}});
+  }
+  store::StoredChangePoint inside;
+  inside.run_id = 6;
+  inside.previous_run_id = 5;
+  inside.change = -0.1;
+  store::StoredChangePoint before;  // its first run after is the oldest shown: out of window
+  before.run_id = 1;
+  before.previous_run_id = 0;
+  h.changes = {inside, before};
+  const std::string chart = history_chart(h, "");
+  size_t markers = 0;
+  for (size_t at = 0; (at = chart.find("class=\"marker\" data-marker=", at)) != std::string::npos;
+       ++at) {
+    ++markers;
+  }
+  EXPECT_EQ(markers, 1u);
+  EXPECT_NE(chart.find("data-marker=\"change -10.0% at run 6\""), std::string::npos);
+}
+
+// The gate table's interval column: the stored interval of d, else "-" with the reason.
+TEST(HtmlReport, TheGateTableShowsTheEffectsIntervalOrSaysWhyThereIsNone) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord t;
+  t.workload = "hello";
+  t.metric = "throughput.rps";
+  t.kind = "relative";
+  t.effect = 0.01;
+  t.p_value = 0.2;
+  t.method = "t-test";
+  t.verdict = "pass";
+  t.severity = "critical";
+  t.effect_low = -0.01;
+  t.effect_high = 0.03;
+  t.effect_confidence = 0.98;
+  store::GateRecord older = t;  // evaluated before the interval was stored
+  older.effect_low = older.effect_high = older.effect_confidence = std::nullopt;
+  store::GateRecord absolute = t;
+  absolute.kind = "absolute";
+  absolute.method = "absolute";
+  absolute.p_value = std::nullopt;
+  absolute.effect_low = absolute.effect_high = absolute.effect_confidence = std::nullopt;
+  run.gates = {t, older, absolute};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<td class=\"ci\">[-0.0100, +0.0300] (98%)</td>"), std::string::npos);
+  EXPECT_NE(html.find("not stored: evaluated before schema version 10"), std::string::npos);
+  EXPECT_NE(html.find("-<span class=\"why\"> an absolute gate compares"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
