@@ -126,7 +126,7 @@ int serve_command(const ServeFlags& flags) {
       queue, {flags.scenarios_dir, flags.allowed_commands, flags.allowed_addresses});
   std::unique_ptr<serve::WebPages> pages;
   if (!flags.http_listen.empty()) {
-    auto started = serve::WebPages::start(flags.http_listen, flags.db_path, queue);
+    auto started = serve::WebPages::start(flags.http_listen, flags.db_path, queue, executor.live());
     if (!started) {
       std::fprintf(stderr, "error: %s\n", started.message().c_str());
       return kExitInvalidInput;

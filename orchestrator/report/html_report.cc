@@ -143,7 +143,7 @@ std::vector<svg::Point> decimated(std::vector<svg::Point> points) {
   return svg::decimate_min_max(points, svg::kPlotWidth);
 }
 
-std::string timeline_charts(const results::WorkloadResult& w) {
+std::string timeline_charts_of(const results::WorkloadResult& w) {
   const auto points = timeline(w);
   if (points.empty()) {
     return "<p class=\"note\">Timeline: not stored (the run was stored before schema version 7, "
@@ -280,7 +280,7 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
         "<p class=\"note\">Spectrum: no latency histogram (the workers printed figures "
         "only).</p>\n";
   }
-  out += timeline_charts(w);
+  out += timeline_charts_of(w);
   out += workers_table(w);
   return out + "</section>\n";
 }
@@ -578,6 +578,10 @@ std::string history_chart(const MetricHistory& h, const std::string& baseline) {
       fmt::format("runs (squares: {} in baseline {})", marked, baseline.empty() ? "any" : baseline);
   chart.series.push_back(std::move(runs));
   return svg::render(chart);
+}
+
+std::string timeline_charts(const results::WorkloadResult& workload) {
+  return timeline_charts_of(workload);
 }
 
 std::vector<double> spectrum_percentiles() {

@@ -99,6 +99,10 @@ struct TimelinePoint {
 };
 std::vector<TimelinePoint> timeline(const results::WorkloadResult& workload);
 
+// The per-second timelines of a workload (throughput, latency, errors), as the report draws
+// them; the live page draws the running workload's with the same function.
+std::string timeline_charts(const results::WorkloadResult& workload);
+
 // A flag in plain words.
 std::string flag_text(const std::string& flag);
 

@@ -60,9 +60,10 @@ void RunExecutor::run(Job& job) {
   {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
-    engine::FanOutObserver extra({&metrics_, &progress});
+    engine::FanOutObserver extra({&metrics_, &progress, &live_});
     r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
   }
+  live_.finished();
   metrics_.scenario_finished(r, info.commit);
 
   // The same lines `orchestrator run` prints after each scenario.
