@@ -11,6 +11,7 @@ the gates work) as the slowdown; until it lands, this server's delay plays its p
 import http.server
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -19,7 +20,10 @@ import threading
 import time
 import unittest
 
-from harness import Run, write_scenario
+import xml.etree.ElementTree as ET
+
+import browser
+from harness import BIN, Run, write_scenario
 
 SCENARIO = """
 name = "e2e_changes"
@@ -37,6 +41,12 @@ connections = 2
 [[workloads]]
 name = "hello"
 target = "/bench/hello"
+
+# Never fails (no request takes 10 s); gated, the metric's history is in the HTML report.
+[[gates]]
+workload = "hello"
+metric = "latency.p50"
+max = "10s"
 """
 
 BEFORE, AFTER = 8, 8          # runs at each delay
@@ -136,6 +146,33 @@ class ChangesThroughRealRunsTest(unittest.TestCase):
                 "JOIN change_series s ON s.id = c.series_id "
                 "WHERE s.workload = 'hello' AND s.metric = 'latency.p50'").fetchall()
         self.assertIn((BEFORE + AFTER, BEFORE + AFTER, BEFORE + 1, BEFORE), stored)
+
+    def test_the_reports_history_chart_marks_the_stored_change_point(self):
+        out = os.path.join(self.dir, "last.html")
+        report = Run(["report", str(BEFORE + AFTER), "--db", self.db, "--html", out]).run(60)
+        self.assertEqual(report.returncode, 0, report.stderr)
+        with open(out, encoding="utf-8") as f:
+            html = f.read()
+        ET.fromstring(html.split("\n", 1)[1])
+        chart = re.search(r'<svg [^>]*data-chart="history"[^>]*aria-label="hello '
+                          r'latency.p50[^"]*".*?</svg>', html, re.S)
+        self.assertIsNotNone(chart, "no history chart of hello latency.p50")
+        markers = re.findall(r'<line class="marker" data-marker="([^"]*)"', chart.group(0))
+        self.assertIn(f"at run {BEFORE + 1}", " | ".join(markers))
+        self.assertTrue(any(m.startswith("change +") and m.endswith(f"at run {BEFORE + 1}")
+                            for m in markers), markers)
+        if browser.chromium():
+            artifacts = os.path.join(BIN, "..", "test-artifacts", "report")
+            os.makedirs(artifacts, exist_ok=True)
+            with browser.Browser() as b:
+                url = "file://" + os.path.abspath(out)
+                b.open(url)
+                self.assertEqual(b.errors(), [])
+                self.assertEqual(b.requests(), [url])
+                shown = b.evaluate("[...document.querySelectorAll('svg[data-chart=history] "
+                                   "line.marker')].map(e => e.dataset.marker)")
+                self.assertEqual(shown, markers)
+                b.screenshot(os.path.join(artifacts, "history-change-points.png"))
 
     def test_table_and_change_lines_name_the_run_and_the_commits(self):
         run = self.changes("--metric", "latency.p50", "--min-change", "20%")

@@ -88,9 +88,9 @@ def fetch(url, data=None):
 # The live page's state: its updates, whether it is still the page first opened (a reload
 # would lose the marker), and the points the running workload's throughput chart has drawn.
 LIVE_JS = """JSON.stringify({
-  updates: Number(document.body.dataset.updates || 0),
+  updates: document.body ? Number(document.body.dataset.updates || 0) : 0,
   same_page: window.__benchgate_marker === 1,
-  running: document.body.textContent.includes('Running: web_live'),
+  running: document.body ? document.body.textContent.includes('Running: web_live') : false,
   charts: """ + CHARTS_JS.replace("JSON.stringify(", "(", 1) + """
 })"""
 
