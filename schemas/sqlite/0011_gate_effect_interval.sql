@@ -1,5 +1,5 @@
 -- benchgate result store, schema version 11: a relative gate's effect keeps its confidence
--- interval (docs/GATES.md, "Relative gates"): d +- t * standard error, from the same standard
+-- interval (docs/GATES.md, "Verdicts"): d +- t * standard error, from the same standard
 -- error and degrees of freedom the gate's t-test used, two-sided at effect_confidence
 -- (1 - 2 alpha). NULL where the method gives none (absolute and change gates, nested-t on one
 -- baseline run, nothing compared) and for every evaluation stored before this version.
