@@ -1,5 +1,5 @@
 // The confidence interval of a relative gate's effect d (docs/GATES.md, "Verdicts"),
-// from the very t the gate tested with: the same standard error of d (s * sqrt(1 + 1/k), s
+// from the very t the gate tested with: the same standard error of d (s * sqrt(1 + r_k/k), s
 // and df as the method chose them) and the same degrees of freedom, so the interval and the
 // p-value never tell different stories. Kept apart from the evaluation so that a change of
 // how s and df are chosen changes nothing here.

@@ -39,7 +39,7 @@ TEST(EffectInterval, IsTheEffectPlusMinusTTimesTheStandardError) {
 }
 
 // The t-test's interval, recomputed by hand from the baseline runs' logs: the same s (their
-// standard deviation), df = k - 1, standard error s * sqrt(1 + 1/k).
+// standard deviation), df = k - 1, standard error s * sqrt(1 + r_k/k) (r_k: median_variance_ratio).
 TEST(EffectInterval, ATTestGateGivesTheIntervalOfItsOwnStandardErrorAndDf) {
   const std::vector<double> figures = {1000, 1010, 990, 1005, 995, 1002};
   std::vector<BaselineRun> baseline;
@@ -52,7 +52,7 @@ TEST(EffectInterval, ATTestGateGivesTheIntervalOfItsOwnStandardErrorAndDf) {
   ASSERT_EQ(o.method, Method::kTTest);
   ASSERT_TRUE(o.effect_interval.has_value());
   const double k = static_cast<double>(figures.size());
-  const double se = sample_stddev(logs) * std::sqrt(1 + 1 / k);
+  const double se = sample_stddev(logs) * std::sqrt(1 + median_variance_ratio(figures.size()) / k);
   const double t = student_t_quantile(0.99, k - 1);
   EXPECT_NEAR(o.effect_interval->low, *o.effect - t * se, 1e-9);
   EXPECT_NEAR(o.effect_interval->high, *o.effect + t * se, 1e-9);
