@@ -292,7 +292,7 @@ std::string interval_cell(const store::GateRecord& g) {
            (g.effect_confidence ? fmt::format(" ({:.0f}%)", 100 * *g.effect_confidence) : "");
   }
   std::string why(gates::why_no_interval(g.method, g.p_value.has_value()));
-  if (why.empty()) why = "not stored: evaluated before schema version 10";
+  if (why.empty()) why = "not stored: evaluated before schema version 11";
   return "-<span class=\"why\"> " + escape(why) + "</span>";
 }
 
