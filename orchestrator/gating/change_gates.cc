@@ -21,8 +21,12 @@ gates::GateOutcome evaluate_change(const scenario::Gate& gate, const WorkloadVal
     if (!stored) return gates::error_outcome(gate, "change gate history: " + stored.message());
     history = std::move(*stored);
   }
-  gates::GateOutcome outcome =
-      changes::evaluate_change_gate(gate, workload.values(gate.metric), history);
+  // The run's figure, the number its report prints and the store keeps as its history point.
+  std::optional<gates::RunValues> run;
+  auto repetitions = workload.values(gate.metric);
+  auto figure = workload.figure ? workload.figure(gate.metric) : std::nullopt;
+  if (repetitions && figure) run = gates::RunValues{*figure, std::move(*repetitions)};
+  gates::GateOutcome outcome = changes::evaluate_change_gate(gate, std::move(run), history);
   // As for the other gates: a worker that could not measure the metric says why.
   if (outcome.verdict == gates::Verdict::kError && !outcome.observed && workload.not_measured) {
     if (std::string why = workload.not_measured(gate.metric); !why.empty()) {
