@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/units/units.h"
+#include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/gates/statistics.h"
 #include "orchestrator/history/display_format.h"
@@ -307,14 +308,14 @@ std::string gates_section(const HtmlRun& run) {
       }
     }
     out += fmt::format(
-        "<tr><td class=\"text verdict-{0}\">{0}</td><td class=\"text\">{1}</td><td "
+        "<tr><td class=\"text verdict-{0}\">{0}{10}</td><td class=\"text\">{1}</td><td "
         "class=\"text\">{2}</td><td class=\"text\">{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
         "<td>-</td><td>{7}</td><td class=\"text\">{8}</td><td class=\"text\">{9}</td></tr>\n",
         escape(g.verdict), escape(g.severity), escape(workload), escape(g.metric),
         escape(history::format_gate_value(g.metric, g.observed)),
         escape(history::format_gate_value(g.metric, g.threshold)), escape(effect),
         g.p_value ? fmt::format("{:.3g}", *g.p_value) : "-", escape(g.method),
-        escape(g.explanation));
+        escape(g.explanation), escape(gates::confirmation_suffix(g.confirmation.value_or(""))));
   }
   out +=
       "</table>\n<p class=\"note\">Gates decide on the p-value; they compute no confidence "

@@ -176,6 +176,9 @@ constexpr Column<GateRecord> kGate[] = {
     field<&GateRecord::explanation>("explanation"),
     field<&GateRecord::underpowered>("underpowered"),
     field<&GateRecord::detectable>("detectable"),
+    field<&GateRecord::confirmation>("confirmation"),
+    field<&GateRecord::confirmation_observed>("confirmation_observed"),
+    field<&GateRecord::confirmation_p_value>("confirmation_p_value"),
 };
 
 constexpr Column<CalibrationRecord> kCalibration[] = {

@@ -181,6 +181,11 @@ struct GateRecord {
   std::string explanation;
   std::optional<bool> underpowered;  // relative gates that were compared
   std::optional<double> detectable;  // smallest detectable regression (a fraction)
+  // Change gates with confirm = 1 that needed a rerun: confirmed | cleared | failed, and the
+  // rerun's figure and p-value; nothing otherwise (schema 0011).
+  std::optional<std::string> confirmation;
+  std::optional<double> confirmation_observed;
+  std::optional<double> confirmation_p_value;
 
   bool operator==(const GateRecord&) const = default;
 };
