@@ -275,6 +275,36 @@ TEST_F(ChangePointsTest, ChangeGateResultsAreStored) {
   EXPECT_EQ((*read)[0].kind, "change");
   EXPECT_EQ((*read)[0].method, "e-divisive");
   EXPECT_EQ((*read)[0].baseline_runs, g.baseline_runs);
+  EXPECT_EQ((*read)[0].confirmation, "");
+  EXPECT_FALSE((*read)[0].confirmation_observed || (*read)[0].confirmation_p_value);
+}
+
+// A change gate's confirming rerun (confirm = 1, schema 0010): what it did, its figure and its
+// p-value are kept beside the first measurement's; another word is refused.
+TEST_F(ChangePointsTest, AConfirmingRerunIsStoredWithTheVerdict) {
+  const int64_t run = add_run(10000);
+  GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "change";
+  g.observed = 0.003;
+  g.p_value = 1.0 / 21;
+  g.method = "e-divisive";
+  g.verdict = "pass";
+  g.severity = "critical";
+  g.confirmation = "cleared";
+  g.confirmation_observed = 0.001;
+  g.confirmation_p_value = 0.5;
+  ASSERT_TRUE(store_->store_gate_results(run, {g}).ok());
+  auto read = store_->gate_results(run);
+  ASSERT_TRUE(read.ok()) << read.message();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].confirmation, "cleared");
+  EXPECT_EQ((*read)[0].confirmation_observed, 0.001);
+  EXPECT_EQ((*read)[0].confirmation_p_value, 0.5);
+  EXPECT_EQ((*read)[0].observed, 0.003);
+  g.confirmation = "maybe";
+  EXPECT_FALSE(store_->store_gate_results(run, {g}).ok());
 }
 
 // The loader accepts a change gate on exactly the metrics change points are looked for in.
