@@ -275,7 +275,7 @@ TEST_F(ChangePointsTest, ChangeGateResultsAreStored) {
   EXPECT_EQ((*read)[0].kind, "change");
   EXPECT_EQ((*read)[0].method, "e-divisive");
   EXPECT_EQ((*read)[0].baseline_runs, g.baseline_runs);
-  EXPECT_EQ((*read)[0].confirmation, "");
+  EXPECT_FALSE((*read)[0].confirmation.has_value());
   EXPECT_FALSE((*read)[0].confirmation_observed || (*read)[0].confirmation_p_value);
 }
 
