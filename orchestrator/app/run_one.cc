@@ -8,7 +8,7 @@
 #include "orchestrator/app/store_recorder.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
-#include "orchestrator/store/workload_params.h"
+#include "orchestrator/gating/change_confirmation.h"
 
 namespace benchgate::app {
 
@@ -19,25 +19,7 @@ namespace {
 
 std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult& result) {
   std::vector<gating::WorkloadValues> values;
-  for (const auto& w : result.workloads) {
-    gating::WorkloadValues v;
-    v.name = w.spec.name;
-    v.variant = w.variant;
-    v.params_hash = store::workload_params_hash(w.spec);
-    v.status = results::status_name(w.status);
-    v.error = w.error;
-    for (const auto& rep : w.repetitions) {
-      if (rep.stopped.empty()) continue;
-      v.not_judged = gating::stopped_reason(rep.index, rep.stopped);
-      break;
-    }
-    v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
-    v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };
-    v.not_measured = [&w](const std::string& metric) {
-      return results::not_measured_reason(w, metric);
-    };
-    values.push_back(std::move(v));
-  }
+  for (const auto& w : result.workloads) values.push_back(gating::values_of(w));
   return values;
 }
 
@@ -65,8 +47,16 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   std::vector<engine::RunObserver*> observers{&terminal, &recorder};
   if (extra != nullptr) observers.push_back(extra);
   engine::FanOutObserver observer(std::move(observers));
+  int64_t testbed_id = 0;
+  if (auto stored = db.get_run(out.run_id)) testbed_id = stored->run.testbed_id;
+  gating::GateContext context{&db, out.run_id, testbed_id, scenario.name, policy.baseline};
+  // Change gates with confirm = 1: a failing workload is measured again at once; the rerun
+  // windows are shown on the terminal only (neither stored nor counted as the workload's).
+  gating::ChangeConfirmation confirmation(scenario.gates, context, terminal);
+  engine::EngineOptions engine_options = options;
+  engine_options.confirmation = &confirmation;
   const auto started = std::chrono::steady_clock::now();
-  out.result = engine::run_scenario(scenario, options, observer);
+  out.result = engine::run_scenario(scenario, engine_options, observer);
   out.duration_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - started)
                         .count();
@@ -82,10 +72,8 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
     if (out.result.error.empty()) out.result.error = "cannot store results: " + unstored.error;
   }
 
-  int64_t testbed_id = 0;
-  if (auto stored = db.get_run(out.run_id)) testbed_id = stored->run.testbed_id;
-  gating::GateContext context{&db, out.run_id, testbed_id, scenario.name, policy.baseline};
   auto values = workload_values(out.result);
+  confirmation.attach(values);
   out.gates = gating::evaluate_gates(scenario.gates, values, context);
   std::vector<store::GateRecord> records;
   for (const auto& g : out.gates) records.push_back(gating::to_record(g));

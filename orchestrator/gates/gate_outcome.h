@@ -30,6 +30,10 @@ std::string_view to_string(Verdict verdict);
 // "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive".
 std::string_view to_string(Method method);
 
+// What a verdict column adds for GateOutcome::confirmation: ", confirmed by the rerun",
+// ", cleared by the rerun", ", the rerun failed", or "" (no rerun).
+std::string confirmation_suffix(std::string_view confirmation);
+
 // A run's values of the gate's metric (base units): its figure, as every report prints it
 // (results::metric_figure: summed errors, the merged histogram's percentile, the median
 // throughput, ...), and the value of each repetition, which gives the within-run spread.
@@ -92,7 +96,14 @@ struct GateOutcome {
   // this many baseline runs; nothing when the noise is unknown.
   std::optional<double> detectable;
   std::optional<CalibratedNoise> calibration;  // the calibration the test used, if any
-  std::string explanation;                     // one line for a person, values in human units
+  // A change gate with confirm = 1 whose first measurement failed (docs/GATES.md, "Confirming
+  // rerun"): "confirmed" (the rerun failed too), "cleared" (the verdict is the rerun's),
+  // "failed" (the rerun measured nothing: error); "" when there was no rerun. `observed`,
+  // `effect` and `p_value` stay the first measurement's, the run's figure.
+  std::string confirmation;
+  std::optional<double> confirmation_observed;  // the rerun's figure
+  std::optional<double> confirmation_p_value;   // the rerun's p-value
+  std::string explanation;                      // one line for a person, values in human units
 };
 
 }  // namespace benchgate::gates

@@ -47,11 +47,12 @@ std::string gate_name(const gating::EvaluatedGate& g) {
   return fmt::format("{} {} (gate #{})", workload_text(g), g.outcome.metric, g.gate_index + 1);
 }
 
-// The verdict, with ", underpowered" when the gate could not detect twice its allowance.
+// The verdict, with ", underpowered" when the gate could not detect twice its allowance and
+// what a confirming rerun did (", confirmed by the rerun").
 std::string verdict_text(const gating::EvaluatedGate& g) {
   std::string v(gates::to_string(g.outcome.verdict));
   if (g.outcome.underpowered) v += ", underpowered";
-  return v;
+  return v + gates::confirmation_suffix(g.outcome.confirmation);
 }
 
 const char* severity(const gating::EvaluatedGate& g) {
@@ -208,7 +209,8 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       out += "|---|---|---|---|---|---|---|---|\n";
       for (const auto& g : report.gates) {
         const std::string verdict = verdict_text(g);
-        const bool plain = g.outcome.verdict == Verdict::kPass && !g.outcome.underpowered;
+        const bool plain = g.outcome.verdict == Verdict::kPass && !g.outcome.underpowered &&
+                           g.outcome.confirmation.empty();
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                            plain ? verdict : fmt::format("**{}**", verdict), severity(g),
                            md_escape(g.workload), md_escape(g.variant), g.outcome.metric,

@@ -11,6 +11,7 @@
 
 #include "common/units/units.h"
 #include "orchestrator/gates/effect_interval.h"
+#include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/gates/statistics.h"
 #include "orchestrator/history/display_format.h"
@@ -292,7 +293,7 @@ std::string interval_cell(const store::GateRecord& g) {
            (g.effect_confidence ? fmt::format(" ({:.0f}%)", 100 * *g.effect_confidence) : "");
   }
   std::string why(gates::why_no_interval(g.method, g.p_value.has_value()));
-  if (why.empty()) why = "not stored: evaluated before schema version 11";
+  if (why.empty()) why = "not stored: evaluated before schema version 12";
   return "-<span class=\"why\"> " + escape(why) + "</span>";
 }
 
@@ -322,7 +323,7 @@ std::string gates_section(const HtmlRun& run) {
       }
     }
     out += fmt::format(
-        "<tr><td class=\"text verdict-{0}\">{0}</td><td class=\"text\">{1}</td><td "
+        "<tr><td class=\"text verdict-{0}\">{0}{10}</td><td class=\"text\">{1}</td><td "
         "class=\"text\">{2}</td><td class=\"text\">{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
         "<td class=\"ci\">{7}</td><td>{8}</td><td class=\"text\">{9}</td><td "
         "class=\"text\">{10}</td></tr>\n",
@@ -330,7 +331,7 @@ std::string gates_section(const HtmlRun& run) {
         escape(history::format_gate_value(g.metric, g.observed)),
         escape(history::format_gate_value(g.metric, g.threshold)), escape(effect), interval_cell(g),
         g.p_value ? fmt::format("{:.3g}", *g.p_value) : "-", escape(g.method),
-        escape(g.explanation));
+        escape(g.explanation), escape(gates::confirmation_suffix(g.confirmation.value_or(""))));
   }
   out +=
       "</table>\n<p class=\"note\">The interval of a relative gate's effect d comes from the "

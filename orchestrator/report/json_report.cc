@@ -225,6 +225,9 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"underpowered", o.underpowered},
           {"fail_when_underpowered", o.fail_when_underpowered},
           {"detectable", optional(o.detectable)},
+          {"confirmation", o.confirmation.empty() ? json(nullptr) : json(o.confirmation)},
+          {"confirmation_observed", optional(o.confirmation_observed)},
+          {"confirmation_p_value", optional(o.confirmation_p_value)},
           {"explanation", o.explanation}};
 }
 

@@ -182,10 +182,15 @@ struct GateRecord {
   std::optional<bool> underpowered;  // relative gates that were compared
   std::optional<double> detectable;  // smallest detectable regression (a fraction)
   // The effect's interval (gates/effect_interval.h), two-sided at effect_confidence; nothing
-  // where the method gives none and for evaluations stored before schema version 11.
+  // where the method gives none and for evaluations stored before schema version 12.
   std::optional<double> effect_low;
   std::optional<double> effect_high;
   std::optional<double> effect_confidence;
+  // Change gates with confirm = 1 that needed a rerun: confirmed | cleared | failed, and the
+  // rerun's figure and p-value; nothing otherwise (schema 0011).
+  std::optional<std::string> confirmation;
+  std::optional<double> confirmation_observed;
+  std::optional<double> confirmation_p_value;
 
   bool operator==(const GateRecord&) const = default;
 };

@@ -33,7 +33,8 @@ std::vector<HistoryPoint> history(size_t n, double level, double noise, uint64_t
   return h;
 }
 
-std::vector<double> run(double value) { return {value * 0.999, value, value * 1.001}; }
+// A run whose figure is `value`, of three repetitions around it.
+gates::RunValues run(double value) { return {value, {value * 0.999, value, value * 1.001}}; }
 
 TEST(ChangeGate, RunsNeededForAPValueBelowAlpha) {
   EXPECT_EQ(change_gate_runs_needed(0.05), 20u);  // 1/21 < 0.05 <= 1/20
@@ -135,12 +136,25 @@ TEST(ChangeGate, FalseFailuresOfAStationarySeriesStayNearAlpha) {
   EXPECT_GE(failed, 25);
 }
 
+// The gate judges the run's figure (what its report prints and its series' point is), not the
+// median of its repetitions: a merged p99 of 2 ms fails although every repetition's is 1 ms.
+TEST(ChangeGate, JudgesTheRunsFigure) {
+  const auto h = history(40, 0.001, 0.01);
+  const auto o = evaluate_change_gate(change_gate("latency.p99"),
+                                      gates::RunValues{0.002, {0.001, 0.001, 0.001}}, h);
+  EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
+  ASSERT_TRUE(o.observed.has_value());
+  EXPECT_DOUBLE_EQ(*o.observed, 0.002);
+  EXPECT_EQ(o.explanation.rfind("2.00ms (3 repetitions merged) vs ", 0), 0u) << o.explanation;
+}
+
 TEST(ChangeGate, MissingOrNonPositiveValuesAreErrors) {
   const auto h = history(40, 0.001, 0.01);
   EXPECT_EQ(evaluate_change_gate(change_gate("latency.p99"), std::nullopt, h).verdict,
             Verdict::kError);
-  EXPECT_EQ(evaluate_change_gate(change_gate("latency.p99"), std::vector<double>{}, h).verdict,
-            Verdict::kError);
+  EXPECT_EQ(
+      evaluate_change_gate(change_gate("latency.p99"), gates::RunValues{0.001, {}}, h).verdict,
+      Verdict::kError);
   const auto zero =
       evaluate_change_gate(change_gate("throughput.rps"), run(0), history(40, 1, 0.01));
   EXPECT_EQ(zero.verdict, Verdict::kError);

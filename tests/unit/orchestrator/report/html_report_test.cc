@@ -341,7 +341,7 @@ TEST(HtmlReport, TheGateTableShowsTheEffectsIntervalOrSaysWhyThereIsNone) {
   run.gates = {t, older, absolute};
   const std::string html = html_document({run});
   EXPECT_NE(html.find("<td class=\"ci\">[-0.0100, +0.0300] (98%)</td>"), std::string::npos);
-  EXPECT_NE(html.find("not stored: evaluated before schema version 11"), std::string::npos);
+  EXPECT_NE(html.find("not stored: evaluated before schema version 12"), std::string::npos);
   EXPECT_NE(html.find("-<span class=\"why\"> an absolute gate compares"), std::string::npos);
 }
 

@@ -43,6 +43,26 @@ TEST(ScenarioChangeGate, TakesAlphaMinChangeAndSeverity) {
   EXPECT_EQ(g.severity, GateSeverity::kWarning);
 }
 
+TEST(ScenarioChangeGate, TakesConfirm) {
+  LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 1\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.scenario->gates.at(0).confirm);
+  r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 0\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_FALSE(r.scenario->gates.at(0).confirm);
+  EXPECT_FALSE(
+      load_gate("metric = \"latency.p99\"\nkind = \"change\"\n").scenario->gates.at(0).confirm);
+}
+
+// The error points at the value: file:line:column.
+TEST(ScenarioChangeGate, ABadConfirmIsAnErrorAtItsValue) {
+  LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 3\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("/s/t.toml:8:11: error: key 'confirm' must be at most 1, got 3"),
+            std::string::npos)
+      << messages(r);
+}
+
 TEST(ScenarioChangeGate, ExplicitAbsoluteAndRelativeKindsLoadAsBefore) {
   LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"absolute\"\nmax = \"5ms\"\n");
   ASSERT_TRUE(r.ok()) << messages(r);
@@ -74,7 +94,18 @@ TEST(ScenarioChangeGate, RejectsWhatItCannotTake) {
                "key 'alpha' of a change gate must be above 1/51");
   expect_error("metric = \"latency.p99\"\nkind = \"change\"\nmin_change = 0.01\n",
                "a percentage string");
-  expect_error("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 1\n", "confirm");
+  expect_error("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 2\n",
+               "key 'confirm' must be at most 1, got 2");
+  expect_error("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = -1\n",
+               "key 'confirm' must be at least 0, got -1");
+  expect_error("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = true\n",
+               "key 'confirm' must be an integer");
+  expect_error("metric = \"latency.p99\"\nmax = \"5ms\"\nconfirm = 1\n",
+               "key 'confirm' applies only to a change gate");
+  expect_error(
+      "metric = \"latency.p99\"\nbaseline = \"main\"\nmax_regression = \"5%\"\n"
+      "confirm = 1\n",
+      "key 'confirm' applies only to a change gate");
   expect_error("metric = \"latency.p99\"\nkind = \"chnage\"\n", "key 'kind' must be one of");
   expect_error("metric = \"latency.p99\"\nmax = \"5ms\"\nmin_change = \"1%\"\n",
                "key 'min_change' applies only to a change gate");

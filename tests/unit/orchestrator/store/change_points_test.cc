@@ -169,7 +169,7 @@ TEST_F(ChangePointsTest, OtherOptionsOrABranchAreComputed) {
 }
 
 // A change gate's history: the series' latest runs before the judged one, oldest first, each
-// with the value the change-point analysis reads.
+// with the value the change-point analysis reads (the run's figure).
 TEST_F(ChangePointsTest, ChangeGateHistoryIsTheSeriesBeforeTheRun) {
   const std::vector<int64_t> ids = fill(30);
   const std::vector<SeriesChanges> series = rps_changes();
@@ -192,6 +192,63 @@ TEST_F(ChangePointsTest, ChangeGateHistoryIsTheSeriesBeforeTheRun) {
   EXPECT_NE(errors.message().find("change points are not looked for in metric 'errors.count'"),
             std::string::npos)
       << errors.message();
+}
+
+// One definition of a figure (docs/GATES.md, "What a gate judges"): a series' point of a run
+// is the workload's figure, the number its report prints and its gates judge (the merged
+// histogram's p99 here), not the median of the repetitions' p99s.
+TEST_F(ChangePointsTest, ASeriesPointIsTheFigureTheGatesJudge) {
+  results::WorkloadResult w;
+  w.spec = testing::test_workload_spec("hello");
+  for (uint32_t i = 0; i < 3; ++i) {
+    results::Repetition r;
+    r.index = i;
+    r.duration_ns = 1'000'000'000;
+    r.data_window_ns = 1'000'000'000;
+    r.successes = 1000;
+    r.operations = r.successes;
+    r.bytes_received = r.successes * 100;
+    // Two repetitions at 1 ms, one at 10 ms: the repetitions' p99s have the median 1 ms, the
+    // merged histogram's p99 is 10 ms.
+    r.latency.record_n(i == 2 ? 10'000'000 : 1'000'000, 1000);
+    w.latency.add(r.latency);
+    w.repetitions.push_back(std::move(r));
+  }
+  const std::optional<double> figure = results::metric_figure(w, "latency.p99");
+  ASSERT_TRUE(figure.has_value());
+  ASSERT_GT(*figure, 0.009);
+  auto run = store_->begin_run(testing::test_run_info("changes"));
+  ASSERT_TRUE(run.ok()) << run.message();
+  ASSERT_TRUE(store_->store_workload(*run, w).ok());
+  ASSERT_TRUE(store_->finish_run(*run, "ok", 0).ok());
+  ASSERT_TRUE(store_->update_change_points(*run).ok());
+
+  ChangeSeriesFilter filter;
+  filter.metric = "latency.p99";
+  auto series = store_->change_points(filter, Store::stored_change_options());
+  ASSERT_TRUE(series.ok()) << series.message();
+  ASSERT_EQ(series->size(), 1u);
+  EXPECT_TRUE((*series)[0].from_store);
+  auto history = store_->change_gate_history((*series)[0].key, INT64_MAX, 10);
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].run_id, *run);
+  EXPECT_DOUBLE_EQ((*history)[0].value, *figure);
+  auto stored = store_->run_metric_figure(*run, "hello", "default", "latency.p99");
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_DOUBLE_EQ((*history)[0].value, **stored);
+}
+
+// An analysis stored before a series' points were the figures (they were the medians over
+// repetitions) is not current: it is computed again, and replaced when the next run lands.
+TEST_F(ChangePointsTest, AnAnalysisOfTheOldPointsIsNotCurrent) {
+  fill(30);
+  ASSERT_TRUE(store_->database()
+                  .exec("UPDATE change_series SET parameters = json_remove(parameters, '$.points')")
+                  .ok());
+  EXPECT_FALSE(rps_changes()[0].from_store);
+  add_run(9400);
+  EXPECT_TRUE(rps_changes()[0].from_store);
 }
 
 // gate_results accepts kind 'change' (schema 0008) and reads it back.
@@ -218,6 +275,36 @@ TEST_F(ChangePointsTest, ChangeGateResultsAreStored) {
   EXPECT_EQ((*read)[0].kind, "change");
   EXPECT_EQ((*read)[0].method, "e-divisive");
   EXPECT_EQ((*read)[0].baseline_runs, g.baseline_runs);
+  EXPECT_FALSE((*read)[0].confirmation.has_value());
+  EXPECT_FALSE((*read)[0].confirmation_observed || (*read)[0].confirmation_p_value);
+}
+
+// A change gate's confirming rerun (confirm = 1, schema 0010): what it did, its figure and its
+// p-value are kept beside the first measurement's; another word is refused.
+TEST_F(ChangePointsTest, AConfirmingRerunIsStoredWithTheVerdict) {
+  const int64_t run = add_run(10000);
+  GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "change";
+  g.observed = 0.003;
+  g.p_value = 1.0 / 21;
+  g.method = "e-divisive";
+  g.verdict = "pass";
+  g.severity = "critical";
+  g.confirmation = "cleared";
+  g.confirmation_observed = 0.001;
+  g.confirmation_p_value = 0.5;
+  ASSERT_TRUE(store_->store_gate_results(run, {g}).ok());
+  auto read = store_->gate_results(run);
+  ASSERT_TRUE(read.ok()) << read.message();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].confirmation, "cleared");
+  EXPECT_EQ((*read)[0].confirmation_observed, 0.001);
+  EXPECT_EQ((*read)[0].confirmation_p_value, 0.5);
+  EXPECT_EQ((*read)[0].observed, 0.003);
+  g.confirmation = "maybe";
+  EXPECT_FALSE(store_->store_gate_results(run, {g}).ok());
 }
 
 // The loader accepts a change gate on exactly the metrics change points are looked for in.

@@ -161,7 +161,7 @@ TEST_F(Figures, GateResultsSayUnderpoweredAndCalibrationsReadBack) {
   EXPECT_EQ((*back)[0].variant, "h2load");
   EXPECT_EQ((*back)[1].verdict, "not_configured");
   EXPECT_FALSE((*back)[1].underpowered.has_value());
-  // The effect's interval (schema version 11), NULL where there is none.
+  // The effect's interval (schema version 12), NULL where there is none.
   EXPECT_EQ((*back)[0].effect_low, std::optional<double>(-0.02));
   EXPECT_EQ((*back)[0].effect_high, std::optional<double>(0.05));
   EXPECT_EQ((*back)[0].effect_confidence, std::optional<double>(0.98));
