@@ -31,6 +31,10 @@ packages=(
   # tests: libFuzzer targets (fuzz/, built with clang)
   clang libclang-rt-14-dev
 )
+# tests: the Kubernetes manifests (tests/kubernetes) are rendered with kubectl's kustomize and
+# parsed with PyYAML. Debian's kubernetes-client conflicts with a kubectl installed otherwise.
+packages+=(python3-yaml)
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
 # tests: npm fetches Taplo for the schema test; a Node.js that bundles npm needs no npm package.
 command -v npm >/dev/null || packages+=(nodejs npm)
 

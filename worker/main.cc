@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
   bool insecure_no_token = false;
   app.add_option("--token-file", token_file,
                  "Require every call to carry 'authorization: Bearer TOKEN', TOKEN being this "
-                 "file's first line (the file must be mode 0600: owner only); required when "
+                 "file's first line (the file must be mode 0600, owner only, or 0440 with this "
+                 "process's own group as a Kubernetes Secret gives); required when "
                  "--listen is not a loopback address");
   app.add_flag("--insecure-no-token", insecure_no_token,
                "Listen on a network address without a token: anyone who reaches the port can "

@@ -3,11 +3,12 @@
 // database that saw every run land would have them, and times that.
 //
 // One run is written through the Store API; the others copy it with INSERT ... SELECT in one
-// transaction, so the rows are what the orchestrator writes. Each copy's medians are the
-// template's times a level and 1% noise: the level changes by 5 to 10% every 10,000 runs, so
-// the series have change points to find and report. Then one more run is stored through the
-// API and brought in as `orchestrator run` does after every run (update_change_points), and
-// that is timed too: the cost a run pays for the analysis of a 100,000-run series.
+// transaction, so the rows are what the orchestrator writes. Each copy's medians and figures
+// (workload_figures, the points of a series) are the template's times a level and 1% noise: the
+// level changes by 5 to 10% every 10,000 runs, so the series have change points to find and report.
+// Then one more run is stored through the API and brought in as `orchestrator run` does after every
+// run (update_change_points), and that is timed too: the cost a run pays for the analysis of a
+// 100,000-run series.
 #include <stdlib.h>
 
 #include <chrono>
@@ -90,8 +91,15 @@ void clone_runs(bs::sqlite::Database& db, int64_t from, int count) {
       "bytes_per_s_median * ?3, p50_ns_median / ?3, p90_ns_median / ?3, p99_ns_median / ?3, "
       "p999_ns_median / ?3, max_ns_median / ?3, errors_total, flags, latency_hdr "
       "FROM workloads WHERE run_id = ?1");
+  // The figures, scaled as the medians are: a series' points are these.
+  auto figures = db.prepare(
+      "INSERT INTO workload_figures (workload_id, metric, value) SELECT ?2, f.metric, "
+      "CASE WHEN f.metric LIKE 'throughput.%' THEN f.value * ?3 "
+      "WHEN f.metric LIKE 'latency.%' THEN f.value / ?3 ELSE f.value END "
+      "FROM workload_figures f JOIN workloads w ON w.id = f.workload_id WHERE w.run_id = ?1");
   if (!run) die(run.message());
   if (!workload) die(workload.message());
+  if (!figures) die(figures.message());
   std::mt19937_64 gen(20261201);
   std::normal_distribution<double> noise(0, 0.01);
   for (int i = 1; i <= count; ++i) {
@@ -102,8 +110,12 @@ void clone_runs(bs::sqlite::Database& db, int64_t from, int count) {
     if (auto ok = run->run(); !ok) die(ok.message());
     const int64_t run_id = db.last_insert_rowid();
     workload->reset();
-    workload->bind(1, from).bind(2, run_id).bind(3, level * (1 + noise(gen)));
+    const double factor = level * (1 + noise(gen));
+    workload->bind(1, from).bind(2, run_id).bind(3, factor);
     if (auto ok = workload->run(); !ok) die(ok.message());
+    figures->reset();
+    figures->bind(1, from).bind(2, db.last_insert_rowid()).bind(3, factor);
+    if (auto ok = figures->run(); !ok) die(ok.message());
   }
 }
 

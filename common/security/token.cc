@@ -54,9 +54,19 @@ Expected<std::string> read_token_file(const std::string& path) {
   if (::fstat(file.fd, &st) != 0) return Error{where + ": " + std::strerror(errno)};
   if (!S_ISREG(st.st_mode))
     return Error{where + " is " + kind_of(st.st_mode) + ", not a regular file"};
-  if ((st.st_mode & 077) != 0) {
+  // Owner only, or else read-only for the group when that group is this process's own: a
+  // Kubernetes Secret volume's files belong to root with the pod's fsGroup as group, so a
+  // non-root container can open the token only through the group bit (mode 0440, fsGroup = the
+  // container's runAsGroup). Nobody outside the process's own group can read such a file, and
+  // nobody but the owner can change it; any bit for others, group write or execute, or a
+  // group-readable file of another group is refused.
+  const mode_t group = st.st_mode & 070;
+  const bool group_is_ours = st.st_gid == ::getegid();
+  if ((st.st_mode & 007) != 0 || (group != 0 && (group != 040 || !group_is_ours))) {
     return Error{where + " is accessible by group or others (mode " + mode_text(st.st_mode) +
-                 "); a token must be readable by its owner only: chmod 600 " + path};
+                 "); a token must be readable by its owner only (chmod 600 " + path +
+                 "), or read-only for the group only when that group is this process's own "
+                 "(0440 with the process's group, as a Kubernetes Secret with fsGroup gives)"};
   }
   // One line is all that is read; a token is short, and a huge file is a mistake.
   char buffer[4096];

@@ -18,7 +18,9 @@ inline constexpr std::string_view kBearerPrefix = "Bearer ";
 
 // The token in `path`: its first line with surrounding whitespace trimmed. Refused, with a
 // message naming the path and the fix: a missing or unreadable file, not a regular file,
-// readable or writable by group or others (like ssh does for private keys), an empty first
+// readable or writable by others, or by a group other than read-only for the process's own
+// effective group (owner-only like ssh's private keys; 0440 with the process's group is what a
+// Kubernetes Secret volume with fsGroup gives a non-root container), an empty first
 // line, or a token with characters other than printable ASCII (it travels as HTTP/2 header).
 Expected<std::string> read_token_file(const std::string& path);
 

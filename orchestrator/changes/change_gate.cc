@@ -66,8 +66,7 @@ size_t change_gate_runs_needed(double alpha) {
   return m;
 }
 
-GateOutcome evaluate_change_gate(const scenario::Gate& gate,
-                                 std::optional<std::vector<double>> new_repetitions,
+GateOutcome evaluate_change_gate(const scenario::Gate& gate, std::optional<gates::RunValues> run,
                                  std::span<const HistoryPoint> history) {
   GateOutcome o;
   o.workload = gate.workload;
@@ -83,22 +82,18 @@ GateOutcome evaluate_change_gate(const scenario::Gate& gate,
   if (!(std::isfinite(gate.min_change) && gate.min_change >= 0)) {
     return with(std::move(o), Verdict::kError, "min_change must be a finite fraction >= 0");
   }
-  if (!new_repetitions) {
-    return with(std::move(o), Verdict::kError, gate.metric + " was not collected");
-  }
-  if (new_repetitions->empty()) {
+  if (!run) return with(std::move(o), Verdict::kError, gate.metric + " was not collected");
+  if (run->repetitions.empty()) {
     return with(std::move(o), Verdict::kError, gate.metric + " has no measured repetition");
   }
-  for (double v : *new_repetitions) {
-    if (!std::isfinite(v)) {
-      return with(std::move(o), Verdict::kError,
-                  gate.metric + " has a non-finite value (NaN or infinity)");
-    }
+  if (!std::isfinite(run->figure)) {
+    return with(std::move(o), Verdict::kError,
+                gate.metric + " has a non-finite value (NaN or infinity)");
   }
   o.method = gates::Method::kChangePoint;
-  const double y = gates::median(*new_repetitions);
+  const double y = run->figure;
   o.observed = y;
-  o.new_repetitions = new_repetitions->size();
+  o.new_repetitions = run->repetitions.size();
   const gates::UnitKind unit = info->unit;
 
   // The current level: the history after its last change point.
@@ -148,7 +143,8 @@ GateOutcome evaluate_change_gate(const scenario::Gate& gate,
   o.p_value = p;
   o.p_adjusted = p;
 
-  std::string s = "median " + gates::format_metric_value(y, unit) + " vs " +
+  std::string s = gates::format_metric_value(y, unit) + " (" +
+                  gates::describe_figure(info->figure, o.new_repetitions) + ") vs " +
                   gates::format_metric_value(centre, unit) + " (the last " +
                   std::to_string(reference.size()) + " runs";
   if (!found.empty()) s += ", since the change at run " + std::to_string(history[from].run_id);

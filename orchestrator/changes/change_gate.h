@@ -5,7 +5,8 @@
 //   history  = the series' latest runs before this one (at most kChangeGateHistory), each its
 //              value as `history change` analyses it; the reference is the part of it after
 //              the last change point detect_changes finds in it (the current level).
-//   y        = the run's value (the median over its repetitions).
+//   y        = the run's figure (results::metric_figure, the workload_figures value the report
+//              prints and the history's points are), so y and a history point are one figure.
 //   T_i      = the E-divisive statistic Q of the reference and the run pooled, split so that
 //              point i alone is one side (energy_q with a side of one point), signed + when
 //              point i lies on the worse side of the others' median and - otherwise.
@@ -39,18 +40,19 @@ inline constexpr size_t kChangeGateMinReference = 5;
 // One earlier run of the gated series.
 struct HistoryPoint {
   int64_t run_id = 0;
-  double value = 0;  // base units
+  double value = 0;  // its figure (workload_figures.value), base units
 };
 
 // The reference runs needed for a p-value below alpha (1 / (m + 1) < alpha), at least
 // kChangeGateMinReference.
 size_t change_gate_runs_needed(double alpha);
 
-// Decides a change gate. `new_repetitions`: the run's values of the metric (nullopt: not
-// collected); `history`: the series' runs before this one, oldest first (all are read; the
-// caller passes at most kChangeGateHistory). Never throws; problems give kError.
+// Decides a change gate. `run`: the run's figure of the metric and its repetitions' values
+// (nullopt: not collected); `history`: the series' runs before this one, oldest first, each
+// its figure (all are read; the caller passes at most kChangeGateHistory). Never throws;
+// problems give kError.
 gates::GateOutcome evaluate_change_gate(const scenario::Gate& gate,
-                                        std::optional<std::vector<double>> new_repetitions,
+                                        std::optional<gates::RunValues> run,
                                         std::span<const HistoryPoint> history);
 
 }  // namespace benchgate::changes

@@ -8,9 +8,10 @@
 #include <tuple>
 
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/run_one.h"
+#include "orchestrator/app/run_setup.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
-#include "orchestrator/cli/run_one.h"
 #include "orchestrator/cli/worker_token.h"
 #include "orchestrator/gates/calibration.h"
 #include "orchestrator/gates/metrics.h"
@@ -99,10 +100,7 @@ void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
   calibrate->add_option("--worker-bin", flags.worker_binary,
                         "Worker executable (default: next to orchestrator, or "
                         "$BENCHGATE_WORKER_BIN)");
-  calibrate
-      ->add_option("--workers-at", flags.worker_addresses,
-                   "Connect to running workers at HOST:PORT instead of spawning them")
-      ->delimiter(',');
+  calibrate->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   calibrate->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   calibrate->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
 }
@@ -120,14 +118,12 @@ int calibrate_command(const CalibrateFlags& flags) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
   }
-  RunFlags run_flags;
-  run_flags.db_path = flags.db_path;
-  run_flags.router_binary = flags.router_binary;
-  run_flags.worker_binary = flags.worker_binary;
-  run_flags.worker_addresses = flags.worker_addresses;
-  run_flags.keep_logs = flags.keep_logs;
-  const std::map<std::string, std::string> labels = {{"calibration", "a/a"}};
-  auto setup = set_up_run(run_flags, labels, *worker_token);
+  app::SetupSettings settings;
+  settings.db_path = flags.db_path;
+  settings.labels = {{"calibration", "a/a"}};
+  settings.processes = {flags.router_binary, flags.worker_binary, flags.worker_addresses,
+                        *worker_token};
+  auto setup = app::set_up_run(settings);
   if (!setup) {
     std::fprintf(stderr, "error: %s\n", setup.message().c_str());
     return kExitInvalidInput;
@@ -141,7 +137,7 @@ int calibrate_command(const CalibrateFlags& flags) {
   for (int i = 0; i < flags.runs; ++i) {
     std::fprintf(stderr, "calibrate %s: run %d/%d\n", scenario.name.c_str(), i + 1, flags.runs);
     report::ScenarioReport r =
-        run_one(scenario, run_flags, setup->options, db, setup->info, terminal, nullptr);
+        app::run_one(scenario, {}, setup->options, db, setup->info, terminal, nullptr);
     if (!r.result.ok() || app::interrupted()) {
       std::fprintf(stderr, "error: calibration run %d of %s did not complete%s%s; nothing stored\n",
                    i + 1, scenario.name.c_str(), r.result.error.empty() ? "" : ": ",

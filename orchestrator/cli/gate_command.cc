@@ -6,7 +6,7 @@
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
-#include "orchestrator/report/json_report.h"
+#include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/stored_run.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/store/store.h"
@@ -53,6 +53,10 @@ int gate_command(const GateFlags& flags) {
   // The run read back as the engine produced it, so that a figure that was not measured is
   // explained as the run itself explained it (results::not_measured_reason).
   const engine::ScenarioResult restored = report::result_from_store(*run);
+  // The confirming reruns of change gates with confirm = 1 (docs/GATES.md, "Confirming rerun")
+  // are not measured again: their stored figures are judged again.
+  std::vector<store::GateRecord> before;
+  if (auto stored = store.gate_results(flags.run_id)) before = std::move(*stored);
   std::vector<gating::WorkloadValues> workloads;
   for (size_t i = 0; i < run->workloads.size(); ++i) {
     const store::StoredWorkload& w = run->workloads[i];
@@ -79,6 +83,28 @@ int gate_command(const GateFlags& flags) {
     v.not_measured = [&result = restored.workloads[i]](const std::string& metric) {
       return results::not_measured_reason(result, metric);
     };
+    for (const store::GateRecord& g : before) {
+      if (!g.confirmation || g.workload != w.name || g.variant != w.variant) continue;
+      gating::WorkloadValues::Rerun rerun;
+      if (*g.confirmation == "failed") {
+        rerun.error = "its stored rerun measured nothing (run " + std::to_string(id) +
+                      "'s first evaluation says why)";
+      } else {
+        rerun.figure = [&before, name = w.name, variant = w.variant](const std::string& metric) {
+          for (const store::GateRecord& r : before) {
+            if (r.workload == name && r.variant == variant && r.metric == metric &&
+                r.confirmation_observed) {
+              return std::optional<double>(*r.confirmation_observed);
+            }
+          }
+          return std::optional<double>();
+        };
+        // As many repetitions as the run's own: only their count matters to a change gate.
+        rerun.values = v.values;
+      }
+      v.rerun = std::move(rerun);
+      break;
+    }
     workloads.push_back(std::move(v));
   }
   gating::GateContext context{&store, flags.run_id, run->run.testbed_id, run->run.scenario,
@@ -109,16 +135,10 @@ int gate_command(const GateFlags& flags) {
   if (report.gates.empty()) std::printf("the scenario has no gates\n");
   std::fputs(report::gates_table(report.gates).c_str(), stdout);
 
-  auto write = [&](const std::string& path, const std::string& text) {
-    if (path.empty()) return;
-    if (auto written = report::write_file_atomically(path, text); !written) {
-      std::fprintf(stderr, "error: %s\n", written.message().c_str());
-      exit_code = kExitRunError;
-    }
-  };
-  write(flags.json_path, report::json_report({report}, exit_code));
-  write(flags.junit_path, report::junit_xml({report}));
-  write(flags.markdown_path, report::markdown_summary({report}));
+  if (!report::write_report_files({flags.json_path, flags.junit_path, flags.markdown_path, ""},
+                                  {report}, exit_code)) {
+    exit_code = kExitRunError;
+  }
   return exit_code;
 }
 

@@ -2,8 +2,6 @@
 #include "orchestrator/cli/serve_command.h"
 
 #include <grpcpp/grpcpp.h>
-#include <stdlib.h>
-
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
@@ -13,9 +11,9 @@
 #include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
+#include "orchestrator/app/run_setup.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
-#include "orchestrator/engine/factories.h"
 #include "orchestrator/metrics/exposition.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/admission.h"
@@ -29,16 +27,6 @@
 namespace benchgate::cli {
 namespace fs = std::filesystem;
 namespace {
-
-// As `run` finds them: next to the orchestrator, else an environment override, else PATH.
-std::string sibling(const std::string& given, const std::string& name, const char* env) {
-  if (!given.empty()) return given;
-  if (const char* value = std::getenv(env); value && *value) return value;
-  std::error_code ec;
-  auto self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::exists(self.parent_path() / name)) return (self.parent_path() / name).string();
-  return name;
-}
 
 bool stop_requested() { return app::interrupt_signal() != 0; }
 
@@ -76,11 +64,7 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "loopback ports its scenario allocates with ${port:NAME}");
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
-  serve
-      ->add_option("--workers-at", flags.worker_addresses,
-                   "Connect to running workers at HOST:PORT (repeat or comma-separate) "
-                   "instead of spawning them")
-      ->delimiter(',');
+  serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   serve->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
 }
 
@@ -116,16 +100,10 @@ int serve_command(const ServeFlags& flags) {
                  app::cannot_listen_message("--listen", flags.listen, *reason).c_str());
     return kExitInvalidInput;
   }
-  auto db = store::Store::open(flags.db_path);
+  auto db = app::open_store(flags.db_path);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
     return kExitInvalidInput;
-  }
-  for (int64_t abandoned : (*db)->abandoned_runs()) {
-    std::fprintf(stderr,
-                 "note: run %lld was left running by an orchestrator that is gone; "
-                 "marked abandoned\n",
-                 static_cast<long long>(abandoned));
   }
 
   metrics::MetricsObserver metrics;
@@ -135,16 +113,10 @@ int serve_command(const ServeFlags& flags) {
     return kExitInvalidInput;
   }
 
-  engine::EngineOptions options;
-  options.factories = &engine::production_factories();
-  options.router_binary = sibling(flags.router_binary, "router", "BENCHGATE_ROUTER_BIN");
-  options.worker_binary = sibling(flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
-  options.worker_addresses = flags.worker_addresses;
-  options.worker_token = *worker_token;
-  options.authenticate_spawned_workers = spawns_bundled_worker(flags.worker_binary);
-  std::string log_dir = (fs::temp_directory_path() / "benchgate-serve-XXXXXX").string();
-  if (::mkdtemp(log_dir.data()) == nullptr) log_dir = fs::temp_directory_path().string();
-  options.log_dir = log_dir;
+  // Each job's logs go to a folder of its own inside this one (serve/run_executor.cc).
+  const std::string log_dir = app::make_log_dir("benchgate-serve");
+  const engine::EngineOptions options = app::engine_options(
+      {flags.router_binary, flags.worker_binary, flags.worker_addresses, *worker_token}, log_dir);
   store::RunInfo info;
   info.testbed = store::detect_testbed();
 
@@ -154,7 +126,7 @@ int serve_command(const ServeFlags& flags) {
       queue, {flags.scenarios_dir, flags.allowed_commands, flags.allowed_addresses});
   std::unique_ptr<serve::WebPages> pages;
   if (!flags.http_listen.empty()) {
-    auto started = serve::WebPages::start(flags.http_listen, flags.db_path, queue);
+    auto started = serve::WebPages::start(flags.http_listen, flags.db_path, queue, executor.live());
     if (!started) {
       std::fprintf(stderr, "error: %s\n", started.message().c_str());
       return kExitInvalidInput;

@@ -12,6 +12,7 @@
 #include "common/security/token.h"
 #include "common/time/clock.h"
 #include "common/units/units.h"
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/processes/child_process.h"
@@ -63,15 +64,6 @@ class Verdicts {
   int failed_ = 0;
   int skipped_ = 0;
 };
-
-std::string sibling_router(const std::string& flag) {
-  if (!flag.empty()) return flag;
-  if (const char* value = std::getenv("BENCHGATE_ROUTER_BIN"); value && *value) return value;
-  std::error_code ec;
-  auto self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::exists(self.parent_path() / "router")) return (self.parent_path() / "router");
-  return "router";
-}
 
 // The children's logs (the worker's and the bundled router's stderr) are kept and named when
 // a rule failed, and removed when every rule passed, as `run` keeps its logs only on a run
@@ -252,7 +244,8 @@ void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
   check->add_option("--timeout", flags.timeout, "Limit for the whole check (default 30s)");
   check->add_option("--router-bin", flags.router_binary, "The bundled router binary");
   check->add_option("--worker-token-file", flags.token_file,
-                    "Send the token in this file (mode 0600) on every call, and check that a "
+                    "Send the token in this file (mode 0600, or 0440 with this process's own "
+                    "group) on every call, and check that a "
                     "call without it is refused (UNAUTHENTICATED); the command must be given "
                     "the same token, e.g. -- build/bin/worker --token-file FILE");
   check
@@ -325,8 +318,9 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   }
   if (ok) {
     scenario::RouterConfig router_config;
-    auto router =
-        sut::make_system_under_test(router_config, {sibling_router(flags.router_binary), log_dir});
+    auto router = sut::make_system_under_test(
+        router_config,
+        {app::bundled_binary(flags.router_binary, "router", "BENCHGATE_ROUTER_BIN"), log_dir});
     auto started = router->start(std::min(until, Clock::now() + 10s));
     if (!started) {
       std::fprintf(stderr, "error: the bundled router did not start: %s\n",

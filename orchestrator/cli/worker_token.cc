@@ -1,9 +1,8 @@
 // See worker_token.h.
 #include "orchestrator/cli/worker_token.h"
 
-#include <cstdlib>
-
 #include "common/security/token.h"
+#include "orchestrator/workers/discovery.h"
 
 namespace benchgate::cli {
 
@@ -14,6 +13,7 @@ Expected<std::string> token_for_workers(const std::string& token_file,
         "--worker-token-file is for workers started elsewhere: give their addresses with "
         "--workers-at (spawned workers get a fresh token of their own)"};
   }
+  if (auto entries = workers::check_worker_entries(addresses); !entries) return entries.error();
   std::string token;
   if (!token_file.empty()) {
     auto read = security::read_token_file(token_file);
@@ -22,7 +22,9 @@ Expected<std::string> token_for_workers(const std::string& token_file,
   }
   if (token.empty()) {
     for (const auto& address : addresses) {
-      if (!security::is_loopback_host(security::host_of(address))) {
+      std::string_view host_port = address;
+      if (host_port.starts_with("dns:")) host_port.remove_prefix(4);  // a name to resolve
+      if (!security::is_loopback_host(security::host_of(host_port))) {
         std::fprintf(log,
                      "warning: the worker at %s is reached over the network without a token "
                      "(start it with --token-file and pass the same file here with "
@@ -32,11 +34,6 @@ Expected<std::string> token_for_workers(const std::string& token_file,
     }
   }
   return token;
-}
-
-bool spawns_bundled_worker(const std::string& worker_bin_flag) {
-  const char* env = std::getenv("BENCHGATE_WORKER_BIN");
-  return worker_bin_flag.empty() && (env == nullptr || *env == '\0');
 }
 
 }  // namespace benchgate::cli

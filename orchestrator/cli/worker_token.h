@@ -10,8 +10,14 @@
 
 namespace benchgate::cli {
 
+inline constexpr const char* kWorkersAtHelp =
+    "Connect to running workers at HOST:PORT, or at every address NAME resolves to with "
+    "dns:NAME:PORT (a headless Service; waits until the scenario's workers answer), instead of "
+    "spawning them (repeat or comma-separate)";
+
 inline constexpr const char* kWorkerTokenFileHelp =
-    "Send the token in this file (its first line; mode 0600, owner only) on every call to "
+    "Send the token in this file (its first line; mode 0600, owner only, or 0440 with this "
+    "process's own group) on every call to "
     "the --workers-at workers, as 'authorization: Bearer TOKEN' (their --token-file)";
 
 // The token for the workers at `addresses`: read from `token_file` (empty: no token). A token
@@ -19,9 +25,5 @@ inline constexpr const char* kWorkerTokenFileHelp =
 // network reached without a token gets a warning on `log`.
 Expected<std::string> token_for_workers(const std::string& token_file,
                                         const std::vector<std::string>& addresses, FILE* log);
-
-// True when the worker executable is the bundled one, which takes --token-file: neither
-// --worker-bin (`worker_bin_flag`) nor $BENCHGATE_WORKER_BIN chose another program.
-bool spawns_bundled_worker(const std::string& worker_bin_flag);
 
 }  // namespace benchgate::cli

@@ -36,6 +36,10 @@ class VariantWindowObserver : public RunObserver {
                 int64_t elapsed) override {
     inner_.progress(shown_, adjust(info), ops, p99, elapsed);
   }
+  void timeline_second(const scenario::Workload&, const WindowInfo& info, int64_t start,
+                       const results::TimelineSecond& second) override {
+    inner_.timeline_second(shown_, adjust(info), start, second);
+  }
   void window_finished(const scenario::Workload&, const WindowInfo& info,
                        const results::Repetition* rep) override {
     inner_.window_finished(shown_, adjust(info), rep);

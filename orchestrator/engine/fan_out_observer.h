@@ -24,6 +24,10 @@ class FanOutObserver : public RunObserver {
                 int64_t elapsed) override {
     for (auto* o : observers_) o->progress(w, i, ops, p99, elapsed);
   }
+  void timeline_second(const scenario::Workload& w, const WindowInfo& i, int64_t start,
+                       const results::TimelineSecond& s) override {
+    for (auto* o : observers_) o->timeline_second(w, i, start, s);
+  }
   void window_finished(const scenario::Workload& w, const WindowInfo& i,
                        const results::Repetition* r) override {
     for (auto* o : observers_) o->window_finished(w, i, r);

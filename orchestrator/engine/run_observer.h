@@ -27,6 +27,11 @@ class RunObserver {
   // of this window so far, and the time since the window's start.
   virtual void progress(const scenario::Workload&, const WindowInfo&, double /*ops_per_second*/,
                         int64_t /*p99_ns*/, int64_t /*elapsed_ns*/) {}
+  // One second of a measured window, once every worker has passed it (engine/timeline.h),
+  // with the window's shared start instant: what the live page draws while the window runs.
+  // The window's last seconds come only with window_finished's repetition.
+  virtual void timeline_second(const scenario::Workload&, const WindowInfo&,
+                               int64_t /*start_unix_ns*/, const results::TimelineSecond&) {}
   virtual void window_finished(const scenario::Workload&, const WindowInfo&,
                                const results::Repetition*) {}
   virtual void workload_finished(const results::WorkloadResult&) {}

@@ -6,6 +6,7 @@
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/comparison_runner.h"
+#include "orchestrator/engine/confirmation.h"
 #include "orchestrator/engine/factories.h"
 #include "orchestrator/engine/run_pool.h"
 #include "orchestrator/engine/worker_impl_spawn.h"
@@ -115,6 +116,8 @@ class ScenarioRun {
       }
       WorkloadEnvironment environment{*sut_, pool->pool(), bundled, observer_, scenario_.name};
       result_.workloads.push_back(run_workload(workload, environment));
+      confirm_workload(options_.confirmation, workload, result_.workloads.back(), environment,
+                       Clock::now() + startup_timeout());
       const bool failed = result_.workloads.back().status != results::WorkloadStatus::kOk;
       pool->finished(failed);
       if (app::interrupted()) {

@@ -11,6 +11,7 @@
 
 namespace benchgate::engine {
 
+class ConfirmationHook;
 class Factories;  // factories.h
 
 struct EngineOptions {
@@ -27,6 +28,9 @@ struct EngineOptions {
   // worker_binary is the bundled worker, which takes --token-file: each spawned pool gets a
   // fresh random token (README "Security").
   bool authenticate_spawned_workers = false;
+  // Asked after every workload whether to measure it again (change gates with confirm = 1,
+  // confirmation.h); null: never.
+  ConfirmationHook* confirmation = nullptr;
 };
 
 struct ScenarioResult {

@@ -30,6 +30,8 @@ class TimelineBuilder {
 
   void add(uint32_t worker, int64_t interval_ns, uint64_t operations, uint64_t errors,
            const std::optional<HdrHistogram>& latency);
+  // The seconds reduced so far, in order (those no worker can add to any more).
+  const std::vector<results::TimelineSecond>& reduced() const { return done_; }
   // Every second, in order; the builder is empty afterwards.
   std::vector<results::TimelineSecond> finish();
 

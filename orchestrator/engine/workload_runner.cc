@@ -195,6 +195,7 @@ class WorkloadRun {
     HdrHistogram so_far;
     // A measured window second by second, for the report's timelines.
     TimelineBuilder timeline(info.duration_ns, streams_.size());
+    size_t seconds_told = 0;  // timeline seconds passed to the observer
     size_t results = 0;
     auto next_watch = Clock::now();
     while (results < streams_.size()) {
@@ -229,6 +230,10 @@ class WorkloadRun {
         if (info.measured && progress.window() == index) {
           timeline.add(static_cast<uint32_t>(event->worker), progress.interval_ns(),
                        progress.operations(), progress.errors(), interval_latency);
+          for (; seconds_told < timeline.reduced().size(); ++seconds_told) {
+            env_.observer.timeline_second(workload_, info, start_at,
+                                          timeline.reduced()[seconds_told]);
+          }
         }
         double total_rate = 0;
         for (const auto& [w, rate] : current_rate) total_rate += rate;

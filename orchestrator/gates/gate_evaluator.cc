@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "orchestrator/gates/effect_interval.h"
 #include "orchestrator/gates/explanation.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/gates/statistics.h"
@@ -90,6 +91,7 @@ struct Test {
   std::optional<double> p;                  // nothing when the noise is unknown
   std::optional<double> p_at_twice_margin;  // the same test facing a regression of exactly 2m
   std::optional<double> detectable;         // smallest significant effect d (log space)
+  std::optional<EffectInterval> interval;   // of d, from the same standard error and df
 };
 
 // The pooled within-run variance of the repetitions' logs (each run about its own mean), or
@@ -119,8 +121,9 @@ Test t_on_figures(Method method, double centre, double d, double sd, double df, 
     if (scale > 0) return student_t_sf(effect / scale, df);
     return effect > 0 ? 0.0 : 1.0;
   };
-  Test t{method, centre, p_for(d), p_for(2 * margin), std::nullopt};
+  Test t{method, centre, p_for(d), p_for(2 * margin), std::nullopt, std::nullopt};
   t.detectable = scale * student_t_quantile(1 - alpha, df);
+  t.interval = effect_interval(d, scale, df, interval_confidence(alpha));
   return t;
 }
 
@@ -193,6 +196,7 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   o.baseline_centre = space.from(test.centre);
   o.threshold = space.from(test.centre + margin);
   o.effect = d;
+  o.effect_interval = test.interval;
   o.margin = margin;
   o.p_value = test.p;
   o.p_adjusted = test.p;

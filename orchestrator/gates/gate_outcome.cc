@@ -139,4 +139,11 @@ std::string explain(const GateOutcome& outcome) {
 }
 
 }  // namespace detail
+std::string confirmation_suffix(std::string_view confirmation) {
+  if (confirmation == "confirmed") return ", confirmed by the rerun";
+  if (confirmation == "cleared") return ", cleared by the rerun";
+  if (confirmation == "failed") return ", the rerun failed";
+  return {};
+}
+
 }  // namespace benchgate::gates

@@ -30,6 +30,10 @@ std::string_view to_string(Verdict verdict);
 // "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive".
 std::string_view to_string(Method method);
 
+// What a verdict column adds for GateOutcome::confirmation: ", confirmed by the rerun",
+// ", cleared by the rerun", ", the rerun failed", or "" (no rerun).
+std::string confirmation_suffix(std::string_view confirmation);
+
 // A run's values of the gate's metric (base units): its figure, as every report prints it
 // (results::metric_figure: summed errors, the merged histogram's percentile, the median
 // throughput, ...), and the value of each repetition, which gives the within-run spread.
@@ -51,6 +55,14 @@ struct CalibratedNoise {
   int runs = 0;
 };
 
+// The confidence interval of a relative gate's effect d, in the same log space
+// (effect_interval.h): two-sided at `confidence`.
+struct EffectInterval {
+  double low = 0;
+  double high = 0;
+  double confidence = 0;
+};
+
 struct GateOutcome {
   std::string workload;  // the gate's pattern; the caller sets the concrete workload name
   std::string metric;
@@ -69,6 +81,9 @@ struct GateOutcome {
   // Positive is worse. Relative: d in log space. Absolute: how far the median lies beyond
   // the threshold, in base units (negative: inside the bound).
   std::optional<double> effect;
+  // Relative gates with a p-value: the interval of d from the test's own standard error and
+  // df (effect_interval.h); nothing for absolute, change and one-run nested-t gates.
+  std::optional<EffectInterval> effect_interval;
   std::optional<double> margin;      // m = ln(1 + max_regression)
   std::optional<double> p_value;     // one-sided, this gate alone
   std::optional<double> p_adjusted;  // Holm-adjusted across the run's gates (apply_holm)
@@ -81,7 +96,14 @@ struct GateOutcome {
   // this many baseline runs; nothing when the noise is unknown.
   std::optional<double> detectable;
   std::optional<CalibratedNoise> calibration;  // the calibration the test used, if any
-  std::string explanation;                     // one line for a person, values in human units
+  // A change gate with confirm = 1 whose first measurement failed (docs/GATES.md, "Confirming
+  // rerun"): "confirmed" (the rerun failed too), "cleared" (the verdict is the rerun's),
+  // "failed" (the rerun measured nothing: error); "" when there was no rerun. `observed`,
+  // `effect` and `p_value` stay the first measurement's, the run's figure.
+  std::string confirmation;
+  std::optional<double> confirmation_observed;  // the rerun's figure
+  std::optional<double> confirmation_p_value;   // the rerun's p-value
+  std::string explanation;                      // one line for a person, values in human units
 };
 
 }  // namespace benchgate::gates

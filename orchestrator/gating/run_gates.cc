@@ -7,6 +7,7 @@
 #include "orchestrator/results/results.h"
 #include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/store.h"
+#include "orchestrator/store/workload_params.h"
 
 namespace benchgate::gating {
 namespace {
@@ -169,6 +170,26 @@ std::string not_ok_reason(const WorkloadValues& workload) {
   return "workload " + workload.name + " " + what + ": " + workload.error;
 }
 
+WorkloadValues values_of(const results::WorkloadResult& w) {
+  WorkloadValues v;
+  v.name = w.spec.name;
+  v.variant = w.variant;
+  v.params_hash = store::workload_params_hash(w.spec);
+  v.status = results::status_name(w.status);
+  v.error = w.error;
+  for (const auto& rep : w.repetitions) {
+    if (rep.stopped.empty()) continue;
+    v.not_judged = stopped_reason(rep.index, rep.stopped);
+    break;
+  }
+  v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
+  v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };
+  v.not_measured = [&w](const std::string& metric) {
+    return results::not_measured_reason(w, metric);
+  };
+  return v;
+}
+
 std::string kind_of(const EvaluatedGate& gate) {
   if (gate.change) return "change";
   return gate.baseline.empty() ? "absolute" : "relative";
@@ -198,6 +219,14 @@ store::GateRecord to_record(const EvaluatedGate& gate) {
     record.underpowered = o.underpowered;
   }
   record.detectable = o.detectable;
+  if (o.effect_interval) {
+    record.effect_low = o.effect_interval->low;
+    record.effect_high = o.effect_interval->high;
+    record.effect_confidence = o.effect_interval->confidence;
+  }
+  if (!o.confirmation.empty()) record.confirmation = o.confirmation;
+  record.confirmation_observed = o.confirmation_observed;
+  record.confirmation_p_value = o.confirmation_p_value;
   return record;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "orchestrator/gates/gate_outcome.h"
+#include "orchestrator/results/results.h"
 #include "orchestrator/scenario/scenario.h"
 #include "orchestrator/store/records.h"
 
@@ -39,6 +40,15 @@ struct WorkloadValues {
   std::function<std::optional<double>(const std::string& metric)> figure;
   // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
   std::function<std::string(const std::string& metric)> not_measured;
+  // The workload measured once more for a change gate with confirm = 1 that failed
+  // (docs/GATES.md, "Confirming rerun"); nothing when it was not measured again.
+  struct Rerun {
+    std::string error;  // why the rerun has no figures (it failed), or ""
+    std::function<std::optional<double>(const std::string& metric)> figure;
+    // Its repetitions' values (only their count matters to a change gate).
+    std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
+  };
+  std::optional<Rerun> rerun;
 };
 
 struct GateContext {
@@ -66,6 +76,9 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
                                           const GateContext& context);
 
 store::GateRecord to_record(const EvaluatedGate& gate);
+
+// A measured workload as gates see it (`w` must outlive the result).
+WorkloadValues values_of(const results::WorkloadResult& w);
 
 // The reason a repetition (0-based `index`) during which `stopped` (who) were stopped makes
 // its workload not judged: "repetition 2 was measured while worker 0 (pid 4242) was stopped

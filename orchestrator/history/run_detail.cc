@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
@@ -96,8 +97,9 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
   for (const store::GateRecord& g : gates) {
     std::string workload_name = g.workload;
     if (!g.variant.empty() && g.variant != "default") workload_name += " (" + g.variant + ")";
-    const std::string verdict =
-        g.verdict + (g.underpowered.value_or(false) ? ", underpowered" : "");
+    const std::string verdict = g.verdict +
+                                (g.underpowered.value_or(false) ? ", underpowered" : "") +
+                                gates::confirmation_suffix(g.confirmation.value_or(""));
     table.add_row({verdict, g.severity, workload_name, g.metric,
                    format_gate_value(g.metric, g.observed),
                    format_gate_value(g.metric, g.threshold), g.explanation});

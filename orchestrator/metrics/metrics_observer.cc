@@ -118,6 +118,11 @@ struct MetricsObserver::Impl {
       gauge(r, "benchgate_gate_underpowered",
             "1 when the relative gate could not detect twice its allowed regression in the "
             "scenario's latest run (docs/GATES.md), 0 otherwise");
+  Family<Gauge>& gate_confirmation =
+      gauge(r, "benchgate_gate_confirmation",
+            "A change gate's confirming rerun in the scenario's latest run (confirm = 1, "
+            "docs/GATES.md): 1 for what it did (confirmed, cleared, failed), 0 for the others; "
+            "no sample when the workload was not measured again");
 
   // Change points of the stored history (docs/GATES.md, "Change points"), per series.
   Family<Gauge>& change_points =
@@ -138,6 +143,7 @@ struct MetricsObserver::Impl {
     std::vector<Gauge*> passed;
     std::vector<Gauge*> verdicts;
     std::vector<Gauge*> underpowered;
+    std::vector<Gauge*> confirmation;
   };
   std::map<std::string, GateSeries> gate_series_by_scenario;
 
@@ -329,6 +335,7 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
   for (Gauge* g : series.passed) m.gate_passed.Remove(g);
   for (Gauge* g : series.verdicts) m.gate_verdict.Remove(g);
   for (Gauge* g : series.underpowered) m.gate_underpowered.Remove(g);
+  for (Gauge* g : series.confirmation) m.gate_confirmation.Remove(g);
   series = {};
   for (const auto& gate : report.gates) {
     const gates::GateOutcome& outcome = gate.outcome;
@@ -347,6 +354,15 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
       Gauge& underpowered = m.gate_underpowered.Add(gate_labels);
       underpowered.Set(outcome.underpowered ? 1 : 0);
       series.underpowered.push_back(&underpowered);
+    }
+    if (!outcome.confirmation.empty()) {
+      for (const char* what : {"confirmed", "cleared", "failed"}) {
+        Labels with_confirmation = gate_labels;
+        with_confirmation["confirmation"] = what;
+        Gauge& g = m.gate_confirmation.Add(with_confirmation);
+        g.Set(outcome.confirmation == what ? 1 : 0);
+        series.confirmation.push_back(&g);
+      }
     }
     for (gates::Verdict verdict : kVerdicts) {
       Labels with_verdict = gate_labels;

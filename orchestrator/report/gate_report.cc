@@ -9,6 +9,7 @@
 
 #include "common/units/units.h"
 #include "orchestrator/gates/metrics.h"
+#include "orchestrator/report/escape.h"
 
 namespace benchgate::report {
 namespace {
@@ -20,37 +21,6 @@ std::string value_text(const std::optional<double>& value, const std::string& me
   const auto* info = gates::find_metric(metric);
   if (!info) return fmt::format("{:.4g}", *value);
   return gates::format_metric_value(*value, info->unit);
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 allows no control characters other than tab, newline, carriage return.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
 }
 
 std::string md_escape(const std::string& text) {
@@ -77,11 +47,12 @@ std::string gate_name(const gating::EvaluatedGate& g) {
   return fmt::format("{} {} (gate #{})", workload_text(g), g.outcome.metric, g.gate_index + 1);
 }
 
-// The verdict, with ", underpowered" when the gate could not detect twice its allowance.
+// The verdict, with ", underpowered" when the gate could not detect twice its allowance and
+// what a confirming rerun did (", confirmed by the rerun").
 std::string verdict_text(const gating::EvaluatedGate& g) {
   std::string v(gates::to_string(g.outcome.verdict));
   if (g.outcome.underpowered) v += ", underpowered";
-  return v;
+  return v + gates::confirmation_suffix(g.outcome.confirmation);
 }
 
 const char* severity(const gating::EvaluatedGate& g) {
@@ -132,7 +103,7 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
             ? fmt::format(" time=\"{:.3f}\"", static_cast<double>(report.duration_ns) / 1e9)
             : std::string();
     cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"run\"{}>",
-                         xml_escape(report.result.scenario), time);
+                         escape(report.result.scenario), time);
     if (!report.result.ok()) {
       ++suite_failures;
       std::string why = report.result.error;
@@ -142,14 +113,14 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
         }
       }
       if (report.result.interrupted) why += (why.empty() ? "" : "; ") + std::string("interrupted");
-      cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", xml_escape(why));
+      cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", escape(why));
     }
     cases += "</testcase>\n";
     for (const auto& g : report.gates) {
       ++suite_tests;
       cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"{}\">",
-                           xml_escape(report.result.scenario), xml_escape(gate_name(g)));
-      const std::string message = xml_escape(g.outcome.explanation);
+                           escape(report.result.scenario), escape(gate_name(g)));
+      const std::string message = escape(g.outcome.explanation);
       const bool fails_underpowered = g.outcome.underpowered && g.outcome.fail_when_underpowered;
       switch (g.outcome.verdict) {
         case Verdict::kPass:
@@ -176,8 +147,7 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
         case Verdict::kNoBaseline:
         case Verdict::kNotConfigured:
           ++suite_skipped;
-          cases +=
-              fmt::format("<skipped message=\"{}: {}\"/>", xml_escape(verdict_text(g)), message);
+          cases += fmt::format("<skipped message=\"{}: {}\"/>", escape(verdict_text(g)), message);
           break;
       }
       cases += "</testcase>\n";
@@ -185,7 +155,7 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
     suites += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n{}"
         "  </testsuite>\n",
-        xml_escape(report.result.scenario), suite_tests, suite_failures, suite_skipped, cases);
+        escape(report.result.scenario), suite_tests, suite_failures, suite_skipped, cases);
     tests += suite_tests;
     failures += suite_failures;
     skipped += suite_skipped;
@@ -239,7 +209,8 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       out += "|---|---|---|---|---|---|---|---|\n";
       for (const auto& g : report.gates) {
         const std::string verdict = verdict_text(g);
-        const bool plain = g.outcome.verdict == Verdict::kPass && !g.outcome.underpowered;
+        const bool plain = g.outcome.verdict == Verdict::kPass && !g.outcome.underpowered &&
+                           g.outcome.confirmation.empty();
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                            plain ? verdict : fmt::format("**{}**", verdict), severity(g),
                            md_escape(g.workload), md_escape(g.variant), g.outcome.metric,

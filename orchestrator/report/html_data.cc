@@ -24,6 +24,25 @@ constexpr int kBaselineRuns = 10;
 
 }  // namespace
 
+Expected<std::vector<store::StoredChangePoint>> series_change_points(
+    store::Store& store, const store::ChangeSeriesKey& series) {
+  store::ChangeSeriesFilter filter;
+  filter.scenario = series.scenario;
+  filter.workload = series.workload;
+  filter.variant = series.variant;
+  filter.metric = series.metric;
+  filter.testbed_id = series.testbed_id;
+  auto found = store.change_points(filter, store::Store::stored_change_options());
+  if (!found) return found.error();
+  for (auto& s : *found) {
+    if (s.key.params_hash == series.params_hash && s.key.workload == series.workload &&
+        s.key.variant == series.variant && s.key.metric == series.metric) {
+      return std::move(s.changes);
+    }
+  }
+  return std::vector<store::StoredChangePoint>{};
+}
+
 Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const ReportOptions& options) {
   auto detail = store.get_run(run_id);
   if (!detail) return detail.error();
@@ -78,10 +97,15 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
     if (!runs) {
       // A metric the store cannot chart (one computed outside the stored columns) has no
       // history; the chart says so rather than failing the report.
-      out.history.push_back(MetricHistory{g.workload, g.variant, g.metric, {}});
+      out.history.push_back(MetricHistory{g.workload, g.variant, g.metric, {}, {}});
       continue;
     }
-    out.history.push_back(MetricHistory{g.workload, g.variant, g.metric, std::move(*runs)});
+    MetricHistory h{g.workload, g.variant, g.metric, std::move(*runs), {}};
+    auto changes = series_change_points(store, {detail->run.scenario, detail->run.testbed_id,
+                                                g.workload, g.variant, it->second, g.metric});
+    if (!changes) return changes.error();
+    h.changes = std::move(*changes);
+    out.history.push_back(std::move(h));
   }
   return out;
 }

@@ -10,16 +10,17 @@
 #include <set>
 
 #include "common/units/units.h"
+#include "orchestrator/gates/effect_interval.h"
+#include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/gates/statistics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/run_detail.h"
 #include "orchestrator/report/analysis.h"
+#include "orchestrator/report/escape.h"
 
 namespace benchgate::report {
 namespace {
-
-using svg::escape;
 
 std::string latency(std::optional<int64_t> ns) {
   return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
@@ -54,6 +55,7 @@ td.text, th.text { text-align: left; }
 .verdict-fail, .verdict-error { color: #b30000; font-weight: bold; }
 .verdict-inconclusive, .verdict-no_baseline { color: #8a5a00; font-weight: bold; }
 .note { color: #555; }
+td.ci span.why { display: block; color: #555; font-size: 0.85em; text-align: left; max-width: 16em; }
 .flag { color: #8a5a00; }
 .workload { break-inside: avoid-page; }
 svg.chart { display: block; max-width: 100%; height: auto; margin: 0.3em 0; }
@@ -68,6 +70,8 @@ svg.chart .faint { stroke-width: 1; stroke-opacity: 0.35; }
 svg.chart .dashed { stroke-dasharray: 6 3; }
 svg.chart line.fit { stroke: #555; stroke-width: 1.2; stroke-dasharray: 2 2; }
 svg.chart rect.marked { fill: #d55e00; }
+svg.chart line.marker { stroke: #cc79a7; stroke-width: 1.5; stroke-dasharray: 4 2; }
+svg.chart text.marker { fill: #8b3a6b; }
 @media print { body { max-width: none; margin: 0; } h2 { break-after: avoid; } a { color: inherit; text-decoration: none; } }
 )css";
 
@@ -140,7 +144,7 @@ std::vector<svg::Point> decimated(std::vector<svg::Point> points) {
   return svg::decimate_min_max(points, svg::kPlotWidth);
 }
 
-std::string timeline_charts(const results::WorkloadResult& w) {
+std::string timeline_charts_of(const results::WorkloadResult& w) {
   const auto points = timeline(w);
   if (points.empty()) {
     return "<p class=\"note\">Timeline: not stored (the run was stored before schema version 7, "
@@ -277,9 +281,20 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
         "<p class=\"note\">Spectrum: no latency histogram (the workers printed figures "
         "only).</p>\n";
   }
-  out += timeline_charts(w);
+  out += timeline_charts_of(w);
   out += workers_table(w);
   return out + "</section>\n";
+}
+
+// The effect's interval in the effect's own units (d, log space), or "-" with the reason.
+std::string interval_cell(const store::GateRecord& g) {
+  if (g.effect_low && g.effect_high) {
+    return escape(fmt::format("[{:+.4f}, {:+.4f}]", *g.effect_low, *g.effect_high)) +
+           (g.effect_confidence ? fmt::format(" ({:.0f}%)", 100 * *g.effect_confidence) : "");
+  }
+  std::string why(gates::why_no_interval(g.method, g.p_value.has_value()));
+  if (why.empty()) why = "not stored: evaluated before schema version 12";
+  return "-<span class=\"why\"> " + escape(why) + "</span>";
 }
 
 std::string gates_section(const HtmlRun& run) {
@@ -287,8 +302,8 @@ std::string gates_section(const HtmlRun& run) {
   std::string out =
       "<h2>Gates</h2>\n<table class=\"gates\"><tr><th class=\"text\">verdict</th>"
       "<th class=\"text\">severity</th><th class=\"text\">workload</th><th "
-      "class=\"text\">metric</th><th>observed</th><th>threshold</th><th>effect</th><th>95% "
-      "CI</th><th>p-value</th><th class=\"text\">method</th><th "
+      "class=\"text\">metric</th><th>observed</th><th>threshold</th><th>effect</th><th>CI of "
+      "the effect</th><th>p-value</th><th class=\"text\">method</th><th "
       "class=\"text\">explanation</th></tr>\n";
   for (const auto& g : run.gates) {
     std::string workload = g.workload;
@@ -308,19 +323,97 @@ std::string gates_section(const HtmlRun& run) {
       }
     }
     out += fmt::format(
-        "<tr><td class=\"text verdict-{0}\">{0}</td><td class=\"text\">{1}</td><td "
+        "<tr><td class=\"text verdict-{0}\">{0}{10}</td><td class=\"text\">{1}</td><td "
         "class=\"text\">{2}</td><td class=\"text\">{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
-        "<td>-</td><td>{7}</td><td class=\"text\">{8}</td><td class=\"text\">{9}</td></tr>\n",
+        "<td class=\"ci\">{7}</td><td>{8}</td><td class=\"text\">{9}</td><td "
+        "class=\"text\">{10}</td></tr>\n",
         escape(g.verdict), escape(g.severity), escape(workload), escape(g.metric),
         escape(history::format_gate_value(g.metric, g.observed)),
-        escape(history::format_gate_value(g.metric, g.threshold)), escape(effect),
+        escape(history::format_gate_value(g.metric, g.threshold)), escape(effect), interval_cell(g),
         g.p_value ? fmt::format("{:.3g}", *g.p_value) : "-", escape(g.method),
-        escape(g.explanation));
+        escape(g.explanation), escape(gates::confirmation_suffix(g.confirmation.value_or(""))));
   }
   out +=
-      "</table>\n<p class=\"note\">Gates decide on the p-value; they compute no confidence "
-      "interval (\"-\"). The p-value is Holm-adjusted across the run's gates.</p>\n";
+      "</table>\n<p class=\"note\">The interval of a relative gate's effect d comes from the "
+      "standard error and degrees of freedom its t-test used, two-sided at 1 - 2 alpha: it lies "
+      "above 0 exactly when the p-value before Holm's correction is below alpha. The p-value is "
+      "Holm-adjusted across the run's gates.</p>\n";
   return out;
+}
+
+const results::WorkloadResult* find_workload(const engine::ScenarioResult& result,
+                                             const std::string& name, const std::string& variant) {
+  for (const auto& w : result.workloads) {
+    if (w.spec.name == name && w.variant == variant) return &w;
+  }
+  return nullptr;
+}
+
+// A comparison's repetitions in the order they ran, each pair (repetition i of both variants,
+// adjacent in time) joined, so the alternation (A B, B A, ...) shows; then each pair's ratio
+// with the ratio of the medians and its interval (analysis.h, the figures of the table).
+std::string pairs_charts(const engine::ScenarioResult& result, const VariantComparison& c) {
+  const auto* a = find_workload(result, c.workload, c.baseline);
+  const auto* b = find_workload(result, c.workload, c.variant);
+  if (!a || !b || a->repetitions.empty() || b->repetitions.empty()) return "";
+  int64_t first = a->repetitions.front().start_unix_ns;
+  for (const auto* w : {a, b}) {
+    for (const auto& rep : w->repetitions) first = std::min(first, rep.start_unix_ns);
+  }
+  auto at = [&](const results::Repetition& rep) {
+    return static_cast<double>(rep.start_unix_ns - first) / 1e9;
+  };
+  svg::Chart pairs;
+  pairs.kind = "pairs";
+  pairs.title =
+      fmt::format("{}: {} and {} in the order they ran", c.workload, c.baseline, c.variant);
+  pairs.x.label = "seconds since the first repetition started (each at its start)";
+  pairs.y.label = "ops/s";
+  svg::Series sa{c.baseline, svg::Style::kPoints, 0, {}, ""};
+  svg::Series sb{c.variant, svg::Style::kPoints, 1, {}, ""};
+  for (const auto& rep : a->repetitions) sa.points.push_back({at(rep), rep.ops_per_second()});
+  for (const auto& rep : b->repetitions) sb.points.push_back({at(rep), rep.ops_per_second()});
+  const size_t n = std::min(a->repetitions.size(), b->repetitions.size());
+  svg::Chart ratios;
+  ratios.kind = "ratio";
+  ratios.title = fmt::format("{}: {} / {} per pair", c.workload, c.variant, c.baseline);
+  ratios.x.label = "pair";
+  ratios.x.integer = true;
+  ratios.x.min = 0.5;
+  ratios.x.max = static_cast<double>(n) + 0.5;
+  ratios.y.label = "ops/s ratio";
+  svg::Series per_pair{"ratio of each pair", svg::Style::kPoints, 1, {}, ""};
+  for (size_t i = 0; i < n; ++i) {
+    const auto& ra = a->repetitions[i];
+    const auto& rb = b->repetitions[i];
+    const bool a_first = ra.start_unix_ns <= rb.start_unix_ns;
+    svg::Series link{fmt::format("pair {}: {} then {}", i + 1, a_first ? c.baseline : c.variant,
+                                 a_first ? c.variant : c.baseline),
+                     svg::Style::kLine,
+                     6,
+                     {},
+                     "pair (adjacent in time)"};
+    const svg::Point pa{at(ra), ra.ops_per_second()};
+    const svg::Point pb{at(rb), rb.ops_per_second()};
+    link.points = a_first ? std::vector<svg::Point>{pa, pb} : std::vector<svg::Point>{pb, pa};
+    pairs.series.push_back(std::move(link));
+    if (ra.ops_per_second() > 0) {
+      per_pair.points.push_back(
+          {static_cast<double>(i + 1), rb.ops_per_second() / ra.ops_per_second()});
+    }
+  }
+  pairs.series.push_back(std::move(sa));
+  pairs.series.push_back(std::move(sb));
+  ratios.series.push_back(std::move(per_pair));
+  const double x0 = 0.5;
+  const double x1 = static_cast<double>(n) + 0.5;
+  ratios.lines.push_back(
+      {x0, c.ratio, x1, c.ratio, fmt::format("median / median {:.3f}", c.ratio)});
+  if (c.ci_low && c.ci_high) {
+    ratios.lines.push_back({x0, *c.ci_low, x1, *c.ci_low, fmt::format("95% CI {:.3f}", *c.ci_low)});
+    ratios.lines.push_back({x0, *c.ci_high, x1, *c.ci_high, fmt::format("to {:.3f}", *c.ci_high)});
+  }
+  return svg::render(pairs) + svg::render(ratios);
 }
 
 std::string comparisons_section(const engine::ScenarioResult& result) {
@@ -343,7 +436,11 @@ std::string comparisons_section(const engine::ScenarioResult& result) {
         ok ? fmt::format("{:.0f}", c.variant_rps) : "-",
         ok ? fmt::format("{:.0f}", c.baseline_rps) : "-", escape(c.status));
   }
-  return out + "</table>\n";
+  out += "</table>\n";
+  for (const auto& c : cs) {
+    if (c.status == "ok") out += pairs_charts(result, c);
+  }
+  return out;
 }
 
 std::string sweeps_section(const engine::ScenarioResult& result) {
@@ -467,10 +564,25 @@ std::string history_chart(const MetricHistory& h, const std::string& baseline) {
     line.push_back({static_cast<double>(it->run_id), median});
   }
   chart.series.push_back(svg::Series{"median", svg::Style::kLine, 5, std::move(line), ""});
+  // A change point lies between the last run before it and the first after; drawn when the
+  // first run after it is in the window of runs shown.
+  const int64_t oldest = h.runs.back().run_id;
+  const int64_t newest = h.runs.front().run_id;
+  for (const auto& c : h.changes) {
+    if (c.run_id <= oldest || c.run_id > newest) continue;
+    chart.markers.push_back(
+        {static_cast<double>(c.previous_run_id + c.run_id) / 2,
+         c.change ? fmt::format("change {:+.1f}% at run {}", 100 * *c.change, c.run_id)
+                  : fmt::format("change at run {}", c.run_id)});
+  }
   runs.name =
       fmt::format("runs (squares: {} in baseline {})", marked, baseline.empty() ? "any" : baseline);
   chart.series.push_back(std::move(runs));
   return svg::render(chart);
+}
+
+std::string timeline_charts(const results::WorkloadResult& workload) {
+  return timeline_charts_of(workload);
 }
 
 std::vector<double> spectrum_percentiles() {

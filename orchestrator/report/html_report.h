@@ -30,13 +30,21 @@ struct BaselineSpectrum {
   HdrHistogram merged;
 };
 
-// One gated metric's history on the run's testbed (store::Store::series_runs), newest first.
+// One gated metric's history on the run's testbed (store::Store::series_runs), newest first,
+// with the change points found in the series (store::Store::change_points, docs/GATES.md
+// "Change points").
 struct MetricHistory {
   std::string workload;
   std::string variant;
   std::string metric;
   std::vector<store::SeriesRun> runs;
+  std::vector<store::StoredChangePoint> changes;
 };
+
+// The change points of one series (testbed, scenario, workload, variant, params hash,
+// metric) as `history changes` reports them; nothing when the series has none.
+Expected<std::vector<store::StoredChangePoint>> series_change_points(
+    store::Store& store, const store::ChangeSeriesKey& series);
 
 // Everything one run's report shows.
 struct HtmlRun {
@@ -64,7 +72,9 @@ std::string html_document(const std::vector<HtmlRun>& runs, const std::string& n
 std::string html_page(const std::string& title, const std::string& body,
                       const std::string& head_extra = "");
 
-// One metric's history as a chart; runs in `baseline` (any baseline when empty) are squares.
+// One metric's history as a chart; runs in `baseline` (any baseline when empty) are squares,
+// each change point a vertical line at the first run after it (drawn where that run is in
+// the chart's window of runs).
 std::string history_chart(const MetricHistory& history, const std::string& baseline);
 
 // --- The figures behind the charts, public so that tests check them. ---
@@ -88,6 +98,10 @@ struct TimelinePoint {
   uint64_t errors = 0;
 };
 std::vector<TimelinePoint> timeline(const results::WorkloadResult& workload);
+
+// The per-second timelines of a workload (throughput, latency, errors), as the report draws
+// them; the live page draws the running workload's with the same function.
+std::string timeline_charts(const results::WorkloadResult& workload);
 
 // A flag in plain words.
 std::string flag_text(const std::string& flag);

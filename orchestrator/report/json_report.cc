@@ -174,47 +174,23 @@ json repetition_json(const results::Repetition& rep) {
 }
 
 // Each protocol's parameters in its own block: "http" for an HTTP workload, "wamp" for a WAMP
-// one; the other block is null, never the other protocol's defaults. (The stored definition,
-// store::workload_params_json, keeps its text as it was: it is hashed into the series key.)
+// one; the other block is null, never the other protocol's defaults. The blocks are the stored
+// definition's (store/workload_params.h), whose own text keeps a WAMP workload's http block:
+// it is hashed into the series key.
 json parameters_json(const scenario::Workload& w) {
-  json j = {{"protocol", scenario::to_string(w.protocol)},
-            {"warmup_ns", w.warmup_ns},
-            {"duration_ns", w.duration_ns},
-            {"repetitions", w.repetitions},
-            {"workers", w.workers},
-            {"threads", w.threads},
-            {"worker", w.worker},
-            {"timeout_ns", w.timeout_ns},
-            {"connections", w.connections},
-            {"in_flight", w.in_flight},
-            {"rate", w.rate}};
-  if (scenario::is_http(w.protocol)) {
-    j["tls"] = w.tls.enabled
-                   ? json{{"version", w.tls.version.empty() ? json(nullptr) : json(w.tls.version)},
-                          {"ciphers", w.tls.ciphers.empty() ? json(nullptr) : json(w.tls.ciphers)},
-                          {"sni", w.tls.sni.empty() ? json(nullptr) : json(w.tls.sni)},
-                          {"ca_file", w.tls.ca_file.empty() ? json(nullptr) : json(w.tls.ca_file)},
-                          {"insecure", w.tls.insecure},
-                          {"alpn", w.tls.alpn}}
-                   : json(nullptr);
-    j["http2"] = w.protocol == scenario::Protocol::kHttp2
-                     ? json{{"streams", w.http2.streams},
-                            {"initial_window", w.http2.initial_window},
-                            {"max_frame_size", w.http2.max_frame_size}}
-                     : json(nullptr);
-  }
+  json j = store::load_params_json(w);
   if (!scenario::is_http(w.protocol)) {
     j["wamp"] = store::wamp_params_json(w.wamp);
     j["http"] = nullptr;
     return j;
   }
-  json http = {{"method", w.http.method},
-               {"target", w.http.target},
-               {"request_bytes", w.http.request_bytes},
-               {"headers", w.http.headers}};
-  if (w.http.expect_status) http["expect_status"] = *w.http.expect_status;
-  if (w.http.expect_body_bytes) http["expect_body_bytes"] = *w.http.expect_body_bytes;
-  j["http"] = http;
+  json http = store::http_params_json(w.http);
+  // An expectation not given is left out here, not written as null.
+  if (!w.http.expect_status) http.erase("expect_status");
+  if (!w.http.expect_body_bytes) http.erase("expect_body_bytes");
+  j["http"] = std::move(http);
+  j["tls"] = store::tls_params_json(w.tls);
+  j["http2"] = store::http2_params_json(w);
   j["wamp"] = nullptr;
   return j;
 }
@@ -250,6 +226,11 @@ json workload_json(const results::WorkloadResult& w) {
 json gate_json(const gating::EvaluatedGate& gate) {
   const auto& o = gate.outcome;
   auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  // The effect's interval (gates/effect_interval.h), null where the method gives none.
+  json interval = nullptr;
+  if (const auto& i = o.effect_interval) {
+    interval = {{"low", i->low}, {"high", i->high}, {"confidence", i->confidence}};
+  }
   return {{"gate_index", gate.gate_index},
           {"workload", gate.workload},
           {"variant", gate.variant},
@@ -264,12 +245,16 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"baseline_runs", o.baseline_run_ids},
           {"baseline_centre", optional(o.baseline_centre)},
           {"effect", optional(o.effect)},
+          {"effect_interval", interval},
           {"p_value", optional(o.p_value)},
           {"p_adjusted", optional(o.p_adjusted)},
           {"alpha", o.alpha},
           {"underpowered", o.underpowered},
           {"fail_when_underpowered", o.fail_when_underpowered},
           {"detectable", optional(o.detectable)},
+          {"confirmation", o.confirmation.empty() ? json(nullptr) : json(o.confirmation)},
+          {"confirmation_observed", optional(o.confirmation_observed)},
+          {"confirmation_p_value", optional(o.confirmation_p_value)},
           {"explanation", o.explanation}};
 }
 

@@ -8,6 +8,8 @@
 #include <limits>
 #include <set>
 
+#include "orchestrator/report/escape.h"
+
 namespace benchgate::report::svg {
 namespace {
 
@@ -102,38 +104,6 @@ std::string coordinate(double v) { return fmt::format("{:.1f}", v); }
 
 }  // namespace
 
-std::string escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // XML allows no control characters but tab, newline and carriage return.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
 std::vector<Point> decimate_min_max(const std::vector<Point>& points, size_t buckets) {
   if (buckets == 0 || points.size() <= 2 * buckets) return points;
   double lo = points.front().x;
@@ -178,6 +148,7 @@ std::string render(const Chart& chart) {
     ys.insert(ys.end(), {l.y0, l.y1});
   }
   for (const auto& [band, label] : chart.bands) xs.insert(xs.end(), {band.first, band.second});
+  for (const auto& m : chart.markers) xs.push_back(m.x);
   const Range rx = range_of(chart.x, xs);
   const Range ry = range_of(chart.y, ys);
   auto px = [&](double v) {
@@ -234,6 +205,16 @@ std::string render(const Chart& chart) {
       "transform=\"rotate(-90 14 {})\">{}</text>\n",
       kLeft + kPlotWidth / 2, kHeight - 8, escape(chart.x.label), kTop + kPlotHeight / 2,
       kTop + kPlotHeight / 2, escape(chart.y.label));
+
+  for (const auto& m : chart.markers) {
+    if (!usable(chart.x, m.x)) continue;
+    const double x = px(m.x);
+    out += fmt::format(
+        "<line class=\"marker\" data-marker=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" "
+        "y2=\"{3}\"/><text class=\"marker\" x=\"{4}\" y=\"{5}\">{0}</text>\n",
+        escape(m.label), coordinate(x), kTop, kTop + kPlotHeight, coordinate(x + 3),
+        kTop + kPlotHeight - 4);
+  }
 
   // Legend: one row at the top, right of the title.
   int legend_x = kLeft;

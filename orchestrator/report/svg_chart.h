@@ -58,18 +58,21 @@ struct Chart {
     std::string name;
   };
   std::vector<Line> lines;
+  // Vertical lines across the plot at x (the change points of a history), with a label each.
+  struct Marker {
+    double x;
+    std::string label;
+  };
+  std::vector<Marker> markers;
 };
 
-// The <svg> element (XHTML-compatible markup; every text escaped).
+// The <svg> element (XHTML-compatible markup; every text escaped with report::escape).
 std::string render(const Chart& chart);
 
 // A long series reduced to at most 2 * buckets points: for each bucket of x (a pixel column),
 // the points with the least and the greatest y, in x order, so spikes and stalls survive.
 // Shorter series come back unchanged.
 std::vector<Point> decimate_min_max(const std::vector<Point>& points, size_t buckets);
-
-// Escapes text for XML/HTML content and attribute values.
-std::string escape(const std::string& text);
 
 // The plot's width in pixels (the bucket count that decimation aims at).
 constexpr int kPlotWidth = 600;

@@ -13,7 +13,7 @@ namespace {
 const std::vector<std::string_view> kGateKeys = {
     "workload", "variant",        "metric", "max",      "min",
     "baseline", "max_regression", "alpha",  "severity", "fail_when_underpowered",
-    "kind",     "min_change"};
+    "kind",     "min_change",     "confirm"};
 
 std::string metric_list() {
   std::string all;
@@ -98,7 +98,7 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
 }
 
 Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
-               const std::vector<std::string>& variants, bool workloads_complete) {
+               const std::vector<std::string>& variants, bool workloads_complete, bool compared) {
   Diagnostics& diag = r.diagnostics();
   Gate gate;
   gate.where = r.table_location();
@@ -137,7 +137,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   }
 
   // A change gate has keys of its own (change_gate_section.cc).
-  if (read_gate_kind(r, gate)) {
+  if (read_gate_kind(r, gate, compared)) {
     if (auto severity = r.choice("severity", {"critical", "warning"})) {
       gate.severity = *severity == "warning" ? GateSeverity::kWarning : GateSeverity::kCritical;
     }
@@ -203,7 +203,8 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
 }  // namespace
 
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             const std::vector<std::string>& variants, bool workloads_complete) {
+                             const std::vector<std::string>& variants, bool workloads_complete,
+                             bool compared) {
   std::vector<Gate> out;
   const toml::node* node = top.node("gates");
   if (!node) return out;
@@ -218,7 +219,7 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
     ++index;
     TableReader r(*element.as_table(), "in [[gates]] #" + std::to_string(index), top.diagnostics(),
                   top.interpolator());
-    out.push_back(read_gate(r, workloads, variants, workloads_complete));
+    out.push_back(read_gate(r, workloads, variants, workloads_complete, compared));
   }
   return out;
 }

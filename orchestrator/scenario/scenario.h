@@ -180,6 +180,9 @@ struct Gate {
   // history, failing a run that starts a change worse by at least min_change; no baseline.
   bool change = false;
   double min_change = 0.01;  // change gate: 0.01 for "1%"
+  // confirm = 1 (change gates, docs/GATES.md, "Confirming rerun"): a failing verdict measures
+  // the workload once more, at once in the same run, and the rerun decides.
+  bool confirm = false;
   GateSeverity severity = GateSeverity::kCritical;
   Location where;
 };

@@ -55,7 +55,9 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   std::vector<std::string> variants = {"default"};
   if (!scenario.compare_workers.empty()) variants = scenario.compare_workers;
   if (!scenario.compare_routers.empty()) variants = scenario.compare_routers;
-  scenario.gates = read_gates(top, scenario.workloads, variants, named);
+  scenario.gates =
+      read_gates(top, scenario.workloads, variants, named,
+                 !scenario.compare_workers.empty() || !scenario.compare_routers.empty());
 }
 
 }  // namespace

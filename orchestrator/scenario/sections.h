@@ -65,13 +65,16 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
 
 // [[gates]], each checked against the workloads read and the variants they run as ("default",
 // or the compared routers' or workers' names): names and globs must match one.
+// `compared`: the scenario has a [compare] table (its variants are measured alternately).
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             const std::vector<std::string>& variants, bool workloads_complete);
+                             const std::vector<std::string>& variants, bool workloads_complete,
+                             bool compared);
 
 // The `kind` key of a [[gates]] table (change_gate_section.cc). For kind = "change" reads the
 // change gate's keys into `gate` and returns true (the caller reads no bound); otherwise checks
-// that an explicit kind agrees with the gate's keys and returns false.
-bool read_gate_kind(TableReader& r, Gate& gate);
+// that an explicit kind agrees with the gate's keys and returns false. `compared`: as for
+// read_gates (a confirming rerun of one variant alone is refused).
+bool read_gate_kind(TableReader& r, Gate& gate, bool compared);
 // The metrics a change gate can name.
 std::span<const std::string_view> change_gate_metrics();
 

@@ -45,7 +45,7 @@ struct Reach {
 };
 
 // A new scenario key that starts a program, reaches an address or names a file belongs in the
-// two lists below; tests/unit/orchestrator/admission_test.cc fails for every key of
+// two lists below; tests/unit/orchestrator/serve/admission_test.cc fails for every key of
 // schemas/scenario.schema.json nobody has reviewed.
 //
 // Every program the scenario can start besides the bundled router and worker: [router] and

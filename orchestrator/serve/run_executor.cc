@@ -5,9 +5,10 @@
 
 #include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/run_one.h"
 #include "orchestrator/cli/exit_codes.h"
-#include "orchestrator/cli/run_one.h"
 #include "orchestrator/engine/fan_out_observer.h"
+#include "orchestrator/report/run_outputs.h"
 #include "orchestrator/serve/job_output.h"
 
 namespace benchgate::serve {
@@ -40,10 +41,7 @@ void RunExecutor::run(Job& job) {
     s.started_unix_ns = unix_now_ns();
   });
 
-  cli::RunFlags flags;
-  flags.baseline = job.options().baseline;
-  flags.promote = job.options().promote;
-  flags.strict = job.options().strict;
+  const app::RunPolicy policy{job.options().baseline, job.options().promote, job.options().strict};
   store::RunInfo info = info_;
   info.commit = job.options().commit;
   info.branch = job.options().branch;
@@ -62,13 +60,14 @@ void RunExecutor::run(Job& job) {
   {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
-    engine::FanOutObserver extra({&metrics_, &progress});
-    r = cli::run_one(job.scenario(), flags, options, db_, info, terminal, &extra);
+    engine::FanOutObserver extra({&metrics_, &progress, &live_});
+    r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
   }
+  live_.finished();
   metrics_.scenario_finished(r, info.commit);
 
   // The same lines `orchestrator run` prints after each scenario.
-  cli::print_scenario_end(r, out.get(), err.get());
+  report::print_scenario_end(r, out.get(), err.get());
   const bool cancelled = app::interrupted();
   if (cancelled) {
     std::fprintf(err.get(), "run cancelled: every child process was stopped\n");

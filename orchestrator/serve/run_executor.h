@@ -1,4 +1,4 @@
-// Runs a service job exactly as `orchestrator run` runs one scenario (run_one: stored run,
+// Runs a service job exactly as `orchestrator run` runs one scenario (app::run_one: stored run,
 // engine, gates, promotion), with the job's output and progress captured as events and the
 // service's Prometheus gauges updated.
 #pragma once
@@ -6,6 +6,7 @@
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/job_queue.h"
+#include "orchestrator/serve/live_run.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
@@ -20,11 +21,15 @@ class RunExecutor : public JobExecutor {
   void run(Job& job) override;
   void interrupt() override;
 
+  // What the running job is doing now (the web UI's live page).
+  const LiveRun& live() const { return live_; }
+
  private:
   store::Store& db_;
   const engine::EngineOptions options_;
   const store::RunInfo info_;
   metrics::MetricsObserver& metrics_;
+  LiveRun live_;
 };
 
 }  // namespace benchgate::serve

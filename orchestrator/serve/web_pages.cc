@@ -7,16 +7,21 @@
 #include <map>
 #include <set>
 
+#include "common/serialization/base64.h"
+#include "common/units/units.h"
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/history/display_format.h"
+#include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/svg_chart.h"
 #include "orchestrator/serve/job_queue.h"
+#include "orchestrator/serve/live_run.h"
+#include "orchestrator/store/sha256.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
 
-using report::svg::escape;
+using report::escape;
 
 namespace {
 
@@ -55,6 +60,63 @@ const char* state_name(JobState state) {
   return "?";
 }
 
+// The series' change points as `history changes` lists them.
+std::string change_table(const std::vector<store::StoredChangePoint>& changes) {
+  if (changes.empty()) return "<p class=\"note\">No change point in this series.</p>\n";
+  std::string out =
+      "<h2>Change points</h2>\n<table class=\"changes\"><tr><th>run</th><th>after "
+      "run</th><th class=\"text\">commits</th><th>median before</th><th>median after</th>"
+      "<th>change</th><th>95% CI</th><th>p-value</th></tr>\n";
+  for (const auto& c : changes) {
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td class=\"text\">{}</td><td>{:.4g}</td><td>{:.4g}</td>"
+        "<td>{}</td><td>{}</td><td>{:.3g}</td></tr>\n",
+        link("/runs/" + std::to_string(c.run_id), std::to_string(c.run_id)), c.previous_run_id,
+        escape(history::or_dash(c.previous_commit) + ".." + history::or_dash(c.commit)),
+        c.median_before, c.median_after, c.change ? fmt::format("{:+.1f}%", 100 * *c.change) : "-",
+        c.change_low && c.change_high
+            ? fmt::format("{:+.1f}% to {:+.1f}%", 100 * *c.change_low, 100 * *c.change_high)
+            : "-",
+        c.p_value);
+  }
+  return out + "</table>\n";
+}
+
+// The live page's script: every second it fetches /live/fragment and puts it in place of
+// #live, so the progress and the charts grow without a reload; it counts its updates on
+// <body data-updates>. No '<' or '&' in it, so the page stays well-formed XML.
+constexpr const char* kLiveScript =
+    "(function () {\n"
+    "  var updates = 0;\n"
+    "  function tick() {\n"
+    "    fetch('/live/fragment', {cache: 'no-store'})\n"
+    "      .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.text(); "
+    "})\n"
+    "      .then(function (text) {\n"
+    "        document.getElementById('live').innerHTML = text;\n"
+    "        updates += 1;\n"
+    "        document.body.setAttribute('data-updates', String(updates));\n"
+    "        document.body.removeAttribute('data-stale');\n"
+    "      })\n"
+    "      .catch(function () { document.body.setAttribute('data-stale', 'true'); })\n"
+    "      .then(function () { setTimeout(tick, 1000); });\n"
+    "  }\n"
+    "  setTimeout(tick, 1000);\n"
+    "})();\n";
+
+// The policy of the live page: its one script (by hash) and fetches of this origin only.
+std::string live_policy() {
+  const std::string hex = store::sha256_hex(kLiveScript);
+  std::vector<uint8_t> digest;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    digest.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  std::string hash;
+  serialization::append_base64(digest, hash);
+  return "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-" + hash +
+         "'; connect-src 'self'; form-action 'self'";
+}
+
 }  // namespace
 
 class PageHandler : public CivetHandler {
@@ -67,16 +129,18 @@ class PageHandler : public CivetHandler {
     WebPages::Page page = pages_.get(path, query);
     // The pages fetch nothing: the policy makes a browser refuse anything but inline style
     // and the page itself, should a name ever slip through unescaped.
+    const std::string csp =
+        page.csp.empty() ? "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+                         : page.csp;
     mg_printf(conn,
               "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
-              "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; "
-              "form-action 'self'\r\nX-Content-Type-Options: nosniff\r\n"
+              "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
               "Cache-Control: no-store\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
               page.status,
               page.status == 200   ? "OK"
               : page.status == 404 ? "Not Found"
                                    : "Bad Request",
-              page.body.size());
+              csp.c_str(), page.body.size());
     mg_write(conn, page.body.data(), page.body.size());
     return true;
   }
@@ -87,13 +151,13 @@ class PageHandler : public CivetHandler {
 
 Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port,
                                                     const std::string& db_path,
-                                                    const JobQueue& queue) {
+                                                    const JobQueue& queue, const LiveRun& live) {
   if (auto reason = app::why_cannot_listen(host_port)) {
     return Error{app::cannot_listen_message("--http", host_port, *reason)};
   }
   auto store = store::Store::open(db_path);
   if (!store) return store.error();
-  std::unique_ptr<WebPages> pages(new WebPages(queue));
+  std::unique_ptr<WebPages> pages(new WebPages(queue, live));
   pages->store_ = std::move(*store);
   std::string ports = host_port;
   const std::vector<std::string> options = {"listening_ports",    ports,  "num_threads", "2",
@@ -113,7 +177,7 @@ Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port
   return pages;
 }
 
-WebPages::WebPages(const JobQueue& queue) : queue_(queue) {}
+WebPages::WebPages(const JobQueue& queue, const LiveRun& live) : queue_(queue), live_(live) {}
 
 WebPages::~WebPages() {
   if (server_) server_->close();
@@ -123,6 +187,7 @@ WebPages::Page WebPages::get(const std::string& path, const std::string& query) 
   std::lock_guard lock(mutex_);
   if (path == "/") return runs_list(query);
   if (path == "/live") return live();
+  if (path == "/live/fragment") return {200, live_fragment()};
   if (path == "/history") return history(query);
   if (path.rfind("/runs/", 0) == 0) {
     const std::string id = path.substr(6);
@@ -202,8 +267,21 @@ WebPages::Page WebPages::run_report(int64_t run_id) {
 }
 
 WebPages::Page WebPages::live() {
-  std::string body = nav() + "<h1>Live</h1>\n<p class=\"note\">This page reloads every 2 s.</p>\n";
-  body +=
+  std::string body = nav() +
+                     "<h1>Live</h1>\n<p class=\"note\">This page updates itself every second "
+                     "(without script: it reloads every 2 s).</p>\n<div id=\"live\">";
+  body += live_fragment();
+  body += std::string("</div>\n<script>") + kLiveScript + "</script>\n";
+  Page page{
+      200,
+      report::html_page("benchgate live", body,
+                        "<noscript><meta http-equiv=\"refresh\" content=\"2\"/></noscript>\n"),
+      live_policy()};
+  return page;
+}
+
+std::string WebPages::live_fragment() {
+  std::string body =
       "<table class=\"jobs\"><tr><th>job</th><th class=\"text\">scenario</th><th "
       "class=\"text\">state</th><th>run</th><th>exit</th><th class=\"text\">error</th></tr>\n";
   int64_t running_run = 0;
@@ -217,20 +295,42 @@ WebPages::Page WebPages::live() {
         j.ended() ? std::to_string(j.exit_code) : "-", escape(j.error));
   }
   body += "</table>\n";
+  const LiveState now = live_.snapshot();
+  if (now.running) {
+    body +=
+        fmt::format("<h2>Running: {}</h2>\n<p class=\"progress\">workload {} of {}: <b>{}</b>",
+                    escape(now.scenario), now.workload, now.workloads, escape(now.workload_name));
+    if (now.in_window) {
+      body += now.window.measured ? fmt::format(", repetition {} of {}", now.window.repetition,
+                                                now.window.repetitions)
+                                  : std::string(", warm-up");
+      body +=
+          fmt::format(", {:.1f} s of {:.1f} s, {:.0f} ops/s now, p99 so far {}",
+                      static_cast<double>(now.elapsed_ns) / 1e9,
+                      static_cast<double>(now.window.duration_ns) / 1e9, now.ops_per_second,
+                      now.p99_ns > 0 ? format_duration_ns(static_cast<double>(now.p99_ns)) : "-");
+    }
+    body += "</p>\n";
+    if (report::timeline(now.timeline).empty()) {
+      body += "<p class=\"note\">Timelines: no second of a measured window yet.</p>\n";
+    } else {
+      body += "<section class=\"workload live\">" + report::timeline_charts(now.timeline) +
+              "</section>\n";
+    }
+  }
   if (running_run) {
     // The running run as stored so far: each workload appears when it has finished.
     if (auto page = report::load_html_run(*store_, running_run, {})) {
-      body += "<h2>Running: what is stored so far</h2>\n";
+      body += "<h2>Stored so far</h2>\n";
       const std::string doc = report::html_document({*page});
       const size_t a = doc.find("<article");
       const size_t b = doc.find("</article>");
       if (a != std::string::npos && b != std::string::npos) body += doc.substr(a, b + 10 - a);
     }
-  } else {
+  } else if (!now.running) {
     body += "<p>No job is running.</p>\n";
   }
-  return {200, report::html_page("benchgate live", body,
-                                 "<meta http-equiv=\"refresh\" content=\"2\"/>\n")};
+  return body;
 }
 
 WebPages::Page WebPages::history(const std::string& query) {
@@ -257,7 +357,10 @@ WebPages::Page WebPages::history(const std::string& query) {
                             variant, w.params_hash, metric,   50};
       auto series = store_->series_runs(q);
       if (!series) return bad(series.message());
-      report::MetricHistory h{workload, variant, metric, std::move(*series)};
+      auto changes = report::series_change_points(
+          *store_, {scenario, r.testbed_id, workload, variant, w.params_hash, metric});
+      if (!changes) return bad(changes.message());
+      report::MetricHistory h{workload, variant, metric, std::move(*series), std::move(*changes)};
       std::string body = nav() + fmt::format("<h1>{} {} {}</h1>\n", escape(scenario),
                                              escape(workload), escape(metric));
       body += report::history_chart(h, "");
@@ -275,6 +378,7 @@ WebPages::Page WebPages::history(const std::string& query) {
             escape(names.empty() ? "-" : names));
       }
       body += "</table>\n";
+      body += change_table(h.changes);
       return {200, report::html_page("benchgate history", body)};
     }
   }

@@ -189,6 +189,12 @@ constexpr Column<GateRecord> kGate[] = {
     field<&GateRecord::explanation>("explanation"),
     field<&GateRecord::underpowered>("underpowered"),
     field<&GateRecord::detectable>("detectable"),
+    field<&GateRecord::effect_low>("effect_low"),
+    field<&GateRecord::effect_high>("effect_high"),
+    field<&GateRecord::effect_confidence>("effect_confidence"),
+    field<&GateRecord::confirmation>("confirmation"),
+    field<&GateRecord::confirmation_observed>("confirmation_observed"),
+    field<&GateRecord::confirmation_p_value>("confirmation_p_value"),
 };
 
 constexpr Column<CalibrationRecord> kCalibration[] = {

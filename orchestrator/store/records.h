@@ -119,7 +119,7 @@ struct StoredRepetition {
   uint64_t latency_clamped = 0;
   std::vector<std::string> not_measured;
   std::optional<std::string> tool_latency_json;  // a worker adapter's printed figures
-  // Connections and TLS (schema version 11, docs/MEASUREMENT.md "Connections and TLS");
+  // Connections and TLS (schema version 13, docs/MEASUREMENT.md "Connections and TLS");
   // nothing where not measured (a WAMP workload, an adapter, cleartext for the TLS fields).
   std::optional<uint64_t> connections, handshakes;
   std::optional<int64_t> connect_p50_ns, connect_p99_ns, tls_handshake_p50_ns, tls_handshake_p99_ns,
@@ -188,6 +188,16 @@ struct GateRecord {
   std::string explanation;
   std::optional<bool> underpowered;  // relative gates that were compared
   std::optional<double> detectable;  // smallest detectable regression (a fraction)
+  // The effect's interval (gates/effect_interval.h), two-sided at effect_confidence; nothing
+  // where the method gives none and for evaluations stored before schema version 12.
+  std::optional<double> effect_low;
+  std::optional<double> effect_high;
+  std::optional<double> effect_confidence;
+  // Change gates with confirm = 1 that needed a rerun: confirmed | cleared | failed, and the
+  // rerun's figure and p-value; nothing otherwise (schema 0011).
+  std::optional<std::string> confirmation;
+  std::optional<double> confirmation_observed;
+  std::optional<double> confirmation_p_value;
 
   bool operator==(const GateRecord&) const = default;
 };

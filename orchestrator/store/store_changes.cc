@@ -1,5 +1,5 @@
 // Change points of the stored series (docs/GATES.md, "Change points"; schema 0006): the analysis
-// of orchestrator/changes over each series' run medians, kept in change_series/change_points
+// of orchestrator/changes over each series' run figures, kept in change_series/change_points
 // and resumed when a run lands, and read back (or computed, when not stored) for
 // `orchestrator history changes`.
 #include <nlohmann/json.hpp>
@@ -20,35 +20,45 @@ namespace {
 
 using namespace internal;  // NOLINT(google-build-using-namespace)
 
-// The metrics analysed and the workloads column of each (the run's median over repetitions,
-// latencies in seconds), as the view series_history defines them. errors.total is left out: a
-// relative change from zero errors has no size (gate errors with max = 0 instead).
-struct SeriesColumn {
-  const char* metric;
-  const char* expression;
-};
-constexpr std::array<SeriesColumn, 7> kColumns = {{
-    {"throughput.rps", "w.ops_per_s_median"},
-    {"throughput.bytes_per_s", "w.bytes_per_s_median"},
-    {"latency.p50", "w.p50_ns_median / 1e9"},
-    {"latency.p90", "w.p90_ns_median / 1e9"},
-    {"latency.p99", "w.p99_ns_median / 1e9"},
-    {"latency.p999", "w.p999_ns_median / 1e9"},
-    {"latency.max", "w.max_ns_median / 1e9"},
-}};
+// The metrics analysed. A series' point of a run is the workload's figure (workload_figures,
+// results::metric_figure: the median throughput, the merged histogram's percentile), the one
+// number its report prints and its gates judge, as the view series_history shows it.
+// errors.count is left out: a relative change from zero errors has no size (gate errors with
+// max = 0 instead).
+constexpr std::array<const char*, 7> kMetrics = {
+    "throughput.rps", "throughput.bytes_per_s", "latency.p50", "latency.p90",
+    "latency.p99",    "latency.p999",           "latency.max"};
 
-std::string column_list(const char* prefix_each, const char* suffix_each) {
+// `each` with METRIC replaced by every metric's name, each after a comma:
+// column_list("max(CASE WHEN f.metric = 'METRIC' THEN f.value END)").
+std::string column_list(std::string_view each) {
+  constexpr std::string_view kPlaceholder = "METRIC";
   std::string out;
-  for (const SeriesColumn& c : kColumns) {
-    out += std::string(", ") + prefix_each + c.expression + suffix_each;
+  const size_t at = each.find(kPlaceholder);
+  for (const char* metric : kMetrics) {
+    out += ", " + std::string(each.substr(0, at)) + metric +
+           std::string(each.substr(at + kPlaceholder.size()));
   }
   return out;
 }
 
+// Joins the figures of the workload row `w`, one row per analysed metric it has, as `f`.
+std::string join_figures() {
+  std::string in;
+  for (const char* metric : kMetrics) in += std::string(in.empty() ? "'" : ", '") + metric + "'";
+  return " JOIN workload_figures f ON f.workload_id = w.id AND f.metric IN (" + in + ") ";
+}
+
 std::string parameters_json(const changes::ChangeOptions& o) {
   return nlohmann::json{
-      {"alpha", o.alpha},       {"min_change", o.min_change},     {"window", o.window},
-      {"min_size", o.min_size}, {"permutations", o.permutations}, {"seed", std::to_string(o.seed)}}
+      {"alpha", o.alpha},
+      {"min_change", o.min_change},
+      {"window", o.window},
+      {"min_size", o.min_size},
+      {"permutations", o.permutations},
+      {"seed", std::to_string(o.seed)},
+      // What a point is: an analysis of the medians over repetitions (before) is not current.
+      {"points", "workload_figures"}}
       .dump();
 }
 
@@ -65,18 +75,20 @@ struct Point {
   std::string commit;
   double value;
 };
-using MetricPoints = std::array<std::vector<Point>, kColumns.size()>;
+using MetricPoints = std::array<std::vector<Point>, kMetrics.size()>;
 
 // Every finished 'ok' run of the series (of `branch` only, when given), oldest first, split by
 // metric; a run whose metric was not measured is not a point of that metric.
 Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s,
                                    const std::string& branch) {
   auto stmt =
-      db.prepare("SELECT r.id, r.started_at, r.commit_id" + column_list("", "") +
+      db.prepare("SELECT r.id, r.started_at, r.commit_id" +
+                 column_list("max(CASE WHEN f.metric = 'METRIC' THEN f.value END)") +
                  " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
-                 "AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 AND w.status = 'ok' "
+                 "AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 AND w.status = 'ok'" +
+                 join_figures() +
                  "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' "
-                 "AND (?6 = '' OR r.branch = ?6) ORDER BY r.id");
+                 "AND (?6 = '' OR r.branch = ?6) GROUP BY r.id ORDER BY r.id");
   if (!stmt) return stmt.error();
   stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
   stmt->bind(5, s.params_hash).bind(6, branch);
@@ -85,7 +97,7 @@ Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s
     auto row = stmt->step();
     if (!row) return row.error();
     if (!*row) return points;
-    for (size_t m = 0; m < kColumns.size(); ++m) {
+    for (size_t m = 0; m < kMetrics.size(); ++m) {
       const int column = 3 + static_cast<int>(m);
       if (stmt->is_null(column)) continue;
       points[m].push_back({stmt->int64(0), stmt->int64(1), stmt->text(2), stmt->real(column)});
@@ -252,9 +264,9 @@ Expected<void> update_series(sqlite::Database& db, const WorkloadSeries& s, cons
 Expected<void> update_workload_series(sqlite::Database& db, const WorkloadSeries& s) {
   auto points = load_points(db, s, "");
   if (!points) return points.error();
-  for (size_t m = 0; m < kColumns.size(); ++m) {
+  for (size_t m = 0; m < kMetrics.size(); ++m) {
     if ((*points)[m].empty()) continue;
-    if (auto ok = update_series(db, s, kColumns[m].metric, (*points)[m]); !ok) return ok;
+    if (auto ok = update_series(db, s, kMetrics[m], (*points)[m]); !ok) return ok;
   }
   return {};
 }
@@ -282,12 +294,8 @@ Expected<std::vector<WorkloadSeries>> workload_series(sqlite::Database& db, cons
 }  // namespace
 
 const std::vector<std::string>& Store::change_metrics() {
-  static const std::vector<std::string> kMetrics = [] {
-    std::vector<std::string> v;
-    for (const SeriesColumn& c : kColumns) v.emplace_back(c.metric);
-    return v;
-  }();
-  return kMetrics;
+  static const std::vector<std::string> names(kMetrics.begin(), kMetrics.end());
+  return names;
 }
 
 Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const ChangeSeriesKey& key,
@@ -295,21 +303,20 @@ Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const Ch
                                                                         size_t limit) {
   const std::string context =
       "change gate history of " + key.scenario + "/" + key.workload + " " + key.metric;
-  auto column = std::find_if(kColumns.begin(), kColumns.end(),
-                             [&](const SeriesColumn& c) { return key.metric == c.metric; });
-  if (column == kColumns.end()) {
+  if (std::find(kMetrics.begin(), kMetrics.end(), key.metric) == kMetrics.end()) {
     return Error{context + ": change points are not looked for in metric '" + key.metric + "'"};
   }
   // The series as load_points reads it, newest first from before_run, then reversed.
   auto stmt = db_->prepare(
-      std::string("SELECT r.id, ") + column->expression +
-      " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
-      "AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 AND w.status = 'ok' "
-      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND r.id < ?6 AND " +
-      column->expression + " IS NOT NULL ORDER BY r.id DESC LIMIT ?7");
+      "SELECT r.id, f.value FROM runs r INDEXED BY runs_by_scenario JOIN workloads w "
+      "ON w.run_id = r.id AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 "
+      "AND w.status = 'ok' JOIN workload_figures f ON f.workload_id = w.id AND f.metric = ?8 "
+      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND r.id < ?6 "
+      "ORDER BY r.id DESC LIMIT ?7");
   if (!stmt) return Error{context + ": " + stmt.message()};
   stmt->bind(1, key.scenario).bind(2, key.testbed_id).bind(3, key.workload).bind(4, key.variant);
   stmt->bind(5, key.params_hash).bind(6, before_run).bind(7, static_cast<int64_t>(limit));
+  stmt->bind(8, key.metric);
   std::vector<changes::HistoryPoint> points;
   while (true) {
     auto row = stmt->step();
@@ -353,12 +360,15 @@ Expected<void> Store::update_all_change_points() {
 Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilter& f,
                                                           const changes::ChangeOptions& options) {
   const std::string context = "change points";
-  // Per workload series: how many runs have each metric and the newest of them, to tell
-  // whether the stored analysis is current without reading the series.
+  // Per workload series: how many runs it has and the newest, to tell whether the stored
+  // analysis is current without reading the series (or its figures: joining them cost 5 times
+  // as much). A stored analysis of P points whose last run is the series' newest is current
+  // when the series has P runs: then every run had the metric's figure, and a figure never
+  // changes once stored. A metric some run lacks is computed each time (slower, never stale).
   auto list = db_->prepare(
-      "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash" +
-      column_list("count(", ")") + column_list("max(CASE WHEN ", " IS NOT NULL THEN r.id END)") +
-      " FROM workloads w JOIN runs r ON r.id = w.run_id JOIN testbeds t ON t.id = r.testbed_id "
+      "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash, count(*), "
+      "max(r.id) FROM workloads w JOIN runs r ON r.id = w.run_id "
+      "JOIN testbeds t ON t.id = r.testbed_id "
       "WHERE r.status = 'ok' AND w.status = 'ok' AND (?1 = '' OR r.scenario = ?1) "
       "AND (?2 = '' OR w.name = ?2) AND (?3 = '' OR w.variant = ?3) "
       "AND (?4 = 0 OR r.testbed_id = ?4) AND (?5 = '' OR r.branch = ?5) "
@@ -390,19 +400,18 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
                            list->text(5)};
     const std::string host = list->text(2);
     std::optional<MetricPoints> points;  // read once, when some metric needs computing
-    for (size_t m = 0; m < kColumns.size(); ++m) {
-      if (!f.metric.empty() && f.metric != kColumns[m].metric) continue;
-      const int64_t count = list->int64(6 + static_cast<int>(m));
-      if (count == 0) continue;
-      const int64_t newest = list->int64(6 + static_cast<int>(kColumns.size() + m));
+    for (size_t m = 0; m < kMetrics.size(); ++m) {
+      if (!f.metric.empty() && f.metric != kMetrics[m]) continue;
+      const int64_t count = list->int64(6);
+      const int64_t newest = list->int64(7);
       SeriesChanges sc;
-      sc.key = {s.scenario, s.testbed_id, s.workload, s.variant, s.params_hash, kColumns[m].metric};
+      sc.key = {s.scenario, s.testbed_id, s.workload, s.variant, s.params_hash, kMetrics[m]};
       sc.testbed_host = host;
       sc.points = count;
       if (stored_options && f.branch.empty()) {
         stored->reset();
         stored->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
-        stored->bind(5, s.params_hash).bind(6, std::string_view(kColumns[m].metric));
+        stored->bind(5, s.params_hash).bind(6, std::string_view(kMetrics[m]));
         auto st = stored->step();
         if (!st) return Error{context + ": " + st.message()};
         if (*st && stored->int64(1) == count && stored->int64(2) == newest &&
@@ -441,6 +450,7 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
           points = std::move(*loaded);
         }
         const std::vector<Point>& pts = (*points)[m];
+        if (pts.empty()) continue;  // no run has this metric's figure
         sc.points = static_cast<int64_t>(pts.size());
         sc.changes = describe(pts, changes::detect_changes(values_of(pts), options));
       }

@@ -9,23 +9,8 @@ namespace benchgate::store {
 
 std::string protocol_name(scenario::Protocol protocol) { return scenario::to_string(protocol); }
 
-std::string workload_params_json(const scenario::Workload& w) {
-  // nlohmann::json objects keep keys sorted, so dump() is canonical. This text is hashed into
-  // the series key: a WAMP workload keeps the `http` block (HTTP defaults) it has always had,
-  // since leaving it out would start a new series for every stored WAMP workload. The JSON
-  // report gives each protocol only its own block (report/json_report.cc); the hashes of
-  // known definitions are pinned in tests/unit/store/environment_test.cc.
-  nlohmann::json http = {
-      {"method", w.http.method},
-      {"target", w.http.target},
-      {"request_bytes", w.http.request_bytes},
-      {"expect_status", w.http.expect_status ? nlohmann::json(*w.http.expect_status) : nullptr},
-      {"expect_body_bytes",
-       w.http.expect_body_bytes ? nlohmann::json(*w.http.expect_body_bytes) : nullptr},
-      {"headers", w.http.headers},
-  };
-  nlohmann::json j = {
-      {"name", w.name},
+nlohmann::json load_params_json(const scenario::Workload& w) {
+  return {
       {"protocol", protocol_name(w.protocol)},
       {"warmup_ns", w.warmup_ns},
       {"duration_ns", w.duration_ns},
@@ -37,11 +22,51 @@ std::string workload_params_json(const scenario::Workload& w) {
       {"connections", w.connections},
       {"in_flight", w.in_flight},
       {"rate", w.rate},
-      {"http", std::move(http)},
   };
+}
+
+nlohmann::json http_params_json(const scenario::HttpRequest& http) {
+  return {
+      {"method", http.method},
+      {"target", http.target},
+      {"request_bytes", http.request_bytes},
+      {"expect_status", http.expect_status ? nlohmann::json(*http.expect_status) : nullptr},
+      {"expect_body_bytes",
+       http.expect_body_bytes ? nlohmann::json(*http.expect_body_bytes) : nullptr},
+      {"headers", http.headers},
+  };
+}
+
+std::string workload_params_json(const scenario::Workload& w) {
+  // nlohmann::json objects keep keys sorted, so dump() is canonical. This text is hashed into
+  // the series key: a WAMP workload keeps the `http` block (HTTP defaults) it has always had,
+  // since leaving it out would start a new series for every stored WAMP workload. The JSON
+  // report gives each protocol only its own block (report/json_report.cc); the hashes of
+  // known definitions are pinned in tests/unit/orchestrator/store/environment_test.cc.
+  nlohmann::json j = load_params_json(w);
+  j["name"] = w.name;
+  j["http"] = http_params_json(w.http);
   // Only WAMP workloads carry the key, so HTTP workloads keep the hashes (series) they had.
   if (!scenario::is_http(w.protocol)) j["wamp"] = wamp_params_json(w.wamp);
+  // TLS and HTTP/2 settings only where they apply, for the same reason: an https or h2
+  // workload is a series of its own, a cleartext HTTP/1.1 one keeps its hash.
+  if (w.tls.enabled) j["tls"] = tls_params_json(w.tls);
+  if (w.protocol == scenario::Protocol::kHttp2) j["http2"] = http2_params_json(w);
   return j.dump();
+}
+
+nlohmann::json tls_params_json(const scenario::TlsSettings& tls) {
+  if (!tls.enabled) return nullptr;
+  const auto text = [](const std::string& v) { return v.empty() ? nlohmann::json() : v; };
+  return {{"version", text(tls.version)}, {"ciphers", text(tls.ciphers)}, {"sni", text(tls.sni)},
+          {"ca_file", text(tls.ca_file)}, {"insecure", tls.insecure},     {"alpn", tls.alpn}};
+}
+
+nlohmann::json http2_params_json(const scenario::Workload& w) {
+  if (w.protocol != scenario::Protocol::kHttp2) return nullptr;
+  return {{"streams", w.http2.streams},
+          {"initial_window", w.http2.initial_window},
+          {"max_frame_size", w.http2.max_frame_size}};
 }
 
 nlohmann::json wamp_params_json(const scenario::WampRequest& wamp) {

@@ -18,8 +18,17 @@ std::string protocol_name(scenario::Protocol protocol);
 // text. Every new field of scenario::Workload must be added here.
 std::string workload_params_json(const scenario::Workload& workload);
 
-// The WAMP keys of a workload (its `wamp` object above, and in the JSON report's parameters).
+// The blocks of workload_params_json, which the JSON report's `parameters` are made of too
+// (report/json_report.cc), so that both say a workload's definition with the same keys:
+// the keys of every protocol (protocol, windows, load, worker; not the name),
+nlohmann::json load_params_json(const scenario::Workload& workload);
+// the HTTP keys (an expectation not given is null),
+nlohmann::json http_params_json(const scenario::HttpRequest& http);
+// and the WAMP keys.
 nlohmann::json wamp_params_json(const scenario::WampRequest& wamp);
+// A workload's TLS settings (null without tls) and HTTP/2 settings (null unless http2).
+nlohmann::json tls_params_json(const scenario::TlsSettings& tls);
+nlohmann::json http2_params_json(const scenario::Workload& workload);
 
 // SHA-256 (hex) of workload_params_json.
 std::string workload_params_hash(const scenario::Workload& workload);

@@ -1,7 +1,10 @@
 // Workers that are already running (started by hand, or pods placed by Kubernetes): the
 // orchestrator only connects to them and never stops them, so it cannot replace one either:
 // after a failed workload it only checks that each still answers.
+#include <algorithm>
+
 #include "orchestrator/grpc/channel.h"
+#include "orchestrator/workers/discovery.h"
 #include "orchestrator/workers/worker_pool.h"
 
 namespace benchgate::workers {
@@ -10,9 +13,12 @@ namespace {
 class ConnectingPool : public WorkerPool {
  public:
   ConnectingPool(std::vector<std::string> addresses, std::string token)
-      : addresses_(std::move(addresses)), token_(std::move(token)) {}
+      : entries_(addresses), addresses_(std::move(addresses)), token_(std::move(token)) {}
 
   Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) override {
+    if (std::any_of(entries_.begin(), entries_.end(), is_dns_entry)) {
+      return start_by_name(count, deadline);
+    }
     if (count > addresses_.size()) {
       return Error{"the scenario needs " + std::to_string(count) + " workers but only " +
                    std::to_string(addresses_.size()) + " worker addresses were given"};
@@ -43,7 +49,30 @@ class ConnectingPool : public WorkerPool {
   void stop() override { stubs_.clear(); }
 
  private:
-  std::vector<std::string> addresses_;
+  // A `dns:NAME:PORT` entry: wait until `count` of the addresses the names resolve to answer
+  // (discovery.h), resolving again each round, then use those. Resolved on every start, so a
+  // run after scaling the workers finds the new ones.
+  Expected<void> start_by_name(size_t count, std::chrono::steady_clock::time_point deadline) {
+    if (stubs_.size() >= count) return {};
+    auto probe = [this](const std::string& address,
+                        std::chrono::steady_clock::time_point until) -> Expected<void> {
+      auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(address, token_));
+      auto described = describe_worker(*stub, "worker at " + address, until);
+      if (!described) return described.error();
+      return {};
+    };
+    auto found = wait_for_workers(entries_, count, deadline, system_resolver(), probe);
+    if (!found) return found.error();
+    addresses_ = std::move(found).value();
+    stubs_.clear();
+    for (const auto& address : addresses_) {
+      stubs_.push_back(v1::Worker::NewStub(grpcutil::make_worker_channel(address, token_)));
+    }
+    return {};
+  }
+
+  std::vector<std::string> entries_;    // as given: HOST:PORT or dns:NAME:PORT
+  std::vector<std::string> addresses_;  // HOST:PORT of each worker used
   std::string token_;
   std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
 };

@@ -9,6 +9,7 @@
 #include <boost/beast/http/error.hpp>
 
 #include "common/time/clock.h"
+#include "common/util/thread_spare.h"
 #include "router/metrics/inject_work.h"
 
 namespace benchgate::router::http {
@@ -25,27 +26,19 @@ constexpr uint64_t kInlineBodyBytes = 16 * 1024;
 constexpr size_t kFlushBytes = 64 * 1024;
 constexpr int64_t kLingerNs = 2'000'000'000;
 
-asio::steady_timer::time_point steady_time_point(int64_t ns) {
-  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
-}
-
 std::string_view allowed_methods(Route route) { return route == Route::kEcho ? "POST" : "GET"; }
 
-// The serving thread's spare read buffer. A connection with nothing buffered holds no read
-// buffer: it waits for readability, takes this one (a swap), reads and parses, and gives it
-// back before its next asynchronous operation unless bytes are left over in it (a request
-// that arrived in pieces, pipelined requests not answered yet). So 10,000 idle connections
-// hold no read buffers, and a busy one allocates nothing per request. A session only runs on
-// its own serving thread, and sessions of one thread never run at once.
-beast::flat_buffer& thread_spare_input() {
-  thread_local beast::flat_buffer spare;
-  return spare;
-}
+// The serving thread's spare read buffer (common/util/thread_spare.h): a connection takes it
+// when it becomes readable with nothing buffered and gives it back before its next
+// asynchronous operation unless bytes are left over in it (a request that arrived in pieces,
+// pipelined requests not answered yet). A session only runs on its own serving thread, and
+// sessions of one thread never run at once.
+struct InputTag {};
+using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 
 }  // namespace
 
-Session::Session(asio::ip::tcp::socket socket, const ServerOptions& options,
-                 metrics::ThreadStats& stats)
+Session::Session(net::Stream socket, const ServerOptions& options, metrics::ThreadStats& stats)
     : socket_(std::move(socket)),
       options_(options),
       limits_(options.route_limits()),
@@ -74,15 +67,15 @@ void Session::start() {
 }
 
 void Session::close() {
-  if (closed_) return;
-  closed_ = true;
-  error_code ignored;
-  socket_.close(ignored);
+  if (state_ == State::kClosed) return;
+  state_ = State::kClosed;
+  net::close_stream(socket_);
   deadline_timer_.cancel();
   delay_timer_.cancel();
 }
 
 void Session::do_read() {
+  state_ = State::kReading;
   if (in_.size() > 0) {
     // Part of a request is buffered: read behind it.
     socket_.async_read_some(in_.prepare(kReadChunk),
@@ -97,10 +90,10 @@ void Session::do_read() {
 }
 
 void Session::on_readable(const error_code& ec) {
-  if (closed_) return;
+  if (state_ != State::kReading) return;
   if (ec) return close();
   // in_ is empty here: take the thread's buffer (the socket is non-blocking).
-  if (in_.capacity() == 0) swap(in_, thread_spare_input());
+  if (in_.capacity() == 0) SpareInput::lend(in_);
   error_code read_ec;
   const size_t bytes = socket_.read_some(in_.prepare(kReadChunk), read_ec);
   if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) return do_read();
@@ -109,14 +102,12 @@ void Session::on_readable(const error_code& ec) {
 
 void Session::park_input() {
   if (in_.size() > 0 || in_.capacity() == 0) return;
-  beast::flat_buffer& spare = thread_spare_input();
   // The thread keeps the larger of the two; the connection frees what it still holds.
-  if (spare.capacity() < in_.capacity()) swap(in_, spare);
-  in_.shrink_to_fit();
+  SpareInput::give_back(in_);
 }
 
 void Session::on_read(const error_code& ec, size_t bytes) {
-  if (closed_) return;
+  if (state_ != State::kReading) return;
   // End of stream or a reset: every complete request was already answered.
   if (ec) {
     park_input();
@@ -128,6 +119,11 @@ void Session::on_read(const error_code& ec, size_t bytes) {
 }
 
 void Session::process(int64_t now_ns) {
+  parse(now_ns);
+  advance(now_ns);
+}
+
+void Session::parse(int64_t now_ns) {
   while (in_.size() > 0) {
     if (!parser_) {
       parser_.emplace(limits_, options_.max_header_bytes, options_.max_body_bytes, body_,
@@ -152,30 +148,32 @@ void Session::process(int64_t now_ns) {
     }
   }
 
-  // A header that arrives in pieces must be complete within the header timeout of its start.
-  const bool partial_header = parser_ && !parser_->is_header_done() && in_.size() > 0;
-  if (!partial_header) {
-    header_started_ns_ = 0;
-  } else if (header_started_ns_ == 0) {
-    header_started_ns_ = now_ns;
-  }
-  // And a body within the body timeout of its header (a slow body holds a buffer).
-  const bool partial_body = parser_ && parser_->is_header_done() && !parser_->is_done();
-  if (!partial_body) {
-    body_started_ns_ = 0;
-  } else if (body_started_ns_ == 0) {
-    body_started_ns_ = now_ns;
-  }
+  Partial::Kind kind = Partial::Kind::kNone;
+  if (parser_ && !parser_->is_header_done() && in_.size() > 0) kind = Partial::Kind::kHeader;
+  if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::Kind::kBody;
+  // A request's header (or body) is timed from the read that first left it partial.
+  if (kind != partial_.kind) partial_ = Partial{kind, kind == Partial::Kind::kNone ? 0 : now_ns};
+}
 
+void Session::advance(int64_t now_ns) {
   if (!out_.empty() || tail_.active) return do_write(now_ns);
   if (delay_until_ns_ != 0) return start_delay();
   if (close_after_write_) return linger();
-  deadline_ns_ = now_ns + options_.idle_timeout_ns;
-  if (header_started_ns_ != 0) deadline_ns_ = header_started_ns_ + options_.header_timeout_ns;
-  if (body_started_ns_ != 0) {
-    deadline_ns_ = std::min(deadline_ns_, body_started_ns_ + options_.body_timeout_ns);
-  }
+  deadline_ns_ = read_deadline(now_ns);
   do_read();
+}
+
+int64_t Session::read_deadline(int64_t now_ns) const {
+  const int64_t idle = now_ns + options_.idle_timeout_ns;
+  switch (partial_.kind) {
+    case Partial::Kind::kNone:
+      break;
+    case Partial::Kind::kHeader:
+      return partial_.since_ns + options_.header_timeout_ns;
+    case Partial::Kind::kBody:
+      return std::min(idle, partial_.since_ns + options_.body_timeout_ns);
+  }
+  return idle;
 }
 
 ConnectionHeader Session::connection_header() const {
@@ -254,6 +252,7 @@ void Session::release_body() {
 }
 
 void Session::do_write(int64_t now_ns) {
+  state_ = State::kWriting;
   size_t count = 0;
   if (!out_.empty()) write_buffers_[count++] = asio::buffer(out_);
   const std::string_view block = pattern_block();
@@ -290,7 +289,7 @@ void Session::do_write(int64_t now_ns) {
 }
 
 void Session::on_write(const error_code& ec, size_t bytes) {
-  if (closed_) return;
+  if (state_ != State::kWriting) return;
   if (ec) return close();
   stats_.counters.bytes_sent += bytes;
   out_.clear();
@@ -304,21 +303,21 @@ void Session::on_write(const error_code& ec, size_t bytes) {
   pending_parsed_ns_.clear();
   // A delayed answer precedes a close: only the request that asked for the delay (or one
   // before it) can have asked to close, and nothing after it was parsed yet.
-  if (delay_until_ns_ != 0) return start_delay();
-  if (close_after_write_) return linger();
+  if (delay_until_ns_ != 0 || close_after_write_) return advance(now_ns);
   process(now_ns);
 }
 
 void Session::start_delay() {
+  state_ = State::kDelaying;
   park_input();
   deadline_ns_ = delay_until_ns_ + options_.idle_timeout_ns;
-  delay_timer_.expires_at(steady_time_point(delay_until_ns_));
+  delay_timer_.expires_at(steady_point(delay_until_ns_));
   delay_timer_.async_wait(
       [self = shared_from_this()](const error_code& ec) { self->on_delay(ec); });
 }
 
 void Session::on_delay(const error_code& ec) {
-  if (closed_ || ec) return;
+  if (state_ != State::kDelaying || ec) return;
   append_head(out_, 200, 0, {}, delay_connection_);
   pending_parsed_ns_.push_back(delay_parsed_ns_);
   delay_until_ns_ = 0;
@@ -326,9 +325,8 @@ void Session::on_delay(const error_code& ec) {
 }
 
 void Session::linger() {
-  lingering_ = true;
-  error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  state_ = State::kLingering;
+  net::half_close(socket_);
   const int64_t now_ns = steady_now_ns();
   deadline_ns_ = now_ns + std::min(kLingerNs, options_.idle_timeout_ns);
   arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
@@ -340,7 +338,7 @@ void Session::linger() {
 }
 
 void Session::on_linger_read(const error_code& ec, size_t bytes) {
-  if (closed_) return;
+  if (state_ != State::kLingering) return;
   if (ec) return close();
   stats_.counters.bytes_received += bytes;
   socket_.async_read_some(in_.prepare(kReadChunk),
@@ -350,16 +348,16 @@ void Session::on_linger_read(const error_code& ec, size_t bytes) {
 }
 
 void Session::arm_deadline_timer(int64_t at_ns) {
-  deadline_timer_.expires_at(steady_time_point(at_ns));
+  deadline_timer_.expires_at(steady_point(at_ns));
   deadline_timer_.async_wait(
       [self = shared_from_this()](const error_code& ec) { self->on_deadline(ec); });
 }
 
 void Session::on_deadline(const error_code& ec) {
-  if (closed_ || ec == asio::error::operation_aborted) return;
+  if (state_ == State::kClosed || ec == asio::error::operation_aborted) return;
   const int64_t now_ns = steady_now_ns();
   if (now_ns >= deadline_ns_) {
-    if (!lingering_) ++stats_.counters.timed_out;
+    if (state_ != State::kLingering) ++stats_.counters.timed_out;
     return close();
   }
   // Every deadline is set at least check_interval_ns_ after the moment it is set (or, for a

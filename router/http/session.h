@@ -6,6 +6,12 @@
 // while it has something to read (an idle connection holds none); the parser is rebuilt in
 // place; fixed responses are copied from bytes serialised once. Errors are error_codes, counted by
 // kind. A session lives on exactly one serving thread and is only touched from it.
+//
+// The connection's state is one field (State): which operation is pending besides the
+// deadline timer, and so which deadline applies. Every completion handler first checks that
+// the session is still in the state that started it. HTTP/2 on the same port adds its own
+// states (the preface, then frames) beside these, not flags inside them. The socket is a
+// net::Stream (router/net/stream.h): that is where TLS goes.
 #pragma once
 
 #include <array>
@@ -24,6 +30,7 @@
 #include "router/http/responses.h"
 #include "router/http/server_options.h"
 #include "router/metrics/thread_stats.h"
+#include "router/net/stream.h"
 
 namespace benchgate::router::http {
 
@@ -32,8 +39,7 @@ using SessionHook =
 
 class Session : public std::enable_shared_from_this<Session>, public SessionHook {
  public:
-  Session(boost::asio::ip::tcp::socket socket, const ServerOptions& options,
-          metrics::ThreadStats& stats);
+  Session(net::Stream socket, const ServerOptions& options, metrics::ThreadStats& stats);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -44,6 +50,30 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
 
  private:
   using error_code = boost::system::error_code;
+
+  enum class State : uint8_t {
+    // Waiting for bytes of a request (a read or a wait for readability is pending). The
+    // deadline: --idle-timeout, or what the partial request allows (Partial).
+    kReading,
+    // Writing answers (out_, tail_); the idle timeout counts from the write's start.
+    kWriting,
+    // A /bench/delay answer waits for its instant (delay_timer_); idle timeout after it.
+    kDelaying,
+    // The last answer is written and the send side shut: input is read and dropped until the
+    // peer closes or min(2 s, --idle-timeout) passes, which is not counted as a timeout.
+    kLingering,
+    // The socket is closed; completions that still arrive do nothing.
+    kClosed,
+  };
+
+  // What the parser holds of a request that has not fully arrived, and since when: a header
+  // must be complete within --header-timeout of its first byte, a body within --body-timeout
+  // of its header (a slow body holds a buffer). Kept across writes of pipelined answers.
+  struct Partial {
+    enum class Kind : uint8_t { kNone, kHeader, kBody };
+    Kind kind = Kind::kNone;
+    int64_t since_ns = 0;
+  };
 
   // A large body written straight from where it lies instead of being copied into out_.
   struct Tail {
@@ -60,8 +90,14 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   // Before an asynchronous operation: an empty read buffer goes back to the thread (or is
   // freed), so that only connections with bytes left over hold one.
   void park_input();
-  // Parses what is buffered and queues answers, then writes, waits for a delay or reads.
+  // Parses what is buffered and queues answers, then advances.
   void process(int64_t now_ns);
+  void parse(int64_t now_ns);
+  // The next state, in the order answers go out: queued answers are written, then a delayed
+  // answer waits, then a connection that gave its last answer lingers; otherwise it reads.
+  void advance(int64_t now_ns);
+  // The deadline while reading: idle, or what the partial request allows.
+  int64_t read_deadline(int64_t now_ns) const;
   void respond(int64_t now_ns);
   void reject(const error_code& ec, int64_t now_ns);
   void do_write(int64_t now_ns);
@@ -79,7 +115,7 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   void on_deadline(const error_code& ec);
   ConnectionHeader connection_header() const;
 
-  boost::asio::ip::tcp::socket socket_;
+  net::Stream socket_;
   const ServerOptions& options_;
   const RouteLimits limits_;
   metrics::ThreadStats& stats_;
@@ -103,14 +139,14 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   // Lazy deadline: the timer fires at least every check_interval_ns_ and compares the clock
   // with deadline_ns_, so moving the deadline costs a store instead of a timer re-arm.
   int64_t deadline_ns_ = 0;
-  int64_t header_started_ns_ = 0;
-  int64_t body_started_ns_ = 0;  // the header of a request whose body is still arriving
+  Partial partial_;
   const int64_t check_interval_ns_;
   boost::asio::steady_timer deadline_timer_;
 
+  State state_ = State::kReading;
+  // The answer queued last is the connection's last (Connection: close, or an error): once it
+  // is written the session lingers instead of reading.
   bool close_after_write_ = false;
-  bool lingering_ = false;
-  bool closed_ = false;
 };
 
 using SessionList = boost::intrusive::list<Session, boost::intrusive::constant_time_size<false>>;

@@ -7,40 +7,40 @@
 // the buffered-bytes budget, and is given back once nothing is left in it). The buffer is the
 // WAMP thread's spare (the largest one seen, up to 1 MiB), held by a connection only while it
 // has bytes to handle (an idle connection holds none; one holding more than 64 KiB reserves
-// it). Writes gather the queued messages with their 4-byte headers into one write.
+// it). Writes gather the queued messages with their 4-byte headers into one write. Counters,
+// timers, the queue and the close are the shared lifecycle's (transport_connection.h).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <memory>
-#include <optional>
 #include <vector>
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/buffer.hpp>
 
+#include "common/util/thread_spare.h"
 #include "router/memory/buffer_budget.h"
-#include "router/wamp/connection.h"
+#include "router/net/stream.h"
 #include "router/wamp/rawsocket_framing.h"
-#include "router/wamp/session.h"
+#include "router/wamp/transport_connection.h"
 
 namespace benchgate::router::wamp {
 
-class WampCore;
-
-class RawSocketConnection final : public Connection,
-                                  public std::enable_shared_from_this<RawSocketConnection> {
+class RawSocketConnection final : public TransportConnection<RawSocketConnection, net::Stream> {
  public:
-  RawSocketConnection(boost::asio::ip::tcp::socket socket, WampCore& core);
+  RawSocketConnection(net::Stream socket, WampCore& core);
   ~RawSocketConnection() override;
 
-  void start() override;
-  void shutdown() override;
-  SendResult send(Frame frame) override;
-  void close_after_flush() override;
-
  private:
-  using error_code = boost::system::error_code;
+  friend class TransportConnection<RawSocketConnection, net::Stream>;
+  static constexpr uint8_t kMessageTag = static_cast<uint8_t>(FrameType::kMessage);
+
+  // The lifecycle's hooks.
+  void begin_handshake();
+  void queued() { schedule_write(); }
+  void write_queued();
+  // After the last queued message: half-close, read and discard until the peer closes (so
+  // that unread input does not turn our close into a reset that could lose the ABORT).
+  void close_flushed();
 
   void on_handshake(const error_code& ec);
   void refuse(HandshakeError error);
@@ -57,45 +57,20 @@ class RawSocketConnection final : public Connection,
   bool reserve_input(size_t total);
   // The budget is spent: ABORT, then close.
   void refuse_over_budget(size_t total);
-  void schedule_write();
-  void do_write();
-  void on_write(const error_code& ec);
-  // After the last queued message: half-close, read and discard until the peer closes (so
-  // that unread input does not turn our close into a reset that could lose the ABORT).
-  void drain();
   void discard_input();
-  // Closes at once, as if the peer had gone: its queue passed --max-queued-bytes (a slow
-  // consumer, counted), or a message for it found no room in the buffered-bytes budget (counted
-  // as the budget's refusal).
-  void drop_session(bool slow_consumer);
-  // Ends the connection: the session leaves, the socket closes. Idempotent.
-  void finish();
 
-  boost::asio::ip::tcp::socket socket_;
-  WampCore& core_;
-  boost::asio::steady_timer timer_;
   std::array<uint8_t, 4> handshake_{};
   std::array<uint8_t, 4> reply_{};
-  std::optional<Session> session_;
-  uint32_t max_in_ = 0;   // what we announced
-  uint32_t max_out_ = 0;  // what the client announced, within --max-message-bytes
+  uint32_t max_in_ = 0;  // what we announced
 
-  std::unique_ptr<uint8_t[]> in_;
-  size_t in_capacity_ = 0;
-  memory::Reservation input_budget_;  // in_capacity_ past kUnbudgetedBytes
+  ByteBlock in_;
+  memory::Reservation input_budget_;  // in_'s capacity past kUnbudgetedBytes
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
 
-  OutboundQueue queue_;
   std::vector<std::array<uint8_t, 4>> headers_;
   std::vector<boost::asio::const_buffer> gather_;
   size_t in_flight_ = 0;  // queued messages the current write carries
-
-  bool writing_ = false;
-  bool closing_ = false;
-  bool finished_ = false;
-  bool dropped_ = false;  // as a slow consumer: nothing more is written
-  bool admitted_ = false;
 };
 
 }  // namespace benchgate::router::wamp

@@ -169,6 +169,19 @@ class ReportOfARealRun(unittest.TestCase):
             runs = c["series"][1]
             self.assertEqual((runs["drawn"], runs["marked"]), (2, 1))
 
+    def test_the_gate_table_gives_each_gates_interval_or_the_reason_there_is_none(self):
+        # hello's throughput gate has one baseline run (nested-t without a spread), the
+        # errors gates are absolute: none has an interval, and each says why.
+        table = self.html.split('<table class="gates">', 1)[1].split("</table>", 1)[0]
+        rows = re.findall(r"<tr><td class=\"text verdict-.*?</tr>", table)
+        self.assertEqual(len(rows), 3, table)
+        cells = [re.search(r'<td class="ci">(.*?)</td>', r).group(1) for r in rows]
+        self.assertEqual(sorted(cells), sorted(
+            ['-<span class="why"> an absolute gate compares its figure with a bound: no test, '
+             'no interval</span>'] * 2 +
+            ['-<span class="why"> one baseline run: nothing measures the between-run '
+             'spread</span>']))
+
     def test_report_of_the_stored_run_is_the_same_file(self):
         again = Run(["report", str(self.run_id), "--db", self.db], cwd=self.dir).run()
         self.assertEqual(again.returncode, 0, again.stderr)
@@ -213,6 +226,8 @@ class ReportOfARealRun(unittest.TestCase):
         self.assertEqual(html.count("Timeline: not stored"), 2)
         self.assertEqual(html.count("Per worker: not stored"), 2)
         self.assertEqual(html.count('data-chart="spectrum"'), 2)
+        # Gate rows from before the interval was stored: each says why it has none.
+        self.assertEqual(html.count("an absolute gate compares its figure"), 2)
         if browser.chromium():
             with browser.Browser() as b:
                 b.open("file://" + os.path.abspath(out))

@@ -229,7 +229,7 @@ severity = "warning"
         self.assertEqual(workloads["tls12"]["repetitions"][0]["tls"]["cipher"],
                          "ECDHE-RSA-AES128-GCM-SHA256")
         self.assertEqual(workloads["tls12"]["repetitions"][0]["operations"], 200)
-        # SQLite (schema version 11) keeps what the server chose and the setup figures.
+        # SQLite (schema version 13) keeps what the server chose and the setup figures.
         db = sqlite3.connect(self.db)
         rows = db.execute(
             "SELECT w.name, r.tls_version, r.tls_cipher, r.alpn, r.connections, r.handshakes, "

@@ -51,6 +51,32 @@ max_regression = "90%"
 BRANCH = "<b>x</b>&\"'"
 
 
+def start_service(directory):
+    """A real `orchestrator serve` with --http on free loopback ports: (Run, grpc, http URL)."""
+    scenarios = os.path.join(directory, "scenarios")
+    os.makedirs(scenarios, exist_ok=True)
+    service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                   "--http", "127.0.0.1:0", "--db", os.path.join(directory, "serve.db"),
+                   "--scenarios", scenarios], cwd=directory)
+    service.env["TMPDIR"] = directory
+    service.start()
+    ready = service.proc.stdout.readline()
+    fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
+    assert "http" in fields, ready
+    return service, fields["grpc"], "http://" + fields["http"]
+
+
+def stop_service(service):
+    if service.proc.poll() is None:
+        service.proc.terminate()
+        try:
+            service.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            service.proc.kill()
+            service.proc.communicate()
+    kill_tagged(service.tag)
+
+
 def fetch(url, data=None):
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
@@ -59,21 +85,105 @@ def fetch(url, data=None):
         return e.code, e.read().decode(), dict(e.headers)
 
 
+# The live page's state: its updates, whether it is still the page first opened (a reload
+# would lose the marker), and the points the running workload's throughput chart has drawn.
+LIVE_JS = """JSON.stringify({
+  updates: document.body ? Number(document.body.dataset.updates || 0) : 0,
+  same_page: window.__benchgate_marker === 1,
+  running: document.body ? document.body.textContent.includes('Running: web_live') : false,
+  charts: """ + CHARTS_JS.replace("JSON.stringify(", "(", 1) + """
+})"""
+
+LIVE_SECONDS = 8
+
+LIVE_SCENARIO = f"""
+name = "web_live"
+
+[router]
+impl = "builtin"
+
+[defaults]
+warmup = "0s"
+duration = "{LIVE_SECONDS}s"
+repetitions = 1
+workers = 1
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 2
+"""
+
+
+class LivePage(unittest.TestCase):
+    """The live page in Chromium while a bounded run is in progress: the same page (never
+    reloaded) gains points in the running workload's timelines, by the page's own updates."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="benchgate-web-live-")
+        cls.service, cls.grpc, cls.http = start_service(cls.dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_service(cls.service)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_the_charts_of_the_running_window_grow_on_the_open_page(self):
+        if not browser.chromium():
+            self.skipTest("Debian package chromium is not installed")
+        path = write_scenario(self.dir, "live.toml", LIVE_SCENARIO)
+        url = self.http + "/live"
+        samples = []
+        screenshot = os.path.join(ARTIFACTS, "live-running.png")
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        if os.path.exists(screenshot):
+            os.remove(screenshot)
+        with browser.Browser() as b:
+            b.open(url)
+            b.evaluate("window.__benchgate_marker = 1")
+            job = subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=self.dir)
+            try:
+                deadline = time.monotonic() + 120
+                while job.poll() is None and time.monotonic() < deadline:
+                    state = json.loads(b.evaluate(LIVE_JS))
+                    throughput = [c for c in state["charts"] if c["kind"] == "throughput"]
+                    points = sum(s["drawn"] for c in throughput for s in c["series"])
+                    for c in state["charts"]:
+                        for s in c["series"]:
+                            self.assertEqual(s["declared"], s["drawn"], (c["kind"], s["name"]))
+                    samples.append((state["updates"], state["same_page"], state["running"],
+                                    points))
+                    if points >= 3 and not os.path.exists(screenshot):
+                        b.screenshot(screenshot)
+                    time.sleep(0.2)
+                out, err = job.communicate(timeout=60)
+            finally:
+                if job.poll() is None:
+                    job.kill()
+                    job.communicate()
+            errors, requests = b.errors(), b.requests()
+        self.assertEqual(job.returncode, 0, out + err)
+        self.assertEqual(errors, [])
+        self.assertEqual(set(requests), {url, self.http + "/live/fragment"})
+        self.assertTrue(all(same for _, same, _, _ in samples), "the page was reloaded")
+        # While the job ran, the points came in as the seconds of the window passed: at least
+        # three different counts, never fewer than the update before, up to the window's.
+        running = [p for _, _, r, p in samples if r and p > 0]
+        self.assertGreaterEqual(len(set(running)), 3, samples)
+        self.assertEqual(running, sorted(running), samples)
+        self.assertLessEqual(max(running), LIVE_SECONDS)
+        self.assertGreater(samples[-1][0], samples[0][0], "the page never updated itself")
+        self.assertTrue(os.path.exists(screenshot))
+
+
 class WebPages(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="benchgate-web-")
-        scenarios = os.path.join(cls.dir, "scenarios")
-        os.mkdir(scenarios)
-        cls.service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
-                           "--http", "127.0.0.1:0", "--db", os.path.join(cls.dir, "serve.db"),
-                           "--scenarios", scenarios], cwd=cls.dir)
-        cls.service.env["TMPDIR"] = cls.dir
-        cls.service.start()
-        ready = cls.service.proc.stdout.readline()
-        fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
-        assert "http" in fields, ready
-        cls.grpc, cls.http = fields["grpc"], "http://" + fields["http"]
+        cls.service, cls.grpc, cls.http = start_service(cls.dir)
         path = write_scenario(cls.dir, "web.toml", SCENARIO)
         seed = subprocess.run([ORCHESTRATOR, "run", "--server", cls.grpc, path, "--promote",
                                "main", "--branch", "main"], capture_output=True, text=True,
@@ -96,34 +206,29 @@ class WebPages(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        if cls.service.proc.poll() is None:
-            cls.service.proc.terminate()
-            try:
-                cls.service.proc.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                cls.service.proc.kill()
-                cls.service.proc.communicate()
-        kill_tagged(cls.service.tag)
+        stop_service(cls.service)
         shutil.rmtree(cls.dir, ignore_errors=True)
 
-    def open_in_chromium(self, path, name):
-        """Opens a page; asserts no error and no request but itself; returns its charts."""
+    def open_in_chromium(self, path, name, also=()):
+        """Opens a page; asserts no error and no request but itself (and the pages of `also`,
+        which it may fetch); returns its charts."""
         url = self.http + path
         with browser.Browser() as b:
             b.open(url)
             self.assertEqual(b.errors(), [], path)
-            self.assertEqual(set(b.requests()), {url}, path)
+            self.assertEqual(set(b.requests()) - {self.http + p for p in also}, {url}, path)
             charts = json.loads(b.evaluate(CHARTS_JS))
             os.makedirs(ARTIFACTS, exist_ok=True)
             b.screenshot(os.path.join(ARTIFACTS, name + ".png"))
         return charts
 
-    def page(self, path):
+    def page(self, path, script=False):
         status, body, headers = fetch(self.http + path)
         self.assertEqual(status, 200, (path, body))
         self.assertIn("default-src 'none'", headers["Content-Security-Policy"])
         ET.fromstring(body.split("\n", 1)[1])  # well formed, after <!DOCTYPE html>
-        self.assertNotIn("<script", body)
+        if not script:
+            self.assertNotIn("<script", body)
         return body
 
     def test_the_runs_list_filters_and_escapes_what_a_client_chose(self):
@@ -174,14 +279,28 @@ class WebPages(unittest.TestCase):
         runs = charts[0]["series"][1]
         self.assertEqual((runs["drawn"], runs["marked"]), (2, 1))
 
-    def test_the_live_page_showed_the_running_job_and_reloads_itself(self):
+    def test_the_live_page_showed_the_running_job_and_updates_itself(self):
         self.assertIsNotNone(self.live_while_running, "the live page never showed a running job")
-        self.assertIn('<meta http-equiv="refresh" content="2"/>', self.live_while_running)
-        body = self.page("/live")
+        # Without script it reloads; with it, its one script (allowed by hash) fetches the
+        # changing part from this origin only.
+        self.assertIn('<noscript><meta http-equiv="refresh" content="2"/></noscript>',
+                      self.live_while_running)
+        body = self.page("/live", script=True)
+        self.assertEqual(body.count("<script>"), 1)
+        _, _, headers = fetch(self.http + "/live")
+        policy = headers["Content-Security-Policy"]
+        self.assertIn("script-src 'sha256-", policy)
+        self.assertIn("connect-src 'self'", policy)
+        self.assertNotIn("unsafe-eval", policy)
         self.assertIn("No job is running.", body)
         self.assertEqual(body.count("<td class=\"text\">finished</td>"), 2)
+        status, fragment, headers = fetch(self.http + "/live/fragment")
+        self.assertEqual(status, 200)
+        self.assertIn("default-src 'none'", headers["Content-Security-Policy"])
+        self.assertNotIn("<script", fragment)
+        ET.fromstring("<div>" + fragment + "</div>")
         if browser.chromium():
-            self.open_in_chromium("/live", "live")
+            self.open_in_chromium("/live", "live", also=("/live/fragment",))
 
     def test_unknown_pages_bad_queries_and_anything_but_get(self):
         self.assertEqual(fetch(self.http + "/runs/999")[0], 404)

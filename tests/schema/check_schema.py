@@ -21,6 +21,7 @@ ALLOWED_TO_PASS = {
     "compare_workers_undefined.toml": "a compared worker against the [worker_impls] names",
     "connections_below_threads.toml": "compares connections with workers * threads",
     "duplicate_workload_name.toml": "uniqueness of a field across array items",
+    "gate_confirm_in_comparison.toml": "a gate's key against the scenario's [compare] table",
     "gate_glob_matches_nothing.toml": "a gate's glob against the workload names",
     "gate_on_swept_base_name.toml": "a gate's workload against the swept workload names",
     "gate_unknown_workload.toml": "a gate's workload against the workload names",

@@ -19,10 +19,6 @@
 namespace benchgate::worker {
 namespace {
 
-std::chrono::steady_clock::time_point steady_point(int64_t ns) {
-  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
-}
-
 Expected<boost::asio::ip::tcp::endpoint> resolve(const std::string& address) {
   auto host_port = split_address(address);
   if (!host_port) return host_port.error();

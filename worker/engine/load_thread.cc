@@ -12,10 +12,6 @@ namespace {
 
 namespace asio = boost::asio;
 
-asio::steady_timer::time_point steady_point(int64_t ns) {
-  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
-}
-
 }  // namespace
 
 LoadThread::LoadThread(const LoadPlan& plan, ProtocolDriver& driver,
@@ -39,6 +35,10 @@ LoadThread::~LoadThread() {
     io_.stop();
   });
   thread_.join();
+  // The operations the close aborted are still queued; run their handlers now, while the
+  // connections whose memory they were allocated in (worker/http/handler_memory.h) live.
+  io_.restart();
+  io_.poll();
 }
 
 void LoadThread::connect_all(std::function<void(const boost::system::error_code&)> on_connected) {

@@ -1,12 +1,14 @@
 #include "worker/http/connection.h"
 
 #include <algorithm>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
 
 #include "common/time/clock.h"
+#include "common/util/thread_spare.h"
 #include "worker/http/tls_client.h"
 
 namespace benchgate::worker::http {
@@ -19,23 +21,16 @@ using boost::system::error_code;
 // "Closed loop and open loop").
 constexpr int64_t kLateSendNs = 1'000'000;
 
-asio::steady_timer::time_point steady_point(int64_t ns) {
-  return asio::steady_timer::time_point(std::chrono::nanoseconds(ns));
-}
-
-// The load thread's read buffer. A connection waits for readability, reads into this buffer
-// and parses everything it got before it returns (the parser streams and keeps no pointer
-// into it), so no connection needs a buffer of its own: at 10,000 connections that is 160
-// MiB of address space and a resident page or two each saved. Connections of one thread
-// never run at once.
+// The load thread's read buffer (common/util/thread_spare.h). A connection waits for
+// readability, reads into this buffer and parses everything it got before it returns (the
+// parser streams and keeps no pointer into it), so no connection needs a buffer of its own:
+// at 10,000 connections that is 160 MiB of address space and a resident page or two each
+// saved. It is never lent: every connection of the thread reads into it in turn.
+struct ReadBufferTag {};
 char* thread_read_buffer(size_t bytes) {
-  thread_local std::unique_ptr<char[]> buffer;
-  thread_local size_t size = 0;
-  if (size < bytes) {
-    buffer = std::make_unique_for_overwrite<char[]>(bytes);
-    size = bytes;
-  }
-  return buffer.get();
+  ByteBlock& buffer = ThreadSpare<ReadBufferTag, ByteBlock>::get();
+  buffer.reserve_discarding(bytes);
+  return reinterpret_cast<char*>(buffer.data());
 }
 
 }  // namespace
@@ -268,10 +263,11 @@ void Connection::arm_timer(int64_t due_ns) {
   if (timer_armed_ || due_ns >= thread_.end_ns) return;
   timer_armed_ = true;
   timer_.expires_at(steady_point(due_ns));
-  timer_.async_wait([this](const error_code& ec) {
-    timer_armed_ = false;
-    if (!ec) issue(steady_now_ns());
-  });
+  timer_.async_wait(
+      asio::bind_allocator(HandlerAllocator<char>(&timer_memory_), [this](const error_code& ec) {
+        timer_armed_ = false;
+        if (!ec) issue(steady_now_ns());
+      }));
 }
 
 // Writes every queued request in one system call, unless a write is still in progress (its
@@ -317,10 +313,12 @@ void Connection::flush(int64_t now) {
   if (written == bytes) return;
   writing_ = true;
   asio::async_write(socket_, asio::buffer(plan_.batch.data() + written, bytes - written),
-                    [this, generation = generation_](const error_code& write_ec, size_t sent) {
-                      if (generation != generation_) return;
-                      on_write(write_ec, sent);
-                    });
+                    asio::bind_allocator(
+                        HandlerAllocator<char>(&write_memory_),
+                        [this, generation = generation_](const error_code& write_ec, size_t sent) {
+                          if (generation != generation_) return;
+                          on_write(write_ec, sent);
+                        }));
 }
 
 void Connection::on_write(const error_code& ec, size_t bytes) {
@@ -348,19 +346,22 @@ void Connection::start_read() {
                           });
     return;
   }
-  socket_.async_wait(asio::socket_base::wait_read, [this, generation =
-                                                              generation_](const error_code& ec) {
-    if (generation != generation_) return;
-    if (ec) return on_read(ec, nullptr, 0);
-    // The socket is non-blocking: a spurious wake-up reads nothing.
-    char* buffer = thread_read_buffer(plan_.read_buffer_bytes);
-    error_code read_ec;
-    const size_t bytes = socket_.read_some(asio::buffer(buffer, plan_.read_buffer_bytes), read_ec);
-    if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
-      return start_read();
-    }
-    on_read(read_ec, buffer, bytes);
-  });
+  socket_.async_wait(
+      asio::socket_base::wait_read,
+      asio::bind_allocator(HandlerAllocator<char>(&read_memory_), [this, generation = generation_](
+                                                                      const error_code& ec) {
+        if (generation != generation_) return;
+        if (ec) return on_read(ec, nullptr, 0);
+        // The socket is non-blocking: a spurious wake-up reads nothing.
+        char* buffer = thread_read_buffer(plan_.read_buffer_bytes);
+        error_code read_ec;
+        const size_t bytes =
+            socket_.read_some(asio::buffer(buffer, plan_.read_buffer_bytes), read_ec);
+        if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
+          return start_read();
+        }
+        on_read(read_ec, buffer, bytes);
+      }));
 }
 
 void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {

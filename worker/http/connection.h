@@ -34,6 +34,7 @@
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
+#include "worker/http/handler_memory.h"
 #include "worker/http/in_flight_ring.h"
 #include "worker/http/response_parser.h"
 
@@ -107,6 +108,10 @@ class Connection : public LoadConnection {
   uint32_t queued_ = 0;      // claimed but not yet written (a write was still in progress)
   bool writing_ = false;
   bool timer_armed_ = false;
+  // One slot per kind of operation, each pending at most once (handler_memory.h).
+  HandlerMemory read_memory_;
+  HandlerMemory write_memory_;
+  HandlerMemory timer_memory_;
 };
 
 }  // namespace benchgate::worker::http

@@ -244,7 +244,7 @@ class LoadSession : public Session {
   void arm_timer(int64_t due_ns) {
     if (timer_armed_ || due_ns >= thread_.end_ns) return;
     timer_armed_ = true;
-    timer_.expires_at(asio::steady_timer::time_point(std::chrono::nanoseconds(due_ns)));
+    timer_.expires_at(steady_point(due_ns));
     timer_.async_wait([this](const boost::system::error_code& ec) {
       timer_armed_ = false;
       if (!ec) issue(steady_now_ns());

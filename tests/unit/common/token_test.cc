@@ -1,5 +1,6 @@
-// Token helpers of common/security: token files are refused unless owner-only and non-empty,
-// written files are 0600, comparison and parsing of the Bearer metadata, loopback detection.
+// Token helpers of common/security: token files are refused unless owner-only (or read-only for
+// the process's own group) and non-empty, written files are 0600, comparison and parsing of the
+// Bearer metadata, loopback detection.
 #include "common/security/token.h"
 
 #include <gtest/gtest.h>
@@ -51,9 +52,48 @@ TEST_F(TokenFileTest, AFileReadableByOthersIsRefusedNamingTheModeAndTheFix) {
   EXPECT_EQ(token.message().find("s3cret"), std::string::npos) << "the token leaked";
 }
 
-TEST_F(TokenFileTest, AFileReadableOrWritableByTheGroupIsRefused) {
-  EXPECT_FALSE(read_token_file(file("s3cret\n", 0640)).ok());
+TEST_F(TokenFileTest, AFileWritableOrExecutableByTheGroupIsRefused) {
+  EXPECT_FALSE(read_token_file(file("s3cret\n", 0660)).ok());
   EXPECT_FALSE(read_token_file(file("s3cret\n", 0620)).ok());
+  EXPECT_FALSE(read_token_file(file("s3cret\n", 0650)).ok());
+  EXPECT_FALSE(read_token_file(file("s3cret\n", 0444)).ok());
+}
+
+// A Kubernetes Secret volume with fsGroup: the file belongs to root, group fsGroup, mode 0440;
+// the non-root container runs with that group as its own (runAsGroup = fsGroup) and can read
+// the token only through the group bit. The file made here has the process's group, as there.
+// 0444 above stays refused: readable by others.
+TEST_F(TokenFileTest, AFileReadOnlyForTheProcesssOwnGroupIsAccepted) {
+  const std::string path = file("s3cret\n", 0440);
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  ASSERT_EQ(st.st_gid, ::getegid()) << "the test folder gives files another group";
+  auto token = read_token_file(path);
+  ASSERT_TRUE(token.ok()) << token.message();
+  EXPECT_EQ(*token, "s3cret");
+  EXPECT_TRUE(read_token_file(file("s3cret\n", 0640)).ok());
+}
+
+// Group-readable is accepted only for the process's own group: another group's members could
+// read the token. Needs a group of this process other than its effective one to give the file.
+TEST_F(TokenFileTest, AFileReadableByAnotherGroupIsRefused) {
+  gid_t groups[256];
+  const int count = ::getgroups(256, groups);
+  gid_t other = ::getegid();
+  for (int i = 0; i < count; ++i) {
+    if (groups[i] != ::getegid()) other = groups[i];
+  }
+  if (other == ::getegid() && ::geteuid() == 0) other = ::getegid() + 4242;  // root may give any
+  if (other == ::getegid()) GTEST_SKIP() << "this process belongs to one group only";
+  const std::string path = file("s3cret\n", 0440);
+  ASSERT_EQ(::chown(path.c_str(), static_cast<uid_t>(-1), other), 0);
+  ASSERT_EQ(::chmod(path.c_str(), 0440), 0);
+  auto token = read_token_file(path);
+  ASSERT_FALSE(token.ok());
+  EXPECT_NE(token.message().find("mode 0440"), std::string::npos) << token.message();
+  // Owner only is still fine whatever the group.
+  ASSERT_EQ(::chmod(path.c_str(), 0400), 0);
+  EXPECT_TRUE(read_token_file(path).ok());
 }
 
 TEST_F(TokenFileTest, AnEmptyOrBlankFirstLineIsRefused) {

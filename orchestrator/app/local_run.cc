@@ -1,0 +1,69 @@
+// See local_run.h.
+#include "orchestrator/app/local_run.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/report/terminal_report.h"
+
+namespace benchgate::app {
+
+using cli::kExitInvalidInput;
+using cli::kExitOk;
+using cli::kExitRunError;
+
+int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun& run) {
+  // The /metrics listener and the database before anything is spawned: a port in use or a bad
+  // path costs nothing.
+  auto exporter = metrics::RunMetrics::start(run.metrics);
+  if (!exporter) {
+    std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
+    return kExitInvalidInput;
+  }
+  auto setup = set_up_run(run.setup);
+  if (!setup) {
+    std::fprintf(stderr, "error: %s\n", setup.message().c_str());
+    return kExitInvalidInput;
+  }
+  store::Store& db = *setup->db;
+  const store::RunInfo& info = setup->info;
+  const engine::EngineOptions& options = setup->options;
+  engine::RunObserver* metrics_observer = *exporter ? &(*exporter)->observer() : nullptr;
+
+  report::TerminalReport terminal(stdout, stderr);
+  std::vector<report::ScenarioReport> reports;
+  int exit_code = kExitOk;
+  for (const auto& scenario : scenarios) {
+    reports.push_back(run_one(scenario, run.policy, options, db, info, terminal, metrics_observer));
+    const auto& r = reports.back();
+    if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
+    report::print_scenario_end(r, stdout, stderr);
+    exit_code = std::max(exit_code, r.exit_code);
+    if (interrupted()) break;
+  }
+  if (interrupted()) {
+    // Named as the stored workload's error and `run --server` name it.
+    std::fprintf(stderr, "%s: every child process was stopped\n", interrupt_description().c_str());
+    exit_code = kExitRunError;
+  }
+
+  const bool files_ok = report::write_report_files(run.outputs, reports, exit_code);
+  const bool html_ok =
+      report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
+  if (!files_ok || !html_ok) exit_code = kExitRunError;
+
+  // The push reports a run that is already stored with its exit code: a failed push is said,
+  // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").
+  if (*exporter) {
+    if (auto pushed = (*exporter)->finish(); !pushed) {
+      std::fprintf(stderr, "warning: %s; the exit code stays the run's (%d)\n",
+                   pushed.message().c_str(), exit_code);
+    }
+  }
+  keep_or_remove_logs(options.log_dir, exit_code == kExitRunError || run.keep_logs);
+  return exit_code;
+}
+
+}  // namespace benchgate::app

@@ -1,0 +1,132 @@
+// See run_one.h.
+#include "orchestrator/app/run_one.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "orchestrator/app/store_recorder.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/engine/fan_out_observer.h"
+#include "orchestrator/gating/change_confirmation.h"
+
+namespace benchgate::app {
+
+using cli::kExitOk;
+using cli::kExitRunError;
+
+namespace {
+
+std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult& result) {
+  std::vector<gating::WorkloadValues> values;
+  for (const auto& w : result.workloads) values.push_back(gating::values_of(w));
+  return values;
+}
+
+}  // namespace
+
+report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
+                               const engine::EngineOptions& options, store::Store& db,
+                               const store::RunInfo& info_template,
+                               report::TerminalReport& terminal, engine::RunObserver* extra) {
+  report::ScenarioReport out;
+  store::RunInfo info = info_template;
+  info.scenario = scenario.name;
+  info.scenario_text = scenario.text;
+  auto run_id = db.begin_run(info);
+  if (!run_id) {
+    out.result.scenario = scenario.name;
+    out.result.error = "cannot record the run: " + run_id.message();
+    out.status = "failed";
+    out.exit_code = kExitRunError;
+    return out;
+  }
+  out.run_id = *run_id;
+  StoreRecorder recorder(db, out.run_id,
+                         [&terminal](const std::string& line) { terminal.message(line); });
+  std::vector<engine::RunObserver*> observers{&terminal, &recorder};
+  if (extra != nullptr) observers.push_back(extra);
+  engine::FanOutObserver observer(std::move(observers));
+  int64_t testbed_id = 0;
+  if (auto stored = db.get_run(out.run_id)) testbed_id = stored->run.testbed_id;
+  gating::GateContext context{&db, out.run_id, testbed_id, scenario.name, policy.baseline};
+  // Change gates with confirm = 1: a failing workload is measured again at once; the rerun
+  // windows are shown on the terminal only (neither stored nor counted as the workload's).
+  gating::ChangeConfirmation confirmation(scenario.gates, context, terminal);
+  engine::EngineOptions engine_options = options;
+  engine_options.confirmation = &confirmation;
+  const auto started = std::chrono::steady_clock::now();
+  out.result = engine::run_scenario(scenario, engine_options, observer);
+  out.duration_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+  // A workload the database refused twice is not reported as stored: it becomes a failed
+  // workload in every report (RESULT line, JSON, JUnit, Markdown), and the run fails.
+  for (const auto& unstored : recorder.retry_pending()) {
+    for (auto& w : out.result.workloads) {
+      if (w.spec.name != unstored.name || w.variant != unstored.variant) continue;
+      w.status = results::WorkloadStatus::kFailed;
+      w.error = "measured, but not stored in the database: " + unstored.error +
+                (w.error.empty() ? "" : "; " + w.error);
+    }
+    if (out.result.error.empty()) out.result.error = "cannot store results: " + unstored.error;
+  }
+
+  auto values = workload_values(out.result);
+  confirmation.attach(values);
+  out.gates = gating::evaluate_gates(scenario.gates, values, context);
+  std::vector<store::GateRecord> records;
+  for (const auto& g : out.gates) records.push_back(gating::to_record(g));
+  if (!records.empty()) {
+    if (auto stored = db.store_gate_results(out.run_id, records); !stored) {
+      out.result.error += (out.result.error.empty() ? "" : "; ") +
+                          ("cannot store gate results: " + stored.message());
+    }
+  }
+
+  const bool ran_ok = out.result.ok();
+  out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, policy.strict) : kExitRunError;
+  out.status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
+  // Through `terminal`, which writes to the job's own output under `serve`: its client sees
+  // these lines as a local run shows them (the process's stdout is the service's).
+  const std::string run = std::to_string(out.run_id);
+  if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code,
+                                    out.status == "ok" ? "" : out.result.error);
+      !finished) {
+    terminal.message("error: cannot finish run " + run + ": " + finished.message());
+    out.exit_code = kExitRunError;
+  } else if (out.status == "ok") {
+    // Derived data: `history changes` computes a series whose stored analysis is behind.
+    if (auto changes = db.update_change_points(out.run_id); !changes) {
+      std::fprintf(stderr, "warning: %s\n", changes.message().c_str());
+    } else if (extra != nullptr) {
+      // For the benchgate_change_* gauges: the scenario's series as stored now.
+      store::ChangeSeriesFilter filter;
+      filter.scenario = scenario.name;
+      if (auto found = db.change_points(filter, store::Store::stored_change_options())) {
+        out.changes = std::move(*found);
+        out.changes_read = true;
+      } else {
+        std::fprintf(stderr, "warning: %s\n", found.message().c_str());
+      }
+    }
+  }
+  if (!policy.promote.empty()) {
+    // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
+    // A gate without a baseline yet (no_baseline) does not block the first promotion.
+    if (ran_ok && out.exit_code == kExitOk) {
+      if (auto added = db.add_baseline(policy.promote, out.run_id)) {
+        terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
+      } else {
+        terminal.message("error: cannot promote run " + run + ": " + added.message());
+        out.exit_code = std::max(out.exit_code, kExitRunError);
+      }
+    } else {
+      terminal.print("run " + run + " not promoted to '" + policy.promote +
+                     "': " + (ran_ok ? "a critical gate failed" : "the run did not complete"));
+    }
+  }
+  return out;
+}
+
+}  // namespace benchgate::app

@@ -1,0 +1,31 @@
+// One scenario's run with everything around it: the stored run, the engine, the gates, the
+// promotion. Shared by `orchestrator run`, `orchestrator calibrate` and the jobs of
+// `orchestrator serve`.
+#pragma once
+
+#include <string>
+
+#include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/report/scenario_report.h"
+#include "orchestrator/report/terminal_report.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::app {
+
+// How a run is judged and kept (run's --baseline, --strict, --promote; a job's options).
+struct RunPolicy {
+  std::string baseline;  // overrides every relative gate's baseline
+  std::string promote;   // baseline to add the run to when it exits 0
+  bool strict = false;   // inconclusive, no_baseline, ... verdicts fail too
+};
+
+// Stores the run (`info_template` plus the scenario), runs the engine, evaluates and stores the
+// gates, finishes the stored run and promotes it. Every line goes through `terminal`, which
+// writes to a job's own output under `serve`. `extra` (may be null) receives every engine event
+// after the terminal and the store (metrics, a service's progress stream).
+report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
+                               const engine::EngineOptions& options, store::Store& db,
+                               const store::RunInfo& info_template,
+                               report::TerminalReport& terminal, engine::RunObserver* extra);
+
+}  // namespace benchgate::app

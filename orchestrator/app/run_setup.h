@@ -1,0 +1,59 @@
+// What every run starts from, for `orchestrator run`, `calibrate` and `serve`: the opened store,
+// the run's commit, branch, labels and testbed, and how the engine starts the router and the
+// workers. Everything here can fail before anything is spawned, so a mistake costs nothing.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/util/expected.h"
+#include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::app {
+
+// How the router and the workers are started or reached (the commands' flags of that name).
+struct ProcessSettings {
+  std::string router_binary;  // --router-bin; empty: the bundled one (bundled_binary.h)
+  std::string worker_binary;  // --worker-bin; empty: the bundled one
+  std::vector<std::string> worker_addresses;  // --workers-at: connect instead of spawning
+  std::string worker_token;                   // sent to the worker_addresses workers
+};
+
+// The engine's options for `processes`, the children's logs going to `log_dir`.
+engine::EngineOptions engine_options(const ProcessSettings& processes, const std::string& log_dir);
+
+// A private folder for the children's stderr logs, `prefix`-XXXXXX in the temporary folder
+// (the temporary folder itself when none can be made).
+std::string make_log_dir(const std::string& prefix);
+
+// After a run: a log folder that holds a log is named on stderr ("child process logs: DIR")
+// when `keep`, else removed. A folder without a log (nothing was spawned: an external system,
+// --workers-at) is no lead to follow and is removed even when `keep`.
+void keep_or_remove_logs(const std::string& log_dir, bool keep);
+
+// Opens (or creates) the store at `path`; the error names the path. Runs left running by an
+// orchestrator that is gone are marked abandoned and noted on stderr.
+Expected<std::unique_ptr<store::Store>> open_store(const std::string& path);
+
+struct SetupSettings {
+  std::string db_path;
+  std::string commit;  // empty: the git work tree's
+  std::string branch;  // empty: the git work tree's
+  std::map<std::string, std::string> labels;
+  ProcessSettings processes;
+  std::string log_prefix = "benchgate-run";
+};
+
+struct RunSetup {
+  std::unique_ptr<store::Store> db;
+  store::RunInfo info;  // commit, branch, labels, testbed; each scenario adds its own
+  engine::EngineOptions options;
+};
+
+// Opens the store, reads the commit and branch, detects the testbed, makes the log folder.
+Expected<RunSetup> set_up_run(const SetupSettings& settings);
+
+}  // namespace benchgate::app

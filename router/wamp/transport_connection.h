@@ -1,0 +1,197 @@
+// The lifecycle every WAMP transport connection shares, written once (h2load's split: one
+// Client, a Session per protocol): the open-connection and rejection counters, the opening
+// handshake timeout (--handshake-timeout), admission against --max-sessions, the outbound
+// queue with its slow-consumer drop (--max-queued-bytes) and buffered-bytes budget, close
+// after flush with its timeout, and finish. RawSocketConnection and WebSocketConnection add
+// only their framing, through four hooks called statically (CRTP, no virtual call):
+//   void begin_handshake();  // read the transport's opening handshake
+//   void queued();           // a message was queued: schedule_write() or start_write()
+//   void write_queued();     // write from the front of queue_, then on_written(ec, count)
+//   void close_flushed();    // closing, nothing left to write: the transport's own close
+// and `static constexpr uint8_t kMessageTag`, the queue tag of a WAMP message.
+//
+// Stream is what the transport reads and writes: net::Stream for RawSocket, Beast's
+// websocket::stream<net::Stream> for WebSocket; the socket under it is closed through
+// net::close_stream (router/net/stream.h). TLS slots in under both by instantiating these
+// with the TLS stream (ssl::stream<tcp::socket>, websocket::stream<ssl::stream<...>>): its
+// handshake starts in start(), under the same handshake timer, before begin_handshake().
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "router/memory/buffer_budget.h"
+#include "router/metrics/wamp_counters.h"
+#include "router/net/stream.h"
+#include "router/wamp/connection.h"
+#include "router/wamp/core.h"
+#include "router/wamp/session.h"
+
+namespace benchgate::router::wamp {
+
+template <typename Derived, typename Stream>
+class TransportConnection : public Connection, public std::enable_shared_from_this<Derived> {
+ public:
+  ~TransportConnection() override {
+    finish();
+    --core_.stats().connections_open[static_cast<size_t>(transport_)];
+  }
+
+  void start() final {
+    timer_.expires_after(std::chrono::nanoseconds(core_.options().handshake_timeout_ns));
+    timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
+      if (!ec && !self->session_) self->finish();
+    });
+    derived().begin_handshake();
+  }
+
+  // Closes the socket now; pending operations then end the connection.
+  void shutdown() final {
+    net::close_stream(stream_);
+    timer_.cancel();
+  }
+
+  SendResult send(Frame frame) final {
+    if (closing_ || finished_) return SendResult::closed;
+    if (frame->size() > max_out_) return SendResult::too_large;
+    if (!queue_.fits(frame->size())) {
+      drop_session(/*slow_consumer=*/true);
+      return SendResult::closed;
+    }
+    if (!queue_.push(std::move(frame), Derived::kMessageTag)) {
+      drop_session(/*slow_consumer=*/false);
+      return SendResult::closed;
+    }
+    derived().queued();
+    return SendResult::sent;
+  }
+
+  void close_after_flush() final {
+    if (closing_ || finished_) return;
+    closing_ = true;
+    if (!writing_) derived().close_flushed();
+  }
+
+ protected:
+  using error_code = boost::system::error_code;
+
+  // How long the transport's close may take once everything queued is written.
+  static constexpr auto kCloseTimeout = std::chrono::seconds(2);
+
+  TransportConnection(net::Stream socket, WampCore& core, metrics::WampTransport transport,
+                      memory::BudgetUser user)
+      : stream_(std::move(socket)),
+        core_(core),
+        timer_(stream_.get_executor()),
+        queue_(core.options().max_queued_bytes, core.frames(), user),
+        transport_(transport) {
+    ++core_.stats().connections_open[static_cast<size_t>(transport_)];
+  }
+
+  // A session slot under --max-sessions; false (counted as a rejection of this transport)
+  // when all are taken, and the transport then refuses in its own way.
+  bool admit() {
+    if (!core_.admit()) {
+      ++core_.stats().counters.connections_rejected[static_cast<size_t>(transport_)];
+      return false;
+    }
+    admitted_ = true;
+    return true;
+  }
+  // The opening handshake is done: its timeout no longer applies.
+  void handshake_done() { timer_.cancel(); }
+
+  // Posted, so that every message queued while handling one read leaves in one write.
+  void schedule_write() {
+    if (writing_) return;
+    writing_ = true;
+    boost::asio::post(stream_.get_executor(),
+                      [self = this->shared_from_this()] { self->do_write(); });
+  }
+  // Writes at once, unless a write is under way.
+  void start_write() {
+    if (writing_) return;
+    writing_ = true;
+    do_write();
+  }
+  // Writes what is queued; with nothing left, ends the write (and closes if asked to).
+  void do_write() {
+    if (finished_) return;
+    if (queue_.empty()) {
+      writing_ = false;
+      if (closing_) derived().close_flushed();
+      return;
+    }
+    derived().write_queued();
+  }
+  // The write of the first `messages` queued messages completed.
+  void on_written(const error_code& ec, size_t messages) {
+    if (ec || finished_ || dropped_) return finish();
+    for (size_t i = 0; i < messages; ++i) queue_.pop();
+    do_write();
+  }
+
+  // The connection ends after kCloseTimeout unless the transport's close ends it first.
+  void arm_close_timer() {
+    timer_.expires_after(kCloseTimeout);
+    timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
+      if (!ec) self->finish();
+    });
+  }
+
+  // Closes at once, as if the peer had gone: its queue passed --max-queued-bytes (a slow
+  // consumer, counted), or a message for it found no room in the buffered-bytes budget
+  // (counted as the budget's refusal).
+  void drop_session(bool slow_consumer) {
+    if (slow_consumer) {
+      ++core_.stats().counters.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)];
+    }
+    closing_ = true;
+    dropped_ = true;
+    net::close_stream(stream_);
+    // Never from inside send(): the session may be in the middle of a fan-out.
+    boost::asio::post(stream_.get_executor(),
+                      [self = this->shared_from_this()] { self->finish(); });
+  }
+
+  // Ends the connection: the session leaves, the socket closes. Idempotent.
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    if (session_) session_->on_transport_closed();
+    if (admitted_) core_.release();
+    admitted_ = false;
+    net::close_stream(stream_);
+    timer_.cancel();
+  }
+
+  // Reading stops once the connection closes or has finished.
+  bool stopped() const { return closing_ || finished_; }
+
+  Stream stream_;
+  WampCore& core_;
+  // The opening handshake's timeout, then the close's.
+  boost::asio::steady_timer timer_;
+  std::optional<Session> session_;
+  OutboundQueue queue_;
+  uint64_t max_out_ = 0;  // the largest message the peer accepts
+  bool writing_ = false;
+  bool closing_ = false;
+  bool finished_ = false;
+  bool dropped_ = false;  // nothing more is written
+
+ private:
+  Derived& derived() { return static_cast<Derived&>(*this); }
+
+  const metrics::WampTransport transport_;
+  bool admitted_ = false;
+};
+
+}  // namespace benchgate::router::wamp

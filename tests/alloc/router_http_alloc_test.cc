@@ -1,0 +1,63 @@
+// goal 3 for the router's HTTP/1.1 server (issue 19): after N warm-up requests on a keep-alive
+// connection, M more requests of each bench route allocate nothing on the serving thread.
+// The client is system calls into a fixed buffer (raw_client.h), and the calls are counted
+// on the threads HttpServer::start started, so nothing of the test is counted.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "alloc_report.h"
+#include "counting_allocator.h"
+#include "raw_client.h"
+#include "router/http/server.h"
+
+namespace benchgate::alloc_test {
+namespace {
+
+constexpr int kWarmup = 1000;
+constexpr int kMeasured = 5000;
+
+struct Case {
+  const char* name;
+  std::string request;
+};
+
+TEST(AllocRouterHttp, BenchRoutesAllocateNothingPerRequestInSteadyState) {
+  const auto before = threads_now();
+  auto started = router::http::HttpServer::start({});
+  ASSERT_TRUE(started) << started.message();
+  auto& server = **started;
+  const auto serving = started_between(before, threads_now());
+  ASSERT_EQ(serving.size(), 1u);
+
+  const std::string body(1024, 'x');
+  const Case cases[] = {
+      {"/bench/hello", "GET /bench/hello HTTP/1.1\r\nHost: t\r\n\r\n"},
+      {"/bench/bytes/1024", "GET /bench/bytes/1024 HTTP/1.1\r\nHost: t\r\n\r\n"},
+      {"/bench/bytes/100000", "GET /bench/bytes/100000 HTTP/1.1\r\nHost: t\r\n\r\n"},
+      {"/bench/echo(1024)",
+       "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1024\r\n\r\n" + body},
+  };
+  static char buffer[256 * 1024];
+  for (const Case& c : cases) {
+    const int fd = connect_loopback(server.endpoint().port());
+    ASSERT_GE(fd, 0);
+    for (int i = 0; i < kWarmup; ++i) {
+      ASSERT_TRUE(send_all(fd, c.request));
+      ASSERT_EQ(read_http_response(fd, buffer, sizeof(buffer)), 200) << c.name;
+    }
+    const uint64_t start = allocations_of(serving);
+    for (int i = 0; i < kMeasured; ++i) {
+      ASSERT_TRUE(send_all(fd, c.request));
+      ASSERT_EQ(read_http_response(fd, buffer, sizeof(buffer)), 200) << c.name;
+    }
+    const uint64_t allocations = allocations_of(serving) - start;
+    ::close(fd);
+    print_alloc_line(std::string("router.http route=") + c.name, kMeasured, allocations);
+    EXPECT_EQ(allocations, 0u) << c.name;
+  }
+  server.stop();
+}
+
+}  // namespace
+}  // namespace benchgate::alloc_test

@@ -1,0 +1,143 @@
+// goal 3 for WAMP (issue 19): once warmed up, RPC calls (answered by the router's bench.echo,
+// and by the worker's own callee session) and pub/sub events allocate nothing,
+// on the router's WAMP thread and on the worker's engine threads, for every serializer over
+// both transports. The worker's engine drives the bundled router's WAMP server in-process;
+// the calls are attributed by thread (the router's thread is the one WampServer::start
+// started, the worker's those of EngineUnderTest), and counted over one pause for both.
+//
+// The goal is 0 and it is not met: every WAMP message is decoded into, and every answer built
+// as, an nlohmann::json document; docs/PERFORMANCE.md says where, under
+// "Heap allocations per operation and heap bytes per connection (tests/alloc)".
+// Until that message model is replaced, each case asserts a ceiling: the allocations per
+// operation measured when the test was written, rounded up, plus one, so that a change that
+// allocates more fails here; every run prints the figure beside the goal.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "alloc_report.h"
+#include "counting_allocator.h"
+#include "engine_under_test.h"
+#include "router/wamp/wamp_server.h"
+
+namespace benchgate::alloc_test {
+namespace {
+
+using W = worker::WampRequestSpec;
+constexpr uint64_t kWarmup = 2000;
+constexpr uint64_t kMeasured = 2000;
+
+struct WampCase {
+  W::Kind kind;
+  W::Transport transport;
+  W::Serializer serializer;
+  bool worker_callee = false;  // RPC: the worker's callee session answers, not the router
+};
+
+std::string case_name(const WampCase& c) {
+  const char* kind = c.kind == W::Kind::kPubSub ? "pubsub" : c.worker_callee ? "rpc_callee" : "rpc";
+  const char* transport = c.transport == W::Transport::kRawSocket ? "rawsocket" : "websocket";
+  const char* serializer = c.serializer == W::Serializer::kJson      ? "json"
+                           : c.serializer == W::Serializer::kMsgpack ? "msgpack"
+                                                                     : "cbor";
+  return std::string(kind) + "_" + transport + "_" + serializer;
+}
+
+// Allocations per operation measured at a6dfbf8 (docs/PERFORMANCE.md), rounded up, plus one:
+// {router, worker}. Lower these as the message model improves; the goal is {0, 0}.
+struct Ceiling {
+  double router;
+  double worker;
+};
+Ceiling ceiling(const std::string& name) {
+  static const std::map<std::string, Ceiling> kCeilings = {
+      {"rpc_rawsocket_json", {40, 30}},           {"rpc_websocket_json", {40, 30}},
+      {"rpc_rawsocket_msgpack", {19, 10}},        {"rpc_websocket_msgpack", {19, 10}},
+      {"rpc_rawsocket_cbor", {19, 11}},           {"rpc_websocket_cbor", {19, 10}},
+      {"pubsub_rawsocket_json", {29, 42}},        {"pubsub_websocket_json", {26, 41}},
+      {"pubsub_rawsocket_msgpack", {16, 12}},     {"pubsub_websocket_msgpack", {15, 12}},
+      {"pubsub_rawsocket_cbor", {16, 12}},        {"pubsub_websocket_cbor", {15, 12}},
+      {"rpc_callee_rawsocket_json", {79, 70}},    {"rpc_callee_websocket_json", {78, 69}},
+      {"rpc_callee_rawsocket_msgpack", {38, 26}}, {"rpc_callee_websocket_msgpack", {37, 24}},
+      {"rpc_callee_rawsocket_cbor", {38, 25}},    {"rpc_callee_websocket_cbor", {37, 24}}};
+  return kCeilings.at(name);
+}
+
+class AllocWamp : public ::testing::TestWithParam<WampCase> {};
+
+TEST_P(AllocWamp, CallsAndEventsAllocateNoMoreThanTheirCeilingOnEitherSideInSteadyState) {
+  const WampCase c = GetParam();
+  const auto before = threads_now();
+  auto started = router::wamp::WampServer::start({});
+  ASSERT_TRUE(started) << started.message();
+  auto& server = **started;
+  const auto router_threads = started_between(before, threads_now());
+  ASSERT_EQ(router_threads.size(), 1u);
+
+  worker::WorkloadSpec spec;
+  spec.name = "alloc";
+  spec.protocol = c.kind == W::Kind::kRpc ? "wamp_rpc" : "wamp_pubsub";
+  const bool raw = c.transport == W::Transport::kRawSocket;
+  spec.address =
+      "127.0.0.1:" + std::to_string(raw ? server.rawsocket_port() : server.websocket_port());
+  spec.connections = 2;
+  spec.threads = 1;
+  spec.in_flight = 2;
+  spec.wamp.kind = c.kind;
+  spec.wamp.transport = c.transport;
+  spec.wamp.serializer = c.serializer;
+  spec.wamp.request_bytes = 256;
+  spec.wamp.worker_callee = c.worker_callee;
+  if (c.worker_callee) spec.wamp.procedure = "alloc.worker.echo";  // bench.echo is the router's
+  if (c.kind == W::Kind::kPubSub) {
+    spec.wamp.publishers = 1;
+    spec.wamp.subscribers = 2;
+    spec.wamp.acknowledge = true;
+    spec.connections = 3;
+  }
+  EngineUnderTest engine;
+  ASSERT_TRUE(engine.start(spec));
+
+  const bool rpc = c.kind == W::Kind::kRpc;
+  const MeasuredPair m = measure_bracketed(
+      [&] {
+        router::metrics::Snapshot snapshot;
+        server.add_metrics(snapshot);
+        return rpc ? snapshot.wamp.calls_routed : snapshot.wamp.events_delivered;
+      },
+      router_threads, engine.threads(), kWarmup, kMeasured);
+  engine.stop();
+  server.stop();
+  const std::string what = rpc ? "wamp_rpc " : "wamp_pubsub ";
+  print_alloc_line("router." + what + case_name(c), m.ops, m.allocations_a);
+  print_alloc_line("worker." + what + case_name(c), m.ops, m.allocations_b);
+  ASSERT_GE(m.ops, kMeasured);
+  const Ceiling limit = ceiling(case_name(c));
+  const double ops = static_cast<double>(m.ops);
+  std::printf("ALLOC| goal=0 (not met) router_ceiling=%.0f worker_ceiling=%.0f %s\n", limit.router,
+              limit.worker, case_name(c).c_str());
+  EXPECT_LE(static_cast<double>(m.allocations_a) / ops, limit.router) << "router";
+  EXPECT_LE(static_cast<double>(m.allocations_b) / ops, limit.worker) << "worker";
+}
+
+std::vector<WampCase> all_cases() {
+  std::vector<WampCase> cases;
+  for (W::Kind kind : {W::Kind::kRpc, W::Kind::kPubSub})
+    for (W::Transport transport : {W::Transport::kRawSocket, W::Transport::kWebSocket})
+      for (W::Serializer serializer :
+           {W::Serializer::kJson, W::Serializer::kMsgpack, W::Serializer::kCbor})
+        cases.push_back({kind, transport, serializer});
+  for (W::Transport transport : {W::Transport::kRawSocket, W::Transport::kWebSocket})
+    for (W::Serializer serializer :
+         {W::Serializer::kJson, W::Serializer::kMsgpack, W::Serializer::kCbor})
+      cases.push_back({W::Kind::kRpc, transport, serializer, true});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Combos, AllocWamp, ::testing::ValuesIn(all_cases()),
+                         [](const auto& param_info) { return case_name(param_info.param); });
+
+}  // namespace
+}  // namespace benchgate::alloc_test

@@ -1,0 +1,60 @@
+// goal 3 for the worker's HTTP/1.1 load (issue 19): once warmed up, requests allocate nothing
+// on the engine's threads, closed loop (one request in flight, and pipelined) and open loop.
+// The server is the bundled router in-process; its threads are not counted.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "alloc_report.h"
+#include "counting_allocator.h"
+#include "engine_under_test.h"
+#include "router/http/server.h"
+
+namespace benchgate::alloc_test {
+namespace {
+
+constexpr uint64_t kWarmup = 2000;
+constexpr uint64_t kMeasured = 10000;
+
+struct HttpCase {
+  const char* name;
+  uint32_t in_flight;
+  double rate;  // 0: closed loop
+};
+
+class AllocWorkerHttp : public ::testing::TestWithParam<HttpCase> {};
+
+TEST_P(AllocWorkerHttp, RequestsAllocateNothingOnTheEngineThreadsInSteadyState) {
+  auto started = router::http::HttpServer::start({});
+  ASSERT_TRUE(started) << started.message();
+  auto& server = **started;
+
+  worker::WorkloadSpec spec;
+  spec.name = "alloc";
+  spec.address = "127.0.0.1:" + std::to_string(server.endpoint().port());
+  spec.connections = 4;
+  spec.threads = 1;
+  spec.in_flight = GetParam().in_flight;
+  spec.rate = GetParam().rate;
+  spec.http.target = "/bench/hello";
+  spec.http.expect_status = 200;
+  EngineUnderTest engine;
+  ASSERT_TRUE(engine.start(spec));
+
+  const Measured m = measure_polled([&] { return server.snapshot().counters.total_requests(); },
+                                    engine.threads(), kWarmup, kMeasured);
+  engine.stop();
+  server.stop();
+  print_alloc_line(std::string("worker.http1 ") + GetParam().name, m.ops, m.allocations);
+  ASSERT_GE(m.ops, kMeasured);
+  EXPECT_EQ(m.allocations, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Loops, AllocWorkerHttp,
+                         ::testing::Values(HttpCase{"closed_loop", 1, 0},
+                                           HttpCase{"closed_loop_pipelined", 8, 0},
+                                           HttpCase{"open_loop", 1, 20000}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+}  // namespace
+}  // namespace benchgate::alloc_test

@@ -1,0 +1,349 @@
+// The HTML report's charts: what they sample, how long series are reduced, escaping, and the
+// size of the file for a large run (docs/REPORTS.md).
+#include "orchestrator/report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <random>
+
+#include "orchestrator/report/analysis.h"
+#include "orchestrator/report/escape.h"
+#include "orchestrator/report/svg_chart.h"
+
+namespace benchgate::report {
+namespace {
+
+TEST(HtmlReport, TheSpectrumSamples101PercentilesFromZeroTo99999OnTheLogAxis) {
+  const auto ps = spectrum_percentiles();
+  ASSERT_EQ(ps.size(), 101u);
+  EXPECT_DOUBLE_EQ(ps.front(), 0);
+  EXPECT_NEAR(ps[20], 90, 1e-9);
+  EXPECT_NEAR(ps[40], 99, 1e-9);
+  EXPECT_NEAR(ps.back(), 99.999, 1e-9);
+  HdrHistogram h;
+  for (int64_t v = 1; v <= 100'000; ++v) h.record(v * 10);
+  const auto curve = spectrum_curve(h);
+  ASSERT_EQ(curve.size(), 101u);
+  // The same function the terminal and JSON reports call for p99.
+  EXPECT_DOUBLE_EQ(curve[40].x, 2.0);
+  EXPECT_EQ(curve[40].y, static_cast<double>(h.value_at_percentile(99)));
+  EXPECT_TRUE(spectrum_curve(HdrHistogram()).empty());
+}
+
+TEST(HtmlReport, DecimationKeepsEachBucketsMinimumAndMaximumInOrder) {
+  std::vector<svg::Point> points;
+  for (int i = 0; i < 100'000; ++i) points.push_back({static_cast<double>(i), 100.0});
+  points[51'234].y = 5000;  // a spike
+  points[77'777].y = 1;     // a stall
+  const auto reduced = svg::decimate_min_max(points, 600);
+  EXPECT_LE(reduced.size(), 1200u);
+  bool spike = false, stall = false;
+  for (size_t i = 0; i < reduced.size(); ++i) {
+    spike = spike || reduced[i].y == 5000;
+    stall = stall || reduced[i].y == 1;
+    if (i > 0) EXPECT_LT(reduced[i - 1].x, reduced[i].x);
+  }
+  EXPECT_TRUE(spike);
+  EXPECT_TRUE(stall);
+  // A short series is drawn as it is.
+  std::vector<svg::Point> few(points.begin(), points.begin() + 1200);
+  EXPECT_EQ(svg::decimate_min_max(few, 600).size(), 1200u);
+}
+
+TEST(HtmlReport, NamesFromScenarioFilesAreEscaped) {
+  svg::Chart chart;
+  chart.kind = "k\"ind";
+  chart.title = "<script>alert(1)</script> & 'x'";
+  chart.series.push_back({"a<b", svg::Style::kLine, 0, {{0, 1}, {1, 2}}, ""});
+  const std::string out = svg::render(chart);
+  EXPECT_EQ(out.find("<script>"), std::string::npos);
+  EXPECT_NE(out.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#39;x&#39;"), std::string::npos);
+  EXPECT_NE(out.find("data-series=\"a&lt;b\" data-points=\"2\""), std::string::npos);
+  EXPECT_NE(out.find("data-chart=\"k&quot;ind\""), std::string::npos);
+  EXPECT_EQ(escape(std::string("a\x01z")), "a z");
+}
+
+TEST(HtmlReport, ALogAxisLeavesOutWhatItCannotDraw) {
+  svg::Chart chart;
+  chart.kind = "latency";
+  chart.y.log = true;
+  chart.series.push_back({"s", svg::Style::kLine, 0, {{0, 0}, {1, 10}, {2, 100}}, ""});
+  EXPECT_NE(svg::render(chart).find("data-points=\"2\""), std::string::npos);
+}
+
+// A run of 20 workloads, each with 3 repetitions of 10 minutes (a point per second), 4
+// workers, a baseline, 3 gated metrics with 20 runs of history; one workload has a window
+// of 100,000 seconds.
+HtmlRun large_run() {
+  std::mt19937_64 random(7);
+  HtmlRun run;
+  run.run.id = 42;
+  run.run.scenario = "large";
+  run.run.status = "ok";
+  run.baseline = "main";
+  for (int w = 0; w < 20; ++w) {
+    results::WorkloadResult workload;
+    workload.spec.name = "workload_" + std::to_string(w);
+    const int seconds = w == 0 ? 100'000 : 600;
+    for (uint32_t r = 0; r < 3; ++r) {
+      results::Repetition rep;
+      rep.index = r;
+      rep.start_unix_ns = int64_t{r} * (seconds + 1) * 1'000'000'000;
+      rep.duration_ns = int64_t{seconds} * 1'000'000'000;
+      rep.successes = 1'000'000;
+      rep.operations = rep.successes;
+      for (int i = 0; i < 20'000; ++i) {
+        rep.latency.record(static_cast<int64_t>(10'000 + random() % 5'000'000));
+      }
+      for (int s = 0; s < seconds; ++s) {
+        const auto p50 = static_cast<int64_t>(20'000 + random() % 1000);
+        rep.timeline.push_back({static_cast<uint32_t>(s),
+                                9000.0 + static_cast<double>(random() % 2000), random() % 3, p50,
+                                p50 * 5, p50 * 50});
+      }
+      for (uint32_t k = 0; k < 4; ++k) {
+        rep.workers.push_back({k, 250'000, 250'000, 0, 2500, 90'000, 900'000, 0.5});
+      }
+      workload.repetitions.push_back(std::move(rep));
+      workload.latency.add(workload.repetitions.back().latency);
+    }
+    BaselineSpectrum baseline{"main", {1, 2, 3}, workload.latency};
+    run.spectra[{workload.spec.name, "default"}] = baseline;
+    for (const char* metric : {"throughput.rps", "latency.p99", "errors.count"}) {
+      run.gates.push_back(store::GateRecord{0,
+                                            workload.spec.name,
+                                            "default",
+                                            metric,
+                                            "absolute",
+                                            1.0,
+                                            0.5,
+                                            "",
+                                            {},
+                                            std::nullopt,
+                                            -0.5,
+                                            std::nullopt,
+                                            std::nullopt,
+                                            "absolute",
+                                            "pass",
+                                            "critical",
+                                            "median within max"});
+      MetricHistory history{workload.spec.name, "default", metric, {}};
+      for (int64_t id = 42; id > 22; --id) {
+        history.runs.push_back({id, id * 1000, "abc", "main", {1.0, 1.1, 0.9}, {"main"}});
+      }
+      run.history.push_back(std::move(history));
+    }
+    run.result.workloads.push_back(std::move(workload));
+  }
+  return run;
+}
+
+TEST(HtmlReport, ATwentyWorkloadRunWithLongWindowsStaysUnderFiveMegabytes) {
+  const std::string html = html_document({large_run()});
+  EXPECT_LT(html.size(), 5u * 1024 * 1024) << html.size();
+  // The 100,000-second window is reduced to two points per pixel column in each series.
+  const size_t first = html.find("data-chart=\"throughput\"");
+  ASSERT_NE(first, std::string::npos);
+  const size_t end = html.find("</svg>", first);
+  const std::string chart = html.substr(first, end - first);
+  size_t at = 0;
+  int series = 0;
+  while ((at = chart.find("data-points=\"", at)) != std::string::npos) {
+    at += 13;
+    EXPECT_LE(std::stoul(chart.substr(at)), 2u * svg::kPlotWidth);
+    ++series;
+  }
+  EXPECT_EQ(series, 3);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A sweep of three points draws them with the fitted line, and a comparison is a table row of
+// the ratio analysis.h computes (the same figures as the SWEEP| and COMPARE| lines).
+TEST(HtmlReport, SweepsAndComparisonsComeFromTheAnalysisFunctions) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  for (uint64_t n : {1, 2, 4}) {
+    results::WorkloadResult w;
+    w.spec.name = "grow@connections=" + std::to_string(n);
+    w.spec.sweep_of = "grow";
+    w.spec.sweep_parameter = "connections";
+    w.spec.sweep_value = n;
+    results::Repetition rep;
+    rep.duration_ns = 1'000'000'000;
+    rep.successes = 100;
+    rep.data_window_ns = 1'000'000'000;
+    for (int i = 0; i < 100; ++i) rep.latency.record(static_cast<int64_t>(n) * 10'000);
+    w.repetitions.push_back(rep);
+    w.latency.add(rep.latency);
+    run.result.workloads.push_back(std::move(w));
+  }
+  const std::string html = html_document({run});
+  const auto s = sweeps(run.result);
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_TRUE(s[0].fit.has_value());
+  EXPECT_NE(html.find("data-chart=\"sweep\""), std::string::npos);
+  EXPECT_NE(html.find("data-series=\"measured p50\" data-points=\"3\""), std::string::npos);
+  EXPECT_NE(html.find(fmt::format("fit {:.4g} + {:.4g} n", s[0].fit->a, s[0].fit->b)),
+            std::string::npos);
+  EXPECT_EQ(html.find("<h2>Comparisons</h2>"), std::string::npos);  // none in this run
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+TEST(HtmlReport, EveryFlagTheMeasurementRaisesHasPlainWords) {
+  for (const char* flag :
+       {"worker_saturated", "worker_cpu_starved", "start_skew", "latency_clamped",
+        "throughput_span", "router_count_mismatch", "process_stopped"}) {
+    EXPECT_EQ(flag_text(flag).find("no words"), std::string::npos) << flag;
+  }
+  EXPECT_NE(flag_text("worker_cpu_starved").find("waited for a CPU"), std::string::npos);
+  EXPECT_NE(flag_text("something_new").find("no words"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A change gate's effect is d in log space, as a relative gate's, not a distance beyond a bound.
+TEST(HtmlReport, AChangeGatesEffectIsInLogSpace) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "change";
+  g.observed = 0.002;
+  g.threshold = 0.00101;
+  g.effect = 0.6931;
+  g.method = "e-divisive";
+  g.verdict = "fail";
+  g.severity = "critical";
+  run.gates.push_back(g);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("d = +0.6931 (log)"), std::string::npos);
+  EXPECT_EQ(html.find("beyond the bound"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A comparison draws its repetitions in the order they ran with each pair joined, so the
+// alternation (A B, B A, A B, B A) shows, and each pair's ratio beside the ratio of the
+// medians and its interval, the figures of the comparison table.
+TEST(HtmlReport, AComparisonDrawsEachPairInTheOrderItRanAndTheRatiosWithTheirInterval) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.variants = {"a", "b"};
+  for (const std::string variant : {"a", "b"}) {
+    results::WorkloadResult w;
+    w.spec.name = "hello";
+    w.variant = variant;
+    for (uint32_t r = 0; r < 4; ++r) {
+      results::Repetition rep;
+      rep.index = r;
+      // engine/alternation.h: forward on even repetitions, reversed on odd ones.
+      const bool runs_first = (variant == "a") == (r % 2 == 0);
+      rep.start_unix_ns = (int64_t{20} * r + (runs_first ? 0 : 10)) * 1'000'000'000;
+      rep.duration_ns = 1'000'000'000;
+      rep.data_window_ns = 1'000'000'000;
+      rep.successes = (variant == "a" ? 1000 : 1100) + 10 * r;
+      w.repetitions.push_back(rep);
+    }
+    run.result.workloads.push_back(std::move(w));
+  }
+  const std::string html = html_document({run});
+  for (const char* pair :
+       {"pair 1: a then b", "pair 2: b then a", "pair 3: a then b", "pair 4: b then a"}) {
+    EXPECT_NE(html.find(fmt::format("data-series=\"{}\" data-points=\"2\"", pair)),
+              std::string::npos)
+        << pair;
+  }
+  EXPECT_NE(html.find("data-series=\"a\" data-points=\"4\""), std::string::npos);
+  EXPECT_NE(html.find("data-series=\"b\" data-points=\"4\""), std::string::npos);
+  EXPECT_NE(html.find("data-chart=\"ratio\""), std::string::npos);
+  EXPECT_NE(html.find("data-series=\"ratio of each pair\" data-points=\"4\""), std::string::npos);
+  const auto c = comparisons(run.result);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NE(html.find(fmt::format("data-series=\"median / median {:.3f}\"", c[0].ratio)),
+            std::string::npos);
+  ASSERT_TRUE(c[0].ci_low.has_value());
+  EXPECT_NE(html.find(fmt::format("data-series=\"95% CI {:.3f}\"", *c[0].ci_low)),
+            std::string::npos);
+}
+
+// A history marks each change point inside its window of runs, between the runs it separates.
+TEST(HtmlReport, AHistoryMarksTheChangePointsInsideItsRuns) {
+  MetricHistory h{"hello", "default", "throughput.rps", {}, {}};
+  for (int64_t id = 10; id >= 1; --id) {
+    h.runs.push_back({id, id * 1000, "c", "main", {id > 5 ? 900.0 : 1000.0}, {}});
+  }
+  store::StoredChangePoint inside;
+  inside.run_id = 6;
+  inside.previous_run_id = 5;
+  inside.change = -0.1;
+  store::StoredChangePoint before;  // its first run after is the oldest shown: out of window
+  before.run_id = 1;
+  before.previous_run_id = 0;
+  h.changes = {inside, before};
+  const std::string chart = history_chart(h, "");
+  size_t markers = 0;
+  for (size_t at = 0; (at = chart.find("class=\"marker\" data-marker=", at)) != std::string::npos;
+       ++at) {
+    ++markers;
+  }
+  EXPECT_EQ(markers, 1u);
+  EXPECT_NE(chart.find("data-marker=\"change -10.0% at run 6\""), std::string::npos);
+}
+
+// The gate table's interval column: the stored interval of d, else "-" with the reason.
+TEST(HtmlReport, TheGateTableShowsTheEffectsIntervalOrSaysWhyThereIsNone) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord t;
+  t.workload = "hello";
+  t.metric = "throughput.rps";
+  t.kind = "relative";
+  t.effect = 0.01;
+  t.p_value = 0.2;
+  t.method = "t-test";
+  t.verdict = "pass";
+  t.severity = "critical";
+  t.effect_low = -0.01;
+  t.effect_high = 0.03;
+  t.effect_confidence = 0.98;
+  store::GateRecord older = t;  // evaluated before the interval was stored
+  older.effect_low = older.effect_high = older.effect_confidence = std::nullopt;
+  store::GateRecord absolute = t;
+  absolute.kind = "absolute";
+  absolute.method = "absolute";
+  absolute.p_value = std::nullopt;
+  absolute.effect_low = absolute.effect_high = absolute.effect_confidence = std::nullopt;
+  run.gates = {t, older, absolute};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<td class=\"ci\">[-0.0100, +0.0300] (98%)</td>"), std::string::npos);
+  EXPECT_NE(html.find("not stored: evaluated before schema version 12"), std::string::npos);
+  EXPECT_NE(html.find("-<span class=\"why\"> an absolute gate compares"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report

@@ -1,0 +1,160 @@
+// The reports: the gate table, JUnit XML, the Markdown summary and the terminal's workload
+// table. What a CI summary needs reaches it (the flags), nothing is written that was not
+// measured (JUnit times, a table without rows), the gate table stays aligned for long names,
+// and a difference between the workers' and the router's counts is explained.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/terminal_report.h"
+
+namespace benchgate::report {
+namespace {
+
+results::WorkloadResult saturated_workload() {
+  results::WorkloadResult w;
+  w.spec.name = "hello";
+  results::Repetition rep;
+  rep.successes = rep.operations = 1000;
+  rep.duration_ns = rep.data_window_ns = 1'000'000'000;
+  rep.latency.record(50'000);
+  rep.flags = {"worker_saturated"};
+  w.repetitions.push_back(rep);
+  w.latency.add(rep.latency);
+  return w;
+}
+
+gating::EvaluatedGate gate(const std::string& workload, const std::string& metric) {
+  gating::EvaluatedGate g;
+  g.workload = workload;
+  g.outcome.metric = metric;
+  g.outcome.verdict = gates::Verdict::kPass;
+  g.outcome.observed = 3;
+  g.outcome.threshold = 10;
+  g.outcome.explanation = "within the bound";
+  return g;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(MarkdownSummary, AWorkloadsFlagsReachTheSummary) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 4;
+  report.result.workloads.push_back(saturated_workload());
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("| errors | flags | status |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0 | worker_saturated | ok |"), std::string::npos) << md;
+}
+
+TEST(MarkdownSummary, AReEvaluationWithoutFiguresWritesNoEmptyResultsTable) {
+  ScenarioReport report;  // as `orchestrator gate 7` makes it: verdicts, no workload figures
+  report.result.scenario = "s";
+  report.run_id = 7;
+  report.gates.push_back(gate("hello", "errors.count"));
+  const std::string md = markdown_summary({report});
+  EXPECT_EQ(md.find("| workload | ops/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("`orchestrator runs show 7`.\n\n| verdict |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("\n\n\n"), std::string::npos) << "two blank lines in a row:\n" << md;
+  EXPECT_NE(md.find("| pass | critical | hello | default | errors.count |"), std::string::npos)
+      << md;
+}
+
+TEST(JunitXml, TheRunHasItsDurationAndNoTestcaseClaimsZeroSeconds) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.duration_ns = 2'500'000'000;
+  report.result.workloads.push_back(saturated_workload());
+  report.gates.push_back(gate("hello", "errors.count"));
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("name=\"run\" time=\"2.500\">"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("time=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"hello errors.count (gate #1)\">"), std::string::npos) << xml;
+
+  report.duration_ns = 0;  // a re-evaluation by `gate`: no duration to tell
+  EXPECT_EQ(junit_xml({report}).find("time="), std::string::npos);
+}
+
+TEST(JunitXml, NamesAreEscapedAsInTheHtmlReport) {
+  ScenarioReport report;
+  report.result.scenario = "a<b> & \"c\" 'd'\x01";
+  report.gates.push_back(gate("hello", "errors.count"));
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("name=\"a&lt;b&gt; &amp; &quot;c&quot; &#39;d&#39; \""), std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("&apos;"), std::string::npos) << xml;
+}
+
+TEST(GatesTable, LongNamesKeepEveryColumnAligned) {
+  const std::string table = gates_table({gate("wamp_rpc_large@request_bytes=65536", "errors.count"),
+                                         gate("hello", "router.cpu_per_request_long_name"),
+                                         gate("hello", "errors.count")});
+  const auto lines = lines_of(table);
+  ASSERT_EQ(lines.size(), 5u) << table;  // "gates:", the header, three gates
+  // The explanation column starts at one position on every line.
+  const size_t column = lines[1].find("explanation");
+  ASSERT_NE(column, std::string::npos);
+  for (size_t i = 2; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].find("within the bound"), column) << table;
+  }
+}
+
+TEST(WorkloadTable, ADifferenceOfWorkerAndRouterCountsSaysWhy) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.connections = 50;
+  w.spec.in_flight = 1;
+  w.repetitions.push_back(w.repetitions.front());
+  for (auto& rep : w.repetitions) {
+    rep.flags.clear();
+    rep.router.collected = true;
+    rep.router.requests = 1015;  // 15 more than the workers completed, in each window
+  }
+  std::string table = workload_table(w);
+  EXPECT_NE(table.find("requests: 2000 sent by workers, 2030 counted by the router (30 apart "
+                       "over 2 windows, within the 50 in flight at each window's edges"),
+            std::string::npos)
+      << table;
+
+  w.repetitions[1].router.requests = 1200;
+  w.repetitions[1].flags = {"router_count_mismatch"};
+  table = workload_table(w);
+  EXPECT_NE(table.find("2215 counted by the router (215 apart: router_count_mismatch in 1 of 2 "
+                       "windows, more than the 50 in flight)"),
+            std::string::npos)
+      << table;
+
+  w.repetitions[1].router.requests = 1000;
+  w.repetitions[0].router.requests = 1000;
+  w.repetitions[1].flags.clear();
+  EXPECT_NE(workload_table(w).find("2000 counted by the router\n"), std::string::npos);
+}
+
+// Open loop, `unsent` is what was due in the window and still unwritten at its end
+// (docs/MEASUREMENT.md): sent in the drain, or cut off by its deadline as not_sent, so the
+// line does not call all of it sent.
+TEST(WorkloadTable, AnOpenLoopRowSaysWhatWasUnwrittenAtTheWindowsEnd) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.rate = 1000;
+  auto& rep = w.repetitions.front();
+  rep.service_time.emplace();
+  rep.service_time->record(40'000);
+  rep.late_sends = 12;
+  rep.unsent = 30;
+  rep.errors["not_sent"] = 4;
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("late sends 12, unwritten at the window's end 30 (sent in the drain, or "
+                       "not_sent)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("sent in the drain 30"), std::string::npos) << table;
+  EXPECT_NE(table.find("errors by kind: not_sent=4"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace benchgate::report

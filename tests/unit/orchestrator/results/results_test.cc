@@ -1,0 +1,297 @@
+// Figures derived from repetitions, and the RESULT| line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "orchestrator/report/json_report.h"
+#include "orchestrator/report/result_line.h"
+#include "orchestrator/results/results.h"
+
+namespace benchgate::results {
+namespace {
+
+Repetition rep(uint64_t successes, int64_t window_ns, int64_t latency_ns) {
+  Repetition r;
+  r.operations = successes;
+  r.successes = successes;
+  r.data_window_ns = window_ns;
+  r.bytes_received = successes * 10;
+  r.latency.record_n(latency_ns, static_cast<int64_t>(successes));
+  return r;
+}
+
+// Throughput is counted inside the window over its length (docs/MEASUREMENT.md
+// "Throughput"): one response that straggles 300 ms past the end of a 2 s window lengthens
+// the data window by 15% but leaves ops/s where it was. Counted over the data window (as
+// before), the same straggler cut ops/s from 5000 to 4348 (-13%).
+TEST(Results, OneStragglerAtTheWindowEndMovesOpsPerSecondByLessThanOnePercent) {
+  Repetition clean = rep(10'000, 2'000'000'000, 1000);
+  clean.duration_ns = 2'000'000'000;
+  clean.in_window = true;
+  clean.window_successes = 10'000;
+  clean.window_bytes_received = 100'000;
+  Repetition straggler = clean;
+  straggler.successes += 1;
+  straggler.operations += 1;
+  straggler.bytes_received += 10;
+  straggler.data_window_ns = 2'300'000'000;  // the straggler's response came 300 ms late
+  straggler.latency.record(300'000'000);
+  EXPECT_DOUBLE_EQ(clean.ops_per_second(), 5000);
+  const double change = std::abs(straggler.ops_per_second() / clean.ops_per_second() - 1);
+  EXPECT_LT(change, 0.01) << straggler.ops_per_second();
+  EXPECT_LT(std::abs(straggler.bytes_per_second() / clean.bytes_per_second() - 1), 0.01);
+  // It is still in latency and in the totals.
+  EXPECT_EQ(straggler.latency.max() >= 299'000'000, true);
+  EXPECT_EQ(straggler.successes, 10'001u);
+}
+
+// A worker that reports no in-window counts: successes over the data window stand in.
+TEST(Results, WithoutInWindowCountsOpsPerSecondUseTheDataWindow) {
+  auto r = rep(1000, 500'000'000, 1000);
+  r.duration_ns = 1'000'000'000;
+  EXPECT_DOUBLE_EQ(r.ops_per_second(), 2000);
+  EXPECT_FALSE(r.payload_bytes_per_second().has_value());
+}
+
+TEST(Results, PayloadBytesPerSecondIsMeasuredOnlyWithInWindowPayloadCounts) {
+  Repetition r = rep(1000, 1'000'000'000, 1000);
+  r.duration_ns = 2'000'000'000;
+  r.in_window = true;
+  r.window_successes = 1000;
+  r.window_bytes_received = 50'000;
+  r.window_payload_bytes = 12'000;
+  ASSERT_TRUE(r.payload_bytes_per_second().has_value());
+  EXPECT_DOUBLE_EQ(*r.payload_bytes_per_second(), 6000);
+  EXPECT_DOUBLE_EQ(r.bytes_per_second(), 25'000);
+  r.not_measured.insert("payload_bytes");
+  EXPECT_FALSE(r.payload_bytes_per_second().has_value());
+}
+
+TEST(Results, SpreadIsMedianMinMaxOverRepetitions) {
+  WorkloadResult w;
+  w.repetitions = {rep(100, 1'000'000'000, 1), rep(300, 1'000'000'000, 1),
+                   rep(200, 1'000'000'000, 1)};
+  auto s = w.ops_per_second();
+  EXPECT_DOUBLE_EQ(s.median, 200);
+  EXPECT_DOUBLE_EQ(s.min, 100);
+  EXPECT_DOUBLE_EQ(s.max, 300);
+}
+
+TEST(Results, MetricValuesAreInBaseUnitsAndMissingWhenNotCollected) {
+  WorkloadResult w;
+  w.repetitions = {rep(100, 1'000'000'000, 2'000'000)};
+  auto p99 = metric_values(w, "latency.p99");
+  ASSERT_TRUE(p99.has_value());
+  EXPECT_NEAR((*p99)[0], 0.002, 0.002 * 1e-3);
+  EXPECT_FALSE(metric_values(w, "router.cpu_per_request").has_value());
+  EXPECT_FALSE(metric_values(WorkloadResult{}, "throughput.rps").has_value());
+}
+
+TEST(Results, RouterCpuPerRequestIsOverTheRoutersCountElseTheWorkersOperations) {
+  auto counted = rep(1000, 1'000'000'000, 1);
+  counted.router.sampled = true;
+  counted.router.cpu_seconds = 0.2;
+  counted.router.collected = true;
+  counted.router.requests = 500;
+  EXPECT_DOUBLE_EQ(*counted.router_cpu_per_request(), 0.2 / 500);
+  // A command: CPU from /proc, no counters; its requests are the workers' operations.
+  auto command = counted;
+  command.router.collected = false;
+  command.router.requests = 0;
+  EXPECT_DOUBLE_EQ(*command.router_cpu_per_request(), 0.2 / 1000);
+  // An external system: nothing measured, never 0.
+  auto external = command;
+  external.router.sampled = false;
+  EXPECT_FALSE(external.router_cpu_per_request().has_value());
+  WorkloadResult w;
+  w.repetitions = {external};
+  EXPECT_FALSE(metric_values(w, "router.cpu_per_request").has_value());
+  EXPECT_FALSE(metric_values(w, "router.rss_bytes").has_value());
+  w.repetitions = {command};
+  EXPECT_TRUE(metric_values(w, "router.rss_bytes").has_value());
+  // Nothing served: no figure.
+  auto idle = command;
+  idle.operations = 0;
+  EXPECT_FALSE(idle.router_cpu_per_request().has_value());
+}
+
+TEST(ResultLine, HasTheStableFieldsInOrder) {
+  WorkloadResult w;
+  w.spec.name = "hello";
+  w.spec.connections = 8;
+  w.repetitions = {rep(1000, 1'000'000'000, 1000)};
+  for (const auto& r : w.repetitions) w.latency.add(r.latency);
+  auto line = report::result_line("quick", w, "7");
+  EXPECT_EQ(line.rfind("RESULT|scenario=quick|workload=hello|variant=default|protocol=http1|"
+                       "connections=8|workers=1|threads=1|rps=1000|",
+                       0),
+            0u)
+      << line;
+  EXPECT_NE(line.find("|errors=0|reps=1|run=7"), std::string::npos) << line;
+}
+
+TEST(ResultLine, UnmeasuredFiguresAreDashesNotZeros) {
+  WorkloadResult w;
+  w.spec.name = "failed";
+  w.status = WorkloadStatus::kFailed;
+  auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|rps=-|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|p99_us=-|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|status=failed"), std::string::npos) << line;
+  // Nothing ran: its errors were not counted either.
+  EXPECT_NE(line.find("|errors=-|reps=0|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|wire_bytes_per_s=-|payload_bytes_per_s=-"), std::string::npos) << line;
+}
+
+// mbps= is wire megabytes/s and gbps= the same bytes in gigabits/s (their first meaning);
+// the fields appended after them name their bytes.
+TEST(ResultLine, NamesWhichBytesItCounts) {
+  WorkloadResult w;
+  w.spec.name = "bytes";
+  Repetition r = rep(1000, 1'000'000'000, 1000);
+  r.duration_ns = 1'000'000'000;
+  r.in_window = true;
+  r.window_successes = 1000;
+  r.window_bytes_received = 2'000'000;
+  r.window_payload_bytes = 1'500'000;
+  w.repetitions = {r};
+  w.latency.add(r.latency);
+  auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|mbps=2.000|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|gbps=0.016|wire_bytes_per_s=2000000|payload_bytes_per_s=1500000"),
+            std::string::npos)
+      << line;
+}
+
+// wamp_pubsub opens its publishers and subscribers; its `connections` key does not apply.
+TEST(ResultLine, PubSubConnectionsAreItsSessions) {
+  WorkloadResult w;
+  w.spec.name = "events";
+  w.spec.protocol = scenario::Protocol::kWampPubSub;
+  w.spec.connections = 1;
+  w.spec.wamp.publishers = 2;
+  w.spec.wamp.subscribers = 4;
+  auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|protocol=wamp_pubsub|connections=6|"), std::string::npos) << line;
+}
+
+// A WAMP row says what it measured by field: transport, serializer and the payload of every
+// call (appended after the fields that were there first).
+TEST(ResultLine, AWampWorkloadNamesItsTransportSerializerAndPayloadSize) {
+  WorkloadResult w;
+  w.spec.name = "echo";
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  w.spec.wamp.transport = "rawsocket";
+  w.spec.wamp.serializer = "cbor";
+  w.spec.wamp.request_bytes = 65536;
+  auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|payload_bytes_per_s=-|transport=rawsocket|serializer=cbor"
+                      "|payload_bytes=65536|"),
+            std::string::npos)
+      << line;
+}
+
+TEST(ResultLine, AnHttpWorkloadHasNoWampParameters) {
+  WorkloadResult w;
+  w.spec.name = "hello";
+  auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|transport=-|serializer=-|payload_bytes=-|"), std::string::npos) << line;
+}
+
+// The TLS and HTTP/2 fields come last, in this order; what was not measured is '-'.
+TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
+  WorkloadResult plain;
+  plain.spec.name = "hello";
+  plain.repetitions.emplace_back();
+  const std::string none =
+      "|payload_bytes=-|tls=-|alpn=-|streams=-|effective_streams=-|connect_p50_us=-"
+      "|handshake_p50_us=-|ttfb_p50_us=-";
+  auto line = report::result_line("s", plain, "-");
+  ASSERT_GE(line.size(), none.size()) << line;
+  EXPECT_EQ(line.substr(line.size() - none.size()), none) << line;
+
+  WorkloadResult h2;
+  h2.spec.name = "h2";
+  h2.spec.protocol = scenario::Protocol::kHttp2;
+  Repetition rep;
+  rep.tls = NegotiatedTls{"TLSv1.3", "TLS_AES_256_GCM_SHA384", "h2"};
+  rep.requested_streams = 50;
+  rep.effective_streams = 10;
+  rep.setup.emplace();
+  rep.setup->connections = 1;
+  rep.setup->connect.record(120'000);
+  rep.setup->ttfb.record(300'000);
+  h2.repetitions.push_back(rep);
+  line = report::result_line("s", h2, "-");
+  // HdrHistogram reports a bucket's highest equivalent value (120 us reads 120.1). No handshake
+  // was recorded: '-' rather than 0.
+  const std::string tail =
+      "|tls=TLSv1.3|alpn=h2|streams=50|effective_streams=10|connect_p50_us=120.1"
+      "|handshake_p50_us=-|ttfb_p50_us=300.0";
+  ASSERT_GE(line.size(), tail.size()) << line;
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+}
+
+// Each protocol's parameters sit in their own block of the JSON report; the other is null.
+TEST(JsonReport, AWorkloadsParametersHoldOnlyItsProtocolsBlock) {
+  WorkloadResult wamp;
+  wamp.spec.name = "echo";
+  wamp.spec.protocol = scenario::Protocol::kWampRpc;
+  wamp.spec.wamp.serializer = "msgpack";
+  const auto wamp_params = report::workload_json(wamp)["parameters"];
+  EXPECT_TRUE(wamp_params.at("http").is_null()) << wamp_params.dump();
+  EXPECT_EQ(wamp_params.at("wamp").at("serializer"), "msgpack") << wamp_params.dump();
+
+  WorkloadResult http;
+  http.spec.name = "hello";
+  http.spec.http.target = "/bench/hello";
+  const auto http_params = report::workload_json(http)["parameters"];
+  EXPECT_TRUE(http_params.at("wamp").is_null()) << http_params.dump();
+  EXPECT_EQ(http_params.at("http").at("target"), "/bench/hello") << http_params.dump();
+}
+
+// Connection-setup metrics read the merged setup histograms; without a setup, or for
+// handshakes.rate (new_connection_per_request is not served), they are not measured, never 0.
+TEST(MetricFigure, ConnectionSetupMetricsAndWhatIsNotMeasured) {
+  WorkloadResult w;
+  w.spec.name = "h2";
+  Repetition rep;
+  rep.setup.emplace();
+  rep.setup->connect.record(2'000'000);
+  w.repetitions.push_back(rep);
+  auto connect = metric_figure(w, "connect.p99");
+  ASSERT_TRUE(connect);
+  EXPECT_NEAR(*connect, 0.002, 0.00001);
+  EXPECT_FALSE(metric_figure(w, "tls_handshake.p99"));  // cleartext: no handshake recorded
+  EXPECT_FALSE(metric_figure(w, "handshakes.rate"));
+  EXPECT_NE(not_measured_reason(w, "handshakes.rate").find("new_connection_per_request"),
+            std::string::npos);
+  w.repetitions.push_back(Repetition{});  // a repetition whose workers reported no setup
+  EXPECT_FALSE(metric_figure(w, "connect.p99"));
+  EXPECT_NE(not_measured_reason(w, "connect.p99").find("did not report connection setup"),
+            std::string::npos);
+}
+
+// The report's parameters are made of the stored definition's blocks (store/workload_params.h)
+// but keep their own text: an expectation not given is left out, not null, and there is no name.
+TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {
+  WorkloadResult http;
+  http.spec.name = "hello";
+  http.spec.http.target = "/bench/hello";
+  auto params = report::workload_json(http)["parameters"];
+  EXPECT_FALSE(params.contains("name")) << params.dump();
+  EXPECT_FALSE(params.at("http").contains("expect_status")) << params.dump();
+  EXPECT_FALSE(params.at("http").contains("expect_body_bytes")) << params.dump();
+  http.spec.http.expect_status = 200;
+  http.spec.http.expect_body_bytes = 12;
+  params = report::workload_json(http)["parameters"];
+  EXPECT_EQ(params.at("http").dump(),
+            "{\"expect_body_bytes\":12,\"expect_status\":200,\"headers\":{},\"method\":\"GET\","
+            "\"request_bytes\":0,\"target\":\"/bench/hello\"}");
+  EXPECT_EQ(params.size(), 15u) << params.dump();  // with tls and http2, null here
+  EXPECT_TRUE(params.at("tls").is_null());
+  EXPECT_TRUE(params.at("http2").is_null());
+}
+
+}  // namespace
+}  // namespace benchgate::results
