@@ -27,6 +27,8 @@ class Interpolator {
   // `submitted`: the text comes from a client of a service, not from this machine's user.
   Interpolator(std::string scenario_dir, EnvLookup env, PortAllocator allocate_port,
                bool submitted = false);
+  // The text comes from a client of a service: nothing in it may read this machine.
+  bool submitted() const { return submitted_; }
 
   // The text with every ${...} replaced, or an error about the first one that cannot be.
   Expected<std::string> expand(std::string_view text);

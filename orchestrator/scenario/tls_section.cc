@@ -76,7 +76,12 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
     tls.sni = std::move(*v);
   }
   if (auto v = r.boolean("insecure")) tls.insecure = *v;
-  if (auto v = r.string("ca_file")) {
+  if (auto v = r.string("ca_file"); v && r.interpolator().submitted()) {
+    // Reading it (or saying whether it exists) would read the service's machine for a client.
+    diag.error(r.key_location("ca_file"),
+               "key 'ca_file' is not allowed in a scenario submitted to a service: it would read "
+               "a file of the service's machine; verification uses the system's CAs without it");
+  } else if (v) {
     if (tls.insecure) {
       diag.error(r.key_location("ca_file"),
                  "key 'ca_file' and insecure = true contradict each other: insecure turns "

@@ -57,7 +57,9 @@ std::string workload_params_json(const scenario::Workload& w) {
 
 nlohmann::json tls_params_json(const scenario::TlsSettings& tls) {
   if (!tls.enabled) return nullptr;
-  const auto text = [](const std::string& v) { return v.empty() ? nlohmann::json() : v; };
+  const auto text = [](const std::string& v) {
+    return v.empty() ? nlohmann::json() : nlohmann::json(v);
+  };
   return {{"version", text(tls.version)}, {"ciphers", text(tls.ciphers)}, {"sni", text(tls.sni)},
           {"ca_file", text(tls.ca_file)}, {"insecure", tls.insecure},     {"alpn", tls.alpn}};
 }

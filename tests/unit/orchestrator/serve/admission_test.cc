@@ -150,6 +150,24 @@ TEST(Admission, TheEnvironmentOfTheServiceIsNeverRead) {
   }
 }
 
+// A CA file would be read on the service's machine (and whether it exists said back): a
+// submitted scenario cannot name one, whether or not the file exists.
+TEST(Admission, ACaFileIsRefusedInASubmission) {
+  for (const char* file : {"/etc/hostname", "/no/such/file.pem"}) {
+    const Admission a = admit_content("client.toml",
+                                      std::string("name = \"s\"\n[[workloads]]\nname = \"w\"\n"
+                                                  "target = \"/bench/hello\"\ntls = true\n"
+                                                  "ca_file = \"") +
+                                          file + "\"\n",
+                                      allowing({}));
+    EXPECT_FALSE(a.scenario) << file;
+    EXPECT_NE(a.message.find("key 'ca_file' is not allowed in a scenario submitted to a service"),
+              std::string::npos)
+        << a.message;
+    EXPECT_EQ(a.message.find("no such file"), std::string::npos) << a.message;
+  }
+}
+
 TEST(Admission, ScenarioDirIsRefusedInASubmission) {
   const Admission a =
       submit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"${scenario_dir}/w.sh\"]\n",
@@ -252,6 +270,7 @@ const std::map<std::string, std::string>& reviewed_keys() {
     }
     keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
     keys["impl"] = "chooses which of the checked keys apply";
+    keys["ca_file"] = "reads a file: refused in a submitted scenario (tls_section.cc)";
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
     for (const char* key : {"alpha",         "baseline",    "callee",
@@ -269,7 +288,11 @@ const std::map<std::string, std::string>& reviewed_keys() {
                             "target",        "threads",     "timeout",
                             "topic",         "transport",   "variant",
                             "warmup",        "worker",      "worker_impls",
-                            "workers",       "workload",    "workloads"}) {
+                            "workers",       "workload",    "workloads",
+                            "confirm",       "tls",         "tls_version",
+                            "ciphers",       "sni",         "insecure",
+                            "alpn",          "streams",     "initial_window",
+                            "max_frame_size"}) {
       keys[key] = "a value of the load, the gates or the report";
     }
     return keys;

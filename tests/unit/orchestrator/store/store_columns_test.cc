@@ -269,6 +269,9 @@ GateRecord gate_row(int n) {
   g.effect_low = -0.01 * d;
   g.effect_high = 0.03 * d;
   g.effect_confidence = 0.9 + 0.01 * d;
+  g.confirmation = n == 1 ? "confirmed" : "cleared";
+  g.confirmation_observed = 1240.5 + d;
+  g.confirmation_p_value = 0.002 * d;
   return g;
 }
 
