@@ -21,7 +21,7 @@
 #
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
 # Windows (defaults): warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
-# With the defaults (75 runs) it took 2 min 40 s on a loaded 2-core machine (docs/GATES.md).
+# With the defaults (75 runs) it took 2 min 30 s on an idle 2-core machine (docs/GATES.md).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
