@@ -122,8 +122,8 @@ int serve_command(const ServeFlags& flags) {
 
   serve::RunExecutor executor(**db, options, info, metrics);
   serve::JobQueue queue(executor);
-  serve::OrchestratorService service(
-      queue, {flags.scenarios_dir, flags.allowed_commands, flags.allowed_addresses});
+  serve::OrchestratorService service(queue, {flags.scenarios_dir, flags.allowed_commands,
+                                             flags.allowed_addresses, flags.worker_addresses});
   std::unique_ptr<serve::WebPages> pages;
   if (!flags.http_listen.empty()) {
     auto started = serve::WebPages::start(flags.http_listen, flags.db_path, queue, executor.live());

@@ -122,6 +122,32 @@ inline const std::vector<std::string>& known_adapters() {
   return kAdapters;
 }
 
+// What a workload does when one of its workers is lost mid-window (its process dies, its stream
+// ends, it stops answering): `on_worker_loss` in [workers], [defaults] or a workload.
+// kFail: the workload fails and the lost worker's partial window is never merged. kContinue: the
+// remaining workers finish the workload and every repetition measured without the lost worker
+// is flagged `degraded` (never a baseline, never judged by a gate).
+enum class WorkerLoss { kFail, kContinue };
+
+inline const char* to_string(WorkerLoss loss) {
+  return loss == WorkerLoss::kContinue ? "continue" : "fail";
+}
+
+// [workers]: the remote workers a scenario asks for (workers already running elsewhere, e.g.
+// the pods of a StatefulSet). The command line's --workers-at and --workers override `at` and
+// `count` (docs/SCENARIOS.md, "[workers]").
+struct RemoteWorkers {
+  // "dns:NAME:PORT" (every address NAME resolves to) or "HOST:PORT" entries; empty: the run
+  // spawns its workers on this machine (unless --workers-at says otherwise).
+  std::vector<std::string> at;
+  // How many of them must answer Describe before the first workload (0: as many as the
+  // workloads use).
+  uint32_t count = 0;
+  WorkerLoss on_worker_loss = WorkerLoss::kFail;  // for workloads that do not set their own
+  Location where;                                 // the [workers] table
+  Location at_where;                              // the value of `at`
+};
+
 // One workload with every default resolved.
 struct Workload {
   std::string name;
@@ -136,6 +162,9 @@ struct Workload {
   uint32_t threads = 1;                 // threads per worker
   std::string worker = "builtin";       // worker implementation name
   int64_t timeout_ns = 60'000'000'000;  // hard limit for the whole workload
+  // on_worker_loss of the workload or [defaults]; the loader fills in [workers]'s when neither
+  // sets it.
+  std::optional<WorkerLoss> on_worker_loss;
 
   // Load shape.
   uint32_t connections = 1;  // across all workers and threads
@@ -208,6 +237,8 @@ struct Scenario {
   // [compare] workers = [...]: when not empty, every workload runs with each named worker
   // implementation in turn (A B B A ...) against `router`; each workload's `worker` is unused.
   std::vector<std::string> compare_workers;
+  // [workers]: remote workers; empty `at` when the scenario has no such table.
+  RemoteWorkers workers;
 };
 
 }  // namespace benchgate::scenario

@@ -18,9 +18,9 @@
 namespace benchgate::scenario {
 namespace {
 
-const std::vector<std::string_view> kTopKeys = {"name",     "description", "fail_fast", "router",
-                                                "defaults", "workloads",   "gates",     "routers",
-                                                "compare",  "worker_impls"};
+const std::vector<std::string_view> kTopKeys = {"name",     "description",  "fail_fast", "router",
+                                                "defaults", "workloads",    "gates",     "routers",
+                                                "compare",  "worker_impls", "workers"};
 const std::vector<NotYet> kTopNotYet = {};
 
 std::optional<std::string> process_getenv(const std::string& name) {
@@ -46,6 +46,7 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   scenario.router = read_router(top);
   const WorkloadTemplate defaults = read_defaults(top);
   scenario.workloads = read_workloads(top, defaults);
+  read_workers(top, scenario);
   // [compare] workers names [worker_impls] entries, so those are read first.
   read_worker_impls(top, scenario);
   read_comparison(top, scenario);

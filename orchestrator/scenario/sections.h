@@ -57,6 +57,12 @@ std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_
 const std::vector<std::string_view>& tls_and_http2_keys();
 void read_tls_and_http2(TableReader& r, Workload& w);
 
+// [workers] (workers_section.cc): the remote workers, checked as written; then fills in
+// [workers]'s on_worker_loss in every workload that does not set one (read after the workloads).
+void read_workers(TableReader& top, Scenario& scenario);
+// `on_worker_loss` of a [workers], [defaults] or workload table: "fail" or "continue".
+std::optional<WorkerLoss> read_worker_loss(TableReader& r);
+
 // [defaults]; the model's defaults when absent.
 WorkloadTemplate read_defaults(TableReader& top);
 

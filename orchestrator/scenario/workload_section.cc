@@ -14,8 +14,8 @@ namespace {
 
 // Keys [defaults] and a workload share: the phases and the load shape.
 const std::vector<std::string_view> kSharedKeys = {
-    "warmup", "duration", "repetitions", "workers",   "threads",
-    "worker", "timeout",  "connections", "in_flight", "rate"};
+    "warmup",  "duration",    "repetitions", "workers", "threads",       "worker",
+    "timeout", "connections", "in_flight",   "rate",    "on_worker_loss"};
 
 const std::vector<std::string_view> kHttpKeys = {
     "name",    "protocol",      "method",        "target",
@@ -71,6 +71,7 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("rate", r.number("rate", 0), w.rate);
   // "builtin" or a [worker_impls] name: checked once every section is read.
   f.take("worker", r.string("worker"), w.worker);
+  f.take("on_worker_loss", read_worker_loss(r), w.on_worker_loss);
 }
 
 bool is_token_char(char c) {

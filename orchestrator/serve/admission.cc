@@ -122,8 +122,27 @@ bool address_allowed(const std::string& address, const scenario::Scenario& scena
   });
 }
 
+std::vector<std::string> workers_not_allowed(const scenario::Scenario& scenario,
+                                             const std::vector<std::string>& worker_addresses) {
+  std::vector<std::string> out;
+  for (const auto& entry : scenario.workers.at) {
+    if (std::find(worker_addresses.begin(), worker_addresses.end(), entry) ==
+        worker_addresses.end()) {
+      out.push_back(entry);
+    }
+  }
+  return out;
+}
+
 std::string policy_violations(const scenario::Scenario& scenario, const AdmissionPolicy& policy) {
   std::string out;
+  for (const auto& entry : workers_not_allowed(scenario, policy.worker_addresses)) {
+    out += error_line({entry, "[workers] at", scenario.workers.at_where},
+                      "[workers] at '" + entry +
+                          "' is not one of this service's workers (a submitted scenario may "
+                          "only name workers the service was started with, --workers-at); "
+                          "nothing was started");
+  }
   for (const Reach& program : programs_started(scenario)) {
     if (command_allowed(program.value, policy.allowed_commands)) continue;
     out += error_line(program, program.what + " '" + program.value +

@@ -17,6 +17,10 @@ struct AdmissionPolicy {
   std::string scenarios_dir;
   std::vector<std::string> allowed_commands;   // executables a submitted scenario may spawn
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
+  // The service's --workers-at entries. A submitted scenario's [workers] at may only repeat
+  // some of them (the service's own flag then decides which workers run it anyway); any other
+  // entry would make the service connect wherever the client says.
+  std::vector<std::string> worker_addresses;
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };
@@ -67,6 +71,10 @@ bool command_allowed(const std::string& program, const std::vector<std::string>&
 // test the scenario starts listens there, not a service of the machine).
 bool address_allowed(const std::string& address, const scenario::Scenario& scenario,
                      const std::vector<std::string>& allowed);
+
+// The entries of the scenario's [workers] at that the service's --workers-at does not name.
+std::vector<std::string> workers_not_allowed(const scenario::Scenario& scenario,
+                                             const std::vector<std::string>& worker_addresses);
 
 // Every program and address of `scenario` the policy does not allow, one
 // "file:line:column: error: ..." line each; empty when the scenario is admitted.

@@ -55,6 +55,23 @@ command = ["/bin/sleep", "60"]
 address = "127.0.0.1:${port:sut}"
 )";
 
+// A client cannot make the service connect wherever it says: [workers] at may only repeat the
+// service's own --workers-at entries.
+TEST(Admission, WorkersAtMustBeOneOfTheServicesWorkers) {
+  const std::string remote = "[workers]\nat = [\"10.0.0.9:7800\", \"dns:w:7800\"]\n";
+  const Admission a = submit(remote, allowing({}));
+  expect_denied(a, "[workers] at '10.0.0.9:7800' is not one of this service's workers");
+  EXPECT_NE(a.message.find("[workers] at 'dns:w:7800' is not one"), std::string::npos) << a.message;
+  EXPECT_EQ(a.message.rfind("client.toml:3:6: error:", 0), 0u) << a.message;
+  AdmissionPolicy policy = allowing({});
+  policy.worker_addresses = {"dns:w:7800"};
+  expect_denied(submit(remote, policy), "'10.0.0.9:7800' is not one");
+  policy.worker_addresses = {"dns:w:7800", "10.0.0.9:7800"};
+  expect_admitted(submit(remote, policy));
+  // Without `at` the other keys reach nothing.
+  expect_admitted(submit("[workers]\non_worker_loss = \"continue\"\n", allowing({})));
+}
+
 // Each error points at the value of the key it is about (line 5 is `command = ...`).
 TEST(Admission, ARouterCommandMustBeAllowed) {
   expect_denied(submit(kRouterCommand, allowing({"/bin/true"})),
@@ -271,6 +288,12 @@ const std::map<std::string, std::string>& reviewed_keys() {
     keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
     keys["impl"] = "chooses which of the checked keys apply";
     keys["ca_file"] = "reads a file: refused in a submitted scenario (tls_section.cc)";
+    keys["at"] =
+        "[workers] at reaches addresses: refused unless the service's --workers-at names "
+        "them (workers_not_allowed)";
+    // How many of the allowed workers to wait for (1..1024), and what a lost one does.
+    keys["count"] = "a value of the load: waits for workers the checks above allowed";
+    keys["on_worker_loss"] = "a value of the load: fail or continue";
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
     for (const char* key : {"alpha",         "baseline",    "callee",

@@ -1,0 +1,110 @@
+// [workers] (remote workers: at, count, on_worker_loss) and on_worker_loss in [defaults] and a
+// workload: what the loader keeps, and where its errors point.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+LoadResult load(const std::string& text) {
+  LoadOptions options;
+  options.getenv = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "WORKERS") return std::string("benchgate-worker");
+    return std::nullopt;
+  };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  return load_scenario_text(text, "s.toml", options);
+}
+
+std::string errors_of(const LoadResult& r) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
+  return out;
+}
+
+TEST(ScenarioWorkers, WithoutTheTableNothingIsRemoteAndAWorkerLossFails) {
+  auto r = load("name = \"s\"\n[[workloads]]\nname = \"a\"\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_TRUE(r.scenario->workers.at.empty());
+  EXPECT_EQ(r.scenario->workers.count, 0u);
+  EXPECT_EQ(r.scenario->workloads[0].on_worker_loss, WorkerLoss::kFail);
+}
+
+TEST(ScenarioWorkers, ReadsAtCountAndThePolicyEachWorkloadInherits) {
+  auto r = load(R"(name = "s"
+[workers]
+at = "dns:${env:WORKERS}:7800"
+count = 3
+on_worker_loss = "continue"
+[defaults]
+workers = 3
+connections = 3
+[[workloads]]
+name = "inherits"
+[[workloads]]
+name = "own"
+on_worker_loss = "fail"
+)");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->workers.at, std::vector<std::string>{"dns:benchgate-worker:7800"});
+  EXPECT_EQ(r.scenario->workers.count, 3u);
+  EXPECT_EQ(r.scenario->workloads[0].on_worker_loss, WorkerLoss::kContinue);
+  EXPECT_EQ(r.scenario->workloads[1].on_worker_loss, WorkerLoss::kFail);
+  EXPECT_EQ(r.scenario->workers.at_where.line, 3u);
+}
+
+TEST(ScenarioWorkers, DefaultsSetThePolicyAndAListOfAddressesIsKept) {
+  auto r = load(R"(name = "s"
+[workers]
+at = ["10.0.0.7:7800", "[fd00::7]:7800"]
+[defaults]
+on_worker_loss = "continue"
+[[workloads]]
+name = "a"
+)");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->workers.at, (std::vector<std::string>{"10.0.0.7:7800", "[fd00::7]:7800"}));
+  EXPECT_EQ(r.scenario->workloads[0].on_worker_loss, WorkerLoss::kContinue);
+}
+
+TEST(ScenarioWorkers, EveryMistakeNamesItsKeyAtItsValue) {
+  auto r = load(R"(name = "s"
+[workers]
+at = ["10.0.0.7", "dns::7800"]
+count = 0
+on_worker_lost = "continue"
+[[workloads]]
+name = "a"
+on_worker_loss = "retry"
+)");
+  ASSERT_FALSE(r.ok());
+  const std::string errors = errors_of(r);
+  EXPECT_NE(errors.find("s.toml:3:6: error: key 'at' in [workers]: '10.0.0.7' is not "
+                        "\"dns:NAME:PORT\" or \"HOST:PORT\""),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("'dns::7800' is not"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("s.toml:4:9: error: key 'count' must be at least 1, got 0"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("s.toml:5:1: error: unknown key 'on_worker_lost' in [workers]"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("s.toml:8:18: error: key 'on_worker_loss' must be one of"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(ScenarioWorkers, AnEmptyListIsRefused) {
+  auto r = load("name = \"s\"\n[workers]\nat = []\n[[workloads]]\nname = \"a\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("s.toml:3:6: error: key 'at' in [workers] must name at least one"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
