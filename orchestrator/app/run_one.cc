@@ -114,7 +114,13 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   if (!policy.promote.empty()) {
     // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
     // A gate without a baseline yet (no_baseline) does not block the first promotion.
-    if (ran_ok && out.exit_code == kExitOk) {
+    const bool degraded = std::any_of(out.result.workloads.begin(), out.result.workloads.end(),
+                                      [](const auto& w) { return w.degraded(); });
+    if (ran_ok && out.exit_code == kExitOk && degraded) {
+      // Measured after a worker was lost (on_worker_loss = "continue"): never a baseline.
+      terminal.print("run " + run + " not promoted to '" + policy.promote +
+                     "': a workload is flagged degraded (a worker was lost)");
+    } else if (ran_ok && out.exit_code == kExitOk) {
       if (auto added = db.add_baseline(policy.promote, out.run_id)) {
         terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
       } else {

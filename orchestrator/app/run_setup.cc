@@ -21,6 +21,8 @@ engine::EngineOptions engine_options(const ProcessSettings& processes, const std
   options.worker_binary = bundled_binary(processes.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
   options.worker_addresses = processes.worker_addresses;
   options.worker_token = processes.worker_token;
+  options.worker_count = processes.worker_count;
+  options.workers_wait_ns = processes.workers_wait_ns;
   options.authenticate_spawned_workers = spawns_bundled_worker(processes.worker_binary);
   options.log_dir = log_dir;
   return options;

@@ -20,6 +20,8 @@ struct ProcessSettings {
   std::string worker_binary;  // --worker-bin; empty: the bundled one
   std::vector<std::string> worker_addresses;  // --workers-at: connect instead of spawning
   std::string worker_token;                   // sent to the worker_addresses workers
+  size_t worker_count = 0;  // --workers: remote workers to wait for (0: the scenario's)
+  int64_t workers_wait_ns = 60'000'000'000;  // --workers-wait
 };
 
 // The engine's options for `processes`, the children's logs going to `log_dir`.

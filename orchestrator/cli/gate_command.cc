@@ -67,9 +67,8 @@ int gate_command(const GateFlags& flags) {
     v.status = w.status;
     v.error = w.error;
     for (const auto& rep : w.repetitions) {
-      if (rep.stopped.empty()) continue;
-      v.not_judged = gating::stopped_reason(rep.index, rep.stopped);
-      break;
+      v.not_judged = gating::not_judged_reason(rep.index, rep.stopped, rep.flags);
+      if (!v.not_judged.empty()) break;
     }
     const int64_t id = flags.run_id;
     v.values = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {

@@ -61,6 +61,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--worker-bin", flags.worker_binary,
                   "Worker executable (default: next to orchestrator, or $BENCHGATE_WORKER_BIN)");
   run->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
+  run->add_option("--workers", flags.worker_count, kWorkersHelp)->check(CLI::Range(1, 1024));
+  run->add_option("--workers-wait", flags.workers_wait, kWorkersWaitHelp)->capture_default_str();
   run->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
   run->add_option("--metrics-listen", flags.metrics_listen,
@@ -77,9 +79,10 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT); a "
                   "failed push is a warning and leaves the exit code as it is");
   // The service runs the scenario and keeps its results; only its output streams back.
-  for (const char* name : {"--db", "--json", "--junit", "--markdown", "--html", "--router-bin",
-                           "--worker-bin", "--workers-at", "--worker-token-file", "--keep-logs",
-                           "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
+  for (const char* name :
+       {"--db", "--json", "--junit", "--markdown", "--html", "--router-bin", "--worker-bin",
+        "--workers-at", "--workers", "--workers-wait", "--worker-token-file", "--keep-logs",
+        "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
     CLI::Option* option = run->get_option(name);
     option->each([&flags, option](const std::string&) {
       const std::string given = option->get_name();
@@ -146,8 +149,20 @@ int run_command(const RunFlags& flags) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }
+  // The remote workers: --workers-at, else those the scenarios name in [workers] at.
+  std::vector<std::string> remote = flags.worker_addresses;
+  if (remote.empty()) {
+    for (const auto& scenario : *scenarios) {
+      remote.insert(remote.end(), scenario.workers.at.begin(), scenario.workers.at.end());
+    }
+  }
+  auto workers_wait = check_workers_flags(flags.worker_count, flags.workers_wait, !remote.empty());
+  if (!workers_wait) {
+    std::fprintf(stderr, "error: %s\n", workers_wait.message().c_str());
+    return kExitInvalidInput;
+  }
   // Before the database or any process: a bad token file costs nothing.
-  auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
+  auto worker_token = token_for_workers(flags.worker_token_file, remote, stderr);
   if (!worker_token) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
@@ -160,7 +175,8 @@ int run_command(const RunFlags& flags) {
                flags.commit,
                flags.branch,
                *labels,
-               {flags.router_binary, flags.worker_binary, flags.worker_addresses, *worker_token}};
+               {flags.router_binary, flags.worker_binary, flags.worker_addresses, *worker_token,
+                flags.worker_count, *workers_wait}};
   run.policy = {flags.baseline, flags.promote, flags.strict};
   run.outputs = outputs;
   run.metrics = metrics_options;

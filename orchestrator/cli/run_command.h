@@ -28,6 +28,8 @@ struct RunFlags {
   std::string worker_binary;
   std::vector<std::string> worker_addresses;
   std::string worker_token_file;  // token for the worker_addresses workers
+  size_t worker_count = 0;        // --workers: remote workers to wait for
+  std::string workers_wait = "60s";
   bool keep_logs = false;
   std::string metrics_listen;         // HOST:PORT for Prometheus' /metrics
   std::string metrics_linger = "0s";  // keep /metrics up this long after the run

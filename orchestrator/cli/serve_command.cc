@@ -65,6 +65,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
   serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
+  serve->add_option("--workers", flags.worker_count, kWorkersHelp)->check(CLI::Range(1, 1024));
+  serve->add_option("--workers-wait", flags.workers_wait, kWorkersWaitHelp)->capture_default_str();
   serve->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
 }
 
@@ -78,6 +80,13 @@ int serve_command(const ServeFlags& flags) {
       return kExitInvalidInput;
     }
     every_ns = *every;
+  }
+  // The service's scenarios may name their own [workers] at; --workers alone needs --workers-at.
+  auto workers_wait =
+      check_workers_flags(flags.worker_count, flags.workers_wait, !flags.worker_addresses.empty());
+  if (!workers_wait) {
+    std::fprintf(stderr, "error: %s\n", workers_wait.message().c_str());
+    return kExitInvalidInput;
   }
   auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
   if (!worker_token) {
@@ -115,8 +124,10 @@ int serve_command(const ServeFlags& flags) {
 
   // Each job's logs go to a folder of its own inside this one (serve/run_executor.cc).
   const std::string log_dir = app::make_log_dir("benchgate-serve");
-  const engine::EngineOptions options = app::engine_options(
-      {flags.router_binary, flags.worker_binary, flags.worker_addresses, *worker_token}, log_dir);
+  const engine::EngineOptions options =
+      app::engine_options({flags.router_binary, flags.worker_binary, flags.worker_addresses,
+                           *worker_token, flags.worker_count, *workers_wait},
+                          log_dir);
   store::RunInfo info;
   info.testbed = store::detect_testbed();
 

@@ -25,6 +25,8 @@ struct ServeFlags {
   std::string worker_binary;
   std::vector<std::string> worker_addresses;  // connect to these instead of spawning
   std::string worker_token_file;              // token for the worker_addresses workers
+  size_t worker_count = 0;                    // --workers: remote workers to wait for
+  std::string workers_wait = "60s";
 };
 
 void add_serve_command(CLI::App& app, ServeFlags& flags);

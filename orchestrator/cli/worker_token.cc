@@ -2,6 +2,7 @@
 #include "orchestrator/cli/worker_token.h"
 
 #include "common/security/token.h"
+#include "common/units/units.h"
 #include "orchestrator/workers/discovery.h"
 
 namespace benchgate::cli {
@@ -34,6 +35,19 @@ Expected<std::string> token_for_workers(const std::string& token_file,
     }
   }
   return token;
+}
+
+Expected<int64_t> check_workers_flags(size_t workers, const std::string& wait, bool any_remote) {
+  auto ns = parse_duration_ns(wait);
+  if (!ns || *ns <= 0) {
+    return Error{"--workers-wait '" + wait + "': expected a positive duration such as 60s"};
+  }
+  if (workers > 0 && !any_remote) {
+    return Error{"--workers " + std::to_string(workers) +
+                 " counts remote workers: give them with --workers-at (or [workers] at in the "
+                 "scenario); spawned workers are as many as each workload's 'workers'"};
+  }
+  return *ns;
 }
 
 }  // namespace benchgate::cli

@@ -15,6 +15,18 @@ inline constexpr const char* kWorkersAtHelp =
     "dns:NAME:PORT (a headless Service; waits until the scenario's workers answer), instead of "
     "spawning them (repeat or comma-separate)";
 
+inline constexpr const char* kWorkersHelp =
+    "Wait until this many remote workers (--workers-at, else the scenario's [workers] at) "
+    "answer Describe before the first workload (default: the scenario's [workers] count, else "
+    "as many as its workloads use)";
+
+inline constexpr const char* kWorkersWaitHelp =
+    "How long to wait for the remote workers to answer (e.g. 60s, 5m)";
+
+// --workers and --workers-wait: the wait in nanoseconds, or why not. `any_remote`: the workers
+// come from --workers-at or from a scenario's [workers] at (--workers alone would be unused).
+Expected<int64_t> check_workers_flags(size_t workers, const std::string& wait, bool any_remote);
+
 inline constexpr const char* kWorkerTokenFileHelp =
     "Send the token in this file (its first line; mode 0600, owner only, or 0440 with this "
     "process's own group) on every call to "

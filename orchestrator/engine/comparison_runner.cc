@@ -8,6 +8,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/alternation.h"
 #include "orchestrator/engine/factories.h"
+#include "orchestrator/engine/remote_workers.h"
 #include "orchestrator/engine/run_pool.h"
 #include "orchestrator/engine/worker_impl_spawn.h"
 #include "orchestrator/engine/workload_runner.h"
@@ -124,13 +125,12 @@ class ComparisonRun {
     return needed;
   }
 
-  // The bundled worker, or the workers given with --workers-at.
+  // The bundled worker, or the remote workers of --workers-at or [workers] at.
+  RemoteWorkerChoice remote() const {
+    return remote_workers(scenario_, options_, workers_needed());
+  }
   std::unique_ptr<workers::WorkerPool> bundled_pool() const {
-    if (!options_.worker_addresses.empty()) {
-      return options_.factories->connecting_pool(options_.worker_addresses, options_.worker_token);
-    }
-    return options_.factories->spawning_pool(
-        {options_.worker_binary, {}, options_.log_dir, options_.authenticate_spawned_workers});
+    return bundled_worker_pool(remote(), options_);
   }
 
   RunPool* add_pool(std::unique_ptr<workers::WorkerPool> pool) {
@@ -189,8 +189,9 @@ class ComparisonRun {
     result_.system_description = "comparison of " + description;
     RunPool* pool = add_pool(bundled_pool());
     for (auto& v : variants_) v.pool = pool;
-    if (auto started = pool->start(workers_needed(), startup_deadline()); !started) {
-      fail_peer(start_failure("workers did not start", started.error()));
+    if (auto started = pool->start(remote().count, workers_deadline(remote(), options_));
+        !started) {
+      fail_peer(workers_start_failure(remote(), started.error()));
     }
   }
 
@@ -224,7 +225,12 @@ class ComparisonRun {
       }
       // Without a router no worker is started: they would have nothing to connect to.
       if (!v.failure && !peer_failure_) {
-        if (auto started = v.pool->start(workers_needed(), startup_deadline()); !started) {
+        if (name == "builtin") {
+          if (auto started = v.pool->start(remote().count, workers_deadline(remote(), options_));
+              !started) {
+            v.failure = workers_start_failure(remote(), started.error());
+          }
+        } else if (auto started = v.pool->start(workers_needed(), startup_deadline()); !started) {
           v.failure = start_failure("worker '" + name + "' did not start", started.error());
         }
       }
@@ -303,7 +309,7 @@ class ComparisonRun {
                                     scenario_.name};
     results::WorkloadResult r = run_workload(one, environment);
     const bool failed = r.status != results::WorkloadStatus::kOk;
-    v.pool->finished(failed);
+    v.pool->finished(failed || r.degraded());
     for (auto& repetition : r.repetitions) {
       repetition.index = static_cast<uint32_t>(acc.repetitions.size());
       acc.repetitions.push_back(std::move(repetition));

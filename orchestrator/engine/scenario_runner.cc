@@ -8,6 +8,7 @@
 #include "orchestrator/engine/comparison_runner.h"
 #include "orchestrator/engine/confirmation.h"
 #include "orchestrator/engine/factories.h"
+#include "orchestrator/engine/remote_workers.h"
 #include "orchestrator/engine/run_pool.h"
 #include "orchestrator/engine/worker_impl_spawn.h"
 #include "orchestrator/engine/workload_runner.h"
@@ -41,20 +42,14 @@ class ScenarioRun {
           attached ? "system under test is not reachable" : "system under test did not start",
           started.error()));
     }
-    if (options_.worker_addresses.empty()) {
-      pool_.emplace(options_.factories->spawning_pool(
-          {options_.worker_binary, {}, options_.log_dir, options_.authenticate_spawned_workers}));
-    } else {
-      pool_.emplace(
-          options_.factories->connecting_pool(options_.worker_addresses, options_.worker_token));
-    }
-    const size_t needed = workers_needed("builtin");
+    const RemoteWorkerChoice remote =
+        remote_workers(scenario_, options_, workers_needed("builtin"));
+    pool_.emplace(bundled_worker_pool(remote, options_));
     // The workers' own startup deadline: a slow system under test does not shorten it.
-    if (auto started = pool_->start(needed, Clock::now() + startup_timeout()); !started) {
-      return give_up(start_failure(options_.worker_addresses.empty()
-                                       ? "workers did not start"
-                                       : "workers given with --workers-at are not usable",
-                                   started.error()));
+    if (auto started = pool_->start(remote.count, workers_deadline(remote, options_)); !started) {
+      Error why = workers_start_failure(remote, started.error());
+      if (why.kind == ErrorKind::kNotConfigured) return not_configured(why);
+      return give_up(why);
     }
     run_workloads();
     stop();
@@ -119,7 +114,9 @@ class ScenarioRun {
       confirm_workload(options_.confirmation, workload, result_.workloads.back(), environment,
                        Clock::now() + startup_timeout());
       const bool failed = result_.workloads.back().status != results::WorkloadStatus::kOk;
-      pool->finished(failed);
+      // A worker lost under on_worker_loss = "continue" makes the pool as suspect as a failure:
+      // every worker answers Describe afresh before the next workload.
+      pool->finished(failed || result_.workloads.back().degraded());
       if (app::interrupted()) {
         // The run is recorded as aborted; what did not run is not listed.
         result_.interrupted = true;
@@ -162,6 +159,15 @@ class ScenarioRun {
       observer_.workload_finished(skipped);
       result_.workloads.push_back(std::move(skipped));
     }
+  }
+
+  // The remote workers the scenario asked for are not there: every workload is not_configured
+  // (never measured with other workers instead), and the scenario has no error of its own.
+  ScenarioResult not_configured(const Error& why) {
+    observer_.message("[" + scenario_.name + "] " + why.headline());
+    for (size_t i = 0; i < scenario_.workloads.size(); ++i) record_unrun(i, why);
+    stop();
+    return std::move(result_);
   }
 
   ScenarioResult give_up(const Error& why) {

@@ -22,6 +22,12 @@ struct EngineOptions {
   std::string worker_binary;                  // the bundled worker
   std::vector<std::string> worker_addresses;  // connect to these instead of spawning
   std::string log_dir;                        // children's stderr logs
+  // --workers N: how many remote workers (worker_addresses, else the scenario's [workers] at)
+  // must answer Describe before the first workload; 0: the scenario's [workers] count, else as
+  // many as the workloads use. Never fewer than the workloads use.
+  size_t worker_count = 0;
+  // --workers-wait: how long the run waits for them.
+  int64_t workers_wait_ns = 60'000'000'000;
   int64_t startup_timeout_ns = 30'000'000'000;
   // Sent on every call to the worker_addresses workers (--worker-token-file); empty: none.
   std::string worker_token;

@@ -73,7 +73,7 @@ class WorkloadRun {
       if (end.status.ok()) break;  // a worker that closed its stream cleanly is not dying
       std::this_thread::sleep_for(20ms);
     } while (Clock::now() < until);
-    return Error{"worker " + std::to_string(end.worker) +
+    return Error{env_.pool.name(end.worker) +
                  " ended its stream: " + grpcutil::describe(end.status)};
   }
 
@@ -109,6 +109,7 @@ class WorkloadRun {
     const auto expectation = expected_response(workload_, env_.bundled_router);
     auto address = target_address(workload_, env_.sut);
     if (!address) return address.error();
+    lost_.assign(shares.size(), false);
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
       streams_.open(w, env_.pool.stub(w), spec);
@@ -178,7 +179,9 @@ class WorkloadRun {
     window.set_start_at_unix_ns(start_at);
     window.set_duration_ns(info.duration_ns);
     env_.observer.window_started(workload_, info);
-    if (!streams_.send_window(window)) {
+    // With on_worker_loss = "continue" a stream that refused the command is a lost worker: its
+    // end event comes to the loop below like any other.
+    if (!streams_.send_window(window) && !continues_on_loss()) {
       // A stream refused the command: its end event says why.
       auto event = streams_.next(Clock::now() + 1s);
       if (event && !event->event) return explain_end(*event);
@@ -198,7 +201,14 @@ class WorkloadRun {
     size_t seconds_told = 0;  // timeline seconds passed to the observer
     size_t results = 0;
     auto next_watch = Clock::now();
-    while (results < streams_.size()) {
+    // A worker lost in this window contributes nothing to it, not even a result it had sent.
+    auto lose = [&](size_t w, const Error& why) {
+      if (have[w]) --results;
+      have[w] = false;
+      parts[w].Clear();
+      lose_worker(w, why, index, info);
+    };
+    while (results < active()) {
       if (Clock::now() >= next_watch) {
         watch_stops(info);
         next_watch = Clock::now() + kStopWatch;
@@ -208,9 +218,25 @@ class WorkloadRun {
       auto event = streams_.next(std::min(window_deadline, next_watch));
       if (!event && Clock::now() < window_deadline && !app::interrupted()) continue;
       if (!event) {
-        return explain_timeout("the results of window " + std::to_string(index), missing(have));
+        Error why =
+            explain_timeout("the results of window " + std::to_string(index), missing(have));
+        if (!may_continue(why) || results == 0) return why;
+        // The others answered: those that did not are lost, not waited for again.
+        for (size_t w = 0; w < streams_.size(); ++w) {
+          if (lost_[w] || have[w]) continue;
+          lose(w, Error{env_.pool.name(w) + " sent no result of window " + std::to_string(index) +
+                        " by its deadline"});
+        }
+        break;
       }
-      if (!event->event) return explain_end(*event);
+      if (lost_[event->worker]) continue;  // what a lost worker still says is not used
+      if (!event->event) {
+        Error why = explain_end(*event);
+        if (!may_continue(why)) return why;
+        lose(event->worker, why);
+        if (active() == 0) return Error::caused("every worker of the workload was lost", why);
+        continue;
+      }
       if (event->event->has_progress()) {
         const auto& progress = event->event->progress();
         if (progress.interval_ns() > 0) {
@@ -253,9 +279,14 @@ class WorkloadRun {
     }
 
     watch_stops(info);
+    std::vector<v1::WindowResult> kept;
+    for (size_t w = 0; w < parts.size(); ++w) {
+      if (!lost_[w] && have[w]) kept.push_back(std::move(parts[w]));
+    }
     auto merged =
-        merge_window(parts, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
+        merge_window(kept, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
     if (!merged) return merged.error();
+    if (active() < streams_.size()) merged->flags.emplace_back(results::kDegraded);
     if (!stopped_.empty()) {
       merged->flags.emplace_back(results::kProcessStopped);
       merged->stopped = stopped_;
@@ -270,6 +301,41 @@ class WorkloadRun {
     if (auto sut = env_.sut.failure()) return *sut;
     env_.observer.window_finished(workload_, info, info.measured ? &*merged : nullptr);
     return merged;
+  }
+
+  bool continues_on_loss() const {
+    return workload_.on_worker_loss.value_or(scenario::WorkerLoss::kFail) ==
+           scenario::WorkerLoss::kContinue;
+  }
+
+  // Whether the workload goes on without the worker that caused `why`: only with
+  // on_worker_loss = "continue", and never when the system under test failed or the run was
+  // interrupted (no other worker could measure anything then).
+  bool may_continue(const Error& why) {
+    if (!continues_on_loss() || why.kind == ErrorKind::kInterrupted || app::interrupted()) {
+      return false;
+    }
+    return !env_.sut.failure();
+  }
+
+  size_t active() const {
+    return static_cast<size_t>(std::count(lost_.begin(), lost_.end(), false));
+  }
+
+  // Gives up on worker `w` for the rest of the workload and says so; every repetition from here
+  // on is flagged degraded. The pool asks every worker afresh before the next workload.
+  void lose_worker(size_t w, const Error& why, uint32_t index, const WindowInfo& info) {
+    lost_[w] = true;
+    streams_.drop(w);
+    const std::string window =
+        info.measured ? "repetition " + std::to_string(info.repetition) : "the warm-up";
+    env_.observer.message("[" + env_.scenario + "] " + workload_.name + ": " + env_.pool.name(w) +
+                          " was lost during " + window + " (window " + std::to_string(index) +
+                          "): " + why.headline() +
+                          "; on_worker_loss = \"continue\": " + std::to_string(active()) +
+                          " worker(s) go on without it, and every repetition from here on is "
+                          "flagged " +
+                          std::string(results::kDegraded));
   }
 
   // Records every child that was stopped since the last look, and says so once.
@@ -319,6 +385,7 @@ class WorkloadRun {
   workers::WorkerStreams streams_;
   results::WorkloadResult result_;
   std::vector<std::string> stopped_;  // who was stopped during the current window
+  std::vector<bool> lost_;            // by worker: lost earlier in this workload
 };
 
 }  // namespace

@@ -161,6 +161,14 @@ std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopp
          std::string(results::kProcessStopped) + ")";
 }
 
+std::string not_judged_reason(uint32_t index, const std::vector<std::string>& stopped,
+                              const std::vector<std::string>& flags) {
+  if (!stopped.empty()) return stopped_reason(index, stopped);
+  if (std::find(flags.begin(), flags.end(), results::kDegraded) == flags.end()) return {};
+  return "repetition " + std::to_string(index + 1) + " was measured without every worker (flag " +
+         std::string(results::kDegraded) + ")";
+}
+
 std::string not_ok_reason(const WorkloadValues& workload) {
   // An interrupt is not a failure of the workload (README, "Failure behaviour").
   std::string what = workload.status == "failed"           ? "failed"
@@ -178,9 +186,8 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
   v.status = results::status_name(w.status);
   v.error = w.error;
   for (const auto& rep : w.repetitions) {
-    if (rep.stopped.empty()) continue;
-    v.not_judged = stopped_reason(rep.index, rep.stopped);
-    break;
+    v.not_judged = not_judged_reason(rep.index, rep.stopped, rep.flags);
+    if (!v.not_judged.empty()) break;
   }
   v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
   v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };

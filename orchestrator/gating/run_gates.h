@@ -86,6 +86,13 @@ WorkloadValues values_of(const results::WorkloadResult& w);
 // answered nothing, so the window's figures describe the stop, not the system.
 std::string stopped_reason(uint32_t index, const std::vector<std::string>& stopped);
 
+// Why a repetition makes its workload not judged, or "" when it does not: stopped_reason, or
+// "repetition 2 was measured without every worker (flag degraded)": a worker was lost and
+// on_worker_loss = "continue" let the others finish, so the figures describe less load than
+// the workload asks for.
+std::string not_judged_reason(uint32_t index, const std::vector<std::string>& stopped,
+                              const std::vector<std::string>& flags);
+
 // Why the gates of a workload that is not ok are errors: "workload X failed: ...", "workload
 // X was interrupted: ...", "workload X is not configured: ...".
 std::string not_ok_reason(const WorkloadValues& workload);

@@ -635,6 +635,9 @@ std::string flag_text(const std::string& flag) {
       {"process_stopped",
        "a worker or the system under test was stopped (SIGSTOP, a debugger) during the window; "
        "gates do not judge the workload"},
+      {"degraded",
+       "a worker was lost and on_worker_loss = \"continue\" let the others finish: less load "
+       "than the workload asks for; never a baseline, gates do not judge the workload"},
   };
   auto it = kWords.find(flag);
   return it != kWords.end() ? it->second

@@ -132,6 +132,12 @@ std::vector<std::string> WorkloadResult::flags() const {
   return {all.begin(), all.end()};
 }
 
+bool WorkloadResult::degraded() const {
+  return std::any_of(repetitions.begin(), repetitions.end(), [](const Repetition& rep) {
+    return std::find(rep.flags.begin(), rep.flags.end(), kDegraded) != rep.flags.end();
+  });
+}
+
 bool WorkloadResult::measured(std::string_view field) const {
   return std::all_of(repetitions.begin(), repetitions.end(),
                      [&](const Repetition& rep) { return rep.measured(field); });

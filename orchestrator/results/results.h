@@ -46,6 +46,11 @@ std::string percentile_key(double percentile);
 
 // The flag of a window in which a worker or the system under test was stopped.
 inline constexpr std::string_view kProcessStopped = "process_stopped";
+// The flag of a repetition measured without every worker of its workload: one was lost (its
+// process died, its stream ended, it stopped answering) and on_worker_loss = "continue" let
+// the others finish. Its figures describe less load than the workload asks for: it is never
+// history for a baseline and gates do not judge it (docs/GATES.md, "Verdicts").
+inline constexpr std::string_view kDegraded = "degraded";
 // One second of a measured window, from the workers' progress intervals merged
 // (engine/timeline.h says how).
 struct TimelineSecond {
@@ -198,6 +203,7 @@ struct WorkloadResult {
   std::optional<Spread> payload_bytes_per_second() const;
   uint64_t error_count() const;
   std::vector<std::string> flags() const;  // union over repetitions
+  bool degraded() const;                   // a repetition is flagged kDegraded
   // Whether every repetition measured `field` (see Repetition::not_measured).
   bool measured(std::string_view field) const;
   // The tool whose printed figures stand for latency ("" when the workers sent histograms).

@@ -1,4 +1,5 @@
 // Baselines: named sets of finished runs that relative gates compare against.
+#include "orchestrator/results/results.h"
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -60,6 +61,21 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
     return Error{"baseline add: run " + std::to_string(run) + " exited " +
                  std::to_string(exit_code) + " (" + exit_code_meaning(exit_code) +
                  "); only runs that exited 0 can be a baseline, as with run --promote"};
+  }
+  // A run measured without every worker (on_worker_loss = "continue") had less load than its
+  // scenario asks for: it is never a baseline (docs/GATES.md, "Verdicts").
+  auto degraded = db_->prepare(
+      "SELECT w.name FROM workloads w WHERE w.run_id = ?1 AND EXISTS "
+      "(SELECT 1 FROM json_each(w.flags) WHERE value = ?2) ORDER BY w.id LIMIT 1");
+  if (!degraded) return Error{"baseline add: " + degraded.message()};
+  degraded->bind(1, run).bind(2, results::kDegraded);
+  auto lost = degraded->step();
+  if (!lost) return Error{"baseline add: " + lost.message()};
+  if (*lost) {
+    return Error{"baseline add: run " + std::to_string(run) + " has workload '" +
+                 degraded->text(0) +
+                 "' flagged degraded (measured after a worker was lost); such a run is never a "
+                 "baseline"};
   }
   auto insert = db_->prepare(columns::insert_sql("baselines", {}, columns::baseline_columns()) +
                              " ON CONFLICT (name, run_id) DO NOTHING");

@@ -70,7 +70,9 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
   // A workload with a window during which a process was stopped (flag process_stopped) is
   // never history: its figures describe the stop, not the system (docs/GATES.md, "Verdicts").
-  const std::string unstopped = "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value = ?7)";
+  // Nor is one measured without every worker (flag degraded): it had less load than asked.
+  const std::string unstopped =
+      "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value IN (?7, ?8))";
   auto by_baseline = db_->prepare(
       "SELECT r.id, r.started_at, r.commit_id, w.id, "
       "(r.testbed_id = ?2 AND r.scenario = ?3 AND r.status = 'ok' AND w.params_hash = ?6 "
@@ -109,7 +111,8 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
         .bind(4, q.workload)
         .bind(5, q.variant)
         .bind(6, q.params_hash)
-        .bind(7, results::kProcessStopped);
+        .bind(7, results::kProcessStopped)
+        .bind(8, results::kDegraded);
   }
   while (true) {
     for (Walk& walk : walks) {

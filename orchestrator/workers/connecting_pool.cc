@@ -13,47 +13,46 @@ namespace {
 class ConnectingPool : public WorkerPool {
  public:
   ConnectingPool(std::vector<std::string> addresses, std::string token)
-      : entries_(addresses), addresses_(std::move(addresses)), token_(std::move(token)) {}
+      : entries_(std::move(addresses)), token_(std::move(token)) {}
 
   Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) override {
-    if (std::any_of(entries_.begin(), entries_.end(), is_dns_entry)) {
-      return start_by_name(count, deadline);
-    }
-    if (count > addresses_.size()) {
+    const bool by_name = std::any_of(entries_.begin(), entries_.end(), is_dns_entry);
+    if (!by_name && count > entries_.size()) {
       return Error{"the scenario needs " + std::to_string(count) + " workers but only " +
-                   std::to_string(addresses_.size()) + " worker addresses were given"};
+                   std::to_string(entries_.size()) + " worker addresses were given"};
     }
-    for (size_t i = stubs_.size(); i < count; ++i) {
-      stubs_.push_back(v1::Worker::NewStub(grpcutil::make_worker_channel(addresses_[i], token_)));
-      auto described = describe_worker(*stubs_.back(), "worker at " + addresses_[i], deadline);
-      if (!described) return described.error();
-    }
-    return {};
+    if (stubs_.size() >= count) return {};
+    return connect(count, deadline);
   }
 
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
   std::optional<Error> failure(size_t) override { return std::nullopt; }
+  std::string name(size_t index) const override {
+    return "worker " + std::to_string(index) + " at " + addresses_.at(index);
+  }
 
   Expected<std::string> recover(bool after_failure,
                                 std::chrono::steady_clock::time_point deadline) override {
     if (!after_failure) return std::string();
-    // A fresh channel: the old one may hold a connection to a worker that is gone.
-    for (size_t i = 0; i < stubs_.size(); ++i) {
-      stubs_[i] = v1::Worker::NewStub(grpcutil::make_worker_channel(addresses_[i], token_));
-      auto described = describe_worker(*stubs_[i], "worker at " + addresses_[i], deadline);
-      if (!described) return described.error();
-    }
-    return std::string();
+    // Every worker is asked afresh, on a fresh channel (the old one may hold a connection to a
+    // worker that is gone): a worker that was lost and came back is used again only once it
+    // answers Describe, and a name is resolved again, so another pod can take a lost one's place.
+    const std::vector<std::string> before = addresses_;
+    auto connected = connect(stubs_.size(), deadline);
+    if (!connected) return connected.error();
+    if (addresses_ == before) return std::string();
+    std::string now;
+    for (const auto& address : addresses_) now += (now.empty() ? "" : ", ") + address;
+    return "workers after the failed workload: " + now;
   }
   void stop() override { stubs_.clear(); }
 
  private:
-  // A `dns:NAME:PORT` entry: wait until `count` of the addresses the names resolve to answer
-  // (discovery.h), resolving again each round, then use those. Resolved on every start, so a
-  // run after scaling the workers finds the new ones.
-  Expected<void> start_by_name(size_t count, std::chrono::steady_clock::time_point deadline) {
-    if (stubs_.size() >= count) return {};
+  // Waits until `count` of the addresses the entries give answer Describe (discovery.h), a
+  // `dns:NAME:PORT` entry resolved again each round, then uses those. Resolved on every start,
+  // so a run after scaling the workers finds the new ones.
+  Expected<void> connect(size_t count, std::chrono::steady_clock::time_point deadline) {
     auto probe = [this](const std::string& address,
                         std::chrono::steady_clock::time_point until) -> Expected<void> {
       auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(address, token_));
@@ -61,7 +60,7 @@ class ConnectingPool : public WorkerPool {
       if (!described) return described.error();
       return {};
     };
-    auto found = wait_for_workers(entries_, count, deadline, system_resolver(), probe);
+    auto found = wait_for_workers(entries_, count, deadline, system_resolver(), probe, is_refusal);
     if (!found) return found.error();
     addresses_ = std::move(found).value();
     stubs_.clear();

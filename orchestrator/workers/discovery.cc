@@ -101,10 +101,10 @@ Expected<std::vector<std::string>> expand_worker_addresses(const std::vector<std
   return out;
 }
 
-Expected<std::vector<std::string>> wait_for_workers(const std::vector<std::string>& entries,
-                                                    size_t count,
-                                                    std::chrono::steady_clock::time_point deadline,
-                                                    const Resolver& resolve, const Prober& probe) {
+Expected<std::vector<std::string>> wait_for_workers(
+    const std::vector<std::string>& entries, size_t count,
+    std::chrono::steady_clock::time_point deadline, const Resolver& resolve, const Prober& probe,
+    const std::function<bool(const Error&)>& final_answer) {
   // A malformed entry never becomes well-formed: no point waiting for it.
   if (auto checked = check_worker_entries(entries); !checked) return checked.error();
   std::vector<std::string> answered;
@@ -123,6 +123,8 @@ Expected<std::vector<std::string>> wait_for_workers(const std::vector<std::strin
         auto answer = probe(address, slice);
         if (answer) {
           answered.push_back(address);
+        } else if (final_answer && final_answer(answer.error())) {
+          return answer.error();
         } else {
           last_probe_error = answer.message();
         }
@@ -135,11 +137,17 @@ Expected<std::vector<std::string>> wait_for_workers(const std::vector<std::strin
       return Error{"interrupted while waiting for workers", ErrorKind::kInterrupted};
     std::this_thread::sleep_for(kRoundPause);
   } while (std::chrono::steady_clock::now() < deadline);
+  std::vector<std::string> silent;
+  for (const auto& address : last_addresses) {
+    if (std::find(answered.begin(), answered.end(), address) == answered.end()) {
+      silent.push_back(address);
+    }
+  }
   std::string why = "the scenario needs " + std::to_string(count) + " workers but only " +
                     std::to_string(answered.size()) + " answered Describe by the deadline, of " +
-                    std::to_string(last_addresses.size()) + " addresses --workers-at " +
-                    join(entries) + " gave";
+                    std::to_string(last_addresses.size()) + " addresses " + join(entries) + " gave";
   if (!last_addresses.empty()) why += " (" + join(last_addresses) + ")";
+  if (!silent.empty()) why += "; not answering: " + join(silent);
   if (!last_error.empty()) why += "; last: " + last_error;
   if (last_error.empty() && !last_probe_error.empty()) why += "; last: " + last_probe_error;
   return Error{why};

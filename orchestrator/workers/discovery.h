@@ -44,10 +44,12 @@ using Prober = std::function<Expected<void>(const std::string& address,
 // The first `count` addresses (in the order expand_worker_addresses gives them) whose worker
 // answered, waiting until `deadline`: each round resolves the entries again and probes the
 // addresses not yet answered, each probe with a short deadline of its own. At the deadline, an
-// error saying how many answered of how many addresses the entries gave.
-Expected<std::vector<std::string>> wait_for_workers(const std::vector<std::string>& entries,
-                                                    size_t count,
-                                                    std::chrono::steady_clock::time_point deadline,
-                                                    const Resolver& resolve, const Prober& probe);
+// error saying how many answered of how many addresses the entries gave, and which did not.
+// A probe error for which `final_answer` holds (a worker that refused the token: asking again
+// cannot change its answer) ends the wait at once with that error.
+Expected<std::vector<std::string>> wait_for_workers(
+    const std::vector<std::string>& entries, size_t count,
+    std::chrono::steady_clock::time_point deadline, const Resolver& resolve, const Prober& probe,
+    const std::function<bool(const Error&)>& final_answer = nullptr);
 
 }  // namespace benchgate::workers

@@ -9,6 +9,12 @@ namespace benchgate::workers {
 
 using namespace std::chrono_literals;
 
+namespace {
+constexpr std::string_view kRefused = " refused the orchestrator's call (";
+}  // namespace
+
+bool is_refusal(const Error& error) { return error.message.find(kRefused) != std::string::npos; }
+
 Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,
                                                std::chrono::steady_clock::time_point deadline) {
   std::string last = "no answer";
@@ -25,7 +31,7 @@ Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std
     // Asking again cannot change the answer: fail now, naming the fix.
     if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED ||
         status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
-      return Error{name + " refused the orchestrator's call (" + last +
+      return Error{name + std::string(kRefused) + last +
                    "); give the worker's token with --worker-token-file FILE"};
     }
     std::this_thread::sleep_for(20ms);

@@ -25,6 +25,9 @@ class WorkerPool {
   // "worker 2 (pid 1234) killed by signal 9" (its stderr tail as the error's detail), "worker
   // 2 (pid 1234) is stopped ...", or nothing while the worker looks alive and able to run.
   virtual std::optional<Error> failure(size_t index) = 0;
+  // How messages name a worker: "worker 2 at 10.77.0.12:7800" for one this orchestrator
+  // connects to; "worker 2" by default.
+  virtual std::string name(size_t index) const { return "worker " + std::to_string(index); }
   // "worker 2 (pid 1234)" when that worker was stopped (SIGSTOP, a debugger) at any moment
   // since the previous call, even if it has been continued since; else empty. Workers this
   // orchestrator did not spawn cannot be watched.
@@ -57,6 +60,10 @@ std::unique_ptr<WorkerPool> make_spawning_pool(const SpawnConfig& config);
 // every call (`authorization: Bearer <token>`).
 std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses,
                                                  std::string token = {});
+
+// Whether `error` of describe_worker is the worker refusing the orchestrator's token: asking
+// again cannot change that answer.
+bool is_refusal(const Error& error);
 
 // Calls Describe until it answers or the deadline passes.
 Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,

@@ -40,11 +40,21 @@ void WorkerStreams::read_loop(Stream& stream) {
   changed_.notify_all();
 }
 
+void WorkerStreams::drop(size_t worker) {
+  for (auto& stream : streams_) {
+    if (stream->worker != worker || stream->dropped) continue;
+    stream->dropped = true;
+    stream->context.TryCancel();
+  }
+}
+
 bool WorkerStreams::send_window(const v1::Window& window) {
   v1::RunCommand command;
   *command.mutable_window() = window;
   bool all = true;
-  for (auto& stream : streams_) all = stream->rw->Write(command) && all;
+  for (auto& stream : streams_) {
+    if (!stream->dropped) all = stream->rw->Write(command) && all;
+  }
   return all;
 }
 
@@ -60,7 +70,9 @@ std::optional<StreamEvent> WorkerStreams::next(std::chrono::steady_clock::time_p
 }
 
 void WorkerStreams::close(std::chrono::milliseconds grace) {
-  for (auto& stream : streams_) stream->rw->WritesDone();
+  for (auto& stream : streams_) {
+    if (!stream->dropped) stream->rw->WritesDone();
+  }
   auto deadline = std::chrono::steady_clock::now() + grace;
   {
     std::unique_lock lock(mutex_);

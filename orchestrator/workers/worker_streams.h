@@ -35,7 +35,10 @@ class WorkerStreams {
   // Opens a Run stream to `stub` and sends `spec` as its first message.
   // Returns false when the stream could not take the message.
   bool open(size_t worker, v1::Worker::Stub& stub, const v1::WorkloadSpec& spec);
-  // Sends a window command to every open stream; false if a stream refused it.
+  // Gives up on one worker's stream (a lost worker): it is cancelled, gets no more window
+  // commands, and whatever it still says is dropped by the caller.
+  void drop(size_t worker);
+  // Sends a window command to every open stream not dropped; false if a stream refused it.
   bool send_window(const v1::Window& window);
   // The next event from any worker, or nullopt at the deadline (or on interrupt).
   std::optional<StreamEvent> next(std::chrono::steady_clock::time_point deadline);
@@ -51,6 +54,7 @@ class WorkerStreams {
     std::unique_ptr<grpc::ClientReaderWriter<v1::RunCommand, v1::RunEvent>> rw;
     std::thread reader;
     bool ended = false;  // guarded by mutex_
+    bool dropped = false;
   };
   void read_loop(Stream& stream);
 

@@ -337,14 +337,17 @@ repetitions = 1
             address = [f.split("=", 1)[1] for f in ready.split() if f.startswith("http=")][0]
             path = write_scenario(self.dir, "unreachable.toml",
                                   self.UNREACHABLE.format(address=address))
-            run = self.run_to_end(path, "--workers-at", "127.0.0.1:1")
+            run = self.run_to_end(path, "--workers-at", "127.0.0.1:1", "--workers-wait", "3s")
         finally:
             router.terminate()
             router.wait(timeout=10)
             router.stdout.close()
         out = run.stdout + run.stderr
-        self.assertIn("workers given with --workers-at are not usable: worker at 127.0.0.1:1 "
-                      "did not answer Describe before its deadline: UNAVAILABLE", out)
+        self.assertIn("workers given with --workers-at are not usable: the scenario needs 1 "
+                      "workers but only 0 answered Describe by the deadline, of 1 addresses "
+                      "127.0.0.1:1 gave (127.0.0.1:1); not answering: 127.0.0.1:1; last: worker "
+                      "at 127.0.0.1:1 did not answer Describe before its deadline: UNAVAILABLE",
+                      out)
         self.assertIn("Connection refused", out)
         self.assertNotIn("DEADLINE_EXCEEDED", out)
         self.assertNotIn("child process logs", run.stderr)

@@ -48,7 +48,7 @@ void FakeSut::die(Error why) {
 
 class FakePool::Service final : public v1::Worker::Service {
  public:
-  explicit Service(WorkerScript script) : script_(std::move(script)) {}
+  Service(WorkerScript script, size_t index) : script_(std::move(script)), index_(index) {}
 
   grpc::Status Describe(grpc::ServerContext*, const v1::DescribeRequest*,
                         v1::DescribeResponse* response) override {
@@ -73,7 +73,10 @@ class FakePool::Service final : public v1::Worker::Service {
       auto it = script_.windows.find(windows_++);
       if (it != script_.windows.end()) {
         if (it->second.before) it->second.before();
-        if (!it->second.answer) continue;
+        if (it->second.die.count(index_)) {
+          return grpc::Status(grpc::StatusCode::UNAVAILABLE, "fake worker died");
+        }
+        if (!it->second.answer || it->second.mute.count(index_)) continue;
       }
       v1::RunEvent event;
       *event.mutable_result() = consistent_result(window);
@@ -84,26 +87,30 @@ class FakePool::Service final : public v1::Worker::Service {
 
  private:
   const WorkerScript script_;
+  const size_t index_;
   std::atomic<uint32_t> windows_{0};
 };
 
-FakePool::FakePool(Script script)
-    : script_(std::move(script)), service_(std::make_unique<Service>(script_.worker)) {
-  grpc::ServerBuilder builder;
-  builder.RegisterService(service_.get());
-  server_ = builder.BuildAndStart();
-  if (!server_) fail("cannot start an in-process gRPC server");
-}
+FakePool::FakePool(Script script) : script_(std::move(script)) {}
 
 FakePool::~FakePool() {
   stubs_.clear();
-  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  for (auto& server : servers_) {
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  }
 }
 
 Expected<void> FakePool::start(size_t count, std::chrono::steady_clock::time_point) {
+  script_.starts->push_back(count);
   if (script_.start_error) return *script_.start_error;
   while (stubs_.size() < count) {
-    stubs_.push_back(v1::Worker::NewStub(server_->InProcessChannel(grpc::ChannelArguments())));
+    services_.push_back(std::make_unique<Service>(script_.worker, stubs_.size()));
+    grpc::ServerBuilder builder;
+    builder.RegisterService(services_.back().get());
+    servers_.push_back(builder.BuildAndStart());
+    if (!servers_.back()) fail("cannot start an in-process gRPC server");
+    stubs_.push_back(
+        v1::Worker::NewStub(servers_.back()->InProcessChannel(grpc::ChannelArguments())));
   }
   return {};
 }

@@ -53,10 +53,14 @@ class FakeSut : public sut::SystemUnderTest {
 };
 
 // What one fake worker does with a window: send its result, or first run `before` (kill the
-// router, interrupt the run), or never answer.
+// router, interrupt the run), or never answer. The workers (0-based) named in `die` end their
+// stream with UNAVAILABLE instead, as a worker whose process was killed or whose host went
+// away; the workers in `mute` never answer it (a hung or cut-off host).
 struct WindowScript {
   std::function<void()> before;
   bool answer = true;
+  std::set<size_t> die;
+  std::set<size_t> mute;
 };
 
 // A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows
@@ -79,6 +83,8 @@ class FakePool : public workers::WorkerPool {
     WorkerScript worker;
     // after_failure of each recover() call, kept for the test beyond the pool's life.
     std::shared_ptr<std::vector<bool>> recovers = std::make_shared<std::vector<bool>>();
+    // The count of each start() call.
+    std::shared_ptr<std::vector<size_t>> starts = std::make_shared<std::vector<size_t>>();
   };
   explicit FakePool(Script script);
   ~FakePool() override;
@@ -87,14 +93,18 @@ class FakePool : public workers::WorkerPool {
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
   std::optional<Error> failure(size_t) override { return std::nullopt; }
+  std::string name(size_t index) const override {
+    return "worker " + std::to_string(index) + " at fake:" + std::to_string(index);
+  }
   Expected<std::string> recover(bool after_failure, std::chrono::steady_clock::time_point) override;
   void stop() override {}
 
  private:
   class Service;
   Script script_;
-  std::unique_ptr<Service> service_;
-  std::unique_ptr<grpc::Server> server_;
+  // One in-process server per worker, so each counts its own windows and can die alone.
+  std::vector<std::unique_ptr<Service>> services_;
+  std::vector<std::unique_ptr<grpc::Server>> servers_;
   std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
 };
 

@@ -8,6 +8,7 @@
 #include "engine_fakes.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/gating/run_gates.h"
 
 namespace benchgate::engine {
 namespace {
@@ -309,6 +310,185 @@ TEST_F(RunnerFailures, AnInterruptedComparisonKeepsWhatItMeasuredAndStops) {
   EXPECT_EQ(r.workloads[1].error, "cancelled through the service");
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.error, "");
+  EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
+}  // namespace benchgate::engine
+
+namespace benchgate::engine {
+namespace {
+
+// --- Remote workers: the ones asked for and not found, and the policy for a lost one -------
+
+scenario::Workload spread(const std::string& name, uint32_t repetitions, uint32_t workers,
+                          scenario::WorkerLoss loss = scenario::WorkerLoss::kFail) {
+  scenario::Workload w = workload(name, repetitions);
+  w.workers = workers;
+  w.connections = workers;
+  w.on_worker_loss = loss;
+  return w;
+}
+
+std::vector<uint64_t> operations_of(const results::WorkloadResult& w) {
+  std::vector<uint64_t> out;
+  for (const auto& rep : w.repetitions) out.push_back(rep.operations);
+  return out;
+}
+
+std::vector<bool> degraded_of(const results::WorkloadResult& w) {
+  std::vector<bool> out;
+  for (const auto& rep : w.repetitions) {
+    out.push_back(std::find(rep.flags.begin(), rep.flags.end(), results::kDegraded) !=
+                  rep.flags.end());
+  }
+  return out;
+}
+
+TEST_F(RunnerFailures, AWorkerLostMidWindowFailsTheWorkloadAndItsWindowIsNeverMerged) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[1].die = {1};  // worker 1 dies in the second repetition
+  auto recovers = pool.recovers;
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("lost", 3, 2), spread("after", 1, 2)}));
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  const auto& lost = r.workloads[0];
+  EXPECT_EQ(lost.status, WorkloadStatus::kFailed);
+  EXPECT_EQ(lost.error.rfind("worker 1 at fake:1 ended its stream: ", 0), 0u) << lost.error;
+  EXPECT_NE(lost.error.find("fake worker died"), std::string::npos) << lost.error;
+  // The repetition before the loss is kept whole; the one it interrupted is not merged from the
+  // worker that answered.
+  EXPECT_EQ(operations_of(lost), std::vector<uint64_t>{200});
+  EXPECT_EQ(degraded_of(lost), std::vector<bool>{false});
+  // The next workload starts from workers asked afresh.
+  EXPECT_EQ(*recovers, std::vector<bool>{true});
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
+  EXPECT_EQ(operations_of(r.workloads[1]), std::vector<uint64_t>{200});
+  EXPECT_FALSE(r.ok());
+}
+
+TEST_F(RunnerFailures, WithContinueTheOthersFinishAndEveryRepetitionWithoutTheLostIsDegraded) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[1].die = {1};
+  auto recovers = pool.recovers;
+  factories_.pools = {pool};
+  auto r = run(
+      scenario_of({spread("lost", 3, 2, scenario::WorkerLoss::kContinue), spread("after", 1, 2)}));
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  const auto& lost = r.workloads[0];
+  EXPECT_EQ(lost.status, WorkloadStatus::kOk) << lost.error;
+  // Repetition 2: worker 1's part of the window is dropped, worker 0's kept; 3: worker 0 alone.
+  EXPECT_EQ(operations_of(lost), (std::vector<uint64_t>{200, 100, 100}));
+  EXPECT_EQ(degraded_of(lost), (std::vector<bool>{false, true, true}));
+  EXPECT_TRUE(lost.degraded());
+  // Its gates are not judged.
+  EXPECT_EQ(gating::values_of(lost).not_judged,
+            "repetition 2 was measured without every worker (flag degraded)");
+  // The lost worker answers again (the fake's Describe): used again only after that check.
+  EXPECT_EQ(*recovers, std::vector<bool>{true});
+  EXPECT_EQ(operations_of(r.workloads[1]), std::vector<uint64_t>{200});
+  EXPECT_EQ(degraded_of(r.workloads[1]), std::vector<bool>{false});
+  EXPECT_TRUE(r.ok());
+}
+
+TEST_F(RunnerFailures, WithContinueAWorkerSilentAtTheWindowDeadlineIsLost) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].mute = {0};
+  factories_.pools = {pool};
+  scenario::Workload w = spread("silent", 1, 2, scenario::WorkerLoss::kContinue);
+  w.timeout_ns = 300'000'000;  // the window's deadline
+  auto r = run(scenario_of({w}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk) << r.workloads[0].error;
+  EXPECT_EQ(operations_of(r.workloads[0]), std::vector<uint64_t>{100});
+  EXPECT_EQ(degraded_of(r.workloads[0]), std::vector<bool>{true});
+}
+
+TEST_F(RunnerFailures, WithContinueLosingEveryWorkerFailsTheWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].die = {0};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("alone", 2, 1, scenario::WorkerLoss::kContinue)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error.rfind("every worker of the workload was lost: worker 0 at fake:0 "
+                                       "ended its stream: ",
+                                       0),
+            0u)
+      << r.workloads[0].error;
+  EXPECT_TRUE(r.workloads[0].repetitions.empty());
+}
+
+TEST_F(RunnerFailures, WithContinueADeadSystemUnderTestStillFailsTheWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].before = [this] { factories_.made_suts.at(0)->die(router_died()); };
+  pool.worker.windows[0].die = {0};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("w", 2, 1, scenario::WorkerLoss::kContinue)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error.rfind("router (pid 42) killed by signal 9", 0), 0u)
+      << r.workloads[0].error;
+}
+
+// A scenario whose [workers] at finds nobody measures nothing, and never with local workers.
+TEST_F(RunnerFailures, RemoteWorkersTheScenarioAsksForAndDoesNotGetAreNotConfigured) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.start_error = Error{"the scenario needs 3 workers but only 0 answered Describe"};
+  auto starts = pool.starts;
+  factories_.pools = {pool};
+  scenario::Scenario s = scenario_of({spread("w1", 1, 2), spread("w2", 1, 1)});
+  s.workers.at = {"dns:benchgate-worker:7800"};
+  s.workers.at_where = {"s.toml", 3, 6};
+  s.workers.count = 3;
+  auto r = run(s);
+
+  EXPECT_EQ(factories_.pool_binaries, std::vector<std::string>{"(connecting)"});
+  EXPECT_EQ(*starts, std::vector<size_t>{3});  // the scenario's count, above what w1 uses
+  ASSERT_EQ(r.workloads.size(), 2u);
+  for (const auto& w : r.workloads) {
+    EXPECT_EQ(w.status, WorkloadStatus::kNotConfigured);
+    EXPECT_EQ(w.error,
+              "not_configured: the remote workers of [workers] at (s.toml:3:6) are not there "
+              "(the run never measures with local workers instead): the scenario needs 3 "
+              "workers but only 0 answered Describe");
+  }
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.ok());  // as with any not_configured workload: --strict fails it
+}
+
+// --workers-at and --workers override the scenario; workers the command line named and did not
+// get are the run's failure.
+TEST_F(RunnerFailures, TheCommandLinesWorkersOverrideTheScenariosAndTheirAbsenceFails) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.start_error = Error{"the scenario needs 4 workers but only 1 answered Describe"};
+  auto starts = pool.starts;
+  factories_.pools = {pool};
+  options_.worker_addresses = {"10.0.0.1:7800"};
+  options_.worker_count = 4;
+  scenario::Scenario s = scenario_of({spread("w1", 1, 2)});
+  s.workers.at = {"dns:benchgate-worker:7800"};
+  s.workers.count = 3;
+  auto r = run(s);
+
+  EXPECT_EQ(*starts, std::vector<size_t>{4});
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.error,
+            "workers given with --workers-at are not usable: the scenario needs 4 workers but "
+            "only 1 answered Describe");
   EXPECT_FALSE(r.ok());
 }
 

@@ -207,8 +207,7 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
       "|payload_bytes=-|tls=-|alpn=-|streams=-|effective_streams=-|connect_p50_us=-"
       "|handshake_p50_us=-|ttfb_p50_us=-";
   auto line = report::result_line("s", plain, "-");
-  ASSERT_GE(line.size(), none.size()) << line;
-  EXPECT_EQ(line.substr(line.size() - none.size()), none) << line;
+  EXPECT_NE(line.find(none + "|flags="), std::string::npos) << line;
 
   WorkloadResult h2;
   h2.spec.name = "h2";
@@ -228,8 +227,21 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
   const std::string tail =
       "|tls=TLSv1.3|alpn=h2|streams=50|effective_streams=10|connect_p50_us=120.1"
       "|handshake_p50_us=-|ttfb_p50_us=300.0";
-  ASSERT_GE(line.size(), tail.size()) << line;
-  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+  EXPECT_NE(line.find(tail + "|flags="), std::string::npos) << line;
+}
+
+// The repetitions' flags, appended last: their union, comma-separated, "-" for none.
+TEST(ResultLine, FlagsComeLastAsTheUnionOfTheRepetitions) {
+  WorkloadResult w;
+  w.spec.name = "hello";
+  w.repetitions.emplace_back();
+  auto line = report::result_line("s", w, "-");
+  EXPECT_TRUE(line.ends_with("|ttfb_p50_us=-|flags=-")) << line;
+  w.repetitions[0].flags = {"router_count_mismatch"};
+  w.repetitions.emplace_back();
+  w.repetitions[1].flags = {"degraded", "router_count_mismatch"};
+  line = report::result_line("s", w, "-");
+  EXPECT_TRUE(line.ends_with("|flags=degraded,router_count_mismatch")) << line;
 }
 
 // Each protocol's parameters sit in their own block of the JSON report; the other is null.

@@ -1,6 +1,7 @@
 // Baselines and the series history relative gates read (docs/GATES.md, "Series and baselines").
 #include <gtest/gtest.h>
 
+#include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/workload_params.h"
 #include "store_test_support.h"
@@ -176,6 +177,33 @@ TEST_F(Baselines, AWorkloadWithAWindowMeasuredWhileAProcessWasStoppedIsNeverHist
   EXPECT_EQ(detail->workloads[0].repetitions[1].stopped,
             std::vector<std::string>{"worker 0 (pid 4242)"});
   EXPECT_TRUE(detail->workloads[0].repetitions[0].stopped.empty());
+}
+
+// A repetition measured after a worker was lost (on_worker_loss = "continue") had less load
+// than the workload asks for: its run is never history, and never joins a baseline.
+TEST_F(Baselines, ARunMeasuredWithoutEveryWorkerIsNeverHistoryNorABaseline) {
+  const int64_t clean = run();
+  ASSERT_TRUE(store_->add_baseline("main", clean).ok());
+  results::WorkloadResult lost = testing::test_workload("http_hello", 3);
+  lost.repetitions[2].flags.emplace_back(results::kDegraded);
+  const int64_t degraded = run("ok", "quickstart", testing::test_testbed(), lost);
+  auto added = store_->add_baseline("main", degraded);
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.message(), "baseline add: run " + std::to_string(degraded) +
+                                 " has workload 'http_hello' flagged degraded (measured after a "
+                                 "worker was lost); such a run is never a baseline");
+  // Even in the baseline (written there by hand), it is not history.
+  {
+    auto db = sqlite::Database::open(dir_.file("b.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    const std::string insert = "INSERT INTO baselines (name, run_id, added_at) VALUES ('main', " +
+                               std::to_string(degraded) + ", 1)";
+    ASSERT_TRUE((*db)->exec(insert.c_str()).ok());
+  }
+  auto history = store_->baseline_history(query(testbed_id(clean)));
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].run_id, clean);
 }
 
 TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {

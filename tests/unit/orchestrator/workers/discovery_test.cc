@@ -2,6 +2,7 @@
 // address the name resolves to, and the wait takes workers as they start answering, through a
 // fake resolver and a fake Describe.
 #include "orchestrator/workers/discovery.h"
+#include "orchestrator/workers/worker_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -78,7 +79,8 @@ TEST(WaitForWorkers, AtTheDeadlineSaysHowManyAnsweredOfHowMany) {
   ASSERT_FALSE(found.ok());
   EXPECT_NE(found.message().find("needs 3 workers but only 1 answered Describe"), std::string::npos)
       << found.message();
-  EXPECT_NE(found.message().find("of 2 addresses --workers-at dns:workers:7800 gave"),
+  EXPECT_NE(found.message().find("of 2 addresses dns:workers:7800 gave (10.0.0.1:7800, "
+                                 "10.0.0.2:7800); not answering: 10.0.0.2:7800"),
             std::string::npos)
       << found.message();
   EXPECT_NE(found.message().find("UNAUTHENTICATED"), std::string::npos) << found.message();
@@ -115,6 +117,31 @@ TEST(SystemResolver, ResolvesLocalhostToALoopbackAddress) {
   bool loopback = false;
   for (const auto& a : *out) loopback |= a == "127.0.0.1:7800" || a == "[::1]:7800";
   EXPECT_TRUE(loopback) << out->front();
+}
+
+}  // namespace
+}  // namespace benchgate::workers
+
+namespace benchgate::workers {
+namespace {
+
+// A worker that refuses the token will refuse it again: the wait ends at once with its answer.
+TEST(WaitForWorkers, ARefusalEndsTheWaitAtOnce) {
+  int probes = 0;
+  Prober refusing = [&probes](const std::string& address, Clock::time_point) -> Expected<void> {
+    ++probes;
+    return Error{"worker at " + address +
+                 " refused the orchestrator's call (UNAUTHENTICATED: no token); give the "
+                 "worker's token with --worker-token-file FILE"};
+  };
+  // An hour's deadline: only returning at once lets this test finish.
+  auto found =
+      wait_for_workers({"10.0.0.1:7800"}, 1, Clock::now() + 3600s, fixed({}), refusing, is_refusal);
+  ASSERT_FALSE(found.ok());
+  EXPECT_EQ(probes, 1);
+  EXPECT_EQ(found.message(),
+            "worker at 10.0.0.1:7800 refused the orchestrator's call (UNAUTHENTICATED: no "
+            "token); give the worker's token with --worker-token-file FILE");
 }
 
 }  // namespace
