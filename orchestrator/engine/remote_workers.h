@@ -1,6 +1,6 @@
 // Which workers a scenario's bundled-worker pool connects to instead of spawning, and how many
 // it waits for: the command line's --workers-at and --workers, else the scenario's [workers] at
-// and count (docs/SCENARIOS.md, "[workers]"). Shared by the scenario and comparison runners.
+// and count (docs/SCENARIOS.md, "Remote workers"). Shared by the scenario and comparison runners.
 #pragma once
 
 #include <chrono>

@@ -135,7 +135,7 @@ inline const char* to_string(WorkerLoss loss) {
 
 // [workers]: the remote workers a scenario asks for (workers already running elsewhere, e.g.
 // the pods of a StatefulSet). The command line's --workers-at and --workers override `at` and
-// `count` (docs/SCENARIOS.md, "[workers]").
+// `count` (docs/SCENARIOS.md, "Remote workers").
 struct RemoteWorkers {
   // "dns:NAME:PORT" (every address NAME resolves to) or "HOST:PORT" entries; empty: the run
   // spawns its workers on this machine (unless --workers-at says otherwise).

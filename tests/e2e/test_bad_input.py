@@ -50,6 +50,22 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(Run(["no-such-command"]).run().returncode, 2)
         self.assertEqual(Run(["run", "/nonexistent.toml"]).run().returncode, 2)
 
+    def test_workers_flags_are_checked_before_anything_runs(self):
+        path = write_scenario(self.dir, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
+        run = Run(["run", path, "--workers", "3"]).run()
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertEqual(run.stdout, "")
+        self.assertIn("error: --workers 3 counts remote workers: give them with --workers-at",
+                      run.stderr)
+        run = Run(["run", path, "--workers-at", "127.0.0.1:1", "--workers-wait", "soon"]).run()
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("error: --workers-wait 'soon': expected a positive duration", run.stderr)
+        run = Run(["run", path, "--workers", "0", "--workers-at", "127.0.0.1:1"]).run()
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("--workers", run.stderr)
+        self.assertEqual(run.leftovers(wait=0), [])
+
     def test_help_is_available_on_every_command(self):
         for args in (["--help"], ["run", "--help"], ["validate", "--help"]):
             run = Run(args).run()
