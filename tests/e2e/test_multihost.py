@@ -63,6 +63,15 @@ in_flight = 1
 rate = 3000
 """
 
+# A gate on the workload: never `pass` on a workload that lost a worker.
+GATE = """
+[[gates]]
+workload = "victim"
+metric = "errors.count"
+max = 0
+severity = "{severity}"
+"""
+
 
 def can_make_namespaces():
     if os.geteuid() != 0 or shutil.which("ip") is None:
@@ -309,9 +318,13 @@ class MultiHostTest(unittest.TestCase):
     def test_a_worker_killed_mid_window_fails_the_workload_naming_it(self):
         for i in range(3):
             self.start_worker(i)
-        run = self.kill_worker_in_second_repetition(self.orchestrator(self.scenario()), 2)
+        text = self.scenario() + GATE.format(severity="critical")
+        run = self.kill_worker_in_second_repetition(self.orchestrator(text), 2)
         out = run.stdout + run.stderr
         self.assertEqual(run.returncode, 3, out)  # a run error: the workload failed
+        [gate] = load_json(self.json)["scenarios"][0]["gates"]
+        self.assertEqual(gate["verdict"], "error", gate)
+        self.assertIn("workload victim failed: worker", gate["explanation"])
         [line] = run.result_lines()
         self.assertEqual(line["status"], "failed")
         # Named by its index and address (which of the three the name resolved to).
@@ -325,11 +338,17 @@ class MultiHostTest(unittest.TestCase):
     def test_with_continue_the_others_finish_and_the_run_is_degraded(self):
         for i in range(3):
             self.start_worker(i)
-        text = self.scenario('[workers]\non_worker_loss = "continue"\n')
+        # A warning gate: its error does not fail the run, which may then ask to be promoted.
+        text = (self.scenario('[workers]\non_worker_loss = "continue"\n') +
+                GATE.format(severity="warning"))
         run = self.kill_worker_in_second_repetition(self.orchestrator(text, "--promote", "main"),
                                                     1)
         out = run.stdout + run.stderr
         self.assertEqual(run.returncode, 0, out)
+        [gate] = load_json(self.json)["scenarios"][0]["gates"]
+        self.assertEqual(gate["verdict"], "error", gate)
+        self.assertIn("repetition 2 was measured without every worker (flag degraded)",
+                      gate["explanation"])
         self.assertRegex(out, r"worker [0-2] at 10\.77\.0\.1[1-3]:7800 was lost during "
                               r"repetition 2")
         [line] = run.result_lines()
