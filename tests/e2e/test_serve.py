@@ -177,6 +177,22 @@ def metric_values(text, name, **labels):
             values.append(float(value))
     return values
 
+# Workers the client names: the service would connect wherever the client says.
+REMOTE_WORKERS = """
+name = "elsewhere"
+[workers]
+at = "{address}"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 1
+
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/bench/hello"
+"""
+
 
 class ServeTest(unittest.TestCase):
     def setUp(self):
@@ -332,6 +348,20 @@ class ServeTest(unittest.TestCase):
         address = "127.0.0.1:%d" % listener.getsockname()[1]
         err = self.refused(EXTERNAL.format(address=address), "reach")
         self.assertIn("[router] address '%s' is not allowed by this service" % address, err)
+        with self.assertRaises(BlockingIOError):  # nobody connected to it
+            listener.accept()
+        self.stop_service()
+
+    def test_workers_the_service_was_not_given_are_never_reached(self):
+        listener = socket.socket()
+        self.addCleanup(listener.close)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        listener.setblocking(False)
+        address = "127.0.0.1:%d" % listener.getsockname()[1]
+        err = self.refused(REMOTE_WORKERS.format(address=address), "elsewhere")
+        self.assertIn("elsewhere.toml:4:6: error: [workers] at '%s' is not one of this "
+                      "service's workers" % address, err)
         with self.assertRaises(BlockingIOError):  # nobody connected to it
             listener.accept()
         self.stop_service()
