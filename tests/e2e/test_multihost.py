@@ -144,6 +144,42 @@ class Network:
         return [line.split(":")[1].strip().split("@")[0]
                 for line in sh("ip", "-n", ns, "-o", "link", "show").splitlines()]
 
+    def isolation_problems(self):
+        """Everything that would let a namespace reach beyond the test's subnet; empty when
+        none does."""
+        problems = []
+        for ns in self.hosts:
+            for route in self.routes(ns):
+                # The subnet, and the kernel's own local, broadcast and link-local routes.
+                own = (route.startswith(SUBNET) or route.startswith("local ") or
+                       route.startswith("broadcast ") or route.startswith("multicast ") or
+                       route.startswith("fe80::") or " dev lo " in route + " ")
+                if not own or "default" in route:
+                    problems.append("%s: route %s" % (ns, route))
+            if sorted(self.links(ns)) != ["eth0", "lo"]:
+                problems.append("%s: links %s" % (ns, self.links(ns)))
+            # No route leads to an address outside the subnet.
+            reach = subprocess.run(["ip", "-n", ns, "route", "get", "1.1.1.1"],
+                                   capture_output=True, text=True)
+            if reach.returncode == 0:
+                problems.append("%s reaches 1.1.1.1: %s" % (ns, reach.stdout.strip()))
+        return problems
+
+    @staticmethod
+    def remove_stale():
+        """Namespaces an earlier run of this test left behind when it was killed (its pid is
+        in their names and gone)."""
+        for line in subprocess.run(["ip", "netns", "list"], capture_output=True,
+                                   text=True).stdout.splitlines():
+            name = line.split()[0] if line.split() else ""
+            digits = name[4:].split("-")[0]
+            if not name.startswith("bgmh") or not digits.isdigit():
+                continue
+            if os.path.exists("/proc/%s" % digits):
+                continue
+            subprocess.run(["ip", "netns", "del", name], capture_output=True)
+            shutil.rmtree(os.path.join("/etc/netns", name), ignore_errors=True)
+
     def tear_down(self):
         for ns in list(self.hosts) + [self.switch]:
             # Whatever still runs in it (a worker, a router) goes with the namespace's end.
@@ -170,9 +206,15 @@ class MultiHostTest(unittest.TestCase):
         cls.net = Network()
         roles = [("router", ROUTER_IP), ("orch", ORCHESTRATOR_IP)]
         roles += [("w%d" % i, ip) for i, ip in enumerate(WORKER_IPS)]
+        Network.remove_stale()
         try:
             cls.net.build(roles)
             cls.net.resolve_in("orch", SERVICE, WORKER_IPS)
+            # Before any load: the namespaces reach nothing but each other.
+            problems = cls.net.isolation_problems()
+            if problems:
+                raise AssertionError("the test's network is not isolated:\n" +
+                                     "\n".join(problems))
         except BaseException:
             cls.net.tear_down()
             raise
@@ -238,22 +280,9 @@ class MultiHostTest(unittest.TestCase):
         return SCENARIO.format(router=ROUTER_IP, workers_table=workers_table)
 
     def test_0_the_namespaces_reach_only_each_other(self):
-        for ns in self.net.hosts:
-            for route in self.net.routes(ns):
-                # The subnet, and the kernel's own local and broadcast routes of lo and eth0.
-                self.assertTrue(route.startswith(SUBNET) or " table local " in route or
-                                route.startswith("local ") or route.startswith("broadcast ") or
-                                route.startswith("multicast ") or route.startswith("fe80::") or
-                                "dev lo" in route, "%s: %s" % (ns, route))
-                self.assertNotIn("default", route, ns)
-            self.assertEqual(sorted(self.net.links(ns)), ["eth0", "lo"], ns)
+        self.assertEqual(self.net.isolation_problems(), [])
         self.assertEqual(sorted(l for l in self.net.links(self.net.switch) if l.startswith("p")),
                          ["p%d" % i for i in range(len(self.net.hosts))])
-        # A host's own address is not reachable from any namespace: no route leads there.
-        for ns in self.net.hosts:
-            reach = subprocess.run(["ip", "-n", ns, "route", "get", "1.1.1.1"],
-                                   capture_output=True, text=True)
-            self.assertNotEqual(reach.returncode, 0, reach.stdout)
 
     def test_counts_merge_and_agree_with_the_router_across_three_hosts(self):
         for i in range(3):
