@@ -251,6 +251,19 @@ constexpr Column<StoredChangePoint> kChangePoint[] = {
     field<&StoredChangePoint::p_value>("p_value"),
 };
 
+constexpr Column<HistoryRun> kHistoryRun[] = {
+    field<&HistoryRun::run_id>("id"),
+    field<&HistoryRun::started_at_ns>("started_at"),
+    field<&HistoryRun::commit>("commit_id"),
+};
+
+constexpr Column<SeriesRun> kSeriesRun[] = {
+    field<&SeriesRun::run_id>("id"),
+    field<&SeriesRun::started_at_ns>("started_at"),
+    field<&SeriesRun::commit>("commit_id"),
+    field<&SeriesRun::branch>("branch"),
+};
+
 template <typename R>
 void add_names(std::vector<std::string_view>& out, Columns<R> columns) {
   for (const Column<R>& c : columns) out.push_back(c.name);
@@ -282,6 +295,8 @@ Columns<CalibrationRecord> calibration_columns() { return kCalibration; }
 Columns<BaselineEntry> baseline_columns() { return kBaseline; }
 Columns<ChangeSeriesState> change_series_columns() { return kChangeSeries; }
 Columns<StoredChangePoint> change_point_columns() { return kChangePoint; }
+Columns<HistoryRun> history_run_columns() { return kHistoryRun; }
+Columns<SeriesRun> series_run_columns() { return kSeriesRun; }
 
 std::vector<StoredTable> stored_tables() {
   constexpr std::span<const std::string_view> none;

@@ -81,6 +81,11 @@ Columns<ChangeSeriesState> change_series_columns();
 // change_points; kept: series_id. A point's commits and start time are its runs', joined.
 Columns<StoredChangePoint> change_point_columns();
 
+// What the history reads of a run (store_history.cc): columns of runs as run_columns() writes
+// them, the row id as the run's id. No table of their own.
+Columns<HistoryRun> history_run_columns();
+Columns<SeriesRun> series_run_columns();
+
 // Every SQL table the tables above describe, with each column it has: the record's, the
 // kept ones and the row id. A migration that adds a column must add it here and to a table.
 struct StoredTable {
