@@ -69,7 +69,8 @@ Expected<int64_t> workload_id(sqlite::Database& db, int64_t run, const std::stri
   if (!row) return Error{context + ": " + row.message()};
   if (!*row) {
     return Error{"run " + std::to_string(run) + " has no workload '" + workload + "' (variant '" +
-                 variant + "')"};
+                     variant + "')",
+                 ErrorKind::kInvalidInput};
   }
   return find->int64(0);
 }
