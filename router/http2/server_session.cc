@@ -195,8 +195,11 @@ ServerSession::Stream* ServerSession::stream_of(int32_t stream_id) const {
 }
 
 ServerSession::Stream& ServerSession::acquire() {
-  if (free_streams_.empty()) free_streams_.push_back(std::make_unique<Stream>());
-  Stream* stream = free_streams_.back().release();
+  if (free_streams_.empty()) {
+    streams_.push_back(std::make_unique<Stream>());
+    free_streams_.push_back(streams_.back().get());
+  }
+  Stream* stream = free_streams_.back();
   free_streams_.pop_back();
   ++open_streams_;
   return *stream;
@@ -212,7 +215,7 @@ void ServerSession::release(Stream* stream) {
   *stream = Stream{};
   stream->path = std::move(path);
   stream->body = std::move(body);
-  free_streams_.emplace_back(stream);
+  free_streams_.push_back(stream);
 }
 
 int ServerSession::on_begin_frame(const nghttp2_frame_hd& hd) {

@@ -83,7 +83,11 @@ class ServerSession {
   metrics::ThreadStats& stats_;
   nghttp2_session* session_ = nullptr;
 
-  std::vector<std::unique_ptr<Stream>> free_streams_;
+  // Every stream state this connection made (as many as it ever had open at once), and those
+  // free now. Owning them here frees the open ones too when the connection ends: nghttp2
+  // reports no stream close then.
+  std::vector<std::unique_ptr<Stream>> streams_;
+  std::vector<Stream*> free_streams_;
   size_t open_streams_ = 0;
   // /bench/delay answers waiting: when, and for which stream (checked by id when due).
   std::vector<std::pair<int64_t, Stream*>> delayed_;
