@@ -10,6 +10,7 @@
 
 #include "common/time/clock.h"
 #include "router/http/responses.h"
+#include "router/http2/thread_pool_mem.h"
 #include "router/metrics/inject_work.h"
 
 namespace benchgate::router::http2 {
@@ -115,7 +116,8 @@ ServerSession::ServerSession(const http::ServerOptions& options, metrics::Thread
   nghttp2_option_new(&option);
   // HPACK: our encoder's table stays at the default 4 KiB whatever the client allows.
   nghttp2_option_set_max_deflate_dynamic_table_size(option, 4096);
-  nghttp2_session_server_new2(&session_, callbacks(), this, option);
+  // nghttp2's per-stream allocations come from the thread's pool (thread_pool_mem.h).
+  nghttp2_session_server_new3(&session_, callbacks(), this, option, thread_pool_mem());
   nghttp2_option_del(option);
 
   const nghttp2_settings_entry settings[] = {
