@@ -138,17 +138,22 @@ bool Session::took_http2() {
     case http2::PrefaceMatch::kFull:
       break;
   }
+  hand_over_to_http2(bytes);
+  in_.consume(in_.size());
+  park_input();
+  return true;
+}
+
+void Session::hand_over_to_http2(std::string_view already_read) {
   // The socket, and what was read of it, go to the HTTP/2 connection; this session only stays
   // alive (counted in connections_open, reachable by close()) as long as it runs.
   state_ = State::kHandedOver;
   deadline_timer_.cancel();
+  delay_timer_.cancel();
   auto connection = std::make_shared<http2::Connection<net::Stream>>(std::move(socket_), options_,
                                                                      stats_, shared_from_this());
   http2_ = connection;
-  connection->start(bytes);
-  in_.consume(in_.size());
-  park_input();
-  return true;
+  connection->start(already_read);
 }
 
 void Session::process(int64_t now_ns) {

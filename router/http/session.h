@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -33,8 +34,7 @@
 #include "router/net/stream.h"
 
 namespace benchgate::router::http2 {
-template <typename Stream>
-class Connection;
+class ConnectionBase;
 }  // namespace benchgate::router::http2
 
 namespace benchgate::router::http {
@@ -98,6 +98,9 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   // Before the first request: whether the connection opens with the HTTP/2 preface. true:
   // handled here (handed over, or reading the rest of a partial preface).
   bool took_http2();
+  // Gives the socket and `already_read` to an http2::Connection and stays alive beside it.
+  // A TLS session whose handshake chose ALPN "h2" calls it the same way, with nothing read.
+  void hand_over_to_http2(std::string_view already_read);
   // Before an asynchronous operation: an empty read buffer goes back to the thread (or is
   // freed), so that only connections with bytes left over hold one.
   void park_input();
@@ -158,7 +161,7 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   // The first bytes were checked for the HTTP/2 preface (they were not it).
   bool preface_checked_ = false;
   // The HTTP/2 connection this session handed its socket to.
-  std::weak_ptr<http2::Connection<net::Stream>> http2_;
+  std::weak_ptr<http2::ConnectionBase> http2_;
   // The answer queued last is the connection's last (Connection: close, or an error): once it
   // is written the session lingers instead of reading.
   bool close_after_write_ = false;

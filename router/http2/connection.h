@@ -39,8 +39,17 @@ namespace benchgate::router::http2 {
 struct ReadTag {};
 using SpareRead = ThreadSpare<ReadTag, ByteBlock>;
 
+// What the HTTP/1.1 session that handed a connection over keeps of it, whatever its stream:
+// a way to close it when the server stops.
+class ConnectionBase {
+ public:
+  virtual ~ConnectionBase() = default;
+  virtual void close() = 0;
+};
+
 template <typename Stream>
-class Connection : public std::enable_shared_from_this<Connection<Stream>> {
+class Connection final : public ConnectionBase,
+                         public std::enable_shared_from_this<Connection<Stream>> {
  public:
   static constexpr size_t kReadBytes = 64 * 1024;
   static constexpr size_t kFlushBytes = 64 * 1024;
@@ -69,7 +78,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     wait_readable();
   }
 
-  void close() {
+  void close() override {
     if (closed_) return;
     closed_ = true;
     net::close_stream(stream_);
