@@ -68,7 +68,13 @@ class Client {
           }
           return 0;
         });
-    nghttp2_session_client_new(&session, cb, this);
+    nghttp2_option* option = nullptr;
+    nghttp2_option_new(&option);
+    // Large header blocks are what some tests send (nghttp2 refuses them past 64 KiB of its
+    // worst-case bound by default).
+    nghttp2_option_set_max_send_header_block_length(option, 1 << 20);
+    nghttp2_session_client_new2(&session, cb, this, option);
+    nghttp2_option_del(option);
     nghttp2_session_callbacks_del(cb);
     nghttp2_submit_settings(session, NGHTTP2_FLAG_NONE, nullptr, 0);
   }
@@ -241,6 +247,39 @@ TEST_F(Http2SessionTest, AHeaderListOverTheLimitEndsTheConnection) {
   EXPECT_EQ(client_.goaway, NGHTTP2_ENHANCE_YOUR_CALM);
   EXPECT_EQ(stats_.counters.h2.header_list_closes, 1u);
   EXPECT_TRUE(server_->done());
+}
+
+TEST_F(Http2SessionTest, ResetsOverTheBudgetGetGoawayEnhanceYourCalm) {
+  options_.http2.reset_burst = 3;
+  options_.http2.reset_rate_per_s = 1;
+  start();
+  // Each reset in a flight of its own, after its request went out (nghttp2 would otherwise
+  // drop a request reset before it was sent).
+  for (int i = 0; i < 6; ++i) {
+    const int32_t id = client_.get("/bench/delay/1000");
+    pump();
+    nghttp2_submit_rst_stream(client_.session, NGHTTP2_FLAG_NONE, id, NGHTTP2_CANCEL);
+    pump();
+  }
+  EXPECT_EQ(client_.goaway, NGHTTP2_ENHANCE_YOUR_CALM);
+  EXPECT_EQ(stats_.counters.h2.rapid_reset_closes, 1u);
+  // Three from the bucket, the fourth found it empty; nothing after it was read.
+  EXPECT_EQ(stats_.counters.h2.client_resets, 4u);
+  EXPECT_TRUE(server_->done());
+}
+
+TEST_F(Http2SessionTest, TooManyContinuationFramesEndTheConnection) {
+  options_.http2.max_continuations = 1;
+  start();
+  // 90,000 'c's, Huffman-coded in 5 bits each: a block of about 56 KB, one HEADERS frame of
+  // 16 KiB and three CONTINUATION frames; the second of them is one too many.
+  const int32_t id = client_.get("/bench/hello", "GET", {{"x-large", std::string(90000, 'c')}});
+  ASSERT_GT(id, 0);
+  pump();
+
+  EXPECT_EQ(client_.goaway, NGHTTP2_ENHANCE_YOUR_CALM);
+  EXPECT_EQ(stats_.counters.h2.continuation_flood_closes, 1u);
+  EXPECT_EQ(stats_.counters.h2.header_list_closes, 0u);
 }
 
 TEST_F(Http2SessionTest, ABrokenPrefaceIsAProtocolError) {
