@@ -53,6 +53,7 @@ class Connection final : public ConnectionBase,
  public:
   static constexpr size_t kReadBytes = 64 * 1024;
   static constexpr size_t kFlushBytes = 64 * 1024;
+  static constexpr int kReadsPerWakeup = 4;
 
   // `owner` is kept alive as long as the connection (the HTTP/1.1 session that handed it over
   // stays in its thread's list, so that stopping the server reaches this connection).
@@ -103,23 +104,29 @@ class Connection final : public ConnectionBase,
     ByteBlock block;
     SpareRead::lend(block);
     block.reserve_discarding(kReadBytes);
-    error_code read_ec;
-    const size_t bytes =
-        stream_.read_some(boost::asio::buffer(block.data(), block.capacity()), read_ec);
-    if (read_ec == boost::asio::error::would_block || read_ec == boost::asio::error::try_again) {
-      SpareRead::give_back(block);
-      return wait_readable();
+    // What the socket holds, a buffer at a time (a few at most, so that one busy connection
+    // does not hold the thread): everything read is handed to the session at once.
+    for (int round = 0; round < kReadsPerWakeup; ++round) {
+      error_code read_ec;
+      const size_t bytes =
+          stream_.read_some(boost::asio::buffer(block.data(), block.capacity()), read_ec);
+      if (read_ec == boost::asio::error::would_block || read_ec == boost::asio::error::try_again) {
+        break;
+      }
+      if (read_ec) {
+        // End of stream or a reset: the client is gone.
+        SpareRead::give_back(block);
+        return close();
+      }
+      stats_.counters.bytes_received += bytes;
+      last_activity_ns_ = steady_now_ns();
+      if (!session_.receive(block.data(), bytes, last_activity_ns_)) {
+        SpareRead::give_back(block);
+        return close();
+      }
+      if (bytes < block.capacity()) break;  // drained
     }
-    if (read_ec) {
-      // End of stream or a reset: the client is gone.
-      SpareRead::give_back(block);
-      return close();
-    }
-    stats_.counters.bytes_received += bytes;
-    last_activity_ns_ = steady_now_ns();
-    const bool ok = session_.receive(block.data(), bytes, last_activity_ns_);
     SpareRead::give_back(block);
-    if (!ok) return close();
     after_input();
   }
 
