@@ -368,6 +368,17 @@ class RouterHttp2Defences(unittest.TestCase):
         self.assertEqual(end, "closed")
         self.assertEqual(self.closes("header_list"), 1)
 
+    def test_router_stops_with_http2_connections_open(self):
+        # Connections mid-request (a delayed answer owed) and idle: SIGTERM still ends the
+        # router with status 0, not after the kill of Router.stop's timeout.
+        for path in ("/bench/delay/60000", None):
+            sock, conn = self.open()
+            if path:
+                conn.send_headers(1, request(path), end_stream=True)
+                sock.sendall(conn.data_to_send())
+        self.router.proc.terminate()
+        self.assertEqual(self.router.proc.wait(timeout=30), 0)
+
     def test_idle_connection_gets_goaway(self):
         sock, conn = self.open()
         conn.send_headers(1, request("/bench/hello"), end_stream=True)
