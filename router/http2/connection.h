@@ -6,7 +6,7 @@
 // A template over the byte stream (router/net/stream.h), as the WAMP transports are: today a
 // plain TCP socket (h2c with prior knowledge, handed over by the HTTP/1.1 session that saw the
 // preface); a TLS stream whose ALPN chose "h2" plugs in with an instantiation. What TLS adds is
-// in wait_readable(): look at SSL_pending before waiting on the socket.
+// in wait_readable(), already written: look at SSL_pending before waiting on the socket.
 //
 // The read buffer is the serving thread's spare (common/util/thread_spare.h), taken for one
 // read and given back at once, since the session consumes everything it is given: an idle
@@ -20,6 +20,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <openssl/ssl.h>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -88,10 +92,21 @@ class Connection final : public ConnectionBase,
 
  private:
   using error_code = boost::system::error_code;
+  // A TLS stream (boost::asio::ssl::stream): its native handle is the SSL object.
+  static constexpr bool kTls =
+      std::is_same_v<decltype(std::declval<Stream&>().native_handle()), SSL*>;
 
   void wait_readable() {
     if (closed_ || reading_) return;
     reading_ = true;
+    if constexpr (kTls) {
+      // Bytes the TLS layer already decrypted are not readable on the socket any more.
+      if (SSL_pending(stream_.native_handle()) > 0) {
+        boost::asio::post(stream_.get_executor(),
+                          [self = this->shared_from_this()] { self->on_readable(error_code{}); });
+        return;
+      }
+    }
     boost::beast::get_lowest_layer(stream_).async_wait(
         boost::asio::socket_base::wait_read,
         [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
@@ -149,6 +164,9 @@ class Connection final : public ConnectionBase,
         if (session_.done()) close();
         return;
       }
+      // TLS: a synchronous write that meets a full socket could leave a record half sent
+      // (SSL_write has run); everything goes through async_write.
+      if constexpr (kTls) break;
       error_code ec;
       const size_t written = stream_.write_some(boost::asio::buffer(out_), ec);
       if (ec && ec != boost::asio::error::would_block && ec != boost::asio::error::try_again) {

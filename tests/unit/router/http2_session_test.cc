@@ -11,9 +11,11 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <boost/asio/ssl/stream.hpp>
 
 #include "common/time/clock.h"
 #include "router/http/server_options.h"
+#include "router/http2/connection.h"
 #include "router/http2/preface.h"
 #include "router/http2/server_session.h"
 #include "router/metrics/thread_stats.h"
@@ -307,3 +309,9 @@ TEST(Http2Preface, TellsHttp2FromHttp1) {
 
 }  // namespace
 }  // namespace benchgate::router::http2
+
+// The HTTP/2 connection is a template over the byte stream: a TLS stream whose ALPN chose h2
+// must plug in as it is (compiled here, every member, so that the TLS listener needs only to
+// construct one).
+template class benchgate::router::http2::Connection<
+    boost::asio::ssl::stream<boost::asio::ip::tcp::socket>>;
