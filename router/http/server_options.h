@@ -7,6 +7,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "router/http/routes.h"
+#include "router/http2/options.h"
 #include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::http {
@@ -31,6 +32,9 @@ struct ServerOptions {
   std::shared_ptr<memory::BufferBudget> buffer_budget;
   // Busy work per request before it is answered (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
+
+  // HTTP/2 (h2c with prior knowledge on the same port): limits and windows.
+  http2::Http2Options http2;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }
 };

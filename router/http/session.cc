@@ -10,6 +10,8 @@
 
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
+#include "router/http2/connection.h"
+#include "router/http2/preface.h"
 #include "router/metrics/inject_work.h"
 
 namespace benchgate::router::http {
@@ -67,6 +69,10 @@ void Session::start() {
 }
 
 void Session::close() {
+  if (state_ == State::kHandedOver) {
+    if (auto connection = http2_.lock()) connection->close();
+    return;
+  }
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
   net::close_stream(socket_);
@@ -115,7 +121,39 @@ void Session::on_read(const error_code& ec, size_t bytes) {
   }
   in_.commit(bytes);
   stats_.counters.bytes_received += bytes;
+  if (!preface_checked_ && took_http2()) return;
   process(steady_now_ns());
+}
+
+bool Session::took_http2() {
+  const auto first = static_cast<const char*>(in_.data().data());
+  const std::string_view bytes(first, in_.size());
+  switch (http2::match_preface(bytes)) {
+    case http2::PrefaceMatch::kNo:
+      preface_checked_ = true;
+      return false;
+    case http2::PrefaceMatch::kPartial:
+      do_read();
+      return true;
+    case http2::PrefaceMatch::kFull:
+      break;
+  }
+  hand_over_to_http2(bytes);
+  in_.consume(in_.size());
+  park_input();
+  return true;
+}
+
+void Session::hand_over_to_http2(std::string_view already_read) {
+  // The socket, and what was read of it, go to the HTTP/2 connection; this session only stays
+  // alive (counted in connections_open, reachable by close()) as long as it runs.
+  state_ = State::kHandedOver;
+  deadline_timer_.cancel();
+  delay_timer_.cancel();
+  auto connection = std::make_shared<http2::Connection<net::Stream>>(std::move(socket_), options_,
+                                                                     stats_, shared_from_this());
+  http2_ = connection;
+  connection->start(already_read);
 }
 
 void Session::process(int64_t now_ns) {
@@ -354,7 +392,10 @@ void Session::arm_deadline_timer(int64_t at_ns) {
 }
 
 void Session::on_deadline(const error_code& ec) {
-  if (state_ == State::kClosed || ec == asio::error::operation_aborted) return;
+  if (state_ == State::kClosed || state_ == State::kHandedOver ||
+      ec == asio::error::operation_aborted) {
+    return;
+  }
   const int64_t now_ns = steady_now_ns();
   if (now_ns >= deadline_ns_) {
     if (state_ != State::kLingering) ++stats_.counters.timed_out;
