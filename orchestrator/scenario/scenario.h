@@ -141,6 +141,9 @@ struct Workload {
   uint32_t connections = 1;  // across all workers and threads
   uint32_t in_flight = 1;    // outstanding requests per connection
   double rate = 0;           // open loop when > 0: requests/s in total
+  // HTTP: every request on a connection of its own (connect, TLS handshake, request, close),
+  // which measures handshakes/s; needs in_flight = 1 and streams = 1.
+  bool new_connection_per_request = false;
 
   HttpRequest http;
   WampRequest wamp;     // protocol kWampRpc / kWampPubSub
