@@ -41,7 +41,8 @@ class WampOverTls(unittest.TestCase):
         self.proxy = subprocess.Popen(
             ["/usr/bin/python3", os.path.join(HERE, "tls_proxy.py"), port_file, self.stats_file,
              "server.pem", "server.key", str(ws), str(rs)], cwd=self.dir)
-        self.addCleanup(lambda: self.proxy.poll() is None and (self.proxy.kill(), self.proxy.wait()))
+        self.addCleanup(
+            lambda: self.proxy.poll() is None and (self.proxy.kill(), self.proxy.wait()))
         deadline = time.monotonic() + 10
         while not os.path.exists(port_file) and time.monotonic() < deadline:
             time.sleep(0.05)
