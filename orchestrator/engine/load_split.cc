@@ -115,6 +115,7 @@ void set_tls_and_http2(const scenario::Workload& workload, v1::WorkloadSpec& spe
     tls->set_sni(t.sni);
     tls->set_ca_pem(t.ca_pem);
     tls->set_insecure(t.insecure);
+    tls->set_resumption(t.resumption);
     for (const std::string& name : t.alpn) tls->add_alpn(name);
   }
   if (workload.protocol == scenario::Protocol::kHttp2) {
@@ -136,6 +137,7 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   spec.set_connections(share.connections);
   spec.set_threads(share.threads);
   spec.set_in_flight(workload.in_flight);
+  spec.set_new_connection_per_request(workload.new_connection_per_request);
   spec.set_rate(share.rate);
   if (workload.rate > 0 && share.total_connections > share.connections) {
     spec.set_schedule_first(share.first_connection);
@@ -144,11 +146,12 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   spec.set_progress_interval_ns(500'000'000);
   spec.set_drain_timeout_ns(5'000'000'000);
   spec.set_connect_timeout_ns(10'000'000'000);
+  // TLS for every protocol (wss and RawSocket over TLS for WAMP).
+  set_tls_and_http2(workload, spec);
   if (!scenario::is_http(workload.protocol)) {
     set_wamp(workload, share, spec);
     return spec;
   }
-  set_tls_and_http2(workload, spec);
   auto* http = spec.mutable_http();
   http->set_method(workload.http.method);
   http->set_target(workload.http.target);

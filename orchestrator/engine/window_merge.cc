@@ -103,6 +103,7 @@ Expected<std::optional<results::ConnectionSetup>> merge_setup(
     const v1::ConnectionSetup& setup = parts[w].setup();
     merged.connections += setup.connections();
     merged.handshakes += setup.handshakes();
+    merged.resumed += setup.resumed();
     const std::pair<const v1::Histogram*, HdrHistogram*> histograms[] = {
         {&setup.connect(), &merged.connect},
         {&setup.tls_handshake(), &merged.tls_handshake},
@@ -147,6 +148,11 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   auto setup = merge_setup(parts);
   if (!setup) return setup.error();
   rep.setup = std::move(*setup);
+  if (rep.setup) {
+    uint64_t connections = 0;
+    for (const auto& part : parts) connections += part.window_connections();
+    rep.window_connections = connections;
+  }
   for (size_t w = 0; w < parts.size(); ++w) {
     const auto& part = parts[w];
     if (part.has_tls())

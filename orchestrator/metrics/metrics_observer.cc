@@ -96,6 +96,25 @@ struct MetricsObserver::Impl {
             "The busiest load thread's CPU time over the window / the window, over every "
             "worker, in the latest measured window (0.9 or more: worker_saturated, the load "
             "generator may be the bottleneck); no sample when not measured");
+  // Connections and TLS (docs/MEASUREMENT.md, "Connections and TLS", "Handshakes per second"),
+  // set when a workload finished; no sample where not measured.
+  Family<Gauge>& handshakes =
+      gauge(r, "benchgate_workload_handshakes_per_second",
+            "new_connection_per_request: connections set up (TCP connect, TLS handshake) inside "
+            "the window per second of it, the median over repetitions; no sample otherwise");
+  Family<Gauge>& setup_seconds =
+      gauge(r, "benchgate_workload_connection_setup_seconds",
+            "A connection's setup at a percentile over every repetition: phase connect (TCP), "
+            "tls_handshake, or ttfb (its first request to the first response byte); no sample "
+            "for a phase nothing was measured in (cleartext has no handshake)");
+  Family<Gauge>& tls_handshakes = gauge(
+      r, "benchgate_workload_tls_handshakes",
+      "TLS handshakes of the measured repetitions' connections, all of them (resumed=\"all\") "
+      "and those in which the server resumed the session offered (resumed=\"yes\")");
+  Family<Gauge>& streams =
+      gauge(r, "benchgate_workload_http2_streams",
+            "http2: concurrent streams per connection as requested, and as "
+            "the server's SETTINGS_MAX_CONCURRENT_STREAMS allowed (effective)");
 
   Family<Counter>& router_cpu = counter(r, "benchgate_router_cpu_seconds_total",
                                         "CPU time of the system under test in measured windows");
@@ -162,6 +181,46 @@ struct MetricsObserver::Impl {
       family.Add(labels).Set(*value);
     } else if (family.Has(labels)) {
       family.Remove(&family.Add(labels));
+    }
+  }
+
+  void set_connection_figures(const Labels& base, const results::WorkloadResult& result) {
+    const auto rate = result.handshakes_per_second();
+    set_or_remove(handshakes, base, rate ? std::optional(rate->median) : std::nullopt);
+    const std::optional<results::ConnectionSetup> setup = result.setup();
+    const std::pair<const char*, HdrHistogram results::ConnectionSetup::*> phases[] = {
+        {"connect", &results::ConnectionSetup::connect},
+        {"tls_handshake", &results::ConnectionSetup::tls_handshake},
+        {"ttfb", &results::ConnectionSetup::ttfb}};
+    for (const auto& [phase, member] : phases) {
+      for (const auto& [label, percentile] : {std::pair{"50", 50.0}, std::pair{"99", 99.0}}) {
+        Labels labels = base;
+        labels["phase"] = phase;
+        labels["percentile"] = label;
+        std::optional<double> value;
+        if (setup && ((*setup).*member).total_count() > 0) {
+          value = seconds(((*setup).*member).value_at_percentile(percentile));
+        }
+        set_or_remove(setup_seconds, labels, value);
+      }
+    }
+    const bool tls = setup && setup->handshakes > 0;
+    for (const char* which : {"all", "yes"}) {
+      Labels labels = base;
+      labels["resumed"] = which;
+      std::optional<double> value;
+      if (tls) {
+        value = static_cast<double>(which[0] == 'a' ? setup->handshakes : setup->resumed);
+      }
+      set_or_remove(tls_handshakes, labels, value);
+    }
+    const uint32_t requested = result.requested_streams();
+    const uint32_t effective = result.effective_streams();
+    for (const char* kind : {"requested", "effective"}) {
+      Labels labels = base;
+      labels["kind"] = kind;
+      const uint32_t n = kind[0] == 'r' ? requested : effective;
+      set_or_remove(streams, labels, n > 0 ? std::optional(static_cast<double>(n)) : std::nullopt);
     }
   }
 
@@ -267,6 +326,7 @@ void MetricsObserver::workload_finished(const results::WorkloadResult& result) {
                           ? std::optional(result.bytes_per_second().median)
                           : std::nullopt);
   impl_->set_latency(labels, [&](double p) { return result.latency_at(p); });
+  impl_->set_connection_figures(labels, result);
 }
 
 // One series per (series, family) for the scenario, replacing what its previous run set: a

@@ -26,6 +26,8 @@ json setup_json(const results::ConnectionSetup& setup) {
   };
   return {{"connections", setup.connections},
           {"handshakes", setup.handshakes},
+          // Of the handshakes, those the server resumed; null without TLS.
+          {"resumed", setup.handshakes > 0 ? json(setup.resumed) : json(nullptr)},
           {"connect", figures(setup.connect)},
           {"tls_handshake", figures(setup.tls_handshake)},
           {"ttfb", figures(setup.ttfb)}};
@@ -142,6 +144,7 @@ json repetition_json(const results::Repetition& rep) {
   // Connections and TLS (docs/MEASUREMENT.md "Connections and TLS"): null when not measured.
   j["connection_setup"] = rep.setup ? setup_json(*rep.setup) : json(nullptr);
   j["tls"] = rep.tls ? tls_json(*rep.tls) : json(nullptr);
+  j["window_connections"] = rep.window_connections ? json(*rep.window_connections) : json(nullptr);
   j["streams"] = rep.requested_streams > 0 ? json(rep.requested_streams) : json(nullptr);
   j["effective_streams"] = rep.effective_streams > 0 ? json(rep.effective_streams) : json(nullptr);
   j["worker_cpu_wait_share"] =
@@ -182,6 +185,7 @@ json parameters_json(const scenario::Workload& w) {
   if (!scenario::is_http(w.protocol)) {
     j["wamp"] = store::wamp_params_json(w.wamp);
     j["http"] = nullptr;
+    j["tls"] = store::tls_params_json(w.tls);  // wss, RawSocket over TLS; null for cleartext
     return j;
   }
   json http = store::http_params_json(w.http);
@@ -191,6 +195,7 @@ json parameters_json(const scenario::Workload& w) {
   j["http"] = std::move(http);
   j["tls"] = store::tls_params_json(w.tls);
   j["http2"] = store::http2_params_json(w);
+  j["new_connection_per_request"] = w.new_connection_per_request;
   j["wamp"] = nullptr;
   return j;
 }
@@ -216,6 +221,9 @@ json workload_json(const results::WorkloadResult& w) {
                     {"payload_bytes_per_second", payload ? spread(*payload) : json(nullptr)},
                     {"errors", w.error_count()},
                     {"latency", tool ? workload_tool_percentiles(w) : percentiles(w.latency)}};
+    // new_connection_per_request only (docs/MEASUREMENT.md "Handshakes per second").
+    const auto handshakes = w.handshakes_per_second();
+    j["summary"]["handshakes_per_second"] = handshakes ? spread(*handshakes) : json(nullptr);
     j["latency_hdr_v2_base64"] = tool ? json(nullptr) : json(histogram_base64(w.latency));
   } else {
     j["summary"] = nullptr;

@@ -32,8 +32,11 @@ std::string setup_micros(const std::optional<results::ConnectionSetup>& setup,
 // version the server chose ("TLSv1.3", "-" for cleartext), alpn its ALPN choice, streams and
 // effective_streams an http2 workload's streams per connection as asked and as the server's
 // SETTINGS_MAX_CONCURRENT_STREAMS allowed; connect, handshake and ttfb the median of every
-// connection's setup times (docs/MEASUREMENT.md "Connections and TLS"). flags is the union of
-// the repetitions' flags, comma-separated, "-" for none.
+// connection's setup times (docs/MEASUREMENT.md "Connections and TLS"); handshakes_per_s the
+// median repetition's connections set up per second of its window (new_connection_per_request
+// only) and resumed the TLS handshakes in which the server resumed the session offered
+// (docs/MEASUREMENT.md "Handshakes per second"). flags is the union of the repetitions' flags,
+// comma-separated, "-" for none.
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
@@ -60,12 +63,14 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   std::string flags;
   for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ",") + flag;
   if (flags.empty()) flags = "-";
+  const auto handshakes = w.handshakes_per_second();
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
       "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}|transport={}"
       "|serializer={}|payload_bytes={}|tls={}|alpn={}|streams={}|effective_streams={}"
-      "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}|flags={}",
+      "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}|handshakes_per_s={}|resumed={}"
+      "|flags={}",
       scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
       micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
@@ -75,7 +80,9 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       effective > 0 ? std::to_string(effective) : "-",
       setup_micros(setup, &results::ConnectionSetup::connect, 50),
       setup_micros(setup, &results::ConnectionSetup::tls_handshake, 50),
-      setup_micros(setup, &results::ConnectionSetup::ttfb, 50), flags);
+      setup_micros(setup, &results::ConnectionSetup::ttfb, 50),
+      handshakes ? fmt::format("{:.0f}", handshakes->median) : "-",
+      setup && setup->handshakes > 0 ? std::to_string(setup->resumed) : "-", flags);
 }
 
 }  // namespace benchgate::report

@@ -64,6 +64,7 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
         wamp.topic, wamp.transport, wamp.serializer, wamp.request_bytes, wamp.publishers,
         w.spec.in_flight, wamp.subscribers);
   }
+  if (w.spec.tls.enabled) what += ", over TLS";
   return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
                      w.spec.workers, w.spec.threads, model);
 }
@@ -115,6 +116,49 @@ static std::string count_difference(const results::WorkloadResult& w, uint64_t w
       " ({} apart over {} windows, within the {} in flight at each window's "
       "edges, counted by one side only)",
       apart, w.repetitions.size(), in_flight);
+}
+
+// TLS, HTTP/2 and connection setup (docs/MEASUREMENT.md, "Connections and TLS", "Handshakes per
+// second"): one line each for what was measured, nothing for what was not.
+static std::string connection_lines(const results::WorkloadResult& w) {
+  std::string out;
+  if (const auto tls = w.tls()) {
+    out += fmt::format("  tls: {} {}, alpn {} (as the server chose)\n", tls->version, tls->cipher,
+                       tls->alpn.empty() ? "none" : tls->alpn);
+  }
+  if (const uint32_t requested = w.requested_streams(); requested > 0) {
+    const uint32_t effective = w.effective_streams();
+    out += fmt::format(
+        "  streams: {} per connection asked, {} effective (the server's "
+        "SETTINGS_MAX_CONCURRENT_STREAMS)\n",
+        requested, effective > 0 ? std::to_string(effective) : "-");
+  }
+  if (const auto setup = w.setup(); setup && setup->connections > 0) {
+    out += fmt::format("  connections: {} set up; connect p50 {} p99 {}", setup->connections,
+                       latency(setup->connect, 50), latency(setup->connect, 99));
+    if (setup->tls_handshake.total_count() > 0) {
+      out += fmt::format("; TLS handshake p50 {} p99 {}", latency(setup->tls_handshake, 50),
+                         latency(setup->tls_handshake, 99));
+    }
+    if (setup->ttfb.total_count() > 0) {
+      out += fmt::format("; first byte p50 {} p99 {}", latency(setup->ttfb, 50),
+                         latency(setup->ttfb, 99));
+    }
+    out += "\n";
+    if (const auto rate = w.handshakes_per_second()) {
+      out += fmt::format(
+          "  handshakes: {:.0f}/s (median; min-max {:.0f}-{:.0f}), a new "
+          "connection per request",
+          rate->median, rate->min, rate->max);
+      if (setup->handshakes > 0) {
+        out += fmt::format("; {} of {} TLS handshakes resumed", setup->resumed, setup->handshakes);
+      }
+      out += "\n";
+    } else if (setup->handshakes > 0 && setup->resumed > 0) {
+      out += fmt::format("  resumed: {} of {} TLS handshakes\n", setup->resumed, setup->handshakes);
+    }
+  }
+  return out;
 }
 
 std::string workload_table(const results::WorkloadResult& w) {
@@ -183,6 +227,7 @@ std::string workload_table(const results::WorkloadResult& w) {
                          count_difference(w, worker_operations, router_requests, mismatched));
     }
     out += not_measured_lines(w);
+    out += connection_lines(w);
     // Large payloads are judged in bits per second.
     if (mb.median >= kGbitLineBytesPerSecond) {
       out += fmt::format("  throughput: {:.3f} Gbit/s on the wire (median of {:.1f} MB/s)\n",

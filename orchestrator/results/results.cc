@@ -202,11 +202,23 @@ std::optional<ConnectionSetup> WorkloadResult::setup() const {
     if (!rep.setup) return std::nullopt;
     merged.connections += rep.setup->connections;
     merged.handshakes += rep.setup->handshakes;
+    merged.resumed += rep.setup->resumed;
     merged.connect.add(rep.setup->connect);
     merged.tls_handshake.add(rep.setup->tls_handshake);
     merged.ttfb.add(rep.setup->ttfb);
   }
   return merged;
+}
+
+std::optional<double> Repetition::handshakes_per_second() const {
+  if (!window_connections || duration_ns <= 0) return std::nullopt;
+  return static_cast<double>(*window_connections) * 1e9 / static_cast<double>(duration_ns);
+}
+
+std::optional<Spread> WorkloadResult::handshakes_per_second() const {
+  auto values = metric_values(*this, "handshakes.rate");
+  if (!values || values->empty()) return std::nullopt;
+  return spread_of(std::move(*values));
 }
 
 std::optional<NegotiatedTls> WorkloadResult::tls() const {
@@ -242,7 +254,15 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
       {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
   std::vector<double> values;
-  if (metric == "handshakes.rate") return std::nullopt;  // needs new_connection_per_request
+  if (metric == "handshakes.rate") {
+    if (!workload.spec.new_connection_per_request) return std::nullopt;
+    for (const auto& rep : workload.repetitions) {
+      auto rate = rep.handshakes_per_second();
+      if (!rate) return std::nullopt;
+      values.push_back(*rate);
+    }
+    return values;
+  }
   for (const auto& rep : workload.repetitions) {
     if (metric == "throughput.rps") {
       values.push_back(rep.ops_per_second());
@@ -296,7 +316,8 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
   auto values = metric_values(workload, metric);
   if (!values) return std::nullopt;
   const auto& reps = workload.repetitions;
-  if (metric == "throughput.rps" || metric == "throughput.bytes_per_s") {
+  if (metric == "throughput.rps" || metric == "throughput.bytes_per_s" ||
+      metric == "handshakes.rate") {
     return median_of(std::move(*values));
   }
   if (metric == "errors.count") return static_cast<double>(workload.error_count());
@@ -350,8 +371,11 @@ std::string not_measured_reason(const WorkloadResult& workload, const std::strin
     return metric + " was not measured: the workers ran " + tool + ", which did not print it";
   }
   if (metric == "handshakes.rate") {
-    return "handshakes.rate was not measured: it needs new_connection_per_request, which the "
-           "bundled worker does not serve yet";
+    return workload.spec.new_connection_per_request
+               ? "handshakes.rate was not measured: the workers did not report their windows' "
+                 "connections"
+               : "handshakes.rate was not measured: it needs new_connection_per_request = true "
+                 "(this workload keeps its connections)";
   }
   if (metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99") {
     return metric + " was not measured: " +

@@ -80,6 +80,7 @@ struct WorkerShare {
 struct ConnectionSetup {
   uint64_t connections = 0;
   uint64_t handshakes = 0;
+  uint64_t resumed = 0;        // TLS handshakes in which the server resumed the offered session
   HdrHistogram connect;        // TCP connect (ns)
   HdrHistogram tls_handshake;  // TLS handshake (ns); empty for cleartext
   HdrHistogram ttfb;           // a connection's first request to its first response byte (ns)
@@ -147,6 +148,9 @@ struct Repetition {
   std::optional<NegotiatedTls> tls;  // absent: cleartext, or not reported
   uint32_t requested_streams = 0;    // http2; 0: not http2 or not reported
   uint32_t effective_streams = 0;    // the fewest streams any worker's connection could use
+  // Connections set up between the window's start and end, over every worker
+  // (worker.proto WindowResult.window_connections); absent unless every worker reported setups.
+  std::optional<uint64_t> window_connections;
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
@@ -170,6 +174,10 @@ struct Repetition {
   // requests it counted, or over the workers' operations when it counts none (a command);
   // nothing when its CPU was not measured or nothing was served.
   std::optional<double> router_cpu_per_request() const;
+  // window_connections per second of the configured window: a new_connection_per_request
+  // workload's handshakes/s (docs/MEASUREMENT.md, "Handshakes per second"); nothing when not
+  // reported.
+  std::optional<double> handshakes_per_second() const;
 };
 
 // A summary statistic over repetitions: median with minimum and maximum.
@@ -221,6 +229,9 @@ struct WorkloadResult {
   // (0: not http2).
   uint32_t requested_streams() const;
   uint32_t effective_streams() const;
+  // new_connection_per_request only: handshakes/s over the repetitions (median, min, max),
+  // nullopt unless every repetition reported its window's connections.
+  std::optional<Spread> handshakes_per_second() const;
 };
 
 // Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or

@@ -63,7 +63,7 @@ inline bool is_http(Protocol protocol) {
   return protocol == Protocol::kHttp1 || protocol == Protocol::kHttp2;
 }
 
-// `tls = true` on an HTTP workload and its keys (docs/SCENARIOS.md, "TLS and HTTP/2").
+// `tls = true` on a workload and its keys (docs/SCENARIOS.md, "TLS and HTTP/2").
 struct TlsSettings {
   bool enabled = false;
   std::string version;      // "1.2" | "1.3"; empty: negotiate
@@ -170,10 +170,13 @@ struct Workload {
   uint32_t connections = 1;  // across all workers and threads
   uint32_t in_flight = 1;    // outstanding requests per connection
   double rate = 0;           // open loop when > 0: requests/s in total
+  // HTTP: every request on a connection of its own (connect, TLS handshake, request, close),
+  // which measures handshakes/s; needs in_flight = 1 and streams = 1.
+  bool new_connection_per_request = false;
 
   HttpRequest http;
   WampRequest wamp;     // protocol kWampRpc / kWampPubSub
-  TlsSettings tls;      // HTTP protocols only (TLS for WAMP is not supported yet)
+  TlsSettings tls;      // every protocol: https and h2, wss and RawSocket over TLS
   Http2Settings http2;  // protocol kHttp2
 
   // Set on the workloads a `sweep` expanded into: the base workload's name, the parameter swept

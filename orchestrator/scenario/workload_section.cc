@@ -26,9 +26,7 @@ const std::vector<std::string_view> kWampKeys = {"transport",  "serializer", "re
                                                  "procedure",  "callee",     "topic",
                                                  "publishers", "subscribers"};
 
-const std::vector<NotYet> kWorkloadNotYet = {
-    {"new_connection_per_request",
-     "the bundled worker keeps its connections for the whole workload"}};
+const std::vector<NotYet> kWorkloadNotYet = {};
 
 const std::vector<std::string_view> kSupportedProtocols = {"http1", "http2", "wamp_rpc",
                                                            "wamp_pubsub"};
@@ -255,6 +253,37 @@ Location blame(const WorkloadTemplate& t, const std::vector<std::string_view>& k
   return t.values.where;
 }
 
+// new_connection_per_request: one request per connection, so one outstanding at a time (read
+// after the HTTP/2 keys, whose streams it checks).
+void read_connection_mode(TableReader& r, WorkloadTemplate& t) {
+  Workload& w = t.values;
+  auto v = r.boolean("new_connection_per_request");
+  if (!v) return;
+  w.new_connection_per_request = *v;
+  if (!*v) return;
+  Diagnostics& diag = r.diagnostics();
+  if (!is_http(w.protocol)) {
+    diag.error(r.key_location("new_connection_per_request"),
+               "key 'new_connection_per_request' applies to protocols http1 and http2 only (a "
+               "WAMP session is set up and joined once)");
+    return;
+  }
+  if (w.in_flight > 1 && t.broken.find("in_flight") == t.broken.end()) {
+    diag.error(blame(t, {"in_flight"}),
+               "workload '" + w.name +
+                   "': new_connection_per_request sends one request per connection: in_flight "
+                   "must be 1, got " +
+                   std::to_string(w.in_flight));
+  }
+  if (w.protocol == Protocol::kHttp2 && w.http2.streams > 1) {
+    diag.error(r.value_location("streams"),
+               "workload '" + w.name +
+                   "': new_connection_per_request sends one request per connection: streams "
+                   "must be 1, got " +
+                   std::to_string(w.http2.streams));
+  }
+}
+
 void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
   const Workload& w = t.values;
   auto broken = [&](std::initializer_list<std::string_view> keys) {
@@ -327,6 +356,7 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
   known.insert(known.end(), kHttpKeys.begin(), kHttpKeys.end());
   known.insert(known.end(), kWampKeys.begin(), kWampKeys.end());
   known.push_back("sweep");  // a workload's own key: [defaults] cannot sweep
+  known.push_back("new_connection_per_request");
   known.insert(known.end(), tls_and_http2_keys().begin(), tls_and_http2_keys().end());
   std::set<std::string> names;
   size_t index = 0;
@@ -363,6 +393,7 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
       read_wamp(r, t);
     }
     read_tls_and_http2(r, w);
+    read_connection_mode(r, t);
     check_across_fields(diag, t);
     for (Workload& expanded : expand_sweep(r, w)) out.push_back(std::move(expanded));
   }

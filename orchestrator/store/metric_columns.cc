@@ -31,8 +31,8 @@ constexpr MetricColumn kColumns[] = {
     {"connect.p99", "connect_p99_ns / 1e9"},
     {"tls_handshake.p99", "tls_handshake_p99_ns / 1e9"},
     {"ttfb.p99", "ttfb_p99_ns / 1e9"},
-    // Not measured yet (it needs new_connection_per_request): never stored, NULL.
-    {"handshakes.rate", "NULL"},
+    // Stored for new_connection_per_request workloads only (NULL otherwise).
+    {"handshakes.rate", "window_connections * 1e9 / duration_ns"},
 };
 
 }  // namespace

@@ -145,6 +145,8 @@ constexpr Column<StoredRepetition> kRepetition[] = {
     field<&StoredRepetition::alpn>("alpn"),
     field<&StoredRepetition::requested_streams>("requested_streams"),
     field<&StoredRepetition::effective_streams>("effective_streams"),
+    field<&StoredRepetition::window_connections>("window_connections"),
+    field<&StoredRepetition::resumed>("resumed"),
 };
 
 constexpr Column<RouterCounter> kRouterCounter[] = {

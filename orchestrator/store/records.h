@@ -126,6 +126,9 @@ struct StoredRepetition {
       ttfb_p50_ns, ttfb_p99_ns;
   std::optional<std::string> tls_version, tls_cipher, alpn;
   std::optional<uint64_t> requested_streams, effective_streams;  // http2 only
+  // Schema version 14: new_connection_per_request's connections set up inside the window, and
+  // the TLS handshakes that resumed a session (nothing for cleartext).
+  std::optional<uint64_t> window_connections, resumed;
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;

@@ -43,7 +43,9 @@ std::optional<std::vector<uint8_t>> encoded(const std::optional<HdrHistogram>& h
 
 // One repetition as stored; the figures' definitions are those of results::Repetition
 // (successes and received bytes over the data window).
-StoredRepetition stored_repetition(const results::Repetition& rep) {
+// `per_request`: the workload set up a connection per request, so the window's connections are
+// its handshakes (stored only then: handshakes.rate reads them).
+StoredRepetition stored_repetition(const results::Repetition& rep, bool per_request) {
   StoredRepetition r;
   r.index = rep.index;
   r.start_ns = rep.start_unix_ns;
@@ -102,6 +104,8 @@ StoredRepetition stored_repetition(const results::Repetition& rep) {
     };
     r.connections = rep.setup->connections;
     r.handshakes = rep.setup->handshakes;
+    if (rep.setup->handshakes > 0) r.resumed = rep.setup->resumed;
+    if (per_request) r.window_connections = rep.window_connections;
     r.connect_p50_ns = at(rep.setup->connect, 50);
     r.connect_p99_ns = at(rep.setup->connect, 99);
     r.tls_handshake_p50_ns = at(rep.setup->tls_handshake, 50);
@@ -167,7 +171,7 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   w.error = workload.error;
   std::set<std::string> flags;
   for (const results::Repetition& rep : workload.repetitions) {
-    w.repetitions.push_back(stored_repetition(rep));
+    w.repetitions.push_back(stored_repetition(rep, workload.spec.new_connection_per_request));
     flags.insert(rep.flags.begin(), rep.flags.end());
   }
   w.repetition_count = static_cast<int64_t>(w.repetitions.size());

@@ -52,6 +52,8 @@ std::string workload_params_json(const scenario::Workload& w) {
   // workload is a series of its own, a cleartext HTTP/1.1 one keeps its hash.
   if (w.tls.enabled) j["tls"] = tls_params_json(w.tls);
   if (w.protocol == scenario::Protocol::kHttp2) j["http2"] = http2_params_json(w);
+  // Only where set, for the same reason.
+  if (w.new_connection_per_request) j["new_connection_per_request"] = true;
   return j.dump();
 }
 
@@ -60,8 +62,12 @@ nlohmann::json tls_params_json(const scenario::TlsSettings& tls) {
   const auto text = [](const std::string& v) {
     return v.empty() ? nlohmann::json() : nlohmann::json(v);
   };
-  return {{"version", text(tls.version)}, {"ciphers", text(tls.ciphers)}, {"sni", text(tls.sni)},
-          {"ca_file", text(tls.ca_file)}, {"insecure", tls.insecure},     {"alpn", tls.alpn}};
+  nlohmann::json j = {{"version", text(tls.version)}, {"ciphers", text(tls.ciphers)},
+                      {"sni", text(tls.sni)},         {"ca_file", text(tls.ca_file)},
+                      {"insecure", tls.insecure},     {"alpn", tls.alpn}};
+  // Only where set: a TLS workload stored before keeps its series.
+  if (tls.resumption) j["resumption"] = true;
+  return j;
 }
 
 nlohmann::json http2_params_json(const scenario::Workload& w) {

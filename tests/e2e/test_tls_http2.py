@@ -345,3 +345,202 @@ ca_file = "ca.pem"
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def start_python_tls_server(test, directory):
+    """tls_http1_server.py on an ephemeral port: (port, stop), stop() returning its counts."""
+    port_file = os.path.join(directory, "port")
+    count_file = os.path.join(directory, "count.json")
+    for stale in (port_file, count_file):
+        if os.path.exists(stale):
+            os.remove(stale)
+    server = subprocess.Popen(
+        ["/usr/bin/python3", os.path.join(HERE, "tls_http1_server.py"), port_file, count_file,
+         "server.pem", "server.key"], cwd=directory)
+    test.addCleanup(lambda: server.poll() is None and server.kill())
+    deadline = time.monotonic() + 10
+    while not os.path.exists(port_file) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with open(port_file) as f:
+        port = int(f.read())
+
+    def stop():
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+        with open(count_file) as f:
+            return json.load(f)
+    return port, stop
+
+
+@unittest.skipUnless(OPENSSL, "needs openssl")
+class NewConnectionPerRequest(unittest.TestCase):
+    """new_connection_per_request: every request on a connection of its own, as the independent
+    server counts them, each a full TLS handshake (none resumed, on either side)."""
+
+    def run_against_python(self, directory, resumption):
+        port, stop = start_python_tls_server(self, directory)
+        path = write_scenario(directory, "s.toml", f"""
+name = "handshakes"
+[router]
+impl = "external"
+address = "127.0.0.1:{port}"
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "fresh"
+target = "/hello"
+connections = 2
+expect_body_bytes = 9
+tls = true
+tls_version = "1.3"
+ca_file = "ca.pem"
+tls_resumption = false
+new_connection_per_request = true
+[[gates]]
+workload = "fresh"
+metric = "handshakes.rate"
+min = 1
+""")
+        out = os.path.join(directory, "out.json")
+        db = os.path.join(directory, "db.sqlite")
+        run = Run(["run", path, "--json", out, "--db", db]).run(timeout=120)
+        peer = stop()
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        line = run.result_lines()[0]
+        rep = load_json(out)["scenarios"][0]["workloads"][0]["repetitions"][0]
+        return run, line, rep, peer, db
+
+    def check_one_request_per_connection(self, run, line, rep, peer):
+        self.assertEqual(line["status"], "ok", run.stdout)
+        self.assertEqual(line["errors"], "0", run.stdout)
+        self.assertEqual(line["tls"], "TLSv1.3")
+        self.assertNotEqual(line["handshakes_per_s"], "-")
+        self.assertGreater(rep["operations"], 10)
+        # Every request reached the server, each on a connection of its own.
+        self.assertEqual(peer["requests"], rep["operations"])
+        self.assertEqual(peer["most_requests_per_connection"], 1)
+        self.assertEqual(peer["connections"], peer["requests"])
+        setup = rep["connection_setup"]
+        self.assertEqual(setup["handshakes"], setup["connections"])
+        # The window's connections: each of its requests but the two connections' first ones
+        # (set up before the window) needed one, and at most one more each.
+        self.assertGreaterEqual(rep["window_connections"], rep["operations"] - 2)
+        self.assertLessEqual(rep["window_connections"], rep["operations"] + 2)
+
+    def test_full_handshakes_without_resumption(self):
+        directory = tempfile.mkdtemp(prefix="benchgate-fresh-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
+        make_ca(directory)
+        run, line, rep, peer, db = self.run_against_python(directory, resumption=False)
+        self.check_one_request_per_connection(run, line, rep, peer)
+        self.assertEqual(peer["resumed"], 0)
+        self.assertEqual(line["resumed"], "0")
+        self.assertEqual(rep["connection_setup"]["resumed"], 0)
+        print(f"INTEROP|peer=python-ssl|protocol=http1|tls={peer['version']}|alpn={peer['alpn']}"
+              f"|new_connection_per_request=true|resumed={peer['resumed']}|result=pass")
+
+@unittest.skipUnless(NGHTTPD and OPENSSL, "needs nghttpd (nghttp2-server) and openssl")
+class NewConnectionPerRequestH2(unittest.TestCase):
+    """HTTP/2: one stream per connection, h2c and h2 (TLS 1.3) against nghttpd."""
+
+    def setUp(self):
+        Http2AgainstNghttpd.setUp(self)
+
+    start_nghttpd = Http2AgainstNghttpd.start_nghttpd
+    run_scenario = Http2AgainstNghttpd.run_scenario
+
+    def test_h2c_and_h2_one_stream_per_connection(self):
+        for tls in (False, True):
+            port = self.start_nghttpd(tls=tls)
+            keys = 'tls = true\ntls_version = "1.3"\nca_file = "ca.pem"\n' if tls else ""
+            run, lines, workloads = self.run_scenario(f"""
+name = "h2_handshakes"
+[router]
+impl = "external"
+address = "127.0.0.1:{port}"
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "w"
+protocol = "http2"
+target = "/hello"
+connections = 2
+expect_body_bytes = 9
+new_connection_per_request = true
+{keys}""")
+            line, rep = lines["w"], workloads["w"]["repetitions"][0]
+            self.assertEqual(line["status"], "ok", run.stdout)
+            self.assertEqual(line["errors"], "0", run.stdout)
+            self.assertEqual(line["effective_streams"], "1")
+            self.assertNotEqual(line["handshakes_per_s"], "-")
+            self.assertGreater(rep["operations"], 10)
+            setup = rep["connection_setup"]
+            # Every request had its own connection: those set up since the stream began are the
+            # requests plus, at most, one idle connection per connection slot.
+            self.assertGreaterEqual(setup["connections"], rep["operations"])
+            self.assertLessEqual(setup["connections"], rep["operations"] + 2)
+            self.assertGreaterEqual(rep["window_connections"], rep["operations"] - 2)
+            if tls:
+                self.assertEqual(line["tls"], "TLSv1.3")
+                self.assertEqual(setup["handshakes"], setup["connections"])
+                print(f"INTEROP|peer=nghttpd|protocol=h2|tls={line['tls']}|alpn={line['alpn']}"
+                      f"|new_connection_per_request=true|result=pass")
+            else:
+                self.assertEqual(line["resumed"], "-")
+                print("INTEROP|peer=nghttpd|protocol=h2c|tls=-|alpn=-"
+                      "|new_connection_per_request=true|result=pass")
+
+
+@unittest.skipUnless(NGHTTPD and OPENSSL and shutil.which("h2load"),
+                     "needs nghttpd, h2load (nghttp2-client) and openssl")
+class H2loadAdapterAgainstNghttpd(unittest.TestCase):
+    """adapter = "h2load" for HTTP/2: h2c (-m streams) and h2 over TLS (https://, ALPN), its
+    figures read from its own summary, the TLS as it printed the server's choice."""
+
+    def setUp(self):
+        Http2AgainstNghttpd.setUp(self)
+
+    start_nghttpd = Http2AgainstNghttpd.start_nghttpd
+    run_scenario = Http2AgainstNghttpd.run_scenario
+
+    def test_h2c_and_h2_through_h2load(self):
+        for tls in (False, True):
+            port = self.start_nghttpd(tls=tls)
+            keys = 'tls = true\ninsecure = true\nsni = "localhost"\n' if tls else ""
+            run, lines, workloads = self.run_scenario(f"""
+name = "h2load_h2"
+[router]
+impl = "external"
+address = "127.0.0.1:{port}"
+[worker_impls.h2load]
+adapter = "h2load"
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "w"
+worker = "h2load"
+protocol = "http2"
+target = "/hello"
+connections = 2
+streams = 4
+{keys}""")
+            line, rep = lines["w"], workloads["w"]["repetitions"][0]
+            self.assertEqual(line["status"], "ok", run.stdout + run.stderr)
+            self.assertEqual(line["errors"], "0", run.stdout)
+            self.assertGreater(rep["operations"], 0)
+            self.assertEqual(rep["successes"], rep["operations"])
+            self.assertIsNotNone(rep["latency"])
+            if tls:
+                self.assertEqual(line["tls"], "TLSv1.3")
+                self.assertEqual(line["alpn"], "h2")
+            else:
+                self.assertEqual(line["tls"], "-")
+            print(f"INTEROP|peer=nghttpd|generator=h2load|protocol={'h2' if tls else 'h2c'}"
+                  f"|tls={line['tls']}|alpn={line['alpn']}|result=pass")

@@ -1,7 +1,9 @@
 """An HTTP/1.1 server over TLS for the end-to-end tests, independent of benchgate (Python's
 http.server and ssl): GET /hello answers 9 bytes with Content-Length and keep-alive, and every
 request is counted. On SIGTERM it writes {"requests": N, "version": ..., "cipher": ...,
-"alpn": ...} (the TLS of its last connection, as OpenSSL on its side saw it) to COUNT_FILE.
+"alpn": ..., "connections": C, "resumed": R, "most_requests_per_connection": M} (the TLS of its
+last connection, as OpenSSL on its side saw it; the connections that sent a request, those whose
+handshake resumed a session, and the most requests one connection sent) to COUNT_FILE.
 
   tls_http1_server.py PORT_FILE COUNT_FILE CERT KEY
 It listens on 127.0.0.1, an ephemeral port written to PORT_FILE once it accepts.
@@ -15,6 +17,9 @@ import sys
 import threading
 
 count = 0
+connections = 0
+resumed = 0
+most_per_connection = 0
 last_tls = {}
 lock = threading.Lock()
 
@@ -24,11 +29,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # headers and body are two writes
 
     def do_GET(self):
-        global count
+        global count, connections, resumed, most_per_connection
+        self.requests_here = getattr(self, "requests_here", 0) + 1
         body = b"hello h1\n" if self.path == "/hello" else b""
         status = 200 if self.path == "/hello" else 404
         with lock:
             count += 1
+            if self.requests_here == 1:
+                connections += 1
+                resumed += 1 if self.connection.session_reused else 0
+            most_per_connection = max(most_per_connection, self.requests_here)
             last_tls.update(version=self.connection.version(),
                             cipher=self.connection.cipher()[0],
                             alpn=self.connection.selected_alpn_protocol() or "")
@@ -53,7 +63,8 @@ def main():
     def stop(*_):
         with lock:
             with open(count_file, "w") as f:
-                json.dump(dict(requests=count, **last_tls), f)
+                json.dump(dict(requests=count, connections=connections, resumed=resumed,
+                               most_requests_per_connection=most_per_connection, **last_tls), f)
         threading.Thread(target=server.shutdown).start()
 
     signal.signal(signal.SIGTERM, stop)

@@ -102,6 +102,19 @@ Expected<ToolFigures> parse_h2load_output(std::string_view out) {
     figures.latency.mean_ns = ns[2];
     figures.latency.stdev_ns = ns[3];
   }
+  // With TLS h2load prints what the server chose: "TLS Protocol: TLSv1.3", "Cipher: ...",
+  // "Application protocol: h2".
+  auto value_of = [&](std::string_view prefix) -> std::string {
+    const auto line = text::line_starting(out, prefix);
+    if (!line) return "";
+    std::string_view rest = line->substr(line->find(prefix) + prefix.size());
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    return std::string(rest);
+  };
+  if (const std::string version = value_of("TLS Protocol:"); !version.empty()) {
+    std::string alpn = value_of("Application protocol:");
+    figures.tls = NegotiatedTls{version, value_of("Cipher:"), alpn == "h2c" ? "" : alpn};
+  }
   return figures;
 }
 

@@ -8,7 +8,8 @@
 // bytes_received = the exact traffic total. Latency: min/max/mean/sd of "time for request" as
 // printed (h2load rounds them to 3 significant digits), none when no request completed.
 // Requests still outstanding when the duration ended (started - done) are dropped by h2load
-// and counted nowhere. Output without these lines is an error, never a zero result.
+// and counted nowhere. Output without these lines is an error, never a zero result. Over TLS,
+// the version, cipher and application protocol it prints are what the server chose.
 #pragma once
 
 #include <string_view>

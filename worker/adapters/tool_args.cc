@@ -23,11 +23,57 @@ bool is_host(const std::string& name) {
          std::tolower(static_cast<unsigned char>(name[3])) == 't';
 }
 
+// h2load -w/-W N grant 2^N - 1 bytes: the window's N when it is 2^N - 1 or 2^N (the default,
+// 1 GiB, is 2^30: h2load's own default, 2^30 - 1), 0 otherwise.
+int window_bits(uint32_t window) {
+  for (int n = 1; n <= 31; ++n) {
+    const uint64_t power = uint64_t{1} << n;
+    if (window == power - 1 || window == power) return n;
+  }
+  return 0;
+}
+
+// What h2load's TLS can do as asked: it never verifies the server's certificate (so only
+// insecure = true says what it does), has no flag that limits the TLS version and keeps no
+// sessions between its connections.
+Expected<void> check_h2load_tls(const WorkloadSpec& spec) {
+  const TlsSpec& tls = spec.tls;
+  if (!tls.insecure) {
+    return refuse(ToolKind::kH2load, spec,
+                  "TLS with certificate verification: h2load does not verify the server's "
+                  "certificate (set tls.insecure = true to run it so)");
+  }
+  if (!tls.version.empty()) {
+    return refuse(ToolKind::kH2load, spec,
+                  "tls.version '" + tls.version + "': h2load has no flag that limits the version");
+  }
+  if (tls.resumption) {
+    return refuse(ToolKind::kH2load, spec, "tls.resumption (h2load reuses no sessions)");
+  }
+  return {};
+}
+
 }  // namespace
 
 Expected<void> check_workload(ToolKind kind, const WorkloadSpec& spec) {
-  if (spec.protocol != "http1") {
-    return refuse(kind, spec, "protocol '" + spec.protocol + "' (it generates http1 only)");
+  // h2load speaks HTTP/1.1 (--h1) and HTTP/2 (h2c, or h2 by ALPN over TLS); wrk HTTP/1.1.
+  const bool h2load = kind == ToolKind::kH2load;
+  if (spec.protocol != "http1" && !(h2load && spec.is_http2())) {
+    return refuse(kind, spec,
+                  "protocol '" + spec.protocol + "' (it generates " +
+                      (h2load ? "http1 and http2" : "http1") + " only)");
+  }
+  if (spec.new_connection_per_request) {
+    return refuse(kind, spec, "new_connection_per_request (it keeps its connections)");
+  }
+  if (spec.tls.enabled && !h2load) return refuse(kind, spec, "TLS (tls = true)");
+  if (spec.tls.enabled) {
+    if (auto ok = check_h2load_tls(spec); !ok) return ok;
+  }
+  if (spec.is_http2() && window_bits(spec.http2.initial_window) == 0) {
+    return refuse(kind, spec,
+                  "http2.initial_window " + std::to_string(spec.http2.initial_window) +
+                      ": h2load's -w takes 2^N - 1 bytes (give 2^N - 1 or 2^N)");
   }
   if (spec.open_loop()) {
     return refuse(kind, spec, "the open loop (rate > 0): it runs the closed loop only");
@@ -79,7 +125,13 @@ std::vector<std::string> tool_argv(const Tool& tool, const WorkloadSpec& spec, i
     argv.insert(argv.end(), args.begin(), args.end());
   };
   add({"-c", std::to_string(spec.connections), "-t", std::to_string(tool_threads(spec))});
-  if (h2load) {
+  if (h2load && spec.is_http2()) {
+    // h2c with prior knowledge for http://, h2 by ALPN for https:// (h2load's defaults).
+    const std::string bits = std::to_string(window_bits(spec.http2.initial_window));
+    add({"-m", std::to_string(spec.http2.streams), "-w", bits, "-W", bits, "-f",
+         std::to_string(spec.http2.max_frame_size), "-D",
+         std::to_string(duration_ns / kMillisecond) + "ms"});
+  } else if (h2load) {
     add({"--h1", "-m", std::to_string(spec.in_flight), "-D",
          std::to_string(duration_ns / kMillisecond) + "ms"});
   } else {
@@ -98,7 +150,23 @@ std::vector<std::string> tool_argv(const Tool& tool, const WorkloadSpec& spec, i
   for (const auto& [name, value] : spec.http.headers) {
     if (!is_host(name)) add({"-H", name + ": " + value});
   }
-  argv.push_back("http://" + spec.address + spec.http.target);
+  if (h2load && spec.tls.enabled) {
+    const TlsSpec& tls = spec.tls;
+    if (!tls.ciphers.empty()) argv.push_back("--ciphers=" + tls.ciphers);
+    if (!tls.alpn.empty()) {
+      std::string list;
+      for (const std::string& name : tls.alpn) list += (list.empty() ? "" : ",") + name;
+      argv.push_back("--npn-list=" + list);
+    }
+    // The URI's host is the SNI h2load sends; --connect-to keeps the address connected to.
+    if (!tls.sni.empty()) {
+      argv.push_back("--connect-to=" + spec.address);
+      const size_t colon = spec.address.rfind(':');
+      argv.push_back("https://" + tls.sni + spec.address.substr(colon) + spec.http.target);
+      return argv;
+    }
+  }
+  argv.push_back((spec.tls.enabled ? "https://" : "http://") + spec.address + spec.http.target);
   return argv;
 }
 

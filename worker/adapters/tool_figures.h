@@ -18,6 +18,7 @@ struct ToolFigures {
   ErrorCounts errors{};
   std::optional<uint64_t> bytes_received;  // exact wire bytes, when the tool prints them
   ToolLatency latency;                     // `tool` is left for the caller to name
+  std::optional<NegotiatedTls> tls;        // as the tool printed what the server chose
 };
 
 namespace text {

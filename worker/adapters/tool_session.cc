@@ -171,6 +171,7 @@ Expected<WindowResult> ToolSession::run_window(const WindowCommand& window,
   result.cpu_system_ns = run->cpu_system_ns;
   result.threads = threads();
   result.tool_latency = std::move(figures->latency);
+  result.tls = std::move(figures->tls);
   result.tool_latency->tool = tool_.label();
   result.not_measured = not_measured();
   if (!figures->bytes_received) result.not_measured.push_back("bytes_received");

@@ -1,5 +1,6 @@
 #include "worker/engine/engine.h"
 
+#include <strings.h>
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -51,7 +52,16 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
     // The load-generating sessions; the driver adds callee or subscriber sessions.
     if (spec.wamp.kind == WampRequestSpec::Kind::kPubSub) plan->connections = spec.wamp.publishers;
   } else {
-    plan->request = http::build_request(spec.http, spec.address);
+    HttpRequestSpec request = spec.http;
+    // One request per connection: the server is told so (and closes its side too), unless the
+    // scenario set a Connection header itself.
+    if (spec.new_connection_per_request && !spec.is_http2() &&
+        std::none_of(request.headers.begin(), request.headers.end(), [](const auto& h) {
+          return strcasecmp(h.first.c_str(), "connection") == 0;
+        })) {
+      request.headers.emplace_back("Connection", "close");
+    }
+    plan->request = http::build_request(request, spec.address);
     plan->batch = http::repeat_request(plan->request, spec.in_flight);
     if (spec.http.expect_echo) {
       plan->expected_body = http::body_pattern(spec.http.request_body_bytes);
@@ -62,18 +72,28 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
     plan->expect_status = spec.http.expect_status;
     plan->expect_body_bytes = spec.http.expect_body_bytes;
     plan->expect_echo = spec.http.expect_echo;
+    plan->new_connection_per_request = spec.new_connection_per_request;
     plan->streams = spec.http2.streams;
     plan->initial_window = spec.http2.initial_window;
     plan->max_frame_size = spec.http2.max_frame_size;
-    if (spec.tls.enabled) {
-      auto context = http::make_client_context(
-          spec.tls, {spec.is_http2() ? std::string("h2") : std::string("http/1.1")});
-      if (!context) return Error{"workload '" + spec.name + "': " + context.message()};
-      plan->tls = std::move(context).value();
-      plan->sni = spec.tls.sni;
-      if (!spec.tls.insecure) {
-        plan->verify_host = spec.tls.sni.empty() ? split_address(spec.address)->host : spec.tls.sni;
-      }
+  }
+  // TLS for every protocol: ALPN h2 (http2), http/1.1 (http1 and WebSocket), none (RawSocket)
+  // unless the workload names its own.
+  if (spec.tls.enabled) {
+    std::vector<std::string> alpn;
+    if (spec.is_http2()) {
+      alpn = {"h2"};
+    } else if (!spec.is_wamp() || spec.wamp.transport == WampRequestSpec::Transport::kWebSocket) {
+      alpn = {"http/1.1"};
+    }
+    auto context = http::make_client_context(spec.tls, alpn);
+    if (!context) return Error{"workload '" + spec.name + "': " + context.message()};
+    plan->tls = std::move(context).value();
+    plan->sni = spec.tls.sni;
+    plan->tls_resumption = spec.tls.resumption;
+    if (spec.tls.resumption) http::enable_session_reuse(*plan->tls);
+    if (!spec.tls.insecure) {
+      plan->verify_host = spec.tls.sni.empty() ? split_address(spec.address)->host : spec.tls.sni;
     }
   }
   auto driver = make_protocol_driver(spec, *plan);
@@ -263,6 +283,7 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.window_successes += s.window_successes;
     result.window_bytes_received += s.window_bytes_received;
     result.window_payload_bytes += s.window_payload_bytes;
+    result.window_connections += s.window_connections;
     if (s.started_ns > 0) {
       started = std::min(started, s.started_ns);
       ThreadCpu cpu{s.window_cpu_ns, std::nullopt, s.window_wall_ns};
@@ -288,7 +309,6 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     }
     uint32_t effective = 0;
     for (const ThreadSetup& s : setups) {
-      if (s.tls) result.tls = s.tls;
       if (s.effective_streams > 0 && (effective == 0 || s.effective_streams < effective)) {
         effective = s.effective_streams;
       }
@@ -297,6 +317,10 @@ WindowResult Engine::take_result(const WindowCommand& window) {
       result.requested_streams = requested_streams_;
       result.effective_streams = effective;
     }
+  }
+  // TLS as the peer chose it, for every protocol (WAMP's channels report it too).
+  for (const ThreadSetup& s : setups) {
+    if (s.tls) result.tls = s.tls;
   }
   // Steady instants to Unix time, with one offset taken now.
   const int64_t to_unix = unix_now_ns() - steady_now_ns();

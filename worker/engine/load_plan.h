@@ -32,6 +32,9 @@ struct LoadPlan {
   std::shared_ptr<boost::asio::ssl::context> tls;
   std::string sni;
   std::string verify_host;
+  bool tls_resumption = false;  // offer each reconnect the session its connection last got
+  // Every request on a connection of its own: connect, request, response, close.
+  bool new_connection_per_request = false;
   // http2: streams per connection and the settings the worker sends.
   uint32_t streams = 1;
   uint32_t initial_window = 1u << 30;

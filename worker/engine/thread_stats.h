@@ -23,6 +23,9 @@ struct ThreadStats {
   uint64_t window_successes = 0;
   uint64_t window_bytes_received = 0;
   uint64_t window_payload_bytes = 0;  // payload bytes of window_successes' responses
+  // Connections set up (TCP connect, TLS handshake, HTTP/2 SETTINGS) between the window's
+  // start and end: new_connection_per_request's handshakes per second.
+  uint64_t window_connections = 0;
   int64_t first_send_ns = std::numeric_limits<int64_t>::max();  // steady clock; max: none
   int64_t last_receive_ns = 0;                                  // steady clock; 0: none
   HdrHistogram latency;
@@ -46,6 +49,7 @@ struct ThreadStats {
     errors = {};
     bytes_sent = bytes_received = 0;
     window_successes = window_bytes_received = window_payload_bytes = 0;
+    window_connections = 0;
     first_send_ns = std::numeric_limits<int64_t>::max();
     last_receive_ns = 0;
     latency.reset();

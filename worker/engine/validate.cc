@@ -107,15 +107,25 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
                           "' is not supported (this worker speaks http1, http2, wamp_rpc, "
                           "wamp_pubsub)");
   }
-  if (spec.tls.enabled && spec.is_wamp()) {
-    return fail(spec, "tls is not supported for " + spec.protocol + " yet (http1 and http2 only)");
-  }
   if (spec.tls.enabled && !spec.tls.version.empty() && spec.tls.version != "1.2" &&
       spec.tls.version != "1.3") {
     return fail(spec, "tls.version '" + spec.tls.version + "' is not 1.2 or 1.3");
   }
   if (spec.tls.insecure && !spec.tls.ca_pem.empty()) {
     return fail(spec, "tls.insecure and tls.ca_pem contradict each other");
+  }
+  if (spec.tls.resumption && !spec.tls.enabled) {
+    return fail(spec, "tls.resumption needs tls");
+  }
+  if (spec.new_connection_per_request) {
+    if (spec.is_wamp()) {
+      return fail(spec, "new_connection_per_request applies to http1 and http2 only");
+    }
+    if (spec.in_flight > 1 || (spec.is_http2() && spec.http2.streams > 1)) {
+      return fail(spec,
+                  "new_connection_per_request sends one request per connection: in_flight and "
+                  "http2.streams must be 1");
+    }
   }
   if (spec.is_http2()) {
     const Http2Spec& h2 = spec.http2;

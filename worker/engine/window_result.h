@@ -36,6 +36,7 @@ struct ThreadCpu {
 struct ConnectionSetup {
   uint64_t connections = 0;
   uint64_t handshakes = 0;
+  uint64_t resumed = 0;  // handshakes in which the server resumed the session offered
   HdrHistogram connect;
   HdrHistogram tls_handshake;
   HdrHistogram ttfb;
@@ -43,6 +44,7 @@ struct ConnectionSetup {
   void add(const ConnectionSetup& other) {
     connections += other.connections;
     handshakes += other.handshakes;
+    resumed += other.resumed;
     connect.add(other.connect);
     tls_handshake.add(other.tls_handshake);
     ttfb.add(other.ttfb);
@@ -97,6 +99,8 @@ struct WindowResult {
   std::optional<NegotiatedTls> tls;
   uint32_t requested_streams = 0;  // http2 only; 0: not http2
   uint32_t effective_streams = 0;
+  // Connections set up between the window's start and end (HTTP drivers only).
+  uint64_t window_connections = 0;
   // Names of the fields above that could not be measured ("bytes_sent", "data_window", ...).
   std::vector<std::string> not_measured;
 };

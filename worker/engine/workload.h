@@ -51,6 +51,7 @@ struct TlsSpec {
   std::string sni;      // empty: none (verification against the address's host)
   std::string ca_pem;   // empty: the system's CAs
   bool insecure = false;
+  bool resumption = false;        // offer the previous connection's session on each reconnect
   std::vector<std::string> alpn;  // empty: h2 (http2) or http/1.1 (http1)
 };
 
@@ -80,6 +81,8 @@ struct WorkloadSpec {
   WampRequestSpec wamp;  // protocol "wamp_rpc" / "wamp_pubsub"
   TlsSpec tls;
   Http2Spec http2;  // protocol "http2"
+  // http1, http2: every request on a connection of its own (in_flight 1, one stream).
+  bool new_connection_per_request = false;
 
   bool open_loop() const { return rate > 0; }
   bool is_http2() const { return protocol == "http2"; }

@@ -72,12 +72,13 @@ void Connection::on_tcp_connected(ConnectDone done) {
     on_connected();
     return done({});
   }
-  tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
+  tls_ = std::make_shared<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
   prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
+  if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
   if (!tls_read_) tls_read_ = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);
   tls_->async_handshake(
       asio::ssl::stream_base::client,
-      [this, generation = generation_, done = std::move(done)](const error_code& ec) {
+      [this, keep = tls_, generation = generation_, done = std::move(done)](const error_code& ec) {
         if (generation != generation_) return;
         if (ec) {
           close_socket();
@@ -95,8 +96,12 @@ void Connection::on_connected() {
   setup.connect.record(tcp_done_ns_ - connect_start_ns_);
   if (tls_) {
     ++setup.handshakes;
+    if (resumed(tls_->native_handle())) ++setup.resumed;
     setup.tls_handshake.record(now - tcp_done_ns_);
     thread_.tls = negotiated(tls_->native_handle());
+  }
+  if (thread_.phase == Phase::kRunning && now >= thread_.start_ns && now < thread_.end_ns) {
+    ++thread_.stats.window_connections;
   }
   first_request_ns_ = 0;
   ttfb_taken_ = false;
@@ -126,6 +131,7 @@ void Connection::reconnect() {
 
 void Connection::close_socket() {
   ++generation_;
+  if (tls_) closing(tls_->native_handle());
   tls_.reset();
   error_code ignored;
   socket_.close(ignored);
@@ -199,6 +205,13 @@ void Connection::on_server_close() {
   unclaim_queued();
   close_socket();
   reconnect();
+}
+
+// new_connection_per_request: the answered request was the connection's only one (in_flight
+// is 1); the next goes out on a new connection, while the window still sends.
+void Connection::next_connection() {
+  close_socket();
+  if (may_send()) reconnect();
 }
 
 // ---- window control ----
@@ -294,11 +307,12 @@ void Connection::flush(int64_t now) {
   const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
   if (tls_) {
     writing_ = true;
-    asio::async_write(*tls_, asio::buffer(plan_.batch.data(), bytes),
-                      [this, generation = generation_](const error_code& write_ec, size_t sent) {
-                        if (generation != generation_) return;
-                        on_write(write_ec, sent);
-                      });
+    asio::async_write(
+        *tls_, asio::buffer(plan_.batch.data(), bytes),
+        [this, keep = tls_, generation = generation_](const error_code& write_ec, size_t sent) {
+          if (generation != generation_) return;
+          on_write(write_ec, sent);
+        });
     return;
   }
   error_code ec;
@@ -335,15 +349,16 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 
 void Connection::start_read() {
   if (tls_) {
-    tls_->async_read_some(asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
-                          [this, generation = generation_](const error_code& ec, size_t bytes) {
-                            if (generation != generation_) return;
-                            // A peer that closes without close_notify reads as a truncated stream:
-                            // EOF.
-                            if (ec == asio::ssl::error::stream_truncated)
-                              return on_read(asio::error::eof, nullptr, 0);
-                            on_read(ec, tls_read_.get(), bytes);
-                          });
+    tls_->async_read_some(
+        asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
+        [this, keep = tls_, generation = generation_](const error_code& ec, size_t bytes) {
+          if (generation != generation_) return;
+          // A peer that closes without close_notify reads as a truncated stream:
+          // EOF.
+          if (ec == asio::ssl::error::stream_truncated)
+            return on_read(asio::error::eof, nullptr, 0);
+          on_read(ec, tls_read_.get(), bytes);
+        });
     return;
   }
   socket_.async_wait(
@@ -392,6 +407,10 @@ void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {
     on_response(now);
     answered = true;
     parser_.reset();
+    if (plan_.new_connection_per_request) {
+      thread_.stats.last_receive_ns = now;
+      return next_connection();
+    }
     if (!keep_alive) {
       thread_.stats.last_receive_ns = now;
       return on_server_close();

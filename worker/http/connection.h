@@ -16,6 +16,11 @@
 // shared) and writes through the stream. Every connection set up is timed: TCP connect, TLS
 // handshake, and its first request to the first byte of the answer (ThreadState::setup).
 //
+// new_connection_per_request: the connection is closed once its one request is answered and a
+// new one is set up for the next (with tls_resumption offering the session the last one got),
+// so every request pays a TCP connect and a TLS handshake; those completed inside the window
+// are ThreadStats::window_connections.
+//
 // Failures never throw and never stop the thread: when the connection fails, every request
 // outstanding on it is counted as failed with the failure's kind, the socket is closed, and
 // it is reconnected at once while the window is still sending (a failed reconnect counts a
@@ -37,6 +42,7 @@
 #include "worker/http/handler_memory.h"
 #include "worker/http/in_flight_ring.h"
 #include "worker/http/response_parser.h"
+#include "worker/http/tls_client.h"
 
 namespace benchgate::worker::http {
 
@@ -75,6 +81,7 @@ class Connection : public LoadConnection {
   uint64_t owed() const;  // due in the window and not yet written (during the drain)
   void write_off_owed();  // the owed requests count as not_sent errors
   void on_server_close();
+  void next_connection();
   void unclaim_queued();
 
   void issue(int64_t now);
@@ -89,8 +96,10 @@ class Connection : public LoadConnection {
   ThreadState& thread_;
   const LoadPlan& plan_;
   boost::asio::ip::tcp::socket socket_;
-  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
+  std::shared_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
   std::unique_ptr<char[]> tls_read_;  // https only
+  SavedSession saved_session_;        // tls_resumption only
   int64_t connect_start_ns_ = 0;
   int64_t tcp_done_ns_ = 0;
   int64_t first_request_ns_ = 0;  // 0: nothing written on this connection yet

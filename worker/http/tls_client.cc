@@ -99,6 +99,51 @@ std::string_view selected_alpn(SSL* ssl) {
                    : std::string_view(reinterpret_cast<const char*>(data), size);
 }
 
+namespace {
+
+// The SSL object's slot that points at its connection's SavedSession.
+int saved_session_index() {
+  static const int index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, nullptr);
+  return index;
+}
+
+// OpenSSL's new-session callback: 1 keeps the reference (the SavedSession frees it). The
+// session stays the SSL object's current one too: closing() keeps OpenSSL from marking it not
+// resumable when that SSL is freed.
+int on_new_session(SSL* ssl, SSL_SESSION* session) {
+  auto* slot = static_cast<SavedSession*>(SSL_get_ex_data(ssl, saved_session_index()));
+  if (!slot || !SSL_SESSION_is_resumable(session)) return 0;
+  slot->keep(session);
+  return 1;
+}
+
+}  // namespace
+
+void enable_session_reuse(ssl::context& context) {
+  SSL_CTX* ctx = context.native_handle();
+  saved_session_index();  // allocated before any load thread asks for it
+  SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+  SSL_CTX_sess_set_new_cb(ctx, on_new_session);
+}
+
+SavedSession::~SavedSession() {
+  if (session_) SSL_SESSION_free(session_);
+}
+
+void SavedSession::offer(SSL* ssl) {
+  SSL_set_ex_data(ssl, saved_session_index(), this);
+  if (session_) SSL_set_session(ssl, session_);
+}
+
+void SavedSession::keep(SSL_SESSION* session) {
+  if (session_) SSL_SESSION_free(session_);
+  session_ = session;
+}
+
+bool resumed(SSL* ssl) { return SSL_session_reused(ssl) == 1; }
+
+void closing(SSL* ssl) { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN); }
+
 NegotiatedTls negotiated(SSL* ssl) {
   NegotiatedTls out;
   out.version = SSL_get_version(ssl);

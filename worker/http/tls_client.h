@@ -32,4 +32,37 @@ NegotiatedTls negotiated(SSL* ssl);
 // The ALPN protocol the peer selected ("" when none).
 std::string_view selected_alpn(SSL* ssl);
 
+// tls_resumption: the context hands every session the server issues (a TLS 1.2 session or
+// ticket at the handshake's end, a TLS 1.3 ticket after it) to the SavedSession of the
+// connection that received it; the context itself stores none, so the load threads share
+// nothing but the read-only context.
+void enable_session_reuse(boost::asio::ssl::context& context);
+
+// The last resumable session one connection received, offered on its next handshake. Owned by
+// the connection, which outlives each of its SSL objects.
+class SavedSession {
+ public:
+  SavedSession() = default;
+  ~SavedSession();
+  SavedSession(const SavedSession&) = delete;
+  SavedSession& operator=(const SavedSession&) = delete;
+
+  // Before `ssl`'s handshake: offers the saved session, if any, and keeps what `ssl` receives.
+  void offer(SSL* ssl);
+  bool has_session() const { return session_ != nullptr; }
+  // Takes the reference to `session` (from the context's new-session callback).
+  void keep(SSL_SESSION* session);
+
+ private:
+  SSL_SESSION* session_ = nullptr;
+};
+
+// Whether the finished handshake of `ssl` resumed a session (abbreviated handshake).
+bool resumed(SSL* ssl);
+
+// Before a connection's SSL object is freed: the worker closes connections it is done with
+// without a close_notify exchange, and OpenSSL would take that for a failed connection and mark
+// its session not resumable (the session a SavedSession keeps).
+void closing(SSL* ssl);
+
 }  // namespace benchgate::worker::http

@@ -135,10 +135,11 @@ void Session::on_tcp_connected() {
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   if (!plan_.tls) return start_session();
-  tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
+  tls_ = std::make_shared<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
   http::prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
+  if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
   tls_->async_handshake(asio::ssl::stream_base::client,
-                        [this, generation = generation_](const error_code& ec) {
+                        [this, keep = tls_, generation = generation_](const error_code& ec) {
                           if (generation != generation_) return;
                           if (ec) return finish_connect(ec);
                           handshake_done_ns_ = steady_now_ns();
@@ -199,8 +200,13 @@ void Session::finish_connect(const error_code& ec) {
     setup.connect.record(tcp_done_ns_ - connect_start_ns_);
     if (tls_) {
       ++setup.handshakes;
+      if (http::resumed(tls_->native_handle())) ++setup.resumed;
       setup.tls_handshake.record(handshake_done_ns_ - tcp_done_ns_);
       thread_.tls = http::negotiated(tls_->native_handle());
+    }
+    const int64_t now = steady_now_ns();
+    if (thread_.phase == Phase::kRunning && now >= thread_.start_ns && now < thread_.end_ns) {
+      ++thread_.stats.window_connections;
     }
     if (thread_.effective_streams == 0 || effective_ < thread_.effective_streams) {
       thread_.effective_streams = effective_;
@@ -228,6 +234,7 @@ void Session::close_transport() {
     closing_ = false;
     session_ = nullptr;
   }
+  if (tls_) http::closing(tls_->native_handle());
   tls_.reset();
   error_code ignored;
   socket_.close(ignored);
@@ -395,7 +402,10 @@ void Session::flush() {
     flush();
   };
   if (tls_) {
-    asio::async_write(*tls_, asio::buffer(write_buffer_), std::move(done));
+    asio::async_write(*tls_, asio::buffer(write_buffer_),
+                      [keep = tls_, done = std::move(done)](const error_code& ec, size_t bytes) {
+                        done(ec, bytes);
+                      });
   } else {
     asio::async_write(socket_, asio::buffer(write_buffer_), std::move(done));
   }
@@ -409,7 +419,9 @@ void Session::start_read() {
     on_read(ec, bytes);
   };
   if (tls_) {
-    tls_->async_read_some(asio::buffer(read_buffer_), std::move(done));
+    tls_->async_read_some(asio::buffer(read_buffer_),
+                          [keep = tls_, done = std::move(done)](const error_code& ec,
+                                                                size_t bytes) { done(ec, bytes); });
   } else {
     socket_.async_read_some(asio::buffer(read_buffer_), std::move(done));
   }
@@ -435,6 +447,13 @@ void Session::on_read(const error_code& ec, size_t bytes) {
   }
   if (active_ < active_before) {
     thread_.stats.last_receive_ns = now_;
+    // new_connection_per_request: the connection's one stream is done; the next request goes
+    // out on a new connection.
+    if (plan_.new_connection_per_request && active_ == 0) {
+      close_transport();
+      if (may_send()) reconnect();
+      return;
+    }
     issue(steady_now_ns());
     if (generation != generation_) return;
   }

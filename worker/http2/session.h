@@ -12,6 +12,8 @@
 //    window's bookkeeping (owed requests, the drain, not_sent) is the HTTP/1.1 connection's;
 //  - each connection set up is timed: TCP connect, TLS handshake, and the first request to
 //    the first byte of its response (ThreadState::setup).
+//  - new_connection_per_request (one stream): once the stream closed, the connection is closed
+//    and the next request goes out on a new one (TCP, TLS, SETTINGS again).
 // Failures never throw: a broken connection counts every open stream as failed with the
 // failure's kind and reconnects while the window still sends; a stream the server resets
 // counts as "reset".
@@ -31,6 +33,7 @@
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
+#include "worker/http/tls_client.h"
 #include "worker/http2/request_headers.h"
 
 namespace benchgate::worker::http2 {
@@ -94,7 +97,9 @@ class Session : public LoadConnection {
   const LoadPlan& plan_;
   const RequestHeaders& request_;
   boost::asio::ip::tcp::socket socket_;
-  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
+  std::shared_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  http::SavedSession saved_session_;  // tls_resumption only
   boost::asio::steady_timer timer_;
   OpenLoopSchedule schedule_;
   nghttp2_session* session_ = nullptr;

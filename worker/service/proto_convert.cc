@@ -78,6 +78,7 @@ WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
   spec.connect_timeout_ns = proto.connect_timeout_ns();
   spec.schedule_first = proto.schedule_first();
   spec.schedule_connections = proto.schedule_connections();
+  spec.new_connection_per_request = proto.new_connection_per_request();
   if (proto.has_tls()) {
     const v1::TlsSpec& tls = proto.tls();
     spec.tls.enabled = true;
@@ -86,6 +87,7 @@ WorkloadSpec workload_from_proto(const v1::WorkloadSpec& proto) {
     spec.tls.sni = tls.sni();
     spec.tls.ca_pem = tls.ca_pem();
     spec.tls.insecure = tls.insecure();
+    spec.tls.resumption = tls.resumption();
     spec.tls.alpn.assign(tls.alpn().begin(), tls.alpn().end());
   }
   if (proto.has_http2()) {
@@ -170,6 +172,7 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
     v1::ConnectionSetup* setup = proto->mutable_setup();
     setup->set_connections(result.setup->connections);
     setup->set_handshakes(result.setup->handshakes);
+    setup->set_resumed(result.setup->resumed);
     histogram_to_proto(result.setup->connect, setup->mutable_connect());
     histogram_to_proto(result.setup->tls_handshake, setup->mutable_tls_handshake());
     histogram_to_proto(result.setup->ttfb, setup->mutable_ttfb());
@@ -182,6 +185,7 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
   }
   proto->set_requested_streams(result.requested_streams);
   proto->set_effective_streams(result.effective_streams);
+  proto->set_window_connections(result.window_connections);
   for (const std::string& name : result.not_measured) proto->add_not_measured(name);
   if (result.in_window_measured) {
     auto* in_window = proto->mutable_in_window();

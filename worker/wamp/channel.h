@@ -7,15 +7,18 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "worker/engine/error_kind.h"
 #include "worker/engine/thread_stats.h"
+#include "worker/engine/window_result.h"
 #include "worker/wamp/codec.h"
 
 namespace benchgate::worker::wamp {
@@ -38,6 +41,12 @@ struct ChannelOptions {
   std::string host;  // Host header of the WebSocket upgrade ("HOST:PORT")
   Serializer serializer = Serializer::kJson;
   size_t max_message_bytes = 0;  // the largest message accepted from the router
+  // TLS (wss, RawSocket over TLS) through the HTTP drivers' client context
+  // (worker/http/tls_client.h); null: cleartext. As LoadPlan's sni, verify_host, tls_resumption.
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  std::string sni;
+  std::string verify_host;
+  bool tls_resumption = false;
 };
 
 class Channel {
@@ -59,14 +68,18 @@ class Channel {
 };
 
 // `stats` receives bytes_sent / bytes_received when `count_bytes` (load sessions and
-// subscribers; not the worker's callee, whose traffic mirrors the callers').
+// subscribers; not the worker's callee, whose traffic mirrors the callers'). With TLS, each
+// handshake's outcome (version, cipher, ALPN as the router chose them) goes to `negotiated`
+// when it is not null.
 std::unique_ptr<Channel> make_rawsocket_channel(boost::asio::io_context& io,
                                                 const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes);
+                                                bool count_bytes,
+                                                std::optional<NegotiatedTls>* negotiated = nullptr);
 std::unique_ptr<Channel> make_websocket_channel(boost::asio::io_context& io,
                                                 const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes);
+                                                bool count_bytes,
+                                                std::optional<NegotiatedTls>* negotiated = nullptr);
 
 }  // namespace benchgate::worker::wamp

@@ -1,12 +1,18 @@
 // WAMP over RawSocket: the 4-byte handshake, then 4-byte frame headers. Reads go into one
 // reused buffer that grows to the largest message seen; writes gather the queued messages'
-// headers and bytes into one system call.
+// headers and bytes into one system call. With TLS (ChannelOptions::tls) the RawSocket
+// handshake follows the TLS handshake and every byte goes through the TLS stream; each link's
+// socket and stream are held by shared_ptr, so completions still pending on a closed link keep
+// it alive until they run and are ignored.
 #include <algorithm>
 #include <boost/asio/read.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <cstring>
 
 #include "common/time/clock.h"
+#include "worker/http/tls_client.h"
 #include "worker/wamp/channel.h"
 #include "worker/wamp/errors.h"
 #include "worker/wamp/rawsocket_framing.h"
@@ -21,39 +27,72 @@ using boost::system::error_code;
 constexpr size_t kInitialReadBytes = 64 * 1024;
 constexpr size_t kMaxGather = 64;  // messages per write (3 buffers each)
 
+// One connection: the socket and, with TLS, the stream over it.
+struct Link {
+  explicit Link(asio::io_context& io) : socket(io) {}
+  asio::ip::tcp::socket socket;
+  std::unique_ptr<asio::ssl::stream<asio::ip::tcp::socket&>> tls;
+
+  template <class Buffers, class Handler>
+  void write(const Buffers& buffers, Handler&& handler) {
+    if (tls) return asio::async_write(*tls, buffers, std::forward<Handler>(handler));
+    asio::async_write(socket, buffers, std::forward<Handler>(handler));
+  }
+  template <class Buffers, class Handler>
+  void read_exactly(const Buffers& buffers, Handler&& handler) {
+    if (tls) return asio::async_read(*tls, buffers, std::forward<Handler>(handler));
+    asio::async_read(socket, buffers, std::forward<Handler>(handler));
+  }
+  template <class Buffers, class Handler>
+  void read_some(const Buffers& buffers, Handler&& handler) {
+    if (tls) return tls->async_read_some(buffers, std::forward<Handler>(handler));
+    socket.async_read_some(buffers, std::forward<Handler>(handler));
+  }
+};
+
 class RawSocketChannel : public Channel {
  public:
   RawSocketChannel(asio::io_context& io, const ChannelOptions& options, ChannelEvents& events,
-                   ThreadStats& stats, bool count_bytes)
-      : options_(options),
+                   ThreadStats& stats, bool count_bytes, std::optional<NegotiatedTls>* negotiated)
+      : io_(io),
+        options_(options),
         events_(events),
         stats_(stats),
         count_bytes_(count_bytes),
-        socket_(io),
+        negotiated_(negotiated),
         read_buffer_(kInitialReadBytes) {}
 
   void open(OpenDone done) override {
     close();
-    socket_.async_connect(options_.endpoint, [this, g = generation_, done = std::move(done)](
-                                                 const error_code& ec) mutable {
-      if (g != generation_) return;
-      if (ec) {
-        close();
-        return done(ec);
-      }
-      error_code ignored;
-      socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-      handshake_ = client_handshake(options_.serializer);
-      asio::async_write(socket_, asio::buffer(handshake_),
-                        [this, g, done = std::move(done)](const error_code& wec, size_t) mutable {
-                          if (g != generation_) return;
-                          if (wec) {
-                            close();
-                            return done(wec);
-                          }
-                          read_reply(std::move(done));
-                        });
-    });
+    link_ = std::make_shared<Link>(io_);
+    auto link = link_;
+    link->socket.async_connect(
+        options_.endpoint,
+        [this, link, g = generation_, done = std::move(done)](const error_code& ec) mutable {
+          if (g != generation_) return;
+          if (ec) {
+            close();
+            return done(ec);
+          }
+          error_code ignored;
+          link->socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+          if (!options_.tls) return send_handshake(std::move(done));
+          link->tls = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(link->socket,
+                                                                                  *options_.tls);
+          http::prepare_connection(link->tls->native_handle(), options_.sni, options_.verify_host);
+          if (options_.tls_resumption) saved_session_.offer(link->tls->native_handle());
+          link->tls->async_handshake(
+              asio::ssl::stream_base::client,
+              [this, link, g, done = std::move(done)](const error_code& hec) mutable {
+                if (g != generation_) return;
+                if (hec) {
+                  close();
+                  return done(hec);
+                }
+                if (negotiated_) *negotiated_ = http::negotiated(link->tls->native_handle());
+                send_handshake(std::move(done));
+              });
+        });
   }
 
   void send(std::span<const uint8_t> head, std::span<const uint8_t> tail) override {
@@ -75,8 +114,12 @@ class RawSocketChannel : public Channel {
 
   void close() override {
     ++generation_;
-    error_code ignored;
-    socket_.close(ignored);
+    if (link_) {
+      error_code ignored;
+      if (link_->tls) http::closing(link_->tls->native_handle());
+      link_->socket.close(ignored);
+      link_.reset();
+    }
     up_ = false;
     writing_ = false;
     queue_.clear();
@@ -84,31 +127,46 @@ class RawSocketChannel : public Channel {
   }
 
  private:
+  void send_handshake(OpenDone done) {
+    handshake_ = client_handshake(options_.serializer);
+    auto link = link_;
+    link->write(asio::buffer(handshake_), [this, link, g = generation_, done = std::move(done)](
+                                              const error_code& wec, size_t) mutable {
+      if (g != generation_) return;
+      if (wec) {
+        close();
+        return done(wec);
+      }
+      read_reply(std::move(done));
+    });
+  }
+
   void read_reply(OpenDone done) {
-    asio::async_read(socket_, asio::buffer(reply_),
-                     [this, g = generation_, done = std::move(done)](const error_code& ec, size_t) {
-                       if (g != generation_) return;
-                       if (ec) {
-                         close();
-                         return done(ec);
-                       }
-                       const HandshakeReply reply =
-                           parse_handshake_reply(reply_, options_.serializer);
-                       if (!reply.ok) {
-                         close();
-                         return done(make_error_code(JoinError::kRawSocketRefused));
-                       }
-                       up_ = true;
-                       start_read();
-                       done({});
-                     });
+    auto link = link_;
+    link->read_exactly(asio::buffer(reply_), [this, link, g = generation_, done = std::move(done)](
+                                                 const error_code& ec, size_t) {
+      if (g != generation_) return;
+      if (ec) {
+        close();
+        return done(ec);
+      }
+      const HandshakeReply reply = parse_handshake_reply(reply_, options_.serializer);
+      if (!reply.ok) {
+        close();
+        return done(make_error_code(JoinError::kRawSocketRefused));
+      }
+      up_ = true;
+      start_read();
+      done({});
+    });
   }
 
   void start_read() {
     if (read_buffer_.size() - read_length_ < 4096) read_buffer_.resize(read_buffer_.size() * 2);
-    socket_.async_read_some(
+    auto link = link_;
+    link->read_some(
         asio::buffer(read_buffer_.data() + read_length_, read_buffer_.size() - read_length_),
-        [this, g = generation_](const error_code& ec, size_t bytes) {
+        [this, link, g = generation_](const error_code& ec, size_t bytes) {
           if (g != generation_) return;
           on_read(ec, bytes);
         });
@@ -120,7 +178,10 @@ class RawSocketChannel : public Channel {
   }
 
   void on_read(const error_code& ec, size_t bytes) {
-    if (ec) return fail(ec == asio::error::eof ? ErrorKind::kShortRead : ErrorKind::kReset);
+    if (ec) {
+      const bool eof = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+      return fail(eof ? ErrorKind::kShortRead : ErrorKind::kReset);
+    }
     const int64_t now = steady_now_ns();
     if (count_bytes_) stats_.count_received(bytes, now);
     read_length_ += bytes;
@@ -176,25 +237,29 @@ class RawSocketChannel : public Channel {
       total += kRawSocketHeaderBytes + m.size();
     }
     writing_ = true;
-    asio::async_write(socket_, gather_,
-                      [this, g = generation_, total](const error_code& ec, size_t written) {
-                        if (g != generation_) return;
-                        writing_ = false;
-                        if (count_bytes_) stats_.bytes_sent += written;
-                        if (ec) return fail(ErrorKind::kReset);
-                        (void)total;
-                        for (size_t i = 0; i < in_write_; ++i) queue_.pop();
-                        in_write_ = 0;
-                        flush();
-                        if (g == generation_ && queue_.empty()) events_.on_drained();
-                      });
+    auto link = link_;
+    link->write(gather_,
+                [this, link, g = generation_, total](const error_code& ec, size_t written) {
+                  if (g != generation_) return;
+                  writing_ = false;
+                  if (count_bytes_) stats_.bytes_sent += written;
+                  if (ec) return fail(ErrorKind::kReset);
+                  (void)total;
+                  for (size_t i = 0; i < in_write_; ++i) queue_.pop();
+                  in_write_ = 0;
+                  flush();
+                  if (g == generation_ && queue_.empty()) events_.on_drained();
+                });
   }
 
+  asio::io_context& io_;
   ChannelOptions options_;
   ChannelEvents& events_;
   ThreadStats& stats_;
   bool count_bytes_;
-  asio::ip::tcp::socket socket_;
+  std::optional<NegotiatedTls>* negotiated_;
+  std::shared_ptr<Link> link_;
+  http::SavedSession saved_session_;
   std::array<uint8_t, 4> handshake_{};
   std::array<uint8_t, 4> reply_{};
   std::vector<uint8_t> read_buffer_;
@@ -211,8 +276,9 @@ class RawSocketChannel : public Channel {
 
 std::unique_ptr<Channel> make_rawsocket_channel(asio::io_context& io, const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes) {
-  return std::make_unique<RawSocketChannel>(io, options, events, stats, count_bytes);
+                                                bool count_bytes,
+                                                std::optional<NegotiatedTls>* negotiated) {
+  return std::make_unique<RawSocketChannel>(io, options, events, stats, count_bytes, negotiated);
 }
 
 }  // namespace benchgate::worker::wamp

@@ -10,9 +10,11 @@ Session::Session(boost::asio::io_context& io, ThreadState& thread, const WampPla
                  bool count_bytes)
     : thread_(thread), plan_(plan), join_(join) {
   if (plan.spec.transport == WampRequestSpec::Transport::kRawSocket) {
-    channel_ = make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes);
+    channel_ =
+        make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread.tls);
   } else {
-    channel_ = make_websocket_channel(io, plan.channel, *this, thread.stats, count_bytes);
+    channel_ =
+        make_websocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread.tls);
   }
 }
 

@@ -48,6 +48,24 @@ TEST(H2loadOutput, ReadsTheCountsBytesAndRequestTimesH2loadPrinted) {
   EXPECT_TRUE(f->latency.percentiles_ns.empty());  // h2load prints none
 }
 
+// Over TLS h2load prints the TLS the server chose; the counts read as over cleartext.
+TEST(H2loadOutput, ReadsTheTlsTheServerChoseOverH2) {
+  auto f = parse_h2load_output(fixture("h2load_h2_tls.txt"));
+  ASSERT_TRUE(f.ok()) << f.message();
+  EXPECT_EQ(f->operations, 3696u);
+  EXPECT_EQ(f->successes, 3696u);
+  EXPECT_EQ(f->bytes_received, 111074u);
+  EXPECT_EQ(f->latency.min_ns, 27'000);
+  ASSERT_TRUE(f->tls);
+  EXPECT_EQ(f->tls->version, "TLSv1.3");
+  EXPECT_EQ(f->tls->cipher, "TLS_AES_256_GCM_SHA384");
+  EXPECT_EQ(f->tls->alpn, "h2");
+  // Cleartext output has no TLS lines: nothing, never a guess.
+  auto plain = parse_h2load_output(fixture("h2load_ok.txt"));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->tls);
+}
+
 TEST(H2loadOutput, CountsNon2xxAnswersAsStatusErrors) {
   auto f = parse_h2load_output(fixture("h2load_404.txt"));
   ASSERT_TRUE(f.ok()) << f.message();

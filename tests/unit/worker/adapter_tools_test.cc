@@ -93,6 +93,62 @@ TEST(ToolArgs, RefusesWhatTheToolsCannotRunNamingIt) {
   refused(ToolKind::kWrk, pipelined, "wrk does not pipeline");
 }
 
+TEST(ToolArgs, H2loadRunsHttp2WithStreamsAndTlsByHttpsWithSniAndAlpn) {
+  WorkloadSpec spec = http_spec();
+  spec.protocol = "http2";
+  spec.http2.streams = 10;
+  spec.http2.max_frame_size = 65536;
+  ASSERT_TRUE(check_workload(ToolKind::kH2load, spec).ok());
+  // h2c with prior knowledge is h2load's default for http://; the default window, 2^30, is
+  // its -w 30 (2^30 - 1).
+  EXPECT_EQ(joined(tool_argv(tool(ToolKind::kH2load), spec, 1'000'000'000, "")),
+            "/usr/bin/x -c 4 -t 4 -m 10 -w 30 -W 30 -f 65536 -D 1000ms "
+            "http://127.0.0.1:8080/bench/hello");
+  spec.tls.enabled = true;
+  spec.tls.insecure = true;
+  spec.tls.sni = "localhost";
+  spec.tls.ciphers = "ECDHE-RSA-AES128-GCM-SHA256";
+  spec.tls.alpn = {"h2", "http/1.1"};
+  ASSERT_TRUE(check_workload(ToolKind::kH2load, spec).ok());
+  EXPECT_EQ(joined(tool_argv(tool(ToolKind::kH2load), spec, 1'000'000'000, "")),
+            "/usr/bin/x -c 4 -t 4 -m 10 -w 30 -W 30 -f 65536 -D 1000ms "
+            "--ciphers=ECDHE-RSA-AES128-GCM-SHA256 --npn-list=h2,http/1.1 "
+            "--connect-to=127.0.0.1:8080 https://localhost:8080/bench/hello");
+  // HTTPS/1.1: --h1 and https://.
+  WorkloadSpec https = http_spec();
+  https.tls.enabled = true;
+  https.tls.insecure = true;
+  EXPECT_EQ(joined(tool_argv(tool(ToolKind::kH2load), https, 1'000'000'000, "")),
+            "/usr/bin/x -c 4 -t 4 --h1 -m 1 -D 1000ms https://127.0.0.1:8080/bench/hello");
+}
+
+TEST(ToolArgs, RefusesTlsAndHttp2ThatTheToolsCannotRunAsAsked) {
+  auto refused = [](ToolKind kind, WorkloadSpec spec, const std::string& what) {
+    auto valid = check_workload(kind, spec);
+    ASSERT_FALSE(valid.ok()) << what;
+    EXPECT_NE(valid.message().find(what), std::string::npos) << valid.message();
+  };
+  WorkloadSpec tls = http_spec();
+  tls.tls.enabled = true;
+  refused(ToolKind::kH2load, tls, "h2load does not verify the server's certificate");
+  refused(ToolKind::kWrk, tls, "TLS (tls = true)");
+  tls.tls.insecure = true;
+  tls.tls.version = "1.3";
+  refused(ToolKind::kH2load, tls, "no flag that limits the version");
+  tls.tls.version.clear();
+  tls.tls.resumption = true;
+  refused(ToolKind::kH2load, tls, "tls.resumption");
+  WorkloadSpec h2 = http_spec();
+  h2.protocol = "http2";
+  refused(ToolKind::kWrk, h2, "protocol 'http2'");
+  h2.http2.initial_window = 100000;
+  refused(ToolKind::kH2load, h2, "http2.initial_window 100000");
+  h2.http2.initial_window = 65535;  // 2^16 - 1
+  EXPECT_TRUE(check_workload(ToolKind::kH2load, h2).ok());
+  h2.new_connection_per_request = true;
+  refused(ToolKind::kH2load, h2, "new_connection_per_request");
+}
+
 TEST(ToolArgs, RefusesWindowsTheDurationFlagCannotExpress) {
   WindowCommand window{3, true, 0, 1'500'000'000};
   EXPECT_TRUE(check_window(ToolKind::kH2load, window).ok());

@@ -167,6 +167,50 @@ TEST(Engine, ReconnectsWhenTheServerSaysConnectionCloseWithoutCountingErrors) {
   EXPECT_GT(server.connections(), 4u);
 }
 
+// new_connection_per_request: the worker closes each connection once its one request is answered
+// (this server would keep it) and sets up a new one; the request says Connection: close.
+TEST(Engine, NewConnectionPerRequestSendsEachRequestOnAConnectionOfItsOwn) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.in_flight = 1;
+  spec.new_connection_per_request = true;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 4u);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  // The four connections set up before the window carried its first four requests; every
+  // other request needed a connection of its own, and at most one idle one per slot is left.
+  EXPECT_GE(server.connections(), r.operations);
+  EXPECT_LE(server.connections(), r.operations + 4);
+  ASSERT_TRUE(r.setup);
+  // A reconnect still under way when the window's figures were taken is the server's only.
+  EXPECT_GE(r.setup->connections, r.operations);
+  EXPECT_LE(r.setup->connections, server.connections());
+  EXPECT_EQ(r.setup->handshakes, 0u);  // cleartext
+  EXPECT_GE(r.window_connections + 4, r.operations);
+  EXPECT_LE(r.window_connections, r.setup->connections);
+  HttpRequestSpec with_close = spec.http;
+  with_close.headers.emplace_back("Connection", "close");
+  EXPECT_EQ(r.bytes_sent, server.requests() * http::build_request(with_close, spec.address).size());
+
+  spec.in_flight = 2;
+  EXPECT_FALSE(Engine::start(spec).ok());
+}
+
+TEST(Engine, KeptConnectionsSetUpNoneInsideTheWindow) {
+  TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
+  auto engine = start(spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.window_connections, 0u);  // all four were set up before the window
+  ASSERT_TRUE(r.setup);
+  EXPECT_EQ(r.setup->connections, 4u);
+}
+
 TEST(Engine, ResendsPipelinedRequestsThatAConnectionCloseLeftUnanswered) {
   std::atomic<int> n{0};
   TestHttpServer server([&](std::string_view) {

@@ -97,11 +97,29 @@ TEST(ValidateHttp2, StreamsAndSettingsAreBounded) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.message().find("http2.max_frame_size must be 16384..16777215"), std::string::npos);
   spec.http2.max_frame_size = 16384;
+  // TLS applies to the WAMP transports too (wss, RawSocket over TLS).
   spec.protocol = "wamp_rpc";
   spec.tls.enabled = true;
+  EXPECT_TRUE(validate_workload(spec));
+}
+
+TEST(ValidateHttp2, NewConnectionPerRequestSendsOneRequestPerConnection) {
+  WorkloadSpec spec;
+  spec.name = "w";
+  spec.protocol = "http2";
+  spec.address = "127.0.0.1:80";
+  spec.new_connection_per_request = true;
+  EXPECT_TRUE(validate_workload(spec));
+  spec.http2.streams = 4;
+  auto bad = validate_workload(spec);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.message().find("in_flight and http2.streams must be 1"), std::string::npos);
+  spec.http2.streams = 1;
+  spec.protocol = "wamp_rpc";
   bad = validate_workload(spec);
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.message().find("tls is not supported for wamp_rpc yet"), std::string::npos);
+  EXPECT_NE(bad.message().find("new_connection_per_request applies to http1 and http2 only"),
+            std::string::npos);
 }
 
 }  // namespace

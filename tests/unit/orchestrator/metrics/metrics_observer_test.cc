@@ -132,6 +132,66 @@ TEST(MetricsObserverTest, AFigureTheWorkersDidNotMeasureHasNoSample) {
       << text;
 }
 
+// A finished workload's connection figures: handshakes/s (new_connection_per_request only),
+// setup percentiles per phase, TLS handshakes all and resumed, http2 streams; none where not
+// measured.
+TEST(MetricsObserverTest, ConnectionTlsAndStreamFiguresOfAFinishedWorkload) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  s.workloads[0].protocol = scenario::Protocol::kHttp2;
+  s.workloads[0].tls.enabled = true;
+  s.workloads[0].new_connection_per_request = true;
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  auto rep = make_repetition();
+  rep.setup.emplace();
+  rep.setup->connections = 1001;
+  rep.setup->handshakes = 1001;
+  rep.setup->resumed = 990;
+  rep.setup->connect.record(50'000);
+  rep.setup->tls_handshake.record(400'000);
+  rep.window_connections = 1000;
+  rep.requested_streams = 1;
+  rep.effective_streams = 1;
+  results::WorkloadResult result;
+  result.spec = s.workloads[0];
+  result.repetitions = {rep};
+  observer.workload_finished(result);
+  std::string text = scrape(observer);
+  const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
+  EXPECT_TRUE(has_line(text, "benchgate_workload_handshakes_per_second{" + labels + "} 1000"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_tls_handshakes{resumed="all",)" +
+                                 labels.substr(0, labels.size()) + "} 1001"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_tls_handshakes{resumed="yes",)" + labels + "} 990"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_http2_streams{kind="effective",)" + labels + "} 1"))
+      << text;
+  EXPECT_NE(text.find(R"(benchgate_workload_connection_setup_seconds{percentile="99",)"
+                      R"(phase="tls_handshake",)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(R"(phase="ttfb")"), std::string::npos) << text;  // none recorded
+
+  // The same workload keeping its connections, cleartext HTTP/1.1: no such samples.
+  result.spec.new_connection_per_request = false;
+  result.spec.protocol = scenario::Protocol::kHttp1;
+  result.repetitions.front().setup->handshakes = 0;
+  result.repetitions.front().setup->resumed = 0;
+  result.repetitions.front().setup->tls_handshake.reset();
+  result.repetitions.front().requested_streams = 0;
+  result.repetitions.front().effective_streams = 0;
+  observer.workload_finished(result);
+  text = scrape(observer);
+  EXPECT_EQ(text.find("benchgate_workload_handshakes_per_second{"), std::string::npos) << text;
+  EXPECT_EQ(text.find("benchgate_workload_tls_handshakes{"), std::string::npos) << text;
+  EXPECT_EQ(text.find("benchgate_workload_http2_streams{"), std::string::npos) << text;
+  EXPECT_EQ(text.find(R"(phase="tls_handshake")"), std::string::npos) << text;
+}
+
 // The help text says what the figure is, as docs/MEASUREMENT.md defines it.
 TEST(MetricsObserverTest, HelpTextsFollowTheFiguresDefinitions) {
   MetricsObserver observer;

@@ -156,5 +156,45 @@ TEST(WorkloadTable, AnOpenLoopRowSaysWhatWasUnwrittenAtTheWindowsEnd) {
   EXPECT_NE(table.find("errors by kind: not_sent=4"), std::string::npos) << table;
 }
 
+// TLS, HTTP/2 streams, connection setup and handshakes/s: a line each for what was measured.
+TEST(WorkloadTable, TlsStreamsSetupAndHandshakesHaveLinesOfTheirOwn) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.protocol = scenario::Protocol::kHttp2;
+  w.spec.tls.enabled = true;
+  w.spec.new_connection_per_request = true;
+  auto& rep = w.repetitions.front();
+  rep.duration_ns = 2'000'000'000;
+  rep.tls = results::NegotiatedTls{"TLSv1.3", "TLS_AES_128_GCM_SHA256", "h2"};
+  rep.requested_streams = 1;
+  rep.effective_streams = 1;
+  rep.setup.emplace();
+  rep.setup->connections = 1001;
+  rep.setup->handshakes = 1001;
+  rep.setup->resumed = 1000;
+  rep.setup->connect.record(50'000);
+  rep.setup->tls_handshake.record(400'000);
+  rep.window_connections = 1000;
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("  tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2 (as the server chose)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  streams: 1 per connection asked, 1 effective"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  connections: 1001 set up; connect p50 "), std::string::npos) << table;
+  EXPECT_NE(table.find("; TLS handshake p50 "), std::string::npos) << table;
+  EXPECT_EQ(table.find("first byte"), std::string::npos) << table;  // none recorded
+  EXPECT_NE(table.find("  handshakes: 500/s (median; min-max 500-500), a new connection per "
+                       "request; 1000 of 1001 TLS handshakes resumed\n"),
+            std::string::npos)
+      << table;
+
+  // Cleartext HTTP/1.1 that keeps its connections: no TLS, streams or handshake lines.
+  results::WorkloadResult plain = saturated_workload();
+  const std::string plain_table = workload_table(plain);
+  EXPECT_EQ(plain_table.find("tls:"), std::string::npos) << plain_table;
+  EXPECT_EQ(plain_table.find("streams:"), std::string::npos) << plain_table;
+  EXPECT_EQ(plain_table.find("handshakes:"), std::string::npos) << plain_table;
+}
+
 }  // namespace
 }  // namespace benchgate::report

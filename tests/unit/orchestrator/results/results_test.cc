@@ -205,7 +205,7 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
   plain.repetitions.emplace_back();
   const std::string none =
       "|payload_bytes=-|tls=-|alpn=-|streams=-|effective_streams=-|connect_p50_us=-"
-      "|handshake_p50_us=-|ttfb_p50_us=-";
+      "|handshake_p50_us=-|ttfb_p50_us=-|handshakes_per_s=-|resumed=-";
   auto line = report::result_line("s", plain, "-");
   EXPECT_NE(line.find(none + "|flags="), std::string::npos) << line;
 
@@ -226,7 +226,7 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
   // was recorded: '-' rather than 0.
   const std::string tail =
       "|tls=TLSv1.3|alpn=h2|streams=50|effective_streams=10|connect_p50_us=120.1"
-      "|handshake_p50_us=-|ttfb_p50_us=300.0";
+      "|handshake_p50_us=-|ttfb_p50_us=300.0|handshakes_per_s=-|resumed=-";
   EXPECT_NE(line.find(tail + "|flags="), std::string::npos) << line;
 }
 
@@ -236,7 +236,7 @@ TEST(ResultLine, FlagsComeLastAsTheUnionOfTheRepetitions) {
   w.spec.name = "hello";
   w.repetitions.emplace_back();
   auto line = report::result_line("s", w, "-");
-  EXPECT_TRUE(line.ends_with("|ttfb_p50_us=-|flags=-")) << line;
+  EXPECT_TRUE(line.ends_with("|resumed=-|flags=-")) << line;
   w.repetitions[0].flags = {"router_count_mismatch"};
   w.repetitions.emplace_back();
   w.repetitions[1].flags = {"degraded", "router_count_mismatch"};
@@ -263,7 +263,7 @@ TEST(JsonReport, AWorkloadsParametersHoldOnlyItsProtocolsBlock) {
 }
 
 // Connection-setup metrics read the merged setup histograms; without a setup, or for
-// handshakes.rate (new_connection_per_request is not served), they are not measured, never 0.
+// handshakes.rate of a workload that keeps its connections, they are not measured, never 0.
 TEST(MetricFigure, ConnectionSetupMetricsAndWhatIsNotMeasured) {
   WorkloadResult w;
   w.spec.name = "h2";
@@ -276,7 +276,7 @@ TEST(MetricFigure, ConnectionSetupMetricsAndWhatIsNotMeasured) {
   EXPECT_NEAR(*connect, 0.002, 0.00001);
   EXPECT_FALSE(metric_figure(w, "tls_handshake.p99"));  // cleartext: no handshake recorded
   EXPECT_FALSE(metric_figure(w, "handshakes.rate"));
-  EXPECT_NE(not_measured_reason(w, "handshakes.rate").find("new_connection_per_request"),
+  EXPECT_NE(not_measured_reason(w, "handshakes.rate").find("new_connection_per_request = true"),
             std::string::npos);
   w.repetitions.push_back(Repetition());  // a repetition whose workers reported no setup
   EXPECT_FALSE(metric_figure(w, "connect.p99"));
@@ -300,9 +300,50 @@ TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {
   EXPECT_EQ(params.at("http").dump(),
             "{\"expect_body_bytes\":12,\"expect_status\":200,\"headers\":{},\"method\":\"GET\","
             "\"request_bytes\":0,\"target\":\"/bench/hello\"}");
-  EXPECT_EQ(params.size(), 15u) << params.dump();  // with tls and http2, null here
+  EXPECT_EQ(params.size(), 16u) << params.dump();  // with tls and http2, null here
+  EXPECT_EQ(params.at("new_connection_per_request"), false);
   EXPECT_TRUE(params.at("tls").is_null());
   EXPECT_TRUE(params.at("http2").is_null());
+}
+
+// new_connection_per_request: handshakes/s is the window's connections per second of the
+// window, the median over repetitions; resumed counts the TLS handshakes that resumed.
+TEST(MetricFigure, HandshakesRateIsTheWindowsConnectionsPerSecond) {
+  WorkloadResult w;
+  w.spec.name = "fresh";
+  w.spec.new_connection_per_request = true;
+  w.spec.tls.enabled = true;
+  for (uint64_t connections : {3000u, 2400u, 2700u}) {
+    Repetition rep;
+    rep.duration_ns = 3'000'000'000;
+    rep.setup.emplace();
+    rep.setup->connections = connections + 1;
+    rep.setup->handshakes = connections + 1;
+    rep.setup->resumed = connections;  // all but the first connection's
+    rep.setup->tls_handshake.record(400'000);
+    rep.window_connections = connections;
+    w.repetitions.push_back(rep);
+  }
+  auto rate = metric_figure(w, "handshakes.rate");
+  ASSERT_TRUE(rate);
+  EXPECT_DOUBLE_EQ(*rate, 900.0);  // 2700 in 3 s, the median repetition
+  auto values = metric_values(w, "handshakes.rate");
+  ASSERT_TRUE(values);
+  EXPECT_EQ(*values, (std::vector<double>{1000.0, 800.0, 900.0}));
+  const std::string line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|handshakes_per_s=900|resumed=8100"), std::string::npos) << line;
+  const auto json = report::workload_json(w);
+  EXPECT_EQ(json["summary"]["handshakes_per_second"]["median"], 900.0) << json.dump();
+  EXPECT_EQ(json["repetitions"][0]["window_connections"], 3000) << json.dump();
+  EXPECT_EQ(json["repetitions"][0]["connection_setup"]["resumed"], 3000) << json.dump();
+  // Resumption off: the key is left out, so a TLS workload stored before keeps its series.
+  EXPECT_FALSE(json["parameters"]["tls"].contains("resumption")) << json.dump();
+  EXPECT_EQ(json["parameters"]["new_connection_per_request"], true) << json.dump();
+
+  // A repetition whose workers did not report their window's connections: not measured.
+  w.repetitions.back().window_connections.reset();
+  EXPECT_FALSE(metric_figure(w, "handshakes.rate"));
+  EXPECT_NE(not_measured_reason(w, "handshakes.rate").find("did not report"), std::string::npos);
 }
 
 }  // namespace

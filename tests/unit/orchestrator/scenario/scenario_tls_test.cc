@@ -101,16 +101,24 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
       {"tls = true\nca_file = \"nope.pem\"\n", "s.toml:5:11: error: key 'ca_file': no such file"},
       {"tls = true\ninsecure = true\nca_file = \"nope.pem\"\n",
        "s.toml:6:1: error: key 'ca_file' and insecure = true contradict each other"},
-      {"protocol = \"wamp_rpc\"\ntls = true\n",
-       "s.toml:5:1: error: key 'tls' on protocol wamp_rpc is not supported yet"},
       {"protocol = \"wamp_rpc\"\nstreams = 2\n",
        "s.toml:5:1: error: key 'streams' applies to protocol http2 only"},
       {"protocol = \"http2\"\nmax_frame_size = 100\n", "s.toml:5:18: error: key 'max_frame_size'"},
+      {"tls_resumption = true\n", "s.toml:4:1: error: key 'tls_resumption' needs tls = true"},
       {"tls = true\ntls_resumption = true\n",
-       "s.toml:5:1: error: key 'tls_resumption' is not supported yet"},
-      {"new_connection_per_request = true\n",
-       "s.toml:4:1: error: key 'new_connection_per_request' in [[workloads]] #1 is not supported "
-       "yet"},
+       "s.toml:5:1: error: key 'tls_resumption' = true is not supported yet"},
+      {"tls = true\ntls_resumption = 1\n",
+       "s.toml:5:18: error: key 'tls_resumption' must be a boolean"},
+      {"in_flight = 4\nnew_connection_per_request = true\n",
+       "s.toml:4:1: error: workload 'w': new_connection_per_request sends one request per "
+       "connection: in_flight must be 1, got 4"},
+      {"protocol = \"http2\"\nstreams = 8\nnew_connection_per_request = true\n",
+       "s.toml:5:11: error: workload 'w': new_connection_per_request sends one request per "
+       "connection: streams must be 1, got 8"},
+      {"protocol = \"wamp_pubsub\"\nnew_connection_per_request = true\n",
+       "s.toml:5:1: error: key 'new_connection_per_request' applies to protocols http1 and http2"},
+      {"new_connection_per_request = \"yes\"\n",
+       "s.toml:4:30: error: key 'new_connection_per_request' must be a boolean"},
   };
   for (const Case& c : cases) {
     LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\n" + c.body);
@@ -119,6 +127,29 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
         << c.body << "\nexpected: " << c.expected << "\ngot:\n"
         << messages(r);
   }
+}
+
+TEST(ScenarioTls, NewConnectionPerRequestAndResumptionAreRead) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http2\"\ntls = true\n"
+      "insecure = true\ntls_resumption = false\nnew_connection_per_request = true\n"
+      "[[workloads]]\nname = \"kept\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.scenario->workloads.at(0).new_connection_per_request);
+  EXPECT_FALSE(r.scenario->workloads.at(0).tls.resumption);
+  EXPECT_FALSE(r.scenario->workloads.at(1).new_connection_per_request);
+  EXPECT_FALSE(r.scenario->workloads.at(1).tls.resumption);
+}
+
+TEST(ScenarioTls, WampWorkloadsTakeTls) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"wss\"\nprotocol = \"wamp_rpc\"\ntls = true\n"
+      "insecure = true\n[[workloads]]\nname = \"raw\"\nprotocol = \"wamp_pubsub\"\n"
+      "transport = \"rawsocket\"\ntls = true\nsni = \"localhost\"\ninsecure = true\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.scenario->workloads.at(0).tls.enabled);
+  EXPECT_TRUE(r.scenario->workloads.at(0).tls.insecure);
+  EXPECT_EQ(r.scenario->workloads.at(1).tls.sni, "localhost");
 }
 
 TEST(ScenarioTls, RouterTlsIsNotSupportedYet) {

@@ -222,6 +222,8 @@ StoredRepetition repetition_row(int n) {
   r.alpn = n == 1 ? "h2" : "http/1.1";
   r.requested_streams = 50 + i;
   r.effective_streams = 10 + i;
+  r.window_connections = 900 + i;
+  r.resumed = 700 + i;
   return r;
 }
 
