@@ -32,6 +32,7 @@ struct RawConfig {
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
   int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
+  std::string auth_config;     // --auth-config FILE (router/wamp/auth); empty: anonymous
 };
 
 struct RouterConfig {
