@@ -40,8 +40,8 @@ Digest hmac_sha256(std::span<const uint8_t> key, std::span<const uint8_t> data) 
   Digest out{};
   unsigned int size = 0;
   static const uint8_t kEmpty = 0;
-  HMAC(EVP_sha256(), key.empty() ? &kEmpty : key.data(), static_cast<int>(key.size()),
-       data.data(), data.size(), out.data(), &size);
+  HMAC(EVP_sha256(), key.empty() ? &kEmpty : key.data(), static_cast<int>(key.size()), data.data(),
+       data.size(), out.data(), &size);
   return out;
 }
 
@@ -98,8 +98,8 @@ std::optional<std::array<uint8_t, 64>> ed25519_sign(std::span<const uint8_t> see
 bool ed25519_verify(std::span<const uint8_t> public_key, std::span<const uint8_t> signature,
                     std::span<const uint8_t> message) {
   if (public_key.size() != 32 || signature.size() != 64) return false;
-  Pkey key(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, public_key.data(),
-                                       public_key.size()));
+  Pkey key(
+      EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, public_key.data(), public_key.size()));
   MdCtx ctx(EVP_MD_CTX_new());
   if (!key || !ctx) return false;
   return EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) == 1 &&

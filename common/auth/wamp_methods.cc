@@ -83,7 +83,8 @@ std::string scram_auth_message(std::string_view authid, std::string_view client_
     }
   }
   std::string out = "n=" + escaped + ",r=" + std::string(client_nonce);
-  out += ",r=" + std::string(nonce) + ",s=" + params.salt + ",i=" + std::to_string(params.iterations);
+  out +=
+      ",r=" + std::string(nonce) + ",s=" + params.salt + ",i=" + std::to_string(params.iterations);
   out += dialect == ScramDialect::spec ? ",c=biws" : ",c=";
   out += ",r=" + std::string(nonce);
   return out;

@@ -37,12 +37,12 @@ MetricFamily single(const char* name, const char* help, MetricType type, double 
 // by method (and reason), requests refused by the session's role by action.
 void add_wamp_auth(const metrics::WampCounters& wamp, std::vector<MetricFamily>& out) {
   namespace wauth = wamp::auth;
-  MetricFamily welcomed = family("benchgate_router_wamp_auth_welcomed_total",
-                                 "WAMP sessions welcomed, by authentication method",
-                                 MetricType::Counter);
-  MetricFamily refused = family("benchgate_router_wamp_auth_refused_total",
-                                "WAMP sessions refused with ABORT, by method and reason",
-                                MetricType::Counter);
+  MetricFamily welcomed =
+      family("benchgate_router_wamp_auth_welcomed_total",
+             "WAMP sessions welcomed, by authentication method", MetricType::Counter);
+  MetricFamily refused =
+      family("benchgate_router_wamp_auth_refused_total",
+             "WAMP sessions refused with ABORT, by method and reason", MetricType::Counter);
   for (int m = 0; m < metrics::kAuthMethodSlots; ++m) {
     const std::string method(wauth::method_slot_label(m));
     ClientMetric w;
@@ -51,9 +51,9 @@ void add_wamp_auth(const metrics::WampCounters& wamp, std::vector<MetricFamily>&
     welcomed.metric.push_back(std::move(w));
     for (int r = 0; r < metrics::kAuthFailReasons; ++r) {
       ClientMetric f;
-      f.label = {{"method", method},
-                 {"reason", std::string(wauth::fail_reason_label(
-                                static_cast<wauth::FailReason>(r)))}};
+      f.label = {
+          {"method", method},
+          {"reason", std::string(wauth::fail_reason_label(static_cast<wauth::FailReason>(r)))}};
       f.counter.value =
           static_cast<double>(wamp.auth_refused[static_cast<size_t>(m)][static_cast<size_t>(r)]);
       refused.metric.push_back(std::move(f));

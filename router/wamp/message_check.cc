@@ -86,8 +86,7 @@ CheckResult check_client_message(const Json& message) {
     }
     return {shape.type, nullptr};
   }
-  if (message_slot(type_code) != kInvalidSlot || type_code == 4 ||
-      type_code == 69) {
+  if (message_slot(type_code) != kInvalidSlot || type_code == 4 || type_code == 69) {
     return {static_cast<MessageType>(type_code), "a client may not send this message type"};
   }
   return {MessageType::kHello, "unknown message type"};

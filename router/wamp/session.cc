@@ -37,10 +37,7 @@ auth::Action action_of(MessageType type) {
 }  // namespace
 
 Session::Session(WampCore& core, Peer& peer, Serializer serializer)
-    : core_(core),
-      peer_(peer),
-      serializer_(serializer),
-      handshake_(core.options().auth.get()) {}
+    : core_(core), peer_(peer), serializer_(serializer), handshake_(core.options().auth.get()) {}
 
 Session::~Session() { leave(); }
 
@@ -97,7 +94,8 @@ void Session::dispatch(MessageType type, Json& message) {
       state_ = State::closed;
       return peer_.close_after_flush();
     }
-    return abort(kProtocolViolation, "after CHALLENGE a client may send AUTHENTICATE or ABORT only");
+    return abort(kProtocolViolation,
+                 "after CHALLENGE a client may send AUTHENTICATE or ABORT only");
   }
   if (role_ != nullptr &&
       (type == MessageType::kCall || type == MessageType::kRegister ||
@@ -168,8 +166,8 @@ void Session::take_auth_step(auth::Step step) {
       send(step.message);
       return;
     case auth::Step::Kind::abort:
-      ++counters.auth_refused[static_cast<size_t>(step.method_slot)]
-                             [static_cast<size_t>(step.fail)];
+      ++counters
+            .auth_refused[static_cast<size_t>(step.method_slot)][static_cast<size_t>(step.fail)];
       return abort(step.reason.c_str(), step.message["message"].get<std::string>());
     case auth::Step::Kind::welcome:
       break;

@@ -53,8 +53,8 @@ const Principal* RealmAuth::find(Method method, std::string_view authid) const {
 
 const Principal* RealmAuth::find_pubkey(std::span<const uint8_t> pubkey) const {
   for (const Principal& p : principals) {
-    if (p.method == Method::cryptosign && std::equal(p.pubkey.begin(), p.pubkey.end(),
-                                                     pubkey.begin(), pubkey.end())) {
+    if (p.method == Method::cryptosign &&
+        std::equal(p.pubkey.begin(), p.pubkey.end(), pubkey.begin(), pubkey.end())) {
       return &p;
     }
   }
@@ -109,8 +109,8 @@ class Reader {
     return value->get();
   }
 
-  uint32_t integer(const toml::table& table, std::string_view key, uint32_t fallback,
-                   int64_t min, int64_t max) const {
+  uint32_t integer(const toml::table& table, std::string_view key, uint32_t fallback, int64_t min,
+                   int64_t max) const {
     const toml::node* node = table.get(key);
     if (node == nullptr) return fallback;
     const auto* value = node->as_integer();
@@ -194,15 +194,15 @@ class Reader {
     p.method = *parsed;
     const auto needs = [&](std::string_view key) {
       if (!table.contains(key)) {
-        fail(table, "a principal with method = '" + method + "' needs the key '" +
-                        std::string(key) + "'");
+        fail(table,
+             "a principal with method = '" + method + "' needs the key '" + std::string(key) + "'");
       }
     };
     const auto refuses = [&](std::initializer_list<std::string_view> keys) {
       for (const auto key : keys) {
         if (table.contains(key)) {
-          fail(*table.get(key), "key '" + std::string(key) + "' does not apply to method = '" +
-                                    method + "'");
+          fail(*table.get(key),
+               "key '" + std::string(key) + "' does not apply to method = '" + method + "'");
         }
       }
     };
@@ -238,7 +238,8 @@ class Reader {
         const std::string kdf = string(table, "kdf", what, false);
         if (!kdf.empty()) {
           const auto parsed_kdf = bauth::kdf_from_name(kdf);
-          if (!parsed_kdf) fail(*table.get("kdf"), "kdf = '" + kdf + "' is not pbkdf2 or argon2id13");
+          if (!parsed_kdf)
+            fail(*table.get("kdf"), "kdf = '" + kdf + "' is not pbkdf2 or argon2id13");
           p.scram.kdf = *parsed_kdf;
         }
         p.scram.salt = string(table, "salt", what, true);
@@ -305,8 +306,8 @@ class Reader {
         for (const toml::node& role_node : *roles) {
           Role role = read_role(*role_node.as_table());
           if (realm->role(role.name) != nullptr) {
-            fail(role_node, "role '" + role.name + "' is defined twice in realm '" +
-                                realm->name + "'");
+            fail(role_node,
+                 "role '" + role.name + "' is defined twice in realm '" + realm->name + "'");
           }
           realm->roles.push_back(std::make_unique<Role>(std::move(role)));
         }

@@ -145,8 +145,8 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
         }
         principal = authid.empty() ? realm_auth->find_pubkey(*pubkey)
                                    : realm_auth->find(Method::cryptosign, authid);
-        if (principal != nullptr && !std::equal(principal->pubkey.begin(),
-                                                principal->pubkey.end(), pubkey->begin())) {
+        if (principal != nullptr &&
+            !std::equal(principal->pubkey.begin(), principal->pubkey.end(), pubkey->begin())) {
           principal = nullptr;
         }
       } else {
@@ -198,8 +198,8 @@ Step Handshake::challenge(const Principal& principal, const Json& details, uint6
         return refuse(FailReason::malformed, step.method_slot,
                       "WAMP-SCRAM needs HELLO.Details.authextra.nonce (base64)");
       }
-      scram_dialect_ = announced == "scram" ? bauth::ScramDialect::autobahn
-                                            : bauth::ScramDialect::spec;
+      scram_dialect_ =
+          announced == "scram" ? bauth::ScramDialect::autobahn : bauth::ScramDialect::spec;
       scram_nonce_ = scram_client_nonce_ + bauth::to_base64(bauth::random_bytes(16));
       extra["nonce"] = scram_nonce_;
       extra["salt"] = principal.scram.salt;
@@ -252,14 +252,14 @@ Step Handshake::authenticate(const Json& signature, const Json& extra) {
       }
       const auto proof = bauth::from_base64(text);
       if (!proof || proof->size() != 32) {
-        return refuse(FailReason::malformed, slot, "the WAMP-SCRAM proof is not 32 bytes of base64");
+        return refuse(FailReason::malformed, slot,
+                      "the WAMP-SCRAM proof is not 32 bytes of base64");
       }
       const bauth::ScramKeys& keys = scram_dialect_ == bauth::ScramDialect::spec
                                          ? principal.scram_spec
                                          : principal.scram_autobahn;
-      const std::string auth_message =
-          bauth::scram_auth_message(principal.authid, scram_client_nonce_, scram_nonce_,
-                                    principal.scram, scram_dialect_);
+      const std::string auth_message = bauth::scram_auth_message(
+          principal.authid, scram_client_nonce_, scram_nonce_, principal.scram, scram_dialect_);
       if (!bauth::scram_proof_valid(keys.stored_key, auth_message, *proof)) {
         return refuse(FailReason::bad_credentials, slot, "the WAMP-SCRAM proof is not valid");
       }
@@ -270,13 +270,13 @@ Step Handshake::authenticate(const Json& signature, const Json& extra) {
     case Method::cryptosign: {
       const auto bytes = bauth::from_hex(text);
       if (!bytes || (bytes->size() != 64 && bytes->size() != 96)) {
-        return refuse(FailReason::malformed, slot,
-                      "the cryptosign signature must be 64 bytes (or 96 with the challenge) in hex");
+        return refuse(
+            FailReason::malformed, slot,
+            "the cryptosign signature must be 64 bytes (or 96 with the challenge) in hex");
       }
       if (bytes->size() == 96 && !std::equal(cryptosign_challenge_.begin(),
                                              cryptosign_challenge_.end(), bytes->begin() + 64)) {
-        return refuse(FailReason::bad_credentials, slot,
-                      "the signed message is not the challenge");
+        return refuse(FailReason::bad_credentials, slot, "the signed message is not the challenge");
       }
       const std::span<const uint8_t> sig(bytes->data(), 64);
       if (!bauth::ed25519_verify(principal.pubkey, sig, cryptosign_challenge_)) {

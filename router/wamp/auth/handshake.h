@@ -18,11 +18,11 @@ using Json = nlohmann::json;
 
 // Why a session was refused (the label of the router's auth failure counters).
 enum class FailReason : uint8_t {
-  no_such_realm = 0,   // the realm is not in --auth-config
-  no_auth_method = 1,  // none of HELLO's authmethods is one the realm has a principal for
-  unknown_authid = 2,  // no principal with this authid (or public key) and method
-  bad_credentials = 3, // wrong ticket, signature or proof
-  malformed = 4,       // AUTHENTICATE or HELLO.Details.authextra not as the method needs
+  no_such_realm = 0,    // the realm is not in --auth-config
+  no_auth_method = 1,   // none of HELLO's authmethods is one the realm has a principal for
+  unknown_authid = 2,   // no principal with this authid (or public key) and method
+  bad_credentials = 3,  // wrong ticket, signature or proof
+  malformed = 4,        // AUTHENTICATE or HELLO.Details.authextra not as the method needs
 };
 inline constexpr int kFailReasons = 5;
 std::string_view fail_reason_label(FailReason reason);
