@@ -271,6 +271,12 @@ const std::map<std::string, std::string>& reviewed_keys() {
     keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
     keys["impl"] = "chooses which of the checked keys apply";
     keys["ca_file"] = "reads a file: refused in a submitted scenario (tls_section.cc)";
+    for (const char* key : {"secret_file", "auth_config"}) {
+      keys[key] = "reads a file: refused in a submitted scenario (wamp_auth_section.cc)";
+    }
+    for (const char* key : {"auth", "authid"}) {
+      keys[key] = "how WAMP sessions authenticate (the secret is in secret_file)";
+    }
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
     for (const char* key : {"alpha",         "baseline",    "callee",
