@@ -79,14 +79,14 @@ TEST_F(ScenarioWampAuth, RefusalsPointAtTheKey) {
       {"auth = { method = \"magic\", authid = \"a\", secret_file = \"auth/cra.secret\" }\n",
        "s.toml:8:19: error: key 'method' must be one of"},
       {"auth = { method = \"ticket\", authid = \"a\", secret_file = \"nope\" }\n",
-       "s.toml:8:58: error: key 'secret_file': no such file 'nope'"},
+       "s.toml:8:57: error: key 'secret_file': no such file 'nope'"},
       {"auth = { method = \"ticket\", authid = \"a\" }\n",
        "s.toml:8:8: error: missing required key 'secret_file'"},
       {"auth = { method = \"ticket\", authid = \"a\", secret_file = \"auth/cra.secret\", x = 1 "
        "}\n",
-       "s.toml:8:77: error: unknown key 'x' in auth"},
+       "s.toml:8:76: error: unknown key 'x' in auth"},
       {"auth = { method = \"cryptosign\", authid = \"a\", secret_file = \"auth/short.key\" }\n",
-       "s.toml:8:62: error: key 'secret_file': 'auth/short.key' must hold an Ed25519 private "
+       "s.toml:8:61: error: key 'secret_file': 'auth/short.key' must hold an Ed25519 private "
        "key as 64 hex digits"},
   };
   for (const Case& c : cases) {
