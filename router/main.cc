@@ -83,6 +83,10 @@ int main(int argc, char** argv) {
                  "call before answering it, to slow the router down by a known amount "
                  "(bench/gate_calibration.sh); shown as the inject_work_ns gauge")
       ->capture_default_str();
+  cli.add_option("--auth-config", raw.auth_config,
+                 "TOML file of realms, principals (ticket, wampcra, wamp-scram, cryptosign) and "
+                 "roles with permissions on URI prefixes; without it every session joins "
+                 "anonymously and may do everything (router/README.md)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,6 +10,8 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost1.81-dev libtomlplusplus-dev prometheus-cpp-dev libsqlite3-dev libcli11-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libssl-dev zlib1g-dev
+  # WAMP-SCRAM's Argon2id key derivation (common/auth)
+  libargon2-dev
   # the worker's HTTP/2 driver: framing, HPACK and flow control (TLS is libssl-dev above)
   libnghttp2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
@@ -19,6 +21,8 @@ packages=(
   prometheus
   # tests: WAMP interop with Autobahn|Python and its serializers
   python3-autobahn python3-msgpack python3-cbor2
+  # tests: Autobahn authenticating with WAMP-SCRAM (argon2, passlib) and cryptosign (nacl)
+  python3-argon2 python3-passlib python3-nacl
   # the example worker in Python (examples/python_worker)
   python3-grpcio python3-protobuf
   # tests: the worker adapters and scenarios/compare_workers.toml run the real h2load and wrk

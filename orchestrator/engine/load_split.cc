@@ -85,6 +85,11 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
   wamp->set_transport(w.transport);
   wamp->set_serializer(w.serializer);
   wamp->set_realm(w.realm);
+  if (!w.auth.method.empty()) {
+    wamp->mutable_auth()->set_method(w.auth.method);
+    wamp->mutable_auth()->set_authid(w.auth.authid);
+    wamp->mutable_auth()->set_secret(w.auth.secret);
+  }
   wamp->set_request_bytes(w.request_bytes);
   if (pubsub) {
     wamp->set_topic(w.topic);

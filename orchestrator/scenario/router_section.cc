@@ -47,8 +47,11 @@ RouterConfig read_router(TableReader& top) {
   const toml::table* table = top.table("router");
   if (!table) return router;
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
-  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics"}, kRouterNotYet);
-  return read_router_table(r, "[router]");
+  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "auth_config"},
+               kRouterNotYet);
+  RouterConfig router_config = read_router_table(r, "[router]");
+  read_router_auth_config(r, router_config, router_config.impl == RouterImpl::kBuiltin);
+  return router_config;
 }
 
 RouterConfig read_router_table(TableReader& r, const std::string& section) {

@@ -28,6 +28,7 @@ struct RouterConfig {
   std::string ready;                 // command/external: readiness probe "tcp://HOST:PORT"
   std::string address;               // command/external: where workers connect "HOST:PORT"
   std::string metrics;               // optional Prometheus endpoint of the system under test
+  std::string auth_config;           // builtin: --auth-config, resolved; empty: anonymous
   // [routers.NAME] of a comparison: programs that must be on PATH, else the variant is reported
   // not_configured (default: the command's program).
   std::vector<std::string> requires_programs;
@@ -92,6 +93,14 @@ struct HttpRequest {
   std::map<std::string, std::string> headers;
 };
 
+// How a WAMP workload's sessions authenticate (`auth`); method empty: anonymous.
+struct WampAuth {
+  std::string method;  // ticket | wampcra | wamp-scram | cryptosign
+  std::string authid;
+  std::string secret_file;  // resolved against the scenario's folder
+  std::string secret;       // its text, read at load time (the worker gets the text)
+};
+
 // A WAMP workload (protocol wamp_rpc / wamp_pubsub); the load shape (connections, in_flight,
 // rate) is the workload's.
 struct WampRequest {
@@ -104,6 +113,7 @@ struct WampRequest {
   uint32_t publishers = 1;               // pubsub: sessions across all workers
   uint32_t subscribers = 1;              // pubsub: every event goes to each
   uint64_t request_bytes = 0;            // payload of every CALL / PUBLISH
+  WampAuth auth;
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),

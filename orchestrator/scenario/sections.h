@@ -38,6 +38,9 @@ RouterConfig read_router(TableReader& top);
 
 // The keys of one router table (after check_keys); `section` names it in messages ("[router]").
 RouterConfig read_router_table(TableReader& r, const std::string& section);
+// WAMP authentication (wamp_auth_section.cc): a workload's `auth`, [router] auth_config.
+void read_wamp_auth(TableReader& workload, WampRequest& wamp);
+void read_router_auth_config(TableReader& r, RouterConfig& router, bool builtin);
 
 // [routers.NAME] and [compare]: the router variants and the comparison over them or over the
 // worker implementations ([worker_impls] must be read before).

@@ -22,9 +22,9 @@ const std::vector<std::string_view> kHttpKeys = {
     "headers", "request_bytes", "expect_status", "expect_body_bytes"};
 
 // Keys of the WAMP protocols (request_bytes is shared with HTTP).
-const std::vector<std::string_view> kWampKeys = {"transport",  "serializer", "realm",
-                                                 "procedure",  "callee",     "topic",
-                                                 "publishers", "subscribers"};
+const std::vector<std::string_view> kWampKeys = {"transport",  "serializer",  "realm",
+                                                 "procedure",  "callee",      "topic",
+                                                 "publishers", "subscribers", "auth"};
 
 const std::vector<NotYet> kWorkloadNotYet = {};
 
@@ -208,6 +208,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
     field = std::move(*v);
   };
   uri("realm", wamp.realm);
+  read_wamp_auth(r, wamp);
   uri("procedure", wamp.procedure);
   uri("topic", wamp.topic);
   if (rpc && wamp.callee == "worker") {

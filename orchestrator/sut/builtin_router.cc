@@ -26,6 +26,10 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
   options.executable = context_.router_binary;
   options.args = {"--http",      "127.0.0.1:0", "--control",
                   "127.0.0.1:0", "--threads",   std::to_string(config_.threads)};
+  if (!config_.auth_config.empty()) {
+    options.args.push_back("--auth-config");
+    options.args.push_back(config_.auth_config);
+  }
   options.stderr_log = context_.log_dir + "/router.stderr.log";
   auto spawned = processes::ChildProcess::spawn(options);
   if (!spawned) return spawned.error();

@@ -9,6 +9,7 @@
 
 #include "common/units/units.h"
 #include "router/app/host_port.h"
+#include "router/wamp/auth/auth_config.h"
 
 namespace benchgate::router::app {
 namespace {
@@ -168,6 +169,12 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   }
   config.http.inject_work_ns = raw.inject_work_ns;
   config.wamp.inject_work_ns = raw.inject_work_ns;
+
+  if (!raw.auth_config.empty()) {
+    auto auth = wamp::auth::load_auth_config(raw.auth_config);
+    if (!auth) return flag_error("--auth-config", auth.message());
+    config.wamp.auth = *auth;
+  }
 
   return config;
 }

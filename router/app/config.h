@@ -39,6 +39,7 @@ struct RawConfig {
   int64_t h2_reset_burst = 200;
   int64_t h2_reset_rate = 100;
   int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
+  std::string auth_config;     // --auth-config FILE (router/wamp/auth); empty: anonymous
 };
 
 struct RouterConfig {

@@ -70,8 +70,12 @@ int run_router(const RouterConfig& config) {
   std::unique_ptr<prometheus_export::MetricsEndpoint> metrics;
   std::string metrics_field;
   if (!config.metrics.empty()) {
-    auto endpoint = prometheus_export::MetricsEndpoint::start(
-        config.metrics, [&server] { return server.snapshot(); });
+    auto endpoint =
+        prometheus_export::MetricsEndpoint::start(config.metrics, [&server, &wamp_server] {
+          metrics::Snapshot snapshot = server.snapshot();
+          wamp_server.add_metrics(snapshot);  // the WAMP families (authentication) too
+          return snapshot;
+        });
     if (!endpoint) {
       std::cerr << "router: " << endpoint.message() << "\n";
       (*control)->stop();

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "router/wamp/auth/handshake.h"
+
 namespace benchgate::router::control {
 namespace {
 
@@ -19,6 +21,33 @@ void add_labelled(benchgate::v1::MetricsSnapshot& out, const char* name, const c
   counter->set_name(name);
   (*counter->mutable_labels())[label] = std::string(value_label);
   counter->set_value(value);
+}
+
+// Authentication and authorization: wamp_auth_welcomed {method} and wamp_auth_refused
+// {method, reason} for pairs seen at least once, wamp_authorization_denied {action} always.
+void add_auth(const metrics::WampCounters& wamp, benchgate::v1::MetricsSnapshot& out) {
+  for (int m = 0; m < metrics::kAuthMethodSlots; ++m) {
+    const std::string method(wamp::auth::method_slot_label(m));
+    if (wamp.auth_welcomed[static_cast<size_t>(m)] != 0) {
+      add_labelled(out, "wamp_auth_welcomed", "method", method,
+                   wamp.auth_welcomed[static_cast<size_t>(m)]);
+    }
+    for (int r = 0; r < metrics::kAuthFailReasons; ++r) {
+      const uint64_t value = wamp.auth_refused[static_cast<size_t>(m)][static_cast<size_t>(r)];
+      if (value == 0) continue;
+      benchgate::v1::Counter* counter = out.add_counters();
+      counter->set_name("wamp_auth_refused");
+      (*counter->mutable_labels())["method"] = method;
+      (*counter->mutable_labels())["reason"] =
+          std::string(wamp::auth::fail_reason_label(static_cast<wamp::auth::FailReason>(r)));
+      counter->set_value(value);
+    }
+  }
+  for (int a = 0; a < metrics::kAuthActions; ++a) {
+    add_labelled(out, "wamp_authorization_denied", "action",
+                 wamp::auth::action_name(static_cast<wamp::auth::Action>(a)),
+                 wamp.authorization_denied[static_cast<size_t>(a)]);
+  }
 }
 
 // WAMP counters: scalars and per-transport / per-direction / per-reason counters always (also
@@ -46,6 +75,7 @@ void add_wamp(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
     add_labelled(out, "wamp_connections_rejected", "transport", metrics::transport_label(transport),
                  wamp.connections_rejected[t]);
   }
+  add_auth(wamp, out);
   for (int slot = 0; slot < wamp::kMessageSlots; ++slot) {
     for (auto direction : {Direction::in, Direction::out}) {
       const uint64_t value =

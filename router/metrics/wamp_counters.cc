@@ -28,6 +28,14 @@ void WampCounters::add(const WampCounters& other) {
     connections_rejected[t] += other.connections_rejected[t];
   }
   protocol_errors += other.protocol_errors;
+  for (size_t m = 0; m < auth_welcomed.size(); ++m) {
+    auth_welcomed[m] += other.auth_welcomed[m];
+    for (size_t r = 0; r < auth_refused[m].size(); ++r)
+      auth_refused[m][r] += other.auth_refused[m][r];
+  }
+  for (size_t a = 0; a < authorization_denied.size(); ++a) {
+    authorization_denied[a] += other.authorization_denied[a];
+  }
 }
 
 }  // namespace benchgate::router::metrics

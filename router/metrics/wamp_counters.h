@@ -28,6 +28,14 @@ enum class DropReason : uint8_t {
 inline constexpr int kDropReasons = 2;
 std::string_view drop_reason_label(DropReason reason);  // "slow_consumer", "too_large"
 
+// Authentication and authorization (router/wamp/auth/handshake.h): sessions by method slot
+// (ticket, wampcra, scram, cryptosign, anonymous), refusals by reason (no_such_realm,
+// no_auth_method, unknown_authid, bad_credentials, malformed), requests by action (call,
+// register, publish, subscribe).
+inline constexpr int kAuthMethodSlots = 5;
+inline constexpr int kAuthFailReasons = 5;
+inline constexpr int kAuthActions = 4;
+
 struct WampCounters {
   // Messages by type slot (router/wamp/message_type.h) and direction.
   std::array<std::array<uint64_t, 2>, wamp::kMessageSlots> messages{};
@@ -43,6 +51,11 @@ struct WampCounters {
   std::array<uint64_t, kWampTransports> connections_rejected{};
   // Sessions aborted with wamp.error.protocol_violation (malformed, unknown type, oversize).
   uint64_t protocol_errors = 0;
+  // Sessions welcomed, and sessions refused with ABORT, by authentication method (and reason).
+  std::array<uint64_t, kAuthMethodSlots> auth_welcomed{};
+  std::array<std::array<uint64_t, kAuthFailReasons>, kAuthMethodSlots> auth_refused{};
+  // Requests refused by the session's role: ERROR wamp.error.not_authorized, by action.
+  std::array<uint64_t, kAuthActions> authorization_denied{};
 
   void count_message(int slot, Direction direction, uint64_t size) {
     ++messages[static_cast<size_t>(slot)][static_cast<size_t>(direction)];

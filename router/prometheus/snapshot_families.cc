@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "router/wamp/auth/handshake.h"
+
 namespace benchgate::router::prometheus_export {
 namespace {
 
@@ -30,6 +32,47 @@ MetricFamily single(const char* name, const char* help, MetricType type, double 
   }
   f.metric.push_back(std::move(m));
   return f;
+}
+
+// WAMP authentication and authorization (router/wamp/auth): sessions welcomed and refused
+// by method (and reason), requests refused by the session's role by action.
+void add_wamp_auth(const metrics::WampCounters& wamp, std::vector<MetricFamily>& out) {
+  namespace wauth = wamp::auth;
+  MetricFamily welcomed =
+      family("benchgate_router_wamp_auth_welcomed_total",
+             "WAMP sessions welcomed, by authentication method", MetricType::Counter);
+  MetricFamily refused =
+      family("benchgate_router_wamp_auth_refused_total",
+             "WAMP sessions refused with ABORT, by method and reason", MetricType::Counter);
+  for (int m = 0; m < metrics::kAuthMethodSlots; ++m) {
+    const std::string method(wauth::method_slot_label(m));
+    ClientMetric w;
+    w.label = {{"method", method}};
+    w.counter.value = static_cast<double>(wamp.auth_welcomed[static_cast<size_t>(m)]);
+    welcomed.metric.push_back(std::move(w));
+    for (int r = 0; r < metrics::kAuthFailReasons; ++r) {
+      ClientMetric f;
+      f.label = {
+          {"method", method},
+          {"reason", std::string(wauth::fail_reason_label(static_cast<wauth::FailReason>(r)))}};
+      f.counter.value =
+          static_cast<double>(wamp.auth_refused[static_cast<size_t>(m)][static_cast<size_t>(r)]);
+      refused.metric.push_back(std::move(f));
+    }
+  }
+  MetricFamily denied = family("benchgate_router_wamp_authorization_denied_total",
+                               "WAMP requests refused by the session's role "
+                               "(wamp.error.not_authorized), by action",
+                               MetricType::Counter);
+  for (int a = 0; a < metrics::kAuthActions; ++a) {
+    ClientMetric d;
+    d.label = {{"action", std::string(wauth::action_name(static_cast<wauth::Action>(a)))}};
+    d.counter.value = static_cast<double>(wamp.authorization_denied[static_cast<size_t>(a)]);
+    denied.metric.push_back(std::move(d));
+  }
+  out.push_back(std::move(welcomed));
+  out.push_back(std::move(refused));
+  out.push_back(std::move(denied));
 }
 
 }  // namespace
@@ -125,6 +168,7 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                          "The buffered-bytes budget (--max-buffered-bytes)", MetricType::Gauge,
                          static_cast<double>(snapshot.buffered_bytes_limit)));
   }
+  if (snapshot.wamp_present) add_wamp_auth(snapshot.wamp, out);
   out.push_back(single("process_cpu_seconds_total", "User and system CPU time of the router",
                        MetricType::Counter,
                        static_cast<double>(snapshot.cpu.user_ns + snapshot.cpu.system_ns) / 1e9));

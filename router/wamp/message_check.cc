@@ -4,7 +4,7 @@
 namespace benchgate::router::wamp {
 namespace {
 
-enum class Field : uint8_t { id, dict, string, list, integer };
+enum class Field : uint8_t { id, dict, string, list, integer, text_or_binary };
 
 struct Shape {
   MessageType type;
@@ -18,6 +18,8 @@ struct Shape {
 // ArgumentsKw|dict are optional.
 constexpr Shape kShapes[] = {
     {MessageType::kHello, 3, 3, {Field::string, Field::dict}},
+    // Signature|string (Autobahn sends its WAMP-SCRAM proof as binary), Extra|dict.
+    {MessageType::kAuthenticate, 3, 3, {Field::text_or_binary, Field::dict}},
     {MessageType::kAbort, 3, 3, {Field::dict, Field::string}},
     {MessageType::kGoodbye, 3, 3, {Field::dict, Field::string}},
     {MessageType::kError,
@@ -49,6 +51,8 @@ bool has_type(const Json& value, Field field) {
       return value.is_array();
     case Field::integer:
       return value.is_number_integer();
+    case Field::text_or_binary:
+      return value.is_string() || value.is_binary();
   }
   return false;
 }
@@ -82,8 +86,7 @@ CheckResult check_client_message(const Json& message) {
     }
     return {shape.type, nullptr};
   }
-  if (message_slot(type_code) != kInvalidSlot || type_code == 4 || type_code == 5 ||
-      type_code == 69) {
+  if (message_slot(type_code) != kInvalidSlot || type_code == 4 || type_code == 69) {
     return {static_cast<MessageType>(type_code), "a client may not send this message type"};
   }
   return {MessageType::kHello, "unknown message type"};

@@ -33,6 +33,8 @@ constexpr std::array<SlotEntry, kMessageSlots - 1> kSlots = {{
     {MessageType::kUnregistered, "UNREGISTERED"},
     {MessageType::kInvocation, "INVOCATION"},
     {MessageType::kYield, "YIELD"},
+    {MessageType::kChallenge, "CHALLENGE"},
+    {MessageType::kAuthenticate, "AUTHENTICATE"},
 }};
 
 constexpr std::array<int8_t, 128> make_slot_table() {

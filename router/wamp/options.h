@@ -11,6 +11,10 @@
 
 namespace benchgate::router::wamp {
 
+namespace auth {
+struct AuthConfig;
+}
+
 struct WampOptions {
   // Port 0 picks a free port.
   boost::asio::ip::tcp::endpoint websocket{boost::asio::ip::make_address_v4("127.0.0.1"), 0};
@@ -31,6 +35,9 @@ struct WampOptions {
   std::shared_ptr<memory::BufferBudget> buffer_budget;
   // Busy work per CALL before it is routed (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
+  // --auth-config: the realms, principals and roles sessions authenticate against
+  // (router/wamp/auth); none: every session joins anonymously and may do everything.
+  std::shared_ptr<const auth::AuthConfig> auth;
 };
 
 }  // namespace benchgate::router::wamp

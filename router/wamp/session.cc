@@ -12,21 +12,32 @@ namespace {
 constexpr const char* kProtocolViolation = "wamp.error.protocol_violation";
 
 // WELCOME.Details: the roles this router plays (Basic Profile: no features) and who the
-// anonymous session is.
-Json welcome_details(const std::string& realm) {
-  return Json{{"roles", {{"broker", Json::object()}, {"dealer", Json::object()}}},
-              {"authid", "anonymous"},
-              {"authrole", "anonymous"},
-              {"authmethod", "anonymous"},
-              {"authprovider", "static"},
-              {"realm", realm},
-              {"agent", "benchgate-router"}};
+// session is (`identity`: authid, authrole, authmethod, authprovider, authextra).
+Json welcome_details(const std::string& realm, Json identity) {
+  Json details{{"roles", {{"broker", Json::object()}, {"dealer", Json::object()}}}};
+  for (auto& [key, value] : identity.items()) details[key] = std::move(value);
+  details["realm"] = realm;
+  details["agent"] = "benchgate-router";
+  return details;
+}
+
+auth::Action action_of(MessageType type) {
+  switch (type) {
+    case MessageType::kCall:
+      return auth::Action::call;
+    case MessageType::kRegister:
+      return auth::Action::register_procedure;
+    case MessageType::kPublish:
+      return auth::Action::publish;
+    default:
+      return auth::Action::subscribe;
+  }
 }
 
 }  // namespace
 
 Session::Session(WampCore& core, Peer& peer, Serializer serializer)
-    : core_(core), peer_(peer), serializer_(serializer) {}
+    : core_(core), peer_(peer), serializer_(serializer), handshake_(core.options().auth.get()) {}
 
 Session::~Session() { leave(); }
 
@@ -77,6 +88,21 @@ void Session::dispatch(MessageType type, Json& message) {
     }
     return abort(kProtocolViolation, "the first message of a session must be HELLO");
   }
+  if (state_ == State::awaiting_authenticate) {
+    if (type == MessageType::kAuthenticate) return on_authenticate(message);
+    if (type == MessageType::kAbort) {
+      state_ = State::closed;
+      return peer_.close_after_flush();
+    }
+    return abort(kProtocolViolation,
+                 "after CHALLENGE a client may send AUTHENTICATE or ABORT only");
+  }
+  if (role_ != nullptr &&
+      (type == MessageType::kCall || type == MessageType::kRegister ||
+       type == MessageType::kPublish || type == MessageType::kSubscribe) &&
+      !authorized(type, message)) {
+    return;
+  }
   switch (type) {
     case MessageType::kHello:
       return abort(kProtocolViolation, "HELLO received after the session was established");
@@ -120,19 +146,64 @@ void Session::on_hello(Json& message) {
   if (roles != details.end() && !roles->is_object()) {
     return abort(kProtocolViolation, "HELLO.Details.roles must be a dict");
   }
+  // The id is picked now: a WAMP-CRA challenge names it.
   do {
     id_ = core_.random_id();
   } while (core_.find_session(id_) != nullptr);
-  realm_ = &core_.attach(*this, realm);
+  pending_realm_ = realm;
+  take_auth_step(handshake_.hello(realm, details, id_));
+}
+
+void Session::on_authenticate(Json& message) {
+  take_auth_step(handshake_.authenticate(message[1], message[2]));
+}
+
+void Session::take_auth_step(auth::Step step) {
+  metrics::WampCounters& counters = core_.stats().counters;
+  switch (step.kind) {
+    case auth::Step::Kind::challenge:
+      state_ = State::awaiting_authenticate;
+      send(step.message);
+      return;
+    case auth::Step::Kind::abort:
+      ++counters
+            .auth_refused[static_cast<size_t>(step.method_slot)][static_cast<size_t>(step.fail)];
+      return abort(step.reason.c_str(), step.message["message"].get<std::string>());
+    case auth::Step::Kind::welcome:
+      break;
+  }
+  // Another session may have taken the id while this one authenticated.
+  while (core_.find_session(id_) != nullptr) id_ = core_.random_id();
+  role_ = step.role;
+  realm_ = &core_.attach(*this, pending_realm_);
   state_ = State::established;
   ++core_.stats().sessions;
-  send(Json::array({static_cast<int>(MessageType::kWelcome), id_, welcome_details(realm)}));
+  ++counters.auth_welcomed[static_cast<size_t>(step.method_slot)];
+  send(Json::array({static_cast<int>(MessageType::kWelcome), id_,
+                    welcome_details(pending_realm_, std::move(step.message))}));
+}
+
+bool Session::authorized(MessageType type, const Json& message) {
+  const auth::Action action = action_of(type);
+  if (role_->allows(action, message[3].get_ref<const std::string&>())) return true;
+  ++core_.stats().counters.authorization_denied[static_cast<size_t>(action)];
+  // A PUBLISH is answered only when it asked for an acknowledgement (Basic Profile).
+  if (type == MessageType::kPublish) {
+    const auto acknowledge = message[2].find("acknowledge");
+    if (acknowledge == message[2].end() || !acknowledge->is_boolean() ||
+        !acknowledge->get<bool>()) {
+      return false;
+    }
+  }
+  send_error(type, id_of(message[1]), "wamp.error.not_authorized");
+  return false;
 }
 
 void Session::on_goodbye() {
   send(Json::array(
       {static_cast<int>(MessageType::kGoodbye), Json::object(), "wamp.close.goodbye_and_out"}));
   leave();
+  role_ = nullptr;
   // The transport may carry a new session (a new HELLO); most clients close it now.
   state_ = State::awaiting_hello;
 }

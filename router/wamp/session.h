@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "router/wamp/auth/handshake.h"
 #include "router/wamp/message_type.h"
 #include "router/wamp/peer.h"
 #include "router/wamp/serializer.h"
@@ -59,10 +60,16 @@ class Session {
   std::vector<uint64_t> subscriptions;
 
  private:
-  enum class State : uint8_t { awaiting_hello, established, closed };
+  enum class State : uint8_t { awaiting_hello, awaiting_authenticate, established, closed };
 
   void dispatch(MessageType type, Json& message);
   void on_hello(Json& message);
+  void on_authenticate(Json& message);
+  // WELCOME or ABORT, CHALLENGE as the authentication step says (router/wamp/auth).
+  void take_auth_step(auth::Step step);
+  // Whether the session's role may do `type` (CALL, REGISTER, PUBLISH, SUBSCRIBE) on the URI
+  // of `message`; when not: counted, answered with ERROR wamp.error.not_authorized.
+  bool authorized(MessageType type, const Json& message);
   void on_goodbye();
   void leave();
 
@@ -72,6 +79,10 @@ class Session {
   State state_ = State::awaiting_hello;
   uint64_t id_ = 0;
   Realm* realm_ = nullptr;
+  auth::Handshake handshake_;
+  std::string pending_realm_;  // HELLO's realm while the CHALLENGE is out
+  // The role deciding permissions; nullptr: the router has no --auth-config.
+  const auth::Role* role_ = nullptr;
 };
 
 }  // namespace benchgate::router::wamp

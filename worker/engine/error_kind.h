@@ -21,13 +21,15 @@ enum class ErrorKind : uint8_t {
   kWampError,  // WAMP: the router answered a CALL or PUBLISH with ERROR
   kLost,       // WAMP pub/sub: an event a subscriber should have received never came
   kNotSent,    // open loop: due inside the window, still unwritten at the drain deadline
+  // WAMP: ERROR wamp.error.not_authorized (the session's role may not)
+  kNotAuthorized,
 };
 
-inline constexpr size_t kErrorKindCount = 11;
+inline constexpr size_t kErrorKindCount = 12;
 
 inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
     "connect",  "timeout", "status",     "length", "short_read", "mismatch",
-    "protocol", "reset",   "wamp_error", "lost",   "not_sent"};
+    "protocol", "reset",   "wamp_error", "lost",   "not_sent",   "not_authorized"};
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

@@ -73,6 +73,25 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
                           " for protocol " + spec.protocol);
   }
   if (w.realm.empty()) return fail(spec, "wamp.realm must not be empty");
+  if (!w.auth.method.empty()) {
+    const auto& a = w.auth;
+    if (a.method != "ticket" && a.method != "wampcra" && a.method != "wamp-scram" &&
+        a.method != "cryptosign") {
+      return fail(spec, "wamp.auth.method '" + a.method +
+                            "' is not one of ticket, wampcra, wamp-scram, cryptosign");
+    }
+    if (a.authid.empty()) return fail(spec, "wamp.auth.authid must not be empty");
+    if (a.secret.empty()) return fail(spec, "wamp.auth.secret must not be empty");
+    if (a.method == "cryptosign") {
+      bool hex = a.secret.size() == 64;
+      for (const char c : a.secret) hex = hex && std::isxdigit(static_cast<unsigned char>(c));
+      if (!hex) {
+        return fail(spec,
+                    "wamp.auth.secret of cryptosign must be an Ed25519 private key as 64 hex "
+                    "digits");
+      }
+    }
+  }
   if (w.request_bytes > kMaxWampPayload) {
     return fail(spec, "wamp.request_bytes must be at most 64 MiB");
   }

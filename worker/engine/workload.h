@@ -39,6 +39,14 @@ struct WampRequestSpec {
   uint32_t subscribers = 0;
   uint64_t request_bytes = 0;
   bool acknowledge = false;
+  // WAMP authentication (workload key `auth`); method empty: anonymous. `secret` is the ticket,
+  // the WAMP-CRA secret, the WAMP-SCRAM password or the cryptosign private key (64 hex digits),
+  // the text of the scenario's secret_file, which the orchestrator reads.
+  struct Auth {
+    std::string method;  // "ticket" | "wampcra" | "wamp-scram" | "cryptosign"
+    std::string authid;
+    std::string secret;
+  } auth;
   // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
   std::string invalid;
 };

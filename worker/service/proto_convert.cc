@@ -61,6 +61,11 @@ WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
   w.subscribers = proto.subscribers();
   w.request_bytes = proto.request_bytes();
   w.acknowledge = proto.acknowledge();
+  if (proto.has_auth()) {
+    w.auth.method = proto.auth().method();
+    w.auth.authid = proto.auth().authid();
+    w.auth.secret = proto.auth().secret();
+  }
   return w;
 }
 

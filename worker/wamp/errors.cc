@@ -26,6 +26,12 @@ class JoinCategory : public boost::system::error_category {
         return "unexpected or undecodable WAMP message while the session was set up";
       case JoinError::kClosed:
         return "the router closed the connection while the WAMP session was set up";
+      case JoinError::kChallengeUnanswerable:
+        return "the router's CHALLENGE is for another method than the workload's auth, or its "
+               "parameters cannot be used";
+      case JoinError::kVerifierMismatch:
+        return "WAMP-SCRAM: the router's verifier in WELCOME is not its signature (the router "
+               "does not know the password)";
     }
     return "WAMP session setup failed";
   }

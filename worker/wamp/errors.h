@@ -15,6 +15,10 @@ enum class JoinError {
   kSubscribeRefused,      // SUBSCRIBE answered with ERROR
   kUnexpectedMessage,     // something else than the step's answer, or undecodable bytes
   kClosed,                // the transport closed during the setup
+  // a CHALLENGE for another method than the workload's auth, or parameters it cannot use
+  kChallengeUnanswerable,
+  // WAMP-SCRAM: WELCOME's verifier is not the router's signature
+  kVerifierMismatch,
 };
 
 const boost::system::error_category& join_category();

@@ -155,7 +155,10 @@ class LoadSession : public Session {
     }
     Slot& slot = slots_[s];
     if (error) {
-      thread_.stats.record_failure(ErrorKind::kWampError);
+      // [ERROR, type, request, details, uri]: a refusal by the session's role is its own kind.
+      const bool refused = message.size() > 4 && message[4].is_string() &&
+                           message[4].get_ref<const std::string&>() == "wamp.error.not_authorized";
+      thread_.stats.record_failure(refused ? ErrorKind::kNotAuthorized : ErrorKind::kWampError);
     } else if (publisher_) {
       // A publication is not an operation: its deliveries are (counted by the subscribers).
     } else if (result_matches(message)) {

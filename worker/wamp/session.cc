@@ -8,7 +8,7 @@ namespace benchgate::worker::wamp {
 
 Session::Session(boost::asio::io_context& io, ThreadState& thread, const WampPlan& plan, Join join,
                  bool count_bytes)
-    : thread_(thread), plan_(plan), join_(join) {
+    : thread_(thread), plan_(plan), join_(join), auth_(plan.spec.auth) {
   if (plan.spec.transport == WampRequestSpec::Transport::kRawSocket) {
     channel_ =
         make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread.tls);
@@ -24,8 +24,17 @@ void Session::connect(ConnectDone done) {
   join_done_ = std::move(done);
   channel_->open([this](const boost::system::error_code& ec) {
     if (ec) return join_finished(ec);
-    channel_->send(plan_.hello, {});
+    channel_->send(hello(), {});
   });
+}
+
+const std::vector<uint8_t>& Session::hello() {
+  if (auth_.anonymous()) return plan_.hello;
+  Json details = plan_.hello_details;
+  auth_.add_to_hello(details);
+  encode(plan_.spec.serializer,
+         Json::array({code(MessageType::kHello), plan_.spec.realm, std::move(details)}), hello_);
+  return hello_;
 }
 
 void Session::join_finished(const boost::system::error_code& ec) {
@@ -42,7 +51,16 @@ void Session::join_finished(const boost::system::error_code& ec) {
 
 void Session::on_join_message(uint64_t type) {
   switch (type) {
+    case code(MessageType::kChallenge): {
+      const auto reply = auth_.answer(message_);
+      if (!reply) return join_finished(make_error_code(JoinError::kChallengeUnanswerable));
+      encode(plan_.spec.serializer, *reply, hello_);
+      return channel_->send(hello_, {});
+    }
     case code(MessageType::kWelcome):
+      if (message_.size() < 3 || !auth_.welcome_ok(message_[2])) {
+        return join_finished(make_error_code(JoinError::kVerifierMismatch));
+      }
       if (join_ == Join::kRegister) return channel_->send(plan_.register_message, {});
       if (join_ == Join::kSubscribe) return channel_->send(plan_.subscribe_message, {});
       return join_finished({});

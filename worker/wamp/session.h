@@ -12,6 +12,7 @@
 
 #include "worker/engine/load_connection.h"
 #include "worker/engine/thread_state.h"
+#include "worker/wamp/auth/client_auth.h"
 #include "worker/wamp/channel.h"
 #include "worker/wamp/codec.h"
 #include "worker/wamp/wamp_plan.h"
@@ -63,6 +64,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   void on_message(std::span<const uint8_t> bytes, int64_t now) override;
   void on_link_failed(ErrorKind kind) override;
   void on_join_message(uint64_t type);
+  // HELLO, with authentication when the workload has `auth` (encoded per connect then).
+  const std::vector<uint8_t>& hello();
   void join_finished(const boost::system::error_code& ec);
   void reconnect();
 
@@ -70,6 +73,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   Link link_ = Link::kDown;
   ConnectDone join_done_;
   Json message_;  // the last decoded message (reused)
+  ClientAuth auth_;
+  std::vector<uint8_t> hello_;
 };
 
 // The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).

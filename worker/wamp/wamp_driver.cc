@@ -108,6 +108,7 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
                       {"subscriber", Json::object()}};
   plan.hello =
       encoded(w.serializer, Json::array({code(MessageType::kHello), w.realm, {{"roles", roles}}}));
+  plan.hello_details = Json{{"roles", roles}};
   plan.register_message = encoded(
       w.serializer, Json::array({code(MessageType::kRegister), 1, Json::object(), w.procedure}));
   plan.subscribe_message = encoded(

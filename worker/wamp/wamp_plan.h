@@ -12,6 +12,7 @@
 #include "worker/engine/load_plan.h"
 #include "worker/engine/workload.h"
 #include "worker/wamp/channel.h"
+#include "worker/wamp/codec.h"
 #include "worker/wamp/message_writer.h"
 
 namespace benchgate::worker::wamp {
@@ -32,6 +33,9 @@ struct WampPlan {
   MessageTemplate call;          // rpc
   MessageTemplate publish;       // pubsub
   std::vector<uint8_t> hello;
+  // HELLO's Details, for sessions that authenticate (worker/wamp/auth): their HELLO is encoded
+  // per connect, WAMP-SCRAM's carrying a fresh nonce.
+  Json hello_details;
   std::vector<uint8_t> register_message;   // REGISTER, request id 1
   std::vector<uint8_t> subscribe_message;  // SUBSCRIBE, request id 1
   PubSubLedger* ledger = nullptr;

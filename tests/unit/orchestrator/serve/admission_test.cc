@@ -294,6 +294,12 @@ const std::map<std::string, std::string>& reviewed_keys() {
     // How many of the allowed workers to wait for (1..1024), and what a lost one does.
     keys["count"] = "a value of the load: waits for workers the checks above allowed";
     keys["on_worker_loss"] = "a value of the load: fail or continue";
+    for (const char* key : {"secret_file", "auth_config"}) {
+      keys[key] = "reads a file: refused in a submitted scenario (wamp_auth_section.cc)";
+    }
+    for (const char* key : {"auth", "authid"}) {
+      keys[key] = "how WAMP sessions authenticate (the secret is in secret_file)";
+    }
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
     for (const char* key : {"alpha",

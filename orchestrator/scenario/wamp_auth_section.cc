@@ -1,0 +1,110 @@
+// WAMP authentication in a scenario (docs/SCENARIOS.md, "WAMP authentication"): a WAMP
+// workload's `auth = { method, authid, secret_file }`, whose secret the orchestrator reads at
+// load (the worker gets the text, never a path), and [router] auth_config, the bundled
+// router's --auth-config. Both name files of the machine the scenario is loaded on, so a
+// scenario submitted to `orchestrator serve` may use neither.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "orchestrator/scenario/sections.h"
+
+namespace benchgate::scenario {
+namespace {
+
+std::string resolve(const std::string& scenario_file, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
+}
+
+// The file's text, or an error at `key`'s value.
+std::optional<std::string> read_file(TableReader& r, std::string_view key, const std::string& path,
+                                     std::string& resolved) {
+  resolved = resolve(r.table_location().file, path);
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::is_regular_file(resolved, ec)) {
+    r.diagnostics().error(r.value_location(key),
+                          "key '" + std::string(key) + "': no such file '" + path + "'" +
+                              (resolved != path ? " (read as '" + resolved + "')" : ""));
+    return std::nullopt;
+  }
+  std::ifstream in(resolved, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+void read_wamp_auth(TableReader& workload, WampRequest& wamp) {
+  if (!workload.has("auth")) return;
+  Diagnostics& diag = workload.diagnostics();
+  const toml::table* table = workload.table("auth");
+  if (table == nullptr) return;  // table() reported the wrong type
+  TableReader r(*table, "in auth", diag, workload.interpolator());
+  r.check_keys({"method", "authid", "secret_file"}, {});
+  WampAuth& auth = wamp.auth;
+  if (r.require("method")) {
+    if (auto v = r.choice("method", {"ticket", "wampcra", "scram", "wamp-scram", "cryptosign"})) {
+      auth.method = *v == "scram" ? "wamp-scram" : *v;
+    }
+  }
+  if (r.require("authid")) {
+    if (auto v = r.string("authid")) {
+      if (v->empty()) diag.error(r.value_location("authid"), "key 'authid' must not be empty");
+      auth.authid = std::move(*v);
+    }
+  }
+  if (!r.require("secret_file")) return;
+  auto path = r.string("secret_file");
+  if (!path) return;
+  if (r.interpolator().submitted()) {
+    diag.error(r.key_location("secret_file"),
+               "key 'secret_file' is not allowed in a scenario submitted to a service: it would "
+               "read a file of the service's machine");
+    return;
+  }
+  auto text = read_file(r, "secret_file", *path, auth.secret_file);
+  if (!text) return;
+  // A trailing newline is the editor's, not the secret's.
+  while (!text->empty() && (text->back() == '\n' || text->back() == '\r')) text->pop_back();
+  if (text->empty()) {
+    diag.error(r.value_location("secret_file"),
+               "key 'secret_file': '" + *path + "' is empty (it holds the secret)");
+  }
+  if (auth.method == "cryptosign") {
+    bool hex = text->size() == 64;
+    for (const char c : *text) hex = hex && std::isxdigit(static_cast<unsigned char>(c));
+    if (!hex) {
+      diag.error(r.value_location("secret_file"),
+                 "key 'secret_file': '" + *path +
+                     "' must hold an Ed25519 private key as 64 hex digits for method = "
+                     "\"cryptosign\"");
+    }
+  }
+  auth.secret = std::move(*text);
+}
+
+void read_router_auth_config(TableReader& r, RouterConfig& router, bool builtin) {
+  if (!r.has("auth_config")) return;
+  Diagnostics& diag = r.diagnostics();
+  if (!builtin) {
+    diag.error(r.key_location("auth_config"),
+               "key 'auth_config' applies only to impl = \"builtin\" (it is the bundled "
+               "router's --auth-config)");
+    return;
+  }
+  auto path = r.string("auth_config");
+  if (!path) return;
+  if (r.interpolator().submitted()) {
+    diag.error(r.key_location("auth_config"),
+               "key 'auth_config' is not allowed in a scenario submitted to a service: it would "
+               "read a file of the service's machine");
+    return;
+  }
+  std::string resolved;
+  if (read_file(r, "auth_config", *path, resolved)) router.auth_config = resolved;
+}
+
+}  // namespace benchgate::scenario

@@ -1,0 +1,356 @@
+// Loading and checking --auth-config (see auth_config.h).
+#include "router/wamp/auth/auth_config.h"
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "router/wamp/message_check.h"
+
+namespace benchgate::router::wamp::auth {
+namespace bauth = benchgate::auth;
+
+std::string_view action_name(Action action) {
+  switch (action) {
+    case Action::call:
+      return "call";
+    case Action::register_procedure:
+      return "register";
+    case Action::publish:
+      return "publish";
+    case Action::subscribe:
+      return "subscribe";
+  }
+  return "?";
+}
+
+bool Role::allows(Action action, std::string_view uri) const {
+  const Permission* best = nullptr;
+  for (const Permission& permission : permissions) {
+    if (!uri.starts_with(permission.prefix)) continue;
+    if (best == nullptr || permission.prefix.size() > best->prefix.size()) best = &permission;
+  }
+  return best != nullptr && best->allow[static_cast<size_t>(action)];
+}
+
+const Role* RealmAuth::role(std::string_view wanted) const {
+  for (const auto& r : roles) {
+    if (r->name == wanted) return r.get();
+  }
+  return nullptr;
+}
+
+const Principal* RealmAuth::find(Method method, std::string_view authid) const {
+  for (const Principal& p : principals) {
+    if (p.method == method && p.authid == authid) return &p;
+  }
+  return nullptr;
+}
+
+const Principal* RealmAuth::find_pubkey(std::span<const uint8_t> pubkey) const {
+  for (const Principal& p : principals) {
+    if (p.method == Method::cryptosign &&
+        std::equal(p.pubkey.begin(), p.pubkey.end(), pubkey.begin(), pubkey.end())) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+const RealmAuth* AuthConfig::realm(std::string_view name) const {
+  for (const auto& r : realms) {
+    if (r->name == name) return r.get();
+  }
+  return nullptr;
+}
+
+namespace {
+
+// A problem found while reading: thrown inside this file only, caught by parse_auth_config.
+struct Problem {
+  std::string text;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path) {}
+
+  std::string where(const toml::node& node) const {
+    const auto& begin = node.source().begin;
+    return path_ + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column);
+  }
+  [[noreturn]] void fail(const toml::node& node, const std::string& text) const {
+    throw Problem{where(node) + ": " + text};
+  }
+
+  // Refuses keys outside `known` (a typo would otherwise weaken a rule silently).
+  void only_keys(const toml::table& table, std::initializer_list<std::string_view> known,
+                 const std::string& what) const {
+    for (const auto& [key, value] : table) {
+      if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
+        fail(value, "unknown key '" + std::string(key.str()) + "' in " + what);
+      }
+    }
+  }
+
+  std::string string(const toml::table& table, std::string_view key, const std::string& what,
+                     bool required) const {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) {
+      if (required) fail(table, what + " needs the key '" + std::string(key) + "'");
+      return {};
+    }
+    const auto* value = node->as_string();
+    if (value == nullptr) fail(*node, "key '" + std::string(key) + "' must be a string");
+    return value->get();
+  }
+
+  uint32_t integer(const toml::table& table, std::string_view key, uint32_t fallback, int64_t min,
+                   int64_t max) const {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return fallback;
+    const auto* value = node->as_integer();
+    if (value == nullptr) fail(*node, "key '" + std::string(key) + "' must be an integer");
+    if (value->get() < min || value->get() > max) {
+      fail(*node, "key '" + std::string(key) + "' = " + std::to_string(value->get()) +
+                      " must be from " + std::to_string(min) + " to " + std::to_string(max));
+    }
+    return static_cast<uint32_t>(value->get());
+  }
+
+  const toml::array* array_of_tables(const toml::table& table, std::string_view key) const {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return nullptr;
+    const auto* array = node->as_array();
+    if (array == nullptr || !array->is_array_of_tables()) {
+      fail(*node, "key '" + std::string(key) + "' must be an array of tables ([[...]])");
+    }
+    return array;
+  }
+
+  Role read_role(const toml::table& table) const {
+    only_keys(table, {"name", "permissions"}, "a [[realm.role]]");
+    Role role;
+    role.name = string(table, "name", "a [[realm.role]]", true);
+    const toml::node* node = table.get("permissions");
+    if (node == nullptr) return role;  // a role without permissions may do nothing
+    const auto* list = node->as_array();
+    if (list == nullptr) fail(*node, "key 'permissions' must be an array of inline tables");
+    for (const toml::node& item : *list) {
+      const auto* entry = item.as_table();
+      if (entry == nullptr) fail(item, "each permission must be a table { prefix, allow }");
+      only_keys(*entry, {"prefix", "allow"}, "a permission");
+      Permission permission;
+      permission.prefix = string(*entry, "prefix", "a permission", true);
+      const toml::node* allow = entry->get("allow");
+      if (allow == nullptr) fail(*entry, "a permission needs the key 'allow'");
+      const auto* actions = allow->as_array();
+      if (actions == nullptr) fail(*allow, "key 'allow' must be an array of strings");
+      for (const toml::node& action : *actions) {
+        const auto* name = action.as_string();
+        if (name == nullptr) fail(action, "key 'allow' must be an array of strings");
+        bool known = false;
+        for (int a = 0; a < kActions; ++a) {
+          if (name->get() == action_name(static_cast<Action>(a))) {
+            permission.allow[static_cast<size_t>(a)] = true;
+            known = true;
+          }
+        }
+        if (!known) {
+          fail(action, "allow value '" + name->get() +
+                           "' is not one of call, register, publish, subscribe");
+        }
+      }
+      role.permissions.push_back(std::move(permission));
+    }
+    return role;
+  }
+
+  Principal read_principal(const toml::table& table, const RealmAuth& realm) const {
+    only_keys(table,
+              {"authid", "role", "method", "secret", "salt", "iterations", "keylen", "kdf",
+               "memory", "pubkey"},
+              "a [[realm.principal]]");
+    const std::string what = "a [[realm.principal]]";
+    Principal p;
+    p.authid = string(table, "authid", what, true);
+    if (p.authid.empty()) fail(*table.get("authid"), "key 'authid' must not be empty");
+    const std::string role = string(table, "role", what, true);
+    p.role = realm.role(role);
+    if (p.role == nullptr) {
+      fail(*table.get("role"),
+           "role = '" + role + "' names no [[realm.role]] of realm '" + realm.name + "'");
+    }
+    const std::string method = string(table, "method", what, true);
+    const auto parsed = bauth::method_from_name(method);
+    if (!parsed) {
+      fail(*table.get("method"),
+           "method = '" + method + "' is not one of ticket, wampcra, wamp-scram, cryptosign");
+    }
+    p.method = *parsed;
+    const auto needs = [&](std::string_view key) {
+      if (!table.contains(key)) {
+        fail(table,
+             "a principal with method = '" + method + "' needs the key '" + std::string(key) + "'");
+      }
+    };
+    const auto refuses = [&](std::initializer_list<std::string_view> keys) {
+      for (const auto key : keys) {
+        if (table.contains(key)) {
+          fail(*table.get(key),
+               "key '" + std::string(key) + "' does not apply to method = '" + method + "'");
+        }
+      }
+    };
+    switch (p.method) {
+      case Method::ticket:
+        needs("secret");
+        refuses({"salt", "iterations", "keylen", "kdf", "memory", "pubkey"});
+        p.ticket = string(table, "secret", what, true);
+        break;
+      case Method::wampcra: {
+        needs("secret");
+        refuses({"kdf", "memory", "pubkey"});
+        const std::string secret = string(table, "secret", what, true);
+        p.cra_salted = table.contains("salt");
+        if (!p.cra_salted && (table.contains("iterations") || table.contains("keylen"))) {
+          fail(table, "keys 'iterations' and 'keylen' need 'salt' (a salted WAMP-CRA secret)");
+        }
+        if (p.cra_salted) {
+          p.cra_salt = string(table, "salt", what, true);
+          p.cra_iterations = integer(table, "iterations", 1000, 1, 10'000'000);
+          p.cra_keylen = integer(table, "keylen", 32, 1, 1024);
+          p.cra_key = bauth::cra_derive_key(secret, p.cra_salt, p.cra_iterations, p.cra_keylen);
+        } else {
+          p.cra_key = secret;
+        }
+        break;
+      }
+      case Method::scram: {
+        needs("secret");
+        needs("salt");
+        refuses({"keylen", "pubkey"});
+        const std::string secret = string(table, "secret", what, true);
+        const std::string kdf = string(table, "kdf", what, false);
+        if (!kdf.empty()) {
+          const auto parsed_kdf = bauth::kdf_from_name(kdf);
+          if (!parsed_kdf)
+            fail(*table.get("kdf"), "kdf = '" + kdf + "' is not pbkdf2 or argon2id13");
+          p.scram.kdf = *parsed_kdf;
+        }
+        p.scram.salt = string(table, "salt", what, true);
+        if (!bauth::from_base64(p.scram.salt)) {
+          fail(*table.get("salt"), "salt = '" + p.scram.salt + "' is not base64 (WAMP-SCRAM)");
+        }
+        if (p.scram.kdf == bauth::Kdf::argon2id) {
+          p.scram.iterations = integer(table, "iterations", 3, 1, 1000);
+          p.scram.memory_kib = integer(table, "memory", 4096, 8, 4 * 1024 * 1024);
+        } else {
+          if (table.contains("memory")) {
+            fail(*table.get("memory"), "key 'memory' applies to kdf = 'argon2id13' only");
+          }
+          p.scram.iterations = integer(table, "iterations", 4096, 1, 10'000'000);
+        }
+        const auto spec = bauth::scram_salted_password(secret, p.scram, bauth::ScramDialect::spec);
+        const auto autobahn =
+            bauth::scram_salted_password(secret, p.scram, bauth::ScramDialect::autobahn);
+        if (!spec || !autobahn) fail(table, "the WAMP-SCRAM key derivation failed");
+        p.scram_spec = bauth::scram_keys(*spec);
+        p.scram_autobahn = bauth::scram_keys(*autobahn);
+        break;
+      }
+      case Method::cryptosign: {
+        needs("pubkey");
+        refuses({"secret", "salt", "iterations", "keylen", "kdf", "memory"});
+        const std::string hex = string(table, "pubkey", what, true);
+        const auto key = bauth::from_hex(hex);
+        if (!key || key->size() != 32) {
+          fail(*table.get("pubkey"),
+               "pubkey = '" + hex + "' must be an Ed25519 public key as 64 hex digits");
+        }
+        std::copy(key->begin(), key->end(), p.pubkey.begin());
+        break;
+      }
+    }
+    if (realm.find(p.method, p.authid) != nullptr) {
+      fail(table, "authid '" + p.authid + "' with method '" + method +
+                      "' is already a principal of realm '" + realm.name + "'");
+    }
+    return p;
+  }
+
+  std::shared_ptr<const AuthConfig> read(const toml::table& root) const {
+    only_keys(root, {"realm"}, "the auth config (only [[realm]] tables)");
+    auto config = std::make_shared<AuthConfig>();
+    config->path = path_;
+    const toml::array* realms = array_of_tables(root, "realm");
+    if (realms == nullptr || realms->empty()) {
+      throw Problem{path_ + ":1:1: the auth config defines no [[realm]]"};
+    }
+    for (const toml::node& node : *realms) {
+      const toml::table& table = *node.as_table();
+      only_keys(table, {"name", "role", "principal"}, "a [[realm]]");
+      auto realm = std::make_unique<RealmAuth>();
+      realm->name = string(table, "name", "a [[realm]]", true);
+      if (!is_valid_uri(realm->name)) {
+        fail(*table.get("name"), "name = '" + realm->name + "' is not a valid realm URI");
+      }
+      if (config->realm(realm->name) != nullptr) {
+        fail(*table.get("name"), "realm '" + realm->name + "' is defined twice");
+      }
+      if (const toml::array* roles = array_of_tables(table, "role")) {
+        for (const toml::node& role_node : *roles) {
+          Role role = read_role(*role_node.as_table());
+          if (realm->role(role.name) != nullptr) {
+            fail(role_node,
+                 "role '" + role.name + "' is defined twice in realm '" + realm->name + "'");
+          }
+          realm->roles.push_back(std::make_unique<Role>(std::move(role)));
+        }
+      }
+      if (const toml::array* principals = array_of_tables(table, "principal")) {
+        for (const toml::node& principal : *principals) {
+          realm->principals.push_back(read_principal(*principal.as_table(), *realm));
+        }
+      }
+      config->realms.push_back(std::move(realm));
+    }
+    return config;
+  }
+
+ private:
+  const std::string& path_;
+};
+
+}  // namespace
+
+Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view text,
+                                                              const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& begin = e.source().begin;
+    return Error{path + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column) +
+                 ": TOML syntax error: " + std::string(e.description())};
+  }
+  try {
+    return Reader(path).read(root);
+  } catch (const Problem& problem) {
+    return Error{problem.text};
+  }
+}
+
+Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot read the auth config"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_auth_config(text.str(), path);
+}
+
+}  // namespace benchgate::router::wamp::auth

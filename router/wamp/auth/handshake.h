@@ -1,0 +1,76 @@
+// The authentication of one WAMP session in the router, as a plain state machine the session
+// drives (router/wamp/session.cc): HELLO -> WELCOME (anonymous, without --auth-config), or
+// HELLO -> CHALLENGE -> AUTHENTICATE -> WELCOME | ABORT for ticket, WAMP-CRA, WAMP-SCRAM and
+// WAMP-cryptosign against the principals of --auth-config. No I/O, no clock: unit tests and
+// the fuzz target drive it with messages.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "router/wamp/auth/auth_config.h"
+
+namespace benchgate::router::wamp::auth {
+
+using Json = nlohmann::json;
+
+// Why a session was refused (the label of the router's auth failure counters).
+enum class FailReason : uint8_t {
+  no_such_realm = 0,    // the realm is not in --auth-config
+  no_auth_method = 1,   // none of HELLO's authmethods is one the realm has a principal for
+  unknown_authid = 2,   // no principal with this authid (or public key) and method
+  bad_credentials = 3,  // wrong ticket, signature or proof
+  malformed = 4,        // AUTHENTICATE or HELLO.Details.authextra not as the method needs
+};
+inline constexpr int kFailReasons = 5;
+std::string_view fail_reason_label(FailReason reason);
+// The slot for counting per method: the four methods, then anonymous.
+inline constexpr int kMethodSlots = benchgate::auth::kMethods + 1;
+inline constexpr int kAnonymousSlot = benchgate::auth::kMethods;
+std::string_view method_slot_label(int slot);  // "ticket" ... "cryptosign", "anonymous"
+
+struct Step {
+  enum class Kind : uint8_t { welcome, challenge, abort };
+  Kind kind = Kind::abort;
+  Json message;  // the WELCOME.Details, the CHALLENGE or the ABORT to send (without the id)
+  // welcome: the role deciding permissions (nullptr: anonymous without --auth-config, may do
+  // everything).
+  const Role* role = nullptr;
+  // abort: the reason URI and the counter labels.
+  std::string reason;
+  int method_slot = kAnonymousSlot;
+  FailReason fail = FailReason::malformed;
+};
+
+class Handshake {
+ public:
+  // `config` nullptr: every session joins anonymously (the router without --auth-config).
+  explicit Handshake(const AuthConfig* config) : config_(config) {}
+
+  // HELLO.Realm and HELLO.Details; `session_id` goes into the WAMP-CRA challenge.
+  Step hello(const std::string& realm, const Json& details, uint64_t session_id);
+  // AUTHENTICATE.Signature (string, or binary holding the text) and AUTHENTICATE.Extra.
+  Step authenticate(const Json& signature, const Json& extra);
+  bool awaiting_authenticate() const { return principal_ != nullptr; }
+
+ private:
+  Step challenge(const Principal& principal, const Json& details, uint64_t session_id,
+                 std::string_view announced);
+  Step welcome(const Principal& principal, Json authextra);
+  Step refuse(FailReason reason, int method_slot, std::string message);
+
+  const AuthConfig* config_;
+  std::string realm_;
+  const Principal* principal_ = nullptr;
+  // What the challenge committed to.
+  std::string cra_challenge_;
+  std::string scram_client_nonce_;
+  std::string scram_nonce_;
+  benchgate::auth::ScramDialect scram_dialect_ = benchgate::auth::ScramDialect::spec;
+  std::string announced_method_;
+  benchgate::auth::Bytes cryptosign_challenge_;
+};
+
+}  // namespace benchgate::router::wamp::auth

@@ -1,0 +1,126 @@
+// WAMP authentication keys (docs/SCENARIOS.md, "WAMP authentication"): a workload's `auth`
+// with its secret read from secret_file against the scenario's folder, [router] auth_config,
+// refusals at the key, and neither file read in a scenario submitted to a service.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+LoadResult load(std::string_view text, const std::string& path, bool submitted = false) {
+  LoadOptions options;
+  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  options.submitted = submitted;
+  return load_scenario_text(text, path, options);
+}
+
+std::string messages(const LoadResult& r) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
+  return out;
+}
+
+class ScenarioWampAuth : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("scenario_wamp_auth_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "auth");
+    std::ofstream(dir_ / "auth" / "cra.secret") << "s3cret\n";
+    std::ofstream(dir_ / "auth" / "router.toml") << "[[realm]]\nname = \"bench\"\n";
+    std::ofstream(dir_ / "auth" / "short.key") << "abcd\n";
+    path_ = (dir_ / "s.toml").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+constexpr const char* kWorkload =
+    "name = \"s\"\n[router]\nauth_config = \"auth/router.toml\"\n[[workloads]]\nname = \"w\"\n"
+    "protocol = \"wamp_rpc\"\nrealm = \"bench\"\n";
+
+TEST_F(ScenarioWampAuth, AuthAndAuthConfigAreReadAgainstTheScenarioFolder) {
+  LoadResult r = load(std::string(kWorkload) +
+                          "auth = { method = \"wampcra\", authid = \"alice\", secret_file = "
+                          "\"auth/cra.secret\" }\n",
+                      path_);
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->router.auth_config, (dir_ / "auth" / "router.toml").string());
+  const WampAuth& auth = r.scenario->workloads.at(0).wamp.auth;
+  EXPECT_EQ(auth.method, "wampcra");
+  EXPECT_EQ(auth.authid, "alice");
+  EXPECT_EQ(auth.secret, "s3cret");  // the trailing newline is the editor's
+  EXPECT_EQ(auth.secret_file, (dir_ / "auth" / "cra.secret").string());
+
+  LoadResult scram = load(std::string(kWorkload) +
+                              "auth = { method = \"scram\", authid = \"a\", secret_file = "
+                              "\"auth/cra.secret\" }\n",
+                          path_);
+  ASSERT_TRUE(scram.ok()) << messages(scram);
+  EXPECT_EQ(scram.scenario->workloads.at(0).wamp.auth.method, "wamp-scram");
+}
+
+TEST_F(ScenarioWampAuth, RefusalsPointAtTheKey) {
+  struct Case {
+    std::string auth;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"auth = { method = \"magic\", authid = \"a\", secret_file = \"auth/cra.secret\" }\n",
+       "s.toml:8:19: error: key 'method' must be one of"},
+      {"auth = { method = \"ticket\", authid = \"a\", secret_file = \"nope\" }\n",
+       "s.toml:8:57: error: key 'secret_file': no such file 'nope'"},
+      {"auth = { method = \"ticket\", authid = \"a\" }\n",
+       "s.toml:8:8: error: missing required key 'secret_file'"},
+      {"auth = { method = \"ticket\", authid = \"a\", secret_file = \"auth/cra.secret\", x = 1 "
+       "}\n",
+       "s.toml:8:76: error: unknown key 'x' in auth"},
+      {"auth = { method = \"cryptosign\", authid = \"a\", secret_file = \"auth/short.key\" }\n",
+       "s.toml:8:61: error: key 'secret_file': 'auth/short.key' must hold an Ed25519 private "
+       "key as 64 hex digits"},
+  };
+  for (const Case& c : cases) {
+    LoadResult r = load(std::string(kWorkload) + c.auth, path_);
+    EXPECT_FALSE(r.ok()) << c.auth;
+    EXPECT_NE(messages(r).find(c.expected), std::string::npos) << messages(r);
+  }
+  LoadResult missing = load("name = \"s\"\n[router]\nauth_config = \"gone.toml\"\n", path_);
+  EXPECT_NE(messages(missing).find("s.toml:3:15: error: key 'auth_config': no such file"),
+            std::string::npos)
+      << messages(missing);
+  LoadResult external = load(
+      "name = \"s\"\n[router]\nimpl = \"external\"\naddress = \"127.0.0.1:1\"\n"
+      "auth_config = \"auth/router.toml\"\n",
+      path_);
+  EXPECT_NE(messages(external).find("key 'auth_config' applies only to impl = \"builtin\""),
+            std::string::npos)
+      << messages(external);
+}
+
+TEST_F(ScenarioWampAuth, ASubmittedScenarioReadsNoFileOfTheService) {
+  LoadResult r = load(std::string(kWorkload) +
+                          "auth = { method = \"ticket\", authid = \"a\", secret_file = "
+                          "\"auth/cra.secret\" }\n",
+                      path_, /*submitted=*/true);
+  ASSERT_FALSE(r.ok());
+  const std::string text = messages(r);
+  EXPECT_NE(text.find("key 'auth_config' is not allowed in a scenario submitted to a service"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("key 'secret_file' is not allowed in a scenario submitted to a service"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace benchgate::scenario

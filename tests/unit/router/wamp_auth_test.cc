@@ -1,0 +1,286 @@
+// router/wamp/auth: the --auth-config parser (errors with file:line:column) and the
+// handshake state machine driven as a client would, for every method, right and wrong.
+#include <gtest/gtest.h>
+
+#include "common/auth/wamp_methods.h"
+#include "router/wamp/auth/auth_config.h"
+#include "router/wamp/auth/handshake.h"
+
+namespace benchgate::router::wamp::auth {
+namespace {
+namespace bauth = benchgate::auth;
+
+constexpr const char* kSeed = "4d57d97a68f555696620a6d849c0ce582568518d729eb753dc7c732de2804510";
+
+std::string config_text() {
+  const auto seed = bauth::from_hex(kSeed);
+  const auto pubkey = bauth::ed25519_public_key(*seed);
+  return R"([[realm]]
+name = "bench"
+[[realm.role]]
+name = "caller"
+permissions = [
+  { prefix = "bench.", allow = ["call", "subscribe"] },
+  { prefix = "bench.admin.", allow = [] },
+  { prefix = "bench.admin.public", allow = ["call"] },
+]
+[[realm.principal]]
+authid = "tom"
+role = "caller"
+method = "ticket"
+secret = "tom-ticket"
+[[realm.principal]]
+authid = "cr"
+role = "caller"
+method = "wampcra"
+secret = "cr-secret"
+[[realm.principal]]
+authid = "salty"
+role = "caller"
+method = "wampcra"
+secret = "salty-secret"
+salt = "salt123"
+iterations = 100
+keylen = 16
+[[realm.principal]]
+authid = "user"
+role = "caller"
+method = "wamp-scram"
+secret = "pencil"
+salt = "W22ZaJ0SNY7soEsUEjb6gQ=="
+iterations = 4096
+[[realm.principal]]
+authid = "argo"
+role = "caller"
+method = "wamp-scram"
+kdf = "argon2id13"
+secret = "argo-secret"
+salt = "c2FsdC1mb3ItZGF2ZQ=="
+iterations = 1
+memory = 64
+[[realm.principal]]
+authid = "signer"
+role = "caller"
+method = "cryptosign"
+pubkey = ")" +
+         bauth::to_hex(*pubkey) + "\"\n";
+}
+
+std::shared_ptr<const AuthConfig> config() {
+  static const auto parsed = parse_auth_config(config_text(), "auth.toml");
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.message());
+  return *parsed;
+}
+
+Json hello(const std::string& method, const std::string& authid, Json authextra = Json::object()) {
+  return Json{{"roles", {{"caller", Json::object()}}},
+              {"authmethods", Json::array({method})},
+              {"authid", authid},
+              {"authextra", std::move(authextra)}};
+}
+
+std::string error_of(std::string_view text) {
+  auto parsed = parse_auth_config(text, "auth.toml");
+  return parsed.ok() ? std::string("(parsed)") : parsed.message();
+}
+
+TEST(WampAuthConfig, RolesDecideByTheLongestPrefix) {
+  const RealmAuth* realm = config()->realm("bench");
+  ASSERT_NE(realm, nullptr);
+  const Role* role = realm->role("caller");
+  ASSERT_NE(role, nullptr);
+  EXPECT_TRUE(role->allows(Action::call, "bench.echo"));
+  EXPECT_TRUE(role->allows(Action::subscribe, "bench.topic"));
+  EXPECT_FALSE(role->allows(Action::register_procedure, "bench.echo"));
+  EXPECT_FALSE(role->allows(Action::publish, "bench.topic"));
+  EXPECT_FALSE(role->allows(Action::call, "bench.admin.stop"));
+  EXPECT_TRUE(role->allows(Action::call, "bench.admin.public.info"));
+  EXPECT_FALSE(role->allows(Action::call, "other.echo"));
+}
+
+TEST(WampAuthConfig, ErrorsNameFileLineColumnKeyAndValue) {
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\n"
+                     "method = \"ticket\"\nsecret = \"s\"\n"),
+            "auth.toml:5:8: role = 'x' names no [[realm.role]] of realm 'r'");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"magic\"\n"),
+            "auth.toml:8:10: method = 'magic' is not one of ticket, wampcra, wamp-scram, "
+            "cryptosign");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "permissions = [{ prefix = \"a.\", allow = [\"dance\"] }]\n"),
+            "auth.toml:5:42: allow value 'dance' is not one of call, register, publish, "
+            "subscribe");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\ncolour = 1\n"),
+            "auth.toml:3:10: unknown key 'colour' in a [[realm]]");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"cryptosign\"\n"
+                     "pubkey = \"abcd\"\n"),
+            "auth.toml:9:10: pubkey = 'abcd' must be an Ed25519 public key as 64 hex digits");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"ticket\"\n"),
+            "auth.toml:5:1: a principal with method = 'ticket' needs the key 'secret'");
+  EXPECT_EQ(error_of("[[realm]\n"),
+            "auth.toml:1:9: TOML syntax error: Error while parsing table header: expected ']', saw "
+            "'\\n'");
+  EXPECT_EQ(error_of(""), "auth.toml:1:1: the auth config defines no [[realm]]");
+}
+
+TEST(WampAuthHandshake, WithoutConfigEverySessionIsAnonymous) {
+  Handshake handshake(nullptr);
+  const Step step = handshake.hello("any.realm", Json::object(), 7);
+  ASSERT_EQ(step.kind, Step::Kind::welcome);
+  EXPECT_EQ(step.role, nullptr);
+  EXPECT_EQ(step.message["authmethod"], "anonymous");
+  EXPECT_EQ(step.method_slot, kAnonymousSlot);
+}
+
+TEST(WampAuthHandshake, TicketRightAndWrong) {
+  Handshake handshake(config().get());
+  Step step = handshake.hello("bench", hello("ticket", "tom"), 7);
+  ASSERT_EQ(step.kind, Step::Kind::challenge);
+  EXPECT_EQ(step.message, Json::parse(R"([4, "ticket", {}])"));
+  step = handshake.authenticate("tom-ticket", Json::object());
+  ASSERT_EQ(step.kind, Step::Kind::welcome);
+  EXPECT_EQ(step.message["authid"], "tom");
+  EXPECT_EQ(step.message["authrole"], "caller");
+  EXPECT_EQ(step.role->name, "caller");
+
+  step = handshake.hello("bench", hello("ticket", "tom"), 8);
+  step = handshake.authenticate("wrong", Json::object());
+  ASSERT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
+  EXPECT_EQ(step.fail, FailReason::bad_credentials);
+  EXPECT_EQ(step.method_slot, static_cast<int>(Method::ticket));
+}
+
+TEST(WampAuthHandshake, WampCraPlainAndSalted) {
+  Handshake handshake(config().get());
+  Step step = handshake.hello("bench", hello("wampcra", "cr"), 4242);
+  ASSERT_EQ(step.kind, Step::Kind::challenge);
+  const std::string challenge = step.message[2]["challenge"];
+  const Json fields = Json::parse(challenge);
+  EXPECT_EQ(fields["session"], 4242);
+  EXPECT_EQ(fields["authid"], "cr");
+  EXPECT_EQ(fields["authmethod"], "wampcra");
+  EXPECT_FALSE(step.message[2].contains("salt"));
+  step = handshake.authenticate(bauth::cra_signature("cr-secret", challenge), Json::object());
+  EXPECT_EQ(step.kind, Step::Kind::welcome);
+
+  step = handshake.hello("bench", hello("wampcra", "salty"), 1);
+  const Json extra = step.message[2];
+  EXPECT_EQ(extra["salt"], "salt123");
+  EXPECT_EQ(extra["iterations"], 100);
+  EXPECT_EQ(extra["keylen"], 16);
+  const std::string key = bauth::cra_derive_key("salty-secret", "salt123", 100, 16);
+  step = handshake.authenticate(bauth::cra_signature(key, extra["challenge"].get<std::string>()),
+                                Json::object());
+  EXPECT_EQ(step.kind, Step::Kind::welcome);
+
+  // The unsalted secret does not sign a salted challenge.
+  step = handshake.hello("bench", hello("wampcra", "salty"), 2);
+  step = handshake.authenticate(
+      bauth::cra_signature("salty-secret", step.message[2]["challenge"].get<std::string>()),
+      Json::object());
+  EXPECT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.fail, FailReason::bad_credentials);
+}
+
+// A client side of WAMP-SCRAM (spec dialect), as the worker computes it.
+Step scram_login(Handshake& handshake, const std::string& authid, const std::string& password,
+                 bool repeat_nonce = true) {
+  const std::string client_nonce = "egVDf3DMJh0=";
+  Step step = handshake.hello("bench", hello("wamp-scram", authid, {{"nonce", client_nonce}}), 1);
+  if (step.kind != Step::Kind::challenge) return step;
+  const Json& extra = step.message[2];
+  bauth::ScramParams params;
+  params.kdf = *bauth::kdf_from_name(extra["kdf"].get<std::string>());
+  params.salt = extra["salt"];
+  params.iterations = extra["iterations"];
+  if (extra.contains("memory")) params.memory_kib = extra["memory"];
+  const std::string nonce = extra["nonce"];
+  EXPECT_TRUE(nonce.starts_with(client_nonce));
+  const auto salted = bauth::scram_salted_password(password, params, bauth::ScramDialect::spec);
+  const auto keys = bauth::scram_keys(*salted);
+  const std::string message =
+      bauth::scram_auth_message(authid, client_nonce, nonce, params, bauth::ScramDialect::spec);
+  const std::string proof = bauth::to_base64(bauth::scram_client_proof(keys, message));
+  Step result = handshake.authenticate(
+      proof,
+      Json{{"nonce", repeat_nonce ? nonce : std::string("other")}, {"channel_binding", nullptr}});
+  if (result.kind == Step::Kind::welcome) {
+    EXPECT_EQ(result.message["authextra"]["verifier"],
+              bauth::to_base64(bauth::scram_server_signature(keys.server_key, message)));
+  }
+  return result;
+}
+
+TEST(WampAuthHandshake, ScramWithPbkdf2AndArgon2id) {
+  Handshake handshake(config().get());
+  EXPECT_EQ(scram_login(handshake, "user", "pencil").kind, Step::Kind::welcome);
+  EXPECT_EQ(scram_login(handshake, "argo", "argo-secret").kind, Step::Kind::welcome);
+  const Step wrong = scram_login(handshake, "user", "pen");
+  EXPECT_EQ(wrong.kind, Step::Kind::abort);
+  EXPECT_EQ(wrong.fail, FailReason::bad_credentials);
+  const Step nonce = scram_login(handshake, "user", "pencil", false);
+  EXPECT_EQ(nonce.kind, Step::Kind::abort);
+  EXPECT_EQ(nonce.reason, "wamp.error.authentication_failed");
+  EXPECT_EQ(nonce.fail, FailReason::malformed);
+  // HELLO without the client nonce.
+  const Step no_nonce = handshake.hello("bench", hello("wamp-scram", "user"), 1);
+  EXPECT_EQ(no_nonce.kind, Step::Kind::abort);
+  EXPECT_EQ(no_nonce.fail, FailReason::malformed);
+}
+
+TEST(WampAuthHandshake, CryptosignSignatureAloneOrWithTheChallenge) {
+  const auto seed = *bauth::from_hex(kSeed);
+  const std::string pubkey = bauth::to_hex(*bauth::ed25519_public_key(seed));
+  Handshake handshake(config().get());
+  for (const bool with_challenge : {false, true}) {
+    // By authid, then by public key alone.
+    Step step = handshake.hello(
+        "bench", hello("cryptosign", with_challenge ? "" : "signer", {{"pubkey", pubkey}}), 1);
+    ASSERT_EQ(step.kind, Step::Kind::challenge);
+    const auto challenge = *bauth::from_hex(step.message[2]["challenge"].get<std::string>());
+    ASSERT_EQ(challenge.size(), 32u);
+    const auto signature = *bauth::ed25519_sign(seed, challenge);
+    std::string text = bauth::to_hex(signature);
+    if (with_challenge) text += bauth::to_hex(challenge);
+    step = handshake.authenticate(text, Json::object());
+    ASSERT_EQ(step.kind, Step::Kind::welcome);
+    EXPECT_EQ(step.message["authid"], "signer");
+  }
+  Step step = handshake.hello("bench", hello("cryptosign", "signer", {{"pubkey", pubkey}}), 1);
+  const auto other = *bauth::from_hex(std::string(64, '1'));
+  step = handshake.authenticate(bauth::to_hex(*bauth::ed25519_sign(seed, other)), Json::object());
+  EXPECT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.fail, FailReason::bad_credentials);
+  step = handshake.hello("bench", hello("cryptosign", "signer", {{"pubkey", std::string(64, 'a')}}),
+                         1);
+  EXPECT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+}
+
+TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
+  Handshake handshake(config().get());
+  Step step = handshake.hello("elsewhere", hello("ticket", "tom"), 1);
+  EXPECT_EQ(step.reason, "wamp.error.no_such_realm");
+  EXPECT_EQ(step.fail, FailReason::no_such_realm);
+  step = handshake.hello("bench", Json{{"roles", Json::object()}}, 1);  // anonymous
+  EXPECT_EQ(step.reason, "wamp.error.no_auth_method");
+  EXPECT_EQ(step.method_slot, kAnonymousSlot);
+  step = handshake.hello("bench", hello("ticket", "nobody"), 1);
+  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
+  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+  // A method offered later in the list is used when an earlier one has no principal.
+  Json details = hello("wampcra", "tom");
+  details["authmethods"] = Json::array({"wampcra", "ticket"});
+  step = handshake.hello("bench", details, 1);
+  ASSERT_EQ(step.kind, Step::Kind::challenge);
+  EXPECT_EQ(step.message[1], "ticket");
+  // AUTHENTICATE with no CHALLENGE out.
+  Handshake fresh(config().get());
+  EXPECT_EQ(fresh.authenticate("x", Json::object()).fail, FailReason::malformed);
+}
+
+}  // namespace
+}  // namespace benchgate::router::wamp::auth
