@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
   cli.add_option("--max-queued-bytes", raw.max_queued_bytes,
                  "outbound bytes queued per WAMP connection; past it the session is dropped")
       ->capture_default_str();
+  cli.add_option("--ws-fragment-bytes", raw.ws_fragment_bytes,
+                 "send every WebSocket message larger than this as frames of this size (a "
+                 "first frame and continuation frames); 0: one frame per message")
+      ->capture_default_str();
   cli.add_option("--inject-work-ns", raw.inject_work_ns,
                  "calibration aid: spin this many ns of CPU on every HTTP request and WAMP "
                  "call before answering it, to slow the router down by a known amount "

@@ -31,7 +31,8 @@ struct RawConfig {
   std::string max_message_bytes = "65MiB";
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
-  int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
+  int64_t inject_work_ns = 0;           // calibration aid: busy work per request and per WAMP call
+  std::string ws_fragment_bytes = "0";  // 0: one frame per WebSocket message
 };
 
 struct RouterConfig {

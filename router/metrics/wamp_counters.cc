@@ -28,6 +28,13 @@ void WampCounters::add(const WampCounters& other) {
     connections_rejected[t] += other.connections_rejected[t];
   }
   protocol_errors += other.protocol_errors;
+  calls_timed_out += other.calls_timed_out;
+  calls_canceled += other.calls_canceled;
+  transfer_bytes += other.transfer_bytes;
+  for (size_t d = 0; d < 2; ++d) {
+    websocket_frames[d] += other.websocket_frames[d];
+    websocket_fragmented_messages[d] += other.websocket_fragmented_messages[d];
+  }
 }
 
 }  // namespace benchgate::router::metrics

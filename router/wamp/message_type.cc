@@ -33,6 +33,7 @@ constexpr std::array<SlotEntry, kMessageSlots - 1> kSlots = {{
     {MessageType::kUnregistered, "UNREGISTERED"},
     {MessageType::kInvocation, "INVOCATION"},
     {MessageType::kYield, "YIELD"},
+    {MessageType::kInterrupt, "INTERRUPT"},
 }};
 
 constexpr std::array<int8_t, 128> make_slot_table() {

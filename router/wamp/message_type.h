@@ -11,9 +11,9 @@ namespace benchgate::router::wamp {
 
 using ::benchgate::wamp::MessageType;
 
-// Metric slots: one per Basic Profile message type (plus CANCEL) and one for messages that
-// could not be decoded or have an unknown type ("INVALID").
-inline constexpr int kMessageSlots = 22;
+// Metric slots: one per Basic Profile message type (plus CANCEL and INTERRUPT) and one for messages
+// that could not be decoded or have an unknown type ("INVALID").
+inline constexpr int kMessageSlots = 23;
 inline constexpr int kInvalidSlot = kMessageSlots - 1;
 
 // The slot of a type code; codes the router does not know map to kInvalidSlot.

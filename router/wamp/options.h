@@ -31,6 +31,10 @@ struct WampOptions {
   std::shared_ptr<memory::BufferBudget> buffer_budget;
   // Busy work per CALL before it is routed (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
+  // --ws-fragment-bytes: every WebSocket message the router sends larger than this goes out
+  // as frames of this many payload bytes (a first frame and continuation frames); 0: each
+  // message in one frame.
+  uint64_t ws_fragment_bytes = 0;
 };
 
 }  // namespace benchgate::router::wamp

@@ -14,7 +14,14 @@ constexpr const char* kProtocolViolation = "wamp.error.protocol_violation";
 // WELCOME.Details: the roles this router plays (Basic Profile: no features) and who the
 // anonymous session is.
 Json welcome_details(const std::string& realm) {
-  return Json{{"roles", {{"broker", Json::object()}, {"dealer", Json::object()}}},
+  // The dealer's advanced features (router/wamp/dealer.h).
+  const Json dealer = {{"features",
+                        {{"progressive_call_results", true},
+                         {"call_timeout", true},
+                         {"call_canceling", true},
+                         {"shared_registration", true},
+                         {"session_meta_api", true}}}};
+  return Json{{"roles", {{"broker", Json::object()}, {"dealer", dealer}}},
               {"authid", "anonymous"},
               {"authrole", "anonymous"},
               {"authmethod", "anonymous"},
@@ -63,6 +70,10 @@ void Session::on_over_budget(uint64_t bytes) {
             "(--max-buffered-bytes) is spent; try again later");
 }
 
+void Session::on_drained() {
+  if (state_ == State::established) core_.dealer().on_drained(*this);
+}
+
 void Session::on_transport_closed() {
   leave();
   state_ = State::closed;
@@ -106,7 +117,7 @@ void Session::dispatch(MessageType type, Json& message) {
     case MessageType::kYield:
       return core_.dealer().on_yield(*this, message);
     case MessageType::kCancel:
-      return;  // call canceling is not announced; a CANCEL changes nothing
+      return core_.dealer().on_cancel(*this, message);
     default:
       return abort(kProtocolViolation, "a client may not send this message type");
   }
@@ -119,6 +130,14 @@ void Session::on_hello(Json& message) {
   const auto roles = details.find("roles");
   if (roles != details.end() && !roles->is_object()) {
     return abort(kProtocolViolation, "HELLO.Details.roles must be a dict");
+  }
+  if (roles != details.end()) {
+    const Json* features = nullptr;
+    if (const auto callee = roles->find("callee"); callee != roles->end() && callee->is_object()) {
+      if (const auto f = callee->find("features"); f != callee->end()) features = &*f;
+    }
+    callee_cancels = features != nullptr && features->is_object() &&
+                     features->value("call_canceling", false) == true;
   }
   do {
     id_ = core_.random_id();
