@@ -208,12 +208,6 @@ void Dealer::on_call(Session& caller, Json& message) {
       deadline = Clock::now() + std::chrono::milliseconds(std::min<uint64_t>(ms, 1ull << 40));
     }
   }
-  const auto key = std::pair{caller.id(), request};
-  if (by_call_.contains(key)) {
-    // The same request id twice while the first is pending: the caller broke the protocol.
-    caller.abort("wamp.error.protocol_violation", "a CALL reused the request id of a pending call");
-    return;
-  }
   Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
   Json details = Json::object();
@@ -224,7 +218,6 @@ void Dealer::on_call(Session& caller, Json& message) {
   switch (callee.send(routed)) {
     case SendResult::sent:
       pending_.emplace(invocation, Pending{caller.id(), request, &callee, deadline, false});
-      by_call_.emplace(key, invocation);
       if (deadline) {
         deadlines_.emplace(*deadline, invocation);
         arm_timer();
@@ -240,9 +233,13 @@ void Dealer::on_call(Session& caller, Json& message) {
   }
 }
 
-void Dealer::forget(uint64_t invocation, const Pending& pending) {
-  by_call_.erase({pending.caller_session, pending.caller_request});
-  pending_.erase(invocation);
+std::optional<uint64_t> Dealer::find_call(uint64_t caller_session, uint64_t request) const {
+  for (const auto& [invocation, pending] : pending_) {
+    if (pending.caller_session == caller_session && pending.caller_request == request) {
+      return invocation;
+    }
+  }
+  return std::nullopt;
 }
 
 void Dealer::on_yield(Session& callee, Json& message) {
@@ -252,7 +249,7 @@ void Dealer::on_yield(Session& callee, Json& message) {
   if (found == pending_.end() || found->second.callee != &callee) return;
   const Pending pending = found->second;
   const bool progressive = is_true(message[2], "progress");
-  if (!progressive) forget(invocation, pending);
+  if (!progressive) pending_.erase(invocation);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
   Json details = progressive ? Json{{"progress", true}} : Json::object();
@@ -269,7 +266,7 @@ void Dealer::on_invocation_error(Session& callee, Json& message) {
   const auto found = pending_.find(invocation);
   if (found == pending_.end() || found->second.callee != &callee) return;
   const Pending pending = found->second;
-  forget(invocation, pending);
+  pending_.erase(found);
   if (pending.interrupted) ++core_.stats().counters.calls_canceled;
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
@@ -293,9 +290,9 @@ void Dealer::on_cancel(Session& caller, Json& message) {
   // [CANCEL, CALL.Request|id, Options|dict]; a CANCEL for a call no longer pending (answered
   // already, or never made) is ignored, as the spec says.
   const uint64_t request = id_of(message[1]);
-  const auto call = by_call_.find({caller.id(), request});
-  if (call == by_call_.end()) return;
-  const uint64_t invocation = call->second;
+  const auto call = find_call(caller.id(), request);
+  if (!call) return;
+  const uint64_t invocation = *call;
   Pending& pending = pending_.at(invocation);
   std::string mode = "killnowait";
   const auto given = message[2].find("mode");
@@ -311,7 +308,7 @@ void Dealer::on_cancel(Session& caller, Json& message) {
     return;
   }
   if (mode != "skip") interrupt(*pending.callee, invocation, "killnowait", "wamp.error.canceled");
-  forget(invocation, Pending(pending));
+  pending_.erase(invocation);
   ++core_.stats().counters.calls_canceled;
   caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
 }
@@ -337,7 +334,7 @@ void Dealer::on_timer() {
     const auto found = pending_.find(invocation);
     if (found == pending_.end() || found->second.deadline != deadline) continue;
     const Pending pending = found->second;
-    forget(invocation, pending);
+    pending_.erase(found);
     ++core_.stats().counters.calls_timed_out;
     interrupt(*pending.callee, invocation, "killnowait", "wamp.error.timeout");
     Session* caller = core_.find_session(pending.caller_session);
@@ -418,11 +415,9 @@ void Dealer::session_left(Session& session) {
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (it->second.callee == &session) {
       canceled.push_back(it->second);
-      by_call_.erase({it->second.caller_session, it->second.caller_request});
       it = pending_.erase(it);
     } else if (it->second.caller_session == session.id()) {
       // The caller is gone: nobody waits for the answer (the callee's YIELD is ignored).
-      by_call_.erase({it->second.caller_session, it->second.caller_request});
       it = pending_.erase(it);
     } else {
       ++it;

@@ -18,7 +18,6 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "router/wamp/serializer.h"
@@ -91,15 +90,15 @@ class Dealer {
   bool pump(Session& caller, Transfer& transfer);
   // [INTERRUPT, invocation, {mode, reason}] when the callee announced call canceling.
   void interrupt(Session& callee, uint64_t invocation, const char* mode, const char* reason);
-  void forget(uint64_t invocation, const Pending& pending);
+  // The invocation serving the caller's CALL `request` (CANCEL is rare: a scan, so that a
+  // routed call costs no index entry); nullopt when none is pending.
+  std::optional<uint64_t> find_call(uint64_t caller_session, uint64_t request) const;
   void arm_timer();
   void on_timer();
 
   WampCore& core_;
   // Invocation request id -> the call it serves.
   std::unordered_map<uint64_t, Pending> pending_;
-  // (caller session, CALL request) -> invocation, for CANCEL.
-  std::map<std::pair<uint64_t, uint64_t>, uint64_t> by_call_;
   // Call deadlines (entries of calls answered since are skipped when they come due).
   std::multimap<Clock::time_point, uint64_t> deadlines_;
   std::optional<boost::asio::steady_timer> timer_;
