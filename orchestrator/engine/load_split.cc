@@ -86,6 +86,7 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
   wamp->set_serializer(w.serializer);
   wamp->set_realm(w.realm);
   wamp->set_request_bytes(w.request_bytes);
+  wamp->set_fragment_bytes(w.fragment_bytes);
   if (pubsub) {
     wamp->set_topic(w.topic);
     wamp->set_publishers(w.publishers);

@@ -64,6 +64,7 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
         wamp.topic, wamp.transport, wamp.serializer, wamp.request_bytes, wamp.publishers,
         w.spec.in_flight, wamp.subscribers);
   }
+  if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
   return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
                      w.spec.workers, w.spec.threads, model);
 }

@@ -26,6 +26,10 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
   options.executable = context_.router_binary;
   options.args = {"--http",      "127.0.0.1:0", "--control",
                   "127.0.0.1:0", "--threads",   std::to_string(config_.threads)};
+  if (config_.ws_fragment_bytes > 0) {
+    options.args.push_back("--ws-fragment-bytes");
+    options.args.push_back(std::to_string(config_.ws_fragment_bytes));
+  }
   options.stderr_log = context_.log_dir + "/router.stderr.log";
   auto spawned = processes::ChildProcess::spawn(options);
   if (!spawned) return spawned.error();

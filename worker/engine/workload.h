@@ -39,6 +39,7 @@ struct WampRequestSpec {
   uint32_t subscribers = 0;
   uint64_t request_bytes = 0;
   bool acknowledge = false;
+  uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
   // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
   std::string invalid;
 };

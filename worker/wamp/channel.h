@@ -38,6 +38,7 @@ struct ChannelOptions {
   std::string host;  // Host header of the WebSocket upgrade ("HOST:PORT")
   Serializer serializer = Serializer::kJson;
   size_t max_message_bytes = 0;  // the largest message accepted from the router
+  size_t fragment_bytes = 0;     // websocket: frame size of larger messages sent; 0: one frame
 };
 
 class Channel {

@@ -271,6 +271,11 @@ const std::map<std::string, std::string>& reviewed_keys() {
     keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
     keys["impl"] = "chooses which of the checked keys apply";
     keys["ca_file"] = "reads a file: refused in a submitted scenario (tls_section.cc)";
+    // WebSocket frame sizes, bounded (16 bytes to 16 MiB) by the loader: they change how the
+    // same bytes are framed, not how many are sent, nor where.
+    for (const char* key : {"fragment_bytes", "ws_fragment_bytes"}) {
+      keys[key] = "a framing of the load within the loader's bounds";
+    }
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
     for (const char* key : {"alpha",         "baseline",    "callee",
