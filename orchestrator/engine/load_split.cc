@@ -91,6 +91,7 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
     wamp->mutable_auth()->set_secret(w.auth.secret);
   }
   wamp->set_request_bytes(w.request_bytes);
+  wamp->set_fragment_bytes(w.fragment_bytes);
   if (pubsub) {
     wamp->set_topic(w.topic);
     wamp->set_publishers(w.publishers);

@@ -65,6 +65,7 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
         w.spec.in_flight, wamp.subscribers);
   }
   if (w.spec.tls.enabled) what += ", over TLS";
+  if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
   return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
                      w.spec.workers, w.spec.threads, model);
 }

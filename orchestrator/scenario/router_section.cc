@@ -47,7 +47,8 @@ RouterConfig read_router(TableReader& top) {
   const toml::table* table = top.table("router");
   if (!table) return router;
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
-  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "auth_config"},
+  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "auth_config",
+                "ws_fragment_bytes"},
                kRouterNotYet);
   RouterConfig router_config = read_router_table(r, "[router]");
   read_router_auth_config(r, router_config, router_config.impl == RouterImpl::kBuiltin);
@@ -80,6 +81,18 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
 
   if (only_for("threads", builtin, "impl = \"builtin\"")) {
     if (auto v = r.count("threads")) router.threads = *v;
+  }
+  if (only_for("ws_fragment_bytes", builtin, "impl = \"builtin\"")) {
+    if (auto v = r.size_bytes("ws_fragment_bytes")) {
+      router.ws_fragment_bytes = *v;
+      // The bundled router's own bounds (--ws-fragment-bytes); 16 MiB keeps a frame within
+      // what a RawSocket message may be, the same bound as the worker's fragment_bytes.
+      if (*v != 0 && (*v < 16 || *v > (uint64_t{16} << 20))) {
+        diag.error(r.value_location("ws_fragment_bytes"),
+                   "key 'ws_fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, got " +
+                       std::to_string(*v));
+      }
+    }
   }
   if (only_for("command", command, "impl = \"command\"")) {
     if (auto v = r.string_array("command")) {

@@ -24,6 +24,7 @@ enum class RouterImpl { kBuiltin, kCommand, kExternal };
 struct RouterConfig {
   RouterImpl impl = RouterImpl::kBuiltin;
   uint32_t threads = 1;              // builtin: serving threads
+  uint64_t ws_fragment_bytes = 0;    // builtin: --ws-fragment-bytes (0: off)
   std::vector<std::string> command;  // command: argument vector, never passed to a shell
   std::string ready;                 // command/external: readiness probe "tcp://HOST:PORT"
   std::string address;               // command/external: where workers connect "HOST:PORT"
@@ -114,6 +115,7 @@ struct WampRequest {
   uint32_t subscribers = 1;              // pubsub: every event goes to each
   uint64_t request_bytes = 0;            // payload of every CALL / PUBLISH
   WampAuth auth;
+  uint64_t fragment_bytes = 0;           // websocket: frame size of what the worker sends; 0: off
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),

@@ -22,9 +22,9 @@ const std::vector<std::string_view> kHttpKeys = {
     "headers", "request_bytes", "expect_status", "expect_body_bytes"};
 
 // Keys of the WAMP protocols (request_bytes is shared with HTTP).
-const std::vector<std::string_view> kWampKeys = {"transport",  "serializer",  "realm",
-                                                 "procedure",  "callee",      "topic",
-                                                 "publishers", "subscribers", "auth"};
+const std::vector<std::string_view> kWampKeys = {
+    "transport", "serializer", "realm",       "procedure", "callee",
+    "topic",     "publishers", "subscribers", "auth",      "fragment_bytes"};
 
 const std::vector<NotYet> kWorkloadNotYet = {};
 
@@ -154,6 +154,10 @@ bool is_wamp_uri(std::string_view uri) {
 }
 
 constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
+// WebSocket frames of what the worker sends (fragment_bytes): Beast's smallest write buffer,
+// and a frame no larger than a RawSocket message.
+constexpr uint64_t kMinFragmentBytes = 16;
+constexpr uint64_t kMaxFragmentBytes = uint64_t{16} << 20;
 // RawSocket's 24-bit frame length, less room for the message around the payload.
 constexpr uint64_t kRawSocketMaxPayload =
     wamp_limits::kRawSocketMaxMessageBytes - wamp_limits::kEnvelopeBytes;
@@ -222,6 +226,19 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   }
   if (auto v = r.count("publishers")) wamp.publishers = *v;
   if (auto v = r.count("subscribers")) wamp.subscribers = *v;
+  if (auto v = r.size_bytes("fragment_bytes")) {
+    wamp.fragment_bytes = *v;
+    if (wamp.transport != "websocket") {
+      diag.error(r.value_location("fragment_bytes"),
+                 "key 'fragment_bytes' applies to transport = \"websocket\" only (RawSocket "
+                 "has no fragmentation), got transport = \"" +
+                     wamp.transport + "\"");
+    } else if (*v != 0 && (*v < kMinFragmentBytes || *v > kMaxFragmentBytes)) {
+      diag.error(r.value_location("fragment_bytes"),
+                 "key 'fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, got " +
+                     std::to_string(*v));
+    }
+  }
   if (auto v = r.size_bytes("request_bytes")) {
     wamp.request_bytes = *v;
     if (auto problem = wamp_payload_problem(wamp, *v)) {

@@ -78,7 +78,7 @@ nlohmann::json http2_params_json(const scenario::Workload& w) {
 }
 
 nlohmann::json wamp_params_json(const scenario::WampRequest& wamp) {
-  return {
+  nlohmann::json j = {
       {"transport", wamp.transport},
       {"serializer", wamp.serializer},
       {"realm", wamp.realm},
@@ -89,6 +89,9 @@ nlohmann::json wamp_params_json(const scenario::WampRequest& wamp) {
       {"subscribers", wamp.subscribers},
       {"request_bytes", wamp.request_bytes},
   };
+  // Only where set, so that the series of unfragmented workloads keep their hashes.
+  if (wamp.fragment_bytes > 0) j["fragment_bytes"] = wamp.fragment_bytes;
+  return j;
 }
 
 std::string workload_params_hash(const scenario::Workload& workload) {

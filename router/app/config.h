@@ -40,6 +40,7 @@ struct RawConfig {
   int64_t h2_reset_rate = 100;
   int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
   std::string auth_config;     // --auth-config FILE (router/wamp/auth); empty: anonymous
+  std::string ws_fragment_bytes = "0";  // 0: one frame per WebSocket message
 };
 
 struct RouterConfig {

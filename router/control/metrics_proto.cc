@@ -60,9 +60,17 @@ void add_wamp(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
   add_counter(out, "wamp_calls_routed", wamp.calls_routed);
   add_counter(out, "wamp_events_delivered", wamp.events_delivered);
   add_counter(out, "wamp_protocol_errors", wamp.protocol_errors);
+  add_counter(out, "wamp_calls_timed_out", wamp.calls_timed_out);
+  add_counter(out, "wamp_calls_canceled", wamp.calls_canceled);
+  add_counter(out, "wamp_transfer_bytes", wamp.transfer_bytes);
   for (auto direction : {Direction::in, Direction::out}) {
     add_labelled(out, "wamp_bytes", "direction", metrics::direction_label(direction),
                  wamp.bytes[static_cast<size_t>(direction)]);
+    add_labelled(out, "wamp_websocket_frames", "direction", metrics::direction_label(direction),
+                 wamp.websocket_frames[static_cast<size_t>(direction)]);
+    add_labelled(out, "wamp_websocket_fragmented_messages", "direction",
+                 metrics::direction_label(direction),
+                 wamp.websocket_fragmented_messages[static_cast<size_t>(direction)]);
   }
   for (auto reason : {DropReason::slow_consumer, DropReason::too_large}) {
     add_labelled(out, "wamp_drops", "reason", metrics::drop_reason_label(reason),

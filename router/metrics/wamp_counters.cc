@@ -36,6 +36,13 @@ void WampCounters::add(const WampCounters& other) {
   for (size_t a = 0; a < authorization_denied.size(); ++a) {
     authorization_denied[a] += other.authorization_denied[a];
   }
+  calls_timed_out += other.calls_timed_out;
+  calls_canceled += other.calls_canceled;
+  transfer_bytes += other.transfer_bytes;
+  for (size_t d = 0; d < 2; ++d) {
+    websocket_frames[d] += other.websocket_frames[d];
+    websocket_fragmented_messages[d] += other.websocket_fragmented_messages[d];
+  }
 }
 
 }  // namespace benchgate::router::metrics

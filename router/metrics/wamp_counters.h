@@ -56,6 +56,17 @@ struct WampCounters {
   std::array<std::array<uint64_t, kAuthFailReasons>, kAuthMethodSlots> auth_refused{};
   // Requests refused by the session's role: ERROR wamp.error.not_authorized, by action.
   std::array<uint64_t, kAuthActions> authorization_denied{};
+  // WebSocket data frames (text, binary, continuation) by direction, and the messages among
+  // them made of more than one frame (router/wamp/websocket_frames.h).
+  std::array<uint64_t, 2> websocket_frames{};
+  std::array<uint64_t, 2> websocket_fragmented_messages{};
+  // Calls the dealer ended before their callee answered: CALL.Options.timeout passed
+  // (ERROR wamp.error.timeout), or CANCEL (ERROR wamp.error.canceled, or the callee's ERROR
+  // after an INTERRUPT in mode kill).
+  uint64_t calls_timed_out = 0;
+  uint64_t calls_canceled = 0;
+  // Payload bytes bench.transfer sent (the chunks of its progressive results).
+  uint64_t transfer_bytes = 0;
 
   void count_message(int slot, Direction direction, uint64_t size) {
     ++messages[static_cast<size_t>(slot)][static_cast<size_t>(direction)];

@@ -15,6 +15,7 @@ namespace benchgate::router::wamp {
 namespace {
 
 constexpr int kError = static_cast<int>(MessageType::kError);
+constexpr int kResult = static_cast<int>(MessageType::kResult);
 
 // Procedures and topics under "wamp." belong to the router (meta API).
 bool reserved(const std::string& uri) { return uri.starts_with("wamp."); }
@@ -26,12 +27,54 @@ bool exact_match(const Json& options) {
          (match->is_string() && match->get_ref<const std::string&>() == "exact");
 }
 
+std::optional<InvokePolicy> invoke_policy(const Json& options) {
+  const auto invoke = options.find("invoke");
+  if (invoke == options.end()) return InvokePolicy::kSingle;
+  if (!invoke->is_string()) return std::nullopt;
+  const std::string& name = invoke->get_ref<const std::string&>();
+  if (name == "single") return InvokePolicy::kSingle;
+  if (name == "roundrobin") return InvokePolicy::kRoundRobin;
+  if (name == "random") return InvokePolicy::kRandom;
+  if (name == "first") return InvokePolicy::kFirst;
+  if (name == "last") return InvokePolicy::kLast;
+  return std::nullopt;
+}
+
 // Appends Arguments|list and ArgumentsKw|dict, moved from `from` starting at `first`.
 void move_payload(Json& from, size_t first, Json& to) {
   for (size_t i = first; i < from.size(); ++i) to.push_back(std::move(from[i]));
 }
 
+bool is_true(const Json& dict, const char* key) {
+  const auto it = dict.find(key);
+  return it != dict.end() && *it == true;
+}
+
+// A non-negative integer argument at `index` of CALL.Arguments (message[4]).
+std::optional<uint64_t> unsigned_argument(const Json& message, size_t index) {
+  if (message.size() < 5 || !message[4].is_array() || message[4].size() <= index) {
+    return std::nullopt;
+  }
+  const Json& value = message[4][index];
+  if (!value.is_number_unsigned()) return std::nullopt;
+  return value.get<uint64_t>();
+}
+
 }  // namespace
+
+Dealer::Dealer(WampCore& core) : core_(core) {}
+
+Dealer::~Dealer() = default;
+
+void Dealer::use_executor(boost::asio::any_io_executor executor) { timer_.emplace(executor); }
+
+void Dealer::stop_timers() {
+  if (timer_) timer_->cancel();
+  armed_for_.reset();
+  deadlines_.clear();
+}
+
+void Dealer::release_timers() { timer_.reset(); }
 
 void Dealer::on_register(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
@@ -41,27 +84,59 @@ void Dealer::on_register(Session& session, Json& message) {
     return;
   }
   const Json& options = message[2];
-  const auto invoke = options.find("invoke");
-  if (!exact_match(options) || (invoke != options.end() && *invoke != "single")) {
+  const auto policy = invoke_policy(options);
+  if (!exact_match(options) || !policy) {
     session.send_error(MessageType::kRegister, request, "wamp.error.invalid_argument");
     return;
   }
-  Realm& realm = *session.realm();
-  if (procedure == kEchoProcedure || realm.procedures.contains(procedure)) {
+  if (procedure == kEchoProcedure || procedure == kTransferProcedure) {
     session.send_error(MessageType::kRegister, request, "wamp.error.procedure_already_exists");
     return;
   }
-  const uint64_t registration = core_.next_id();
-  realm.procedures.emplace(procedure, Registration{registration, &session});
-  realm.registration_uris.emplace(registration, procedure);
+  Realm& realm = *session.realm();
+  const auto existing = realm.procedures.find(procedure);
+  uint64_t registration = 0;
+  if (existing != realm.procedures.end()) {
+    Registration& shared = existing->second;
+    if (shared.policy != *policy) {
+      session.send_error(MessageType::kRegister, request,
+                         "wamp.error.procedure_exists_with_different_invocation_policy");
+      return;
+    }
+    const bool mine =
+        std::find(shared.callees.begin(), shared.callees.end(), &session) != shared.callees.end();
+    if (*policy == InvokePolicy::kSingle || mine) {
+      session.send_error(MessageType::kRegister, request, "wamp.error.procedure_already_exists");
+      return;
+    }
+    shared.callees.push_back(&session);
+    registration = shared.id;
+  } else {
+    registration = core_.next_id();
+    realm.procedures.emplace(procedure, Registration{registration, *policy, {&session}, 0});
+    realm.registration_uris.emplace(registration, procedure);
+  }
   session.registrations.push_back(registration);
   session.send(Json::array({static_cast<int>(MessageType::kRegistered), request, registration}));
+}
+
+// Takes `session` out of the registration; the procedure goes with its last callee.
+static void leave_registration(Realm& realm, uint64_t registration, Session& session) {
+  const auto uri = realm.registration_uris.find(registration);
+  if (uri == realm.registration_uris.end()) return;
+  const auto procedure = realm.procedures.find(uri->second);
+  if (procedure != realm.procedures.end()) {
+    auto& callees = procedure->second.callees;
+    callees.erase(std::remove(callees.begin(), callees.end(), &session), callees.end());
+    if (!callees.empty()) return;
+    realm.procedures.erase(procedure);
+  }
+  realm.registration_uris.erase(uri);
 }
 
 void Dealer::on_unregister(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const uint64_t registration = id_of(message[2]);
-  Realm& realm = *session.realm();
   auto& mine = session.registrations;
   const auto own = std::find(mine.begin(), mine.end(), registration);
   if (own == mine.end()) {
@@ -69,12 +144,24 @@ void Dealer::on_unregister(Session& session, Json& message) {
     return;
   }
   mine.erase(own);
-  const auto uri = realm.registration_uris.find(registration);
-  if (uri != realm.registration_uris.end()) {
-    realm.procedures.erase(uri->second);
-    realm.registration_uris.erase(uri);
-  }
+  leave_registration(*session.realm(), registration, session);
   session.send(Json::array({static_cast<int>(MessageType::kUnregistered), request}));
+}
+
+Session& Dealer::choose(Registration& registration) {
+  auto& callees = registration.callees;
+  switch (registration.policy) {
+    case InvokePolicy::kRoundRobin:
+      return *callees[registration.next++ % callees.size()];
+    case InvokePolicy::kRandom:
+      return *callees[core_.random_id() % callees.size()];
+    case InvokePolicy::kLast:
+      return *callees.back();
+    case InvokePolicy::kSingle:
+    case InvokePolicy::kFirst:
+      break;
+  }
+  return *callees.front();
 }
 
 void Dealer::on_call(Session& caller, Json& message) {
@@ -82,13 +169,21 @@ void Dealer::on_call(Session& caller, Json& message) {
   const uint64_t request = id_of(message[1]);
   const std::string& procedure = message[3].get_ref<const std::string&>();
   if (procedure == kEchoProcedure) {
-    Json result = Json::array({static_cast<int>(MessageType::kResult), request, Json::object()});
+    Json result = Json::array({kResult, request, Json::object()});
     move_payload(message, 4, result);
     const SendResult sent = caller.send(result);
     if (sent == SendResult::too_large) {
       caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
     }
     if (sent == SendResult::sent) ++core_.stats().counters.calls_routed;
+    return;
+  }
+  if (procedure == kTransferProcedure) return start_transfer(caller, request, message);
+  if (procedure == kSessionCountProcedure) {
+    // wamp.session.count(): the sessions joined to the caller's realm, the caller included.
+    const Json result =
+        Json::array({kResult, request, Json::object(), Json::array({caller.realm()->sessions})});
+    if (caller.send(result) == SendResult::sent) ++core_.stats().counters.calls_routed;
     return;
   }
   if (!is_valid_uri(procedure)) {
@@ -101,14 +196,32 @@ void Dealer::on_call(Session& caller, Json& message) {
     caller.send_error(MessageType::kCall, request, "wamp.error.no_such_procedure");
     return;
   }
-  Session& callee = *found->second.callee;
+  std::optional<Clock::time_point> deadline;
+  const auto timeout = message[2].find("timeout");
+  if (timeout != message[2].end()) {
+    if (!timeout->is_number_unsigned()) {
+      caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
+      return;
+    }
+    const uint64_t ms = timeout->get<uint64_t>();
+    if (ms > 0 && timer_) {
+      deadline = Clock::now() + std::chrono::milliseconds(std::min<uint64_t>(ms, 1ull << 40));
+    }
+  }
+  Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
-  Json routed = Json::array(
-      {static_cast<int>(MessageType::kInvocation), invocation, found->second.id, Json::object()});
+  Json details = Json::object();
+  if (is_true(message[2], "receive_progress")) details["receive_progress"] = true;
+  Json routed = Json::array({static_cast<int>(MessageType::kInvocation), invocation,
+                             found->second.id, std::move(details)});
   move_payload(message, 4, routed);
   switch (callee.send(routed)) {
     case SendResult::sent:
-      pending_.emplace(invocation, Pending{caller.id(), request, &callee});
+      pending_.emplace(invocation, Pending{caller.id(), request, &callee, deadline, false});
+      if (deadline) {
+        deadlines_.emplace(*deadline, invocation);
+        arm_timer();
+      }
       ++core_.stats().counters.calls_routed;
       return;
     case SendResult::too_large:
@@ -120,19 +233,27 @@ void Dealer::on_call(Session& caller, Json& message) {
   }
 }
 
+std::optional<uint64_t> Dealer::find_call(uint64_t caller_session, uint64_t request) const {
+  for (const auto& [invocation, pending] : pending_) {
+    if (pending.caller_session == caller_session && pending.caller_request == request) {
+      return invocation;
+    }
+  }
+  return std::nullopt;
+}
+
 void Dealer::on_yield(Session& callee, Json& message) {
-  const auto found = pending_.find(id_of(message[1]));
+  const uint64_t invocation = id_of(message[1]);
+  const auto found = pending_.find(invocation);
   // A YIELD for nothing pending (its caller left, or a stray id) is ignored.
   if (found == pending_.end() || found->second.callee != &callee) return;
   const Pending pending = found->second;
-  const auto progress = message[2].find("progress");
-  const bool progressive = progress != message[2].end() && *progress == true;
-  if (!progressive) pending_.erase(found);
+  const bool progressive = is_true(message[2], "progress");
+  if (!progressive) pending_.erase(invocation);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
   Json details = progressive ? Json{{"progress", true}} : Json::object();
-  Json result = Json::array(
-      {static_cast<int>(MessageType::kResult), pending.caller_request, std::move(details)});
+  Json result = Json::array({kResult, pending.caller_request, std::move(details)});
   move_payload(message, 3, result);
   if (caller->send(result) == SendResult::too_large) {
     caller->send_error(MessageType::kCall, pending.caller_request,
@@ -141,10 +262,12 @@ void Dealer::on_yield(Session& callee, Json& message) {
 }
 
 void Dealer::on_invocation_error(Session& callee, Json& message) {
-  const auto found = pending_.find(id_of(message[2]));
+  const uint64_t invocation = id_of(message[2]);
+  const auto found = pending_.find(invocation);
   if (found == pending_.end() || found->second.callee != &callee) return;
   const Pending pending = found->second;
   pending_.erase(found);
+  if (pending.interrupted) ++core_.stats().counters.calls_canceled;
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
   Json error = Json::array({kError, static_cast<int>(MessageType::kCall), pending.caller_request,
@@ -156,14 +279,135 @@ void Dealer::on_invocation_error(Session& callee, Json& message) {
   }
 }
 
+void Dealer::interrupt(Session& callee, uint64_t invocation, const char* mode, const char* reason) {
+  if (!callee.callee_cancels) return;
+  callee.send(Json::array({static_cast<int>(MessageType::kInterrupt),
+                           invocation,
+                           {{"mode", mode}, {"reason", reason}}}));
+}
+
+void Dealer::on_cancel(Session& caller, Json& message) {
+  // [CANCEL, CALL.Request|id, Options|dict]; a CANCEL for a call no longer pending (answered
+  // already, or never made) is ignored, as the spec says.
+  const uint64_t request = id_of(message[1]);
+  const auto call = find_call(caller.id(), request);
+  if (!call) return;
+  const uint64_t invocation = *call;
+  Pending& pending = pending_.at(invocation);
+  std::string mode = "killnowait";
+  const auto given = message[2].find("mode");
+  if (given != message[2].end() && given->is_string()) mode = given->get<std::string>();
+  if (mode != "skip" && mode != "kill" && mode != "killnowait") {
+    caller.send_error(MessageType::kCancel, request, "wamp.error.invalid_argument");
+    return;
+  }
+  if (mode == "kill" && pending.callee->callee_cancels) {
+    // The callee answers the INTERRUPT with an ERROR, passed on to the caller then.
+    if (!pending.interrupted) interrupt(*pending.callee, invocation, "kill", "wamp.error.canceled");
+    pending.interrupted = true;
+    return;
+  }
+  if (mode != "skip") interrupt(*pending.callee, invocation, "killnowait", "wamp.error.canceled");
+  pending_.erase(invocation);
+  ++core_.stats().counters.calls_canceled;
+  caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
+}
+
+void Dealer::arm_timer() {
+  if (!timer_ || deadlines_.empty()) return;
+  const Clock::time_point first = deadlines_.begin()->first;
+  if (armed_for_ && *armed_for_ <= first) return;
+  armed_for_ = first;
+  timer_->expires_at(first);
+  timer_->async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // re-armed earlier, or stopping
+    armed_for_.reset();
+    on_timer();
+  });
+}
+
+void Dealer::on_timer() {
+  const Clock::time_point now = Clock::now();
+  while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
+    const auto [deadline, invocation] = *deadlines_.begin();
+    deadlines_.erase(deadlines_.begin());
+    const auto found = pending_.find(invocation);
+    if (found == pending_.end() || found->second.deadline != deadline) continue;
+    const Pending pending = found->second;
+    pending_.erase(found);
+    ++core_.stats().counters.calls_timed_out;
+    interrupt(*pending.callee, invocation, "killnowait", "wamp.error.timeout");
+    Session* caller = core_.find_session(pending.caller_session);
+    if (caller != nullptr) {
+      caller->send_error(MessageType::kCall, pending.caller_request, "wamp.error.timeout");
+    }
+  }
+  arm_timer();
+}
+
+void Dealer::start_transfer(Session& caller, uint64_t request, const Json& message) {
+  const auto total = unsigned_argument(message, 0);
+  const auto chunk = unsigned_argument(message, 1);
+  if (!total || !chunk || *chunk == 0 || *total > kMaxTransferBytes ||
+      *chunk > core_.options().max_message_bytes || !is_true(message[2], "receive_progress")) {
+    // The arguments are [transfer_bytes, chunk_bytes] and the chunks come as progressive
+    // results, which the caller must ask for.
+    caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
+    return;
+  }
+  ++core_.stats().counters.calls_routed;
+  Transfer transfer{request, *total, *chunk, 0};
+  if (!pump(caller, transfer)) return;
+  transfers_[caller.id()].push_back(transfer);
+}
+
+bool Dealer::pump(Session& caller, Transfer& transfer) {
+  while (caller.queued() < kTransferChunksQueued) {
+    if (transfer.sent == transfer.total) {
+      caller.send(
+          Json::array({kResult, transfer.request, Json::object(), Json::array({transfer.total})}));
+      return false;
+    }
+    const uint64_t size = std::min(transfer.chunk, transfer.total - transfer.sent);
+    const size_t phase = static_cast<size_t>(transfer.sent % 26);
+    if (pattern_.size() < size + 26) {
+      pattern_.resize(size + 26);
+      for (size_t i = 0; i < pattern_.size(); ++i) pattern_[i] = static_cast<uint8_t>('a' + i % 26);
+    }
+    Json chunk = Json::binary(
+        std::vector<uint8_t>(pattern_.begin() + phase, pattern_.begin() + phase + size));
+    const Json result = Json::array({kResult, transfer.request, Json{{"progress", true}},
+                                     Json::array({transfer.sent, std::move(chunk)})});
+    switch (caller.send(result)) {
+      case SendResult::sent:
+        break;
+      case SendResult::too_large:
+        caller.send_error(MessageType::kCall, transfer.request, "wamp.error.payload_size_exceeded");
+        return false;
+      case SendResult::closed:
+        return false;
+    }
+    transfer.sent += size;
+    core_.stats().counters.transfer_bytes += size;
+  }
+  return true;
+}
+
+void Dealer::on_drained(Session& session) {
+  const auto found = transfers_.find(session.id());
+  if (found == transfers_.end()) return;
+  auto& list = found->second;
+  // One transfer at a time per session, in the order they were called.
+  while (!list.empty() && !pump(session, list.front())) list.erase(list.begin());
+  if (list.empty()) transfers_.erase(session.id());
+}
+
 void Dealer::session_left(Session& session) {
+  transfers_.erase(session.id());
   Realm* realm = session.realm();
   if (realm != nullptr) {
     for (const uint64_t registration : session.registrations) {
-      const auto uri = realm->registration_uris.find(registration);
-      if (uri == realm->registration_uris.end()) continue;
-      realm->procedures.erase(uri->second);
-      realm->registration_uris.erase(uri);
+      leave_registration(*realm, registration, session);
     }
   }
   session.registrations.clear();
@@ -171,6 +415,9 @@ void Dealer::session_left(Session& session) {
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (it->second.callee == &session) {
       canceled.push_back(it->second);
+      it = pending_.erase(it);
+    } else if (it->second.caller_session == session.id()) {
+      // The caller is gone: nobody waits for the answer (the callee's YIELD is ignored).
       it = pending_.erase(it);
     } else {
       ++it;

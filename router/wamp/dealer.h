@@ -1,10 +1,24 @@
-// The dealer role: REGISTER / UNREGISTER / CALL / YIELD / ERROR, routing each call to the
-// session that registered the procedure (exact URI match, one registration per procedure),
-// and the built-in procedure bench.echo answered by the router itself.
+// The dealer role: REGISTER / UNREGISTER / CALL / YIELD / ERROR / CANCEL, routing each call to
+// a session that registered the procedure (exact URI match), and the procedures the router
+// answers itself: bench.echo, bench.transfer and the meta procedure wamp.session.count.
+//
+// Advanced profile features: shared registrations (REGISTER.Options.invoke "single", the
+// default, or "roundrobin", "random", "first", "last": every session registering the same
+// procedure with the same policy joins one registration, and each call goes to one of them),
+// call timeouts (CALL.Options.timeout in ms: when it passes, the caller gets ERROR
+// wamp.error.timeout and the callee an INTERRUPT), call canceling (CANCEL with mode "skip",
+// "kill" or "killnowait", the default), progressive call results (YIELD.Options.progress is
+// passed on as RESULT.Details.progress).
 #pragma once
 
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "router/wamp/serializer.h"
 
@@ -12,12 +26,31 @@ namespace benchgate::router::wamp {
 
 class Session;
 class WampCore;
+struct Registration;
 
 inline constexpr const char* kEchoProcedure = "bench.echo";
+// bench.transfer(transfer_bytes, chunk_bytes), called with receive_progress: progressive
+// RESULTs [offset, chunk] carrying bytes offset .. offset + chunk of the pattern byte i =
+// 'a' + i % 26, chunk_bytes each (the last one shorter), then a final RESULT [transfer_bytes].
+// Chunks are produced as the caller's connection drains (at most kTransferChunksQueued
+// queued), so a transfer never holds more than that in the router.
+inline constexpr const char* kTransferProcedure = "bench.transfer";
+inline constexpr const char* kSessionCountProcedure = "wamp.session.count";
+inline constexpr size_t kTransferChunksQueued = 2;
+// The largest transfer_bytes bench.transfer accepts (1 TiB).
+inline constexpr uint64_t kMaxTransferBytes = uint64_t{1} << 40;
 
 class Dealer {
  public:
-  explicit Dealer(WampCore& core) : core_(core) {}
+  explicit Dealer(WampCore& core);
+  ~Dealer();
+
+  // Call timeouts run on `executor` (the serving thread's); without it they are not armed.
+  void use_executor(boost::asio::any_io_executor executor);
+  // Cancels the timeout timer (on the serving thread, so that its io_context can stop).
+  void stop_timers();
+  // Destroys the timer; after the serving thread has ended, before its io_context goes.
+  void release_timers();
 
   // Each handler takes a message that passed check_client_message; arguments are moved out
   // of it into the message routed on.
@@ -25,22 +58,54 @@ class Dealer {
   void on_unregister(Session& session, Json& message);
   void on_call(Session& caller, Json& message);
   void on_yield(Session& callee, Json& message);
+  void on_cancel(Session& caller, Json& message);
   // ERROR from a callee for an INVOCATION (the caller has checked REQUEST.Type).
   void on_invocation_error(Session& callee, Json& message);
-  // Drops the session's registrations; its callers with pending calls get ERROR
-  // wamp.error.canceled.
+  // The session's connection has room for more (fewer than kTransferChunksQueued messages
+  // queued): its transfers go on.
+  void on_drained(Session& session);
+  // Drops the session's registrations and transfers; its callers with pending calls get
+  // ERROR wamp.error.canceled.
   void session_left(Session& session);
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Pending {
     uint64_t caller_session = 0;
     uint64_t caller_request = 0;
     Session* callee = nullptr;
+    std::optional<Clock::time_point> deadline;
+    bool interrupted = false;  // CANCEL mode "kill": waiting for the callee's ERROR
   };
+  struct Transfer {
+    uint64_t request = 0;
+    uint64_t total = 0;
+    uint64_t chunk = 0;
+    uint64_t sent = 0;
+  };
+
+  Session& choose(Registration& registration);
+  void start_transfer(Session& caller, uint64_t request, const Json& message);
+  // Sends chunks while the caller's queue has room; false when the transfer is over.
+  bool pump(Session& caller, Transfer& transfer);
+  // [INTERRUPT, invocation, {mode, reason}] when the callee announced call canceling.
+  void interrupt(Session& callee, uint64_t invocation, const char* mode, const char* reason);
+  // The invocation serving the caller's CALL `request` (CANCEL is rare: a scan, so that a
+  // routed call costs no index entry); nullopt when none is pending.
+  std::optional<uint64_t> find_call(uint64_t caller_session, uint64_t request) const;
+  void arm_timer();
+  void on_timer();
 
   WampCore& core_;
   // Invocation request id -> the call it serves.
   std::unordered_map<uint64_t, Pending> pending_;
+  // Call deadlines (entries of calls answered since are skipped when they come due).
+  std::multimap<Clock::time_point, uint64_t> deadlines_;
+  std::optional<boost::asio::steady_timer> timer_;
+  std::optional<Clock::time_point> armed_for_;
+  // Transfers under way by caller session id.
+  std::unordered_map<uint64_t, std::vector<Transfer>> transfers_;
+  std::vector<uint8_t> pattern_;  // 'a' + i % 26, one chunk and a period long
 };
 
 }  // namespace benchgate::router::wamp

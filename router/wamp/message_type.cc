@@ -35,6 +35,7 @@ constexpr std::array<SlotEntry, kMessageSlots - 1> kSlots = {{
     {MessageType::kYield, "YIELD"},
     {MessageType::kChallenge, "CHALLENGE"},
     {MessageType::kAuthenticate, "AUTHENTICATE"},
+    {MessageType::kInterrupt, "INTERRUPT"},
 }};
 
 constexpr std::array<int8_t, 128> make_slot_table() {

@@ -11,9 +11,10 @@ namespace benchgate::router::wamp {
 
 using ::benchgate::wamp::MessageType;
 
-// Metric slots: one per Basic Profile message type (plus CANCEL, CHALLENGE and AUTHENTICATE)
-// and one for messages that could not be decoded or have an unknown type ("INVALID").
-inline constexpr int kMessageSlots = 24;
+// Metric slots: one per Basic Profile message type (plus CANCEL, INTERRUPT, CHALLENGE and
+// AUTHENTICATE) and one for messages that could not be decoded or have an unknown type
+// ("INVALID").
+inline constexpr int kMessageSlots = 25;
 inline constexpr int kInvalidSlot = kMessageSlots - 1;
 
 // The slot of a type code; codes the router does not know map to kInvalidSlot.

@@ -38,6 +38,10 @@ struct WampOptions {
   // --auth-config: the realms, principals and roles sessions authenticate against
   // (router/wamp/auth); none: every session joins anonymously and may do everything.
   std::shared_ptr<const auth::AuthConfig> auth;
+  // --ws-fragment-bytes: every WebSocket message the router sends larger than this goes out
+  // as frames of this many payload bytes (a first frame and continuation frames); 0: each
+  // message in one frame.
+  uint64_t ws_fragment_bytes = 0;
 };
 
 }  // namespace benchgate::router::wamp

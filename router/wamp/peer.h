@@ -29,6 +29,8 @@ class Peer {
   virtual SendResult send(Frame frame) = 0;
   // Stops reading; sends what is queued, then closes the transport.
   virtual void close_after_flush() = 0;
+  // Messages queued and not yet written.
+  virtual size_t queued() const { return 0; }
 };
 
 }  // namespace benchgate::router::wamp

@@ -12,9 +12,15 @@ namespace benchgate::router::wamp {
 
 class Session;
 
+// REGISTER.Options.invoke: which of a shared registration's callees gets a call.
+enum class InvokePolicy : uint8_t { kSingle, kRoundRobin, kRandom, kFirst, kLast };
+
 struct Registration {
   uint64_t id = 0;
-  Session* callee = nullptr;
+  InvokePolicy policy = InvokePolicy::kSingle;
+  // In the order they registered; one unless the policy shares the registration.
+  std::vector<Session*> callees;
+  uint64_t next = 0;  // roundrobin: calls handed out so far
 };
 
 struct Subscription {

@@ -11,10 +11,17 @@ namespace {
 
 constexpr const char* kProtocolViolation = "wamp.error.protocol_violation";
 
-// WELCOME.Details: the roles this router plays (Basic Profile: no features) and who the
+// WELCOME.Details: the roles this router plays (the dealer with its advanced features) and who the
 // session is (`identity`: authid, authrole, authmethod, authprovider, authextra).
 Json welcome_details(const std::string& realm, Json identity) {
-  Json details{{"roles", {{"broker", Json::object()}, {"dealer", Json::object()}}}};
+  // The dealer's advanced features (router/wamp/dealer.h).
+  const Json dealer = {{"features",
+                        {{"progressive_call_results", true},
+                         {"call_timeout", true},
+                         {"call_canceling", true},
+                         {"shared_registration", true},
+                         {"session_meta_api", true}}}};
+  Json details{{"roles", {{"broker", Json::object()}, {"dealer", dealer}}}};
   for (auto& [key, value] : identity.items()) details[key] = std::move(value);
   details["realm"] = realm;
   details["agent"] = "benchgate-router";
@@ -72,6 +79,10 @@ void Session::on_over_budget(uint64_t bytes) {
         "the router cannot hold a buffer of " + std::to_string(bytes) +
             " bytes for this message now: its budget for messages being read "
             "(--max-buffered-bytes) is spent; try again later");
+}
+
+void Session::on_drained() {
+  if (state_ == State::established) core_.dealer().on_drained(*this);
 }
 
 void Session::on_transport_closed() {
@@ -132,7 +143,7 @@ void Session::dispatch(MessageType type, Json& message) {
     case MessageType::kYield:
       return core_.dealer().on_yield(*this, message);
     case MessageType::kCancel:
-      return;  // call canceling is not announced; a CANCEL changes nothing
+      return core_.dealer().on_cancel(*this, message);
     default:
       return abort(kProtocolViolation, "a client may not send this message type");
   }
@@ -145,6 +156,14 @@ void Session::on_hello(Json& message) {
   const auto roles = details.find("roles");
   if (roles != details.end() && !roles->is_object()) {
     return abort(kProtocolViolation, "HELLO.Details.roles must be a dict");
+  }
+  if (roles != details.end()) {
+    const Json* features = nullptr;
+    if (const auto callee = roles->find("callee"); callee != roles->end() && callee->is_object()) {
+      if (const auto f = callee->find("features"); f != callee->end()) features = &*f;
+    }
+    callee_cancels = features != nullptr && features->is_object() &&
+                     features->value("call_canceling", false) == true;
   }
   // The id is picked now: a WAMP-CRA challenge names it.
   do {

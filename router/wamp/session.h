@@ -39,6 +39,8 @@ class Session {
   void on_over_budget(uint64_t bytes);
   // The transport is gone: leaves the realm. Idempotent.
   void on_transport_closed();
+  // The transport wrote a message and has fewer than two queued (bench.transfer goes on).
+  void on_drained();
 
   uint64_t id() const { return id_; }
   Serializer serializer() const { return serializer_; }
@@ -55,8 +57,13 @@ class Session {
   // transport after the ABORT is out.
   void abort(const char* reason, std::string_view message);
 
+  // Messages queued on the transport, not yet written.
+  size_t queued() const { return peer_.queued(); }
+
   // Bookkeeping of the dealer and the broker, so that leaving is cheap.
   std::vector<uint64_t> registrations;
+  // HELLO.Details.roles.callee.features.call_canceling: the dealer may send INTERRUPT.
+  bool callee_cancels = false;
   std::vector<uint64_t> subscriptions;
 
  private:

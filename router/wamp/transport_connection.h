@@ -73,6 +73,8 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     return SendResult::sent;
   }
 
+  size_t queued() const final { return queue_.size(); }
+
   void close_after_flush() final {
     if (closing_ || finished_) return;
     closing_ = true;
@@ -135,6 +137,8 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   void on_written(const error_code& ec, size_t messages) {
     if (ec || finished_ || dropped_) return finish();
     for (size_t i = 0; i < messages; ++i) queue_.pop();
+    // Room for more of a transfer; what it queues goes out in the write below.
+    if (queue_.size() < 2 && session_ && !closing_) session_->on_drained();
     do_write();
   }
 

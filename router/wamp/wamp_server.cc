@@ -36,7 +36,9 @@ WampServer::WampServer(const WampOptions& options)
       rawsocket_accept_loop_(rawsocket_acceptor_, "RawSocket",
                              [this](asio::ip::tcp::socket socket) {
                                on_socket(std::move(socket), metrics::WampTransport::rawsocket);
-                             }) {}
+                             }) {
+  core_.dealer().use_executor(io_context_.get_executor());
+}
 
 WampServer::~WampServer() { stop(); }
 
@@ -124,8 +126,10 @@ void WampServer::stop() {
     websocket_accept_loop_.stop();
     rawsocket_accept_loop_.stop();
     for (Connection& connection : connections_) connection.shutdown();
+    core_.dealer().stop_timers();
   });
   if (thread_.joinable()) thread_.join();
+  core_.dealer().release_timers();
 }
 
 }  // namespace benchgate::router::wamp

@@ -87,7 +87,9 @@ void WebSocketConnection::on_upgrade_request(const error_code& ec) {
   }));
   // Sizes are checked here, piece by piece (see the header); Beast's own limit is off.
   stream_.read_message_max(0);
-  stream_.auto_fragment(false);
+  const uint64_t fragment = core_.options().ws_fragment_bytes;
+  stream_.auto_fragment(fragment > 0);
+  if (fragment > 0) stream_.write_buffer_bytes(fragment);
   stream_.text(*serializer == Serializer::kJson);
   stream_.async_accept(request, [self = shared_from_this()](const error_code& accept_ec) {
     self->on_accept(accept_ec);
@@ -108,6 +110,8 @@ void WebSocketConnection::refuse(unsigned status, std::string body) {
 void WebSocketConnection::on_accept(const error_code& ec) {
   if (ec || finished_) return finish();
   handshake_done();
+  // Every byte from here on is a WebSocket frame (the 101 response was the last that is not).
+  stream_.next_layer().start_scanning(core_.stats().counters);
   upgrade_.reset();
   buffer_.consume(buffer_.size());
   do_read();

@@ -23,6 +23,7 @@
 #include "router/memory/buffer_budget.h"
 #include "router/net/stream.h"
 #include "router/wamp/transport_connection.h"
+#include "router/wamp/websocket_frames.h"
 
 namespace benchgate::router::wamp {
 
@@ -30,7 +31,7 @@ namespace benchgate::router::wamp {
 // client's order of preference.
 std::optional<Serializer> choose_subprotocol(std::string_view offered);
 
-using WebSocketStream = boost::beast::websocket::stream<net::Stream>;
+using WebSocketStream = boost::beast::websocket::stream<FrameCountingStream<net::Stream>>;
 
 class WebSocketConnection final : public TransportConnection<WebSocketConnection, WebSocketStream> {
  public:

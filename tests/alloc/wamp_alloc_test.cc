@@ -47,21 +47,24 @@ std::string case_name(const WampCase& c) {
 
 // Allocations per operation measured at a6dfbf8 (docs/PERFORMANCE.md), rounded up, plus one:
 // {router, worker}. Lower these as the message model improves; the goal is {0, 0}.
+// The router's WebSocket RPC ceilings were raised by 1 to 3 when its WebSocket connections
+// began counting frames on the wire (router/wamp/websocket_frames.h: about one allocation
+// more per WebSocket message read or written, not yet found); lower them again once it is.
 struct Ceiling {
   double router;
   double worker;
 };
 Ceiling ceiling(const std::string& name) {
   static const std::map<std::string, Ceiling> kCeilings = {
-      {"rpc_rawsocket_json", {40, 30}},           {"rpc_websocket_json", {40, 30}},
-      {"rpc_rawsocket_msgpack", {19, 10}},        {"rpc_websocket_msgpack", {19, 10}},
-      {"rpc_rawsocket_cbor", {19, 11}},           {"rpc_websocket_cbor", {19, 10}},
+      {"rpc_rawsocket_json", {40, 30}},           {"rpc_websocket_json", {42, 30}},
+      {"rpc_rawsocket_msgpack", {19, 10}},        {"rpc_websocket_msgpack", {20, 10}},
+      {"rpc_rawsocket_cbor", {19, 11}},           {"rpc_websocket_cbor", {20, 10}},
       {"pubsub_rawsocket_json", {29, 42}},        {"pubsub_websocket_json", {26, 41}},
       {"pubsub_rawsocket_msgpack", {16, 12}},     {"pubsub_websocket_msgpack", {15, 12}},
       {"pubsub_rawsocket_cbor", {16, 12}},        {"pubsub_websocket_cbor", {15, 12}},
-      {"rpc_callee_rawsocket_json", {79, 70}},    {"rpc_callee_websocket_json", {78, 69}},
-      {"rpc_callee_rawsocket_msgpack", {38, 26}}, {"rpc_callee_websocket_msgpack", {37, 24}},
-      {"rpc_callee_rawsocket_cbor", {38, 25}},    {"rpc_callee_websocket_cbor", {37, 24}}};
+      {"rpc_callee_rawsocket_json", {79, 70}},    {"rpc_callee_websocket_json", {81, 69}},
+      {"rpc_callee_rawsocket_msgpack", {38, 26}}, {"rpc_callee_websocket_msgpack", {40, 24}},
+      {"rpc_callee_rawsocket_cbor", {38, 25}},    {"rpc_callee_websocket_cbor", {40, 24}}};
   return kCeilings.at(name);
 }
 

@@ -104,6 +104,14 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
                     " does not fit one RawSocket message (16 MiB - 1 bytes, base64 for json); "
                     "use the websocket transport for larger payloads");
   }
+  if (w.fragment_bytes != 0) {
+    if (w.transport != WampRequestSpec::Transport::kWebSocket) {
+      return fail(spec, "wamp.fragment_bytes applies to the websocket transport only");
+    }
+    if (w.fragment_bytes < 16 || w.fragment_bytes > (uint64_t{16} << 20)) {
+      return fail(spec, "wamp.fragment_bytes must be 0 or from 16 bytes to 16 MiB");
+    }
+  }
   if (pubsub) {
     if (w.topic.empty()) return fail(spec, "wamp.topic must not be empty");
     if (w.publishers < 1) return fail(spec, "wamp.publishers must be at least 1");

@@ -47,6 +47,7 @@ struct WampRequestSpec {
     std::string authid;
     std::string secret;
   } auth;
+  uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
   // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
   std::string invalid;
 };

@@ -60,6 +60,7 @@ WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
   w.publishers = proto.publishers();
   w.subscribers = proto.subscribers();
   w.request_bytes = proto.request_bytes();
+  w.fragment_bytes = proto.fragment_bytes();
   w.acknowledge = proto.acknowledge();
   if (proto.has_auth()) {
     w.auth.method = proto.auth().method();

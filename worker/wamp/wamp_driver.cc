@@ -90,6 +90,7 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
   plan.channel.sni = load.sni;
   plan.channel.verify_host = load.verify_host;
   plan.channel.tls_resumption = load.tls_resumption;
+  plan.channel.fragment_bytes = w.fragment_bytes;
   size_t encoded_payload = w.request_bytes;
   if (w.serializer == Serializer::kJson) encoded_payload = (encoded_payload + 2) / 3 * 4;
   plan.channel.max_message_bytes = encoded_payload + kEnvelopeBytes;

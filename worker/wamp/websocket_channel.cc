@@ -105,8 +105,14 @@ class WebSocketChannel : public Channel {
           request.set(beast::http::field::user_agent, "benchgate-worker");
         }));
     link->ws.read_message_max(options_.max_message_bytes);
-    link->ws.auto_fragment(false);
-    link->ws.write_buffer_bytes(1 << 20);  // masking buffer: fewer writes for big messages
+    if (options_.fragment_bytes > 0) {
+      // Beast writes a larger message as frames of its write buffer's size.
+      link->ws.auto_fragment(true);
+      link->ws.write_buffer_bytes(options_.fragment_bytes);
+    } else {
+      link->ws.auto_fragment(false);
+      link->ws.write_buffer_bytes(1 << 20);  // masking buffer: fewer writes for big messages
+    }
     if (is_text(options_.serializer)) {
       link->ws.text(true);
     } else {

@@ -96,6 +96,23 @@ TEST(RouterConfig, InjectWorkIsOffByDefaultAndBounded) {
   }
 }
 
+TEST(RouterConfig, WebSocketFragmentationIsOffByDefaultAndBoundedByTheMessageSize) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.ws_fragment_bytes, 0u);
+  RawConfig raw;
+  raw.ws_fragment_bytes = "4KiB";
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->wamp.ws_fragment_bytes, 4096u);
+  for (const char* bad : {"8", "66MiB", "four"}) {
+    raw.ws_fragment_bytes = bad;
+    config = make_config(raw);
+    ASSERT_FALSE(config) << bad;
+    EXPECT_NE(config.message().find("--ws-fragment-bytes"), std::string::npos) << config.message();
+  }
+}
+
 TEST(RouterConfig, ControlMayBeAUnixSocket) {
   RawConfig raw;
   raw.control = "unix:/tmp/router.sock";

@@ -129,8 +129,41 @@ TEST(ScenarioWamp, SweepValueTooLargeForRawSocketIsRefusedAtTheValue) {
             "(16 MiB - 1 bytes); use transport = \"websocket\" for larger payloads\n");
 }
 
+TEST(ScenarioWamp, FragmentBytesIsAWebSocketFrameSizeWithinBounds) {
+  LoadResult r = load(
+      "name = \"s\"\n[router]\nws_fragment_bytes = \"4KiB\"\n[[workloads]]\nname = \"w\"\n"
+      "protocol = \"wamp_rpc\"\nfragment_bytes = \"4KiB\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->workloads.at(0).wamp.fragment_bytes, 4096u);
+  EXPECT_EQ(r.scenario->router.ws_fragment_bytes, 4096u);
+
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "transport = \"rawsocket\"\nfragment_bytes = 4096\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:6:18: error: key 'fragment_bytes' applies to transport = \"websocket\" only "
+            "(RawSocket has no fragmentation), got transport = \"rawsocket\"\n");
+
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "fragment_bytes = 8\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:5:18: error: key 'fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, "
+            "got 8\n");
+
+  r = load(
+      "name = \"s\"\n[router]\nws_fragment_bytes = \"32MiB\"\n[[workloads]]\nname = \"w\"\n"
+      "protocol = \"wamp_rpc\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:3:21: error: key 'ws_fragment_bytes' must be 0 (off) or from 16 bytes to "
+            "16MiB, got 33554432\n");
+}
+
 TEST(ScenarioWamp, BundledScenariosLoad) {
-  for (const char* name : {"wamp.toml", "wamp_large.toml"}) {
+  for (const char* name : {"wamp.toml", "wamp_large.toml", "wamp_fragmentation.toml"}) {
     LoadResult r = load_scenario_file(std::string(BENCHGATE_SOURCE_DIR) + "/scenarios/" + name);
     EXPECT_TRUE(r.ok()) << name << "\n" << messages(r);
   }

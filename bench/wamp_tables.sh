@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The WAMP large-message tables: scenarios/wamp_fragmentation.toml (4 MiB calls to the
+# router's bench.echo, 4 in flight; over WebSocket in 4 KiB continuation frames both ways,
+# over RawSocket in one frame per message) run through `orchestrator run`, printed as
+# transport and path x JSON / MessagePack / CBOR in Gbit/s (the RESULT lines' gbps: every byte
+# the worker read, framing included, as docs/MEASUREMENT.md defines it), with iperf3's loopback
+# bandwidth measured alongside when iperf3 is installed.
+#
+# The transfer table (bench.transfer's progressive results, data-window and lifecycle Gbit/s)
+# needs the worker's wamp_transfer workload, which does not exist yet: its rows are printed
+# as not_measured.
+#
+#   bench/wamp_tables.sh [SECONDS per window (default 3)] [REPETITIONS (default 3)]
+# Figures from a shared or busy machine are not valid; measure on an idle one.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+SECS="${1:-3}"
+REPS="${2:-3}"
+bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
+bench_init wamp_tables $((6 * REPS * (SECS + 3) + 6 * 30 + 300))
+
+echo "== WAMP large-message tables through the bundled router =="
+print_environment
+
+IPERF="not_measured (iperf3 not installed)"
+if command -v iperf3 >/dev/null; then
+  IPORT="$(free_port)"
+  iperf3 -s -B 127.0.0.1 -p "$IPORT" >"$BENCH_TMP/iperf3-server.log" 2>&1 &
+  bench_track $!
+  wait_port "$IPORT" 10
+  timeout $((SECS + 15)) iperf3 -c 127.0.0.1 -p "$IPORT" -t "$SECS" -J >"$BENCH_TMP/iperf3.json" 2>&1
+  IPERF="$("$PY" -c "import json,sys; print('%.2f Gbit/s' % (json.load(open(sys.argv[1]))['end']['sum_received']['bits_per_second'] / 1e9))" "$BENCH_TMP/iperf3.json")"
+fi
+
+# The bundled scenario with this invocation's window and repetitions.
+sed -e "s/^duration = .*/duration = \"${SECS}s\"/" -e "s/^repetitions = .*/repetitions = $REPS/" \
+  "$REPO/scenarios/wamp_fragmentation.toml" >"$BENCH_TMP/wamp_fragmentation.toml"
+timeout $((6 * REPS * (SECS + 3) + 6 * 30 + 120)) "$BIN/orchestrator" run \
+  "$BENCH_TMP/wamp_fragmentation.toml" --db "$BENCH_TMP/bench.db" \
+  --json "$BENCH_TMP/wamp_fragmentation.json" >"$BENCH_TMP/wamp_fragmentation.out" 2>&1 || true
+
+field() { # RESULT-LINE FIELD
+  sed -n "s/.*|$2=\([^|]*\).*/\1/p" <<<"$1"
+}
+cell() { # WORKLOAD
+  local line
+  line="$(grep "^RESULT|.*workload=$1|" "$BENCH_TMP/wamp_fragmentation.out" || true)"
+  if [[ -z "$line" ]]; then
+    echo "failed"
+  elif [[ "$(field "$line" errors)" != 0 ]]; then
+    echo "errors=$(field "$line" errors)"
+  else
+    printf '%.3f' "$(field "$line" gbps)"
+  fi
+}
+
+echo
+echo "Large RPC: 4 MiB bench.echo calls, 4 in flight, Gbit/s (median of $REPS x ${SECS}s windows)"
+printf '| %-38s | %9s | %11s | %9s |\n' "transport and path" JSON MessagePack CBOR
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------" "-------------" "-----------"
+printf '| %-38s | %9s | %11s | %9s |\n' "WebSocket, 4 KiB continuation frames" \
+  "$(cell rpc_ws_json_4m_frag4k)" "$(cell rpc_ws_msgpack_4m_frag4k)" "$(cell rpc_ws_cbor_4m_frag4k)"
+printf '| %-38s | %9s | %11s | %9s |\n' "RawSocket, one frame per message" \
+  "$(cell rpc_rs_json_4m)" "$(cell rpc_rs_msgpack_4m)" "$(cell rpc_rs_cbor_4m)"
+echo "iperf3 loopback, one stream: $IPERF"
+
+echo
+echo "Transfer: 64 MiB as progressive results in 4 MiB chunks (data window / lifecycle Gbit/s)"
+printf '| %-38s | %9s | %11s | %9s |\n' "transport and path" JSON MessagePack CBOR
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------" "-------------" "-----------"
+for path in "WebSocket" "RawSocket"; do
+  printf '| %-38s | %9s | %11s | %9s |\n' "$path, bench.transfer" not_measured not_measured \
+    not_measured
+done
+echo "(no wamp_transfer workload in this worker yet)"
+
+if grep -q '^RESULT|' "$BENCH_TMP/wamp_fragmentation.out"; then
+  echo
+  echo "router frame counters of the last repetition of each workload:"
+  "$PY" - "$BENCH_TMP/wamp_fragmentation.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for workload in report["scenarios"][0]["workloads"]:
+    rep = workload["repetitions"][-1]
+    c = rep["router"]["counters"]
+    print("  %-26s calls=%d frames in=%d out=%d fragmented in=%d out=%d" % (
+        workload["name"], rep["operations"],
+        c.get("wamp_websocket_frames{direction=in}", 0),
+        c.get("wamp_websocket_frames{direction=out}", 0),
+        c.get("wamp_websocket_fragmented_messages{direction=in}", 0),
+        c.get("wamp_websocket_fragmented_messages{direction=out}", 0)))
+PY
+else
+  echo "no RESULT lines; the run said:"
+  tail -n 20 "$BENCH_TMP/wamp_fragmentation.out"
+fi
+print_load_after

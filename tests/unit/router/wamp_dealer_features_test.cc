@@ -1,0 +1,218 @@
+// The dealer's advanced profile features in-process over RawSocket: shared registrations
+// (round robin in exact turn, policies that do not mix), call timeouts, the three CANCEL
+// modes, the meta procedure wamp.session.count and the router's own bench.transfer (every
+// chunk's bytes checked against the pattern).
+#include <gtest/gtest.h>
+
+#include "wamp_test_client.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+using testing::RawSocketTestClient;
+using testing::wait_for_wamp;
+
+constexpr auto kCbor = Serializer::kCbor;
+
+class DealerFeaturesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto server = WampServer::start(WampOptions{});
+    ASSERT_TRUE(server) << server.message();
+    server_ = std::move(*server);
+  }
+  uint16_t port() const { return server_->rawsocket_port(); }
+
+  // A callee that announces call canceling, so that the dealer sends it INTERRUPTs.
+  static void join_cancelling_callee(RawSocketTestClient& client) {
+    client.send(Json::array(
+        {1, "realm1", {{"roles", {{"callee", {{"features", {{"call_canceling", true}}}}}}}}}));
+    ASSERT_EQ(client.read()[0], 2);
+  }
+  static uint64_t register_procedure(RawSocketTestClient& client, const std::string& procedure,
+                                     const std::string& invoke, uint64_t request = 1) {
+    client.send(Json::array({64, request, {{"invoke", invoke}}, procedure}));
+    const Json registered = client.read();
+    if (registered[0] != 65) return 0;
+    return registered[2].get<uint64_t>();
+  }
+
+  std::unique_ptr<WampServer> server_;
+};
+
+TEST_F(DealerFeaturesTest, RoundRobinHandsEachCallToTheNextCalleeInRegistrationOrder) {
+  std::vector<std::unique_ptr<RawSocketTestClient>> callees;
+  uint64_t registration = 0;
+  for (int i = 0; i < 3; ++i) {
+    callees.push_back(std::make_unique<RawSocketTestClient>(port(), kCbor));
+    ASSERT_NE(callees.back()->join(), 0u);
+    const uint64_t id = register_procedure(*callees.back(), "t.shared", "roundrobin");
+    ASSERT_NE(id, 0u);
+    if (i == 0) registration = id;
+    EXPECT_EQ(id, registration) << "one registration shared by every callee";
+  }
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  for (uint64_t call = 1; call <= 6; ++call) {
+    caller.send(Json::array({48, call, Json::object(), "t.shared", Json::array({call})}));
+    RawSocketTestClient& callee = *callees[(call - 1) % 3];
+    const Json invocation = callee.read();
+    ASSERT_EQ(invocation[0], 68) << "call " << call;
+    EXPECT_EQ(invocation[4][0], call);
+    callee.send(Json::array({70, invocation[1], Json::object(), Json::array({call * 10})}));
+    const Json result = caller.read();
+    ASSERT_EQ(result[0], 50);
+    EXPECT_EQ(result[1], call);
+    EXPECT_EQ(result[3][0], call * 10);
+  }
+
+  // Another policy, or a single registration, cannot join it.
+  RawSocketTestClient other(port(), kCbor);
+  ASSERT_NE(other.join(), 0u);
+  other.send(Json::array({64, 1, {{"invoke", "random"}}, "t.shared"}));
+  EXPECT_EQ(other.read()[4], "wamp.error.procedure_exists_with_different_invocation_policy");
+  other.send(Json::array({64, 2, Json::object(), "t.shared"}));
+  EXPECT_EQ(other.read()[4], "wamp.error.procedure_exists_with_different_invocation_policy");
+  other.send(Json::array({64, 3, {{"invoke", "sometimes"}}, "t.other"}));
+  EXPECT_EQ(other.read()[4], "wamp.error.invalid_argument");
+
+  // The procedure stays while one of its callees does.
+  callees[0]->close();
+  callees[1]->close();
+  caller.send(Json::array({48, 7, Json::object(), "t.shared"}));
+  const Json invocation = callees[2]->read();
+  ASSERT_EQ(invocation[0], 68);
+  callees[2]->send(Json::array({70, invocation[1], Json::object()}));
+  EXPECT_EQ(caller.read()[0], 50);
+}
+
+TEST_F(DealerFeaturesTest, ACallPastItsTimeoutIsAnsweredWithTimeoutAndTheCalleeInterrupted) {
+  RawSocketTestClient callee(port(), kCbor);
+  join_cancelling_callee(callee);
+  ASSERT_NE(register_procedure(callee, "t.slow", "single"), 0u);
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  caller.send(Json::array({48, 5, {{"timeout", 50}}, "t.slow"}));
+  const Json invocation = callee.read();
+  ASSERT_EQ(invocation[0], 68);
+  const Json error = caller.read();
+  ASSERT_EQ(error[0], 8);
+  EXPECT_EQ(error[1], 48);
+  EXPECT_EQ(error[2], 5);
+  EXPECT_EQ(error[4], "wamp.error.timeout");
+  const Json interrupt = callee.read();
+  ASSERT_EQ(interrupt[0], 69);
+  EXPECT_EQ(interrupt[1], invocation[1]);
+  EXPECT_EQ(interrupt[2]["mode"], "killnowait");
+  // A late YIELD is ignored: the next thing the caller gets is its next call's answer.
+  callee.send(Json::array({70, invocation[1], Json::object()}));
+  caller.send(Json::array({48, 6, Json::object(), "bench.echo"}));
+  const Json next = caller.read();
+  EXPECT_EQ(next[0], 50);
+  EXPECT_EQ(next[1], 6);
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_timed_out == 1; });
+  EXPECT_EQ(snapshot.wamp.calls_timed_out, 1u);
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 0u);
+}
+
+TEST_F(DealerFeaturesTest, CancelModesSkipKillAndKillNoWait) {
+  RawSocketTestClient callee(port(), kCbor);
+  join_cancelling_callee(callee);
+  ASSERT_NE(register_procedure(callee, "t.cancel", "single"), 0u);
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(caller.join(), 0u);
+
+  // skip: the caller is answered at once, the callee is not told.
+  caller.send(Json::array({48, 1, Json::object(), "t.cancel"}));
+  const Json first = callee.read();
+  caller.send(Json::array({49, 1, {{"mode", "skip"}}}));
+  Json error = caller.read();
+  EXPECT_EQ(error[2], 1);
+  EXPECT_EQ(error[4], "wamp.error.canceled");
+
+  // killnowait (the default): INTERRUPT and the caller's ERROR at once.
+  caller.send(Json::array({48, 2, Json::object(), "t.cancel"}));
+  const Json second = callee.read();
+  ASSERT_EQ(second[0], 68) << "no INTERRUPT came for the skipped call";
+  caller.send(Json::array({49, 2, Json::object()}));
+  error = caller.read();
+  EXPECT_EQ(error[2], 2);
+  EXPECT_EQ(error[4], "wamp.error.canceled");
+  Json interrupt = callee.read();
+  ASSERT_EQ(interrupt[0], 69);
+  EXPECT_EQ(interrupt[1], second[1]);
+  EXPECT_EQ(interrupt[2]["mode"], "killnowait");
+
+  // kill: INTERRUPT, and the caller gets the callee's ERROR when it comes.
+  caller.send(Json::array({48, 3, Json::object(), "t.cancel"}));
+  const Json third = callee.read();
+  caller.send(Json::array({49, 3, {{"mode", "kill"}}}));
+  interrupt = callee.read();
+  ASSERT_EQ(interrupt[0], 69);
+  EXPECT_EQ(interrupt[1], third[1]);
+  EXPECT_EQ(interrupt[2]["mode"], "kill");
+  callee.send(Json::array({8, 68, third[1], Json::object(), "wamp.error.canceled"}));
+  error = caller.read();
+  EXPECT_EQ(error[2], 3);
+  EXPECT_EQ(error[4], "wamp.error.canceled");
+
+  // A CANCEL for nothing pending, and a YIELD for a canceled call, change nothing.
+  caller.send(Json::array({49, 99, Json::object()}));
+  callee.send(Json::array({70, first[1], Json::object()}));
+  caller.send(Json::array({48, 4, Json::object(), "bench.echo"}));
+  EXPECT_EQ(caller.read()[1], 4);
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 3; });
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 3u);
+  EXPECT_EQ(snapshot.wamp.messages[static_cast<size_t>(message_slot(MessageType::kInterrupt))][1],
+            2u);
+}
+
+TEST_F(DealerFeaturesTest, SessionCountCountsTheSessionsOfTheCallersRealm) {
+  RawSocketTestClient a(port(), kCbor);
+  RawSocketTestClient b(port(), kCbor);
+  RawSocketTestClient elsewhere(port(), kCbor);
+  ASSERT_NE(a.join(), 0u);
+  ASSERT_NE(b.join(), 0u);
+  ASSERT_NE(elsewhere.join("realm2"), 0u);
+  a.send(Json::array({48, 1, Json::object(), "wamp.session.count"}));
+  const Json result = a.read();
+  ASSERT_EQ(result[0], 50);
+  EXPECT_EQ(result[3], Json::array({2}));
+}
+
+TEST_F(DealerFeaturesTest, BenchTransferSendsThePatternInProgressiveChunksThenTheTotal) {
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  constexpr uint64_t kTotal = 100'000;
+  constexpr uint64_t kChunk = 30'000;
+  caller.send(Json::array(
+      {48, 9, {{"receive_progress", true}}, "bench.transfer", Json::array({kTotal, kChunk})}));
+  uint64_t offset = 0;
+  for (int chunk = 0; chunk < 4; ++chunk) {
+    const Json result = caller.read();
+    ASSERT_EQ(result[0], 50);
+    EXPECT_EQ(result[2]["progress"], true);
+    ASSERT_EQ(result[3][0], offset);
+    const auto& bytes = result[3][1].get_binary();
+    ASSERT_EQ(bytes.size(), std::min(kChunk, kTotal - offset));
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      ASSERT_EQ(bytes[i], 'a' + (offset + i) % 26) << "byte " << offset + i;
+    }
+    offset += bytes.size();
+  }
+  const Json last = caller.read();
+  ASSERT_EQ(last[0], 50);
+  EXPECT_EQ(last[2], Json::object());
+  EXPECT_EQ(last[3], Json::array({kTotal}));
+
+  caller.send(Json::array({48, 10, Json::object(), "bench.transfer", Json::array({10, 5})}));
+  EXPECT_EQ(caller.read()[4], "wamp.error.invalid_argument") << "chunks need receive_progress";
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.transfer_bytes == kTotal; });
+  EXPECT_EQ(snapshot.wamp.transfer_bytes, kTotal);
+}
+
+}  // namespace
+}  // namespace benchgate::router::wamp

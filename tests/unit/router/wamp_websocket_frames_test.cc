@@ -1,0 +1,169 @@
+// WebSocket fragmentation: the frame scanner on hand-built frames (split at every byte), and
+// the router in-process with --ws-fragment-bytes, driven by a Beast client that fragments its
+// own messages: the router reassembles them, answers in frames of the configured size, and
+// counts both directions' frames exactly.
+#include <gtest/gtest.h>
+
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "router/wamp/websocket_frames.h"
+#include "wamp_test_client.h"
+
+namespace benchgate::router::wamp {
+namespace {
+
+namespace websocket = boost::beast::websocket;
+
+// One frame: FIN bit, opcode, payload of `size` bytes ('x'), masked when `masked`.
+std::vector<uint8_t> frame(bool fin, uint8_t opcode, size_t size, bool masked) {
+  std::vector<uint8_t> out;
+  out.push_back(static_cast<uint8_t>((fin ? 0x80 : 0) | opcode));
+  const uint8_t mask = masked ? 0x80 : 0;
+  if (size < 126) {
+    out.push_back(static_cast<uint8_t>(mask | size));
+  } else if (size <= 0xffff) {
+    out.push_back(mask | 126);
+    out.push_back(static_cast<uint8_t>(size >> 8));
+    out.push_back(static_cast<uint8_t>(size));
+  } else {
+    out.push_back(mask | 127);
+    for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(size >> shift));
+  }
+  if (masked) out.insert(out.end(), {1, 2, 3, 4});
+  out.insert(out.end(), size, 'x');
+  return out;
+}
+
+std::vector<uint8_t> stream_of_frames() {
+  std::vector<uint8_t> bytes;
+  auto add = [&](const std::vector<uint8_t>& f) { bytes.insert(bytes.end(), f.begin(), f.end()); };
+  add(frame(true, 0x1, 10, true));      // a whole text message
+  add(frame(false, 0x2, 300, true));    // a binary message in three frames...
+  add(frame(true, 0x9, 4, true));       // ...with a ping between its fragments
+  add(frame(false, 0x0, 70000, true));  // (64-bit length)
+  add(frame(true, 0x0, 0, true));       // an empty final continuation frame
+  add(frame(true, 0x2, 125, false));    // unmasked, as a server sends
+  add(frame(true, 0x8, 2, false));      // close
+  return bytes;
+}
+
+TEST(FrameScanner, CountsDataFramesAndFragmentedMessagesWhateverTheReadBoundaries) {
+  const std::vector<uint8_t> bytes = stream_of_frames();
+  for (size_t piece : {size_t{1}, size_t{3}, size_t{7}, size_t{4096}, bytes.size()}) {
+    FrameScanner scanner;
+    for (size_t at = 0; at < bytes.size(); at += piece) {
+      scanner.feed(bytes.data() + at, std::min(piece, bytes.size() - at));
+    }
+    EXPECT_EQ(scanner.data_frames(), 5u) << "pieces of " << piece;
+    EXPECT_EQ(scanner.fragmented_messages(), 1u) << "pieces of " << piece;
+  }
+}
+
+TEST(FrameScanner, TakeReturnsWhatWasCountedSinceTheLastTake) {
+  FrameScanner scanner;
+  const auto one = frame(false, 0x2, 5, false);
+  scanner.feed(one.data(), one.size());
+  EXPECT_EQ(scanner.take(), std::make_pair(uint64_t{1}, uint64_t{1}));
+  const auto two = frame(true, 0x0, 5, false);
+  scanner.feed(two.data(), two.size());
+  EXPECT_EQ(scanner.take(), std::make_pair(uint64_t{1}, uint64_t{0}));
+  EXPECT_EQ(scanner.take(), std::make_pair(uint64_t{0}, uint64_t{0}));
+}
+
+// A Beast client over the router's WebSocket port, fragmenting what it writes.
+class FragmentingClient {
+ public:
+  FragmentingClient(uint16_t port, size_t fragment) : ws_(io_) {
+    ws_.next_layer().connect({boost::asio::ip::make_address_v4("127.0.0.1"), port});
+    ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& request) {
+      request.set(boost::beast::http::field::sec_websocket_protocol, "wamp.2.msgpack");
+    }));
+    ws_.handshake("127.0.0.1", "/");
+    ws_.binary(true);
+    ws_.auto_fragment(true);
+    ws_.write_buffer_bytes(fragment);
+  }
+  size_t send(const Json& message) {
+    std::vector<uint8_t> bytes;
+    encode(Serializer::kMsgpack, message, bytes);
+    ws_.write(boost::asio::buffer(bytes));
+    return bytes.size();
+  }
+  Json read() {
+    boost::beast::flat_buffer buffer;
+    ws_.read(buffer);
+    Json message;
+    const auto data = buffer.data();
+    decode(Serializer::kMsgpack,
+           std::span<const uint8_t>(static_cast<const uint8_t*>(data.data()), data.size()),
+           message);
+    return message;
+  }
+
+ private:
+  boost::asio::io_context io_;
+  websocket::stream<boost::asio::ip::tcp::socket> ws_;
+};
+
+size_t frames_for(size_t size, size_t fragment) {
+  return size <= fragment ? 1 : (size + fragment - 1) / fragment;
+}
+
+TEST(WebSocketFragmentation, TheRouterReassemblesFragmentsAndFragmentsWhatItSends) {
+  constexpr size_t kFragment = 1024;
+  WampOptions options;
+  options.ws_fragment_bytes = kFragment;
+  auto server = WampServer::start(options);
+  ASSERT_TRUE(server) << server.message();
+  FragmentingClient client((*server)->websocket_port(), kFragment);
+
+  const size_t hello =
+      client.send(Json::array({1, "realm1", {{"roles", {{"caller", Json::object()}}}}}));
+  const Json welcome = client.read();
+  ASSERT_EQ(welcome[0], 2);
+  std::vector<uint8_t> welcome_bytes;
+  encode(Serializer::kMsgpack, welcome, welcome_bytes);
+
+  const Json payload = Json::binary(std::vector<uint8_t>(10'000, 'p'));
+  const Json call = Json::array({48, 7, Json::object(), "bench.echo", Json::array({payload})});
+  const size_t call_size = client.send(call);
+  const Json result = client.read();
+  ASSERT_EQ(result[0], 50);
+  ASSERT_EQ(result[1], 7);
+  EXPECT_EQ(result[3][0], payload) << "the reassembled argument came back byte for byte";
+  std::vector<uint8_t> result_bytes;
+  encode(Serializer::kMsgpack, result, result_bytes);
+
+  const auto snapshot = testing::wait_for_wamp(**server, [&](const metrics::Snapshot& s) {
+    return s.wamp.calls_routed == 1 && s.wamp.websocket_frames[1] > 1;
+  });
+  const auto in = static_cast<size_t>(metrics::Direction::in);
+  const auto out = static_cast<size_t>(metrics::Direction::out);
+  EXPECT_EQ(snapshot.wamp.websocket_frames[in],
+            frames_for(hello, kFragment) + frames_for(call_size, kFragment));
+  EXPECT_EQ(snapshot.wamp.websocket_fragmented_messages[in], 1u);
+  EXPECT_EQ(snapshot.wamp.websocket_frames[out], frames_for(welcome_bytes.size(), kFragment) +
+                                                     frames_for(result_bytes.size(), kFragment));
+  EXPECT_EQ(snapshot.wamp.websocket_fragmented_messages[out], 1u);
+  EXPECT_EQ(frames_for(call_size, kFragment), 10u);
+}
+
+TEST(WebSocketFragmentation, WithoutTheFlagEachMessageLeavesInOneFrame) {
+  auto server = WampServer::start(WampOptions{});
+  ASSERT_TRUE(server) << server.message();
+  FragmentingClient client((*server)->websocket_port(), 512);
+  client.send(Json::array({1, "realm1", {{"roles", {{"caller", Json::object()}}}}}));
+  ASSERT_EQ(client.read()[0], 2);
+  client.send(Json::array({48, 1, Json::object(), "bench.echo",
+                           Json::array({Json::binary(std::vector<uint8_t>(4000, 'q'))})}));
+  ASSERT_EQ(client.read()[0], 50);
+  const auto snapshot = testing::wait_for_wamp(
+      **server, [](const metrics::Snapshot& s) { return s.wamp.websocket_frames[1] == 2; });
+  EXPECT_EQ(snapshot.wamp.websocket_frames[1], 2u);
+  EXPECT_EQ(snapshot.wamp.websocket_fragmented_messages[1], 0u);
+  EXPECT_EQ(snapshot.wamp.websocket_fragmented_messages[0], 1u) << "the client's CALL was";
+}
+
+}  // namespace
+}  // namespace benchgate::router::wamp
