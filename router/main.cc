@@ -77,10 +77,11 @@ int main(int argc, char** argv) {
   cli.add_option("--h2-reset-rate", raw.h2_reset_rate,
                  "HTTP/2 rapid reset: RST_STREAMs per second a client may send in the long run; "
                  "over the budget -> GOAWAY ENHANCE_YOUR_CALM")
-      cli.add_option("--ws-fragment-bytes", raw.ws_fragment_bytes,
-                     "send every WebSocket message larger than this as frames of this size (a "
-                     "first frame and continuation frames); 0: one frame per message")
-          ->capture_default_str();
+      ->capture_default_str();
+  cli.add_option("--ws-fragment-bytes", raw.ws_fragment_bytes,
+                 "send every WebSocket message larger than this as frames of this size (a "
+                 "first frame and continuation frames); 0: one frame per message")
+      ->capture_default_str();
   cli.add_option("--inject-work-ns", raw.inject_work_ns,
                  "calibration aid: spin this many ns of CPU on every HTTP request and WAMP "
                  "call before answering it, to slow the router down by a known amount "

@@ -29,6 +29,7 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
   if (!config_.auth_config.empty()) {
     options.args.push_back("--auth-config");
     options.args.push_back(config_.auth_config);
+  }
   if (config_.ws_fragment_bytes > 0) {
     options.args.push_back("--ws-fragment-bytes");
     options.args.push_back(std::to_string(config_.ws_fragment_bytes));

@@ -277,134 +277,132 @@ TEST(Admission, TheBundledRouterAndWorkerNeedNothing) {
 
 // Every key of the scenario format, by what a submitted scenario can do with it.
 const std::map<std::string, std::string>& reviewed_keys() {
-  static const std::map<std::string, std::string> kKeys =
-      [] {
-        std::map<std::string, std::string> keys;
-        for (const char* key : {"command", "adapter"}) {
-          keys[key] = "starts a program: programs_started, --allow-command";
-        }
-        for (const char* key : {"address", "ready", "metrics"}) {
-          keys[key] = "reaches an address: addresses_reached, --allow-address or ${port:NAME}";
-        }
-        keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
-        keys["impl"] = "chooses which of the checked keys apply";
-        keys["ca_file"] = "reads a file: refused in a submitted scenario (tls_section.cc)";
-        keys["at"] =
-            "[workers] at reaches addresses: refused unless the service's --workers-at names "
-            "them (workers_not_allowed)";
-        // How many of the allowed workers to wait for (1..1024), and what a lost one does.
-        keys["count"] = "a value of the load: waits for workers the checks above allowed";
-        keys["on_worker_loss"] = "a value of the load: fail or continue";
-        for (const char* key : {"secret_file", "auth_config"}) {
-          keys[key] = "reads a file: refused in a submitted scenario (wamp_auth_section.cc)";
-        }
-        for (const char* key : {"auth", "authid"}) {
-          keys[key] = "how WAMP sessions authenticate (the secret is in secret_file)";
-          // WebSocket frame sizes, bounded (16 bytes to 16 MiB) by the loader: they change how the
-          // same bytes are framed, not how many are sent, nor where.
-          for (const char* key : {"fragment_bytes", "ws_fragment_bytes"}) {
-            keys[key] = "a framing of the load within the loader's bounds";
-          }
-          // The load's shape and what it sends to the system under test the checks above allowed,
-          // the gates (read the store), names and text (stored as bound parameters).
-          for (const char* key : {"alpha",
-                                  "baseline",
-                                  "callee",
-                                  "compare",
-                                  "connections",
-                                  "defaults",
-                                  "description",
-                                  "duration",
-                                  "expect_body_bytes",
-                                  "expect_status",
-                                  "fail_fast",
-                                  "fail_when_underpowered",
-                                  "gates",
-                                  "headers",
-                                  "in_flight",
-                                  "kind",
-                                  "max",
-                                  "max_regression",
-                                  "method",
-                                  "metric",
-                                  "min",
-                                  "min_change",
-                                  "name",
-                                  "procedure",
-                                  "protocol",
-                                  "publishers",
-                                  "rate",
-                                  "realm",
-                                  "repetitions",
-                                  "request_bytes",
-                                  "router",
-                                  "routers",
-                                  "serializer",
-                                  "severity",
-                                  "subscribers",
-                                  "sweep",
-                                  "target",
-                                  "threads",
-                                  "timeout",
-                                  "topic",
-                                  "transport",
-                                  "variant",
-                                  "warmup",
-                                  "worker",
-                                  "worker_impls",
-                                  "workers",
-                                  "workload",
-                                  "workloads",
-                                  "confirm",
-                                  "tls",
-                                  "tls_version",
-                                  "ciphers",
-                                  "sni",
-                                  "insecure",
-                                  "alpn",
-                                  "streams",
-                                  "initial_window",
-                                  "max_frame_size",
-                                  "against",
-                                  "tls_resumption",
-                                  "new_connection_per_request"}) {
-            keys[key] = "a value of the load, the gates or the report";
-          }
-          return keys;
-        }
-        ();
-        return kKeys;
-      }
-
-  void
-  collect_keys(const nlohmann::json& node, std::set<std::string>& keys) {
-    if (node.is_object()) {
-      for (const auto& [name, value] : node.items()) {
-        if (name == "properties" && value.is_object()) {
-          for (const auto& [key, schema] : value.items()) keys.insert(key);
-        }
-        collect_keys(value, keys);
-      }
-    } else if (node.is_array()) {
-      for (const auto& value : node) collect_keys(value, keys);
+  static const std::map<std::string, std::string> kKeys = [] {
+    std::map<std::string, std::string> keys;
+    for (const char* key : {"command", "adapter"}) {
+      keys[key] = "starts a program: programs_started, --allow-command";
     }
-  }
-
-  // A key added to the format (a file to read such as `ca_file`, another address, another
-  // program) fails here until someone decides, in admission.cc, what a client may do with it.
-  TEST(Admission, EveryKeyOfTheScenarioFormatWasReviewedForWhatItReaches) {
-    std::ifstream in(std::string(BENCHGATE_SOURCE_DIR) + "/schemas/scenario.schema.json");
-    ASSERT_TRUE(in) << "cannot read the scenario schema";
-    std::set<std::string> keys;
-    collect_keys(nlohmann::json::parse(in), keys);
-    ASSERT_GT(keys.size(), 40u);
-    for (const std::string& key : keys) {
-      EXPECT_EQ(reviewed_keys().count(key), 1u)
-          << "scenario key '" << key << "' is new: decide in orchestrator/serve/admission.cc "
-          << "whether a submitted scenario may use it (does it start a program, reach an address "
-          << "or read a file of the service's machine?), then list it in reviewed_keys()";
+    for (const char* key : {"address", "ready", "metrics"}) {
+      keys[key] = "reaches an address: addresses_reached, --allow-address or ${port:NAME}";
     }
+    keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
+    keys["impl"] = "chooses which of the checked keys apply";
+    keys["ca_file"] = "reads a file: refused in a submitted scenario (tls_section.cc)";
+    keys["at"] =
+        "[workers] at reaches addresses: refused unless the service's --workers-at names "
+        "them (workers_not_allowed)";
+    // How many of the allowed workers to wait for (1..1024), and what a lost one does.
+    keys["count"] = "a value of the load: waits for workers the checks above allowed";
+    keys["on_worker_loss"] = "a value of the load: fail or continue";
+    for (const char* key : {"secret_file", "auth_config"}) {
+      keys[key] = "reads a file: refused in a submitted scenario (wamp_auth_section.cc)";
+    }
+    for (const char* key : {"auth", "authid"}) {
+      keys[key] = "how WAMP sessions authenticate (the secret is in secret_file)";
+    }
+    // WebSocket frame sizes, bounded (16 bytes to 16 MiB) by the loader: they change how the
+    // same bytes are framed, not how many are sent, nor where.
+    for (const char* key : {"fragment_bytes", "ws_fragment_bytes"}) {
+      keys[key] = "a framing of the load within the loader's bounds";
+    }
+    // The load's shape and what it sends to the system under test the checks above allowed,
+    // the gates (read the store), names and text (stored as bound parameters).
+    for (const char* key : {"alpha",
+                            "baseline",
+                            "callee",
+                            "compare",
+                            "connections",
+                            "defaults",
+                            "description",
+                            "duration",
+                            "expect_body_bytes",
+                            "expect_status",
+                            "fail_fast",
+                            "fail_when_underpowered",
+                            "gates",
+                            "headers",
+                            "in_flight",
+                            "kind",
+                            "max",
+                            "max_regression",
+                            "method",
+                            "metric",
+                            "min",
+                            "min_change",
+                            "name",
+                            "procedure",
+                            "protocol",
+                            "publishers",
+                            "rate",
+                            "realm",
+                            "repetitions",
+                            "request_bytes",
+                            "router",
+                            "routers",
+                            "serializer",
+                            "severity",
+                            "subscribers",
+                            "sweep",
+                            "target",
+                            "threads",
+                            "timeout",
+                            "topic",
+                            "transport",
+                            "variant",
+                            "warmup",
+                            "worker",
+                            "worker_impls",
+                            "workers",
+                            "workload",
+                            "workloads",
+                            "confirm",
+                            "tls",
+                            "tls_version",
+                            "ciphers",
+                            "sni",
+                            "insecure",
+                            "alpn",
+                            "streams",
+                            "initial_window",
+                            "max_frame_size",
+                            "against",
+                            "tls_resumption",
+                            "new_connection_per_request"}) {
+      keys[key] = "a value of the load, the gates or the report";
+    }
+    return keys;
+  }();
+  return kKeys;
+}
+
+void collect_keys(const nlohmann::json& node, std::set<std::string>& keys) {
+  if (node.is_object()) {
+    for (const auto& [name, value] : node.items()) {
+      if (name == "properties" && value.is_object()) {
+        for (const auto& [key, schema] : value.items()) keys.insert(key);
+      }
+      collect_keys(value, keys);
+    }
+  } else if (node.is_array()) {
+    for (const auto& value : node) collect_keys(value, keys);
   }
+}
+
+// A key added to the format (a file to read such as `ca_file`, another address, another
+// program) fails here until someone decides, in admission.cc, what a client may do with it.
+TEST(Admission, EveryKeyOfTheScenarioFormatWasReviewedForWhatItReaches) {
+  std::ifstream in(std::string(BENCHGATE_SOURCE_DIR) + "/schemas/scenario.schema.json");
+  ASSERT_TRUE(in) << "cannot read the scenario schema";
+  std::set<std::string> keys;
+  collect_keys(nlohmann::json::parse(in), keys);
+  ASSERT_GT(keys.size(), 40u);
+  for (const std::string& key : keys) {
+    EXPECT_EQ(reviewed_keys().count(key), 1u)
+        << "scenario key '" << key << "' is new: decide in orchestrator/serve/admission.cc "
+        << "whether a submitted scenario may use it (does it start a program, reach an address "
+        << "or read a file of the service's machine?), then list it in reviewed_keys()";
+  }
+}
 
 }  // namespace
 }  // namespace benchgate::serve
