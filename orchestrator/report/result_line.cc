@@ -32,7 +32,8 @@ std::string setup_micros(const std::optional<results::ConnectionSetup>& setup,
 // version the server chose ("TLSv1.3", "-" for cleartext), alpn its ALPN choice, streams and
 // effective_streams an http2 workload's streams per connection as asked and as the server's
 // SETTINGS_MAX_CONCURRENT_STREAMS allowed; connect, handshake and ttfb the median of every
-// connection's setup times (docs/MEASUREMENT.md "Connections and TLS").
+// connection's setup times (docs/MEASUREMENT.md "Connections and TLS"); load_from "local" or
+// the workers' hosts, "-" when no worker ran (docs/MEASUREMENT.md "Where the load came from").
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
@@ -60,7 +61,7 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
       "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}|transport={}"
       "|serializer={}|payload_bytes={}|tls={}|alpn={}|streams={}|effective_streams={}"
-      "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}",
+      "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}|load_from={}",
       scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
       micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
@@ -70,7 +71,8 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       effective > 0 ? std::to_string(effective) : "-",
       setup_micros(setup, &results::ConnectionSetup::connect, 50),
       setup_micros(setup, &results::ConnectionSetup::tls_handshake, 50),
-      setup_micros(setup, &results::ConnectionSetup::ttfb, 50));
+      setup_micros(setup, &results::ConnectionSetup::ttfb, 50),
+      w.load_from.empty() ? "-" : w.load_from);
 }
 
 }  // namespace benchgate::report

@@ -136,6 +136,9 @@ struct Workload {
   uint32_t threads = 1;                 // threads per worker
   std::string worker = "builtin";       // worker implementation name
   int64_t timeout_ns = 60'000'000'000;  // hard limit for the whole workload
+  // A start spread over this (workers' starts apart, or away from the shared instant) flags
+  // the repetition `start_skew` (docs/MEASUREMENT.md "Clock offset and start skew").
+  int64_t max_start_skew_ns = 1'000'000;
 
   // Load shape.
   uint32_t connections = 1;  // across all workers and threads

@@ -33,6 +33,9 @@ class ConnectingPool : public WorkerPool {
 
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
+  std::string address(size_t index) const override {
+    return index < addresses_.size() ? addresses_[index] : std::string();
+  }
   std::optional<Error> failure(size_t) override { return std::nullopt; }
 
   Expected<std::string> recover(bool after_failure,

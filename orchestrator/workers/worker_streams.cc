@@ -1,5 +1,6 @@
 #include "orchestrator/workers/worker_streams.h"
 
+#include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
 
 namespace benchgate::workers {
@@ -29,23 +30,33 @@ bool WorkerStreams::open(size_t worker, v1::Worker::Stub& stub, const v1::Worklo
 void WorkerStreams::read_loop(Stream& stream) {
   v1::RunEvent event;
   while (stream.rw->Read(&event)) {
+    const int64_t received = steady_now_ns();
     std::lock_guard lock(mutex_);
-    events_.push_back({stream.worker, event, grpc::Status::OK});
+    events_.push_back({stream.worker, event, grpc::Status::OK, received});
     changed_.notify_all();
   }
   grpc::Status status = stream.rw->Finish();
   std::lock_guard lock(mutex_);
   stream.ended = true;
-  events_.push_back({stream.worker, std::nullopt, status});
+  events_.push_back({stream.worker, std::nullopt, status, steady_now_ns()});
   changed_.notify_all();
 }
 
-bool WorkerStreams::send_window(const v1::Window& window) {
-  v1::RunCommand command;
-  *command.mutable_window() = window;
+bool WorkerStreams::send_windows(const std::vector<v1::Window>& windows) {
   bool all = true;
-  for (auto& stream : streams_) all = stream->rw->Write(command) && all;
+  for (size_t i = 0; i < streams_.size() && i < windows.size(); ++i) {
+    v1::RunCommand command;
+    *command.mutable_window() = windows[i];
+    all = streams_[i]->rw->Write(command) && all;
+  }
   return all;
+}
+
+bool WorkerStreams::send_probe(size_t worker, uint32_t sequence, int64_t& sent_ns) {
+  v1::RunCommand command;
+  command.mutable_clock_probe()->set_sequence(sequence);
+  sent_ns = steady_now_ns();
+  return streams_.at(worker)->rw->Write(command);
 }
 
 std::optional<StreamEvent> WorkerStreams::next(std::chrono::steady_clock::time_point deadline) {

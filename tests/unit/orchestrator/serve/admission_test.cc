@@ -295,6 +295,7 @@ const std::map<std::string, std::string>& reviewed_keys() {
                             "max_frame_size"}) {
       keys[key] = "a value of the load, the gates or the report";
     }
+    keys["max_start_skew"] = "a bound of the report (flag start_skew)";
     return keys;
   }();
   return kKeys;
