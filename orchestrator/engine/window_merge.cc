@@ -173,9 +173,6 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       rep.window_bytes_received += part.in_window().bytes_received();
       rep.window_payload_bytes += part.in_window().payload_bytes();
     }
-    if (part.started_unix_ns() > 0) {
-      rep.worker_start_skew_ns.push_back(part.started_unix_ns() - start_unix_ns);
-    }
     rep.latency_clamped += part.latency_clamped();
     for (const auto& [kind, count] : part.errors()) {
       if (count) rep.errors[kind] += count;
@@ -201,6 +198,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       if (!latency) return latency.error();
       samples = latency->total_count();
       if (samples > 0) {
+        share.p50_ns = latency->value_at_percentile(50);
         share.p99_ns = latency->value_at_percentile(99);
         share.max_ns = latency->max();
       }
@@ -276,7 +274,6 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     rep.flags.push_back("throughput_span");
   }
   if (!wait_known) rep.worker_cpu_wait_share.reset();
-  if (rep.worker_start_skew_ns.size() != parts.size()) rep.worker_start_skew_ns.clear();
   if (last_receive > first_send && rep.measured("data_window")) {
     rep.data_window_ns = last_receive - first_send;
   }
@@ -290,9 +287,6 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     if (rep.worker_cpu_wait_share && *rep.worker_cpu_wait_share >= kCpuStarvedThreshold) {
       rep.flags.push_back("worker_cpu_starved");
     }
-  }
-  if (auto skew = rep.max_start_skew_ns(); skew && std::abs(*skew) > kStartSkewBoundNs) {
-    rep.flags.push_back("start_skew");
   }
   if (rep.latency_clamped > 0) rep.flags.push_back("latency_clamped");
   return rep;

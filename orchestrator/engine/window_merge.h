@@ -1,7 +1,8 @@
 // Merges the per-worker results of one window into one repetition: counters are summed,
 // histograms merged exactly (decoded from HdrHistogram V2 and added bucket by bucket; a
 // histogram of another layout is rejected), the data window spans the earliest first send to
-// the latest last receive, and the flags are raised (docs/MEASUREMENT.md).
+// the latest last receive, and the flags are raised (docs/MEASUREMENT.md). Each worker's clock
+// and start are recorded apart (start_sync.h record_starts).
 #pragma once
 
 #include <vector>
@@ -19,9 +20,6 @@ inline constexpr double kSaturationThreshold = 0.9;
 // window flags `worker_cpu_starved`: the load generator was short of CPU, whatever its own
 // use.
 inline constexpr double kCpuStarvedThreshold = 0.05;
-// A worker that started sending further than this from the shared start instant flags
-// `start_skew`.
-inline constexpr int64_t kStartSkewBoundNs = 1'000'000;
 
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,

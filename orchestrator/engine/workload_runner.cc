@@ -6,7 +6,9 @@
 
 #include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/engine/load_origin.h"
 #include "orchestrator/engine/load_split.h"
+#include "orchestrator/engine/start_sync.h"
 #include "orchestrator/engine/timeline.h"
 #include "orchestrator/engine/window_merge.h"
 #include "orchestrator/grpc/channel.h"
@@ -21,6 +23,8 @@ using namespace std::chrono_literals;
 // Time between sending a window command and its start instant: enough for every worker to
 // receive the command, short enough not to matter.
 constexpr int64_t kStartLeadNs = 100'000'000;
+// How long a worker that takes part in the clock exchange may take to answer one probe.
+constexpr auto kClockReplyTimeout = 5s;
 // The drain time worker_spec() gives every worker after a window's load stops.
 constexpr int64_t kDrainNs = 5'000'000'000;
 // Beyond the window and its drain, how long a worker may take to send its result.
@@ -110,10 +114,15 @@ class WorkloadRun {
     auto address = target_address(workload_, env_.sut);
     if (!address) return address.error();
     lost_.assign(shares.size(), false);
+    std::vector<std::string> addresses;
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
       streams_.open(w, env_.pool.stub(w), spec);
+      addresses.push_back(env_.pool.address(w));
+      hosts_.push_back(worker_host(addresses.back()));
     }
+    result_.load_from = load_from(addresses);
+    clock_exchange_.assign(shares.size(), false);
     auto ready = wait_ready();
     if (!ready) return ready;
 
@@ -141,10 +150,57 @@ class WorkloadRun {
       if (!event->event) return explain_end(*event);
       if (event->event->has_ready() && !is_ready[event->worker]) {
         is_ready[event->worker] = true;
+        clock_exchange_[event->worker] = event->event->ready().clock_exchange();
         ++ready;
       }
     }
     return {};
+  }
+
+  // The NTP-style exchange with every worker that takes part (engine/start_sync.h): rounds of
+  // one probe per worker, until kClockRounds or the time budget; a worker that does not take
+  // part gets nullopt (its offset is not measured).
+  Expected<std::vector<std::optional<ClockEstimate>>> measure_clocks() {
+    std::vector<std::vector<ClockSample>> samples(streams_.size());
+    std::vector<std::optional<ClockEstimate>> out(streams_.size());
+    const bool any =
+        std::find(clock_exchange_.begin(), clock_exchange_.end(), true) != clock_exchange_.end();
+    if (!any) return out;
+    const int64_t began = steady_now_ns();
+    for (int round = 0; round < kClockRounds; ++round) {
+      if (round > 0 && steady_now_ns() - began > kClockExchangeBudgetNs) break;
+      const uint32_t sequence = ++probe_sequence_;
+      std::vector<int64_t> sent(streams_.size(), 0);
+      std::vector<bool> answered(streams_.size(), true);
+      size_t waiting = 0;
+      for (size_t w = 0; w < streams_.size(); ++w) {
+        if (!clock_exchange_[w] || lost_[w]) continue;  // a lost worker is not asked
+        if (!streams_.send_probe(w, sequence, sent[w])) {
+          auto event = streams_.next(Clock::now() + 1s);
+          if (event && !event->event) return explain_end(*event);
+          return explain_timeout("worker " + std::to_string(w) + " to accept a clock probe");
+        }
+        answered[w] = false;
+        ++waiting;
+      }
+      const auto until = std::min(deadline_, Clock::now() + kClockReplyTimeout);
+      while (waiting > 0) {
+        auto event = streams_.next(until);
+        if (!event) return explain_timeout("clock replies", missing(answered));
+        if (!event->event) return explain_end(*event);
+        if (!event->event->has_clock_reply()) continue;  // nothing else is due between windows
+        const auto& reply = event->event->clock_reply();
+        if (reply.sequence() != sequence || answered[event->worker]) continue;  // a late one
+        answered[event->worker] = true;
+        --waiting;
+        samples[event->worker].push_back(
+            {sent[event->worker], reply.receive_ns(), reply.send_ns(), event->received_ns});
+      }
+    }
+    for (size_t w = 0; w < streams_.size(); ++w) {
+      if (clock_exchange_[w] && !lost_[w]) out[w] = estimate_clock(std::move(samples[w]));
+    }
+    return out;
   }
 
   static std::vector<size_t> missing(const std::vector<bool>& have) {
@@ -158,6 +214,9 @@ class WorkloadRun {
   Expected<results::Repetition> run_window(uint32_t index, const WindowInfo& info) {
     // A dead or frozen system under test would only make the control calls below wait.
     if (auto sut = env_.sut.failure()) return *sut;
+    // Before every window, so that the offsets are the repetition's own (clocks drift).
+    auto clocks = measure_clocks();
+    if (!clocks) return clocks.error();
     if (info.measured) {
       auto begun = env_.sut.begin_window();
       if (!begun) return sut_error(begun.error());
@@ -175,13 +234,18 @@ class WorkloadRun {
     v1::Window window;
     window.set_index(index);
     window.set_measured(info.measured);
-    const int64_t start_at = unix_now_ns() + kStartLeadNs;
+    const PlannedStart planned{steady_now_ns() + kStartLeadNs, unix_now_ns() + kStartLeadNs};
+    const int64_t start_at = planned.unix_ns;
     window.set_start_at_unix_ns(start_at);
     window.set_duration_ns(info.duration_ns);
+    std::vector<v1::Window> windows;
+    for (size_t w = 0; w < streams_.size(); ++w) {
+      windows.push_back(window_for_worker(window, planned.steady_ns, (*clocks)[w]));
+    }
     env_.observer.window_started(workload_, info);
     // With on_worker_loss = "continue" a stream that refused the command is a lost worker: its
     // end event comes to the loop below like any other.
-    if (!streams_.send_window(window) && !continues_on_loss()) {
+    if (!streams_.send_windows(windows) && !continues_on_loss()) {
       // A stream refused the command: its end event says why.
       auto event = streams_.next(Clock::now() + 1s);
       if (event && !event->event) return explain_end(*event);
@@ -280,13 +344,25 @@ class WorkloadRun {
 
     watch_stops(info);
     std::vector<v1::WindowResult> kept;
+    std::vector<size_t> kept_workers;
+    std::vector<std::optional<ClockEstimate>> kept_clocks;
     for (size_t w = 0; w < parts.size(); ++w) {
-      if (!lost_[w] && have[w]) kept.push_back(std::move(parts[w]));
+      if (lost_[w] || !have[w]) continue;
+      kept.push_back(std::move(parts[w]));
+      kept_workers.push_back(w);
+      kept_clocks.push_back((*clocks)[w]);
     }
     auto merged =
         merge_window(kept, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
     if (!merged) return merged.error();
     if (active() < streams_.size()) merged->flags.emplace_back(results::kDegraded);
+    // The kept workers' shares, in the order merged: each with its worker's index, host and
+    // clock, so that a lost worker shifts nobody's figures.
+    for (size_t i = 0; i < merged->workers.size() && i < kept_workers.size(); ++i) {
+      merged->workers[i].worker = static_cast<uint32_t>(kept_workers[i]);
+      merged->workers[i].host = hosts_[kept_workers[i]];
+    }
+    record_starts(*merged, kept, kept_clocks, planned, workload_.max_start_skew_ns);
     if (!stopped_.empty()) {
       merged->flags.emplace_back(results::kProcessStopped);
       merged->stopped = stopped_;
@@ -386,6 +462,9 @@ class WorkloadRun {
   results::WorkloadResult result_;
   std::vector<std::string> stopped_;  // who was stopped during the current window
   std::vector<bool> lost_;            // by worker: lost earlier in this workload
+  std::vector<bool> clock_exchange_;  // per worker: its Ready said it answers clock probes
+  std::vector<std::string> hosts_;    // per worker: worker_host() of its address
+  uint32_t probe_sequence_ = 0;
 };
 
 }  // namespace

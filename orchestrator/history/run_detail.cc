@@ -64,6 +64,9 @@ std::string workload(const store::StoredWorkload& w) {
   out += fmt::format("  protocol {}  status {}  params {}\n", w.protocol, w.status,
                      w.params_hash.substr(0, 12));
   if (!w.error.empty()) out += fmt::format("  error: {}\n", w.error);
+  // Where the load came from (docs/MEASUREMENT.md); runs stored before schema version 15 say
+  // nothing rather than a guess.
+  if (w.load_from) out += fmt::format("  load from: {}\n", *w.load_from);
   if (w.repetitions.empty()) return out + "  no repetitions measured\n";
   TextTable table({"REP", "OPS/S", "MB/S", "P50", "P90", "P99", "P99.9", "MAX", "ERRORS", "FLAGS"},
                   "  ");

@@ -217,18 +217,33 @@ std::string workers_table(const results::WorkloadResult& w) {
   }
   std::string out =
       "<table class=\"workers\"><tr><th class=\"text\">repetition</th><th>worker</th>"
-      "<th>ops/s</th><th>share</th><th>p99</th><th>max</th><th>errors</th><th>CPU</th></tr>\n";
+      "<th class=\"text\">host</th><th>ops/s</th><th>share</th><th>p50</th><th>p99</th>"
+      "<th>max</th><th>errors</th><th>CPU</th><th>clock offset</th><th>RTT</th>"
+      "<th>start skew</th></tr>\n";
+  // Clock figures not measured (a worker that does not answer the exchange) are "-".
+  auto offset = [](std::optional<int64_t> ns) {
+    return ns ? fmt::format("{:+.6f} s", static_cast<double>(*ns) / 1e9) : std::string("-");
+  };
   for (const auto& rep : w.repetitions) {
     double total = 0;
     for (const auto& s : rep.workers) total += s.ops_per_second;
     for (const auto& s : rep.workers) {
       out += fmt::format(
-          "<tr><td class=\"text\">rep {}</td><td>{}</td><td>{:.0f}</td><td>{}</td><td>{}</td>"
-          "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-          rep.index + 1, s.worker, s.ops_per_second,
+          "<tr><td class=\"text\">rep {}</td><td>{}</td><td class=\"text\">{}</td><td>{:.0f}</td>"
+          "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td></tr>\n",
+          rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host), s.ops_per_second,
           total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
-          latency(s.p99_ns), latency(s.max_ns), s.errors,
-          s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-");
+          latency(s.p50_ns), latency(s.p99_ns), latency(s.max_ns), s.errors,
+          s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",
+          offset(s.clock_offset_ns), latency(s.rtt_ns), latency(s.start_skew_ns));
+    }
+    if (rep.start_spread_ns) {
+      out += fmt::format(
+          "<tr><td class=\"text\">rep {}</td><td colspan=\"12\" class=\"text\">start spread {} "
+          "(bound {})</td></tr>\n",
+          rep.index + 1, latency(rep.start_spread_ns),
+          latency(std::optional<int64_t>(w.spec.max_start_skew_ns)));
     }
   }
   return out + "</table>\n";
@@ -249,6 +264,10 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
       w.spec.rate > 0 ? fmt::format("open loop at {:.0f} req/s", w.spec.rate)
                       : std::string("closed loop"),
       results::status_name(w.status));
+  if (!w.load_from.empty()) {
+    out += fmt::format("<p>load from <b>{}</b>{}</p>\n", escape(w.load_from),
+                       w.load_from == "local" ? " (every worker on this machine)" : "");
+  }
   if (!w.error.empty()) out += fmt::format("<p class=\"flag\">{}</p>\n", escape(w.error));
   if (w.repetitions.empty())
     return out + "<p class=\"note\">No repetition measured.</p>\n</section>\n";
@@ -628,7 +647,9 @@ std::string flag_text(const std::string& flag) {
       {"worker_cpu_starved",
        "a load thread waited for a CPU for 5% or more of the window: the load generator was "
        "short of CPU"},
-      {"start_skew", "a worker started sending more than 1 ms away from the shared start instant"},
+      {"start_skew",
+       "the workers' starts and the shared start instant spanned more than the workload's "
+       "max_start_skew (default 1 ms)"},
       {"latency_clamped", "a latency was above the histogram's highest trackable value (1 h)"},
       {"throughput_span",
        "a worker sent no in-window counts; throughput is counted over the span (first send to "

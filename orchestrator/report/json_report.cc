@@ -151,6 +151,27 @@ json repetition_json(const results::Repetition& rep) {
       rep.worker_cpu_wait_share ? json(*rep.worker_cpu_wait_share) : json(nullptr);
   j["worker_start_skew_ns"] =
       rep.worker_start_skew_ns.empty() ? json(nullptr) : json(rep.worker_start_skew_ns);
+  j["start_spread_ns"] = rep.start_spread_ns ? json(*rep.start_spread_ns) : json(nullptr);
+  // Each worker's own figures and clock (docs/MEASUREMENT.md "Clock offset and start skew");
+  // null where not measured.
+  auto optional = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  json workers = json::array();
+  for (const auto& w : rep.workers) {
+    workers.push_back({{"worker", w.worker},
+                       {"host", w.host.empty() ? json(nullptr) : json(w.host)},
+                       {"operations", w.operations},
+                       {"successes", w.successes},
+                       {"errors", w.errors},
+                       {"ops_per_second", w.ops_per_second},
+                       {"p50_ns", optional(w.p50_ns)},
+                       {"p99_ns", optional(w.p99_ns)},
+                       {"max_ns", optional(w.max_ns)},
+                       {"cpu_utilization", optional(w.cpu_utilization)},
+                       {"clock_offset_ns", optional(w.clock_offset_ns)},
+                       {"rtt_ns", optional(w.rtt_ns)},
+                       {"start_skew_ns", optional(w.start_skew_ns)}});
+  }
+  j["workers"] = std::move(workers);
   j["latency_clamped"] = rep.latency_clamped;
   if (rep.events_expected > 0 || rep.events_delivered > 0) {
     j["events"] = {{"expected", rep.events_expected}, {"delivered", rep.events_delivered}};
@@ -209,6 +230,7 @@ json workload_json(const results::WorkloadResult& w) {
             {"variant", w.variant},
             {"status", results::status_name(w.status)},
             {"error", w.error.empty() ? json(nullptr) : json(w.error)},
+            {"load_from", w.load_from.empty() ? json(nullptr) : json(w.load_from)},
             {"parameters", parameters_json(w.spec)},
             {"repetitions", reps},
             {"flags", w.flags()}};

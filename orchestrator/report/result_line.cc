@@ -35,8 +35,9 @@ std::string setup_micros(const std::optional<results::ConnectionSetup>& setup,
 // connection's setup times (docs/MEASUREMENT.md "Connections and TLS"); handshakes_per_s the
 // median repetition's connections set up per second of its window (new_connection_per_request
 // only) and resumed the TLS handshakes in which the server resumed the session offered
-// (docs/MEASUREMENT.md "Handshakes per second"). flags is the union of the repetitions' flags,
-// comma-separated, "-" for none.
+// (docs/MEASUREMENT.md "Handshakes per second"); load_from "local" or the workers' hosts,
+// "-" when no worker ran (docs/MEASUREMENT.md "Where the load came from"). flags is the union of
+// the repetitions' flags, comma-separated, "-" for none.
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
@@ -70,7 +71,7 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}|transport={}"
       "|serializer={}|payload_bytes={}|tls={}|alpn={}|streams={}|effective_streams={}"
       "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}|handshakes_per_s={}|resumed={}"
-      "|flags={}",
+      "|load_from={}|flags={}",
       scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
       micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
@@ -82,7 +83,8 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       setup_micros(setup, &results::ConnectionSetup::tls_handshake, 50),
       setup_micros(setup, &results::ConnectionSetup::ttfb, 50),
       handshakes ? fmt::format("{:.0f}", handshakes->median) : "-",
-      setup && setup->handshakes > 0 ? std::to_string(setup->resumed) : "-", flags);
+      setup && setup->handshakes > 0 ? std::to_string(setup->resumed) : "-",
+      w.load_from.empty() ? "-" : w.load_from, flags);
 }
 
 }  // namespace benchgate::report

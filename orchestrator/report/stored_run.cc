@@ -93,9 +93,23 @@ results::Repetition repetition(const store::StoredRepetition& s) {
     r.timeline.push_back(
         results::TimelineSecond{t.second, t.ops_per_s, t.errors, t.p50_ns, t.p99_ns, t.max_ns});
   }
+  r.start_spread_ns = s.start_spread_ns;
   for (const auto& w : s.workers) {
-    r.workers.push_back(results::WorkerShare{w.worker, w.operations, w.successes, w.errors,
-                                             w.ops_per_s, w.p99_ns, w.max_ns, w.cpu_utilization});
+    results::WorkerShare share;
+    share.worker = w.worker;
+    share.operations = w.operations;
+    share.successes = w.successes;
+    share.errors = w.errors;
+    share.ops_per_second = w.ops_per_s;
+    share.p99_ns = w.p99_ns;
+    share.max_ns = w.max_ns;
+    share.cpu_utilization = w.cpu_utilization;
+    share.p50_ns = w.p50_ns;
+    share.host = w.host.value_or("");
+    share.clock_offset_ns = w.clock_offset_ns;
+    share.rtt_ns = w.rtt_ns;
+    share.start_skew_ns = w.start_skew_ns;
+    r.workers.push_back(std::move(share));
   }
   return r;
 }
@@ -147,6 +161,7 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
     w.variant = stored.variant;
     w.status = status(stored.status);
     w.error = stored.error;
+    w.load_from = stored.load_from.value_or("");
     for (const auto& rep : stored.repetitions) w.repetitions.push_back(repetition(rep));
     // As the engine merges them (workload_runner.cc): every measured repetition.
     for (const auto& rep : w.repetitions) w.latency.add(rep.latency);

@@ -43,6 +43,46 @@ std::string join(const std::vector<std::string>& items, const char* separator = 
 constexpr const char* kRow =
     "  {:<10} {:>12} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>10}  {}\n";
 
+// One row per worker and repetition: where it ran, its own figures and its clock.
+constexpr const char* kWorkerRow =
+    "    {:<7} {:>6} {:<21} {:>10} {:>9} {:>9} {:>5} {:>17} {:>9} {:>9}\n";
+
+// A clock offset in seconds to the microsecond, signed; "-" when not measured.
+std::string offset_text(std::optional<int64_t> ns) {
+  return ns ? fmt::format("{:+.6f}s", static_cast<double>(*ns) / 1e9) : "-";
+}
+
+std::string signed_latency(std::optional<int64_t> ns) {
+  if (!ns) return "-";
+  return fmt::format("{}{}", *ns >= 0 ? "+" : "", format_duration_ns(static_cast<double>(*ns)));
+}
+
+// Each worker's share of every repetition (docs/MEASUREMENT.md "Clock offset and start skew"),
+// so that one slow or skewed host shows beside the merged figure.
+std::string worker_rows(const results::WorkloadResult& w) {
+  std::string out = "  per worker:\n";
+  out += fmt::format(kWorkerRow, "", "worker", "host", "ops/s", "p50", "p99", "cpu", "offset",
+                     "rtt", "skew");
+  for (const auto& rep : w.repetitions) {
+    for (const auto& share : rep.workers) {
+      out += fmt::format(
+          kWorkerRow, fmt::format("rep {}", rep.index + 1), share.worker,
+          share.host.empty() ? "-" : share.host, fmt::format("{:.0f}", share.ops_per_second),
+          latency(share.p50_ns), latency(share.p99_ns),
+          share.cpu_utilization ? fmt::format("{:.0f}%", *share.cpu_utilization * 100) : "-",
+          offset_text(share.clock_offset_ns), latency(share.rtt_ns),
+          signed_latency(share.start_skew_ns));
+    }
+    if (rep.start_spread_ns) {
+      out += fmt::format("    {:<7} start spread {} (bound {})\n",
+                         fmt::format("rep {}", rep.index + 1),
+                         format_duration_ns(static_cast<double>(*rep.start_spread_ns)),
+                         format_duration_ns(static_cast<double>(w.spec.max_start_skew_ns)));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 // From 100 MB/s on, the table also states the data rate in Gbit/s.
@@ -248,6 +288,13 @@ std::string workload_table(const results::WorkloadResult& w) {
     }
     if (!skews.empty())
       out += "  start skew (the worker furthest from the shared start):" + skews + "\n";
+    if (!w.load_from.empty()) {
+      out += "  load from: " + w.load_from +
+             (w.load_from == "local" ? " (every worker on this machine)\n" : "\n");
+    }
+    bool several = false;
+    for (const auto& rep : w.repetitions) several = several || rep.workers.size() > 1;
+    if (several) out += worker_rows(w);
   }
   if (w.status == results::WorkloadStatus::kFailed) {
     out += fmt::format("  FAILED: {}\n", w.error);

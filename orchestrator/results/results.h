@@ -72,7 +72,17 @@ struct WorkerShare {
   double ops_per_second = 0;
   std::optional<int64_t> p99_ns;  // absent: not measured (no histogram, no successes)
   std::optional<int64_t> max_ns;
-  std::optional<double> cpu_utilization;  // absent when the worker did not measure CPU
+  std::optional<double> cpu_utilization;         // absent when the worker did not measure CPU
+  std::optional<int64_t> p50_ns = std::nullopt;  // absent as p99_ns
+  // Where the worker ran: "local" (spawned, or at a loopback address) or its HOST:PORT.
+  std::string host = {};
+  // Its clock minus the orchestrator's and the round-trip time of the exchange before the
+  // window (engine/start_sync.h); absent: not measured (a worker that does not answer).
+  std::optional<int64_t> clock_offset_ns = std::nullopt;
+  std::optional<int64_t> rtt_ns = std::nullopt;
+  // Its achieved start on the orchestrator's clock minus the shared start; absent: the
+  // worker did not report its start.
+  std::optional<int64_t> start_skew_ns = std::nullopt;
 };
 
 // How the workers' connections were set up (worker.proto ConnectionSetup): those made since
@@ -127,6 +137,10 @@ struct Repetition {
   // Per worker: the instant it started sending minus the shared start instant (ns); empty
   // when no worker reported its start.
   std::vector<int64_t> worker_start_skew_ns;
+  // From the earliest to the latest of the shared start and every worker's achieved start;
+  // absent unless every worker reported its start. Past the workload's max_start_skew it
+  // flags `start_skew`.
+  std::optional<int64_t> start_spread_ns;
   uint64_t latency_clamped = 0;  // latencies above the histograms' highest trackable value
   RouterWindow router;
   std::vector<std::string> flags;  // "worker_saturated", "router_count_mismatch", ...
@@ -200,6 +214,10 @@ struct WorkloadResult {
   std::string variant = "default";
   WorkloadStatus status = WorkloadStatus::kOk;
   std::string error;  // why it failed, when it did
+  // Where the load came from: "local" when every worker ran on this machine (spawned, or at a
+  // loopback address), else the workers' hosts in worker order, comma-separated, "local" for
+  // those on this machine. Empty: not known (a run stored before schema version 15).
+  std::string load_from;
   std::vector<Repetition> repetitions;
   HdrHistogram latency;  // every measured repetition merged
 

@@ -115,7 +115,7 @@ struct WampRequest {
   uint32_t subscribers = 1;              // pubsub: every event goes to each
   uint64_t request_bytes = 0;            // payload of every CALL / PUBLISH
   WampAuth auth;
-  uint64_t fragment_bytes = 0;           // websocket: frame size of what the worker sends; 0: off
+  uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),
@@ -177,6 +177,9 @@ struct Workload {
   // on_worker_loss of the workload or [defaults]; the loader fills in [workers]'s when neither
   // sets it.
   std::optional<WorkerLoss> on_worker_loss;
+  // A start spread over this (workers' starts apart, or away from the shared instant) flags
+  // the repetition `start_skew` (docs/MEASUREMENT.md "Clock offset and start skew").
+  int64_t max_start_skew_ns = 1'000'000;
 
   // Load shape.
   uint32_t connections = 1;  // across all workers and threads

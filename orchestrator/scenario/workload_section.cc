@@ -14,8 +14,8 @@ namespace {
 
 // Keys [defaults] and a workload share: the phases and the load shape.
 const std::vector<std::string_view> kSharedKeys = {
-    "warmup",  "duration",    "repetitions", "workers", "threads",       "worker",
-    "timeout", "connections", "in_flight",   "rate",    "on_worker_loss"};
+    "warmup",  "duration",    "repetitions", "workers", "threads",        "worker",
+    "timeout", "connections", "in_flight",   "rate",    "on_worker_loss", "max_start_skew"};
 
 const std::vector<std::string_view> kHttpKeys = {
     "name",    "protocol",      "method",        "target",
@@ -61,6 +61,7 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("warmup", r.duration_ns("warmup", /*allow_zero=*/true), w.warmup_ns);
   f.take("duration", r.duration_ns("duration", false), w.duration_ns);
   f.take("timeout", r.duration_ns("timeout", false), w.timeout_ns);
+  f.take("max_start_skew", r.duration_ns("max_start_skew", false), w.max_start_skew_ns);
   f.take("repetitions", r.count("repetitions"), w.repetitions);
   f.take("workers", r.count("workers"), w.workers);
   f.take("threads", r.count("threads"), w.threads);

@@ -53,6 +53,7 @@ constexpr Column<StoredWorkload> kWorkload[] = {
     field<&StoredWorkload::errors_total>("errors_total"),
     field<&StoredWorkload::flags>("flags"),
     field<&StoredWorkload::latency_hdr>("latency_hdr"),
+    field<&StoredWorkload::load_from>("load_from"),
 };
 
 constexpr Column<WorkloadFigure> kFigure[] = {
@@ -147,6 +148,7 @@ constexpr Column<StoredRepetition> kRepetition[] = {
     field<&StoredRepetition::effective_streams>("effective_streams"),
     field<&StoredRepetition::window_connections>("window_connections"),
     field<&StoredRepetition::resumed>("resumed"),
+    field<&StoredRepetition::start_spread_ns>("start_spread_ns"),
 };
 
 constexpr Column<RouterCounter> kRouterCounter[] = {
@@ -169,6 +171,11 @@ constexpr Column<StoredWorkerShare> kWorkerWindow[] = {
     field<&StoredWorkerShare::p99_ns>("p99_ns"),
     field<&StoredWorkerShare::max_ns>("max_ns"),
     field<&StoredWorkerShare::cpu_utilization>("cpu_utilization"),
+    field<&StoredWorkerShare::p50_ns>("p50_ns"),
+    field<&StoredWorkerShare::host>("host"),
+    field<&StoredWorkerShare::clock_offset_ns>("clock_offset_ns"),
+    field<&StoredWorkerShare::rtt_ns>("rtt_ns"),
+    field<&StoredWorkerShare::start_skew_ns>("start_skew_ns"),
 };
 
 constexpr Column<GateRecord> kGate[] = {

@@ -74,6 +74,12 @@ struct StoredWorkerShare {
   double ops_per_s = 0;
   std::optional<int64_t> p99_ns, max_ns;
   std::optional<double> cpu_utilization;
+  // Schema version 14 (docs/MEASUREMENT.md "Clock offset and start skew"); nothing where not
+  // measured and for runs stored before.
+  std::optional<int64_t> p50_ns = std::nullopt;
+  std::optional<std::string> host = std::nullopt;  // "local" or HOST:PORT
+  std::optional<int64_t> clock_offset_ns = std::nullopt, rtt_ns = std::nullopt,
+                         start_skew_ns = std::nullopt;
 
   bool operator==(const StoredWorkerShare&) const = default;
 };
@@ -115,6 +121,7 @@ struct StoredRepetition {
   std::optional<uint64_t> window_successes;
   std::optional<double> payload_bytes_per_s;
   std::optional<int64_t> start_skew_ns;
+  std::optional<int64_t> start_spread_ns;  // schema version 15
   std::optional<double> worker_cpu_wait_share;
   uint64_t latency_clamped = 0;
   std::vector<std::string> not_measured;
@@ -145,6 +152,8 @@ struct StoredWorkload {
   std::string params_hash;
   std::string status;  // ok | failed | not_configured | interrupted
   std::string error;
+  // "local" or the workers' hosts (schema version 15); nothing for runs stored before.
+  std::optional<std::string> load_from;
   // The summary over repetitions as the store keeps it (workloads table): medians of the
   // repetitions' figures (min and max of throughput), nothing where not measured.
   int64_t repetition_count = 0;

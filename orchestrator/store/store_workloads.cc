@@ -125,9 +125,23 @@ StoredRepetition stored_repetition(const results::Repetition& rep, bool per_requ
   for (const results::TimelineSecond& t : rep.timeline) {
     r.timeline.push_back({t.second, t.ops_per_second, t.errors, t.p50_ns, t.p99_ns, t.max_ns});
   }
+  r.start_spread_ns = rep.start_spread_ns;
   for (const results::WorkerShare& w : rep.workers) {
-    r.workers.push_back({w.worker, w.operations, w.successes, w.errors, w.ops_per_second, w.p99_ns,
-                         w.max_ns, w.cpu_utilization});
+    StoredWorkerShare share;
+    share.worker = w.worker;
+    share.operations = w.operations;
+    share.successes = w.successes;
+    share.errors = w.errors;
+    share.ops_per_s = w.ops_per_second;
+    share.p99_ns = w.p99_ns;
+    share.max_ns = w.max_ns;
+    share.cpu_utilization = w.cpu_utilization;
+    share.p50_ns = w.p50_ns;
+    if (!w.host.empty()) share.host = w.host;
+    share.clock_offset_ns = w.clock_offset_ns;
+    share.rtt_ns = w.rtt_ns;
+    share.start_skew_ns = w.start_skew_ns;
+    r.workers.push_back(std::move(share));
   }
   return r;
 }
@@ -169,6 +183,7 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   w.params_hash = workload_params_hash(workload.spec);
   w.status = results::status_name(workload.status);
   w.error = workload.error;
+  if (!workload.load_from.empty()) w.load_from = workload.load_from;
   std::set<std::string> flags;
   for (const results::Repetition& rep : workload.repetitions) {
     w.repetitions.push_back(stored_repetition(rep, workload.spec.new_connection_per_request));

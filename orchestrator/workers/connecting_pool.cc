@@ -27,6 +27,9 @@ class ConnectingPool : public WorkerPool {
 
   size_t size() const override { return stubs_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *stubs_.at(index); }
+  std::string address(size_t index) const override {
+    return index < addresses_.size() ? addresses_[index] : std::string();
+  }
   std::optional<Error> failure(size_t) override { return std::nullopt; }
   std::string name(size_t index) const override {
     return "worker " + std::to_string(index) + " at " + addresses_.at(index);

@@ -22,6 +22,9 @@ class WorkerPool {
   virtual Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) = 0;
   virtual size_t size() const = 0;
   virtual v1::Worker::Stub& stub(size_t index) = 0;
+  // The HOST:PORT the orchestrator reaches the worker at; empty for a worker this pool
+  // spawned on this machine (where the load came from, results::WorkloadResult::load_from).
+  virtual std::string address(size_t /*index*/) const { return {}; }
   // "worker 2 (pid 1234) killed by signal 9" (its stderr tail as the error's detail), "worker
   // 2 (pid 1234) is stopped ...", or nothing while the worker looks alive and able to run.
   virtual std::optional<Error> failure(size_t index) = 0;

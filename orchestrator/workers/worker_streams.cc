@@ -1,5 +1,6 @@
 #include "orchestrator/workers/worker_streams.h"
 
+#include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
 
 namespace benchgate::workers {
@@ -29,14 +30,15 @@ bool WorkerStreams::open(size_t worker, v1::Worker::Stub& stub, const v1::Worklo
 void WorkerStreams::read_loop(Stream& stream) {
   v1::RunEvent event;
   while (stream.rw->Read(&event)) {
+    const int64_t received = steady_now_ns();
     std::lock_guard lock(mutex_);
-    events_.push_back({stream.worker, event, grpc::Status::OK});
+    events_.push_back({stream.worker, event, grpc::Status::OK, received});
     changed_.notify_all();
   }
   grpc::Status status = stream.rw->Finish();
   std::lock_guard lock(mutex_);
   stream.ended = true;
-  events_.push_back({stream.worker, std::nullopt, status});
+  events_.push_back({stream.worker, std::nullopt, status, steady_now_ns()});
   changed_.notify_all();
 }
 
@@ -48,14 +50,26 @@ void WorkerStreams::drop(size_t worker) {
   }
 }
 
-bool WorkerStreams::send_window(const v1::Window& window) {
-  v1::RunCommand command;
-  *command.mutable_window() = window;
+bool WorkerStreams::send_windows(const std::vector<v1::Window>& windows) {
   bool all = true;
   for (auto& stream : streams_) {
-    if (!stream->dropped) all = stream->rw->Write(command) && all;
+    if (stream->dropped || stream->worker >= windows.size()) continue;
+    v1::RunCommand command;
+    *command.mutable_window() = windows[stream->worker];
+    all = stream->rw->Write(command) && all;
   }
   return all;
+}
+
+bool WorkerStreams::send_probe(size_t worker, uint32_t sequence, int64_t& sent_ns) {
+  v1::RunCommand command;
+  command.mutable_clock_probe()->set_sequence(sequence);
+  for (auto& stream : streams_) {
+    if (stream->worker != worker || stream->dropped) continue;
+    sent_ns = steady_now_ns();
+    return stream->rw->Write(command);
+  }
+  return false;  // a dropped worker is not asked
 }
 
 std::optional<StreamEvent> WorkerStreams::next(std::chrono::steady_clock::time_point deadline) {

@@ -22,6 +22,7 @@ struct StreamEvent {
   size_t worker = 0;
   std::optional<v1::RunEvent> event;  // nullopt: the stream ended (see status)
   grpc::Status status;
+  int64_t received_ns = 0;  // steady clock, as soon as the reader had the event
 };
 
 class WorkerStreams {
@@ -36,10 +37,14 @@ class WorkerStreams {
   // Returns false when the stream could not take the message.
   bool open(size_t worker, v1::Worker::Stub& stub, const v1::WorkloadSpec& spec);
   // Gives up on one worker's stream (a lost worker): it is cancelled, gets no more window
-  // commands, and whatever it still says is dropped by the caller.
+  // commands or probes, and whatever it still says is dropped by the caller.
   void drop(size_t worker);
-  // Sends a window command to every open stream not dropped; false if a stream refused it.
-  bool send_window(const v1::Window& window);
+  // Sends windows[i] to the stream of worker i (each with its own start instant), to every
+  // stream not dropped; false if a stream refused it.
+  bool send_windows(const std::vector<v1::Window>& windows);
+  // Sends a clock probe to one worker; the steady-clock instant just before it was written
+  // goes to `sent_ns`. False if the stream refused it or was dropped.
+  bool send_probe(size_t worker, uint32_t sequence, int64_t& sent_ns);
   // The next event from any worker, or nullopt at the deadline (or on interrupt).
   std::optional<StreamEvent> next(std::chrono::steady_clock::time_point deadline);
   // Half-closes every stream (the workers stop and end their streams), waits up to `grace`,

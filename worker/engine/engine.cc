@@ -188,7 +188,12 @@ Expected<WindowResult> Engine::run_window(const WindowCommand& window,
   const int64_t steady_now = steady_now_ns();
   WindowTiming timing;
   timing.index = window.index;
-  timing.start_ns = steady_now + std::max<int64_t>(0, window.start_at_unix_ns - unix_now);
+  // The orchestrator's instant on this host's monotonic clock when it measured the offset;
+  // else its Unix instant, converted once here (docs/MEASUREMENT.md "Clock offset and start
+  // skew"). A start already past begins at once.
+  timing.start_ns = window.start_at_worker_ns > 0
+                        ? std::max(steady_now, window.start_at_worker_ns)
+                        : steady_now + std::max<int64_t>(0, window.start_at_unix_ns - unix_now);
   timing.end_ns = timing.start_ns + window.duration_ns;
   timing.drain_deadline_ns = timing.end_ns + drain_timeout_ns_;
   driver_->window_starting();
@@ -328,7 +333,10 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.first_send_unix_ns = first_send + to_unix;
   }
   if (last_receive != 0) result.last_receive_unix_ns = last_receive + to_unix;
-  if (started != std::numeric_limits<int64_t>::max()) result.started_unix_ns = started + to_unix;
+  if (started != std::numeric_limits<int64_t>::max()) {
+    result.started_unix_ns = started + to_unix;
+    result.started_steady_ns = started;
+  }
   result.latency_clamped =
       static_cast<uint64_t>(result.latency.overflow_count() + result.service_time.overflow_count());
   return result;

@@ -231,6 +231,9 @@ Expected<void> validate_window(const WindowCommand& window) {
   if (window.start_at_unix_ns < 0) {
     return Error{"window " + std::to_string(window.index) + ": start_at_unix_ns must be >= 0"};
   }
+  if (window.start_at_worker_ns < 0) {
+    return Error{"window " + std::to_string(window.index) + ": start_at_worker_ns must be >= 0"};
+  }
   return {};
 }
 

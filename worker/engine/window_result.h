@@ -79,10 +79,11 @@ struct WindowResult {
   int64_t first_send_unix_ns = 0;  // 0: nothing was sent
   int64_t last_receive_unix_ns = 0;
   HdrHistogram latency;
-  HdrHistogram service_time;    // open loop only
-  uint64_t late_sends = 0;      // open loop only
-  uint64_t unsent = 0;          // open loop only: due in the window, still unwritten at its end
-  int64_t started_unix_ns = 0;  // the earliest load thread's start; 0: not reported
+  HdrHistogram service_time;      // open loop only
+  uint64_t late_sends = 0;        // open loop only
+  uint64_t unsent = 0;            // open loop only: due in the window, still unwritten at its end
+  int64_t started_unix_ns = 0;    // the earliest load thread's start; 0: not reported
+  int64_t started_steady_ns = 0;  // the same instant on CLOCK_MONOTONIC (steady_now_ns)
   std::vector<ThreadCpu> thread_cpu;
   uint64_t latency_clamped = 0;  // values above the histograms' highest trackable value
   int64_t cpu_user_ns = 0;

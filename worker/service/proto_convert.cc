@@ -131,6 +131,7 @@ WindowCommand window_from_proto(const v1::Window& proto) {
   window.index = proto.index();
   window.measured = proto.measured();
   window.start_at_unix_ns = proto.start_at_unix_ns();
+  window.start_at_worker_ns = proto.start_at_worker_ns();
   window.duration_ns = proto.duration_ns();
   return window;
 }
@@ -200,6 +201,7 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
     in_window->set_payload_bytes(result.window_payload_bytes);
   }
   proto->set_started_unix_ns(result.started_unix_ns);
+  proto->set_started_worker_ns(result.started_steady_ns);
   for (const ThreadCpu& cpu : result.thread_cpu) {
     auto* out = proto->add_thread_cpu();
     out->set_cpu_ns(cpu.cpu_ns);

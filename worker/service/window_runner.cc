@@ -24,6 +24,11 @@ void WindowRunner::submit(const WindowCommand& window) {
   changed_.notify_all();
 }
 
+bool WindowRunner::write(const v1::RunEvent& event) {
+  std::lock_guard lock(write_mutex_);
+  return stream_.Write(event);
+}
+
 void WindowRunner::loop() {
   for (;;) {
     WindowCommand window;
@@ -38,7 +43,7 @@ void WindowRunner::loop() {
     auto result = engine_.run_window(window, [&](const ProgressReport& report) {
       v1::RunEvent event;
       progress_to_proto(report, event.mutable_progress());
-      stream_ok = stream_ok && stream_.Write(event);
+      stream_ok = stream_ok && write(event);
     });
     if (!result) {
       // Only stop() makes a validated window fail; the handler is ending the stream.
@@ -49,7 +54,7 @@ void WindowRunner::loop() {
                  window.measured ? "" : " (warm-up)", result->operations, result->successes);
     v1::RunEvent event;
     result_to_proto(*result, event.mutable_result());
-    if (!stream_ok || !stream_.Write(event)) {
+    if (!stream_ok || !write(event)) {
       spdlog::warn("the Run stream broke while window {} ran", window.index);
       return;
     }

@@ -1,7 +1,8 @@
 // Runs the windows of one Run stream on its own thread, so the gRPC handler thread can keep
 // reading the stream: a WritesDone or cancel must stop the load at once, even mid-window.
-// All RunEvent writes after Ready happen on this thread (gRPC allows one reader and one
-// writer at a time).
+// All RunEvent writes after Ready go through write(), one at a time (gRPC allows one reader
+// and one writer at a time): the windows' events from this thread, clock replies from the
+// handler thread.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -26,6 +27,8 @@ class WindowRunner {
   ~WindowRunner();
 
   void submit(const WindowCommand& window);
+  // Writes one event; false when the stream broke.
+  bool write(const v1::RunEvent& event);
 
  private:
   void loop();
@@ -33,6 +36,7 @@ class WindowRunner {
   Engine& engine_;
   Stream& stream_;
   std::mutex mutex_;
+  std::mutex write_mutex_;
   std::condition_variable changed_;
   std::deque<WindowCommand> queue_;
   bool closing_ = false;

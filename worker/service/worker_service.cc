@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "common/time/clock.h"
 #include "worker/adapters/adapter_stream.h"
 #include "worker/engine/engine.h"
 #include "worker/engine/validate.h"
@@ -58,6 +59,7 @@ grpc::Status WorkerService::Run(grpc::ServerContext* context,
   v1::RunEvent ready;
   ready.mutable_ready()->set_connections((*engine)->connections());
   ready.mutable_ready()->set_threads((*engine)->threads());
+  ready.mutable_ready()->set_clock_exchange(true);
   if (!stream->Write(ready)) return grpc::Status::OK;  // the orchestrator went away
 
   grpc::Status status = grpc::Status::OK;
@@ -65,9 +67,21 @@ grpc::Status WorkerService::Run(grpc::ServerContext* context,
     WindowRunner runner(**engine, *stream);
     // Read returns false on WritesDone or cancel: both stop the load at once.
     while (stream->Read(&command)) {
+      if (command.has_clock_probe()) {
+        // Answered here, at once: the receive instant is taken as soon as Read returns, the
+        // send instant as late as possible (docs/WORKER_PROTOCOL.md "Clock exchange").
+        const int64_t received = steady_now_ns();
+        v1::RunEvent reply;
+        reply.mutable_clock_reply()->set_sequence(command.clock_probe().sequence());
+        reply.mutable_clock_reply()->set_receive_ns(received);
+        reply.mutable_clock_reply()->set_send_ns(steady_now_ns());
+        if (!runner.write(reply)) break;
+        continue;
+      }
       if (!command.has_window()) {
         status = {grpc::StatusCode::INVALID_ARGUMENT,
-                  "after the WorkloadSpec a Run stream carries only Window commands"};
+                  "after the WorkloadSpec a Run stream carries only Window and ClockProbe "
+                  "commands"};
         break;
       }
       const WindowCommand window = window_from_proto(command.window());

@@ -28,6 +28,7 @@ store::RunDetail sample_run() {
   ok.protocol = "http1";
   ok.status = "ok";
   ok.params_hash = "abcdef0123456789";
+  ok.load_from = "10.0.0.2,10.0.0.3";
   store::StoredRepetition rep;
   rep.index = 0;
   rep.ops_per_s = 12345.67;
@@ -77,7 +78,8 @@ TEST_F(RunDetailText, TheHeaderNamesTheRunItsTimesCommitLabelsAndTestbed) {
 
 TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {
   const std::string text = render_run_detail(sample_run(), {});
-  EXPECT_NE(text.find("workload hello  protocol http1  status ok  params abcdef012345\n"),
+  EXPECT_NE(text.find("workload hello  protocol http1  status ok  params abcdef012345\n"
+                      "  load from: 10.0.0.2,10.0.0.3\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  REP    OPS/S  MB/S     P50     P90     P99   P99.9     MAX  "

@@ -4,6 +4,7 @@
 // and a difference between the workers' and the router's counts is explained.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "orchestrator/report/gate_report.h"
@@ -194,6 +195,51 @@ TEST(WorkloadTable, TlsStreamsSetupAndHandshakesHaveLinesOfTheirOwn) {
   EXPECT_EQ(plain_table.find("tls:"), std::string::npos) << plain_table;
   EXPECT_EQ(plain_table.find("streams:"), std::string::npos) << plain_table;
   EXPECT_EQ(plain_table.find("handshakes:"), std::string::npos) << plain_table;
+}
+
+// Several workers: a row per worker and repetition with its host and clock; a worker that did
+// not take part in the clock exchange shows '-' for its offset and RTT, never 0.
+TEST(WorkloadTable, SeveralWorkersGetOneRowEachWithTheirClock) {
+  results::WorkloadResult w = saturated_workload();
+  w.load_from = "10.0.0.2,local";
+  auto& rep = w.repetitions.front();
+  results::WorkerShare remote;
+  remote.operations = remote.successes = 600;
+  remote.ops_per_second = 600;
+  remote.host = "10.0.0.2:7000";
+  remote.p50_ns = 40'000;
+  remote.clock_offset_ns = 1'000'000'123'000;
+  remote.rtt_ns = 85'000;
+  remote.start_skew_ns = 120'000;
+  results::WorkerShare third_party;
+  third_party.worker = 1;
+  third_party.operations = third_party.successes = 400;
+  third_party.ops_per_second = 400;
+  third_party.host = "local";
+  third_party.start_skew_ns = -30'000;
+  rep.workers = {remote, third_party};
+  rep.start_spread_ns = 150'000;
+  const auto lines = lines_of(workload_table(w));
+  auto row = [&](const std::string& prefix) {
+    const auto found = std::find_if(lines.begin(), lines.end(),
+                                    [&](const std::string& l) { return l.starts_with(prefix); });
+    return found == lines.end() ? std::string() : *found;
+  };
+  EXPECT_EQ(row("  load from: "), "  load from: 10.0.0.2,local");
+  const std::string first = row("    rep 1        0 ");
+  EXPECT_NE(first.find("10.0.0.2:7000"), std::string::npos) << first;
+  EXPECT_NE(first.find("+1000.000123s"), std::string::npos) << first;
+  EXPECT_NE(first.find("85us"), std::string::npos) << first;
+  EXPECT_NE(first.find("+120us"), std::string::npos) << first;
+  const std::string second = row("    rep 1        1 ");
+  EXPECT_NE(second.find("local"), std::string::npos) << second;
+  EXPECT_NE(second.find("-30us"), std::string::npos) << second;
+  EXPECT_EQ(second.find("0.000000s"), std::string::npos) << second;
+  EXPECT_EQ(row("    rep 1   start spread "), "    rep 1   start spread 150us (bound 1ms)");
+
+  // One worker: no per-worker table.
+  rep.workers.pop_back();
+  EXPECT_EQ(workload_table(w).find("per worker"), std::string::npos);
 }
 
 }  // namespace

@@ -198,14 +198,15 @@ TEST(ResultLine, AnHttpWorkloadHasNoWampParameters) {
   EXPECT_NE(line.find("|transport=-|serializer=-|payload_bytes=-|"), std::string::npos) << line;
 }
 
-// The TLS and HTTP/2 fields come last, in this order; what was not measured is '-'.
+// The TLS and HTTP/2 fields come in this order, then where the load came from; what was not
+// measured is '-' (no worker ran: no load_from).
 TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
   WorkloadResult plain;
   plain.spec.name = "hello";
   plain.repetitions.emplace_back();
   const std::string none =
       "|payload_bytes=-|tls=-|alpn=-|streams=-|effective_streams=-|connect_p50_us=-"
-      "|handshake_p50_us=-|ttfb_p50_us=-|handshakes_per_s=-|resumed=-";
+      "|handshake_p50_us=-|ttfb_p50_us=-|handshakes_per_s=-|resumed=-|load_from=-";
   auto line = report::result_line("s", plain, "-");
   EXPECT_NE(line.find(none + "|flags="), std::string::npos) << line;
 
@@ -221,12 +222,14 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
   rep.setup->connect.record(120'000);
   rep.setup->ttfb.record(300'000);
   h2.repetitions.push_back(rep);
+  h2.load_from = "10.0.0.2,local";
   line = report::result_line("s", h2, "-");
   // HdrHistogram reports a bucket's highest equivalent value (120 us reads 120.1). No handshake
   // was recorded: '-' rather than 0.
   const std::string tail =
       "|tls=TLSv1.3|alpn=h2|streams=50|effective_streams=10|connect_p50_us=120.1"
-      "|handshake_p50_us=-|ttfb_p50_us=300.0|handshakes_per_s=-|resumed=-";
+      "|handshake_p50_us=-|ttfb_p50_us=300.0|handshakes_per_s=-|resumed=-"
+      "|load_from=10.0.0.2,local";
   EXPECT_NE(line.find(tail + "|flags="), std::string::npos) << line;
 }
 
@@ -236,7 +239,7 @@ TEST(ResultLine, FlagsComeLastAsTheUnionOfTheRepetitions) {
   w.spec.name = "hello";
   w.repetitions.emplace_back();
   auto line = report::result_line("s", w, "-");
-  EXPECT_TRUE(line.ends_with("|resumed=-|flags=-")) << line;
+  EXPECT_TRUE(line.ends_with("|resumed=-|load_from=-|flags=-")) << line;
   w.repetitions[0].flags = {"router_count_mismatch"};
   w.repetitions.emplace_back();
   w.repetitions[1].flags = {"degraded", "router_count_mismatch"};

@@ -52,6 +52,28 @@ TEST(ScenarioErrors, BadUnitQuotesTheValueAndTheExpectedForm) {
   EXPECT_NE(errors[0].find("write it like \"250us\" or \"1.5s\""), std::string::npos) << errors[0];
 }
 
+// max_start_skew is a duration above 0, in [defaults] or a workload; the default is 1 ms.
+TEST(ScenarioErrors, MaxStartSkewIsADurationAboveZero) {
+  auto errors = errors_of(std::string(kHead) + "max_start_skew = \"0ms\"\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(errors[0].starts_with("s.toml:5:18: error: key 'max_start_skew'")) << errors[0];
+  errors = errors_of(std::string(kHead) + "max_start_skew = 3\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(errors[0].starts_with("s.toml:5:18: error: key 'max_start_skew'")) << errors[0];
+
+  LoadResult r = load_scenario_text(std::string("name = \"s\"\n[defaults]\nmax_start_skew = "
+                                                "\"250us\"\n[[workloads]]\nname = \"a\"\n"
+                                                "[[workloads]]\nname = \"b\"\n"
+                                                "max_start_skew = \"2ms\"\n"),
+                                    "s.toml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.scenario->workloads[0].max_start_skew_ns, 250'000);
+  EXPECT_EQ(r.scenario->workloads[1].max_start_skew_ns, 2'000'000);
+  r = load_scenario_text(std::string(kHead), "s.toml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.scenario->workloads[0].max_start_skew_ns, 1'000'000);
+}
+
 TEST(ScenarioErrors, SyntaxErrorGivesTomlsLineAndColumn) {
   EXPECT_EQ(errors_of("name = \"s\"\n[[workloads]]\nname =\nconnections = 1\n"),
             std::vector<std::string>{"s.toml:3:7: error: TOML syntax error: Error while parsing "

@@ -370,6 +370,7 @@ const std::map<std::string, std::string>& reviewed_keys() {
                             "new_connection_per_request"}) {
       keys[key] = "a value of the load, the gates or the report";
     }
+    keys["max_start_skew"] = "a bound of the report (flag start_skew)";
     return keys;
   }();
   return kKeys;

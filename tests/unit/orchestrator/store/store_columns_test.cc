@@ -161,6 +161,7 @@ StoredWorkload workload_row(int n) {
   w.errors_total = 7 + n;
   w.flags = {"flag-" + std::to_string(n)};
   w.latency_hdr = std::vector<uint8_t>{1, 2, static_cast<uint8_t>(n)};
+  w.load_from = n == 1 ? "local" : "10.0.0." + std::to_string(n) + ",10.0.0.9";
   return w;
 }
 
@@ -224,6 +225,7 @@ StoredRepetition repetition_row(int n) {
   r.effective_streams = 10 + i;
   r.window_connections = 900 + i;
   r.resumed = 700 + i;
+  r.start_spread_ns = 600 + i;
   return r;
 }
 
@@ -238,14 +240,21 @@ StoredSecond second_row(int n) {
 
 StoredWorkerShare share_row(int n) {
   const uint64_t u = static_cast<uint64_t>(n);
-  return {static_cast<uint32_t>(n),
-          900 + u,
-          890 + u,
-          10 + u,
-          1800.5 + n,
-          41'000 + n,
-          90'000 + n,
-          0.25 + n};
+  StoredWorkerShare s;
+  s.worker = static_cast<uint32_t>(n);
+  s.operations = 900 + u;
+  s.successes = 890 + u;
+  s.errors = 10 + u;
+  s.ops_per_s = 1800.5 + n;
+  s.p99_ns = 41'000 + n;
+  s.max_ns = 90'000 + n;
+  s.cpu_utilization = 0.25 + n;
+  s.p50_ns = 20'500 + n;
+  s.host = n == 1 ? "local" : "10.0.0." + std::to_string(n) + ":7000";
+  s.clock_offset_ns = -1'000'000'000'000 + n;
+  s.rtt_ns = 70'000 + n;
+  s.start_skew_ns = -300 - n;
+  return s;
 }
 
 GateRecord gate_row(int n) {

@@ -1,0 +1,21 @@
+// Where a workload's load came from (docs/MEASUREMENT.md "Where the load came from"): from
+// this machine, which loopback evidence is, or from other hosts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace benchgate::engine {
+
+// "local" for a worker this machine spawned (empty address) or one at a loopback address
+// (127.0.0.0/8, ::1, localhost); else the address as given (HOST:PORT).
+std::string worker_host(const std::string& address);
+
+// The host part of HOST:PORT ("[::1]:9" gives "::1"; without a port, all of it).
+std::string host_of(const std::string& address);
+
+// "local" when every worker is; else each distinct host once, in worker order, comma-
+// separated, with "local" standing for those on this machine.
+std::string load_from(const std::vector<std::string>& worker_addresses);
+
+}  // namespace benchgate::engine

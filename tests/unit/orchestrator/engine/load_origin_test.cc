@@ -1,0 +1,36 @@
+// Where the load came from (orchestrator/engine/load_origin.h).
+#include "orchestrator/engine/load_origin.h"
+
+#include <gtest/gtest.h>
+
+namespace benchgate::engine {
+namespace {
+
+TEST(LoadOrigin, SpawnedAndLoopbackWorkersAreLocal) {
+  EXPECT_EQ(worker_host(""), "local");
+  EXPECT_EQ(worker_host("127.0.0.1:7000"), "local");
+  EXPECT_EQ(worker_host("127.8.9.10:7000"), "local");
+  EXPECT_EQ(worker_host("localhost:7000"), "local");
+  EXPECT_EQ(worker_host("[::1]:7000"), "local");
+  EXPECT_EQ(load_from({"", "127.0.0.1:7001", "[::1]:7002"}), "local");
+  EXPECT_EQ(load_from({}), "local");
+}
+
+TEST(LoadOrigin, OtherHostsAreNamedOnceInWorkerOrder) {
+  EXPECT_EQ(worker_host("10.0.0.2:7000"), "10.0.0.2:7000");
+  EXPECT_EQ(worker_host("127.example.org:7000"), "127.example.org:7000");  // not a loopback
+  EXPECT_EQ(load_from({"10.0.0.3:7000", "10.0.0.2:7000", "10.0.0.3:7001"}), "10.0.0.3,10.0.0.2");
+  // A mixed run says which part came from this machine.
+  EXPECT_EQ(load_from({"", "loadgen-1.workers:7000"}), "local,loadgen-1.workers");
+  EXPECT_EQ(load_from({"[fd00::2]:7000"}), "fd00::2");
+}
+
+TEST(LoadOrigin, HostOf) {
+  EXPECT_EQ(host_of("10.0.0.2:7000"), "10.0.0.2");
+  EXPECT_EQ(host_of("[fd00::2]:7000"), "fd00::2");
+  EXPECT_EQ(host_of("fd00::2"), "fd00::2");
+  EXPECT_EQ(host_of("name"), "name");
+}
+
+}  // namespace
+}  // namespace benchgate::engine

@@ -1,0 +1,196 @@
+// One start across hosts: the clock-offset estimator, the start instant on each worker's clock
+// and what the workers achieved (orchestrator/engine/start_sync.h).
+#include "orchestrator/engine/start_sync.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace benchgate::engine {
+namespace {
+
+constexpr int64_t kOffset = 1'000'000'000'000;  // the worker's clock 1,000 s ahead
+
+// A probe sent at `t1` (orchestrator clock) that takes `out` ns to the worker, `hold` ns there
+// and `back` ns back, against a worker clock `offset` ahead.
+ClockSample sample(int64_t t1, int64_t out, int64_t hold, int64_t back, int64_t offset = kOffset) {
+  const int64_t t2 = t1 + out + offset;
+  const int64_t t3 = t2 + hold;
+  const int64_t t4 = t1 + out + hold + back;
+  return {t1, t2, t3, t4};
+}
+
+TEST(ClockSample, SymmetricDelaysGiveTheExactOffsetAndTheWireTime) {
+  const auto s = sample(5'000, 40'000, 7'000, 40'000);
+  EXPECT_EQ(s.offset(), kOffset);
+  EXPECT_EQ(s.delay(), 80'000);  // the worker's hold is not on the wire
+}
+
+TEST(ClockSample, AnAsymmetricDelayMovesTheOffsetByHalfTheDifference) {
+  // 100 us out, 20 us back: off by (100 - 20) / 2 = 40 us, within RTT / 2.
+  const auto s = sample(0, 100'000, 1'000, 20'000);
+  EXPECT_EQ(s.offset(), kOffset + 40'000);
+  EXPECT_EQ(s.delay(), 120'000);
+  EXPECT_LE(std::abs(s.offset() - kOffset), s.delay() / 2);
+}
+
+TEST(EstimateClock, KeepsTheLowestDelaySamples) {
+  // Eight samples: two fast symmetric ones, six slowed by queueing on one way only, whose
+  // offsets are wrong by up to 1 ms.
+  std::vector<ClockSample> samples;
+  for (int i = 0; i < 6; ++i)
+    samples.push_back(sample(i * 10'000'000, 2'000'000 + i, 5'000, 50'000));
+  samples.push_back(sample(70'000'000, 50'000, 5'000, 50'000));
+  samples.push_back(sample(80'000'000, 51'000, 5'000, 51'000));
+  auto estimate = estimate_clock(samples);
+  ASSERT_TRUE(estimate);
+  // 8 / 4 = 2 kept: the two symmetric ones; the median of two is the lower.
+  EXPECT_EQ(estimate->kept, 2u);
+  EXPECT_EQ(estimate->samples, 8u);
+  EXPECT_EQ(estimate->offset_ns, kOffset);
+  EXPECT_EQ(estimate->rtt_ns, 100'000);
+}
+
+TEST(EstimateClock, TheMedianOfTheKeptResistsOneOddSample) {
+  // Twelve samples keep three; the one with the lowest delay is asymmetric (out 10 us, back
+  // 40 us: 15 us off), the other two symmetric: the median is exact.
+  std::vector<ClockSample> samples;
+  for (int i = 0; i < 9; ++i) samples.push_back(sample(i * 1'000'000, 500'000, 1'000, 500'000));
+  samples.push_back(sample(20'000'000, 10'000, 1'000, 40'000));
+  samples.push_back(sample(21'000'000, 26'000, 1'000, 26'000));
+  samples.push_back(sample(22'000'000, 27'000, 1'000, 27'000));
+  auto estimate = estimate_clock(samples);
+  ASSERT_TRUE(estimate);
+  EXPECT_EQ(estimate->kept, 3u);
+  EXPECT_EQ(estimate->offset_ns, kOffset);
+  EXPECT_EQ(estimate->rtt_ns, 50'000);  // the lowest delay, whatever its offset
+}
+
+TEST(EstimateClock, ANegativeOffsetAndOneSample) {
+  auto estimate = estimate_clock({sample(1'000, 30'000, 2'000, 30'000, -kOffset)});
+  ASSERT_TRUE(estimate);
+  EXPECT_EQ(estimate->offset_ns, -kOffset);
+  EXPECT_EQ(estimate->kept, 1u);
+  EXPECT_EQ(estimate->rtt_ns, 60'000);
+}
+
+TEST(EstimateClock, DropsImpossibleSamplesAndSaysWhenNoneIsLeft) {
+  EXPECT_FALSE(estimate_clock({}));
+  ClockSample backwards = sample(0, 10, 10, 10);
+  std::swap(backwards.t2, backwards.t3);  // the worker's reply before its receipt
+  ClockSample negative{0, kOffset + 100, kOffset + 200, 50};  // held longer than the round trip
+  EXPECT_FALSE(estimate_clock({backwards, negative}));
+  auto estimate = estimate_clock({backwards, sample(0, 10'000, 1'000, 10'000)});
+  ASSERT_TRUE(estimate);
+  EXPECT_EQ(estimate->samples, 2u);
+  EXPECT_EQ(estimate->offset_ns, kOffset);
+}
+
+TEST(StartInstant, IsTheSharedInstantOnEachWorkersClock) {
+  v1::Window shared;
+  shared.set_index(3);
+  shared.set_start_at_unix_ns(1'700'000'000'000'000'000);
+  shared.set_duration_ns(2'000'000'000);
+  const int64_t start = 50'000'000'000;  // orchestrator's monotonic clock
+  const auto ahead = window_for_worker(shared, start, ClockEstimate{kOffset, 80'000, 8, 2});
+  EXPECT_EQ(ahead.start_at_worker_ns(), start + kOffset);
+  const auto behind = window_for_worker(shared, start, ClockEstimate{-2'000'000, 80'000, 8, 2});
+  EXPECT_EQ(behind.start_at_worker_ns(), start - 2'000'000);
+  // Everything else is the shared command's.
+  EXPECT_EQ(ahead.index(), 3u);
+  EXPECT_EQ(ahead.start_at_unix_ns(), shared.start_at_unix_ns());
+  EXPECT_EQ(ahead.duration_ns(), shared.duration_ns());
+  // Not measured: the Unix instant alone, as before the exchange existed.
+  const auto unmeasured = window_for_worker(shared, start, std::nullopt);
+  EXPECT_EQ(unmeasured.start_at_worker_ns(), 0);
+  EXPECT_EQ(unmeasured.start_at_unix_ns(), shared.start_at_unix_ns());
+  EXPECT_EQ(to_orchestrator_clock(to_worker_clock(start, kOffset), kOffset), start);
+}
+
+results::Repetition with_workers(size_t n) {
+  results::Repetition rep;
+  for (size_t w = 0; w < n; ++w) {
+    results::WorkerShare share;
+    share.worker = static_cast<uint32_t>(w);
+    rep.workers.push_back(share);
+  }
+  return rep;
+}
+
+bool flagged(const results::Repetition& rep) {
+  return std::find(rep.flags.begin(), rep.flags.end(), "start_skew") != rep.flags.end();
+}
+
+const PlannedStart kPlanned{10'000'000'000, 1'700'000'000'000'000'000};
+
+TEST(RecordStarts, ConvertsEachStartWithItsOffsetAndRecordsTheClock) {
+  // Worker 0 on a clock 1,000 s ahead started 200 us late; worker 1 on a clock 3 ms behind
+  // started 50 us late.
+  v1::WindowResult a, b;
+  a.set_started_worker_ns(kPlanned.steady_ns + kOffset + 200'000);
+  a.set_started_unix_ns(1);  // ignored: the worker clock is used when the offset is known
+  b.set_started_worker_ns(kPlanned.steady_ns - 3'000'000 + 50'000);
+  auto rep = with_workers(2);
+  record_starts(rep, {a, b},
+                {ClockEstimate{kOffset, 90'000, 8, 2}, ClockEstimate{-3'000'000, 70'000, 8, 2}},
+                kPlanned, 1'000'000);
+  EXPECT_EQ(rep.workers[0].clock_offset_ns, kOffset);
+  EXPECT_EQ(rep.workers[0].rtt_ns, 90'000);
+  EXPECT_EQ(rep.workers[0].start_skew_ns, 200'000);
+  EXPECT_EQ(rep.workers[1].clock_offset_ns, -3'000'000);
+  EXPECT_EQ(rep.workers[1].start_skew_ns, 50'000);
+  EXPECT_EQ(rep.worker_start_skew_ns, (std::vector<int64_t>{200'000, 50'000}));
+  // From the planned instant (0) to the latest start (200 us).
+  EXPECT_EQ(rep.start_spread_ns, 200'000);
+  EXPECT_FALSE(flagged(rep));
+}
+
+TEST(RecordStarts, FlagsASpreadPastTheBoundAndAnEarlyWorkerCountsToo) {
+  v1::WindowResult early, late;
+  early.set_started_worker_ns(kPlanned.steady_ns + kOffset - 400'000);  // 400 us early
+  late.set_started_worker_ns(kPlanned.steady_ns + kOffset + 700'000);
+  const std::vector<std::optional<ClockEstimate>> clocks(2, ClockEstimate{kOffset, 1, 1, 1});
+  auto rep = with_workers(2);
+  record_starts(rep, {early, late}, clocks, kPlanned, 1'000'000);
+  EXPECT_EQ(rep.start_spread_ns, 1'100'000);
+  EXPECT_TRUE(flagged(rep));
+  // The same starts within a 2 ms bound (the scenario's max_start_skew).
+  rep = with_workers(2);
+  record_starts(rep, {early, late}, clocks, kPlanned, 2'000'000);
+  EXPECT_FALSE(flagged(rep));
+  // One worker alone 5 ms late: the span from the planned instant flags it.
+  v1::WindowResult alone;
+  alone.set_started_worker_ns(kPlanned.steady_ns + kOffset + 5'000'000);
+  rep = with_workers(1);
+  record_starts(rep, {alone}, {clocks[0]}, kPlanned, 1'000'000);
+  EXPECT_EQ(rep.start_spread_ns, 5'000'000);
+  EXPECT_TRUE(flagged(rep));
+}
+
+TEST(RecordStarts, AWorkerWithoutTheExchangeIsNotMeasuredNotZero) {
+  // Worker 1 does not take part (a third-party worker): its Unix start against the Unix
+  // instant stands for its skew, and its offset and RTT stay absent.
+  v1::WindowResult a, b;
+  a.set_started_worker_ns(kPlanned.steady_ns + kOffset + 100'000);
+  b.set_started_unix_ns(kPlanned.unix_ns + 300'000);
+  auto rep = with_workers(2);
+  record_starts(rep, {a, b}, {ClockEstimate{kOffset, 5, 1, 1}, std::nullopt}, kPlanned, 1'000'000);
+  EXPECT_FALSE(rep.workers[1].clock_offset_ns);
+  EXPECT_FALSE(rep.workers[1].rtt_ns);
+  EXPECT_EQ(rep.workers[1].start_skew_ns, 300'000);
+  EXPECT_EQ(rep.start_spread_ns, 300'000);
+  // A worker that reports no start at all: no spread is claimed, nothing is flagged.
+  rep = with_workers(2);
+  record_starts(rep, {a, v1::WindowResult{}}, {ClockEstimate{kOffset, 5, 1, 1}, std::nullopt},
+                kPlanned, 1);
+  EXPECT_EQ(rep.workers[0].start_skew_ns, 100'000);
+  EXPECT_FALSE(rep.workers[1].start_skew_ns);
+  EXPECT_TRUE(rep.worker_start_skew_ns.empty());
+  EXPECT_FALSE(rep.start_spread_ns);
+  EXPECT_FALSE(flagged(rep));
+}
+
+}  // namespace
+}  // namespace benchgate::engine
