@@ -32,6 +32,13 @@ struct RawConfig {
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
   int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
+  // TLS on every listener (router/tls/): both files, or neither.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_min_version = "1.2";
+  std::string tls_ciphers;       // TLS 1.2, OpenSSL syntax; empty: OpenSSL's default
+  std::string tls_ciphersuites;  // TLS 1.3, OpenSSL syntax; empty: OpenSSL's default
+  std::string tls_handshake_timeout = "10s";
 };
 
 struct RouterConfig {
@@ -44,11 +51,13 @@ struct RouterConfig {
   std::string rawsocket_host;
   std::string metrics;       // "HOST:PORT" for Prometheus' /metrics; empty: none
   std::string metrics_host;  // as given
+  bool tls = false;          // every listener speaks TLS (--tls-cert)
 
   bool control_is_unix() const { return control_host.empty(); }
 };
 
-// Validates and converts; the error is one line naming the flag.
+// Validates and converts, and loads the TLS certificate and key into the listeners' server
+// contexts; the error is one line naming the flag (and the file, with what OpenSSL said).
 Expected<RouterConfig> make_config(const RawConfig& raw);
 
 }  // namespace benchgate::router::app

@@ -70,8 +70,13 @@ int run_router(const RouterConfig& config) {
   std::unique_ptr<prometheus_export::MetricsEndpoint> metrics;
   std::string metrics_field;
   if (!config.metrics.empty()) {
-    auto endpoint = prometheus_export::MetricsEndpoint::start(
-        config.metrics, [&server] { return server.snapshot(); });
+    auto endpoint =
+        prometheus_export::MetricsEndpoint::start(config.metrics, [&server, &wamp_server] {
+          metrics::Snapshot snapshot = server.snapshot();
+          // The TLS counters of the WAMP listeners come with the WAMP metrics.
+          wamp_server.add_metrics(snapshot);
+          return snapshot;
+        });
     if (!endpoint) {
       std::cerr << "router: " << endpoint.message() << "\n";
       (*control)->stop();

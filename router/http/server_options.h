@@ -2,12 +2,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include "router/http/routes.h"
 #include "router/memory/buffer_budget.h"
+#include "router/metrics/thread_stats.h"
+#include "router/net/stream.h"
 
 namespace benchgate::router::http {
 
@@ -31,6 +35,16 @@ struct ServerOptions {
   std::shared_ptr<memory::BufferBudget> buffer_budget;
   // Busy work per request before it is answered (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
+
+  // TLS (--tls-cert): the port's server context (router/tls/server_context.h), which offers
+  // ALPN "http/1.1", and "h2" ahead of it when h2_over_tls is set; null: cleartext.
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
+  // A TLS handshake must finish within this time of the accept (else closed and counted).
+  int64_t tls_handshake_timeout_ns = 10'000'000'000;
+  // The dispatch point for ALPN "h2": receives, on the serving thread, the TLS stream of a
+  // connection whose handshake chose h2, with that thread's metrics. Unset (the router has no
+  // HTTP/2 server yet): h2 is not offered, so no handshake chooses it.
+  std::function<void(net::TlsStream&& stream, metrics::ThreadStats& stats)> h2_over_tls;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }
 };
