@@ -111,6 +111,7 @@ class WorkloadRun {
     if (!address) return address.error();
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
+      use_system_ca(env_.sut, spec);
       streams_.open(w, env_.pool.stub(w), spec);
     }
     auto ready = wait_ready();

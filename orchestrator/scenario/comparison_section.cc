@@ -27,7 +27,8 @@ void read_routers(TableReader& top, Scenario& scenario) {
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
-    r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "requires"},
+    r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "requires", "tls",
+                  "tls_cert", "tls_key"},
                  kRouterNotYet);
     RouterConfig config = read_router_table(r, section);
     if (auto programs = r.string_array("requires")) {
