@@ -2,6 +2,7 @@
 #include "router/tls/server_context.h"
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 
 #include <cerrno>
@@ -103,14 +104,21 @@ Expected<std::shared_ptr<ServerContext>> make_server_context(const TlsOptions& o
                       "not a PEM certificate chain (OpenSSL: " + openssl_errors() + ")");
   }
   if (auto ok = readable("--tls-key", options.key_file); !ok) return ok.error();
-  if (SSL_CTX_use_PrivateKey_file(ctx, options.key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
-    return file_error("--tls-key", options.key_file,
-                      "not a PEM private key (OpenSSL: " + openssl_errors() + ")");
-  }
-  if (SSL_CTX_check_private_key(ctx) != 1) {
-    return file_error("--tls-key", options.key_file,
-                      "does not match the certificate in " + options.cert_file +
-                          " (OpenSSL: " + openssl_errors() + ")");
+  {
+    std::FILE* f = std::fopen(options.key_file.c_str(), "rb");
+    EVP_PKEY* key = f != nullptr ? PEM_read_PrivateKey(f, nullptr, nullptr, nullptr) : nullptr;
+    if (f != nullptr) std::fclose(f);
+    if (key == nullptr) {
+      return file_error("--tls-key", options.key_file,
+                        "not a PEM private key (OpenSSL: " + openssl_errors() + ")");
+    }
+    const bool used = SSL_CTX_use_PrivateKey(ctx, key) == 1 && SSL_CTX_check_private_key(ctx) == 1;
+    EVP_PKEY_free(key);
+    if (!used) {
+      return file_error("--tls-key", options.key_file,
+                        "does not match the certificate in " + options.cert_file +
+                            " (OpenSSL: " + openssl_errors() + ")");
+    }
   }
 
   // Resumption: the server-side session cache needs an id context; tickets stay on.
