@@ -72,6 +72,7 @@ void Connection::on_tcp_connected(ConnectDone done) {
     on_connected();
     return done({});
   }
+  retired_tls_.reset();  // the previous socket's operations completed before this connect did
   tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
   prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
   if (!tls_read_) tls_read_ = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);
@@ -126,9 +127,10 @@ void Connection::reconnect() {
 
 void Connection::close_socket() {
   ++generation_;
-  tls_.reset();
   error_code ignored;
   socket_.close(ignored);
+  // Not destroyed here: a pending operation on it completes after the close.
+  if (tls_) retired_tls_ = std::move(tls_);
   link_ = Link::kDown;
   writing_ = false;
   parser_.reset();

@@ -90,6 +90,10 @@ class Connection : public LoadConnection {
   const LoadPlan& plan_;
   boost::asio::ip::tcp::socket socket_;
   std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  // The TLS stream of the connection's previous socket: its read or write may still be
+  // pending when the socket closes, and completes (operation_aborted) through the stream, so
+  // the stream lives until the next one replaces it (or the connection ends).
+  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> retired_tls_;
   std::unique_ptr<char[]> tls_read_;  // https only
   int64_t connect_start_ns_ = 0;
   int64_t tcp_done_ns_ = 0;
