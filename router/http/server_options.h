@@ -36,14 +36,16 @@ struct ServerOptions {
   // Busy work per request before it is answered (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
 
-  // TLS (--tls-cert): the port's server context (router/tls/server_context.h), which offers
-  // ALPN "http/1.1", and "h2" ahead of it when h2_over_tls is set; null: cleartext.
+  // TLS (--tls-cert): the port's server context (router/tls/server_context.h), whose ALPN list
+  // router/app/config.cc makes ("http/1.1"; "h2" ahead of it goes with setting h2_over_tls);
+  // null: cleartext.
   std::shared_ptr<boost::asio::ssl::context> tls_context;
   // A TLS handshake must finish within this time of the accept (else closed and counted).
   int64_t tls_handshake_timeout_ns = 10'000'000'000;
   // The dispatch point for ALPN "h2": receives, on the serving thread, the TLS stream of a
   // connection whose handshake chose h2, with that thread's metrics. Unset (the router has no
-  // HTTP/2 server yet): h2 is not offered, so no handshake chooses it.
+  // HTTP/2 server yet): the context does not offer h2, so no handshake chooses it; were one to,
+  // the connection would be served HTTP/1.1.
   std::function<void(net::TlsStream&& stream, metrics::ThreadStats& stats)> h2_over_tls;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }

@@ -9,10 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -139,7 +141,9 @@ TEST(HandshakeOutcome, ErrorsAreClassifiedByReason) {
 // records go out in which TCP write.
 class TlsTestClient {
  public:
-  explicit TlsTestClient(uint16_t port) : socket_(io_) {
+  // `alpn`: the offer in wire format (length-prefixed names).
+  explicit TlsTestClient(uint16_t port, std::string alpn = std::string("\x08http/1.1"))
+      : socket_(io_) {
     socket_.connect({asio::ip::make_address_v4("127.0.0.1"), port});
     timeval timeout{5, 0};
     ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
@@ -149,8 +153,8 @@ class TlsTestClient {
     out_ = BIO_new(BIO_s_mem());
     SSL_set_bio(ssl_, in_, out_);
     SSL_set_connect_state(ssl_);
-    static const unsigned char kAlpn[] = "\x08http/1.1";
-    SSL_set_alpn_protos(ssl_, kAlpn, sizeof(kAlpn) - 1);
+    SSL_set_alpn_protos(ssl_, reinterpret_cast<const unsigned char*>(alpn.data()),
+                        static_cast<unsigned int>(alpn.size()));
   }
   ~TlsTestClient() {
     SSL_free(ssl_);
@@ -230,10 +234,14 @@ class TlsTestClient {
 
 class TlsServerTest : public ::testing::Test {
  protected:
-  void start(int64_t handshake_timeout_ns = 10'000'000'000) {
-    auto context = make_server_context(options_for(files_), {"http/1.1"});
+  void start(int64_t handshake_timeout_ns = 10'000'000'000,
+             std::function<void(net::TlsStream&&, metrics::ThreadStats&)> h2 = {}) {
+    std::vector<std::string> alpn = {"http/1.1"};
+    if (h2) alpn.insert(alpn.begin(), "h2");
+    auto context = make_server_context(options_for(files_), alpn);
     ASSERT_TRUE(context) << context.message();
     http::ServerOptions options;
+    options.h2_over_tls = std::move(h2);
     options.tls_context = *context;
     options.tls_handshake_timeout_ns = handshake_timeout_ns;
     auto started = http::HttpServer::start(options);
@@ -297,6 +305,42 @@ TEST_F(TlsServerTest, AClientThatSendsNothingIsClosedAtTheHandshakeDeadlineAndCo
   EXPECT_EQ(tls.total_handshakes(), 0u);
   // A handshake that timed out is not also an idle timeout.
   EXPECT_EQ(snapshot.counters.timed_out, 0u);
+}
+
+// The dispatch point for ALPN h2: the HTTP/2 server gets the connection, on the serving thread,
+// and HTTP/1.1 clients on the same port are served as before.
+TEST_F(TlsServerTest, AHandshakeThatChoseH2IsHandedToTheH2Hook) {
+  std::atomic<int> handed{0};
+  std::string handed_alpn;
+  start(10'000'000'000, [&](net::TlsStream&& stream, metrics::ThreadStats&) {
+    const unsigned char* name = nullptr;
+    unsigned int length = 0;
+    SSL_get0_alpn_selected(stream.native_handle(), &name, &length);
+    handed_alpn.assign(reinterpret_cast<const char*>(name), length);
+    net::close_stream(stream);
+    ++handed;
+  });
+  {
+    TlsTestClient h2(port(), std::string("\x02h2\x08http/1.1"));
+    ASSERT_TRUE(h2.handshake());
+    EXPECT_EQ(h2.alpn(), "h2");
+    TlsTestClient http1(port());
+    ASSERT_TRUE(http1.handshake());
+    EXPECT_EQ(http1.alpn(), "http/1.1");
+    http1.send_records({"GET /bench/hello HTTP/1.1\r\nHost: t\r\n\r\n"});
+    EXPECT_NE(http1.read_until("Hello, world", 1).find("Hello, world"), std::string::npos);
+  }
+  const metrics::Snapshot snapshot = testing::quiesced_snapshot(*server_, 2);
+  EXPECT_EQ(handed.load(), 1);
+  EXPECT_EQ(handed_alpn, "h2");
+  const metrics::TlsCounters& tls = http_tls(snapshot);
+  EXPECT_EQ(tls.handshakes[static_cast<size_t>(metrics::TlsVersion::tls1_3)]
+                          [static_cast<size_t>(metrics::TlsAlpn::h2)],
+            1u);
+  EXPECT_EQ(tls.handshakes[static_cast<size_t>(metrics::TlsVersion::tls1_3)]
+                          [static_cast<size_t>(metrics::TlsAlpn::http1_1)],
+            1u);
+  EXPECT_EQ(snapshot.counters.requests_for(http::Route::kHello, 200), 1u);
 }
 
 TEST_F(TlsServerTest, CleartextOnTheTlsPortIsCountedAsNotTls) {
