@@ -19,6 +19,11 @@
 #   BENCH_ASLR=off: every process without address-space randomization (setarch -R), so that
 #     each fresh router and worker has the same memory layout.
 #
+# Paired gates (docs/GATES.md, "Paired gates"): the same A/A and slowdown runs once more as
+# comparisons in one run each ([compare] of the unchanged router and the candidate router, their
+# windows alternating A B B A; BENCH_PAIRED_REPETITIONS pairs, default 6), judged by
+# `against = "a"` gates with no baseline runs at all. BENCH_PAIRED=off leaves them out.
+#
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
 # Windows (defaults): warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
 # With the defaults (75 runs) it took 2 min 30 s on an idle 2-core machine (docs/GATES.md).
@@ -33,8 +38,12 @@ SLOWDOWNS=(0.02 0.05 0.10)
 DURATION="${BENCH_DURATION:-500ms}"
 REPETITIONS="${BENCH_REPETITIONS:-3}"
 ASLR="${BENCH_ASLR:-on}"
+PAIRED="${BENCH_PAIRED:-on}"
+PAIRED_REPETITIONS="${BENCH_PAIRED_REPETITIONS:-6}"
 TOTAL_RUNS=$((CALIBRATION_RUNS + BASELINE_RUNS + AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
-bench_init gate-calibration $((TOTAL_RUNS * 20 + 120))
+PAIRED_RUNS=0
+[[ "$PAIRED" == on ]] && PAIRED_RUNS=$((AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
+bench_init gate-calibration $((TOTAL_RUNS * 20 + PAIRED_RUNS * (20 + 4 * PAIRED_REPETITIONS) + 120))
 bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
 
 echo "== gate calibration: false alarms (A/A) and detection of injected slowdowns =="
@@ -44,7 +53,8 @@ NO_ASLR=()
 [[ "$ASLR" == off ]] && NO_ASLR=(setarch "$(uname -m)" -R)
 echo "windows:   warm-up 200ms, $REPETITIONS x $DURATION; address-space randomization $ASLR"
 echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
-  "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]})"
+  "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]}); paired: $PAIRED" \
+  "($PAIRED_REPETITIONS pairs of windows per run)"
 
 DB="$BENCH_TMP/gates.db"
 # scenario FILE INJECT_NS: the one workload, its three gates, and a router with that work.
@@ -83,6 +93,44 @@ metric = "latency.p99"
 baseline = "main"
 max_regression = "1%"
 TOML
+  "$BIN/orchestrator" validate "$1" >/dev/null
+}
+
+# paired_scenario FILE INJECT_NS: the unchanged router (a) and one with that work (b) compared in
+# one run, windows alternating A B B A, and the three gates of b against a.
+paired_scenario() {
+  {
+    echo 'name = "gate_calibration_paired"'
+    for variant in a b; do
+      local inject=0
+      [[ "$variant" == b ]] && inject="$2"
+      cat <<TOML
+[routers.$variant]
+impl = "command"
+command = ["$BIN/router", "--http", "127.0.0.1:\${port:http_$variant}", "--control", "127.0.0.1:0",
+           "--threads", "1", "--inject-work-ns", "$inject"]
+address = "127.0.0.1:\${port:http_$variant}"
+TOML
+    done
+    cat <<TOML
+[compare]
+routers = ["a", "b"]
+[defaults]
+warmup = "200ms"
+duration = "$DURATION"
+repetitions = $PAIRED_REPETITIONS
+workers = 1
+threads = 1
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 8
+in_flight = 1
+TOML
+    for metric in throughput.rps latency.p50 latency.p99; do
+      printf '[[gates]]\nworkload = "hello"\nmetric = "%s"\nvariant = "b"\nagainst = "a"\nmax_regression = "1%%"\n' "$metric"
+    done
+  } >"$1"
   "$BIN/orchestrator" validate "$1" >/dev/null
 }
 
@@ -144,6 +192,22 @@ for f in "${SLOWDOWNS[@]}"; do
   candidates "slow$f" "$inject" "$DETECT_RUNS"
 done
 
+# paired LABEL INJECT_NS COUNT: gated comparisons in one run each, no baseline runs.
+paired() {
+  local label="$1" inject="$2" count="$3" file="$BENCH_TMP/paired-$1.toml" i
+  paired_scenario "$file" "$inject"
+  for i in $(seq "$count"); do
+    orch run "$file" --db "$BENCH_TMP/paired.db" --json "$BENCH_TMP/$label-$i-p.json"
+  done
+}
+if [[ "$PAIRED" == on ]]; then
+  echo "-- paired: $AA_RUNS A/A comparisons, $DETECT_RUNS per slowdown, each in one run"
+  paired aa 0 "$AA_RUNS"
+  for f in "${SLOWDOWNS[@]}"; do
+    paired "slow$f" "$("$PY" -c "print(round($f * $per_request_ns))")" "$DETECT_RUNS"
+  done
+fi
+
 # The same candidates against the 5 baseline runs without the calibration (t-test on their
 # own spread): a copy of the store without it, so the method of each row is the one it names.
 cp "$DB" "$BENCH_TMP/uncalibrated.db"
@@ -195,7 +259,10 @@ for s in slowdowns:
     header += f" {'caught ' + str(round(float(s) * 100)) + '%':>12s}"
 print(header + "  methods")
 for m in metrics:
-    for k, name in (("t", "5 runs"), ("5", "5 runs + calibration"), ("1", "1 run + calibration")):
+    designs = [("t", "5 runs"), ("5", "5 runs + calibration"), ("1", "1 run + calibration")]
+    if glob.glob(os.path.join(tmp, "aa-*-p.json")):
+        designs.append(("p", "paired in one run"))
+    for k, name in designs:
         row = f"  {m:16s} {name:24s}"
         methods = set()
         for i, label in enumerate(labels):
@@ -207,6 +274,24 @@ for m in metrics:
 under = sum(g["underpowered"] for label in labels for k in "t51"
             for m in metrics for g in verdicts(label, k)[m])
 total = sum(len(verdicts(label, k)[m]) for label in labels for k in "t51" for m in metrics)
-print(f"  underpowered verdicts: {under} of {total}")
+print(f"  underpowered verdicts: {under} of {total} (stored baselines)", end="")
+paired = [g for label in labels for m in metrics for g in verdicts(label, "p")[m]]
+if paired:
+    print(f", {sum(g['underpowered'] for g in paired)} of {len(paired)} (paired)", end="")
+    print()
+    # What the pairs themselves say: the realized change (mean of the pairs' log ratios).
+    print("realized change within the paired runs (median over runs of the mean pair change):")
+    print(f"  {'runs':10s} " + " ".join(f"{m:>16s}" for m in metrics))
+    import math
+    for label in labels:
+        cells = []
+        for m in metrics:
+            gates = verdicts(label, "p")[m]
+            sign = -1 if m.startswith("throughput") else 1
+            effects = [math.expm1(sign * g["effect"]) for g in gates if g["effect"] is not None]
+            cells.append(f"{statistics.median(effects) * 100:+15.1f}%" if effects else f"{'-':>16s}")
+        print(f"  {label:10s} " + " ".join(cells))
+else:
+    print()
 PY
 print_load_after

@@ -1,6 +1,6 @@
 // libFuzzer target: the router's TLS listener on untrusted bytes. A server connection of the
-// HTTP port's context (router/tls/server_context.h: ALPN http/1.1, the ALPN selection callback)
-// takes the input as the client's first flight through memory BIOs; a failed handshake is
+// HTTP port's context (router/tls/server_context.h: ALPN h2 and http/1.1, the ALPN selection
+// callback) takes the input as the client's first flight through memory BIOs; a failed handshake is
 // classified as the router counts it (router/tls/handshake_outcome.h), a completed one counted.
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -51,7 +51,7 @@ std::shared_ptr<ServerContext> make_context() {
   options.cert_file = (dir / "cert.pem").string();
   options.key_file = (dir / "key.pem").string();
   options.min_version = TLS1_2_VERSION;
-  auto context = benchgate::router::tls::make_server_context(options, {"http/1.1"});
+  auto context = benchgate::router::tls::make_server_context(options, {"h2", "http/1.1"});
   std::filesystem::remove_all(dir);
   if (!context) {
     std::fprintf(stderr, "tls_handshake_fuzz: %s\n", context.message().c_str());

@@ -10,8 +10,8 @@ int main(int argc, char** argv) {
   using benchgate::router::app::RawConfig;
   RawConfig raw;
   CLI::App cli{
-      "benchgate router: the bundled system under test (WAMP router, HTTP/1.1 bench "
-      "routes, RouterControl gRPC)"};
+      "benchgate router: the bundled system under test (WAMP router, HTTP/1.1 and h2c "
+      "bench routes, RouterControl gRPC)"};
   cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
       ->capture_default_str();
   cli.add_option("--control", raw.control,
@@ -54,6 +54,29 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--max-queued-bytes", raw.max_queued_bytes,
                  "outbound bytes queued per WAMP connection; past it the session is dropped")
+      ->capture_default_str();
+  cli.add_option("--h2-max-concurrent-streams", raw.h2_max_concurrent_streams,
+                 "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS; streams over it are refused "
+                 "(RST_STREAM REFUSED_STREAM)")
+      ->capture_default_str();
+  cli.add_option("--h2-window", raw.h2_window,
+                 "HTTP/2: each stream's receive window (SETTINGS_INITIAL_WINDOW_SIZE); the "
+                 "connection's is this times the stream limit, at most 2^31-1")
+      ->capture_default_str();
+  cli.add_option("--h2-max-header-list-bytes", raw.h2_max_header_list_bytes,
+                 "HTTP/2: SETTINGS_MAX_HEADER_LIST_SIZE; a larger header block or decoded list "
+                 "(HPACK bomb) -> GOAWAY ENHANCE_YOUR_CALM")
+      ->capture_default_str();
+  cli.add_option("--h2-max-continuations", raw.h2_max_continuations,
+                 "HTTP/2: CONTINUATION frames per header block; more -> GOAWAY "
+                 "ENHANCE_YOUR_CALM (CONTINUATION flood)")
+      ->capture_default_str();
+  cli.add_option("--h2-reset-burst", raw.h2_reset_burst,
+                 "HTTP/2 rapid reset (CVE-2023-44487): RST_STREAMs a client may send at once")
+      ->capture_default_str();
+  cli.add_option("--h2-reset-rate", raw.h2_reset_rate,
+                 "HTTP/2 rapid reset: RST_STREAMs per second a client may send in the long run; "
+                 "over the budget -> GOAWAY ENHANCE_YOUR_CALM")
       ->capture_default_str();
   cli.add_option("--inject-work-ns", raw.inject_work_ns,
                  "calibration aid: spin this many ns of CPU on every HTTP request and WAMP "

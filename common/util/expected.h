@@ -16,6 +16,7 @@ enum class ErrorKind {
   kFailed,         // something did not work: the default
   kInterrupted,    // Ctrl-C, SIGTERM or a cancelled `serve` job ended the wait: nobody's fault
   kNotConfigured,  // a program the work needs is not installed: no number, and no failure
+  kInvalidInput,   // the request is the user's to fix: an unknown run, a malformed name
 };
 
 // An error a user can act on: one line that says where and what (`message`), what it was

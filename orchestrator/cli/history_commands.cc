@@ -12,7 +12,6 @@
 #include "orchestrator/history/listings.h"
 #include "orchestrator/history/run_comparison.h"
 #include "orchestrator/history/run_detail.h"
-#include "orchestrator/history/store_errors.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::cli {
@@ -25,10 +24,11 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-// A store error: the user's mistake (unknown run, bad name) or the database's failure.
+// A store error: the user's mistake (unknown run, bad name: ErrorKind::kInvalidInput) or the
+// database's failure.
 int fail(const Error& error) {
-  return fail(history::is_user_error(error.message) ? kExitInvalidInput : kExitRunError,
-              error.message);
+  return fail(error.kind == ErrorKind::kInvalidInput ? kExitInvalidInput : kExitRunError,
+              error.text());
 }
 
 // Opens the database only when the file is there: a history command must never leave an

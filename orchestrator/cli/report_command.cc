@@ -1,17 +1,16 @@
 #include "orchestrator/cli/report_command.h"
 
-#include <unistd.h>
 #include <CLI/CLI.hpp>
-#include <filesystem>
+#include <cstdio>
 
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/html_report.h"
+#include "orchestrator/report/run_outputs.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::cli {
-namespace fs = std::filesystem;
 
 void add_report_command(CLI::App& app, ReportFlags& flags) {
   auto* report = app.add_subcommand(
@@ -44,23 +43,9 @@ int report_command(const ReportFlags& flags) {
   }
   const std::string path =
       flags.html_path.empty() ? "run-" + std::to_string(flags.run_id) + ".html" : flags.html_path;
-  {
-    std::error_code ec;
-    fs::path folder = fs::path(path).parent_path();
-    if (folder.empty()) folder = ".";
-    const std::string where = "--html " + path + ": ";
-    if (fs::is_directory(path, ec)) {
-      std::fprintf(stderr, "error: %sis a folder, not a file\n", where.c_str());
-      return kExitInvalidInput;
-    }
-    if (!fs::is_directory(folder, ec)) {
-      std::fprintf(stderr, "error: %sfolder '%s' does not exist\n", where.c_str(), folder.c_str());
-      return kExitInvalidInput;
-    }
-    if (::access(folder.c_str(), W_OK) != 0) {
-      std::fprintf(stderr, "error: %sfolder '%s' is not writable\n", where.c_str(), folder.c_str());
-      return kExitInvalidInput;
-    }
+  if (auto valid = report::check_output_path("--html", path); !valid) {
+    std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
   }
   auto db = open_existing_store(flags.db_path);
   if (!db) {

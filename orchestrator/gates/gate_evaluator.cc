@@ -42,10 +42,14 @@ GateOutcome fail_with(GateOutcome o, Verdict verdict, std::string explanation) {
 std::string check_gate(const scenario::Gate& gate) {
   if (find_metric(gate.metric) == nullptr) return "unknown metric '" + gate.metric + "'";
   const bool absolute = gate.max.has_value() || gate.min.has_value();
-  const bool relative = gate.max_regression.has_value() || !gate.baseline.empty();
+  const bool relative =
+      gate.max_regression.has_value() || !gate.baseline.empty() || !gate.against.empty();
   if (!absolute && !relative) return "the gate has no bound (max, min or max_regression)";
-  if (relative && (gate.baseline.empty() || !gate.max_regression)) {
-    return "a relative gate needs both baseline and max_regression";
+  if (relative && ((gate.baseline.empty() && gate.against.empty()) || !gate.max_regression)) {
+    return "a relative gate needs both baseline (or against) and max_regression";
+  }
+  if (!gate.baseline.empty() && !gate.against.empty()) {
+    return "a gate takes baseline or against, not both";
   }
   if (gate.max_regression && !(std::isfinite(*gate.max_regression) && *gate.max_regression >= 0)) {
     return "max_regression must be a finite fraction >= 0";
@@ -211,7 +215,87 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   return o;
 }
 
+// The checks every gate's run values pass before they are judged, or the error outcome.
+std::optional<GateOutcome> check_run(GateOutcome& o, const scenario::Gate& gate,
+                                     const std::optional<RunValues>& run, const char* whose) {
+  const std::string of = *whose ? std::string(" of ") + whose : std::string();
+  if (!run) return fail_with(o, Verdict::kError, gate.metric + of + " was not collected");
+  if (run->repetitions.empty()) {
+    return fail_with(o, Verdict::kError, gate.metric + of + " has no measured repetition");
+  }
+  if (!std::isfinite(run->figure) || !all_finite(run->repetitions)) {
+    return fail_with(o, Verdict::kError,
+                     gate.metric + of + " has a non-finite value (NaN or infinity)");
+  }
+  if (run->figure < 0 || any_negative(run->repetitions)) {
+    return fail_with(o, Verdict::kError,
+                     "a negative " + gate.metric + of + " cannot be compared in log space");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunValues> run,
+                                 std::optional<RunValues> against) {
+  GateOutcome o = skeleton(gate);
+  o.against = gate.against;
+  if (std::string problem = check_gate(gate); !problem.empty()) {
+    return fail_with(std::move(o), Verdict::kError, std::move(problem));
+  }
+  if (gate.against.empty() || !gate.max_regression) {
+    return fail_with(std::move(o), Verdict::kError,
+                     "a paired gate needs against and max_regression");
+  }
+  if (auto error = check_run(o, gate, run, "")) return std::move(*error);
+  const std::string of_against = "variant " + gate.against;
+  if (auto error = check_run(o, gate, against, of_against.c_str())) return std::move(*error);
+  if (run->repetitions.size() != against->repetitions.size()) {
+    return fail_with(std::move(o), Verdict::kError,
+                     "the variants have " + std::to_string(run->repetitions.size()) + " and " +
+                         std::to_string(against->repetitions.size()) +
+                         " measured repetitions: they cannot be paired");
+  }
+  o.observed = run->figure;
+  o.new_repetitions = run->repetitions.size();
+  const MetricInfo& info = *find_metric(gate.metric);
+  const LogSpace space{info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0, info.log_floor};
+  std::vector<double> x;
+  for (size_t i = 0; i < run->repetitions.size(); ++i) {
+    x.push_back(space.to(run->repetitions[i]) - space.to(against->repetitions[i]));
+  }
+  const double n = static_cast<double>(x.size());
+  const double margin = std::log1p(*gate.max_regression);
+  const double d = mean(x);
+  o.method = Method::kPairedT;
+  o.pairs = x.size();
+  o.baseline_centre = against->figure;
+  o.threshold = space.from(space.to(against->figure) + margin);
+  o.effect = d;
+  o.margin = margin;
+  if (x.size() >= 2) {
+    const double df = n - 1;
+    const double scale = sample_stddev(x) / std::sqrt(n);
+    const auto p_for = [&](double effect) {
+      if (scale > 0) return student_t_sf(effect / scale, df);
+      return effect > 0 ? 0.0 : 1.0;
+    };
+    o.p_value = p_for(d);
+    o.p_adjusted = o.p_value;
+    o.detectable = std::expm1(scale * student_t_quantile(1 - gate.alpha, df));
+    o.effect_interval = effect_interval(d, scale, df, interval_confidence(gate.alpha));
+    o.underpowered = !(p_for(2 * margin) < gate.alpha);
+  } else {
+    o.underpowered = true;  // one pair: nothing measures its spread
+  }
+  if (d > margin) {
+    o.verdict = o.p_value && *o.p_value < gate.alpha ? Verdict::kFail : Verdict::kInconclusive;
+  } else {
+    o.verdict = Verdict::kPass;
+  }
+  o.explanation = detail::explain(o);
+  return o;
+}
 
 GateOutcome error_outcome(const scenario::Gate& gate, std::string reason) {
   return fail_with(skeleton(gate), Verdict::kError, std::move(reason));

@@ -45,6 +45,18 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
                           std::vector<BaselineRun> baseline,
                           std::optional<CalibratedNoise> calibration = std::nullopt);
 
+// Evaluates a paired gate (gate.against set): the run's values of one variant against those of
+// the variant it names, measured in the same run with windows adjacent in time (A B, B A, ...).
+// With x_i = g(new_i) - g(against_i) for the n repetition pairs in the log space above:
+//   d = mean(x), s = their sample standard deviation, p = P(T_{n-1} >= d / (s / sqrt(n))),
+// and fail / inconclusive / pass / underpowered as for relative gates. Drift of the machine
+// that both variants share between windows cancels in each pair; what differs between the
+// two variants' processes for the whole run does not, which is why an A/A comparison of two
+// processes of one build measures this method's false alarms (bench/gate_calibration.sh).
+// `run` or `against` nullopt: the metric was not collected. Never throws.
+GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunValues> run,
+                                 std::optional<RunValues> against);
+
 // A not_configured outcome: the gate's variant did not run (its program is not installed).
 GateOutcome not_configured_outcome(const scenario::Gate& gate, std::string reason);
 

@@ -41,6 +41,8 @@ std::string_view to_string(Method method) {
       return "calibrated-t";
     case Method::kChangePoint:
       return "e-divisive";
+    case Method::kPairedT:
+      return "paired-t";
   }
   return "none";
 }
@@ -77,8 +79,14 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
   const double observed = o.observed.value_or(NAN);
   const double m = o.margin.value_or(0);
   const size_t runs = o.baseline_run_ids.size();
-  std::string s = figure_text(o, info, unit) + " vs baseline " + format_metric_value(centre, unit) +
-                  " (" + std::to_string(runs) + (runs == 1 ? " run)" : " runs)");
+  std::string s = figure_text(o, info, unit);
+  if (o.method == Method::kPairedT) {
+    s += " vs variant " + o.against + " " + format_metric_value(centre, unit) + " (" +
+         std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") + " of adjacent windows)";
+  } else {
+    s += " vs baseline " + format_metric_value(centre, unit) + " (" + std::to_string(runs) +
+         (runs == 1 ? " run)" : " runs)");
+  }
   if (centre != 0 && std::isfinite(centre)) {
     s += ' ';
     s += number("%+.1f%%", (observed / centre - 1) * 100);
@@ -108,7 +116,9 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
       }
       break;
   }
-  if (!o.p_value) {
+  if (!o.p_value && o.method == Method::kPairedT) {
+    s += "; one pair of windows: their spread is unknown (use more repetitions)";
+  } else if (!o.p_value) {
     s += "; one baseline run and no calibration: the run-to-run noise is unknown (add baseline "
          "runs or run `orchestrator calibrate`)";
   }

@@ -23,11 +23,12 @@ enum class Method {
   kNestedT,      // 1..4 baseline runs: t on the runs' figures, spread at least the within-run one
   kCalibratedT,  // 1..4 baseline runs and a calibration: t with the calibrated between-run spread
   kChangePoint,  // change gate: the run against its series' current level (change_gate.h)
+  kPairedT,      // paired gate: t on the log ratios of repetitions adjacent in time (A B B A)
 };
 
 // "pass", "fail", "inconclusive", "no_baseline", "error", "not_configured".
 std::string_view to_string(Verdict verdict);
-// "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive".
+// "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive", "paired-t".
 std::string_view to_string(Method method);
 
 // What a verdict column adds for GateOutcome::confirmation: ", confirmed by the rerun",
@@ -77,7 +78,11 @@ struct GateOutcome {
   std::optional<double> threshold;
   bool threshold_is_max = true;           // absolute gates: the threshold is a max, else a min
   std::vector<int64_t> baseline_run_ids;  // the runs that had the metric, in input order
+  // Relative: the baseline runs' centre. Paired: the figure of the variant judged against.
   std::optional<double> baseline_centre;  // base units
+  // Paired gates: the variant of the same run judged against, and the pairs of repetitions.
+  std::string against;
+  size_t pairs = 0;
   // Positive is worse. Relative: d in log space. Absolute: how far the median lies beyond
   // the threshold, in base units (negative: inside the bound).
   std::optional<double> effect;

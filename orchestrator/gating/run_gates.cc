@@ -14,6 +14,15 @@ namespace {
 
 bool is_relative(const scenario::Gate& gate) { return !gate.baseline.empty(); }
 
+// The same workload's values in the variant a paired gate names, or nullptr.
+const WorkloadValues* against_of(const scenario::Gate& gate, const WorkloadValues& workload,
+                                 const std::vector<WorkloadValues>& workloads) {
+  for (const auto& w : workloads) {
+    if (w.name == workload.name && w.variant == gate.against) return &w;
+  }
+  return nullptr;
+}
+
 // The latest k runs of the gate's baseline for this series, without the run being judged.
 std::vector<gates::BaselineRun> baseline_runs(const scenario::Gate& gate,
                                               const std::string& baseline,
@@ -70,6 +79,40 @@ std::optional<gates::RunValues> run_values(const WorkloadValues& workload,
   return gates::RunValues{*figure, std::move(*repetitions)};
 }
 
+// A paired gate's outcome for one variant of a workload (docs/GATES.md, "Paired gates").
+gates::GateOutcome evaluate_paired(const scenario::Gate& gate, const WorkloadValues& workload,
+                                   const std::vector<WorkloadValues>& workloads) {
+  const WorkloadValues* against = against_of(gate, workload, workloads);
+  if (against == nullptr) {
+    return gates::error_outcome(
+        gate, "variant " + gate.against + " of workload " + workload.name + " was not measured");
+  }
+  if (against->status == "not_configured") {
+    return gates::not_configured_outcome(
+        gate, "variant " + against->variant + " is not configured: " + against->error);
+  }
+  if (against->status != "ok") {
+    return gates::error_outcome(gate,
+                                "the variant it is judged against: " + not_ok_reason(*against));
+  }
+  if (!against->not_judged.empty()) {
+    return gates::error_outcome(
+        gate, "the variant it is judged against is not judged: " + against->not_judged);
+  }
+  gates::GateOutcome o = gates::evaluate_paired_gate(gate, run_values(workload, gate.metric),
+                                                     run_values(*against, gate.metric));
+  if (o.verdict == gates::Verdict::kError) {
+    for (const WorkloadValues* w : {&workload, against}) {
+      if (!w->not_measured) continue;
+      if (std::string why = w->not_measured(gate.metric); !why.empty()) {
+        o.explanation = why;
+        break;
+      }
+    }
+  }
+  return o;
+}
+
 }  // namespace
 
 std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gates,
@@ -85,12 +128,14 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
     for (const auto& workload : workloads) {
       if (!scenario::workload_matches(gate.workload, workload.name)) continue;
       if (!scenario::workload_matches(gate.variant, workload.variant)) continue;
+      // A paired gate judges every matching variant but the one it is judged against.
+      if (!gate.against.empty() && workload.variant == gate.against) continue;
       matched = true;
       EvaluatedGate result;
       result.gate_index = static_cast<int>(index);
       result.workload = workload.name;
       result.variant = workload.variant;
-      result.baseline = gate.baseline;
+      result.baseline = gate.against.empty() ? gate.baseline : gate.against;
       result.change = gate.change;
       if (workload.status == "not_configured") {
         // The variant did not run (docs/SCENARIOS.md): nothing to judge, and no run error.
@@ -102,6 +147,8 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
         result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
       } else if (gate.change) {
         result.outcome = evaluate_change(gate, workload, context);
+      } else if (!gate.against.empty()) {
+        result.outcome = evaluate_paired(gate, workload, workloads);
       } else {
         std::string history_error;
         std::vector<gates::BaselineRun> baseline;
@@ -133,7 +180,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       EvaluatedGate result;
       result.gate_index = static_cast<int>(index);
       result.workload = gate.workload;
-      result.baseline = gate.baseline;
+      result.baseline = gate.against.empty() ? gate.baseline : gate.against;
       result.change = gate.change;
       result.variant = gate.variant;
       result.outcome = gates::error_outcome(

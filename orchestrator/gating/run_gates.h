@@ -63,7 +63,7 @@ struct EvaluatedGate {
   int gate_index = 0;
   std::string workload;  // the concrete workload
   std::string variant = "default";
-  std::string baseline;  // relative gates: the baseline used
+  std::string baseline;  // relative gates: the baseline used; paired gates: the variant against
   bool change = false;   // a change gate (kind = "change")
   gates::GateOutcome outcome;
 };

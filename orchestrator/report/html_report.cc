@@ -128,14 +128,17 @@ std::string spectrum_chart(const results::WorkloadResult& w, const BaselineSpect
     chart.series.push_back(svg::Series{fmt::format("rep {}", rep.index + 1), svg::Style::kFaintLine,
                                        0, spectrum_curve(rep.latency), "each repetition"});
   }
-  chart.series.push_back(svg::Series{"this run (repetitions merged)", svg::Style::kLine, 0,
-                                     spectrum_curve(w.latency)});
+  chart.series.push_back(svg::Series{
+      "this run (repetitions merged)", svg::Style::kLine, 0, spectrum_curve(w.latency), {}});
   if (baseline) {
     std::vector<std::string> ids;
     for (int64_t id : baseline->run_ids) ids.push_back(std::to_string(id));
     chart.series.push_back(
         svg::Series{fmt::format("baseline {} (runs {})", baseline->name, join(ids, ",")),
-                    svg::Style::kDashed, 1, spectrum_curve(baseline->merged)});
+                    svg::Style::kDashed,
+                    1,
+                    spectrum_curve(baseline->merged),
+                    {}});
   }
   return svg::render(chart);
 }
@@ -453,7 +456,7 @@ std::string sweeps_section(const engine::ScenarioResult& result) {
     chart.title = fmt::format("sweep {} [{}]: p50 against {}", s.workload, s.variant, s.parameter);
     chart.x.label = s.parameter;
     chart.y.label = "p50 (us)";
-    svg::Series points{"measured p50", svg::Style::kPoints, 0, {}};
+    svg::Series points{"measured p50", svg::Style::kPoints, 0, {}, {}};
     for (size_t i = 0; i < s.n.size(); ++i) points.points.push_back({s.n[i], s.cost_us[i]});
     chart.series.push_back(std::move(points));
     if (s.fit && !s.n.empty()) {

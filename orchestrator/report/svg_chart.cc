@@ -253,7 +253,12 @@ std::string render(const Chart& chart) {
     } else {
       std::string coords;
       for (const Point* p : shown) {
-        coords += (coords.empty() ? "" : " ") + coordinate(px(p->x)) + "," + coordinate(py(p->y));
+        // Appended piece by piece: `(cond ? "" : " ") + std::string` makes GCC 12 warn of its
+        // memcpy (-Wrestrict).
+        if (!coords.empty()) coords += ' ';
+        coords += coordinate(px(p->x));
+        coords += ',';
+        coords += coordinate(py(p->y));
       }
       out += fmt::format(
           "<polyline class=\"series {}\" data-series=\"{}\" data-points=\"{}\" stroke=\"{}\" "

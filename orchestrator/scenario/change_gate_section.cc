@@ -28,10 +28,12 @@ bool read_gate_kind(TableReader& r, Gate& gate, bool compared) {
   const bool has_kind = r.has("kind");
   const auto kind = r.choice("kind", {"absolute", "relative", "change"});
   if (!has_kind || !kind || *kind != "change") {
-    if (kind && *kind == "absolute" && r.has("baseline")) {
-      diag.error(r.key_location("baseline"),
-                 "an absolute gate (kind = \"absolute\") takes 'max' or 'min', not 'baseline'");
-    } else if (kind && *kind == "relative" && !r.has("baseline")) {
+    if (kind && *kind == "absolute" && (r.has("baseline") || r.has("against"))) {
+      const char* key = r.has("baseline") ? "baseline" : "against";
+      diag.error(r.key_location(key), std::string("an absolute gate (kind = \"absolute\") takes "
+                                                  "'max' or 'min', not '") +
+                                          key + "'");
+    } else if (kind && *kind == "relative" && !r.has("baseline") && !r.has("against")) {
       diag.error(r.table_location(),
                  "a relative gate (kind = \"relative\") needs key 'baseline' " + r.context());
     }
@@ -45,7 +47,7 @@ bool read_gate_kind(TableReader& r, Gate& gate, bool compared) {
   }
   gate.change = true;
   gate.alpha = 0.05;
-  for (std::string_view key : {"max", "min", "baseline", "max_regression"}) {
+  for (std::string_view key : {"max", "min", "baseline", "against", "max_regression"}) {
     if (r.has(key)) {
       diag.error(r.key_location(key),
                  "key '" + std::string(key) +

@@ -11,9 +11,9 @@ namespace benchgate::scenario {
 namespace {
 
 const std::vector<std::string_view> kGateKeys = {
-    "workload", "variant",        "metric", "max",      "min",
-    "baseline", "max_regression", "alpha",  "severity", "fail_when_underpowered",
-    "kind",     "min_change",     "confirm"};
+    "workload", "variant",        "metric",  "max",      "min",
+    "baseline", "max_regression", "alpha",   "severity", "fail_when_underpowered",
+    "kind",     "min_change",     "confirm", "against"};
 
 std::string metric_list() {
   std::string all;
@@ -97,6 +97,36 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
           "; the scenario's variants: " + all);
 }
 
+// against = "VARIANT": a paired gate, judged against another variant of the same run.
+void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& variants,
+                  bool compared) {
+  Diagnostics& diag = r.diagnostics();
+  auto against = r.string("against");
+  if (!against) return;
+  std::string all;
+  for (const auto& v : variants) all += (all.empty() ? "" : ", ") + v;
+  if (!compared) {
+    diag.error(r.key_location("against"),
+               "key 'against' judges one variant against another of the same run, and this "
+               "scenario compares none ([compare] routers or workers)");
+  } else if (std::find(variants.begin(), variants.end(), *against) == variants.end()) {
+    std::vector<std::string_view> names(variants.begin(), variants.end());
+    diag.error(r.value_location("against"), "gate against '" + *against + "' is no variant" +
+                                                did_you_mean(*against, names) +
+                                                "; the scenario's variants: " + all);
+  } else {
+    const bool judges_another = std::any_of(
+        variants.begin(), variants.end(),
+        [&](const std::string& v) { return v != *against && workload_matches(gate.variant, v); });
+    if (!judges_another) {
+      diag.error(r.key_location("against"),
+                 "gate variant '" + gate.variant + "' matches no variant but '" + *against +
+                     "', the one it is judged against; the scenario's variants: " + all);
+    }
+  }
+  gate.against = std::move(*against);
+}
+
 Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
                const std::vector<std::string>& variants, bool workloads_complete, bool compared) {
   Diagnostics& diag = r.diagnostics();
@@ -144,34 +174,37 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     return gate;
   }
 
-  // Exactly one of max, min, baseline decides what kind of gate this is.
+  // Exactly one of max, min, baseline (or, comparing variants, against) decides what kind of
+  // gate this is.
+  const std::string one_of =
+      compared ? "'max', 'min', 'baseline' or 'against'" : "'max', 'min' or 'baseline'";
   std::vector<std::string_view> present;
-  for (std::string_view key : {"max", "min", "baseline"}) {
+  for (std::string_view key : {"max", "min", "baseline", "against"}) {
     if (r.has(key)) present.push_back(key);
   }
   if (present.empty()) {
-    diag.error(r.table_location(),
-               "a gate needs exactly one of 'max', 'min' or 'baseline' " + r.context());
+    diag.error(r.table_location(), "a gate needs exactly one of " + one_of + " " + r.context());
   } else if (present.size() > 1) {
-    diag.error(r.key_location(present[1]),
-               "a gate needs exactly one of 'max', 'min' or 'baseline', got both '" +
-                   std::string(present[0]) + "' and '" + std::string(present[1]) + "'");
+    diag.error(r.key_location(present[1]), "a gate needs exactly one of " + one_of +
+                                               ", got both '" + std::string(present[0]) +
+                                               "' and '" + std::string(present[1]) + "'");
   }
   if (kind) {
     gate.max = read_bound(r, "max", *kind);
     gate.min = read_bound(r, "min", *kind);
   }
 
-  const bool relative = r.has("baseline");
+  const bool relative = r.has("baseline") || r.has("against");
   if (auto baseline = r.string("baseline")) {
     if (baseline->empty()) diag.error(r.value_location("baseline"), "key 'baseline' is empty");
     gate.baseline = std::move(*baseline);
   }
+  if (r.has("against")) read_against(r, gate, variants, compared);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
     if (!relative && r.has(key)) {
-      diag.error(
-          r.key_location(key),
-          "key '" + std::string(key) + "' applies only to a relative gate (one with 'baseline')");
+      diag.error(r.key_location(key), "key '" + std::string(key) +
+                                          "' applies only to a relative gate (one with 'baseline'" +
+                                          (compared ? " or 'against'" : "") + ")");
     }
   }
   if (relative) {

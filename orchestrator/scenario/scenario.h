@@ -171,12 +171,15 @@ enum class GateSeverity { kCritical, kWarning };
 // A release gate (docs/GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
 // operations per second, a plain ratio for rates.
 struct Gate {
-  std::string workload;                  // a name or a glob ("wamp_*")
-  std::string variant = "*";             // a variant name or a glob; one verdict per variant
-  std::string metric;                    // "latency.p99", "throughput.rps", ...
-  std::optional<double> max;             // absolute upper bound
-  std::optional<double> min;             // absolute lower bound
-  std::string baseline;                  // relative gate: baseline name
+  std::string workload;       // a name or a glob ("wamp_*")
+  std::string variant = "*";  // a variant name or a glob; one verdict per variant
+  std::string metric;         // "latency.p99", "throughput.rps", ...
+  std::optional<double> max;  // absolute upper bound
+  std::optional<double> min;  // absolute lower bound
+  std::string baseline;       // relative gate: baseline name
+  // Paired gate (a relative gate of a [compare] scenario): the variant of the same run it is
+  // judged against, repetition by repetition (docs/GATES.md, "Paired gates"); excludes baseline.
+  std::string against;
   std::optional<double> max_regression;  // relative gate: 0.05 for "5%"
   double alpha = 0.01;
   // An underpowered relative gate (it could not detect twice its max_regression with this

@@ -189,6 +189,25 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
   return "INSERT INTO " + std::string(table) + " (" + list + ") VALUES (" + values + ")";
 }
 
+// " ON CONFLICT (k1, ...) DO UPDATE SET c1 = excluded.c1, ...", after an insert_sql: the row
+// of the same `key` takes every other column of the record.
+template <typename R>
+std::string on_conflict_update(std::span<const std::string_view> key, Columns<R> columns) {
+  std::string keys, set;
+  for (std::string_view k : key) {
+    if (!keys.empty()) keys += ", ";
+    keys += k;
+  }
+  for (const Column<R>& c : columns) {
+    bool in_key = false;
+    for (std::string_view k : key) in_key = in_key || k == c.name;
+    if (in_key) continue;
+    if (!set.empty()) set += ", ";
+    set += std::string(c.name) + " = excluded." + std::string(c.name);
+  }
+  return " ON CONFLICT (" + keys + ") DO UPDATE SET " + set;
+}
+
 // Binds every column of the record to its :name parameter; a statement without one fails at
 // step() naming it.
 template <typename R>

@@ -221,6 +221,49 @@ constexpr Column<BaselineEntry> kBaseline[] = {
     field<&BaselineEntry::added_at_ns>("added_at"),
 };
 
+constexpr Column<ChangeSeriesState> kChangeSeries[] = {
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::scenario>("scenario"),
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::testbed_id>("testbed_id"),
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::workload>("workload"),
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::variant>("variant"),
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::params_hash>("params_hash"),
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::metric>("metric"),
+    field<&ChangeSeriesState::points>("points"),
+    field<&ChangeSeriesState::last_run_id>("last_run_id"),
+    field<&ChangeSeriesState::parameters>("parameters"),
+    field<&ChangeSeriesState::resume_start>("resume_start"),
+    field<&ChangeSeriesState::stable_weak>("stable_weak"),
+    field<&ChangeSeriesState::frozen_until>("frozen_until"),
+    field<&ChangeSeriesState::analysed_at_ns>("analysed_at"),
+};
+
+constexpr Column<StoredChangePoint> kChangePoint[] = {
+    field<&StoredChangePoint::run_id>("run_id"),
+    field<&StoredChangePoint::previous_run_id>("previous_run_id"),
+    field<&StoredChangePoint::position>("position"),
+    field<&StoredChangePoint::runs_before>("runs_before"),
+    field<&StoredChangePoint::runs_after>("runs_after"),
+    field<&StoredChangePoint::median_before>("median_before"),
+    field<&StoredChangePoint::median_after>("median_after"),
+    field<&StoredChangePoint::change>("change"),
+    field<&StoredChangePoint::change_low>("change_low"),
+    field<&StoredChangePoint::change_high>("change_high"),
+    field<&StoredChangePoint::p_value>("p_value"),
+};
+
+constexpr Column<HistoryRun> kHistoryRun[] = {
+    field<&HistoryRun::run_id>("id"),
+    field<&HistoryRun::started_at_ns>("started_at"),
+    field<&HistoryRun::commit>("commit_id"),
+};
+
+constexpr Column<SeriesRun> kSeriesRun[] = {
+    field<&SeriesRun::run_id>("id"),
+    field<&SeriesRun::started_at_ns>("started_at"),
+    field<&SeriesRun::commit>("commit_id"),
+    field<&SeriesRun::branch>("branch"),
+};
+
 template <typename R>
 void add_names(std::vector<std::string_view>& out, Columns<R> columns) {
   for (const Column<R>& c : columns) out.push_back(c.name);
@@ -250,6 +293,10 @@ Columns<StoredWorkerShare> worker_window_columns() { return kWorkerWindow; }
 Columns<GateRecord> gate_columns() { return kGate; }
 Columns<CalibrationRecord> calibration_columns() { return kCalibration; }
 Columns<BaselineEntry> baseline_columns() { return kBaseline; }
+Columns<ChangeSeriesState> change_series_columns() { return kChangeSeries; }
+Columns<StoredChangePoint> change_point_columns() { return kChangePoint; }
+Columns<HistoryRun> history_run_columns() { return kHistoryRun; }
+Columns<SeriesRun> series_run_columns() { return kSeriesRun; }
 
 std::vector<StoredTable> stored_tables() {
   constexpr std::span<const std::string_view> none;
@@ -265,6 +312,8 @@ std::vector<StoredTable> stored_tables() {
       table("gate_results", kGateKept, true, gate_columns()),
       table("calibrations", none, true, calibration_columns()),
       table("baselines", none, false, baseline_columns()),
+      table("change_series", none, true, change_series_columns()),
+      table("change_points", kChangePointKept, true, change_point_columns()),
   };
 }
 

@@ -2,8 +2,6 @@
 // binds each column by name from the record, the reader reads the same list back into it.
 // Beside each table, the columns the store fills itself (`kept`: a parent's id, an
 // evaluation's number and time, ...), which are no field of the record.
-//
-// change_series and change_points (store_changes.cc) are not described here yet.
 #pragma once
 
 #include <string_view>
@@ -28,6 +26,20 @@ struct WorkloadFigure {
   bool operator==(const WorkloadFigure&) const = default;
 };
 
+// One row of change_series: how far the change-point analysis of one series went, and with
+// which parameters (store_changes.cc; schema 0006).
+struct ChangeSeriesState {
+  ChangeSeriesKey key;
+  int64_t points = 0;       // runs analysed
+  int64_t last_run_id = 0;  // the newest of them
+  std::string parameters;   // the analysis' parameters, as JSON
+  int64_t resume_start = 0;
+  std::vector<int64_t> stable_weak;  // positions
+  int64_t frozen_until = 0;
+  int64_t analysed_at_ns = 0;
+  bool operator==(const ChangeSeriesState&) const = default;
+};
+
 namespace columns {
 
 inline constexpr std::string_view kTestbedKept[] = {"fingerprint", "first_seen"};
@@ -37,6 +49,10 @@ inline constexpr std::string_view kFigureKept[] = {"workload_id"};
 inline constexpr std::string_view kRepetitionKept[] = {"workload_id"};
 inline constexpr std::string_view kPerRepetitionKept[] = {"repetition_id"};
 inline constexpr std::string_view kGateKept[] = {"run_id", "evaluation", "evaluated_at"};
+inline constexpr std::string_view kChangePointKept[] = {"series_id"};
+// change_series' UNIQUE key: the columns of ChangeSeriesState::key.
+inline constexpr std::string_view kChangeSeriesKey[] = {"scenario", "testbed_id",  "workload",
+                                                        "variant",  "params_hash", "metric"};
 
 // testbeds; kept: fingerprint (the UNIQUE key), first_seen.
 Columns<Testbed> testbed_columns();
@@ -60,6 +76,15 @@ Columns<GateRecord> gate_columns();
 Columns<CalibrationRecord> calibration_columns();
 // baselines.
 Columns<BaselineEntry> baseline_columns();
+// change_series; the row id keys change_points.
+Columns<ChangeSeriesState> change_series_columns();
+// change_points; kept: series_id. A point's commits and start time are its runs', joined.
+Columns<StoredChangePoint> change_point_columns();
+
+// What the history reads of a run (store_history.cc): columns of runs as run_columns() writes
+// them, the row id as the run's id. No table of their own.
+Columns<HistoryRun> history_run_columns();
+Columns<SeriesRun> series_run_columns();
 
 // Every SQL table the tables above describe, with each column it has: the record's, the
 // kept ones and the row id. A migration that adds a column must add it here and to a table.

@@ -255,6 +255,8 @@ struct ChangeSeriesKey {
   std::string variant = "default";
   std::string params_hash;
   std::string metric;
+
+  bool operator==(const ChangeSeriesKey&) const = default;
 };
 
 // One series of one testbed, as calibrations are kept (docs/GATES.md, "Calibration").
@@ -295,6 +297,8 @@ struct StoredChangePoint {
   std::optional<double> change;  // median_after / median_before - 1; nothing from 0
   std::optional<double> change_low, change_high;  // 95% interval; nothing when unbounded
   double p_value = 1;
+
+  bool operator==(const StoredChangePoint&) const = default;
 };
 
 struct SeriesChanges {

@@ -8,14 +8,15 @@ namespace benchgate::store {
 // Baseline names appear in scenario files and on command lines: keep them plain.
 Expected<void> check_baseline_name(const std::string& name) {
   if (name.empty() || name.size() > 100) {
-    return Error{"a baseline name must have 1 to 100 characters"};
+    return Error{"a baseline name must have 1 to 100 characters", ErrorKind::kInvalidInput};
   }
   for (char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '-' || c == '.';
     if (!ok) {
-      return Error{"baseline name '" + name +
-                   "' may contain only letters, digits, '_', '-' and '.'"};
+      return Error{
+          "baseline name '" + name + "' may contain only letters, digits, '_', '-' and '.'",
+          ErrorKind::kInvalidInput};
     }
   }
   return {};
@@ -43,10 +44,11 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
   auto tx = sqlite::Transaction::begin(*db_);
   if (!tx) return Error{"baseline add: " + tx.message()};
   auto status = run_status(run);
-  if (!status) return Error{"baseline add: " + status.message()};
+  if (!status) return Error::caused("baseline add", status.error());
   if (*status != "ok") {
     return Error{"baseline add: run " + std::to_string(run) + " did not finish ok (status " +
-                 *status + "); only successful runs can be a baseline"};
+                     *status + "); only successful runs can be a baseline",
+                 ErrorKind::kInvalidInput};
   }
   // One rule for `baseline add` and `run --promote`: a run joins a baseline only when it
   // exited 0, i.e. it completed and no critical gate failed.
@@ -58,8 +60,9 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
   if (*row && !code->is_null(0) && code->int64(0) != 0) {
     const int64_t exit_code = code->int64(0);
     return Error{"baseline add: run " + std::to_string(run) + " exited " +
-                 std::to_string(exit_code) + " (" + exit_code_meaning(exit_code) +
-                 "); only runs that exited 0 can be a baseline, as with run --promote"};
+                     std::to_string(exit_code) + " (" + exit_code_meaning(exit_code) +
+                     "); only runs that exited 0 can be a baseline, as with run --promote",
+                 ErrorKind::kInvalidInput};
   }
   auto insert = db_->prepare(columns::insert_sql("baselines", {}, columns::baseline_columns()) +
                              " ON CONFLICT (name, run_id) DO NOTHING");
@@ -80,8 +83,9 @@ Expected<void> Store::remove_baseline(const std::string& name, int64_t run) {
   stmt->bind(1, name).bind(2, run);
   if (auto ok = stmt->run(); !ok) return Error{"baseline remove: " + ok.message()};
   if (db_->changes() == 0) {
-    return Error{"baseline remove: run " + std::to_string(run) + " is not in baseline '" + name +
-                 "'"};
+    return Error{
+        "baseline remove: run " + std::to_string(run) + " is not in baseline '" + name + "'",
+        ErrorKind::kInvalidInput};
   }
   return {};
 }

@@ -11,14 +11,13 @@
 #include <tuple>
 
 #include "common/time/clock.h"
+#include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/store_internal.h"
 
 namespace benchgate::store {
 namespace {
-
-using namespace internal;  // NOLINT(google-build-using-namespace)
 
 // The metrics analysed. A series' point of a run is the workload's figure (workload_figures,
 // results::metric_figure: the median throughput, the merged histogram's percentile), the one
@@ -67,7 +66,44 @@ struct WorkloadSeries {
   std::string scenario;
   int64_t testbed_id = 0;
   std::string workload, variant, params_hash;
+
+  ChangeSeriesKey with(std::string_view metric) const {
+    return {scenario, testbed_id, workload, variant, params_hash, std::string(metric)};
+  }
 };
+
+// The row of change_series with this key (columns::kChangeSeriesKey), as named parameters.
+constexpr const char* kSeriesIs =
+    "scenario = :scenario AND testbed_id = :testbed_id AND workload = :workload "
+    "AND variant = :variant AND params_hash = :params_hash AND metric = :metric";
+
+void bind_series_key(sqlite::Statement& stmt, const ChangeSeriesKey& key) {
+  stmt.bind(stmt.parameter(":scenario"), key.scenario);
+  stmt.bind(stmt.parameter(":testbed_id"), key.testbed_id);
+  stmt.bind(stmt.parameter(":workload"), key.workload);
+  stmt.bind(stmt.parameter(":variant"), key.variant);
+  stmt.bind(stmt.parameter(":params_hash"), key.params_hash);
+  stmt.bind(stmt.parameter(":metric"), key.metric);
+}
+
+// The series' stored state (change_series), or nothing.
+Expected<std::optional<std::pair<int64_t, ChangeSeriesState>>> stored_series(
+    sqlite::Statement& stmt, const ChangeSeriesKey& key) {
+  stmt.reset();
+  bind_series_key(stmt, key);
+  auto row = stmt.step();
+  if (!row) return row.error();
+  using Found = std::optional<std::pair<int64_t, ChangeSeriesState>>;
+  if (!*row) return Found();
+  ChangeSeriesState state;
+  columns::read_record(stmt, 1, columns::change_series_columns(), state);
+  return Found(std::pair(stmt.int64(0), std::move(state)));
+}
+
+Expected<sqlite::Statement> prepare_stored_series(sqlite::Database& db) {
+  return db.prepare("SELECT id, " + columns::names(columns::change_series_columns()) +
+                    " FROM change_series WHERE " + kSeriesIs);
+}
 
 struct Point {
   int64_t run_id;
@@ -85,13 +121,19 @@ Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s
       db.prepare("SELECT r.id, r.started_at, r.commit_id" +
                  column_list("max(CASE WHEN f.metric = 'METRIC' THEN f.value END)") +
                  " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
-                 "AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 AND w.status = 'ok'" +
+                 "AND w.name = :workload AND w.variant = :variant "
+                 "AND w.params_hash = :params_hash AND w.status = 'ok'" +
                  join_figures() +
-                 "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' "
-                 "AND (?6 = '' OR r.branch = ?6) GROUP BY r.id ORDER BY r.id");
+                 "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id "
+                 "AND r.status = 'ok' AND (:branch = '' OR r.branch = :branch) "
+                 "GROUP BY r.id ORDER BY r.id");
   if (!stmt) return stmt.error();
-  stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
-  stmt->bind(5, s.params_hash).bind(6, branch);
+  stmt->bind(stmt->parameter(":scenario"), s.scenario);
+  stmt->bind(stmt->parameter(":testbed_id"), s.testbed_id);
+  stmt->bind(stmt->parameter(":workload"), s.workload);
+  stmt->bind(stmt->parameter(":variant"), s.variant);
+  stmt->bind(stmt->parameter(":params_hash"), s.params_hash);
+  stmt->bind(stmt->parameter(":branch"), branch);
   MetricPoints points;
   while (true) {
     auto row = stmt->step();
@@ -144,19 +186,20 @@ std::vector<StoredChangePoint> describe(const std::vector<Point>& points,
   return out;
 }
 
-// A stored change point as the analysis returned it (for a resumed analysis).
-changes::ChangePoint from_row(const sqlite::Statement& q) {
+// A stored change point as the analysis returned it (for a resumed analysis): describe()
+// backwards.
+changes::ChangePoint as_found(const StoredChangePoint& c) {
   changes::ChangePoint cp;
-  cp.index = static_cast<size_t>(q.int64(0));
-  cp.before_from = cp.index - static_cast<size_t>(q.int64(1));
-  cp.after_to = cp.index + static_cast<size_t>(q.int64(2));
-  cp.median_before = q.real(3);
-  cp.median_after = q.real(4);
-  cp.change = q.is_null(5) ? std::nan("") : q.real(5);
-  cp.interval_bounded = !q.is_null(6) && !q.is_null(7);
-  cp.change_low = cp.interval_bounded ? q.real(6) : -INFINITY;
-  cp.change_high = cp.interval_bounded ? q.real(7) : INFINITY;
-  cp.p_value = q.real(8);
+  cp.index = static_cast<size_t>(c.position);
+  cp.before_from = cp.index - static_cast<size_t>(c.runs_before);
+  cp.after_to = cp.index + static_cast<size_t>(c.runs_after);
+  cp.median_before = c.median_before;
+  cp.median_after = c.median_after;
+  cp.change = c.change.value_or(std::nan(""));
+  cp.interval_bounded = c.change_low && c.change_high;
+  cp.change_low = cp.interval_bounded ? *c.change_low : -INFINITY;
+  cp.change_high = cp.interval_bounded ? *c.change_high : INFINITY;
+  cp.p_value = c.p_value;
   return cp;
 }
 
@@ -164,45 +207,43 @@ changes::ChangePoint from_row(const sqlite::Statement& q) {
 // now (runs are ordered by id, so the newest analysed run in its place proves it) with the
 // same parameters; nothing otherwise (the analysis then starts over).
 Expected<std::optional<changes::AnalysisState>> stored_state(sqlite::Database& db,
-                                                             const WorkloadSeries& s,
-                                                             const char* metric,
+                                                             const ChangeSeriesKey& key,
                                                              const std::vector<Point>& points,
                                                              const std::string& parameters) {
-  auto stmt = db.prepare(
-      "SELECT id, points, last_run_id, parameters, resume_start, stable_weak, frozen_until "
-      "FROM change_series WHERE scenario = ?1 AND testbed_id = ?2 AND workload = ?3 "
-      "AND variant = ?4 AND params_hash = ?5 AND metric = ?6");
+  auto stmt = prepare_stored_series(db);
   if (!stmt) return stmt.error();
-  stmt->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
-  stmt->bind(5, s.params_hash).bind(6, std::string_view(metric));
-  auto row = stmt->step();
-  if (!row) return row.error();
+  auto found = stored_series(*stmt, key);
+  if (!found) return found.error();
   using State = std::optional<changes::AnalysisState>;
-  if (!*row) return State();
-  const int64_t analysed = stmt->int64(1);
+  if (!*found) return State();
+  const auto& [series_id, stored] = **found;
+  const int64_t analysed = stored.points;
   if (analysed <= 0 || analysed > static_cast<int64_t>(points.size()) ||
-      points[static_cast<size_t>(analysed - 1)].run_id != stmt->int64(2) ||
-      stmt->text(3) != parameters) {
+      points[static_cast<size_t>(analysed - 1)].run_id != stored.last_run_id ||
+      stored.parameters != parameters) {
     return State();
   }
   changes::AnalysisState state;
   state.split.length = static_cast<size_t>(analysed);
-  state.split.resume_start = static_cast<size_t>(std::clamp<int64_t>(stmt->int64(4), 0, analysed));
-  for (int64_t p : ints_from_json(stmt->text(5))) {
+  state.split.resume_start =
+      static_cast<size_t>(std::clamp<int64_t>(stored.resume_start, 0, analysed));
+  for (int64_t p : stored.stable_weak) {
     if (p > 0 && p < analysed) state.split.stable_weak.push_back(static_cast<size_t>(p));
   }
-  state.frozen_until = static_cast<size_t>(std::clamp<int64_t>(stmt->int64(6), 0, analysed));
-  auto frozen = db.prepare(
-      "SELECT position, runs_before, runs_after, median_before, median_after, change, "
-      "change_low, change_high, p_value FROM change_points WHERE series_id = ?1 "
-      "AND position < ?2 ORDER BY position");
+  state.frozen_until = static_cast<size_t>(std::clamp<int64_t>(stored.frozen_until, 0, analysed));
+  auto frozen = db.prepare("SELECT " + columns::names(columns::change_point_columns()) +
+                           " FROM change_points WHERE series_id = :series_id "
+                           "AND position < :frozen_until ORDER BY position");
   if (!frozen) return frozen.error();
-  frozen->bind(1, stmt->int64(0)).bind(2, static_cast<int64_t>(state.frozen_until));
+  frozen->bind(frozen->parameter(":series_id"), series_id);
+  frozen->bind(frozen->parameter(":frozen_until"), static_cast<int64_t>(state.frozen_until));
   while (true) {
     auto f = frozen->step();
     if (!f) return f.error();
     if (!*f) break;
-    state.frozen.push_back(from_row(*frozen));
+    StoredChangePoint c;
+    columns::read_record(*frozen, 0, columns::change_point_columns(), c);
+    state.frozen.push_back(as_found(c));
   }
   return State(std::move(state));
 }
@@ -211,51 +252,46 @@ Expected<void> update_series(sqlite::Database& db, const WorkloadSeries& s, cons
                              const std::vector<Point>& points) {
   const changes::ChangeOptions options = Store::stored_change_options();
   const std::string parameters = parameters_json(options);
-  auto resume = stored_state(db, s, metric, points, parameters);
+  const ChangeSeriesKey key = s.with(metric);
+  auto resume = stored_state(db, key, points, parameters);
   if (!resume) return resume.error();
   const std::vector<double> values = values_of(points);
   changes::AnalysisState next;
   const std::vector<changes::ChangePoint> found =
       changes::detect_changes(values, options, *resume ? &**resume : nullptr, &next);
 
-  auto upsert = db.prepare(
-      "INSERT INTO change_series (scenario, testbed_id, workload, variant, params_hash, metric, "
-      "points, last_run_id, parameters, resume_start, stable_weak, frozen_until, analysed_at) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
-      "ON CONFLICT (scenario, testbed_id, workload, variant, params_hash, metric) DO UPDATE SET "
-      "points = excluded.points, last_run_id = excluded.last_run_id, "
-      "parameters = excluded.parameters, resume_start = excluded.resume_start, "
-      "stable_weak = excluded.stable_weak, frozen_until = excluded.frozen_until, "
-      "analysed_at = excluded.analysed_at RETURNING id");
+  const columns::Columns<ChangeSeriesState> series_columns = columns::change_series_columns();
+  auto upsert = db.prepare(columns::insert_sql("change_series", {}, series_columns) +
+                           columns::on_conflict_update(columns::kChangeSeriesKey, series_columns) +
+                           " RETURNING id");
   if (!upsert) return upsert.error();
-  std::vector<int64_t> stable(next.split.stable_weak.begin(), next.split.stable_weak.end());
-  upsert->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
-  upsert->bind(5, s.params_hash).bind(6, std::string_view(metric));
-  upsert->bind(7, static_cast<int64_t>(points.size())).bind(8, points.back().run_id);
-  upsert->bind(9, parameters).bind(10, static_cast<int64_t>(next.split.resume_start));
-  upsert->bind(11, to_json(stable)).bind(12, static_cast<int64_t>(next.frozen_until));
-  upsert->bind(13, unix_now_ns());
+  ChangeSeriesState state;
+  state.key = key;
+  state.points = static_cast<int64_t>(points.size());
+  state.last_run_id = points.back().run_id;
+  state.parameters = parameters;
+  state.resume_start = static_cast<int64_t>(next.split.resume_start);
+  state.stable_weak.assign(next.split.stable_weak.begin(), next.split.stable_weak.end());
+  state.frozen_until = static_cast<int64_t>(next.frozen_until);
+  state.analysed_at_ns = unix_now_ns();
+  columns::bind_record(*upsert, series_columns, state);
   auto id_row = upsert->step();
   if (!id_row) return id_row.error();
   if (!*id_row) return Error{"change_series upsert returned no id"};
   const int64_t series_id = upsert->int64(0);
   if (auto done = upsert->run(); !done) return done.error();
 
-  auto clear = db.prepare("DELETE FROM change_points WHERE series_id = ?1");
+  auto clear = db.prepare("DELETE FROM change_points WHERE series_id = :series_id");
   if (!clear) return clear.error();
-  clear->bind(1, series_id);
+  clear->bind(clear->parameter(":series_id"), series_id);
   if (auto ok = clear->run(); !ok) return ok.error();
-  auto insert = db.prepare(
-      "INSERT INTO change_points (series_id, run_id, previous_run_id, position, runs_before, "
-      "runs_after, median_before, median_after, change, change_low, change_high, p_value) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+  auto insert = db.prepare(columns::insert_sql("change_points", columns::kChangePointKept,
+                                               columns::change_point_columns()));
   if (!insert) return insert.error();
   for (const StoredChangePoint& c : describe(points, found)) {
     insert->reset();
-    insert->bind(1, series_id).bind(2, c.run_id).bind(3, c.previous_run_id).bind(4, c.position);
-    insert->bind(5, c.runs_before).bind(6, c.runs_after).bind(7, c.median_before);
-    insert->bind(8, c.median_after).bind(9, c.change).bind(10, c.change_low);
-    insert->bind(11, c.change_high).bind(12, c.p_value);
+    insert->bind(insert->parameter(":series_id"), series_id);
+    columns::bind_record(*insert, columns::change_point_columns(), c);
     if (auto ok = insert->run(); !ok) return ok.error();
   }
   return {};
@@ -309,14 +345,15 @@ Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const Ch
   // The series as load_points reads it, newest first from before_run, then reversed.
   auto stmt = db_->prepare(
       "SELECT r.id, f.value FROM runs r INDEXED BY runs_by_scenario JOIN workloads w "
-      "ON w.run_id = r.id AND w.name = ?3 AND w.variant = ?4 AND w.params_hash = ?5 "
-      "AND w.status = 'ok' JOIN workload_figures f ON f.workload_id = w.id AND f.metric = ?8 "
-      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND r.id < ?6 "
-      "ORDER BY r.id DESC LIMIT ?7");
+      "ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
+      "AND w.params_hash = :params_hash AND w.status = 'ok' "
+      "JOIN workload_figures f ON f.workload_id = w.id AND f.metric = :metric "
+      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND r.status = 'ok' "
+      "AND r.id < :before_run ORDER BY r.id DESC LIMIT :limit");
   if (!stmt) return Error{context + ": " + stmt.message()};
-  stmt->bind(1, key.scenario).bind(2, key.testbed_id).bind(3, key.workload).bind(4, key.variant);
-  stmt->bind(5, key.params_hash).bind(6, before_run).bind(7, static_cast<int64_t>(limit));
-  stmt->bind(8, key.metric);
+  bind_series_key(*stmt, key);
+  stmt->bind(stmt->parameter(":before_run"), before_run);
+  stmt->bind(stmt->parameter(":limit"), static_cast<int64_t>(limit));
   std::vector<changes::HistoryPoint> points;
   while (true) {
     auto row = stmt->step();
@@ -330,8 +367,8 @@ Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const Ch
 
 Expected<void> Store::update_change_points(int64_t run) {
   const std::string context = "change points after run " + std::to_string(run);
-  auto series =
-      workload_series(*db_, "AND r.id = ?1", [run](sqlite::Statement& s) { s.bind(1, run); });
+  auto series = workload_series(*db_, "AND r.id = :run",
+                                [run](sqlite::Statement& s) { s.bind(s.parameter(":run"), run); });
   if (!series) return Error{context + ": " + series.message()};
   if (series->empty()) return {};  // not 'ok', or no workload completed
   auto tx = sqlite::Transaction::begin(*db_);
@@ -369,25 +406,29 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
       "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash, count(*), "
       "max(r.id) FROM workloads w JOIN runs r ON r.id = w.run_id "
       "JOIN testbeds t ON t.id = r.testbed_id "
-      "WHERE r.status = 'ok' AND w.status = 'ok' AND (?1 = '' OR r.scenario = ?1) "
-      "AND (?2 = '' OR w.name = ?2) AND (?3 = '' OR w.variant = ?3) "
-      "AND (?4 = 0 OR r.testbed_id = ?4) AND (?5 = '' OR r.branch = ?5) "
+      "WHERE r.status = 'ok' AND w.status = 'ok' AND (:scenario = '' OR r.scenario = :scenario) "
+      "AND (:workload = '' OR w.name = :workload) AND (:variant = '' OR w.variant = :variant) "
+      "AND (:testbed_id = 0 OR r.testbed_id = :testbed_id) "
+      "AND (:branch = '' OR r.branch = :branch) "
       "GROUP BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
       "ORDER BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash");
-  auto stored = db_->prepare(
-      "SELECT id, points, last_run_id, parameters FROM change_series WHERE scenario = ?1 "
-      "AND testbed_id = ?2 AND workload = ?3 AND variant = ?4 AND params_hash = ?5 "
-      "AND metric = ?6");
-  auto stored_points = db_->prepare(
-      "SELECT c.run_id, c.previous_run_id, r.commit_id, p.commit_id, r.started_at, c.position, "
-      "c.runs_before, c.runs_after, c.median_before, c.median_after, c.change, c.change_low, "
-      "c.change_high, c.p_value FROM change_points c JOIN runs r ON r.id = c.run_id "
-      "JOIN runs p ON p.id = c.previous_run_id WHERE c.series_id = ?1 ORDER BY c.position");
+  auto stored = prepare_stored_series(*db_);
+  // The point's columns, then its runs' commits and start.
+  const columns::Columns<StoredChangePoint> point_columns = columns::change_point_columns();
+  const int runs_first = static_cast<int>(point_columns.size());
+  auto stored_points =
+      db_->prepare("SELECT " + columns::names(point_columns, "c.") +
+                   ", r.commit_id, p.commit_id, r.started_at FROM change_points c "
+                   "JOIN runs r ON r.id = c.run_id JOIN runs p ON p.id = c.previous_run_id "
+                   "WHERE c.series_id = :series_id ORDER BY c.position");
   if (!list) return Error{context + ": " + list.message()};
   if (!stored) return Error{context + ": " + stored.message()};
   if (!stored_points) return Error{context + ": " + stored_points.message()};
-  list->bind(1, f.scenario).bind(2, f.workload).bind(3, f.variant).bind(4, f.testbed_id);
-  list->bind(5, f.branch);
+  list->bind(list->parameter(":scenario"), f.scenario);
+  list->bind(list->parameter(":workload"), f.workload);
+  list->bind(list->parameter(":variant"), f.variant);
+  list->bind(list->parameter(":testbed_id"), f.testbed_id);
+  list->bind(list->parameter(":branch"), f.branch);
   const bool stored_options = parameters_json(options) == parameters_json(stored_change_options());
   const std::string parameters = parameters_json(options);
 
@@ -409,36 +450,23 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
       sc.testbed_host = host;
       sc.points = count;
       if (stored_options && f.branch.empty()) {
-        stored->reset();
-        stored->bind(1, s.scenario).bind(2, s.testbed_id).bind(3, s.workload).bind(4, s.variant);
-        stored->bind(5, s.params_hash).bind(6, std::string_view(kMetrics[m]));
-        auto st = stored->step();
+        auto st = stored_series(*stored, sc.key);
         if (!st) return Error{context + ": " + st.message()};
-        if (*st && stored->int64(1) == count && stored->int64(2) == newest &&
-            stored->text(3) == parameters) {
+        if (*st && (*st)->second.points == count && (*st)->second.last_run_id == newest &&
+            (*st)->second.parameters == parameters) {
           sc.from_store = true;
           stored_points->reset();
-          stored_points->bind(1, stored->int64(0));
+          stored_points->bind(stored_points->parameter(":series_id"), (*st)->first);
           while (true) {
             auto p = stored_points->step();
             if (!p) return Error{context + ": " + p.message()};
             if (!*p) break;
             const sqlite::Statement& q = *stored_points;
             StoredChangePoint c;
-            c.run_id = q.int64(0);
-            c.previous_run_id = q.int64(1);
-            c.commit = q.text(2);
-            c.previous_commit = q.text(3);
-            c.started_at_ns = q.int64(4);
-            c.position = q.int64(5);
-            c.runs_before = q.int64(6);
-            c.runs_after = q.int64(7);
-            c.median_before = q.real(8);
-            c.median_after = q.real(9);
-            c.change = q.optional_real(10);
-            c.change_low = q.optional_real(11);
-            c.change_high = q.optional_real(12);
-            c.p_value = q.real(13);
+            columns::read_record(q, 0, point_columns, c);
+            c.commit = q.text(runs_first);
+            c.previous_commit = q.text(runs_first + 1);
+            c.started_at_ns = q.int64(runs_first + 2);
             sc.changes.push_back(std::move(c));
           }
         }

@@ -2,6 +2,7 @@
 // stored run's values, both per repetition (docs/GATES.md, "Series and baselines").
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/metric_columns.h"
+#include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 
@@ -19,7 +20,7 @@ Expected<std::string_view> expression_for(const std::string& metric) {
 Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
                                                        int64_t workload_id) {
   stmt.reset();
-  stmt.bind(1, workload_id);
+  stmt.bind(stmt.parameter(":workload_id"), workload_id);
   std::vector<double> values;
   while (true) {
     auto row = stmt.step();
@@ -36,7 +37,7 @@ Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
 Expected<std::optional<double>> figure_of(sqlite::Statement& stmt, int64_t workload_id,
                                           const std::string& metric) {
   stmt.reset();
-  stmt.bind(1, workload_id).bind(2, metric);
+  stmt.bind(stmt.parameter(":workload_id"), workload_id).bind(stmt.parameter(":metric"), metric);
   auto row = stmt.step();
   if (!row) return row.error();
   if (!*row) return std::optional<double>();
@@ -44,13 +45,34 @@ Expected<std::optional<double>> figure_of(sqlite::Statement& stmt, int64_t workl
 }
 
 Expected<sqlite::Statement> prepare_figure(sqlite::Database& db) {
-  return db.prepare("SELECT value FROM workload_figures WHERE workload_id = ?1 AND metric = ?2");
+  return db.prepare(
+      "SELECT value FROM workload_figures WHERE workload_id = :workload_id AND metric = :metric");
 }
 
 Expected<sqlite::Statement> prepare_values(sqlite::Database& db, std::string_view expression) {
   // The expression is a constant of metric_columns.cc, never user text.
   return db.prepare("SELECT " + std::string(expression) +
-                    " FROM repetitions WHERE workload_id = ?1 ORDER BY idx");
+                    " FROM repetitions WHERE workload_id = :workload_id ORDER BY idx");
+}
+
+// The id of run `run`'s workload `workload` (variant `variant`); an error naming them when the
+// run has none, a database error after `context`.
+Expected<int64_t> workload_id(sqlite::Database& db, int64_t run, const std::string& workload,
+                              const std::string& variant, const std::string& context) {
+  auto find = db.prepare(
+      "SELECT id FROM workloads WHERE run_id = :run AND name = :workload AND variant = :variant");
+  if (!find) return Error{context + ": " + find.message()};
+  find->bind(find->parameter(":run"), run);
+  find->bind(find->parameter(":workload"), workload);
+  find->bind(find->parameter(":variant"), variant);
+  auto row = find->step();
+  if (!row) return Error{context + ": " + row.message()};
+  if (!*row) {
+    return Error{"run " + std::to_string(run) + " has no workload '" + workload + "' (variant '" +
+                     variant + "')",
+                 ErrorKind::kInvalidInput};
+  }
+  return find->int64(0);
 }
 
 }  // namespace
@@ -70,26 +92,35 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
   // A workload with a window during which a process was stopped (flag process_stopped) is
   // never history: its figures describe the stop, not the system (docs/GATES.md, "Verdicts").
-  const std::string unstopped = "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value = ?7)";
+  // Each row: the run's columns (history_run_columns), then the workload's id and whether the
+  // candidate is usable.
+  const columns::Columns<HistoryRun> run_columns = columns::history_run_columns();
+  const int workload_column = static_cast<int>(run_columns.size());
+  const int usable_column = workload_column + 1;
+  const std::string run_list = columns::names(run_columns, "r.");
+  const std::string unstopped =
+      "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value = :stopped)";
   auto by_baseline = db_->prepare(
-      "SELECT r.id, r.started_at, r.commit_id, w.id, "
-      "(r.testbed_id = ?2 AND r.scenario = ?3 AND r.status = 'ok' AND w.params_hash = ?6 "
-      "AND w.status = 'ok' AND " +
+      "SELECT " + run_list +
+      ", w.id, "
+      "(r.testbed_id = :testbed_id AND r.scenario = :scenario AND r.status = 'ok' "
+      "AND w.params_hash = :params_hash AND w.status = 'ok' AND " +
       unstopped +
       ") FROM baselines b "
       "CROSS JOIN runs r ON r.id = b.run_id "
-      "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
-      "WHERE b.name = ?1 ORDER BY b.run_id DESC");
+      "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
+      "WHERE b.name = :baseline ORDER BY b.run_id DESC");
   auto by_series = db_->prepare(
-      "SELECT r.id, r.started_at, r.commit_id, w.id, "
-      "(r.status = 'ok' AND b.run_id IS NOT NULL AND w.params_hash = ?6 AND w.status = 'ok' "
-      "AND " +
+      "SELECT " + run_list +
+      ", w.id, "
+      "(r.status = 'ok' AND b.run_id IS NOT NULL AND w.params_hash = :params_hash "
+      "AND w.status = 'ok' AND " +
       unstopped +
       ") "
       "FROM runs r INDEXED BY runs_by_scenario "
-      "LEFT JOIN baselines b ON b.name = ?1 AND b.run_id = r.id "
-      "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = ?4 AND w.variant = ?5 "
-      "WHERE r.scenario = ?3 AND r.testbed_id = ?2 ORDER BY r.id DESC");
+      "LEFT JOIN baselines b ON b.name = :baseline AND b.run_id = r.id "
+      "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
+      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id ORDER BY r.id DESC");
   if (!by_baseline) return Error{context + ": " + by_baseline.message()};
   if (!by_series) return Error{context + ": " + by_series.message()};
   auto values = prepare_values(*db_, *expression);
@@ -103,13 +134,14 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   };
   Walk walks[] = {{&*by_baseline, {}}, {&*by_series, {}}};
   for (Walk& walk : walks) {
-    walk.stmt->bind(1, q.baseline)
-        .bind(2, q.testbed_id)
-        .bind(3, q.scenario)
-        .bind(4, q.workload)
-        .bind(5, q.variant)
-        .bind(6, q.params_hash)
-        .bind(7, results::kProcessStopped);
+    sqlite::Statement& c = *walk.stmt;
+    c.bind(c.parameter(":baseline"), q.baseline);
+    c.bind(c.parameter(":testbed_id"), q.testbed_id);
+    c.bind(c.parameter(":scenario"), q.scenario);
+    c.bind(c.parameter(":workload"), q.workload);
+    c.bind(c.parameter(":variant"), q.variant);
+    c.bind(c.parameter(":params_hash"), q.params_hash);
+    c.bind(c.parameter(":stopped"), std::string_view(results::kProcessStopped));
   }
   while (true) {
     for (Walk& walk : walks) {
@@ -117,15 +149,20 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       auto row = c.step();
       if (!row) return Error{context + ": " + row.message()};
       if (!*row) return std::move(walk.found);  // exhausted: every matching run seen
-      if (c.is_null(4) || c.int64(4) == 0) continue;
-      auto v = values_of(*values, c.int64(3));
+      if (c.is_null(usable_column) || c.int64(usable_column) == 0) continue;
+      const int64_t workload = c.int64(workload_column);
+      auto v = values_of(*values, workload);
       if (!v) return Error{context + ": " + v.message()};
       if (!*v) continue;  // not collected in every repetition: not usable as history
-      auto figure = figure_of(*figures, c.int64(3), q.metric);
+      auto figure = figure_of(*figures, workload, q.metric);
       if (!figure) return Error{context + ": " + figure.message()};
       // No figure: stored before figures were (schema version 8) for a latency metric.
       if (!*figure) continue;
-      walk.found.push_back(HistoryRun{c.int64(0), c.int64(1), c.text(2), **figure, std::move(**v)});
+      HistoryRun run;
+      columns::read_record(c, 0, run_columns, run);
+      run.figure = **figure;
+      run.values = std::move(**v);
+      walk.found.push_back(std::move(run));
       if (static_cast<int>(walk.found.size()) == q.k) return std::move(walk.found);
     }
   }
@@ -139,19 +176,11 @@ Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t ru
       "values of " + metric + " for workload '" + workload + "' of run " + std::to_string(run);
   auto expression = expression_for(metric);
   if (!expression) return Error{context + ": " + expression.message()};
-  auto find =
-      db_->prepare("SELECT id FROM workloads WHERE run_id = ?1 AND name = ?2 AND variant = ?3");
-  if (!find) return Error{context + ": " + find.message()};
-  find->bind(1, run).bind(2, workload).bind(3, variant);
-  auto row = find->step();
-  if (!row) return Error{context + ": " + row.message()};
-  if (!*row) {
-    return Error{"run " + std::to_string(run) + " has no workload '" + workload + "' (variant '" +
-                 variant + "')"};
-  }
+  auto id = workload_id(*db_, run, workload, variant, context);
+  if (!id) return id.error();
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
-  auto v = values_of(*values, find->int64(0));
+  auto v = values_of(*values, *id);
   if (!v) return Error{context + ": " + v.message()};
   return std::move(*v);
 }
@@ -161,19 +190,11 @@ Expected<std::optional<double>> Store::run_metric_figure(int64_t run, const std:
                                                          const std::string& metric) {
   const std::string context =
       "figure of " + metric + " for workload '" + workload + "' of run " + std::to_string(run);
-  auto find =
-      db_->prepare("SELECT id FROM workloads WHERE run_id = ?1 AND name = ?2 AND variant = ?3");
-  if (!find) return Error{context + ": " + find.message()};
-  find->bind(1, run).bind(2, workload).bind(3, variant);
-  auto row = find->step();
-  if (!row) return Error{context + ": " + row.message()};
-  if (!*row) {
-    return Error{"run " + std::to_string(run) + " has no workload '" + workload + "' (variant '" +
-                 variant + "')"};
-  }
+  auto id = workload_id(*db_, run, workload, variant, context);
+  if (!id) return id.error();
   auto figures = prepare_figure(*db_);
   if (!figures) return Error{context + ": " + figures.message()};
-  auto figure = figure_of(*figures, find->int64(0), metric);
+  auto figure = figure_of(*figures, *id, metric);
   if (!figure) return Error{context + ": " + figure.message()};
   return *figure;
 }
@@ -184,31 +205,38 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
   if (!expression) return Error{context + ": " + expression.message()};
   std::vector<SeriesRun> out;
   if (q.k <= 0) return out;
+  // Each row: the run's columns (series_run_columns), the workload's id, the run's baselines.
+  const columns::Columns<SeriesRun> run_columns = columns::series_run_columns();
+  const int workload_column = static_cast<int>(run_columns.size());
+  const int baselines_column = workload_column + 1;
   auto runs = db_->prepare(
-      "SELECT r.id, r.started_at, r.commit_id, r.branch, w.id, "
+      "SELECT " + columns::names(run_columns, "r.") +
+      ", w.id, "
       "(SELECT group_concat(name, ',') FROM (SELECT name FROM baselines b "
       " WHERE b.run_id = r.id ORDER BY name)) "
       "FROM runs r INDEXED BY runs_by_scenario "
-      "JOIN workloads w ON w.run_id = r.id AND w.name = ?3 AND w.variant = ?4 "
-      "WHERE r.scenario = ?1 AND r.testbed_id = ?2 AND r.status = 'ok' AND w.status = 'ok' "
-      "AND w.params_hash = ?5 ORDER BY r.id DESC");
+      "JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
+      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND r.status = 'ok' "
+      "AND w.status = 'ok' AND w.params_hash = :params_hash ORDER BY r.id DESC");
   if (!runs) return Error{context + ": " + runs.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
-  runs->bind(1, q.scenario)
-      .bind(2, q.testbed_id)
-      .bind(3, q.workload)
-      .bind(4, q.variant)
-      .bind(5, q.params_hash);
+  runs->bind(runs->parameter(":scenario"), q.scenario);
+  runs->bind(runs->parameter(":testbed_id"), q.testbed_id);
+  runs->bind(runs->parameter(":workload"), q.workload);
+  runs->bind(runs->parameter(":variant"), q.variant);
+  runs->bind(runs->parameter(":params_hash"), q.params_hash);
   while (static_cast<int>(out.size()) < q.k) {
     auto row = runs->step();
     if (!row) return Error{context + ": " + row.message()};
     if (!*row) break;
-    auto v = values_of(*values, runs->int64(4));
+    auto v = values_of(*values, runs->int64(workload_column));
     if (!v) return Error{context + ": " + v.message()};
     if (!*v) continue;  // not collected in every repetition: no point, never a zero
-    SeriesRun run{runs->int64(0), runs->int64(1), runs->text(2), runs->text(3), std::move(**v), {}};
-    const std::string names = runs->is_null(5) ? "" : runs->text(5);
+    SeriesRun run;
+    columns::read_record(*runs, 0, run_columns, run);
+    run.values = std::move(**v);
+    const std::string names = runs->is_null(baselines_column) ? "" : runs->text(baselines_column);
     for (size_t start = 0; start < names.size();) {
       size_t end = names.find(',', start);
       if (end == std::string::npos) end = names.size();
@@ -225,9 +253,11 @@ Expected<std::vector<std::vector<uint8_t>>> Store::latency_histograms(int64_t ru
                                                                       const std::string& variant) {
   auto stmt = db_->prepare(
       "SELECT r.latency_hdr FROM repetitions r JOIN workloads w ON w.id = r.workload_id "
-      "WHERE w.run_id = ?1 AND w.name = ?2 AND w.variant = ?3 ORDER BY r.idx");
+      "WHERE w.run_id = :run AND w.name = :workload AND w.variant = :variant ORDER BY r.idx");
   if (!stmt) return Error{"latency histograms: " + stmt.message()};
-  stmt->bind(1, run).bind(2, workload).bind(3, variant);
+  stmt->bind(stmt->parameter(":run"), run);
+  stmt->bind(stmt->parameter(":workload"), workload);
+  stmt->bind(stmt->parameter(":variant"), variant);
   std::vector<std::vector<uint8_t>> out;
   while (true) {
     auto row = stmt->step();

@@ -62,7 +62,9 @@ Expected<std::string> Store::run_status(int64_t run) {
   stmt->bind(1, run);
   auto row = stmt->step();
   if (!row) return row.error();
-  if (!*row) return Error{"run " + std::to_string(run) + " does not exist"};
+  if (!*row) {
+    return Error{"run " + std::to_string(run) + " does not exist", ErrorKind::kInvalidInput};
+  }
   return stmt->text(0);
 }
 
@@ -163,7 +165,9 @@ Expected<RunDetail> Store::get_run(int64_t run) {
     stmt->bind(stmt->parameter(":id"), run);
     auto row = stmt->step();
     if (!row) return Error{"get_run: " + row.message()};
-    if (!*row) return Error{"run " + std::to_string(run) + " does not exist"};
+    if (!*row) {
+      return Error{"run " + std::to_string(run) + " does not exist", ErrorKind::kInvalidInput};
+    }
     detail.run = read_summary(*stmt);
     columns::read_record(*stmt, text_first, columns::run_text_columns(), detail);
     columns::read_record(*stmt, testbed_first, columns::testbed_columns(), detail.testbed);

@@ -135,6 +135,35 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   config.http.buffer_budget = budget;
   config.wamp.buffer_budget = budget;
 
+  if (raw.h2_max_concurrent_streams < 1 || raw.h2_max_concurrent_streams > 1'000'000) {
+    return flag_error("--h2-max-concurrent-streams", "must be from 1 to 1000000");
+  }
+  config.http.http2.max_concurrent_streams = static_cast<uint32_t>(raw.h2_max_concurrent_streams);
+  auto window = parse_size_bytes(raw.h2_window);
+  if (!window) return flag_error("--h2-window", window.message());
+  if (*window < 65535 || *window > 0x7fffffffu) {
+    return flag_error("--h2-window", "must be from 65535 bytes to 2147483647 (2^31-1)");
+  }
+  config.http.http2.initial_window_bytes = static_cast<uint32_t>(*window);
+  auto header_list = parse_size_bytes(raw.h2_max_header_list_bytes);
+  if (!header_list) return flag_error("--h2-max-header-list-bytes", header_list.message());
+  if (*header_list < 1024 || *header_list > (uint64_t{16} << 20)) {
+    return flag_error("--h2-max-header-list-bytes", "must be from 1 KiB to 16 MiB");
+  }
+  config.http.http2.max_header_list_bytes = static_cast<uint32_t>(*header_list);
+  if (raw.h2_max_continuations < 0 || raw.h2_max_continuations > 1000) {
+    return flag_error("--h2-max-continuations", "must be from 0 to 1000");
+  }
+  config.http.http2.max_continuations = static_cast<uint32_t>(raw.h2_max_continuations);
+  if (raw.h2_reset_burst < 1 || raw.h2_reset_burst > 1'000'000) {
+    return flag_error("--h2-reset-burst", "must be from 1 to 1000000");
+  }
+  config.http.http2.reset_burst = static_cast<uint32_t>(raw.h2_reset_burst);
+  if (raw.h2_reset_rate < 0 || raw.h2_reset_rate > 1'000'000) {
+    return flag_error("--h2-reset-rate", "must be from 0 to 1000000 per second");
+  }
+  config.http.http2.reset_rate_per_s = static_cast<uint32_t>(raw.h2_reset_rate);
+
   if (raw.inject_work_ns < 0 || raw.inject_work_ns > 1'000'000'000) {
     return flag_error("--inject-work-ns", "must be from 0 to 1000000000 (1 s)");
   }
@@ -165,9 +194,9 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
     if (!timeout) return flag_error("--tls-handshake-timeout", timeout.message());
     if (*timeout <= 0) return flag_error("--tls-handshake-timeout", "must be positive");
     tls.handshake_timeout_ns = *timeout;
-    // HTTP/1.1 by ALPN on the HTTP port; h2 joins it once the router has an HTTP/2 server
-    // (http::ServerOptions::h2_over_tls).
-    auto http_context = tls::make_server_context(tls, {"http/1.1"});
+    // h2 and HTTP/1.1 by ALPN on the HTTP port, h2 first: a client offering both gets HTTP/2
+    // (router/http/session.cc hands a handshake that chose h2 to the HTTP/2 server).
+    auto http_context = tls::make_server_context(tls, {"h2", "http/1.1"});
     if (!http_context) return http_context.error();
     auto websocket_context = tls::make_server_context(tls, {"http/1.1"});
     if (!websocket_context) return websocket_context.error();

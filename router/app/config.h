@@ -31,6 +31,13 @@ struct RawConfig {
   std::string max_message_bytes = "65MiB";
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
+  // HTTP/2 on the HTTP port (router/http2/options.h).
+  int64_t h2_max_concurrent_streams = 100;
+  std::string h2_window = "16MiB";
+  std::string h2_max_header_list_bytes = "64KiB";
+  int64_t h2_max_continuations = 4;
+  int64_t h2_reset_burst = 200;
+  int64_t h2_reset_rate = 100;
   int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
   // TLS on every listener (router/tls/): both files, or neither.
   std::string tls_cert;

@@ -105,6 +105,15 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
   add_counter(out, "bytes_sent", counters.bytes_sent);
   add_counter(out, "http_parse_errors", counters.parse_errors);
   add_counter(out, "connections_timed_out", counters.timed_out);
+  const metrics::Http2Counters& h2 = counters.h2;
+  add_counter(out, "h2_connections", h2.connections);
+  add_counter(out, "h2_streams", h2.streams);
+  add_counter(out, "h2_streams_refused", h2.streams_refused);
+  add_counter(out, "h2_client_resets", h2.client_resets);
+  add_counter(out, "h2_rapid_reset_closes", h2.rapid_reset_closes);
+  add_counter(out, "h2_continuation_flood_closes", h2.continuation_flood_closes);
+  add_counter(out, "h2_header_list_closes", h2.header_list_closes);
+  add_counter(out, "h2_protocol_error_closes", h2.protocol_error_closes);
   for (int r = 0; r < http::kRouteCount; ++r) {
     const auto route = static_cast<http::Route>(r);
     for (size_t s = 0; s < metrics::kStatuses.size(); ++s) {

@@ -2,16 +2,14 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
 #include "router/http/routes.h"
+#include "router/http2/options.h"
 #include "router/memory/buffer_budget.h"
-#include "router/metrics/thread_stats.h"
-#include "router/net/stream.h"
 
 namespace benchgate::router::http {
 
@@ -37,16 +35,14 @@ struct ServerOptions {
   int64_t inject_work_ns = 0;
 
   // TLS (--tls-cert): the port's server context (router/tls/server_context.h), whose ALPN list
-  // router/app/config.cc makes ("http/1.1"; "h2" ahead of it goes with setting h2_over_tls);
-  // null: cleartext.
+  // router/app/config.cc makes ("h2", then "http/1.1"); null: cleartext. A handshake that chose
+  // h2 is served by the HTTP/2 server over the TLS stream (router/http2/connection.h).
   std::shared_ptr<boost::asio::ssl::context> tls_context;
   // A TLS handshake must finish within this time of the accept (else closed and counted).
   int64_t tls_handshake_timeout_ns = 10'000'000'000;
-  // The dispatch point for ALPN "h2": receives, on the serving thread, the TLS stream of a
-  // connection whose handshake chose h2, with that thread's metrics. Unset (the router has no
-  // HTTP/2 server yet): the context does not offer h2, so no handshake chooses it; were one to,
-  // the connection would be served HTTP/1.1.
-  std::function<void(net::TlsStream&& stream, metrics::ThreadStats& stats)> h2_over_tls;
+
+  // HTTP/2 (h2c with prior knowledge on the same port, h2 by ALPN over TLS): limits and windows.
+  http2::Http2Options http2;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }
 };

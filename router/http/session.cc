@@ -10,6 +10,8 @@
 
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
+#include "router/http2/connection.h"
+#include "router/http2/preface.h"
 #include "router/metrics/inject_work.h"
 #include "router/tls/handshake_outcome.h"
 
@@ -90,14 +92,15 @@ void Session<Stream>::on_handshake(const error_code& ec) {
       return close();
     }
     const metrics::TlsAlpn alpn = tls::count_handshake(socket_.native_handle(), stats_.tls);
-    if (alpn == metrics::TlsAlpn::h2 && options_.h2_over_tls) {
-      // The HTTP/2 server takes the connection over; this session ends without closing it.
-      state_ = State::kClosed;
-      deadline_timer_.cancel();
-      delay_timer_.cancel();
-      options_.h2_over_tls(std::move(socket_), stats_);
+    if (alpn == metrics::TlsAlpn::h2) {
+      // h2 by ALPN: the HTTP/2 server takes the TLS stream over before anything is read (the
+      // client's preface is the HTTP/2 connection's to check).
+      hand_over_to_http2({});
       return;
     }
+    // ALPN chose HTTP/1.1: the HTTP/2 preface would be a protocol the client did not ask for
+    // (RFC 9113, 3.3); a client that offered no ALPN may still open with it.
+    if (alpn == metrics::TlsAlpn::http1_1) preface_checked_ = true;
     state_ = State::kReading;
     deadline_ns_ = steady_now_ns() + options_.idle_timeout_ns;
     do_read();
@@ -108,6 +111,10 @@ void Session<Stream>::on_handshake(const error_code& ec) {
 
 template <typename Stream>
 void Session<Stream>::close() {
+  if (state_ == State::kHandedOver) {
+    if (auto connection = http2_.lock()) connection->close();
+    return;
+  }
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
   net::close_stream(socket_);
@@ -165,7 +172,41 @@ void Session<Stream>::on_read(const error_code& ec, size_t bytes) {
   }
   in_.commit(bytes);
   stats_.counters.bytes_received += bytes;
+  if (!preface_checked_ && took_http2()) return;
   process(steady_now_ns());
+}
+
+template <typename Stream>
+bool Session<Stream>::took_http2() {
+  const auto first = static_cast<const char*>(in_.data().data());
+  const std::string_view bytes(first, in_.size());
+  switch (http2::match_preface(bytes)) {
+    case http2::PrefaceMatch::kNo:
+      preface_checked_ = true;
+      return false;
+    case http2::PrefaceMatch::kPartial:
+      do_read();
+      return true;
+    case http2::PrefaceMatch::kFull:
+      break;
+  }
+  hand_over_to_http2(bytes);
+  in_.consume(in_.size());
+  park_input();
+  return true;
+}
+
+template <typename Stream>
+void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
+  // The socket, and what was read of it, go to the HTTP/2 connection; this session only stays
+  // alive (counted in connections_open, reachable by close()) as long as it runs.
+  state_ = State::kHandedOver;
+  deadline_timer_.cancel();
+  delay_timer_.cancel();
+  auto connection =
+      std::make_shared<http2::Connection<Stream>>(std::move(socket_), options_, stats_, self());
+  http2_ = connection;
+  connection->start(already_read);
 }
 
 template <typename Stream>
@@ -424,7 +465,10 @@ void Session<Stream>::arm_deadline_timer(int64_t at_ns) {
 
 template <typename Stream>
 void Session<Stream>::on_deadline(const error_code& ec) {
-  if (state_ == State::kClosed || ec == asio::error::operation_aborted) return;
+  if (state_ == State::kClosed || state_ == State::kHandedOver ||
+      ec == asio::error::operation_aborted) {
+    return;
+  }
   const int64_t now_ns = steady_now_ns();
   if (now_ns >= deadline_ns_) {
     if (state_ == State::kHandshaking) {

@@ -16,8 +16,9 @@
 // net::TlsStream on a listener with a certificate, where the session first runs the TLS
 // handshake (kHandshaking, under --tls-handshake-timeout, counted in the thread's TLS
 // counters by version and ALPN, or by failure reason) and lingers with close_notify. A
-// handshake that chose ALPN "h2" hands its stream to ServerOptions::h2_over_tls (see
-// server_options.h) instead of serving HTTP/1.1.
+// handshake that chose ALPN "h2" hands its stream to an http2::Connection over the same TLS
+// stream (hand_over_to_http2, nothing read yet) instead of serving HTTP/1.1; a cleartext one
+// does so when the first bytes are the HTTP/2 preface (h2c with prior knowledge).
 #pragma once
 
 #include <array>
@@ -25,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -37,6 +39,10 @@
 #include "router/http/server_options.h"
 #include "router/metrics/thread_stats.h"
 #include "router/net/stream.h"
+
+namespace benchgate::router::http2 {
+class ConnectionBase;
+}  // namespace benchgate::router::http2
 
 namespace benchgate::router::http {
 
@@ -78,6 +84,9 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     // The last answer is written and the send side shut: input is read and dropped until the
     // peer closes or min(2 s, --idle-timeout) passes, which is not counted as a timeout.
     kLingering,
+    // The client sent the HTTP/2 preface: the socket now belongs to an http2::Connection,
+    // which keeps this session alive (and in its thread's list) while it runs.
+    kHandedOver,
     // The socket is closed; completions that still arrive do nothing.
     kClosed,
   };
@@ -106,6 +115,12 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   void do_read();
   void on_readable(const error_code& ec);
   void on_read(const error_code& ec, size_t bytes);
+  // Before the first request: whether the connection opens with the HTTP/2 preface. true:
+  // handled here (handed over, or reading the rest of a partial preface).
+  bool took_http2();
+  // Gives the socket and `already_read` to an http2::Connection and stays alive beside it.
+  // A TLS session whose handshake chose ALPN "h2" calls it the same way, with nothing read.
+  void hand_over_to_http2(std::string_view already_read);
   // Before an asynchronous operation: an empty read buffer goes back to the thread (or is
   // freed), so that only connections with bytes left over hold one.
   void park_input();
@@ -163,6 +178,10 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   boost::asio::steady_timer deadline_timer_;
 
   State state_ = net::is_tls_v<Stream> ? State::kHandshaking : State::kReading;
+  // The first bytes were checked for the HTTP/2 preface (they were not it).
+  bool preface_checked_ = false;
+  // The HTTP/2 connection this session handed its socket to.
+  std::weak_ptr<http2::ConnectionBase> http2_;
   // The answer queued last is the connection's last (Connection: close, or an error): once it
   // is written the session lingers instead of reading.
   bool close_after_write_ = false;

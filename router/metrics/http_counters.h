@@ -22,6 +22,26 @@ constexpr size_t status_slot(int status) {
 }
 static_assert(kStatuses[status_slot(599)] == 500);
 
+// HTTP/2 connections and the defences of router/http2/options.h. Requests that arrive over
+// HTTP/2 are counted in HttpCounters::requests like HTTP/1.1 ones.
+struct Http2Counters {
+  uint64_t connections = 0;  // connections that sent the client preface (h2c)
+  uint64_t streams = 0;      // request streams opened by clients
+  // Streams over SETTINGS_MAX_CONCURRENT_STREAMS answered with RST_STREAM REFUSED_STREAM.
+  uint64_t streams_refused = 0;
+  // RST_STREAMs received from clients, and connections closed for resetting too fast.
+  uint64_t client_resets = 0;
+  uint64_t rapid_reset_closes = 0;
+  // Connections closed for a header block of too many CONTINUATION frames, for a header block
+  // or decoded header list over --h2-max-header-list-bytes.
+  uint64_t continuation_flood_closes = 0;
+  uint64_t header_list_closes = 0;
+  // Connections nghttp2 ended with a GOAWAY for a protocol error of the client.
+  uint64_t protocol_error_closes = 0;
+
+  void add(const Http2Counters& other);
+};
+
 struct HttpCounters {
   uint64_t connections_accepted = 0;
   uint64_t bytes_received = 0;
@@ -31,6 +51,7 @@ struct HttpCounters {
   uint64_t parse_errors = 0;
   // Connections closed because the idle or header-read timeout expired.
   uint64_t timed_out = 0;
+  Http2Counters h2;
   // Requests answered, by route and status slot.
   std::array<std::array<uint64_t, kStatuses.size()>, http::kRouteCount> requests{};
 

@@ -3,6 +3,7 @@
 #include "router/prometheus/snapshot_families.h"
 
 #include <string>
+#include <utility>
 
 namespace benchgate::router::prometheus_export {
 namespace {
@@ -76,6 +77,33 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
   out.push_back(single("benchgate_router_http_timeouts_total",
                        "Connections closed by the idle or header timeout", MetricType::Counter,
                        static_cast<double>(c.timed_out)));
+  const metrics::Http2Counters& h2 = c.h2;
+  out.push_back(single("benchgate_router_http2_connections_total",
+                       "HTTP/2 connections (h2c prior knowledge)", MetricType::Counter,
+                       static_cast<double>(h2.connections)));
+  out.push_back(single("benchgate_router_http2_streams_total", "HTTP/2 request streams opened",
+                       MetricType::Counter, static_cast<double>(h2.streams)));
+  out.push_back(single("benchgate_router_http2_streams_refused_total",
+                       "HTTP/2 streams over SETTINGS_MAX_CONCURRENT_STREAMS refused with "
+                       "REFUSED_STREAM",
+                       MetricType::Counter, static_cast<double>(h2.streams_refused)));
+  out.push_back(single("benchgate_router_http2_client_resets_total",
+                       "RST_STREAM frames received from HTTP/2 clients", MetricType::Counter,
+                       static_cast<double>(h2.client_resets)));
+  MetricFamily closes =
+      family("benchgate_router_http2_defence_closes_total",
+             "HTTP/2 connections ended with GOAWAY by a defence, by reason", MetricType::Counter);
+  for (const auto& [reason, value] :
+       {std::pair<const char*, uint64_t>{"rapid_reset", h2.rapid_reset_closes},
+        {"continuation_flood", h2.continuation_flood_closes},
+        {"header_list", h2.header_list_closes},
+        {"protocol_error", h2.protocol_error_closes}}) {
+    ClientMetric m;
+    m.label = {{"reason", reason}};
+    m.counter.value = static_cast<double>(value);
+    closes.metric.push_back(std::move(m));
+  }
+  out.push_back(std::move(closes));
   if (snapshot.budget_present) {
     MetricFamily refusals = family(
         "benchgate_router_buffer_budget_refusals_total",

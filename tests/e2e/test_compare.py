@@ -8,7 +8,7 @@ import sqlite3
 import tempfile
 import unittest
 
-from harness import Run, kill_tagged, load_json, write_scenario
+from harness import BIN, Run, kill_tagged, load_json, write_scenario
 
 COMPARE = """
 name = "e2e_compare"
@@ -48,6 +48,44 @@ address = "127.0.0.1:${port:dead}"
 impl = "command"
 command = ["sleep", "120"]
 address = "127.0.0.1:${port:silent}"
+"""
+
+# The second router spins 2 ms of CPU on every request: with 2 connections it answers at most
+# about 1,000 requests a second, far below the first (no timing: a factor, not a speed).
+PAIRED = """
+name = "e2e_paired"
+[routers.fast]
+impl = "builtin"
+[routers.slow]
+impl = "command"
+command = ["{bin}/router", "--http", "127.0.0.1:${{port:slow}}", "--control", "127.0.0.1:0",
+           "--threads", "1", "--inject-work-ns", "2000000"]
+address = "127.0.0.1:${{port:slow}}"
+[compare]
+routers = ["fast", "slow"]
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 4
+workers = 1
+connections = 2
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+
+[[gates]]
+workload = "hello"
+metric = "throughput.rps"
+variant = "slow"
+against = "fast"
+max_regression = "20%"
+
+[[gates]]
+workload = "hello"
+metric = "latency.p50"
+against = "slow"
+max_regression = "20%"
 """
 
 SWEEP = """
@@ -170,6 +208,44 @@ class CompareTest(unittest.TestCase):
         run, _ = self.run_scenario(text)
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("even number of repetitions", run.stderr)
+
+    def test_paired_gates_judge_one_variant_against_the_other_in_the_same_run(self):
+        run, out = self.run_scenario(PAIRED.format(bin=BIN))
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        gates = load_json(out)["scenarios"][0]["gates"]
+        # Gate 2 (variant "*" against slow) judges only fast: a variant is never judged
+        # against itself.
+        self.assertEqual([(g["gate_index"], g["variant"]) for g in gates],
+                         [(0, "slow"), (1, "fast")])
+        slow, fast = gates
+        self.assertEqual(slow["verdict"], "fail", slow["explanation"])
+        self.assertEqual(fast["verdict"], "pass", fast["explanation"])
+        for gate, against in ((slow, "fast"), (fast, "slow")):
+            self.assertEqual(gate["method"], "paired-t")
+            self.assertEqual(gate["kind"], "relative")
+            self.assertEqual(gate["baseline"], against)
+            self.assertEqual(gate["baseline_runs"], [])
+            self.assertIn("vs variant " + against, gate["explanation"])
+            self.assertIn("4 pairs of adjacent windows", gate["explanation"])
+        self.assertLess(slow["p_value"], 0.01)
+        self.assertGreater(slow["effect_interval"]["low"], 0)
+        self.assertLess(fast["effect"], 0)
+
+        # Judged again from the store, the verdicts and p-values are the same.
+        run_id = load_json(out)["scenarios"][0]["run_id"]
+        again_out = os.path.join(self.dir, "again.json")
+        again = Run(["gate", str(run_id), "--db", self.db, "--json", again_out])
+        again.run(timeout=60)
+        self.assertEqual(again.returncode, 1, again.stdout + again.stderr)
+        again_gates = load_json(again_out)["scenarios"][0]["gates"]
+        self.assertEqual([(g["variant"], g["verdict"], g["method"], g["p_value"])
+                          for g in again_gates],
+                         [(g["variant"], g["verdict"], g["method"], g["p_value"]) for g in gates])
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute("SELECT variant, baseline, method FROM gate_results "
+                              "WHERE run_id = ? ORDER BY rowid", (run_id,)).fetchall()
+        self.assertEqual(rows[:2], [("slow", "fast", "paired-t"), ("fast", "slow", "paired-t")])
 
     def test_a_sweep_runs_each_size_and_prints_a_fitted_model(self):
         run, out = self.run_scenario(SWEEP)

@@ -121,3 +121,56 @@ TEST(HostPort, ParsesAndFormatsIpv4AndIpv6) {
 
 }  // namespace
 }  // namespace benchgate::router::app
+
+namespace benchgate::router::app {
+namespace {
+
+TEST(RouterConfig, Http2LimitsHaveSaneDefaultsAndBadValuesNameTheirFlag) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  const http2::Http2Options& h2 = config->http.http2;
+  EXPECT_EQ(h2.max_concurrent_streams, 100u);
+  EXPECT_EQ(h2.initial_window_bytes, 16u << 20);
+  EXPECT_EQ(h2.max_header_list_bytes, 64u << 10);
+  EXPECT_EQ(h2.max_continuations, 4u);
+  EXPECT_EQ(h2.reset_burst, 200u);
+  EXPECT_EQ(h2.reset_rate_per_s, 100u);
+
+  RawConfig raw;
+  raw.h2_window = "1GiB";
+  raw.h2_max_header_list_bytes = "16KiB";
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.http2.initial_window_bytes, 1u << 30);
+  EXPECT_EQ(config->http.http2.max_header_list_bytes, 16u << 10);
+
+  const auto refused = [](RawConfig bad, const char* flag) {
+    auto result = make_config(bad);
+    ASSERT_FALSE(result) << flag;
+    EXPECT_NE(result.message().find(flag), std::string::npos) << result.message();
+  };
+  RawConfig bad;
+  bad.h2_max_concurrent_streams = 0;
+  refused(bad, "--h2-max-concurrent-streams");
+  bad = RawConfig{};
+  bad.h2_window = "4GiB";  // over 2^31-1
+  refused(bad, "--h2-window");
+  bad = RawConfig{};
+  bad.h2_window = "lots";
+  refused(bad, "--h2-window");
+  bad = RawConfig{};
+  bad.h2_max_header_list_bytes = "100";
+  refused(bad, "--h2-max-header-list-bytes");
+  bad = RawConfig{};
+  bad.h2_max_continuations = -1;
+  refused(bad, "--h2-max-continuations");
+  bad = RawConfig{};
+  bad.h2_reset_burst = 0;
+  refused(bad, "--h2-reset-burst");
+  bad = RawConfig{};
+  bad.h2_reset_rate = -5;
+  refused(bad, "--h2-reset-rate");
+}
+
+}  // namespace
+}  // namespace benchgate::router::app

@@ -26,5 +26,24 @@ TEST(RouterFamiliesTest, SnapshotBecomesCountersGaugesAndProcessFamilies) {
   EXPECT_NE(text.find(R"(status="200"} 2)"), std::string::npos) << text;
 }
 
+TEST(RouterFamiliesTest, Http2CountersAndDefenceClosesByReason) {
+  metrics::Snapshot snapshot;
+  snapshot.counters.h2.connections = 4;
+  snapshot.counters.h2.streams_refused = 5;
+  snapshot.counters.h2.rapid_reset_closes = 1;
+  snapshot.counters.h2.header_list_closes = 2;
+  prometheus::TextSerializer serializer;
+  const std::string text = serializer.Serialize(to_families(snapshot));
+  EXPECT_NE(text.find("benchgate_router_http2_connections_total 4\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("benchgate_router_http2_streams_refused_total 5\n"), std::string::npos);
+  EXPECT_NE(text.find(R"(benchgate_router_http2_defence_closes_total{reason="rapid_reset"} 1)"),
+            std::string::npos);
+  EXPECT_NE(text.find(R"(benchgate_router_http2_defence_closes_total{reason="header_list"} 2)"),
+            std::string::npos);
+  EXPECT_NE(
+      text.find(R"(benchgate_router_http2_defence_closes_total{reason="continuation_flood"} 0)"),
+      std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchgate::router::prometheus_export

@@ -30,6 +30,14 @@ v1::WindowResult tool_part(uint64_t successes, int64_t mean_ns, int64_t min_ns, 
   return r;
 }
 
+// A workload of one repetition (built, not aggregate-initialized: `WorkloadResult{...}` would
+// copy-list-initialize its histogram from {} through an explicit constructor).
+results::WorkloadResult workload_of(const results::Repetition& rep) {
+  results::WorkloadResult w;
+  w.repetitions = {rep};
+  return w;
+}
+
 TEST(ToolLatencyMerge, OneWorkersPrintedFiguresAreKeptAndAreNotCheckedAgainstSuccesses) {
   auto rep = merge_window({tool_part(1000, 2000, 500, 9000)}, 0, 0, 2'000'000'000);
   ASSERT_TRUE(rep.ok()) << rep.message();
@@ -48,8 +56,7 @@ TEST(ToolLatencyMerge, APercentileTheToolDidNotPrintIsNotMeasured) {
   ASSERT_TRUE(rep.ok()) << rep.message();
   EXPECT_FALSE(rep->latency_at(90));
   EXPECT_FALSE(rep->latency_at(99.9));
-  EXPECT_FALSE(
-      results::metric_values(results::WorkloadResult{.repetitions = {*rep}}, "latency.p999"));
+  EXPECT_FALSE(results::metric_values(workload_of(*rep), "latency.p999"));
 }
 
 TEST(ToolLatencyMerge, SeveralWorkersDropPercentilesAndCombineMeanMinMax) {
@@ -91,8 +98,7 @@ TEST(ToolLatencyMerge, NotMeasuredFieldsAreListedAndThroughputUsesTheConfiguredW
   EXPECT_DOUBLE_EQ(rep->ops_per_second(), 500.0);  // 1000 over the 2 s window
   // CPU not measured: neither a utilization nor a saturation flag.
   EXPECT_TRUE(rep->flags.empty());
-  EXPECT_FALSE(results::metric_values(results::WorkloadResult{.repetitions = {*rep}},
-                                      "worker.cpu_utilization"));
+  EXPECT_FALSE(results::metric_values(workload_of(*rep), "worker.cpu_utilization"));
 }
 
 TEST(ToolLatencyMerge, ToolFiguresAndHistogramsInOneWindowAreAnError) {

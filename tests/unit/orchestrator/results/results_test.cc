@@ -84,7 +84,7 @@ TEST(Results, MetricValuesAreInBaseUnitsAndMissingWhenNotCollected) {
   ASSERT_TRUE(p99.has_value());
   EXPECT_NEAR((*p99)[0], 0.002, 0.002 * 1e-3);
   EXPECT_FALSE(metric_values(w, "router.cpu_per_request").has_value());
-  EXPECT_FALSE(metric_values(WorkloadResult{}, "throughput.rps").has_value());
+  EXPECT_FALSE(metric_values(WorkloadResult(), "throughput.rps").has_value());
 }
 
 TEST(Results, RouterCpuPerRequestIsOverTheRoutersCountElseTheWorkersOperations) {
@@ -266,7 +266,7 @@ TEST(MetricFigure, ConnectionSetupMetricsAndWhatIsNotMeasured) {
   EXPECT_FALSE(metric_figure(w, "handshakes.rate"));
   EXPECT_NE(not_measured_reason(w, "handshakes.rate").find("new_connection_per_request"),
             std::string::npos);
-  w.repetitions.push_back(Repetition{});  // a repetition whose workers reported no setup
+  w.repetitions.push_back(Repetition());  // a repetition whose workers reported no setup
   EXPECT_FALSE(metric_figure(w, "connect.p99"));
   EXPECT_NE(not_measured_reason(w, "connect.p99").find("did not report connection setup"),
             std::string::npos);

@@ -101,6 +101,29 @@ TEST_F(Baselines, OnlyExistingRunsThatFinishedOkCanBeAdded) {
   EXPECT_TRUE(list->empty());
 }
 
+// The history commands exit 2 for the user's mistakes and 3 for the database's failures, by
+// the error's kind (cli/history_commands.cc): every mistake the store names carries
+// kInvalidInput, and an unknown metric (a program's mistake: commands pass only known ones)
+// does not.
+TEST_F(Baselines, TheUsersMistakesAreInvalidInputAndOtherFailuresAreNot) {
+  const int64_t ok = run();
+  const int64_t failed = run("failed");
+  std::vector<Error> mistakes;
+  mistakes.push_back(store_->get_run(424242).error());
+  mistakes.push_back(store_->add_baseline("main", 424242).error());
+  mistakes.push_back(store_->add_baseline("main", failed).error());
+  mistakes.push_back(store_->add_baseline("", ok).error());
+  mistakes.push_back(store_->add_baseline("has space", ok).error());
+  mistakes.push_back(store_->remove_baseline("main", ok).error());
+  mistakes.push_back(store_->run_metric_values(ok, "nope", "default", "latency.p99").error());
+  mistakes.push_back(store_->run_metric_figure(ok, "nope", "default", "latency.p99").error());
+  for (const Error& e : mistakes) EXPECT_EQ(e.kind, ErrorKind::kInvalidInput) << e.text();
+  EXPECT_EQ(mistakes[1].text(), "baseline add: run 424242 does not exist");
+  auto unknown_metric = store_->run_metric_values(ok, "http_hello", "default", "latency.p98");
+  ASSERT_FALSE(unknown_metric.ok());
+  EXPECT_EQ(unknown_metric.error().kind, ErrorKind::kFailed) << unknown_metric.message();
+}
+
 TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
   std::vector<int64_t> series;
   for (int i = 0; i < 15; ++i) {

@@ -107,7 +107,9 @@ TEST_F(ChangePointsTest, ADropIsStoredAtTheRunWhereItHappened) {
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->size(), Store::change_metrics().size());
   for (const SeriesChanges& s : *all) {
-    if (s.key.metric.rfind("latency.", 0) == 0) EXPECT_TRUE(s.changes.empty()) << s.key.metric;
+    if (s.key.metric.rfind("latency.", 0) == 0) {
+      EXPECT_TRUE(s.changes.empty()) << s.key.metric;
+    }
   }
 }
 
@@ -135,6 +137,27 @@ TEST_F(ChangePointsTest, RunByRunUpdatesEqualOneAnalysisOfTheWholeHistory) {
       EXPECT_DOUBLE_EQ(a.p_value, b.p_value);
     }
   }
+}
+
+// Every field of a stored change point (its columns and its runs' commits and start) reads back
+// as the analysis found it: one analysis of the whole history, computed and then stored.
+TEST_F(ChangePointsTest, StoredChangePointsReadBackAsTheAnalysisFoundThem) {
+  fill(40, /*hook=*/false);
+  const std::vector<SeriesChanges> computed = rps_changes();
+  ASSERT_EQ(computed.size(), 1u);
+  ASSERT_FALSE(computed[0].from_store);
+  ASSERT_EQ(computed[0].changes.size(), 1u);
+  ASSERT_TRUE(store_->update_all_change_points().ok());
+  const std::vector<SeriesChanges> stored = rps_changes();
+  ASSERT_EQ(stored.size(), 1u);
+  ASSERT_TRUE(stored[0].from_store);
+  EXPECT_EQ(stored[0].points, computed[0].points);
+  EXPECT_TRUE(stored[0].key == computed[0].key);
+  EXPECT_TRUE(stored[0].changes == computed[0].changes);
+  const StoredChangePoint& c = stored[0].changes[0];
+  EXPECT_EQ(c.commit, "commit26");
+  EXPECT_EQ(c.previous_commit, "commit25");
+  EXPECT_GT(c.started_at_ns, 0);
 }
 
 TEST_F(ChangePointsTest, ARunNotBroughtInMakesTheSeriesComputedNotRead) {

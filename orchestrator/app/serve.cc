@@ -1,0 +1,133 @@
+// See serve.h.
+#include "orchestrator/app/serve.h"
+
+#include <grpcpp/grpcpp.h>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/listen_probe.h"
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/metrics/exposition.h"
+#include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/serve/admission.h"
+#include "orchestrator/serve/job_queue.h"
+#include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/run_executor.h"
+#include "orchestrator/serve/web_pages.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/store/testbed.h"
+
+namespace benchgate::app {
+namespace fs = std::filesystem;
+namespace {
+
+using cli::kExitInvalidInput;
+using cli::kExitOk;
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  return kExitInvalidInput;
+}
+
+// The gRPC server on `listen`, or nothing with the reason on stderr.
+std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
+                                         serve::OrchestratorService& service, int& port) {
+  grpc::ServerBuilder builder;
+  // Without SO_REUSEPORT, a second service cannot share the port.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    fail(cannot_listen_message("--listen", listen,
+                               why_cannot_listen(listen).value_or("gRPC could not bind it")));
+    return nullptr;
+  }
+  return server;
+}
+
+// Until a signal: every `every_ns` (0: never), while the queue is idle, every scenario of the
+// folder is submitted as a scheduled job.
+void schedule_until_stopped(serve::JobQueue& queue, const std::string& scenarios_dir,
+                            int64_t every_ns) {
+  auto next_round = std::chrono::steady_clock::now();
+  while (interrupt_signal() == 0) {
+    if (every_ns > 0 && std::chrono::steady_clock::now() >= next_round && queue.idle()) {
+      std::string problems;
+      for (auto& s : serve::scenarios_in(scenarios_dir, problems)) {
+        uint32_t position = 0;
+        auto job = queue.submit(std::move(s), {}, "scheduled", position);
+        if (job)
+          std::fprintf(stderr, "serve: scheduled job %llu (%s)\n",
+                       static_cast<unsigned long long>((*job)->id()),
+                       (*job)->scenario().name.c_str());
+      }
+      if (!problems.empty())
+        std::fprintf(stderr, "serve: skipped invalid files:\n%s", problems.c_str());
+      next_round = std::chrono::steady_clock::now() + std::chrono::nanoseconds(every_ns);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+}  // namespace
+
+int serve(const ServeSettings& settings) {
+  // Before the database, the kernel is asked: gRPC answers a port in use with a multi-line
+  // core log that never names the flag.
+  if (auto reason = why_cannot_listen(settings.listen)) {
+    return fail(cannot_listen_message("--listen", settings.listen, *reason));
+  }
+  auto db = open_store(settings.db_path);
+  if (!db) return fail(db.message());
+
+  metrics::MetricsObserver metrics;
+  auto endpoint = metrics::MetricsEndpoint::start(settings.metrics_listen, metrics.registry());
+  if (!endpoint) return fail(endpoint.message());
+
+  // Each job's logs go to a folder of its own inside this one (serve/run_executor.cc).
+  const std::string log_dir = make_log_dir("benchgate-serve");
+  const engine::EngineOptions options = engine_options(settings.processes, log_dir);
+  store::RunInfo info;
+  info.testbed = store::detect_testbed();
+
+  serve::RunExecutor executor(**db, options, info, metrics);
+  serve::JobQueue queue(executor);
+  serve::OrchestratorService service(
+      queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses});
+  std::unique_ptr<serve::WebPages> pages;
+  if (!settings.http_listen.empty()) {
+    auto started =
+        serve::WebPages::start(settings.http_listen, settings.db_path, queue, executor.live());
+    if (!started) return fail(started.message());
+    pages = std::move(*started);
+  }
+  int port = 0;
+  std::unique_ptr<grpc::Server> server = start_grpc(settings.listen, service, port);
+  if (!server) return kExitInvalidInput;
+  const std::string host = settings.listen.substr(0, settings.listen.rfind(':'));
+  std::printf("READY grpc=%s:%d metrics=%s%s\n", host.c_str(), port, (*endpoint)->address().c_str(),
+              pages ? (" http=" + pages->address()).c_str() : "");
+  std::fflush(stdout);
+  std::fprintf(stderr, "serve: Orchestrator service on %s:%d, metrics on %s, scenarios from %s\n",
+               host.c_str(), port, (*endpoint)->url().c_str(), settings.scenarios_dir.c_str());
+
+  schedule_until_stopped(queue, settings.scenarios_dir, settings.every_ns);
+
+  // SIGTERM/SIGINT: the running job sees the signal and stops its children, and its run is
+  // recorded as aborted; queued jobs are cancelled; watchers see every job end.
+  std::fprintf(stderr, "serve: stopping (signal %d)\n", interrupt_signal());
+  pages.reset();
+  queue.shutdown();
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  std::error_code ec;
+  fs::remove(log_dir, ec);  // only when empty: failed runs' logs stay
+  std::fprintf(stderr, "serve: stopped\n");
+  return kExitOk;
+}
+
+}  // namespace benchgate::app

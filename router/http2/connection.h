@@ -1,0 +1,254 @@
+// One HTTP/2 connection on the router's HTTP port: the socket side of a ServerSession. Reads
+// what the client sends, feeds it to the session, writes what the session queues (in batches
+// of up to kFlushBytes, synchronously when the socket takes it all), answers /bench/delay on
+// time and closes an idle connection.
+//
+// A template over the byte stream (router/net/stream.h), as the WAMP transports are: a plain
+// TCP socket (h2c with prior knowledge, handed over by the HTTP/1.1 session that saw the
+// preface), or a TLS stream whose ALPN chose "h2" (handed over by the TLS session right after
+// the handshake). What TLS adds: wait_readable() asks net::has_buffered_input before waiting
+// on the socket, and flush() writes through TLS asynchronously only.
+//
+// The read buffer is the serving thread's spare (common/util/thread_spare.h), taken for one
+// read and given back at once, since the session consumes everything it is given: an idle
+// HTTP/2 connection holds no read buffer. A read and a write may be pending at once (HTTP/2
+// is full duplex); the timer is the one deadline: the earliest delayed answer, or the idle
+// timeout, checked lazily.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <openssl/ssl.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/stream_traits.hpp>
+
+#include "common/time/clock.h"
+#include "common/util/thread_spare.h"
+#include "router/http/server_options.h"
+#include "router/http2/server_session.h"
+#include "router/metrics/thread_stats.h"
+#include "router/net/stream.h"
+
+namespace benchgate::router::http2 {
+
+struct ReadTag {};
+using SpareRead = ThreadSpare<ReadTag, ByteBlock>;
+
+// What the HTTP/1.1 session that handed a connection over keeps of it, whatever its stream:
+// a way to close it when the server stops.
+class ConnectionBase {
+ public:
+  virtual ~ConnectionBase() = default;
+  virtual void close() = 0;
+};
+
+template <typename Stream>
+class Connection final : public ConnectionBase,
+                         public std::enable_shared_from_this<Connection<Stream>> {
+ public:
+  static constexpr size_t kReadBytes = 64 * 1024;
+  static constexpr size_t kFlushBytes = 64 * 1024;
+  static constexpr int kReadsPerWakeup = 4;
+
+  // `owner` is kept alive as long as the connection (the HTTP/1.1 session that handed it over
+  // stays in its thread's list, so that stopping the server reaches this connection).
+  Connection(Stream stream, const http::ServerOptions& options, metrics::ThreadStats& stats,
+             std::shared_ptr<void> owner)
+      : stream_(std::move(stream)),
+        options_(options),
+        stats_(stats),
+        session_(options, stats),
+        timer_(stream_.get_executor()),
+        owner_(std::move(owner)) {}
+
+  // `already_read`: bytes taken off the stream before the hand-over (the preface, maybe more).
+  void start(std::string_view already_read) {
+    const int64_t now = steady_now_ns();
+    last_activity_ns_ = now;
+    if (!session_.receive(reinterpret_cast<const uint8_t*>(already_read.data()),
+                          already_read.size(), now)) {
+      return close();
+    }
+    arm_timer(now + options_.idle_timeout_ns);
+    flush();
+    wait_readable();
+  }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    net::close_stream(stream_);
+    timer_.cancel();
+  }
+
+ private:
+  using error_code = boost::system::error_code;
+  // A TLS stream (boost::asio::ssl::stream): its native handle is the SSL object.
+  static constexpr bool kTls =
+      std::is_same_v<decltype(std::declval<Stream&>().native_handle()), SSL*>;
+
+  void wait_readable() {
+    if (closed_ || reading_) return;
+    reading_ = true;
+    if constexpr (kTls) {
+      // Bytes the TLS layer already holds (decrypted, or received and not yet decrypted) are
+      // not readable on the socket any more.
+      if (net::has_buffered_input(stream_)) {
+        boost::asio::post(stream_.get_executor(),
+                          [self = this->shared_from_this()] { self->on_readable(error_code{}); });
+        return;
+      }
+    }
+    boost::beast::get_lowest_layer(stream_).async_wait(
+        boost::asio::socket_base::wait_read,
+        [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+  }
+
+  void on_readable(const error_code& ec) {
+    reading_ = false;
+    if (closed_) return;
+    if (ec) return close();
+    ByteBlock block;
+    SpareRead::lend(block);
+    block.reserve_discarding(kReadBytes);
+    // What the socket holds, a buffer at a time (a few at most, so that one busy connection
+    // does not hold the thread): everything read is handed to the session at once.
+    for (int round = 0; round < kReadsPerWakeup; ++round) {
+      error_code read_ec;
+      const size_t bytes =
+          stream_.read_some(boost::asio::buffer(block.data(), block.capacity()), read_ec);
+      if (read_ec == boost::asio::error::would_block || read_ec == boost::asio::error::try_again) {
+        break;
+      }
+      if (read_ec) {
+        // End of stream or a reset: the client is gone.
+        SpareRead::give_back(block);
+        return close();
+      }
+      stats_.counters.bytes_received += bytes;
+      last_activity_ns_ = steady_now_ns();
+      if (!session_.receive(block.data(), bytes, last_activity_ns_)) {
+        SpareRead::give_back(block);
+        return close();
+      }
+      if (bytes < block.capacity()) break;  // drained
+    }
+    SpareRead::give_back(block);
+    after_input();
+  }
+
+  // New answers may be queued (and a delay may now come first): write, re-arm, read on.
+  void after_input() {
+    const int64_t due = session_.next_delay_ns();
+    if (due != 0 && due < timer_at_ns_) arm_timer(due);
+    flush();
+    if (!closed_) wait_readable();
+  }
+
+  void flush() {
+    if (closed_ || writing_) return;
+    // Whatever the socket takes at once goes out synchronously; at most a few rounds, then the
+    // rest is left to async_write.
+    for (int round = 0; round < 4; ++round) {
+      out_.clear();
+      if (!session_.fill(out_, kFlushBytes)) return close();
+      if (out_.empty()) {
+        if (session_.done()) close();
+        return;
+      }
+      // TLS: a synchronous write that meets a full socket could leave a record half sent
+      // (SSL_write has run); everything goes through async_write.
+      if constexpr (kTls) break;
+      error_code ec;
+      const size_t written = stream_.write_some(boost::asio::buffer(out_), ec);
+      if (ec && ec != boost::asio::error::would_block && ec != boost::asio::error::try_again) {
+        return close();
+      }
+      stats_.counters.bytes_sent += written;
+      last_activity_ns_ = steady_now_ns();
+      if (written < out_.size()) {
+        out_.erase(0, written);
+        break;
+      }
+      out_.clear();
+    }
+    if (out_.empty()) {
+      // Four full rounds: let other connections of the thread run, then go on.
+      writing_ = true;
+      boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
+        self->writing_ = false;
+        self->flush();
+      });
+      return;
+    }
+    writing_ = true;
+    boost::asio::async_write(stream_, boost::asio::buffer(out_),
+                             [self = this->shared_from_this()](const error_code& ec, size_t bytes) {
+                               self->on_write(ec, bytes);
+                             });
+  }
+
+  void on_write(const error_code& ec, size_t bytes) {
+    writing_ = false;
+    if (closed_) return;
+    if (ec) return close();
+    stats_.counters.bytes_sent += bytes;
+    last_activity_ns_ = steady_now_ns();
+    out_.clear();
+    flush();
+  }
+
+  void arm_timer(int64_t at_ns) {
+    timer_at_ns_ = at_ns;
+    timer_.expires_at(steady_point(at_ns));
+    timer_.async_wait(
+        [self = this->shared_from_this()](const error_code& ec) { self->on_timer(ec); });
+  }
+
+  void on_timer(const error_code& ec) {
+    if (closed_ || ec == boost::asio::error::operation_aborted) return;
+    // A GOAWAY for idleness that could not be written within another idle period.
+    if (idle_closed_) return close();
+    const int64_t now = steady_now_ns();
+    session_.answer_due_delays(now);
+    const int64_t idle_at = last_activity_ns_ + options_.idle_timeout_ns;
+    if (now >= idle_at && session_.next_delay_ns() == 0 && !idle_closed_) {
+      // No traffic either way and no answer owed: GOAWAY, then close once it is written.
+      idle_closed_ = true;
+      ++stats_.counters.timed_out;
+      session_.shut_down();
+    }
+    const int64_t due = session_.next_delay_ns();
+    int64_t next = idle_closed_ ? now + options_.idle_timeout_ns
+                                : std::max(last_activity_ns_ + options_.idle_timeout_ns, now + 1);
+    if (due != 0) next = std::min(next, due);
+    arm_timer(next);
+    flush();
+  }
+
+  Stream stream_;
+  const http::ServerOptions& options_;
+  metrics::ThreadStats& stats_;
+  ServerSession session_;
+  std::string out_;
+  boost::asio::steady_timer timer_;
+  int64_t timer_at_ns_ = 0;
+  int64_t last_activity_ns_ = 0;
+  std::shared_ptr<void> owner_;
+  bool reading_ = false;
+  bool writing_ = false;
+  bool closed_ = false;
+  bool idle_closed_ = false;
+};
+
+}  // namespace benchgate::router::http2

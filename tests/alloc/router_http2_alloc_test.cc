@@ -1,0 +1,121 @@
+// The router's HTTP/2 server (router/http2/) in steady state: after warm-up requests on one
+// h2c connection, more requests of each bench route, ten streams at a time, allocate nothing on
+// the serving thread: neither our code (stream states from the connection's pool, the thread's
+// read buffer) nor nghttp2 (its stream objects and queued responses from the thread's size-class
+// pool, router/http2/thread_pool_mem.h). The client is raw frames from a fixed buffer over
+// system calls (HPACK blocks of static-table references and literals, never indexed, so every
+// request is the same bytes), and only the serving thread is counted.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "alloc_report.h"
+#include "counting_allocator.h"
+#include "raw_client.h"
+#include "router/http/server.h"
+
+namespace benchgate::alloc_test {
+namespace {
+
+constexpr int kWarmup = 500;
+constexpr int kMeasured = 2000;
+constexpr int kStreams = 10;
+
+std::string frame(uint8_t type, uint8_t flags, uint32_t stream, const std::string& payload) {
+  std::string out;
+  const auto length = static_cast<uint32_t>(payload.size());
+  out.push_back(static_cast<char>(length >> 16));
+  out.push_back(static_cast<char>(length >> 8));
+  out.push_back(static_cast<char>(length));
+  out.push_back(static_cast<char>(type));
+  out.push_back(static_cast<char>(flags));
+  for (int shift : {24, 16, 8, 0}) out.push_back(static_cast<char>(stream >> shift));
+  return out + payload;
+}
+
+std::string u32(uint32_t v) {
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+          static_cast<char>(v)};
+}
+
+// :method GET|POST, :scheme http, then :authority and :path as literals never indexed.
+std::string request_block(bool post, const std::string& path) {
+  std::string block = {
+      static_cast<char>(post ? 0x83 : 0x82), static_cast<char>(0x86), 0x11, 0x01, 't', 0x14,
+      static_cast<char>(path.size())};
+  return block + path;
+}
+
+// Reads frames until `streams` streams have ended; false on a closed connection or timeout.
+bool read_until_ended(int fd, int streams, char* buffer) {
+  int ended = 0;
+  while (ended < streams) {
+    char head[9];
+    if (!recv_exactly(fd, head, sizeof(head))) return false;
+    const uint32_t length = (uint32_t{static_cast<uint8_t>(head[0])} << 16) |
+                            (uint32_t{static_cast<uint8_t>(head[1])} << 8) |
+                            static_cast<uint8_t>(head[2]);
+    if (length > 1 << 20 || !recv_exactly(fd, buffer, length)) return false;
+    const uint8_t type = static_cast<uint8_t>(head[3]);
+    const uint8_t flags = static_cast<uint8_t>(head[4]);
+    if (type == 0x7 || type == 0x3) return false;  // GOAWAY, RST_STREAM
+    if ((type == 0x0 || type == 0x1) && (flags & 0x1) != 0) ++ended;
+  }
+  return true;
+}
+
+TEST(AllocRouterHttp2, BenchRoutesAllocateNothingPerRequestInSteadyState) {
+  const auto before = threads_now();
+  auto started = router::http::HttpServer::start({});
+  ASSERT_TRUE(started) << started.message();
+  auto& server = **started;
+  const auto serving = started_between(before, threads_now());
+  ASSERT_EQ(serving.size(), 1u);
+
+  struct Case {
+    const char* name;
+    bool post;
+    std::string path;
+    std::string body;
+  };
+  const Case cases[] = {
+      {"/bench/hello", false, "/bench/hello", ""},
+      {"/bench/bytes/1024", false, "/bench/bytes/1024", ""},
+      {"/bench/bytes/100000", false, "/bench/bytes/100000", ""},
+      {"/bench/echo(1024)", true, "/bench/echo", std::string(1024, 'x')},
+  };
+  static char buffer[1 << 20];
+  for (const Case& c : cases) {
+    const int fd = connect_loopback(server.endpoint().port());
+    ASSERT_GE(fd, 0);
+    // Preface, SETTINGS (1 GiB stream windows) and a connection window of 2^31-1.
+    std::string opening = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    opening += frame(0x4, 0, 0, std::string("\x00\x04", 2) + u32(1u << 30));
+    opening += frame(0x8, 0, 0, u32(0x7fffffffu - 65535));
+    ASSERT_TRUE(send_all(fd, opening));
+    uint32_t next_stream = 1;
+    const auto round = [&]() {
+      std::string flight;
+      for (int s = 0; s < kStreams; ++s) {
+        const uint32_t id = next_stream;
+        next_stream += 2;
+        const uint8_t end_stream = c.body.empty() ? 0x1 : 0x0;
+        flight += frame(0x1, 0x4 | end_stream, id, request_block(c.post, c.path));
+        if (!c.body.empty()) flight += frame(0x0, 0x1, id, c.body);
+      }
+      return send_all(fd, flight) && read_until_ended(fd, kStreams, buffer);
+    };
+    for (int i = 0; i < kWarmup / kStreams; ++i) ASSERT_TRUE(round()) << c.name;
+    const uint64_t start = allocations_of(serving);
+    for (int i = 0; i < kMeasured / kStreams; ++i) ASSERT_TRUE(round()) << c.name;
+    const uint64_t allocations = allocations_of(serving) - start;
+    ::close(fd);
+    print_alloc_line(std::string("router.http2 route=") + c.name, kMeasured, allocations);
+    EXPECT_EQ(allocations, 0u) << c.name;
+  }
+  server.stop();
+}
+
+}  // namespace
+}  // namespace benchgate::alloc_test

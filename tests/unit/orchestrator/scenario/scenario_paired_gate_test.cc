@@ -1,0 +1,110 @@
+// Paired gates (`against = "VARIANT"`, docs/GATES.md "Paired gates"): what the loader accepts
+// and the errors that name file:line:column, key and value.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "orchestrator/scenario/scenario_loader.h"
+
+namespace benchgate::scenario {
+namespace {
+
+LoadResult load(const std::string& text) {
+  LoadOptions options;
+  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  return load_scenario_text(text, "s.toml", options);
+}
+
+std::string errors_of(const LoadResult& r) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
+  return out;
+}
+
+const std::string kCompare = R"(name = "c"
+[routers.old]
+impl = "builtin"
+[routers.new]
+impl = "builtin"
+[compare]
+routers = ["old", "new"]
+[[workloads]]
+name = "w"
+repetitions = 4
+[[gates]]
+workload = "w"
+metric = "throughput.rps"
+)";
+
+TEST(ScenarioPairedGate, AgainstNamesTheVariantAndTakesTheRelativeKeys) {
+  LoadResult r = load(kCompare +
+                      "variant = \"new\"\nagainst = \"old\"\nmax_regression = \"2%\"\n"
+                      "alpha = 0.05\nfail_when_underpowered = true\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  const Gate& g = r.scenario->gates.at(0);
+  EXPECT_EQ(g.against, "old");
+  EXPECT_TRUE(g.baseline.empty());
+  EXPECT_DOUBLE_EQ(*g.max_regression, 0.02);
+  EXPECT_DOUBLE_EQ(g.alpha, 0.05);
+  EXPECT_TRUE(g.fail_when_underpowered);
+}
+
+TEST(ScenarioPairedGate, TheDefaultVariantGlobJudgesEveryOtherVariant) {
+  LoadResult r = load(kCompare + "against = \"old\"\nmax_regression = \"2%\"\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->gates.at(0).variant, "*");
+}
+
+TEST(ScenarioPairedGate, AnUnknownVariantIsNamedWithTheChoices) {
+  LoadResult r = load(kCompare + "against = \"olt\"\nmax_regression = \"2%\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("s.toml:14:11: error: gate against 'olt' is no variant (did you "
+                              "mean 'old'?); the scenario's variants: old, new"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioPairedGate, AVariantPatternThatMatchesOnlyTheOtherSideIsAnError) {
+  LoadResult r = load(kCompare + "variant = \"old\"\nagainst = \"old\"\nmax_regression = \"2%\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("gate variant 'old' matches no variant but 'old'"), std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioPairedGate, AgainstWithoutAComparisonIsAnError) {
+  LoadResult r = load(
+      "name = \"c\"\n[[workloads]]\nname = \"w\"\n[[gates]]\nworkload = \"w\"\n"
+      "metric = \"throughput.rps\"\nagainst = \"default\"\nmax_regression = \"2%\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("s.toml:7:1: error: key 'against' judges one variant against "
+                              "another of the same run, and this scenario compares none"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioPairedGate, AgainstAndBaselineExcludeEachOther) {
+  LoadResult r =
+      load(kCompare + "against = \"old\"\nbaseline = \"main\"\nmax_regression = \"2%\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("a gate needs exactly one of 'max', 'min', 'baseline' or "
+                              "'against', got both 'baseline' and 'against'"),
+            std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioPairedGate, AgainstNeedsMaxRegression) {
+  LoadResult r = load(kCompare + "against = \"old\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("a relative gate needs key 'max_regression'"), std::string::npos)
+      << errors_of(r);
+}
+
+TEST(ScenarioPairedGate, AChangeGateTakesNoAgainst) {
+  LoadResult r = load(kCompare + "kind = \"change\"\nagainst = \"old\"\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(errors_of(r).find("'against'"), std::string::npos) << errors_of(r);
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
