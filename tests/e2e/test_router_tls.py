@@ -3,10 +3,13 @@
 - The orchestrator with `[router] tls = true`: it makes the run's CA and certificate, starts the
   router with them and hands the CA to the worker, which verifies the router by default; HTTP/1.1
   over TLS 1.2 and 1.3 with zero errors, the router's request and handshake counts equal to the
-  worker's, the version and ALPN in RESULT as the router chose them.
+  worker's, the version and ALPN in RESULT as the router chose them; the same for
+  `protocol = "http2"` (h2 by ALPN) over TLS 1.2 and 1.3.
 - Independent peers against the router binary started with a certificate this test makes with the
   openssl command: curl https:// (--cacert), `openssl s_client` (TLS 1.2 and 1.3), Python's ssl
-  module for wss and for RawSocket over TLS. Each row prints
+  module for wss and for RawSocket over TLS; for h2 over TLS h2load (-m 10, https://), curl
+  --http2 (--cacert), nghttp (https://), `openssl s_client -alpn h2` and Python's hyper-h2
+  (python3-h2) over the ssl module. Each row prints
   `INTEROP|peer|tls version|alpn|result`, the version and ALPN as the peer reports them.
 - Defences, each counted exactly in the router's Prometheus metrics: a client that connects and
   sends nothing, and one that sends half a ClientHello, are closed by --tls-handshake-timeout
@@ -29,8 +32,17 @@ import urllib.request
 
 from harness import BIN, Run, load_json, write_scenario
 
+try:
+    import h2.config
+    import h2.connection
+    import h2.events
+except ImportError:  # Debian python3-h2 (scripts/install-deps.sh)
+    h2 = None
+
 OPENSSL = shutil.which("openssl")
 CURL = shutil.which("curl")
+H2LOAD = shutil.which("h2load")
+NGHTTP = shutil.which("nghttp")
 ROUTER = os.path.join(BIN, "router")
 
 
@@ -113,9 +125,10 @@ def s_client(port, version_flag, alpn, request=None):
         args += ["-alpn", alpn]
     if request:
         args.append("-ign_eof")
-    proc = subprocess.run(args, input=request or "", capture_output=True, text=True, timeout=30,
+    proc = subprocess.run(args, input=(request or "").encode(), capture_output=True, timeout=30,
                           cwd=s_client.directory)
-    out = proc.stdout + proc.stderr
+    # Over h2 the server's first frames (binary) are in what s_client prints.
+    out = proc.stdout.decode(errors="replace") + proc.stderr.decode(errors="replace")
     version = alpn_seen = "-"
     for line in out.splitlines():
         if line.startswith("New, "):  # "New, TLSv1.3, Cipher is TLS_AES_256_GCM_SHA384"
@@ -268,8 +281,7 @@ tls_version = "1.2"
             line = lines[name]
             self.assertEqual(line["status"], "ok", run.stdout)
             self.assertEqual(line["errors"], "0", run.stdout)
-            # What the router chose: the version the workload allowed, ALPN http/1.1 (the
-            # worker's http1 workload offers only that; the router offers h2 first).
+            # What the router chose: the version the workload allowed, ALPN http/1.1.
             self.assertEqual(line["tls"], version)
             self.assertEqual(line["alpn"], "http/1.1")
             self.assertNotEqual(line["handshake_p50_us"], "-")
@@ -281,6 +293,62 @@ tls_version = "1.2"
             self.assertEqual(rep["connection_setup"]["handshakes"],
                              rep["connection_setup"]["connections"])
             print(f"INTEROP|benchgate-worker|{line['tls']}|{line['alpn']}|pass")
+
+    def test_h2_over_tls12_and_tls13_verified_against_the_runs_ca(self):
+        directory = tempfile.mkdtemp(prefix="benchgate-router-h2-tls-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
+        path = write_scenario(directory, "s.toml", """
+name = "router_h2_tls"
+[router]
+tls = true
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "h2_tls13"
+protocol = "http2"
+target = "/bench/hello"
+connections = 2
+streams = 4
+rate = 200
+tls = true
+tls_version = "1.3"
+[[workloads]]
+name = "h2_tls12"
+protocol = "http2"
+target = "/bench/hello"
+connections = 1
+streams = 4
+rate = 100
+tls = true
+tls_version = "1.2"
+""")
+        out = os.path.join(directory, "out.json")
+        run = Run(["run", path, "--json", out, "--db", os.path.join(directory, "db.sqlite")])
+        run.run(timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        lines = {l["workload"]: l for l in run.result_lines()}
+        report = {w["name"]: w for w in load_json(out)["scenarios"][0]["workloads"]}
+        for name, version, rate in (("h2_tls13", "TLSv1.3", 200), ("h2_tls12", "TLSv1.2", 100)):
+            line = lines[name]
+            self.assertEqual(line["status"], "ok", run.stdout)
+            self.assertEqual(line["errors"], "0", run.stdout)
+            self.assertEqual(line["protocol"], "http2")
+            # What the router chose: the version the workload allowed, ALPN h2.
+            self.assertEqual(line["tls"], version)
+            self.assertEqual(line["alpn"], "h2")
+            self.assertEqual(line["effective_streams"], "4")
+            self.assertNotEqual(line["handshake_p50_us"], "-")
+            rep = report[name]["repetitions"][0]
+            self.assertEqual(rep["errors"], 0)
+            self.assertEqual(rep["operations"], rate)  # open loop: rate x duration
+            # Every request the worker counted, the router answered, over h2.
+            self.assertEqual(rep["router"]["requests"], rep["operations"])
+            self.assertEqual(rep["connection_setup"]["handshakes"],
+                             rep["connection_setup"]["connections"])
+            print(f"INTEROP|benchgate-worker-h2|{line['tls']}|{line['alpn']}|pass")
 
 
 @unittest.skipUnless(OPENSSL, "needs openssl")
@@ -348,6 +416,139 @@ class RouterTlsInterop(unittest.TestCase):
         self.assertEqual(router.wait_for(lambda: router.handshakes("websocket", "1.3",
                                                                    "http/1.1"), 1, "ws"), 1)
         self.assertEqual(router.handshakes("rawsocket", "1.3", "none"), 1)
+
+    def h2_connections(self, router):
+        return router.metrics().get("benchgate_router_http2_connections_total", 0)
+
+    def hello_count(self, router):
+        return router.metrics().get(
+            'benchgate_router_http_requests_total{route="/bench/hello",status="200"}', 0)
+
+    @unittest.skipUnless(H2LOAD, "needs h2load (nghttp2-client)")
+    def test_h2load_h2_over_tls(self):
+        router = self.start_router()
+        # h2load does not verify certificates; it reports what the handshake chose.
+        proc = subprocess.run([H2LOAD, "-n", "2000", "-c", "2", "-m", "10",
+                               f"https://127.0.0.1:{router.http}/bench/hello"],
+                              capture_output=True, text=True, timeout=60)
+        version = re.search(r"TLS Protocol: (\S+)", proc.stdout)
+        alpn = re.search(r"Application protocol: (\S+)", proc.stdout)
+        ok = (proc.returncode == 0 and "2000 succeeded, 0 failed, 0 errored" in proc.stdout
+              and "status codes: 2000 2xx" in proc.stdout and version is not None
+              and alpn is not None and alpn.group(1) == "h2")
+        print(f"INTEROP|h2load|{version.group(1) if version else '-'}|"
+              f"{alpn.group(1) if alpn else '-'}|{'pass' if ok else 'fail'}")
+        self.assertTrue(ok, proc.stdout + proc.stderr)
+        self.assertEqual(router.wait_for(lambda: self.hello_count(router), 2000, "hello"), 2000)
+        self.assertEqual(self.h2_connections(router), 2)
+        self.assertEqual(router.handshakes("http", "1.3", "h2"), 2)
+
+    @unittest.skipUnless(CURL, "needs curl")
+    def test_curl_http2_over_tls(self):
+        router = self.start_router()
+        url = f"https://127.0.0.1:{router.http}"
+        proc = subprocess.run(
+            [CURL, "-sS", "-v", "--http2", "--cacert", "ca.pem", "-w", "|%{http_version}",
+             url + "/bench/hello"], cwd=self.dir, capture_output=True, text=True, timeout=30)
+        body = os.urandom(5000)
+        echo = subprocess.run([CURL, "-sS", "--http2", "--cacert", "ca.pem", "--data-binary",
+                               "@-", "-H", "content-type: application/octet-stream",
+                               url + "/bench/echo"],
+                              cwd=self.dir, input=body, capture_output=True, timeout=30)
+        version = re.search(r"SSL connection using (TLSv[0-9.]+)", proc.stderr)
+        alpn = re.search(r"ALPN[:,] server accepted (?:to use )?(\S+)", proc.stderr)
+        ok = (proc.returncode == 0 and proc.stdout == "Hello, world|2" and echo.stdout == body
+              and version is not None and alpn is not None and alpn.group(1) == "h2")
+        print(f"INTEROP|curl-http2|{version.group(1) if version else '-'}|"
+              f"{alpn.group(1) if alpn else '-'}|{'pass' if ok else 'fail'}")
+        self.assertTrue(ok, (proc.stdout, proc.stderr, len(echo.stdout)))
+        self.assertEqual(router.wait_for(lambda: router.handshakes("http", "1.3", "h2"), 2,
+                                         "h2"), 2)
+        self.assertEqual(self.h2_connections(router), 2)
+
+    @unittest.skipUnless(NGHTTP, "needs nghttp (nghttp2-client)")
+    def test_nghttp_over_tls(self):
+        router = self.start_router()
+        url = f"https://127.0.0.1:{router.http}"
+        proc = subprocess.run([NGHTTP, url + "/bench/bytes/100000"], capture_output=True,
+                              timeout=30)
+        expected = bytes(ord("a") + i % 26 for i in range(100000))
+        verbose = subprocess.run([NGHTTP, "-v", url + "/bench/hello"], capture_output=True,
+                                 text=True, timeout=30)
+        alpn = re.search(r"The negotiated protocol: (\S+)", verbose.stdout)
+        ok = (proc.returncode == 0 and proc.stdout == expected and verbose.returncode == 0
+              and ":status: 200" in verbose.stdout and alpn is not None
+              and alpn.group(1) == "h2")
+        # nghttp names the protocol it negotiated, not the TLS version: that is the router's
+        # count of the handshake, below.
+        print(f"INTEROP|nghttp|-|{alpn.group(1) if alpn else '-'}|{'pass' if ok else 'fail'}")
+        self.assertTrue(ok, verbose.stdout[-2000:] + verbose.stderr[-2000:])
+        self.assertEqual(router.wait_for(lambda: router.handshakes("http", "1.3", "h2"), 2,
+                                         "h2"), 2)
+
+    def test_openssl_s_client_alpn_h2(self):
+        router = self.start_router()
+        for flag, expected in (("-tls1_2", "TLSv1.2"), ("-tls1_3", "TLSv1.3")):
+            version, alpn, out = s_client(router.http, flag, "h2,http/1.1")
+            self.assertEqual(version, expected, out)
+            self.assertEqual(alpn, "h2", out)
+            print(f"INTEROP|openssl-s_client-h2|{version}|{alpn}|pass")
+        self.assertEqual(router.wait_for(lambda: router.handshakes("http", "1.2", "h2"), 1,
+                                         "1.2"), 1)
+        self.assertEqual(router.handshakes("http", "1.3", "h2"), 1)
+
+    @unittest.skipUnless(h2, "needs python3-h2")
+    def test_hyper_h2_over_ssl(self):
+        router = self.start_router()
+        context = client_context()
+        context.set_alpn_protocols(["h2"])
+        conn = h2.connection.H2Connection(
+            h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        conn.initiate_connection()
+
+        def request(path, method="GET"):
+            return [(":method", method), (":scheme", "https"), (":authority", "127.0.0.1"),
+                    (":path", path)]
+        body = b"x" * 70000  # over the client's default window: flow control both ways
+        conn.send_headers(1, request("/bench/hello"), end_stream=True)
+        conn.send_headers(3, request("/bench/echo", "POST"))
+        conn.send_headers(5, request("/bench/bytes/20000"), end_stream=True)
+        got = {1: b"", 3: b"", 5: b""}
+        status, ended = {}, set()
+        pending = body
+        with socket.create_connection(("127.0.0.1", router.http), timeout=10) as raw:
+            with context.wrap_socket(raw, server_hostname="127.0.0.1") as sock:
+                version, alpn = sock.version(), sock.selected_alpn_protocol()
+                sock.sendall(conn.data_to_send())
+                while len(ended) < 3:
+                    while pending:
+                        room = min(conn.local_flow_control_window(3),
+                                   conn.max_outbound_frame_size)
+                        if room <= 0:
+                            break
+                        conn.send_data(3, pending[:room], end_stream=len(pending) <= room)
+                        pending = pending[room:]
+                    sock.sendall(conn.data_to_send())
+                    data = sock.recv(65536)
+                    if not data:
+                        break
+                    for event in conn.receive_data(data):
+                        if isinstance(event, h2.events.ResponseReceived):
+                            status[event.stream_id] = dict(event.headers)[":status"]
+                        elif isinstance(event, h2.events.DataReceived):
+                            got[event.stream_id] += event.data
+                            conn.acknowledge_received_data(event.flow_controlled_length,
+                                                           event.stream_id)
+                        elif isinstance(event, h2.events.StreamEnded):
+                            ended.add(event.stream_id)
+                    sock.sendall(conn.data_to_send())
+        pattern = bytes(ord("a") + i % 26 for i in range(20000))
+        ok = (alpn == "h2" and status == {1: "200", 3: "200", 5: "200"}
+              and got[1] == b"Hello, world" and got[3] == body and got[5] == pattern)
+        print(f"INTEROP|python3-h2-ssl|{version}|{alpn}|{'pass' if ok else 'fail'}")
+        self.assertTrue(ok, (alpn, status, {k: len(v) for k, v in got.items()}))
+        self.assertEqual(router.wait_for(lambda: router.handshakes("http", "1.3", "h2"), 1,
+                                         "h2"), 1)
 
     def test_slow_handshakes_are_closed_and_counted(self):
         router = self.start_router("--tls-handshake-timeout", "1s")
