@@ -135,6 +135,7 @@ void Session::on_tcp_connected() {
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   if (!plan_.tls) return start_session();
+  retired_tls_.reset();  // the previous socket's operations completed before this connect did
   tls_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
   http::prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
   tls_->async_handshake(asio::ssl::stream_base::client,
@@ -228,9 +229,11 @@ void Session::close_transport() {
     closing_ = false;
     session_ = nullptr;
   }
-  tls_.reset();
   error_code ignored;
   socket_.close(ignored);
+  // Not destroyed here: a read or write pending on it completes (operation_aborted) after the
+  // close, through the stream.
+  if (tls_) retired_tls_ = std::move(tls_);
   link_ = Link::kDown;
   writing_ = false;
   write_buffer_.clear();

@@ -95,6 +95,10 @@ class Session : public LoadConnection {
   const RequestHeaders& request_;
   boost::asio::ip::tcp::socket socket_;
   std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  // The TLS stream of the previous socket: its read or write may still be pending when the
+  // socket closes and completes through the stream, so it lives until the next one replaces
+  // it (or the session ends).
+  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> retired_tls_;
   boost::asio::steady_timer timer_;
   OpenLoopSchedule schedule_;
   nghttp2_session* session_ = nullptr;
