@@ -9,7 +9,8 @@
   openssl command: curl https:// (--cacert), `openssl s_client` (TLS 1.2 and 1.3), Python's ssl
   module for wss and for RawSocket over TLS; for h2 over TLS h2load (-m 10, https://), curl
   --http2 (--cacert), nghttp (https://), `openssl s_client -alpn h2` and Python's hyper-h2
-  (python3-h2) over the ssl module. Each row prints
+  (python3-h2) over the ssl module; SIGTERM ends the router with h2-over-TLS connections open.
+  Each row prints
   `INTEROP|peer|tls version|alpn|result`, the version and ALPN as the peer reports them.
 - Defences, each counted exactly in the router's Prometheus metrics: a client that connects and
   sends nothing, and one that sends half a ClientHello, are closed by --tls-handshake-timeout
@@ -549,6 +550,42 @@ class RouterTlsInterop(unittest.TestCase):
         self.assertTrue(ok, (alpn, status, {k: len(v) for k, v in got.items()}))
         self.assertEqual(router.wait_for(lambda: router.handshakes("http", "1.3", "h2"), 1,
                                          "h2"), 1)
+
+    @unittest.skipUnless(h2, "needs python3-h2")
+    def test_router_stops_with_h2_over_tls_connections_open(self):
+        # One h2-over-TLS connection owed a delayed answer, one idle: SIGTERM still ends the
+        # router with status 0 (the HTTP/1.1 session that handed the TLS stream over stays in
+        # its thread's list, so stopping reaches the HTTP/2 connection).
+        router = Router(self.dir)
+        context = client_context()
+        context.set_alpn_protocols(["h2"])
+        socks = []
+        try:
+            for path in ("/bench/delay/60000", None):
+                raw = socket.create_connection(("127.0.0.1", router.http), timeout=10)
+                sock = context.wrap_socket(raw, server_hostname="127.0.0.1")
+                socks.append(sock)
+                self.assertEqual(sock.selected_alpn_protocol(), "h2")
+                conn = h2.connection.H2Connection(
+                    h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+                conn.initiate_connection()
+                if path:
+                    conn.send_headers(1, [(":method", "GET"), (":scheme", "https"),
+                                          (":authority", "127.0.0.1"), (":path", path)],
+                                      end_stream=True)
+                sock.sendall(conn.data_to_send())
+            self.assertEqual(router.wait_for(lambda: router.handshakes("http", "1.3", "h2"), 2,
+                                             "h2"), 2)
+            router.proc.terminate()
+            self.assertEqual(router.proc.wait(timeout=30), 0)
+        finally:
+            for sock in socks:
+                sock.close()
+            if router.proc.poll() is None:
+                router.proc.kill()
+                router.proc.wait(timeout=10)
+            router.proc.stdout.close()
+            router.proc.stderr.close()
 
     def test_slow_handshakes_are_closed_and_counted(self):
         router = self.start_router("--tls-handshake-timeout", "1s")
