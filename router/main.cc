@@ -91,6 +91,22 @@ int main(int argc, char** argv) {
                  "TOML file of realms, principals (ticket, wampcra, wamp-scram, cryptosign) and "
                  "roles with permissions on URI prefixes; without it every session joins "
                  "anonymously and may do everything (router/README.md)");
+  cli.add_option("--tls-cert", raw.tls_cert,
+                 "PEM certificate chain (leaf first): every listener speaks TLS only -- HTTP/1.1 "
+                 "over TLS by ALPN on --http, wss on --websocket, RawSocket over TLS on "
+                 "--rawsocket (needs --tls-key)");
+  cli.add_option("--tls-key", raw.tls_key, "PEM private key of --tls-cert");
+  cli.add_option("--tls-min-version", raw.tls_min_version,
+                 "lowest TLS version accepted: 1.2 or 1.3 (the highest is 1.3)")
+      ->capture_default_str();
+  cli.add_option("--tls-ciphers", raw.tls_ciphers,
+                 "TLS 1.2 cipher list, OpenSSL syntax (default: OpenSSL's)");
+  cli.add_option("--tls-ciphersuites", raw.tls_ciphersuites,
+                 "TLS 1.3 cipher suites, OpenSSL syntax (default: OpenSSL's)");
+  cli.add_option("--tls-handshake-timeout", raw.tls_handshake_timeout,
+                 "a TLS handshake must finish this long after the accept, else the connection "
+                 "is closed and counted (tls_handshake_failures{reason=timeout})")
+      ->capture_default_str();
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

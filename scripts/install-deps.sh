@@ -29,6 +29,8 @@ packages=(
   nghttp2-client wrk
   # tests: the worker's HTTP/2 and TLS interop peers (nghttpd; openssl s_server is in openssl)
   nghttp2-server openssl
+  # tests: the router's TLS listeners against curl https:// (e2e.router_tls)
+  curl
   # tests: the router's HTTP/2 interop and defence checks (Python's hyper-h2)
   python3-h2
   # tests: the HTML report and serve's pages open in a real headless Chromium (e2e.report:

@@ -169,4 +169,10 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
   return spec;
 }
 
+void use_system_ca(const sut::SystemUnderTest& sut, v1::WorkloadSpec& spec) {
+  if (!spec.has_tls() || spec.tls().insecure() || !spec.tls().ca_pem().empty()) return;
+  std::string ca = sut.ca_pem();
+  if (!ca.empty()) spec.mutable_tls()->set_ca_pem(std::move(ca));
+}
+
 }  // namespace benchgate::engine

@@ -57,4 +57,8 @@ uint64_t router_operation_count(const scenario::Workload& workload,
 v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerShare& share,
                              const std::string& address, const Expectation& expectation);
 
+// A TLS workload with neither ca_file nor insecure verifies against the CA the orchestrator
+// made for the system under test ([router] tls = true), when there is one.
+void use_system_ca(const sut::SystemUnderTest& sut, v1::WorkloadSpec& spec);
+
 }  // namespace benchgate::engine

@@ -117,6 +117,7 @@ class WorkloadRun {
     std::vector<std::string> addresses;
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
+      use_system_ca(env_.sut, spec);
       streams_.open(w, env_.pool.stub(w), spec);
       addresses.push_back(env_.pool.address(w));
       hosts_.push_back(worker_host(addresses.back()));

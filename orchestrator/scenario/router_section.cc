@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 
 #include <charconv>
+#include <filesystem>
 
 #include "orchestrator/scenario/sections.h"
 
@@ -39,7 +40,74 @@ std::string_view impl_name(RouterImpl impl) {
   return "builtin";
 }
 
+// A relative tls_cert / tls_key is read against the scenario file's folder.
+std::string resolve_against(const std::string& scenario_file, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
+}
+
+// [router] tls, tls_cert, tls_key (builtin only; the caller checked).
+void read_router_tls(TableReader& r, const std::string& section, RouterConfig& router) {
+  Diagnostics& diag = r.diagnostics();
+  if (auto v = r.boolean("tls")) router.tls = *v;
+  for (const char* key : {"tls_cert", "tls_key"}) {
+    if (!r.has(key)) continue;
+    if (r.interpolator().submitted()) {
+      // Reading it (or saying whether it exists) would read the service's machine for a client.
+      diag.error(r.key_location(key),
+                 "key '" + std::string(key) +
+                     "' is not allowed in a scenario submitted to a service: it would read a "
+                     "file of the service's machine; tls = true makes a certificate for the run");
+      continue;
+    }
+    auto v = r.string(key);
+    if (!v) continue;
+    if (!router.tls) {
+      diag.error(r.key_location(key),
+                 "key '" + std::string(key) + "' needs tls = true in " + section);
+    }
+    const std::string resolved = resolve_against(r.table_location().file, *v);
+    std::error_code ec;
+    if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
+      diag.error(r.value_location(key),
+                 "key '" + std::string(key) + "': no such file '" + *v + "'" +
+                     (resolved != *v ? " (read as '" + resolved + "')" : ""));
+    }
+    (std::string_view(key) == "tls_cert" ? router.tls_cert : router.tls_key) = resolved;
+  }
+  if (!r.interpolator().submitted() && r.has("tls_cert") != r.has("tls_key")) {
+    const char* given = r.has("tls_cert") ? "tls_cert" : "tls_key";
+    const char* missing = r.has("tls_cert") ? "tls_key" : "tls_cert";
+    diag.error(r.key_location(given), "key '" + std::string(given) + "' needs key '" + missing +
+                                          "' in " + section +
+                                          " (the certificate and its private key)");
+  }
+}
+
 }  // namespace
+
+void check_router_tls(const Scenario& scenario, Diagnostics& diag) {
+  auto check = [&](const RouterConfig& router, const std::string& section) {
+    if (router.impl != RouterImpl::kBuiltin || !router.tls) return;
+    for (const Workload& w : scenario.workloads) {
+      if (w.tls.enabled) continue;
+      diag.error(w.where, "workload '" + w.name + "' needs tls = true: " + section +
+                              " tls = true makes every port of the bundled router speak TLS" +
+                              (is_http(w.protocol) ? ""
+                                                   : " (WAMP over TLS is not supported by the "
+                                                     "worker yet)"));
+    }
+  };
+  if (scenario.compare_routers.empty()) {
+    check(scenario.router, "[router]");
+    return;
+  }
+  for (const std::string& name : scenario.compare_routers) {
+    auto it = scenario.routers.find(name);
+    if (it != scenario.routers.end()) check(it->second, "[routers." + name + "]");
+  }
+}
 
 RouterConfig read_router(TableReader& top) {
   RouterConfig router;
@@ -48,7 +116,7 @@ RouterConfig read_router(TableReader& top) {
   if (!table) return router;
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
   r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "auth_config",
-                "ws_fragment_bytes"},
+                "ws_fragment_bytes", "tls", "tls_cert", "tls_key"},
                kRouterNotYet);
   RouterConfig router_config = read_router_table(r, "[router]");
   read_router_auth_config(r, router_config, router_config.impl == RouterImpl::kBuiltin);
@@ -94,6 +162,13 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
       }
     }
   }
+  const bool tls_keys = r.has("tls") || r.has("tls_cert") || r.has("tls_key");
+  bool tls_applies = only_for("tls", builtin,
+                              "impl = \"builtin\" (a command or external router serves TLS as "
+                              "it is configured to)");
+  tls_applies = only_for("tls_cert", builtin, "impl = \"builtin\"") && tls_applies;
+  tls_applies = only_for("tls_key", builtin, "impl = \"builtin\"") && tls_applies;
+  if (tls_applies && tls_keys) read_router_tls(r, section, router);
   if (only_for("command", command, "impl = \"command\"")) {
     if (auto v = r.string_array("command")) {
       if (v->empty()) {

@@ -30,6 +30,12 @@ struct RouterConfig {
   std::string address;               // command/external: where workers connect "HOST:PORT"
   std::string metrics;               // optional Prometheus endpoint of the system under test
   std::string auth_config;           // builtin: --auth-config, resolved; empty: anonymous
+  // builtin: every port of the bundled router speaks TLS, with a certificate made for the run
+  // (a throwaway CA, given to the workers as their ca_file) or tls_cert/tls_key (resolved
+  // against the scenario's folder).
+  bool tls = false;
+  std::string tls_cert;
+  std::string tls_key;
   // [routers.NAME] of a comparison: programs that must be on PATH, else the variant is reported
   // not_configured (default: the command's program).
   std::vector<std::string> requires_programs;

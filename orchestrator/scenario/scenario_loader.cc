@@ -51,6 +51,7 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   read_worker_impls(top, scenario);
   read_comparison(top, scenario);
   check_workload_workers(scenario, diag);
+  check_router_tls(scenario, diag);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();
   std::vector<std::string> variants = {"default"};

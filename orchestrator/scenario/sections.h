@@ -27,11 +27,11 @@ struct WorkloadTemplate {
   std::set<std::string, std::less<>> broken;          // fields whose [defaults] value was invalid
 };
 
-// Router keys docs/SCENARIOS.md names that no router here serves yet (TLS on the router's ports).
-inline const std::vector<NotYet> kRouterNotYet = {
-    {"tls", "the bundled router listens in cleartext; point tls workloads at a TLS server"},
-    {"tls_cert", "the bundled router listens in cleartext"},
-    {"tls_key", "the bundled router listens in cleartext"}};
+// Router keys docs/SCENARIOS.md names that no router here serves yet.
+inline const std::vector<NotYet> kRouterNotYet = {};
+
+// [router] tls = true (or a [routers.NAME] with it): every workload must speak TLS to it.
+void check_router_tls(const Scenario& scenario, Diagnostics& diag);
 
 // [router]; the bundled router when absent.
 RouterConfig read_router(TableReader& top);

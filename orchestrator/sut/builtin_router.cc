@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "orchestrator/tls/run_certificate.h"
+
 namespace benchgate::sut {
 
 std::map<std::string, std::string> parse_ready_line(const std::string& line) {
@@ -35,6 +37,18 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
     options.args.push_back(std::to_string(config_.ws_fragment_bytes));
   }
   options.stderr_log = context_.log_dir + "/router.stderr.log";
+  if (config_.tls) {
+    std::string cert = config_.tls_cert;
+    std::string key = config_.tls_key;
+    if (cert.empty()) {
+      auto made = tls::make_run_certificate(context_.log_dir);
+      if (!made) return made.error();
+      cert = made->cert_file;
+      key = made->key_file;
+      ca_pem_ = made->ca_pem;
+    }
+    options.args.insert(options.args.end(), {"--tls-cert", cert, "--tls-key", key});
+  }
   auto spawned = processes::ChildProcess::spawn(options);
   if (!spawned) return spawned.error();
   process_ = std::move(spawned).value();

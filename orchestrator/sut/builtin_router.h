@@ -25,6 +25,7 @@ class BuiltinRouter : public SystemUnderTest {
   Expected<std::optional<MetricsSnapshot>> snapshot() override;
   void stop() override;
   std::string description() const override;
+  std::string ca_pem() const override { return ca_pem_; }
 
  private:
   scenario::RouterConfig config_;
@@ -33,6 +34,7 @@ class BuiltinRouter : public SystemUnderTest {
   std::unique_ptr<RouterControlClient> control_;
   std::string http_address_;
   std::map<std::string, std::string> ready_fields_;
+  std::string ca_pem_;  // the run's CA, with [router] tls = true and no tls_cert
 };
 
 // Parses "READY http=127.0.0.1:1234 control=127.0.0.1:5678" into its key=value fields.

@@ -50,6 +50,10 @@ class SystemUnderTest {
   // Called between windows, while no load flows: the bundled router clears its handling
   // histogram here so the snapshot after the window holds exactly that window's histogram.
   virtual Expected<void> begin_window() { return {}; }
+  // The PEM text of the CA that signed the certificate this orchestrator gave the system
+  // ([router] tls = true on the bundled router); empty when it gave none. Workloads with
+  // tls = true and neither ca_file nor insecure verify against it.
+  virtual std::string ca_pem() const { return {}; }
   // A metrics reading, or nullopt when this system exposes none.
   virtual Expected<std::optional<MetricsSnapshot>> snapshot() = 0;
   // Stops what start() started; attaching implementations leave the system running.

@@ -9,6 +9,7 @@
 
 #include "common/units/units.h"
 #include "router/app/host_port.h"
+#include "router/tls/server_context.h"
 #include "router/wamp/auth/auth_config.h"
 
 namespace benchgate::router::app {
@@ -184,6 +185,45 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
                           raw.ws_fragment_bytes);
   }
   config.wamp.ws_fragment_bytes = *fragment;
+  if (raw.tls_cert.empty() != raw.tls_key.empty()) {
+    return raw.tls_cert.empty() ? flag_error("--tls-key", "needs --tls-cert")
+                                : flag_error("--tls-cert", "needs --tls-key");
+  }
+  const bool tls_flags = raw.tls_min_version != "1.2" || !raw.tls_ciphers.empty() ||
+                         !raw.tls_ciphersuites.empty() || raw.tls_handshake_timeout != "10s";
+  if (raw.tls_cert.empty() && tls_flags) {
+    return flag_error("--tls-cert", "the --tls-* settings need --tls-cert and --tls-key");
+  }
+  if (!raw.tls_cert.empty()) {
+    tls::TlsOptions tls;
+    tls.cert_file = raw.tls_cert;
+    tls.key_file = raw.tls_key;
+    tls.min_version = tls::parse_tls_version(raw.tls_min_version);
+    if (tls.min_version == 0) {
+      return flag_error("--tls-min-version",
+                        "'" + raw.tls_min_version + "' is not a TLS version (1.2 or 1.3)");
+    }
+    tls.ciphers = raw.tls_ciphers;
+    tls.ciphersuites = raw.tls_ciphersuites;
+    auto timeout = parse_duration_ns(raw.tls_handshake_timeout);
+    if (!timeout) return flag_error("--tls-handshake-timeout", timeout.message());
+    if (*timeout <= 0) return flag_error("--tls-handshake-timeout", "must be positive");
+    tls.handshake_timeout_ns = *timeout;
+    // h2 and HTTP/1.1 by ALPN on the HTTP port, h2 first: a client offering both gets HTTP/2
+    // (router/http/session.cc hands a handshake that chose h2 to the HTTP/2 server).
+    auto http_context = tls::make_server_context(tls, {"h2", "http/1.1"});
+    if (!http_context) return http_context.error();
+    auto websocket_context = tls::make_server_context(tls, {"http/1.1"});
+    if (!websocket_context) return websocket_context.error();
+    auto rawsocket_context = tls::make_server_context(tls, {});
+    if (!rawsocket_context) return rawsocket_context.error();
+    config.tls = true;
+    config.http.tls_context = *http_context;
+    config.http.tls_handshake_timeout_ns = tls.handshake_timeout_ns;
+    config.wamp.websocket_tls = *websocket_context;
+    config.wamp.rawsocket_tls = *rawsocket_context;
+    config.wamp.tls_handshake_timeout_ns = tls.handshake_timeout_ns;
+  }
 
   return config;
 }

@@ -38,9 +38,16 @@ struct RawConfig {
   int64_t h2_max_continuations = 4;
   int64_t h2_reset_burst = 200;
   int64_t h2_reset_rate = 100;
-  int64_t inject_work_ns = 0;  // calibration aid: busy work per request and per WAMP call
-  std::string auth_config;     // --auth-config FILE (router/wamp/auth); empty: anonymous
+  int64_t inject_work_ns = 0;           // calibration aid: busy work per request and per WAMP call
+  std::string auth_config;              // --auth-config FILE (router/wamp/auth); empty: anonymous
   std::string ws_fragment_bytes = "0";  // 0: one frame per WebSocket message
+  // TLS on every listener (router/tls/): both files, or neither.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_min_version = "1.2";
+  std::string tls_ciphers;       // TLS 1.2, OpenSSL syntax; empty: OpenSSL's default
+  std::string tls_ciphersuites;  // TLS 1.3, OpenSSL syntax; empty: OpenSSL's default
+  std::string tls_handshake_timeout = "10s";
 };
 
 struct RouterConfig {
@@ -53,11 +60,13 @@ struct RouterConfig {
   std::string rawsocket_host;
   std::string metrics;       // "HOST:PORT" for Prometheus' /metrics; empty: none
   std::string metrics_host;  // as given
+  bool tls = false;          // every listener speaks TLS (--tls-cert)
 
   bool control_is_unix() const { return control_host.empty(); }
 };
 
-// Validates and converts; the error is one line naming the flag.
+// Validates and converts, and loads the TLS certificate and key into the listeners' server
+// contexts; the error is one line naming the flag (and the file, with what OpenSSL said).
 Expected<RouterConfig> make_config(const RawConfig& raw);
 
 }  // namespace benchgate::router::app

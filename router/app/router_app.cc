@@ -73,7 +73,8 @@ int run_router(const RouterConfig& config) {
     auto endpoint =
         prometheus_export::MetricsEndpoint::start(config.metrics, [&server, &wamp_server] {
           metrics::Snapshot snapshot = server.snapshot();
-          wamp_server.add_metrics(snapshot);  // the WAMP families (authentication) too
+          // The WAMP families (authentication) and the TLS counters of the WAMP listeners.
+          wamp_server.add_metrics(snapshot);
           return snapshot;
         });
     if (!endpoint) {

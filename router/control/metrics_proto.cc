@@ -103,6 +103,36 @@ void add_wamp(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
       snapshot.wamp_connections_open[static_cast<size_t>(WampTransport::rawsocket)];
 }
 
+// TLS counters by listener, every label combination (also at zero), only with TLS on.
+void add_tls(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot& out) {
+  for (int l = 0; l < metrics::kTlsListeners; ++l) {
+    const auto listener =
+        std::string(metrics::tls_listener_label(static_cast<metrics::TlsListener>(l)));
+    const metrics::TlsCounters& tls = snapshot.tls[static_cast<size_t>(l)];
+    for (int v = 0; v < metrics::kTlsVersions; ++v) {
+      for (int a = 0; a < metrics::kTlsAlpns; ++a) {
+        benchgate::v1::Counter* counter = out.add_counters();
+        counter->set_name("tls_handshakes");
+        auto& labels = *counter->mutable_labels();
+        labels["listener"] = listener;
+        labels["version"] =
+            std::string(metrics::tls_version_label(static_cast<metrics::TlsVersion>(v)));
+        labels["alpn"] = std::string(metrics::tls_alpn_label(static_cast<metrics::TlsAlpn>(a)));
+        counter->set_value(tls.handshakes[static_cast<size_t>(v)][static_cast<size_t>(a)]);
+      }
+    }
+    for (int f = 0; f < metrics::kTlsFailures; ++f) {
+      benchgate::v1::Counter* counter = out.add_counters();
+      counter->set_name("tls_handshake_failures");
+      auto& labels = *counter->mutable_labels();
+      labels["listener"] = listener;
+      labels["reason"] =
+          std::string(metrics::tls_failure_label(static_cast<metrics::TlsFailure>(f)));
+      counter->set_value(tls.failures[static_cast<size_t>(f)]);
+    }
+  }
+}
+
 }  // namespace
 
 void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot& out) {
@@ -147,6 +177,7 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
   }
   (*out.mutable_gauges())["inject_work_ns"] = snapshot.inject_work_ns;
   if (snapshot.wamp_present) add_wamp(snapshot, out);
+  if (snapshot.tls_present) add_tls(snapshot, out);
   const std::vector<uint8_t> encoded = snapshot.handling.encode_compressed();
   out.mutable_handling()->set_hdr_v2_compressed(encoded.data(), encoded.size());
   out.set_cpu_user_seconds(static_cast<double>(snapshot.cpu.user_ns) / 1e9);

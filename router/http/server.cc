@@ -60,7 +60,9 @@ metrics::Snapshot HttpServer::snapshot() {
     snapshot.counters.add(stats.counters);
     snapshot.connections_open += stats.connections_open;
     snapshot.handling.add(stats.handling);
+    snapshot.tls[static_cast<size_t>(metrics::TlsListener::http)].add(stats.tls);
   });
+  snapshot.tls_present = options_.tls_context != nullptr;
   if (const auto& budget = options_.buffer_budget) {
     snapshot.budget_present = true;
     snapshot.buffered_bytes = budget->in_use();

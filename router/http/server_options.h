@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include "router/http/routes.h"
 #include "router/http2/options.h"
@@ -33,7 +34,14 @@ struct ServerOptions {
   // Busy work per request before it is answered (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
 
-  // HTTP/2 (h2c with prior knowledge on the same port): limits and windows.
+  // TLS (--tls-cert): the port's server context (router/tls/server_context.h), whose ALPN list
+  // router/app/config.cc makes ("h2", then "http/1.1"); null: cleartext. A handshake that chose
+  // h2 is served by the HTTP/2 server over the TLS stream (router/http2/connection.h).
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
+  // A TLS handshake must finish within this time of the accept (else closed and counted).
+  int64_t tls_handshake_timeout_ns = 10'000'000'000;
+
+  // HTTP/2 (h2c with prior knowledge on the same port, h2 by ALPN over TLS): limits and windows.
   http2::Http2Options http2;
 
   RouteLimits route_limits() const { return {max_body_bytes, 60'000}; }

@@ -78,7 +78,7 @@ void ServingThread::request_stop() {
     boost::system::error_code ignored;
     acceptor_.close(ignored);
     accept_loop_.stop();
-    for (Session& session : sessions_) session.close();
+    for (SessionBase& session : sessions_) session.close();
   });
 }
 
@@ -92,7 +92,14 @@ void ServingThread::post(std::function<void(metrics::ThreadStats&)> fn) {
 
 void ServingThread::on_socket(asio::ip::tcp::socket socket) {
   ++stats_.counters.connections_accepted;
-  auto session = std::make_shared<Session>(std::move(socket), options_, stats_);
+  if (options_.tls_context) {
+    auto session = std::make_shared<Session<net::TlsStream>>(
+        net::TlsStream(std::move(socket), *options_.tls_context), options_, stats_);
+    sessions_.push_back(*session);
+    session->start();
+    return;
+  }
+  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_);
   sessions_.push_back(*session);
   session->start();
 }

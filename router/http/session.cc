@@ -13,6 +13,7 @@
 #include "router/http2/connection.h"
 #include "router/http2/preface.h"
 #include "router/metrics/inject_work.h"
+#include "router/tls/handshake_outcome.h"
 
 namespace benchgate::router::http {
 namespace {
@@ -40,35 +41,76 @@ using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 
 }  // namespace
 
-Session::Session(net::Stream socket, const ServerOptions& options, metrics::ThreadStats& stats)
+template <typename Stream>
+Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats)
     : socket_(std::move(socket)),
       options_(options),
       limits_(options.route_limits()),
       stats_(stats),
       body_budget_(options.buffer_budget.get(), memory::BudgetUser::http),
       delay_timer_(socket_.get_executor()),
-      check_interval_ns_(
-          std::min({options.idle_timeout_ns, options.header_timeout_ns, options.body_timeout_ns})),
+      check_interval_ns_(std::min({options.idle_timeout_ns, options.header_timeout_ns,
+                                   options.body_timeout_ns, options.tls_handshake_timeout_ns})),
       deadline_timer_(socket_.get_executor()) {
   // No buffers yet: out_ and pending_parsed_ns_ grow with the first answers and keep their
   // capacity; the read buffer is the thread's, taken when there is something to read.
   ++stats_.connections_open;
 }
 
-Session::~Session() { --stats_.connections_open; }
+template <typename Stream>
+Session<Stream>::~Session() {
+  --stats_.connections_open;
+}
 
-void Session::start() {
+template <typename Stream>
+void Session<Stream>::start() {
   error_code ignored;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-  // Synchronous write_some() in do_write() must never block the thread.
-  socket_.non_blocking(true, ignored);
+  auto& tcp = beast::get_lowest_layer(socket_);
+  tcp.set_option(asio::ip::tcp::no_delay(true), ignored);
+  // Synchronous write_some() in do_write() and read_some() in on_readable() must never block
+  // the thread.
+  tcp.non_blocking(true, ignored);
   const int64_t now = steady_now_ns();
+  if constexpr (net::is_tls_v<Stream>) {
+    deadline_ns_ = now + options_.tls_handshake_timeout_ns;
+    arm_deadline_timer(std::min(deadline_ns_, now + check_interval_ns_));
+    socket_.async_handshake(asio::ssl::stream_base::server,
+                            [self = self()](const error_code& ec) { self->on_handshake(ec); });
+    return;
+  }
   deadline_ns_ = now + options_.idle_timeout_ns;
   arm_deadline_timer(now + check_interval_ns_);
   do_read();
 }
 
-void Session::close() {
+template <typename Stream>
+void Session<Stream>::on_handshake(const error_code& ec) {
+  if constexpr (net::is_tls_v<Stream>) {
+    if (state_ != State::kHandshaking) return;
+    if (ec) {
+      stats_.tls.count_failure(tls::classify_handshake_error(ec));
+      return close();
+    }
+    const metrics::TlsAlpn alpn = tls::count_handshake(socket_.native_handle(), stats_.tls);
+    if (alpn == metrics::TlsAlpn::h2) {
+      // h2 by ALPN: the HTTP/2 server takes the TLS stream over before anything is read (the
+      // client's preface is the HTTP/2 connection's to check).
+      hand_over_to_http2({});
+      return;
+    }
+    // ALPN chose HTTP/1.1: the HTTP/2 preface would be a protocol the client did not ask for
+    // (RFC 9113, 3.3); a client that offered no ALPN may still open with it.
+    if (alpn == metrics::TlsAlpn::http1_1) preface_checked_ = true;
+    state_ = State::kReading;
+    deadline_ns_ = steady_now_ns() + options_.idle_timeout_ns;
+    do_read();
+  } else {
+    (void)ec;
+  }
+}
+
+template <typename Stream>
+void Session<Stream>::close() {
   if (state_ == State::kHandedOver) {
     if (auto connection = http2_.lock()) connection->close();
     return;
@@ -80,22 +122,29 @@ void Session::close() {
   delay_timer_.cancel();
 }
 
-void Session::do_read() {
+template <typename Stream>
+void Session<Stream>::do_read() {
   state_ = State::kReading;
   if (in_.size() > 0) {
     // Part of a request is buffered: read behind it.
-    socket_.async_read_some(in_.prepare(kReadChunk),
-                            [self = shared_from_this()](const error_code& ec, size_t bytes) {
-                              self->on_read(ec, bytes);
-                            });
+    socket_.async_read_some(
+        in_.prepare(kReadChunk),
+        [self = self()](const error_code& ec, size_t bytes) { self->on_read(ec, bytes); });
     return;
   }
   park_input();
-  socket_.async_wait(asio::socket_base::wait_read,
-                     [self = shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+  if (net::has_buffered_input(socket_)) {
+    // The TLS layer holds bytes already: the socket will not become readable for them.
+    asio::post(socket_.get_executor(), [self = self()] { self->on_readable({}); });
+    return;
+  }
+  beast::get_lowest_layer(socket_).async_wait(
+      asio::socket_base::wait_read,
+      [self = self()](const error_code& ec) { self->on_readable(ec); });
 }
 
-void Session::on_readable(const error_code& ec) {
+template <typename Stream>
+void Session<Stream>::on_readable(const error_code& ec) {
   if (state_ != State::kReading) return;
   if (ec) return close();
   // in_ is empty here: take the thread's buffer (the socket is non-blocking).
@@ -106,13 +155,15 @@ void Session::on_readable(const error_code& ec) {
   on_read(read_ec, bytes);
 }
 
-void Session::park_input() {
+template <typename Stream>
+void Session<Stream>::park_input() {
   if (in_.size() > 0 || in_.capacity() == 0) return;
   // The thread keeps the larger of the two; the connection frees what it still holds.
   SpareInput::give_back(in_);
 }
 
-void Session::on_read(const error_code& ec, size_t bytes) {
+template <typename Stream>
+void Session<Stream>::on_read(const error_code& ec, size_t bytes) {
   if (state_ != State::kReading) return;
   // End of stream or a reset: every complete request was already answered.
   if (ec) {
@@ -125,7 +176,8 @@ void Session::on_read(const error_code& ec, size_t bytes) {
   process(steady_now_ns());
 }
 
-bool Session::took_http2() {
+template <typename Stream>
+bool Session<Stream>::took_http2() {
   const auto first = static_cast<const char*>(in_.data().data());
   const std::string_view bytes(first, in_.size());
   switch (http2::match_preface(bytes)) {
@@ -144,24 +196,27 @@ bool Session::took_http2() {
   return true;
 }
 
-void Session::hand_over_to_http2(std::string_view already_read) {
+template <typename Stream>
+void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
   // The socket, and what was read of it, go to the HTTP/2 connection; this session only stays
   // alive (counted in connections_open, reachable by close()) as long as it runs.
   state_ = State::kHandedOver;
   deadline_timer_.cancel();
   delay_timer_.cancel();
-  auto connection = std::make_shared<http2::Connection<net::Stream>>(std::move(socket_), options_,
-                                                                     stats_, shared_from_this());
+  auto connection =
+      std::make_shared<http2::Connection<Stream>>(std::move(socket_), options_, stats_, self());
   http2_ = connection;
   connection->start(already_read);
 }
 
-void Session::process(int64_t now_ns) {
+template <typename Stream>
+void Session<Stream>::process(int64_t now_ns) {
   parse(now_ns);
   advance(now_ns);
 }
 
-void Session::parse(int64_t now_ns) {
+template <typename Stream>
+void Session<Stream>::parse(int64_t now_ns) {
   while (in_.size() > 0) {
     if (!parser_) {
       parser_.emplace(limits_, options_.max_header_bytes, options_.max_body_bytes, body_,
@@ -186,14 +241,15 @@ void Session::parse(int64_t now_ns) {
     }
   }
 
-  Partial::Kind kind = Partial::Kind::kNone;
+  typename Partial::Kind kind = Partial::Kind::kNone;
   if (parser_ && !parser_->is_header_done() && in_.size() > 0) kind = Partial::Kind::kHeader;
   if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::Kind::kBody;
   // A request's header (or body) is timed from the read that first left it partial.
   if (kind != partial_.kind) partial_ = Partial{kind, kind == Partial::Kind::kNone ? 0 : now_ns};
 }
 
-void Session::advance(int64_t now_ns) {
+template <typename Stream>
+void Session<Stream>::advance(int64_t now_ns) {
   if (!out_.empty() || tail_.active) return do_write(now_ns);
   if (delay_until_ns_ != 0) return start_delay();
   if (close_after_write_) return linger();
@@ -201,7 +257,8 @@ void Session::advance(int64_t now_ns) {
   do_read();
 }
 
-int64_t Session::read_deadline(int64_t now_ns) const {
+template <typename Stream>
+int64_t Session<Stream>::read_deadline(int64_t now_ns) const {
   const int64_t idle = now_ns + options_.idle_timeout_ns;
   switch (partial_.kind) {
     case Partial::Kind::kNone:
@@ -214,12 +271,14 @@ int64_t Session::read_deadline(int64_t now_ns) const {
   return idle;
 }
 
-ConnectionHeader Session::connection_header() const {
+template <typename Stream>
+ConnectionHeader Session<Stream>::connection_header() const {
   if (!parser_->keep_alive()) return ConnectionHeader::kClose;
   return parser_->http_version() == 10 ? ConnectionHeader::kKeepAlive : ConnectionHeader::kNone;
 }
 
-void Session::respond(int64_t now_ns) {
+template <typename Stream>
+void Session<Stream>::respond(int64_t now_ns) {
   const Dispatch& dispatch = parser_->dispatch();
   const ConnectionHeader connection = connection_header();
   if (connection == ConnectionHeader::kClose) close_after_write_ = true;
@@ -266,7 +325,8 @@ void Session::respond(int64_t now_ns) {
   pending_parsed_ns_.push_back(now_ns);
 }
 
-void Session::reject(const error_code& ec, int64_t now_ns) {
+template <typename Stream>
+void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
   int status = 400;
   if (ec == beast::http::error::header_limit) status = 431;
   if (ec == beast::http::error::body_limit) status = 413;
@@ -284,12 +344,14 @@ void Session::reject(const error_code& ec, int64_t now_ns) {
   release_body();
 }
 
-void Session::release_body() {
+template <typename Stream>
+void Session<Stream>::release_body() {
   if (body_.capacity() > memory::kUnbudgetedBytes) std::string().swap(body_);
   body_budget_.resize(body_.capacity());
 }
 
-void Session::do_write(int64_t now_ns) {
+template <typename Stream>
+void Session<Stream>::do_write(int64_t now_ns) {
   state_ = State::kWriting;
   size_t count = 0;
   if (!out_.empty()) write_buffers_[count++] = asio::buffer(out_);
@@ -304,7 +366,7 @@ void Session::do_write(int64_t now_ns) {
     tail_.remaining -= piece;
   }
   deadline_ns_ = now_ns + options_.idle_timeout_ns;
-  if (count == 1 && tail_.remaining == 0) {
+  if (!net::is_tls_v<Stream> && count == 1 && tail_.remaining == 0) {
     // Usually the whole answer fits in the socket buffer: send it now and carry on without a
     // trip through the event loop. Only what does not fit is left to async_write.
     error_code ec;
@@ -315,9 +377,7 @@ void Session::do_write(int64_t now_ns) {
     write_buffers_[0] += written;
   }
   park_input();
-  auto handler = [self = shared_from_this()](const error_code& ec, size_t bytes) {
-    self->on_write(ec, bytes);
-  };
+  auto handler = [self = self()](const error_code& ec, size_t bytes) { self->on_write(ec, bytes); };
   if (count == 1) {
     asio::async_write(socket_, write_buffers_[0], std::move(handler));
   } else {
@@ -326,7 +386,8 @@ void Session::do_write(int64_t now_ns) {
   }
 }
 
-void Session::on_write(const error_code& ec, size_t bytes) {
+template <typename Stream>
+void Session<Stream>::on_write(const error_code& ec, size_t bytes) {
   if (state_ != State::kWriting) return;
   if (ec) return close();
   stats_.counters.bytes_sent += bytes;
@@ -345,16 +406,17 @@ void Session::on_write(const error_code& ec, size_t bytes) {
   process(now_ns);
 }
 
-void Session::start_delay() {
+template <typename Stream>
+void Session<Stream>::start_delay() {
   state_ = State::kDelaying;
   park_input();
   deadline_ns_ = delay_until_ns_ + options_.idle_timeout_ns;
   delay_timer_.expires_at(steady_point(delay_until_ns_));
-  delay_timer_.async_wait(
-      [self = shared_from_this()](const error_code& ec) { self->on_delay(ec); });
+  delay_timer_.async_wait([self = self()](const error_code& ec) { self->on_delay(ec); });
 }
 
-void Session::on_delay(const error_code& ec) {
+template <typename Stream>
+void Session<Stream>::on_delay(const error_code& ec) {
   if (state_ != State::kDelaying || ec) return;
   append_head(out_, 200, 0, {}, delay_connection_);
   pending_parsed_ns_.push_back(delay_parsed_ns_);
@@ -362,43 +424,58 @@ void Session::on_delay(const error_code& ec) {
   process(steady_now_ns());
 }
 
-void Session::linger() {
+template <typename Stream>
+void Session<Stream>::linger() {
   state_ = State::kLingering;
-  net::half_close(socket_);
   const int64_t now_ns = steady_now_ns();
   deadline_ns_ = now_ns + std::min(kLingerNs, options_.idle_timeout_ns);
   arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
   in_.consume(in_.size());
-  socket_.async_read_some(in_.prepare(kReadChunk),
-                          [self = shared_from_this()](const error_code& read_ec, size_t bytes) {
-                            self->on_linger_read(read_ec, bytes);
-                          });
+  if constexpr (net::is_tls_v<Stream>) {
+    // close_notify; OpenSSL then discards what the peer still sends until its close_notify
+    // or its close, which ends the session.
+    park_input();
+    socket_.async_shutdown([self = self()](const error_code&) {
+      if (self->state_ == State::kLingering) self->close();
+    });
+  } else {
+    net::half_close(socket_);
+    socket_.async_read_some(in_.prepare(kReadChunk),
+                            [self = self()](const error_code& read_ec, size_t bytes) {
+                              self->on_linger_read(read_ec, bytes);
+                            });
+  }
 }
 
-void Session::on_linger_read(const error_code& ec, size_t bytes) {
+template <typename Stream>
+void Session<Stream>::on_linger_read(const error_code& ec, size_t bytes) {
   if (state_ != State::kLingering) return;
   if (ec) return close();
   stats_.counters.bytes_received += bytes;
-  socket_.async_read_some(in_.prepare(kReadChunk),
-                          [self = shared_from_this()](const error_code& read_ec, size_t n) {
-                            self->on_linger_read(read_ec, n);
-                          });
+  socket_.async_read_some(
+      in_.prepare(kReadChunk),
+      [self = self()](const error_code& read_ec, size_t n) { self->on_linger_read(read_ec, n); });
 }
 
-void Session::arm_deadline_timer(int64_t at_ns) {
+template <typename Stream>
+void Session<Stream>::arm_deadline_timer(int64_t at_ns) {
   deadline_timer_.expires_at(steady_point(at_ns));
-  deadline_timer_.async_wait(
-      [self = shared_from_this()](const error_code& ec) { self->on_deadline(ec); });
+  deadline_timer_.async_wait([self = self()](const error_code& ec) { self->on_deadline(ec); });
 }
 
-void Session::on_deadline(const error_code& ec) {
+template <typename Stream>
+void Session<Stream>::on_deadline(const error_code& ec) {
   if (state_ == State::kClosed || state_ == State::kHandedOver ||
       ec == asio::error::operation_aborted) {
     return;
   }
   const int64_t now_ns = steady_now_ns();
   if (now_ns >= deadline_ns_) {
-    if (state_ != State::kLingering) ++stats_.counters.timed_out;
+    if (state_ == State::kHandshaking) {
+      stats_.tls.count_failure(metrics::TlsFailure::timeout);
+    } else if (state_ != State::kLingering) {
+      ++stats_.counters.timed_out;
+    }
     return close();
   }
   // Every deadline is set at least check_interval_ns_ after the moment it is set (or, for a
@@ -406,5 +483,8 @@ void Session::on_deadline(const error_code& ec) {
   // this often never fires late.
   arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
 }
+
+template class Session<net::Stream>;
+template class Session<net::TlsStream>;
 
 }  // namespace benchgate::router::http

@@ -10,8 +10,15 @@
 // The connection's state is one field (State): which operation is pending besides the
 // deadline timer, and so which deadline applies. Every completion handler first checks that
 // the session is still in the state that started it. HTTP/2 on the same port adds its own
-// states (the preface, then frames) beside these, not flags inside them. The socket is a
-// net::Stream (router/net/stream.h): that is where TLS goes.
+// states (the preface, then frames) beside these, not flags inside them.
+//
+// The stream is a template parameter (router/net/stream.h): net::Stream for cleartext, or
+// net::TlsStream on a listener with a certificate, where the session first runs the TLS
+// handshake (kHandshaking, under --tls-handshake-timeout, counted in the thread's TLS
+// counters by version and ALPN, or by failure reason) and lingers with close_notify. A
+// handshake that chose ALPN "h2" hands its stream to an http2::Connection over the same TLS
+// stream (hand_over_to_http2, nothing read yet) instead of serving HTTP/1.1; a cleartext one
+// does so when the first bytes are the HTTP/2 preface (h2c with prior knowledge).
 #pragma once
 
 #include <array>
@@ -42,21 +49,31 @@ namespace benchgate::router::http {
 using SessionHook =
     boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
 
-class Session : public std::enable_shared_from_this<Session>, public SessionHook {
+// What a serving thread knows of its sessions, whatever their stream: how to close them.
+class SessionBase : public SessionHook {
  public:
-  Session(net::Stream socket, const ServerOptions& options, metrics::ThreadStats& stats);
-  ~Session();
+  virtual ~SessionBase() = default;
+  // Closes the socket and cancels the timers; pending operations then end the session.
+  virtual void close() = 0;
+};
+
+template <typename Stream>
+class Session final : public SessionBase, public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats);
+  ~Session() override;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   void start();
-  // Closes the socket and cancels the timers; pending operations then end the session.
-  void close();
+  void close() override;
 
  private:
   using error_code = boost::system::error_code;
 
   enum class State : uint8_t {
+    // TLS only: the handshake is under way; the deadline is --tls-handshake-timeout.
+    kHandshaking,
     // Waiting for bytes of a request (a read or a wait for readability is pending). The
     // deadline: --idle-timeout, or what the partial request allows (Partial).
     kReading,
@@ -91,6 +108,9 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
     bool active = false;
   };
 
+  std::shared_ptr<Session> self() { return this->shared_from_this(); }
+  // TLS: the handshake finished (ec: failed, counted by reason).
+  void on_handshake(const error_code& ec);
   // Reads behind a partial request, or (nothing buffered) waits for readability first.
   void do_read();
   void on_readable(const error_code& ec);
@@ -129,7 +149,7 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   void on_deadline(const error_code& ec);
   ConnectionHeader connection_header() const;
 
-  net::Stream socket_;
+  Stream socket_;
   const ServerOptions& options_;
   const RouteLimits limits_;
   metrics::ThreadStats& stats_;
@@ -157,7 +177,7 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   const int64_t check_interval_ns_;
   boost::asio::steady_timer deadline_timer_;
 
-  State state_ = State::kReading;
+  State state_ = net::is_tls_v<Stream> ? State::kHandshaking : State::kReading;
   // The first bytes were checked for the HTTP/2 preface (they were not it).
   bool preface_checked_ = false;
   // The HTTP/2 connection this session handed its socket to.
@@ -167,6 +187,10 @@ class Session : public std::enable_shared_from_this<Session>, public SessionHook
   bool close_after_write_ = false;
 };
 
-using SessionList = boost::intrusive::list<Session, boost::intrusive::constant_time_size<false>>;
+using SessionList =
+    boost::intrusive::list<SessionBase, boost::intrusive::constant_time_size<false>>;
+
+extern template class Session<net::Stream>;
+extern template class Session<net::TlsStream>;
 
 }  // namespace benchgate::router::http

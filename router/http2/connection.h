@@ -3,10 +3,11 @@
 // of up to kFlushBytes, synchronously when the socket takes it all), answers /bench/delay on
 // time and closes an idle connection.
 //
-// A template over the byte stream (router/net/stream.h), as the WAMP transports are: today a
-// plain TCP socket (h2c with prior knowledge, handed over by the HTTP/1.1 session that saw the
-// preface); a TLS stream whose ALPN chose "h2" plugs in with an instantiation. What TLS adds is
-// in wait_readable(), already written: look at SSL_pending before waiting on the socket.
+// A template over the byte stream (router/net/stream.h), as the WAMP transports are: a plain
+// TCP socket (h2c with prior knowledge, handed over by the HTTP/1.1 session that saw the
+// preface), or a TLS stream whose ALPN chose "h2" (handed over by the TLS session right after
+// the handshake). What TLS adds: wait_readable() asks net::has_buffered_input before waiting
+// on the socket, and flush() writes through TLS asynchronously only.
 //
 // The read buffer is the serving thread's spare (common/util/thread_spare.h), taken for one
 // read and given back at once, since the session consumes everything it is given: an idle
@@ -100,8 +101,9 @@ class Connection final : public ConnectionBase,
     if (closed_ || reading_) return;
     reading_ = true;
     if constexpr (kTls) {
-      // Bytes the TLS layer already decrypted are not readable on the socket any more.
-      if (SSL_pending(stream_.native_handle()) > 0) {
+      // Bytes the TLS layer already holds (decrypted, or received and not yet decrypted) are
+      // not readable on the socket any more.
+      if (net::has_buffered_input(stream_)) {
         boost::asio::post(stream_.get_executor(),
                           [self = this->shared_from_this()] { self->on_readable(error_code{}); });
         return;

@@ -9,6 +9,7 @@
 #include "common/process/process_stats.h"
 #include "router/memory/buffer_budget.h"
 #include "router/metrics/http_counters.h"
+#include "router/metrics/tls_counters.h"
 #include "router/metrics/wamp_counters.h"
 
 namespace benchgate::router::metrics {
@@ -29,6 +30,9 @@ struct Snapshot {
   uint64_t buffered_bytes = 0;
   uint64_t buffered_bytes_limit = 0;
   std::array<uint64_t, memory::kBudgetUsers> budget_refusals{};
+  // TLS handshakes by listener; reported only when the listeners have a certificate.
+  bool tls_present = false;
+  TlsCountersByListener tls{};
   CpuTimes cpu;
   uint64_t rss_bytes = 0;
   int64_t inject_work_ns = 0;  // --inject-work-ns: busy work per request and call (0: none)

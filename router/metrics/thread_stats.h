@@ -7,6 +7,7 @@
 
 #include "common/histogram/hdr_histogram.h"
 #include "router/metrics/http_counters.h"
+#include "router/metrics/tls_counters.h"
 
 namespace benchgate::router::metrics {
 
@@ -16,10 +17,13 @@ struct ThreadStats {
   int64_t connections_open = 0;
   // Parsed-to-written time of each request, nanoseconds.
   HdrHistogram handling;
+  // TLS handshakes of this thread's connections (a listener with a certificate only).
+  TlsCounters tls;
 
   // Zeroes the counters and the histogram (not the gauge).
   void reset() {
     counters = HttpCounters{};
+    tls = TlsCounters{};
     handling.reset();
   }
 };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "router/metrics/tls_counters.h"
 #include "router/wamp/message_type.h"
 
 namespace benchgate::router::metrics {
@@ -82,8 +83,13 @@ struct WampStats {
   int64_t sessions = 0;
   // Open transport connections by transport.
   std::array<int64_t, kWampTransports> connections_open{};
+  // TLS handshakes by transport (listeners with a certificate only).
+  std::array<TlsCounters, kWampTransports> tls{};
 
-  void reset() { counters = WampCounters{}; }
+  void reset() {
+    counters = WampCounters{};
+    tls = {};
+  }
 };
 
 }  // namespace benchgate::router::metrics

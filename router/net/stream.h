@@ -1,41 +1,84 @@
 // The byte stream under every router connection, and the steps that depend on what it is:
 // the HTTP/1.1 session (router/http/session.h) and both WAMP transports
 // (router/wamp/transport_connection.h; WebSocket layers Beast's websocket::stream on it) own
-// one Stream and close it through these functions only.
+// one stream and close it through these functions only.
 //
-// Plain TCP today. Where TLS goes (docs/ARCHITECTURE.md, "Connections"): a listener with a
-// certificate gives its connections a boost::asio::ssl::stream<tcp::socket> instead (the
-// connection classes then take the stream type as a template parameter, as
-// TransportConnection already does), and its steps are written here, once, as overloads for
-// that type:
-//   - the TLS handshake, started by the connection's start() under its opening timer (the
-//     WAMP handshake timeout, the HTTP idle deadline), before the transport's own handshake;
-//   - half_close(): close_notify (async_shutdown) instead of a TCP shutdown of the send side;
-//   - close_stream(): closes the socket under the TLS layer, as now.
-// The read paths that wait for readability and then read what the socket has (HTTP,
-// RawSocket: that is what lets an idle connection hold no buffer) must also look at what the
-// TLS layer already decrypted (SSL_pending) before waiting again.
+// Two kinds (docs/ARCHITECTURE.md, "Connections"): Stream, plain TCP, and TlsStream, OpenSSL
+// through Boost.Asio's ssl::stream over the same socket, for a listener with a certificate
+// (router/tls/). The connection classes take the stream type as a template parameter and
+// branch on is_tls_v at compile time for the steps that differ:
+//   - the TLS handshake, started by the connection's start() under its opening timer
+//     (--tls-handshake-timeout), before the transport's own handshake;
+//   - the graceful close: a TCP shutdown of the send side, or close_notify (async_shutdown,
+//     which also discards what the peer still sends until it closes);
+//   - close_stream(): closes the socket under the TLS layer, as for TCP;
+//   - the read paths that wait for readability and then read what the socket has (HTTP,
+//     RawSocket: that is what lets an idle connection hold no buffer) first ask
+//     has_buffered_input(): what the TLS layer already holds (decrypted, or received and not
+//     yet decrypted) never makes the socket readable again;
+//   - writes through TLS are always asynchronous: a synchronous write through the TLS layer
+//     on a non-blocking socket could lose the part of a record the socket did not take.
 #pragma once
 
+#include <openssl/bio.h>
+#include <openssl/ssl.h>
+
+#include <type_traits>
+
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
 namespace benchgate::router::net {
 
 using Stream = boost::asio::ip::tcp::socket;
+using TlsStream = boost::asio::ssl::stream<Stream>;
 
-// Closes the socket under `stream` (a Stream, or a layer such as websocket::stream over one)
-// now; pending operations complete with operation_aborted. Idempotent, errors ignored.
+// Whether `S` (a stream, or a layer such as websocket::stream over one) runs over TLS.
+template <typename S>
+constexpr bool is_tls() {
+  if constexpr (std::is_same_v<S, TlsStream>) {
+    return true;
+  } else if constexpr (requires(S & s) { s.next_layer(); }) {
+    return is_tls<std::remove_cvref_t<decltype(std::declval<S&>().next_layer())>>();
+  } else {
+    return false;
+  }
+}
+template <typename S>
+inline constexpr bool is_tls_v = is_tls<S>();
+
+// The TLS layer of a TLS stream or of a layer over one.
+template <typename S>
+TlsStream& tls_layer(S& stream) {
+  static_assert(is_tls_v<S>);
+  if constexpr (std::is_same_v<S, TlsStream>) {
+    return stream;
+  } else {
+    return tls_layer(stream.next_layer());
+  }
+}
+
+// Closes the socket under `stream` now; pending operations complete with operation_aborted.
+// Idempotent, errors ignored.
 template <typename Layered>
 void close_stream(Layered& stream) {
   boost::system::error_code ignored;
   boost::beast::get_lowest_layer(stream).close(ignored);
 }
 
-// Stops sending: the peer reads everything written so far, then end of stream.
+// Stops sending (plain TCP): the peer reads everything written so far, then end of stream.
 inline void half_close(Stream& stream) {
   boost::system::error_code ignored;
   stream.shutdown(Stream::shutdown_send, ignored);
+}
+
+// Bytes the TLS layer holds that a read can return without the socket becoming readable:
+// decrypted and not yet read, or received and not yet decrypted. Always false for TCP.
+inline bool has_buffered_input(Stream&) { return false; }
+inline bool has_buffered_input(TlsStream& stream) {
+  SSL* ssl = stream.native_handle();
+  return SSL_pending(ssl) > 0 || BIO_ctrl_pending(SSL_get_rbio(ssl)) > 0;
 }
 
 }  // namespace benchgate::router::net

@@ -169,6 +169,43 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                          static_cast<double>(snapshot.buffered_bytes_limit)));
   }
   if (snapshot.wamp_present) add_wamp_auth(snapshot.wamp, out);
+  if (snapshot.tls_present) {
+    MetricFamily handshakes = family(
+        "benchgate_router_tls_handshakes_total",
+        "TLS handshakes completed, by listener, negotiated version and ALPN", MetricType::Counter);
+    MetricFamily failures = family("benchgate_router_tls_handshake_failures_total",
+                                   "TLS handshakes that failed or timed out, by listener and "
+                                   "reason (--tls-handshake-timeout: reason timeout)",
+                                   MetricType::Counter);
+    for (int l = 0; l < metrics::kTlsListeners; ++l) {
+      const auto listener =
+          std::string(metrics::tls_listener_label(static_cast<metrics::TlsListener>(l)));
+      const metrics::TlsCounters& tls = snapshot.tls[static_cast<size_t>(l)];
+      for (int v = 0; v < metrics::kTlsVersions; ++v) {
+        for (int a = 0; a < metrics::kTlsAlpns; ++a) {
+          ClientMetric m;
+          m.label = {
+              {"listener", listener},
+              {"version",
+               std::string(metrics::tls_version_label(static_cast<metrics::TlsVersion>(v)))},
+              {"alpn", std::string(metrics::tls_alpn_label(static_cast<metrics::TlsAlpn>(a)))}};
+          m.counter.value =
+              static_cast<double>(tls.handshakes[static_cast<size_t>(v)][static_cast<size_t>(a)]);
+          handshakes.metric.push_back(std::move(m));
+        }
+      }
+      for (int f = 0; f < metrics::kTlsFailures; ++f) {
+        ClientMetric m;
+        m.label = {{"listener", listener},
+                   {"reason",
+                    std::string(metrics::tls_failure_label(static_cast<metrics::TlsFailure>(f)))}};
+        m.counter.value = static_cast<double>(tls.failures[static_cast<size_t>(f)]);
+        failures.metric.push_back(std::move(m));
+      }
+    }
+    out.push_back(std::move(handshakes));
+    out.push_back(std::move(failures));
+  }
   out.push_back(single("process_cpu_seconds_total", "User and system CPU time of the router",
                        MetricType::Counter,
                        static_cast<double>(snapshot.cpu.user_ns + snapshot.cpu.system_ns) / 1e9));

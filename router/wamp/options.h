@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include "common/wamp/message_limits.h"
 #include "router/memory/buffer_budget.h"
@@ -33,6 +34,13 @@ struct WampOptions {
   // The process-wide budget incoming messages are assembled within (shared with the HTTP
   // server); none: unbounded (tests).
   std::shared_ptr<memory::BufferBudget> buffer_budget;
+  // TLS (--tls-cert): the listeners' server contexts (router/tls/server_context.h; WebSocket
+  // offers ALPN "http/1.1", RawSocket takes part in no ALPN); null: cleartext.
+  std::shared_ptr<boost::asio::ssl::context> websocket_tls;
+  std::shared_ptr<boost::asio::ssl::context> rawsocket_tls;
+  // The TLS handshake must finish within this time of the accept; the WAMP opening
+  // handshake's timeout starts after it.
+  int64_t tls_handshake_timeout_ns = 10'000'000'000;
   // Busy work per CALL before it is routed (--inject-work-ns, a calibration aid); 0: off.
   int64_t inject_work_ns = 0;
   // --auth-config: the realms, principals and roles sessions authenticate against

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
@@ -25,20 +26,24 @@ using SpareInput = ThreadSpare<InputTag, ByteBlock>;
 
 }  // namespace
 
-RawSocketConnection::RawSocketConnection(net::Stream socket, WampCore& core)
-    : TransportConnection(std::move(socket), core, metrics::WampTransport::rawsocket,
-                          memory::BudgetUser::rawsocket),
+template <typename Socket>
+RawSocketConnection<Socket>::RawSocketConnection(Socket socket, WampCore& core)
+    : Base(std::move(socket), core, metrics::WampTransport::rawsocket,
+           memory::BudgetUser::rawsocket),
       input_budget_(core.options().buffer_budget.get(), memory::BudgetUser::rawsocket) {}
 
-RawSocketConnection::~RawSocketConnection() = default;
+template <typename Socket>
+RawSocketConnection<Socket>::~RawSocketConnection() = default;
 
-void RawSocketConnection::begin_handshake() {
+template <typename Socket>
+void RawSocketConnection<Socket>::begin_handshake() {
   asio::async_read(
       stream_, asio::buffer(handshake_),
-      [self = shared_from_this()](const error_code& ec, size_t) { self->on_handshake(ec); });
+      [self = this->shared_from_this()](const error_code& ec, size_t) { self->on_handshake(ec); });
 }
 
-void RawSocketConnection::on_handshake(const error_code& ec) {
+template <typename Socket>
+void RawSocketConnection<Socket>::on_handshake(const error_code& ec) {
   if (ec || finished_) return finish();
   const ClientHandshake hello = parse_client_handshake(handshake_);
   if (hello.not_rawsocket) return finish();
@@ -47,7 +52,7 @@ void RawSocketConnection::on_handshake(const error_code& ec) {
   handshake_done();
   // Reads are synchronous once the socket is readable (on_readable): never block the thread.
   error_code ignored;
-  stream_.non_blocking(true, ignored);
+  boost::beast::get_lowest_layer(stream_).non_blocking(true, ignored);
   // 2^24 announces "whatever a frame can carry" (2^24 - 1 bytes).
   const uint64_t limit = std::min<uint64_t>(core_.options().max_message_bytes, 1u << 24);
   const uint8_t exponent = length_exponent_for(limit);
@@ -56,37 +61,47 @@ void RawSocketConnection::on_handshake(const error_code& ec) {
   session_.emplace(core_, *this, hello.serializer);
   reply_ = handshake_reply(hello.serializer, exponent);
   asio::async_write(stream_, asio::buffer(reply_),
-                    [self = shared_from_this()](const error_code& write_ec, size_t) {
+                    [self = this->shared_from_this()](const error_code& write_ec, size_t) {
                       if (write_ec) return self->finish();
                       self->do_read();
                     });
 }
 
-void RawSocketConnection::refuse(HandshakeError error) {
+template <typename Socket>
+void RawSocketConnection<Socket>::refuse(HandshakeError error) {
   reply_ = handshake_error_reply(error);
-  asio::async_write(stream_, asio::buffer(reply_),
-                    [self = shared_from_this()](const error_code&, size_t) { self->finish(); });
+  asio::async_write(
+      stream_, asio::buffer(reply_),
+      [self = this->shared_from_this()](const error_code&, size_t) { self->finish(); });
 }
 
-void RawSocketConnection::do_read() {
+template <typename Socket>
+void RawSocketConnection<Socket>::do_read() {
   if (stopped()) return;
   if (in_begin_ == in_end_) {
     park_input();
-    stream_.async_wait(
+    if (net::has_buffered_input(stream_)) {
+      // The TLS layer holds bytes already: the socket will not become readable for them.
+      asio::post(stream_.get_executor(),
+                 [self = this->shared_from_this()] { self->on_readable({}); });
+      return;
+    }
+    boost::beast::get_lowest_layer(stream_).async_wait(
         asio::socket_base::wait_read,
-        [self = shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+        [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
     return;
   }
   if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
     return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
   }
   stream_.async_read_some(asio::buffer(in_.data() + in_end_, in_.capacity() - in_end_),
-                          [self = shared_from_this()](const error_code& ec, size_t bytes) {
+                          [self = this->shared_from_this()](const error_code& ec, size_t bytes) {
                             self->on_read(ec, bytes);
                           });
 }
 
-void RawSocketConnection::on_readable(const error_code& ec) {
+template <typename Socket>
+void RawSocketConnection<Socket>::on_readable(const error_code& ec) {
   if (ec || finished_) return finish();
   if (closing_) return;
   if (in_.capacity() == 0) {
@@ -104,7 +119,8 @@ void RawSocketConnection::on_readable(const error_code& ec) {
   on_read(read_ec, bytes);
 }
 
-void RawSocketConnection::park_input() {
+template <typename Socket>
+void RawSocketConnection<Socket>::park_input() {
   if (in_begin_ != in_end_ || in_.capacity() == 0) return;
   in_begin_ = in_end_ = 0;
   // The thread keeps the larger buffer up to kSpareBufferBytes; one grown past that for a
@@ -113,13 +129,15 @@ void RawSocketConnection::park_input() {
   input_budget_.resize(0);
 }
 
-void RawSocketConnection::on_read(const error_code& ec, size_t bytes) {
+template <typename Socket>
+void RawSocketConnection<Socket>::on_read(const error_code& ec, size_t bytes) {
   if (ec || finished_) return finish();
   in_end_ += bytes;
   if (process_frames()) do_read();
 }
 
-bool RawSocketConnection::process_frames() {
+template <typename Socket>
+bool RawSocketConnection<Socket>::process_frames() {
   while (!stopped()) {
     const size_t available = in_end_ - in_begin_;
     if (available < kFrameHeaderSize) break;
@@ -166,7 +184,8 @@ bool RawSocketConnection::process_frames() {
   return true;
 }
 
-bool RawSocketConnection::reserve_input(size_t total) {
+template <typename Socket>
+bool RawSocketConnection<Socket>::reserve_input(size_t total) {
   total = std::max(total, kInitialInput);
   if (in_.capacity() - in_begin_ >= total) return true;
   const size_t buffered = in_end_ - in_begin_;
@@ -184,9 +203,13 @@ bool RawSocketConnection::reserve_input(size_t total) {
   return true;
 }
 
-void RawSocketConnection::refuse_over_budget(size_t total) { session_->on_over_budget(total); }
+template <typename Socket>
+void RawSocketConnection<Socket>::refuse_over_budget(size_t total) {
+  session_->on_over_budget(total);
+}
 
-void RawSocketConnection::write_queued() {
+template <typename Socket>
+void RawSocketConnection<Socket>::write_queued() {
   in_flight_ = std::min(queue_.size(), kMaxGather);
   headers_.resize(in_flight_);
   gather_.clear();
@@ -197,27 +220,39 @@ void RawSocketConnection::write_queued() {
     gather_.emplace_back(headers_[i].data(), headers_[i].size());
     if (!frame->empty()) gather_.emplace_back(frame->data(), frame->size());
   }
-  asio::async_write(stream_, gather_, [self = shared_from_this()](const error_code& ec, size_t) {
-    const size_t written = self->in_flight_;
-    self->in_flight_ = 0;
-    self->on_written(ec, written);
-  });
+  asio::async_write(stream_, gather_,
+                    [self = this->shared_from_this()](const error_code& ec, size_t) {
+                      const size_t written = self->in_flight_;
+                      self->in_flight_ = 0;
+                      self->on_written(ec, written);
+                    });
 }
 
-void RawSocketConnection::close_flushed() {
-  net::half_close(stream_);
+template <typename Socket>
+void RawSocketConnection<Socket>::close_flushed() {
   arm_close_timer();
   in_begin_ = in_end_ = 0;
-  reserve_input(kInitialInput);  // within kUnbudgetedBytes, or already held: never refused
-  discard_input();
+  if constexpr (net::is_tls_v<Socket>) {
+    // close_notify; OpenSSL discards what the peer still sends until it closes.
+    stream_.async_shutdown(
+        [self = this->shared_from_this()](const error_code&) { self->finish(); });
+  } else {
+    net::half_close(stream_);
+    reserve_input(kInitialInput);  // within kUnbudgetedBytes, or already held: never refused
+    discard_input();
+  }
 }
 
-void RawSocketConnection::discard_input() {
+template <typename Socket>
+void RawSocketConnection<Socket>::discard_input() {
   stream_.async_read_some(asio::buffer(in_.data(), in_.capacity()),
-                          [self = shared_from_this()](const error_code& ec, size_t) {
+                          [self = this->shared_from_this()](const error_code& ec, size_t) {
                             if (ec || self->finished_) return self->finish();
                             self->discard_input();
                           });
 }
+
+template class RawSocketConnection<net::Stream>;
+template class RawSocketConnection<net::TlsStream>;
 
 }  // namespace benchgate::router::wamp

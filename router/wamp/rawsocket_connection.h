@@ -25,13 +25,32 @@
 
 namespace benchgate::router::wamp {
 
-class RawSocketConnection final : public TransportConnection<RawSocketConnection, net::Stream> {
+// Socket: net::Stream, or net::TlsStream for RawSocket over TLS.
+template <typename Socket>
+class RawSocketConnection final : public TransportConnection<RawSocketConnection<Socket>, Socket> {
  public:
-  RawSocketConnection(net::Stream socket, WampCore& core);
+  RawSocketConnection(Socket socket, WampCore& core);
   ~RawSocketConnection() override;
 
  private:
-  friend class TransportConnection<RawSocketConnection, net::Stream>;
+  using Base = TransportConnection<RawSocketConnection<Socket>, Socket>;
+  friend Base;
+  using Base::admit;
+  using Base::arm_close_timer;
+  using Base::closing_;
+  using Base::core_;
+  using Base::finish;
+  using Base::finished_;
+  using Base::handshake_done;
+  using Base::max_out_;
+  using Base::on_written;
+  using Base::queue_;
+  using Base::schedule_write;
+  using Base::session_;
+  using Base::start_write;
+  using Base::stopped;
+  using Base::stream_;
+  using typename Base::error_code;
   static constexpr uint8_t kMessageTag = static_cast<uint8_t>(FrameType::kMessage);
 
   // The lifecycle's hooks.
@@ -72,5 +91,8 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   std::vector<boost::asio::const_buffer> gather_;
   size_t in_flight_ = 0;  // queued messages the current write carries
 };
+
+extern template class RawSocketConnection<net::Stream>;
+extern template class RawSocketConnection<net::TlsStream>;
 
 }  // namespace benchgate::router::wamp

@@ -10,11 +10,12 @@
 //   void close_flushed();    // closing, nothing left to write: the transport's own close
 // and `static constexpr uint8_t kMessageTag`, the queue tag of a WAMP message.
 //
-// Stream is what the transport reads and writes: net::Stream for RawSocket, Beast's
-// websocket::stream<net::Stream> for WebSocket; the socket under it is closed through
-// net::close_stream (router/net/stream.h). TLS slots in under both by instantiating these
-// with the TLS stream (ssl::stream<tcp::socket>, websocket::stream<ssl::stream<...>>): its
-// handshake starts in start(), under the same handshake timer, before begin_handshake().
+// Stream is what the transport reads and writes: net::Stream or net::TlsStream for RawSocket,
+// Beast's websocket::stream over either for WebSocket; the socket under it is closed through
+// net::close_stream (router/net/stream.h). Over TLS, start() runs the TLS handshake first,
+// under the same timer set to --tls-handshake-timeout (a timeout or failure is counted in the
+// transport's TLS counters by reason, a success by version and ALPN), then re-arms the timer
+// for the WAMP opening handshake and calls begin_handshake().
 #pragma once
 
 #include <chrono>
@@ -25,11 +26,13 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "router/memory/buffer_budget.h"
 #include "router/metrics/wamp_counters.h"
 #include "router/net/stream.h"
+#include "router/tls/handshake_outcome.h"
 #include "router/wamp/connection.h"
 #include "router/wamp/core.h"
 #include "router/wamp/session.h"
@@ -45,11 +48,20 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   }
 
   void start() final {
-    timer_.expires_after(std::chrono::nanoseconds(core_.options().handshake_timeout_ns));
-    timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
-      if (!ec && !self->session_) self->finish();
-    });
-    derived().begin_handshake();
+    if constexpr (net::is_tls_v<Stream>) {
+      timer_.expires_after(std::chrono::nanoseconds(core_.options().tls_handshake_timeout_ns));
+      timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
+        if (ec || self->tls_done_ || self->finished_) return;
+        self->tls_counters().count_failure(metrics::TlsFailure::timeout);
+        self->tls_done_ = true;  // the handshake's own failure is not counted again
+        self->finish();
+      });
+      net::tls_layer(stream_).async_handshake(
+          boost::asio::ssl::stream_base::server,
+          [self = this->shared_from_this()](const error_code& ec) { self->on_tls_handshake(ec); });
+    } else {
+      begin_opening_handshake();
+    }
   }
 
   // Closes the socket now; pending operations then end the connection.
@@ -87,7 +99,8 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   // How long the transport's close may take once everything queued is written.
   static constexpr auto kCloseTimeout = std::chrono::seconds(2);
 
-  TransportConnection(net::Stream socket, WampCore& core, metrics::WampTransport transport,
+  template <typename Socket>
+  TransportConnection(Socket socket, WampCore& core, metrics::WampTransport transport,
                       memory::BudgetUser user)
       : stream_(std::move(socket)),
         core_(core),
@@ -194,8 +207,37 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
  private:
   Derived& derived() { return static_cast<Derived&>(*this); }
 
+  metrics::TlsCounters& tls_counters() {
+    return core_.stats().tls[static_cast<size_t>(transport_)];
+  }
+
+  // The WAMP opening handshake, under --handshake-timeout.
+  void begin_opening_handshake() {
+    timer_.expires_after(std::chrono::nanoseconds(core_.options().handshake_timeout_ns));
+    timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
+      if (!ec && !self->session_) self->finish();
+    });
+    derived().begin_handshake();
+  }
+
+  void on_tls_handshake(const error_code& ec) {
+    if constexpr (net::is_tls_v<Stream>) {
+      if (tls_done_ || finished_) return finish();
+      tls_done_ = true;
+      if (ec) {
+        tls_counters().count_failure(tls::classify_handshake_error(ec));
+        return finish();
+      }
+      tls::count_handshake(net::tls_layer(stream_).native_handle(), tls_counters());
+      begin_opening_handshake();
+    } else {
+      (void)ec;
+    }
+  }
+
   const metrics::WampTransport transport_;
   bool admitted_ = false;
+  bool tls_done_ = false;  // the TLS handshake ended (or timed out): counted once
 };
 
 }  // namespace benchgate::router::wamp

@@ -81,10 +81,18 @@ void WampServer::on_socket(asio::ip::tcp::socket socket, metrics::WampTransport 
   boost::system::error_code ignored;
   socket.set_option(asio::ip::tcp::no_delay(true), ignored);
   std::shared_ptr<Connection> connection;
-  if (transport == metrics::WampTransport::websocket) {
-    connection = std::make_shared<WebSocketConnection>(std::move(socket), core_);
+  const bool websocket = transport == metrics::WampTransport::websocket;
+  const auto& tls = websocket ? options_.websocket_tls : options_.rawsocket_tls;
+  if (tls && websocket) {
+    connection = std::make_shared<WebSocketConnection<net::TlsStream>>(
+        net::TlsStream(std::move(socket), *tls), core_);
+  } else if (tls) {
+    connection = std::make_shared<RawSocketConnection<net::TlsStream>>(
+        net::TlsStream(std::move(socket), *tls), core_);
+  } else if (websocket) {
+    connection = std::make_shared<WebSocketConnection<net::Stream>>(std::move(socket), core_);
   } else {
-    connection = std::make_shared<RawSocketConnection>(std::move(socket), core_);
+    connection = std::make_shared<RawSocketConnection<net::Stream>>(std::move(socket), core_);
   }
   connections_.push_back(*connection);
   connection->start();
@@ -107,6 +115,10 @@ void WampServer::add_metrics(metrics::Snapshot& snapshot) {
     snapshot.wamp = stats_.counters;
     snapshot.wamp_sessions = stats_.sessions;
     snapshot.wamp_connections_open = stats_.connections_open;
+    snapshot.tls[static_cast<size_t>(metrics::TlsListener::websocket)].add(
+        stats_.tls[static_cast<size_t>(metrics::WampTransport::websocket)]);
+    snapshot.tls[static_cast<size_t>(metrics::TlsListener::rawsocket)].add(
+        stats_.tls[static_cast<size_t>(metrics::WampTransport::rawsocket)]);
   });
 }
 

@@ -8,6 +8,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include "common/util/thread_spare.h"
 
@@ -49,25 +50,30 @@ std::optional<Serializer> choose_subprotocol(std::string_view offered) {
   return std::nullopt;
 }
 
-WebSocketConnection::WebSocketConnection(net::Stream socket, WampCore& core)
-    : TransportConnection(std::move(socket), core, metrics::WampTransport::websocket,
-                          memory::BudgetUser::websocket),
+template <typename Socket>
+WebSocketConnection<Socket>::WebSocketConnection(Socket socket, WampCore& core)
+    : Base(std::move(socket), core, metrics::WampTransport::websocket,
+           memory::BudgetUser::websocket),
       buffer_budget_(core.options().buffer_budget.get(), memory::BudgetUser::websocket),
       max_message_(core.options().max_message_bytes) {
   max_out_ = max_message_;
 }
 
-WebSocketConnection::~WebSocketConnection() = default;
+template <typename Socket>
+WebSocketConnection<Socket>::~WebSocketConnection() = default;
 
-void WebSocketConnection::begin_handshake() {
+template <typename Socket>
+void WebSocketConnection<Socket>::begin_handshake() {
   upgrade_.emplace();
   upgrade_->header_limit(16 * 1024);
-  http::async_read(
-      stream_.next_layer(), buffer_, *upgrade_,
-      [self = shared_from_this()](const error_code& ec, size_t) { self->on_upgrade_request(ec); });
+  http::async_read(stream_.next_layer(), buffer_, *upgrade_,
+                   [self = this->shared_from_this()](const error_code& ec, size_t) {
+                     self->on_upgrade_request(ec);
+                   });
 }
 
-void WebSocketConnection::on_upgrade_request(const error_code& ec) {
+template <typename Socket>
+void WebSocketConnection<Socket>::on_upgrade_request(const error_code& ec) {
   if (ec || finished_) return finish();
   const auto& request = upgrade_->get();
   if (!websocket::is_upgrade(request)) {
@@ -91,23 +97,26 @@ void WebSocketConnection::on_upgrade_request(const error_code& ec) {
   stream_.auto_fragment(fragment > 0);
   if (fragment > 0) stream_.write_buffer_bytes(fragment);
   stream_.text(*serializer == Serializer::kJson);
-  stream_.async_accept(request, [self = shared_from_this()](const error_code& accept_ec) {
+  stream_.async_accept(request, [self = this->shared_from_this()](const error_code& accept_ec) {
     self->on_accept(accept_ec);
   });
 }
 
-void WebSocketConnection::refuse(unsigned status, std::string body) {
+template <typename Socket>
+void WebSocketConnection<Socket>::refuse(unsigned status, std::string body) {
   refusal_.emplace(static_cast<http::status>(status), upgrade_ ? upgrade_->get().version() : 11);
   refusal_->set(http::field::server, "benchgate-router");
   refusal_->set(http::field::content_type, "text/plain");
   refusal_->keep_alive(false);
   refusal_->body() = std::move(body);
   refusal_->prepare_payload();
-  http::async_write(stream_.next_layer(), *refusal_,
-                    [self = shared_from_this()](const error_code&, size_t) { self->finish(); });
+  http::async_write(
+      stream_.next_layer(), *refusal_,
+      [self = this->shared_from_this()](const error_code&, size_t) { self->finish(); });
 }
 
-void WebSocketConnection::on_accept(const error_code& ec) {
+template <typename Socket>
+void WebSocketConnection<Socket>::on_accept(const error_code& ec) {
   if (ec || finished_) return finish();
   handshake_done();
   // Every byte from here on is a WebSocket frame (the 101 response was the last that is not).
@@ -117,7 +126,8 @@ void WebSocketConnection::on_accept(const error_code& ec) {
   do_read();
 }
 
-void WebSocketConnection::do_read() {
+template <typename Socket>
+void WebSocketConnection<Socket>::do_read() {
   if (stopped()) return;
   if (!make_room()) {
     close_code_ = websocket::close_code::too_big;
@@ -126,10 +136,11 @@ void WebSocketConnection::do_read() {
   // Beast never grows the buffer itself: each read is limited to the room there is.
   stream_.async_read_some(
       buffer_, buffer_.capacity() - buffer_.size(),
-      [self = shared_from_this()](const error_code& ec, size_t) { self->on_read(ec); });
+      [self = this->shared_from_this()](const error_code& ec, size_t) { self->on_read(ec); });
 }
 
-bool WebSocketConnection::make_room() {
+template <typename Socket>
+bool WebSocketConnection<Socket>::make_room() {
   if (buffer_.capacity() - buffer_.size() >= kMinRead) return true;
   // Doubling keeps copies logarithmic; past the largest message there is no need to grow
   // further (one byte more is enough to see that it is too large).
@@ -151,7 +162,8 @@ bool WebSocketConnection::make_room() {
   return true;
 }
 
-void WebSocketConnection::on_read(const error_code& ec) {
+template <typename Socket>
+void WebSocketConnection<Socket>::on_read(const error_code& ec) {
   if (ec || finished_) return finish();
   if (buffer_.size() > max_message_) {
     session_->on_oversize(buffer_.size(), max_message_);
@@ -172,17 +184,22 @@ void WebSocketConnection::on_read(const error_code& ec) {
   do_read();
 }
 
-void WebSocketConnection::write_queued() {
+template <typename Socket>
+void WebSocketConnection<Socket>::write_queued() {
   const Frame& frame = queue_.frame(0);
   stream_.async_write(
       asio::buffer(frame->data(), frame->size()),
-      [self = shared_from_this()](const error_code& ec, size_t) { self->on_written(ec, 1); });
+      [self = this->shared_from_this()](const error_code& ec, size_t) { self->on_written(ec, 1); });
 }
 
-void WebSocketConnection::close_flushed() {
+template <typename Socket>
+void WebSocketConnection<Socket>::close_flushed() {
   arm_close_timer();
   stream_.async_close(close_code_,
-                      [self = shared_from_this()](const error_code&) { self->finish(); });
+                      [self = this->shared_from_this()](const error_code&) { self->finish(); });
 }
+
+template class WebSocketConnection<net::Stream>;
+template class WebSocketConnection<net::TlsStream>;
 
 }  // namespace benchgate::router::wamp

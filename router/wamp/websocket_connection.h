@@ -31,15 +31,37 @@ namespace benchgate::router::wamp {
 // client's order of preference.
 std::optional<Serializer> choose_subprotocol(std::string_view offered);
 
-using WebSocketStream = boost::beast::websocket::stream<FrameCountingStream<net::Stream>>;
+// Frames are counted on the wire under Beast's WebSocket layer, over TCP or TLS.
+template <typename Socket>
+using WebSocketStream = boost::beast::websocket::stream<FrameCountingStream<Socket>>;
 
-class WebSocketConnection final : public TransportConnection<WebSocketConnection, WebSocketStream> {
+// Socket: net::Stream, or net::TlsStream for wss.
+template <typename Socket>
+class WebSocketConnection final
+    : public TransportConnection<WebSocketConnection<Socket>, WebSocketStream<Socket>> {
  public:
-  WebSocketConnection(net::Stream socket, WampCore& core);
+  WebSocketConnection(Socket socket, WampCore& core);
   ~WebSocketConnection() override;
 
  private:
-  friend class TransportConnection<WebSocketConnection, WebSocketStream>;
+  using Base = TransportConnection<WebSocketConnection<Socket>, WebSocketStream<Socket>>;
+  friend Base;
+  using Base::admit;
+  using Base::arm_close_timer;
+  using Base::closing_;
+  using Base::core_;
+  using Base::finish;
+  using Base::finished_;
+  using Base::handshake_done;
+  using Base::max_out_;
+  using Base::on_written;
+  using Base::queue_;
+  using Base::schedule_write;
+  using Base::session_;
+  using Base::start_write;
+  using Base::stopped;
+  using Base::stream_;
+  using typename Base::error_code;
   static constexpr uint8_t kMessageTag = 0;
 
   // The lifecycle's hooks.
@@ -66,5 +88,8 @@ class WebSocketConnection final : public TransportConnection<WebSocketConnection
   std::string subprotocol_;
   uint64_t max_message_ = 0;
 };
+
+extern template class WebSocketConnection<net::Stream>;
+extern template class WebSocketConnection<net::TlsStream>;
 
 }  // namespace benchgate::router::wamp

@@ -26,6 +26,7 @@ ALLOWED_TO_PASS = {
     "gate_on_swept_base_name.toml": "a gate's workload against the swept workload names",
     "gate_unknown_workload.toml": "a gate's workload against the workload names",
     "router_address_host_name.toml": "the address's host must be IPv4 only without key 'ready'",
+    "router_tls.toml": "every workload's tls against [router] tls (a TLS router serves no cleartext)",
     "tls_ca_file_missing.toml": "whether a file exists at load time",
     "timeout_too_short.toml": "timeout against warmup + duration * repetitions",
     "unset_env_var.toml": "the environment at load time",

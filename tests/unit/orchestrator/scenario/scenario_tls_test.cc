@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
@@ -152,12 +154,57 @@ TEST(ScenarioTls, WampWorkloadsTakeTls) {
   EXPECT_EQ(r.scenario->workloads.at(1).tls.sni, "localhost");
 }
 
-TEST(ScenarioTls, RouterTlsIsNotSupportedYet) {
-  LoadResult r = load("name = \"s\"\n[router]\ntls = true\n[[workloads]]\nname = \"w\"\n");
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:3:1: error: key 'tls' in [router] is not supported yet"),
-            std::string::npos)
-      << messages(r);
+TEST(ScenarioTls, RouterTlsMakesTheRunsCertificate) {
+  LoadResult r =
+      load("name = \"s\"\n[router]\ntls = true\n[[workloads]]\nname = \"w\"\ntls = true\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.scenario->router.tls);
+  EXPECT_TRUE(r.scenario->router.tls_cert.empty());
+  EXPECT_TRUE(r.scenario->router.tls_key.empty());
+}
+
+TEST(ScenarioTls, RouterCertificateFilesAreReadAgainstTheScenariosFolder) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("router_tls_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "c.pem") << "x";
+  std::ofstream(dir / "k.pem") << "x";
+  LoadResult r = load(
+      "name = \"s\"\n[router]\ntls = true\ntls_cert = \"c.pem\"\ntls_key = \"k.pem\"\n"
+      "[[workloads]]\nname = \"w\"\ntls = true\n",
+      (dir / "s.toml").string());
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->router.tls_cert, (dir / "c.pem").string());
+  EXPECT_EQ(r.scenario->router.tls_key, (dir / "k.pem").string());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ScenarioTls, RouterTlsMistakesAreRefusedAtTheKey) {
+  struct Case {
+    std::string router;
+    std::string workload;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"tls = true\ntls_cert = \"/no/such/c.pem\"\ntls_key = \"/no/such/k.pem\"\n", "tls = true\n",
+       "s.toml:4:12: error: key 'tls_cert': no such file '/no/such/c.pem'"},
+      {"tls = true\ntls_cert = \"/etc/hostname\"\n", "tls = true\n",
+       "s.toml:4:1: error: key 'tls_cert' needs key 'tls_key' in [router]"},
+      {"tls_key = \"/etc/hostname\"\ntls_cert = \"/etc/hostname\"\n", "tls = true\n",
+       "s.toml:3:1: error: key 'tls_key' needs tls = true in [router]"},
+      {"tls = true\n", "",
+       "s.toml:4:1: error: workload 'w' needs tls = true: [router] tls = true makes every port"},
+      {"impl = \"external\"\naddress = \"127.0.0.1:9\"\ntls = true\n", "tls = true\n",
+       "s.toml:5:1: error: key 'tls' in [router] applies only to impl = \"builtin\""},
+  };
+  for (const Case& c : cases) {
+    LoadResult r =
+        load("name = \"s\"\n[router]\n" + c.router + "[[workloads]]\nname = \"w\"\n" + c.workload);
+    EXPECT_FALSE(r.ok()) << c.router;
+    EXPECT_NE(messages(r).find(c.expected), std::string::npos)
+        << c.router << "\nexpected: " << c.expected << "\ngot:\n"
+        << messages(r);
+  }
 }
 
 }  // namespace

@@ -185,6 +185,26 @@ TEST(Admission, ACaFileIsRefusedInASubmission) {
   }
 }
 
+// The router's certificate and key files would be read on the service's machine; tls = true
+// (a certificate made for the run) is admitted.
+TEST(Admission, RouterCertificateFilesAreRefusedInASubmission) {
+  const std::string workload =
+      "[[workloads]]\nname = \"w\"\ntarget = \"/bench/hello\"\ntls = true\n";
+  for (const char* key : {"tls_cert", "tls_key"}) {
+    const Admission a = admit_content("client.toml",
+                                      std::string("name = \"s\"\n[router]\ntls = true\n") + key +
+                                          " = \"/etc/hostname\"\n" + workload,
+                                      allowing({}));
+    EXPECT_FALSE(a.scenario) << key;
+    EXPECT_NE(a.message.find(std::string("key '") + key +
+                             "' is not allowed in a scenario submitted to a service"),
+              std::string::npos)
+        << a.message;
+  }
+  expect_admitted(admit_content("client.toml", "name = \"s\"\n[router]\ntls = true\n" + workload,
+                                allowing({})));
+}
+
 TEST(Admission, ScenarioDirIsRefusedInASubmission) {
   const Admission a =
       submit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"${scenario_dir}/w.sh\"]\n",
@@ -304,6 +324,9 @@ const std::map<std::string, std::string>& reviewed_keys() {
     // same bytes are framed, not how many are sent, nor where.
     for (const char* key : {"fragment_bytes", "ws_fragment_bytes"}) {
       keys[key] = "a framing of the load within the loader's bounds";
+    }
+    for (const char* key : {"tls_cert", "tls_key"}) {
+      keys[key] = "reads a file: refused in a submitted scenario (router_section.cc)";
     }
     // The load's shape and what it sends to the system under test the checks above allowed,
     // the gates (read the store), names and text (stored as bound parameters).
