@@ -44,7 +44,7 @@ auth::Action action_of(MessageType type) {
 }  // namespace
 
 Session::Session(WampCore& core, Peer& peer, Serializer serializer)
-    : core_(core), peer_(peer), serializer_(serializer), handshake_(core.options().auth.get()) {}
+    : core_(core), peer_(peer), serializer_(serializer) {}
 
 Session::~Session() { leave(); }
 
@@ -170,11 +170,13 @@ void Session::on_hello(Json& message) {
     id_ = core_.random_id();
   } while (core_.find_session(id_) != nullptr);
   pending_realm_ = realm;
-  take_auth_step(handshake_.hello(realm, details, id_));
+  handshake_ = std::make_unique<auth::Handshake>(core_.options().auth.get());
+  take_auth_step(handshake_->hello(realm, details, id_));
 }
 
 void Session::on_authenticate(Json& message) {
-  take_auth_step(handshake_.authenticate(message[1], message[2]));
+  if (!handshake_) return abort(kProtocolViolation, "AUTHENTICATE without a CHALLENGE");
+  take_auth_step(handshake_->authenticate(message[1], message[2]));
 }
 
 void Session::take_auth_step(auth::Step step) {
@@ -185,10 +187,12 @@ void Session::take_auth_step(auth::Step step) {
       send(step.message);
       return;
     case auth::Step::Kind::abort:
+      handshake_.reset();
       ++counters
             .auth_refused[static_cast<size_t>(step.method_slot)][static_cast<size_t>(step.fail)];
       return abort(step.reason.c_str(), step.message["message"].get<std::string>());
     case auth::Step::Kind::welcome:
+      handshake_.reset();
       break;
   }
   // Another session may have taken the id while this one authenticated.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -86,7 +87,9 @@ class Session {
   State state_ = State::awaiting_hello;
   uint64_t id_ = 0;
   Realm* realm_ = nullptr;
-  auth::Handshake handshake_;
+  // Only while a session is being established (HELLO to WELCOME or ABORT): an idle
+  // established session keeps no handshake state (tests/alloc, heap bytes per connection).
+  std::unique_ptr<auth::Handshake> handshake_;
   std::string pending_realm_;  // HELLO's realm while the CHALLENGE is out
   // The role deciding permissions; nullptr: the router has no --auth-config.
   const auth::Role* role_ = nullptr;

@@ -107,10 +107,10 @@ struct WindowCommand {
   uint32_t index = 0;
   bool measured = false;
   int64_t start_at_unix_ns = 0;  // 0 or past: start at once
-  // The same instant on this host's CLOCK_MONOTONIC (steady_now_ns); when > 0 it is used
+  int64_t duration_ns = 0;
+  // The start instant on this host's CLOCK_MONOTONIC (steady_now_ns); when > 0 it is used
   // instead of start_at_unix_ns, so a wall-clock step cannot move the window.
   int64_t start_at_worker_ns = 0;
-  int64_t duration_ns = 0;
 };
 
 }  // namespace benchgate::worker

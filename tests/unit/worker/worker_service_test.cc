@@ -138,7 +138,8 @@ TEST_F(WorkerServiceTest, EndsAStreamThatSendsASecondSpecWithInvalidArgument) {
   }
   const grpc::Status status = stream->Finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("only Window commands"), std::string::npos);
+  EXPECT_NE(status.error_message().find("only Window and ClockProbe commands"), std::string::npos)
+      << status.error_message();
 }
 
 TEST_F(WorkerServiceTest, RunsAWindowAndReportsItsResult) {
