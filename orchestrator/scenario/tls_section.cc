@@ -107,13 +107,8 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
       }
     }
   }
-  // The worker offers each reconnect its connection's saved session (worker/http/tls_client.h),
-  // but no server resumed one in its tests yet: true is refused until it does.
-  if (auto v = r.boolean("tls_resumption"); v && *v) {
-    diag.error(r.key_location("tls_resumption"),
-               "key 'tls_resumption' = true is not supported yet (the servers in the worker's "
-               "tests do not resume the sessions it offers: every handshake is a full one)");
-  }
+  // Each reconnect offers the session its connection last received (worker/http/tls_client.h).
+  if (auto v = r.boolean("tls_resumption")) tls.resumption = *v;
   if (auto v = r.string_array("alpn")) {
     if (v->empty()) {
       diag.error(r.value_location("alpn"),

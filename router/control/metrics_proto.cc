@@ -120,6 +120,13 @@ void add_tls(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot& 
         labels["alpn"] = std::string(metrics::tls_alpn_label(static_cast<metrics::TlsAlpn>(a)));
         counter->set_value(tls.handshakes[static_cast<size_t>(v)][static_cast<size_t>(a)]);
       }
+      benchgate::v1::Counter* counter = out.add_counters();
+      counter->set_name("tls_resumed");
+      auto& labels = *counter->mutable_labels();
+      labels["listener"] = listener;
+      labels["version"] =
+          std::string(metrics::tls_version_label(static_cast<metrics::TlsVersion>(v)));
+      counter->set_value(tls.resumed[static_cast<size_t>(v)]);
     }
     for (int f = 0; f < metrics::kTlsFailures; ++f) {
       benchgate::v1::Counter* counter = out.add_counters();

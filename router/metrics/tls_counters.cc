@@ -61,6 +61,12 @@ uint64_t TlsCounters::total_handshakes() const {
   return total;
 }
 
+uint64_t TlsCounters::total_resumed() const {
+  uint64_t total = 0;
+  for (uint64_t value : resumed) total += value;
+  return total;
+}
+
 uint64_t TlsCounters::total_failures() const {
   uint64_t total = 0;
   for (uint64_t value : failures) total += value;
@@ -71,6 +77,7 @@ void TlsCounters::add(const TlsCounters& other) {
   for (size_t v = 0; v < handshakes.size(); ++v) {
     for (size_t a = 0; a < handshakes[v].size(); ++a) handshakes[v][a] += other.handshakes[v][a];
   }
+  for (size_t v = 0; v < resumed.size(); ++v) resumed[v] += other.resumed[v];
   for (size_t f = 0; f < failures.size(); ++f) failures[f] += other.failures[f];
 }
 

@@ -1,6 +1,7 @@
 // The router's TLS counters, one instance per listener and serving thread (the HTTP serving
 // threads own one each, the WAMP thread one per transport), each with one writer: handshakes
-// completed by negotiated version and ALPN, and handshakes that failed, by reason. Summed with
+// completed by negotiated version and ALPN, of those the ones that resumed a session (by version),
+// and handshakes that failed, by reason. Summed with
 // add() into the snapshot (router/metrics/snapshot.h).
 #pragma once
 
@@ -51,13 +52,18 @@ std::string_view tls_failure_label(TlsFailure failure);
 struct TlsCounters {
   // Handshakes completed, by negotiated version and ALPN.
   std::array<std::array<uint64_t, kTlsAlpns>, kTlsVersions> handshakes{};
+  // Of those, the abbreviated handshakes that resumed a session the client offered (a TLS 1.2
+  // session id or ticket, a TLS 1.3 ticket), by version.
+  std::array<uint64_t, kTlsVersions> resumed{};
   std::array<uint64_t, kTlsFailures> failures{};
 
-  void count_handshake(TlsVersion version, TlsAlpn alpn) {
+  void count_handshake(TlsVersion version, TlsAlpn alpn, bool session_resumed) {
     ++handshakes[static_cast<size_t>(version)][static_cast<size_t>(alpn)];
+    if (session_resumed) ++resumed[static_cast<size_t>(version)];
   }
   void count_failure(TlsFailure failure) { ++failures[static_cast<size_t>(failure)]; }
   uint64_t total_handshakes() const;
+  uint64_t total_resumed() const;
   uint64_t total_failures() const;
   void add(const TlsCounters& other);
 };

@@ -173,6 +173,11 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
     MetricFamily handshakes = family(
         "benchgate_router_tls_handshakes_total",
         "TLS handshakes completed, by listener, negotiated version and ALPN", MetricType::Counter);
+    MetricFamily resumed =
+        family("benchgate_router_tls_resumed_total",
+               "TLS handshakes completed that resumed a session the client offered (abbreviated "
+               "handshakes), by listener and negotiated version",
+               MetricType::Counter);
     MetricFamily failures = family("benchgate_router_tls_handshake_failures_total",
                                    "TLS handshakes that failed or timed out, by listener and "
                                    "reason (--tls-handshake-timeout: reason timeout)",
@@ -193,6 +198,12 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
               static_cast<double>(tls.handshakes[static_cast<size_t>(v)][static_cast<size_t>(a)]);
           handshakes.metric.push_back(std::move(m));
         }
+        ClientMetric m;
+        m.label = {{"listener", listener},
+                   {"version",
+                    std::string(metrics::tls_version_label(static_cast<metrics::TlsVersion>(v)))}};
+        m.counter.value = static_cast<double>(tls.resumed[static_cast<size_t>(v)]);
+        resumed.metric.push_back(std::move(m));
       }
       for (int f = 0; f < metrics::kTlsFailures; ++f) {
         ClientMetric m;
@@ -204,6 +215,7 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
       }
     }
     out.push_back(std::move(handshakes));
+    out.push_back(std::move(resumed));
     out.push_back(std::move(failures));
   }
   out.push_back(single("process_cpu_seconds_total", "User and system CPU time of the router",

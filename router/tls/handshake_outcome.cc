@@ -61,7 +61,7 @@ metrics::TlsAlpn count_handshake(SSL* ssl, metrics::TlsCounters& counters) {
   if (length == 8 && std::memcmp(name, "http/1.1", 8) == 0) alpn = metrics::TlsAlpn::http1_1;
   const auto version = SSL_version(ssl) == TLS1_3_VERSION ? metrics::TlsVersion::tls1_3
                                                           : metrics::TlsVersion::tls1_2;
-  counters.count_handshake(version, alpn);
+  counters.count_handshake(version, alpn, SSL_session_reused(ssl) == 1);
   return alpn;
 }
 

@@ -352,6 +352,82 @@ tls_version = "1.2"
             print(f"INTEROP|benchgate-worker-h2|{line['tls']}|{line['alpn']}|pass")
 
 
+    def test_session_resumption_over_tls12_and_tls13(self):
+        """tls_resumption with new_connection_per_request: each connection's first handshake is
+        a full one, every later one resumes the session (TLS 1.2) or ticket (TLS 1.3) the last
+        connection got, as the worker and the router both count; without it none resumes."""
+        directory = tempfile.mkdtemp(prefix="benchgate-router-resume-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
+        workloads = ""
+        cases = []
+        for protocol in ("http1", "http2"):
+            for version in ("1.2", "1.3"):
+                for resumption in ("true", "false"):
+                    name = f"{protocol}_{version.replace('.', '')}_{resumption}"
+                    cases.append((name, protocol, version, resumption == "true"))
+                    workloads += f"""
+[[workloads]]
+name = "{name}"
+protocol = "{protocol}"
+target = "/bench/hello"
+connections = 2
+tls = true
+tls_version = "{version}"
+tls_resumption = {resumption}
+new_connection_per_request = true
+"""
+        path = write_scenario(directory, "s.toml", """
+name = "router_tls_resumption"
+[router]
+tls = true
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+""" + workloads)
+        out = os.path.join(directory, "out.json")
+        run = Run(["run", path, "--json", out, "--db", os.path.join(directory, "db.sqlite")])
+        run.run(timeout=240)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        lines = {l["workload"]: l for l in run.result_lines()}
+        report = {w["name"]: w for w in load_json(out)["scenarios"][0]["workloads"]}
+        for name, protocol, version, resumption in cases:
+            line = lines[name]
+            self.assertEqual(line["status"], "ok", run.stdout)
+            self.assertEqual(line["errors"], "0", run.stdout)
+            self.assertEqual(line["tls"], "TLSv" + version)
+            rep = report[name]["repetitions"][0]
+            setup = rep["connection_setup"]
+            self.assertEqual(setup["handshakes"], setup["connections"])
+            self.assertGreater(setup["handshakes"], 10)
+            alpn = "h2" if protocol == "http2" else "http/1.1"
+            counters = rep["router"]["counters"]
+            router_handshakes = counters[
+                f"tls_handshakes{{alpn={alpn},listener=http,version={version}}}"]
+            router_resumed = counters[f"tls_resumed{{listener=http,version={version}}}"]
+            if resumption:
+                # The first handshake of each of the 2 connections has no session to offer;
+                # every later one offers the last session its connection got and the router
+                # resumes it (its tickets stay valid for the whole run).
+                self.assertEqual(setup["resumed"], setup["handshakes"] - 2, name)
+                self.assertEqual(int(line["resumed"]), setup["resumed"])
+                # The router's counts cover its measured window: the full handshakes among
+                # them can only be those 2 first ones.
+                self.assertGreater(router_resumed, 0, name)
+                self.assertLessEqual(router_resumed, setup["resumed"], name)
+                self.assertGreaterEqual(router_handshakes - router_resumed, 0, name)
+                self.assertLessEqual(router_handshakes - router_resumed, 2, name)
+            else:
+                self.assertEqual(setup["resumed"], 0, name)
+                self.assertEqual(line["resumed"], "0")
+                self.assertEqual(router_resumed, 0, name)
+                self.assertGreater(router_handshakes, 0, name)
+            print(f"INTEROP|benchgate-worker|{line['tls']}|{line['alpn']}|tls_resumption="
+                  f"{str(resumption).lower()}|resumed={setup['resumed']}/{setup['handshakes']}"
+                  f"|router_resumed={router_resumed}/{router_handshakes}|pass")
+
+
 @unittest.skipUnless(OPENSSL, "needs openssl")
 class RouterTlsInterop(unittest.TestCase):
     @classmethod

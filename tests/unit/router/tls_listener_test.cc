@@ -280,6 +280,7 @@ TEST_F(TlsServerTest, PipelinedRequestsInSeparateRecordsOfOneSegmentAreAllAnswer
                           [static_cast<size_t>(metrics::TlsAlpn::http1_1)],
             1u);
   EXPECT_EQ(tls.total_handshakes(), 1u);
+  EXPECT_EQ(tls.total_resumed(), 0u);  // a full handshake: the client offered no session
   EXPECT_EQ(tls.total_failures(), 0u);
 }
 

@@ -107,8 +107,6 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
        "s.toml:5:1: error: key 'streams' applies to protocol http2 only"},
       {"protocol = \"http2\"\nmax_frame_size = 100\n", "s.toml:5:18: error: key 'max_frame_size'"},
       {"tls_resumption = true\n", "s.toml:4:1: error: key 'tls_resumption' needs tls = true"},
-      {"tls = true\ntls_resumption = true\n",
-       "s.toml:5:1: error: key 'tls_resumption' = true is not supported yet"},
       {"tls = true\ntls_resumption = 1\n",
        "s.toml:5:18: error: key 'tls_resumption' must be a boolean"},
       {"in_flight = 4\nnew_connection_per_request = true\n",
@@ -134,13 +132,15 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
 TEST(ScenarioTls, NewConnectionPerRequestAndResumptionAreRead) {
   LoadResult r = load(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http2\"\ntls = true\n"
-      "insecure = true\ntls_resumption = false\nnew_connection_per_request = true\n"
-      "[[workloads]]\nname = \"kept\"\n");
+      "insecure = true\ntls_resumption = true\nnew_connection_per_request = true\n"
+      "[[workloads]]\nname = \"kept\"\n"
+      "[[workloads]]\nname = \"off\"\ntls = true\ninsecure = true\ntls_resumption = false\n");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_TRUE(r.scenario->workloads.at(0).new_connection_per_request);
-  EXPECT_FALSE(r.scenario->workloads.at(0).tls.resumption);
+  EXPECT_TRUE(r.scenario->workloads.at(0).tls.resumption);
   EXPECT_FALSE(r.scenario->workloads.at(1).new_connection_per_request);
   EXPECT_FALSE(r.scenario->workloads.at(1).tls.resumption);
+  EXPECT_FALSE(r.scenario->workloads.at(2).tls.resumption);
 }
 
 TEST(ScenarioTls, WampWorkloadsTakeTls) {
