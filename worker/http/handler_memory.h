@@ -11,11 +11,14 @@
 
 namespace benchgate::worker::http {
 
-class HandlerMemory {
+// `SlotBytes`: the largest operation the slot takes (HandlerMemory's 256 fit the HTTP/1.1
+// connection's reactive waits and writes; the HTTP/2 session's composed write needs more).
+template <size_t SlotBytes>
+class HandlerMemoryOf {
  public:
-  HandlerMemory() = default;
-  HandlerMemory(const HandlerMemory&) = delete;
-  HandlerMemory& operator=(const HandlerMemory&) = delete;
+  HandlerMemoryOf() = default;
+  HandlerMemoryOf(const HandlerMemoryOf&) = delete;
+  HandlerMemoryOf& operator=(const HandlerMemoryOf&) = delete;
 
   void* allocate(size_t size) {
     if (!in_use_ && size <= sizeof(slot_)) {
@@ -33,35 +36,38 @@ class HandlerMemory {
   }
 
  private:
-  // Asio's reactive wait and write operations with a connection's handler fit in 256 bytes.
-  alignas(std::max_align_t) unsigned char slot_[256];
+  alignas(std::max_align_t) unsigned char slot_[SlotBytes];
   bool in_use_ = false;
 };
 
+// Asio's reactive wait and write operations with a connection's handler fit in 256 bytes.
+using HandlerMemory = HandlerMemoryOf<256>;
+
 // The allocator Asio finds through bind_allocator(HandlerAllocator<char>(&memory), handler).
-template <typename T>
+template <typename T, typename Memory = HandlerMemory>
 class HandlerAllocator {
  public:
   using value_type = T;
-  explicit HandlerAllocator(HandlerMemory* memory) : memory_(memory) {}
+  explicit HandlerAllocator(Memory* memory) : memory_(memory) {}
   template <typename U>
-  HandlerAllocator(const HandlerAllocator<U>& other) : memory_(other.memory()) {}  // NOLINT
+  HandlerAllocator(const HandlerAllocator<U, Memory>& other)  // NOLINT
+      : memory_(other.memory()) {}
 
   T* allocate(size_t n) { return static_cast<T*>(memory_->allocate(sizeof(T) * n)); }
   void deallocate(T* block, size_t) { memory_->deallocate(block); }
-  HandlerMemory* memory() const { return memory_; }
+  Memory* memory() const { return memory_; }
 
   template <typename U>
-  bool operator==(const HandlerAllocator<U>& other) const {
+  bool operator==(const HandlerAllocator<U, Memory>& other) const {
     return memory_ == other.memory();
   }
   template <typename U>
-  bool operator!=(const HandlerAllocator<U>& other) const {
+  bool operator!=(const HandlerAllocator<U, Memory>& other) const {
     return memory_ != other.memory();
   }
 
  private:
-  HandlerMemory* memory_;
+  Memory* memory_;
 };
 
 }  // namespace benchgate::worker::http

@@ -1,6 +1,7 @@
 #include "worker/http2/session.h"
 
 #include <algorithm>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
@@ -9,6 +10,7 @@
 #include <string_view>
 
 #include "common/time/clock.h"
+#include "common/util/size_class_pool.h"
 #include "worker/http/tls_client.h"
 #include "worker/http2/setup_error.h"
 
@@ -153,7 +155,11 @@ void Session::on_tcp_connected() {
 // The client preface and our SETTINGS go out at once; the connection is up when the server's
 // SETTINGS arrived (on_settings).
 void Session::start_session() {
-  if (nghttp2_session_client_new(&session_, callbacks(), this) != 0) {
+  // nghttp2's stream objects, HPACK buffers and queued frames come from the load thread's
+  // size-class pool (common/util/size_class_pool.h): no malloc per request in steady state.
+  static nghttp2_mem pool_mem{nullptr, size_class_pool::allocate, size_class_pool::release,
+                              size_class_pool::allocate_zeroed, size_class_pool::reallocate};
+  if (nghttp2_session_client_new3(&session_, callbacks(), this, nullptr, &pool_mem) != 0) {
     session_ = nullptr;
     return finish_connect(make_error(SetupError::kSessionFailed));
   }
@@ -374,10 +380,11 @@ void Session::arm_timer(int64_t due_ns) {
   if (timer_armed_ || due_ns >= thread_.end_ns) return;
   timer_armed_ = true;
   timer_.expires_at(steady_point(due_ns));
-  timer_.async_wait([this](const error_code& ec) {
-    timer_armed_ = false;
-    if (!ec) issue(steady_now_ns());
-  });
+  timer_.async_wait(asio::bind_allocator(http::HandlerAllocator<char>(&timer_memory_),
+                                         [this](const error_code& ec) {
+                                           timer_armed_ = false;
+                                           if (!ec) issue(steady_now_ns());
+                                         }));
 }
 
 // Gathers what nghttp2 has to send and writes it, unless a write is in progress (its completion
@@ -402,12 +409,16 @@ void Session::flush() {
     flush();
   };
   if (tls_) {
-    asio::async_write(*tls_, asio::buffer(write_buffer_),
-                      [keep = tls_, done = std::move(done)](const error_code& ec, size_t bytes) {
-                        done(ec, bytes);
-                      });
+    asio::async_write(
+        *tls_, asio::buffer(write_buffer_),
+        asio::bind_allocator(http::HandlerAllocator<char, WriteMemory>(&write_memory_),
+                             [keep = tls_, done = std::move(done)](
+                                 const error_code& ec, size_t bytes) { done(ec, bytes); }));
   } else {
-    asio::async_write(socket_, asio::buffer(write_buffer_), std::move(done));
+    asio::async_write(
+        socket_, asio::buffer(write_buffer_),
+        asio::bind_allocator(http::HandlerAllocator<char, WriteMemory>(&write_memory_),
+                             std::move(done)));
   }
 }
 
@@ -419,11 +430,15 @@ void Session::start_read() {
     on_read(ec, bytes);
   };
   if (tls_) {
-    tls_->async_read_some(asio::buffer(read_buffer_),
-                          [keep = tls_, done = std::move(done)](const error_code& ec,
-                                                                size_t bytes) { done(ec, bytes); });
+    tls_->async_read_some(
+        asio::buffer(read_buffer_),
+        asio::bind_allocator(http::HandlerAllocator<char>(&read_memory_),
+                             [keep = tls_, done = std::move(done)](
+                                 const error_code& ec, size_t bytes) { done(ec, bytes); }));
   } else {
-    socket_.async_read_some(asio::buffer(read_buffer_), std::move(done));
+    socket_.async_read_some(
+        asio::buffer(read_buffer_),
+        asio::bind_allocator(http::HandlerAllocator<char>(&read_memory_), std::move(done)));
   }
 }
 

@@ -33,6 +33,7 @@
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
+#include "worker/http/handler_memory.h"
 #include "worker/http/tls_client.h"
 #include "worker/http2/request_headers.h"
 
@@ -113,6 +114,12 @@ class Session : public LoadConnection {
   std::vector<uint8_t> read_buffer_;
   std::vector<uint8_t> write_buffer_;
   bool writing_ = false;
+  // One slot per kind of operation, each pending at most once (worker/http/handler_memory.h).
+  http::HandlerMemory read_memory_;
+  // Asio's composed write (async_write) with the session's handler takes about 300 bytes.
+  using WriteMemory = http::HandlerMemoryOf<384>;
+  WriteMemory write_memory_;
+  http::HandlerMemory timer_memory_;
 
   Link link_ = Link::kDown;
   uint32_t generation_ = 0;
