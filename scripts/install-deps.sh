@@ -29,6 +29,10 @@ packages=(
   nghttp2-client wrk
   # tests: the worker's HTTP/2 and TLS interop peers (nghttpd; openssl s_server is in openssl)
   nghttp2-server openssl
+  # Not installed: nginx-light (e2e.nginx_interop and the nginx variants of
+  # scenarios/compare_routers.toml and compare_h2.toml use it when present). Its package enables
+  # nginx.service with a default site on port 80 of every interface, started at once where
+  # systemd runs; install it by hand where that is acceptable.
   # tests: the router's TLS listeners against curl https:// (e2e.router_tls)
   curl
   # tests: the router's HTTP/2 interop and defence checks (Python's hyper-h2)
