@@ -291,7 +291,7 @@ WorkerBytes worker_bytes(uint32_t connections) {
   EXPECT_TRUE(engine.ok()) << (engine.ok() ? "" : engine.message());
   if (!engine.ok()) return bytes;
   bytes.connected = live_bytes() - baseline;
-  const worker::WindowCommand window{.index = 0, .measured = true, .duration_ns = 200'000'000};
+  const worker::WindowCommand window{0, true, 0, 200'000'000};
   auto result = (*engine)->run_window(window, [](const worker::ProgressReport&) {});
   EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
   // Every connection answered at least one request in the window.

@@ -33,8 +33,7 @@ class EngineUnderTest {
     window_ = std::thread([this, &window_thread] {
       window_thread = this_thread();
       // Long enough for any measurement; stop() ends it.
-      const worker::WindowCommand window{
-          .index = 0, .measured = true, .duration_ns = 120'000'000'000};
+      const worker::WindowCommand window{0, true, 0, 120'000'000'000};
       (void)engine_->run_window(window, [](const worker::ProgressReport&) {});
     });
     while (window_thread.load() == 0) std::this_thread::yield();
