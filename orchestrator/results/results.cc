@@ -215,6 +215,28 @@ std::optional<double> Repetition::handshakes_per_second() const {
   return static_cast<double>(*window_connections) * 1e9 / static_cast<double>(duration_ns);
 }
 
+std::optional<double> TransferSums::data_gbps() const {
+  if (data_ns <= 0) return std::nullopt;
+  return static_cast<double>(data_bytes) * 8 / static_cast<double>(data_ns);
+}
+
+std::optional<double> TransferSums::lifecycle_gbps() const {
+  if (lifecycle_ns <= 0) return std::nullopt;
+  return static_cast<double>(lifecycle_bytes) * 8 / static_cast<double>(lifecycle_ns);
+}
+
+std::optional<Spread> WorkloadResult::transfer_data_gbps() const {
+  auto values = metric_values(*this, "transfer.data_gbps");
+  if (!values || values->empty()) return std::nullopt;
+  return spread_of(std::move(*values));
+}
+
+std::optional<Spread> WorkloadResult::transfer_lifecycle_gbps() const {
+  auto values = metric_values(*this, "transfer.lifecycle_gbps");
+  if (!values || values->empty()) return std::nullopt;
+  return spread_of(std::move(*values));
+}
+
 std::optional<Spread> WorkloadResult::handshakes_per_second() const {
   auto values = metric_values(*this, "handshakes.rate");
   if (!values || values->empty()) return std::nullopt;
@@ -254,6 +276,17 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
       {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
   std::vector<double> values;
+  if (metric == "transfer.data_gbps" || metric == "transfer.lifecycle_gbps") {
+    if (workload.spec.protocol != scenario::Protocol::kWampTransfer) return std::nullopt;
+    const bool data = metric == "transfer.data_gbps";
+    for (const auto& rep : workload.repetitions) {
+      if (!rep.transfer) return std::nullopt;
+      auto rate = data ? rep.transfer->data_gbps() : rep.transfer->lifecycle_gbps();
+      if (!rate) return std::nullopt;
+      values.push_back(*rate);
+    }
+    return values;
+  }
   if (metric == "handshakes.rate") {
     if (!workload.spec.new_connection_per_request) return std::nullopt;
     for (const auto& rep : workload.repetitions) {

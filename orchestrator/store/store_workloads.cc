@@ -113,6 +113,13 @@ StoredRepetition stored_repetition(const results::Repetition& rep, bool per_requ
     r.ttfb_p50_ns = at(rep.setup->ttfb, 50);
     r.ttfb_p99_ns = at(rep.setup->ttfb, 99);
   }
+  if (rep.transfer) {
+    r.transfers = rep.transfer->transfers;
+    r.transfer_data_bytes = rep.transfer->data_bytes;
+    r.transfer_data_ns = rep.transfer->data_ns;
+    r.transfer_lifecycle_bytes = rep.transfer->lifecycle_bytes;
+    r.transfer_lifecycle_ns = rep.transfer->lifecycle_ns;
+  }
   if (rep.tls) {
     r.tls_version = rep.tls->version;
     r.tls_cipher = rep.tls->cipher;

@@ -93,6 +93,16 @@ struct WindowResult {
   bool pubsub = false;  // WAMP pub/sub: the event counts below are meaningful
   uint64_t events_expected = 0;
   uint64_t events_delivered = 0;
+  // wamp_transfer: sums over the window's verified transfers (docs/MEASUREMENT.md
+  // "Transfer throughput").
+  struct Transfer {
+    uint64_t transfers = 0;
+    uint64_t data_bytes = 0;
+    int64_t data_ns = 0;
+    uint64_t lifecycle_bytes = 0;
+    int64_t lifecycle_ns = 0;
+  };
+  std::optional<Transfer> transfer;
   // Adapters only: set instead of `latency`, which then stays empty.
   std::optional<ToolLatency> tool_latency;
   // Set by a driver that reports connection setup (HTTP/1.1, HTTP/2); absent otherwise.

@@ -96,6 +96,12 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
     return fail(ErrorKind::kProtocol);
   }
   const uint64_t type = message_[0].get<uint64_t>();
+  if (link_ == Link::kLeaving) {
+    if (type != code(MessageType::kGoodbye)) return;  // what was in flight before GOODBYE
+    channel_->close();
+    link_ = Link::kDown;
+    return on_left(steady_now_ns());
+  }
   if (type == code(MessageType::kAbort) || type == code(MessageType::kGoodbye)) {
     if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
     return fail(ErrorKind::kProtocol);
@@ -106,6 +112,14 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
 void Session::on_link_failed(ErrorKind kind) {
   if (link_ == Link::kJoining) return join_finished(make_error_code(JoinError::kClosed));
   fail(kind);
+}
+
+void Session::leave() {
+  if (link_ != Link::kUp) return;
+  link_ = Link::kLeaving;
+  encode(plan_.spec.serializer,
+         Json::array({code(MessageType::kGoodbye), Json::object(), "wamp.close.normal"}), goodbye_);
+  channel_->send(goodbye_, {});
 }
 
 void Session::fail(ErrorKind kind) {

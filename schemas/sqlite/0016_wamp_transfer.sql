@@ -1,0 +1,11 @@
+-- benchgate result store, schema version 16: a wamp_transfer workload's transfers
+-- (docs/MEASUREMENT.md, "Transfer throughput"), summed over the window's verified transfers:
+-- the data window (first chunk's arrival to the last one's; the chunks after the first) and
+-- the lifecycle (TCP connect to the close after GOODBYE; every byte). Gbit/s is
+-- 8 * bytes / ns. NULL: not a wamp_transfer workload, or a run stored before.
+
+ALTER TABLE repetitions ADD COLUMN transfers INTEGER;
+ALTER TABLE repetitions ADD COLUMN transfer_data_bytes INTEGER;
+ALTER TABLE repetitions ADD COLUMN transfer_data_ns INTEGER;
+ALTER TABLE repetitions ADD COLUMN transfer_lifecycle_bytes INTEGER;
+ALTER TABLE repetitions ADD COLUMN transfer_lifecycle_ns INTEGER;
