@@ -113,6 +113,7 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
     return;
   }
   wamp->set_callee(w.callee);
+  wamp->set_session_per_operation(w.session_per_operation);
   std::string procedure = w.procedure;
   if (w.callee == "worker" && share.index > 0) procedure += ".w" + std::to_string(share.index);
   wamp->set_procedure(procedure);

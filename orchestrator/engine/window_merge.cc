@@ -153,6 +153,17 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     for (const auto& part : parts) connections += part.window_connections();
     rep.window_connections = connections;
   }
+  // WAMP: every worker's session setups, or nothing unless every worker reported them.
+  if (!parts.empty() && std::all_of(parts.begin(), parts.end(),
+                                    [](const auto& p) { return p.has_session_setup(); })) {
+    HdrHistogram sessions;
+    for (size_t w = 0; w < parts.size(); ++w) {
+      auto h = decode(parts[w].session_setup(), w, "session_setup");
+      if (!h) return h.error();
+      sessions.add(*h);
+    }
+    rep.session_setup = std::move(sessions);
+  }
   // wamp_transfer: the sums of every worker, or nothing unless every worker reported them.
   if (std::all_of(parts.begin(), parts.end(), [](const auto& p) { return p.has_transfer(); })) {
     results::TransferSums sums;

@@ -145,6 +145,8 @@ json repetition_json(const results::Repetition& rep) {
   j["connection_setup"] = rep.setup ? setup_json(*rep.setup) : json(nullptr);
   j["tls"] = rep.tls ? tls_json(*rep.tls) : json(nullptr);
   j["window_connections"] = rep.window_connections ? json(*rep.window_connections) : json(nullptr);
+  // WAMP (docs/MEASUREMENT.md "Session establishment"): null when not measured.
+  j["session_setup"] = rep.session_setup ? percentiles(*rep.session_setup) : json(nullptr);
   // wamp_transfer (docs/MEASUREMENT.md "Transfer throughput"): the sums and both rates; null
   // for other workloads, a rate null when not measured.
   j["transfer"] = nullptr;
@@ -261,6 +263,8 @@ json workload_json(const results::WorkloadResult& w) {
     // new_connection_per_request only (docs/MEASUREMENT.md "Handshakes per second").
     const auto handshakes = w.handshakes_per_second();
     j["summary"]["handshakes_per_second"] = handshakes ? spread(*handshakes) : json(nullptr);
+    const auto sessions = w.session_setup();
+    j["summary"]["session_setup"] = sessions ? percentiles(*sessions) : json(nullptr);
     // wamp_transfer only (docs/MEASUREMENT.md "Transfer throughput").
     const auto data_gbps = w.transfer_data_gbps();
     const auto lifecycle_gbps = w.transfer_lifecycle_gbps();

@@ -110,6 +110,7 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
   }
   if (w.spec.tls.enabled) what += ", over TLS";
   if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
+  if (wamp.session_per_operation) what += ", a session per call";
   return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
                      w.spec.workers, w.spec.threads, model);
 }
@@ -274,6 +275,13 @@ std::string workload_table(const results::WorkloadResult& w) {
     }
     out += not_measured_lines(w);
     out += connection_lines(w);
+    if (const auto sessions = w.session_setup(); sessions && sessions->total_count() > 0) {
+      // docs/MEASUREMENT.md "Session establishment": TCP connect to WELCOME.
+      out += fmt::format("  sessions: {} set up, connect to WELCOME p50 {:.1f} us, p99 {:.1f} us\n",
+                         sessions->total_count(),
+                         static_cast<double>(sessions->value_at_percentile(50)) / 1e3,
+                         static_cast<double>(sessions->value_at_percentile(99)) / 1e3);
+    }
     if (w.spec.protocol == scenario::Protocol::kWampTransfer) {
       // docs/MEASUREMENT.md "Transfer throughput": per transfer, over its data window and over
       // its whole session lifecycle.

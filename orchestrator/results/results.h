@@ -181,6 +181,9 @@ struct Repetition {
   std::optional<uint64_t> window_connections;
   // wamp_transfer only: absent unless every worker reported it.
   std::optional<TransferSums> transfer;
+  // WAMP: every session set up since the previous repetition's result (the first: since the
+  // workers connected), connect start to WELCOME; absent unless every worker reported it.
+  std::optional<HdrHistogram> session_setup;
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
@@ -270,6 +273,8 @@ struct WorkloadResult {
   // the repetitions); nullopt unless every repetition measured it.
   std::optional<Spread> transfer_data_gbps() const;
   std::optional<Spread> transfer_lifecycle_gbps() const;
+  // WAMP: every repetition's session setups merged; nullopt unless every repetition has them.
+  std::optional<HdrHistogram> session_setup() const;
 };
 
 // Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or

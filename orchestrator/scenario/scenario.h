@@ -130,6 +130,9 @@ struct WampRequest {
   // the loader; 0 for the other protocols).
   uint64_t transfer_bytes = 0;
   uint64_t chunk_bytes = 0;
+  // wamp_rpc: every call on a session of its own (connect, join with auth, CALL, GOODBYE,
+  // close), to benchmark session establishment; in_flight 1, closed loop.
+  bool session_per_operation = false;
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),

@@ -22,9 +22,19 @@ const std::vector<std::string_view> kHttpKeys = {
     "headers", "request_bytes", "expect_status", "expect_body_bytes"};
 
 // Keys of the WAMP protocols (request_bytes is shared with HTTP).
-const std::vector<std::string_view> kWampKeys = {
-    "transport",  "serializer",  "realm", "procedure",      "callee",         "topic",
-    "publishers", "subscribers", "auth",  "fragment_bytes", "transfer_bytes", "chunk_bytes"};
+const std::vector<std::string_view> kWampKeys = {"transport",
+                                                 "serializer",
+                                                 "realm",
+                                                 "procedure",
+                                                 "callee",
+                                                 "topic",
+                                                 "publishers",
+                                                 "subscribers",
+                                                 "auth",
+                                                 "fragment_bytes",
+                                                 "transfer_bytes",
+                                                 "chunk_bytes",
+                                                 "session_per_operation"};
 
 const std::vector<NotYet> kWorkloadNotYet = {};
 
@@ -247,6 +257,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
                     : std::vector<std::string_view>{"procedure", "callee"},
                 rpc ? "protocol wamp_pubsub" : "protocol wamp_rpc");
     refuse_keys(r, {"transfer_bytes", "chunk_bytes"}, "protocol wamp_transfer");
+    if (!rpc) refuse_keys(r, {"session_per_operation"}, "protocol wamp_rpc");
   }
   if (auto v = r.choice("transport", {"websocket", "rawsocket"})) wamp.transport = *v;
   if (auto v = r.choice("serializer", {"json", "msgpack", "cbor"})) wamp.serializer = *v;
@@ -297,6 +308,9 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
     }
   }
   if (transfer) read_wamp_transfer(r, wamp);
+  if (rpc) {
+    if (auto v = r.boolean("session_per_operation")) wamp.session_per_operation = *v;
+  }
 }
 
 void check_pubsub_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
@@ -377,6 +391,14 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
                who +
                    "wamp_transfer runs one transfer at a time per session, closed loop: "
                    "in_flight must be 1 and rate unset, got in_flight = " +
+                   std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
+  }
+  if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation &&
+      !broken({"rate", "in_flight"}) && (w.rate > 0 || w.in_flight != 1)) {
+    diag.error(blame(t, {"rate", "in_flight"}),
+               who +
+                   "session_per_operation makes every call on a session of its own, closed "
+                   "loop: in_flight must be 1 and rate unset, got in_flight = " +
                    std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
   }
   if (!broken({"rate", "in_flight"}) && w.rate > 0 && w.in_flight > 1) {

@@ -140,6 +140,9 @@ struct StoredRepetition {
   // other workloads.
   std::optional<uint64_t> transfers, transfer_data_bytes, transfer_lifecycle_bytes;
   std::optional<int64_t> transfer_data_ns, transfer_lifecycle_ns;
+  // Also 16: WAMP session establishment (connect to WELCOME); nothing for HTTP.
+  std::optional<uint64_t> sessions;
+  std::optional<int64_t> session_setup_p50_ns, session_setup_p99_ns;
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;

@@ -125,6 +125,7 @@ Engine::Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> d
                                                       : kDefaultConnectTimeoutNs),
       reports_setup_(!spec.is_wamp()),
       transfer_(spec.is_wamp() && spec.wamp.kind == WampRequestSpec::Kind::kTransfer),
+      wamp_(spec.is_wamp()),
       requested_streams_(spec.is_http2() ? spec.http2.streams : 0) {
   for (uint32_t t = 0; t < thread_count_; ++t) {
     std::vector<uint32_t> indices;
@@ -313,6 +314,11 @@ WindowResult Engine::take_result(const WindowCommand& window) {
       t.lifecycle_bytes += s.transfer_lifecycle_bytes;
       t.lifecycle_ns += s.transfer_lifecycle_ns;
     }
+  }
+  if (wamp_ && window.measured) {
+    HdrHistogram sessions;
+    for (const ThreadSetup& s : setups) sessions.add(s.setup.session_setup);
+    result.session_setup = std::move(sessions);
   }
   if (reports_setup_) {
     // Setups travel with measured windows only (a warm-up's result is not recorded).

@@ -153,6 +153,9 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
   } else {
     if (w.procedure.empty()) return fail(spec, "wamp.procedure must not be empty");
     if (spec.connections < 1) return fail(spec, "connections must be at least 1");
+    if (w.session_per_operation && (spec.rate > 0 || spec.in_flight != 1)) {
+      return fail(spec, "wamp.session_per_operation needs in_flight = 1 and the closed loop");
+    }
   }
   return {};
 }

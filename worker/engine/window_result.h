@@ -40,6 +40,8 @@ struct ConnectionSetup {
   HdrHistogram connect;
   HdrHistogram tls_handshake;
   HdrHistogram ttfb;
+  // WAMP: each session's TCP connect start to WELCOME (authentication included).
+  HdrHistogram session_setup;
 
   void add(const ConnectionSetup& other) {
     connections += other.connections;
@@ -48,6 +50,7 @@ struct ConnectionSetup {
     connect.add(other.connect);
     tls_handshake.add(other.tls_handshake);
     ttfb.add(other.ttfb);
+    session_setup.add(other.session_setup);
   }
 };
 
@@ -103,6 +106,9 @@ struct WindowResult {
     int64_t lifecycle_ns = 0;
   };
   std::optional<Transfer> transfer;
+  // WAMP, measured windows only: the sessions set up since the previous measured window's
+  // result (the first: since the stream began), connect start to WELCOME (ns).
+  std::optional<HdrHistogram> session_setup;
   // Adapters only: set instead of `latency`, which then stays empty.
   std::optional<ToolLatency> tool_latency;
   // Set by a driver that reports connection setup (HTTP/1.1, HTTP/2); absent otherwise.

@@ -50,6 +50,9 @@ struct WampRequestSpec {
   // kTransfer: one CALL of `procedure` (bench.transfer) per session lifecycle.
   uint64_t transfer_bytes = 0;
   uint64_t chunk_bytes = 0;
+  // kRpc: every call on a session of its own (connect, join, CALL, GOODBYE, close), so that
+  // session establishment (authentication) is what is measured; in_flight 1, closed loop.
+  bool session_per_operation = false;
   uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
   // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
   std::string invalid;

@@ -66,6 +66,7 @@ WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
   w.fragment_bytes = proto.fragment_bytes();
   w.transfer_bytes = proto.transfer_bytes();
   w.chunk_bytes = proto.chunk_bytes();
+  w.session_per_operation = proto.session_per_operation();
   w.acknowledge = proto.acknowledge();
   if (proto.has_auth()) {
     w.auth.method = proto.auth().method();
@@ -179,6 +180,9 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
   if (result.pubsub) {
     proto->set_events_expected(result.events_expected);
     proto->set_events_delivered(result.events_delivered);
+  }
+  if (result.session_setup) {
+    histogram_to_proto(*result.session_setup, proto->mutable_session_setup());
   }
   if (result.transfer) {
     v1::WampTransfer* transfer = proto->mutable_transfer();

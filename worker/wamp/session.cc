@@ -22,6 +22,7 @@ void Session::connect(ConnectDone done) {
   channel_->close();
   link_ = Link::kJoining;
   join_done_ = std::move(done);
+  connect_started_ns_ = steady_now_ns();
   channel_->open([this](const boost::system::error_code& ec) {
     if (ec) return join_finished(ec);
     channel_->send(hello(), {});
@@ -61,6 +62,7 @@ void Session::on_join_message(uint64_t type) {
       if (message_.size() < 3 || !auth_.welcome_ok(message_[2])) {
         return join_finished(make_error_code(JoinError::kVerifierMismatch));
       }
+      thread_.setup.session_setup.record(steady_now_ns() - connect_started_ns_);
       if (join_ == Join::kRegister) return channel_->send(plan_.register_message, {});
       if (join_ == Join::kSubscribe) return channel_->send(plan_.subscribe_message, {});
       return join_finished({});

@@ -81,6 +81,7 @@ class Session : public LoadConnection, protected ChannelEvents {
   ClientAuth auth_;
   std::vector<uint8_t> hello_;
   std::vector<uint8_t> goodbye_;
+  int64_t connect_started_ns_ = 0;  // steady clock: the session's setup time starts here
 };
 
 // The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).
@@ -90,9 +91,10 @@ std::unique_ptr<LoadConnection> make_publisher(boost::asio::io_context& io, Thre
                                                const WampPlan& plan, uint32_t index);
 std::unique_ptr<LoadConnection> make_callee(boost::asio::io_context& io, ThreadState& thread,
                                             const WampPlan& plan);
-// wamp_transfer: one session lifecycle per transfer (worker/wamp/transfer_session.cc).
-std::unique_ptr<LoadConnection> make_transfer(boost::asio::io_context& io, ThreadState& thread,
-                                              const WampPlan& plan);
+// One session lifecycle per operation (worker/wamp/transfer_session.cc): wamp_transfer, and
+// wamp_rpc with session_per_operation.
+std::unique_ptr<LoadConnection> make_lifecycle(boost::asio::io_context& io, ThreadState& thread,
+                                               const WampPlan& plan);
 std::unique_ptr<LoadConnection> make_subscriber(boost::asio::io_context& io, ThreadState& thread,
                                                 const WampPlan& plan);
 

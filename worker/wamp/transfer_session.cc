@@ -8,6 +8,9 @@
 // "chunk_mismatch". The figures (docs/MEASUREMENT.md "Transfer throughput"): the data window
 // from the first chunk's arrival to the last one's, and the lifecycle from the connect's start
 // to the close after GOODBYE; the operation's latency is the lifecycle.
+//
+// The same lifecycle serves wamp_rpc with session_per_operation: its one CALL carries the
+// payload, and the RESULT must echo it byte for byte ("mismatch" otherwise).
 #include <boost/asio/post.hpp>
 #include <cstring>
 #include <string_view>
@@ -27,7 +30,9 @@ constexpr uint64_t kCallId = 1;  // one CALL per session
 class TransferSession : public Session {
  public:
   TransferSession(asio::io_context& io, ThreadState& thread, const WampPlan& plan)
-      : Session(io, thread, plan, Join::kNone, /*count_bytes=*/true), io_(io) {}
+      : Session(io, thread, plan, Join::kNone, /*count_bytes=*/true),
+        io_(io),
+        transfer_(plan.spec.kind == WampRequestSpec::Kind::kTransfer) {}
 
   // Readiness: the router is reachable and the session joins (authentication included). That
   // session is closed when the first transfer starts its own.
@@ -57,6 +62,14 @@ class TransferSession : public Session {
         message[1].get<uint64_t>() != kCallId || !message[2].is_object() ||
         !message[3].is_array()) {
       return fail(ErrorKind::kProtocol);
+    }
+    if (!transfer_) {
+      // [RESULT, 1, details, [payload]]
+      const bool echoed =
+          message[3].size() == 1 && binary_equals(message[3][0], plan_.payload, plan_.payload_json);
+      if (!echoed) return fail(ErrorKind::kMismatch);
+      thread_.stats.last_receive_ns = now;
+      return leave();
     }
     const auto progress = message[2].find("progress");
     const bool progressive =
@@ -91,15 +104,16 @@ class TransferSession : public Session {
     if (!active_) return;
     active_ = false;
     ThreadStats& stats = thread_.stats;
-    const uint64_t total = plan_.spec.transfer_bytes;
+    const uint64_t total = transfer_ ? plan_.spec.transfer_bytes : plan_.payload.size();
     stats.record_success(now, now - started_ns_, total, plan_.load->progress);
     stats.last_receive_ns = now;
+    thread_.request_finished();
+    if (!transfer_) return next();
     ++stats.transfers;
     stats.transfer_data_bytes += data_bytes_;
     stats.transfer_data_ns += data_end_ns_ - first_chunk_ns_;
     stats.transfer_lifecycle_bytes += total;
     stats.transfer_lifecycle_ns += now - started_ns_;
-    thread_.request_finished();
     next();
   }
 
@@ -162,11 +176,12 @@ class TransferSession : public Session {
         thread_.request_finished();
         return next();
       }
-      channel_->send(plan_.transfer_call, {});
+      channel_->send(plan_.transfer_call, {});  // transfer, or the rpc's one CALL
     });
   }
 
   asio::io_context& io_;
+  const bool transfer_;  // false: wamp_rpc with session_per_operation
   bool active_ = false;  // a transfer is under way (counted as outstanding)
   uint64_t generation_ = 0;
   int64_t started_ns_ = 0;
@@ -180,8 +195,8 @@ class TransferSession : public Session {
 
 }  // namespace
 
-std::unique_ptr<LoadConnection> make_transfer(asio::io_context& io, ThreadState& thread,
-                                              const WampPlan& plan) {
+std::unique_ptr<LoadConnection> make_lifecycle(asio::io_context& io, ThreadState& thread,
+                                               const WampPlan& plan) {
   return std::make_unique<TransferSession>(io, thread, plan);
 }
 

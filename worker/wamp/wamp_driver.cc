@@ -35,7 +35,10 @@ class WampDriver : public ProtocolDriver {
       if (index < w.publishers) return make_publisher(io, thread, plan_, index);
       return make_subscriber(io, thread, plan_);
     }
-    if (w.kind == Kind::kTransfer) return make_transfer(io, thread, plan_);
+    if (w.kind == Kind::kTransfer) return make_lifecycle(io, thread, plan_);
+    if (index < plan_.load->connections && w.session_per_operation) {
+      return make_lifecycle(io, thread, plan_);
+    }
     if (index < plan_.load->connections) return make_caller(io, thread, plan_, index);
     return make_callee(io, thread, plan_);
   }
@@ -110,6 +113,14 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
                                            {{"receive_progress", true}},
                                            w.procedure,
                                            Json::array({w.transfer_bytes, w.chunk_bytes})}));
+  } else if (w.session_per_operation) {
+    // One CALL per session, request id 1: [CALL, 1, {}, procedure, [payload]].
+    // JSON carries binary as "\0" + base64 (WAMP's form), the others natively.
+    Json payload =
+        w.serializer == Serializer::kJson ? Json(plan.payload_json) : Json::binary(plan.payload);
+    plan.transfer_call =
+        encoded(w.serializer, Json::array({code(MessageType::kCall), 1, Json::object(), w.procedure,
+                                           Json::array({std::move(payload)})}));
   } else if (w.kind == Kind::kPubSub) {
     plan.publish = publish_template(w.serializer, w.topic, w.acknowledge, plan.payload);
   } else {

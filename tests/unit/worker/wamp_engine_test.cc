@@ -312,6 +312,40 @@ TEST_P(WampEngineOne, ATransferOfAnUnregisteredProcedureIsAWampError) {
   EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kWampError)], r.operations);
 }
 
+// A session per call: every call is one whole session, each timed from its connect to WELCOME;
+// a second window sets up exactly as many sessions as it made calls.
+TEST_P(WampEngineOne, ASessionPerCallTimesEverySessionAndEchoesEveryPayload) {
+  WorkloadSpec s = spec(false);
+  s.in_flight = 1;
+  s.wamp.session_per_operation = true;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult first = run(*engine, 0, 100 * kMs);
+  ASSERT_TRUE(first.session_setup);
+  EXPECT_GE(static_cast<uint64_t>(first.session_setup->total_count()), first.operations + 3);
+  server_->reset_metrics();
+  const WindowResult r = run(*engine, 1, 100 * kMs);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(router_metrics().wamp.calls_routed, r.operations);
+  ASSERT_TRUE(r.session_setup);
+  EXPECT_EQ(static_cast<uint64_t>(r.session_setup->total_count()), r.operations);
+  EXPECT_FALSE(r.transfer);
+}
+
+// Sessions kept across windows are timed once, when they are set up.
+TEST_P(WampEngineOne, KeptSessionsAreTimedOnce) {
+  auto engine = start(spec(false));
+  ASSERT_TRUE(engine);
+  const WindowResult first = run(*engine, 0, 50 * kMs);
+  ASSERT_TRUE(first.session_setup);
+  EXPECT_EQ(first.session_setup->total_count(), 3);
+  const WindowResult second = run(*engine, 1, 50 * kMs);
+  ASSERT_TRUE(second.session_setup);
+  EXPECT_EQ(second.session_setup->total_count(), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Some, WampEngineOne,
                          ::testing::Values(Combo{W::Transport::kRawSocket, W::Serializer::kCbor},
                                            Combo{W::Transport::kWebSocket, W::Serializer::kJson}),

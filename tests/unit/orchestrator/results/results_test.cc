@@ -241,7 +241,7 @@ TEST(ResultLine, FlagsComeLastAsTheUnionOfTheRepetitions) {
   auto line = report::result_line("s", w, "-");
   EXPECT_TRUE(
       line.ends_with("|resumed=-|load_from=-|transfer_bytes=-|chunk_bytes=-"
-                     "|data_window_gbps=-|lifecycle_gbps=-|flags=-"))
+                     "|data_window_gbps=-|lifecycle_gbps=-|session_setup_p50_us=-|flags=-"))
       << line;
   w.repetitions[0].flags = {"router_count_mismatch"};
   w.repetitions.emplace_back();
@@ -252,6 +252,27 @@ TEST(ResultLine, FlagsComeLastAsTheUnionOfTheRepetitions) {
 
 // wamp_transfer: its sizes and both transfer rates (median repetition), before the flags; a
 // rate not measured (one chunk per transfer: no data window) is '-', never 0.
+// WAMP session establishment: the median of every repetition's sessions merged; a repetition
+// that set up none is left out of session_setup.p99 as connect.p99 leaves it out.
+TEST(ResultLine, SessionSetupIsTheMedianOfEverySessionMerged) {
+  WorkloadResult w;
+  w.spec.name = "s";
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  auto& first = w.repetitions.emplace_back();
+  first.session_setup.emplace();
+  for (int i = 0; i < 3; ++i) first.session_setup->record(100'000);
+  auto& second = w.repetitions.emplace_back();
+  second.session_setup.emplace();  // kept sessions: none set up
+  const auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|session_setup_p50_us=100.0|flags="), std::string::npos) << line;
+  auto values = metric_values(w, "session_setup.p99");
+  ASSERT_TRUE(values);
+  EXPECT_EQ(values->size(), 1u);
+  w.repetitions[1].session_setup.reset();  // a worker that does not report it
+  EXPECT_FALSE(metric_values(w, "session_setup.p99"));
+  EXPECT_NE(report::result_line("s", w, "-").find("|session_setup_p50_us=-|"), std::string::npos);
+}
+
 TEST(ResultLine, TransferCarriesItsSizesAndBothRates) {
   WorkloadResult w;
   w.spec.name = "t";
@@ -266,7 +287,7 @@ TEST(ResultLine, TransferCarriesItsSizesAndBothRates) {
   // 8 Mbit over 2 ms (the median) is 4 Gbit/s; lifecycle: 16 Mbit over 4 ms.
   EXPECT_NE(line.find("|protocol=wamp_transfer|"), std::string::npos) << line;
   EXPECT_NE(line.find("|transfer_bytes=67108864|chunk_bytes=4194304|data_window_gbps=4.000"
-                      "|lifecycle_gbps=4.000|flags=-"),
+                      "|lifecycle_gbps=4.000|session_setup_p50_us=-|flags=-"),
             std::string::npos)
       << line;
   for (auto& rep : w.repetitions) rep.transfer->data_ns = 0;

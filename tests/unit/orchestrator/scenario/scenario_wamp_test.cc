@@ -246,6 +246,30 @@ TEST(ScenarioWamp, TransferSizesOutsideTheirBoundsAreRefusedAtTheKey) {
       << messages(r);
 }
 
+TEST(ScenarioWamp, SessionPerOperationIsARpcKeyOfTheClosedLoopWithOneCallInFlight) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "session_per_operation = true\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.scenario->workloads.at(0).wamp.session_per_operation);
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "session_per_operation = true\nin_flight = 4\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:6:1: error: workload 'w': session_per_operation makes every "
+                             "call on a session of its own, closed loop: in_flight must be 1"),
+            std::string::npos)
+      << messages(r);
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
+      "session_per_operation = true\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'session_per_operation' applies to "
+                             "protocol wamp_rpc only"),
+            std::string::npos)
+      << messages(r);
+}
+
 TEST(ScenarioWamp, BundledScenariosLoad) {
   for (const char* name : {"wamp.toml", "wamp_large.toml", "wamp_fragmentation.toml",
                            "wamp_transfer.toml", "wamp_transfer_tls.toml"}) {

@@ -231,6 +231,9 @@ StoredRepetition repetition_row(int n) {
   r.transfer_data_ns = 8'000'000 + i;
   r.transfer_lifecycle_bytes = 67'000'000 + i;
   r.transfer_lifecycle_ns = 9'500'000 + i;
+  r.sessions = 77 + i;
+  r.session_setup_p50_ns = 310'000 + i;
+  r.session_setup_p99_ns = 920'000 + i;
   return r;
 }
 
