@@ -6,9 +6,10 @@
 # the worker read, framing included, as docs/MEASUREMENT.md defines it), with iperf3's loopback
 # bandwidth measured alongside when iperf3 is installed.
 #
-# The transfer table (bench.transfer's progressive results, data-window and lifecycle Gbit/s)
-# needs the worker's wamp_transfer workload, which does not exist yet: its rows are printed
-# as not_measured.
+# The transfer table: scenarios/wamp_transfer.toml and, over TLS, wamp_transfer_tls.toml (64 MiB
+# from bench.transfer as progressive results in 4 MiB chunks, every byte verified by the worker),
+# each cell the data-window / lifecycle Gbit/s of the RESULT lines (docs/MEASUREMENT.md
+# "Transfer throughput").
 #
 #   bench/wamp_tables.sh [SECONDS per window (default 3)] [REPETITIONS (default 3)]
 # Figures from a shared or busy machine are not valid; measure on an idle one.
@@ -18,7 +19,7 @@ source "$(dirname "$0")/lib/common.sh"
 SECS="${1:-3}"
 REPS="${2:-3}"
 bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
-bench_init wamp_tables $((6 * REPS * (SECS + 3) + 6 * 30 + 300))
+bench_init wamp_tables $((18 * REPS * (SECS + 3) + 18 * 30 + 500))
 
 echo "== WAMP large-message tables through the bundled router =="
 print_environment
@@ -39,6 +40,15 @@ sed -e "s/^duration = .*/duration = \"${SECS}s\"/" -e "s/^repetitions = .*/repet
 timeout $((6 * REPS * (SECS + 3) + 6 * 30 + 120)) "$BIN/orchestrator" run \
   "$BENCH_TMP/wamp_fragmentation.toml" --db "$BENCH_TMP/bench.db" \
   --json "$BENCH_TMP/wamp_fragmentation.json" >"$BENCH_TMP/wamp_fragmentation.out" 2>&1 || true
+
+# The transfer scenarios, the same way (a router of their own each: TLS is per router).
+for scenario in wamp_transfer wamp_transfer_tls; do
+  sed -e "s/^duration = .*/duration = \"${SECS}s\"/" -e "s/^repetitions = .*/repetitions = $REPS/" \
+    "$REPO/scenarios/$scenario.toml" >"$BENCH_TMP/$scenario.toml"
+  timeout $((6 * REPS * (SECS + 3) + 6 * 30 + 120)) "$BIN/orchestrator" run \
+    "$BENCH_TMP/$scenario.toml" --db "$BENCH_TMP/bench.db" \
+    --json "$BENCH_TMP/$scenario.json" >"$BENCH_TMP/$scenario.out" 2>&1 || true
+done
 
 field() { # RESULT-LINE FIELD
   sed -n "s/.*|$2=\([^|]*\).*/\1/p" <<<"$1"
@@ -66,14 +76,35 @@ printf '| %-38s | %9s | %11s | %9s |\n' "RawSocket, one frame per message" \
 echo "iperf3 loopback, one stream: $IPERF"
 
 echo
-echo "Transfer: 64 MiB as progressive results in 4 MiB chunks (data window / lifecycle Gbit/s)"
-printf '| %-38s | %9s | %11s | %9s |\n' "transport and path" JSON MessagePack CBOR
-printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------" "-------------" "-----------"
-for path in "WebSocket" "RawSocket"; do
-  printf '| %-38s | %9s | %11s | %9s |\n' "$path, bench.transfer" not_measured not_measured \
-    not_measured
+echo "Transfer: 64 MiB as progressive results in 4 MiB chunks, data window / lifecycle Gbit/s (median of $REPS x ${SECS}s windows)"
+printf '| %-38s | %15s | %15s | %15s |\n' "transport and path" JSON MessagePack CBOR
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------------" "-----------------" "-----------------"
+transfer_cell() { # SCENARIO WORKLOAD: "data / lifecycle" Gbit/s
+  local line
+  line="$(grep "^RESULT|.*workload=$2|" "$BENCH_TMP/$1.out" || true)"
+  if [[ -z "$line" ]]; then
+    echo "failed"
+  elif [[ "$(field "$line" errors)" != 0 ]]; then
+    echo "errors=$(field "$line" errors)"
+  else
+    echo "$(field "$line" data_window_gbps) / $(field "$line" lifecycle_gbps)"
+  fi
+}
+transfer_row() { # LABEL SCENARIO PREFIX
+  printf '| %-38s | %15s | %15s | %15s |\n' "$1" "$(transfer_cell "$2" "${3}_json_64m")" \
+    "$(transfer_cell "$2" "${3}_msgpack_64m")" "$(transfer_cell "$2" "${3}_cbor_64m")"
+}
+transfer_row "WebSocket, bench.transfer" wamp_transfer transfer_ws
+transfer_row "RawSocket, bench.transfer" wamp_transfer transfer_rs
+transfer_row "WebSocket over TLS (wss)" wamp_transfer_tls transfer_wss
+transfer_row "RawSocket over TLS" wamp_transfer_tls transfer_rs_tls
+for scenario in wamp_transfer wamp_transfer_tls; do
+  if ! grep -q '^RESULT|' "$BENCH_TMP/$scenario.out"; then
+    echo "$scenario: no RESULT lines; the run said:"
+    tail -n 20 "$BENCH_TMP/$scenario.out"
+  fi
 done
-echo "(no wamp_transfer workload in this worker yet)"
+echo "iperf3 loopback, one stream: $IPERF"
 
 if grep -q '^RESULT|' "$BENCH_TMP/wamp_fragmentation.out"; then
   echo

@@ -64,6 +64,7 @@ uint64_t router_operation_count(const scenario::Workload& workload,
     case scenario::Protocol::kHttp2:
       return delta.requests;
     case scenario::Protocol::kWampRpc:
+    case scenario::Protocol::kWampTransfer:  // one bench.transfer CALL per operation
       counter = "wamp_calls_routed";
       break;
     case scenario::Protocol::kWampPubSub:
@@ -81,7 +82,8 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
   const scenario::WampRequest& w = workload.wamp;
   const bool pubsub = workload.protocol == scenario::Protocol::kWampPubSub;
   auto* wamp = spec.mutable_wamp();
-  wamp->set_kind(pubsub ? "pubsub" : "rpc");
+  const bool transfer = workload.protocol == scenario::Protocol::kWampTransfer;
+  wamp->set_kind(pubsub ? "pubsub" : transfer ? "transfer" : "rpc");
   wamp->set_transport(w.transport);
   wamp->set_serializer(w.serializer);
   wamp->set_realm(w.realm);
@@ -104,7 +106,14 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
     spec.set_rate(workload.rate);
     return;
   }
+  if (transfer) {
+    wamp->set_procedure(w.procedure);
+    wamp->set_transfer_bytes(w.transfer_bytes);
+    wamp->set_chunk_bytes(w.chunk_bytes);
+    return;
+  }
   wamp->set_callee(w.callee);
+  wamp->set_session_per_operation(w.session_per_operation);
   std::string procedure = w.procedure;
   if (w.callee == "worker" && share.index > 0) procedure += ".w" + std::to_string(share.index);
   wamp->set_procedure(procedure);

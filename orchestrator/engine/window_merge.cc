@@ -153,6 +153,30 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     for (const auto& part : parts) connections += part.window_connections();
     rep.window_connections = connections;
   }
+  // WAMP: every worker's session setups, or nothing unless every worker reported them.
+  if (!parts.empty() && std::all_of(parts.begin(), parts.end(),
+                                    [](const auto& p) { return p.has_session_setup(); })) {
+    HdrHistogram sessions;
+    for (size_t w = 0; w < parts.size(); ++w) {
+      auto h = decode(parts[w].session_setup(), w, "session_setup");
+      if (!h) return h.error();
+      sessions.add(*h);
+    }
+    rep.session_setup = std::move(sessions);
+  }
+  // wamp_transfer: the sums of every worker, or nothing unless every worker reported them.
+  if (std::all_of(parts.begin(), parts.end(), [](const auto& p) { return p.has_transfer(); })) {
+    results::TransferSums sums;
+    for (const auto& part : parts) {
+      const auto& t = part.transfer();
+      sums.transfers += t.transfers();
+      sums.data_bytes += t.data_bytes();
+      sums.data_ns += t.data_ns();
+      sums.lifecycle_bytes += t.lifecycle_bytes();
+      sums.lifecycle_ns += t.lifecycle_ns();
+    }
+    if (!parts.empty()) rep.transfer = sums;
+  }
   for (size_t w = 0; w < parts.size(); ++w) {
     const auto& part = parts[w];
     if (part.has_tls())

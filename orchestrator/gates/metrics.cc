@@ -11,7 +11,7 @@ namespace {
 constexpr Direction kHigher = Direction::kHigherIsBetter;
 constexpr Direction kLower = Direction::kLowerIsBetter;
 
-constexpr std::array<MetricInfo, 19> kMetrics = {{
+constexpr std::array<MetricInfo, 20> kMetrics = {{
     {"throughput.rps", kHigher, UnitKind::kOpsPerSecond, FigureKind::kMedian, 1e-3},
     {"throughput.bytes_per_s", kHigher, UnitKind::kBytesPerSecond, FigureKind::kMedian, 1e-3},
     {"latency.p50", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
@@ -31,6 +31,7 @@ constexpr std::array<MetricInfo, 19> kMetrics = {{
     {"tls_handshake.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
     {"ttfb.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
     {"handshakes.rate", kHigher, UnitKind::kOpsPerSecond, FigureKind::kMedian, 1e-3},
+    {"session_setup.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
 }};
 
 // Three significant digits for a magnitude already scaled into [0, 1000).

@@ -145,6 +145,23 @@ json repetition_json(const results::Repetition& rep) {
   j["connection_setup"] = rep.setup ? setup_json(*rep.setup) : json(nullptr);
   j["tls"] = rep.tls ? tls_json(*rep.tls) : json(nullptr);
   j["window_connections"] = rep.window_connections ? json(*rep.window_connections) : json(nullptr);
+  // WAMP (docs/MEASUREMENT.md "Session establishment"): null when not measured.
+  j["session_setup"] = rep.session_setup ? percentiles(*rep.session_setup) : json(nullptr);
+  // wamp_transfer (docs/MEASUREMENT.md "Transfer throughput"): the sums and both rates; null
+  // for other workloads, a rate null when not measured.
+  j["transfer"] = nullptr;
+  if (rep.transfer) {
+    const auto& t = *rep.transfer;
+    const auto data = t.data_gbps();
+    const auto lifecycle = t.lifecycle_gbps();
+    j["transfer"] = {{"transfers", t.transfers},
+                     {"data_bytes", t.data_bytes},
+                     {"data_ns", t.data_ns},
+                     {"lifecycle_bytes", t.lifecycle_bytes},
+                     {"lifecycle_ns", t.lifecycle_ns},
+                     {"data_window_gbps", data ? json(*data) : json(nullptr)},
+                     {"lifecycle_gbps", lifecycle ? json(*lifecycle) : json(nullptr)}};
+  }
   j["streams"] = rep.requested_streams > 0 ? json(rep.requested_streams) : json(nullptr);
   j["effective_streams"] = rep.effective_streams > 0 ? json(rep.effective_streams) : json(nullptr);
   j["worker_cpu_wait_share"] =
@@ -246,6 +263,14 @@ json workload_json(const results::WorkloadResult& w) {
     // new_connection_per_request only (docs/MEASUREMENT.md "Handshakes per second").
     const auto handshakes = w.handshakes_per_second();
     j["summary"]["handshakes_per_second"] = handshakes ? spread(*handshakes) : json(nullptr);
+    const auto sessions = w.session_setup();
+    j["summary"]["session_setup"] = sessions ? percentiles(*sessions) : json(nullptr);
+    // wamp_transfer only (docs/MEASUREMENT.md "Transfer throughput").
+    const auto data_gbps = w.transfer_data_gbps();
+    const auto lifecycle_gbps = w.transfer_lifecycle_gbps();
+    j["summary"]["transfer_data_window_gbps"] = data_gbps ? spread(*data_gbps) : json(nullptr);
+    j["summary"]["transfer_lifecycle_gbps"] =
+        lifecycle_gbps ? spread(*lifecycle_gbps) : json(nullptr);
     j["latency_hdr_v2_base64"] = tool ? json(nullptr) : json(histogram_base64(w.latency));
   } else {
     j["summary"] = nullptr;

@@ -37,7 +37,12 @@ std::string setup_micros(const std::optional<results::ConnectionSetup>& setup,
 // only) and resumed the TLS handshakes in which the server resumed the session offered
 // (docs/MEASUREMENT.md "Handshakes per second"); load_from "local" or the workers' hosts,
 // "-" when no worker ran (docs/MEASUREMENT.md "Where the load came from"). flags is the union of
-// the repetitions' flags, comma-separated, "-" for none.
+// transfer_bytes and chunk_bytes a wamp_transfer workload's sizes, data_window_gbps and
+// lifecycle_gbps the median repetition's transfer rates (docs/MEASUREMENT.md "Transfer
+// throughput"; "-" for other workloads or when not measured). session_setup_p50_us is the median
+// WAMP session establishment, TCP connect to WELCOME (docs/MEASUREMENT.md "Session
+// establishment"; "-" for HTTP). flags, always last, is the union
+// of the repetitions' flags, comma-separated, "-" for none.
 std::string result_line(const std::string& scenario, const results::WorkloadResult& w,
                         const std::string& run) {
   const bool measured = !w.repetitions.empty();
@@ -65,13 +70,23 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ",") + flag;
   if (flags.empty()) flags = "-";
   const auto handshakes = w.handshakes_per_second();
+  const auto data_gbps = w.transfer_data_gbps();
+  const auto lifecycle_gbps = w.transfer_lifecycle_gbps();
+  const bool transfer = w.spec.protocol == scenario::Protocol::kWampTransfer;
+  // WAMP sessions' connect to WELCOME, median of every repetition's merged; "-" when none.
+  const auto sessions = w.session_setup();
+  const std::string session_setup =
+      sessions && sessions->total_count() > 0
+          ? fmt::format("{:.1f}", static_cast<double>(sessions->value_at_percentile(50)) / 1000.0)
+          : "-";
   return fmt::format(
       "RESULT|scenario={}|workload={}|variant={}|protocol={}|connections={}|workers={}|threads={}"
       "|rps={}|mbps={}|p50_us={}|p90_us={}|p99_us={}|p999_us={}|max_us={}|errors={}|reps={}"
       "|run={}|status={}|gbps={}|wire_bytes_per_s={}|payload_bytes_per_s={}|transport={}"
       "|serializer={}|payload_bytes={}|tls={}|alpn={}|streams={}|effective_streams={}"
       "|connect_p50_us={}|handshake_p50_us={}|ttfb_p50_us={}|handshakes_per_s={}|resumed={}"
-      "|load_from={}|flags={}",
+      "|load_from={}|transfer_bytes={}|chunk_bytes={}|data_window_gbps={}|lifecycle_gbps={}"
+      "|session_setup_p50_us={}|flags={}",
       scenario, w.spec.name, w.variant, scenario::to_string(w.spec.protocol), w.spec.sessions(),
       w.spec.workers, w.spec.threads, rps, mbps, micros(w, 50), micros(w, 90), micros(w, 99),
       micros(w, 99.9), micros(w, 100), errors, w.repetitions.size(), run,
@@ -84,7 +99,11 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       setup_micros(setup, &results::ConnectionSetup::ttfb, 50),
       handshakes ? fmt::format("{:.0f}", handshakes->median) : "-",
       setup && setup->handshakes > 0 ? std::to_string(setup->resumed) : "-",
-      w.load_from.empty() ? "-" : w.load_from, flags);
+      w.load_from.empty() ? "-" : w.load_from,
+      transfer ? std::to_string(w.spec.wamp.transfer_bytes) : "-",
+      transfer ? std::to_string(w.spec.wamp.chunk_bytes) : "-",
+      data_gbps ? fmt::format("{:.3f}", data_gbps->median) : "-",
+      lifecycle_gbps ? fmt::format("{:.3f}", lifecycle_gbps->median) : "-", session_setup, flags);
 }
 
 }  // namespace benchgate::report

@@ -1,8 +1,9 @@
 // The machine-readable summary line of one workload (docs/MEASUREMENT.md "RESULT lines"):
 // RESULT|scenario=..|workload=..|variant=..|protocol=..|connections=..|workers=..|threads=..|
 // rps=..|mbps=..|p50_us=..|p90_us=..|p99_us=..|p999_us=..|max_us=..|errors=..|reps=..|run=..|
-// status=..|gbps=..|wire_bytes_per_s=..|payload_bytes_per_s=..
-// (protocol: http1, wamp_rpc, wamp_pubsub; mbps: wire MB/s, gbps: the same in Gbit/s)
+// status=..|gbps=..|wire_bytes_per_s=..|payload_bytes_per_s=..|... (result_line.cc lists the rest)
+// (protocol: http1, http2, wamp_rpc, wamp_pubsub, wamp_transfer; mbps: wire MB/s, gbps: the
+// same in Gbit/s)
 // Field names are stable; new fields are only ever appended.
 #pragma once
 

@@ -124,6 +124,7 @@ scenario::Protocol protocol(const std::string& name) {
   if (name == "http2") return scenario::Protocol::kHttp2;
   if (name == "wamp_rpc") return scenario::Protocol::kWampRpc;
   if (name == "wamp_pubsub") return scenario::Protocol::kWampPubSub;
+  if (name == "wamp_transfer") return scenario::Protocol::kWampTransfer;
   return scenario::Protocol::kHttp1;
 }
 

@@ -97,6 +97,10 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
     what = fmt::format("wamp_rpc {} ({} callee) over {}/{}, {} B, {} sessions x {} in flight",
                        wamp.procedure, wamp.callee, wamp.transport, wamp.serializer,
                        wamp.request_bytes, w.spec.connections, w.spec.in_flight);
+  } else if (w.spec.protocol == scenario::Protocol::kWampTransfer) {
+    what = fmt::format("wamp_transfer {} over {}/{}, {} B in {} B chunks, {} sessions",
+                       wamp.procedure, wamp.transport, wamp.serializer, wamp.transfer_bytes,
+                       wamp.chunk_bytes, w.spec.connections);
   } else {
     what = fmt::format(
         "wamp_pubsub {} over {}/{}, {} B, {} publisher(s) x {} in flight -> {} "
@@ -106,6 +110,7 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
   }
   if (w.spec.tls.enabled) what += ", over TLS";
   if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
+  if (wamp.session_per_operation) what += ", a session per call";
   return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
                      w.spec.workers, w.spec.threads, model);
 }
@@ -259,7 +264,8 @@ std::string workload_table(const results::WorkloadResult& w) {
     }
     if (router_counted) {
       const char* line = "  requests: {} sent by workers, {} counted by the router{}\n";
-      if (w.spec.protocol == scenario::Protocol::kWampRpc) {
+      if (w.spec.protocol == scenario::Protocol::kWampRpc ||
+          w.spec.protocol == scenario::Protocol::kWampTransfer) {
         line = "  calls: {} made by workers, {} routed by the router{}\n";
       } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
         line = "  events: {} received by workers, {} delivered by the router{}\n";
@@ -269,6 +275,23 @@ std::string workload_table(const results::WorkloadResult& w) {
     }
     out += not_measured_lines(w);
     out += connection_lines(w);
+    if (const auto sessions = w.session_setup(); sessions && sessions->total_count() > 0) {
+      // docs/MEASUREMENT.md "Session establishment": TCP connect to WELCOME.
+      out += fmt::format("  sessions: {} set up, connect to WELCOME p50 {:.1f} us, p99 {:.1f} us\n",
+                         sessions->total_count(),
+                         static_cast<double>(sessions->value_at_percentile(50)) / 1e3,
+                         static_cast<double>(sessions->value_at_percentile(99)) / 1e3);
+    }
+    if (w.spec.protocol == scenario::Protocol::kWampTransfer) {
+      // docs/MEASUREMENT.md "Transfer throughput": per transfer, over its data window and over
+      // its whole session lifecycle.
+      auto rate = [](const std::optional<results::Spread>& s) {
+        return s ? fmt::format("{:.3f}", s->median) : std::string("not measured");
+      };
+      out +=
+          fmt::format("  transfer: {} Gbit/s over the data window, {} Gbit/s over the lifecycle\n",
+                      rate(w.transfer_data_gbps()), rate(w.transfer_lifecycle_gbps()));
+    }
     // Large payloads are judged in bits per second.
     if (mb.median >= kGbitLineBytesPerSecond) {
       out += fmt::format("  throughput: {:.3f} Gbit/s on the wire (median of {:.1f} MB/s)\n",

@@ -215,6 +215,38 @@ std::optional<double> Repetition::handshakes_per_second() const {
   return static_cast<double>(*window_connections) * 1e9 / static_cast<double>(duration_ns);
 }
 
+std::optional<double> TransferSums::data_gbps() const {
+  if (data_ns <= 0) return std::nullopt;
+  return static_cast<double>(data_bytes) * 8 / static_cast<double>(data_ns);
+}
+
+std::optional<double> TransferSums::lifecycle_gbps() const {
+  if (lifecycle_ns <= 0) return std::nullopt;
+  return static_cast<double>(lifecycle_bytes) * 8 / static_cast<double>(lifecycle_ns);
+}
+
+std::optional<HdrHistogram> WorkloadResult::session_setup() const {
+  if (repetitions.empty()) return std::nullopt;
+  HdrHistogram merged;
+  for (const auto& rep : repetitions) {
+    if (!rep.session_setup) return std::nullopt;
+    merged.add(*rep.session_setup);
+  }
+  return merged;
+}
+
+std::optional<Spread> WorkloadResult::transfer_data_gbps() const {
+  auto values = metric_values(*this, "transfer.data_gbps");
+  if (!values || values->empty()) return std::nullopt;
+  return spread_of(std::move(*values));
+}
+
+std::optional<Spread> WorkloadResult::transfer_lifecycle_gbps() const {
+  auto values = metric_values(*this, "transfer.lifecycle_gbps");
+  if (!values || values->empty()) return std::nullopt;
+  return spread_of(std::move(*values));
+}
+
 std::optional<Spread> WorkloadResult::handshakes_per_second() const {
   auto values = metric_values(*this, "handshakes.rate");
   if (!values || values->empty()) return std::nullopt;
@@ -254,6 +286,28 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
       {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
   std::vector<double> values;
+  if (metric == "session_setup.p99") {
+    // As connect.p99: each repetition's own sessions' p99; a repetition that set up none (its
+    // sessions were kept from before) is skipped, the metric is not measured only without any.
+    for (const auto& rep : workload.repetitions) {
+      if (!rep.session_setup) return std::nullopt;  // a worker did not report them
+      if (rep.session_setup->total_count() == 0) continue;
+      values.push_back(static_cast<double>(rep.session_setup->value_at_percentile(99)) / 1e9);
+    }
+    if (values.empty()) return std::nullopt;
+    return values;
+  }
+  if (metric == "transfer.data_gbps" || metric == "transfer.lifecycle_gbps") {
+    if (workload.spec.protocol != scenario::Protocol::kWampTransfer) return std::nullopt;
+    const bool data = metric == "transfer.data_gbps";
+    for (const auto& rep : workload.repetitions) {
+      if (!rep.transfer) return std::nullopt;
+      auto rate = data ? rep.transfer->data_gbps() : rep.transfer->lifecycle_gbps();
+      if (!rate) return std::nullopt;
+      values.push_back(*rate);
+    }
+    return values;
+  }
   if (metric == "handshakes.rate") {
     if (!workload.spec.new_connection_per_request) return std::nullopt;
     for (const auto& rep : workload.repetitions) {
@@ -355,6 +409,11 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
     if (requests == 0) return std::nullopt;
     return cpu / static_cast<double>(requests);
   }
+  if (metric == "session_setup.p99") {  // merged over repetitions, as connect.p99
+    const auto sessions = workload.session_setup();
+    if (!sessions || sessions->total_count() == 0) return std::nullopt;
+    return static_cast<double>(sessions->value_at_percentile(99)) / 1e9;
+  }
   const std::optional<ConnectionSetup> merged_setup = workload.setup();
   if (auto histogram = setup_histogram(merged_setup, metric)) {
     if (!*histogram || (*histogram)->total_count() == 0) return std::nullopt;
@@ -376,6 +435,12 @@ std::string not_measured_reason(const WorkloadResult& workload, const std::strin
                  "connections"
                : "handshakes.rate was not measured: it needs new_connection_per_request = true "
                  "(this workload keeps its connections)";
+  }
+  if (metric == "session_setup.p99") {
+    return scenario::is_http(workload.spec.protocol)
+               ? "session_setup.p99 was not measured: it is a WAMP figure (this workload is HTTP)"
+               : "session_setup.p99 was not measured: no repetition set up a session (or the "
+                 "workers did not report session setup)";
   }
   if (metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99") {
     return metric + " was not measured: " +

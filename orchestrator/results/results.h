@@ -103,6 +103,20 @@ struct NegotiatedTls {
   std::string alpn;  // "" when the server selected none
 };
 
+// wamp_transfer: sums over a window's verified transfers, every worker's (docs/MEASUREMENT.md
+// "Transfer throughput"): data window (first chunk's arrival to the last one's, the chunks
+// after the first) and lifecycle (TCP connect to the close after GOODBYE, every byte).
+struct TransferSums {
+  uint64_t transfers = 0;
+  uint64_t data_bytes = 0;
+  int64_t data_ns = 0;
+  uint64_t lifecycle_bytes = 0;
+  int64_t lifecycle_ns = 0;
+  // 8 * bytes / ns; nullopt when no time was measured (no transfer, or one chunk each).
+  std::optional<double> data_gbps() const;
+  std::optional<double> lifecycle_gbps() const;
+};
+
 // One measured window (a repetition), merged over every worker and thread.
 struct Repetition {
   uint32_t index = 0;          // 0-based among measured windows
@@ -165,6 +179,11 @@ struct Repetition {
   // Connections set up between the window's start and end, over every worker
   // (worker.proto WindowResult.window_connections); absent unless every worker reported setups.
   std::optional<uint64_t> window_connections;
+  // wamp_transfer only: absent unless every worker reported it.
+  std::optional<TransferSums> transfer;
+  // WAMP: every session set up since the previous repetition's result (the first: since the
+  // workers connected), connect start to WELCOME; absent unless every worker reported it.
+  std::optional<HdrHistogram> session_setup;
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;
@@ -250,6 +269,12 @@ struct WorkloadResult {
   // new_connection_per_request only: handshakes/s over the repetitions (median, min, max),
   // nullopt unless every repetition reported its window's connections.
   std::optional<Spread> handshakes_per_second() const;
+  // wamp_transfer: Gbit/s over the data window and over the lifecycle (median, min, max over
+  // the repetitions); nullopt unless every repetition measured it.
+  std::optional<Spread> transfer_data_gbps() const;
+  std::optional<Spread> transfer_lifecycle_gbps() const;
+  // WAMP: every repetition's session setups merged; nullopt unless every repetition has them.
+  std::optional<HdrHistogram> session_setup() const;
 };
 
 // Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or

@@ -33,6 +33,8 @@ constexpr MetricInfo kMetrics[] = {
     {"tls_handshake.p99", MetricKind::kDuration, true},
     {"ttfb.p99", MetricKind::kDuration, true},
     {"handshakes.rate", MetricKind::kNumber, false},
+    // WAMP: TCP connect to WELCOME (docs/MEASUREMENT.md, "Session establishment").
+    {"session_setup.p99", MetricKind::kDuration, true},
 };
 
 const MetricInfo* find(std::string_view name) {

@@ -49,9 +49,10 @@ struct RouterConfig {
   }
 };
 
-enum class Protocol { kHttp1, kHttp2, kWampRpc, kWampPubSub };
+enum class Protocol { kHttp1, kHttp2, kWampRpc, kWampPubSub, kWampTransfer };
 
-// "http1", "http2", "wamp_rpc", "wamp_pubsub": as scenario files and reports name it.
+// "http1", "http2", "wamp_rpc", "wamp_pubsub", "wamp_transfer": as scenario files and reports
+// name it.
 inline const char* to_string(Protocol protocol) {
   switch (protocol) {
     case Protocol::kHttp2:
@@ -60,6 +61,8 @@ inline const char* to_string(Protocol protocol) {
       return "wamp_rpc";
     case Protocol::kWampPubSub:
       return "wamp_pubsub";
+    case Protocol::kWampTransfer:
+      return "wamp_transfer";
     case Protocol::kHttp1:
       break;
   }
@@ -122,6 +125,14 @@ struct WampRequest {
   uint64_t request_bytes = 0;            // payload of every CALL / PUBLISH
   WampAuth auth;
   uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
+  // wamp_transfer: each operation is one session calling `procedure` (bench.transfer) for
+  // transfer_bytes in progressive results of chunk_bytes (defaults 64 MiB and 4 MiB, set by
+  // the loader; 0 for the other protocols).
+  uint64_t transfer_bytes = 0;
+  uint64_t chunk_bytes = 0;
+  // wamp_rpc: every call on a session of its own (connect, join with auth, CALL, GOODBYE,
+  // close), to benchmark session establishment; in_flight 1, closed loop.
+  bool session_per_operation = false;
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),

@@ -22,14 +22,24 @@ const std::vector<std::string_view> kHttpKeys = {
     "headers", "request_bytes", "expect_status", "expect_body_bytes"};
 
 // Keys of the WAMP protocols (request_bytes is shared with HTTP).
-const std::vector<std::string_view> kWampKeys = {
-    "transport", "serializer", "realm",       "procedure", "callee",
-    "topic",     "publishers", "subscribers", "auth",      "fragment_bytes"};
+const std::vector<std::string_view> kWampKeys = {"transport",
+                                                 "serializer",
+                                                 "realm",
+                                                 "procedure",
+                                                 "callee",
+                                                 "topic",
+                                                 "publishers",
+                                                 "subscribers",
+                                                 "auth",
+                                                 "fragment_bytes",
+                                                 "transfer_bytes",
+                                                 "chunk_bytes",
+                                                 "session_per_operation"};
 
 const std::vector<NotYet> kWorkloadNotYet = {};
 
 const std::vector<std::string_view> kSupportedProtocols = {"http1", "http2", "wamp_rpc",
-                                                           "wamp_pubsub"};
+                                                           "wamp_pubsub", "wamp_transfer"};
 
 // Records where a field got its value, or that its value was invalid.
 class Fields {
@@ -155,6 +165,9 @@ bool is_wamp_uri(std::string_view uri) {
 }
 
 constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
+constexpr uint64_t kMaxTransferBytes = uint64_t{16} << 30;  // as the worker's bound
+constexpr uint64_t kDefaultTransferBytes = uint64_t{64} << 20;
+constexpr uint64_t kDefaultChunkBytes = uint64_t{4} << 20;
 // WebSocket frames of what the worker sends (fragment_bytes): Beast's smallest write buffer,
 // and a frame no larger than a RawSocket message.
 constexpr uint64_t kMinFragmentBytes = 16;
@@ -189,15 +202,63 @@ std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_
 
 namespace {
 
+// wamp_transfer's sizes: a chunk is one progressive RESULT, so it must fit one message of the
+// transport and of the bundled router (wamp_payload_problem); the transfer is bounded so that
+// one operation stays within a benchmark's window at loopback speed.
+void read_wamp_transfer(TableReader& r, WampRequest& wamp) {
+  Diagnostics& diag = r.diagnostics();
+  bool total_ok = true;
+  if (auto v = r.size_bytes("transfer_bytes")) {
+    wamp.transfer_bytes = *v;
+    if (*v < 1 || *v > kMaxTransferBytes) {
+      total_ok = false;
+      diag.error(r.value_location("transfer_bytes"),
+                 "key 'transfer_bytes' must be from 1 byte to 16GiB, got " + std::to_string(*v));
+    }
+  }
+  // Where a problem of the pair is blamed: chunk_bytes when set (the table when neither is).
+  const Location where = r.value_location(
+      r.has("chunk_bytes") || !r.has("transfer_bytes") ? "chunk_bytes" : "transfer_bytes");
+  if (auto v = r.size_bytes("chunk_bytes")) {
+    wamp.chunk_bytes = *v;
+    if (*v < 1) {
+      diag.error(where, "key 'chunk_bytes' must be at least 1 byte, got 0");
+      return;
+    }
+  }
+  if (auto problem = wamp_payload_problem(wamp, wamp.chunk_bytes)) {
+    diag.error(where, "key 'chunk_bytes': " + *problem);
+    return;
+  }
+  if (total_ok && wamp.chunk_bytes > wamp.transfer_bytes) {
+    diag.error(where, "key 'chunk_bytes' (" + std::to_string(wamp.chunk_bytes) +
+                          ") must be at most transfer_bytes (" +
+                          std::to_string(wamp.transfer_bytes) + ")");
+  }
+}
+
 void read_wamp(TableReader& r, WorkloadTemplate& t) {
   Diagnostics& diag = r.diagnostics();
   Workload& w = t.values;
   WampRequest& wamp = w.wamp;
   const bool rpc = w.protocol == Protocol::kWampRpc;
-  refuse_keys(r,
-              rpc ? std::vector<std::string_view>{"topic", "publishers", "subscribers"}
-                  : std::vector<std::string_view>{"procedure", "callee"},
-              rpc ? "protocol wamp_pubsub" : "protocol wamp_rpc");
+  const bool transfer = w.protocol == Protocol::kWampTransfer;
+  if (transfer) {
+    refuse_keys(r, {"topic", "publishers", "subscribers", "callee"},
+                "protocols wamp_rpc and wamp_pubsub");
+    // Its sizes are transfer_bytes and chunk_bytes.
+    refuse_keys(r, {"request_bytes"}, "the protocols other than wamp_transfer");
+    wamp.procedure = "bench.transfer";
+    wamp.transfer_bytes = kDefaultTransferBytes;
+    wamp.chunk_bytes = kDefaultChunkBytes;
+  } else {
+    refuse_keys(r,
+                rpc ? std::vector<std::string_view>{"topic", "publishers", "subscribers"}
+                    : std::vector<std::string_view>{"procedure", "callee"},
+                rpc ? "protocol wamp_pubsub" : "protocol wamp_rpc");
+    refuse_keys(r, {"transfer_bytes", "chunk_bytes"}, "protocol wamp_transfer");
+    if (!rpc) refuse_keys(r, {"session_per_operation"}, "protocol wamp_rpc");
+  }
   if (auto v = r.choice("transport", {"websocket", "rawsocket"})) wamp.transport = *v;
   if (auto v = r.choice("serializer", {"json", "msgpack", "cbor"})) wamp.serializer = *v;
   if (auto v = r.choice("callee", {"router", "worker"})) wamp.callee = *v;
@@ -245,6 +306,10 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
     if (auto problem = wamp_payload_problem(wamp, *v)) {
       diag.error(r.value_location("request_bytes"), "key 'request_bytes': " + *problem);
     }
+  }
+  if (transfer) read_wamp_transfer(r, wamp);
+  if (rpc) {
+    if (auto v = r.boolean("session_per_operation")) wamp.session_per_operation = *v;
   }
 }
 
@@ -319,6 +384,22 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
                    ") must be at least workers * threads (" + std::to_string(w.workers) + " * " +
                    std::to_string(w.threads) + " = " + std::to_string(needed) +
                    "): each thread needs a connection");
+  }
+  if (w.protocol == Protocol::kWampTransfer && !broken({"rate", "in_flight"}) &&
+      (w.rate > 0 || w.in_flight != 1)) {
+    diag.error(blame(t, {"rate", "in_flight"}),
+               who +
+                   "wamp_transfer runs one transfer at a time per session, closed loop: "
+                   "in_flight must be 1 and rate unset, got in_flight = " +
+                   std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
+  }
+  if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation &&
+      !broken({"rate", "in_flight"}) && (w.rate > 0 || w.in_flight != 1)) {
+    diag.error(blame(t, {"rate", "in_flight"}),
+               who +
+                   "session_per_operation makes every call on a session of its own, closed "
+                   "loop: in_flight must be 1 and rate unset, got in_flight = " +
+                   std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
   }
   if (!broken({"rate", "in_flight"}) && w.rate > 0 && w.in_flight > 1) {
     diag.error(
@@ -402,10 +483,11 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
       if (*protocol == "http2") w.protocol = Protocol::kHttp2;
       if (*protocol == "wamp_rpc") w.protocol = Protocol::kWampRpc;
       if (*protocol == "wamp_pubsub") w.protocol = Protocol::kWampPubSub;
+      if (*protocol == "wamp_transfer") w.protocol = Protocol::kWampTransfer;
     }
     read_shared(r, t, /*in_workload=*/true);
     if (is_http(w.protocol)) {
-      refuse_keys(r, kWampKeys, "the WAMP protocols (wamp_rpc, wamp_pubsub)");
+      refuse_keys(r, kWampKeys, "the WAMP protocols (wamp_rpc, wamp_pubsub, wamp_transfer)");
       read_http(r, w);
     } else {
       refuse_keys(r, kHttpOnlyKeys, "protocols http1 and http2");

@@ -33,6 +33,8 @@ constexpr MetricColumn kColumns[] = {
     {"ttfb.p99", "ttfb_p99_ns / 1e9"},
     // Stored for new_connection_per_request workloads only (NULL otherwise).
     {"handshakes.rate", "window_connections * 1e9 / duration_ns"},
+    // WAMP workloads only (NULL otherwise).
+    {"session_setup.p99", "session_setup_p99_ns / 1e9"},
 };
 
 }  // namespace

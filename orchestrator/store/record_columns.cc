@@ -149,6 +149,14 @@ constexpr Column<StoredRepetition> kRepetition[] = {
     field<&StoredRepetition::window_connections>("window_connections"),
     field<&StoredRepetition::resumed>("resumed"),
     field<&StoredRepetition::start_spread_ns>("start_spread_ns"),
+    field<&StoredRepetition::transfers>("transfers"),
+    field<&StoredRepetition::transfer_data_bytes>("transfer_data_bytes"),
+    field<&StoredRepetition::transfer_data_ns>("transfer_data_ns"),
+    field<&StoredRepetition::transfer_lifecycle_bytes>("transfer_lifecycle_bytes"),
+    field<&StoredRepetition::transfer_lifecycle_ns>("transfer_lifecycle_ns"),
+    field<&StoredRepetition::sessions>("sessions"),
+    field<&StoredRepetition::session_setup_p50_ns>("session_setup_p50_ns"),
+    field<&StoredRepetition::session_setup_p99_ns>("session_setup_p99_ns"),
 };
 
 constexpr Column<RouterCounter> kRouterCounter[] = {

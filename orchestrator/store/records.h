@@ -136,6 +136,13 @@ struct StoredRepetition {
   // Schema version 14: new_connection_per_request's connections set up inside the window, and
   // the TLS handshakes that resumed a session (nothing for cleartext).
   std::optional<uint64_t> window_connections, resumed;
+  // Schema version 16: a wamp_transfer workload's sums (results::TransferSums); nothing for
+  // other workloads.
+  std::optional<uint64_t> transfers, transfer_data_bytes, transfer_lifecycle_bytes;
+  std::optional<int64_t> transfer_data_ns, transfer_lifecycle_ns;
+  // Also 16: WAMP session establishment (connect to WELCOME); nothing for HTTP.
+  std::optional<uint64_t> sessions;
+  std::optional<int64_t> session_setup_p50_ns, session_setup_p99_ns;
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;

@@ -113,6 +113,20 @@ StoredRepetition stored_repetition(const results::Repetition& rep, bool per_requ
     r.ttfb_p50_ns = at(rep.setup->ttfb, 50);
     r.ttfb_p99_ns = at(rep.setup->ttfb, 99);
   }
+  if (rep.session_setup) {
+    r.sessions = static_cast<uint64_t>(rep.session_setup->total_count());
+    if (rep.session_setup->total_count() > 0) {
+      r.session_setup_p50_ns = rep.session_setup->value_at_percentile(50);
+      r.session_setup_p99_ns = rep.session_setup->value_at_percentile(99);
+    }
+  }
+  if (rep.transfer) {
+    r.transfers = rep.transfer->transfers;
+    r.transfer_data_bytes = rep.transfer->data_bytes;
+    r.transfer_data_ns = rep.transfer->data_ns;
+    r.transfer_lifecycle_bytes = rep.transfer->lifecycle_bytes;
+    r.transfer_lifecycle_ns = rep.transfer->lifecycle_ns;
+  }
   if (rep.tls) {
     r.tls_version = rep.tls->version;
     r.tls_cipher = rep.tls->cipher;

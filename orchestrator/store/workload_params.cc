@@ -91,6 +91,11 @@ nlohmann::json wamp_params_json(const scenario::WampRequest& wamp) {
   };
   // Only where set, so that the series of unfragmented workloads keep their hashes.
   if (wamp.fragment_bytes > 0) j["fragment_bytes"] = wamp.fragment_bytes;
+  if (wamp.session_per_operation) j["session_per_operation"] = true;  // where set, as above
+  if (wamp.transfer_bytes > 0) {                                      // wamp_transfer only
+    j["transfer_bytes"] = wamp.transfer_bytes;
+    j["chunk_bytes"] = wamp.chunk_bytes;
+  }
   return j;
 }
 

@@ -124,6 +124,8 @@ Engine::Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> d
       connect_timeout_ns_(spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns
                                                       : kDefaultConnectTimeoutNs),
       reports_setup_(!spec.is_wamp()),
+      transfer_(spec.is_wamp() && spec.wamp.kind == WampRequestSpec::Kind::kTransfer),
+      wamp_(spec.is_wamp()),
       requested_streams_(spec.is_http2() ? spec.http2.streams : 0) {
   for (uint32_t t = 0; t < thread_count_; ++t) {
     std::vector<uint32_t> indices;
@@ -304,6 +306,19 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.service_time.add(s.service_time);
     result.late_sends += s.late_sends;
     result.unsent += s.unsent;
+    if (transfer_) {
+      WindowResult::Transfer& t = result.transfer ? *result.transfer : result.transfer.emplace();
+      t.transfers += s.transfers;
+      t.data_bytes += s.transfer_data_bytes;
+      t.data_ns += s.transfer_data_ns;
+      t.lifecycle_bytes += s.transfer_lifecycle_bytes;
+      t.lifecycle_ns += s.transfer_lifecycle_ns;
+    }
+  }
+  if (wamp_ && window.measured) {
+    HdrHistogram sessions;
+    for (const ThreadSetup& s : setups) sessions.add(s.setup.session_setup);
+    result.session_setup = std::move(sessions);
   }
   if (reports_setup_) {
     // Setups travel with measured windows only (a warm-up's result is not recorded).

@@ -23,13 +23,15 @@ enum class ErrorKind : uint8_t {
   kNotSent,    // open loop: due inside the window, still unwritten at the drain deadline
   // WAMP: ERROR wamp.error.not_authorized (the session's role may not)
   kNotAuthorized,
+  // wamp_transfer: a chunk differs from the pattern, or the chunks do not add up
+  kChunkMismatch,
 };
 
-inline constexpr size_t kErrorKindCount = 12;
+inline constexpr size_t kErrorKindCount = 13;
 
 inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
-    "connect",  "timeout", "status",     "length", "short_read", "mismatch",
-    "protocol", "reset",   "wamp_error", "lost",   "not_sent",   "not_authorized"};
+    "connect", "timeout",    "status", "length",   "short_read",     "mismatch",      "protocol",
+    "reset",   "wamp_error", "lost",   "not_sent", "not_authorized", "chunk_mismatch"};
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

@@ -38,6 +38,12 @@ struct ThreadStats {
   int64_t window_wall_ns = 0;
   int64_t window_cpu_ns = 0;
   int64_t window_run_delay_ns = -1;
+  // wamp_transfer: the rates' parts (WindowResult::Transfer).
+  uint64_t transfers = 0;
+  uint64_t transfer_data_bytes = 0;
+  int64_t transfer_data_ns = 0;
+  uint64_t transfer_lifecycle_bytes = 0;
+  int64_t transfer_lifecycle_ns = 0;
 
   // Since the previous progress tick.
   uint64_t interval_operations = 0;

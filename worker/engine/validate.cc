@@ -62,14 +62,22 @@ Expected<HostPort> split_address(std::string_view address) {
 // RawSocket's 24-bit frame length bounds one message; JSON carries binary as base64.
 constexpr uint64_t kRawSocketMaxMessage = (uint64_t{1} << 24) - 1;
 constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
-constexpr uint64_t kWampEnvelopeBytes = 512;  // message type, ids, options, URI
+constexpr uint64_t kWampEnvelopeBytes = 512;
+constexpr uint64_t kMaxTransferBytes = uint64_t{16} << 30;  // message type, ids, options, URI
 
 Expected<void> validate_wamp(const WorkloadSpec& spec) {
   const WampRequestSpec& w = spec.wamp;
   if (!w.invalid.empty()) return fail(spec, w.invalid);
   const bool pubsub = spec.protocol == "wamp_pubsub";
-  if (pubsub != (w.kind == WampRequestSpec::Kind::kPubSub)) {
-    return fail(spec, "wamp.kind must be " + std::string(pubsub ? "pubsub" : "rpc") +
+  const bool transfer = spec.protocol == "wamp_transfer";
+  const WampRequestSpec::Kind kind = pubsub     ? WampRequestSpec::Kind::kPubSub
+                                     : transfer ? WampRequestSpec::Kind::kTransfer
+                                                : WampRequestSpec::Kind::kRpc;
+  if (w.kind != kind) {
+    return fail(spec, "wamp.kind must be " +
+                          std::string(pubsub     ? "pubsub"
+                                      : transfer ? "transfer"
+                                                 : "rpc") +
                           " for protocol " + spec.protocol);
   }
   if (w.realm.empty()) return fail(spec, "wamp.realm must not be empty");
@@ -112,7 +120,28 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
       return fail(spec, "wamp.fragment_bytes must be 0 or from 16 bytes to 16 MiB");
     }
   }
-  if (pubsub) {
+  if (transfer) {
+    if (w.procedure.empty()) return fail(spec, "wamp.procedure must not be empty");
+    if (spec.connections < 1) return fail(spec, "connections must be at least 1");
+    if (w.transfer_bytes < 1 || w.transfer_bytes > kMaxTransferBytes) {
+      return fail(spec, "wamp.transfer_bytes must be from 1 byte to 16 GiB");
+    }
+    if (w.chunk_bytes < 1 || w.chunk_bytes > w.transfer_bytes) {
+      return fail(spec, "wamp.chunk_bytes must be from 1 byte to transfer_bytes");
+    }
+    if (w.chunk_bytes > kMaxWampPayload)
+      return fail(spec, "wamp.chunk_bytes must be at most 64 MiB");
+    uint64_t chunk = w.chunk_bytes;
+    if (w.serializer == WampRequestSpec::Serializer::kJson) chunk = (chunk + 2) / 3 * 4;
+    if (w.transport == WampRequestSpec::Transport::kRawSocket &&
+        chunk + kWampEnvelopeBytes > kRawSocketMaxMessage) {
+      return fail(spec, "wamp.chunk_bytes " + std::to_string(w.chunk_bytes) +
+                            " does not fit one RawSocket message (16 MiB - 1 bytes, base64 for "
+                            "json)");
+    }
+    if (spec.rate > 0) return fail(spec, "wamp_transfer runs closed loop only (rate 0)");
+    if (spec.in_flight != 1) return fail(spec, "wamp_transfer needs in_flight = 1");
+  } else if (pubsub) {
     if (w.topic.empty()) return fail(spec, "wamp.topic must not be empty");
     if (w.publishers < 1) return fail(spec, "wamp.publishers must be at least 1");
     if (w.subscribers < 1) return fail(spec, "wamp.subscribers must be at least 1");
@@ -124,6 +153,9 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
   } else {
     if (w.procedure.empty()) return fail(spec, "wamp.procedure must not be empty");
     if (spec.connections < 1) return fail(spec, "connections must be at least 1");
+    if (w.session_per_operation && (spec.rate > 0 || spec.in_flight != 1)) {
+      return fail(spec, "wamp.session_per_operation needs in_flight = 1 and the closed loop");
+    }
   }
   return {};
 }

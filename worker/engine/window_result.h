@@ -40,6 +40,8 @@ struct ConnectionSetup {
   HdrHistogram connect;
   HdrHistogram tls_handshake;
   HdrHistogram ttfb;
+  // WAMP: each session's TCP connect start to WELCOME (authentication included).
+  HdrHistogram session_setup;
 
   void add(const ConnectionSetup& other) {
     connections += other.connections;
@@ -48,6 +50,7 @@ struct ConnectionSetup {
     connect.add(other.connect);
     tls_handshake.add(other.tls_handshake);
     ttfb.add(other.ttfb);
+    session_setup.add(other.session_setup);
   }
 };
 
@@ -93,6 +96,19 @@ struct WindowResult {
   bool pubsub = false;  // WAMP pub/sub: the event counts below are meaningful
   uint64_t events_expected = 0;
   uint64_t events_delivered = 0;
+  // wamp_transfer: sums over the window's verified transfers (docs/MEASUREMENT.md
+  // "Transfer throughput").
+  struct Transfer {
+    uint64_t transfers = 0;
+    uint64_t data_bytes = 0;
+    int64_t data_ns = 0;
+    uint64_t lifecycle_bytes = 0;
+    int64_t lifecycle_ns = 0;
+  };
+  std::optional<Transfer> transfer;
+  // WAMP, measured windows only: the sessions set up since the previous measured window's
+  // result (the first: since the stream began), connect start to WELCOME (ns).
+  std::optional<HdrHistogram> session_setup;
   // Adapters only: set instead of `latency`, which then stays empty.
   std::optional<ToolLatency> tool_latency;
   // Set by a driver that reports connection setup (HTTP/1.1, HTTP/2); absent otherwise.

@@ -25,7 +25,7 @@ struct HttpRequestSpec {
 
 // A WAMP v2 workload (worker/wamp/). Defaults are applied by the gRPC layer.
 struct WampRequestSpec {
-  enum class Kind : uint8_t { kRpc, kPubSub };
+  enum class Kind : uint8_t { kRpc, kPubSub, kTransfer };
   enum class Transport : uint8_t { kWebSocket, kRawSocket };
   using Serializer = ::benchgate::wamp::Serializer;  // common/wamp: the router's ids too
   Kind kind = Kind::kRpc;
@@ -47,6 +47,12 @@ struct WampRequestSpec {
     std::string authid;
     std::string secret;
   } auth;
+  // kTransfer: one CALL of `procedure` (bench.transfer) per session lifecycle.
+  uint64_t transfer_bytes = 0;
+  uint64_t chunk_bytes = 0;
+  // kRpc: every call on a session of its own (connect, join, CALL, GOODBYE, close), so that
+  // session establishment (authentication) is what is measured; in_flight 1, closed loop.
+  bool session_per_operation = false;
   uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
   // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
   std::string invalid;
@@ -95,7 +101,9 @@ struct WorkloadSpec {
 
   bool open_loop() const { return rate > 0; }
   bool is_http2() const { return protocol == "http2"; }
-  bool is_wamp() const { return protocol == "wamp_rpc" || protocol == "wamp_pubsub"; }
+  bool is_wamp() const {
+    return protocol == "wamp_rpc" || protocol == "wamp_pubsub" || protocol == "wamp_transfer";
+  }
 };
 
 // Defaults for timeouts the orchestrator left at 0 (proto3's "unset").

@@ -34,8 +34,10 @@ WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
   };
   if (proto.kind() == "pubsub") {
     w.kind = W::Kind::kPubSub;
+  } else if (proto.kind() == "transfer") {
+    w.kind = W::Kind::kTransfer;
   } else if (proto.kind() != "rpc" && !proto.kind().empty()) {
-    bad("kind", proto.kind(), "rpc, pubsub");
+    bad("kind", proto.kind(), "rpc, pubsub, transfer");
   }
   if (proto.transport() == "rawsocket") {
     w.transport = W::Transport::kRawSocket;
@@ -55,12 +57,16 @@ WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
     bad("callee", proto.callee(), "router, worker");
   }
   if (!proto.realm().empty()) w.realm = proto.realm();
+  if (w.kind == W::Kind::kTransfer) w.procedure = "bench.transfer";  // the router's own
   if (!proto.procedure().empty()) w.procedure = proto.procedure();
   if (!proto.topic().empty()) w.topic = proto.topic();
   w.publishers = proto.publishers();
   w.subscribers = proto.subscribers();
   w.request_bytes = proto.request_bytes();
   w.fragment_bytes = proto.fragment_bytes();
+  w.transfer_bytes = proto.transfer_bytes();
+  w.chunk_bytes = proto.chunk_bytes();
+  w.session_per_operation = proto.session_per_operation();
   w.acknowledge = proto.acknowledge();
   if (proto.has_auth()) {
     w.auth.method = proto.auth().method();
@@ -174,6 +180,17 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
   if (result.pubsub) {
     proto->set_events_expected(result.events_expected);
     proto->set_events_delivered(result.events_delivered);
+  }
+  if (result.session_setup) {
+    histogram_to_proto(*result.session_setup, proto->mutable_session_setup());
+  }
+  if (result.transfer) {
+    v1::WampTransfer* transfer = proto->mutable_transfer();
+    transfer->set_transfers(result.transfer->transfers);
+    transfer->set_data_bytes(result.transfer->data_bytes);
+    transfer->set_data_ns(result.transfer->data_ns);
+    transfer->set_lifecycle_bytes(result.transfer->lifecycle_bytes);
+    transfer->set_lifecycle_ns(result.transfer->lifecycle_ns);
   }
   if (result.setup) {
     v1::ConnectionSetup* setup = proto->mutable_setup();

@@ -29,6 +29,7 @@ grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeReq
   response->add_protocols("http2");
   response->add_protocols("wamp_rpc");
   response->add_protocols("wamp_pubsub");
+  response->add_protocols("wamp_transfer");
   response->add_load_models("closed");
   response->add_load_models("open");
   response->set_max_threads(std::thread::hardware_concurrency());

@@ -22,6 +22,7 @@ void Session::connect(ConnectDone done) {
   channel_->close();
   link_ = Link::kJoining;
   join_done_ = std::move(done);
+  connect_started_ns_ = steady_now_ns();
   channel_->open([this](const boost::system::error_code& ec) {
     if (ec) return join_finished(ec);
     channel_->send(hello(), {});
@@ -61,6 +62,7 @@ void Session::on_join_message(uint64_t type) {
       if (message_.size() < 3 || !auth_.welcome_ok(message_[2])) {
         return join_finished(make_error_code(JoinError::kVerifierMismatch));
       }
+      thread_.setup.session_setup.record(steady_now_ns() - connect_started_ns_);
       if (join_ == Join::kRegister) return channel_->send(plan_.register_message, {});
       if (join_ == Join::kSubscribe) return channel_->send(plan_.subscribe_message, {});
       return join_finished({});
@@ -96,6 +98,12 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
     return fail(ErrorKind::kProtocol);
   }
   const uint64_t type = message_[0].get<uint64_t>();
+  if (link_ == Link::kLeaving) {
+    if (type != code(MessageType::kGoodbye)) return;  // what was in flight before GOODBYE
+    channel_->close();
+    link_ = Link::kDown;
+    return on_left(steady_now_ns());
+  }
   if (type == code(MessageType::kAbort) || type == code(MessageType::kGoodbye)) {
     if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
     return fail(ErrorKind::kProtocol);
@@ -106,6 +114,14 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
 void Session::on_link_failed(ErrorKind kind) {
   if (link_ == Link::kJoining) return join_finished(make_error_code(JoinError::kClosed));
   fail(kind);
+}
+
+void Session::leave() {
+  if (link_ != Link::kUp) return;
+  link_ = Link::kLeaving;
+  encode(plan_.spec.serializer,
+         Json::array({code(MessageType::kGoodbye), Json::object(), "wamp.close.normal"}), goodbye_);
+  channel_->send(goodbye_, {});
 }
 
 void Session::fail(ErrorKind kind) {

@@ -40,6 +40,11 @@ class Session : public LoadConnection, protected ChannelEvents {
   bool down() const { return link_ == Link::kDown; }  // neither up nor joining
   // Closes the link; the role fails what is outstanding; reconnects while the window sends.
   void fail(ErrorKind kind);
+  // Leaves the realm: GOODBYE (wamp.close.normal); the router's GOODBYE closes the link and
+  // calls on_left. Anything else meanwhile is ignored; a failed link calls on_failed.
+  void leave();
+  // The session left and its link is closed (`now`: steady clock, after the close).
+  virtual void on_left(int64_t /*now*/) {}
 
   // A message of the joined session (not ABORT / GOODBYE, handled here). `message` may be
   // moved from.
@@ -59,7 +64,7 @@ class Session : public LoadConnection, protected ChannelEvents {
   std::unique_ptr<Channel> channel_;
 
  private:
-  enum class Link : uint8_t { kDown, kJoining, kUp };
+  enum class Link : uint8_t { kDown, kJoining, kUp, kLeaving };
 
   void on_message(std::span<const uint8_t> bytes, int64_t now) override;
   void on_link_failed(ErrorKind kind) override;
@@ -75,6 +80,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   Json message_;  // the last decoded message (reused)
   ClientAuth auth_;
   std::vector<uint8_t> hello_;
+  std::vector<uint8_t> goodbye_;
+  int64_t connect_started_ns_ = 0;  // steady clock: the session's setup time starts here
 };
 
 // The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).
@@ -84,6 +91,10 @@ std::unique_ptr<LoadConnection> make_publisher(boost::asio::io_context& io, Thre
                                                const WampPlan& plan, uint32_t index);
 std::unique_ptr<LoadConnection> make_callee(boost::asio::io_context& io, ThreadState& thread,
                                             const WampPlan& plan);
+// One session lifecycle per operation (worker/wamp/transfer_session.cc): wamp_transfer, and
+// wamp_rpc with session_per_operation.
+std::unique_ptr<LoadConnection> make_lifecycle(boost::asio::io_context& io, ThreadState& thread,
+                                               const WampPlan& plan);
 std::unique_ptr<LoadConnection> make_subscriber(boost::asio::io_context& io, ThreadState& thread,
                                                 const WampPlan& plan);
 

@@ -24,6 +24,7 @@ class WampDriver : public ProtocolDriver {
   uint32_t sessions() const override {
     const WampRequestSpec& w = plan_.spec;
     if (w.kind == Kind::kPubSub) return w.publishers + w.subscribers;
+    if (w.kind == Kind::kTransfer) return plan_.load->connections;
     return plan_.load->connections + (w.worker_callee ? 1 : 0);
   }
 
@@ -33,6 +34,10 @@ class WampDriver : public ProtocolDriver {
     if (w.kind == Kind::kPubSub) {
       if (index < w.publishers) return make_publisher(io, thread, plan_, index);
       return make_subscriber(io, thread, plan_);
+    }
+    if (w.kind == Kind::kTransfer) return make_lifecycle(io, thread, plan_);
+    if (index < plan_.load->connections && w.session_per_operation) {
+      return make_lifecycle(io, thread, plan_);
     }
     if (index < plan_.load->connections) return make_caller(io, thread, plan_, index);
     return make_callee(io, thread, plan_);
@@ -79,9 +84,12 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
   plan.load = &load;
   plan.spec = spec.wamp;
   const WampRequestSpec& w = plan.spec;
-  const std::string pattern = http::body_pattern(w.request_bytes);
+  const bool transfer = w.kind == Kind::kTransfer;
+  const std::string pattern = http::body_pattern(transfer ? w.chunk_bytes + 26 : w.request_bytes);
   plan.payload.assign(pattern.begin(), pattern.end());
-  if (w.serializer == Serializer::kJson) plan.payload_json = expected_json_binary(plan.payload);
+  if (w.serializer == Serializer::kJson && !transfer) {
+    plan.payload_json = expected_json_binary(plan.payload);
+  }
 
   plan.channel.endpoint = load.endpoint;
   plan.channel.host = spec.address;
@@ -91,14 +99,29 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
   plan.channel.verify_host = load.verify_host;
   plan.channel.tls_resumption = load.tls_resumption;
   plan.channel.fragment_bytes = w.fragment_bytes;
-  size_t encoded_payload = w.request_bytes;
+  size_t encoded_payload = transfer ? w.chunk_bytes : w.request_bytes;
   if (w.serializer == Serializer::kJson) encoded_payload = (encoded_payload + 2) / 3 * 4;
   plan.channel.max_message_bytes = encoded_payload + kEnvelopeBytes;
   if (w.transport == WampRequestSpec::Transport::kRawSocket) {
     plan.channel.max_message_bytes = kRawSocketMaxLength;  // what the handshake announces
   }
 
-  if (w.kind == Kind::kPubSub) {
+  if (transfer) {
+    plan.transfer_call =
+        encoded(w.serializer, Json::array({code(MessageType::kCall),
+                                           1,
+                                           {{"receive_progress", true}},
+                                           w.procedure,
+                                           Json::array({w.transfer_bytes, w.chunk_bytes})}));
+  } else if (w.session_per_operation) {
+    // One CALL per session, request id 1: [CALL, 1, {}, procedure, [payload]].
+    // JSON carries binary as "\0" + base64 (WAMP's form), the others natively.
+    Json payload =
+        w.serializer == Serializer::kJson ? Json(plan.payload_json) : Json::binary(plan.payload);
+    plan.transfer_call =
+        encoded(w.serializer, Json::array({code(MessageType::kCall), 1, Json::object(), w.procedure,
+                                           Json::array({std::move(payload)})}));
+  } else if (w.kind == Kind::kPubSub) {
     plan.publish = publish_template(w.serializer, w.topic, w.acknowledge, plan.payload);
   } else {
     plan.call = call_template(w.serializer, w.procedure, plan.payload);

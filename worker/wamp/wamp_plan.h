@@ -36,6 +36,11 @@ struct WampPlan {
   // HELLO's Details, for sessions that authenticate (worker/wamp/auth): their HELLO is encoded
   // per connect, WAMP-SCRAM's carrying a fresh nonce.
   Json hello_details;
+  // transfer (and rpc with session_per_operation: [CALL, 1, {}, procedure, [payload]]): the
+  // one CALL of each session (receive_progress, [transfer_bytes, chunk_bytes]);
+  // `payload` is then the pattern, chunk_bytes + 26 long (a chunk at offset o is
+  // payload[o % 26, o % 26 + size)).
+  std::vector<uint8_t> transfer_call;
   std::vector<uint8_t> register_message;   // REGISTER, request id 1
   std::vector<uint8_t> subscribe_message;  // SUBSCRIBE, request id 1
   PubSubLedger* ledger = nullptr;

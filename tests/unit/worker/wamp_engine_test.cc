@@ -84,7 +84,11 @@ WindowResult run(Engine& engine, uint32_t index = 0, int64_t duration_ns = 200 *
                             std::chrono::system_clock::now().time_since_epoch())
                             .count() +
                         50 * kMs;
-  WindowCommand window{index, true, start, duration_ns};
+  WindowCommand window;
+  window.index = index;
+  window.measured = true;
+  window.start_at_unix_ns = start;
+  window.duration_ns = duration_ns;
   auto result = engine.run_window(window, [](const ProgressReport&) {});
   EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
   return result.ok() ? std::move(*result) : WindowResult();
@@ -144,6 +148,38 @@ TEST_P(WampEngine, EveryPublicationReachesEverySubscriber) {
   EXPECT_EQ(r.operations, r.successes);
   EXPECT_EQ(total_errors(r), 0u);
   EXPECT_EQ(router_metrics().wamp.events_delivered, r.events_delivered);
+}
+
+// wamp_transfer: every transfer is a session of its own, its chunks checked byte for byte; the
+// router sent exactly the bytes the workers verified.
+TEST_P(WampEngine, EveryTransferIsVerifiedAndTheRouterSentExactlyItsBytes) {
+  WorkloadSpec s = spec(false);
+  s.protocol = "wamp_transfer";
+  s.connections = 2;
+  s.in_flight = 1;
+  s.wamp.kind = W::Kind::kTransfer;
+  s.wamp.procedure = "bench.transfer";
+  s.wamp.request_bytes = 0;
+  s.wamp.transfer_bytes = 300'000;  // four chunks of 65536 and a short one
+  s.wamp.chunk_bytes = 65'536;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  server_->reset_metrics();
+  const WindowResult r = run(*engine);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(r.latency.total_count()), r.successes);
+  ASSERT_TRUE(r.transfer);
+  EXPECT_EQ(r.transfer->transfers, r.successes);
+  EXPECT_EQ(r.transfer->lifecycle_bytes, r.successes * 300'000);
+  EXPECT_EQ(r.transfer->data_bytes, r.successes * (300'000 - 65'536));
+  EXPECT_GT(r.transfer->data_ns, 0);
+  EXPECT_GT(r.transfer->lifecycle_ns, r.transfer->data_ns);
+  EXPECT_GT(r.bytes_received, r.successes * 300'000);
+  const auto metrics = router_metrics();
+  EXPECT_EQ(metrics.wamp.calls_routed, r.operations);
+  EXPECT_EQ(metrics.wamp.transfer_bytes, r.successes * 300'000);
 }
 
 INSTANTIATE_TEST_SUITE_P(TransportsAndSerializers, WampEngine,
@@ -227,6 +263,89 @@ TEST_P(WampEngineOne, TakenProcedureMakesConnectFailWithTheRoutersReason) {
   EXPECT_NE(second.message().find("REGISTER"), std::string::npos) << second.message();
 }
 
+// A callee that answers the transfer's CALL with one plain RESULT (its arguments echoed, no
+// chunks): nothing was verified, so every transfer is a chunk_mismatch, never a success.
+TEST_P(WampEngineOne, ATransferAnsweredWithoutItsChunksIsAChunkMismatch) {
+  WorkloadSpec callee = spec(false);
+  callee.wamp.worker_callee = true;
+  callee.wamp.procedure = "test.not.a.transfer";
+  callee.connections = 1;
+  callee.threads = 1;
+  auto echo = start(callee);
+  ASSERT_TRUE(echo);
+  WorkloadSpec s = spec(false);
+  s.protocol = "wamp_transfer";
+  s.connections = 1;
+  s.threads = 1;
+  s.in_flight = 1;
+  s.wamp.kind = W::Kind::kTransfer;
+  s.wamp.procedure = "test.not.a.transfer";
+  s.wamp.request_bytes = 0;
+  s.wamp.transfer_bytes = 1000;
+  s.wamp.chunk_bytes = 100;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kChunkMismatch)], r.operations);
+  EXPECT_EQ(total_errors(r), r.operations);
+  ASSERT_TRUE(r.transfer);
+  EXPECT_EQ(r.transfer->transfers, 0u);
+}
+
+TEST_P(WampEngineOne, ATransferOfAnUnregisteredProcedureIsAWampError) {
+  WorkloadSpec s = spec(false);
+  s.protocol = "wamp_transfer";
+  s.connections = 1;
+  s.threads = 1;
+  s.in_flight = 1;
+  s.wamp.kind = W::Kind::kTransfer;
+  s.wamp.procedure = "no.such.transfer";
+  s.wamp.request_bytes = 0;
+  s.wamp.transfer_bytes = 1000;
+  s.wamp.chunk_bytes = 100;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kWampError)], r.operations);
+}
+
+// A session per call: every call is one whole session, each timed from its connect to WELCOME;
+// a second window sets up exactly as many sessions as it made calls.
+TEST_P(WampEngineOne, ASessionPerCallTimesEverySessionAndEchoesEveryPayload) {
+  WorkloadSpec s = spec(false);
+  s.in_flight = 1;
+  s.wamp.session_per_operation = true;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult first = run(*engine, 0, 100 * kMs);
+  ASSERT_TRUE(first.session_setup);
+  EXPECT_GE(static_cast<uint64_t>(first.session_setup->total_count()), first.operations + 3);
+  server_->reset_metrics();
+  const WindowResult r = run(*engine, 1, 100 * kMs);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(router_metrics().wamp.calls_routed, r.operations);
+  ASSERT_TRUE(r.session_setup);
+  EXPECT_EQ(static_cast<uint64_t>(r.session_setup->total_count()), r.operations);
+  EXPECT_FALSE(r.transfer);
+}
+
+// Sessions kept across windows are timed once, when they are set up.
+TEST_P(WampEngineOne, KeptSessionsAreTimedOnce) {
+  auto engine = start(spec(false));
+  ASSERT_TRUE(engine);
+  const WindowResult first = run(*engine, 0, 50 * kMs);
+  ASSERT_TRUE(first.session_setup);
+  EXPECT_EQ(first.session_setup->total_count(), 3);
+  const WindowResult second = run(*engine, 1, 50 * kMs);
+  ASSERT_TRUE(second.session_setup);
+  EXPECT_EQ(second.session_setup->total_count(), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Some, WampEngineOne,
                          ::testing::Values(Combo{W::Transport::kRawSocket, W::Serializer::kCbor},
                                            Combo{W::Transport::kWebSocket, W::Serializer::kJson}),
@@ -243,6 +362,33 @@ TEST(WampValidation, RawSocketRefusesPayloadsPastItsFrameLength) {
   auto engine = Engine::start(s);
   ASSERT_FALSE(engine.ok());
   EXPECT_NE(engine.message().find("websocket"), std::string::npos) << engine.message();
+}
+
+TEST(WampValidation, TransferChunksMustFitTheTransferAndOneAtATime) {
+  WorkloadSpec s;
+  s.name = "t";
+  s.protocol = "wamp_transfer";
+  s.address = "127.0.0.1:1";
+  s.wamp.kind = W::Kind::kTransfer;
+  s.wamp.procedure = "bench.transfer";
+  s.wamp.transfer_bytes = 1000;
+  s.wamp.chunk_bytes = 2000;
+  auto engine = Engine::start(s);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_NE(engine.message().find("chunk_bytes must be from 1 byte to transfer_bytes"),
+            std::string::npos)
+      << engine.message();
+  s.wamp.chunk_bytes = 100;
+  s.in_flight = 2;
+  engine = Engine::start(s);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_NE(engine.message().find("in_flight = 1"), std::string::npos) << engine.message();
+  s.in_flight = 1;
+  s.wamp.kind = W::Kind::kRpc;  // must agree with the protocol
+  engine = Engine::start(s);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_NE(engine.message().find("wamp.kind must be transfer"), std::string::npos)
+      << engine.message();
 }
 
 TEST(WampValidation, ClosedLoopPublishingNeedsAcknowledgements) {

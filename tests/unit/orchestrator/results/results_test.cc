@@ -208,7 +208,7 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
       "|payload_bytes=-|tls=-|alpn=-|streams=-|effective_streams=-|connect_p50_us=-"
       "|handshake_p50_us=-|ttfb_p50_us=-|handshakes_per_s=-|resumed=-|load_from=-";
   auto line = report::result_line("s", plain, "-");
-  EXPECT_NE(line.find(none + "|flags="), std::string::npos) << line;
+  EXPECT_NE(line.find(none + "|transfer_bytes="), std::string::npos) << line;
 
   WorkloadResult h2;
   h2.spec.name = "h2";
@@ -230,7 +230,7 @@ TEST(ResultLine, TlsAndHttp2FieldsAreAppendedAndDashWhenNotMeasured) {
       "|tls=TLSv1.3|alpn=h2|streams=50|effective_streams=10|connect_p50_us=120.1"
       "|handshake_p50_us=-|ttfb_p50_us=300.0|handshakes_per_s=-|resumed=-"
       "|load_from=10.0.0.2,local";
-  EXPECT_NE(line.find(tail + "|flags="), std::string::npos) << line;
+  EXPECT_NE(line.find(tail + "|transfer_bytes="), std::string::npos) << line;
 }
 
 // The repetitions' flags, appended last: their union, comma-separated, "-" for none.
@@ -239,12 +239,60 @@ TEST(ResultLine, FlagsComeLastAsTheUnionOfTheRepetitions) {
   w.spec.name = "hello";
   w.repetitions.emplace_back();
   auto line = report::result_line("s", w, "-");
-  EXPECT_TRUE(line.ends_with("|resumed=-|load_from=-|flags=-")) << line;
+  EXPECT_TRUE(
+      line.ends_with("|resumed=-|load_from=-|transfer_bytes=-|chunk_bytes=-"
+                     "|data_window_gbps=-|lifecycle_gbps=-|session_setup_p50_us=-|flags=-"))
+      << line;
   w.repetitions[0].flags = {"router_count_mismatch"};
   w.repetitions.emplace_back();
   w.repetitions[1].flags = {"degraded", "router_count_mismatch"};
   line = report::result_line("s", w, "-");
   EXPECT_TRUE(line.ends_with("|flags=degraded,router_count_mismatch")) << line;
+}
+
+// wamp_transfer: its sizes and both transfer rates (median repetition), before the flags; a
+// rate not measured (one chunk per transfer: no data window) is '-', never 0.
+// WAMP session establishment: the median of every repetition's sessions merged; a repetition
+// that set up none is left out of session_setup.p99 as connect.p99 leaves it out.
+TEST(ResultLine, SessionSetupIsTheMedianOfEverySessionMerged) {
+  WorkloadResult w;
+  w.spec.name = "s";
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  auto& first = w.repetitions.emplace_back();
+  first.session_setup.emplace();
+  for (int i = 0; i < 3; ++i) first.session_setup->record(100'000);
+  auto& second = w.repetitions.emplace_back();
+  second.session_setup.emplace();  // kept sessions: none set up
+  const auto line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|session_setup_p50_us=100.0|flags="), std::string::npos) << line;
+  auto values = metric_values(w, "session_setup.p99");
+  ASSERT_TRUE(values);
+  EXPECT_EQ(values->size(), 1u);
+  w.repetitions[1].session_setup.reset();  // a worker that does not report it
+  EXPECT_FALSE(metric_values(w, "session_setup.p99"));
+  EXPECT_NE(report::result_line("s", w, "-").find("|session_setup_p50_us=-|"), std::string::npos);
+}
+
+TEST(ResultLine, TransferCarriesItsSizesAndBothRates) {
+  WorkloadResult w;
+  w.spec.name = "t";
+  w.spec.protocol = scenario::Protocol::kWampTransfer;
+  w.spec.wamp.transfer_bytes = 64 << 20;
+  w.spec.wamp.chunk_bytes = 4 << 20;
+  for (int64_t ns : {1'000'000, 2'000'000, 4'000'000}) {
+    auto& rep = w.repetitions.emplace_back();
+    rep.transfer = results::TransferSums{1, 1'000'000, ns, 2'000'000, 2 * ns};
+  }
+  auto line = report::result_line("s", w, "-");
+  // 8 Mbit over 2 ms (the median) is 4 Gbit/s; lifecycle: 16 Mbit over 4 ms.
+  EXPECT_NE(line.find("|protocol=wamp_transfer|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|transfer_bytes=67108864|chunk_bytes=4194304|data_window_gbps=4.000"
+                      "|lifecycle_gbps=4.000|session_setup_p50_us=-|flags=-"),
+            std::string::npos)
+      << line;
+  for (auto& rep : w.repetitions) rep.transfer->data_ns = 0;
+  line = report::result_line("s", w, "-");
+  EXPECT_NE(line.find("|data_window_gbps=-|lifecycle_gbps=4.000|"), std::string::npos) << line;
 }
 
 // Each protocol's parameters sit in their own block of the JSON report; the other is null.

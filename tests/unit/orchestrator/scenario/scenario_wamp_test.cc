@@ -162,8 +162,117 @@ TEST(ScenarioWamp, FragmentBytesIsAWebSocketFrameSizeWithinBounds) {
             "16MiB, got 33554432\n");
 }
 
+TEST(ScenarioWamp, TransferTakesItsSizesAndDefaultsTheRest) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "serializer = \"cbor\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const Workload& w = r.scenario->workloads.at(0);
+  EXPECT_EQ(w.protocol, Protocol::kWampTransfer);
+  EXPECT_STREQ(to_string(w.protocol), "wamp_transfer");
+  EXPECT_EQ(w.wamp.procedure, "bench.transfer");
+  EXPECT_EQ(w.wamp.transfer_bytes, uint64_t{64} << 20);
+  EXPECT_EQ(w.wamp.chunk_bytes, uint64_t{4} << 20);
+
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "transfer_bytes = \"1MiB\"\nchunk_bytes = 1000\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->workloads.at(0).wamp.transfer_bytes, uint64_t{1} << 20);
+  EXPECT_EQ(r.scenario->workloads.at(0).wamp.chunk_bytes, 1000u);
+  // Other WAMP workloads have no transfer sizes.
+  r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.scenario->workloads.at(0).wamp.transfer_bytes, 0u);
+}
+
+TEST(ScenarioWamp, TransferSizesOutsideTheirBoundsAreRefusedAtTheKey) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "transfer_bytes = \"1MiB\"\nchunk_bytes = \"2MiB\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:6:15: error: key 'chunk_bytes' (2097152) must be at most transfer_bytes "
+            "(1048576)\n");
+  // The default chunk (4 MiB) is larger than a 1 MiB transfer: blamed at transfer_bytes.
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "transfer_bytes = \"1MiB\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:5:18: error: key 'chunk_bytes' (4194304) must be at most transfer_bytes "
+            "(1048576)\n");
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "transfer_bytes = \"32GiB\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(messages(r),
+            "s.toml:5:18: error: key 'transfer_bytes' must be from 1 byte to 16GiB, got "
+            "34359738368\n");
+  // A chunk is one message: over RawSocket it must fit one frame (json: as base64).
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "transport = \"rawsocket\"\nchunk_bytes = \"16MiB\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:6:15: error: key 'chunk_bytes': 16777216 bytes do not fit "
+                             "one RawSocket message"),
+            std::string::npos)
+      << messages(r);
+  // One transfer at a time per session, closed loop; request_bytes does not apply.
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "in_flight = 2\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: workload 'w': wamp_transfer runs one transfer "
+                             "at a time per session, closed loop: in_flight must be 1"),
+            std::string::npos)
+      << messages(r);
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "request_bytes = 10\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'request_bytes' applies to the protocols "
+                             "other than wamp_transfer only"),
+            std::string::npos)
+      << messages(r);
+  // And the transfer keys belong to wamp_transfer only.
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "chunk_bytes = 10\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'chunk_bytes' applies to protocol "
+                             "wamp_transfer only"),
+            std::string::npos)
+      << messages(r);
+}
+
+TEST(ScenarioWamp, SessionPerOperationIsARpcKeyOfTheClosedLoopWithOneCallInFlight) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "session_per_operation = true\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.scenario->workloads.at(0).wamp.session_per_operation);
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "session_per_operation = true\nin_flight = 4\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:6:1: error: workload 'w': session_per_operation makes every "
+                             "call on a session of its own, closed loop: in_flight must be 1"),
+            std::string::npos)
+      << messages(r);
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
+      "session_per_operation = true\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'session_per_operation' applies to "
+                             "protocol wamp_rpc only"),
+            std::string::npos)
+      << messages(r);
+}
+
 TEST(ScenarioWamp, BundledScenariosLoad) {
-  for (const char* name : {"wamp.toml", "wamp_large.toml", "wamp_fragmentation.toml"}) {
+  for (const char* name : {"wamp.toml", "wamp_large.toml", "wamp_fragmentation.toml",
+                           "wamp_transfer.toml", "wamp_transfer_tls.toml"}) {
     LoadResult r = load_scenario_file(std::string(BENCHGATE_SOURCE_DIR) + "/scenarios/" + name);
     EXPECT_TRUE(r.ok()) << name << "\n" << messages(r);
   }

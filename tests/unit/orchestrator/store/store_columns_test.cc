@@ -226,6 +226,14 @@ StoredRepetition repetition_row(int n) {
   r.window_connections = 900 + i;
   r.resumed = 700 + i;
   r.start_spread_ns = 600 + i;
+  r.transfers = 31 + i;
+  r.transfer_data_bytes = 60'000'000 + i;
+  r.transfer_data_ns = 8'000'000 + i;
+  r.transfer_lifecycle_bytes = 67'000'000 + i;
+  r.transfer_lifecycle_ns = 9'500'000 + i;
+  r.sessions = 77 + i;
+  r.session_setup_p50_ns = 310'000 + i;
+  r.session_setup_p99_ns = 920'000 + i;
   return r;
 }
 
