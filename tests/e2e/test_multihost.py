@@ -2,7 +2,7 @@
 network namespace of its own, as if on separate hosts.
 
 The test builds a small network of its own: a namespace that acts as the switch (a bridge), and
-one namespace per host (the router, three workers, the orchestrator), each joined to the bridge
+one namespace per host (the router, four workers, the orchestrator), each joined to the bridge
 by a veth pair and given an address of 10.77.0.0/24. Nothing is connected to the machine's own
 interfaces: before any load, every namespace is checked to have no route but the test's subnet.
 The binaries run there with the command lines of the Kubernetes manifests (docker/kubernetes):
@@ -15,7 +15,10 @@ Checked: the merged counts equal the router's count of the requests the workers 
 worker took part; a worker SIGKILLed mid-window fails the workload, naming it; with
 on_worker_loss = "continue" the run finishes with the repetitions after the loss flagged
 degraded (RESULT line, JSON, SQLite) and is never promoted to a baseline; `--workers 3` waits
-for a worker that starts after the orchestrator, and names the address that never answers.
+for a worker that starts after the orchestrator, and names the address that never answers;
+across four hosts, every worker's clock offset, RTT and start skew is measured and shown in the
+terminal, JSON and SQLite, the start_skew flag agrees with the spread against its 1 ms bound,
+and load_from names the four hosts.
 
 Needs root (network namespaces); skipped with a message otherwise.
 """
@@ -37,7 +40,10 @@ ROUTER = os.path.join(BIN, "router")
 SUBNET = "10.77.0.0/24"
 ROUTER_IP = "10.77.0.2"
 ORCHESTRATOR_IP = "10.77.0.3"
-WORKER_IPS = ["10.77.0.11", "10.77.0.12", "10.77.0.13"]
+WORKER_IPS = ["10.77.0.11", "10.77.0.12", "10.77.0.13", "10.77.0.14"]
+# The service name resolves to the first three (the fourth joins for the four-host test).
+SERVED_IPS = WORKER_IPS[:3]
+BOUND_NS = 1_000_000  # the default max_start_skew
 PORT = 7800
 SERVICE = "benchgate-worker"  # the headless Service's name in the manifests
 
@@ -209,7 +215,7 @@ class MultiHostTest(unittest.TestCase):
         Network.remove_stale()
         try:
             cls.net.build(roles)
-            cls.net.resolve_in("orch", SERVICE, WORKER_IPS)
+            cls.net.resolve_in("orch", SERVICE, SERVED_IPS)
             # Before any load: the namespaces reach nothing but each other.
             problems = cls.net.isolation_problems()
             if problems:
@@ -309,6 +315,46 @@ class MultiHostTest(unittest.TestCase):
         # The router, on its own host, answered exactly the requests the workers counted (no
         # warm-up: every request of the run is in a repetition).
         self.assertEqual(self.router_requests() - before, sum(r["operations"] for r in reps))
+
+    def test_four_hosts_report_each_workers_clock_and_start_in_every_output(self):
+        # The headless Service now has four ready pods.
+        self.net.resolve_in("orch", SERVICE, WORKER_IPS)
+        try:
+            for i in range(4):
+                self.start_worker(i)
+            text = self.scenario().replace("workers = 3", "workers = 4").replace(
+                "connections = 6", "connections = 8")
+            run = self.orchestrator(text).run(timeout=120)
+        finally:
+            self.net.resolve_in("orch", SERVICE, SERVED_IPS)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        [line] = run.result_lines()
+        # The load came from the four hosts, never "local".
+        self.assertEqual(sorted(line["load_from"].split(",")), WORKER_IPS, line)
+        reps = load_json(self.json)["scenarios"][0]["workloads"][0]["repetitions"]
+        self.assertEqual(len(reps), 3)
+        for rep in reps:
+            workers = rep["workers"]
+            self.assertEqual(sorted(w["host"].rsplit(":", 1)[0] for w in workers), WORKER_IPS)
+            for w in workers:
+                # Every bundled worker takes part in the clock exchange: measured, never null.
+                self.assertIsNotNone(w["clock_offset_ns"], w)
+                self.assertGreater(w["rtt_ns"], 0, w)
+                self.assertIsNotNone(w["start_skew_ns"], w)
+            # The bound is enforced: the flag is the spread against max_start_skew.
+            self.assertIsNotNone(rep["start_spread_ns"], rep)
+            self.assertEqual("start_skew" in rep["flags"], rep["start_spread_ns"] > BOUND_NS, rep)
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute(
+                "SELECT ww.host, ww.clock_offset_ns, ww.rtt_ns, ww.start_skew_ns FROM worker_windows"
+                " ww JOIN repetitions r ON r.id = ww.repetition_id ORDER BY r.id, ww.worker"
+            ).fetchall()
+        self.assertEqual(len(rows), 12)  # four workers, three repetitions
+        self.assertTrue(all(None not in row for row in rows), rows)
+        # The terminal names each worker's host with its clock, and the start spread.
+        for ip in WORKER_IPS:
+            self.assertIn(ip, run.stdout)
+        self.assertIn("start spread", run.stdout)
 
     def router_requests(self):
         """The router's own count of the requests it answered, read from its /metrics as a
