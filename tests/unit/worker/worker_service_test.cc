@@ -57,11 +57,12 @@ TEST_F(WorkerServiceTest, DescribesItselfAsTheBenchgateHttpAndWampWorker) {
   ASSERT_TRUE(stub_->Describe(&context, {}, &response).ok());
   EXPECT_EQ(response.name(), "benchgate-worker");
   EXPECT_FALSE(response.version().empty());
-  ASSERT_EQ(response.protocols_size(), 4);
+  ASSERT_EQ(response.protocols_size(), 5);
   EXPECT_EQ(response.protocols(0), "http1");
   EXPECT_EQ(response.protocols(1), "http2");
   EXPECT_EQ(response.protocols(2), "wamp_rpc");
   EXPECT_EQ(response.protocols(3), "wamp_pubsub");
+  EXPECT_EQ(response.protocols(4), "wamp_transfer");
   ASSERT_EQ(response.load_models_size(), 2);
   EXPECT_EQ(response.load_models(0), "closed");
   EXPECT_EQ(response.load_models(1), "open");
