@@ -47,7 +47,7 @@ struct ChannelOptions {
   std::string sni;
   std::string verify_host;
   bool tls_resumption = false;
-  size_t fragment_bytes = 0;     // websocket: frame size of larger messages sent; 0: one frame
+  size_t fragment_bytes = 0;  // websocket: frame size of larger messages sent; 0: one frame
 };
 
 class Channel {
