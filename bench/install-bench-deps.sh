@@ -14,7 +14,20 @@ if ((${#missing[@]} == 0)); then
   exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
+# nginx-light's package would start (and enable) a system nginx on port 80 of every interface;
+# the scripts run their own on a free loopback port and never need it. A policy-rc.d that
+# refuses service starts keeps the package from starting it while it installs (an existing
+# policy is left as it is), and the unit is disabled afterwards where systemd runs.
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [[ ! -e "$policy" ]]; then
+  printf '#!/bin/sh\nexit 101\n' >"$policy"
+  chmod 755 "$policy"
+  own_policy=1
+fi
+trap '((own_policy)) && rm -f "$policy"' EXIT
 apt-get update
 apt-get install -y --no-install-recommends "${missing[@]}"
-# nginx-light's package starts a system nginx on port 80; the scripts run their own on a free
-# loopback port and never need it.
+if command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
+  systemctl disable --now nginx.service >/dev/null 2>&1 || true
+fi
