@@ -17,7 +17,10 @@
 # Levers against run-to-run noise, for trying what a testbed needs (each printed in the header):
 #   BENCH_DURATION (default 500ms), BENCH_REPETITIONS (3): the windows of every run;
 #   BENCH_ASLR=off: every process without address-space randomization (setarch -R), so that
-#     each fresh router and worker has the same memory layout.
+#     each fresh router and worker has the same memory layout;
+#   BENCH_PIN=on: the router on BENCH_SERVER_CORE (its command under taskset), the orchestrator
+#     and the worker it spawns on BENCH_CLIENT_CORE, so the scheduler never puts the load
+#     generator and the server on one core for part of a run (default off: as users run it).
 #
 # Paired gates (docs/GATES.md, "Paired gates"): the same A/A and slowdown runs once more as
 # comparisons in one run each ([compare] of the unchanged router and the candidate router, their
@@ -36,8 +39,11 @@ CALIBRATION_RUNS="${BENCH_CALIBRATION_RUNS:-10}"
 BASELINE_RUNS=5
 SLOWDOWNS=(0.02 0.05 0.10)
 DURATION="${BENCH_DURATION:-500ms}"
+CONNECTIONS="${BENCH_CONNECTIONS:-8}"
+IN_FLIGHT="${BENCH_IN_FLIGHT:-1}"
 REPETITIONS="${BENCH_REPETITIONS:-3}"
 ASLR="${BENCH_ASLR:-on}"
+PIN="${BENCH_PIN:-off}"
 PAIRED="${BENCH_PAIRED:-on}"
 PAIRED_REPETITIONS="${BENCH_PAIRED_REPETITIONS:-6}"
 TOTAL_RUNS=$((CALIBRATION_RUNS + BASELINE_RUNS + AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
@@ -48,10 +54,19 @@ bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
 
 echo "== gate calibration: false alarms (A/A) and detection of injected slowdowns =="
 BENCH_PINNING="none (the orchestrator spawns the router and the worker; they share the machine)"
+[[ "$PIN" == on ]] && BENCH_PINNING="router on core $SERVER_CORE; orchestrator and worker on core $CLIENT_CORE (taskset)"
 print_environment
 NO_ASLR=()
 [[ "$ASLR" == off ]] && NO_ASLR=(setarch "$(uname -m)" -R)
-echo "windows:   warm-up 200ms, $REPETITIONS x $DURATION; address-space randomization $ASLR"
+# The router's command prefix and the orchestrator's, as TOML array items and as words.
+ROUTER_PIN=""
+CLIENT_PIN=()
+if [[ "$PIN" == on ]]; then
+  ROUTER_PIN="\"$(command -v taskset)\", \"-c\", \"$SERVER_CORE\", "
+  CLIENT_PIN=(taskset -c "$CLIENT_CORE")
+fi
+echo "windows:   warm-up 200ms, $REPETITIONS x $DURATION; $CONNECTIONS connections x $IN_FLIGHT in flight;" \
+  "address-space randomization $ASLR"
 echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
   "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]}); paired: $PAIRED" \
   "($PAIRED_REPETITIONS pairs of windows per run)"
@@ -63,7 +78,7 @@ scenario() {
 name = "gate_calibration"
 [router]
 impl = "command"
-command = ["$BIN/router", "--http", "127.0.0.1:\${port:http}", "--control", "127.0.0.1:0",
+command = [${ROUTER_PIN}"$BIN/router", "--http", "127.0.0.1:\${port:http}", "--control", "127.0.0.1:0",
            "--threads", "1", "--inject-work-ns", "$2"]
 address = "127.0.0.1:\${port:http}"
 [defaults]
@@ -75,8 +90,8 @@ threads = 1
 [[workloads]]
 name = "hello"
 target = "/bench/hello"
-connections = 8
-in_flight = 1
+connections = $CONNECTIONS
+in_flight = $IN_FLIGHT
 [[gates]]
 workload = "hello"
 metric = "throughput.rps"
@@ -107,7 +122,7 @@ paired_scenario() {
       cat <<TOML
 [routers.$variant]
 impl = "command"
-command = ["$BIN/router", "--http", "127.0.0.1:\${port:http_$variant}", "--control", "127.0.0.1:0",
+command = [${ROUTER_PIN}"$BIN/router", "--http", "127.0.0.1:\${port:http_$variant}", "--control", "127.0.0.1:0",
            "--threads", "1", "--inject-work-ns", "$inject"]
 address = "127.0.0.1:\${port:http_$variant}"
 TOML
@@ -124,8 +139,8 @@ threads = 1
 [[workloads]]
 name = "hello"
 target = "/bench/hello"
-connections = 8
-in_flight = 1
+connections = $CONNECTIONS
+in_flight = $IN_FLIGHT
 TOML
     for metric in throughput.rps latency.p50 latency.p99; do
       printf '[[gates]]\nworkload = "hello"\nmetric = "%s"\nvariant = "b"\nagainst = "a"\nmax_regression = "1%%"\n' "$metric"
@@ -138,7 +153,7 @@ TOML
 # failed) are expected, anything else ends the script with the log.
 orch() {
   local log="$BENCH_TMP/orch.log" rc=0
-  "${NO_ASLR[@]}" timeout 120 "$BIN/orchestrator" "$@" >"$log" 2>&1 || rc=$?
+  "${CLIENT_PIN[@]}" "${NO_ASLR[@]}" timeout 120 "$BIN/orchestrator" "$@" >"$log" 2>&1 || rc=$?
   if ((rc != 0 && rc != 1)); then
     echo "bench: orchestrator $* exited $rc" >&2
     tail -n 30 "$log" >&2

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# TLS side by side in one invocation, the bundled worker vs h2load as generators against the
-# same server (nginx with ssl when installed, else nghttpd for h2 only), both pinned, the order
-# rotating each round:
-#  1. new TLS 1.3 connections per second: the worker with new_connection_per_request = true
-#     (CONNS connections, each request on a connection of its own, full handshakes) vs h2load -n N -c N (every client one connection, one request);
-#     h2load reports the run's requests/s, which with one request per connection is its
-#     connections/s;
-#  2. keep-alive TLS throughput: CONNS connections kept for the run (HTTP/1.1 over TLS against
-#     nginx; h2 against nghttpd), worker vs h2load.
-# The server's certificate is a throwaway CA's, made here with openssl. The worker verifies it
-# (ca_file); h2load never verifies certificates. Prints every run, the medians and the
-# ratios, with the TLS version each generator reports the server chose. Figures worth writing
-# down need an idle machine.
+# TLS side by side in one invocation, every side pinned (servers on BENCH_SERVER_CORE,
+# generators on BENCH_CLIENT_CORE), the order rotating each round:
+#  servers under h2load (the bundled router, 1 thread, vs nginx, 1 worker, both with the same
+#  certificate):
+#   1. new TLS 1.3 connections per second: h2load -n N -c N, every client one connection and one
+#      request (h2load's requests/s is then its connections/s);
+#   2. keep-alive HTTP/1.1 over TLS: h2load --h1 -c CONNS -D SECS;
+#   3. keep-alive h2 (ALPN) over TLS: h2load -c CONNS -m STREAMS -D SECS;
+#  generators against nginx (the bundled worker through the orchestrator vs h2load):
+#   4. handshakes/s: the worker with new_connection_per_request = true (CONNS connection
+#      slots, each request on a new connection, a full TLS 1.3 handshake) vs h2load -n N -c N;
+#   5. keep-alive HTTP/1.1 over TLS and 6. h2 over TLS, CONNS connections (x STREAMS for h2).
+# Each row gives the figure, the CPU per request (a server's: its process's user + system time
+# over the run / the requests h2load completed; a generator's: h2load's rusage, the worker's
+# own worker_cpu_seconds over the window) and the TLS version the peer chose. The certificate
+# is a throwaway CA's, made here with openssl; the worker verifies it (ca_file), h2load never
+# verifies certificates. Figures worth writing down need an idle machine.
 #
 #   bench/tls.sh [SECONDS per run (default 2)] [ROUNDS (default 1)]
-#   BENCH_CONNECTIONS (default 16), BENCH_HANDSHAKES (h2load's N, default 2000).
+#   BENCH_CONNECTIONS (default 16), BENCH_HANDSHAKES (h2load's N, default 2000),
+#   BENCH_STREAMS (h2 streams per connection, default 10).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -22,12 +27,13 @@ SECS="${1:-2}"
 ROUNDS="${2:-1}"
 CONNS="${BENCH_CONNECTIONS:-16}"
 HANDSHAKES="${BENCH_HANDSHAKES:-2000}"
-bench_init tls $((ROUNDS * 5 * (SECS + 30) + 120))
-bench_need h2load openssl taskset "$BIN/orchestrator" "$BIN/worker"
+STREAMS="${BENCH_STREAMS:-10}"
+bench_init tls $((ROUNDS * 12 * (SECS + 30) + 180))
+bench_need h2load openssl nginx taskset "$BIN/orchestrator" "$BIN/worker" "$BIN/router"
 
-echo "== TLS: handshakes/s and keep-alive throughput, worker vs h2load =="
+echo "== TLS: handshakes/s and keep-alive throughput; router vs nginx, worker vs h2load =="
 print_environment
-echo "anchors:   $(h2load --version 2>&1 | head -n1); $(openssl version)"
+echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1); $(openssl version)"
 
 # A throwaway CA and a certificate for 127.0.0.1 signed by it.
 (
@@ -41,50 +47,77 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(openssl version)"
     -days 1 -extfile san.cnf >/dev/null 2>&1
 )
 
-PORT="$(free_port)"
-if command -v nginx >/dev/null; then
-  SERVER="nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, ssl, HTTP/1.1"
-  PROTOCOL=http1
-  TARGET=/
-  H2LOAD_PROTO=(--h1)
-  dir="$BENCH_TMP/nginx"
-  write_nginx_conf "$dir" "$PORT" $((CONNS + HANDSHAKES))
-  sed -i "s|listen 127.0.0.1:$PORT;|listen 127.0.0.1:$PORT ssl; ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on;|" \
-    "$dir/nginx.conf"
-  taskset -c "$SERVER_CORE" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
-    >"$dir/logs/stdout.log" 2>&1 &
-  bench_track $!
-  BODY=12
-else
-  bench_need nghttpd
-  SERVER="nghttpd (nginx is not installed), h2"
-  PROTOCOL=http2
-  TARGET=/hello
-  H2LOAD_PROTO=()
-  mkdir -p "$BENCH_TMP/www"
-  printf 'Hello, world' >"$BENCH_TMP/www/hello"
-  taskset -c "$SERVER_CORE" nghttpd -a 127.0.0.1 -d "$BENCH_TMP/www" "$PORT" \
-    "$BENCH_TMP/server.key" "$BENCH_TMP/server.pem" >"$BENCH_TMP/nghttpd.log" 2>&1 &
-  bench_track $!
-  BODY=12
-fi
-wait_port "$PORT" 10
-echo "server:    $SERVER on 127.0.0.1:$PORT (core $SERVER_CORE)"
-echo "runs:      ${SECS}s each, $ROUNDS round(s); worker $CONNS connections; h2load -n $HANDSHAKES" \
-  "-c $HANDSHAKES for handshakes, -c $CONNS for keep-alive"
+# nginx: one worker, TLS 1.2 and 1.3, HTTP/1.1 and h2 by ALPN, session tickets on.
+NGINX_PORT="$(free_port)"
+dir="$BENCH_TMP/nginx"
+write_nginx_conf "$dir" "$NGINX_PORT" $((CONNS + HANDSHAKES))
+sed -i "s|listen 127.0.0.1:$NGINX_PORT;|listen 127.0.0.1:$NGINX_PORT ssl http2; ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on; http2_max_concurrent_streams 128;|" \
+  "$dir/nginx.conf"
+taskset -c "$SERVER_CORE" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
+  >"$dir/logs/stdout.log" 2>&1 &
+NGINX_MASTER=$!
+bench_track "$NGINX_MASTER"
+wait_port "$NGINX_PORT" 10
+NGINX_WORKER=""
+for _ in $(seq 50); do
+  NGINX_WORKER="$(ps -o pid= --ppid "$NGINX_MASTER" | head -n1 | tr -d ' ')"
+  [[ -n "$NGINX_WORKER" ]] && break
+  sleep 0.1
+done
+[[ -n "$NGINX_WORKER" ]] || { echo "bench: nginx worker did not start" >&2; exit 3; }
 
-# worker MODE: "requests/s handshakes/s resumed tls errors" from the worker's RESULT line.
-worker() {
-  local keys="" toml="$BENCH_TMP/w.toml"
-  case "$1" in
-    full) keys=$'new_connection_per_request = true\ntls_version = "1.3"' ;;
-    keepalive) keys="" ;;
+# The router: one thread, TLS on its HTTP port (HTTP/1.1 and h2 by ALPN).
+ROUTER_PORT="$(free_port)"
+start_router "$SERVER_CORE" "$ROUTER_PORT" --threads 1 --tls-cert "$BENCH_TMP/server.pem" \
+  --tls-key "$BENCH_TMP/server.key"
+echo "servers:   nginx 1 worker (pid $NGINX_WORKER) on :$NGINX_PORT, router 1 thread on" \
+  ":$ROUTER_PORT, both on core $SERVER_CORE"
+echo "runs:      ${SECS}s each, $ROUNDS round(s); $CONNS connections (h2: x $STREAMS streams);" \
+  "handshakes: h2load -n $HANDSHAKES -c $HANDSHAKES, the worker $CONNS slots"
+
+# h2load_run MODE PORT PATH: "requests/s CPU_us_per_request tls" of h2load, MODE handshakes,
+# h1 or h2; SERVER_PID set: the CPU is that server's over the run, else h2load's own.
+h2load_run() {
+  local mode="$1" port="$2" path="$3" out="$BENCH_TMP/h.out" ru="$BENCH_TMP/h.ru" args
+  case "$mode" in
+    handshakes) args=(--h1 -n "$HANDSHAKES" -c "$HANDSHAKES") ;;
+    h1) args=(--h1 -c "$CONNS" -D "$SECS") ;;
+    h2) args=(-c "$CONNS" -m "$STREAMS" -D "$SECS") ;;
+  esac
+  local before=0
+  [[ -n "${SERVER_PID:-}" ]] && before="$(cpu_seconds "$SERVER_PID")"
+  timeout $((SECS + 60)) taskset -c "$CLIENT_CORE" "$PY" "$LIB/benchlib.py" rusage "$ru" -- \
+    h2load -t1 "${args[@]}" "https://127.0.0.1:$port$path" >"$out" 2>&1 || true
+  local rps n u s cpu
+  read -r rps n < <("$PY" "$LIB/benchlib.py" h2load "$out")
+  if [[ "$rps" == - ]]; then
+    echo "- - -"
+    return
+  fi
+  if [[ -n "${SERVER_PID:-}" ]]; then
+    cpu="$("$PY" -c "print($(cpu_seconds "$SERVER_PID") - $before)")"
+  else
+    read -r u s <"$ru"
+    cpu="$("$PY" -c "print($u + $s)")"
+  fi
+  local tls
+  tls="$(sed -n 's/^TLS Protocol: //p' "$out" | head -n1)"
+  echo "$rps $("$PY" -c "print(f'{$cpu / $n * 1e6:.2f}')") ${tls:--}"
+}
+
+# worker_run MODE: "figure CPU_us_per_request tls errors" of the worker against nginx, MODE
+# handshakes (figure: handshakes/s), h1 or h2 (figure: requests/s).
+worker_run() {
+  local mode="$1" toml="$BENCH_TMP/w.toml" json="$BENCH_TMP/w.json" protocol=http1 keys=""
+  case "$mode" in
+    handshakes) keys=$'new_connection_per_request = true\ntls_version = "1.3"' ;;
+    h2) protocol=http2 keys="streams = $STREAMS" ;;
   esac
   cat >"$toml" <<TOML
 name = "bench_tls"
 [router]
 impl = "external"
-address = "127.0.0.1:$PORT"
+address = "127.0.0.1:$NGINX_PORT"
 [defaults]
 warmup = "500ms"
 duration = "${SECS}s"
@@ -92,67 +125,53 @@ repetitions = 1
 workers = 1
 threads = 1
 [[workloads]]
-name = "tls_$1"
-protocol = "$PROTOCOL"
-target = "$TARGET"
+name = "tls_$mode"
+protocol = "$protocol"
+target = "/"
 connections = $CONNS
-expect_body_bytes = $BODY
+expect_body_bytes = 12
 tls = true
 ca_file = "$BENCH_TMP/ca.pem"
 $keys
 TOML
   if ! timeout $((SECS + 60)) taskset -c "$CLIENT_CORE" "$BIN/orchestrator" run "$toml" \
-    --db "$BENCH_TMP/bench.db" >"$BENCH_TMP/w.out" 2>&1; then
+    --db "$BENCH_TMP/bench.db" --json "$json" >"$BENCH_TMP/w.out" 2>&1; then
     tail -n 5 "$BENCH_TMP/w.out" >&2
-    echo "- - - - -"
+    echo "- - - -"
     return
   fi
-  "$PY" - "$BENCH_TMP/w.out" <<'PY'
-import sys
+  "$PY" - "$BENCH_TMP/w.out" "$json" "$mode" <<'PY'
+import json, sys
 line = next(l for l in open(sys.argv[1]) if l.startswith("RESULT|"))
 f = dict(kv.split("=", 1) for kv in line.strip().split("|")[1:])
-print(f["rps"], f["handshakes_per_s"], f["resumed"], f["tls"], f["errors"])
+doc = json.load(open(sys.argv[2]))
+rep = doc["scenarios"][0]["workloads"][0]["repetitions"][-1]
+figure = f["handshakes_per_s"] if sys.argv[3] == "handshakes" else f["rps"]
+cpu = rep["worker_cpu_seconds"] / rep["operations"] * 1e6 if rep["operations"] else float("nan")
+print(figure, f"{cpu:.2f}", f["tls"], f["errors"])
 PY
 }
 
-# h2load MODE: "requests/s tls" (handshakes: -n N -c N, one request per connection).
-h2load_run() {
-  local out="$BENCH_TMP/h.out" args
-  if [[ "$1" == handshakes ]]; then
-    args=(-n "$HANDSHAKES" -c "$HANDSHAKES")
-  else
-    args=(-c "$CONNS" -D "$SECS")
-  fi
-  timeout $((SECS + 60)) taskset -c "$CLIENT_CORE" h2load -t1 -m1 "${H2LOAD_PROTO[@]}" \
-    "${args[@]}" "https://127.0.0.1:$PORT$TARGET" >"$out" 2>&1 || true
-  read -r rps _ < <("$PY" "$LIB/benchlib.py" h2load "$out")
-  echo "$rps $(sed -n 's/^TLS Protocol: //p' "$out" | head -n1)"
-}
-
-declare -A RPS
+SIDES=(router_handshakes nginx_handshakes router_h1 nginx_h1 router_h2 nginx_h2
+  worker_handshakes h2load_handshakes worker_h1 h2load_h1 worker_h2 h2load_h2)
+declare -A FIG CPU
 for ((i = 1; i <= ROUNDS; i++)); do
-  order=(worker_full h2load_handshakes worker_keepalive h2load_keepalive)
-  for ((k = 0; k < ${#order[@]}; k++)); do
-    side="${order[$(((i - 1 + k) % ${#order[@]}))]}"
+  for ((k = 0; k < ${#SIDES[@]}; k++)); do
+    side="${SIDES[$(((i - 1 + k) % ${#SIDES[@]}))]}"
+    mode="${side#*_}"
+    errs=""
     case "$side" in
-      worker_*)
-        read -r rps hs resumed tls errs < <(worker "${side#worker_}")
-        if [[ "$side" == worker_keepalive ]]; then
-          RPS[$side]+=" $rps"
-          printf '  round %d %-18s %10s req/s, %s, errors %s\n' "$i" "$side" "$rps" "$tls" "$errs"
-        else
-          RPS[$side]+=" $hs"
-          printf '  round %d %-18s %10s handshakes/s (%s resumed), %s, errors %s\n' \
-            "$i" "$side" "$hs" "$resumed" "$tls" "$errs"
-        fi
-        ;;
-      h2load_*)
-        read -r rps tls < <(h2load_run "${side#h2load_}")
-        RPS[$side]+=" $rps"
-        printf '  round %d %-18s %10s %s, %s\n' "$i" "$side" "$rps" \
-          "$([[ "$side" == h2load_handshakes ]] && echo "connections/s" || echo "req/s")" "${tls:--}"
-        ;;
+      router_*) read -r fig cpu tls < <(SERVER_PID="$ROUTER_PID" h2load_run "$mode" "$ROUTER_PORT" /bench/hello) ;;
+      nginx_*) read -r fig cpu tls < <(SERVER_PID="$NGINX_WORKER" h2load_run "$mode" "$NGINX_PORT" /) ;;
+      h2load_*) read -r fig cpu tls < <(SERVER_PID="" h2load_run "$mode" "$NGINX_PORT" /) ;;
+      worker_*) read -r fig cpu tls errs < <(worker_run "$mode") ;;
     esac
+    FIG[$side]+=" $fig"
+    CPU[$side]+=" $cpu"
+    unit="req/s"
+    [[ "$mode" == handshakes ]] && unit="conn/s"
+    printf '  round %d %-18s %10s %s  %8s us CPU/req  %s%s\n' "$i" "$side" "$fig" "$unit" \
+      "$cpu" "$tls" "${errs:+, errors $errs}"
   done
 done
 
@@ -162,13 +181,26 @@ median() {
 ratio() { if [[ "$1" == - || "$2" == - ]]; then echo "-"; else "$PY" "$LIB/benchlib.py" ratio "$1" "$2"; fi; }
 echo
 echo "== medians over $ROUNDS round(s) =="
-for side in worker_full h2load_handshakes worker_keepalive h2load_keepalive; do
-  printf '  %-18s %10s\n' "$side" "$(median ${RPS[$side]})"
-done
-echo "  handshakes/s worker (full) / h2load:      $(ratio "$(median ${RPS[worker_full]})" "$(median ${RPS[h2load_handshakes]})")"
-echo "  keep-alive req/s worker / h2load:         $(ratio "$(median ${RPS[worker_keepalive]})" "$(median ${RPS[h2load_keepalive]})")"
-echo "  (h2load opens its $HANDSHAKES connections at once and each makes one request; the worker"
+printf '  %-22s %12s %12s %12s %12s %10s %10s\n' "" "benchgate" "anchor" "ratio" \
+  "CPU/req us" "anchor us" "CPU ratio"
+row() { # LABEL OURS ANCHOR
+  local f1 f2 c1 c2
+  f1="$(median ${FIG[$2]})" f2="$(median ${FIG[$3]})"
+  c1="$(median ${CPU[$2]})" c2="$(median ${CPU[$3]})"
+  printf '  %-22s %12s %12s %12s %12s %10s %10s\n' "$1" "$f1" "$f2" "$(ratio "$f1" "$f2")" \
+    "$c1" "$c2" "$(ratio "$c1" "$c2")"
+}
+row "router/nginx handshakes" router_handshakes nginx_handshakes
+row "router/nginx h1 TLS" router_h1 nginx_h1
+row "router/nginx h2 TLS" router_h2 nginx_h2
+row "worker/h2load handshakes" worker_handshakes h2load_handshakes
+row "worker/h2load h1 TLS" worker_h1 h2load_h1
+row "worker/h2load h2 TLS" worker_h2 h2load_h2
+echo "  (servers: under h2load, CPU of the server process; generators: against nginx, CPU of the"
+echo "   generator. ratio above 1: the benchgate side faster; CPU ratio below 1: it spends less."
+echo "   h2load opens its $HANDSHAKES connections at once and each makes one request; the worker"
 echo "   keeps $CONNS connection slots busy, each request on a new connection: the same work per"
-echo "   request, a different concurrency. h2load reuses no TLS sessions.)"
+echo "   request, a different concurrency. h2load reuses no TLS sessions; neither does the worker"
+echo "   here: tls_resumption is off by default.)"
 echo
 print_load_after

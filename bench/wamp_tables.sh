@@ -22,6 +22,7 @@ bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
 bench_init wamp_tables $((18 * REPS * (SECS + 3) + 18 * 30 + 500))
 
 echo "== WAMP large-message tables through the bundled router =="
+BENCH_PINNING="none (the orchestrator spawns the builtin router and the worker; iperf3 unpinned)"
 print_environment
 
 IPERF="not_measured (iperf3 not installed)"
