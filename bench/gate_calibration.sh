@@ -15,9 +15,12 @@
 #   bench/gate_calibration.sh [A/A RUNS (default 20)] [RUNS per slowdown (default 10)]
 #
 # Levers against run-to-run noise, for trying what a testbed needs (each printed in the header):
-#   BENCH_DURATION (default 500ms), BENCH_REPETITIONS (3): the windows of every run;
+#   BENCH_DURATION (default 1s), BENCH_REPETITIONS (3): the windows of every run;
+#   BENCH_CONNECTIONS (32), BENCH_IN_FLIGHT (1): the load (32 x 1 keeps the router busy);
 #   BENCH_ASLR=off: every process without address-space randomization (setarch -R), so that
 #     each fresh router and worker has the same memory layout;
+#   BENCH_STORED=off: only the baseline runs (for the per-request time) and the paired runs,
+#     not the calibration and the gated runs against stored baselines;
 #   BENCH_PIN=on: the router on BENCH_SERVER_CORE (its command under taskset), the orchestrator
 #     and the worker it spawns on BENCH_CLIENT_CORE, so the scheduler never puts the load
 #     generator and the server on one core for part of a run (default off: as users run it).
@@ -28,8 +31,9 @@
 # `against = "a"` gates with no baseline runs at all. BENCH_PAIRED=off leaves them out.
 #
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
-# Windows (defaults): warm-up 200 ms, 3 repetitions of 500 ms, 8 connections x 1 in flight, 1 worker.
-# With the defaults (75 runs) it took 2 min 30 s on an idle 2-core machine (docs/GATES.md).
+# Windows (defaults): warm-up 200 ms, 3 repetitions of 1 s, 32 connections x 1 in flight, 1 worker.
+# With 6 pairs per paired run (75 stored and 50 paired runs) it took 16 minutes on an idle
+# 2-core machine (docs/GATES.md).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -38,15 +42,17 @@ DETECT_RUNS="${2:-10}"
 CALIBRATION_RUNS="${BENCH_CALIBRATION_RUNS:-10}"
 BASELINE_RUNS=5
 SLOWDOWNS=(0.02 0.05 0.10)
-DURATION="${BENCH_DURATION:-500ms}"
-CONNECTIONS="${BENCH_CONNECTIONS:-8}"
+DURATION="${BENCH_DURATION:-1s}"
+CONNECTIONS="${BENCH_CONNECTIONS:-32}"
 IN_FLIGHT="${BENCH_IN_FLIGHT:-1}"
 REPETITIONS="${BENCH_REPETITIONS:-3}"
 ASLR="${BENCH_ASLR:-on}"
 PIN="${BENCH_PIN:-off}"
+STORED="${BENCH_STORED:-on}"
 PAIRED="${BENCH_PAIRED:-on}"
 PAIRED_REPETITIONS="${BENCH_PAIRED_REPETITIONS:-6}"
 TOTAL_RUNS=$((CALIBRATION_RUNS + BASELINE_RUNS + AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
+[[ "$STORED" == off ]] && TOTAL_RUNS=$BASELINE_RUNS
 PAIRED_RUNS=0
 [[ "$PAIRED" == on ]] && PAIRED_RUNS=$((AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
 bench_init gate-calibration $((TOTAL_RUNS * 20 + PAIRED_RUNS * (20 + 4 * PAIRED_REPETITIONS) + 120))
@@ -67,6 +73,7 @@ if [[ "$PIN" == on ]]; then
 fi
 echo "windows:   warm-up 200ms, $REPETITIONS x $DURATION; $CONNECTIONS connections x $IN_FLIGHT in flight;" \
   "address-space randomization $ASLR"
+[[ "$STORED" == off ]] && echo "stored:    off (no calibration, no gated runs against stored baselines)"
 echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
   "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]}); paired: $PAIRED" \
   "($PAIRED_REPETITIONS pairs of windows per run)"
@@ -162,9 +169,11 @@ orch() {
 }
 
 scenario "$BENCH_TMP/clean.toml" 0
-echo "-- calibrate ($CALIBRATION_RUNS runs of the unchanged router)"
-orch calibrate "$BENCH_TMP/clean.toml" --db "$DB" --runs "$CALIBRATION_RUNS"
-sed -n '/^calibration of/,$p' "$BENCH_TMP/orch.log"
+if [[ "$STORED" == on ]]; then
+  echo "-- calibrate ($CALIBRATION_RUNS runs of the unchanged router)"
+  orch calibrate "$BENCH_TMP/clean.toml" --db "$DB" --runs "$CALIBRATION_RUNS"
+  sed -n '/^calibration of/,$p' "$BENCH_TMP/orch.log"
+fi
 
 echo "-- baseline ($BASELINE_RUNS runs, the last one alone is the 1-run baseline)"
 run_id() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["scenarios"][0]["run_id"])' "$1"; }
@@ -199,13 +208,16 @@ candidates() {
   done
 }
 
-echo "-- A/A: $AA_RUNS gated runs of the unchanged router"
-candidates aa 0 "$AA_RUNS"
-for f in "${SLOWDOWNS[@]}"; do
-  inject="$("$PY" -c "print(round($f * $per_request_ns))")"
-  echo "-- slowdown $f: --inject-work-ns $inject, $DETECT_RUNS gated runs"
-  candidates "slow$f" "$inject" "$DETECT_RUNS"
-done
+touch "$BENCH_TMP/candidates.txt"
+if [[ "$STORED" == on ]]; then
+  echo "-- A/A: $AA_RUNS gated runs of the unchanged router"
+  candidates aa 0 "$AA_RUNS"
+  for f in "${SLOWDOWNS[@]}"; do
+    inject="$("$PY" -c "print(round($f * $per_request_ns))")"
+    echo "-- slowdown $f: --inject-work-ns $inject, $DETECT_RUNS gated runs"
+    candidates "slow$f" "$inject" "$DETECT_RUNS"
+  done
+fi
 
 # paired LABEL INJECT_NS COUNT: gated comparisons in one run each, no baseline runs.
 paired() {
@@ -259,9 +271,11 @@ for line in open(os.path.join(tmp, "candidates.txt")):
     label, _, run = line.split()
     runs.setdefault(label, []).append(int(run))
 base = [r[0] for r in db.execute("SELECT run_id FROM baselines WHERE name = 'main5'")]
-print("realized change of the median figure against the 5 baseline runs:")
-print(f"  {'runs':10s} " + " ".join(f"{m:>16s}" for m in metrics))
-for label in labels:
+stored = bool(runs)
+if stored:
+    print("realized change of the median figure against the 5 baseline runs:")
+    print(f"  {'runs':10s} " + " ".join(f"{m:>16s}" for m in metrics))
+for label in labels if stored else []:
     cells = []
     for m in metrics:
         change = figure(runs[label], m) / figure(base, m) - 1
@@ -275,6 +289,8 @@ for s in slowdowns:
 print(header + "  methods")
 for m in metrics:
     designs = [("t", "5 runs"), ("5", "5 runs + calibration"), ("1", "1 run + calibration")]
+    if not stored:
+        designs = []
     if glob.glob(os.path.join(tmp, "aa-*-p.json")):
         designs.append(("p", "paired in one run"))
     for k, name in designs:
@@ -289,10 +305,11 @@ for m in metrics:
 under = sum(g["underpowered"] for label in labels for k in "t51"
             for m in metrics for g in verdicts(label, k)[m])
 total = sum(len(verdicts(label, k)[m]) for label in labels for k in "t51" for m in metrics)
-print(f"  underpowered verdicts: {under} of {total} (stored baselines)", end="")
+print(f"  underpowered verdicts: {under} of {total} (stored baselines)" if stored else
+      "  underpowered verdicts:", end="")
 paired = [g for label in labels for m in metrics for g in verdicts(label, "p")[m]]
 if paired:
-    print(f", {sum(g['underpowered'] for g in paired)} of {len(paired)} (paired)", end="")
+    print(f"{', ' if stored else ' '}{sum(g['underpowered'] for g in paired)} of {len(paired)} (paired)", end="")
     print()
     # What the pairs themselves say: the realized change (mean of the pairs' log ratios).
     print("realized change within the paired runs (median over runs of the mean pair change):")

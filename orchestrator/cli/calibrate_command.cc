@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string>
 #include <tuple>
 
 #include "orchestrator/app/interrupt.h"
@@ -34,6 +36,7 @@ struct Series {
   std::string metric;
   double alpha = kDefaultAlpha;
   std::vector<double> figures;
+  std::vector<std::vector<double>> repetitions;  // of each run, for the within-run spread
   std::vector<int64_t> run_ids;
   bool collected = true;  // false once a run lacked the figure
 };
@@ -68,6 +71,7 @@ void collect(const scenario::Scenario& scenario, const report::ScenarioReport& r
         continue;
       }
       s.figures.push_back(*figure);
+      s.repetitions.push_back(results::metric_values(w, metric).value_or(std::vector<double>{}));
       s.run_ids.push_back(report.run_id);
     }
   }
@@ -78,6 +82,30 @@ std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 
 std::string value_text(const std::string& metric, double value) {
   const gates::MetricInfo* info = gates::find_metric(metric);
   return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
+}
+
+// What the spread says about the testbed, when its runs differ far more than each run's
+// repetitions do (docs/GATES.md, "Calibration"): a line naming the series, or nothing.
+std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEstimate& noise) {
+  if (!noise.within) return std::nullopt;
+  const auto& w = *noise.within;
+  // Between-run spread at least 3 times what the repetitions explain, or two groups of runs.
+  if (!noise.groups_apart && !(noise.log_sd > 3 * w.between_sd && noise.log_sd > 0.01)) {
+    return std::nullopt;
+  }
+  std::string why =
+      noise.groups_apart
+          ? fmt::format("the runs fall into two groups {} apart", percent(*noise.groups_apart))
+          : fmt::format(
+                "the runs' figures spread {} times what their repetitions "
+                "explain",
+                fmt::format("{:.1f}", noise.log_sd / w.between_sd));
+  return fmt::format(
+      "{} {} {}: {} (cv {} between runs, {} between a run's repetitions): this testbed's speed "
+      "changes between runs; gates on stored baseline runs cannot see below {} here, a paired "
+      "gate (against = VARIANT, windows alternating in one run) with {} pairs could see {}",
+      s.workload, s.variant, s.metric, why, percent(noise.cv), percent(std::expm1(w.log_sd)),
+      percent(noise.detectable_5), w.repetitions, percent(w.detectable_paired));
 }
 
 }  // namespace
@@ -153,20 +181,23 @@ int calibrate_command(const CalibrateFlags& flags) {
     std::vector<store::CalibrationRecord> records;
     std::printf("calibration of %s over %d runs (testbed %lld):\n", scenario.name.c_str(),
                 flags.runs, static_cast<long long>(testbed_id));
-    std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s\n", "workload", "variant", "metric", "mean",
-                "cv", "detect 1 run", "detect 5 runs");
+    std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s %14s\n", "workload", "variant", "metric",
+                "mean", "cv", "detect 1 run", "detect 5 runs", "detect paired");
+    std::vector<std::string> diagnoses;
     for (const auto& [key, s] : series) {
       if (!s.collected) {
         std::printf("  %-24s %-10s %-16s %12s  not measured in every run\n", s.workload.c_str(),
                     s.variant.c_str(), s.metric.c_str(), "-");
         continue;
       }
-      auto noise = gates::estimate_noise(s.metric, s.figures, s.alpha);
+      auto noise = gates::estimate_noise(s.metric, s.figures, s.alpha, s.repetitions);
       if (!noise) continue;
-      std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s\n", s.workload.c_str(), s.variant.c_str(),
-                  s.metric.c_str(), value_text(s.metric, noise->mean).c_str(),
+      std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s %14s\n", s.workload.c_str(),
+                  s.variant.c_str(), s.metric.c_str(), value_text(s.metric, noise->mean).c_str(),
                   percent(noise->cv).c_str(), percent(noise->detectable_1).c_str(),
-                  percent(noise->detectable_5).c_str());
+                  percent(noise->detectable_5).c_str(),
+                  noise->within ? percent(noise->within->detectable_paired).c_str() : "-");
+      if (auto d = drift_diagnosis(s, *noise)) diagnoses.push_back(std::move(*d));
       store::CalibrationRecord c;
       c.series = {testbed_id, scenario.name, s.workload, s.variant, s.params_hash, s.metric};
       c.runs = noise->runs;
@@ -179,6 +210,7 @@ int calibrate_command(const CalibrateFlags& flags) {
       c.detectable_5 = noise->detectable_5;
       records.push_back(std::move(c));
     }
+    for (const auto& d : diagnoses) std::printf("%s\n", d.c_str());
     // A relative gate asking for less than its testbed can detect says so now, not at the
     // first release it lets through.
     for (size_t g = 0; g < scenario.gates.size(); ++g) {

@@ -1,7 +1,9 @@
 // Between-run noise of an A/A series (calibration.h).
 #include "orchestrator/gates/calibration.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "orchestrator/gates/metrics.h"
@@ -9,8 +11,62 @@
 
 namespace benchgate::gates {
 
+namespace {
+
+// The pooled within-run spread of the repetitions (each about its own run's mean) in log space,
+// or nothing when a run has fewer than two repetitions or a bad value.
+std::optional<NoiseEstimate::WithinRuns> within_runs(
+    std::span<const std::vector<double>> repetitions, double sign, double floor, double alpha) {
+  if (repetitions.empty()) return std::nullopt;
+  double squares = 0;
+  double df = 0;
+  size_t fewest = SIZE_MAX;
+  for (const auto& run : repetitions) {
+    if (run.size() < 2) return std::nullopt;
+    std::vector<double> logs;
+    for (double v : run) {
+      if (!std::isfinite(v) || v < 0) return std::nullopt;
+      logs.push_back(sign * std::log(v + floor));
+    }
+    const double m = mean(logs);
+    for (double l : logs) squares += (l - m) * (l - m);
+    df += static_cast<double>(logs.size()) - 1;
+    fewest = std::min(fewest, run.size());
+  }
+  NoiseEstimate::WithinRuns w;
+  w.repetitions = static_cast<int>(fewest);
+  w.log_sd = std::sqrt(squares / df);
+  const double r = static_cast<double>(fewest);
+  w.between_sd = w.log_sd / std::sqrt(r);
+  w.detectable_paired =
+      std::expm1(student_t_quantile(1 - alpha, r - 1) * std::sqrt(2 / r) * w.log_sd);
+  return w;
+}
+
+// NoiseEstimate::groups_apart, from the runs' logs (sign removed: ascending figures).
+std::optional<double> groups_apart(std::vector<double> logs, double explained_sd) {
+  if (logs.size() < 4) return std::nullopt;
+  std::sort(logs.begin(), logs.end());
+  double widest = 0;
+  size_t at = 0;
+  for (size_t i = 1; i < logs.size(); ++i) {
+    if (logs[i] - logs[i - 1] > widest) {
+      widest = logs[i] - logs[i - 1];
+      at = i;
+    }
+  }
+  const double range = logs.back() - logs.front();
+  if (at < 2 || logs.size() - at < 2 || widest <= 6 * explained_sd || widest <= range / 2) {
+    return std::nullopt;
+  }
+  return std::expm1(widest);
+}
+
+}  // namespace
+
 std::optional<NoiseEstimate> estimate_noise(std::string_view metric,
-                                            std::span<const double> figures, double alpha) {
+                                            std::span<const double> figures, double alpha,
+                                            std::span<const std::vector<double>> repetitions) {
   const MetricInfo* info = find_metric(metric);
   if (info == nullptr || figures.size() < 2 || !(alpha > 0 && alpha < 1)) return std::nullopt;
   // The same log space as the gates, so the estimate plugs into their test unchanged.
@@ -34,6 +90,14 @@ std::optional<NoiseEstimate> estimate_noise(std::string_view metric,
   };
   e.detectable_1 = detectable(1);
   e.detectable_5 = detectable(5);
+  if (repetitions.size() == figures.size()) {
+    e.within = within_runs(repetitions, sign, info->log_floor, alpha);
+  }
+  if (e.within) {
+    std::vector<double> ascending;
+    for (double l : logs) ascending.push_back(sign * l);
+    e.groups_apart = groups_apart(std::move(ascending), e.within->between_sd);
+  }
   return e;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace benchgate::gates {
 
@@ -17,11 +18,33 @@ struct NoiseEstimate {
   // The smallest regression (a fraction, 0.05 = 5%) significant at alpha, one-sided:
   double detectable_1 = 0;  // one baseline run with this calibration: t(1-a, N-1) s sqrt(2)
   double detectable_5 = 0;  // five, pooled with it: t(1-a, N+3) s sqrt(1 + 1.434/5)
+
+  // From the runs' repetitions, when every run had at least two (nothing otherwise):
+  struct WithinRuns {
+    int repetitions = 0;    // per run (the fewest of any run)
+    double log_sd = 0;      // pooled spread of one repetition about its run's mean, log space
+    double between_sd = 0;  // what that spread alone gives a run's figure: log_sd / sqrt(R)
+    // A paired gate (`against`) on this scenario: R pairs of alternating windows, each pair's
+    // log ratio with variance 2 log_sd^2; the smallest regression its paired t detects at
+    // alpha, t(1-a, R-1) sqrt(2 / R) log_sd (gate_evaluator.cc, evaluate_paired_gate).
+    double detectable_paired = 0;
+  };
+  std::optional<WithinRuns> within;
+
+  // Only with `within`: the runs' figures split into two groups this far apart (a fraction of the
+  // lower one's figure, 0.27 = 27%) with at least two runs in each and no run between them: the
+  // largest gap of the sorted figures, when it exceeds 6 times the spread the repetitions explain
+  // and half the figures' whole range. The testbed's speed changed between runs (a host moving a
+  // virtual machine's CPUs, frequency steps, a neighbour), which no number of stored runs
+  // averages away.
+  std::optional<double> groups_apart;
 };
 
-// From each run's figure of `metric`; nothing for an unknown metric, fewer than two runs, or a
-// negative or non-finite figure.
+// From each run's figure of `metric` and, optionally, each run's repetitions of it (the same
+// runs, in the same order); nothing for an unknown metric, fewer than two runs, or a negative
+// or non-finite figure.
 std::optional<NoiseEstimate> estimate_noise(std::string_view metric,
-                                            std::span<const double> figures, double alpha);
+                                            std::span<const double> figures, double alpha,
+                                            std::span<const std::vector<double>> repetitions = {});
 
 }  // namespace benchgate::gates

@@ -7,6 +7,7 @@ errors, and every output names the variant.
 The faults come from tests/e2e/tools/fault_worker (a Worker that reports made-up, exact
 results): the counts and latencies are fixed, so every assertion is an exact count."""
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -337,6 +338,31 @@ worker = "h2tool"
         self.assertEqual((gate["method"], gate["verdict"], gate["underpowered"]),
                          ("calibrated-t", "fail", False))
         self.assertIn("calibrated noise 0.0% over 3 runs", gate["explanation"])
+
+    def test_calibrate_names_a_testbed_whose_speed_changes_between_runs(self):
+        # Every other worker process reports 130 us instead of 100 us: two groups of runs 30%
+        # apart whose repetitions agree exactly, the shape a host moving a VM's CPUs gives.
+        path = self.scenario(self.RELATIVE)
+        counter = os.path.join(self.dir, "starts")
+        alternating = self.fault_worker("--mode", "alternate_runs", "--counter-file", counter)
+        cal = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "4",
+                                "--worker-bin", alternating)
+        self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
+        with open(counter) as f:
+            self.assertEqual(f.read().strip(), "4")
+        self.assertRegex(cal.stdout, r"detect paired")
+        # p50 and p99: two groups; the repetitions explain none of it, so a paired gate with the
+        # scenario's 3 pairs would see any change (0.0%).
+        for metric in ("latency.p50", "latency.p99"):
+            self.assertRegex(cal.stdout, r"hello default " + re.escape(metric) +
+                             r": the runs fall into two groups (29|30)\.\d% apart \(cv [\d.]+% "
+                             r"between runs, 0\.0% between a run's repetitions\): this "
+                             r"testbed's speed changes between runs; gates on stored baseline "
+                             r"runs cannot see below [\d.]+% here, a paired gate \(against = "
+                             r"VARIANT, windows alternating in one run\) with 3 pairs could "
+                             r"see 0\.0%")
+        # Throughput is the same in every run (100 successes per window): nothing to say.
+        self.assertNotRegex(cal.stdout, r"throughput\.rps: the runs")
 
     def test_calibrate_says_when_a_gate_asks_for_less_than_the_testbed_can_detect(self):
         # Real load on the bundled router: some noise between runs, far above 0.01%.

@@ -5,6 +5,7 @@
 // consistent, made-up result.
 //
 //   fault_worker --listen 127.0.0.1:0 --mode MODE [--workload NAME] [--window N]
+//                [--counter-file PATH]
 //
 // Modes (the fault applies to the workload NAME, or to every workload without --workload):
 //   well_behaved       every window gets a consistent result
@@ -20,6 +21,9 @@
 //                      N one was on a CPU for exactly 90% of the window, in the others for
 //                      89.9%; the other thread 10%, and never waiting for a CPU. The
 //                      process CPU is their sum, half of two threads' capacity
+//   alternate_runs     a testbed whose speed changes between runs: the worker counts its
+//                      starts in --counter-file; in every odd-numbered start (the 2nd, 4th,
+//                      ...) all windows' successes took 130 us instead of 100 us
 #include <grpcpp/grpcpp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -42,6 +46,7 @@ struct Fault {
   std::string mode = "well_behaved";
   std::string workload;  // empty: every workload
   uint32_t window = 1;   // window index (0 is the warm-up when there is one)
+  bool slow_process = false;  // alternate_runs: this start is an odd-numbered one
 };
 
 int64_t unix_now_ns() {
@@ -92,7 +97,8 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
                                         ? benchgate::HdrHistogram(1, 1'000'000'000, 2)
                                         : benchgate::HdrHistogram();
   const bool slow = faulty && fault.mode == "slow_window";
-  latency.record_n(slow ? 10'000'000 : 100'000, static_cast<int64_t>(kOperations));
+  const int64_t each = slow ? 10'000'000 : fault.slow_process ? 130'000 : 100'000;
+  latency.record_n(each, static_cast<int64_t>(kOperations));
   if (faulty && fault.mode == "malformed_count") latency.record(200'000);
   auto bytes = latency.encode_compressed();
   std::string blob(bytes.begin(), bytes.end());
@@ -163,12 +169,34 @@ int main(int argc, char** argv) {
   app.add_option("--mode", fault.mode, "The fault")
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
                              "other_layout", "exit_at_start", "errors_in_window", "slow_window",
-                             "busy_thread"}))
+                             "busy_thread", "alternate_runs"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")
       ->capture_default_str();
+  std::string counter_file;
+  app.add_option("--counter-file", counter_file, "alternate_runs: where starts are counted");
   CLI11_PARSE(app, argc, argv);
+
+  if (fault.mode == "alternate_runs") {
+    if (counter_file.empty()) {
+      std::fprintf(stderr, "fault_worker: alternate_runs needs --counter-file\n");
+      return 2;
+    }
+    long starts = 0;
+    if (FILE* f = std::fopen(counter_file.c_str(), "r")) {
+      if (std::fscanf(f, "%ld", &starts) != 1) starts = 0;
+      std::fclose(f);
+    }
+    fault.slow_process = starts % 2 == 1;
+    FILE* f = std::fopen(counter_file.c_str(), "w");
+    if (f == nullptr) {
+      std::fprintf(stderr, "fault_worker: cannot write %s\n", counter_file.c_str());
+      return 2;
+    }
+    std::fprintf(f, "%ld\n", starts + 1);
+    std::fclose(f);
+  }
 
   if (fault.mode == "exit_at_start") {
     std::fprintf(stderr, "fault_worker: exiting before READY, as asked\n");
