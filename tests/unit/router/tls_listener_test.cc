@@ -360,5 +360,29 @@ TEST_F(TlsServerTest, CleartextOnTheTlsPortIsCountedAsNotTls) {
   EXPECT_EQ(snapshot.counters.total_requests(), 0u);
 }
 
+// Fewer bytes than a TLS record header of something else (a cleartext RawSocket hello is 4) and
+// then silence: closed at once on its first byte, not at the handshake deadline (an hour here,
+// so that only the first byte can have ended it).
+TEST_F(TlsServerTest, AShortCleartextHelloIsCountedAsNotTlsAtOnce) {
+  start(/*handshake_timeout_ns=*/3'600'000'000'000);
+  {
+    asio::io_context io;
+    asio::ip::tcp::socket socket(io);
+    socket.connect({asio::ip::make_address_v4("127.0.0.1"), port()});
+    const unsigned char hello[] = {0x7f, 0xf1, 0x00, 0x00};
+    asio::write(socket, asio::buffer(hello));
+    timeval timeout{10, 0};
+    ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    char byte = 0;
+    boost::system::error_code ec;
+    socket.read_some(asio::buffer(&byte, 1), ec);
+    EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  }
+  const metrics::Snapshot snapshot = testing::quiesced_snapshot(*server_, 1);
+  const metrics::TlsCounters& tls = http_tls(snapshot);
+  EXPECT_EQ(tls.failures[static_cast<size_t>(metrics::TlsFailure::not_tls)], 1u);
+  EXPECT_EQ(tls.total_failures(), 1u);
+}
+
 }  // namespace
 }  // namespace benchgate::router::tls
