@@ -159,6 +159,8 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
   add_counter(out, "h2_continuation_flood_closes", h2.continuation_flood_closes);
   add_counter(out, "h2_header_list_closes", h2.header_list_closes);
   add_counter(out, "h2_protocol_error_closes", h2.protocol_error_closes);
+  add_counter(out, "h2_flow_control_resets", h2.flow_control_resets);
+  add_counter(out, "h2_flow_control_closes", h2.flow_control_closes);
   for (int r = 0; r < http::kRouteCount; ++r) {
     const auto route = static_cast<http::Route>(r);
     for (size_t s = 0; s < metrics::kStatuses.size(); ++s) {

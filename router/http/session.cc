@@ -13,6 +13,7 @@
 #include "router/http2/connection.h"
 #include "router/http2/preface.h"
 #include "router/metrics/inject_work.h"
+#include "router/tls/first_byte.h"
 #include "router/tls/handshake_outcome.h"
 
 namespace benchgate::router::http {
@@ -74,13 +75,30 @@ void Session<Stream>::start() {
   if constexpr (net::is_tls_v<Stream>) {
     deadline_ns_ = now + options_.tls_handshake_timeout_ns;
     arm_deadline_timer(std::min(deadline_ns_, now + check_interval_ns_));
-    socket_.async_handshake(asio::ssl::stream_base::server,
-                            [self = self()](const error_code& ec) { self->on_handshake(ec); });
+    tls::async_peek_first_byte(
+        tcp, [self = self()](const error_code& ec, bool tls) { self->on_first_byte(ec, tls); });
     return;
   }
   deadline_ns_ = now + options_.idle_timeout_ns;
   arm_deadline_timer(now + check_interval_ns_);
   do_read();
+}
+
+template <typename Stream>
+void Session<Stream>::on_first_byte(const error_code& ec, bool tls) {
+  if constexpr (net::is_tls_v<Stream>) {
+    if (state_ != State::kHandshaking) return;  // closed at the deadline meanwhile
+    if (ec) return on_handshake(ec);
+    if (!tls) {
+      stats_.tls.count_failure(metrics::TlsFailure::not_tls);
+      return close();
+    }
+    socket_.async_handshake(asio::ssl::stream_base::server,
+                            [self = self()](const error_code& ec) { self->on_handshake(ec); });
+  } else {
+    (void)ec;
+    (void)tls;
+  }
 }
 
 template <typename Stream>

@@ -109,7 +109,9 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   };
 
   std::shared_ptr<Session> self() { return this->shared_from_this(); }
-  // TLS: the handshake finished (ec: failed, counted by reason).
+  // TLS: the first byte arrived (router/tls/first_byte.h; not a TLS record's: counted as
+  // not_tls, closed), then the handshake finished (ec: failed, counted by reason).
+  void on_first_byte(const error_code& ec, bool tls);
   void on_handshake(const error_code& ec);
   // Reads behind a partial request, or (nothing buffered) waits for readability first.
   void do_read();

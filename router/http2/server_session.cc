@@ -315,15 +315,21 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
 }
 
 int ServerSession::on_frame_send(const nghttp2_frame& frame) {
-  if (frame.hd.type == NGHTTP2_RST_STREAM &&
-      frame.rst_stream.error_code == NGHTTP2_REFUSED_STREAM) {
-    ++stats_.counters.h2.streams_refused;
+  if (frame.hd.type == NGHTTP2_RST_STREAM) {
+    if (frame.rst_stream.error_code == NGHTTP2_REFUSED_STREAM) ++stats_.counters.h2.streams_refused;
+    if (frame.rst_stream.error_code == NGHTTP2_FLOW_CONTROL_ERROR) {
+      ++stats_.counters.h2.flow_control_resets;
+    }
   }
   if (frame.hd.type == NGHTTP2_GOAWAY && frame.goaway.error_code != NGHTTP2_NO_ERROR &&
       !terminated_) {
-    // nghttp2's own GOAWAY: the client broke the protocol.
+    // nghttp2's own GOAWAY: the client broke the protocol (its flow control, or otherwise).
     terminated_ = true;
-    ++stats_.counters.h2.protocol_error_closes;
+    if (frame.goaway.error_code == NGHTTP2_FLOW_CONTROL_ERROR) {
+      ++stats_.counters.h2.flow_control_closes;
+    } else {
+      ++stats_.counters.h2.protocol_error_closes;
+    }
   }
   return 0;
 }

@@ -12,6 +12,8 @@ void Http2Counters::add(const Http2Counters& other) {
   continuation_flood_closes += other.continuation_flood_closes;
   header_list_closes += other.header_list_closes;
   protocol_error_closes += other.protocol_error_closes;
+  flow_control_resets += other.flow_control_resets;
+  flow_control_closes += other.flow_control_closes;
 }
 
 uint64_t HttpCounters::total_requests() const {

@@ -36,8 +36,15 @@ struct Http2Counters {
   // or decoded header list over --h2-max-header-list-bytes.
   uint64_t continuation_flood_closes = 0;
   uint64_t header_list_closes = 0;
-  // Connections nghttp2 ended with a GOAWAY for a protocol error of the client.
+  // Connections nghttp2 ended with a GOAWAY for a protocol error of the client (other than a
+  // flow-control one, below).
   uint64_t protocol_error_closes = 0;
+  // Flow control (RFC 9113 6.9): streams nghttp2 reset with RST_STREAM FLOW_CONTROL_ERROR (a
+  // WINDOW_UPDATE that took the router's send window of the stream past 2^31-1, or DATA over
+  // the stream's receive window), and connections it ended with GOAWAY FLOW_CONTROL_ERROR (the
+  // same on the connection's windows, or a SETTINGS_INITIAL_WINDOW_SIZE over 2^31-1).
+  uint64_t flow_control_resets = 0;
+  uint64_t flow_control_closes = 0;
 
   void add(const Http2Counters& other);
 };

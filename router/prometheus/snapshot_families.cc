@@ -133,6 +133,10 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
   out.push_back(single("benchgate_router_http2_client_resets_total",
                        "RST_STREAM frames received from HTTP/2 clients", MetricType::Counter,
                        static_cast<double>(h2.client_resets)));
+  out.push_back(single("benchgate_router_http2_flow_control_resets_total",
+                       "HTTP/2 streams reset with FLOW_CONTROL_ERROR (a client broke the "
+                       "stream's flow-control window)",
+                       MetricType::Counter, static_cast<double>(h2.flow_control_resets)));
   MetricFamily closes =
       family("benchgate_router_http2_defence_closes_total",
              "HTTP/2 connections ended with GOAWAY by a defence, by reason", MetricType::Counter);
@@ -140,6 +144,7 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
        {std::pair<const char*, uint64_t>{"rapid_reset", h2.rapid_reset_closes},
         {"continuation_flood", h2.continuation_flood_closes},
         {"header_list", h2.header_list_closes},
+        {"flow_control", h2.flow_control_closes},
         {"protocol_error", h2.protocol_error_closes}}) {
     ClientMetric m;
     m.label = {{"reason", reason}};

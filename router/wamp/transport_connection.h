@@ -28,10 +28,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/stream_traits.hpp>
 
 #include "router/memory/buffer_budget.h"
 #include "router/metrics/wamp_counters.h"
 #include "router/net/stream.h"
+#include "router/tls/first_byte.h"
 #include "router/tls/handshake_outcome.h"
 #include "router/wamp/connection.h"
 #include "router/wamp/core.h"
@@ -56,9 +58,10 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
         self->tls_done_ = true;  // the handshake's own failure is not counted again
         self->finish();
       });
-      net::tls_layer(stream_).async_handshake(
-          boost::asio::ssl::stream_base::server,
-          [self = this->shared_from_this()](const error_code& ec) { self->on_tls_handshake(ec); });
+      tls::async_peek_first_byte(boost::beast::get_lowest_layer(stream_),
+                                 [self = this->shared_from_this()](const error_code& ec, bool tls) {
+                                   self->on_first_byte(ec, tls);
+                                 });
     } else {
       begin_opening_handshake();
     }
@@ -218,6 +221,25 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
       if (!ec && !self->session_) self->finish();
     });
     derived().begin_handshake();
+  }
+
+  // The first byte arrived (router/tls/first_byte.h): not a TLS record's is counted as not_tls
+  // and ends the connection at once; otherwise the TLS handshake goes on.
+  void on_first_byte(const error_code& ec, bool tls) {
+    if constexpr (net::is_tls_v<Stream>) {
+      if (tls_done_ || finished_ || ec) return on_tls_handshake(ec);
+      if (!tls) {
+        tls_done_ = true;
+        tls_counters().count_failure(metrics::TlsFailure::not_tls);
+        return finish();
+      }
+      net::tls_layer(stream_).async_handshake(
+          boost::asio::ssl::stream_base::server,
+          [self = this->shared_from_this()](const error_code& ec) { self->on_tls_handshake(ec); });
+    } else {
+      (void)ec;
+      (void)tls;
+    }
   }
 
   void on_tls_handshake(const error_code& ec) {

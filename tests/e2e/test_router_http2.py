@@ -6,37 +6,27 @@
 - Interop: independent clients against the real router binary, each printing an INTEROP| row
   (peer, TLS version, ALPN, result): h2load (-m 10), curl --http2-prior-knowledge, nghttp
   (nghttp2-client) and Python's hyper-h2 (python3-h2). A failure is a test failure.
-- Defences, driven by python3-h2 and raw frames: streams over the limit refused
-  (RST_STREAM REFUSED_STREAM), rapid reset (CVE-2023-44487) answered with GOAWAY
-  ENHANCE_YOUR_CALM, a CONTINUATION flood, an oversize header block and an HPACK bomb closed,
-  an idle connection closed with GOAWAY; each counted in the router's Prometheus metrics.
+- Defences (h2_defences, which test_router_http2_tls runs over TLS too), driven by python3-h2
+  and raw frames: streams over the limit refused (RST_STREAM REFUSED_STREAM), rapid reset
+  (CVE-2023-44487) answered with GOAWAY ENHANCE_YOUR_CALM, a CONTINUATION flood, an oversize
+  header block and an HPACK bomb closed, an idle connection closed with GOAWAY, the client's
+  flow-control window kept to, a window overflowed past 2^31-1 (a stream's: RST_STREAM, the
+  connection's: GOAWAY FLOW_CONTROL_ERROR); each counted in the router's Prometheus metrics,
+  the router serving a new connection after each.
 Loopback only; every wait is bounded; counts are exact, nothing is timed."""
 import os
 import shutil
-import socket
-import struct
 import subprocess
 import tempfile
 import unittest
 
 from harness import Run, kill_tagged, load_json, write_scenario
+from h2_defences import Http2DefenceChecks, client, h2, request
 from test_router_limits import Router
-
-try:
-    import h2.config
-    import h2.connection
-    import h2.events
-except ImportError:  # Debian python3-h2 (scripts/install-deps.sh)
-    h2 = None
 
 H2LOAD = shutil.which("h2load")
 CURL = shutil.which("curl")
 NGHTTP = shutil.which("nghttp")
-
-# Frame types and error codes of RFC 9113.
-HEADERS, RST_STREAM, GOAWAY, CONTINUATION = 0x1, 0x3, 0x7, 0x9
-END_STREAM, END_HEADERS = 0x1, 0x4
-NO_ERROR, REFUSED_STREAM, ENHANCE_YOUR_CALM = 0x0, 0x7, 0xB
 
 BUNDLED = """
 name = "router_h2c"
@@ -85,51 +75,6 @@ streams = 8
 
 def interop(peer, result):
     print(f"INTEROP|peer={peer}|tls=-|alpn=h2c|result={result}", flush=True)
-
-
-def frame(kind, flags, stream_id, payload=b""):
-    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(
-        ">I", stream_id) + payload
-
-
-def read_frames(sock, timeout=10):
-    """Every frame the router sends until it closes (or `timeout` passes without a byte):
-    [(type, flags, stream_id, payload)], then 'closed' or 'timeout'."""
-    sock.settimeout(timeout)
-    buffer, frames = b"", []
-    while True:
-        try:
-            data = sock.recv(65536)
-        except socket.timeout:
-            return frames, "timeout"
-        except ConnectionResetError:
-            return frames, "closed"
-        if not data:
-            return frames, "closed"
-        buffer += data
-        while len(buffer) >= 9:
-            length = int.from_bytes(buffer[:3], "big")
-            if len(buffer) < 9 + length:
-                break
-            stream_id = int.from_bytes(buffer[5:9], "big") & 0x7FFFFFFF
-            frames.append((buffer[3], buffer[4], stream_id, buffer[9:9 + length]))
-            buffer = buffer[9 + length:]
-
-
-def goaway_codes(frames):
-    return [int.from_bytes(f[3][4:8], "big") for f in frames if f[0] == GOAWAY]
-
-
-def client():
-    conn = h2.connection.H2Connection(
-        h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
-    conn.initiate_connection()
-    return conn
-
-
-def request(path, method="GET"):
-    return [(":method", method), (":scheme", "http"), (":authority", "127.0.0.1"),
-            (":path", path)]
 
 
 class BundledRouterOverHttp2(unittest.TestCase):
@@ -272,101 +217,16 @@ class RouterInterop(unittest.TestCase):
 
 
 @unittest.skipUnless(h2, "needs python3-h2")
-class RouterHttp2Defences(unittest.TestCase):
-    def setUp(self):
-        self.router = Router("--metrics-listen", "127.0.0.1:0", "--h2-max-concurrent-streams",
-                             "10", "--h2-reset-burst", "20", "--h2-reset-rate", "1",
-                             "--h2-max-header-list-bytes", "16KiB", "--idle-timeout", "300ms")
-        self.addCleanup(self.router.stop)
+class RouterHttp2Defences(Http2DefenceChecks, unittest.TestCase):
+    """The defences of h2_defences over h2c with prior knowledge."""
 
-    def metric(self, name):
-        return self.router.metrics().get(name, 0)
+    def start_router(self, *flags):
+        router = Router(*flags)
+        self.addCleanup(router.stop)
+        return router
 
-    def closes(self, reason):
-        return self.metric(f'benchgate_router_http2_defence_closes_total{{reason="{reason}"}}')
-
-    def open(self):
-        """A connection with the client preface and SETTINGS sent; (socket, h2 connection)."""
-        sock = self.router.connect()
-        self.addCleanup(sock.close)
-        conn = client()
-        sock.sendall(conn.data_to_send())
-        return sock, conn
-
-    def test_streams_over_the_limit_are_refused(self):
-        sock, conn = self.open()
-        # 15 streams before reading anything (so before the router's SETTINGS is acknowledged):
-        # 10 run, 5 are refused.
-        for i in range(15):
-            conn.send_headers(1 + 2 * i, request("/bench/delay/200"), end_stream=True)
-        sock.sendall(conn.data_to_send())
-        answered, refused = set(), set()
-        sock.settimeout(10)
-        while len(answered) + len(refused) < 15:
-            data = sock.recv(65536)
-            if not data:
-                break
-            for event in conn.receive_data(data):
-                if isinstance(event, h2.events.StreamEnded):
-                    answered.add(event.stream_id)
-                elif isinstance(event, h2.events.StreamReset):
-                    self.assertEqual(event.error_code, REFUSED_STREAM)
-                    refused.add(event.stream_id)
-            sock.sendall(conn.data_to_send())
-        self.assertEqual(sorted(answered), [1 + 2 * i for i in range(10)])
-        self.assertEqual(sorted(refused), [21 + 2 * i for i in range(5)])
-        self.assertEqual(self.metric("benchgate_router_http2_streams_refused_total"), 5)
-
-    def test_rapid_reset_gets_goaway(self):
-        sock, conn = self.open()
-        data = b""
-        for i in range(100):
-            stream_id = 1 + 2 * i
-            block = conn.encoder.encode(request("/bench/delay/1000"))
-            data += frame(HEADERS, END_STREAM | END_HEADERS, stream_id, block)
-            data += frame(RST_STREAM, 0, stream_id, struct.pack(">I", 8))  # CANCEL
-        sock.sendall(data)
-        frames, end = read_frames(sock)
-        self.assertEqual(goaway_codes(frames), [ENHANCE_YOUR_CALM])
-        self.assertEqual(end, "closed")
-        self.assertEqual(self.closes("rapid_reset"), 1)
-        # The bucket held 20; the 21st reset (within far less than a second) emptied it.
-        self.assertEqual(self.metric("benchgate_router_http2_client_resets_total"), 21)
-
-    def test_continuation_flood_is_closed(self):
-        sock, conn = self.open()
-        block = conn.encoder.encode(request("/bench/hello"))
-        data = frame(HEADERS, END_STREAM, 1, block[:3])
-        data += b"".join(frame(CONTINUATION, 0, 1) for _ in range(50))
-        sock.sendall(data)
-        frames, end = read_frames(sock)
-        self.assertEqual(goaway_codes(frames), [ENHANCE_YOUR_CALM])
-        self.assertEqual(end, "closed")
-        self.assertEqual(self.closes("continuation_flood"), 1)
-
-    def test_oversize_header_block_is_closed(self):
-        sock, conn = self.open()
-        block = conn.encoder.encode(request("/bench/hello") + [("x-big", "b" * 20000)])
-        data = frame(HEADERS, END_STREAM, 1, block[:16384])
-        data += frame(CONTINUATION, END_HEADERS, 1, block[16384:])
-        sock.sendall(data)
-        frames, end = read_frames(sock)
-        self.assertEqual(goaway_codes(frames), [ENHANCE_YOUR_CALM])
-        self.assertEqual(end, "closed")
-        self.assertEqual(self.closes("header_list"), 1)
-
-    def test_hpack_bomb_is_closed(self):
-        sock, conn = self.open()
-        # One 3,000-byte field enters the dynamic table, then 100 one-byte references to it:
-        # a block of about 3 KB that decodes to about 300 KB.
-        first = conn.encoder.encode(request("/bench/hello") + [("x-bomb", "z" * 3000)])
-        block = first + bytes([0x80 | 62]) * 100
-        self.assertLess(len(block), 16384)
-        sock.sendall(frame(HEADERS, END_STREAM | END_HEADERS, 1, block))
-        frames, end = read_frames(sock)
-        self.assertEqual(goaway_codes(frames), [ENHANCE_YOUR_CALM])
-        self.assertEqual(end, "closed")
-        self.assertEqual(self.closes("header_list"), 1)
+    def connect(self):
+        return self.router.connect()
 
     def test_router_stops_with_http2_connections_open(self):
         # Connections mid-request (a delayed answer owed) and idle: SIGTERM still ends the
@@ -378,18 +238,6 @@ class RouterHttp2Defences(unittest.TestCase):
                 sock.sendall(conn.data_to_send())
         self.router.proc.terminate()
         self.assertEqual(self.router.proc.wait(timeout=30), 0)
-
-    def test_idle_connection_gets_goaway(self):
-        sock, conn = self.open()
-        conn.send_headers(1, request("/bench/hello"), end_stream=True)
-        sock.sendall(conn.data_to_send())
-        frames, end = read_frames(sock)
-        self.assertEqual(goaway_codes(frames), [NO_ERROR])
-        self.assertEqual(end, "closed")
-        self.assertEqual(self.metric("benchgate_router_http_timeouts_total"), 1)
-        self.assertEqual(
-            self.metric('benchgate_router_http_requests_total{route="/bench/hello",status="200"}'),
-            1)
 
 
 if __name__ == "__main__":

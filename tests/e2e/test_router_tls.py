@@ -31,6 +31,7 @@ import time
 import unittest
 import urllib.request
 
+from certificates import OPENSSL, make_certificate
 from harness import BIN, Run, load_json, write_scenario
 
 try:
@@ -40,26 +41,10 @@ try:
 except ImportError:  # Debian python3-h2 (scripts/install-deps.sh)
     h2 = None
 
-OPENSSL = shutil.which("openssl")
 CURL = shutil.which("curl")
 H2LOAD = shutil.which("h2load")
 NGHTTP = shutil.which("nghttp")
 ROUTER = os.path.join(BIN, "router")
-
-
-def make_certificate(directory):
-    """A throwaway CA and a server certificate for 127.0.0.1 and localhost signed by it."""
-    def openssl(*args):
-        subprocess.run([OPENSSL, *args], cwd=directory, check=True, capture_output=True,
-                       timeout=60)
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=router e2e CA")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
-            "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
-    with open(os.path.join(directory, "san.cnf"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-            "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "san.cnf")
 
 
 class Router:

@@ -18,23 +18,20 @@ import argparse
 import asyncio
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import unittest
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import autobahn_client  # exits 77 without Autobahn  # noqa: E402
+from autobahn_client import TIMEOUT, TRANSPORTS, open_transport  # noqa: E402
 
 try:
-    import txaio
-
-    txaio.use_asyncio()
     import nacl.signing
-    from autobahn.asyncio.rawsocket import WampRawSocketClientFactory, WampRawSocketClientProtocol
     from autobahn.asyncio.wamp import Session
-    from autobahn.asyncio.websocket import WampWebSocketClientFactory
     from autobahn.wamp import auth, types
     from autobahn.wamp.exception import ApplicationError
-    from autobahn.wamp.serializer import CBORSerializer, JsonSerializer, MsgPackSerializer
+    from autobahn.wamp.serializer import JsonSerializer, MsgPackSerializer
 
     if not auth.HAS_ARGON:
         raise ImportError("argon2-cffi and passlib (Autobahn's WAMP-SCRAM)")
@@ -43,8 +40,6 @@ except ImportError as error:  # pragma: no cover - depends on the machine
     sys.exit(77)
 
 ROUTER = None  # path, from the command line
-TIMEOUT = 10.0  # every wait in these tests is bounded
-TRANSPORTS = ("websocket", "rawsocket")
 SERIALIZERS = {"websocket": JsonSerializer, "rawsocket": MsgPackSerializer}
 
 CRYPTOSIGN_KEY = nacl.signing.SigningKey(bytes(range(32)))
@@ -131,54 +126,19 @@ METHOD_LABEL = {"ticket": "ticket", "wampcra": "wampcra", "wampcra_salted": "wam
                 "scram": "scram", "cryptosign": "cryptosign"}
 
 
-class RouterProcess:
-    def __init__(self, config_path):
-        self.process = subprocess.Popen(
-            [ROUTER, "--auth-config", config_path, "--metrics-listen", "127.0.0.1:0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        line = self.process.stdout.readline()
-        if not line.startswith("READY "):
-            self.stop()
-            raise RuntimeError(f"router did not print READY: {line!r} {self.process.stderr.read()}")
-        self.fields = dict(word.split("=", 1) for word in line.split()[1:])
-
-    def port(self, transport):
-        key = "ws" if transport == "websocket" else "rawsocket"
-        return int(self.fields[key].rsplit(":", 1)[1])
+class RouterProcess(autobahn_client.RouterProcess):
+    def __init__(self, config_path, *extra, cwd=None):
+        super().__init__(ROUTER, "--auth-config", config_path, "--metrics-listen", "127.0.0.1:0",
+                         *extra, cwd=cwd)
 
     def metrics(self):
-        """The router's Prometheus counters: {(name, labels text): value}."""
-        url = f"http://{self.fields['metrics']}/metrics"
-        with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
-            text = response.read().decode()
+        """The router's authentication counters: {(name, labels text): value}."""
         out = {}
-        for line in text.splitlines():
+        for line in self.metrics_text().splitlines():
             match = re.match(r"^(benchgate_router_wamp_auth\w*)\{(.*)\} (\S+)$", line)
             if match:
                 out[(match.group(1), match.group(2))] = float(match.group(3))
         return out
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
-
-
-class RawSocketClientProtocol(WampRawSocketClientProtocol):
-    """Works around Autobahn 22.7's asyncio RawSocket client, whose session reads
-    `transport_details` from a protocol that only has `_transport_details`."""
-
-    @property
-    def transport_details(self):
-        return self._transport_details
 
 
 class Client(Session):
@@ -208,22 +168,16 @@ class Client(Session):
             joined.set_exception(ConnectionError("disconnected before joining"))
 
 
-async def connect(router, transport, authenticator, realm="realm1"):
-    """Joins `realm`; returns (session, SessionDetails, future of CloseDetails)."""
+async def connect(router, transport, authenticator, realm="realm1", tls=None, serializer=None):
+    """Joins `realm` (over TLS with `tls`, an ssl.SSLContext; with the transport's serializer of
+    SERIALIZERS unless another is given); returns (session, SessionDetails, future of
+    CloseDetails)."""
     loop = asyncio.get_running_loop()
     joined, left = loop.create_future(), loop.create_future()
     config = types.ComponentConfig(realm=realm, extra={"joined": joined, "left": left})
-    port = router.port(transport)
-    serializer = SERIALIZERS[transport]()
-    if transport == "websocket":
-        factory = WampWebSocketClientFactory(
-            lambda: Client(config, authenticator), url=f"ws://127.0.0.1:{port}",
-            serializers=[serializer])
-    else:
-        factory = WampRawSocketClientFactory(lambda: Client(config, authenticator),
-                                             serializer=serializer)
-        factory.protocol = RawSocketClientProtocol
-    await loop.create_connection(factory, "127.0.0.1", port)
+    await open_transport(router.port(transport), transport,
+                         lambda: Client(config, authenticator),
+                         serializer or SERIALIZERS[transport](), tls=tls)
     session, details = await asyncio.wait_for(joined, TIMEOUT)
     return session, details, left
 

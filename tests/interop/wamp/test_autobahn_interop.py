@@ -19,65 +19,26 @@ import json
 import os
 import socket
 import struct
-import subprocess
 import sys
 import unittest
 
-try:
-    import txaio
-
-    txaio.use_asyncio()
-    from autobahn.asyncio.rawsocket import WampRawSocketClientFactory, WampRawSocketClientProtocol
-    from autobahn.asyncio.wamp import ApplicationSession
-    from autobahn.asyncio.websocket import (
-        WampWebSocketClientFactory,
-        WebSocketClientFactory,
-        WebSocketClientProtocol,
-    )
-    from autobahn.wamp import types
-    from autobahn.wamp.exception import ApplicationError
-    from autobahn.wamp.serializer import CBORSerializer, JsonSerializer, MsgPackSerializer
-except ImportError as error:  # pragma: no cover - depends on the machine
-    print(f"skipping: Autobahn|Python is not available ({error})")
-    sys.exit(77)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import autobahn_client  # exits 77 without Autobahn  # noqa: E402
+from autobahn_client import SERIALIZERS, TIMEOUT, TRANSPORTS, open_transport  # noqa: E402
+from autobahn.asyncio.wamp import ApplicationSession  # noqa: E402
+from autobahn.asyncio.websocket import WebSocketClientFactory, WebSocketClientProtocol  # noqa: E402
+from autobahn.wamp import types  # noqa: E402
+from autobahn.wamp.exception import ApplicationError  # noqa: E402
 
 ROUTER = None  # path, from the command line
 MAX_MESSAGE = 1 << 20  # the router runs with --max-message-bytes 1MiB
-TIMEOUT = 10.0  # every wait in these tests is bounded
-
-SERIALIZERS = {"json": JsonSerializer, "msgpack": MsgPackSerializer, "cbor": CBORSerializer}
-TRANSPORTS = ("websocket", "rawsocket")
 
 
-class RouterProcess:
+class RouterProcess(autobahn_client.RouterProcess):
     """The router binary, started on port 0 everywhere; its READY line says where."""
 
     def __init__(self, *extra):
-        self.process = subprocess.Popen(
-            [ROUTER, "--max-message-bytes", str(MAX_MESSAGE), *extra],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        line = self.process.stdout.readline()
-        if not line.startswith("READY "):
-            self.stop()
-            raise RuntimeError(f"router did not print READY: {line!r} {self.process.stderr.read()}")
-        self.fields = dict(word.split("=", 1) for word in line.split()[1:])
-
-    def port(self, transport):
-        key = "ws" if transport == "websocket" else "rawsocket"
-        return int(self.fields[key].rsplit(":", 1)[1])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
+        super().__init__(ROUTER, "--max-message-bytes", str(MAX_MESSAGE), *extra)
 
 
 class Client(ApplicationSession):
@@ -105,17 +66,8 @@ async def connect(router, transport, serializer, realm="realm1"):
     loop = asyncio.get_running_loop()
     joined, left = loop.create_future(), loop.create_future()
     config = types.ComponentConfig(realm=realm, extra={"joined": joined, "left": left})
-    port = router.port(transport)
-    ser = SERIALIZERS[serializer]()
-    if transport == "websocket":
-        factory = WampWebSocketClientFactory(
-            lambda: Client(config), url=f"ws://127.0.0.1:{port}", serializers=[ser]
-        )
-        factory.setProtocolOptions(maxMessagePayloadSize=0, maxFramePayloadSize=0)
-    else:
-        factory = WampRawSocketClientFactory(lambda: Client(config), serializer=ser)
-        factory.protocol = RawSocketClientProtocol
-    await loop.create_connection(factory, "127.0.0.1", port)
+    await open_transport(router.port(transport), transport, lambda: Client(config),
+                         SERIALIZERS[serializer]())
     session = await asyncio.wait_for(joined, TIMEOUT)
     return session, left
 
@@ -128,15 +80,6 @@ async def close(session):
 
 def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, 60))
-
-
-class RawSocketClientProtocol(WampRawSocketClientProtocol):
-    """Works around Autobahn 22.7's asyncio RawSocket client, whose session reads
-    `transport_details` from a protocol that only has `_transport_details`."""
-
-    @property
-    def transport_details(self):
-        return self._transport_details
 
 
 COMBINATIONS = list(itertools.product(TRANSPORTS, SERIALIZERS))

@@ -91,12 +91,13 @@ TEST_F(ControlServiceTest, GetMetricsReportsTheDocumentedCountersAndHistogram) {
   EXPECT_EQ(values.at("http_parse_errors"), 0u);
   EXPECT_EQ(values.at("connections_timed_out"), 0u);
   // HTTP/2's counters are there at zero too.
-  for (const char* name : {"h2_connections", "h2_streams", "h2_streams_refused", "h2_client_resets",
-                           "h2_rapid_reset_closes", "h2_continuation_flood_closes",
-                           "h2_header_list_closes", "h2_protocol_error_closes"}) {
+  for (const char* name :
+       {"h2_connections", "h2_streams", "h2_streams_refused", "h2_client_resets",
+        "h2_rapid_reset_closes", "h2_continuation_flood_closes", "h2_header_list_closes",
+        "h2_protocol_error_closes", "h2_flow_control_resets", "h2_flow_control_closes"}) {
     EXPECT_EQ(values.at(name), 0u) << name;
   }
-  EXPECT_EQ(values.size(), 15u);
+  EXPECT_EQ(values.size(), 17u);
   EXPECT_EQ(snapshot.gauges().at("connections_open"), 0);
   EXPECT_EQ(snapshot.gauges().at("inject_work_ns"), 0);
   EXPECT_GT(snapshot.taken_at_unix_ns(), 0);

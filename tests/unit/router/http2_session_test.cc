@@ -297,6 +297,64 @@ TEST_F(Http2SessionTest, ABrokenPrefaceIsAProtocolError) {
   EXPECT_EQ(stats_.counters.h2.protocol_error_closes, 1u);
 }
 
+// A WINDOW_UPDATE frame (RFC 9113 6.9) as a client that breaks flow control would send it.
+std::string window_update(int32_t stream_id, uint32_t increment) {
+  const unsigned char frame[] = {0,
+                                 0,
+                                 4,
+                                 NGHTTP2_WINDOW_UPDATE,
+                                 0,
+                                 static_cast<unsigned char>(stream_id >> 24),
+                                 static_cast<unsigned char>(stream_id >> 16),
+                                 static_cast<unsigned char>(stream_id >> 8),
+                                 static_cast<unsigned char>(stream_id),
+                                 static_cast<unsigned char>(increment >> 24),
+                                 static_cast<unsigned char>(increment >> 16),
+                                 static_cast<unsigned char>(increment >> 8),
+                                 static_cast<unsigned char>(increment)};
+  return std::string(reinterpret_cast<const char*>(frame), sizeof frame);
+}
+
+TEST_F(Http2SessionTest, AStreamWindowPastTheLimitResetsTheStreamOnly) {
+  start();
+  const int32_t delayed = client_.get("/bench/delay/60000");
+  pump();
+  // The router's send window of the stream is the client's 65,535: this takes it past 2^31-1.
+  const std::string frame = window_update(delayed, 0x7fffffff);
+  ASSERT_TRUE(server_->receive(reinterpret_cast<const uint8_t*>(frame.data()), frame.size(),
+                               steady_now_ns()));
+  std::string out;
+  ASSERT_TRUE(server_->fill(out, 1 << 20));
+  nghttp2_session_mem_recv(client_.session, reinterpret_cast<const uint8_t*>(out.data()),
+                           out.size());
+  EXPECT_TRUE(client_.responses[delayed].closed);
+  EXPECT_EQ(client_.responses[delayed].error_code, NGHTTP2_FLOW_CONTROL_ERROR);
+  EXPECT_EQ(stats_.counters.h2.flow_control_resets, 1u);
+  // The connection goes on.
+  const int32_t hello = client_.get("/bench/hello");
+  pump();
+  EXPECT_EQ(client_.responses[hello].body, "Hello, world");
+  EXPECT_EQ(client_.goaway, -1);
+  EXPECT_EQ(stats_.counters.h2.flow_control_closes, 0u);
+  EXPECT_EQ(stats_.counters.h2.protocol_error_closes, 0u);
+}
+
+TEST_F(Http2SessionTest, AConnectionWindowPastTheLimitEndsTheConnection) {
+  start();
+  pump();
+  const std::string frame = window_update(0, 0x7fffffff);
+  server_->receive(reinterpret_cast<const uint8_t*>(frame.data()), frame.size(), steady_now_ns());
+  std::string out;
+  ASSERT_TRUE(server_->fill(out, 1 << 20));
+  nghttp2_session_mem_recv(client_.session, reinterpret_cast<const uint8_t*>(out.data()),
+                           out.size());
+  EXPECT_EQ(client_.goaway, NGHTTP2_FLOW_CONTROL_ERROR);
+  EXPECT_EQ(stats_.counters.h2.flow_control_closes, 1u);
+  EXPECT_EQ(stats_.counters.h2.protocol_error_closes, 0u);
+  EXPECT_EQ(stats_.counters.h2.flow_control_resets, 0u);
+  EXPECT_TRUE(server_->done());
+}
+
 TEST(Http2Preface, TellsHttp2FromHttp1) {
   EXPECT_EQ(match_preface("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), PrefaceMatch::kFull);
   EXPECT_EQ(match_preface("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00"), PrefaceMatch::kFull);

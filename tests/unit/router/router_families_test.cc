@@ -32,6 +32,8 @@ TEST(RouterFamiliesTest, Http2CountersAndDefenceClosesByReason) {
   snapshot.counters.h2.streams_refused = 5;
   snapshot.counters.h2.rapid_reset_closes = 1;
   snapshot.counters.h2.header_list_closes = 2;
+  snapshot.counters.h2.flow_control_resets = 6;
+  snapshot.counters.h2.flow_control_closes = 3;
   prometheus::TextSerializer serializer;
   const std::string text = serializer.Serialize(to_families(snapshot));
   EXPECT_NE(text.find("benchgate_router_http2_connections_total 4\n"), std::string::npos) << text;
@@ -43,6 +45,9 @@ TEST(RouterFamiliesTest, Http2CountersAndDefenceClosesByReason) {
   EXPECT_NE(
       text.find(R"(benchgate_router_http2_defence_closes_total{reason="continuation_flood"} 0)"),
       std::string::npos);
+  EXPECT_NE(text.find("benchgate_router_http2_flow_control_resets_total 6\n"), std::string::npos);
+  EXPECT_NE(text.find(R"(benchgate_router_http2_defence_closes_total{reason="flow_control"} 3)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -284,18 +285,24 @@ TEST_F(TlsServerTest, PipelinedRequestsInSeparateRecordsOfOneSegmentAreAllAnswer
   EXPECT_EQ(tls.total_failures(), 0u);
 }
 
+// Connects, sends `first` (may be empty) and blocks until the router closes the connection
+// (10 s at most: a read that times out fails the expectation).
+void expect_closed_after(uint16_t port, std::string_view first) {
+  asio::io_context io;
+  asio::ip::tcp::socket socket(io);
+  socket.connect({asio::ip::make_address_v4("127.0.0.1"), port});
+  if (!first.empty()) asio::write(socket, asio::buffer(first.data(), first.size()));
+  timeval timeout{10, 0};
+  ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  char byte = 0;
+  boost::system::error_code ec;
+  socket.read_some(asio::buffer(&byte, 1), ec);
+  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+}
+
 TEST_F(TlsServerTest, AClientThatSendsNothingIsClosedAtTheHandshakeDeadlineAndCounted) {
   start(/*handshake_timeout_ns=*/200'000'000);
-  {
-    asio::io_context io;
-    asio::ip::tcp::socket socket(io);
-    socket.connect({asio::ip::make_address_v4("127.0.0.1"), port()});
-    char byte = 0;
-    boost::system::error_code ec;
-    // Blocks until the router closes the connection.
-    socket.read_some(asio::buffer(&byte, 1), ec);
-    EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
-  }
+  expect_closed_after(port(), {});
   const metrics::Snapshot snapshot = testing::quiesced_snapshot(*server_, 1);
   const metrics::TlsCounters& tls = http_tls(snapshot);
   EXPECT_EQ(tls.failures[static_cast<size_t>(metrics::TlsFailure::timeout)], 1u);
@@ -358,6 +365,18 @@ TEST_F(TlsServerTest, CleartextOnTheTlsPortIsCountedAsNotTls) {
   const metrics::Snapshot snapshot = testing::quiesced_snapshot(*server_, 1);
   EXPECT_EQ(http_tls(snapshot).failures[static_cast<size_t>(metrics::TlsFailure::not_tls)], 1u);
   EXPECT_EQ(snapshot.counters.total_requests(), 0u);
+}
+
+// Fewer bytes than a TLS record header of something else (a cleartext RawSocket hello is 4) and
+// then silence: closed at once on its first byte, not at the handshake deadline (an hour here,
+// so that only the first byte can have ended it).
+TEST_F(TlsServerTest, AShortCleartextHelloIsCountedAsNotTlsAtOnce) {
+  start(/*handshake_timeout_ns=*/3'600'000'000'000);
+  expect_closed_after(port(), std::string_view("\x7f\xf1\x00\x00", 4));
+  const metrics::Snapshot snapshot = testing::quiesced_snapshot(*server_, 1);
+  const metrics::TlsCounters& tls = http_tls(snapshot);
+  EXPECT_EQ(tls.failures[static_cast<size_t>(metrics::TlsFailure::not_tls)], 1u);
+  EXPECT_EQ(tls.total_failures(), 1u);
 }
 
 }  // namespace
