@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <limits>
 #include <set>
 
 #include "common/units/units.h"
@@ -91,22 +90,21 @@ static constexpr double kGbitLineBytesPerSecond = 100e6;
 
 // "wamp_rpc bench.echo (router) over rawsocket/cbor, 1024 B, 8 sessions x 4 in flight, ..."
 // wamp_rpc with callee = "worker": how the calls were split over the callee sessions (the
-// fewest and most invocations one session got in one repetition).
+// fewest and most invocations one session got, per repetition).
 static std::string callee_line(const results::WorkloadResult& w) {
   if (w.repetitions.empty() || w.repetitions.front().callee_invocations.empty()) return "";
-  uint64_t fewest = std::numeric_limits<uint64_t>::max();
-  uint64_t most = 0;
   uint64_t all = 0;
+  std::string ranges;
   for (const auto& rep : w.repetitions) {
-    for (const uint64_t n : rep.callee_invocations) {
-      fewest = std::min(fewest, n);
-      most = std::max(most, n);
-      all += n;
-    }
+    if (rep.callee_invocations.empty()) continue;
+    const auto [fewest, most] =
+        std::minmax_element(rep.callee_invocations.begin(), rep.callee_invocations.end());
+    for (const uint64_t n : rep.callee_invocations) all += n;
+    ranges += fmt::format("{}{}-{}", ranges.empty() ? "" : ", ", *fewest, *most);
   }
   return fmt::format(
-      "  callees: {} sessions (invoke {}), {} invocations, per session and repetition {} to {}\n",
-      w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, all, fewest, most);
+      "  callees: {} session(s) (invoke {}), {} invocations; per session, by repetition: {}\n",
+      w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, all, ranges);
 }
 
 static std::string wamp_header(const results::WorkloadResult& w, const std::string& variant,

@@ -169,8 +169,8 @@ TEST(WorkloadTable, CalleeSessionsGetALineWithTheirSplit) {
   second.errors["call_timeout"] = 2;
   w.repetitions.push_back(second);
   const std::string table = workload_table(w);
-  EXPECT_NE(table.find("  callees: 3 sessions (invoke roundrobin), 1901 invocations, per session "
-                       "and repetition 300 to 334\n"),
+  EXPECT_NE(table.find("  callees: 3 session(s) (invoke roundrobin), 1901 invocations; per "
+                       "session, by repetition: 333-334, 300-301\n"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("call_timeout=2"), std::string::npos) << table;
