@@ -225,6 +225,21 @@ TEST_F(WampShared, EveryCallUnansweredAtCancelAfterIsCancelledInEachMode) {
   }
 }
 
+// A slow callee without a timeout: every call still succeeds, and none sooner than the delay
+// (the callee's timer never fires early; a bound by construction, not a speed).
+TEST_F(WampShared, ADelayedCalleeAnswersEveryCallNoSoonerThanItsDelay) {
+  WorkloadSpec s = spec(W::Transport::kRawSocket, W::Serializer::kMsgpack);
+  s.wamp.callee_delay_ns = 15 * kMs;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 100 * kMs);
+  EXPECT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_GE(r.latency.min(), 15 * kMs * 999 / 1000);  // within the histogram's 3 digits
+  EXPECT_EQ(sum(r.callee_invocations), r.operations);
+}
+
 // A CANCEL due after the answer came is never sent: a fast callee's calls all succeed.
 TEST_F(WampShared, ACallAnsweredBeforeItsCancelIsASuccess) {
   WorkloadSpec s = spec();
