@@ -114,6 +114,14 @@ void set_wamp(const scenario::Workload& workload, const WorkerShare& share,
   }
   wamp->set_callee(w.callee);
   wamp->set_session_per_operation(w.session_per_operation);
+  if (w.callee == "worker") {
+    wamp->set_callee_sessions(w.callee_sessions);
+    wamp->set_invoke(w.invoke);
+    wamp->set_callee_delay_ns(w.callee_delay_ns);
+  }
+  wamp->set_call_timeout_ms(static_cast<uint64_t>(w.call_timeout_ns / 1'000'000));
+  wamp->set_cancel_after_ns(w.cancel_after_ns);
+  if (w.cancel_after_ns > 0) wamp->set_cancel_mode(w.cancel_mode);
   std::string procedure = w.procedure;
   if (w.callee == "worker" && share.index > 0) procedure += ".w" + std::to_string(share.index);
   wamp->set_procedure(procedure);

@@ -164,6 +164,11 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     rep.session_setup = std::move(sessions);
   }
+  // wamp_rpc with callee = "worker": every worker's callee sessions, in worker order.
+  for (const auto& part : parts) {
+    rep.callee_invocations.insert(rep.callee_invocations.end(), part.callee_invocations().begin(),
+                                  part.callee_invocations().end());
+  }
   // wamp_transfer: the sums of every worker, or nothing unless every worker reported them.
   if (std::all_of(parts.begin(), parts.end(), [](const auto& p) { return p.has_transfer(); })) {
     results::TransferSums sums;

@@ -29,9 +29,10 @@ using prometheus::Labels;
 // Their counters exist from the workload's start at 0, so "no errors" is a value rather than
 // a missing series and rate() sees the first error. Other kinds (from other workers) still
 // get a series when they first occur.
-constexpr std::array<const char*, 13> kErrorKinds = {
-    "connect", "timeout",    "status", "length",   "short_read",     "mismatch",      "protocol",
-    "reset",   "wamp_error", "lost",   "not_sent", "not_authorized", "chunk_mismatch"};
+constexpr std::array<const char*, 15> kErrorKinds = {
+    "connect",  "timeout",        "status",         "length",       "short_read",
+    "mismatch", "protocol",       "reset",          "wamp_error",   "lost",
+    "not_sent", "not_authorized", "chunk_mismatch", "call_timeout", "canceled"};
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
 constexpr std::array<gates::Verdict, 6> kVerdicts = {
     gates::Verdict::kPass,       gates::Verdict::kFail,  gates::Verdict::kInconclusive,

@@ -149,6 +149,10 @@ json repetition_json(const results::Repetition& rep) {
   j["session_setup"] = rep.session_setup ? percentiles(*rep.session_setup) : json(nullptr);
   // wamp_transfer (docs/MEASUREMENT.md "Transfer throughput"): the sums and both rates; null
   // for other workloads, a rate null when not measured.
+  // wamp_rpc with callee = "worker": the invocations of each callee session, every worker's
+  // in worker order; null for other workloads.
+  j["callee_invocations"] =
+      rep.callee_invocations.empty() ? json(nullptr) : json(rep.callee_invocations);
   j["transfer"] = nullptr;
   if (rep.transfer) {
     const auto& t = *rep.transfer;

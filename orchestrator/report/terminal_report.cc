@@ -89,6 +89,24 @@ std::string worker_rows(const results::WorkloadResult& w) {
 static constexpr double kGbitLineBytesPerSecond = 100e6;
 
 // "wamp_rpc bench.echo (router) over rawsocket/cbor, 1024 B, 8 sessions x 4 in flight, ..."
+// wamp_rpc with callee = "worker": how the calls were split over the callee sessions (the
+// fewest and most invocations one session got, per repetition).
+static std::string callee_line(const results::WorkloadResult& w) {
+  if (w.repetitions.empty() || w.repetitions.front().callee_invocations.empty()) return "";
+  uint64_t all = 0;
+  std::string ranges;
+  for (const auto& rep : w.repetitions) {
+    if (rep.callee_invocations.empty()) continue;
+    const auto [fewest, most] =
+        std::minmax_element(rep.callee_invocations.begin(), rep.callee_invocations.end());
+    for (const uint64_t n : rep.callee_invocations) all += n;
+    ranges += fmt::format("{}{}-{}", ranges.empty() ? "" : ", ", *fewest, *most);
+  }
+  return fmt::format(
+      "  callees: {} session(s) (invoke {}), {} invocations; per session, by repetition: {}\n",
+      w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, all, ranges);
+}
+
 static std::string wamp_header(const results::WorkloadResult& w, const std::string& variant,
                                const char* model) {
   const scenario::WampRequest& wamp = w.spec.wamp;
@@ -282,6 +300,7 @@ std::string workload_table(const results::WorkloadResult& w) {
                          static_cast<double>(sessions->value_at_percentile(50)) / 1e3,
                          static_cast<double>(sessions->value_at_percentile(99)) / 1e3);
     }
+    out += callee_line(w);
     if (w.spec.protocol == scenario::Protocol::kWampTransfer) {
       // docs/MEASUREMENT.md "Transfer throughput": per transfer, over its data window and over
       // its whole session lifecycle.

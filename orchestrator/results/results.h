@@ -181,6 +181,11 @@ struct Repetition {
   std::optional<uint64_t> window_connections;
   // wamp_transfer only: absent unless every worker reported it.
   std::optional<TransferSums> transfer;
+  // wamp_rpc with callee = "worker": the INVOCATIONs each callee session got in the window,
+  // every worker's sessions in worker order (worker.proto WindowResult.callee_invocations);
+  // empty otherwise. With invoke = "roundrobin" over N sessions of one worker each gets
+  // calls / N (the remainder to the first ones).
+  std::vector<uint64_t> callee_invocations;
   // WAMP: every session set up since the previous repetition's result (the first: since the
   // workers connected), connect start to WELCOME; absent unless every worker reported it.
   std::optional<HdrHistogram> session_setup;

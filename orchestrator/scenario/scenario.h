@@ -133,6 +133,18 @@ struct WampRequest {
   // wamp_rpc: every call on a session of its own (connect, join with auth, CALL, GOODBYE,
   // close), to benchmark session establishment; in_flight 1, closed loop.
   bool session_per_operation = false;
+  // wamp_rpc with callee = "worker": callee sessions per worker, all registering `procedure`
+  // with REGISTER.Options.invoke = `invoke` (single | roundrobin | random | first | last), and
+  // how long each answers after its INVOCATION came (0: at once).
+  uint32_t callee_sessions = 1;
+  std::string invoke = "single";
+  int64_t callee_delay_ns = 0;
+  // wamp_rpc: CALL.Options.timeout (whole milliseconds; 0: none), and a CANCEL with
+  // cancel_mode (killnowait | kill | skip) for every call unanswered after cancel_after
+  // (0: never).
+  int64_t call_timeout_ns = 0;
+  int64_t cancel_after_ns = 0;
+  std::string cancel_mode = "killnowait";
 };
 
 // [worker_impls.NAME]: a worker program speaking the worker protocol (docs/WORKER_PROTOCOL.md),

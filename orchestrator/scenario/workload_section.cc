@@ -34,7 +34,17 @@ const std::vector<std::string_view> kWampKeys = {"transport",
                                                  "fragment_bytes",
                                                  "transfer_bytes",
                                                  "chunk_bytes",
-                                                 "session_per_operation"};
+                                                 "session_per_operation",
+                                                 "callee_sessions",
+                                                 "invoke",
+                                                 "callee_delay",
+                                                 "call_timeout",
+                                                 "cancel_after",
+                                                 "cancel_mode"};
+
+// wamp_rpc's shared registrations, call timeouts and cancellation (read_wamp_rpc_advanced).
+const std::vector<std::string_view> kWampRpcOnlyKeys = {
+    "callee_sessions", "invoke", "callee_delay", "call_timeout", "cancel_after", "cancel_mode"};
 
 const std::vector<NotYet> kWorkloadNotYet = {};
 
@@ -237,6 +247,75 @@ void read_wamp_transfer(TableReader& r, WampRequest& wamp) {
   }
 }
 
+constexpr uint32_t kMaxCalleeSessions = 1024;                 // as the worker's bound
+constexpr int64_t kMaxDelayNs = int64_t{60} * 1'000'000'000;  // callee_delay, cancel_after
+constexpr int64_t kMaxCallTimeoutNs = int64_t{3600} * 1'000'000'000;
+
+// wamp_rpc: shared registrations over callee_sessions worker callees (invoke), a slow callee
+// (callee_delay), call timeouts (call_timeout) and cancellation (cancel_after, cancel_mode).
+void read_wamp_rpc_advanced(TableReader& r, WampRequest& wamp) {
+  Diagnostics& diag = r.diagnostics();
+  const bool worker_callee = wamp.callee == "worker";
+  for (std::string_view key : {"callee_sessions", "invoke", "callee_delay"}) {
+    if (r.has(key) && !worker_callee) {
+      diag.error(r.key_location(key), "key '" + std::string(key) +
+                                          "' applies to callee = \"worker\" only (the "
+                                          "worker's own callee sessions), got callee = \"" +
+                                          wamp.callee + "\"");
+    }
+  }
+  if (auto v = r.choice("invoke", {"single", "roundrobin", "random", "first", "last"})) {
+    wamp.invoke = *v;
+  }
+  if (auto v = r.count("callee_sessions")) {
+    wamp.callee_sessions = *v;
+    if (*v > kMaxCalleeSessions) {
+      diag.error(r.value_location("callee_sessions"),
+                 "key 'callee_sessions' must be from 1 to 1024, got " + std::to_string(*v));
+    } else if (*v > 1 && wamp.invoke == "single") {
+      diag.error(r.value_location("callee_sessions"),
+                 "key 'callee_sessions' = " + std::to_string(*v) +
+                     " needs a shared registration: set invoke to \"roundrobin\", \"random\", "
+                     "\"first\" or \"last\" (the router allows one session to register a "
+                     "procedure with invoke = \"single\")");
+    }
+  }
+  auto bounded = [&](std::string_view key, int64_t max, const char* bound, int64_t& field) {
+    auto v = r.duration_ns(key, /*allow_zero=*/false);
+    if (!v) return;
+    field = *v;
+    if (*v > max) {
+      diag.error(r.value_location(key), "key '" + std::string(key) + "' must be at most " + bound +
+                                            ", got " + format_duration_ns(static_cast<double>(*v)));
+    }
+  };
+  bounded("callee_delay", kMaxDelayNs, "60s", wamp.callee_delay_ns);
+  bounded("cancel_after", kMaxDelayNs, "60s", wamp.cancel_after_ns);
+  bounded("call_timeout", kMaxCallTimeoutNs, "1h", wamp.call_timeout_ns);
+  if (wamp.call_timeout_ns % 1'000'000 != 0) {
+    diag.error(r.value_location("call_timeout"),
+               "key 'call_timeout' must be a whole number of milliseconds (CALL.Options.timeout "
+               "is in milliseconds), got " +
+                   format_duration_ns(static_cast<double>(wamp.call_timeout_ns)));
+  }
+  if (auto v = r.choice("cancel_mode", {"killnowait", "kill", "skip"})) {
+    wamp.cancel_mode = *v;
+    if (!r.has("cancel_after")) {
+      diag.error(r.key_location("cancel_mode"),
+                 "key 'cancel_mode' needs cancel_after (when a call is cancelled)");
+    }
+  }
+  if (wamp.session_per_operation) {
+    for (std::string_view key : {"call_timeout", "cancel_after"}) {
+      if (!r.has(key)) continue;
+      diag.error(r.key_location(key),
+                 "key '" + std::string(key) +
+                     "' does not apply with session_per_operation = true (each call is one "
+                     "session's whole lifecycle)");
+    }
+  }
+}
+
 void read_wamp(TableReader& r, WorkloadTemplate& t) {
   Diagnostics& diag = r.diagnostics();
   Workload& w = t.values;
@@ -246,6 +325,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   if (transfer) {
     refuse_keys(r, {"topic", "publishers", "subscribers", "callee"},
                 "protocols wamp_rpc and wamp_pubsub");
+    refuse_keys(r, kWampRpcOnlyKeys, "protocol wamp_rpc");
     // Its sizes are transfer_bytes and chunk_bytes.
     refuse_keys(r, {"request_bytes"}, "the protocols other than wamp_transfer");
     wamp.procedure = "bench.transfer";
@@ -258,6 +338,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
                 rpc ? "protocol wamp_pubsub" : "protocol wamp_rpc");
     refuse_keys(r, {"transfer_bytes", "chunk_bytes"}, "protocol wamp_transfer");
     if (!rpc) refuse_keys(r, {"session_per_operation"}, "protocol wamp_rpc");
+    if (!rpc) refuse_keys(r, kWampRpcOnlyKeys, "protocol wamp_rpc");
   }
   if (auto v = r.choice("transport", {"websocket", "rawsocket"})) wamp.transport = *v;
   if (auto v = r.choice("serializer", {"json", "msgpack", "cbor"})) wamp.serializer = *v;
@@ -310,6 +391,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   if (transfer) read_wamp_transfer(r, wamp);
   if (rpc) {
     if (auto v = r.boolean("session_per_operation")) wamp.session_per_operation = *v;
+    read_wamp_rpc_advanced(r, wamp);
   }
 }
 

@@ -92,7 +92,16 @@ nlohmann::json wamp_params_json(const scenario::WampRequest& wamp) {
   // Only where set, so that the series of unfragmented workloads keep their hashes.
   if (wamp.fragment_bytes > 0) j["fragment_bytes"] = wamp.fragment_bytes;
   if (wamp.session_per_operation) j["session_per_operation"] = true;  // where set, as above
-  if (wamp.transfer_bytes > 0) {                                      // wamp_transfer only
+  // Shared registrations, a slow callee, call timeouts and cancellation: where set, as above.
+  if (wamp.callee_sessions != 1) j["callee_sessions"] = wamp.callee_sessions;
+  if (wamp.invoke != "single") j["invoke"] = wamp.invoke;
+  if (wamp.callee_delay_ns > 0) j["callee_delay_ns"] = wamp.callee_delay_ns;
+  if (wamp.call_timeout_ns > 0) j["call_timeout_ns"] = wamp.call_timeout_ns;
+  if (wamp.cancel_after_ns > 0) {
+    j["cancel_after_ns"] = wamp.cancel_after_ns;
+    j["cancel_mode"] = wamp.cancel_mode;
+  }
+  if (wamp.transfer_bytes > 0) {  // wamp_transfer only
     j["transfer_bytes"] = wamp.transfer_bytes;
     j["chunk_bytes"] = wamp.chunk_bytes;
   }

@@ -25,13 +25,18 @@ enum class ErrorKind : uint8_t {
   kNotAuthorized,
   // wamp_transfer: a chunk differs from the pattern, or the chunks do not add up
   kChunkMismatch,
+  // wamp_rpc with call_timeout: ERROR wamp.error.timeout (the router's dealer ended the call)
+  kCallTimeout,
+  // wamp_rpc with cancel_after: ERROR wamp.error.canceled for a call this worker sent CANCEL for
+  kCanceled,
 };
 
-inline constexpr size_t kErrorKindCount = 13;
+inline constexpr size_t kErrorKindCount = 15;
 
 inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
-    "connect", "timeout",    "status", "length",   "short_read",     "mismatch",      "protocol",
-    "reset",   "wamp_error", "lost",   "not_sent", "not_authorized", "chunk_mismatch"};
+    "connect",  "timeout",        "status",         "length",       "short_read",
+    "mismatch", "protocol",       "reset",          "wamp_error",   "lost",
+    "not_sent", "not_authorized", "chunk_mismatch", "call_timeout", "canceled"};
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

@@ -64,6 +64,50 @@ constexpr uint64_t kRawSocketMaxMessage = (uint64_t{1} << 24) - 1;
 constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
 constexpr uint64_t kWampEnvelopeBytes = 512;
 constexpr uint64_t kMaxTransferBytes = uint64_t{16} << 30;  // message type, ids, options, URI
+// Shared registrations, call timeouts and cancellation (as the loader bounds them).
+constexpr uint32_t kMaxCalleeSessions = 1024;
+constexpr int64_t kMaxCalleeDelayNs = int64_t{60} * 1'000'000'000;
+constexpr uint64_t kMaxCallTimeoutMs = 3'600'000;
+
+// rpc's shared registrations, call timeouts and cancellation (WampRequestSpec).
+Expected<void> validate_wamp_shared(const WorkloadSpec& spec) {
+  const WampRequestSpec& w = spec.wamp;
+  const std::string& p = w.invoke;
+  if (p != "single" && p != "roundrobin" && p != "random" && p != "first" && p != "last") {
+    return fail(spec,
+                "wamp.invoke '" + p + "' is not one of single, roundrobin, random, first, last");
+  }
+  if (w.callee_sessions < 1 || w.callee_sessions > kMaxCalleeSessions) {
+    return fail(spec,
+                "wamp.callee_sessions must be from 1 to " + std::to_string(kMaxCalleeSessions));
+  }
+  if (!w.worker_callee && (w.callee_sessions != 1 || p != "single" || w.callee_delay_ns != 0)) {
+    return fail(spec, "wamp.callee_sessions, invoke and callee_delay need callee \"worker\"");
+  }
+  if (w.callee_sessions > 1 && p == "single") {
+    return fail(spec,
+                "wamp.callee_sessions > 1 needs a shared invoke policy (roundrobin, random, "
+                "first, last): the router allows one single registration per procedure");
+  }
+  if (w.callee_delay_ns < 0 || w.callee_delay_ns > kMaxCalleeDelayNs) {
+    return fail(spec, "wamp.callee_delay_ns must be from 0 to 60 s");
+  }
+  if (w.call_timeout_ms > kMaxCallTimeoutMs) {
+    return fail(spec, "wamp.call_timeout_ms must be at most 3600000 (1 h)");
+  }
+  if (w.cancel_after_ns < 0 || w.cancel_after_ns > kMaxCalleeDelayNs) {
+    return fail(spec, "wamp.cancel_after_ns must be from 0 to 60 s");
+  }
+  const std::string& m = w.cancel_mode;
+  if (m != "killnowait" && m != "kill" && m != "skip") {
+    return fail(spec, "wamp.cancel_mode '" + m + "' is not one of killnowait, kill, skip");
+  }
+  if (w.session_per_operation && (w.call_timeout_ms > 0 || w.cancel_after_ns > 0)) {
+    return fail(spec,
+                "wamp.call_timeout_ms and cancel_after_ns do not apply to session_per_operation");
+  }
+  return {};
+}
 
 Expected<void> validate_wamp(const WorkloadSpec& spec) {
   const WampRequestSpec& w = spec.wamp;
@@ -156,6 +200,7 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
     if (w.session_per_operation && (spec.rate > 0 || spec.in_flight != 1)) {
       return fail(spec, "wamp.session_per_operation needs in_flight = 1 and the closed loop");
     }
+    if (auto shared = validate_wamp_shared(spec); !shared) return shared;
   }
   return {};
 }

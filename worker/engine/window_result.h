@@ -106,6 +106,9 @@ struct WindowResult {
     int64_t lifecycle_ns = 0;
   };
   std::optional<Transfer> transfer;
+  // wamp_rpc with callee = "worker": the invocations each of the worker's callee sessions got
+  // in the window, in session order (empty otherwise).
+  std::vector<uint64_t> callee_invocations;
   // WAMP, measured windows only: the sessions set up since the previous measured window's
   // result (the first: since the stream began), connect start to WELCOME (ns).
   std::optional<HdrHistogram> session_setup;

@@ -54,6 +54,20 @@ struct WampRequestSpec {
   // session establishment (authentication) is what is measured; in_flight 1, closed loop.
   bool session_per_operation = false;
   uint64_t fragment_bytes = 0;  // websocket: frame size of what the worker sends; 0: off
+  // kRpc with worker_callee: callee sessions that all REGISTER `procedure` with `invoke`
+  // (REGISTER.Options.invoke: "single", "roundrobin", "random", "first", "last"); each counts
+  // the invocations it got (WindowResult.callee_invocations). callee_delay_ns > 0: every
+  // invocation is answered that long after it arrived (an INTERRUPT drops the answer).
+  uint32_t callee_sessions = 1;
+  std::string invoke = "single";
+  int64_t callee_delay_ns = 0;
+  // kRpc: CALL.Options.timeout in milliseconds (0: none); ERROR wamp.error.timeout counts as
+  // call_timeout. cancel_after_ns > 0: a CANCEL (Options.mode = cancel_mode: "killnowait",
+  // "kill" or "skip") for every call not answered that long after it was sent; ERROR
+  // wamp.error.canceled for such a call counts as canceled.
+  uint64_t call_timeout_ms = 0;
+  int64_t cancel_after_ns = 0;
+  std::string cancel_mode = "killnowait";
   // Set when the spec named an unknown transport/serializer/kind/callee, for validation.
   std::string invalid;
 };

@@ -67,6 +67,12 @@ WampRequestSpec wamp_from_proto(const v1::WampSpec& proto) {
   w.transfer_bytes = proto.transfer_bytes();
   w.chunk_bytes = proto.chunk_bytes();
   w.session_per_operation = proto.session_per_operation();
+  if (proto.callee_sessions() > 0) w.callee_sessions = proto.callee_sessions();
+  if (!proto.invoke().empty()) w.invoke = proto.invoke();
+  w.callee_delay_ns = proto.callee_delay_ns();
+  w.call_timeout_ms = proto.call_timeout_ms();
+  w.cancel_after_ns = proto.cancel_after_ns();
+  if (!proto.cancel_mode().empty()) w.cancel_mode = proto.cancel_mode();
   w.acknowledge = proto.acknowledge();
   if (proto.has_auth()) {
     w.auth.method = proto.auth().method();
@@ -184,6 +190,7 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
   if (result.session_setup) {
     histogram_to_proto(*result.session_setup, proto->mutable_session_setup());
   }
+  for (const uint64_t n : result.callee_invocations) proto->add_callee_invocations(n);
   if (result.transfer) {
     v1::WampTransfer* transfer = proto->mutable_transfer();
     transfer->set_transfers(result.transfer->transfers);

@@ -5,9 +5,16 @@
 // what the window still owes during the drain (docs/MEASUREMENT.md "Closed loop and open loop"); a
 // request id encodes its slot, so a RESULT finds its call without searching. Per operation: the
 // template's head is copied (tens of bytes) and the shared payload is referenced.
+//
+// Calls carry call_timeout in CALL.Options.timeout (the template's options), and with
+// cancel_after a call still unanswered that long after it was sent gets a CANCEL. ERROR
+// wamp.error.timeout is a call_timeout, ERROR wamp.error.canceled for a call this session
+// cancelled is canceled (docs/MEASUREMENT.md "Operations, successes and errors"): failed
+// operations of their own kinds, without a latency.
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstring>
+#include <deque>
 
 #include "common/time/clock.h"
 #include "worker/engine/open_loop_schedule.h"
@@ -32,6 +39,7 @@ class LoadSession : public Session {
         tracked_(!publisher || plan.spec.acknowledge),
         template_(publisher ? plan.publish : plan.call),
         timer_(io),
+        cancel_timer_(io),
         schedule_(plan.load->open_loop()
                       ? OpenLoopSchedule(plan.load->rate, plan.load->connections, index,
                                          plan.load->schedule_first, plan.load->schedule_connections)
@@ -67,6 +75,7 @@ class LoadSession : public Session {
   }
   void close() override {
     timer_.cancel();
+    cancel_timer_.cancel();
     Session::close();
     release_all();
   }
@@ -115,6 +124,13 @@ class LoadSession : public Session {
     uint64_t id = 0;  // 0: free
     int64_t intended_ns = 0;
     int64_t sent_ns = 0;
+    bool cancel_sent = false;  // cancel_after: this worker sent CANCEL for the call
+  };
+  // cancel_after: a call's CANCEL is due at sent + cancel_after; one delay for every call, so
+  // the queue is in due order.
+  struct CancelDue {
+    int64_t due_ns = 0;
+    uint64_t id = 0;
   };
 
   uint64_t owed() const { return plan_.load->open_loop() ? window_due_ - claimed_ : 0; }
@@ -129,6 +145,7 @@ class LoadSession : public Session {
   }
 
   void release_all() {
+    cancels_.clear();
     free_.clear();
     for (uint32_t s = static_cast<uint32_t>(slots_.size()); s > 0; --s) {
       slots_[s - 1].id = 0;
@@ -155,24 +172,46 @@ class LoadSession : public Session {
     }
     Slot& slot = slots_[s];
     if (error) {
-      // [ERROR, type, request, details, uri]: a refusal by the session's role is its own kind.
-      const bool refused = message.size() > 4 && message[4].is_string() &&
-                           message[4].get_ref<const std::string&>() == "wamp.error.not_authorized";
-      thread_.stats.record_failure(refused ? ErrorKind::kNotAuthorized : ErrorKind::kWampError);
+      const ErrorKind kind = error_kind(message, slot);
+      // A call the dealer timed out or cancelled had been routed to a callee.
+      if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled) answered_routed();
+      thread_.stats.record_failure(kind);
     } else if (publisher_) {
       // A publication is not an operation: its deliveries are (counted by the subscribers).
-    } else if (result_matches(message)) {
-      thread_.stats.record_success(now, now - slot.intended_ns, plan_.payload.size(),
-                                   plan_.load->progress);
-      if (plan_.load->open_loop()) thread_.stats.service_time.record(now - slot.sent_ns);
     } else {
-      thread_.stats.record_failure(ErrorKind::kMismatch);
+      answered_routed();
+      if (result_matches(message)) {
+        thread_.stats.record_success(now, now - slot.intended_ns, plan_.payload.size(),
+                                     plan_.load->progress);
+        if (plan_.load->open_loop()) thread_.stats.service_time.record(now - slot.sent_ns);
+      } else {
+        thread_.stats.record_failure(ErrorKind::kMismatch);
+      }
     }
     thread_.stats.last_receive_ns = now;
     slot.id = 0;
     free_.push_back(static_cast<uint32_t>(s));
     --busy_;
     thread_.request_finished();
+  }
+
+  // [ERROR, type, request, details, uri]: a refusal by the session's role, the dealer's call
+  // timeout and the cancellation of a call this worker cancelled are kinds of their own.
+  static ErrorKind error_kind(const Json& message, const Slot& slot) {
+    if (message.size() <= 4 || !message[4].is_string()) return ErrorKind::kWampError;
+    const std::string& uri = message[4].get_ref<const std::string&>();
+    if (uri == "wamp.error.not_authorized") return ErrorKind::kNotAuthorized;
+    if (uri == "wamp.error.timeout") return ErrorKind::kCallTimeout;
+    if (uri == "wamp.error.canceled" && slot.cancel_sent) return ErrorKind::kCanceled;
+    return ErrorKind::kWampError;
+  }
+
+  // callee = "worker": an answer that needed an invocation, which the window waits for the
+  // callees to have counted (CalleeLedger).
+  void answered_routed() {
+    if (plan_.callees != nullptr && !publisher_) {
+      plan_.callees->answered.fetch_add(1, std::memory_order_release);
+    }
   }
 
   // [RESULT, id, details, [payload]] with the payload byte for byte.
@@ -227,9 +266,13 @@ class LoadSession : public Session {
       const uint32_t s = free_.back();
       free_.pop_back();
       id = (sequence_ << kSlotBits) | s;
-      slots_[s] = Slot{id, intended, now};
+      slots_[s] = Slot{id, intended, now, false};
       ++busy_;
       thread_.request_sent();
+      if (!publisher_ && plan_.spec.cancel_after_ns > 0) {
+        cancels_.push_back(CancelDue{now + plan_.spec.cancel_after_ns, id});
+        arm_cancel();
+      }
     }
     const Serializer serializer = plan_.spec.serializer;
     scratch_.assign(template_.head.begin(), template_.head.end());
@@ -254,10 +297,40 @@ class LoadSession : public Session {
     });
   }
 
+  // cancel_after: [CANCEL, CALL.Request|id, {mode}] for each call still outstanding when its
+  // CANCEL is due (an answer may cross it: the router then ignores the CANCEL).
+  void arm_cancel() {
+    if (cancel_armed_ || cancels_.empty()) return;
+    cancel_armed_ = true;
+    cancel_timer_.expires_at(steady_point(cancels_.front().due_ns));
+    cancel_timer_.async_wait([this](const boost::system::error_code& ec) {
+      cancel_armed_ = false;
+      if (ec) return;
+      const int64_t now = steady_now_ns();
+      while (!cancels_.empty() && cancels_.front().due_ns <= now) {
+        const uint64_t id = cancels_.front().id;
+        cancels_.pop_front();
+        Slot& slot = slots_[id & kSlotMask];
+        if (slot.id != id || slot.cancel_sent || !up()) continue;
+        slot.cancel_sent = true;
+        encode(
+            plan_.spec.serializer,
+            Json::array({code(MessageType::kCancel), id, Json{{"mode", plan_.spec.cancel_mode}}}),
+            cancel_bytes_);
+        channel_->send_taking(cancel_bytes_);
+      }
+      arm_cancel();
+    });
+  }
+
   const bool publisher_;
   const bool tracked_;  // operations wait for an answer (calls, acknowledged publishes)
   const MessageTemplate& template_;
   asio::steady_timer timer_;
+  asio::steady_timer cancel_timer_;
+  std::deque<CancelDue> cancels_;
+  std::vector<uint8_t> cancel_bytes_;
+  bool cancel_armed_ = false;
   OpenLoopSchedule schedule_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;

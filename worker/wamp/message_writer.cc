@@ -205,6 +205,31 @@ void MessageWriter::bool_map(std::string_view key, bool value) {
   }
 }
 
+void MessageWriter::uint_map(std::string_view key, uint64_t value) {
+  before_value();
+  switch (serializer_) {
+    case Serializer::kJson:
+      out_.push_back('{');
+      first_in_array_.push_back(true);
+      string(key);
+      first_in_array_.pop_back();
+      out_.push_back(':');
+      append(std::to_string(value));
+      out_.push_back('}');
+      break;
+    case Serializer::kMsgpack:
+      out_.push_back(0x81);
+      string(key);
+      uint(value);
+      break;
+    case Serializer::kCbor:
+      out_.push_back(0xa1);
+      string(key);
+      uint(value);
+      break;
+  }
+}
+
 void MessageWriter::binary(std::span<const uint8_t> bytes) {
   before_value();
   switch (serializer_) {
@@ -263,12 +288,16 @@ MessageTemplate split_at(MessageWriter& w, size_t split, std::vector<size_t> slo
 }  // namespace
 
 MessageTemplate call_template(Serializer serializer, std::string_view procedure,
-                              std::span<const uint8_t> payload) {
+                              std::span<const uint8_t> payload, uint64_t timeout_ms) {
   MessageWriter w(serializer);
   w.begin_array(5);
   w.uint(code(MessageType::kCall));
   const size_t id = w.uint_slot();
-  w.empty_map();
+  if (timeout_ms > 0) {
+    w.uint_map("timeout", timeout_ms);
+  } else {
+    w.empty_map();
+  }
   w.string(procedure);
   w.begin_array(1);
   const size_t split = w.bytes().size();

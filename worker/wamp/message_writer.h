@@ -28,6 +28,8 @@ class MessageWriter {
   void empty_map();
   // A map of one string key to a boolean ({"acknowledge": true}).
   void bool_map(std::string_view key, bool value);
+  // A map of one string key to an unsigned integer ({"timeout": 5}).
+  void uint_map(std::string_view key, uint64_t value);
   void binary(std::span<const uint8_t> bytes);
 
   std::vector<uint8_t>& bytes() { return out_; }
@@ -54,9 +56,9 @@ struct MessageTemplate {
   std::vector<uint8_t> tail;
 };
 
-// [48, ID, {}, procedure, [payload]]: slots {ID}.
+// [48, ID, {}, procedure, [payload]]: slots {ID}. timeout_ms > 0: Options {timeout: ms}.
 MessageTemplate call_template(Serializer serializer, std::string_view procedure,
-                              std::span<const uint8_t> payload);
+                              std::span<const uint8_t> payload, uint64_t timeout_ms = 0);
 // [16, ID, {acknowledge?}, topic, [intended_ns, sent_ns, sequence, window, payload]]:
 // slots {ID, intended_ns, sent_ns, sequence, window}.
 MessageTemplate publish_template(Serializer serializer, std::string_view topic, bool acknowledge,

@@ -89,8 +89,9 @@ std::unique_ptr<LoadConnection> make_caller(boost::asio::io_context& io, ThreadS
                                             const WampPlan& plan, uint32_t index);
 std::unique_ptr<LoadConnection> make_publisher(boost::asio::io_context& io, ThreadState& thread,
                                                const WampPlan& plan, uint32_t index);
+// Callee session `index` (0 .. callee_sessions - 1) of the worker (worker/wamp/callee_session.cc).
 std::unique_ptr<LoadConnection> make_callee(boost::asio::io_context& io, ThreadState& thread,
-                                            const WampPlan& plan);
+                                            const WampPlan& plan, uint32_t index);
 // One session lifecycle per operation (worker/wamp/transfer_session.cc): wamp_transfer, and
 // wamp_rpc with session_per_operation.
 std::unique_ptr<LoadConnection> make_lifecycle(boost::asio::io_context& io, ThreadState& thread,

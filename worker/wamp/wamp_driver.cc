@@ -17,15 +17,18 @@ constexpr size_t kEnvelopeBytes = 64 * 1024;
 
 class WampDriver : public ProtocolDriver {
  public:
-  WampDriver(const WorkloadSpec& spec, const LoadPlan& load) : plan_(build_plan(spec, load)) {
+  WampDriver(const WorkloadSpec& spec, const LoadPlan& load)
+      : callees_(spec.wamp.worker_callee ? spec.wamp.callee_sessions : 0),
+        plan_(build_plan(spec, load)) {
     plan_.ledger = &ledger_;
+    if (plan_.spec.worker_callee) plan_.callees = &callees_;
   }
 
   uint32_t sessions() const override {
     const WampRequestSpec& w = plan_.spec;
     if (w.kind == Kind::kPubSub) return w.publishers + w.subscribers;
     if (w.kind == Kind::kTransfer) return plan_.load->connections;
-    return plan_.load->connections + (w.worker_callee ? 1 : 0);
+    return plan_.load->connections + (w.worker_callee ? w.callee_sessions : 0);
   }
 
   std::unique_ptr<LoadConnection> make_connection(boost::asio::io_context& io, ThreadState& thread,
@@ -40,21 +43,31 @@ class WampDriver : public ProtocolDriver {
       return make_lifecycle(io, thread, plan_);
     }
     if (index < plan_.load->connections) return make_caller(io, thread, plan_, index);
-    return make_callee(io, thread, plan_);
+    return make_callee(io, thread, plan_, index - plan_.load->connections);
   }
 
   void window_starting() override {
     ledger_.expected.store(0);
     ledger_.delivered.store(0);
+    for (uint32_t c = 0; c < callees_.count; ++c) callees_.invocations[c].store(0);
+    callees_.invoked.store(0);
+    callees_.answered.store(0);
   }
 
   bool window_settled() const override {
+    if (plan_.spec.kind == Kind::kRpc) {
+      return callees_.invoked.load(std::memory_order_acquire) >=
+             callees_.answered.load(std::memory_order_acquire);
+    }
     if (plan_.spec.kind != Kind::kPubSub) return true;
     return ledger_.delivered.load(std::memory_order_acquire) >=
            ledger_.expected.load(std::memory_order_acquire);
   }
 
   void complete(WindowResult& result) const override {
+    for (uint32_t c = 0; c < callees_.count; ++c) {
+      result.callee_invocations.push_back(callees_.invocations[c].load());
+    }
     if (plan_.spec.kind != Kind::kPubSub) return;
     result.pubsub = true;
     result.events_expected = ledger_.expected.load();
@@ -68,6 +81,7 @@ class WampDriver : public ProtocolDriver {
 
  private:
   PubSubLedger ledger_;
+  CalleeLedger callees_;
   WampPlan plan_;
 };
 
@@ -124,17 +138,22 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
   } else if (w.kind == Kind::kPubSub) {
     plan.publish = publish_template(w.serializer, w.topic, w.acknowledge, plan.payload);
   } else {
-    plan.call = call_template(w.serializer, w.procedure, plan.payload);
+    plan.call = call_template(w.serializer, w.procedure, plan.payload, w.call_timeout_ms);
   }
-  const Json roles = {{"caller", Json::object()},
-                      {"callee", Json::object()},
+  // The caller's and the callee's advanced features the workload uses: CALL.Options.timeout,
+  // CANCEL, and INTERRUPT for the worker's callee (which drops a delayed answer on it).
+  const Json caller_features = {{"call_timeout", true}, {"call_canceling", true}};
+  const Json roles = {{"caller", {{"features", caller_features}}},
+                      {"callee", {{"features", {{"call_canceling", true}}}}},
                       {"publisher", Json::object()},
                       {"subscriber", Json::object()}};
   plan.hello =
       encoded(w.serializer, Json::array({code(MessageType::kHello), w.realm, {{"roles", roles}}}));
   plan.hello_details = Json{{"roles", roles}};
+  // REGISTER.Options.invoke only when shared, so a single registration is the plain REGISTER.
+  const Json register_options = w.invoke == "single" ? Json::object() : Json{{"invoke", w.invoke}};
   plan.register_message = encoded(
-      w.serializer, Json::array({code(MessageType::kRegister), 1, Json::object(), w.procedure}));
+      w.serializer, Json::array({code(MessageType::kRegister), 1, register_options, w.procedure}));
   plan.subscribe_message = encoded(
       w.serializer, Json::array({code(MessageType::kSubscribe), 1, Json::object(), w.topic}));
   return plan;

@@ -1,6 +1,6 @@
 // WAMP v2 load as a ProtocolDriver. Connections of a workload, in index order:
-//   wamp_rpc:    `connections` callers, then one callee when callee = "worker" (a WAMP router
-//                allows one registration per procedure);
+//   wamp_rpc:    `connections` callers, then `callee_sessions` callees when callee = "worker"
+//                (one unless the registration is shared: invoke roundrobin, random, ...);
 //   wamp_pubsub: `publishers` publishers, then `subscribers` subscribers;
 //   wamp_transfer: `connections` transfer sessions (one session lifecycle per transfer).
 // The load-generating sessions come first, so their indices stagger the open-loop schedule.

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,21 @@ namespace benchgate::worker::wamp {
 struct PubSubLedger {
   std::atomic<uint64_t> expected{0};
   std::atomic<uint64_t> delivered{0};
+};
+
+// wamp_rpc with callee = "worker": the invocations each of the worker's callee sessions got in
+// this window, and the caller answers that prove an invocation was routed (a RESULT, an ERROR
+// wamp.error.timeout, an ERROR wamp.error.canceled after this worker's CANCEL). The window is
+// settled once the callees counted as many as the callers were answered, so a count read after
+// it is exact (an invocation a callee has yet to read is not lost to the next window). Reset by
+// the driver before each window.
+struct CalleeLedger {
+  explicit CalleeLedger(uint32_t sessions)
+      : invocations(std::make_unique<std::atomic<uint64_t>[]>(sessions)), count(sessions) {}
+  std::unique_ptr<std::atomic<uint64_t>[]> invocations;  // per callee session
+  uint32_t count;
+  std::atomic<uint64_t> invoked{0};   // the sum of `invocations`
+  std::atomic<uint64_t> answered{0};  // caller answers that needed an invocation
 };
 
 struct WampPlan {
@@ -44,6 +60,7 @@ struct WampPlan {
   std::vector<uint8_t> register_message;   // REGISTER, request id 1
   std::vector<uint8_t> subscribe_message;  // SUBSCRIBE, request id 1
   PubSubLedger* ledger = nullptr;
+  CalleeLedger* callees = nullptr;  // rpc with callee = "worker"
 };
 
 }  // namespace benchgate::worker::wamp

@@ -143,5 +143,34 @@ TEST(WorkerSpec, CarriesTheShareAndTheRequest) {
   EXPECT_TRUE(spec.http().expect_echo());
 }
 
+// wamp_rpc's shared registration, slow callee, timeout and cancel reach the worker; the callee
+// keys only with callee = "worker", cancel_mode only with cancel_after.
+TEST(WorkerSpec, CarriesSharedRegistrationsTimeoutsAndCancellation) {
+  scenario::Workload w = workload(4, 1, 1, 0);
+  w.protocol = scenario::Protocol::kWampRpc;
+  w.wamp.callee = "worker";
+  w.wamp.procedure = "p.q";
+  w.wamp.callee_sessions = 3;
+  w.wamp.invoke = "roundrobin";
+  w.wamp.callee_delay_ns = 20'000'000;
+  w.wamp.call_timeout_ns = 5'000'000;
+  w.wamp.cancel_after_ns = 2'000'000;
+  w.wamp.cancel_mode = "kill";
+  auto spec = worker_spec(w, {4, 1, 0}, "127.0.0.1:1234", {});
+  EXPECT_EQ(spec.wamp().callee_sessions(), 3u);
+  EXPECT_EQ(spec.wamp().invoke(), "roundrobin");
+  EXPECT_EQ(spec.wamp().callee_delay_ns(), 20'000'000);
+  EXPECT_EQ(spec.wamp().call_timeout_ms(), 5u);
+  EXPECT_EQ(spec.wamp().cancel_after_ns(), 2'000'000);
+  EXPECT_EQ(spec.wamp().cancel_mode(), "kill");
+  w.wamp.callee = "router";
+  w.wamp.cancel_after_ns = 0;
+  spec = worker_spec(w, {4, 1, 0}, "127.0.0.1:1234", {});
+  EXPECT_EQ(spec.wamp().callee_sessions(), 0u);
+  EXPECT_EQ(spec.wamp().invoke(), "");
+  EXPECT_EQ(spec.wamp().cancel_mode(), "");
+  EXPECT_EQ(spec.wamp().call_timeout_ms(), 5u);
+}
+
 }  // namespace
 }  // namespace benchgate::engine

@@ -47,6 +47,20 @@ TEST(WindowMerge, SumsCountersAndMergesHistogramsExactly) {
   EXPECT_EQ(rep->latency.value_at_percentile(50), rep->latency.highest_equivalent_value(1000));
 }
 
+// Every worker's callee sessions, in worker order; nothing for workloads without them.
+TEST(WindowMerge, CalleeInvocationsOfEveryWorkerFollowEachOther) {
+  auto a = part(7, 0, 1'000'000'000, 1000);
+  auto b = part(5, 0, 1'000'000'000, 1000);
+  for (uint64_t n : {3, 2, 2}) a.add_callee_invocations(n);
+  for (uint64_t n : {3, 2}) b.add_callee_invocations(n);
+  auto rep = merge_window({a, b}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_EQ(rep->callee_invocations, (std::vector<uint64_t>{3, 2, 2, 3, 2}));
+  rep = merge_window({part(7, 0, 1'000'000'000, 1000)}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_TRUE(rep->callee_invocations.empty());
+}
+
 TEST(WindowMerge, EachWorkerKeepsItsOwnShareOfTheWindow) {
   auto a = part(100, 0, 500'000'000, 1000, /*cpu_ns=*/250'000'000);
   auto b = part(50, 0, 1'000'000'000, 2000, /*cpu_ns=*/500'000'000);

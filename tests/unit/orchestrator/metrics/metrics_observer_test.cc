@@ -72,6 +72,13 @@ TEST(MetricsObserverTest, LiveProgressSetsOpsAndP99WhileAWindowRuns) {
       << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="lost",)" + labels + "} 0"))
       << text;
+  // A call the router timed out, and one the worker cancelled.
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_errors_total{kind="call_timeout",)" + labels + "} 0"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_errors_total{kind="canceled",)" + labels + "} 0"))
+      << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 0)")) << text;
 }
 

@@ -157,6 +157,26 @@ TEST(WorkloadTable, AnOpenLoopRowSaysWhatWasUnwrittenAtTheWindowsEnd) {
   EXPECT_NE(table.find("errors by kind: not_sent=4"), std::string::npos) << table;
 }
 
+// A shared registration's split over the callee sessions, and its error kinds of their own.
+TEST(WorkloadTable, CalleeSessionsGetALineWithTheirSplit) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  w.spec.wamp.callee = "worker";
+  w.spec.wamp.invoke = "roundrobin";
+  w.repetitions.front().callee_invocations = {334, 333, 333};
+  results::Repetition second = w.repetitions.front();
+  second.callee_invocations = {300, 301, 300};
+  second.errors["call_timeout"] = 2;
+  w.repetitions.push_back(second);
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("  callees: 3 session(s) (invoke roundrobin), 1901 invocations; per "
+                       "session, by repetition: 333-334, 300-301\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("call_timeout=2"), std::string::npos) << table;
+  EXPECT_EQ(workload_table(saturated_workload()).find("callees:"), std::string::npos);
+}
+
 // TLS, HTTP/2 streams, connection setup and handshakes/s: a line each for what was measured.
 TEST(WorkloadTable, TlsStreamsSetupAndHandshakesHaveLinesOfTheirOwn) {
   results::WorkloadResult w = saturated_workload();

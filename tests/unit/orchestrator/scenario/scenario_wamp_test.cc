@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/wamp/message_limits.h"
 #include "orchestrator/scenario/scenario_loader.h"
@@ -270,9 +272,95 @@ TEST(ScenarioWamp, SessionPerOperationIsARpcKeyOfTheClosedLoopWithOneCallInFligh
       << messages(r);
 }
 
+TEST(ScenarioWamp, SharedRegistrationsTimeoutsAndCancellationTakeTheirValues) {
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+      "callee = \"worker\"\ncallee_sessions = 3\ninvoke = \"roundrobin\"\n"
+      "callee_delay = \"20ms\"\ncall_timeout = \"5ms\"\ncancel_after = \"2ms\"\n"
+      "cancel_mode = \"skip\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const WampRequest& w = r.scenario->workloads.at(0).wamp;
+  EXPECT_EQ(w.callee_sessions, 3u);
+  EXPECT_EQ(w.invoke, "roundrobin");
+  EXPECT_EQ(w.callee_delay_ns, 20'000'000);
+  EXPECT_EQ(w.call_timeout_ns, 5'000'000);
+  EXPECT_EQ(w.cancel_after_ns, 2'000'000);
+  EXPECT_EQ(w.cancel_mode, "skip");
+  // The defaults: one callee, a single registration, no delay, timeout or cancel.
+  r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const WampRequest& d = r.scenario->workloads.at(0).wamp;
+  EXPECT_EQ(d.callee_sessions, 1u);
+  EXPECT_EQ(d.invoke, "single");
+  EXPECT_EQ(d.callee_delay_ns, 0);
+  EXPECT_EQ(d.call_timeout_ns, 0);
+  EXPECT_EQ(d.cancel_after_ns, 0);
+}
+
+// Each refusal names file:line:column and the key.
+TEST(ScenarioWamp, SharedRegistrationsTimeoutsAndCancellationRefuseWhatCannotRun) {
+  const std::string head = "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"callee = \"worker\"\ninvoke = \"everyone\"\n",
+       "s.toml:6:10: error: key 'invoke' must be one of"},
+      {"callee = \"worker\"\ncallee_sessions = 3\n",
+       "s.toml:6:19: error: key 'callee_sessions' = 3 needs a shared registration"},
+      {"callee = \"worker\"\ncallee_sessions = 0\n", "s.toml:6:19: error: key 'callee_sessions'"},
+      {"callee = \"worker\"\ncallee_sessions = 2000\ninvoke = \"random\"\n",
+       "s.toml:6:19: error: key 'callee_sessions' must be from 1 to 1024, got 2000"},
+      {"invoke = \"roundrobin\"\n",
+       "s.toml:5:1: error: key 'invoke' applies to callee = \"worker\" only"},
+      {"callee_delay = \"20ms\"\n",
+       "s.toml:5:1: error: key 'callee_delay' applies to callee = \"worker\" only"},
+      {"callee = \"worker\"\ncallee_delay = \"0s\"\n",
+       "s.toml:6:16: error: key 'callee_delay' must be more than zero"},
+      {"callee = \"worker\"\ncallee_delay = \"-5ms\"\n", "s.toml:6:16: error: key 'callee_delay'"},
+      {"callee = \"worker\"\ncallee_delay = \"2m\"\n",
+       "s.toml:6:16: error: key 'callee_delay' must be at most 60s"},
+      {"call_timeout = \"1500us\"\n",
+       "s.toml:5:16: error: key 'call_timeout' must be a whole number of milliseconds"},
+      {"call_timeout = \"0ms\"\n", "s.toml:5:16: error: key 'call_timeout' must be more than zero"},
+      {"cancel_after = \"0s\"\n", "s.toml:5:16: error: key 'cancel_after' must be more than zero"},
+      {"cancel_mode = \"kill\"\n", "s.toml:5:1: error: key 'cancel_mode' needs cancel_after"},
+      {"cancel_after = \"2ms\"\ncancel_mode = \"later\"\n",
+       "s.toml:6:15: error: key 'cancel_mode' must be one of"},
+      {"session_per_operation = true\ncancel_after = \"2ms\"\n",
+       "s.toml:6:1: error: key 'cancel_after' does not apply with session_per_operation"},
+      {"session_per_operation = true\ncall_timeout = \"2ms\"\n",
+       "s.toml:6:1: error: key 'call_timeout' does not apply with session_per_operation"},
+  };
+  for (const auto& [text, expected] : cases) {
+    LoadResult r = load(head + text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_NE(messages(r).find(expected), std::string::npos) << text << messages(r);
+  }
+  // On the other protocols.
+  LoadResult r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
+      "call_timeout = \"5ms\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'call_timeout' applies to protocol wamp_rpc "
+                             "only"),
+            std::string::npos)
+      << messages(r);
+  r = load(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "cancel_after = \"5ms\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'cancel_after' applies to protocol wamp_rpc "
+                             "only"),
+            std::string::npos)
+      << messages(r);
+  r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\ninvoke = \"random\"\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("s.toml:4:1: error: key 'invoke' applies to the WAMP protocols"),
+            std::string::npos)
+      << messages(r);
+}
+
 TEST(ScenarioWamp, BundledScenariosLoad) {
   for (const char* name : {"wamp.toml", "wamp_large.toml", "wamp_fragmentation.toml",
-                           "wamp_transfer.toml", "wamp_transfer_tls.toml"}) {
+                           "wamp_transfer.toml", "wamp_transfer_tls.toml", "wamp_shared.toml"}) {
     LoadResult r = load_scenario_file(std::string(BENCHGATE_SOURCE_DIR) + "/scenarios/" + name);
     EXPECT_TRUE(r.ok()) << name << "\n" << messages(r);
   }

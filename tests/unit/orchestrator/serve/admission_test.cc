@@ -336,6 +336,14 @@ const std::map<std::string, std::string>& reviewed_keys() {
     // A new session per call: connections to the same router the checks above allowed, one
     // at a time per session (in_flight 1), within the window.
     keys["session_per_operation"] = "a shape of the load: reaches nothing new";
+    // Shared registrations over the worker's own callee sessions (1..1024 per worker, to the
+    // same router), a slow callee (at most 60 s; its queue of delayed answers bounded in count
+    // and bytes), call timeouts (at most 1 h) and cancellation (at most 60 s): options of the
+    // same calls to the router the checks above allowed.
+    for (const char* key : {"callee_sessions", "invoke", "callee_delay", "call_timeout",
+                            "cancel_after", "cancel_mode"}) {
+      keys[key] = "a shape of the load within the loader's bounds: reaches nothing new";
+    }
     for (const char* key : {"tls_cert", "tls_key"}) {
       keys[key] = "reads a file: refused in a submitted scenario (router_section.cc)";
     }
