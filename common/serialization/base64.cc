@@ -7,6 +7,7 @@
 // and everything on other CPUs. Both give the same bytes and reject the same text.
 #include "common/serialization/base64.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -138,10 +139,11 @@ void encode_scalar(const uint8_t* in, size_t size, char* o) {
 }
 
 // Decodes quartets of `text` (a multiple of 4 long) into `out`, which has room for exactly
-// the bytes they hold; '=' is allowed only as the last one or two characters of the text.
-bool decode_scalar(std::string_view text, uint8_t* out) {
+// the bytes they hold; '=' is allowed only as the last one or two characters of the text, and
+// only when it is the end of the whole text (`final`).
+bool decode_scalar(std::string_view text, bool final, uint8_t* out) {
   for (size_t i = 0; i < text.size(); i += 4) {
-    const bool last = i + 4 == text.size();
+    const bool last = final && i + 4 == text.size();
     int8_t q[4];
     int pad = 0;
     for (int k = 0; k < 4; ++k) {
@@ -163,6 +165,26 @@ bool decode_scalar(std::string_view text, uint8_t* out) {
   }
   return true;
 }
+
+// Decodes `text` (a multiple of 4 long; its end is the whole text's when `final`) into
+// out[0, its decoded size).
+bool decode_block(std::string_view text, bool final, uint8_t* out) {
+  size_t done = 0;
+#ifdef BENCHGATE_BASE64_AVX2
+  if (text.size() >= 48 && use_avx2()) {
+    done = decode_avx2(text.data(), text.size(), out);
+    if (done == SIZE_MAX) return false;
+  }
+#endif
+  return decode_scalar(text.substr(done), final, out + done / 4 * 3);
+}
+
+// Into a std::vector, large input goes through a small buffer on the stack: resize() would
+// first zero-fill the whole destination (a second pass over it), and there is no way to grow
+// a vector without initialising its bytes. The chunk stays in L1 and is appended with a
+// short vector copy. Sizes are multiples of 3 bytes / 4 characters.
+constexpr size_t kChunkBytes = 1536;
+constexpr size_t kChunkChars = kChunkBytes / 3 * 4;
 
 }  // namespace
 
@@ -187,26 +209,37 @@ size_t base64_decoded_size(std::string_view text) {
   return text.size() / 4 * 3 - pad;
 }
 
+void append_base64(std::span<const uint8_t> bytes, std::vector<uint8_t>& out) {
+  out.reserve(out.size() + base64_size(bytes.size()));
+  char chunk[kChunkChars];
+  for (size_t i = 0; i < bytes.size(); i += kChunkBytes) {
+    const auto part = bytes.subspan(i, std::min(kChunkBytes, bytes.size() - i));
+    base64_encode(part, chunk);
+    out.insert(out.end(), chunk, chunk + base64_size(part.size()));
+  }
+}
+
 bool base64_decode(std::string_view text, uint8_t* out) {
   if (text.size() % 4 != 0) return false;
-  size_t done = 0;
-#ifdef BENCHGATE_BASE64_AVX2
-  if (text.size() >= 48 && use_avx2()) {
-    done = decode_avx2(text.data(), text.size(), out);
-    if (done == SIZE_MAX) return false;
-  }
-#endif
-  return decode_scalar(text.substr(done), out + done / 4 * 3);
+  return decode_block(text, /*final=*/true, out);
 }
 
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
   out.clear();
   const size_t size = base64_decoded_size(text);
   if (size == SIZE_MAX) return false;
-  out.resize(size);
-  if (base64_decode(text, out.data())) return true;
-  out.clear();
-  return false;
+  out.reserve(size);
+  uint8_t chunk[kChunkBytes];
+  for (size_t i = 0; i < text.size(); i += kChunkChars) {
+    const std::string_view part = text.substr(i, kChunkChars);
+    const bool final = i + part.size() == text.size();
+    if (!decode_block(part, final, chunk)) {
+      out.clear();
+      return false;
+    }
+    out.insert(out.end(), chunk, chunk + (final ? size - out.size() : part.size() / 4 * 3));
+  }
+  return true;
 }
 
 }  // namespace benchgate::serialization

@@ -18,6 +18,9 @@ void base64_encode(std::span<const uint8_t> bytes, char* out);
 constexpr size_t base64_size(size_t size) { return (size + 2) / 3 * 4; }
 // Appends the encoding of `bytes` to `out`.
 void append_base64(std::span<const uint8_t> bytes, std::string& out);
+// The same for a byte buffer (a JSON message being written), without a zero-fill of the room
+// first (large input goes through a small chunk on the stack).
+void append_base64(std::span<const uint8_t> bytes, std::vector<uint8_t>& out);
 // Decodes padded base64 into `out` (replacing its contents); false for text that is not
 // base64 (wrong length, characters outside the alphabet, misplaced padding), and `out` empty.
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out);

@@ -83,9 +83,7 @@ void put_number(std::vector<uint8_t>& out, Number value) {
 
 void put_binary(std::vector<uint8_t>& out, const nlohmann::json::binary_t& bytes) {
   put(out, "\"\\u0000");
-  const size_t start = out.size();
-  out.resize(start + base64_size(bytes.size()));
-  base64_encode(bytes, reinterpret_cast<char*>(out.data() + start));
+  append_base64(bytes, out);
   out.push_back('"');
 }
 

@@ -105,6 +105,9 @@ TEST(Base64, EveryLengthMatchesTheReferenceBothWays) {
     base64_encode(bytes, out.data());
     ASSERT_EQ(out.substr(0, expected.size()), expected) << "size " << n;
     ASSERT_EQ(out.substr(expected.size()), std::string(8, '?')) << "size " << n;
+    std::vector<uint8_t> appended_bytes{'x'};  // the byte-buffer form appends after what is there
+    append_base64(bytes, appended_bytes);
+    ASSERT_EQ(std::string(appended_bytes.begin() + 1, appended_bytes.end()), expected) << n;
     std::vector<uint8_t> decoded{1, 2, 3};
     ASSERT_TRUE(base64_decode(expected, decoded)) << "size " << n;
     ASSERT_EQ(decoded, bytes) << "size " << n;
@@ -150,6 +153,20 @@ TEST(Base64, PaddingIsAllowedOnlyAtTheEnd) {
   EXPECT_EQ(out.size(), 148u);
   EXPECT_FALSE(base64_decode(long_text.substr(0, 197), out));  // length
   EXPECT_EQ(base64_decoded_size(long_text.substr(0, 197)), SIZE_MAX);
+}
+
+TEST(Base64, PaddingAtTheEndOfAnInnerChunkIsRefused) {
+  // Long text is decoded into a vector chunk by chunk: '=' ending a chunk that is not the
+  // last is misplaced padding, not the end. Chunks hold 2,048 characters.
+  const std::string long_text = reference_encode(noise(4500, 5));  // 6,000 characters
+  for (size_t at : {2046, 2047, 4094, 4095, 5998, 5999}) {
+    std::string text = long_text;
+    text[at] = '=';
+    std::vector<uint8_t> out;
+    EXPECT_EQ(base64_decode(text, out), at == 5999) << "at " << at;
+    std::vector<uint8_t> direct(base64_decoded_size(text));
+    EXPECT_EQ(base64_decode(text, direct.data()), at == 5999) << "at " << at;
+  }
 }
 
 }  // namespace
