@@ -35,15 +35,17 @@ bool use_avx2() {
   return yes;
 }
 
-// Encodes 24 bytes per step while 28 can be read (two 16-byte loads, 12 bytes apart); returns
-// how many bytes it encoded (a multiple of 24; their 4/3 as many characters are written).
+// Encodes 24 bytes per step of the first `size` while 28 can be read (two 16-byte loads, 12
+// bytes apart; `readable` >= `size` bytes are there); returns how many bytes it encoded (a
+// multiple of 24; their 4/3 as many characters are written).
 //
 // Each 32-bit lane gets the bytes b1 b0 b2 b1 of one group of three, so that its two 16-bit
 // words are w0 = b0:b1 and w1 = b1:b2; the four sextets are then w0 >> 10, (w0 >> 4) & 63,
 // (w1 >> 6) & 63 and w1 & 63, moved into the lane's four bytes by one multiply-high (by 2^6
 // and 2^10) and one multiply-low (by 2^4 and 2^8). A sextet becomes its character by adding
 // an offset chosen by its range: 0-25 'A', 26-51 'a' - 26, 52-61 '0' - 52, 62 '+', 63 '/'.
-__attribute__((target("avx2"))) size_t encode_avx2(const uint8_t* in, size_t size, char* out) {
+__attribute__((target("avx2"))) size_t encode_avx2(const uint8_t* in, size_t size, size_t readable,
+                                                   char* out) {
   const __m256i spread = _mm256_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,  //
                                           1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
   const __m256i keep_high = _mm256_set1_epi32(0x0fc0fc00);
@@ -56,7 +58,7 @@ __attribute__((target("avx2"))) size_t encode_avx2(const uint8_t* in, size_t siz
   const __m256i fifty_one = _mm256_set1_epi8(51);
   const __m256i twenty_five = _mm256_set1_epi8(25);
   size_t i = 0;
-  for (; size - i >= 28; i += 24) {
+  for (; size - i >= 24 && readable - i >= 28; i += 24) {
     const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
     const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i + 12));
     const __m256i v =
@@ -72,9 +74,10 @@ __attribute__((target("avx2"))) size_t encode_avx2(const uint8_t* in, size_t siz
   return i;
 }
 
-// Decodes 32 characters per step while at least 48 are left (so the last quartet, with any
-// padding, is the scalar loop's, and the 32-byte store stays inside the output); returns how
-// many characters it decoded (a multiple of 32), or SIZE_MAX when one is not in the alphabet.
+// Decodes 32 characters per step while at least `tail` (32 or 48) are left; with 48 the last
+// quartet, with any padding, is the scalar loop's and the 32-byte store stays inside an output
+// of exactly the decoded size; 32 needs 8 bytes of room past it. Returns how many characters
+// it decoded (a multiple of 32), or SIZE_MAX when one is not in the alphabet.
 //
 // Validity: a character is bad when the class bits of its high nibble meet the bits its low
 // nibble has for the classes in which it is invalid (classes: high nibble 2 ('+' at B and '/'
@@ -82,7 +85,8 @@ __attribute__((target("avx2"))) size_t encode_avx2(const uint8_t* in, size_t siz
 // Value: the character plus an offset chosen by its high nibble, '/' moved to a slot of its
 // own. Then the four sextets of each lane are packed into 24 bits (two multiply-adds) and the
 // three bytes of each lane gathered at the front.
-__attribute__((target("avx2"))) size_t decode_avx2(const char* in, size_t size, uint8_t* out) {
+__attribute__((target("avx2"))) size_t decode_avx2(const char* in, size_t size, size_t tail,
+                                                   uint8_t* out) {
   const __m256i invalid_for_low =
       _mm256_setr_epi8(0x0b, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x07, 0x15, 0x17,
                        0x17, 0x17, 0x15,  //
@@ -102,7 +106,7 @@ __attribute__((target("avx2"))) size_t decode_avx2(const char* in, size_t size, 
                                           1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
   const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
   size_t i = 0;
-  for (; size - i >= 48; i += 32) {
+  for (; size - i >= tail; i += 32) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
     const __m256i high = _mm256_and_si256(_mm256_srli_epi32(v, 4), nibble);
     const __m256i low = _mm256_and_si256(v, nibble);
@@ -167,16 +171,31 @@ bool decode_scalar(std::string_view text, bool final, uint8_t* out) {
 }
 
 // Decodes `text` (a multiple of 4 long; its end is the whole text's when `final`) into
-// out[0, its decoded size).
-bool decode_block(std::string_view text, bool final, uint8_t* out) {
+// out[0, its decoded size); `slack`: out has 8 bytes of room past that, so an inner chunk is
+// decoded by the vector loop to its end.
+bool decode_block(std::string_view text, bool final, bool slack, uint8_t* out) {
   size_t done = 0;
 #ifdef BENCHGATE_BASE64_AVX2
-  if (text.size() >= 48 && use_avx2()) {
-    done = decode_avx2(text.data(), text.size(), out);
+  const size_t tail = slack && !final ? 32 : 48;
+  if (text.size() >= tail && use_avx2()) {
+    done = decode_avx2(text.data(), text.size(), tail, out);
     if (done == SIZE_MAX) return false;
   }
+#else
+  (void)slack;
 #endif
   return decode_scalar(text.substr(done), final, out + done / 4 * 3);
+}
+
+// Encodes the first `size` of `readable` bytes at `in`.
+void encode_part(const uint8_t* in, size_t size, size_t readable, char* out) {
+  size_t done = 0;
+#ifdef BENCHGATE_BASE64_AVX2
+  if (size >= 24 && readable >= 28 && use_avx2()) done = encode_avx2(in, size, readable, out);
+#else
+  (void)readable;
+#endif
+  encode_scalar(in + done, size - done, out + done / 3 * 4);
 }
 
 // Into a std::vector, large input goes through a small buffer on the stack: resize() would
@@ -189,11 +208,7 @@ constexpr size_t kChunkChars = kChunkBytes / 3 * 4;
 }  // namespace
 
 void base64_encode(std::span<const uint8_t> bytes, char* out) {
-  size_t done = 0;
-#ifdef BENCHGATE_BASE64_AVX2
-  if (bytes.size() >= 28 && use_avx2()) done = encode_avx2(bytes.data(), bytes.size(), out);
-#endif
-  encode_scalar(bytes.data() + done, bytes.size() - done, out + done / 3 * 4);
+  encode_part(bytes.data(), bytes.size(), bytes.size(), out);
 }
 
 void append_base64(std::span<const uint8_t> bytes, std::string& out) {
@@ -213,15 +228,16 @@ void append_base64(std::span<const uint8_t> bytes, std::vector<uint8_t>& out) {
   out.reserve(out.size() + base64_size(bytes.size()));
   char chunk[kChunkChars];
   for (size_t i = 0; i < bytes.size(); i += kChunkBytes) {
-    const auto part = bytes.subspan(i, std::min(kChunkBytes, bytes.size() - i));
-    base64_encode(part, chunk);
-    out.insert(out.end(), chunk, chunk + base64_size(part.size()));
+    // The bytes after the chunk may be read (not encoded) by its last vector step.
+    const size_t size = std::min(kChunkBytes, bytes.size() - i);
+    encode_part(bytes.data() + i, size, bytes.size() - i, chunk);
+    out.insert(out.end(), chunk, chunk + base64_size(size));
   }
 }
 
 bool base64_decode(std::string_view text, uint8_t* out) {
   if (text.size() % 4 != 0) return false;
-  return decode_block(text, /*final=*/true, out);
+  return decode_block(text, /*final=*/true, /*slack=*/false, out);
 }
 
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
@@ -229,11 +245,11 @@ bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
   const size_t size = base64_decoded_size(text);
   if (size == SIZE_MAX) return false;
   out.reserve(size);
-  uint8_t chunk[kChunkBytes];
+  uint8_t chunk[kChunkBytes + 8];
   for (size_t i = 0; i < text.size(); i += kChunkChars) {
     const std::string_view part = text.substr(i, kChunkChars);
     const bool final = i + part.size() == text.size();
-    if (!decode_block(part, final, chunk)) {
+    if (!decode_block(part, final, /*slack=*/true, chunk)) {
       out.clear();
       return false;
     }
