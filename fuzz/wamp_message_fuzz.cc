@@ -1,16 +1,61 @@
 // libFuzzer target: WAMP decoding (JSON, MessagePack, CBOR) and the structural check of
 // client messages, as router/wamp/session.cc applies them to every message received; plus the
 // RawSocket handshake and frame-header parsers. A decoded message is re-encoded in every
-// serialization, as the router does when forwarding to a peer that uses another one.
+// serialization, as the router does when forwarding to a peer that uses another one. JSON is
+// also decoded by nlohmann's parser, which the project's decoder must agree with exactly
+// (common/serialization/json_decoder.h).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "common/serialization/json_decoder.h"
 #include "router/wamp/message_check.h"
 #include "router/wamp/rawsocket_framing.h"
 #include "router/wamp/serializer.h"
+
+namespace {
+
+// Whether containers nest more than `limit` deep in `value` (a scalar: 0, an empty array: 1).
+// Stops descending past the limit: the fuzzer's inputs may nest thousands deep.
+bool nests_deeper(const nlohmann::json& value, int limit) {
+  if (!value.is_array() && !value.is_object()) return false;
+  if (limit == 0) return true;
+  return std::any_of(value.begin(), value.end(), [&](const nlohmann::json& element) {
+    return nests_deeper(element, limit - 1);
+  });
+}
+
+// The project's JSON decoder (NUL strings kept) against nlohmann's parser: both accept the
+// same text with the same value, except that ours refuses nesting past its limit, and that
+// nlohmann stops reading at a NUL byte (its end of input; no string holds a raw one), where
+// ours refuses what follows the value.
+void compare_with_nlohmann(std::span<const uint8_t> bytes) {
+  namespace serialization = benchgate::serialization;
+  nlohmann::json ours;
+  const bool ours_ok = serialization::decode_json(bytes, ours, serialization::NulStrings::kKeep);
+  const nlohmann::json theirs =
+      nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
+  if (theirs.is_discarded()) {
+    if (ours_ok) __builtin_trap();
+    return;
+  }
+  if (!ours_ok) {
+    if (nests_deeper(theirs, serialization::kMaxNestingDepth)) return;
+    const auto nul = std::find(bytes.begin(), bytes.end(), uint8_t{0});
+    if (nul == bytes.end()) __builtin_trap();
+    compare_with_nlohmann(bytes.first(static_cast<size_t>(nul - bytes.begin())));
+    return;
+  }
+  if (ours != theirs || ours.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) !=
+                            theirs.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
+    __builtin_trap();
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace wamp = benchgate::router::wamp;
@@ -23,6 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)wamp::parse_client_handshake(head);
     (void)wamp::parse_frame_header(bytes.data());
   }
+
+  if (serializer == wamp::Serializer::kJson) compare_with_nlohmann(bytes);
 
   wamp::Json message;
   if (!wamp::decode(serializer, bytes, message)) return 0;

@@ -115,13 +115,13 @@ free_port() { "$PY" "$LIB/benchlib.py" free-port; }
 wait_port() { "$PY" "$LIB/benchlib.py" wait-port "$1" "${2:-10}"; }
 
 # write_nginx_conf DIR PORT CONNECTIONS [EXTRA TOP-LEVEL LINES]: an nginx.conf for one worker
-# answering every request with 200 "Hello, world" (12 bytes) on keep-alive connections, with
-# its pid, logs and temp files in DIR.
+# (NGINX_WORKERS of them when set) answering every request with 200 "Hello, world" (12 bytes)
+# on keep-alive connections, with its pid, logs and temp files in DIR.
 write_nginx_conf() {
   local dir="$1" port="$2" conns="$3" extra="${4:-}"
   mkdir -p "$dir/logs"
   cat >"$dir/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes ${NGINX_WORKERS:-1};
 worker_rlimit_nofile $((conns + 300));
 daemon off;
 $extra

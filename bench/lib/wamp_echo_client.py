@@ -4,9 +4,11 @@
 Calls the router's built-in procedure `bench.echo` with one positional argument of SIZE bytes,
 keeping DEPTH calls outstanding on one connection, for SECONDS, over RawSocket or WebSocket
 with the JSON or MessagePack serializer. Every answer is checked: a RESULT for the oldest
-outstanding request whose argument is the payload, byte for byte.
+outstanding request whose argument is the payload, byte for byte. With `json` the payload is
+a JSON string of SIZE letters; with `jsonbin` it is binary, in WAMP's JSON form (the string
+"\\u0000" followed by the base64 of SIZE bytes), which the router decodes and encodes again.
 
-  wamp_echo_client.py rawsocket|websocket HOST:PORT SIZE SECONDS DEPTH json|msgpack
+  wamp_echo_client.py rawsocket|websocket HOST:PORT SIZE SECONDS DEPTH json|jsonbin|msgpack
 
 Prints one line: "calls=N seconds=S calls_per_s=R payload_bytes_per_s=B".
 
@@ -51,6 +53,17 @@ class Json:
 
     def message_type(self, message):
         return int(message[1:message.index(b",")])
+
+    def wire_payload(self, payload):
+        return payload
+
+
+class JsonBinary(Json):
+    name = "jsonbin"
+
+    def wire_payload(self, payload):
+        # WAMP's JSON form of binary, as the router writes it back (standard padded base64).
+        return b"\\u0000" + base64.b64encode(payload)
 
 
 def mp_uint(n):
@@ -105,6 +118,9 @@ class MsgPack:
 
     def message_type(self, message):
         return message[1]
+
+    def wire_payload(self, payload):
+        return payload
 
 
 class BufferedSocket:
@@ -208,7 +224,7 @@ def main(argv):
     transport, address, size, seconds, depth, ser = argv
     host, port = address.rsplit(":", 1)
     size, seconds, depth = int(size), float(seconds), int(depth)
-    serializer = Json() if ser == "json" else MsgPack()
+    serializer = {"json": Json, "jsonbin": JsonBinary, "msgpack": MsgPack}[ser]()
     sock = socket.create_connection((host, int(port)), timeout=30)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
@@ -220,7 +236,7 @@ def main(argv):
     if serializer.message_type(welcome) != 2:
         raise SystemExit(f"no WELCOME: {welcome[:200]!r}")
 
-    payload = pattern(size)
+    payload = serializer.wire_payload(pattern(size))
     next_request = 1
     oldest = 1
     calls = 0

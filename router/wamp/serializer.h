@@ -6,8 +6,8 @@
 //
 // No exceptions: decoding reports failure with false; nesting deeper than kMaxNestingDepth is
 // a failure (the decoders recurse, so depth is bounded before it can exhaust the stack).
-// MessagePack and CBOR are decoded by common/serialization (bulk copies of binary and string
-// values), JSON by nlohmann's parser.
+// All three are decoded by common/serialization (bulk copies of binary and string values, JSON's
+// base64 decoded in one pass straight into the binary value).
 #pragma once
 
 #include <cstdint>

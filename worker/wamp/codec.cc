@@ -5,32 +5,35 @@
 
 #include "common/serialization/base64.h"
 #include "common/serialization/binary_decoder.h"
+#include "common/serialization/json_decoder.h"
+#include "common/serialization/json_writer.h"
 
 namespace benchgate::worker::wamp {
 
 bool decode(Serializer serializer, std::span<const uint8_t> bytes, Json& out) {
   switch (serializer) {
     case Serializer::kJson:
-      out = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
-      break;
+      // Binary payloads stay in their JSON form (a string of NUL and base64), which the
+      // client compares without decoding it.
+      return serialization::decode_json(bytes, out, serialization::NulStrings::kKeep);
     case Serializer::kMsgpack:
       return serialization::decode_msgpack(bytes, out);
     case Serializer::kCbor:
       return serialization::decode_cbor(bytes, out);
   }
-  return !out.is_discarded();
+  out = nullptr;
+  return false;
 }
 
 void encode(Serializer serializer, const Json& value, std::vector<uint8_t>& out) {
   out.clear();
   switch (serializer) {
-    case Serializer::kJson: {
-      // Invalid UTF-8 is replaced rather than thrown about: the worker only echoes what the
-      // router sent, and a changed string then shows up as a mismatch, not a crash.
-      const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
-      out.assign(text.begin(), text.end());
+    case Serializer::kJson:
+      // The router's writer: plain runs of strings (a payload's NUL and base64) copied in
+      // blocks; invalid UTF-8 replaced rather than thrown about (the worker only echoes what
+      // the router sent, and a changed string then shows up as a mismatch, not a crash).
+      serialization::write_wamp_json(value, out);
       break;
-    }
     case Serializer::kMsgpack:
       Json::to_msgpack(value, out);
       break;

@@ -1,6 +1,6 @@
 // The three WAMP serializations between bytes and nlohmann::json, as the client needs them.
-// Decoding: JSON text by nlohmann's parser, MessagePack and CBOR by common/serialization (one
-// bulk copy per binary or string value, nesting and announced counts bounded); binary values arrive
+// Decoding: all three by common/serialization (one bulk copy per binary or string value,
+// nesting bounded at 64, announced counts bounded); binary values arrive
 // as json::binary_t from MessagePack and CBOR, and as a string of a NUL byte and base64 from JSON
 // (WAMP's JSON form), which the client compares in that form without decoding it. Failures are
 // reported with false, never thrown (the hot path).

@@ -1,5 +1,5 @@
 // WAMP JSON writer (see json_writer.h).
-#include "router/wamp/json_writer.h"
+#include "common/serialization/json_writer.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,63 +7,41 @@
 #include <string_view>
 
 #include "common/serialization/base64.h"
+#include "common/serialization/json_scan.h"
+#include "common/serialization/utf8.h"
 
-namespace benchgate::router::wamp {
+namespace benchgate::serialization {
 namespace {
 
 void put(std::vector<uint8_t>& out, std::string_view text) {
   out.insert(out.end(), text.begin(), text.end());
 }
 
-// Length of the well-formed UTF-8 sequence starting at text[i] (a lead byte >= 0x80), or 0
-// when it is not one: a stray continuation byte, a truncated sequence, an overlong form, a
-// surrogate or a code point past U+10FFFF (RFC 3629).
-size_t utf8_sequence(std::string_view text, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[i + k]); };
-  const unsigned char lead = byte(0);
-  size_t length = 0;
-  unsigned char low = 0x80, high = 0xbf;  // allowed range of the second byte
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    if (lead == 0xe0) low = 0xa0;   // overlong
-    if (lead == 0xed) high = 0x9f;  // surrogates
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    if (lead == 0xf0) low = 0x90;   // overlong
-    if (lead == 0xf4) high = 0x8f;  // past U+10FFFF
-  } else {
-    return 0;
-  }
-  if (text.size() - i < length || byte(1) < low || byte(1) > high) return 0;
-  for (size_t k = 2; k < length; ++k) {
-    if (byte(k) < 0x80 || byte(k) > 0xbf) return 0;
-  }
-  return length;
-}
-
 void put_string(std::vector<uint8_t>& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
-  size_t plain_from = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
+  const auto* at = reinterpret_cast<const uint8_t*>(text.data());
+  const auto* end = at + text.size();
+  const auto* run = at;  // the plain characters not yet written
+  const auto flush = [&](const uint8_t* to) { out.insert(out.end(), run, to); };
+  for (;;) {
+    at = plain_run_end(at, end);
+    if (at == end) break;
+    const uint8_t c = *at;
     if (c >= 0x80) {
       // MessagePack and CBOR peers can send strings that are not UTF-8; JSON text must be.
       // A well-formed sequence passes as is; each byte of a broken one becomes U+FFFD.
-      if (const size_t length = utf8_sequence(text, i)) {
-        i += length - 1;
+      if (const size_t length = utf8_sequence(at, end)) {
+        at += length;
         continue;
       }
-      put(out, text.substr(plain_from, i - plain_from));
-      plain_from = i + 1;
+      flush(at);
       put(out, "\\ufffd");
+      run = ++at;
       continue;
     }
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    put(out, text.substr(plain_from, i - plain_from));
-    plain_from = i + 1;
+    flush(at);
+    run = ++at;
     switch (c) {
       case '"':
         put(out, "\\\"");
@@ -92,7 +70,7 @@ void put_string(std::vector<uint8_t>& out, std::string_view text) {
       }
     }
   }
-  put(out, text.substr(plain_from));
+  flush(end);
   out.push_back('"');
 }
 
@@ -105,9 +83,7 @@ void put_number(std::vector<uint8_t>& out, Number value) {
 
 void put_binary(std::vector<uint8_t>& out, const nlohmann::json::binary_t& bytes) {
   put(out, "\"\\u0000");
-  const size_t start = out.size();
-  out.resize(start + serialization::base64_size(bytes.size()));
-  serialization::base64_encode(bytes, reinterpret_cast<char*>(out.data() + start));
+  append_base64(bytes, out);
   out.push_back('"');
 }
 
@@ -168,4 +144,4 @@ void write_wamp_json(const nlohmann::json& value, std::vector<uint8_t>& out) {
   }
 }
 
-}  // namespace benchgate::router::wamp
+}  // namespace benchgate::serialization
