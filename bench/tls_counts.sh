@@ -129,6 +129,11 @@ TOML
     wpid=$!
     bench_track "$wpid"
     wait_port "$wport" 60
+    # Under strace the worker is strace's child: tracked too, so that an interrupted script
+    # stops it (strace detaches on SIGTERM).
+    local child
+    child="$(ps -o pid= --ppid "$wpid" | head -n1 | tr -d ' ' || true)"
+    if [[ -n "$child" ]]; then bench_track "$child"; fi
     timeout 300 taskset -c "$CLIENT_CORE" "$BIN/orchestrator" run "$BENCH_TMP/w$d.toml" \
       --workers-at "127.0.0.1:$wport" --db "$BENCH_TMP/bench.db" \
       --json "$BENCH_TMP/$tag-$d.json" >"$BENCH_TMP/$tag-orch-$d.out" 2>&1 || {
@@ -138,8 +143,8 @@ TOML
     # strace writes its summary once the worker (its child) is gone; valgrind runs the worker
     # in its own process.
     local target="$wpid"
-    [[ "$tag" == st ]] && target="$(ps -o pid= --ppid "$wpid" | head -n1 | tr -d ' ')"
-    kill -TERM "${target:-$wpid}" 2>/dev/null || true
+    [[ "$tag" == st && -n "$child" ]] && target="$child"
+    kill -TERM "$target" 2>/dev/null || true
     wait_exit "$wpid" 60
   }
   for d in $d1 $d2; do
@@ -217,6 +222,9 @@ servers() {
     SPORT="$port"
     bench_track "$SPID"
     wait_port "$port" 60
+    local child
+    child="$(ps -o pid= --ppid "$SPID" | head -n1 | tr -d ' ' || true)"
+    if [[ -n "$child" ]]; then bench_track "$child"; fi
   }
   # handshakes K: K rounds of 100 new connections with one request each.
   handshakes() {
@@ -249,7 +257,7 @@ servers() {
       serve "$s" strace -f -c -o "$BENCH_TMP/st.$s.$k"
       handshakes "$k"
       local child
-      child="$(ps -o pid= --ppid "$SPID" | head -n1 | tr -d ' ')"
+      child="$(ps -o pid= --ppid "$SPID" | head -n1 | tr -d ' ' || true)"
       kill -TERM "${child:-$SPID}" 2>/dev/null || true
       wait_exit "$SPID" 30
       read -r SSYS[$s$k] < <(syscalls "$BENCH_TMP/st.$s.$k")
