@@ -102,7 +102,8 @@ int main(int argc, char** argv) {
   cli.add_option("--tls-ciphers", raw.tls_ciphers,
                  "TLS 1.2 cipher list, OpenSSL syntax (default: OpenSSL's)");
   cli.add_option("--tls-ciphersuites", raw.tls_ciphersuites,
-                 "TLS 1.3 cipher suites, OpenSSL syntax (default: OpenSSL's)");
+                 "TLS 1.3 cipher suites, OpenSSL syntax (default: OpenSSL's three, "
+                 "TLS_AES_128_GCM_SHA256 first)");
   cli.add_option("--tls-handshake-timeout", raw.tls_handshake_timeout,
                  "a TLS handshake must finish this long after the accept, else the connection "
                  "is closed and counted (tls_handshake_failures{reason=timeout})")

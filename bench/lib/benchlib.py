@@ -17,6 +17,10 @@ Subcommands:
   worker-json FILE               "rps operations errors worker_cpu_seconds wall_s flags" of the
                                  single workload/repetition in an orchestrator --json file
   callgrind-total FILE           total instructions (Ir) in a callgrind output file
+  callgrind-calls FILE FN...     calls to each function FN recorded in a callgrind output file,
+                                 one count per FN, space-separated
+  strace-calls FILE [NAME...]    from an `strace -c` summary: the total number of system calls,
+                                 then the calls of each NAME (0 when absent), space-separated
   idle-conns PORT N SECONDS OUT [--request PATH]
                                  open N connections to 127.0.0.1:PORT (optionally send one GET
                                  on each and read its answer), write "ready" to OUT, hold them
@@ -155,6 +159,44 @@ def callgrind_total(path):
     return 1
 
 
+def callgrind_calls(path, names):
+    # Function names are compressed: "fn=(7) name" or "cfn=(7) name" the first time, "(7)"
+    # after; each "calls=N ..." line counts N calls of the current cfn.
+    ids, counts, callee = {}, {}, None
+    for line in open(path, errors="replace"):
+        if line.startswith(("fn=", "cfn=")):
+            key, _, rest = line.partition("=")
+            rest = rest.strip()
+            if rest.startswith("("):
+                ident, _, name = rest[1:].partition(")")
+                name = name.strip()
+                if name:
+                    ids[ident] = name
+                name = ids.get(ident, "")
+            else:
+                name = rest
+            if key == "cfn":
+                callee = name
+        elif line.startswith("calls=") and callee is not None:
+            counts[callee] = counts.get(callee, 0) + int(line[6:].split()[0])
+    print(" ".join(str(counts.get(n, 0)) for n in names))
+    return 0
+
+
+def strace_calls(path, names):
+    total, calls = 0, {}
+    for line in open(path, errors="replace"):
+        fields = line.split()
+        if len(fields) < 5 or not fields[0][0].isdigit():
+            continue
+        if fields[-1] == "total":
+            total = int(fields[3])
+        else:
+            calls[fields[-1]] = int(fields[3])
+    print(" ".join([str(total)] + [str(calls.get(n, 0)) for n in names]))
+    return 0
+
+
 def idle_conns(port, n, seconds, out, request_path=None):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n + 64:
@@ -215,6 +257,10 @@ def main(argv):
         return worker_json(args[0])
     if cmd == "callgrind-total":
         return callgrind_total(args[0])
+    if cmd == "callgrind-calls":
+        return callgrind_calls(args[0], args[1:])
+    if cmd == "strace-calls":
+        return strace_calls(args[0], args[1:])
     if cmd == "idle-conns":
         path = args[5] if len(args) > 5 and args[4] == "--request" else None
         return idle_conns(int(args[0]), int(args[1]), args[2], args[3], path)

@@ -93,8 +93,9 @@ Expected<std::shared_ptr<ServerContext>> make_server_context(const TlsOptions& o
   if (!options.ciphers.empty() && SSL_CTX_set_cipher_list(ctx, options.ciphers.c_str()) != 1) {
     return Error{"--tls-ciphers '" + options.ciphers + "': " + openssl_errors()};
   }
-  if (!options.ciphersuites.empty() &&
-      SSL_CTX_set_ciphersuites(ctx, options.ciphersuites.c_str()) != 1) {
+  const std::string& suites =
+      options.ciphersuites.empty() ? std::string(kDefaultCiphersuites) : options.ciphersuites;
+  if (SSL_CTX_set_ciphersuites(ctx, suites.c_str()) != 1) {
     return Error{"--tls-ciphersuites '" + options.ciphersuites + "': " + openssl_errors()};
   }
 

@@ -91,6 +91,8 @@ void prepare_connection(SSL* ssl, const std::string& sni, const std::string& ver
   }
 }
 
+void keep_record_buffers(SSL* ssl) { SSL_clear_mode(ssl, SSL_MODE_RELEASE_BUFFERS); }
+
 std::string_view selected_alpn(SSL* ssl) {
   const unsigned char* data = nullptr;
   unsigned size = 0;

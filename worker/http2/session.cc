@@ -1,6 +1,8 @@
 #include "worker/http2/session.h"
 
+#include <openssl/ssl.h>
 #include <algorithm>
+
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -139,6 +141,7 @@ void Session::on_tcp_connected() {
   if (!plan_.tls) return start_session();
   tls_ = std::make_shared<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
   http::prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
+  http::keep_record_buffers(tls_->native_handle());
   if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
   tls_->async_handshake(asio::ssl::stream_base::client,
                         [this, keep = tls_, generation = generation_](const error_code& ec) {
@@ -448,13 +451,23 @@ void Session::on_read(const error_code& ec, size_t bytes) {
     return fail(eof ? ErrorKind::kShortRead : ErrorKind::kReset);
   }
   now_ = steady_now_ns();
-  thread_.stats.count_received(bytes, now_);
   const uint32_t generation = generation_;
   const uint32_t active_before = active_;
-  const ssize_t rv = nghttp2_session_mem_recv(session_, read_buffer_.data(), bytes);
-  if (rv < 0) {
-    thread_.stats.record_connection_error(ErrorKind::kProtocol);
-    return fail(ErrorKind::kProtocol);
+  if (!receive(bytes)) return;
+  // TLS: Asio's read returns one record's plaintext, and the socket read under it may have
+  // brought more records, or a whole server flush of them (a response a record, as nginx
+  // writes them). Those are decrypted and handed to nghttp2 here, before anything is written:
+  // one flush answers every response they carry, as h2load's read loop does, instead of one
+  // write (a TLS record and a send) after each record.
+  if (tls_) {
+    SSL* ssl = tls_->native_handle();
+    while (true) {
+      const int n = SSL_read(ssl, read_buffer_.data(), static_cast<int>(read_buffer_.size()));
+      // Nothing more decrypted without reading the socket (SSL_ERROR_WANT_READ), or an
+      // error or close_notify: the next read through Asio reports those.
+      if (n <= 0) break;
+      if (!receive(static_cast<size_t>(n)) || generation != generation_) return;
+    }
   }
   if (pending_done_ && settings_seen_) {
     finish_connect({});
@@ -479,6 +492,16 @@ void Session::on_read(const error_code& ec, size_t bytes) {
     return fail(ErrorKind::kShortRead);
   }
   start_read();
+}
+
+// Hands `bytes` of read_buffer_ to nghttp2; false when the connection failed.
+bool Session::receive(size_t bytes) {
+  thread_.stats.count_received(bytes, now_);
+  const ssize_t rv = nghttp2_session_mem_recv(session_, read_buffer_.data(), bytes);
+  if (rv >= 0) return true;
+  thread_.stats.record_connection_error(ErrorKind::kProtocol);
+  fail(ErrorKind::kProtocol);
+  return false;
 }
 
 // ---- nghttp2 callbacks ----

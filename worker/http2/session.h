@@ -93,6 +93,7 @@ class Session : public LoadConnection {
   void flush();
   void start_read();
   void on_read(const boost::system::error_code& ec, size_t bytes);
+  bool receive(size_t bytes);
 
   ThreadState& thread_;
   const LoadPlan& plan_;

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -115,6 +116,36 @@ TEST(ServerContext, BadFilesAndSettingsNameWhatIsWrong) {
   EXPECT_EQ(parse_tls_version("1.2"), TLS1_2_VERSION);
   EXPECT_EQ(parse_tls_version("1.3"), TLS1_3_VERSION);
   EXPECT_EQ(parse_tls_version("1.1"), 0);
+}
+
+// The context's TLS 1.3 suites in the server's order of preference.
+std::vector<std::string> tls13_suites(ServerContext& context) {
+  std::vector<std::string> names;
+  STACK_OF(SSL_CIPHER)* ciphers = SSL_CTX_get_ciphers(context.native_handle());
+  for (int i = 0; i < sk_SSL_CIPHER_num(ciphers); ++i) {
+    const SSL_CIPHER* cipher = sk_SSL_CIPHER_value(ciphers, i);
+    if (std::string_view(SSL_CIPHER_get_version(cipher)) == "TLSv1.3") {
+      names.emplace_back(SSL_CIPHER_get_name(cipher));
+    }
+  }
+  return names;
+}
+
+TEST(ServerContext, Tls13PrefersAes128GcmUnlessTheSuitesAreGiven) {
+  TempFiles files;
+  TlsOptions options = options_for(files);
+  auto context = make_server_context(options, {"http/1.1"});
+  ASSERT_TRUE(context) << context.message();
+  EXPECT_EQ(tls13_suites(**context),
+            (std::vector<std::string>{"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+                                      "TLS_CHACHA20_POLY1305_SHA256"}));
+  EXPECT_NE(SSL_CTX_get_options((*context)->native_handle()) & SSL_OP_CIPHER_SERVER_PREFERENCE, 0u);
+
+  options.ciphersuites = "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
+  auto given = make_server_context(options, {"http/1.1"});
+  ASSERT_TRUE(given) << given.message();
+  EXPECT_EQ(tls13_suites(**given),
+            (std::vector<std::string>{"TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}));
 }
 
 TEST(HandshakeOutcome, ErrorsAreClassifiedByReason) {
