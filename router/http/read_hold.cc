@@ -7,16 +7,17 @@
 
 namespace benchgate::router::http {
 
-ReadHolds::ReadHolds(const boost::asio::any_io_executor& executor, int64_t hold_ns,
-                     const int64_t& held)
-    : hold_ns_(hold_ns), held_(held), timer_(executor) {}
+ReadHolds::ReadHolds(const boost::asio::any_io_executor& executor, int64_t hold_ns, int64_t& held,
+                     Release release)
+    : hold_ns_(hold_ns), held_(held), release_(release), timer_(executor) {}
 
 void ReadHolds::touch(ReadHolder& holder, int64_t now_ns) {
   if (holder.is_linked()) {
     holder.unlink();
-  } else {
+  } else if (!holder.counted_) {
     if (held_ >= kMaxHolders) return;
-    ++holder.gauge_;
+    holder.counted_ = true;
+    ++held_;
   }
   holder.last_read_ns_ = now_ns;
   holders_.push_back(holder);
@@ -41,8 +42,8 @@ void ReadHolds::on_timer(const boost::system::error_code& ec) {
   while (!holders_.empty()) {
     ReadHolder& holder = holders_.front();
     if (now_ns - holder.last_read_ns_ < hold_ns_) break;
-    holder.stop_holding();
-    holder.release_read_buffer();
+    holder.unlink();
+    release_(holder);
   }
   if (holders_.empty()) return;
   // The next holder to expire, but not sooner than half a hold from now: a thread whose

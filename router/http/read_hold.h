@@ -37,47 +37,52 @@ using ReadHoldHook =
     boost::intrusive::list_base_hook<boost::intrusive::tag<ReadHoldTag>,
                                      boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
 
-// A connection that may hold its read buffer. `gauge` counts the holders of the thread
-// (metrics::ThreadStats::read_buffers_held) and must outlive the holder.
+// A connection that may hold its read buffer: in the thread's list while it holds, and
+// counted in the thread's gauge (metrics::ThreadStats::read_buffers_held) from its first hold
+// until the buffer is given back, which for a released read ahead is once its cancellation
+// has completed. The gauge is passed in (the connection knows its thread's stats).
 class ReadHolder : public ReadHoldHook {
  public:
-  explicit ReadHolder(int64_t& gauge) : gauge_(gauge) {}
-  virtual ~ReadHolder() {
-    if (is_linked()) --gauge_;  // the hook unlinks itself after this
-  }
+  ReadHolder() = default;
   ReadHolder(const ReadHolder&) = delete;
   ReadHolder& operator=(const ReadHolder&) = delete;
 
   bool holding() const { return is_linked(); }
-  // Leaves the list (closing, lingering, handed over, released); the buffer is the caller's
-  // business.
-  void stop_holding() {
-    if (!is_linked()) return;
-    unlink();
-    --gauge_;
+  // Closing, lingering, handed over, or a read failed: out of the list and the gauge (the
+  // buffer is the caller's business). Also before the holder is destroyed.
+  void stop_holding(int64_t& gauge) {
+    if (is_linked()) unlink();
+    if (counted_) {
+      counted_ = false;
+      --gauge;
+    }
   }
-
-  // The hold passed without a read; stop_holding() was called. Gives the buffer back, now or
-  // once the read ahead that uses it is cancelled.
-  virtual void release_read_buffer() = 0;
+  // The hold passed (the holder left the list) and the buffer is back with the thread.
+  void buffer_given_back(int64_t& gauge) {
+    if (!is_linked()) stop_holding(gauge);
+  }
 
  private:
   friend class ReadHolds;
-  int64_t& gauge_;
   int64_t last_read_ns_ = 0;
+  bool counted_ = false;
 };
 
 class ReadHolds {
  public:
+  // Called for a holder whose hold passed, after it left the list: gives the buffer back now,
+  // or cancels the read ahead that uses it (then buffer_given_back() once it has).
+  using Release = void (*)(ReadHolder& holder);
   // hold_ns 0: nobody holds (every connection gives its buffer back after each request).
-  // `held`: the thread's gauge of holders, the one every ReadHolder of the thread counts in.
-  ReadHolds(const boost::asio::any_io_executor& executor, int64_t hold_ns, const int64_t& held);
+  // `held`: the thread's gauge of holders.
+  ReadHolds(const boost::asio::any_io_executor& executor, int64_t hold_ns, int64_t& held,
+            Release release);
   ReadHolds(const ReadHolds&) = delete;
   ReadHolds& operator=(const ReadHolds&) = delete;
 
   bool enabled() const { return hold_ns_ > 0 && !stopped_; }
   // `holder` read bytes at now_ns: it holds its buffer until hold_ns passes without another
-  // (unless kMaxHolders others hold already: then it does not hold, holding() says which).
+  // (unless kMaxHolders others are counted already: then it does not hold, holding() says).
   void touch(ReadHolder& holder, int64_t now_ns);
   // The thread stops: the timer is cancelled and nobody starts holding any more.
   void stop();
@@ -89,7 +94,8 @@ class ReadHolds {
   using List = boost::intrusive::list<ReadHolder, boost::intrusive::base_hook<ReadHoldHook>,
                                       boost::intrusive::constant_time_size<false>>;
   const int64_t hold_ns_;
-  const int64_t& held_;
+  int64_t& held_;
+  const Release release_;
   List holders_;
   boost::asio::steady_timer timer_;
   bool armed_ = false;

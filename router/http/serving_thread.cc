@@ -31,8 +31,8 @@ ServingThread::ServingThread(const ServerOptions& options)
       // that thread (other threads only post()), so Asio may drop its per-descriptor locks;
       // the scheduler lock that post() needs stays on.
       io_context_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
-      read_holds_(io_context_.get_executor(), options.read_buffer_hold_ns,
-                  stats_.read_buffers_held),
+      read_holds_(io_context_.get_executor(), options.read_buffer_hold_ns, stats_.read_buffers_held,
+                  &Session<net::Stream>::release_held),
       acceptor_(io_context_),
       accept_loop_(acceptor_, "HTTP",
                    [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {}

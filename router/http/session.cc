@@ -44,8 +44,7 @@ using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 template <typename Stream>
 Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
                          ReadHolds& holds)
-    : ReadHolder(stats.read_buffers_held),
-      socket_(std::move(socket)),
+    : socket_(std::move(socket)),
       options_(options),
       limits_(options.route_limits()),
       stats_(stats),
@@ -62,6 +61,7 @@ Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::T
 
 template <typename Stream>
 Session<Stream>::~Session() {
+  stop_holding();
   --stats_.connections_open;
 }
 
@@ -172,6 +172,7 @@ void Session<Stream>::park_input() {
   if (in_.size() > 0 || in_.capacity() == 0 || holding()) return;
   // The thread keeps the larger of the two; the connection frees what it still holds.
   SpareInput::give_back(in_);
+  buffer_given_back(stats_.read_buffers_held);
 }
 
 template <typename Stream>
@@ -194,6 +195,11 @@ void Session<Stream>::on_read(const error_code& ec, size_t bytes) {
     if (holds_.enabled()) holds_.touch(*this, now_ns);
   }
   process(now_ns);
+}
+
+template <typename Stream>
+void Session<Stream>::release_held(ReadHolder& holder) {
+  static_cast<Session&>(holder).release_read_buffer();
 }
 
 template <typename Stream>

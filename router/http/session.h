@@ -76,9 +76,8 @@ class Session final : public SessionBase,
 
   void start();
   void close() override;
-  // The hold passed: reading ahead, the read is cancelled and on_read() waits for readability
-  // without the buffer; otherwise an empty buffer goes back to the thread now.
-  void release_read_buffer() override;
+  // ReadHolds::Release for cleartext sessions (the only ones that hold).
+  static void release_held(ReadHolder& holder);
 
  private:
   using error_code = boost::system::error_code;
@@ -132,6 +131,10 @@ class Session final : public SessionBase,
   // Before the first request: whether the connection opens with the HTTP/2 preface. true:
   // handled here (handed over, or reading the rest of a partial preface).
   bool took_http2();
+  // The hold passed: reading ahead, the read is cancelled and on_read() waits for readability
+  // without the buffer; otherwise an empty buffer goes back to the thread now.
+  void release_read_buffer();
+  void stop_holding() { ReadHolder::stop_holding(stats_.read_buffers_held); }
   // Gives the socket and `already_read` to an http2::Connection and stays alive beside it.
   // A TLS session whose handshake chose ALPN "h2" calls it the same way, with nothing read.
   void hand_over_to_http2(std::string_view already_read);
