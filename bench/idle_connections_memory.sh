@@ -12,7 +12,8 @@
 # open loop at 1 request/s so the connections stay idle), divided by N - 100.
 #
 #   bench/idle_connections_memory.sh [ROUNDS (default 5)] [N (default 10000)]
-#   BENCH_WORKER_MEMORY=0 skips the worker.
+#   BENCH_WORKER_MEMORY=0 skips the worker; BENCH_ROUTER_FLAGS adds router flags (e.g.
+#   "--read-buffer-hold 0s").
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -124,7 +125,7 @@ for ((i = 1; i <= ROUNDS; i++)); do
   NPORT="$(free_port)"
   start_nginx "$NPORT" "$SERVER_CORE" $((N + 2000))
   RPORT="$(free_port)"
-  start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s
+  start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-}
   if ((i % 2)); then
     measure_server router "$i" "$RPORT" "$ROUTER_PID" /bench/hello
     measure_server nginx "$i" "$NPORT" "$NGINX_WORKER" /

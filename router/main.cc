@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
   cli.add_option("--body-timeout", raw.body_timeout,
                  "a request body must be complete this long after its header (else close)")
       ->capture_default_str();
+  cli.add_option("--read-buffer-hold", raw.read_buffer_hold,
+                 "HTTP/1.1: a connection keeps its read buffer this long after a read and reads "
+                 "ahead (no epoll_ctl per request); 0s: gives it back after every request")
+      ->capture_default_str();
   cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,
                  "all connections together: bytes of HTTP bodies and WAMP messages being read "
                  "or queued (those over 64 KiB); past it 503 / ABORT + close / drop")

@@ -96,6 +96,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (*body <= 0) return flag_error("--body-timeout", "must be positive");
   config.http.body_timeout_ns = *body;
 
+  auto hold = parse_duration_ns(raw.read_buffer_hold);
+  if (!hold) return flag_error("--read-buffer-hold", hold.message());
+  if (*hold > 60'000'000'000) return flag_error("--read-buffer-hold", "must be at most 60s");
+  config.http.read_buffer_hold_ns = *hold;
+
   auto websocket = listen_endpoint("--websocket", raw.websocket, config.websocket_host);
   if (!websocket) return websocket.error();
   config.wamp.websocket = *websocket;

@@ -174,6 +174,7 @@ void to_proto(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
     }
   }
   (*out.mutable_gauges())["connections_open"] = snapshot.connections_open;
+  (*out.mutable_gauges())["read_buffers_held"] = snapshot.read_buffers_held;
   if (snapshot.budget_present) {
     for (int u = 0; u < memory::kBudgetUsers; ++u) {
       const auto user = static_cast<memory::BudgetUser>(u);

@@ -59,6 +59,7 @@ metrics::Snapshot HttpServer::snapshot() {
     std::lock_guard merge_lock(merge_mutex);
     snapshot.counters.add(stats.counters);
     snapshot.connections_open += stats.connections_open;
+    snapshot.read_buffers_held += stats.read_buffers_held;
     snapshot.handling.add(stats.handling);
     snapshot.tls[static_cast<size_t>(metrics::TlsListener::http)].add(stats.tls);
   });

@@ -28,6 +28,14 @@ struct ServerOptions {
   int64_t header_timeout_ns = 10'000'000'000;
   // A request body must arrive completely within this time of the end of its header.
   int64_t body_timeout_ns = 60'000'000'000;
+  // A cleartext connection keeps its read buffer (16 KiB) this long after its last read and
+  // reads ahead into it, instead of giving it back and waiting for readability, which costs
+  // an epoll_ctl per request (router/http/read_hold.h); 0: give it back after every request.
+  // 5 ms is many times the pause between the requests of a busy keep-alive connection (tens
+  // of microseconds on loopback, well under a millisecond on a LAN, even on a loaded machine),
+  // and frees the buffer of one that paused within 7.5 ms. At most http::kMaxHolders
+  // connections of a serving thread hold at once.
+  int64_t read_buffer_hold_ns = 5'000'000;
   // The process-wide budget echo bodies are read within (shared with the WAMP router);
   // none: unbounded (tests).
   std::shared_ptr<memory::BufferBudget> buffer_budget;

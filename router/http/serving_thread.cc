@@ -31,6 +31,8 @@ ServingThread::ServingThread(const ServerOptions& options)
       // that thread (other threads only post()), so Asio may drop its per-descriptor locks;
       // the scheduler lock that post() needs stays on.
       io_context_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
+      read_holds_(io_context_.get_executor(), options.read_buffer_hold_ns, stats_.read_buffers_held,
+                  &Session<net::Stream>::release_held),
       acceptor_(io_context_),
       accept_loop_(acceptor_, "HTTP",
                    [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {}
@@ -78,6 +80,7 @@ void ServingThread::request_stop() {
     boost::system::error_code ignored;
     acceptor_.close(ignored);
     accept_loop_.stop();
+    read_holds_.stop();
     for (SessionBase& session : sessions_) session.close();
   });
 }
@@ -94,12 +97,13 @@ void ServingThread::on_socket(asio::ip::tcp::socket socket) {
   ++stats_.counters.connections_accepted;
   if (options_.tls_context) {
     auto session = std::make_shared<Session<net::TlsStream>>(
-        net::TlsStream(std::move(socket), *options_.tls_context), options_, stats_);
+        net::TlsStream(std::move(socket), *options_.tls_context), options_, stats_, read_holds_);
     sessions_.push_back(*session);
     session->start();
     return;
   }
-  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_);
+  auto session =
+      std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_, read_holds_);
   sessions_.push_back(*session);
   session->start();
 }

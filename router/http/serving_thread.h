@@ -11,6 +11,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "common/util/expected.h"
+#include "router/http/read_hold.h"
 #include "router/http/server_options.h"
 #include "router/http/session.h"
 #include "router/metrics/thread_stats.h"
@@ -49,6 +50,8 @@ class ServingThread {
   metrics::ThreadStats stats_;
   SessionList sessions_;
   boost::asio::io_context io_context_;
+  // The cleartext sessions holding their read buffer between requests (--read-buffer-hold).
+  ReadHolds read_holds_;
   boost::asio::ip::tcp::acceptor acceptor_;
   net::AcceptLoop accept_loop_;
   std::thread thread_;

@@ -43,11 +43,13 @@ using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 }  // namespace
 
 template <typename Stream>
-Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats)
+Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
+                         ReadHolds& holds)
     : socket_(std::move(socket)),
       options_(options),
       limits_(options.route_limits()),
       stats_(stats),
+      holds_(holds),
       body_budget_(options.buffer_budget.get(), memory::BudgetUser::http),
       delay_timer_(socket_.get_executor()),
       check_interval_ns_(std::min({options.idle_timeout_ns, options.header_timeout_ns,
@@ -60,6 +62,7 @@ Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::T
 
 template <typename Stream>
 Session<Stream>::~Session() {
+  stop_holding();
   --stats_.connections_open;
 }
 
@@ -135,6 +138,7 @@ void Session<Stream>::close() {
   }
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
+  stop_holding();
   net::close_stream(socket_);
   deadline_timer_.cancel();
   delay_timer_.cancel();
@@ -145,6 +149,14 @@ void Session<Stream>::do_read() {
   state_ = State::kReading;
   if (in_.size() > 0) {
     // Part of a request is buffered: read behind it.
+    socket_.async_read_some(
+        in_.prepare(kReadChunk),
+        [self = self()](const error_code& ec, size_t bytes) { self->on_read(ec, bytes); });
+    return;
+  }
+  if (holding()) {
+    // Cleartext, read recently: read ahead into the held buffer. Asio tries the read now
+    // and, when it would block, leaves it with the reactor without re-arming the descriptor.
     socket_.async_read_some(
         in_.prepare(kReadChunk),
         [self = self()](const error_code& ec, size_t bytes) { self->on_read(ec, bytes); });
@@ -175,23 +187,49 @@ void Session<Stream>::on_readable(const error_code& ec) {
 
 template <typename Stream>
 void Session<Stream>::park_input() {
-  if (in_.size() > 0 || in_.capacity() == 0) return;
+  if (in_.size() > 0 || in_.capacity() == 0 || holding()) return;
   // The thread keeps the larger of the two; the connection frees what it still holds.
   SpareInput::give_back(in_);
+  buffer_given_back(stats_.read_buffers_held);
 }
 
 template <typename Stream>
 void Session<Stream>::on_read(const error_code& ec, size_t bytes) {
   if (state_ != State::kReading) return;
+  // The hold passed and release_read_buffer() cancelled the read ahead (close() leaves
+  // kReading first): wait for readability without the buffer.
+  if (ec == asio::error::operation_aborted && !holding()) return do_read();
   // End of stream or a reset: every complete request was already answered.
   if (ec) {
+    stop_holding();
     park_input();
     return close();
   }
   in_.commit(bytes);
   stats_.counters.bytes_received += bytes;
   if (!preface_checked_ && took_http2()) return;
-  process(steady_now_ns());
+  const int64_t now_ns = steady_now_ns();
+  if constexpr (!net::is_tls_v<Stream>) {
+    if (holds_.enabled()) holds_.touch(*this, now_ns);
+  }
+  process(now_ns);
+}
+
+template <typename Stream>
+void Session<Stream>::release_held(ReadHolder& holder) {
+  static_cast<Session&>(holder).release_read_buffer();
+}
+
+template <typename Stream>
+void Session<Stream>::release_read_buffer() {
+  if (state_ == State::kReading && in_.size() == 0) {
+    // The read ahead into the buffer is pending (or has just completed with bytes, which
+    // on_read() then handles as usual, holding again).
+    error_code ignored;
+    beast::get_lowest_layer(socket_).cancel(ignored);
+    return;
+  }
+  park_input();
 }
 
 template <typename Stream>
@@ -219,6 +257,7 @@ void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
   // The socket, and what was read of it, go to the HTTP/2 connection; this session only stays
   // alive (counted in connections_open, reachable by close()) as long as it runs.
   state_ = State::kHandedOver;
+  stop_holding();
   deadline_timer_.cancel();
   delay_timer_.cancel();
   auto connection =
@@ -445,6 +484,7 @@ void Session<Stream>::on_delay(const error_code& ec) {
 template <typename Stream>
 void Session<Stream>::linger() {
   state_ = State::kLingering;
+  stop_holding();
   const int64_t now_ns = steady_now_ns();
   deadline_ns_ = now_ns + std::min(kLingerNs, options_.idle_timeout_ns);
   arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));

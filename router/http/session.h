@@ -4,7 +4,10 @@
 // Hot path: the output buffer, the echo body and the list of pending timestamps belong to the
 // connection and are reused; the read buffer is the serving thread's, lent to a connection
 // while it has something to read (an idle connection holds none); the parser is rebuilt in
-// place; fixed responses are copied from bytes serialised once. Errors are error_codes, counted by
+// place; fixed responses are copied from bytes serialised once. A cleartext connection that
+// has just read keeps the buffer for --read-buffer-hold and reads ahead into it, which spares
+// the epoll_ctl of a wait for readability per request (router/http/read_hold.h); then it
+// gives the buffer back and waits for readability again. Errors are error_codes, counted by
 // kind. A session lives on exactly one serving thread and is only touched from it.
 //
 // The connection's state is one field (State): which operation is pending besides the
@@ -34,6 +37,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/intrusive/list.hpp>
 
+#include "router/http/read_hold.h"
 #include "router/http/request_parser.h"
 #include "router/http/responses.h"
 #include "router/http/server_options.h"
@@ -58,15 +62,22 @@ class SessionBase : public SessionHook {
 };
 
 template <typename Stream>
-class Session final : public SessionBase, public std::enable_shared_from_this<Session<Stream>> {
+class Session final : public SessionBase,
+                      public ReadHolder,
+                      public std::enable_shared_from_this<Session<Stream>> {
  public:
-  Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats);
+  // `holds`: the serving thread's, used by cleartext sessions only (TLS sessions never hold:
+  // their reads go through the TLS layer, which may hold bytes the socket does not show).
+  Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
+          ReadHolds& holds);
   ~Session() override;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   void start();
   void close() override;
+  // ReadHolds::Release for cleartext sessions (the only ones that hold).
+  static void release_held(ReadHolder& holder);
 
  private:
   using error_code = boost::system::error_code;
@@ -74,8 +85,9 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   enum class State : uint8_t {
     // TLS only: the handshake is under way; the deadline is --tls-handshake-timeout.
     kHandshaking,
-    // Waiting for bytes of a request (a read or a wait for readability is pending). The
-    // deadline: --idle-timeout, or what the partial request allows (Partial).
+    // Waiting for bytes of a request (a read, a read ahead into a held buffer or a wait for
+    // readability is pending). The deadline: --idle-timeout, or what the partial request
+    // allows (Partial).
     kReading,
     // Writing answers (out_, tail_); the idle timeout counts from the write's start.
     kWriting,
@@ -113,18 +125,23 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   // not_tls, closed), then the handshake finished (ec: failed, counted by reason).
   void on_first_byte(const error_code& ec, bool tls);
   void on_handshake(const error_code& ec);
-  // Reads behind a partial request, or (nothing buffered) waits for readability first.
+  // Reads behind a partial request, reads ahead into a held buffer, or (nothing buffered, no
+  // buffer held) waits for readability first.
   void do_read();
   void on_readable(const error_code& ec);
   void on_read(const error_code& ec, size_t bytes);
   // Before the first request: whether the connection opens with the HTTP/2 preface. true:
   // handled here (handed over, or reading the rest of a partial preface).
   bool took_http2();
+  // The hold passed: reading ahead, the read is cancelled and on_read() waits for readability
+  // without the buffer; otherwise an empty buffer goes back to the thread now.
+  void release_read_buffer();
+  void stop_holding() { ReadHolder::stop_holding(stats_.read_buffers_held); }
   // Gives the socket and `already_read` to an http2::Connection and stays alive beside it.
   // A TLS session whose handshake chose ALPN "h2" calls it the same way, with nothing read.
   void hand_over_to_http2(std::string_view already_read);
   // Before an asynchronous operation: an empty read buffer goes back to the thread (or is
-  // freed), so that only connections with bytes left over hold one.
+  // freed), so that only connections with bytes left over, or holding, keep one.
   void park_input();
   // Parses what is buffered and queues answers, then advances.
   void process(int64_t now_ns);
@@ -155,6 +172,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   const ServerOptions& options_;
   const RouteLimits limits_;
   metrics::ThreadStats& stats_;
+  ReadHolds& holds_;
 
   boost::beast::flat_buffer in_;
   std::string out_;

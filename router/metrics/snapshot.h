@@ -18,6 +18,8 @@ struct Snapshot {
   int64_t taken_at_unix_ns = 0;
   HttpCounters counters;
   int64_t connections_open = 0;
+  // HTTP/1.1 connections holding their read buffer between requests now (a gauge).
+  int64_t read_buffers_held = 0;
   HdrHistogram handling;
   // The WAMP router's counters and gauges; reported only when it runs (wamp_present).
   bool wamp_present = false;

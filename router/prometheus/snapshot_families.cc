@@ -104,6 +104,10 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                        static_cast<double>(c.connections_accepted)));
   out.push_back(single("benchgate_router_http_open_connections", "HTTP connections open now",
                        MetricType::Gauge, static_cast<double>(snapshot.connections_open)));
+  out.push_back(single("benchgate_router_http_read_buffers_held",
+                       "HTTP/1.1 connections holding their read buffer between requests "
+                       "(--read-buffer-hold)",
+                       MetricType::Gauge, static_cast<double>(snapshot.read_buffers_held)));
   out.push_back(single("benchgate_router_inject_work_seconds",
                        "Busy work per HTTP request and WAMP call (--inject-work-ns, a "
                        "calibration aid; 0: none)",

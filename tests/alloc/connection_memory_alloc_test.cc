@@ -72,9 +72,10 @@ void print_memory(const char* component, const Figures& f) {
 
 // Opens, measures, sends one request on each, measures, closes, measures. `handshake`
 // makes an idle connection of the transport (false: failed), `request` sends one request and
-// reads its answer, `open` reads the router's gauge of open connections.
-template <typename Handshake, typename Request, typename Open>
-Figures measure(uint16_t port, Handshake handshake, Request request, Open open) {
+// reads its answer, `open` reads the router's gauge of open connections, `settled` tells when
+// the connections that answered are idle again (HTTP: none holds its read buffer any more).
+template <typename Handshake, typename Request, typename Open, typename Settled>
+Figures measure(uint16_t port, Handshake handshake, Request request, Open open, Settled settled) {
   Figures f;
   std::vector<int> fds;
   fds.reserve(kConnections);
@@ -100,6 +101,7 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open) 
   trace_allocations_of({}, 0);
   f.idle = live_bytes() - baseline;
   for (int fd : fds) EXPECT_TRUE(request(fd));
+  EXPECT_TRUE(wait_open(settled, 1));
   f.after_one = live_bytes() - baseline;
   for (int fd : fds) ::close(fd);
   EXPECT_TRUE(wait_open(open, 0));
@@ -124,8 +126,11 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open) 
 // The budgets, bytes per connection (docs/PERFORMANCE.md): the figure measured at 1,000
 // connections rounded up to a multiple of 64, plus 64 (the figures vary by some tens of
 // bytes in all between runs).
-constexpr int64_t kHttpIdleBudget = 1856;           // measured 1,759.9
-constexpr int64_t kHttpAfterOneBudget = 1984;       // measured 1,887.9
+// HTTP: the session's hold state (router/http/read_hold.h) added 32 bytes; after one request
+// the readability wait sometimes sits in the larger block Asio's handler cache kept from the
+// cancelled read ahead (+12 to +20 bytes on average).
+constexpr int64_t kHttpIdleBudget = 1920;           // measured 1,824.0
+constexpr int64_t kHttpAfterOneBudget = 2048;       // measured 1,964.2 to 1,972.3
 constexpr int64_t kWebSocketIdleBudget = 9408;      // measured 9,311.7 (frame counting: +160)
 constexpr int64_t kWebSocketAfterOneBudget = 9280;  // measured 9,187.2
 constexpr int64_t kRawSocketIdleBudget = 1728;      // measured 1,671.8
@@ -143,7 +148,10 @@ TEST(AllocConnectionMemory, RouterHttpHeapBytesPerConnection) {
         return send_all(fd, "GET /bench/hello HTTP/1.1\r\nHost: t\r\n\r\n") &&
                read_http_response(fd, buffer, sizeof(buffer)) == 200;
       },
-      [&] { return server.snapshot().connections_open; });
+      [&] { return server.snapshot().connections_open; },
+      // A connection that answered keeps its read buffer for --read-buffer-hold (5 ms), then
+      // gives it back: the figure after one request is the idle connection's again.
+      [&] { return server.snapshot().read_buffers_held == 0 ? 1 : 0; });
   server.stop();
   print_memory("router.http", f);
   EXPECT_LE(f.idle, kHttpIdleBudget * kConnections);
@@ -209,7 +217,8 @@ TEST(AllocConnectionMemory, RouterWebSocketHeapBytesPerConnection) {
         router::metrics::Snapshot snapshot;
         server.add_metrics(snapshot);
         return snapshot.wamp_connections_open[0];
-      });
+      },
+      [] { return 1; });
   server.stop();
   print_memory("router.websocket", f);
   EXPECT_LE(f.idle, kWebSocketIdleBudget * kConnections);
@@ -253,7 +262,8 @@ TEST(AllocConnectionMemory, RouterRawSocketHeapBytesPerConnection) {
         router::metrics::Snapshot snapshot;
         server.add_metrics(snapshot);
         return snapshot.wamp_connections_open[1];
-      });
+      },
+      [] { return 1; });
   server.stop();
   print_memory("router.rawsocket", f);
   EXPECT_LE(f.idle, kRawSocketIdleBudget * kConnections);

@@ -19,6 +19,27 @@ TEST(RouterConfig, DefaultsAreLoopbackPortZeroAndDocumentedLimits) {
   EXPECT_EQ(config->http.max_header_bytes, 8192u);
   EXPECT_EQ(config->http.max_body_bytes, 64ull << 20);
   EXPECT_EQ(config->http.idle_timeout_ns, 60'000'000'000);
+  EXPECT_EQ(config->http.read_buffer_hold_ns, 5'000'000);
+  // The flag's default text and ServerOptions' default are written twice; they must agree.
+  EXPECT_EQ(http::ServerOptions{}.read_buffer_hold_ns, config->http.read_buffer_hold_ns);
+}
+
+TEST(RouterConfig, ReadBufferHoldMayBeZeroAndIsBoundedNamingTheFlag) {
+  RawConfig raw;
+  raw.read_buffer_hold = "0s";
+  auto config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.read_buffer_hold_ns, 0);
+  raw.read_buffer_hold = "250us";
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.read_buffer_hold_ns, 250'000);
+  for (const char* bad : {"-1ms", "5", "61s"}) {
+    raw.read_buffer_hold = bad;
+    config = make_config(raw);
+    ASSERT_FALSE(config) << bad;
+    EXPECT_NE(config.message().find("--read-buffer-hold"), std::string::npos) << config.message();
+  }
 }
 
 TEST(RouterConfig, DefaultMessageLimitIsTheOneTheScenarioLoaderChecksAgainst) {

@@ -99,6 +99,7 @@ TEST_F(ControlServiceTest, GetMetricsReportsTheDocumentedCountersAndHistogram) {
   }
   EXPECT_EQ(values.size(), 17u);
   EXPECT_EQ(snapshot.gauges().at("connections_open"), 0);
+  EXPECT_EQ(snapshot.gauges().at("read_buffers_held"), 0);
   EXPECT_EQ(snapshot.gauges().at("inject_work_ns"), 0);
   EXPECT_GT(snapshot.taken_at_unix_ns(), 0);
   EXPECT_GT(snapshot.rss_bytes(), 0u);

@@ -13,6 +13,7 @@ TEST(RouterFamiliesTest, SnapshotBecomesCountersGaugesAndProcessFamilies) {
   snapshot.counters.count_request(http::Route::kHello, 200);
   snapshot.counters.count_request(http::Route::kHello, 200);
   snapshot.connections_open = 2;
+  snapshot.read_buffers_held = 1;
   snapshot.cpu.user_ns = 1'500'000'000;
   snapshot.rss_bytes = 1024;
   prometheus::TextSerializer serializer;
@@ -21,6 +22,7 @@ TEST(RouterFamiliesTest, SnapshotBecomesCountersGaugesAndProcessFamilies) {
   EXPECT_NE(text.find("benchgate_router_http_connections_accepted_total 3\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("benchgate_router_http_open_connections 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("benchgate_router_http_read_buffers_held 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("process_cpu_seconds_total 1.5\n"), std::string::npos) << text;
   EXPECT_NE(text.find("process_resident_memory_bytes 1024\n"), std::string::npos) << text;
   EXPECT_NE(text.find(R"(status="200"} 2)"), std::string::npos) << text;

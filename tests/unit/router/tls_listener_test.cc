@@ -303,6 +303,9 @@ TEST_F(TlsServerTest, PipelinedRequestsInSeparateRecordsOfOneSegmentAreAllAnswer
       ++count;
     }
     EXPECT_EQ(count, 3u) << answers;
+    // TLS connections never hold their read buffer between requests (router/http/read_hold.h):
+    // they wait for readability, asking the TLS layer first.
+    EXPECT_EQ(server_->snapshot().read_buffers_held, 0);
   }
   const metrics::Snapshot snapshot = testing::quiesced_snapshot(*server_, 1);
   EXPECT_TRUE(snapshot.tls_present);
