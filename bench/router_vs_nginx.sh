@@ -6,6 +6,7 @@
 #
 #   bench/router_vs_nginx.sh [PAIRS (default 5)] [SECONDS per run (default 3)]
 #   Then instructions per request of each server under callgrind (BENCH_CALLGRIND=0 skips).
+#   BENCH_ROUTER_FLAGS adds router flags (e.g. "--read-buffer-hold 0s").
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -24,8 +25,8 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1)"
 NPORT="$(free_port)"
 start_nginx "$NPORT" "$SERVER_CORE"
 RPORT="$(free_port)"
-start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s
-echo "router:    $ROUTER_READY"
+start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-}
+echo "router:    $ROUTER_READY${BENCH_ROUTER_FLAGS:+ (flags: $BENCH_ROUTER_FLAGS)}"
 
 declare -A URL PID RPS CPU BYTES
 URL[router]="http://127.0.0.1:$RPORT/bench/hello"

@@ -6,6 +6,10 @@
 # the worker read, framing included, as docs/MEASUREMENT.md defines it), with iperf3's loopback
 # bandwidth measured alongside when iperf3 is installed.
 #
+# The large-RPC lifecycle table: scenarios/wamp_large_rpc.toml (the same 4 MiB calls, each on a
+# session of its own, 4 sessions at a time), each cell the data-window / lifecycle Gbit/s of the
+# echoed payload.
+#
 # The transfer table: scenarios/wamp_transfer.toml and, over TLS, wamp_transfer_tls.toml (64 MiB
 # from bench.transfer as progressive results in 4 MiB chunks, every byte verified by the worker),
 # each cell the data-window / lifecycle Gbit/s of the RESULT lines (docs/MEASUREMENT.md
@@ -19,7 +23,7 @@ source "$(dirname "$0")/lib/common.sh"
 SECS="${1:-3}"
 REPS="${2:-3}"
 bench_need "$BIN/orchestrator" "$BIN/router" "$BIN/worker"
-bench_init wamp_tables $((18 * REPS * (SECS + 3) + 18 * 30 + 500))
+bench_init wamp_tables $((24 * REPS * (SECS + 3) + 24 * 30 + 600))
 
 echo "== WAMP large-message tables through the bundled router =="
 BENCH_PINNING="none (the orchestrator spawns the builtin router and the worker; iperf3 unpinned)"
@@ -43,7 +47,7 @@ timeout $((6 * REPS * (SECS + 3) + 6 * 30 + 120)) "$BIN/orchestrator" run \
   --json "$BENCH_TMP/wamp_fragmentation.json" >"$BENCH_TMP/wamp_fragmentation.out" 2>&1 || true
 
 # The transfer scenarios, the same way (a router of their own each: TLS is per router).
-for scenario in wamp_transfer wamp_transfer_tls; do
+for scenario in wamp_large_rpc wamp_transfer wamp_transfer_tls; do
   sed -e "s/^duration = .*/duration = \"${SECS}s\"/" -e "s/^repetitions = .*/repetitions = $REPS/" \
     "$REPO/scenarios/$scenario.toml" >"$BENCH_TMP/$scenario.toml"
   timeout $((6 * REPS * (SECS + 3) + 6 * 30 + 120)) "$BIN/orchestrator" run \
@@ -66,20 +70,6 @@ cell() { # WORKLOAD
   fi
 }
 
-echo
-echo "Large RPC: 4 MiB bench.echo calls, 4 in flight, Gbit/s (median of $REPS x ${SECS}s windows)"
-printf '| %-38s | %9s | %11s | %9s |\n' "transport and path" JSON MessagePack CBOR
-printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------" "-------------" "-----------"
-printf '| %-38s | %9s | %11s | %9s |\n' "WebSocket, 4 KiB continuation frames" \
-  "$(cell rpc_ws_json_4m_frag4k)" "$(cell rpc_ws_msgpack_4m_frag4k)" "$(cell rpc_ws_cbor_4m_frag4k)"
-printf '| %-38s | %9s | %11s | %9s |\n' "RawSocket, one frame per message" \
-  "$(cell rpc_rs_json_4m)" "$(cell rpc_rs_msgpack_4m)" "$(cell rpc_rs_cbor_4m)"
-echo "iperf3 loopback, one stream: $IPERF"
-
-echo
-echo "Transfer: 64 MiB as progressive results in 4 MiB chunks, data window / lifecycle Gbit/s (median of $REPS x ${SECS}s windows)"
-printf '| %-38s | %15s | %15s | %15s |\n' "transport and path" JSON MessagePack CBOR
-printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------------" "-----------------" "-----------------"
 transfer_cell() { # SCENARIO WORKLOAD: "data / lifecycle" Gbit/s
   local line
   line="$(grep "^RESULT|.*workload=$2|" "$BENCH_TMP/$1.out" || true)"
@@ -95,11 +85,38 @@ transfer_row() { # LABEL SCENARIO PREFIX
   printf '| %-38s | %15s | %15s | %15s |\n' "$1" "$(transfer_cell "$2" "${3}_json_64m")" \
     "$(transfer_cell "$2" "${3}_msgpack_64m")" "$(transfer_cell "$2" "${3}_cbor_64m")"
 }
+large_rpc_row() { # LABEL PREFIX SUFFIX
+  printf '| %-38s | %15s | %15s | %15s |\n' "$1" "$(transfer_cell wamp_large_rpc "${2}_json_4m_session$3")" \
+    "$(transfer_cell wamp_large_rpc "${2}_msgpack_4m_session$3")" "$(transfer_cell wamp_large_rpc "${2}_cbor_4m_session$3")"
+}
+
+echo
+echo "Large RPC: 4 MiB bench.echo calls, 4 in flight, Gbit/s (median of $REPS x ${SECS}s windows)"
+printf '| %-38s | %9s | %11s | %9s |\n' "transport and path" JSON MessagePack CBOR
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------" "-------------" "-----------"
+printf '| %-38s | %9s | %11s | %9s |\n' "WebSocket, 4 KiB continuation frames" \
+  "$(cell rpc_ws_json_4m_frag4k)" "$(cell rpc_ws_msgpack_4m_frag4k)" "$(cell rpc_ws_cbor_4m_frag4k)"
+printf '| %-38s | %9s | %11s | %9s |\n' "RawSocket, one frame per message" \
+  "$(cell rpc_rs_json_4m)" "$(cell rpc_rs_msgpack_4m)" "$(cell rpc_rs_cbor_4m)"
+echo "iperf3 loopback, one stream: $IPERF"
+
+echo
+echo "Large RPC, each call on a session of its own: 4 MiB bench.echo calls, 4 sessions at a time,"
+echo "data window / lifecycle Gbit/s of the echoed payload (median of $REPS x ${SECS}s windows)"
+printf '| %-38s | %15s | %15s | %15s |\n' "transport and path" JSON MessagePack CBOR
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------------" "-----------------" "-----------------"
+large_rpc_row "WebSocket, 4 KiB continuation frames" rpc_ws _frag4k
+large_rpc_row "RawSocket, one frame per message" rpc_rs ""
+
+echo
+echo "Transfer: 64 MiB as progressive results in 4 MiB chunks, data window / lifecycle Gbit/s (median of $REPS x ${SECS}s windows)"
+printf '| %-38s | %15s | %15s | %15s |\n' "transport and path" JSON MessagePack CBOR
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..40})" "-----------------" "-----------------" "-----------------"
 transfer_row "WebSocket, bench.transfer" wamp_transfer transfer_ws
 transfer_row "RawSocket, bench.transfer" wamp_transfer transfer_rs
 transfer_row "WebSocket over TLS (wss)" wamp_transfer_tls transfer_wss
 transfer_row "RawSocket over TLS" wamp_transfer_tls transfer_rs_tls
-for scenario in wamp_transfer wamp_transfer_tls; do
+for scenario in wamp_large_rpc wamp_transfer wamp_transfer_tls; do
   if ! grep -q '^RESULT|' "$BENCH_TMP/$scenario.out"; then
     echo "$scenario: no RESULT lines; the run said:"
     tail -n 20 "$BENCH_TMP/$scenario.out"

@@ -301,7 +301,8 @@ std::string workload_table(const results::WorkloadResult& w) {
                          static_cast<double>(sessions->value_at_percentile(99)) / 1e3);
     }
     out += callee_line(w);
-    if (w.spec.protocol == scenario::Protocol::kWampTransfer) {
+    if (w.spec.protocol == scenario::Protocol::kWampTransfer ||
+        (w.spec.protocol == scenario::Protocol::kWampRpc && w.transfer_lifecycle_gbps())) {
       // docs/MEASUREMENT.md "Transfer throughput": per transfer, over its data window and over
       // its whole session lifecycle.
       auto rate = [](const std::optional<results::Spread>& s) {

@@ -298,7 +298,12 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
     return values;
   }
   if (metric == "transfer.data_gbps" || metric == "transfer.lifecycle_gbps") {
-    if (workload.spec.protocol != scenario::Protocol::kWampTransfer) return std::nullopt;
+    // wamp_transfer, and wamp_rpc with a session per call (docs/MEASUREMENT.md "Transfer
+    // throughput").
+    const bool lifecycles = workload.spec.protocol == scenario::Protocol::kWampTransfer ||
+                            (workload.spec.protocol == scenario::Protocol::kWampRpc &&
+                             workload.spec.wamp.session_per_operation);
+    if (!lifecycles) return std::nullopt;
     const bool data = metric == "transfer.data_gbps";
     for (const auto& rep : workload.repetitions) {
       if (!rep.transfer) return std::nullopt;

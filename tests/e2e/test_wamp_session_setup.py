@@ -81,6 +81,14 @@ class WampSessionSetupTest(unittest.TestCase):
             self.assertGreater(operations, 0)
             self.assertEqual(rep["successes"], operations)
             self.assertEqual(rep["router"]["counters"]["wamp_calls_routed"], operations)
+            # Each call's session is a lifecycle of its own: the transfer sums count the echoed
+            # 64-byte payload once per call, over its data window and over its lifecycle.
+            transfer = rep["transfer"]
+            self.assertEqual(transfer["transfers"], operations)
+            self.assertEqual(transfer["data_bytes"], 64 * operations)
+            self.assertEqual(transfer["lifecycle_bytes"], 64 * operations)
+            self.assertGreater(transfer["lifecycle_ns"], transfer["data_ns"])
+            self.assertGreater(transfer["data_ns"], 0)
             sessions = rep["session_setup"]["count"]
             if i == 0:
                 # Two sessions for Ready, and the warm-up's calls, come with the first.
@@ -98,6 +106,12 @@ class WampSessionSetupTest(unittest.TestCase):
         lines = {line["workload"]: line for line in run.result_lines()}
         for name in ("rpc_session_per_call", "rpc_kept_sessions"):
             self.assertNotEqual(lines[name]["session_setup_p50_us"], "-", name)
+        for field in ("data_window_gbps", "lifecycle_gbps"):
+            self.assertNotEqual(lines["rpc_session_per_call"][field], "-", field)
+            self.assertEqual(lines["rpc_kept_sessions"][field], "-", field)
+        self.assertIn("Gbit/s over the lifecycle", run.stdout)
+        for rep in kept["repetitions"]:
+            self.assertIsNone(rep["transfer"], "sessions kept: no lifecycle per call")
         verdicts = {g["workload"]: g["verdict"] for g in scenario["gates"]}
         self.assertEqual(verdicts, {"rpc_session_per_call": "pass", "rpc_kept_sessions": "pass"})
 

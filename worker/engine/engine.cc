@@ -124,7 +124,8 @@ Engine::Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> d
       connect_timeout_ns_(spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns
                                                       : kDefaultConnectTimeoutNs),
       reports_setup_(!spec.is_wamp()),
-      transfer_(spec.is_wamp() && spec.wamp.kind == WampRequestSpec::Kind::kTransfer),
+      transfer_(spec.is_wamp() && (spec.wamp.kind == WampRequestSpec::Kind::kTransfer ||
+                                   spec.wamp.session_per_operation)),
       wamp_(spec.is_wamp()),
       requested_streams_(spec.is_http2() ? spec.http2.streams : 0) {
   for (uint32_t t = 0; t < thread_count_; ++t) {

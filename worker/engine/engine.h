@@ -64,7 +64,8 @@ class Engine {
   int64_t drain_timeout_ns_ = 0;
   int64_t connect_timeout_ns_ = 0;
   bool reports_setup_ = false;      // HTTP drivers time their connections
-  bool transfer_ = false;           // wamp_transfer: the window carries the transfer sums
+  bool transfer_ = false;           // wamp_transfer, wamp_rpc's session_per_operation: the window
+                                    // carries the transfer sums
   bool wamp_ = false;               // WAMP: measured windows carry the session setups
   uint32_t requested_streams_ = 0;  // http2 only
 

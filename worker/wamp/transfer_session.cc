@@ -10,7 +10,9 @@
 // to the close after GOODBYE; the operation's latency is the lifecycle.
 //
 // The same lifecycle serves wamp_rpc with session_per_operation: its one CALL carries the
-// payload, and the RESULT must echo it byte for byte ("mismatch" otherwise).
+// payload, and the RESULT must echo it byte for byte ("mismatch" otherwise). Its figures are
+// the same two rates of the echoed payload: the data window from the CALL's write to the
+// RESULT's arrival, the lifecycle as above.
 #include <boost/asio/post.hpp>
 #include <cstring>
 #include <string_view>
@@ -69,6 +71,8 @@ class TransferSession : public Session {
           message[3].size() == 1 && binary_equals(message[3][0], plan_.payload, plan_.payload_json);
       if (!echoed) return fail(ErrorKind::kMismatch);
       thread_.stats.last_receive_ns = now;
+      data_bytes_ = plan_.payload.size();
+      data_end_ns_ = now;
       return leave();
     }
     const auto progress = message[2].find("progress");
@@ -108,7 +112,6 @@ class TransferSession : public Session {
     stats.record_success(now, now - started_ns_, total, plan_.load->progress);
     stats.last_receive_ns = now;
     thread_.request_finished();
-    if (!transfer_) return next();
     ++stats.transfers;
     stats.transfer_data_bytes += data_bytes_;
     stats.transfer_data_ns += data_end_ns_ - first_chunk_ns_;
@@ -176,6 +179,8 @@ class TransferSession : public Session {
         thread_.request_finished();
         return next();
       }
+      // rpc: the data window starts with the CALL (a transfer's with its first chunk).
+      if (!transfer_) first_chunk_ns_ = steady_now_ns();
       channel_->send(plan_.transfer_call, {});  // transfer, or the rpc's one CALL
     });
   }
@@ -185,9 +190,9 @@ class TransferSession : public Session {
   bool active_ = false;  // a transfer is under way (counted as outstanding)
   uint64_t generation_ = 0;
   int64_t started_ns_ = 0;
-  uint64_t offset_ = 0;      // bytes verified so far
-  uint64_t data_bytes_ = 0;  // of the chunks after the first
-  int64_t first_chunk_ns_ = 0;
+  uint64_t offset_ = 0;         // bytes verified so far
+  uint64_t data_bytes_ = 0;     // of the chunks after the first (rpc: the echoed payload)
+  int64_t first_chunk_ns_ = 0;  // rpc: the CALL's write
   int64_t last_chunk_ns_ = 0;
   int64_t data_end_ns_ = 0;
   std::vector<uint8_t> decoded_;  // JSON: the chunk's bytes
