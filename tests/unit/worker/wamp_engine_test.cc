@@ -331,7 +331,14 @@ TEST_P(WampEngineOne, ASessionPerCallTimesEverySessionAndEchoesEveryPayload) {
   EXPECT_EQ(router_metrics().wamp.calls_routed, r.operations);
   ASSERT_TRUE(r.session_setup);
   EXPECT_EQ(static_cast<uint64_t>(r.session_setup->total_count()), r.operations);
-  EXPECT_FALSE(r.transfer);
+  // Each call's session is a lifecycle: the echoed payload once per call, over the call's
+  // round trip and over the whole session (docs/MEASUREMENT.md "Transfer throughput").
+  ASSERT_TRUE(r.transfer);
+  EXPECT_EQ(r.transfer->transfers, r.operations);
+  EXPECT_EQ(r.transfer->data_bytes, r.operations * s.wamp.request_bytes);
+  EXPECT_EQ(r.transfer->lifecycle_bytes, r.operations * s.wamp.request_bytes);
+  EXPECT_GT(r.transfer->data_ns, 0);
+  EXPECT_GT(r.transfer->lifecycle_ns, r.transfer->data_ns);
 }
 
 // Sessions kept across windows are timed once, when they are set up.
