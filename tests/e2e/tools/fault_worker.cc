@@ -44,8 +44,8 @@ namespace v1 = benchgate::v1;
 
 struct Fault {
   std::string mode = "well_behaved";
-  std::string workload;  // empty: every workload
-  uint32_t window = 1;   // window index (0 is the warm-up when there is one)
+  std::string workload;       // empty: every workload
+  uint32_t window = 1;        // window index (0 is the warm-up when there is one)
   bool slow_process = false;  // alternate_runs: this start is an odd-numbered one
 };
 
