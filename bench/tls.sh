@@ -49,22 +49,9 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1); $(openss
 
 # nginx: one worker, TLS 1.2 and 1.3, HTTP/1.1 and h2 by ALPN, session tickets on.
 NGINX_PORT="$(free_port)"
-dir="$BENCH_TMP/nginx"
-write_nginx_conf "$dir" "$NGINX_PORT" $((CONNS + HANDSHAKES))
-sed -i "s|listen 127.0.0.1:$NGINX_PORT;|listen 127.0.0.1:$NGINX_PORT ssl http2; ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on; http2_max_concurrent_streams 128;|" \
-  "$dir/nginx.conf"
-taskset -c "$SERVER_CORE" nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
-  >"$dir/logs/stdout.log" 2>&1 &
-NGINX_MASTER=$!
-bench_track "$NGINX_MASTER"
-wait_port "$NGINX_PORT" 10
-NGINX_WORKER=""
-for _ in $(seq 50); do
-  NGINX_WORKER="$(ps -o pid= --ppid "$NGINX_MASTER" | head -n1 | tr -d ' ')"
-  [[ -n "$NGINX_WORKER" ]] && break
-  sleep 0.1
-done
-[[ -n "$NGINX_WORKER" ]] || { echo "bench: nginx worker did not start" >&2; exit 3; }
+NGINX_LISTEN="ssl http2" \
+  NGINX_SERVER_LINES="ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on; http2_max_concurrent_streams 128;" \
+  start_nginx "$NGINX_PORT" "$SERVER_CORE" $((CONNS + HANDSHAKES))
 
 # The router: one thread, TLS on its HTTP port (HTTP/1.1 and h2 by ALPN).
 ROUTER_PORT="$(free_port)"

@@ -116,7 +116,9 @@ wait_port() { "$PY" "$LIB/benchlib.py" wait-port "$1" "${2:-10}"; }
 
 # write_nginx_conf DIR PORT CONNECTIONS [EXTRA TOP-LEVEL LINES]: an nginx.conf for one worker
 # (NGINX_WORKERS of them when set) answering every request with 200 "Hello, world" (12 bytes)
-# on keep-alive connections, with its pid, logs and temp files in DIR.
+# on keep-alive connections, with its pid, logs and temp files in DIR. NGINX_LISTEN adds listen
+# parameters (e.g. "ssl http2"), NGINX_SERVER_LINES directives to the server block (e.g. the
+# certificate).
 write_nginx_conf() {
   local dir="$1" port="$2" conns="$3" extra="${4:-}"
   mkdir -p "$dir/logs"
@@ -139,7 +141,8 @@ http {
   uwsgi_temp_path $dir/uwsgi;
   scgi_temp_path $dir/scgi;
   server {
-    listen 127.0.0.1:$port;
+    listen 127.0.0.1:$port${NGINX_LISTEN:+ $NGINX_LISTEN};
+    ${NGINX_SERVER_LINES:-}
     location / { return 200 "Hello, world"; }
   }
 }
