@@ -18,24 +18,20 @@ namespace {
 std::optional<NoiseEstimate::WithinRuns> within_runs(
     std::span<const std::vector<double>> repetitions, double sign, double floor, double alpha) {
   if (repetitions.empty()) return std::nullopt;
-  double squares = 0;
-  double df = 0;
+  std::vector<std::vector<double>> logs;
   size_t fewest = SIZE_MAX;
   for (const auto& run : repetitions) {
     if (run.size() < 2) return std::nullopt;
-    std::vector<double> logs;
+    auto& run_logs = logs.emplace_back();
     for (double v : run) {
       if (!std::isfinite(v) || v < 0) return std::nullopt;
-      logs.push_back(sign * std::log(v + floor));
+      run_logs.push_back(sign * std::log(v + floor));
     }
-    const double m = mean(logs);
-    for (double l : logs) squares += (l - m) * (l - m);
-    df += static_cast<double>(logs.size()) - 1;
     fewest = std::min(fewest, run.size());
   }
   NoiseEstimate::WithinRuns w;
   w.repetitions = static_cast<int>(fewest);
-  w.log_sd = std::sqrt(squares / df);
+  w.log_sd = std::sqrt(pooled_within_variance(logs));
   const double r = static_cast<double>(fewest);
   w.between_sd = w.log_sd / std::sqrt(r);
   w.detectable_paired =

@@ -98,21 +98,6 @@ struct Test {
   std::optional<EffectInterval> interval;   // of d, from the same standard error and df
 };
 
-// The pooled within-run variance of the repetitions' logs (each run about its own mean), or
-// nothing when no run has two repetitions.
-std::optional<double> within_run_variance(const std::vector<std::vector<double>>& runs) {
-  double squares = 0;
-  double df = 0;
-  for (const auto& run : runs) {
-    if (run.size() < 2) continue;
-    const double m = mean(run);
-    for (double v : run) squares += (v - m) * (v - m);
-    df += static_cast<double>(run.size()) - 1;
-  }
-  if (df == 0) return std::nullopt;
-  return squares / df;
-}
-
 // The test on the runs' figures with standard deviation `sd` of one run's figure and `df`
 // degrees of freedom; sd 0 (a deterministic metric) makes any move certain. The centre is the
 // median of the k baseline figures, whose variance is median_variance_ratio(k) / k of one
@@ -174,7 +159,8 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   Test test;
   // A run's figure varies at least as much as its repetitions' mean does.
   const double n = static_cast<double>(std::max<size_t>(run.repetitions.size(), 1));
-  const double floor = within_run_variance(repetitions).value_or(0) / n;
+  const double within = pooled_within_variance(repetitions);  // each run about its own mean
+  const double floor = (std::isnan(within) ? 0 : within) / n;
   const double own = figures.size() >= 2 ? std::pow(sample_stddev(figures), 2) : 0;
   if (calibration && calibration->runs >= 2) {
     // Two estimates of one run's spread on this testbed, pooled by their degrees of freedom:

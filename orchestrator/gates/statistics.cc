@@ -45,6 +45,18 @@ double sample_stddev(std::span<const double> values) {
 
 double median(std::span<const double> values) { return quantile(values, 0.5); }
 
+double pooled_within_variance(std::span<const std::vector<double>> groups) {
+  double squares = 0;
+  double df = 0;
+  for (const auto& group : groups) {
+    if (group.size() < 2) continue;
+    const double m = mean(group);
+    for (double v : group) squares += (v - m) * (v - m);
+    df += static_cast<double>(group.size()) - 1;
+  }
+  return df == 0 ? kNaN : squares / df;
+}
+
 double quantile(std::span<const double> values, double q) {
   return sorted_quantile(sorted_copy(values), q);
 }

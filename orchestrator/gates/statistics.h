@@ -17,6 +17,9 @@ double mean(std::span<const double> values);
 // Sample standard deviation (n - 1 in the denominator); NaN with fewer than two values.
 double sample_stddev(std::span<const double> values);
 double median(std::span<const double> values);
+// The pooled variance of the values about their own group's mean (sum of squares over the sum
+// of n - 1), groups with fewer than two values left out; NaN when no group has two.
+double pooled_within_variance(std::span<const std::vector<double>> groups);
 // Quantile q in [0, 1] by linear interpolation between order statistics (Hyndman-Fan type 7,
 // the default of R and NumPy): quantile(v, 0.5) == median(v).
 double quantile(std::span<const double> values, double q);
