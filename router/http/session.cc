@@ -423,9 +423,10 @@ void Session<Stream>::do_write(int64_t now_ns) {
     tail_.remaining -= piece;
   }
   deadline_ns_ = now_ns + options_.idle_timeout_ns;
-  if (!net::is_tls_v<Stream> && count == 1 && tail_.remaining == 0) {
+  if (count == 1 && tail_.remaining == 0) {
     // Usually the whole answer fits in the socket buffer: send it now and carry on without a
-    // trip through the event loop. Only what does not fit is left to async_write.
+    // trip through the event loop. Only what does not fit is left to async_write (over TLS
+    // that starts with the rest of a record the socket did not take, router/net/tls_stream.h).
     error_code ec;
     const size_t written = socket_.write_some(write_buffers_[0], ec);
     if (!ec && written == write_buffers_[0].size()) return on_write(ec, written);

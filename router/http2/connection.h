@@ -93,7 +93,7 @@ class Connection final : public ConnectionBase,
 
  private:
   using error_code = boost::system::error_code;
-  // A TLS stream (boost::asio::ssl::stream): its native handle is the SSL object.
+  // A TLS stream (router/net/tls_stream.h): its native handle is the SSL object.
   static constexpr bool kTls =
       std::is_same_v<decltype(std::declval<Stream&>().native_handle()), SSL*>;
 
@@ -166,9 +166,6 @@ class Connection final : public ConnectionBase,
         if (session_.done()) close();
         return;
       }
-      // TLS: a synchronous write that meets a full socket could leave a record half sent
-      // (SSL_write has run); everything goes through async_write.
-      if constexpr (kTls) break;
       error_code ec;
       const size_t written = stream_.write_some(boost::asio::buffer(out_), ec);
       if (ec && ec != boost::asio::error::would_block && ec != boost::asio::error::try_again) {

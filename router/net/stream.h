@@ -4,9 +4,9 @@
 // one stream and close it through these functions only.
 //
 // Two kinds (docs/ARCHITECTURE.md, "Connections"): Stream, plain TCP, and TlsStream, OpenSSL
-// through Boost.Asio's ssl::stream over the same socket, for a listener with a certificate
-// (router/tls/). The connection classes take the stream type as a template parameter and
-// branch on is_tls_v at compile time for the steps that differ:
+// on the same socket's descriptor (router/net/tls_stream.h), for a listener with a
+// certificate (router/tls/). The connection classes take the stream type as a template parameter
+// and branch on is_tls_v at compile time for the steps that differ:
 //   - the TLS handshake, started by the connection's start() under its opening timer
 //     (--tls-handshake-timeout), before the transport's own handshake;
 //   - the graceful close: a TCP shutdown of the send side, or close_notify (async_shutdown,
@@ -16,23 +16,21 @@
 //     RawSocket: that is what lets an idle connection hold no buffer) first ask
 //     has_buffered_input(): what the TLS layer already holds (decrypted, or received and not
 //     yet decrypted) never makes the socket readable again;
-//   - writes through TLS are always asynchronous: a synchronous write through the TLS layer
-//     on a non-blocking socket could lose the part of a record the socket did not take.
+//   - a synchronous write (write_some on the non-blocking socket) is safe on both: what the
+//     socket did not take of a TLS record stays with OpenSSL, and the asynchronous write of
+//     the rest, which starts at the first byte not reported written, sends it first.
 #pragma once
-
-#include <openssl/bio.h>
-#include <openssl/ssl.h>
 
 #include <type_traits>
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/stream_traits.hpp>
+
+#include "router/net/tls_stream.h"
 
 namespace benchgate::router::net {
 
 using Stream = boost::asio::ip::tcp::socket;
-using TlsStream = boost::asio::ssl::stream<Stream>;
 
 // Whether `S` (a stream, or a layer such as websocket::stream over one) runs over TLS.
 template <typename S>
@@ -75,10 +73,7 @@ inline void half_close(Stream& stream) {
 
 // Bytes the TLS layer holds that a read can return without the socket becoming readable:
 // decrypted and not yet read, or received and not yet decrypted. Always false for TCP.
+// TlsStream's overload is in tls_stream.h.
 inline bool has_buffered_input(Stream&) { return false; }
-inline bool has_buffered_input(TlsStream& stream) {
-  SSL* ssl = stream.native_handle();
-  return SSL_pending(ssl) > 0 || BIO_ctrl_pending(SSL_get_rbio(ssl)) > 0;
-}
 
 }  // namespace benchgate::router::net

@@ -371,5 +371,4 @@ TEST(Http2Preface, TellsHttp2FromHttp1) {
 // The HTTP/2 connection is a template over the byte stream: a TLS stream whose ALPN chose h2
 // must plug in as it is (compiled here, every member, so that the TLS listener needs only to
 // construct one).
-template class benchgate::router::http2::Connection<
-    boost::asio::ssl::stream<boost::asio::ip::tcp::socket>>;
+template class benchgate::router::http2::Connection<benchgate::router::net::TlsStream>;

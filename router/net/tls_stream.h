@@ -1,0 +1,246 @@
+// TLS on a connection's own socket: OpenSSL reads and writes the socket's descriptor itself
+// (SSL_set_fd), as nginx does, instead of Boost.Asio's ssl::stream, which puts a BIO pair and
+// two copy buffers between OpenSSL and the socket. Per connection that saves about 68 KB
+// (the two 17 KB vectors Asio zero-fills and the BIO pair's two 17 KB buffers) and two
+// copies of every byte; docs/PERFORMANCE.md ("TLS in counts") has what it changed.
+//
+// The stream is what every TLS connection of the router owns (router/net/stream.h): it
+// offers the part of ssl::stream's interface the connections use (asynchronous handshake,
+// reads, writes and shutdown; a non-blocking read_some; native_handle(); next_layer()), and
+// Beast's WebSocket teardown for it (below). Every operation is one OpenSSL call, retried
+// after the socket becomes ready in the direction OpenSSL asked for (SSL_ERROR_WANT_READ or
+// _WRITE); an operation that completes at once still completes through the executor, never
+// inside the call that started it. Once the socket is closed no OpenSSL call touches its
+// descriptor again (the number may already belong to a newer connection): operations end with
+// bad_descriptor.
+//
+// Errors are those ssl::stream gives, so callers classify them alike
+// (router/tls/handshake_outcome.cc): the peer's close_notify is eof, an end of stream
+// without one is ssl::error::stream_truncated, an OpenSSL error is its packed error code in
+// the ssl category, a socket error its errno.
+#pragma once
+
+#include <openssl/ssl.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/compose.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream_base.hpp>
+#include <boost/beast/core/role.hpp>
+#include <boost/system/error_code.hpp>
+
+namespace benchgate::router::net {
+
+class TlsStream {
+ public:
+  using next_layer_type = boost::asio::ip::tcp::socket;
+  using lowest_layer_type = next_layer_type::lowest_layer_type;
+  using executor_type = next_layer_type::executor_type;
+  using error_code = boost::system::error_code;
+
+  // Takes the accepted socket; the OpenSSL session comes from `context`. Throws
+  // std::bad_alloc when OpenSSL cannot make one.
+  TlsStream(next_layer_type socket, boost::asio::ssl::context& context);
+  TlsStream(TlsStream&& other) noexcept;
+  TlsStream& operator=(TlsStream&&) = delete;
+  TlsStream(const TlsStream&) = delete;
+  TlsStream& operator=(const TlsStream&) = delete;
+  ~TlsStream();
+
+  executor_type get_executor() { return socket_.get_executor(); }
+  next_layer_type& next_layer() { return socket_; }
+  lowest_layer_type& lowest_layer() { return socket_.lowest_layer(); }
+  SSL* native_handle() { return ssl_; }
+
+  // Bytes OpenSSL holds that a read returns without the socket becoming readable.
+  bool has_buffered_input() const { return SSL_pending(ssl_) > 0 || SSL_has_pending(ssl_) == 1; }
+
+  // The TLS handshake in `type`'s role; handler(error_code).
+  template <typename Handler>
+  auto async_handshake(boost::asio::ssl::stream_base::handshake_type type, Handler&& handler) {
+    if (type == boost::asio::ssl::stream_base::server) {
+      SSL_set_accept_state(ssl_);
+    } else {
+      SSL_set_connect_state(ssl_);
+    }
+    return start<false>([](SSL* ssl, size_t&) { return SSL_do_handshake(ssl); },
+                        std::forward<Handler>(handler));
+  }
+
+  // Reads into the first non-empty buffer of `buffers`; handler(error_code, size_t).
+  template <typename MutableBuffers, typename Handler>
+  auto async_read_some(const MutableBuffers& buffers, Handler&& handler) {
+    const boost::asio::mutable_buffer into = first_buffer<boost::asio::mutable_buffer>(buffers);
+    return start<true>(
+        [into](SSL* ssl, size_t& bytes) {
+          return into.size() == 0 ? 1 : SSL_read_ex(ssl, into.data(), into.size(), &bytes);
+        },
+        std::forward<Handler>(handler));
+  }
+
+  // Writes (part of) the first non-empty buffer of `buffers`; handler(error_code, size_t).
+  template <typename ConstBuffers, typename Handler>
+  auto async_write_some(const ConstBuffers& buffers, Handler&& handler) {
+    const boost::asio::const_buffer from = first_buffer<boost::asio::const_buffer>(buffers);
+    return start<true>(
+        [from](SSL* ssl, size_t& bytes) {
+          return from.size() == 0 ? 1 : SSL_write_ex(ssl, from.data(), from.size(), &bytes);
+        },
+        std::forward<Handler>(handler));
+  }
+
+  // Sends close_notify and waits for the peer's (OpenSSL discards what the peer sends
+  // meanwhile); handler(error_code).
+  template <typename Handler>
+  auto async_shutdown(Handler&& handler) {
+    return start<false>(
+        [](SSL* ssl, size_t&) {
+          const int sent = SSL_shutdown(ssl);
+          if (sent != 0) return sent;
+          const int second = SSL_shutdown(ssl);  // ours is out: now wait for the peer's
+          return second == 0 ? 1 : second;
+        },
+        std::forward<Handler>(handler));
+  }
+
+  // Writes (part of) the first non-empty buffer now, never waiting: would_block when the
+  // socket takes nothing. What the socket did not take of a record stays with OpenSSL and
+  // goes out first on the next write, which must start at the first byte not reported
+  // written (as async_write's next write_some does).
+  template <typename ConstBuffers>
+  size_t write_some(const ConstBuffers& buffers, error_code& ec) {
+    const boost::asio::const_buffer from = first_buffer<boost::asio::const_buffer>(buffers);
+    if (from.size() == 0) {
+      ec = {};
+      return 0;
+    }
+    size_t bytes = 0;
+    const Step step = attempt(
+        [&](SSL* ssl, size_t& n) { return SSL_write_ex(ssl, from.data(), from.size(), &n); }, bytes,
+        ec);
+    if (step != Step::kDone) ec = boost::asio::error::would_block;
+    return bytes;
+  }
+
+  // Reads what OpenSSL holds or the non-blocking socket has, never waiting: would_block
+  // when neither has anything.
+  template <typename MutableBuffers>
+  size_t read_some(const MutableBuffers& buffers, error_code& ec) {
+    const boost::asio::mutable_buffer into = first_buffer<boost::asio::mutable_buffer>(buffers);
+    if (into.size() == 0) {
+      ec = {};
+      return 0;
+    }
+    size_t bytes = 0;
+    const Step step =
+        attempt([&](SSL* ssl, size_t& n) { return SSL_read_ex(ssl, into.data(), into.size(), &n); },
+                bytes, ec);
+    if (step != Step::kDone) ec = boost::asio::error::would_block;
+    return bytes;
+  }
+
+ private:
+  enum class Step { kDone, kWantRead, kWantWrite };
+
+  template <typename Buffer, typename Buffers>
+  static Buffer first_buffer(const Buffers& buffers) {
+    for (auto it = boost::asio::buffer_sequence_begin(buffers);
+         it != boost::asio::buffer_sequence_end(buffers); ++it) {
+      Buffer buffer(*it);
+      if (buffer.size() != 0) return buffer;
+    }
+    return Buffer();
+  }
+
+  // One OpenSSL call: its outcome, with `ec` set when it is done and failed.
+  template <typename Call>
+  Step attempt(Call&& call, size_t& bytes, error_code& ec) {
+    if (!socket_.is_open()) {
+      ec = boost::asio::error::bad_descriptor;
+      return Step::kDone;
+    }
+    prepare_call();
+    const int result = call(ssl_, bytes);
+    if (result > 0) {
+      ec = {};
+      return Step::kDone;
+    }
+    return failed_call(result, ec);
+  }
+  static void prepare_call();
+  Step failed_call(int result, error_code& ec);
+
+  // The composed operation: attempt, wait for what OpenSSL wants, attempt again.
+  template <typename Call, bool kWithBytes>
+  struct Operation {
+    TlsStream& stream;
+    Call call;
+    enum class State { kStarting, kWaiting, kPosted } state = State::kStarting;
+    error_code result{};
+    size_t bytes = 0;
+
+    template <typename Self>
+    void operator()(Self& self, error_code wait_ec = {}) {
+      if (state == State::kPosted) return finish(self);
+      if (wait_ec) {
+        result = wait_ec;
+        return finish(self);
+      }
+      const Step step = stream.attempt(call, bytes, result);
+      if (step != Step::kDone) {
+        state = State::kWaiting;
+        stream.socket_.async_wait(step == Step::kWantRead
+                                      ? boost::asio::ip::tcp::socket::wait_read
+                                      : boost::asio::ip::tcp::socket::wait_write,
+                                  std::move(self));
+        return;
+      }
+      if (state == State::kStarting) {
+        // Done at once: complete through the executor, as an asynchronous operation must.
+        state = State::kPosted;
+        boost::asio::post(std::move(self));
+        return;
+      }
+      finish(self);
+    }
+
+    template <typename Self>
+    void finish(Self& self) {
+      if constexpr (kWithBytes) {
+        self.complete(result, bytes);
+      } else {
+        self.complete(result);
+      }
+    }
+  };
+
+  template <bool kWithBytes, typename Call, typename Handler>
+  auto start(Call call, Handler&& handler) {
+    using Signature = std::conditional_t<kWithBytes, void(error_code, size_t), void(error_code)>;
+    return boost::asio::async_compose<Handler, Signature>(
+        Operation<Call, kWithBytes>{*this, std::move(call)}, handler, socket_);
+  }
+
+  next_layer_type socket_;
+  SSL* ssl_;
+};
+
+// What ssl::stream offers and the connections ask of every stream (router/net/stream.h).
+inline bool has_buffered_input(TlsStream& stream) { return stream.has_buffered_input(); }
+
+// Beast's WebSocket stream over a TlsStream closes it as over ssl::stream
+// (boost/beast/websocket/ssl.hpp): close_notify, then the TCP close is the caller's.
+void teardown(boost::beast::role_type role, TlsStream& stream, boost::system::error_code& ec);
+
+template <typename Handler>
+void async_teardown(boost::beast::role_type, TlsStream& stream, Handler&& handler) {
+  stream.async_shutdown(std::forward<Handler>(handler));
+}
+
+}  // namespace benchgate::router::net
