@@ -62,8 +62,9 @@ void collect(const scenario::Scenario& scenario, const report::ScenarioReport& r
       }
       if (!gate.against.empty()) paired.emplace(gate.metric, gate.paired_test);
       auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
-      if (!added && gate.baseline.empty()) continue;
-      if (!gate.baseline.empty()) it->second = gate.alpha;  // a relative gate's alpha decides
+      const bool relative = !gate.baseline.empty() || !gate.against.empty();  // paired too
+      if (!added && !relative) continue;
+      if (relative) it->second = gate.alpha;  // a relative gate's alpha decides
     }
     for (const auto& [metric, alpha] : metrics) {
       Series& s = all[{w.spec.name, w.variant, metric}];

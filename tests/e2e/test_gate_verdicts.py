@@ -391,6 +391,24 @@ connections = 1
         self.assertIn("4 pairs: no signed-rank p is below 2^-4 = 0.0625", g["explanation"])
         self.assertEqual(self.run_scenario(path, "--strict").returncode, 1)
 
+    def test_calibrate_estimates_what_the_paired_gates_test_detects(self):
+        # The signed-rank (default) with 12 pairs at alpha 0.01 can detect something: a
+        # percentage; a gate with test = "t" gets the paired t's, marked (t); with 4 pairs the
+        # signed-rank cannot reach alpha 0.01 at all: none.
+        text = self.PAIRED.replace("{fault}", FAULT_WORKER)
+        gate = ('[[gates]]\nworkload = "hello"\nmetric = "latency.p50"\nvariant = "wild"\n'
+                'against = "steady"\nmax_regression = "5%"\n')
+        for extra, template, expected in (
+                ("", text, r"\d+\.\d%"),
+                ('test = "t"\n', text, r"\d+\.\d% \(t\)"),
+                ("", text.replace("repetitions = 12", "repetitions = 4"), r"none")):
+            path = self.scenario(gate + extra, "cal.toml", template)
+            db = os.path.join(self.dir, "cal-{}.db".format(len(extra) + len(template)))
+            cal = self.orchestrator("calibrate", path, "--db", db, "--runs", "3")
+            self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
+            self.assertRegex(cal.stdout, r"\n  hello\s+wild\s+latency\.p50\s+\S+\s+\S+\s+\S+\s+"
+                                         r"\S+\s+" + expected + r"\n")
+
     # --- calibrate -------------------------------------------------------------------------
 
     def test_calibrate_stores_the_noise_and_a_calibrated_gate_decides_with_one_baseline_run(self):
