@@ -46,9 +46,9 @@ double hodges_lehmann_centre(std::span<const double> x);
 // the largest count for which P(T <= c) <= (1 - confidence) / 2 under the signed-rank null
 // law without ties of n values, [W_(c+1), W_(M-c)] of the M sorted Walsh averages, at the
 // achieved confidence 1 - 2 P(T <= c) (at least `confidence`; exact for continuous data,
-// approximate when values tie). Its lower end lies above 0 when the one-sided signed-rank p
-// (without ties) is below (1 - confidence) / 2. Unbounded when n is too small for the
-// confidence (2^-n > (1 - confidence) / 2).
+// approximate when values tie). Without ties and zeros its lower end lies above 0 exactly
+// when the one-sided signed-rank p is at most (1 - confidence) / 2. Unbounded when n is too
+// small for the confidence (2^-n > (1 - confidence) / 2).
 struct CentreInterval {
   double low = 0;
   double high = 0;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "gate_test_support.h"
+#include "orchestrator/gates/effect_interval.h"
 #include "orchestrator/gates/gate_evaluator.h"
 
 namespace benchgate::gates {
@@ -148,6 +149,8 @@ TEST(PairedSignedRank, OnePairIsTestedButUnderpowered) {
   EXPECT_DOUBLE_EQ(*o.p_value, 0.5);
   EXPECT_TRUE(o.underpowered);
   EXPECT_FALSE(o.effect_interval);
+  EXPECT_EQ(why_no_interval(to_string(o.method), true),
+            "too few pairs for a distribution-free interval at this confidence");
   EXPECT_NE(o.explanation.find("1 pair: no signed-rank p is below 2^-1 = 0.5"), std::string::npos)
       << o.explanation;
 }
