@@ -32,7 +32,9 @@
 # BENCH_PAIRED_TEST: the paired gates' test, "signed-rank" (default, as a gate without `test`)
 # or "t" (the paired t); the table's methods column names the one used. The signed-rank test
 # needs at least 7 pairs at alpha 0.01 (2^-7 < 0.01): with fewer every paired verdict is
-# underpowered.
+# underpowered; on a testbed whose speed steps within a run, 24 pairs of 500 ms
+# (BENCH_PAIRED_REPETITIONS=24 BENCH_DURATION=500ms) survive two contrary wild pairs where 12
+# survive none (docs/GATES.md, "Paired gates").
 #
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
 # Windows (defaults): warm-up 200 ms, 3 repetitions of 1 s, 32 connections x 1 in flight, 1 worker.
