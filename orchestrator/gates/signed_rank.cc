@@ -34,15 +34,56 @@ std::vector<double> subset_sum_law(const std::vector<int64_t>& ranks) {
   return law;
 }
 
-std::vector<double> walsh_averages(std::span<const double> x) {
-  std::vector<double> w;
-  w.reserve(x.size() * (x.size() + 1) / 2);
-  for (size_t i = 0; i < x.size(); ++i) {
-    for (size_t j = i; j < x.size(); ++j) w.push_back((x[i] + x[j]) / 2);
+// The k-th smallest (0-based) of the n(n+1)/2 Walsh averages (x_i + x_j) / 2, i <= j, without
+// keeping them all: 100,000 pairs would need 40 GB. Small inputs sort them; large ones bisect
+// on the value with an O(n) count of the averages at or below it, down to adjacent doubles, so
+// both give the very double the average computes to.
+class WalshAverages {
+ public:
+  explicit WalshAverages(std::span<const double> x) : x_(x.begin(), x.end()) {
+    std::sort(x_.begin(), x_.end());
+    const size_t n = x_.size();
+    count_ = n * (n + 1) / 2;
+    if (count_ <= kMaterializeLimit) {
+      all_.reserve(count_);
+      for (size_t i = 0; i < n; ++i) {
+        for (size_t j = i; j < n; ++j) all_.push_back((x_[i] + x_[j]) / 2);
+      }
+      std::sort(all_.begin(), all_.end());
+    }
   }
-  std::sort(w.begin(), w.end());
-  return w;
-}
+  size_t size() const { return count_; }
+  double kth(size_t k) const {
+    if (!all_.empty()) return all_[k];
+    double lo = x_.front(), hi = x_.back();  // the smallest and the largest average
+    if (at_or_below(lo) > k) return lo;
+    while (true) {
+      const double mid = lo + (hi - lo) / 2;
+      if (mid <= lo || mid >= hi) return hi;  // adjacent: an average lies in (lo, hi]
+      (at_or_below(mid) > k ? hi : lo) = mid;
+    }
+  }
+  double median() const {
+    return count_ % 2 ? kth(count_ / 2) : (kth(count_ / 2 - 1) + kth(count_ / 2)) / 2;
+  }
+
+ private:
+  static constexpr size_t kMaterializeLimit = 2'000'000;
+  // How many averages are <= v: for each i, the j >= i up to the last with (x_i + x_j) / 2 <= v,
+  // a bound that only falls as i rises.
+  size_t at_or_below(double v) const {
+    size_t total = 0, end = x_.size();
+    for (size_t i = 0; i < x_.size(); ++i) {
+      while (end > 0 && (x_[i] + x_[end - 1]) / 2 > v) --end;
+      if (end <= i) break;
+      total += end - i;
+    }
+    return total;
+  }
+  std::vector<double> x_;
+  std::vector<double> all_;
+  size_t count_ = 0;
+};
 
 }  // namespace
 
@@ -93,8 +134,7 @@ SignedRankResult wilcoxon_signed_rank(std::span<const double> x) {
 
 double hodges_lehmann_centre(std::span<const double> x) {
   if (x.empty()) return kNaN;
-  const std::vector<double> w = walsh_averages(x);
-  return median(w);
+  return WalshAverages(x).median();
 }
 
 CentreInterval walsh_interval(std::span<const double> x, double confidence) {
@@ -124,10 +164,11 @@ CentreInterval walsh_interval(std::span<const double> x, double confidence) {
     at_c = normal_cdf((static_cast<double>(c) + 0.5 - centre) / sd);
   }
   if (c < 0) return result;
-  const std::vector<double> w = walsh_averages(x);
+  const WalshAverages w(x);
   const auto k = static_cast<size_t>(c);
-  result.low = w[k];
-  result.high = w[w.size() - 1 - k];
+  if (k >= w.size()) return result;
+  result.low = w.kth(k);
+  result.high = w.kth(w.size() - 1 - k);
   result.achieved_confidence = 1 - 2 * at_c;
   result.bounded = true;
   return result;

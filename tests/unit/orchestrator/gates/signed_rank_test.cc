@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 namespace benchgate::gates {
@@ -80,6 +82,38 @@ TEST(SignedRank, HodgesLehmannIsTheMedianOfTheWalshAverages) {
   EXPECT_DOUBLE_EQ(hodges_lehmann_centre(std::vector<double>{1, 2, 3, 10}), 2.75);
   EXPECT_DOUBLE_EQ(hodges_lehmann_centre(std::vector<double>{-3}), -3);
   EXPECT_TRUE(std::isnan(hodges_lehmann_centre(std::vector<double>{})));
+}
+
+// Past 2 million Walsh averages they are selected by bisection, not kept: the same doubles.
+TEST(SignedRank, ManyPairsGiveTheSameHodgesLehmannWithoutKeepingEveryAverage) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> z(0.03, 0.1);
+  for (size_t n : {2100u, 2101u}) {  // an even and an odd number of averages
+    std::vector<double> x;
+    for (size_t i = 0; i < n; ++i) x.push_back(z(rng));
+    std::vector<double> w;
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = i; j < n; ++j) w.push_back((x[i] + x[j]) / 2);
+    }
+    std::sort(w.begin(), w.end());
+    const size_t m = w.size();
+    ASSERT_GT(m, 2'000'000u);
+    const double expected = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
+    EXPECT_EQ(hodges_lehmann_centre(x), expected) << n;
+    const CentreInterval i = walsh_interval(x, 0.98);
+    ASSERT_TRUE(i.bounded);
+    // Its ends are Walsh averages, symmetric in rank.
+    const auto low = std::lower_bound(w.begin(), w.end(), i.low);
+    const auto high = std::lower_bound(w.begin(), w.end(), i.high);
+    ASSERT_TRUE(low != w.end() && *low == i.low);
+    ASSERT_TRUE(high != w.end() && *high == i.high);
+    const auto low_rank = static_cast<size_t>(low - w.begin());
+    const auto high_rank =
+        static_cast<size_t>(std::upper_bound(w.begin(), w.end(), i.high) - w.begin()) - 1;
+    EXPECT_EQ(low_rank, m - 1 - high_rank);
+    EXPECT_LT(i.low, expected);
+    EXPECT_GT(i.high, expected);
+  }
 }
 
 TEST(SignedRank, WalshIntervalTakesItsEndsFromTheSameLaw) {
