@@ -27,13 +27,19 @@
 #
 # Paired gates (docs/GATES.md, "Paired gates"): the same A/A and slowdown runs once more as
 # comparisons in one run each ([compare] of the unchanged router and the candidate router, their
-# windows alternating A B B A; BENCH_PAIRED_REPETITIONS pairs, default 6), judged by
+# windows alternating A B B A; BENCH_PAIRED_REPETITIONS pairs, default 12), judged by
 # `against = "a"` gates with no baseline runs at all. BENCH_PAIRED=off leaves them out.
+# BENCH_PAIRED_TEST: the paired gates' test, "signed-rank" (default, as a gate without `test`)
+# or "t" (the paired t); the table's methods column names the one used. The signed-rank test
+# needs at least 7 pairs at alpha 0.01 (2^-7 < 0.01): with fewer every paired verdict is
+# underpowered; on a testbed whose speed steps within a run, 24 pairs of 500 ms
+# (BENCH_PAIRED_REPETITIONS=24 BENCH_DURATION=500ms) survive two contrary wild pairs where 12
+# survive none (docs/GATES.md, "Paired gates").
 #
 # Gates: max_regression 1%, alpha 0.01, Holm across the three gates of a run (as in any run).
 # Windows (defaults): warm-up 200 ms, 3 repetitions of 1 s, 32 connections x 1 in flight, 1 worker.
 # With 6 pairs per paired run (75 stored and 50 paired runs) it took 16 minutes on an idle
-# 2-core machine (docs/GATES.md).
+# 2-core machine (docs/GATES.md); 12 pairs make each paired run about twice as long.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -50,7 +56,12 @@ ASLR="${BENCH_ASLR:-on}"
 PIN="${BENCH_PIN:-off}"
 STORED="${BENCH_STORED:-on}"
 PAIRED="${BENCH_PAIRED:-on}"
-PAIRED_REPETITIONS="${BENCH_PAIRED_REPETITIONS:-6}"
+PAIRED_REPETITIONS="${BENCH_PAIRED_REPETITIONS:-12}"
+PAIRED_TEST="${BENCH_PAIRED_TEST:-signed-rank}"
+case "$PAIRED_TEST" in
+  signed-rank | t) ;;
+  *) echo "BENCH_PAIRED_TEST=$PAIRED_TEST: must be signed-rank or t" >&2; exit 2 ;;
+esac
 TOTAL_RUNS=$((CALIBRATION_RUNS + BASELINE_RUNS + AA_RUNS + ${#SLOWDOWNS[@]} * DETECT_RUNS))
 [[ "$STORED" == off ]] && TOTAL_RUNS=$BASELINE_RUNS
 PAIRED_RUNS=0
@@ -76,7 +87,7 @@ echo "windows:   warm-up 200ms, $REPETITIONS x $DURATION; $CONNECTIONS connectio
 [[ "$STORED" == off ]] && echo "stored:    off (no calibration, no gated runs against stored baselines)"
 echo "runs:      $CALIBRATION_RUNS calibration, $BASELINE_RUNS baseline, $AA_RUNS A/A," \
   "$DETECT_RUNS per slowdown (${SLOWDOWNS[*]}); paired: $PAIRED" \
-  "($PAIRED_REPETITIONS pairs of windows per run)"
+  "($PAIRED_REPETITIONS pairs of windows per run, test $PAIRED_TEST)"
 
 DB="$BENCH_TMP/gates.db"
 # scenario FILE INJECT_NS: the one workload, its three gates, and a router with that work.
@@ -150,7 +161,7 @@ connections = $CONNECTIONS
 in_flight = $IN_FLIGHT
 TOML
     for metric in throughput.rps latency.p50 latency.p99; do
-      printf '[[gates]]\nworkload = "hello"\nmetric = "%s"\nvariant = "b"\nagainst = "a"\nmax_regression = "1%%"\n' "$metric"
+      printf '[[gates]]\nworkload = "hello"\nmetric = "%s"\nvariant = "b"\nagainst = "a"\nmax_regression = "1%%"\ntest = "%s"\n' "$metric" "$PAIRED_TEST"
     done
   } >"$1"
   "$BIN/orchestrator" validate "$1" >/dev/null
@@ -311,8 +322,10 @@ paired = [g for label in labels for m in metrics for g in verdicts(label, "p")[m
 if paired:
     print(f"{', ' if stored else ' '}{sum(g['underpowered'] for g in paired)} of {len(paired)} (paired)", end="")
     print()
-    # What the pairs themselves say: the realized change (mean of the pairs' log ratios).
-    print("realized change within the paired runs (median over runs of the mean pair change):")
+    # What the pairs themselves say: the realized change, each gate's effect (paired-t: the
+    # mean of the pairs' log ratios; paired-signed-rank: their Hodges-Lehmann estimate).
+    print("realized change within the paired runs (median over runs of the gates' effect: mean "
+          "pair change for paired-t, Hodges-Lehmann for paired-signed-rank):")
     print(f"  {'runs':10s} " + " ".join(f"{m:>16s}" for m in metrics))
     import math
     for label in labels:

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -35,6 +36,10 @@ struct Series {
   std::string params_hash;
   std::string metric;
   double alpha = kDefaultAlpha;
+  // The test of the first paired gate on the series (docs/GATES.md, "Paired gates"), or the
+  // default: what `detect paired` estimates.
+  scenario::PairedTest paired_test = scenario::PairedTest::kSignedRank;
+  bool paired_test_set = false;
   std::vector<double> figures;
   std::vector<std::vector<double>> repetitions;  // of each run, for the within-run spread
   std::vector<int64_t> run_ids;
@@ -47,16 +52,19 @@ void collect(const scenario::Scenario& scenario, const report::ScenarioReport& r
              SeriesMap& all) {
   for (const auto& w : report.result.workloads) {
     if (w.status != results::WorkloadStatus::kOk) continue;
-    std::map<std::string, double> metrics;  // metric -> alpha
+    std::map<std::string, double> metrics;               // metric -> alpha
+    std::map<std::string, scenario::PairedTest> paired;  // metric -> the first paired gate's test
     for (const char* m : kDefaultMetrics) metrics.emplace(m, kDefaultAlpha);
     for (const auto& gate : scenario.gates) {
       if (!scenario::workload_matches(gate.workload, w.spec.name) ||
           !scenario::workload_matches(gate.variant, w.variant)) {
         continue;
       }
+      if (!gate.against.empty()) paired.emplace(gate.metric, gate.paired_test);
       auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
-      if (!added && gate.baseline.empty()) continue;
-      if (!gate.baseline.empty()) it->second = gate.alpha;  // a relative gate's alpha decides
+      const bool relative = !gate.baseline.empty() || !gate.against.empty();  // paired too
+      if (!added && !relative) continue;
+      if (relative) it->second = gate.alpha;  // a relative gate's alpha decides
     }
     for (const auto& [metric, alpha] : metrics) {
       Series& s = all[{w.spec.name, w.variant, metric}];
@@ -65,6 +73,10 @@ void collect(const scenario::Scenario& scenario, const report::ScenarioReport& r
       s.params_hash = store::workload_params_hash(w.spec);
       s.metric = metric;
       s.alpha = alpha;
+      if (auto p = paired.find(metric); p != paired.end() && !s.paired_test_set) {
+        s.paired_test = p->second;
+        s.paired_test_set = true;
+      }
       auto figure = results::metric_figure(w, metric);
       if (!figure) {
         s.collected = false;
@@ -82,6 +94,34 @@ std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 
 std::string value_text(const std::string& metric, double value) {
   const gates::MetricInfo* info = gates::find_metric(metric);
   return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
+}
+
+// The smallest number of pairs whose signed-rank p can go below alpha (2^-R < alpha).
+int pairs_for_signed_rank(double alpha) {
+  int r = 1;
+  while (r < 64 && std::ldexp(1.0, -r) >= alpha) ++r;
+  return r;
+}
+
+// `detect paired`: what a paired gate with the series' test detects with the scenario's R
+// pairs ("none": no R pairs reach alpha with the signed-rank test); "(t)" marks test = "t".
+std::string paired_text(const Series& s, const gates::NoiseEstimate::WithinRuns& w) {
+  if (s.paired_test == scenario::PairedTest::kT) return percent(w.detectable_paired) + " (t)";
+  return w.detectable_paired_signed_rank ? percent(*w.detectable_paired_signed_rank) : "none";
+}
+
+// What a paired gate could see, for the drift diagnosis.
+std::string paired_sentence(const Series& s, const gates::NoiseEstimate::WithinRuns& w) {
+  if (s.paired_test == scenario::PairedTest::kT || w.detectable_paired_signed_rank) {
+    return fmt::format("with {} pairs could see {}", w.repetitions,
+                       s.paired_test == scenario::PairedTest::kT
+                           ? percent(w.detectable_paired)
+                           : percent(*w.detectable_paired_signed_rank));
+  }
+  return fmt::format(
+      "with {} pairs could see nothing at alpha {:g} (its signed-rank test needs {} pairs; "
+      "test = \"t\" could see {})",
+      w.repetitions, s.alpha, pairs_for_signed_rank(s.alpha), percent(w.detectable_paired));
 }
 
 // What the spread says about the testbed, when its runs differ far more than each run's
@@ -103,9 +143,9 @@ std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEs
   return fmt::format(
       "{} {} {}: {} (cv {} between runs, {} between a run's repetitions): this testbed's speed "
       "changes between runs; gates on stored baseline runs cannot see below {} here, a paired "
-      "gate (against = VARIANT, windows alternating in one run) with {} pairs could see {}",
+      "gate (against = VARIANT, windows alternating in one run) {}",
       s.workload, s.variant, s.metric, why, percent(noise.cv), percent(std::expm1(w.log_sd)),
-      percent(noise.detectable_5), w.repetitions, percent(w.detectable_paired));
+      percent(noise.detectable_5), paired_sentence(s, w));
 }
 
 }  // namespace
@@ -196,7 +236,7 @@ int calibrate_command(const CalibrateFlags& flags) {
                   s.variant.c_str(), s.metric.c_str(), value_text(s.metric, noise->mean).c_str(),
                   percent(noise->cv).c_str(), percent(noise->detectable_1).c_str(),
                   percent(noise->detectable_5).c_str(),
-                  noise->within ? percent(noise->within->detectable_paired).c_str() : "-");
+                  noise->within ? paired_text(s, *noise->within).c_str() : "-");
       if (auto d = drift_diagnosis(s, *noise)) diagnoses.push_back(std::move(*d));
       store::CalibrationRecord c;
       c.series = {testbed_id, scenario.name, s.workload, s.variant, s.params_hash, s.metric};

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <vector>
 
 #include "orchestrator/gates/metrics.h"
@@ -36,6 +37,11 @@ std::optional<NoiseEstimate::WithinRuns> within_runs(
   w.between_sd = w.log_sd / std::sqrt(r);
   w.detectable_paired =
       std::expm1(student_t_quantile(1 - alpha, r - 1) * std::sqrt(2 / r) * w.log_sd);
+  // The signed-rank's smallest p is 2^-R: below alpha, or nothing to detect with.
+  if (fewest >= 64 || std::ldexp(1.0, -static_cast<int>(fewest)) < alpha) {
+    w.detectable_paired_signed_rank =
+        std::expm1(std::log1p(w.detectable_paired) * std::sqrt(std::numbers::pi / 3));
+  }
   return w;
 }
 

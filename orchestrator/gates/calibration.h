@@ -28,6 +28,11 @@ struct NoiseEstimate {
     // log ratio with variance 2 log_sd^2; the smallest regression its paired t detects at
     // alpha, t(1-a, R-1) sqrt(2 / R) log_sd (gate_evaluator.cc, evaluate_paired_gate).
     double detectable_paired = 0;
+    // The same for the signed-rank test, a paired gate's default: the paired t's figure times
+    // sqrt(pi / 3), the inverse square root of the test's asymptotic relative efficiency 3 / pi
+    // against the t for normal log ratios (it needs pi / 3 as many pairs). Nothing when no R
+    // pairs can reach significance: 2^-R >= alpha.
+    std::optional<double> detectable_paired_signed_rank;
   };
   std::optional<WithinRuns> within;
 

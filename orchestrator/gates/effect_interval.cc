@@ -24,6 +24,9 @@ std::string_view why_no_interval(std::string_view method, bool has_p_value) {
   if (method == to_string(Method::kNestedT)) {
     return has_p_value ? "" : "one baseline run: nothing measures the between-run spread";
   }
+  if (method == to_string(Method::kPairedSignedRank)) {
+    return has_p_value ? "too few pairs for a distribution-free interval at this confidence" : "";
+  }
   if (method == to_string(Method::kAbsolute)) {
     return "an absolute gate compares its figure with a bound: no test, no interval";
   }

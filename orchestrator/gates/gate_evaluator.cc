@@ -9,6 +9,7 @@
 #include "orchestrator/gates/effect_interval.h"
 #include "orchestrator/gates/explanation.h"
 #include "orchestrator/gates/metrics.h"
+#include "orchestrator/gates/signed_rank.h"
 #include "orchestrator/gates/statistics.h"
 
 namespace benchgate::gates {
@@ -220,6 +221,41 @@ std::optional<GateOutcome> check_run(GateOutcome& o, const scenario::Gate& gate,
   return std::nullopt;
 }
 
+// A paired gate's verdict from its effect and p-value, the rule of every relative gate.
+GateOutcome decide_paired(GateOutcome o, const scenario::Gate& gate) {
+  if (*o.effect > *o.margin) {
+    o.verdict = o.p_value && *o.p_value < gate.alpha ? Verdict::kFail : Verdict::kInconclusive;
+  } else {
+    o.verdict = Verdict::kPass;
+  }
+  o.explanation = detail::explain(o);
+  return o;
+}
+
+// The signed-rank test of the pairs' log ratios x (signed_rank.h): the effect is their
+// Hodges-Lehmann centre, the p-value the exact one-sided signed-rank p (Pratt's zeros), the
+// interval and the smallest detectable effect from the Walsh averages, and underpowered when
+// the same pairs shifted so that their centre is exactly 2m would not reach p < alpha (which
+// always holds when 2^-n >= alpha).
+GateOutcome signed_rank_on_pairs(GateOutcome o, const std::vector<double>& x, double margin,
+                                 double alpha) {
+  o.method = Method::kPairedSignedRank;
+  const double centre = hodges_lehmann_centre(x);
+  o.effect = centre;
+  o.p_value = wilcoxon_signed_rank(x).p_greater;
+  o.p_adjusted = o.p_value;
+  std::vector<double> shifted;
+  for (double v : x) shifted.push_back(v - centre + 2 * margin);
+  o.underpowered = !(wilcoxon_signed_rank(shifted).p_greater < alpha);
+  const CentreInterval interval = walsh_interval(x, interval_confidence(alpha));
+  if (interval.bounded) {
+    o.effect_interval = EffectInterval{interval.low, interval.high, interval.achieved_confidence};
+    // Shifted by delta - centre, the pairs' lower bound lies above 0 once delta > centre - low.
+    o.detectable = std::expm1(std::max(centre - interval.low, 0.0));
+  }
+  return o;
+}
+
 }  // namespace
 
 GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunValues> run,
@@ -252,13 +288,16 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
   }
   const double n = static_cast<double>(x.size());
   const double margin = std::log1p(*gate.max_regression);
-  const double d = mean(x);
-  o.method = Method::kPairedT;
   o.pairs = x.size();
   o.baseline_centre = against->figure;
   o.threshold = space.from(space.to(against->figure) + margin);
-  o.effect = d;
   o.margin = margin;
+  if (gate.paired_test == scenario::PairedTest::kSignedRank) {
+    return decide_paired(signed_rank_on_pairs(std::move(o), x, margin, gate.alpha), gate);
+  }
+  const double d = mean(x);
+  o.method = Method::kPairedT;
+  o.effect = d;
   if (x.size() >= 2) {
     const double df = n - 1;
     const double scale = sample_stddev(x) / std::sqrt(n);
@@ -274,13 +313,7 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
   } else {
     o.underpowered = true;  // one pair: nothing measures its spread
   }
-  if (d > margin) {
-    o.verdict = o.p_value && *o.p_value < gate.alpha ? Verdict::kFail : Verdict::kInconclusive;
-  } else {
-    o.verdict = Verdict::kPass;
-  }
-  o.explanation = detail::explain(o);
-  return o;
+  return decide_paired(std::move(o), gate);
 }
 
 GateOutcome error_outcome(const scenario::Gate& gate, std::string reason) {

@@ -47,8 +47,14 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
 
 // Evaluates a paired gate (gate.against set): the run's values of one variant against those of
 // the variant it names, measured in the same run with windows adjacent in time (A B, B A, ...).
-// With x_i = g(new_i) - g(against_i) for the n repetition pairs in the log space above:
-//   d = mean(x), s = their sample standard deviation, p = P(T_{n-1} >= d / (s / sqrt(n))),
+// With x_i = g(new_i) - g(against_i) for the n repetition pairs in the log space above, by the
+// gate's paired_test:
+//   signed-rank (default, paired-signed-rank): d = the Hodges-Lehmann estimate of the x_i, p
+//     the exact one-sided Wilcoxon signed-rank p (signed_rank.h), the interval and detectable
+//     from the Walsh averages; underpowered when the x_i shifted to a centre of 2m would not
+//     reach p < alpha (always when 2^-n >= alpha);
+//   t (paired-t): d = mean(x), s = their sample standard deviation,
+//     p = P(T_{n-1} >= d / (s / sqrt(n)));
 // and fail / inconclusive / pass / underpowered as for relative gates. Drift of the machine
 // that both variants share between windows cancels in each pair; what differs between the
 // two variants' processes for the whole run does not, which is why an A/A comparison of two

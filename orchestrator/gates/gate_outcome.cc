@@ -43,6 +43,8 @@ std::string_view to_string(Method method) {
       return "e-divisive";
     case Method::kPairedT:
       return "paired-t";
+    case Method::kPairedSignedRank:
+      return "paired-signed-rank";
   }
   return "none";
 }
@@ -80,7 +82,8 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
   const double m = o.margin.value_or(0);
   const size_t runs = o.baseline_run_ids.size();
   std::string s = figure_text(o, info, unit);
-  if (o.method == Method::kPairedT) {
+  const bool paired = o.method == Method::kPairedT || o.method == Method::kPairedSignedRank;
+  if (paired) {
     s += " vs variant " + o.against + " " + format_metric_value(centre, unit) + " (" +
          std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") + " of adjacent windows)";
   } else {
@@ -90,6 +93,9 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
   if (centre != 0 && std::isfinite(centre)) {
     s += ' ';
     s += number("%+.1f%%", (observed / centre - 1) * 100);
+  }
+  if (o.method == Method::kPairedSignedRank && o.effect) {
+    s += number(" (Hodges-Lehmann %+.1f%% worse)", std::expm1(*o.effect) * 100);
   }
   const std::string allowance = "the " + percent(std::expm1(m)) + " allowance (threshold " +
                                 format_metric_value(o.threshold.value_or(NAN), unit) + ")";
@@ -116,7 +122,7 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
       }
       break;
   }
-  if (!o.p_value && o.method == Method::kPairedT) {
+  if (!o.p_value && paired) {
     s += "; one pair of windows: their spread is unknown (use more repetitions)";
   } else if (!o.p_value) {
     s += "; one baseline run and no calibration: the run-to-run noise is unknown (add baseline "
@@ -126,6 +132,13 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
     s += "; underpowered: a " + percent(std::expm1(2 * m)) +
          " regression could not be detected at " + alpha;
     if (o.detectable) s += " (smallest detectable: " + percent(*o.detectable) + ")";
+    if (o.method == Method::kPairedSignedRank && o.pairs < 64 &&
+        std::ldexp(1.0, -static_cast<int>(o.pairs)) >= o.alpha) {
+      s += " (" + std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") +
+           ": no signed-rank p is below 2^-" +
+           std::to_string(o.pairs) + " = " +
+           number("%.3g", std::ldexp(1.0, -static_cast<int>(o.pairs))) + ")";
+    }
     if (o.fail_when_underpowered) s += ", which fails the run (fail_when_underpowered)";
   }
   if (o.calibration) {

@@ -24,11 +24,13 @@ enum class Method {
   kCalibratedT,  // 1..4 baseline runs and a calibration: t with the calibrated between-run spread
   kChangePoint,  // change gate: the run against its series' current level (change_gate.h)
   kPairedT,      // paired gate: t on the log ratios of repetitions adjacent in time (A B B A)
+  kPairedSignedRank,  // paired gate: Wilcoxon signed-rank on those log ratios, Hodges-Lehmann
 };
 
 // "pass", "fail", "inconclusive", "no_baseline", "error", "not_configured".
 std::string_view to_string(Verdict verdict);
-// "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive", "paired-t".
+// "none", "absolute", "t-test", "nested-t", "calibrated-t", "e-divisive", "paired-t",
+// "paired-signed-rank".
 std::string_view to_string(Method method);
 
 // What a verdict column adds for GateOutcome::confirmation: ", confirmed by the rerun",
@@ -83,7 +85,8 @@ struct GateOutcome {
   // Paired gates: the variant of the same run judged against, and the pairs of repetitions.
   std::string against;
   size_t pairs = 0;
-  // Positive is worse. Relative: d in log space. Absolute: how far the median lies beyond
+  // Positive is worse. Relative: d in log space (paired-signed-rank: the Hodges-Lehmann
+  // estimate of the pairs' log ratios). Absolute: how far the median lies beyond
   // the threshold, in base units (negative: inside the bound).
   std::optional<double> effect;
   // Relative gates with a p-value: the interval of d from the test's own standard error and

@@ -15,7 +15,8 @@ void apply_holm(std::vector<GateOutcome>& outcomes) {
   for (const GateOutcome& o : outcomes) {
     const bool tested = o.p_value.has_value() && o.effect && o.margin &&
                         (o.method == Method::kTTest || o.method == Method::kNestedT ||
-                         o.method == Method::kCalibratedT || o.method == Method::kPairedT);
+                         o.method == Method::kCalibratedT || o.method == Method::kPairedT ||
+                         o.method == Method::kPairedSignedRank);
     raw.push_back(tested ? *o.p_value : std::numeric_limits<double>::quiet_NaN());
   }
   const std::vector<double> adjusted = holm_adjust(raw);

@@ -47,7 +47,7 @@ bool read_gate_kind(TableReader& r, Gate& gate, bool compared) {
   }
   gate.change = true;
   gate.alpha = 0.05;
-  for (std::string_view key : {"max", "min", "baseline", "against", "max_regression"}) {
+  for (std::string_view key : {"max", "min", "baseline", "against", "max_regression", "test"}) {
     if (r.has(key)) {
       diag.error(r.key_location(key),
                  "key '" + std::string(key) +

@@ -13,7 +13,7 @@ namespace {
 const std::vector<std::string_view> kGateKeys = {
     "workload", "variant",        "metric",  "max",      "min",
     "baseline", "max_regression", "alpha",   "severity", "fail_when_underpowered",
-    "kind",     "min_change",     "confirm", "against"};
+    "kind",     "min_change",     "confirm", "against",  "test"};
 
 std::string metric_list() {
   std::string all;
@@ -127,6 +127,19 @@ void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& va
   gate.against = std::move(*against);
 }
 
+// test = "signed-rank" | "t": the paired gate's test; only a paired gate has one.
+void read_paired_test(TableReader& r, Gate& gate) {
+  if (!r.has("test")) return;
+  if (!r.has("against")) {
+    r.diagnostics().error(r.key_location("test"),
+                          "key 'test' applies only to a paired gate (one with 'against')");
+    return;
+  }
+  if (auto test = r.choice("test", {"signed-rank", "t"})) {
+    gate.paired_test = *test == "t" ? PairedTest::kT : PairedTest::kSignedRank;
+  }
+}
+
 Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
                const std::vector<std::string>& variants, bool workloads_complete, bool compared) {
   Diagnostics& diag = r.diagnostics();
@@ -200,6 +213,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     gate.baseline = std::move(*baseline);
   }
   if (r.has("against")) read_against(r, gate, variants, compared);
+  read_paired_test(r, gate);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
     if (!relative && r.has(key)) {
       diag.error(r.key_location(key), "key '" + std::string(key) +

@@ -238,6 +238,11 @@ struct Workload {
 
 enum class GateSeverity { kCritical, kWarning };
 
+// A paired gate's test (`test`, docs/GATES.md, "Paired gates"): the Wilcoxon signed-rank test
+// with the Hodges-Lehmann effect (the default: a few wild pairs cannot decide it), or the
+// paired t on the mean log ratio.
+enum class PairedTest { kSignedRank, kT };
+
 // A release gate (docs/GATES.md). Bounds are in base units: seconds for latency metrics, bytes,
 // operations per second, a plain ratio for rates.
 struct Gate {
@@ -250,7 +255,8 @@ struct Gate {
   // Paired gate (a relative gate of a [compare] scenario): the variant of the same run it is
   // judged against, repetition by repetition (docs/GATES.md, "Paired gates"); excludes baseline.
   std::string against;
-  std::optional<double> max_regression;  // relative gate: 0.05 for "5%"
+  PairedTest paired_test = PairedTest::kSignedRank;  // paired gates: `test`
+  std::optional<double> max_regression;              // relative gate: 0.05 for "5%"
   double alpha = 0.01;
   // An underpowered relative gate (it could not detect twice its max_regression with this
   // noise) fails the run instead of passing or staying inconclusive (docs/GATES.md).

@@ -80,6 +80,7 @@ metric = "throughput.rps"
 variant = "slow"
 against = "fast"
 max_regression = "20%"
+test = "t"
 
 [[gates]]
 workload = "hello"
@@ -221,8 +222,12 @@ class CompareTest(unittest.TestCase):
         slow, fast = gates
         self.assertEqual(slow["verdict"], "fail", slow["explanation"])
         self.assertEqual(fast["verdict"], "pass", fast["explanation"])
+        # Gate 1 asks for the paired t; gate 2 takes the default signed-rank test, whose 4 pairs
+        # (all faster) give p = 1: a pass, and underpowered (2^-4 >= alpha 0.01).
+        self.assertEqual((slow["method"], fast["method"]), ("paired-t", "paired-signed-rank"))
+        self.assertEqual(fast["p_value"], 1.0)
+        self.assertTrue(fast["underpowered"])
         for gate, against in ((slow, "fast"), (fast, "slow")):
-            self.assertEqual(gate["method"], "paired-t")
             self.assertEqual(gate["kind"], "relative")
             self.assertEqual(gate["baseline"], against)
             self.assertEqual(gate["baseline_runs"], [])
@@ -245,7 +250,8 @@ class CompareTest(unittest.TestCase):
         with sqlite3.connect(self.db) as db:
             rows = db.execute("SELECT variant, baseline, method FROM gate_results "
                               "WHERE run_id = ? ORDER BY rowid", (run_id,)).fetchall()
-        self.assertEqual(rows[:2], [("slow", "fast", "paired-t"), ("fast", "slow", "paired-t")])
+        self.assertEqual(rows[:2], [("slow", "fast", "paired-t"),
+                                    ("fast", "slow", "paired-signed-rank")])
 
     def test_a_sweep_runs_each_size_and_prints_a_fitted_model(self):
         run, out = self.run_scenario(SWEEP)

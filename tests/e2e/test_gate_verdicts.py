@@ -2,7 +2,8 @@
 fails when one repetition of three had errors; the p99 a gate judges is the p99 of RESULT,
 JSON and SQLite; a relative gate that cannot reach significance says `underpowered` in every
 output and can be asked to fail; a not_configured variant makes its gates not_configured, not
-errors, and every output names the variant.
+errors, and every output names the variant; a paired gate's signed-rank test fails a regression
+that one wild pair hides from the paired t, and says underpowered with too few pairs.
 
 The faults come from tests/e2e/tools/fault_worker (a Worker that reports made-up, exact
 results): the counts and latencies are fixed, so every assertion is an exact count."""
@@ -310,6 +311,104 @@ worker = "h2tool"
         self.assertIn(why, shown.stdout)
         self.assertRegex(shown.stdout, r"\n  not measured: [^\n]*bytes_sent")
 
+    # --- paired gates: one wild pair ---------------------------------------------------------
+
+    # Two fault workers compared, 12 pairs of windows: `steady` reports 100 us in every window,
+    # `wild` 110 us except in its 6th window, 10 us (the machine changed speed inside one pair).
+    # The log ratios are 11 x ln 1.1 and one ln 0.1: the mean is negative (the paired t passes
+    # the gate), the signed-rank test ranks the wild pair last: W+ = 11 x 6 = 66 of 78, with the
+    # 11 tied pairs sharing mid-rank 6: P(W+ >= 66) = 68 / 4096 exactly.
+    PAIRED = """
+name = "e2e_gate_paired"
+[router]
+impl = "builtin"
+threads = 1
+[worker_impls.steady]
+command = ["{fault}", "--mode", "well_behaved"]
+[worker_impls.wild]
+command = ["{fault}", "--mode", "wild_window", "--window", "6"]
+[compare]
+workers = ["steady", "wild"]
+[defaults]
+warmup = "0s"
+duration = "100ms"
+repetitions = 12
+workers = 1
+timeout = "20s"
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+connections = 1
+
+{gates}
+"""
+
+    def test_a_wild_pair_hides_a_regression_from_the_paired_t_but_not_the_signed_rank(self):
+        gate = ('[[gates]]\nworkload = "hello"\nmetric = "latency.p50"\nvariant = "wild"\n'
+                'against = "steady"\nmax_regression = "5%"\nalpha = 0.05\n')
+        text = self.PAIRED.replace("{fault}", FAULT_WORKER)
+        path = self.scenario(gate + "\n" + gate + 'test = "t"\n', "paired.toml", text)
+        run = self.run_scenario(path)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        signed_rank, t = self.gates_json()
+        self.assertEqual((signed_rank["method"], signed_rank["verdict"], t["method"], t["verdict"]),
+                         ("paired-signed-rank", "fail", "paired-t", "pass"),
+                         signed_rank["explanation"] + "\n" + t["explanation"])
+        self.assertAlmostEqual(signed_rank["p_value"], 68 / 4096, places=12)
+        self.assertFalse(signed_rank["underpowered"])
+        self.assertLess(t["effect"], 0)  # the wild pair drags the mean below zero
+        self.assertGreater(signed_rank["effect"], 0.09)  # Hodges-Lehmann: about ln 1.1
+        self.assertIn("12 pairs of adjacent windows", signed_rank["explanation"])
+        # Every output names the method: the terminal's and the Markdown's explanation, the
+        # JUnit failure, SQLite.
+        # (Holm's correction takes both gates of the run.)
+        self.assertIn("significant (paired-signed-rank p=0.0166, Holm-adjusted p=0.0332 < "
+                      "alpha 0.05)", run.stdout)
+        with open(self.markdown) as f:
+            self.assertIn("paired-signed-rank p=0.0166", f.read())
+        failures = [c.find("failure") for c in ET.parse(self.junit).getroot().iter("testcase")]
+        self.assertTrue(any(f is not None and "paired-signed-rank" in f.get("message")
+                            for f in failures))
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute("SELECT method, verdict FROM gate_results ORDER BY gate_index"
+                              ).fetchall()
+        self.assertEqual(rows, [("paired-signed-rank", "fail"), ("paired-t", "pass")])
+
+    def test_a_signed_rank_gate_with_too_few_pairs_is_underpowered(self):
+        # 4 pairs at alpha 0.01: no signed-rank p can be below 2^-4 = 0.0625.
+        gate = ('[[gates]]\nworkload = "hello"\nmetric = "latency.p50"\nvariant = "wild"\n'
+                'against = "steady"\nmax_regression = "5%"\n')
+        text = self.PAIRED.replace("{fault}", FAULT_WORKER).replace("repetitions = 12",
+                                                                   "repetitions = 4")
+        path = self.scenario(gate, "few.toml", text)
+        run = self.run_scenario(path)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        (g,) = self.gates_json()
+        self.assertEqual((g["method"], g["verdict"], g["underpowered"]),
+                         ("paired-signed-rank", "inconclusive", True), g["explanation"])
+        self.assertAlmostEqual(g["p_value"], 1 / 16, places=12)  # all four pairs worse
+        self.assertIn("4 pairs: no signed-rank p is below 2^-4 = 0.0625", g["explanation"])
+        self.assertEqual(self.run_scenario(path, "--strict").returncode, 1)
+
+    def test_calibrate_estimates_what_the_paired_gates_test_detects(self):
+        # The signed-rank (default) with 12 pairs at alpha 0.01 can detect something: a
+        # percentage; a gate with test = "t" gets the paired t's, marked (t); with 4 pairs the
+        # signed-rank cannot reach alpha 0.01 at all: none.
+        text = self.PAIRED.replace("{fault}", FAULT_WORKER)
+        gate = ('[[gates]]\nworkload = "hello"\nmetric = "latency.p50"\nvariant = "wild"\n'
+                'against = "steady"\nmax_regression = "5%"\n')
+        for extra, template, expected in (
+                ("", text, r"\d+\.\d%"),
+                ('test = "t"\n', text, r"\d+\.\d% \(t\)"),
+                ("", text.replace("repetitions = 12", "repetitions = 4"), r"none")):
+            path = self.scenario(gate + extra, "cal.toml", template)
+            db = os.path.join(self.dir, "cal-{}.db".format(len(extra) + len(template)))
+            cal = self.orchestrator("calibrate", path, "--db", db, "--runs", "3")
+            self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
+            self.assertRegex(cal.stdout, r"\n  hello\s+wild\s+latency\.p50\s+\S+\s+\S+\s+\S+\s+"
+                                         r"\S+\s+" + expected + r"\n")
+
     # --- calibrate -------------------------------------------------------------------------
 
     def test_calibrate_stores_the_noise_and_a_calibrated_gate_decides_with_one_baseline_run(self):
@@ -351,8 +450,9 @@ worker = "h2tool"
         with open(counter) as f:
             self.assertEqual(f.read().strip(), "4")
         self.assertRegex(cal.stdout, r"detect paired")
-        # p50 and p99: two groups; the repetitions explain none of it, so a paired gate with the
-        # scenario's 3 pairs would see any change (0.0%).
+        # p50 and p99: two groups; the repetitions explain none of it, so a paired t with the
+        # scenario's 3 pairs would see any change (0.0%), and the signed-rank test, the default,
+        # needs 7 pairs at alpha 0.01 (2^-7 < 0.01).
         for metric in ("latency.p50", "latency.p99"):
             self.assertRegex(cal.stdout, r"hello default " + re.escape(metric) +
                              r": the runs fall into two groups (29|30)\.\d% apart \(cv [\d.]+% "
@@ -360,7 +460,8 @@ worker = "h2tool"
                              r"testbed's speed changes between runs; gates on stored baseline "
                              r"runs cannot see below [\d.]+% here, a paired gate \(against = "
                              r"VARIANT, windows alternating in one run\) with 3 pairs could "
-                             r"see 0\.0%")
+                             r"see nothing at alpha 0\.01 \(its signed-rank test needs 7 "
+                             r"pairs; test = \"t\" could see 0\.0%\)")
         # Throughput is the same in every run (100 successes per window): nothing to say.
         self.assertNotRegex(cal.stdout, r"throughput\.rps: the runs")
 

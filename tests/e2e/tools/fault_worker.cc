@@ -24,11 +24,16 @@
 //   alternate_runs     a testbed whose speed changes between runs: the worker counts its
 //                      starts in --counter-file; in every odd-numbered start (the 2nd, 4th,
 //                      ...) all windows' successes took 130 us instead of 100 us
+//   wild_window        a paired gate's wild pair: every measured window's successes took
+//                      110 us, except the Nth measured window of the process (counted over
+//                      all its Run streams, from 1: a comparison runs each window on a stream
+//                      of its own), whose took 10 us
 #include <grpcpp/grpcpp.h>
 #include <pthread.h>
 #include <signal.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -97,7 +102,8 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
                                         ? benchgate::HdrHistogram(1, 1'000'000'000, 2)
                                         : benchgate::HdrHistogram();
   const bool slow = faulty && fault.mode == "slow_window";
-  const int64_t each = slow ? 10'000'000 : fault.slow_process ? 130'000 : 100'000;
+  int64_t each = slow ? 10'000'000 : fault.slow_process ? 130'000 : 100'000;
+  if (fault.mode == "wild_window") each = faulty ? 10'000 : 110'000;
   latency.record_n(each, static_cast<int64_t>(kOperations));
   if (faulty && fault.mode == "malformed_count") latency.record(200'000);
   auto bytes = latency.encode_compressed();
@@ -148,8 +154,10 @@ class FaultyWorker final : public v1::Worker::Service {
       const auto& window = command.window();
       sleep_until_unix(window.start_at_unix_ns() + window.duration_ns(), *context);
       v1::RunEvent event;
-      *event.mutable_result() =
-          window_result(window, fault_, target && window.index() == fault_.window);
+      const uint32_t measured = window.measured() ? ++measured_windows_ : 0;
+      const bool faulty = fault_.mode == "wild_window" ? measured == fault_.window
+                                                       : window.index() == fault_.window;
+      *event.mutable_result() = window_result(window, fault_, target && faulty);
       if (!stream->Write(event)) break;
     }
     return grpc::Status::OK;
@@ -157,6 +165,7 @@ class FaultyWorker final : public v1::Worker::Service {
 
  private:
   Fault fault_;
+  std::atomic<uint32_t> measured_windows_{0};  // wild_window: over every Run stream
 };
 
 }  // namespace
@@ -169,7 +178,7 @@ int main(int argc, char** argv) {
   app.add_option("--mode", fault.mode, "The fault")
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
                              "other_layout", "exit_at_start", "errors_in_window", "slow_window",
-                             "busy_thread", "alternate_runs"}))
+                             "busy_thread", "alternate_runs", "wild_window"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")

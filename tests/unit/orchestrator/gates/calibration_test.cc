@@ -67,8 +67,28 @@ TEST(Calibration, RepetitionsGiveTheWithinRunSpreadAndWhatAPairedGateCouldDetect
   EXPECT_NEAR(e->within->between_sd, within / std::sqrt(3.0), 1e-6);
   EXPECT_NEAR(e->within->detectable_paired,
               std::expm1(student_t_quantile(0.99, 2) * std::sqrt(2.0 / 3) * within), 1e-6);
+  // 3 pairs cannot bring a signed-rank p below 2^-3 = 0.125: nothing to detect with.
+  EXPECT_FALSE(e->within->detectable_paired_signed_rank.has_value());
   // 3 runs are too few to speak of two groups.
   EXPECT_FALSE(e->groups_apart.has_value());
+}
+
+TEST(Calibration, TheSignedRankDetectsWhatThePairedTDoesWithPiOverThreeAsManyPairs) {
+  const std::vector<double> figures{100, 101, 99};
+  std::vector<std::vector<double>> reps;
+  for (double f : figures) reps.push_back({f, f * 1.01, f * 0.99, f * 1.02, f, f * 0.98, f, f});
+  auto e = estimate_noise("throughput.rps", figures, 0.01, reps);
+  ASSERT_TRUE(e && e->within);
+  EXPECT_EQ(e->within->repetitions, 8);
+  ASSERT_TRUE(e->within->detectable_paired_signed_rank.has_value());  // 2^-8 < 0.01
+  const double t = std::log1p(e->within->detectable_paired);
+  EXPECT_NEAR(*e->within->detectable_paired_signed_rank, std::expm1(t * std::sqrt(M_PI / 3)),
+              1e-12);
+  EXPECT_GT(*e->within->detectable_paired_signed_rank, e->within->detectable_paired);
+  // At alpha 0.001, 8 pairs (2^-8 = 0.0039) cannot reach it.
+  auto strict = estimate_noise("throughput.rps", figures, 0.001, reps);
+  ASSERT_TRUE(strict && strict->within);
+  EXPECT_FALSE(strict->within->detectable_paired_signed_rank.has_value());
 }
 
 TEST(Calibration, RunsInTwoGroupsFarApartAreNamedAndOneGroupIsNot) {

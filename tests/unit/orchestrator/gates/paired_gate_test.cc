@@ -1,7 +1,7 @@
-// Paired gates (gate_evaluator.h, evaluate_paired_gate): one variant against another of the
-// same run, repetition by repetition. Seeded series with a drift shared by both variants of a
-// pair (the machine's speed between windows), which the pairs cancel and a comparison of
-// whole runs would not.
+// Paired gates (gate_evaluator.h, evaluate_paired_gate) with the paired t: one variant against
+// another of the same run, repetition by repetition. Seeded series with a drift shared by both
+// variants of a pair (the machine's speed between windows), which the pairs cancel and a comparison
+// of whole runs would not.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,8 +13,10 @@
 namespace benchgate::gates {
 namespace {
 
+// The paired t (test = "t"): the signed-rank test, the default, is paired_signed_rank_test.cc's.
 scenario::Gate paired_gate(std::string metric, double max_regression = 0.01, double alpha = 0.01) {
   scenario::Gate g;
+  g.paired_test = scenario::PairedTest::kT;
   g.workload = "hello";
   g.variant = "candidate";
   g.against = "baseline";

@@ -50,6 +50,40 @@ TEST(ScenarioPairedGate, AgainstNamesTheVariantAndTakesTheRelativeKeys) {
   EXPECT_TRUE(g.fail_when_underpowered);
 }
 
+TEST(ScenarioPairedGate, TestChoosesTheSignedRankByDefaultOrThePairedT) {
+  LoadResult defaults = load(kCompare + "against = \"old\"\nmax_regression = \"2%\"\n");
+  ASSERT_TRUE(defaults.ok()) << errors_of(defaults);
+  EXPECT_EQ(defaults.scenario->gates.at(0).paired_test, PairedTest::kSignedRank);
+  LoadResult t = load(kCompare + "against = \"old\"\nmax_regression = \"2%\"\ntest = \"t\"\n");
+  ASSERT_TRUE(t.ok()) << errors_of(t);
+  EXPECT_EQ(t.scenario->gates.at(0).paired_test, PairedTest::kT);
+  LoadResult sr =
+      load(kCompare + "against = \"old\"\nmax_regression = \"2%\"\ntest = \"signed-rank\"\n");
+  ASSERT_TRUE(sr.ok()) << errors_of(sr);
+  EXPECT_EQ(sr.scenario->gates.at(0).paired_test, PairedTest::kSignedRank);
+}
+
+TEST(ScenarioPairedGate, AnUnknownTestOrATestOnAnotherGateIsAnError) {
+  LoadResult typo =
+      load(kCompare + "against = \"old\"\nmax_regression = \"2%\"\ntest = \"wilcoxon\"\n");
+  EXPECT_FALSE(typo.ok());
+  EXPECT_NE(errors_of(typo).find("s.toml:16:8: error: key 'test' must be one of "),
+            std::string::npos)
+      << errors_of(typo);
+  EXPECT_NE(errors_of(typo).find("got 'wilcoxon'"), std::string::npos) << errors_of(typo);
+  LoadResult absolute = load(kCompare + "max = 100\ntest = \"t\"\n");
+  EXPECT_FALSE(absolute.ok());
+  EXPECT_NE(errors_of(absolute).find(
+                "s.toml:15:1: error: key 'test' applies only to a paired gate (one with "
+                "'against')"),
+            std::string::npos)
+      << errors_of(absolute);
+  LoadResult change = load(kCompare + "kind = \"change\"\ntest = \"t\"\n");
+  EXPECT_FALSE(change.ok());
+  EXPECT_NE(errors_of(change).find("key 'test' does not apply to a change gate"), std::string::npos)
+      << errors_of(change);
+}
+
 TEST(ScenarioPairedGate, TheDefaultVariantGlobJudgesEveryOtherVariant) {
   LoadResult r = load(kCompare + "against = \"old\"\nmax_regression = \"2%\"\n");
   ASSERT_TRUE(r.ok()) << errors_of(r);

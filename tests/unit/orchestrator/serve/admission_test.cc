@@ -386,6 +386,7 @@ const std::map<std::string, std::string>& reviewed_keys() {
                             "subscribers",
                             "sweep",
                             "target",
+                            "test",  // a paired gate's test: arithmetic on stored repetitions
                             "threads",
                             "timeout",
                             "topic",
