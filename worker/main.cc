@@ -48,6 +48,14 @@ int main(int argc, char** argv) {
                  "Run every window with this external tool instead of the built-in engine "
                  "(it must be on PATH; docs/WORKER_PROTOCOL.md, Adapters)")
       ->check(CLI::IsMember({"h2load", "wrk"}));
+  std::string http1_io = "asio";
+  app.add_option("--http1-io", http1_io,
+                 "How cleartext HTTP/1.1 connections wait for answers: 'asio' (an Asio wait "
+                 "per read) or 'epoll' (the load thread's own edge-triggered epoll set, one "
+                 "system call fewer per request; docs/PERFORMANCE.md)")
+      ->check(CLI::IsMember({"asio", "epoll"}))
+      ->envname("BENCHGATE_WORKER_HTTP1_IO")
+      ->capture_default_str();
   std::string token_file;
   bool insecure_no_token = false;
   app.add_option("--token-file", token_file,
@@ -96,7 +104,9 @@ int main(int argc, char** argv) {
 
   if (tool)
     spdlog::info("adapter mode: every window is a run of {} ({})", tool->label(), tool->path);
-  auto server = benchgate::worker::start_worker_server(listen, *token, std::move(tool));
+  auto server = benchgate::worker::start_worker_server(
+      listen, *token, std::move(tool),
+      http1_io == "epoll" ? benchgate::worker::Http1Io::kEpoll : benchgate::worker::Http1Io::kAsio);
   if (!server) {
     std::fprintf(stderr, "worker: %s\n", server.message().c_str());
     return 1;
