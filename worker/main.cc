@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "worker/adapters/tool.h"
 #include "worker/service/server.h"
@@ -70,7 +71,15 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::fprintf(stderr, "worker: %s (see --help)\n", e.what());
+    // A value that came from the environment names the variable it came from.
+    bool flag_given = false;
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]).starts_with("--http1-io")) flag_given = true;
+    }
+    const bool from_env = std::getenv("BENCHGATE_WORKER_HTTP1_IO") && !flag_given &&
+                          std::string_view(e.what()).find("--http1-io") != std::string_view::npos;
+    std::fprintf(stderr, "worker: %s%s (see --help)\n", e.what(),
+                 from_env ? " (from $BENCHGATE_WORKER_HTTP1_IO)" : "");
     return 2;
   }
   std::optional<benchgate::worker::adapters::Tool> tool;

@@ -129,5 +129,32 @@ class WorkerSyscallsTest(unittest.TestCase):
         self.assertGreaterEqual(ops["MOD"], requests + 1)
 
 
+class WorkerHttp1IoFlagTest(unittest.TestCase):
+    """A bad --http1-io value, from the flag or from the environment: exit 2, one line naming
+    the value, the choices and, for the environment, the variable."""
+
+    def start(self, args, env_value=None):
+        env = dict(os.environ)
+        env.pop("BENCHGATE_WORKER_HTTP1_IO", None)
+        if env_value is not None:
+            env["BENCHGATE_WORKER_HTTP1_IO"] = env_value
+        return subprocess.run([WORKER, *args], env=env, capture_output=True, text=True,
+                              timeout=30)
+
+    def test_a_bad_flag_value_exits_2_naming_it(self):
+        run = self.start(["--http1-io", "uring"])
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("--http1-io: uring not in {asio,epoll}", run.stderr)
+        self.assertNotIn("BENCHGATE_WORKER_HTTP1_IO", run.stderr)
+        self.assertEqual(run.stdout, "")
+
+    def test_a_bad_environment_value_exits_2_naming_the_variable(self):
+        run = self.start(["--listen", "127.0.0.1:0"], env_value="poll")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("poll not in {asio,epoll}", run.stderr)
+        self.assertIn("(from $BENCHGATE_WORKER_HTTP1_IO)", run.stderr)
+        self.assertEqual(run.stdout, "")
+
+
 if __name__ == "__main__":
     unittest.main()
