@@ -119,10 +119,11 @@ void Connection::on_connected() {
   if (poller_) {
     // Once per socket: from here on the poller reports every edge (one may be reported at
     // once when an answer is already there).
-    if (const error_code ec = poller_->add(socket_.native_handle(), *this)) {
-      return fail(ErrorKind::kReset);
-    }
-    return;
+    if (!poller_->add(socket_.native_handle(), *this)) return;
+    // The set has no descriptor (the limit was reached when the thread made it) or refused
+    // the socket: this connection waits through Asio from now on, rather than failing and
+    // reconnecting in a loop; the answers are checked and counted the same.
+    poller_ = nullptr;
   }
   start_read();
 }

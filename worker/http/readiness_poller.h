@@ -41,7 +41,9 @@ class ReadinessPoller : public boost::asio::io_context::service {
   ~ReadinessPoller() override;
 
   // Adds `fd` (edge-triggered, readable and hang-up) for `target`; the poller calls
-  // target.on_readable() for each edge until the descriptor is closed.
+  // target.on_readable() for each edge until the descriptor is closed. An error: the set
+  // could not be made (no descriptor left) or the kernel refused `fd`; the caller waits
+  // through Asio instead.
   boost::system::error_code add(int fd, Readable& target);
 
  private:
