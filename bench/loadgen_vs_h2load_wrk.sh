@@ -6,6 +6,9 @@
 #
 #   bench/loadgen_vs_h2load_wrk.sh [PAIRS (default 5)] [SECONDS per run (default 3)]
 #   BENCH_CALLGRIND=0 skips the callgrind part. BENCHGATE_BUILD=DIR picks the build.
+#   BENCH_WORKER_HTTP1_IO=asio|epoll picks how the worker's HTTP/1.1 connections wait for
+#   answers (worker --http1-io, passed as BENCHGATE_WORKER_HTTP1_IO to every worker this
+#   script starts, through the orchestrator too); unset: the worker's default.
 #
 # Why the orchestrator and not a bare worker: it is how the worker is used; the orchestrator is
 # idle during the window, and the worker's own figures (operations, worker_cpu_seconds over
@@ -18,11 +21,15 @@ SECS="${2:-3}"
 CONNS=50
 bench_init loadgen $((PAIRS * (3 * SECS + 20) + 400))
 bench_need h2load wrk nginx taskset "$BIN/orchestrator" "$BIN/worker"
+if [[ -n "${BENCH_WORKER_HTTP1_IO:-}" ]]; then
+  export BENCHGATE_WORKER_HTTP1_IO="$BENCH_WORKER_HTTP1_IO"
+fi
 
 echo "== load generators against one nginx worker: worker vs h2load vs wrk =="
 print_environment
 echo "workload:  GET / -> 200 'Hello, world', keep-alive, 1 thread, $CONNS connections," \
-  "${SECS}s per run, $PAIRS rounds (order rotates each round)"
+  "${SECS}s per run, $PAIRS rounds (order rotates each round);" \
+  "worker --http1-io ${BENCHGATE_WORKER_HTTP1_IO:-(default)}"
 echo "anchors:   $(h2load --version 2>&1 | head -n1); $(wrk -v 2>&1 | head -n1 | cut -c1-40);" \
   "$(nginx -v 2>&1)"
 

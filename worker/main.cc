@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "worker/adapters/tool.h"
 #include "worker/service/server.h"
@@ -48,6 +49,14 @@ int main(int argc, char** argv) {
                  "Run every window with this external tool instead of the built-in engine "
                  "(it must be on PATH; docs/WORKER_PROTOCOL.md, Adapters)")
       ->check(CLI::IsMember({"h2load", "wrk"}));
+  std::string http1_io = "asio";
+  app.add_option("--http1-io", http1_io,
+                 "How cleartext HTTP/1.1 connections wait for answers: 'asio' (an Asio wait "
+                 "per read) or 'epoll' (the load thread's own edge-triggered epoll set, one "
+                 "system call fewer per request; docs/PERFORMANCE.md)")
+      ->check(CLI::IsMember({"asio", "epoll"}))
+      ->envname("BENCHGATE_WORKER_HTTP1_IO")
+      ->capture_default_str();
   std::string token_file;
   bool insecure_no_token = false;
   app.add_option("--token-file", token_file,
@@ -62,7 +71,15 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::fprintf(stderr, "worker: %s (see --help)\n", e.what());
+    // A value that came from the environment names the variable it came from.
+    bool flag_given = false;
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]).starts_with("--http1-io")) flag_given = true;
+    }
+    const bool from_env = std::getenv("BENCHGATE_WORKER_HTTP1_IO") && !flag_given &&
+                          std::string_view(e.what()).find("--http1-io") != std::string_view::npos;
+    std::fprintf(stderr, "worker: %s%s (see --help)\n", e.what(),
+                 from_env ? " (from $BENCHGATE_WORKER_HTTP1_IO)" : "");
     return 2;
   }
   std::optional<benchgate::worker::adapters::Tool> tool;
@@ -96,7 +113,9 @@ int main(int argc, char** argv) {
 
   if (tool)
     spdlog::info("adapter mode: every window is a run of {} ({})", tool->label(), tool->path);
-  auto server = benchgate::worker::start_worker_server(listen, *token, std::move(tool));
+  auto server = benchgate::worker::start_worker_server(
+      listen, *token, std::move(tool),
+      http1_io == "epoll" ? benchgate::worker::Http1Io::kEpoll : benchgate::worker::Http1Io::kAsio);
   if (!server) {
     std::fprintf(stderr, "worker: %s\n", server.message().c_str());
     return 1;

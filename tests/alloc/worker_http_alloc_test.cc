@@ -1,5 +1,6 @@
 // goal 3 for the worker's HTTP/1.1 load (issue 19): once warmed up, requests allocate nothing
-// on the engine's threads, closed loop (one request in flight, and pipelined) and open loop.
+// on the engine's threads, closed loop (one request in flight, and pipelined) and open loop,
+// with either way of waiting for answers (worker --http1-io asio and epoll).
 // The server is the bundled router in-process; its threads are not counted.
 #include <gtest/gtest.h>
 
@@ -19,7 +20,8 @@ constexpr uint64_t kMeasured = 10000;
 struct HttpCase {
   const char* name;
   uint32_t in_flight;
-  double rate;  // 0: closed loop
+  double rate;                                  // 0: closed loop
+  worker::Http1Io io = worker::Http1Io::kAsio;  // worker --http1-io
 };
 
 class AllocWorkerHttp : public ::testing::TestWithParam<HttpCase> {};
@@ -38,6 +40,7 @@ TEST_P(AllocWorkerHttp, RequestsAllocateNothingOnTheEngineThreadsInSteadyState) 
   spec.rate = GetParam().rate;
   spec.http.target = "/bench/hello";
   spec.http.expect_status = 200;
+  spec.http1_io = GetParam().io;
   EngineUnderTest engine;
   ASSERT_TRUE(engine.start(spec));
 
@@ -50,11 +53,14 @@ TEST_P(AllocWorkerHttp, RequestsAllocateNothingOnTheEngineThreadsInSteadyState) 
   EXPECT_EQ(m.allocations, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Loops, AllocWorkerHttp,
-                         ::testing::Values(HttpCase{"closed_loop", 1, 0},
-                                           HttpCase{"closed_loop_pipelined", 8, 0},
-                                           HttpCase{"open_loop", 1, 20000}),
-                         [](const auto& param_info) { return std::string(param_info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Loops, AllocWorkerHttp,
+    ::testing::Values(HttpCase{"closed_loop", 1, 0}, HttpCase{"closed_loop_pipelined", 8, 0},
+                      HttpCase{"open_loop", 1, 20000},
+                      HttpCase{"closed_loop_epoll", 1, 0, worker::Http1Io::kEpoll},
+                      HttpCase{"closed_loop_pipelined_epoll", 8, 0, worker::Http1Io::kEpoll},
+                      HttpCase{"open_loop_epoll", 1, 20000, worker::Http1Io::kEpoll}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace
 }  // namespace benchgate::alloc_test

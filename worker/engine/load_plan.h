@@ -35,6 +35,9 @@ struct LoadPlan {
   bool tls_resumption = false;  // offer each reconnect the session its connection last got
   // Every request on a connection of its own: connect, request, response, close.
   bool new_connection_per_request = false;
+  // http1 cleartext: readiness from the load thread's edge-triggered epoll set
+  // (worker/http/readiness_poller.h) instead of an Asio wait per read (WorkloadSpec::http1_io).
+  bool edge_poll = false;
   // http2: streams per connection and the settings the worker sends.
   uint32_t streams = 1;
   uint32_t initial_window = 1u << 30;

@@ -91,6 +91,12 @@ struct Http2Spec {
   uint32_t max_frame_size = 16384;
 };
 
+// How a cleartext HTTP/1.1 connection waits for its answers (worker --http1-io):
+//  kAsio:  an Asio wait per read (async_wait, which re-arms the socket with epoll_ctl);
+//  kEpoll: the load thread's own edge-triggered epoll set (worker/http/readiness_poller.h),
+//          one registration per socket, reads until a short read.
+enum class Http1Io : uint8_t { kAsio, kEpoll };
+
 struct WorkloadSpec {
   std::string name;
   std::string protocol = "http1";
@@ -112,6 +118,9 @@ struct WorkloadSpec {
   Http2Spec http2;  // protocol "http2"
   // http1, http2: every request on a connection of its own (in_flight 1, one stream).
   bool new_connection_per_request = false;
+  // http1 cleartext: how a connection learns that its socket is readable. Not part of the
+  // scenario: the worker's --http1-io flag sets it for every workload it runs.
+  Http1Io http1_io = Http1Io::kAsio;
 
   bool open_loop() const { return rate > 0; }
   bool is_http2() const { return protocol == "http2"; }

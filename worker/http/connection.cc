@@ -39,6 +39,8 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
     : thread_(thread),
       plan_(thread.plan),
       socket_(io),
+      poller_(plan_.edge_poll && !plan_.tls ? &boost::asio::use_service<ReadinessPoller>(io)
+                                            : nullptr),
       timer_(io),
       schedule_(plan_.open_loop()
                     ? OpenLoopSchedule(plan_.rate, plan_.connections, index, plan_.schedule_first,
@@ -114,6 +116,15 @@ void Connection::on_connected() {
   }
   link_ = Link::kUp;
   parser_.reset();
+  if (poller_) {
+    // Once per socket: from here on the poller reports every edge (one may be reported at
+    // once when an answer is already there).
+    if (!poller_->add(socket_.native_handle(), *this)) return;
+    // The set has no descriptor (the limit was reached when the thread made it) or refused
+    // the socket: this connection waits through Asio from now on, rather than failing and
+    // reconnecting in a loop; the answers are checked and counted the same.
+    poller_ = nullptr;
+  }
   start_read();
 }
 
@@ -348,6 +359,7 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 // ---- receiving ----
 
 void Connection::start_read() {
+  if (poller_) return;  // the poller calls on_readable() on the next edge
   if (tls_) {
     tls_->async_read_some(
         asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
@@ -377,6 +389,23 @@ void Connection::start_read() {
         }
         on_read(read_ec, buffer, bytes);
       }));
+}
+
+// Edge-triggered: everything the socket holds is read now, until a read comes back short (the
+// queue was empty then; what arrives later makes a new edge) or finds nothing. An edge fetched
+// before the connection closed, in the same batch, finds it down and is dropped.
+void Connection::on_readable() {
+  if (link_ != Link::kUp) return;
+  const uint32_t generation = generation_;
+  const size_t capacity = plan_.read_buffer_bytes;
+  for (;;) {
+    char* buffer = thread_read_buffer(capacity);
+    error_code ec;
+    const size_t bytes = socket_.read_some(asio::buffer(buffer, capacity), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) return;
+    on_read(ec, buffer, bytes);
+    if (generation != generation_ || link_ != Link::kUp || bytes < capacity) return;
+  }
 }
 
 void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {

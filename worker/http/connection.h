@@ -9,7 +9,10 @@
 //    loop").
 // Requests are written from the plan's prebuilt batch (k requests, one system call); answers
 // are read, once the socket is readable, into the load thread's buffer and parsed in place;
-// nothing is allocated per request, and an idle connection holds no read buffer.
+// nothing is allocated per request, and an idle connection holds no read buffer. Cleartext
+// connections learn that their socket is readable from Asio (a wait per read, the default)
+// or, with LoadPlan::edge_poll (worker --http1-io epoll), from the load thread's
+// edge-triggered ReadinessPoller, which saves a system call per request.
 //
 // With TLS (https: LoadPlan::tls) the connection handshakes after TCP connect, reads into a
 // buffer of its own (a read is outstanding on the stream, so the thread's buffer cannot be
@@ -41,12 +44,13 @@
 #include "worker/engine/thread_state.h"
 #include "worker/http/handler_memory.h"
 #include "worker/http/in_flight_ring.h"
+#include "worker/http/readiness_poller.h"
 #include "worker/http/response_parser.h"
 #include "worker/http/tls_client.h"
 
 namespace benchgate::worker::http {
 
-class Connection : public LoadConnection {
+class Connection : public LoadConnection, private Readable {
  public:
   // `index` is the connection's position among all of the workload's connections (it
   // staggers the open-loop schedule).
@@ -90,12 +94,14 @@ class Connection : public LoadConnection {
   void arm_timer(int64_t due_ns);
 
   void start_read();
+  void on_readable() override;  // LoadPlan::edge_poll: the thread's poller says it is readable
   void on_read(const boost::system::error_code& ec, const char* data, size_t bytes);
   void on_response(int64_t now);
 
   ThreadState& thread_;
   const LoadPlan& plan_;
   boost::asio::ip::tcp::socket socket_;
+  ReadinessPoller* poller_ = nullptr;  // cleartext with LoadPlan::edge_poll only
   // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
   std::shared_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
   std::unique_ptr<char[]> tls_read_;  // https only

@@ -7,13 +7,14 @@
 namespace benchgate::worker {
 
 Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token,
-                                           std::optional<adapters::Tool> adapter) {
+                                           std::optional<adapters::Tool> adapter,
+                                           Http1Io http1_io) {
   const size_t colon = listen.rfind(':');
   if (colon == std::string::npos || colon == 0) {
     return Error{"--listen '" + listen + "' is not HOST:PORT"};
   }
   WorkerServer out;
-  out.service = std::make_unique<WorkerService>(std::move(adapter));
+  out.service = std::make_unique<WorkerService>(std::move(adapter), http1_io);
   int port = 0;
   grpc::ServerBuilder builder;
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);

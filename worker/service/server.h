@@ -25,8 +25,10 @@ struct WorkerServer {
 // A non-empty `token` makes every call require `authorization: Bearer <token>` metadata
 // (authentication.h); the caller decides whether a network address needs one (main.cc).
 // With `adapter`, every Run stream is run by that tool (worker/adapters/), not the engine.
+// `http1_io`: how the engine's cleartext HTTP/1.1 connections wait for answers.
 Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token = {},
-                                           std::optional<adapters::Tool> adapter = {});
+                                           std::optional<adapters::Tool> adapter = {},
+                                           Http1Io http1_io = Http1Io::kAsio);
 
 // The token a worker listening on `listen` requires: the one in `token_file` (checked as
 // security::read_token_file does), or none. Without a file, a loopback address needs none,

@@ -44,7 +44,8 @@ grpc::Status WorkerService::Run(grpc::ServerContext* context,
     return {grpc::StatusCode::INVALID_ARGUMENT,
             "the first message of a Run stream must be a WorkloadSpec"};
   }
-  const WorkloadSpec spec = workload_from_proto(command.spec());
+  WorkloadSpec spec = workload_from_proto(command.spec());
+  spec.http1_io = http1_io_;
   if (auto valid = validate_workload(spec); !valid) {
     spdlog::warn("rejected workload: {}", valid.message());
     return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};

@@ -8,15 +8,18 @@
 
 #include "benchgate/v1/worker.grpc.pb.h"
 #include "worker/adapters/tool.h"
+#include "worker/engine/workload.h"
 
 namespace benchgate::worker {
 
 class WorkerService final : public v1::Worker::Service {
  public:
   // Without `adapter` the bundled engine runs the windows; with it, that tool does
-  // (worker/adapters/adapter_stream.h).
-  explicit WorkerService(std::optional<adapters::Tool> adapter = {})
-      : adapter_(std::move(adapter)) {}
+  // (worker/adapters/adapter_stream.h). `http1_io` goes into every workload it runs
+  // (worker --http1-io).
+  explicit WorkerService(std::optional<adapters::Tool> adapter = {},
+                         Http1Io http1_io = Http1Io::kAsio)
+      : adapter_(std::move(adapter)), http1_io_(http1_io) {}
 
   grpc::Status Describe(grpc::ServerContext* context, const v1::DescribeRequest* request,
                         v1::DescribeResponse* response) override;
@@ -25,6 +28,7 @@ class WorkerService final : public v1::Worker::Service {
 
  private:
   std::optional<adapters::Tool> adapter_;
+  Http1Io http1_io_;
 };
 
 }  // namespace benchgate::worker

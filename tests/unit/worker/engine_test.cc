@@ -24,8 +24,18 @@ using testing::TestHttpServer;
 constexpr int64_t kMs = 1'000'000;
 const std::string kBody = "hello world!";
 
+// Every test runs with both ways a cleartext HTTP/1.1 connection waits for its answers
+// (WorkloadSpec::http1_io): the counts must not depend on it.
+Http1Io current_http1_io = Http1Io::kAsio;
+
+class EngineTest : public ::testing::TestWithParam<Http1Io> {
+ protected:
+  void SetUp() override { current_http1_io = GetParam(); }
+};
+
 WorkloadSpec spec_for(const TestHttpServer& server) {
   WorkloadSpec spec;
+  spec.http1_io = current_http1_io;
   spec.name = "test";
   spec.address = server.address();
   spec.connections = 4;
@@ -60,7 +70,7 @@ uint64_t total_errors(const WindowResult& r) {
   return sum;
 }
 
-TEST(Engine, ClosedLoopCountsExactlyTheResponsesTheServerSent) {
+TEST_P(EngineTest, ClosedLoopCountsExactlyTheResponsesTheServerSent) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   spec.http.expect_body_bytes = 12;
@@ -85,7 +95,7 @@ TEST(Engine, ClosedLoopCountsExactlyTheResponsesTheServerSent) {
   EXPECT_EQ(server.connections(), 4u);
 }
 
-TEST(Engine, EachWindowCountsOnlyItsOwnOperations) {
+TEST_P(EngineTest, EachWindowCountsOnlyItsOwnOperations) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   auto engine = start(spec_for(server));
   ASSERT_TRUE(engine);
@@ -99,7 +109,7 @@ TEST(Engine, EachWindowCountsOnlyItsOwnOperations) {
   EXPECT_EQ(server.connections(), 4u);  // connections are kept between windows
 }
 
-TEST(Engine, CountsAWrongStatusAsAStatusErrorPerResponse) {
+TEST_P(EngineTest, CountsAWrongStatusAsAStatusErrorPerResponse) {
   TestHttpServer server(
       [](std::string_view) { return Reply{"HTTP/1.1 500 Oops\r\nContent-Length: 0\r\n\r\n"}; });
   auto engine = start(spec_for(server));
@@ -112,7 +122,7 @@ TEST(Engine, CountsAWrongStatusAsAStatusErrorPerResponse) {
   EXPECT_EQ(r.latency.total_count(), 0);
 }
 
-TEST(Engine, CountsGarbageAsProtocolErrorsAndKeepsGoing) {
+TEST_P(EngineTest, CountsGarbageAsProtocolErrorsAndKeepsGoing) {
   TestHttpServer server([](std::string_view) { return Reply{"garbage\r\n\r\n"}; });
   WorkloadSpec spec = spec_for(server);
   spec.in_flight = 1;
@@ -126,7 +136,7 @@ TEST(Engine, CountsGarbageAsProtocolErrorsAndKeepsGoing) {
   EXPECT_GT(server.connections(), 4u);  // each protocol error costs the connection
 }
 
-TEST(Engine, CountsExtraBytesAfterAResponseAsAProtocolError) {
+TEST_P(EngineTest, CountsExtraBytesAfterAResponseAsAProtocolError) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody) + "JUNK"}; });
   WorkloadSpec spec = spec_for(server);
   spec.in_flight = 1;
@@ -138,7 +148,7 @@ TEST(Engine, CountsExtraBytesAfterAResponseAsAProtocolError) {
   EXPECT_LE(r.operations, server.replies());
 }
 
-TEST(Engine, CountsAServerThatClosesWithoutAnsweringAsShortReads) {
+TEST_P(EngineTest, CountsAServerThatClosesWithoutAnsweringAsShortReads) {
   TestHttpServer server([](std::string_view) { return Reply{"", true}; });
   WorkloadSpec spec = spec_for(server);
   spec.in_flight = 1;
@@ -150,7 +160,7 @@ TEST(Engine, CountsAServerThatClosesWithoutAnsweringAsShortReads) {
   EXPECT_EQ(errors(r, ErrorKind::kShortRead), r.operations);
 }
 
-TEST(Engine, ReconnectsWhenTheServerSaysConnectionCloseWithoutCountingErrors) {
+TEST_P(EngineTest, ReconnectsWhenTheServerSaysConnectionCloseWithoutCountingErrors) {
   std::atomic<int> n{0};
   TestHttpServer server([&](std::string_view) {
     const bool close = ++n % 3 == 0;  // like nginx's keepalive_requests
@@ -169,7 +179,7 @@ TEST(Engine, ReconnectsWhenTheServerSaysConnectionCloseWithoutCountingErrors) {
 
 // new_connection_per_request: the worker closes each connection once its one request is answered
 // (this server would keep it) and sets up a new one; the request says Connection: close.
-TEST(Engine, NewConnectionPerRequestSendsEachRequestOnAConnectionOfItsOwn) {
+TEST_P(EngineTest, NewConnectionPerRequestSendsEachRequestOnAConnectionOfItsOwn) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   spec.in_flight = 1;
@@ -200,7 +210,7 @@ TEST(Engine, NewConnectionPerRequestSendsEachRequestOnAConnectionOfItsOwn) {
   EXPECT_FALSE(Engine::start(spec).ok());
 }
 
-TEST(Engine, KeptConnectionsSetUpNoneInsideTheWindow) {
+TEST_P(EngineTest, KeptConnectionsSetUpNoneInsideTheWindow) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   auto engine = start(spec_for(server));
   ASSERT_TRUE(engine);
@@ -211,7 +221,7 @@ TEST(Engine, KeptConnectionsSetUpNoneInsideTheWindow) {
   EXPECT_EQ(r.setup->connections, 4u);
 }
 
-TEST(Engine, ResendsPipelinedRequestsThatAConnectionCloseLeftUnanswered) {
+TEST_P(EngineTest, ResendsPipelinedRequestsThatAConnectionCloseLeftUnanswered) {
   std::atomic<int> n{0};
   TestHttpServer server([&](std::string_view) {
     const bool close = ++n % 5 == 0;
@@ -228,7 +238,7 @@ TEST(Engine, ResendsPipelinedRequestsThatAConnectionCloseLeftUnanswered) {
   EXPECT_EQ(r.successes, server.replies());
 }
 
-TEST(Engine, ChecksEchoedBodiesAndCountsMismatches) {
+TEST_P(EngineTest, ChecksEchoedBodiesAndCountsMismatches) {
   TestHttpServer echo([](std::string_view body) { return Reply{TestHttpServer::ok(body)}; });
   TestHttpServer corrupt([](std::string_view body) {
     std::string changed(body);
@@ -253,7 +263,7 @@ TEST(Engine, ChecksEchoedBodiesAndCountsMismatches) {
   }
 }
 
-TEST(Engine, CountsAnUnexpectedBodyLengthAsALengthError) {
+TEST_P(EngineTest, CountsAnUnexpectedBodyLengthAsALengthError) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   spec.http.expect_body_bytes = 5;
@@ -263,7 +273,7 @@ TEST(Engine, CountsAnUnexpectedBodyLengthAsALengthError) {
   EXPECT_EQ(errors(r, ErrorKind::kLength), server.replies());
 }
 
-TEST(Engine, TimesOutEveryRequestLeftUnansweredAtTheDrainDeadline) {
+TEST_P(EngineTest, TimesOutEveryRequestLeftUnansweredAtTheDrainDeadline) {
   TestHttpServer server([](std::string_view) { return Reply{}; });  // never answers
   WorkloadSpec spec = spec_for(server);
   spec.drain_timeout_ns = 50 * kMs;
@@ -295,7 +305,7 @@ uint64_t scheduled_in(const WorkloadSpec& spec, int64_t duration) {
 
 // Every request due inside the window is sent (during the drain if need be) and measured:
 // operations are exactly the schedule's count (docs/MEASUREMENT.md "Closed loop and open loop").
-TEST(Engine, OpenLoopSendsEveryScheduledRequest) {
+TEST_P(EngineTest, OpenLoopSendsEveryScheduledRequest) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   spec.rate = 4000;
@@ -317,7 +327,7 @@ TEST(Engine, OpenLoopSendsEveryScheduledRequest) {
 // the stall and not yet sent when the window ended used to be counted only as `unsent` and
 // never reached the latency histogram; now it is sent in the drain and measured from its
 // intended instant, like a stall in the middle of the window.
-TEST(Engine, OpenLoopStallAtTheWindowEndReachesTheLatencyHistogram) {
+TEST_P(EngineTest, OpenLoopStallAtTheWindowEndReachesTheLatencyHistogram) {
   std::atomic<uint64_t> seen{0};
   TestHttpServer server([&](std::string_view) {
     if (++seen == 600) std::this_thread::sleep_for(std::chrono::milliseconds(150));
@@ -345,7 +355,7 @@ TEST(Engine, OpenLoopStallAtTheWindowEndReachesTheLatencyHistogram) {
 // The server answers the first 600 requests and then nothing: at the drain deadline each of
 // the 4 connections has its 3 requests in flight unanswered (timeout), and the rest of the
 // window's 800 were never written (not_sent). Every request of the schedule is accounted for.
-TEST(Engine, OpenLoopRequestsTheDrainDeadlineCutOffAreNotSentErrors) {
+TEST_P(EngineTest, OpenLoopRequestsTheDrainDeadlineCutOffAreNotSentErrors) {
   std::atomic<uint64_t> seen{0};
   TestHttpServer server(
       [&](std::string_view) { return ++seen <= 600 ? Reply{TestHttpServer::ok(kBody)} : Reply{}; });
@@ -364,7 +374,7 @@ TEST(Engine, OpenLoopRequestsTheDrainDeadlineCutOffAreNotSentErrors) {
 }
 
 // Thread CPU and start instant of every load thread, for saturation and start skew.
-TEST(Engine, ReportsEachLoadThreadsCpuAndItsStart) {
+TEST_P(EngineTest, ReportsEachLoadThreadsCpuAndItsStart) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   auto engine = start(spec);
@@ -383,7 +393,7 @@ TEST(Engine, ReportsEachLoadThreadsCpuAndItsStart) {
   EXPECT_EQ(r.window_payload_bytes, r.window_successes * kBody.size());
 }
 
-TEST(Engine, ReportsProgressWhileTheWindowRuns) {
+TEST_P(EngineTest, ReportsProgressWhileTheWindowRuns) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);
   spec.progress_interval_ns = 10 * kMs;
@@ -401,7 +411,7 @@ TEST(Engine, ReportsProgressWhileTheWindowRuns) {
   EXPECT_LE(progress_ops, result->operations);
 }
 
-TEST(Engine, FailsToStartWithAMessageNamingTheAddress) {
+TEST_P(EngineTest, FailsToStartWithAMessageNamingTheAddress) {
   std::string address;
   {
     boost::asio::io_context io;
@@ -417,7 +427,7 @@ TEST(Engine, FailsToStartWithAMessageNamingTheAddress) {
       << engine.message();
 }
 
-TEST(Engine, StopEndsARunningWindowAtOnce) {
+TEST_P(EngineTest, StopEndsARunningWindowAtOnce) {
   TestHttpServer server([](std::string_view) { return Reply{}; });
   auto engine = start(spec_for(server));
   ASSERT_TRUE(engine);
@@ -429,6 +439,12 @@ TEST(Engine, StopEndsARunningWindowAtOnce) {
   stopper.join();
   EXPECT_FALSE(result.ok());
 }
+
+INSTANTIATE_TEST_SUITE_P(Http1Io, EngineTest, ::testing::Values(Http1Io::kAsio, Http1Io::kEpoll),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param == Http1Io::kEpoll ? "epoll"
+                                                                                  : "asio");
+                         });
 
 }  // namespace
 }  // namespace benchgate::worker
