@@ -426,7 +426,7 @@ void Session<Stream>::do_write(int64_t now_ns) {
   if (count == 1 && tail_.remaining == 0) {
     // Usually the whole answer fits in the socket buffer: send it now and carry on without a
     // trip through the event loop. Only what does not fit is left to async_write (over TLS
-    // that starts with the rest of a record the socket did not take, router/net/tls_stream.h).
+    // that starts with the rest of a record the socket did not take, common/tls/tls_stream.h).
     error_code ec;
     const size_t written = socket_.write_some(write_buffers_[0], ec);
     if (!ec && written == write_buffers_[0].size()) return on_write(ec, written);

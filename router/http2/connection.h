@@ -93,7 +93,7 @@ class Connection final : public ConnectionBase,
 
  private:
   using error_code = boost::system::error_code;
-  // A TLS stream (router/net/tls_stream.h): its native handle is the SSL object.
+  // A TLS stream (common/tls/tls_stream.h): its native handle is the SSL object.
   static constexpr bool kTls =
       std::is_same_v<decltype(std::declval<Stream&>().native_handle()), SSL*>;
 

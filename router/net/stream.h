@@ -4,7 +4,7 @@
 // one stream and close it through these functions only.
 //
 // Two kinds (docs/ARCHITECTURE.md, "Connections"): Stream, plain TCP, and TlsStream, OpenSSL
-// on the same socket's descriptor (router/net/tls_stream.h), for a listener with a
+// on the same socket's descriptor (common/tls/tls_stream.h), for a listener with a
 // certificate (router/tls/). The connection classes take the stream type as a template parameter
 // and branch on is_tls_v at compile time for the steps that differ:
 //   - the TLS handshake, started by the connection's start() under its opening timer
@@ -26,11 +26,13 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
-#include "router/net/tls_stream.h"
+#include "common/tls/tls_stream.h"
 
 namespace benchgate::router::net {
 
 using Stream = boost::asio::ip::tcp::socket;
+using TlsStream = ::benchgate::tls::TlsStream<Stream>;
+using ::benchgate::tls::has_buffered_input;
 
 // Whether `S` (a stream, or a layer such as websocket::stream over one) runs over TLS.
 template <typename S>

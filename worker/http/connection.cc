@@ -74,7 +74,7 @@ void Connection::on_tcp_connected(ConnectDone done) {
     on_connected();
     return done({});
   }
-  tls_ = std::make_shared<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
+  tls_ = std::make_shared<TlsSocket>(socket_, *plan_.tls);
   prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
   if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
   if (!tls_read_) tls_read_ = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);

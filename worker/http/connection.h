@@ -103,7 +103,7 @@ class Connection : public LoadConnection, private Readable {
   boost::asio::ip::tcp::socket socket_;
   ReadinessPoller* poller_ = nullptr;  // cleartext with LoadPlan::edge_poll only
   // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
-  std::shared_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  std::shared_ptr<TlsSocket> tls_;
   std::unique_ptr<char[]> tls_read_;  // https only
   SavedSession saved_session_;        // tls_resumption only
   int64_t connect_start_ns_ = 0;

@@ -1,6 +1,6 @@
-// TLS for the worker's HTTP connections (HTTP/1.1 and HTTP/2) through OpenSSL 3 and Boost.Asio's
-// ssl streams: one client context per workload, shared read-only by every connection, and what a
-// handshake negotiated, as the peer chose it.
+// TLS for the worker's HTTP connections (HTTP/1.1 and HTTP/2) through OpenSSL 3 on each
+// connection's own socket (common/tls/tls_stream.h): one client context per workload, shared
+// read-only by every connection, and what a handshake negotiated, as the peer chose it.
 #pragma once
 
 #include <boost/asio/ssl/context.hpp>
@@ -10,11 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "common/tls/tls_stream.h"
 #include "common/util/expected.h"
 #include "worker/engine/window_result.h"
 #include "worker/engine/workload.h"
 
 namespace benchgate::worker::http {
+
+// One load connection's TLS, on the socket the connection keeps across reconnects.
+using TlsSocket = ::benchgate::tls::TlsStream<boost::asio::ip::tcp::socket&>;
 
 // The client context for `tls`: versions, ciphers, verification (on unless tls.insecure;
 // against tls.ca_pem or the system's CAs) and ALPN (tls.alpn, else `default_alpn`). An error
@@ -26,11 +30,11 @@ Expected<std::shared_ptr<boost::asio::ssl::context>> make_client_context(
 // `sni` empty: no SNI; `verify_host` an IP address is matched against the certificate's IP SANs.
 void prepare_connection(SSL* ssl, const std::string& sni, const std::string& verify_host);
 
-// For a load connection's SSL object, after Asio made it (the HTTP/2 session calls it):
-// OpenSSL keeps its record buffers for the connection's life. Asio's ssl stream asks OpenSSL
-// to release them whenever they are empty (SSL_MODE_RELEASE_BUFFERS), which suits a server's
-// idle connections but costs a connection that is never idle a malloc and a free of about
-// 17 KB for most records it reads and writes.
+// For a load connection's SSL object (the HTTP/2 session calls it): OpenSSL keeps its record
+// buffers for the connection's life, whatever the context says. Releasing them whenever
+// they are empty (SSL_MODE_RELEASE_BUFFERS) suits a server's idle connections but costs a
+// connection that is never idle a malloc and a free of about 17 KB for most records it reads
+// and writes.
 void keep_record_buffers(SSL* ssl);
 
 // Version, cipher and ALPN of a finished handshake.

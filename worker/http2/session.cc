@@ -139,7 +139,7 @@ void Session::on_tcp_connected() {
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   if (!plan_.tls) return start_session();
-  tls_ = std::make_shared<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *plan_.tls);
+  tls_ = std::make_shared<http::TlsSocket>(socket_, *plan_.tls);
   http::prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
   http::keep_record_buffers(tls_->native_handle());
   if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());

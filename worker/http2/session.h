@@ -100,7 +100,7 @@ class Session : public LoadConnection {
   const RequestHeaders& request_;
   boost::asio::ip::tcp::socket socket_;
   // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
-  std::shared_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;
+  std::shared_ptr<http::TlsSocket> tls_;
   http::SavedSession saved_session_;  // tls_resumption only
   boost::asio::steady_timer timer_;
   OpenLoopSchedule schedule_;

@@ -1,11 +1,11 @@
-// net::TlsStream (router/net/tls_stream.h), OpenSSL on the socket's own descriptor, against
+// net::TlsStream (common/tls/tls_stream.h), OpenSSL on the socket's own descriptor, against
 // Boost.Asio's ssl::stream as the client, both in one io_context on a loopback connection:
 // every byte arrives in order when the socket fills up mid-record (synchronous write_some
 // that would block, then async_write of the rest), what OpenSSL holds is seen without the
 // socket, the peer's close_notify and a bare TCP close end reads as ssl::stream's do, an
 // operation that completes at once still completes later, and a closed stream touches no
 // descriptor.
-#include "router/net/tls_stream.h"
+#include "router/net/stream.h"
 
 #include <gtest/gtest.h>
 

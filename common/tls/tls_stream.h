@@ -4,9 +4,11 @@
 // (the two 17 KB vectors Asio zero-fills and the BIO pair's two 17 KB buffers) and two
 // copies of every byte; docs/PERFORMANCE.md ("TLS in counts") has what it changed.
 //
-// The stream is what every TLS connection of the router owns (router/net/stream.h): it
-// offers the part of ssl::stream's interface the connections use (asynchronous handshake,
-// reads, writes and shutdown; a non-blocking read_some; native_handle(); next_layer()), and
+// TlsStream<tcp::socket> owns its socket: every TLS connection of the router
+// (router/net/stream.h). TlsStream<tcp::socket&> works on a socket its owner keeps across
+// reconnects: the worker's HTTP/1.1 and HTTP/2 load connections (worker/http). It offers the
+// part of ssl::stream's interface those use (asynchronous handshake, reads, writes and
+// shutdown; non-blocking read_some and write_some; native_handle(); next_layer()), and
 // Beast's WebSocket teardown for it (below). Every operation is one OpenSSL call, retried
 // after the socket becomes ready in the direction OpenSSL asked for (SSL_ERROR_WANT_READ or
 // _WRITE); an operation that completes at once still completes through the executor, never
@@ -23,6 +25,7 @@
 #include <openssl/ssl.h>
 
 #include <cstddef>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -35,23 +38,45 @@
 #include <boost/beast/core/role.hpp>
 #include <boost/system/error_code.hpp>
 
-namespace benchgate::router::net {
+namespace benchgate::tls {
 
+// What every TlsStream shares (tls_stream.cc).
+namespace detail {
+enum class Step { kDone, kWantRead, kWantWrite };
+// Empties the thread's OpenSSL error queue and errno before an OpenSSL call.
+void prepare_call();
+// The outcome of an OpenSSL call on `ssl` that returned `result` <= 0.
+Step failed_call(SSL* ssl, int result, boost::system::error_code& ec);
+}  // namespace detail
+
+template <typename NextLayer>
 class TlsStream {
  public:
-  using next_layer_type = boost::asio::ip::tcp::socket;
+  using next_layer_type = std::remove_reference_t<NextLayer>;
   using lowest_layer_type = next_layer_type::lowest_layer_type;
   using executor_type = next_layer_type::executor_type;
   using error_code = boost::system::error_code;
 
-  // Takes the accepted socket; the OpenSSL session comes from `context`. Throws
-  // std::bad_alloc when OpenSSL cannot make one.
-  TlsStream(next_layer_type socket, boost::asio::ssl::context& context);
-  TlsStream(TlsStream&& other) noexcept;
+  // On a connected socket (taken, or referred to); the OpenSSL session comes from `context`.
+  // Throws std::bad_alloc when OpenSSL cannot make one.
+  TlsStream(NextLayer&& socket, boost::asio::ssl::context& context)
+      : socket_(std::forward<NextLayer>(socket)), ssl_(SSL_new(context.native_handle())) {
+    if (ssl_ == nullptr) throw std::bad_alloc();
+    // A write that needs the socket twice goes on from where the first call left it.
+    SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    if (SSL_set_fd(ssl_, socket_.native_handle()) != 1) {
+      SSL_free(ssl_);
+      throw std::bad_alloc();
+    }
+  }
+  TlsStream(TlsStream&& other) noexcept
+      : socket_(std::forward<NextLayer>(other.socket_)), ssl_(std::exchange(other.ssl_, nullptr)) {}
   TlsStream& operator=(TlsStream&&) = delete;
   TlsStream(const TlsStream&) = delete;
   TlsStream& operator=(const TlsStream&) = delete;
-  ~TlsStream();
+  ~TlsStream() {
+    if (ssl_ != nullptr) SSL_free(ssl_);
+  }
 
   executor_type get_executor() { return socket_.get_executor(); }
   next_layer_type& next_layer() { return socket_; }
@@ -146,7 +171,7 @@ class TlsStream {
   }
 
  private:
-  enum class Step { kDone, kWantRead, kWantWrite };
+  using Step = detail::Step;
 
   template <typename Buffer, typename Buffers>
   static Buffer first_buffer(const Buffers& buffers) {
@@ -165,16 +190,14 @@ class TlsStream {
       ec = boost::asio::error::bad_descriptor;
       return Step::kDone;
     }
-    prepare_call();
+    detail::prepare_call();
     const int result = call(ssl_, bytes);
     if (result > 0) {
       ec = {};
       return Step::kDone;
     }
-    return failed_call(result, ec);
+    return detail::failed_call(ssl_, result, ec);
   }
-  static void prepare_call();
-  Step failed_call(int result, error_code& ec);
 
   // The composed operation: attempt, wait for what OpenSSL wants, attempt again.
   template <typename Call, bool kWithBytes>
@@ -227,20 +250,31 @@ class TlsStream {
         Operation<Call, kWithBytes>{*this, std::move(call)}, handler, socket_);
   }
 
-  next_layer_type socket_;
+  NextLayer socket_;
   SSL* ssl_;
 };
 
-// What ssl::stream offers and the connections ask of every stream (router/net/stream.h).
-inline bool has_buffered_input(TlsStream& stream) { return stream.has_buffered_input(); }
+// What the router's connections ask of every stream (router/net/stream.h).
+template <typename NextLayer>
+bool has_buffered_input(TlsStream<NextLayer>& stream) {
+  return stream.has_buffered_input();
+}
 
 // Beast's WebSocket stream over a TlsStream closes it as over ssl::stream
 // (boost/beast/websocket/ssl.hpp): close_notify, then the TCP close is the caller's.
-void teardown(boost::beast::role_type role, TlsStream& stream, boost::system::error_code& ec);
+template <typename NextLayer>
+void teardown(boost::beast::role_type, TlsStream<NextLayer>& stream,
+              boost::system::error_code& ec) {
+  ec = {};
+  if (!stream.next_layer().is_open()) return;
+  detail::prepare_call();
+  SSL_shutdown(stream.native_handle());  // close_notify, best effort: the socket closes next
+  detail::prepare_call();
+}
 
-template <typename Handler>
-void async_teardown(boost::beast::role_type, TlsStream& stream, Handler&& handler) {
+template <typename NextLayer, typename Handler>
+void async_teardown(boost::beast::role_type, TlsStream<NextLayer>& stream, Handler&& handler) {
   stream.async_shutdown(std::forward<Handler>(handler));
 }
 
-}  // namespace benchgate::router::net
+}  // namespace benchgate::tls
