@@ -5,11 +5,13 @@
 //
 // The upgrade is Beast's HTTP; the frames are the worker's own (websocket_framing.h), so that
 // a payload costs one pass on its way out (masked while it is copied into the send buffer,
-// up to kSendChunk bytes per write) and none on its way in: a frame's payload is read
-// straight into the message buffer, sized from the frame header, and a message is handed over
-// from there. A ping is answered with a pong between two messages; a close frame from the
-// router ends the link (kShortRead), as does the end of the stream. Text messages are not
-// checked for UTF-8 here: the JSON decoder checks every string it reads.
+// up to kSendChunk bytes per write) and none on its way in: a message in one frame is handed
+// over where it lies in the read buffer, which grows to hold the frame its header announces
+// (as RawSocket's does); the frames of a fragmented message are read straight into the
+// message buffer, sized from each frame header. A ping is answered with a pong between two
+// messages; a close frame from the router ends the link (kShortRead), as does the end of the
+// stream. Text messages are not checked for UTF-8 here: the JSON decoder checks every string it
+// reads.
 //
 // Each link is a fresh stream held by shared_ptr, with its buffers: completions still pending
 // on a closed link keep it alive until they run and are ignored (docs/CONTRIBUTING.md, rule 7).
@@ -301,6 +303,27 @@ class WebSocketChannel : public Channel {
         if (l.parser.state() == ws::HeaderParser::State::kNeedMore) break;
         if (!on_header(l)) return fail(ErrorKind::kProtocol);
       }
+      if (whole_message(l.frame)) {
+        // A message in one frame is handed over where it lies in `in`, which grows to hold it.
+        const size_t length = static_cast<size_t>(l.frame.length);
+        if (l.end - l.begin < length) {
+          if (l.in.size() - l.begin < length) {
+            std::memmove(l.in.data(), l.in.data() + l.begin, l.end - l.begin);
+            l.end -= l.begin;
+            l.begin = 0;
+            l.in.resize(length + kReadChunk);
+          }
+          break;
+        }
+        const std::span<const uint8_t> message(l.in.data() + l.begin, length);
+        l.begin += length;
+        l.in_frame = false;
+        const int64_t now = steady_now_ns();
+        if (count_bytes_) stats_.count_received(length, now);
+        events_.on_message(message, now);
+        if (g != generation_) return;
+        continue;
+      }
       const bool control = l.frame.opcode >= ws::kClose;
       uint8_t* to = control ? l.control.data() + l.control_size : l.message.data() + l.message_size;
       const size_t take = static_cast<size_t>(std::min<uint64_t>(l.frame_left, l.end - l.begin));
@@ -347,6 +370,11 @@ class WebSocketChannel : public Channel {
     fail(eof ? ErrorKind::kShortRead : ErrorKind::kReset);
   }
 
+  // A text or binary frame with FIN: a message of its own.
+  static bool whole_message(const ws::FrameHeader& frame) {
+    return frame.fin && (frame.opcode == ws::kText || frame.opcode == ws::kBinary);
+  }
+
   // A parsed header: where its payload goes. False for a frame the router must not send.
   bool on_header(LinkState& l) {
     l.frame = l.parser.header();
@@ -367,6 +395,10 @@ class WebSocketChannel : public Channel {
     }
     const uint64_t size = l.message_size + l.frame.length;
     if (options_.max_message_bytes > 0 && size > options_.max_message_bytes) return false;
+    if (whole_message(l.frame)) {
+      l.in_message = false;
+      return true;
+    }
     if (l.message.size() < size) l.message.resize(static_cast<size_t>(size));
     return true;
   }
