@@ -55,6 +55,8 @@ using boost::system::error_code;
 
 // Bytes read at a time when no frame payload is being read straight into its message.
 constexpr size_t kReadChunk = 64 * 1024;
+// Room past a frame when the read buffer grows to hold one.
+constexpr size_t kGrowthSlack = 4096;
 // At most this many bytes of frames go out per write (a larger message takes several).
 constexpr size_t kSendChunk = 1 << 20;
 
@@ -311,7 +313,9 @@ class WebSocketChannel : public Channel {
             std::memmove(l.in.data(), l.in.data() + l.begin, l.end - l.begin);
             l.end -= l.begin;
             l.begin = 0;
-            l.in.resize(length + kReadChunk);
+            // Room for the frame and a little more, as RawSocket's buffer: a read then ends
+            // at most that much past a frame, which bounds what moves to the front after it.
+            if (l.in.size() < length + kGrowthSlack) l.in.resize(length + kGrowthSlack);
           }
           break;
         }
