@@ -351,10 +351,16 @@ class WebSocketChannel : public Channel {
       }
       if (!frame_done(l)) return;
     }
-    // More bytes are needed: what is left moves to the front.
+    // More bytes are needed. What is left moves to the front only when the room after it is
+    // short of what the frame under way still needs (at most kGrowthSlack): a one-frame
+    // message whose start is already in place is completed where it is.
+    size_t wanted = kGrowthSlack;
+    if (l.in_frame && whole_message(l.frame)) {
+      wanted = std::min(wanted, static_cast<size_t>(l.frame.length) - (l.end - l.begin));
+    }
     if (l.begin == l.end) {
       l.begin = l.end = 0;
-    } else if (l.begin > 0) {
+    } else if (l.begin > 0 && l.in.size() - l.end < wanted) {
       std::memmove(l.in.data(), l.in.data() + l.begin, l.end - l.begin);
       l.end -= l.begin;
       l.begin = 0;
