@@ -55,6 +55,8 @@ using boost::system::error_code;
 
 // Bytes read at a time when no frame payload is being read straight into its message.
 constexpr size_t kReadChunk = 64 * 1024;
+// The largest message read when the plan sets no limit (Beast's default read_message_max).
+constexpr uint64_t kDefaultMaxMessage = 16 * 1024 * 1024;
 // Room past a frame when the read buffer grows to hold one.
 constexpr size_t kGrowthSlack = 4096;
 // At most this many bytes of frames go out per write (a larger message takes several).
@@ -404,7 +406,10 @@ class WebSocketChannel : public Channel {
       l.message_size = 0;
     }
     const uint64_t size = l.message_size + l.frame.length;
-    if (options_.max_message_bytes > 0 && size > options_.max_message_bytes) return false;
+    // Without a limit of the plan's, Beast's default: a header never sizes a buffer unbounded.
+    const uint64_t limit =
+        options_.max_message_bytes > 0 ? options_.max_message_bytes : kDefaultMaxMessage;
+    if (size > limit) return false;
     if (whole_message(l.frame)) {
       l.in_message = false;
       return true;

@@ -4,7 +4,8 @@
 // 126, 65535 and 65536 bytes; a header sent one byte per write; a fragmented message with a
 // ping between its frames (answered with a pong that echoes it); the worker's own messages,
 // masked and, with fragment_bytes, split into continuation frames; a close frame ending the
-// link as a short read.
+// link as a short read; and frames a router must not send (too long, masked, a continuation
+// without a first frame, a new message inside one) ending it as a protocol error.
 #include <gtest/gtest.h>
 #include <openssl/sha.h>
 
@@ -82,6 +83,28 @@ ClientFrame read_client_frame(tcp::socket& s) {
   return f;
 }
 
+// Reads the upgrade request into `request` and answers 101 for wamp.2.msgpack, with `after`
+// in the same write.
+void accept_upgrade(tcp::socket& s, std::string& request, const std::vector<uint8_t>& after) {
+  asio::streambuf head;
+  asio::read_until(s, head, "\r\n\r\n");
+  request.assign(asio::buffers_begin(head.data()), asio::buffers_end(head.data()));
+  const std::string marker = "Sec-WebSocket-Key: ";
+  const size_t at = request.find(marker);
+  const std::string key = request.substr(at + marker.size(), 24);
+  const std::string text = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  uint8_t digest[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  std::string accept(28, '\0');
+  serialization::base64_encode(digest, accept.data());
+  std::string answer =
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Accept: " +
+      accept + "\r\nSec-WebSocket-Protocol: wamp.2.msgpack\r\n\r\n";
+  answer.append(after.begin(), after.end());
+  asio::write(s, asio::buffer(answer));
+}
+
 struct Recorder : ChannelEvents {
   void on_message(std::span<const uint8_t> bytes, int64_t) override {
     messages.emplace_back(bytes.begin(), bytes.end());
@@ -118,25 +141,8 @@ TEST(WebSocketChannel, ReadsFramesOfEverySizeAndFragmentsAndWritesMaskedFragment
       tcp::socket s(sio);
       acceptor.accept(s);
       s.set_option(tcp::no_delay(true));
-      asio::streambuf head;
-      asio::read_until(s, head, "\r\n\r\n");
-      request.assign(asio::buffers_begin(head.data()), asio::buffers_end(head.data()));
-      const std::string marker = "Sec-WebSocket-Key: ";
-      const size_t at = request.find(marker);
-      const std::string key = request.substr(at + marker.size(), 24);
-      const std::string text = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-      uint8_t digest[SHA_DIGEST_LENGTH];
-      SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-      std::string accept(28, '\0');
-      serialization::base64_encode(digest, accept.data());
-      std::string answer =
-          "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-          "Sec-WebSocket-Accept: " +
-          accept + "\r\nSec-WebSocket-Protocol: wamp.2.msgpack\r\n\r\n";
       // The first frame travels with the 101 answer.
-      const auto f0 = server_frame(true, ws::kBinary, pattern(sizes[0], 0));
-      answer.append(f0.begin(), f0.end());
-      asio::write(s, asio::buffer(answer));
+      accept_upgrade(s, request, server_frame(true, ws::kBinary, pattern(sizes[0], 0)));
       for (size_t i = 1; i < sizes.size(); ++i) {
         const auto f = server_frame(true, ws::kBinary, pattern(sizes[i], static_cast<uint8_t>(i)));
         if (i == 3) {  // 65535 bytes: the header one byte per write, then the payload in two
@@ -227,6 +233,50 @@ TEST(WebSocketChannel, ReadsFramesOfEverySizeAndFragmentsAndWritesMaskedFragment
   EXPECT_EQ(from_client.size(), 1 + (sent.size() + 999) / 1000);
   EXPECT_EQ(received, sent);
   EXPECT_EQ(stats.bytes_sent, sent.size());
+}
+
+// What a router must not send ends the link as a protocol error: a frame longer than the
+// largest message, a masked frame, a continuation without a first frame.
+TEST(WebSocketChannel, RefusesOversizedMaskedAndStrayFramesAsProtocolErrors) {
+  std::vector<std::vector<uint8_t>> bad;
+  bad.push_back({0x82, 127, 0, 0, 0, 0, 0, 0x20, 0, 0});  // 2 MiB, the limit is 1 MiB
+  bad.push_back({0x82, 0x81, 1, 2, 3, 4, 0x55});          // masked
+  bad.push_back({0x80, 0x01, 0x55});                      // continuation first
+  bad.push_back({0x02, 0x01, 0x55, 0x82, 0x01, 0x55});    // a new message inside one
+  for (const auto& frame : bad) {
+    asio::io_context io;
+    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    const auto endpoint = acceptor.local_endpoint();
+    std::string request;
+    std::thread server([&] {
+      try {
+        asio::io_context sio;
+        tcp::socket s(sio);
+        acceptor.accept(s);
+        accept_upgrade(s, request, frame);
+        uint8_t rest[64];
+        boost::system::error_code ec;
+        while (!ec) s.read_some(asio::buffer(rest), ec);
+      } catch (const std::exception&) {
+      }
+    });
+    ThreadStats stats;
+    Recorder events;
+    events.io = &io;
+    ChannelOptions options;
+    options.endpoint = endpoint;
+    options.host = "127.0.0.1:" + std::to_string(endpoint.port());
+    options.serializer = Serializer::kMsgpack;
+    options.max_message_bytes = 1 << 20;
+    auto channel = make_websocket_channel(io, options, events, stats, true);
+    channel->open([](const boost::system::error_code&) {});
+    io.run_for(std::chrono::seconds(20));
+    channel->close();
+    server.join();
+    ASSERT_TRUE(events.failed.has_value()) << int(frame[0]);
+    EXPECT_EQ(*events.failed, ErrorKind::kProtocol) << int(frame[0]);
+    EXPECT_TRUE(events.messages.empty());
+  }
 }
 
 }  // namespace
