@@ -26,7 +26,8 @@ cmake --build "$build" -j2
 
 mkdir -p "$build/artifacts"
 status=0
-for target in scenario_loader http_request http2_request wamp_message hdr_decode wamp_auth tls_handshake; do
+for target in scenario_loader http_request http2_request wamp_message hdr_decode wamp_auth tls_handshake \
+  websocket_frame; do
   # New inputs go to a scratch corpus in the build dir; the committed seeds stay untouched.
   work="$build/corpus/$target"
   mkdir -p "$work"

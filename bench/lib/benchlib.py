@@ -19,6 +19,7 @@ Subcommands:
   callgrind-total FILE           total instructions (Ir) in a callgrind output file
   callgrind-calls FILE FN...     calls to each function FN recorded in a callgrind output file,
                                  one count per FN, space-separated
+  callgrind-calls-prefix FILE P  calls to every function whose name starts with P, summed
   strace-calls FILE [NAME...]    from an `strace -c` summary: the total number of system calls,
                                  then the calls of each NAME (0 when absent), space-separated
   idle-conns PORT N SECONDS OUT [--request PATH]
@@ -183,6 +184,32 @@ def callgrind_calls(path, names):
     return 0
 
 
+def callgrind_calls_prefix(path, prefix):
+    # As callgrind_calls, summing over the callees whose names start with prefix (a name
+    # without its parameter list, whatever the compiler spelled them as), a virtual
+    # function's "non-virtual thunk to NAME" included.
+    ids, total, callee = {}, 0, None
+    for line in open(path, errors="replace"):
+        if line.startswith(("fn=", "cfn=")):
+            key, _, rest = line.partition("=")
+            rest = rest.strip()
+            if rest.startswith("("):
+                ident, _, name = rest[1:].partition(")")
+                name = name.strip()
+                if name:
+                    ids[ident] = name
+                name = ids.get(ident, "")
+            else:
+                name = rest
+            if key == "cfn":
+                callee = name
+        elif line.startswith("calls=") and callee is not None and \
+                callee.removeprefix("non-virtual thunk to ").startswith(prefix):
+            total += int(line[6:].split()[0])
+    print(total)
+    return 0
+
+
 def strace_calls(path, names):
     total, calls = 0, {}
     for line in open(path, errors="replace"):
@@ -259,6 +286,8 @@ def main(argv):
         return callgrind_total(args[0])
     if cmd == "callgrind-calls":
         return callgrind_calls(args[0], args[1:])
+    if cmd == "callgrind-calls-prefix":
+        return callgrind_calls_prefix(args[0], args[1])
     if cmd == "strace-calls":
         return strace_calls(args[0], args[1:])
     if cmd == "idle-conns":

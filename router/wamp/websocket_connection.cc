@@ -2,7 +2,6 @@
 #include "router/wamp/websocket_connection.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 
 #include <boost/beast/http/read.hpp>
@@ -20,8 +19,10 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 
-// A read gets at least this much room; the buffer doubles when less is left.
+// A read gets at least this much room.
 constexpr size_t kMinRead = 4096;
+// A message buffer grows at most this many times the bytes it holds at once.
+constexpr size_t kMaxGrowth = 16;
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -131,7 +132,7 @@ void WebSocketConnection<Socket>::do_read() {
   if (stopped()) return;
   if (!make_room()) {
     close_code_ = websocket::close_code::too_big;
-    return session_->on_over_budget(std::bit_ceil(buffer_.size() + kMinRead));
+    return session_->on_over_budget(room_wanted());
   }
   // Beast never grows the buffer itself: each read is limited to the room there is.
   stream_.async_read_some(
@@ -140,22 +141,33 @@ void WebSocketConnection<Socket>::do_read() {
 }
 
 template <typename Socket>
+size_t WebSocketConnection<Socket>::room_wanted() const {
+  // Once a frame's header is read, Beast knows how many payload bytes of that frame are still
+  // to come: the message buffer grows to hold them all at once, so that a large message is
+  // read straight into its place instead of through the copies of a doubling buffer. What
+  // the header announces is trusted up to kMaxGrowth times the bytes received so far plus a
+  // read (a peer has to send bytes to make the router hold memory for them); past the
+  // largest message there is no need to grow further (one byte more is enough to see that it
+  // is too large).
+  const size_t held = buffer_.size();
+  const size_t frame = std::max(kMinRead, stream_.read_size_hint(kMinRead));
+  return std::min({held + frame, kMaxGrowth * (held + kMinRead),
+                   std::max<size_t>(held + kMinRead, max_message_ + kMinRead)});
+}
+
+template <typename Socket>
 bool WebSocketConnection<Socket>::make_room() {
-  if (buffer_.capacity() - buffer_.size() >= kMinRead) return true;
-  // Doubling keeps copies logarithmic; past the largest message there is no need to grow
-  // further (one byte more is enough to see that it is too large).
-  const size_t needed = buffer_.size() + kMinRead;
+  const size_t target = room_wanted();
+  if (buffer_.capacity() >= target) return true;
   beast::flat_buffer bigger;
   // A message under way that outgrows its buffer takes the thread's spare when it is larger.
   const size_t spare = SpareMessage::get().capacity();
-  if (buffer_.size() > 0 && spare >= needed && buffer_budget_.resize(spare)) {
+  if (buffer_.size() > 0 && spare >= target && buffer_budget_.resize(spare)) {
     SpareMessage::lend(bigger);
   } else {
-    const size_t capacity =
-        std::min(std::bit_ceil(needed), std::max<size_t>(needed, max_message_ + kMinRead));
-    if (!buffer_budget_.resize(capacity)) return false;
+    if (!buffer_budget_.resize(target)) return false;
     // A new buffer of exactly that capacity (flat_buffer's own growth could double past it).
-    bigger.reserve(capacity);
+    bigger.reserve(target);
   }
   bigger.commit(asio::buffer_copy(bigger.prepare(buffer_.size()), buffer_.data()));
   buffer_ = std::move(bigger);

@@ -4,8 +4,10 @@
 //
 // Messages are read piecewise so that one larger than --max-message-bytes is answered with
 // ABORT (wamp.error.protocol_violation) before the close, not only with close code 1009. The
-// read buffer grows by doubling within the buffered-bytes budget (reserved before it grows);
-// past the budget the session is aborted and the close code is 1009. A buffer grown past
+// read buffer grows within the buffered-bytes budget (reserved before it grows) to what the
+// frame under way still announces (Beast's read_size_hint), at most 16 times the bytes
+// received at each step, so that a large frame is read straight into its place; past the
+// budget the session is aborted and the close code is 1009. A buffer grown past
 // 64 KiB is freed once its message is handled. Counters, timers, the queue and the close are
 // the shared lifecycle's (transport_connection.h).
 #pragma once
@@ -76,6 +78,8 @@ class WebSocketConnection final
   void refuse(unsigned status, std::string body);
   void on_accept(const error_code& ec);
   void do_read();
+  // The capacity the next read wants: the rest of the frame under way, within bounds.
+  size_t room_wanted() const;
   // Room for the next read; false when the budget cannot hold the larger buffer.
   bool make_room();
   void on_read(const error_code& ec);

@@ -1,8 +1,8 @@
 // A WAMP transport as a session sees it: open (TCP connect and the transport's handshake),
 // send whole messages, receive whole messages. Two implementations: RawSocket
-// (rawsocket_channel) and WebSocket via Beast (websocket_channel). Everything runs on the
-// owning load thread; completions of a closed link are ignored, so close() may be called from
-// inside a callback.
+// (rawsocket_channel) and WebSocket (websocket_channel: Beast's HTTP upgrade, its own frames).
+// Everything runs on the owning load thread; completions of a closed link are ignored, so close()
+// may be called from inside a callback.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
