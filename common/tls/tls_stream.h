@@ -64,6 +64,10 @@ class TlsStream {
     if (ssl_ == nullptr) throw std::bad_alloc();
     // A write that needs the socket twice goes on from where the first call left it.
     SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    // One read takes what the socket has, several records at once, instead of each record's
+    // header and body apart (two reads a record): what it holds beyond the record being
+    // decrypted is has_buffered_input().
+    SSL_set_read_ahead(ssl_, 1);
     if (SSL_set_fd(ssl_, socket_.native_handle()) != 1) {
       SSL_free(ssl_);
       throw std::bad_alloc();
