@@ -38,6 +38,11 @@ int main(int argc, char** argv) {
                  "HTTP/1.1: a connection keeps its read buffer this long after a read and reads "
                  "ahead (no epoll_ctl per request); 0s: gives it back after every request")
       ->capture_default_str();
+  cli.add_option("--http-io", raw.http_io,
+                 "cleartext HTTP/1.1: asio (a wait through Asio per request) or epoll (the "
+                 "serving thread's own edge-triggered epoll set: no epoll_ctl and no empty read "
+                 "per request; --read-buffer-hold does not apply)")
+      ->capture_default_str();
   cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,
                  "all connections together: bytes of HTTP bodies and WAMP messages being read "
                  "or queued (those over 64 KiB); past it 503 / ABORT + close / drop")
