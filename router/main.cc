@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
                  "cleartext HTTP/1.1: asio (a wait through Asio per request) or epoll (the "
                  "serving thread's own edge-triggered epoll set: no epoll_ctl and no empty read "
                  "per request; --read-buffer-hold does not apply)")
+      ->envname("BENCHGATE_ROUTER_HTTP_IO")
       ->capture_default_str();
   cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,
                  "all connections together: bytes of HTTP bodies and WAMP messages being read "

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -36,7 +37,15 @@ std::string post(std::string_view target, std::string_view body) {
 
 class HttpServerTest : public ::testing::Test {
  protected:
+  // BENCHGATE_ROUTER_HTTP_IO=epoll (CTest runs this suite a second time so, as
+  // http_io_epoll.*): the same tests against cleartext sessions in the serving thread's
+  // edge-triggered readiness set (--http-io epoll). A test that sets http_io itself keeps it.
   void start(ServerOptions options = {}) {
+    const char* io = std::getenv("BENCHGATE_ROUTER_HTTP_IO");
+    if (io != nullptr && std::string_view(io) == "epoll" &&
+        options.http_io == ServerOptions::Io::kAsio) {
+      options.http_io = ServerOptions::Io::kEpoll;
+    }
     options.endpoint = {boost::asio::ip::make_address_v4("127.0.0.1"), 0};
     auto started = HttpServer::start(options);
     ASSERT_TRUE(started) << started.message();
