@@ -205,6 +205,41 @@ TEST_F(HttpServerTest, PipelinedRequestsInOneWriteAreAnsweredInOrder) {
   EXPECT_EQ(fourth->result_int(), 404);
 }
 
+// More pipelined bytes than one read takes (16 KiB): with --http-io epoll the session reads
+// again, without a new edge, after a read that filled the buffer.
+TEST_F(HttpServerTest, PipelinedRequestsBeyondOneReadAreAllAnsweredInOrder) {
+  start();
+  HttpTestClient client(port());
+  constexpr int kRequests = 1000;
+  std::string batch;
+  for (int i = 0; i < kRequests; ++i) batch += get(i % 2 == 0 ? "/bench/hello" : "/bench/bytes/5");
+  ASSERT_GT(batch.size(), 2u * 16 * 1024);
+  client.send(batch);
+  for (int i = 0; i < kRequests; ++i) {
+    auto answer = client.read();
+    ASSERT_TRUE(answer) << "answer " << i;
+    EXPECT_EQ(answer->body(), i % 2 == 0 ? "Hello, world" : "abcde") << "answer " << i;
+  }
+}
+
+// --http-io epoll: the connection waits in the serving thread's set, holds no buffer between
+// requests whatever --read-buffer-hold says, and serves as before.
+TEST_F(HttpServerTest, InTheEpollSetAConnectionHoldsNoBufferBetweenRequests) {
+  ServerOptions options;
+  options.http_io = ServerOptions::Io::kEpoll;
+  options.read_buffer_hold_ns = 60'000'000'000;
+  start(options);
+  HttpTestClient client(port());
+  for (int i = 0; i < 3; ++i) {
+    client.send(get("/bench/hello"));
+    auto answer = client.read();
+    ASSERT_TRUE(answer);
+    EXPECT_EQ(answer->body(), "Hello, world");
+  }
+  EXPECT_EQ(server_->snapshot().read_buffers_held, 0);
+  EXPECT_EQ(server_->snapshot().connections_open, 1);
+}
+
 // Connections of a serving thread share one read buffer while they have nothing buffered:
 // one connection keeps its half request while others are served in between.
 TEST_F(HttpServerTest, HalfRequestOnOneConnectionSurvivesOthersBeingServedMeanwhile) {
