@@ -1,5 +1,8 @@
 // The router binary: parses flags, then hands over to run_router().
+#include <cstdlib>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -129,7 +132,15 @@ int main(int argc, char** argv) {
 
   auto config = benchgate::router::app::make_config(raw);
   if (!config) {
-    std::cerr << "router: " << config.message() << "\n";
+    // A --http-io value that came from the environment names the variable it came from.
+    bool flag_given = false;
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]).starts_with("--http-io")) flag_given = true;
+    }
+    const bool from_env = std::getenv("BENCHGATE_ROUTER_HTTP_IO") != nullptr && !flag_given &&
+                          config.message().find("--http-io") != std::string::npos;
+    std::cerr << "router: " << config.message()
+              << (from_env ? " (from $BENCHGATE_ROUTER_HTTP_IO)" : "") << "\n";
     return 2;
   }
   return benchgate::router::app::run_router(*config);

@@ -146,5 +146,32 @@ class RouterSyscallsTest(unittest.TestCase):
         self.assertLess(calls.get("recvfrom_errors", 0), 100, calls)
 
 
+
+class RouterHttpIoFlagTest(unittest.TestCase):
+    """--http-io's bad values, from the flag or from $BENCHGATE_ROUTER_HTTP_IO: exit 2 with a
+    message that names where the value came from."""
+
+    def run_router(self, env_value, *flags):
+        env = dict(os.environ)
+        env.pop("BENCHGATE_ROUTER_HTTP_IO", None)
+        if env_value is not None:
+            env["BENCHGATE_ROUTER_HTTP_IO"] = env_value
+        return subprocess.run([ROUTER, "--http", "127.0.0.1:0", "--control", "127.0.0.1:0", *flags],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=30)
+
+    def test_a_bad_value_from_the_environment_names_the_variable(self):
+        run = self.run_router("io_uring")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn('--http-io: must be asio or epoll, not "io_uring"', run.stderr)
+        self.assertIn("(from $BENCHGATE_ROUTER_HTTP_IO)", run.stderr)
+
+    def test_a_bad_flag_is_named_as_the_flag_even_with_the_variable_set(self):
+        run = self.run_router("epoll", "--http-io", "nope")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn('not "nope"', run.stderr)
+        self.assertNotIn("BENCHGATE_ROUTER_HTTP_IO", run.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
