@@ -7,8 +7,12 @@
 #   bench/router_vs_nginx.sh [PAIRS (default 5)] [SECONDS per run (default 3)]
 #   Then instructions per request of each server under callgrind (BENCH_CALLGRIND=0 skips).
 #   BENCH_ROUTER_FLAGS adds router flags (e.g. "--read-buffer-hold 0s").
+#   BENCH_ROUTER_HTTP_IO=asio|epoll passes --http-io to the router (also under callgrind);
+#   unset: the router's default.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
+ROUTER_IO_FLAGS=()
+[[ -n "${BENCH_ROUTER_HTTP_IO:-}" ]] && ROUTER_IO_FLAGS=(--http-io "$BENCH_ROUTER_HTTP_IO")
 
 PAIRS="${1:-5}"
 SECS="${2:-3}"
@@ -25,8 +29,9 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1)"
 NPORT="$(free_port)"
 start_nginx "$NPORT" "$SERVER_CORE"
 RPORT="$(free_port)"
-start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-}
-echo "router:    $ROUTER_READY${BENCH_ROUTER_FLAGS:+ (flags: $BENCH_ROUTER_FLAGS)}"
+start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-} \
+  "${ROUTER_IO_FLAGS[@]}"
+echo "router:    $ROUTER_READY${BENCH_ROUTER_FLAGS:+ (flags: $BENCH_ROUTER_FLAGS)}${BENCH_ROUTER_HTTP_IO:+ (--http-io $BENCH_ROUTER_HTTP_IO)}"
 
 declare -A URL PID RPS CPU BYTES
 URL[router]="http://127.0.0.1:$RPORT/bench/hello"
@@ -95,7 +100,7 @@ if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
       if [[ "$s" == router ]]; then
         taskset -c "$SERVER_CORE" valgrind --tool=callgrind --callgrind-out-file="$cg" \
           "$BIN/router" --http "127.0.0.1:$port" --control 127.0.0.1:0 --threads 1 \
-          >"$BENCH_TMP/cg-$s-$n.out" 2>"$BENCH_TMP/cg-$s-$n.err" &
+          "${ROUTER_IO_FLAGS[@]}" >"$BENCH_TMP/cg-$s-$n.out" 2>"$BENCH_TMP/cg-$s-$n.err" &
         url="http://127.0.0.1:$port/bench/hello"
       else
         write_nginx_conf "$BENCH_TMP/cg-nginx-$n" "$port" 1024 "master_process off;"

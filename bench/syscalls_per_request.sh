@@ -8,7 +8,9 @@
 # buffer and reads ahead) and with --read-buffer-hold 0s (it waits for readability between
 # requests, the behaviour before the hold). Counts, not times: valid on a loaded machine too,
 # though how many epoll_wait calls and empty reads a request costs depends on how server and
-# generator interleave. "EAGAIN" counts the reads that found nothing.
+# generator interleave. "EAGAIN" counts the reads that found nothing. BENCH_ROUTER_HTTP_IO
+# lists the router's --http-io modes to count (default "asio": the two runs above; "epoll": one
+# run with --http-io epoll, where the hold does not apply; "asio epoll": all three).
 #
 #   bench/syscalls_per_request.sh [N (default 20000)]
 set -euo pipefail
@@ -68,13 +70,27 @@ NPORT="$(free_port)"
 start_nginx "$NPORT" "$SERVER_CORE" 1024
 count nginx "$NGINX_WORKER" "http://127.0.0.1:$NPORT/"
 
-RPORT="$(free_port)"
-start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s
-count router "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
-stop_pid "$ROUTER_PID"
+for io in ${BENCH_ROUTER_HTTP_IO:-asio}; do
+  case "$io" in
+    asio)
+      RPORT="$(free_port)"
+      start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --http-io asio
+      count router "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
+      stop_pid "$ROUTER_PID"
 
-RPORT="$(free_port)"
-start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --read-buffer-hold 0s
-count "router (hold 0s)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
-stop_pid "$ROUTER_PID"
+      RPORT="$(free_port)"
+      start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --http-io asio \
+        --read-buffer-hold 0s
+      count "router (hold 0s)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
+      stop_pid "$ROUTER_PID"
+      ;;
+    epoll)
+      RPORT="$(free_port)"
+      start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --http-io epoll
+      count "router (epoll)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
+      stop_pid "$ROUTER_PID"
+      ;;
+    *) echo "bench: BENCH_ROUTER_HTTP_IO: '$io' is neither asio nor epoll" >&2; exit 2 ;;
+  esac
+done
 print_load_after

@@ -1,5 +1,8 @@
 // The router binary: parses flags, then hands over to run_router().
+#include <cstdlib>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -37,6 +40,12 @@ int main(int argc, char** argv) {
   cli.add_option("--read-buffer-hold", raw.read_buffer_hold,
                  "HTTP/1.1: a connection keeps its read buffer this long after a read and reads "
                  "ahead (no epoll_ctl per request); 0s: gives it back after every request")
+      ->capture_default_str();
+  cli.add_option("--http-io", raw.http_io,
+                 "cleartext HTTP/1.1: asio (a wait through Asio per request) or epoll (the "
+                 "serving thread's own edge-triggered epoll set: no epoll_ctl and no empty read "
+                 "per request; --read-buffer-hold does not apply)")
+      ->envname("BENCHGATE_ROUTER_HTTP_IO")
       ->capture_default_str();
   cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,
                  "all connections together: bytes of HTTP bodies and WAMP messages being read "
@@ -123,7 +132,15 @@ int main(int argc, char** argv) {
 
   auto config = benchgate::router::app::make_config(raw);
   if (!config) {
-    std::cerr << "router: " << config.message() << "\n";
+    // A --http-io value that came from the environment names the variable it came from.
+    bool flag_given = false;
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]).starts_with("--http-io")) flag_given = true;
+    }
+    const bool from_env = std::getenv("BENCHGATE_ROUTER_HTTP_IO") != nullptr && !flag_given &&
+                          config.message().find("--http-io") != std::string::npos;
+    std::cerr << "router: " << config.message()
+              << (from_env ? " (from $BENCHGATE_ROUTER_HTTP_IO)" : "") << "\n";
     return 2;
   }
   return benchgate::router::app::run_router(*config);

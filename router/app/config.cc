@@ -101,6 +101,14 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (*hold > 60'000'000'000) return flag_error("--read-buffer-hold", "must be at most 60s");
   config.http.read_buffer_hold_ns = *hold;
 
+  if (raw.http_io == "asio") {
+    config.http.http_io = http::ServerOptions::Io::kAsio;
+  } else if (raw.http_io == "epoll") {
+    config.http.http_io = http::ServerOptions::Io::kEpoll;
+  } else {
+    return flag_error("--http-io", "must be asio or epoll, not \"" + raw.http_io + "\"");
+  }
+
   auto websocket = listen_endpoint("--websocket", raw.websocket, config.websocket_host);
   if (!websocket) return websocket.error();
   config.wamp.websocket = *websocket;

@@ -35,7 +35,11 @@ ServingThread::ServingThread(const ServerOptions& options)
                   &Session<net::Stream>::release_held),
       acceptor_(io_context_),
       accept_loop_(acceptor_, "HTTP",
-                   [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {}
+                   [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {
+  if (options.http_io == ServerOptions::Io::kEpoll && !options.tls_context) {
+    poller_ = &asio::use_service<::benchgate::net::ReadinessPoller>(io_context_);
+  }
+}
 
 ServingThread::~ServingThread() {
   if (thread_.joinable()) {
@@ -82,6 +86,8 @@ void ServingThread::request_stop() {
     accept_loop_.stop();
     read_holds_.stop();
     for (SessionBase& session : sessions_) session.close();
+    // Its wait would keep run() going; the sessions it reported are closed.
+    if (poller_ != nullptr) poller_->stop();
   });
 }
 
@@ -102,8 +108,8 @@ void ServingThread::on_socket(asio::ip::tcp::socket socket) {
     session->start();
     return;
   }
-  auto session =
-      std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_, read_holds_);
+  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_,
+                                                        read_holds_, poller_);
   sessions_.push_back(*session);
   session->start();
 }

@@ -52,6 +52,9 @@ class ServingThread {
   boost::asio::io_context io_context_;
   // The cleartext sessions holding their read buffer between requests (--read-buffer-hold).
   ReadHolds read_holds_;
+  // --http-io epoll on a cleartext port: the thread's edge-triggered readiness set (an
+  // io_context service); null otherwise.
+  ::benchgate::net::ReadinessPoller* poller_ = nullptr;
   boost::asio::ip::tcp::acceptor acceptor_;
   net::AcceptLoop accept_loop_;
   std::thread thread_;

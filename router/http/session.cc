@@ -44,12 +44,13 @@ using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 
 template <typename Stream>
 Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
-                         ReadHolds& holds)
+                         ReadHolds& holds, ::benchgate::net::ReadinessPoller* poller)
     : socket_(std::move(socket)),
       options_(options),
       limits_(options.route_limits()),
       stats_(stats),
       holds_(holds),
+      poller_(net::is_tls_v<Stream> ? nullptr : poller),
       body_budget_(options.buffer_budget.get(), memory::BudgetUser::http),
       delay_timer_(socket_.get_executor()),
       check_interval_ns_(std::min({options.idle_timeout_ns, options.header_timeout_ns,
@@ -84,6 +85,9 @@ void Session<Stream>::start() {
   }
   deadline_ns_ = now + options_.idle_timeout_ns;
   arm_deadline_timer(now + check_interval_ns_);
+  // --http-io epoll: once per socket; the set reports the first request's edge (at once when
+  // it is already there). A socket the set cannot take waits through Asio instead.
+  if (poller_ != nullptr && poller_->add(tcp.native_handle(), *this)) poller_ = nullptr;
   do_read();
 }
 
@@ -147,6 +151,19 @@ void Session<Stream>::close() {
 template <typename Stream>
 void Session<Stream>::do_read() {
   state_ = State::kReading;
+  if (poller_ != nullptr) {
+    if (socket_readable_) {
+      // Bytes are left in the socket (the last read filled the buffer, or an edge came while
+      // writing): read them on the thread's next turn, not deeper in this call chain.
+      asio::post(socket_.get_executor(), [self = self()] {
+        if (self->state_ == State::kReading && self->socket_readable_) self->read_ready();
+      });
+      return;
+    }
+    // Drained: an empty buffer goes back to the thread, and the set reports the next edge.
+    park_input();
+    return;
+  }
   if (in_.size() > 0) {
     // Part of a request is buffered: read behind it.
     socket_.async_read_some(
@@ -186,6 +203,26 @@ void Session<Stream>::on_readable(const error_code& ec) {
 }
 
 template <typename Stream>
+void Session<Stream>::on_readable() {
+  socket_readable_ = true;
+  if (state_ == State::kReading) read_ready();
+}
+
+template <typename Stream>
+void Session<Stream>::read_ready() {
+  if (in_.capacity() == 0) SpareInput::lend(in_);
+  error_code read_ec;
+  const size_t bytes = socket_.read_some(in_.prepare(kReadChunk), read_ec);
+  if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
+    socket_readable_ = false;
+    return do_read();
+  }
+  // A short read emptied the socket's queue: what arrives next makes a new edge.
+  if (read_ec || bytes < kReadChunk) socket_readable_ = false;
+  on_read(read_ec, bytes);
+}
+
+template <typename Stream>
 void Session<Stream>::park_input() {
   if (in_.size() > 0 || in_.capacity() == 0 || holding()) return;
   // The thread keeps the larger of the two; the connection frees what it still holds.
@@ -210,7 +247,7 @@ void Session<Stream>::on_read(const error_code& ec, size_t bytes) {
   if (!preface_checked_ && took_http2()) return;
   const int64_t now_ns = steady_now_ns();
   if constexpr (!net::is_tls_v<Stream>) {
-    if (holds_.enabled()) holds_.touch(*this, now_ns);
+    if (poller_ == nullptr && holds_.enabled()) holds_.touch(*this, now_ns);
   }
   process(now_ns);
 }
@@ -258,6 +295,11 @@ void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
   // alive (counted in connections_open, reachable by close()) as long as it runs.
   state_ = State::kHandedOver;
   stop_holding();
+  if (poller_ != nullptr) {
+    // The HTTP/2 connection waits through Asio: the socket leaves the thread's set.
+    poller_->remove(beast::get_lowest_layer(socket_).native_handle());
+    poller_ = nullptr;
+  }
   deadline_timer_.cancel();
   delay_timer_.cancel();
   auto connection =

@@ -7,8 +7,13 @@
 // place; fixed responses are copied from bytes serialised once. A cleartext connection that
 // has just read keeps the buffer for --read-buffer-hold and reads ahead into it, which spares
 // the epoll_ctl of a wait for readability per request (router/http/read_hold.h); then it
-// gives the buffer back and waits for readability again. Errors are error_codes, counted by
-// kind. A session lives on exactly one serving thread and is only touched from it.
+// gives the buffer back and waits for readability again. With --http-io epoll a cleartext
+// connection instead waits in the serving thread's edge-triggered epoll set
+// (common/net/readiness_poller.h), added once: told it is readable, it borrows the buffer,
+// reads until a short read and gives the buffer back before it waits again, so a request
+// costs its recv and its send and an idle connection still holds no buffer. Errors are
+// error_codes, counted by kind. A session lives on exactly one serving thread and is only touched
+// from it.
 //
 // The connection's state is one field (State): which operation is pending besides the
 // deadline timer, and so which deadline applies. Every completion handler first checks that
@@ -37,6 +42,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/intrusive/list.hpp>
 
+#include "common/net/readiness_poller.h"
 #include "router/http/read_hold.h"
 #include "router/http/request_parser.h"
 #include "router/http/responses.h"
@@ -64,12 +70,14 @@ class SessionBase : public SessionHook {
 template <typename Stream>
 class Session final : public SessionBase,
                       public ReadHolder,
+                      private ::benchgate::net::Readable,
                       public std::enable_shared_from_this<Session<Stream>> {
  public:
   // `holds`: the serving thread's, used by cleartext sessions only (TLS sessions never hold:
   // their reads go through the TLS layer, which may hold bytes the socket does not show).
+  // `poller`: the serving thread's readiness set (--http-io epoll, cleartext only), or null.
   Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
-          ReadHolds& holds);
+          ReadHolds& holds, ::benchgate::net::ReadinessPoller* poller = nullptr);
   ~Session() override;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -129,6 +137,13 @@ class Session final : public SessionBase,
   // buffer held) waits for readability first.
   void do_read();
   void on_readable(const error_code& ec);
+  // --http-io epoll: the thread's set reports an edge (called by the poller, with the session
+  // alive: its socket is open, so its deadline timer is pending). Reads now when reading,
+  // otherwise remembers that the socket has bytes for the next do_read().
+  void on_readable() override;
+  // --http-io epoll: one read into the borrowed buffer; a short read (or none) means the
+  // socket is drained and the next bytes make a new edge.
+  void read_ready();
   void on_read(const error_code& ec, size_t bytes);
   // Before the first request: whether the connection opens with the HTTP/2 preface. true:
   // handled here (handed over, or reading the rest of a partial preface).
@@ -173,6 +188,11 @@ class Session final : public SessionBase,
   const RouteLimits limits_;
   metrics::ThreadStats& stats_;
   ReadHolds& holds_;
+  // --http-io epoll and the socket is in the set (null otherwise, and once handed over).
+  ::benchgate::net::ReadinessPoller* poller_;
+  // --http-io epoll: the socket may hold bytes not read yet (an edge came, and no read since
+  // came back short), so the next do_read() reads instead of waiting for an edge.
+  bool socket_readable_ = false;
 
   boost::beast::flat_buffer in_;
   std::string out_;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -26,6 +27,17 @@ namespace benchgate::alloc_test {
 namespace {
 
 constexpr int kConnections = 1000;
+
+// The cleartext sessions' I/O under test: CTest runs these tests a second time with
+// BENCHGATE_ROUTER_HTTP_IO=epoll (router --http-io epoll, the serving thread's readiness set).
+router::http::ServerOptions options_under_test() {
+  router::http::ServerOptions options;
+  const char* io = std::getenv("BENCHGATE_ROUTER_HTTP_IO");
+  if (io != nullptr && std::string_view(io) == "epoll") {
+    options.http_io = router::http::ServerOptions::Io::kEpoll;
+  }
+  return options;
+}
 
 // Both ends of every connection are in this process.
 bool enough_descriptors() {
@@ -138,7 +150,7 @@ constexpr int64_t kRawSocketAfterOneBudget = 1920;  // measured 1,834.8
 
 TEST(AllocConnectionMemory, RouterHttpHeapBytesPerConnection) {
   ASSERT_TRUE(enough_descriptors()) << "RLIMIT_NOFILE below " << 2 * kConnections + 64;
-  auto started = router::http::HttpServer::start({});
+  auto started = router::http::HttpServer::start(options_under_test());
   ASSERT_TRUE(started) << started.message();
   auto& server = **started;
   static char buffer[4096];

@@ -2,7 +2,9 @@
 1). A connection that has just read keeps its read buffer for --read-buffer-hold and reads
 ahead into it, so a run of requests on one connection costs no epoll_ctl per request; with the
 hold off (0s) every request costs one, as before the hold: the second test is the first's
-counterpart, and shows that the count can tell the two apart. The figures are exact counts of
+counterpart, and shows that the count can tell the two apart. With --http-io epoll a request
+costs its recv and its send only: no epoll_ctl and no read that finds nothing (strace's error
+column counts those). The figures are exact counts of
 `strace -f -c` over every thread of the router, never times. Loopback only, bounded: N requests
 on one connection, every wait bounded. Skipped, with the reason, where strace cannot trace."""
 import os
@@ -34,14 +36,17 @@ def strace_problem():
 
 
 def parse_strace_summary(path):
-    """{syscall: calls} from a `strace -c` table."""
+    """{syscall: calls} from a `strace -c` table, and {syscall + "_errors": failed calls} for
+    those that failed (a read that found nothing fails with EAGAIN)."""
     calls = {}
-    row = re.compile(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)\s*$")
+    row = re.compile(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:(\d+)\s+)?(\w+)\s*$")
     with open(path) as f:
         for line in f:
             m = row.match(line)
-            if m and m.group(2) != "total":
-                calls[m.group(2)] = int(m.group(1))
+            if m and m.group(3) != "total":
+                calls[m.group(3)] = int(m.group(1))
+                if m.group(2):
+                    calls[m.group(3) + "_errors"] = int(m.group(2))
     return calls
 
 
@@ -116,7 +121,7 @@ class RouterSyscallsTest(unittest.TestCase):
 
     def test_a_busy_keep_alive_connection_costs_no_epoll_ctl_per_request(self):
         # A hold far longer than any pause strace can cause between two requests.
-        calls = count(["--read-buffer-hold", "60s"], N)
+        calls = count(["--http-io", "asio", "--read-buffer-hold", "60s"], N)
         # Start-up, the accept and the gRPC threads' own: a few dozen, whatever N is.
         self.assertLess(calls.get("epoll_ctl", 0), 100, calls)
         # Every request is read and answered: one send each, and at least one recv each.
@@ -124,8 +129,48 @@ class RouterSyscallsTest(unittest.TestCase):
         self.assertGreaterEqual(calls.get("recvfrom", 0), N, calls)
 
     def test_without_the_hold_every_request_costs_an_epoll_ctl(self):
-        calls = count(["--read-buffer-hold", "0s"], N)
+        calls = count(["--http-io", "asio", "--read-buffer-hold", "0s"], N)
         self.assertGreaterEqual(calls.get("epoll_ctl", 0), N, calls)
+
+    def test_the_epoll_set_costs_a_recv_and_a_send_per_request(self):
+        # --http-io epoll: the socket is added to the thread's edge-triggered set once and read
+        # until a short read when it reports an edge, so neither an epoll_ctl nor a read that
+        # finds nothing is paid per request; the set itself is waited for without a re-arm.
+        calls = count(["--http-io", "epoll"], N)
+        self.assertLess(calls.get("epoll_ctl", 0), 100, calls)
+        self.assertGreaterEqual(calls.get("sendto", 0), N, calls)
+        self.assertGreaterEqual(calls.get("recvfrom", 0), N, calls)
+        # One recv per request: start-up and the gRPC threads' own reads are a few dozen, and
+        # the reads that found nothing as many at most.
+        self.assertLess(calls.get("recvfrom", 0), N + 100, calls)
+        self.assertLess(calls.get("recvfrom_errors", 0), 100, calls)
+
+
+
+class RouterHttpIoFlagTest(unittest.TestCase):
+    """--http-io's bad values, from the flag or from $BENCHGATE_ROUTER_HTTP_IO: exit 2 with a
+    message that names where the value came from."""
+
+    def run_router(self, env_value, *flags):
+        env = dict(os.environ)
+        env.pop("BENCHGATE_ROUTER_HTTP_IO", None)
+        if env_value is not None:
+            env["BENCHGATE_ROUTER_HTTP_IO"] = env_value
+        return subprocess.run([ROUTER, "--http", "127.0.0.1:0", "--control", "127.0.0.1:0", *flags],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=30)
+
+    def test_a_bad_value_from_the_environment_names_the_variable(self):
+        run = self.run_router("io_uring")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn('--http-io: must be asio or epoll, not "io_uring"', run.stderr)
+        self.assertIn("(from $BENCHGATE_ROUTER_HTTP_IO)", run.stderr)
+
+    def test_a_bad_flag_is_named_as_the_flag_even_with_the_variable_set(self):
+        run = self.run_router("epoll", "--http-io", "nope")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn('not "nope"', run.stderr)
+        self.assertNotIn("BENCHGATE_ROUTER_HTTP_IO", run.stderr)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ struct LoadPlan {
   // Every request on a connection of its own: connect, request, response, close.
   bool new_connection_per_request = false;
   // http1 cleartext: readiness from the load thread's edge-triggered epoll set
-  // (worker/http/readiness_poller.h) instead of an Asio wait per read (WorkloadSpec::http1_io).
+  // (common/net/readiness_poller.h) instead of an Asio wait per read (WorkloadSpec::http1_io).
   bool edge_poll = false;
   // http2: streams per connection and the settings the worker sends.
   uint32_t streams = 1;

@@ -38,17 +38,20 @@
 #include <functional>
 #include <memory>
 
+#include "common/net/readiness_poller.h"
 #include "worker/engine/error_kind.h"
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
 #include "worker/http/handler_memory.h"
 #include "worker/http/in_flight_ring.h"
-#include "worker/http/readiness_poller.h"
 #include "worker/http/response_parser.h"
 #include "worker/http/tls_client.h"
 
 namespace benchgate::worker::http {
+
+using net::Readable;
+using net::ReadinessPoller;
 
 class Connection : public LoadConnection, private Readable {
  public:

@@ -42,6 +42,26 @@ TEST(RouterConfig, ReadBufferHoldMayBeZeroAndIsBoundedNamingTheFlag) {
   }
 }
 
+TEST(RouterConfig, HttpIoIsAsioByDefaultOrEpollAndABadValueNamesTheFlag) {
+  RawConfig raw;
+  auto config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.http_io, http::ServerOptions::Io::kAsio);
+  EXPECT_EQ(http::ServerOptions{}.http_io, config->http.http_io);
+  raw.http_io = "epoll";
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.http_io, http::ServerOptions::Io::kEpoll);
+  for (const char* bad : {"", "EPOLL", "io_uring"}) {
+    raw.http_io = bad;
+    config = make_config(raw);
+    ASSERT_FALSE(config) << bad;
+    EXPECT_NE(config.message().find("--http-io"), std::string::npos) << config.message();
+    EXPECT_NE(config.message().find("\"" + std::string(bad) + "\""), std::string::npos)
+        << config.message();
+  }
+}
+
 TEST(RouterConfig, DefaultMessageLimitIsTheOneTheScenarioLoaderChecksAgainst) {
   // The flag's default text and the shared constant are written twice; they must agree.
   auto config = make_config(RawConfig{});

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -36,7 +37,15 @@ std::string post(std::string_view target, std::string_view body) {
 
 class HttpServerTest : public ::testing::Test {
  protected:
+  // BENCHGATE_ROUTER_HTTP_IO=epoll (CTest runs this suite a second time so, as
+  // http_io_epoll.*): the same tests against cleartext sessions in the serving thread's
+  // edge-triggered readiness set (--http-io epoll). A test that sets http_io itself keeps it.
   void start(ServerOptions options = {}) {
+    const char* io = std::getenv("BENCHGATE_ROUTER_HTTP_IO");
+    if (io != nullptr && std::string_view(io) == "epoll" &&
+        options.http_io == ServerOptions::Io::kAsio) {
+      options.http_io = ServerOptions::Io::kEpoll;
+    }
     options.endpoint = {boost::asio::ip::make_address_v4("127.0.0.1"), 0};
     auto started = HttpServer::start(options);
     ASSERT_TRUE(started) << started.message();
@@ -194,6 +203,41 @@ TEST_F(HttpServerTest, PipelinedRequestsInOneWriteAreAnsweredInOrder) {
   EXPECT_EQ(second->body(), "abc");
   EXPECT_EQ(third->body(), "xyz");
   EXPECT_EQ(fourth->result_int(), 404);
+}
+
+// More pipelined bytes than one read takes (16 KiB): with --http-io epoll the session reads
+// again, without a new edge, after a read that filled the buffer.
+TEST_F(HttpServerTest, PipelinedRequestsBeyondOneReadAreAllAnsweredInOrder) {
+  start();
+  HttpTestClient client(port());
+  constexpr int kRequests = 1000;
+  std::string batch;
+  for (int i = 0; i < kRequests; ++i) batch += get(i % 2 == 0 ? "/bench/hello" : "/bench/bytes/5");
+  ASSERT_GT(batch.size(), 2u * 16 * 1024);
+  client.send(batch);
+  for (int i = 0; i < kRequests; ++i) {
+    auto answer = client.read();
+    ASSERT_TRUE(answer) << "answer " << i;
+    EXPECT_EQ(answer->body(), i % 2 == 0 ? "Hello, world" : "abcde") << "answer " << i;
+  }
+}
+
+// --http-io epoll: the connection waits in the serving thread's set, holds no buffer between
+// requests whatever --read-buffer-hold says, and serves as before.
+TEST_F(HttpServerTest, InTheEpollSetAConnectionHoldsNoBufferBetweenRequests) {
+  ServerOptions options;
+  options.http_io = ServerOptions::Io::kEpoll;
+  options.read_buffer_hold_ns = 60'000'000'000;
+  start(options);
+  HttpTestClient client(port());
+  for (int i = 0; i < 3; ++i) {
+    client.send(get("/bench/hello"));
+    auto answer = client.read();
+    ASSERT_TRUE(answer);
+    EXPECT_EQ(answer->body(), "Hello, world");
+  }
+  EXPECT_EQ(server_->snapshot().read_buffers_held, 0);
+  EXPECT_EQ(server_->snapshot().connections_open, 1);
 }
 
 // Connections of a serving thread share one read buffer while they have nothing buffered:
