@@ -19,7 +19,8 @@
 #
 #   bench/tls.sh [SECONDS per run (default 2)] [ROUNDS (default 1)]
 #   BENCH_CONNECTIONS (default 16), BENCH_HANDSHAKES (h2load's N, default 2000),
-#   BENCH_STREAMS (h2 streams per connection, default 10).
+#   BENCH_STREAMS (h2 streams per connection, default 10), BENCH_SIDES (the rows to run, as
+#   side names: e.g. "router_handshakes nginx_handshakes"; default all twelve).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -47,11 +48,13 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1); $(openss
     -days 1 -extfile san.cnf >/dev/null 2>&1
 )
 
-# nginx: one worker, TLS 1.2 and 1.3, HTTP/1.1 and h2 by ALPN, session tickets on.
+# nginx: one worker, TLS 1.2 and 1.3, HTTP/1.1 and h2 by ALPN, session tickets on; room for
+# twice the handshake row's connections (with room for only those, nginx 1.22 closed 64 of
+# every 2,000 as "worker_connections are not enough", and h2load counted them failed).
 NGINX_PORT="$(free_port)"
 NGINX_LISTEN="ssl http2" \
   NGINX_SERVER_LINES="ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on; http2_max_concurrent_streams 128;" \
-  start_nginx "$NGINX_PORT" "$SERVER_CORE" $((CONNS + HANDSHAKES))
+  start_nginx "$NGINX_PORT" "$SERVER_CORE" $((CONNS + 2 * HANDSHAKES))
 
 # The router: one thread, TLS on its HTTP port (HTTP/1.1 and h2 by ALPN).
 ROUTER_PORT="$(free_port)"
@@ -62,7 +65,7 @@ echo "servers:   nginx 1 worker (pid $NGINX_WORKER) on :$NGINX_PORT, router 1 th
 echo "runs:      ${SECS}s each, $ROUNDS round(s); $CONNS connections (h2: x $STREAMS streams);" \
   "handshakes: h2load -n $HANDSHAKES -c $HANDSHAKES, the worker $CONNS slots"
 
-# h2load_run MODE PORT PATH: "requests/s CPU_us_per_request tls" of h2load, MODE handshakes,
+# h2load_run MODE PORT PATH: "requests/s CPU_us_per_request tls failed" of h2load, MODE handshakes,
 # h1 or h2; SERVER_PID set: the CPU is that server's over the run, else h2load's own.
 h2load_run() {
   local mode="$1" port="$2" path="$3" out="$BENCH_TMP/h.out" ru="$BENCH_TMP/h.ru" args
@@ -78,7 +81,7 @@ h2load_run() {
   local rps n u s cpu
   read -r rps n < <("$PY" "$LIB/benchlib.py" h2load "$out")
   if [[ "$rps" == - ]]; then
-    echo "- - -"
+    echo "- - - -"
     return
   fi
   if [[ -n "${SERVER_PID:-}" ]]; then
@@ -87,9 +90,10 @@ h2load_run() {
     read -r u s <"$ru"
     cpu="$("$PY" -c "print($u + $s)")"
   fi
-  local tls
+  local tls failed
   tls="$(sed -n 's/^TLS Protocol: //p' "$out" | head -n1)"
-  echo "$rps $("$PY" -c "print(f'{$cpu / $n * 1e6:.2f}')") ${tls:--}"
+  failed="$(sed -n 's/^requests: .* \([0-9]*\) failed.*/\1/p' "$out" | head -n1)"
+  echo "$rps $("$PY" -c "print(f'{$cpu / $n * 1e6:.2f}')") ${tls:--} ${failed:-0}"
 }
 
 # worker_run MODE: "figure CPU_us_per_request tls errors" of the worker against nginx, MODE
@@ -141,6 +145,8 @@ PY
 
 SIDES=(router_handshakes nginx_handshakes router_h1 nginx_h1 router_h2 nginx_h2
   worker_handshakes h2load_handshakes worker_h1 h2load_h1 worker_h2 h2load_h2)
+# shellcheck disable=SC2206 # a list of names
+[[ -n "${BENCH_SIDES:-}" ]] && SIDES=($BENCH_SIDES)
 declare -A FIG CPU
 for ((i = 1; i <= ROUNDS; i++)); do
   for ((k = 0; k < ${#SIDES[@]}; k++)); do
@@ -148,9 +154,9 @@ for ((i = 1; i <= ROUNDS; i++)); do
     mode="${side#*_}"
     errs=""
     case "$side" in
-      router_*) read -r fig cpu tls < <(SERVER_PID="$ROUTER_PID" h2load_run "$mode" "$ROUTER_PORT" /bench/hello) ;;
-      nginx_*) read -r fig cpu tls < <(SERVER_PID="$NGINX_WORKER" h2load_run "$mode" "$NGINX_PORT" /) ;;
-      h2load_*) read -r fig cpu tls < <(SERVER_PID="" h2load_run "$mode" "$NGINX_PORT" /) ;;
+      router_*) read -r fig cpu tls errs < <(SERVER_PID="$ROUTER_PID" h2load_run "$mode" "$ROUTER_PORT" /bench/hello) ;;
+      nginx_*) read -r fig cpu tls errs < <(SERVER_PID="$NGINX_WORKER" h2load_run "$mode" "$NGINX_PORT" /) ;;
+      h2load_*) read -r fig cpu tls errs < <(SERVER_PID="" h2load_run "$mode" "$NGINX_PORT" /) ;;
       worker_*) read -r fig cpu tls errs < <(worker_run "$mode") ;;
     esac
     FIG[$side]+=" $fig"
