@@ -160,9 +160,10 @@ def callgrind_total(path):
     return 1
 
 
-def callgrind_calls(path, names):
-    # Function names are compressed: "fn=(7) name" or "cfn=(7) name" the first time, "(7)"
-    # after; each "calls=N ..." line counts N calls of the current cfn.
+def callgrind_call_counts(path):
+    # Calls per callee name in a callgrind file. Function names are compressed: "fn=(7) name"
+    # or "cfn=(7) name" the first time, "(7)" after; each "calls=N ..." line counts N calls of
+    # the current cfn.
     ids, counts, callee = {}, {}, None
     for line in open(path, errors="replace"):
         if line.startswith(("fn=", "cfn=")):
@@ -180,6 +181,11 @@ def callgrind_calls(path, names):
                 callee = name
         elif line.startswith("calls=") and callee is not None:
             counts[callee] = counts.get(callee, 0) + int(line[6:].split()[0])
+    return counts
+
+
+def callgrind_calls(path, names):
+    counts = callgrind_call_counts(path)
     print(" ".join(str(counts.get(n, 0)) for n in names))
     return 0
 
@@ -188,25 +194,9 @@ def callgrind_calls_prefix(path, prefix):
     # As callgrind_calls, summing over the callees whose names start with prefix (a name
     # without its parameter list, whatever the compiler spelled them as), a virtual
     # function's "non-virtual thunk to NAME" included.
-    ids, total, callee = {}, 0, None
-    for line in open(path, errors="replace"):
-        if line.startswith(("fn=", "cfn=")):
-            key, _, rest = line.partition("=")
-            rest = rest.strip()
-            if rest.startswith("("):
-                ident, _, name = rest[1:].partition(")")
-                name = name.strip()
-                if name:
-                    ids[ident] = name
-                name = ids.get(ident, "")
-            else:
-                name = rest
-            if key == "cfn":
-                callee = name
-        elif line.startswith("calls=") and callee is not None and \
-                callee.removeprefix("non-virtual thunk to ").startswith(prefix):
-            total += int(line[6:].split()[0])
-    print(total)
+    counts = callgrind_call_counts(path)
+    print(sum(n for name, n in counts.items()
+              if name.removeprefix("non-virtual thunk to ").startswith(prefix)))
     return 0
 
 
