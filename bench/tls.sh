@@ -19,7 +19,8 @@
 #
 #   bench/tls.sh [SECONDS per run (default 2)] [ROUNDS (default 1)]
 #   BENCH_CONNECTIONS (default 16), BENCH_HANDSHAKES (h2load's N, default 2000),
-#   BENCH_STREAMS (h2 streams per connection, default 10), BENCH_SIDES (the rows to run, as
+#   BENCH_STREAMS (h2 streams per connection, default 10), BENCH_WORKER_VERIFY=off (the worker
+#   checks no certificate, as h2load), BENCH_SIDES (the rows to run, as
 #   side names: e.g. "router_handshakes nginx_handshakes"; default all twelve).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -96,6 +97,12 @@ h2load_run() {
   echo "$rps $("$PY" -c "print(f'{$cpu / $n * 1e6:.2f}')") ${tls:--} ${failed:-0}"
 }
 
+# The worker verifies nginx's certificate against the throwaway CA (ca_file) unless
+# BENCH_WORKER_VERIFY=off (insecure = true: no verification, as h2load, which never verifies).
+VERIFY_KEY="ca_file = \"$BENCH_TMP/ca.pem\""
+[[ "${BENCH_WORKER_VERIFY:-on}" == off ]] && VERIFY_KEY="insecure = true"
+echo "worker:    $([[ "$VERIFY_KEY" == insecure* ]] && echo "insecure = true (checks no certificate, as h2load)" || echo "verifies the certificate against the CA (ca_file); h2load checks none")"
+
 # worker_run MODE: "figure CPU_us_per_request tls errors" of the worker against nginx, MODE
 # handshakes (figure: handshakes/s), h1 or h2 (figure: requests/s).
 worker_run() {
@@ -122,7 +129,7 @@ target = "/"
 connections = $CONNS
 expect_body_bytes = 12
 tls = true
-ca_file = "$BENCH_TMP/ca.pem"
+$VERIFY_KEY
 $keys
 TOML
   if ! timeout $((SECS + 60)) taskset -c "$CLIENT_CORE" "$BIN/orchestrator" run "$toml" \

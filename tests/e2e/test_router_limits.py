@@ -315,9 +315,10 @@ class RouterLimitsTest(unittest.TestCase):
 
     def test_websocket_messages_past_the_buffer_budget_are_aborted_with_close_1009(self):
         # Four WebSocket connections each hold 600,000 bytes of an unfinished 1,000,000-byte
-        # message (the buffer has doubled to 1 MiB each): the 4 MiB are spent. A fifth large
-        # message gets ABORT benchgate.error.buffer_budget_exceeded and close code 1009, while
-        # a session with small messages is served; once two holders leave, a large call fits.
+        # message (the buffer is sized from the frame header: 1,000,000 bytes each): 4,000,000
+        # of the 4 MiB are spent. A fifth large message gets ABORT
+        # benchgate.error.buffer_budget_exceeded and close code 1009, while a session with small
+        # messages is served; once two holders leave, a large call fits.
         with Router(*BUDGET_FLAGS) as router:
             port = router.ports["ws"]
             holders = [ws_connect(port) for _ in range(4)]
@@ -325,7 +326,7 @@ class RouterLimitsTest(unittest.TestCase):
                 for s in holders:
                     s.sendall(ws_header(1_000_000) + b"a" * 600_000)
                 self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
-                                                        4 * MiB), 4 * MiB)
+                                                        4 * 1_000_000), 4 * 1_000_000)
                 with ws_connect(port) as small:
                     ws_send(small, '[1, "realm1", {"roles": {"caller": {}}}]')
                     self.assertEqual(json.loads(ws_read(small)[1])[0], 2)  # WELCOME
@@ -341,11 +342,11 @@ class RouterLimitsTest(unittest.TestCase):
                     opcode, payload = ws_read(refused)
                     self.assertEqual(opcode, 8)
                     self.assertEqual(struct.unpack("!H", payload[:2])[0], 1009)
-                # Room for the call's 1 MiB buffer and its 600 KB RESULT while it is queued.
+                # Room for the call's 600 KB message buffer and its 600 KB RESULT while queued.
                 holders.pop().close()
                 holders.pop().close()
                 self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
-                                                        2 * MiB), 2 * MiB)
+                                                        2 * 1_000_000), 2 * 1_000_000)
                 with ws_connect(port) as fits:
                     ws_send(fits, '[1, "realm1", {"roles": {"caller": {}}}]')
                     self.assertEqual(json.loads(ws_read(fits)[1])[0], 2)
