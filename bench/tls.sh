@@ -183,10 +183,11 @@ echo
 echo "== medians over $ROUNDS round(s) =="
 printf '  %-22s %12s %12s %12s %12s %10s %10s\n' "" "benchgate" "anchor" "ratio" \
   "CPU/req us" "anchor us" "CPU ratio"
-row() { # LABEL OURS ANCHOR
+row() { # LABEL OURS ANCHOR; a row whose sides BENCH_SIDES left out is not printed
+  [[ -z "${FIG[$2]:-}${FIG[$3]:-}" ]] && return 0
   local f1 f2 c1 c2
-  f1="$(median ${FIG[$2]})" f2="$(median ${FIG[$3]})"
-  c1="$(median ${CPU[$2]})" c2="$(median ${CPU[$3]})"
+  f1="$(median ${FIG[$2]:-})" f2="$(median ${FIG[$3]:-})"
+  c1="$(median ${CPU[$2]:-})" c2="$(median ${CPU[$3]:-})"
   printf '  %-22s %12s %12s %12s %12s %10s %10s\n' "$1" "$f1" "$f2" "$(ratio "$f1" "$f2")" \
     "$c1" "$c2" "$(ratio "$c1" "$c2")"
 }
