@@ -135,8 +135,7 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
     if (o.method == Method::kPairedSignedRank && o.pairs < 64 &&
         std::ldexp(1.0, -static_cast<int>(o.pairs)) >= o.alpha) {
       s += " (" + std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") +
-           ": no signed-rank p is below 2^-" +
-           std::to_string(o.pairs) + " = " +
+           ": no signed-rank p is below 2^-" + std::to_string(o.pairs) + " = " +
            number("%.3g", std::ldexp(1.0, -static_cast<int>(o.pairs))) + ")";
     }
     if (o.fail_when_underpowered) s += ", which fails the run (fail_when_underpowered)";
