@@ -102,25 +102,7 @@ bench_track "$WPID"
 wait_port "$WPORT" 30
 declare -A WOPS
 for d in 1 4; do
-  cat >"$BENCH_TMP/w$d.toml" <<TOML
-name = "bench_loadgen_syscalls"
-[router]
-impl = "external"
-address = "127.0.0.1:$PORT"
-[defaults]
-warmup = "0s"
-duration = "${d}s"
-repetitions = 1
-workers = 1
-threads = 1
-[[workloads]]
-name = "nginx_hello"
-protocol = "http1"
-target = "/"
-connections = $CONNS
-in_flight = 1
-expect_body_bytes = 12
-TOML
+  nginx_hello_scenario "$BENCH_TMP/w$d.toml" bench_loadgen_syscalls "$PORT" "$CONNS" "${d}s" 0s
   perf stat -x, -o "$BENCH_TMP/perf-worker-$d.txt" "${EVENTS[@]}" -p "$WPID" 2>/dev/null &
   PPID_PERF=$!
   bench_track "$PPID_PERF"

@@ -38,25 +38,7 @@ start_nginx "$PORT" "$SERVER_CORE"
 
 # The worker through the orchestrator: nginx as an external system under test.
 scenario() { # NAME DURATION WARMUP
-  cat >"$BENCH_TMP/$1.toml" <<TOML
-name = "bench_loadgen"
-[router]
-impl = "external"
-address = "127.0.0.1:$PORT"
-[defaults]
-warmup = "$3"
-duration = "$2"
-repetitions = 1
-workers = 1
-threads = 1
-[[workloads]]
-name = "nginx_hello"
-protocol = "http1"
-target = "/"
-connections = $CONNS
-in_flight = 1
-expect_body_bytes = 12
-TOML
+  nginx_hello_scenario "$BENCH_TMP/$1.toml" bench_loadgen "$PORT" "$CONNS" "$2" "$3"
 }
 scenario loadgen "${SECS}s" "1s"
 

@@ -114,6 +114,31 @@ free_port() { "$PY" "$LIB/benchlib.py" free-port; }
 # wait_port PORT [SECONDS]: until something accepts on 127.0.0.1:PORT.
 wait_port() { "$PY" "$LIB/benchlib.py" wait-port "$1" "${2:-10}"; }
 
+# nginx_hello_scenario FILE NAME PORT CONNS DURATION WARMUP: a scenario in which one worker
+# (1 thread, CONNS connections, 1 in flight) asks GET / of nginx on 127.0.0.1:PORT, an
+# external system under test, checking the 12-byte body, one repetition.
+nginx_hello_scenario() {
+  cat >"$1" <<TOML
+name = "$2"
+[router]
+impl = "external"
+address = "127.0.0.1:$3"
+[defaults]
+warmup = "$6"
+duration = "$5"
+repetitions = 1
+workers = 1
+threads = 1
+[[workloads]]
+name = "nginx_hello"
+protocol = "http1"
+target = "/"
+connections = $4
+in_flight = 1
+expect_body_bytes = 12
+TOML
+}
+
 # write_nginx_conf DIR PORT CONNECTIONS [EXTRA TOP-LEVEL LINES]: an nginx.conf for one worker
 # (NGINX_WORKERS of them when set) answering every request with 200 "Hello, world" (12 bytes)
 # on keep-alive connections, with its pid, logs and temp files in DIR. NGINX_LISTEN adds listen
