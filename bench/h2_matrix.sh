@@ -14,6 +14,12 @@
 #
 #   bench/h2_matrix.sh [SECONDS per run (default 2)] [ROUNDS (default 1)]
 #   BENCH_CONNECTIONS="1 10 100 1000", BENCH_STREAMS="1 10 100": the matrix (defaults shown).
+#   BENCH_SERVER_CPU=FRACTION: server-bound runs. Both servers are capped at FRACTION of their
+#     core (cpu_cap in lib/common.sh: a cgroup each, 10 ms periods), below what h2load's one
+#     thread can send, so that the servers, not the generator, decide requests/s; only the
+#     server sides run (h2load vs nghttpd, h2load vs router). On two cores h2load's one thread
+#     is otherwise the limit in the one-stream cells, where it spends more per request than
+#     either server.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -28,8 +34,12 @@ bench_need h2load nghttpd taskset "$BIN/orchestrator" "$BIN/worker" "$BIN/router
 echo "== HTTP/2 matrix: connections x streams, h2c, 12-byte GET =="
 print_environment
 echo "anchors:   $(h2load --version 2>&1 | head -n1); nghttpd $(nghttpd --version 2>&1 | head -n1)"
+SERVER_CPU="${BENCH_SERVER_CPU:-}"
 echo "matrix:    connections ${CONNECTIONS[*]} x streams ${STREAMS[*]}; ${SECS}s per run," \
   "$ROUNDS round(s), order rotating"
+if [[ -n "$SERVER_CPU" ]]; then
+  echo "servers:   capped at $SERVER_CPU of a core each (server-bound runs; generator sides left out)"
+fi
 
 WWW="$BENCH_TMP/www"
 mkdir -p "$WWW"
@@ -42,6 +52,13 @@ bench_track "$NGHTTPD_PID"
 wait_port "$NGHTTPD_PORT" 10
 ROUTER_PORT="$(free_port)"
 start_router "$SERVER_CORE" "$ROUTER_PORT" --threads 1
+if [[ -n "$SERVER_CPU" ]]; then
+  cpu_cap "$NGHTTPD_PID" "$SERVER_CPU"
+  cpu_cap "$ROUTER_PID" "$SERVER_CPU"
+  SIDES=(h2load router)
+else
+  SIDES=(worker h2load router)
+fi
 
 # h2load_run PORT PATH C M SERVER_PID: "requests/s h2load_CPU_us/req server_CPU_us/req" (one
 # thread, -D SECS; '-' where h2load reported nothing).
@@ -97,7 +114,7 @@ PY
 declare -A RESULT
 for c in "${CONNECTIONS[@]}"; do
   for m in "${STREAMS[@]}"; do
-    sides=(worker h2load router)
+    sides=("${SIDES[@]}")
     for ((i = 1; i <= ROUNDS; i++)); do
       for ((k = 0; k < ${#sides[@]}; k++)); do
         side="${sides[$(((i - 1 + k) % ${#sides[@]}))]}"
@@ -138,17 +155,19 @@ ratio() { if [[ "$1" == - || "$2" == - ]]; then echo "-"; else "$PY" "$LIB/bench
 
 echo
 echo "== medians over $ROUNDS round(s): requests/s, CPU microseconds per request =="
-echo "  generators against nghttpd:"
-echo "  conns streams | worker     h2load     ratio  | worker us  h2load us  ratio  | effective"
-for c in "${CONNECTIONS[@]}"; do
-  for m in "${STREAMS[@]}"; do
-    w="$(median ${RESULT[$c,$m,worker]})" h="$(median ${RESULT[$c,$m,h2load]})"
-    wc="$(median ${RESULT[$c,$m,worker_cpu]})" hc="$(median ${RESULT[$c,$m,h2load_cpu]})"
-    printf '  %5s %7s | %-10s %-10s %-6s | %-10s %-10s %-6s | %s\n' "$c" "$m" "$w" "$h" \
-      "$(ratio "$w" "$h")" "$wc" "$hc" "$(ratio "$wc" "$hc")" "${RESULT[$c,$m,effective]:--}"
+if [[ -z "$SERVER_CPU" ]]; then
+  echo "  generators against nghttpd:"
+  echo "  conns streams | worker     h2load     ratio  | worker us  h2load us  ratio  | effective"
+  for c in "${CONNECTIONS[@]}"; do
+    for m in "${STREAMS[@]}"; do
+      w="$(median ${RESULT[$c,$m,worker]})" h="$(median ${RESULT[$c,$m,h2load]})"
+      wc="$(median ${RESULT[$c,$m,worker_cpu]})" hc="$(median ${RESULT[$c,$m,h2load_cpu]})"
+      printf '  %5s %7s | %-10s %-10s %-6s | %-10s %-10s %-6s | %s\n' "$c" "$m" "$w" "$h" \
+        "$(ratio "$w" "$h")" "$wc" "$hc" "$(ratio "$wc" "$hc")" "${RESULT[$c,$m,effective]:--}"
+    done
   done
-done
-echo "  servers under h2load:"
+fi
+echo "  servers under h2load${SERVER_CPU:+, each capped at $SERVER_CPU of a core}:"
 echo "  conns streams | router     nghttpd    ratio  | router us  nghttpd us ratio"
 for c in "${CONNECTIONS[@]}"; do
   for m in "${STREAMS[@]}"; do

@@ -14,6 +14,7 @@ LIB="$BENCH_DIR/lib"
 SERVER_CORE="${BENCH_SERVER_CORE:-0}"
 CLIENT_CORE="${BENCH_CLIENT_CORE:-1}"
 BENCH_PIDS=()
+BENCH_CGROUPS=()
 BENCH_WATCHDOG=""
 BENCH_TMP=""
 
@@ -33,7 +34,7 @@ bench_track() { BENCH_PIDS+=("$1"); }
 
 # Stops every process this script started, newest first: SIGTERM, then SIGKILL after 3 s.
 bench_cleanup() {
-  local rc=$? pid i
+  local rc=$? pid i dir
   for ((i = ${#BENCH_PIDS[@]} - 1; i >= 0; i--)); do
     pid="${BENCH_PIDS[$i]}"
     kill -TERM "$pid" 2>/dev/null || true
@@ -44,6 +45,7 @@ bench_cleanup() {
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
+  for dir in "${BENCH_CGROUPS[@]}"; do rmdir "$dir" 2>/dev/null || true; done
   if [[ -n "$BENCH_WATCHDOG" ]]; then
     kill -TERM "$BENCH_WATCHDOG" 2>/dev/null || true
     wait "$BENCH_WATCHDOG" 2>/dev/null || true
@@ -229,6 +231,33 @@ stop_pid() {
   for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -KILL "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+}
+
+# cpu_cap PID FRACTION: the process (every thread of it) may run for at most FRACTION of one
+# core's time, in 10 ms periods, through a cgroup of its own (cgroup v2 `cpu.max`, or v1
+# `cpu.cfs_quota_us`), removed when the script ends. A server capped below what its generator
+# can send is the bottleneck of the run, whatever the generator's own speed: the requests/s two
+# servers reach under the same cap compare their CPU per request, not the generator's. Needs
+# root (the bench scripts run as root).
+cpu_cap() {
+  local pid="$1" fraction="$2" period=10000 quota dir
+  quota="$("$PY" -c "print(max(1000, round(float('$fraction') * $period)))")"
+  if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+    grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
+      echo +cpu >/sys/fs/cgroup/cgroup.subtree_control ||
+      { echo "bench: cannot enable the cgroup cpu controller" >&2; exit 3; }
+    dir="/sys/fs/cgroup/benchgate-bench-$$-$pid"
+    mkdir "$dir" && echo "$quota $period" >"$dir/cpu.max"
+  elif [[ -d /sys/fs/cgroup/cpu ]]; then
+    dir="/sys/fs/cgroup/cpu/benchgate-bench-$$-$pid"
+    mkdir "$dir" && echo "$period" >"$dir/cpu.cfs_period_us" &&
+      echo "$quota" >"$dir/cpu.cfs_quota_us"
+  else
+    echo "bench: no cgroup cpu controller to cap pid $pid with" >&2
+    exit 3
+  fi
+  BENCH_CGROUPS+=("$dir")
+  echo "$pid" >"$dir/cgroup.procs"
 }
 
 # cpu_seconds PID: user + system CPU time of a live process (its threads included).

@@ -11,9 +11,12 @@
 //
 // The read buffer is the serving thread's spare (common/util/thread_spare.h), taken for one
 // read and given back at once, since the session consumes everything it is given: an idle
-// HTTP/2 connection holds no read buffer. A read and a write may be pending at once (HTTP/2
-// is full duplex); the timer is the one deadline: the earliest delayed answer, or the idle
-// timeout, checked lazily.
+// HTTP/2 connection holds no read buffer. A cleartext connection reads until the socket's
+// queue is empty and then waits for its next edge in Asio's own registration
+// (common/net/edge_wait.h), which costs no system call; a TLS connection waits through
+// async_wait (one epoll_ctl a wait), since what OpenSSL read ahead is not in the socket. A read and
+// a write may be pending at once (HTTP/2 is full duplex); the timer is the one deadline: the
+// earliest delayed answer, or the idle timeout, checked lazily.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +35,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
+#include "common/net/edge_wait.h"
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
 #include "router/http/server_options.h"
@@ -54,6 +58,7 @@ class ConnectionBase {
 
 template <typename Stream>
 class Connection final : public ConnectionBase,
+                         private ::benchgate::net::EdgeWait::Target,
                          public std::enable_shared_from_this<Connection<Stream>> {
  public:
   static constexpr size_t kReadBytes = 64 * 1024;
@@ -69,7 +74,8 @@ class Connection final : public ConnectionBase,
         stats_(stats),
         session_(options, stats),
         timer_(stream_.get_executor()),
-        owner_(std::move(owner)) {}
+        owner_(std::move(owner)),
+        edge_(*this) {}
 
   // `already_read`: bytes taken off the stream before the hand-over (the preface, maybe more).
   void start(std::string_view already_read) {
@@ -109,10 +115,23 @@ class Connection final : public ConnectionBase,
         return;
       }
     }
+    if constexpr (!kTls) {
+      if (!drained_) {
+        // The last wake-up stopped at its round limit with bytes maybe left in the socket: no
+        // new edge would come for them. Read on at the thread's next turn.
+        boost::asio::post(stream_.get_executor(),
+                          [self = this->shared_from_this()] { self->on_readable(error_code{}); });
+        return;
+      }
+      edge_.arm(stream_, this->shared_from_this());
+      return;
+    }
     boost::beast::get_lowest_layer(stream_).async_wait(
         boost::asio::socket_base::wait_read,
         [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
   }
+
+  void on_edge(const error_code& ec) override { on_readable(ec); }
 
   void on_readable(const error_code& ec) {
     reading_ = false;
@@ -122,12 +141,15 @@ class Connection final : public ConnectionBase,
     SpareRead::lend(block);
     block.reserve_discarding(kReadBytes);
     // What the socket holds, a buffer at a time (a few at most, so that one busy connection
-    // does not hold the thread): everything read is handed to the session at once.
+    // does not hold the thread): everything read is handed to the session at once. Drained:
+    // a read would block, or returned less than the buffer (the socket's queue was empty).
+    drained_ = false;
     for (int round = 0; round < kReadsPerWakeup; ++round) {
       error_code read_ec;
       const size_t bytes =
           stream_.read_some(boost::asio::buffer(block.data(), block.capacity()), read_ec);
       if (read_ec == boost::asio::error::would_block || read_ec == boost::asio::error::try_again) {
+        drained_ = true;
         break;
       }
       if (read_ec) {
@@ -141,7 +163,10 @@ class Connection final : public ConnectionBase,
         SpareRead::give_back(block);
         return close();
       }
-      if (bytes < block.capacity()) break;  // drained
+      if (bytes < block.capacity()) {
+        drained_ = true;
+        break;
+      }
     }
     SpareRead::give_back(block);
     after_input();
@@ -242,6 +267,9 @@ class Connection final : public ConnectionBase,
   int64_t timer_at_ns_ = 0;
   int64_t last_activity_ns_ = 0;
   std::shared_ptr<void> owner_;
+  // Cleartext: the wait for the socket's next edge, armed once the last read drained it.
+  ::benchgate::net::EdgeWait edge_;
+  bool drained_ = true;
   bool reading_ = false;
   bool writing_ = false;
   bool closed_ = false;

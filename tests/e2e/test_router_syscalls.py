@@ -6,12 +6,17 @@ counterpart, and shows that the count can tell the two apart. With --http-io epo
 costs its recv and its send only: no epoll_ctl and no read that finds nothing (strace's error
 column counts those). The figures are exact counts of
 `strace -f -c` over every thread of the router, never times. Loopback only, bounded: N requests
-on one connection, every wait bounded. Skipped, with the reason, where strace cannot trace."""
+on one connection, every wait bounded. Skipped, with the reason, where strace cannot trace.
+
+HTTP/2 with prior knowledge (h2c) on the same port, one stream at a time: the connection waits
+for its socket's next edge in Asio's own registration (common/net/edge_wait.h), so a request
+costs its recv and its send there too, in either --http-io mode."""
 import os
 import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import unittest
@@ -100,11 +105,62 @@ def requests_on_one_connection(port, n):
                 raise AssertionError("unexpected answer: %r" % data[:80])
 
 
-def count(flags, n):
+# HTTP/2 frames (RFC 9113) and a request's header block in HPACK (RFC 7541) built by hand:
+# :method GET and :scheme http from the static table, :path and :authority as literals with an
+# indexed name, not added to the dynamic table, so every request's block is the same bytes.
+H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+H2_DATA, H2_HEADERS, H2_SETTINGS, H2_GOAWAY, H2_WINDOW_UPDATE = 0x0, 0x1, 0x4, 0x7, 0x8
+H2_END_STREAM, H2_END_HEADERS, H2_ACK = 0x1, 0x4, 0x1
+H2_REQUEST_BLOCK = b"\x82\x86\x04\x0c/bench/hello\x01\x09127.0.0.1"
+
+
+def h2_frame(kind, flags, stream_id, payload=b""):
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(
+        ">I", stream_id) + payload
+
+
+def h2c_requests_on_one_connection(port, n):
+    """n h2c requests in turn on one connection (one stream open at a time), each answer read
+    to its END_STREAM."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        # Our receive window far past what n answers need, so the router never waits for it.
+        s.sendall(H2_PREFACE + h2_frame(H2_SETTINGS, 0, 0) +
+                  h2_frame(H2_WINDOW_UPDATE, 0, 0, struct.pack(">I", 1 << 30)))
+        buffer = b""
+        for i in range(n):
+            stream_id = 2 * i + 1
+            s.sendall(h2_frame(H2_HEADERS, H2_END_STREAM | H2_END_HEADERS, stream_id,
+                               H2_REQUEST_BLOCK))
+            body = b""
+            while True:
+                while len(buffer) < 9 or len(buffer) < 9 + int.from_bytes(buffer[:3], "big"):
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        raise AssertionError("the router closed the connection at request %d" % i)
+                    buffer += chunk
+                length = int.from_bytes(buffer[:3], "big")
+                kind, flags = buffer[3], buffer[4]
+                sid = int.from_bytes(buffer[5:9], "big") & 0x7FFFFFFF
+                payload, buffer = buffer[9:9 + length], buffer[9 + length:]
+                if kind == H2_SETTINGS and not flags & H2_ACK:
+                    s.sendall(h2_frame(H2_SETTINGS, H2_ACK, 0))
+                if kind == H2_GOAWAY:
+                    raise AssertionError("GOAWAY at request %d: %r" % (i, payload))
+                if sid != stream_id:
+                    continue
+                if kind == H2_DATA:
+                    body += payload
+                if kind in (H2_DATA, H2_HEADERS) and flags & H2_END_STREAM:
+                    break
+            if body != b"Hello, world":
+                raise AssertionError("unexpected body at request %d: %r" % (i, body))
+
+
+def count(flags, n, client=requests_on_one_connection):
     with tempfile.TemporaryDirectory() as tmp:
         router = TracedRouter(os.path.join(tmp, "strace.txt"), *flags)
         try:
-            requests_on_one_connection(router.port, n)
+            client(router.port, n)
         finally:
             calls = router.stop()
     print("SYSCALLS| flags=%s requests=%d %s" % (
@@ -144,6 +200,18 @@ class RouterSyscallsTest(unittest.TestCase):
         # the reads that found nothing as many at most.
         self.assertLess(calls.get("recvfrom", 0), N + 100, calls)
         self.assertLess(calls.get("recvfrom_errors", 0), 100, calls)
+
+    def test_an_h2c_stream_at_a_time_costs_a_recv_and_a_send_per_request(self):
+        # Before the edge wait, the HTTP/2 connection waited with async_wait: one epoll_ctl per
+        # request (N + a few dozen), in either mode.
+        for mode in ("asio", "epoll"):
+            with self.subTest(http_io=mode):
+                calls = count(["--http-io", mode], N, h2c_requests_on_one_connection)
+                self.assertLess(calls.get("epoll_ctl", 0), 100, calls)
+                self.assertGreaterEqual(calls.get("sendto", 0), N, calls)
+                self.assertGreaterEqual(calls.get("recvfrom", 0), N, calls)
+                self.assertLess(calls.get("recvfrom", 0), N + 100, calls)
+                self.assertLess(calls.get("recvfrom_errors", 0), 100, calls)
 
 
 
