@@ -60,11 +60,16 @@ void schedule_until_stopped(serve::JobQueue& queue, const std::string& scenarios
       std::string problems;
       for (auto& s : serve::scenarios_in(scenarios_dir, problems)) {
         uint32_t position = 0;
-        auto job = queue.submit(std::move(s), {}, "scheduled", position);
-        if (job)
+        bool full = false;
+        const std::string name = s.name;
+        auto job = queue.submit(std::move(s), {}, "scheduled", position, full);
+        if (job) {
           std::fprintf(stderr, "serve: scheduled job %llu (%s)\n",
-                       static_cast<unsigned long long>((*job)->id()),
-                       (*job)->scenario().name.c_str());
+                       static_cast<unsigned long long>((*job)->id()), name.c_str());
+        } else if (full) {
+          std::fprintf(stderr, "serve: scheduled run of %s skipped: %s\n", name.c_str(),
+                       job.message().c_str());
+        }
       }
       if (!problems.empty())
         std::fprintf(stderr, "serve: skipped invalid files:\n%s", problems.c_str());
@@ -96,7 +101,7 @@ int serve(const ServeSettings& settings) {
   info.testbed = store::detect_testbed();
 
   serve::RunExecutor executor(**db, options, info, metrics);
-  serve::JobQueue queue(executor);
+  serve::JobQueue queue(executor, settings.queue_limits);
   serve::OrchestratorService service(
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,
               settings.processes.worker_addresses});

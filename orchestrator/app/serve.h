@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "orchestrator/app/run_setup.h"
+#include "orchestrator/serve/job_queue.h"
 
 namespace benchgate::app {
 
@@ -21,6 +22,7 @@ struct ServeSettings {
   int64_t every_ns = 0;                        // rerun every scenario this often; 0: never
   std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
+  serve::JobQueueLimits queue_limits;          // --max-queued, --keep-finished
   ProcessSettings processes;
 };
 

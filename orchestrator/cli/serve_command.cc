@@ -42,6 +42,18 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "A HOST:PORT a submitted scenario may reach (address, ready, metrics of "
                     "its system under test; repeatable). Without it a client reaches only "
                     "loopback ports its scenario allocates with ${port:NAME}");
+  serve
+      ->add_option("--max-queued", flags.max_queued,
+                   "Runs that may wait behind the running one; a submission past that is "
+                   "refused (RESOURCE_EXHAUSTED) until one starts")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  serve
+      ->add_option("--keep-finished", flags.keep_finished,
+                   "Ended runs the service keeps listed and watchable, newest first (their "
+                   "results stay in the database)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
   serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
@@ -90,6 +102,7 @@ int serve_command(const ServeFlags& flags) {
                      every_ns,
                      flags.allowed_commands,
                      flags.allowed_addresses,
+                     {flags.max_queued, flags.keep_finished},
                      {flags.router_binary, flags.worker_binary, flags.worker_addresses,
                       *worker_token, flags.worker_count, *workers_wait}});
 }

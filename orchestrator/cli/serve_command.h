@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/serve/job_queue.h"
+
 namespace CLI {
 class App;
 }
@@ -27,6 +29,8 @@ struct ServeFlags {
   std::string worker_token_file;              // token for the worker_addresses workers
   size_t worker_count = 0;                    // --workers: remote workers to wait for
   std::string workers_wait = "60s";
+  size_t max_queued = serve::JobQueueLimits{}.max_waiting;
+  size_t keep_finished = serve::JobQueueLimits{}.finished_kept;
 };
 
 void add_serve_command(CLI::App& app, ServeFlags& flags);

@@ -1,6 +1,9 @@
 // See job_queue.h.
 #include "orchestrator/serve/job_queue.h"
 
+#include <algorithm>
+#include <string>
+
 #include "common/time/clock.h"
 #include "orchestrator/cli/exit_codes.h"
 
@@ -18,14 +21,23 @@ void mark_cancelled(Job& job, const std::string& why) {
 
 }  // namespace
 
-JobQueue::JobQueue(JobExecutor& executor) : executor_(executor), thread_([this] { loop(); }) {}
+JobQueue::JobQueue(JobExecutor& executor, JobQueueLimits limits)
+    : executor_(executor), limits_(limits), thread_([this] { loop(); }) {}
 
 JobQueue::~JobQueue() { shutdown(); }
 
 Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, JobOptions options,
-                                                std::string origin, uint32_t& position) {
+                                                std::string origin, uint32_t& position,
+                                                bool& full) {
   std::lock_guard lock(mutex_);
+  full = false;
   if (stopping_) return Error{"the service is shutting down and accepts no new runs"};
+  if (waiting_.size() >= limits_.max_waiting) {
+    full = true;
+    return Error{"the queue is full: " + std::to_string(waiting_.size()) +
+                 " runs wait already (serve --max-queued " + std::to_string(limits_.max_waiting) +
+                 "); submit again when one has started"};
+  }
   auto job =
       std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options), std::move(origin));
   position = static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
@@ -57,6 +69,7 @@ std::shared_ptr<Job> JobQueue::cancel(uint64_t id) {
     if (*w == job) {
       waiting_.erase(w);
       mark_cancelled(*job, "cancelled before it started");
+      forget_old_finished();
       return job;
     }
   }
@@ -103,6 +116,22 @@ void JobQueue::loop() {
     executor_.run(*job);
     std::lock_guard lock(mutex_);
     running_.reset();
+    forget_old_finished();
+  }
+}
+
+void JobQueue::forget_old_finished() {
+  size_t ended = jobs_.size() - waiting_.size() - (running_ ? 1 : 0);
+  // Oldest first: the map is ordered by id, ids by submission.
+  for (auto it = jobs_.begin(); ended > limits_.finished_kept && it != jobs_.end();) {
+    const bool pending = it->second == running_ ||
+                         std::find(waiting_.begin(), waiting_.end(), it->second) != waiting_.end();
+    if (pending) {
+      ++it;
+      continue;
+    }
+    it = jobs_.erase(it);
+    --ended;
   }
 }
 

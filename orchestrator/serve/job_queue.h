@@ -1,6 +1,10 @@
 // The service's scheduler: one job at a time, the others wait in submission order. A single
 // thread takes the next job and hands it to the executor; cancel and shutdown reach a
-// running job through the executor's interrupt().
+// running job through the executor's interrupt(). Bounded, so that a long-running service's
+// memory does not grow with its clients: at most `max_waiting` jobs wait (a submission past
+// that is refused, `full` set), and of the jobs that ended only the newest `finished_kept` stay
+// listed and watchable (their runs stay in the store; a watcher that already holds a job
+// keeps it).
 #pragma once
 
 #include <condition_variable>
@@ -26,14 +30,20 @@ class JobExecutor {
   virtual void interrupt() = 0;
 };
 
+struct JobQueueLimits {
+  size_t max_waiting = 100;     // serve --max-queued
+  size_t finished_kept = 1000;  // serve --keep-finished
+};
+
 class JobQueue {
  public:
-  explicit JobQueue(JobExecutor& executor);
+  explicit JobQueue(JobExecutor& executor, JobQueueLimits limits = {});
   ~JobQueue();  // shutdown()
 
-  // Queues a job; an error once shutdown has begun. `position` receives the jobs ahead.
+  // Queues a job; an error once shutdown has begun, or with max_waiting jobs waiting (then
+  // `full` is set: try again later). `position` receives the jobs ahead.
   Expected<std::shared_ptr<Job>> submit(scenario::Scenario scenario, JobOptions options,
-                                        std::string origin, uint32_t& position);
+                                        std::string origin, uint32_t& position, bool& full);
   std::shared_ptr<Job> find(uint64_t id) const;
   std::vector<JobStatus> list() const;  // newest first
   // Cancels a queued or running job; nullptr for an unknown id.
@@ -45,8 +55,11 @@ class JobQueue {
 
  private:
   void loop();
+  // Forgets the oldest ended jobs past finished_kept (the mutex held).
+  void forget_old_finished();
 
   JobExecutor& executor_;
+  const JobQueueLimits limits_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::map<uint64_t, std::shared_ptr<Job>> jobs_;

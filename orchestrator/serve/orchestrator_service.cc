@@ -98,8 +98,13 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
     return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
   }
   uint32_t position = 0;
-  auto job = queue_.submit(std::move(*admitted.scenario), std::move(options), "client", position);
-  if (!job) return {grpc::StatusCode::UNAVAILABLE, job.message()};
+  bool full = false;
+  auto job =
+      queue_.submit(std::move(*admitted.scenario), std::move(options), "client", position, full);
+  if (!job) {
+    return {full ? grpc::StatusCode::RESOURCE_EXHAUSTED : grpc::StatusCode::UNAVAILABLE,
+            job.message()};
+  }
   response->set_job_id((*job)->id());
   response->set_scenario((*job)->scenario().name);
   response->set_queue_position(position);
