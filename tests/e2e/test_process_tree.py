@@ -81,6 +81,21 @@ def stat_of(pid):
     return comm, int(fields[1]), int(fields[19])
 
 
+def identity_of(pid):
+    """(comm, start time) of a live process, or None: the same pair later is the same process."""
+    stat = stat_of(pid)
+    return (stat[0], stat[2]) if stat else None
+
+
+def kill_same(identities):
+    for pid, identity in identities.items():
+        if identity_of(pid) == identity:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def descendants(root):
     children = {}
     for entry in os.listdir("/proc"):
@@ -233,13 +248,22 @@ class ProcessTreeTest(unittest.TestCase):
         run.wait_for_stderr("[nginx] rep 1/4: started")
         # nginx writes its process titles over its environment, so the test tag cannot find
         # it: its processes are the orchestrator's descendants named nginx.
-        nginx = [p for p in descendants(run.proc.pid) if stat_of(p)[0] == "nginx"]
+        nginx = [p for p in descendants(run.proc.pid) if (stat_of(p) or ("",))[0] == "nginx"]
         self.assertGreaterEqual(len(nginx), 2, "nginx master and worker")
-        identities = {p: stat_of(p) for p in nginx}
+        # A process is its pid and start time (a reused pid starts later); not its parent: a
+        # worker whose master died is re-parented (ppid 1) and is still the worker that must
+        # not survive.
+        identities = {p: identity_of(p) for p in nginx}
+        self.addCleanup(kill_same, identities)  # the tag cannot find them if they survive
+
+        def still_alive():
+            return [p for p, i in identities.items() if identity_of(p) == i] or None
         run.signal(signal.SIGKILL)
         run.finish(timeout=30)
-        alive = wait_until(
-            lambda: [p for p, i in identities.items() if stat_of(p) == i] or None, 10.0)
+        # The guardian kills them a moment after the orchestrator is gone (and the master only
+        # dies of PR_SET_PDEATHSIG when it next runs): wait until none is left, up to 10 s.
+        wait_until(lambda: not still_alive(), 10.0)
+        alive = still_alive()
         self.assertIsNone(alive, "nginx processes left behind")
         self.assertEqual(run.leftovers(wait=10.0), [])
 
