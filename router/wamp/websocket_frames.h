@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <utility>
 
+#include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/async_result.hpp>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
@@ -72,11 +74,16 @@ class FrameCountingStream {
   auto async_read_some(const Buffers& buffers, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
         [this](auto handler, const Buffers& b) {
-          next_.async_read_some(b, [this, b, handler = std::move(handler)](
-                                       const boost::system::error_code& ec, size_t n) mutable {
-            scan(b, n, metrics::Direction::in);
-            std::move(handler)(ec, n);
-          });
+          // The operation below takes its memory where Beast's handler says (the
+          // connection's pooled allocator, router/wamp/transport_connection.h).
+          const auto allocator = boost::asio::get_associated_allocator(handler);
+          next_.async_read_some(
+              b, boost::asio::bind_allocator(
+                     allocator, [this, b, handler = std::move(handler)](
+                                    const boost::system::error_code& ec, size_t n) mutable {
+                       scan(b, n, metrics::Direction::in);
+                       std::move(handler)(ec, n);
+                     }));
         },
         token, buffers);
   }
@@ -85,11 +92,16 @@ class FrameCountingStream {
   auto async_write_some(const Buffers& buffers, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
         [this](auto handler, const Buffers& b) {
-          next_.async_write_some(b, [this, b, handler = std::move(handler)](
-                                        const boost::system::error_code& ec, size_t n) mutable {
-            scan(b, n, metrics::Direction::out);
-            std::move(handler)(ec, n);
-          });
+          // The operation below takes its memory where Beast's handler says (the
+          // connection's pooled allocator, router/wamp/transport_connection.h).
+          const auto allocator = boost::asio::get_associated_allocator(handler);
+          next_.async_write_some(
+              b, boost::asio::bind_allocator(
+                     allocator, [this, b, handler = std::move(handler)](
+                                    const boost::system::error_code& ec, size_t n) mutable {
+                       scan(b, n, metrics::Direction::out);
+                       std::move(handler)(ec, n);
+                     }));
         },
         token, buffers);
   }
