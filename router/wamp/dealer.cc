@@ -216,7 +216,12 @@ void Dealer::on_call(Session& caller, Json& message) {
   Json routed = Json::array({static_cast<int>(MessageType::kInvocation), invocation,
                              found->second.id, std::move(details)});
   move_payload(message, 4, routed);
-  switch (callee.send(routed)) {
+  invoked(callee.send(routed), caller, request, callee, invocation, deadline);
+}
+
+void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
+                     uint64_t invocation, std::optional<Clock::time_point> deadline) {
+  switch (sent) {
     case SendResult::sent:
       pending_.emplace(invocation, Pending{caller.id(), request, &callee, deadline, false});
       if (deadline) {
@@ -272,22 +277,8 @@ bool Dealer::route_call(Session& caller, const MessageView& message) {
   const uint64_t invocation = core_.next_id();
   const Frame frame = invocation_frame(core_.frame_pool(), callee.serializer(), invocation,
                                        found->second.id, progress.is_true(), message, 4);
-  switch (callee.send_frame(frame, MessageType::kInvocation)) {
-    case SendResult::sent:
-      pending_.emplace(invocation, Pending{caller.id(), request, &callee, deadline, false});
-      if (deadline) {
-        deadlines_.emplace(*deadline, invocation);
-        arm_timer();
-      }
-      ++core_.stats().counters.calls_routed;
-      break;
-    case SendResult::too_large:
-      caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
-      break;
-    case SendResult::closed:
-      caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
-      break;
-  }
+  invoked(callee.send_frame(frame, MessageType::kInvocation), caller, request, callee, invocation,
+          deadline);
   return true;
 }
 

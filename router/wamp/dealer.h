@@ -23,6 +23,7 @@
 
 #include "common/util/size_class_pool.h"
 #include "router/wamp/message_view.h"
+#include "router/wamp/peer.h"
 #include "router/wamp/serializer.h"
 
 namespace benchgate::router::wamp {
@@ -95,6 +96,10 @@ class Dealer {
   };
 
   Session& choose(Registration& registration);
+  // The INVOCATION for the caller's CALL `request` was sent (or not, as `sent` says): the call
+  // is pending (with its deadline), or the caller gets the ERROR.
+  void invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
+               uint64_t invocation, std::optional<Clock::time_point> deadline);
   void start_transfer(Session& caller, uint64_t request, const Json& message);
   // Sends chunks while the caller's queue has room; false when the transfer is over.
   bool pump(Session& caller, Transfer& transfer);

@@ -268,7 +268,6 @@ class CborReader {
 };
 
 bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 // JSON, as common/serialization/json_decoder.cc reads it (NUL-prefixed strings as binary).
 class JsonReader {
@@ -408,93 +407,21 @@ class JsonReader {
   }
 
   bool escape() {
-    if (end_ - at_ < 2) return false;
-    const uint8_t c = at_[1];
-    at_ += 2;
-    switch (c) {
-      case '"':
-      case '\\':
-      case '/':
-      case 'b':
-      case 'f':
-      case 'n':
-      case 'r':
-      case 't':
-        return true;
-      case 'u':
-        break;
-      default:
-        return false;
-    }
     uint32_t code;
-    if (!hex4(code)) return false;
-    if (code >= 0xdc00 && code <= 0xdfff) return false;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      uint32_t low;
-      if (end_ - at_ < 2 || at_[0] != '\\' || at_[1] != 'u') return false;
-      at_ += 2;
-      if (!hex4(low) || low < 0xdc00 || low > 0xdfff) return false;
-    }
-    return true;
-  }
-
-  bool hex4(uint32_t& out) {
-    if (end_ - at_ < 4) return false;
-    uint32_t code = 0;
-    for (int k = 0; k < 4; ++k) {
-      const uint8_t c = at_[k];
-      uint32_t digit;
-      if (c >= '0' && c <= '9') {
-        digit = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        digit = c - 'a' + 10;
-      } else if (c >= 'A' && c <= 'F') {
-        digit = c - 'A' + 10;
-      } else {
-        return false;
-      }
-      code = (code << 4) | digit;
-    }
-    at_ += 4;
-    out = code;
-    return true;
+    return serialization::scan_escape(at_, end_, code);
   }
 
   bool number(ViewElement& out) {
     const uint8_t* start = at_;
-    const bool negative = *at_ == '-';
-    if (negative) ++at_;
-    if (at_ == end_ || !is_digit(*at_)) return false;
-    uint64_t magnitude = 0;
-    bool overflow = false;
-    if (*at_ == '0') {
-      ++at_;
-    } else {
-      for (; at_ != end_ && is_digit(*at_); ++at_) {
-        const uint64_t digit = *at_ - '0';
-        if (magnitude > (UINT64_MAX - digit) / 10) overflow = true;
-        magnitude = magnitude * 10 + digit;
-      }
-    }
-    bool integer = true;
-    if (at_ != end_ && *at_ == '.') {
-      integer = false;
-      ++at_;
-      if (!digits()) return false;
-    }
-    if (at_ != end_ && (*at_ == 'e' || *at_ == 'E')) {
-      integer = false;
-      ++at_;
-      if (at_ != end_ && (*at_ == '+' || *at_ == '-')) ++at_;
-      if (!digits()) return false;
-    }
-    if (integer && !overflow) {
-      if (!negative) {
+    serialization::NumberScan scanned;
+    if (!serialization::scan_number(at_, end_, scanned)) return false;
+    if (scanned.integer && !scanned.overflow) {
+      if (!scanned.negative) {
         out.kind = Kind::unsigned_int;
-        out.number = magnitude;
+        out.number = scanned.magnitude;
         return true;
       }
-      if (magnitude <= uint64_t{1} << 63) return true;
+      if (scanned.magnitude <= uint64_t{1} << 63) return true;
     }
     // A double: what from_chars cannot hold (out of range, which strtod rounds to zero or the
     // decoder refuses) is left to the document path.
@@ -503,12 +430,6 @@ class JsonReader {
     const auto* last = reinterpret_cast<const char*>(at_);
     const auto result = std::from_chars(first, last, parsed);
     return result.ec == std::errc() && result.ptr == last && std::isfinite(parsed);
-  }
-
-  bool digits() {
-    const uint8_t* start = at_;
-    while (at_ != end_ && is_digit(*at_)) ++at_;
-    return at_ != start;
   }
 
   const uint8_t* at_;
