@@ -13,8 +13,9 @@
 // messages in flight adds a buffer to the frame pool once (2 calls: the buffer and its
 // storage). One exception, named: RPC over WebSocket to the worker's callee, where Beast
 // completes a read it finds already buffered by posting through the stream's type-erased
-// executor (Beast's async_base::complete), which drops the handler's allocator: about 0.01 to
-// 0.05 per call, asserted below 1.
+// executor (Beast's async_base::complete), which drops the handler's allocator: 0 to 0.11 per
+// call over runs (more on a loaded machine, whose reads find more already buffered), asserted
+// below 1.
 //
 // The worker does not meet it yet: it decodes every message into an nlohmann::json document
 // (worker/wamp/codec.cc); its cases assert a ceiling, the allocations per operation measured
@@ -56,7 +57,7 @@ std::string case_name(const WampCase& c) {
 }
 
 // The router's allocation calls allowed in a whole measurement at goal (see above).
-constexpr uint64_t kNewPeakCalls = 16;
+constexpr uint64_t kNewPeakCalls = 32;
 
 // The worker's allocations per operation measured at a6dfbf8 (docs/PERFORMANCE.md), rounded
 // up, plus one (JSON lowered when the project's JSON decoder replaced nlohmann's parser:
