@@ -240,6 +240,16 @@ bool base64_decode(std::string_view text, uint8_t* out) {
   return decode_block(text, /*final=*/true, /*slack=*/false, out);
 }
 
+bool base64_valid(std::string_view text) {
+  if (base64_decoded_size(text) == SIZE_MAX) return false;
+  uint8_t chunk[kChunkBytes + 8];
+  for (size_t i = 0; i < text.size(); i += kChunkChars) {
+    const std::string_view part = text.substr(i, kChunkChars);
+    if (!decode_block(part, i + part.size() == text.size(), /*slack=*/true, chunk)) return false;
+  }
+  return true;
+}
+
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
   out.clear();
   const size_t size = base64_decoded_size(text);

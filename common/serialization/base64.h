@@ -24,6 +24,9 @@ void append_base64(std::span<const uint8_t> bytes, std::vector<uint8_t>& out);
 // Decodes padded base64 into `out` (replacing its contents); false for text that is not
 // base64 (wrong length, characters outside the alphabet, misplaced padding), and `out` empty.
 bool base64_decode(std::string_view text, std::vector<uint8_t>& out);
+// Whether base64_decode would accept `text`: the same check, the bytes decoded a chunk at a
+// time into a buffer on the stack and dropped (nothing is allocated).
+bool base64_valid(std::string_view text);
 // The number of bytes padded base64 `text` holds, from its length and padding alone; SIZE_MAX
 // when its length is not a multiple of 4.
 size_t base64_decoded_size(std::string_view text);

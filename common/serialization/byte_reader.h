@@ -30,6 +30,14 @@ class ByteReader {
     out = *at_;
     return true;
   }
+  // Where the next byte is.
+  const uint8_t* position() const { return at_; }
+  // Moves past `length` bytes.
+  bool skip(uint64_t length) {
+    if (length > left()) return false;
+    at_ += length;
+    return true;
+  }
   // An unsigned big-endian integer of `width` bytes (1, 2, 4 or 8).
   bool big_endian(int width, uint64_t& out) {
     if (left() < static_cast<size_t>(width)) return false;

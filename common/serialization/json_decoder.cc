@@ -21,7 +21,6 @@ namespace {
 using Json = nlohmann::json;
 
 bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 void append_utf8(std::string& out, uint32_t code) {
   if (code < 0x80) {
@@ -202,103 +201,20 @@ class JsonDecoder {
 
   // One escape (at_ on its backslash), appended to `text`.
   bool escape(std::string& text) {
-    if (end_ - at_ < 2) return false;
-    const uint8_t c = at_[1];
-    at_ += 2;
-    switch (c) {
-      case '"':
-      case '\\':
-      case '/':
-        text.push_back(static_cast<char>(c));
-        return true;
-      case 'b':
-        text.push_back('\b');
-        return true;
-      case 'f':
-        text.push_back('\f');
-        return true;
-      case 'n':
-        text.push_back('\n');
-        return true;
-      case 'r':
-        text.push_back('\r');
-        return true;
-      case 't':
-        text.push_back('\t');
-        return true;
-      case 'u':
-        break;
-      default:
-        return false;
-    }
     uint32_t code;
-    if (!hex4(code)) return false;
-    if (code >= 0xdc00 && code <= 0xdfff) return false;  // a low surrogate first
-    if (code >= 0xd800 && code <= 0xdbff) {
-      // A high surrogate: the low one must follow as another \u escape.
-      uint32_t low;
-      if (end_ - at_ < 2 || at_[0] != '\\' || at_[1] != 'u') return false;
-      at_ += 2;
-      if (!hex4(low) || low < 0xdc00 || low > 0xdfff) return false;
-      code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-    }
+    if (!scan_escape(at_, end_, code)) return false;
     append_utf8(text, code);
     return true;
   }
 
-  bool hex4(uint32_t& out) {
-    if (end_ - at_ < 4) return false;
-    uint32_t code = 0;
-    for (int k = 0; k < 4; ++k) {
-      const uint8_t c = at_[k];
-      uint32_t digit;
-      if (c >= '0' && c <= '9') {
-        digit = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        digit = c - 'a' + 10;
-      } else if (c >= 'A' && c <= 'F') {
-        digit = c - 'A' + 10;
-      } else {
-        return false;
-      }
-      code = (code << 4) | digit;
-    }
-    at_ += 4;
-    out = code;
-    return true;
-  }
-
-  // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+  // A number (scan_number's grammar).
   bool number(Json& out) {
     const uint8_t* start = at_;
-    const bool negative = *at_ == '-';
-    if (negative) ++at_;
-    if (at_ == end_ || !is_digit(*at_)) return false;
-    // Integer digits, accumulated while they fit 64 bits.
-    uint64_t magnitude = 0;
-    bool overflow = false;
-    if (*at_ == '0') {
-      ++at_;
-    } else {
-      for (; at_ != end_ && is_digit(*at_); ++at_) {
-        const uint64_t digit = *at_ - '0';
-        if (magnitude > (UINT64_MAX - digit) / 10) overflow = true;
-        magnitude = magnitude * 10 + digit;
-      }
-    }
-    bool integer = true;
-    if (at_ != end_ && *at_ == '.') {
-      integer = false;
-      ++at_;
-      if (!digits()) return false;
-    }
-    if (at_ != end_ && (*at_ == 'e' || *at_ == 'E')) {
-      integer = false;
-      ++at_;
-      if (at_ != end_ && (*at_ == '+' || *at_ == '-')) ++at_;
-      if (!digits()) return false;
-    }
-    if (integer && !overflow) {
+    NumberScan scanned;
+    if (!scan_number(at_, end_, scanned)) return false;
+    const bool negative = scanned.negative;
+    const uint64_t magnitude = scanned.magnitude;
+    if (scanned.integer && !scanned.overflow) {
       if (!negative) {
         out = static_cast<Json::number_unsigned_t>(magnitude);
         return true;
@@ -323,12 +239,6 @@ class JsonDecoder {
     if (!std::isfinite(parsed)) return false;
     out = parsed;
     return true;
-  }
-
-  bool digits() {
-    const uint8_t* start = at_;
-    while (at_ != end_ && is_digit(*at_)) ++at_;
-    return at_ != start;
   }
 
   const uint8_t* at_;

@@ -1,5 +1,6 @@
-// The scan that JSON strings share between the decoder and the writer: where a run of plain
-// characters ends (bytes that stand for themselves in a JSON string, written or read).
+// The scans JSON text shares between the decoder, the writer and the router's in-place reader
+// (router/wamp/message_view.cc): where a run of plain characters ends (bytes that stand for
+// themselves in a JSON string, written or read), one escape, and a number's grammar.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,117 @@ inline const uint8_t* plain_run_end(const uint8_t* at, const uint8_t* end) {
 #endif
   while (at != end && !ends_plain_run(*at)) ++at;
   return at;
+}
+
+// One escape (`at` on its backslash, moved past it) as the code point it stands for: the
+// character of a one-letter escape, the code of \uXXXX, a surrogate pair joined; false for
+// anything else (an unknown letter, bad hex digits, a lone or reversed surrogate).
+inline bool scan_escape(const uint8_t*& at, const uint8_t* end, uint32_t& code) {
+  const auto hex4 = [&](uint32_t& out) {
+    if (end - at < 4) return false;
+    uint32_t value = 0;
+    for (int k = 0; k < 4; ++k) {
+      const uint8_t c = at[k];
+      uint32_t digit;
+      if (c >= '0' && c <= '9') {
+        digit = c - '0';
+      } else if (c >= 'a' && c <= 'f') {
+        digit = c - 'a' + 10;
+      } else if (c >= 'A' && c <= 'F') {
+        digit = c - 'A' + 10;
+      } else {
+        return false;
+      }
+      value = (value << 4) | digit;
+    }
+    at += 4;
+    out = value;
+    return true;
+  };
+  if (end - at < 2) return false;
+  const uint8_t c = at[1];
+  at += 2;
+  switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+      code = c;
+      return true;
+    case 'b':
+      code = '\b';
+      return true;
+    case 'f':
+      code = '\f';
+      return true;
+    case 'n':
+      code = '\n';
+      return true;
+    case 'r':
+      code = '\r';
+      return true;
+    case 't':
+      code = '\t';
+      return true;
+    case 'u':
+      break;
+    default:
+      return false;
+  }
+  if (!hex4(code)) return false;
+  if (code >= 0xdc00 && code <= 0xdfff) return false;  // a low surrogate first
+  if (code >= 0xd800 && code <= 0xdbff) {
+    // A high surrogate: the low one must follow as another \u escape.
+    uint32_t low;
+    if (end - at < 2 || at[0] != '\\' || at[1] != 'u') return false;
+    at += 2;
+    if (!hex4(low) || low < 0xdc00 || low > 0xdfff) return false;
+    code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+  }
+  return true;
+}
+
+// What scan_number() found.
+struct NumberScan {
+  bool negative = false;
+  bool integer = true;     // no fraction, no exponent
+  bool overflow = false;   // integer digits past 64 bits
+  uint64_t magnitude = 0;  // the integer digits' value, when no overflow
+};
+
+// -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? from `at` (moved past it); false when
+// the text there is not that.
+inline bool scan_number(const uint8_t*& at, const uint8_t* end, NumberScan& out) {
+  const auto is_digit = [](uint8_t c) { return c >= '0' && c <= '9'; };
+  const auto digits = [&] {
+    const uint8_t* start = at;
+    while (at != end && is_digit(*at)) ++at;
+    return at != start;
+  };
+  out = NumberScan{};
+  out.negative = at != end && *at == '-';
+  if (out.negative) ++at;
+  if (at == end || !is_digit(*at)) return false;
+  if (*at == '0') {
+    ++at;
+  } else {
+    for (; at != end && is_digit(*at); ++at) {
+      const uint64_t digit = *at - '0';
+      if (out.magnitude > (UINT64_MAX - digit) / 10) out.overflow = true;
+      out.magnitude = out.magnitude * 10 + digit;
+    }
+  }
+  if (at != end && *at == '.') {
+    out.integer = false;
+    ++at;
+    if (!digits()) return false;
+  }
+  if (at != end && (*at == 'e' || *at == 'E')) {
+    out.integer = false;
+    ++at;
+    if (at != end && (*at == '+' || *at == '-')) ++at;
+    if (!digits()) return false;
+  }
+  return true;
 }
 
 }  // namespace benchgate::serialization

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 
 namespace benchgate::size_class_pool {
 
@@ -23,3 +24,28 @@ void* allocate_zeroed(size_t count, size_t size, void* user);
 void* reallocate(void* ptr, size_t size, void* user);
 
 }  // namespace benchgate::size_class_pool
+
+namespace benchgate {
+
+// A standard allocator over the thread's pool, for a container whose nodes come and go per
+// operation on one thread (the router dealer's pending calls): a node freed goes back to the
+// pool, and the next one comes from it instead of operator new.
+template <typename T>
+struct PoolAllocator {
+  using value_type = T;
+  PoolAllocator() = default;
+  template <typename U>
+  PoolAllocator(const PoolAllocator<U>&) {}  // NOLINT(google-explicit-constructor)
+  T* allocate(size_t n) {
+    void* block = size_class_pool::allocate(n * sizeof(T), nullptr);
+    if (block == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(block);
+  }
+  void deallocate(T* block, size_t) { size_class_pool::release(block, nullptr); }
+  template <typename U>
+  bool operator==(const PoolAllocator<U>&) const {
+    return true;
+  }
+};
+
+}  // namespace benchgate

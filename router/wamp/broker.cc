@@ -8,6 +8,7 @@
 #include "router/wamp/core.h"
 #include "router/wamp/message_check.h"
 #include "router/wamp/realm.h"
+#include "router/wamp/routing_frames.h"
 #include "router/wamp/session.h"
 
 namespace benchgate::router::wamp {
@@ -123,6 +124,42 @@ void Broker::on_publish(Session& publisher, Json& message) {
   if (acknowledge) {
     publisher.send(Json::array({static_cast<int>(MessageType::kPublished), request, publication}));
   }
+}
+
+bool Broker::route_publish(Session& publisher, const MessageView& message) {
+  const Serializer serializer = publisher.serializer();
+  const Option acknowledge = find_option(serializer, message[2].bytes, "acknowledge");
+  const Option exclude_me = find_option(serializer, message[2].bytes, "exclude_me");
+  if (acknowledge.kind == Option::Kind::unknown || exclude_me.kind == Option::Kind::unknown ||
+      message[3].escaped || !is_valid_uri(message[3].text)) {
+    return false;
+  }
+  const uint64_t request = message[1].number;
+  const uint64_t publication = core_.random_id();
+  Realm& realm = *publisher.realm();
+  const auto found = realm.topics.find(message[3].text);
+  if (found != realm.topics.end()) {
+    const Subscription& subscription = found->second;
+    // A flag that is not a boolean counts as absent, as on_publish reads it.
+    const bool exclude = exclude_me.kind == Option::Kind::boolean ? exclude_me.number == 1 : true;
+    std::array<Frame, kSerializerCount> frames;
+    uint64_t delivered = 0;
+    for (Session* subscriber : subscription.subscribers) {
+      if (exclude && subscriber == &publisher) continue;
+      Frame& frame = frames[static_cast<size_t>(subscriber->serializer())];
+      if (!frame) {
+        frame = event_frame(core_.frame_pool(), subscriber->serializer(), subscription.id,
+                            publication, message, 4);
+      }
+      if (subscriber->send_frame(frame, MessageType::kEvent) == SendResult::sent) ++delivered;
+    }
+    core_.stats().counters.events_delivered += delivered;
+  }
+  if (acknowledge.is_true()) {
+    publisher.send_frame(published_frame(core_.frame_pool(), serializer, request, publication),
+                         MessageType::kPublished);
+  }
+  return true;
 }
 
 void Broker::session_left(Session& session) {

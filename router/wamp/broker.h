@@ -3,6 +3,7 @@
 // the subscribers, not once per subscriber.
 #pragma once
 
+#include "router/wamp/message_view.h"
 #include "router/wamp/serializer.h"
 
 namespace benchgate::router::wamp {
@@ -17,6 +18,10 @@ class Broker {
   void on_subscribe(Session& session, Json& message);
   void on_unsubscribe(Session& session, Json& message);
   void on_publish(Session& publisher, Json& message);
+  // PUBLISH read in place (router/wamp/message_view.h), routed as on_publish routes it,
+  // without a document (router/wamp/routing_frames.h). False, with nothing done, where the
+  // message needs the document path: an invalid topic, an option key the view cannot read.
+  bool route_publish(Session& publisher, const MessageView& message);
   void session_left(Session& session);
 
  private:

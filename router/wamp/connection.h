@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 #include <boost/intrusive/list.hpp>
 
@@ -28,7 +28,9 @@ class Connection : public Peer, public ConnectionHook {
 using ConnectionList =
     boost::intrusive::list<Connection, boost::intrusive::constant_time_size<false>>;
 
-// Messages waiting to be written, with their total size.
+// Messages waiting to be written, with their total size: a ring that keeps its capacity (a
+// deque allocated a block every few dozen messages, and one at its construction), so that
+// queueing a message allocates nothing once the ring has grown to the connection's backlog.
 class OutboundQueue {
  public:
   OutboundQueue(uint64_t limit, FrameLedger& ledger, memory::BudgetUser user)
@@ -39,36 +41,58 @@ class OutboundQueue {
 
   // Slow-consumer policy: a message always fits an empty queue (so a single message as large
   // as --max-message-bytes can be sent); otherwise the queued bytes must stay within the limit.
-  bool fits(size_t size) const { return frames_.empty() || bytes_ + size <= limit_; }
+  bool fits(size_t size) const { return count_ == 0 || bytes_ + size <= limit_; }
   // `tag` is the transport's own mark (RawSocket: the frame type). False when the
   // buffered-bytes budget has no room for a large frame: it is not queued.
   [[nodiscard]] bool push(Frame frame, uint8_t tag = 0) {
     if (!ledger_.take(frame, user_)) return false;
     bytes_ += frame->size();
-    frames_.push_back({std::move(frame), tag});
+    if (count_ == ring_.size()) grow();
+    ring_[index(count_)] = {std::move(frame), tag};
+    ++count_;
     return true;
   }
   void pop() {
-    ledger_.release(frames_.front().frame);
-    bytes_ -= frames_.front().frame->size();
-    frames_.pop_front();
+    Entry& front = ring_[head_];
+    ledger_.release(front.frame);
+    bytes_ -= front.frame->size();
+    front.frame.reset();
+    head_ = index(1);
+    --count_;
   }
   void clear() {
-    for (const Entry& entry : frames_) ledger_.release(entry.frame);
-    frames_.clear();
+    for (size_t i = 0; i < count_; ++i) {
+      Entry& entry = ring_[index(i)];
+      ledger_.release(entry.frame);
+      entry.frame.reset();
+    }
+    head_ = count_ = 0;
     bytes_ = 0;
   }
-  bool empty() const { return frames_.empty(); }
-  size_t size() const { return frames_.size(); }
-  const Frame& frame(size_t i) const { return frames_[i].frame; }
-  uint8_t tag(size_t i) const { return frames_[i].tag; }
+  bool empty() const { return count_ == 0; }
+  size_t size() const { return count_; }
+  const Frame& frame(size_t i) const { return ring_[index(i)].frame; }
+  uint8_t tag(size_t i) const { return ring_[index(i)].tag; }
 
  private:
   struct Entry {
     Frame frame;
-    uint8_t tag;
+    uint8_t tag = 0;
   };
-  std::deque<Entry> frames_;
+  size_t index(size_t i) const {
+    const size_t at = head_ + i;
+    return at < ring_.size() ? at : at - ring_.size();
+  }
+  void grow() {
+    std::vector<Entry> bigger(ring_.empty() ? 4 : 2 * ring_.size());
+    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(ring_[index(i)]);
+    ring_ = std::move(bigger);
+    head_ = 0;
+  }
+
+  std::vector<Entry> ring_;
+  size_t head_ = 0;
+  size_t count_ = 0;
   uint64_t bytes_ = 0;
   const uint64_t limit_;
   FrameLedger& ledger_;

@@ -12,6 +12,7 @@
 #include "router/wamp/broker.h"
 #include "router/wamp/dealer.h"
 #include "router/wamp/frame_ledger.h"
+#include "router/wamp/frame_pool.h"
 #include "router/wamp/options.h"
 #include "router/wamp/realm.h"
 
@@ -31,6 +32,8 @@ class WampCore {
   Broker& broker() { return broker_; }
   // Large frames in the outbound queues, against the buffered-bytes budget.
   FrameLedger& frames() { return frames_; }
+  // Buffers for the messages routed per operation (router/wamp/routing_frames.h).
+  FramePool& frame_pool() { return frame_pool_; }
 
   // Connection admission against --max-sessions: admit() is false when full; every admitted
   // connection calls release() once when it ends.
@@ -56,6 +59,7 @@ class WampCore {
   Dealer dealer_;
   Broker broker_;
   FrameLedger frames_;
+  FramePool frame_pool_;
   std::unordered_map<std::string, std::unique_ptr<Realm>> realms_;
   std::unordered_map<uint64_t, Session*> sessions_;
   uint64_t admitted_ = 0;

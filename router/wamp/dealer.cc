@@ -9,6 +9,7 @@
 #include "router/wamp/core.h"
 #include "router/wamp/message_check.h"
 #include "router/wamp/realm.h"
+#include "router/wamp/routing_frames.h"
 #include "router/wamp/session.h"
 
 namespace benchgate::router::wamp {
@@ -215,7 +216,12 @@ void Dealer::on_call(Session& caller, Json& message) {
   Json routed = Json::array({static_cast<int>(MessageType::kInvocation), invocation,
                              found->second.id, std::move(details)});
   move_payload(message, 4, routed);
-  switch (callee.send(routed)) {
+  invoked(callee.send(routed), caller, request, callee, invocation, deadline);
+}
+
+void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
+                     uint64_t invocation, std::optional<Clock::time_point> deadline) {
+  switch (sent) {
     case SendResult::sent:
       pending_.emplace(invocation, Pending{caller.id(), request, &callee, deadline, false});
       if (deadline) {
@@ -231,6 +237,69 @@ void Dealer::on_call(Session& caller, Json& message) {
       caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
       return;
   }
+}
+
+bool Dealer::route_call(Session& caller, const MessageView& message) {
+  if (message[3].escaped) return false;
+  const std::string_view procedure = message[3].text;
+  const uint64_t request = message[1].number;
+  if (procedure == kEchoProcedure) {
+    metrics::inject_work(core_.options().inject_work_ns);
+    const SendResult sent = caller.send_frame(
+        result_frame(core_.frame_pool(), caller.serializer(), request, false, message, 4),
+        MessageType::kResult);
+    if (sent == SendResult::too_large) {
+      caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
+    }
+    if (sent == SendResult::sent) ++core_.stats().counters.calls_routed;
+    return true;
+  }
+  if (procedure == kTransferProcedure || procedure == kSessionCountProcedure ||
+      !is_valid_uri(procedure)) {
+    return false;
+  }
+  Realm& realm = *caller.realm();
+  const auto found = realm.procedures.find(procedure);
+  if (found == realm.procedures.end()) return false;
+  const Option timeout = find_option(caller.serializer(), message[2].bytes, "timeout");
+  const Option progress = find_option(caller.serializer(), message[2].bytes, "receive_progress");
+  if ((timeout.kind != Option::Kind::absent && timeout.kind != Option::Kind::unsigned_int) ||
+      progress.kind == Option::Kind::unknown) {
+    return false;
+  }
+  metrics::inject_work(core_.options().inject_work_ns);
+  std::optional<Clock::time_point> deadline;
+  if (timeout.kind == Option::Kind::unsigned_int && timeout.number > 0 && timer_) {
+    deadline =
+        Clock::now() + std::chrono::milliseconds(std::min<uint64_t>(timeout.number, 1ull << 40));
+  }
+  Session& callee = choose(found->second);
+  const uint64_t invocation = core_.next_id();
+  const Frame frame = invocation_frame(core_.frame_pool(), callee.serializer(), invocation,
+                                       found->second.id, progress.is_true(), message, 4);
+  invoked(callee.send_frame(frame, MessageType::kInvocation), caller, request, callee, invocation,
+          deadline);
+  return true;
+}
+
+bool Dealer::route_yield(Session& callee, const MessageView& message) {
+  const Option progress = find_option(callee.serializer(), message[2].bytes, "progress");
+  if (progress.kind == Option::Kind::unknown) return false;
+  const uint64_t invocation = message[1].number;
+  const auto found = pending_.find(invocation);
+  if (found == pending_.end() || found->second.callee != &callee) return true;
+  const Pending pending = found->second;
+  const bool progressive = progress.is_true();
+  if (!progressive) pending_.erase(invocation);
+  Session* caller = core_.find_session(pending.caller_session);
+  if (caller == nullptr) return true;
+  const Frame frame = result_frame(core_.frame_pool(), caller->serializer(), pending.caller_request,
+                                   progressive, message, 3);
+  if (caller->send_frame(frame, MessageType::kResult) == SendResult::too_large) {
+    caller->send_error(MessageType::kCall, pending.caller_request,
+                       "wamp.error.payload_size_exceeded");
+  }
+  return true;
 }
 
 std::optional<uint64_t> Dealer::find_call(uint64_t caller_session, uint64_t request) const {

@@ -15,11 +15,15 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
+#include "common/util/size_class_pool.h"
+#include "router/wamp/message_view.h"
+#include "router/wamp/peer.h"
 #include "router/wamp/serializer.h"
 
 namespace benchgate::router::wamp {
@@ -59,6 +63,13 @@ class Dealer {
   void on_call(Session& caller, Json& message);
   void on_yield(Session& callee, Json& message);
   void on_cancel(Session& caller, Json& message);
+  // CALL and YIELD read in place (router/wamp/message_view.h), routed as on_call and on_yield
+  // route them, without a document (router/wamp/routing_frames.h). False, with nothing done,
+  // where the message needs the document path: a procedure the router answers otherwise than
+  // bench.echo, an invalid or unknown procedure, a CALL.Options.timeout that is not an
+  // unsigned integer, an option key the view cannot read.
+  bool route_call(Session& caller, const MessageView& message);
+  bool route_yield(Session& callee, const MessageView& message);
   // ERROR from a callee for an INVOCATION (the caller has checked REQUEST.Type).
   void on_invocation_error(Session& callee, Json& message);
   // The session's connection has room for more (fewer than kTransferChunksQueued messages
@@ -85,6 +96,10 @@ class Dealer {
   };
 
   Session& choose(Registration& registration);
+  // The INVOCATION for the caller's CALL `request` was sent (or not, as `sent` says): the call
+  // is pending (with its deadline), or the caller gets the ERROR.
+  void invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
+               uint64_t invocation, std::optional<Clock::time_point> deadline);
   void start_transfer(Session& caller, uint64_t request, const Json& message);
   // Sends chunks while the caller's queue has room; false when the transfer is over.
   bool pump(Session& caller, Transfer& transfer);
@@ -97,8 +112,11 @@ class Dealer {
   void on_timer();
 
   WampCore& core_;
-  // Invocation request id -> the call it serves.
-  std::unordered_map<uint64_t, Pending> pending_;
+  // Invocation request id -> the call it serves. Its nodes come from the thread's size-class
+  // pool (common/util/size_class_pool.h): a routed call allocates no node.
+  std::unordered_map<uint64_t, Pending, std::hash<uint64_t>, std::equal_to<>,
+                     PoolAllocator<std::pair<const uint64_t, Pending>>>
+      pending_;
   // Call deadlines (entries of calls answered since are skipped when they come due).
   std::multimap<Clock::time_point, uint64_t> deadlines_;
   std::optional<boost::asio::steady_timer> timer_;

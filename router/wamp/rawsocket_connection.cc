@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <span>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
@@ -88,16 +89,17 @@ void RawSocketConnection<Socket>::do_read() {
     }
     boost::beast::get_lowest_layer(stream_).async_wait(
         asio::socket_base::wait_read,
-        [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+        pooled([self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); }));
     return;
   }
   if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
     return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
   }
-  stream_.async_read_some(asio::buffer(in_.data() + in_end_, in_.capacity() - in_end_),
-                          [self = this->shared_from_this()](const error_code& ec, size_t bytes) {
-                            self->on_read(ec, bytes);
-                          });
+  stream_.async_read_some(
+      asio::buffer(in_.data() + in_end_, in_.capacity() - in_end_),
+      pooled([self = this->shared_from_this()](const error_code& ec, size_t bytes) {
+        self->on_read(ec, bytes);
+      }));
 }
 
 template <typename Socket>
@@ -220,12 +222,14 @@ void RawSocketConnection<Socket>::write_queued() {
     gather_.emplace_back(headers_[i].data(), headers_[i].size());
     if (!frame->empty()) gather_.emplace_back(frame->data(), frame->size());
   }
-  asio::async_write(stream_, gather_,
-                    [self = this->shared_from_this()](const error_code& ec, size_t) {
+  // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
+  // sequence it is given, which would be a vector allocated per write.
+  asio::async_write(stream_, std::span<const asio::const_buffer>(gather_),
+                    pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
                       const size_t written = self->in_flight_;
                       self->in_flight_ = 0;
                       self->on_written(ec, written);
-                    });
+                    }));
 }
 
 template <typename Socket>

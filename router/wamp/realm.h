@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -30,12 +32,21 @@ struct Subscription {
   std::vector<Session*> subscribers;
 };
 
+// URI-keyed maps look up a std::string_view as it is (a URI read in place from a message,
+// router/wamp/message_view.h), without making a std::string of it first.
+struct UriHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view uri) const { return std::hash<std::string_view>{}(uri); }
+};
+template <typename T>
+using UriMap = std::unordered_map<std::string, T, UriHash, std::equal_to<>>;
+
 struct Realm {
   std::string name;
   int64_t sessions = 0;
-  std::unordered_map<std::string, Registration> procedures;       // by procedure URI
+  UriMap<Registration> procedures;                                // by procedure URI
   std::unordered_map<uint64_t, std::string> registration_uris;    // registration id -> URI
-  std::unordered_map<std::string, Subscription> topics;           // by topic URI
+  UriMap<Subscription> topics;                                    // by topic URI
   std::unordered_map<uint64_t, std::string> subscription_topics;  // subscription id -> topic
 };
 

@@ -5,6 +5,7 @@
 
 #include "router/wamp/core.h"
 #include "router/wamp/message_check.h"
+#include "router/wamp/message_view.h"
 
 namespace benchgate::router::wamp {
 namespace {
@@ -50,6 +51,9 @@ Session::~Session() { leave(); }
 
 void Session::on_message(std::span<const uint8_t> bytes) {
   if (state_ == State::closed) return;
+  // The messages routed per operation go without a document; authorization (a role) and
+  // everything else go through one.
+  if (state_ == State::established && role_ == nullptr && route_in_place(bytes)) return;
   metrics::WampCounters& counters = core_.stats().counters;
   Json message;
   if (!decode(serializer_, bytes, message)) {
@@ -63,6 +67,30 @@ void Session::on_message(std::span<const uint8_t> bytes) {
                          metrics::Direction::in, bytes.size());
   if (!check.ok()) return abort(kProtocolViolation, check.problem);
   dispatch(check.type, message);
+}
+
+bool Session::route_in_place(std::span<const uint8_t> bytes) {
+  MessageView view;
+  if (!read_view(serializer_, bytes, view)) return false;
+  bool routed = false;
+  switch (view.type) {
+    case MessageType::kCall:
+      routed = core_.dealer().route_call(*this, view);
+      break;
+    case MessageType::kYield:
+      routed = core_.dealer().route_yield(*this, view);
+      break;
+    case MessageType::kPublish:
+      routed = core_.broker().route_publish(*this, view);
+      break;
+    default:
+      break;
+  }
+  if (routed) {
+    core_.stats().counters.count_message(message_slot(view.type), metrics::Direction::in,
+                                         bytes.size());
+  }
+  return routed;
 }
 
 void Session::on_oversize(uint64_t size, uint64_t limit) {

@@ -70,6 +70,10 @@ class Session {
  private:
   enum class State : uint8_t { awaiting_hello, awaiting_authenticate, established, closed };
 
+  // A CALL, YIELD or PUBLISH of an established session, read in place and routed without a
+  // document (router/wamp/message_view.h); false, with nothing done, where the document path
+  // must handle it.
+  bool route_in_place(std::span<const uint8_t> bytes);
   void dispatch(MessageType type, Json& message);
   void on_hello(Json& message);
   void on_authenticate(Json& message);

@@ -135,9 +135,10 @@ void WebSocketConnection<Socket>::do_read() {
     return session_->on_over_budget(room_wanted());
   }
   // Beast never grows the buffer itself: each read is limited to the room there is.
-  stream_.async_read_some(
-      buffer_, buffer_.capacity() - buffer_.size(),
-      [self = this->shared_from_this()](const error_code& ec, size_t) { self->on_read(ec); });
+  stream_.async_read_some(buffer_, buffer_.capacity() - buffer_.size(),
+                          pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
+                            self->on_read(ec);
+                          }));
 }
 
 template <typename Socket>
@@ -199,9 +200,10 @@ void WebSocketConnection<Socket>::on_read(const error_code& ec) {
 template <typename Socket>
 void WebSocketConnection<Socket>::write_queued() {
   const Frame& frame = queue_.frame(0);
-  stream_.async_write(
-      asio::buffer(frame->data(), frame->size()),
-      [self = this->shared_from_this()](const error_code& ec, size_t) { self->on_written(ec, 1); });
+  stream_.async_write(asio::buffer(frame->data(), frame->size()),
+                      pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
+                        self->on_written(ec, 1);
+                      }));
 }
 
 template <typename Socket>

@@ -11,8 +11,11 @@
 #include <cstdint>
 #include <utility>
 
+#include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/async_result.hpp>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
 #include "router/metrics/wamp_counters.h"
@@ -57,12 +60,18 @@ class FrameScanner {
 template <typename NextLayer>
 class FrameCountingStream {
  public:
-  using executor_type = typename NextLayer::executor_type;
+  // The io_context's own executor, not the socket's type-erased one: Beast posts a read it
+  // completes at once (its message already buffered) through this executor, and only the
+  // io_context's keeps the allocator the handler carries (the thread's pool,
+  // router/wamp/transport_connection.h); the type-erased one takes Asio's two-slot cache or
+  // the heap. The socket's executor is an io_context's (the WAMP thread's).
+  using executor_type = boost::asio::io_context::executor_type;
   using next_layer_type = NextLayer;
 
-  explicit FrameCountingStream(NextLayer next) : next_(std::move(next)) {}
+  explicit FrameCountingStream(NextLayer next)
+      : next_(std::move(next)), executor_(*next_.get_executor().template target<executor_type>()) {}
 
-  executor_type get_executor() { return next_.get_executor(); }
+  executor_type get_executor() { return executor_; }
   NextLayer& next_layer() { return next_; }
   const NextLayer& next_layer() const { return next_; }
 
@@ -72,11 +81,16 @@ class FrameCountingStream {
   auto async_read_some(const Buffers& buffers, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
         [this](auto handler, const Buffers& b) {
-          next_.async_read_some(b, [this, b, handler = std::move(handler)](
-                                       const boost::system::error_code& ec, size_t n) mutable {
-            scan(b, n, metrics::Direction::in);
-            std::move(handler)(ec, n);
-          });
+          // The operation below takes its memory where Beast's handler says (the
+          // connection's pooled allocator, router/wamp/transport_connection.h).
+          const auto allocator = boost::asio::get_associated_allocator(handler);
+          next_.async_read_some(
+              b, boost::asio::bind_allocator(
+                     allocator, [this, b, handler = std::move(handler)](
+                                    const boost::system::error_code& ec, size_t n) mutable {
+                       scan(b, n, metrics::Direction::in);
+                       std::move(handler)(ec, n);
+                     }));
         },
         token, buffers);
   }
@@ -85,11 +99,16 @@ class FrameCountingStream {
   auto async_write_some(const Buffers& buffers, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
         [this](auto handler, const Buffers& b) {
-          next_.async_write_some(b, [this, b, handler = std::move(handler)](
-                                        const boost::system::error_code& ec, size_t n) mutable {
-            scan(b, n, metrics::Direction::out);
-            std::move(handler)(ec, n);
-          });
+          // The operation below takes its memory where Beast's handler says (the
+          // connection's pooled allocator, router/wamp/transport_connection.h).
+          const auto allocator = boost::asio::get_associated_allocator(handler);
+          next_.async_write_some(
+              b, boost::asio::bind_allocator(
+                     allocator, [this, b, handler = std::move(handler)](
+                                    const boost::system::error_code& ec, size_t n) mutable {
+                       scan(b, n, metrics::Direction::out);
+                       std::move(handler)(ec, n);
+                     }));
         },
         token, buffers);
   }
@@ -125,6 +144,7 @@ class FrameCountingStream {
   }
 
   NextLayer next_;
+  executor_type executor_;
   metrics::WampCounters* counters_ = nullptr;
   std::array<FrameScanner, 2> scanners_;
 };

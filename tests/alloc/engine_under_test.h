@@ -119,9 +119,12 @@ inline MeasuredPair measure_bracketed(const OpsCounter& ops, const std::vector<p
     const uint64_t a_start = allocations_of(a);
     const uint64_t b_start = allocations_of(b);
     if (const char* trace = std::getenv("BENCHGATE_ALLOC_TRACE")) {
-      std::vector<pid_t> both = a;
-      both.insert(both.end(), b.begin(), b.end());
-      trace_allocations_of(both, std::atoi(trace));
+      // BENCHGATE_ALLOC_TRACE_SIDE=a or b: the stacks of that side only.
+      const char* side = std::getenv("BENCHGATE_ALLOC_TRACE_SIDE");
+      std::vector<pid_t> traced;
+      if (side == nullptr || side[0] != 'b') traced = a;
+      if (side == nullptr || side[0] != 'a') traced.insert(traced.end(), b.begin(), b.end());
+      trace_allocations_of(traced, std::atoi(trace));
     }
     std::this_thread::sleep_for(pause);
     trace_allocations_of({}, 0);

@@ -5,12 +5,22 @@
 // the calls are attributed by thread (the router's thread is the one WampServer::start
 // started, the worker's those of EngineUnderTest), and counted over one pause for both.
 //
-// The goal is 0 and it is not met: every WAMP message is decoded into, and every answer built
-// as, an nlohmann::json document; docs/PERFORMANCE.md says where, under
-// "Heap allocations per operation and heap bytes per connection (tests/alloc)".
-// Until that message model is replaced, each case asserts a ceiling: the allocations per
-// operation measured when the test was written, rounded up, plus one, so that a change that
-// allocates more fails here; every run prints the figure beside the goal.
+// The router meets it: CALL, YIELD and PUBLISH are read in place (router/wamp/message_view.h)
+// and what it routes is written into buffers its thread keeps (router/wamp/routing_frames.h,
+// frame_pool.h), its connections' queues keep their capacity and Asio's operations take their
+// memory from the thread's pool (router/wamp/transport_connection.h). Its cases assert 0 per
+// operation, and at most kNewPeakCalls allocation calls in the whole measurement: a new peak of
+// messages in flight adds a buffer to the frame pool once (2 calls: the buffer and its
+// storage). That holds on WebSocket too because its frame-counting stream hands Beast the
+// io_context's own executor (router/wamp/websocket_frames.h): Beast posts a read it finds
+// already buffered, and the type-erased executor would drop the handler's allocator (0.03 to
+// 0.11 per callee call under load before).
+//
+// The worker does not meet it yet: it decodes every message into an nlohmann::json document
+// (worker/wamp/codec.cc); its cases assert a ceiling, the allocations per operation measured
+// when it was set, rounded up, plus one, so that a change that allocates more fails here.
+// docs/PERFORMANCE.md gives the figures, under "Heap allocations per operation and heap bytes
+// per connection (tests/alloc)". Every run prints the figures beside the goal.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -45,45 +55,30 @@ std::string case_name(const WampCase& c) {
   return std::string(kind) + "_" + transport + "_" + serializer;
 }
 
-// Allocations per operation measured at a6dfbf8 (docs/PERFORMANCE.md), rounded up, plus one:
-// {router, worker}. Lower these as the message model improves; the goal is {0, 0}.
-// The router's WebSocket RPC ceilings were raised by 1 to 3 when its WebSocket connections
-// began counting frames on the wire (router/wamp/websocket_frames.h: about one allocation
-// more per WebSocket message read or written, not yet found); lower them again once it is.
-struct Ceiling {
-  double router;
-  double worker;
-};
-Ceiling ceiling(const std::string& name) {
-  static const std::map<std::string, Ceiling> kCeilings = {
-      // JSON lowered when the project's JSON decoder replaced nlohmann's parser (one allocation
-      // per string, none per character): measured 18.3-19.7 / 10.3-11.0 over runs.
-      {"rpc_rawsocket_json", {22, 13}},
-      {"rpc_websocket_json", {23, 12}},
-      {"rpc_rawsocket_msgpack", {19, 10}},
-      {"rpc_websocket_msgpack", {20, 10}},
-      {"rpc_rawsocket_cbor", {19, 11}},
-      {"rpc_websocket_cbor", {20, 10}},
-      {"pubsub_rawsocket_json", {19, 20}},
-      {"pubsub_websocket_json", {19, 20}},
-      {"pubsub_rawsocket_msgpack", {16, 12}},
-      {"pubsub_websocket_msgpack", {15, 12}},
-      {"pubsub_rawsocket_cbor", {16, 12}},
-      {"pubsub_websocket_cbor", {15, 12}},
-      {"rpc_callee_rawsocket_json", {42, 30}},
-      {"rpc_callee_websocket_json", {43, 29}},
-      // RawSocket callee calls measured 37.3 to 38.1 on the router over runs (the batching of
-      // the moment): a ceiling of 38 failed one run in three.
-      {"rpc_callee_rawsocket_msgpack", {39, 26}},
-      {"rpc_callee_websocket_msgpack", {40, 24}},
-      {"rpc_callee_rawsocket_cbor", {39, 25}},
-      {"rpc_callee_websocket_cbor", {40, 24}}};
+// The router's allocation calls allowed in a whole measurement at goal (see above).
+constexpr uint64_t kNewPeakCalls = 32;
+
+// The worker's allocations per operation measured at a6dfbf8 (docs/PERFORMANCE.md), rounded
+// up, plus one (JSON lowered when the project's JSON decoder replaced nlohmann's parser:
+// measured 10.3-11.0 over runs). Lower these as the worker's message model improves; the goal
+// is 0.
+double worker_ceiling(const std::string& name) {
+  static const std::map<std::string, double> kCeilings = {
+      {"rpc_rawsocket_json", 13},           {"rpc_websocket_json", 12},
+      {"rpc_rawsocket_msgpack", 10},        {"rpc_websocket_msgpack", 10},
+      {"rpc_rawsocket_cbor", 11},           {"rpc_websocket_cbor", 10},
+      {"pubsub_rawsocket_json", 20},        {"pubsub_websocket_json", 20},
+      {"pubsub_rawsocket_msgpack", 12},     {"pubsub_websocket_msgpack", 12},
+      {"pubsub_rawsocket_cbor", 12},        {"pubsub_websocket_cbor", 12},
+      {"rpc_callee_rawsocket_json", 30},    {"rpc_callee_websocket_json", 29},
+      {"rpc_callee_rawsocket_msgpack", 26}, {"rpc_callee_websocket_msgpack", 24},
+      {"rpc_callee_rawsocket_cbor", 25},    {"rpc_callee_websocket_cbor", 24}};
   return kCeilings.at(name);
 }
 
 class AllocWamp : public ::testing::TestWithParam<WampCase> {};
 
-TEST_P(AllocWamp, CallsAndEventsAllocateNoMoreThanTheirCeilingOnEitherSideInSteadyState) {
+TEST_P(AllocWamp, RouterAllocatesNothingPerCallOrEventAndWorkerNoMoreThanItsCeiling) {
   const WampCase c = GetParam();
   const auto before = threads_now();
   auto started = router::wamp::WampServer::start({});
@@ -130,12 +125,14 @@ TEST_P(AllocWamp, CallsAndEventsAllocateNoMoreThanTheirCeilingOnEitherSideInStea
   print_alloc_line("router." + what + case_name(c), m.ops, m.allocations_a);
   print_alloc_line("worker." + what + case_name(c), m.ops, m.allocations_b);
   ASSERT_GE(m.ops, kMeasured);
-  const Ceiling limit = ceiling(case_name(c));
   const double ops = static_cast<double>(m.ops);
-  std::printf("ALLOC| goal=0 (not met) router_ceiling=%.0f worker_ceiling=%.0f %s\n", limit.router,
-              limit.worker, case_name(c).c_str());
-  EXPECT_LE(static_cast<double>(m.allocations_a) / ops, limit.router) << "router";
-  EXPECT_LE(static_cast<double>(m.allocations_b) / ops, limit.worker) << "worker";
+  const double worker_limit = worker_ceiling(case_name(c));
+  std::printf("ALLOC| router goal=0 (met: at most %llu calls at a new peak in flight) %s\n",
+              static_cast<unsigned long long>(kNewPeakCalls), case_name(c).c_str());
+  EXPECT_LE(m.allocations_a, kNewPeakCalls) << "router";
+  std::printf("ALLOC| worker goal=0 (not met) ceiling=%.0f %s\n", worker_limit,
+              case_name(c).c_str());
+  EXPECT_LE(static_cast<double>(m.allocations_b) / ops, worker_limit) << "worker";
 }
 
 std::vector<WampCase> all_cases() {

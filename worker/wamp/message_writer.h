@@ -1,9 +1,9 @@
-// Writes the messages the client sends per operation (CALL, PUBLISH) in any of the three
-// serializations without going through nlohmann::json, so a large payload is encoded once per
-// workload and never copied per operation. Integers that change per message (request ids,
-// timestamps) get fixed-width slots that fill_slot() overwrites in place: MessagePack uint64
-// (0xcf + 8 bytes), CBOR uint64 (0x1b + 8 bytes), and in JSON 20 characters of decimal
-// right-aligned in spaces (whitespace before a value is valid JSON).
+// The messages the client sends per operation (CALL, PUBLISH), written in any of the three
+// serializations by common/serialization/message_writer.h, without going through nlohmann::json, so
+// a large payload is encoded once per workload and never copied per operation. Integers that change
+// per message (request ids, timestamps) get fixed-width slots that fill_slot() overwrites in place:
+// MessagePack uint64 (0xcf + 8 bytes), CBOR uint64 (0x1b + 8 bytes), and in JSON 20 characters of
+// decimal right-aligned in spaces (whitespace before a value is valid JSON).
 #pragma once
 
 #include <cstdint>
@@ -11,39 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "common/serialization/message_writer.h"
 #include "worker/wamp/codec.h"
 
 namespace benchgate::worker::wamp {
 
-class MessageWriter {
- public:
-  explicit MessageWriter(Serializer serializer) : serializer_(serializer) {}
-
-  void begin_array(size_t count);
-  void end_array();
-  void uint(uint64_t value);
-  // A fixed-width unsigned integer; returns its offset for fill_slot().
-  size_t uint_slot();
-  void string(std::string_view text);
-  void empty_map();
-  // A map of one string key to a boolean ({"acknowledge": true}).
-  void bool_map(std::string_view key, bool value);
-  // A map of one string key to an unsigned integer ({"timeout": 5}).
-  void uint_map(std::string_view key, uint64_t value);
-  void binary(std::span<const uint8_t> bytes);
-
-  std::vector<uint8_t>& bytes() { return out_; }
-
- private:
-  void before_value();
-  void head(uint8_t major, uint64_t value);  // CBOR major type and argument
-  void big_endian(uint64_t value, int bytes);
-  void append(std::string_view text);
-
-  Serializer serializer_;
-  std::vector<uint8_t> out_;
-  std::vector<bool> first_in_array_;  // JSON: whether the next element needs no comma
-};
+using serialization::MessageWriter;
 
 // Writes `value` into the slot at `at` (the message bytes, at the offset uint_slot() gave).
 void fill_slot(Serializer serializer, uint8_t* at, uint64_t value);
