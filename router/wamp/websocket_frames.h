@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 
 #include <boost/asio/associated_allocator.hpp>
@@ -69,7 +70,7 @@ class FrameCountingStream {
   using next_layer_type = NextLayer;
 
   explicit FrameCountingStream(NextLayer next)
-      : next_(std::move(next)), executor_(*next_.get_executor().template target<executor_type>()) {}
+      : next_(std::move(next)), executor_(io_executor_of(next_)) {}
 
   executor_type get_executor() { return executor_; }
   NextLayer& next_layer() { return next_; }
@@ -141,6 +142,15 @@ class FrameCountingStream {
     const auto [frames, fragmented] = scanner.take();
     counters_->websocket_frames[static_cast<size_t>(direction)] += frames;
     counters_->websocket_fragmented_messages[static_cast<size_t>(direction)] += fragmented;
+  }
+
+  // A socket of another executor is a programming error, said as one (not a null dereference).
+  static executor_type io_executor_of(NextLayer& next) {
+    const auto* io = next.get_executor().template target<executor_type>();
+    if (io == nullptr) {
+      throw std::logic_error("FrameCountingStream: the socket's executor is not an io_context's");
+    }
+    return *io;
   }
 
   NextLayer next_;
