@@ -16,6 +16,27 @@ void prepare_call() {
   errno = 0;
 }
 
+long watch_reads(BIO* bio, int oper, const char* data, size_t len, int, long, int ret,
+                 size_t* processed) {
+  if (oper != (BIO_CB_READ | BIO_CB_RETURN)) return ret;
+  auto* watch = reinterpret_cast<ReadWatch*>(BIO_get_callback_arg(bio));
+  const size_t got = ret > 0 && processed != nullptr ? *processed : 0;
+  // EAGAIN, or a short read: what arrives next makes a new edge. An end of stream or an error
+  // is not "drained" (no edge follows it); nothing waits after those anyway.
+  watch->drained = got > 0 ? got < len : BIO_should_retry(bio) != 0;
+  if (watch->first != ReadWatch::FirstByte::kArmed || got == 0) return ret;
+  if (static_cast<uint8_t>(data[0]) == watch->expected) {
+    watch->first = ReadWatch::FirstByte::kMatched;
+    return ret;
+  }
+  // OpenSSL sees a failed read (no retry): the handshake fails before it parses anything, so
+  // it answers nothing.
+  watch->first = ReadWatch::FirstByte::kOther;
+  watch->drained = false;
+  errno = 0;
+  return -1;
+}
+
 Step failed_call(SSL* ssl, int result, boost::system::error_code& ec) {
   const int system_error = errno;
   switch (SSL_get_error(ssl, result)) {

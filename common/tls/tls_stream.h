@@ -22,21 +22,27 @@
 // the ssl category, a socket error its errno.
 #pragma once
 
+#include <openssl/bio.h>
 #include <openssl/ssl.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 #include <utility>
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/compose.hpp>
+#include <boost/asio/detail/reactor_op.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/recycling_allocator.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream_base.hpp>
 #include <boost/beast/core/role.hpp>
 #include <boost/system/error_code.hpp>
+
+#include "common/net/asio_access.h"
 
 namespace benchgate::tls {
 
@@ -45,8 +51,66 @@ namespace detail {
 enum class Step { kDone, kWantRead, kWantWrite };
 // Empties the thread's OpenSSL error queue and errno before an OpenSSL call.
 void prepare_call();
+// What the stream's BIO callback (BIO_set_callback_ex, argument: the stream's ReadWatch) sees
+// of OpenSSL's reads of the socket: whether the last one left the socket's receive queue empty
+// (EAGAIN, or fewer bytes than asked: TCP hands over all it has), and expect_first_byte()'s
+// check of the first byte read.
+struct ReadWatch {
+  enum class FirstByte : uint8_t { kOff, kArmed, kMatched, kOther } first = FirstByte::kOff;
+  uint8_t expected = 0;
+  bool drained = false;
+};
+long watch_reads(BIO* bio, int oper, const char* data, size_t len, int argi, long argl, int ret,
+                 size_t* processed);
 // The outcome of an OpenSSL call on `ssl` that returned `result` <= 0.
 Step failed_call(SSL* ssl, int result, boost::system::error_code& ec);
+
+// A wait for the socket's next readiness edge on the registration Asio's reactor already has
+// (edge-triggered), queued without the epoll_ctl(MOD) with which basic_socket::async_wait
+// re-arms the descriptor for every wait. Valid only right after the socket said EAGAIN in that
+// direction (OpenSSL's SSL_ERROR_WANT_READ or _WANT_WRITE): what arrives after that makes a new
+// edge. An edge the reactor saw while nothing waited leaves Asio's "try at once" flag set for
+// the descriptor: the wait then completes at once (perform() is called from start_op) and the
+// caller tries again, so no edge is lost; an edge taken by the wait clears it
+// (done_and_exhausted), so the next wait after EAGAIN is queued without a system call.
+template <typename Handler>
+class EdgeWait final : public boost::asio::detail::reactor_op {
+ public:
+  using Allocator = boost::asio::recycling_allocator<EdgeWait>;
+
+  // Queues handler(error_code) for the next edge of `socket` in `direction`.
+  static void start(
+      boost::asio::detail::reactor& reactor,
+      boost::asio::basic_socket<boost::asio::ip::tcp, boost::asio::any_io_executor>& socket,
+      Step direction, Handler&& handler) {
+    Allocator allocator;
+    auto* op = new (allocator.allocate(1)) EdgeWait(std::move(handler));
+    auto& impl = ::benchgate::net::asio_access::implementation(socket);
+    reactor.start_op(direction == Step::kWantRead ? boost::asio::detail::reactor::read_op
+                                                  : boost::asio::detail::reactor::write_op,
+                     impl.socket_, impl.reactor_data_, op, /*is_continuation=*/false,
+                     /*allow_speculative=*/true);
+  }
+
+ private:
+  explicit EdgeWait(Handler&& handler)
+      : reactor_op(boost::system::error_code(), &EdgeWait::perform, &EdgeWait::complete),
+        handler_(std::move(handler)) {}
+
+  static status perform(reactor_op*) { return done_and_exhausted; }
+  static void complete(void* owner, boost::asio::detail::operation* base,
+                       const boost::system::error_code&, std::size_t) {
+    auto* op = static_cast<EdgeWait*>(base);
+    Handler handler(std::move(op->handler_));
+    const boost::system::error_code ec = op->ec_;
+    op->~EdgeWait();
+    Allocator().deallocate(op, 1);
+    // owner null: the io_context is being destroyed with the wait queued; nothing runs.
+    if (owner != nullptr) handler(ec);
+  }
+
+  Handler handler_;
+};
 }  // namespace detail
 
 template <typename NextLayer>
@@ -72,9 +136,14 @@ class TlsStream {
       SSL_free(ssl_);
       throw std::bad_alloc();
     }
+    watch_reads();
   }
   TlsStream(TlsStream&& other) noexcept
-      : socket_(std::forward<NextLayer>(other.socket_)), ssl_(std::exchange(other.ssl_, nullptr)) {}
+      : socket_(std::forward<NextLayer>(other.socket_)),
+        ssl_(std::exchange(other.ssl_, nullptr)),
+        reads_(other.reads_) {
+    if (ssl_ != nullptr) watch_reads();
+  }
   TlsStream& operator=(TlsStream&&) = delete;
   TlsStream(const TlsStream&) = delete;
   TlsStream& operator=(const TlsStream&) = delete;
@@ -89,6 +158,36 @@ class TlsStream {
 
   // Bytes OpenSSL holds that a read returns without the socket becoming readable.
   bool has_buffered_input() const { return SSL_pending(ssl_) > 0 || SSL_has_pending(ssl_) == 1; }
+
+  // Before a server-side handshake: the first byte the peer sends must be `byte` (22, the
+  // content type of a handshake record, for a TLS client). OpenSSL decides nothing before it
+  // holds a whole 5-byte record header, so a peer that sent fewer bytes of something else and
+  // waits for an answer (a cleartext RawSocket hello is 4 bytes) would sit until the caller's
+  // deadline; with this check the read that brings another first byte fails, the handshake
+  // ends at once with an error and opened_with_other_byte() is true. The check looks at the
+  // bytes OpenSSL reads anyway: no system call of its own.
+  void expect_first_byte(uint8_t byte) {
+    reads_.first = detail::ReadWatch::FirstByte::kArmed;
+    reads_.expected = byte;
+  }
+  bool opened_with_other_byte() const {
+    return reads_.first == detail::ReadWatch::FirstByte::kOther;
+  }
+
+  // Waits until the socket is readable; handler(error_code). When OpenSSL's last read of the
+  // socket emptied its receive queue, through the reactor registration without a re-arm
+  // (detail::EdgeWait: no system call); otherwise through the socket's async_wait (one
+  // epoll_ctl), since bytes may wait there that made their edge already.
+  template <typename Handler>
+  void async_wait_readable(Handler&& handler) {
+    if (!reads_.drained) {
+      socket_.async_wait(boost::asio::socket_base::wait_read, std::forward<Handler>(handler));
+      return;
+    }
+    detail::EdgeWait<std::decay_t<Handler>>::start(::benchgate::net::asio_access::reactor(socket_),
+                                                   socket_, Step::kWantRead,
+                                                   std::forward<Handler>(handler));
+  }
 
   // The TLS handshake in `type`'s role; handler(error_code).
   template <typename Handler>
@@ -222,10 +321,8 @@ class TlsStream {
       const Step step = stream.attempt(call, bytes, result);
       if (step != Step::kDone) {
         state = State::kWaiting;
-        stream.socket_.async_wait(step == Step::kWantRead
-                                      ? boost::asio::ip::tcp::socket::wait_read
-                                      : boost::asio::ip::tcp::socket::wait_write,
-                                  std::move(self));
+        detail::EdgeWait<Self>::start(::benchgate::net::asio_access::reactor(stream.socket_),
+                                      stream.socket_.lowest_layer(), step, std::move(self));
         return;
       }
       if (state == State::kStarting) {
@@ -256,6 +353,13 @@ class TlsStream {
 
   NextLayer socket_;
   SSL* ssl_;
+  void watch_reads() {
+    BIO* bio = SSL_get_rbio(ssl_);
+    BIO_set_callback_arg(bio, reinterpret_cast<char*>(&reads_));
+    BIO_set_callback_ex(bio, &detail::watch_reads);
+  }
+
+  detail::ReadWatch reads_;
 };
 
 // What the router's connections ask of every stream (router/net/stream.h).

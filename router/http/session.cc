@@ -8,6 +8,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "common/net/asio_access.h"
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
 #include "router/http2/connection.h"
@@ -73,14 +74,20 @@ void Session<Stream>::start() {
   auto& tcp = beast::get_lowest_layer(socket_);
   tcp.set_option(asio::ip::tcp::no_delay(true), ignored);
   // Synchronous write_some() in do_write() and read_some() in on_readable() must never block
-  // the thread.
-  tcp.non_blocking(true, ignored);
+  // the thread. The accept loop's sockets are non-blocking from accept4: no system call.
+  ::benchgate::net::asio_access::set_non_blocking(tcp, ignored);
   const int64_t now = steady_now_ns();
   if constexpr (net::is_tls_v<Stream>) {
+    // The accept loop registered the socket just now, in this call chain, on this serving
+    // thread's one-thread io_context: its first wait after EAGAIN needs no re-arm either.
+    ::benchgate::net::asio_access::clear_initial_read_edge(tcp);
     deadline_ns_ = now + options_.tls_handshake_timeout_ns;
     arm_deadline_timer(std::min(deadline_ns_, now + check_interval_ns_));
-    tls::async_peek_first_byte(
-        tcp, [self = self()](const error_code& ec, bool tls) { self->on_first_byte(ec, tls); });
+    // A peer whose first byte cannot open a TLS connection fails the handshake at once
+    // (counted as not_tls): OpenSSL's own first read tells, no peek and no wait of its own.
+    socket_.expect_first_byte(tls::kHandshakeRecordType);
+    socket_.async_handshake(asio::ssl::stream_base::server,
+                            [self = self()](const error_code& ec) { self->on_handshake(ec); });
     return;
   }
   deadline_ns_ = now + options_.idle_timeout_ns;
@@ -92,28 +99,13 @@ void Session<Stream>::start() {
 }
 
 template <typename Stream>
-void Session<Stream>::on_first_byte(const error_code& ec, bool tls) {
-  if constexpr (net::is_tls_v<Stream>) {
-    if (state_ != State::kHandshaking) return;  // closed at the deadline meanwhile
-    if (ec) return on_handshake(ec);
-    if (!tls) {
-      stats_.tls.count_failure(metrics::TlsFailure::not_tls);
-      return close();
-    }
-    socket_.async_handshake(asio::ssl::stream_base::server,
-                            [self = self()](const error_code& ec) { self->on_handshake(ec); });
-  } else {
-    (void)ec;
-    (void)tls;
-  }
-}
-
-template <typename Stream>
 void Session<Stream>::on_handshake(const error_code& ec) {
   if constexpr (net::is_tls_v<Stream>) {
     if (state_ != State::kHandshaking) return;
     if (ec) {
-      stats_.tls.count_failure(tls::classify_handshake_error(ec));
+      stats_.tls.count_failure(socket_.opened_with_other_byte()
+                                   ? metrics::TlsFailure::not_tls
+                                   : tls::classify_handshake_error(ec));
       return close();
     }
     const metrics::TlsAlpn alpn = tls::count_handshake(socket_.native_handle(), stats_.tls);
@@ -185,9 +177,13 @@ void Session<Stream>::do_read() {
     asio::post(socket_.get_executor(), [self = self()] { self->on_readable({}); });
     return;
   }
-  beast::get_lowest_layer(socket_).async_wait(
-      asio::socket_base::wait_read,
-      [self = self()](const error_code& ec) { self->on_readable(ec); });
+  auto on_readable = [self = self()](const error_code& ec) { self->on_readable(ec); };
+  if constexpr (net::is_tls_v<Stream>) {
+    // Without an epoll_ctl when OpenSSL's last read emptied the socket (common/tls/tls_stream.h).
+    socket_.async_wait_readable(std::move(on_readable));
+  } else {
+    socket_.async_wait(asio::socket_base::wait_read, std::move(on_readable));
+  }
 }
 
 template <typename Stream>

@@ -129,9 +129,8 @@ class Session final : public SessionBase,
   };
 
   std::shared_ptr<Session> self() { return this->shared_from_this(); }
-  // TLS: the first byte arrived (router/tls/first_byte.h; not a TLS record's: counted as
-  // not_tls, closed), then the handshake finished (ec: failed, counted by reason).
-  void on_first_byte(const error_code& ec, bool tls);
+  // TLS: the handshake finished (ec: failed, counted by reason; a first byte that cannot open
+  // a TLS connection, TlsStream::expect_first_byte, as not_tls).
   void on_handshake(const error_code& ec);
   // Reads behind a partial request, reads ahead into a held buffer, or (nothing buffered, no
   // buffer held) waits for readability first.

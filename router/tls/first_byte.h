@@ -3,7 +3,10 @@
 // of 5 bytes, so a peer that sent fewer bytes of something else and waits for an answer (a
 // cleartext RawSocket hello is 4 bytes) would sit until --tls-handshake-timeout and count as a
 // timeout. Peeking at the first byte as soon as it arrives tells such a peer from a TLS client
-// at once: the connection counts it as not_tls and closes.
+// at once: the connection counts it as not_tls and closes. The WAMP transports peek here
+// (a recv(MSG_PEEK) and a readiness wait); the HTTP sessions ask the same of the TLS stream
+// (common/tls/tls_stream.h, TlsStream::expect_first_byte), which checks the first byte of
+// OpenSSL's own first read and costs no system call.
 #pragma once
 
 #include <sys/socket.h>

@@ -1,0 +1,105 @@
+// What Boost.Asio keeps per socket and per acceptor (the reactor's registration of the
+// descriptor, its non-blocking flags), for the few places that queue an operation of their own
+// on that registration instead of going through Asio's socket operations: the router's accept
+// loop (router/net/accept_loop.cc: accept4 instead of accept and then ioctl(FIONBIO)). Asio
+// keeps these in a protected (socket) or private (acceptor) member; an explicit instantiation
+// may name it ([temp.spec.general]: access is not checked there), which is how it is reached
+// here. Written against the Boost release the project builds with (scripts/install-deps.sh),
+// on Linux (the epoll reactor); a release that changes the members fails to compile here.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/detail/io_object_impl.hpp>
+#include <boost/asio/detail/reactive_socket_service.hpp>
+#include <boost/asio/detail/reactor.hpp>
+#include <boost/asio/detail/socket_ops.hpp>
+#include <boost/asio/execution/context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/query.hpp>
+#include <boost/version.hpp>
+
+static_assert(BOOST_VERSION >= 107400, "common/net/asio_access.h needs Asio's reactive services");
+
+namespace benchgate::net::asio_access {
+
+using Tcp = boost::asio::ip::tcp;
+using Executor = boost::asio::any_io_executor;
+using Service = boost::asio::detail::reactive_socket_service<Tcp>;
+using Implementation = Service::implementation_type;
+using ObjectImpl = boost::asio::detail::io_object_impl<Service, Executor>;
+using Reactor = boost::asio::detail::reactor;
+
+namespace detail {
+template <typename Tag, typename Tag::type Member>
+struct Expose {
+  friend typename Tag::type member(Tag) { return Member; }
+};
+struct SocketTag {
+  using type = ObjectImpl boost::asio::basic_socket<Tcp, Executor>::*;
+  friend type member(SocketTag);
+};
+struct AcceptorTag {
+  using type = ObjectImpl boost::asio::basic_socket_acceptor<Tcp, Executor>::*;
+  friend type member(AcceptorTag);
+};
+
+struct TrySpeculativeTag {
+  using type = bool (Reactor::descriptor_state::*)[Reactor::max_ops];
+  friend type member(TrySpeculativeTag);
+};
+template struct Expose<SocketTag, &boost::asio::basic_socket<Tcp, Executor>::impl_>;
+template struct Expose<TrySpeculativeTag, &Reactor::descriptor_state::try_speculative_>;
+template struct Expose<AcceptorTag, &boost::asio::basic_socket_acceptor<Tcp, Executor>::impl_>;
+}  // namespace detail
+
+// The socket's descriptor, flags and reactor registration.
+inline Implementation& implementation(boost::asio::basic_socket<Tcp, Executor>& socket) {
+  return (socket.*member(detail::SocketTag{})).get_implementation();
+}
+inline Implementation& implementation(Tcp::acceptor& acceptor) {
+  return (acceptor.*member(detail::AcceptorTag{})).get_implementation();
+}
+
+// The reactor of the execution context an I/O object's executor belongs to.
+template <typename IoObject>
+boost::asio::detail::reactor& reactor(IoObject& object) {
+  return boost::asio::use_service<boost::asio::detail::reactor>(
+      boost::asio::query(object.get_executor(), boost::asio::execution::context));
+}
+
+// Tells Asio that the socket's descriptor is non-blocking already (made so by accept4's
+// SOCK_NONBLOCK): its asynchronous operations then need no ioctl(FIONBIO) of their own, and its
+// synchronous ones still wait as on a blocking socket until non_blocking(true) is asked.
+// Also that the descriptor is no duplicate of another (accept4 made it): its close then leaves
+// the reactor's epoll set by itself, without the epoll_ctl(DEL) Asio makes for an assigned
+// descriptor, which might share its open file with another one.
+inline void mark_accepted_non_blocking(Tcp::socket& socket) {
+  Implementation& impl = implementation(socket);
+  impl.state_ |= boost::asio::detail::socket_ops::internal_non_blocking;
+  impl.state_ &= ~boost::asio::detail::socket_ops::possible_dup;
+}
+
+// The reactor keeps, per descriptor and direction, whether an edge may have come that no
+// operation took (its "try at once" flag): set when the descriptor is registered, so the first
+// wait without a re-arm on a new socket (tls::detail::EdgeWait) would complete at once for
+// nothing and cost a read that finds EAGAIN. Call right after the socket was registered, in the
+// same call chain (no epoll_wait since: an edge from its registration is then still to come
+// and sets the flag again), on an io_context run by one thread.
+inline void clear_initial_read_edge(Tcp::socket& socket) {
+  Reactor::per_descriptor_data state = implementation(socket).reactor_data_;
+  if (state != nullptr) (state->*member(detail::TrySpeculativeTag{}))[Reactor::read_op] = false;
+}
+
+// socket.non_blocking(true) without the ioctl when the descriptor already is (see above);
+// otherwise Asio's own, with its ioctl.
+inline void set_non_blocking(Tcp::socket& socket, boost::system::error_code& ec) {
+  Implementation& impl = implementation(socket);
+  if ((impl.state_ & boost::asio::detail::socket_ops::internal_non_blocking) != 0) {
+    impl.state_ |= boost::asio::detail::socket_ops::user_set_non_blocking;
+    ec = {};
+    return;
+  }
+  socket.non_blocking(true, ec);
+}
+
+}  // namespace benchgate::net::asio_access
