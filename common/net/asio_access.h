@@ -81,9 +81,9 @@ inline void mark_accepted_non_blocking(Tcp::socket& socket) {
 
 // The reactor keeps, per descriptor and direction, whether an edge may have come that no
 // operation took (its "try at once" flag): set when the descriptor is registered, so the first
-// wait without a re-arm on a new socket (tls::detail::EdgeWait) would complete at once for
-// nothing and cost a read that finds EAGAIN. Call right after the socket was registered, in the
-// same call chain (no epoll_wait since: an edge from its registration is then still to come
+// wait without a re-arm on a new socket (net::EdgeWait, common/net/edge_wait.h) would complete at
+// once for nothing and cost a read that finds EAGAIN. Call right after the socket was registered,
+// in the same call chain (no epoll_wait since: an edge from its registration is then still to come
 // and sets the flag again), on an io_context run by one thread.
 inline void clear_initial_read_edge(Tcp::socket& socket) {
   Reactor::per_descriptor_data state = implementation(socket).reactor_data_;

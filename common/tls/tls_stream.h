@@ -33,16 +33,15 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/compose.hpp>
-#include <boost/asio/detail/reactor_op.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/recycling_allocator.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream_base.hpp>
 #include <boost/beast/core/role.hpp>
 #include <boost/system/error_code.hpp>
 
 #include "common/net/asio_access.h"
+#include "common/net/edge_wait.h"
 
 namespace benchgate::tls {
 
@@ -64,53 +63,6 @@ long watch_reads(BIO* bio, int oper, const char* data, size_t len, int argi, lon
                  size_t* processed);
 // The outcome of an OpenSSL call on `ssl` that returned `result` <= 0.
 Step failed_call(SSL* ssl, int result, boost::system::error_code& ec);
-
-// A wait for the socket's next readiness edge on the registration Asio's reactor already has
-// (edge-triggered), queued without the epoll_ctl(MOD) with which basic_socket::async_wait
-// re-arms the descriptor for every wait. Valid only right after the socket said EAGAIN in that
-// direction (OpenSSL's SSL_ERROR_WANT_READ or _WANT_WRITE): what arrives after that makes a new
-// edge. An edge the reactor saw while nothing waited leaves Asio's "try at once" flag set for
-// the descriptor: the wait then completes at once (perform() is called from start_op) and the
-// caller tries again, so no edge is lost; an edge taken by the wait clears it
-// (done_and_exhausted), so the next wait after EAGAIN is queued without a system call.
-template <typename Handler>
-class EdgeWait final : public boost::asio::detail::reactor_op {
- public:
-  using Allocator = boost::asio::recycling_allocator<EdgeWait>;
-
-  // Queues handler(error_code) for the next edge of `socket` in `direction`.
-  static void start(
-      boost::asio::detail::reactor& reactor,
-      boost::asio::basic_socket<boost::asio::ip::tcp, boost::asio::any_io_executor>& socket,
-      Step direction, Handler&& handler) {
-    Allocator allocator;
-    auto* op = new (allocator.allocate(1)) EdgeWait(std::move(handler));
-    auto& impl = ::benchgate::net::asio_access::implementation(socket);
-    reactor.start_op(direction == Step::kWantRead ? boost::asio::detail::reactor::read_op
-                                                  : boost::asio::detail::reactor::write_op,
-                     impl.socket_, impl.reactor_data_, op, /*is_continuation=*/false,
-                     /*allow_speculative=*/true);
-  }
-
- private:
-  explicit EdgeWait(Handler&& handler)
-      : reactor_op(boost::system::error_code(), &EdgeWait::perform, &EdgeWait::complete),
-        handler_(std::move(handler)) {}
-
-  static status perform(reactor_op*) { return done_and_exhausted; }
-  static void complete(void* owner, boost::asio::detail::operation* base,
-                       const boost::system::error_code&, std::size_t) {
-    auto* op = static_cast<EdgeWait*>(base);
-    Handler handler(std::move(op->handler_));
-    const boost::system::error_code ec = op->ec_;
-    op->~EdgeWait();
-    Allocator().deallocate(op, 1);
-    // owner null: the io_context is being destroyed with the wait queued; nothing runs.
-    if (owner != nullptr) handler(ec);
-  }
-
-  Handler handler_;
-};
 }  // namespace detail
 
 template <typename NextLayer>
@@ -176,17 +128,17 @@ class TlsStream {
 
   // Waits until the socket is readable; handler(error_code). When OpenSSL's last read of the
   // socket emptied its receive queue, through the reactor registration without a re-arm
-  // (detail::EdgeWait: no system call); otherwise through the socket's async_wait (one
-  // epoll_ctl), since bytes may wait there that made their edge already.
+  // (net::EdgeWait, common/net/edge_wait.h: no system call); otherwise through the socket's
+  // async_wait (one epoll_ctl), since bytes may wait there that made their edge already.
   template <typename Handler>
   void async_wait_readable(Handler&& handler) {
     if (!reads_.drained) {
       socket_.async_wait(boost::asio::socket_base::wait_read, std::forward<Handler>(handler));
       return;
     }
-    detail::EdgeWait<std::decay_t<Handler>>::start(::benchgate::net::asio_access::reactor(socket_),
-                                                   socket_, Step::kWantRead,
-                                                   std::forward<Handler>(handler));
+    ::benchgate::net::async_wait_edge(::benchgate::net::asio_access::reactor(socket_), socket_,
+                                      ::benchgate::net::Readiness::kRead,
+                                      std::forward<Handler>(handler));
   }
 
   // The TLS handshake in `type`'s role; handler(error_code).
@@ -321,8 +273,11 @@ class TlsStream {
       const Step step = stream.attempt(call, bytes, result);
       if (step != Step::kDone) {
         state = State::kWaiting;
-        detail::EdgeWait<Self>::start(::benchgate::net::asio_access::reactor(stream.socket_),
-                                      stream.socket_.lowest_layer(), step, std::move(self));
+        ::benchgate::net::EdgeWait<Self>::start(
+            ::benchgate::net::asio_access::reactor(stream.socket_), stream.socket_.lowest_layer(),
+            step == Step::kWantRead ? ::benchgate::net::Readiness::kRead
+                                    : ::benchgate::net::Readiness::kWrite,
+            std::move(self));
         return;
       }
       if (state == State::kStarting) {

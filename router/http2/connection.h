@@ -14,7 +14,7 @@
 // HTTP/2 connection holds no read buffer. A cleartext connection reads until the socket's
 // queue is empty and then waits for its next edge in Asio's own registration
 // (common/net/edge_wait.h), which costs no system call; a TLS connection waits through
-// async_wait (one epoll_ctl a wait), since what OpenSSL read ahead is not in the socket. A read and
+// TlsStream::async_wait_readable (the same, once OpenSSL's own read emptied the socket). A read and
 // a write may be pending at once (HTTP/2 is full duplex); the timer is the one deadline: the
 // earliest delayed answer, or the idle timeout, checked lazily.
 #pragma once
@@ -35,6 +35,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
+#include "common/net/asio_access.h"
 #include "common/net/edge_wait.h"
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
@@ -58,7 +59,6 @@ class ConnectionBase {
 
 template <typename Stream>
 class Connection final : public ConnectionBase,
-                         private ::benchgate::net::EdgeWait::Target,
                          public std::enable_shared_from_this<Connection<Stream>> {
  public:
   static constexpr size_t kReadBytes = 64 * 1024;
@@ -74,8 +74,8 @@ class Connection final : public ConnectionBase,
         stats_(stats),
         session_(options, stats),
         timer_(stream_.get_executor()),
-        owner_(std::move(owner)),
-        edge_(*this) {}
+        reactor_(::benchgate::net::asio_access::reactor(boost::beast::get_lowest_layer(stream_))),
+        owner_(std::move(owner)) {}
 
   // `already_read`: bytes taken off the stream before the hand-over (the preface, maybe more).
   void start(std::string_view already_read) {
@@ -106,32 +106,28 @@ class Connection final : public ConnectionBase,
   void wait_readable() {
     if (closed_ || reading_) return;
     reading_ = true;
+    auto readable = [self = this->shared_from_this()](const error_code& ec) {
+      self->on_readable(ec);
+    };
     if constexpr (kTls) {
       // Bytes the TLS layer already holds (decrypted, or received and not yet decrypted) are
       // not readable on the socket any more.
       if (net::has_buffered_input(stream_)) {
-        boost::asio::post(stream_.get_executor(),
-                          [self = this->shared_from_this()] { self->on_readable(error_code{}); });
+        boost::asio::post(stream_.get_executor(), [readable] { readable(error_code{}); });
         return;
       }
-    }
-    if constexpr (!kTls) {
+      stream_.async_wait_readable(std::move(readable));
+    } else {
       if (!drained_) {
         // The last wake-up stopped at its round limit with bytes maybe left in the socket: no
         // new edge would come for them. Read on at the thread's next turn.
-        boost::asio::post(stream_.get_executor(),
-                          [self = this->shared_from_this()] { self->on_readable(error_code{}); });
+        boost::asio::post(stream_.get_executor(), [readable] { readable(error_code{}); });
         return;
       }
-      edge_.arm(stream_, this->shared_from_this());
-      return;
+      ::benchgate::net::async_wait_edge(reactor_, stream_, ::benchgate::net::Readiness::kRead,
+                                        std::move(readable));
     }
-    boost::beast::get_lowest_layer(stream_).async_wait(
-        boost::asio::socket_base::wait_read,
-        [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
   }
-
-  void on_edge(const error_code& ec) override { on_readable(ec); }
 
   void on_readable(const error_code& ec) {
     reading_ = false;
@@ -266,9 +262,10 @@ class Connection final : public ConnectionBase,
   boost::asio::steady_timer timer_;
   int64_t timer_at_ns_ = 0;
   int64_t last_activity_ns_ = 0;
+  // The socket's io_context's reactor, for the edge waits.
+  boost::asio::detail::reactor& reactor_;
   std::shared_ptr<void> owner_;
-  // Cleartext: the wait for the socket's next edge, armed once the last read drained it.
-  ::benchgate::net::EdgeWait edge_;
+  // Cleartext: the last wake-up read the socket empty, so its next edge is worth waiting for.
   bool drained_ = true;
   bool reading_ = false;
   bool writing_ = false;
