@@ -1,6 +1,7 @@
 // libFuzzer target: WAMP decoding (JSON, MessagePack, CBOR) and the structural check of
 // client messages, as router/wamp/session.cc applies them to every message received, and the
-// in-place reading of the messages it routes (router/wamp/message_view.h) against them; plus the
+// in-place reading of the messages it routes (router/wamp/message_view.h) and of any array (the
+// worker's answers: common/serialization/value_view.h) against them; plus the
 // RawSocket handshake and frame-header parsers. A decoded message is re-encoded in every
 // serialization, as the router does when forwarding to a peer that uses another one. JSON is
 // also decoded by nlohmann's parser, which the project's decoder must agree with exactly
@@ -74,6 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (serializer == wamp::Serializer::kJson) compare_with_nlohmann(bytes);
   // What the router reads in place (CALL, YIELD, PUBLISH) it reads as the document path does.
   if (!wamp::testing::view_agrees(serializer, bytes)) __builtin_trap();
+  // What the worker reads in place (any array, common/serialization/value_view.h) likewise.
+  if (!wamp::testing::elements_agree(serializer, bytes)) __builtin_trap();
 
   wamp::Json message;
   if (!wamp::decode(serializer, bytes, message)) return 0;

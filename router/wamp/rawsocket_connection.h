@@ -44,7 +44,6 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   using Base::handshake_done;
   using Base::max_out_;
   using Base::on_written;
-  using Base::pooled;
   using Base::queue_;
   using Base::schedule_write;
   using Base::session_;

@@ -32,6 +32,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
+#include "common/util/pooled_handler.h"
 #include "common/util/size_class_pool.h"
 #include "router/memory/buffer_budget.h"
 #include "router/metrics/wamp_counters.h"
@@ -128,16 +129,6 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   }
   // The opening handshake is done: its timeout no longer applies.
   void handshake_done() { timer_.cancel(); }
-
-  // A completion handler whose operation's memory comes from the thread's size-class pool
-  // (common/util/size_class_pool.h). The operations a connection starts per message (a read,
-  // a readiness wait, a write, a posted write) then never reach the heap in steady state:
-  // Asio's own per-thread cache keeps two freed operations, fewer than a WAMP thread with
-  // several connections has pending at once (tests/alloc/wamp_alloc_test.cc measures it).
-  template <typename Handler>
-  static auto pooled(Handler&& handler) {
-    return boost::asio::bind_allocator(PoolAllocator<char>(), std::forward<Handler>(handler));
-  }
 
   // Posted, so that every message queued while handling one read leaves in one write.
   void schedule_write() {

@@ -57,7 +57,6 @@ class WebSocketConnection final
   using Base::handshake_done;
   using Base::max_out_;
   using Base::on_written;
-  using Base::pooled;
   using Base::queue_;
   using Base::schedule_write;
   using Base::session_;

@@ -1,7 +1,8 @@
 // The worker's own callee (callee = "worker"): a session that REGISTERs the procedure (with
 // REGISTER.Options.invoke when the registration is shared by callee_sessions sessions) and
-// answers every INVOCATION with a YIELD of the same arguments, moved out of the decoded message
-// (JSON's base64 strings and the binary formats' byte strings pass through as they came). Its
+// answers every INVOCATION with a YIELD of the same arguments: as the bytes they came in when the
+// INVOCATION is read in place (handle_view), else moved out of the decoded message (JSON's
+// base64 strings and the binary formats' byte strings pass through as they came). Its
 // traffic mirrors the callers', so its bytes are not counted again. Each callee session counts
 // the invocations it got in the window (CalleeLedger: the split of a shared registration).
 //
@@ -42,32 +43,44 @@ class CalleeSession : public Session {
   }
 
  protected:
+  // [INVOCATION, Request|id, REGISTERED.Registration|id, Details|dict, Arguments?, KwArgs?]
+  // read in place, when its Arguments are a list and its ArgumentsKw a dict: the YIELD is
+  // written with them as the bytes they came in (common/serialization/message_writer.h), as the
+  // router passes arguments on. Anything else goes to handle().
+  bool handle_view(uint64_t type, MessageView message, int64_t now) override {
+    using Kind = ViewElement::Kind;
+    if (type != code(MessageType::kInvocation) || message.size() < 4 ||
+        message[1].kind != Kind::unsigned_int ||
+        (message.size() > 4 && message[4].kind != Kind::list) ||
+        (message.size() > 5 && message[5].kind != Kind::dict)) {
+      return false;
+    }
+    answer(message[1].number, now, [&](std::vector<uint8_t>& out) {
+      out.clear();
+      MessageWriter w(plan_.spec.serializer, out);
+      w.begin_array(message.size() - 1);
+      w.uint(code(MessageType::kYield));
+      w.uint(message[1].number);
+      w.empty_map();
+      for (size_t i = 4; i < message.size(); ++i) w.raw(message[i].bytes);
+      w.end_array();
+    });
+    return true;
+  }
+
   void handle(uint64_t type, Json& message, int64_t now) override {
     if (type == code(MessageType::kInterrupt)) return on_interrupt(message);
-    // [INVOCATION, Request|id, REGISTERED.Registration|id, Details|dict, Arguments?, KwArgs?]
     if (type != code(MessageType::kInvocation)) return;
     if (message.size() < 4 || !message[1].is_number_unsigned()) {
       thread_.stats.record_connection_error(ErrorKind::kProtocol);
       return fail(ErrorKind::kProtocol);
     }
-    if (plan_.callees != nullptr) {
-      plan_.callees->invocations[index_].fetch_add(1, std::memory_order_relaxed);
-      plan_.callees->invoked.fetch_add(1, std::memory_order_release);
-    }
     const uint64_t invocation = message[1].get<uint64_t>();
     yield_ = Json::array({code(MessageType::kYield), invocation, Json::object()});
     if (message.size() > 4) yield_.push_back(std::move(message[4]));
     if (message.size() > 5) yield_.push_back(std::move(message[5]));
-    if (plan_.spec.callee_delay_ns <= 0) {
-      encode(plan_.spec.serializer, yield_, bytes_);
-      return channel_->send_taking(bytes_);
-    }
-    Delayed answer{invocation, now + plan_.spec.callee_delay_ns, {}};
-    encode(plan_.spec.serializer, yield_, answer.bytes);
-    delayed_bytes_ += answer.bytes.size();
-    delayed_.push_back(std::move(answer));
-    while (delayed_.size() > kMaxDelayed || delayed_bytes_ > kMaxDelayedBytes) drop_front();
-    arm();
+    answer(invocation, now,
+           [&](std::vector<uint8_t>& out) { encode(plan_.spec.serializer, yield_, out); });
   }
 
   void on_failed(ErrorKind /*kind*/) override {
@@ -78,6 +91,26 @@ class CalleeSession : public Session {
   }
 
  private:
+  // Counts invocation `invocation` and answers it with the YIELD `write` writes into the
+  // vector it is given (replacing what is there): now, or after callee_delay.
+  template <typename Write>
+  void answer(uint64_t invocation, int64_t now, const Write& write) {
+    if (plan_.callees != nullptr) {
+      plan_.callees->invocations[index_].fetch_add(1, std::memory_order_relaxed);
+      plan_.callees->invoked.fetch_add(1, std::memory_order_release);
+    }
+    if (plan_.spec.callee_delay_ns <= 0) {
+      write(bytes_);
+      return channel_->send_taking(bytes_);
+    }
+    Delayed delayed{invocation, now + plan_.spec.callee_delay_ns, {}};
+    write(delayed.bytes);
+    delayed_bytes_ += delayed.bytes.size();
+    delayed_.push_back(std::move(delayed));
+    while (delayed_.size() > kMaxDelayed || delayed_bytes_ > kMaxDelayedBytes) drop_front();
+    arm();
+  }
+
   struct Delayed {
     uint64_t invocation = 0;
     int64_t due_ns = 0;

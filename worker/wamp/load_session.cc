@@ -81,6 +81,20 @@ class LoadSession : public Session {
   }
 
  protected:
+  // RESULT whose Arguments|list is [payload] in the worker's own form, and PUBLISHED: read in
+  // place. A RESULT with anything else (a mismatch, or the payload written another way) and
+  // ERROR go to handle().
+  bool handle_view(uint64_t type, MessageView message, int64_t now) override {
+    const bool answer = publisher_ ? type == code(MessageType::kPublished)
+                                   : type == code(MessageType::kResult) && message.size() >= 4 &&
+                                         equal(message[3].bytes, plan_.payload_args);
+    if (!answer) return false;
+    if (message.size() < 2 || message[1].kind != ViewElement::Kind::unsigned_int) return false;
+    answered(message[1].number, now, nullptr, /*matches=*/true);
+    issue(steady_now_ns());
+    return true;
+  }
+
   void handle(uint64_t type, Json& message, int64_t now) override {
     switch (type) {
       case code(MessageType::kResult):
@@ -154,6 +168,10 @@ class LoadSession : public Session {
     busy_ = 0;
   }
 
+  static bool equal(std::span<const uint8_t> a, const std::vector<uint8_t>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+  }
+
   // RESULT / PUBLISHED (id at 1) or ERROR (id at 2) for one of the outstanding operations.
   void on_answer(Json& message, size_t id_at, int64_t now, bool error) {
     if (!tracked_ && !error) return;
@@ -161,18 +179,26 @@ class LoadSession : public Session {
       thread_.stats.record_connection_error(ErrorKind::kProtocol);
       return fail(ErrorKind::kProtocol);
     }
-    const uint64_t id = message[id_at].get<uint64_t>();
+    answered(message[id_at].get<uint64_t>(), now, error ? &message : nullptr,
+             error || publisher_ || result_matches(message));
+  }
+
+  // The answer to operation `id`: an ERROR when `error` is not null, else a RESULT (whose
+  // payload `matches` or not) or a PUBLISHED.
+  void answered(uint64_t id, int64_t now, const Json* error, bool matches) {
+    if (!tracked_ && error == nullptr) return;
     const uint64_t s = id & kSlotMask;
     if (!tracked_ || s >= slots_.size() || slots_[s].id != id) {
       // An answer to nothing outstanding (an ERROR for an unacknowledged publish included).
       if (thread_.phase != Phase::kIdle) {
-        thread_.stats.record_connection_error(error ? ErrorKind::kWampError : ErrorKind::kProtocol);
+        thread_.stats.record_connection_error(error != nullptr ? ErrorKind::kWampError
+                                                               : ErrorKind::kProtocol);
       }
       return;
     }
     Slot& slot = slots_[s];
-    if (error) {
-      const ErrorKind kind = error_kind(message, slot);
+    if (error != nullptr) {
+      const ErrorKind kind = error_kind(*error, slot);
       // A call the dealer timed out or cancelled had been routed to a callee.
       if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled) answered_routed();
       thread_.stats.record_failure(kind);
@@ -180,7 +206,7 @@ class LoadSession : public Session {
       // A publication is not an operation: its deliveries are (counted by the subscribers).
     } else {
       answered_routed();
-      if (result_matches(message)) {
+      if (matches) {
         thread_.stats.record_success(now, now - slot.intended_ns, plan_.payload.size(),
                                      plan_.load->progress);
         if (plan_.load->open_loop()) thread_.stats.service_time.record(now - slot.sent_ns);

@@ -32,6 +32,15 @@ MessageTemplate split_at(MessageWriter& w, size_t split, std::vector<size_t> slo
 
 }  // namespace
 
+std::vector<uint8_t> binary_form(Serializer serializer, std::span<const uint8_t> payload,
+                                 bool as_list) {
+  MessageWriter w(serializer);
+  if (as_list) w.begin_array(1);
+  w.binary(payload);
+  if (as_list) w.end_array();
+  return std::move(w.bytes());
+}
+
 MessageTemplate call_template(Serializer serializer, std::string_view procedure,
                               std::span<const uint8_t> payload, uint64_t timeout_ms) {
   MessageWriter w(serializer);

@@ -29,6 +29,11 @@ struct MessageTemplate {
   std::vector<uint8_t> tail;
 };
 
+// `payload` as this writer writes a binary value, alone or as the list [payload]: the forms an
+// echoed payload read in place is compared with (worker/wamp/wamp_plan.h).
+std::vector<uint8_t> binary_form(Serializer serializer, std::span<const uint8_t> payload,
+                                 bool as_list);
+
 // [48, ID, {}, procedure, [payload]]: slots {ID}. timeout_ms > 0: Options {timeout: ms}.
 MessageTemplate call_template(Serializer serializer, std::string_view procedure,
                               std::span<const uint8_t> payload, uint64_t timeout_ms = 0);

@@ -1,9 +1,10 @@
 // WAMP over RawSocket: the 4-byte handshake, then 4-byte frame headers. Reads go into one
 // reused buffer that grows to the largest message seen; writes gather the queued messages'
-// headers and bytes into one system call. With TLS (ChannelOptions::tls) the RawSocket
-// handshake follows the TLS handshake and every byte goes through the TLS stream; each link's
-// socket and stream are held by shared_ptr, so completions still pending on a closed link keep
-// it alive until they run and are ignored.
+// headers and bytes into one system call. The reads and writes of a link take their operations'
+// memory from the thread's pool (common/util/pooled_handler.h): nothing is allocated per message.
+// With TLS (ChannelOptions::tls) the RawSocket handshake follows the TLS handshake and every byte
+// goes through the TLS stream; each link's socket and stream are held by shared_ptr, so completions
+// still pending on a closed link keep it alive until they run and are ignored.
 #include <algorithm>
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "common/time/clock.h"
+#include "common/util/pooled_handler.h"
 #include "worker/http/tls_client.h"
 #include "worker/wamp/channel.h"
 #include "worker/wamp/errors.h"
@@ -166,10 +168,10 @@ class RawSocketChannel : public Channel {
     auto link = link_;
     link->read_some(
         asio::buffer(read_buffer_.data() + read_length_, read_buffer_.size() - read_length_),
-        [this, link, g = generation_](const error_code& ec, size_t bytes) {
+        pooled([this, link, g = generation_](const error_code& ec, size_t bytes) {
           if (g != generation_) return;
           on_read(ec, bytes);
-        });
+        }));
   }
 
   void fail(ErrorKind kind) {
@@ -238,8 +240,10 @@ class RawSocketChannel : public Channel {
     }
     writing_ = true;
     auto link = link_;
-    link->write(gather_,
-                [this, link, g = generation_, total](const error_code& ec, size_t written) {
+    // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
+    // sequence it is given, which would be a vector allocated per write.
+    link->write(std::span<const asio::const_buffer>(gather_),
+                pooled([this, link, g = generation_, total](const error_code& ec, size_t written) {
                   if (g != generation_) return;
                   writing_ = false;
                   if (count_bytes_) stats_.bytes_sent += written;
@@ -249,7 +253,7 @@ class RawSocketChannel : public Channel {
                   in_write_ = 0;
                   flush();
                   if (g == generation_ && queue_.empty()) events_.on_drained();
-                });
+                }));
   }
 
   asio::io_context& io_;

@@ -84,6 +84,17 @@ void Session::on_join_message(uint64_t type) {
 }
 
 void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
+  if (link_ == Link::kUp) {
+    size_t size = 0;
+    if (serialization::read_elements(plan_.spec.serializer, bytes, view_, size) && size > 0 &&
+        view_[0].kind == ViewElement::Kind::unsigned_int) {
+      const uint64_t type = view_[0].number;
+      if (type != code(MessageType::kAbort) && type != code(MessageType::kGoodbye) &&
+          handle_view(type, MessageView(view_.data(), size), now)) {
+        return;
+      }
+    }
+  }
   const bool decoded = decode(plan_.spec.serializer, bytes, message_);
   const bool shaped =
       decoded && message_.is_array() && !message_.empty() && message_[0].is_number_unsigned();

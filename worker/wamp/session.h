@@ -5,11 +5,13 @@
 // subclasses: load_session (caller, publisher), callee_session, subscriber_session.
 #pragma once
 
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <memory>
 #include <span>
 
+#include "common/serialization/value_view.h"
 #include "worker/engine/load_connection.h"
 #include "worker/engine/thread_state.h"
 #include "worker/wamp/auth/client_auth.h"
@@ -18,6 +20,10 @@
 #include "worker/wamp/wamp_plan.h"
 
 namespace benchgate::worker::wamp {
+
+using serialization::ViewElement;
+// A message read in place (common/serialization/value_view.h): its elements, the type code first.
+using MessageView = std::span<const ViewElement>;
 
 class Session : public LoadConnection, protected ChannelEvents {
  public:
@@ -46,8 +52,15 @@ class Session : public LoadConnection, protected ChannelEvents {
   // The session left and its link is closed (`now`: steady clock, after the close).
   virtual void on_left(int64_t /*now*/) {}
 
-  // A message of the joined session (not ABORT / GOODBYE, handled here). `message` may be
-  // moved from.
+  // A message of the joined session (not ABORT / GOODBYE, handled here), read in place
+  // first: handle_view() takes what it can (the messages of each operation, in their usual
+  // form: nothing is allocated for them); false leaves the message to handle(), which gets it
+  // decoded into a document (the join, and anything unusual: an ERROR, a payload written in
+  // another form than the worker's, a message the view does not read). The two must come to
+  // the same outcome for a message both take. `message` may be moved from.
+  virtual bool handle_view(uint64_t /*type*/, MessageView /*message*/, int64_t /*now*/) {
+    return false;
+  }
   virtual void handle(uint64_t type, Json& message, int64_t now) = 0;
   // The link failed or was closed: fail what is outstanding with `kind`.
   virtual void on_failed(ErrorKind /*kind*/) {}
@@ -78,6 +91,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   Link link_ = Link::kDown;
   ConnectDone join_done_;
   Json message_;  // the last decoded message (reused)
+  // The elements of the last message read in place; 6: INVOCATION and EVENT with ArgumentsKw.
+  std::array<ViewElement, 6> view_{};
   ClientAuth auth_;
   std::vector<uint8_t> hello_;
   std::vector<uint8_t> goodbye_;

@@ -3,6 +3,9 @@
 // steady clock, same host), service time = delivery - its actual send instant (open loop).
 // Each event of the window also counts in the ledger, so the driver can tell when every
 // publication reached every subscriber, and how many never did.
+#include <array>
+#include <cstring>
+
 #include "worker/wamp/message_type.h"
 #include "worker/wamp/session.h"
 
@@ -15,9 +18,28 @@ class SubscriberSession : public Session {
       : Session(io, thread, plan, Join::kSubscribe, /*count_bytes=*/true) {}
 
  protected:
+  // [EVENT, SUBSCRIBED.Subscription|id, PUBLISHED.Publication|id, Details|dict,
+  //  [intended_ns, sent_ns, sequence, window, payload]]
+  // Read in place when its arguments are read so and the payload is in the worker's own form;
+  // anything else (a malformed EVENT, the payload written another way) goes to handle().
+  bool handle_view(uint64_t type, MessageView message, int64_t now) override {
+    using Kind = ViewElement::Kind;
+    if (type != code(MessageType::kEvent) || !thread_.collecting) return true;  // ignored
+    if (message.size() < 5 || message[4].kind != Kind::list) return false;
+    size_t n = 0;
+    if (!serialization::read_elements(plan_.spec.serializer, message[4].bytes, args_, n) ||
+        n != 5 || args_[0].kind != Kind::unsigned_int || args_[1].kind != Kind::unsigned_int ||
+        args_[3].kind != Kind::unsigned_int ||
+        args_[4].bytes.size() != plan_.payload_value.size() ||
+        std::memcmp(args_[4].bytes.data(), plan_.payload_value.data(),
+                    plan_.payload_value.size()) != 0) {
+      return false;
+    }
+    delivered(args_[0].number, args_[1].number, args_[3].number, true, now);
+    return true;
+  }
+
   void handle(uint64_t type, Json& message, int64_t now) override {
-    // [EVENT, SUBSCRIBED.Subscription|id, PUBLISHED.Publication|id, Details|dict,
-    //  [intended_ns, sent_ns, sequence, window, payload]]
     if (type != code(MessageType::kEvent) || !thread_.collecting) return;
     if (message.size() < 5 || !message[4].is_array() || message[4].size() != 5 ||
         !message[4][0].is_number_unsigned() || !message[4][1].is_number_unsigned() ||
@@ -26,10 +48,18 @@ class SubscriberSession : public Session {
       return;
     }
     const Json& args = message[4];
-    if (args[3].get<uint64_t>() != thread_.window_index) return;  // an earlier window's
-    const auto intended = static_cast<int64_t>(args[0].get<uint64_t>());
-    const auto sent = static_cast<int64_t>(args[1].get<uint64_t>());
-    if (binary_equals(args[4], plan_.payload, plan_.payload_json)) {
+    delivered(args[0].get<uint64_t>(), args[1].get<uint64_t>(), args[3].get<uint64_t>(),
+              binary_equals(args[4], plan_.payload, plan_.payload_json), now);
+  }
+
+ private:
+  // An EVENT of window `window` published at `intended_ns` (sent at `sent_ns`) was received.
+  void delivered(uint64_t intended_ns, uint64_t sent_ns, uint64_t window, bool matches,
+                 int64_t now) {
+    if (window != thread_.window_index) return;  // an earlier window's
+    const auto intended = static_cast<int64_t>(intended_ns);
+    const auto sent = static_cast<int64_t>(sent_ns);
+    if (matches) {
       thread_.stats.record_success(now, now - intended, plan_.payload.size(), plan_.load->progress);
       if (plan_.load->open_loop()) thread_.stats.service_time.record(now - sent);
     } else {
@@ -39,6 +69,8 @@ class SubscriberSession : public Session {
     // After the statistics: the engine takes them once the ledger is complete.
     plan_.ledger->delivered.fetch_add(1, std::memory_order_release);
   }
+
+  std::array<ViewElement, 6> args_{};  // an EVENT's Arguments|list, read in place
 };
 
 }  // namespace

@@ -104,6 +104,10 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
   if (w.serializer == Serializer::kJson && !transfer) {
     plan.payload_json = expected_json_binary(plan.payload);
   }
+  if (!transfer) {
+    plan.payload_value = binary_form(w.serializer, plan.payload, /*as_list=*/false);
+    plan.payload_args = binary_form(w.serializer, plan.payload, /*as_list=*/true);
+  }
 
   plan.channel.endpoint = load.endpoint;
   plan.channel.host = spec.address;

@@ -46,8 +46,14 @@ struct WampPlan {
   ChannelOptions channel;
   std::vector<uint8_t> payload;  // the pattern, request_bytes long
   std::string payload_json;      // its JSON form ("\0" + base64)
-  MessageTemplate call;          // rpc
-  MessageTemplate publish;       // pubsub
+  // The payload serialized as the worker writes it (MessageWriter::binary), alone and as the
+  // list [payload]: an EVENT's payload element and a RESULT's Arguments|list read in place
+  // (worker/wamp/session.h) that are these bytes are the payload; other bytes go to the
+  // document path, which compares values.
+  std::vector<uint8_t> payload_value;
+  std::vector<uint8_t> payload_args;
+  MessageTemplate call;     // rpc
+  MessageTemplate publish;  // pubsub
   std::vector<uint8_t> hello;
   // HELLO's Details, for sessions that authenticate (worker/wamp/auth): their HELLO is encoded
   // per connect, WAMP-SCRAM's carrying a fresh nonce.

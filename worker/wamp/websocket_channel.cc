@@ -15,6 +15,8 @@
 //
 // Each link is a fresh stream held by shared_ptr, with its buffers: completions still pending
 // on a closed link keep it alive until they run and are ignored (docs/CONTRIBUTING.md, rule 7).
+// The reads and writes of messages take their operations' memory from the thread's pool
+// (common/util/pooled_handler.h): nothing is allocated per message.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -39,6 +41,7 @@
 
 #include "common/serialization/base64.h"
 #include "common/time/clock.h"
+#include "common/util/pooled_handler.h"
 #include "worker/http/tls_client.h"
 #include "worker/wamp/channel.h"
 #include "worker/wamp/errors.h"
@@ -369,12 +372,12 @@ class WebSocketChannel : public Channel {
     }
     if (l.in.size() < kReadChunk) l.in.resize(kReadChunk);
     link->stream.async_read_some(asio::buffer(l.in.data() + l.end, l.in.size() - l.end),
-                                 [this, link, g](const error_code& ec, size_t n) {
+                                 pooled([this, link, g](const error_code& ec, size_t n) {
                                    if (g != generation_) return;
                                    if (ec) return read_failed(ec);
                                    link->end += n;
                                    process(link);
-                                 });
+                                 }));
   }
 
   void read_failed(const error_code& ec) {
@@ -533,7 +536,7 @@ class WebSocketChannel : public Channel {
     writing_ = true;
     asio::async_write(
         link->stream, asio::buffer(link->out.data(), n),
-        [this, link, g = generation_, finished, payload](const error_code& ec, size_t) {
+        pooled([this, link, g = generation_, finished, payload](const error_code& ec, size_t) {
           if (g != generation_) return;
           writing_ = false;
           if (ec) return fail(ErrorKind::kReset);
@@ -543,7 +546,7 @@ class WebSocketChannel : public Channel {
           }
           flush();
           if (g == generation_ && finished && queue_.empty()) events_.on_drained();
-        });
+        }));
   }
 
   asio::io_context& io_;

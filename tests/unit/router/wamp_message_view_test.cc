@@ -4,6 +4,7 @@
 // (router/wamp/routing_frames.h) decode to what the document path sent.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -61,6 +62,27 @@ TEST(WampMessageView, ReadsCallYieldAndPublishAsTheDocumentPathDoes) {
       EXPECT_EQ(read_view(serializer, bytes, view), routed_type)
           << serializer_name(serializer) << " " << message.dump();
       EXPECT_TRUE(testing::view_agrees(serializer, bytes)) << message.dump();
+      EXPECT_TRUE(testing::elements_agree(serializer, bytes)) << message.dump();
+    }
+  }
+}
+
+// The answers the worker reads in place (worker/wamp/session.h): read_elements() takes them,
+// element by element as the document has them.
+TEST(WampMessageView, ReadsTheWorkersAnswersAsTheDocumentPathDoes) {
+  const Json payload = Json::array({Json::binary({0, 1, 2, 255})});
+  for (const Serializer serializer : kAll) {
+    for (const Json& message :
+         {Json::array({50, 4097, Json::object(), payload}), Json::array({17, 4098, 77}),
+          Json::array({36, 5, 6, Json::object(), Json::array({1, 2, 3, 4, payload[0]})}),
+          Json::array({68, 9, 3, Json::object(), payload, Json{{"k", "v"}}})}) {
+      const std::vector<uint8_t> bytes = bytes_of(serializer, message);
+      std::array<ViewElement, kMaxViewElements> elements;
+      size_t size = 0;
+      EXPECT_TRUE(serialization::read_elements(serializer, bytes, elements, size))
+          << serializer_name(serializer) << " " << message.dump();
+      EXPECT_EQ(size, message.size());
+      EXPECT_TRUE(testing::elements_agree(serializer, bytes)) << message.dump();
     }
   }
 }
@@ -158,6 +180,8 @@ TEST(WampMessageView, AgreesWithTheDocumentPathOnMutatedMessages) {
         if (read_view(serializer, bytes, view)) ++accepted;
         ++checked;
         ASSERT_TRUE(testing::view_agrees(serializer, bytes))
+            << serializer_name(serializer) << " from " << message.dump();
+        ASSERT_TRUE(testing::elements_agree(serializer, bytes))
             << serializer_name(serializer) << " from " << message.dump();
       }
     }

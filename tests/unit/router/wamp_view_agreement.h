@@ -1,11 +1,13 @@
-// Whether router/wamp/message_view.h reads a message as the document path does: a message
-// read_view() accepts must decode, pass check_client_message() with the same type, and have
-// the same elements (each element's bytes decoding to the document's element, its kind, id and
-// URI agreeing), and find_option() must agree with the document's Options|dict. Shared by the
+// Whether router/wamp/message_view.h, and the reader under it (value_view.h's read_elements(),
+// which the worker uses too), read a message as the document path does: a message read_view()
+// accepts must decode, pass check_client_message() with the same type, and have the same
+// elements (each element's bytes decoding to the document's element, its kind, id and URI
+// agreeing), and find_option() must agree with the document's Options|dict. Shared by the
 // unit test (tests/unit/router/wamp_message_view_test.cc) and the fuzz target
 // (fuzz/wamp_message_fuzz.cc).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -43,7 +45,9 @@ inline bool element_agrees(Serializer serializer, const ViewElement& element, co
       break;
   }
   Json again;
-  return decode(serializer, element.bytes, again) && again == value;
+  if (!decode(serializer, element.bytes, again)) return false;
+  // A NaN is not equal to itself: the same bits are (nlohmann's MessagePack keeps a double's).
+  return again == value || Json::to_msgpack(again) == Json::to_msgpack(value);
 }
 
 inline bool option_agrees(Serializer serializer, const ViewElement& dict, const Json& options,
@@ -65,6 +69,24 @@ inline bool option_agrees(Serializer serializer, const ViewElement& dict, const 
       return found != options.end() && !found->is_number_unsigned() && !found->is_boolean();
   }
   return false;
+}
+
+// True when read_elements() (common/serialization/value_view.h, what the worker reads its
+// answers with: RESULT, PUBLISHED, EVENT, INVOCATION) refuses `bytes`, or reads an array the
+// decoder accepts with the same elements. The router's decoder makes JSON's NUL strings
+// binary; the worker's keeps them as strings, and accepts whatever this one does.
+inline bool elements_agree(Serializer serializer, std::span<const uint8_t> bytes) {
+  std::array<ViewElement, kMaxViewElements> elements;
+  size_t size = 0;
+  if (!serialization::read_elements(serializer, bytes, elements, size)) return true;
+  Json message;
+  if (!decode(serializer, bytes, message) || !message.is_array() || message.size() != size) {
+    return false;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (!element_agrees(serializer, elements[i], message[i])) return false;
+  }
+  return true;
 }
 
 // True when read_view() refuses `bytes` (the document path reads it), or reads it as the

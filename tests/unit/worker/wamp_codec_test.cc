@@ -4,16 +4,20 @@
 // frame headers have the spec's bytes.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "common/serialization/base64.h"
+#include "common/serialization/value_view.h"
 #include "worker/wamp/codec.h"
 #include "worker/wamp/message_writer.h"
 #include "worker/wamp/rawsocket_framing.h"
 
 namespace benchgate::worker::wamp {
 namespace {
+
+using serialization::ViewElement;
 
 std::vector<uint8_t> pattern(size_t n) {
   std::vector<uint8_t> out(n);
@@ -98,6 +102,94 @@ TEST_P(WampCodec, TruncatedBytesDoNotDecode) {
   bytes.resize(bytes.size() - 3);
   Json m;
   EXPECT_FALSE(decode(s, bytes, m));
+}
+
+// The answers the sessions read in place (worker/wamp/session.h's handle_view), as the router
+// writes them: their elements agree with the document, and an echoed payload is the bytes
+// binary_form() gives exactly when the document's payload is equal. A payload written in
+// another form (a longer length header, JSON with spaces) is not those bytes, so the session
+// leaves it to the document path, which finds it equal.
+TEST_P(WampCodec, AnswersReadInPlaceAgreeWithTheirDocuments) {
+  using Kind = ViewElement::Kind;
+  const Serializer s = GetParam();
+  for (size_t n : {size_t{0}, size_t{10}, size_t{256}, size_t{70000}}) {
+    SCOPED_TRACE(n);
+    const auto payload = pattern(n);
+    const std::string json_form = expected_json_binary(payload);
+    const Json value = s == Serializer::kJson ? Json(json_form) : Json::binary(payload);
+    std::array<ViewElement, 6> view;
+    size_t size = 0;
+    Json doc;
+
+    std::vector<uint8_t> result;
+    encode(s, Json::array({50, 4097, Json::object(), Json::array({value})}), result);
+    ASSERT_TRUE(serialization::read_elements(s, result, view, size));
+    ASSERT_EQ(size, 4u);
+    EXPECT_EQ(view[1].kind, Kind::unsigned_int);
+    EXPECT_EQ(view[1].number, 4097u);
+    EXPECT_EQ(view[3].kind, Kind::list);
+    const std::vector<uint8_t> args(view[3].bytes.begin(), view[3].bytes.end());
+    EXPECT_EQ(args, binary_form(s, payload, /*as_list=*/true));
+    ASSERT_TRUE(decode(s, result, doc));
+    EXPECT_TRUE(binary_equals(doc[3][0], payload, json_form));
+
+    std::vector<uint8_t> event;
+    encode(s,
+           Json::array({36, 5, 6, Json::object(), Json::array({uint64_t{1} << 62, 7, 8, 9, value}),
+                        Json{{"k", "v"}}}),
+           event);
+    ASSERT_TRUE(serialization::read_elements(s, event, view, size));
+    ASSERT_EQ(size, 6u);
+    EXPECT_EQ(view[5].kind, Kind::dict);
+    std::array<ViewElement, 6> inner;
+    size_t inner_size = 0;
+    ASSERT_TRUE(serialization::read_elements(s, view[4].bytes, inner, inner_size));
+    ASSERT_EQ(inner_size, 5u);
+    EXPECT_EQ(inner[0].number, uint64_t{1} << 62);
+    EXPECT_EQ(inner[3].kind, Kind::unsigned_int);
+    EXPECT_EQ(inner[3].number, 9u);
+    const std::vector<uint8_t> element(inner[4].bytes.begin(), inner[4].bytes.end());
+    EXPECT_EQ(element, binary_form(s, payload, /*as_list=*/false));
+
+    // One byte of the payload changed: other bytes, and another value.
+    if (n > 0) {
+      auto other = payload;
+      other[n / 2] ^= 1;
+      const Json changed =
+          s == Serializer::kJson ? Json(expected_json_binary(other)) : Json::binary(other);
+      encode(s, Json::array({50, 4097, Json::object(), Json::array({changed})}), result);
+      ASSERT_TRUE(serialization::read_elements(s, result, view, size));
+      EXPECT_NE(std::vector<uint8_t>(view[3].bytes.begin(), view[3].bytes.end()),
+                binary_form(s, payload, true));
+      ASSERT_TRUE(decode(s, result, doc));
+      EXPECT_FALSE(binary_equals(doc[3][0], payload, json_form));
+    }
+  }
+
+  // The same 10-byte payload in another form: MessagePack bin16, CBOR's one-byte length
+  // header, JSON with spaces inside the list.
+  const auto payload = pattern(10);
+  const std::string json_form = expected_json_binary(payload);
+  std::vector<uint8_t> result;
+  if (s == Serializer::kMsgpack) {
+    result = {0x94, 0x32, 0xcd, 0x10, 0x01, 0x80, 0x91, 0xc5, 0x00, 0x0a};
+  } else if (s == Serializer::kCbor) {
+    result = {0x84, 0x18, 0x32, 0x19, 0x10, 0x01, 0xa0, 0x81, 0x58, 0x0a};
+  } else {
+    const std::string text = "[50, 4097, {}, [ \"\\u0000" + json_form.substr(1) + "\" ]]";
+    result.assign(text.begin(), text.end());
+  }
+  if (s != Serializer::kJson) result.insert(result.end(), payload.begin(), payload.end());
+  std::array<ViewElement, 6> view;
+  size_t size = 0;
+  ASSERT_TRUE(serialization::read_elements(s, result, view, size));
+  ASSERT_EQ(size, 4u);
+  EXPECT_EQ(view[1].number, 4097u);
+  EXPECT_NE(std::vector<uint8_t>(view[3].bytes.begin(), view[3].bytes.end()),
+            binary_form(s, payload, true));
+  Json doc;
+  ASSERT_TRUE(decode(s, result, doc));
+  EXPECT_TRUE(binary_equals(doc[3][0], payload, json_form));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSerializers, WampCodec,

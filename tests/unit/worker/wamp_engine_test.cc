@@ -4,9 +4,15 @@
 // router's own counters; windows are short and bounded; nothing asserts on speed.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "router/wamp/wamp_server.h"
 #include "worker/engine/engine.h"
@@ -14,6 +20,7 @@
 namespace benchgate::worker {
 namespace {
 
+namespace asio = boost::asio;
 constexpr int64_t kMs = 1'000'000;
 using W = WampRequestSpec;
 
@@ -357,6 +364,86 @@ INSTANTIATE_TEST_SUITE_P(Some, WampEngineOne,
                          ::testing::Values(Combo{W::Transport::kRawSocket, W::Serializer::kCbor},
                                            Combo{W::Transport::kWebSocket, W::Serializer::kJson}),
                          [](const auto& p) { return combo_name(p.param); });
+
+// A RawSocket MessagePack "router" of one session, written here: it welcomes the caller and
+// answers each CALL with a RESULT whose payload is the CALL's in another form than the worker
+// writes (bin16 where the worker writes bin8), or with one byte of it changed. The worker reads
+// its answers in place only in its own form (worker/wamp/session.h); these go to the document
+// path, which must still find the first equal and the second a mismatch.
+void serve_results(asio::ip::tcp::acceptor& acceptor, bool change_payload) {
+  using nlohmann::json;
+  asio::ip::tcp::socket socket(acceptor.get_executor());
+  boost::system::error_code ec;
+  acceptor.accept(socket, ec);
+  if (ec) return;
+  std::array<uint8_t, 4> handshake{};
+  asio::read(socket, asio::buffer(handshake), ec);
+  asio::write(socket, asio::buffer(handshake), ec);  // the same serializer and length back
+  auto send = [&](const std::vector<uint8_t>& message) {
+    const uint32_t n = static_cast<uint32_t>(message.size());
+    const std::array<uint8_t, 4> header{0, static_cast<uint8_t>(n >> 16),
+                                        static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)};
+    asio::write(socket, std::array{asio::buffer(header), asio::buffer(message)}, ec);
+  };
+  for (;;) {
+    std::array<uint8_t, 4> header{};
+    asio::read(socket, asio::buffer(header), ec);
+    if (ec) return;
+    std::vector<uint8_t> body((size_t{header[1]} << 16) | (size_t{header[2]} << 8) | header[3]);
+    asio::read(socket, asio::buffer(body), ec);
+    if (ec) return;
+    const json message = json::from_msgpack(body, true, false);
+    if (!message.is_array() || message.empty()) return;
+    const uint64_t type = message[0].get<uint64_t>();
+    if (type == 1) {  // HELLO
+      send(json::to_msgpack(json::array({2, 1, json::object()})));
+    } else if (type == 48) {  // CALL: [48, id, {}, procedure, [payload]]
+      std::vector<uint8_t> payload = message[4][0].get_binary();
+      if (change_payload && !payload.empty()) payload[payload.size() / 2] ^= 1;
+      std::vector<uint8_t> result = json::to_msgpack(json::array({50, message[1], json::object()}));
+      result[0] = 0x94;  // four elements: [payload] follows
+      const auto n = static_cast<uint16_t>(payload.size());
+      result.insert(result.end(),
+                    {0x91, 0xc5, static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)});
+      result.insert(result.end(), payload.begin(), payload.end());
+      send(result);
+    }
+  }
+}
+
+TEST(WampAnswers, APayloadInAnotherFormIsComparedAsItsValue) {
+  for (const bool change : {false, true}) {
+    SCOPED_TRACE(change ? "changed payload" : "same payload in bin16");
+    asio::io_context io;
+    asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
+    std::thread router([&] { serve_results(acceptor, change); });
+    WorkloadSpec s;
+    s.name = "forms";
+    s.protocol = "wamp_rpc";
+    s.address = "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port());
+    s.connections = 1;
+    s.threads = 1;
+    s.in_flight = 1;
+    s.drain_timeout_ns = 3000 * kMs;
+    s.connect_timeout_ns = 3000 * kMs;
+    s.wamp.transport = W::Transport::kRawSocket;
+    s.wamp.serializer = W::Serializer::kMsgpack;
+    s.wamp.request_bytes = 100;
+    auto engine = start(s);
+    ASSERT_TRUE(engine);
+    const WindowResult r = run(*engine, 0, 50 * kMs);
+    engine.reset();
+    router.join();
+    EXPECT_GT(r.operations, 0u);
+    if (change) {
+      EXPECT_EQ(r.successes, 0u);
+      EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kMismatch)], r.operations);
+    } else {
+      EXPECT_EQ(r.successes, r.operations);
+      EXPECT_EQ(total_errors(r), 0u);
+    }
+  }
+}
 
 TEST(WampValidation, RawSocketRefusesPayloadsPastItsFrameLength) {
   WorkloadSpec s;
