@@ -76,7 +76,9 @@ class TlsStream {
   // On a connected socket (taken, or referred to); the OpenSSL session comes from `context`.
   // Throws std::bad_alloc when OpenSSL cannot make one.
   TlsStream(NextLayer&& socket, boost::asio::ssl::context& context)
-      : socket_(std::forward<NextLayer>(socket)), ssl_(SSL_new(context.native_handle())) {
+      : socket_(std::forward<NextLayer>(socket)),
+        reactor_(&::benchgate::net::asio_access::reactor(socket_)),
+        ssl_(SSL_new(context.native_handle())) {
     if (ssl_ == nullptr) throw std::bad_alloc();
     // A write that needs the socket twice goes on from where the first call left it.
     SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
@@ -92,6 +94,7 @@ class TlsStream {
   }
   TlsStream(TlsStream&& other) noexcept
       : socket_(std::forward<NextLayer>(other.socket_)),
+        reactor_(other.reactor_),
         ssl_(std::exchange(other.ssl_, nullptr)),
         reads_(other.reads_) {
     if (ssl_ != nullptr) watch_reads();
@@ -136,8 +139,7 @@ class TlsStream {
       socket_.async_wait(boost::asio::socket_base::wait_read, std::forward<Handler>(handler));
       return;
     }
-    ::benchgate::net::async_wait_edge(::benchgate::net::asio_access::reactor(socket_), socket_,
-                                      ::benchgate::net::Readiness::kRead,
+    ::benchgate::net::async_wait_edge(*reactor_, socket_, ::benchgate::net::Readiness::kRead,
                                       std::forward<Handler>(handler));
   }
 
@@ -273,11 +275,11 @@ class TlsStream {
       const Step step = stream.attempt(call, bytes, result);
       if (step != Step::kDone) {
         state = State::kWaiting;
-        ::benchgate::net::EdgeWait<Self>::start(
-            ::benchgate::net::asio_access::reactor(stream.socket_), stream.socket_.lowest_layer(),
-            step == Step::kWantRead ? ::benchgate::net::Readiness::kRead
-                                    : ::benchgate::net::Readiness::kWrite,
-            std::move(self));
+        ::benchgate::net::EdgeWait<Self>::start(*stream.reactor_, stream.socket_.lowest_layer(),
+                                                step == Step::kWantRead
+                                                    ? ::benchgate::net::Readiness::kRead
+                                                    : ::benchgate::net::Readiness::kWrite,
+                                                std::move(self));
         return;
       }
       if (state == State::kStarting) {
@@ -307,6 +309,9 @@ class TlsStream {
   }
 
   NextLayer socket_;
+  // The socket's io_context's reactor, looked up once (a service look-up takes a lock) for the
+  // edge waits.
+  boost::asio::detail::reactor* reactor_;
   SSL* ssl_;
   void watch_reads() {
     BIO* bio = SSL_get_rbio(ssl_);
