@@ -14,6 +14,8 @@ packages=(
   libargon2-dev
   # the worker's HTTP/2 driver: framing, HPACK and flow control (TLS is libssl-dev above)
   libnghttp2-dev
+  # io_uring for the load thread's and the serving thread's optional io_uring loops
+  liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # tests: the reference HdrHistogram (Java), Python for end-to-end tests, sqlite3 shell
   libhdrhistogram-java default-jdk-headless python3 sqlite3 procps
