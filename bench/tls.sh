@@ -21,7 +21,12 @@
 #   BENCH_CONNECTIONS (default 16), BENCH_HANDSHAKES (h2load's N, default 2000),
 #   BENCH_STREAMS (h2 streams per connection, default 10), BENCH_WORKER_VERIFY=off (the worker
 #   checks no certificate, as h2load), BENCH_SIDES (the rows to run, as
-#   side names: e.g. "router_handshakes nginx_handshakes"; default all twelve).
+#   side names: e.g. "router_handshakes nginx_handshakes"; default all twelve),
+#   BENCH_ROUTER_FLAGS (extra router flags, split on spaces), BENCH_ROUTER2_FLAGS (set: a second
+#   router with these extra flags instead, sides router2_handshakes, router2_h1, router2_h2,
+#   rows "router2/nginx": two router settings against nginx in one run), BENCH_ROUTER2_ENV
+#   (NAME=VALUE words for the second router's environment), BENCH_NGINX_LINES (extra directives
+#   for nginx's server block, e.g. "ssl_conf_command NumTickets 1;").
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -54,13 +59,24 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1); $(openss
 # every 2,000 as "worker_connections are not enough", and h2load counted them failed).
 NGINX_PORT="$(free_port)"
 NGINX_LISTEN="ssl http2" \
-  NGINX_SERVER_LINES="ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on; http2_max_concurrent_streams 128;" \
+  NGINX_SERVER_LINES="ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_tickets on; http2_max_concurrent_streams 128; ${BENCH_NGINX_LINES:-}" \
   start_nginx "$NGINX_PORT" "$SERVER_CORE" $((CONNS + 2 * HANDSHAKES))
 
 # The router: one thread, TLS on its HTTP port (HTTP/1.1 and h2 by ALPN).
 ROUTER_PORT="$(free_port)"
+# shellcheck disable=SC2086 # extra flags, split on spaces
 start_router "$SERVER_CORE" "$ROUTER_PORT" --threads 1 --tls-cert "$BENCH_TMP/server.pem" \
-  --tls-key "$BENCH_TMP/server.key"
+  --tls-key "$BENCH_TMP/server.key" ${BENCH_ROUTER_FLAGS:-}
+if [[ -n "${BENCH_ROUTER2_FLAGS:-}${BENCH_ROUTER2_ENV:-}" ]]; then
+  FIRST_ROUTER_PID="$ROUTER_PID"
+  ROUTER2_PORT="$(free_port)"
+  # shellcheck disable=SC2086 # extra flags, split on spaces
+  ROUTER_ENV="${BENCH_ROUTER2_ENV:-}" start_router "$SERVER_CORE" "$ROUTER2_PORT" --threads 1 --tls-cert "$BENCH_TMP/server.pem" \
+    --tls-key "$BENCH_TMP/server.key" $BENCH_ROUTER2_FLAGS
+  ROUTER2_PID="$ROUTER_PID"
+  ROUTER_PID="$FIRST_ROUTER_PID"
+  echo "router2:   flags '${BENCH_ROUTER2_FLAGS:-}' environment '${BENCH_ROUTER2_ENV:-}' on :$ROUTER2_PORT, core $SERVER_CORE"
+fi
 echo "servers:   nginx 1 worker (pid $NGINX_WORKER) on :$NGINX_PORT, router 1 thread on" \
   ":$ROUTER_PORT, both on core $SERVER_CORE"
 echo "runs:      ${SECS}s each, $ROUNDS round(s); $CONNS connections (h2: x $STREAMS streams);" \
@@ -162,6 +178,7 @@ for ((i = 1; i <= ROUNDS; i++)); do
     errs=""
     case "$side" in
       router_*) read -r fig cpu tls errs < <(SERVER_PID="$ROUTER_PID" h2load_run "$mode" "$ROUTER_PORT" /bench/hello) ;;
+      router2_*) read -r fig cpu tls errs < <(SERVER_PID="$ROUTER2_PID" h2load_run "$mode" "$ROUTER2_PORT" /bench/hello) ;;
       nginx_*) read -r fig cpu tls errs < <(SERVER_PID="$NGINX_WORKER" h2load_run "$mode" "$NGINX_PORT" /) ;;
       h2load_*) read -r fig cpu tls errs < <(SERVER_PID="" h2load_run "$mode" "$NGINX_PORT" /) ;;
       worker_*) read -r fig cpu tls errs < <(worker_run "$mode") ;;
@@ -181,19 +198,33 @@ median() {
 ratio() { if [[ "$1" == - || "$2" == - ]]; then echo "-"; else "$PY" "$LIB/benchlib.py" ratio "$1" "$2"; fi; }
 echo
 echo "== medians over $ROUNDS round(s) =="
-printf '  %-22s %12s %12s %12s %12s %10s %10s\n' "" "benchgate" "anchor" "ratio" \
-  "CPU/req us" "anchor us" "CPU ratio"
+printf '  %-22s %12s %12s %12s %12s %10s %10s %10s %10s\n' "" "benchgate" "anchor" "ratio" \
+  "CPU/req us" "anchor us" "CPU ratio" "round r" "round CPU"
 row() { # LABEL OURS ANCHOR; a row whose sides BENCH_SIDES left out is not printed
   [[ -z "${FIG[$2]:-}${FIG[$3]:-}" ]] && return 0
   local f1 f2 c1 c2
   f1="$(median ${FIG[$2]:-})" f2="$(median ${FIG[$3]:-})"
   c1="$(median ${CPU[$2]:-})" c2="$(median ${CPU[$3]:-})"
-  printf '  %-22s %12s %12s %12s %12s %10s %10s\n' "$1" "$f1" "$f2" "$(ratio "$f1" "$f2")" \
-    "$c1" "$c2" "$(ratio "$c1" "$c2")"
+  printf '  %-22s %12s %12s %12s %12s %10s %10s %10s %10s\n' "$1" "$f1" "$f2" \
+    "$(ratio "$f1" "$f2")" "$c1" "$c2" "$(ratio "$c1" "$c2")" \
+    "$(round_ratio "${FIG[$2]:-}" "${FIG[$3]:-}")" "$(round_ratio "${CPU[$2]:-}" "${CPU[$3]:-}")"
+}
+# round_ratio "A1 A2 .." "B1 B2 ..": the median over rounds of Ai / Bi (the two sides of one
+# round ran seconds apart, so the VM's drift between rounds cancels).
+round_ratio() {
+  "$PY" - "$1" "$2" <<'PY'
+import statistics, sys
+a, b = sys.argv[1].split(), sys.argv[2].split()
+r = [float(x) / float(y) for x, y in zip(a, b) if x != "-" and y != "-" and float(y) > 0]
+print(f"{statistics.median(r):.3f}" if r and len(a) == len(b) else "-")
+PY
 }
 row "router/nginx handshakes" router_handshakes nginx_handshakes
 row "router/nginx h1 TLS" router_h1 nginx_h1
 row "router/nginx h2 TLS" router_h2 nginx_h2
+row "router2/nginx handshakes" router2_handshakes nginx_handshakes
+row "router2/nginx h1 TLS" router2_h1 nginx_h1
+row "router2/nginx h2 TLS" router2_h2 nginx_h2
 row "worker/h2load handshakes" worker_handshakes h2load_handshakes
 row "worker/h2load h1 TLS" worker_h1 h2load_h1
 row "worker/h2load h2 TLS" worker_h2 h2load_h2
@@ -202,6 +233,7 @@ echo "   generator. ratio above 1: the benchgate side faster; CPU ratio below 1:
 echo "   h2load opens its $HANDSHAKES connections at once and each makes one request; the worker"
 echo "   keeps $CONNS connection slots busy, each request on a new connection: the same work per"
 echo "   request, a different concurrency. h2load reuses no TLS sessions; neither does the worker"
-echo "   here: tls_resumption is off by default.)"
+echo "   here: tls_resumption is off by default. round r, round CPU: the median over rounds of the"
+echo "   ratio of the two sides within one round, which the VM's drift between rounds leaves out.)"
 echo
 print_load_after

@@ -42,7 +42,7 @@ echo "anchors:   $(h2load --version 2>&1 | head -n1); $(nginx -v 2>&1); $(openss
 
 # nginx_conf DIR PORT [EXTRA]: one worker, ssl and http2 on PORT, TLS 1.3 only.
 nginx_conf() {
-  write_nginx_conf "$1" "$2" 4096 "${3:-}"
+  NGINX_SERVER_LINES="${BENCH_NGINX_LINES:-}" write_nginx_conf "$1" "$2" 4096 "${3:-}"
   sed -i "s|listen 127.0.0.1:$2;|listen 127.0.0.1:$2 ssl http2; ssl_certificate $BENCH_TMP/server.pem; ssl_certificate_key $BENCH_TMP/server.key; ssl_protocols TLSv1.3;|" \
     "$1/nginx.conf"
 }
@@ -218,7 +218,8 @@ servers() {
         -e "$dir/logs/error.log" >"$dir/logs/stdout.log" 2>&1 &
       SURL="https://127.0.0.1:$port/"
     else
-      taskset -c "$SERVER_CORE" "$@" "$BIN/router" --http "127.0.0.1:$port" \
+      # shellcheck disable=SC2086 # BENCH_ROUTER_FLAGS: extra router flags, split on spaces
+      taskset -c "$SERVER_CORE" "$@" "$BIN/router" ${BENCH_ROUTER_FLAGS:-} --http "127.0.0.1:$port" \
         --control 127.0.0.1:0 --threads 1 --tls-cert "$BENCH_TMP/server.pem" \
         --tls-key "$BENCH_TMP/server.key" >"$BENCH_TMP/router-$port.out" \
         2>"$BENCH_TMP/router-$port.err" &

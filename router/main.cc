@@ -121,6 +121,12 @@ int main(int argc, char** argv) {
                  "a TLS handshake must finish this long after the accept, else the connection "
                  "is closed and counted (tls_handshake_failures{reason=timeout})")
       ->capture_default_str();
+  cli.add_option("--tls-session-tickets", raw.tls_session_tickets,
+                 "TLS 1.3 session tickets sent after each full or resumed handshake, 0 to 8: "
+                 "a client resumes with one and gets a new one each time (OpenSSL's default, "
+                 "and nginx's, is 2; each costs the server work per connection); 0: no TLS 1.3 "
+                 "resumption")
+      ->capture_default_str();
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

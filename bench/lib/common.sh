@@ -211,7 +211,8 @@ start_router() {
   local core="$1" port="$2"
   shift 2
   local out="$BENCH_TMP/router-$port.out"
-  taskset -c "$core" "$BIN/router" --http "127.0.0.1:$port" --control 127.0.0.1:0 "$@" \
+  # shellcheck disable=SC2086 # ROUTER_ENV: NAME=VALUE words for the router's environment
+  env ${ROUTER_ENV:-} taskset -c "$core" "$BIN/router" --http "127.0.0.1:$port" --control 127.0.0.1:0 "$@" \
     >"$out" 2>"$BENCH_TMP/router-$port.err" &
   ROUTER_PID=$!
   bench_track "$ROUTER_PID"

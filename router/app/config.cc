@@ -203,7 +203,8 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
                                 : flag_error("--tls-cert", "needs --tls-key");
   }
   const bool tls_flags = raw.tls_min_version != "1.2" || !raw.tls_ciphers.empty() ||
-                         !raw.tls_ciphersuites.empty() || raw.tls_handshake_timeout != "10s";
+                         !raw.tls_ciphersuites.empty() || raw.tls_handshake_timeout != "10s" ||
+                         raw.tls_session_tickets != 1;
   if (raw.tls_cert.empty() && tls_flags) {
     return flag_error("--tls-cert", "the --tls-* settings need --tls-cert and --tls-key");
   }
@@ -222,6 +223,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
     if (!timeout) return flag_error("--tls-handshake-timeout", timeout.message());
     if (*timeout <= 0) return flag_error("--tls-handshake-timeout", "must be positive");
     tls.handshake_timeout_ns = *timeout;
+    if (raw.tls_session_tickets < 0 || raw.tls_session_tickets > 8) {
+      return flag_error("--tls-session-tickets",
+                        std::to_string(raw.tls_session_tickets) + " is not between 0 and 8");
+    }
+    tls.session_tickets = raw.tls_session_tickets;
     // h2 and HTTP/1.1 by ALPN on the HTTP port, h2 first: a client offering both gets HTTP/2
     // (router/http/session.cc hands a handshake that chose h2 to the HTTP/2 server).
     auto http_context = tls::make_server_context(tls, {"h2", "http/1.1"});

@@ -50,6 +50,7 @@ struct RawConfig {
   std::string tls_ciphers;       // TLS 1.2, OpenSSL syntax; empty: OpenSSL's default
   std::string tls_ciphersuites;  // TLS 1.3, OpenSSL syntax; empty: OpenSSL's default
   std::string tls_handshake_timeout = "10s";
+  int tls_session_tickets = 1;
 };
 
 struct RouterConfig {

@@ -125,6 +125,9 @@ Expected<std::shared_ptr<ServerContext>> make_server_context(const TlsOptions& o
   // Resumption: the server-side session cache needs an id context; tickets stay on.
   static constexpr unsigned char kSessionContext[] = "benchgate-router";
   SSL_CTX_set_session_id_context(ctx, kSessionContext, sizeof(kSessionContext) - 1);
+  if (SSL_CTX_set_num_tickets(ctx, static_cast<size_t>(options.session_tickets)) != 1) {
+    return Error{"--tls-session-tickets: " + openssl_errors()};
+  }
 
   for (const std::string& name : alpn) {
     holder->alpn_wire.push_back(static_cast<char>(name.size()));

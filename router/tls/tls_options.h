@@ -20,6 +20,9 @@ struct TlsOptions {
   // A handshake not finished this long after the connection was accepted is closed (counted
   // as tls_handshake_failures{reason="timeout"}).
   int64_t handshake_timeout_ns = 10'000'000'000;
+  // TLS 1.3 session tickets sent after each handshake (a client resumes with one; a resumed
+  // handshake gets new ones). 0: no TLS 1.3 resumption.
+  int session_tickets = 1;
 };
 
 }  // namespace benchgate::router::tls

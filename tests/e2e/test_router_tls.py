@@ -465,6 +465,19 @@ class RouterTlsInterop(unittest.TestCase):
                                          "1.2"), 1)
         self.assertEqual(router.handshakes("http", "1.3", "http/1.1"), 1)
 
+    def test_session_tickets_per_handshake(self):
+        """The router sends --tls-session-tickets TLS 1.3 tickets after a handshake (1 by
+        default), as openssl s_client sees them; 0 sends none."""
+        request = "GET /bench/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        for extra, expected in (((), 1), (("--tls-session-tickets", "0"), 0),
+                                (("--tls-session-tickets", "3"), 3)):
+            router = self.start_router(*extra)
+            _, _, out = s_client(router.http, "-tls1_3", "http/1.1", request)
+            self.assertIn("Hello, world", out)
+            self.assertEqual(out.count("Post-Handshake New Session Ticket arrived"), expected,
+                             (extra, out))
+            router.stop()
+
     def test_python_ssl_wss_and_rawsocket_over_tls(self):
         router = self.start_router()
         version, alpn, welcome = wss_session(router.ws)
@@ -693,7 +706,11 @@ class RouterTlsInterop(unittest.TestCase):
                  "--tls-key ca.key: does not match the certificate in server.pem"),
                 (["--tls-cert", "server.pem"], "--tls-cert: needs --tls-key"),
                 (["--tls-cert", "server.pem", "--tls-key", "server.key", "--tls-min-version",
-                  "1.1"], "--tls-min-version: '1.1' is not a TLS version")):
+                  "1.1"], "--tls-min-version: '1.1' is not a TLS version"),
+                (["--tls-cert", "server.pem", "--tls-key", "server.key",
+                  "--tls-session-tickets", "9"], "--tls-session-tickets: 9 is not between 0 and 8"),
+                (["--tls-session-tickets", "2"],
+                 "--tls-cert: the --tls-* settings need --tls-cert and --tls-key")):
             proc = subprocess.run([ROUTER, *args], cwd=self.dir, capture_output=True, text=True,
                                   timeout=30)
             self.assertEqual(proc.returncode, 2, args)
