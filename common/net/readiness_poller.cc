@@ -3,15 +3,10 @@
 
 #include <unistd.h>
 
-#include <boost/asio/detail/reactor_op.hpp>
 #include <boost/asio/error.hpp>
-#include <boost/version.hpp>
 #include <cerrno>
 
-// The wait below is an Asio reactor operation (boost/asio/detail): its interface is the one
-// of the Boost release the project builds with (scripts/install-deps.sh). A release that
-// changes it fails to compile here rather than misbehaving.
-static_assert(BOOST_VERSION >= 107400, "ReadinessPoller::Wait needs Asio's reactor_op interface");
+#include "common/net/read_edge_op.h"
 
 namespace benchgate::net {
 
@@ -20,29 +15,12 @@ using boost::system::error_code;
 
 asio::io_context::id ReadinessPoller::id;
 
-// Queued on the set's descriptor with speculation allowed, so the reactor neither re-arms the
-// descriptor (epoll_ctl MOD, what async_wait costs) nor tries anything first: perform()
-// reports "done and exhausted", which tells the reactor that speculating is pointless until
-// the descriptor's next edge. (Only the very first arm completes at once, before any edge: it
-// dispatches an empty set.) The set is read in the completion, on the thread's turn, not in
-// perform(): by then other handlers may have run, and an event fetched earlier could name a
-// connection that has closed since.
-class ReadinessPoller::Wait final : public asio::detail::reactor_op {
+// Woken on the set's next edge (read_edge_op.h). The set is read in the completion, on the
+// thread's turn: an event fetched earlier could name a connection that has closed since.
+class ReadinessPoller::Wait final {
  public:
-  explicit Wait(ReadinessPoller& poller)
-      : reactor_op(error_code(), &Wait::perform, &Wait::complete), poller_(poller) {}
-
- private:
-  static status perform(reactor_op*) { return done_and_exhausted; }
-  static void complete(void* owner, asio::detail::operation* base, const error_code&, std::size_t) {
-    // owner null: the io_context is being destroyed with the wait still queued; the wait is
-    // the poller's, not the reactor's, to free.
-    if (owner == nullptr) return;
-    auto* wait = static_cast<Wait*>(base);
-    wait->poller_.on_wake(wait->ec_);
-  }
-
-  ReadinessPoller& poller_;
+  explicit Wait(ReadinessPoller& poller) : op(poller) {}
+  ReadEdgeOp<ReadinessPoller, &ReadinessPoller::on_wake> op;
 };
 
 ReadinessPoller::ReadinessPoller(asio::io_context& io)
@@ -94,8 +72,8 @@ void ReadinessPoller::remove(int fd) {
 void ReadinessPoller::arm() {
   if (armed_ || stopped_) return;
   armed_ = true;
-  wait_->ec_ = error_code();
-  reactor_.start_op(asio::detail::reactor::read_op, epoll_fd_, reactor_data_, wait_.get(),
+  wait_->op.reset();
+  reactor_.start_op(asio::detail::reactor::read_op, epoll_fd_, reactor_data_, &wait_->op,
                     /*is_continuation=*/false, /*allow_speculative=*/true);
 }
 

@@ -6,7 +6,7 @@
 // once, edge-triggered, and each connection reads until a short read when told it is readable.
 //
 // The set itself is one descriptor in Asio's reactor, waited for by an operation of the
-// poller's own (Asio's reactor_op, common/net/readiness_poller.cc) that the reactor keeps
+// poller's own (common/net/read_edge_op.h) that the reactor keeps
 // queued without re-arming the descriptor: Asio's registration is edge-triggered already and
 // the set is drained on every wake-up, so each socket that becomes readable afterwards makes
 // a new edge. A wake-up costs the reactor's epoll_wait and the set's, whatever number of
