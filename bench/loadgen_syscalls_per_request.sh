@@ -14,7 +14,7 @@
 # "EAGAIN" counts the reads that found nothing.
 #
 #   bench/loadgen_syscalls_per_request.sh [N1 (default 20000)] [N2 (default 80000)]
-#   BENCH_WORKER_HTTP1_IO=asio|epoll picks the worker's HTTP/1.1 I/O loop (worker --http1-io);
+#   BENCH_WORKER_HTTP1_IO=asio|epoll|uring picks the worker's HTTP/1.1 I/O loop (worker --http1-io);
 #   unset: the worker's default. BENCHGATE_BUILD=DIR picks the build.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

@@ -6,7 +6,7 @@
 #
 #   bench/loadgen_vs_h2load_wrk.sh [PAIRS (default 5)] [SECONDS per run (default 3)]
 #   BENCH_CALLGRIND=0 skips the callgrind part. BENCHGATE_BUILD=DIR picks the build.
-#   BENCH_WORKER_HTTP1_IO=asio|epoll picks how the worker's HTTP/1.1 connections wait for
+#   BENCH_WORKER_HTTP1_IO=asio|epoll|uring picks how the worker's HTTP/1.1 connections wait for
 #   answers (worker --http1-io, passed as BENCHGATE_WORKER_HTTP1_IO to every worker this
 #   script starts, through the orchestrator too); unset: the worker's default.
 #

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/net/completion_ring.h"
 #include "worker/adapters/tool.h"
 #include "worker/service/server.h"
 
@@ -52,9 +53,12 @@ int main(int argc, char** argv) {
   std::string http1_io = "asio";
   app.add_option("--http1-io", http1_io,
                  "How cleartext HTTP/1.1 connections wait for answers: 'asio' (an Asio wait "
-                 "per read) or 'epoll' (the load thread's own edge-triggered epoll set, one "
-                 "system call fewer per request; docs/PERFORMANCE.md)")
-      ->check(CLI::IsMember({"asio", "epoll"}))
+                 "per read), 'epoll' (the load thread's own edge-triggered epoll set, one "
+                 "system call fewer per request) or 'uring' (the load thread's io_uring: one "
+                 "multishot receive per connection, sends submitted in batches; Linux 6.0 or "
+                 "later, else the connections wait through Asio and the log says why); "
+                 "docs/PERFORMANCE.md")
+      ->check(CLI::IsMember({"asio", "epoll", "uring"}))
       ->envname("BENCHGATE_WORKER_HTTP1_IO")
       ->capture_default_str();
   std::string token_file;
@@ -81,6 +85,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "worker: %s%s (see --help)\n", e.what(),
                  from_env ? " (from $BENCHGATE_WORKER_HTTP1_IO)" : "");
     return 2;
+  }
+  if (http1_io == "uring") {
+    // Said now rather than found by every connection: the kernel (Linux 6.0 or later, io_uring
+    // not disabled by kernel.io_uring_disabled or a seccomp filter) must allow it.
+    boost::asio::io_context probe;
+    const auto& ring = boost::asio::use_service<benchgate::net::CompletionRing>(probe);
+    if (!ring.unavailable().empty()) {
+      std::fprintf(stderr, "worker: --http1-io uring: %s (use 'epoll' or 'asio')\n",
+                   ring.unavailable().c_str());
+      return 2;
+    }
   }
   std::optional<benchgate::worker::adapters::Tool> tool;
   if (!adapter.empty()) {
@@ -115,7 +130,9 @@ int main(int argc, char** argv) {
     spdlog::info("adapter mode: every window is a run of {} ({})", tool->label(), tool->path);
   auto server = benchgate::worker::start_worker_server(
       listen, *token, std::move(tool),
-      http1_io == "epoll" ? benchgate::worker::Http1Io::kEpoll : benchgate::worker::Http1Io::kAsio);
+      http1_io == "epoll"   ? benchgate::worker::Http1Io::kEpoll
+      : http1_io == "uring" ? benchgate::worker::Http1Io::kUring
+                            : benchgate::worker::Http1Io::kAsio);
   if (!server) {
     std::fprintf(stderr, "worker: %s\n", server.message().c_str());
     return 1;

@@ -90,6 +90,14 @@ inline void clear_initial_read_edge(Tcp::socket& socket) {
   if (state != nullptr) (state->*member(detail::TrySpeculativeTag{}))[Reactor::read_op] = false;
 }
 
+// Sets a registered descriptor's "try at once" flag for reads, so that the next read operation
+// queued with speculation allowed completes at once, after the handlers already queued ran
+// (net::CompletionRing, common/net/completion_ring.cc: completions still waiting when it handed
+// the thread back, which no new edge would report). On an io_context run by one thread.
+inline void mark_read_edge(Reactor::per_descriptor_data state) {
+  if (state != nullptr) (state->*member(detail::TrySpeculativeTag{}))[Reactor::read_op] = true;
+}
+
 // socket.non_blocking(true) without the ioctl when the descriptor already is (see above);
 // otherwise Asio's own, with its ioctl.
 inline void set_non_blocking(Tcp::socket& socket, boost::system::error_code& ec) {

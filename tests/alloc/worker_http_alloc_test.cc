@@ -1,6 +1,6 @@
 // goal 3 for the worker's HTTP/1.1 load (issue 19): once warmed up, requests allocate nothing
 // on the engine's threads, closed loop (one request in flight, and pipelined) and open loop,
-// with either way of waiting for answers (worker --http1-io asio and epoll).
+// with either way of waiting for answers (worker --http1-io asio, epoll and uring).
 // The server is the bundled router in-process; its threads are not counted.
 #include <gtest/gtest.h>
 
@@ -59,7 +59,10 @@ INSTANTIATE_TEST_SUITE_P(
                       HttpCase{"open_loop", 1, 20000},
                       HttpCase{"closed_loop_epoll", 1, 0, worker::Http1Io::kEpoll},
                       HttpCase{"closed_loop_pipelined_epoll", 8, 0, worker::Http1Io::kEpoll},
-                      HttpCase{"open_loop_epoll", 1, 20000, worker::Http1Io::kEpoll}),
+                      HttpCase{"open_loop_epoll", 1, 20000, worker::Http1Io::kEpoll},
+                      HttpCase{"closed_loop_uring", 1, 0, worker::Http1Io::kUring},
+                      HttpCase{"closed_loop_pipelined_uring", 8, 0, worker::Http1Io::kUring},
+                      HttpCase{"open_loop_uring", 1, 20000, worker::Http1Io::kUring}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace

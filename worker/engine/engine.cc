@@ -74,6 +74,7 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
     plan->expect_echo = spec.http.expect_echo;
     plan->new_connection_per_request = spec.new_connection_per_request;
     plan->edge_poll = spec.http1_io == Http1Io::kEpoll;
+    plan->ring_io = spec.http1_io == Http1Io::kUring;
     plan->streams = spec.http2.streams;
     plan->initial_window = spec.http2.initial_window;
     plan->max_frame_size = spec.http2.max_frame_size;

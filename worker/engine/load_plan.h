@@ -38,6 +38,9 @@ struct LoadPlan {
   // http1 cleartext: readiness from the load thread's edge-triggered epoll set
   // (common/net/readiness_poller.h) instead of an Asio wait per read (WorkloadSpec::http1_io).
   bool edge_poll = false;
+  // http1 cleartext: receives and sends through the load thread's io_uring
+  // (common/net/completion_ring.h; WorkloadSpec::http1_io).
+  bool ring_io = false;
   // http2: streams per connection and the settings the worker sends.
   uint32_t streams = 1;
   uint32_t initial_window = 1u << 30;

@@ -13,6 +13,10 @@
 #include "worker/engine/thread_stats.h"
 #include "worker/engine/window_result.h"
 
+namespace benchgate::net {
+class CompletionRing;
+}
+
 namespace benchgate::worker {
 
 enum class Phase : uint8_t {
@@ -47,6 +51,9 @@ struct ThreadState {
   ConnectionSetup setup;
   std::optional<NegotiatedTls> tls;
   uint32_t effective_streams = 0;  // 0: none established yet (or not http2)
+  // LoadPlan::ring_io: the thread's io_uring, shared by its cleartext HTTP/1.1 connections
+  // (set by the first; null where it could not be set up).
+  net::CompletionRing* ring = nullptr;
 
   void request_sent() { ++outstanding; }
   void request_finished() {

@@ -94,8 +94,10 @@ struct Http2Spec {
 // How a cleartext HTTP/1.1 connection waits for its answers (worker --http1-io):
 //  kAsio:  an Asio wait per read (async_wait, which re-arms the socket with epoll_ctl);
 //  kEpoll: the load thread's own edge-triggered epoll set (common/net/readiness_poller.h),
-//          one registration per socket, reads until a short read.
-enum class Http1Io : uint8_t { kAsio, kEpoll };
+//          one registration per socket, reads until a short read;
+//  kUring: the load thread's io_uring (common/net/completion_ring.h), one multishot receive
+//          per socket and the sends of a batch of completions submitted together.
+enum class Http1Io : uint8_t { kAsio, kEpoll, kUring };
 
 struct WorkloadSpec {
   std::string name;

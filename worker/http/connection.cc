@@ -1,5 +1,7 @@
 #include "worker/http/connection.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/error.hpp>
@@ -47,7 +49,21 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
                                        plan_.schedule_connections)
                     : OpenLoopSchedule()),
       parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body) : ResponseParser()),
-      ring_(plan_.in_flight) {}
+      ring_(plan_.in_flight) {
+  if (plan_.ring_io && !plan_.tls && thread_.ring == nullptr) {
+    // The thread's first connection sets the ring up. One that could not be (the worker checks
+    // this at start-up) leaves the connections waiting through Asio.
+    auto& ring = boost::asio::use_service<net::CompletionRing>(io);
+    if (ring.unavailable().empty()) thread_.ring = &ring;
+  }
+  if (uring()) uring_slot_ = uring()->attach(*this);
+}
+
+Connection::~Connection() {
+  if (!uring()) return;
+  close_socket();
+  uring()->detach(uring_slot_);
+}
 
 // ---- connection lifecycle ----
 
@@ -116,6 +132,14 @@ void Connection::on_connected() {
   }
   link_ = Link::kUp;
   parser_.reset();
+  if (uring()) {
+    // One receive for the socket's life: the ring delivers every arrival (on_received). A ring
+    // stopped meanwhile: wait through Asio.
+    if (uring()->receive(uring_slot_, generation_, socket_.native_handle())) {
+      uring_receiving_ = true;
+      return;
+    }
+  }
   if (poller_) {
     // Once per socket: from here on the poller reports every edge (one may be reported at
     // once when an answer is already there).
@@ -142,6 +166,13 @@ void Connection::reconnect() {
 
 void Connection::close_socket() {
   ++generation_;
+  if (uring_receiving_) {
+    // The ring holds the socket's file while its receive is on: the shutdown ends the receive
+    // (and the connection, with the close below); what it still delivers is dropped.
+    uring()->end_receive(uring_slot_);
+    ::shutdown(socket_.native_handle(), SHUT_RDWR);
+    uring_receiving_ = false;
+  }
   if (tls_) closing(tls_->native_handle());
   tls_.reset();
   error_code ignored;
@@ -326,6 +357,17 @@ void Connection::flush(int64_t now) {
         });
     return;
   }
+  if (uring_receiving_) {
+    // Submitted with the other sends of this batch of completions (at once outside one).
+    writing_ = true;
+    send_done_ = 0;
+    send_bytes_ = static_cast<uint32_t>(bytes);
+    if (uring()->send(uring_slot_, generation_, socket_.native_handle(), plan_.batch.data(),
+                      bytes)) {
+      return;
+    }
+    writing_ = false;
+  }
   error_code ec;
   size_t written = socket_.write_some(asio::buffer(plan_.batch.data(), bytes), ec);
   if (ec) {
@@ -337,13 +379,36 @@ void Connection::flush(int64_t now) {
   thread_.stats.bytes_sent += written;
   if (written == bytes) return;
   writing_ = true;
-  asio::async_write(socket_, asio::buffer(plan_.batch.data() + written, bytes - written),
+  write_through_asio(plan_.batch.data() + written, bytes - written);
+}
+
+// The rest of a write the socket did not take at once; on_write when all of it went out.
+void Connection::write_through_asio(const char* data, size_t bytes) {
+  asio::async_write(socket_, asio::buffer(data, bytes),
                     asio::bind_allocator(
                         HandlerAllocator<char>(&write_memory_),
                         [this, generation = generation_](const error_code& write_ec, size_t sent) {
                           if (generation != generation_) return;
                           on_write(write_ec, sent);
                         }));
+}
+
+// A ring send finished. A short one sends the rest; one the kernel could not take without
+// waiting goes through Asio.
+void Connection::on_sent(uint32_t tag, const error_code& ec, size_t bytes) {
+  if (tag != generation_) return;
+  const char* rest = plan_.batch.data() + send_done_ + bytes;
+  const size_t left = send_bytes_ - send_done_ - (ec ? 0 : bytes);
+  if (!ec && left > 0) {
+    thread_.stats.bytes_sent += bytes;
+    send_done_ += static_cast<uint32_t>(bytes);
+    if (uring()->send(uring_slot_, generation_, socket_.native_handle(), rest, left)) return;
+    return write_through_asio(rest, left);
+  }
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    return write_through_asio(rest, left);
+  }
+  on_write(ec, bytes);
 }
 
 void Connection::on_write(const error_code& ec, size_t bytes) {
@@ -359,7 +424,7 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 // ---- receiving ----
 
 void Connection::start_read() {
-  if (poller_) return;  // the poller calls on_readable() on the next edge
+  if (poller_ || uring_receiving_) return;  // on_readable() or on_received() comes next
   if (tls_) {
     tls_->async_read_some(
         asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
@@ -406,6 +471,14 @@ void Connection::on_readable() {
     on_read(ec, buffer, bytes);
     if (generation != generation_ || link_ != Link::kUp || bytes < capacity) return;
   }
+}
+
+// LoadPlan::ring_io: bytes of the socket's receive (from the ring's buffer), its end of stream
+// or its failure. One of a socket closed since (fetched in the same batch) is dropped.
+void Connection::on_received(uint32_t tag, const error_code& ec, const char* data, size_t bytes) {
+  if (tag != generation_ || link_ != Link::kUp) return;
+  if (!ec && bytes == 0) return on_read(asio::error::eof, nullptr, 0);
+  on_read(ec, data, bytes);
 }
 
 void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {

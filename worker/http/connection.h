@@ -12,7 +12,11 @@
 // nothing is allocated per request, and an idle connection holds no read buffer. Cleartext
 // connections learn that their socket is readable from Asio (a wait per read, the default)
 // or, with LoadPlan::edge_poll (worker --http1-io epoll), from the load thread's
-// edge-triggered ReadinessPoller, which saves a system call per request.
+// edge-triggered ReadinessPoller, which saves a system call per request. With LoadPlan::ring_io
+// (--http1-io uring) a cleartext connection receives and sends through the load thread's
+// io_uring instead (common/net/completion_ring.h): one multishot receive for the socket's life,
+// its bytes parsed from the ring's buffer, and its requests written by a send the ring submits
+// with the others of the same batch of completions.
 //
 // With TLS (https: LoadPlan::tls) the connection handshakes after TCP connect, reads into a
 // buffer of its own (a read is outstanding on the stream, so the thread's buffer cannot be
@@ -38,6 +42,7 @@
 #include <functional>
 #include <memory>
 
+#include "common/net/completion_ring.h"
 #include "common/net/readiness_poller.h"
 #include "worker/engine/error_kind.h"
 #include "worker/engine/load_connection.h"
@@ -53,13 +58,14 @@ namespace benchgate::worker::http {
 using net::Readable;
 using net::ReadinessPoller;
 
-class Connection : public LoadConnection, private Readable {
+class Connection : public LoadConnection, private Readable, private net::RingTarget {
  public:
   // `index` is the connection's position among all of the workload's connections (it
   // staggers the open-loop schedule).
   Connection(boost::asio::io_context& io, ThreadState& thread, uint32_t index);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
+  ~Connection() override;
 
   // Connects; `done` runs on the connection's thread. Used before the first window.
   void connect(ConnectDone done) override;
@@ -94,6 +100,13 @@ class Connection : public LoadConnection, private Readable {
   void issue(int64_t now);
   void flush(int64_t now);
   void on_write(const boost::system::error_code& ec, size_t bytes);
+  void write_through_asio(const char* data, size_t bytes);
+  // LoadPlan::ring_io: what the thread's ring reports (tag: the generation the operation was
+  // started for).
+  void on_received(uint32_t tag, const boost::system::error_code& ec, const char* data,
+                   size_t bytes) override;
+  void on_sent(uint32_t tag, const boost::system::error_code& ec, size_t bytes) override;
+  net::CompletionRing* uring() const { return thread_.ring; }
   void arm_timer(int64_t due_ns);
 
   void start_read();
@@ -126,6 +139,13 @@ class Connection : public LoadConnection, private Readable {
   uint32_t queued_ = 0;      // claimed but not yet written (a write was still in progress)
   bool writing_ = false;
   bool timer_armed_ = false;
+  // LoadPlan::ring_io (the thread's ring, ThreadState::ring): this connection's slot in it,
+  // whether the ring has a receive on the current socket, and the write a ring send is doing
+  // (bytes of the batch written so far, of how many).
+  bool uring_receiving_ = false;
+  uint32_t uring_slot_ = 0;
+  uint32_t send_done_ = 0;
+  uint32_t send_bytes_ = 0;
   // One slot per kind of operation, each pending at most once (handler_memory.h).
   HandlerMemory read_memory_;
   HandlerMemory write_memory_;

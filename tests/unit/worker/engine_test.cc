@@ -440,10 +440,17 @@ TEST_P(EngineTest, StopEndsARunningWindowAtOnce) {
   EXPECT_FALSE(result.ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(Http1Io, EngineTest, ::testing::Values(Http1Io::kAsio, Http1Io::kEpoll),
+INSTANTIATE_TEST_SUITE_P(Http1Io, EngineTest,
+                         ::testing::Values(Http1Io::kAsio, Http1Io::kEpoll, Http1Io::kUring),
                          [](const auto& param_info) {
-                           return std::string(param_info.param == Http1Io::kEpoll ? "epoll"
-                                                                                  : "asio");
+                           switch (param_info.param) {
+                             case Http1Io::kEpoll:
+                               return std::string("epoll");
+                             case Http1Io::kUring:
+                               return std::string("uring");
+                             default:
+                               return std::string("asio");
+                           }
                          });
 
 }  // namespace
