@@ -426,7 +426,10 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
   }
   ++core_.stats().counters.calls_routed;
   Transfer transfer{request, *total, *chunk, 0};
-  if (!pump(caller, transfer)) return;
+  if (!pump(caller, transfer)) {
+    if (transfers_.empty()) transfer_frames_.release();
+    return;
+  }
   transfers_[caller.id()].push_back(transfer);
 }
 
@@ -443,11 +446,10 @@ bool Dealer::pump(Session& caller, Transfer& transfer) {
       pattern_.resize(size + 26);
       for (size_t i = 0; i < pattern_.size(); ++i) pattern_[i] = static_cast<uint8_t>('a' + i % 26);
     }
-    Json chunk = Json::binary(
-        std::vector<uint8_t>(pattern_.begin() + phase, pattern_.begin() + phase + size));
-    const Json result = Json::array({kResult, transfer.request, Json{{"progress", true}},
-                                     Json::array({transfer.sent, std::move(chunk)})});
-    switch (caller.send(result)) {
+    const Frame frame =
+        transfer_chunk_frame(transfer_frames_, caller.serializer(), transfer.request, transfer.sent,
+                             std::span<const uint8_t>(pattern_.data() + phase, size));
+    switch (caller.send_frame(frame, MessageType::kResult)) {
       case SendResult::sent:
         break;
       case SendResult::too_large:
@@ -469,10 +471,12 @@ void Dealer::on_drained(Session& session) {
   // One transfer at a time per session, in the order they were called.
   while (!list.empty() && !pump(session, list.front())) list.erase(list.begin());
   if (list.empty()) transfers_.erase(session.id());
+  if (transfers_.empty()) transfer_frames_.release();
 }
 
 void Dealer::session_left(Session& session) {
   transfers_.erase(session.id());
+  if (transfers_.empty()) transfer_frames_.release();
   Realm* realm = session.realm();
   if (realm != nullptr) {
     for (const uint64_t registration : session.registrations) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/util/size_class_pool.h"
+#include "router/wamp/frame_pool.h"
 #include "router/wamp/message_view.h"
 #include "router/wamp/peer.h"
 #include "router/wamp/serializer.h"
@@ -41,6 +42,9 @@ inline constexpr const char* kEchoProcedure = "bench.echo";
 inline constexpr const char* kTransferProcedure = "bench.transfer";
 inline constexpr const char* kSessionCountProcedure = "wamp.session.count";
 inline constexpr size_t kTransferChunksQueued = 2;
+// Chunk buffers the router keeps for reuse (a queue holds at most kTransferChunksQueued of a
+// session's, plus the one being written; more sessions transferring at once share them).
+inline constexpr size_t kTransferFramesKept = 8;
 // The largest transfer_bytes bench.transfer accepts (1 TiB).
 inline constexpr uint64_t kMaxTransferBytes = uint64_t{1} << 40;
 
@@ -124,6 +128,10 @@ class Dealer {
   // Transfers under way by caller session id.
   std::unordered_map<uint64_t, std::vector<Transfer>> transfers_;
   std::vector<uint8_t> pattern_;  // 'a' + i % 26, one chunk and a period long
+  // The chunks' buffers, reused as the queues let them go: a chunk of megabytes in a new buffer
+  // each time cost a page fault per 4 KiB written (glibc gives large blocks back to the kernel
+  // when they are freed). Kept while transfers are under way, freed when none is.
+  FramePool transfer_frames_{kTransferFramesKept, SIZE_MAX};
 };
 
 }  // namespace benchgate::router::wamp

@@ -82,6 +82,22 @@ Frame event_frame(FramePool& pool, Serializer to, uint64_t subscription, uint64_
   return frame;
 }
 
+Frame transfer_chunk_frame(FramePool& pool, Serializer to, uint64_t request, uint64_t offset,
+                           std::span<const uint8_t> chunk) {
+  auto frame = pool.take();
+  MessageWriter w(to, *frame);
+  w.begin_array(4);
+  w.uint(code(MessageType::kResult));
+  w.uint(request);
+  w.bool_map("progress", true);
+  w.begin_array(2);
+  w.uint(offset);
+  w.binary(chunk);
+  w.end_array();
+  w.end_array();
+  return frame;
+}
+
 Frame published_frame(FramePool& pool, Serializer to, uint64_t request, uint64_t publication) {
   auto frame = pool.take();
   MessageWriter w(to, *frame);

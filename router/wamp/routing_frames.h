@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "router/wamp/frame_pool.h"
 #include "router/wamp/message_view.h"
@@ -25,6 +26,10 @@ Frame invocation_frame(FramePool& pool, Serializer to, uint64_t invocation, uint
 // [EVENT, subscription, publication, {}, payload...]
 Frame event_frame(FramePool& pool, Serializer to, uint64_t subscription, uint64_t publication,
                   const MessageView& from, size_t first);
+// [RESULT, request, {"progress": true}, [offset, chunk]]: one of bench.transfer's progressive
+// results, the chunk as a binary value (base64 in JSON).
+Frame transfer_chunk_frame(FramePool& pool, Serializer to, uint64_t request, uint64_t offset,
+                           std::span<const uint8_t> chunk);
 // [PUBLISHED, request, publication]
 Frame published_frame(FramePool& pool, Serializer to, uint64_t request, uint64_t publication);
 
