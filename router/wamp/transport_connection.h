@@ -246,7 +246,9 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
       }
       net::tls_layer(stream_).async_handshake(
           boost::asio::ssl::stream_base::server,
-          [self = this->shared_from_this()](const error_code& ec) { self->on_tls_handshake(ec); });
+          [self = this->shared_from_this()](const error_code& handshake_ec) {
+            self->on_tls_handshake(handshake_ec);
+          });
     } else {
       (void)ec;
       (void)tls;
