@@ -27,17 +27,23 @@ std::string describe(const asio::ip::tcp::endpoint& endpoint) {
 
 ServingThread::ServingThread(const ServerOptions& options)
     : options_(options),
+      // The read holds and the deadlines are declared (and made) after the context: only
+      // their addresses are taken here.
+      context_(options, stats_, read_holds_, deadlines_),
       // One thread runs this io_context and every socket and timer of it is only touched from
       // that thread (other threads only post()), so Asio may drop its per-descriptor locks;
       // the scheduler lock that post() needs stays on.
       io_context_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
       read_holds_(io_context_.get_executor(), options.read_buffer_hold_ns, stats_.read_buffers_held,
                   &Session<net::Stream>::release_held),
+      deadlines_(io_context_.get_executor(),
+                 DeadlineWheel::tick_for(SessionContext::check_interval_for(options)),
+                 &SessionBase::on_due),
       acceptor_(io_context_),
       accept_loop_(acceptor_, "HTTP",
                    [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {
   if (options.http_io == ServerOptions::Io::kEpoll && !options.tls_context) {
-    poller_ = &asio::use_service<::benchgate::net::ReadinessPoller>(io_context_);
+    context_.poller = &asio::use_service<::benchgate::net::ReadinessPoller>(io_context_);
   }
 }
 
@@ -85,9 +91,10 @@ void ServingThread::request_stop() {
     acceptor_.close(ignored);
     accept_loop_.stop();
     read_holds_.stop();
+    deadlines_.stop();
     for (SessionBase& session : sessions_) session.close();
     // Its wait would keep run() going; the sessions it reported are closed.
-    if (poller_ != nullptr) poller_->stop();
+    if (context_.poller != nullptr) context_.poller->stop();
   });
 }
 
@@ -103,13 +110,12 @@ void ServingThread::on_socket(asio::ip::tcp::socket socket) {
   ++stats_.counters.connections_accepted;
   if (options_.tls_context) {
     auto session = std::make_shared<Session<net::TlsStream>>(
-        net::TlsStream(std::move(socket), *options_.tls_context), options_, stats_, read_holds_);
+        net::TlsStream(std::move(socket), *options_.tls_context), context_);
     sessions_.push_back(*session);
     session->start();
     return;
   }
-  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_,
-                                                        read_holds_, poller_);
+  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), context_);
   sessions_.push_back(*session);
   session->start();
 }

@@ -351,6 +351,51 @@ TEST_F(HttpServerTest, IdleConnectionIsClosedAndCountedAsTimedOut) {
   EXPECT_EQ(snapshot.counters.timed_out, 1u);
 }
 
+// The idle timeouts of a serving thread's connections come from one timer
+// (router/http/deadline_wheel.h): every idle connection is closed and counted once, and none
+// stays open (with --http-io epoll nothing is pending for an idle session but its deadline).
+TEST_F(HttpServerTest, ManyIdleConnectionsAreEachClosedAndCountedOnce) {
+  constexpr int kClients = 20;
+  ServerOptions options;
+  options.idle_timeout_ns = 100'000'000;
+  start(options);
+  std::vector<std::unique_ptr<HttpTestClient>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<HttpTestClient>(port()));
+    // Half of them idle from the accept on, half after one answer.
+    if (i % 2 == 0) {
+      clients.back()->send(get("/bench/hello"));
+      ASSERT_TRUE(clients.back()->read()) << i;
+    }
+  }
+  for (int i = 0; i < kClients; ++i) EXPECT_TRUE(clients[i]->closed_by_server()) << i;
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, kClients);
+  EXPECT_EQ(snapshot.counters.timed_out, static_cast<uint64_t>(kClients));
+  EXPECT_EQ(snapshot.connections_open, 0);
+  EXPECT_EQ(snapshot.counters.total_requests(), static_cast<uint64_t>(kClients / 2));
+}
+
+// A deadline moves with a store and the thread's timer finds it moved: requests well within
+// the idle timeout keep a connection open across several checks (the check interval is the
+// idle timeout here, 1 s; requests every 50 ms for 2.5 s leave a generous margin).
+TEST_F(HttpServerTest, RequestsWithinTheIdleTimeoutKeepTheConnectionOpen) {
+  ServerOptions options;
+  options.idle_timeout_ns = 1'000'000'000;
+  start(options);
+  HttpTestClient client(port());
+  for (int i = 0; i < 50; ++i) {
+    client.send(get("/bench/hello"));
+    ASSERT_TRUE(client.read()) << i;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const metrics::Snapshot snapshot = server_->snapshot();
+  EXPECT_EQ(snapshot.counters.timed_out, 0u);
+  EXPECT_EQ(snapshot.connections_open, 1);
+  // Then idle: closed by the timeout and counted.
+  EXPECT_TRUE(client.closed_by_server());
+  EXPECT_EQ(quiesced_snapshot(*server_, 1).counters.timed_out, 1u);
+}
+
 TEST_F(HttpServerTest, SlowHeaderIsCutOffByTheHeaderTimeout) {
   ServerOptions options;
   options.header_timeout_ns = 100'000'000;
