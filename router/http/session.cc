@@ -60,6 +60,7 @@ Session<Stream>::Session(Stream socket, SessionContext& context)
 
 template <typename Stream>
 Session<Stream>::~Session() {
+  drop_parser();
   stop_holding();
   --context_.stats.connections_open;
 }
@@ -321,9 +322,9 @@ void Session<Stream>::process(int64_t now_ns) {
 template <typename Stream>
 void Session<Stream>::parse(int64_t now_ns) {
   while (in_.size() > 0) {
-    if (!parser_) {
-      parser_.emplace(context_.limits, context_.options.max_header_bytes,
-                      context_.options.max_body_bytes, body_, body_budget_);
+    if (parser_ == nullptr) {
+      parser_ = ParserSlots::make(context_.limits, context_.options.max_header_bytes,
+                                  context_.options.max_body_bytes, body_, body_budget_);
     }
     error_code ec;
     const size_t used = parser_->put(in_.data(), ec);
@@ -338,7 +339,7 @@ void Session<Stream>::parse(int64_t now_ns) {
       continue;
     }
     respond(now_ns);
-    parser_.reset();
+    drop_parser();
     if (tail_active() || delaying() || close_after_write_ || out_.size() >= kFlushBytes) {
       break;
     }
@@ -349,6 +350,13 @@ void Session<Stream>::parse(int64_t now_ns) {
   if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::Kind::kBody;
   // A request's header (or body) is timed from the read that first left it partial.
   if (kind != partial_.kind) partial_ = Partial{kind, kind == Partial::Kind::kNone ? 0 : now_ns};
+}
+
+template <typename Stream>
+void Session<Stream>::drop_parser() {
+  if (parser_ == nullptr) return;
+  ParserSlots::destroy(parser_);
+  parser_ = nullptr;
 }
 
 template <typename Stream>
@@ -443,7 +451,7 @@ void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
   pending_parsed_ns_.push_back(now_ns);
   // The parser cannot resume after an error: answer, then close.
   close_after_write_ = true;
-  parser_.reset();
+  drop_parser();
   in_.consume(in_.size());
   release_body();
 }

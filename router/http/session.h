@@ -22,7 +22,8 @@
 // A session owns itself (owner_) from start() until it closes or hands its socket over, so
 // that one with no operation pending (--http-io epoll) stays alive; the parts only some
 // answers use (the /bench/delay timer, the gather list of a large answer) are allocated on
-// a connection's first such answer and kept. Every completion handler first checks that
+// a connection's first such answer and kept; the parser is the thread's, lent while a request
+// is in progress (router/http/parser_slots.h). Every completion handler first checks that
 // the session is still in the state that started it. HTTP/2 on the same port adds its own
 // states (the preface, then frames) beside these, not flags inside them.
 //
@@ -50,6 +51,7 @@
 
 #include "common/net/readiness_poller.h"
 #include "router/http/deadline_wheel.h"
+#include "router/http/parser_slots.h"
 #include "router/http/read_hold.h"
 #include "router/http/request_parser.h"
 #include "router/http/responses.h"
@@ -226,6 +228,8 @@ class Session final : public SessionBase,
   // Parses what is buffered and queues answers, then advances.
   void process(int64_t now_ns);
   void parse(int64_t now_ns);
+  // The request is done (answered or refused): its parser's slot goes back to the thread.
+  void drop_parser();
   // The next state, in the order answers go out: queued answers are written, then a delayed
   // answer waits, then a connection that gave its last answer lingers; otherwise it reads.
   void advance(int64_t now_ns);
@@ -260,7 +264,8 @@ class Session final : public SessionBase,
   std::string out_;
   std::string body_;
   memory::Reservation body_budget_;  // body_'s capacity past kUnbudgetedBytes
-  std::optional<RequestParser> parser_;
+  // While a request is in progress: its parser, in a slot of the thread's (parser_slots.h).
+  RequestParser* parser_ = nullptr;
   // Parse instants of the answers in out_/tail, recorded in the histogram once written.
   std::vector<int64_t> pending_parsed_ns_;
   std::unique_ptr<LargeAnswer> large_;

@@ -139,13 +139,14 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open, 
 // connections rounded up to a multiple of 64, plus 64 (the figures vary by some tens of
 // bytes in all between runs).
 // HTTP: one timer per serving thread for the deadlines instead of a steady_timer and its
-// pending wait per session, and the delay timer and the gather list allocated on first use
-// (router/http/deadline_wheel.h; before: 1,712.1 and 1,848.4, --http-io epoll 1,544.1 and
-// 1,672.2). With --http-io epoll an idle session has no wait for readability pending.
-constexpr int64_t kHttpIdleBudget = 1024;           // measured 951.6
-constexpr int64_t kHttpAfterOneBudget = 1152;       // measured 1,087.9
-constexpr int64_t kHttpEpollIdleBudget = 896;       // measured 783.9
-constexpr int64_t kHttpEpollAfterOneBudget = 1024;  // measured 911.9
+// pending wait per session, the delay timer and the gather list allocated on first use
+// (router/http/deadline_wheel.h), and the parser lent by the thread while a request is in
+// progress (router/http/parser_slots.h); before: 1,712.1 and 1,848.4, --http-io epoll 1,544.1
+// and 1,672.2. With --http-io epoll an idle session has no wait for readability pending.
+constexpr int64_t kHttpIdleBudget = 896;            // measured 791.6 to 791.7
+constexpr int64_t kHttpAfterOneBudget = 1024;       // measured 927.9 to 928.0
+constexpr int64_t kHttpEpollIdleBudget = 704;       // measured 623.9
+constexpr int64_t kHttpEpollAfterOneBudget = 832;   // measured 751.9
 constexpr int64_t kWebSocketIdleBudget = 9408;      // measured 9,311.7 (frame counting: +160)
 constexpr int64_t kWebSocketAfterOneBudget = 9280;  // measured 9,187.2
 constexpr int64_t kRawSocketIdleBudget = 1728;      // measured 1,671.8
