@@ -35,6 +35,7 @@ using DeadlineHook =
                                      boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
 
 // What the wheel schedules: a session (it unlinks itself when it closes or is destroyed).
+// While it is not in the wheel its hook may be in a list of its owner's (DeadlineList).
 class DeadlineEntry : public DeadlineHook {
  public:
   DeadlineEntry() = default;
@@ -50,6 +51,10 @@ class DeadlineEntry : public DeadlineHook {
  protected:
   ~DeadlineEntry() = default;
 };
+
+using DeadlineList =
+    boost::intrusive::list<DeadlineEntry, boost::intrusive::base_hook<DeadlineHook>,
+                           boost::intrusive::constant_time_size<false>>;
 
 class DeadlineWheel {
  public:
@@ -72,12 +77,23 @@ class DeadlineWheel {
   // `entry` is called back at or after at_ns, within a tick of it (later only while the
   // thread is busy); an entry already scheduled moves. After stop(): unscheduled instead.
   void schedule(DeadlineEntry& entry, int64_t at_ns, int64_t now_ns);
+  // Takes every scheduled entry out of the wheel and passes it to `fn`, which must not
+  // schedule it again. Used at the thread's stop, to close every session.
+  template <typename Fn>
+  void drain(Fn&& fn) {
+    for (DeadlineList& slot : slots_) {
+      while (!slot.empty()) {
+        DeadlineEntry& entry = slot.front();
+        slot.pop_front();
+        fn(entry);
+      }
+    }
+  }
   // The thread stops: the timer is cancelled and nothing is called back any more.
   void stop();
 
  private:
-  using List = boost::intrusive::list<DeadlineEntry, boost::intrusive::base_hook<DeadlineHook>,
-                                      boost::intrusive::constant_time_size<false>>;
+  using List = DeadlineList;
 
   void arm(int64_t tick);
   void on_timer(const boost::system::error_code& ec);

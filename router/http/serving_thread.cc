@@ -91,8 +91,15 @@ void ServingThread::request_stop() {
     acceptor_.close(ignored);
     accept_loop_.stop();
     read_holds_.stop();
+    // Every open session is in the wheel; closing one takes it out for good.
+    const auto close = [](DeadlineEntry& entry) { static_cast<SessionBase&>(entry).close(); };
+    deadlines_.drain(close);
+    while (!context_.handed_over.empty()) {
+      DeadlineEntry& entry = context_.handed_over.front();
+      context_.handed_over.pop_front();
+      close(entry);
+    }
     deadlines_.stop();
-    for (SessionBase& session : sessions_) session.close();
     // Its wait would keep run() going; the sessions it reported are closed.
     if (context_.poller != nullptr) context_.poller->stop();
   });
@@ -111,12 +118,10 @@ void ServingThread::on_socket(asio::ip::tcp::socket socket) {
   if (options_.tls_context) {
     auto session = std::make_shared<Session<net::TlsStream>>(
         net::TlsStream(std::move(socket), *options_.tls_context), context_);
-    sessions_.push_back(*session);
     session->start();
     return;
   }
   auto session = std::make_shared<Session<net::Stream>>(std::move(socket), context_);
-  sessions_.push_back(*session);
   session->start();
 }
 

@@ -49,7 +49,6 @@ class ServingThread {
   // Declared before the io_context: sessions still queued in it are destroyed with it and
   // update these on the way out.
   metrics::ThreadStats stats_;
-  SessionList sessions_;
   // What every session of the thread refers to (so also declared before the io_context); its
   // poller is set with --http-io epoll on a cleartext port (the thread's edge-triggered
   // readiness set, an io_context service).

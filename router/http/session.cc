@@ -302,6 +302,7 @@ void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
     in_poller_ = false;
   }
   unschedule();
+  context_.handed_over.push_back(*this);
   if (delay_ != nullptr) delay_->timer.cancel();
   // The connection owns the session from now on; owner_ lets go on the next turn, so that
   // the session outlives this call even if the connection ends at once.

@@ -65,12 +65,11 @@ class ConnectionBase;
 
 namespace benchgate::router::http {
 
-using SessionHook =
-    boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
-
 // What a serving thread knows of its sessions, whatever their stream: how to close them, and
-// how to tell one that its deadline may have passed.
-class SessionBase : public SessionHook, public DeadlineEntry {
+// how to tell one that its deadline may have passed. The thread reaches every session through
+// its hook: an open one is always in the thread's DeadlineWheel, one that handed its socket
+// over is in SessionContext::handed_over.
+class SessionBase : public DeadlineEntry {
  public:
   virtual ~SessionBase() = default;
   // Closes the socket and leaves the thread's deadlines; pending operations then end the
@@ -113,6 +112,9 @@ struct SessionContext {
   // --http-io epoll on a cleartext port: the thread's edge-triggered readiness set; null
   // otherwise.
   ::benchgate::net::ReadinessPoller* poller = nullptr;
+  // The sessions that handed their socket to an HTTP/2 connection (out of the wheel): closing
+  // one closes its connection.
+  DeadlineList handed_over;
 };
 
 template <typename Stream>
@@ -290,9 +292,6 @@ class Session final : public SessionBase,
   // is written the session lingers instead of reading.
   bool close_after_write_ = false;
 };
-
-using SessionList =
-    boost::intrusive::list<SessionBase, boost::intrusive::constant_time_size<false>>;
 
 extern template class Session<net::Stream>;
 extern template class Session<net::TlsStream>;

@@ -637,6 +637,36 @@ TEST_F(HttpServerTest, StopClosesOpenConnections) {
   EXPECT_EQ(server_->snapshot().connections_open, 0);
 }
 
+// The thread reaches its sessions through their deadlines (an open one is always in the
+// thread's wheel) and the list of those that handed their socket to HTTP/2: at the stop it
+// closes an idle one, one in the middle of a request, one that answered and one handed over
+// (h2c), and the thread ends.
+TEST_F(HttpServerTest, StopClosesSessionsInEveryStateIncludingHandedOverOnes) {
+  start();
+  HttpTestClient idle(port());
+  HttpTestClient partial(port());
+  partial.send("GET /bench/hello HTTP/1.1\r\nHo");
+  HttpTestClient h2c(port());
+  h2c.send(std::string_view("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0", 33));
+  HttpTestClient answered(port());
+  answered.send(get("/bench/hello"));
+  ASSERT_TRUE(answered.read());
+  // All four are open and the h2c one counted as HTTP/2 before the stop.
+  metrics::Snapshot snapshot = server_->snapshot();
+  for (int i = 0;
+       i < 500 && (snapshot.connections_open < 4 || snapshot.counters.h2.connections < 1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    snapshot = server_->snapshot();
+  }
+  ASSERT_EQ(snapshot.connections_open, 4);
+  ASSERT_EQ(snapshot.counters.h2.connections, 1u);
+  server_->stop();
+  EXPECT_TRUE(idle.closed_by_server());
+  EXPECT_TRUE(partial.closed_by_server());
+  EXPECT_TRUE(answered.closed_by_server());
+  EXPECT_EQ(server_->snapshot().connections_open, 0);
+}
+
 TEST(HttpServerStart, PortInUseIsAnErrorNamingTheAddress) {
   boost::asio::io_context io;
   boost::asio::ip::tcp::acceptor taken(io, {boost::asio::ip::make_address_v4("127.0.0.1"), 0});
