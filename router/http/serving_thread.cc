@@ -118,11 +118,11 @@ void ServingThread::on_socket(asio::ip::tcp::socket socket) {
   if (options_.tls_context) {
     auto session = std::make_shared<Session<net::TlsStream>>(
         net::TlsStream(std::move(socket), *options_.tls_context), context_);
-    session->start();
+    session->start(session);
     return;
   }
   auto session = std::make_shared<Session<net::Stream>>(std::move(socket), context_);
-  session->start();
+  session->start(session);
 }
 
 }  // namespace benchgate::router::http

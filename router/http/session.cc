@@ -72,14 +72,14 @@ void Session<Stream>::release_owner() {
 }
 
 template <typename Stream>
-void Session<Stream>::start() {
+void Session<Stream>::start(std::shared_ptr<Session> owner) {
   error_code ignored;
   auto& tcp = beast::get_lowest_layer(socket_);
   tcp.set_option(asio::ip::tcp::no_delay(true), ignored);
   // Synchronous write_some() in do_write() and read_some() in on_readable() must never block
   // the thread. The accept loop's sockets are non-blocking from accept4: no system call.
   ::benchgate::net::asio_access::set_non_blocking(tcp, ignored);
-  owner_ = self();
+  owner_ = std::move(owner);
   const int64_t now = steady_now_ns();
   if constexpr (net::is_tls_v<Stream>) {
     // The accept loop registered the socket just now, in this call chain, on this serving
@@ -346,11 +346,14 @@ void Session<Stream>::parse(int64_t now_ns) {
     }
   }
 
-  typename Partial::Kind kind = Partial::Kind::kNone;
-  if (parser_ && !parser_->is_header_done() && in_.size() > 0) kind = Partial::Kind::kHeader;
-  if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::Kind::kBody;
+  Partial kind = Partial::kNone;
+  if (parser_ && !parser_->is_header_done() && in_.size() > 0) kind = Partial::kHeader;
+  if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::kBody;
   // A request's header (or body) is timed from the read that first left it partial.
-  if (kind != partial_.kind) partial_ = Partial{kind, kind == Partial::Kind::kNone ? 0 : now_ns};
+  if (kind != partial_kind_) {
+    partial_kind_ = kind;
+    partial_since_ns_ = kind == Partial::kNone ? 0 : now_ns;
+  }
 }
 
 template <typename Stream>
@@ -372,13 +375,13 @@ void Session<Stream>::advance(int64_t now_ns) {
 template <typename Stream>
 int64_t Session<Stream>::read_deadline(int64_t now_ns) const {
   const int64_t idle = now_ns + context_.options.idle_timeout_ns;
-  switch (partial_.kind) {
-    case Partial::Kind::kNone:
+  switch (partial_kind_) {
+    case Partial::kNone:
       break;
-    case Partial::Kind::kHeader:
-      return partial_.since_ns + context_.options.header_timeout_ns;
-    case Partial::Kind::kBody:
-      return std::min(idle, partial_.since_ns + context_.options.body_timeout_ns);
+    case Partial::kHeader:
+      return partial_since_ns_ + context_.options.header_timeout_ns;
+    case Partial::kBody:
+      return std::min(idle, partial_since_ns_ + context_.options.body_timeout_ns);
   }
   return idle;
 }

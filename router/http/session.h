@@ -118,10 +118,7 @@ struct SessionContext {
 };
 
 template <typename Stream>
-class Session final : public SessionBase,
-                      public ReadHolder,
-                      private ::benchgate::net::Readable,
-                      public std::enable_shared_from_this<Session<Stream>> {
+class Session final : public SessionBase, public ReadHolder, private ::benchgate::net::Readable {
  public:
   // `context`: the serving thread's. Its read holds are used by cleartext sessions only (TLS
   // sessions never hold: their reads go through the TLS layer, which may hold bytes the
@@ -131,8 +128,9 @@ class Session final : public SessionBase,
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Call once, on a session made by std::make_shared.
-  void start();
+  // Call once, with the shared_ptr the session was made in: the session keeps it (owner_)
+  // until it closes or hands its socket over.
+  void start(std::shared_ptr<Session> owner);
   void close() override;
   // ReadHolds::Release for cleartext sessions (the only ones that hold).
   static void release_held(ReadHolder& holder);
@@ -161,14 +159,11 @@ class Session final : public SessionBase,
     kClosed,
   };
 
-  // What the parser holds of a request that has not fully arrived, and since when: a header
-  // must be complete within --header-timeout of its first byte, a body within --body-timeout
-  // of its header (a slow body holds a buffer). Kept across writes of pipelined answers.
-  struct Partial {
-    enum class Kind : uint8_t { kNone, kHeader, kBody };
-    Kind kind = Kind::kNone;
-    int64_t since_ns = 0;
-  };
+  // What the parser holds of a request that has not fully arrived (partial_kind_), and since
+  // when (partial_since_ns_): a header must be complete within --header-timeout of its first
+  // byte, a body within --body-timeout of its header (a slow body holds a buffer). Kept across
+  // writes of pipelined answers.
+  enum class Partial : uint8_t { kNone, kHeader, kBody };
 
   // A large body written straight from where it lies instead of being copied into out_.
   struct Tail {
@@ -193,7 +188,8 @@ class Session final : public SessionBase,
     boost::asio::steady_timer timer;
   };
 
-  std::shared_ptr<Session> self() { return this->shared_from_this(); }
+  // For the handlers of operations started while the session is open (owner_ is set).
+  std::shared_ptr<Session> self() const { return owner_; }
   bool tail_active() const { return large_ != nullptr && large_->tail.active; }
   bool delaying() const { return delay_ != nullptr && delay_->until_ns != 0; }
   // Lets go of owner_ on the thread's next turn: the caller, or the poller's dispatch that
@@ -278,9 +274,10 @@ class Session final : public SessionBase,
   // Lazy deadline: the thread's wheel calls check_deadline() at least every check interval,
   // which compares the clock with deadline_ns_, so moving the deadline costs a store.
   int64_t deadline_ns_ = 0;
-  Partial partial_;
+  int64_t partial_since_ns_ = 0;
 
   State state_ = net::is_tls_v<Stream> ? State::kHandshaking : State::kReading;
+  Partial partial_kind_ = Partial::kNone;
   // --http-io epoll and the socket is in the thread's set (not once handed over).
   bool in_poller_ = false;
   // --http-io epoll: the socket may hold bytes not read yet (an edge came, and no read since
