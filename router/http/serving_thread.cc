@@ -11,6 +11,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/socket_base.hpp>
 
+#include "router/http2/connection.h"
+
 namespace benchgate::router::http {
 namespace {
 
@@ -97,7 +99,7 @@ void ServingThread::request_stop() {
     while (!context_.handed_over.empty()) {
       DeadlineEntry& entry = context_.handed_over.front();
       context_.handed_over.pop_front();
-      close(entry);
+      static_cast<http2::ConnectionBase&>(entry).close();
     }
     deadlines_.stop();
     // Its wait would keep run() going; the sessions it reported are closed.

@@ -132,11 +132,8 @@ void Session<Stream>::on_handshake(const error_code& ec) {
 
 template <typename Stream>
 void Session<Stream>::close() {
-  if (state_ == State::kHandedOver) {
-    if (auto connection = http2_.lock()) connection->close();
-    return;
-  }
-  if (state_ == State::kClosed) return;
+  // A session that handed over: the thread closes its connection (SessionContext::handed_over).
+  if (state_ == State::kHandedOver || state_ == State::kClosed) return;
   state_ = State::kClosed;
   stop_holding();
   net::close_stream(socket_);
@@ -302,14 +299,13 @@ void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
     in_poller_ = false;
   }
   unschedule();
-  context_.handed_over.push_back(*this);
   if (delay_ != nullptr) delay_->timer.cancel();
   // The connection owns the session from now on; owner_ lets go on the next turn, so that
   // the session outlives this call even if the connection ends at once.
   const auto executor = socket_.get_executor();
   auto connection = std::make_shared<http2::Connection<Stream>>(
       std::move(socket_), context_.options, context_.stats, self());
-  http2_ = connection;
+  context_.handed_over.push_back(*connection);
   if (owner_ != nullptr) asio::post(executor, [owner = std::move(owner_)] {});
   connection->start(already_read);
 }

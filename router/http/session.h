@@ -59,16 +59,12 @@
 #include "router/metrics/thread_stats.h"
 #include "router/net/stream.h"
 
-namespace benchgate::router::http2 {
-class ConnectionBase;
-}  // namespace benchgate::router::http2
-
 namespace benchgate::router::http {
 
 // What a serving thread knows of its sessions, whatever their stream: how to close them, and
-// how to tell one that its deadline may have passed. The thread reaches every session through
-// its hook: an open one is always in the thread's DeadlineWheel, one that handed its socket
-// over is in SessionContext::handed_over.
+// how to tell one that its deadline may have passed. The thread reaches every open session
+// through its hook (an open one is always in the thread's DeadlineWheel), and the HTTP/2
+// connections that sessions handed their sockets to through SessionContext::handed_over.
 class SessionBase : public DeadlineEntry {
  public:
   virtual ~SessionBase() = default;
@@ -112,8 +108,8 @@ struct SessionContext {
   // --http-io epoll on a cleartext port: the thread's edge-triggered readiness set; null
   // otherwise.
   ::benchgate::net::ReadinessPoller* poller = nullptr;
-  // The sessions that handed their socket to an HTTP/2 connection (out of the wheel): closing
-  // one closes its connection.
+  // The HTTP/2 connections sessions handed their sockets to (http2::ConnectionBase, each
+  // keeping its session alive): closed by the thread when it stops.
   DeadlineList handed_over;
 };
 
@@ -153,7 +149,8 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
     // peer closes or min(2 s, --idle-timeout) passes, which is not counted as a timeout.
     kLingering,
     // The client sent the HTTP/2 preface: the socket now belongs to an http2::Connection,
-    // which keeps this session alive (and in its thread's list) while it runs.
+    // which keeps this session alive (counted in connections_open) while it runs; the
+    // thread reaches the connection (SessionContext::handed_over), not the session.
     kHandedOver,
     // The socket is closed; completions that still arrive do nothing.
     kClosed,
@@ -268,8 +265,6 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   std::vector<int64_t> pending_parsed_ns_;
   std::unique_ptr<LargeAnswer> large_;
   std::unique_ptr<Delay> delay_;
-  // The HTTP/2 connection this session handed its socket to.
-  std::weak_ptr<http2::ConnectionBase> http2_;
 
   // Lazy deadline: the thread's wheel calls check_deadline() at least every check interval,
   // which compares the clock with deadline_ns_, so moving the deadline costs a store.

@@ -142,13 +142,13 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open, 
 // pending wait per session, the delay timer and the gather list allocated on first use
 // (router/http/deadline_wheel.h), the parser lent by the thread while a request is in progress
 // (router/http/parser_slots.h), the thread's sessions reached through the wheel instead of a
-// list of their own, and the session's own fields packed (392 bytes; 1,184 before); before:
+// list of their own, and the session's own fields packed (376 bytes; 1,184 before); before:
 // 1,712.1 and 1,848.4, --http-io epoll 1,544.1 and 1,672.2. With --http-io epoll an idle
 // session has no wait for readability pending.
-constexpr int64_t kHttpIdleBudget = 832;            // measured 743.6 to 743.7
-constexpr int64_t kHttpAfterOneBudget = 960;        // measured 879.9 to 880.1
-constexpr int64_t kHttpEpollIdleBudget = 640;       // measured 575.9
-constexpr int64_t kHttpEpollAfterOneBudget = 768;   // measured 703.9
+constexpr int64_t kHttpIdleBudget = 832;            // measured 727.6
+constexpr int64_t kHttpAfterOneBudget = 960;        // measured 863.8 to 863.9
+constexpr int64_t kHttpEpollIdleBudget = 640;       // measured 559.9
+constexpr int64_t kHttpEpollAfterOneBudget = 768;   // measured 687.9
 constexpr int64_t kWebSocketIdleBudget = 9408;      // measured 9,311.7 (frame counting: +160)
 constexpr int64_t kWebSocketAfterOneBudget = 9280;  // measured 9,187.2
 constexpr int64_t kRawSocketIdleBudget = 1728;      // measured 1,671.8
