@@ -43,7 +43,7 @@ ServingThread::ServingThread(const ServerOptions& options)
                  &SessionBase::on_due),
       acceptor_(io_context_),
       accept_loop_(acceptor_, "HTTP",
-                   [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {
+                   [this](net::Stream socket) { on_socket(std::move(socket)); }) {
   if (options.http_io == ServerOptions::Io::kEpoll && !options.tls_context) {
     context_.poller = &asio::use_service<::benchgate::net::ReadinessPoller>(io_context_);
   }
@@ -115,7 +115,7 @@ void ServingThread::post(std::function<void(metrics::ThreadStats&)> fn) {
   asio::post(io_context_, [this, fn = std::move(fn)] { fn(stats_); });
 }
 
-void ServingThread::on_socket(asio::ip::tcp::socket socket) {
+void ServingThread::on_socket(net::Stream socket) {
   ++stats_.counters.connections_accepted;
   if (options_.tls_context) {
     auto session = std::make_shared<Session<net::TlsStream>>(

@@ -43,7 +43,7 @@ class ServingThread {
   metrics::ThreadStats& stats_when_stopped() { return stats_; }
 
  private:
-  void on_socket(boost::asio::ip::tcp::socket socket);
+  void on_socket(net::Stream socket);
 
   const ServerOptions& options_;
   // Declared before the io_context: sessions still queued in it are destroyed with it and

@@ -142,17 +142,21 @@ Figures measure(uint16_t port, Handshake handshake, Request request, Open open, 
 // pending wait per session, the delay timer and the gather list allocated on first use
 // (router/http/deadline_wheel.h), the parser lent by the thread while a request is in progress
 // (router/http/parser_slots.h), the thread's sessions reached through the wheel instead of a
-// list of their own, and the session's own fields packed (376 bytes; 1,184 before); before:
-// 1,712.1 and 1,848.4, --http-io epoll 1,544.1 and 1,672.2. With --http-io epoll an idle
-// session has no wait for readability pending.
-constexpr int64_t kHttpIdleBudget = 832;            // measured 727.6
-constexpr int64_t kHttpAfterOneBudget = 960;        // measured 863.8 to 863.9
-constexpr int64_t kHttpEpollIdleBudget = 640;       // measured 559.9
-constexpr int64_t kHttpEpollAfterOneBudget = 768;   // measured 687.9
-constexpr int64_t kWebSocketIdleBudget = 9408;      // measured 9,311.7 (frame counting: +160)
-constexpr int64_t kWebSocketAfterOneBudget = 9280;  // measured 9,187.2
-constexpr int64_t kRawSocketIdleBudget = 1728;      // measured 1,671.8
-constexpr int64_t kRawSocketAfterOneBudget = 1920;  // measured 1,834.8
+// list of their own, the session's own fields packed, and the sockets on their io_context's
+// own executor (router/net/stream.h: 48 bytes less in the socket and in each operation queued
+// for it); the session is 328 bytes (1,184 before). Before: 1,712.1 and 1,848.4, --http-io
+// epoll 1,544.1 and 1,672.2. With --http-io epoll an idle session has no wait for readability
+// pending.
+constexpr int64_t kHttpIdleBudget = 704;           // measured 631.6 to 631.8
+constexpr int64_t kHttpAfterOneBudget = 896;       // measured 771.9 to 772.1
+constexpr int64_t kHttpEpollIdleBudget = 576;      // measured 511.9
+constexpr int64_t kHttpEpollAfterOneBudget = 704;  // measured 639.9
+// WebSocket and RawSocket: the sockets on their io_context's own executor (before: 8,991.5
+// and 9,132.3; 1,095.5 and 1,362.8).
+constexpr int64_t kWebSocketIdleBudget = 8512;      // measured 8,431.9
+constexpr int64_t kWebSocketAfterOneBudget = 8640;  // measured 8,572.7
+constexpr int64_t kRawSocketIdleBudget = 1024;      // measured 919.7
+constexpr int64_t kRawSocketAfterOneBudget = 1280;  // measured 1,187.0
 
 TEST(AllocConnectionMemory, RouterHttpHeapBytesPerConnection) {
   ASSERT_TRUE(enough_descriptors()) << "RLIMIT_NOFILE below " << 2 * kConnections + 64;
