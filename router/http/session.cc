@@ -53,8 +53,8 @@ Session<Stream>::Session(Stream socket, SessionContext& context)
     : socket_(std::move(socket)),
       context_(context),
       body_budget_(context.options.buffer_budget.get(), memory::BudgetUser::http) {
-  // No buffers yet: out_ and pending_parsed_ns_ grow with the first answers and keep their
-  // capacity; the read buffer is the thread's, taken when there is something to read.
+  // No buffers yet: out_ grows with the first answers and keeps its capacity; the read buffer is
+  // the thread's, taken when there is something to read.
   ++context_.stats.connections_open;
 }
 
@@ -434,7 +434,7 @@ void Session<Stream>::respond(int64_t now_ns) {
                    dispatch.status == 405 ? allowed_methods(dispatch.route) : "");
       break;
   }
-  pending_parsed_ns_.push_back(now_ns);
+  answer_queued(now_ns);
 }
 
 template <typename Stream>
@@ -448,7 +448,7 @@ void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
   if (status != 503) ++context_.stats.counters.parse_errors;
   context_.stats.counters.count_request(route, status);
   append_error(out_, status, ConnectionHeader::kClose);
-  pending_parsed_ns_.push_back(now_ns);
+  answer_queued(now_ns);
   // The parser cannot resume after an error: answer, then close.
   close_after_write_ = true;
   drop_parser();
@@ -524,8 +524,14 @@ void Session<Stream>::on_write(const error_code& ec, size_t bytes) {
     large_->tail = Tail{};
     release_body();
   }
-  for (int64_t parsed_ns : pending_parsed_ns_) context_.stats.handling.record(now_ns - parsed_ns);
-  pending_parsed_ns_.clear();
+  if (pending_delayed_) {
+    context_.stats.handling.record(now_ns - delay_->queued_parsed_ns);
+    pending_delayed_ = false;
+  }
+  if (pending_count_ > 0) {
+    context_.stats.handling.record_n(now_ns - pending_parsed_ns_, pending_count_);
+    pending_count_ = 0;
+  }
   // A delayed answer precedes a close: only the request that asked for the delay (or one
   // before it) can have asked to close, and nothing after it was parsed yet.
   if (delaying() || close_after_write_) return advance(now_ns);
@@ -545,7 +551,8 @@ template <typename Stream>
 void Session<Stream>::on_delay(const error_code& ec) {
   if (state_ != State::kDelaying || ec) return;
   append_head(out_, 200, 0, {}, delay_->connection);
-  pending_parsed_ns_.push_back(delay_->parsed_ns);
+  delay_->queued_parsed_ns = delay_->parsed_ns;
+  pending_delayed_ = true;
   delay_->until_ns = 0;
   process(steady_now_ns());
 }

@@ -181,6 +181,9 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
     explicit Delay(const boost::asio::any_io_executor& executor) : timer(executor) {}
     int64_t until_ns = 0;  // 0: none in progress
     int64_t parsed_ns = 0;
+    // The parse instant of the delayed answer queued in out_ (pending_delayed_): a request
+    // parsed after it may start the next delay before it is written.
+    int64_t queued_parsed_ns = 0;
     ConnectionHeader connection = ConnectionHeader::kNone;
     boost::asio::steady_timer timer;
   };
@@ -231,6 +234,11 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   // The deadline while reading: idle, or what the partial request allows.
   int64_t read_deadline(int64_t now_ns) const;
   void respond(int64_t now_ns);
+  // An answer parsed at now_ns was queued in out_ (or as the tail).
+  void answer_queued(int64_t now_ns) {
+    pending_parsed_ns_ = now_ns;
+    ++pending_count_;
+  }
   // A large body is to be written from where it lies (allocates large_ the first time).
   void start_tail(const Tail& tail);
   void reject(const error_code& ec, int64_t now_ns);
@@ -261,8 +269,6 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   memory::Reservation body_budget_;  // body_'s capacity past kUnbudgetedBytes
   // While a request is in progress: its parser, in a slot of the thread's (parser_slots.h).
   RequestParser* parser_ = nullptr;
-  // Parse instants of the answers in out_/tail, recorded in the histogram once written.
-  std::vector<int64_t> pending_parsed_ns_;
   std::unique_ptr<LargeAnswer> large_;
   std::unique_ptr<Delay> delay_;
 
@@ -270,19 +276,27 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   // which compares the clock with deadline_ns_, so moving the deadline costs a store.
   int64_t deadline_ns_ = 0;
   int64_t partial_since_ns_ = 0;
+  // The answers in out_ (and the tail) not written yet, recorded in the handling histogram
+  // once written: pending_count_ parsed at pending_parsed_ns_, after the delayed answer
+  // (parsed at delay_->queued_parsed_ns) when pending_delayed_. Answers parsed at different
+  // instants never wait together otherwise: out_ is written before the next parse() (one
+  // instant for all it queues), and only a delayed answer is queued by another call.
+  int64_t pending_parsed_ns_ = 0;
 
   State state_ = net::is_tls_v<Stream> ? State::kHandshaking : State::kReading;
   Partial partial_kind_ = Partial::kNone;
   // --http-io epoll and the socket is in the thread's set (not once handed over).
-  bool in_poller_ = false;
+  bool in_poller_ : 1 = false;
   // --http-io epoll: the socket may hold bytes not read yet (an edge came, and no read since
   // came back short), so the next do_read() reads instead of waiting for an edge.
-  bool socket_readable_ = false;
+  bool socket_readable_ : 1 = false;
   // The first bytes were checked for the HTTP/2 preface (they were not it).
-  bool preface_checked_ = false;
+  bool preface_checked_ : 1 = false;
   // The answer queued last is the connection's last (Connection: close, or an error): once it
   // is written the session lingers instead of reading.
-  bool close_after_write_ = false;
+  bool close_after_write_ : 1 = false;
+  bool pending_delayed_ : 1 = false;
+  uint32_t pending_count_ = 0;
 };
 
 extern template class Session<net::Stream>;
