@@ -203,8 +203,9 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   void do_read();
   void on_readable(const error_code& ec);
   // --http-io epoll: the thread's set reports an edge (called by the poller, with the session
-  // alive: its socket is open, so its deadline timer is pending). Reads now when reading,
-  // otherwise remembers that the socket has bytes for the next do_read().
+  // alive: it owns itself while open, and a closed one lets go only on the thread's next
+  // turn, after the dispatch). Reads now when reading, otherwise remembers that the socket has
+  // bytes for the next do_read().
   void on_readable() override;
   // --http-io epoll: one read into the borrowed buffer; a short read (or none) means the
   // socket is drained and the next bytes make a new edge.
