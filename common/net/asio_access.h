@@ -14,6 +14,7 @@
 #include <boost/asio/detail/reactor.hpp>
 #include <boost/asio/detail/socket_ops.hpp>
 #include <boost/asio/execution/context.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/query.hpp>
 #include <boost/version.hpp>
@@ -23,10 +24,15 @@ static_assert(BOOST_VERSION >= 107400, "common/net/asio_access.h needs Asio's re
 namespace benchgate::net::asio_access {
 
 using Tcp = boost::asio::ip::tcp;
+// The executor of the sockets Asio makes by default (tcp::socket), type-erased: 56 bytes in
+// every socket and more in every operation queued for it.
 using Executor = boost::asio::any_io_executor;
+// The io_context's own executor (8 bytes): the router's sockets (router/net/stream.h).
+using IoExecutor = boost::asio::io_context::executor_type;
 using Service = boost::asio::detail::reactive_socket_service<Tcp>;
 using Implementation = Service::implementation_type;
-using ObjectImpl = boost::asio::detail::io_object_impl<Service, Executor>;
+template <typename SocketExecutor>
+using ObjectImpl = boost::asio::detail::io_object_impl<Service, SocketExecutor>;
 using Reactor = boost::asio::detail::reactor;
 
 namespace detail {
@@ -35,11 +41,25 @@ struct Expose {
   friend typename Tag::type member(Tag) { return Member; }
 };
 struct SocketTag {
-  using type = ObjectImpl boost::asio::basic_socket<Tcp, Executor>::*;
+  using type = ObjectImpl<Executor> boost::asio::basic_socket<Tcp, Executor>::*;
   friend type member(SocketTag);
 };
+struct IoSocketTag {
+  using type = ObjectImpl<IoExecutor> boost::asio::basic_socket<Tcp, IoExecutor>::*;
+  friend type member(IoSocketTag);
+};
+template <typename SocketExecutor>
+struct SocketTagFor;
+template <>
+struct SocketTagFor<Executor> {
+  using type = SocketTag;
+};
+template <>
+struct SocketTagFor<IoExecutor> {
+  using type = IoSocketTag;
+};
 struct AcceptorTag {
-  using type = ObjectImpl boost::asio::basic_socket_acceptor<Tcp, Executor>::*;
+  using type = ObjectImpl<Executor> boost::asio::basic_socket_acceptor<Tcp, Executor>::*;
   friend type member(AcceptorTag);
 };
 
@@ -48,13 +68,16 @@ struct TrySpeculativeTag {
   friend type member(TrySpeculativeTag);
 };
 template struct Expose<SocketTag, &boost::asio::basic_socket<Tcp, Executor>::impl_>;
+template struct Expose<IoSocketTag, &boost::asio::basic_socket<Tcp, IoExecutor>::impl_>;
 template struct Expose<TrySpeculativeTag, &Reactor::descriptor_state::try_speculative_>;
 template struct Expose<AcceptorTag, &boost::asio::basic_socket_acceptor<Tcp, Executor>::impl_>;
 }  // namespace detail
 
-// The socket's descriptor, flags and reactor registration.
-inline Implementation& implementation(boost::asio::basic_socket<Tcp, Executor>& socket) {
-  return (socket.*member(detail::SocketTag{})).get_implementation();
+// The socket's descriptor, flags and reactor registration (a socket on either executor).
+template <typename SocketExecutor>
+Implementation& implementation(boost::asio::basic_socket<Tcp, SocketExecutor>& socket) {
+  return (socket.*member(typename detail::SocketTagFor<SocketExecutor>::type{}))
+      .get_implementation();
 }
 inline Implementation& implementation(Tcp::acceptor& acceptor) {
   return (acceptor.*member(detail::AcceptorTag{})).get_implementation();
@@ -73,7 +96,8 @@ boost::asio::detail::reactor& reactor(IoObject& object) {
 // Also that the descriptor is no duplicate of another (accept4 made it): its close then leaves
 // the reactor's epoll set by itself, without the epoll_ctl(DEL) Asio makes for an assigned
 // descriptor, which might share its open file with another one.
-inline void mark_accepted_non_blocking(Tcp::socket& socket) {
+template <typename SocketExecutor>
+void mark_accepted_non_blocking(boost::asio::basic_socket<Tcp, SocketExecutor>& socket) {
   Implementation& impl = implementation(socket);
   impl.state_ |= boost::asio::detail::socket_ops::internal_non_blocking;
   impl.state_ &= ~boost::asio::detail::socket_ops::possible_dup;
@@ -85,7 +109,8 @@ inline void mark_accepted_non_blocking(Tcp::socket& socket) {
 // once for nothing and cost a read that finds EAGAIN. Call right after the socket was registered,
 // in the same call chain (no epoll_wait since: an edge from its registration is then still to come
 // and sets the flag again), on an io_context run by one thread.
-inline void clear_initial_read_edge(Tcp::socket& socket) {
+template <typename SocketExecutor>
+void clear_initial_read_edge(boost::asio::basic_socket<Tcp, SocketExecutor>& socket) {
   Reactor::per_descriptor_data state = implementation(socket).reactor_data_;
   if (state != nullptr) (state->*member(detail::TrySpeculativeTag{}))[Reactor::read_op] = false;
 }
@@ -100,7 +125,9 @@ inline void mark_read_edge(Reactor::per_descriptor_data state) {
 
 // socket.non_blocking(true) without the ioctl when the descriptor already is (see above);
 // otherwise Asio's own, with its ioctl.
-inline void set_non_blocking(Tcp::socket& socket, boost::system::error_code& ec) {
+template <typename SocketExecutor>
+void set_non_blocking(boost::asio::basic_socket<Tcp, SocketExecutor>& socket,
+                      boost::system::error_code& ec) {
   Implementation& impl = implementation(socket);
   if ((impl.state_ & boost::asio::detail::socket_ops::internal_non_blocking) != 0) {
     impl.state_ |= boost::asio::detail::socket_ops::user_set_non_blocking;

@@ -52,8 +52,9 @@ class EdgeWait final : public boost::asio::detail::reactor_op {
 
   // Queues handler(error_code) for the next edge of `socket` in `direction`; `reactor` is the
   // one of the socket's io_context (asio_access::reactor, looked up once by the caller).
+  template <typename SocketExecutor>
   static void start(boost::asio::detail::reactor& reactor,
-                    boost::asio::basic_socket<asio_access::Tcp, asio_access::Executor>& socket,
+                    boost::asio::basic_socket<asio_access::Tcp, SocketExecutor>& socket,
                     Readiness direction, Handler&& handler) {
     Allocator allocator;
     auto* op = new (allocator.allocate(1)) EdgeWait(std::move(handler));
@@ -87,9 +88,9 @@ class EdgeWait final : public boost::asio::detail::reactor_op {
 };
 
 // EdgeWait<Handler>::start with the handler's type deduced.
-template <typename Handler>
+template <typename Handler, typename SocketExecutor>
 void async_wait_edge(boost::asio::detail::reactor& reactor,
-                     boost::asio::basic_socket<asio_access::Tcp, asio_access::Executor>& socket,
+                     boost::asio::basic_socket<asio_access::Tcp, SocketExecutor>& socket,
                      Readiness direction, Handler&& handler) {
   EdgeWait<std::decay_t<Handler>>::start(reactor, socket, direction,
                                          std::forward<Handler>(handler));

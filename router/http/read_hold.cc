@@ -14,12 +14,11 @@ ReadHolds::ReadHolds(const boost::asio::any_io_executor& executor, int64_t hold_
 void ReadHolds::touch(ReadHolder& holder, int64_t now_ns) {
   if (holder.is_linked()) {
     holder.unlink();
-  } else if (!holder.counted_) {
+  } else if (!holder.counted()) {
     if (held_ >= kMaxHolders) return;
-    holder.counted_ = true;
     ++held_;
   }
-  holder.last_read_ns_ = now_ns;
+  holder.last_read_ns_ = std::max<int64_t>(now_ns, 1);
   holders_.push_back(holder);
   if (!armed_) arm(now_ns + hold_ns_);
 }

@@ -52,8 +52,8 @@ class ReadHolder : public ReadHoldHook {
   // buffer is the caller's business). Also before the holder is destroyed.
   void stop_holding(int64_t& gauge) {
     if (is_linked()) unlink();
-    if (counted_) {
-      counted_ = false;
+    if (counted()) {
+      last_read_ns_ = 0;
       --gauge;
     }
   }
@@ -64,8 +64,10 @@ class ReadHolder : public ReadHoldHook {
 
  private:
   friend class ReadHolds;
+  // Counted in the gauge: from the first hold until the buffer is given back.
+  bool counted() const { return last_read_ns_ != 0; }
+  // The last read (never 0) while counted; 0 otherwise (one field: 8 bytes of every session).
   int64_t last_read_ns_ = 0;
-  bool counted_ = false;
 };
 
 class ReadHolds {

@@ -11,6 +11,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/socket_base.hpp>
 
+#include "router/http2/connection.h"
+
 namespace benchgate::router::http {
 namespace {
 
@@ -27,17 +29,23 @@ std::string describe(const asio::ip::tcp::endpoint& endpoint) {
 
 ServingThread::ServingThread(const ServerOptions& options)
     : options_(options),
+      // The read holds and the deadlines are declared (and made) after the context: only
+      // their addresses are taken here.
+      context_(options, stats_, read_holds_, deadlines_),
       // One thread runs this io_context and every socket and timer of it is only touched from
       // that thread (other threads only post()), so Asio may drop its per-descriptor locks;
       // the scheduler lock that post() needs stays on.
       io_context_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
       read_holds_(io_context_.get_executor(), options.read_buffer_hold_ns, stats_.read_buffers_held,
                   &Session<net::Stream>::release_held),
+      deadlines_(io_context_.get_executor(),
+                 DeadlineWheel::tick_for(SessionContext::check_interval_for(options)),
+                 &SessionBase::on_due),
       acceptor_(io_context_),
       accept_loop_(acceptor_, "HTTP",
-                   [this](asio::ip::tcp::socket socket) { on_socket(std::move(socket)); }) {
+                   [this](net::Stream socket) { on_socket(std::move(socket)); }) {
   if (options.http_io == ServerOptions::Io::kEpoll && !options.tls_context) {
-    poller_ = &asio::use_service<::benchgate::net::ReadinessPoller>(io_context_);
+    context_.poller = &asio::use_service<::benchgate::net::ReadinessPoller>(io_context_);
   }
 }
 
@@ -85,9 +93,17 @@ void ServingThread::request_stop() {
     acceptor_.close(ignored);
     accept_loop_.stop();
     read_holds_.stop();
-    for (SessionBase& session : sessions_) session.close();
+    // Every open session is in the wheel; closing one takes it out for good.
+    const auto close = [](DeadlineEntry& entry) { static_cast<SessionBase&>(entry).close(); };
+    deadlines_.drain(close);
+    while (!context_.handed_over.empty()) {
+      DeadlineEntry& entry = context_.handed_over.front();
+      context_.handed_over.pop_front();
+      static_cast<http2::ConnectionBase&>(entry).close();
+    }
+    deadlines_.stop();
     // Its wait would keep run() going; the sessions it reported are closed.
-    if (poller_ != nullptr) poller_->stop();
+    if (context_.poller != nullptr) context_.poller->stop();
   });
 }
 
@@ -99,19 +115,16 @@ void ServingThread::post(std::function<void(metrics::ThreadStats&)> fn) {
   asio::post(io_context_, [this, fn = std::move(fn)] { fn(stats_); });
 }
 
-void ServingThread::on_socket(asio::ip::tcp::socket socket) {
+void ServingThread::on_socket(net::Stream socket) {
   ++stats_.counters.connections_accepted;
   if (options_.tls_context) {
     auto session = std::make_shared<Session<net::TlsStream>>(
-        net::TlsStream(std::move(socket), *options_.tls_context), options_, stats_, read_holds_);
-    sessions_.push_back(*session);
-    session->start();
+        net::TlsStream(std::move(socket), *options_.tls_context), context_);
+    session->start(session);
     return;
   }
-  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), options_, stats_,
-                                                        read_holds_, poller_);
-  sessions_.push_back(*session);
-  session->start();
+  auto session = std::make_shared<Session<net::Stream>>(std::move(socket), context_);
+  session->start(session);
 }
 
 }  // namespace benchgate::router::http

@@ -11,6 +11,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "common/util/expected.h"
+#include "router/http/deadline_wheel.h"
 #include "router/http/read_hold.h"
 #include "router/http/server_options.h"
 #include "router/http/session.h"
@@ -42,19 +43,21 @@ class ServingThread {
   metrics::ThreadStats& stats_when_stopped() { return stats_; }
 
  private:
-  void on_socket(boost::asio::ip::tcp::socket socket);
+  void on_socket(net::Stream socket);
 
   const ServerOptions& options_;
   // Declared before the io_context: sessions still queued in it are destroyed with it and
   // update these on the way out.
   metrics::ThreadStats stats_;
-  SessionList sessions_;
+  // What every session of the thread refers to (so also declared before the io_context); its
+  // poller is set with --http-io epoll on a cleartext port (the thread's edge-triggered
+  // readiness set, an io_context service).
+  SessionContext context_;
   boost::asio::io_context io_context_;
   // The cleartext sessions holding their read buffer between requests (--read-buffer-hold).
   ReadHolds read_holds_;
-  // --http-io epoll on a cleartext port: the thread's edge-triggered readiness set (an
-  // io_context service); null otherwise.
-  ::benchgate::net::ReadinessPoller* poller_ = nullptr;
+  // Every session's deadlines, under one timer (router/http/deadline_wheel.h).
+  DeadlineWheel deadlines_;
   boost::asio::ip::tcp::acceptor acceptor_;
   net::AcceptLoop accept_loop_;
   std::thread thread_;

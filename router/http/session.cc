@@ -43,46 +43,50 @@ using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 
 }  // namespace
 
+int64_t SessionContext::check_interval_for(const ServerOptions& options) {
+  return std::min({options.idle_timeout_ns, options.header_timeout_ns, options.body_timeout_ns,
+                   options.tls_handshake_timeout_ns});
+}
+
 template <typename Stream>
-Session<Stream>::Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
-                         ReadHolds& holds, ::benchgate::net::ReadinessPoller* poller)
+Session<Stream>::Session(Stream socket, SessionContext& context)
     : socket_(std::move(socket)),
-      options_(options),
-      limits_(options.route_limits()),
-      stats_(stats),
-      holds_(holds),
-      poller_(net::is_tls_v<Stream> ? nullptr : poller),
-      body_budget_(options.buffer_budget.get(), memory::BudgetUser::http),
-      delay_timer_(socket_.get_executor()),
-      check_interval_ns_(std::min({options.idle_timeout_ns, options.header_timeout_ns,
-                                   options.body_timeout_ns, options.tls_handshake_timeout_ns})),
-      deadline_timer_(socket_.get_executor()) {
-  // No buffers yet: out_ and pending_parsed_ns_ grow with the first answers and keep their
-  // capacity; the read buffer is the thread's, taken when there is something to read.
-  ++stats_.connections_open;
+      context_(context),
+      body_budget_(context.options.buffer_budget.get(), memory::BudgetUser::http) {
+  // No buffers yet: out_ grows with the first answers and keeps its capacity; the read buffer is
+  // the thread's, taken when there is something to read.
+  ++context_.stats.connections_open;
 }
 
 template <typename Stream>
 Session<Stream>::~Session() {
+  drop_parser();
   stop_holding();
-  --stats_.connections_open;
+  --context_.stats.connections_open;
 }
 
 template <typename Stream>
-void Session<Stream>::start() {
+void Session<Stream>::release_owner() {
+  if (owner_ == nullptr) return;
+  asio::post(socket_.get_executor(), [owner = std::move(owner_)] {});
+}
+
+template <typename Stream>
+void Session<Stream>::start(std::shared_ptr<Session> owner) {
   error_code ignored;
   auto& tcp = beast::get_lowest_layer(socket_);
   tcp.set_option(asio::ip::tcp::no_delay(true), ignored);
   // Synchronous write_some() in do_write() and read_some() in on_readable() must never block
   // the thread. The accept loop's sockets are non-blocking from accept4: no system call.
   ::benchgate::net::asio_access::set_non_blocking(tcp, ignored);
+  owner_ = std::move(owner);
   const int64_t now = steady_now_ns();
   if constexpr (net::is_tls_v<Stream>) {
     // The accept loop registered the socket just now, in this call chain, on this serving
     // thread's one-thread io_context: its first wait after EAGAIN needs no re-arm either.
     ::benchgate::net::asio_access::clear_initial_read_edge(tcp);
-    deadline_ns_ = now + options_.tls_handshake_timeout_ns;
-    arm_deadline_timer(std::min(deadline_ns_, now + check_interval_ns_));
+    deadline_ns_ = now + context_.options.tls_handshake_timeout_ns;
+    schedule_check(deadline_ns_, now);
     // A peer whose first byte cannot open a TLS connection fails the handshake at once
     // (counted as not_tls): OpenSSL's own first read tells, no peek and no wait of its own.
     socket_.expect_first_byte(tls::kHandshakeRecordType);
@@ -90,11 +94,11 @@ void Session<Stream>::start() {
                             [self = self()](const error_code& ec) { self->on_handshake(ec); });
     return;
   }
-  deadline_ns_ = now + options_.idle_timeout_ns;
-  arm_deadline_timer(now + check_interval_ns_);
+  deadline_ns_ = now + context_.options.idle_timeout_ns;
+  schedule_check(deadline_ns_, now);
   // --http-io epoll: once per socket; the set reports the first request's edge (at once when
   // it is already there). A socket the set cannot take waits through Asio instead.
-  if (poller_ != nullptr && poller_->add(tcp.native_handle(), *this)) poller_ = nullptr;
+  in_poller_ = context_.poller != nullptr && !context_.poller->add(tcp.native_handle(), *this);
   do_read();
 }
 
@@ -103,12 +107,12 @@ void Session<Stream>::on_handshake(const error_code& ec) {
   if constexpr (net::is_tls_v<Stream>) {
     if (state_ != State::kHandshaking) return;
     if (ec) {
-      stats_.tls.count_failure(socket_.opened_with_other_byte()
-                                   ? metrics::TlsFailure::not_tls
-                                   : tls::classify_handshake_error(ec));
+      context_.stats.tls.count_failure(socket_.opened_with_other_byte()
+                                           ? metrics::TlsFailure::not_tls
+                                           : tls::classify_handshake_error(ec));
       return close();
     }
-    const metrics::TlsAlpn alpn = tls::count_handshake(socket_.native_handle(), stats_.tls);
+    const metrics::TlsAlpn alpn = tls::count_handshake(socket_.native_handle(), context_.stats.tls);
     if (alpn == metrics::TlsAlpn::h2) {
       // h2 by ALPN: the HTTP/2 server takes the TLS stream over before anything is read (the
       // client's preface is the HTTP/2 connection's to check).
@@ -119,7 +123,7 @@ void Session<Stream>::on_handshake(const error_code& ec) {
     // (RFC 9113, 3.3); a client that offered no ALPN may still open with it.
     if (alpn == metrics::TlsAlpn::http1_1) preface_checked_ = true;
     state_ = State::kReading;
-    deadline_ns_ = steady_now_ns() + options_.idle_timeout_ns;
+    deadline_ns_ = steady_now_ns() + context_.options.idle_timeout_ns;
     do_read();
   } else {
     (void)ec;
@@ -128,22 +132,20 @@ void Session<Stream>::on_handshake(const error_code& ec) {
 
 template <typename Stream>
 void Session<Stream>::close() {
-  if (state_ == State::kHandedOver) {
-    if (auto connection = http2_.lock()) connection->close();
-    return;
-  }
-  if (state_ == State::kClosed) return;
+  // A session that handed over: the thread closes its connection (SessionContext::handed_over).
+  if (state_ == State::kHandedOver || state_ == State::kClosed) return;
   state_ = State::kClosed;
   stop_holding();
   net::close_stream(socket_);
-  deadline_timer_.cancel();
-  delay_timer_.cancel();
+  unschedule();
+  if (delay_ != nullptr) delay_->timer.cancel();
+  release_owner();
 }
 
 template <typename Stream>
 void Session<Stream>::do_read() {
   state_ = State::kReading;
-  if (poller_ != nullptr) {
+  if (in_poller_) {
     if (socket_readable_) {
       // Bytes are left in the socket (the last read filled the buffer, or an edge came while
       // writing): read them on the thread's next turn, not deeper in this call chain.
@@ -223,7 +225,7 @@ void Session<Stream>::park_input() {
   if (in_.size() > 0 || in_.capacity() == 0 || holding()) return;
   // The thread keeps the larger of the two; the connection frees what it still holds.
   SpareInput::give_back(in_);
-  buffer_given_back(stats_.read_buffers_held);
+  buffer_given_back(context_.stats.read_buffers_held);
 }
 
 template <typename Stream>
@@ -239,11 +241,11 @@ void Session<Stream>::on_read(const error_code& ec, size_t bytes) {
     return close();
   }
   in_.commit(bytes);
-  stats_.counters.bytes_received += bytes;
+  context_.stats.counters.bytes_received += bytes;
   if (!preface_checked_ && took_http2()) return;
   const int64_t now_ns = steady_now_ns();
   if constexpr (!net::is_tls_v<Stream>) {
-    if (poller_ == nullptr && holds_.enabled()) holds_.touch(*this, now_ns);
+    if (!in_poller_ && context_.holds.enabled()) context_.holds.touch(*this, now_ns);
   }
   process(now_ns);
 }
@@ -291,16 +293,20 @@ void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
   // alive (counted in connections_open, reachable by close()) as long as it runs.
   state_ = State::kHandedOver;
   stop_holding();
-  if (poller_ != nullptr) {
+  if (in_poller_) {
     // The HTTP/2 connection waits through Asio: the socket leaves the thread's set.
-    poller_->remove(beast::get_lowest_layer(socket_).native_handle());
-    poller_ = nullptr;
+    context_.poller->remove(beast::get_lowest_layer(socket_).native_handle());
+    in_poller_ = false;
   }
-  deadline_timer_.cancel();
-  delay_timer_.cancel();
-  auto connection =
-      std::make_shared<http2::Connection<Stream>>(std::move(socket_), options_, stats_, self());
-  http2_ = connection;
+  unschedule();
+  if (delay_ != nullptr) delay_->timer.cancel();
+  // The connection owns the session from now on; owner_ lets go on the next turn, so that
+  // the session outlives this call even if the connection ends at once.
+  const auto executor = socket_.get_executor();
+  auto connection = std::make_shared<http2::Connection<Stream>>(
+      std::move(socket_), context_.options, context_.stats, self());
+  context_.handed_over.push_back(*connection);
+  if (owner_ != nullptr) asio::post(executor, [owner = std::move(owner_)] {});
   connection->start(already_read);
 }
 
@@ -313,9 +319,9 @@ void Session<Stream>::process(int64_t now_ns) {
 template <typename Stream>
 void Session<Stream>::parse(int64_t now_ns) {
   while (in_.size() > 0) {
-    if (!parser_) {
-      parser_.emplace(limits_, options_.max_header_bytes, options_.max_body_bytes, body_,
-                      body_budget_);
+    if (parser_ == nullptr) {
+      parser_ = ParserSlots::make(context_.limits, context_.options.max_header_bytes,
+                                  context_.options.max_body_bytes, body_, body_budget_);
     }
     error_code ec;
     const size_t used = parser_->put(in_.data(), ec);
@@ -330,23 +336,33 @@ void Session<Stream>::parse(int64_t now_ns) {
       continue;
     }
     respond(now_ns);
-    parser_.reset();
-    if (tail_.active || delay_until_ns_ != 0 || close_after_write_ || out_.size() >= kFlushBytes) {
+    drop_parser();
+    if (tail_active() || delaying() || close_after_write_ || out_.size() >= kFlushBytes) {
       break;
     }
   }
 
-  typename Partial::Kind kind = Partial::Kind::kNone;
-  if (parser_ && !parser_->is_header_done() && in_.size() > 0) kind = Partial::Kind::kHeader;
-  if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::Kind::kBody;
+  Partial kind = Partial::kNone;
+  if (parser_ && !parser_->is_header_done() && in_.size() > 0) kind = Partial::kHeader;
+  if (parser_ && parser_->is_header_done() && !parser_->is_done()) kind = Partial::kBody;
   // A request's header (or body) is timed from the read that first left it partial.
-  if (kind != partial_.kind) partial_ = Partial{kind, kind == Partial::Kind::kNone ? 0 : now_ns};
+  if (kind != partial_kind_) {
+    partial_kind_ = kind;
+    partial_since_ns_ = kind == Partial::kNone ? 0 : now_ns;
+  }
+}
+
+template <typename Stream>
+void Session<Stream>::drop_parser() {
+  if (parser_ == nullptr) return;
+  ParserSlots::destroy(parser_);
+  parser_ = nullptr;
 }
 
 template <typename Stream>
 void Session<Stream>::advance(int64_t now_ns) {
-  if (!out_.empty() || tail_.active) return do_write(now_ns);
-  if (delay_until_ns_ != 0) return start_delay();
+  if (!out_.empty() || tail_active()) return do_write(now_ns);
+  if (delaying()) return start_delay();
   if (close_after_write_) return linger();
   deadline_ns_ = read_deadline(now_ns);
   do_read();
@@ -354,14 +370,14 @@ void Session<Stream>::advance(int64_t now_ns) {
 
 template <typename Stream>
 int64_t Session<Stream>::read_deadline(int64_t now_ns) const {
-  const int64_t idle = now_ns + options_.idle_timeout_ns;
-  switch (partial_.kind) {
-    case Partial::Kind::kNone:
+  const int64_t idle = now_ns + context_.options.idle_timeout_ns;
+  switch (partial_kind_) {
+    case Partial::kNone:
       break;
-    case Partial::Kind::kHeader:
-      return partial_.since_ns + options_.header_timeout_ns;
-    case Partial::Kind::kBody:
-      return std::min(idle, partial_.since_ns + options_.body_timeout_ns);
+    case Partial::kHeader:
+      return partial_since_ns_ + context_.options.header_timeout_ns;
+    case Partial::kBody:
+      return std::min(idle, partial_since_ns_ + context_.options.body_timeout_ns);
   }
   return idle;
 }
@@ -377,8 +393,8 @@ void Session<Stream>::respond(int64_t now_ns) {
   const Dispatch& dispatch = parser_->dispatch();
   const ConnectionHeader connection = connection_header();
   if (connection == ConnectionHeader::kClose) close_after_write_ = true;
-  stats_.counters.count_request(dispatch.route, dispatch.status);
-  metrics::inject_work(options_.inject_work_ns);
+  context_.stats.counters.count_request(dispatch.route, dispatch.status);
+  metrics::inject_work(context_.options.inject_work_ns);
 
   switch (dispatch.action) {
     case Action::kHello:
@@ -394,7 +410,7 @@ void Session<Stream>::respond(int64_t now_ns) {
       if (dispatch.param <= kInlineBodyBytes) {
         append_pattern(out_, dispatch.param);
       } else {
-        tail_ = Tail{nullptr, 0, dispatch.param, true};
+        start_tail(Tail{nullptr, 0, dispatch.param, true});
       }
       break;
     case Action::kEcho:
@@ -403,21 +419,22 @@ void Session<Stream>::respond(int64_t now_ns) {
         out_.append(body_);
         release_body();
       } else {
-        tail_ = Tail{body_.data(), 0, body_.size(), true};
+        start_tail(Tail{body_.data(), 0, body_.size(), true});
       }
       break;
     case Action::kDelay:
       // Answered by on_delay(), which records the handling time then.
-      delay_until_ns_ = now_ns + static_cast<int64_t>(dispatch.param) * 1'000'000;
-      delay_parsed_ns_ = now_ns;
-      delay_connection_ = connection;
+      if (delay_ == nullptr) delay_ = std::make_unique<Delay>(socket_.get_executor());
+      delay_->until_ns = now_ns + static_cast<int64_t>(dispatch.param) * 1'000'000;
+      delay_->parsed_ns = now_ns;
+      delay_->connection = connection;
       return;
     case Action::kError:
       append_error(out_, dispatch.status, connection,
                    dispatch.status == 405 ? allowed_methods(dispatch.route) : "");
       break;
   }
-  pending_parsed_ns_.push_back(now_ns);
+  answer_queued(now_ns);
 }
 
 template <typename Stream>
@@ -428,13 +445,13 @@ void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
   if (parser_->refusal_status() != 0) status = parser_->refusal_status();
   const Route route = parser_->has_request_line() ? parser_->dispatch().route : Route::kOther;
   // 503: the request was sound, the router had no room for its body (counted by the budget).
-  if (status != 503) ++stats_.counters.parse_errors;
-  stats_.counters.count_request(route, status);
+  if (status != 503) ++context_.stats.counters.parse_errors;
+  context_.stats.counters.count_request(route, status);
   append_error(out_, status, ConnectionHeader::kClose);
-  pending_parsed_ns_.push_back(now_ns);
+  answer_queued(now_ns);
   // The parser cannot resume after an error: answer, then close.
   close_after_write_ = true;
-  parser_.reset();
+  drop_parser();
   in_.consume(in_.size());
   release_body();
 }
@@ -446,38 +463,51 @@ void Session<Stream>::release_body() {
 }
 
 template <typename Stream>
+void Session<Stream>::start_tail(const Tail& tail) {
+  if (large_ == nullptr) large_ = std::make_unique<LargeAnswer>();
+  large_->tail = tail;
+}
+
+template <typename Stream>
 void Session<Stream>::do_write(int64_t now_ns) {
   state_ = State::kWriting;
-  size_t count = 0;
-  if (!out_.empty()) write_buffers_[count++] = asio::buffer(out_);
-  const std::string_view block = pattern_block();
-  while (count < write_buffers_.size() && tail_.remaining > 0) {
-    // The pattern goes out as whole blocks (whole periods); an echo body in one piece.
-    const char* base = tail_.data != nullptr ? tail_.data + tail_.offset : block.data();
-    const uint64_t limit = tail_.data != nullptr ? tail_.remaining : block.size();
-    const size_t piece = static_cast<size_t>(std::min(tail_.remaining, limit));
-    write_buffers_[count++] = asio::const_buffer(base, piece);
-    tail_.offset += piece;
-    tail_.remaining -= piece;
-  }
-  deadline_ns_ = now_ns + options_.idle_timeout_ns;
-  if (count == 1 && tail_.remaining == 0) {
+  deadline_ns_ = now_ns + context_.options.idle_timeout_ns;
+  auto handler = [self = self()](const error_code& ec, size_t bytes) { self->on_write(ec, bytes); };
+  if (!tail_active()) {
     // Usually the whole answer fits in the socket buffer: send it now and carry on without a
     // trip through the event loop. Only what does not fit is left to async_write (over TLS
     // that starts with the rest of a record the socket did not take, common/tls/tls_stream.h).
+    asio::const_buffer buffer = asio::buffer(out_);
     error_code ec;
-    const size_t written = socket_.write_some(write_buffers_[0], ec);
-    if (!ec && written == write_buffers_[0].size()) return on_write(ec, written);
+    const size_t written = socket_.write_some(buffer, ec);
+    if (!ec && written == buffer.size()) return on_write(ec, written);
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) return close();
-    stats_.counters.bytes_sent += written;
-    write_buffers_[0] += written;
+    context_.stats.counters.bytes_sent += written;
+    buffer += written;
+    park_input();
+    // One buffer: the operation keeps its own copy of it.
+    asio::async_write(socket_, buffer, std::move(handler));
+    return;
+  }
+  auto& buffers = large_->buffers;
+  Tail& tail = large_->tail;
+  size_t count = 0;
+  if (!out_.empty()) buffers[count++] = asio::buffer(out_);
+  const std::string_view block = pattern_block();
+  while (count < buffers.size() && tail.remaining > 0) {
+    // The pattern goes out as whole blocks (whole periods); an echo body in one piece.
+    const char* base = tail.data != nullptr ? tail.data + tail.offset : block.data();
+    const uint64_t limit = tail.data != nullptr ? tail.remaining : block.size();
+    const size_t piece = static_cast<size_t>(std::min(tail.remaining, limit));
+    buffers[count++] = asio::const_buffer(base, piece);
+    tail.offset += piece;
+    tail.remaining -= piece;
   }
   park_input();
-  auto handler = [self = self()](const error_code& ec, size_t bytes) { self->on_write(ec, bytes); };
   if (count == 1) {
-    asio::async_write(socket_, write_buffers_[0], std::move(handler));
+    asio::async_write(socket_, buffers[0], std::move(handler));
   } else {
-    asio::async_write(socket_, std::span<const asio::const_buffer>(write_buffers_.data(), count),
+    asio::async_write(socket_, std::span<const asio::const_buffer>(buffers.data(), count),
                       std::move(handler));
   }
 }
@@ -486,19 +516,25 @@ template <typename Stream>
 void Session<Stream>::on_write(const error_code& ec, size_t bytes) {
   if (state_ != State::kWriting) return;
   if (ec) return close();
-  stats_.counters.bytes_sent += bytes;
+  context_.stats.counters.bytes_sent += bytes;
   out_.clear();
   const int64_t now_ns = steady_now_ns();
-  if (tail_.remaining > 0) return do_write(now_ns);
-  if (tail_.active) {
-    tail_ = Tail{};
+  if (tail_active()) {
+    if (large_->tail.remaining > 0) return do_write(now_ns);
+    large_->tail = Tail{};
     release_body();
   }
-  for (int64_t parsed_ns : pending_parsed_ns_) stats_.handling.record(now_ns - parsed_ns);
-  pending_parsed_ns_.clear();
+  if (pending_delayed_) {
+    context_.stats.handling.record(now_ns - delay_->queued_parsed_ns);
+    pending_delayed_ = false;
+  }
+  if (pending_count_ > 0) {
+    context_.stats.handling.record_n(now_ns - pending_parsed_ns_, pending_count_);
+    pending_count_ = 0;
+  }
   // A delayed answer precedes a close: only the request that asked for the delay (or one
   // before it) can have asked to close, and nothing after it was parsed yet.
-  if (delay_until_ns_ != 0 || close_after_write_) return advance(now_ns);
+  if (delaying() || close_after_write_) return advance(now_ns);
   process(now_ns);
 }
 
@@ -506,17 +542,18 @@ template <typename Stream>
 void Session<Stream>::start_delay() {
   state_ = State::kDelaying;
   park_input();
-  deadline_ns_ = delay_until_ns_ + options_.idle_timeout_ns;
-  delay_timer_.expires_at(steady_point(delay_until_ns_));
-  delay_timer_.async_wait([self = self()](const error_code& ec) { self->on_delay(ec); });
+  deadline_ns_ = delay_->until_ns + context_.options.idle_timeout_ns;
+  delay_->timer.expires_at(steady_point(delay_->until_ns));
+  delay_->timer.async_wait([self = self()](const error_code& ec) { self->on_delay(ec); });
 }
 
 template <typename Stream>
 void Session<Stream>::on_delay(const error_code& ec) {
   if (state_ != State::kDelaying || ec) return;
-  append_head(out_, 200, 0, {}, delay_connection_);
-  pending_parsed_ns_.push_back(delay_parsed_ns_);
-  delay_until_ns_ = 0;
+  append_head(out_, 200, 0, {}, delay_->connection);
+  delay_->queued_parsed_ns = delay_->parsed_ns;
+  pending_delayed_ = true;
+  delay_->until_ns = 0;
   process(steady_now_ns());
 }
 
@@ -525,8 +562,8 @@ void Session<Stream>::linger() {
   state_ = State::kLingering;
   stop_holding();
   const int64_t now_ns = steady_now_ns();
-  deadline_ns_ = now_ns + std::min(kLingerNs, options_.idle_timeout_ns);
-  arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
+  deadline_ns_ = now_ns + std::min(kLingerNs, context_.options.idle_timeout_ns);
+  schedule_check(deadline_ns_, now_ns);
   in_.consume(in_.size());
   if constexpr (net::is_tls_v<Stream>) {
     // close_notify; OpenSSL then discards what the peer still sends until its close_notify
@@ -548,37 +585,32 @@ template <typename Stream>
 void Session<Stream>::on_linger_read(const error_code& ec, size_t bytes) {
   if (state_ != State::kLingering) return;
   if (ec) return close();
-  stats_.counters.bytes_received += bytes;
+  context_.stats.counters.bytes_received += bytes;
   socket_.async_read_some(
       in_.prepare(kReadChunk),
       [self = self()](const error_code& read_ec, size_t n) { self->on_linger_read(read_ec, n); });
 }
 
 template <typename Stream>
-void Session<Stream>::arm_deadline_timer(int64_t at_ns) {
-  deadline_timer_.expires_at(steady_point(at_ns));
-  deadline_timer_.async_wait([self = self()](const error_code& ec) { self->on_deadline(ec); });
+void Session<Stream>::schedule_check(int64_t at_ns, int64_t now_ns) {
+  context_.deadlines.schedule(*this, std::min(at_ns, now_ns + context_.check_interval_ns), now_ns);
 }
 
 template <typename Stream>
-void Session<Stream>::on_deadline(const error_code& ec) {
-  if (state_ == State::kClosed || state_ == State::kHandedOver ||
-      ec == asio::error::operation_aborted) {
-    return;
-  }
-  const int64_t now_ns = steady_now_ns();
+void Session<Stream>::check_deadline(int64_t now_ns) {
+  if (state_ == State::kClosed || state_ == State::kHandedOver) return;
   if (now_ns >= deadline_ns_) {
     if (state_ == State::kHandshaking) {
-      stats_.tls.count_failure(metrics::TlsFailure::timeout);
+      context_.stats.tls.count_failure(metrics::TlsFailure::timeout);
     } else if (state_ != State::kLingering) {
-      ++stats_.counters.timed_out;
+      ++context_.stats.counters.timed_out;
     }
     return close();
   }
-  // Every deadline is set at least check_interval_ns_ after the moment it is set (or, for a
+  // Every deadline is set at least one check interval after the moment it is set (or, for a
   // header, after the header started, which is never before the last check), so checking
-  // this often never fires late.
-  arm_deadline_timer(std::min(deadline_ns_, now_ns + check_interval_ns_));
+  // this often never finds one late by more than the wheel's tick.
+  schedule_check(deadline_ns_, now_ns);
 }
 
 template class Session<net::Stream>;

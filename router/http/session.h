@@ -15,8 +15,15 @@
 // error_codes, counted by kind. A session lives on exactly one serving thread and is only touched
 // from it.
 //
-// The connection's state is one field (State): which operation is pending besides the
-// deadline timer, and so which deadline applies. Every completion handler first checks that
+// The connection's state is one field (State): which operation is pending, and so which
+// deadline applies. The deadlines are checked by the serving thread's one timer
+// (router/http/deadline_wheel.h), not by a timer of the session's: an idle connection holds
+// its socket, this object and the pending wait for readability (none with --http-io epoll).
+// A session owns itself (owner_) from start() until it closes or hands its socket over, so
+// that one with no operation pending (--http-io epoll) stays alive; the parts only some
+// answers use (the /bench/delay timer, the gather list of a large answer) are allocated on
+// a connection's first such answer and kept; the parser is the thread's, lent while a request
+// is in progress (router/http/parser_slots.h). Every completion handler first checks that
 // the session is still in the state that started it. HTTP/2 on the same port adds its own
 // states (the preface, then frames) beside these, not flags inside them.
 //
@@ -43,6 +50,8 @@
 #include <boost/intrusive/list.hpp>
 
 #include "common/net/readiness_poller.h"
+#include "router/http/deadline_wheel.h"
+#include "router/http/parser_slots.h"
 #include "router/http/read_hold.h"
 #include "router/http/request_parser.h"
 #include "router/http/responses.h"
@@ -50,39 +59,74 @@
 #include "router/metrics/thread_stats.h"
 #include "router/net/stream.h"
 
-namespace benchgate::router::http2 {
-class ConnectionBase;
-}  // namespace benchgate::router::http2
-
 namespace benchgate::router::http {
 
-using SessionHook =
-    boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
-
-// What a serving thread knows of its sessions, whatever their stream: how to close them.
-class SessionBase : public SessionHook {
+// What a serving thread knows of its sessions, whatever their stream: how to close them, and
+// how to tell one that its deadline may have passed. The thread reaches every open session
+// through its hook (an open one is always in the thread's DeadlineWheel), and the HTTP/2
+// connections that sessions handed their sockets to through SessionContext::handed_over.
+class SessionBase : public DeadlineEntry {
  public:
   virtual ~SessionBase() = default;
-  // Closes the socket and cancels the timers; pending operations then end the session.
+  // Closes the socket and leaves the thread's deadlines; pending operations then end the
+  // session, and it lets go of itself on the thread's next turn.
   virtual void close() = 0;
+  // The thread's DeadlineWheel::Due for its sessions.
+  static void on_due(DeadlineEntry& entry, int64_t now_ns) {
+    static_cast<SessionBase&>(entry).check_deadline(now_ns);
+  }
+
+ protected:
+  // The tick the session was scheduled for came: closes it when its deadline has passed
+  // (counted as a timeout, or a TLS handshake failure), otherwise schedules the next check.
+  virtual void check_deadline(int64_t now_ns) = 0;
+};
+
+// What the sessions of one serving thread share (router/http/serving_thread.h owns it): one
+// reference in each session instead of one per part.
+struct SessionContext {
+  SessionContext(const ServerOptions& options_in, metrics::ThreadStats& stats_in,
+                 ReadHolds& holds_in, DeadlineWheel& deadlines_in)
+      : options(options_in),
+        limits(options_in.route_limits()),
+        stats(stats_in),
+        holds(holds_in),
+        deadlines(deadlines_in),
+        check_interval_ns(check_interval_for(options_in)) {}
+
+  // The shortest of the session timeouts: a deadline is checked at least this often, so one
+  // set this far ahead or more is never found late (session.cc, check_deadline()).
+  static int64_t check_interval_for(const ServerOptions& options);
+
+  const ServerOptions& options;
+  const RouteLimits limits;
+  metrics::ThreadStats& stats;
+  // The cleartext sessions holding their read buffer between requests (--read-buffer-hold).
+  ReadHolds& holds;
+  DeadlineWheel& deadlines;
+  const int64_t check_interval_ns;
+  // --http-io epoll on a cleartext port: the thread's edge-triggered readiness set; null
+  // otherwise.
+  ::benchgate::net::ReadinessPoller* poller = nullptr;
+  // The HTTP/2 connections sessions handed their sockets to (http2::ConnectionBase, each
+  // keeping its session alive): closed by the thread when it stops.
+  DeadlineList handed_over;
 };
 
 template <typename Stream>
-class Session final : public SessionBase,
-                      public ReadHolder,
-                      private ::benchgate::net::Readable,
-                      public std::enable_shared_from_this<Session<Stream>> {
+class Session final : public SessionBase, public ReadHolder, private ::benchgate::net::Readable {
  public:
-  // `holds`: the serving thread's, used by cleartext sessions only (TLS sessions never hold:
-  // their reads go through the TLS layer, which may hold bytes the socket does not show).
-  // `poller`: the serving thread's readiness set (--http-io epoll, cleartext only), or null.
-  Session(Stream socket, const ServerOptions& options, metrics::ThreadStats& stats,
-          ReadHolds& holds, ::benchgate::net::ReadinessPoller* poller = nullptr);
+  // `context`: the serving thread's. Its read holds are used by cleartext sessions only (TLS
+  // sessions never hold: their reads go through the TLS layer, which may hold bytes the
+  // socket does not show), and so is its readiness set (--http-io epoll).
+  Session(Stream socket, SessionContext& context);
   ~Session() override;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  void start();
+  // Call once, with the shared_ptr the session was made in: the session keeps it (owner_)
+  // until it closes or hands its socket over.
+  void start(std::shared_ptr<Session> owner);
   void close() override;
   // ReadHolds::Release for cleartext sessions (the only ones that hold).
   static void release_held(ReadHolder& holder);
@@ -97,28 +141,26 @@ class Session final : public SessionBase,
     // readability is pending). The deadline: --idle-timeout, or what the partial request
     // allows (Partial).
     kReading,
-    // Writing answers (out_, tail_); the idle timeout counts from the write's start.
+    // Writing answers (out_, then large_->tail); the idle timeout counts from the write's start.
     kWriting,
-    // A /bench/delay answer waits for its instant (delay_timer_); idle timeout after it.
+    // A /bench/delay answer waits for its instant (delay_->timer); idle timeout after it.
     kDelaying,
     // The last answer is written and the send side shut: input is read and dropped until the
     // peer closes or min(2 s, --idle-timeout) passes, which is not counted as a timeout.
     kLingering,
     // The client sent the HTTP/2 preface: the socket now belongs to an http2::Connection,
-    // which keeps this session alive (and in its thread's list) while it runs.
+    // which keeps this session alive (counted in connections_open) while it runs; the
+    // thread reaches the connection (SessionContext::handed_over), not the session.
     kHandedOver,
     // The socket is closed; completions that still arrive do nothing.
     kClosed,
   };
 
-  // What the parser holds of a request that has not fully arrived, and since when: a header
-  // must be complete within --header-timeout of its first byte, a body within --body-timeout
-  // of its header (a slow body holds a buffer). Kept across writes of pipelined answers.
-  struct Partial {
-    enum class Kind : uint8_t { kNone, kHeader, kBody };
-    Kind kind = Kind::kNone;
-    int64_t since_ns = 0;
-  };
+  // What the parser holds of a request that has not fully arrived (partial_kind_), and since
+  // when (partial_since_ns_): a header must be complete within --header-timeout of its first
+  // byte, a body within --body-timeout of its header (a slow body holds a buffer). Kept across
+  // writes of pipelined answers.
+  enum class Partial : uint8_t { kNone, kHeader, kBody };
 
   // A large body written straight from where it lies instead of being copied into out_.
   struct Tail {
@@ -127,8 +169,32 @@ class Session final : public SessionBase,
     uint64_t remaining = 0;
     bool active = false;
   };
+  // What a large answer needs (allocated on the connection's first one and kept): its tail
+  // and the gather list of a write (the answers in out_, then pieces of the tail).
+  struct LargeAnswer {
+    Tail tail;
+    std::array<boost::asio::const_buffer, 17> buffers;
+  };
+  // A /bench/delay answer waiting for its instant (allocated on the connection's first one
+  // and kept): when to answer, the request's parse instant, and its Connection header.
+  struct Delay {
+    explicit Delay(const boost::asio::any_io_executor& executor) : timer(executor) {}
+    int64_t until_ns = 0;  // 0: none in progress
+    int64_t parsed_ns = 0;
+    // The parse instant of the delayed answer queued in out_ (pending_delayed_): a request
+    // parsed after it may start the next delay before it is written.
+    int64_t queued_parsed_ns = 0;
+    ConnectionHeader connection = ConnectionHeader::kNone;
+    boost::asio::steady_timer timer;
+  };
 
-  std::shared_ptr<Session> self() { return this->shared_from_this(); }
+  // For the handlers of operations started while the session is open (owner_ is set).
+  std::shared_ptr<Session> self() const { return owner_; }
+  bool tail_active() const { return large_ != nullptr && large_->tail.active; }
+  bool delaying() const { return delay_ != nullptr && delay_->until_ns != 0; }
+  // Lets go of owner_ on the thread's next turn: the caller, or the poller's dispatch that
+  // called it, may still be using the session.
+  void release_owner();
   // TLS: the handshake finished (ec: failed, counted by reason; a first byte that cannot open
   // a TLS connection, TlsStream::expect_first_byte, as not_tls).
   void on_handshake(const error_code& ec);
@@ -137,8 +203,9 @@ class Session final : public SessionBase,
   void do_read();
   void on_readable(const error_code& ec);
   // --http-io epoll: the thread's set reports an edge (called by the poller, with the session
-  // alive: its socket is open, so its deadline timer is pending). Reads now when reading,
-  // otherwise remembers that the socket has bytes for the next do_read().
+  // alive: it owns itself while open, and a closed one lets go only on the thread's next
+  // turn, after the dispatch). Reads now when reading, otherwise remembers that the socket has
+  // bytes for the next do_read().
   void on_readable() override;
   // --http-io epoll: one read into the borrowed buffer; a short read (or none) means the
   // socket is drained and the next bytes make a new edge.
@@ -150,7 +217,7 @@ class Session final : public SessionBase,
   // The hold passed: reading ahead, the read is cancelled and on_read() waits for readability
   // without the buffer; otherwise an empty buffer goes back to the thread now.
   void release_read_buffer();
-  void stop_holding() { ReadHolder::stop_holding(stats_.read_buffers_held); }
+  void stop_holding() { ReadHolder::stop_holding(context_.stats.read_buffers_held); }
   // Gives the socket and `already_read` to an http2::Connection and stays alive beside it.
   // A TLS session whose handshake chose ALPN "h2" calls it the same way, with nothing read.
   void hand_over_to_http2(std::string_view already_read);
@@ -160,12 +227,21 @@ class Session final : public SessionBase,
   // Parses what is buffered and queues answers, then advances.
   void process(int64_t now_ns);
   void parse(int64_t now_ns);
+  // The request is done (answered or refused): its parser's slot goes back to the thread.
+  void drop_parser();
   // The next state, in the order answers go out: queued answers are written, then a delayed
   // answer waits, then a connection that gave its last answer lingers; otherwise it reads.
   void advance(int64_t now_ns);
   // The deadline while reading: idle, or what the partial request allows.
   int64_t read_deadline(int64_t now_ns) const;
   void respond(int64_t now_ns);
+  // An answer parsed at now_ns was queued in out_ (or as the tail).
+  void answer_queued(int64_t now_ns) {
+    pending_parsed_ns_ = now_ns;
+    ++pending_count_;
+  }
+  // A large body is to be written from where it lies (allocates large_ the first time).
+  void start_tail(const Tail& tail);
   void reject(const error_code& ec, int64_t now_ns);
   void do_write(int64_t now_ns);
   void on_write(const error_code& ec, size_t bytes);
@@ -178,56 +254,51 @@ class Session final : public SessionBase,
   // After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes
   // is freed, which gives its bytes back to the budget.
   void release_body();
-  void arm_deadline_timer(int64_t at_ns);
-  void on_deadline(const error_code& ec);
+  // The next deadline check: at at_ns or one check interval from now, whichever is first.
+  void schedule_check(int64_t at_ns, int64_t now_ns);
+  void check_deadline(int64_t now_ns) override;
   ConnectionHeader connection_header() const;
 
   Stream socket_;
-  const ServerOptions& options_;
-  const RouteLimits limits_;
-  metrics::ThreadStats& stats_;
-  ReadHolds& holds_;
-  // --http-io epoll and the socket is in the set (null otherwise, and once handed over).
-  ::benchgate::net::ReadinessPoller* poller_;
-  // --http-io epoll: the socket may hold bytes not read yet (an edge came, and no read since
-  // came back short), so the next do_read() reads instead of waiting for an edge.
-  bool socket_readable_ = false;
+  SessionContext& context_;
+  // From start() until close() or the hand-over (then released on the next turn).
+  std::shared_ptr<Session> owner_;
 
   boost::beast::flat_buffer in_;
   std::string out_;
   std::string body_;
   memory::Reservation body_budget_;  // body_'s capacity past kUnbudgetedBytes
-  std::optional<RequestParser> parser_;
-  // Parse instants of the answers in out_/tail_, recorded in the histogram once written.
-  std::vector<int64_t> pending_parsed_ns_;
-  Tail tail_;
-  std::array<boost::asio::const_buffer, 17> write_buffers_;
+  // While a request is in progress: its parser, in a slot of the thread's (parser_slots.h).
+  RequestParser* parser_ = nullptr;
+  std::unique_ptr<LargeAnswer> large_;
+  std::unique_ptr<Delay> delay_;
 
-  // /bench/delay in progress: when to answer, and the request's parse instant (0: none).
-  int64_t delay_until_ns_ = 0;
-  int64_t delay_parsed_ns_ = 0;
-  ConnectionHeader delay_connection_ = ConnectionHeader::kNone;
-  boost::asio::steady_timer delay_timer_;
-
-  // Lazy deadline: the timer fires at least every check_interval_ns_ and compares the clock
-  // with deadline_ns_, so moving the deadline costs a store instead of a timer re-arm.
+  // Lazy deadline: the thread's wheel calls check_deadline() at least every check interval,
+  // which compares the clock with deadline_ns_, so moving the deadline costs a store.
   int64_t deadline_ns_ = 0;
-  Partial partial_;
-  const int64_t check_interval_ns_;
-  boost::asio::steady_timer deadline_timer_;
+  int64_t partial_since_ns_ = 0;
+  // The answers in out_ (and the tail) not written yet, recorded in the handling histogram
+  // once written: pending_count_ parsed at pending_parsed_ns_, after the delayed answer
+  // (parsed at delay_->queued_parsed_ns) when pending_delayed_. Answers parsed at different
+  // instants never wait together otherwise: out_ is written before the next parse() (one
+  // instant for all it queues), and only a delayed answer is queued by another call.
+  int64_t pending_parsed_ns_ = 0;
 
   State state_ = net::is_tls_v<Stream> ? State::kHandshaking : State::kReading;
+  Partial partial_kind_ = Partial::kNone;
+  // --http-io epoll and the socket is in the thread's set (not once handed over).
+  bool in_poller_ : 1 = false;
+  // --http-io epoll: the socket may hold bytes not read yet (an edge came, and no read since
+  // came back short), so the next do_read() reads instead of waiting for an edge.
+  bool socket_readable_ : 1 = false;
   // The first bytes were checked for the HTTP/2 preface (they were not it).
-  bool preface_checked_ = false;
-  // The HTTP/2 connection this session handed its socket to.
-  std::weak_ptr<http2::ConnectionBase> http2_;
+  bool preface_checked_ : 1 = false;
   // The answer queued last is the connection's last (Connection: close, or an error): once it
   // is written the session lingers instead of reading.
-  bool close_after_write_ = false;
+  bool close_after_write_ : 1 = false;
+  bool pending_delayed_ : 1 = false;
+  uint32_t pending_count_ = 0;
 };
-
-using SessionList =
-    boost::intrusive::list<SessionBase, boost::intrusive::constant_time_size<false>>;
 
 extern template class Session<net::Stream>;
 extern template class Session<net::TlsStream>;

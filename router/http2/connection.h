@@ -39,6 +39,7 @@
 #include "common/net/edge_wait.h"
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
+#include "router/http/deadline_wheel.h"
 #include "router/http/server_options.h"
 #include "router/http2/server_session.h"
 #include "router/metrics/thread_stats.h"
@@ -49,9 +50,11 @@ namespace benchgate::router::http2 {
 struct ReadTag {};
 using SpareRead = ThreadSpare<ReadTag, ByteBlock>;
 
-// What the HTTP/1.1 session that handed a connection over keeps of it, whatever its stream:
-// a way to close it when the server stops.
-class ConnectionBase {
+// What the serving thread keeps of a connection an HTTP/1.1 session handed over, whatever its
+// stream: its place in the thread's list of them (http::SessionContext::handed_over, through
+// the hook of http::DeadlineEntry, which it leaves when destroyed) and a way to close it when
+// the server stops.
+class ConnectionBase : public http::DeadlineEntry {
  public:
   virtual ~ConnectionBase() = default;
   virtual void close() = 0;

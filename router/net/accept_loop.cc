@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <iostream>
+#include <stdexcept>
 #include <utility>
 
 #include <boost/asio/detail/reactor_op.hpp>
@@ -89,8 +90,19 @@ class AcceptLoop::AcceptOp final : public asio::detail::reactor_op {
   }
 };
 
+namespace {
+
+asio::io_context::executor_type io_executor_of(asio::ip::tcp::acceptor& acceptor) {
+  const auto* executor = acceptor.get_executor().target<asio::io_context::executor_type>();
+  if (executor == nullptr) throw std::invalid_argument("AcceptLoop: not an io_context's acceptor");
+  return *executor;
+}
+
+}  // namespace
+
 AcceptLoop::AcceptLoop(asio::ip::tcp::acceptor& acceptor, std::string what, OnSocket on_socket)
     : acceptor_(acceptor),
+      executor_(io_executor_of(acceptor)),
       what_(std::move(what)),
       on_socket_(std::move(on_socket)),
       retry_(acceptor.get_executor()),
@@ -148,7 +160,7 @@ void AcceptLoop::on_accept(const boost::system::error_code& ec, int fd) {
       std::cerr << "router: accept (" << what_ << "): accepting again\n";
       failing_ = false;
     }
-    asio::ip::tcp::socket socket(acceptor_.get_executor());
+    Stream socket(executor_);
     boost::system::error_code assign_ec;
     socket.assign(asio_access::implementation(acceptor_).protocol_, fd, assign_ec);
     if (assign_ec) {

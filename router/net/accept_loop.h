@@ -19,8 +19,11 @@
 #include <functional>
 #include <string>
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+
+#include "router/net/stream.h"
 
 namespace benchgate::router::net {
 
@@ -29,10 +32,11 @@ inline constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
 
 class AcceptLoop {
  public:
-  using OnSocket = std::function<void(boost::asio::ip::tcp::socket)>;
+  using OnSocket = std::function<void(Stream)>;
 
   // `what` names the listener in the log line ("HTTP", "WebSocket", "RawSocket"). Runs on the
-  // acceptor's executor; `acceptor` must outlive the loop.
+  // acceptor's executor, which must be an io_context's (the sockets handed on are Streams on
+  // it; std::invalid_argument otherwise); `acceptor` must outlive the loop.
   AcceptLoop(boost::asio::ip::tcp::acceptor& acceptor, std::string what, OnSocket on_socket);
   ~AcceptLoop();
   AcceptLoop(const AcceptLoop&) = delete;
@@ -53,6 +57,8 @@ class AcceptLoop {
   void on_accept(const boost::system::error_code& ec, int fd);
 
   boost::asio::ip::tcp::acceptor& acceptor_;
+  // The acceptor's io_context executor, for the sockets handed on.
+  const boost::asio::io_context::executor_type executor_;
   const std::string what_;
   OnSocket on_socket_;
   boost::asio::steady_timer retry_;

@@ -23,6 +23,7 @@
 
 #include <type_traits>
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
@@ -30,7 +31,12 @@
 
 namespace benchgate::router::net {
 
-using Stream = boost::asio::ip::tcp::socket;
+// A TCP socket on its io_context's own executor rather than Asio's type-erased default
+// (tcp::socket): 40 bytes instead of 88 in every connection, and 48 fewer in each operation
+// queued for it (issue 19, goal 2: memory per idle connection). Every router socket belongs
+// to an io_context run by one thread.
+using Stream =
+    boost::asio::basic_stream_socket<boost::asio::ip::tcp, boost::asio::io_context::executor_type>;
 using TlsStream = ::benchgate::tls::TlsStream<Stream>;
 using ::benchgate::tls::has_buffered_input;
 

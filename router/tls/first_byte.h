@@ -27,8 +27,8 @@ inline constexpr uint8_t kHandshakeRecordType = 22;
 // false when that byte cannot open a TLS connection. `ec` is the wait's error (the socket was
 // closed meanwhile); a peer that closed first gives tls = true, so that the handshake reports
 // it as it always did. `done` must keep the socket's owner alive.
-template <typename Handler>
-void async_peek_first_byte(boost::asio::ip::tcp::socket& socket, Handler done) {
+template <typename Socket, typename Handler>
+void async_peek_first_byte(Socket& socket, Handler done) {
   socket.async_wait(boost::asio::socket_base::wait_read,
                     [&socket, done = std::move(done)](const boost::system::error_code& ec) mutable {
                       if (ec) return done(ec, true);

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include <boost/asio/bind_allocator.hpp>
@@ -138,7 +139,9 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     // Posted to the io_context's own executor where the stream has one: the type-erased
     // executor drops the handler's allocator and takes Asio's two-slot cache, or the heap.
     using IoExecutor = boost::asio::io_context::executor_type;
-    if (const auto* io = stream_.get_executor().template target<IoExecutor>()) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(stream_.get_executor())>, IoExecutor>) {
+      boost::asio::post(stream_.get_executor(), std::move(write));
+    } else if (const auto* io = stream_.get_executor().template target<IoExecutor>()) {
       boost::asio::post(*io, std::move(write));
     } else {
       boost::asio::post(stream_.get_executor(), std::move(write));

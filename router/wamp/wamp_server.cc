@@ -30,13 +30,12 @@ WampServer::WampServer(const WampOptions& options)
       websocket_acceptor_(io_context_),
       rawsocket_acceptor_(io_context_),
       websocket_accept_loop_(websocket_acceptor_, "WebSocket",
-                             [this](asio::ip::tcp::socket socket) {
+                             [this](net::Stream socket) {
                                on_socket(std::move(socket), metrics::WampTransport::websocket);
                              }),
-      rawsocket_accept_loop_(rawsocket_acceptor_, "RawSocket",
-                             [this](asio::ip::tcp::socket socket) {
-                               on_socket(std::move(socket), metrics::WampTransport::rawsocket);
-                             }) {
+      rawsocket_accept_loop_(rawsocket_acceptor_, "RawSocket", [this](net::Stream socket) {
+        on_socket(std::move(socket), metrics::WampTransport::rawsocket);
+      }) {
   core_.dealer().use_executor(io_context_.get_executor());
 }
 
@@ -76,7 +75,7 @@ Expected<void> WampServer::listen(asio::ip::tcp::acceptor& acceptor,
   return {};
 }
 
-void WampServer::on_socket(asio::ip::tcp::socket socket, metrics::WampTransport transport) {
+void WampServer::on_socket(net::Stream socket, metrics::WampTransport transport) {
   ++stats_.counters.connections_accepted[static_cast<size_t>(transport)];
   boost::system::error_code ignored;
   socket.set_option(asio::ip::tcp::no_delay(true), ignored);

@@ -46,7 +46,7 @@ class WampServer {
   explicit WampServer(const WampOptions& options);
   Expected<void> listen(boost::asio::ip::tcp::acceptor& acceptor,
                         const boost::asio::ip::tcp::endpoint& endpoint, const char* what);
-  void on_socket(boost::asio::ip::tcp::socket socket, metrics::WampTransport transport);
+  void on_socket(net::Stream socket, metrics::WampTransport transport);
   // Runs fn on the serving thread (or here once stopped) and waits for it.
   void on_thread(const std::function<void()>& fn);
 

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include <boost/asio/associated_allocator.hpp>
@@ -146,11 +147,15 @@ class FrameCountingStream {
 
   // A socket of another executor is a programming error, said as one (not a null dereference).
   static executor_type io_executor_of(NextLayer& next) {
-    const auto* io = next.get_executor().template target<executor_type>();
-    if (io == nullptr) {
-      throw std::logic_error("FrameCountingStream: the socket's executor is not an io_context's");
+    if constexpr (std::is_same_v<std::decay_t<decltype(next.get_executor())>, executor_type>) {
+      return next.get_executor();
+    } else {
+      const auto* io = next.get_executor().template target<executor_type>();
+      if (io == nullptr) {
+        throw std::logic_error("FrameCountingStream: the socket's executor is not an io_context's");
+      }
+      return *io;
     }
-    return *io;
   }
 
   NextLayer next_;

@@ -277,6 +277,30 @@ TEST_F(HttpServerTest, DelayAnswersEmptyAfterTheWaitAndKeepsPipelineOrder) {
   EXPECT_EQ(third->body(), "ab");
 }
 
+// Every answer is recorded in the handling histogram once written, with its own parse
+// instant: a delayed answer goes out with the answers parsed after its wait, one of which may
+// start the next delay before it is written (session.h, pending_delayed_).
+TEST_F(HttpServerTest, PipelinedAnswersAroundTwoDelaysAreEachRecordedOnce) {
+  start();
+  HttpTestClient client(port());
+  client.send(get("/bench/hello") + get("/bench/delay/20") + get("/bench/hello") +
+              get("/bench/bytes/3") + get("/bench/delay/20") + get("/bench/bytes/100000") +
+              get("/bench/hello"));
+  const std::vector<std::string> bodies = {
+      "Hello, world", "", "Hello, world", "abc", "", pattern(100'000), "Hello, world"};
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    auto response = client.read();
+    ASSERT_TRUE(response) << i;
+    EXPECT_EQ(response->body(), bodies[i]) << i;
+  }
+  client.close();
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
+  EXPECT_EQ(snapshot.handling.total_count(), 7);
+  // Both delayed answers were handled at least their 20 ms after their own parse: the sixth
+  // of the seven values (in order) is one of them, whatever the others took.
+  EXPECT_GE(snapshot.handling.value_at_percentile(80.0), 19'000'000);
+}
+
 TEST_F(HttpServerTest, Http10WithoutKeepAliveIsClosedAfterTheAnswer) {
   start();
   HttpTestClient client(port());
@@ -349,6 +373,51 @@ TEST_F(HttpServerTest, IdleConnectionIsClosedAndCountedAsTimedOut) {
   EXPECT_TRUE(client.closed_by_server());
   const metrics::Snapshot snapshot = quiesced_snapshot(*server_, 1);
   EXPECT_EQ(snapshot.counters.timed_out, 1u);
+}
+
+// The idle timeouts of a serving thread's connections come from one timer
+// (router/http/deadline_wheel.h): every idle connection is closed and counted once, and none
+// stays open (with --http-io epoll nothing is pending for an idle session but its deadline).
+TEST_F(HttpServerTest, ManyIdleConnectionsAreEachClosedAndCountedOnce) {
+  constexpr int kClients = 20;
+  ServerOptions options;
+  options.idle_timeout_ns = 100'000'000;
+  start(options);
+  std::vector<std::unique_ptr<HttpTestClient>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<HttpTestClient>(port()));
+    // Half of them idle from the accept on, half after one answer.
+    if (i % 2 == 0) {
+      clients.back()->send(get("/bench/hello"));
+      ASSERT_TRUE(clients.back()->read()) << i;
+    }
+  }
+  for (int i = 0; i < kClients; ++i) EXPECT_TRUE(clients[i]->closed_by_server()) << i;
+  const metrics::Snapshot snapshot = quiesced_snapshot(*server_, kClients);
+  EXPECT_EQ(snapshot.counters.timed_out, static_cast<uint64_t>(kClients));
+  EXPECT_EQ(snapshot.connections_open, 0);
+  EXPECT_EQ(snapshot.counters.total_requests(), static_cast<uint64_t>(kClients / 2));
+}
+
+// A deadline moves with a store and the thread's timer finds it moved: requests well within
+// the idle timeout keep a connection open across several checks (the check interval is the
+// idle timeout here, 1 s; requests every 50 ms for 2.5 s leave a generous margin).
+TEST_F(HttpServerTest, RequestsWithinTheIdleTimeoutKeepTheConnectionOpen) {
+  ServerOptions options;
+  options.idle_timeout_ns = 1'000'000'000;
+  start(options);
+  HttpTestClient client(port());
+  for (int i = 0; i < 50; ++i) {
+    client.send(get("/bench/hello"));
+    ASSERT_TRUE(client.read()) << i;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const metrics::Snapshot snapshot = server_->snapshot();
+  EXPECT_EQ(snapshot.counters.timed_out, 0u);
+  EXPECT_EQ(snapshot.connections_open, 1);
+  // Then idle: closed by the timeout and counted.
+  EXPECT_TRUE(client.closed_by_server());
+  EXPECT_EQ(quiesced_snapshot(*server_, 1).counters.timed_out, 1u);
 }
 
 TEST_F(HttpServerTest, SlowHeaderIsCutOffByTheHeaderTimeout) {
@@ -589,6 +658,36 @@ TEST_F(HttpServerTest, StopClosesOpenConnections) {
   ASSERT_TRUE(client.read());
   server_->stop();
   EXPECT_TRUE(client.closed_by_server());
+  EXPECT_EQ(server_->snapshot().connections_open, 0);
+}
+
+// The thread reaches its sessions through their deadlines (an open one is always in the
+// thread's wheel) and the list of those that handed their socket to HTTP/2: at the stop it
+// closes an idle one, one in the middle of a request, one that answered and one handed over
+// (h2c), and the thread ends.
+TEST_F(HttpServerTest, StopClosesSessionsInEveryStateIncludingHandedOverOnes) {
+  start();
+  HttpTestClient idle(port());
+  HttpTestClient partial(port());
+  partial.send("GET /bench/hello HTTP/1.1\r\nHo");
+  HttpTestClient h2c(port());
+  h2c.send(std::string_view("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0", 33));
+  HttpTestClient answered(port());
+  answered.send(get("/bench/hello"));
+  ASSERT_TRUE(answered.read());
+  // All four are open and the h2c one counted as HTTP/2 before the stop.
+  metrics::Snapshot snapshot = server_->snapshot();
+  for (int i = 0;
+       i < 500 && (snapshot.connections_open < 4 || snapshot.counters.h2.connections < 1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    snapshot = server_->snapshot();
+  }
+  ASSERT_EQ(snapshot.connections_open, 4);
+  ASSERT_EQ(snapshot.counters.h2.connections, 1u);
+  server_->stop();
+  EXPECT_TRUE(idle.closed_by_server());
+  EXPECT_TRUE(partial.closed_by_server());
+  EXPECT_TRUE(answered.closed_by_server());
   EXPECT_EQ(server_->snapshot().connections_open, 0);
 }
 

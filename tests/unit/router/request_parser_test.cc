@@ -13,6 +13,8 @@
 #include <boost/asio/error.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "router/http/parser_slots.h"
+
 namespace benchgate::router::http {
 namespace {
 
@@ -163,6 +165,30 @@ TEST(RequestParserBudget, BodyWithinTheBudgetIsReadAndHeldUntilReleased) {
   EXPECT_TRUE(parser.is_done());
   EXPECT_EQ(echo, body);
   EXPECT_EQ(budget.in_use(), body.size());  // exactly its Content-Length
+}
+
+// The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
+// slot back and the next request takes that same slot, so a busy connection allocates nothing
+// per request; requests in progress at once have slots of their own.
+TEST(ParserSlots, TheSlotGivenBackIsTheNextTakenAndRequestsInProgressHaveTheirOwn) {
+  const RouteLimits limits;
+  std::string body;
+  memory::Reservation reservation(nullptr, memory::BudgetUser::http);
+  RequestParser* first = ParserSlots::make(limits, 8192, 1 << 20, body, reservation);
+  RequestParser* second = ParserSlots::make(limits, 8192, 1 << 20, body, reservation);
+  EXPECT_NE(first, second);
+  ParserSlots::destroy(second);
+  RequestParser* again = ParserSlots::make(limits, 8192, 1 << 20, body, reservation);
+  EXPECT_EQ(again, second);
+  // A parser made in a slot that held another works as a new one.
+  boost::system::error_code ec;
+  const std::string_view request = "GET /bench/hello HTTP/1.1\r\nHost: t\r\n\r\n";
+  EXPECT_EQ(again->put(boost::asio::buffer(request.data(), request.size()), ec), request.size());
+  EXPECT_FALSE(ec);
+  EXPECT_TRUE(again->is_done());
+  EXPECT_EQ(again->dispatch().route, Route::kHello);
+  ParserSlots::destroy(again);
+  ParserSlots::destroy(first);
 }
 
 }  // namespace

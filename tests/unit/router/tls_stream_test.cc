@@ -45,7 +45,7 @@ class TlsPair : public ::testing::Test {
     server_context_ = *made;
 
     tcp::acceptor acceptor(io_, {asio::ip::make_address_v4("127.0.0.1"), 0});
-    tcp::socket accepted(io_);
+    net::Stream accepted(io_.get_executor());
     client_ = std::make_unique<asio::ssl::stream<tcp::socket>>(io_, client_context_);
     client_->next_layer().connect(acceptor.local_endpoint());
     acceptor.accept(accepted);
