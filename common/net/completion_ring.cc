@@ -97,7 +97,8 @@ struct CompletionRing::Ring {
     reg.ring_addr = reinterpret_cast<uint64_t>(buffer_ring);
     reg.ring_entries = kBuffers;
     reg.bgid = kBufferGroup;
-    if (int rc = io_uring_register_buf_ring(&uring, &reg, 0); rc < 0) {
+    rc = io_uring_register_buf_ring(&uring, &reg, 0);
+    if (rc < 0) {
       return std::string("io_uring buffer ring (Linux 5.19 or later): ") + std::strerror(-rc);
     }
     buffers_registered = true;
