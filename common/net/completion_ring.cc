@@ -10,7 +10,6 @@
 #include <cstring>
 
 #include "common/net/asio_access.h"
-#include "common/net/read_edge_op.h"
 
 namespace benchgate::net {
 
@@ -113,19 +112,11 @@ struct CompletionRing::Ring {
   }
 };
 
-// Woken on the ring descriptor's next edge (read_edge_op.h): the kernel posted completions.
-class CompletionRing::Wait final {
- public:
-  explicit Wait(CompletionRing& ring) : op(ring) {}
-  ReadEdgeOp<CompletionRing, &CompletionRing::on_wake> op;
-};
-
 CompletionRing::CompletionRing(asio::io_context& io)
     : asio::io_context::service(io),
       // Made before this service if not yet there, so shut down after it.
       reactor_(asio::use_service<asio::detail::reactor>(io)),
-      ring_(std::make_unique<Ring>()),
-      wait_(std::make_unique<Wait>(*this)) {
+      ring_(std::make_unique<Ring>()) {
   unavailable_ = ring_->open();
   if (unavailable_.empty() &&
       reactor_.register_descriptor(ring_->uring.ring_fd, reactor_data_) != 0) {
@@ -181,35 +172,42 @@ void CompletionRing::end_receive(uint32_t slot) {
   if (slot < slots_.size()) slots_[slot].fd = -1;
 }
 
+bool CompletionRing::receiving(uint32_t slot, uint32_t tag) const {
+  return slot < slots_.size() && slots_[slot].target != nullptr && slots_[slot].fd >= 0 &&
+         slots_[slot].tag == tag;
+}
+
+::io_uring_sqe* CompletionRing::next_sqe() {
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->uring);
+  if (sqe != nullptr) return sqe;
+  submit();
+  return io_uring_get_sqe(&ring_->uring);
+}
+
+void CompletionRing::queued_one() {
+  ++queued_;
+  if (!dispatching_) submit();
+}
+
 // A multishot receive into the buffer group, for the slot's socket and tag.
 bool CompletionRing::queue_receive(uint32_t slot) {
-  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->uring);
-  if (sqe == nullptr) {
-    submit();
-    sqe = io_uring_get_sqe(&ring_->uring);
-    if (sqe == nullptr) return false;
-  }
+  io_uring_sqe* sqe = next_sqe();
+  if (sqe == nullptr) return false;
   io_uring_prep_recv_multishot(sqe, slots_[slot].fd, nullptr, 0, 0);
   sqe->flags |= IOSQE_BUFFER_SELECT;
   sqe->buf_group = kBufferGroup;
   io_uring_sqe_set_data64(sqe, pack(slot, kReceive, slots_[slot].tag));
-  ++queued_;
-  if (!dispatching_) submit();
+  queued_one();
   return true;
 }
 
 bool CompletionRing::send(uint32_t slot, uint32_t tag, int fd, const void* data, size_t bytes) {
   if (stopped_) return false;
-  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->uring);
-  if (sqe == nullptr) {
-    submit();
-    sqe = io_uring_get_sqe(&ring_->uring);
-    if (sqe == nullptr) return false;
-  }
+  io_uring_sqe* sqe = next_sqe();
+  if (sqe == nullptr) return false;
   io_uring_prep_send(sqe, fd, data, bytes, MSG_NOSIGNAL);
   io_uring_sqe_set_data64(sqe, pack(slot, kSend, tag));
-  ++queued_;
-  if (!dispatching_) submit();
+  queued_one();
   arm();
   return true;
 }
@@ -220,7 +218,6 @@ void CompletionRing::submit() {
   if (queued_ == 0 || !ring_) return;
   for (;;) {
     const int rc = io_uring_submit(&ring_->uring);
-    ++submits_;
     if (rc == -EINTR) continue;
     // Anything else left unsubmitted (EAGAIN, EBUSY: the kernel short of memory or holding
     // completions that did not fit) stays queued and goes with the next submit.
@@ -233,8 +230,8 @@ void CompletionRing::submit() {
 void CompletionRing::arm() {
   if (armed_ || stopped_) return;
   armed_ = true;
-  wait_->op.reset();
-  reactor_.start_op(asio::detail::reactor::read_op, ring_->uring.ring_fd, reactor_data_, &wait_->op,
+  wait_.reset();
+  reactor_.start_op(asio::detail::reactor::read_op, ring_->uring.ring_fd, reactor_data_, &wait_,
                     /*is_continuation=*/false, /*allow_speculative=*/true);
 }
 
@@ -287,8 +284,7 @@ void CompletionRing::complete(uint64_t user_data, int result, uint32_t flags) {
   const auto buffer = static_cast<uint16_t>(flags >> IORING_CQE_BUFFER_SHIFT);
   const bool more = (flags & IORING_CQE_F_MORE) != 0;
   // A completion of the slot's current receive (not of a socket closed since).
-  const bool current = target != nullptr && slots_[slot].fd >= 0 && slots_[slot].tag == tag;
-  if (current) {
+  if (receiving(slot, tag)) {
     if (result > 0) {
       target->on_received(tag, {}, ring_->buffers + static_cast<size_t>(buffer) * kBufferBytes,
                           static_cast<size_t>(result));
@@ -302,10 +298,7 @@ void CompletionRing::complete(uint64_t user_data, int result, uint32_t flags) {
   if (has_buffer) ring_->give_back(buffer);
   // A receive that ended without an end of stream or a failure (the pool ran dry, or the
   // kernel ended it with bytes) starts again, if the target still wants this socket.
-  if (!more && (result > 0 || result == -ENOBUFS) && slot < slots_.size() &&
-      slots_[slot].target != nullptr && slots_[slot].fd >= 0 && slots_[slot].tag == tag) {
-    queue_receive(slot);
-  }
+  if (!more && (result > 0 || result == -ENOBUFS) && receiving(slot, tag)) queue_receive(slot);
 }
 
 }  // namespace benchgate::net

@@ -35,6 +35,10 @@
 #include <boost/asio/detail/reactor.hpp>
 #include <boost/system/error_code.hpp>
 
+#include "common/net/read_edge_op.h"
+
+struct io_uring_sqe;  // liburing's, kept out of this header
+
 namespace benchgate::net {
 
 // What a ring's completions are delivered to.
@@ -82,13 +86,10 @@ class CompletionRing : public boost::asio::io_context::service {
   // io_context goes away.
   void stop();
 
-  // What the ring did, for tests and docs: system calls it made to submit and completions it
-  // dispatched.
-  uint64_t submits() const { return submits_; }
+  // Completions dispatched so far (for tests).
   uint64_t completions() const { return completions_; }
 
  private:
-  class Wait;
   struct Ring;
   struct Slot {
     RingTarget* target = nullptr;
@@ -101,6 +102,12 @@ class CompletionRing : public boost::asio::io_context::service {
   void on_wake(const boost::system::error_code& ec);
   void dispatch();
   void complete(uint64_t user_data, int result, uint32_t flags);
+  // Does the slot still want what its receive `tag` delivers?
+  bool receiving(uint32_t slot, uint32_t tag) const;
+  // A free submission entry (submitting what is queued when none is left); null if none.
+  ::io_uring_sqe* next_sqe();
+  // One more entry prepared: submitted at once outside a dispatch, else when it ends.
+  void queued_one();
   bool queue_receive(uint32_t slot);
   void submit();
 
@@ -108,7 +115,8 @@ class CompletionRing : public boost::asio::io_context::service {
   boost::asio::detail::reactor& reactor_;
   boost::asio::detail::reactor::per_descriptor_data reactor_data_ = nullptr;
   std::unique_ptr<Ring> ring_;
-  std::unique_ptr<Wait> wait_;
+  // Woken on the ring descriptor's next edge (read_edge_op.h): the kernel posted completions.
+  ReadEdgeOp<CompletionRing, &CompletionRing::on_wake> wait_{*this};
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
   std::string unavailable_;
@@ -116,7 +124,6 @@ class CompletionRing : public boost::asio::io_context::service {
   bool stopped_ = false;
   bool dispatching_ = false;
   uint32_t queued_ = 0;  // operations prepared and not yet submitted
-  uint64_t submits_ = 0;
   uint64_t completions_ = 0;
 };
 

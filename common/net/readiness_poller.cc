@@ -6,8 +6,6 @@
 #include <boost/asio/error.hpp>
 #include <cerrno>
 
-#include "common/net/read_edge_op.h"
-
 namespace benchgate::net {
 
 namespace asio = boost::asio;
@@ -15,19 +13,10 @@ using boost::system::error_code;
 
 asio::io_context::id ReadinessPoller::id;
 
-// Woken on the set's next edge (read_edge_op.h). The set is read in the completion, on the
-// thread's turn: an event fetched earlier could name a connection that has closed since.
-class ReadinessPoller::Wait final {
- public:
-  explicit Wait(ReadinessPoller& poller) : op(poller) {}
-  ReadEdgeOp<ReadinessPoller, &ReadinessPoller::on_wake> op;
-};
-
 ReadinessPoller::ReadinessPoller(asio::io_context& io)
     : asio::io_context::service(io),
       // Made before this service if not yet there, so shut down after it.
-      reactor_(asio::use_service<asio::detail::reactor>(io)),
-      wait_(std::make_unique<Wait>(*this)) {
+      reactor_(asio::use_service<asio::detail::reactor>(io)) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ >= 0 && reactor_.register_descriptor(epoll_fd_, reactor_data_) != 0) {
     ::close(epoll_fd_);
@@ -72,8 +61,8 @@ void ReadinessPoller::remove(int fd) {
 void ReadinessPoller::arm() {
   if (armed_ || stopped_) return;
   armed_ = true;
-  wait_->op.reset();
-  reactor_.start_op(asio::detail::reactor::read_op, epoll_fd_, reactor_data_, &wait_->op,
+  wait_.reset();
+  reactor_.start_op(asio::detail::reactor::read_op, epoll_fd_, reactor_data_, &wait_,
                     /*is_continuation=*/false, /*allow_speculative=*/true);
 }
 

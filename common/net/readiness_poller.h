@@ -21,13 +21,13 @@
 
 #include <sys/epoll.h>
 
-#include <memory>
-
 // io_context first: it declares what the reactor's header uses.
 #include <boost/asio/io_context.hpp>
 
 #include <boost/asio/detail/reactor.hpp>
 #include <boost/system/error_code.hpp>
+
+#include "common/net/read_edge_op.h"
 
 namespace benchgate::net {
 
@@ -61,8 +61,6 @@ class ReadinessPoller : public boost::asio::io_context::service {
   void stop();
 
  private:
-  class Wait;
-
   void shutdown() override;
   void arm();
   void on_wake(const boost::system::error_code& ec);
@@ -72,7 +70,9 @@ class ReadinessPoller : public boost::asio::io_context::service {
   boost::asio::detail::reactor& reactor_;
   boost::asio::detail::reactor::per_descriptor_data reactor_data_ = nullptr;
   int epoll_fd_ = -1;
-  std::unique_ptr<Wait> wait_;
+  // Woken on the set's next edge (read_edge_op.h). The set is read in the completion, on the
+  // thread's turn: an event fetched earlier could name a connection that has closed since.
+  ReadEdgeOp<ReadinessPoller, &ReadinessPoller::on_wake> wait_{*this};
   bool armed_ = false;
   bool stopped_ = false;
   epoll_event events_[kBatch];

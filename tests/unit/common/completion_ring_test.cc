@@ -27,6 +27,7 @@ using boost::system::error_code;
 
 // What the ring delivered to one target.
 struct Recorder : RingTarget {
+  virtual ~Recorder() = default;
   std::string received;
   int arrivals = 0;
   int ends = 0;
