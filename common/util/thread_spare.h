@@ -1,4 +1,4 @@
-// A thread's spare read buffer, lent to the connection that has bytes to handle.
+// A thread's spare buffer (for reading, or for answers), lent to the connection that needs it.
 //
 // The router's HTTP sessions and WAMP connections, and the worker's HTTP connections, each
 // run many connections on one thread, and connections of one thread never run at once. So a

@@ -41,6 +41,18 @@ std::string_view allowed_methods(Route route) { return route == Route::kEcho ? "
 struct InputTag {};
 using SpareInput = ThreadSpare<InputTag, beast::flat_buffer>;
 
+// The serving thread's spare output buffer, lent the same way: a connection takes it when it
+// queues an answer with nothing queued, and gives it back once everything queued is written,
+// usually before its turn ends (the answer fits in the socket buffer). A connection whose
+// answer waits for the socket keeps it until the write completes; another connection of the
+// thread then grows a buffer of its own, and the thread keeps the larger of the two, up to
+// kMaxKeptOutput. So an idle connection, even after answering, holds no output buffer.
+struct OutputTag {};
+using SpareOutput = ThreadSpare<OutputTag, std::string>;
+// Pipelined answers are flushed at kFlushBytes, so one more answer's head and inline body
+// past that is the most a busy connection's buffer needs.
+constexpr size_t kMaxKeptOutput = 2 * kFlushBytes;
+
 }  // namespace
 
 int64_t SessionContext::check_interval_for(const ServerOptions& options) {
@@ -53,8 +65,8 @@ Session<Stream>::Session(Stream socket, SessionContext& context)
     : socket_(std::move(socket)),
       context_(context),
       body_budget_(context.options.buffer_budget.get(), memory::BudgetUser::http) {
-  // No buffers yet: out_ grows with the first answers and keeps its capacity; the read buffer is
-  // the thread's, taken when there is something to read.
+  // No buffers: the read and output buffers are the thread's, taken when there is something to
+  // read or to answer.
   ++context_.stats.connections_open;
 }
 
@@ -68,7 +80,17 @@ Session<Stream>::~Session() {
 template <typename Stream>
 void Session<Stream>::release_owner() {
   if (owner_ == nullptr) return;
-  asio::post(socket_.get_executor(), [owner = std::move(owner_)] {});
+  // close() took the session out of the wheel, so its hook is free for the list.
+  const bool first = context_.closed.empty();
+  context_.closed.push_back(*this);
+  if (!first) return;
+  asio::post(socket_.get_executor(), [&context = context_] {
+    while (!context.closed.empty()) {
+      auto& session = static_cast<SessionBase&>(context.closed.front());
+      context.closed.pop_front();
+      session.take_owner();  // the last reference, unless an operation still holds one
+    }
+  });
 }
 
 template <typename Stream>
@@ -395,6 +417,8 @@ void Session<Stream>::respond(int64_t now_ns) {
   if (connection == ConnectionHeader::kClose) close_after_write_ = true;
   context_.stats.counters.count_request(dispatch.route, dispatch.status);
   metrics::inject_work(context_.options.inject_work_ns);
+  // A delayed answer is queued by on_delay(): the buffer is not taken for the wait.
+  if (dispatch.action != Action::kDelay) take_output();
 
   switch (dispatch.action) {
     case Action::kHello:
@@ -438,6 +462,17 @@ void Session<Stream>::respond(int64_t now_ns) {
 }
 
 template <typename Stream>
+void Session<Stream>::take_output() {
+  if (out_.empty()) SpareOutput::lend(out_);
+}
+
+template <typename Stream>
+void Session<Stream>::park_output() {
+  out_.clear();
+  SpareOutput::give_back(out_, kMaxKeptOutput);
+}
+
+template <typename Stream>
 void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
   int status = 400;
   if (ec == beast::http::error::header_limit) status = 431;
@@ -447,6 +482,7 @@ void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
   // 503: the request was sound, the router had no room for its body (counted by the budget).
   if (status != 503) ++context_.stats.counters.parse_errors;
   context_.stats.counters.count_request(route, status);
+  take_output();
   append_error(out_, status, ConnectionHeader::kClose);
   answer_queued(now_ns);
   // The parser cannot resume after an error: answer, then close.
@@ -517,7 +553,7 @@ void Session<Stream>::on_write(const error_code& ec, size_t bytes) {
   if (state_ != State::kWriting) return;
   if (ec) return close();
   context_.stats.counters.bytes_sent += bytes;
-  out_.clear();
+  park_output();
   const int64_t now_ns = steady_now_ns();
   if (tail_active()) {
     if (large_->tail.remaining > 0) return do_write(now_ns);
@@ -550,6 +586,7 @@ void Session<Stream>::start_delay() {
 template <typename Stream>
 void Session<Stream>::on_delay(const error_code& ec) {
   if (state_ != State::kDelaying || ec) return;
+  take_output();
   append_head(out_, 200, 0, {}, delay_->connection);
   delay_->queued_parsed_ns = delay_->parsed_ns;
   pending_delayed_ = true;

@@ -1,19 +1,19 @@
 // One HTTP/1.1 connection: reads requests, answers them in order (pipelined requests found in
 // one read are answered with one write), and enforces the size limits and timeouts.
 //
-// Hot path: the output buffer, the echo body and the list of pending timestamps belong to the
-// connection and are reused; the read buffer is the serving thread's, lent to a connection
-// while it has something to read (an idle connection holds none); the parser is rebuilt in
-// place; fixed responses are copied from bytes serialised once. A cleartext connection that
-// has just read keeps the buffer for --read-buffer-hold and reads ahead into it, which spares
-// the epoll_ctl of a wait for readability per request (router/http/read_hold.h); then it
-// gives the buffer back and waits for readability again. With --http-io epoll a cleartext
-// connection instead waits in the serving thread's edge-triggered epoll set
-// (common/net/readiness_poller.h), added once: told it is readable, it borrows the buffer,
-// reads until a short read and gives the buffer back before it waits again, so a request
-// costs its recv and its send and an idle connection still holds no buffer. Errors are
-// error_codes, counted by kind. A session lives on exactly one serving thread and is only touched
-// from it.
+// Hot path: the echo body belongs to the connection and is reused; the read buffer is the
+// serving thread's, lent to a connection while it has something to read, and so is the output
+// buffer while an answer is queued or being written (an idle connection holds neither); the
+// parser is rebuilt in place; fixed responses are copied from bytes serialised once. A
+// cleartext connection that has just read keeps the read buffer for --read-buffer-hold and
+// reads ahead into it, which spares the epoll_ctl of a wait for readability per request
+// (router/http/read_hold.h); then it gives the buffer back and waits for readability again.
+// With --http-io epoll a cleartext connection instead waits in the serving thread's
+// edge-triggered epoll set (common/net/readiness_poller.h), added once: told it is readable,
+// it borrows the buffer, reads until a short read and gives the buffer back before it waits
+// again, so a request costs its recv and its send and an idle connection still holds no
+// buffer. Errors are error_codes, counted by kind. A session lives on exactly one serving
+// thread and is only touched from it.
 //
 // The connection's state is one field (State): which operation is pending, and so which
 // deadline applies. The deadlines are checked by the serving thread's one timer
@@ -75,6 +75,8 @@ class SessionBase : public DeadlineEntry {
   static void on_due(DeadlineEntry& entry, int64_t now_ns) {
     static_cast<SessionBase&>(entry).check_deadline(now_ns);
   }
+  // The session's reference to itself, given up (SessionContext::closed).
+  virtual std::shared_ptr<SessionBase> take_owner() = 0;
 
  protected:
   // The tick the session was scheduled for came: closes it when its deadline has passed
@@ -111,6 +113,11 @@ struct SessionContext {
   // The HTTP/2 connections sessions handed their sockets to (http2::ConnectionBase, each
   // keeping its session alive): closed by the thread when it stops.
   DeadlineList handed_over;
+  // Sessions closed on this turn, out of the wheel, each still owning itself: one handler
+  // posted by the first of them lets go of them all on the thread's next turn, after whatever
+  // called close() has returned. A handler per session would queue one Asio operation per
+  // connection when many close at once (64 bytes each, which then stay in the allocator).
+  DeadlineList closed;
 };
 
 template <typename Stream>
@@ -190,10 +197,11 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
 
   // For the handlers of operations started while the session is open (owner_ is set).
   std::shared_ptr<Session> self() const { return owner_; }
+  std::shared_ptr<SessionBase> take_owner() override { return std::move(owner_); }
   bool tail_active() const { return large_ != nullptr && large_->tail.active; }
   bool delaying() const { return delay_ != nullptr && delay_->until_ns != 0; }
-  // Lets go of owner_ on the thread's next turn: the caller, or the poller's dispatch that
-  // called it, may still be using the session.
+  // Lets go of owner_ on the thread's next turn (SessionContext::closed): the caller, or the
+  // poller's dispatch that called it, may still be using the session.
   void release_owner();
   // TLS: the handshake finished (ec: failed, counted by reason; a first byte that cannot open
   // a TLS connection, TlsStream::expect_first_byte, as not_tls).
@@ -240,6 +248,10 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
     pending_parsed_ns_ = now_ns;
     ++pending_count_;
   }
+  // An answer is about to be queued: with nothing queued, out_ becomes the thread's spare.
+  void take_output();
+  // Everything queued was written: out_ goes back to the thread (SpareOutput, session.cc).
+  void park_output();
   // A large body is to be written from where it lies (allocates large_ the first time).
   void start_tail(const Tail& tail);
   void reject(const error_code& ec, int64_t now_ns);
