@@ -38,13 +38,14 @@ int main(int argc, char** argv) {
                  "a request body must be complete this long after its header (else close)")
       ->capture_default_str();
   cli.add_option("--read-buffer-hold", raw.read_buffer_hold,
-                 "HTTP/1.1: a connection keeps its read buffer this long after a read and reads "
-                 "ahead (no epoll_ctl per request); 0s: gives it back after every request")
+                 "--http-io asio: a connection keeps its read buffer this long after a read and "
+                 "reads ahead (no epoll_ctl per request); 0s: gives it back after every request")
       ->capture_default_str();
   cli.add_option("--http-io", raw.http_io,
-                 "cleartext HTTP/1.1: asio (a wait through Asio per request) or epoll (the "
-                 "serving thread's own edge-triggered epoll set: no epoll_ctl and no empty read "
-                 "per request; --read-buffer-hold does not apply)")
+                 "cleartext HTTP/1.1: epoll (the serving thread's own edge-triggered epoll set: "
+                 "no epoll_ctl and no empty read per request, nothing pending for an idle "
+                 "connection; --read-buffer-hold does not apply) or asio (a wait through Asio "
+                 "per request)")
       ->envname("BENCHGATE_ROUTER_HTTP_IO")
       ->capture_default_str();
   cli.add_option("--max-buffered-bytes", raw.max_buffered_bytes,

@@ -36,14 +36,15 @@ struct ServerOptions {
   // and frees the buffer of one that paused within 7.5 ms. At most http::kMaxHolders
   // connections of a serving thread hold at once.
   int64_t read_buffer_hold_ns = 5'000'000;
-  // How cleartext HTTP/1.1 connections wait for their next bytes (--http-io). kAsio: through
-  // Asio, each wait a system call of its own (the read ahead's EAGAIN under the hold above, or
-  // an epoll_ctl without it). kEpoll: in the serving thread's own edge-triggered epoll set
+  // How cleartext HTTP/1.1 connections wait for their next bytes (--http-io). kEpoll (the
+  // default): in the serving thread's own edge-triggered epoll set
   // (common/net/readiness_poller.h), added once per socket, read until a short read: a
-  // request costs its recv and its send; --read-buffer-hold does not apply. TLS connections
-  // and HTTP/2 always go through Asio.
+  // request costs its recv and its send, and an idle connection has no operation pending;
+  // --read-buffer-hold does not apply. kAsio: through Asio, each wait a system call of its own
+  // (the read ahead's EAGAIN under the hold above, or an epoll_ctl without it) and a pending
+  // wait per idle connection. TLS connections and HTTP/2 always go through Asio.
   enum class Io : uint8_t { kAsio, kEpoll };
-  Io http_io = Io::kAsio;
+  Io http_io = Io::kEpoll;
   // The process-wide budget echo bodies are read within (shared with the WAMP router);
   // none: unbounded (tests).
   std::shared_ptr<memory::BufferBudget> buffer_budget;

@@ -42,16 +42,16 @@ TEST(RouterConfig, ReadBufferHoldMayBeZeroAndIsBoundedNamingTheFlag) {
   }
 }
 
-TEST(RouterConfig, HttpIoIsAsioByDefaultOrEpollAndABadValueNamesTheFlag) {
+TEST(RouterConfig, HttpIoIsEpollByDefaultOrAsioAndABadValueNamesTheFlag) {
   RawConfig raw;
   auto config = make_config(raw);
   ASSERT_TRUE(config) << config.message();
-  EXPECT_EQ(config->http.http_io, http::ServerOptions::Io::kAsio);
+  EXPECT_EQ(config->http.http_io, http::ServerOptions::Io::kEpoll);
   EXPECT_EQ(http::ServerOptions{}.http_io, config->http.http_io);
-  raw.http_io = "epoll";
+  raw.http_io = "asio";
   config = make_config(raw);
   ASSERT_TRUE(config) << config.message();
-  EXPECT_EQ(config->http.http_io, http::ServerOptions::Io::kEpoll);
+  EXPECT_EQ(config->http.http_io, http::ServerOptions::Io::kAsio);
   for (const char* bad : {"", "EPOLL", "io_uring"}) {
     raw.http_io = bad;
     config = make_config(raw);

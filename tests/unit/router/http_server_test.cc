@@ -37,14 +37,14 @@ std::string post(std::string_view target, std::string_view body) {
 
 class HttpServerTest : public ::testing::Test {
  protected:
-  // BENCHGATE_ROUTER_HTTP_IO=epoll (CTest runs this suite a second time so, as
-  // http_io_epoll.*): the same tests against cleartext sessions in the serving thread's
-  // edge-triggered readiness set (--http-io epoll). A test that sets http_io itself keeps it.
+  // BENCHGATE_ROUTER_HTTP_IO=asio (CTest runs this suite a second time so, as
+  // http_io_asio.*): the same tests against cleartext sessions that wait through Asio
+  // (--http-io asio) instead of the serving thread's edge-triggered readiness set (the
+  // default). A test that sets http_io to asio itself keeps it.
   void start(ServerOptions options = {}) {
     const char* io = std::getenv("BENCHGATE_ROUTER_HTTP_IO");
-    if (io != nullptr && std::string_view(io) == "epoll" &&
-        options.http_io == ServerOptions::Io::kAsio) {
-      options.http_io = ServerOptions::Io::kEpoll;
+    if (io != nullptr && std::string_view(io) == "asio") {
+      options.http_io = ServerOptions::Io::kAsio;
     }
     options.endpoint = {boost::asio::ip::make_address_v4("127.0.0.1"), 0};
     auto started = HttpServer::start(options);
@@ -516,6 +516,7 @@ TEST_F(HttpServerTest, SeveralThreadsShareOnePortAndSumTheirCounters) {
 // in pieces.
 TEST_F(HttpServerTest, AConnectionThatReadKeepsItsBufferWhileTheHoldLastsAndServesAsBefore) {
   ServerOptions options;
+  options.http_io = ServerOptions::Io::kAsio;    // the hold is --http-io asio's
   options.read_buffer_hold_ns = 60'000'000'000;  // longer than the test
   start(options);
   {
@@ -567,6 +568,7 @@ bool held_becomes(HttpServer& server, int64_t want) {
 
 TEST_F(HttpServerTest, AConnectionGivesItsBufferBackOnceTheHoldPassesAndKeepsServing) {
   ServerOptions options;
+  options.http_io = ServerOptions::Io::kAsio;  // the hold is --http-io asio's
   options.read_buffer_hold_ns = 20'000'000;
   start(options);
   HttpTestClient client(port());
@@ -606,6 +608,7 @@ TEST_F(HttpServerTest, AConnectionGivesItsBufferBackOnceTheHoldPassesAndKeepsSer
 
 TEST_F(HttpServerTest, AtMostKMaxHoldersConnectionsOfAThreadHoldAndTheOthersAreServedAsBefore) {
   ServerOptions options;
+  options.http_io = ServerOptions::Io::kAsio;  // the hold is --http-io asio's
   options.read_buffer_hold_ns = 60'000'000'000;
   start(options);
   std::vector<std::unique_ptr<HttpTestClient>> clients;
@@ -627,6 +630,7 @@ TEST_F(HttpServerTest, AtMostKMaxHoldersConnectionsOfAThreadHoldAndTheOthersAreS
 
 TEST_F(HttpServerTest, WithoutAHoldNoConnectionKeepsItsBuffer) {
   ServerOptions options;
+  options.http_io = ServerOptions::Io::kAsio;  // the hold is --http-io asio's
   options.read_buffer_hold_ns = 0;
   start(options);
   HttpTestClient client(port());
@@ -640,6 +644,7 @@ TEST_F(HttpServerTest, WithoutAHoldNoConnectionKeepsItsBuffer) {
 TEST_F(HttpServerTest, IdleTimeoutClosesAConnectionThatHoldsItsBuffer) {
   ServerOptions options;
   options.idle_timeout_ns = 100'000'000;
+  options.http_io = ServerOptions::Io::kAsio;  // the hold is --http-io asio's
   options.read_buffer_hold_ns = 60'000'000'000;
   start(options);
   HttpTestClient client(port());
