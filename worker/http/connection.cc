@@ -35,6 +35,12 @@ char* thread_read_buffer(size_t bytes) {
   return reinterpret_cast<char*>(buffer.data());
 }
 
+// The thread's operation pool (operation_pool.h), set up by its first connection.
+OperationPool* thread_operations(asio::io_context& io, ThreadState& thread) {
+  if (thread.operations == nullptr) thread.operations = &asio::use_service<OperationPool>(io);
+  return thread.operations;
+}
+
 }  // namespace
 
 Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index)
@@ -43,12 +49,12 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
       socket_(io),
       poller_(plan_.edge_poll && !plan_.tls ? &boost::asio::use_service<ReadinessPoller>(io)
                                             : nullptr),
-      timer_(io),
       schedule_(plan_.open_loop()
                     ? OpenLoopSchedule(plan_.rate, plan_.connections, index, plan_.schedule_first,
                                        plan_.schedule_connections)
                     : OpenLoopSchedule()),
-      parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body) : ResponseParser()),
+      parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body, thread_operations(io, thread))
+                                : ResponseParser(thread_operations(io, thread))),
       ring_(plan_.in_flight) {
   if (plan_.ring_io && !plan_.tls && thread_.ring == nullptr) {
     // The thread's first connection sets the ring up. One that could not be (the worker checks
@@ -90,21 +96,25 @@ void Connection::on_tcp_connected(ConnectDone done) {
     on_connected();
     return done({});
   }
-  tls_ = std::make_shared<TlsSocket>(socket_, *plan_.tls);
-  prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
-  if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
-  if (!tls_read_) tls_read_ = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);
-  tls_->async_handshake(
-      asio::ssl::stream_base::client,
-      [this, keep = tls_, generation = generation_, done = std::move(done)](const error_code& ec) {
-        if (generation != generation_) return;
-        if (ec) {
-          close_socket();
-          return done(ec);
-        }
-        on_connected();
-        done({});
-      });
+  if (!tls_) {
+    tls_ = std::make_unique<TlsPart>();
+    tls_->read_buffer = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);
+  }
+  tls_->stream = std::make_shared<Tls>(socket_, *plan_.tls);
+  Tls& tls = *tls_->stream;
+  prepare_connection(tls.native_handle(), plan_.sni, plan_.verify_host);
+  if (plan_.tls_resumption) tls_->saved_session.offer(tls.native_handle());
+  tls.async_handshake(asio::ssl::stream_base::client,
+                      [this, keep = tls_->stream, generation = generation_,
+                       done = std::move(done)](const error_code& ec) {
+                        if (generation != generation_) return;
+                        if (ec) {
+                          close_socket();
+                          return done(ec);
+                        }
+                        on_connected();
+                        done({});
+                      });
 }
 
 void Connection::on_connected() {
@@ -112,11 +122,11 @@ void Connection::on_connected() {
   const int64_t now = steady_now_ns();
   ++setup.connections;
   setup.connect.record(tcp_done_ns_ - connect_start_ns_);
-  if (tls_) {
+  if (Tls* tls = this->tls()) {
     ++setup.handshakes;
-    if (resumed(tls_->native_handle())) ++setup.resumed;
+    if (resumed(tls->native_handle())) ++setup.resumed;
     setup.tls_handshake.record(now - tcp_done_ns_);
-    thread_.tls = negotiated(tls_->native_handle());
+    thread_.tls = negotiated(tls->native_handle());
   }
   if (thread_.phase == Phase::kRunning && now >= thread_.start_ns && now < thread_.end_ns) {
     ++thread_.stats.window_connections;
@@ -126,7 +136,7 @@ void Connection::on_connected() {
   // Cleartext: writes are tried directly first (one system call, no completion handler); only
   // what the socket does not take at once goes through async_write. TLS writes go through the
   // stream.
-  if (!tls_) {
+  if (!tls()) {
     error_code ignored;
     socket_.non_blocking(true, ignored);
   }
@@ -173,8 +183,10 @@ void Connection::close_socket() {
     ::shutdown(socket_.native_handle(), SHUT_RDWR);
     uring_receiving_ = false;
   }
-  if (tls_) closing(tls_->native_handle());
-  tls_.reset();
+  if (Tls* tls = this->tls()) {
+    closing(tls->native_handle());
+    tls_->stream.reset();
+  }
   error_code ignored;
   socket_.close(ignored);
   link_ = Link::kDown;
@@ -184,7 +196,7 @@ void Connection::close_socket() {
 
 void Connection::close() {
   close_socket();
-  timer_.cancel();
+  if (timer_) timer_->cancel();
   unclaim_queued();
 }
 
@@ -317,12 +329,12 @@ void Connection::issue(int64_t now) {
 void Connection::arm_timer(int64_t due_ns) {
   if (timer_armed_ || due_ns >= thread_.end_ns) return;
   timer_armed_ = true;
-  timer_.expires_at(steady_point(due_ns));
-  timer_.async_wait(
-      asio::bind_allocator(HandlerAllocator<char>(&timer_memory_), [this](const error_code& ec) {
-        timer_armed_ = false;
-        if (!ec) issue(steady_now_ns());
-      }));
+  if (!timer_) timer_ = std::make_unique<Timer>(socket_.get_executor());
+  timer_->expires_at(steady_point(due_ns));
+  timer_->async_wait(pooled([this](const error_code& ec) {
+    timer_armed_ = false;
+    if (!ec) issue(steady_now_ns());
+  }));
 }
 
 // Writes every queued request in one system call, unless a write is still in progress (its
@@ -347,14 +359,14 @@ void Connection::flush(int64_t now) {
 
   if (first_request_ns_ == 0) first_request_ns_ = now;
   const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
-  if (tls_) {
+  if (Tls* tls = this->tls()) {
     writing_ = true;
-    asio::async_write(
-        *tls_, asio::buffer(plan_.batch.data(), bytes),
-        [this, keep = tls_, generation = generation_](const error_code& write_ec, size_t sent) {
-          if (generation != generation_) return;
-          on_write(write_ec, sent);
-        });
+    asio::async_write(*tls, asio::buffer(plan_.batch.data(), bytes),
+                      [this, keep = tls_->stream, generation = generation_](
+                          const error_code& write_ec, size_t sent) {
+                        if (generation != generation_) return;
+                        on_write(write_ec, sent);
+                      });
     return;
   }
   if (uring_receiving_) {
@@ -384,13 +396,12 @@ void Connection::flush(int64_t now) {
 
 // The rest of a write the socket did not take at once; on_write when all of it went out.
 void Connection::write_through_asio(const char* data, size_t bytes) {
-  asio::async_write(socket_, asio::buffer(data, bytes),
-                    asio::bind_allocator(
-                        HandlerAllocator<char>(&write_memory_),
-                        [this, generation = generation_](const error_code& write_ec, size_t sent) {
-                          if (generation != generation_) return;
-                          on_write(write_ec, sent);
-                        }));
+  asio::async_write(
+      socket_, asio::buffer(data, bytes),
+      pooled([this, generation = generation_](const error_code& write_ec, size_t sent) {
+        if (generation != generation_) return;
+        on_write(write_ec, sent);
+      }));
 }
 
 // A ring send finished. A short one sends the rest; one the kernel could not take without
@@ -425,23 +436,21 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 
 void Connection::start_read() {
   if (poller_ || uring_receiving_) return;  // on_readable() or on_received() comes next
-  if (tls_) {
-    tls_->async_read_some(
-        asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
-        [this, keep = tls_, generation = generation_](const error_code& ec, size_t bytes) {
+  if (Tls* tls = this->tls()) {
+    tls->async_read_some(
+        asio::buffer(tls_->read_buffer.get(), plan_.read_buffer_bytes),
+        [this, keep = tls_->stream, generation = generation_](const error_code& ec, size_t bytes) {
           if (generation != generation_) return;
           // A peer that closes without close_notify reads as a truncated stream:
           // EOF.
           if (ec == asio::ssl::error::stream_truncated)
             return on_read(asio::error::eof, nullptr, 0);
-          on_read(ec, tls_read_.get(), bytes);
+          on_read(ec, tls_->read_buffer.get(), bytes);
         });
     return;
   }
   socket_.async_wait(
-      asio::socket_base::wait_read,
-      asio::bind_allocator(HandlerAllocator<char>(&read_memory_), [this, generation = generation_](
-                                                                      const error_code& ec) {
+      asio::socket_base::wait_read, pooled([this, generation = generation_](const error_code& ec) {
         if (generation != generation_) return;
         if (ec) return on_read(ec, nullptr, 0);
         // The socket is non-blocking: a spurious wake-up reads nothing.

@@ -5,7 +5,7 @@
 
 #include <cassert>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 namespace benchgate::worker::http {
 
@@ -16,11 +16,12 @@ struct InFlightRequest {
 
 class InFlightRing {
  public:
-  explicit InFlightRing(uint32_t capacity) : slots_(capacity) {}
+  explicit InFlightRing(uint32_t capacity)
+      : slots_(std::make_unique<InFlightRequest[]>(capacity)), capacity_(capacity) {}
 
   uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
+  uint32_t capacity() const { return capacity_; }
 
   // Wrapping by comparison, not %, keeps a division off the per-request path.
   void push(const InFlightRequest& request) {
@@ -43,7 +44,8 @@ class InFlightRing {
   }
 
  private:
-  std::vector<InFlightRequest> slots_;
+  std::unique_ptr<InFlightRequest[]> slots_;  // not a vector: 8 bytes fewer per connection
+  uint32_t capacity_;
   uint32_t head_ = 0;
   uint32_t size_ = 0;
 };
