@@ -11,8 +11,8 @@
 // are read, once the socket is readable, into the load thread's buffer and parsed in place;
 // nothing is allocated per request, and an idle connection holds no read buffer. What an idle
 // cleartext connection holds (issue 19, goal 2; docs/PERFORMANCE.md, section 4): this object
-// (304 bytes), Asio's state for its descriptor (168) and, with the default --http1-io asio, its
-// pending readability wait (a 72-byte block of the thread's OperationPool, operation_pool.h);
+// (280 bytes), Asio's state for its descriptor (168) and, with the default --http1-io asio, its
+// pending readability wait (a 104-byte block of the thread's OperationPool, operation_pool.h);
 // the TLS part, the open-loop timer and a line split over reads are made only when used. Cleartext
 // connections learn that their socket is readable from Asio (a wait per read, the default)
 // or, with LoadPlan::edge_poll (worker --http1-io epoll), from the load thread's
@@ -135,7 +135,7 @@ class Connection : public LoadConnection, private Readable, private net::RingTar
   struct TlsPart {
     // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
     std::shared_ptr<Tls> stream;
-    std::unique_ptr<char[]> read_buffer;  // plan_.read_buffer_bytes
+    std::unique_ptr<char[]> read_buffer;  // plan().read_buffer_bytes
     SavedSession saved_session;           // tls_resumption only
   };
   Tls* tls() const { return tls_ ? tls_->stream.get() : nullptr; }
@@ -146,11 +146,11 @@ class Connection : public LoadConnection, private Readable, private net::RingTar
                                        std::forward<Handler>(handler));
   }
 
+  const LoadPlan& plan() const { return thread_.plan; }
+
   ThreadState& thread_;
-  const LoadPlan& plan_;
   Socket socket_;
-  ReadinessPoller* poller_ = nullptr;  // cleartext with LoadPlan::edge_poll only
-  std::unique_ptr<TlsPart> tls_;       // https only
+  std::unique_ptr<TlsPart> tls_;  // https only
   // Open loop: wakes the connection when a request is due (made at its first wait).
   std::unique_ptr<Timer> timer_;
   int64_t connect_start_ns_ = 0;
@@ -176,6 +176,9 @@ class Connection : public LoadConnection, private Readable, private net::RingTar
   bool writing_ = false;
   bool timer_armed_ = false;
   bool uring_receiving_ = false;
+  // Cleartext with LoadPlan::edge_poll: the socket is in the thread's ReadinessPoller (until it
+  // refused one, after which this connection waits through Asio).
+  bool edge_poll_ = false;
 };
 
 }  // namespace benchgate::worker::http

@@ -85,14 +85,15 @@ class ResponseParser {
   const char* error_ = "";
   int status_ = 0;
   State state_ = State::kStatusLine;
-  bool line_truncated_ = false;
-  bool check_body_ = false;
-  bool http10_ = false;
-  bool has_length_ = false;
-  bool keep_alive_ = true;
-  bool connection_close_ = false;
-  bool connection_keep_alive_ = false;
-  bool body_matches_ = true;
+  // One byte for all of them: the parser is part of every connection.
+  bool line_truncated_ : 1 = false;
+  bool check_body_ : 1 = false;
+  bool http10_ : 1 = false;
+  bool has_length_ : 1 = false;
+  bool keep_alive_ : 1 = true;
+  bool connection_close_ : 1 = false;
+  bool connection_keep_alive_ : 1 = false;
+  bool body_matches_ : 1 = true;
 };
 
 }  // namespace benchgate::worker::http
