@@ -12,15 +12,17 @@
 # open loop at 1 request/s so the connections stay idle), divided by N - 100.
 #
 #   bench/idle_connections_memory.sh [ROUNDS (default 5)] [N (default 10000)]
-#   BENCH_WORKER_MEMORY=0 skips the worker; BENCH_ROUTER_FLAGS adds router flags (e.g.
-#   "--read-buffer-hold 0s").
+#   BENCH_WORKER_MEMORY=0 skips the worker; BENCH_SERVER_MEMORY=0 skips the servers (router and
+#   nginx; nginx still serves the worker); BENCH_ROUTER_FLAGS adds router flags (e.g.
+#   "--read-buffer-hold 0s"), BENCH_WORKER_FLAGS worker flags (e.g. "--http1-io epoll").
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
 ROUNDS="${1:-5}"
 N="${2:-10000}"
 bench_init idle_memory $((ROUNDS * 150 + 60))
-bench_need nginx taskset "$BIN/router"
+bench_need nginx taskset
+[[ "${BENCH_SERVER_MEMORY:-1}" == 1 ]] && bench_need "$BIN/router"
 [[ "${BENCH_WORKER_MEMORY:-1}" == 1 ]] && bench_need "$BIN/worker" "$BIN/orchestrator"
 ulimit -n "$(ulimit -Hn)"
 if (($(ulimit -n) < N + 200)); then
@@ -101,7 +103,7 @@ measure_worker() {
   local i="$1" c="$2" port="$3" wport wpid orch
   wport="$(free_port)"
   worker_scenario "$BENCH_TMP/idle-$c.toml" "$c" "$port"
-  taskset -c "$CLIENT_CORE" "$BIN/worker" --listen "127.0.0.1:$wport" \
+  taskset -c "$CLIENT_CORE" "$BIN/worker" --listen "127.0.0.1:$wport" ${BENCH_WORKER_FLAGS:-} \
     >"$BENCH_TMP/worker-$i-$c.out" 2>"$BENCH_TMP/worker-$i-$c.err" &
   wpid=$!
   bench_track "$wpid"
@@ -124,16 +126,18 @@ measure_worker() {
 for ((i = 1; i <= ROUNDS; i++)); do
   NPORT="$(free_port)"
   start_nginx "$NPORT" "$SERVER_CORE" $((N + 2000))
-  RPORT="$(free_port)"
-  start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-}
-  if ((i % 2)); then
-    measure_server router "$i" "$RPORT" "$ROUTER_PID" /bench/hello
-    measure_server nginx "$i" "$NPORT" "$NGINX_WORKER" /
-  else
-    measure_server nginx "$i" "$NPORT" "$NGINX_WORKER" /
-    measure_server router "$i" "$RPORT" "$ROUTER_PID" /bench/hello
+  if [[ "${BENCH_SERVER_MEMORY:-1}" == 1 ]]; then
+    RPORT="$(free_port)"
+    start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-}
+    if ((i % 2)); then
+      measure_server router "$i" "$RPORT" "$ROUTER_PID" /bench/hello
+      measure_server nginx "$i" "$NPORT" "$NGINX_WORKER" /
+    else
+      measure_server nginx "$i" "$NPORT" "$NGINX_WORKER" /
+      measure_server router "$i" "$RPORT" "$ROUTER_PID" /bench/hello
+    fi
+    stop_pid "$ROUTER_PID"
   fi
-  stop_pid "$ROUTER_PID"
   if [[ "${BENCH_WORKER_MEMORY:-1}" == 1 ]]; then
     measure_worker "$i" 100 "$NPORT"
     small="$W_RSS"
@@ -149,15 +153,17 @@ done
 
 echo
 echo "== medians over $ROUNDS rounds (min-max), bytes of RSS per connection =="
-for s in router nginx; do
-  read -r om omin omax < <(stats ${OPEN[$s]})
-  read -r um umin umax < <(stats ${USED[$s]})
-  printf '  %-7s opened: %6.0f (%.0f-%.0f)   after one request: %6.0f (%.0f-%.0f)\n' \
-    "$s" "$om" "$omin" "$omax" "$um" "$umin" "$umax"
-  eval "MED_OPEN_$s=$om MED_USED_$s=$um"
-done
-echo "  router/nginx: opened $("$PY" "$LIB/benchlib.py" ratio "$MED_OPEN_router" "$MED_OPEN_nginx")," \
-  "after one request $("$PY" "$LIB/benchlib.py" ratio "$MED_USED_router" "$MED_USED_nginx")"
+if [[ "${BENCH_SERVER_MEMORY:-1}" == 1 ]]; then
+  for s in router nginx; do
+    read -r om omin omax < <(stats ${OPEN[$s]})
+    read -r um umin umax < <(stats ${USED[$s]})
+    printf '  %-7s opened: %6.0f (%.0f-%.0f)   after one request: %6.0f (%.0f-%.0f)\n' \
+      "$s" "$om" "$omin" "$omax" "$um" "$umin" "$umax"
+    eval "MED_OPEN_$s=$om MED_USED_$s=$um"
+  done
+  echo "  router/nginx: opened $("$PY" "$LIB/benchlib.py" ratio "$MED_OPEN_router" "$MED_OPEN_nginx")," \
+    "after one request $("$PY" "$LIB/benchlib.py" ratio "$MED_USED_router" "$MED_USED_nginx")"
+fi
 if [[ -n "${WRSS[worker]:-}" ]]; then
   read -r wm wmin wmax < <(stats ${WRSS[worker]})
   printf '  worker  client side, %d idle connections to nginx: %6.0f (%.0f-%.0f)\n' \

@@ -36,7 +36,8 @@ LoadThread::~LoadThread() {
   });
   thread_.join();
   // The operations the close aborted are still queued; run their handlers now, while the
-  // connections whose memory they were allocated in (worker/http/handler_memory.h) live.
+  // connections whose memory they were allocated in (worker/http/handler_memory.h) live; the
+  // HTTP/1.1 connections' pool (worker/http/operation_pool.h) lives as long as io_.
   io_.restart();
   io_.poll();
 }

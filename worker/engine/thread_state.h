@@ -16,6 +16,9 @@
 namespace benchgate::net {
 class CompletionRing;
 }
+namespace benchgate::worker::http {
+class OperationPool;
+}
 
 namespace benchgate::worker {
 
@@ -54,6 +57,9 @@ struct ThreadState {
   // LoadPlan::ring_io: the thread's io_uring, shared by its cleartext HTTP/1.1 connections
   // (set by the first; null where it could not be set up).
   net::CompletionRing* ring = nullptr;
+  // The memory of the asynchronous operations of the thread's HTTP/1.1 connections
+  // (worker/http/operation_pool.h; set by the first).
+  http::OperationPool* operations = nullptr;
 
   void request_sent() { ++outstanding; }
   void request_finished() {

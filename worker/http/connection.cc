@@ -35,28 +35,38 @@ char* thread_read_buffer(size_t bytes) {
   return reinterpret_cast<char*>(buffer.data());
 }
 
+// The thread's operation pool (operation_pool.h), set up by its first connection.
+OperationPool* thread_operations(asio::io_context& io, ThreadState& thread) {
+  if (thread.operations == nullptr) thread.operations = &asio::use_service<OperationPool>(io);
+  return thread.operations;
+}
+
 }  // namespace
 
 Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index)
     : thread_(thread),
-      plan_(thread.plan),
       socket_(io),
-      poller_(plan_.edge_poll && !plan_.tls ? &boost::asio::use_service<ReadinessPoller>(io)
-                                            : nullptr),
-      timer_(io),
-      schedule_(plan_.open_loop()
-                    ? OpenLoopSchedule(plan_.rate, plan_.connections, index, plan_.schedule_first,
-                                       plan_.schedule_connections)
+      schedule_(plan().open_loop()
+                    ? OpenLoopSchedule(plan().rate, plan().connections, index,
+                                       plan().schedule_first, plan().schedule_connections)
                     : OpenLoopSchedule()),
-      parser_(plan_.expect_echo ? ResponseParser(plan_.expected_body) : ResponseParser()),
-      ring_(plan_.in_flight) {
-  if (plan_.ring_io && !plan_.tls && thread_.ring == nullptr) {
+      parser_(plan().expect_echo
+                  ? ResponseParser(plan().expected_body, thread_operations(io, thread))
+                  : ResponseParser(thread_operations(io, thread))),
+      ring_(plan().in_flight) {
+  if (plan().ring_io && !plan().tls && thread_.ring == nullptr) {
     // The thread's first connection sets the ring up. One that could not be (the worker checks
     // this at start-up) leaves the connections waiting through Asio.
     auto& ring = boost::asio::use_service<net::CompletionRing>(io);
     if (ring.unavailable().empty()) thread_.ring = &ring;
   }
   if (uring()) uring_slot_ = uring()->attach(*this);
+  if (plan().edge_poll && !plan().tls) {
+    // The thread's poller is made with its first connection, before any socket of the thread
+    // is open (it needs a descriptor of its own).
+    edge_poll_ = true;
+    asio::use_service<ReadinessPoller>(io);
+  }
 }
 
 Connection::~Connection() {
@@ -71,8 +81,8 @@ void Connection::connect(ConnectDone done) {
   close_socket();
   link_ = Link::kConnecting;
   connect_start_ns_ = steady_now_ns();
-  socket_.async_connect(plan_.endpoint, [this, generation = generation_,
-                                         done = std::move(done)](const error_code& ec) mutable {
+  socket_.async_connect(plan().endpoint, [this, generation = generation_,
+                                          done = std::move(done)](const error_code& ec) mutable {
     if (generation != generation_) return;  // closed meanwhile
     if (ec) {
       close_socket();
@@ -86,25 +96,29 @@ void Connection::connect(ConnectDone done) {
 void Connection::on_tcp_connected(ConnectDone done) {
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-  if (!plan_.tls) {
+  if (!plan().tls) {
     on_connected();
     return done({});
   }
-  tls_ = std::make_shared<TlsSocket>(socket_, *plan_.tls);
-  prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
-  if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
-  if (!tls_read_) tls_read_ = std::make_unique_for_overwrite<char[]>(plan_.read_buffer_bytes);
-  tls_->async_handshake(
-      asio::ssl::stream_base::client,
-      [this, keep = tls_, generation = generation_, done = std::move(done)](const error_code& ec) {
-        if (generation != generation_) return;
-        if (ec) {
-          close_socket();
-          return done(ec);
-        }
-        on_connected();
-        done({});
-      });
+  if (!tls_) {
+    tls_ = std::make_unique<TlsPart>();
+    tls_->read_buffer = std::make_unique_for_overwrite<char[]>(plan().read_buffer_bytes);
+  }
+  tls_->stream = std::make_shared<Tls>(socket_, *plan().tls);
+  Tls& tls = *tls_->stream;
+  prepare_connection(tls.native_handle(), plan().sni, plan().verify_host);
+  if (plan().tls_resumption) tls_->saved_session.offer(tls.native_handle());
+  tls.async_handshake(asio::ssl::stream_base::client,
+                      [this, keep = tls_->stream, generation = generation_,
+                       done = std::move(done)](const error_code& ec) {
+                        if (generation != generation_) return;
+                        if (ec) {
+                          close_socket();
+                          return done(ec);
+                        }
+                        on_connected();
+                        done({});
+                      });
 }
 
 void Connection::on_connected() {
@@ -112,11 +126,11 @@ void Connection::on_connected() {
   const int64_t now = steady_now_ns();
   ++setup.connections;
   setup.connect.record(tcp_done_ns_ - connect_start_ns_);
-  if (tls_) {
+  if (Tls* tls = this->tls()) {
     ++setup.handshakes;
-    if (resumed(tls_->native_handle())) ++setup.resumed;
+    if (resumed(tls->native_handle())) ++setup.resumed;
     setup.tls_handshake.record(now - tcp_done_ns_);
-    thread_.tls = negotiated(tls_->native_handle());
+    thread_.tls = negotiated(tls->native_handle());
   }
   if (thread_.phase == Phase::kRunning && now >= thread_.start_ns && now < thread_.end_ns) {
     ++thread_.stats.window_connections;
@@ -126,7 +140,7 @@ void Connection::on_connected() {
   // Cleartext: writes are tried directly first (one system call, no completion handler); only
   // what the socket does not take at once goes through async_write. TLS writes go through the
   // stream.
-  if (!tls_) {
+  if (!tls()) {
     error_code ignored;
     socket_.non_blocking(true, ignored);
   }
@@ -140,14 +154,15 @@ void Connection::on_connected() {
       return;
     }
   }
-  if (poller_) {
+  if (edge_poll_) {
     // Once per socket: from here on the poller reports every edge (one may be reported at
     // once when an answer is already there).
-    if (!poller_->add(socket_.native_handle(), *this)) return;
+    auto& poller = asio::use_service<ReadinessPoller>(socket_.get_executor().context());
+    if (!poller.add(socket_.native_handle(), *this)) return;
     // The set has no descriptor (the limit was reached when the thread made it) or refused
     // the socket: this connection waits through Asio from now on, rather than failing and
     // reconnecting in a loop; the answers are checked and counted the same.
-    poller_ = nullptr;
+    edge_poll_ = false;
   }
   start_read();
 }
@@ -173,8 +188,10 @@ void Connection::close_socket() {
     ::shutdown(socket_.native_handle(), SHUT_RDWR);
     uring_receiving_ = false;
   }
-  if (tls_) closing(tls_->native_handle());
-  tls_.reset();
+  if (Tls* tls = this->tls()) {
+    closing(tls->native_handle());
+    tls_->stream.reset();
+  }
   error_code ignored;
   socket_.close(ignored);
   link_ = Link::kDown;
@@ -184,7 +201,7 @@ void Connection::close_socket() {
 
 void Connection::close() {
   close_socket();
-  timer_.cancel();
+  if (timer_) timer_->cancel();
   unclaim_queued();
 }
 
@@ -210,11 +227,11 @@ void Connection::fail(ErrorKind kind) {
 
 bool Connection::may_send() const {
   if (thread_.phase == Phase::kRunning) return true;
-  return thread_.phase == Phase::kDraining && plan_.open_loop() && owed() > 0;
+  return thread_.phase == Phase::kDraining && plan().open_loop() && owed() > 0;
 }
 
 uint64_t Connection::owed() const {
-  return plan_.open_loop() ? window_due_ - (claimed_ - queued_) : 0;
+  return plan().open_loop() ? window_due_ - (claimed_ - queued_) : 0;
 }
 
 void Connection::write_off_owed() {
@@ -233,7 +250,7 @@ void Connection::write_off_owed() {
 // count as short reads (closed loop) or are owed again and sent on a new connection (open
 // loop).
 void Connection::on_server_close() {
-  const bool open_loop_drain = thread_.phase == Phase::kDraining && plan_.open_loop();
+  const bool open_loop_drain = thread_.phase == Phase::kDraining && plan().open_loop();
   if (thread_.phase != Phase::kRunning && !open_loop_drain) return fail(ErrorKind::kShortRead);
   // Open loop, during the drain: they are owed again (before the ring empties, so the drain
   // is not judged over meanwhile).
@@ -261,7 +278,7 @@ void Connection::next_connection() {
 void Connection::begin_window() {
   claimed_ = 0;
   queued_ = 0;
-  window_due_ = plan_.open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
+  window_due_ = plan().open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
 }
 
@@ -272,7 +289,7 @@ void Connection::start_sending() {
 // Closed loop: nothing more is sent. Open loop: what the window still owes goes out during
 // the drain, measured from its intended instant; it is counted in `unsent` as well.
 void Connection::stop_sending() {
-  if (!plan_.open_loop()) return unclaim_queued();
+  if (!plan().open_loop()) return unclaim_queued();
   const uint64_t n = owed();
   if (n == 0) return;
   thread_.stats.unsent += n;
@@ -296,11 +313,11 @@ void Connection::expire() {
 void Connection::issue(int64_t now) {
   if (!may_send() || link_ != Link::kUp) return;
   // Closed loop: the end timer is about to fire.
-  if (!plan_.open_loop() && now >= thread_.end_ns) return;
+  if (!plan().open_loop() && now >= thread_.end_ns) return;
   const uint32_t busy = ring_.size() + queued_;
-  const uint32_t free = plan_.in_flight > busy ? plan_.in_flight - busy : 0;
+  const uint32_t free = plan().in_flight > busy ? plan().in_flight - busy : 0;
   uint64_t n = free;
-  if (plan_.open_loop()) {
+  if (plan().open_loop()) {
     // Only requests due inside the window: after its end they are sent late, never new ones.
     const uint64_t due_total = std::min(schedule_.due_by(now - thread_.start_ns), window_due_);
     const uint64_t due = due_total > claimed_ ? due_total - claimed_ : 0;
@@ -317,12 +334,12 @@ void Connection::issue(int64_t now) {
 void Connection::arm_timer(int64_t due_ns) {
   if (timer_armed_ || due_ns >= thread_.end_ns) return;
   timer_armed_ = true;
-  timer_.expires_at(steady_point(due_ns));
-  timer_.async_wait(
-      asio::bind_allocator(HandlerAllocator<char>(&timer_memory_), [this](const error_code& ec) {
-        timer_armed_ = false;
-        if (!ec) issue(steady_now_ns());
-      }));
+  if (!timer_) timer_ = std::make_unique<Timer>(socket_.get_executor());
+  timer_->expires_at(steady_point(due_ns));
+  timer_->async_wait(pooled([this](const error_code& ec) {
+    timer_armed_ = false;
+    if (!ec) issue(steady_now_ns());
+  }));
 }
 
 // Writes every queued request in one system call, unless a write is still in progress (its
@@ -333,7 +350,7 @@ void Connection::flush(int64_t now) {
   const uint64_t first = claimed_ - n;
   for (uint32_t i = 0; i < n; ++i) {
     int64_t intended = now;
-    if (plan_.open_loop()) {
+    if (plan().open_loop()) {
       intended = thread_.start_ns + schedule_.due_offset_ns(first + i);
       if (now - intended > kLateSendNs) ++thread_.stats.late_sends;
     }
@@ -346,15 +363,15 @@ void Connection::flush(int64_t now) {
   thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
 
   if (first_request_ns_ == 0) first_request_ns_ = now;
-  const size_t bytes = static_cast<size_t>(n) * plan_.request.size();
-  if (tls_) {
+  const size_t bytes = static_cast<size_t>(n) * plan().request.size();
+  if (Tls* tls = this->tls()) {
     writing_ = true;
-    asio::async_write(
-        *tls_, asio::buffer(plan_.batch.data(), bytes),
-        [this, keep = tls_, generation = generation_](const error_code& write_ec, size_t sent) {
-          if (generation != generation_) return;
-          on_write(write_ec, sent);
-        });
+    asio::async_write(*tls, asio::buffer(plan().batch.data(), bytes),
+                      [this, keep = tls_->stream, generation = generation_](
+                          const error_code& write_ec, size_t sent) {
+                        if (generation != generation_) return;
+                        on_write(write_ec, sent);
+                      });
     return;
   }
   if (uring_receiving_) {
@@ -362,14 +379,14 @@ void Connection::flush(int64_t now) {
     writing_ = true;
     send_done_ = 0;
     send_bytes_ = static_cast<uint32_t>(bytes);
-    if (uring()->send(uring_slot_, generation_, socket_.native_handle(), plan_.batch.data(),
+    if (uring()->send(uring_slot_, generation_, socket_.native_handle(), plan().batch.data(),
                       bytes)) {
       return;
     }
     writing_ = false;
   }
   error_code ec;
-  size_t written = socket_.write_some(asio::buffer(plan_.batch.data(), bytes), ec);
+  size_t written = socket_.write_some(asio::buffer(plan().batch.data(), bytes), ec);
   if (ec) {
     if (ec != asio::error::would_block && ec != asio::error::try_again) {
       return fail(ErrorKind::kReset);
@@ -379,25 +396,24 @@ void Connection::flush(int64_t now) {
   thread_.stats.bytes_sent += written;
   if (written == bytes) return;
   writing_ = true;
-  write_through_asio(plan_.batch.data() + written, bytes - written);
+  write_through_asio(plan().batch.data() + written, bytes - written);
 }
 
 // The rest of a write the socket did not take at once; on_write when all of it went out.
 void Connection::write_through_asio(const char* data, size_t bytes) {
-  asio::async_write(socket_, asio::buffer(data, bytes),
-                    asio::bind_allocator(
-                        HandlerAllocator<char>(&write_memory_),
-                        [this, generation = generation_](const error_code& write_ec, size_t sent) {
-                          if (generation != generation_) return;
-                          on_write(write_ec, sent);
-                        }));
+  asio::async_write(
+      socket_, asio::buffer(data, bytes),
+      pooled([this, generation = generation_](const error_code& write_ec, size_t sent) {
+        if (generation != generation_) return;
+        on_write(write_ec, sent);
+      }));
 }
 
 // A ring send finished. A short one sends the rest; one the kernel could not take without
 // waiting goes through Asio.
 void Connection::on_sent(uint32_t tag, const error_code& ec, size_t bytes) {
   if (tag != generation_) return;
-  const char* rest = plan_.batch.data() + send_done_ + bytes;
+  const char* rest = plan().batch.data() + send_done_ + bytes;
   const size_t left = send_bytes_ - send_done_ - (ec ? 0 : bytes);
   if (!ec && left > 0) {
     thread_.stats.bytes_sent += bytes;
@@ -424,31 +440,29 @@ void Connection::on_write(const error_code& ec, size_t bytes) {
 // ---- receiving ----
 
 void Connection::start_read() {
-  if (poller_ || uring_receiving_) return;  // on_readable() or on_received() comes next
-  if (tls_) {
-    tls_->async_read_some(
-        asio::buffer(tls_read_.get(), plan_.read_buffer_bytes),
-        [this, keep = tls_, generation = generation_](const error_code& ec, size_t bytes) {
+  if (edge_poll_ || uring_receiving_) return;  // on_readable() or on_received() comes next
+  if (Tls* tls = this->tls()) {
+    tls->async_read_some(
+        asio::buffer(tls_->read_buffer.get(), plan().read_buffer_bytes),
+        [this, keep = tls_->stream, generation = generation_](const error_code& ec, size_t bytes) {
           if (generation != generation_) return;
           // A peer that closes without close_notify reads as a truncated stream:
           // EOF.
           if (ec == asio::ssl::error::stream_truncated)
             return on_read(asio::error::eof, nullptr, 0);
-          on_read(ec, tls_read_.get(), bytes);
+          on_read(ec, tls_->read_buffer.get(), bytes);
         });
     return;
   }
   socket_.async_wait(
-      asio::socket_base::wait_read,
-      asio::bind_allocator(HandlerAllocator<char>(&read_memory_), [this, generation = generation_](
-                                                                      const error_code& ec) {
+      asio::socket_base::wait_read, pooled([this, generation = generation_](const error_code& ec) {
         if (generation != generation_) return;
         if (ec) return on_read(ec, nullptr, 0);
         // The socket is non-blocking: a spurious wake-up reads nothing.
-        char* buffer = thread_read_buffer(plan_.read_buffer_bytes);
+        char* buffer = thread_read_buffer(plan().read_buffer_bytes);
         error_code read_ec;
         const size_t bytes =
-            socket_.read_some(asio::buffer(buffer, plan_.read_buffer_bytes), read_ec);
+            socket_.read_some(asio::buffer(buffer, plan().read_buffer_bytes), read_ec);
         if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
           return start_read();
         }
@@ -462,7 +476,7 @@ void Connection::start_read() {
 void Connection::on_readable() {
   if (link_ != Link::kUp) return;
   const uint32_t generation = generation_;
-  const size_t capacity = plan_.read_buffer_bytes;
+  const size_t capacity = plan().read_buffer_bytes;
   for (;;) {
     char* buffer = thread_read_buffer(capacity);
     error_code ec;
@@ -509,7 +523,7 @@ void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {
     on_response(now);
     answered = true;
     parser_.reset();
-    if (plan_.new_connection_per_request) {
+    if (plan().new_connection_per_request) {
       thread_.stats.last_receive_ns = now;
       return next_connection();
     }
@@ -533,21 +547,21 @@ void Connection::on_response(int64_t now) {
   const InFlightRequest request = ring_.pop();
   ErrorKind kind{};
   bool ok = true;
-  if (parser_.status() != static_cast<int>(plan_.expect_status)) {
+  if (parser_.status() != static_cast<int>(plan().expect_status)) {
     ok = false;
     kind = ErrorKind::kStatus;
-  } else if (plan_.expect_body_bytes >= 0 &&
-             parser_.content_length() != static_cast<uint64_t>(plan_.expect_body_bytes)) {
+  } else if (plan().expect_body_bytes >= 0 &&
+             parser_.content_length() != static_cast<uint64_t>(plan().expect_body_bytes)) {
     ok = false;
     kind = ErrorKind::kLength;
-  } else if (plan_.expect_echo && !parser_.body_matches()) {
+  } else if (plan().expect_echo && !parser_.body_matches()) {
     ok = false;
     kind = ErrorKind::kMismatch;
   }
   if (ok) {
     thread_.stats.record_success(now, now - request.intended_ns, parser_.content_length(),
-                                 plan_.progress);
-    if (plan_.open_loop()) thread_.stats.service_time.record(now - request.sent_ns);
+                                 plan().progress);
+    if (plan().open_loop()) thread_.stats.service_time.record(now - request.sent_ns);
   } else {
     thread_.stats.record_failure(kind);
   }

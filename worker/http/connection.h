@@ -9,9 +9,13 @@
 //    loop").
 // Requests are written from the plan's prebuilt batch (k requests, one system call); answers
 // are read, once the socket is readable, into the load thread's buffer and parsed in place;
-// nothing is allocated per request, and an idle connection holds no read buffer. Cleartext
-// connections learn that their socket is readable from Asio (a wait per read, the default)
-// or, with LoadPlan::edge_poll (worker --http1-io epoll), from the load thread's
+// nothing is allocated per request, and an idle connection holds no read buffer. What an idle
+// cleartext connection holds (issue 19, goal 2; docs/PERFORMANCE.md, section 4): this object
+// (280 bytes), Asio's state for its descriptor and, with the default --http1-io asio, its
+// pending readability wait (a 104-byte block of the thread's OperationPool, operation_pool.h);
+// the TLS part, the open-loop timer and a line split over reads are made only when used.
+// Cleartext connections learn that their socket is readable from Asio (a wait per read, the
+// default) or, with LoadPlan::edge_poll (worker --http1-io epoll), from the load thread's
 // edge-triggered ReadinessPoller, which saves a system call per request. With LoadPlan::ring_io
 // (--http1-io uring) a cleartext connection receives and sends through the load thread's
 // io_uring instead (common/net/completion_ring.h): one multishot receive for the socket's life,
@@ -34,10 +38,12 @@
 // "connect" error and leaves it down until the next window, which tries again).
 #pragma once
 
+#include <boost/asio/basic_stream_socket.hpp>
+#include <boost/asio/basic_waitable_timer.hpp>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/stream.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -48,8 +54,8 @@
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
-#include "worker/http/handler_memory.h"
 #include "worker/http/in_flight_ring.h"
+#include "worker/http/operation_pool.h"
 #include "worker/http/response_parser.h"
 #include "worker/http/tls_client.h"
 
@@ -114,42 +120,65 @@ class Connection : public LoadConnection, private Readable, private net::RingTar
   void on_read(const boost::system::error_code& ec, const char* data, size_t bytes);
   void on_response(int64_t now);
 
+  // The socket and the timer on their io_context's own executor rather than Asio's type-erased
+  // default (tcp::socket): 48 bytes fewer in each, and in each operation queued for them, as
+  // the router's sockets (router/net/stream.h).
+  using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp,
+                                                  boost::asio::io_context::executor_type>;
+  using Timer =
+      boost::asio::basic_waitable_timer<std::chrono::steady_clock,
+                                        boost::asio::wait_traits<std::chrono::steady_clock>,
+                                        boost::asio::io_context::executor_type>;
+  using Tls = ::benchgate::tls::TlsStream<Socket&>;
+  // What only an https connection needs, made at its first handshake and kept across
+  // reconnects.
+  struct TlsPart {
+    // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
+    std::shared_ptr<Tls> stream;
+    std::unique_ptr<char[]> read_buffer;  // plan().read_buffer_bytes
+    SavedSession saved_session;           // tls_resumption only
+  };
+  Tls* tls() const { return tls_ ? tls_->stream.get() : nullptr; }
+  // An asynchronous operation's handler, with its memory from the thread's pool.
+  template <typename Handler>
+  auto pooled(Handler&& handler) {
+    return boost::asio::bind_allocator(PooledAllocator<char>(thread_.operations),
+                                       std::forward<Handler>(handler));
+  }
+
+  const LoadPlan& plan() const { return thread_.plan; }
+
   ThreadState& thread_;
-  const LoadPlan& plan_;
-  boost::asio::ip::tcp::socket socket_;
-  ReadinessPoller* poller_ = nullptr;  // cleartext with LoadPlan::edge_poll only
-  // Shared with the completions pending on it: a stream closed meanwhile lives until they ran.
-  std::shared_ptr<TlsSocket> tls_;
-  std::unique_ptr<char[]> tls_read_;  // https only
-  SavedSession saved_session_;        // tls_resumption only
+  Socket socket_;
+  std::unique_ptr<TlsPart> tls_;  // https only
+  // Open loop: wakes the connection when a request is due (made at its first wait).
+  std::unique_ptr<Timer> timer_;
   int64_t connect_start_ns_ = 0;
   int64_t tcp_done_ns_ = 0;
   int64_t first_request_ns_ = 0;  // 0: nothing written on this connection yet
-  bool ttfb_taken_ = false;
-  boost::asio::steady_timer timer_;  // open loop: wakes the connection when a request is due
   OpenLoopSchedule schedule_;
   ResponseParser parser_;
   InFlightRing ring_;
 
-  Link link_ = Link::kDown;
-  // Incremented whenever the socket is closed, so completions of the old socket are ignored.
-  uint32_t generation_ = 0;
   uint64_t claimed_ = 0;     // requests taken from the schedule in this window (sent or queued)
   uint64_t window_due_ = 0;  // open loop: requests due inside this window
-  uint32_t queued_ = 0;      // claimed but not yet written (a write was still in progress)
-  bool writing_ = false;
-  bool timer_armed_ = false;
+  // Incremented whenever the socket is closed, so completions of the old socket are ignored.
+  uint32_t generation_ = 0;
+  uint32_t queued_ = 0;  // claimed but not yet written (a write was still in progress)
   // LoadPlan::ring_io (the thread's ring, ThreadState::ring): this connection's slot in it,
   // whether the ring has a receive on the current socket, and the write a ring send is doing
   // (bytes of the batch written so far, of how many).
-  bool uring_receiving_ = false;
   uint32_t uring_slot_ = 0;
   uint32_t send_done_ = 0;
   uint32_t send_bytes_ = 0;
-  // One slot per kind of operation, each pending at most once (handler_memory.h).
-  HandlerMemory read_memory_;
-  HandlerMemory write_memory_;
-  HandlerMemory timer_memory_;
+  Link link_ = Link::kDown;
+  bool ttfb_taken_ = false;
+  bool writing_ = false;
+  bool timer_armed_ = false;
+  bool uring_receiving_ = false;
+  // Cleartext with LoadPlan::edge_poll: the socket is in the thread's ReadinessPoller (until it
+  // refused one, after which this connection waits through Asio).
+  bool edge_poll_ = false;
 };
 
 }  // namespace benchgate::worker::http

@@ -11,8 +11,12 @@
 
 namespace benchgate::worker::http {
 
-// `SlotBytes`: the largest operation the slot takes (HandlerMemory's 256 fit the HTTP/1.1
-// connection's reactive waits and writes; the HTTP/2 session's composed write needs more).
+// The HTTP/2 session (worker/http2/session.h) keeps one per kind of operation; the HTTP/1.1
+// connection takes its operations' memory from the thread's pool instead
+// (worker/http/operation_pool.h), which an idle connection does not pay for.
+//
+// `SlotBytes`: the largest operation the slot takes (HandlerMemory's 256 fit the reactive
+// waits; the HTTP/2 session's composed write needs more).
 template <size_t SlotBytes>
 class HandlerMemoryOf {
  public:

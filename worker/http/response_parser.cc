@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+
+#include "worker/http/operation_pool.h"
 
 namespace benchgate::worker::http {
 namespace {
@@ -37,7 +40,26 @@ bool has_token(std::string_view value, std::string_view token) {
 
 }  // namespace
 
+char* ResponseParser::acquire_line() {
+  if (line_ == nullptr) {
+    line_ = static_cast<char*>(pool_ != nullptr ? pool_->allocate(kLineCapacity)
+                                                : ::operator new(kLineCapacity));
+  }
+  return line_;
+}
+
+void ResponseParser::release_line() {
+  if (line_ == nullptr) return;
+  if (pool_ != nullptr) {
+    pool_->deallocate(line_, kLineCapacity);
+  } else {
+    ::operator delete(line_);
+  }
+  line_ = nullptr;
+}
+
 void ResponseParser::reset() {
+  release_line();
   line_size_ = 0;
   line_truncated_ = false;
   state_ = State::kStatusLine;
@@ -85,7 +107,7 @@ ResponseParser::Result ResponseParser::feed(const char* data, size_t size, size_
     const void* lf = std::memchr(start, '\n', size - i);
     const size_t chunk =
         lf ? static_cast<size_t>(static_cast<const char*>(lf) - start) + 1 : size - i;
-    header_bytes_ += chunk;
+    header_bytes_ += static_cast<uint32_t>(std::min(chunk, kMaxHeaderBytes + 1));
     i += chunk;
     if (header_bytes_ > kMaxHeaderBytes) {
       consumed = i;
@@ -96,8 +118,8 @@ ResponseParser::Result ResponseParser::feed(const char* data, size_t size, size_
       // The line continues in a later read, or began in an earlier one: assemble it.
       const size_t room = kLineCapacity - line_size_;
       const size_t n = std::min(room, text);
-      std::memcpy(line_ + line_size_, start, n);
-      line_size_ += n;
+      std::memcpy(acquire_line() + line_size_, start, n);
+      line_size_ += static_cast<uint32_t>(n);
       line_truncated_ |= n < text;
       if (!lf) continue;
       start = line_;
@@ -105,6 +127,7 @@ ResponseParser::Result ResponseParser::feed(const char* data, size_t size, size_
     size_t line_size = lf && line_size_ == 0 ? text : line_size_;
     if (line_size > 0 && start[line_size - 1] == '\r') --line_size;
     const bool ok = on_line(start, line_size);
+    release_line();  // a line assembled across reads is done with
     line_size_ = 0;
     line_truncated_ = false;
     if (!ok) {

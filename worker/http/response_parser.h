@@ -1,9 +1,9 @@
 // An incremental HTTP/1.1 response parser for the load generator: one per connection, fed
 // whatever each read returned (one byte or many pipelined responses at a time), never
-// allocating. It understands exactly what a benchmark response needs: the status line,
-// Content-Length framing, Connection (keep-alive), and rejects what it cannot frame
-// (chunked or any Transfer-Encoding, no Content-Length) as a protocol error. When given the
-// expected body it compares the body as it streams by, for echo workloads.
+// allocating in steady state. It understands exactly what a benchmark response needs: the status
+// line, Content-Length framing, Connection (keep-alive), and rejects what it cannot frame (chunked
+// or any Transfer-Encoding, no Content-Length) as a protocol error. When given the expected body it
+// compares the body as it streams by, for echo workloads.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +11,8 @@
 #include <string_view>
 
 namespace benchgate::worker::http {
+
+class OperationPool;
 
 class ResponseParser {
  public:
@@ -23,10 +25,15 @@ class ResponseParser {
   // Longest header section accepted; garbage without line breaks fails here.
   static constexpr size_t kMaxHeaderBytes = 64 * 1024;
 
-  ResponseParser() = default;
+  // `pool`: where the line being assembled across reads is kept meanwhile (the heap without
+  // one); it must outlive the parser.
+  explicit ResponseParser(OperationPool* pool = nullptr) : pool_(pool) {}
   // The body must equal `expected` (kept by reference; it must outlive the parser).
-  explicit ResponseParser(std::string_view expected_body)
-      : expected_body_(expected_body), check_body_(true) {}
+  explicit ResponseParser(std::string_view expected_body, OperationPool* pool = nullptr)
+      : pool_(pool), expected_body_(expected_body), check_body_(true) {}
+  ResponseParser(const ResponseParser&) = delete;
+  ResponseParser& operator=(const ResponseParser&) = delete;
+  ~ResponseParser() { release_line(); }
 
   // Parses bytes of at most one response from data[0, size). Sets `consumed` to the number
   // of bytes used. After kComplete or kError, call reset() before feeding the next response.
@@ -58,28 +65,35 @@ class ResponseParser {
   bool finish_headers();
   void check_body(const char* data, size_t size);
 
-  // A line split over reads is assembled here; longer lines keep only their start, which
-  // holds everything this parser looks at (a truncated framing header is an error).
+  char* acquire_line();
+  void release_line();
+
+  // A line split over reads is assembled in a block taken from the pool while it is (at
+  // most one per connection, none between responses, so an idle connection holds none);
+  // longer lines keep only their start, which holds everything this parser looks at (a
+  // truncated framing header is an error).
   static constexpr size_t kLineCapacity = 256;
-  char line_[kLineCapacity];
-  size_t line_size_ = 0;
-  bool line_truncated_ = false;
+  OperationPool* pool_ = nullptr;
+  char* line_ = nullptr;
+  uint32_t line_size_ = 0;
+  uint32_t header_bytes_ = 0;  // at most kMaxHeaderBytes and one read past it
 
   std::string_view expected_body_;
-  bool check_body_ = false;
 
-  State state_ = State::kStatusLine;
-  size_t header_bytes_ = 0;
-  int status_ = 0;
-  bool http10_ = false;
-  bool has_length_ = false;
-  bool keep_alive_ = true;
-  bool connection_close_ = false;
-  bool connection_keep_alive_ = false;
   uint64_t content_length_ = 0;
   uint64_t body_received_ = 0;
-  bool body_matches_ = true;
   const char* error_ = "";
+  int status_ = 0;
+  State state_ = State::kStatusLine;
+  // One byte for all of them: the parser is part of every connection.
+  bool line_truncated_ : 1 = false;
+  bool check_body_ : 1 = false;
+  bool http10_ : 1 = false;
+  bool has_length_ : 1 = false;
+  bool keep_alive_ : 1 = true;
+  bool connection_close_ : 1 = false;
+  bool connection_keep_alive_ : 1 = false;
+  bool body_matches_ : 1 = true;
 };
 
 }  // namespace benchgate::worker::http
