@@ -8,6 +8,10 @@
 // on Linux (the epoll reactor); a release that changes the members fails to compile here.
 #pragma once
 
+#include <sys/epoll.h>
+
+#include <cstdint>
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/detail/io_object_impl.hpp>
 #include <boost/asio/detail/reactive_socket_service.hpp>
@@ -67,6 +71,16 @@ struct TrySpeculativeTag {
   using type = bool (Reactor::descriptor_state::*)[Reactor::max_ops];
   friend type member(TrySpeculativeTag);
 };
+struct EpollFdTag {
+  using type = int Reactor::*;
+  friend type member(EpollFdTag);
+};
+struct RegisteredEventsTag {
+  using type = uint32_t Reactor::descriptor_state::*;
+  friend type member(RegisteredEventsTag);
+};
+template struct Expose<EpollFdTag, &Reactor::epoll_fd_>;
+template struct Expose<RegisteredEventsTag, &Reactor::descriptor_state::registered_events_>;
 template struct Expose<SocketTag, &boost::asio::basic_socket<Tcp, Executor>::impl_>;
 template struct Expose<IoSocketTag, &boost::asio::basic_socket<Tcp, IoExecutor>::impl_>;
 template struct Expose<TrySpeculativeTag, &Reactor::descriptor_state::try_speculative_>;
@@ -121,6 +135,34 @@ void clear_initial_read_edge(boost::asio::basic_socket<Tcp, SocketExecutor>& soc
 // the thread back, which no new edge would report). On an io_context run by one thread.
 inline void mark_read_edge(Reactor::per_descriptor_data state) {
   if (state != nullptr) (state->*member(detail::TrySpeculativeTag{}))[Reactor::read_op] = true;
+}
+
+// A socket that waits in a readiness set of the project's own (net::ReadinessPoller) need not
+// be in the reactor's epoll set as well: there every byte that arrives also runs the reactor's
+// wake-up callback in the kernel and comes back from its epoll_wait as an event with no
+// operation to serve. leave_reactor_set() takes the descriptor out of the reactor's set and
+// leaves Asio's registration (its per-descriptor state, the events it asked for) as it is;
+// rejoin_reactor_set() puts it back with those events, which reports the readiness it has now
+// as a new edge. Call rejoin_reactor_set() before any Asio operation on the socket (a wait,
+// a read or write that may have to wait): until then the reactor would never see its edges.
+// Closing needs neither: the descriptor leaves both sets by itself. On an io_context run by
+// one thread; false: the kernel refused (the socket stays where it was).
+template <typename SocketExecutor>
+bool leave_reactor_set(boost::asio::basic_socket<Tcp, SocketExecutor>& socket) {
+  const Implementation& impl = implementation(socket);
+  if (impl.reactor_data_ == nullptr) return false;
+  const int epoll_fd = reactor(socket).*member(detail::EpollFdTag{});
+  return ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, impl.socket_, nullptr) == 0;
+}
+template <typename SocketExecutor>
+bool rejoin_reactor_set(boost::asio::basic_socket<Tcp, SocketExecutor>& socket) {
+  const Implementation& impl = implementation(socket);
+  if (impl.reactor_data_ == nullptr) return false;
+  const int epoll_fd = reactor(socket).*member(detail::EpollFdTag{});
+  epoll_event event{};
+  event.events = impl.reactor_data_->*member(detail::RegisteredEventsTag{});
+  event.data.ptr = impl.reactor_data_;
+  return ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, impl.socket_, &event) == 0;
 }
 
 // socket.non_blocking(true) without the ioctl when the descriptor already is (see above);

@@ -121,7 +121,20 @@ void Session<Stream>::start(std::shared_ptr<Session> owner) {
   // --http-io epoll: once per socket; the set reports the first request's edge (at once when
   // it is already there). A socket the set cannot take waits through Asio instead.
   in_poller_ = context_.poller != nullptr && !context_.poller->add(tcp.native_handle(), *this);
+  // In the set it need not be in the reactor's as well (asio_access.h, leave_reactor_set()).
+  if (in_poller_) out_of_reactor_ = ::benchgate::net::asio_access::leave_reactor_set(tcp);
   do_read();
+}
+
+template <typename Stream>
+bool Session<Stream>::rejoin_reactor() {
+  if (!out_of_reactor_) return true;
+  out_of_reactor_ = false;
+  if (::benchgate::net::asio_access::rejoin_reactor_set(beast::get_lowest_layer(socket_))) {
+    return true;
+  }
+  close();  // Asio would never see the socket's edges: better closed than stalled
+  return false;
 }
 
 template <typename Stream>
@@ -316,9 +329,17 @@ void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
   state_ = State::kHandedOver;
   stop_holding();
   if (in_poller_) {
-    // The HTTP/2 connection waits through Asio: the socket leaves the thread's set.
-    context_.poller->remove(beast::get_lowest_layer(socket_).native_handle());
+    // The HTTP/2 connection waits through Asio: the socket leaves the thread's set and goes
+    // back to the reactor's (or, where the kernel refuses that, is closed: the connection's
+    // first read then ends it instead of waiting for ever).
+    auto& tcp = beast::get_lowest_layer(socket_);
+    context_.poller->remove(tcp.native_handle());
     in_poller_ = false;
+    if (out_of_reactor_ && !::benchgate::net::asio_access::rejoin_reactor_set(tcp)) {
+      error_code ignored;
+      tcp.close(ignored);
+    }
+    out_of_reactor_ = false;
   }
   unschedule();
   if (delay_ != nullptr) delay_->timer.cancel();
@@ -521,6 +542,7 @@ void Session<Stream>::do_write(int64_t now_ns) {
     context_.stats.counters.bytes_sent += written;
     buffer += written;
     park_input();
+    if (!rejoin_reactor()) return;
     // One buffer: the operation keeps its own copy of it.
     asio::async_write(socket_, buffer, std::move(handler));
     return;
@@ -540,6 +562,7 @@ void Session<Stream>::do_write(int64_t now_ns) {
     tail.remaining -= piece;
   }
   park_input();
+  if (!rejoin_reactor()) return;
   if (count == 1) {
     asio::async_write(socket_, buffers[0], std::move(handler));
   } else {
@@ -611,6 +634,7 @@ void Session<Stream>::linger() {
     });
   } else {
     net::half_close(socket_);
+    if (!rejoin_reactor()) return;
     socket_.async_read_some(in_.prepare(kReadChunk),
                             [self = self()](const error_code& read_ec, size_t bytes) {
                               self->on_linger_read(read_ec, bytes);

@@ -235,6 +235,9 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   // Parses what is buffered and queues answers, then advances.
   void process(int64_t now_ns);
   void parse(int64_t now_ns);
+  // Before an Asio operation on the socket: back in the reactor's epoll set if it left it
+  // (false: that failed and the session closed).
+  bool rejoin_reactor();
   // The request is done (answered or refused): its parser's slot goes back to the thread.
   void drop_parser();
   // The next state, in the order answers go out: queued answers are written, then a delayed
@@ -300,6 +303,9 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   Partial partial_kind_ = Partial::kNone;
   // --http-io epoll and the socket is in the thread's set (not once handed over).
   bool in_poller_ : 1 = false;
+  // In the set, its socket was taken out of the reactor's epoll set; rejoin_reactor() puts it
+  // back before the session's first Asio operation on it.
+  bool out_of_reactor_ : 1 = false;
   // --http-io epoll: the socket may hold bytes not read yet (an edge came, and no read since
   // came back short), so the next do_read() reads instead of waiting for an edge.
   bool socket_readable_ : 1 = false;
