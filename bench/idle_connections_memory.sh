@@ -14,7 +14,7 @@
 #   bench/idle_connections_memory.sh [ROUNDS (default 5)] [N (default 10000)]
 #   BENCH_WORKER_MEMORY=0 skips the worker; BENCH_SERVER_MEMORY=0 skips the servers (router and
 #   nginx; nginx still serves the worker); BENCH_ROUTER_FLAGS adds router flags (e.g.
-#   "--read-buffer-hold 0s"), BENCH_WORKER_FLAGS worker flags (e.g. "--http1-io epoll").
+#   "--http-io asio"), BENCH_WORKER_FLAGS worker flags (e.g. "--http1-io epoll").
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 

@@ -6,7 +6,7 @@
 #
 #   bench/router_vs_nginx.sh [PAIRS (default 5)] [SECONDS per run (default 3)]
 #   Then instructions per request of each server under callgrind (BENCH_CALLGRIND=0 skips).
-#   BENCH_ROUTER_FLAGS adds router flags (e.g. "--read-buffer-hold 0s").
+#   BENCH_ROUTER_FLAGS adds router flags (e.g. "--http-io asio --read-buffer-hold 0s").
 #   BENCH_ROUTER_HTTP_IO=asio|epoll passes --http-io to the router (also under callgrind);
 #   unset: the router's default.
 set -euo pipefail

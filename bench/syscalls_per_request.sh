@@ -4,13 +4,14 @@
 # process) while h2load sends N requests over 50 keep-alive connections (1 thread). The
 # tracepoints count without stopping the process (strace would: its stops slow the server
 # until the generator is always ahead, which changes how many reads find nothing). The router
-# runs twice: with its default --read-buffer-hold (a connection that has just read keeps its
-# buffer and reads ahead) and with --read-buffer-hold 0s (it waits for readability between
-# requests, the behaviour before the hold). Counts, not times: valid on a loaded machine too,
-# though how many epoll_wait calls and empty reads a request costs depends on how server and
-# generator interleave. "EAGAIN" counts the reads that found nothing. BENCH_ROUTER_HTTP_IO
-# lists the router's --http-io modes to count (default "asio": the two runs above; "epoll": one
-# run with --http-io epoll, where the hold does not apply; "asio epoll": all three).
+# runs in its default --http-io epoll (its serving thread's own edge-triggered set, where
+# --read-buffer-hold does not apply) and in --http-io asio twice: with its default
+# --read-buffer-hold (a connection that has just read keeps its buffer and reads ahead) and with
+# --read-buffer-hold 0s (it waits for readability between requests). Counts, not times: valid
+# on a loaded machine too, though how many epoll_wait calls and empty reads a request costs
+# depends on how server and generator interleave. "EAGAIN" counts the reads that found nothing.
+# BENCH_ROUTER_HTTP_IO lists the router's --http-io modes to count (default "epoll asio": all
+# three runs; "epoll" or "asio" alone).
 #
 #   bench/syscalls_per_request.sh [N (default 20000)]
 set -euo pipefail
@@ -62,7 +63,7 @@ for line in open(path):
         calls[event[len("sys_enter_"):]] = int(f[0])
 total = sum(calls.values())
 parts = ["%s %.3f" % (k, c / n) for k, c in sorted(calls.items()) if c]
-print("  %-18s per request: %s; EAGAIN reads %.3f; all %.3f" % (name, "  ".join(parts), eagain / n, total / n))
+print("  %-25s per request: %s; EAGAIN reads %.3f; all %.3f" % (name, "  ".join(parts), eagain / n, total / n))
 PY
 }
 
@@ -70,24 +71,24 @@ NPORT="$(free_port)"
 start_nginx "$NPORT" "$SERVER_CORE" 1024
 count nginx "$NGINX_WORKER" "http://127.0.0.1:$NPORT/"
 
-for io in ${BENCH_ROUTER_HTTP_IO:-asio}; do
+for io in ${BENCH_ROUTER_HTTP_IO:-epoll asio}; do
   case "$io" in
     asio)
       RPORT="$(free_port)"
       start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --http-io asio
-      count router "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
+      count "router (asio)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
       stop_pid "$ROUTER_PID"
 
       RPORT="$(free_port)"
       start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --http-io asio \
         --read-buffer-hold 0s
-      count "router (hold 0s)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
+      count "router (asio, hold 0s)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
       stop_pid "$ROUTER_PID"
       ;;
     epoll)
       RPORT="$(free_port)"
       start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s --http-io epoll
-      count "router (epoll)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
+      count "router (epoll, default)" "$ROUTER_PID" "http://127.0.0.1:$RPORT/bench/hello"
       stop_pid "$ROUTER_PID"
       ;;
     *) echo "bench: BENCH_ROUTER_HTTP_IO: '$io' is neither asio nor epoll" >&2; exit 2 ;;
