@@ -16,7 +16,7 @@ struct LoadPlan {
   std::string batch;          // `request` repeated in_flight times (one write sends k of them)
   std::string expected_body;  // the request body, for echo checks
   uint32_t in_flight = 1;
-  size_t read_buffer_bytes = 64 * 1024;  // per connection
+  size_t read_buffer_bytes = 64 * 1024;  // the thread's read buffer (a TLS connection's own)
   uint32_t connections = 1;
   // Open loop when rate > 0.
   double rate = 0;
