@@ -324,22 +324,16 @@ bool Session<Stream>::took_http2() {
 
 template <typename Stream>
 void Session<Stream>::hand_over_to_http2(std::string_view already_read) {
+  // The HTTP/2 connection waits through Asio: the socket goes back to the reactor's set first.
+  if (!rejoin_reactor()) return;
   // The socket, and what was read of it, go to the HTTP/2 connection; this session only stays
   // alive (counted in connections_open, reachable by close()) as long as it runs.
   state_ = State::kHandedOver;
   stop_holding();
   if (in_poller_) {
-    // The HTTP/2 connection waits through Asio: the socket leaves the thread's set and goes
-    // back to the reactor's (or, where the kernel refuses that, is closed: the connection's
-    // first read then ends it instead of waiting for ever).
-    auto& tcp = beast::get_lowest_layer(socket_);
-    context_.poller->remove(tcp.native_handle());
+    // ...and leaves the thread's set.
+    context_.poller->remove(beast::get_lowest_layer(socket_).native_handle());
     in_poller_ = false;
-    if (out_of_reactor_ && !::benchgate::net::asio_access::rejoin_reactor_set(tcp)) {
-      error_code ignored;
-      tcp.close(ignored);
-    }
-    out_of_reactor_ = false;
   }
   unschedule();
   if (delay_ != nullptr) delay_->timer.cancel();
