@@ -15,7 +15,8 @@
 
 namespace benchgate::net {
 class CompletionRing;
-}
+class ReadinessPoller;
+}  // namespace benchgate::net
 namespace benchgate::worker::http {
 class OperationPool;
 }
@@ -57,6 +58,9 @@ struct ThreadState {
   // LoadPlan::ring_io: the thread's io_uring, shared by its cleartext HTTP/1.1 connections
   // (set by the first; null where it could not be set up).
   net::CompletionRing* ring = nullptr;
+  // LoadPlan::edge_poll: the thread's edge-triggered readiness set, shared the same way (set
+  // by the first, before any socket of the thread is open: it needs a descriptor of its own).
+  net::ReadinessPoller* poller = nullptr;
   // The memory of the asynchronous operations of the thread's HTTP/1.1 connections
   // (worker/http/operation_pool.h; set by the first).
   http::OperationPool* operations = nullptr;

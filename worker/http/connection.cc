@@ -62,10 +62,8 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
   }
   if (uring()) uring_slot_ = uring()->attach(*this);
   if (plan().edge_poll && !plan().tls) {
-    // The thread's poller is made with its first connection, before any socket of the thread
-    // is open (it needs a descriptor of its own).
+    if (thread_.poller == nullptr) thread_.poller = &asio::use_service<ReadinessPoller>(io);
     edge_poll_ = true;
-    asio::use_service<ReadinessPoller>(io);
   }
 }
 
@@ -157,8 +155,7 @@ void Connection::on_connected() {
   if (edge_poll_) {
     // Once per socket: from here on the poller reports every edge (one may be reported at
     // once when an answer is already there).
-    auto& poller = asio::use_service<ReadinessPoller>(socket_.get_executor().context());
-    if (!poller.add(socket_.native_handle(), *this)) return;
+    if (!thread_.poller->add(socket_.native_handle(), *this)) return;
     // The set has no descriptor (the limit was reached when the thread made it) or refused
     // the socket: this connection waits through Asio from now on, rather than failing and
     // reconnecting in a loop; the answers are checked and counted the same.
