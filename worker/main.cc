@@ -50,14 +50,14 @@ int main(int argc, char** argv) {
                  "Run every window with this external tool instead of the built-in engine "
                  "(it must be on PATH; docs/WORKER_PROTOCOL.md, Adapters)")
       ->check(CLI::IsMember({"h2load", "wrk"}));
-  std::string http1_io = "asio";
+  std::string http1_io = "epoll";
   app.add_option("--http1-io", http1_io,
-                 "How cleartext HTTP/1.1 connections wait for answers: 'asio' (an Asio wait "
-                 "per read), 'epoll' (the load thread's own edge-triggered epoll set, one "
-                 "system call fewer per request) or 'uring' (the load thread's io_uring: one "
-                 "multishot receive per connection, sends submitted in batches; Linux 6.0 or "
-                 "later, else the connections wait through Asio and the log says why); "
-                 "docs/PERFORMANCE.md")
+                 "How cleartext HTTP/1.1 connections wait for answers: 'epoll' (the load thread's "
+                 "own edge-triggered epoll set, one registration per socket), 'asio' (an Asio "
+                 "wait per read: one epoll_ctl more per request) or 'uring' (the load thread's "
+                 "io_uring: one multishot receive per connection, sends submitted in batches; "
+                 "Linux 6.0 or later with io_uring allowed, else the worker says why and exits "
+                 "2); TLS connections always wait through Asio; docs/PERFORMANCE.md")
       ->check(CLI::IsMember({"asio", "epoll", "uring"}))
       ->envname("BENCHGATE_WORKER_HTTP1_IO")
       ->capture_default_str();

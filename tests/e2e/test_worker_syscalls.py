@@ -1,8 +1,8 @@
 """How the worker's cleartext HTTP/1.1 connections wait for answers, seen in its system calls
-(issue 19, goal 5; worker --http1-io). With the default (asio) every request's wait for the
+(issue 19, goal 5; worker --http1-io). With --http1-io asio every request's wait for the
 answer re-arms the connection's socket in Asio's epoll set: one EPOLL_CTL_MOD on that socket
-per request. With --http1-io epoll the socket is added once to the load thread's own
-edge-triggered set and never re-armed: one EPOLL_CTL_MOD on it in all (Asio's, for the
+per request. With --http1-io epoll (the default) the socket is added once to the load thread's
+own edge-triggered set and never re-armed: one EPOLL_CTL_MOD on it in all (Asio's, for the
 connect), whatever the number of requests. With --http1-io uring the socket has no send or
 receive system call of its own: the load thread's io_uring receives and sends (io_uring_enter).
 Each test is the others' counterpart, so the counts can tell them apart. Exact
@@ -100,21 +100,25 @@ class WorkerSyscallsTest(unittest.TestCase):
 
     def traced_run(self, http1_io, calls="connect,epoll_ctl"):
         """One window under strace: (requests answered, ADDs and MODs on the load socket, the
-        trace and the load socket)."""
+        trace and the load socket). `http1_io` None: no flag and no environment variable, the
+        worker's default."""
+        flag = "--http1-io %s " % http1_io if http1_io else ""
         trace = os.path.join(self.tmp, "trace-%s.txt" % http1_io)
         wrapper = os.path.join(self.tmp, "traced-worker-%s.sh" % http1_io)
         with open(wrapper, "w") as f:
             f.write('#!/bin/sh\nexec strace -f -qq -o "%s" -e trace=%s "%s" '
-                    '--http1-io %s "$@"\n' % (trace, calls, WORKER, http1_io))
+                    '%s"$@"\n' % (trace, calls, WORKER, flag))
         os.chmod(wrapper, 0o755)
         scenario = os.path.join(self.tmp, "scenario.toml")
         with open(scenario, "w") as f:
             f.write(SCENARIO.format(port=self.port))
         out_json = os.path.join(self.tmp, "out-%s.json" % http1_io)
+        env = dict(os.environ)
+        env.pop("BENCHGATE_WORKER_HTTP1_IO", None)
         run = subprocess.run(
             [ORCHESTRATOR, "run", scenario, "--db", os.path.join(self.tmp, "b.db"), "--json",
              out_json, "--worker-bin", wrapper], cwd=self.tmp, capture_output=True, text=True,
-            timeout=180)
+            timeout=180, env=env)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         rep = load_json(out_json)["scenarios"][0]["workloads"][0]["repetitions"][0]
         self.assertEqual(rep["errors"], 0)
@@ -137,6 +141,12 @@ class WorkerSyscallsTest(unittest.TestCase):
         # Asio's own registration when the socket opened, and the load thread's set's.
         self.assertEqual(ops["ADD"], 2)
         # The connect's wait for writability (Asio adds EPOLLOUT once), and nothing per request.
+        self.assertEqual(ops["MOD"], 1)
+
+    def test_the_default_is_the_epoll_set(self):
+        requests, ops, _, _ = self.traced_run(None)
+        self.assertGreater(requests, 100)
+        self.assertEqual(ops["ADD"], 2)
         self.assertEqual(ops["MOD"], 1)
 
     def test_asio_rearms_the_socket_for_every_answer_it_waits_for(self):

@@ -122,7 +122,7 @@ struct WorkloadSpec {
   bool new_connection_per_request = false;
   // http1 cleartext: how a connection learns that its socket is readable. Not part of the
   // scenario: the worker's --http1-io flag sets it for every workload it runs.
-  Http1Io http1_io = Http1Io::kAsio;
+  Http1Io http1_io = Http1Io::kEpoll;
 
   bool open_loop() const { return rate > 0; }
   bool is_http2() const { return protocol == "http2"; }

@@ -28,7 +28,7 @@ struct WorkerServer {
 // `http1_io`: how the engine's cleartext HTTP/1.1 connections wait for answers.
 Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token = {},
                                            std::optional<adapters::Tool> adapter = {},
-                                           Http1Io http1_io = Http1Io::kAsio);
+                                           Http1Io http1_io = Http1Io::kEpoll);
 
 // The token a worker listening on `listen` requires: the one in `token_file` (checked as
 // security::read_token_file does), or none. Without a file, a loopback address needs none,

@@ -18,7 +18,7 @@ class WorkerService final : public v1::Worker::Service {
   // (worker/adapters/adapter_stream.h). `http1_io` goes into every workload it runs
   // (worker --http1-io).
   explicit WorkerService(std::optional<adapters::Tool> adapter = {},
-                         Http1Io http1_io = Http1Io::kAsio)
+                         Http1Io http1_io = Http1Io::kEpoll)
       : adapter_(std::move(adapter)), http1_io_(http1_io) {}
 
   grpc::Status Describe(grpc::ServerContext* context, const v1::DescribeRequest* request,
