@@ -37,14 +37,16 @@ int main(int argc, char** argv) {
   cli.add_option("--body-timeout", raw.body_timeout,
                  "a request body must be complete this long after its header (else close)")
       ->capture_default_str();
-  cli.add_option("--read-buffer-hold", raw.read_buffer_hold,
-                 "--http-io asio: a connection keeps its read buffer this long after a read and "
-                 "reads ahead (no epoll_ctl per request); 0s: gives it back after every request")
+  cli.add_option(
+         "--read-buffer-hold", raw.read_buffer_hold,
+         "--http-io asio only (refused with epoll): a connection keeps its read buffer this "
+         "long after a read and reads ahead (no epoll_ctl per request); 0s: gives it "
+         "back after every request")
       ->capture_default_str();
   cli.add_option("--http-io", raw.http_io,
                  "cleartext HTTP/1.1: epoll (the serving thread's own edge-triggered epoll set: "
                  "no epoll_ctl and no empty read per request, nothing pending for an idle "
-                 "connection; --read-buffer-hold does not apply) or asio (a wait through Asio "
+                 "connection; --read-buffer-hold is refused) or asio (a wait through Asio "
                  "per request)")
       ->envname("BENCHGATE_ROUTER_HTTP_IO")
       ->capture_default_str();
@@ -137,6 +139,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  raw.read_buffer_hold_given = cli.count("--read-buffer-hold") > 0;
   auto config = benchgate::router::app::make_config(raw);
   if (!config) {
     // A --http-io value that came from the environment names the variable it came from.

@@ -105,6 +105,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
     config.http.http_io = http::ServerOptions::Io::kAsio;
   } else if (raw.http_io == "epoll") {
     config.http.http_io = http::ServerOptions::Io::kEpoll;
+    if (raw.read_buffer_hold_given) {
+      return flag_error("--read-buffer-hold",
+                        "applies to --http-io asio only (with epoll, the default, a connection "
+                        "keeps no read buffer between requests)");
+    }
   } else {
     return flag_error("--http-io", "must be asio or epoll, not \"" + raw.http_io + "\"");
   }

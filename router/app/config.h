@@ -21,7 +21,10 @@ struct RawConfig {
   std::string header_timeout = "10s";
   std::string body_timeout = "60s";
   std::string read_buffer_hold = "5ms";  // 0s: every connection gives its buffer back at once
-  std::string http_io = "epoll";         // epoll | asio (http::ServerOptions::Io)
+  // Set when the flag was given: it applies to --http-io asio only, and given with epoll it is
+  // refused rather than silently ignored.
+  bool read_buffer_hold_given = false;
+  std::string http_io = "epoll";  // epoll | asio (http::ServerOptions::Io)
   // Shared by HTTP bodies, WebSocket messages and RawSocket frames being read.
   std::string max_buffered_bytes = "512MiB";
   std::string metrics_listen;  // empty: no /metrics endpoint

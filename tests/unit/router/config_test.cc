@@ -42,6 +42,23 @@ TEST(RouterConfig, ReadBufferHoldMayBeZeroAndIsBoundedNamingTheFlag) {
   }
 }
 
+// --read-buffer-hold governs only --http-io asio's read buffer; given with epoll it would have
+// no effect, so it is refused, naming both flags, rather than accepted and ignored.
+TEST(RouterConfig, ReadBufferHoldGivenWithEpollIsRefusedAndWithAsioAccepted) {
+  RawConfig raw;
+  raw.read_buffer_hold = "20ms";
+  raw.read_buffer_hold_given = true;
+  auto config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_NE(config.message().find("--read-buffer-hold: applies to --http-io asio only"),
+            std::string::npos)
+      << config.message();
+  raw.http_io = "asio";
+  config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.read_buffer_hold_ns, 20'000'000);
+}
+
 TEST(RouterConfig, HttpIoIsEpollByDefaultOrAsioAndABadValueNamesTheFlag) {
   RawConfig raw;
   auto config = make_config(raw);
