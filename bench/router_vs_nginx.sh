@@ -9,6 +9,11 @@
 #   BENCH_ROUTER_FLAGS adds router flags (e.g. "--http-io asio --read-buffer-hold 0s").
 #   BENCH_ROUTER_HTTP_IO=asio|epoll passes --http-io to the router (also under callgrind);
 #   unset: the router's default.
+#   BENCH_SERVER_CPU=FRACTION: server-bound runs (issue 19, goal 1: at least nginx's requests/s
+#     when the server is the limit). Both servers are capped at FRACTION of their core
+#     (cpu_cap in lib/common.sh: a cgroup each, 10 ms periods), below what h2load's one thread
+#     can send, so the server decides requests/s and the two compare their CPU per request
+#     under the same cap. Without it h2load's one thread is the limit on two cores.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 ROUTER_IO_FLAGS=()
@@ -32,6 +37,11 @@ RPORT="$(free_port)"
 start_router "$SERVER_CORE" "$RPORT" --threads 1 --idle-timeout 300s ${BENCH_ROUTER_FLAGS:-} \
   "${ROUTER_IO_FLAGS[@]}"
 echo "router:    $ROUTER_READY${BENCH_ROUTER_FLAGS:+ (flags: $BENCH_ROUTER_FLAGS)}${BENCH_ROUTER_HTTP_IO:+ (--http-io $BENCH_ROUTER_HTTP_IO)}"
+if [[ -n "${BENCH_SERVER_CPU:-}" ]]; then
+  cpu_cap "$NGINX_WORKER" "$BENCH_SERVER_CPU"
+  cpu_cap "$ROUTER_PID" "$BENCH_SERVER_CPU"
+  echo "servers:   capped at $BENCH_SERVER_CPU of a core each (server-bound runs)"
+fi
 
 declare -A URL PID RPS CPU BYTES
 URL[router]="http://127.0.0.1:$RPORT/bench/hello"
