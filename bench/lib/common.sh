@@ -101,6 +101,12 @@ print_environment() {
     "$(nproc) cores online; governor" \
     "$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo n/a)"
   echo "kernel:    $(uname -srm)"
+  # Loopback TCP figures depend on these: with BBR (paced by a timer per socket when the
+  # device has no fq qdisc) iperf3 and large WAMP messages ran 2.5-3.5x slower than with
+  # CUBIC on the same machine (docs/PERFORMANCE.md, section 3).
+  echo "tcp:       congestion control $(sysctl -n net.ipv4.tcp_congestion_control 2>/dev/null ||
+    echo unknown), lo mtu $(cat /sys/class/net/lo/mtu 2>/dev/null || echo unknown)," \
+    "lo qdisc $(tc qdisc show dev lo 2>/dev/null | awk 'NR == 1 {print $2}' || echo unknown)"
   echo "commit:    $commit$dirty"
   echo "compiler:  $compiler ($("${compiler:-c++}" --version 2>/dev/null | head -n1))"
   echo "build:     $BUILD, CMAKE_BUILD_TYPE=$build_type," \
