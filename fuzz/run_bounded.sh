@@ -25,21 +25,43 @@ cmake -S "$here" -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" >/dev
 cmake --build "$build" -j2
 
 mkdir -p "$build/artifacts"
-status=0
-for target in scenario_loader http_request http2_request wamp_message hdr_decode wamp_auth tls_handshake \
-  websocket_frame; do
+# One target per core at a time (CTest runs this test alone): the same time per target, in
+# about half the wall time on two cores.
+jobs="$(nproc)"
+run_target() { # TARGET: exit status of its run; its log stays in the build dir
+  local target="$1" work="$build/corpus/$1"
   # New inputs go to a scratch corpus in the build dir; the committed seeds stay untouched.
-  work="$build/corpus/$target"
   mkdir -p "$work"
-  echo "fuzz.bounded: ${target}_fuzz for ${seconds}s"
-  if ! "$build/${target}_fuzz" "$work" "$here/corpus/$target" \
-      -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
-      -artifact_prefix="$build/artifacts/${target}-" -print_final_stats=1 2>"$build/$target.log"; then
-    echo "fuzz.bounded: ${target}_fuzz FAILED; log: $build/$target.log" >&2
-    tail -n 60 "$build/$target.log" >&2
+  "$build/${target}_fuzz" "$work" "$here/corpus/$target" \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+    -artifact_prefix="$build/artifacts/${target}-" -print_final_stats=1 2>"$build/$target.log"
+}
+report() { # TARGET STATUS
+  if [ "$2" -ne 0 ]; then
+    echo "fuzz.bounded: ${1}_fuzz FAILED; log: $build/$1.log" >&2
+    tail -n 60 "$build/$1.log" >&2
     status=1
   else
-    grep -E "stat::number_of_executed_units|Done" "$build/$target.log" || true
+    echo "fuzz.bounded: ${1}_fuzz ran ${seconds}s"
+    grep -E "stat::number_of_executed_units|Done" "$build/$1.log" || true
   fi
+}
+status=0
+declare -A running=() # pid -> target
+for target in scenario_loader http_request http2_request wamp_message hdr_decode wamp_auth tls_handshake \
+  websocket_frame; do
+  while [ "${#running[@]}" -ge "$jobs" ]; do
+    rc=0
+    wait -n -p done_pid "${!running[@]}" || rc=$?
+    report "${running[$done_pid]}" "$rc"
+    unset "running[$done_pid]"
+  done
+  run_target "$target" &
+  running[$!]="$target"
+done
+for pid in "${!running[@]}"; do
+  rc=0
+  wait "$pid" || rc=$?
+  report "${running[$pid]}" "$rc"
 done
 exit $status
