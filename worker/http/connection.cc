@@ -65,6 +65,16 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
     if (thread_.poller == nullptr) thread_.poller = &asio::use_service<ReadinessPoller>(io);
     edge_poll_ = true;
   }
+  // Asio's state for a socket's descriptor comes from its reactor's pool, which keeps a closed
+  // socket's for the next one: opened here, the connection's is allocated once, on the thread
+  // that makes the connections, beside this object, and every connect reuses it. Opened at the
+  // first connect instead, the load thread would allocate it between the connect operations
+  // of the connections before and after, whose memory, freed once they are connected, would
+  // stay behind as a hole between two descriptor states: about 130 bytes of RSS per idle
+  // connection with --http1-io epoll (docs/PERFORMANCE.md, section 4). A socket that cannot be
+  // opened now is opened (or fails) at the connect, as before.
+  error_code ignored;
+  socket_.open(plan().endpoint.protocol(), ignored);
 }
 
 Connection::~Connection() {
