@@ -71,8 +71,8 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
   // first connect instead, the load thread would allocate it between the connect operations
   // of the connections before and after, whose memory, freed once they are connected, would
   // stay behind as a hole between two descriptor states: about 130 bytes of RSS per idle
-  // connection with --http1-io epoll (docs/PERFORMANCE.md, section 4). A socket that cannot be
-  // opened now is opened (or fails) at the connect, as before.
+  // connection with --http1-io epoll (docs/PERFORMANCE.md, section 4). The first connect uses
+  // this socket; a socket that cannot be opened now is opened (or fails) at the connect.
   error_code ignored;
   socket_.open(plan().endpoint.protocol(), ignored);
 }
@@ -86,7 +86,9 @@ Connection::~Connection() {
 // ---- connection lifecycle ----
 
 void Connection::connect(ConnectDone done) {
-  close_socket();
+  // The socket opened with the connection, never connected, is connected as it is: no second
+  // socket and registration.
+  if (link_ != Link::kDown || !socket_.is_open()) close_socket();
   link_ = Link::kConnecting;
   setup_start_ns_ = steady_now_ns();
   socket_.async_connect(plan().endpoint, [this, generation = generation_,
