@@ -21,6 +21,8 @@ LoadThread::LoadThread(const LoadPlan& plan, ProtocolDriver& driver,
       state_(plan),
       phase_timer_(io_),
       on_window_done_(std::move(on_window_done)) {
+  // At once: grown by doubling, the array could hold up to as many unused slots again.
+  connections_.reserve(connection_indices.size());
   for (uint32_t index : connection_indices) {
     connections_.push_back(driver.make_connection(io_, state_, index));
   }

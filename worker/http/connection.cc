@@ -65,6 +65,16 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
     if (thread_.poller == nullptr) thread_.poller = &asio::use_service<ReadinessPoller>(io);
     edge_poll_ = true;
   }
+  // Asio's state for a socket's descriptor comes from its reactor's pool, which keeps a closed
+  // socket's for the next one: opened here, the connection's is allocated once, on the thread
+  // that makes the connections, beside this object, and every connect reuses it. Opened at the
+  // first connect instead, the load thread would allocate it between the connect operations
+  // of the connections before and after, whose memory, freed once they are connected, would
+  // stay behind as a hole between two descriptor states: about 130 bytes of RSS per idle
+  // connection with --http1-io epoll (docs/PERFORMANCE.md, section 4). The first connect uses
+  // this socket; a socket that cannot be opened now is opened (or fails) at the connect.
+  error_code ignored;
+  socket_.open(plan().endpoint.protocol(), ignored);
 }
 
 Connection::~Connection() {
@@ -76,9 +86,11 @@ Connection::~Connection() {
 // ---- connection lifecycle ----
 
 void Connection::connect(ConnectDone done) {
-  close_socket();
+  // The socket opened with the connection, never connected, is connected as it is: no second
+  // socket and registration.
+  if (link_ != Link::kDown || !socket_.is_open()) close_socket();
   link_ = Link::kConnecting;
-  connect_start_ns_ = steady_now_ns();
+  setup_start_ns_ = steady_now_ns();
   socket_.async_connect(plan().endpoint, [this, generation = generation_,
                                           done = std::move(done)](const error_code& ec) mutable {
     if (generation != generation_) return;  // closed meanwhile
@@ -123,7 +135,7 @@ void Connection::on_connected() {
   ConnectionSetup& setup = thread_.setup;
   const int64_t now = steady_now_ns();
   ++setup.connections;
-  setup.connect.record(tcp_done_ns_ - connect_start_ns_);
+  setup.connect.record(tcp_done_ns_ - setup_start_ns_);
   if (Tls* tls = this->tls()) {
     ++setup.handshakes;
     if (resumed(tls->native_handle())) ++setup.resumed;
@@ -133,7 +145,7 @@ void Connection::on_connected() {
   if (thread_.phase == Phase::kRunning && now >= thread_.start_ns && now < thread_.end_ns) {
     ++thread_.stats.window_connections;
   }
-  first_request_ns_ = 0;
+  setup_start_ns_ = 0;  // from now on, the first request's write
   ttfb_taken_ = false;
   // Cleartext: writes are tried directly first (one system call, no completion handler); only
   // what the socket does not take at once goes through async_write. TLS writes go through the
@@ -359,7 +371,7 @@ void Connection::flush(int64_t now) {
   if (thread_.phase == Phase::kDraining) thread_.paid(n);
   thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
 
-  if (first_request_ns_ == 0) first_request_ns_ = now;
+  if (setup_start_ns_ == 0) setup_start_ns_ = now;
   const size_t bytes = static_cast<size_t>(n) * plan().request.size();
   if (Tls* tls = this->tls()) {
     writing_ = true;
@@ -499,9 +511,9 @@ void Connection::on_read(const error_code& ec, const char* data, size_t bytes) {
   // One timestamp per read: every response in it arrived at the same instant.
   const int64_t now = steady_now_ns();
   thread_.stats.count_received(bytes, now);
-  if (!ttfb_taken_ && first_request_ns_ != 0 && bytes > 0) {
+  if (!ttfb_taken_ && setup_start_ns_ != 0 && bytes > 0) {
     ttfb_taken_ = true;
-    thread_.setup.ttfb.record(now - first_request_ns_);
+    thread_.setup.ttfb.record(now - setup_start_ns_);
   }
   size_t offset = 0;
   bool answered = false;
