@@ -173,17 +173,18 @@ Expected<void> Engine::connect_all() {
   });
   if (stopping_) return Error{"stopped while connecting to " + address_};
   if (connect_failed_ > 0) return Error{"cannot connect to " + address_ + ": " + connect_error_};
-  // The connect operations are freed now, and as the connections' own state was allocated
-  // before them (worker/http/connection.cc), what is left of their memory lies together; glibc
-  // keeps such memory resident inside an arena unless asked: about 50 bytes of RSS per idle
-  // connection that waits through Asio (docs/PERFORMANCE.md, section 4). Once per Run stream.
-  ::malloc_trim(0);
   if (!settled) {
     return Error{"connecting to " + address_ + " timed out after " +
                  std::to_string(connect_timeout_ns_ / 1'000'000) + " ms (" +
                  std::to_string(connect_succeeded_) + " of " + std::to_string(sessions_) +
                  " connections established)"};
   }
+  lock.unlock();  // the trim below walks the heap; nothing needs the lock meanwhile
+  // The connect operations are freed now, and as the connections' own state was allocated
+  // before them (worker/http/connection.cc), what is left of their memory lies together; glibc
+  // keeps such memory resident inside an arena unless asked: about 50 bytes of RSS per idle
+  // connection that waits through Asio (docs/PERFORMANCE.md, section 4). Once per Run stream.
+  ::malloc_trim(0);
   return {};
 }
 
