@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import select
 import socket
 import struct
 import subprocess
@@ -239,6 +240,40 @@ class RouterHttpIoFlagTest(unittest.TestCase):
         self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn('not "nope"', run.stderr)
         self.assertNotIn("BENCHGATE_ROUTER_HTTP_IO", run.stderr)
+
+    # --read-buffer-hold governs --http-io asio's read buffer only: given with epoll (the
+    # default, or from the variable) it is refused before anything listens, not ignored.
+    def test_read_buffer_hold_with_the_default_epoll_exits_2_naming_the_flag(self):
+        run = self.run_router(None, "--read-buffer-hold", "0s")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("--read-buffer-hold: applies to --http-io asio only", run.stderr)
+        self.assertEqual(run.stdout, "")
+
+    def test_read_buffer_hold_with_epoll_from_the_variable_names_the_variable(self):
+        run = self.run_router("epoll", "--read-buffer-hold", "20ms")
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("--read-buffer-hold: applies to --http-io asio only", run.stderr)
+        self.assertIn("(from $BENCHGATE_ROUTER_HTTP_IO)", run.stderr)
+
+    def test_read_buffer_hold_with_asio_from_the_variable_starts(self):
+        env = dict(os.environ)
+        env["BENCHGATE_ROUTER_HTTP_IO"] = "asio"
+        router = subprocess.Popen(
+            [ROUTER, "--http", "127.0.0.1:0", "--control", "127.0.0.1:0", "--read-buffer-hold",
+             "20ms"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready, _, _ = select.select([router.stdout], [], [], 30)
+            self.assertTrue(ready, "no READY line within 30 s")
+            self.assertTrue(router.stdout.readline().startswith("READY "))
+        finally:
+            router.terminate()
+            try:
+                router.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                router.kill()
+                router.wait()
+            router.stdout.close()
+            router.stderr.close()
 
 
 if __name__ == "__main__":

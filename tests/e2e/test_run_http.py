@@ -99,6 +99,18 @@ class HttpRunTest(unittest.TestCase):
             total = sum(r["successes"] for r in workload["repetitions"])
             self.assertEqual(workload["summary"]["latency"]["count"], total)
             self.assertTrue(workload["latency_hdr_v2_base64"])
+            # Connection setup (docs/MEASUREMENT.md "Connections and TLS"): over the
+            # repetitions every connection is counted once, with one connect time and one time
+            # to first byte each, and no handshake on cleartext.
+            setups = [rep["connection_setup"] for rep in workload["repetitions"]]
+            connections = workload["parameters"]["connections"]
+            self.assertEqual(sum(s["connections"] for s in setups), connections)
+            for name in ("connect", "ttfb"):
+                self.assertEqual(sum(s[name]["count"] for s in setups if s[name]), connections,
+                                 name)
+            for s in setups:
+                self.assertEqual(s["handshakes"], 0)
+                self.assertIsNone(s["tls_handshake"])
 
     def test_open_loop_latency_includes_the_server_delay(self):
         run, out = self.run_scenario(OPEN_LOOP_DELAY)
