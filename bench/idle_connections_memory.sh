@@ -15,7 +15,7 @@
 #   bench/idle_connections_memory.sh [ROUNDS (default 5)] [N (default 10000)]
 #   BENCH_WORKER_MEMORY=0 skips the worker; BENCH_SERVER_MEMORY=0 skips the servers (router and
 #   nginx; nginx still serves the worker); BENCH_ROUTER_FLAGS adds router flags (e.g.
-#   "--http-io asio"), BENCH_WORKER_FLAGS worker flags (e.g. "--http1-io epoll").
+#   "--http-io asio"), BENCH_WORKER_FLAGS worker flags (e.g. "--http1-io asio").
 #   BENCH_WARM=0: the servers' baseline is taken before they have answered anything (the
 #   method before 2026-12-05), so the first touch of their request code counts as growth.
 set -euo pipefail
@@ -46,9 +46,12 @@ measure_server() {
     # One request on each of 10 connections first, closed again: the code that accepts and
     # answers is paged in before the baseline, so its first touch (about 356 KiB of the
     # router's text, 36 B "per connection" at 10,000) is not counted as connection memory.
-    "$PY" "$LIB/benchlib.py" idle-conns "$port" 10 0 /dev/null --request "$path" </dev/null
+    local fds0
+    fds0="$("$PY" "$LIB/benchlib.py" fds "$pid")"
+    taskset -c "$CLIENT_CORE" "$PY" "$LIB/benchlib.py" idle-conns "$port" 10 0 /dev/null \
+      --request "$path" </dev/null
     for _ in $(seq 100); do
-      (($("$PY" "$LIB/benchlib.py" fds "$pid") < 100)) && break
+      (($("$PY" "$LIB/benchlib.py" fds "$pid") <= fds0)) && break
       sleep 0.1
     done
   fi

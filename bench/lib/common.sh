@@ -102,7 +102,7 @@ print_environment() {
     "$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo n/a)"
   echo "kernel:    $(uname -srm)"
   # Loopback TCP figures depend on these: with BBR (paced by a timer per socket when the
-  # device has no fq qdisc) iperf3 and large WAMP messages ran 2.5-3.5x slower than with
+  # device has no fq qdisc) iperf3 and large WAMP messages ran 2.0-3.5x slower than with
   # CUBIC on the same machine (docs/PERFORMANCE.md, section 3).
   echo "tcp:       congestion control $(sysctl -n net.ipv4.tcp_congestion_control 2>/dev/null ||
     echo unknown), lo mtu $(cat /sys/class/net/lo/mtu 2>/dev/null || echo unknown)," \

@@ -11,16 +11,16 @@
 // are read, once the socket is readable, into the load thread's buffer and parsed in place;
 // nothing is allocated per request, and an idle connection holds no read buffer. What an idle
 // cleartext connection holds (issue 19, goal 2; docs/PERFORMANCE.md, section 4): this object
-// (264 bytes), Asio's state for its descriptor and, with the default --http1-io asio, its
-// pending readability wait (a 104-byte block of the thread's OperationPool, operation_pool.h);
-// the TLS part, the open-loop timer and a line split over reads are made only when used.
-// Cleartext connections learn that their socket is readable from Asio (a wait per read, the
-// default) or, with LoadPlan::edge_poll (worker --http1-io epoll), from the load thread's
-// edge-triggered ReadinessPoller, which saves a system call per request. With LoadPlan::ring_io
-// (--http1-io uring) a cleartext connection receives and sends through the load thread's
-// io_uring instead (common/net/completion_ring.h): one multishot receive for the socket's life,
-// its bytes parsed from the ring's buffer, and its requests written by a send the ring submits
-// with the others of the same batch of completions.
+// (264 bytes), Asio's state for its descriptor and, with --http1-io asio, its pending
+// readability wait (a 104-byte block of the thread's OperationPool, operation_pool.h); the TLS
+// part, the open-loop timer and a line split over reads are made only when used.
+// Cleartext connections learn that their socket is readable, with LoadPlan::edge_poll (worker
+// --http1-io epoll, the default), from the load thread's edge-triggered ReadinessPoller, or
+// from Asio (--http1-io asio: a wait per read, one system call more per request). With
+// LoadPlan::ring_io (--http1-io uring) a cleartext connection receives and sends through the
+// load thread's io_uring instead (common/net/completion_ring.h): one multishot receive for the
+// socket's life, its bytes parsed from the ring's buffer, and its requests written by a send
+// the ring submits with the others of the same batch of completions.
 //
 // With TLS (https: LoadPlan::tls) the connection handshakes after TCP connect, reads into a
 // buffer of its own (a read is outstanding on the stream, so the thread's buffer cannot be
