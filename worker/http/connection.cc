@@ -70,7 +70,7 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
   // that makes the connections, beside this object, and every connect reuses it. Opened at the
   // first connect instead, the load thread would allocate it between the connect operations
   // of the connections before and after, whose memory, freed once they are connected, would
-  // stay behind as a hole between two descriptor states: about 130 bytes of RSS per idle
+  // stay behind as a hole between two descriptor states: about 140 bytes of RSS per idle
   // connection with --http1-io epoll (docs/PERFORMANCE.md, section 4). The first connect uses
   // this socket; a socket that cannot be opened now is opened (or fails) at the connect.
   error_code ignored;

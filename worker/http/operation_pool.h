@@ -11,6 +11,16 @@
 // worker/engine/load_thread.cc). The free lists grow to the peak number of blocks of each
 // size in use at once and are freed with the io_context, after its pending operations were
 // destroyed. Blocks larger than the largest size go to the heap directly.
+//
+// Why not the thread's size-class pool (common/util/size_class_pool.h, `pooled` in
+// common/util/pooled_handler.h), which the WAMP connections and nghttp2 use: that one serves
+// callers that free without a size (nghttp2's free), so each block carries a 16-byte head,
+// and its classes are powers of two from 64 bytes. Asio gives the size back on deallocate, so
+// here a block needs no head and its classes follow glibc's chunks: the 104-byte readability
+// wait an idle connection keeps with --http1-io asio takes a 112-byte chunk here and would take
+// a 160-byte one there (128-byte class plus head), 48 bytes more per idle connection (from the
+// sizes; the wait's 104 bytes are alloc.worker_http_connection_memory_asio's 512.0 less the
+// default's 408.0).
 #pragma once
 
 #include <array>
