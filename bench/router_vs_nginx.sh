@@ -2,7 +2,9 @@
 # The bundled router (1 thread) side by side with nginx (1 worker) as HTTP/1.1 servers: the
 # same fixed generator, h2load with 1 thread and 50 keep-alive connections, drives each in
 # turn, PAIRS times in one invocation. Prints requests/s and the server's CPU per request
-# (user+system time of the serving process from /proc/PID/stat around each run).
+# (user+system time of the serving process from /proc/PID/stat around each run), split into
+# user and system time, and the router's system time alone against nginx's whole CPU per
+# request: the ratio a router with no user-space work at all would reach (issue 19, goal 1).
 #
 #   bench/router_vs_nginx.sh [PAIRS (default 5)] [SECONDS per run (default 3)]
 #   Then instructions per request of each server under callgrind (BENCH_CALLGRIND=0 skips).
@@ -43,32 +45,35 @@ if [[ -n "${BENCH_SERVER_CPU:-}" ]]; then
   echo "servers:   capped at $BENCH_SERVER_CPU of a core each (server-bound runs)"
 fi
 
-declare -A URL PID RPS CPU BYTES
+declare -A URL PID RPS CPU USR SYS BYTES
 URL[router]="http://127.0.0.1:$RPORT/bench/hello"
 URL[nginx]="http://127.0.0.1:$NPORT/"
 PID[router]="$ROUTER_PID"
 PID[nginx]="$NGINX_WORKER"
 
 run_one() { # SERVER ROUND
-  local s="$1" i="$2" out="$BENCH_TMP/$1-$2.out" c0 c1 rps n cpr
-  c0="$(cpu_seconds "${PID[$s]}")"
+  local s="$1" i="$2" out="$BENCH_TMP/$1-$2.out" u0 s0 u1 s1 rps n cpr upr spr
+  read -r u0 s0 < <("$PY" "$LIB/benchlib.py" cpu-split "${PID[$s]}")
   timeout $((SECS + 15)) taskset -c "$CLIENT_CORE" h2load --h1 -t1 -c"$CONNS" -D "$SECS" \
     "${URL[$s]}" >"$out" 2>&1
-  c1="$(cpu_seconds "${PID[$s]}")"
+  read -r u1 s1 < <("$PY" "$LIB/benchlib.py" cpu-split "${PID[$s]}")
   read -r rps n < <("$PY" "$LIB/benchlib.py" h2load "$out")
   if [[ "$rps" == "-" ]]; then
     echo "h2load against $s failed:" >&2
     cat "$out" >&2
     exit 3
   fi
-  cpr="$("$PY" -c "print(($c1 - $c0) / $n * 1e6)")"
+  read -r cpr upr spr < <("$PY" -c "print(*((v / $n * 1e6) for v in
+    ($u1 - $u0 + $s1 - $s0, $u1 - $u0, $s1 - $s0)))")
   RPS[$s]+=" $rps"
   CPU[$s]+=" $cpr"
+  USR[$s]+=" $upr"
+  SYS[$s]+=" $spr"
   # Response bytes per request (headers included), from h2load's traffic line.
   BYTES[$s]="$(sed -n 's/.*traffic: [^(]*(\([0-9]*\)) total, [^(]*(\([0-9]*\)) headers.*/\2/p' "$out")"
   BYTES[$s]="$(("${BYTES[$s]:-0}" / n))"
-  printf '  round %d %-6s %10.0f req/s  server %6.2f us CPU/req (%.2fs for %d req)\n' \
-    "$i" "$s" "$rps" "$cpr" "$("$PY" -c "print($c1 - $c0)")" "$n"
+  printf '  round %d %-6s %10.0f req/s  server %6.2f us CPU/req (user %.2f, system %.2f; %d req)\n' \
+    "$i" "$s" "$rps" "$cpr" "$upr" "$spr" "$n"
 }
 
 # Warm both servers (and h2load's page cache) without measuring.
@@ -86,12 +91,18 @@ echo "== medians over $PAIRS pairs (min-max) =="
 for s in router nginx; do
   read -r rm rmin rmax < <(stats ${RPS[$s]})
   read -r cm cmin cmax < <(stats ${CPU[$s]})
-  printf '  %-6s %10.0f req/s (%.0f-%.0f)   server %6.2f us CPU/req (%.2f-%.2f)\n' \
+  read -r um umin umax < <(stats ${USR[$s]})
+  read -r sm smin smax < <(stats ${SYS[$s]})
+  printf '  %-6s %10.0f req/s (%.0f-%.0f)   server %6.2f us CPU/req (%.2f-%.2f):' \
     "$s" "$rm" "$rmin" "$rmax" "$cm" "$cmin" "$cmax"
-  eval "MED_RPS_$s=$rm MED_CPU_$s=$cm"
+  printf ' user %.2f (%.2f-%.2f), system %.2f (%.2f-%.2f)\n' \
+    "$um" "$umin" "$umax" "$sm" "$smin" "$smax"
+  eval "MED_RPS_$s=$rm MED_CPU_$s=$cm MED_SYS_$s=$sm"
 done
 echo "  router/nginx req/s ratio: $("$PY" "$LIB/benchlib.py" ratio "$MED_RPS_router" "$MED_RPS_nginx")" \
   "  server CPU/req ratio: $("$PY" "$LIB/benchlib.py" ratio "$MED_CPU_router" "$MED_CPU_nginx") (lower is better)"
+echo "  router system time alone / nginx CPU/req: $("$PY" "$LIB/benchlib.py" ratio "$MED_SYS_router" \
+  "$MED_CPU_nginx") (the ratio with no user-space work at all; user/system split at clock ticks)"
 echo "  response header bytes per answer (h2load): router ${BYTES[router]:-?}, nginx ${BYTES[nginx]:-?}"
 
 if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then

@@ -6,6 +6,7 @@ Subcommands:
   wait-port PORT SECONDS         wait until 127.0.0.1:PORT accepts a connection
   watchdog PID SECONDS           SIGTERM PID after SECONDS (bounds a whole script)
   cpu PID                        user+system CPU seconds of a live process
+  cpu-split PID                  "user system" CPU seconds of a live process (tick-sampled split)
   rss PID                        resident set size of a live process, bytes
   fds PID                        open descriptors of a live process
   stats X...                     "median min max" of numbers
@@ -71,12 +72,24 @@ def watchdog(pid, seconds):
     return 0
 
 
-def cpu(pid):
+def _user_system(pid):
     with open(f"/proc/{pid}/stat") as f:
         # Fields after the command name (which may hold spaces) start at field 3.
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    print(f"{(int(fields[11]) + int(fields[12])) / ticks:.3f}")
+    return int(fields[11]) / ticks, int(fields[12]) / ticks
+
+
+def cpu(pid):
+    user, system = _user_system(pid)
+    print(f"{user + system:.3f}")
+
+
+def cpu_split(pid):
+    # The kernel splits a process's time into user and system at its clock ticks, so the
+    # split is a sample; the sum is what `cpu` prints.
+    user, system = _user_system(pid)
+    print(f"{user:.3f} {system:.3f}")
 
 
 def rss(pid):
@@ -256,6 +269,8 @@ def main(argv):
         return watchdog(*args)
     if cmd == "cpu":
         return cpu(args[0])
+    if cmd == "cpu-split":
+        return cpu_split(args[0])
     if cmd == "rss":
         return rss(args[0])
     if cmd == "fds":
