@@ -23,6 +23,8 @@ namespace websocket = beast::websocket;
 constexpr size_t kMinRead = 4096;
 // A message buffer grows at most this many times the bytes it holds at once.
 constexpr size_t kMaxGrowth = 16;
+// Messages per write of the connection's own frames.
+constexpr size_t kMaxGather = 64;
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -98,6 +100,8 @@ void WebSocketConnection<Socket>::on_upgrade_request(const error_code& ec) {
   stream_.auto_fragment(fragment > 0);
   if (fragment > 0) stream_.write_buffer_bytes(fragment);
   stream_.text(*serializer == Serializer::kJson);
+  own_frames_ = fragment == 0;
+  text_ = *serializer == Serializer::kJson;
   stream_.async_accept(request, [self = this->shared_from_this()](const error_code& accept_ec) {
     self->on_accept(accept_ec);
   });
@@ -122,17 +126,44 @@ void WebSocketConnection<Socket>::on_accept(const error_code& ec) {
   handshake_done();
   // Every byte from here on is a WebSocket frame (the 101 response was the last that is not).
   stream_.next_layer().start_scanning(core_.stats().counters);
+  stream_.next_layer().observe_reads(this);
   upgrade_.reset();
   buffer_.consume(buffer_.size());
   do_read();
 }
 
 template <typename Socket>
+void WebSocketConnection<Socket>::queued() {
+  if (!hold_writes()) return start_write();
+  if (writing_) return;
+  writing_ = true;  // the write is due: a close waits for it
+  write_held_ = true;
+}
+
+template <typename Socket>
+void WebSocketConnection<Socket>::release_held_write() {
+  if (!write_held_) return;
+  write_held_ = false;
+  writing_ = false;
+  start_write();
+}
+
+template <typename Socket>
+void WebSocketConnection<Socket>::reading_from_socket() {
+  messages_handled_ = stream_.next_layer().messages_read();
+  if (!write_held_) return;
+  write_held_ = false;
+  writing_ = false;
+  schedule_write();  // posted: not from inside Beast's read
+}
+
+template <typename Socket>
 void WebSocketConnection<Socket>::do_read() {
-  if (stopped()) return;
+  if (stopped()) return release_held_write();
   if (!make_room()) {
     close_code_ = websocket::close_code::too_big;
-    return session_->on_over_budget(room_wanted());
+    session_->on_over_budget(room_wanted());
+    return release_held_write();
   }
   // Beast never grows the buffer itself: each read is limited to the room there is.
   stream_.async_read_some(buffer_, buffer_.capacity() - buffer_.size(),
@@ -180,9 +211,10 @@ void WebSocketConnection<Socket>::on_read(const error_code& ec) {
   if (ec || finished_) return finish();
   if (buffer_.size() > max_message_) {
     session_->on_oversize(buffer_.size(), max_message_);
-    return;
+    return release_held_write();
   }
   if (stream_.is_message_done()) {
+    ++messages_handled_;
     const auto data = buffer_.data();
     session_->on_message(
         std::span<const uint8_t>(static_cast<const uint8_t*>(data.data()), data.size()));
@@ -193,17 +225,47 @@ void WebSocketConnection<Socket>::on_read(const error_code& ec) {
       SpareMessage::give_back(buffer_, memory::kSpareBufferBytes);
       buffer_budget_.resize(0);
     }
+    if (!more_buffered()) release_held_write();
   }
   do_read();
 }
 
 template <typename Socket>
 void WebSocketConnection<Socket>::write_queued() {
+  // Also when a write completes between two buffered messages: what they are answered with
+  // goes out together, once the connection has handled them all.
+  if (hold_writes()) {
+    write_held_ = true;
+    return;
+  }
+  if (own_frames_ && stream_.next_layer().frames_writable()) return write_own_frames();
   const Frame& frame = queue_.frame(0);
   stream_.async_write(asio::buffer(frame->data(), frame->size()),
                       pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
                         self->on_written(ec, 1);
                       }));
+}
+
+template <typename Socket>
+void WebSocketConnection<Socket>::write_own_frames() {
+  in_flight_ = std::min(queue_.size(), kMaxGather);
+  headers_.resize(in_flight_);
+  gather_.clear();
+  for (size_t i = 0; i < in_flight_; ++i) {
+    const Frame& frame = queue_.frame(i);
+    headers_[i] = server_frame_header(text_, frame->size());
+    gather_.emplace_back(headers_[i].bytes.data(), headers_[i].size);
+    if (!frame->empty()) gather_.emplace_back(frame->data(), frame->size());
+  }
+  // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
+  // sequence it is given, which would be a vector allocated per write.
+  stream_.next_layer().async_write_frames(
+      std::span<const asio::const_buffer>(gather_),
+      pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
+        const size_t written = self->in_flight_;
+        self->in_flight_ = 0;
+        self->on_written(ec, written);
+      }));
 }
 
 template <typename Socket>

@@ -10,11 +10,18 @@
 // budget the session is aborted and the close code is 1009. A buffer grown past
 // 64 KiB is freed once its message is handled. Counters, timers, the queue and the close are
 // the shared lifecycle's (transport_connection.h).
+//
+// A write is held back while Beast holds complete messages the connection has not handled
+// yet, so that the answers to what one read brought leave in one write: the connection frames
+// the queued messages itself and writes them together, past Beast (websocket_frames.h says how
+// that stays in order with Beast's pongs and close); with --ws-fragment-bytes, or while Beast
+// has a write of its own under way, Beast writes one message at a time.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -40,7 +47,8 @@ using WebSocketStream = boost::beast::websocket::stream<FrameCountingStream<Sock
 // Socket: net::Stream, or net::TlsStream for wss.
 template <typename Socket>
 class WebSocketConnection final
-    : public TransportConnection<WebSocketConnection<Socket>, WebSocketStream<Socket>> {
+    : public TransportConnection<WebSocketConnection<Socket>, WebSocketStream<Socket>>,
+      private FrameCountingStream<Socket>::ReadObserver {
  public:
   WebSocketConnection(Socket socket, WampCore& core);
   ~WebSocketConnection() override;
@@ -63,13 +71,16 @@ class WebSocketConnection final
   using Base::start_write;
   using Base::stopped;
   using Base::stream_;
+  using Base::writing_;
   using typename Base::error_code;
   static constexpr uint8_t kMessageTag = 0;
 
   // The lifecycle's hooks.
   void begin_handshake();
-  void queued() { start_write(); }
+  void queued();
   void write_queued();
+  // The queued messages (up to kMaxGather) in one write of frames the connection built.
+  void write_own_frames();
   // The WebSocket closing handshake, with close_code_.
   void close_flushed();
 
@@ -83,6 +94,16 @@ class WebSocketConnection final
   // Room for the next read; false when the budget cannot hold the larger buffer.
   bool make_room();
   void on_read(const error_code& ec);
+  // Beast holds complete messages the connection has not handled yet: their answers wait.
+  bool more_buffered() const { return stream_.next_layer().messages_read() > messages_handled_; }
+  // Writes wait while more_buffered(), unless reading has stopped (the session is closing:
+  // a message too large or past the budget is never handled whole).
+  bool hold_writes() const { return !stopped() && more_buffered(); }
+  // The held write, if any, starts.
+  void release_held_write();
+  // Beast reads from the socket, so it holds no complete message: the count agrees again
+  // (it can only differ after bytes the scanner did not see) and a held write starts.
+  void reading_from_socket() override;
 
   boost::beast::flat_buffer buffer_;
   memory::Reservation buffer_budget_;  // buffer_'s capacity past kUnbudgetedBytes
@@ -91,6 +112,15 @@ class WebSocketConnection final
   std::optional<boost::beast::http::response<boost::beast::http::string_body>> refusal_;
   std::string subprotocol_;
   uint64_t max_message_ = 0;
+  // The current write of own frames: their headers and the gathered buffers (kept with their
+  // capacity, as RawSocket's).
+  std::vector<ServerFrameHeader> headers_;
+  std::vector<boost::asio::const_buffer> gather_;
+  size_t in_flight_ = 0;           // queued messages the current write carries
+  uint64_t messages_handled_ = 0;  // messages Beast has handed out
+  bool write_held_ = false;        // a write waits for the buffered messages to be handled
+  bool own_frames_ = false;        // no --ws-fragment-bytes: the connection may frame messages
+  bool text_ = false;              // wamp.2.json: text frames
 };
 
 extern template class WebSocketConnection<net::Stream>;

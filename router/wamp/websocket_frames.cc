@@ -24,6 +24,7 @@ void FrameScanner::feed(const uint8_t* data, size_t size) {
       remaining_ -= skip;
       data += skip;
       size -= skip;
+      if (remaining_ == 0) on_payload_end();
       continue;
     }
     header_[have_++] = *data++;
@@ -45,10 +46,40 @@ void FrameScanner::on_header() {
   }
   have_ = 0;
   remaining_ = length;
+  if (opcode == 0x8) close_seen_ = true;
   if (opcode >= 0x8) return;  // ping, pong, close: not part of a message
   ++data_frames_;
   // A message is fragmented when its first frame (text or binary) is not final.
   if (opcode != 0x0 && !fin) ++fragmented_messages_;
+  ends_message_ = fin;
+  if (remaining_ == 0) on_payload_end();
+}
+
+void FrameScanner::on_payload_end() {
+  if (!ends_message_) return;
+  ends_message_ = false;
+  ++complete_messages_;
+}
+
+ServerFrameHeader server_frame_header(bool text, uint64_t payload_size) {
+  ServerFrameHeader header;
+  header.bytes[0] = static_cast<uint8_t>(0x80 | (text ? 0x1 : 0x2));  // FIN, opcode
+  if (payload_size < 126) {
+    header.bytes[1] = static_cast<uint8_t>(payload_size);
+    header.size = 2;
+  } else if (payload_size <= 0xffff) {
+    header.bytes[1] = 126;
+    header.bytes[2] = static_cast<uint8_t>(payload_size >> 8);
+    header.bytes[3] = static_cast<uint8_t>(payload_size);
+    header.size = 4;
+  } else {
+    header.bytes[1] = 127;
+    for (size_t i = 0; i < 8; ++i) {
+      header.bytes[2 + i] = static_cast<uint8_t>(payload_size >> (56 - 8 * i));
+    }
+    header.size = 10;
+  }
+  return header;
 }
 
 }  // namespace benchgate::router::wamp

@@ -10,7 +10,12 @@ on one connection, every wait bounded. Skipped, with the reason, where strace ca
 
 HTTP/2 with prior knowledge (h2c) on the same port, one stream at a time: the connection waits
 for its socket's next edge in Asio's own registration (common/net/edge_wait.h), so a request
-costs its recv and its send there too, in either --http-io mode."""
+costs its recv and its send there too, in either --http-io mode.
+
+WAMP over WebSocket: the answers to the calls one read brought leave together, in one gathered
+write of frames the connection builds itself, and a ping among the calls is answered by Beast's
+pong, whole, between them (router/wamp/websocket_frames.h)."""
+import json
 import os
 import re
 import shutil
@@ -64,10 +69,10 @@ def child_pids(pid):
 class TracedRouter:
     """The router binary under `strace -f -c`; stop() ends the router and returns the counts."""
 
-    def __init__(self, summary, *flags):
+    def __init__(self, summary, *flags, traced=TRACED):
         self.summary = summary
         self.proc = subprocess.Popen(
-            ["strace", "-f", "--seccomp-bpf", "-c", "-o", summary, "-e", "trace=" + TRACED,
+            ["strace", "-f", "--seccomp-bpf", "-c", "-o", summary, "-e", "trace=" + traced,
              ROUTER, "--http", "127.0.0.1:0", "--control", "127.0.0.1:0", *flags],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.proc.stdout.readline()  # "READY http=HOST:PORT control=..."
@@ -77,6 +82,7 @@ class TracedRouter:
             raise RuntimeError("router did not start under strace: " + line)
         fields = dict(f.split("=", 1) for f in line.split()[1:])
         self.port = int(fields["http"].rsplit(":", 1)[1])
+        self.ws_port = int(fields["ws"].rsplit(":", 1)[1]) if "ws" in fields else None
 
     def stop(self):
         # SIGTERM to the router itself (strace's child): it stops, and strace writes the table.
@@ -214,6 +220,136 @@ class RouterSyscallsTest(unittest.TestCase):
                 self.assertLess(calls.get("recvfrom", 0), N + 100, calls)
                 self.assertLess(calls.get("recvfrom_errors", 0), 100, calls)
 
+
+
+# WAMP over WebSocket with the JSON serializer, standard library only: client frames are
+# masked with a zero key (the payload goes as it is), the router's are not masked.
+WS_TEXT, WS_CLOSE, WS_PING, WS_PONG = 0x1, 0x8, 0x9, 0xA
+CALLS_PER_BATCH = 64
+BATCHES = 20
+
+
+def ws_client_frame(opcode, payload):
+    n = len(payload)
+    if n < 126:
+        size = struct.pack("!B", 0x80 | n)
+    elif n < 65536:
+        size = struct.pack("!BH", 0x80 | 126, n)
+    else:
+        size = struct.pack("!BQ", 0x80 | 127, n)
+    return struct.pack("!B", 0x80 | opcode) + size + b"\0\0\0\0" + payload
+
+
+class ServerFrames:
+    """The router's frames, one at a time, checked: final, not masked, whole."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.buffer = b""
+
+    def _need(self, n):
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise AssertionError("the router closed the connection")
+            self.buffer += chunk
+
+    def next(self):
+        self._need(2)
+        first, second = self.buffer[0], self.buffer[1]
+        if not first & 0x80 or second & 0x80:
+            raise AssertionError("not a final, unmasked frame: %r" % self.buffer[:16])
+        length, at = second & 0x7F, 2
+        if length == 126:
+            self._need(4)
+            length, at = struct.unpack("!H", self.buffer[2:4])[0], 4
+        elif length == 127:
+            self._need(10)
+            length, at = struct.unpack("!Q", self.buffer[2:10])[0], 10
+        self._need(at + length)
+        payload, self.buffer = self.buffer[at:at + length], self.buffer[at + length:]
+        return first & 0x0F, payload
+
+
+def wamp_calls_with_pings(port, batches):
+    """`batches` times: CALLS_PER_BATCH calls to bench.echo and a ping among them in one write,
+    then every answer read: the RESULTs in the order of the calls, each echoing its argument,
+    and one pong carrying the ping's payload."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                  b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: wamp.2.json\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(1)  # byte by byte: the frames after the answer stay in the socket
+            if not chunk:
+                raise AssertionError("closed during the upgrade")
+            head += chunk
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise AssertionError("upgrade refused: %r" % head[:100])
+        frames = ServerFrames(s)
+        s.sendall(ws_client_frame(WS_TEXT, b'[1, "realm1", {"roles": {"caller": {}}}]'))
+        opcode, payload = frames.next()
+        if opcode != WS_TEXT or json.loads(payload)[0] != 2:
+            raise AssertionError("no WELCOME: %r" % payload[:100])
+        request = 0
+        for batch in range(batches):
+            ping = b"ping %d" % batch
+            out = []
+            first = request + 1
+            for i in range(CALLS_PER_BATCH):
+                request += 1
+                call = json.dumps([48, request, {}, "bench.echo", ["arg %d" % request]])
+                out.append(ws_client_frame(WS_TEXT, call.encode()))
+                if i == CALLS_PER_BATCH // 2:
+                    out.append(ws_client_frame(WS_PING, ping))
+            s.sendall(b"".join(out))
+            expected, pongs = first, 0
+            while expected <= request or pongs == 0:
+                opcode, payload = frames.next()
+                if opcode == WS_PONG:
+                    if payload != ping:
+                        raise AssertionError("pong %r for ping %r" % (payload, ping))
+                    pongs += 1
+                    continue
+                if opcode != WS_TEXT:
+                    raise AssertionError("unexpected frame %d: %r" % (opcode, payload[:100]))
+                message = json.loads(payload)
+                if message[:2] != [50, expected] or message[3] != ["arg %d" % expected]:
+                    raise AssertionError("expected the RESULT of call %d, got %r" % (
+                        expected, message))
+                expected += 1
+            if pongs != 1:
+                raise AssertionError("%d pongs for one ping" % pongs)
+        s.sendall(ws_client_frame(WS_CLOSE, struct.pack("!H", 1000)))
+        while True:  # the router's close frame, then the end of the stream
+            opcode, _ = frames.next()
+            if opcode == WS_CLOSE:
+                break
+
+
+class RouterWebSocketSyscallsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        problem = strace_problem()
+        if problem:
+            raise unittest.SkipTest(problem)
+
+    def test_the_answers_to_one_read_leave_in_one_write_with_the_pong_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            router = TracedRouter(os.path.join(tmp, "strace.txt"), "--websocket", "127.0.0.1:0",
+                                  "--threads", "1", traced="sendmsg,recvmsg,sendto,writev")
+            try:
+                wamp_calls_with_pings(router.ws_port, BATCHES)
+            finally:
+                calls = router.stop()
+        answers = CALLS_PER_BATCH * BATCHES
+        print("SYSCALLS| websocket calls=%d %s" % (
+            answers, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
+        # Beast reads up to 1,536 bytes from the socket at a time (about 20 of these calls), and
+        # the answers to what one read brought leave together when Beast next reads from the
+        # socket: a few writes per batch, where one write per message made 1,300 and more.
+        self.assertLess(calls.get("sendmsg", 0), answers // 4, calls)
 
 
 class RouterHttpIoFlagTest(unittest.TestCase):

@@ -1,9 +1,18 @@
-// WebSocket fragmentation: the frame scanner on hand-built frames (split at every byte), and
-// the router in-process with --ws-fragment-bytes, driven by a Beast client that fragments its
-// own messages: the router reassembles them, answers in frames of the configured size, and
-// counts both directions' frames exactly.
+// WebSocket frames: the frame scanner on hand-built frames (split at every byte), the
+// router's own frame headers against hand-built frames and a Beast client, and the router
+// in-process with --ws-fragment-bytes, driven by a Beast client that fragments its own
+// messages: the router reassembles them, answers in frames of the configured size, and counts
+// both directions' frames exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket.hpp>
 
@@ -69,6 +78,68 @@ TEST(FrameScanner, TakeReturnsWhatWasCountedSinceTheLastTake) {
   scanner.feed(two.data(), two.size());
   EXPECT_EQ(scanner.take(), std::make_pair(uint64_t{1}, uint64_t{0}));
   EXPECT_EQ(scanner.take(), std::make_pair(uint64_t{0}, uint64_t{0}));
+}
+
+TEST(FrameScanner, KnowsWhenAFrameIsUnderWayAndWhenACloseWentThrough) {
+  FrameScanner scanner;
+  EXPECT_TRUE(scanner.at_frame_boundary());
+  const auto data = frame(true, 0x2, 300, false);
+  scanner.feed(data.data(), 1);
+  EXPECT_FALSE(scanner.at_frame_boundary()) << "inside the header";
+  scanner.feed(data.data() + 1, 10);
+  EXPECT_FALSE(scanner.at_frame_boundary()) << "inside the payload";
+  scanner.feed(data.data() + 11, data.size() - 11);
+  EXPECT_TRUE(scanner.at_frame_boundary());
+  EXPECT_FALSE(scanner.close_seen());
+  const auto ping = frame(true, 0x9, 3, false);
+  scanner.feed(ping.data(), ping.size());
+  EXPECT_FALSE(scanner.close_seen());
+  const auto close = frame(true, 0x8, 2, false);
+  scanner.feed(close.data(), close.size());
+  EXPECT_TRUE(scanner.close_seen());
+  EXPECT_TRUE(scanner.at_frame_boundary());
+}
+
+// The router's own frame headers, at each length encoding's edges: the same bytes as a
+// hand-built unmasked frame, and what the scanner and a Beast client read back.
+TEST(ServerFrameHeader, EncodesEachLengthAsRfc6455Says) {
+  for (const size_t size : {size_t{0}, size_t{1}, size_t{125}, size_t{126}, size_t{65535},
+                            size_t{65536}, size_t{70000}}) {
+    for (const bool text : {true, false}) {
+      const ServerFrameHeader header = server_frame_header(text, size);
+      const auto expected = frame(true, text ? 0x1 : 0x2, size, false);
+      const size_t header_size = expected.size() - size;
+      ASSERT_EQ(header.size, header_size) << size;
+      EXPECT_TRUE(
+          std::equal(header.bytes.begin(), header.bytes.begin() + header.size, expected.begin()))
+          << "payload of " << size << (text ? ", text" : ", binary");
+    }
+  }
+}
+
+TEST(ServerFrameHeader, ABeastClientReadsTheFramesBack) {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address_v4("127.0.0.1"), 0});
+  websocket::stream<boost::asio::ip::tcp::socket> client(io);
+  client.next_layer().connect(acceptor.local_endpoint());
+  boost::asio::ip::tcp::socket server = acceptor.accept();
+  // The server's side of the upgrade by Beast, then frames written by hand.
+  websocket::stream<boost::asio::ip::tcp::socket&> upgraded(server);
+  std::thread accept([&] { upgraded.accept(); });
+  client.handshake("127.0.0.1", "/");
+  accept.join();
+  for (const size_t size : {size_t{5}, size_t{300}, size_t{70000}}) {
+    const std::vector<uint8_t> payload(size, static_cast<uint8_t>('a' + size % 26));
+    const ServerFrameHeader header = server_frame_header(false, size);
+    const std::array<boost::asio::const_buffer, 2> frame{
+        boost::asio::buffer(header.bytes.data(), header.size), boost::asio::buffer(payload)};
+    boost::asio::write(server, frame);
+    boost::beast::flat_buffer buffer;
+    client.read(buffer);
+    EXPECT_FALSE(client.got_text());
+    ASSERT_EQ(buffer.size(), size);
+    EXPECT_EQ(std::memcmp(buffer.data().data(), payload.data(), size), 0) << size;
+  }
 }
 
 // A Beast client over the router's WebSocket port, fragmenting what it writes.
