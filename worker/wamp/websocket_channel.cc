@@ -4,14 +4,14 @@
 // client context, and the upgrade follows the TLS handshake.
 //
 // The upgrade is Beast's HTTP; the frames are the worker's own (websocket_framing.h), so that
-// a payload costs one pass on its way out (masked while it is copied into the send buffer,
-// up to kSendChunk bytes per write) and none on its way in: a message in one frame is handed
-// over where it lies in the read buffer, which grows to hold the frame its header announces
-// (as RawSocket's does); the frames of a fragmented message are read straight into the
-// message buffer, sized from each frame header. A ping is answered with a pong between two
-// messages; a close frame from the router ends the link (kShortRead), as does the end of the
-// stream. Text messages are not checked for UTF-8 here: the JSON decoder checks every string it
-// reads.
+// a payload costs one pass on its way out (masked while it is copied into the send buffer, up
+// to kSendChunk bytes per write: small messages queued by then go in the same write) and
+// none on its way in: a message in one frame is handed over where it lies in the read buffer,
+// which grows to hold the frame its header announces (as RawSocket's does); the frames of a
+// fragmented message are read straight into the message buffer, sized from each frame header. A
+// ping is answered with a pong between two messages; a close frame from the router ends the link
+// (kShortRead), as does the end of the stream. Text messages are not checked for UTF-8 here: the
+// JSON decoder checks every string it reads.
 //
 // Each link is a fresh stream held by shared_ptr, with its buffers: completions still pending
 // on a closed link keep it alive until they run and are ignored (docs/CONTRIBUTING.md, rule 7).
@@ -64,6 +64,10 @@ constexpr uint64_t kDefaultMaxMessage = 16 * 1024 * 1024;
 constexpr size_t kGrowthSlack = 4096;
 // At most this many bytes of frames go out per write (a larger message takes several).
 constexpr size_t kSendChunk = 1 << 20;
+// Messages queued behind the first join its write while the write holds fewer payload bytes
+// than this: small messages leave together, large ones one at a time (masking a large batch
+// into the buffer before writing any of it would hold the first message back).
+constexpr size_t kJoinBelow = 64 * 1024;
 
 // What one connection reads and writes, besides its stream.
 struct LinkState {
@@ -448,12 +452,15 @@ class WebSocketChannel : public Channel {
     return g == generation_;
   }
 
-  // Frames of the front message (and a pong due, between messages) into link->out, at most
-  // kSendChunk payload bytes; returns the bytes to write and sets `finished` when the front
-  // message's last byte is among them.
-  size_t fill(LinkState& l, bool& finished) {
+  // Frames of the queued messages from the front on (and a pong due, between messages) into
+  // link->out, at most kSendChunk payload bytes, the next message joining while there are
+  // fewer than kJoinBelow; returns the bytes to write and sets `finished` to how many messages
+  // from the front end among them (`finished_bytes`: their payload), so that small messages
+  // queued together leave in one write.
+  size_t fill(LinkState& l, size_t& finished, size_t& finished_bytes) {
     size_t n = 0;
-    finished = false;
+    finished = 0;
+    finished_bytes = 0;
     auto room = [&](size_t bytes) {
       if (l.out.size() < n + bytes) l.out.resize(n + bytes);
     };
@@ -465,11 +472,22 @@ class WebSocketChannel : public Channel {
       n += l.pong_size;
       l.pong_due = false;
     }
-    if (queue_.empty()) return n;
-    OutMessage& m = queue_.front();
+    size_t payload = 0;
+    while (finished < queue_.size() && payload < (finished == 0 ? kSendChunk : kJoinBelow)) {
+      const OutMessage& m = queue_.at(finished);
+      if (!fill_message(l, m, n, payload, room)) break;
+      finished_bytes += m.size();
+      ++finished;
+    }
+    return n;
+  }
+
+  // Frames of `m` (from where the last write left it) into l.out at n, within the write's
+  // kSendChunk payload bytes; true when its last byte is among them.
+  template <typename Room>
+  bool fill_message(LinkState& l, const OutMessage& m, size_t& n, size_t& payload, Room& room) {
     const size_t total = m.size();
     const size_t frame_bytes = options_.fragment_bytes > 0 ? options_.fragment_bytes : total;
-    size_t payload = 0;
     for (;;) {
       if (!l.framing || l.sent == l.frame_end) {
         if (l.framing && l.sent == total) break;
@@ -510,13 +528,11 @@ class WebSocketChannel : public Channel {
       if (l.sent == total && l.sent == l.frame_end) break;
       if (payload >= kSendChunk) break;
     }
-    if (l.sent == total && l.sent == l.frame_end) {
-      finished = true;
-      l.framing = false;
-      l.sent = 0;
-      l.frame_end = 0;
-    }
-    return n;
+    if (l.sent != total || l.sent != l.frame_end) return false;
+    l.framing = false;
+    l.sent = 0;
+    l.frame_end = 0;
+    return true;
   }
 
   std::array<uint8_t, 4> random_key() {
@@ -530,23 +546,22 @@ class WebSocketChannel : public Channel {
     if (!up_ || writing_) return;
     auto link = link_;
     if (queue_.empty() && !link->pong_due) return;
-    bool finished = false;
-    const size_t n = fill(*link, finished);
-    const size_t payload = finished ? queue_.front().size() : 0;
+    size_t finished = 0;
+    size_t finished_bytes = 0;
+    const size_t n = fill(*link, finished, finished_bytes);
     writing_ = true;
-    asio::async_write(
-        link->stream, asio::buffer(link->out.data(), n),
-        pooled([this, link, g = generation_, finished, payload](const error_code& ec, size_t) {
-          if (g != generation_) return;
-          writing_ = false;
-          if (ec) return fail(ErrorKind::kReset);
-          if (finished) {
-            if (count_bytes_) stats_.bytes_sent += payload;
-            queue_.pop();
-          }
-          flush();
-          if (g == generation_ && finished && queue_.empty()) events_.on_drained();
-        }));
+    asio::async_write(link->stream, asio::buffer(link->out.data(), n),
+                      pooled([this, link, g = generation_, finished, finished_bytes](
+                                 const error_code& ec, size_t) {
+                        if (g != generation_) return;
+                        writing_ = false;
+                        if (ec) return fail(ErrorKind::kReset);
+                        if (count_bytes_) stats_.bytes_sent += finished_bytes;
+                        for (size_t i = 0; i < finished; ++i) queue_.pop();
+                        flush();
+                        if (g == generation_ && finished > 0 && queue_.empty())
+                          events_.on_drained();
+                      }));
   }
 
   asio::io_context& io_;

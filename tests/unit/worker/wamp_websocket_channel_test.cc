@@ -3,12 +3,14 @@
 // subprotocol) with a first frame in the same packet as the 101 answer; payloads of 0, 125,
 // 126, 65535 and 65536 bytes; a header sent one byte per write; a fragmented message with a
 // ping between its frames (answered with a pong that echoes it); the worker's own messages,
-// masked and, with fragment_bytes, split into continuation frames; a close frame ending the
+// masked and, with fragment_bytes, split into continuation frames; messages queued together
+// (written together) arriving whole and in order; a close frame ending the
 // link as a short read; and frames a router must not send (too long, masked, a continuation
 // without a first frame, a new message inside one) ending it as a protocol error.
 #include <gtest/gtest.h>
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
@@ -18,6 +20,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/serialization/base64.h"
@@ -233,6 +236,86 @@ TEST(WebSocketChannel, ReadsFramesOfEverySizeAndFragmentsAndWritesMaskedFragment
   EXPECT_EQ(from_client.size(), 1 + (sent.size() + 999) / 1000);
   EXPECT_EQ(received, sent);
   EXPECT_EQ(stats.bytes_sent, sent.size());
+}
+
+// Messages queued while a write is under way leave together in the next one, each in frames
+// of its own with a key of its own: whatever the sizes (one larger than a frame), with and
+// without fragment_bytes, they arrive whole and in order.
+TEST(WebSocketChannel, MessagesQueuedTogetherArriveWholeAndInOrder) {
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i < 40; ++i) sizes.push_back(i == 20 ? 70000 : 3 + i * 5);
+  for (const size_t fragment : {size_t{0}, size_t{1000}}) {
+    asio::io_context io;
+    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    const auto endpoint = acceptor.local_endpoint();
+    std::string request;
+    std::vector<std::vector<uint8_t>> messages;
+    size_t frames = 0;
+    bool all_masked = true;
+    std::string server_error;
+    std::thread server([&] {
+      try {
+        asio::io_context sio;
+        tcp::socket s(sio);
+        acceptor.accept(s);
+        accept_upgrade(s, request, {});
+        std::vector<uint8_t> message;
+        while (messages.size() < sizes.size()) {
+          const ClientFrame f = read_client_frame(s);
+          ++frames;
+          all_masked = all_masked && f.masked;
+          message.insert(message.end(), f.payload.begin(), f.payload.end());
+          if (f.fin) messages.push_back(std::exchange(message, {}));
+        }
+        const auto close = server_frame(true, ws::kClose, {0x03, 0xe8});
+        asio::write(s, asio::buffer(close));
+        uint8_t rest[64];
+        boost::system::error_code ec;
+        while (!ec) s.read_some(asio::buffer(rest), ec);
+      } catch (const std::exception& e) {
+        server_error = e.what();
+      }
+    });
+    ThreadStats stats;
+    Recorder events;
+    events.io = &io;
+    ChannelOptions options;
+    options.endpoint = endpoint;
+    options.host = "127.0.0.1:" + std::to_string(endpoint.port());
+    options.serializer = Serializer::kMsgpack;
+    options.max_message_bytes = 1 << 20;
+    options.fragment_bytes = fragment;
+    auto channel = make_websocket_channel(io, options, events, stats, true);
+    std::vector<std::vector<uint8_t>> sent;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      sent.push_back(pattern(sizes[i], static_cast<uint8_t>(i)));
+    }
+    channel->open([&](const boost::system::error_code& ec) {
+      if (ec) return;
+      // The first goes out at once; the rest queue behind it and leave together.
+      for (const auto& m : sent) channel->send(std::span(m).first(2), std::span(m).subspan(2));
+    });
+    io.run_for(std::chrono::seconds(20));
+    channel->close();
+    server.join();
+
+    ASSERT_EQ(server_error, "") << "fragment_bytes " << fragment;
+    ASSERT_EQ(messages.size(), sent.size()) << "fragment_bytes " << fragment;
+    for (size_t i = 0; i < sent.size(); ++i) {
+      EXPECT_EQ(messages[i], sent[i]) << "message " << i << ", fragment_bytes " << fragment;
+    }
+    EXPECT_TRUE(all_masked);
+    size_t expected_frames = 0;
+    size_t total = 0;
+    for (const size_t size : sizes) {
+      expected_frames += fragment == 0 ? 1 : std::max<size_t>(1, (size + fragment - 1) / fragment);
+      total += size;
+    }
+    EXPECT_EQ(frames, expected_frames) << "fragment_bytes " << fragment;
+    EXPECT_EQ(stats.bytes_sent, total) << "fragment_bytes " << fragment;
+    ASSERT_TRUE(events.failed.has_value());
+    EXPECT_EQ(*events.failed, ErrorKind::kShortRead);  // the close frame
+  }
 }
 
 // What a router must not send ends the link as a protocol error: a frame longer than the
