@@ -12,7 +12,9 @@
 #
 #   bench/wamp_echo.sh [PAIRS (default 5)] [SECONDS per run (default 3)] [DEPTH (default 8)]
 # Then the same 64 KiB calls made by the worker through `orchestrator run` (BENCH_WAMP_WORKER=0
-# skips), and the router's instructions per 64 KiB call under callgrind (BENCH_CALLGRIND=0 skips).
+# skips), with 64 B calls from 4 sessions x 32 in flight beside them (the router's cost per
+# small call: its CPU per call in the table's router/op column), and the router's instructions
+# per 64 KiB call under callgrind (BENCH_CALLGRIND=0 skips).
 # Skips (exit 0) when the router has no --rawsocket flag (no WAMP support).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -21,7 +23,10 @@ PAIRS="${1:-5}"
 SECS="${2:-3}"
 DEPTH="${3:-8}"
 bench_need iperf3 taskset "$BIN/router"
-if ! "$BIN/router" --help 2>&1 | grep -q -- --rawsocket; then
+# The help captured first: `grep -q` stops reading at the first match, and under pipefail the
+# router's SIGPIPE would then read as "no WAMP support".
+ROUTER_HELP="$("$BIN/router" --help 2>&1 || true)"
+if ! grep -q -- --rawsocket <<<"$ROUTER_HELP"; then
   echo "wamp_echo: skipped, $BIN/router has no --rawsocket flag (no WAMP support in this build)"
   exit 0
 fi
@@ -33,7 +38,7 @@ for ser in "${SERIALIZERS[@]}"; do
     for size in 64 65536; do CASES+=("$t:$ser:$size"); done
   done
 done
-bench_init wamp_echo $((PAIRS * (${#CASES[@]} + 1) * (SECS + 10) + 400))
+bench_init wamp_echo $((PAIRS * (${#CASES[@]} + 5) * (SECS + 10) + 400))
 
 echo "== WAMP bench.echo through the bundled router vs iperf3 loopback bandwidth =="
 print_environment
@@ -112,7 +117,8 @@ echo "  (payload each way: the echo moves every byte to the router and back; ipe
 # SECS each, and the median's payload rate one way against the iperf3 median above.
 if [[ "${BENCH_WAMP_WORKER:-1}" == 1 && -x "$BIN/orchestrator" && -x "$BIN/worker" ]]; then
   echo
-  echo "== the same 64 KiB calls from the worker (C++ caller, orchestrator run, not pinned) =="
+  echo "== the same 64 KiB calls from the worker (C++ caller, orchestrator run, not pinned)," \
+    "and 64 B calls from 4 sessions x 32 in flight =="
   cat >"$BENCH_TMP/wamp_worker.toml" <<TOML
 name = "bench_wamp_worker"
 [router]
@@ -136,10 +142,18 @@ serializer = "msgpack"
 request_bytes = "64KiB"
 connections = 1
 in_flight = $DEPTH
+[[workloads]]
+name = "${t}_msgpack_64"
+protocol = "wamp_rpc"
+transport = "$t"
+serializer = "msgpack"
+request_bytes = "64B"
+connections = 4
+in_flight = 32
 TOML
   done
   # A failure after the windows (storing the run) still leaves the RESULT lines to read.
-  timeout $((PAIRS * 2 * (SECS + 5) + 120)) "$BIN/orchestrator" run "$BENCH_TMP/wamp_worker.toml" \
+  timeout $((PAIRS * 4 * (SECS + 5) + 120)) "$BIN/orchestrator" run "$BENCH_TMP/wamp_worker.toml" \
     --db "$BENCH_TMP/bench.db" >"$BENCH_TMP/wamp_worker.out" 2>&1 || true
   for t in rawsocket websocket; do
     line="$(grep "^RESULT|.*workload=${t}_msgpack_65536|" "$BENCH_TMP/wamp_worker.out" || true)"
@@ -153,8 +167,13 @@ TOML
     printf '  %-26s %9.0f calls/s %8.3f Gbit/s payload = %5.3f of iperf3 (median of %d)\n' \
       "$t:msgpack:65536" "$rps" "$gbps" "$("$PY" "$LIB/benchlib.py" ratio "$gbps" \
       "$("$PY" -c "print($im * 8 / 1e9)")")" "$PAIRS"
+    line="$(grep "^RESULT|.*workload=${t}_msgpack_64|" "$BENCH_TMP/wamp_worker.out" || true)"
+    [[ -n "$line" ]] || { echo "  $t: no result for 64 B calls (see below)"; continue; }
+    printf '  %-26s %9.0f calls/s (median of %d; router CPU per call: router/op below)\n' \
+      "$t:msgpack:64" "$(sed -n 's/.*|rps=\([0-9.]*\)|.*/\1/p' <<<"$line")" "$PAIRS"
   done
-  grep -E '^ +(rep|median) ' "$BENCH_TMP/wamp_worker.out" | sed 's/^/  /' || true
+  grep -E '^[a-z_0-9]+: wamp_rpc|^ +(rep|median) ' "$BENCH_TMP/wamp_worker.out" | sed 's/^/  /' ||
+    true
 fi
 
 if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
