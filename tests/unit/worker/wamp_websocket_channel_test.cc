@@ -123,6 +123,17 @@ struct Recorder : ChannelEvents {
   asio::io_context* io = nullptr;
 };
 
+// A MessagePack link to the peer at `endpoint`, messages up to 1 MiB.
+ChannelOptions options_for(const tcp::endpoint& endpoint, size_t fragment_bytes = 0) {
+  ChannelOptions options;
+  options.endpoint = endpoint;
+  options.host = "127.0.0.1:" + std::to_string(endpoint.port());
+  options.serializer = Serializer::kMsgpack;
+  options.max_message_bytes = 1 << 20;
+  options.fragment_bytes = fragment_bytes;
+  return options;
+}
+
 TEST(WebSocketChannel, ReadsFramesOfEverySizeAndFragmentsAndWritesMaskedFragments) {
   asio::io_context io;
   tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
@@ -187,12 +198,7 @@ TEST(WebSocketChannel, ReadsFramesOfEverySizeAndFragmentsAndWritesMaskedFragment
   ThreadStats stats;
   Recorder events;
   events.io = &io;
-  ChannelOptions options;
-  options.endpoint = endpoint;
-  options.host = "127.0.0.1:" + std::to_string(endpoint.port());
-  options.serializer = Serializer::kMsgpack;
-  options.max_message_bytes = 1 << 20;
-  options.fragment_bytes = 1000;
+  const ChannelOptions options = options_for(endpoint, 1000);
   auto channel = make_websocket_channel(io, options, events, stats, true);
   boost::system::error_code opened = asio::error::would_block;
   channel->open([&](const boost::system::error_code& ec) { opened = ec; });
@@ -279,12 +285,7 @@ TEST(WebSocketChannel, MessagesQueuedTogetherArriveWholeAndInOrder) {
     ThreadStats stats;
     Recorder events;
     events.io = &io;
-    ChannelOptions options;
-    options.endpoint = endpoint;
-    options.host = "127.0.0.1:" + std::to_string(endpoint.port());
-    options.serializer = Serializer::kMsgpack;
-    options.max_message_bytes = 1 << 20;
-    options.fragment_bytes = fragment;
+    const ChannelOptions options = options_for(endpoint, fragment);
     auto channel = make_websocket_channel(io, options, events, stats, true);
     std::vector<std::vector<uint8_t>> sent;
     for (size_t i = 0; i < sizes.size(); ++i) {
@@ -346,11 +347,7 @@ TEST(WebSocketChannel, RefusesOversizedMaskedAndStrayFramesAsProtocolErrors) {
     ThreadStats stats;
     Recorder events;
     events.io = &io;
-    ChannelOptions options;
-    options.endpoint = endpoint;
-    options.host = "127.0.0.1:" + std::to_string(endpoint.port());
-    options.serializer = Serializer::kMsgpack;
-    options.max_message_bytes = 1 << 20;
+    const ChannelOptions options = options_for(endpoint);
     auto channel = make_websocket_channel(io, options, events, stats, true);
     channel->open([](const boost::system::error_code&) {});
     io.run_for(std::chrono::seconds(20));
