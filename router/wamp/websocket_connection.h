@@ -101,8 +101,8 @@ class WebSocketConnection final
   bool hold_writes() const { return !stopped() && more_buffered(); }
   // The held write, if any, starts.
   void release_held_write();
-  // Beast reads from the socket, so it holds no complete message: the count agrees again
-  // (it can only differ after bytes the scanner did not see) and a held write starts.
+  // Beast reads from the socket, so it holds no complete message: the count is set to agree
+  // (a backstop: the two counts are not known to drift) and a held write starts.
   void reading_from_socket() override;
 
   boost::beast::flat_buffer buffer_;

@@ -11,8 +11,9 @@
 // Writing several messages at once. Beast writes one message per write, so a connection with
 // many answers queued paid one send system call each (69% of the router's time for 64-byte
 // calls, 128 in flight). The connection therefore frames its messages itself
-// (server_frame_header: a server's frames are not masked) and writes all that are queued in
-// one gathered write through async_write_frames, which passes Beast by. Beast still writes
+// (server_frame_header: a server's frames are not masked) and writes those queued in one
+// gathered write through async_write_frames, which passes Beast by (8 frames per send over TCP:
+// Asio's limit; over TLS the stream still sends one buffer per call). Beast still writes
 // what it writes on its own, the pong that answers a ping and the close frame, and the two
 // must never interleave: a Beast write that comes while the connection's write is under way
 // waits until it has ended, and the connection writes its own frames only while
@@ -41,6 +42,7 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/assert.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
 #include "router/metrics/wamp_counters.h"
@@ -164,6 +166,9 @@ class FrameCountingStream {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
         [this](auto handler, const Buffers& b) {
           if (own_writing_) {
+            // From the heap: only a pong or a close that comes during the connection's own
+            // write waits, not a message.
+            BOOST_ASSERT(!waiting_);
             waiting_ =
                 std::make_unique<WaitingWrite<Buffers, decltype(handler)>>(b, std::move(handler));
             return;
@@ -184,7 +189,8 @@ class FrameCountingStream {
 
   // Writes `frames` (whole frames the connection built, see server_frame_header) in one
   // gathered write, past Beast; call only when frames_writable(). The buffers must stay valid
-  // until `handler` runs: void(error_code, size_t).
+  // until `handler` runs: void(error_code, size_t). Asio passes at most 16 buffers (8 frames)
+  // and 64 KiB to each send, so a long list takes several; over TLS each send takes one buffer.
   template <typename Handler>
   void async_write_frames(std::span<const boost::asio::const_buffer> frames, Handler&& handler) {
     own_writing_ = true;

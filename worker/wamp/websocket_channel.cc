@@ -64,9 +64,9 @@ constexpr uint64_t kDefaultMaxMessage = 16 * 1024 * 1024;
 constexpr size_t kGrowthSlack = 4096;
 // At most this many bytes of frames go out per write (a larger message takes several).
 constexpr size_t kSendChunk = 1 << 20;
-// Messages queued behind the first join its write while the write holds fewer payload bytes
-// than this: small messages leave together, large ones one at a time (masking a large batch
-// into the buffer before writing any of it would hold the first message back).
+// A message queued behind the first joins its write when the write's payload stays within
+// this with it: small messages leave together, large ones one at a time (masking a large
+// batch into the buffer before writing any of it would hold the first message back).
 constexpr size_t kJoinBelow = 64 * 1024;
 
 // What one connection reads and writes, besides its stream.
@@ -453,8 +453,8 @@ class WebSocketChannel : public Channel {
   }
 
   // Frames of the queued messages from the front on (and a pong due, between messages) into
-  // link->out, at most kSendChunk payload bytes, the next message joining while there are
-  // fewer than kJoinBelow; returns the bytes to write and sets `finished` to how many messages
+  // link->out, at most kSendChunk payload bytes, the next message joining when the payload
+  // stays within kJoinBelow; returns the bytes to write and sets `finished` to how many messages
   // from the front end among them (`finished_bytes`: their payload), so that small messages
   // queued together leave in one write.
   size_t fill(LinkState& l, size_t& finished, size_t& finished_bytes) {
@@ -473,8 +473,10 @@ class WebSocketChannel : public Channel {
       l.pong_due = false;
     }
     size_t payload = 0;
-    while (finished < queue_.size() && payload < (finished == 0 ? kSendChunk : kJoinBelow)) {
+    while (finished < queue_.size()) {
       const OutMessage& m = queue_.at(finished);
+      // Behind the first, only a message that fits whole below kJoinBelow joins.
+      if (finished > 0 && payload + m.size() > kJoinBelow) break;
       if (!fill_message(l, m, n, payload, room)) break;
       finished_bytes += m.size();
       ++finished;

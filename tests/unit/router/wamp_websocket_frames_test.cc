@@ -100,6 +100,32 @@ TEST(FrameScanner, KnowsWhenAFrameIsUnderWayAndWhenACloseWentThrough) {
   EXPECT_TRUE(scanner.at_frame_boundary());
 }
 
+// A message counts as complete when the last byte of its final frame went through: empty
+// messages and empty final continuations included, control frames between fragments not.
+TEST(FrameScanner, CountsAMessageCompleteOnlyWithTheLastByteOfItsFinalFrame) {
+  std::vector<uint8_t> bytes;
+  auto add = [&](const std::vector<uint8_t>& f) { bytes.insert(bytes.end(), f.begin(), f.end()); };
+  add(frame(true, 0x1, 0, true));    // an empty text message: 1
+  add(frame(false, 0x2, 10, true));  // a binary message begins...
+  add(frame(true, 0x9, 3, true));    // ...a ping between its fragments...
+  add(frame(false, 0x0, 0, true));   // ...an empty continuation...
+  add(frame(true, 0x0, 0, true));    // ...an empty final continuation: 2
+  add(frame(true, 0x2, 300, true));  // a whole binary message: 3
+  const size_t last_byte = bytes.size() - 1;
+  FrameScanner scanner;
+  scanner.feed(bytes.data(), last_byte);
+  EXPECT_EQ(scanner.complete_messages(), 2u) << "the last message lacks its last byte";
+  scanner.feed(bytes.data() + last_byte, 1);
+  EXPECT_EQ(scanner.complete_messages(), 3u);
+  for (size_t piece : {size_t{1}, size_t{5}}) {  // whatever the read boundaries
+    FrameScanner split;
+    for (size_t at = 0; at < bytes.size(); at += piece) {
+      split.feed(bytes.data() + at, std::min(piece, bytes.size() - at));
+    }
+    EXPECT_EQ(split.complete_messages(), 3u) << "pieces of " << piece;
+  }
+}
+
 // The router's own frame headers, at each length encoding's edges: the same bytes as a
 // hand-built unmasked frame, and what the scanner and a Beast client read back.
 TEST(ServerFrameHeader, EncodesEachLengthAsRfc6455Says) {
