@@ -347,9 +347,10 @@ class RouterWebSocketSyscallsTest(unittest.TestCase):
         print("SYSCALLS| websocket calls=%d %s" % (
             answers, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
         # Beast reads up to 1,536 bytes from the socket at a time (about 20 of these calls), and
-        # the answers to what one read brought leave together when Beast next reads from the
-        # socket: a few writes per batch, where one write per message made 1,300 and more.
-        self.assertLess(calls.get("sendmsg", 0), answers // 4, calls)
+        # the answers to what one read brought leave together once the connection has handled
+        # them; Asio hands at most 8 frames to each send, so 160 is the least (182 measured),
+        # where one write per message made 1,282.
+        self.assertLess(calls.get("sendmsg", 0), answers // 5, calls)
 
 
 class RouterHttpIoFlagTest(unittest.TestCase):
