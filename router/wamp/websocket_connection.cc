@@ -100,8 +100,6 @@ void WebSocketConnection<Socket>::on_upgrade_request(const error_code& ec) {
   stream_.auto_fragment(fragment > 0);
   if (fragment > 0) stream_.write_buffer_bytes(fragment);
   stream_.text(*serializer == Serializer::kJson);
-  own_frames_ = fragment == 0;
-  text_ = *serializer == Serializer::kJson;
   stream_.async_accept(request, [self = this->shared_from_this()](const error_code& accept_ec) {
     self->on_accept(accept_ec);
   });
@@ -141,20 +139,22 @@ void WebSocketConnection<Socket>::queued() {
 }
 
 template <typename Socket>
-void WebSocketConnection<Socket>::release_held_write() {
-  if (!write_held_) return;
+bool WebSocketConnection<Socket>::take_held_write() {
+  if (!write_held_) return false;
   write_held_ = false;
   writing_ = false;
-  start_write();
+  return true;
+}
+
+template <typename Socket>
+void WebSocketConnection<Socket>::release_held_write() {
+  if (take_held_write()) start_write();
 }
 
 template <typename Socket>
 void WebSocketConnection<Socket>::reading_from_socket() {
   messages_handled_ = stream_.next_layer().messages_read();
-  if (!write_held_) return;
-  write_held_ = false;
-  writing_ = false;
-  schedule_write();  // posted: not from inside Beast's read
+  if (take_held_write()) schedule_write();  // posted: not from inside Beast's read
 }
 
 template <typename Socket>
@@ -238,7 +238,10 @@ void WebSocketConnection<Socket>::write_queued() {
     write_held_ = true;
     return;
   }
-  if (own_frames_ && stream_.next_layer().frames_writable()) return write_own_frames();
+  // Without --ws-fragment-bytes (Beast's auto_fragment) the connection may frame messages.
+  if (!stream_.auto_fragment() && stream_.next_layer().frames_writable()) {
+    return write_own_frames();
+  }
   const Frame& frame = queue_.frame(0);
   stream_.async_write(asio::buffer(frame->data(), frame->size()),
                       pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
@@ -253,7 +256,7 @@ void WebSocketConnection<Socket>::write_own_frames() {
   gather_.clear();
   for (size_t i = 0; i < in_flight_; ++i) {
     const Frame& frame = queue_.frame(i);
-    headers_[i] = server_frame_header(text_, frame->size());
+    headers_[i] = server_frame_header(stream_.text(), frame->size());
     gather_.emplace_back(headers_[i].bytes.data(), headers_[i].size);
     if (!frame->empty()) gather_.emplace_back(frame->data(), frame->size());
   }

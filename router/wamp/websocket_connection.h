@@ -99,6 +99,8 @@ class WebSocketConnection final
   // Writes wait while more_buffered(), unless reading has stopped (the session is closing:
   // a message too large or past the budget is never handled whole).
   bool hold_writes() const { return !stopped() && more_buffered(); }
+  // Ends the hold of a write, if one is held: true when the caller is to start it.
+  bool take_held_write();
   // The held write, if any, starts.
   void release_held_write();
   // Beast reads from the socket, so it holds no complete message: the count is set to agree
@@ -119,8 +121,6 @@ class WebSocketConnection final
   size_t in_flight_ = 0;           // queued messages the current write carries
   uint64_t messages_handled_ = 0;  // messages Beast has handed out
   bool write_held_ = false;        // a write waits for the buffered messages to be handled
-  bool own_frames_ = false;        // no --ws-fragment-bytes: the connection may frame messages
-  bool text_ = false;              // wamp.2.json: text frames
 };
 
 extern template class WebSocketConnection<net::Stream>;
