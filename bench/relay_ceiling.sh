@@ -41,11 +41,7 @@ for mode in copy splice; do
     --seconds $((ROUNDS * 3 * (SECS + 15) + 60)) >"$out" 2>"$BENCH_TMP/relay-$mode.err" &
   PID[$mode]=$!
   bench_track "${PID[$mode]}"
-  for _ in $(seq 50); do
-    grep -q '^READY' "$out" 2>/dev/null && break
-    kill -0 "${PID[$mode]}" 2>/dev/null || { cat "$BENCH_TMP/relay-$mode.err" >&2; exit 3; }
-    sleep 0.1
-  done
+  wait_ready "${PID[$mode]}" "$out" "$BENCH_TMP/relay-$mode.err" 50
   PORT[$mode]="$(sed -n 's/^READY port=//p' "$out")"
   [[ -n "${PORT[$mode]}" ]] || { echo "bench: tcp_relay --mode $mode did not print READY" >&2; exit 3; }
 done

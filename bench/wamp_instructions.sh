@@ -39,11 +39,7 @@ run_window() { # SERIALIZER TRANSPORT SIZE SECONDS -> sets IR and CALLS
     --rawsocket 127.0.0.1:0 --websocket 127.0.0.1:0 >"$out" 2>"$BENCH_TMP/router-$tag.err" &
   local pid=$!
   bench_track "$pid"
-  for _ in $(seq 600); do
-    grep -q '^READY' "$out" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || { cat "$BENCH_TMP/router-$tag.err" >&2; exit 3; }
-    sleep 0.1
-  done
+  wait_ready "$pid" "$out" "$BENCH_TMP/router-$tag.err" 600
   if [[ "$t" == rawsocket ]]; then
     addr="$(sed -n 's/.* rawsocket=\([^ ]*\).*/\1/p' "$out")"
   else

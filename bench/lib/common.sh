@@ -211,6 +211,18 @@ callgrind_top() {
     cut -c1-160 | sed 's/^/    /' || true # head closes the pipe early: SIGPIPE, not an error
 }
 
+# wait_ready PID OUT ERR [TENTHS (default 100)]: waits until the process PID, started with
+# its output in OUT and its errors in ERR, has printed its READY line, up to TENTHS tenths of
+# a second; a process that ends first has its errors shown and ends the script (exit 3).
+wait_ready() {
+  local pid="$1" out="$2" err="$3" tenths="${4:-100}"
+  for _ in $(seq "$tenths"); do
+    grep -q '^READY' "$out" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; exit 3; }
+    sleep 0.1
+  done
+}
+
 # start_router CORE HTTP_PORT [EXTRA FLAGS...]: the bundled router pinned to CORE. Sets
 # ROUTER_PID and ROUTER_READY (its READY line).
 start_router() {
@@ -222,11 +234,7 @@ start_router() {
     >"$out" 2>"$BENCH_TMP/router-$port.err" &
   ROUTER_PID=$!
   bench_track "$ROUTER_PID"
-  for _ in $(seq 100); do
-    grep -q '^READY' "$out" 2>/dev/null && break
-    kill -0 "$ROUTER_PID" 2>/dev/null || { cat "$BENCH_TMP/router-$port.err" >&2; exit 3; }
-    sleep 0.1
-  done
+  wait_ready "$ROUTER_PID" "$out" "$BENCH_TMP/router-$port.err"
   ROUTER_READY="$(grep '^READY' "$out" | head -n1)"
   [[ -n "$ROUTER_READY" ]] || { echo "bench: router did not print READY" >&2; exit 3; }
 }
