@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
 import time
@@ -20,6 +21,18 @@ ORCHESTRATOR = os.path.join(BIN, "orchestrator")
 # the source tree.
 SCRATCH = tempfile.mkdtemp(prefix="benchgate-e2e-")
 atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
+
+
+def ws_header(length, opcode=1):
+    """A final, masked WebSocket client frame header (RFC 6455 section 5.2; the mask is zero,
+    so the payload goes as it is)."""
+    if length < 126:
+        size = struct.pack("!B", 0x80 | length)
+    elif length < 65536:
+        size = struct.pack("!BH", 0x80 | 126, length)
+    else:
+        size = struct.pack("!BQ", 0x80 | 127, length)
+    return struct.pack("!B", 0x80 | opcode) + size + b"\0\0\0\0"
 
 
 def write_scenario(directory, name, text):

@@ -19,7 +19,7 @@ import time
 import unittest
 import urllib.request
 
-from harness import ORCHESTRATOR, tagged_processes
+from harness import ORCHESTRATOR, tagged_processes, ws_header
 
 BIN = os.environ.get("BENCHGATE_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 ROUTER = os.path.join(BIN, "router")
@@ -150,17 +150,6 @@ def ws_connect(port):
     if not head.startswith(b"HTTP/1.1 101"):
         raise ConnectionError("upgrade refused: %r" % head[:100])
     return s
-
-
-def ws_header(length, opcode=1):
-    """A final, masked client frame header (the mask is zero, so the payload goes as is)."""
-    if length < 126:
-        size = struct.pack("!B", 0x80 | length)
-    elif length < 65536:
-        size = struct.pack("!BH", 0x80 | 126, length)
-    else:
-        size = struct.pack("!BQ", 0x80 | 127, length)
-    return struct.pack("!B", 0x80 | opcode) + size + b"\0\0\0\0"
 
 
 def ws_send(s, text):

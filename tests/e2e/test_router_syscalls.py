@@ -27,6 +27,8 @@ import subprocess
 import tempfile
 import unittest
 
+from harness import ws_header
+
 BIN = os.environ.get("BENCHGATE_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 ROUTER = os.path.join(BIN, "router")
 N = 2000
@@ -230,14 +232,7 @@ BATCHES = 20
 
 
 def ws_client_frame(opcode, payload):
-    n = len(payload)
-    if n < 126:
-        size = struct.pack("!B", 0x80 | n)
-    elif n < 65536:
-        size = struct.pack("!BH", 0x80 | 126, n)
-    else:
-        size = struct.pack("!BQ", 0x80 | 127, n)
-    return struct.pack("!B", 0x80 | opcode) + size + b"\0\0\0\0" + payload
+    return ws_header(len(payload), opcode) + payload
 
 
 class ServerFrames:
