@@ -4,9 +4,13 @@
 #include <openssl/err.h>
 
 #include <cerrno>
+#include <cstring>
+#include <new>
 
 #include <boost/asio/error.hpp>
 #include <boost/asio/ssl/error.hpp>
+
+#include "common/util/size_class_pool.h"
 
 namespace benchgate::tls::detail {
 
@@ -24,6 +28,7 @@ long watch_reads(BIO* bio, int oper, const char* data, size_t len, int, long, in
   // EAGAIN, or a short read: what arrives next makes a new edge. An end of stream or an error
   // is not "drained" (no edge follows it); nothing waits after those anyway.
   watch->drained = got > 0 ? got < len : BIO_should_retry(bio) != 0;
+  watch->starved = got == 0 && watch->drained;
   if (watch->first != ReadWatch::FirstByte::kArmed || got == 0) return ret;
   if (static_cast<uint8_t>(data[0]) == watch->expected) {
     watch->first = ReadWatch::FirstByte::kMatched;
@@ -72,6 +77,49 @@ Step failed_call(SSL* ssl, int result, boost::system::error_code& ec) {
       return Step::kDone;
     }
   }
+}
+
+size_t record_plaintext(SSL* ssl) {
+  const SSL_SESSION* session = SSL_get_session(ssl);
+  const uint8_t mode = session != nullptr ? SSL_SESSION_get_max_fragment_length(session)
+                                          : TLSEXT_max_fragment_length_DISABLED;
+  // Modes 1 to 4 are 2^9 to 2^12 bytes.
+  if (mode >= TLSEXT_max_fragment_length_512 && mode <= TLSEXT_max_fragment_length_4096) {
+    return size_t{512} << (mode - TLSEXT_max_fragment_length_512);
+  }
+  return kRecordPlaintext;
+}
+
+std::span<unsigned char, kRecordPlaintext> gather_buffer() {
+  // Static storage of the thread, not the heap: a thread that never gathers touches none of it.
+  thread_local unsigned char buffer[kRecordPlaintext];
+  return std::span<unsigned char, kRecordPlaintext>(buffer);
+}
+
+void* keep_gathered(const void* data, size_t size) {
+  void* block = size_class_pool::allocate(size, nullptr);
+  if (block == nullptr) throw std::bad_alloc();
+  std::memcpy(block, data, size);
+  return block;
+}
+
+void release_gathered(void* block) { size_class_pool::release(block, nullptr); }
+
+int read_records(SSL* ssl, void* data, size_t size, size_t& bytes) {
+  bytes = 0;
+  if (size == 0) return 1;
+  const int result = SSL_read_ex(ssl, data, size, &bytes);
+  if (result <= 0) return result;
+  while (bytes < size && SSL_has_pending(ssl) == 1) {
+    size_t more = 0;
+    prepare_call();
+    if (SSL_read_ex(ssl, static_cast<unsigned char*>(data) + bytes, size - bytes, &more) <= 0) {
+      prepare_call();
+      break;
+    }
+    bytes += more;
+  }
+  return 1;
 }
 
 }  // namespace benchgate::tls::detail

@@ -12,7 +12,11 @@
 // Beast's WebSocket teardown for it (below). Every operation is one OpenSSL call, retried
 // after the socket becomes ready in the direction OpenSSL asked for (SSL_ERROR_WANT_READ or
 // _WRITE); an operation that completes at once still completes through the executor, never
-// inside the call that started it. Once the socket is closed no OpenSSL call touches its
+// inside the call that started it. Two things make many small messages cheap: a read
+// decrypts every record OpenSSL holds into the caller's buffer (one read of the socket brings
+// many with read-ahead on), and a write gathers small buffers into one record of up to 16 KiB
+// (detail::WriteCall; async_write_all over a whole sequence), where a record per buffer cost a
+// send system call and a TCP segment each. Once the socket is closed no OpenSSL call touches its
 // descriptor again (the number may already belong to a newer connection): operations end with
 // bad_descriptor.
 //
@@ -28,6 +32,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <optional>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -37,6 +43,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream_base.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/role.hpp>
 #include <boost/system/error_code.hpp>
 
@@ -52,17 +59,98 @@ enum class Step { kDone, kWantRead, kWantWrite };
 void prepare_call();
 // What the stream's BIO callback (BIO_set_callback_ex, argument: the stream's ReadWatch) sees
 // of OpenSSL's reads of the socket: whether the last one left the socket's receive queue empty
-// (EAGAIN, or fewer bytes than asked: TCP hands over all it has), and expect_first_byte()'s
-// check of the first byte read.
+// (EAGAIN, or fewer bytes than asked: TCP hands over all it has), whether it found the queue
+// empty (EAGAIN: OpenSSL holds no whole record then, at most the start of one, since it reads
+// the socket only for a record it does not have whole), and expect_first_byte()'s check of the
+// first byte read.
 struct ReadWatch {
   enum class FirstByte : uint8_t { kOff, kArmed, kMatched, kOther } first = FirstByte::kOff;
   uint8_t expected = 0;
   bool drained = false;
+  bool starved = false;
 };
 long watch_reads(BIO* bio, int oper, const char* data, size_t len, int argi, long argl, int ret,
                  size_t* processed);
 // The outcome of an OpenSSL call on `ssl` that returned `result` <= 0.
 Step failed_call(SSL* ssl, int result, boost::system::error_code& ec);
+
+// The most plaintext one TLS record carries (RFC 8446 section 5.1, and TLS 1.2's).
+inline constexpr size_t kRecordPlaintext = 16384;
+// The plaintext one record of `ssl` carries: kRecordPlaintext, or less where the peer asked
+// for a smaller maximum fragment length (RFC 6066 section 4).
+size_t record_plaintext(SSL* ssl);
+// The thread's buffer for small buffers gathered into one record.
+std::span<unsigned char, kRecordPlaintext> gather_buffer();
+// A block for a gathered write that must wait for the socket (the thread's pool,
+// common/util/size_class_pool.h), and its release.
+void* keep_gathered(const void* data, size_t size);
+void release_gathered(void* block);
+
+// SSL_read_ex into `data`, then again while OpenSSL holds bytes it has read from the socket and
+// `data` has room, so that every record one read of the socket brought is decrypted in one
+// call (with read-ahead a socket read brings many). A later call that fails ends the loop
+// without an error (what it read is returned; an error or the peer's close_notify comes again
+// on the next call).
+int read_records(SSL* ssl, void* data, size_t size, size_t& bytes);
+
+// What one SSL_write_ex of a write of `buffers` sends: the first non-empty buffer as it is, or,
+// when that is shorter than a record and another non-empty buffer follows, as much of the
+// sequence as one record carries, copied into the thread's gather buffer: one record and one
+// send of the socket for a frame header and its payload, or for a batch of small messages,
+// instead of one of each per buffer. A gathered write that must wait for the socket (keep(),
+// before waiting) moves its bytes into a block of its own, since the thread's buffer serves
+// other connections meanwhile and OpenSSL may not have encrypted them yet (a TLS 1.3 key
+// update it had to send first); a retry passes the same bytes again, as OpenSSL requires. With
+// partial writes on, one call writes at most one record, so a gathered write that returns
+// has written all of its bytes or none.
+class WriteCall {
+ public:
+  template <typename ConstBuffers>
+  WriteCall(SSL* ssl, const ConstBuffers& buffers) {
+    auto it = boost::asio::buffer_sequence_begin(buffers);
+    const auto end = boost::asio::buffer_sequence_end(buffers);
+    while (it != end && boost::asio::const_buffer(*it).size() == 0) ++it;
+    if (it == end) return;
+    const boost::asio::const_buffer first(*it);
+    data_ = first.data();
+    size_ = first.size();
+    if (size_ >= kRecordPlaintext) return;
+    const size_t record = record_plaintext(ssl);
+    if (size_ >= record) return;
+    ++it;
+    while (it != end && boost::asio::const_buffer(*it).size() == 0) ++it;
+    if (it == end) return;
+    const std::span<unsigned char, kRecordPlaintext> gather = gather_buffer();
+    size_ = boost::asio::buffer_copy(boost::asio::buffer(gather.data(), record), buffers);
+    data_ = gather.data();
+    gathered_ = true;
+  }
+  WriteCall(WriteCall&& other) noexcept
+      : data_(other.data_),
+        size_(other.size_),
+        kept_(std::exchange(other.kept_, nullptr)),
+        gathered_(other.gathered_) {}
+  WriteCall& operator=(WriteCall&&) = delete;
+  ~WriteCall() {
+    if (kept_ != nullptr) release_gathered(kept_);
+  }
+
+  int operator()(SSL* ssl, size_t& bytes) const {
+    return size_ == 0 ? 1 : SSL_write_ex(ssl, data_, size_, &bytes);
+  }
+  // Before the operation waits for the socket.
+  void keep() {
+    if (!gathered_ || kept_ != nullptr) return;
+    kept_ = keep_gathered(data_, size_);
+    data_ = kept_;
+  }
+
+ private:
+  const void* data_ = nullptr;
+  size_t size_ = 0;
+  void* kept_ = nullptr;
+  bool gathered_ = false;
+};
 }  // namespace detail
 
 template <typename NextLayer>
@@ -111,8 +199,13 @@ class TlsStream {
   lowest_layer_type& lowest_layer() { return socket_.lowest_layer(); }
   SSL* native_handle() { return ssl_; }
 
-  // Bytes OpenSSL holds that a read returns without the socket becoming readable.
-  bool has_buffered_input() const { return SSL_pending(ssl_) > 0 || SSL_has_pending(ssl_) == 1; }
+  // Bytes OpenSSL holds that a read returns without the socket becoming readable: decrypted
+  // and not yet read, or received and not yet decrypted, unless all it holds is the start of a
+  // record and its last read of the socket found nothing more (the rest of that record will
+  // make the socket readable; a wait that did not wait would spin until it came).
+  bool has_buffered_input() const {
+    return SSL_pending(ssl_) > 0 || (SSL_has_pending(ssl_) == 1 && !reads_.starved);
+  }
 
   // Before a server-side handshake: the first byte the peer sends must be `byte` (22, the
   // content type of a handshake record, for a TLS client). OpenSSL decides nothing before it
@@ -155,26 +248,35 @@ class TlsStream {
                         std::forward<Handler>(handler));
   }
 
-  // Reads into the first non-empty buffer of `buffers`; handler(error_code, size_t).
+  // Reads into the first non-empty buffer of `buffers` every record OpenSSL holds, as far as
+  // it has room (detail::read_records); handler(error_code, size_t).
   template <typename MutableBuffers, typename Handler>
   auto async_read_some(const MutableBuffers& buffers, Handler&& handler) {
     const boost::asio::mutable_buffer into = first_buffer<boost::asio::mutable_buffer>(buffers);
     return start<true>(
         [into](SSL* ssl, size_t& bytes) {
-          return into.size() == 0 ? 1 : SSL_read_ex(ssl, into.data(), into.size(), &bytes);
+          return detail::read_records(ssl, into.data(), into.size(), bytes);
         },
         std::forward<Handler>(handler));
   }
 
-  // Writes (part of) the first non-empty buffer of `buffers`; handler(error_code, size_t).
+  // Writes (part of) `buffers`: the first non-empty buffer, or small buffers gathered into one
+  // record (detail::WriteCall); handler(error_code, size_t).
   template <typename ConstBuffers, typename Handler>
   auto async_write_some(const ConstBuffers& buffers, Handler&& handler) {
-    const boost::asio::const_buffer from = first_buffer<boost::asio::const_buffer>(buffers);
-    return start<true>(
-        [from](SSL* ssl, size_t& bytes) {
-          return from.size() == 0 ? 1 : SSL_write_ex(ssl, from.data(), from.size(), &bytes);
-        },
-        std::forward<Handler>(handler));
+    return start<true>(detail::WriteCall(ssl_, buffers), std::forward<Handler>(handler));
+  }
+
+  // Writes all of `buffers` (valid until the handler runs), a record per OpenSSL call, small
+  // buffers gathered from anywhere in the sequence (asio::async_write hands async_write_some
+  // at most 16 buffers at a time: 8 frames of a header and a payload); handler(error_code,
+  // size_t).
+  template <typename ConstBuffers, typename Handler>
+  auto async_write_all(const ConstBuffers& buffers, Handler&& handler) {
+    return boost::asio::async_compose<Handler, void(error_code, size_t)>(
+        WriteAll<ConstBuffers>{*this, boost::beast::buffers_suffix<ConstBuffers>(buffers),
+                               boost::asio::buffer_size(buffers)},
+        handler, socket_);
   }
 
   // Sends close_notify and waits for the peer's (OpenSSL discards what the peer sends
@@ -191,38 +293,29 @@ class TlsStream {
         std::forward<Handler>(handler));
   }
 
-  // Writes (part of) the first non-empty buffer now, never waiting: would_block when the
-  // socket takes nothing. What the socket did not take of a record stays with OpenSSL and
-  // goes out first on the next write, which must start at the first byte not reported
-  // written (as async_write's next write_some does).
+  // Writes (part of) `buffers` now, as async_write_some would, never waiting: would_block
+  // when the socket takes nothing. What the socket did not take of a record stays with
+  // OpenSSL and goes out first on the next write, which must start at the first byte not
+  // reported written (as async_write's next write_some does); a gathered record's bytes are
+  // then gathered again from there.
   template <typename ConstBuffers>
   size_t write_some(const ConstBuffers& buffers, error_code& ec) {
-    const boost::asio::const_buffer from = first_buffer<boost::asio::const_buffer>(buffers);
-    if (from.size() == 0) {
-      ec = {};
-      return 0;
-    }
+    const detail::WriteCall call(ssl_, buffers);
     size_t bytes = 0;
-    const Step step = attempt(
-        [&](SSL* ssl, size_t& n) { return SSL_write_ex(ssl, from.data(), from.size(), &n); }, bytes,
-        ec);
+    const Step step = attempt(call, bytes, ec);
     if (step != Step::kDone) ec = boost::asio::error::would_block;
     return bytes;
   }
 
-  // Reads what OpenSSL holds or the non-blocking socket has, never waiting: would_block
-  // when neither has anything.
+  // Reads what OpenSSL holds or the non-blocking socket has (detail::read_records), never
+  // waiting: would_block when neither has anything.
   template <typename MutableBuffers>
   size_t read_some(const MutableBuffers& buffers, error_code& ec) {
     const boost::asio::mutable_buffer into = first_buffer<boost::asio::mutable_buffer>(buffers);
-    if (into.size() == 0) {
-      ec = {};
-      return 0;
-    }
     size_t bytes = 0;
-    const Step step =
-        attempt([&](SSL* ssl, size_t& n) { return SSL_read_ex(ssl, into.data(), into.size(), &n); },
-                bytes, ec);
+    const Step step = attempt(
+        [&](SSL* ssl, size_t& n) { return detail::read_records(ssl, into.data(), into.size(), n); },
+        bytes, ec);
     if (step != Step::kDone) ec = boost::asio::error::would_block;
     return bytes;
   }
@@ -274,6 +367,7 @@ class TlsStream {
       }
       const Step step = stream.attempt(call, bytes, result);
       if (step != Step::kDone) {
+        if constexpr (requires { call.keep(); }) call.keep();
         state = State::kWaiting;
         ::benchgate::net::EdgeWait<Self>::start(*stream.reactor_, stream.socket_.lowest_layer(),
                                                 step == Step::kWantRead
@@ -298,6 +392,51 @@ class TlsStream {
       } else {
         self.complete(result);
       }
+    }
+  };
+
+  // async_write_all's operation: one WriteCall after another, each kept across its waits.
+  template <typename ConstBuffers>
+  struct WriteAll {
+    TlsStream& stream;
+    boost::beast::buffers_suffix<ConstBuffers> rest;
+    size_t left = 0;
+    std::optional<detail::WriteCall> call{};
+    size_t written = 0;
+    error_code result{};
+    enum class State { kStarting, kWaiting, kPosted } state = State::kStarting;
+
+    template <typename Self>
+    void operator()(Self& self, error_code wait_ec = {}) {
+      if (state == State::kPosted) return self.complete(result, written);
+      if (wait_ec) return self.complete(wait_ec, written);
+      while (left > 0) {
+        if (!call) call.emplace(stream.ssl_, rest);
+        size_t bytes = 0;
+        const Step step = stream.attempt(*call, bytes, result);
+        if (step != Step::kDone) {
+          call->keep();
+          state = State::kWaiting;
+          ::benchgate::net::EdgeWait<Self>::start(*stream.reactor_, stream.socket_.lowest_layer(),
+                                                  step == Step::kWantRead
+                                                      ? ::benchgate::net::Readiness::kRead
+                                                      : ::benchgate::net::Readiness::kWrite,
+                                                  std::move(self));
+          return;
+        }
+        call.reset();
+        if (result) break;
+        rest.consume(bytes);
+        written += bytes;
+        left -= bytes;
+      }
+      if (state == State::kStarting) {
+        // Done at once: complete through the executor, as an asynchronous operation must.
+        state = State::kPosted;
+        boost::asio::post(std::move(self));
+        return;
+      }
+      self.complete(result, written);
     }
   };
 

@@ -22,9 +22,11 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
 #include "common/tls/tls_stream.h"
@@ -77,6 +79,19 @@ void close_stream(Layered& stream) {
 inline void half_close(Stream& stream) {
   boost::system::error_code ignored;
   stream.shutdown(Stream::shutdown_send, ignored);
+}
+
+// Writes all of `buffers` (valid until the handler runs); handler(error_code, size_t).
+// Over TCP asio::async_write (a gathered send per 16 buffers); over TLS the stream's own
+// write, which gathers small buffers from the whole sequence into records
+// (common/tls/tls_stream.h).
+template <typename Buffers, typename Handler>
+void async_write_all(Stream& stream, const Buffers& buffers, Handler&& handler) {
+  boost::asio::async_write(stream, buffers, std::forward<Handler>(handler));
+}
+template <typename Buffers, typename Handler>
+void async_write_all(TlsStream& stream, const Buffers& buffers, Handler&& handler) {
+  stream.async_write_all(buffers, std::forward<Handler>(handler));
 }
 
 // Bytes the TLS layer holds that a read can return without the socket becoming readable:

@@ -87,9 +87,15 @@ void RawSocketConnection<Socket>::do_read() {
                  [self = this->shared_from_this()] { self->on_readable({}); });
       return;
     }
-    boost::beast::get_lowest_layer(stream_).async_wait(
-        asio::socket_base::wait_read,
-        pooled([self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); }));
+    auto readable =
+        pooled([self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+    if constexpr (net::is_tls_v<Socket>) {
+      // Without an epoll_ctl when OpenSSL's last read emptied the socket
+      // (common/tls/tls_stream.h).
+      stream_.async_wait_readable(std::move(readable));
+    } else {
+      stream_.async_wait(asio::socket_base::wait_read, std::move(readable));
+    }
     return;
   }
   if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
@@ -224,12 +230,12 @@ void RawSocketConnection<Socket>::write_queued() {
   }
   // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
   // sequence it is given, which would be a vector allocated per write.
-  asio::async_write(stream_, std::span<const asio::const_buffer>(gather_),
-                    pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
-                      const size_t written = self->in_flight_;
-                      self->in_flight_ = 0;
-                      self->on_written(ec, written);
-                    }));
+  net::async_write_all(stream_, std::span<const asio::const_buffer>(gather_),
+                       pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
+                         const size_t written = self->in_flight_;
+                         self->in_flight_ = 0;
+                         self->on_written(ec, written);
+                       }));
 }
 
 template <typename Socket>

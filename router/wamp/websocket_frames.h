@@ -13,10 +13,10 @@
 // calls, 128 in flight). The connection therefore frames its messages itself
 // (server_frame_header: a server's frames are not masked) and writes those queued in one
 // gathered write through async_write_frames, which passes Beast by (8 frames per send over TCP:
-// Asio's limit; over TLS the stream still sends one buffer per call). Beast still writes
-// what it writes on its own, the pong that answers a ping and the close frame, and the two
-// must never interleave: a Beast write that comes while the connection's write is under way
-// waits until it has ended, and the connection writes its own frames only while
+// Asio's limit; over TLS a record of up to 16 KiB per send, gathered by the TLS stream). Beast
+// still writes what it writes on its own, the pong that answers a ping and the close frame,
+// and the two must never interleave: a Beast write that comes while the connection's write is under
+// way waits until it has ended, and the connection writes its own frames only while
 // frames_writable() (no Beast write under way or waiting, the last frame out complete, no close
 // frame sent); otherwise it hands its message to Beast, whose own write lock orders it.
 //
@@ -190,16 +190,31 @@ class FrameCountingStream {
   // Writes `frames` (whole frames the connection built, see server_frame_header) in one
   // gathered write, past Beast; call only when frames_writable(). The buffers must stay valid
   // until `handler` runs: void(error_code, size_t). Asio passes at most 16 buffers (8 frames)
-  // and 64 KiB to each send, so a long list takes several; over TLS each send takes one buffer.
+  // and 64 KiB to each send, so a long list takes several; over TLS each send is a record of up
+  // to 16 KiB gathered from the whole list (TlsStream::async_write_all).
   template <typename Handler>
   void async_write_frames(std::span<const boost::asio::const_buffer> frames, Handler&& handler) {
     own_writing_ = true;
     own_writer_.stream = this;
     const auto allocator = boost::asio::get_associated_allocator(handler);
-    boost::asio::async_write(
-        own_writer_, frames,
-        boost::asio::bind_allocator(
-            allocator, OwnWriteDone<std::decay_t<Handler>>{this, std::forward<Handler>(handler)}));
+    if constexpr (requires { next_.async_write_all(frames, std::move(handler)); }) {
+      // TLS: the stream's own write gathers the frames into records (common/tls/tls_stream.h).
+      next_.async_write_all(
+          frames,
+          boost::asio::bind_allocator(
+              allocator,
+              [this, frames,
+               done = OwnWriteDone<std::decay_t<Handler>>{this, std::forward<Handler>(handler)}](
+                  const boost::system::error_code& ec, size_t n) mutable {
+                scan(frames, n, metrics::Direction::out);
+                std::move(done)(ec, n);
+              }));
+    } else {
+      boost::asio::async_write(
+          own_writer_, frames,
+          boost::asio::bind_allocator(allocator, OwnWriteDone<std::decay_t<Handler>>{
+                                                     this, std::forward<Handler>(handler)}));
+    }
   }
 
   template <typename Buffers>

@@ -3,12 +3,13 @@
 // headers and bytes into one system call. The reads and writes of a link take their operations'
 // memory from the thread's pool (common/util/pooled_handler.h): nothing is allocated per message.
 // With TLS (ChannelOptions::tls) the RawSocket handshake follows the TLS handshake and every byte
-// goes through the TLS stream; each link's socket and stream are held by shared_ptr, so completions
-// still pending on a closed link keep it alive until they run and are ignored.
+// goes through the TLS stream (common/tls/tls_stream.h: a read decrypts every record the socket
+// brought, a write gathers a batch's frames into records); each link's socket and stream are held
+// by shared_ptr, so completions still pending on a closed link keep it alive until they run and
+// are ignored.
 #include <algorithm>
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <cstring>
 
@@ -29,15 +30,18 @@ using boost::system::error_code;
 constexpr size_t kInitialReadBytes = 64 * 1024;
 constexpr size_t kMaxGather = 64;  // messages per write (3 buffers each)
 
-// One connection: the socket and, with TLS, the stream over it.
+// One connection: the socket and, with TLS, the stream over it (OpenSSL on the socket's own
+// descriptor, common/tls/tls_stream.h, as the HTTP connections' TLS).
 struct Link {
   explicit Link(asio::io_context& io) : socket(io) {}
   asio::ip::tcp::socket socket;
-  std::unique_ptr<asio::ssl::stream<asio::ip::tcp::socket&>> tls;
+  std::unique_ptr<http::TlsSocket> tls;
 
+  // Over TLS the stream gathers the frames' small buffers into records of up to 16 KiB
+  // (TlsStream::async_write_all): one record and one send for a batch of calls.
   template <class Buffers, class Handler>
   void write(const Buffers& buffers, Handler&& handler) {
-    if (tls) return asio::async_write(*tls, buffers, std::forward<Handler>(handler));
+    if (tls) return tls->async_write_all(buffers, std::forward<Handler>(handler));
     asio::async_write(socket, buffers, std::forward<Handler>(handler));
   }
   template <class Buffers, class Handler>
@@ -79,8 +83,7 @@ class RawSocketChannel : public Channel {
           error_code ignored;
           link->socket.set_option(asio::ip::tcp::no_delay(true), ignored);
           if (!options_.tls) return send_handshake(std::move(done));
-          link->tls = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(link->socket,
-                                                                                  *options_.tls);
+          link->tls = std::make_unique<http::TlsSocket>(link->socket, *options_.tls);
           http::prepare_connection(link->tls->native_handle(), options_.sni, options_.verify_host);
           if (options_.tls_resumption) saved_session_.offer(link->tls->native_handle());
           link->tls->async_handshake(

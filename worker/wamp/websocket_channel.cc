@@ -1,7 +1,8 @@
 // WAMP over WebSocket (client role): the upgrade asks for the serializer's subprotocol and must
 // get it back; JSON travels in text messages, the binary serializers in binary ones. With TLS
-// (wss, ChannelOptions::tls) the link runs over an Asio ssl stream made from the HTTP drivers'
-// client context, and the upgrade follows the TLS handshake.
+// (wss, ChannelOptions::tls) the link runs over OpenSSL on the socket's own descriptor
+// (common/tls/tls_stream.h) with the HTTP drivers' client context, and the upgrade follows the
+// TLS handshake.
 //
 // The upgrade is Beast's HTTP; the frames are the worker's own (websocket_framing.h), so that
 // a payload costs one pass on its way out (masked while it is copied into the send buffer, up
@@ -29,7 +30,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/read.hpp>
-#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -106,16 +107,22 @@ struct Link;
 
 template <>
 struct Link<false> : LinkState {
-  Link(asio::io_context& io, asio::ssl::context*) : stream(io) {}
-  asio::ip::tcp::socket& socket() { return stream; }
-  asio::ip::tcp::socket stream;
+  explicit Link(asio::io_context& io) : socket_(io) {}
+  asio::ip::tcp::socket& socket() { return socket_; }
+  asio::ip::tcp::socket& stream() { return socket_; }
+  asio::ip::tcp::socket socket_;
 };
 
+// OpenSSL on the socket's own descriptor (common/tls/tls_stream.h, as the HTTP connections'
+// TLS): a read decrypts every record the socket brought, so the answers to a batch of calls
+// are taken in one read, as over TCP. The stream is made once the socket is connected.
 template <>
 struct Link<true> : LinkState {
-  Link(asio::io_context& io, asio::ssl::context* tls) : stream(io, *tls) {}
-  asio::ip::tcp::socket& socket() { return stream.next_layer(); }
-  asio::ssl::stream<asio::ip::tcp::socket> stream;
+  explicit Link(asio::io_context& io) : socket_(io) {}
+  asio::ip::tcp::socket& socket() { return socket_; }
+  http::TlsSocket& stream() { return *tls; }
+  asio::ip::tcp::socket socket_;
+  std::optional<http::TlsSocket> tls;
 };
 
 // base64(SHA-1(key + the RFC 6455 GUID)), RFC 6455 section 4.2.2.
@@ -153,7 +160,7 @@ class WebSocketChannel : public Channel {
 
   void open(OpenDone done) override {
     close();
-    link_ = std::make_shared<Link<kTls>>(io_, options_.tls.get());
+    link_ = std::make_shared<Link<kTls>>(io_);
     auto link = link_;
     link->socket().async_connect(
         options_.endpoint,
@@ -166,10 +173,11 @@ class WebSocketChannel : public Channel {
           error_code ignored;
           link->socket().set_option(asio::ip::tcp::no_delay(true), ignored);
           if constexpr (kTls) {
-            SSL* ssl = link->stream.native_handle();
+            link->tls.emplace(link->socket(), *options_.tls);
+            SSL* ssl = link->stream().native_handle();
             http::prepare_connection(ssl, options_.sni, options_.verify_host);
             if (options_.tls_resumption) saved_session_.offer(ssl);
-            link->stream.async_handshake(
+            link->stream().async_handshake(
                 asio::ssl::stream_base::client,
                 [this, link, g, done = std::move(done)](const error_code& hec) mutable {
                   if (g != generation_) return;
@@ -177,7 +185,7 @@ class WebSocketChannel : public Channel {
                     close();
                     return done(hec);
                   }
-                  if (negotiated_) *negotiated_ = http::negotiated(link->stream.native_handle());
+                  if (negotiated_) *negotiated_ = http::negotiated(link->stream().native_handle());
                   upgrade(link, std::move(done));
                 });
           } else {
@@ -210,7 +218,7 @@ class WebSocketChannel : public Channel {
     request.set(bhttp::field::sec_websocket_protocol, subprotocol(options_.serializer));
     request.set(bhttp::field::user_agent, "benchgate-worker");
     bhttp::async_write(
-        link->stream, request,
+        link->stream(), request,
         [this, link, g, done = std::move(done)](const error_code& wec, size_t) mutable {
           if (g != generation_) return;
           if (wec) {
@@ -219,7 +227,7 @@ class WebSocketChannel : public Channel {
           }
           link->response.emplace();
           link->response->skip(false);
-          bhttp::async_read(link->stream, link->handshake_buffer, *link->response,
+          bhttp::async_read(link->stream(), link->handshake_buffer, *link->response,
                             [this, link, g, done = std::move(done)](const error_code& rec, size_t) {
                               if (g != generation_) return;
                               if (rec) {
@@ -280,7 +288,9 @@ class WebSocketChannel : public Channel {
     ++generation_;
     if (link_) {
       error_code ignored;
-      if constexpr (kTls) http::closing(link_->stream.native_handle());
+      if constexpr (kTls) {
+        if (link_->tls) http::closing(link_->stream().native_handle());
+      }
       link_->socket().close(ignored);
       link_.reset();
     }
@@ -348,7 +358,7 @@ class WebSocketChannel : public Channel {
         if (control) break;
         const size_t rest = static_cast<size_t>(l.frame_left);
         l.begin = l.end = 0;
-        asio::async_read(link->stream, asio::buffer(to + take, rest),
+        asio::async_read(link->stream(), asio::buffer(to + take, rest),
                          [this, link, g, rest](const error_code& ec, size_t) {
                            if (g != generation_) return;
                            if (ec) return read_failed(ec);
@@ -375,13 +385,13 @@ class WebSocketChannel : public Channel {
       l.begin = 0;
     }
     if (l.in.size() < kReadChunk) l.in.resize(kReadChunk);
-    link->stream.async_read_some(asio::buffer(l.in.data() + l.end, l.in.size() - l.end),
-                                 pooled([this, link, g](const error_code& ec, size_t n) {
-                                   if (g != generation_) return;
-                                   if (ec) return read_failed(ec);
-                                   link->end += n;
-                                   process(link);
-                                 }));
+    link->stream().async_read_some(asio::buffer(l.in.data() + l.end, l.in.size() - l.end),
+                                   pooled([this, link, g](const error_code& ec, size_t n) {
+                                     if (g != generation_) return;
+                                     if (ec) return read_failed(ec);
+                                     link->end += n;
+                                     process(link);
+                                   }));
   }
 
   void read_failed(const error_code& ec) {
@@ -552,7 +562,7 @@ class WebSocketChannel : public Channel {
     size_t finished_bytes = 0;
     const size_t n = fill(*link, finished, finished_bytes);
     writing_ = true;
-    asio::async_write(link->stream, asio::buffer(link->out.data(), n),
+    asio::async_write(link->stream(), asio::buffer(link->out.data(), n),
                       pooled([this, link, g = generation_, finished, finished_bytes](
                                  const error_code& ec, size_t) {
                         if (g != generation_) return;

@@ -1,15 +1,20 @@
 // net::TlsStream (common/tls/tls_stream.h), OpenSSL on the socket's own descriptor, against
 // Boost.Asio's ssl::stream as the client, both in one io_context on a loopback connection:
 // every byte arrives in order when the socket fills up mid-record (synchronous write_some
-// that would block, then async_write of the rest), what OpenSSL holds is seen without the
-// socket, the peer's close_notify and a bare TCP close end reads as ssl::stream's do, an
-// operation that completes at once still completes later, and a closed stream touches no
-// descriptor.
+// that would block, then async_write of the rest; also when the rest is gathered from small
+// buffers), small buffers written together leave in one record, one read returns every
+// record the socket brought, what OpenSSL holds is seen without the socket (and the start of
+// a record alone is not), the peer's close_notify and a bare TCP close end reads as
+// ssl::stream's do, an operation that completes at once still completes later, and a closed
+// stream touches no descriptor.
 #include "router/net/stream.h"
 
 #include <gtest/gtest.h>
+#include <openssl/bio.h>
+#include <openssl/ssl.h>
 
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +53,8 @@ class TlsPair : public ::testing::Test {
     net::Stream accepted(io_.get_executor());
     client_ = std::make_unique<asio::ssl::stream<tcp::socket>>(io_, client_context_);
     client_->next_layer().connect(acceptor.local_endpoint());
+    // Each write leaves at once, as the worker's and the router's do (no Nagle delay).
+    client_->next_layer().set_option(tcp::no_delay(true));
     acceptor.accept(accepted);
     accepted.non_blocking(true);
     server_ = std::make_unique<TlsStream>(std::move(accepted), *server_context_);
@@ -67,6 +74,45 @@ class TlsPair : public ::testing::Test {
     io_.run_for(std::chrono::seconds(5));
   }
 
+  // Until the server's socket is readable.
+  void wait_readable() {
+    error_code wait_ec = asio::error::would_block;
+    server_->next_layer().async_wait(tcp::socket::wait_read,
+                                     [&](const error_code& e) { wait_ec = e; });
+    run();
+    ASSERT_FALSE(wait_ec);
+  }
+
+  // Counts the TLS records the server writes from now on.
+  void count_records_written() {
+    SSL_set_msg_callback_arg(server_->native_handle(), &records_written_);
+    SSL_set_msg_callback(server_->native_handle(), [](int write_p, int, int content_type,
+                                                      const void*, size_t, SSL*, void* arg) {
+      if (write_p == 1 && content_type == SSL3_RT_HEADER) ++*static_cast<size_t*>(arg);
+    });
+  }
+
+  // The client reads `bytes` bytes.
+  std::string receive(size_t bytes) {
+    std::string received(bytes, '\0');
+    error_code read_ec = asio::error::would_block;
+    asio::async_read(*client_, asio::buffer(received),
+                     [&](const error_code& e, size_t) { read_ec = e; });
+    run();
+    EXPECT_FALSE(read_ec) << read_ec.message();
+    return received;
+  }
+
+  // `text` cut into buffers of `piece` bytes.
+  static std::vector<asio::const_buffer> pieces(const std::string& text, size_t from,
+                                                size_t piece) {
+    std::vector<asio::const_buffer> buffers;
+    for (size_t at = from; at < text.size(); at += piece) {
+      buffers.emplace_back(text.data() + at, std::min(piece, text.size() - at));
+    }
+    return buffers;
+  }
+
   static std::string pattern(size_t bytes) {
     std::string text(bytes, '\0');
     for (size_t i = 0; i < bytes; ++i) text[i] = static_cast<char>('a' + (i * 7 + i / 251) % 26);
@@ -79,6 +125,7 @@ class TlsPair : public ::testing::Test {
   asio::ssl::context client_context_{asio::ssl::context::tls_client};
   std::unique_ptr<TlsStream> server_;
   std::unique_ptr<asio::ssl::stream<tcp::socket>> client_;
+  size_t records_written_ = 0;
 };
 
 TEST_F(TlsPair, AWriteTheSocketCannotTakeGoesOnFromWhereItStoppedAndEveryByteArrivesInOrder) {
@@ -110,6 +157,129 @@ TEST_F(TlsPair, AWriteTheSocketCannotTakeGoesOnFromWhereItStoppedAndEveryByteArr
   ASSERT_FALSE(write_ec) << write_ec.message();
   ASSERT_FALSE(read_ec) << read_ec.message();
   EXPECT_EQ(synchronous + written, sent.size());
+  EXPECT_TRUE(received == sent);
+}
+
+TEST_F(TlsPair, SmallBuffersWrittenTogetherLeaveInOneRecordEach16KiB) {
+  // 4 KiB in 128 buffers of 32 bytes (a frame header and its payload, 64 times over): one
+  // record, where a record per buffer would be 128.
+  const std::string small = pattern(128 * 32);
+  count_records_written();
+  error_code write_ec = asio::error::would_block;
+  const std::vector<asio::const_buffer> small_pieces = pieces(small, 0, 32);
+  server_->async_write_all(small_pieces, [&](const error_code& e, size_t) { write_ec = e; });
+  run();
+  ASSERT_FALSE(write_ec) << write_ec.message();
+  EXPECT_EQ(records_written_, 1u);
+  EXPECT_TRUE(receive(small.size()) == small);
+
+  // 40 KB in 1,000-byte buffers: as many records as 16 KiB of plaintext make.
+  records_written_ = 0;
+  const std::string larger = pattern(40'000);
+  const std::vector<asio::const_buffer> larger_pieces = pieces(larger, 0, 1000);
+  server_->async_write_all(larger_pieces, [&](const error_code& e, size_t) { write_ec = e; });
+  run();
+  ASSERT_FALSE(write_ec) << write_ec.message();
+  EXPECT_EQ(records_written_, 3u);
+  EXPECT_TRUE(receive(larger.size()) == larger);
+
+  // asio::async_write hands the stream 16 buffers at a time: a record each.
+  records_written_ = 0;
+  asio::async_write(*server_, small_pieces, [&](const error_code& e, size_t) { write_ec = e; });
+  run();
+  ASSERT_FALSE(write_ec) << write_ec.message();
+  EXPECT_EQ(records_written_, 8u);
+  EXPECT_TRUE(receive(small.size()) == small);
+
+  // One buffer is written as it is, a record per 16 KiB, whatever its size.
+  records_written_ = 0;
+  asio::async_write(*server_, asio::buffer(larger),
+                    [&](const error_code& e, size_t) { write_ec = e; });
+  run();
+  EXPECT_EQ(records_written_, 3u);
+  EXPECT_TRUE(receive(larger.size()) == larger);
+}
+
+TEST_F(TlsPair, AGatheredWriteThatWaitsForTheSocketDeliversEveryByteInOrder) {
+  const std::string sent = pattern(4 << 20);
+  asio::const_buffer rest = asio::buffer(sent);
+  error_code ec;
+  while (rest.size() > 0) {
+    rest += server_->write_some(rest, ec);
+    if (ec) break;
+  }
+  ASSERT_EQ(ec, asio::error::would_block);
+  // The rest as 100-byte pieces: every record is gathered, and the first ones wait for the
+  // socket while the thread's gather buffer is written over.
+  const std::vector<asio::const_buffer> rest_pieces = pieces(sent, sent.size() - rest.size(), 100);
+  error_code write_ec = asio::error::would_block;
+  server_->async_write_all(rest_pieces, [&](const error_code& e, size_t) { write_ec = e; });
+  const auto gather = ::benchgate::tls::detail::gather_buffer();
+  std::memset(gather.data(), 0xEE, gather.size());
+  EXPECT_TRUE(receive(sent.size()) == sent);
+  EXPECT_FALSE(write_ec) << write_ec.message();
+}
+
+TEST_F(TlsPair, OneReadReturnsEveryRecordTheSocketBrought) {
+  // 20 records of 50 bytes, sent in one write of the client's socket.
+  SSL* client = client_->native_handle();
+  BIO* memory = BIO_new(BIO_s_mem());
+  ASSERT_NE(memory, nullptr);
+  SSL_set0_wbio(client, memory);
+  const std::string sent = pattern(20 * 50);
+  for (size_t i = 0; i < 20; ++i) {
+    size_t written = 0;
+    ASSERT_EQ(SSL_write_ex(client, sent.data() + i * 50, 50, &written), 1);
+  }
+  std::vector<char> records(static_cast<size_t>(BIO_pending(memory)));
+  ASSERT_EQ(BIO_read(memory, records.data(), static_cast<int>(records.size())),
+            static_cast<int>(records.size()));
+  asio::write(client_->next_layer(), asio::buffer(records));
+  wait_readable();
+  std::string received(4096, '\0');
+  error_code ec;
+  const size_t got = server_->read_some(asio::buffer(received), ec);
+  ASSERT_FALSE(ec) << ec.message();
+  ASSERT_EQ(got, sent.size());
+  EXPECT_TRUE(received.substr(0, got) == sent);
+}
+
+TEST_F(TlsPair, TheStartOfARecordAloneIsNotBufferedInputTheRestMakesTheSocketReadable) {
+  // The client's record goes into memory instead of its socket, and half of it is sent.
+  SSL* client = client_->native_handle();
+  BIO* memory = BIO_new(BIO_s_mem());
+  ASSERT_NE(memory, nullptr);
+  SSL_set0_wbio(client, memory);
+  const std::string sent = pattern(100);
+  size_t written = 0;
+  ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
+  std::vector<char> record(static_cast<size_t>(BIO_pending(memory)));
+  ASSERT_EQ(BIO_read(memory, record.data(), static_cast<int>(record.size())),
+            static_cast<int>(record.size()));
+  const size_t half = record.size() / 2;
+  asio::write(client_->next_layer(), asio::buffer(record.data(), half));
+
+  wait_readable();
+  std::string received(sent.size(), '\0');
+  error_code ec;
+  EXPECT_EQ(server_->read_some(asio::buffer(received), ec), 0u);
+  EXPECT_EQ(ec, asio::error::would_block);
+  // OpenSSL holds half a record and the socket is empty: a caller that took this for input
+  // would read again and again until the rest came.
+  EXPECT_FALSE(server_->has_buffered_input());
+
+  asio::write(client_->next_layer(), asio::buffer(record.data() + half, record.size() - half));
+  // A wait may complete for an edge the reactor saw earlier: the caller then reads again.
+  size_t got = 0;
+  for (int wait = 0; wait < 3 && got == 0; ++wait) {
+    error_code wait_ec = asio::error::would_block;
+    server_->async_wait_readable([&](const error_code& e) { wait_ec = e; });
+    run();
+    ASSERT_FALSE(wait_ec);
+    got = server_->read_some(asio::buffer(received), ec);
+  }
+  EXPECT_EQ(got, sent.size());
+  EXPECT_FALSE(ec) << ec.message();
   EXPECT_TRUE(received == sent);
 }
 
