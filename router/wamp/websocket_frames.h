@@ -12,8 +12,8 @@
 // many answers queued paid one send system call each (69% of the router's time for 64-byte
 // calls, 128 in flight). The connection therefore frames its messages itself
 // (server_frame_header: a server's frames are not masked) and writes those queued in one
-// gathered write through async_write_frames, which passes Beast by (8 frames per send over TCP:
-// Asio's limit; over TLS a record of up to 16 KiB per send, gathered by the TLS stream). Beast
+// gathered write through async_write_frames, which passes Beast by (net::async_write_all: up
+// to 128 frames per send over TCP, a record of up to 16 KiB per send over TLS). Beast
 // still writes what it writes on its own, the pong that answers a ping and the close frame,
 // and the two must never interleave: a Beast write that comes while the connection's write is under
 // way waits until it has ended, and the connection writes its own frames only while
@@ -46,6 +46,7 @@
 #include <boost/beast/websocket/teardown.hpp>
 
 #include "router/metrics/wamp_counters.h"
+#include "router/net/stream.h"
 
 namespace benchgate::router::wamp {
 
@@ -189,32 +190,23 @@ class FrameCountingStream {
 
   // Writes `frames` (whole frames the connection built, see server_frame_header) in one
   // gathered write, past Beast; call only when frames_writable(). The buffers must stay valid
-  // until `handler` runs: void(error_code, size_t). Asio passes at most 16 buffers (8 frames)
-  // and 64 KiB to each send, so a long list takes several; over TLS each send is a record of up
-  // to 16 KiB gathered from the whole list (TlsStream::async_write_all).
+  // until `handler` runs: void(error_code, size_t). net::async_write_all (router/net/stream.h)
+  // sends up to 256 buffers (128 frames) per send over TCP, and a record of up to 16 KiB
+  // gathered from the whole list per send over TLS.
   template <typename Handler>
   void async_write_frames(std::span<const boost::asio::const_buffer> frames, Handler&& handler) {
     own_writing_ = true;
-    own_writer_.stream = this;
     const auto allocator = boost::asio::get_associated_allocator(handler);
-    if constexpr (requires { next_.async_write_all(frames, std::move(handler)); }) {
-      // TLS: the stream's own write gathers the frames into records (common/tls/tls_stream.h).
-      next_.async_write_all(
-          frames,
-          boost::asio::bind_allocator(
-              allocator,
-              [this, frames,
-               done = OwnWriteDone<std::decay_t<Handler>>{this, std::forward<Handler>(handler)}](
-                  const boost::system::error_code& ec, size_t n) mutable {
-                scan(frames, n, metrics::Direction::out);
-                std::move(done)(ec, n);
-              }));
-    } else {
-      boost::asio::async_write(
-          own_writer_, frames,
-          boost::asio::bind_allocator(allocator, OwnWriteDone<std::decay_t<Handler>>{
-                                                     this, std::forward<Handler>(handler)}));
-    }
+    net::async_write_all(
+        next_, frames,
+        boost::asio::bind_allocator(
+            allocator,
+            [this, frames,
+             done = OwnWriteDone<std::decay_t<Handler>>{this, std::forward<Handler>(handler)}](
+                const boost::system::error_code& ec, size_t n) mutable {
+              scan(frames, n, metrics::Direction::out);
+              std::move(done)(ec, n);
+            }));
   }
 
   template <typename Buffers>
@@ -262,18 +254,6 @@ class FrameCountingStream {
                              std::move(handler)(ec, n);
                            }));
   }
-
-  // The connection's own write goes through this (asio::async_write keeps a reference to
-  // the stream it writes to): scanned, not held back.
-  struct OwnWriter {
-    using executor_type = boost::asio::io_context::executor_type;
-    FrameCountingStream* stream = nullptr;
-    executor_type get_executor() { return stream->executor_; }
-    template <typename Buffers, typename Token>
-    auto async_write_some(const Buffers& buffers, Token&& token) {
-      return stream->scanned_write_some(buffers, std::forward<Token>(token));
-    }
-  };
 
   // The connection's own write ended: a Beast write that waited goes first, so that the
   // connection's next write sees it under way and hands its message to Beast, behind it.
@@ -340,7 +320,6 @@ class FrameCountingStream {
   metrics::WampCounters* counters_ = nullptr;
   ReadObserver* read_observer_ = nullptr;
   std::array<FrameScanner, 2> scanners_;
-  OwnWriter own_writer_;
   std::unique_ptr<Waiting> waiting_;  // at most one: Beast writes one at a time
   uint32_t beast_writes_ = 0;         // Beast's writes under way
   bool own_writing_ = false;          // the connection's own write is under way

@@ -13,6 +13,7 @@
 #include <boost/asio/write.hpp>
 #include <cstring>
 
+#include "common/net/gathered_write.h"
 #include "common/time/clock.h"
 #include "common/util/pooled_handler.h"
 #include "worker/http/tls_client.h"
@@ -28,7 +29,7 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 constexpr size_t kInitialReadBytes = 64 * 1024;
-constexpr size_t kMaxGather = 64;  // messages per write (3 buffers each)
+constexpr size_t kMaxGather = 64;  // messages per write (3 buffers each, within one sendmsg's 256)
 
 // One connection: the socket and, with TLS, the stream over it (OpenSSL on the socket's own
 // descriptor, common/tls/tls_stream.h, as the HTTP connections' TLS).
@@ -37,12 +38,19 @@ struct Link {
   asio::ip::tcp::socket socket;
   std::unique_ptr<http::TlsSocket> tls;
 
-  // Over TLS the stream gathers the frames' small buffers into records of up to 16 KiB
-  // (TlsStream::async_write_all): one record and one send for a batch of calls.
-  template <class Buffers, class Handler>
-  void write(const Buffers& buffers, Handler&& handler) {
+  // A batch of calls in one send: over TCP up to 256 buffers per sendmsg
+  // (common/net/gathered_write.h), over TLS the frames' small buffers gathered into records
+  // of up to 16 KiB (TlsStream::async_write_all). asio::async_write would send 16 buffers at
+  // a time.
+  template <class Handler>
+  void write(std::span<const asio::const_buffer> buffers, Handler&& handler) {
     if (tls) return tls->async_write_all(buffers, std::forward<Handler>(handler));
-    asio::async_write(socket, buffers, std::forward<Handler>(handler));
+    net::async_write_gathered(socket, buffers, std::forward<Handler>(handler));
+  }
+  template <class Handler>
+  void write(asio::const_buffer buffer, Handler&& handler) {
+    if (tls) return asio::async_write(*tls, buffer, std::forward<Handler>(handler));
+    asio::async_write(socket, buffer, std::forward<Handler>(handler));
   }
   template <class Buffers, class Handler>
   void read_exactly(const Buffers& buffers, Handler&& handler) {

@@ -1,0 +1,91 @@
+// A write of many buffers on a TCP socket in as few send system calls as the socket allows.
+// asio::async_write hands each send at most 16 buffers and 64 KiB, so a batch of 64 small WAMP
+// messages (a frame header and a payload each: 128 buffers) took 8 sends. This sends up to
+// kMaxSendBuffers buffers in one sendmsg now (MSG_DONTWAIT: never blocks, whatever the socket's
+// mode), and hands what the socket did not take to asio::async_write, which waits for it.
+// Used by the router's WAMP connections (router/net/stream.h, async_write_all) and the worker's
+// RawSocket channel.
+//
+// On the thread that runs the socket's io_context, with no other write under way on the
+// socket. The handler is called as handler(error_code, bytes written) through the socket's
+// executor, never inside this call, with the memory of its allocator (the caller's pool).
+#pragma once
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include <boost/asio/associated_allocator.hpp>
+#include <boost/asio/bind_allocator.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
+#include <boost/system/error_code.hpp>
+
+namespace benchgate::net {
+
+// Buffers one sendmsg takes (Linux allows IOV_MAX, 1024): 256 iovecs are 4 KiB of stack.
+inline constexpr size_t kMaxSendBuffers = 256;
+
+// Writes all of `buffers` (valid until the handler runs) on `socket`.
+template <typename Socket, typename Handler>
+void async_write_gathered(Socket& socket, std::span<const boost::asio::const_buffer> buffers,
+                          Handler&& handler) {
+  size_t sent = 0;
+  size_t total = 0;
+  if (socket.is_open()) {
+    iovec vectors[kMaxSendBuffers];
+    const size_t count = std::min(buffers.size(), kMaxSendBuffers);
+    for (size_t i = 0; i < count; ++i) {
+      vectors[i].iov_base = const_cast<void*>(buffers[i].data());
+      vectors[i].iov_len = buffers[i].size();
+      total += buffers[i].size();
+    }
+    for (size_t i = count; i < buffers.size(); ++i) total += buffers[i].size();
+    msghdr message{};
+    message.msg_iov = vectors;
+    message.msg_iovlen = count;
+    const ssize_t n = ::sendmsg(socket.native_handle(), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+    // An error (EAGAIN included) is left to asio::async_write, which meets it again and waits
+    // or reports it.
+    if (n > 0) sent = static_cast<size_t>(n);
+  }
+  const auto allocator = boost::asio::get_associated_allocator(handler);
+  if (sent > 0 && sent == total) {
+    auto done = boost::asio::bind_allocator(
+        allocator, [sent, handler = std::forward<Handler>(handler)]() mutable {
+          std::move(handler)(boost::system::error_code(), sent);
+        });
+    // Through the io_context's own executor where the socket's is a type-erased one over it:
+    // the type-erased executor drops the handler's allocator and takes Asio's two-slot cache,
+    // or the heap.
+    using IoExecutor = boost::asio::io_context::executor_type;
+    auto executor = socket.get_executor();
+    if constexpr (std::is_same_v<decltype(executor), IoExecutor>) {
+      boost::asio::post(executor, std::move(done));
+    } else if (const auto* io = executor.template target<IoExecutor>()) {
+      boost::asio::post(*io, std::move(done));
+    } else {
+      boost::asio::post(executor, std::move(done));
+    }
+    return;
+  }
+  boost::beast::buffers_suffix<std::span<const boost::asio::const_buffer>> rest(buffers);
+  rest.consume(sent);
+  boost::asio::async_write(
+      socket, rest,
+      boost::asio::bind_allocator(allocator,
+                                  [sent, handler = std::forward<Handler>(handler)](
+                                      const boost::system::error_code& ec, size_t n) mutable {
+                                    std::move(handler)(ec, sent + n);
+                                  }));
+}
+
+}  // namespace benchgate::net
