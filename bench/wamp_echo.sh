@@ -13,8 +13,9 @@
 #   bench/wamp_echo.sh [PAIRS (default 5)] [SECONDS per run (default 3)] [DEPTH (default 8)]
 # Then the same 64 KiB calls made by the worker through `orchestrator run` (BENCH_WAMP_WORKER=0
 # skips), with 64 B calls from 4 sessions x 32 in flight beside them (the router's cost per
-# small call: its CPU per call in the table's router/op column), and the router's instructions
-# per 64 KiB call under callgrind (BENCH_CALLGRIND=0 skips).
+# small call: its CPU per call in the table's router/op column), the same again over TLS 1.3
+# (BENCH_WAMP_TLS=0 skips), and the router's instructions per 64 KiB call under callgrind
+# (BENCH_CALLGRIND=0 skips).
 # Skips (exit 0) when the router has no --rawsocket flag (no WAMP support).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -38,7 +39,7 @@ for ser in "${SERIALIZERS[@]}"; do
     for size in 64 65536; do CASES+=("$t:$ser:$size"); done
   done
 done
-bench_init wamp_echo $((PAIRS * (${#CASES[@]} + 5) * (SECS + 10) + 400))
+bench_init wamp_echo $((PAIRS * (${#CASES[@]} + 9) * (SECS + 10) + 500))
 
 echo "== WAMP bench.echo through the bundled router vs iperf3 loopback bandwidth =="
 print_environment
@@ -115,15 +116,17 @@ echo "  (payload each way: the echo moves every byte to the router and back; ipe
 # Python caller, which cannot keep the router busy with 64 KiB calls. The orchestrator spawns a
 # fresh router and one worker (not pinned: both share the two cores); PAIRS repetitions of
 # SECS each, and the median's payload rate one way against the iperf3 median above.
-if [[ "${BENCH_WAMP_WORKER:-1}" == 1 && -x "$BIN/orchestrator" && -x "$BIN/worker" ]]; then
-  echo
-  echo "== the same 64 KiB calls from the worker (C++ caller, orchestrator run, not pinned)," \
-    "and 64 B calls from 4 sessions x 32 in flight =="
-  cat >"$BENCH_TMP/wamp_worker.toml" <<TOML
-name = "bench_wamp_worker"
+# The worker's scenario: 64 KiB and 64 B calls over both transports; with TLS ("tls") a router
+# of its own with `[router] tls = true` (every port of it speaks TLS only) and wss and
+# RawSocket over TLS 1.3.
+worker_scenario() { # FILE [tls]
+  local file="$1" tls="${2:-}" t name
+  cat >"$file" <<TOML
+name = "bench_wamp_worker${tls:+_tls}"
 [router]
 impl = "builtin"
 threads = 1
+${tls:+tls = true}
 [defaults]
 warmup = "1s"
 duration = "${SECS}s"
@@ -133,47 +136,72 @@ threads = 1
 timeout = "120s"
 TOML
   for t in rawsocket websocket; do
-    cat >>"$BENCH_TMP/wamp_worker.toml" <<TOML
+    name="${t}${tls:+_tls}_msgpack"
+    cat >>"$file" <<TOML
 [[workloads]]
-name = "${t}_msgpack_65536"
+name = "${name}_65536"
 protocol = "wamp_rpc"
 transport = "$t"
 serializer = "msgpack"
 request_bytes = "64KiB"
 connections = 1
 in_flight = $DEPTH
+${tls:+tls = true}
 [[workloads]]
-name = "${t}_msgpack_64"
+name = "${name}_64"
 protocol = "wamp_rpc"
 transport = "$t"
 serializer = "msgpack"
 request_bytes = "64B"
 connections = 4
 in_flight = 32
+${tls:+tls = true}
 TOML
   done
-  # A failure after the windows (storing the run) still leaves the RESULT lines to read.
-  timeout $((PAIRS * 4 * (SECS + 5) + 120)) "$BIN/orchestrator" run "$BENCH_TMP/wamp_worker.toml" \
-    --db "$BENCH_TMP/bench.db" >"$BENCH_TMP/wamp_worker.out" 2>&1 || true
+}
+# The rows of one worker run: OUT [tls]
+worker_rows() {
+  local out="$1" tls="${2:-}" t name line rps gbps
   for t in rawsocket websocket; do
-    line="$(grep "^RESULT|.*workload=${t}_msgpack_65536|" "$BENCH_TMP/wamp_worker.out" || true)"
+    name="${t}${tls:+_tls}_msgpack"
+    line="$(grep "^RESULT|.*workload=${name}_65536|" "$out" || true)"
     if [[ -z "$line" ]]; then
-      echo "  $t: no result (see below)"
-      tail -n 5 "$BENCH_TMP/wamp_worker.out"
+      echo "  $t${tls:+ over TLS}: no result (see below)"
+      tail -n 5 "$out"
       continue
     fi
     rps="$(sed -n 's/.*|rps=\([0-9.]*\)|.*/\1/p' <<<"$line")"
     gbps="$(sed -n 's/.*|gbps=\([0-9.]*\).*/\1/p' <<<"$line")"
     printf '  %-26s %9.0f calls/s %8.3f Gbit/s payload = %5.3f of iperf3 (median of %d)\n' \
-      "$t:msgpack:65536" "$rps" "$gbps" "$("$PY" "$LIB/benchlib.py" ratio "$gbps" \
+      "$t${tls:+-tls}:msgpack:65536" "$rps" "$gbps" "$("$PY" "$LIB/benchlib.py" ratio "$gbps" \
       "$("$PY" -c "print($im * 8 / 1e9)")")" "$PAIRS"
-    line="$(grep "^RESULT|.*workload=${t}_msgpack_64|" "$BENCH_TMP/wamp_worker.out" || true)"
-    [[ -n "$line" ]] || { echo "  $t: no result for 64 B calls (see below)"; continue; }
+    line="$(grep "^RESULT|.*workload=${name}_64|" "$out" || true)"
+    [[ -n "$line" ]] || { echo "  $t${tls:+ over TLS}: no result for 64 B calls (see below)"; continue; }
     printf '  %-26s %9.0f calls/s (median of %d; router CPU per call: router/op below)\n' \
-      "$t:msgpack:64" "$(sed -n 's/.*|rps=\([0-9.]*\)|.*/\1/p' <<<"$line")" "$PAIRS"
+      "$t${tls:+-tls}:msgpack:64" "$(sed -n 's/.*|rps=\([0-9.]*\)|.*/\1/p' <<<"$line")" "$PAIRS"
   done
-  grep -E '^[a-z_0-9]+: wamp_rpc|^ +(rep|median) ' "$BENCH_TMP/wamp_worker.out" | sed 's/^/  /' ||
-    true
+  grep -E '^[a-z_0-9]+: wamp_rpc|^ +(rep|median) ' "$out" | sed 's/^/  /' || true
+}
+
+# The same calls made by the worker (C++, the orchestrator's wamp_rpc workload) instead of the
+# Python caller, which cannot keep the router busy with 64 KiB calls. The orchestrator spawns a
+# fresh router and one worker (not pinned: both share the two cores); PAIRS repetitions of
+# SECS each, and the median's payload rate one way against the iperf3 median above. Then the
+# same over TLS (BENCH_WAMP_TLS=0 skips).
+if [[ "${BENCH_WAMP_WORKER:-1}" == 1 && -x "$BIN/orchestrator" && -x "$BIN/worker" ]]; then
+  for tls in "" tls; do
+    [[ -n "$tls" && "${BENCH_WAMP_TLS:-1}" != 1 ]] && continue
+    echo
+    echo "== the same 64 KiB calls from the worker (C++ caller, orchestrator run, not pinned)," \
+      "and 64 B calls from 4 sessions x 32 in flight${tls:+, over TLS 1.3 (wss, RawSocket-TLS)} =="
+    toml="$BENCH_TMP/wamp_worker${tls:+_tls}.toml"
+    out="$BENCH_TMP/wamp_worker${tls:+_tls}.out"
+    worker_scenario "$toml" "$tls"
+    # A failure after the windows (storing the run) still leaves the RESULT lines to read.
+    timeout $((PAIRS * 4 * (SECS + 5) + 120)) "$BIN/orchestrator" run "$toml" \
+      --db "$BENCH_TMP/bench.db" >"$out" 2>&1 || true
+    worker_rows "$out" "$tls"
+  done
 fi
 
 if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
