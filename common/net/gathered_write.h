@@ -2,7 +2,8 @@
 // asio::async_write hands each send at most 16 buffers and 64 KiB, so a batch of 64 small WAMP
 // messages (a frame header and a payload each: 128 buffers) took 8 sends. This sends up to
 // kMaxSendBuffers buffers in one sendmsg now (MSG_DONTWAIT: never blocks, whatever the socket's
-// mode), and hands what the socket did not take to asio::async_write, which waits for it.
+// mode), and hands what the socket did not take to asio::async_write, which waits for it; an
+// error of that send other than EAGAIN is reported as it is.
 // Used by the router's WAMP connections (router/net/stream.h, async_write_all) and the worker's
 // RawSocket channel.
 //
@@ -15,6 +16,7 @@
 #include <sys/uio.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <span>
 #include <type_traits>
@@ -40,6 +42,7 @@ void async_write_gathered(Socket& socket, std::span<const boost::asio::const_buf
                           Handler&& handler) {
   size_t sent = 0;
   size_t total = 0;
+  boost::system::error_code failed;
   if (socket.is_open()) {
     iovec vectors[kMaxSendBuffers];
     const size_t count = std::min(buffers.size(), kMaxSendBuffers);
@@ -53,15 +56,18 @@ void async_write_gathered(Socket& socket, std::span<const boost::asio::const_buf
     message.msg_iov = vectors;
     message.msg_iovlen = count;
     const ssize_t n = ::sendmsg(socket.native_handle(), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
-    // An error (EAGAIN included) is left to asio::async_write, which meets it again and waits
-    // or reports it.
-    if (n > 0) sent = static_cast<size_t>(n);
+    if (n > 0) {
+      sent = static_cast<size_t>(n);
+    } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      // Reported as it is: the kernel says some errors (a reset) once only.
+      failed = boost::system::error_code(errno, boost::system::system_category());
+    }
   }
   const auto allocator = boost::asio::get_associated_allocator(handler);
-  if (sent > 0 && sent == total) {
+  if (failed || (sent > 0 && sent == total)) {
     auto done = boost::asio::bind_allocator(
-        allocator, [sent, handler = std::forward<Handler>(handler)]() mutable {
-          std::move(handler)(boost::system::error_code(), sent);
+        allocator, [failed, sent, handler = std::forward<Handler>(handler)]() mutable {
+          std::move(handler)(failed, sent);
         });
     // Through the io_context's own executor where the socket's is a type-erased one over it:
     // the type-erased executor drops the handler's allocator and takes Asio's two-slot cache,
@@ -77,6 +83,7 @@ void async_write_gathered(Socket& socket, std::span<const boost::asio::const_buf
     }
     return;
   }
+  // The rest (EAGAIN: all of it) waits for the socket in asio::async_write.
   boost::beast::buffers_suffix<std::span<const boost::asio::const_buffer>> rest(buffers);
   rest.consume(sent);
   boost::asio::async_write(

@@ -105,7 +105,7 @@ void* keep_gathered(const void* data, size_t size) {
 
 void release_gathered(void* block) { size_class_pool::release(block, nullptr); }
 
-int read_records(SSL* ssl, void* data, size_t size, size_t& bytes) {
+int read_records(SSL* ssl, void* data, size_t size, size_t& bytes, ReadWatch& watch) {
   bytes = 0;
   if (size == 0) return 1;
   const int result = SSL_read_ex(ssl, data, size, &bytes);
@@ -113,7 +113,11 @@ int read_records(SSL* ssl, void* data, size_t size, size_t& bytes) {
   while (bytes < size && SSL_has_pending(ssl) == 1) {
     size_t more = 0;
     prepare_call();
-    if (SSL_read_ex(ssl, static_cast<unsigned char*>(data) + bytes, size - bytes, &more) <= 0) {
+    const int next =
+        SSL_read_ex(ssl, static_cast<unsigned char*>(data) + bytes, size - bytes, &more);
+    if (next <= 0) {
+      const int reason = SSL_get_error(ssl, next);
+      if (reason != SSL_ERROR_WANT_READ && reason != SSL_ERROR_WANT_WRITE) watch.ended = true;
       prepare_call();
       break;
     }

@@ -9,14 +9,15 @@
 // reconnects: the worker's HTTP/1.1 and HTTP/2 load connections (worker/http). It offers the
 // part of ssl::stream's interface those use (asynchronous handshake, reads, writes and
 // shutdown; non-blocking read_some and write_some; native_handle(); next_layer()), and
-// Beast's WebSocket teardown for it (below). Every operation is one OpenSSL call, retried
-// after the socket becomes ready in the direction OpenSSL asked for (SSL_ERROR_WANT_READ or
-// _WRITE); an operation that completes at once still completes through the executor, never
-// inside the call that started it. Two things make many small messages cheap: a read
-// decrypts every record OpenSSL holds into the caller's buffer (one read of the socket brings
-// many with read-ahead on), and a write gathers small buffers into one record of up to 16 KiB
-// (detail::WriteCall; async_write_all over a whole sequence), where a record per buffer cost a
-// send system call and a TCP segment each. Once the socket is closed no OpenSSL call touches its
+// Beast's WebSocket teardown for it (below). Every operation is an OpenSSL call (a read,
+// several: below), retried after the socket becomes ready in the direction OpenSSL asked for
+// (SSL_ERROR_WANT_READ or _WRITE); an operation that completes at once still completes through
+// the executor, never inside the call that started it. Two things make many small messages
+// cheap: a read decrypts every record OpenSSL holds into the caller's buffer (one read of the
+// socket brings many with read-ahead on), and an asynchronous write gathers small buffers into
+// one record of up to 16 KiB (detail::WriteCall; async_write_all over a whole sequence,
+// one record per OpenSSL call), where a record per buffer cost a send system call and a TCP
+// segment each. Once the socket is closed no OpenSSL call touches its
 // descriptor again (the number may already belong to a newer connection): operations end with
 // bad_descriptor.
 //
@@ -62,12 +63,14 @@ void prepare_call();
 // (EAGAIN, or fewer bytes than asked: TCP hands over all it has), whether it found the queue
 // empty (EAGAIN: OpenSSL holds no whole record then, at most the start of one, since it reads
 // the socket only for a record it does not have whole), and expect_first_byte()'s check of the
-// first byte read.
+// first byte read. `ended`: read_records met the end of the stream (the peer's close_notify or
+// an alert) or an error after the bytes it returned, and the next read reports it.
 struct ReadWatch {
   enum class FirstByte : uint8_t { kOff, kArmed, kMatched, kOther } first = FirstByte::kOff;
   uint8_t expected = 0;
   bool drained = false;
   bool starved = false;
+  bool ended = false;
 };
 long watch_reads(BIO* bio, int oper, const char* data, size_t len, int argi, long argl, int ret,
                  size_t* processed);
@@ -89,9 +92,12 @@ void release_gathered(void* block);
 // SSL_read_ex into `data`, then again while OpenSSL holds bytes it has read from the socket and
 // `data` has room, so that every record one read of the socket brought is decrypted in one
 // call (with read-ahead a socket read brings many). A later call that fails ends the loop
-// without an error (what it read is returned; an error or the peer's close_notify comes again
-// on the next call).
-int read_records(SSL* ssl, void* data, size_t size, size_t& bytes);
+// without an error: what it read is returned. When that failure was not a want-read or
+// want-write (the peer's close_notify, an alert, a bad record) `watch.ended` is set: OpenSSL
+// then holds nothing more, yet the next read must run to report it (OpenSSL answers every call
+// after it with the end of the stream or an error; an error's reason may read as a truncated
+// stream then).
+int read_records(SSL* ssl, void* data, size_t size, size_t& bytes, ReadWatch& watch);
 
 // What one SSL_write_ex of a write of `buffers` sends: the first non-empty buffer as it is, or,
 // when that is shorter than a record and another non-empty buffer follows, as much of the
@@ -101,12 +107,13 @@ int read_records(SSL* ssl, void* data, size_t size, size_t& bytes);
 // before waiting) moves its bytes into a block of its own, since the thread's buffer serves
 // other connections meanwhile and OpenSSL may not have encrypted them yet (a TLS 1.3 key
 // update it had to send first); a retry passes the same bytes again, as OpenSSL requires. With
-// partial writes on, one call writes at most one record, so a gathered write that returns
-// has written all of its bytes or none.
+// partial writes on, one call writes at most one record of this write (after what an earlier
+// call left pending, if anything), so a gathered write that returns has written all of its
+// bytes or none. `gather` false: the first non-empty buffer only.
 class WriteCall {
  public:
   template <typename ConstBuffers>
-  WriteCall(SSL* ssl, const ConstBuffers& buffers) {
+  WriteCall(SSL* ssl, const ConstBuffers& buffers, bool gather = true) {
     auto it = boost::asio::buffer_sequence_begin(buffers);
     const auto end = boost::asio::buffer_sequence_end(buffers);
     while (it != end && boost::asio::const_buffer(*it).size() == 0) ++it;
@@ -114,15 +121,15 @@ class WriteCall {
     const boost::asio::const_buffer first(*it);
     data_ = first.data();
     size_ = first.size();
-    if (size_ >= kRecordPlaintext) return;
+    if (!gather || size_ >= kRecordPlaintext) return;
     const size_t record = record_plaintext(ssl);
     if (size_ >= record) return;
     ++it;
     while (it != end && boost::asio::const_buffer(*it).size() == 0) ++it;
     if (it == end) return;
-    const std::span<unsigned char, kRecordPlaintext> gather = gather_buffer();
-    size_ = boost::asio::buffer_copy(boost::asio::buffer(gather.data(), record), buffers);
-    data_ = gather.data();
+    const std::span<unsigned char, kRecordPlaintext> into = gather_buffer();
+    size_ = boost::asio::buffer_copy(boost::asio::buffer(into.data(), record), buffers);
+    data_ = into.data();
     gathered_ = true;
   }
   WriteCall(WriteCall&& other) noexcept
@@ -150,6 +157,26 @@ class WriteCall {
   size_t size_ = 0;
   void* kept_ = nullptr;
   bool gathered_ = false;
+};
+
+// async_write_some's call: the WriteCall is made when the operation first runs, not when it is
+// created (an operation started later, with a deferred completion token, must not send what
+// the thread's gather buffer held when it was created).
+template <typename ConstBuffers>
+class LazyWriteCall {
+ public:
+  explicit LazyWriteCall(const ConstBuffers& buffers) : buffers_(buffers) {}
+  int operator()(SSL* ssl, size_t& bytes) {
+    if (!call_) call_.emplace(ssl, buffers_);
+    return (*call_)(ssl, bytes);
+  }
+  void keep() {
+    if (call_) call_->keep();
+  }
+
+ private:
+  ConstBuffers buffers_;
+  std::optional<WriteCall> call_;
 };
 }  // namespace detail
 
@@ -199,12 +226,14 @@ class TlsStream {
   lowest_layer_type& lowest_layer() { return socket_.lowest_layer(); }
   SSL* native_handle() { return ssl_; }
 
-  // Bytes OpenSSL holds that a read returns without the socket becoming readable: decrypted
-  // and not yet read, or received and not yet decrypted, unless all it holds is the start of a
-  // record and its last read of the socket found nothing more (the rest of that record will
-  // make the socket readable; a wait that did not wait would spin until it came).
+  // Whether a read returns something (bytes, the end of the stream, an error) without the
+  // socket becoming readable: bytes decrypted and not yet read, or received and not yet
+  // decrypted, unless all it holds is the start of a record and its last read of the socket
+  // found nothing more (the rest of that record will make the socket readable; a wait that
+  // did not wait would spin until it came); or an end a read met after its bytes
+  // (ReadWatch::ended).
   bool has_buffered_input() const {
-    return SSL_pending(ssl_) > 0 || (SSL_has_pending(ssl_) == 1 && !reads_.starved);
+    return reads_.ended || SSL_pending(ssl_) > 0 || (SSL_has_pending(ssl_) == 1 && !reads_.starved);
   }
 
   // Before a server-side handshake: the first byte the peer sends must be `byte` (22, the
@@ -254,8 +283,8 @@ class TlsStream {
   auto async_read_some(const MutableBuffers& buffers, Handler&& handler) {
     const boost::asio::mutable_buffer into = first_buffer<boost::asio::mutable_buffer>(buffers);
     return start<true>(
-        [into](SSL* ssl, size_t& bytes) {
-          return detail::read_records(ssl, into.data(), into.size(), bytes);
+        [into, watch = &reads_](SSL* ssl, size_t& bytes) {
+          return detail::read_records(ssl, into.data(), into.size(), bytes, *watch);
         },
         std::forward<Handler>(handler));
   }
@@ -264,7 +293,8 @@ class TlsStream {
   // record (detail::WriteCall); handler(error_code, size_t).
   template <typename ConstBuffers, typename Handler>
   auto async_write_some(const ConstBuffers& buffers, Handler&& handler) {
-    return start<true>(detail::WriteCall(ssl_, buffers), std::forward<Handler>(handler));
+    return start<true>(detail::LazyWriteCall<ConstBuffers>(buffers),
+                       std::forward<Handler>(handler));
   }
 
   // Writes all of `buffers` (valid until the handler runs), a record per OpenSSL call, small
@@ -293,14 +323,15 @@ class TlsStream {
         std::forward<Handler>(handler));
   }
 
-  // Writes (part of) `buffers` now, as async_write_some would, never waiting: would_block
-  // when the socket takes nothing. What the socket did not take of a record stays with
-  // OpenSSL and goes out first on the next write, which must start at the first byte not
-  // reported written (as async_write's next write_some does); a gathered record's bytes are
-  // then gathered again from there.
+  // Writes (part of) the first non-empty buffer now, never waiting: would_block when the
+  // socket takes nothing. What the socket did not take of a record stays with OpenSSL and
+  // goes out first on the next write, which must start at the first byte not reported
+  // written (as async_write's next write_some does). It gathers nothing: OpenSSL requires the
+  // next write to pass at least the bytes of the record left pending, and a gathered record
+  // could hold more than asio::async_write's 16 buffers do.
   template <typename ConstBuffers>
   size_t write_some(const ConstBuffers& buffers, error_code& ec) {
-    const detail::WriteCall call(ssl_, buffers);
+    const detail::WriteCall call(ssl_, buffers, /*gather=*/false);
     size_t bytes = 0;
     const Step step = attempt(call, bytes, ec);
     if (step != Step::kDone) ec = boost::asio::error::would_block;
@@ -314,7 +345,9 @@ class TlsStream {
     const boost::asio::mutable_buffer into = first_buffer<boost::asio::mutable_buffer>(buffers);
     size_t bytes = 0;
     const Step step = attempt(
-        [&](SSL* ssl, size_t& n) { return detail::read_records(ssl, into.data(), into.size(), n); },
+        [&](SSL* ssl, size_t& n) {
+          return detail::read_records(ssl, into.data(), into.size(), n, reads_);
+        },
         bytes, ec);
     if (step != Step::kDone) ec = boost::asio::error::would_block;
     return bytes;

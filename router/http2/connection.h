@@ -113,8 +113,8 @@ class Connection final : public ConnectionBase,
       self->on_readable(ec);
     };
     if constexpr (kTls) {
-      // Bytes the TLS layer already holds (decrypted, or received and not yet decrypted) are
-      // not readable on the socket any more.
+      // What the TLS layer already holds (TlsStream::has_buffered_input) makes the socket
+      // readable no more.
       if (net::has_buffered_input(stream_)) {
         boost::asio::post(stream_.get_executor(), [readable] { readable(error_code{}); });
         return;

@@ -14,8 +14,9 @@
 //   - close_stream(): closes the socket under the TLS layer, as for TCP;
 //   - the read paths that wait for readability and then read what the socket has (HTTP,
 //     RawSocket: that is what lets an idle connection hold no buffer) first ask
-//     has_buffered_input(): what the TLS layer already holds (decrypted, or received and not
-//     yet decrypted) never makes the socket readable again;
+//     has_buffered_input(): what the TLS layer already holds (decrypted, or whole records
+//     received and not yet decrypted, or an end of stream met after the last read's bytes)
+//     never makes the socket readable again;
 //   - a synchronous write (write_some on the non-blocking socket) is safe on both: what the
 //     socket did not take of a TLS record stays with OpenSSL, and the asynchronous write of
 //     the rest, which starts at the first byte not reported written, sends it first.
@@ -98,9 +99,8 @@ void async_write_all(TlsStream& stream, std::span<const boost::asio::const_buffe
   stream.async_write_all(buffers, std::forward<Handler>(handler));
 }
 
-// Bytes the TLS layer holds that a read can return without the socket becoming readable:
-// decrypted and not yet read, or received and not yet decrypted. Always false for TCP.
-// TlsStream's overload is in tls_stream.h.
+// Whether a read can return something without the socket becoming readable: what the TLS
+// layer holds (TlsStream::has_buffered_input in tls_stream.h). Always false for TCP.
 inline bool has_buffered_input(Stream&) { return false; }
 
 }  // namespace benchgate::router::net

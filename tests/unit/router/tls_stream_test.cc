@@ -283,6 +283,33 @@ TEST_F(TlsPair, TheStartOfARecordAloneIsNotBufferedInputTheRestMakesTheSocketRea
   EXPECT_TRUE(received == sent);
 }
 
+TEST_F(TlsPair, ACloseNotifyBehindTheLastBytesIsBufferedInputAndTheNextReadIsEndOfStream) {
+  // Bytes and the client's close_notify in one write of its socket; the client keeps TCP open
+  // and waits for ours (a two-way shutdown).
+  SSL* client = client_->native_handle();
+  BIO* memory = BIO_new(BIO_s_mem());
+  ASSERT_NE(memory, nullptr);
+  SSL_set0_wbio(client, memory);
+  const std::string sent = pattern(100);
+  size_t written = 0;
+  ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
+  ASSERT_EQ(SSL_shutdown(client), 0);
+  std::vector<char> records(static_cast<size_t>(BIO_pending(memory)));
+  ASSERT_EQ(BIO_read(memory, records.data(), static_cast<int>(records.size())),
+            static_cast<int>(records.size()));
+  asio::write(client_->next_layer(), asio::buffer(records));
+  wait_readable();
+
+  std::string received(4096, '\0');
+  error_code ec;
+  ASSERT_EQ(server_->read_some(asio::buffer(received), ec), sent.size());
+  ASSERT_FALSE(ec) << ec.message();
+  // The socket has nothing more: only a read without waiting reports the close.
+  EXPECT_TRUE(server_->has_buffered_input());
+  EXPECT_EQ(server_->read_some(asio::buffer(received), ec), 0u);
+  EXPECT_EQ(ec, asio::error::eof);
+}
+
 TEST_F(TlsPair, WhatOpenSslHoldsIsReadWithoutTheSocketAndNothingIsWouldBlock) {
   const std::string sent = pattern(1000);
   asio::write(*client_, asio::buffer(sent));
