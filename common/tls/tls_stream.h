@@ -382,6 +382,17 @@ class TlsStream {
     return detail::failed_call(ssl_, result, ec);
   }
 
+  // Waits, without a re-arm, for the socket's next edge in the direction OpenSSL asked for
+  // (`step`: kWantRead or kWantWrite); the operation `self` runs again then.
+  template <typename Self>
+  void wait_for(Step step, Self&& self) {
+    ::benchgate::net::EdgeWait<std::decay_t<Self>>::start(*reactor_, socket_.lowest_layer(),
+                                                          step == Step::kWantRead
+                                                              ? ::benchgate::net::Readiness::kRead
+                                                              : ::benchgate::net::Readiness::kWrite,
+                                                          std::forward<Self>(self));
+  }
+
   // The composed operation: attempt, wait for what OpenSSL wants, attempt again.
   template <typename Call, bool kWithBytes>
   struct Operation {
@@ -402,11 +413,7 @@ class TlsStream {
       if (step != Step::kDone) {
         if constexpr (requires { call.keep(); }) call.keep();
         state = State::kWaiting;
-        ::benchgate::net::EdgeWait<Self>::start(*stream.reactor_, stream.socket_.lowest_layer(),
-                                                step == Step::kWantRead
-                                                    ? ::benchgate::net::Readiness::kRead
-                                                    : ::benchgate::net::Readiness::kWrite,
-                                                std::move(self));
+        stream.wait_for(step, std::move(self));
         return;
       }
       if (state == State::kStarting) {
@@ -450,11 +457,7 @@ class TlsStream {
         if (step != Step::kDone) {
           call->keep();
           state = State::kWaiting;
-          ::benchgate::net::EdgeWait<Self>::start(*stream.reactor_, stream.socket_.lowest_layer(),
-                                                  step == Step::kWantRead
-                                                      ? ::benchgate::net::Readiness::kRead
-                                                      : ::benchgate::net::Readiness::kWrite,
-                                                  std::move(self));
+          stream.wait_for(step, std::move(self));
           return;
         }
         call.reset();

@@ -272,15 +272,20 @@ class ServerFrames:
         return first & 0x0F, payload
 
 
+def connect(port, tls_ca=None):
+    """A connection to the router's `port`, over TLS verified against `tls_ca` when given."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if tls_ca is None:
+        return sock
+    return ssl.create_default_context(cafile=tls_ca).wrap_socket(sock,
+                                                                 server_hostname="127.0.0.1")
+
+
 def wamp_calls_with_pings(port, batches, tls_ca=None):
     """`batches` times: CALLS_PER_BATCH calls to bench.echo and a ping among them in one write,
     then every answer read: the RESULTs in the order of the calls, each echoing its argument,
     and one pong carrying the ping's payload. With `tls_ca` (the CA's PEM file) over TLS."""
-    plain = socket.create_connection(("127.0.0.1", port), timeout=10)
-    if tls_ca is not None:
-        context = ssl.create_default_context(cafile=tls_ca)
-        plain = context.wrap_socket(plain, server_hostname="127.0.0.1")
-    with plain as s:
+    with connect(port, tls_ca) as s:
         s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                   b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                   b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: wamp.2.json\r\n\r\n")
@@ -333,6 +338,29 @@ def wamp_calls_with_pings(port, batches, tls_ca=None):
                 break
 
 
+def traced_wamp_calls(label, listener, client, traced, tls=False):
+    """The router under strace with one WAMP listener (`listener`: "--websocket" or
+    "--rawsocket"; with `tls` a throwaway certificate of its own), `client(port, BATCHES, ca)`
+    run against it: the counts, printed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        flags = [listener, "127.0.0.1:0", "--threads", "1"]
+        ca = None
+        if tls:
+            make_certificate(tmp)
+            flags += ["--tls-cert", os.path.join(tmp, "server.pem"),
+                      "--tls-key", os.path.join(tmp, "server.key")]
+            ca = os.path.join(tmp, "ca.pem")
+        router = TracedRouter(os.path.join(tmp, "strace.txt"), *flags, traced=traced)
+        try:
+            port = router.ws_port if listener == "--websocket" else router.rawsocket_port
+            client(port, BATCHES, ca)
+        finally:
+            calls = router.stop()
+    print("SYSCALLS| %s calls=%d %s" % (
+        label, CALLS_PER_BATCH * BATCHES, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
+    return calls
+
+
 class RouterWebSocketSyscallsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -341,16 +369,9 @@ class RouterWebSocketSyscallsTest(unittest.TestCase):
             raise unittest.SkipTest(problem)
 
     def test_the_answers_to_one_read_leave_in_one_write_with_the_pong_whole(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            router = TracedRouter(os.path.join(tmp, "strace.txt"), "--websocket", "127.0.0.1:0",
-                                  "--threads", "1", traced="sendmsg,recvmsg,sendto,writev")
-            try:
-                wamp_calls_with_pings(router.ws_port, BATCHES)
-            finally:
-                calls = router.stop()
+        calls = traced_wamp_calls("websocket", "--websocket", wamp_calls_with_pings,
+                                  "sendmsg,recvmsg,sendto,writev")
         answers = CALLS_PER_BATCH * BATCHES
-        print("SYSCALLS| websocket calls=%d %s" % (
-            answers, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
         # Beast reads up to 1,536 bytes from the socket at a time (about 20 of these calls), and
         # the answers to what one read brought leave together once the connection has handled
         # them, up to 128 frames per send (46 measured), where one write per message made
@@ -359,19 +380,9 @@ class RouterWebSocketSyscallsTest(unittest.TestCase):
 
     @unittest.skipUnless(OPENSSL, "needs openssl")
     def test_over_tls_the_answers_to_one_read_leave_in_one_record(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            make_certificate(tmp)
-            router = TracedRouter(os.path.join(tmp, "strace.txt"), "--websocket", "127.0.0.1:0",
-                                  "--threads", "1", "--tls-cert", os.path.join(tmp, "server.pem"),
-                                  "--tls-key", os.path.join(tmp, "server.key"),
-                                  traced="write,sendmsg,sendto,writev")
-            try:
-                wamp_calls_with_pings(router.ws_port, BATCHES, os.path.join(tmp, "ca.pem"))
-            finally:
-                calls = router.stop()
+        calls = traced_wamp_calls("wss", "--websocket", wamp_calls_with_pings,
+                                  "write,sendmsg,sendto,writev", tls=True)
         answers = CALLS_PER_BATCH * BATCHES
-        print("SYSCALLS| wss calls=%d %s" % (
-            answers, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
         # OpenSSL writes each record with one `write`: the handshake's few, then a record per
         # batch of answers that one read brought (90 measured), where a record per frame header
         # and per payload made two per call (2,560 and more).
@@ -385,11 +396,7 @@ def rawsocket_frame(payload):
 def wamp_rawsocket_calls(port, batches, tls_ca=None):
     """WAMP over RawSocket (JSON): `batches` times CALLS_PER_BATCH calls to bench.echo in one
     write, then every RESULT read, in order, each echoing its argument. With `tls_ca` over TLS."""
-    plain = socket.create_connection(("127.0.0.1", port), timeout=10)
-    if tls_ca is not None:
-        context = ssl.create_default_context(cafile=tls_ca)
-        plain = context.wrap_socket(plain, server_hostname="127.0.0.1")
-    with plain as s:
+    with connect(port, tls_ca) as s:
         buffer = b""
 
         def need(n):
@@ -446,35 +453,18 @@ class RouterRawSocketSyscallsTest(unittest.TestCase):
             raise unittest.SkipTest(problem)
 
     def test_a_batch_of_answers_leaves_in_one_sendmsg(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            router = TracedRouter(os.path.join(tmp, "strace.txt"), "--rawsocket", "127.0.0.1:0",
-                                  "--threads", "1", traced="sendmsg,sendto,writev,write")
-            try:
-                wamp_rawsocket_calls(router.rawsocket_port, BATCHES)
-            finally:
-                calls = router.stop()
+        calls = traced_wamp_calls("rawsocket", "--rawsocket", wamp_rawsocket_calls,
+                                  "sendmsg,sendto,writev,write")
         answers = CALLS_PER_BATCH * BATCHES
-        print("SYSCALLS| rawsocket calls=%d %s" % (
-            answers, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
         # A header and a payload per answer: Asio's 16 buffers per send made 8 sends a batch
         # (160 in all); 21 measured (20 batches and the WELCOME).
         self.assertLess(calls.get("sendmsg", 0), answers // 20, calls)
 
     @unittest.skipUnless(OPENSSL, "needs openssl")
     def test_over_tls_a_batch_of_answers_leaves_in_one_record(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            make_certificate(tmp)
-            router = TracedRouter(os.path.join(tmp, "strace.txt"), "--rawsocket", "127.0.0.1:0",
-                                  "--threads", "1", "--tls-cert", os.path.join(tmp, "server.pem"),
-                                  "--tls-key", os.path.join(tmp, "server.key"),
-                                  traced="write,sendmsg,sendto,writev")
-            try:
-                wamp_rawsocket_calls(router.rawsocket_port, BATCHES, os.path.join(tmp, "ca.pem"))
-            finally:
-                calls = router.stop()
+        calls = traced_wamp_calls("rawsocket-tls", "--rawsocket", wamp_rawsocket_calls,
+                                  "write,sendmsg,sendto,writev", tls=True)
         answers = CALLS_PER_BATCH * BATCHES
-        print("SYSCALLS| rawsocket-tls calls=%d %s" % (
-            answers, " ".join("%s=%d" % kv for kv in sorted(calls.items()))))
         # A record (one `write`) per header and per payload made two per call; 45 measured.
         self.assertLess(calls.get("write", 0), answers // 20, calls)
 
