@@ -10,6 +10,9 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include "common/net/asio_access.h"
+#include "common/net/edge_wait.h"
+
 namespace benchgate::router::wamp {
 namespace {
 
@@ -93,6 +96,11 @@ void RawSocketConnection<Socket>::do_read() {
       // Without an epoll_ctl when OpenSSL's last read emptied the socket
       // (common/tls/tls_stream.h).
       stream_.async_wait_readable(std::move(readable));
+    } else if (drained_) {
+      // The last read emptied the socket: its next edge, in Asio's own registration, without
+      // the epoll_ctl an async_wait makes (one per batch of calls).
+      ::benchgate::net::async_wait_edge(::benchgate::net::asio_access::reactor(stream_), stream_,
+                                        ::benchgate::net::Readiness::kRead, std::move(readable));
     } else {
       stream_.async_wait(asio::socket_base::wait_read, std::move(readable));
     }
@@ -101,9 +109,11 @@ void RawSocketConnection<Socket>::do_read() {
   if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
     return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
   }
+  const size_t room = in_.capacity() - in_end_;
   stream_.async_read_some(
-      asio::buffer(in_.data() + in_end_, in_.capacity() - in_end_),
-      pooled([self = this->shared_from_this()](const error_code& ec, size_t bytes) {
+      asio::buffer(in_.data() + in_end_, room),
+      pooled([self = this->shared_from_this(), room](const error_code& ec, size_t bytes) {
+        self->drained_ = !ec && bytes < room;
         self->on_read(ec, bytes);
       }));
 }
@@ -121,9 +131,13 @@ void RawSocketConnection<Socket>::on_readable(const error_code& ec) {
   reserve_input(kInitialInput);
   error_code read_ec;
   // The socket is non-blocking here: a spurious wake-up reads nothing and waits again.
-  const size_t bytes =
-      stream_.read_some(asio::buffer(in_.data() + in_end_, in_.capacity() - in_end_), read_ec);
-  if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) return do_read();
+  const size_t room = in_.capacity() - in_end_;
+  const size_t bytes = stream_.read_some(asio::buffer(in_.data() + in_end_, room), read_ec);
+  if (read_ec == asio::error::would_block || read_ec == asio::error::try_again) {
+    drained_ = true;
+    return do_read();
+  }
+  drained_ = !read_ec && bytes < room;
   on_read(read_ec, bytes);
 }
 

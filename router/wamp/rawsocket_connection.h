@@ -81,6 +81,10 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   std::array<uint8_t, 4> handshake_{};
   std::array<uint8_t, 4> reply_{};
   uint32_t max_in_ = 0;  // what we announced
+  // Cleartext: the last read emptied the socket's receive queue (EAGAIN, or fewer bytes than
+  // asked), so what arrives next makes a new edge and the wait needs no re-arm
+  // (common/net/edge_wait.h). In the padding after max_in_: no byte more per connection.
+  bool drained_ = false;
 
   ByteBlock in_;
   memory::Reservation input_budget_;  // in_'s capacity past kUnbudgetedBytes

@@ -163,8 +163,11 @@ constexpr int64_t kHttpEpollAfterOneBudget = 576;  // measured 495.9
 // message counts were added: 55 bytes of margin, not 64.
 constexpr int64_t kWebSocketIdleBudget = 8640;      // measured 8,575.9
 constexpr int64_t kWebSocketAfterOneBudget = 8832;  // measured 8,777.0
+// RawSocket after one message: the wait for the next read is an edge wait once the read
+// emptied the socket (no epoll_ctl per wait), its operation from Asio's recycling allocator
+// rather than the connection's pool: 45.6 bytes more (before: 1,186.4 to 1,187.1).
 constexpr int64_t kRawSocketIdleBudget = 1024;      // measured 919.7
-constexpr int64_t kRawSocketAfterOneBudget = 1280;  // measured 1,187.0
+constexpr int64_t kRawSocketAfterOneBudget = 1344;  // measured 1,232.0
 
 TEST(AllocConnectionMemory, RouterHttpHeapBytesPerConnection) {
   ASSERT_TRUE(enough_descriptors()) << "RLIMIT_NOFILE below " << 2 * kConnections + 64;
