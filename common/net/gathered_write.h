@@ -18,17 +18,16 @@
 #include <cerrno>
 #include <cstddef>
 #include <span>
-#include <type_traits>
 #include <utility>
 
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/system/error_code.hpp>
+
+#include "common/util/pooled_handler.h"
 
 namespace benchgate::net {
 
@@ -72,22 +71,12 @@ void async_write_gathered(Socket& socket, std::span<const boost::asio::const_buf
   }
   const auto allocator = boost::asio::get_associated_allocator(handler);
   if (failed || (sent > 0 && sent == total)) {
-    auto done = boost::asio::bind_allocator(
-        allocator, [failed, sent, handler = std::forward<Handler>(handler)]() mutable {
-          std::move(handler)(failed, sent);
-        });
-    // Through the io_context's own executor where the socket's is a type-erased one over it:
-    // the type-erased executor drops the handler's allocator and takes Asio's two-slot cache,
-    // or the heap.
-    using IoExecutor = boost::asio::io_context::executor_type;
-    auto executor = socket.get_executor();
-    if constexpr (std::is_same_v<decltype(executor), IoExecutor>) {
-      boost::asio::post(executor, std::move(done));
-    } else if (const auto* io = executor.template target<IoExecutor>()) {
-      boost::asio::post(*io, std::move(done));
-    } else {
-      boost::asio::post(executor, std::move(done));
-    }
+    post_keeping_allocator(
+        socket.get_executor(),
+        boost::asio::bind_allocator(
+            allocator, [failed, sent, handler = std::forward<Handler>(handler)]() mutable {
+              std::move(handler)(failed, sent);
+            }));
     return;
   }
   // The rest (EAGAIN: all of it) waits for the socket in asio::async_write.

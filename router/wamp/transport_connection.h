@@ -22,11 +22,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <utility>
 
 #include <boost/asio/bind_allocator.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/stream.hpp>
@@ -135,17 +133,8 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   void schedule_write() {
     if (writing_) return;
     writing_ = true;
-    auto write = pooled([self = this->shared_from_this()] { self->do_write(); });
-    // Posted to the io_context's own executor where the stream has one: the type-erased
-    // executor drops the handler's allocator and takes Asio's two-slot cache, or the heap.
-    using IoExecutor = boost::asio::io_context::executor_type;
-    if constexpr (std::is_same_v<std::decay_t<decltype(stream_.get_executor())>, IoExecutor>) {
-      boost::asio::post(stream_.get_executor(), std::move(write));
-    } else if (const auto* io = stream_.get_executor().template target<IoExecutor>()) {
-      boost::asio::post(*io, std::move(write));
-    } else {
-      boost::asio::post(stream_.get_executor(), std::move(write));
-    }
+    post_keeping_allocator(stream_.get_executor(),
+                           pooled([self = this->shared_from_this()] { self->do_write(); }));
   }
   // Writes at once, unless a write is under way.
   void start_write() {

@@ -15,8 +15,8 @@
 // gathered write through async_write_frames, which passes Beast by (net::async_write_all: up
 // to 128 frames per send over TCP, a record of up to 16 KiB per send over TLS). Beast
 // still writes what it writes on its own, the pong that answers a ping and the close frame,
-// and the two must never interleave: a Beast write that comes while the connection's write is under
-// way waits until it has ended, and the connection writes its own frames only while
+// and the two must never interleave: a Beast write that comes while the connection's write is
+// under way waits until it has ended, and the connection writes its own frames only while
 // frames_writable() (no Beast write under way or waiting, the last frame out complete, no close
 // frame sent); otherwise it hands its message to Beast, whose own write lock orders it.
 //
@@ -41,7 +41,6 @@
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/write.hpp>
 #include <boost/assert.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
@@ -223,36 +222,21 @@ class FrameCountingStream {
   }
 
  private:
-  // A write of the layer below, its bytes scanned once it completes.
-  template <typename Buffers, typename Token>
-  auto scanned_write_some(const Buffers& buffers, Token&& token) {
-    return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
-        [this](auto handler, const Buffers& b) {
-          // The operation below takes its memory where the handler says (the connection's
-          // pooled allocator, router/wamp/transport_connection.h).
-          const auto allocator = boost::asio::get_associated_allocator(handler);
-          next_.async_write_some(
-              b, boost::asio::bind_allocator(
-                     allocator, [this, b, handler = std::move(handler)](
-                                    const boost::system::error_code& ec, size_t n) mutable {
-                       scan(b, n, metrics::Direction::out);
-                       std::move(handler)(ec, n);
-                     }));
-        },
-        token, buffers);
-  }
-
+  // A Beast write of the layer below, its bytes scanned once it completes. The operation
+  // takes its memory where the handler says (the connection's pooled allocator,
+  // router/wamp/transport_connection.h).
   template <typename Buffers, typename Handler>
   void beast_write(const Buffers& buffers, Handler handler) {
     ++beast_writes_;
     const auto allocator = boost::asio::get_associated_allocator(handler);
-    scanned_write_some(buffers,
-                       boost::asio::bind_allocator(
-                           allocator, [this, handler = std::move(handler)](
-                                          const boost::system::error_code& ec, size_t n) mutable {
-                             --beast_writes_;
-                             std::move(handler)(ec, n);
-                           }));
+    next_.async_write_some(
+        buffers, boost::asio::bind_allocator(
+                     allocator, [this, buffers, handler = std::move(handler)](
+                                    const boost::system::error_code& ec, size_t n) mutable {
+                       --beast_writes_;
+                       scan(buffers, n, metrics::Direction::out);
+                       std::move(handler)(ec, n);
+                     }));
   }
 
   // The connection's own write ended: a Beast write that waited goes first, so that the

@@ -103,6 +103,19 @@ class TlsPair : public ::testing::Test {
     return received;
   }
 
+  // The records the server writes for `write(handler)` (count_records_written() first),
+  // with the write's success and the client reading `expected` back whole.
+  template <typename Write>
+  size_t records_for(Write write, const std::string& expected) {
+    records_written_ = 0;
+    error_code write_ec = asio::error::would_block;
+    write([&](const error_code& e, size_t) { write_ec = e; });
+    run();
+    EXPECT_FALSE(write_ec) << write_ec.message();
+    EXPECT_TRUE(receive(expected.size()) == expected);
+    return records_written_;
+  }
+
   // `text` cut into buffers of `piece` bytes.
   static std::vector<asio::const_buffer> pieces(const std::string& text, size_t from,
                                                 size_t piece) {
@@ -161,43 +174,28 @@ TEST_F(TlsPair, AWriteTheSocketCannotTakeGoesOnFromWhereItStoppedAndEveryByteArr
 }
 
 TEST_F(TlsPair, SmallBuffersWrittenTogetherLeaveInOneRecordEach16KiB) {
+  count_records_written();
   // 4 KiB in 128 buffers of 32 bytes (a frame header and its payload, 64 times over): one
   // record, where a record per buffer would be 128.
   const std::string small = pattern(128 * 32);
-  count_records_written();
-  error_code write_ec = asio::error::would_block;
   const std::vector<asio::const_buffer> small_pieces = pieces(small, 0, 32);
-  server_->async_write_all(small_pieces, [&](const error_code& e, size_t) { write_ec = e; });
-  run();
-  ASSERT_FALSE(write_ec) << write_ec.message();
-  EXPECT_EQ(records_written_, 1u);
-  EXPECT_TRUE(receive(small.size()) == small);
+  EXPECT_EQ(records_for([&](auto done) { server_->async_write_all(small_pieces, done); }, small),
+            1u);
 
   // 40 KB in 1,000-byte buffers: as many records as 16 KiB of plaintext make.
-  records_written_ = 0;
   const std::string larger = pattern(40'000);
   const std::vector<asio::const_buffer> larger_pieces = pieces(larger, 0, 1000);
-  server_->async_write_all(larger_pieces, [&](const error_code& e, size_t) { write_ec = e; });
-  run();
-  ASSERT_FALSE(write_ec) << write_ec.message();
-  EXPECT_EQ(records_written_, 3u);
-  EXPECT_TRUE(receive(larger.size()) == larger);
+  EXPECT_EQ(records_for([&](auto done) { server_->async_write_all(larger_pieces, done); }, larger),
+            3u);
 
   // asio::async_write hands the stream 16 buffers at a time: a record each.
-  records_written_ = 0;
-  asio::async_write(*server_, small_pieces, [&](const error_code& e, size_t) { write_ec = e; });
-  run();
-  ASSERT_FALSE(write_ec) << write_ec.message();
-  EXPECT_EQ(records_written_, 8u);
-  EXPECT_TRUE(receive(small.size()) == small);
+  EXPECT_EQ(records_for([&](auto done) { asio::async_write(*server_, small_pieces, done); }, small),
+            8u);
 
   // One buffer is written as it is, a record per 16 KiB, whatever its size.
-  records_written_ = 0;
-  asio::async_write(*server_, asio::buffer(larger),
-                    [&](const error_code& e, size_t) { write_ec = e; });
-  run();
-  EXPECT_EQ(records_written_, 3u);
-  EXPECT_TRUE(receive(larger.size()) == larger);
+  EXPECT_EQ(records_for([&](auto done) { asio::async_write(*server_, asio::buffer(larger), done); },
+                        larger),
+            3u);
 }
 
 TEST_F(TlsPair, AGatheredWriteThatWaitsForTheSocketDeliversEveryByteInOrder) {
