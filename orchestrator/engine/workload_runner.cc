@@ -36,7 +36,8 @@ constexpr auto kCloseGrace = 2s;
 // the process to show why it ended.
 constexpr auto kDeathNotice = 1s;
 // How often a running window looks at every child's state. A stop between two looks is not
-// missed (waitpid keeps it until collected); this only bounds how late it is logged.
+// missed (waitpid keeps it until collected); this only bounds how late it is logged, and how
+// late a window notices that the system under test exited.
 constexpr auto kStopWatch = 50ms;
 
 class WorkloadRun {
@@ -276,6 +277,9 @@ class WorkloadRun {
     while (results < active()) {
       if (Clock::now() >= next_watch) {
         watch_stops(info);
+        // A system under test that exited serves nothing more: the window ends now, not when
+        // its workers' results or its deadline come (the workers stop with the workload).
+        if (auto gone = env_.sut.exited()) return *gone;
         next_watch = Clock::now() + kStopWatch;
       }
       // A stopped worker is waited for until the deadline: continued in time, its window is

@@ -75,11 +75,15 @@ Expected<std::string> BuiltinRouter::wamp_address(const std::string& transport) 
 }
 
 std::optional<Error> BuiltinRouter::failure() {
-  if (!process_) return Error{"router was not started"};
-  if (process_->stopped()) {
+  if (process_ && process_->stopped()) {
     return Error{"router (pid " + std::to_string(process_->pid()) +
                  ") is stopped (SIGSTOP or a debugger) and serves nothing"};
   }
+  return exited();
+}
+
+std::optional<Error> BuiltinRouter::exited() {
+  if (!process_) return Error{"router was not started"};
   if (process_->running()) return std::nullopt;
   return Error{
       "router (pid " + std::to_string(process_->pid()) + ") " + process_->exit_description(),

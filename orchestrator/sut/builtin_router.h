@@ -20,6 +20,7 @@ class BuiltinRouter : public SystemUnderTest {
   // From the READY line's ws= / rawsocket= fields.
   Expected<std::string> wamp_address(const std::string& transport) const override;
   std::optional<Error> failure() override;
+  std::optional<Error> exited() override;
   std::string stopped_since_last_call() override;
   Expected<void> begin_window() override;
   Expected<std::optional<MetricsSnapshot>> snapshot() override;

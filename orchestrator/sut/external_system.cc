@@ -120,12 +120,15 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
 }
 
 std::optional<Error> ExternalSystem::failure() {
-  if (!process_) return std::nullopt;
-  if (process_->stopped()) {
+  if (process_ && process_->stopped()) {
     return Error{process_->name() + " (pid " + std::to_string(process_->pid()) +
                  ") is stopped (SIGSTOP or a debugger) and serves nothing"};
   }
-  if (process_->running()) return std::nullopt;
+  return exited();
+}
+
+std::optional<Error> ExternalSystem::exited() {
+  if (!process_ || process_->running()) return std::nullopt;
   return Error{process_->name() + " " + process_->exit_description(), ErrorKind::kFailed,
                process_->stderr_tail()};
 }

@@ -20,6 +20,7 @@ class ExternalSystem : public SystemUnderTest {
   Expected<void> start(std::chrono::steady_clock::time_point deadline) override;
   std::string address() const override { return config_.address; }
   std::optional<Error> failure() override;
+  std::optional<Error> exited() override;
   std::string stopped_since_last_call() override;
   Expected<std::optional<MetricsSnapshot>> snapshot() override;
   void stop() override;

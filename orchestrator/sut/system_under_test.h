@@ -44,6 +44,10 @@ class SystemUnderTest {
   // Nothing while the system is alive; otherwise why not ("router (pid 12) killed by signal
   // 9", with its stderr tail as the error's detail).
   virtual std::optional<Error> failure() = 0;
+  // The part of failure() that cannot pass: the process this orchestrator started has exited
+  // (a stopped one may still be continued). Nothing for a system it did not start. A running
+  // window ends on it at once, rather than at its deadline.
+  virtual std::optional<Error> exited() = 0;
   // "router (pid 1234)" when the process this orchestrator started was stopped (SIGSTOP, a
   // debugger) at any moment since the previous call, even if continued since; else empty.
   virtual std::string stopped_since_last_call() { return {}; }

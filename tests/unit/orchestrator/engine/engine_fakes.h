@@ -37,6 +37,7 @@ class FakeSut : public sut::SystemUnderTest {
   }
   std::string address() const override { return "127.0.0.1:9"; }
   std::optional<Error> failure() override;
+  std::optional<Error> exited() override { return failure(); }
   Expected<std::optional<sut::MetricsSnapshot>> snapshot() override {
     return std::optional<sut::MetricsSnapshot>{};
   }

@@ -91,6 +91,27 @@ TEST_F(RunnerFailures, ASystemThatDiesMidWindowFailsItsWorkloadAndTheRestAreNotR
   EXPECT_FALSE(r.ok());
 }
 
+TEST_F(RunnerFailures, ASystemThatExitsMidWindowEndsTheWindowWithoutWaitingForItsWorkers) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  // The router dies and the workers never answer: only the engine's own look at the system
+  // ends this window, whose duration and timeout are an hour (ctest's timeout fails a wait).
+  pool.worker.windows[0].before = [this] { factories_.made_suts.at(0)->die(router_died()); };
+  pool.worker.windows[0].answer = false;
+  factories_.pools = {pool};
+  scenario::Workload long_window = workload("w1");
+  long_window.duration_ns = 3'600'000'000'000;
+  long_window.timeout_ns = 7'200'000'000'000;
+  auto r = run(scenario_of({long_window}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error,
+            "router (pid 42) killed by signal 9; its stderr ends with:\nrouter: out of memory\n");
+  EXPECT_TRUE(r.workloads[0].repetitions.empty());
+  EXPECT_FALSE(r.ok());
+}
+
 TEST_F(RunnerFailures, AWorkerThatNeverAnswersFailsAtTheWorkloadDeadlineAndItsPoolIsRenewed) {
   factories_.suts = {FakeSut::Script{}};
   FakePool::Script pool;
