@@ -178,7 +178,7 @@ class ComparisonRun {
         suts_.push_back(
             options_.factories->system_under_test(config, {options_.router_binary, log_dir}));
         v.sut = suts_.back().get();
-        if (auto started = v.sut->start(startup_deadline()); !started) {
+        if (auto started = v.sut->start(sut_start_deadline(config, options_)); !started) {
           v.failure = start_failure("router '" + name + "' did not start", started.error());
         }
       }
@@ -199,7 +199,7 @@ class ComparisonRun {
     suts_.push_back(options_.factories->system_under_test(
         scenario_.router, {options_.router_binary, options_.log_dir}));
     sut::SystemUnderTest& sut = *suts_.back();
-    if (auto started = sut.start(startup_deadline()); !started) {
+    if (auto started = sut.start(sut_start_deadline(scenario_.router, options_)); !started) {
       fail_peer(start_failure("system under test did not start", started.error()));
     }
     std::string description;

@@ -35,7 +35,7 @@ class ScenarioRun {
     sut_ = options_.factories->system_under_test(scenario_.router,
                                                  {options_.router_binary, options_.log_dir});
     result_.system_description = sut_->description();
-    if (auto started = sut_->start(Clock::now() + startup_timeout()); !started) {
+    if (auto started = sut_->start(sut_start_deadline(scenario_.router, options_)); !started) {
       // An external system is only attached to: it is not reachable rather than not started.
       const bool attached = scenario_.router.impl == scenario::RouterImpl::kExternal;
       return give_up(start_failure(
@@ -201,6 +201,13 @@ bool ScenarioResult::ok() const {
     // A compared variant that is not installed fails nothing: it has no number.
     return w.status != results::WorkloadStatus::kFailed;
   });
+}
+
+std::chrono::steady_clock::time_point sut_start_deadline(const scenario::RouterConfig& router,
+                                                         const EngineOptions& options) {
+  const int64_t ns =
+      router.startup_timeout_ns > 0 ? router.startup_timeout_ns : options.startup_timeout_ns;
+  return Clock::now() + std::chrono::nanoseconds(ns);
 }
 
 Error start_failure(const std::string& what, Error why) {

@@ -2,6 +2,7 @@
 // workload in order, and stops every child whatever happened.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct EngineOptions {
   size_t worker_count = 0;
   // --workers-wait: how long the run waits for them.
   int64_t workers_wait_ns = 60'000'000'000;
+  // How long each start may take: the router's and each worker's READY line and first answer;
+  // a system under test's own startup_timeout replaces it for that system.
   int64_t startup_timeout_ns = 30'000'000'000;
   // Sent on every call to the worker_addresses workers (--worker-token-file); empty: none.
   std::string worker_token;
@@ -50,6 +53,11 @@ struct ScenarioResult {
 
   bool ok() const;  // no error and every workload ok
 };
+
+// When the start of system under test `router` must be done: its startup_timeout from now, else
+// the engine's startup deadline.
+std::chrono::steady_clock::time_point sut_start_deadline(const scenario::RouterConfig& router,
+                                                         const EngineOptions& options);
 
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
                             RunObserver& observer);

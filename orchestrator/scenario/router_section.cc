@@ -116,7 +116,7 @@ RouterConfig read_router(TableReader& top) {
   if (!table) return router;
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
   r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "auth_config",
-                "ws_fragment_bytes", "tls", "tls_cert", "tls_key"},
+                "ws_fragment_bytes", "tls", "tls_cert", "tls_key", "startup_timeout"},
                kRouterNotYet);
   RouterConfig router_config = read_router_table(r, "[router]");
   read_router_auth_config(r, router_config, router_config.impl == RouterImpl::kBuiltin);
@@ -218,6 +218,7 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
                      router.address + "\"");
     }
   }
+  if (auto v = r.duration_ns("startup_timeout", false)) router.startup_timeout_ns = *v;
   for (const char* key : {"command", "address", "ready", "metrics", "requires"}) {
     if (r.has(key)) router.key_where[key] = r.value_location(key);
   }

@@ -29,7 +29,10 @@ struct RouterConfig {
   std::string ready;                 // command/external: readiness probe "tcp://HOST:PORT"
   std::string address;               // command/external: where workers connect "HOST:PORT"
   std::string metrics;               // optional Prometheus endpoint of the system under test
-  std::string auth_config;           // builtin: --auth-config, resolved; empty: anonymous
+  // How long the system may take to start (builtin, command) or to accept connections
+  // (external); 0: the engine's startup deadline (EngineOptions::startup_timeout_ns).
+  int64_t startup_timeout_ns = 0;
+  std::string auth_config;  // builtin: --auth-config, resolved; empty: anonymous
   // builtin: every port of the bundled router speaks TLS, with a certificate made for the run
   // (a throwaway CA, given to the workers as their ca_file) or tls_cert/tls_key (resolved
   // against the scenario's folder).

@@ -48,6 +48,7 @@ address = "127.0.0.1:${port:dead}"
 impl = "command"
 command = ["sleep", "120"]
 address = "127.0.0.1:${port:silent}"
+startup_timeout = "3s"
 """
 
 # The second router spins 2 ms of CPU on every request: with 2 connections it answers at most
@@ -203,6 +204,7 @@ class CompareTest(unittest.TestCase):
                       "status 3 before it accepted connections", errors["dead"])
         self.assertIn("router 'silent' did not start: nothing accepted connections on "
                       "127.0.0.1:", errors["silent"])
+        self.assertIn(" within 3 s (the last attempt: connection refused)", errors["silent"])
 
     def test_an_odd_number_of_repetitions_is_refused(self):
         text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")

@@ -219,6 +219,31 @@ TEST(ScenarioLoader, AHostNameAddressLoadsWhenTheReadinessProbeIsIPv4) {
   EXPECT_EQ(local.scenario->router.ready, "tcp://localhost:8080");
 }
 
+// startup_timeout: how long this system may take to come up; absent, the engine's deadline.
+TEST(ScenarioLoader, StartupTimeoutIsAPositiveDurationOfTheRouterOrAVariant) {
+  LoadResult r = load_scenario_text(
+      "name = \"t\"\n[router]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
+      "startup_timeout = \"2m\"\n[[workloads]]\nname = \"w\"\n",
+      "t.toml");
+  ASSERT_TRUE(r.ok()) << all_messages(r);
+  EXPECT_EQ(r.scenario->router.startup_timeout_ns, 120'000'000'000);
+  LoadResult absent = load_scenario_text("name = \"t\"\n[[workloads]]\nname = \"w\"\n", "t.toml");
+  ASSERT_TRUE(absent.ok()) << all_messages(absent);
+  EXPECT_EQ(absent.scenario->router.startup_timeout_ns, 0);
+  LoadResult variant = load_scenario_text(
+      "name = \"t\"\n[routers.a]\nstartup_timeout = \"500ms\"\n[routers.b]\n"
+      "[compare]\nrouters = [\"a\", \"b\"]\n[[workloads]]\nname = \"w\"\nrepetitions = 2\n",
+      "t.toml");
+  ASSERT_TRUE(variant.ok()) << all_messages(variant);
+  EXPECT_EQ(variant.scenario->routers.at("a").startup_timeout_ns, 500'000'000);
+  EXPECT_EQ(variant.scenario->routers.at("b").startup_timeout_ns, 0);
+  LoadResult zero = load_scenario_text(
+      "name = \"t\"\n[router]\nstartup_timeout = \"0s\"\n[[workloads]]\nname = \"w\"\n", "t.toml");
+  EXPECT_FALSE(zero.ok());
+  EXPECT_NE(all_messages(zero).find("t.toml:3:19: error: key 'startup_timeout'"), std::string::npos)
+      << all_messages(zero);
+}
+
 TEST(ScenarioLoader, TextLoadsLikeAFileAtTheGivenPath) {
   const std::string text = "name = \"t\"\n[[workloads]]\nname = \"w\"\n";
   LoadResult r = load_scenario_text(text, "/some/where/t.toml");
