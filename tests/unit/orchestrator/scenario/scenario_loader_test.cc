@@ -196,6 +196,7 @@ TEST(ScenarioLoader, ExternalRouterAndEveryBoundUnitConvert) {
   EXPECT_EQ(s.router.impl, RouterImpl::kExternal);
   EXPECT_EQ(s.router.address, "127.0.0.1:18080");
   EXPECT_EQ(s.router.ready, "tcp://127.0.0.1:18081");
+  EXPECT_EQ(s.router.startup_timeout_ns, 45'000'000'000);
   ASSERT_EQ(s.gates.size(), 4u);
   EXPECT_DOUBLE_EQ(*s.gates[0].min, 1e6);
   EXPECT_DOUBLE_EQ(*s.gates[1].max, 0.9);
