@@ -331,7 +331,7 @@ command = ["{fault}", "--mode", "wild_window", "--window", "6"]
 workers = ["steady", "wild"]
 [defaults]
 warmup = "0s"
-duration = "100ms"
+duration = "20ms"
 repetitions = 12
 workers = 1
 timeout = "20s"
