@@ -15,6 +15,7 @@ the workload would time out: only the measured offset starts all four together.
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import tempfile
@@ -64,6 +65,18 @@ class ClockOffsetTest(unittest.TestCase):
 
     def tearDown(self):
         for p in self.processes:
+            # unshare --fork ignores SIGTERM while it waits for its child: the worker in it is
+            # stopped first, and unshare exits with it (else the wait below runs out).
+            try:
+                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                    children = [int(pid) for pid in f.read().split()]
+            except OSError:
+                children = []
+            for child in children:
+                try:
+                    os.kill(child, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
             p.terminate()
             try:
                 p.wait(timeout=30)
