@@ -42,7 +42,7 @@ scenario() { # NAME DURATION WARMUP
 }
 scenario loadgen "${SECS}s" "1s"
 
-declare -A RPS CPU
+declare -A RPS CPU MED_RPS MED_CPU
 run_h2load() {
   local i="$1" out="$BENCH_TMP/h2load-$1.out"
   timeout $((SECS + 15)) taskset -c "$CLIENT_CORE" "$PY" "$LIB/benchlib.py" rusage \
@@ -100,12 +100,12 @@ for g in worker h2load wrk; do
   read -r cm cmin cmax < <(stats ${CPU[$g]})
   printf '  %-7s %10.0f req/s (%.0f-%.0f)   %6.2f us CPU/req (%.2f-%.2f)\n' \
     "$g" "$rm" "$rmin" "$rmax" "$cm" "$cmin" "$cmax"
-  eval "MED_RPS_$g=$rm MED_CPU_$g=$cm"
+  MED_RPS[$g]="$rm" MED_CPU[$g]="$cm"
 done
-echo "  worker/h2load req/s ratio: $("$PY" "$LIB/benchlib.py" ratio "$MED_RPS_worker" "$MED_RPS_h2load")" \
-  "  CPU/req ratio: $("$PY" "$LIB/benchlib.py" ratio "$MED_CPU_worker" "$MED_CPU_h2load")"
-echo "  worker/wrk    req/s ratio: $("$PY" "$LIB/benchlib.py" ratio "$MED_RPS_worker" "$MED_RPS_wrk")" \
-  "  CPU/req ratio: $("$PY" "$LIB/benchlib.py" ratio "$MED_CPU_worker" "$MED_CPU_wrk")"
+echo "  worker/h2load req/s ratio: $("$PY" "$LIB/benchlib.py" ratio "${MED_RPS[worker]}" "${MED_RPS[h2load]}")" \
+  "  CPU/req ratio: $("$PY" "$LIB/benchlib.py" ratio "${MED_CPU[worker]}" "${MED_CPU[h2load]}")"
+echo "  worker/wrk    req/s ratio: $("$PY" "$LIB/benchlib.py" ratio "${MED_RPS[worker]}" "${MED_RPS[wrk]}")" \
+  "  CPU/req ratio: $("$PY" "$LIB/benchlib.py" ratio "${MED_CPU[worker]}" "${MED_CPU[wrk]}")"
 echo "  (CPU/req: user+system time of the generator process / requests it completed; lower" \
   "is better. The worker's is over its measured window, h2load's and wrk's over their whole run.)"
 

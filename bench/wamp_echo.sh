@@ -222,9 +222,18 @@ if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
       bench_track "$cgpid"
       for _ in $(seq 300); do
         grep -q '^READY' "$BENCH_TMP/cg-router-$ser-$secs.out" && break
+        # A router that exited will never say READY: say why now, not after 30 s.
+        if ! kill -0 "$cgpid" 2>/dev/null; then
+          tail -n 5 "$BENCH_TMP/cg-router-$ser-$secs.err" >&2
+          break
+        fi
         sleep 0.1
       done
       raw="$(sed -n 's/.* rawsocket=\([^ ]*\).*/\1/p' "$BENCH_TMP/cg-router-$ser-$secs.out")"
+      if [[ -z "$raw" ]]; then
+        echo "the router under callgrind never said READY (its stderr above)" >&2
+        exit 1
+      fi
       timeout $((secs + 60)) taskset -c "$CLIENT_CORE" "$PY" "$LIB/wamp_echo_client.py" \
         rawsocket "$raw" 65536 "$secs" "$DEPTH" "$ser" >"$BENCH_TMP/cg-client-$ser-$secs.out"
       stop_pid "$cgpid"
