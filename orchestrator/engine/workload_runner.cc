@@ -278,7 +278,9 @@ class WorkloadRun {
       if (Clock::now() >= next_watch) {
         watch_stops(info);
         // A system under test that exited serves nothing more: the window ends now, not when
-        // its workers' results or its deadline come (the workers stop with the workload).
+        // its workers' results or its deadline come (the workers stop with the workload). An
+        // interrupt that reached it too is the interrupt.
+        if (app::interrupted()) return interrupted_error();
         if (auto gone = env_.sut.exited()) return *gone;
         next_watch = Clock::now() + kStopWatch;
       }

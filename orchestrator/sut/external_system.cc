@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/process/process_tree.h"
+#include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
 
 namespace benchgate::sut {
@@ -40,9 +41,9 @@ std::string describe_errno(int error) {
 }  // namespace
 
 Expected<void> wait_for_tcp(const std::string& endpoint,
+                            std::chrono::steady_clock::time_point began,
                             std::chrono::steady_clock::time_point deadline,
                             const std::function<std::optional<Error>()>& gone) {
-  const auto waited_from = std::chrono::steady_clock::now();
   std::string target = endpoint;
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
   auto colon = target.rfind(':');
@@ -73,14 +74,12 @@ Expected<void> wait_for_tcp(const std::string& endpoint,
   if (gone) {
     if (auto why = gone()) return *why;
   }
-  // Rounded: the deadline was set a moment before the wait began.
-  const auto waited =
-      (std::chrono::duration_cast<std::chrono::milliseconds>(deadline - waited_from).count() +
-       500) /
-      1000;
-  return Error{"nothing accepted connections on " + target + " within " + std::to_string(waited) +
-               " s" +
-               (last_error ? " (the last attempt: " + describe_errno(last_error) + ")" : "")};
+  // To 3 significant digits: the deadline was set a moment before the start began. The key that
+  // sets it is named, whether or not the scenario gave it.
+  const auto waited = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - began);
+  return Error{"nothing accepted connections on " + target + " within " +
+               format_duration_ns(static_cast<double>(waited.count())) + " (startup_timeout" +
+               (last_error ? "; the last attempt: " + describe_errno(last_error) : "") + ")"};
 }
 
 ExternalSystem::ExternalSystem(const scenario::RouterConfig& config, const SutContext& context)
@@ -89,6 +88,7 @@ ExternalSystem::ExternalSystem(const scenario::RouterConfig& config, const SutCo
 ExternalSystem::~ExternalSystem() { stop(); }
 
 Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadline) {
+  const auto began = std::chrono::steady_clock::now();
   if (config_.impl == scenario::RouterImpl::kCommand) {
     processes::SpawnOptions options;
     options.name = "system under test '" + config_.command.front() + "'";
@@ -116,7 +116,8 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
           ErrorKind::kFailed, process_->stderr_tail()};
     };
   }
-  return wait_for_tcp(config_.ready.empty() ? config_.address : config_.ready, deadline, gone);
+  return wait_for_tcp(config_.ready.empty() ? config_.address : config_.ready, began, deadline,
+                      gone);
 }
 
 std::optional<Error> ExternalSystem::failure() {

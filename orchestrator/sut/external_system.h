@@ -35,8 +35,10 @@ class ExternalSystem : public SystemUnderTest {
 // Tries a TCP connection to "HOST:PORT" (or "tcp://HOST:PORT") until it succeeds, the deadline
 // passes, the run is interrupted, or `gone` (when given) returns why nothing will ever accept
 // (the spawned server exited). A deadline error names the last connect error ("connection
-// refused"), so an unreachable address is told from a slow one.
+// refused"), so an unreachable address is told from a slow one, and says how long the start had:
+// from `began` (when the start, a spawn included, began) to the deadline.
 Expected<void> wait_for_tcp(const std::string& endpoint,
+                            std::chrono::steady_clock::time_point began,
                             std::chrono::steady_clock::time_point deadline,
                             const std::function<std::optional<Error>()>& gone = {});
 

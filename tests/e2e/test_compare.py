@@ -48,7 +48,11 @@ address = "127.0.0.1:${port:dead}"
 impl = "command"
 command = ["sleep", "120"]
 address = "127.0.0.1:${port:silent}"
-startup_timeout = "3s"
+[routers.slow]
+impl = "command"
+command = ["sleep", "120"]
+address = "127.0.0.1:${port:slow}"
+startup_timeout = "2s"
 """
 
 # The second router spins 2 ms of CPU on every request: with 2 connections it answers at most
@@ -187,9 +191,10 @@ class CompareTest(unittest.TestCase):
 
     def test_variants_that_do_not_start_cost_the_others_nothing(self):
         # "first" starts before the broken ones, the shared workers after them: neither may
-        # lose its startup deadline to them.
+        # lose its startup deadline to them ("silent" waits out the whole default 30 s, as long
+        # as the workers' own deadline); "slow" gives up at its own startup_timeout.
         run, out = self.run_scenario(
-            COMPARE.format(extra=BROKEN, more=', "dead", "silent"'))
+            COMPARE.format(extra=BROKEN, more=', "dead", "silent", "slow"'))
         self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
         self.assertEqual(run.leftovers(), [], "processes left behind")
         by_variant = {l["variant"]: l for l in run.result_lines()}
@@ -204,7 +209,13 @@ class CompareTest(unittest.TestCase):
                       "status 3 before it accepted connections", errors["dead"])
         self.assertIn("router 'silent' did not start: nothing accepted connections on "
                       "127.0.0.1:", errors["silent"])
-        self.assertIn(" within 3 s (the last attempt: connection refused)", errors["silent"])
+        self.assertIn(" within 30s (startup_timeout; the last attempt: connection refused)",
+                      errors["silent"])
+        self.assertEqual(by_variant["slow"]["status"], "failed")
+        self.assertIn("router 'slow' did not start: nothing accepted connections on 127.0.0.1:",
+                      errors["slow"])
+        self.assertIn(" within 2s (startup_timeout; the last attempt: connection refused)",
+                      errors["slow"])
 
     def test_an_odd_number_of_repetitions_is_refused(self):
         text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")

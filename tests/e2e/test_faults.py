@@ -323,7 +323,8 @@ repetitions = 1
         run = self.run_to_end(path)  # waits out its startup_timeout: it may be coming up
         out = run.stdout + run.stderr
         self.assertIn("system under test is not reachable: nothing accepted connections on "
-                      "127.0.0.1:1 within 2 s (the last attempt: connection refused)", out)
+                      "127.0.0.1:1 within 2s (startup_timeout; the last attempt: connection refused)",
+                      out)
         self.assertNotIn("did not start", out)
         # Nothing was spawned, so there is no log folder to point at.
         self.assertNotIn("child process logs", run.stderr)
