@@ -113,7 +113,8 @@ h2load_run() {
     cpu="$("$PY" -c "print($u + $s)")"
   fi
   local tls failed
-  tls="$(sed -n 's/^TLS Protocol: //p' "$out" | head -n1)/$(sed -n 's/^Cipher: //p' "$out" | head -n1)"
+  tls="$(sed -n 's/^TLS Protocol: //p' "$out" | head -n1)"
+  [[ -n "$tls" ]] && tls+="/$(sed -n 's/^Cipher: //p' "$out" | head -n1)"
   failed="$(sed -n 's/^requests: .* \([0-9]*\) failed.*/\1/p' "$out" | head -n1)"
   echo "$rps $("$PY" -c "print(f'{$cpu / $n * 1e6:.2f}')") ${tls:--} ${failed:-0}"
 }

@@ -220,19 +220,13 @@ if [[ "${BENCH_CALLGRIND:-1}" == 1 ]] && command -v valgrind >/dev/null; then
         >"$BENCH_TMP/cg-router-$ser-$secs.out" 2>"$BENCH_TMP/cg-router-$ser-$secs.err" &
       cgpid=$!
       bench_track "$cgpid"
-      for _ in $(seq 300); do
-        grep -q '^READY' "$BENCH_TMP/cg-router-$ser-$secs.out" && break
-        # A router that exited will never say READY: say why now, not after 30 s.
-        if ! kill -0 "$cgpid" 2>/dev/null; then
-          tail -n 5 "$BENCH_TMP/cg-router-$ser-$secs.err" >&2
-          break
-        fi
-        sleep 0.1
-      done
+      # A router that exited is named at once (its stderr), not after the 30 s.
+      wait_ready "$cgpid" "$BENCH_TMP/cg-router-$ser-$secs.out" \
+        "$BENCH_TMP/cg-router-$ser-$secs.err" 300
       raw="$(sed -n 's/.* rawsocket=\([^ ]*\).*/\1/p' "$BENCH_TMP/cg-router-$ser-$secs.out")"
       if [[ -z "$raw" ]]; then
-        echo "the router under callgrind never said READY (its stderr above)" >&2
-        exit 1
+        echo "bench: the router under callgrind announced no rawsocket= address in 30 s" >&2
+        exit 3
       fi
       timeout $((secs + 60)) taskset -c "$CLIENT_CORE" "$PY" "$LIB/wamp_echo_client.py" \
         rawsocket "$raw" 65536 "$secs" "$DEPTH" "$ser" >"$BENCH_TMP/cg-client-$ser-$secs.out"
