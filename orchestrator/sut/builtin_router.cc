@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "common/units/units.h"
 #include "orchestrator/tls/run_certificate.h"
 
 namespace benchgate::sut {
@@ -23,6 +24,7 @@ BuiltinRouter::BuiltinRouter(const scenario::RouterConfig& config, const SutCont
 BuiltinRouter::~BuiltinRouter() { stop(); }
 
 Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadline) {
+  const auto began = std::chrono::steady_clock::now();
   processes::SpawnOptions options;
   options.name = "router";
   options.executable = context_.router_binary;
@@ -53,7 +55,17 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
   if (!spawned) return spawned.error();
   process_ = std::move(spawned).value();
   auto line = process_->wait_ready_line(deadline);
-  if (!line) return line.error();
+  if (!line) {
+    // Out of time while it runs: say how long it had, and the key that sets it.
+    if (line.error().kind == ErrorKind::kFailed && process_->running() &&
+        std::chrono::steady_clock::now() >= deadline) {
+      const auto had = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - began);
+      return Error{"router did not print READY within " +
+                       format_duration_ns(static_cast<double>(had.count())) + " (startup_timeout)",
+                   ErrorKind::kFailed, process_->stderr_tail()};
+    }
+    return line.error();
+  }
   auto fields = parse_ready_line(*line);
   if (!fields.count("http") || !fields.count("control")) {
     return Error{"router printed an unexpected READY line: '" + *line + "'"};

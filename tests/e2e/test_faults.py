@@ -330,6 +330,26 @@ repetitions = 1
         self.assertNotIn("child process logs", run.stderr)
         self.assert_run_ended(run)
 
+    def test_a_router_that_never_says_ready_fails_at_its_startup_timeout(self):
+        router = os.path.join(self.dir, "silent-router.sh")
+        with open(router, "w") as f:
+            f.write('#!/bin/sh\necho "never ready, as asked" >&2\nexec sleep 120\n')
+        os.chmod(router, os.stat(router).st_mode | stat.S_IXUSR)
+        path = write_scenario(self.dir, "silent.toml", """
+name = "e2e_silent_router"
+[router]
+startup_timeout = "1s"
+[[workloads]]
+name = "hello"
+duration = "200ms"
+repetitions = 1
+""")
+        run = self.run_to_end(path, "--router-bin", router)
+        self.assertIn("system under test did not start: router did not print READY within 1s "
+                      "(startup_timeout)", run.stderr)
+        self.assertIn("never ready, as asked", run.stderr)  # the stderr tail
+        self.assert_run_ended(run)
+
     def test_unreachable_workers_at_are_named_with_the_connection_error(self):
         router = subprocess.Popen([os.path.join(BIN, "router"), "--http", "127.0.0.1:0",
                                    "--control", "127.0.0.1:0"],
