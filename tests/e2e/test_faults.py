@@ -62,13 +62,18 @@ class FaultsTest(unittest.TestCase):
         return write_scenario(self.dir, "faults.toml", TWO_WORKLOADS.format(
             duration=duration, timeout=timeout, top=top))
 
-    def fault_worker(self, *args):
-        """A --worker-bin that runs fault_worker with these arguments."""
-        path = os.path.join(self.dir, "fault-worker.sh")
+    def executable(self, name, script):
+        """A shell script `name` in the test's folder, made executable; its path."""
+        path = os.path.join(self.dir, name)
         with open(path, "w") as f:
-            f.write('#!/bin/sh\nexec "{}" {} "$@"\n'.format(FAULT_WORKER, " ".join(args)))
+            f.write("#!/bin/sh\n" + script)
         os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
         return path
+
+    def fault_worker(self, *args):
+        """A --worker-bin that runs fault_worker with these arguments."""
+        return self.executable("fault-worker.sh",
+                               'exec "{}" {} "$@"\n'.format(FAULT_WORKER, " ".join(args)))
 
     def orchestrator(self, path, *extra):
         run = Run(["run", path, "--db", self.db, "--json", self.json] + list(extra),
@@ -331,10 +336,8 @@ repetitions = 1
         self.assert_run_ended(run)
 
     def test_a_router_that_never_says_ready_fails_at_its_startup_timeout(self):
-        router = os.path.join(self.dir, "silent-router.sh")
-        with open(router, "w") as f:
-            f.write('#!/bin/sh\necho "never ready, as asked" >&2\nexec sleep 120\n')
-        os.chmod(router, os.stat(router).st_mode | stat.S_IXUSR)
+        router = self.executable("silent-router.sh",
+                                 'echo "never ready, as asked" >&2\nexec sleep 120\n')
         path = write_scenario(self.dir, "silent.toml", """
 name = "e2e_silent_router"
 [router]
