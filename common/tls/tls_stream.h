@@ -386,11 +386,10 @@ class TlsStream {
   // (`step`: kWantRead or kWantWrite); the operation `self` runs again then.
   template <typename Self>
   void wait_for(Step step, Self&& self) {
-    ::benchgate::net::EdgeWait<std::decay_t<Self>>::start(*reactor_, socket_.lowest_layer(),
-                                                          step == Step::kWantRead
-                                                              ? ::benchgate::net::Readiness::kRead
+    ::benchgate::net::async_wait_edge(*reactor_, socket_.lowest_layer(),
+                                      step == Step::kWantRead ? ::benchgate::net::Readiness::kRead
                                                               : ::benchgate::net::Readiness::kWrite,
-                                                          std::forward<Self>(self));
+                                      std::forward<Self>(self));
   }
 
   // The composed operation: attempt, wait for what OpenSSL wants, attempt again.

@@ -116,6 +116,29 @@ class TlsPair : public ::testing::Test {
     return records_written_;
   }
 
+  // From here on the client's TLS output goes into memory instead of its socket; the test
+  // takes it with take_held() and sends it, whole or in part, itself.
+  void hold_client_output() {
+    held_ = BIO_new(BIO_s_mem());
+    ASSERT_NE(held_, nullptr);
+    SSL_set0_wbio(client_->native_handle(), held_);
+  }
+  // What the client wrote since hold_client_output() or the last take.
+  void take_held(std::vector<char>& records) {
+    records.resize(static_cast<size_t>(BIO_pending(held_)));
+    ASSERT_EQ(BIO_read(held_, records.data(), static_cast<int>(records.size())),
+              static_cast<int>(records.size()));
+  }
+
+  // Sends all the client wrote since hold_client_output() in one write of its socket, and waits
+  // until the server's socket is readable.
+  void send_held() {
+    std::vector<char> records;
+    ASSERT_NO_FATAL_FAILURE(take_held(records));
+    asio::write(client_->next_layer(), asio::buffer(records));
+    wait_readable();
+  }
+
   // `text` cut into buffers of `piece` bytes.
   static std::vector<asio::const_buffer> pieces(const std::string& text, size_t from,
                                                 size_t piece) {
@@ -139,6 +162,7 @@ class TlsPair : public ::testing::Test {
   std::unique_ptr<TlsStream> server_;
   std::unique_ptr<asio::ssl::stream<tcp::socket>> client_;
   size_t records_written_ = 0;
+  BIO* held_ = nullptr;  // owned by the client's SSL (SSL_set0_wbio)
 };
 
 TEST_F(TlsPair, AWriteTheSocketCannotTakeGoesOnFromWhereItStoppedAndEveryByteArrivesInOrder) {
@@ -221,19 +245,13 @@ TEST_F(TlsPair, AGatheredWriteThatWaitsForTheSocketDeliversEveryByteInOrder) {
 TEST_F(TlsPair, OneReadReturnsEveryRecordTheSocketBrought) {
   // 20 records of 50 bytes, sent in one write of the client's socket.
   SSL* client = client_->native_handle();
-  BIO* memory = BIO_new(BIO_s_mem());
-  ASSERT_NE(memory, nullptr);
-  SSL_set0_wbio(client, memory);
+  ASSERT_NO_FATAL_FAILURE(hold_client_output());
   const std::string sent = pattern(20 * 50);
   for (size_t i = 0; i < 20; ++i) {
     size_t written = 0;
     ASSERT_EQ(SSL_write_ex(client, sent.data() + i * 50, 50, &written), 1);
   }
-  std::vector<char> records(static_cast<size_t>(BIO_pending(memory)));
-  ASSERT_EQ(BIO_read(memory, records.data(), static_cast<int>(records.size())),
-            static_cast<int>(records.size()));
-  asio::write(client_->next_layer(), asio::buffer(records));
-  wait_readable();
+  ASSERT_NO_FATAL_FAILURE(send_held());
   std::string received(4096, '\0');
   error_code ec;
   const size_t got = server_->read_some(asio::buffer(received), ec);
@@ -244,16 +262,12 @@ TEST_F(TlsPair, OneReadReturnsEveryRecordTheSocketBrought) {
 
 TEST_F(TlsPair, TheStartOfARecordAloneIsNotBufferedInputTheRestMakesTheSocketReadable) {
   // The client's record goes into memory instead of its socket, and half of it is sent.
-  SSL* client = client_->native_handle();
-  BIO* memory = BIO_new(BIO_s_mem());
-  ASSERT_NE(memory, nullptr);
-  SSL_set0_wbio(client, memory);
+  ASSERT_NO_FATAL_FAILURE(hold_client_output());
   const std::string sent = pattern(100);
   size_t written = 0;
-  ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
-  std::vector<char> record(static_cast<size_t>(BIO_pending(memory)));
-  ASSERT_EQ(BIO_read(memory, record.data(), static_cast<int>(record.size())),
-            static_cast<int>(record.size()));
+  ASSERT_EQ(SSL_write_ex(client_->native_handle(), sent.data(), sent.size(), &written), 1);
+  std::vector<char> record;
+  ASSERT_NO_FATAL_FAILURE(take_held(record));
   const size_t half = record.size() / 2;
   asio::write(client_->next_layer(), asio::buffer(record.data(), half));
 
@@ -285,18 +299,12 @@ TEST_F(TlsPair, ACloseNotifyBehindTheLastBytesIsBufferedInputAndTheNextReadIsEnd
   // Bytes and the client's close_notify in one write of its socket; the client keeps TCP open
   // and waits for ours (a two-way shutdown).
   SSL* client = client_->native_handle();
-  BIO* memory = BIO_new(BIO_s_mem());
-  ASSERT_NE(memory, nullptr);
-  SSL_set0_wbio(client, memory);
+  ASSERT_NO_FATAL_FAILURE(hold_client_output());
   const std::string sent = pattern(100);
   size_t written = 0;
   ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
   ASSERT_EQ(SSL_shutdown(client), 0);
-  std::vector<char> records(static_cast<size_t>(BIO_pending(memory)));
-  ASSERT_EQ(BIO_read(memory, records.data(), static_cast<int>(records.size())),
-            static_cast<int>(records.size()));
-  asio::write(client_->next_layer(), asio::buffer(records));
-  wait_readable();
+  ASSERT_NO_FATAL_FAILURE(send_held());
 
   std::string received(4096, '\0');
   error_code ec;
