@@ -133,8 +133,9 @@ class ComparisonRun {
     return bundled_worker_pool(remote(), options_);
   }
 
-  RunPool* add_pool(std::unique_ptr<workers::WorkerPool> pool) {
-    pools_.push_back(std::make_unique<RunPool>(std::move(pool)));
+  RunPool* add_pool(std::unique_ptr<workers::WorkerPool> pool,
+                    std::chrono::nanoseconds startup_timeout) {
+    pools_.push_back(std::make_unique<RunPool>(std::move(pool), startup_timeout));
     return pools_.back().get();
   }
 
@@ -149,10 +150,6 @@ class ComparisonRun {
   void fail_peer(Error why) {
     if (!peer_failure_) peer_failure_ = std::move(why);
   }
-
-  // Every start gets the whole startup deadline of its own: a variant that failed slowly
-  // never costs the next one its time (docs/SCENARIOS.md: "the others go on").
-  Clock::time_point startup_deadline() const { return Clock::now() + startup_timeout(); }
 
   void start_router_variants() {
     std::string description;
@@ -187,7 +184,7 @@ class ComparisonRun {
       variants_.push_back(std::move(v));
     }
     result_.system_description = "comparison of " + description;
-    RunPool* pool = add_pool(bundled_pool());
+    RunPool* pool = add_pool(bundled_pool(), startup_timeout());
     for (auto& v : variants_) v.pool = pool;
     if (auto started = pool->start(remote().count, workers_deadline(remote(), options_));
         !started) {
@@ -210,17 +207,13 @@ class ComparisonRun {
       v.sut = &sut;
       v.bundled_router = scenario_.router.impl == scenario::RouterImpl::kBuiltin;
       if (name == "builtin") {
-        v.pool = add_pool(bundled_pool());
+        v.pool = add_pool(bundled_pool(), startup_timeout());
       } else {
         WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
         if (spawn.not_configured) {
           v.failure = std::move(spawn.not_configured);
         } else {
-          // Each implementation logs into its own folder, so their workers' logs stay apart.
-          std::error_code ec;
-          std::filesystem::create_directories(options_.log_dir + "/" + name, ec);
-          if (!ec) spawn.config.log_dir = options_.log_dir + "/" + name;
-          v.pool = add_pool(options_.factories->spawning_pool(spawn.config));
+          v.pool = add_pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
         }
       }
       // Without a router no worker is started: they would have nothing to connect to.
@@ -230,8 +223,14 @@ class ComparisonRun {
               !started) {
             v.failure = workers_start_failure(remote(), started.error());
           }
-        } else if (auto started = v.pool->start(workers_needed(), startup_deadline()); !started) {
-          v.failure = start_failure("worker '" + name + "' did not start", started.error());
+        } else {
+          // Each start has its whole startup deadline from now: a variant that failed slowly
+          // never costs the next one its time (docs/SCENARIOS.md: "the others go on").
+          const Clock::time_point deadline = v.pool->startup_deadline();
+          if (auto started = v.pool->start(workers_needed(), deadline); !started) {
+            v.failure = worker_impl_start_failure(name, v.pool->startup_timeout(), deadline,
+                                                  started.error());
+          }
         }
       }
       description += (description.empty() ? "" : "; ") + name + ": " +
@@ -279,8 +278,7 @@ class ComparisonRun {
   // comparison must stop (interrupted).
   bool run_window(const scenario::Workload& workload, uint32_t rep, Variant& v, bool warmed,
                   results::WorkloadResult& acc) {
-    if (auto prepared =
-            v.pool->prepare(Clock::now() + startup_timeout(), observer_, scenario_.name);
+    if (auto prepared = v.pool->prepare(v.pool->startup_deadline(), observer_, scenario_.name);
         !prepared) {
       if (prepared.error().kind == ErrorKind::kInterrupted) {
         acc.status = results::WorkloadStatus::kInterrupted;

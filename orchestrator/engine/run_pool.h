@@ -16,9 +16,17 @@ namespace benchgate::engine {
 
 class RunPool {
  public:
-  explicit RunPool(std::unique_ptr<workers::WorkerPool> pool) : pool_(std::move(pool)) {}
+  // `startup_timeout`: how long a start or a replacement of its workers may take (the engine's
+  // startup deadline, or a [worker_impls.NAME] startup_timeout).
+  RunPool(std::unique_ptr<workers::WorkerPool> pool, std::chrono::nanoseconds startup_timeout)
+      : pool_(std::move(pool)), startup_timeout_(startup_timeout) {}
 
   workers::WorkerPool& pool() { return *pool_; }
+  std::chrono::nanoseconds startup_timeout() const { return startup_timeout_; }
+  // When a start or a replacement begun now must be done.
+  std::chrono::steady_clock::time_point startup_deadline() const {
+    return std::chrono::steady_clock::now() + startup_timeout_;
+  }
   Expected<void> start(size_t count, std::chrono::steady_clock::time_point deadline) {
     return pool_->start(count, deadline);
   }
@@ -33,6 +41,7 @@ class RunPool {
 
  private:
   std::unique_ptr<workers::WorkerPool> pool_;
+  std::chrono::nanoseconds startup_timeout_;
   bool used_ = false;
   bool last_failed_ = false;
 };

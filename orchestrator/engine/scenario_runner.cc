@@ -44,7 +44,7 @@ class ScenarioRun {
     }
     const RemoteWorkerChoice remote =
         remote_workers(scenario_, options_, workers_needed("builtin"));
-    pool_.emplace(bundled_worker_pool(remote, options_));
+    pool_.emplace(bundled_worker_pool(remote, options_), startup_timeout());
     // The workers' own startup deadline: a slow system under test does not shorten it.
     if (auto started = pool_->start(remote.count, workers_deadline(remote, options_)); !started) {
       Error why = workers_start_failure(remote, started.error());
@@ -76,11 +76,12 @@ class ScenarioRun {
     if (auto it = impl_pools_.find(name); it != impl_pools_.end()) return &it->second;
     WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
     if (spawn.not_configured) return *spawn.not_configured;
-    RunPool pool(options_.factories->spawning_pool(spawn.config));
-    auto started = pool.start(workers_needed(name), Clock::now() + startup_timeout());
+    RunPool pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
+    const Clock::time_point deadline = pool.startup_deadline();
+    auto started = pool.start(workers_needed(name), deadline);
     if (!started) {
       pool.stop();
-      return start_failure("worker '" + name + "' did not start", started.error());
+      return worker_impl_start_failure(name, spawn.startup_timeout, deadline, started.error());
     }
     return &impl_pools_.emplace(name, std::move(pool)).first->second;
   }
@@ -98,8 +99,7 @@ class ScenarioRun {
         }
         pool = *found;
       }
-      if (auto prepared =
-              pool->prepare(Clock::now() + startup_timeout(), observer_, scenario_.name);
+      if (auto prepared = pool->prepare(pool->startup_deadline(), observer_, scenario_.name);
           !prepared) {
         if (prepared.error().kind == ErrorKind::kInterrupted) {
           result_.interrupted = true;
@@ -112,7 +112,7 @@ class ScenarioRun {
       WorkloadEnvironment environment{*sut_, pool->pool(), bundled, observer_, scenario_.name};
       result_.workloads.push_back(run_workload(workload, environment));
       confirm_workload(options_.confirmation, workload, result_.workloads.back(), environment,
-                       Clock::now() + startup_timeout());
+                       pool->startup_deadline());
       const bool failed = result_.workloads.back().status != results::WorkloadStatus::kOk;
       // A worker lost under on_worker_loss = "continue" makes the pool as suspect as a failure:
       // every worker answers Describe afresh before the next workload.

@@ -1,6 +1,10 @@
 // See worker_impl_spawn.h.
 #include "orchestrator/engine/worker_impl_spawn.h"
 
+#include <filesystem>
+#include <system_error>
+
+#include "common/units/units.h"
 #include "orchestrator/processes/child_process.h"
 
 namespace benchgate::engine {
@@ -8,7 +12,8 @@ namespace benchgate::engine {
 WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::WorkerImpl& impl,
                                   const EngineOptions& options) {
   WorkerImplSpawn out;
-  out.config.log_dir = options.log_dir;
+  out.startup_timeout = std::chrono::nanoseconds(
+      impl.startup_timeout_ns > 0 ? impl.startup_timeout_ns : options.startup_timeout_ns);
   // An adapter's worker starts but exits at once without its tool; checking here first says
   // which program is missing instead of reporting a worker that died.
   const std::string needed = impl.adapter.empty() ? impl.command.front() : impl.adapter;
@@ -19,6 +24,12 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
                                ErrorKind::kNotConfigured};
     return out;
   }
+  // Each implementation logs into a folder of its own: its worker 0 and the bundled pool's
+  // would write the same worker-0.stderr.log.
+  out.config.log_dir = options.log_dir + "/" + name;
+  std::error_code ec;
+  std::filesystem::create_directories(out.config.log_dir, ec);
+  if (ec) out.config.log_dir = options.log_dir;
   if (impl.adapter.empty()) {
     out.config.worker_binary = program->string();
     out.config.extra_args.assign(impl.command.begin() + 1, impl.command.end());
@@ -29,6 +40,16 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
     out.config.authenticate = options.authenticate_spawned_workers;
   }
   return out;
+}
+
+Error worker_impl_start_failure(const std::string& name, std::chrono::nanoseconds startup_timeout,
+                                std::chrono::steady_clock::time_point deadline, Error why) {
+  std::string what = "worker '" + name + "' did not start";
+  if (std::chrono::steady_clock::now() >= deadline) {
+    what += " within " + format_duration_ns(static_cast<double>(startup_timeout.count())) +
+            " (startup_timeout)";
+  }
+  return start_failure(what, std::move(why));
 }
 
 }  // namespace benchgate::engine

@@ -4,6 +4,7 @@
 // not_configured, never a number.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -14,11 +15,19 @@ namespace benchgate::engine {
 
 struct WorkerImplSpawn {
   workers::SpawnConfig config;
+  // How long its workers may take to start: its startup_timeout, else the engine's deadline.
+  std::chrono::nanoseconds startup_timeout{0};
   // Of kind kNotConfigured when it cannot run ("not_configured: worker 'h2load': ...").
   std::optional<Error> not_configured;
 };
 
 WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::WorkerImpl& impl,
                                   const EngineOptions& options);
+
+// Why the workers of implementation `name` did not start: "worker 'NAME' did not start within
+// 2s (startup_timeout): ..." when `deadline` passed, else "worker 'NAME' did not start: ..."
+// (start_failure: an interrupt is reported as the interrupt).
+Error worker_impl_start_failure(const std::string& name, std::chrono::nanoseconds startup_timeout,
+                                std::chrono::steady_clock::time_point deadline, Error why);
 
 }  // namespace benchgate::engine

@@ -155,6 +155,9 @@ struct WampRequest {
 struct WorkerImpl {
   std::vector<std::string> command;  // argument vector, never passed to a shell
   std::string adapter;               // "h2load" | "wrk" (then `command` is empty)
+  // How long its workers may take to print READY and answer Describe (startup_timeout); 0: the
+  // engine's startup deadline (EngineOptions::startup_timeout_ns).
+  int64_t startup_timeout_ns = 0;
   Location where;
   Location command_where;  // where `command` (or `adapter`) is written
 };

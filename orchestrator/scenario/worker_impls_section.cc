@@ -29,9 +29,10 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
-    r.check_keys({"command", "adapter"}, {});
+    r.check_keys({"command", "adapter", "startup_timeout"}, {});
     WorkerImpl impl;
     impl.where = r.table_location();
+    if (auto v = r.duration_ns("startup_timeout", false)) impl.startup_timeout_ns = *v;
     impl.command_where = r.value_location(r.has("adapter") ? "adapter" : "command");
     if (r.has("command") && r.has("adapter")) {
       diag.error(r.key_location("adapter"),

@@ -1,6 +1,7 @@
 """`orchestrator worker-check` passes the bundled worker and the Python example worker, fails a
-worker that never answers (exit 1, naming the failed rule, nothing left behind), and the
-Python worker runs its example scenario through [worker_impls]."""
+worker that never answers (exit 1, naming the failed rule, nothing left behind), the Python
+worker runs its example scenario through [worker_impls], and a [worker_impls] worker that never
+says READY fails at its own startup_timeout."""
 import os
 import shutil
 import tempfile
@@ -108,6 +109,36 @@ target = "/bench/hello"
         run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
         self.assertIn("not_configured", run.stdout + run.stderr)
         self.assertIn("benchgate-no-such-worker-program", run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+    def test_a_worker_that_never_says_ready_fails_at_its_startup_timeout(self):
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        path = write_scenario(out, "s.toml", """name = "mute_worker"
+[worker_impls.mute]
+command = ["/bin/sh", "-c", "echo warming up >&2; sleep 30"]
+startup_timeout = "1s"
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "mute"
+worker = "mute"
+protocol = "http1"
+target = "/bench/hello"
+[[workloads]]
+name = "bundled"
+protocol = "http1"
+target = "/bench/hello"
+""")
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)  # a deadline passed
+        self.assertIn("worker 'mute' did not start within 1s (startup_timeout): worker 0 did not "
+                      "print READY", run.stdout + run.stderr)
+        # Its own stderr tail, from a log of its own (not the bundled pool's worker 0's).
+        self.assertIn("its stderr ends with:\nwarming up\n\n", run.stdout + run.stderr)
+        statuses = {line["workload"]: line["status"] for line in run.result_lines()}
+        self.assertEqual(statuses["bundled"], "ok", run.stdout + run.stderr)
         self.assertEqual(run.leftovers(), [])
 
 

@@ -102,6 +102,29 @@ TEST(ScenarioWorkerImpls, AnUnknownAdapterNamesTheKnownOnesAtItsValue) {
             "h2load, wrk)\n");
 }
 
+// startup_timeout: how long its workers may take to start; absent, the engine's deadline.
+TEST(ScenarioWorkerImpls, StartupTimeoutIsAPositiveDurationOfAnImplementation) {
+  auto r = load(R"(name = "w"
+[worker_impls.jvm]
+command = ["java", "-jar", "worker.jar"]
+startup_timeout = "2m"
+[worker_impls.h2load]
+adapter = "h2load"
+[[workloads]]
+name = "a"
+worker = "jvm"
+)");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.scenario->worker_impls.at("jvm").startup_timeout_ns, 120'000'000'000);
+  EXPECT_EQ(r.scenario->worker_impls.at("h2load").startup_timeout_ns, 0);
+  auto zero = load(
+      "name = \"w\"\n[worker_impls.x]\nadapter = \"wrk\"\nstartup_timeout = \"0ms\"\n"
+      "[[workloads]]\nname = \"a\"\n");
+  EXPECT_NE(errors_of(zero).find("/tmp/dir/s.toml:4:19: error: key 'startup_timeout'"),
+            std::string::npos)
+      << errors_of(zero);
+}
+
 TEST(ScenarioWorkerImpls, CompareWorkersListsTheVariantsInOrderAgainstTheScenariosRouter) {
   auto r = load(R"(name = "w"
 [router]

@@ -336,8 +336,8 @@ const std::map<std::string, std::string>& reviewed_keys() {
     // A new session per call: connections to the same router the checks above allowed, one
     // at a time per session (in_flight 1), within the window.
     keys["session_per_operation"] = "a shape of the load: reaches nothing new";
-    // How long the start of the system under test the checks above allowed is waited for: a
-    // bound like the workload's own timeout.
+    // How long the start of the system under test, or of a [worker_impls] worker, that the
+    // checks above allowed is waited for: a bound like the workload's own timeout.
     keys["startup_timeout"] = "a wait of the run: reaches nothing new";
     // Shared registrations over the worker's own callee sessions (1..1024 per worker, to the
     // same router), a slow callee (at most 60 s; its queue of delayed answers bounded in count
