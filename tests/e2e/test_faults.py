@@ -1,5 +1,6 @@
-"""The fault suite: a worker or the router killed or frozen mid-window, a worker that never
-becomes ready or sends a malformed result, an interrupted run. Each case runs the real
+"""The fault suite: a worker or the router (bundled, or started as a `command`) killed or
+frozen mid-window, a worker that never becomes ready or sends a malformed result, an
+interrupted run. Each case runs the real
 orchestrator and checks that the workload is recorded as failed with its cause (terminal,
 JSON, SQLite), that the workloads after it still run (unless fail_fast), that the measured
 repetitions before the fault are kept, that the exit code is 3 and that no process is left.
@@ -296,6 +297,31 @@ max = 0
                 "WHERE w.name = 'victim' ORDER BY r.idx").fetchall()
             self.assertEqual([json.loads(f[0]).count("process_stopped") for f in flags],
                              [0, 1, 0])
+
+    def test_a_command_system_stopped_and_continued_mid_window_flags_that_repetition(self):
+        # The bundled router started as a `command`: watched through ExternalSystem, whose
+        # stopped process has not exited, so the window goes on and is flagged.
+        program = os.path.join(BIN, "router")
+        top = f"""[router]
+impl = "command"
+command = ["{program}", "--http", "127.0.0.1:${{port:http}}",
+           "--control", "127.0.0.1:0", "--threads", "1"]
+address = "127.0.0.1:${{port:http}}"
+"""
+        run = self.orchestrator(self.scenario(duration="2s", timeout="40s", top=top)).start()
+        run.wait_for_stderr("victim rep 2/3: started")
+        routers = [p for p in tagged_processes(run.tag) if process_name(p) == "router"]
+        self.assertEqual(len(routers), 1)
+        os.kill(routers[0], signal.SIGSTOP)
+        time.sleep(1)
+        os.kill(routers[0], signal.SIGCONT)
+        run.finish(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        workloads = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}
+        self.assertEqual([r["stopped"] for r in workloads["victim"]["repetitions"]],
+                         [[], [f"system under test '{program}' (pid {routers[0]})"], []])
+        self.assertEqual(workloads["after"]["status"], "ok")
 
     def test_the_router_frozen_mid_window_never_hangs_the_orchestrator(self):
         started = time.monotonic()

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "common/histogram/hdr_histogram.h"
 
@@ -38,12 +39,37 @@ v1::WindowResult consistent_result(const v1::Window& window) {
 
 std::optional<Error> FakeSut::failure() {
   std::lock_guard lock(mutex_);
+  if (!death_ && paused_) {
+    return Error{"router (pid 42) is stopped (SIGSTOP or a debugger) and serves nothing"};
+  }
   return death_;
+}
+
+std::optional<Error> FakeSut::exited() {
+  std::lock_guard lock(mutex_);
+  return death_;
+}
+
+std::string FakeSut::stopped_since_last_call() {
+  std::lock_guard lock(mutex_);
+  if (!std::exchange(paused_since_last_call_, paused_)) return {};
+  return "router (pid 42)";
 }
 
 void FakeSut::die(Error why) {
   std::lock_guard lock(mutex_);
   death_ = std::move(why);
+}
+
+void FakeSut::pause() {
+  std::lock_guard lock(mutex_);
+  paused_ = true;
+  paused_since_last_call_ = true;
+}
+
+void FakeSut::resume() {
+  std::lock_guard lock(mutex_);
+  paused_ = false;
 }
 
 class FakePool::Service final : public v1::Worker::Service {

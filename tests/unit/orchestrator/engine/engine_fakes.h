@@ -23,7 +23,8 @@
 namespace benchgate::engine::testing {
 
 // A system under test that serves nothing itself (the fake workers never connect) and fails
-// when a test says so: at start, or at any moment (die()), as a dead router reports itself.
+// when a test says so: at start, or at any moment (die()), as a dead router reports itself; or
+// is stopped for a while (pause(), resume()), as a router under SIGSTOP: failed, not exited.
 class FakeSut : public sut::SystemUnderTest {
  public:
   struct Script {
@@ -37,20 +38,28 @@ class FakeSut : public sut::SystemUnderTest {
   }
   std::string address() const override { return "127.0.0.1:9"; }
   std::optional<Error> failure() override;
-  std::optional<Error> exited() override { return failure(); }
+  std::optional<Error> exited() override;
+  std::string stopped_since_last_call() override;
   Expected<std::optional<sut::MetricsSnapshot>> snapshot() override {
     return std::optional<sut::MetricsSnapshot>{};
   }
   void stop() override {}
   std::string description() const override { return "fake router"; }
 
-  // From now on failure() says the router died with `why` (a worker thread may call it).
+  // From now on failure() and exited() say the router died with `why` (a worker thread may
+  // call it).
   void die(Error why);
+  // Until resume(), failure() says the router is stopped and exited() says nothing; the next
+  // stopped_since_last_call() names it.
+  void pause();
+  void resume();
 
  private:
   Script script_;
   std::mutex mutex_;
   std::optional<Error> death_;
+  bool paused_ = false;
+  bool paused_since_last_call_ = false;
 };
 
 // What one fake worker does with a window: send its result, or first run `before` (kill the

@@ -3,7 +3,10 @@
 // statuses and errors the outputs print and the gates judge).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "engine_fakes.h"
 #include "orchestrator/app/interrupt.h"
@@ -110,6 +113,45 @@ TEST_F(RunnerFailures, ASystemThatExitsMidWindowEndsTheWindowWithoutWaitingForIt
             "router (pid 42) killed by signal 9; its stderr ends with:\nrouter: out of memory\n");
   EXPECT_TRUE(r.workloads[0].repetitions.empty());
   EXPECT_FALSE(r.ok());
+}
+
+TEST_F(RunnerFailures, ASystemStoppedAndContinuedMidWindowKeepsTheWindowFlagged) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  // Stopped for four of the engine's looks at the system (every 50 ms) while the workers
+  // measure, then continued: a stopped system has not exited, so its window is not ended.
+  pool.worker.windows[0].before = [this] {
+    FakeSut& sut = *factories_.made_suts.at(0);
+    sut.pause();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    sut.resume();
+  };
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("w1", 1)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk) << r.workloads[0].error;
+  ASSERT_EQ(r.workloads[0].repetitions.size(), 1u);
+  const auto& flags = r.workloads[0].repetitions[0].flags;
+  EXPECT_NE(std::find(flags.begin(), flags.end(), results::kProcessStopped), flags.end());
+  EXPECT_EQ(r.workloads[0].repetitions[0].stopped, std::vector<std::string>{"router (pid 42)"});
+  EXPECT_EQ(r.error, "");
+}
+
+TEST_F(RunnerFailures, ASystemStillStoppedAtTheEndOfItsWindowIsTheCause) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].before = [this] { factories_.made_suts.at(0)->pause(); };
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("w1", 1), workload("w2", 1)}));
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error,
+            "router (pid 42) is stopped (SIGSTOP or a debugger) and serves nothing");
+  EXPECT_EQ(r.workloads[1].error,
+            "not run: the system under test failed during workload 'w1': router (pid 42) is "
+            "stopped (SIGSTOP or a debugger) and serves nothing");
 }
 
 TEST_F(RunnerFailures, AWorkerThatNeverAnswersFailsAtTheWorkloadDeadlineAndItsPoolIsRenewed) {
