@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include <boost/asio/error.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -108,6 +109,12 @@ void release_gathered(void* block) { size_class_pool::release(block, nullptr); }
 int read_records(SSL* ssl, void* data, size_t size, size_t& bytes, ReadWatch& watch) {
   bytes = 0;
   if (size == 0) return 1;
+  if (const uint32_t error = std::exchange(watch.error, 0); error != 0) {
+    // The error a call after the last bytes met: back on the thread's queue (emptied before
+    // this call), where failed_call() reads it as it would have then.
+    ERR_raise(ERR_GET_LIB(error), ERR_GET_REASON(error));
+    return -1;
+  }
   const int result = SSL_read_ex(ssl, data, size, &bytes);
   if (result <= 0) return result;
   while (bytes < size && SSL_has_pending(ssl) == 1) {
@@ -117,7 +124,10 @@ int read_records(SSL* ssl, void* data, size_t size, size_t& bytes, ReadWatch& wa
         SSL_read_ex(ssl, static_cast<unsigned char*>(data) + bytes, size - bytes, &more);
     if (next <= 0) {
       const int reason = SSL_get_error(ssl, next);
-      if (reason != SSL_ERROR_WANT_READ && reason != SSL_ERROR_WANT_WRITE) watch.ended = true;
+      if (reason != SSL_ERROR_WANT_READ && reason != SSL_ERROR_WANT_WRITE) {
+        watch.ended = true;
+        if (reason == SSL_ERROR_SSL) watch.error = static_cast<uint32_t>(ERR_peek_error());
+      }
       prepare_call();
       break;
     }

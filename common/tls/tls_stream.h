@@ -64,13 +64,15 @@ void prepare_call();
 // empty (EAGAIN: OpenSSL holds no whole record then, at most the start of one, since it reads
 // the socket only for a record it does not have whole), and expect_first_byte()'s check of the
 // first byte read. `ended`: read_records met the end of the stream (the peer's close_notify or
-// an alert) or an error after the bytes it returned, and the next read reports it.
+// an alert) or an error after the bytes it returned, and the next read reports it; `error`:
+// that error's OpenSSL code (ERR_peek_error; 0 for an end without one), kept for that read.
 struct ReadWatch {
   enum class FirstByte : uint8_t { kOff, kArmed, kMatched, kOther } first = FirstByte::kOff;
   uint8_t expected = 0;
   bool drained = false;
   bool starved = false;
   bool ended = false;
+  uint32_t error = 0;
 };
 long watch_reads(BIO* bio, int oper, const char* data, size_t len, int argi, long argl, int ret,
                  size_t* processed);
@@ -94,9 +96,9 @@ void release_gathered(void* block);
 // call (with read-ahead a socket read brings many). A later call that fails ends the loop
 // without an error: what it read is returned. When that failure was not a want-read or
 // want-write (the peer's close_notify, an alert, a bad record) `watch.ended` is set: OpenSSL
-// then holds nothing more, yet the next read must run to report it (OpenSSL answers every call
-// after it with the end of the stream or an error; an error's reason may read as a truncated
-// stream then).
+// then holds nothing more, yet the next read must run to report it. OpenSSL answers every call
+// after an error with a reason of its own (a truncated stream), so the error's code is kept in
+// `watch.error` and the next read fails with it, as a read that met the error first would.
 int read_records(SSL* ssl, void* data, size_t size, size_t& bytes, ReadWatch& watch);
 
 // What one SSL_write_ex of a write of `buffers` sends: the first non-empty buffer as it is, or,

@@ -5,12 +5,13 @@
 // buffers), small buffers written together leave in one record, one read returns every
 // record the socket brought, what OpenSSL holds is seen without the socket (and the start of
 // a record alone is not), the peer's close_notify and a bare TCP close end reads as
-// ssl::stream's do, an operation that completes at once still completes later, and a closed
+// ssl::stream's do, a bad record behind good bytes is reported as itself, an operation that completes at once still completes later, and a closed
 // stream touches no descriptor.
 #include "router/net/stream.h"
 
 #include <gtest/gtest.h>
 #include <openssl/bio.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include <chrono>
@@ -314,6 +315,32 @@ TEST_F(TlsPair, ACloseNotifyBehindTheLastBytesIsBufferedInputAndTheNextReadIsEnd
   EXPECT_TRUE(server_->has_buffered_input());
   EXPECT_EQ(server_->read_some(asio::buffer(received), ec), 0u);
   EXPECT_EQ(ec, asio::error::eof);
+}
+
+TEST_F(TlsPair, ABadRecordBehindTheLastBytesIsReportedByTheNextReadAsItself) {
+  // Two records in one write of the client's socket, the second's authentication tag broken.
+  SSL* client = client_->native_handle();
+  ASSERT_NO_FATAL_FAILURE(hold_client_output());
+  const std::string sent = pattern(100);
+  size_t written = 0;
+  ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
+  ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
+  std::vector<char> records;
+  ASSERT_NO_FATAL_FAILURE(take_held(records));
+  records.back() ^= 1;
+  asio::write(client_->next_layer(), asio::buffer(records));
+  wait_readable();
+
+  std::string received(4096, '\0');
+  error_code ec;
+  ASSERT_EQ(server_->read_some(asio::buffer(received), ec), sent.size());
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_TRUE(server_->has_buffered_input());
+  EXPECT_EQ(server_->read_some(asio::buffer(received), ec), 0u);
+  EXPECT_EQ(ec.category(), asio::error::get_ssl_category()) << ec.message();
+  EXPECT_EQ(ERR_GET_REASON(static_cast<unsigned long>(ec.value())),
+            SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)
+      << ec.message();
 }
 
 TEST_F(TlsPair, WhatOpenSslHoldsIsReadWithoutTheSocketAndNothingIsWouldBlock) {
