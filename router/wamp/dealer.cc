@@ -211,19 +211,22 @@ void Dealer::on_call(Session& caller, Json& message) {
   }
   Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
+  const bool receive_progress = is_true(message[2], "receive_progress");
   Json details = Json::object();
-  if (is_true(message[2], "receive_progress")) details["receive_progress"] = true;
+  if (receive_progress) details["receive_progress"] = true;
   Json routed = Json::array({static_cast<int>(MessageType::kInvocation), invocation,
                              found->second.id, std::move(details)});
   move_payload(message, 4, routed);
-  invoked(callee.send(routed), caller, request, callee, invocation, deadline);
+  invoked(callee.send(routed), caller, request, callee, invocation, deadline, receive_progress);
 }
 
 void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
-                     uint64_t invocation, std::optional<Clock::time_point> deadline) {
+                     uint64_t invocation, std::optional<Clock::time_point> deadline,
+                     bool receive_progress) {
   switch (sent) {
     case SendResult::sent:
-      pending_.emplace(invocation, Pending{caller.id(), request, &callee, deadline, false});
+      pending_.emplace(invocation,
+                       Pending{caller.id(), request, &callee, deadline, false, receive_progress});
       if (deadline) {
         deadlines_.emplace(*deadline, invocation);
         arm_timer();
@@ -278,7 +281,7 @@ bool Dealer::route_call(Session& caller, const MessageView& message) {
   const Frame frame = invocation_frame(core_.frame_pool(), callee.serializer(), invocation,
                                        found->second.id, progress.is_true(), message, 4);
   invoked(callee.send_frame(frame, MessageType::kInvocation), caller, request, callee, invocation,
-          deadline);
+          deadline, progress.is_true());
   return true;
 }
 
@@ -290,6 +293,8 @@ bool Dealer::route_yield(Session& callee, const MessageView& message) {
   if (found == pending_.end() || found->second.callee != &callee) return true;
   const Pending pending = found->second;
   const bool progressive = progress.is_true();
+  // A progressive result the caller did not ask for is dropped; the final one still comes.
+  if (progressive && !pending.receive_progress) return true;
   if (!progressive) pending_.erase(invocation);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return true;
@@ -318,6 +323,8 @@ void Dealer::on_yield(Session& callee, Json& message) {
   if (found == pending_.end() || found->second.callee != &callee) return;
   const Pending pending = found->second;
   const bool progressive = is_true(message[2], "progress");
+  // A progressive result the caller did not ask for is dropped; the final one still comes.
+  if (progressive && !pending.receive_progress) return;
   if (!progressive) pending_.erase(invocation);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;

@@ -91,6 +91,9 @@ class Dealer {
     Session* callee = nullptr;
     std::optional<Clock::time_point> deadline;
     bool interrupted = false;  // CANCEL mode "kill": waiting for the callee's ERROR
+    // CALL.Options.receive_progress: without it a progressive YIELD is not forwarded, since
+    // the caller would take its RESULT for the call's answer.
+    bool receive_progress = false;
   };
   struct Transfer {
     uint64_t request = 0;
@@ -103,7 +106,8 @@ class Dealer {
   // The INVOCATION for the caller's CALL `request` was sent (or not, as `sent` says): the call
   // is pending (with its deadline), or the caller gets the ERROR.
   void invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
-               uint64_t invocation, std::optional<Clock::time_point> deadline);
+               uint64_t invocation, std::optional<Clock::time_point> deadline,
+               bool receive_progress);
   void start_transfer(Session& caller, uint64_t request, const Json& message);
   // Sends chunks while the caller's queue has room; false when the transfer is over.
   bool pump(Session& caller, Transfer& transfer);

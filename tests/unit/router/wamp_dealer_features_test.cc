@@ -1,7 +1,8 @@
 // The dealer's advanced profile features in-process over RawSocket: shared registrations
 // (round robin in exact turn, policies that do not mix), call timeouts, the three CANCEL
-// modes, the meta procedure wamp.session.count and the router's own bench.transfer (every
-// chunk's bytes checked against the pattern).
+// modes, progressive results only for a caller that asked, the meta procedure
+// wamp.session.count and the router's own bench.transfer (every chunk's bytes checked against
+// the pattern).
 #include <gtest/gtest.h>
 
 #include "wamp_test_client.h"
@@ -167,6 +168,57 @@ TEST_F(DealerFeaturesTest, CancelModesSkipKillAndKillNoWait) {
   EXPECT_EQ(snapshot.wamp.calls_canceled, 3u);
   EXPECT_EQ(snapshot.wamp.messages[static_cast<size_t>(message_slot(MessageType::kInterrupt))][1],
             2u);
+}
+
+// A progressive YIELD reaches only a caller that asked for progressive results: another would
+// take its RESULT for the call's answer and the final RESULT for a stray one.
+TEST_F(DealerFeaturesTest, ProgressiveResultsReachOnlyACallerThatAskedForThem) {
+  for (const Serializer serializer : {kCbor, Serializer::kJson}) {
+    SCOPED_TRACE(serializer_name(serializer));
+    RawSocketTestClient callee(port(), serializer);
+    ASSERT_NE(callee.join(), 0u);
+    ASSERT_NE(register_procedure(callee, "t.progress", "single"), 0u);
+    RawSocketTestClient caller(port(), serializer);
+    ASSERT_NE(caller.join(), 0u);
+    for (const bool asks : {false, true}) {
+      SCOPED_TRACE(asks ? "receive_progress" : "no receive_progress");
+      const uint64_t request = asks ? 2 : 1;
+      caller.send(Json::array(
+          {48, request, asks ? Json{{"receive_progress", true}} : Json::object(), "t.progress"}));
+      const Json invocation = callee.read();
+      ASSERT_EQ(invocation[0], 68);
+      EXPECT_EQ(invocation[3].contains("receive_progress"), asks);
+      callee.send(Json::array({70, invocation[1], {{"progress", true}}, Json::array({"part"})}));
+      if (serializer == Serializer::kJson) {
+        // The key written with an escape: the document path decides (router/wamp/message_view.h).
+        const std::string text =
+            "[70," + invocation[1].dump() + R"(,{"pro\u0067ress":true},["escaped"]])";
+        callee.send_frame(FrameType::kMessage, std::vector<uint8_t>(text.begin(), text.end()));
+      }
+      callee.send(Json::array({70, invocation[1], Json::object(), Json::array({"whole"})}));
+      if (asks) {
+        Json part = caller.read();
+        ASSERT_EQ(part[0], 50);
+        EXPECT_EQ(part[2], Json({{"progress", true}}));
+        EXPECT_EQ(part[3][0], "part");
+        if (serializer == Serializer::kJson) {
+          part = caller.read();
+          EXPECT_EQ(part[2], Json({{"progress", true}}));
+          EXPECT_EQ(part[3][0], "escaped");
+        }
+      }
+      const Json result = caller.read();
+      ASSERT_EQ(result[0], 50);
+      EXPECT_EQ(result[1], request);
+      EXPECT_EQ(result[2], Json::object());
+      EXPECT_EQ(result[3][0], "whole");
+    }
+    // Nothing else came: the next message is the next call's answer.
+    caller.send(Json::array({48, 3, Json::object(), "bench.echo"}));
+    const Json next = caller.read();
+    EXPECT_EQ(next[0], 50);
+    EXPECT_EQ(next[1], 3);
+  }
 }
 
 TEST_F(DealerFeaturesTest, SessionCountCountsTheSessionsOfTheCallersRealm) {
