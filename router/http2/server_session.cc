@@ -11,15 +11,16 @@
 #include "common/time/clock.h"
 #include "router/http/responses.h"
 #include "router/http2/thread_pool_mem.h"
+#include "router/memory/buffer_budget.h"
 #include "router/metrics/inject_work.h"
 
 namespace benchgate::router::http2 {
 
-struct ServerSession::Stream {
+namespace {
+// What a stream's request and answer set; back to these defaults when its state is reused.
+struct StreamState {
   int32_t id = 0;
   boost::beast::http::verb method = boost::beast::http::verb::unknown;
-  std::string path;  // :path, capacity kept across streams
-  std::string body;  // the echo body, or an error answer's text
   uint64_t header_bytes = 0;
   http::Dispatch dispatch;
   bool dispatched = false;
@@ -32,6 +33,15 @@ struct ServerSession::Stream {
   uint64_t remaining = 0;
   char status[4] = {};
   char content_length[24] = {};
+};
+}  // namespace
+
+struct ServerSession::Stream : StreamState {
+  explicit Stream(memory::BufferBudget* budget) : body_budget(budget, memory::BudgetUser::http) {}
+  std::string path;  // :path, capacity kept across streams
+  std::string body;  // the echo body, or an error answer's text
+  // The body's capacity past memory::kUnbudgetedBytes, in --max-buffered-bytes.
+  memory::Reservation body_budget;
 };
 
 namespace {
@@ -198,7 +208,7 @@ ServerSession::Stream* ServerSession::stream_of(int32_t stream_id) const {
 
 ServerSession::Stream& ServerSession::acquire() {
   if (free_streams_.empty()) {
-    streams_.push_back(std::make_unique<Stream>());
+    streams_.push_back(std::make_unique<Stream>(options_.buffer_budget.get()));
     free_streams_.push_back(streams_.back().get());
   }
   Stream* stream = free_streams_.back();
@@ -209,14 +219,11 @@ ServerSession::Stream& ServerSession::acquire() {
 
 void ServerSession::release(Stream* stream) {
   --open_streams_;
-  std::string path = std::move(stream->path);
-  std::string body = std::move(stream->body);
-  path.clear();
-  body.clear();
-  if (body.capacity() > kKeptBodyBytes) std::string().swap(body);
-  *stream = Stream{};
-  stream->path = std::move(path);
-  stream->body = std::move(body);
+  static_cast<StreamState&>(*stream) = StreamState{};
+  stream->path.clear();
+  stream->body.clear();
+  if (stream->body.capacity() > kKeptBodyBytes) std::string().swap(stream->body);
+  (void)stream->body_budget.resize(stream->body.capacity());  // shrinking: gives bytes back
   free_streams_.push_back(stream);
 }
 
@@ -302,13 +309,29 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
   if (stream == nullptr || stream->answered || stream->dispatch.action != http::Action::kEcho) {
     return 0;
   }
-  if (stream->body.size() + size > options_.max_body_bytes) {
+  const size_t needed = stream->body.size() + size;
+  if (needed > options_.max_body_bytes) {
     // As HTTP/1.1: 413 at once; what the client still sends on the stream is dropped.
     ++stats_.counters.parse_errors;
     stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 413, 0};
     stream->body.clear();
     respond(*stream);
     return 0;
+  }
+  if (needed > stream->body.capacity()) {
+    // The budget covers the buffer before it grows (router/memory/buffer_budget.h): every
+    // stream of every connection draws on the one --max-buffered-bytes.
+    const size_t grown =
+        std::min<size_t>(std::max(needed, 2 * stream->body.capacity()), options_.max_body_bytes);
+    if (!stream->body_budget.resize(grown)) {
+      // As HTTP/1.1: 503, the request was sound and the router has no room for its body
+      // (counted by the budget, not as a parse error); the stream's other bytes are dropped.
+      stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 503, 0};
+      stream->body.clear();
+      respond(*stream);
+      return 0;
+    }
+    stream->body.reserve(grown);
   }
   stream->body.append(reinterpret_cast<const char*>(data), size);
   return 0;

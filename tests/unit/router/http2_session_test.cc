@@ -18,6 +18,7 @@
 #include "router/http2/connection.h"
 #include "router/http2/preface.h"
 #include "router/http2/server_session.h"
+#include "router/memory/buffer_budget.h"
 #include "router/metrics/thread_stats.h"
 
 namespace benchgate::router::http2 {
@@ -208,6 +209,35 @@ TEST_F(Http2SessionTest, EchoesABodyLargerThanAFrameAndRefusesOneOverTheLimit) {
   pump();
   EXPECT_EQ(client_.responses[large].headers[":status"], "413");
   EXPECT_EQ(stats_.counters.parse_errors, 1u);
+}
+
+// Echo bodies draw on --max-buffered-bytes as HTTP/1.1's do: past 64 KiB a stream's buffer is
+// reserved before it grows, a body the budget cannot hold is answered 503, and a closed
+// stream gives its bytes back.
+TEST_F(Http2SessionTest, EchoBodiesDrawOnTheBufferBudgetAndOneItCannotHoldIsAnswered503) {
+  options_.max_body_bytes = 1 << 20;
+  options_.buffer_budget = std::make_shared<memory::BufferBudget>(300 * 1024);
+  start();
+  const std::string fits(200 * 1024, 'f');
+  const int32_t first = client_.post("/bench/echo", fits);
+  pump();
+  EXPECT_EQ(client_.responses[first].headers[":status"], "200");
+  EXPECT_TRUE(client_.responses[first].body == fits);
+  EXPECT_EQ(options_.buffer_budget->in_use(), 0u) << "given back when the stream closed";
+
+  const int32_t large = client_.post("/bench/echo", std::string(400 * 1024, 'x'));
+  pump();
+  EXPECT_EQ(client_.responses[large].headers[":status"], "503");
+  EXPECT_EQ(options_.buffer_budget->refusals(memory::BudgetUser::http), 1u);
+  EXPECT_EQ(stats_.counters.requests_for(http::Route::kEcho, 503), 1u);
+  EXPECT_EQ(stats_.counters.parse_errors, 0u);
+  EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
+
+  const int32_t again = client_.post("/bench/echo", fits);
+  pump();
+  EXPECT_EQ(client_.responses[again].headers[":status"], "200");
+  EXPECT_EQ(server_->open_streams(), 0u);
+  EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
 }
 
 TEST_F(Http2SessionTest, DelayedAnswersGoOutWhenDue) {
