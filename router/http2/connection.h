@@ -1,7 +1,8 @@
 // One HTTP/2 connection on the router's HTTP port: the socket side of a ServerSession. Reads
 // what the client sends, feeds it to the session, writes what the session queues (in batches
 // of up to kFlushBytes, synchronously when the socket takes it all), answers /bench/delay on
-// time and closes an idle connection.
+// time and closes an idle connection. A client that ends its side of the connection with
+// answers owed still gets them: the connection closes once nothing more can be written.
 //
 // A template over the byte stream (router/net/stream.h), as the WAMP transports are: a plain
 // TCP socket (h2c with prior knowledge, handed over by the HTTP/1.1 session that saw the
@@ -89,8 +90,9 @@ class Connection final : public ConnectionBase,
       return close();
     }
     arm_timer(now + options_.idle_timeout_ns);
-    flush();
-    wait_readable();
+    // The first bytes may hold a /bench/delay request: its answer may be due before the idle
+    // timeout.
+    after_input();
   }
 
   void close() override {
@@ -152,7 +154,13 @@ class Connection final : public ConnectionBase,
         break;
       }
       if (read_ec) {
-        // End of stream or a reset: the client is gone.
+        // The client ended its side (TCP FIN, or TLS close_notify) with answers owed: it may
+        // still read them. Nothing more is read; the connection closes once nothing more can
+        // be written (flush()). A reset or an error: the client is gone.
+        if (read_ec == boost::asio::error::eof && session_.open_streams() > 0) {
+          input_ended_ = true;
+          break;
+        }
         SpareRead::give_back(block);
         return close();
       }
@@ -176,7 +184,7 @@ class Connection final : public ConnectionBase,
     const int64_t due = session_.next_delay_ns();
     if (due != 0 && due < timer_at_ns_) arm_timer(due);
     flush();
-    if (!closed_) wait_readable();
+    if (!closed_ && !input_ended_) wait_readable();
   }
 
   void flush() {
@@ -187,7 +195,9 @@ class Connection final : public ConnectionBase,
       out_.clear();
       if (!session_.fill(out_, kFlushBytes)) return close();
       if (out_.empty()) {
-        if (session_.done()) close();
+        // After the client's end, only a delayed answer can still come: the window it would
+        // need for the rest of an answer can no longer be granted.
+        if (session_.done() || (input_ended_ && session_.next_delay_ns() == 0)) close();
         return;
       }
       error_code ec;
@@ -274,6 +284,8 @@ class Connection final : public ConnectionBase,
   bool writing_ = false;
   bool closed_ = false;
   bool idle_closed_ = false;
+  // The client ended its side with answers owed (on_readable): they are written, nothing read.
+  bool input_ended_ = false;
 };
 
 }  // namespace benchgate::router::http2

@@ -12,16 +12,19 @@
   header block and an HPACK bomb closed, an idle connection closed with GOAWAY, the client's
   flow-control window kept to, a window overflowed past 2^31-1 (a stream's: RST_STREAM, the
   connection's: GOAWAY FLOW_CONTROL_ERROR); each counted in the router's Prometheus metrics,
-  the router serving a new connection after each.
+  the router serving a new connection after each; a client that ends its side (TCP FIN)
+  still gets the answers it is owed, then the router closes.
 Loopback only; every wait is bounded; counts are exact, nothing is timed."""
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import unittest
 
 from harness import Run, kill_tagged, load_json, write_scenario
-from h2_defences import Http2DefenceChecks, client, h2, request
+from h2_defences import DATA, END_STREAM, HEADERS, Http2DefenceChecks, client, h2, read_frames, \
+    request
 from test_router_limits import Router
 
 H2LOAD = shutil.which("h2load")
@@ -227,6 +230,23 @@ class RouterHttp2Defences(Http2DefenceChecks, unittest.TestCase):
 
     def connect(self):
         return self.router.connect()
+
+    def test_a_client_that_ends_its_side_still_gets_the_answers_it_is_owed(self):
+        # The preface, SETTINGS and two requests in one write, then the client's FIN, nothing
+        # read before: the answer due now and the delayed one both come (the delayed one after
+        # the router read the end), then the router closes.
+        sock = self.connect()
+        self.addCleanup(sock.close)
+        conn = client()
+        conn.send_headers(1, self.request("/bench/delay/200"), end_stream=True)
+        conn.send_headers(3, self.request("/bench/hello"), end_stream=True)
+        sock.sendall(conn.data_to_send())
+        sock.shutdown(socket.SHUT_WR)
+        frames, end = read_frames(sock)
+        ended = sorted(f[2] for f in frames if f[0] in (DATA, HEADERS) and f[1] & END_STREAM)
+        self.assertEqual(ended, [1, 3], frames)
+        self.assertEqual(end, "closed")
+        self.assert_still_serving()
 
     def test_router_stops_with_http2_connections_open(self):
         # Connections mid-request (a delayed answer owed) and idle: SIGTERM still ends the
