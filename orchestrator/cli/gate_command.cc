@@ -29,6 +29,13 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
 }
 
 int gate_command(const GateFlags& flags) {
+  // A report file that cannot be written is a usage mistake, found before the verdicts are
+  // stored (exit 2), as `run` finds it before it runs.
+  const report::OutputPaths outputs{flags.json_path, flags.junit_path, flags.markdown_path, ""};
+  if (auto valid = report::check_output_paths(outputs); !valid) {
+    std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
+  }
   auto db = open_existing_store(flags.db_path);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
@@ -134,8 +141,7 @@ int gate_command(const GateFlags& flags) {
   if (report.gates.empty()) std::printf("the scenario has no gates\n");
   std::fputs(report::gates_table(report.gates).c_str(), stdout);
 
-  if (!report::write_report_files({flags.json_path, flags.junit_path, flags.markdown_path, ""},
-                                  {report}, exit_code)) {
+  if (!report::write_report_files(outputs, {report}, exit_code)) {
     exit_code = kExitRunError;
   }
   return exit_code;

@@ -263,6 +263,14 @@ class ReportsTest(OutputsTest):
         for case in ET.parse(junit).getroot().iter("testcase"):
             self.assertIsNone(case.get("time"), case.get("name"))
 
+        # A report file gate cannot write is a usage mistake found before anything is judged
+        # or stored (exit 2), as for run.
+        nowhere = os.path.join(self.dir, "no-such-folder", "gate.md")
+        refused = self.orchestrator("gate", "1", "--db", self.db, "--markdown", nowhere)
+        self.assertEqual(refused.returncode, 2, refused.stdout + refused.stderr)
+        self.assertIn("--markdown", refused.stderr)
+        self.assertEqual(refused.stdout, "")
+
     def test_baseline_add_takes_only_what_promote_would_take(self):
         path = self.scenario(extra=GATE.format(p99_max="1ns"))
         run = self.orchestrator("run", path, "--db", self.db, "--promote", "main")
