@@ -102,8 +102,12 @@ class ComparisonRun {
       run_compared(workload);
       if (app::interrupted()) break;
     }
-    // The peer's failure is the comparison's own; an interrupt is nobody's.
-    if (peer_failure_) result_.error = peer_failure_->text();
+    // The peer's failure is the comparison's own; an interrupt is nobody's, and workers the
+    // scenario asks for and does not get leave every variant not_configured, failing nothing
+    // (as in a run without variants).
+    if (peer_failure_ && peer_failure_->kind != ErrorKind::kNotConfigured) {
+      result_.error = peer_failure_->text();
+    }
     result_.interrupted = app::interrupted();
     for (auto& pool : pools_) pool->stop();
     for (auto& sut : suts_) sut->stop();

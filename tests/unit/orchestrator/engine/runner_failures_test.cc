@@ -531,6 +531,34 @@ TEST_F(RunnerFailures, RemoteWorkersTheScenarioAsksForAndDoesNotGetAreNotConfigu
   EXPECT_TRUE(r.ok());  // as with any not_configured workload: --strict fails it
 }
 
+// The same in a comparison of routers: every variant is not_configured, and that is no error
+// of the comparison (it measured nothing, it failed nothing).
+TEST_F(RunnerFailures, ComparedRoutersWithoutTheScenariosRemoteWorkersAreNotConfigured) {
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.start_error = Error{"the scenario needs 2 workers but only 0 answered Describe"};
+  factories_.pools = {pool};
+  scenario::Scenario s = scenario_of({spread("w1", 2, 2)});
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  s.workers.at = {"dns:benchgate-worker:7800"};
+  s.workers.at_where = {"s.toml", 3, 6};
+  s.workers.count = 2;
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  for (const auto& w : r.workloads) {
+    EXPECT_EQ(w.status, WorkloadStatus::kNotConfigured) << w.variant;
+    EXPECT_EQ(w.error,
+              "not_configured: the remote workers of [workers] at (s.toml:3:6) are not there "
+              "(the run never measures with local workers instead): the scenario needs 2 "
+              "workers but only 0 answered Describe");
+  }
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.ok());
+}
+
 // --workers-at and --workers override the scenario; workers the command line named and did not
 // get are the run's failure.
 TEST_F(RunnerFailures, TheCommandLinesWorkersOverrideTheScenariosAndTheirAbsenceFails) {
