@@ -159,15 +159,26 @@ class WorkloadRun {
     return {};
   }
 
-  // The NTP-style exchange with every worker that takes part (engine/start_sync.h): rounds of
-  // one probe per worker, until kClockRounds or the time budget; a worker that does not take
-  // part gets nullopt (its offset is not measured).
-  Expected<std::vector<std::optional<ClockEstimate>>> measure_clocks() {
+  // Before window `index`, the NTP-style exchange with every worker that takes part
+  // (engine/start_sync.h): rounds of one probe per worker, until kClockRounds or the time
+  // budget; a worker that does not take part gets nullopt (its offset is not measured). A
+  // worker whose stream ends meanwhile is lost as in a window under on_worker_loss =
+  // "continue"; otherwise that is the window's failure.
+  Expected<std::vector<std::optional<ClockEstimate>>> measure_clocks(uint32_t index,
+                                                                     const WindowInfo& info) {
     std::vector<std::vector<ClockSample>> samples(streams_.size());
     std::vector<std::optional<ClockEstimate>> out(streams_.size());
     const bool any =
         std::find(clock_exchange_.begin(), clock_exchange_.end(), true) != clock_exchange_.end();
     if (!any) return out;
+    // A stream's end: the failure, or nothing once its worker is lost.
+    auto ended = [&](const workers::StreamEvent& end) -> std::optional<Error> {
+      Error why = explain_end(end);
+      if (!may_continue(why)) return why;
+      lose_worker(end.worker, why, index, info);
+      if (active() == 0) return Error::caused("every worker of the workload was lost", why);
+      return std::nullopt;
+    };
     const int64_t began = steady_now_ns();
     for (int round = 0; round < kClockRounds; ++round) {
       if (round > 0 && steady_now_ns() - began > kClockExchangeBudgetNs) break;
@@ -178,6 +189,9 @@ class WorkloadRun {
       for (size_t w = 0; w < streams_.size(); ++w) {
         if (!clock_exchange_[w] || lost_[w]) continue;  // a lost worker is not asked
         if (!streams_.send_probe(w, sequence, sent[w])) {
+          // Under "continue" its stream's end comes with the replies below (or to the window,
+          // when no reply is awaited), where it is lost like any other.
+          if (continues_on_loss()) continue;
           auto event = streams_.next(Clock::now() + 1s);
           if (event && !event->event) return explain_end(*event);
           return explain_timeout("worker " + std::to_string(w) + " to accept a clock probe");
@@ -189,7 +203,15 @@ class WorkloadRun {
       while (waiting > 0) {
         auto event = streams_.next(until);
         if (!event) return explain_timeout("clock replies", missing(answered));
-        if (!event->event) return explain_end(*event);
+        if (lost_[event->worker]) continue;  // what a lost worker still says is not used
+        if (!event->event) {
+          if (auto failed = ended(*event)) return *failed;
+          if (!answered[event->worker]) {
+            answered[event->worker] = true;
+            --waiting;
+          }
+          continue;
+        }
         if (!event->event->has_clock_reply()) continue;  // nothing else is due between windows
         const auto& reply = event->event->clock_reply();
         if (reply.sequence() != sequence || answered[event->worker]) continue;  // a late one
@@ -217,7 +239,7 @@ class WorkloadRun {
     // A dead or frozen system under test would only make the control calls below wait.
     if (auto sut = env_.sut.failure()) return *sut;
     // Before every window, so that the offsets are the repetition's own (clocks drift).
-    auto clocks = measure_clocks();
+    auto clocks = measure_clocks(index, info);
     if (!clocks) return clocks.error();
     if (info.measured) {
       auto begun = env_.sut.begin_window();

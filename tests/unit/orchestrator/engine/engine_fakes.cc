@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/histogram/hdr_histogram.h"
+#include "common/time/clock.h"
 
 namespace benchgate::engine::testing {
 namespace {
@@ -90,10 +91,23 @@ class FakePool::Service final : public v1::Worker::Service {
       v1::RunEvent ready;
       ready.mutable_ready()->set_connections(command.spec().connections());
       ready.mutable_ready()->set_threads(1);
+      ready.mutable_ready()->set_clock_exchange(script_.clock_exchange);
       if (!stream->Write(ready)) return grpc::Status::OK;
     }
     // Until the engine half-closes the stream (the workload is over).
     while (stream->Read(&command)) {
+      if (command.has_clock_probe()) {
+        auto it = script_.windows.find(windows_);
+        if (it != script_.windows.end() && it->second.die_at_probe.count(index_)) {
+          return grpc::Status(grpc::StatusCode::UNAVAILABLE, "fake worker died");
+        }
+        v1::RunEvent reply;
+        reply.mutable_clock_reply()->set_sequence(command.clock_probe().sequence());
+        reply.mutable_clock_reply()->set_receive_ns(steady_now_ns());
+        reply.mutable_clock_reply()->set_send_ns(steady_now_ns());
+        if (!stream->Write(reply)) break;
+        continue;
+      }
       if (!command.has_window()) continue;
       const v1::Window& window = command.window();
       auto it = script_.windows.find(windows_++);

@@ -71,6 +71,9 @@ struct WindowScript {
   bool answer = true;
   std::set<size_t> die;
   std::set<size_t> mute;
+  // Workers that end their stream (UNAVAILABLE) at the first clock probe before this window
+  // (WorkerScript::clock_exchange).
+  std::set<size_t> die_at_probe;
 };
 
 // A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows
@@ -80,6 +83,8 @@ struct WindowScript {
 struct WorkerScript {
   std::set<std::string> silent;
   std::map<uint32_t, WindowScript> windows;
+  // Ready says the workers answer clock probes (each at once, on the steady clock).
+  bool clock_exchange = false;
 };
 
 // A pool of in-process fake workers. The same script serves every workload it runs.

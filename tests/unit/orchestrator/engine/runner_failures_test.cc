@@ -458,6 +458,39 @@ TEST_F(RunnerFailures, WithContinueTheOthersFinishAndEveryRepetitionWithoutTheLo
   EXPECT_TRUE(r.ok());
 }
 
+// A worker lost while the engine measures the clocks before a window (its stream ends at a
+// clock probe) is lost as in a window: the others measure it, flagged degraded.
+TEST_F(RunnerFailures, WithContinueAWorkerLostAtAClockProbeIsLostAndTheOthersMeasure) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.clock_exchange = true;
+  pool.worker.windows[1].die_at_probe = {1};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("lost", 3, 2, scenario::WorkerLoss::kContinue)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  const auto& lost = r.workloads[0];
+  EXPECT_EQ(lost.status, WorkloadStatus::kOk) << lost.error;
+  EXPECT_EQ(operations_of(lost), (std::vector<uint64_t>{200, 100, 100}));
+  EXPECT_EQ(degraded_of(lost), (std::vector<bool>{false, true, true}));
+  EXPECT_TRUE(r.ok());
+}
+
+TEST_F(RunnerFailures, WithoutContinueAWorkerLostAtAClockProbeFailsTheWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.clock_exchange = true;
+  pool.worker.windows[1].die_at_probe = {1};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("lost", 3, 2)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error.rfind("worker 1 at fake:1 ended its stream: ", 0), 0u)
+      << r.workloads[0].error;
+  EXPECT_EQ(operations_of(r.workloads[0]), std::vector<uint64_t>{200});
+}
+
 TEST_F(RunnerFailures, WithContinueAWorkerSilentAtTheWindowDeadlineIsLost) {
   factories_.suts = {FakeSut::Script{}};
   FakePool::Script pool;
