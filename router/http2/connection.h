@@ -154,10 +154,12 @@ class Connection final : public ConnectionBase,
         break;
       }
       if (read_ec) {
-        // The client ended its side (TCP FIN, or TLS close_notify) with answers owed: it may
-        // still read them. Nothing more is read; the connection closes once nothing more can
+        // The client ended its side (TCP FIN, or TLS close_notify) with answers owed or still
+        // being written (nghttp2 closes a stream once its last frame is queued): it may still
+        // read them. Nothing more is read; the connection closes once nothing more can
         // be written (flush()). A reset or an error: the client is gone.
-        if (read_ec == boost::asio::error::eof && session_.open_streams() > 0) {
+        if (read_ec == boost::asio::error::eof &&
+            (session_.open_streams() > 0 || writing_ || !out_.empty())) {
           input_ended_ = true;
           break;
         }

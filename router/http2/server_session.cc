@@ -304,6 +304,13 @@ int ServerSession::on_frame_recv(const nghttp2_frame& frame) {
   return 0;
 }
 
+void ServerSession::drop_body(Stream& stream) {
+  // A refused body's bytes are dropped as they come: its buffer and budget are given back now,
+  // not when the client ends the stream.
+  std::string().swap(stream.body);
+  (void)stream.body_budget.resize(0);
+}
+
 int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t size) {
   Stream* stream = stream_of(stream_id);
   if (stream == nullptr || stream->answered || stream->dispatch.action != http::Action::kEcho) {
@@ -314,7 +321,7 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
     // As HTTP/1.1: 413 at once; what the client still sends on the stream is dropped.
     ++stats_.counters.parse_errors;
     stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 413, 0};
-    stream->body.clear();
+    drop_body(*stream);
     respond(*stream);
     return 0;
   }
@@ -327,11 +334,15 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
       // As HTTP/1.1: 503, the request was sound and the router has no room for its body
       // (counted by the budget, not as a parse error); the stream's other bytes are dropped.
       stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 503, 0};
-      stream->body.clear();
+      drop_body(*stream);
       respond(*stream);
       return 0;
     }
-    stream->body.reserve(grown);
+    // Exactly `grown`, the bytes reserved: reserve() on a full string would double it.
+    std::string bigger;
+    bigger.reserve(grown);
+    bigger.append(stream->body);
+    stream->body.swap(bigger);
   }
   stream->body.append(reinterpret_cast<const char*>(data), size);
   return 0;

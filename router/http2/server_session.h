@@ -70,6 +70,8 @@ class ServerSession {
   Stream* stream_of(int32_t stream_id) const;
   Stream& acquire();
   void release(Stream* stream);
+  // A refused echo body: its buffer freed and its budget given back.
+  void drop_body(Stream& stream);
   void respond(Stream& stream);
   void submit(Stream& stream, int status, std::string_view content_type, const char* data,
               uint64_t length, bool pattern);

@@ -102,17 +102,20 @@ class Client {
                                   with_body ? &provider_ : nullptr, this);
   }
 
-  int32_t post(const std::string& path, std::string body) {
+  // `end`: false leaves the stream open after the body (the client sends nothing more).
+  int32_t post(const std::string& path, std::string body, bool end = true) {
     body_ = std::move(body);
     body_offset_ = 0;
+    end_ = end;
     provider_.source.ptr = this;
     provider_.read_callback = [](nghttp2_session*, int32_t, uint8_t* buf, size_t length,
                                  uint32_t* flags, nghttp2_data_source*, void* user) {
       auto* self = static_cast<Client*>(user);
+      if (self->body_offset_ == self->body_.size()) return ssize_t{NGHTTP2_ERR_DEFERRED};
       const size_t n = std::min(length, self->body_.size() - self->body_offset_);
       std::memcpy(buf, self->body_.data() + self->body_offset_, n);
       self->body_offset_ += n;
-      if (self->body_offset_ == self->body_.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+      if (self->body_offset_ == self->body_.size() && self->end_) *flags |= NGHTTP2_DATA_FLAG_EOF;
       return static_cast<ssize_t>(n);
     };
     // The body is read while the client sends: it stays until the next post().
@@ -127,6 +130,7 @@ class Client {
  private:
   std::string body_;
   size_t body_offset_ = 0;
+  bool end_ = true;
   nghttp2_data_provider provider_{};
 };
 
@@ -237,6 +241,13 @@ TEST_F(Http2SessionTest, EchoBodiesDrawOnTheBufferBudgetAndOneItCannotHoldIsAnsw
   pump();
   EXPECT_EQ(client_.responses[again].headers[":status"], "200");
   EXPECT_EQ(server_->open_streams(), 0u);
+  EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
+
+  // A refused body gives its bytes back at once, not when the client ends the stream (this one
+  // never does).
+  const int32_t open = client_.post("/bench/echo", std::string(400 * 1024, 'o'), false);
+  pump();
+  EXPECT_EQ(client_.responses[open].headers[":status"], "503");
   EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
 }
 

@@ -5,8 +5,8 @@
 // buffers), small buffers written together leave in one record, one read returns every
 // record the socket brought, what OpenSSL holds is seen without the socket (and the start of
 // a record alone is not), the peer's close_notify and a bare TCP close end reads as
-// ssl::stream's do, a bad record behind good bytes is reported as itself, an operation that completes at once still completes later, and a closed
-// stream touches no descriptor.
+// ssl::stream's do, a bad record behind good bytes is reported as itself, an operation that
+// completes at once still completes later, and a closed stream touches no descriptor.
 #include "router/net/stream.h"
 
 #include <gtest/gtest.h>
