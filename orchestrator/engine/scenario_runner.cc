@@ -74,6 +74,9 @@ class ScenarioRun {
   // cannot run (of kind kNotConfigured when its program is not installed).
   Expected<RunPool*> impl_pool(const std::string& name) {
     if (auto it = impl_pools_.find(name); it != impl_pools_.end()) return &it->second;
+    // A start that failed is not tried again for the next workload: it would wait its whole
+    // startup_timeout again.
+    if (auto it = impl_failures_.find(name); it != impl_failures_.end()) return it->second;
     WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
     if (spawn.not_configured) return *spawn.not_configured;
     RunPool pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
@@ -81,7 +84,9 @@ class ScenarioRun {
     auto started = pool.start(workers_needed(name), deadline);
     if (!started) {
       pool.stop();
-      return worker_impl_start_failure(name, spawn.startup_timeout, deadline, started.error());
+      Error why = worker_impl_start_failure(name, spawn.startup_timeout, deadline, started.error());
+      if (why.kind != ErrorKind::kInterrupted) impl_failures_.emplace(name, why);
+      return why;
     }
     return &impl_pools_.emplace(name, std::move(pool)).first->second;
   }
@@ -189,8 +194,9 @@ class ScenarioRun {
   RunObserver& observer_;
   ScenarioResult result_;
   std::unique_ptr<sut::SystemUnderTest> sut_;
-  std::optional<RunPool> pool_;                // the bundled worker (or --workers-at)
-  std::map<std::string, RunPool> impl_pools_;  // by [worker_impls] name
+  std::optional<RunPool> pool_;                 // the bundled worker (or --workers-at)
+  std::map<std::string, RunPool> impl_pools_;   // by [worker_impls] name
+  std::map<std::string, Error> impl_failures_;  // by name: why its workers did not start
 };
 
 }  // namespace

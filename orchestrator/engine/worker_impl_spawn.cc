@@ -25,8 +25,8 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
     return out;
   }
   // Each implementation logs into a folder of its own: its worker 0 and the bundled pool's
-  // would write the same worker-0.stderr.log.
-  out.config.log_dir = options.log_dir + "/" + name;
+  // would write the same worker-0.stderr.log. Prefixed, since a name may be "." or "sut".
+  out.config.log_dir = options.log_dir + "/worker-impl-" + name;
   std::error_code ec;
   std::filesystem::create_directories(out.config.log_dir, ec);
   if (ec) out.config.log_dir = options.log_dir;

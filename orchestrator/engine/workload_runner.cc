@@ -91,6 +91,7 @@ class WorkloadRun {
   Error explain_timeout(const std::string& waiting_for, const std::vector<size_t>& silent = {}) {
     if (app::interrupted()) return interrupted_error();
     for (size_t w = 0; w < streams_.size(); ++w) {
+      if (lost_[w]) continue;  // lost before: not the cause of this wait
       if (auto death = env_.pool.failure(w)) return *death;
     }
     if (auto sut = env_.sut.failure()) return *sut;
@@ -200,9 +201,20 @@ class WorkloadRun {
         ++waiting;
       }
       const auto until = std::min(deadline_, Clock::now() + kClockReplyTimeout);
+      const size_t asked = waiting;
       while (waiting > 0) {
         auto event = streams_.next(until);
-        if (!event) return explain_timeout("clock replies", missing(answered));
+        if (!event) {
+          Error why = explain_timeout("clock replies", missing(answered));
+          // As at a window's deadline: under "continue" the silent ones are lost, if another
+          // worker answered.
+          if (!may_continue(why) || waiting == asked) return why;
+          for (size_t w : missing(answered)) {
+            lose_worker(w, Error{env_.pool.name(w) + " sent no clock reply by its deadline"}, index,
+                        info);
+          }
+          break;
+        }
         if (lost_[event->worker]) continue;  // what a lost worker still says is not used
         if (!event->event) {
           if (auto failed = ended(*event)) return *failed;

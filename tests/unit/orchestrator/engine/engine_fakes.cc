@@ -101,6 +101,7 @@ class FakePool::Service final : public v1::Worker::Service {
         if (it != script_.windows.end() && it->second.die_at_probe.count(index_)) {
           return grpc::Status(grpc::StatusCode::UNAVAILABLE, "fake worker died");
         }
+        if (it != script_.windows.end() && it->second.mute_at_probe.count(index_)) continue;
         v1::RunEvent reply;
         reply.mutable_clock_reply()->set_sequence(command.clock_probe().sequence());
         reply.mutable_clock_reply()->set_receive_ns(steady_now_ns());

@@ -74,6 +74,8 @@ struct WindowScript {
   // Workers that end their stream (UNAVAILABLE) at the first clock probe before this window
   // (WorkerScript::clock_exchange).
   std::set<size_t> die_at_probe;
+  // Workers that never answer the clock probes before this window (a frozen host).
+  std::set<size_t> mute_at_probe;
 };
 
 // A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows

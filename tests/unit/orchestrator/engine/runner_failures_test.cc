@@ -266,6 +266,30 @@ TEST_F(RunnerFailures, AWorkerImplementationNotInstalledIsNotConfiguredAndTheOth
   EXPECT_TRUE(r.ok());  // a variant with no number fails nothing
 }
 
+// A worker implementation that did not start is not started again for its next workload (each
+// try would wait its whole startup_timeout); the bundled worker's workloads still run.
+TEST_F(RunnerFailures, AWorkerImplementationThatDidNotStartIsNotTriedAgain) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script broken;
+  broken.start_error = Error{"worker 0 did not print READY before its deadline"};
+  factories_.pools = {FakePool::Script{}, broken, FakePool::Script{}};
+  scenario::Scenario s = scenario_of({workload("first"), workload("ours"), workload("second")});
+  s.worker_impls["tool"].command = {"sh"};
+  s.worker_impls["tool"].startup_timeout_ns = 1'000'000;
+  s.workloads[0].worker = "tool";
+  s.workloads[2].worker = "tool";
+  auto r = run(s);
+
+  EXPECT_EQ(factories_.pool_binaries.size(), 2u) << "the bundled pool and one try of 'tool'";
+  ASSERT_EQ(r.workloads.size(), 3u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error.rfind("worker 'tool' did not start", 0), 0u)
+      << r.workloads[0].error;
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[2].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[2].error, r.workloads[0].error);
+}
+
 // Comparing routers: one not installed, one that does not start; the third still measures.
 TEST_F(RunnerFailures, ComparedRoutersThatNeverStartAreRecordedAndTheOthersGoOn) {
   factories_.suts = {FakeSut::Script{},
@@ -474,6 +498,21 @@ TEST_F(RunnerFailures, WithContinueAWorkerLostAtAClockProbeIsLostAndTheOthersMea
   EXPECT_EQ(operations_of(lost), (std::vector<uint64_t>{200, 100, 100}));
   EXPECT_EQ(degraded_of(lost), (std::vector<bool>{false, true, true}));
   EXPECT_TRUE(r.ok());
+}
+
+TEST_F(RunnerFailures, WithContinueAWorkerSilentAtTheClockExchangeIsLostAndTheOthersMeasure) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.clock_exchange = true;
+  pool.worker.windows[1].mute_at_probe = {1};  // lost at the reply deadline (5 s)
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("silent", 3, 2, scenario::WorkerLoss::kContinue)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  const auto& silent = r.workloads[0];
+  EXPECT_EQ(silent.status, WorkloadStatus::kOk) << silent.error;
+  EXPECT_EQ(operations_of(silent), (std::vector<uint64_t>{200, 100, 100}));
+  EXPECT_EQ(degraded_of(silent), (std::vector<bool>{false, true, true}));
 }
 
 TEST_F(RunnerFailures, WithoutContinueAWorkerLostAtAClockProbeFailsTheWorkload) {
