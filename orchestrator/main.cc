@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::fprintf(stderr, "error: %s\n", cli::parse_error_message(app, e).c_str());
     return cli::kExitInvalidInput;
   }
   app::install_interrupt_handlers();

@@ -91,4 +91,31 @@ std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
   return std::nullopt;
 }
 
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error) {
+  // The command the words selected: the deepest one parsed.
+  const CLI::App* current = &app;
+  for (auto parsed = current->get_subcommands(); !parsed.empty();
+       parsed = current->get_subcommands()) {
+    current = parsed.front();
+  }
+  const std::string path = command_path(current);
+  const std::string help = "; see `" + path + " --help`";
+  if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
+    if (current->get_require_subcommand_min() > 0 && current->get_subcommands().empty()) {
+      std::string commands;
+      for (const CLI::App* sub : current->get_subcommands({})) {
+        commands += (commands.empty() ? "" : ", ") + sub->get_name();
+      }
+      return "`" + path + "` needs a command: " + commands + help;
+    }
+    for (const CLI::Option* option : current->get_options()) {
+      if (option->get_positional() && option->get_required() && option->count() == 0) {
+        return "`" + path + "` needs its argument " + option->get_name() + " (" +
+               option->get_description() + ")" + help;
+      }
+    }
+  }
+  return "`" + path + "`: " + error.what() + help;
+}
+
 }  // namespace benchgate::cli

@@ -1,6 +1,7 @@
 // Command-line mistakes CLI11 would report confusingly, caught before it parses: an unknown
 // command (`orchestrator rn x`) and an unknown option (`run --jsn x.json`, which CLI11 would
-// read as an extra argument and then report the option's value as a missing scenario file).
+// read as an extra argument and then report the option's value as a missing scenario file);
+// and the words for what CLI11 itself finds missing.
 #pragma once
 
 #include <optional>
@@ -8,7 +9,8 @@
 
 namespace CLI {
 class App;
-}
+class ParseError;
+}  // namespace CLI
 
 namespace benchgate::cli {
 
@@ -17,5 +19,11 @@ namespace benchgate::cli {
 // the command (worker-check runs it).
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
                                                 const char* const* argv);
+
+// What CLI11's `error` (thrown by app.parse) means, as one line without "error: ", naming the
+// command it concerns and where its help is: a command group given no command lists its
+// commands ("`orchestrator runs` needs a command: list, show, ..."), a missing argument is
+// named with its description.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error);
 
 }  // namespace benchgate::cli

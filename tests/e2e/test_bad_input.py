@@ -50,6 +50,20 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(Run(["no-such-command"]).run().returncode, 2)
         self.assertEqual(Run(["run", "/nonexistent.toml"]).run().returncode, 2)
 
+    def test_what_is_missing_is_named_with_where_help_is(self):
+        cases = [
+            ([], "error: `orchestrator` needs a command: run, serve, validate, gate, runs, "
+                 "baseline, compare, calibrate, history, report, worker-check; see "
+                 "`orchestrator --help`\n"),
+            (["runs"], "error: `orchestrator runs` needs a command: list, show; see "
+                       "`orchestrator runs --help`\n"),
+            (["run"], "error: `orchestrator run` needs its argument files (Scenario files "
+                      "(TOML)); see `orchestrator run --help`\n"),
+        ]
+        for args, expected in cases:
+            run = Run(args).run()
+            self.assertEqual((run.returncode, run.stdout, run.stderr), (2, "", expected), args)
+
     def test_workers_flags_are_checked_before_anything_runs(self):
         path = write_scenario(self.dir, "local.toml",
                               'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')

@@ -249,10 +249,12 @@ class ReportOfARealRun(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn(needle, r.stderr, args)
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-        # CLI11's own message, as for every command: the problem, then where help is.
+        # A missing argument is named with its description, then where help is.
         r = Run(["report", "--db", self.db], cwd=self.dir).run()
         self.assertEqual(r.returncode, 2)
-        self.assertIn("run is required", r.stderr.splitlines()[0])
+        self.assertEqual(r.stderr, "error: `orchestrator report` needs its argument run (Run id "
+                                   "(see `orchestrator runs list`)); see `orchestrator report "
+                                   "--help`\n")
 
     def test_help_names_every_option(self):
         r = Run(["report", "--help"]).run()
