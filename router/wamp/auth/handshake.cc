@@ -28,6 +28,17 @@ std::string signature_text(const Json& signature) {
   return {};
 }
 
+// The salt of a mock WAMP-SCRAM challenge: 16 bytes of HMAC-SHA256 under a key of this
+// process, over the realm and the authid, so that the same authid always gets the same salt.
+std::string mock_salt(const std::string& realm, const std::string& authid) {
+  static const bauth::Bytes key = bauth::random_bytes(32);
+  std::string data = realm;
+  data.push_back('\0');
+  data += authid;
+  const bauth::Digest digest = bauth::hmac_sha256(key, bauth::as_bytes(data));
+  return bauth::to_base64(std::span<const uint8_t>(digest.data(), 16));
+}
+
 std::string utc_timestamp() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
@@ -69,6 +80,11 @@ std::string_view method_slot_label(int slot) {
 }
 
 Step Handshake::refuse(FailReason reason, int method_slot, std::string message) {
+  // A mock challenge's credentials were never anyone's: counted as the unknown authid it was,
+  // with the message (sent to the client) of a wrong credential.
+  if (mock_ && principal_ == &*mock_ && reason == FailReason::bad_credentials) {
+    reason = FailReason::unknown_authid;
+  }
   Step step;
   step.kind = Step::Kind::abort;
   step.fail = reason;
@@ -160,8 +176,57 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
                   "none of HELLO.Details.authmethods is one the realm '" + realm +
                       "' accepts (ticket, wampcra, wamp-scram, cryptosign)");
   }
+  const auto first = static_cast<Method>(known_slot);
+  if (first != Method::wampcra) {
+    // The name the client announced the first method it offered by ("scram" or "wamp-scram").
+    std::string announced;
+    for (const Json& offered : *methods) {
+      const auto method =
+          offered.is_string() ? bauth::method_from_name(offered.get<std::string>()) : std::nullopt;
+      if (method && *method == first) {
+        announced = offered.get<std::string>();
+        break;
+      }
+    }
+    return mock_challenge(*realm_auth, first, authid, details, session_id, announced);
+  }
   return refuse(FailReason::unknown_authid, known_slot,
                 "no principal '" + authid + "' for the offered method in realm '" + realm + "'");
+}
+
+Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std::string& authid,
+                               const Json& details, uint64_t session_id,
+                               std::string_view announced) {
+  Principal& mock = mock_.emplace();
+  mock.authid = authid;
+  mock.method = method;
+  switch (method) {
+    case Method::ticket:
+      mock.ticket = bauth::to_base64(bauth::random_bytes(32));
+      break;
+    case Method::scram: {
+      // The realm's own parameters where it has a WAMP-SCRAM principal, else the defaults.
+      for (const Principal& known : realm.principals) {
+        if (known.method == Method::scram) {
+          mock.scram = known.scram;
+          break;
+        }
+      }
+      mock.scram.salt = mock_salt(realm.name, authid);
+      const bauth::Bytes key = bauth::random_bytes(mock.scram_spec.stored_key.size());
+      std::copy(key.begin(), key.end(), mock.scram_spec.stored_key.begin());
+      mock.scram_autobahn = mock.scram_spec;
+      break;
+    }
+    case Method::cryptosign: {
+      const bauth::Bytes key = bauth::random_bytes(mock.pubkey.size());
+      std::copy(key.begin(), key.end(), mock.pubkey.begin());
+      break;
+    }
+    case Method::wampcra:
+      break;  // never mocked: its challenge names the principal's role
+  }
+  return challenge(mock, details, session_id, announced);
 }
 
 Step Handshake::challenge(const Principal& principal, const Json& details, uint64_t session_id,

@@ -3,9 +3,17 @@
 // HELLO -> CHALLENGE -> AUTHENTICATE -> WELCOME | ABORT for ticket, WAMP-CRA, WAMP-SCRAM and
 // WAMP-cryptosign against the principals of --auth-config. No I/O, no clock: unit tests and
 // the fuzz target drive it with messages.
+//
+// An authid (or public key) the realm has no principal for, offered with ticket, WAMP-SCRAM or
+// cryptosign, gets a CHALLENGE as a known one would (WAMP-SCRAM: a salt that is always the same
+// for that authid, and the realm's KDF parameters), and the ABORT after AUTHENTICATE, with the
+// message a wrong credential gets: a client cannot tell which authids exist (the WAMP-SCRAM
+// spec's mock challenge). WAMP-CRA's challenge names the principal's role, so an unknown authid
+// is refused at HELLO there. The counters still say unknown_authid.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -58,12 +66,20 @@ class Handshake {
  private:
   Step challenge(const Principal& principal, const Json& details, uint64_t session_id,
                  std::string_view announced);
+  // The CHALLENGE for an authid (or key) the realm does not have, offered with `method`
+  // (ticket, WAMP-SCRAM or cryptosign): against a principal of made-up credentials no
+  // AUTHENTICATE can match.
+  Step mock_challenge(const RealmAuth& realm, benchgate::auth::Method method,
+                      const std::string& authid, const Json& details, uint64_t session_id,
+                      std::string_view announced);
   Step welcome(const Principal& principal, Json authextra);
   Step refuse(FailReason reason, int method_slot, std::string message);
 
   const AuthConfig* config_;
   std::string realm_;
   const Principal* principal_ = nullptr;
+  // The made-up principal of a mock challenge (principal_ points to it then).
+  std::optional<Principal> mock_;
   // What the challenge committed to.
   std::string cra_challenge_;
   std::string scram_client_nonce_;

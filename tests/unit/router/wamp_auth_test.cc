@@ -254,9 +254,60 @@ TEST(WampAuthHandshake, CryptosignSignatureAloneOrWithTheChallenge) {
   step = handshake.authenticate(bauth::to_hex(*bauth::ed25519_sign(seed, other)), Json::object());
   EXPECT_EQ(step.kind, Step::Kind::abort);
   EXPECT_EQ(step.fail, FailReason::bad_credentials);
+  // Another key than the principal's: no principal, yet a challenge as for a known one.
   step = handshake.hello("bench", hello("cryptosign", "signer", {{"pubkey", std::string(64, 'a')}}),
                          1);
+  ASSERT_EQ(step.kind, Step::Kind::challenge);
+  const auto mock = *bauth::from_hex(step.message[2]["challenge"].get<std::string>());
+  EXPECT_EQ(mock.size(), 32u);
+  step = handshake.authenticate(bauth::to_hex(*bauth::ed25519_sign(seed, mock)), Json::object());
   EXPECT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
+  EXPECT_EQ(step.message["message"], "the cryptosign signature is not valid");
+  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+}
+
+// An authid the realm does not have gets what a known one with a wrong credential gets: a
+// CHALLENGE of the same form, then the same ABORT (only the counter says unknown_authid).
+TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
+  Handshake handshake(config().get());
+  Step step = handshake.hello("bench", hello("ticket", "nobody"), 1);
+  ASSERT_EQ(step.kind, Step::Kind::challenge);
+  EXPECT_EQ(step.message, Json::parse(R"([4, "ticket", {}])"));
+  step = handshake.authenticate("guess", Json::object());
+  EXPECT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
+  EXPECT_EQ(step.message["message"], "the ticket is not valid");
+  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+  EXPECT_EQ(step.method_slot, static_cast<int>(Method::ticket));
+
+  // WAMP-SCRAM: a salt that is always the same for the authid (and another for another), the
+  // realm's KDF parameters; the proof then fails as a wrong password's does.
+  auto challenge_of = [&](const std::string& authid) {
+    Handshake fresh(config().get());
+    return fresh.hello("bench", hello("wamp-scram", authid, {{"nonce", "egVDf3DMJh0="}}), 1);
+  };
+  const Step first = challenge_of("mallory");
+  ASSERT_EQ(first.kind, Step::Kind::challenge);
+  const Json& extra = first.message[2];
+  EXPECT_EQ(extra["salt"], challenge_of("mallory").message[2]["salt"]);
+  EXPECT_NE(extra["salt"], challenge_of("mallory2").message[2]["salt"]);
+  EXPECT_EQ(bauth::from_base64(extra["salt"].get<std::string>())->size(), 16u);
+  EXPECT_EQ(extra["kdf"], "pbkdf2");
+  EXPECT_EQ(extra["iterations"], 4096);
+  EXPECT_TRUE(extra["nonce"].get<std::string>().starts_with("egVDf3DMJh0="));
+  const Step unknown = scram_login(handshake, "mallory", "pencil");
+  const Step wrong = scram_login(handshake, "user", "pen");
+  EXPECT_EQ(unknown.kind, Step::Kind::abort);
+  EXPECT_EQ(unknown.reason, wrong.reason);
+  EXPECT_EQ(unknown.message, wrong.message);
+  EXPECT_EQ(unknown.fail, FailReason::unknown_authid);
+  EXPECT_EQ(wrong.fail, FailReason::bad_credentials);
+
+  // WAMP-CRA's challenge names the principal's role: an unknown authid is refused at HELLO.
+  step = handshake.hello("bench", hello("wampcra", "nobody"), 1);
+  EXPECT_EQ(step.kind, Step::Kind::abort);
+  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
   EXPECT_EQ(step.fail, FailReason::unknown_authid);
 }
 
@@ -268,7 +319,7 @@ TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
   step = handshake.hello("bench", Json{{"roles", Json::object()}}, 1);  // anonymous
   EXPECT_EQ(step.reason, "wamp.error.no_auth_method");
   EXPECT_EQ(step.method_slot, kAnonymousSlot);
-  step = handshake.hello("bench", hello("ticket", "nobody"), 1);
+  step = handshake.hello("bench", hello("wampcra", "nobody"), 1);
   EXPECT_EQ(step.reason, "wamp.error.not_authorized");
   EXPECT_EQ(step.fail, FailReason::unknown_authid);
   // A method offered later in the list is used when an earlier one has no principal.
