@@ -40,8 +40,15 @@ std::string join(const std::vector<std::string>& items, const char* separator = 
   return out;
 }
 
-constexpr const char* kRow =
-    "  {:<10} {:>12} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>10}  {}\n";
+// A row of a workload's table; the flags column last, so a row without flags would end in
+// spaces: they are cut.
+template <typename... Columns>
+std::string table_row(const Columns&... columns) {
+  std::string row = fmt::format(
+      "  {:<10} {:>12} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>10}  {}", columns...);
+  row.erase(row.find_last_not_of(' ') + 1);
+  return row + "\n";
+}
 
 // One row per worker and repetition: where it ran, its own figures and its clock.
 constexpr const char* kWorkerRow =
@@ -244,11 +251,11 @@ std::string workload_table(const results::WorkloadResult& w) {
   }
   if (w.spec.rate > 0) out += fmt::format(" at {:.0f} req/s", w.spec.rate);
   out += "\n";
-  out += fmt::format(kRow, "", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors",
-                     "router/op", "flags");
+  out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
+                   "flags");
   for (const auto& rep : w.repetitions) {
-    out += fmt::format(
-        kRow, fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
+    out += table_row(
+        fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
         megabytes(rep), latency(rep.latency_at(50)), latency(rep.latency_at(90)),
         latency(rep.latency_at(99)), latency(rep.latency_at(99.9)), latency(rep.latency_at(100)),
         rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
@@ -263,11 +270,11 @@ std::string workload_table(const results::WorkloadResult& w) {
   if (!w.repetitions.empty()) {
     auto ops = w.ops_per_second();
     auto mb = w.bytes_per_second();
-    out += fmt::format(kRow, "median", fmt::format("{:.0f}", ops.median),
-                       w.measured("bytes_received") ? fmt::format("{:.2f}", mb.median / 1e6) : "-",
-                       latency(w.latency_at(50)), latency(w.latency_at(90)),
-                       latency(w.latency_at(99)), latency(w.latency_at(99.9)),
-                       latency(w.latency_at(100)), w.error_count(), "", join(w.flags()));
+    out += table_row("median", fmt::format("{:.0f}", ops.median),
+                     w.measured("bytes_received") ? fmt::format("{:.2f}", mb.median / 1e6) : "-",
+                     latency(w.latency_at(50)), latency(w.latency_at(90)),
+                     latency(w.latency_at(99)), latency(w.latency_at(99.9)),
+                     latency(w.latency_at(100)), w.error_count(), "", join(w.flags()));
     out +=
         fmt::format("  {:<10} {:>12}\n", "min-max", fmt::format("{:.0f}-{:.0f}", ops.min, ops.max));
     uint64_t router_requests = 0;

@@ -157,6 +157,14 @@ TEST(WorkloadTable, AnOpenLoopRowSaysWhatWasUnwrittenAtTheWindowsEnd) {
   EXPECT_NE(table.find("errors by kind: not_sent=4"), std::string::npos) << table;
 }
 
+// A row without flags (the median row never has router/op) ends at its last figure.
+TEST(WorkloadTable, NoLineEndsInSpaces) {
+  results::WorkloadResult w = saturated_workload();
+  for (auto& rep : w.repetitions) rep.flags.clear();
+  const std::string table = workload_table(w);
+  EXPECT_EQ(table.find(" \n"), std::string::npos) << table;
+}
+
 // A shared registration's split over the callee sessions, and its error kinds of their own.
 TEST(WorkloadTable, CalleeSessionsGetALineWithTheirSplit) {
   results::WorkloadResult w = saturated_workload();
