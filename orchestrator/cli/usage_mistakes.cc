@@ -108,8 +108,11 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
       }
       return "`" + path + "` needs a command: " + commands + help;
     }
+    const std::string_view what = error.what();
     for (const CLI::Option* option : current->get_options()) {
-      if (option->get_positional() && option->get_required() && option->count() == 0) {
+      // The one CLI11 names ("files is required"), when it is a positional argument.
+      if (option->get_positional() && option->get_required() && option->count() == 0 &&
+          what.starts_with(option->get_name() + " ")) {
         return "`" + path + "` needs its argument " + option->get_name() + " (" +
                option->get_description() + ")" + help;
       }

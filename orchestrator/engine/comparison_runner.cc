@@ -172,7 +172,8 @@ class ComparisonRun {
       }
       if (!v.failure) {
         // Each variant logs into its own folder: two builtin routers would share a file.
-        std::string log_dir = options_.log_dir + "/" + name;
+        // Prefixed, since a name may be "." or "..".
+        std::string log_dir = options_.log_dir + "/router-" + name;
         std::error_code ec;
         std::filesystem::create_directories(log_dir, ec);
         if (ec) log_dir = options_.log_dir;

@@ -201,18 +201,19 @@ class WorkloadRun {
         ++waiting;
       }
       const auto until = std::min(deadline_, Clock::now() + kClockReplyTimeout);
-      const size_t asked = waiting;
+      size_t replied = 0;
       while (waiting > 0) {
         auto event = streams_.next(until);
         if (!event) {
           Error why = explain_timeout("clock replies", missing(answered));
           // As at a window's deadline: under "continue" the silent ones are lost, if another
-          // worker answered.
-          if (!may_continue(why) || waiting == asked) return why;
+          // worker replied.
+          if (!may_continue(why) || replied == 0) return why;
           for (size_t w : missing(answered)) {
             lose_worker(w, Error{env_.pool.name(w) + " sent no clock reply by its deadline"}, index,
                         info);
           }
+          if (active() == 0) return Error::caused("every worker of the workload was lost", why);
           break;
         }
         if (lost_[event->worker]) continue;  // what a lost worker still says is not used
@@ -229,6 +230,7 @@ class WorkloadRun {
         if (reply.sequence() != sequence || answered[event->worker]) continue;  // a late one
         answered[event->worker] = true;
         --waiting;
+        ++replied;
         samples[event->worker].push_back(
             {sent[event->worker], reply.receive_ns(), reply.send_ns(), event->received_ns});
       }

@@ -339,7 +339,9 @@ Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view t
                  ": TOML syntax error: " + std::string(e.description())};
   }
   try {
-    return Reader(path).read(root);
+    auto config = Reader(path).read(root);
+    std::const_pointer_cast<AuthConfig>(config)->mock_key = bauth::sha256(bauth::as_bytes(text));
+    return config;
   } catch (const Problem& problem) {
     return Error{problem.text};
   }

@@ -83,6 +83,9 @@ struct RealmAuth {
 struct AuthConfig {
   std::string path;
   std::vector<std::unique_ptr<RealmAuth>> realms;
+  // SHA-256 of the file's text (its secrets with it): the key of the salts of mock WAMP-SCRAM
+  // challenges (handshake.h), the same for every router run with this file.
+  benchgate::auth::Digest mock_key{};
   const RealmAuth* realm(std::string_view name) const;
 };
 

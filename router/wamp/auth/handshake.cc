@@ -1,6 +1,7 @@
 // The router's side of WAMP authentication (see handshake.h).
 #include "router/wamp/auth/handshake.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -28,15 +29,24 @@ std::string signature_text(const Json& signature) {
   return {};
 }
 
-// The salt of a mock WAMP-SCRAM challenge: 16 bytes of HMAC-SHA256 under a key of this
-// process, over the realm and the authid, so that the same authid always gets the same salt.
-std::string mock_salt(const std::string& realm, const std::string& authid) {
-  static const bauth::Bytes key = bauth::random_bytes(32);
+// The salt of a mock WAMP-SCRAM challenge, `bytes` long: HMAC-SHA256 under the auth config's
+// key over the realm and the authid (and a block counter past 32 bytes), so that the same
+// authid always gets the same salt from a router with the same file.
+std::string mock_salt(const bauth::Digest& key, const std::string& realm, const std::string& authid,
+                      size_t bytes) {
   std::string data = realm;
   data.push_back('\0');
   data += authid;
-  const bauth::Digest digest = bauth::hmac_sha256(key, bauth::as_bytes(data));
-  return bauth::to_base64(std::span<const uint8_t>(digest.data(), 16));
+  data.push_back('\0');
+  bauth::Bytes salt;
+  for (char block = 0; salt.size() < bytes; ++block) {
+    data.back() = block;
+    const bauth::Digest digest = bauth::hmac_sha256(key, bauth::as_bytes(data));
+    salt.insert(
+        salt.end(), digest.begin(),
+        digest.begin() + static_cast<std::ptrdiff_t>(std::min(digest.size(), bytes - salt.size())));
+  }
+  return bauth::to_base64(salt);
 }
 
 std::string utc_timestamp() {
@@ -145,6 +155,14 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
   const Json authextra =
       details.contains("authextra") ? details["authextra"] : Json(Json::value_t::object);
   int known_slot = -1;
+  // The method a mock challenge uses: the first offered that is not WAMP-CRA and whose HELLO
+  // part is well formed, by the name it was offered under ("scram" or "wamp-scram"). A method
+  // whose HELLO part is malformed finds no principal, known or not, and is refused only when
+  // no other method is left: a known authid of another method offered beside it is not told
+  // apart that way.
+  std::optional<Method> mocked;
+  std::string mocked_name;
+  std::optional<Method> malformed_method;
   if (methods != details.end() && methods->is_array()) {
     for (const Json& offered : *methods) {
       if (!offered.is_string()) continue;
@@ -153,22 +171,32 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
       if (!method) continue;
       if (known_slot < 0) known_slot = static_cast<int>(*method);
       const Principal* principal = nullptr;
-      if (*method == Method::cryptosign) {
+      bool malformed = false;
+      if (*method == Method::scram) {
+        const std::string nonce = string_at(authextra, "nonce");
+        malformed = nonce.empty() || !bauth::from_base64(nonce);
+        if (!malformed) principal = realm_auth->find(*method, authid);
+      } else if (*method == Method::cryptosign) {
         const auto pubkey = bauth::from_hex(string_at(authextra, "pubkey"));
-        if (!pubkey || pubkey->size() != 32) {
-          return refuse(FailReason::malformed, static_cast<int>(*method),
-                        "cryptosign needs HELLO.Details.authextra.pubkey (64 hex digits)");
-        }
-        principal = authid.empty() ? realm_auth->find_pubkey(*pubkey)
-                                   : realm_auth->find(Method::cryptosign, authid);
-        if (principal != nullptr &&
-            !std::equal(principal->pubkey.begin(), principal->pubkey.end(), pubkey->begin())) {
-          principal = nullptr;
+        malformed = !pubkey || pubkey->size() != 32;
+        if (!malformed) {
+          principal = authid.empty() ? realm_auth->find_pubkey(*pubkey)
+                                     : realm_auth->find(Method::cryptosign, authid);
+          if (principal != nullptr &&
+              !std::equal(principal->pubkey.begin(), principal->pubkey.end(), pubkey->begin())) {
+            principal = nullptr;
+          }
         }
       } else {
         principal = realm_auth->find(*method, authid);
       }
       if (principal != nullptr) return challenge(*principal, details, session_id, name);
+      if (malformed) {
+        if (!malformed_method) malformed_method = method;
+      } else if (!mocked && *method != Method::wampcra) {
+        mocked = method;
+        mocked_name = name;
+      }
     }
   }
   if (known_slot < 0) {
@@ -176,19 +204,12 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
                   "none of HELLO.Details.authmethods is one the realm '" + realm +
                       "' accepts (ticket, wampcra, wamp-scram, cryptosign)");
   }
-  const auto first = static_cast<Method>(known_slot);
-  if (first != Method::wampcra) {
-    // The name the client announced the first method it offered by ("scram" or "wamp-scram").
-    std::string announced;
-    for (const Json& offered : *methods) {
-      const auto method =
-          offered.is_string() ? bauth::method_from_name(offered.get<std::string>()) : std::nullopt;
-      if (method && *method == first) {
-        announced = offered.get<std::string>();
-        break;
-      }
-    }
-    return mock_challenge(*realm_auth, first, authid, details, session_id, announced);
+  if (mocked) return mock_challenge(*realm_auth, *mocked, authid, details, session_id, mocked_name);
+  if (malformed_method) {
+    return refuse(FailReason::malformed, static_cast<int>(*malformed_method),
+                  *malformed_method == Method::scram
+                      ? "WAMP-SCRAM needs HELLO.Details.authextra.nonce (base64)"
+                      : "cryptosign needs HELLO.Details.authextra.pubkey (64 hex digits)");
   }
   return refuse(FailReason::unknown_authid, known_slot,
                 "no principal '" + authid + "' for the offered method in realm '" + realm + "'");
@@ -205,14 +226,19 @@ Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std:
       mock.ticket = bauth::to_base64(bauth::random_bytes(32));
       break;
     case Method::scram: {
-      // The realm's own parameters where it has a WAMP-SCRAM principal, else the defaults.
+      // The realm's own parameters and salt length where it has a WAMP-SCRAM principal, else
+      // the defaults and 16 bytes (the spec's advice for nonces).
+      size_t salt_bytes = 16;
       for (const Principal& known : realm.principals) {
         if (known.method == Method::scram) {
           mock.scram = known.scram;
+          if (auto salt = bauth::from_base64(known.scram.salt); salt && !salt->empty()) {
+            salt_bytes = salt->size();
+          }
           break;
         }
       }
-      mock.scram.salt = mock_salt(realm.name, authid);
+      mock.scram.salt = mock_salt(config_->mock_key, realm.name, authid, salt_bytes);
       const bauth::Bytes key = bauth::random_bytes(mock.scram_spec.stored_key.size());
       std::copy(key.begin(), key.end(), mock.scram_spec.stored_key.begin());
       mock.scram_autobahn = mock.scram_spec;

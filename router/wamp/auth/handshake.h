@@ -6,10 +6,12 @@
 //
 // An authid (or public key) the realm has no principal for, offered with ticket, WAMP-SCRAM or
 // cryptosign, gets a CHALLENGE as a known one would (WAMP-SCRAM: a salt that is always the same
-// for that authid, and the realm's KDF parameters), and the ABORT after AUTHENTICATE, with the
-// message a wrong credential gets: a client cannot tell which authids exist (the WAMP-SCRAM
-// spec's mock challenge). WAMP-CRA's challenge names the principal's role, so an unknown authid
-// is refused at HELLO there. The counters still say unknown_authid.
+// for that authid, of the realm's salt length, and the realm's KDF parameters), and the ABORT
+// after AUTHENTICATE, with the message a wrong credential gets: a client that offers one method
+// cannot tell which authids exist (the WAMP-SCRAM spec's mock challenge); with several, the
+// method challenged says which one a known authid has. WAMP-CRA's challenge names the
+// principal's role, so an unknown authid offered with WAMP-CRA alone is refused at HELLO. The
+// counters still say unknown_authid.
 #pragma once
 
 #include <cstdint>

@@ -304,7 +304,24 @@ TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   EXPECT_EQ(unknown.fail, FailReason::unknown_authid);
   EXPECT_EQ(wrong.fail, FailReason::bad_credentials);
 
-  // WAMP-CRA's challenge names the principal's role: an unknown authid is refused at HELLO.
+  // Offered beside others, WAMP-CRA is passed over for the mock; a method whose HELLO part is
+  // malformed finds no principal, known or not, so a known authid of another method offered
+  // beside it gets its challenge, and an unknown one the mock of that method.
+  for (const char* authid : {"tom", "nobody"}) {
+    Json details = hello("wampcra", authid);
+    details["authmethods"] = Json::array({"wampcra", "cryptosign", "wamp-scram", "ticket"});
+    step = Handshake(config().get()).hello("bench", details, 1);
+    ASSERT_EQ(step.kind, Step::Kind::challenge) << authid;
+    EXPECT_EQ(step.message[1], "ticket") << authid;
+  }
+  Json malformed_only = hello("wamp-scram", "user");  // a known WAMP-SCRAM authid, no nonce
+  step = Handshake(config().get()).hello("bench", malformed_only, 1);
+  EXPECT_EQ(step.fail, FailReason::malformed);
+  malformed_only["authid"] = "nobody";
+  EXPECT_EQ(Handshake(config().get()).hello("bench", malformed_only, 1).message, step.message);
+
+  // WAMP-CRA's challenge names the principal's role: an unknown authid offered with it alone
+  // is refused at HELLO.
   step = handshake.hello("bench", hello("wampcra", "nobody"), 1);
   EXPECT_EQ(step.kind, Step::Kind::abort);
   EXPECT_EQ(step.reason, "wamp.error.not_authorized");

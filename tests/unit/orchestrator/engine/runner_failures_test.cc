@@ -515,6 +515,23 @@ TEST_F(RunnerFailures, WithContinueAWorkerSilentAtTheClockExchangeIsLostAndTheOt
   EXPECT_EQ(degraded_of(silent), (std::vector<bool>{false, true, true}));
 }
 
+// One worker's stream ends at the exchange and the other stays silent: nobody replied, so the
+// workload fails rather than measuring with no worker at all.
+TEST_F(RunnerFailures, WithContinueLosingEveryWorkerAtTheClockExchangeFailsTheWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.clock_exchange = true;
+  pool.worker.windows[1].die_at_probe = {0};
+  pool.worker.windows[1].mute_at_probe = {1};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("gone", 3, 2, scenario::WorkerLoss::kContinue)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(operations_of(r.workloads[0]), std::vector<uint64_t>{200});
+  EXPECT_FALSE(r.ok());
+}
+
 TEST_F(RunnerFailures, WithoutContinueAWorkerLostAtAClockProbeFailsTheWorkload) {
   factories_.suts = {FakeSut::Script{}};
   FakePool::Script pool;
