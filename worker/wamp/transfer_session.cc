@@ -19,6 +19,7 @@
 
 #include "common/serialization/base64.h"
 #include "common/time/clock.h"
+#include "worker/wamp/errors.h"
 #include "worker/wamp/message_type.h"
 #include "worker/wamp/session.h"
 
@@ -36,9 +37,15 @@ class TransferSession : public Session {
         io_(io),
         transfer_(plan.spec.kind == WampRequestSpec::Kind::kTransfer) {}
 
-  // Readiness: the router is reachable and the session joins (authentication included). That
-  // session is closed when the first transfer starts its own.
-  void connect(ConnectDone done) override { Session::connect(std::move(done)); }
+  // Readiness: the router is reachable, the session joins (authentication included) and leaves
+  // again with GOODBYE, as every transfer's does; ready once the router answered it.
+  void connect(ConnectDone done) override {
+    Session::connect([this, done = std::move(done)](const boost::system::error_code& ec) mutable {
+      if (ec) return done(ec);
+      readiness_done_ = std::move(done);
+      leave();
+    });
+  }
   void begin_window() override {}  // every transfer opens its own session
   void start_sending() override { start(); }
   void expire() override {
@@ -105,7 +112,7 @@ class TransferSession : public Session {
   }
 
   void on_left(int64_t now) override {
-    if (!active_) return;
+    if (!active_) return readiness_finished({});
     active_ = false;
     ThreadStats& stats = thread_.stats;
     const uint64_t total = transfer_ ? plan_.spec.transfer_bytes : plan_.payload.size();
@@ -121,7 +128,7 @@ class TransferSession : public Session {
   }
 
   void on_failed(ErrorKind kind) override {
-    if (!active_) return;
+    if (!active_) return readiness_finished(make_error_code(JoinError::kClosed));
     active_ = false;
     thread_.stats.record_failure(kind);
     thread_.request_finished();
@@ -151,6 +158,13 @@ class TransferSession : public Session {
            (size == 0 || std::memcmp(bytes.data(), plan_.payload.data() + phase, size) == 0);
   }
 
+  // The readiness session's GOODBYE was answered (or its session failed).
+  void readiness_finished(const boost::system::error_code& ec) {
+    ConnectDone done = std::move(readiness_done_);
+    readiness_done_ = nullptr;
+    if (done) done(ec);
+  }
+
   // The next transfer, after the handler that finished this one returned.
   void next() {
     asio::post(io_, [this] {
@@ -162,7 +176,6 @@ class TransferSession : public Session {
     if (active_ || thread_.phase != Phase::kRunning) return;
     const int64_t now = steady_now_ns();
     if (now >= thread_.end_ns) return;  // the end timer is about to fire
-    Session::close();                   // the readiness session, when still open
     active_ = true;
     started_ns_ = now;
     offset_ = 0;
@@ -186,8 +199,9 @@ class TransferSession : public Session {
   }
 
   asio::io_context& io_;
-  const bool transfer_;  // false: wamp_rpc with session_per_operation
-  bool active_ = false;  // a transfer is under way (counted as outstanding)
+  ConnectDone readiness_done_;  // the readiness session is leaving
+  const bool transfer_;         // false: wamp_rpc with session_per_operation
+  bool active_ = false;         // a transfer is under way (counted as outstanding)
   uint64_t generation_ = 0;
   int64_t started_ns_ = 0;
   uint64_t offset_ = 0;         // bytes verified so far

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "router/wamp/message_type.h"
 #include "router/wamp/wamp_server.h"
 #include "worker/engine/engine.h"
 
@@ -327,6 +328,10 @@ TEST_P(WampEngineOne, ASessionPerCallTimesEverySessionAndEchoesEveryPayload) {
   s.wamp.session_per_operation = true;
   auto engine = start(s);
   ASSERT_TRUE(engine);
+  // Ready once each connection's readiness session has joined and left again with GOODBYE,
+  // which the router counted before it answered.
+  const int goodbye = router::wamp::message_slot(router::wamp::MessageType::kGoodbye);
+  EXPECT_EQ(router_metrics().wamp.messages[goodbye][0], s.connections);
   const WindowResult first = run(*engine, 0, 100 * kMs);
   ASSERT_TRUE(first.session_setup);
   EXPECT_GE(static_cast<uint64_t>(first.session_setup->total_count()), first.operations + 3);
