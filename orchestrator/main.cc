@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   }
   app::install_interrupt_handlers();
   // Before any thread starts: the guard forks its guardian (process_guard.h).
-  if (app.got_subcommand("run") || app.got_subcommand("serve") ||
+  // calibrate runs the scenario N times: the same children as run.
+  if (app.got_subcommand("run") || app.got_subcommand("serve") || app.got_subcommand("calibrate") ||
       app.got_subcommand("worker-check")) {
     processes::start_process_guard();
   }

@@ -141,14 +141,14 @@ class ProcessTreeTest(unittest.TestCase):
         for run in self.runs:
             kill_tagged(run.tag)
 
-    def orchestrator(self, duration="300ms", repetitions=2, extra="", args=()):
+    def orchestrator(self, duration="300ms", repetitions=2, extra="", args=(), command="run"):
         path = write_scenario(self.dir, "tree.toml", SCENARIO.format(
             python=sys.executable, server=SERVER, extra=extra, duration=duration,
             repetitions=repetitions))
         self.json = os.path.join(self.dir, "out.json")
         self.db = os.path.join(self.dir, "bench.db")
-        run = Run(["run", path, "--json", self.json, "--db", self.db] + list(args),
-                  cwd=self.dir)
+        outputs = ["--json", self.json] if command == "run" else []
+        run = Run([command, path, "--db", self.db] + outputs + list(args), cwd=self.dir)
         run.env["TMPDIR"] = self.tmp
         self.runs.append(run)
         return run
@@ -169,8 +169,9 @@ class ProcessTreeTest(unittest.TestCase):
         self.assertIsNotNone(found, "the forking server and its child never both ran")
         return found
 
-    def kill_orchestrator_mid_window(self, extra=""):
-        run = self.orchestrator(duration="30s", repetitions=3, extra=extra).start()
+    def kill_orchestrator_mid_window(self, extra="", command="run"):
+        run = self.orchestrator(duration="30s", repetitions=3, extra=extra,
+                                command=command).start()
         run.wait_for_stderr("rep 1/3: started")
         servers = self.servers(run)
         run.signal(signal.SIGKILL)
@@ -182,6 +183,12 @@ class ProcessTreeTest(unittest.TestCase):
 
     def test_sigkill_of_the_orchestrator_leaves_no_grandchild(self):
         run, servers = self.kill_orchestrator_mid_window()
+        left = run.leftovers(wait=10.0)
+        self.assertEqual(left, [], f"left behind (server tree was {servers})")
+
+    def test_sigkill_of_calibrate_leaves_no_grandchild(self):
+        # calibrate starts the same children as run, N times: the same guardian watches them.
+        run, servers = self.kill_orchestrator_mid_window(command="calibrate")
         left = run.leftovers(wait=10.0)
         self.assertEqual(left, [], f"left behind (server tree was {servers})")
 
