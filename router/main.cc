@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
                  "roles with permissions on URI prefixes; without it every session joins "
                  "anonymously and may do everything (router/README.md)");
   cli.add_option("--tls-cert", raw.tls_cert,
-                 "PEM certificate chain (leaf first): every listener speaks TLS only -- HTTP/1.1 "
-                 "over TLS by ALPN on --http, wss on --websocket, RawSocket over TLS on "
+                 "PEM certificate chain (leaf first): every listener speaks TLS only -- h2 and "
+                 "HTTP/1.1 over TLS by ALPN on --http, wss on --websocket, RawSocket over TLS on "
                  "--rawsocket (needs --tls-key)");
   cli.add_option("--tls-key", raw.tls_key, "PEM private key of --tls-cert");
   cli.add_option("--tls-min-version", raw.tls_min_version,

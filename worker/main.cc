@@ -35,7 +35,7 @@ std::string check_listen(const std::string& value) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "benchgate worker: an HTTP/1.1 and WAMP load generator controlled over gRPC "
+      "benchgate worker: an HTTP/1.1, HTTP/2 and WAMP load generator controlled over gRPC "
       "(service benchgate.v1.Worker)"};
   std::string listen = "127.0.0.1:0";
   std::string log_level = "info";

@@ -93,10 +93,7 @@ void check_router_tls(const Scenario& scenario, Diagnostics& diag) {
     for (const Workload& w : scenario.workloads) {
       if (w.tls.enabled) continue;
       diag.error(w.where, "workload '" + w.name + "' needs tls = true: " + section +
-                              " tls = true makes every port of the bundled router speak TLS" +
-                              (is_http(w.protocol) ? ""
-                                                   : " (WAMP over TLS is not supported by the "
-                                                     "worker yet)"));
+                              " tls = true makes every port of the bundled router speak TLS");
     }
   };
   if (scenario.compare_routers.empty()) {

@@ -326,6 +326,8 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
     refuse_keys(r, {"topic", "publishers", "subscribers", "callee"},
                 "protocols wamp_rpc and wamp_pubsub");
     refuse_keys(r, kWampRpcOnlyKeys, "protocol wamp_rpc");
+    // Every transfer is a session of its own already.
+    refuse_keys(r, {"session_per_operation"}, "protocol wamp_rpc");
     // Its sizes are transfer_bytes and chunk_bytes.
     refuse_keys(r, {"request_bytes"}, "the protocols other than wamp_transfer");
     wamp.procedure = "bench.transfer";

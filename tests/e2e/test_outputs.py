@@ -238,7 +238,7 @@ class ReportsTest(OutputsTest):
     def test_worker_help_names_every_protocol_it_generates(self):
         help_text = subprocess.run([os.path.join(BIN, "worker"), "--help"], capture_output=True,
                                    text=True, timeout=30).stdout
-        self.assertIn("an HTTP/1.1 and WAMP load generator", help_text.splitlines()[0])
+        self.assertIn("an HTTP/1.1, HTTP/2 and WAMP load generator", help_text.splitlines()[0])
 
     def test_junit_and_markdown_of_a_run_and_of_its_re_evaluation(self):
         path = self.scenario(extra=GATE.format(p99_max="10s"))

@@ -262,14 +262,16 @@ TEST(ScenarioWamp, SessionPerOperationIsARpcKeyOfTheClosedLoopWithOneCallInFligh
                              "call on a session of its own, closed loop: in_flight must be 1"),
             std::string::npos)
       << messages(r);
-  r = load(
-      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
-      "session_per_operation = true\n");
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'session_per_operation' applies to "
-                             "protocol wamp_rpc only"),
-            std::string::npos)
-      << messages(r);
+  // Refused, never dropped, where it does not apply (a transfer is a session of its own).
+  for (const char* protocol : {"wamp_pubsub", "wamp_transfer"}) {
+    r = load(std::string("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"") + protocol +
+             "\"\nsession_per_operation = true\n");
+    ASSERT_FALSE(r.ok()) << protocol;
+    EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'session_per_operation' applies to "
+                               "protocol wamp_rpc only"),
+              std::string::npos)
+        << messages(r);
+  }
 }
 
 TEST(ScenarioWamp, SharedRegistrationsTimeoutsAndCancellationTakeTheirValues) {
