@@ -15,6 +15,8 @@ void describe_tool(const Tool& tool, v1::DescribeResponse* response) {
   response->set_name(tool.name);
   response->set_version(tool.version);
   response->add_protocols("http1");
+  // What check_workload lets each tool run (tool_args.h).
+  if (tool.kind == ToolKind::kH2load) response->add_protocols("http2");
   response->add_load_models("closed");
   response->set_max_threads(std::thread::hardware_concurrency());
 }

@@ -73,14 +73,19 @@ class AdapterServiceTest : public ::testing::TestWithParam<ToolKind> {
   std::unique_ptr<v1::Worker::Stub> stub_;
 };
 
-TEST_P(AdapterServiceTest, DescribesItselfAsTheToolWithItsVersionHttp1AndTheClosedLoop) {
+TEST_P(AdapterServiceTest, DescribesItselfAsTheToolWithItsVersionProtocolsAndTheClosedLoop) {
   grpc::ClientContext context;
   v1::DescribeResponse response;
   ASSERT_TRUE(stub_->Describe(&context, {}, &response).ok());
   EXPECT_EQ(response.name(), tool_.name);
   EXPECT_EQ(response.version(), tool_.version);
-  ASSERT_EQ(response.protocols_size(), 1);
-  EXPECT_EQ(response.protocols(0), "http1");
+  // The protocols the adapter runs (check_workload): h2load HTTP/1.1 and HTTP/2, wrk HTTP/1.1.
+  const std::vector<std::string> protocols(response.protocols().begin(),
+                                           response.protocols().end());
+  const std::vector<std::string> expected =
+      GetParam() == ToolKind::kH2load ? std::vector<std::string>{"http1", "http2"}
+                                      : std::vector<std::string>{"http1"};
+  EXPECT_EQ(protocols, expected);
   ASSERT_EQ(response.load_models_size(), 1);
   EXPECT_EQ(response.load_models(0), "closed");
 }
