@@ -96,6 +96,20 @@ class FaultsTest(unittest.TestCase):
         run.finish(timeout=90)
         return run
 
+    def pause_during_second_repetition(self, path, victim_name, expected):
+        """Runs the scenario; once the victim's second repetition has started, stops (SIGSTOP)
+        the first of the `expected` tagged processes named `victim_name` for a second and
+        continues it; waits for the orchestrator to finish. (run, the pids found)."""
+        run = self.orchestrator(path).start()
+        run.wait_for_stderr("victim rep 2/3: started")
+        found = [p for p in tagged_processes(run.tag) if process_name(p) == victim_name]
+        self.assertEqual(len(found), expected)
+        os.kill(found[0], signal.SIGSTOP)
+        time.sleep(1)
+        os.kill(found[0], signal.SIGCONT)
+        run.finish(timeout=90)
+        return run, found
+
     # --- checking ------------------------------------------------------------------------
 
     def assert_workload_failed(self, run, name, cause, repetitions_kept):
@@ -166,14 +180,7 @@ workload = "victim"
 metric = "errors.count"
 max = 0
 """)
-        run = self.orchestrator(path).start()
-        run.wait_for_stderr("victim rep 2/3: started")
-        workers = [p for p in tagged_processes(run.tag) if process_name(p) == "worker"]
-        self.assertEqual(len(workers), 2)
-        os.kill(workers[0], signal.SIGSTOP)
-        time.sleep(1)
-        os.kill(workers[0], signal.SIGCONT)
-        run.finish(timeout=90)
+        run, workers = self.pause_during_second_repetition(path, "worker", 2)
         out = run.stdout + run.stderr
         self.assertIn(f"(pid {workers[0]}) was stopped", run.stderr)
         self.assertEqual(run.leftovers(), [], "processes left behind")
@@ -278,14 +285,8 @@ max = 0
         self.assert_run_ended(run)
 
     def test_the_router_stopped_and_continued_mid_window_flags_that_repetition(self):
-        run = self.orchestrator(self.scenario(duration="3s", timeout="40s")).start()
-        run.wait_for_stderr("victim rep 2/3: started")
-        routers = [p for p in tagged_processes(run.tag) if process_name(p) == "router"]
-        self.assertEqual(len(routers), 1)
-        os.kill(routers[0], signal.SIGSTOP)
-        time.sleep(1)
-        os.kill(routers[0], signal.SIGCONT)
-        run.finish(timeout=90)
+        run, routers = self.pause_during_second_repetition(
+            self.scenario(duration="3s", timeout="40s"), "router", 1)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)  # no gates to judge it
         self.assertEqual(run.leftovers(), [], "processes left behind")
         reps = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}[
@@ -308,14 +309,8 @@ command = ["{program}", "--http", "127.0.0.1:${{port:http}}",
            "--control", "127.0.0.1:0", "--threads", "1"]
 address = "127.0.0.1:${{port:http}}"
 """
-        run = self.orchestrator(self.scenario(duration="2s", timeout="40s", top=top)).start()
-        run.wait_for_stderr("victim rep 2/3: started")
-        routers = [p for p in tagged_processes(run.tag) if process_name(p) == "router"]
-        self.assertEqual(len(routers), 1)
-        os.kill(routers[0], signal.SIGSTOP)
-        time.sleep(1)
-        os.kill(routers[0], signal.SIGCONT)
-        run.finish(timeout=90)
+        run, routers = self.pause_during_second_repetition(
+            self.scenario(duration="2s", timeout="40s", top=top), "router", 1)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertEqual(run.leftovers(), [], "processes left behind")
         workloads = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}
