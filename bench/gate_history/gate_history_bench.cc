@@ -101,8 +101,12 @@ void clone_runs(bs::sqlite::Database& db, int64_t from, int count, const std::st
       "r.worker_cpu_s, r.worker_cpu_utilization, r.router_requests, r.router_cpu_s, "
       "r.router_rss_bytes, r.router_handling_hdr, r.flags "
       "FROM repetitions r JOIN workloads w ON w.id = r.workload_id WHERE w.run_id = ?1");
+  // The workload's figures (schema 8): a run without them is no history for a gate.
+  auto figures = db.prepare(
+      "INSERT INTO workload_figures (workload_id, metric, value) SELECT ?2, f.metric, f.value "
+      "FROM workload_figures f JOIN workloads w ON w.id = f.workload_id WHERE w.run_id = ?1");
   auto member = db.prepare("INSERT INTO baselines (name, run_id, added_at) VALUES (?1, ?2, 0)");
-  for (auto* stmt : {&run, &workload, &reps, &member}) {
+  for (auto* stmt : {&run, &workload, &reps, &figures, &member}) {
     if (!*stmt) die(stmt->message());
   }
   for (int i = 1; i <= count; ++i) {
@@ -117,6 +121,9 @@ void clone_runs(bs::sqlite::Database& db, int64_t from, int count, const std::st
     reps->reset();
     reps->bind(1, from).bind(2, workload_id).bind(3, static_cast<int64_t>(i));
     if (auto ok = reps->run(); !ok) die(ok.message());
+    figures->reset();
+    figures->bind(1, from).bind(2, workload_id);
+    if (auto ok = figures->run(); !ok) die(ok.message());
     member->reset();
     member->bind(1, baseline).bind(2, run_id);
     if (auto ok = member->run(); !ok) die(ok.message());
@@ -222,12 +229,19 @@ int main(int argc, char** argv) {
       "fill: %d runs x 5 repetitions + 10 other-testbed runs in one transaction: %.1f s, "
       "database %.0f MB\n",
       runs, fill_s, static_cast<double>(bytes) / 1e6);
+  // Every case has 10 usable runs: a query that finds fewer timed another question (a fill
+  // the store no longer takes as history), and is no figure.
+  bool complete = true;
   auto line = [&](const char* what, const Timing& t) {
+    const bool found = t.runs_returned == static_cast<size_t>(q.k);
+    complete = complete && found;
     std::printf(
         "baseline_history k=10 %-38s median %.3f ms (min %.3f, max %.3f, %d repeats, "
         "%zu runs returned) goal < 50 ms: %s\n",
         what, t.median_ms, t.min_ms, t.max_ms, repeats, t.runs_returned,
-        t.median_ms < 50 ? "met" : "MISSED");
+        !found             ? "not measured (fewer runs than k)"
+        : t.median_ms < 50 ? "met"
+                           : "MISSED");
   };
   line("throughput.rps, newest runs", dense);
   line("latency.p99, newest runs", latency);
@@ -236,5 +250,5 @@ int main(int argc, char** argv) {
 
   opened->reset();
   std::filesystem::remove_all(folder, ec);
-  return 0;
+  return complete ? 0 : 1;
 }
