@@ -154,9 +154,23 @@ Timing time_history(bs::Store& store, const bs::HistoryQuery& q, int repeats) {
 int main(int argc, char** argv) {
   int runs = 100'000;
   int repeats = 21;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--runs") == 0) runs = std::atoi(argv[i + 1]);
-    if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::atoi(argv[i + 1]);
+  constexpr const char* kUsage =
+      "usage: gate_history_bench [--runs N] [--repeats N]\n"
+      "  fills a store of N runs (default 100000) of one series in a temporary folder and times\n"
+      "  each baseline_history case --repeats times (default 21)\n";
+  for (int i = 1; i < argc; i += 2) {
+    const bool value = i + 1 < argc;
+    if (std::strcmp(argv[i], "--runs") == 0 && value) {
+      runs = std::atoi(argv[i + 1]);
+    } else if (std::strcmp(argv[i], "--repeats") == 0 && value) {
+      repeats = std::atoi(argv[i + 1]);
+    } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else {
+      std::fprintf(stderr, "gate_history_bench: unexpected argument '%s'\n%s", argv[i], kUsage);
+      return 2;
+    }
   }
   if (runs < 10 || repeats < 1) die("--runs must be >= 10 and --repeats >= 1");
 
