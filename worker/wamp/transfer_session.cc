@@ -38,7 +38,9 @@ class TransferSession : public Session {
         transfer_(plan.spec.kind == WampRequestSpec::Kind::kTransfer) {}
 
   // Readiness: the router is reachable, the session joins (authentication included) and leaves
-  // again with GOODBYE, as every transfer's does; ready once the router answered it.
+  // again with GOODBYE, as every transfer's does; ready once the router answered it (a router
+  // that never does is bounded by the engine's connect timeout). Session::reconnect() would call
+  // this too, but never runs here: may_send() is false and begin_window() reconnects nothing.
   void connect(ConnectDone done) override {
     Session::connect([this, done = std::move(done)](const boost::system::error_code& ec) mutable {
       if (ec) return done(ec);
@@ -53,6 +55,7 @@ class TransferSession : public Session {
   }
   void close() override {
     active_ = false;
+    readiness_done_ = nullptr;  // the engine stopped waiting for it
     Session::close();
   }
 
