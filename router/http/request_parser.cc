@@ -100,18 +100,14 @@ void RequestParser::reserve_content_length(error_code& ec) {
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) {}
 
 bool RequestParser::grow_body(uint64_t more, bool exact, error_code& ec) {
-  const uint64_t needed = body_.size() + more;
-  if (needed <= body_.capacity()) return true;
-  // A chunked body grows by doubling (within the body limit), so that it is reserved and
-  // copied a logarithmic number of times; a Content-Length body to its exact length.
-  const uint64_t doubled = std::min<uint64_t>(2 * body_.capacity(), max_body_bytes_);
-  const uint64_t capacity = exact ? needed : std::max(needed, doubled);
-  if (!body_budget_.resize(capacity)) {
+  // A chunked body grows by doubling (within the body limit); a Content-Length body to its
+  // exact length.
+  if (!memory::grow_within_budget(body_, body_budget_, body_.size() + more, max_body_bytes_,
+                                  exact)) {
     refusal_status_ = 503;
     ec = boost::asio::error::no_buffer_space;
     return false;
   }
-  body_.reserve(static_cast<size_t>(capacity));
   return true;
 }
 

@@ -325,24 +325,16 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
     respond(*stream);
     return 0;
   }
-  if (needed > stream->body.capacity()) {
-    // The budget covers the buffer before it grows (router/memory/buffer_budget.h): every
-    // stream of every connection draws on the one --max-buffered-bytes.
-    const size_t grown =
-        std::min<size_t>(std::max(needed, 2 * stream->body.capacity()), options_.max_body_bytes);
-    if (!stream->body_budget.resize(grown)) {
-      // As HTTP/1.1: 503, the request was sound and the router has no room for its body
-      // (counted by the budget, not as a parse error); the stream's other bytes are dropped.
-      stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 503, 0};
-      drop_body(*stream);
-      respond(*stream);
-      return 0;
-    }
-    // Exactly `grown`, the bytes reserved: reserve() on a full string would double it.
-    std::string bigger;
-    bigger.reserve(grown);
-    bigger.append(stream->body);
-    stream->body.swap(bigger);
+  // The budget covers the buffer before it grows, as an HTTP/1.1 chunked body's: every stream of
+  // every connection draws on the one --max-buffered-bytes.
+  if (!memory::grow_within_budget(stream->body, stream->body_budget, needed,
+                                  options_.max_body_bytes, false)) {
+    // As HTTP/1.1: 503, the request was sound and the router has no room for its body
+    // (counted by the budget, not as a parse error); the stream's other bytes are dropped.
+    stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 503, 0};
+    drop_body(*stream);
+    respond(*stream);
+    return 0;
   }
   stream->body.append(reinterpret_cast<const char*>(data), size);
   return 0;
