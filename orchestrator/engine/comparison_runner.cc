@@ -2,7 +2,6 @@
 #include "orchestrator/engine/comparison_runner.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
 #include "orchestrator/app/interrupt.h"
@@ -172,11 +171,7 @@ class ComparisonRun {
       }
       if (!v.failure) {
         // Each variant logs into its own folder: two builtin routers would share a file.
-        // Prefixed, since a name may be "." or "..".
-        std::string log_dir = options_.log_dir + "/router-" + name;
-        std::error_code ec;
-        std::filesystem::create_directories(log_dir, ec);
-        if (ec) log_dir = options_.log_dir;
+        const std::string log_dir = own_log_folder(options_.log_dir, "router-" + name);
         suts_.push_back(
             options_.factories->system_under_test(config, {options_.router_binary, log_dir}));
         v.sut = suts_.back().get();

@@ -1,8 +1,10 @@
 #include "orchestrator/engine/scenario_runner.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
+#include <system_error>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/comparison_runner.h"
@@ -214,6 +216,13 @@ std::chrono::steady_clock::time_point sut_start_deadline(const scenario::RouterC
   const int64_t ns =
       router.startup_timeout_ns > 0 ? router.startup_timeout_ns : options.startup_timeout_ns;
   return Clock::now() + std::chrono::nanoseconds(ns);
+}
+
+std::string own_log_folder(const std::string& log_dir, const std::string& folder) {
+  const std::string path = log_dir + "/" + folder;
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  return ec ? log_dir : path;
 }
 
 Error start_failure(const std::string& what, Error why) {

@@ -62,6 +62,11 @@ std::chrono::steady_clock::time_point sut_start_deadline(const scenario::RouterC
 ScenarioResult run_scenario(const scenario::Scenario& scenario, const EngineOptions& options,
                             RunObserver& observer);
 
+// A folder of its own for the logs of a part of the run, `log_dir`/`folder` (created), so that
+// two parts' children never write the same file; `log_dir` itself where it cannot be created.
+// `folder` is prefixed by the caller ("worker-impl-NAME"): a name alone may be "." or "..".
+std::string own_log_folder(const std::string& log_dir, const std::string& folder);
+
 // Why a start failed: "`what`: `why`" ("system under test is not reachable: nothing accepted
 // ..."), or `why` alone when an interrupt ended the wait, which is nobody's failure
 // ("interrupted while waiting for 127.0.0.1:1 to accept connections", README).

@@ -1,9 +1,6 @@
 // See worker_impl_spawn.h.
 #include "orchestrator/engine/worker_impl_spawn.h"
 
-#include <filesystem>
-#include <system_error>
-
 #include "common/units/units.h"
 #include "orchestrator/processes/child_process.h"
 
@@ -25,11 +22,8 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
     return out;
   }
   // Each implementation logs into a folder of its own: its worker 0 and the bundled pool's
-  // would write the same worker-0.stderr.log. Prefixed, since a name may be "." or "sut".
-  out.config.log_dir = options.log_dir + "/worker-impl-" + name;
-  std::error_code ec;
-  std::filesystem::create_directories(out.config.log_dir, ec);
-  if (ec) out.config.log_dir = options.log_dir;
+  // would write the same worker-0.stderr.log.
+  out.config.log_dir = own_log_folder(options.log_dir, "worker-impl-" + name);
   if (impl.adapter.empty()) {
     out.config.worker_binary = program->string();
     out.config.extra_args.assign(impl.command.begin() + 1, impl.command.end());

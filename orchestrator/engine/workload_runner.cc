@@ -177,8 +177,7 @@ class WorkloadRun {
       Error why = explain_end(end);
       if (!may_continue(why)) return why;
       lose_worker(end.worker, why, index, info);
-      if (active() == 0) return Error::caused("every worker of the workload was lost", why);
-      return std::nullopt;
+      return every_worker_lost(why);
     };
     const int64_t began = steady_now_ns();
     for (int round = 0; round < kClockRounds; ++round) {
@@ -213,7 +212,7 @@ class WorkloadRun {
             lose_worker(w, Error{env_.pool.name(w) + " sent no clock reply by its deadline"}, index,
                         info);
           }
-          if (active() == 0) return Error::caused("every worker of the workload was lost", why);
+          if (auto none = every_worker_lost(why)) return *none;
           break;
         }
         if (lost_[event->worker]) continue;  // what a lost worker still says is not used
@@ -341,7 +340,7 @@ class WorkloadRun {
         Error why = explain_end(*event);
         if (!may_continue(why)) return why;
         lose(event->worker, why);
-        if (active() == 0) return Error::caused("every worker of the workload was lost", why);
+        if (auto none = every_worker_lost(why)) return *none;
         continue;
       }
       if (event->event->has_progress()) {
@@ -439,6 +438,12 @@ class WorkloadRun {
 
   size_t active() const {
     return static_cast<size_t>(std::count(lost_.begin(), lost_.end(), false));
+  }
+
+  // After a loss caused by `why`: the workload's failure once no worker is left.
+  std::optional<Error> every_worker_lost(const Error& why) const {
+    if (active() > 0) return std::nullopt;
+    return Error::caused("every worker of the workload was lost", why);
   }
 
   // Gives up on worker `w` for the rest of the workload and says so; every repetition from here

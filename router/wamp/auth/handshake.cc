@@ -284,11 +284,7 @@ Step Handshake::challenge(const Principal& principal, const Json& details, uint6
     }
     case Method::scram: {
       const Json authextra = details.contains("authextra") ? details["authextra"] : Json();
-      scram_client_nonce_ = string_at(authextra, "nonce");
-      if (scram_client_nonce_.empty() || !bauth::from_base64(scram_client_nonce_)) {
-        return refuse(FailReason::malformed, step.method_slot,
-                      "WAMP-SCRAM needs HELLO.Details.authextra.nonce (base64)");
-      }
+      scram_client_nonce_ = string_at(authextra, "nonce");  // base64: hello() checked it
       scram_dialect_ =
           announced == "scram" ? bauth::ScramDialect::autobahn : bauth::ScramDialect::spec;
       scram_nonce_ = scram_client_nonce_ + bauth::to_base64(bauth::random_bytes(16));

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -131,11 +132,12 @@ class TlsPair : public ::testing::Test {
               static_cast<int>(records.size()));
   }
 
-  // Sends all the client wrote since hold_client_output() in one write of its socket, and waits
-  // until the server's socket is readable.
-  void send_held() {
+  // Sends all the client wrote since hold_client_output() in one write of its socket (changed
+  // first by `alter`, when given), and waits until the server's socket is readable.
+  void send_held(const std::function<void(std::vector<char>&)>& alter = nullptr) {
     std::vector<char> records;
     ASSERT_NO_FATAL_FAILURE(take_held(records));
+    if (alter) alter(records);
     asio::write(client_->next_layer(), asio::buffer(records));
     wait_readable();
   }
@@ -325,11 +327,7 @@ TEST_F(TlsPair, ABadRecordBehindTheLastBytesIsReportedByTheNextReadAsItself) {
   size_t written = 0;
   ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
   ASSERT_EQ(SSL_write_ex(client, sent.data(), sent.size(), &written), 1);
-  std::vector<char> records;
-  ASSERT_NO_FATAL_FAILURE(take_held(records));
-  records.back() ^= 1;
-  asio::write(client_->next_layer(), asio::buffer(records));
-  wait_readable();
+  ASSERT_NO_FATAL_FAILURE(send_held([](std::vector<char>& records) { records.back() ^= 1; }));
 
   std::string received(4096, '\0');
   error_code ec;

@@ -82,9 +82,9 @@ TEST_P(AdapterServiceTest, DescribesItselfAsTheToolWithItsVersionProtocolsAndThe
   // The protocols the adapter runs (check_workload): h2load HTTP/1.1 and HTTP/2, wrk HTTP/1.1.
   const std::vector<std::string> protocols(response.protocols().begin(),
                                            response.protocols().end());
-  const std::vector<std::string> expected =
-      GetParam() == ToolKind::kH2load ? std::vector<std::string>{"http1", "http2"}
-                                      : std::vector<std::string>{"http1"};
+  const std::vector<std::string> expected = GetParam() == ToolKind::kH2load
+                                                ? std::vector<std::string>{"http1", "http2"}
+                                                : std::vector<std::string>{"http1"};
   EXPECT_EQ(protocols, expected);
   ASSERT_EQ(response.load_models_size(), 1);
   EXPECT_EQ(response.load_models(0), "closed");
