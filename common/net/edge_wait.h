@@ -7,7 +7,8 @@
 // (speculation allowed, and reported exhausted after every edge, as the wait on the set of
 // common/net/readiness_poller.cc is), so the socket's next edge in that direction completes it.
 // Used by the TLS stream after OpenSSL's EAGAIN (common/tls/tls_stream.h) and by the router's
-// cleartext HTTP/2 connections once they read the socket empty (router/http2/connection.h).
+// cleartext HTTP/2 and RawSocket connections once they read the socket empty
+// (router/http2/connection.h, router/wamp/rawsocket_connection.cc).
 //
 // The rule that makes an edge enough: wait only once the socket said EAGAIN in that direction,
 // or (reading) once a read returned less than it asked for: the receive queue was empty then,
@@ -17,6 +18,12 @@
 // taken by the wait clears it (done_and_exhausted), so the next wait is queued without a
 // system call. A new socket's flag is set too (asio_access::clear_initial_read_edge clears it
 // where the caller knows nothing can have been read yet).
+//
+// The flag is also what Asio's own read operations go by: an async_read_some queued while it
+// is clear waits for the next edge without trying the socket first. So a caller woken by an
+// EdgeWait that reads the socket itself and does not empty it must read again itself (at once
+// or posted), never through async_read_some: bytes that arrived before the wake-up make no new
+// edge, and that read would wait forever (tests/e2e/test_wamp_rawsocket_reads.py).
 //
 // On the thread that runs the socket's io_context (the only thread that runs it). The handler
 // is called as handler(error_code) from the reactor's completion, on that thread; closing the

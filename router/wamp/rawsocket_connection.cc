@@ -82,40 +82,52 @@ void RawSocketConnection<Socket>::refuse(HandshakeError error) {
 template <typename Socket>
 void RawSocketConnection<Socket>::do_read() {
   if (stopped()) return;
-  if (in_begin_ == in_end_) {
+  const bool empty = in_begin_ == in_end_;
+  if (empty) {
     park_input();
-    if (net::has_buffered_input(stream_)) {
+  } else if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
+    return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
+  }
+  const auto readable = [this] {
+    return pooled(
+        [self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
+  };
+  if constexpr (net::is_tls_v<Socket>) {
+    if (!empty) {
+      const size_t room = in_.capacity() - in_end_;
+      stream_.async_read_some(
+          asio::buffer(in_.data() + in_end_, room),
+          pooled([self = this->shared_from_this()](const error_code& ec, size_t bytes) {
+            self->on_read(ec, bytes);
+          }));
+    } else if (net::has_buffered_input(stream_)) {
       // The TLS layer holds bytes already: the socket will not become readable for them.
       asio::post(stream_.get_executor(),
                  [self = this->shared_from_this()] { self->on_readable({}); });
-      return;
-    }
-    auto readable =
-        pooled([self = this->shared_from_this()](const error_code& ec) { self->on_readable(ec); });
-    if constexpr (net::is_tls_v<Socket>) {
+    } else {
       // Without an epoll_ctl when OpenSSL's last read emptied the socket
       // (common/tls/tls_stream.h).
-      stream_.async_wait_readable(std::move(readable));
-    } else if (drained_) {
-      // The last read emptied the socket: its next edge, in Asio's own registration, without
-      // the epoll_ctl an async_wait makes (one per batch of calls).
-      ::benchgate::net::async_wait_edge(::benchgate::net::asio_access::reactor(stream_), stream_,
-                                        ::benchgate::net::Readiness::kRead, std::move(readable));
-    } else {
-      stream_.async_wait(asio::socket_base::wait_read, std::move(readable));
+      stream_.async_wait_readable(readable());
     }
-    return;
+  } else if (drained_) {
+    // The last read emptied the socket: its next edge, in Asio's own registration, without
+    // the epoll_ctl an async_wait makes (one per batch of calls).
+    ::benchgate::net::async_wait_edge(::benchgate::net::asio_access::reactor(stream_), stream_,
+                                      ::benchgate::net::Readiness::kRead, readable());
+  } else if (empty) {
+    // Bytes may wait that made their edge already: the re-arm of an async_wait reports them.
+    stream_.async_wait(asio::socket_base::wait_read, readable());
+  } else {
+    // The rest of a frame, with the socket maybe holding it already: read again at the
+    // thread's next turn. Never through the socket's async_read_some: Asio tries that read at
+    // once only while its "try at once" flag for the socket is set, which the edge wait that
+    // woke on_readable cleared; the read there then took a full buffer without Asio knowing,
+    // and with the rest of the frame already in the socket no edge would come for it (the
+    // connection waited forever for a frame larger than its buffer, sent whole before it
+    // woke).
+    post_keeping_allocator(stream_.get_executor(),
+                           pooled([self = this->shared_from_this()] { self->on_readable({}); }));
   }
-  if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
-    return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
-  }
-  const size_t room = in_.capacity() - in_end_;
-  stream_.async_read_some(
-      asio::buffer(in_.data() + in_end_, room),
-      pooled([self = this->shared_from_this(), room](const error_code& ec, size_t bytes) {
-        self->drained_ = !ec && bytes < room;
-        self->on_read(ec, bytes);
-      }));
 }
 
 template <typename Socket>
