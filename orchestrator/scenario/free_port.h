@@ -2,13 +2,25 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 #include "common/util/expected.h"
 
 namespace benchgate::scenario {
 
-// Binds 127.0.0.1:0, reads the port the kernel chose and closes the socket. Another process may
-// take the port before it is used; the window is short and the run reports a bind failure.
+// A port no other program is likely to take before the system under test binds it. The kernel
+// hands out ports of its ephemeral range (/proc/sys/net/ipv4/ip_local_port_range) to every
+// bind(0) and every outgoing connection, so a port from that range that was free a moment ago
+// may be another program's listener by the time the system under test starts, and the
+// orchestrator's readiness probe would then reach that program. The port is therefore drawn at
+// random from 10000-65535 outside that range and checked by binding 127.0.0.1 to it; only a
+// machine whose range leaves no room gets one from bind(0).
 Expected<uint16_t> allocate_loopback_port();
+
+// The kernel's ephemeral range as /proc/sys/net/ipv4/ip_local_port_range writes it ("32768
+// 60999"), or nothing when the text is not two ports in order.
+std::optional<std::pair<uint16_t, uint16_t>> parse_port_range(std::string_view text);
 
 }  // namespace benchgate::scenario

@@ -1,6 +1,7 @@
 // ${scenario_dir}, ${env:NAME} and ${port:NAME} substitution in scenario strings.
 #include "orchestrator/scenario/interpolation.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <system_error>
@@ -9,6 +10,7 @@
 namespace benchgate::scenario {
 namespace {
 
+constexpr int kPortAttempts = 16;
 constexpr std::string_view kForms = "${scenario_dir}, ${env:NAME} or ${port:NAME}";
 
 bool is_env_name(std::string_view name) {
@@ -93,10 +95,19 @@ Expected<std::string> Interpolator::resolve(std::string_view expression) {
     }
     if (auto it = ports_.find(name); it != ports_.end()) return std::to_string(it->second);
     if (!allocate_port_) return Error{"no port allocator for ${port:" + name + "}"};
-    auto port = allocate_port_();
-    if (!port) return Error{"cannot allocate a port for ${port:" + name + "}: " + port.message()};
-    ports_.emplace(name, *port);
-    return std::to_string(*port);
+    // Each NAME its own port: two names given one number would let the second's readiness probe
+    // reach the first's server.
+    for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
+      auto port = allocate_port_();
+      if (!port) return Error{"cannot allocate a port for ${port:" + name + "}: " + port.message()};
+      if (std::any_of(ports_.begin(), ports_.end(),
+                      [&](const auto& taken) { return taken.second == *port; })) {
+        continue;
+      }
+      ports_.emplace(name, *port);
+      return std::to_string(*port);
+    }
+    return Error{"cannot allocate a port for ${port:" + name + "} that no other name has"};
   }
   return Error{"unknown interpolation '${" + std::string(expression) + "}' (expected " +
                std::string(kForms) + ")"};

@@ -38,12 +38,9 @@ std::string describe_errno(int error) {
   return text;
 }
 
-}  // namespace
-
-Expected<void> wait_for_tcp(const std::string& endpoint,
-                            std::chrono::steady_clock::time_point began,
-                            std::chrono::steady_clock::time_point deadline,
-                            const std::function<std::optional<Error>()>& gone) {
+// The IPv4 address of a readiness probe "HOST:PORT" or "tcp://HOST:PORT"; "HOST:PORT" for
+// messages in `shown`.
+Expected<sockaddr_in> probe_address(const std::string& endpoint, std::string* shown) {
   std::string target = endpoint;
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
   auto colon = target.rfind(':');
@@ -58,6 +55,20 @@ Expected<void> wait_for_tcp(const std::string& endpoint,
   if (::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) {
     return Error{"readiness probe '" + endpoint + "': '" + host + "' is not an IPv4 address"};
   }
+  *shown = std::move(target);
+  return addr;
+}
+
+}  // namespace
+
+Expected<void> wait_for_tcp(const std::string& endpoint,
+                            std::chrono::steady_clock::time_point began,
+                            std::chrono::steady_clock::time_point deadline,
+                            const std::function<std::optional<Error>()>& gone) {
+  std::string target;
+  auto address = probe_address(endpoint, &target);
+  if (!address) return address.error();
+  const sockaddr_in addr = *address;
   int last_error = 0;
   while (std::chrono::steady_clock::now() < deadline) {
     if (app::interrupted()) {
@@ -89,7 +100,19 @@ ExternalSystem::~ExternalSystem() { stop(); }
 
 Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadline) {
   const auto began = std::chrono::steady_clock::now();
+  const std::string& probe = config_.ready.empty() ? config_.address : config_.ready;
   if (config_.impl == scenario::RouterImpl::kCommand) {
+    // Something that accepts before the command runs is not the command: the readiness probe
+    // would pass at once and the run would measure that program (a server left from an earlier
+    // run, another program on a fixed port).
+    std::string target;
+    auto address = probe_address(probe, &target);
+    if (!address) return address.error();
+    if (try_connect(*address) == 0) {
+      return Error{target + " accepts connections before '" + config_.command.front() +
+                   "' was started: another program listens there (a server left from an earlier "
+                   "run?); stop it, or give the router a port of its own with ${port:NAME}"};
+    }
     processes::SpawnOptions options;
     options.name = "system under test '" + config_.command.front() + "'";
     options.executable = config_.command.front();
@@ -116,8 +139,7 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
           ErrorKind::kFailed, process_->stderr_tail()};
     };
   }
-  return wait_for_tcp(config_.ready.empty() ? config_.address : config_.ready, began, deadline,
-                      gone);
+  return wait_for_tcp(probe, began, deadline, gone);
 }
 
 std::optional<Error> ExternalSystem::failure() {

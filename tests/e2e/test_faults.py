@@ -9,6 +9,7 @@ Durations and timeouts are small: a frozen peer must cost seconds, not minutes."
 import json
 import os
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -354,6 +355,32 @@ repetitions = 1
         self.assertNotIn("did not start", out)
         # Nothing was spawned, so there is no log folder to point at.
         self.assertNotIn("child process logs", run.stderr)
+        self.assert_run_ended(run)
+
+    def test_a_command_whose_address_another_program_serves_is_refused_before_it_starts(self):
+        # A server left on the port would pass the readiness probe and be measured in place of
+        # the command; the command is never started.
+        squatter = socket.socket()
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        self.addCleanup(squatter.close)
+        port = squatter.getsockname()[1]
+        marker = os.path.join(self.dir, "started")
+        path = write_scenario(self.dir, "squatted.toml", f"""
+name = "e2e_squatted"
+[router]
+impl = "command"
+command = ["touch", "{marker}"]
+address = "127.0.0.1:{port}"
+[[workloads]]
+name = "hello"
+duration = "200ms"
+repetitions = 1
+""")
+        run = self.run_to_end(path)
+        self.assertIn(f"system under test did not start: 127.0.0.1:{port} accepts connections "
+                      "before 'touch' was started: another program listens there", run.stderr)
+        self.assertFalse(os.path.exists(marker), "the command was started")
         self.assert_run_ended(run)
 
     def test_a_router_that_never_says_ready_fails_at_its_startup_timeout(self):

@@ -1,7 +1,11 @@
 // ${scenario_dir}, ${env:NAME} and ${port:NAME} substitution.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "orchestrator/scenario/free_port.h"
 #include "orchestrator/scenario/interpolation.h"
@@ -86,10 +90,51 @@ TEST(Interpolation, ScenarioDirIsTheAbsoluteFolderOfTheFile) {
   EXPECT_NE(relative.back(), '/');
 }
 
-TEST(Interpolation, LoopbackPortAllocationReturnsAUsablePort) {
-  auto port = allocate_loopback_port();
-  ASSERT_TRUE(port.ok()) << port.message();
-  EXPECT_GT(*port, 0);
+TEST(Interpolation, TwoNamesNeverShareAPort) {
+  // The kernel may hand the same free port out twice in a row; the second name asks again.
+  std::vector<uint16_t> answers = {31000, 31000, 31000, 31001};
+  size_t next = 0;
+  Interpolator i("/srv", nullptr, [&]() -> Expected<uint16_t> { return answers.at(next++); });
+  EXPECT_EQ(*i.expand("${port:first} ${port:dead}"), "31000 31001");
+  EXPECT_EQ(next, 4u);
+}
+
+TEST(Interpolation, APortNoOtherNameCanHaveIsAnError) {
+  Interpolator i("/srv", nullptr, []() -> Expected<uint16_t> { return uint16_t{31000}; });
+  ASSERT_TRUE(i.expand("${port:a}").ok());
+  auto second = i.expand("${port:b}");
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.message(), "cannot allocate a port for ${port:b} that no other name has");
+}
+
+TEST(Interpolation, LoopbackPortsLieOutsideTheKernelsEphemeralRange) {
+  // bind(0) and outgoing connections take their ports from that range: a port outside it that
+  // was free stays free until the system under test binds it.
+  std::ifstream in("/proc/sys/net/ipv4/ip_local_port_range");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto range = parse_port_range(text.str());
+  ASSERT_TRUE(range.has_value()) << text.str();
+  const bool room = range->first > 10000 || range->second < 65535;
+  for (int n = 0; n < 50; ++n) {
+    auto port = allocate_loopback_port();
+    ASSERT_TRUE(port.ok()) << port.message();
+    if (room) {
+      EXPECT_GE(*port, 10000);
+      EXPECT_TRUE(*port < range->first || *port > range->second) << *port;
+    }
+  }
+}
+
+TEST(Interpolation, ThePortRangeIsReadAsTheKernelWritesIt) {
+  EXPECT_EQ(parse_port_range("32768\t60999\n"), std::make_pair(uint16_t{32768}, uint16_t{60999}));
+  EXPECT_EQ(parse_port_range("1024 65535"), std::make_pair(uint16_t{1024}, uint16_t{65535}));
+  EXPECT_FALSE(parse_port_range("").has_value());
+  EXPECT_FALSE(parse_port_range("60999 32768").has_value());
+  EXPECT_FALSE(parse_port_range("32768").has_value());
+  EXPECT_FALSE(parse_port_range("0 100").has_value());
+  EXPECT_FALSE(parse_port_range("1 70000").has_value());
+  EXPECT_FALSE(parse_port_range("1 2 3").has_value());
 }
 
 }  // namespace
