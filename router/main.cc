@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
   cli.add_option("--max-queued-bytes", raw.max_queued_bytes,
                  "outbound bytes queued per WAMP connection; past it the session is dropped")
       ->capture_default_str();
+  cli.add_option("--message-timeout", raw.message_timeout,
+                 "a WAMP message (RawSocket frame, WebSocket message) must be complete this "
+                 "long after its first bytes were read (else ABORT and close)")
+      ->capture_default_str();
   cli.add_option("--h2-max-concurrent-streams", raw.h2_max_concurrent_streams,
                  "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS; streams over it are refused "
                  "(RST_STREAM REFUSED_STREAM)")

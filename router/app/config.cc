@@ -138,6 +138,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (*queued < 1024) return flag_error("--max-queued-bytes", "must be at least 1 KiB");
   config.wamp.max_queued_bytes = *queued;
 
+  auto message_timeout = parse_duration_ns(raw.message_timeout);
+  if (!message_timeout) return flag_error("--message-timeout", message_timeout.message());
+  if (*message_timeout <= 0) return flag_error("--message-timeout", "must be positive");
+  config.wamp.message_timeout_ns = *message_timeout;
+
   auto buffered = parse_size_bytes(raw.max_buffered_bytes);
   if (!buffered) return flag_error("--max-buffered-bytes", buffered.message());
   // One message of the largest size must fit, or it could never be read.

@@ -82,6 +82,8 @@ void add_wamp(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
                  wamp.connections_accepted[t]);
     add_labelled(out, "wamp_connections_rejected", "transport", metrics::transport_label(transport),
                  wamp.connections_rejected[t]);
+    add_labelled(out, "wamp_messages_timed_out", "transport", metrics::transport_label(transport),
+                 wamp.messages_timed_out[t]);
   }
   add_auth(wamp, out);
   for (int slot = 0; slot < wamp::kMessageSlots; ++slot) {

@@ -26,6 +26,7 @@ void WampCounters::add(const WampCounters& other) {
   for (size_t t = 0; t < connections_accepted.size(); ++t) {
     connections_accepted[t] += other.connections_accepted[t];
     connections_rejected[t] += other.connections_rejected[t];
+    messages_timed_out[t] += other.messages_timed_out[t];
   }
   protocol_errors += other.protocol_errors;
   for (size_t m = 0; m < auth_welcomed.size(); ++m) {

@@ -50,6 +50,9 @@ struct WampCounters {
   // Transport connections accepted, and refused because --max-sessions were open.
   std::array<uint64_t, kWampTransports> connections_accepted{};
   std::array<uint64_t, kWampTransports> connections_rejected{};
+  // Sessions aborted because a message being received was not complete within
+  // --message-timeout (benchgate.error.message_timeout), by transport.
+  std::array<uint64_t, kWampTransports> messages_timed_out{};
   // Sessions aborted with wamp.error.protocol_violation (malformed, unknown type, oversize).
   uint64_t protocol_errors = 0;
   // Sessions welcomed, and sessions refused with ABORT, by authentication method (and reason).

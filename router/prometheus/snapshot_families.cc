@@ -177,7 +177,23 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                          "The buffered-bytes budget (--max-buffered-bytes)", MetricType::Gauge,
                          static_cast<double>(snapshot.buffered_bytes_limit)));
   }
-  if (snapshot.wamp_present) add_wamp_auth(snapshot.wamp, out);
+  if (snapshot.wamp_present) {
+    add_wamp_auth(snapshot.wamp, out);
+    MetricFamily timeouts =
+        family("benchgate_router_wamp_messages_timed_out_total",
+               "WAMP sessions aborted because a message being received was not complete within "
+               "--message-timeout of its first bytes, by transport",
+               MetricType::Counter);
+    for (int t = 0; t < metrics::kWampTransports; ++t) {
+      ClientMetric m;
+      m.label = {{"transport",
+                  std::string(metrics::transport_label(static_cast<metrics::WampTransport>(t)))}};
+      m.counter.value =
+          static_cast<double>(snapshot.wamp.messages_timed_out[static_cast<size_t>(t)]);
+      timeouts.metric.push_back(std::move(m));
+    }
+    out.push_back(std::move(timeouts));
+  }
   if (snapshot.tls_present) {
     MetricFamily handshakes = family(
         "benchgate_router_tls_handshakes_total",

@@ -31,6 +31,10 @@ struct WampOptions {
   uint64_t max_queued_bytes = 128ull << 20;
   // The RawSocket or WebSocket opening handshake must complete within this time.
   int64_t handshake_timeout_ns = 10'000'000'000;
+  // A message being received must be complete within this time of the read that brought its
+  // first bytes (--message-timeout): else ABORT benchgate.error.message_timeout and close, so
+  // a peer that stops in the middle of a message gives its buffer back.
+  int64_t message_timeout_ns = 60'000'000'000;
   // The process-wide budget incoming messages are assembled within (shared with the HTTP
   // server); none: unbounded (tests).
   std::shared_ptr<memory::BufferBudget> buffer_budget;

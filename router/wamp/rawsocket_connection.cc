@@ -166,12 +166,17 @@ void RawSocketConnection<Socket>::park_input() {
 template <typename Socket>
 void RawSocketConnection<Socket>::on_read(const error_code& ec, size_t bytes) {
   if (ec || finished_) return finish();
+  const bool held_before = in_begin_ != in_end_;
   in_end_ += bytes;
-  if (process_frames()) do_read();
+  bool handled_any = false;
+  if (!process_frames(&handled_any)) return;
+  // A frame held in part now began in this read unless it is the one held before.
+  track_partial_message(in_begin_ != in_end_, !held_before || handled_any);
+  do_read();
 }
 
 template <typename Socket>
-bool RawSocketConnection<Socket>::process_frames() {
+bool RawSocketConnection<Socket>::process_frames(bool* handled_any) {
   while (!stopped()) {
     const size_t available = in_end_ - in_begin_;
     if (available < kFrameHeaderSize) break;
@@ -196,6 +201,7 @@ bool RawSocketConnection<Socket>::process_frames() {
     const std::span<const uint8_t> payload(in_.data() + in_begin_ + kFrameHeaderSize,
                                            header.length);
     in_begin_ += total;
+    *handled_any = true;
     switch (header.type) {
       case FrameType::kMessage:
         session_->on_message(payload);

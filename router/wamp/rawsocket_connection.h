@@ -50,6 +50,7 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   using Base::start_write;
   using Base::stopped;
   using Base::stream_;
+  using Base::track_partial_message;
   using typename Base::error_code;
   static constexpr uint8_t kMessageTag = static_cast<uint8_t>(FrameType::kMessage);
 
@@ -69,8 +70,9 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   void on_read(const error_code& ec, size_t bytes);
   // With nothing buffered: the input buffer goes back to the thread (or is freed).
   void park_input();
-  // Hands complete frames to the session; false once the connection stops reading.
-  bool process_frames();
+  // Hands complete frames to the session (`handled_any`: at least one); false once the
+  // connection stops reading.
+  bool process_frames(bool* handled_any);
   // Makes room for `total` bytes from in_begin_ (moving what is buffered to the front); false
   // when the buffered-bytes budget cannot hold the larger buffer.
   bool reserve_input(size_t total);

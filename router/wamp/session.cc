@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common/units/units.h"
 #include "router/wamp/core.h"
 #include "router/wamp/message_check.h"
 #include "router/wamp/message_view.h"
@@ -107,6 +108,13 @@ void Session::on_over_budget(uint64_t bytes) {
         "the router cannot hold a buffer of " + std::to_string(bytes) +
             " bytes for this message now: its budget for messages being read "
             "(--max-buffered-bytes) is spent; try again later");
+}
+
+void Session::on_message_timeout(int64_t timeout_ns) {
+  if (state_ == State::closed) return;
+  abort(kMessageTimeout, "a message was not complete within " +
+                             format_duration_ns(static_cast<double>(timeout_ns)) +
+                             " of its first bytes (--message-timeout)");
 }
 
 void Session::on_drained() {

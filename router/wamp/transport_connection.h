@@ -1,9 +1,10 @@
 // The lifecycle every WAMP transport connection shares, written once (h2load's split: one
 // Client, a Session per protocol): the open-connection and rejection counters, the opening
-// handshake timeout (--handshake-timeout), admission against --max-sessions, the outbound
-// queue with its slow-consumer drop (--max-queued-bytes) and buffered-bytes budget, close
-// after flush with its timeout, and finish. RawSocketConnection and WebSocketConnection add
-// only their framing, through four hooks called statically (CRTP, no virtual call):
+// handshake timeout, the deadline of a message being received (--message-timeout), admission
+// against --max-sessions, the outbound queue with its slow-consumer drop (--max-queued-bytes) and
+// buffered-bytes budget, close after flush with its timeout, and finish. RawSocketConnection and
+// WebSocketConnection add only their framing, through four hooks called statically (CRTP, no
+// virtual call):
 //   void begin_handshake();  // read the transport's opening handshake
 //   void queued();           // a message was queued: schedule_write() or start_write()
 //   void write_queued();     // write from the front of queue_, then on_written(ec, count)
@@ -31,6 +32,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
+#include "common/time/clock.h"
 #include "common/util/pooled_handler.h"
 #include "common/util/size_class_pool.h"
 #include "router/memory/buffer_budget.h"
@@ -161,6 +163,22 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     do_write();
   }
 
+  // After each read: whether the connection holds part of a message now, and whether that
+  // message's first bytes came in this read (a new message, not the rest of the one held
+  // before). A message held longer than --message-timeout from the read that brought its first
+  // bytes ends the session (on_message_timeout). The timer is armed once per partial message
+  // at most, and not at all while messages arrive whole: a message completed before its
+  // deadline leaves the timer to find nothing held, or a later message to wait for.
+  void track_partial_message(bool partial, bool began_now) {
+    if (!partial) {
+      partial_since_ns_ = 0;
+      return;
+    }
+    if (partial_since_ns_ != 0 && !began_now) return;
+    partial_since_ns_ = steady_now_ns();
+    if (!message_timer_armed_) arm_message_timer();
+  }
+
   // The connection ends after kCloseTimeout unless the transport's close ends it first.
   void arm_close_timer() {
     timer_.expires_after(kCloseTimeout);
@@ -205,10 +223,14 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   std::optional<Session> session_;
   OutboundQueue queue_;
   uint64_t max_out_ = 0;  // the largest message the peer accepts
+  // When the read that brought the first bytes of the message held in part now came
+  // (steady_now_ns); 0: no message is held in part.
+  int64_t partial_since_ns_ = 0;
   bool writing_ = false;
   bool closing_ = false;
   bool finished_ = false;
-  bool dropped_ = false;  // nothing more is written
+  bool dropped_ = false;              // nothing more is written
+  bool message_timer_armed_ = false;  // timer_ waits for a partial message's deadline
 
  private:
   Derived& derived() { return static_cast<Derived&>(*this); }
@@ -217,7 +239,27 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     return core_.stats().tls[static_cast<size_t>(transport_)];
   }
 
-  // The WAMP opening handshake, under --handshake-timeout.
+  void arm_message_timer() {
+    message_timer_armed_ = true;
+    timer_.expires_at(steady_point(partial_since_ns_ + core_.options().message_timeout_ns));
+    // From the thread's pool: a connection that keeps receiving large messages arms it about
+    // once per timeout.
+    timer_.async_wait(pooled(
+        [self = this->shared_from_this()](const error_code& ec) { self->on_message_timer(ec); }));
+  }
+
+  void on_message_timer(const error_code& ec) {
+    message_timer_armed_ = false;
+    // Cancelled (the connection closes, and the timer now serves its close) or nothing held.
+    if (ec || stopped() || partial_since_ns_ == 0 || !session_) return;
+    if (steady_now_ns() < partial_since_ns_ + core_.options().message_timeout_ns) {
+      return arm_message_timer();  // a later message is held now: its own deadline
+    }
+    ++core_.stats().counters.messages_timed_out[static_cast<size_t>(transport_)];
+    session_->on_message_timeout(core_.options().message_timeout_ns);
+  }
+
+  // The WAMP opening handshake, within WampOptions::handshake_timeout_ns.
   void begin_opening_handshake() {
     timer_.expires_after(std::chrono::nanoseconds(core_.options().handshake_timeout_ns));
     timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {

@@ -226,6 +226,9 @@ void WebSocketConnection<Socket>::on_read(const error_code& ec) {
       buffer_budget_.resize(0);
     }
     if (!more_buffered()) release_held_write();
+    track_partial_message(false, false);
+  } else {
+    track_partial_message(true, false);  // the same message until it is done
   }
   do_read();
 }

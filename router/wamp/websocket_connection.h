@@ -71,6 +71,7 @@ class WebSocketConnection final
   using Base::start_write;
   using Base::stopped;
   using Base::stream_;
+  using Base::track_partial_message;
   using Base::writing_;
   using typename Base::error_code;
   static constexpr uint8_t kMessageTag = 0;

@@ -211,6 +211,7 @@ MiB = 1 << 20
 BUDGET_FLAGS = ("--max-buffered-bytes", "4MiB", "--max-body-bytes", "1MiB",
                 "--max-message-bytes", "1MiB", "--metrics-listen", "127.0.0.1:0")
 REFUSALS = 'benchgate_router_buffer_budget_refusals_total{transport="%s"}'
+TIMED_OUT = 'benchgate_router_wamp_messages_timed_out_total{transport="%s"}'
 
 
 class RouterLimitsTest(unittest.TestCase):
@@ -400,6 +401,52 @@ class RouterLimitsTest(unittest.TestCase):
                 for s in holders:
                     s.close()
             self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
+
+    def test_unfinished_wamp_messages_are_cut_by_the_message_timeout(self):
+        # A RawSocket frame reserves its announced 1,000,000 bytes from its header, a WebSocket
+        # message what its buffer has grown to: a client that stops in the middle would hold
+        # that until it closes. With --message-timeout 1s each gets ABORT
+        # benchgate.error.message_timeout and is closed, and the budget is whole again.
+        with Router(*BUDGET_FLAGS, "--message-timeout", "1s") as router:
+            raw = rawsocket_connect(router.ports["rawsocket"])
+            ws = ws_connect(router.ports["ws"])
+            with raw, ws:
+                raw.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 100)
+                ws.sendall(ws_header(1_000_000) + b"a" * 300_000)
+                frame_type, payload = rawsocket_read(raw)
+                abort = json.loads(payload)
+                self.assertEqual((frame_type, abort[0], abort[2]),
+                                 (0, 3, "benchgate.error.message_timeout"))
+                self.assertEqual(abort[1]["message"], "a message was not complete within 1s of "
+                                 "its first bytes (--message-timeout)")
+                self.assertTrue(closed_by_peer(raw, 10))
+                opcode, payload = ws_read(ws)
+                self.assertEqual((opcode, json.loads(payload)[2]),
+                                 (1, "benchgate.error.message_timeout"))
+                self.assertEqual(ws_read(ws)[0], 8)  # the close frame
+            samples = router.metrics()
+            self.assertEqual(samples[TIMED_OUT % "rawsocket"], 1)
+            self.assertEqual(samples[TIMED_OUT % "websocket"], 1)
+            self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
+
+    def test_wamp_messages_that_arrive_in_parts_within_the_message_timeout_are_served(self):
+        # 20 calls, each sent in two parts 0.15 s apart, for 3 s in all: every message is
+        # held in part for a while and the session outlives the 1 s timeout three times over;
+        # none is cut, since each is complete within 1 s of its first bytes.
+        with Router(*BUDGET_FLAGS, "--message-timeout", "1s") as router:
+            with rawsocket_connect(router.ports["rawsocket"]) as s:
+                hello = b'[1, "realm1", {"roles": {"caller": {}}}]'
+                s.sendall(b"\x00" + len(hello).to_bytes(3, "big") + hello)
+                self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 2)  # WELCOME
+                for request_id in range(1, 21):
+                    call = ('[48, %d, {}, "bench.echo", ["%s"]]' % (request_id, "p" * 100_000))
+                    frame = b"\x00" + len(call).to_bytes(3, "big") + call.encode()
+                    s.sendall(frame[:50_000])
+                    time.sleep(0.15)
+                    s.sendall(frame[50_000:])
+                    answer = json.loads(rawsocket_read(s)[1])
+                    self.assertEqual(answer[:2], [50, request_id])
+            self.assertEqual(router.metrics()[TIMED_OUT % "rawsocket"], 0)
 
     def test_slow_body_is_cut_by_the_body_timeout(self):
         # One byte every 0.2 s keeps the idle timeout (60 s) from firing; the body timeout

@@ -136,6 +136,23 @@ TEST(RouterConfig, BufferBudgetBelowTheLargestMessageIsRefusedNamingTheFlag) {
   EXPECT_NE(config.message().find("--body-timeout"), std::string::npos);
 }
 
+TEST(RouterConfig, TheMessageTimeoutIs60sByDefaultAndMustBePositive) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.message_timeout_ns, 60'000'000'000);
+  RawConfig raw;
+  raw.message_timeout = "1500ms";
+  config = make_config(raw);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.message_timeout_ns, 1'500'000'000);
+  raw.message_timeout = "0s";
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(), "--message-timeout: must be positive");
+  raw.message_timeout = "soon";
+  EXPECT_FALSE(make_config(raw));
+}
+
 TEST(RouterConfig, InjectWorkIsOffByDefaultAndBounded) {
   auto config = make_config(RawConfig{});
   ASSERT_TRUE(config);

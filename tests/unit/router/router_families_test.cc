@@ -52,5 +52,20 @@ TEST(RouterFamiliesTest, Http2CountersAndDefenceClosesByReason) {
             std::string::npos);
 }
 
+TEST(RouterFamiliesTest, WampMessageTimeoutsByTransportOnlyWithTheWampRouter) {
+  metrics::Snapshot snapshot;
+  prometheus::TextSerializer serializer;
+  EXPECT_EQ(serializer.Serialize(to_families(snapshot)).find("messages_timed_out"),
+            std::string::npos);
+  snapshot.wamp_present = true;
+  snapshot.wamp.messages_timed_out[static_cast<size_t>(metrics::WampTransport::rawsocket)] = 2;
+  const std::string text = serializer.Serialize(to_families(snapshot));
+  EXPECT_NE(text.find(R"(benchgate_router_wamp_messages_timed_out_total{transport="rawsocket"} 2)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(R"(benchgate_router_wamp_messages_timed_out_total{transport="websocket"} 0)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchgate::router::prometheus_export
