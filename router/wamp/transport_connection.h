@@ -170,6 +170,8 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   // at most, and not at all while messages arrive whole: a message completed before its
   // deadline leaves the timer to find nothing held, or a later message to wait for.
   void track_partial_message(bool partial, bool began_now) {
+    // Closing: timer_ serves the close now, and nothing more is read.
+    if (stopped()) return;
     if (!partial) {
       partial_since_ns_ = 0;
       return;
