@@ -22,28 +22,54 @@ constexpr uint32_t kLowest = 10000;  // below: the well-known ports of developme
 constexpr uint32_t kHighest = 65535;
 constexpr int kAttempts = 64;
 
-// Binds 127.0.0.1:`port` (0: the kernel chooses) and closes the socket. The bound port, or 0
-// when it is taken; `error` says why the socket could not be made at all.
-uint16_t try_bind(uint16_t port, int* error) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+// Binds `addr` and closes the socket: 0 when the bind succeeded, else the errno; `what` names
+// the call that failed.
+int try_bind(const sockaddr* addr, socklen_t len, int family, bool dual_stack, uint16_t* bound,
+             const char** what) {
+  const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
-    *error = errno;
-    return 0;
+    *what = "socket";
+    return errno;
   }
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = htons(port);
-  socklen_t len = sizeof(addr);
-  uint16_t bound = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    bound = ntohs(addr.sin_port);
-  } else {
-    *error = errno;
+  int error = 0;
+  const int v6only = 0;
+  if (dual_stack && ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) != 0) {
+    *what = "setsockopt(IPV6_V6ONLY)";
+    error = errno;
+  } else if (::bind(fd, addr, len) != 0) {
+    *what = "bind";
+    error = errno;
+  } else if (bound != nullptr) {
+    sockaddr_in in{};
+    socklen_t in_len = sizeof in;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&in), &in_len) != 0) {
+      *what = "getsockname";
+      error = errno;
+    } else {
+      *bound = ntohs(in.sin_port);
+    }
   }
   ::close(fd);
-  return bound;
+  return error;
+}
+
+// 0 when nothing on the machine holds TCP port `port` on any address: the wildcard of both
+// IPv4 and IPv6 binds only then (a listener on ::1, 0.0.0.0 or another local address would
+// conflict with it), or of IPv4 alone where IPv6 is off. Else the errno of the failed call.
+int port_is_free(uint16_t port, const char** what) {
+  sockaddr_in6 any6{};
+  any6.sin6_family = AF_INET6;
+  any6.sin6_addr = in6addr_any;
+  any6.sin6_port = htons(port);
+  const int error = try_bind(reinterpret_cast<const sockaddr*>(&any6), sizeof any6, AF_INET6,
+                             /*dual_stack=*/true, nullptr, what);
+  if (error != EAFNOSUPPORT) return error;
+  sockaddr_in any4{};
+  any4.sin_family = AF_INET;
+  any4.sin_addr.s_addr = htonl(INADDR_ANY);
+  any4.sin_port = htons(port);
+  return try_bind(reinterpret_cast<const sockaddr*>(&any4), sizeof any4, AF_INET,
+                  /*dual_stack=*/false, nullptr, what);
 }
 
 std::optional<std::pair<uint16_t, uint16_t>> ephemeral_range() {
@@ -72,6 +98,7 @@ std::optional<std::pair<uint16_t, uint16_t>> parse_port_range(std::string_view t
 }
 
 Expected<uint16_t> allocate_loopback_port() {
+  const char* what = "bind";
   int error = 0;
   if (auto range = ephemeral_range()) {
     // The ports of 10000-65535 outside [first, last], counted from 10000 with the range cut out.
@@ -85,14 +112,22 @@ Expected<uint16_t> allocate_loopback_port() {
       for (int attempt = 0; attempt < kAttempts; ++attempt) {
         const uint32_t n = pick(random);
         const auto port = static_cast<uint16_t>(n < below ? kLowest + n : last + 1 + n - below);
-        if (try_bind(port, &error) == port) return port;
-        if (error != EADDRINUSE && error != EACCES) break;  // not a taken port: say why below
+        error = port_is_free(port, &what);
+        if (error == 0) return port;
+        if (error != EADDRINUSE && error != EACCES) break;  // not a taken port: said below
       }
     }
   }
-  // No room outside the range, or none of it free: the kernel's choice.
-  if (const uint16_t port = try_bind(0, &error)) return port;
-  return Error{std::string("bind 127.0.0.1:0: ") + std::strerror(error)};
+  // No room outside the range, none of it free, or no socket to try it with: the kernel's
+  // choice on 127.0.0.1.
+  sockaddr_in loopback{};
+  loopback.sin_family = AF_INET;
+  loopback.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  uint16_t port = 0;
+  error = try_bind(reinterpret_cast<const sockaddr*>(&loopback), sizeof loopback, AF_INET,
+                   /*dual_stack=*/false, &port, &what);
+  if (error == 0) return port;
+  return Error{std::string(what) + " for a port on 127.0.0.1: " + std::strerror(error)};
 }
 
 }  // namespace benchgate::scenario

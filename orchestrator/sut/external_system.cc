@@ -2,9 +2,11 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -21,12 +23,33 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// 0 when a connection was made, else the errno of the attempt.
-int try_connect(const sockaddr_in& addr) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+// The longest one connection attempt of a readiness probe may wait for an answer.
+constexpr std::chrono::milliseconds kConnectTimeout = 1s;
+// How long a program already accepting on a command's address has to stop before the command
+// is refused.
+constexpr std::chrono::milliseconds kGoneWithin = 1s;
+
+// 0 when a connection was made within `timeout`, else the errno of the attempt (ETIMEDOUT:
+// no answer in time, as from an address whose packets are dropped).
+int try_connect(const sockaddr_in& addr, std::chrono::milliseconds timeout) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return errno;
-  const int error =
-      ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 ? 0 : errno;
+  int error = 0;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    error = errno;
+    if (error == EINPROGRESS) {
+      pollfd waiting{fd, POLLOUT, 0};
+      const int ready = ::poll(&waiting, 1, static_cast<int>(timeout.count()));
+      socklen_t len = sizeof error;
+      if (ready < 0) {
+        error = errno;
+      } else if (ready == 0) {
+        error = ETIMEDOUT;
+      } else if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) {
+        error = errno;
+      }
+    }
+  }
   ::close(fd);
   return error;
 }
@@ -75,7 +98,9 @@ Expected<void> wait_for_tcp(const std::string& endpoint,
       return Error{"interrupted while waiting for " + target + " to accept connections",
                    ErrorKind::kInterrupted};
     }
-    last_error = try_connect(addr);
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    last_error = try_connect(addr, std::clamp(left, 1ms, kConnectTimeout));
     if (last_error == 0) return {};
     if (gone) {
       if (auto why = gone()) return *why;
@@ -104,14 +129,23 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
   if (config_.impl == scenario::RouterImpl::kCommand) {
     // Something that accepts before the command runs is not the command: the readiness probe
     // would pass at once and the run would measure that program (a server left from an earlier
-    // run, another program on a fixed port).
+    // run, another program on a fixed port). A server of this run's that is still going away
+    // (a variant stopped a moment ago) is given kGoneWithin to stop accepting.
     std::string target;
     auto address = probe_address(probe, &target);
     if (!address) return address.error();
-    if (try_connect(*address) == 0) {
-      return Error{target + " accepts connections before '" + config_.command.front() +
-                   "' was started: another program listens there (a server left from an earlier "
-                   "run?); stop it, or give the router a port of its own with ${port:NAME}"};
+    const auto until = std::chrono::steady_clock::now() + kGoneWithin;
+    while (try_connect(*address, kConnectTimeout) == 0) {
+      if (std::chrono::steady_clock::now() >= until) {
+        // `ready` is "tcp://" + address unless the scenario gave one of its own.
+        const bool own_probe = probe != "tcp://" + config_.address && probe != config_.address;
+        return Error{target + " (the scenario's " + (own_probe ? "ready" : "address") +
+                     ") accepts connections before '" + config_.command.front() +
+                     "' was started: another program listens there, which the run would "
+                     "measure in its place; stop it, or choose another port (${port:NAME} "
+                     "allocates a free one)"};
+      }
+      std::this_thread::sleep_for(20ms);
     }
     processes::SpawnOptions options;
     options.name = "system under test '" + config_.command.front() + "'";

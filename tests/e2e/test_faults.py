@@ -378,8 +378,10 @@ duration = "200ms"
 repetitions = 1
 """)
         run = self.run_to_end(path)
-        self.assertIn(f"system under test did not start: 127.0.0.1:{port} accepts connections "
-                      "before 'touch' was started: another program listens there", run.stderr)
+        self.assertIn(f"system under test did not start: 127.0.0.1:{port} (the scenario's "
+                      "address) accepts connections before 'touch' was started: another "
+                      "program listens there, which the run would measure in its place",
+                      run.stderr)
         self.assertFalse(os.path.exists(marker), "the command was started")
         self.assert_run_ended(run)
 
