@@ -1,13 +1,15 @@
-"""How the real router reads RawSocket frames: a frame larger than the router's read buffer
-that is already whole in the socket when the router wakes is answered.
+"""How the real router reads RawSocket frames when more bytes wait in its socket than one read
+takes: a frame larger than the router's read buffer that is already whole in the socket when the
+router wakes is answered, and after an ABORT the router reads what the client still sent, so
+that its close is no reset.
 
 The router reads a cleartext RawSocket socket itself once it is readable and, after a read that
 emptied the socket, waits for the socket's next edge-triggered wake-up without asking the
-kernel again (router/wamp/rawsocket_connection.cc). A frame of more than one buffer that
-arrived whole while the router was not looking makes one wake-up only: if the router then waits
-for another before reading the rest, it waits forever. The test makes that case certain instead
-of likely: the router is stopped (SIGSTOP) while the whole frame goes into its socket, and
-continued once the kernel holds every byte of it. Loopback only; every wait is bounded.
+kernel again (router/wamp/rawsocket_connection.cc). Bytes that arrived whole while the router was
+not looking make one wake-up only: if the router then waits for another before reading the rest,
+it waits forever. The tests make that case certain instead of likely: the router is stopped
+(SIGSTOP) while the bytes go into its socket, and continued once the kernel holds all of them.
+Loopback only; every wait is bounded.
 """
 import json
 import os
@@ -20,6 +22,7 @@ from test_router_limits import Router, rawsocket_connect, rawsocket_read
 
 MESSAGE = 0
 TIMEOUT_S = 10
+TCP_CLOSE_WAIT = 0x08  # /proc/net/tcp's state: the peer sent its FIN, we have not closed
 
 
 def frame(message):
@@ -27,17 +30,16 @@ def frame(message):
     return bytes([MESSAGE]) + len(data).to_bytes(3, "big") + data
 
 
-def queued_at(port, peer_port):
-    """Bytes waiting in the receive queue of the router's end of the connection from
-    127.0.0.1:`peer_port` to its `port` (/proc/net/tcp: rx_queue), or None if it is not
-    listed."""
-    local = "0100007F:%04X" % port
-    remote = "0100007F:%04X" % peer_port
+def tcp_entry(local_port, remote_port):
+    """(state, rx_queue) of the IPv4 TCP socket 127.0.0.1:`local_port` connected to
+    127.0.0.1:`remote_port` (/proc/net/tcp), or None if it is not listed."""
+    local = "0100007F:%04X" % local_port
+    remote = "0100007F:%04X" % remote_port
     with open("/proc/net/tcp") as table:
         for line in table.readlines()[1:]:
             fields = line.split()
             if fields[1] == local and fields[2] == remote:
-                return int(fields[4].split(":")[1], 16)
+                return int(fields[3], 16), int(fields[4].split(":")[1], 16)
     return None
 
 
@@ -53,47 +55,85 @@ class RawSocketReadsTest(unittest.TestCase):
         self.assertEqual(answer[:2], [50, request_id], str(answer)[:200])
         return answer[3][0]
 
+    def session_waiting_for_an_edge(self, router):
+        """A RawSocket connection with a session whose router end has read the socket empty
+        and waits for its next edge, with a receive window large enough for the data below."""
+        s = rawsocket_connect(router.ports["rawsocket"])
+        self.addCleanup(s.close)
+        s.settimeout(TIMEOUT_S)
+        s.sendall(frame([1, "realm1", {"roles": {"caller": {}}}]))
+        self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 2)  # WELCOME
+        # Large calls first, so that the kernel's receive window of the router's socket grows
+        # past the data sent later (it starts near 64 KiB). Larger than the 1 MiB a router
+        # thread keeps of a grown read buffer: the buffer is freed after each, and the data
+        # sent later meets a 64 KiB one.
+        for request_id in range(1, 6):
+            self.assertEqual(len(self.call(s, request_id, "w" * 2_000_000)), 2_000_000)
+        # A small call read whole: the router's last read emptied the socket, so it waits for
+        # the next edge without a re-arm.
+        self.assertEqual(self.call(s, 6, "small"), "small")
+        time.sleep(0.2)  # the router back in epoll_wait; no timing is judged
+        return s
+
+    def send_while_stopped(self, router, s, data):
+        """Sends `data` while the router is stopped and continues it once every byte is in the
+        receive queue of its end of the connection."""
+        os.kill(router.proc.pid, signal.SIGSTOP)
+        try:
+            sender = threading.Thread(target=s.sendall, args=(data,))
+            sender.start()
+            deadline = time.monotonic() + TIMEOUT_S
+            entry = None
+            while time.monotonic() < deadline:
+                entry = tcp_entry(router.ports["rawsocket"], s.getsockname()[1])
+                if entry is not None and entry[1] == len(data):
+                    break
+                time.sleep(0.01)
+            sender.join(TIMEOUT_S)
+            # Not a precondition that may pass by luck: without every byte in the router's
+            # socket before it runs again, the test would not test the case.
+            self.assertEqual(entry and entry[1], len(data),
+                             "the router's socket did not take every byte")
+        finally:
+            os.kill(router.proc.pid, signal.SIGCONT)
+
     def test_a_frame_larger_than_the_read_buffer_that_arrived_whole_is_answered(self):
         with Router("--threads", "1") as router:
-            port = router.ports["rawsocket"]
-            with rawsocket_connect(port) as s:
-                s.settimeout(TIMEOUT_S)
-                s.sendall(frame([1, "realm1", {"roles": {"caller": {}}}]))
-                self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 2)  # WELCOME
-                # Large calls first, so that the kernel's receive window of the router's
-                # socket grows past the frame below (it starts near 64 KiB). Larger than the
-                # 1 MiB a router thread keeps of a grown read buffer: the buffer is freed after
-                # each, and the frame below meets a 64 KiB one.
-                for request_id in range(1, 6):
-                    self.assertEqual(len(self.call(s, request_id, "w" * 2_000_000)), 2_000_000)
-                # A small call read whole: the router's last read emptied the socket, so it
-                # waits for the next edge without a re-arm.
-                self.assertEqual(self.call(s, 6, "small"), "small")
-                time.sleep(0.2)  # the router back in epoll_wait; no timing is judged
+            s = self.session_waiting_for_an_edge(router)
+            big = "b" * 400_000  # several 64 KiB read buffers
+            self.send_while_stopped(router, s, frame([48, 7, {}, "bench.echo", [big]]))
+            self.assertEqual(self.result(s, 7), big)
 
-                big = "b" * 400_000  # several 64 KiB read buffers
-                data = frame([48, 7, {}, "bench.echo", [big]])
-                os.kill(router.proc.pid, signal.SIGSTOP)
-                try:
-                    sender = threading.Thread(target=s.sendall, args=(data,))
-                    sender.start()
-                    peer_port = s.getsockname()[1]
-                    deadline = time.monotonic() + TIMEOUT_S
-                    queued = None
-                    while time.monotonic() < deadline:
-                        queued = queued_at(port, peer_port)
-                        if queued == len(data):
-                            break
-                        time.sleep(0.01)
-                    sender.join(TIMEOUT_S)
-                    # Not a precondition that may pass by luck: without every byte in the
-                    # router's socket before it runs again, the test would not test the case.
-                    self.assertEqual(queued, len(data),
-                                     "the router's socket did not take the whole frame")
-                finally:
-                    os.kill(router.proc.pid, signal.SIGCONT)
-                self.assertEqual(self.result(s, 7), big)
-
+    def test_after_an_abort_the_router_reads_what_the_client_sent_and_closes_without_a_reset(
+            self):
+        # A frame header of a type RawSocket does not have (3), behind it 400 KB the client
+        # had sent already: the router reads 64 KiB, answers ABORT, half-closes and reads the rest
+        # until the client closes or its close timer (2 s) ends the connection. (Its read waits
+        # in Asio's async_read_some, which finds the bytes because the half-close wakes the
+        # socket's waiters again, reporting them.) Unread bytes at
+        # its close would make the close a reset (which can take the ABORT with it), and take
+        # the client's socket out of CLOSE_WAIT.
+        with Router("--threads", "1") as router:
+            s = self.session_waiting_for_an_edge(router)
+            self.send_while_stopped(router, s, bytes([3]) + (1_000).to_bytes(3, "big") +
+                                    b"[" * 400_000)
+            kind, payload = rawsocket_read(s)
+            self.assertEqual((kind, json.loads(payload)[2]),
+                             (MESSAGE, "wamp.error.protocol_violation"))
+            self.assertEqual(s.recv(1), b"")  # the router's FIN
+            client, server = s.getsockname()[1], router.ports["rawsocket"]
+            # The router's end reads its socket empty (it stays in FIN_WAIT2 after its close); the
+            # old router left the bytes there until its close timer sent a reset and dropped it.
+            deadline = time.monotonic() + TIMEOUT_S
+            entry = tcp_entry(server, client)
+            while time.monotonic() < deadline and entry is not None and entry[1] > 0:
+                time.sleep(0.05)
+                entry = tcp_entry(server, client)
+            self.assertIsNotNone(entry, "the router's end was reset with unread bytes")
+            self.assertEqual(entry[1], 0)
+            time.sleep(2.5)  # past the router's 2 s close timer; no timing is judged
+            self.assertEqual(tcp_entry(client, server), (TCP_CLOSE_WAIT, 0),
+                             "the router's close was a reset")
 
 if __name__ == "__main__":
     unittest.main()
