@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
@@ -40,9 +41,7 @@ std::string test_name(const testing::TestParamInfo<std::string>& info) {
 
 // No environment and fixed ports: the corpus must not depend on the machine.
 LoadOptions hermetic() {
-  LoadOptions options;
-  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{20000}; };
+  LoadOptions options = test_support::hermetic_options(20000);
   return options;
 }
 

@@ -5,15 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
 namespace {
 
 std::vector<std::string> errors_of(std::string_view text) {
-  LoadOptions options;
-  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  LoadOptions options = test_support::hermetic_options();
   LoadResult r = load_scenario_text(text, "s.toml", options);
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.scenario.has_value());

@@ -9,15 +9,14 @@
 
 #include <unistd.h>
 
+#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
 namespace {
 
 LoadResult load(std::string_view text, const std::string& path, bool submitted = false) {
-  LoadOptions options;
-  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  LoadOptions options = test_support::hermetic_options();
   options.submitted = submitted;
   return load_scenario_text(text, path, options);
 }

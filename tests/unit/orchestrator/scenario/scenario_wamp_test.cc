@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/wamp/message_limits.h"
+#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
@@ -15,9 +16,7 @@ namespace {
 const std::string kData = BENCHGATE_SCENARIO_DATA;
 
 LoadResult load(std::string_view text) {
-  LoadOptions options;
-  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  LoadOptions options = test_support::hermetic_options();
   return load_scenario_text(text, "s.toml", options);
 }
 

@@ -4,15 +4,14 @@
 
 #include <string>
 
+#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
 namespace {
 
 LoadResult load(const std::string& text) {
-  LoadOptions options;
-  options.getenv = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
+  LoadOptions options = test_support::hermetic_options();
   return load_scenario_text(text, "/tmp/dir/s.toml", options);
 }
 

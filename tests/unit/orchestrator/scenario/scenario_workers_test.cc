@@ -4,18 +4,18 @@
 
 #include <string>
 
+#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
 namespace {
 
 LoadResult load(const std::string& text) {
-  LoadOptions options;
+  LoadOptions options = test_support::hermetic_options();
   options.getenv = [](const std::string& name) -> std::optional<std::string> {
     if (name == "WORKERS") return std::string("benchgate-worker");
     return std::nullopt;
   };
-  options.allocate_port = []() -> Expected<uint16_t> { return uint16_t{1234}; };
   return load_scenario_text(text, "s.toml", options);
 }
 
