@@ -55,7 +55,9 @@ int try_bind(const sockaddr* addr, socklen_t len, int family, bool dual_stack, u
 
 // 0 when nothing on the machine holds TCP port `port` on any address: the wildcard of both
 // IPv4 and IPv6 binds only then (a listener on ::1, 0.0.0.0 or another local address would
-// conflict with it), or of IPv4 alone where IPv6 is off. Else the errno of the failed call.
+// conflict with it), or of IPv4 alone where an IPv6 socket cannot be bound for another reason
+// than the port (IPv6 off, or refused by the machine's policy). Else the errno of the failed
+// call.
 int port_is_free(uint16_t port, const char** what) {
   sockaddr_in6 any6{};
   any6.sin6_family = AF_INET6;
@@ -63,7 +65,7 @@ int port_is_free(uint16_t port, const char** what) {
   any6.sin6_port = htons(port);
   const int error = try_bind(reinterpret_cast<const sockaddr*>(&any6), sizeof any6, AF_INET6,
                              /*dual_stack=*/true, nullptr, what);
-  if (error != EAFNOSUPPORT) return error;
+  if (error == 0 || error == EADDRINUSE || error == EACCES) return error;
   sockaddr_in any4{};
   any4.sin_family = AF_INET;
   any4.sin_addr.s_addr = htonl(INADDR_ANY);

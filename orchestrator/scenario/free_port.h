@@ -16,8 +16,9 @@ namespace benchgate::scenario {
 // may be another program's listener by the time the system under test starts, and the
 // orchestrator's readiness probe would then reach that program. The port is therefore drawn at
 // random from 10000-65535 outside that range and checked by binding it on every address
-// (IPv6 and IPv4 wildcard, so a listener on any local address is seen); only a machine whose
-// range leaves no room gets one from bind(127.0.0.1:0).
+// (IPv6 and IPv4 wildcard, so a listener on any local address is seen; IPv4's alone where IPv6
+// cannot be used). The kernel's choice, bind(127.0.0.1:0), is the fallback when the range leaves
+// no room, when 64 ports drawn were all taken, or when a port cannot be checked at all.
 Expected<uint16_t> allocate_loopback_port();
 
 // The kernel's ephemeral range as /proc/sys/net/ipv4/ip_local_port_range writes it ("32768

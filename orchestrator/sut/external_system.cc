@@ -134,11 +134,10 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
     std::string target;
     auto address = probe_address(probe, &target);
     if (!address) return address.error();
-    const auto until = std::chrono::steady_clock::now() + kGoneWithin;
+    const auto until = std::min(std::chrono::steady_clock::now() + kGoneWithin, deadline);
     while (try_connect(*address, kConnectTimeout) == 0) {
       if (std::chrono::steady_clock::now() >= until) {
-        // `ready` is "tcp://" + address unless the scenario gave one of its own.
-        const bool own_probe = probe != "tcp://" + config_.address && probe != config_.address;
+        const bool own_probe = config_.key_where.count("ready") > 0;
         return Error{target + " (the scenario's " + (own_probe ? "ready" : "address") +
                      ") accepts connections before '" + config_.command.front() +
                      "' was started: another program listens there, which the run would "
@@ -146,6 +145,10 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
                      "allocates a free one)"};
       }
       std::this_thread::sleep_for(20ms);
+    }
+    if (app::interrupted()) {
+      return Error{"interrupted before " + config_.command.front() + " was started",
+                   ErrorKind::kInterrupted};
     }
     processes::SpawnOptions options;
     options.name = "system under test '" + config_.command.front() + "'";

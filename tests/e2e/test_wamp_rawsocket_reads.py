@@ -14,6 +14,8 @@ Loopback only; every wait is bounded.
 import json
 import os
 import signal
+import socket
+import struct
 import threading
 import time
 import unittest
@@ -30,17 +32,31 @@ def frame(message):
     return bytes([MESSAGE]) + len(data).to_bytes(3, "big") + data
 
 
-def tcp_entry(local_port, remote_port):
-    """(state, rx_queue) of the IPv4 TCP socket 127.0.0.1:`local_port` connected to
-    127.0.0.1:`remote_port` (/proc/net/tcp), or None if it is not listed."""
-    local = "0100007F:%04X" % local_port
-    remote = "0100007F:%04X" % remote_port
+def tcp_fields(local_port, remote_port):
+    """The /proc/net/tcp fields of the IPv4 TCP socket 127.0.0.1:`local_port` connected to
+    127.0.0.1:`remote_port`, or None if it is not listed."""
+    loopback = "%08X" % struct.unpack("=I", socket.inet_aton("127.0.0.1"))[0]
+    local = "%s:%04X" % (loopback, local_port)
+    remote = "%s:%04X" % (loopback, remote_port)
     with open("/proc/net/tcp") as table:
         for line in table.readlines()[1:]:
             fields = line.split()
             if fields[1] == local and fields[2] == remote:
-                return int(fields[3], 16), int(fields[4].split(":")[1], 16)
+                return fields
     return None
+
+
+def tcp_entry(local_port, remote_port):
+    """(state, rx_queue) of that socket, or None if it is not listed."""
+    fields = tcp_fields(local_port, remote_port)
+    return None if fields is None else (int(fields[3], 16), int(fields[4].split(":")[1], 16))
+
+
+def closed_by_its_process(local_port, remote_port):
+    """Whether no process holds that socket any more (its inode reads 0: a socket the kernel
+    keeps after the close, as in FIN_WAIT2), or it is gone."""
+    fields = tcp_fields(local_port, remote_port)
+    return fields is None or fields[9] == "0"
 
 
 class RawSocketReadsTest(unittest.TestCase):
@@ -80,7 +96,7 @@ class RawSocketReadsTest(unittest.TestCase):
         receive queue of its end of the connection."""
         os.kill(router.proc.pid, signal.SIGSTOP)
         try:
-            sender = threading.Thread(target=s.sendall, args=(data,))
+            sender = threading.Thread(target=s.sendall, args=(data,), daemon=True)
             sender.start()
             deadline = time.monotonic() + TIMEOUT_S
             entry = None
@@ -131,7 +147,12 @@ class RawSocketReadsTest(unittest.TestCase):
                 entry = tcp_entry(server, client)
             self.assertIsNotNone(entry, "the router's end was reset with unread bytes")
             self.assertEqual(entry[1], 0)
-            time.sleep(2.5)  # past the router's 2 s close timer; no timing is judged
+            # Then the router's close timer (2 s) closes its end: a reset would take the
+            # client's end out of CLOSE_WAIT.
+            while time.monotonic() < deadline and not closed_by_its_process(server, client):
+                time.sleep(0.05)
+            self.assertTrue(closed_by_its_process(server, client), "the router never closed")
+            time.sleep(0.2)  # a reset sent at the close has arrived by now
             self.assertEqual(tcp_entry(client, server), (TCP_CLOSE_WAIT, 0),
                              "the router's close was a reset")
 
