@@ -85,8 +85,11 @@ void RawSocketConnection<Socket>::do_read() {
   const bool empty = in_begin_ == in_end_;
   if (empty) {
     park_input();
-  } else if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + kInitialInput)) {
-    return refuse_over_budget(in_end_ - in_begin_ + kInitialInput);
+  } else if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + 1)) {
+    // Room for one byte more. A full buffer holds the start of a frame header at its end (a
+    // frame whose header was read has its whole length reserved already): those bytes move
+    // to the front, and need no larger buffer.
+    return refuse_over_budget(in_end_ - in_begin_ + 1);
   }
   const auto readable = [this] {
     return pooled(

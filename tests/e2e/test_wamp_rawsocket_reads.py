@@ -120,6 +120,29 @@ class RawSocketReadsTest(unittest.TestCase):
             self.send_while_stopped(router, s, frame([48, 7, {}, "bench.echo", [big]]))
             self.assertEqual(self.result(s, 7), big)
 
+    def test_a_full_buffer_ending_in_part_of_a_frame_header_needs_no_budget(self):
+        # Three PUBLISH frames (no acknowledge: no answer is queued) fill the router's 64 KiB
+        # read buffer but for the first 3 bytes of the next frame's header. Those 3 bytes move
+        # to the front of the buffer; they need no buffer of 64 KiB + 3 from a budget of 64 KiB.
+        with Router("--threads", "1", "--max-message-bytes", "32KiB", "--max-body-bytes",
+                    "32KiB", "--max-buffered-bytes", "64KiB") as router:
+            s = rawsocket_connect(router.ports["rawsocket"])
+            self.addCleanup(s.close)
+            s.settimeout(TIMEOUT_S)
+            s.sendall(frame([1, "realm1", {"roles": {"publisher": {}}}]))
+            self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 2)  # WELCOME
+            data = b""
+            for size in (21_844, 21_844, 21_845):
+                publish = frame([16, len(data) + 1, {}, "t", [""]])
+                publish = frame([16, len(data) + 1, {}, "t", ["p" * (size - len(publish))]])
+                self.assertEqual(len(publish), size)
+                data += publish
+            acknowledged = frame([16, 99, {"acknowledge": True}, "t", ["after"]])
+            self.send_while_stopped(router, s, data + acknowledged[:3])
+            s.sendall(acknowledged[3:])
+            kind, payload = rawsocket_read(s)
+            self.assertEqual((kind, json.loads(payload)[:2]), (MESSAGE, [17, 99]), payload[:200])
+
     def test_after_an_abort_the_router_reads_what_the_client_sent_and_closes_without_a_reset(
             self):
         # A frame header of a type RawSocket does not have (3), behind it 400 KB the client
