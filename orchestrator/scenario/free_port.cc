@@ -22,18 +22,19 @@ constexpr uint32_t kLowest = 10000;  // below: the well-known ports of developme
 constexpr uint32_t kHighest = 65535;
 constexpr int kAttempts = 64;
 
-// Binds `addr` and closes the socket: 0 when the bind succeeded, else the errno; `what` names
-// the call that failed.
-int try_bind(const sockaddr* addr, socklen_t len, int family, bool dual_stack, uint16_t* bound,
-             const char** what) {
-  const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+// Binds `addr` (an IPv6 one for IPv4 too: dual stack) and closes the socket: 0 when the bind
+// succeeded, else the errno; `what` names the call that failed. `bound`, when given, gets the
+// IPv4 port bound.
+int try_bind(const sockaddr* addr, socklen_t len, uint16_t* bound, const char** what) {
+  const int fd = ::socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     *what = "socket";
     return errno;
   }
   int error = 0;
   const int v6only = 0;
-  if (dual_stack && ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) != 0) {
+  if (addr->sa_family == AF_INET6 &&
+      ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) != 0) {
     *what = "setsockopt(IPV6_V6ONLY)";
     error = errno;
   } else if (::bind(fd, addr, len) != 0) {
@@ -63,15 +64,13 @@ int port_is_free(uint16_t port, const char** what) {
   any6.sin6_family = AF_INET6;
   any6.sin6_addr = in6addr_any;
   any6.sin6_port = htons(port);
-  const int error = try_bind(reinterpret_cast<const sockaddr*>(&any6), sizeof any6, AF_INET6,
-                             /*dual_stack=*/true, nullptr, what);
+  const int error = try_bind(reinterpret_cast<const sockaddr*>(&any6), sizeof any6, nullptr, what);
   if (error == 0 || error == EADDRINUSE || error == EACCES) return error;
   sockaddr_in any4{};
   any4.sin_family = AF_INET;
   any4.sin_addr.s_addr = htonl(INADDR_ANY);
   any4.sin_port = htons(port);
-  return try_bind(reinterpret_cast<const sockaddr*>(&any4), sizeof any4, AF_INET,
-                  /*dual_stack=*/false, nullptr, what);
+  return try_bind(reinterpret_cast<const sockaddr*>(&any4), sizeof any4, nullptr, what);
 }
 
 std::optional<std::pair<uint16_t, uint16_t>> ephemeral_range() {
@@ -116,18 +115,17 @@ Expected<uint16_t> allocate_loopback_port() {
         const auto port = static_cast<uint16_t>(n < below ? kLowest + n : last + 1 + n - below);
         error = port_is_free(port, &what);
         if (error == 0) return port;
-        if (error != EADDRINUSE && error != EACCES) break;  // not a taken port: said below
+        if (error != EADDRINUSE && error != EACCES) break;  // no port can be checked here
       }
     }
   }
-  // No room outside the range, none of it free, or no socket to try it with: the kernel's
-  // choice on 127.0.0.1.
+  // No room outside the range, none of 64 drawn free, or no port could be checked: the kernel's
+  // choice on 127.0.0.1 (a failure of its own is the one reported).
   sockaddr_in loopback{};
   loopback.sin_family = AF_INET;
   loopback.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   uint16_t port = 0;
-  error = try_bind(reinterpret_cast<const sockaddr*>(&loopback), sizeof loopback, AF_INET,
-                   /*dual_stack=*/false, &port, &what);
+  error = try_bind(reinterpret_cast<const sockaddr*>(&loopback), sizeof loopback, &port, &what);
   if (error == 0) return port;
   return Error{std::string(what) + " for a port on 127.0.0.1: " + std::strerror(error)};
 }

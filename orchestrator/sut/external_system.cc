@@ -2,7 +2,6 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/net/connect_within.h"
 #include "common/process/process_tree.h"
 #include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
@@ -29,29 +29,9 @@ constexpr std::chrono::milliseconds kConnectTimeout = 1s;
 // is refused.
 constexpr std::chrono::milliseconds kGoneWithin = 1s;
 
-// 0 when a connection was made within `timeout`, else the errno of the attempt (ETIMEDOUT:
-// no answer in time, as from an address whose packets are dropped).
+// 0 when a connection was made within `timeout`, else the errno of the attempt.
 int try_connect(const sockaddr_in& addr, std::chrono::milliseconds timeout) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) return errno;
-  int error = 0;
-  if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-    error = errno;
-    if (error == EINPROGRESS) {
-      pollfd waiting{fd, POLLOUT, 0};
-      const int ready = ::poll(&waiting, 1, static_cast<int>(timeout.count()));
-      socklen_t len = sizeof error;
-      if (ready < 0) {
-        error = errno;
-      } else if (ready == 0) {
-        error = ETIMEDOUT;
-      } else if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) {
-        error = errno;
-      }
-    }
-  }
-  ::close(fd);
-  return error;
+  return net::connect_within(reinterpret_cast<const sockaddr*>(&addr), sizeof addr, timeout);
 }
 
 // "connection refused" (strerror, lower case: it ends a sentence of ours).
@@ -80,6 +60,30 @@ Expected<sockaddr_in> probe_address(const std::string& endpoint, std::string* sh
   }
   *shown = std::move(target);
   return addr;
+}
+
+// Something that accepts on `probe` before the command runs is not the command: the readiness
+// probe would pass at once and the run would measure that program (a server left from an
+// earlier run, another program on a fixed port). A server of this run's that is still going
+// away (a variant stopped a moment ago) has kGoneWithin, up to `deadline`, to stop accepting.
+// `key`: the scenario key that gave the probe; `program`: the command's.
+Expected<void> ensure_not_served(const std::string& probe, const char* key,
+                                 const std::string& program,
+                                 std::chrono::steady_clock::time_point deadline) {
+  std::string target;
+  auto address = probe_address(probe, &target);
+  if (!address) return address.error();
+  const auto until = std::min(std::chrono::steady_clock::now() + kGoneWithin, deadline);
+  while (try_connect(*address, kConnectTimeout) == 0) {
+    if (std::chrono::steady_clock::now() >= until) {
+      return Error{target + " (the scenario's " + key + ") accepts connections before '" + program +
+                   "' was started: another program listens there, which the run would "
+                   "measure in its place; stop it, or choose another port (${port:NAME} "
+                   "allocates a free one)"};
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  return {};
 }
 
 }  // namespace
@@ -127,24 +131,9 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
   const auto began = std::chrono::steady_clock::now();
   const std::string& probe = config_.ready.empty() ? config_.address : config_.ready;
   if (config_.impl == scenario::RouterImpl::kCommand) {
-    // Something that accepts before the command runs is not the command: the readiness probe
-    // would pass at once and the run would measure that program (a server left from an earlier
-    // run, another program on a fixed port). A server of this run's that is still going away
-    // (a variant stopped a moment ago) is given kGoneWithin to stop accepting.
-    std::string target;
-    auto address = probe_address(probe, &target);
-    if (!address) return address.error();
-    const auto until = std::min(std::chrono::steady_clock::now() + kGoneWithin, deadline);
-    while (try_connect(*address, kConnectTimeout) == 0) {
-      if (std::chrono::steady_clock::now() >= until) {
-        const bool own_probe = config_.key_where.count("ready") > 0;
-        return Error{target + " (the scenario's " + (own_probe ? "ready" : "address") +
-                     ") accepts connections before '" + config_.command.front() +
-                     "' was started: another program listens there, which the run would "
-                     "measure in its place; stop it, or choose another port (${port:NAME} "
-                     "allocates a free one)"};
-      }
-      std::this_thread::sleep_for(20ms);
+    const char* key = config_.key_where.count("ready") > 0 ? "ready" : "address";
+    if (auto unused = ensure_not_served(probe, key, config_.command.front(), deadline); !unused) {
+      return unused.error();
     }
     if (app::interrupted()) {
       return Error{"interrupted before " + config_.command.front() + " was started",

@@ -110,10 +110,10 @@ void Session::on_over_budget(uint64_t bytes) {
             "(--max-buffered-bytes) is spent; try again later");
 }
 
-void Session::on_message_timeout(int64_t timeout_ns) {
+void Session::on_message_timeout() {
   if (state_ == State::closed) return;
-  abort(kMessageTimeout, "a message was not complete within " +
-                             format_duration_ns(static_cast<double>(timeout_ns)) +
+  const auto timeout_ns = static_cast<double>(core_.options().message_timeout_ns);
+  abort(kMessageTimeout, "a message was not complete within " + format_duration_ns(timeout_ns) +
                              " of its first bytes (--message-timeout)");
 }
 

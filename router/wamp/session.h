@@ -39,9 +39,9 @@ class Session {
   // The transport cannot hold a buffer of `bytes` for the message it reads within the
   // router's buffered-bytes budget: ABORT (kBufferBudgetExceeded) and close.
   void on_over_budget(uint64_t bytes);
-  // A message being received was not complete within --message-timeout (`timeout_ns`) of its
-  // first bytes: ABORT (kMessageTimeout) and close.
-  void on_message_timeout(int64_t timeout_ns);
+  // A message being received was not complete within --message-timeout of its first bytes:
+  // ABORT (kMessageTimeout) and close.
+  void on_message_timeout();
   // The transport is gone: leaves the realm. Idempotent.
   void on_transport_closed();
   // The transport wrote a message and has fewer than two queued (bench.transfer goes on).

@@ -258,7 +258,7 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
       return arm_message_timer();  // a later message is held now: its own deadline
     }
     ++core_.stats().counters.messages_timed_out[static_cast<size_t>(transport_)];
-    session_->on_message_timeout(core_.options().message_timeout_ns);
+    session_->on_message_timeout();
   }
 
   // The WAMP opening handshake, within WampOptions::handshake_timeout_ns.

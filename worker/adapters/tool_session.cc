@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <netdb.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/net/connect_within.h"
 #include "common/time/clock.h"
 #include "worker/adapters/h2load_output.h"
 #include "worker/adapters/tool_args.h"
@@ -71,28 +71,13 @@ Expected<void> probe_address(const std::string& address, int64_t timeout_ns) {
   }
   std::string why = "no address";
   for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
-    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) continue;
-    int rc = ::connect(fd, ai->ai_addr, ai->ai_addrlen);
-    if (rc != 0 && errno == EINPROGRESS) {
-      pollfd p{fd, POLLOUT, 0};
-      rc = ::poll(&p, 1, static_cast<int>(timeout_ns / 1'000'000));
-      int error = 0;
-      socklen_t length = sizeof error;
-      if (rc == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0) {
-        rc = error == 0 ? 0 : -1;
-        errno = error;
-      } else if (rc == 0) {
-        rc = -1;
-        errno = ETIMEDOUT;
-      }
-    }
-    if (rc != 0) why = std::strerror(errno);
-    ::close(fd);
-    if (rc == 0) {
+    const int error = net::connect_within(ai->ai_addr, ai->ai_addrlen,
+                                          std::chrono::milliseconds(timeout_ns / 1'000'000));
+    if (error == 0) {
       ::freeaddrinfo(found);
       return {};
     }
+    why = std::strerror(error);
   }
   ::freeaddrinfo(found);
   return Error{"cannot connect to " + address + ": " + why};
