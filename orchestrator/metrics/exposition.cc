@@ -8,6 +8,7 @@
 
 #include <exception>
 
+#include "common/net/listener_wakeup.h"
 #include "orchestrator/app/listen_probe.h"
 
 namespace benchgate::metrics {
@@ -73,7 +74,14 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
   return endpoint;
 }
 
-MetricsEndpoint::~MetricsEndpoint() = default;
+MetricsEndpoint::~MetricsEndpoint() {
+  // CivetWeb looks at its stop flag between polls of up to 2 s: woken, it stops at once.
+  if (exposer_) {
+    for (const int port : exposer_->GetListeningPorts()) {
+      net::shut_down_listeners_on(static_cast<uint16_t>(port));
+    }
+  }
+}
 
 Expected<void> validate_gateway_url(const std::string& url) {
   auto address = parse_gateway_url(url);

@@ -6,6 +6,7 @@
 
 #include <exception>
 
+#include "common/net/listener_wakeup.h"
 #include "router/prometheus/snapshot_families.h"
 
 namespace benchgate::router::prometheus_export {
@@ -41,6 +42,13 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::str
   return endpoint;
 }
 
-MetricsEndpoint::~MetricsEndpoint() = default;
+MetricsEndpoint::~MetricsEndpoint() {
+  // CivetWeb looks at its stop flag between polls of up to 2 s: woken, it stops at once.
+  if (exposer_) {
+    for (const int port : exposer_->GetListeningPorts()) {
+      net::shut_down_listeners_on(static_cast<uint16_t>(port));
+    }
+  }
+}
 
 }  // namespace benchgate::router::prometheus_export
