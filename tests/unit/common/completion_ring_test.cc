@@ -57,8 +57,8 @@ struct Recorder : RingTarget {
 };
 
 // A connected pair on 127.0.0.1: `local` (whose descriptor the ring uses) and `peer`.
-struct Pair {
-  explicit Pair(asio::io_context& io) : local(io), peer(io) {
+struct LoopbackPair {
+  explicit LoopbackPair(asio::io_context& io) : local(io), peer(io) {
     tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
     local.connect(acceptor.local_endpoint());
     acceptor.accept(peer);
@@ -92,7 +92,7 @@ class CompletionRingTest : public ::testing::Test {
 };
 
 TEST_F(CompletionRingTest, AReceiveDeliversEveryArrivalWithItsTagUntilTheEndOfStream) {
-  Pair pair(io);
+  LoopbackPair pair(io);
   Recorder target;
   const uint32_t slot = ring.attach(target);
   ASSERT_TRUE(ring.receive(slot, 7, pair.local.native_handle()));
@@ -116,7 +116,7 @@ TEST_F(CompletionRingTest, AReceiveDeliversEveryArrivalWithItsTagUntilTheEndOfSt
 }
 
 TEST_F(CompletionRingTest, ASendWritesItsBytesAndReportsThem) {
-  Pair pair(io);
+  LoopbackPair pair(io);
   Recorder target;
   const uint32_t slot = ring.attach(target);
   static const std::string kMessage = "GET / HTTP/1.1\r\n\r\n";
@@ -131,7 +131,7 @@ TEST_F(CompletionRingTest, ASendWritesItsBytesAndReportsThem) {
 }
 
 TEST_F(CompletionRingTest, AfterEndReceiveAndShutdownNothingIsDeliveredAndThePeerSeesTheEnd) {
-  Pair pair(io);
+  LoopbackPair pair(io);
   Recorder target;
   const uint32_t slot = ring.attach(target);
   ASSERT_TRUE(ring.receive(slot, 1, pair.local.native_handle()));
@@ -153,7 +153,7 @@ TEST_F(CompletionRingTest, AfterEndReceiveAndShutdownNothingIsDeliveredAndThePee
 }
 
 TEST_F(CompletionRingTest, ADetachedSlotGetsNothing) {
-  Pair pair(io);
+  LoopbackPair pair(io);
   Recorder target;
   Recorder other;
   const uint32_t slot = ring.attach(target);

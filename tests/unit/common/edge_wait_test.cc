@@ -39,8 +39,8 @@ void arm(tcp::socket& socket, Counting& target, std::shared_ptr<int> owner = nul
 }
 
 // A connected pair on 127.0.0.1: `server` accepted (non-blocking), `client` connected.
-struct Pair {
-  explicit Pair(asio::io_context& io) : server(io), client(io) {
+struct ServerClientPair {
+  explicit ServerClientPair(asio::io_context& io) : server(io), client(io) {
     tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
     client.connect(acceptor.local_endpoint());
     acceptor.accept(server);
@@ -65,7 +65,7 @@ struct Pair {
 
 TEST(EdgeWait, TheFirstWaitCompletesAtOnceAndADrainedSocketWaitsForNewBytes) {
   asio::io_context io(1);
-  Pair pair(io);
+  ServerClientPair pair(io);
   Counting target;
 
   // The first wait: the reactor cannot tell whether the socket was read, so it completes.
@@ -101,7 +101,7 @@ TEST(EdgeWait, TheFirstWaitCompletesAtOnceAndADrainedSocketWaitsForNewBytes) {
 
 TEST(EdgeWait, ANewSocketWhoseInitialEdgeIsClearedWaitsForItsFirstBytes) {
   asio::io_context io(1);
-  Pair pair(io);
+  ServerClientPair pair(io);
   Counting target;
   // Accepted, nothing read yet, no epoll_wait since: the first wait needs no read to check.
   asio_access::clear_initial_read_edge(pair.server);
@@ -117,7 +117,7 @@ TEST(EdgeWait, ANewSocketWhoseInitialEdgeIsClearedWaitsForItsFirstBytes) {
 
 TEST(EdgeWait, ClosingTheSocketCompletesTheWaitAbortedAndReleasesWhatItHeld) {
   asio::io_context io(1);
-  Pair pair(io);
+  ServerClientPair pair(io);
   Counting target;
   arm(pair.server, target);
   io.poll();
@@ -140,7 +140,7 @@ TEST(EdgeWait, AnIoContextDestroyedWithTheWaitQueuedReleasesWhatItHeldWithoutACa
   std::weak_ptr<int> watched;
   {
     asio::io_context io(1);
-    Pair pair(io);
+    ServerClientPair pair(io);
     arm(pair.server, target);
     io.poll();
     io.restart();

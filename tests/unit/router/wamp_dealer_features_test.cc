@@ -10,8 +10,8 @@
 namespace benchgate::router::wamp {
 namespace {
 
-using testing::RawSocketTestClient;
-using testing::wait_for_wamp;
+using router::testing::RawSocketTestClient;
+using router::testing::wait_for_wamp;
 
 constexpr auto kCbor = Serializer::kCbor;
 

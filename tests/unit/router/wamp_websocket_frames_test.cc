@@ -240,7 +240,7 @@ TEST(WebSocketFragmentation, TheRouterReassemblesFragmentsAndFragmentsWhatItSend
   // The router's frame counters can trail what the client has already read (seen 10 of 11
   // frames out under load): wait for the counts to get there (or the wait to give up), then
   // check that they are exact.
-  const auto snapshot = testing::wait_for_wamp(**server, [&](const metrics::Snapshot& s) {
+  const auto snapshot = router::testing::wait_for_wamp(**server, [&](const metrics::Snapshot& s) {
     return s.wamp.calls_routed == 1 && s.wamp.websocket_frames[in] >= frames_in &&
            s.wamp.websocket_frames[out] >= frames_out;
   });
@@ -260,7 +260,7 @@ TEST(WebSocketFragmentation, WithoutTheFlagEachMessageLeavesInOneFrame) {
   client.send(Json::array({48, 1, Json::object(), "bench.echo",
                            Json::array({Json::binary(std::vector<uint8_t>(4000, 'q'))})}));
   ASSERT_EQ(client.read()[0], 50);
-  const auto snapshot = testing::wait_for_wamp(
+  const auto snapshot = router::testing::wait_for_wamp(
       **server, [](const metrics::Snapshot& s) { return s.wamp.websocket_frames[1] == 2; });
   EXPECT_EQ(snapshot.wamp.websocket_frames[1], 2u);
   EXPECT_EQ(snapshot.wamp.websocket_fragmented_messages[1], 0u);

@@ -16,13 +16,17 @@
 
 #include "router/wamp/message_type.h"
 #include "router/wamp/wamp_server.h"
+#include "wamp_engine_test_support.h"
 #include "worker/engine/engine.h"
 
 namespace benchgate::worker {
 namespace {
 
 namespace asio = boost::asio;
-constexpr int64_t kMs = 1'000'000;
+using test_support::kMs;
+using test_support::run;
+using test_support::start;
+using test_support::total_errors;
 using W = WampRequestSpec;
 
 struct Combo {
@@ -80,34 +84,7 @@ class WampEngine : public ::testing::TestWithParam<Combo> {
   std::unique_ptr<router::wamp::WampServer> server_;
 };
 
-std::unique_ptr<Engine> start(const WorkloadSpec& spec) {
-  auto engine = Engine::start(spec);
-  EXPECT_TRUE(engine.ok()) << (engine.ok() ? "" : engine.message());
-  return engine.ok() ? std::move(*engine) : nullptr;
-}
-
 // Starts 50 ms from now, so every thread has its window before anyone sends.
-WindowResult run(Engine& engine, uint32_t index = 0, int64_t duration_ns = 200 * kMs) {
-  const int64_t start = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count() +
-                        50 * kMs;
-  WindowCommand window;
-  window.index = index;
-  window.measured = true;
-  window.start_at_unix_ns = start;
-  window.duration_ns = duration_ns;
-  auto result = engine.run_window(window, [](const ProgressReport&) {});
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
-  return result.ok() ? std::move(*result) : WindowResult();
-}
-
-uint64_t total_errors(const WindowResult& r) {
-  uint64_t sum = 0;
-  for (uint64_t e : r.errors) sum += e;
-  return sum;
-}
-
 TEST_P(WampEngine, EveryCallToBenchEchoComesBackWithThePayloadAndTheRouterRoutedEachOnce) {
   auto engine = start(spec(false));
   ASSERT_TRUE(engine);

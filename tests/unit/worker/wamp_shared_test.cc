@@ -12,6 +12,7 @@
 #include <string>
 
 #include "router/wamp/wamp_server.h"
+#include "wamp_engine_test_support.h"
 #include "worker/engine/engine.h"
 #include "worker/engine/validate.h"
 #include "worker/wamp/codec.h"
@@ -20,15 +21,14 @@
 namespace benchgate::worker {
 namespace {
 
-constexpr int64_t kMs = 1'000'000;
+using test_support::kMs;
+using test_support::run;
+using test_support::start;
+using test_support::total_errors;
 using W = WampRequestSpec;
 
 uint64_t errors_of(const WindowResult& r, ErrorKind kind) {
   return r.errors[static_cast<size_t>(kind)];
-}
-
-uint64_t total_errors(const WindowResult& r) {
-  return std::accumulate(r.errors.begin(), r.errors.end(), uint64_t{0});
 }
 
 uint64_t sum(const std::vector<uint64_t>& v) {
@@ -73,27 +73,6 @@ class WampShared : public ::testing::Test {
 
   std::unique_ptr<router::wamp::WampServer> server_;
 };
-
-std::unique_ptr<Engine> start(const WorkloadSpec& spec) {
-  auto engine = Engine::start(spec);
-  EXPECT_TRUE(engine.ok()) << (engine.ok() ? "" : engine.message());
-  return engine.ok() ? std::move(*engine) : nullptr;
-}
-
-WindowResult run(Engine& engine, uint32_t index = 0, int64_t duration_ns = 200 * kMs) {
-  const int64_t start = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count() +
-                        50 * kMs;
-  WindowCommand window;
-  window.index = index;
-  window.measured = true;
-  window.start_at_unix_ns = start;
-  window.duration_ns = duration_ns;
-  auto result = engine.run_window(window, [](const ProgressReport&) {});
-  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
-  return result.ok() ? std::move(*result) : WindowResult();
-}
 
 // Round robin over 3 callees: every callee gets calls / 3, rounded down or up (the router's
 // rotation goes on across windows), and together exactly the calls, which the router routed.

@@ -17,13 +17,13 @@ namespace {
 using Json = nlohmann::json;
 using Bytes = std::vector<uint8_t>;
 
-std::span<const uint8_t> bytes_of(std::string_view text) {
+std::span<const uint8_t> span_of(std::string_view text) {
   return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
 }
 
 bool ours(std::string_view text, Json& out, NulStrings nul = NulStrings::kKeep,
           int depth = kMaxNestingDepth) {
-  return decode_json(bytes_of(text), out, nul, depth);
+  return decode_json(span_of(text), out, nul, depth);
 }
 
 Json theirs(std::string_view text) {
@@ -31,17 +31,17 @@ Json theirs(std::string_view text) {
 }
 
 // Same value and, recursively, the same JSON type (unsigned vs signed vs float numbers).
-void expect_identical(const Json& a, const Json& b, const std::string& where) {
+void expect_same_value(const Json& a, const Json& b, const std::string& where) {
   ASSERT_EQ(a.type(), b.type()) << where << ": " << a.dump() << " vs " << b.dump();
   if (a.is_array()) {
     ASSERT_EQ(a.size(), b.size()) << where;
     for (size_t i = 0; i < a.size(); ++i)
-      expect_identical(a[i], b[i], where + "[" + std::to_string(i) + "]");
+      expect_same_value(a[i], b[i], where + "[" + std::to_string(i) + "]");
   } else if (a.is_object()) {
     ASSERT_EQ(a.size(), b.size()) << where;
     for (const auto& [key, value] : b.items()) {
       ASSERT_TRUE(a.contains(key)) << where << "." << key;
-      expect_identical(a.at(key), value, where + "." + key);
+      expect_same_value(a.at(key), value, where + "." + key);
     }
   } else {
     ASSERT_EQ(a, b) << where;
@@ -53,7 +53,7 @@ void expect_as_nlohmann(std::string_view text) {
   ASSERT_FALSE(expected.is_discarded()) << text;
   Json out;
   ASSERT_TRUE(ours(text, out)) << text;
-  expect_identical(out, expected, std::string(text));
+  expect_same_value(out, expected, std::string(text));
 }
 
 void expect_refused(std::string_view text) {
@@ -71,7 +71,7 @@ std::string base64_of(const Bytes& bytes) {
   return out;
 }
 
-Bytes pattern(size_t size) {
+Bytes byte_pattern(size_t size) {
   Bytes out(size);
   for (size_t i = 0; i < size; ++i) out[i] = static_cast<uint8_t>(i * 7 + (i >> 8));
   return out;
@@ -210,7 +210,7 @@ TEST(JsonDecoder, NulStringsBecomeBinaryOfEveryLength) {
   for (size_t n = 0; n <= 200; ++n) sizes.push_back(n);  // every length mod 3 and mod 4
   for (size_t n : {65536, 65537, 1 << 20}) sizes.push_back(n);
   for (size_t n : sizes) {
-    const Bytes payload = pattern(n);
+    const Bytes payload = byte_pattern(n);
     const std::string text = "[48,1,{},\"p\",[\"\\u0000" + base64_of(payload) + "\",\"x\"]]";
     Json out;
     ASSERT_TRUE(ours(text, out, NulStrings::kBinary)) << n;
@@ -259,7 +259,7 @@ TEST(JsonDecoder, StringsThatDoNotStartWithNulStayStrings) {
 }
 
 TEST(JsonDecoder, NulStringsThatAreNotBase64AreRefusedAsBinary) {
-  const std::string long_base64 = base64_of(pattern(300));  // 400 characters
+  const std::string long_base64 = base64_of(byte_pattern(300));  // 400 characters
   const std::vector<std::string> bads = {
       "QUJ",
       "Q",

@@ -14,7 +14,8 @@ namespace benchgate::gates {
 namespace {
 
 // The paired t (test = "t"): the signed-rank test, the default, is paired_signed_rank_test.cc's.
-scenario::Gate paired_gate(std::string metric, double max_regression = 0.01, double alpha = 0.01) {
+scenario::Gate paired_t_gate(std::string metric, double max_regression = 0.01,
+                             double alpha = 0.01) {
   scenario::Gate g;
   g.paired_test = scenario::PairedTest::kT;
   g.workload = "hello";
@@ -50,7 +51,7 @@ TEST(PairedGate, AThroughputFivePercentLowerThanItsPartnerFailsThoughTheMachineD
   // 4% drift between windows would hide a 5% change from any comparison of whole runs.
   const Pairs p = draw_pairs(rng, 10, 230e3, 0.95, 0.04, 0.01);
   const GateOutcome o =
-      evaluate_paired_gate(paired_gate("throughput.rps"), p.candidate, p.baseline);
+      evaluate_paired_gate(paired_t_gate("throughput.rps"), p.candidate, p.baseline);
   EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
   EXPECT_EQ(o.method, Method::kPairedT);
   EXPECT_EQ(o.pairs, 10u);
@@ -68,11 +69,11 @@ TEST(PairedGate, LatencyHigherThanItsPartnerFailsAndLowerPasses) {
   std::mt19937_64 rng(12);
   const Pairs worse = draw_pairs(rng, 8, 40e-6, 1.10, 0.05, 0.01);
   EXPECT_EQ(
-      evaluate_paired_gate(paired_gate("latency.p50"), worse.candidate, worse.baseline).verdict,
+      evaluate_paired_gate(paired_t_gate("latency.p50"), worse.candidate, worse.baseline).verdict,
       Verdict::kFail);
   const Pairs better = draw_pairs(rng, 8, 40e-6, 0.90, 0.05, 0.01);
   const GateOutcome o =
-      evaluate_paired_gate(paired_gate("latency.p50"), better.candidate, better.baseline);
+      evaluate_paired_gate(paired_t_gate("latency.p50"), better.candidate, better.baseline);
   EXPECT_EQ(o.verdict, Verdict::kPass) << o.explanation;
   EXPECT_LT(*o.effect, 0);
 }
@@ -86,7 +87,7 @@ TEST(PairedGate, AnAaSeriesFailsAtMostAsOftenAsAlpha) {
   for (int t = 0; t < trials; ++t) {
     const Pairs p = draw_pairs(rng, 10, 100, 1.0, 0.04, 0.01);
     // max_regression 0: every positive effect may fail, so the test alone decides.
-    scenario::Gate gate = paired_gate("throughput.rps", 0.0);
+    scenario::Gate gate = paired_t_gate("throughput.rps", 0.0);
     if (evaluate_paired_gate(gate, p.candidate, p.baseline).verdict == Verdict::kFail) ++failed;
   }
   EXPECT_GE(failed, 17);
@@ -96,16 +97,16 @@ TEST(PairedGate, AnAaSeriesFailsAtMostAsOftenAsAlpha) {
 TEST(PairedGate, IdenticalPairsAreDeterministicAndAnyMoveIsCertain) {
   const RunValues a = testing::run({100, 100, 100, 100});
   const RunValues b = testing::run({90, 90, 90, 90});
-  const GateOutcome o = evaluate_paired_gate(paired_gate("throughput.rps"), b, a);
+  const GateOutcome o = evaluate_paired_gate(paired_t_gate("throughput.rps"), b, a);
   EXPECT_EQ(o.verdict, Verdict::kFail);
   EXPECT_EQ(*o.p_value, 0.0);
-  const GateOutcome same = evaluate_paired_gate(paired_gate("throughput.rps"), a, a);
+  const GateOutcome same = evaluate_paired_gate(paired_t_gate("throughput.rps"), a, a);
   EXPECT_EQ(same.verdict, Verdict::kPass);
 }
 
 TEST(PairedGate, OnePairHasNoPValueAndIsUnderpowered) {
-  const GateOutcome o =
-      evaluate_paired_gate(paired_gate("throughput.rps"), testing::run({80}), testing::run({100}));
+  const GateOutcome o = evaluate_paired_gate(paired_t_gate("throughput.rps"), testing::run({80}),
+                                             testing::run({100}));
   EXPECT_EQ(o.verdict, Verdict::kInconclusive) << o.explanation;
   EXPECT_FALSE(o.p_value);
   EXPECT_TRUE(o.underpowered);
@@ -113,7 +114,7 @@ TEST(PairedGate, OnePairHasNoPValueAndIsUnderpowered) {
 }
 
 TEST(PairedGate, MismatchedOrMissingValuesAreErrorsNeverAPass) {
-  const auto gate = paired_gate("throughput.rps");
+  const auto gate = paired_t_gate("throughput.rps");
   const GateOutcome uneven =
       evaluate_paired_gate(gate, testing::run({1, 2, 3}), testing::run({1, 2}));
   EXPECT_EQ(uneven.verdict, Verdict::kError);
@@ -133,7 +134,7 @@ TEST(PairedGate, HolmCorrectsPairedGatesWithTheOthers) {
   std::vector<GateOutcome> outcomes;
   for (int i = 0; i < 3; ++i) {
     outcomes.push_back(
-        evaluate_paired_gate(paired_gate("throughput.rps"), p.candidate, p.baseline));
+        evaluate_paired_gate(paired_t_gate("throughput.rps"), p.candidate, p.baseline));
   }
   apply_holm(outcomes);
   for (const auto& o : outcomes) {

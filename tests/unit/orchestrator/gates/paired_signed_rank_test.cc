@@ -13,8 +13,8 @@
 namespace benchgate::gates {
 namespace {
 
-scenario::Gate paired_gate(std::string metric, double max_regression, double alpha,
-                           scenario::PairedTest test = scenario::PairedTest::kSignedRank) {
+scenario::Gate signed_rank_gate(std::string metric, double max_regression, double alpha,
+                                scenario::PairedTest test = scenario::PairedTest::kSignedRank) {
   scenario::Gate g;
   g.workload = "hello";
   g.variant = "candidate";
@@ -57,7 +57,7 @@ std::pair<RunValues, RunValues> all_worse(int n) {
 TEST(PairedSignedRank, SixPairsAllWorseHavePOneIn64AndAreUnderpoweredAtOnePercent) {
   const auto [candidate, baseline] = all_worse(6);
   const GateOutcome o =
-      evaluate_paired_gate(paired_gate("throughput.rps", 0.02, 0.01), candidate, baseline);
+      evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.02, 0.01), candidate, baseline);
   ASSERT_TRUE(o.p_value);
   EXPECT_DOUBLE_EQ(*o.p_value, 1.0 / 64);
   // 1/64 >= 0.01: no six pairs could ever fail at alpha 0.01.
@@ -70,14 +70,15 @@ TEST(PairedSignedRank, SixPairsAllWorseHavePOneIn64AndAreUnderpoweredAtOnePercen
       << o.explanation;
   // At alpha 0.05 the same pairs fail, with an interval whose lower end lies above 0.
   const GateOutcome at5 =
-      evaluate_paired_gate(paired_gate("throughput.rps", 0.02, 0.05), candidate, baseline);
+      evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.02, 0.05), candidate, baseline);
   EXPECT_EQ(at5.verdict, Verdict::kFail) << at5.explanation;
   EXPECT_FALSE(at5.underpowered) << at5.explanation;
   ASSERT_TRUE(at5.effect_interval);
   EXPECT_GT(at5.effect_interval->low, 0);
   // Seven pairs reach 2^-7 < 0.01.
   const auto [c7, b7] = all_worse(7);
-  const GateOutcome seven = evaluate_paired_gate(paired_gate("throughput.rps", 0.02, 0.01), c7, b7);
+  const GateOutcome seven =
+      evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.02, 0.01), c7, b7);
   EXPECT_DOUBLE_EQ(*seven.p_value, 1.0 / 128);
   EXPECT_EQ(seven.verdict, Verdict::kFail) << seven.explanation;
   EXPECT_FALSE(seven.underpowered) << seven.explanation;
@@ -87,7 +88,8 @@ TEST(PairedSignedRank, TheEffectIsTheHodgesLehmannEstimateOfTheLogRatios) {
   // Latency (lower is better): log ratios ln 1.01, ln 1.02, ln 1.03, ln 1.10.
   const RunValues base = testing::run({100e-6, 100e-6, 100e-6, 100e-6});
   const RunValues cand = testing::run({101e-6, 102e-6, 103e-6, 110e-6});
-  const GateOutcome o = evaluate_paired_gate(paired_gate("latency.p50", 0.05, 0.05), cand, base);
+  const GateOutcome o =
+      evaluate_paired_gate(signed_rank_gate("latency.p50", 0.05, 0.05), cand, base);
   // The latency metric's floor is 1 ns, which enters every log.
   const auto g = [](double v) { return std::log(v + 1e-9); };
   std::vector<double> x;
@@ -114,13 +116,14 @@ TEST(PairedSignedRank, OneWildPairWrecksThePairedTButNotTheSignedRank) {
     b.push_back(i == 6 ? 150 : 94 + 0.01 * i);
   }
   const RunValues baseline = testing::run(a), candidate = testing::run(b);
-  const GateOutcome t = evaluate_paired_gate(
-      paired_gate("throughput.rps", 0.02, 0.01, scenario::PairedTest::kT), candidate, baseline);
+  const GateOutcome t =
+      evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.02, 0.01, scenario::PairedTest::kT),
+                           candidate, baseline);
   EXPECT_EQ(t.method, Method::kPairedT);
   EXPECT_NE(t.verdict, Verdict::kFail) << t.explanation;
   EXPECT_GT(*t.p_value, 0.1) << t.explanation;
   const GateOutcome sr =
-      evaluate_paired_gate(paired_gate("throughput.rps", 0.02, 0.01), candidate, baseline);
+      evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.02, 0.01), candidate, baseline);
   EXPECT_EQ(sr.verdict, Verdict::kFail) << sr.explanation;
   // W+ = 105 - 14: the negative rank set is {14}; W+ >= 91 when the negative ranks sum to at
   // most 14, which 110 of the 2^14 subsets of 1..14 do (distinct-part partitions of 0..14).
@@ -132,18 +135,19 @@ TEST(PairedSignedRank, OneWildPairWrecksThePairedTButNotTheSignedRank) {
 TEST(PairedSignedRank, IdenticalPairsTieAndEqualVariantsPass) {
   const RunValues a = testing::run({100, 100, 100, 100, 100, 100, 100, 100});
   const RunValues b = testing::run({90, 90, 90, 90, 90, 90, 90, 90});
-  const GateOutcome o = evaluate_paired_gate(paired_gate("throughput.rps", 0.01, 0.01), b, a);
+  const GateOutcome o = evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.01, 0.01), b, a);
   EXPECT_EQ(o.verdict, Verdict::kFail) << o.explanation;
   EXPECT_DOUBLE_EQ(*o.p_value, 1.0 / 256);  // eight tied positives: one assignment of 256
   EXPECT_NEAR(*o.effect, std::log(100.0 / 90), 1e-5);  // the metric's floor enters the logs
-  const GateOutcome same = evaluate_paired_gate(paired_gate("throughput.rps", 0.01, 0.01), a, a);
+  const GateOutcome same =
+      evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.01, 0.01), a, a);
   EXPECT_EQ(same.verdict, Verdict::kPass);
   EXPECT_DOUBLE_EQ(*same.p_value, 1.0);  // all zeros: no signs
   EXPECT_DOUBLE_EQ(*same.effect, 0);
 }
 
 TEST(PairedSignedRank, OnePairIsTestedButUnderpowered) {
-  const GateOutcome o = evaluate_paired_gate(paired_gate("throughput.rps", 0.01, 0.01),
+  const GateOutcome o = evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.01, 0.01),
                                              testing::run({80}), testing::run({100}));
   EXPECT_EQ(o.verdict, Verdict::kInconclusive) << o.explanation;
   EXPECT_DOUBLE_EQ(*o.p_value, 0.5);
@@ -169,7 +173,7 @@ TEST(PairedSignedRank, AnAaSeriesFailsAtMostAsOftenAsAlpha) {
       a.push_back(moment * std::exp(0.01 * z(rng)));
       b.push_back(moment * std::exp(0.01 * z(rng)));
     }
-    const GateOutcome o = evaluate_paired_gate(paired_gate("throughput.rps", 0.0, 0.01),
+    const GateOutcome o = evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.0, 0.01),
                                                testing::run(b), testing::run(a));
     if (o.verdict == Verdict::kFail) ++failed;
   }
@@ -182,7 +186,7 @@ TEST(PairedSignedRank, HolmCorrectsItWithTheOtherGates) {
   std::vector<GateOutcome> outcomes;
   for (int i = 0; i < 3; ++i) {
     outcomes.push_back(
-        evaluate_paired_gate(paired_gate("throughput.rps", 0.01, 0.01), candidate, baseline));
+        evaluate_paired_gate(signed_rank_gate("throughput.rps", 0.01, 0.01), candidate, baseline));
   }
   apply_holm(outcomes);
   for (const auto& o : outcomes) {

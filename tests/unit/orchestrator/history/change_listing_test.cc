@@ -8,7 +8,7 @@
 namespace benchgate::history {
 namespace {
 
-constexpr int64_t kStart = 1'700'000'000'000'000'000;  // 2023-11-14 22:13:20 UTC
+constexpr int64_t kChangesStart = 1'700'000'000'000'000'000;  // 2023-11-14 22:13:20 UTC
 
 store::SeriesChanges throughput_drop() {
   store::SeriesChanges s;
@@ -21,7 +21,7 @@ store::SeriesChanges throughput_drop() {
   c.previous_run_id = 30;
   c.commit = "2222222222cccc";
   c.previous_commit = "1111111111aaaa";
-  c.started_at_ns = kStart;
+  c.started_at_ns = kChangesStart;
   c.position = 30;
   c.runs_before = 30;
   c.runs_after = 30;

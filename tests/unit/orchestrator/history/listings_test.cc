@@ -8,7 +8,7 @@
 namespace benchgate::history {
 namespace {
 
-constexpr int64_t kStart = 1'700'000'000'000'000'000;  // 2023-11-14 22:13:20 UTC
+constexpr int64_t kListingStart = 1'700'000'000'000'000'000;  // 2023-11-14 22:13:20 UTC
 
 class Listings : public ::testing::Test {
  protected:
@@ -24,8 +24,8 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
   const store::RunSummary done{.id = 12,
                                .scenario = "quickstart",
                                .status = "ok",
-                               .started_at_ns = kStart,
-                               .finished_at_ns = kStart + 65'000'000'000,
+                               .started_at_ns = kListingStart,
+                               .finished_at_ns = kListingStart + 65'000'000'000,
                                .exit_code = 0,
                                .commit = "0123456789abcdef",
                                .branch = "main",
@@ -36,7 +36,7 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
   running.id = 13;
   running.scenario = "soak";
   running.status = "running";
-  running.started_at_ns = kStart + 3'600'000'000'000;
+  running.started_at_ns = kListingStart + 3'600'000'000'000;
   EXPECT_EQ(render_run_list({running, done}),
             "ID  SCENARIO    STATUS   STARTED              DURATION  COMMIT      BRANCH  EXIT  "
             "LABELS\n"
@@ -52,8 +52,8 @@ TEST_F(Listings, ABaselineListNamesTheBaselineRunAndWhenItWasAdded) {
   e.run_id = 7;
   e.scenario = "quickstart";
   e.commit = "";
-  e.started_at_ns = kStart;
-  e.added_at_ns = kStart + 86'400'000'000'000;
+  e.started_at_ns = kListingStart;
+  e.added_at_ns = kListingStart + 86'400'000'000'000;
   EXPECT_EQ(render_baseline_list({e}),
             "BASELINE  RUN  SCENARIO    COMMIT  STARTED              ADDED\n"
             "main        7  quickstart  -       2023-11-14 22:13:20  2023-11-15 22:13:20\n");

@@ -8,7 +8,7 @@
 namespace benchgate::history {
 namespace {
 
-constexpr int64_t kStart = 1'700'000'000'000'000'000;
+constexpr int64_t kDetailStart = 1'700'000'000'000'000'000;
 
 store::RunDetail sample_run() {
   store::RunDetail d;
@@ -16,8 +16,8 @@ store::RunDetail sample_run() {
   d.run.scenario = "quickstart";
   d.run.status = "failed";
   d.run.exit_code = 3;
-  d.run.started_at_ns = kStart;
-  d.run.finished_at_ns = kStart + 12'500'000'000;
+  d.run.started_at_ns = kDetailStart;
+  d.run.finished_at_ns = kDetailStart + 12'500'000'000;
   d.run.commit = "deadbeef";
   d.run.branch = "feature";
   d.run.labels = {{"ci", "yes"}};

@@ -5,15 +5,12 @@
 #include <string>
 
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-std::string messages(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
-}
+using test_support::diagnostics_text;
 
 LoadResult load_gate(const std::string& gate) {
   return load_scenario_text(
@@ -23,7 +20,7 @@ LoadResult load_gate(const std::string& gate) {
 
 TEST(ScenarioChangeGate, LoadsWithItsDefaults) {
   LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Gate& g = r.scenario->gates.at(0);
   EXPECT_TRUE(g.change);
   EXPECT_DOUBLE_EQ(g.alpha, 0.05);
@@ -36,7 +33,7 @@ TEST(ScenarioChangeGate, TakesAlphaMinChangeAndSeverity) {
   LoadResult r = load_gate(
       "metric = \"throughput.rps\"\nkind = \"change\"\nalpha = 0.1\nmin_change = \"3%\"\n"
       "severity = \"warning\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Gate& g = r.scenario->gates.at(0);
   EXPECT_DOUBLE_EQ(g.alpha, 0.1);
   EXPECT_DOUBLE_EQ(g.min_change, 0.03);
@@ -45,10 +42,10 @@ TEST(ScenarioChangeGate, TakesAlphaMinChangeAndSeverity) {
 
 TEST(ScenarioChangeGate, TakesConfirm) {
   LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 1\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_TRUE(r.scenario->gates.at(0).confirm);
   r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 0\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_FALSE(r.scenario->gates.at(0).confirm);
   EXPECT_FALSE(
       load_gate("metric = \"latency.p99\"\nkind = \"change\"\n").scenario->gates.at(0).confirm);
@@ -58,27 +55,28 @@ TEST(ScenarioChangeGate, TakesConfirm) {
 TEST(ScenarioChangeGate, ABadConfirmIsAnErrorAtItsValue) {
   LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"change\"\nconfirm = 3\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("/s/t.toml:8:11: error: key 'confirm' must be at most 1, got 3"),
-            std::string::npos)
-      << messages(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("/s/t.toml:8:11: error: key 'confirm' must be at most 1, got 3"),
+      std::string::npos)
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioChangeGate, ExplicitAbsoluteAndRelativeKindsLoadAsBefore) {
   LoadResult r = load_gate("metric = \"latency.p99\"\nkind = \"absolute\"\nmax = \"5ms\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_FALSE(r.scenario->gates.at(0).change);
   r = load_gate(
       "metric = \"latency.p99\"\nkind = \"relative\"\nbaseline = \"main\"\n"
       "max_regression = \"5%\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->gates.at(0).baseline, "main");
 }
 
 void expect_error(const std::string& gate, const std::string& text) {
   LoadResult r = load_gate(gate);
   EXPECT_FALSE(r.ok()) << gate;
-  EXPECT_NE(messages(r).find(text), std::string::npos) << messages(r);
-  EXPECT_NE(messages(r).find("/s/t.toml:"), std::string::npos) << messages(r);
+  EXPECT_NE(diagnostics_text(r).find(text), std::string::npos) << diagnostics_text(r);
+  EXPECT_NE(diagnostics_text(r).find("/s/t.toml:"), std::string::npos) << diagnostics_text(r);
 }
 
 TEST(ScenarioChangeGate, RejectsWhatItCannotTake) {

@@ -4,22 +4,14 @@
 
 #include <string>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-LoadResult load(const std::string& text) {
-  LoadOptions options = test_support::hermetic_options();
-  return load_scenario_text(text, "s.toml", options);
-}
-
-std::string errors_of(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
-}
+using test_support::diagnostics_text;
+using test_support::load_hermetic;
 
 constexpr std::string_view kCompare = R"(name = "c"
 [routers.a]
@@ -36,8 +28,8 @@ repetitions = 4
 )";
 
 TEST(ScenarioCompare, ReadsRoutersAndTheComparisonOrder) {
-  LoadResult r = load(std::string(kCompare));
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  LoadResult r = load_hermetic(std::string(kCompare));
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   ASSERT_EQ(r.scenario->compare_routers, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(r.scenario->routers.at("a").impl, RouterImpl::kBuiltin);
   const RouterConfig& b = r.scenario->routers.at("b");
@@ -51,8 +43,8 @@ TEST(ScenarioCompare, ReadsRoutersAndTheComparisonOrder) {
 TEST(ScenarioCompare, RequiresOverridesTheProgramToCheck) {
   std::string text(kCompare);
   text.insert(text.find("[compare]"), "requires = [\"nginx\", \"sed\"]\n");
-  LoadResult r = load(text);
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  LoadResult r = load_hermetic(text);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->routers.at("b").requires_programs,
             (std::vector<std::string>{"nginx", "sed"}));
 }
@@ -60,56 +52,57 @@ TEST(ScenarioCompare, RequiresOverridesTheProgramToCheck) {
 TEST(ScenarioCompare, AnOddNumberOfRepetitionsIsAnError) {
   std::string text(kCompare);
   text.replace(text.find("repetitions = 4"), 15, "repetitions = 3");
-  LoadResult r = load(text);
+  LoadResult r = load_hermetic(text);
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("a comparison needs an even number of repetitions"),
+  EXPECT_NE(diagnostics_text(r).find("a comparison needs an even number of repetitions"),
             std::string::npos)
-      << errors_of(r);
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioCompare, AnUnknownRouterIsNamed) {
   std::string text(kCompare);
   text.replace(text.find("[\"a\", \"b\"]"), 10, "[\"a\", \"x\"]");
-  LoadResult r = load(text);
+  LoadResult r = load_hermetic(text);
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("[compare] names router 'x', which no [routers.x] defines"),
+  EXPECT_NE(diagnostics_text(r).find("[compare] names router 'x', which no [routers.x] defines"),
             std::string::npos)
-      << errors_of(r);
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioCompare, RouterKeysAreCheckedPerVariant) {
   std::string text(kCompare);
   text.insert(text.find("[routers.b]"), "threads = 2\ncommand = [\"x\"]\n");
-  LoadResult r = load(text);
+  LoadResult r = load_hermetic(text);
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("key 'command' in [routers.a] applies only to impl = \"command\""),
-            std::string::npos)
-      << errors_of(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("key 'command' in [routers.a] applies only to impl = \"command\""),
+      std::string::npos)
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioCompare, RoutersWithoutCompareIsAnError) {
-  LoadResult r = load("name = \"c\"\n[routers.a]\n[[workloads]]\nname = \"w\"\n");
+  LoadResult r = load_hermetic("name = \"c\"\n[routers.a]\n[[workloads]]\nname = \"w\"\n");
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("which is missing"), std::string::npos) << errors_of(r);
+  EXPECT_NE(diagnostics_text(r).find("which is missing"), std::string::npos) << diagnostics_text(r);
 }
 
 TEST(ScenarioCompare, RouterAndCompareExcludeEachOther) {
-  LoadResult r = load("[router]\n" + std::string(kCompare));
+  LoadResult r = load_hermetic("[router]\n" + std::string(kCompare));
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("[router] and [compare] routers exclude each other"),
+  EXPECT_NE(diagnostics_text(r).find("[router] and [compare] routers exclude each other"),
             std::string::npos)
-      << errors_of(r);
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioSweep, RequestBytesExpandsIntoNamedWorkloads) {
-  LoadResult r = load(R"(name = "s"
+  LoadResult r = load_hermetic(R"(name = "s"
 [[workloads]]
 name = "echo"
 method = "POST"
 target = "/bench/echo"
 sweep = { request_bytes = [64, "1KiB", 65536] }
 )");
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const auto& w = r.scenario->workloads;
   ASSERT_EQ(w.size(), 3u);
   EXPECT_EQ(w[0].name, "echo@request_bytes=64");
@@ -123,41 +116,45 @@ sweep = { request_bytes = [64, "1KiB", 65536] }
 }
 
 TEST(ScenarioSweep, ConnectionsExpandIntoNamedWorkloads) {
-  LoadResult r =
-      load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [1, 10, 100] }\n");
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [1, 10, 100] }\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   ASSERT_EQ(r.scenario->workloads.size(), 3u);
   EXPECT_EQ(r.scenario->workloads[2].name, "c@connections=100");
   EXPECT_EQ(r.scenario->workloads[2].connections, 100u);
 }
 
 TEST(ScenarioSweep, ValuesMustIncrease) {
-  LoadResult r =
-      load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [10, 1] }\n");
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [10, 1] }\n");
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("values must increase"), std::string::npos) << errors_of(r);
+  EXPECT_NE(diagnostics_text(r).find("values must increase"), std::string::npos)
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioSweep, AnUnknownParameterIsAnError) {
-  LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { rate = [1, 2] }\n");
+  LoadResult r =
+      load_hermetic("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { rate = [1, 2] }\n");
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("sweep parameter 'rate' is not supported"), std::string::npos)
-      << errors_of(r);
+  EXPECT_NE(diagnostics_text(r).find("sweep parameter 'rate' is not supported"), std::string::npos)
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioSweep, ConnectionsBelowWorkersTimesThreadsAreRefused) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"c\"\nthreads = 2\nconnections = 2\n"
       "sweep = { connections = [1, 4] }\n");
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("sweep value 1 must be at least 2"), std::string::npos)
-      << errors_of(r);
+  EXPECT_NE(diagnostics_text(r).find("sweep value 1 must be at least 2"), std::string::npos)
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioSweep, OneValueIsNotASweep) {
-  LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [4] }\n");
+  LoadResult r =
+      load_hermetic("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { connections = [4] }\n");
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("at least two values"), std::string::npos) << errors_of(r);
+  EXPECT_NE(diagnostics_text(r).find("at least two values"), std::string::npos)
+      << diagnostics_text(r);
 }
 
 }  // namespace

@@ -10,18 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kData = BENCHGATE_SCENARIO_DATA;
 
 std::vector<std::string> files_in(const std::string& folder) {
   std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(kData + "/" + folder)) {
+  for (const auto& entry : fs::directory_iterator(test_support::kScenarioData + "/" + folder)) {
     if (entry.path().extension() == ".toml") out.push_back(entry.path().string());
   }
   std::sort(out.begin(), out.end());

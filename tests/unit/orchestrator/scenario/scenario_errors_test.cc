@@ -5,44 +5,42 @@
 #include <string>
 #include <vector>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-std::vector<std::string> errors_of(std::string_view text) {
+std::vector<std::string> refusals_of(std::string_view text) {
   LoadOptions options = test_support::hermetic_options();
   LoadResult r = load_scenario_text(text, "s.toml", options);
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.scenario.has_value());
-  std::vector<std::string> out;
-  for (const Diagnostic& d : r.diagnostics) out.push_back(d.format());
-  return out;
+  return test_support::diagnostic_lines(r);
 }
 
 constexpr std::string_view kHead = "name = \"s\"\n\n[[workloads]]\nname = \"w\"\n";  // 4 lines
 
 TEST(ScenarioErrors, MisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne) {
-  EXPECT_EQ(errors_of(std::string(kHead) + "conections = 8\n"),
+  EXPECT_EQ(refusals_of(std::string(kHead) + "conections = 8\n"),
             std::vector<std::string>{"s.toml:5:1: error: unknown key 'conections' in [[workloads]] "
                                      "#1 (did you mean 'connections'?)"});
 }
 
 TEST(ScenarioErrors, UnknownKeyFarFromAnyKnownOneHasNoSuggestion) {
   EXPECT_EQ(
-      errors_of(std::string(kHead) + "  colour = \"red\"\n"),
+      refusals_of(std::string(kHead) + "  colour = \"red\"\n"),
       std::vector<std::string>{"s.toml:5:3: error: unknown key 'colour' in [[workloads]] #1"});
 }
 
 TEST(ScenarioErrors, WrongTypePointsAtTheValue) {
-  EXPECT_EQ(errors_of(std::string(kHead) + "connections = \"8\"\n"),
+  EXPECT_EQ(refusals_of(std::string(kHead) + "connections = \"8\"\n"),
             std::vector<std::string>{
                 "s.toml:5:15: error: key 'connections' must be an integer, got string"});
 }
 
 TEST(ScenarioErrors, BadUnitQuotesTheValueAndTheExpectedForm) {
-  auto errors = errors_of(std::string(kHead) + "duration = \"3 parsecs\"\n");
+  auto errors = refusals_of(std::string(kHead) + "duration = \"3 parsecs\"\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(
       errors[0].starts_with("s.toml:5:12: error: key 'duration' has a bad duration "
@@ -53,10 +51,10 @@ TEST(ScenarioErrors, BadUnitQuotesTheValueAndTheExpectedForm) {
 
 // max_start_skew is a duration above 0, in [defaults] or a workload; the default is 1 ms.
 TEST(ScenarioErrors, MaxStartSkewIsADurationAboveZero) {
-  auto errors = errors_of(std::string(kHead) + "max_start_skew = \"0ms\"\n");
+  auto errors = refusals_of(std::string(kHead) + "max_start_skew = \"0ms\"\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(errors[0].starts_with("s.toml:5:18: error: key 'max_start_skew'")) << errors[0];
-  errors = errors_of(std::string(kHead) + "max_start_skew = 3\n");
+  errors = refusals_of(std::string(kHead) + "max_start_skew = 3\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(errors[0].starts_with("s.toml:5:18: error: key 'max_start_skew'")) << errors[0];
 
@@ -74,13 +72,13 @@ TEST(ScenarioErrors, MaxStartSkewIsADurationAboveZero) {
 }
 
 TEST(ScenarioErrors, SyntaxErrorGivesTomlsLineAndColumn) {
-  EXPECT_EQ(errors_of("name = \"s\"\n[[workloads]]\nname =\nconnections = 1\n"),
+  EXPECT_EQ(refusals_of("name = \"s\"\n[[workloads]]\nname =\nconnections = 1\n"),
             std::vector<std::string>{"s.toml:3:7: error: TOML syntax error: Error while parsing "
                                      "key-value pair: expected value, saw '\\n'"});
 }
 
 TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
-  auto errors = errors_of(
+  auto errors = refusals_of(
       "nmae = \"s\"\n"              // 1: unknown key, and so no name
       "[defaults]\n"                // 2
       "repetitions = 0\n"           // 3
@@ -104,15 +102,15 @@ TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
 }
 
 TEST(ScenarioErrors, ConnectionsBelowWorkersTimesThreadsBlamesTheConnectionsKey) {
-  EXPECT_EQ(errors_of("name = \"s\"\n[defaults]\nworkers = 2\nthreads = 4\n"
-                      "[[workloads]]\nname = \"w\"\nconnections = 4\n"),
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\nworkers = 2\nthreads = 4\n"
+                        "[[workloads]]\nname = \"w\"\nconnections = 4\n"),
             std::vector<std::string>{
                 "s.toml:7:1: error: workload 'w': connections (4) must be at least workers * "
                 "threads (2 * 4 = 8): each thread needs a connection"});
 }
 
 TEST(ScenarioErrors, ADefaultsProblemSharedByWorkloadsIsReportedOncePerWorkloadHeader) {
-  auto errors = errors_of(
+  auto errors = refusals_of(
       "name = \"s\"\n[defaults]\nthreads = 2\n[[workloads]]\nname = \"a\"\n"
       "[[workloads]]\nname = \"b\"\n");
   ASSERT_EQ(errors.size(), 2u);
@@ -123,7 +121,7 @@ TEST(ScenarioErrors, ADefaultsProblemSharedByWorkloadsIsReportedOncePerWorkloadH
 }
 
 TEST(ScenarioErrors, OpenLoopRateWithPipeliningIsRefused) {
-  auto errors = errors_of(std::string(kHead) + "in_flight = 2\nrate = 500\n");
+  auto errors = refusals_of(std::string(kHead) + "in_flight = 2\nrate = 500\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(
       errors[0].starts_with("s.toml:6:1: error: workload 'w': rate (open loop) needs "
@@ -132,23 +130,23 @@ TEST(ScenarioErrors, OpenLoopRateWithPipeliningIsRefused) {
 }
 
 TEST(ScenarioErrors, UnsetEnvironmentVariableIsNamedAtTheString) {
-  EXPECT_EQ(errors_of(std::string(kHead) + "target = \"/${env:NOPE}\"\n"),
+  EXPECT_EQ(refusals_of(std::string(kHead) + "target = \"/${env:NOPE}\"\n"),
             std::vector<std::string>{"s.toml:5:10: error: key 'target': environment variable "
                                      "'NOPE' is not set (used as ${env:NOPE})"});
 }
 
 TEST(ScenarioErrors, GateOnAMisspeltWorkloadSuggestsTheNearestName) {
-  EXPECT_EQ(errors_of(std::string(kHead) +
-                      "[[gates]]\nworkload = \"x\"\nmetric = \"throughput.rps\"\nmin = 10\n"),
+  EXPECT_EQ(refusals_of(std::string(kHead) +
+                        "[[gates]]\nworkload = \"x\"\nmetric = \"throughput.rps\"\nmin = 10\n"),
             std::vector<std::string>{
                 "s.toml:6:12: error: gate workload 'x' matches no workload (did you mean 'w'?)"});
 }
 
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
-      errors_of(std::string(kHead) +
-                "repetitions = 2\n[routers.a]\n[routers.b]\n[compare]\nrouters = [\"a\", \"b\"]\n"
-                "workers = [\"builtin\"]\n");
+      refusals_of(std::string(kHead) +
+                  "repetitions = 2\n[routers.a]\n[routers.b]\n[compare]\nrouters = [\"a\", \"b\"]\n"
+                  "workers = [\"builtin\"]\n");
   EXPECT_EQ(errors, (std::vector<std::string>{
                         "s.toml:10:1: error: [compare] routers and workers exclude each other: a "
                         "comparison varies one thing; compare routers and workers in two "
@@ -157,19 +155,19 @@ TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
 }
 
 TEST(ScenarioErrors, UnknownKeysAreFoundInEverySection) {
-  EXPECT_EQ(errors_of("name = \"s\"\n"
-                      "[router]\n"
-                      "thread = 2\n"
-                      "[router.limits]\n"
-                      "[defaults]\n"
-                      "warmpu = \"1s\"\n"
-                      "[[workloads]]\n"
-                      "name = \"w\"\n"
-                      "[[gates]]\n"
-                      "workload = \"w\"\n"
-                      "metric = \"latency.p99\"\n"
-                      "max = \"1ms\"\n"
-                      "sevrity = \"warning\"\n"),
+  EXPECT_EQ(refusals_of("name = \"s\"\n"
+                        "[router]\n"
+                        "thread = 2\n"
+                        "[router.limits]\n"
+                        "[defaults]\n"
+                        "warmpu = \"1s\"\n"
+                        "[[workloads]]\n"
+                        "name = \"w\"\n"
+                        "[[gates]]\n"
+                        "workload = \"w\"\n"
+                        "metric = \"latency.p99\"\n"
+                        "max = \"1ms\"\n"
+                        "sevrity = \"warning\"\n"),
             (std::vector<std::string>{
                 "s.toml:3:1: error: unknown key 'thread' in [router] (did you mean 'threads'?)",
                 "s.toml:4:9: error: unknown key 'limits' in [router]",
@@ -181,9 +179,9 @@ TEST(ScenarioErrors, UnknownKeysAreFoundInEverySection) {
 
 TEST(ScenarioErrors, GateBoundsAreTypedByTheirMetric) {
   auto errors =
-      errors_of(std::string(kHead) +
-                "[[gates]]\nworkload = \"w\"\nmetric = \"router.rss_bytes\"\nmax = \"5ms\"\n"
-                "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\nmin = \"5k\"\n");
+      refusals_of(std::string(kHead) +
+                  "[[gates]]\nworkload = \"w\"\nmetric = \"router.rss_bytes\"\nmax = \"5ms\"\n"
+                  "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\nmin = \"5k\"\n");
   ASSERT_EQ(errors.size(), 2u);
   // The middle of the first message is the units library's own explanation.
   EXPECT_TRUE(errors[0].starts_with("s.toml:8:7: error: key 'max' has a bad size \"5ms\""))
@@ -194,7 +192,7 @@ TEST(ScenarioErrors, GateBoundsAreTypedByTheirMetric) {
 }
 
 TEST(ScenarioErrors, DuplicateWorkloadNamePointsAtTheSecondName) {
-  EXPECT_EQ(errors_of(std::string(kHead) + "[[workloads]]\nname = \"w\"\n"),
+  EXPECT_EQ(refusals_of(std::string(kHead) + "[[workloads]]\nname = \"w\"\n"),
             std::vector<std::string>{"s.toml:6:8: error: duplicate workload name 'w'"});
 }
 
@@ -208,17 +206,17 @@ TEST(ScenarioErrors, MissingFileIsAnErrorNamingTheFile) {
 // Issue 13: a gate's variant must be one the scenario runs, fail_when_underpowered is a
 // relative gate's boolean.
 TEST(ScenarioErrors, GateVariantAndFailWhenUnderpoweredAreChecked) {
-  EXPECT_EQ(errors_of(std::string(kHead) + "[[gates]]\nworkload = \"w\"\nvariant = \"defualt\"\n"
-                                           "metric = \"throughput.rps\"\nmin = 1\n"),
+  EXPECT_EQ(refusals_of(std::string(kHead) + "[[gates]]\nworkload = \"w\"\nvariant = \"defualt\"\n"
+                                             "metric = \"throughput.rps\"\nmin = 1\n"),
             std::vector<std::string>{
                 "s.toml:7:11: error: gate variant 'defualt' matches no variant (did you mean "
                 "'default'?); the scenario's variants: default"});
-  auto errors = errors_of(std::string(kHead) +
-                          "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n"
-                          "min = 1\nfail_when_underpowered = true\n"
-                          "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n"
-                          "baseline = \"main\"\nmax_regression = \"5%\"\n"
-                          "fail_when_underpowered = \"yes\"\n");
+  auto errors = refusals_of(std::string(kHead) +
+                            "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n"
+                            "min = 1\nfail_when_underpowered = true\n"
+                            "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n"
+                            "baseline = \"main\"\nmax_regression = \"5%\"\n"
+                            "fail_when_underpowered = \"yes\"\n");
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0],
             "s.toml:9:1: error: key 'fail_when_underpowered' applies only to a relative gate "

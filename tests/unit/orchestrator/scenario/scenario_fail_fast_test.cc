@@ -4,62 +4,59 @@
 
 #include <string>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-constexpr std::string_view kWorkload = "\n[[workloads]]\nname = \"w\"\n";
+using test_support::diagnostic_lines;
+using test_support::load_hermetic;
 
-LoadResult load(const std::string& text) {
-  LoadOptions options = test_support::hermetic_options();
-  return load_scenario_text(text, "s.toml", options);
-}
-
-std::vector<std::string> errors_of(const LoadResult& r) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : r.diagnostics) out.push_back(d.format());
-  return out;
-}
+constexpr std::string_view kFailFastWorkload = "\n[[workloads]]\nname = \"w\"\n";
 
 TEST(ScenarioFailFast, IsOffWhenTheKeyIsAbsent) {
-  LoadResult r = load("name = \"s\"" + std::string(kWorkload));
+  LoadResult r = load_hermetic("name = \"s\"" + std::string(kFailFastWorkload));
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r.scenario->fail_fast);
 }
 
 TEST(ScenarioFailFast, TrueAtTheTopLevelTurnsItOn) {
-  LoadResult r = load("name = \"s\"\nfail_fast = true" + std::string(kWorkload));
+  LoadResult r = load_hermetic("name = \"s\"\nfail_fast = true" + std::string(kFailFastWorkload));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r.scenario->fail_fast);
 }
 
 TEST(ScenarioFailFast, FalseIsAccepted) {
-  LoadResult r = load("name = \"s\"\nfail_fast = false" + std::string(kWorkload));
+  LoadResult r = load_hermetic("name = \"s\"\nfail_fast = false" + std::string(kFailFastWorkload));
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r.scenario->fail_fast);
 }
 
 TEST(ScenarioFailFast, AStringIsAWrongTypeAtTheValue) {
-  LoadResult r = load("name = \"s\"\nfail_fast = \"yes\"" + std::string(kWorkload));
+  LoadResult r =
+      load_hermetic("name = \"s\"\nfail_fast = \"yes\"" + std::string(kFailFastWorkload));
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(errors_of(r), std::vector<std::string>{"s.toml:2:13: error: key 'fail_fast' must be "
-                                                   "a boolean (true or false), got string"});
+  EXPECT_EQ(diagnostic_lines(r),
+            std::vector<std::string>{"s.toml:2:13: error: key 'fail_fast' must be "
+                                     "a boolean (true or false), got string"});
 }
 
 TEST(ScenarioFailFast, InsideAWorkloadIsAnUnknownKey) {
-  LoadResult r = load("name = \"s\"" + std::string(kWorkload) + "fail_fast = true\n");
+  LoadResult r =
+      load_hermetic("name = \"s\"" + std::string(kFailFastWorkload) + "fail_fast = true\n");
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(errors_of(r), std::vector<std::string>{
-                              "s.toml:4:1: error: unknown key 'fail_fast' in [[workloads]] #1"});
+  EXPECT_EQ(
+      diagnostic_lines(r),
+      std::vector<std::string>{"s.toml:4:1: error: unknown key 'fail_fast' in [[workloads]] #1"});
 }
 
 TEST(ScenarioFailFast, AMisspellingSuggestsTheKey) {
-  LoadResult r = load("name = \"s\"\nfail_fats = true" + std::string(kWorkload));
+  LoadResult r = load_hermetic("name = \"s\"\nfail_fats = true" + std::string(kFailFastWorkload));
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(errors_of(r), std::vector<std::string>{"s.toml:2:1: error: unknown key 'fail_fats' at "
-                                                   "the top level (did you mean 'fail_fast'?)"});
+  EXPECT_EQ(diagnostic_lines(r),
+            std::vector<std::string>{"s.toml:2:1: error: unknown key 'fail_fats' at "
+                                     "the top level (did you mean 'fail_fast'?)"});
 }
 
 }  // namespace

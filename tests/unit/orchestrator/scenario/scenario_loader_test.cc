@@ -5,17 +5,12 @@
 
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/scenario/workload_glob.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-const std::string kData = BENCHGATE_SCENARIO_DATA;
-
-std::string all_messages(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
-}
+using test_support::diagnostics_text;
 
 const Workload& find_workload(const Scenario& s, const std::string& name) {
   for (const Workload& w : s.workloads) {
@@ -26,9 +21,9 @@ const Workload& find_workload(const Scenario& s, const std::string& name) {
 }
 
 TEST(ScenarioLoader, QuickstartExampleLoadsWithTheWrittenValues) {
-  const std::string path = kData + "/valid/quickstart_http.toml";
+  const std::string path = test_support::kScenarioData + "/valid/quickstart_http.toml";
   LoadResult r = load_scenario_file(path);
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Scenario& s = *r.scenario;
   EXPECT_EQ(s.name, "quickstart");
   EXPECT_EQ(s.description, "HTTP/1.1 against the bundled router");
@@ -119,7 +114,7 @@ rate = 100
 connections = 6
 )",
                                     "d.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Workload& a = find_workload(*r.scenario, "inherits");
   EXPECT_EQ(a.warmup_ns, 0);
   EXPECT_EQ(a.duration_ns, 250'000'000);
@@ -142,8 +137,8 @@ connections = 6
 }
 
 TEST(ScenarioLoader, WithoutDefaultsTheModelDefaultsApply) {
-  LoadResult r = load_scenario_file(kData + "/valid/minimal.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  LoadResult r = load_scenario_file(test_support::kScenarioData + "/valid/minimal.toml");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Workload& w = r.scenario->workloads.at(0);
   const Workload model;
   EXPECT_EQ(w.warmup_ns, model.warmup_ns);
@@ -160,8 +155,9 @@ TEST(ScenarioLoader, CommandRouterGetsItsArgvAndOnePortPerName) {
   LoadOptions options;
   uint16_t next = 40000;
   options.allocate_port = [&]() -> Expected<uint16_t> { return next++; };
-  LoadResult r = load_scenario_file(kData + "/valid/command_router.toml", options);
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  LoadResult r =
+      load_scenario_file(test_support::kScenarioData + "/valid/command_router.toml", options);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Scenario& s = *r.scenario;
   EXPECT_EQ(s.name, "nginx-compare.v1");
   EXPECT_EQ(s.router.impl, RouterImpl::kCommand);
@@ -190,8 +186,8 @@ TEST(ScenarioLoader, CommandRouterGetsItsArgvAndOnePortPerName) {
 }
 
 TEST(ScenarioLoader, ExternalRouterAndEveryBoundUnitConvert) {
-  LoadResult r = load_scenario_file(kData + "/valid/external_router.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  LoadResult r = load_scenario_file(test_support::kScenarioData + "/valid/external_router.toml");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Scenario& s = *r.scenario;
   EXPECT_EQ(s.router.impl, RouterImpl::kExternal);
   EXPECT_EQ(s.router.address, "127.0.0.1:18080");
@@ -210,13 +206,13 @@ TEST(ScenarioLoader, AHostNameAddressLoadsWhenTheReadinessProbeIsIPv4) {
       "name = \"t\"\n[router]\nimpl = \"external\"\naddress = \"bench.example:8080\"\n"
       "ready = \"tcp://127.0.0.1:8081\"\n[[workloads]]\nname = \"w\"\n";
   LoadResult r = load_scenario_text(text, "t.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->router.address, "bench.example:8080");
   LoadResult local = load_scenario_text(
       "name = \"t\"\n[router]\nimpl = \"external\"\naddress = \"localhost:8080\"\n"
       "[[workloads]]\nname = \"w\"\n",
       "t.toml");
-  ASSERT_TRUE(local.ok()) << all_messages(local);
+  ASSERT_TRUE(local.ok()) << diagnostics_text(local);
   EXPECT_EQ(local.scenario->router.ready, "tcp://localhost:8080");
 }
 
@@ -226,29 +222,30 @@ TEST(ScenarioLoader, StartupTimeoutIsAPositiveDurationOfTheRouterOrAVariant) {
       "name = \"t\"\n[router]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
       "startup_timeout = \"2m\"\n[[workloads]]\nname = \"w\"\n",
       "t.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->router.startup_timeout_ns, 120'000'000'000);
   LoadResult absent = load_scenario_text("name = \"t\"\n[[workloads]]\nname = \"w\"\n", "t.toml");
-  ASSERT_TRUE(absent.ok()) << all_messages(absent);
+  ASSERT_TRUE(absent.ok()) << diagnostics_text(absent);
   EXPECT_EQ(absent.scenario->router.startup_timeout_ns, 0);
   LoadResult variant = load_scenario_text(
       "name = \"t\"\n[routers.a]\nstartup_timeout = \"500ms\"\n[routers.b]\n"
       "[compare]\nrouters = [\"a\", \"b\"]\n[[workloads]]\nname = \"w\"\nrepetitions = 2\n",
       "t.toml");
-  ASSERT_TRUE(variant.ok()) << all_messages(variant);
+  ASSERT_TRUE(variant.ok()) << diagnostics_text(variant);
   EXPECT_EQ(variant.scenario->routers.at("a").startup_timeout_ns, 500'000'000);
   EXPECT_EQ(variant.scenario->routers.at("b").startup_timeout_ns, 0);
   LoadResult zero = load_scenario_text(
       "name = \"t\"\n[router]\nstartup_timeout = \"0s\"\n[[workloads]]\nname = \"w\"\n", "t.toml");
   EXPECT_FALSE(zero.ok());
-  EXPECT_NE(all_messages(zero).find("t.toml:3:19: error: key 'startup_timeout'"), std::string::npos)
-      << all_messages(zero);
+  EXPECT_NE(diagnostics_text(zero).find("t.toml:3:19: error: key 'startup_timeout'"),
+            std::string::npos)
+      << diagnostics_text(zero);
 }
 
 TEST(ScenarioLoader, TextLoadsLikeAFileAtTheGivenPath) {
   const std::string text = "name = \"t\"\n[[workloads]]\nname = \"w\"\n";
   LoadResult r = load_scenario_text(text, "/some/where/t.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->text, text);
   EXPECT_EQ(r.scenario->path, "/some/where/t.toml");
 }
@@ -262,7 +259,7 @@ TEST(ScenarioLoader, GatesApplyToEveryVariantUnlessTheyNameOne) {
       "[[gates]]\nworkload = \"w\"\nvariant = \"h*\"\nmetric = \"throughput.rps\"\n"
       "baseline = \"main\"\nmax_regression = \"5%\"\nfail_when_underpowered = true\n";
   LoadResult r = load_scenario_text(text, "t.toml");
-  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   ASSERT_EQ(r.scenario->gates.size(), 2u);
   EXPECT_EQ(r.scenario->gates[0].variant, "*");
   EXPECT_FALSE(r.scenario->gates[0].fail_when_underpowered);

@@ -9,28 +9,20 @@
 
 #include <unistd.h>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-LoadResult load(std::string_view text, const std::string& path = "s.toml") {
-  LoadOptions options = test_support::hermetic_options();
-  return load_scenario_text(text, path, options);
-}
-
-std::string messages(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
-}
+using test_support::diagnostics_text;
+using test_support::load_hermetic;
 
 TEST(ScenarioTls, Http2WorkloadTakesItsKeysAndDefaultsTheRest) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"a\"\nprotocol = \"http2\"\nstreams = 16\n"
       "max_frame_size = 32768\n[[workloads]]\nname = \"b\"\nprotocol = \"http2\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Workload& a = r.scenario->workloads.at(0);
   EXPECT_EQ(a.protocol, Protocol::kHttp2);
   EXPECT_STREQ(to_string(a.protocol), "http2");
@@ -45,11 +37,11 @@ TEST(ScenarioTls, Http2WorkloadTakesItsKeysAndDefaultsTheRest) {
 }
 
 TEST(ScenarioTls, TlsKeysAreRead) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\ntls = true\ntls_version = \"1.3\"\n"
       "ciphers = \"TLS_AES_128_GCM_SHA256\"\nsni = \"localhost\"\ninsecure = true\n"
       "alpn = [\"http/1.1\"]\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const TlsSettings& tls = r.scenario->workloads.at(0).tls;
   EXPECT_TRUE(tls.enabled);
   EXPECT_EQ(tls.version, "1.3");
@@ -68,21 +60,22 @@ TEST(ScenarioTls, RelativeCaFileIsReadAgainstTheScenarioFolder) {
   std::ofstream(dir / "ca.pem") << pem;
   std::ofstream(dir / "not-a-cert.txt") << "hello\n";
   const std::string path = (dir / "s.toml").string();
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http2\"\ntls = true\n"
       "ca_file = \"ca.pem\"\n",
       path);
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workloads.at(0).tls.ca_file, (dir / "ca.pem").string());
   EXPECT_EQ(r.scenario->workloads.at(0).tls.ca_pem, pem);
 
-  LoadResult bad =
-      load("name = \"s\"\n[[workloads]]\nname = \"w\"\ntls = true\nca_file = \"not-a-cert.txt\"\n",
-           path);
+  LoadResult bad = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\ntls = true\nca_file = \"not-a-cert.txt\"\n",
+      path);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(messages(bad).find("s.toml:5:11: error: key 'ca_file': 'not-a-cert.txt' holds no PEM"),
+  EXPECT_NE(diagnostics_text(bad).find(
+                "s.toml:5:11: error: key 'ca_file': 'not-a-cert.txt' holds no PEM"),
             std::string::npos)
-      << messages(bad);
+      << diagnostics_text(bad);
   std::filesystem::remove_all(dir);
 }
 
@@ -120,21 +113,21 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
        "s.toml:4:30: error: key 'new_connection_per_request' must be a boolean"},
   };
   for (const Case& c : cases) {
-    LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\n" + c.body);
+    LoadResult r = load_hermetic("name = \"s\"\n[[workloads]]\nname = \"w\"\n" + c.body);
     EXPECT_FALSE(r.ok()) << c.body;
-    EXPECT_NE(messages(r).find(c.expected), std::string::npos)
+    EXPECT_NE(diagnostics_text(r).find(c.expected), std::string::npos)
         << c.body << "\nexpected: " << c.expected << "\ngot:\n"
-        << messages(r);
+        << diagnostics_text(r);
   }
 }
 
 TEST(ScenarioTls, NewConnectionPerRequestAndResumptionAreRead) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http2\"\ntls = true\n"
       "insecure = true\ntls_resumption = true\nnew_connection_per_request = true\n"
       "[[workloads]]\nname = \"kept\"\n"
       "[[workloads]]\nname = \"off\"\ntls = true\ninsecure = true\ntls_resumption = false\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_TRUE(r.scenario->workloads.at(0).new_connection_per_request);
   EXPECT_TRUE(r.scenario->workloads.at(0).tls.resumption);
   EXPECT_FALSE(r.scenario->workloads.at(1).new_connection_per_request);
@@ -143,20 +136,20 @@ TEST(ScenarioTls, NewConnectionPerRequestAndResumptionAreRead) {
 }
 
 TEST(ScenarioTls, WampWorkloadsTakeTls) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"wss\"\nprotocol = \"wamp_rpc\"\ntls = true\n"
       "insecure = true\n[[workloads]]\nname = \"raw\"\nprotocol = \"wamp_pubsub\"\n"
       "transport = \"rawsocket\"\ntls = true\nsni = \"localhost\"\ninsecure = true\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_TRUE(r.scenario->workloads.at(0).tls.enabled);
   EXPECT_TRUE(r.scenario->workloads.at(0).tls.insecure);
   EXPECT_EQ(r.scenario->workloads.at(1).tls.sni, "localhost");
 }
 
 TEST(ScenarioTls, RouterTlsMakesTheRunsCertificate) {
-  LoadResult r =
-      load("name = \"s\"\n[router]\ntls = true\n[[workloads]]\nname = \"w\"\ntls = true\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[router]\ntls = true\n[[workloads]]\nname = \"w\"\ntls = true\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_TRUE(r.scenario->router.tls);
   EXPECT_TRUE(r.scenario->router.tls_cert.empty());
   EXPECT_TRUE(r.scenario->router.tls_key.empty());
@@ -168,11 +161,11 @@ TEST(ScenarioTls, RouterCertificateFilesAreReadAgainstTheScenariosFolder) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "c.pem") << "x";
   std::ofstream(dir / "k.pem") << "x";
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[router]\ntls = true\ntls_cert = \"c.pem\"\ntls_key = \"k.pem\"\n"
       "[[workloads]]\nname = \"w\"\ntls = true\n",
       (dir / "s.toml").string());
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->router.tls_cert, (dir / "c.pem").string());
   EXPECT_EQ(r.scenario->router.tls_key, (dir / "k.pem").string());
   std::filesystem::remove_all(dir);
@@ -197,12 +190,12 @@ TEST(ScenarioTls, RouterTlsMistakesAreRefusedAtTheKey) {
        "s.toml:5:1: error: key 'tls' in [router] applies only to impl = \"builtin\""},
   };
   for (const Case& c : cases) {
-    LoadResult r =
-        load("name = \"s\"\n[router]\n" + c.router + "[[workloads]]\nname = \"w\"\n" + c.workload);
+    LoadResult r = load_hermetic("name = \"s\"\n[router]\n" + c.router +
+                                 "[[workloads]]\nname = \"w\"\n" + c.workload);
     EXPECT_FALSE(r.ok()) << c.router;
-    EXPECT_NE(messages(r).find(c.expected), std::string::npos)
+    EXPECT_NE(diagnostics_text(r).find(c.expected), std::string::npos)
         << c.router << "\nexpected: " << c.expected << "\ngot:\n"
-        << messages(r);
+        << diagnostics_text(r);
   }
 }
 

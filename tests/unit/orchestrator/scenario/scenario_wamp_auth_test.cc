@@ -9,22 +9,18 @@
 
 #include <unistd.h>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-LoadResult load(std::string_view text, const std::string& path, bool submitted = false) {
+using test_support::diagnostics_text;
+
+LoadResult load_at(std::string_view text, const std::string& path, bool submitted = false) {
   LoadOptions options = test_support::hermetic_options();
   options.submitted = submitted;
   return load_scenario_text(text, path, options);
-}
-
-std::string messages(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
 }
 
 class ScenarioWampAuth : public ::testing::Test {
@@ -44,16 +40,16 @@ class ScenarioWampAuth : public ::testing::Test {
   std::string path_;
 };
 
-constexpr const char* kWorkload =
+constexpr const char* kAuthWorkload =
     "name = \"s\"\n[router]\nauth_config = \"auth/router.toml\"\n[[workloads]]\nname = \"w\"\n"
     "protocol = \"wamp_rpc\"\nrealm = \"bench\"\n";
 
 TEST_F(ScenarioWampAuth, AuthAndAuthConfigAreReadAgainstTheScenarioFolder) {
-  LoadResult r = load(std::string(kWorkload) +
-                          "auth = { method = \"wampcra\", authid = \"alice\", secret_file = "
-                          "\"auth/cra.secret\" }\n",
-                      path_);
-  ASSERT_TRUE(r.ok()) << messages(r);
+  LoadResult r = load_at(std::string(kAuthWorkload) +
+                             "auth = { method = \"wampcra\", authid = \"alice\", secret_file = "
+                             "\"auth/cra.secret\" }\n",
+                         path_);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->router.auth_config, (dir_ / "auth" / "router.toml").string());
   const WampAuth& auth = r.scenario->workloads.at(0).wamp.auth;
   EXPECT_EQ(auth.method, "wampcra");
@@ -61,11 +57,11 @@ TEST_F(ScenarioWampAuth, AuthAndAuthConfigAreReadAgainstTheScenarioFolder) {
   EXPECT_EQ(auth.secret, "s3cret");  // the trailing newline is the editor's
   EXPECT_EQ(auth.secret_file, (dir_ / "auth" / "cra.secret").string());
 
-  LoadResult scram = load(std::string(kWorkload) +
-                              "auth = { method = \"scram\", authid = \"a\", secret_file = "
-                              "\"auth/cra.secret\" }\n",
-                          path_);
-  ASSERT_TRUE(scram.ok()) << messages(scram);
+  LoadResult scram = load_at(std::string(kAuthWorkload) +
+                                 "auth = { method = \"scram\", authid = \"a\", secret_file = "
+                                 "\"auth/cra.secret\" }\n",
+                             path_);
+  ASSERT_TRUE(scram.ok()) << diagnostics_text(scram);
   EXPECT_EQ(scram.scenario->workloads.at(0).wamp.auth.method, "wamp-scram");
 }
 
@@ -89,30 +85,30 @@ TEST_F(ScenarioWampAuth, RefusalsPointAtTheKey) {
        "key as 64 hex digits"},
   };
   for (const Case& c : cases) {
-    LoadResult r = load(std::string(kWorkload) + c.auth, path_);
+    LoadResult r = load_at(std::string(kAuthWorkload) + c.auth, path_);
     EXPECT_FALSE(r.ok()) << c.auth;
-    EXPECT_NE(messages(r).find(c.expected), std::string::npos) << messages(r);
+    EXPECT_NE(diagnostics_text(r).find(c.expected), std::string::npos) << diagnostics_text(r);
   }
-  LoadResult missing = load("name = \"s\"\n[router]\nauth_config = \"gone.toml\"\n", path_);
-  EXPECT_NE(messages(missing).find("s.toml:3:15: error: key 'auth_config': no such file"),
+  LoadResult missing = load_at("name = \"s\"\n[router]\nauth_config = \"gone.toml\"\n", path_);
+  EXPECT_NE(diagnostics_text(missing).find("s.toml:3:15: error: key 'auth_config': no such file"),
             std::string::npos)
-      << messages(missing);
-  LoadResult external = load(
+      << diagnostics_text(missing);
+  LoadResult external = load_at(
       "name = \"s\"\n[router]\nimpl = \"external\"\naddress = \"127.0.0.1:1\"\n"
       "auth_config = \"auth/router.toml\"\n",
       path_);
-  EXPECT_NE(messages(external).find("key 'auth_config' applies only to impl = \"builtin\""),
+  EXPECT_NE(diagnostics_text(external).find("key 'auth_config' applies only to impl = \"builtin\""),
             std::string::npos)
-      << messages(external);
+      << diagnostics_text(external);
 }
 
 TEST_F(ScenarioWampAuth, ASubmittedScenarioReadsNoFileOfTheService) {
-  LoadResult r = load(std::string(kWorkload) +
-                          "auth = { method = \"ticket\", authid = \"a\", secret_file = "
-                          "\"auth/cra.secret\" }\n",
-                      path_, /*submitted=*/true);
+  LoadResult r = load_at(std::string(kAuthWorkload) +
+                             "auth = { method = \"ticket\", authid = \"a\", secret_file = "
+                             "\"auth/cra.secret\" }\n",
+                         path_, /*submitted=*/true);
   ASSERT_FALSE(r.ok());
-  const std::string text = messages(r);
+  const std::string text = diagnostics_text(r);
   EXPECT_NE(text.find("key 'auth_config' is not allowed in a scenario submitted to a service"),
             std::string::npos)
       << text;

@@ -7,31 +7,21 @@
 #include <vector>
 
 #include "common/wamp/message_limits.h"
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-const std::string kData = BENCHGATE_SCENARIO_DATA;
-
-LoadResult load(std::string_view text) {
-  LoadOptions options = test_support::hermetic_options();
-  return load_scenario_text(text, "s.toml", options);
-}
-
-std::string messages(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
-}
+using test_support::diagnostics_text;
+using test_support::load_hermetic;
 
 TEST(ScenarioWamp, RpcWorkloadTakesTheWrittenValuesAndDefaultsTheRest) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "transport = \"rawsocket\"\nserializer = \"cbor\"\nrequest_bytes = \"1KiB\"\n"
       "connections = 8\nin_flight = 4\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Workload& w = r.scenario->workloads.at(0);
   EXPECT_EQ(w.protocol, Protocol::kWampRpc);
   EXPECT_STREQ(to_string(w.protocol), "wamp_rpc");
@@ -46,19 +36,19 @@ TEST(ScenarioWamp, RpcWorkloadTakesTheWrittenValuesAndDefaultsTheRest) {
 }
 
 TEST(ScenarioWamp, WorkerCalleeGetsAProcedureTheRouterLetsItRegister) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "callee = \"worker\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workloads.at(0).wamp.procedure, "bench.worker.echo");
 }
 
 TEST(ScenarioWamp, PubSubWorkloadNeedsNoConnectionsForItsThreads) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[defaults]\nthreads = 2\n[[workloads]]\nname = \"w\"\n"
       "protocol = \"wamp_pubsub\"\ntopic = \"bench.fanout\"\npublishers = 2\n"
       "subscribers = 8\nrate = 2000\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Workload& w = r.scenario->workloads.at(0);
   EXPECT_EQ(w.protocol, Protocol::kWampPubSub);
   EXPECT_EQ(w.wamp.topic, "bench.fanout");
@@ -68,11 +58,11 @@ TEST(ScenarioWamp, PubSubWorkloadNeedsNoConnectionsForItsThreads) {
 }
 
 TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "transport = \"rawsocket\"\nrequest_bytes = \"15MiB\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:6:17: error: key 'request_bytes': 15728640 bytes do not fit one RawSocket "
             "message (16 MiB - 1 bytes, and json carries them as base64); use transport = "
             "\"websocket\" for larger payloads\n");
@@ -80,11 +70,11 @@ TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue)
 
 TEST(ScenarioWamp, JsonPayloadOverTheRoutersWebSocketLimitIsRefusedAtTheValue) {
   // 64 MiB as base64 is 85.3 MiB, over the bundled router's default 65 MiB message limit.
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "transport = \"websocket\"\nrequest_bytes = \"64MiB\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:6:17: error: key 'request_bytes': 67108864 bytes do not fit one WebSocket "
             "message of the bundled router (its --max-message-bytes default, 65 MiB, and json "
             "carries them as base64); use serializer = \"msgpack\" or \"cbor\" for larger "
@@ -98,21 +88,21 @@ TEST(ScenarioWamp, WebSocketPayloadsUpToTheRoutersLimitLoad) {
        {"serializer = \"json\"\nrequest_bytes = " + std::to_string(json_max),
         std::string("serializer = \"msgpack\"\nrequest_bytes = \"64MiB\""),
         std::string("serializer = \"cbor\"\nrequest_bytes = \"64MiB\"")}) {
-    LoadResult r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n" +
-                        payload + "\n");
-    EXPECT_TRUE(r.ok()) << payload << "\n" << messages(r);
+    LoadResult r = load_hermetic(
+        "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n" + payload + "\n");
+    EXPECT_TRUE(r.ok()) << payload << "\n" << diagnostics_text(r);
   }
-  LoadResult over =
-      load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\nrequest_bytes = " +
-           std::to_string(json_max + 3) + "\n");
+  LoadResult over = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\nrequest_bytes = " +
+      std::to_string(json_max + 3) + "\n");
   EXPECT_FALSE(over.ok());
 }
 
 TEST(ScenarioWamp, SweepOverRequestBytesSetsTheWampPayload) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "sweep = { request_bytes = [64, \"1KiB\"] }\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   ASSERT_EQ(r.scenario->workloads.size(), 2u);
   EXPECT_EQ(r.scenario->workloads[1].name, "w@request_bytes=1024");
   EXPECT_EQ(r.scenario->workloads[1].wamp.request_bytes, 1024u);
@@ -120,54 +110,54 @@ TEST(ScenarioWamp, SweepOverRequestBytesSetsTheWampPayload) {
 }
 
 TEST(ScenarioWamp, SweepValueTooLargeForRawSocketIsRefusedAtTheValue) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "transport = \"rawsocket\"\nserializer = \"msgpack\"\n"
       "sweep = { request_bytes = [64, \"32MiB\"] }\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:7:32: error: sweep value: 33554432 bytes do not fit one RawSocket message "
             "(16 MiB - 1 bytes); use transport = \"websocket\" for larger payloads\n");
 }
 
 TEST(ScenarioWamp, FragmentBytesIsAWebSocketFrameSizeWithinBounds) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[router]\nws_fragment_bytes = \"4KiB\"\n[[workloads]]\nname = \"w\"\n"
       "protocol = \"wamp_rpc\"\nfragment_bytes = \"4KiB\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workloads.at(0).wamp.fragment_bytes, 4096u);
   EXPECT_EQ(r.scenario->router.ws_fragment_bytes, 4096u);
 
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "transport = \"rawsocket\"\nfragment_bytes = 4096\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:6:18: error: key 'fragment_bytes' applies to transport = \"websocket\" only "
             "(RawSocket has no fragmentation), got transport = \"rawsocket\"\n");
 
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "fragment_bytes = 8\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:5:18: error: key 'fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, "
             "got 8\n");
 
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[router]\nws_fragment_bytes = \"32MiB\"\n[[workloads]]\nname = \"w\"\n"
       "protocol = \"wamp_rpc\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:3:21: error: key 'ws_fragment_bytes' must be 0 (off) or from 16 bytes to "
             "16MiB, got 33554432\n");
 }
 
 TEST(ScenarioWamp, TransferTakesItsSizesAndDefaultsTheRest) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "serializer = \"cbor\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Workload& w = r.scenario->workloads.at(0);
   EXPECT_EQ(w.protocol, Protocol::kWampTransfer);
   EXPECT_STREQ(to_string(w.protocol), "wamp_transfer");
@@ -175,111 +165,115 @@ TEST(ScenarioWamp, TransferTakesItsSizesAndDefaultsTheRest) {
   EXPECT_EQ(w.wamp.transfer_bytes, uint64_t{64} << 20);
   EXPECT_EQ(w.wamp.chunk_bytes, uint64_t{4} << 20);
 
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transfer_bytes = \"1MiB\"\nchunk_bytes = 1000\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workloads.at(0).wamp.transfer_bytes, uint64_t{1} << 20);
   EXPECT_EQ(r.scenario->workloads.at(0).wamp.chunk_bytes, 1000u);
   // Other WAMP workloads have no transfer sizes.
-  r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  r = load_hermetic("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workloads.at(0).wamp.transfer_bytes, 0u);
 }
 
 TEST(ScenarioWamp, TransferSizesOutsideTheirBoundsAreRefusedAtTheKey) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transfer_bytes = \"1MiB\"\nchunk_bytes = \"2MiB\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:6:15: error: key 'chunk_bytes' (2097152) must be at most transfer_bytes "
             "(1048576)\n");
   // The default chunk (4 MiB) is larger than a 1 MiB transfer: blamed at transfer_bytes.
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transfer_bytes = \"1MiB\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:5:18: error: key 'chunk_bytes' (4194304) must be at most transfer_bytes "
             "(1048576)\n");
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transfer_bytes = \"32GiB\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(messages(r),
+  EXPECT_EQ(diagnostics_text(r),
             "s.toml:5:18: error: key 'transfer_bytes' must be from 1 byte to 16GiB, got "
             "34359738368\n");
   // A chunk is one message: over RawSocket it must fit one frame (json: as base64).
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transport = \"rawsocket\"\nchunk_bytes = \"16MiB\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:6:15: error: key 'chunk_bytes': 16777216 bytes do not fit "
-                             "one RawSocket message"),
-            std::string::npos)
-      << messages(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:6:15: error: key 'chunk_bytes': 16777216 bytes do not fit "
+                               "one RawSocket message"),
+      std::string::npos)
+      << diagnostics_text(r);
   // One transfer at a time per session, closed loop; request_bytes does not apply.
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "in_flight = 2\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:5:1: error: workload 'w': wamp_transfer runs one transfer "
-                             "at a time per session, closed loop: in_flight must be 1"),
-            std::string::npos)
-      << messages(r);
-  r = load(
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:5:1: error: workload 'w': wamp_transfer runs one transfer "
+                               "at a time per session, closed loop: in_flight must be 1"),
+      std::string::npos)
+      << diagnostics_text(r);
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "request_bytes = 10\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'request_bytes' applies to the protocols "
-                             "other than wamp_transfer only"),
-            std::string::npos)
-      << messages(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:5:1: error: key 'request_bytes' applies to the protocols "
+                               "other than wamp_transfer only"),
+      std::string::npos)
+      << diagnostics_text(r);
   // And the transfer keys belong to wamp_transfer only.
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "chunk_bytes = 10\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'chunk_bytes' applies to protocol "
-                             "wamp_transfer only"),
+  EXPECT_NE(diagnostics_text(r).find("s.toml:5:1: error: key 'chunk_bytes' applies to protocol "
+                                     "wamp_transfer only"),
             std::string::npos)
-      << messages(r);
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioWamp, SessionPerOperationIsARpcKeyOfTheClosedLoopWithOneCallInFlight) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "session_per_operation = true\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_TRUE(r.scenario->workloads.at(0).wamp.session_per_operation);
-  r = load(
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "session_per_operation = true\nin_flight = 4\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:6:1: error: workload 'w': session_per_operation makes every "
-                             "call on a session of its own, closed loop: in_flight must be 1"),
-            std::string::npos)
-      << messages(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:6:1: error: workload 'w': session_per_operation makes every "
+                               "call on a session of its own, closed loop: in_flight must be 1"),
+      std::string::npos)
+      << diagnostics_text(r);
   // Refused, never dropped, where it does not apply (a transfer is a session of its own).
   for (const char* protocol : {"wamp_pubsub", "wamp_transfer"}) {
-    r = load(std::string("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"") + protocol +
-             "\"\nsession_per_operation = true\n");
+    r = load_hermetic(std::string("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"") +
+                      protocol + "\"\nsession_per_operation = true\n");
     ASSERT_FALSE(r.ok()) << protocol;
-    EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'session_per_operation' applies to "
-                               "protocol wamp_rpc only"),
+    EXPECT_NE(diagnostics_text(r).find("s.toml:5:1: error: key 'session_per_operation' applies to "
+                                       "protocol wamp_rpc only"),
               std::string::npos)
-        << messages(r);
+        << diagnostics_text(r);
   }
 }
 
 TEST(ScenarioWamp, SharedRegistrationsTimeoutsAndCancellationTakeTheirValues) {
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
       "callee = \"worker\"\ncallee_sessions = 3\ninvoke = \"roundrobin\"\n"
       "callee_delay = \"20ms\"\ncall_timeout = \"5ms\"\ncancel_after = \"2ms\"\n"
       "cancel_mode = \"skip\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const WampRequest& w = r.scenario->workloads.at(0).wamp;
   EXPECT_EQ(w.callee_sessions, 3u);
   EXPECT_EQ(w.invoke, "roundrobin");
@@ -288,8 +282,8 @@ TEST(ScenarioWamp, SharedRegistrationsTimeoutsAndCancellationTakeTheirValues) {
   EXPECT_EQ(w.cancel_after_ns, 2'000'000);
   EXPECT_EQ(w.cancel_mode, "skip");
   // The defaults: one callee, a single registration, no delay, timeout or cancel.
-  r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n");
-  ASSERT_TRUE(r.ok()) << messages(r);
+  r = load_hermetic("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const WampRequest& d = r.scenario->workloads.at(0).wamp;
   EXPECT_EQ(d.callee_sessions, 1u);
   EXPECT_EQ(d.invoke, "single");
@@ -331,39 +325,42 @@ TEST(ScenarioWamp, SharedRegistrationsTimeoutsAndCancellationRefuseWhatCannotRun
        "s.toml:6:1: error: key 'call_timeout' does not apply with session_per_operation"},
   };
   for (const auto& [text, expected] : cases) {
-    LoadResult r = load(head + text);
+    LoadResult r = load_hermetic(head + text);
     ASSERT_FALSE(r.ok()) << text;
-    EXPECT_NE(messages(r).find(expected), std::string::npos) << text << messages(r);
+    EXPECT_NE(diagnostics_text(r).find(expected), std::string::npos) << text << diagnostics_text(r);
   }
   // On the other protocols.
-  LoadResult r = load(
+  LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
       "call_timeout = \"5ms\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'call_timeout' applies to protocol wamp_rpc "
-                             "only"),
-            std::string::npos)
-      << messages(r);
-  r = load(
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:5:1: error: key 'call_timeout' applies to protocol wamp_rpc "
+                               "only"),
+      std::string::npos)
+      << diagnostics_text(r);
+  r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "cancel_after = \"5ms\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:5:1: error: key 'cancel_after' applies to protocol wamp_rpc "
-                             "only"),
-            std::string::npos)
-      << messages(r);
-  r = load("name = \"s\"\n[[workloads]]\nname = \"w\"\ninvoke = \"random\"\n");
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:5:1: error: key 'cancel_after' applies to protocol wamp_rpc "
+                               "only"),
+      std::string::npos)
+      << diagnostics_text(r);
+  r = load_hermetic("name = \"s\"\n[[workloads]]\nname = \"w\"\ninvoke = \"random\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(messages(r).find("s.toml:4:1: error: key 'invoke' applies to the WAMP protocols"),
-            std::string::npos)
-      << messages(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:4:1: error: key 'invoke' applies to the WAMP protocols"),
+      std::string::npos)
+      << diagnostics_text(r);
 }
 
 TEST(ScenarioWamp, BundledScenariosLoad) {
   for (const char* name : {"wamp.toml", "wamp_large.toml", "wamp_fragmentation.toml",
                            "wamp_transfer.toml", "wamp_transfer_tls.toml", "wamp_shared.toml"}) {
     LoadResult r = load_scenario_file(std::string(BENCHGATE_SOURCE_DIR) + "/scenarios/" + name);
-    EXPECT_TRUE(r.ok()) << name << "\n" << messages(r);
+    EXPECT_TRUE(r.ok()) << name << "\n" << diagnostics_text(r);
   }
 }
 

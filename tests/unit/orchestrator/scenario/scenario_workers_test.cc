@@ -4,13 +4,15 @@
 
 #include <string>
 
-#include "hermetic_options.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
 
 namespace benchgate::scenario {
 namespace {
 
-LoadResult load(const std::string& text) {
+using test_support::diagnostics_text;
+
+LoadResult load_with_workers_env(const std::string& text) {
   LoadOptions options = test_support::hermetic_options();
   options.getenv = [](const std::string& name) -> std::optional<std::string> {
     if (name == "WORKERS") return std::string("benchgate-worker");
@@ -19,22 +21,16 @@ LoadResult load(const std::string& text) {
   return load_scenario_text(text, "s.toml", options);
 }
 
-std::string errors_of(const LoadResult& r) {
-  std::string out;
-  for (const Diagnostic& d : r.diagnostics) out += d.format() + "\n";
-  return out;
-}
-
 TEST(ScenarioWorkers, WithoutTheTableNothingIsRemoteAndAWorkerLossFails) {
-  auto r = load("name = \"s\"\n[[workloads]]\nname = \"a\"\n");
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  auto r = load_with_workers_env("name = \"s\"\n[[workloads]]\nname = \"a\"\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_TRUE(r.scenario->workers.at.empty());
   EXPECT_EQ(r.scenario->workers.count, 0u);
   EXPECT_EQ(r.scenario->workloads[0].on_worker_loss, WorkerLoss::kFail);
 }
 
 TEST(ScenarioWorkers, ReadsAtCountAndThePolicyEachWorkloadInherits) {
-  auto r = load(R"(name = "s"
+  auto r = load_with_workers_env(R"(name = "s"
 [workers]
 at = "dns:${env:WORKERS}:7800"
 count = 3
@@ -48,7 +44,7 @@ name = "inherits"
 name = "own"
 on_worker_loss = "fail"
 )");
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workers.at, std::vector<std::string>{"dns:benchgate-worker:7800"});
   EXPECT_EQ(r.scenario->workers.count, 3u);
   EXPECT_EQ(r.scenario->workloads[0].on_worker_loss, WorkerLoss::kContinue);
@@ -57,7 +53,7 @@ on_worker_loss = "fail"
 }
 
 TEST(ScenarioWorkers, DefaultsSetThePolicyAndAListOfAddressesIsKept) {
-  auto r = load(R"(name = "s"
+  auto r = load_with_workers_env(R"(name = "s"
 [workers]
 at = ["10.0.0.7:7800", "[fd00::7]:7800"]
 [defaults]
@@ -65,13 +61,13 @@ on_worker_loss = "continue"
 [[workloads]]
 name = "a"
 )");
-  ASSERT_TRUE(r.ok()) << errors_of(r);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workers.at, (std::vector<std::string>{"10.0.0.7:7800", "[fd00::7]:7800"}));
   EXPECT_EQ(r.scenario->workloads[0].on_worker_loss, WorkerLoss::kContinue);
 }
 
 TEST(ScenarioWorkers, EveryMistakeNamesItsKeyAtItsValue) {
-  auto r = load(R"(name = "s"
+  auto r = load_with_workers_env(R"(name = "s"
 [workers]
 at = ["10.0.0.7", "dns::7800"]
 count = 0
@@ -81,7 +77,7 @@ name = "a"
 on_worker_loss = "retry"
 )");
   ASSERT_FALSE(r.ok());
-  const std::string errors = errors_of(r);
+  const std::string errors = diagnostics_text(r);
   EXPECT_NE(errors.find("s.toml:3:6: error: key 'at' in [workers]: '10.0.0.7' is not "
                         "\"dns:NAME:PORT\" or \"HOST:PORT\""),
             std::string::npos)
@@ -99,11 +95,12 @@ on_worker_loss = "retry"
 }
 
 TEST(ScenarioWorkers, AnEmptyListIsRefused) {
-  auto r = load("name = \"s\"\n[workers]\nat = []\n[[workloads]]\nname = \"a\"\n");
+  auto r = load_with_workers_env("name = \"s\"\n[workers]\nat = []\n[[workloads]]\nname = \"a\"\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(errors_of(r).find("s.toml:3:6: error: key 'at' in [workers] must name at least one"),
-            std::string::npos)
-      << errors_of(r);
+  EXPECT_NE(
+      diagnostics_text(r).find("s.toml:3:6: error: key 'at' in [workers] must name at least one"),
+      std::string::npos)
+      << diagnostics_text(r);
 }
 
 }  // namespace
