@@ -12,7 +12,6 @@ namespace benchgate::gates {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The largest c with P(U <= c) <= tail under the null hypothesis without ties, and
 // P(U <= c) itself; c = -1 when even U = 0 is too likely.

@@ -13,8 +13,6 @@
 namespace benchgate::gates {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // The law of the sum of a random subset of `ranks` (each taken with probability 1/2): the
 // probability of every sum 0 .. sum(ranks). Probabilities, not counts, so 2^n never overflows.
 std::vector<double> subset_sum_law(const std::vector<int64_t>& ranks) {

@@ -11,8 +11,6 @@
 namespace benchgate::gates {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 std::vector<double> sorted_copy(std::span<const double> values) {
   std::vector<double> v(values.begin(), values.end());
   std::sort(v.begin(), v.end());

@@ -6,10 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
 namespace benchgate::gates {
+
+// What a statistic is when it cannot be computed (too few values, a zero spread).
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // --- Descriptive statistics. An empty input gives NaN. ---
 

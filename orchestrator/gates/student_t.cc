@@ -10,7 +10,6 @@
 namespace benchgate::gates {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kTiny = 1e-300;  // keeps the Lentz denominators away from zero
 
 // Continued fraction for I_x(a, b), valid for x < (a + 1) / (a + b + 2).

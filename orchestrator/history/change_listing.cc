@@ -13,11 +13,6 @@
 namespace benchgate::history {
 namespace {
 
-std::string format_value(const std::string& metric, double value) {
-  const gates::MetricInfo* info = gates::find_metric(metric);
-  return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
-}
-
 std::string utc_time(int64_t unix_ns) {
   int64_t seconds = unix_ns / 1'000'000'000;
   if (unix_ns % 1'000'000'000 < 0) --seconds;
@@ -68,8 +63,8 @@ std::string render_change_table(const std::vector<store::SeriesChanges>& series)
       table.add_row({s.key.scenario, s.key.workload, s.key.variant, s.key.metric,
                      fmt::format("{} ({})", s.testbed_host, s.key.testbed_id),
                      std::to_string(c.run_id), commits(c),
-                     format_value(s.key.metric, c.median_before),
-                     format_value(s.key.metric, c.median_after),
+                     format_metric(s.key.metric, c.median_before),
+                     format_metric(s.key.metric, c.median_after),
                      c.change ? format_percent(*c.change) : "from 0", interval(c),
                      fmt::format("{:.3g}", c.p_value), change_direction(s.key.metric, c)});
     }

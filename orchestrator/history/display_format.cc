@@ -56,4 +56,9 @@ std::string format_percent(double change) {
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
+std::string format_metric(const std::string& metric, double value) {
+  const gates::MetricInfo* info = gates::find_metric(metric);
+  return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
+}
+
 }  // namespace benchgate::history

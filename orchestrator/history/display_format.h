@@ -21,6 +21,9 @@ std::string format_labels(const std::map<std::string, std::string>& labels);
 std::string format_latency_ns(std::optional<int64_t> ns);
 // A relative change as a signed percentage with two decimals: 0.5 -> "+50.00%".
 std::string format_percent(double change);
+// A metric's value in its unit (gates/metrics.h: "4.20ms", "12.3k ops/s"); plain ("{:g}") for a
+// metric the table does not know.
+std::string format_metric(const std::string& metric, double value);
 // A value, or "-" for an empty string.
 std::string or_dash(const std::string& s);
 

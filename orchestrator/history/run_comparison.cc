@@ -41,11 +41,6 @@ MetricComparison compare_metric(std::string_view metric, const RunSamples& ra,
   return m;
 }
 
-std::string format_value(const std::string& metric, double value) {
-  const gates::MetricInfo* info = gates::find_metric(metric);
-  return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
-}
-
 // The change column: "~" when not significant (benchstat's convention), otherwise the signed
 // percentage; a change from zero has no percentage.
 std::string format_change(const gates::SampleComparison& s) {
@@ -81,9 +76,9 @@ std::string workload_section(const RunComparison& c, const WorkloadComparison& w
       continue;
     }
     const gates::SampleComparison& s = *m.stats;
-    table.add_row({m.metric, format_value(m.metric, s.median_a), format_value(m.metric, s.median_b),
-                   format_change(s), format_interval(s), fmt::format("p={:.3f}", s.p_value),
-                   fmt::format("n={}+{}", m.n_a, m.n_b)});
+    table.add_row({m.metric, format_metric(m.metric, s.median_a),
+                   format_metric(m.metric, s.median_b), format_change(s), format_interval(s),
+                   fmt::format("p={:.3f}", s.p_value), fmt::format("n={}+{}", m.n_a, m.n_b)});
   }
   return out + table.render();
 }
