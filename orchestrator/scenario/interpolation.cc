@@ -125,4 +125,10 @@ std::string scenario_dir_of(const std::string& path) {
   return out;
 }
 
+std::string path_beside_scenario(const std::string& scenario_file, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
+}
+
 }  // namespace benchgate::scenario

@@ -49,4 +49,8 @@ class Interpolator {
 // The folder holding `path`, absolute and without a trailing slash ("." resolved).
 std::string scenario_dir_of(const std::string& path);
 
+// A file the scenario names (tls_cert, ca_file, auth_config, ...): `path` itself when absolute,
+// else read against the folder of `scenario_file`, lexically normalised.
+std::string path_beside_scenario(const std::string& scenario_file, const std::string& path);
+
 }  // namespace benchgate::scenario

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
@@ -40,13 +41,6 @@ std::string_view impl_name(RouterImpl impl) {
   return "builtin";
 }
 
-// A relative tls_cert / tls_key is read against the scenario file's folder.
-std::string resolve_against(const std::string& scenario_file, const std::string& path) {
-  std::filesystem::path p(path);
-  if (p.is_absolute()) return path;
-  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
-}
-
 // [router] tls, tls_cert, tls_key (builtin only; the caller checked).
 void read_router_tls(TableReader& r, const std::string& section, RouterConfig& router) {
   Diagnostics& diag = r.diagnostics();
@@ -67,7 +61,7 @@ void read_router_tls(TableReader& r, const std::string& section, RouterConfig& r
       diag.error(r.key_location(key),
                  "key '" + std::string(key) + "' needs tls = true in " + section);
     }
-    const std::string resolved = resolve_against(r.table_location().file, *v);
+    const std::string resolved = path_beside_scenario(r.table_location().file, *v);
     std::error_code ec;
     if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
       diag.error(r.value_location(key),

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
@@ -29,13 +30,6 @@ bool has_space_or_control(std::string_view s) {
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return true;
   }
   return false;
-}
-
-// A relative ca_file is read against the scenario file's folder, as every path the scenario names.
-std::string resolve_against(const std::string& scenario_file, const std::string& path) {
-  std::filesystem::path p(path);
-  if (p.is_absolute()) return path;
-  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
 }
 
 void read_tls_details(TableReader& r, TlsSettings& tls) {
@@ -87,7 +81,7 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
                  "key 'ca_file' and insecure = true contradict each other: insecure turns "
                  "certificate verification off, ca_file is what it verifies against");
     }
-    const std::string resolved = resolve_against(r.table_location().file, *v);
+    const std::string resolved = path_beside_scenario(r.table_location().file, *v);
     std::error_code ec;
     if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
       diag.error(r.value_location("ca_file"),

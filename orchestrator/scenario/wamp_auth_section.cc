@@ -7,21 +7,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
 namespace {
 
-std::string resolve(const std::string& scenario_file, const std::string& path) {
-  std::filesystem::path p(path);
-  if (p.is_absolute()) return path;
-  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
-}
-
 // The file's text, or an error at `key`'s value.
 std::optional<std::string> read_file(TableReader& r, std::string_view key, const std::string& path,
                                      std::string& resolved) {
-  resolved = resolve(r.table_location().file, path);
+  resolved = path_beside_scenario(r.table_location().file, path);
   std::error_code ec;
   if (path.empty() || !std::filesystem::is_regular_file(resolved, ec)) {
     r.diagnostics().error(r.value_location(key),
