@@ -1,8 +1,10 @@
 """Comparisons and sweeps through the real binaries. The bundled router is compared with itself
 under two names (no nginx needed): every workload runs on both in the order A B B A, each
 variant has its own RESULT line, a COMPARE line carries the ratio; a variant whose program is
-not installed is not_configured and the other still runs. A tiny sweep prints a fitted model.
-Checks order and counts, never speed."""
+not installed is not_configured and the other still runs; paired gates judge one variant
+against another in the same run (a router that spins 2 ms per request against one that does
+not). A tiny sweep prints a fitted model. Variants that do not start are test_compare_startup's.
+Checks order, counts and a tenfold difference, never speed."""
 import os
 import sqlite3
 import tempfile
@@ -36,23 +38,6 @@ MISSING = """
 impl = "command"
 command = ["benchgate-no-such-program-e2e", "--port", "${port:missing}"]
 address = "127.0.0.1:${port:missing}"
-"""
-
-# A router that exits at once and one that never listens (it fails at the startup deadline).
-BROKEN = """
-[routers.dead]
-impl = "command"
-command = ["sh", "-c", "exit 3"]
-address = "127.0.0.1:${port:dead}"
-[routers.silent]
-impl = "command"
-command = ["sleep", "120"]
-address = "127.0.0.1:${port:silent}"
-[routers.slow]
-impl = "command"
-command = ["sleep", "120"]
-address = "127.0.0.1:${port:slow}"
-startup_timeout = "2s"
 """
 
 # The second router spins 2 ms of CPU on every request: with 2 connections it answers at most
@@ -116,7 +101,10 @@ def tagged_lines(stdout, tag):
     return [dict(kv.split("=", 1) for kv in l.split("|")[1:]) for l in lines]
 
 
-class CompareTest(unittest.TestCase):
+class ComparisonRuns:
+    """setUp, tearDown and run_scenario for a unittest.TestCase that runs comparison scenarios
+    (test_compare_startup's too)."""
+
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-compare-")
         self.runs = []
@@ -134,6 +122,8 @@ class CompareTest(unittest.TestCase):
         run.run(timeout=200)
         return run, out
 
+
+class CompareTest(ComparisonRuns, unittest.TestCase):
     def test_two_variants_alternate_and_report_a_ratio(self):
         run, out = self.run_scenario(COMPARE.format(extra="", more=""))
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
@@ -188,34 +178,6 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(compare["missing"]["status"], "not_configured")
         self.assertEqual(compare["missing"]["ratio"], "-")
         self.assertEqual(compare["second"]["status"], "ok")
-
-    def test_variants_that_do_not_start_cost_the_others_nothing(self):
-        # "first" starts before the broken ones, the shared workers after them: neither may
-        # lose its startup deadline to them ("silent" waits out the whole default 30 s, as long
-        # as the workers' own deadline); "slow" gives up at its own startup_timeout.
-        run, out = self.run_scenario(
-            COMPARE.format(extra=BROKEN, more=', "dead", "silent", "slow"'))
-        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
-        self.assertEqual(run.leftovers(), [], "processes left behind")
-        by_variant = {l["variant"]: l for l in run.result_lines()}
-        self.assertEqual(by_variant["first"]["status"], "ok", run.stdout + run.stderr)
-        self.assertEqual(by_variant["first"]["reps"], "4")
-        self.assertEqual(by_variant["second"]["status"], "ok")
-        self.assertEqual(by_variant["dead"]["status"], "failed")
-        self.assertEqual(by_variant["silent"]["status"], "failed")
-        errors = {w["variant"]: w["error"] for w in load_json(out)["scenarios"][0]["workloads"]}
-        # Noticed as an exit, with its status, not as a deadline.
-        self.assertIn("router 'dead' did not start: system under test 'sh' exited with "
-                      "status 3 before it accepted connections", errors["dead"])
-        self.assertIn("router 'silent' did not start: nothing accepted connections on "
-                      "127.0.0.1:", errors["silent"])
-        self.assertIn(" within 30s (startup_timeout; the last attempt: connection refused)",
-                      errors["silent"])
-        self.assertEqual(by_variant["slow"]["status"], "failed")
-        self.assertIn("router 'slow' did not start: nothing accepted connections on 127.0.0.1:",
-                      errors["slow"])
-        self.assertIn(" within 2s (startup_timeout; the last attempt: connection refused)",
-                      errors["slow"])
 
     def test_an_odd_number_of_repetitions_is_refused(self):
         text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")
