@@ -6,12 +6,31 @@
 // library still owns and closes the descriptor) reports itself ready to every poll at once.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <vector>
 
 namespace benchgate::net {
 
-// Shuts down each listening TCP socket of this process bound to `port` (any address); the
-// number it shut down. For use just before the library that owns the listener stops it.
-int shut_down_listeners_on(uint16_t port);
+// A listening TCP socket of this process: its inode (which names the socket itself, whatever
+// descriptor number it has) and its port.
+struct ListeningSocket {
+  ino_t inode = 0;
+  uint16_t port = 0;
+};
+
+// This process's listening TCP sockets (IPv4 and IPv6) now.
+std::vector<ListeningSocket> listening_sockets();
+
+// The sockets in `after` that are not in `before` and listen on one of `ports`: those a
+// library opened between the two looks.
+std::vector<ino_t> opened_between(const std::vector<ListeningSocket>& before,
+                                  const std::vector<ListeningSocket>& after,
+                                  const std::vector<int>& ports);
+
+// Shuts down each of `inodes` this process still holds open and listening; the number shut
+// down. For use just before the library that owns them stops.
+int shut_down_listeners(const std::vector<ino_t>& inodes);
 
 }  // namespace benchgate::net

@@ -57,6 +57,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
   if (auto reason = app::why_cannot_listen(host_port)) {
     return Error{app::cannot_listen_message("--metrics-listen", host_port, *reason)};
   }
+  const auto before = net::listening_sockets();  // to tell the Exposer's listeners apart
   try {
     endpoint->exposer_ = std::make_unique<prometheus::Exposer>(host_port, 2);
   } catch (const std::exception&) {
@@ -67,6 +68,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
   }
   endpoint->exposer_->RegisterCollectable(endpoint->registry_);
   const auto ports = endpoint->exposer_->GetListeningPorts();
+  endpoint->listeners_ = net::opened_between(before, net::listening_sockets(), ports);
   if (ports.empty()) return Error{"--metrics-listen " + host_port + ": no listening port"};
   endpoint->port_ = static_cast<uint16_t>(ports.front());
   endpoint->address_ = host_port.substr(0, colon) + ":" + std::to_string(endpoint->port_);
@@ -76,11 +78,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
 
 MetricsEndpoint::~MetricsEndpoint() {
   // CivetWeb looks at its stop flag between polls of up to 2 s: woken, it stops at once.
-  if (exposer_) {
-    for (const int port : exposer_->GetListeningPorts()) {
-      net::shut_down_listeners_on(static_cast<uint16_t>(port));
-    }
-  }
+  net::shut_down_listeners(listeners_);
 }
 
 Expected<void> validate_gateway_url(const std::string& url) {

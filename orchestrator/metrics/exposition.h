@@ -2,9 +2,12 @@
 // a one-off push to a Prometheus Pushgateway.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/util/expected.h"
 
@@ -33,6 +36,9 @@ class MetricsEndpoint {
   MetricsEndpoint() = default;
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
+  // The listening sockets the Exposer opened (common/net/listener_wakeup.h), shut down first
+  // when it stops.
+  std::vector<ino_t> listeners_;
   uint16_t port_ = 0;
   std::string url_;
   std::string address_;

@@ -30,6 +30,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::str
                                                                   SnapshotFn snapshot) {
   std::unique_ptr<MetricsEndpoint> endpoint(new MetricsEndpoint());
   endpoint->collectable_ = std::make_shared<SnapshotCollectable>(std::move(snapshot));
+  const auto before = net::listening_sockets();  // to tell the Exposer's listeners apart
   try {
     endpoint->exposer_ = std::make_unique<prometheus::Exposer>(host_port, 1);
   } catch (const std::exception& e) {
@@ -37,6 +38,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::str
   }
   endpoint->exposer_->RegisterCollectable(endpoint->collectable_);
   const auto ports = endpoint->exposer_->GetListeningPorts();
+  endpoint->listeners_ = net::opened_between(before, net::listening_sockets(), ports);
   if (ports.empty()) return Error{"--metrics-listen " + host_port + ": no listening port"};
   endpoint->port_ = static_cast<uint16_t>(ports.front());
   return endpoint;
@@ -44,11 +46,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::str
 
 MetricsEndpoint::~MetricsEndpoint() {
   // CivetWeb looks at its stop flag between polls of up to 2 s: woken, it stops at once.
-  if (exposer_) {
-    for (const int port : exposer_->GetListeningPorts()) {
-      net::shut_down_listeners_on(static_cast<uint16_t>(port));
-    }
-  }
+  net::shut_down_listeners(listeners_);
 }
 
 }  // namespace benchgate::router::prometheus_export

@@ -2,10 +2,13 @@
 // snapshot on every scrape, for users who scrape the system under test directly.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/util/expected.h"
 #include "router/metrics/snapshot.h"
@@ -32,6 +35,9 @@ class MetricsEndpoint {
   MetricsEndpoint() = default;
   std::shared_ptr<prometheus::Collectable> collectable_;
   std::unique_ptr<prometheus::Exposer> exposer_;
+  // The listening sockets the Exposer opened (common/net/listener_wakeup.h), shut down first
+  // when it stops.
+  std::vector<ino_t> listeners_;
   uint16_t port_ = 0;
 };
 
