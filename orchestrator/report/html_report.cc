@@ -22,11 +22,11 @@
 namespace benchgate::report {
 namespace {
 
-std::string latency(std::optional<int64_t> ns) {
+std::string latency_or_dash(std::optional<int64_t> ns) {
   return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
 }
 
-std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
+std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
   return out;
@@ -85,8 +85,9 @@ std::string figures_table(const results::WorkloadResult& w) {
     out += fmt::format(
         "<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
-        escape(name), ops, mb, latency(at(50)), latency(at(90)), latency(at(99)), latency(at(99.9)),
-        latency(at(100)), errors, escape(join(flags)));
+        escape(name), ops, mb, latency_or_dash(at(50)), latency_or_dash(at(90)),
+        latency_or_dash(at(99)), latency_or_dash(at(99.9)), latency_or_dash(at(100)), errors,
+        escape(joined(flags)));
   };
   for (const auto& rep : w.repetitions) {
     row(
@@ -134,7 +135,7 @@ std::string spectrum_chart(const results::WorkloadResult& w, const BaselineSpect
     std::vector<std::string> ids;
     for (int64_t id : baseline->run_ids) ids.push_back(std::to_string(id));
     chart.series.push_back(
-        svg::Series{fmt::format("baseline {} (runs {})", baseline->name, join(ids, ",")),
+        svg::Series{fmt::format("baseline {} (runs {})", baseline->name, joined(ids, ",")),
                     svg::Style::kDashed,
                     1,
                     spectrum_curve(baseline->merged),
@@ -234,16 +235,16 @@ std::string workers_table(const results::WorkloadResult& w) {
           "<td>{}</td></tr>\n",
           rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host), s.ops_per_second,
           total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
-          latency(s.p50_ns), latency(s.p99_ns), latency(s.max_ns), s.errors,
+          latency_or_dash(s.p50_ns), latency_or_dash(s.p99_ns), latency_or_dash(s.max_ns), s.errors,
           s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",
-          offset(s.clock_offset_ns), latency(s.rtt_ns), latency(s.start_skew_ns));
+          offset(s.clock_offset_ns), latency_or_dash(s.rtt_ns), latency_or_dash(s.start_skew_ns));
     }
     if (rep.start_spread_ns) {
       out += fmt::format(
           "<tr><td class=\"text\">rep {}</td><td colspan=\"12\" class=\"text\">start spread {} "
           "(bound {})</td></tr>\n",
-          rep.index + 1, latency(rep.start_spread_ns),
-          latency(std::optional<int64_t>(w.spec.max_start_skew_ns)));
+          rep.index + 1, latency_or_dash(rep.start_spread_ns),
+          latency_or_dash(std::optional<int64_t>(w.spec.max_start_skew_ns)));
     }
   }
   return out + "</table>\n";

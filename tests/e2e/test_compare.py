@@ -4,7 +4,7 @@ variant has its own RESULT line, a COMPARE line carries the ratio; a variant who
 not installed is not_configured and the other still runs; paired gates judge one variant
 against another in the same run (a router that spins 2 ms per request against one that does
 not). A tiny sweep prints a fitted model. Variants that do not start are test_compare_startup's.
-Checks order, counts and a tenfold difference, never speed."""
+Checks order, counts and verdicts on a difference far past the gates' 20%, never speed."""
 import os
 import sqlite3
 import tempfile

@@ -15,7 +15,8 @@
 
 namespace {
 
-using namespace benchgate;  // NOLINT(google-build-using-namespace)
+namespace results = benchgate::results;
+namespace store = benchgate::store;
 
 constexpr int64_t kDay = 86'400'000'000'000;
 constexpr int64_t kStart = 1'700'000'000'000'000'000;  // 2023-11-14 22:13:20 UTC

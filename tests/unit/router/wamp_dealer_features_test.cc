@@ -13,8 +13,6 @@ namespace {
 using router::testing::RawSocketTestClient;
 using router::testing::wait_for_wamp;
 
-constexpr auto kCbor = Serializer::kCbor;
-
 class DealerFeaturesTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -45,14 +43,14 @@ TEST_F(DealerFeaturesTest, RoundRobinHandsEachCallToTheNextCalleeInRegistrationO
   std::vector<std::unique_ptr<RawSocketTestClient>> callees;
   uint64_t registration = 0;
   for (int i = 0; i < 3; ++i) {
-    callees.push_back(std::make_unique<RawSocketTestClient>(port(), kCbor));
+    callees.push_back(std::make_unique<RawSocketTestClient>(port(), Serializer::kCbor));
     ASSERT_NE(callees.back()->join(), 0u);
     const uint64_t id = register_procedure(*callees.back(), "t.shared", "roundrobin");
     ASSERT_NE(id, 0u);
     if (i == 0) registration = id;
     EXPECT_EQ(id, registration) << "one registration shared by every callee";
   }
-  RawSocketTestClient caller(port(), kCbor);
+  RawSocketTestClient caller(port(), Serializer::kCbor);
   ASSERT_NE(caller.join(), 0u);
   for (uint64_t call = 1; call <= 6; ++call) {
     caller.send(Json::array({48, call, Json::object(), "t.shared", Json::array({call})}));
@@ -68,7 +66,7 @@ TEST_F(DealerFeaturesTest, RoundRobinHandsEachCallToTheNextCalleeInRegistrationO
   }
 
   // Another policy, or a single registration, cannot join it.
-  RawSocketTestClient other(port(), kCbor);
+  RawSocketTestClient other(port(), Serializer::kCbor);
   ASSERT_NE(other.join(), 0u);
   other.send(Json::array({64, 1, {{"invoke", "random"}}, "t.shared"}));
   EXPECT_EQ(other.read()[4], "wamp.error.procedure_exists_with_different_invocation_policy");
@@ -88,10 +86,10 @@ TEST_F(DealerFeaturesTest, RoundRobinHandsEachCallToTheNextCalleeInRegistrationO
 }
 
 TEST_F(DealerFeaturesTest, ACallPastItsTimeoutIsAnsweredWithTimeoutAndTheCalleeInterrupted) {
-  RawSocketTestClient callee(port(), kCbor);
+  RawSocketTestClient callee(port(), Serializer::kCbor);
   join_cancelling_callee(callee);
   ASSERT_NE(register_procedure(callee, "t.slow", "single"), 0u);
-  RawSocketTestClient caller(port(), kCbor);
+  RawSocketTestClient caller(port(), Serializer::kCbor);
   ASSERT_NE(caller.join(), 0u);
   caller.send(Json::array({48, 5, {{"timeout", 50}}, "t.slow"}));
   const Json invocation = callee.read();
@@ -118,10 +116,10 @@ TEST_F(DealerFeaturesTest, ACallPastItsTimeoutIsAnsweredWithTimeoutAndTheCalleeI
 }
 
 TEST_F(DealerFeaturesTest, CancelModesSkipKillAndKillNoWait) {
-  RawSocketTestClient callee(port(), kCbor);
+  RawSocketTestClient callee(port(), Serializer::kCbor);
   join_cancelling_callee(callee);
   ASSERT_NE(register_procedure(callee, "t.cancel", "single"), 0u);
-  RawSocketTestClient caller(port(), kCbor);
+  RawSocketTestClient caller(port(), Serializer::kCbor);
   ASSERT_NE(caller.join(), 0u);
 
   // skip: the caller is answered at once, the callee is not told.
@@ -173,7 +171,7 @@ TEST_F(DealerFeaturesTest, CancelModesSkipKillAndKillNoWait) {
 // A progressive YIELD reaches only a caller that asked for progressive results: another would
 // take its RESULT for the call's answer and the final RESULT for a stray one.
 TEST_F(DealerFeaturesTest, ProgressiveResultsReachOnlyACallerThatAskedForThem) {
-  for (const Serializer serializer : {kCbor, Serializer::kJson}) {
+  for (const Serializer serializer : {Serializer::kCbor, Serializer::kJson}) {
     SCOPED_TRACE(serializer_name(serializer));
     RawSocketTestClient callee(port(), serializer);
     ASSERT_NE(callee.join(), 0u);
@@ -222,9 +220,9 @@ TEST_F(DealerFeaturesTest, ProgressiveResultsReachOnlyACallerThatAskedForThem) {
 }
 
 TEST_F(DealerFeaturesTest, SessionCountCountsTheSessionsOfTheCallersRealm) {
-  RawSocketTestClient a(port(), kCbor);
-  RawSocketTestClient b(port(), kCbor);
-  RawSocketTestClient elsewhere(port(), kCbor);
+  RawSocketTestClient a(port(), Serializer::kCbor);
+  RawSocketTestClient b(port(), Serializer::kCbor);
+  RawSocketTestClient elsewhere(port(), Serializer::kCbor);
   ASSERT_NE(a.join(), 0u);
   ASSERT_NE(b.join(), 0u);
   ASSERT_NE(elsewhere.join("realm2"), 0u);
@@ -235,7 +233,7 @@ TEST_F(DealerFeaturesTest, SessionCountCountsTheSessionsOfTheCallersRealm) {
 }
 
 TEST_F(DealerFeaturesTest, BenchTransferSendsThePatternInProgressiveChunksThenTheTotal) {
-  RawSocketTestClient caller(port(), kCbor);
+  RawSocketTestClient caller(port(), Serializer::kCbor);
   ASSERT_NE(caller.join(), 0u);
   constexpr uint64_t kTotal = 100'000;
   constexpr uint64_t kChunk = 30'000;

@@ -84,7 +84,6 @@ class WampEngine : public ::testing::TestWithParam<Combo> {
   std::unique_ptr<router::wamp::WampServer> server_;
 };
 
-// Starts 50 ms from now, so every thread has its window before anyone sends.
 TEST_P(WampEngine, EveryCallToBenchEchoComesBackWithThePayloadAndTheRouterRoutedEachOnce) {
   auto engine = start(spec(false));
   ASSERT_TRUE(engine);
