@@ -113,11 +113,7 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
 }  // namespace
 
 std::string format_gate_value(const std::string& metric, const std::optional<double>& value) {
-  if (!value) return "-";
-  if (const gates::MetricInfo* info = gates::find_metric(metric)) {
-    return gates::format_metric_value(*value, info->unit);
-  }
-  return fmt::format("{:g}", *value);
+  return value ? format_metric(metric, *value) : "-";
 }
 
 std::string render_run_detail(const store::RunDetail& run,

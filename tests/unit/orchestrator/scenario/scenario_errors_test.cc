@@ -12,8 +12,7 @@ namespace benchgate::scenario {
 namespace {
 
 std::vector<std::string> refusals_of(std::string_view text) {
-  LoadOptions options = test_support::hermetic_options();
-  LoadResult r = load_scenario_text(text, "s.toml", options);
+  LoadResult r = test_support::load_hermetic(text);
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.scenario.has_value());
   return test_support::diagnostic_lines(r);
