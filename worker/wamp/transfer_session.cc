@@ -190,10 +190,13 @@ class TransferSession : public Session {
     Session::connect([this, generation](const boost::system::error_code& ec) {
       if (!active_ || generation != generation_) return;
       if (ec) {
+        // One try per window, as a connection of any other workload reconnects once: the next
+        // window's start_sending() tries again. Going on at once would count refusals as fast
+        // as the kernel makes them.
         active_ = false;
         thread_.stats.record_failure(ErrorKind::kConnect);
         thread_.request_finished();
-        return next();
+        return;
       }
       // rpc: the data window starts with the CALL (a transfer's with its first chunk).
       if (!transfer_) first_chunk_ns_ = steady_now_ns();

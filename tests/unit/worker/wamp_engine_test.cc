@@ -296,6 +296,27 @@ TEST_P(WampEngineOne, ATransferOfAnUnregisteredProcedureIsAWampError) {
   EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kWampError)], r.operations);
 }
 
+// A session per call whose router went away: each connection tries one connect per window and
+// counts it as a failed operation, as a connection of any other workload tries one reconnect
+// per window. Before, the failed connect started the next session at once, and a window
+// counted connect errors as fast as the kernel refused them.
+TEST_P(WampEngineOne, ASessionPerCallTriesOneConnectPerWindowWhileTheRouterIsGone) {
+  WorkloadSpec s = spec(false);
+  s.in_flight = 1;
+  s.wamp.session_per_operation = true;
+  auto engine = start(s);
+  ASSERT_TRUE(engine);
+  server_->stop();
+  server_.reset();
+  for (uint32_t window = 0; window < 2; ++window) {
+    const WindowResult r = run(*engine, window, 100 * kMs);
+    EXPECT_EQ(r.operations, s.connections) << "window " << window;
+    EXPECT_EQ(r.successes, 0u);
+    EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kConnect)], s.connections);
+    EXPECT_EQ(total_errors(r), s.connections);
+  }
+}
+
 // A session per call: every call is one whole session, each timed from its connect to WELCOME;
 // a second window sets up exactly as many sessions as it made calls.
 TEST_P(WampEngineOne, ASessionPerCallTimesEverySessionAndEchoesEveryPayload) {
