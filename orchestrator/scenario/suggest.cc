@@ -67,7 +67,7 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
   std::string out = " (did you mean ";
   for (size_t i = 0; i < tied.size(); ++i) {
     if (i > 0) out += i + 1 == tied.size() ? " or " : ", ";
-    out += "'" + std::string(tied[i]) + "'";
+    out.append("'").append(tied[i]).append("'");
   }
   return out + "?)";
 }

@@ -19,7 +19,10 @@ Expected<std::map<std::string, uint64_t, std::less<>>> request_counts(std::strin
     auto count = parse_count(words[i]);
     std::string_view label = words[i + 1];
     if (!label.empty() && label.back() == ',') label.remove_suffix(1);
-    if (!count) return malformed("'" + std::string(words[i]) + "' in the requests line");
+    // Appended rather than "'" + std::string(...): GCC 12 warns (-Wrestrict) on the latter.
+    if (!count) {
+      return malformed(std::string("'").append(words[i]).append("' in the requests line"));
+    }
     counts.emplace(std::string(label), *count);
   }
   return counts;

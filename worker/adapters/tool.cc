@@ -31,9 +31,9 @@ Expected<ToolKind> tool_kind(std::string_view name) {
 std::string find_on_path(std::string_view name, std::string_view path_env) {
   while (true) {
     const size_t colon = path_env.find(':');
-    std::string dir(path_env.substr(0, colon));
-    if (dir.empty()) dir = ".";
-    const std::string candidate = dir + "/" + std::string(name);
+    std::string candidate(path_env.substr(0, colon));
+    if (candidate.empty()) candidate.push_back('.');  // an empty entry is the current folder
+    candidate.append("/").append(name);
     struct stat info {};
     if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
         ::access(candidate.c_str(), X_OK) == 0) {

@@ -18,7 +18,8 @@ Expected<std::map<std::string, std::string_view, std::less<>>> key_values(std::s
   for (size_t i = 1; i < words.size(); ++i) {
     const size_t eq = words[i].find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      return malformed("'" + std::string(words[i]) + "' in '" + std::string(line) + "'");
+      // Appended rather than "'" + std::string(...): GCC 12 warns (-Wrestrict) on the latter.
+      return malformed(std::string("'").append(words[i]).append("' in '").append(line).append("'"));
     }
     out.emplace(std::string(words[i].substr(0, eq)), words[i].substr(eq + 1));
   }
@@ -74,8 +75,8 @@ Expected<ToolFigures> parse_wrk_output(std::string_view out) {
     if (words.size() >= 3 && words[1] == "requests" && words[2] == "in") {
       saw_total = true;
       if (parse_count(words[0]) != requests) {
-        return malformed("'" + std::string(line) +
-                         "' disagrees with requests=" + std::to_string(requests));
+        return malformed(std::string("'").append(line).append("' disagrees with requests=") +
+                         std::to_string(requests));
       }
     }
   }

@@ -201,7 +201,7 @@ TEST(JsonDecoder, SpecialCharactersAtEveryPlaceOfTheWideScan) {
     }
     expect_refused("[\"" + std::string(at, 'a') + "\x01" + std::string(40 - at, 'b') + "\"]");
     expect_refused("[\"" + std::string(at, 'a') + "\xc3" + std::string(40 - at, 'b') + "\"]");
-    expect_as_nlohmann("\"" + std::string(at, 'x') + "\"");
+    expect_as_nlohmann(std::string("\"").append(at, 'x').append("\""));
   }
 }
 
