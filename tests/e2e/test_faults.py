@@ -175,7 +175,7 @@ class FaultsTest(unittest.TestCase):
 
     def test_a_worker_stopped_and_continued_mid_window_flags_that_repetition(self):
         # A long window, so the stop lands inside it; it is flagged however short it is.
-        path = self.scenario(duration="3s", timeout="40s", top="""
+        path = self.scenario(duration="2s", timeout="40s", top="""
 [[gates]]
 workload = "victim"
 metric = "errors.count"
@@ -287,7 +287,7 @@ max = 0
 
     def test_the_router_stopped_and_continued_mid_window_flags_that_repetition(self):
         run, routers = self.pause_during_second_repetition(
-            self.scenario(duration="3s", timeout="40s"), "router", 1)
+            self.scenario(duration="2s", timeout="40s"), "router", 1)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)  # no gates to judge it
         self.assertEqual(run.leftovers(), [], "processes left behind")
         reps = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}[
