@@ -56,8 +56,9 @@ void keep_or_remove_logs(const std::string& log_dir, bool keep) {
   fs::remove_all(log_dir, ec);
 }
 
-Expected<std::unique_ptr<store::Store>> open_store(const std::string& path) {
-  auto db = store::Store::open(path);
+Expected<std::unique_ptr<store::Store>> open_store(const std::string& path,
+                                                   const store::OpenOptions& options) {
+  auto db = store::Store::open(path, options);
   if (!db) return db.error();
   for (int64_t abandoned : (*db)->abandoned_runs()) {
     std::fprintf(stderr,
@@ -69,7 +70,7 @@ Expected<std::unique_ptr<store::Store>> open_store(const std::string& path) {
 }
 
 Expected<RunSetup> set_up_run(const SetupSettings& settings) {
-  auto db = open_store(settings.db_path);
+  auto db = open_store(settings.db_path, settings.store);
   if (!db) return db.error();
   RunSetup setup;
   setup.db = std::move(*db);

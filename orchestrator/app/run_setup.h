@@ -38,7 +38,8 @@ void keep_or_remove_logs(const std::string& log_dir, bool keep);
 
 // Opens (or creates) the store at `path`; the error names the path. Runs left running by an
 // orchestrator that is gone are marked abandoned and noted on stderr.
-Expected<std::unique_ptr<store::Store>> open_store(const std::string& path);
+Expected<std::unique_ptr<store::Store>> open_store(const std::string& path,
+                                                   const store::OpenOptions& options = {});
 
 struct SetupSettings {
   std::string db_path;
@@ -47,6 +48,7 @@ struct SetupSettings {
   std::map<std::string, std::string> labels;
   ProcessSettings processes;
   std::string log_prefix = "benchgate-run";
+  store::OpenOptions store = {};  // --db-busy-timeout
 };
 
 struct RunSetup {

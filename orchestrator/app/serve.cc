@@ -87,7 +87,7 @@ int serve(const ServeSettings& settings) {
   if (auto reason = why_cannot_listen(settings.listen)) {
     return fail(cannot_listen_message("--listen", settings.listen, *reason));
   }
-  auto db = open_store(settings.db_path);
+  auto db = open_store(settings.db_path, settings.store);
   if (!db) return fail(db.message());
 
   metrics::MetricsObserver metrics;

@@ -24,6 +24,7 @@ struct ServeSettings {
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   serve::JobQueueLimits queue_limits;          // --max-queued, --keep-finished
   ProcessSettings processes;
+  store::OpenOptions store = {};  // --db-busy-timeout
 };
 
 // Serves until a signal, then stops the running job (its run is recorded as aborted), cancels

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "orchestrator/app/local_run.h"
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
 #include "orchestrator/cli/worker_token.h"
@@ -39,6 +40,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   // `validate` alike.
   run->add_option("files", flags.files, "Scenario files (TOML)")->required();
   run->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  run->add_option("--db-busy-timeout", flags.db_busy_timeout, kDbBusyTimeoutHelp)
+      ->capture_default_str();
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
   run->add_option("--junit", flags.junit_path, "Write gate verdicts as JUnit XML");
   run->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
@@ -80,9 +83,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "failed push is a warning and leaves the exit code as it is");
   // The service runs the scenario and keeps its results; only its output streams back.
   for (const char* name :
-       {"--db", "--json", "--junit", "--markdown", "--html", "--router-bin", "--worker-bin",
-        "--workers-at", "--workers", "--workers-wait", "--worker-token-file", "--keep-logs",
-        "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
+       {"--db", "--db-busy-timeout", "--json", "--junit", "--markdown", "--html", "--router-bin",
+        "--worker-bin", "--workers-at", "--workers", "--workers-wait", "--worker-token-file",
+        "--keep-logs", "--metrics-listen", "--metrics-linger", "--pushgateway"}) {
     CLI::Option* option = run->get_option(name);
     option->each([&flags, option](const std::string&) {
       const std::string given = option->get_name();
@@ -103,9 +106,10 @@ std::string not_with_server(const std::string& flag) {
            "results; the service stores them in its database (read them there with "
            "`orchestrator runs show RUN` or `orchestrator gate RUN`)";
   }
-  if (flag == "--db") {
-    return "--db cannot be used with --server: the service stores the run in its own database "
-           "(`orchestrator serve --db`)";
+  if (flag == "--db" || flag == "--db-busy-timeout") {
+    return flag +
+           " cannot be used with --server: the service stores the run in its own database "
+           "(`orchestrator serve --db`, `--db-busy-timeout`)";
   }
   if (flag == "--worker-token-file") {
     return "--worker-token-file is not sent to a --server; give it to `orchestrator serve` "
@@ -135,6 +139,11 @@ int run_command(const RunFlags& flags) {
                               flags.baseline, flags.promote, flags.strict};
   if (auto valid = serve::check_job_options(job); !valid) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
+  }
+  auto busy_timeout_ms = parse_db_busy_timeout(flags.db_busy_timeout);
+  if (!busy_timeout_ms) {
+    std::fprintf(stderr, "error: %s\n", busy_timeout_ms.message().c_str());
     return kExitInvalidInput;
   }
   const report::OutputPaths outputs{flags.json_path, flags.junit_path, flags.markdown_path,
@@ -177,6 +186,7 @@ int run_command(const RunFlags& flags) {
                *labels,
                {flags.router_binary, flags.worker_binary, flags.worker_addresses, *worker_token,
                 flags.worker_count, *workers_wait}};
+  run.setup.store.busy_timeout_ms = *busy_timeout_ms;
   run.policy = {flags.baseline, flags.promote, flags.strict};
   run.outputs = outputs;
   run.metrics = metrics_options;

@@ -14,6 +14,7 @@ namespace benchgate::cli {
 struct RunFlags {
   std::vector<std::string> files;
   std::string db_path = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string json_path;
   std::string junit_path;
   std::string markdown_path;

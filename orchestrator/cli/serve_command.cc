@@ -7,6 +7,7 @@
 #include "common/security/token.h"
 #include "common/units/units.h"
 #include "orchestrator/app/serve.h"
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
 
@@ -25,6 +26,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "Serve read-only web pages (runs, reports, the live job, histories) at "
                     "http://HOST:PORT/; off unless given, e.g. 127.0.0.1:7780");
   serve->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  serve->add_option("--db-busy-timeout", flags.db_busy_timeout, kDbBusyTimeoutHelp)
+      ->capture_default_str();
   serve
       ->add_option("--scenarios", flags.scenarios_dir,
                    "Folder of scenario files that clients may run by name")
@@ -63,6 +66,11 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
 }
 
 int serve_command(const ServeFlags& flags) {
+  auto busy_timeout_ms = parse_db_busy_timeout(flags.db_busy_timeout);
+  if (!busy_timeout_ms) {
+    std::fprintf(stderr, "error: %s\n", busy_timeout_ms.message().c_str());
+    return kExitInvalidInput;
+  }
   int64_t every_ns = 0;
   if (!flags.every.empty()) {
     auto every = parse_duration_ns(flags.every);
@@ -104,7 +112,8 @@ int serve_command(const ServeFlags& flags) {
                      flags.allowed_addresses,
                      {flags.max_queued, flags.keep_finished},
                      {flags.router_binary, flags.worker_binary, flags.worker_addresses,
-                      *worker_token, flags.worker_count, *workers_wait}});
+                      *worker_token, flags.worker_count, *workers_wait},
+                     {.busy_timeout_ms = *busy_timeout_ms}});
 }
 
 }  // namespace benchgate::cli

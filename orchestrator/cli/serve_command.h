@@ -19,6 +19,7 @@ struct ServeFlags {
   std::string metrics_listen = "127.0.0.1:9464";
   std::string http_listen;  // HOST:PORT of the read-only web pages; empty: none
   std::string db_path = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string scenarios_dir;
   std::string every;                           // empty: no scheduled runs
   std::vector<std::string> allowed_commands;   // programs a submitted scenario may start

@@ -10,6 +10,7 @@ namespace benchgate::store::sqlite {
 Statement::Statement(Statement&& other) noexcept
     : db_(other.db_),
       stmt_(other.stmt_),
+      busy_timeout_ms_(other.busy_timeout_ms_),
       bind_error_(other.bind_error_),
       unknown_parameter_(std::move(other.unknown_parameter_)) {
   other.stmt_ = nullptr;
@@ -20,6 +21,7 @@ Statement& Statement::operator=(Statement&& other) noexcept {
     sqlite3_finalize(stmt_);
     db_ = other.db_;
     stmt_ = other.stmt_;
+    busy_timeout_ms_ = other.busy_timeout_ms_;
     bind_error_ = other.bind_error_;
     unknown_parameter_ = std::move(other.unknown_parameter_);
     other.stmt_ = nullptr;
@@ -89,11 +91,8 @@ Expected<bool> Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  std::string message = sqlite3_errmsg(db_);
-  if ((rc & 0xff) == SQLITE_BUSY) {
-    message = "the database is locked by another process (gave up after the busy timeout)";
-  }
-  return Error{message};
+  if ((rc & 0xff) == SQLITE_BUSY) return Error{locked_message(busy_timeout_ms_)};
+  return Error{sqlite3_errmsg(db_)};
 }
 
 Expected<void> Statement::run() {
@@ -162,9 +161,7 @@ Expected<void> Database::exec(const char* sql) {
   if (rc == SQLITE_OK) return {};
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
-  if ((rc & 0xff) == SQLITE_BUSY) {
-    text = "the database is locked by another process (gave up after the busy timeout)";
-  }
+  if ((rc & 0xff) == SQLITE_BUSY) text = locked_message(busy_timeout_ms_);
   return Error{text};
 }
 
@@ -172,7 +169,17 @@ Expected<Statement> Database::prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
   if (rc != SQLITE_OK) return Error{last_error()};
-  return Statement(db_, stmt);
+  return Statement(db_, stmt, busy_timeout_ms_);
+}
+
+void Database::set_busy_timeout(int ms) {
+  sqlite3_busy_timeout(db_, ms);
+  busy_timeout_ms_ = ms > 0 ? ms : 0;
+}
+
+std::string locked_message(int busy_timeout_ms) {
+  return "the database is locked by another process (gave up after waiting " +
+         std::to_string(busy_timeout_ms) + " ms, the busy timeout: --db-busy-timeout)";
 }
 
 int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
@@ -182,9 +189,7 @@ int Database::changes() const { return sqlite3_changes(db_); }
 bool Database::read_only() const { return sqlite3_db_readonly(db_, "main") == 1; }
 
 std::string Database::last_error() const {
-  if ((last_error_code() & 0xff) == SQLITE_BUSY) {
-    return "the database is locked by another process (gave up after the busy timeout)";
-  }
+  if ((last_error_code() & 0xff) == SQLITE_BUSY) return locked_message(busy_timeout_ms_);
   return sqlite3_errmsg(db_);
 }
 

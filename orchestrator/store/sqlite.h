@@ -23,7 +23,9 @@ namespace benchgate::store::sqlite {
 // name is remembered and reported by the next step().
 class Statement {
  public:
-  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  // busy_timeout_ms: the connection's, for the message of a write that gave up waiting.
+  Statement(sqlite3* db, sqlite3_stmt* stmt, int busy_timeout_ms)
+      : db_(db), stmt_(stmt), busy_timeout_ms_(busy_timeout_ms) {}
   Statement(Statement&& other) noexcept;
   Statement& operator=(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
@@ -58,6 +60,7 @@ class Statement {
  private:
   sqlite3* db_;
   sqlite3_stmt* stmt_;
+  int busy_timeout_ms_;
   int bind_error_ = 0;
   std::string unknown_parameter_;
 };
@@ -76,6 +79,11 @@ class Database {
   Expected<void> exec(const char* sql);
   Expected<Statement> prepare(std::string_view sql);
 
+  // How long a statement waits for another connection's lock before it fails with SQLITE_BUSY
+  // (0: not at all, the default of a new connection); the failure's message names it.
+  void set_busy_timeout(int ms);
+  int busy_timeout_ms() const { return busy_timeout_ms_; }
+
   int64_t last_insert_rowid() const;
   int changes() const;
   bool read_only() const;
@@ -91,6 +99,7 @@ class Database {
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   sqlite3* db_;
   std::string path_;
+  int busy_timeout_ms_ = 0;
 };
 
 // BEGIN IMMEDIATE on construction (the write lock is taken at once, waiting up to the busy
@@ -109,6 +118,9 @@ class Transaction {
   explicit Transaction(Database* db) : db_(db) {}
   Database* db_;
 };
+
+// What a statement that gave up waiting for another connection's lock reports.
+std::string locked_message(int busy_timeout_ms);
 
 // An Error whose message is `context: <the connection's last error>`.
 Error db_error(const Database& db, std::string_view context);

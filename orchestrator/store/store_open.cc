@@ -66,8 +66,7 @@ Error open_error(const sqlite::Database& db, const std::string& what) {
                  "file with --db"};
   }
   if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
-    return Error{"database '" + db.path() +
-                 "' is locked by another process; gave up after the busy timeout"};
+    return Error{"database '" + db.path() + "': " + sqlite::locked_message(db.busy_timeout_ms())};
   }
   if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM) {
     return Error{"cannot write database '" + db.path() + "': " + what};
@@ -93,7 +92,7 @@ Expected<std::unique_ptr<Store>> Store::open(const std::string& path, const Open
                  "permissions and file system)"};
   }
   sqlite::Database& d = **db;
-  sqlite3_busy_timeout(d.handle(), options.busy_timeout_ms);
+  d.set_busy_timeout(options.busy_timeout_ms);
   if (d.read_only()) {
     return Error{"database '" + path + "' was opened read-only; benchgate needs to write to it"};
   }

@@ -64,7 +64,7 @@ class BadInputTest(unittest.TestCase):
             run = Run(args).run()
             self.assertEqual((run.returncode, run.stdout, run.stderr), (2, "", expected), args)
 
-    def test_workers_flags_are_checked_before_anything_runs(self):
+    def test_flags_are_checked_before_anything_runs(self):
         path = write_scenario(self.dir, "local.toml",
                               'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
         run = Run(["run", path, "--workers", "3"]).run()
@@ -75,6 +75,12 @@ class BadInputTest(unittest.TestCase):
         run = Run(["run", path, "--workers-at", "127.0.0.1:1", "--workers-wait", "soon"]).run()
         self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("error: --workers-wait 'soon': expected a positive duration", run.stderr)
+        for command in (["run", path], ["serve", "--scenarios", self.dir]):
+            for value in ("soon", "2h"):
+                run = Run(command + ["--db-busy-timeout", value]).run()
+                self.assertEqual(run.returncode, 2, run.stderr)
+                self.assertIn(f"error: --db-busy-timeout '{value}': expected a duration from "
+                              "0s to 1h", run.stderr)
         run = Run(["run", path, "--workers", "0", "--workers-at", "127.0.0.1:1"]).run()
         self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("--workers", run.stderr)

@@ -118,7 +118,8 @@ class ExitCodeAndStoredRunTest(OutputsTest):
 
     def test_a_workload_the_locked_database_refused_is_not_reported_as_stored(self):
         path = self.scenario()
-        run = self.start("run", path, "--db", self.db)
+        # The lock outlasts both tries, each waiting out the busy timeout: 1 s rather than 5 s.
+        run = self.start("run", path, "--db", self.db, "--db-busy-timeout", "1s")
         run.wait_for_stderr("hello: starting")
         # A second connection holds the write lock until the orchestrator has exited.
         holder = sqlite3.connect(self.db, timeout=30, isolation_level=None)
@@ -130,13 +131,15 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             holder.close()
         self.assertEqual(run.returncode, 3, run.stderr)
         self.assertIn("warning: cannot store workload 'hello' of run 1 now", run.stderr)
+        self.assertIn("(gave up after waiting 1000 ms, the busy timeout: --db-busy-timeout)",
+                      run.stderr)
         [result] = run.result_lines()
         self.assertEqual(result["status"], "failed")
         self.assertEqual(self.query("SELECT COUNT(*) FROM workloads"), [(0,)])
 
     def test_a_workload_refused_once_is_stored_when_the_lock_is_gone(self):
         path = self.scenario(extra=SECOND_WORKLOAD)
-        run = self.start("run", path, "--db", self.db)
+        run = self.start("run", path, "--db", self.db, "--db-busy-timeout", "1s")
         run.wait_for_stderr("hello: starting")
         holder = sqlite3.connect(self.db, timeout=30, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")

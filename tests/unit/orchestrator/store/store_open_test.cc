@@ -144,7 +144,10 @@ TEST(StoreOpen, ADatabaseLockedByAnotherWriterFailsAfterTheBusyTimeout) {
   ASSERT_TRUE((*other)->exec("BEGIN IMMEDIATE").ok());
   auto store = Store::open(path, OpenOptions{.busy_timeout_ms = 100});
   ASSERT_FALSE(store.ok());
-  EXPECT_TRUE(contains(store.message(), "locked")) << store.message();
+  EXPECT_TRUE(contains(store.message(),
+                       "the database is locked by another process (gave up after waiting 100 ms, "
+                       "the busy timeout: --db-busy-timeout)"))
+      << store.message();
   ASSERT_TRUE((*other)->exec("ROLLBACK").ok());
   EXPECT_TRUE(Store::open(path, OpenOptions{.busy_timeout_ms = 100}).ok());
 }
@@ -159,7 +162,10 @@ TEST(StoreOpen, AWriteWhileAnotherWriterHoldsTheLockFailsAfterTheBusyTimeout) {
   ASSERT_TRUE((*other)->exec("BEGIN IMMEDIATE").ok());
   auto run = (*store)->begin_run(testing::test_run_info());
   ASSERT_FALSE(run.ok());
-  EXPECT_TRUE(contains(run.message(), "locked")) << run.message();
+  EXPECT_TRUE(contains(run.message(),
+                       "the database is locked by another process (gave up after "
+                       "waiting 100 ms, the busy timeout: --db-busy-timeout)"))
+      << run.message();
   ASSERT_TRUE((*other)->exec("ROLLBACK").ok());
   EXPECT_TRUE((*store)->begin_run(testing::test_run_info()).ok());
 }

@@ -1,0 +1,19 @@
+// --db-busy-timeout of `run` and `serve`: how long a write to the database waits for another
+// writer's lock (another orchestrator, a `serve`, a reader holding a write transaction) before
+// it gives up. A run whose workload could not be stored in that time says so and exits 3.
+#pragma once
+
+#include <string>
+
+#include "common/util/expected.h"
+
+namespace benchgate::cli {
+
+inline constexpr const char* kDbBusyTimeoutHelp =
+    "How long a write to the database waits for another writer's lock before it gives up "
+    "(0s to 1h)";
+
+// The timeout in milliseconds, or an error naming the flag and the value.
+Expected<int> parse_db_busy_timeout(const std::string& text);
+
+}  // namespace benchgate::cli
