@@ -3,7 +3,8 @@
 A process is ours when its executable lies in the build's bin folder (router, worker,
 orchestrator, test helpers) or when its environment carries BENCHGATE_TEST_TAG, which the
 end-to-end tests give to everything they start (so tools such as h2load, wrk and nginx that a
-test spawned count too). Registered RUN_SERIAL, so no other test runs beside it; scripts/test.sh
+test spawned count too), or BENCHGATE_TEST_NAME, which tests/run_contained.py gives to every
+process of an e2e or interop test. Registered RUN_SERIAL, so no other test runs beside it; scripts/test.sh
 runs it once more after everything else.
 """
 import os
@@ -23,8 +24,9 @@ def ours(pid, bin_dir):
             environ = f.read().split(b"\0")
     except OSError:
         return None
-    if any(entry.startswith(b"BENCHGATE_TEST_TAG=") for entry in environ):
-        return "carries BENCHGATE_TEST_TAG"
+    for name in (b"BENCHGATE_TEST_TAG", b"BENCHGATE_TEST_NAME"):
+        if any(entry.startswith(name + b"=") for entry in environ):
+            return "carries " + name.decode()
     return None
 
 
@@ -49,7 +51,7 @@ def main():
     if left:
         print(f"{len(left)} benchgate process(es) left behind:\n" + "\n".join(left))
         return 1
-    print(f"no process runs from {bin_dir} or carries BENCHGATE_TEST_TAG")
+    print(f"no process runs from {bin_dir} or carries BENCHGATE_TEST_TAG or BENCHGATE_TEST_NAME")
     return 0
 
 
