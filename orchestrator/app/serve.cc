@@ -107,8 +107,8 @@ int serve(const ServeSettings& settings) {
               settings.processes.worker_addresses});
   std::unique_ptr<serve::WebPages> pages;
   if (!settings.http_listen.empty()) {
-    auto started =
-        serve::WebPages::start(settings.http_listen, settings.db_path, queue, executor.live());
+    auto started = serve::WebPages::start(settings.http_listen, settings.db_path, settings.store,
+                                          queue, executor.live());
     if (!started) return fail(started.message());
     pages = std::move(*started);
   }

@@ -1,4 +1,5 @@
-// --db-busy-timeout: a duration from 0s to 1h, in milliseconds for SQLite's busy handler.
+// --db-busy-timeout: a duration from 0s to 1h, in whole milliseconds (rounded up) for SQLite's
+// busy handler.
 #include "orchestrator/cli/db_busy_timeout.h"
 
 #include "common/units/units.h"
@@ -11,7 +12,7 @@ Expected<int> parse_db_busy_timeout(const std::string& text) {
   if (!ns || *ns < 0 || *ns > kMaxNs) {
     return Error{"--db-busy-timeout '" + text + "': expected a duration from 0s to 1h, such as 5s"};
   }
-  return static_cast<int>(*ns / 1'000'000);
+  return static_cast<int>((*ns + 999'999) / 1'000'000);  // 500us waits 1 ms, not none
 }
 
 }  // namespace benchgate::cli

@@ -13,7 +13,8 @@ inline constexpr const char* kDbBusyTimeoutHelp =
     "How long a write to the database waits for another writer's lock before it gives up "
     "(0s to 1h)";
 
-// The timeout in milliseconds, or an error naming the flag and the value.
+// The timeout in milliseconds (rounded up: 500us waits 1 ms), or an error naming the flag and
+// the value.
 Expected<int> parse_db_busy_timeout(const std::string& text);
 
 }  // namespace benchgate::cli

@@ -151,11 +151,12 @@ class PageHandler : public CivetHandler {
 
 Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port,
                                                     const std::string& db_path,
+                                                    const store::OpenOptions& store_options,
                                                     const JobQueue& queue, const LiveRun& live) {
   if (auto reason = app::why_cannot_listen(host_port)) {
     return Error{app::cannot_listen_message("--http", host_port, *reason)};
   }
-  auto store = store::Store::open(db_path);
+  auto store = store::Store::open(db_path, store_options);
   if (!store) return store.error();
   std::unique_ptr<WebPages> pages(new WebPages(queue, live));
   pages->store_ = std::move(*store);

@@ -17,7 +17,8 @@ class CivetServer;
 
 namespace benchgate::store {
 class Store;
-}
+struct OpenOptions;
+}  // namespace benchgate::store
 
 namespace benchgate::serve {
 
@@ -27,10 +28,12 @@ class PageHandler;
 
 class WebPages {
  public:
-  // Listens on HOST:PORT (port 0 picks one); reads `db_path` through its own connection and
-  // the running job's progress from `live`.
+  // Listens on HOST:PORT (port 0 picks one); reads `db_path` through its own connection
+  // (opened with `store_options`: serve's --db-busy-timeout) and the running job's progress
+  // from `live`.
   static Expected<std::unique_ptr<WebPages>> start(const std::string& host_port,
                                                    const std::string& db_path,
+                                                   const store::OpenOptions& store_options,
                                                    const JobQueue& queue, const LiveRun& live);
   ~WebPages();
 

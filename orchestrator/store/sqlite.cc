@@ -91,7 +91,8 @@ Expected<bool> Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  if ((rc & 0xff) == SQLITE_BUSY) return Error{locked_message(busy_timeout_ms_)};
+  if ((rc & 0xff) == SQLITE_BUSY)
+    return Error{"the database is " + locked_message(busy_timeout_ms_)};
   return Error{sqlite3_errmsg(db_)};
 }
 
@@ -161,7 +162,7 @@ Expected<void> Database::exec(const char* sql) {
   if (rc == SQLITE_OK) return {};
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
-  if ((rc & 0xff) == SQLITE_BUSY) text = locked_message(busy_timeout_ms_);
+  if ((rc & 0xff) == SQLITE_BUSY) text = "the database is " + locked_message(busy_timeout_ms_);
   return Error{text};
 }
 
@@ -178,8 +179,8 @@ void Database::set_busy_timeout(int ms) {
 }
 
 std::string locked_message(int busy_timeout_ms) {
-  return "the database is locked by another process (gave up after waiting " +
-         std::to_string(busy_timeout_ms) + " ms, the busy timeout: --db-busy-timeout)";
+  return "locked by another process (gave up after waiting " + std::to_string(busy_timeout_ms) +
+         " ms for it)";
 }
 
 int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
@@ -189,7 +190,9 @@ int Database::changes() const { return sqlite3_changes(db_); }
 bool Database::read_only() const { return sqlite3_db_readonly(db_, "main") == 1; }
 
 std::string Database::last_error() const {
-  if ((last_error_code() & 0xff) == SQLITE_BUSY) return locked_message(busy_timeout_ms_);
+  if ((last_error_code() & 0xff) == SQLITE_BUSY) {
+    return "the database is " + locked_message(busy_timeout_ms_);
+  }
   return sqlite3_errmsg(db_);
 }
 

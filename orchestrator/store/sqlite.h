@@ -119,7 +119,8 @@ class Transaction {
   Database* db_;
 };
 
-// What a statement that gave up waiting for another connection's lock reports.
+// Why a statement failed that gave up waiting for another connection's lock: "locked by
+// another process (gave up after waiting 5000 ms for it)".
 std::string locked_message(int busy_timeout_ms);
 
 // An Error whose message is `context: <the connection's last error>`.

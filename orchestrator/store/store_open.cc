@@ -65,8 +65,11 @@ Error open_error(const sqlite::Database& db, const std::string& what) {
     return Error{"'" + db.path() + "' is not a SQLite database (or is corrupt); choose another " +
                  "file with --db"};
   }
-  if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
-    return Error{"database '" + db.path() + "': " + sqlite::locked_message(db.busy_timeout_ms())};
+  if (code == SQLITE_BUSY) {
+    return Error{"database '" + db.path() + "' is " + sqlite::locked_message(db.busy_timeout_ms())};
+  }
+  if (code == SQLITE_LOCKED) {
+    return Error{"database '" + db.path() + "' is locked: " + what};
   }
   if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM) {
     return Error{"cannot write database '" + db.path() + "': " + what};

@@ -131,8 +131,8 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             holder.close()
         self.assertEqual(run.returncode, 3, run.stderr)
         self.assertIn("warning: cannot store workload 'hello' of run 1 now", run.stderr)
-        self.assertIn("(gave up after waiting 1000 ms, the busy timeout: --db-busy-timeout)",
-                      run.stderr)
+        self.assertIn("the database is locked by another process (gave up after waiting 1000 ms "
+                      "for it)", run.stderr)
         [result] = run.result_lines()
         self.assertEqual(result["status"], "failed")
         self.assertEqual(self.query("SELECT COUNT(*) FROM workloads"), [(0,)])

@@ -372,6 +372,8 @@ class ServeTest(unittest.TestCase):
                               (["--junit", "g.xml"], "--junit cannot be used with --server"),
                               (["--markdown", "s.md"], "--markdown cannot be used with --server"),
                               (["--db", "mine.db"], "--db cannot be used with --server"),
+                              (["--db-busy-timeout", "1s"],
+                               "--db-busy-timeout cannot be used with --server"),
                               (["--keep-logs"], "--keep-logs cannot be used with --server"),
                               (["--metrics-listen", "127.0.0.1:0"], "--metrics-listen cannot")]:
             client = self.client(path, *flags)
