@@ -190,12 +190,15 @@ class TransferSession : public Session {
     Session::connect([this, generation](const boost::system::error_code& ec) {
       if (!active_ || generation != generation_) return;
       if (ec) {
-        // One try per window, as a connection of any other workload reconnects once: the next
-        // window's start_sending() tries again. Going on at once would count refusals as fast
-        // as the kernel makes them.
         active_ = false;
         thread_.stats.record_failure(ErrorKind::kConnect);
         thread_.request_finished();
+        // A session the router refused (ABORT, a failed challenge, a close during the setup)
+        // was answered, and the next session is the next operation. A connect nothing answered
+        // is tried once per window, as a connection of any other workload reconnects once (the
+        // next window's start_sending() tries again): going on at once would count refusals
+        // as fast as the kernel makes them.
+        if (ec.category() == join_category()) return next();
         return;
       }
       // rpc: the data window starts with the CALL (a transfer's with its first chunk).
