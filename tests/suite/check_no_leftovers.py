@@ -4,11 +4,14 @@ A process is ours when its executable lies in the build's bin folder (router, wo
 orchestrator, test helpers) or when its environment carries BENCHGATE_TEST_TAG, which the
 end-to-end tests give to everything they start (so tools such as h2load, wrk and nginx that a
 test spawned count too), or BENCHGATE_TEST_NAME, which tests/run_contained.py gives to every
-process of an e2e or interop test. Registered RUN_SERIAL, so no other test runs beside it; scripts/test.sh
-runs it once more after everything else.
+process of an e2e or interop test. Registered RUN_SERIAL, so no other test runs beside it;
+scripts/test.sh runs it once more after everything else.
 """
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from run_contained import command_line  # noqa: E402 (the one reader of /proc/PID/cmdline)
 
 
 def ours(pid, bin_dir):
@@ -28,14 +31,6 @@ def ours(pid, bin_dir):
         if any(entry.startswith(name + b"=") for entry in environ):
             return "carries " + name.decode()
     return None
-
-
-def command_line(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return "?"
 
 
 def main():

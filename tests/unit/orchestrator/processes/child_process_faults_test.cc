@@ -7,31 +7,22 @@
 #include <thread>
 
 #include "orchestrator/processes/child_process.h"
+#include "process_log.h"
 
 namespace benchgate::processes {
 namespace {
 
 using namespace std::chrono_literals;
 
-// Where this test process's frozen children write their stderr (each test runs as a process
-// of its own), and the object that removes it when the process ends.
-std::filesystem::path frozen_test_log() {
-  return std::filesystem::temp_directory_path() /
-         ("benchgate-frozen-test-" + std::to_string(::getpid()) + ".log");
-}
-struct FrozenTestLogRemover {
-  ~FrozenTestLogRemover() {
-    std::error_code ignored;
-    std::filesystem::remove(frozen_test_log(), ignored);
-  }
-} frozen_test_log_remover;
+// Where this test process's frozen children write their stderr.
+const test_support::ProcessLog frozen_test_log("benchgate-frozen-test-");
 
 std::unique_ptr<ChildProcess> ready_child() {
   SpawnOptions options;
   options.name = "frozen child";
   options.executable = "/bin/sh";
   options.args = {"-c", "echo READY; while true; do sleep 1; done"};
-  options.stderr_log = frozen_test_log();
+  options.stderr_log = frozen_test_log.path();
   auto child = ChildProcess::spawn(options);
   EXPECT_TRUE(child.ok()) << child.message();
   EXPECT_TRUE((*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s).ok());

@@ -1,6 +1,8 @@
 // Child processes: readiness line, exit description, and stop() leaving nothing behind.
 #include "orchestrator/processes/child_process.h"
 
+#include "process_log.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -13,25 +15,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Where this test process's children write their stderr (each test runs as a process of its
-// own), and the object that removes it when the process ends.
-std::filesystem::path child_test_log() {
-  return std::filesystem::temp_directory_path() /
-         ("benchgate-child-test-" + std::to_string(::getpid()) + ".log");
-}
-struct ChildTestLogRemover {
-  ~ChildTestLogRemover() {
-    std::error_code ignored;
-    std::filesystem::remove(child_test_log(), ignored);
-  }
-} child_test_log_remover;
+// Where this test process's children write their stderr.
+const test_support::ProcessLog child_test_log("benchgate-child-test-");
 
 SpawnOptions shell(const std::string& script) {
   SpawnOptions options;
   options.name = "test child";
   options.executable = "/bin/sh";
   options.args = {"-c", script};
-  options.stderr_log = child_test_log();
+  options.stderr_log = child_test_log.path();
   std::filesystem::remove(options.stderr_log);
   return options;
 }
