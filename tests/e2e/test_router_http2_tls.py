@@ -6,7 +6,8 @@ Python's ssl: streams over --h2-max-concurrent-streams refused, rapid reset (CVE
 a CONTINUATION flood, an oversize header block and an HPACK bomb answered with GOAWAY
 ENHANCE_YOUR_CALM, an idle connection closed, the client's flow-control window kept to and
 windows overflowed past 2^31-1; besides, slow TLS handshakes (a client that sends nothing,
-one that sends half a ClientHello) closed by --tls-handshake-timeout. Each is counted in the
+one that sends half a ClientHello) closed by --tls-handshake-timeout, and a client that sends
+close_notify with answers owed (TLS's half-close) still getting them. Each is counted in the
 router's Prometheus metrics, the router serves a new connection after each, and every
 connection the test opened is one handshake in benchgate_router_tls_handshakes_total with the
 version the client allowed and ALPN h2. Loopback only; every wait is bounded; nothing timed."""
@@ -17,9 +18,86 @@ import tempfile
 import unittest
 
 from certificates import OPENSSL, make_certificate
-from h2_defences import Http2DefenceChecks, h2
+from h2_defences import DATA, END_STREAM, HEADERS, Http2DefenceChecks, client, h2, read_frames, \
+    request
 from test_router_limits import Router, closed_by_peer
 from test_router_tls import half_client_hello
+
+
+class HalfClosingTls:
+    """A TLS client over a memory BIO on a plain socket, which can send close_notify and go on
+    reading: ssl.SSLSocket cannot, its unwrap() waits for the peer's close_notify. recv() and
+    settimeout() as a socket's, for h2_defences.read_frames."""
+
+    def __init__(self, context, sock):
+        self.sock = sock
+        self.sock.settimeout(10)
+        self.incoming, self.outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        self.pending = b""  # application data read before the close_notify
+        self.tls = context.wrap_bio(self.incoming, self.outgoing, server_hostname="127.0.0.1")
+        while True:
+            try:
+                self.tls.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                self._flush()
+                data = self.sock.recv(65536)
+                if not data:
+                    raise ConnectionError("the router closed during the handshake")
+                self.incoming.write(data)
+        self._flush()
+
+    def _flush(self):
+        data = self.outgoing.read()
+        if data:
+            self.sock.sendall(data)
+
+    def version(self):
+        return self.tls.version()
+
+    def selected_alpn_protocol(self):
+        return self.tls.selected_alpn_protocol()
+
+    def sendall(self, data):
+        self.tls.write(data)
+        self._flush()
+
+    def close_notify(self):
+        """Sends close_notify; TCP stays open both ways. What the router sent that this end
+        holds already is read first: unwrap() takes a second look for the router's
+        close_notify, which must find nothing to read rather than application data."""
+        while self.incoming.pending:
+            try:
+                self.pending += self.tls.read(65536)
+            except ssl.SSLWantReadError:
+                break
+        try:
+            self.tls.unwrap()
+        except ssl.SSLWantReadError:
+            pass  # the router's close_notify has not come, and is not waited for
+        self._flush()
+
+    def settimeout(self, timeout):
+        self.sock.settimeout(timeout)
+
+    def recv(self, size):
+        """Application data; b"" at the router's close_notify or TCP close."""
+        if self.pending:
+            data, self.pending = self.pending[:size], self.pending[size:]
+            return data
+        while True:
+            try:
+                return self.tls.read(size)
+            except ssl.SSLZeroReturnError:
+                return b""
+            except ssl.SSLWantReadError:
+                data = self.sock.recv(65536)
+                if not data:
+                    return b""
+                self.incoming.write(data)
+
+    def close(self):
+        self.sock.close()
 
 
 @unittest.skipUnless(h2 and OPENSSL, "needs python3-h2 and openssl")
@@ -74,6 +152,27 @@ class RouterHttp2DefencesOverTls13(Http2DefenceChecks, unittest.TestCase):
         self.assertEqual(self.router.wait_for_metric(failures, 2), 2)
         self.assert_still_serving()
         self.assertEqual(self.metric("benchgate_router_http_timeouts_total"), 0)
+
+
+    def test_a_client_that_sends_close_notify_still_gets_the_answers_it_is_owed(self):
+        # test_router_http2's FIN test over TLS: the preface, SETTINGS and two requests, then
+        # the client's close_notify with TCP open both ways, nothing read before: the answer
+        # due now and the delayed one both come (the delayed one after the router read the
+        # close_notify), then the router closes.
+        sock = HalfClosingTls(self.context, self.router.connect())
+        self.addCleanup(sock.close)
+        self.handshakes += 1
+        self.assertEqual(sock.selected_alpn_protocol(), "h2")
+        conn = client()
+        conn.send_headers(1, request("/bench/delay/200", scheme="https"), end_stream=True)
+        conn.send_headers(3, request("/bench/hello", scheme="https"), end_stream=True)
+        sock.sendall(conn.data_to_send())
+        sock.close_notify()
+        frames, end = read_frames(sock)
+        ended = sorted(f[2] for f in frames if f[0] in (DATA, HEADERS) and f[1] & END_STREAM)
+        self.assertEqual(ended, [1, 3], frames)
+        self.assertEqual(end, "closed")
+        self.assert_still_serving()
 
 
 class RouterHttp2DefencesOverTls12(RouterHttp2DefencesOverTls13):
