@@ -152,11 +152,9 @@ TEST(ScenarioLoader, WithoutDefaultsTheModelDefaultsApply) {
 }
 
 TEST(ScenarioLoader, CommandRouterGetsItsArgvAndOnePortPerName) {
-  LoadOptions options;
-  uint16_t next = 40000;
-  options.allocate_port = [&]() -> Expected<uint16_t> { return next++; };
-  LoadResult r =
-      load_scenario_file(test_support::kScenarioData + "/valid/command_router.toml", options);
+  // No environment read; ports from 40000, one per name.
+  LoadResult r = load_scenario_file(test_support::kScenarioData + "/valid/command_router.toml",
+                                    test_support::hermetic_options(40000));
   ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   const Scenario& s = *r.scenario;
   EXPECT_EQ(s.name, "nginx-compare.v1");
