@@ -222,7 +222,7 @@ void expect_same_as_nlohmann(Format format, const Bytes& bytes) {
   expect_identical(ours, theirs, name(format));
 }
 
-void expect_refused(Format format, const Bytes& bytes, const char* what) {
+void expect_binary_refused(Format format, const Bytes& bytes, const char* what) {
   Json out = 1;
   EXPECT_FALSE(decode(format, bytes, out)) << name(format) << ": " << what;
   EXPECT_TRUE(out.is_null()) << what;
@@ -246,22 +246,22 @@ TEST(MsgpackDecoder, SignedFamilyKeepsPositiveValuesSigned) {
 }
 
 TEST(MsgpackDecoder, MalformedInputIsRefused) {
-  expect_refused(Format::msgpack, {0xc1}, "0xc1 is never used");
-  expect_refused(Format::msgpack, {0x81, 0x01, 0x02}, "integer map key");
-  expect_refused(Format::msgpack, {0x81, 0xc4, 0x01, 0x61, 0x02}, "binary map key");
-  expect_refused(Format::msgpack, {0x92, 0x01}, "array shorter than announced");
-  expect_refused(Format::msgpack, {0xa3, 0x61, 0x62}, "string shorter than announced");
-  expect_refused(Format::msgpack, {0xc7, 0x02, 0x01, 0x00}, "ext shorter than announced");
+  expect_binary_refused(Format::msgpack, {0xc1}, "0xc1 is never used");
+  expect_binary_refused(Format::msgpack, {0x81, 0x01, 0x02}, "integer map key");
+  expect_binary_refused(Format::msgpack, {0x81, 0xc4, 0x01, 0x61, 0x02}, "binary map key");
+  expect_binary_refused(Format::msgpack, {0x92, 0x01}, "array shorter than announced");
+  expect_binary_refused(Format::msgpack, {0xa3, 0x61, 0x62}, "string shorter than announced");
+  expect_binary_refused(Format::msgpack, {0xc7, 0x02, 0x01, 0x00}, "ext shorter than announced");
 }
 
 TEST(MsgpackDecoder, HugeAnnouncedCountsAreRefusedWithoutReserving) {
-  expect_refused(Format::msgpack, {0xdd, 0xff, 0xff, 0xff, 0xff, 0x01}, "array 32");
-  expect_refused(Format::msgpack, {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa0, 0x01}, "map 32");
-  expect_refused(Format::msgpack, {0xdb, 0xff, 0xff, 0xff, 0xff, 0x61}, "str 32");
-  expect_refused(Format::msgpack, {0xc6, 0xff, 0xff, 0xff, 0xff, 0x61}, "bin 32");
-  expect_refused(Format::msgpack, {0xc9, 0xff, 0xff, 0xff, 0xff, 0x01, 0x61}, "ext 32");
+  expect_binary_refused(Format::msgpack, {0xdd, 0xff, 0xff, 0xff, 0xff, 0x01}, "array 32");
+  expect_binary_refused(Format::msgpack, {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa0, 0x01}, "map 32");
+  expect_binary_refused(Format::msgpack, {0xdb, 0xff, 0xff, 0xff, 0xff, 0x61}, "str 32");
+  expect_binary_refused(Format::msgpack, {0xc6, 0xff, 0xff, 0xff, 0xff, 0x61}, "bin 32");
+  expect_binary_refused(Format::msgpack, {0xc9, 0xff, 0xff, 0xff, 0xff, 0x01, 0x61}, "ext 32");
   // A map of 2 entries needs at least 4 bytes: 3 bytes left is a lie.
-  expect_refused(Format::msgpack, {0x82, 0xa0, 0xc0, 0xa0}, "map count over half the bytes");
+  expect_binary_refused(Format::msgpack, {0x82, 0xa0, 0xc0, 0xa0}, "map count over half the bytes");
   // Exactly as many elements as bytes left is fine.
   expect_same_as_nlohmann(Format::msgpack, {0x93, 0x01, 0x02, 0x03});
 }
@@ -287,18 +287,19 @@ TEST(CborDecoder, HalfFloatsDecode) {
 }
 
 TEST(CborDecoder, MalformedInputIsRefused) {
-  expect_refused(Format::cbor, {0xc1, 0x01}, "tag");
-  expect_refused(Format::cbor, {0xf7}, "undefined");
-  expect_refused(Format::cbor, {0xf0}, "simple value");
-  expect_refused(Format::cbor, {0xf8, 0x20}, "one-byte simple value");
-  expect_refused(Format::cbor, {0xff}, "break outside an indefinite item");
-  expect_refused(Format::cbor, {0x1c}, "reserved additional information");
-  expect_refused(Format::cbor, {0x1f}, "indefinite integer");
-  expect_refused(Format::cbor, {0xa1, 0x01, 0x02}, "integer map key");
-  expect_refused(Format::cbor, {0x7f, 0x41, 0x61, 0xff}, "byte chunk in a text string");
-  expect_refused(Format::cbor, {0x5f, 0x5f, 0xff, 0xff}, "indefinite chunk");
-  expect_refused(Format::cbor, {0x9f, 0x01}, "indefinite array without break");
-  expect_refused(Format::cbor, {0x3b, 0x80, 0, 0, 0, 0, 0, 0, 0}, "negative below INT64_MIN");
+  expect_binary_refused(Format::cbor, {0xc1, 0x01}, "tag");
+  expect_binary_refused(Format::cbor, {0xf7}, "undefined");
+  expect_binary_refused(Format::cbor, {0xf0}, "simple value");
+  expect_binary_refused(Format::cbor, {0xf8, 0x20}, "one-byte simple value");
+  expect_binary_refused(Format::cbor, {0xff}, "break outside an indefinite item");
+  expect_binary_refused(Format::cbor, {0x1c}, "reserved additional information");
+  expect_binary_refused(Format::cbor, {0x1f}, "indefinite integer");
+  expect_binary_refused(Format::cbor, {0xa1, 0x01, 0x02}, "integer map key");
+  expect_binary_refused(Format::cbor, {0x7f, 0x41, 0x61, 0xff}, "byte chunk in a text string");
+  expect_binary_refused(Format::cbor, {0x5f, 0x5f, 0xff, 0xff}, "indefinite chunk");
+  expect_binary_refused(Format::cbor, {0x9f, 0x01}, "indefinite array without break");
+  expect_binary_refused(Format::cbor, {0x3b, 0x80, 0, 0, 0, 0, 0, 0, 0},
+                        "negative below INT64_MIN");
 }
 
 TEST(CborDecoder, HugeAnnouncedCountsAreRefusedWithoutReserving) {
@@ -307,10 +308,10 @@ TEST(CborDecoder, HugeAnnouncedCountsAreRefusedWithoutReserving) {
     Bytes bytes = {head};
     bytes.insert(bytes.end(), huge.begin(), huge.end());
     bytes.push_back(0x01);
-    expect_refused(Format::cbor, bytes, "8-byte count");
+    expect_binary_refused(Format::cbor, bytes, "8-byte count");
   }
-  expect_refused(Format::cbor, {0x9a, 0x7f, 0xff, 0xff, 0xff, 0x01}, "4-byte array count");
-  expect_refused(Format::cbor, {0xa2, 0x60, 0xf6, 0x60}, "map count over half the bytes");
+  expect_binary_refused(Format::cbor, {0x9a, 0x7f, 0xff, 0xff, 0xff, 0x01}, "4-byte array count");
+  expect_binary_refused(Format::cbor, {0xa2, 0x60, 0xf6, 0x60}, "map count over half the bytes");
   expect_same_as_nlohmann(Format::cbor, {0x83, 0x01, 0x02, 0x03});
 }
 

@@ -56,7 +56,7 @@ void expect_as_nlohmann(std::string_view text) {
   expect_same_value(out, expected, std::string(text));
 }
 
-void expect_refused(std::string_view text) {
+void expect_json_refused(std::string_view text) {
   EXPECT_TRUE(theirs(text).is_discarded()) << "nlohmann accepts " << text;
   for (auto nul : {NulStrings::kKeep, NulStrings::kBinary}) {
     Json out = 5;
@@ -172,10 +172,10 @@ TEST(JsonDecoder, InvalidTextIsRefusedAsNlohmannRefusesIt) {
                            "[1]\xef\xbb\xbf",
                            "\"\\u0000",
                            "[\"\\u0000QUJD"}) {
-    expect_refused(text);
+    expect_json_refused(text);
   }
   // A raw NUL is a control character inside a string.
-  expect_refused(std::string_view("\"a\0\"", 4));
+  expect_json_refused(std::string_view("\"a\0\"", 4));
 }
 
 TEST(JsonDecoder, ANulByteAfterTheValueIsRefusedWhereNlohmannStopsReading) {
@@ -199,8 +199,8 @@ TEST(JsonDecoder, SpecialCharactersAtEveryPlaceOfTheWideScan) {
           "[\"" + std::string(at, 'a') + special + std::string(40 - at, 'b') + "\"]";
       expect_as_nlohmann(text);
     }
-    expect_refused("[\"" + std::string(at, 'a') + "\x01" + std::string(40 - at, 'b') + "\"]");
-    expect_refused("[\"" + std::string(at, 'a') + "\xc3" + std::string(40 - at, 'b') + "\"]");
+    expect_json_refused("[\"" + std::string(at, 'a') + "\x01" + std::string(40 - at, 'b') + "\"]");
+    expect_json_refused("[\"" + std::string(at, 'a') + "\xc3" + std::string(40 - at, 'b') + "\"]");
     expect_as_nlohmann(std::string("\"").append(at, 'x').append("\""));
   }
 }

@@ -119,7 +119,7 @@ results::Repetition with_workers(size_t n) {
   return rep;
 }
 
-bool flagged(const results::Repetition& rep) {
+bool start_skew_flagged(const results::Repetition& rep) {
   return std::find(rep.flags.begin(), rep.flags.end(), "start_skew") != rep.flags.end();
 }
 
@@ -144,7 +144,7 @@ TEST(RecordStarts, ConvertsEachStartWithItsOffsetAndRecordsTheClock) {
   EXPECT_EQ(rep.worker_start_skew_ns, (std::vector<int64_t>{200'000, 50'000}));
   // From the planned instant (0) to the latest start (200 us).
   EXPECT_EQ(rep.start_spread_ns, 200'000);
-  EXPECT_FALSE(flagged(rep));
+  EXPECT_FALSE(start_skew_flagged(rep));
 }
 
 TEST(RecordStarts, FlagsASpreadPastTheBoundAndAnEarlyWorkerCountsToo) {
@@ -155,18 +155,18 @@ TEST(RecordStarts, FlagsASpreadPastTheBoundAndAnEarlyWorkerCountsToo) {
   auto rep = with_workers(2);
   record_starts(rep, {early, late}, clocks, kPlanned, 1'000'000);
   EXPECT_EQ(rep.start_spread_ns, 1'100'000);
-  EXPECT_TRUE(flagged(rep));
+  EXPECT_TRUE(start_skew_flagged(rep));
   // The same starts within a 2 ms bound (the scenario's max_start_skew).
   rep = with_workers(2);
   record_starts(rep, {early, late}, clocks, kPlanned, 2'000'000);
-  EXPECT_FALSE(flagged(rep));
+  EXPECT_FALSE(start_skew_flagged(rep));
   // One worker alone 5 ms late: the span from the planned instant flags it.
   v1::WindowResult alone;
   alone.set_started_worker_ns(kPlanned.steady_ns + kOffset + 5'000'000);
   rep = with_workers(1);
   record_starts(rep, {alone}, {clocks[0]}, kPlanned, 1'000'000);
   EXPECT_EQ(rep.start_spread_ns, 5'000'000);
-  EXPECT_TRUE(flagged(rep));
+  EXPECT_TRUE(start_skew_flagged(rep));
 }
 
 TEST(RecordStarts, AWorkerWithoutTheExchangeIsNotMeasuredNotZero) {
@@ -189,7 +189,7 @@ TEST(RecordStarts, AWorkerWithoutTheExchangeIsNotMeasuredNotZero) {
   EXPECT_FALSE(rep.workers[1].start_skew_ns);
   EXPECT_TRUE(rep.worker_start_skew_ns.empty());
   EXPECT_FALSE(rep.start_spread_ns);
-  EXPECT_FALSE(flagged(rep));
+  EXPECT_FALSE(start_skew_flagged(rep));
 }
 
 }  // namespace

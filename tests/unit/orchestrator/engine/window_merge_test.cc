@@ -90,7 +90,7 @@ TEST(WindowMerge, AWorkerWithoutCpuFiguresHasNoUtilizationInItsShare) {
   EXPECT_FALSE(rep->workers[0].cpu_utilization.has_value());
 }
 
-bool flagged(const results::Repetition& rep, const std::string& flag) {
+bool has_flag(const results::Repetition& rep, const std::string& flag) {
   return std::find(rep.flags.begin(), rep.flags.end(), flag) != rep.flags.end();
 }
 
@@ -109,7 +109,7 @@ TEST(WindowMerge, ASaturatedWorkerIsFlagged) {
   auto rep = merge_window({busy}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
   EXPECT_NEAR(rep->worker_cpu_utilization, 0.95, 1e-9);
-  EXPECT_TRUE(flagged(*rep, "worker_saturated"));
+  EXPECT_TRUE(has_flag(*rep, "worker_saturated"));
   EXPECT_FALSE(rep->worker_cpu_wait_share.has_value());
 }
 
@@ -124,13 +124,13 @@ TEST(WindowMerge, OneThreadAtNinetyPercentOfTheWindowSaturatesItsWorker) {
   auto rep = merge_window({r}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok()) << rep.message();
   EXPECT_NEAR(rep->worker_cpu_utilization, 0.95, 1e-9);
-  EXPECT_TRUE(flagged(*rep, "worker_saturated"));
-  EXPECT_FALSE(flagged(*rep, "worker_cpu_starved"));
+  EXPECT_TRUE(has_flag(*rep, "worker_saturated"));
+  EXPECT_FALSE(has_flag(*rep, "worker_cpu_starved"));
   auto idle = part(10, 1, 2, 1000, /*cpu_ns=*/100'000'000);
   add_thread(idle, 890'000'000, 0);
   rep = merge_window({idle}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
-  EXPECT_FALSE(flagged(*rep, "worker_saturated"));
+  EXPECT_FALSE(has_flag(*rep, "worker_saturated"));
 }
 
 // A thread that waited for a CPU for a tenth of the window was starved, though it used little.
@@ -141,15 +141,15 @@ TEST(WindowMerge, AThreadThatWaitedForACpuIsFlaggedStarved) {
   ASSERT_TRUE(rep.ok());
   ASSERT_TRUE(rep->worker_cpu_wait_share.has_value());
   EXPECT_NEAR(*rep->worker_cpu_wait_share, 0.1, 1e-9);
-  EXPECT_TRUE(flagged(*rep, "worker_cpu_starved"));
-  EXPECT_FALSE(flagged(*rep, "worker_saturated"));
+  EXPECT_TRUE(has_flag(*rep, "worker_cpu_starved"));
+  EXPECT_FALSE(has_flag(*rep, "worker_saturated"));
   // A run delay a thread could not read is not measured, never 0.
   auto unknown = part(10, 1, 2, 1000, 300'000'000);
   add_thread(unknown, 300'000'000, std::nullopt);
   rep = merge_window({unknown}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
   EXPECT_FALSE(rep->worker_cpu_wait_share.has_value());
-  EXPECT_FALSE(flagged(*rep, "worker_cpu_starved"));
+  EXPECT_FALSE(has_flag(*rep, "worker_cpu_starved"));
 }
 
 // Throughput counts what completed inside the window; a worker without those counts makes
@@ -168,7 +168,7 @@ TEST(WindowMerge, SumsInWindowCountsOnlyWhenEveryWorkerSentThem) {
   EXPECT_EQ(rep->window_bytes_received, 9000u);
   EXPECT_EQ(rep->window_payload_bytes, 1200u);
   EXPECT_DOUBLE_EQ(rep->ops_per_second(), 140);
-  EXPECT_FALSE(flagged(*rep, "throughput_span"));
+  EXPECT_FALSE(has_flag(*rep, "throughput_span"));
   // Each worker's share follows the same definition as the repetition's.
   ASSERT_EQ(rep->workers.size(), 2u);
   EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 90);
@@ -176,7 +176,7 @@ TEST(WindowMerge, SumsInWindowCountsOnlyWhenEveryWorkerSentThem) {
   rep = merge_window({a, part(50, 1, 2, 1000)}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
   EXPECT_FALSE(rep->in_window);
-  EXPECT_TRUE(flagged(*rep, "throughput_span"));
+  EXPECT_TRUE(has_flag(*rep, "throughput_span"));
   // Over each worker's own data window (1 ns here) when one worker lacks in-window counts.
   EXPECT_DOUBLE_EQ(rep->workers[0].ops_per_second, 100e9);
 }
@@ -202,7 +202,7 @@ TEST(WindowMerge, ClampedLatenciesReachTheRepetition) {
   auto rep = merge_window({a, b}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok());
   EXPECT_EQ(rep->latency_clamped, 3u);
-  EXPECT_TRUE(flagged(*rep, "latency_clamped"));
+  EXPECT_TRUE(has_flag(*rep, "latency_clamped"));
 }
 
 // Exact merging needs one layout; another is rejected with its layout named (as worker-check

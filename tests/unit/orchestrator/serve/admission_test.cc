@@ -30,7 +30,7 @@ AdmissionPolicy allowing(std::vector<std::string> commands,
   return AdmissionPolicy{"", std::move(commands), std::move(addresses)};
 }
 
-Admission submit(const std::string& text, const AdmissionPolicy& policy) {
+Admission admit(const std::string& text, const AdmissionPolicy& policy) {
   return admit_content("client.toml", "name = \"s\"\n" + text + kWorkload, policy);
 }
 
@@ -59,24 +59,24 @@ address = "127.0.0.1:${port:sut}"
 // service's own --workers-at entries.
 TEST(Admission, WorkersAtMustBeOneOfTheServicesWorkers) {
   const std::string remote = "[workers]\nat = [\"10.0.0.9:7800\", \"dns:w:7800\"]\n";
-  const Admission a = submit(remote, allowing({}));
+  const Admission a = admit(remote, allowing({}));
   expect_denied(a, "[workers] at '10.0.0.9:7800' is not one of this service's workers");
   EXPECT_NE(a.message.find("[workers] at 'dns:w:7800' is not one"), std::string::npos) << a.message;
   EXPECT_EQ(a.message.rfind("client.toml:3:6: error:", 0), 0u) << a.message;
   AdmissionPolicy policy = allowing({});
   policy.worker_addresses = {"dns:w:7800"};
-  expect_denied(submit(remote, policy), "'10.0.0.9:7800' is not one");
+  expect_denied(admit(remote, policy), "'10.0.0.9:7800' is not one");
   policy.worker_addresses = {"dns:w:7800", "10.0.0.9:7800"};
-  expect_admitted(submit(remote, policy));
+  expect_admitted(admit(remote, policy));
   // Without `at` the other keys reach nothing.
-  expect_admitted(submit("[workers]\non_worker_loss = \"continue\"\n", allowing({})));
+  expect_admitted(admit("[workers]\non_worker_loss = \"continue\"\n", allowing({})));
 }
 
 // Each error points at the value of the key it is about (line 5 is `command = ...`).
 TEST(Admission, ARouterCommandMustBeAllowed) {
-  expect_denied(submit(kRouterCommand, allowing({"/bin/true"})),
+  expect_denied(admit(kRouterCommand, allowing({"/bin/true"})),
                 "client.toml:5:11: error: [router] command '/bin/sleep' is not allowed");
-  expect_admitted(submit(kRouterCommand, allowing({"/bin/sleep"})));
+  expect_admitted(admit(kRouterCommand, allowing({"/bin/sleep"})));
 }
 
 const std::string kComparedRouters = R"(
@@ -91,9 +91,9 @@ routers = ["mine", "theirs"]
 )";
 
 TEST(Admission, AComparedRouterCommandMustBeAllowed) {
-  expect_denied(submit(kComparedRouters, allowing({"/bin/sleep"})),
+  expect_denied(admit(kComparedRouters, allowing({"/bin/sleep"})),
                 "client.toml:7:11: error: [routers.theirs] command '/bin/sh' is not allowed");
-  expect_admitted(submit(kComparedRouters, allowing({"/bin/sh"})));
+  expect_admitted(admit(kComparedRouters, allowing({"/bin/sh"})));
 }
 
 const std::string kWorkerCommand = R"(
@@ -104,13 +104,13 @@ workers = ["builtin", "evil"]
 )";
 
 TEST(Admission, AWorkerImplementationCommandMustBeAllowed) {
-  expect_denied(submit(kWorkerCommand, allowing({})),
+  expect_denied(admit(kWorkerCommand, allowing({})),
                 "client.toml:4:11: error: [worker_impls.evil] command '/bin/sh' is not allowed");
-  expect_admitted(submit(kWorkerCommand, allowing({"/bin/sh"})));
+  expect_admitted(admit(kWorkerCommand, allowing({"/bin/sh"})));
 }
 
 TEST(Admission, AWorkerImplementationNoWorkloadUsesIsCheckedToo) {
-  expect_denied(submit("[worker_impls.idle]\ncommand = [\"/bin/sh\"]\n", allowing({})),
+  expect_denied(admit("[worker_impls.idle]\ncommand = [\"/bin/sh\"]\n", allowing({})),
                 "[worker_impls.idle] command '/bin/sh' is not allowed");
 }
 
@@ -118,9 +118,9 @@ TEST(Admission, TheToolOfAnAdapterMustBeAllowed) {
   const std::string adapter =
       "[worker_impls.h2]\nadapter = \"h2load\"\n"
       "[compare]\nworkers = [\"builtin\", \"h2\"]\n";
-  expect_denied(submit(adapter, allowing({"/bin/sh"})),
+  expect_denied(admit(adapter, allowing({"/bin/sh"})),
                 "[worker_impls.h2] adapter 'h2load' is not allowed");
-  expect_admitted(submit(adapter, allowing({"h2load"})));
+  expect_admitted(admit(adapter, allowing({"h2load"})));
 }
 
 TEST(Admission, AProgramARouterRequiresMustBeAllowed) {
@@ -128,15 +128,15 @@ TEST(Admission, AProgramARouterRequiresMustBeAllowed) {
   const std::string text = kComparedRouters.substr(0, kComparedRouters.find("[compare]")) +
                            "requires = [\"/bin/sh\", \"/etc/secret-tool\"]\n" +
                            kComparedRouters.substr(kComparedRouters.find("[compare]"));
-  const Admission a = submit(text, allowing({"/bin/sh"}));
+  const Admission a = admit(text, allowing({"/bin/sh"}));
   expect_denied(a, "[routers.theirs] requires '/etc/secret-tool' is not allowed");
   EXPECT_EQ(a.message.find("'/bin/sh'"), std::string::npos) << a.message;
-  expect_admitted(submit(text, allowing({"/bin/sh", "/etc/secret-tool"})));
+  expect_admitted(admit(text, allowing({"/bin/sh", "/etc/secret-tool"})));
 }
 
 TEST(Admission, EveryRefusedProgramIsNamedAtOnce) {
   const Admission a =
-      submit(kComparedRouters + "[worker_impls.x]\ncommand = [\"/bin/sleep\"]\n", allowing({}));
+      admit(kComparedRouters + "[worker_impls.x]\ncommand = [\"/bin/sleep\"]\n", allowing({}));
   expect_denied(a, "[routers.theirs] command '/bin/sh'");
   expect_denied(a, "[worker_impls.x] command '/bin/sleep'");
 }
@@ -206,9 +206,8 @@ TEST(Admission, RouterCertificateFilesAreRefusedInASubmission) {
 }
 
 TEST(Admission, ScenarioDirIsRefusedInASubmission) {
-  const Admission a =
-      submit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"${scenario_dir}/w.sh\"]\n",
-             allowing({"/bin/sh"}));
+  const Admission a = admit("[worker_impls.w]\ncommand = [\"/bin/sh\", \"${scenario_dir}/w.sh\"]\n",
+                            allowing({"/bin/sh"}));
   EXPECT_FALSE(a.scenario);
   EXPECT_NE(a.message.find("'${scenario_dir}' is not allowed in a scenario submitted"),
             std::string::npos)
@@ -242,37 +241,37 @@ std::string external(const std::string& address) {
 }
 
 TEST(Admission, AnExternalAddressMustBeAllowed) {
-  expect_denied(submit(external("10.1.2.3:80"), allowing({})),
+  expect_denied(admit(external("10.1.2.3:80"), allowing({})),
                 "client.toml:5:11: error: [router] address '10.1.2.3:80' is not allowed");
-  expect_admitted(submit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:80"})));
-  expect_denied(submit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:81"})),
+  expect_admitted(admit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:80"})));
+  expect_denied(admit(external("10.1.2.3:80"), allowing({}, {"10.1.2.3:81"})),
                 "[router] address '10.1.2.3:80'");
 }
 
 TEST(Admission, ALoopbackPortNotAllocatedByTheScenarioIsAServiceOfTheMachine) {
-  expect_denied(submit(external("127.0.0.1:22"), allowing({})), "[router] address '127.0.0.1:22'");
-  expect_denied(submit(external("localhost:5432"), allowing({})), "address 'localhost:5432'");
-  expect_admitted(submit(external("127.0.0.1:${port:mine}"), allowing({})));
+  expect_denied(admit(external("127.0.0.1:22"), allowing({})), "[router] address '127.0.0.1:22'");
+  expect_denied(admit(external("localhost:5432"), allowing({})), "address 'localhost:5432'");
+  expect_admitted(admit(external("127.0.0.1:${port:mine}"), allowing({})));
 }
 
 TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
   expect_denied(
-      submit(kRouterCommand + "ready = \"tcp://192.168.0.1:9\"\n", allowing({"/bin/sleep"})),
+      admit(kRouterCommand + "ready = \"tcp://192.168.0.1:9\"\n", allowing({"/bin/sleep"})),
       "[router] ready '192.168.0.1:9' is not allowed");
-  expect_denied(submit(kRouterCommand + "metrics = \"http://169.254.169.254/latest\"\n",
-                       allowing({"/bin/sleep"})),
+  expect_denied(admit(kRouterCommand + "metrics = \"http://169.254.169.254/latest\"\n",
+                      allowing({"/bin/sleep"})),
                 "[router] metrics '169.254.169.254:80' is not allowed");
-  expect_denied(submit(kRouterCommand + "metrics = \"http://u@127.0.0.1:9113/metrics\"\n",
-                       allowing({"/bin/sleep"})),
+  expect_denied(admit(kRouterCommand + "metrics = \"http://u@127.0.0.1:9113/metrics\"\n",
+                      allowing({"/bin/sleep"})),
                 "[router] metrics '127.0.0.1:9113' is not allowed");
-  expect_admitted(submit(kRouterCommand + "metrics = \"http://127.0.0.1:9113/metrics\"\n",
-                         allowing({"/bin/sleep"}, {"127.0.0.1:9113"})));
-  expect_admitted(submit(kRouterCommand + "ready = \"tcp://127.0.0.1:${port:probe}\"\n",
-                         allowing({"/bin/sleep"})));
+  expect_admitted(admit(kRouterCommand + "metrics = \"http://127.0.0.1:9113/metrics\"\n",
+                        allowing({"/bin/sleep"}, {"127.0.0.1:9113"})));
+  expect_admitted(admit(kRouterCommand + "ready = \"tcp://127.0.0.1:${port:probe}\"\n",
+                        allowing({"/bin/sleep"})));
 }
 
 TEST(Admission, TheMetricsEndpointOfTheBundledRouterIsCheckedToo) {
-  expect_denied(submit("[router]\nmetrics = \"http://10.9.8.7:9100/metrics\"\n", allowing({})),
+  expect_denied(admit("[router]\nmetrics = \"http://10.9.8.7:9100/metrics\"\n", allowing({})),
                 "[router] metrics '10.9.8.7:9100' is not allowed");
 }
 
@@ -286,13 +285,13 @@ address = "203.0.113.9:443"
 [compare]
 routers = ["a", "b"]
 )";
-  expect_denied(submit(compare, allowing({})), "[routers.b] address '203.0.113.9:443'");
+  expect_denied(admit(compare, allowing({})), "[routers.b] address '203.0.113.9:443'");
 }
 
 TEST(Admission, TheBundledRouterAndWorkerNeedNothing) {
-  expect_admitted(submit("", allowing({})));
-  EXPECT_TRUE(programs_started(*submit("", allowing({})).scenario).empty());
-  EXPECT_TRUE(addresses_reached(*submit("", allowing({})).scenario).empty());
+  expect_admitted(admit("", allowing({})));
+  EXPECT_TRUE(programs_started(*admit("", allowing({})).scenario).empty());
+  EXPECT_TRUE(addresses_reached(*admit("", allowing({})).scenario).empty());
 }
 
 // Every key of the scenario format, by what a submitted scenario can do with it.

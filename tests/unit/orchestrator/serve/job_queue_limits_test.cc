@@ -42,7 +42,7 @@ class HeldExecutor final : public JobExecutor {
   bool released_ = false;
 };
 
-grpc::Status submit(OrchestratorService& service) {
+grpc::Status submit_one(OrchestratorService& service) {
   v1::SubmitRequest request;
   request.mutable_content()->set_file_name("client.toml");
   request.mutable_content()->set_text(R"(name = "s"
@@ -60,12 +60,12 @@ TEST(JobQueueLimits, ASubmissionPastMaxQueuedIsRefusedAndOnlyTheNewestEndedJobsS
   JobQueue queue(executor, JobQueueLimits{2, 1});
   OrchestratorService service(queue, AdmissionPolicy{});
 
-  ASSERT_TRUE(submit(service).ok());
+  ASSERT_TRUE(submit_one(service).ok());
   ASSERT_TRUE(executor.wait_started(1)) << "the first job never started";
-  ASSERT_TRUE(submit(service).ok());
-  ASSERT_TRUE(submit(service).ok());
+  ASSERT_TRUE(submit_one(service).ok());
+  ASSERT_TRUE(submit_one(service).ok());
   // One runs, two wait: the queue is full.
-  const grpc::Status refused = submit(service);
+  const grpc::Status refused = submit_one(service);
   EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_EQ(refused.error_message(),
             "the queue is full: 2 runs wait already (serve --max-queued 2); submit again when "
@@ -84,7 +84,7 @@ TEST(JobQueueLimits, ASubmissionPastMaxQueuedIsRefusedAndOnlyTheNewestEndedJobsS
   EXPECT_EQ(queue.find(1), nullptr);
   EXPECT_NE(queue.find(3), nullptr);
   // Room again: a new submission is taken.
-  EXPECT_TRUE(submit(service).ok());
+  EXPECT_TRUE(submit_one(service).ok());
 }
 
 }  // namespace

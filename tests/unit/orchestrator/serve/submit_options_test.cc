@@ -41,8 +41,8 @@ protocol = "http1"
 target = "/bench/hello"
 )";
 
-grpc::Status submit(OrchestratorService& service, const std::string& baseline,
-                    const std::string& promote) {
+grpc::Status submit_with(OrchestratorService& service, const std::string& baseline,
+                         const std::string& promote) {
   v1::SubmitRequest request;
   request.mutable_content()->set_file_name("client.toml");
   request.mutable_content()->set_text(kScenario);
@@ -57,19 +57,19 @@ TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   JobQueue queue(executor);
   OrchestratorService service(queue, AdmissionPolicy{});
 
-  const grpc::Status promote = submit(service, "", "bad name");
+  const grpc::Status promote = submit_with(service, "", "bad name");
   EXPECT_EQ(promote.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(promote.error_message(),
             "--promote baseline name 'bad name' may contain only letters, digits, '_', '-' and "
             "'.'");
-  const grpc::Status baseline = submit(service, "main;", "");
+  const grpc::Status baseline = submit_with(service, "main;", "");
   EXPECT_EQ(baseline.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(baseline.error_message().rfind("--baseline baseline name 'main;'", 0), 0u)
       << baseline.error_message();
   EXPECT_TRUE(queue.list().empty()) << "a refused submission was queued";
 
   // Good names are queued and reach the executor unchanged.
-  ASSERT_TRUE(submit(service, "main", "release-1.2").ok());
+  ASSERT_TRUE(submit_with(service, "main", "release-1.2").ok());
   ASSERT_EQ(queue.list().size(), 1u);
   auto job = queue.find(queue.list().front().id);
   ASSERT_TRUE(job);
