@@ -13,6 +13,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/run_one.h"
 #include "orchestrator/app/run_setup.h"
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
 #include "orchestrator/cli/worker_token.h"
@@ -162,6 +163,7 @@ void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
       ->capture_default_str();
   calibrate->add_option("--db", flags.db_path, "SQLite database of every run")
       ->capture_default_str();
+  add_db_busy_timeout_option(*calibrate, flags.db_busy_timeout);
   calibrate->add_option("--router-bin", flags.router_binary,
                         "Router executable (default: next to orchestrator, or "
                         "$BENCHGATE_ROUTER_BIN)");
@@ -186,8 +188,14 @@ int calibrate_command(const CalibrateFlags& flags) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
   }
+  auto busy_timeout_ms = parse_db_busy_timeout(flags.db_busy_timeout);
+  if (!busy_timeout_ms) {
+    std::fprintf(stderr, "error: %s\n", busy_timeout_ms.message().c_str());
+    return kExitInvalidInput;
+  }
   app::SetupSettings settings;
   settings.db_path = flags.db_path;
+  settings.store.busy_timeout_ms = *busy_timeout_ms;
   settings.labels = {{"calibration", "a/a"}};
   settings.processes = {flags.router_binary, flags.worker_binary, flags.worker_addresses,
                         *worker_token};

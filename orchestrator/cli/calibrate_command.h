@@ -19,6 +19,7 @@ struct CalibrateFlags {
   std::string file;
   int runs = 10;
   std::string db_path = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string router_binary;
   std::string worker_binary;
   std::vector<std::string> worker_addresses;

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/history/change_listing.h"
@@ -99,7 +100,7 @@ int changes(const ChangesFlags& flags) {
   options.alpha = flags.alpha;
   options.min_change = *min_change;
 
-  auto store = open_existing_store(flags.db);
+  auto store = open_existing_store(flags.db, flags.db_busy_timeout);
   if (!store) return usage_error(store.message());
   store::ChangeSeriesFilter filter{flags.scenario, flags.workload, flags.variant,
                                    flags.metric,   flags.branch,   flags.testbed};
@@ -162,6 +163,7 @@ void add_changes_command(CLI::App& app, ChangesFlags& flags) {
   cmd->add_flag("--json", flags.json, "Print one JSON document instead of the table and lines");
   cmd->add_option("--db", flags.db, "SQLite result database (never created by this command)")
       ->capture_default_str();
+  add_db_busy_timeout_option(*cmd, flags.db_busy_timeout);
 }
 
 int run_changes_command(const CLI::App& app, const ChangesFlags& flags) {

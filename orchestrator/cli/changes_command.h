@@ -13,6 +13,7 @@ namespace benchgate::cli {
 
 struct ChangesFlags {
   std::string db = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string scenario, workload, variant, metric, branch;
   int64_t testbed = 0;  // 0: every testbed
   std::string since;    // RUN or DATE; empty: the whole history

@@ -2,6 +2,8 @@
 // busy handler.
 #include "orchestrator/cli/db_busy_timeout.h"
 
+#include <CLI/CLI.hpp>
+
 #include "common/units/units.h"
 
 namespace benchgate::cli {
@@ -13,6 +15,10 @@ Expected<int> parse_db_busy_timeout(const std::string& text) {
     return Error{"--db-busy-timeout '" + text + "': expected a duration from 0s to 1h, such as 5s"};
   }
   return static_cast<int>((*ns + 999'999) / 1'000'000);  // 500us waits 1 ms, not none
+}
+
+void add_db_busy_timeout_option(CLI::App& command, std::string& value) {
+  command.add_option("--db-busy-timeout", value, kDbBusyTimeoutHelp)->capture_default_str();
 }
 
 }  // namespace benchgate::cli

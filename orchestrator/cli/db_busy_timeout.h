@@ -1,11 +1,16 @@
-// --db-busy-timeout of `run` and `serve`: how long a write to the database waits for another
-// writer's lock (another orchestrator, a `serve`, a reader holding a write transaction) before
-// it gives up. A run whose workload could not be stored in that time says so and exits 3.
+// --db-busy-timeout of every command with --db: how long a write to the database waits for
+// another writer's lock (another orchestrator, a `serve`, a reader holding a write transaction)
+// before it gives up; reads go on beside a writer. A run whose workload could not be stored in
+// that time says so and exits 3.
 #pragma once
 
 #include <string>
 
 #include "common/util/expected.h"
+
+namespace CLI {
+class App;
+}
 
 namespace benchgate::cli {
 
@@ -16,5 +21,8 @@ inline constexpr const char* kDbBusyTimeoutHelp =
 // The timeout in milliseconds (rounded up: 500us waits 1 ms), or an error naming the flag and
 // the value.
 Expected<int> parse_db_busy_timeout(const std::string& text);
+
+// Adds --db-busy-timeout (default 5s) to `command`, into `value`.
+void add_db_busy_timeout_option(CLI::App& command, std::string& value);
 
 }  // namespace benchgate::cli

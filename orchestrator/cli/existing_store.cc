@@ -3,14 +3,19 @@
 
 #include <filesystem>
 
+#include "orchestrator/cli/db_busy_timeout.h"
+
 namespace benchgate::cli {
 
-Expected<std::unique_ptr<store::Store>> open_existing_store(const std::string& path) {
+Expected<std::unique_ptr<store::Store>> open_existing_store(const std::string& path,
+                                                            const std::string& busy_timeout) {
+  auto busy_timeout_ms = parse_db_busy_timeout(busy_timeout);
+  if (!busy_timeout_ms) return busy_timeout_ms.error();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     return Error{"no database at " + path + "; run `orchestrator run` first or pass --db"};
   }
-  return store::Store::open(path);
+  return store::Store::open(path, {.busy_timeout_ms = *busy_timeout_ms});
 }
 
 }  // namespace benchgate::cli

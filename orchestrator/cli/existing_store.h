@@ -12,7 +12,9 @@
 namespace benchgate::cli {
 
 // An error (for exit code 2, as `run` answers a --db it cannot open) when the file is missing
-// or the store refuses it: a folder, not SQLite, read-only, locked, too new.
-Expected<std::unique_ptr<store::Store>> open_existing_store(const std::string& path);
+// or the store refuses it: a folder, not SQLite, read-only, locked, too new; or when
+// `busy_timeout` is no --db-busy-timeout.
+Expected<std::unique_ptr<store::Store>> open_existing_store(const std::string& path,
+                                                            const std::string& busy_timeout);
 
 }  // namespace benchgate::cli

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
@@ -18,6 +19,7 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
       "gate", "Re-evaluate a stored run's gates against the stored history (runs nothing)");
   gate->add_option("run", flags.run_id, "Run id (see `orchestrator runs list`)")->required();
   gate->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  add_db_busy_timeout_option(*gate, flags.db_busy_timeout);
   gate->add_option("--baseline", flags.baseline,
                    "Evaluate every relative gate against this baseline instead of its own");
   gate->add_flag(
@@ -36,7 +38,7 @@ int gate_command(const GateFlags& flags) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }
-  auto db = open_existing_store(flags.db_path);
+  auto db = open_existing_store(flags.db_path, flags.db_busy_timeout);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
     return kExitInvalidInput;

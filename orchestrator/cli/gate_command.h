@@ -14,6 +14,7 @@ namespace benchgate::cli {
 struct GateFlags {
   int64_t run_id = 0;
   std::string db_path = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string baseline;
   bool strict = false;
   std::string json_path;

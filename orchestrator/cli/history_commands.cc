@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/history/listings.h"
@@ -34,8 +35,8 @@ int fail(const Error& error) {
 // Opens the database only when the file is there: a history command must never leave an
 // empty database behind a mistyped --db. Any --db it cannot open is a usage error, as for
 // `run` and `gate`.
-std::unique_ptr<Store> open_existing(const std::string& path, int& exit_code) {
-  auto store = open_existing_store(path);
+std::unique_ptr<Store> open_existing(const HistoryFlags& flags, int& exit_code) {
+  auto store = open_existing_store(flags.db, flags.db_busy_timeout);
   if (!store) {
     exit_code = fail(kExitInvalidInput, store.message());
     return nullptr;
@@ -46,6 +47,7 @@ std::unique_ptr<Store> open_existing(const std::string& path, int& exit_code) {
 void add_db_option(CLI::App& command, HistoryFlags& flags) {
   command.add_option("--db", flags.db, "SQLite result database (never created by this command)")
       ->capture_default_str();
+  add_db_busy_timeout_option(command, flags.db_busy_timeout);
 }
 
 int runs_list(Store& store, const HistoryFlags& flags) {
@@ -201,7 +203,7 @@ std::optional<int> run_history_command(const CLI::App& app, const HistoryFlags& 
     return std::nullopt;
   }
   int exit_code = kExitOk;
-  std::unique_ptr<Store> store = open_existing(flags.db, exit_code);
+  std::unique_ptr<Store> store = open_existing(flags, exit_code);
   if (!store) return exit_code;
   return handler(*store, flags);
 }

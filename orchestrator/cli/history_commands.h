@@ -15,6 +15,7 @@ namespace benchgate::cli {
 
 struct HistoryFlags {
   std::string db = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string scenario;  // runs list --scenario
   int limit = 20;        // runs list --limit (0: every run)
   int64_t run = 0;       // runs show RUN; baseline add/remove NAME RUN

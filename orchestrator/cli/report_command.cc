@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
@@ -19,6 +20,7 @@ void add_report_command(CLI::App& app, ReportFlags& flags) {
       "when viewed; runs nothing)");
   report->add_option("run", flags.run_id, "Run id (see `orchestrator runs list`)")->required();
   report->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
+  add_db_busy_timeout_option(*report, flags.db_busy_timeout);
   report->add_option("--html", flags.html_path,
                      "File to write (default: run-RUN.html in the current folder)");
   report->add_option("--baseline", flags.baseline,
@@ -47,7 +49,7 @@ int report_command(const ReportFlags& flags) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }
-  auto db = open_existing_store(flags.db_path);
+  auto db = open_existing_store(flags.db_path, flags.db_busy_timeout);
   if (!db) {
     std::fprintf(stderr, "error: %s\n", db.message().c_str());
     return kExitInvalidInput;

@@ -14,6 +14,7 @@ namespace benchgate::cli {
 struct ReportFlags {
   int64_t run_id = 0;
   std::string db_path = "benchgate.db";
+  std::string db_busy_timeout = "5s";
   std::string baseline;
   std::string html_path;  // "": run-RUN.html in the current folder
   int history_runs = 20;

@@ -40,8 +40,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   // `validate` alike.
   run->add_option("files", flags.files, "Scenario files (TOML)")->required();
   run->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
-  run->add_option("--db-busy-timeout", flags.db_busy_timeout, kDbBusyTimeoutHelp)
-      ->capture_default_str();
+  add_db_busy_timeout_option(*run, flags.db_busy_timeout);
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
   run->add_option("--junit", flags.junit_path, "Write gate verdicts as JUnit XML");
   run->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");

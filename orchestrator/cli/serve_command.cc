@@ -26,8 +26,7 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "Serve read-only web pages (runs, reports, the live job, histories) at "
                     "http://HOST:PORT/; off unless given, e.g. 127.0.0.1:7780");
   serve->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
-  serve->add_option("--db-busy-timeout", flags.db_busy_timeout, kDbBusyTimeoutHelp)
-      ->capture_default_str();
+  add_db_busy_timeout_option(*serve, flags.db_busy_timeout);
   serve
       ->add_option("--scenarios", flags.scenarios_dir,
                    "Folder of scenario files that clients may run by name")

@@ -75,7 +75,9 @@ class BadInputTest(unittest.TestCase):
         run = Run(["run", path, "--workers-at", "127.0.0.1:1", "--workers-wait", "soon"]).run()
         self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("error: --workers-wait 'soon': expected a positive duration", run.stderr)
-        for command in (["run", path], ["serve", "--scenarios", self.dir]):
+        for command in (["run", path], ["serve", "--scenarios", self.dir], ["gate", "1"],
+                        ["report", "1"], ["runs", "list"], ["baseline", "list"],
+                        ["compare", "1", "2"], ["history", "changes"], ["calibrate", path]):
             for value in ("soon", "2h"):
                 run = Run(command + ["--db-busy-timeout", value]).run()
                 self.assertEqual(run.returncode, 2, run.stderr)

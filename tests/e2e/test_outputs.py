@@ -116,6 +116,28 @@ class ExitCodeAndStoredRunTest(OutputsTest):
         self.assertIn("the exit code stays the run's (0)", run.stderr)
         self.assertEqual(self.query("SELECT status, exit_code FROM runs"), [("ok", 0)])
 
+    def test_every_command_with_db_reads_beside_a_writer_and_waits_its_busy_timeout_to_write(
+            self):
+        run = self.orchestrator("run", self.scenario(), "--db", self.db)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        holder = sqlite3.connect(self.db, timeout=30, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            # Reads go on beside another writer's lock (the database is in WAL mode).
+            for args in (["runs", "list"], ["runs", "show", "1"], ["baseline", "list"],
+                         ["compare", "1", "1"], ["history", "changes"], ["gate", "1"]):
+                read = self.orchestrator(*args, "--db", self.db, "--db-busy-timeout", "200ms")
+                self.assertEqual(read.returncode, 0, (args, read.stderr))
+            # A write waits the command's own --db-busy-timeout, and says how long.
+            write = self.orchestrator("baseline", "add", "b", "1", "--db", self.db,
+                                      "--db-busy-timeout", "200ms")
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        self.assertEqual(write.returncode, 3, write.stderr)
+        self.assertEqual(write.stderr, "error: baseline add: the database is locked by another "
+                                       "process (gave up after waiting 200 ms for it)\n")
+
     def test_a_workload_the_locked_database_refused_is_not_reported_as_stored(self):
         path = self.scenario()
         # The lock outlasts both tries, each waiting out the busy timeout: 1 s rather than 5 s.
