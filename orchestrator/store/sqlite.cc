@@ -91,8 +91,9 @@ Expected<bool> Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  if ((rc & 0xff) == SQLITE_BUSY)
+  if ((rc & 0xff) == SQLITE_BUSY) {
     return Error{"the database is " + locked_message(busy_timeout_ms_)};
+  }
   return Error{sqlite3_errmsg(db_)};
 }
 

@@ -75,6 +75,14 @@ class WampEngine : public ::testing::TestWithParam<Combo> {
     return s;
   }
 
+  // wamp_rpc with every call on a session of its own (one call in flight per connection).
+  WorkloadSpec session_per_call() const {
+    WorkloadSpec s = spec(false);
+    s.in_flight = 1;
+    s.wamp.session_per_operation = true;
+    return s;
+  }
+
   router::metrics::Snapshot router_metrics() {
     router::metrics::Snapshot snapshot;
     server_->add_metrics(snapshot);
@@ -301,9 +309,7 @@ TEST_P(WampEngineOne, ATransferOfAnUnregisteredProcedureIsAWampError) {
 // per window. Before, the failed connect started the next session at once, and a window
 // counted connect errors as fast as the kernel refused them.
 TEST_P(WampEngineOne, ASessionPerCallTriesOneConnectPerWindowWhileTheRouterIsGone) {
-  WorkloadSpec s = spec(false);
-  s.in_flight = 1;
-  s.wamp.session_per_operation = true;
+  const WorkloadSpec s = session_per_call();
   auto engine = start(s);
   ASSERT_TRUE(engine);
   server_->stop();
@@ -320,9 +326,7 @@ TEST_P(WampEngineOne, ASessionPerCallTriesOneConnectPerWindowWhileTheRouterIsGon
 // A session per call: every call is one whole session, each timed from its connect to WELCOME;
 // a second window sets up exactly as many sessions as it made calls.
 TEST_P(WampEngineOne, ASessionPerCallTimesEverySessionAndEchoesEveryPayload) {
-  WorkloadSpec s = spec(false);
-  s.in_flight = 1;
-  s.wamp.session_per_operation = true;
+  const WorkloadSpec s = session_per_call();
   auto engine = start(s);
   ASSERT_TRUE(engine);
   // Ready once each connection's readiness session has joined and left again with GOODBYE,
