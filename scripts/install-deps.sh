@@ -31,10 +31,10 @@ packages=(
   nghttp2-client wrk
   # tests: the worker's HTTP/2 and TLS interop peers (nghttpd; openssl s_server is in openssl)
   nghttp2-server openssl
-  # Not installed: nginx-light (e2e.nginx_interop and the nginx variants of
-  # scenarios/compare_routers.toml and compare_h2.toml use it when present). Its package enables
-  # nginx.service with a default site on port 80 of every interface, started at once where
-  # systemd runs; install it by hand where that is acceptable.
+  # tests: nginx as an independent HTTP/2 and TLS peer (e2e.nginx_interop) and as the other
+  # server of scenarios/compare_routers.toml and compare_h2.toml (e2e.process_tree). Its
+  # package would start and enable nginx.service on port 80 of every interface: see below.
+  nginx-light
   # tests: the router's TLS listeners against curl https:// (e2e.router_tls)
   curl
   # tests: the router's HTTP/2 interop and defence checks (Python's hyper-h2)
@@ -52,10 +52,13 @@ command -v kubectl >/dev/null || packages+=(kubernetes-client)
 # tests: npm fetches Taplo for the schema test; a Node.js that bundles npm needs no npm package.
 command -v npm >/dev/null || packages+=(nodejs npm)
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+# nginx-light and prometheus are servers whose packages start and enable a system service; the
+# tests start their own on loopback and stop them, so none is started while the packages
+# install, and the services the install adds are left disabled (scripts/lib/debian_packages.sh).
+services=(nginx.service prometheus.service)
+
+source "$(dirname "$0")/lib/debian_packages.sh"
+mapfile -t missing < <(missing_packages "${packages[@]}")
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
@@ -67,6 +70,4 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_without_services "${services[*]}" "${missing[@]}"

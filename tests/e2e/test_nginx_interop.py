@@ -9,8 +9,8 @@ worker counted is a line of nginx's log; the TLS version and ALPN of each INTERO
 ones nginx logged ($ssl_protocol, $ssl_alpn_protocol), and the resumed handshakes are the
 requests nginx logged with $ssl_session_reused "r". Windows are 1 s, open-loop rates small, so
 every count is exact. Skipped where nginx is not installed (Debian nginx-light has the http2 and
-ssl modules; scripts/install-deps.sh does not install it, as its package enables a system
-service on port 80 of every interface).
+ssl modules; scripts/install-deps.sh installs it with its system service neither started nor
+enabled).
 """
 import os
 import shutil
