@@ -5,12 +5,9 @@
 #include "orchestrator/store/sha256.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
-#include "orchestrator/store/store_internal.h"
 
 namespace benchgate::store {
 namespace {
-
-using namespace internal;  // NOLINT(google-build-using-namespace)
 
 // "runs.id, runs.scenario, ...": the row id, then run_columns().
 std::string run_select_list() {

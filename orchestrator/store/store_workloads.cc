@@ -16,8 +16,6 @@
 namespace benchgate::store {
 namespace {
 
-using namespace internal;  // NOLINT(google-build-using-namespace)
-
 std::optional<std::string> tool_latency_json(const results::Repetition& rep) {
   if (!rep.tool_latency) return std::nullopt;
   const results::ToolLatency& t = *rep.tool_latency;
@@ -238,7 +236,7 @@ Expected<void> Store::store_workload(int64_t run, const results::WorkloadResult&
   const std::string context =
       "storing workload '" + workload.spec.name + "' of run " + std::to_string(run);
   auto fail = [&](const std::string& message) { return Error{context + ": " + message}; };
-  const StoredWorkload stored = stored_workload(workload);
+  const StoredWorkload stored = internal::stored_workload(workload);
 
   auto tx = sqlite::Transaction::begin(*db_);
   if (!tx) return fail(tx.message());
