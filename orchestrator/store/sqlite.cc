@@ -181,7 +181,7 @@ void Database::set_busy_timeout(int ms) {
 
 std::string locked_message(int busy_timeout_ms) {
   return "locked by another process (gave up after waiting " + std::to_string(busy_timeout_ms) +
-         " ms for it)";
+         " ms for it; --db-busy-timeout sets the wait)";
 }
 
 int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }

@@ -120,7 +120,8 @@ class Transaction {
 };
 
 // Why a statement failed that gave up waiting for another connection's lock: "locked by
-// another process (gave up after waiting 5000 ms for it)".
+// another process (gave up after waiting 5000 ms for it; --db-busy-timeout sets the wait)".
+// Every command that opens the store has that flag, serve included.
 std::string locked_message(int busy_timeout_ms);
 
 // An Error whose message is `context: <the connection's last error>`.

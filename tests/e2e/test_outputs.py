@@ -136,7 +136,8 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             holder.close()
         self.assertEqual(write.returncode, 3, write.stderr)
         self.assertEqual(write.stderr, "error: baseline add: the database is locked by another "
-                                       "process (gave up after waiting 200 ms for it)\n")
+                                       "process (gave up after waiting 200 ms for it; "
+                                       "--db-busy-timeout sets the wait)\n")
 
     def test_a_workload_the_locked_database_refused_is_not_reported_as_stored(self):
         path = self.scenario()
@@ -154,7 +155,7 @@ class ExitCodeAndStoredRunTest(OutputsTest):
         self.assertEqual(run.returncode, 3, run.stderr)
         self.assertIn("warning: cannot store workload 'hello' of run 1 now", run.stderr)
         self.assertIn("the database is locked by another process (gave up after waiting 1000 ms "
-                      "for it)", run.stderr)
+                      "for it; --db-busy-timeout sets the wait)", run.stderr)
         [result] = run.result_lines()
         self.assertEqual(result["status"], "failed")
         self.assertEqual(self.query("SELECT COUNT(*) FROM workloads"), [(0,)])

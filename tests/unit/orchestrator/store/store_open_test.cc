@@ -145,7 +145,8 @@ TEST(StoreOpen, ADatabaseLockedByAnotherWriterFailsAfterTheBusyTimeout) {
   auto store = Store::open(path, OpenOptions{.busy_timeout_ms = 100});
   ASSERT_FALSE(store.ok());
   EXPECT_TRUE(contains(store.message(),
-                       "is locked by another process (gave up after waiting 100 ms for it)"))
+                       "is locked by another process (gave up after waiting 100 ms for it; "
+                       "--db-busy-timeout sets the wait)"))
       << store.message();
   ASSERT_TRUE((*other)->exec("ROLLBACK").ok());
   EXPECT_TRUE(Store::open(path, OpenOptions{.busy_timeout_ms = 100}).ok());
@@ -163,7 +164,7 @@ TEST(StoreOpen, AWriteWhileAnotherWriterHoldsTheLockFailsAfterTheBusyTimeout) {
   ASSERT_FALSE(run.ok());
   EXPECT_TRUE(contains(run.message(),
                        "the database is locked by another process (gave up after "
-                       "waiting 100 ms for it)"))
+                       "waiting 100 ms for it; --db-busy-timeout sets the wait)"))
       << run.message();
   ASSERT_TRUE((*other)->exec("ROLLBACK").ok());
   EXPECT_TRUE((*store)->begin_run(testing::test_run_info()).ok());
