@@ -22,9 +22,12 @@ Location Diagnostics::at(const toml::source_region& region) const {
 
 void Diagnostics::error(Location where, std::string message) {
   list_.push_back(Diagnostic{std::move(where), std::move(message)});
+  // The first kMaxListed in file order survive any later trimming: each one dropped has
+  // kMaxListed before it among those kept.
+  if (list_.size() >= 4 * kMaxListed) keep_first(kMaxListed);
 }
 
-std::vector<Diagnostic> Diagnostics::take() {
+void Diagnostics::keep_first(size_t count) {
   auto key = [](const Diagnostic& d) { return std::tie(d.where.line, d.where.column, d.message); };
   // Sections are read in a fixed order, not file order; sort so the report reads top to bottom.
   std::stable_sort(list_.begin(), list_.end(),
@@ -34,6 +37,19 @@ std::vector<Diagnostic> Diagnostics::take() {
       std::unique(list_.begin(), list_.end(),
                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) == key(b); }),
       list_.end());
+  if (list_.size() > count) {
+    list_.resize(count);
+    more_ = true;
+  }
+}
+
+std::vector<Diagnostic> Diagnostics::take() {
+  keep_first(kMaxListed);
+  if (std::exchange(more_, false)) {
+    list_.push_back(Diagnostic{Location{file_, 0, 0},
+                               "more than " + std::to_string(kMaxListed) + " problems; the first " +
+                                   std::to_string(kMaxListed) + " in the file are listed"});
+  }
   return std::exchange(list_, {});
 }
 

@@ -26,12 +26,22 @@ class Diagnostics {
 
   bool empty() const { return list_.empty(); }
 
-  // Every problem, in file order, each reported once.
+  // Every problem, in file order, each reported once; past kMaxListed, the first kMaxListed
+  // and a last line (line 0) saying that more were found.
   std::vector<Diagnostic> take();
 
+  // A file of generated or garbled text can hold a problem per line (hundreds of thousands of
+  // unknown keys): nobody reads past the first screenfuls, and serve would hold them all for a
+  // client's submission. Only this many are kept, so memory stays bounded too.
+  static constexpr size_t kMaxListed = 100;
+
  private:
+  // Sorts into file order, says each problem once and keeps the first `count`.
+  void keep_first(size_t count);
+
   std::string file_;
   std::vector<Diagnostic> list_;
+  bool more_ = false;  // problems were dropped past kMaxListed
 };
 
 }  // namespace benchgate::scenario

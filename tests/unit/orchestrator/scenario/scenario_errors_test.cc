@@ -32,6 +32,30 @@ TEST(ScenarioErrors, UnknownKeyFarFromAnyKnownOneHasNoSuggestion) {
       std::vector<std::string>{"s.toml:5:3: error: unknown key 'colour' in [[workloads]] #1"});
 }
 
+TEST(ScenarioErrors, PastAHundredProblemsTheFirstHundredInTheFileAreListed) {
+  // 600 unknown top-level keys on lines 2-601, then a workload with 10 more: whichever order
+  // the sections are read in, the hundred listed are the file's first.
+  std::string text = "name = \"s\"\n";
+  for (int i = 0; i < 600; ++i) text += "zzzz_" + std::to_string(i) + " = 1\n";
+  text += "[[workloads]]\nname = \"w\"\n";
+  for (int i = 0; i < 10; ++i) text += "yyyy_" + std::to_string(i) + " = 1\n";
+  const std::vector<std::string> lines = refusals_of(text);
+  ASSERT_EQ(lines.size(), 101u);
+  EXPECT_EQ(lines.front(), "s.toml:2:1: error: unknown key 'zzzz_0' at the top level");
+  EXPECT_EQ(lines[99], "s.toml:101:1: error: unknown key 'zzzz_99' at the top level");
+  EXPECT_EQ(lines.back(),
+            "s.toml: error: more than 100 problems; the first 100 in the file are listed");
+}
+
+TEST(ScenarioErrors, AHundredProblemsAreAllListedWithNoNote) {
+  std::string text = "name = \"s\"\n";
+  for (int i = 0; i < 100; ++i) text += "zzzz_" + std::to_string(i) + " = 1\n";
+  text += "[[workloads]]\nname = \"w\"\n";
+  const std::vector<std::string> lines = refusals_of(text);
+  ASSERT_EQ(lines.size(), 100u);
+  EXPECT_EQ(lines.back(), "s.toml:101:1: error: unknown key 'zzzz_99' at the top level");
+}
+
 TEST(ScenarioErrors, WrongTypePointsAtTheValue) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "connections = \"8\"\n"),
             std::vector<std::string>{
