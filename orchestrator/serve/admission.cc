@@ -25,14 +25,18 @@ Admission from_load(scenario::LoadResult loaded) {
 }
 
 // The file a program name would start (as ChildProcess::spawn finds it: a bare name on
-// PATH), with symlinks, "." and ".." resolved, so two spellings of one executable compare
-// equal. A program that is not found stays as written.
+// PATH), its folder with symlinks, "." and ".." resolved, so two spellings of one program
+// compare equal (/bin/nginx and /usr/sbin/../sbin/nginx where /bin links to /usr/bin). The
+// name itself is not followed: a multi-call binary (busybox, toybox) picks what it does from
+// the name it is started as, so `sh` and `wget` linking to one busybox are two programs. A
+// program that is not found stays as written.
 std::string resolved_program(const std::string& program) {
   const auto found = processes::find_executable(program);
-  const std::string path = found ? found->string() : program;
+  const fs::path path = found ? *found : fs::path(program);
+  if (!path.has_parent_path()) return path.string();
   std::error_code ec;
-  auto canonical = fs::weakly_canonical(path, ec);
-  return ec ? path : canonical.string();
+  const fs::path folder = fs::weakly_canonical(path.parent_path(), ec);
+  return ec ? path.string() : (folder / path.filename()).string();
 }
 
 // "HOST:PORT" of an http:// URL ("http://127.0.0.1:9113/metrics"); port 80 when it has none.
@@ -51,16 +55,18 @@ void add_router(const scenario::RouterConfig& router, const std::string& section
   if (!router.metrics.empty()) {
     addresses.push_back({authority_of(router.metrics), section + " metrics", router.at("metrics")});
   }
-  if (router.impl == scenario::RouterImpl::kBuiltin) return;
-  if (router.impl == scenario::RouterImpl::kCommand && !router.command.empty()) {
-    programs.push_back({router.command.front(), section + " command", router.at("command")});
-  }
   // `requires` only looks programs up on PATH, but whether the variant is not_configured
-  // tells the client whether a file exists on this machine: the same rule applies.
+  // tells the client whether a file exists on this machine: the same rule applies, to every
+  // impl (the loader takes `requires` on a builtin variant too).
+  const bool command = router.impl == scenario::RouterImpl::kCommand && !router.command.empty();
   for (const std::string& program : router.requires_programs) {
-    if (router.command.empty() || program != router.command.front()) {
+    if (!command || program != router.command.front()) {
       programs.push_back({program, section + " requires", router.at("requires")});
     }
+  }
+  if (router.impl == scenario::RouterImpl::kBuiltin) return;
+  if (command) {
+    programs.push_back({router.command.front(), section + " command", router.at("command")});
   }
   if (!router.address.empty()) {
     addresses.push_back({router.address, section + " address", router.at("address")});
@@ -171,13 +177,26 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) 
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     return {std::nullopt, Refusal::kNotFound,
-            "no scenario '" + name + "' in " + policy.scenarios_dir};
+            "no scenario '" + name + "' in the service's scenarios folder"};
   }
   return from_load(scenario::load_scenario_file(path.string()));
 }
 
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy) {
+  // The name is the client's and goes into every diagnostic and into the job's output: a
+  // path's length at most, and no control character that would forge lines there.
+  if (file_name.size() > kMaxFileNameBytes) {
+    return {std::nullopt, Refusal::kInvalid,
+            "the submitted file name is " + std::to_string(file_name.size()) +
+                " bytes long; at most " + std::to_string(kMaxFileNameBytes) + " are accepted\n"};
+  }
+  if (std::any_of(file_name.begin(), file_name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    return {std::nullopt, Refusal::kInvalid,
+            "the submitted file name has a control character (a line break, a tab, an escape); "
+            "none is accepted\n"};
+  }
   // Diagnostics name the client's file; ${scenario_dir} and ${env:NAME} are refused, as they
   // would read this machine for the client.
   const std::string shown = file_name.empty() ? "submitted.toml" : file_name;

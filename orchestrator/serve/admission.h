@@ -33,7 +33,9 @@ struct Admission {
 
 // "quickstart" or "quickstart.toml" in the scenarios folder.
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
-// A client's file: its name (for diagnostics) and text.
+// A client's file: its name (for diagnostics) and text. A name longer than
+// kMaxFileNameBytes or with a control character is refused.
+inline constexpr size_t kMaxFileNameBytes = 4096;  // PATH_MAX
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy);
 // Every *.toml file of the folder, in name order (for --every); invalid files are skipped

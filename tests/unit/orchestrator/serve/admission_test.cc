@@ -4,6 +4,7 @@
 // environment or folders. One test per path a program or an address can take.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -132,6 +133,53 @@ TEST(Admission, AProgramARouterRequiresMustBeAllowed) {
   expect_denied(a, "[routers.theirs] requires '/etc/secret-tool' is not allowed");
   EXPECT_EQ(a.message.find("'/bin/sh'"), std::string::npos) << a.message;
   expect_admitted(admit(text, allowing({"/bin/sh", "/etc/secret-tool"})));
+}
+
+TEST(Admission, AProgramABuiltinVariantRequiresMustBeAllowedToo) {
+  // The loader takes `requires` on any impl; the check must not stop at a builtin variant.
+  const std::string text =
+      "[routers.a]\nimpl = \"builtin\"\n[routers.b]\nimpl = \"builtin\"\n"
+      "requires = [\"/etc/secret-tool\"]\n[compare]\nrouters = [\"a\", \"b\"]\n";
+  expect_denied(admit(text, allowing({})),
+                "client.toml:6:12: error: [routers.b] requires '/etc/secret-tool' is not allowed");
+  expect_admitted(admit(text, allowing({"/etc/secret-tool"})));
+}
+
+TEST(Admission, TwoNamesOfOneMultiCallBinaryAreTwoPrograms) {
+  // busybox does what the name it is started by says: allowing its `wget` must not allow its
+  // `sh`, though both link to one file. A linked folder still resolves.
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                    ("admission-multicall-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "bin");
+  std::filesystem::create_symlink("/bin/sh", dir / "bin" / "wget");
+  std::filesystem::create_symlink("/bin/sh", dir / "bin" / "sh");
+  std::filesystem::create_directory_symlink(dir / "bin", dir / "linked");
+  const std::string wget = (dir / "bin" / "wget").string();
+  EXPECT_FALSE(command_allowed((dir / "bin" / "sh").string(), {wget}));
+  EXPECT_FALSE(command_allowed("/bin/sh", {wget}));
+  EXPECT_TRUE(command_allowed(wget, {wget}));
+  EXPECT_TRUE(command_allowed((dir / "linked" / "wget").string(), {wget}));
+  EXPECT_TRUE(command_allowed((dir / "linked" / ".." / "bin" / "wget").string(), {wget}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Admission, ASubmittedFileNameIsBoundedAndHasNoControlCharacter) {
+  const std::string text = "name = \"s\"\n" + kWorkload;
+  const Admission long_name = admit_content(std::string(4097, 'a'), text, allowing({}));
+  EXPECT_FALSE(long_name.scenario);
+  EXPECT_EQ(long_name.refusal, Refusal::kInvalid);
+  EXPECT_EQ(long_name.message,
+            "the submitted file name is 4097 bytes long; at most 4096 are accepted\n");
+  expect_admitted(admit_content(std::string(4096, 'a'), text, allowing({})));
+  for (const std::string name : {"a\nb.toml", "a\tb.toml", "\x1b[2Jb.toml", "a\x7f.toml"}) {
+    const Admission a = admit_content(name, text, allowing({}));
+    EXPECT_FALSE(a.scenario) << name;
+    EXPECT_EQ(a.refusal, Refusal::kInvalid) << name;
+    EXPECT_EQ(a.message.rfind("the submitted file name has a control character", 0), 0u)
+        << a.message;
+  }
+  expect_admitted(admit_content("caf\xc3\xa9 test.toml", text, allowing({})));
 }
 
 TEST(Admission, EveryRefusedProgramIsNamedAtOnce) {
