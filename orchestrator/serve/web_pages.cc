@@ -25,6 +25,22 @@ using report::escape;
 
 namespace {
 
+// The reason phrase of each status the pages answer with (RFC 9110, section 15).
+const char* reason_phrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 500:
+      return "Internal Server Error";
+    default:
+      return "Unknown";
+  }
+}
+
 // The query's value of `key` ("" when absent), percent-decoded by civetweb.
 std::string param(const std::string& query, const char* key) {
   std::string value;
@@ -136,11 +152,7 @@ class PageHandler : public CivetHandler {
               "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
               "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
               "Cache-Control: no-store\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-              page.status,
-              page.status == 200   ? "OK"
-              : page.status == 404 ? "Not Found"
-                                   : "Bad Request",
-              csp.c_str(), page.body.size());
+              page.status, reason_phrase(page.status), csp.c_str(), page.body.size());
     mg_write(conn, page.body.data(), page.body.size());
     return true;
   }
