@@ -1,4 +1,4 @@
-// Metric name -> SQL expression (metric_columns.h).
+// Metric name -> SQL expressions (metric_columns.h).
 #include "orchestrator/store/metric_columns.h"
 
 namespace benchgate::store {
@@ -7,6 +7,7 @@ namespace {
 struct MetricColumn {
   std::string_view metric;
   std::string_view expression;
+  std::string_view nothing_to_measure = "0";
 };
 
 constexpr MetricColumn kColumns[] = {
@@ -28,20 +29,25 @@ constexpr MetricColumn kColumns[] = {
      "WHEN router_requests IS NULL AND operations > 0 THEN router_cpu_s / operations END"},
     {"router.rss_bytes", "CAST(router_rss_bytes AS REAL)"},
     {"worker.cpu_utilization", "worker_cpu_utilization"},
-    {"connect.p99", "connect_p99_ns / 1e9"},
-    {"tls_handshake.p99", "tls_handshake_p99_ns / 1e9"},
-    {"ttfb.p99", "ttfb_p99_ns / 1e9"},
+    // A repetition whose workers reported their setups but set up none of this kind (the
+    // connections were made before an earlier window; a cleartext one has no TLS handshake)
+    // has nothing to measure; `connections` is NULL when a worker did not report setups.
+    {"connect.p99", "connect_p99_ns / 1e9", "connections IS NOT NULL AND connect_p99_ns IS NULL"},
+    {"tls_handshake.p99", "tls_handshake_p99_ns / 1e9",
+     "connections IS NOT NULL AND tls_handshake_p99_ns IS NULL"},
+    {"ttfb.p99", "ttfb_p99_ns / 1e9", "connections IS NOT NULL AND ttfb_p99_ns IS NULL"},
     // Stored for new_connection_per_request workloads only (NULL otherwise).
     {"handshakes.rate", "window_connections * 1e9 / duration_ns"},
-    // WAMP workloads only (NULL otherwise).
-    {"session_setup.p99", "session_setup_p99_ns / 1e9"},
+    // WAMP workloads only (NULL otherwise). A repetition that set up no session (they were kept
+    // from before) has nothing to measure; `sessions` is NULL when a worker did not report them.
+    {"session_setup.p99", "session_setup_p99_ns / 1e9", "sessions = 0"},
 };
 
 }  // namespace
 
-std::optional<std::string_view> metric_sql_expression(std::string_view metric) {
+std::optional<MetricSql> metric_sql(std::string_view metric) {
   for (const MetricColumn& c : kColumns) {
-    if (c.metric == metric) return c.expression;
+    if (c.metric == metric) return MetricSql{c.expression, c.nothing_to_measure};
   }
   return std::nullopt;
 }

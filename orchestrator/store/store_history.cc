@@ -9,14 +9,15 @@
 namespace benchgate::store {
 namespace {
 
-Expected<std::string_view> expression_for(const std::string& metric) {
-  auto expression = metric_sql_expression(metric);
+Expected<MetricSql> expression_for(const std::string& metric) {
+  auto expression = metric_sql(metric);
   if (!expression) return Error{"unknown metric '" + metric + "'"};
   return *expression;
 }
 
-// Per-repetition values of one workload, in repetition order; nothing when a repetition lacks
-// the metric or there are no repetitions (not collected is never a number).
+// Per-repetition values of one workload, in repetition order, as results::metric_values gives
+// them: a repetition that had nothing to measure is skipped; nothing when a repetition lacks
+// the metric or no repetition has it (not collected is never a number).
 Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
                                                        int64_t workload_id) {
   stmt.reset();
@@ -26,6 +27,7 @@ Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
     auto row = stmt.step();
     if (!row) return row.error();
     if (!*row) break;
+    if (!stmt.is_null(1) && stmt.int64(1) != 0) continue;  // nothing to measure
     if (stmt.is_null(0)) return std::optional<std::vector<double>>();
     values.push_back(stmt.real(0));
   }
@@ -49,10 +51,12 @@ Expected<sqlite::Statement> prepare_figure(sqlite::Database& db) {
       "SELECT value FROM workload_figures WHERE workload_id = :workload_id AND metric = :metric");
 }
 
-Expected<sqlite::Statement> prepare_values(sqlite::Database& db, std::string_view expression) {
-  // The expression is a constant of metric_columns.cc, never user text.
-  return db.prepare("SELECT " + std::string(expression) +
-                    " FROM repetitions WHERE workload_id = :workload_id ORDER BY idx");
+// Each row: the value, then whether the repetition had nothing to measure.
+Expected<sqlite::Statement> prepare_values(sqlite::Database& db, const MetricSql& expression) {
+  // The expressions are constants of metric_columns.cc, never user text.
+  return db.prepare("SELECT " + std::string(expression.value) + ", (" +
+                    std::string(expression.nothing_to_measure) +
+                    ") FROM repetitions WHERE workload_id = :workload_id ORDER BY idx");
 }
 
 // The id of run `run`'s workload `workload` (variant `variant`); an error naming them when the
@@ -155,7 +159,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       const int64_t workload = c.int64(workload_column);
       auto v = values_of(*values, workload);
       if (!v) return Error{context + ": " + v.message()};
-      if (!*v) continue;  // not collected in every repetition: not usable as history
+      if (!*v) continue;  // not collected: not usable as history
       auto figure = figure_of(*figures, workload, q.metric);
       if (!figure) return Error{context + ": " + figure.message()};
       // No figure: stored before figures were (schema version 8) for a latency metric.
@@ -234,7 +238,7 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
     if (!*row) break;
     auto v = values_of(*values, runs->int64(workload_column));
     if (!v) return Error{context + ": " + v.message()};
-    if (!*v) continue;  // not collected in every repetition: no point, never a zero
+    if (!*v) continue;  // not collected: no point, never a zero
     SeriesRun run;
     columns::read_record(*runs, 0, run_columns, run);
     run.values = std::move(**v);

@@ -5,7 +5,8 @@ workload with session_per_operation = true opens a session per call, so after th
 repetition (which also holds the sessions made for Ready and the warm-up) each repetition's
 sessions equal its calls exactly, and the router routed each call once. A workload that keeps
 its sessions sets them up once, before its first window. The figure is in the RESULT line,
-JSON, the terminal, SQLite, and a gate on session_setup.p99 judges it.
+JSON, the terminal, SQLite, and a gate on session_setup.p99 judges it, live and again from
+the store (`orchestrator gate RUN`) alike.
 """
 import os
 import sqlite3
@@ -125,6 +126,17 @@ class WampSessionSetupTest(unittest.TestCase):
                 self.assertGreater(p99, 0)
             if name == "rpc_kept_sessions" and idx > 0:
                 self.assertEqual((sessions, p99), (0, None))
+
+        # Judged again from the store, the verdicts are the live ones: a repetition that set up
+        # no session had nothing to measure, in SQLite as in memory.
+        again_out = os.path.join(self.dir, "again.json")
+        again = Run(["gate", str(scenario["run_id"]), "--db", db, "--json", again_out])
+        self.runs.append(again)
+        again.run(timeout=60)
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        again_gates = load_json(again_out)["scenarios"][0]["gates"]
+        self.assertEqual({g["workload"]: (g["verdict"], g["observed"]) for g in again_gates},
+                         {g["workload"]: (g["verdict"], g["observed"]) for g in scenario["gates"]})
 
 
 if __name__ == "__main__":

@@ -275,6 +275,55 @@ TEST_F(Baselines, HistoryLeavesOutRunsWhoseMetricWasNotCollected) {
   EXPECT_EQ((*history)[0].run_id, old_run);
 }
 
+// A workload that keeps its connections (and sessions) sets them up before its first window:
+// its later repetitions set up none and have no figure of their own. That is nothing to
+// measure, not a figure missing: the run is history of connect.p99 and session_setup.p99, its
+// values the repetitions that set some up, as results::metric_values gives them live.
+TEST_F(Baselines, AWorkloadThatKeepsItsConnectionsIsHistoryOfTheirSetup) {
+  results::WorkloadResult kept = testing::test_workload("http_hello", 3);
+  for (size_t i = 0; i < kept.repetitions.size(); ++i) {
+    results::Repetition& rep = kept.repetitions[i];
+    rep.setup.emplace();
+    rep.session_setup.emplace();
+    if (i > 0) continue;  // set up before the first window, kept after it
+    rep.setup->connections = 2;
+    rep.setup->connect.record(40'000);
+    rep.setup->connect.record(60'000);
+    rep.setup->ttfb.record(150'000);
+    rep.setup->ttfb.record(170'000);
+    rep.session_setup->record(300'000);
+    rep.session_setup->record(320'000);
+  }
+  const int64_t r = run("ok", "quickstart", testing::test_testbed(), kept);
+  ASSERT_TRUE(store_->add_baseline("main", r).ok());
+  for (const char* metric : {"connect.p99", "ttfb.p99", "session_setup.p99"}) {
+    HistoryQuery q = query(testbed_id(r));
+    q.metric = metric;
+    auto history = store_->baseline_history(q);
+    ASSERT_TRUE(history.ok()) << history.message();
+    ASSERT_EQ(history->size(), 1u) << metric;
+    EXPECT_EQ((*history)[0].run_id, r);
+    const auto live = results::metric_values(kept, metric);
+    ASSERT_TRUE(live.has_value()) << metric;
+    ASSERT_EQ(live->size(), 1u) << metric;
+    EXPECT_EQ((*history)[0].values, *live) << metric;
+    EXPECT_EQ((*history)[0].figure, *results::metric_figure(kept, metric)) << metric;
+    auto stored = store_->run_metric_values(r, "http_hello", "default", metric);
+    ASSERT_TRUE(stored.ok()) << stored.message();
+    ASSERT_TRUE(stored->has_value()) << metric << " read back as not collected";
+    EXPECT_EQ(**stored, *live) << metric;
+  }
+  // Cleartext: no repetition has a TLS handshake, so that figure is not collected at all.
+  HistoryQuery tls = query(testbed_id(r));
+  tls.metric = "tls_handshake.p99";
+  auto none = store_->baseline_history(tls);
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_TRUE(none->empty());
+  auto stored = store_->run_metric_values(r, "http_hello", "default", "tls_handshake.p99");
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  EXPECT_FALSE(stored->has_value());
+}
+
 TEST_F(Baselines, HistoryOfAnUnknownBaselineIsEmptyAndAnUnknownMetricIsAnError) {
   const int64_t r = run();
   ASSERT_TRUE(store_->add_baseline("main", r).ok());

@@ -155,6 +155,57 @@ TEST_F(StoreRoundTrip, StoredMetricValuesEqualTheValuesComputedInMemory) {
   }
 }
 
+// A workload that keeps its connections and sessions sets them up before its first window:
+// the later repetitions have no setup of their own. In memory they are skipped (the metric is
+// not collected only when no repetition has it, or a worker did not report setups); read back
+// from the store, the values are the same, so a stored run is judged as it was live.
+TEST_F(StoreRoundTrip, ARepetitionThatSetUpNothingIsSkippedInStoreAsInMemory) {
+  auto with_setups = [](std::vector<int> connections) {
+    results::WorkloadResult w = testing::test_workload("http_hello", 3);
+    for (size_t i = 0; i < w.repetitions.size(); ++i) {
+      results::Repetition& rep = w.repetitions[i];
+      if (connections[i] < 0) continue;  // not reported
+      rep.setup.emplace();
+      rep.session_setup.emplace();
+      rep.setup->connections = static_cast<uint64_t>(connections[i]);
+      rep.setup->handshakes = static_cast<uint64_t>(connections[i]);
+      for (int c = 0; c < connections[i]; ++c) {
+        rep.setup->connect.record(40'000 + 1'000 * c + static_cast<int64_t>(i));
+        rep.setup->tls_handshake.record(900'000 + 1'000 * c);
+        rep.setup->ttfb.record(150'000 + 1'000 * c);
+        rep.session_setup->record(300'000 + 1'000 * c);
+      }
+    }
+    return w;
+  };
+  struct Case {
+    std::vector<int> connections;
+    size_t values;  // 0: not collected
+  };
+  const Case cases[] = {{{3, 0, 0}, 1}, {{0, 2, 0}, 1},  {{3, 0, 2}, 2},
+                        {{0, 0, 0}, 0}, {{3, -1, 0}, 0}, {{3, 3, 3}, 3}};
+  int n = 0;
+  for (const Case& c : cases) {
+    auto run = store_->begin_run(testing::test_run_info());
+    ASSERT_TRUE(run.ok());
+    const std::string name = "kept_" + std::to_string(n++);
+    results::WorkloadResult workload = with_setups(c.connections);
+    workload.spec.name = name;
+    ASSERT_TRUE(store_->store_workload(*run, workload).ok());
+    for (const char* metric :
+         {"connect.p99", "tls_handshake.p99", "ttfb.p99", "session_setup.p99"}) {
+      const auto expected = results::metric_values(workload, metric);
+      ASSERT_EQ(expected ? expected->size() : 0u, c.values) << name << " " << metric;
+      auto stored = store_->run_metric_values(*run, name, "default", metric);
+      ASSERT_TRUE(stored.ok()) << metric << ": " << stored.message();
+      ASSERT_EQ(stored->has_value(), expected.has_value()) << name << " " << metric;
+      if (expected) {
+        EXPECT_EQ(**stored, *expected) << name << " " << metric;
+      }
+    }
+  }
+}
+
 TEST_F(StoreRoundTrip, ACommandsTreeCpuAndRssAreStoredWithoutRequestCounts) {
   // A `command` system under test: CPU and RSS read from /proc, no request counters. The
   // per-request figure is over the workers' operations, in memory and in SQL alike.
