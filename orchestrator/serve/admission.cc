@@ -188,14 +188,15 @@ Admission admit_content(const std::string& file_name, const std::string& text,
   // path's length at most, and no control character that would forge lines there.
   if (file_name.size() > kMaxFileNameBytes) {
     return {std::nullopt, Refusal::kInvalid,
-            "the submitted file name is " + std::to_string(file_name.size()) +
-                " bytes long; at most " + std::to_string(kMaxFileNameBytes) + " are accepted\n"};
+            "submitted.toml: error: the file name sent with it is " +
+                std::to_string(file_name.size()) + " bytes long; at most " +
+                std::to_string(kMaxFileNameBytes) + " are accepted\n"};
   }
   if (std::any_of(file_name.begin(), file_name.end(),
                   [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
     return {std::nullopt, Refusal::kInvalid,
-            "the submitted file name has a control character (a line break, a tab, an escape); "
-            "none is accepted\n"};
+            "submitted.toml: error: the file name sent with it has a control character (a "
+            "line break, a tab, an escape); none is accepted\n"};
   }
   // Diagnostics name the client's file; ${scenario_dir} and ${env:NAME} are refused, as they
   // would read this machine for the client.

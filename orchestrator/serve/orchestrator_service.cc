@@ -116,6 +116,19 @@ grpc::Status OrchestratorService::Watch(grpc::ServerContext* context,
                                         grpc::ServerWriter<v1::WatchEvent>* writer) {
   auto job = queue_.find(request->job_id());
   if (!job) return unknown_job(request->job_id());
+  // Counted from here until the stream ends, however it ends.
+  struct Watching {
+    explicit Watching(std::atomic<size_t>& c) : count(c), now(++c) {}
+    ~Watching() { --count; }
+    std::atomic<size_t>& count;
+    const size_t now;
+  } watching(watchers_);
+  if (watching.now > max_watchers_) {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            std::to_string(max_watchers_) +
+                " clients are watching runs already, the most the service serves at once; "
+                "watch again when one has ended, or ask for the run's status (GetRun)"};
+  }
   size_t next = 0;
   for (;;) {
     bool ended = false;

@@ -2,6 +2,9 @@
 // job queue) and back. No run logic here.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
+
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/job_queue.h"
@@ -13,10 +16,15 @@ namespace benchgate::serve {
 // does, and any other refusal after "error: " (decided on this, never on the message's text).
 inline constexpr const char* kRefusedWithDiagnostics = "benchgate.v1.diagnostics";
 
+// Each Watch holds one of the gRPC server's threads until its job ends; past this many at once
+// a Watch is refused with RESOURCE_EXHAUSTED, so clients cannot make the service start
+// threads without bound (GetRun answers without holding one).
+inline constexpr size_t kMaxWatchers = 64;
+
 class OrchestratorService final : public v1::Orchestrator::Service {
  public:
-  OrchestratorService(JobQueue& queue, AdmissionPolicy policy)
-      : queue_(queue), policy_(std::move(policy)) {}
+  OrchestratorService(JobQueue& queue, AdmissionPolicy policy, size_t max_watchers = kMaxWatchers)
+      : queue_(queue), policy_(std::move(policy)), max_watchers_(max_watchers) {}
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override;
@@ -32,6 +40,8 @@ class OrchestratorService final : public v1::Orchestrator::Service {
  private:
   JobQueue& queue_;
   const AdmissionPolicy policy_;
+  const size_t max_watchers_;
+  std::atomic<size_t> watchers_{0};
 };
 
 // Domain -> protobuf, shared with tests.

@@ -170,13 +170,17 @@ TEST(Admission, ASubmittedFileNameIsBoundedAndHasNoControlCharacter) {
   EXPECT_FALSE(long_name.scenario);
   EXPECT_EQ(long_name.refusal, Refusal::kInvalid);
   EXPECT_EQ(long_name.message,
-            "the submitted file name is 4097 bytes long; at most 4096 are accepted\n");
+            "submitted.toml: error: the file name sent with it is 4097 bytes long; at most 4096 "
+            "are accepted\n");
   expect_admitted(admit_content(std::string(4096, 'a'), text, allowing({})));
   for (const std::string name : {"a\nb.toml", "a\tb.toml", "\x1b[2Jb.toml", "a\x7f.toml"}) {
     const Admission a = admit_content(name, text, allowing({}));
     EXPECT_FALSE(a.scenario) << name;
     EXPECT_EQ(a.refusal, Refusal::kInvalid) << name;
-    EXPECT_EQ(a.message.rfind("the submitted file name has a control character", 0), 0u)
+    EXPECT_EQ(a.message.rfind("submitted.toml: error: the file name sent with it has a control "
+                              "character",
+                              0),
+              0u)
         << a.message;
   }
   expect_admitted(admit_content("caf\xc3\xa9 test.toml", text, allowing({})));

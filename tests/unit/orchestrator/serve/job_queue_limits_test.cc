@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include <grpcpp/grpcpp.h>
+
 #include "orchestrator/serve/orchestrator_service.h"
 
 namespace benchgate::serve {
@@ -85,6 +87,63 @@ TEST(JobQueueLimits, ASubmissionPastMaxQueuedIsRefusedAndOnlyTheNewestEndedJobsS
   EXPECT_NE(queue.find(3), nullptr);
   // Room again: a new submission is taken.
   EXPECT_TRUE(submit_one(service).ok());
+}
+
+// A Watch holds one of the server's threads until its job ends: past the limit one is refused,
+// and the count goes down again as streams end. Real gRPC on a loopback port.
+TEST(JobQueueLimits, AWatchPastTheMostAtOnceIsRefusedUntilOneEnds) {
+  HeldExecutor executor;
+  JobQueue queue(executor, JobQueueLimits{2, 4});
+  OrchestratorService service(queue, AdmissionPolicy{}, 2);
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_TRUE(server && port != 0);
+  auto stub = v1::Orchestrator::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+
+  ASSERT_TRUE(submit_one(service).ok());
+  ASSERT_TRUE(executor.wait_started(1));
+  v1::WatchRequest request;
+  request.set_job_id(1);
+  struct Stream {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::WatchEvent>> reader;
+  };
+  auto watch = [&](Stream& stream) {
+    stream.context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    stream.reader = stub->Watch(&stream.context, request);
+  };
+  Stream first, second, third, fourth;
+  v1::WatchEvent event;
+  // Each stream replays the job's first status at once: once read, its handler is counted.
+  watch(first);
+  ASSERT_TRUE(first.reader->Read(&event));
+  watch(second);
+  ASSERT_TRUE(second.reader->Read(&event));
+  watch(third);
+  EXPECT_FALSE(third.reader->Read(&event));
+  const grpc::Status refused = third.reader->Finish();
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(refused.error_message(),
+            "2 clients are watching runs already, the most the service serves at once; watch "
+            "again when one has ended, or ask for the run's status (GetRun)");
+
+  // The job ends, both streams end with it, and a new Watch is served (the ended job's events).
+  executor.release();
+  for (Stream* stream : {&first, &second}) {
+    while (stream->reader->Read(&event)) {
+    }
+    EXPECT_TRUE(stream->reader->Finish().ok());
+  }
+  watch(fourth);
+  int events = 0;
+  while (fourth.reader->Read(&event)) ++events;
+  EXPECT_TRUE(fourth.reader->Finish().ok());
+  EXPECT_GE(events, 2) << "the first status and the last";
+  server->Shutdown();
 }
 
 }  // namespace
