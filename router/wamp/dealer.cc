@@ -72,7 +72,13 @@ void Dealer::use_executor(boost::asio::any_io_executor executor) { timer_.emplac
 void Dealer::stop_timers() {
   if (timer_) timer_->cancel();
   armed_for_.reset();
+  for (auto& [invocation, pending] : pending_) pending.deadline.reset();
   deadlines_.clear();
+}
+
+Dealer::PendingCalls::iterator Dealer::end_call(PendingCalls::iterator call) {
+  if (call->second.deadline) deadlines_.erase(*call->second.deadline);
+  return pending_.erase(call);
 }
 
 void Dealer::release_timers() { timer_.reset(); }
@@ -224,15 +230,18 @@ void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session
                      uint64_t invocation, std::optional<Clock::time_point> deadline,
                      bool receive_progress) {
   switch (sent) {
-    case SendResult::sent:
-      pending_.emplace(invocation,
-                       Pending{caller.id(), request, &callee, deadline, false, receive_progress});
+    case SendResult::sent: {
+      Pending& pending = pending_
+                             .emplace(invocation, Pending{caller.id(), request, &callee,
+                                                          std::nullopt, false, receive_progress})
+                             .first->second;
       if (deadline) {
-        deadlines_.emplace(*deadline, invocation);
+        pending.deadline = deadlines_.emplace(*deadline, invocation);
         arm_timer();
       }
       ++core_.stats().counters.calls_routed;
       return;
+    }
     case SendResult::too_large:
       caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
       return;
@@ -295,7 +304,7 @@ bool Dealer::route_yield(Session& callee, const MessageView& message) {
   const bool progressive = progress.is_true();
   // A progressive result the caller did not ask for is dropped; the final one still comes.
   if (progressive && !pending.receive_progress) return true;
-  if (!progressive) pending_.erase(invocation);
+  if (!progressive) end_call(found);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return true;
   const Frame frame = result_frame(core_.frame_pool(), caller->serializer(), pending.caller_request,
@@ -325,7 +334,7 @@ void Dealer::on_yield(Session& callee, Json& message) {
   const bool progressive = is_true(message[2], "progress");
   // A progressive result the caller did not ask for is dropped; the final one still comes.
   if (progressive && !pending.receive_progress) return;
-  if (!progressive) pending_.erase(invocation);
+  if (!progressive) end_call(found);
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
   Json details = progressive ? Json{{"progress", true}} : Json::object();
@@ -342,7 +351,7 @@ void Dealer::on_invocation_error(Session& callee, Json& message) {
   const auto found = pending_.find(invocation);
   if (found == pending_.end() || found->second.callee != &callee) return;
   const Pending pending = found->second;
-  pending_.erase(found);
+  end_call(found);
   if (pending.interrupted) ++core_.stats().counters.calls_canceled;
   Session* caller = core_.find_session(pending.caller_session);
   if (caller == nullptr) return;
@@ -369,7 +378,8 @@ void Dealer::on_cancel(Session& caller, Json& message) {
   const auto call = find_call(caller.id(), request);
   if (!call) return;
   const uint64_t invocation = *call;
-  Pending& pending = pending_.at(invocation);
+  const auto found = pending_.find(invocation);
+  Pending& pending = found->second;
   std::string mode = "killnowait";
   const auto given = message[2].find("mode");
   if (given != message[2].end() && given->is_string()) mode = given->get<std::string>();
@@ -384,7 +394,7 @@ void Dealer::on_cancel(Session& caller, Json& message) {
     return;
   }
   if (mode != "skip") interrupt(*pending.callee, invocation, "killnowait", "wamp.error.canceled");
-  pending_.erase(invocation);
+  end_call(found);
   ++core_.stats().counters.calls_canceled;
   caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
 }
@@ -405,12 +415,15 @@ void Dealer::arm_timer() {
 void Dealer::on_timer() {
   const Clock::time_point now = Clock::now();
   while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
-    const auto [deadline, invocation] = *deadlines_.begin();
-    deadlines_.erase(deadlines_.begin());
+    // Every entry is a pending call's: an ended call took its entry with it (end_call).
+    const uint64_t invocation = deadlines_.begin()->second;
     const auto found = pending_.find(invocation);
-    if (found == pending_.end() || found->second.deadline != deadline) continue;
+    if (found == pending_.end()) {
+      deadlines_.erase(deadlines_.begin());
+      continue;
+    }
     const Pending pending = found->second;
-    pending_.erase(found);
+    end_call(found);
     ++core_.stats().counters.calls_timed_out;
     interrupt(*pending.callee, invocation, "killnowait", "wamp.error.timeout");
     Session* caller = core_.find_session(pending.caller_session);
@@ -495,10 +508,10 @@ void Dealer::session_left(Session& session) {
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (it->second.callee == &session) {
       canceled.push_back(it->second);
-      it = pending_.erase(it);
+      it = end_call(it);
     } else if (it->second.caller_session == session.id()) {
       // The caller is gone: nobody waits for the answer (the callee's YIELD is ignored).
-      it = pending_.erase(it);
+      it = end_call(it);
     } else {
       ++it;
     }

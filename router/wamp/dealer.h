@@ -83,13 +83,22 @@ class Dealer {
   // ERROR wamp.error.canceled.
   void session_left(Session& session);
 
+  // The call deadlines held: one per pending call that has a timeout, none for a call that has
+  // ended (answered, failed, canceled, timed out, or its caller or callee gone).
+  size_t call_deadlines_held() const { return deadlines_.size(); }
+
  private:
   using Clock = std::chrono::steady_clock;
+  // Call deadlines, soonest first: the invocation whose call times out then. Nodes from the
+  // thread's size-class pool, as pending_'s are.
+  using Deadlines = std::multimap<Clock::time_point, uint64_t, std::less<>,
+                                  PoolAllocator<std::pair<const Clock::time_point, uint64_t>>>;
   struct Pending {
     uint64_t caller_session = 0;
     uint64_t caller_request = 0;
     Session* callee = nullptr;
-    std::optional<Clock::time_point> deadline;
+    // The call's entry in deadlines_, taken out with the call whichever way it ends.
+    std::optional<Deadlines::iterator> deadline;
     bool interrupted = false;  // CANCEL mode "kill": waiting for the callee's ERROR
     // CALL.Options.receive_progress: without it a progressive YIELD is not forwarded, since
     // the caller would take its RESULT for the call's answer.
@@ -120,13 +129,19 @@ class Dealer {
   void on_timer();
 
   WampCore& core_;
+  using PendingCalls = std::unordered_map<uint64_t, Pending, std::hash<uint64_t>, std::equal_to<>,
+                                          PoolAllocator<std::pair<const uint64_t, Pending>>>;
+  // Ends the call: takes it out of pending_ and its deadline, if it has one, out of deadlines_
+  // (every path that ends a call goes through here, so that an ended call holds nothing).
+  PendingCalls::iterator end_call(PendingCalls::iterator call);
+
   // Invocation request id -> the call it serves. Its nodes come from the thread's size-class
   // pool (common/util/size_class_pool.h): a routed call allocates no node.
-  std::unordered_map<uint64_t, Pending, std::hash<uint64_t>, std::equal_to<>,
-                     PoolAllocator<std::pair<const uint64_t, Pending>>>
-      pending_;
-  // Call deadlines (entries of calls answered since are skipped when they come due).
-  std::multimap<Clock::time_point, uint64_t> deadlines_;
+  PendingCalls pending_;
+  // One entry per pending call with a timeout, and none for a call that has ended: a client
+  // that calls with the longest timeout (2^40 ms) and has each call answered at once leaves
+  // nothing behind.
+  Deadlines deadlines_;
   std::optional<boost::asio::steady_timer> timer_;
   std::optional<Clock::time_point> armed_for_;
   // Transfers under way by caller session id.

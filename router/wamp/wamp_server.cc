@@ -121,6 +121,13 @@ void WampServer::add_metrics(metrics::Snapshot& snapshot) {
   });
 }
 
+size_t WampServer::call_deadlines_held() {
+  std::lock_guard lock(control_mutex_);
+  size_t held = 0;
+  on_thread([&] { held = core_.dealer().call_deadlines_held(); });
+  return held;
+}
+
 void WampServer::reset_metrics() {
   std::lock_guard lock(control_mutex_);
   on_thread([&] { stats_.reset(); });

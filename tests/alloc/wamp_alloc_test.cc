@@ -50,10 +50,14 @@ struct WampCase {
   W::Transport transport;
   W::Serializer serializer;
   bool worker_callee = false;  // RPC: the worker's callee session answers, not the router
+  bool call_timeout = false;   // RPC: every CALL with Options.timeout (the dealer's deadlines)
 };
 
 std::string case_name(const WampCase& c) {
-  const char* kind = c.kind == W::Kind::kPubSub ? "pubsub" : c.worker_callee ? "rpc_callee" : "rpc";
+  const char* kind = c.kind == W::Kind::kPubSub ? "pubsub"
+                     : c.call_timeout           ? "rpc_callee_timeout"
+                     : c.worker_callee          ? "rpc_callee"
+                                                : "rpc";
   const char* transport = c.transport == W::Transport::kRawSocket ? "rawsocket" : "websocket";
   const char* serializer = c.serializer == W::Serializer::kJson      ? "json"
                            : c.serializer == W::Serializer::kMsgpack ? "msgpack"
@@ -90,6 +94,7 @@ TEST_P(AllocWamp, RouterAndWorkerAllocateNothingPerCallOrEvent) {
   spec.wamp.request_bytes = 256;
   spec.wamp.worker_callee = c.worker_callee;
   if (c.worker_callee) spec.wamp.procedure = "alloc.worker.echo";  // bench.echo is the router's
+  if (c.call_timeout) spec.wamp.call_timeout_ms = 60'000;  // never reached: answered at once
   if (c.kind == W::Kind::kPubSub) {
     spec.wamp.publishers = 1;
     spec.wamp.subscribers = 2;
@@ -132,6 +137,11 @@ std::vector<WampCase> all_cases() {
     for (W::Serializer serializer :
          {W::Serializer::kJson, W::Serializer::kMsgpack, W::Serializer::kCbor})
       cases.push_back({W::Kind::kRpc, transport, serializer, true});
+  // Calls with a timeout: the deadline of each is taken out when it is answered, and its node
+  // comes back to the thread's pool (before: a std::multimap node from operator new per call,
+  // never freed until the deadline passed).
+  cases.push_back({W::Kind::kRpc, W::Transport::kRawSocket, W::Serializer::kCbor, true, true});
+  cases.push_back({W::Kind::kRpc, W::Transport::kWebSocket, W::Serializer::kJson, true, true});
   return cases;
 }
 

@@ -1,8 +1,8 @@
 // The dealer's advanced profile features in-process over RawSocket: shared registrations
-// (round robin in exact turn, policies that do not mix), call timeouts, the three CANCEL
-// modes, progressive results only for a caller that asked, the meta procedure
-// wamp.session.count and the router's own bench.transfer (every chunk's bytes checked against
-// the pattern).
+// (round robin in exact turn, policies that do not mix), call timeouts (and no deadline kept
+// for a call that ended), the three CANCEL modes, progressive results only for a caller that
+// asked, the meta procedure wamp.session.count and the router's own bench.transfer (every
+// chunk's bytes checked against the pattern).
 #include <gtest/gtest.h>
 
 #include "wamp_test_client.h"
@@ -113,6 +113,146 @@ TEST_F(DealerFeaturesTest, ACallPastItsTimeoutIsAnsweredWithTimeoutAndTheCalleeI
       wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_timed_out == 1; });
   EXPECT_EQ(snapshot.wamp.calls_timed_out, 1u);
   EXPECT_EQ(snapshot.wamp.calls_canceled, 0u);
+}
+
+// The longest timeout a CALL may ask for (the dealer clamps to 2^40 ms): a deadline left
+// behind by an ended call would stay for 35 years.
+constexpr uint64_t kLongestTimeout = uint64_t{1} << 40;
+
+// A JSON message written as text, for what the client's encoder cannot write (an escaped key,
+// which sends the message to the router's document path: router/wamp/message_view.h).
+std::vector<uint8_t> json_text(const std::string& text) {
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+// A call's deadline is the dealer's only while the call is pending: a client that has each
+// call with a long timeout answered at once must not grow the router's memory.
+TEST_F(DealerFeaturesTest, AnsweredCallsLeaveNoDeadlineBehind) {
+  constexpr uint64_t kCalls = 40;
+  for (const Serializer serializer : {Serializer::kCbor, Serializer::kJson}) {
+    SCOPED_TRACE(serializer_name(serializer));
+    RawSocketTestClient callee(port(), serializer);
+    ASSERT_NE(callee.join(), 0u);
+    ASSERT_NE(register_procedure(callee, "t.deadline", "single"), 0u);
+    RawSocketTestClient caller(port(), serializer);
+    ASSERT_NE(caller.join(), 0u);
+    std::vector<Json> invocations;
+    for (uint64_t call = 1; call <= kCalls; ++call) {
+      if (serializer == Serializer::kJson && call % 4 == 0) {
+        // The CALL through the document path.
+        caller.send_frame(FrameType::kMessage,
+                          json_text("[48," + std::to_string(call) + R"(,{"timeout":)" +
+                                    std::to_string(kLongestTimeout) +
+                                    R"(,"receive_progre\u0073s":true},"t.deadline"])"));
+      } else {
+        caller.send(Json::array(
+            {48, call, {{"timeout", kLongestTimeout}, {"receive_progress", true}}, "t.deadline"}));
+      }
+      invocations.push_back(callee.read());
+      ASSERT_EQ(invocations.back()[0], 68) << "call " << call;
+    }
+    EXPECT_EQ(server_->call_deadlines_held(), kCalls) << "one deadline per pending call";
+    for (uint64_t call = 1; call <= kCalls; ++call) {
+      const Json& id = invocations[call - 1][1];
+      switch (call % 4) {
+        case 0:  // a progressive YIELD ends nothing; the final one does
+          callee.send(Json::array({70, id, {{"progress", true}}, Json::array({"part"})}));
+          callee.send(Json::array({70, id, Json::object()}));
+          break;
+        case 1:  // YIELD read in place
+          callee.send(Json::array({70, id, Json::object()}));
+          break;
+        case 2:  // YIELD through the document path (JSON), or read in place (CBOR)
+          if (serializer == Serializer::kJson) {
+            callee.send_frame(FrameType::kMessage,
+                              json_text("[70," + id.dump() + R"(,{"x\u0079":1}])"));
+          } else {
+            callee.send(Json::array({70, id, {{"xy", 1}}}));
+          }
+          break;
+        case 3:  // the callee's ERROR
+          callee.send(Json::array({8, 68, id, Json::object(), "t.failed"}));
+          break;
+      }
+      Json answer = caller.read();
+      if (call % 4 == 0) {
+        ASSERT_EQ(answer[0], 50);
+        EXPECT_EQ(answer[2], Json({{"progress", true}}));
+        answer = caller.read();
+      }
+      ASSERT_EQ(answer[0], call % 4 == 3 ? 8 : 50) << "call " << call;
+      EXPECT_EQ(answer[call % 4 == 3 ? 2 : 1], call);
+    }
+    EXPECT_EQ(server_->call_deadlines_held(), 0u);
+  }
+}
+
+TEST_F(DealerFeaturesTest, CanceledCallsLeaveNoDeadlineBehind) {
+  RawSocketTestClient callee(port(), Serializer::kCbor);
+  join_cancelling_callee(callee);
+  ASSERT_NE(register_procedure(callee, "t.deadline", "single"), 0u);
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  const Json options = {{"timeout", kLongestTimeout}};
+  for (const char* mode : {"skip", "killnowait", "kill"}) {
+    SCOPED_TRACE(mode);
+    caller.send(Json::array({48, 1, options, "t.deadline"}));
+    const Json invocation = callee.read();
+    ASSERT_EQ(invocation[0], 68);
+    EXPECT_EQ(server_->call_deadlines_held(), 1u);
+    caller.send(Json::array({49, 1, {{"mode", mode}}}));
+    if (std::string(mode) != "skip") {
+      const Json interrupt = callee.read();
+      ASSERT_EQ(interrupt[0], 69);
+    }
+    if (std::string(mode) == "kill") {
+      // Still pending until the callee's ERROR: the deadline stays with it.
+      EXPECT_EQ(server_->call_deadlines_held(), 1u);
+      callee.send(Json::array({8, 68, invocation[1], Json::object(), "wamp.error.canceled"}));
+    }
+    const Json error = caller.read();
+    ASSERT_EQ(error[0], 8);
+    EXPECT_EQ(error[4], "wamp.error.canceled");
+    EXPECT_EQ(server_->call_deadlines_held(), 0u);
+  }
+}
+
+TEST_F(DealerFeaturesTest, CallsOfASessionThatLeftLeaveNoDeadlineBehind) {
+  constexpr uint64_t kCalls = 10;
+  const Json options = {{"timeout", kLongestTimeout}};
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  {
+    // The callee leaves: its pending calls end with wamp.error.canceled.
+    RawSocketTestClient callee(port(), Serializer::kCbor);
+    ASSERT_NE(callee.join(), 0u);
+    ASSERT_NE(register_procedure(callee, "t.deadline", "single"), 0u);
+    for (uint64_t call = 1; call <= kCalls; ++call) {
+      caller.send(Json::array({48, call, options, "t.deadline"}));
+      ASSERT_EQ(callee.read()[0], 68);
+    }
+    EXPECT_EQ(server_->call_deadlines_held(), kCalls);
+    callee.close();
+    for (uint64_t call = 1; call <= kCalls; ++call) {
+      const Json error = caller.read();
+      ASSERT_EQ(error[0], 8);
+      EXPECT_EQ(error[4], "wamp.error.canceled");
+    }
+    EXPECT_EQ(server_->call_deadlines_held(), 0u);
+  }
+  // The caller leaves: nobody waits for its calls any more.
+  RawSocketTestClient callee(port(), Serializer::kCbor);
+  ASSERT_NE(callee.join(), 0u);
+  ASSERT_NE(register_procedure(callee, "t.deadline", "single"), 0u);
+  for (uint64_t call = 1; call <= kCalls; ++call) {
+    caller.send(Json::array({48, call, options, "t.deadline"}));
+    ASSERT_EQ(callee.read()[0], 68);
+  }
+  EXPECT_EQ(server_->call_deadlines_held(), kCalls);
+  caller.close();
+  const auto snapshot = wait_for_wamp(*server_, [](const auto& s) { return s.wamp_sessions == 1; });
+  ASSERT_EQ(snapshot.wamp_sessions, 1) << "the caller's session has left";
+  EXPECT_EQ(server_->call_deadlines_held(), 0u);
 }
 
 TEST_F(DealerFeaturesTest, CancelModesSkipKillAndKillNoWait) {
