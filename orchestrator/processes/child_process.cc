@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,17 +67,24 @@ std::string describe_status(int status) {
 }  // namespace
 
 std::optional<std::filesystem::path> find_executable(const std::string& name) {
+  // An executable regular file: a folder passes access(X_OK) too, and would be "found" where
+  // the spawn then fails (and where the worker's lookup of a tool would go on searching).
+  auto executable_file = [](const std::string& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
+  };
   if (name.find('/') != std::string::npos) {
-    if (::access(name.c_str(), X_OK) == 0) return std::filesystem::absolute(name);
+    if (executable_file(name)) return std::filesystem::absolute(name);
     return std::nullopt;
   }
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
+    if (dir.empty()) continue;  // not the current folder (worker/adapters/tool.h alike)
     auto candidate = std::filesystem::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (executable_file(candidate.string())) return candidate;
   }
   return std::nullopt;
 }

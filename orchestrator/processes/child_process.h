@@ -76,7 +76,8 @@ class ChildProcess {
   std::unique_ptr<GuardedChild> guard_;
 };
 
-// Finds an executable: an absolute or relative path as is, otherwise on PATH.
+// Finds an executable regular file: an absolute or relative path as is, otherwise on PATH,
+// whose empty entries are skipped (a shell would search the current folder there).
 std::optional<std::filesystem::path> find_executable(const std::string& name);
 
 }  // namespace benchgate::processes

@@ -32,12 +32,16 @@ std::string find_on_path(std::string_view name, std::string_view path_env) {
   while (true) {
     const size_t colon = path_env.find(':');
     std::string candidate(path_env.substr(0, colon));
-    if (candidate.empty()) candidate.push_back('.');  // an empty entry is the current folder
-    candidate.append("/").append(name);
-    struct stat info {};
-    if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-        ::access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
+    // An empty entry would be the current folder for a shell; it is skipped, as the
+    // orchestrator's lookup (and serve's --allow-command check) skips it, so that both find
+    // the same file and nothing runs from wherever the worker was started.
+    if (!candidate.empty()) {
+      candidate.append("/").append(name);
+      struct stat info {};
+      if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+          ::access(candidate.c_str(), X_OK) == 0) {
+        return candidate;
+      }
     }
     if (colon == std::string_view::npos) return "";
     path_env.remove_prefix(colon + 1);

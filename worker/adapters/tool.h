@@ -28,7 +28,8 @@ Expected<ToolKind> tool_kind(std::string_view name);
 // "<name> is not installed (not found on PATH)" or why the version could not be read.
 Expected<Tool> locate_tool(ToolKind kind, std::string_view path_env);
 
-// The directory entry of `name` on `path_env` that is an executable file; "" if none.
+// The directory entry of `name` on `path_env` that is an executable regular file; "" if none.
+// Empty entries are skipped (orchestrator/processes/child_process.h, find_executable, alike).
 std::string find_on_path(std::string_view name, std::string_view path_env);
 
 }  // namespace benchgate::worker::adapters

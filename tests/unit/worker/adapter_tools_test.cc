@@ -262,6 +262,19 @@ TEST_F(FakeToolDir, LocatesAToolOnPathAndReadsItsVersion) {
   EXPECT_EQ(wrk->version, "4.2.0");
 }
 
+TEST_F(FakeToolDir, AnEmptyPathEntryIsNotTheCurrentFolder) {
+  // As the orchestrator's lookup, which serve's --allow-command check uses: the tool it
+  // approved is the one the worker runs.
+  fake("h2load", "echo 'h2load nghttp2/9.9.9'");
+  char saved[4096];
+  ASSERT_NE(::getcwd(saved, sizeof saved), nullptr);
+  ASSERT_EQ(::chdir(dir_.c_str()), 0);
+  EXPECT_EQ(find_on_path("h2load", ":/nonexistent"), "");
+  EXPECT_EQ(find_on_path("h2load", "/nonexistent:"), "");
+  EXPECT_EQ(find_on_path("h2load", "/nonexistent::" + dir_), dir_ + "/h2load");
+  ASSERT_EQ(::chdir(saved), 0);
+}
+
 TEST_F(FakeToolDir, AToolMissingFromPathIsNamedInTheError) {
   auto missing = locate_tool(ToolKind::kWrk, dir_);
   ASSERT_FALSE(missing.ok());

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 namespace benchgate::processes {
@@ -117,6 +120,33 @@ TEST(ChildProcess, AMissingExecutableIsAClearError) {
   auto child = ChildProcess::spawn(options);
   ASSERT_FALSE(child.ok());
   EXPECT_NE(child.message().find("not found"), std::string::npos);
+}
+
+// One rule for finding a program, shared with the worker's tool lookup and serve's
+// --allow-command check: an executable regular file, never a folder, never the current folder
+// through an empty PATH entry.
+TEST(ChildProcess, AProgramOnPathIsAnExecutableFileAndAnEmptyEntryIsNotTheCurrentFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / ("find-exe-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "a" / "tool");  // a folder named like the program
+  fs::create_directories(dir / "b");
+  std::ofstream(dir / "b" / "tool") << "#!/bin/sh\n";
+  fs::permissions(dir / "b" / "tool", fs::perms::owner_all);
+  std::ofstream(dir / "here") << "#!/bin/sh\n";
+  fs::permissions(dir / "here", fs::perms::owner_all);
+  const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  const fs::path saved_cwd = fs::current_path();
+  ::setenv("PATH", ((dir / "a").string() + ":" + (dir / "b").string()).c_str(), 1);
+  EXPECT_EQ(find_executable("tool"), dir / "b" / "tool");
+  EXPECT_EQ(find_executable((dir / "a" / "tool").string()), std::nullopt);
+  fs::current_path(dir);
+  ::setenv("PATH", ":/nonexistent", 1);
+  EXPECT_EQ(find_executable("here"), std::nullopt);
+  EXPECT_EQ(find_executable("./here"), fs::absolute("./here"));
+  fs::current_path(saved_cwd);
+  ::setenv("PATH", saved_path.c_str(), 1);
+  fs::remove_all(dir);
 }
 
 }  // namespace
