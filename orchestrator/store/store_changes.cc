@@ -113,20 +113,22 @@ struct Point {
 };
 using MetricPoints = std::array<std::vector<Point>, kMetrics.size()>;
 
-// Every finished 'ok' run of the series (of `branch` only, when given), oldest first, split by
-// metric; a run whose metric was not measured is not a point of that metric.
+// Every run of the series that is history (internal::history_workload_condition: finished ok,
+// no window measured while a process was stopped or without every worker), of `branch` only
+// when given, oldest first, split by metric; a run whose metric was not measured is not a
+// point of that metric.
 Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s,
                                    const std::string& branch) {
-  auto stmt =
-      db.prepare("SELECT r.id, r.started_at, r.commit_id" +
-                 column_list("max(CASE WHEN f.metric = 'METRIC' THEN f.value END)") +
-                 " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
-                 "AND w.name = :workload AND w.variant = :variant "
-                 "AND w.params_hash = :params_hash AND w.status = 'ok'" +
-                 join_figures() +
-                 "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id "
-                 "AND r.status = 'ok' AND (:branch = '' OR r.branch = :branch) "
-                 "GROUP BY r.id ORDER BY r.id");
+  auto stmt = db.prepare(
+      "SELECT r.id, r.started_at, r.commit_id" +
+      column_list("max(CASE WHEN f.metric = 'METRIC' THEN f.value END)") +
+      " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w ON w.run_id = r.id "
+      "AND w.name = :workload AND w.variant = :variant "
+      "AND w.params_hash = :params_hash" +
+      join_figures() + "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
+      internal::history_workload_condition() +
+      " AND (:branch = '' OR r.branch = :branch) "
+      "GROUP BY r.id ORDER BY r.id");
   if (!stmt) return stmt.error();
   stmt->bind(stmt->parameter(":scenario"), s.scenario);
   stmt->bind(stmt->parameter(":testbed_id"), s.testbed_id);
@@ -307,15 +309,15 @@ Expected<void> update_workload_series(sqlite::Database& db, const WorkloadSeries
   return {};
 }
 
-// Workload series matching `where` (a constant of this file) with parameters bound by `bind`.
+// Workload series matching `where` (a constant of this file) with parameters bound by `bind`,
+// of the runs that are history (a run that is not changes no series' points).
 template <typename Bind>
 Expected<std::vector<WorkloadSeries>> workload_series(sqlite::Database& db, const char* where,
                                                       Bind bind) {
   auto stmt = db.prepare(
-      std::string("SELECT DISTINCT r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
-                  "FROM workloads w JOIN runs r ON r.id = w.run_id "
-                  "WHERE r.status = 'ok' AND w.status = 'ok' ") +
-      where);
+      "SELECT DISTINCT r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
+      "FROM workloads w JOIN runs r ON r.id = w.run_id WHERE " +
+      internal::history_workload_condition() + " " + where);
   if (!stmt) return stmt.error();
   bind(*stmt);
   std::vector<WorkloadSeries> out;
@@ -342,14 +344,16 @@ Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const Ch
   if (std::find(kMetrics.begin(), kMetrics.end(), key.metric) == kMetrics.end()) {
     return Error{context + ": change points are not looked for in metric '" + key.metric + "'"};
   }
-  // The series as load_points reads it, newest first from before_run, then reversed.
+  // The series as load_points reads it (the runs that are history), newest first from
+  // before_run, then reversed.
   auto stmt = db_->prepare(
       "SELECT r.id, f.value FROM runs r INDEXED BY runs_by_scenario JOIN workloads w "
       "ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
-      "AND w.params_hash = :params_hash AND w.status = 'ok' "
+      "AND w.params_hash = :params_hash "
       "JOIN workload_figures f ON f.workload_id = w.id AND f.metric = :metric "
-      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND r.status = 'ok' "
-      "AND r.id < :before_run ORDER BY r.id DESC LIMIT :limit");
+      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
+      internal::history_workload_condition() +
+      " AND r.id < :before_run ORDER BY r.id DESC LIMIT :limit");
   if (!stmt) return Error{context + ": " + stmt.message()};
   bind_series_key(*stmt, key);
   stmt->bind(stmt->parameter(":before_run"), before_run);
@@ -402,11 +406,13 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
   // as much). A stored analysis of P points whose last run is the series' newest is current
   // when the series has P runs: then every run had the metric's figure, and a figure never
   // changes once stored. A metric some run lacks is computed each time (slower, never stale).
+  // The runs counted are those load_points reads: the runs that are history.
   auto list = db_->prepare(
       "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash, count(*), "
       "max(r.id) FROM workloads w JOIN runs r ON r.id = w.run_id "
-      "JOIN testbeds t ON t.id = r.testbed_id "
-      "WHERE r.status = 'ok' AND w.status = 'ok' AND (:scenario = '' OR r.scenario = :scenario) "
+      "JOIN testbeds t ON t.id = r.testbed_id WHERE " +
+      internal::history_workload_condition() +
+      " AND (:scenario = '' OR r.scenario = :scenario) "
       "AND (:workload = '' OR w.name = :workload) AND (:variant = '' OR w.variant = :variant) "
       "AND (:testbed_id = 0 OR r.testbed_id = :testbed_id) "
       "AND (:branch = '' OR r.branch = :branch) "

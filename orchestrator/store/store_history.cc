@@ -5,6 +5,7 @@
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
+#include "orchestrator/store/store_internal.h"
 
 namespace benchgate::store {
 namespace {
@@ -81,6 +82,19 @@ Expected<int64_t> workload_id(sqlite::Database& db, int64_t run, const std::stri
 
 }  // namespace
 
+namespace internal {
+
+const std::string& history_workload_condition() {
+  // The flags are constants of results.h, never user text.
+  static const std::string condition =
+      "r.status = 'ok' AND w.status = 'ok' AND NOT EXISTS (SELECT 1 FROM json_each(w.flags) "
+      "WHERE value IN ('" +
+      std::string(results::kProcessStopped) + "', '" + std::string(results::kDegraded) + "'))";
+  return condition;
+}
+
+}  // namespace internal
+
 Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q) {
   const std::string context = "baseline history of '" + q.baseline + "' for " + q.scenario + "/" +
                               q.workload + " " + q.metric;
@@ -94,23 +108,21 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // candidate (filters are computed into `usable`, not applied in WHERE), the two walks take
   // turns, and the first to find k usable runs or run out gives the answer: the cost follows
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
-  // A workload with a window during which a process was stopped (flag process_stopped) is
-  // never history: its figures describe the stop, not the system (docs/GATES.md, "Verdicts").
-  // Nor is one measured without every worker (flag degraded): it had less load than asked.
+  // Which runs are history at all: internal::history_workload_condition (no window measured
+  // while a process was stopped, none without every worker).
   // Each row: the run's columns (history_run_columns), then the workload's id and whether the
   // candidate is usable.
   const columns::Columns<HistoryRun> run_columns = columns::history_run_columns();
   const int workload_column = static_cast<int>(run_columns.size());
   const int usable_column = workload_column + 1;
   const std::string run_list = columns::names(run_columns, "r.");
-  const std::string unstopped =
-      "NOT EXISTS (SELECT 1 FROM json_each(w.flags) WHERE value IN (:stopped, :degraded))";
+  const std::string& history = internal::history_workload_condition();
   auto by_baseline = db_->prepare(
       "SELECT " + run_list +
       ", w.id, "
-      "(r.testbed_id = :testbed_id AND r.scenario = :scenario AND r.status = 'ok' "
-      "AND w.params_hash = :params_hash AND w.status = 'ok' AND " +
-      unstopped +
+      "(r.testbed_id = :testbed_id AND r.scenario = :scenario "
+      "AND w.params_hash = :params_hash AND " +
+      history +
       ") FROM baselines b "
       "CROSS JOIN runs r ON r.id = b.run_id "
       "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
@@ -118,9 +130,8 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   auto by_series = db_->prepare(
       "SELECT " + run_list +
       ", w.id, "
-      "(r.status = 'ok' AND b.run_id IS NOT NULL AND w.params_hash = :params_hash "
-      "AND w.status = 'ok' AND " +
-      unstopped +
+      "(b.run_id IS NOT NULL AND w.params_hash = :params_hash AND " +
+      history +
       ") "
       "FROM runs r INDEXED BY runs_by_scenario "
       "LEFT JOIN baselines b ON b.name = :baseline AND b.run_id = r.id "
@@ -146,8 +157,6 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
     c.bind(c.parameter(":workload"), q.workload);
     c.bind(c.parameter(":variant"), q.variant);
     c.bind(c.parameter(":params_hash"), q.params_hash);
-    c.bind(c.parameter(":stopped"), std::string_view(results::kProcessStopped));
-    c.bind(c.parameter(":degraded"), std::string_view(results::kDegraded));
   }
   while (true) {
     for (Walk& walk : walks) {

@@ -36,6 +36,14 @@ std::map<std::string, uint64_t> count_map_from_json(const std::string& text);
 std::vector<std::string> strings_from_json(const std::string& text);
 std::vector<int64_t> ints_from_json(const std::string& text);
 
+// Which stored workloads are a series' history (docs/GATES.md, "Series and baselines"), one rule
+// for relative gates, change gates and change points: an SQL condition over the run row `r` and
+// its workload row `w`. Both finished ok, and no window of the workload was measured while a
+// process was stopped (flag process_stopped: its figures describe the stop, not the system) or
+// without every worker (flag degraded: it had less load than the workload asks for). Such runs
+// are stored with status ok, so the status alone does not exclude them. A constant.
+const std::string& history_workload_condition();
+
 // A workload as store_workload writes it and get_run reads it back (ids left 0): every figure
 // of every repetition with the definitions of results::Repetition, the summary over them and
 // the workload's figure of each gate metric (store_workloads.cc).

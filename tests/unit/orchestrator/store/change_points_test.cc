@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "orchestrator/changes/change_gate.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -44,12 +45,17 @@ class ChangePointsTest : public ::testing::Test {
 
   // A finished run of 'hello' at `rps`, brought into the change points as run_command does.
   int64_t add_run(double rps, const std::string& branch = "main", bool hook = true) {
+    return add_run(workload(rps), branch, hook);
+  }
+
+  int64_t add_run(const results::WorkloadResult& w, const std::string& branch = "main",
+                  bool hook = true) {
     RunInfo info = testing::test_run_info("changes");
     info.branch = branch;
     info.commit = "commit" + std::to_string(++commits_);
     auto run = store_->begin_run(info);
     EXPECT_TRUE(run.ok()) << run.message();
-    EXPECT_TRUE(store_->store_workload(*run, workload(rps)).ok());
+    EXPECT_TRUE(store_->store_workload(*run, w).ok());
     EXPECT_TRUE(store_->finish_run(*run, "ok", 0).ok());
     if (hook) {
       auto updated = store_->update_change_points(*run);
@@ -215,6 +221,54 @@ TEST_F(ChangePointsTest, ChangeGateHistoryIsTheSeriesBeforeTheRun) {
   EXPECT_NE(errors.message().find("change points are not looked for in metric 'errors.count'"),
             std::string::npos)
       << errors.message();
+}
+
+// A run stored with status ok but measured without every worker (flag degraded) or while a
+// process was stopped (process_stopped) is not history of a relative gate (baselines_test.cc),
+// and by the same rule neither of a change gate nor a point of the change-point analysis. 20
+// clean runs at 100k ops/s, one degraded and one stopped at 50k, a new run at 90k: with those
+// two points the new run's p would be 3/23 (inconclusive); without them it is 1/21, a fail.
+TEST_F(ChangePointsTest, ARunMeasuredDegradedOrStoppedIsNoPointOfTheSeries) {
+  std::vector<int64_t> clean;
+  for (int i = 0; i < 10; ++i) clean.push_back(add_run(100000));
+  results::WorkloadResult lost = workload(50000);
+  lost.repetitions[0].flags.emplace_back(results::kDegraded);
+  add_run(lost);
+  results::WorkloadResult stopped = workload(50000);
+  stopped.repetitions[0].flags.emplace_back(results::kProcessStopped);
+  stopped.repetitions[0].stopped = {"router (pid 4243)"};
+  add_run(stopped);
+  for (int i = 0; i < 10; ++i) clean.push_back(add_run(100000));
+  const int64_t judged = add_run(90000);
+
+  const std::vector<SeriesChanges> series = rps_changes();
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].points, 21);
+  EXPECT_TRUE(series[0].from_store) << "the stored analysis counts the runs the listing counts";
+  ASSERT_TRUE(store_->database().exec("DELETE FROM change_series").ok());
+  const std::vector<SeriesChanges> computed = rps_changes();
+  ASSERT_EQ(computed.size(), 1u);
+  EXPECT_FALSE(computed[0].from_store);
+  EXPECT_EQ(computed[0].points, 21);
+
+  auto history = store_->change_gate_history(series[0].key, judged, changes::kChangeGateHistory);
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), clean.size());
+  for (size_t i = 0; i < clean.size(); ++i) {
+    EXPECT_EQ((*history)[i].run_id, clean[i]);
+    EXPECT_EQ((*history)[i].value, 100000);
+  }
+  scenario::Gate gate;
+  gate.workload = "hello";
+  gate.metric = "throughput.rps";
+  gate.change = true;
+  gate.alpha = 0.05;
+  gate.min_change = 0.01;
+  const gates::GateOutcome outcome =
+      changes::evaluate_change_gate(gate, gates::RunValues{90000, {90000}}, *history);
+  EXPECT_EQ(outcome.verdict, gates::Verdict::kFail) << outcome.explanation;
+  ASSERT_TRUE(outcome.p_value.has_value());
+  EXPECT_DOUBLE_EQ(*outcome.p_value, 1.0 / 21);
 }
 
 // One definition of a figure (docs/GATES.md, "What a gate judges"): a series' point of a run
