@@ -174,8 +174,11 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
                         margin, gate.alpha);
     o.calibration = calibration;
   } else if (figures.size() >= 5) {
-    test = t_on_figures(Method::kTTest, centre, d, sample_stddev(figures), k - 1, k, margin,
-                        gate.alpha);
+    // The floor as for 2..4 runs: runs that agree more closely than their repetitions allow
+    // (identical figures) must not make one more baseline run a certainty. Zero, and p = 0
+    // for any move, only where the repetitions have no spread either.
+    test = t_on_figures(Method::kTTest, centre, d, std::sqrt(std::max(own, floor)), k - 1, k,
+                        margin, gate.alpha);
   } else if (figures.size() >= 2) {
     test = t_on_figures(Method::kNestedT, centre, d, std::sqrt(std::max(own, floor)), k - 1, k,
                         margin, gate.alpha);

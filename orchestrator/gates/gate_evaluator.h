@@ -12,13 +12,15 @@
 //   median_variance_ratio(k) is what the median costs against a mean (1.434 for k = 5):
 //   calibrated (calibrated-t), any k: s pools the calibrated between-run spread of this
 //                            series (`orchestrator calibrate`, N runs) with the runs' own,
-//                            df = N - 1 + k - 1.
-//   >= 5 runs (t-test):      s = the sample standard deviation of their F, df = k - 1; a zero
-//                            spread gives p = 0 for d > 0 (a deterministic metric that moved)
-//                            and p = 1 otherwise.
-//   2..4 runs (nested-t):    s = the larger of their F's standard deviation and the within-run
-//                            spread (pooled over the baseline runs' repetitions) over sqrt(n),
-//                            df = k - 1.
+//                            at least the within-run floor below, df = N - 1 + k - 1.
+//   >= 5 runs (t-test):      s = the larger of their F's sample standard deviation and the
+//                            within-run spread (pooled over the baseline runs' repetitions)
+//                            over sqrt(n), n the new run's repetitions, df = k - 1; so one more
+//                            baseline run never turns the same evidence into a certainty. Only
+//                            when both are zero (repetitions without spread too) is s = 0,
+//                            giving p = 0 for d > 0 (a deterministic metric that moved) and
+//                            p = 1 otherwise.
+//   2..4 runs (nested-t):    s as for >= 5 runs, df = k - 1.
 //   1 run, not calibrated:   nothing estimates the between-run spread, so no p-value: the gate
 //                            can pass or be inconclusive, never fail, and is underpowered.
 //   fail: d > m and p < alpha; inconclusive: d > m otherwise; pass: d <= m. Underpowered

@@ -212,6 +212,42 @@ TEST(SmallBaseline, TwoToFourRunsUseTheirOwnSpreadAtLeastTheWithinRunOne) {
   EXPECT_LT(*worse.p_value, 0.01);
 }
 
+// One more baseline run must not make the gate more confident on the same evidence. Every
+// baseline run has repetitions {0.9, 1.0, 1.1} ms and the figure 1.00 ms: the runs agree
+// exactly, but each run's figure varies as its repetitions do. A new run at 1.06 ms against a
+// 5% allowance is inconclusive (p about 0.22) with 4 runs (nested-t, the within-run floor),
+// and stays so with 5 (the t-test takes the same floor): without it, s = 0 gave p = 0, a fail.
+TEST(LargerBaseline, FiveOrMoreRunsUseTheirOwnSpreadAtLeastTheWithinRunOne) {
+  const auto gate = relative_gate("latency.p50", 0.05, 0.05);
+  const RunValues candidate = run(0.00106, {0.00096, 0.00106, 0.00116});
+  std::vector<BaselineRun> runs;
+  std::vector<GateOutcome> outcomes;
+  for (int k = 1; k <= 6; ++k) {
+    runs.push_back(base(k, {0.0009, 0.0010, 0.0011}));
+    if (k >= 4) outcomes.push_back(evaluate_gate(gate, candidate, runs));
+  }
+  const GateOutcome &four = outcomes[0], &five = outcomes[1], &six = outcomes[2];
+  EXPECT_EQ(four.method, Method::kNestedT);
+  ASSERT_TRUE(four.p_value.has_value());
+  EXPECT_NEAR(*four.p_value, 0.22, 0.01);
+  EXPECT_EQ(four.verdict, Verdict::kInconclusive) << four.explanation;
+  for (const GateOutcome* o : {&five, &six}) {
+    EXPECT_EQ(o->method, Method::kTTest);
+    EXPECT_EQ(o->verdict, Verdict::kInconclusive) << o->explanation;
+    ASSERT_TRUE(o->p_value.has_value());
+    EXPECT_NEAR(*o->p_value, 0.21, 0.01) << o->explanation;
+    EXPECT_TRUE(o->underpowered) << o->explanation;
+  }
+  // Deterministic only where the repetitions have no spread either: then a move is certain.
+  std::vector<BaselineRun> flat;
+  for (int k = 1; k <= 5; ++k) flat.push_back(base(k, {0.0010, 0.0010, 0.0010}));
+  const GateOutcome moved = evaluate_gate(gate, run({0.00106, 0.00106, 0.00106}), flat);
+  EXPECT_EQ(moved.method, Method::kTTest);
+  EXPECT_EQ(moved.verdict, Verdict::kFail) << moved.explanation;
+  ASSERT_TRUE(moved.p_value.has_value());
+  EXPECT_DOUBLE_EQ(*moved.p_value, 0);
+}
+
 TEST(CombinedGate, AbsoluteFailureWinsOtherwiseTheRelativeVerdictDecides) {
   auto gate = relative_gate("latency.p50");
   gate.max = 1.1;
