@@ -200,6 +200,7 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   } else {
     o.verdict = Verdict::kPass;
   }
+  o.p_at_twice_margin = test.p_at_twice_margin;
   o.underpowered = !(test.p_at_twice_margin && *test.p_at_twice_margin < gate.alpha);
   o.explanation = detail::explain(o);
   return o;
@@ -249,7 +250,8 @@ GateOutcome signed_rank_on_pairs(GateOutcome o, const std::vector<double>& x, do
   o.p_adjusted = o.p_value;
   std::vector<double> shifted;
   for (double v : x) shifted.push_back(v - centre + 2 * margin);
-  o.underpowered = !(wilcoxon_signed_rank(shifted).p_greater < alpha);
+  o.p_at_twice_margin = wilcoxon_signed_rank(shifted).p_greater;
+  o.underpowered = !(*o.p_at_twice_margin < alpha);
   const CentreInterval interval = walsh_interval(x, interval_confidence(alpha));
   if (interval.bounded) {
     o.effect_interval = EffectInterval{interval.low, interval.high, interval.achieved_confidence};
@@ -312,7 +314,8 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
     o.p_adjusted = o.p_value;
     o.detectable = std::expm1(scale * student_t_quantile(1 - gate.alpha, df));
     o.effect_interval = effect_interval(d, scale, df, interval_confidence(gate.alpha));
-    o.underpowered = !(p_for(2 * margin) < gate.alpha);
+    o.p_at_twice_margin = p_for(2 * margin);
+    o.underpowered = !(*o.p_at_twice_margin < gate.alpha);
   } else {
     o.underpowered = true;  // one pair: nothing measures its spread
   }

@@ -24,7 +24,8 @@
 //   1 run, not calibrated:   nothing estimates the between-run spread, so no p-value: the gate
 //                            can pass or be inconclusive, never fail, and is underpowered.
 //   fail: d > m and p < alpha; inconclusive: d > m otherwise; pass: d <= m. Underpowered
-//   (any verdict) when the same test on a regression of exactly 2m would not reach p < alpha.
+//   (any verdict) when the same test on a regression of exactly 2m would not reach p < alpha,
+//   after apply_holm: p_adjusted < alpha, as the verdict is decided.
 // A gate with both an absolute bound and a relative one fails on the absolute bound, and
 // otherwise takes the relative verdict.
 #pragma once
@@ -75,7 +76,9 @@ GateOutcome error_outcome(const scenario::Gate& gate, std::string reason);
 // Holm's step-down correction across one run's relative gates: every outcome with a p-value
 // (warning gates included: they were tested too) forms the family; each gets p_adjusted, and
 // those beyond their margin are re-decided, fail when p_adjusted < alpha, else inconclusive,
-// with a new explanation. Idempotent: it always starts from the raw p-values.
+// with a new explanation. Underpowered is decided again under the same correction: whether
+// p_at_twice_margin, in place of the gate's own p and the others' as they were, would have
+// been adjusted below alpha. Idempotent: it always starts from the raw p-values.
 void apply_holm(std::vector<GateOutcome>& outcomes);
 
 // Exit codes of `orchestrator run` and `orchestrator gate` (docs/GATES.md).

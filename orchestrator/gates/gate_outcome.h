@@ -97,8 +97,15 @@ struct GateOutcome {
   std::optional<double> p_adjusted;  // Holm-adjusted across the run's gates (apply_holm)
   double alpha = 0.01;
   // Compared gates: a regression of 2m could not have reached p < alpha with this noise (or
-  // the noise is unknown), so an inconclusive or a pass says little.
+  // the noise is unknown), so an inconclusive or a pass says little. After apply_holm: could
+  // not have failed after Holm's correction, the run's other gates' p-values as they were.
   bool underpowered = false;
+  // The one-sided p the same test gives a regression of exactly 2m; nothing when the noise is
+  // unknown (underpowered then).
+  std::optional<double> p_at_twice_margin;
+  // The relative gates Holm's correction was applied across (apply_holm); 1 for a gate judged
+  // alone.
+  size_t holm_family = 1;
   bool fail_when_underpowered = false;  // the gate's key: an underpowered gate fails the run
   // The smallest regression (a fraction) this test could detect at alpha with this noise and
   // this many baseline runs; nothing when the noise is unknown.

@@ -1,5 +1,6 @@
 // Decisions across all of a run's gates: Holm's correction and the exit code
 // (gate_evaluator.h).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -20,10 +21,21 @@ void apply_holm(std::vector<GateOutcome>& outcomes) {
     raw.push_back(tested ? *o.p_value : std::numeric_limits<double>::quiet_NaN());
   }
   const std::vector<double> adjusted = holm_adjust(raw);
+  const size_t family = static_cast<size_t>(
+      std::count_if(raw.begin(), raw.end(), [](double p) { return !std::isnan(p); }));
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (std::isnan(adjusted[i])) continue;
     GateOutcome& o = outcomes[i];
     o.p_adjusted = adjusted[i];
+    o.holm_family = family;
+    // Underpowered asks whether a regression of 2m could have failed this gate: under the
+    // correction its verdict takes, the other gates' p-values as they were (with three gates
+    // none of which is significant, p < alpha / 3).
+    if (o.p_at_twice_margin) {
+      std::vector<double> twice = raw;
+      twice[i] = *o.p_at_twice_margin;
+      o.underpowered = !(holm_adjust(twice)[i] < o.alpha);
+    }
     if (*o.effect > *o.margin) {
       o.verdict = adjusted[i] < o.alpha ? Verdict::kFail : Verdict::kInconclusive;
     }

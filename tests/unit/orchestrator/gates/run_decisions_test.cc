@@ -62,6 +62,42 @@ TEST(Holm, AbsoluteAndErrorOutcomesAreNotInTheFamily) {
   EXPECT_EQ(family[2].verdict, Verdict::kError);
 }
 
+// Underpowered says a regression of twice the allowance could not have failed the gate, so it
+// takes the correction the verdict takes. A 4% allowance on the five runs above: a regression
+// of 8.2% would give p about 0.006, below alpha 0.01 alone, but not below the 0.01 / 3 Holm
+// asks of the smallest of three p-values when the other two gates are healthy. When those two
+// fail clearly, Holm asks the third only p < alpha again, and it has the power.
+TEST(Holm, UnderpoweredAccountsForTheCorrectionApplied) {
+  const GateOutcome alone =
+      evaluate_gate(relative_gate("latency.p50", 0.04), run({1.02}), five_runs());
+  ASSERT_EQ(alone.method, Method::kTTest);
+  std::vector<GateOutcome> single{alone};
+  apply_holm(single);
+  EXPECT_FALSE(single[0].underpowered) << single[0].explanation;
+
+  std::vector<GateOutcome> with_healthy{alone, healthy("latency.p75"), healthy("latency.p90")};
+  apply_holm(with_healthy);
+  EXPECT_EQ(with_healthy[0].verdict, Verdict::kPass);
+  EXPECT_TRUE(with_healthy[0].underpowered) << with_healthy[0].explanation;
+  EXPECT_NE(with_healthy[0].explanation.find(
+                "underpowered: a 8.2% regression could not be detected at alpha 0.01 after "
+                "Holm's correction over 3 gates"),
+            std::string::npos)
+      << with_healthy[0].explanation;
+  apply_holm(with_healthy);  // idempotent
+  EXPECT_TRUE(with_healthy[0].underpowered);
+
+  const auto clear_fail = [](const char* metric) {
+    return evaluate_gate(relative_gate(metric), run({1.5}), five_runs());
+  };
+  std::vector<GateOutcome> with_failing{alone, clear_fail("latency.p75"),
+                                        clear_fail("latency.p90")};
+  apply_holm(with_failing);
+  ASSERT_EQ(with_failing[1].verdict, Verdict::kFail);
+  ASSERT_EQ(with_failing[2].verdict, Verdict::kFail);
+  EXPECT_FALSE(with_failing[0].underpowered) << with_failing[0].explanation;
+}
+
 GateOutcome with(Verdict v, scenario::GateSeverity s = scenario::GateSeverity::kCritical) {
   GateOutcome o;
   o.verdict = v;
