@@ -25,9 +25,14 @@ using Clock = std::chrono::steady_clock;
 // swallowed, the comparison reports each variant's whole result itself.
 class VariantWindowObserver : public RunObserver {
  public:
-  VariantWindowObserver(RunObserver& inner, const scenario::Workload& shown, uint32_t repetition,
-                        uint32_t repetitions)
-      : inner_(inner), shown_(shown), repetition_(repetition), repetitions_(repetitions) {}
+  VariantWindowObserver(RunObserver& inner, const scenario::Workload& shown, std::string workload,
+                        std::string variant, uint32_t repetition, uint32_t repetitions)
+      : inner_(inner),
+        shown_(shown),
+        workload_(std::move(workload)),
+        variant_(std::move(variant)),
+        repetition_(repetition),
+        repetitions_(repetitions) {}
 
   void window_started(const scenario::Workload&, const WindowInfo& info) override {
     inner_.window_started(shown_, adjust(info));
@@ -50,11 +55,15 @@ class VariantWindowObserver : public RunObserver {
   WindowInfo adjust(WindowInfo info) const {
     if (info.measured) info.repetition = repetition_;
     info.repetitions = repetitions_;
+    info.workload = workload_;
+    info.variant = variant_;
     return info;
   }
 
   RunObserver& inner_;
   const scenario::Workload& shown_;
+  const std::string workload_;
+  const std::string variant_;
   uint32_t repetition_;
   uint32_t repetitions_;
 };
@@ -302,7 +311,8 @@ class ComparisonRun {
     if (warmed) one.warmup_ns = 0;
     scenario::Workload shown = workload;
     shown.name = workload.name + " [" + v.name + "]";
-    VariantWindowObserver windows(observer_, shown, rep + 1, workload.repetitions);
+    VariantWindowObserver windows(observer_, shown, workload.name, v.name, rep + 1,
+                                  workload.repetitions);
     WorkloadEnvironment environment{*v.sut, v.pool->pool(), v.bundled_router, windows,
                                     scenario_.name};
     results::WorkloadResult r = run_workload(one, environment);

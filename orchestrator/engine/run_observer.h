@@ -15,6 +15,10 @@ struct WindowInfo {
   uint32_t repetition = 0;  // 1-based among measured windows; 0 for warm-up
   uint32_t repetitions = 0;
   int64_t duration_ns = 0;
+  // In a [compare] scenario the window's variant and the workload's own name (the workload an
+  // observer is handed is named "NAME [VARIANT]" for display); both empty otherwise.
+  std::string variant;
+  std::string workload;
 };
 
 class RunObserver {

@@ -117,14 +117,17 @@ struct MetricsObserver::Impl {
             "http2: concurrent streams per connection as requested, and as "
             "the server's SETTINGS_MAX_CONCURRENT_STREAMS allowed (effective)");
 
-  Family<Counter>& router_cpu = counter(r, "benchgate_router_cpu_seconds_total",
-                                        "CPU time of the system under test in measured windows");
+  Family<Counter>& router_cpu =
+      counter(r, "benchgate_router_cpu_seconds_total",
+              "CPU time of the system under test in measured windows; no series where it is "
+              "not measured (an external system)");
   Family<Gauge>& router_rss = gauge(r, "benchgate_router_resident_memory_bytes",
                                     "Resident memory of the system under test after the latest "
                                     "measured window");
   Family<Counter>& router_requests =
       counter(r, "benchgate_router_requests_total",
-              "Requests the router counted itself in measured windows");
+              "Requests the router counted itself in measured windows; no series for a system "
+              "that counts none (a command or an external system)");
   Family<Counter>& router_accepted = counter(r, "benchgate_router_connections_accepted_total",
                                              "Connections the router accepted in measured windows");
 
@@ -156,6 +159,8 @@ struct MetricsObserver::Impl {
 
   std::mutex mutex;
   std::string scenario;
+  // The variants each workload runs as: the [compare] routers or workers, or "default".
+  std::vector<std::string> variants;
   std::map<std::string, std::vector<std::pair<Family<Gauge>*, Gauge*>>> change_series_by_scenario;
   void set_change_points(const report::ScenarioReport& report);
   std::map<std::string, Gauge*> run_info_by_scenario;
@@ -169,6 +174,12 @@ struct MetricsObserver::Impl {
 
   Labels workload_labels(const std::string& workload, const std::string& variant) const {
     return {{"scenario", scenario}, {"workload", workload}, {"variant", variant}};
+  }
+  // A window's series: in a comparison its variant's, as the finished workload's figures are,
+  // not the displayed "NAME [VARIANT]" under "default".
+  Labels window_labels(const scenario::Workload& workload, const engine::WindowInfo& window) const {
+    return window.variant.empty() ? workload_labels(workload.name, "default")
+                                  : workload_labels(window.workload, window.variant);
   }
   Labels scenario_labels() const { return {{"scenario", scenario}}; }
 
@@ -229,10 +240,9 @@ struct MetricsObserver::Impl {
   void set_latency(const Labels& base, const At& at) {
     for (const auto& [label, percentile] : kPercentiles) {
       const std::optional<int64_t> ns = at(percentile);
-      if (!ns) continue;
       Labels labels = base;
       labels["percentile"] = label;
-      latency.Add(labels).Set(seconds(*ns));
+      set_or_remove(latency, labels, ns ? std::optional(seconds(*ns)) : std::nullopt);
     }
   }
 };
@@ -254,40 +264,55 @@ void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
     with_status["status"] = status;
     impl_->runs.Add(with_status);
   }
-  impl_->router_cpu.Add(labels);
-  impl_->router_requests.Add(labels);
-  impl_->router_accepted.Add(labels);
+  impl_->variants = !scenario.compare_routers.empty()   ? scenario.compare_routers
+                    : !scenario.compare_workers.empty() ? scenario.compare_workers
+                                                        : std::vector<std::string>{"default"};
+  // The router's counters exist at 0 from the start only where they will be measured: the
+  // bundled router counts its requests and connections and samples its CPU, a spawned command
+  // is sampled from /proc, an external system is not measured at all (docs/MEASUREMENT.md). A
+  // comparison's variants differ, so there each series starts with its first measured window.
+  if (scenario.compare_routers.empty()) {
+    if (scenario.router.impl != scenario::RouterImpl::kExternal) impl_->router_cpu.Add(labels);
+    if (scenario.router.impl == scenario::RouterImpl::kBuiltin) {
+      impl_->router_requests.Add(labels);
+      impl_->router_accepted.Add(labels);
+    }
+  }
 }
 
 void MetricsObserver::workload_started(const scenario::Workload& workload) {
   std::lock_guard lock(impl_->mutex);
-  const Labels labels = impl_->workload_labels(workload.name, "default");
-  impl_->connections.Add(labels).Set(workload.sessions());
-  impl_->repetition.Add(labels).Set(0);
-  impl_->operations.Add(labels);
-  for (const char* kind : kErrorKinds) {
-    Labels with_kind = labels;
-    with_kind["kind"] = kind;
-    impl_->errors.Add(with_kind);
+  for (const std::string& variant : impl_->variants) {
+    const Labels labels = impl_->workload_labels(workload.name, variant);
+    impl_->connections.Add(labels).Set(workload.sessions());
+    impl_->repetition.Add(labels).Set(0);
+    impl_->operations.Add(labels);
+    for (const char* kind : kErrorKinds) {
+      Labels with_kind = labels;
+      with_kind["kind"] = kind;
+      impl_->errors.Add(with_kind);
+    }
   }
 }
 
 void MetricsObserver::progress(const scenario::Workload& workload, const engine::WindowInfo& window,
                                double ops_per_second, int64_t p99_ns, int64_t /*elapsed_ns*/) {
   std::lock_guard lock(impl_->mutex);
-  Labels labels = impl_->workload_labels(workload.name, "default");
+  Labels labels = impl_->window_labels(workload, window);
   impl_->ops.Add(labels).Set(ops_per_second);
   impl_->repetition.Add(labels).Set(window.measured ? window.repetition : 0);
   labels["percentile"] = "99";
-  impl_->latency.Add(labels).Set(seconds(p99_ns));
+  // 0 is an empty histogram (no answer yet in this window): no sample, not a 0 s latency.
+  Impl::set_or_remove(impl_->latency, labels,
+                      p99_ns > 0 ? std::optional(seconds(p99_ns)) : std::nullopt);
 }
 
 void MetricsObserver::window_finished(const scenario::Workload& workload,
-                                      const engine::WindowInfo& /*window*/,
+                                      const engine::WindowInfo& window,
                                       const results::Repetition* rep) {
   if (rep == nullptr) return;  // warm-up: nothing recorded
   std::lock_guard lock(impl_->mutex);
-  const Labels labels = impl_->workload_labels(workload.name, "default");
+  const Labels labels = impl_->window_labels(workload, window);
   impl_->ops.Add(labels).Set(rep->ops_per_second());
   Impl::set_or_remove(
       impl_->throughput, labels,
@@ -303,16 +328,21 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
       impl_->worker_cpu, labels,
       rep->measured("cpu") ? std::optional(rep->worker_cpu_utilization) : std::nullopt);
 
+  // The router's figures only where they were measured (results::RouterWindow): an external
+  // system's CPU, a command's requests are not 0, they are unknown.
   const Labels scenario = impl_->scenario_labels();
-  if (rep->router.cpu_seconds > 0)
+  if (rep->router.sampled) {
     impl_->router_cpu.Add(scenario).Increment(rep->router.cpu_seconds);
-  if (rep->router.rss_bytes > 0) {
-    impl_->router_rss.Add(scenario).Set(static_cast<double>(rep->router.rss_bytes));
+    if (rep->router.rss_bytes > 0) {
+      impl_->router_rss.Add(scenario).Set(static_cast<double>(rep->router.rss_bytes));
+    }
   }
-  impl_->router_requests.Add(scenario).Increment(static_cast<double>(rep->router.requests));
-  if (auto it = rep->router.counter_deltas.find("connections_accepted");
-      it != rep->router.counter_deltas.end()) {
-    impl_->router_accepted.Add(scenario).Increment(static_cast<double>(it->second));
+  if (rep->router.collected) {
+    impl_->router_requests.Add(scenario).Increment(static_cast<double>(rep->router.requests));
+    if (auto it = rep->router.counter_deltas.find("connections_accepted");
+        it != rep->router.counter_deltas.end()) {
+      impl_->router_accepted.Add(scenario).Increment(static_cast<double>(it->second));
+    }
   }
 }
 

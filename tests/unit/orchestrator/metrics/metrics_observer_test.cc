@@ -42,6 +42,7 @@ results::Repetition make_repetition() {
   for (int i = 0; i < 998; ++i) rep.latency.record(1'000'000);  // 1 ms
   rep.worker_cpu_utilization = 0.5;
   rep.router.collected = true;
+  rep.router.sampled = true;
   rep.router.requests = 1000;
   rep.router.cpu_seconds = 0.25;
   rep.router.rss_bytes = 4096;
@@ -137,6 +138,85 @@ TEST(MetricsObserverTest, AFigureTheWorkersDidNotMeasureHasNoSample) {
   text = scrape(observer);
   EXPECT_EQ(text.find("benchgate_workload_throughput_bytes_per_second{"), std::string::npos)
       << text;
+}
+
+// The router's figures exist where they are measured: an external system's CPU and a
+// command's requests are unknown, not 0 (docs/MEASUREMENT.md).
+TEST(MetricsObserverTest, RouterFiguresThatAreNotMeasuredHaveNoSeries) {
+  for (const auto impl : {scenario::RouterImpl::kExternal, scenario::RouterImpl::kCommand}) {
+    MetricsObserver observer;
+    auto s = make_scenario();
+    s.router.impl = impl;
+    observer.scenario_started(s);
+    observer.workload_started(s.workloads[0]);
+    auto rep = make_repetition();
+    rep.router = {};
+    rep.router.sampled = impl == scenario::RouterImpl::kCommand;
+    rep.router.cpu_seconds = rep.router.sampled ? 0.25 : 0;
+    observer.window_finished(s.workloads[0], engine::WindowInfo{true, 1, 1, 1'000'000'000}, &rep);
+    const std::string text = scrape(observer);
+    EXPECT_EQ(text.find("benchgate_router_requests_total{"), std::string::npos) << text;
+    EXPECT_EQ(text.find("benchgate_router_connections_accepted_total{"), std::string::npos) << text;
+    if (impl == scenario::RouterImpl::kExternal) {
+      EXPECT_EQ(text.find("benchgate_router_cpu_seconds_total{"), std::string::npos) << text;
+      EXPECT_EQ(text.find("benchgate_router_resident_memory_bytes{"), std::string::npos) << text;
+    } else {
+      EXPECT_TRUE(has_line(text, R"(benchgate_router_cpu_seconds_total{scenario="sc"} 0.25)"))
+          << text;
+    }
+  }
+}
+
+// An empty histogram has no percentile: live, no p99 sample until the first answer; after a
+// window without one, the previous window's figures do not stand for it.
+TEST(MetricsObserverTest, ALatencyWithNoAnswerHasNoSample) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  observer.progress(s.workloads[0], engine::WindowInfo{true, 1, 2, 1'000'000'000}, 0, 0, 1000);
+  EXPECT_EQ(scrape(observer).find("benchgate_workload_latency_seconds{"), std::string::npos);
+  const auto answered = make_repetition();
+  observer.window_finished(s.workloads[0], engine::WindowInfo{true, 1, 2, 1'000'000'000},
+                           &answered);
+  EXPECT_NE(scrape(observer).find("benchgate_workload_latency_seconds{"), std::string::npos);
+  auto unanswered = make_repetition();
+  unanswered.latency = HdrHistogram();
+  unanswered.successes = 0;
+  unanswered.errors["status"] = 998;
+  observer.window_finished(s.workloads[0], engine::WindowInfo{true, 2, 2, 1'000'000'000},
+                           &unanswered);
+  const std::string text = scrape(observer);
+  EXPECT_EQ(text.find("benchgate_workload_latency_seconds{"), std::string::npos) << text;
+}
+
+// In a [compare] scenario every series of a window is its variant's, under the workload's own
+// name, as the finished workload's are; none is left at 0 under "default".
+TEST(MetricsObserverTest, AComparedWindowIsCountedUnderItsVariant) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  s.compare_routers = {"builtin", "nginx"};
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  scenario::Workload shown = s.workloads[0];
+  shown.name = "hello [nginx]";
+  engine::WindowInfo window{true, 1, 2, 1'000'000'000};
+  window.workload = "hello";
+  window.variant = "nginx";
+  const auto rep = make_repetition();
+  observer.progress(shown, window, 990, 2'000'000, 500'000'000);
+  observer.window_finished(shown, window, &rep);
+  const std::string text = scrape(observer);
+  const std::string nginx = R"(scenario="sc",variant="nginx",workload="hello")";
+  const std::string builtin = R"(scenario="sc",variant="builtin",workload="hello")";
+  EXPECT_TRUE(has_line(text, R"(benchgate_workload_errors_total{kind="timeout",)" + nginx + "} 2"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(benchgate_workload_errors_total{kind="timeout",)" + builtin + "} 0"))
+      << text;
+  EXPECT_TRUE(has_line(text, "benchgate_workload_operations_total{" + nginx + "} 1000")) << text;
+  EXPECT_EQ(text.find(R"(variant="default")"), std::string::npos) << text;
+  EXPECT_EQ(text.find("hello [nginx]"), std::string::npos) << text;
 }
 
 // A finished workload's connection figures: handshakes/s (new_connection_per_request only),
