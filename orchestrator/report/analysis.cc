@@ -68,14 +68,12 @@ std::vector<VariantComparison> comparisons(const engine::ScenarioResult& result)
         const auto rb = rates(*b);
         c.baseline_rps = a->ops_per_second().median;
         c.variant_rps = b->ops_per_second().median;
-        c.ratio = c.baseline_rps > 0 ? c.variant_rps / c.baseline_rps : 0;
-        bool first = true;
+        if (c.baseline_rps > 0) c.ratio = c.variant_rps / c.baseline_rps;
         for (size_t i = 0; i < std::min(ra.size(), rb.size()); ++i) {
           if (ra[i] <= 0) continue;
           const double r = rb[i] / ra[i];
-          c.pair_min = first ? r : std::min(c.pair_min, r);
-          c.pair_max = first ? r : std::max(c.pair_max, r);
-          first = false;
+          c.pair_min = c.pair_min ? std::min(*c.pair_min, r) : r;
+          c.pair_max = c.pair_max ? std::max(*c.pair_max, r) : r;
         }
         const auto cmp = gates::compare_samples(ra, rb);
         if (cmp.interval_bounded) {
@@ -119,13 +117,12 @@ std::vector<SweepSummary> sweeps(const engine::ScenarioResult& result) {
 
 std::string comparison_line(const std::string& scenario, const VariantComparison& c) {
   const bool ok = c.status == "ok";
-  auto figure = [&](double v) { return ok ? number(v) : std::string("-"); };
   return fmt::format(
       "COMPARE|scenario={}|workload={}|baseline={}|variant={}|metric=rps|baseline_rps={}"
       "|variant_rps={}|ratio={}|pair_min={}|pair_max={}|ci_low={}|ci_high={}|status={}",
       scenario, c.workload, c.baseline, c.variant, ok ? fmt::format("{:.0f}", c.baseline_rps) : "-",
-      ok ? fmt::format("{:.0f}", c.variant_rps) : "-", figure(c.ratio), figure(c.pair_min),
-      figure(c.pair_max), optional(c.ci_low), optional(c.ci_high), c.status);
+      ok ? fmt::format("{:.0f}", c.variant_rps) : "-", optional(c.ratio), optional(c.pair_min),
+      optional(c.pair_max), optional(c.ci_low), optional(c.ci_high), c.status);
 }
 
 std::string sweep_line(const std::string& scenario, const SweepSummary& s) {
@@ -152,10 +149,17 @@ std::string analysis_text(const engine::ScenarioResult& result) {
                          c.status);
       continue;
     }
+    if (!c.ratio) {
+      out += fmt::format(
+          "compare {}: {} vs {}: no ratio, the baseline completed nothing; {:.0f} vs {:.0f} "
+          "ops/s\n",
+          c.workload, c.variant, c.baseline, c.variant_rps, c.baseline_rps);
+      continue;
+    }
     out += fmt::format(
-        "compare {}: {} / {} throughput ratio {:.3f} (pairs {:.3f}-{:.3f}{}); {:.0f} vs {:.0f} "
-        "ops/s\n",
-        c.workload, c.variant, c.baseline, c.ratio, c.pair_min, c.pair_max,
+        "compare {}: {} / {} throughput ratio {:.3f} (pairs {}{}); {:.0f} vs {:.0f} ops/s\n",
+        c.workload, c.variant, c.baseline, *c.ratio,
+        c.pair_min ? fmt::format("{:.3f}-{:.3f}", *c.pair_min, *c.pair_max) : "-",
         c.ci_low ? fmt::format(", 95% CI {:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "", c.variant_rps,
         c.baseline_rps);
   }

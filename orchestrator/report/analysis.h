@@ -20,9 +20,13 @@ struct VariantComparison {
   std::string status;  // "ok", or why there is no ratio: "not_configured", "failed", "interrupted"
   double baseline_rps = 0;
   double variant_rps = 0;
-  double ratio = 0;     // median variant / median baseline
-  double pair_min = 0;  // min and max of the per-repetition ratios (runs adjacent in time)
-  double pair_max = 0;
+  // Median variant / median baseline; none when the baseline's median is 0 ops/s (a baseline
+  // that answered nothing), never a ratio of 0.
+  std::optional<double> ratio;
+  // Min and max of the per-repetition ratios (runs adjacent in time), over the pairs whose
+  // baseline repetition completed something; none when no pair did.
+  std::optional<double> pair_min;
+  std::optional<double> pair_max;
   std::optional<double> ci_low;  // 95% interval of the ratio (Hodges-Lehmann on logs)
   std::optional<double> ci_high;
 };

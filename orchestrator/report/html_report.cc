@@ -430,8 +430,10 @@ std::string pairs_charts(const engine::ScenarioResult& result, const VariantComp
   ratios.series.push_back(std::move(per_pair));
   const double x0 = 0.5;
   const double x1 = static_cast<double>(n) + 0.5;
-  ratios.lines.push_back(
-      {x0, c.ratio, x1, c.ratio, fmt::format("median / median {:.3f}", c.ratio)});
+  if (c.ratio) {
+    ratios.lines.push_back(
+        {x0, *c.ratio, x1, *c.ratio, fmt::format("median / median {:.3f}", *c.ratio)});
+  }
   if (c.ci_low && c.ci_high) {
     ratios.lines.push_back({x0, *c.ci_low, x1, *c.ci_low, fmt::format("95% CI {:.3f}", *c.ci_low)});
     ratios.lines.push_back({x0, *c.ci_high, x1, *c.ci_high, fmt::format("to {:.3f}", *c.ci_high)});
@@ -453,9 +455,9 @@ std::string comparisons_section(const engine::ScenarioResult& result) {
         "<tr><td class=\"text\">{}</td><td class=\"text\">{} / {}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
         escape(c.workload), escape(c.variant), escape(c.baseline),
-        ok ? fmt::format("{:.3f}", c.ratio) : "-",
+        c.ratio ? fmt::format("{:.3f}", *c.ratio) : "-",
         c.ci_low ? fmt::format("{:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "-",
-        ok ? fmt::format("{:.3f}-{:.3f}", c.pair_min, c.pair_max) : "-",
+        c.pair_min ? fmt::format("{:.3f}-{:.3f}", *c.pair_min, *c.pair_max) : "-",
         ok ? fmt::format("{:.0f}", c.variant_rps) : "-",
         ok ? fmt::format("{:.0f}", c.baseline_rps) : "-", escape(c.status));
   }

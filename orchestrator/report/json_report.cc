@@ -330,9 +330,9 @@ static json comparisons_json(const engine::ScenarioResult& result) {
                    {"status", c.status},
                    {"baseline_median", figure(c.baseline_rps)},
                    {"variant_median", figure(c.variant_rps)},
-                   {"ratio", figure(c.ratio)},
-                   {"pair_ratio_min", figure(c.pair_min)},
-                   {"pair_ratio_max", figure(c.pair_max)},
+                   {"ratio", optional(c.ratio)},
+                   {"pair_ratio_min", optional(c.pair_min)},
+                   {"pair_ratio_max", optional(c.pair_max)},
                    {"ratio_ci95_low", optional(c.ci_low)},
                    {"ratio_ci95_high", optional(c.ci_high)}});
   }

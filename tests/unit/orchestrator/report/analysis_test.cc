@@ -37,9 +37,9 @@ TEST(Comparisons, RatioOfMediansWithThePairSpread) {
   EXPECT_EQ(c[0].status, "ok");
   EXPECT_EQ(c[0].baseline, "a");
   EXPECT_EQ(c[0].variant, "b");
-  EXPECT_DOUBLE_EQ(c[0].ratio, 2.0);
-  EXPECT_DOUBLE_EQ(c[0].pair_min, 1.5);
-  EXPECT_DOUBLE_EQ(c[0].pair_max, 2.5);
+  EXPECT_DOUBLE_EQ(c[0].ratio.value_or(0), 2.0);
+  EXPECT_DOUBLE_EQ(c[0].pair_min.value_or(0), 1.5);
+  EXPECT_DOUBLE_EQ(c[0].pair_max.value_or(0), 2.5);
   EXPECT_NE(comparison_line("s", c[0]).find("|ratio=2|"), std::string::npos)
       << comparison_line("s", c[0]);
 }
@@ -57,6 +57,26 @@ TEST(Comparisons, ANotConfiguredVariantHasNoNumber) {
   const std::string line = comparison_line("s", c[0]);
   EXPECT_NE(line.find("|ratio=-|"), std::string::npos) << line;
   EXPECT_NE(line.find("|status=not_configured"), std::string::npos) << line;
+}
+
+// A baseline that completed nothing gives no ratio, not a ratio of 0 (nor an infinite one).
+TEST(Comparisons, ABaselineThatCompletedNothingGivesNoRatio) {
+  engine::ScenarioResult result;
+  result.variants = {"a", "b"};
+  result.workloads.push_back(workload("w", "a", {0, 0, 0}));
+  result.workloads.push_back(workload("w", "b", {150, 200, 250}));
+  auto c = comparisons(result);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].status, "ok");
+  EXPECT_FALSE(c[0].ratio.has_value());
+  EXPECT_FALSE(c[0].pair_min.has_value());
+  EXPECT_FALSE(c[0].pair_max.has_value());
+  const std::string line = comparison_line("s", c[0]);
+  EXPECT_NE(line.find("|ratio=-|pair_min=-|pair_max=-|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|baseline_rps=0|variant_rps=200|"), std::string::npos) << line;
+  const std::string text = analysis_text(result);
+  EXPECT_EQ(text, "compare w: b vs a: no ratio, the baseline completed nothing; 200 vs 0 ops/s\n")
+      << text;
 }
 
 TEST(Comparisons, NoneWithoutVariants) {
