@@ -221,11 +221,14 @@ void Connection::unclaim_queued() {
 
 // Every request outstanding on the connection fails with `kind`; requests claimed but not
 // yet written go back to the schedule. While the window still sends (or, open loop, the
-// drain still owes requests of the window), reconnect at once.
+// drain still owes requests of the window), reconnect at once; so too during the start lead
+// (a server's idle timeout or restart between begin_window and the start), or the connection
+// would sit out the whole window without an error. A reconnect that fails counts "connect"
+// and is not tried again before the next window (reconnect()).
 void Connection::fail(ErrorKind kind) {
   unclaim_queued();
   close_socket();
-  const bool resend = may_send();
+  const bool resend = may_send() || thread_.phase == Phase::kWaiting;
   while (!ring_.empty()) {
     ring_.pop();
     thread_.stats.record_failure(kind);

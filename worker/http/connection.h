@@ -34,8 +34,9 @@
 //
 // Failures never throw and never stop the thread: when the connection fails, every request
 // outstanding on it is counted as failed with the failure's kind, the socket is closed, and
-// it is reconnected at once while the window is still sending (a failed reconnect counts a
-// "connect" error and leaves it down until the next window, which tries again).
+// it is reconnected at once while the window is still sending or its start lead runs (a failed
+// reconnect counts a "connect" error and leaves it down until the next window, which tries
+// again).
 #pragma once
 
 #include <boost/asio/basic_stream_socket.hpp>

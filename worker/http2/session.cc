@@ -260,7 +260,8 @@ void Session::close() {
 }
 
 // Every open stream fails with `kind`; while the window still sends (or the drain owes
-// requests of the window), reconnect at once.
+// requests of the window), reconnect at once, and during the start lead too (as the HTTP/1.1
+// connection does: worker/http/connection.cc, Connection::fail).
 void Session::fail(ErrorKind kind) {
   if (pending_done_) {
     // Failed while connecting: the connect's callback counts it.
@@ -276,7 +277,7 @@ void Session::fail(ErrorKind kind) {
   }
   active_ = 0;
   close_transport();
-  const bool resend = may_send();
+  const bool resend = may_send() || thread_.phase == Phase::kWaiting;
   for (uint32_t i = 0; i < failed; ++i) {
     thread_.stats.record_failure(kind);
     thread_.request_finished();

@@ -15,8 +15,8 @@
 //  - new_connection_per_request (one stream): once the stream closed, the connection is closed
 //    and the next request goes out on a new one (TCP, TLS, SETTINGS again).
 // Failures never throw: a broken connection counts every open stream as failed with the
-// failure's kind and reconnects while the window still sends; a stream the server resets
-// counts as "reset".
+// failure's kind and reconnects while the window still sends or its start lead runs; a stream
+// the server resets counts as "reset".
 #pragma once
 
 #include <nghttp2/nghttp2.h>

@@ -139,7 +139,7 @@ void Session::fail(ErrorKind kind) {
   channel_->close();
   link_ = Link::kDown;
   on_failed(kind);
-  if (may_send()) reconnect();
+  if (may_send() || (thread_.phase == Phase::kWaiting && rejoins_in_lead())) reconnect();
 }
 
 void Session::reconnect() {

@@ -1,8 +1,8 @@
 // One WAMP session of the load generator: its channel (RawSocket or WebSocket), joining the
 // realm (HELLO -> WELCOME, then REGISTER or SUBSCRIBE for the roles that need it), and what
 // happens when the link fails (the role's outstanding work fails with the link's kind; while
-// the window sends, the session reconnects and joins again at once). The roles are
-// subclasses: load_session (caller, publisher), callee_session, subscriber_session.
+// the window sends or its start lead runs, the session reconnects and joins again at once). The
+// roles are subclasses: load_session (caller, publisher), callee_session, subscriber_session.
 #pragma once
 
 #include <array>
@@ -44,7 +44,8 @@ class Session : public LoadConnection, protected ChannelEvents {
  protected:
   bool up() const { return link_ == Link::kUp; }
   bool down() const { return link_ == Link::kDown; }  // neither up nor joining
-  // Closes the link; the role fails what is outstanding; reconnects while the window sends.
+  // Closes the link; the role fails what is outstanding; reconnects while the window sends
+  // or its start lead runs.
   void fail(ErrorKind kind);
   // Leaves the realm: GOODBYE (wamp.close.normal); the router's GOODBYE closes the link and
   // calls on_left. Anything else meanwhile is ignored; a failed link calls on_failed.
@@ -71,6 +72,10 @@ class Session : public LoadConnection, protected ChannelEvents {
   virtual bool may_send() const { return thread_.phase == Phase::kRunning; }
   // A reconnect during the drain failed: what the role still owes cannot be sent.
   virtual void on_rejoin_failed() {}
+  // Whether a session lost during the start lead (between begin_window and the window's start:
+  // a router's idle timeout, a restart) joins again at once, so that it measures the window as
+  // the others do. False for a role that opens a session per operation.
+  virtual bool rejoins_in_lead() const { return true; }
 
   ThreadState& thread_;
   const WampPlan& plan_;

@@ -40,7 +40,8 @@ class TransferSession : public Session {
   // Readiness: the router is reachable, the session joins (authentication included) and leaves
   // again with GOODBYE, as every transfer's does; ready once the router answered it (a router
   // that never does is bounded by the engine's connect timeout). Session::reconnect() would call
-  // this too, but never runs here: may_send() is false and begin_window() reconnects nothing.
+  // this too, but never runs here: may_send() and rejoins_in_lead() are false and begin_window()
+  // reconnects nothing.
   void connect(ConnectDone done) override {
     Session::connect([this, done = std::move(done)](const boost::system::error_code& ec) mutable {
       if (ec) return done(ec);
@@ -61,6 +62,7 @@ class TransferSession : public Session {
 
  protected:
   bool may_send() const override { return false; }  // no reconnect: the next transfer connects
+  bool rejoins_in_lead() const override { return false; }
 
   void handle(uint64_t type, Json& message, int64_t now) override {
     if (!active_) return;

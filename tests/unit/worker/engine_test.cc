@@ -210,6 +210,40 @@ TEST_P(EngineTest, NewConnectionPerRequestSendsEachRequestOnAConnectionOfItsOwn)
   EXPECT_FALSE(Engine::start(spec).ok());
 }
 
+// A connection the server closes during the start lead (between begin_window and the window's
+// start: an idle timeout expiring, a restart) is set up again at once and measures the window as
+// the others do; losing it with nothing outstanding is no error (docs/MEASUREMENT.md
+// "Operations, successes and errors").
+TEST_P(EngineTest, AConnectionTheServerClosesDuringTheStartLeadMeasuresTheWindow) {
+  std::atomic<bool> answer{false};
+  TestHttpServer server(
+      [&](std::string_view) { return answer ? Reply{TestHttpServer::ok(kBody)} : Reply{}; });
+  // The second connection is the one the second window's begin_window sets up.
+  server.close_on_accept(2);
+  WorkloadSpec spec = spec_for(server);
+  spec.connections = 1;
+  spec.threads = 1;
+  spec.in_flight = 1;
+  spec.drain_timeout_ns = 50 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  // Unanswered: the drain deadline times the request out and closes the connection, so it is
+  // down when the next window begins.
+  const WindowResult first = run(*engine, 0, 20 * kMs);
+  EXPECT_EQ(errors(first, ErrorKind::kTimeout), 1u);
+  EXPECT_EQ(server.connections(), 1u);
+  answer = true;
+  // A lead of 300 ms: the connection set up at begin_window is closed by the server within it.
+  const WindowCommand window{1, true, 0, 150 * kMs, steady_now_ns() + 300 * kMs};
+  auto second = engine->run_window(window, [](const ProgressReport&) {});
+  ASSERT_TRUE(second.ok()) << second.message();
+  EXPECT_EQ(server.connections(), 3u);
+  EXPECT_GT(second->successes, 0u);
+  EXPECT_EQ(second->operations, server.replies());
+  EXPECT_EQ(second->successes, second->operations);
+  EXPECT_EQ(total_errors(*second), 0u);
+}
+
 TEST_P(EngineTest, KeptConnectionsSetUpNoneInsideTheWindow) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   auto engine = start(spec_for(server));

@@ -43,6 +43,9 @@ class TestHttpServer {
   uint64_t connections() const { return connections_.load(); }
   // Connections accepted and not yet closed by the peer.
   uint64_t open_connections() const { return open_.load(); }
+  // The n-th connection accepted (from 1) is closed at once, unread, as a server whose idle
+  // timeout expired or that restarted would close it. Set before the first connection.
+  void close_on_accept(uint64_t n) { close_on_accept_ = n; }
 
   static std::string ok(std::string_view body, std::string_view extra_headers = "") {
     return "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
@@ -117,8 +120,12 @@ class TestHttpServer {
     port_ = acceptor_.local_endpoint().port();
     acceptor_.async_accept([this](boost::system::error_code ec, boost::asio::ip::tcp::socket s) {
       if (ec) return;
-      ++connections_;
-      std::make_shared<Session>(*this, std::move(s))->start();
+      if (++connections_ == close_on_accept_) {
+        boost::system::error_code ignored;
+        s.close(ignored);
+      } else {
+        std::make_shared<Session>(*this, std::move(s))->start();
+      }
       accept();
     });
   }
@@ -131,6 +138,7 @@ class TestHttpServer {
   std::atomic<uint64_t> replies_{0};
   std::atomic<uint64_t> connections_{0};
   std::atomic<uint64_t> open_{0};
+  uint64_t close_on_accept_ = 0;  // 0: none
   std::thread thread_;
 };
 
