@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::app {
@@ -35,8 +37,18 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   report::TerminalReport terminal(stdout, stderr);
   std::vector<report::ScenarioReport> reports;
   int exit_code = kExitOk;
-  for (const auto& scenario : scenarios) {
-    reports.push_back(run_one(scenario, run.policy, options, db, info, terminal, metrics_observer));
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    const scenario::Scenario& scenario = scenarios[i];
+    // Each scenario's children get a folder of their own when there are several: they use
+    // the same log names (router.stderr.log, worker-N.stderr.log, sut/), and the logs of a
+    // scenario that failed are kept for reading after the others ran.
+    engine::EngineOptions scenario_options = options;
+    if (scenarios.size() > 1) {
+      scenario_options.log_dir =
+          engine::own_log_folder(options.log_dir, "scenario-" + std::to_string(i + 1));
+    }
+    reports.push_back(
+        run_one(scenario, run.policy, scenario_options, db, info, terminal, metrics_observer));
     const auto& r = reports.back();
     if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
     report::print_scenario_end(r, stdout, stderr);

@@ -98,6 +98,13 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->name_ = options.name;
   child->stderr_log_ = options.stderr_log;
+  // The log is this child's alone: a file left by an earlier child of the same name (calibrate
+  // runs a scenario again and again in one folder) is emptied, not written over from its
+  // start, which would leave the old tail behind and quote it as this child's stderr.
+  if (!options.stderr_log.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(options.stderr_log, ignored);
+  }
   child->guard_ = std::make_unique<GuardedChild>();
 
   asio::io_context ctx;

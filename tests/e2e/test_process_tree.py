@@ -332,6 +332,30 @@ class ProcessTreeTest(unittest.TestCase):
         self.assertIn("child process logs: " + os.path.dirname(os.path.dirname(kept[0])),
                       run.stderr)
 
+    def test_two_scenarios_of_one_run_keep_their_logs_apart(self):
+        # Both scenarios' children use the same log names and sut/ folder: the first fails
+        # (its system under test dies), the second runs well, and the first's files are still
+        # its own to read afterwards.
+        first = self.orchestrator(duration="30s", repetitions=3)
+        second = write_scenario(self.dir, "tree2.toml", SCENARIO.format(
+            python=sys.executable, server=SERVER, extra="", duration="300ms",
+            repetitions=2).replace('name = "e2e_tree"', 'name = "e2e_tree_two"'))
+        first.args.insert(first.args.index("--db"), second)
+        first.start()
+        first.wait_for_stderr("rep 1/3: started")
+        for pid in self.servers(first):
+            os.kill(pid, signal.SIGKILL)
+        first.finish(timeout=120)
+        self.assertEqual(first.returncode, 3, first.stdout + first.stderr)
+        self.assertIn("e2e_tree_two", first.stdout)
+        [kept] = glob.glob(os.path.join(self.tmp, "benchgate-run-*"))
+        self.assertEqual(sorted(os.listdir(kept)), ["scenario-1", "scenario-2"])
+        for folder in ("scenario-1", "scenario-2"):
+            self.assertTrue(os.path.exists(os.path.join(kept, folder, "sut.stderr.log")), folder)
+        # The first system under test was killed: its pid file is still there.
+        self.assertTrue(os.path.exists(os.path.join(kept, "scenario-1", "sut", "server.pid")))
+        self.assertIn("child process logs: " + kept, first.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
