@@ -69,7 +69,9 @@ class Channel {
 };
 
 // `stats` receives bytes_sent / bytes_received when `count_bytes` (load sessions and
-// subscribers; not the worker's callee, whose traffic mirrors the callers'). With TLS, each
+// subscribers; not the worker's callee, whose traffic mirrors the callers'): every byte written
+// or read once the link is up (after TLS, and after the RawSocket handshake or the WebSocket
+// upgrade), frame headers and control frames included. With TLS, each
 // handshake's outcome (version, cipher, ALPN as the router chose them) goes to `negotiated`
 // when it is not null.
 std::unique_ptr<Channel> make_rawsocket_channel(boost::asio::io_context& io,

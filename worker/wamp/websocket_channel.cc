@@ -243,6 +243,7 @@ class WebSocketChannel : public Channel {
                               const auto rest = link->handshake_buffer.data();
                               std::memcpy(link->in.data(), rest.data(), rest.size());
                               link->end = rest.size();
+                              count_received(rest.size());
                               link->response.reset();
                               link->handshake_buffer = {};
                               up_ = true;
@@ -341,9 +342,7 @@ class WebSocketChannel : public Channel {
         const std::span<const uint8_t> message(l.in.data() + l.begin, length);
         l.begin += length;
         l.in_frame = false;
-        const int64_t now = steady_now_ns();
-        if (count_bytes_) stats_.count_received(length, now);
-        events_.on_message(message, now);
+        events_.on_message(message, steady_now_ns());
         if (g != generation_) return;
         continue;
       }
@@ -362,6 +361,7 @@ class WebSocketChannel : public Channel {
                          [this, link, g, rest](const error_code& ec, size_t) {
                            if (g != generation_) return;
                            if (ec) return read_failed(ec);
+                           count_received(rest);
                            link->message_size += rest;
                            link->frame_left = 0;
                            if (frame_done(*link)) process(link);
@@ -389,9 +389,17 @@ class WebSocketChannel : public Channel {
                                    pooled([this, link, g](const error_code& ec, size_t n) {
                                      if (g != generation_) return;
                                      if (ec) return read_failed(ec);
+                                     count_received(n);
                                      link->end += n;
                                      process(link);
                                    }));
+  }
+
+  // Every byte read from the link once it is up, frame headers and control frames included, as
+  // RawSocket counts them (docs/MEASUREMENT.md, "Throughput"): counted when read, not when a
+  // message completes.
+  void count_received(size_t bytes) {
+    if (count_bytes_) stats_.count_received(bytes, steady_now_ns());
   }
 
   void read_failed(const error_code& ec) {
@@ -456,21 +464,17 @@ class WebSocketChannel : public Channel {
     }
     if (!l.frame.fin) return true;
     l.in_message = false;
-    const int64_t now = steady_now_ns();
-    if (count_bytes_) stats_.count_received(l.message_size, now);
-    events_.on_message(std::span<const uint8_t>(l.message.data(), l.message_size), now);
+    events_.on_message(std::span<const uint8_t>(l.message.data(), l.message_size), steady_now_ns());
     return g == generation_;
   }
 
   // Frames of the queued messages from the front on (and a pong due, between messages) into
   // link->out, at most kSendChunk payload bytes, the next message joining when the payload
   // stays within kJoinBelow; returns the bytes to write and sets `finished` to how many messages
-  // from the front end among them (`finished_bytes`: their payload), so that small messages
-  // queued together leave in one write.
-  size_t fill(LinkState& l, size_t& finished, size_t& finished_bytes) {
+  // from the front end among them, so that small messages queued together leave in one write.
+  size_t fill(LinkState& l, size_t& finished) {
     size_t n = 0;
     finished = 0;
-    finished_bytes = 0;
     auto room = [&](size_t bytes) {
       if (l.out.size() < n + bytes) l.out.resize(n + bytes);
     };
@@ -488,7 +492,6 @@ class WebSocketChannel : public Channel {
       // Behind the first, only a message that fits whole below kJoinBelow joins.
       if (finished > 0 && payload + m.size() > kJoinBelow) break;
       if (!fill_message(l, m, n, payload, room)) break;
-      finished_bytes += m.size();
       ++finished;
     }
     return n;
@@ -559,21 +562,20 @@ class WebSocketChannel : public Channel {
     auto link = link_;
     if (queue_.empty() && !link->pong_due) return;
     size_t finished = 0;
-    size_t finished_bytes = 0;
-    const size_t n = fill(*link, finished, finished_bytes);
+    const size_t n = fill(*link, finished);
     writing_ = true;
-    asio::async_write(link->stream(), asio::buffer(link->out.data(), n),
-                      pooled([this, link, g = generation_, finished, finished_bytes](
-                                 const error_code& ec, size_t) {
-                        if (g != generation_) return;
-                        writing_ = false;
-                        if (ec) return fail(ErrorKind::kReset);
-                        if (count_bytes_) stats_.bytes_sent += finished_bytes;
-                        for (size_t i = 0; i < finished; ++i) queue_.pop();
-                        flush();
-                        if (g == generation_ && finished > 0 && queue_.empty())
-                          events_.on_drained();
-                      }));
+    asio::async_write(
+        link->stream(), asio::buffer(link->out.data(), n),
+        pooled([this, link, g = generation_, finished](const error_code& ec, size_t written) {
+          if (g != generation_) return;
+          writing_ = false;
+          // Every byte written, frame headers, masks and pongs included.
+          if (count_bytes_) stats_.bytes_sent += written;
+          if (ec) return fail(ErrorKind::kReset);
+          for (size_t i = 0; i < finished; ++i) queue_.pop();
+          flush();
+          if (g == generation_ && finished > 0 && queue_.empty()) events_.on_drained();
+        }));
   }
 
   asio::io_context& io_;

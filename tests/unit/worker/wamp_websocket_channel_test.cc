@@ -18,6 +18,7 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
 #include <utility>
@@ -84,6 +85,12 @@ ClientFrame read_client_frame(tcp::socket& s) {
   asio::read(s, asio::buffer(f.payload));
   for (size_t i = 0; i < n; ++i) f.payload[i] ^= key[i % 4];
   return f;
+}
+
+// A client frame's size on the wire: its header (with the 4-byte mask key) and payload.
+size_t wire_size(const ClientFrame& f) {
+  const size_t n = f.payload.size();
+  return 2 + (n < 126 ? 0 : n <= 0xffff ? 2 : 8) + (f.masked ? 4 : 0) + n;
 }
 
 // Reads the upgrade request into `request` and answers 101 for wamp.2.msgpack, with `after`
@@ -241,7 +248,76 @@ TEST(WebSocketChannel, ReadsFramesOfEverySizeAndFragmentsAndWritesMaskedFragment
   }
   EXPECT_EQ(from_client.size(), 1 + (sent.size() + 999) / 1000);
   EXPECT_EQ(received, sent);
-  EXPECT_EQ(stats.bytes_sent, sent.size());
+  size_t wire = 0;  // the pong's frame too
+  for (const ClientFrame& f : from_client) wire += wire_size(f);
+  EXPECT_EQ(stats.bytes_sent, wire);
+}
+
+// Wire bytes (docs/MEASUREMENT.md, "Throughput") are every byte read from the socket once the
+// link is up and every byte written: frame headers, masks and control frames included, not only
+// the messages' payload. The upgrade itself is not counted, as RawSocket's handshake is not.
+TEST(WebSocketChannel, CountsEveryFrameByteItReadsAndWrites) {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  const auto endpoint = acceptor.local_endpoint();
+  // 200 bytes (header 4), a 4-byte ping (header 2), a message in two frames of 100 and 1 bytes
+  // (headers 2 each), and a close frame with its 2-byte code (header 2).
+  const auto one = server_frame(true, ws::kBinary, pattern(200, 1));
+  const auto ping = server_frame(true, ws::kPing, {'p', 'i', 'n', 'g'});
+  const auto first = server_frame(false, ws::kBinary, pattern(100, 2));
+  const auto last = server_frame(true, ws::kContinuation, pattern(1, 3));
+  const auto close = server_frame(true, ws::kClose, {0x03, 0xe8});
+  const size_t server_bytes = one.size() + ping.size() + first.size() + last.size() + close.size();
+  ASSERT_EQ(server_bytes, 204u + 6 + 102 + 3 + 4);
+  const auto sent = pattern(300, 4);
+  std::string request;
+  std::vector<ClientFrame> from_client;
+  std::string server_error;
+  std::thread server([&] {
+    try {
+      asio::io_context sio;
+      tcp::socket s(sio);
+      acceptor.accept(s);
+      accept_upgrade(s, request, one);  // the first frame with the 101 answer
+      std::vector<uint8_t> rest = ping;
+      rest.insert(rest.end(), first.begin(), first.end());
+      rest.insert(rest.end(), last.begin(), last.end());
+      asio::write(s, asio::buffer(rest));
+      // The pong and the worker's message, in either order.
+      while (from_client.size() < 2) from_client.push_back(read_client_frame(s));
+      asio::write(s, asio::buffer(close));
+      uint8_t drain[64];
+      boost::system::error_code ec;
+      while (!ec) s.read_some(asio::buffer(drain), ec);
+    } catch (const std::exception& e) {
+      server_error = e.what();
+    }
+  });
+  ThreadStats stats;
+  stats.window_end_ns = std::numeric_limits<int64_t>::max();
+  Recorder events;
+  events.io = &io;
+  auto channel = make_websocket_channel(io, options_for(endpoint), events, stats, true);
+  channel->open([](const boost::system::error_code&) {});
+  events.on_each = [&] {
+    if (events.messages.size() == 2)
+      channel->send(std::span(sent).first(5), std::span(sent).subspan(5));
+  };
+  io.run_for(std::chrono::seconds(20));
+  channel->close();
+  server.join();
+
+  ASSERT_EQ(server_error, "");
+  ASSERT_EQ(events.messages.size(), 2u);
+  EXPECT_EQ(events.messages[0].size(), 200u);
+  EXPECT_EQ(events.messages[1].size(), 101u);
+  ASSERT_TRUE(events.failed.has_value());
+  EXPECT_EQ(*events.failed, ErrorKind::kShortRead);  // the close frame
+  EXPECT_EQ(stats.bytes_received, server_bytes);
+  EXPECT_EQ(stats.window_bytes_received, server_bytes);
+  // The pong (header 2, mask 4, 4 bytes) and the message (header 4, mask 4, 300 bytes).
+  ASSERT_EQ(from_client.size(), 2u);
+  EXPECT_EQ(stats.bytes_sent, 10u + 308);
 }
 
 // Messages queued while a write is under way leave together in the next one, each in frames
@@ -257,6 +333,7 @@ TEST(WebSocketChannel, MessagesQueuedTogetherArriveWholeAndInOrder) {
     std::string request;
     std::vector<std::vector<uint8_t>> messages;
     size_t frames = 0;
+    size_t wire = 0;
     bool all_masked = true;
     std::string server_error;
     std::thread server([&] {
@@ -269,6 +346,7 @@ TEST(WebSocketChannel, MessagesQueuedTogetherArriveWholeAndInOrder) {
         while (messages.size() < sizes.size()) {
           const ClientFrame f = read_client_frame(s);
           ++frames;
+          wire += wire_size(f);
           all_masked = all_masked && f.masked;
           message.insert(message.end(), f.payload.begin(), f.payload.end());
           if (f.fin) messages.push_back(std::exchange(message, {}));
@@ -313,7 +391,7 @@ TEST(WebSocketChannel, MessagesQueuedTogetherArriveWholeAndInOrder) {
       total += size;
     }
     EXPECT_EQ(frames, expected_frames) << "fragment_bytes " << fragment;
-    EXPECT_EQ(stats.bytes_sent, total) << "fragment_bytes " << fragment;
+    EXPECT_EQ(stats.bytes_sent, wire) << "fragment_bytes " << fragment;
     ASSERT_TRUE(events.failed.has_value());
     EXPECT_EQ(*events.failed, ErrorKind::kShortRead);  // the close frame
   }
