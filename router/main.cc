@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
                  "a WAMP message (RawSocket frame, WebSocket message) must be complete this "
                  "long after its first bytes were read (else ABORT and close)")
       ->capture_default_str();
+  cli.add_option("--session-setup-timeout", raw.session_setup_timeout,
+                 "a WAMP connection's session must be established (WELCOME sent) this long "
+                 "after its RawSocket or WebSocket handshake began (after TLS), HELLO and "
+                 "authentication included, and again after a GOODBYE; else it is closed")
+      ->capture_default_str();
   cli.add_option("--h2-max-concurrent-streams", raw.h2_max_concurrent_streams,
                  "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS; streams over it are refused "
                  "(RST_STREAM REFUSED_STREAM)")

@@ -143,6 +143,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (*message_timeout <= 0) return flag_error("--message-timeout", "must be positive");
   config.wamp.message_timeout_ns = *message_timeout;
 
+  auto setup_timeout = parse_duration_ns(raw.session_setup_timeout);
+  if (!setup_timeout) return flag_error("--session-setup-timeout", setup_timeout.message());
+  if (*setup_timeout <= 0) return flag_error("--session-setup-timeout", "must be positive");
+  config.wamp.session_setup_timeout_ns = *setup_timeout;
+
   auto buffered = parse_size_bytes(raw.max_buffered_bytes);
   if (!buffered) return flag_error("--max-buffered-bytes", buffered.message());
   // One message of the largest size must fit, or it could never be read.

@@ -37,6 +37,8 @@ struct RawConfig {
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
   std::string message_timeout = "60s";  // a WAMP message from its first byte to its last
+  // A WAMP connection from the start of its opening handshake to WELCOME.
+  std::string session_setup_timeout = "10s";
   // HTTP/2 on the HTTP port (router/http2/options.h).
   int64_t h2_max_concurrent_streams = 100;
   std::string h2_window = "16MiB";

@@ -1,7 +1,9 @@
 // What the WAMP server knows of a transport connection: it can be started, and shut down
 // when the server stops. Connections link themselves into the server's list (auto-unlinking
-// when destroyed), and their outbound messages wait in an OutboundQueue bounded by
-// --max-queued-bytes and, with the other connections' queues, by the buffered-bytes budget.
+// when destroyed), and into the thread's session-setup deadlines until their session is
+// established (router/wamp/setup_deadlines.h), and their outbound messages wait in an
+// OutboundQueue bounded by --max-queued-bytes and, with the other connections' queues, by the
+// buffered-bytes budget.
 #pragma once
 
 #include <cstdint>
@@ -17,16 +19,30 @@ namespace benchgate::router::wamp {
 
 using ConnectionHook =
     boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
+struct SetupTag;
+using SetupHook =
+    boost::intrusive::list_base_hook<boost::intrusive::tag<SetupTag>,
+                                     boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
 
-class Connection : public Peer, public ConnectionHook {
+class Connection : public Peer, public ConnectionHook, public SetupHook {
  public:
   virtual void start() = 0;
   // Closes the socket now; pending operations then end the connection.
   virtual void shutdown() = 0;
+  // No session was established within --session-setup-timeout (router/wamp/setup_deadlines.h):
+  // the connection closes.
+  virtual void setup_timed_out() = 0;
+
+  // While linked into the setup deadlines: when the session must be established by
+  // (steady_now_ns).
+  int64_t setup_deadline_ns = 0;
 };
 
 using ConnectionList =
-    boost::intrusive::list<Connection, boost::intrusive::constant_time_size<false>>;
+    boost::intrusive::list<Connection, boost::intrusive::base_hook<ConnectionHook>,
+                           boost::intrusive::constant_time_size<false>>;
+using SetupList = boost::intrusive::list<Connection, boost::intrusive::base_hook<SetupHook>,
+                                         boost::intrusive::constant_time_size<false>>;
 
 // Messages waiting to be written, with their total size: a ring that keeps its capacity (a
 // deque allocated a block every few dozen messages, and one at its construction), so that

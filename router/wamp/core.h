@@ -15,6 +15,7 @@
 #include "router/wamp/frame_pool.h"
 #include "router/wamp/options.h"
 #include "router/wamp/realm.h"
+#include "router/wamp/setup_deadlines.h"
 
 namespace benchgate::router::wamp {
 
@@ -34,6 +35,8 @@ class WampCore {
   FrameLedger& frames() { return frames_; }
   // Buffers for the messages routed per operation (router/wamp/routing_frames.h).
   FramePool& frame_pool() { return frame_pool_; }
+  // The connections whose session is not established yet, and their deadline.
+  SetupDeadlines& setup_deadlines() { return setup_deadlines_; }
 
   // Connection admission against --max-sessions: admit() is false when full; every admitted
   // connection calls release() once when it ends.
@@ -60,6 +63,7 @@ class WampCore {
   Broker broker_;
   FrameLedger frames_;
   FramePool frame_pool_;
+  SetupDeadlines setup_deadlines_;
   std::unordered_map<std::string, std::unique_ptr<Realm>> realms_;
   std::unordered_map<uint64_t, Session*> sessions_;
   uint64_t admitted_ = 0;

@@ -29,8 +29,13 @@ struct WampOptions {
   // Outbound bytes queued for one connection; a message that would pass it (while others are
   // queued) drops the connection as a slow consumer.
   uint64_t max_queued_bytes = 128ull << 20;
-  // The RawSocket or WebSocket opening handshake must complete within this time.
-  int64_t handshake_timeout_ns = 10'000'000'000;
+  // --session-setup-timeout: a connection's session must be established (WELCOME sent) within
+  // this time of the start of its opening handshake (after the TLS handshake, with TLS): the
+  // RawSocket or WebSocket handshake, HELLO, and CHALLENGE / AUTHENTICATE all within it; and
+  // again within this time of a GOODBYE that leaves the transport open. Else it is closed (a
+  // peer waited on for AUTHENTICATE first gets ABORT benchgate.error.session_setup_timeout),
+  // so connections that never join cannot hold the --max-sessions slots.
+  int64_t session_setup_timeout_ns = 10'000'000'000;
   // A message being received must be complete within this time of the read that brought its
   // first bytes (--message-timeout): else ABORT benchgate.error.message_timeout and close, so
   // a peer that stops in the middle of a message gives its buffer back.

@@ -31,6 +31,12 @@ class Peer {
   virtual void close_after_flush() = 0;
   // Messages queued and not yet written.
   virtual size_t queued() const { return 0; }
+  // The session was established (WELCOME queued): the connection's session-setup deadline
+  // (WampOptions::session_setup_timeout_ns) no longer applies.
+  virtual void session_established() {}
+  // The session ended with GOODBYE and the transport stays open for a new HELLO: the
+  // session-setup deadline applies again, from now.
+  virtual void session_ended() {}
 };
 
 }  // namespace benchgate::router::wamp

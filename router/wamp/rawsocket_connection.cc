@@ -53,7 +53,6 @@ void RawSocketConnection<Socket>::on_handshake(const error_code& ec) {
   if (hello.not_rawsocket) return finish();
   if (hello.error) return refuse(*hello.error);
   if (!admit()) return refuse(HandshakeError::max_connections);
-  handshake_done();
   // Reads are synchronous once the socket is readable (on_readable): never block the thread.
   error_code ignored;
   boost::beast::get_lowest_layer(stream_).non_blocking(true, ignored);

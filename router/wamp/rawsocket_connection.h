@@ -41,7 +41,6 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   using Base::core_;
   using Base::finish;
   using Base::finished_;
-  using Base::handshake_done;
   using Base::max_out_;
   using Base::on_written;
   using Base::queue_;

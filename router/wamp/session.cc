@@ -117,6 +117,14 @@ void Session::on_message_timeout() {
                              " of its first bytes (--message-timeout)");
 }
 
+bool Session::on_setup_timeout() {
+  if (state_ != State::awaiting_authenticate) return false;
+  const auto timeout_ns = static_cast<double>(core_.options().session_setup_timeout_ns);
+  abort(kSessionSetupTimeout, "the session was not established within " +
+                                  format_duration_ns(timeout_ns) + " (--session-setup-timeout)");
+  return true;
+}
+
 void Session::on_drained() {
   if (state_ == State::established) core_.dealer().on_drained(*this);
 }
@@ -240,6 +248,7 @@ void Session::take_auth_step(auth::Step step) {
   ++counters.auth_welcomed[static_cast<size_t>(step.method_slot)];
   send(Json::array({static_cast<int>(MessageType::kWelcome), id_,
                     welcome_details(pending_realm_, std::move(step.message))}));
+  peer_.session_established();
 }
 
 bool Session::authorized(MessageType type, const Json& message) {
@@ -263,8 +272,10 @@ void Session::on_goodbye() {
       {static_cast<int>(MessageType::kGoodbye), Json::object(), "wamp.close.goodbye_and_out"}));
   leave();
   role_ = nullptr;
-  // The transport may carry a new session (a new HELLO); most clients close it now.
+  // The transport may carry a new session (a new HELLO); most clients close it now. One that
+  // does not must join again within --session-setup-timeout.
   state_ = State::awaiting_hello;
+  peer_.session_ended();
 }
 
 void Session::leave() {

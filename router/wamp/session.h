@@ -24,6 +24,9 @@ struct Realm;
 // no room for this one. WAMP has no standard reason for it; a peer may try again later.
 inline constexpr const char* kBufferBudgetExceeded = "benchgate.error.buffer_budget_exceeded";
 inline constexpr const char* kMessageTimeout = "benchgate.error.message_timeout";
+// ABORT reason for a session not established within --session-setup-timeout (a peer that
+// sent HELLO and did not answer the CHALLENGE in time).
+inline constexpr const char* kSessionSetupTimeout = "benchgate.error.session_setup_timeout";
 
 class Session {
  public:
@@ -42,6 +45,10 @@ class Session {
   // A message being received was not complete within --message-timeout of its first bytes:
   // ABORT (kMessageTimeout) and close.
   void on_message_timeout();
+  // The session was not established within --session-setup-timeout. Waiting for AUTHENTICATE
+  // (a HELLO came): ABORT (kSessionSetupTimeout), close after it, and true; otherwise false,
+  // and the transport closes as it is.
+  bool on_setup_timeout();
   // The transport is gone: leaves the realm. Idempotent.
   void on_transport_closed();
   // The transport wrote a message and has fewer than two queued (bench.transfer goes on).

@@ -1,10 +1,12 @@
 // The lifecycle every WAMP transport connection shares, written once (h2load's split: one
-// Client, a Session per protocol): the open-connection and rejection counters, the opening
-// handshake timeout, the deadline of a message being received (--message-timeout), admission
-// against --max-sessions, the outbound queue with its slow-consumer drop (--max-queued-bytes) and
-// buffered-bytes budget, close after flush with its timeout, and finish. RawSocketConnection and
-// WebSocketConnection add only their framing, through four hooks called statically (CRTP, no
-// virtual call):
+// Client, a Session per protocol): the open-connection and rejection counters, the
+// session-setup deadline (--session-setup-timeout: the transport's opening handshake, HELLO and
+// any CHALLENGE / AUTHENTICATE until WELCOME, kept by the thread's SetupDeadlines,
+// router/wamp/setup_deadlines.h), the deadline of a message being received (--message-timeout),
+// admission against --max-sessions, the outbound queue with its slow-consumer drop
+// (--max-queued-bytes) and buffered-bytes budget, close after flush with its timeout, and finish.
+// RawSocketConnection and WebSocketConnection add only their framing, through four hooks called
+// statically (CRTP, no virtual call):
 //   void begin_handshake();  // read the transport's opening handshake
 //   void queued();           // a message was queued: schedule_write() or start_write()
 //   void write_queued();     // write from the front of queue_, then on_written(ec, count)
@@ -15,8 +17,8 @@
 // Beast's websocket::stream over either for WebSocket; the socket under it is closed through
 // net::close_stream (router/net/stream.h). Over TLS, start() runs the TLS handshake first,
 // under the same timer set to --tls-handshake-timeout (a timeout or failure is counted in the
-// transport's TLS counters by reason, a success by version and ALPN), then re-arms the timer
-// for the WAMP opening handshake and calls begin_handshake().
+// transport's TLS counters by reason, a success by version and ALPN), then starts the
+// session-setup deadline and calls begin_handshake().
 #pragma once
 
 #include <chrono>
@@ -95,6 +97,27 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
 
   size_t queued() const final { return queue_.size(); }
 
+  void session_established() final { SetupDeadlines::done(*this); }
+
+  void session_ended() final {
+    if (!stopped()) core_.setup_deadlines().start(*this, steady_now_ns());
+  }
+
+  // A peer that sent HELLO and is waited on for AUTHENTICATE speaks WAMP: ABORT, then close
+  // after it, within kCloseTimeout however slowly the peer reads. Any other (no transport
+  // handshake, no HELLO, nothing after a GOODBYE) is closed at once, as a transport handshake
+  // that did not finish in time always was: there is no session to ABORT, or no WAMP peer to
+  // read it.
+  void setup_timed_out() final {
+    const auto self = this->shared_from_this();  // alive to the end of the call
+    if (finished_) return;
+    if (session_ && !closing_ && session_->on_setup_timeout()) {
+      if (!finished_) arm_close_timer();
+      return;
+    }
+    finish();
+  }
+
   void close_after_flush() final {
     if (closing_ || finished_) return;
     closing_ = true;
@@ -128,9 +151,6 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     admitted_ = true;
     return true;
   }
-  // The opening handshake is done: its timeout no longer applies.
-  void handshake_done() { timer_.cancel(); }
-
   // Posted, so that every message queued while handling one read leaves in one write.
   void schedule_write() {
     if (writing_) return;
@@ -208,6 +228,7 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   void finish() {
     if (finished_) return;
     finished_ = true;
+    SetupDeadlines::done(*this);
     if (session_) session_->on_transport_closed();
     if (admitted_) core_.release();
     admitted_ = false;
@@ -261,12 +282,13 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     session_->on_message_timeout();
   }
 
-  // The WAMP opening handshake, within WampOptions::handshake_timeout_ns.
+  // The WAMP opening handshake starts: the session must be established within
+  // --session-setup-timeout of now. Nothing is pending on timer_ meanwhile (the TLS
+  // handshake's wait, over TLS, is cancelled): an idle connection in setup costs its list hook
+  // and no operation.
   void begin_opening_handshake() {
-    timer_.expires_after(std::chrono::nanoseconds(core_.options().handshake_timeout_ns));
-    timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
-      if (!ec && !self->session_) self->finish();
-    });
+    if constexpr (net::is_tls_v<Stream>) timer_.cancel();
+    core_.setup_deadlines().start(*this, steady_now_ns());
     derived().begin_handshake();
   }
 

@@ -37,6 +37,7 @@ WampServer::WampServer(const WampOptions& options)
         on_socket(std::move(socket), metrics::WampTransport::rawsocket);
       }) {
   core_.dealer().use_executor(io_context_.get_executor());
+  core_.setup_deadlines().use_executor(io_context_.get_executor());
 }
 
 WampServer::~WampServer() { stop(); }
@@ -145,9 +146,11 @@ void WampServer::stop() {
     rawsocket_accept_loop_.stop();
     for (Connection& connection : connections_) connection.shutdown();
     core_.dealer().stop_timers();
+    core_.setup_deadlines().stop();
   });
   if (thread_.joinable()) thread_.join();
   core_.dealer().release_timers();
+  core_.setup_deadlines().release();
 }
 
 }  // namespace benchgate::router::wamp

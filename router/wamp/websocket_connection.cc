@@ -121,7 +121,6 @@ void WebSocketConnection<Socket>::refuse(unsigned status, std::string body) {
 template <typename Socket>
 void WebSocketConnection<Socket>::on_accept(const error_code& ec) {
   if (ec || finished_) return finish();
-  handshake_done();
   // Every byte from here on is a WebSocket frame (the 101 response was the last that is not).
   stream_.next_layer().start_scanning(core_.stats().counters);
   stream_.next_layer().observe_reads(this);

@@ -4,6 +4,7 @@ against a slow sender, and 1,000 slowloris connections that do not stop a normal
 Issue 12: request smuggling through a Transfer-Encoding that does not end in chunked; the
 buffered-bytes budget (--max-buffered-bytes, a few MiB here) over HTTP bodies, WebSocket
 messages and RawSocket frames being read, with its refusals in Prometheus; the body timeout.
+WAMP connections that never join a session are closed at --session-setup-timeout.
 Loopback only; every wait is bounded."""
 import base64
 import json
@@ -185,6 +186,19 @@ def rawsocket_connect(port):
     if reply[0] != 0x7F or reply[1] & 0x0F != 1:
         raise ConnectionError("handshake refused: %r" % reply)
     return s
+
+
+def rawsocket_connect_when_admitted(port, within_s):
+    """rawsocket_connect, tried again while the router refuses it for want of a session slot
+    (bounded: `within_s`)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            return rawsocket_connect(port)
+        except ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def rawsocket_read(s):
@@ -447,6 +461,63 @@ class RouterLimitsTest(unittest.TestCase):
                     answer = json.loads(rawsocket_read(s)[1])
                     self.assertEqual(answer[:2], [50, request_id])
             self.assertEqual(router.metrics()[TIMED_OUT % "rawsocket"], 0)
+
+    def test_wamp_connections_that_never_join_are_closed_at_the_session_setup_timeout(self):
+        # Connections that complete the RawSocket handshake or the WebSocket upgrade and then
+        # send nothing, and one that sends HELLO and never answers the CHALLENGE, would hold a
+        # --max-sessions slot each for good. With --session-setup-timeout 1s the router closes
+        # them (the one waited on for AUTHENTICATE after ABORT
+        # benchgate.error.session_setup_timeout; the others without a word: they have no
+        # session), and their slots take new sessions. Bounded: 20 s allowed for each close.
+        auth = os.path.join(tempfile.mkdtemp(prefix="benchgate-e2e-setup-"), "auth.toml")
+        with open(auth, "w") as f:
+            f.write('[[realm]]\nname = "bench"\n[[realm.role]]\nname = "caller"\n'
+                    'permissions = [{ prefix = "bench.", allow = ["call"] }]\n'
+                    '[[realm.principal]]\nauthid = "tom"\nrole = "caller"\n'
+                    'method = "ticket"\nsecret = "tom-ticket"\n')
+        hello = b'[1, "bench", {"roles": {"caller": {}}, "authmethods": ["ticket"], ' \
+                b'"authid": "tom"}]'
+        authenticate = b'[5, "tom-ticket", {}]'
+
+        def frame(message):
+            return b"\x00" + len(message).to_bytes(3, "big") + message
+
+        with Router("--max-sessions", "3", "--session-setup-timeout", "1s",
+                    "--auth-config", auth) as router:
+            port = router.ports["rawsocket"]
+            raw = rawsocket_connect(port)
+            ws = ws_connect(router.ports["ws"])
+            stuck = rawsocket_connect(port)
+            with raw, ws, stuck:
+                stuck.sendall(frame(hello))
+                self.assertEqual(json.loads(rawsocket_read(stuck)[1])[0], 4)  # CHALLENGE
+                # Every slot is taken: a fourth handshake is refused (RawSocket error 4).
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as refused:
+                    refused.sendall(b"\x7f\xf1\x00\x00")
+                    self.assertEqual(recv_exact(refused, 4), b"\x7f\x40\x00\x00")
+                self.assertEqual(read_until_closed(raw, 20), b"")
+                self.assertEqual(read_until_closed(ws, 20), b"")
+                frame_type, payload = rawsocket_read(stuck)
+                abort = json.loads(payload)
+                self.assertEqual((frame_type, abort[0], abort[2]),
+                                 (0, 3, "benchgate.error.session_setup_timeout"))
+                self.assertEqual(abort[1]["message"], "the session was not established within "
+                                 "1s (--session-setup-timeout)")
+                self.assertTrue(closed_by_peer(stuck, 20))
+            # Their slots are free (the last once the router has seen the close it waited
+            # for after the ABORT): three sessions join.
+            joined = []
+            try:
+                for _ in range(3):
+                    s = rawsocket_connect_when_admitted(port, 20)
+                    joined.append(s)
+                    s.sendall(frame(hello))
+                    self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 4)
+                    s.sendall(frame(authenticate))
+                    self.assertEqual(json.loads(rawsocket_read(s)[1])[0], 2)  # WELCOME
+            finally:
+                for s in joined:
+                    s.close()
 
     def test_slow_body_is_cut_by_the_body_timeout(self):
         # One byte every 0.2 s keeps the idle timeout (60 s) from firing; the body timeout

@@ -153,6 +153,23 @@ TEST(RouterConfig, TheMessageTimeoutIs60sByDefaultAndMustBePositive) {
   EXPECT_FALSE(make_config(raw));
 }
 
+TEST(RouterConfig, TheSessionSetupTimeoutIs10sByDefaultAndMustBePositive) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.session_setup_timeout_ns, 10'000'000'000);
+  RawConfig raw;
+  raw.session_setup_timeout = "250ms";
+  config = make_config(raw);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.session_setup_timeout_ns, 250'000'000);
+  raw.session_setup_timeout = "0s";
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(), "--session-setup-timeout: must be positive");
+  raw.session_setup_timeout = "soon";
+  EXPECT_FALSE(make_config(raw));
+}
+
 TEST(RouterConfig, InjectWorkIsOffByDefaultAndBounded) {
   auto config = make_config(RawConfig{});
   ASSERT_TRUE(config);

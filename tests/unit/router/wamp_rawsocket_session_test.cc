@@ -1,11 +1,13 @@
 // The WAMP router in-process, driven over RawSocket by a byte-level client: sessions, RPC
 // routing between sessions, the built-in bench.echo, pub/sub fan-out, protocol errors, the
-// slow-consumer policy, session limits and the metrics the control plane reports.
+// slow-consumer policy, session limits, the session-setup deadline and the metrics the control
+// plane reports.
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "router/control/metrics_proto.h"
+#include "router/wamp/auth/auth_config.h"
 #include "wamp_test_client.h"
 
 namespace benchgate::router::wamp {
@@ -254,6 +256,104 @@ TEST_F(WampSessionTest, ConnectionsBeyondMaxSessionsAreRefusedInTheHandshake) {
   EXPECT_EQ(s.wamp.connections_rejected[1], 1u);
   RawSocketTestClient third(port(), kJson);
   EXPECT_NE(third.join(), 0u) << "a slot frees when a connection ends";
+}
+
+// The session-setup deadline: short here, so that the test waits little; what is checked is
+// that the router closes, never how soon.
+constexpr int64_t kShortSetupTimeoutNs = 300'000'000;
+
+TEST_F(WampSessionTest, ConnectionsThatNeverJoinAreClosedAndFreeTheirSlots) {
+  server_.reset();
+  WampOptions options;
+  options.max_sessions = 2;
+  options.session_setup_timeout_ns = kShortSetupTimeoutNs;
+  start(options);
+  // Two connections that complete the RawSocket handshake and send nothing take both slots.
+  RawSocketTestClient idle1(port(), kJson);
+  RawSocketTestClient idle2(port(), kJson);
+  ASSERT_EQ(idle1.reply()[0], 0x7F);
+  ASSERT_EQ(idle1.reply()[1] & 0x0F, 1) << "admitted";
+  ASSERT_EQ(idle2.reply()[1] & 0x0F, 1) << "admitted";
+  RawSocketTestClient refused(port(), kJson);
+  EXPECT_EQ(refused.reply(), (std::array<uint8_t, 4>{0x7F, 0x40, 0, 0})) << "no slot left";
+  // Past the deadline the router closes them, without a message: no session to ABORT.
+  size_t received = 0;
+  EXPECT_TRUE(idle1.closed_by_router(&received));
+  EXPECT_TRUE(idle2.closed_by_router(&received));
+  EXPECT_EQ(received, 0u);
+  const auto s =
+      wait_for_wamp(*server_, [](const auto& m) { return m.wamp_connections_open[1] == 0; });
+  EXPECT_EQ(s.wamp_connections_open[1], 0);
+  // The slots are free again, and a client that joins in time keeps its session past the
+  // deadline (it applies only until WELCOME).
+  RawSocketTestClient joined(port(), kJson);
+  ASSERT_NE(joined.join(), 0u) << "a slot is free";
+  std::this_thread::sleep_for(std::chrono::nanoseconds(3 * kShortSetupTimeoutNs));
+  joined.send(Json::array({48, 1, Json::object(), "bench.echo", Json::array({"still here"})}));
+  const Json result = joined.read();
+  ASSERT_EQ(result[0], 50);
+  EXPECT_EQ(result[3][0], "still here");
+}
+
+TEST_F(WampSessionTest, AConnectionLeftWithoutASessionAfterGoodbyeIsClosed) {
+  server_.reset();
+  WampOptions options;
+  options.session_setup_timeout_ns = kShortSetupTimeoutNs;
+  start(options);
+  RawSocketTestClient client(port(), kJson);
+  ASSERT_NE(client.join(), 0u);
+  client.send(Json::array({6, Json::object(), "wamp.close.close_realm"}));
+  const Json goodbye = client.read();
+  ASSERT_EQ(goodbye[0], 6);
+  EXPECT_TRUE(client.closed_by_router()) << "no new HELLO within the deadline";
+}
+
+TEST_F(WampSessionTest, AClientThatDoesNotAnswerTheChallengeIsAbortedAndClosed) {
+  server_.reset();
+  auto auth = auth::parse_auth_config(R"([[realm]]
+name = "bench"
+[[realm.role]]
+name = "caller"
+permissions = [{ prefix = "bench.", allow = ["call"] }]
+[[realm.principal]]
+authid = "tom"
+role = "caller"
+method = "ticket"
+secret = "tom-ticket"
+)",
+                                      "auth.toml");
+  ASSERT_TRUE(auth.ok()) << auth.message();
+  WampOptions options;
+  options.max_sessions = 1;
+  options.session_setup_timeout_ns = kShortSetupTimeoutNs;
+  options.auth = *auth;
+  start(options);
+  RawSocketTestClient stuck(port(), kJson);
+  stuck.send(Json::array(
+      {1,
+       "bench",
+       {{"roles", {{"caller", Json::object()}}}, {"authmethods", {"ticket"}}, {"authid", "tom"}}}));
+  ASSERT_EQ(stuck.read()[0], 4) << "CHALLENGE";
+  // No AUTHENTICATE: the router gives up on the session.
+  const Json abort = stuck.read();
+  ASSERT_TRUE(abort.is_array()) << "an ABORT";
+  ASSERT_EQ(abort[0], 3);
+  EXPECT_EQ(abort[2], "benchgate.error.session_setup_timeout");
+  EXPECT_EQ(abort[1]["message"],
+            "the session was not established within 300ms (--session-setup-timeout)");
+  EXPECT_TRUE(stuck.closed_by_router());
+  // Its slot is free: the next client authenticates and joins.
+  const auto s =
+      wait_for_wamp(*server_, [](const auto& m) { return m.wamp_connections_open[1] == 0; });
+  ASSERT_EQ(s.wamp_connections_open[1], 0);
+  RawSocketTestClient next(port(), kJson);
+  next.send(Json::array(
+      {1,
+       "bench",
+       {{"roles", {{"caller", Json::object()}}}, {"authmethods", {"ticket"}}, {"authid", "tom"}}}));
+  ASSERT_EQ(next.read()[0], 4);
+  next.send(Json::array({5, "tom-ticket", Json::object()}));
+  EXPECT_EQ(next.read()[0], 2) << "WELCOME";
 }
 
 TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {

@@ -1,11 +1,15 @@
 // A blocking WAMP-over-RawSocket test client for the in-process router tests: handshake,
 // messages encoded with the router's own serializers, raw frames for what a well-behaved
 // client never sends. Every read gives up after a few seconds, so a misbehaving router fails
-// the test instead of hanging it.
+// the test instead of hanging it (a poll() first: Asio's synchronous reads wait in a poll() of
+// their own when SO_RCVTIMEO ends a recv, so the socket option alone bounds nothing).
 #pragma once
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+
+#include <cerrno>
 
 #include <array>
 #include <chrono>
@@ -64,6 +68,7 @@ class RawSocketTestClient {
 
   // The next frame, or nullopt when the connection ended (or the read timed out).
   std::optional<std::pair<wamp::FrameType, std::vector<uint8_t>>> read_frame() {
+    if (!readable_within_read_timeout()) return std::nullopt;
     std::array<uint8_t, 4> header{};
     boost::system::error_code ec;
     boost::asio::read(socket_, boost::asio::buffer(header), ec);
@@ -90,12 +95,17 @@ class RawSocketTestClient {
     return welcome[1].get<uint64_t>();
   }
 
-  // True when the router closed the connection (end of stream) within the read timeout.
-  bool closed_by_router() {
+  // True when the router closed the connection (end of stream) within the read timeout;
+  // what it sent before is read and dropped (counted in `received` when given).
+  bool closed_by_router(size_t* received = nullptr) {
     std::array<uint8_t, 4096> sink{};
-    boost::system::error_code ec;
-    while (!ec) socket_.read_some(boost::asio::buffer(sink), ec);
-    return ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset;
+    while (readable_within_read_timeout()) {
+      const ssize_t n = ::recv(socket_.native_handle(), sink.data(), sink.size(), 0);
+      if (n == 0) return true;
+      if (n < 0) return errno == ECONNRESET;
+      if (received != nullptr) *received += static_cast<size_t>(n);
+    }
+    return false;
   }
 
   void close() {
@@ -104,6 +114,12 @@ class RawSocketTestClient {
   }
 
  private:
+  // Whether the socket has something to read (bytes or the end of the stream) within 5 s.
+  bool readable_within_read_timeout() {
+    pollfd descriptor{socket_.native_handle(), POLLIN, 0};
+    return ::poll(&descriptor, 1, 5000) > 0;
+  }
+
   boost::asio::io_context io_;
   boost::asio::ip::tcp::socket socket_;
   wamp::Serializer serializer_;
