@@ -84,6 +84,8 @@ std::optional<int64_t> Repetition::latency_at(double percentile) const {
   return it->second;
 }
 
+bool Repetition::has_latency_to_measure() const { return successes > 0; }
+
 std::optional<double> Repetition::latency_mean() const {
   if (latency.total_count() > 0) return latency.mean();
   if (tool_latency && tool_latency->mean_ns) return static_cast<double>(*tool_latency->mean_ns);
@@ -158,11 +160,13 @@ std::optional<int64_t> WorkloadResult::latency_at(double percentile) const {
   std::vector<double> values;
   int64_t max = 0;
   for (const auto& rep : repetitions) {
+    if (!rep.has_latency_to_measure()) continue;  // as metric_values skips it
     auto v = rep.latency_at(percentile);
     if (!v) return std::nullopt;
     values.push_back(static_cast<double>(*v));
     max = std::max(max, *v);
   }
+  if (values.empty()) return std::nullopt;
   if (percentile >= 100) return max;
   return static_cast<int64_t>(*median_of(std::move(values)));
 }
@@ -174,6 +178,7 @@ std::optional<double> WorkloadResult::latency_mean() const {
   double sum = 0;
   double weight = 0;
   for (const auto& rep : repetitions) {
+    if (!rep.has_latency_to_measure()) continue;  // as metric_values skips it
     auto mean = rep.latency_mean();
     if (!mean) return std::nullopt;
     sum += *mean * static_cast<double>(rep.successes);
@@ -282,6 +287,7 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
   if (workload.repetitions.empty()) return std::nullopt;
   const bool setup_metric =
       metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99";
+  const bool latency_metric = metric.rfind("latency.", 0) == 0;
   static const std::vector<std::pair<std::string, double>> kPercentiles = {
       {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
       {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
@@ -334,6 +340,11 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       if (rep.operations == 0) return std::nullopt;
       values.push_back(static_cast<double>(rep.error_count()) /
                        static_cast<double>(rep.operations));
+    } else if (latency_metric && !rep.has_latency_to_measure()) {
+      // Latency is of successes only: a repetition that completed none (every request
+      // answered 500, say) has nothing to measure. It is skipped, as a repetition that set up
+      // no connection is for connect.p99; the metric is not measured only without any.
+      continue;
     } else if (metric == "latency.mean") {
       auto mean = rep.latency_mean();
       if (!mean) return std::nullopt;
@@ -366,7 +377,7 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       return std::nullopt;
     }
   }
-  if (setup_metric && values.empty()) return std::nullopt;
+  if ((setup_metric || latency_metric) && values.empty()) return std::nullopt;
   return values;
 }
 
@@ -431,7 +442,15 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
 std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric) {
   if (workload.repetitions.empty() || metric_values(workload, metric)) return "";
   const std::string tool = workload.latency_tool();
-  if (metric.rfind("latency.", 0) == 0 && !tool.empty()) {
+  const bool latency_metric = metric.rfind("latency.", 0) == 0;
+  if (latency_metric &&
+      std::none_of(workload.repetitions.begin(), workload.repetitions.end(),
+                   [](const Repetition& rep) { return rep.has_latency_to_measure(); })) {
+    return metric +
+           " was not measured: no repetition completed an operation (latency is of successes "
+           "only)";
+  }
+  if (latency_metric && !tool.empty()) {
     return metric + " was not measured: the workers ran " + tool + ", which did not print it";
   }
   if (metric == "handshakes.rate") {

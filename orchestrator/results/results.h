@@ -208,6 +208,10 @@ struct Repetition {
   // when it printed exactly this figure; nothing when it was not measured.
   std::optional<int64_t> latency_at(double percentile) const;
   std::optional<double> latency_mean() const;
+  // Whether this window completed a success: latency is of successes only, so a window that
+  // completed none (every request answered 500, say) has no latency to measure, which is not
+  // "not collected" (metric_values skips it, as the store does, metric_columns.h).
+  bool has_latency_to_measure() const;
   // The system under test's CPU seconds per request in this window: its CPU time over the
   // requests it counted, or over the workers' operations when it counts none (a command);
   // nothing when its CPU was not measured or nothing was served.
@@ -283,7 +287,10 @@ struct WorkloadResult {
 };
 
 // Every value of a named metric (as gates and docs/SCENARIOS.md name them) per repetition, or
-// nullopt when the metric was not collected for this workload.
+// nullopt when the metric was not collected for this workload. A repetition with nothing to
+// measure is left out (latency: no success; connect.p99 and the other setup percentiles, no
+// connection set up; session_setup.p99, no session): the metric is then not collected only
+// when no repetition has it.
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);
 

@@ -13,14 +13,16 @@ struct MetricColumn {
 constexpr MetricColumn kColumns[] = {
     {"throughput.rps", "ops_per_s"},
     {"throughput.bytes_per_s", "bytes_per_s"},
-    {"latency.p50", "p50_ns / 1e9"},
-    {"latency.p75", "p75_ns / 1e9"},
-    {"latency.p90", "p90_ns / 1e9"},
-    {"latency.p95", "p95_ns / 1e9"},
-    {"latency.p99", "p99_ns / 1e9"},
-    {"latency.p999", "p999_ns / 1e9"},
-    {"latency.max", "max_ns / 1e9"},
-    {"latency.mean", "mean_ns / 1e9"},
+    // Latency is of successes only: a repetition that completed none (every request answered
+    // 500) has nothing to measure (results::Repetition::has_latency_to_measure).
+    {"latency.p50", "p50_ns / 1e9", "successes = 0"},
+    {"latency.p75", "p75_ns / 1e9", "successes = 0"},
+    {"latency.p90", "p90_ns / 1e9", "successes = 0"},
+    {"latency.p95", "p95_ns / 1e9", "successes = 0"},
+    {"latency.p99", "p99_ns / 1e9", "successes = 0"},
+    {"latency.p999", "p999_ns / 1e9", "successes = 0"},
+    {"latency.max", "max_ns / 1e9", "successes = 0"},
+    {"latency.mean", "mean_ns / 1e9", "successes = 0"},
     {"errors.count", "CAST(errors_total AS REAL)"},
     {"errors.rate", "CASE WHEN operations > 0 THEN CAST(errors_total AS REAL) / operations END"},
     // Repetition::router_cpu_per_request: over the router's count, else the workers'.

@@ -335,6 +335,50 @@ TEST(MetricFigure, ConnectionSetupMetricsAndWhatIsNotMeasured) {
             std::string::npos);
 }
 
+// Latency is of successes only (docs/MEASUREMENT.md, "Latency histograms"): a repetition in
+// which the server answered every request with a 500 completed no success and has no latency to
+// measure. It is left out of the per-repetition values, as a repetition that set up no
+// connection is for connect.p99, so the figure a gate judges is the one RESULT prints: the
+// histogram of every repetition merged. Not measured only when no repetition had a success.
+TEST(MetricFigure, ARepetitionWithNoSuccessHasNoLatencyAndTheOthersAreJudged) {
+  WorkloadResult w;
+  w.spec.name = "hello";
+  w.repetitions = {rep(1000, 1'000'000'000, 100'000), rep(0, 1'000'000'000, 0),
+                   rep(1000, 1'000'000'000, 200'000)};
+  Repetition& all_500 = w.repetitions[1];
+  all_500.operations = 1000;
+  all_500.errors = {{"status", 1000}};
+  for (auto& r : w.repetitions) w.latency.add(r.latency);
+  ASSERT_EQ(all_500.latency.total_count(), 0);
+
+  const std::string line = report::result_line("s", w, "-");
+  ASSERT_TRUE(w.latency_at(99));
+  const double printed = static_cast<double>(*w.latency_at(99)) / 1e9;
+  EXPECT_EQ(line.find("|p99_us=-|"), std::string::npos) << line;
+  for (const char* metric : {"latency.p50", "latency.p99", "latency.max", "latency.mean"}) {
+    auto values = metric_values(w, metric);
+    ASSERT_TRUE(values.has_value()) << metric << " judged not collected";
+    EXPECT_EQ(values->size(), 2u) << metric;
+    EXPECT_TRUE(metric_figure(w, metric).has_value()) << metric;
+    EXPECT_EQ(not_measured_reason(w, metric), "") << metric;
+  }
+  EXPECT_EQ(*metric_values(w, "latency.p99"),
+            (std::vector<double>{static_cast<double>(*w.repetitions[0].latency_at(99)) / 1e9,
+                                 static_cast<double>(*w.repetitions[2].latency_at(99)) / 1e9}));
+  EXPECT_EQ(metric_figure(w, "latency.p99"), std::optional<double>(printed));
+
+  // No repetition had a success: nothing was measured, never a 0, and the reason says why.
+  WorkloadResult none;
+  none.spec.name = "hello";
+  none.repetitions = {all_500, all_500};
+  EXPECT_FALSE(metric_values(none, "latency.p99").has_value());
+  EXPECT_FALSE(metric_figure(none, "latency.p99").has_value());
+  EXPECT_NE(not_measured_reason(none, "latency.p99").find("no repetition completed"),
+            std::string::npos)
+      << not_measured_reason(none, "latency.p99");
+  EXPECT_NE(report::result_line("s", none, "-").find("|p99_us=-|"), std::string::npos);
+}
+
 // The report's parameters are made of the stored definition's blocks (store/workload_params.h)
 // but keep their own text: an expectation not given is left out, not null, and there is no name.
 TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {

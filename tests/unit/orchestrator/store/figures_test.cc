@@ -197,6 +197,71 @@ TEST_F(Figures, GateResultsSayUnderpoweredAndCalibrationsReadBack) {
 
 // A workload that never ran has no error count: the summary view says NULL, not 0 (schema
 // version 10), while a measured one shows its summed errors.
+// A repetition in which the server answered every request with a 500 completed no success and
+// has no latency to measure (docs/GATES.md, "What a gate judges"). RESULT prints the merged
+// histogram's p99; the store keeps that figure, series_history shows it, the stored
+// per-repetition values are the ones a live gate judges (the other repetitions'), and the run
+// is history of latency.p99. A workload with no success at all has no latency figure.
+TEST_F(Figures, ARepetitionWithNoSuccessLeavesTheLatencyFigureStoredAsPrinted) {
+  results::WorkloadResult w = testing::test_workload("http_hello", 3);
+  results::Repetition& all_500 = w.repetitions[1];
+  all_500.errors = {{"status", all_500.operations}};
+  all_500.successes = 0;
+  all_500.window_successes = 0;
+  all_500.latency = HdrHistogram();
+  w.latency = HdrHistogram();
+  for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
+  results::WorkloadResult none = w;
+  none.spec.name = "all_500";
+  none.repetitions = {all_500, all_500};
+  none.repetitions[0].index = 0;
+  none.latency = HdrHistogram();
+
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  ASSERT_TRUE(store_->store_workload(*run, w).ok());
+  auto stored_none = store_->store_workload(*run, none);
+  ASSERT_TRUE(stored_none.ok()) << stored_none.message();
+  ASSERT_TRUE(store_->finish_run(*run, "ok", 0).ok());
+  ASSERT_TRUE(store_->add_baseline("main", *run).ok());
+
+  const double printed = static_cast<double>(*w.latency_at(99)) / 1e9;
+  EXPECT_EQ(scalar("SELECT value FROM workload_figures WHERE metric = 'latency.p99'"), printed);
+  EXPECT_EQ(scalar("SELECT value FROM series_history WHERE metric = 'latency.p99'"), printed);
+  EXPECT_EQ(scalar("SELECT count(*) FROM series_history WHERE metric = 'latency.p99'"), 1.0);
+  for (const char* metric : {"latency.p50", "latency.p99", "latency.max", "latency.mean"}) {
+    const auto live = results::metric_values(w, metric);
+    ASSERT_TRUE(live.has_value()) << metric;
+    EXPECT_EQ(live->size(), 2u) << metric;
+    auto stored = store_->run_metric_values(*run, "http_hello", "default", metric);
+    ASSERT_TRUE(stored.ok()) << stored.message();
+    ASSERT_TRUE(stored->has_value()) << metric << " read back as not collected";
+    EXPECT_EQ(**stored, *live) << metric;
+    auto figure = store_->run_metric_figure(*run, "http_hello", "default", metric);
+    ASSERT_TRUE(figure.ok()) << figure.message();
+    EXPECT_EQ(*figure, results::metric_figure(w, metric)) << metric;
+
+    auto nothing = store_->run_metric_values(*run, "all_500", "default", metric);
+    ASSERT_TRUE(nothing.ok()) << nothing.message();
+    EXPECT_FALSE(nothing->has_value()) << metric;
+    EXPECT_FALSE(results::metric_values(none, metric).has_value()) << metric;
+  }
+  auto stored = store_->get_run(*run);
+  ASSERT_TRUE(stored.ok());
+  HistoryQuery q;
+  q.baseline = "main";
+  q.testbed_id = stored->run.testbed_id;
+  q.scenario = "quickstart";
+  q.workload = "http_hello";
+  q.params_hash = workload_params_hash(w.spec);
+  q.metric = "latency.p99";
+  auto history = store_->baseline_history(q);
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].figure, printed);
+  EXPECT_EQ((*history)[0].values, *results::metric_values(w, "latency.p99"));
+}
+
 TEST_F(Figures, AWorkloadThatNeverRanHasNoErrorCountInTheSummary) {
   auto run = store_->begin_run(testing::test_run_info());
   ASSERT_TRUE(run.ok()) << run.message();
