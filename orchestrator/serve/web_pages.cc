@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "common/http/reason_phrase.h"
 #include "common/serialization/base64.h"
 #include "common/units/units.h"
 #include "orchestrator/app/listen_probe.h"
@@ -25,23 +26,6 @@ using report::escape;
 
 namespace {
 
-// The reason phrase of each status the pages answer with (RFC 9110, section 15).
-const char* reason_phrase(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 400:
-      return "Bad Request";
-    case 404:
-      return "Not Found";
-    case 500:
-      return "Internal Server Error";
-    default:
-      return "Unknown";
-  }
-}
-
-// The query's value of `key` ("" when absent), percent-decoded by civetweb.
 std::string param(const std::string& query, const char* key) {
   std::string value;
   CivetServer::getParam(query.c_str(), query.size(), key, value, 0);
@@ -152,7 +136,8 @@ class PageHandler : public CivetHandler {
               "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
               "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
               "Cache-Control: no-store\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-              page.status, reason_phrase(page.status), csp.c_str(), page.body.size());
+              page.status, std::string(http::reason_phrase(page.status)).c_str(), csp.c_str(),
+              page.body.size());
     mg_write(conn, page.body.data(), page.body.size());
     return true;
   }

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/http/reason_phrase.h"
+
 namespace benchgate::router::http {
 
 // Whether and how the response names the connection's fate.
@@ -19,7 +21,7 @@ enum class ConnectionHeader : uint8_t {
 inline constexpr std::string_view kHelloBody = "Hello, world";
 
 // "OK", "Not Found", ...; "Unknown" for a status the router never sends.
-std::string_view reason_phrase(int status);
+using ::benchgate::http::reason_phrase;
 
 // Appends the status line and header fields up to and including the blank line. `allow`
 // (the Allow field of a 405) and `content_type` are left out when empty.
