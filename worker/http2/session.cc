@@ -42,6 +42,7 @@ int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* us
   if (frame->hd.type == NGHTTP2_SETTINGS && (frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) {
     self(user_data)->on_settings();
   }
+  if (frame->hd.type == NGHTTP2_GOAWAY) self(user_data)->on_goaway(frame->goaway.last_stream_id);
   (void)session;
   return 0;
 }
@@ -179,6 +180,7 @@ void Session::start_session() {
   }
   if (rv != 0) return finish_connect(make_error(SetupError::kSessionFailed));
   settings_seen_ = false;
+  goaway_ = false;
   first_request_ns_ = 0;
   ttfb_taken_ = false;
   free_.clear();
@@ -333,7 +335,8 @@ void Session::expire() {
 // Opens what may be opened now (closed loop: every free stream; open loop: what is due, up to
 // the free streams) and writes it.
 void Session::issue(int64_t now) {
-  if (!may_send() || link_ != Link::kUp) return;
+  // After GOAWAY the server opens no stream of ours any more: they go on the next connection.
+  if (!may_send() || link_ != Link::kUp || goaway_) return;
   if (!plan_.open_loop() && now >= thread_.end_ns) return;
   const uint32_t free = effective_ > active_ ? effective_ - active_ : 0;
   uint64_t n = free;
@@ -535,14 +538,27 @@ void Session::on_data(Stream& stream, const uint8_t* data, size_t size) {
   stream.body_bytes += size;
 }
 
+void Session::on_goaway(int32_t last_stream_id) {
+  goaway_ = true;
+  goaway_processed_ = last_stream_id > 0;
+}
+
 void Session::on_stream_close(Stream& stream, uint32_t error_code) {
   if (closing_ || !stream.in_use) return;
   stream.in_use = false;
   free_.push_back(static_cast<uint32_t>(&stream - streams_.data()));
   --active_;
+  if (error_code == NGHTTP2_REFUSED_STREAM && goaway_ && goaway_processed_) return on_refused();
   ErrorKind kind{};
   bool ok = true;
-  if (error_code != NGHTTP2_NO_ERROR) {
+  if (error_code == NGHTTP2_REFUSED_STREAM && goaway_) {
+    // A GOAWAY that processed nothing on this connection: the server is going away, not
+    // rotating, and sending again at no error could go round without a trace (a server that
+    // refuses every connection's streams). Counted as HTTP/1.1 counts a server that closes with
+    // requests unanswered.
+    ok = false;
+    kind = ErrorKind::kShortRead;
+  } else if (error_code != NGHTTP2_NO_ERROR) {
     ok = false;
     kind = ErrorKind::kReset;
   } else if (stream.status != static_cast<int>(plan_.expect_status)) {
@@ -563,6 +579,26 @@ void Session::on_stream_close(Stream& stream, uint32_t error_code) {
     if (plan_.open_loop()) thread_.stats.service_time.record(now_ - stream.sent_ns);
   } else {
     thread_.stats.record_failure(kind);
+  }
+  thread_.request_finished();
+}
+
+// A stream above the last one a GOAWAY named (nghttp2 closes those with REFUSED_STREAM, and
+// any we had submitted that were not yet written) was never processed (RFC 9113, section 8.7),
+// as the requests behind an HTTP/1.1 "Connection: close" (worker/http/connection.cc,
+// Connection::on_server_close), and is counted the same: while the window sends, it goes back
+// to the schedule and is sent again on the new connection, at no error; during the drain it is
+// lost and counts as a short read (closed loop) or is owed again and sent on a new connection
+// (open loop). The connection is replaced once its last stream closed (on_read: nghttp2 wants
+// neither to read nor to write any more).
+void Session::on_refused() {
+  const bool open_loop_drain = thread_.phase == Phase::kDraining && plan_.open_loop();
+  if (thread_.phase != Phase::kRunning && !open_loop_drain) {
+    thread_.stats.record_failure(ErrorKind::kShortRead);
+  } else {
+    --claimed_;
+    // Owed again before the stream counts as finished, so the drain is not judged over.
+    if (open_loop_drain) thread_.owe(1);
   }
   thread_.request_finished();
 }

@@ -16,7 +16,11 @@
 //    and the next request goes out on a new one (TCP, TLS, SETTINGS again).
 // Failures never throw: a broken connection counts every open stream as failed with the
 // failure's kind and reconnects while the window still sends or its start lead runs; a stream
-// the server resets counts as "reset".
+// the server resets counts as "reset". A server's GOAWAY (a graceful rotation) costs no error:
+// no stream is opened on the connection any more, those it refused (above its last stream, never
+// processed) are sent again on a new connection once the rest closed, as the HTTP/1.1
+// connection does after "Connection: close" (a GOAWAY that processed nothing on the connection
+// counts them as short reads).
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -67,6 +71,7 @@ class Session : public LoadConnection {
     bool in_use = false;
   };
   void on_settings();
+  void on_goaway(int32_t last_stream_id);
   void on_response_begins();
   void on_header(Stream& stream, const uint8_t* name, size_t name_size, const uint8_t* value,
                  size_t value_size);
@@ -94,6 +99,7 @@ class Session : public LoadConnection {
   void start_read();
   void on_read(const boost::system::error_code& ec, size_t bytes);
   bool receive(size_t bytes);
+  void on_refused();
 
   ThreadState& thread_;
   const LoadPlan& plan_;
@@ -126,8 +132,10 @@ class Session : public LoadConnection {
   uint32_t generation_ = 0;
   ConnectDone pending_done_;  // until the server's SETTINGS arrived
   bool settings_seen_ = false;
-  bool closing_ = false;  // nghttp2_session_del is running: callbacks count nothing
-  int64_t now_ = 0;       // the instant of the read being processed
+  bool goaway_ = false;            // the server sent GOAWAY: no new stream on this connection
+  bool goaway_processed_ = false;  // ... naming a stream it processed (a rotation)
+  bool closing_ = false;           // nghttp2_session_del is running: callbacks count nothing
+  int64_t now_ = 0;                // the instant of the read being processed
   int64_t connect_start_ns_ = 0;
   int64_t tcp_done_ns_ = 0;
   int64_t handshake_done_ns_ = 0;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "common/time/clock.h"
+#include "tests/unit/worker/test_http2_server.h"
 #include "tests/unit/worker/test_http_server.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/http/request_builder.h"
@@ -472,6 +473,59 @@ TEST_P(EngineTest, StopEndsARunningWindowAtOnce) {
   auto result = engine->run_window({0, true, 0, 60'000 * kMs}, [](const ProgressReport&) {});
   stopper.join();
   EXPECT_FALSE(result.ok());
+}
+
+// An HTTP/2 workload of two connections of four streams against `server`.
+WorkloadSpec http2_spec_for(const testing::TestHttp2Server& server) {
+  WorkloadSpec spec;
+  spec.name = "h2";
+  spec.protocol = "http2";
+  spec.address = server.address();
+  spec.connections = 2;
+  spec.threads = 1;
+  spec.http2.streams = 4;
+  spec.drain_timeout_ns = 2000 * kMs;
+  spec.connect_timeout_ns = 2000 * kMs;
+  spec.http.target = "/bench/hello";
+  spec.http.expect_status = 200;
+  spec.http.expect_body_bytes = static_cast<int64_t>(kBody.size());
+  return spec;
+}
+
+// An HTTP/2 server that rotates its connections ends each with GOAWAY: the streams the client
+// opened after its last one were refused, never processed (RFC 9113, section 8.7). As the
+// requests behind an HTTP/1.1 "Connection: close", they are sent again on a new connection and
+// cost no error; no stream is opened on a connection that received GOAWAY. Only a refusal
+// during the drain, when nothing is sent again, counts (as a short read).
+TEST(Http2Engine, StreamsAServersGoawayRefusedAreSentAgainOnANewConnection) {
+  testing::TestHttp2Server server(kBody, 5);
+  auto engine = start(http2_spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(server.goaways(), 2u);
+  EXPECT_GT(server.connections(), 4u);
+  EXPECT_GT(r.successes, 0u);
+  EXPECT_EQ(r.successes, server.replies());
+  EXPECT_EQ(errors(r, ErrorKind::kReset), 0u);
+  EXPECT_EQ(total_errors(r), errors(r, ErrorKind::kShortRead));
+  EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kShortRead));
+}
+
+// Open loop: every request due in the window is answered, the refused ones on the next
+// connection; none is lost or counted as an error.
+TEST(Http2Engine, OpenLoopSendsEveryScheduledRequestAcrossGoaways) {
+  testing::TestHttp2Server server(kBody, 5);
+  WorkloadSpec spec = http2_spec_for(server);
+  spec.rate = 4000;
+  const int64_t duration = 200 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, duration);
+  EXPECT_GT(server.goaways(), 2u);
+  EXPECT_EQ(r.operations, scheduled_in(spec, duration));
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(total_errors(r), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Http1Io, EngineTest,

@@ -1,0 +1,174 @@
+// A tiny h2c server (prior knowledge) for the worker's tests: 127.0.0.1, a free port, one
+// thread, nghttp2 doing the framing. It answers every request with 200 and `body`. With
+// `goaway_every` = K it ends each connection gracefully after the K-th request it answered, as
+// a server rotating its connections does (nginx's keepalive_requests): that response, then
+// GOAWAY naming the K-th request's stream as the last it processed, so that every stream the
+// client opened after it is refused (RFC 9113, section 6.8); once all of it is written it stops
+// writing (a half close) and reads until the client closes. It counts exactly what it did.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio.hpp>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace benchgate::worker::testing {
+
+class TestHttp2Server {
+ public:
+  TestHttp2Server(std::string body, uint32_t goaway_every)
+      : body_(std::move(body)),
+        goaway_every_(goaway_every),
+        acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+    port_ = acceptor_.local_endpoint().port();
+    accept();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~TestHttp2Server() {
+    io_.stop();
+    thread_.join();
+  }
+
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  uint64_t replies() const { return replies_.load(); }  // responses submitted
+  uint64_t connections() const { return connections_.load(); }
+  uint64_t goaways() const { return goaways_.load(); }
+
+ private:
+  class Session : public std::enable_shared_from_this<Session> {
+   public:
+    Session(TestHttp2Server& server, boost::asio::ip::tcp::socket socket)
+        : server_(server), socket_(std::move(socket)) {
+      nghttp2_session_callbacks* callbacks = nullptr;
+      nghttp2_session_callbacks_new(&callbacks);
+      nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame_recv);
+      nghttp2_session_server_new(&session_, callbacks, this);
+      nghttp2_session_callbacks_del(callbacks);
+      const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100}};
+      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 1);
+    }
+    ~Session() { nghttp2_session_del(session_); }
+
+    void start() {
+      write();
+      read();
+    }
+
+   private:
+    static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+      const bool request = frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA;
+      if (request && (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
+        static_cast<Session*>(user_data)->answer(frame->hd.stream_id);
+      }
+      return 0;
+    }
+
+    static ssize_t read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t length,
+                             uint32_t* flags, nghttp2_data_source* source, void*) {
+      auto* self = static_cast<Session*>(source->ptr);
+      const std::string& body = self->server_.body_;
+      const size_t n = std::min(length, body.size());
+      std::memcpy(buf, body.data(), n);
+      *flags |= NGHTTP2_DATA_FLAG_EOF;
+      return static_cast<ssize_t>(n);
+    }
+
+    void answer(int32_t stream_id) {
+      if (goaway_id_ != 0) return;  // after the GOAWAY: refused, never processed
+      const std::string length = std::to_string(server_.body_.size());
+      const nghttp2_nv headers[] = {
+          {(uint8_t*)":status", (uint8_t*)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
+          {(uint8_t*)"content-length", (uint8_t*)length.data(), 14, length.size(),
+           NGHTTP2_NV_FLAG_NONE},
+      };
+      nghttp2_data_provider body{};
+      body.source.ptr = this;
+      body.read_callback = read_body;
+      nghttp2_submit_response(session_, stream_id, headers, 2, &body);
+      ++server_.replies_;
+      if (server_.goaway_every_ > 0 && ++answered_ == server_.goaway_every_) {
+        nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_NO_ERROR, nullptr, 0);
+        goaway_id_ = stream_id;
+        ++server_.goaways_;
+      }
+    }
+
+    void read() {
+      socket_.async_read_some(
+          boost::asio::buffer(in_),
+          [self = shared_from_this()](boost::system::error_code ec, size_t n) {
+            if (ec) return;
+            // After the GOAWAY, what the client still sends is read and dropped.
+            if (!self->half_closed_ && nghttp2_session_mem_recv(self->session_, self->in_, n) < 0) {
+              return;
+            }
+            self->write();
+            self->read();
+          });
+    }
+
+    void write() {
+      if (writing_ || half_closed_) return;
+      out_.clear();
+      for (;;) {
+        const uint8_t* data = nullptr;
+        const ssize_t n = nghttp2_session_mem_send(session_, &data);
+        if (n <= 0) break;
+        out_.insert(out_.end(), data, data + n);
+      }
+      if (out_.empty()) {
+        if (goaway_id_ != 0) {
+          // Everything up to the GOAWAY is written: no more from this side.
+          half_closed_ = true;
+          boost::system::error_code ignored;
+          socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+        }
+        return;
+      }
+      writing_ = true;
+      boost::asio::async_write(socket_, boost::asio::buffer(out_),
+                               [self = shared_from_this()](boost::system::error_code ec, size_t) {
+                                 self->writing_ = false;
+                                 if (!ec) self->write();
+                               });
+    }
+
+    TestHttp2Server& server_;
+    boost::asio::ip::tcp::socket socket_;
+    nghttp2_session* session_ = nullptr;
+    uint8_t in_[16384];
+    std::vector<uint8_t> out_;
+    bool writing_ = false;
+    bool half_closed_ = false;
+    uint32_t answered_ = 0;
+    int32_t goaway_id_ = 0;
+  };
+
+  void accept() {
+    acceptor_.async_accept([this](boost::system::error_code ec, boost::asio::ip::tcp::socket s) {
+      if (ec) return;
+      ++connections_;
+      std::make_shared<Session>(*this, std::move(s))->start();
+      accept();
+    });
+  }
+
+  const std::string body_;
+  const uint32_t goaway_every_;
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  uint16_t port_ = 0;
+  std::atomic<uint64_t> replies_{0};
+  std::atomic<uint64_t> connections_{0};
+  std::atomic<uint64_t> goaways_{0};
+  std::thread thread_;
+};
+
+}  // namespace benchgate::worker::testing
