@@ -19,76 +19,13 @@
 #include "orchestrator/cli/worker_token.h"
 #include "orchestrator/gates/calibration.h"
 #include "orchestrator/gates/metrics.h"
+#include "orchestrator/gating/calibration_series.h"
 #include "orchestrator/scenario/workload_glob.h"
-#include "orchestrator/store/workload_params.h"
 
 namespace benchgate::cli {
 namespace {
 
-// Always calibrated, gates or not: what most gates name.
-constexpr const char* kDefaultMetrics[] = {"throughput.rps", "latency.p50", "latency.p99"};
-constexpr double kDefaultAlpha = 0.01;
-
-// One calibrated series of the scenario: a workload's variant and a metric, with the alpha of
-// the first gate on it and that gate's figures over the runs.
-struct Series {
-  std::string workload;
-  std::string variant;
-  std::string params_hash;
-  std::string metric;
-  double alpha = kDefaultAlpha;
-  // The test of the first paired gate on the series (docs/GATES.md, "Paired gates"), or the
-  // default: what `detect paired` estimates.
-  scenario::PairedTest paired_test = scenario::PairedTest::kSignedRank;
-  bool paired_test_set = false;
-  std::vector<double> figures;
-  std::vector<std::vector<double>> repetitions;  // of each run, for the within-run spread
-  std::vector<int64_t> run_ids;
-  bool collected = true;  // false once a run lacked the figure
-};
-
-using SeriesMap = std::map<std::tuple<std::string, std::string, std::string>, Series>;
-
-void collect(const scenario::Scenario& scenario, const report::ScenarioReport& report,
-             SeriesMap& all) {
-  for (const auto& w : report.result.workloads) {
-    if (w.status != results::WorkloadStatus::kOk) continue;
-    std::map<std::string, double> metrics;               // metric -> alpha
-    std::map<std::string, scenario::PairedTest> paired;  // metric -> the first paired gate's test
-    for (const char* m : kDefaultMetrics) metrics.emplace(m, kDefaultAlpha);
-    for (const auto& gate : scenario.gates) {
-      if (!scenario::workload_matches(gate.workload, w.spec.name) ||
-          !scenario::workload_matches(gate.variant, w.variant)) {
-        continue;
-      }
-      if (!gate.against.empty()) paired.emplace(gate.metric, gate.paired_test);
-      auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
-      const bool relative = !gate.baseline.empty() || !gate.against.empty();  // paired too
-      if (!added && !relative) continue;
-      if (relative) it->second = gate.alpha;  // a relative gate's alpha decides
-    }
-    for (const auto& [metric, alpha] : metrics) {
-      Series& s = all[{w.spec.name, w.variant, metric}];
-      s.workload = w.spec.name;
-      s.variant = w.variant;
-      s.params_hash = store::workload_params_hash(w.spec);
-      s.metric = metric;
-      s.alpha = alpha;
-      if (auto p = paired.find(metric); p != paired.end() && !s.paired_test_set) {
-        s.paired_test = p->second;
-        s.paired_test_set = true;
-      }
-      auto figure = results::metric_figure(w, metric);
-      if (!figure) {
-        s.collected = false;
-        continue;
-      }
-      s.figures.push_back(*figure);
-      s.repetitions.push_back(results::metric_values(w, metric).value_or(std::vector<double>{}));
-      s.run_ids.push_back(report.run_id);
-    }
-  }
-}
+using Series = gating::CalibrationSeries;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 
@@ -207,7 +144,11 @@ int calibrate_command(const CalibrateFlags& flags) {
   store::Store& db = *setup->db;
 
   report::TerminalReport terminal(stdout, stderr);
-  SeriesMap series;
+  gating::CalibrationSeriesMap series;
+  // Workloads of the runs that are not history (a process stopped, a worker lost): their noise
+  // describes the incident, not the testbed, so they are not counted (docs/GATES.md,
+  // "Calibration").
+  std::vector<gating::CalibrationLeftOut> left_out;
   int64_t testbed_id = 0;
   int exit_code = kExitOk;
   for (int i = 0; i < flags.runs; ++i) {
@@ -222,7 +163,7 @@ int calibrate_command(const CalibrateFlags& flags) {
       break;
     }
     if (auto stored = db.get_run(r.run_id)) testbed_id = stored->run.testbed_id;
-    collect(scenario, r, series);
+    gating::collect_calibration_series(scenario, r.run_id, r.result.workloads, series, left_out);
   }
 
   if (exit_code == kExitOk) {
@@ -239,7 +180,14 @@ int calibrate_command(const CalibrateFlags& flags) {
         continue;
       }
       auto noise = gates::estimate_noise(s.metric, s.figures, s.alpha, s.repetitions);
-      if (!noise) continue;
+      if (!noise) {
+        if (s.figures.size() < 2) {
+          std::printf("  %-24s %-10s %-16s %12s  %zu of %d runs counted: nothing stored\n",
+                      s.workload.c_str(), s.variant.c_str(), s.metric.c_str(), "-",
+                      s.figures.size(), flags.runs);
+        }
+        continue;
+      }
       std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s %14s\n", s.workload.c_str(),
                   s.variant.c_str(), s.metric.c_str(), value_text(s.metric, noise->mean).c_str(),
                   percent(noise->cv).c_str(), percent(noise->detectable_1).c_str(),
@@ -259,6 +207,11 @@ int calibrate_command(const CalibrateFlags& flags) {
       records.push_back(std::move(c));
     }
     for (const auto& d : diagnoses) std::printf("%s\n", d.c_str());
+    for (const auto& l : left_out) {
+      std::printf("run %lld %s %s left out of the calibration: %s\n",
+                  static_cast<long long>(l.run_id), l.workload.c_str(), l.variant.c_str(),
+                  l.reason.c_str());
+    }
     // A relative gate asking for less than its testbed can detect says so now, not at the
     // first release it lets through.
     for (size_t g = 0; g < scenario.gates.size(); ++g) {

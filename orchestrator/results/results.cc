@@ -481,6 +481,40 @@ std::string not_measured_reason(const WorkloadResult& workload, const std::strin
   return "";
 }
 
+std::string not_history_reason(const WorkloadResult& workload) {
+  switch (workload.status) {
+    case WorkloadStatus::kOk:
+      break;
+    case WorkloadStatus::kFailed:
+      return "it failed";
+    case WorkloadStatus::kInterrupted:
+      return "it was interrupted";
+    case WorkloadStatus::kNotConfigured:
+      return "it is not configured";
+  }
+  for (const Repetition& rep : workload.repetitions) {
+    const std::string repetition = "repetition " + std::to_string(rep.index + 1);
+    auto flagged = [&](std::string_view flag) {
+      return std::find(rep.flags.begin(), rep.flags.end(), flag) != rep.flags.end();
+    };
+    if (flagged(kProcessStopped)) {
+      std::string who;
+      for (size_t i = 0; i < rep.stopped.size(); ++i) {
+        who += (i == 0 ? "" : i + 1 == rep.stopped.size() ? " and " : ", ") + rep.stopped[i];
+      }
+      if (who.empty()) who = "a process";
+      return repetition + " was measured while " + who + " " +
+             (rep.stopped.size() > 1 ? "were" : "was") + " stopped (flag " +
+             std::string(kProcessStopped) + ")";
+    }
+    if (flagged(kDegraded)) {
+      return repetition + " was measured without every worker (flag " + std::string(kDegraded) +
+             ")";
+    }
+  }
+  return "";
+}
+
 const char* status_name(WorkloadStatus status) {
   switch (status) {
     case WorkloadStatus::kOk:

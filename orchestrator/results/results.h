@@ -302,6 +302,14 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
 // terminal, RESULT lines, JSON and the store print it. nullopt when not collected.
 std::optional<double> metric_figure(const WorkloadResult& workload, const std::string& metric);
 
+// Why this workload is not history of its series, or "" when it is (docs/GATES.md, "Series
+// and baselines"): it did not finish ok ("it failed"), or a repetition was measured while a
+// process was stopped ("repetition 2 was measured while worker 0 (pid 4242) was stopped (flag
+// process_stopped)") or without every worker ("repetition 2 was measured without every worker
+// (flag degraded)"). The rule of the stored history (store::internal::
+// history_workload_condition), for what is judged in memory: `orchestrator calibrate`.
+std::string not_history_reason(const WorkloadResult& workload);
+
 // Why `metric` was not measured for this workload when its workers could not measure it (a
 // worker adapter's tool that did not print the figure, a field in not_measured), else "".
 std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric);

@@ -229,6 +229,43 @@ TEST_F(Baselines, ARunMeasuredWithoutEveryWorkerIsNeverHistoryNorABaseline) {
   EXPECT_EQ((*history)[0].run_id, clean);
 }
 
+// What is judged in memory (`orchestrator calibrate`) and what is read back from the store
+// follow one rule of which runs are history: results::not_history_reason is empty exactly for
+// the workloads the stored history (internal::history_workload_condition) keeps.
+TEST_F(Baselines, TheInMemoryHistoryRuleIsTheStoredOne) {
+  std::vector<results::WorkloadResult> shapes(4, testing::test_workload("http_hello", 3));
+  shapes[1].repetitions[1].flags.emplace_back(results::kProcessStopped);
+  shapes[1].repetitions[1].stopped = {"router (pid 4243)"};
+  shapes[2].repetitions[2].flags.emplace_back(results::kDegraded);
+  shapes[3].status = results::WorkloadStatus::kFailed;
+  std::vector<int64_t> runs;
+  for (const results::WorkloadResult& w : shapes) {
+    runs.push_back(run("ok", "quickstart", testing::test_testbed(), w));
+  }
+  ChangeSeriesKey key;
+  key.scenario = "quickstart";
+  key.testbed_id = testbed_id(runs[0]);
+  key.workload = "http_hello";
+  key.params_hash = workload_params_hash(testing::test_workload_spec("http_hello"));
+  key.metric = "throughput.rps";
+  auto history = store_->change_gate_history(key, runs.back() + 1, 10);
+  ASSERT_TRUE(history.ok()) << history.message();
+  std::vector<int64_t> stored;
+  for (const auto& point : *history) stored.push_back(point.run_id);
+  std::vector<int64_t> in_memory;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (results::not_history_reason(shapes[i]).empty()) in_memory.push_back(runs[i]);
+  }
+  EXPECT_EQ(in_memory, stored);
+  EXPECT_EQ(in_memory, std::vector<int64_t>{runs[0]});
+  EXPECT_EQ(results::not_history_reason(shapes[1]),
+            "repetition 2 was measured while router (pid 4243) was stopped (flag "
+            "process_stopped)");
+  EXPECT_EQ(results::not_history_reason(shapes[2]),
+            "repetition 3 was measured without every worker (flag degraded)");
+  EXPECT_EQ(results::not_history_reason(shapes[3]), "it failed");
+}
+
 TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
   std::vector<int64_t> members;
   for (int i = 0; i < 3; ++i) {

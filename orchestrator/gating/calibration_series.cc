@@ -1,0 +1,55 @@
+// Collecting the series of an A/A calibration (calibration_series.h).
+#include "orchestrator/gating/calibration_series.h"
+
+#include "orchestrator/scenario/workload_glob.h"
+#include "orchestrator/store/workload_params.h"
+
+namespace benchgate::gating {
+
+void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_id,
+                                const std::vector<results::WorkloadResult>& workloads,
+                                CalibrationSeriesMap& all,
+                                std::vector<CalibrationLeftOut>& left_out) {
+  for (const auto& w : workloads) {
+    if (std::string why = results::not_history_reason(w); !why.empty()) {
+      left_out.push_back({run_id, w.spec.name, w.variant, std::move(why)});
+      continue;
+    }
+    std::map<std::string, double> metrics;               // metric -> alpha
+    std::map<std::string, scenario::PairedTest> paired;  // metric -> the first paired gate's test
+    for (const char* m : kCalibratedMetrics) metrics.emplace(m, kCalibrationAlpha);
+    for (const auto& gate : scenario.gates) {
+      if (!scenario::workload_matches(gate.workload, w.spec.name) ||
+          !scenario::workload_matches(gate.variant, w.variant)) {
+        continue;
+      }
+      if (!gate.against.empty()) paired.emplace(gate.metric, gate.paired_test);
+      auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
+      const bool relative = !gate.baseline.empty() || !gate.against.empty();  // paired too
+      if (!added && !relative) continue;
+      if (relative) it->second = gate.alpha;  // a relative gate's alpha decides
+    }
+    for (const auto& [metric, alpha] : metrics) {
+      CalibrationSeries& s = all[{w.spec.name, w.variant, metric}];
+      s.workload = w.spec.name;
+      s.variant = w.variant;
+      s.params_hash = store::workload_params_hash(w.spec);
+      s.metric = metric;
+      s.alpha = alpha;
+      if (auto p = paired.find(metric); p != paired.end() && !s.paired_test_set) {
+        s.paired_test = p->second;
+        s.paired_test_set = true;
+      }
+      auto figure = results::metric_figure(w, metric);
+      if (!figure) {
+        s.collected = false;
+        continue;
+      }
+      s.figures.push_back(*figure);
+      s.repetitions.push_back(results::metric_values(w, metric).value_or(std::vector<double>{}));
+      s.run_ids.push_back(run_id);
+    }
+  }
+}
+
+}  // namespace benchgate::gating

@@ -1,0 +1,69 @@
+// What `orchestrator calibrate` counts (orchestrator/gating/calibration_series.h).
+#include <gtest/gtest.h>
+
+#include "orchestrator/gating/calibration_series.h"
+
+namespace benchgate::gating {
+namespace {
+
+results::WorkloadResult workload(double ops_per_second) {
+  results::WorkloadResult w;
+  w.spec.name = "hello";
+  w.variant = "default";
+  for (uint32_t i = 0; i < 3; ++i) {
+    results::Repetition rep;
+    rep.index = i;
+    rep.duration_ns = 1'000'000'000;
+    rep.in_window = true;
+    rep.successes = static_cast<uint64_t>(ops_per_second);
+    rep.window_successes = rep.successes;
+    rep.operations = rep.successes;
+    rep.latency.record_n(100'000, static_cast<int64_t>(rep.successes));
+    w.latency.add(rep.latency);
+    w.repetitions.push_back(rep);
+  }
+  return w;
+}
+
+// An A/A calibration counts only the runs that would be history of the series: a run whose
+// repetition was measured while the router was stopped measured the stop (here, a repetition
+// at a third of the throughput), and one measured without every worker measured less load. Counted,
+// such a run inflated the stored noise (log_sd) and made later calibrated-t gates less sensitive;
+// it is left out, with its reason, as relative gates, change gates and change points leave it out.
+TEST(CalibrationSeries, AStoppedOrDegradedRunIsLeftOutAndNamed) {
+  scenario::Scenario s;
+  s.name = "quickstart";
+  CalibrationSeriesMap series;
+  std::vector<CalibrationLeftOut> left_out;
+  collect_calibration_series(s, 1, {workload(10'000)}, series, left_out);
+  collect_calibration_series(s, 2, {workload(10'100)}, series, left_out);
+
+  results::WorkloadResult stopped = workload(10'000);
+  stopped.repetitions[1].successes = 3'000;
+  stopped.repetitions[1].window_successes = 3'000;
+  stopped.repetitions[1].flags = {std::string(results::kProcessStopped)};
+  stopped.repetitions[1].stopped = {"router (pid 4243)"};
+  collect_calibration_series(s, 3, {stopped}, series, left_out);
+
+  results::WorkloadResult degraded = workload(5'000);
+  degraded.repetitions[2].flags = {std::string(results::kDegraded)};
+  collect_calibration_series(s, 4, {degraded}, series, left_out);
+  collect_calibration_series(s, 5, {workload(9'900)}, series, left_out);
+
+  const CalibrationSeries& rps = series.at({"hello", "default", "throughput.rps"});
+  EXPECT_TRUE(rps.collected);
+  EXPECT_EQ(rps.run_ids, (std::vector<int64_t>{1, 2, 5}));
+  EXPECT_EQ(rps.figures, (std::vector<double>{10'000, 10'100, 9'900}));
+  ASSERT_EQ(left_out.size(), 2u);
+  EXPECT_EQ(left_out[0].run_id, 3);
+  EXPECT_EQ(left_out[0].workload, "hello");
+  EXPECT_EQ(left_out[0].variant, "default");
+  EXPECT_EQ(left_out[0].reason,
+            "repetition 2 was measured while router (pid 4243) was stopped (flag "
+            "process_stopped)");
+  EXPECT_EQ(left_out[1].run_id, 4);
+  EXPECT_EQ(left_out[1].reason, "repetition 3 was measured without every worker (flag degraded)");
+}
+
+}  // namespace
+}  // namespace benchgate::gating
