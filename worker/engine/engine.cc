@@ -73,6 +73,7 @@ Expected<std::unique_ptr<Engine>> Engine::start(const WorkloadSpec& spec) {
     plan->expect_status = spec.http.expect_status;
     plan->expect_body_bytes = spec.http.expect_body_bytes;
     plan->expect_echo = spec.http.expect_echo;
+    plan->head_requests = spec.http.method == "HEAD";
     plan->new_connection_per_request = spec.new_connection_per_request;
     plan->edge_poll = spec.http1_io == Http1Io::kEpoll;
     plan->ring_io = spec.http1_io == Http1Io::kUring;

@@ -26,6 +26,8 @@ struct LoadPlan {
   uint32_t expect_status = 200;
   int64_t expect_body_bytes = -1;
   bool expect_echo = false;
+  // The method is HEAD: no answer has a body, whatever its Content-Length (RFC 9112, 6.3).
+  bool head_requests = false;
 
   // TLS (worker/http/tls_client.h): the context every connection's stream is made from; null:
   // cleartext. `sni` is sent when not empty; `verify_host` is what the certificate must name.

@@ -60,6 +60,7 @@ Connection::Connection(asio::io_context& io, ThreadState& thread, uint32_t index
     auto& ring = boost::asio::use_service<net::CompletionRing>(io);
     if (ring.unavailable().empty()) thread_.ring = &ring;
   }
+  if (plan().head_requests) parser_.expect_no_bodies();
   if (uring()) uring_slot_ = uring()->attach(*this);
   if (plan().edge_poll && !plan().tls) {
     if (thread_.poller == nullptr) thread_.poller = &asio::use_service<ReadinessPoller>(io);

@@ -230,7 +230,7 @@ bool ResponseParser::finish_headers() {
     return false;
   }
   keep_alive_ = http10_ ? (connection_keep_alive_ && !connection_close_) : !connection_close_;
-  const bool no_body = status_ == 204 || status_ == 304;
+  const bool no_body = status_ == 204 || status_ == 304 || no_bodies_;
   if (no_body) content_length_ = 0;
   if (!no_body && !has_length_) {
     fail("response without Content-Length (framing by close is not supported)");

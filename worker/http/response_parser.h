@@ -1,8 +1,9 @@
 // An incremental HTTP/1.1 response parser for the load generator: one per connection, fed
 // whatever each read returned (one byte or many pipelined responses at a time), never
 // allocating in steady state. It understands exactly what a benchmark response needs: the status
-// line, Content-Length framing, Connection (keep-alive), and rejects what it cannot frame (chunked
-// or any Transfer-Encoding, no Content-Length) as a protocol error. When given the expected body it
+// line, Content-Length framing, Connection (keep-alive), answers without a body (204, 304, and
+// every answer to HEAD), and rejects what it cannot frame (chunked or any Transfer-Encoding, no
+// Content-Length) as a protocol error. When given the expected body it
 // compares the body as it streams by, for echo workloads.
 #pragma once
 
@@ -39,8 +40,12 @@ class ResponseParser {
   // of bytes used. After kComplete or kError, call reset() before feeding the next response.
   Result feed(const char* data, size_t size, size_t& consumed);
 
-  // Forgets the current response (keeps the expected body).
+  // Forgets the current response (keeps the expected body and expect_no_bodies()).
   void reset();
+
+  // The requests are HEAD: no answer has a body, whatever its Content-Length says (RFC 9112,
+  // section 6.3), and content_length() is 0.
+  void expect_no_bodies() { no_bodies_ = true; }
 
   // True once any byte of the current response has been consumed.
   bool in_progress() const { return header_bytes_ > 0; }
@@ -94,6 +99,7 @@ class ResponseParser {
   bool connection_close_ : 1 = false;
   bool connection_keep_alive_ : 1 = false;
   bool body_matches_ : 1 = true;
+  bool no_bodies_ : 1 = false;
 };
 
 }  // namespace benchgate::worker::http

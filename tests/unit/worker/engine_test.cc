@@ -298,6 +298,26 @@ TEST_P(EngineTest, ChecksEchoedBodiesAndCountsMismatches) {
   }
 }
 
+// HEAD: the server answers with the Content-Length a GET would get and no body (RFC 9112,
+// section 6.3). Every pipelined answer is one operation; none waits for a body, none takes the
+// next answer's bytes as its own.
+TEST_P(EngineTest, AnswersToHeadRequestsAreCompleteWithoutABody) {
+  const std::string answer = "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n";
+  TestHttpServer server([&](std::string_view) { return Reply{answer}; });
+  WorkloadSpec spec = spec_for(server);
+  spec.http.method = "HEAD";
+  spec.http.expect_body_bytes = 0;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(r.successes, 0u);
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+  EXPECT_EQ(r.bytes_received, server.replies() * answer.size());
+  EXPECT_EQ(r.bytes_sent, server.requests() * http::build_request(spec.http, spec.address).size());
+}
+
 TEST_P(EngineTest, CountsAnUnexpectedBodyLengthAsALengthError) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
   WorkloadSpec spec = spec_for(server);

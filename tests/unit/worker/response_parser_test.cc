@@ -80,6 +80,26 @@ TEST(ResponseParser, SplitsPipelinedResponsesAtEveryChunkSize) {
   }
 }
 
+// The answer to HEAD has no body, whatever its Content-Length says (RFC 9112, section 6.3):
+// the next pipelined answer starts right after its header section.
+TEST(ResponseParser, AnswersToHeadHaveNoBodyWhateverTheirContentLength) {
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n";
+  const std::string bare = "HTTP/1.1 200 OK\r\nServer: x\r\n\r\n";  // no length: none needed
+  const std::string input = head + bare + head;
+  for (size_t step = 1; step <= input.size(); ++step) {
+    ResponseParser parser;
+    parser.expect_no_bodies();
+    std::string error;
+    const auto got = feed_all(parser, input, step, &error);
+    ASSERT_EQ(got.size(), 3u) << "step " << step << ": " << error;
+    for (const Parsed& p : got) {
+      EXPECT_EQ(p.status, 200);
+      EXPECT_EQ(p.length, 0u);
+      EXPECT_TRUE(p.keep_alive);
+    }
+  }
+}
+
 TEST(ResponseParser, ReportsTheBytesOfTheNextResponseAsUnconsumed) {
   ResponseParser parser;
   const std::string input = kHello + "HTTP/1.1";
