@@ -81,8 +81,10 @@ class Store {
   // an error.
   Expected<std::vector<HistoryRun>> baseline_history(const HistoryQuery& query);
   // The latest k runs of a series whatever their baselines (query.baseline is unused): same
-  // testbed, scenario, workload, variant and params hash, run and workload 'ok', the metric
-  // collected in every repetition; newest first. The report's history charts.
+  // testbed, scenario, workload, variant and params hash, the runs that are history
+  // (internal::history_workload_condition: run and workload 'ok', no window flagged
+  // process_stopped or degraded, as the change points marked on the chart read), the metric
+  // collected; newest first. The report's and the web pages' history charts.
   Expected<std::vector<SeriesRun>> series_runs(const HistoryQuery& query);
   // The latency histograms (HdrHistogram V2 compressed) of a stored workload's repetitions,
   // in repetition order; empty ones are left out. Empty when the workload is unknown.

@@ -231,8 +231,9 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
       " WHERE b.run_id = r.id ORDER BY name)) "
       "FROM runs r INDEXED BY runs_by_scenario "
       "JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
-      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND r.status = 'ok' "
-      "AND w.status = 'ok' AND w.params_hash = :params_hash ORDER BY r.id DESC");
+      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
+      internal::history_workload_condition() +
+      " AND w.params_hash = :params_hash ORDER BY r.id DESC");
   if (!runs) return Error{context + ": " + runs.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};

@@ -266,6 +266,41 @@ TEST_F(Baselines, TheInMemoryHistoryRuleIsTheStoredOne) {
   EXPECT_EQ(results::not_history_reason(shapes[3]), "it failed");
 }
 
+// The history chart (`report --history`, the web page /history) draws the series whose change
+// points it marks: the runs that are history (docs/GATES.md, "Series and baselines"). A run
+// measured while a process was stopped, or without every worker, is stored with status ok but
+// is no point of it, as it is no point of `history changes`.
+TEST_F(Baselines, TheChartedSeriesIsTheHistoryChangePointsRead) {
+  const int64_t first = run();
+  results::WorkloadResult polluted = testing::test_workload("http_hello", 3);
+  polluted.repetitions[1].flags.emplace_back(results::kProcessStopped);
+  polluted.repetitions[1].stopped = {"router (pid 4243)"};
+  const int64_t stopped = run("ok", "quickstart", testing::test_testbed(), polluted);
+  results::WorkloadResult lost = testing::test_workload("http_hello", 3);
+  lost.repetitions[2].flags.emplace_back(results::kDegraded);
+  const int64_t degraded = run("ok", "quickstart", testing::test_testbed(), lost);
+  const int64_t last = run();
+  ASSERT_LT(stopped, degraded);
+
+  auto series = store_->series_runs(query(testbed_id(first), 50));
+  ASSERT_TRUE(series.ok()) << series.message();
+  std::vector<int64_t> charted;
+  for (const SeriesRun& r : *series) charted.push_back(r.run_id);
+  EXPECT_EQ(charted, (std::vector<int64_t>{last, first}));
+
+  ChangeSeriesKey key;
+  key.scenario = "quickstart";
+  key.testbed_id = testbed_id(first);
+  key.workload = "http_hello";
+  key.params_hash = workload_params_hash(testing::test_workload_spec("http_hello"));
+  key.metric = "throughput.rps";
+  auto history = store_->change_gate_history(key, last + 1, 50);
+  ASSERT_TRUE(history.ok()) << history.message();
+  std::vector<int64_t> points;
+  for (const auto& point : *history) points.push_back(point.run_id);
+  EXPECT_EQ(points, (std::vector<int64_t>{first, last}));
+}
+
 TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
   std::vector<int64_t> members;
   for (int i = 0; i < 3; ++i) {
