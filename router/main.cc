@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
                  "open WAMP connections over both transports; more are refused")
       ->capture_default_str();
   cli.add_option("--max-queued-bytes", raw.max_queued_bytes,
-                 "outbound bytes queued per WAMP connection; past it the session is dropped")
+                 "outbound bytes queued per WAMP connection (what the queued messages' buffers "
+                 "hold, at least 1 KiB for a routed message); past it the session is dropped")
       ->capture_default_str();
   cli.add_option("--message-timeout", raw.message_timeout,
                  "a WAMP message (RawSocket frame, WebSocket message) must be complete this "

@@ -44,9 +44,10 @@ using ConnectionList =
 using SetupList = boost::intrusive::list<Connection, boost::intrusive::base_hook<SetupHook>,
                                          boost::intrusive::constant_time_size<false>>;
 
-// Messages waiting to be written, with their total size: a ring that keeps its capacity (a
-// deque allocated a block every few dozen messages, and one at its construction), so that
-// queueing a message allocates nothing once the ring has grown to the connection's backlog.
+// Messages waiting to be written, with the bytes their buffers hold: a ring that keeps its
+// capacity (a deque allocated a block every few dozen messages, and one at its construction),
+// so that queueing a message allocates nothing once the ring has grown to the connection's
+// backlog.
 class OutboundQueue {
  public:
   OutboundQueue(uint64_t limit, FrameLedger& ledger, memory::BudgetUser user)
@@ -55,14 +56,24 @@ class OutboundQueue {
   OutboundQueue(const OutboundQueue&) = delete;
   OutboundQueue& operator=(const OutboundQueue&) = delete;
 
+  // What a queued frame holds against the limit: its buffer's capacity, not the message's
+  // size. A small message written into a pooled buffer holds the whole buffer, at least
+  // FramePool::kFirstBytes (router/wamp/frame_pool.h); counted by size, a client that sends
+  // tiny calls and never reads made the router hold ~50x --max-queued-bytes. The capacity
+  // cannot change while the frame is queued: a Frame is const, and the pool writes into a
+  // buffer again only once no queue holds it.
+  static uint64_t held_bytes(const Frame& frame) { return frame->capacity(); }
   // Slow-consumer policy: a message always fits an empty queue (so a single message as large
-  // as --max-message-bytes can be sent); otherwise the queued bytes must stay within the limit.
-  bool fits(size_t size) const { return count_ == 0 || bytes_ + size <= limit_; }
+  // as --max-message-bytes can be sent); otherwise the bytes the queued frames hold must stay
+  // within the limit.
+  bool fits(const Frame& frame) const {
+    return count_ == 0 || bytes_ + held_bytes(frame) <= limit_;
+  }
   // `tag` is the transport's own mark (RawSocket: the frame type). False when the
   // buffered-bytes budget has no room for a large frame: it is not queued.
   [[nodiscard]] bool push(Frame frame, uint8_t tag = 0) {
     if (!ledger_.take(frame, user_)) return false;
-    bytes_ += frame->size();
+    bytes_ += held_bytes(frame);
     if (count_ == ring_.size()) grow();
     ring_[index(count_)] = {std::move(frame), tag};
     ++count_;
@@ -71,7 +82,7 @@ class OutboundQueue {
   void pop() {
     Entry& front = ring_[head_];
     ledger_.release(front.frame);
-    bytes_ -= front.frame->size();
+    bytes_ -= held_bytes(front.frame);
     front.frame.reset();
     head_ = index(1);
     --count_;
@@ -86,6 +97,8 @@ class OutboundQueue {
     bytes_ = 0;
   }
   bool empty() const { return count_ == 0; }
+  // The bytes the queued frames hold (what the limit counts).
+  uint64_t bytes() const { return bytes_; }
   size_t size() const { return count_; }
   const Frame& frame(size_t i) const { return ring_[index(i)].frame; }
   uint8_t tag(size_t i) const { return ring_[index(i)].tag; }

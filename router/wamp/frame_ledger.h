@@ -1,7 +1,9 @@
 // Large outbound WAMP frames waiting in the connections' queues, counted against the
 // buffered-bytes budget once however many queues hold them (an EVENT is serialized once and
-// the same bytes reach every subscriber using that serializer). Frames up to
-// memory::kUnbudgetedBytes are not counted. Touched only from the WAMP thread.
+// the same bytes reach every subscriber using that serializer). A frame counts what its buffer
+// holds, its capacity (as the queue limit does, router/wamp/connection.h): a message written
+// into a buffer that grew by doubling holds up to twice its size. Frames whose buffer holds up
+// to memory::kUnbudgetedBytes are not counted. Touched only from the WAMP thread.
 #pragma once
 
 #include <cstdint>

@@ -26,8 +26,10 @@ struct WampOptions {
   // Open WAMP connections over both transports; more are refused (RawSocket handshake error
   // 4, WebSocket HTTP 503).
   uint32_t max_sessions = 10000;
-  // Outbound bytes queued for one connection; a message that would pass it (while others are
-  // queued) drops the connection as a slow consumer.
+  // Outbound bytes queued for one connection, counted as what the queued messages' buffers
+  // hold (their capacity: at least 1 KiB for a routed message, router/wamp/frame_pool.h); a
+  // message that would pass it (while others are queued) drops the connection as a slow
+  // consumer.
   uint64_t max_queued_bytes = 128ull << 20;
   // --session-setup-timeout: a connection's session must be established (WELCOME sent) within
   // this time of the start of its opening handshake (after the TLS handshake, with TLS): the

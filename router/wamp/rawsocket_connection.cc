@@ -208,15 +208,16 @@ bool RawSocketConnection<Socket>::process_frames(bool* handled_any) {
       case FrameType::kMessage:
         session_->on_message(payload);
         break;
-      case FrameType::kPing:
+      case FrameType::kPing: {
         // A pong echoes the ping's payload; it is a control frame, not a WAMP message (and is
         // skipped, like one that does not fit the queue, when the budget has no room).
-        if (queue_.fits(payload.size()) && queue_.push(std::make_shared<const std::vector<uint8_t>>(
-                                                           payload.begin(), payload.end()),
-                                                       static_cast<uint8_t>(FrameType::kPong))) {
+        Frame pong = std::make_shared<const std::vector<uint8_t>>(payload.begin(), payload.end());
+        if (queue_.fits(pong) &&
+            queue_.push(std::move(pong), static_cast<uint8_t>(FrameType::kPong))) {
           schedule_write();
         }
         break;
+      }
       case FrameType::kPong:
         break;
     }

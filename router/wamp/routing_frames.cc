@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "common/serialization/base64.h"
 #include "common/serialization/message_writer.h"
 #include "router/wamp/message_type.h"
 
@@ -85,6 +86,12 @@ Frame event_frame(FramePool& pool, Serializer to, uint64_t subscription, uint64_
 Frame transfer_chunk_frame(FramePool& pool, Serializer to, uint64_t request, uint64_t offset,
                            std::span<const uint8_t> chunk) {
   auto frame = pool.take();
+  // Room for the whole message before it is written: the few bytes after a JSON chunk's base64
+  // (reserved exactly) would otherwise double the buffer, and a queued frame counts what its
+  // buffer holds against --max-queued-bytes (router/wamp/connection.h). 128 bytes cover the
+  // rest of [RESULT, request, {"progress": true}, [offset, chunk]] in every serializer.
+  frame->reserve(
+      128 + (to == Serializer::kJson ? serialization::base64_size(chunk.size()) : chunk.size()));
   MessageWriter w(to, *frame);
   w.begin_array(4);
   w.uint(code(MessageType::kResult));

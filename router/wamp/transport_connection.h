@@ -83,7 +83,7 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   SendResult send(Frame frame) final {
     if (closing_ || finished_) return SendResult::closed;
     if (frame->size() > max_out_) return SendResult::too_large;
-    if (!queue_.fits(frame->size())) {
+    if (!queue_.fits(frame)) {
       drop_session(/*slow_consumer=*/true);
       return SendResult::closed;
     }

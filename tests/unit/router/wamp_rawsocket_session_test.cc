@@ -242,6 +242,40 @@ TEST_F(WampSessionTest, SubscriberThatDoesNotReadIsDroppedPastTheQueueLimit) {
   EXPECT_EQ(s.wamp_sessions, 1);
 }
 
+// A caller that sends tiny calls and never reads: each RESULT holds a buffer of at least 1 KiB
+// while it is queued (router/wamp/frame_pool.h), and the queue limit counts what the queued
+// messages hold, so the caller is dropped as a slow consumer. By their sizes (a few bytes each,
+// under the limit in all) it never would be, and the router would hold ~1 KiB per RESULT.
+TEST_F(WampSessionTest, ACallerThatNeverReadsItsTinyResultsIsDroppedByWhatTheyHold) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024;
+  start(options);
+  RawSocketTestClient slow(port(), kCbor, 15, /*receive_buffer=*/4096);
+  RawSocketTestClient other(port(), kCbor);
+  ASSERT_NE(slow.join(), 0u);
+  ASSERT_NE(other.join(), 0u);
+  // Bounded: 5,000 calls in one write, whose RESULTs are 5,000 x 6 bytes, far below the limit.
+  std::vector<uint8_t> calls;
+  for (uint64_t request = 1; request <= 5000; ++request) {
+    std::vector<uint8_t> call;
+    encode(kCbor, Json::array({48, request, Json::object(), "bench.echo"}), call);
+    const auto header = frame_header(FrameType::kMessage, static_cast<uint32_t>(call.size()));
+    calls.insert(calls.end(), header.begin(), header.end());
+    calls.insert(calls.end(), call.begin(), call.end());
+  }
+  try {
+    slow.send_raw(calls);
+  } catch (const boost::system::system_error&) {
+    // Dropped while the calls were still arriving.
+  }
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 1; });
+  EXPECT_EQ(s.wamp.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)], 1u);
+  EXPECT_EQ(s.wamp_sessions, 1) << "the slow caller's session is gone, the other stays";
+  other.send(Json::array({48, 1, Json::object(), "bench.echo"}));
+  EXPECT_EQ(other.read(), Json::array({50, 1, Json::object()}));
+}
+
 TEST_F(WampSessionTest, ConnectionsBeyondMaxSessionsAreRefusedInTheHandshake) {
   server_.reset();
   WampOptions options;
