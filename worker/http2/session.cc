@@ -474,7 +474,10 @@ void Session::on_read(const error_code& ec, size_t bytes) {
     }
   }
   if (pending_done_ && settings_seen_) {
-    finish_connect({});
+    // A GOAWAY with the SETTINGS: the server takes no request on this connection, so it is a
+    // failed connect (counted as "connect", not tried again before the next window), not a
+    // connection to replace at once, over and over.
+    finish_connect(goaway_ ? make_error(SetupError::kGoaway) : error_code{});
     if (generation != generation_) return;
   }
   if (active_ < active_before) {

@@ -20,6 +20,8 @@ class Category : public boost::system::error_category {
         return "nghttp2 could not start the HTTP/2 session";
       case SetupError::kNoSettings:
         return "the connection ended before the server's HTTP/2 SETTINGS";
+      case SetupError::kGoaway:
+        return "the server sent GOAWAY with its SETTINGS (it is shutting down)";
       case SetupError::kBadFrames:
         return "the server's first bytes were not HTTP/2 (does it speak h2c with prior "
                "knowledge?)";

@@ -11,6 +11,7 @@ enum class SetupError {
   kSessionFailed,  // nghttp2 refused to make the session or its SETTINGS
   kNoSettings,     // the connection ended before the server's SETTINGS
   kBadFrames,      // the server's first bytes were not HTTP/2
+  kGoaway,         // GOAWAY came with the server's SETTINGS: it is going away
 };
 
 const boost::system::error_category& setup_category();

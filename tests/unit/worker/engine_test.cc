@@ -531,6 +531,28 @@ TEST(Http2Engine, StreamsAServersGoawayRefusedAreSentAgainOnANewConnection) {
   EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kShortRead));
 }
 
+// A server going away names no stream it processed in its GOAWAY: the streams it refused are
+// not sent again at no error (a server refusing every connection's streams would leave a window
+// of no operations and no errors), they count as short reads; and a GOAWAY that comes with the
+// server's SETTINGS fails the connect, as a refused connection does.
+TEST(Http2Engine, StreamsRefusedByAServerGoingAwayAreShortReads) {
+  testing::TestHttp2Server server(kBody, 1, /*processes_none=*/true);
+  auto engine = start(http2_spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(server.goaways(), 0u);
+  EXPECT_EQ(server.replies(), 0u);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_GT(errors(r, ErrorKind::kShortRead), 0u);
+  EXPECT_EQ(errors(r, ErrorKind::kReset), 0u);
+  EXPECT_EQ(r.operations, errors(r, ErrorKind::kShortRead));
+
+  testing::TestHttp2Server gone(kBody, 0, /*processes_none=*/true);
+  auto refused = Engine::start(http2_spec_for(gone));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("GOAWAY"), std::string::npos) << refused.message();
+}
+
 // Open loop: every request due in the window is answered, the refused ones on the next
 // connection; none is lost or counted as an error.
 TEST(Http2Engine, OpenLoopSendsEveryScheduledRequestAcrossGoaways) {

@@ -4,7 +4,9 @@
 // a server rotating its connections does (nginx's keepalive_requests): that response, then
 // GOAWAY naming the K-th request's stream as the last it processed, so that every stream the
 // client opened after it is refused (RFC 9113, section 6.8); once all of it is written it stops
-// writing (a half close) and reads until the client closes. It counts exactly what it did.
+// writing (a half close) and reads until the client closes. With `processes_none`, a server going
+// away: its GOAWAY names no stream (last_stream_id 0), instead of answering the K-th request, or
+// with K = 0 right behind its SETTINGS. It counts exactly what it did.
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -23,9 +25,10 @@ namespace benchgate::worker::testing {
 
 class TestHttp2Server {
  public:
-  TestHttp2Server(std::string body, uint32_t goaway_every)
+  TestHttp2Server(std::string body, uint32_t goaway_every, bool processes_none = false)
       : body_(std::move(body)),
         goaway_every_(goaway_every),
+        processes_none_(processes_none),
         acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     port_ = acceptor_.local_endpoint().port();
     accept();
@@ -53,6 +56,7 @@ class TestHttp2Server {
       nghttp2_session_callbacks_del(callbacks);
       const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100}};
       nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 1);
+      if (server_.processes_none_ && server_.goaway_every_ == 0) go_away(0);
     }
     ~Session() { nghttp2_session_del(session_); }
 
@@ -80,8 +84,16 @@ class TestHttp2Server {
       return static_cast<ssize_t>(n);
     }
 
+    void go_away(int32_t last_stream_id) {
+      nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, last_stream_id, NGHTTP2_NO_ERROR, nullptr,
+                            0);
+      goaway_sent_ = true;
+      ++server_.goaways_;
+    }
+
     void answer(int32_t stream_id) {
-      if (goaway_id_ != 0) return;  // after the GOAWAY: refused, never processed
+      if (goaway_sent_) return;  // after the GOAWAY: refused, never processed
+      if (server_.processes_none_ && ++answered_ == server_.goaway_every_) return go_away(0);
       const std::string length = std::to_string(server_.body_.size());
       const nghttp2_nv headers[] = {
           {(uint8_t*)":status", (uint8_t*)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
@@ -93,10 +105,9 @@ class TestHttp2Server {
       body.read_callback = read_body;
       nghttp2_submit_response(session_, stream_id, headers, 2, &body);
       ++server_.replies_;
-      if (server_.goaway_every_ > 0 && ++answered_ == server_.goaway_every_) {
-        nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_NO_ERROR, nullptr, 0);
-        goaway_id_ = stream_id;
-        ++server_.goaways_;
+      if (!server_.processes_none_ && server_.goaway_every_ > 0 &&
+          ++answered_ == server_.goaway_every_) {
+        go_away(stream_id);
       }
     }
 
@@ -124,7 +135,7 @@ class TestHttp2Server {
         out_.insert(out_.end(), data, data + n);
       }
       if (out_.empty()) {
-        if (goaway_id_ != 0) {
+        if (goaway_sent_) {
           // Everything up to the GOAWAY is written: no more from this side.
           half_closed_ = true;
           boost::system::error_code ignored;
@@ -148,7 +159,7 @@ class TestHttp2Server {
     bool writing_ = false;
     bool half_closed_ = false;
     uint32_t answered_ = 0;
-    int32_t goaway_id_ = 0;
+    bool goaway_sent_ = false;
   };
 
   void accept() {
@@ -162,6 +173,7 @@ class TestHttp2Server {
 
   const std::string body_;
   const uint32_t goaway_every_;
+  const bool processes_none_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   uint16_t port_ = 0;
