@@ -1,6 +1,6 @@
 // Outbound frames against the buffered-bytes budget: a large frame counts once however many
-// queues hold it, until the last lets go; small frames never count; a frame the budget has no
-// room for is not queued.
+// queues hold it, until the last lets go; small frames never count; a frame counts its
+// buffer's capacity; a frame the budget has no room for is not queued.
 #include "router/wamp/frame_ledger.h"
 
 #include <gtest/gtest.h>
@@ -61,6 +61,22 @@ TEST(FrameLedger, AQueueGivesBackWhatItHoldsWhenItIsDestroyed) {
     ASSERT_TRUE(queue.push(frame_of(200 * 1024)));
     EXPECT_EQ(budget.in_use(), 400u * 1024);
   }
+  EXPECT_EQ(budget.in_use(), 0u);
+}
+
+// A small message in a large buffer (a pooled buffer kept with its capacity) holds the buffer:
+// it counts that, and gives the same back.
+TEST(FrameLedger, AFrameCountsWhatItsBufferHolds) {
+  memory::BufferBudget budget(1 << 20);
+  FrameLedger ledger(&budget);
+  OutboundQueue queue(128 << 20, ledger, memory::BudgetUser::rawsocket);
+  auto buffer = std::make_shared<std::vector<uint8_t>>(10 * 1024, 'x');
+  buffer->reserve(256 * 1024);
+  const Frame frame = buffer;
+  ASSERT_TRUE(queue.push(frame));
+  EXPECT_EQ(budget.in_use(), frame->capacity());
+  EXPECT_EQ(queue.bytes(), frame->capacity());
+  queue.pop();
   EXPECT_EQ(budget.in_use(), 0u);
 }
 
