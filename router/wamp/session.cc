@@ -201,14 +201,16 @@ void Session::on_hello(Json& message) {
   if (roles != details.end() && !roles->is_object()) {
     return abort(kProtocolViolation, "HELLO.Details.roles must be a dict");
   }
+  // Set by every HELLO, roles or none: a HELLO without them on a transport that carried an
+  // earlier session must not inherit that session's features.
+  const Json* features = nullptr;
   if (roles != details.end()) {
-    const Json* features = nullptr;
     if (const auto callee = roles->find("callee"); callee != roles->end() && callee->is_object()) {
       if (const auto f = callee->find("features"); f != callee->end()) features = &*f;
     }
-    callee_cancels = features != nullptr && features->is_object() &&
-                     features->value("call_canceling", false) == true;
   }
+  callee_cancels = features != nullptr && features->is_object() &&
+                   features->value("call_canceling", false) == true;
   // The id is picked now: a WAMP-CRA challenge names it.
   do {
     id_ = core_.random_id();
@@ -271,7 +273,10 @@ void Session::on_goodbye() {
   send(Json::array(
       {static_cast<int>(MessageType::kGoodbye), Json::object(), "wamp.close.goodbye_and_out"}));
   leave();
+  // What HELLO told of the session ends with it: the next HELLO on this transport starts anew.
   role_ = nullptr;
+  callee_cancels = false;
+  pending_realm_.clear();
   // The transport may carry a new session (a new HELLO); most clients close it now. One that
   // does not must join again within --session-setup-timeout.
   state_ = State::awaiting_hello;

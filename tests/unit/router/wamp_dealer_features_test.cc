@@ -308,6 +308,42 @@ TEST_F(DealerFeaturesTest, CancelModesSkipKillAndKillNoWait) {
             2u);
 }
 
+// Call canceling is a feature of the session that announced it: a later session on the same
+// transport whose HELLO does not announce it gets no INTERRUPT.
+TEST_F(DealerFeaturesTest, ASessionAfterGoodbyeDoesNotInheritTheCalleeFeaturesOfTheOneBefore) {
+  RawSocketTestClient callee(port(), Serializer::kCbor);
+  join_cancelling_callee(callee);
+  callee.send(Json::array({6, Json::object(), "wamp.close.normal"}));
+  const Json goodbye = callee.read();
+  ASSERT_EQ(goodbye[0], 6);
+  // HELLO.Details without roles: nothing announced.
+  callee.send(Json::array({1, "realm1", Json::object()}));
+  ASSERT_EQ(callee.read()[0], 2);
+  ASSERT_NE(register_procedure(callee, "t.features", "single"), 0u);
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  caller.send(Json::array({48, 1, Json::object(), "t.features"}));
+  const Json invocation = callee.read();
+  ASSERT_EQ(invocation[0], 68);
+  // kill to a callee that cannot be interrupted: the caller is answered at once.
+  caller.send(Json::array({49, 1, {{"mode", "kill"}}}));
+  const Json error = caller.read();
+  ASSERT_TRUE(error.is_array()) << "no answer to the CANCEL: the dealer waits for the callee";
+  ASSERT_EQ(error[0], 8);
+  EXPECT_EQ(error[2], 1);
+  EXPECT_EQ(error[4], "wamp.error.canceled");
+  // The next thing the callee gets is the next invocation, not an INTERRUPT.
+  caller.send(Json::array({48, 2, Json::object(), "t.features"}));
+  const Json next = callee.read();
+  EXPECT_EQ(next[0], 68);
+  EXPECT_NE(next[1], invocation[1]);
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 1; });
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 1u);
+  EXPECT_EQ(snapshot.wamp.messages[static_cast<size_t>(message_slot(MessageType::kInterrupt))][1],
+            0u);
+}
+
 // A progressive YIELD reaches only a caller that asked for progressive results: another would
 // take its RESULT for the call's answer and the final RESULT for a stray one.
 TEST_F(DealerFeaturesTest, ProgressiveResultsReachOnlyACallerThatAskedForThem) {
