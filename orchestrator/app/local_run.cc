@@ -65,6 +65,23 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   const bool html_ok =
       report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
   if (!files_ok || !html_ok) exit_code = kExitRunError;
+  // Only now is a run's exit code final: report files not written fail every run they report,
+  // an interrupt the run it came during or after (the loop stopped there). The store says so
+  // too, and only then are runs promoted (README, "Stored results": a baseline exited 0).
+  for (size_t i = 0; i < reports.size(); ++i) {
+    report::ScenarioReport& r = reports[i];
+    std::string why;
+    if (!files_ok || !html_ok) why = "the report files could not be written";
+    if (why.empty() && interrupted() && i + 1 == reports.size()) why = interrupt_description();
+    if (!why.empty() && r.run_id != 0 && r.exit_code != kExitRunError) {
+      r.exit_code = kExitRunError;
+      if (auto raised = db.raise_exit_code(r.run_id, r.exit_code, why); !raised) {
+        std::fprintf(stderr, "error: %s\n", raised.message().c_str());
+      }
+    }
+    promote_run(r, run.policy, db, terminal);
+    exit_code = std::max(exit_code, r.exit_code);
+  }
 
   // The push reports a run that is already stored with its exit code: a failed push is said,
   // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/store_recorder.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
@@ -86,6 +87,10 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
 
   const bool ran_ok = out.result.ok();
   out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, policy.strict) : kExitRunError;
+  // An interrupt (or a service's cancel) that came after the engine finished, while the gates
+  // were judged: the process exits 3 for it (local_run.cc, run_executor.cc), and so does the
+  // stored run, which is then no baseline.
+  if (interrupted()) out.exit_code = kExitRunError;
   out.status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
   // Through `terminal`, which writes to the job's own output under `serve`: its client sees
   // these lines as a local run shows them (the process's stdout is the service's).
@@ -111,28 +116,38 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
       }
     }
   }
-  if (!policy.promote.empty()) {
-    // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
-    // A gate without a baseline yet (no_baseline) does not block the first promotion.
-    const bool degraded = std::any_of(out.result.workloads.begin(), out.result.workloads.end(),
-                                      [](const auto& w) { return w.degraded(); });
-    if (ran_ok && out.exit_code == kExitOk && degraded) {
-      // Measured after a worker was lost (on_worker_loss = "continue"): never a baseline.
-      terminal.print("run " + run + " not promoted to '" + policy.promote +
-                     "': a workload is flagged degraded (a worker was lost)");
-    } else if (ran_ok && out.exit_code == kExitOk) {
-      if (auto added = db.add_baseline(policy.promote, out.run_id)) {
-        terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
-      } else {
-        terminal.message("error: cannot promote run " + run + ": " + added.message());
-        out.exit_code = std::max(out.exit_code, kExitRunError);
-      }
-    } else {
-      terminal.print("run " + run + " not promoted to '" + policy.promote +
-                     "': " + (ran_ok ? "a critical gate failed" : "the run did not complete"));
-    }
-  }
   return out;
+}
+
+void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::Store& db,
+                 report::TerminalReport& terminal) {
+  if (policy.promote.empty() || out.run_id == 0) return;
+  const bool ran_ok = out.result.ok();
+  const std::string run = std::to_string(out.run_id);
+  // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
+  // A gate without a baseline yet (no_baseline) does not block the first promotion.
+  const bool degraded = std::any_of(out.result.workloads.begin(), out.result.workloads.end(),
+                                    [](const auto& w) { return w.degraded(); });
+  if (ran_ok && out.exit_code == kExitOk && degraded) {
+    // Measured after a worker was lost (on_worker_loss = "continue"): never a baseline.
+    terminal.print("run " + run + " not promoted to '" + policy.promote +
+                   "': a workload is flagged degraded (a worker was lost)");
+  } else if (ran_ok && out.exit_code == kExitOk) {
+    if (auto added = db.add_baseline(policy.promote, out.run_id)) {
+      terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
+    } else {
+      terminal.message("error: cannot promote run " + run + ": " + added.message());
+      out.exit_code = std::max(out.exit_code, kExitRunError);
+      // Best effort: a store that refused the baseline may refuse this too.
+      (void)db.raise_exit_code(out.run_id, out.exit_code, "cannot promote: " + added.message());
+    }
+  } else {
+    const std::string why = !ran_ok ? "the run did not complete"
+                            : out.exit_code == cli::kExitGateFailed
+                                ? "a critical gate failed"
+                                : "it exited " + std::to_string(out.exit_code);
+    terminal.print("run " + run + " not promoted to '" + policy.promote + "': " + why);
+  }
 }
 
 }  // namespace benchgate::app

@@ -1,5 +1,5 @@
-// One scenario's run with everything around it: the stored run, the engine, the gates, the
-// promotion. Shared by `orchestrator run`, `orchestrator calibrate` and the jobs of
+// One scenario's run with everything around it: the stored run, the engine, the gates, then
+// the promotion. Shared by `orchestrator run`, `orchestrator calibrate` and the jobs of
 // `orchestrator serve`.
 #pragma once
 
@@ -20,12 +20,21 @@ struct RunPolicy {
 };
 
 // Stores the run (`info_template` plus the scenario), runs the engine, evaluates and stores the
-// gates, finishes the stored run and promotes it. Every line goes through `terminal`, which
-// writes to a job's own output under `serve`. `extra` (may be null) receives every engine event
-// after the terminal and the store (metrics, a service's progress stream).
+// gates and finishes the stored run (exit code 3 when an interrupt came meanwhile). Every line
+// goes through `terminal`, which writes to a job's own output under `serve`. `extra` (may be
+// null) receives every engine event after the terminal and the store (metrics, a service's
+// progress stream). It does not promote: the caller calls promote_run once nothing can change
+// the exit code any more (the report files written, an interrupt looked for).
 report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
                                const engine::EngineOptions& options, store::Store& db,
                                const store::RunInfo& info_template,
                                report::TerminalReport& terminal, engine::RunObserver* extra);
+
+// Adds the run to policy.promote when it exited 0 (completed, no critical gate failed, not
+// degraded): README, "a baseline needs exit code 0". `out.exit_code` must be final: what the
+// process exits with for this run, and what the store holds (Store::raise_exit_code). A
+// promotion the store refuses raises it to 3.
+void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::Store& db,
+                 report::TerminalReport& terminal);
 
 }  // namespace benchgate::app

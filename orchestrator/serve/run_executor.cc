@@ -62,6 +62,16 @@ void RunExecutor::run(Job& job) {
     ProgressForwarder progress(job);
     engine::FanOutObserver extra({&metrics_, &progress, &live_});
     r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
+    // A cancel that came after the run was stored still makes the job exit 3 (below): the
+    // stored run says so too, and is not promoted (app::promote_run).
+    if (app::interrupted() && r.run_id != 0 && r.exit_code != cli::kExitRunError) {
+      r.exit_code = cli::kExitRunError;
+      if (auto raised = db_.raise_exit_code(r.run_id, r.exit_code, app::interrupt_description());
+          !raised) {
+        terminal.message("error: " + raised.message());
+      }
+    }
+    app::promote_run(r, policy, db_, terminal);
   }
   live_.finished();
   metrics_.scenario_finished(r, info.commit);

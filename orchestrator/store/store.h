@@ -56,6 +56,11 @@ class Store {
   // must be 'running'.
   Expected<void> finish_run(int64_t run, const std::string& status, int exit_code,
                             const std::string& error = "");
+  // The process that stored a finished run exits with `exit_code` after all (an interrupt
+  // arrived after the run was finished, the report files could not be written): the stored exit
+  // code is raised to it and `why` added to the run's error, so the run is not a baseline
+  // (add_baseline wants exit code 0). Never lowers the stored code; the run must be finished.
+  Expected<void> raise_exit_code(int64_t run, int exit_code, const std::string& why);
 
   // Stores one evaluation of a run's gates (a new evaluation number each call).
   Expected<void> store_gate_results(int64_t run, const std::vector<GateRecord>& records);

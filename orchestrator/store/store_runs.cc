@@ -131,6 +131,23 @@ Expected<void> Store::finish_run(int64_t run, const std::string& status, int exi
                ")"};
 }
 
+Expected<void> Store::raise_exit_code(int64_t run, int exit_code, const std::string& why) {
+  const std::string context = "recording the exit code of run " + std::to_string(run);
+  auto status = run_status(run);
+  if (!status) return Error::caused(context, status.error());
+  if (*status == "running") return Error{context + ": the run is not finished"};
+  auto update = db_->prepare(
+      "UPDATE runs SET exit_code = :exit_code, "
+      "error = CASE WHEN error IS NULL OR error = '' THEN :why ELSE error || '; ' || :why END "
+      "WHERE id = :id AND (exit_code IS NULL OR exit_code < :exit_code)");
+  if (!update) return Error{context + ": " + update.message()};
+  update->bind(update->parameter(":exit_code"), static_cast<int64_t>(exit_code))
+      .bind(update->parameter(":why"), why)
+      .bind(update->parameter(":id"), run);
+  if (auto ok = update->run(); !ok) return Error{context + ": " + ok.message()};
+  return {};
+}
+
 Expected<std::vector<RunSummary>> Store::list_runs(int limit, const std::string& scenario) {
   const std::string sql = "SELECT " + run_select_list() + " FROM runs " +
                           (scenario.empty() ? "" : "WHERE scenario = :scenario ") +

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -101,6 +102,34 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
             self.assertNotIn("RESULT|", run.stdout)
             self.assertFalse(os.path.exists(self.db))
+
+    def test_a_run_whose_report_file_cannot_be_written_is_stored_as_exit_3_and_not_promoted(
+            self):
+        # The folder of --json is checked at the start and removed while the run measures:
+        # the file cannot be written at the end, so the process exits 3. The run was stored
+        # and judged before that; it said exit code 0 and joined the baseline, which needs an
+        # exit code of 0 (README, "Stored results"). Now it is promoted only after the files
+        # are written, and the stored exit code is the process's.
+        out = os.path.join(self.dir, "out")
+        os.mkdir(out)
+        run = self.start("run", self.scenario(repetitions=3), "--db", self.db, "--promote",
+                         "main", "--json", os.path.join(out, "run.json"))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if self.query("SELECT COUNT(*) FROM runs") == [(1,)]:
+                    break
+            except sqlite3.Error:
+                pass
+            time.sleep(0.02)
+        os.rmdir(out)
+        run.finish(timeout=120)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("error: ", run.stderr)
+        self.assertIn("run 1 not promoted to 'main': it exited 3", run.stdout)
+        self.assertEqual(self.query("SELECT status, exit_code, error FROM runs"),
+                         [("ok", 3, "the report files could not be written")])
+        self.assertEqual(self.query("SELECT COUNT(*) FROM baselines"), [(0,)])
 
     def test_a_failed_push_changes_neither_the_exit_code_nor_the_stored_run(self):
         # A port that refuses connections: bound, never listening.

@@ -102,6 +102,31 @@ TEST_F(Baselines, OnlyExistingRunsThatFinishedOkCanBeAdded) {
   EXPECT_TRUE(list->empty());
 }
 
+// A run is stored when its gates are judged, but the process can still exit 3 after that: an
+// interrupt arrives, or the report files cannot be written. The stored exit code then follows
+// the process's, so the run is not a baseline (README: a baseline exited 0), neither through
+// `run --promote` nor a later `baseline add`. A lower code never replaces a higher one.
+TEST_F(Baselines, ARunWhoseProcessExitedWithARunErrorAfterItWasStoredIsNoBaseline) {
+  const int64_t r = run();
+  ASSERT_TRUE(store_->raise_exit_code(r, 3, "the report files could not be written").ok());
+  auto detail = store_->get_run(r);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  EXPECT_EQ(detail->run.status, "ok");
+  EXPECT_EQ(detail->run.exit_code, 3);
+  EXPECT_EQ(detail->run.error, "the report files could not be written");
+  auto added = store_->add_baseline("main", r);
+  ASSERT_FALSE(added.ok());
+  EXPECT_NE(added.message().find("exited 3"), std::string::npos) << added.message();
+
+  ASSERT_TRUE(store_->raise_exit_code(r, 1, "never lowered").ok());
+  detail = store_->get_run(r);
+  ASSERT_TRUE(detail.ok());
+  EXPECT_EQ(detail->run.exit_code, 3);
+  EXPECT_EQ(detail->run.error, "the report files could not be written");
+  const int64_t running = run("running");
+  EXPECT_FALSE(store_->raise_exit_code(running, 3, "not finished").ok());
+}
+
 // The history commands exit 2 for the user's mistakes and 3 for the database's failures, by
 // the error's kind (cli/history_commands.cc): every mistake the store names carries
 // kInvalidInput, and an unknown metric (a program's mistake: commands pass only known ones)
