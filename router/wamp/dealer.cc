@@ -73,6 +73,9 @@ void Dealer::stop_timers() {
   if (timer_) timer_->cancel();
   armed_for_.reset();
   for (auto& [invocation, pending] : pending_) pending.deadline.reset();
+  for (auto& [session, list] : transfers_) {
+    for (Transfer& transfer : list) transfer.deadline.reset();
+  }
   deadlines_.clear();
 }
 
@@ -204,16 +207,9 @@ void Dealer::on_call(Session& caller, Json& message) {
     return;
   }
   std::optional<Clock::time_point> deadline;
-  const auto timeout = message[2].find("timeout");
-  if (timeout != message[2].end()) {
-    if (!timeout->is_number_unsigned()) {
-      caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
-      return;
-    }
-    const uint64_t ms = timeout->get<uint64_t>();
-    if (ms > 0 && timer_) {
-      deadline = Clock::now() + std::chrono::milliseconds(std::min<uint64_t>(ms, 1ull << 40));
-    }
+  if (!call_deadline(message[2], deadline)) {
+    caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
+    return;
   }
   Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
@@ -224,6 +220,17 @@ void Dealer::on_call(Session& caller, Json& message) {
                              found->second.id, std::move(details)});
   move_payload(message, 4, routed);
   invoked(callee.send(routed), caller, request, callee, invocation, deadline, receive_progress);
+}
+
+bool Dealer::call_deadline(const Json& options, std::optional<Clock::time_point>& deadline) const {
+  const auto timeout = options.find("timeout");
+  if (timeout == options.end()) return true;
+  if (!timeout->is_number_unsigned()) return false;
+  const uint64_t ms = timeout->get<uint64_t>();
+  if (ms > 0 && timer_) {
+    deadline = Clock::now() + std::chrono::milliseconds(std::min<uint64_t>(ms, 1ull << 40));
+  }
+  return true;
 }
 
 void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
@@ -376,10 +383,12 @@ void Dealer::on_cancel(Session& caller, Json& message) {
   // already, or never made) is ignored, as the spec says.
   const uint64_t request = id_of(message[1]);
   const auto call = find_call(caller.id(), request);
-  if (!call) return;
-  const uint64_t invocation = *call;
-  const auto found = pending_.find(invocation);
-  Pending& pending = found->second;
+  const auto transfers = call ? transfers_.end() : transfers_.find(caller.id());
+  const bool transferring =
+      transfers != transfers_.end() &&
+      std::any_of(transfers->second.begin(), transfers->second.end(),
+                  [request](const Transfer& transfer) { return transfer.request == request; });
+  if (!call && !transferring) return;
   std::string mode = "killnowait";
   const auto given = message[2].find("mode");
   if (given != message[2].end() && given->is_string()) mode = given->get<std::string>();
@@ -387,6 +396,15 @@ void Dealer::on_cancel(Session& caller, Json& message) {
     caller.send_error(MessageType::kCancel, request, "wamp.error.invalid_argument");
     return;
   }
+  if (!call) {
+    // bench.transfer: the router is the callee, so every mode ends the transfer now.
+    stop_transfer(caller, request, "wamp.error.canceled");
+    ++core_.stats().counters.calls_canceled;
+    return;
+  }
+  const uint64_t invocation = *call;
+  const auto found = pending_.find(invocation);
+  Pending& pending = found->second;
   if (mode == "kill" && pending.callee->callee_cancels) {
     // The callee answers the INTERRUPT with an ERROR, passed on to the caller then.
     if (!pending.interrupted) interrupt(*pending.callee, invocation, "kill", "wamp.error.canceled");
@@ -415,11 +433,13 @@ void Dealer::arm_timer() {
 void Dealer::on_timer() {
   const Clock::time_point now = Clock::now();
   while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
-    // Every entry is a pending call's: an ended call took its entry with it (end_call).
+    // Every entry is a pending call's or a transfer's: an ended one took its entry with it
+    // (end_call, end_transfer).
     const uint64_t invocation = deadlines_.begin()->second;
     const auto found = pending_.find(invocation);
     if (found == pending_.end()) {
-      deadlines_.erase(deadlines_.begin());
+      // A bench.transfer's deadline (its id is of the invocations' space).
+      if (!time_out_transfer(invocation)) deadlines_.erase(deadlines_.begin());
       continue;
     }
     const Pending pending = found->second;
@@ -444,13 +464,61 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
     caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
     return;
   }
+  std::optional<Clock::time_point> deadline;
+  if (!call_deadline(message[2], deadline)) {
+    caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
+    return;
+  }
   ++core_.stats().counters.calls_routed;
-  Transfer transfer{request, *total, *chunk, 0};
+  Transfer transfer{request, *total, *chunk, 0, 0, std::nullopt};
   if (!pump(caller, transfer)) {
     if (transfers_.empty()) transfer_frames_.release();
     return;
   }
+  if (deadline) {
+    transfer.id = core_.next_id();
+    transfer.deadline = deadlines_.emplace(*deadline, transfer.id);
+    arm_timer();
+  }
   transfers_[caller.id()].push_back(transfer);
+}
+
+void Dealer::end_transfer(Transfers::iterator list, size_t index) {
+  auto& transfers = list->second;
+  if (transfers[index].deadline) deadlines_.erase(*transfers[index].deadline);
+  transfers.erase(transfers.begin() + static_cast<std::ptrdiff_t>(index));
+  if (transfers.empty()) transfers_.erase(list);
+  if (transfers_.empty()) transfer_frames_.release();
+}
+
+bool Dealer::stop_transfer(Session& caller, uint64_t request, const char* uri) {
+  const auto list = transfers_.find(caller.id());
+  if (list == transfers_.end()) return false;
+  for (size_t i = 0; i < list->second.size(); ++i) {
+    if (list->second[i].request != request) continue;
+    end_transfer(list, i);
+    // Chunks already queued go out first; then the ERROR ends the call.
+    caller.send_error(MessageType::kCall, request, uri);
+    return true;
+  }
+  return false;
+}
+
+bool Dealer::time_out_transfer(uint64_t id) {
+  for (auto list = transfers_.begin(); list != transfers_.end(); ++list) {
+    for (size_t i = 0; i < list->second.size(); ++i) {
+      if (list->second[i].id != id || !list->second[i].deadline) continue;
+      Session* caller = core_.find_session(list->first);
+      const uint64_t request = list->second[i].request;
+      end_transfer(list, i);
+      ++core_.stats().counters.calls_timed_out;
+      if (caller != nullptr) {
+        caller->send_error(MessageType::kCall, request, "wamp.error.timeout");
+      }
+      return true;
+    }
+  }
+  return false;
 }
 
 bool Dealer::pump(Session& caller, Transfer& transfer) {
@@ -487,15 +555,22 @@ bool Dealer::pump(Session& caller, Transfer& transfer) {
 void Dealer::on_drained(Session& session) {
   const auto found = transfers_.find(session.id());
   if (found == transfers_.end()) return;
-  auto& list = found->second;
-  // One transfer at a time per session, in the order they were called.
-  while (!list.empty() && !pump(session, list.front())) list.erase(list.begin());
-  if (list.empty()) transfers_.erase(session.id());
-  if (transfers_.empty()) transfer_frames_.release();
+  // One transfer at a time per session, in the order they were called; end_transfer takes
+  // the list away with its last transfer.
+  while (!pump(session, found->second.front())) {
+    const bool last = found->second.size() == 1;
+    end_transfer(found, 0);
+    if (last) return;
+  }
 }
 
 void Dealer::session_left(Session& session) {
-  transfers_.erase(session.id());
+  if (const auto list = transfers_.find(session.id()); list != transfers_.end()) {
+    for (const Transfer& transfer : list->second) {
+      if (transfer.deadline) deadlines_.erase(*transfer.deadline);
+    }
+    transfers_.erase(list);
+  }
   if (transfers_.empty()) transfer_frames_.release();
   Realm* realm = session.realm();
   if (realm != nullptr) {

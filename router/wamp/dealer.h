@@ -38,7 +38,9 @@ inline constexpr const char* kEchoProcedure = "bench.echo";
 // RESULTs [offset, chunk] carrying bytes offset .. offset + chunk of the pattern byte i =
 // 'a' + i % 26, chunk_bytes each (the last one shorter), then a final RESULT [transfer_bytes].
 // Chunks are produced as the caller's connection drains (at most kTransferChunksQueued
-// queued), so a transfer never holds more than that in the router.
+// queued), so a transfer never holds more than that in the router. The router is the callee:
+// CANCEL in any mode ends a transfer (ERROR wamp.error.canceled), and CALL.Options.timeout
+// ends it with ERROR wamp.error.timeout, as for a routed call.
 inline constexpr const char* kTransferProcedure = "bench.transfer";
 inline constexpr const char* kSessionCountProcedure = "wamp.session.count";
 inline constexpr size_t kTransferChunksQueued = 2;
@@ -83,8 +85,9 @@ class Dealer {
   // ERROR wamp.error.canceled.
   void session_left(Session& session);
 
-  // The call deadlines held: one per pending call that has a timeout, none for a call that has
-  // ended (answered, failed, canceled, timed out, or its caller or callee gone).
+  // The call deadlines held: one per pending call or bench.transfer that has a timeout, none
+  // for a call that has ended (answered, failed, canceled, timed out, or its caller or callee
+  // gone).
   size_t call_deadlines_held() const { return deadlines_.size(); }
 
  private:
@@ -109,7 +112,12 @@ class Dealer {
     uint64_t total = 0;
     uint64_t chunk = 0;
     uint64_t sent = 0;
+    // With CALL.Options.timeout: the transfer's entry in deadlines_, under an id of the
+    // invocations' space (so that no pending call has it), taken out whichever way it ends.
+    uint64_t id = 0;
+    std::optional<Deadlines::iterator> deadline;
   };
+  using Transfers = std::unordered_map<uint64_t, std::vector<Transfer>>;
 
   Session& choose(Registration& registration);
   // The INVOCATION for the caller's CALL `request` was sent (or not, as `sent` says): the call
@@ -118,6 +126,18 @@ class Dealer {
                uint64_t invocation, std::optional<Clock::time_point> deadline,
                bool receive_progress);
   void start_transfer(Session& caller, uint64_t request, const Json& message);
+  // Ends the transfer at `index` of the caller's list `list` (its deadline too); the list
+  // goes when it is empty, the chunks' buffers when no transfer is left.
+  void end_transfer(Transfers::iterator list, size_t index);
+  // Ends the caller's transfer for CALL `request` with ERROR `uri`; false when none is under
+  // way.
+  bool stop_transfer(Session& caller, uint64_t request, const char* uri);
+  // The transfer whose deadline is `id` timed out: ended, counted, ERROR wamp.error.timeout
+  // to its caller; false when no transfer has that deadline.
+  bool time_out_transfer(uint64_t id);
+  // CALL.Options.timeout as a deadline (nullopt: none, or no timer); false when the option
+  // is not an unsigned integer.
+  bool call_deadline(const Json& options, std::optional<Clock::time_point>& deadline) const;
   // Sends chunks while the caller's queue has room; false when the transfer is over.
   bool pump(Session& caller, Transfer& transfer);
   // [INTERRUPT, invocation, {mode, reason}] when the callee announced call canceling.
@@ -145,7 +165,7 @@ class Dealer {
   std::optional<boost::asio::steady_timer> timer_;
   std::optional<Clock::time_point> armed_for_;
   // Transfers under way by caller session id.
-  std::unordered_map<uint64_t, std::vector<Transfer>> transfers_;
+  Transfers transfers_;
   std::vector<uint8_t> pattern_;  // 'a' + i % 26, one chunk and a period long
   // The chunks' buffers, reused as the queues let them go: a chunk of megabytes in a new buffer
   // each time cost a page fault per 4 KiB written (glibc gives large blocks back to the kernel

@@ -2,7 +2,7 @@
 // (round robin in exact turn, policies that do not mix), call timeouts (and no deadline kept
 // for a call that ended), the three CANCEL modes, progressive results only for a caller that
 // asked, the meta procedure wamp.session.count and the router's own bench.transfer (every
-// chunk's bytes checked against the pattern).
+// chunk's bytes checked against the pattern; ended by CANCEL or its timeout).
 #include <gtest/gtest.h>
 
 #include "wamp_test_client.h"
@@ -438,6 +438,95 @@ TEST_F(DealerFeaturesTest, BenchTransferSendsThePatternInProgressiveChunksThenTh
   const auto snapshot =
       wait_for_wamp(*server_, [](const auto& s) { return s.wamp.transfer_bytes == kTotal; });
   EXPECT_EQ(snapshot.wamp.transfer_bytes, kTotal);
+}
+
+// Reads the progressive chunks of a bench.transfer until another message comes (at most
+// `limit` of them); returns that message, or null when only chunks came.
+Json read_past_chunks(RawSocketTestClient& caller, int limit = 2000) {
+  for (int i = 0; i < limit; ++i) {
+    Json message = caller.read();
+    if (!message.is_array() || message[0] != 50 || !message[2].contains("progress")) {
+      return message;
+    }
+  }
+  return nullptr;
+}
+
+// The router is the callee of bench.transfer: every CANCEL mode ends the transfer, answered
+// and counted as a canceled call is.
+TEST_F(DealerFeaturesTest, CancelEndsABenchTransferInEveryMode) {
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  uint64_t request = 0;
+  for (const char* mode : {"skip", "kill", "killnowait"}) {
+    SCOPED_TRACE(mode);
+    ++request;
+    caller.send(Json::array({48,
+                             request,
+                             {{"receive_progress", true}},
+                             "bench.transfer",
+                             Json::array({kMaxTransferBytes, 65536})}));
+    const Json chunk = caller.read();
+    ASSERT_EQ(chunk[0], 50);
+    ASSERT_EQ(chunk[2]["progress"], true);
+    caller.send(Json::array({49, request, {{"mode", mode}}}));
+    const Json error = read_past_chunks(caller);
+    ASSERT_TRUE(error.is_array()) << "the transfer went on after the CANCEL";
+    ASSERT_EQ(error[0], 8);
+    EXPECT_EQ(error[1], 48);
+    EXPECT_EQ(error[2], request);
+    EXPECT_EQ(error[4], "wamp.error.canceled");
+    // Nothing more of it comes: the next message is the next call's answer.
+    caller.send(Json::array({48, 100 + request, Json::object(), "bench.echo"}));
+    const Json next = caller.read();
+    EXPECT_EQ(next[0], 50);
+    EXPECT_EQ(next[1], 100 + request);
+  }
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 3; });
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 3u);
+}
+
+TEST_F(DealerFeaturesTest, ABenchTransferPastItsTimeoutEndsWithTimeout) {
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  caller.send(Json::array({48,
+                           7,
+                           {{"receive_progress", true}, {"timeout", 1}},
+                           "bench.transfer",
+                           Json::array({kMaxTransferBytes, 65536})}));
+  const Json error = read_past_chunks(caller);
+  ASSERT_TRUE(error.is_array()) << "the transfer went on past its timeout";
+  ASSERT_EQ(error[0], 8);
+  EXPECT_EQ(error[1], 48);
+  EXPECT_EQ(error[2], 7);
+  EXPECT_EQ(error[4], "wamp.error.timeout");
+  caller.send(Json::array({48, 8, Json::object(), "bench.echo"}));
+  const Json next = caller.read();
+  EXPECT_EQ(next[0], 50);
+  EXPECT_EQ(next[1], 8);
+
+  // A transfer done before its timeout leaves no deadline behind; a timeout that is not an
+  // unsigned integer is refused, as for a routed call.
+  caller.send(Json::array({48,
+                           9,
+                           {{"receive_progress", true}, {"timeout", kLongestTimeout}},
+                           "bench.transfer",
+                           Json::array({100'000, 30'000})}));
+  const Json last = read_past_chunks(caller);
+  ASSERT_EQ(last[0], 50);
+  EXPECT_EQ(last[3], Json::array({100'000}));
+  caller.send(Json::array({48,
+                           10,
+                           {{"receive_progress", true}, {"timeout", "soon"}},
+                           "bench.transfer",
+                           Json::array({10, 5})}));
+  EXPECT_EQ(caller.read()[4], "wamp.error.invalid_argument");
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_timed_out == 1; });
+  EXPECT_EQ(snapshot.wamp.calls_timed_out, 1u);
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 0u);
+  EXPECT_EQ(server_->call_deadlines_held(), 0u);
 }
 
 }  // namespace
