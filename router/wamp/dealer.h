@@ -143,7 +143,9 @@ class Dealer {
   // [INTERRUPT, invocation, {mode, reason}] when the callee announced call canceling.
   void interrupt(Session& callee, uint64_t invocation, const char* mode, const char* reason);
   // The invocation serving the caller's CALL `request` (CANCEL is rare: a scan, so that a
-  // routed call costs no index entry); nullopt when none is pending.
+  // routed call costs no index entry); nullopt when none is pending. Request ids are not
+  // checked for uniqueness (see router/README.md on call canceling): where a client reused one
+  // while its first call was pending, this is either call's.
   std::optional<uint64_t> find_call(uint64_t caller_session, uint64_t request) const;
   void arm_timer();
   void on_timer();
