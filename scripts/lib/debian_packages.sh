@@ -19,36 +19,38 @@ missing_packages() {
 # install_without_services "SERVICE..." PACKAGE...: installs the packages with apt-get (as
 # root), with no service started while they install: a policy-rc.d that refuses every start is
 # put in place for the install (one already there is left as it is and obeyed). Afterwards each
-# SERVICE that exists and was not enabled before is disabled and stopped, where systemd runs; a
-# service the machine had enabled before is left as it was.
+# SERVICE the install added (its unit did not exist before) is disabled and stopped, where
+# systemd runs; a service the machine had before, running or not, is left as it was.
 install_without_services() {
   local services=($1)
   shift
-  local policy=/usr/sbin/policy-rc.d own_policy=0 systemd=0 service
-  local enabled_before=()
+  local policy=/usr/sbin/policy-rc.d own_policy=0 systemd=0 service caller_trap
+  local existed_before=()
   if command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
     systemd=1
     for service in "${services[@]}"; do
-      systemctl is-enabled --quiet "$service" 2>/dev/null && enabled_before+=("$service")
+      systemctl cat "$service" >/dev/null 2>&1 && existed_before+=("$service")
     done
   fi
   if [[ ! -e "$policy" ]]; then
-    printf '#!/bin/sh\n# benchgate install: no service starts while packages install\nexit 101\n' \
-      >"$policy"
+    printf '#!/bin/sh\n# benchgate install: no service starts while packages install\n' >"$policy"
+    printf 'exit 101\n' >>"$policy"
     chmod 755 "$policy"
     own_policy=1
-    trap 'rm -f /usr/sbin/policy-rc.d' EXIT # also when the install is interrupted
+    # Removed also when the install is interrupted; the caller's own EXIT trap comes back after.
+    caller_trap="$(trap -p EXIT)"
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
   fi
   local status=0
   export DEBIAN_FRONTEND=noninteractive
   { apt-get update -q && apt-get install -y -q --no-install-recommends "$@"; } || status=$?
   if ((own_policy)); then
     rm -f "$policy"
-    trap - EXIT
+    if [[ -n "$caller_trap" ]]; then eval "$caller_trap"; else trap - EXIT; fi
   fi
   if ((systemd)); then
     for service in "${services[@]}"; do
-      [[ " ${enabled_before[*]} " == *" $service "* ]] && continue
+      [[ " ${existed_before[*]} " == *" $service "* ]] && continue
       systemctl cat "$service" >/dev/null 2>&1 || continue
       systemctl disable --now --quiet "$service" 2>/dev/null || true
     done
