@@ -55,32 +55,42 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
     exit_code = std::max(exit_code, r.exit_code);
     if (interrupted()) break;
   }
+  // A run's exit code becomes 3 after it was stored: the store says so too.
+  auto raise_to_run_error = [&](report::ScenarioReport& r, const std::string& why) {
+    if (r.run_id == 0 || r.exit_code == kExitRunError) return;
+    r.exit_code = kExitRunError;
+    if (auto raised = db.raise_exit_code(r.run_id, r.exit_code, why); !raised) {
+      std::fprintf(stderr, "error: %s\n", raised.message().c_str());
+    }
+  };
   if (interrupted()) {
     // Named as the stored workload's error and `run --server` name it.
     std::fprintf(stderr, "%s: every child process was stopped\n", interrupt_description().c_str());
     exit_code = kExitRunError;
+    // The run the interrupt came during or after (the loop stopped there), before the report
+    // files say its exit code.
+    if (!reports.empty()) raise_to_run_error(reports.back(), interrupt_description());
   }
 
-  const bool files_ok = report::write_report_files(run.outputs, reports, exit_code);
-  const bool html_ok =
-      report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
+  bool files_ok = report::write_report_files(run.outputs, reports, exit_code);
+  bool html_ok = report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
   if (!files_ok || !html_ok) exit_code = kExitRunError;
-  // Only now is a run's exit code final: report files not written fail every run they report,
-  // an interrupt the run it came during or after (the loop stopped there). The store says so
-  // too, and only then are runs promoted (README, "Stored results": a baseline exited 0).
-  for (size_t i = 0; i < reports.size(); ++i) {
-    report::ScenarioReport& r = reports[i];
-    std::string why;
-    if (!files_ok || !html_ok) why = "the report files could not be written";
-    if (why.empty() && interrupted() && i + 1 == reports.size()) why = interrupt_description();
-    if (!why.empty() && r.run_id != 0 && r.exit_code != kExitRunError) {
-      r.exit_code = kExitRunError;
-      if (auto raised = db.raise_exit_code(r.run_id, r.exit_code, why); !raised) {
-        std::fprintf(stderr, "error: %s\n", raised.message().c_str());
-      }
-    }
+  // Only now is a run's exit code final: report files not written fail every run they report.
+  // Only then are runs promoted (README, "Stored results": a baseline exited 0).
+  bool raised_by_promotion = false;
+  for (report::ScenarioReport& r : reports) {
+    if (!files_ok || !html_ok) raise_to_run_error(r, "the report files could not be written");
+    const int before = r.exit_code;
     promote_run(r, run.policy, db, terminal);
+    raised_by_promotion = raised_by_promotion || r.exit_code != before;
     exit_code = std::max(exit_code, r.exit_code);
+  }
+  // A promotion the store refused made its run exit 3 after the files said otherwise: they are
+  // written again, so that they say what the process and the store say.
+  if (raised_by_promotion && files_ok && html_ok) {
+    files_ok = report::write_report_files(run.outputs, reports, exit_code);
+    html_ok = report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
+    if (!files_ok || !html_ok) exit_code = kExitRunError;
   }
 
   // The push reports a run that is already stored with its exit code: a failed push is said,
