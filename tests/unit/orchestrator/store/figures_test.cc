@@ -32,6 +32,21 @@ class Figures : public ::testing::Test {
     if (!row || !*row) return std::nullopt;
     return stmt->optional_real(0);
   }
+  // The history baseline "main" holds for quickstart/http_hello's `metric`, on the testbed of
+  // `run` (a stored run of `w`).
+  Expected<std::vector<HistoryRun>> main_history(int64_t run, const results::WorkloadResult& w,
+                                                 const std::string& metric) {
+    auto stored = store_->get_run(run);
+    if (!stored) return stored.error();
+    HistoryQuery q;
+    q.baseline = "main";
+    q.testbed_id = stored->run.testbed_id;
+    q.scenario = "quickstart";
+    q.workload = "http_hello";
+    q.params_hash = workload_params_hash(w.spec);
+    q.metric = metric;
+    return store_->baseline_history(q);
+  }
   TempDir dir_;
   std::unique_ptr<Store> store_;
 };
@@ -112,16 +127,7 @@ TEST_F(Figures, ABaselineRunCarriesItsFigure) {
   ASSERT_TRUE(store_->store_workload(*run, w).ok());
   ASSERT_TRUE(store_->finish_run(*run, "ok", 0).ok());
   ASSERT_TRUE(store_->add_baseline("main", *run).ok());
-  auto stored = store_->get_run(*run);
-  ASSERT_TRUE(stored.ok());
-  HistoryQuery q;
-  q.baseline = "main";
-  q.testbed_id = stored->run.testbed_id;
-  q.scenario = "quickstart";
-  q.workload = "http_hello";
-  q.params_hash = workload_params_hash(w.spec);
-  q.metric = "errors.count";
-  auto history = store_->baseline_history(q);
+  auto history = main_history(*run, w, "errors.count");
   ASSERT_TRUE(history.ok()) << history.message();
   ASSERT_EQ(history->size(), 1u);
   EXPECT_EQ((*history)[0].figure, 500);
@@ -246,16 +252,7 @@ TEST_F(Figures, ARepetitionWithNoSuccessLeavesTheLatencyFigureStoredAsPrinted) {
     EXPECT_FALSE(nothing->has_value()) << metric;
     EXPECT_FALSE(results::metric_values(none, metric).has_value()) << metric;
   }
-  auto stored = store_->get_run(*run);
-  ASSERT_TRUE(stored.ok());
-  HistoryQuery q;
-  q.baseline = "main";
-  q.testbed_id = stored->run.testbed_id;
-  q.scenario = "quickstart";
-  q.workload = "http_hello";
-  q.params_hash = workload_params_hash(w.spec);
-  q.metric = "latency.p99";
-  auto history = store_->baseline_history(q);
+  auto history = main_history(*run, w, "latency.p99");
   ASSERT_TRUE(history.ok()) << history.message();
   ASSERT_EQ(history->size(), 1u);
   EXPECT_EQ((*history)[0].figure, printed);
