@@ -29,13 +29,13 @@ class RerunObserver : public RunObserver {
 
 }  // namespace
 
-void confirm_workload(ConfirmationHook* hook, const scenario::Workload& workload,
+bool confirm_workload(ConfirmationHook* hook, const scenario::Workload& workload,
                       const results::WorkloadResult& measured, WorkloadEnvironment& environment,
                       std::chrono::steady_clock::time_point startup_deadline) {
-  if (hook == nullptr || measured.status != results::WorkloadStatus::kOk) return;
-  if (app::interrupted()) return;
+  if (hook == nullptr || measured.status != results::WorkloadStatus::kOk) return false;
+  if (app::interrupted()) return false;
   const std::string reason = hook->rerun_reason(measured);
-  if (reason.empty()) return;
+  if (reason.empty()) return false;
   const std::string prefix = "[" + environment.scenario + "] " + workload.name;
   environment.observer.message(prefix + ": " + reason +
                                "; measuring the workload once more to confirm (confirm = 1)");
@@ -47,7 +47,7 @@ void confirm_workload(ConfirmationHook* hook, const scenario::Workload& workload
     failed.status = results::WorkloadStatus::kFailed;
     failed.error = "workers could not be replaced for the rerun: " + recovered.message();
     hook->rerun_finished(measured, std::move(failed));
-    return;
+    return true;
   } else if (!recovered->empty()) {
     environment.observer.message("[" + environment.scenario + "] " + *recovered);
   }
@@ -55,7 +55,9 @@ void confirm_workload(ConfirmationHook* hook, const scenario::Workload& workload
                             environment.scenario};
   results::WorkloadResult rerun = run_workload(workload, again);
   rerun.variant = measured.variant;
+  const bool suspect = rerun.status != results::WorkloadStatus::kOk || rerun.degraded();
   hook->rerun_finished(measured, std::move(rerun));
+  return suspect;
 }
 
 }  // namespace benchgate::engine

@@ -31,7 +31,9 @@ class ConfirmationHook {
 // Asks `hook` (may be null: nothing happens) about `measured`, the result of `workload` just
 // run in `environment`, and measures the workload once more when it says so. Workers that
 // died or were stopped since are replaced first (WorkerPool::recover) by `startup_deadline`.
-void confirm_workload(ConfirmationHook* hook, const scenario::Workload& workload,
+// True when a rerun was tried and failed or lost a worker (its workers could not be replaced
+// included): the pool is then as suspect as after a failed workload (RunPool::finished).
+bool confirm_workload(ConfirmationHook* hook, const scenario::Workload& workload,
                       const results::WorkloadResult& measured, WorkloadEnvironment& environment,
                       std::chrono::steady_clock::time_point startup_deadline);
 

@@ -118,12 +118,14 @@ class ScenarioRun {
       }
       WorkloadEnvironment environment{*sut_, pool->pool(), bundled, observer_, scenario_.name};
       result_.workloads.push_back(run_workload(workload, environment));
-      confirm_workload(options_.confirmation, workload, result_.workloads.back(), environment,
-                       pool->startup_deadline());
+      const bool rerun_suspect =
+          confirm_workload(options_.confirmation, workload, result_.workloads.back(), environment,
+                           pool->startup_deadline());
       const bool failed = result_.workloads.back().status != results::WorkloadStatus::kOk;
       // A worker lost under on_worker_loss = "continue" makes the pool as suspect as a failure:
-      // every worker answers Describe afresh before the next workload.
-      pool->finished(failed || result_.workloads.back().degraded());
+      // every worker answers Describe afresh before the next workload. The pool's last use is
+      // the confirming rerun where there was one: its failure counts as the workload's would.
+      pool->finished(failed || result_.workloads.back().degraded() || rerun_suspect);
       if (app::interrupted()) {
         // The run is recorded as aborted; what did not run is not listed.
         result_.interrupted = true;

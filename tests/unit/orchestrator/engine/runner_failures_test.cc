@@ -10,6 +10,7 @@
 
 #include "engine_fakes.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/engine/confirmation.h"
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/gating/run_gates.h"
 
@@ -454,6 +455,42 @@ TEST_F(RunnerFailures, AWorkerLostMidWindowFailsTheWorkloadAndItsWindowIsNeverMe
   EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
   EXPECT_EQ(operations_of(r.workloads[1]), std::vector<uint64_t>{200});
   EXPECT_FALSE(r.ok());
+}
+
+// Asks for one confirming rerun of the first workload it sees, and keeps the rerun's status.
+class RerunOnce : public ConfirmationHook {
+ public:
+  std::string rerun_reason(const results::WorkloadResult&) override {
+    return asked_++ == 0 ? "a gate fails" : "";
+  }
+  RunObserver& rerun_observer() override { return quiet_; }
+  void rerun_finished(const results::WorkloadResult&, results::WorkloadResult rerun) override {
+    reruns.push_back(rerun.status);
+  }
+  std::vector<WorkloadStatus> reruns;
+
+ private:
+  int asked_ = 0;
+  RunObserver quiet_;
+};
+
+TEST_F(RunnerFailures, AConfirmingRerunThatLostAWorkerMakesThePoolSuspectForTheNextWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[1].die = {1};  // window 0 is the measurement, window 1 its rerun
+  auto recovers = pool.recovers;
+  factories_.pools = {pool};
+  RerunOnce hook;
+  options_.confirmation = &hook;
+  auto r = run(scenario_of({spread("measured", 1, 2), spread("after", 1, 2)}));
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(hook.reruns, std::vector<WorkloadStatus>{WorkloadStatus::kFailed});
+  // Before the rerun only the gone are replaced (the measurement went well); before the next
+  // workload every worker is asked afresh, as after any workload that lost one.
+  EXPECT_EQ(*recovers, (std::vector<bool>{false, true}));
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
 }
 
 TEST_F(RunnerFailures, WithContinueTheOthersFinishAndEveryRepetitionWithoutTheLostIsDegraded) {
