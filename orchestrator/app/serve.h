@@ -23,6 +23,7 @@ struct ServeSettings {
   std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   serve::JobQueueLimits queue_limits;          // --max-queued, --keep-finished
+  int64_t max_run_ns = 0;                      // --max-run-seconds
   ProcessSettings processes;
   store::OpenOptions store = {};  // --db-busy-timeout
 };

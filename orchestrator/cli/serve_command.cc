@@ -56,6 +56,13 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                    "results stay in the database)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
+  serve
+      ->add_option("--max-run-seconds", flags.max_run_seconds,
+                   "The longest a submitted scenario may hold the service's run slot: one whose "
+                   "timeouts (every workload's timeout times its runs, plus the startup_timeouts "
+                   "it sets) add up to more is refused (INVALID_ARGUMENT)")
+      ->check(CLI::Range(int64_t{1}, int64_t{366} * 24 * 3600))
+      ->capture_default_str();
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
   serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
@@ -110,6 +117,7 @@ int serve_command(const ServeFlags& flags) {
                      flags.allowed_commands,
                      flags.allowed_addresses,
                      {flags.max_queued, flags.keep_finished},
+                     flags.max_run_seconds * 1'000'000'000,
                      {flags.router_binary, flags.worker_binary, flags.worker_addresses,
                       *worker_token, flags.worker_count, *workers_wait},
                      {.busy_timeout_ms = *busy_timeout_ms}});

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/job_queue.h"
 
 namespace CLI {
@@ -32,6 +33,7 @@ struct ServeFlags {
   std::string workers_wait = "60s";
   size_t max_queued = serve::JobQueueLimits{}.max_waiting;
   size_t keep_finished = serve::JobQueueLimits{}.finished_kept;
+  int64_t max_run_seconds = serve::kDefaultMaxRunNs / 1'000'000'000;
 };
 
 void add_serve_command(CLI::App& app, ServeFlags& flags);

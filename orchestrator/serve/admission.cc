@@ -7,6 +7,7 @@
 #include "common/security/token.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "orchestrator/serve/run_bound.h"
 
 namespace benchgate::serve {
 namespace fs = std::filesystem;
@@ -207,6 +208,10 @@ Admission admit_content(const std::string& file_name, const std::string& text,
   if (!admitted.scenario) return admitted;
   std::string violations = policy_violations(*admitted.scenario, policy);
   if (!violations.empty()) return {std::nullopt, Refusal::kDenied, std::move(violations)};
+  // The service runs one job at a time: a client's timeouts must not hold it past the
+  // operator's bound.
+  std::string too_long = longer_than_allowed(*admitted.scenario, policy.max_run_ns);
+  if (!too_long.empty()) return {std::nullopt, Refusal::kInvalid, std::move(too_long)};
   return admitted;
 }
 

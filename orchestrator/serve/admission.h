@@ -5,6 +5,7 @@
 // no ${scenario_dir}). Everything is validated before a job is queued (README "Security").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@
 #include "orchestrator/scenario/scenario.h"
 
 namespace benchgate::serve {
+
+// serve --max-run-seconds when not given: an hour.
+inline constexpr int64_t kDefaultMaxRunNs = 3600LL * 1'000'000'000;
 
 struct AdmissionPolicy {
   std::string scenarios_dir;
@@ -21,6 +25,9 @@ struct AdmissionPolicy {
   // some of them (the service's own flag then decides which workers run it anyway); any other
   // entry would make the service connect wherever the client says.
   std::vector<std::string> worker_addresses;
+  // serve --max-run-seconds: the longest a submitted scenario's run may take by its own
+  // timeouts (run_bound.h); one that may take longer is refused.
+  int64_t max_run_ns = kDefaultMaxRunNs;
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };
@@ -34,7 +41,8 @@ struct Admission {
 // "quickstart" or "quickstart.toml" in the scenarios folder.
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
-// kMaxFileNameBytes or with a control character is refused.
+// kMaxFileNameBytes or with a control character is refused, and so is a scenario whose
+// timeouts let it run longer than max_run_ns (run_bound.h).
 inline constexpr size_t kMaxFileNameBytes = 4096;  // PATH_MAX
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy);
