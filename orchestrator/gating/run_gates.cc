@@ -23,7 +23,7 @@ const WorkloadValues* against_of(const scenario::Gate& gate, const WorkloadValue
   return nullptr;
 }
 
-// The latest k runs of the gate's baseline for this series, without the run being judged.
+// The latest 10 runs of the gate's baseline for this series stored before the run judged.
 std::vector<gates::BaselineRun> baseline_runs(const scenario::Gate& gate,
                                               const std::string& baseline,
                                               const WorkloadValues& workload,
@@ -38,17 +38,16 @@ std::vector<gates::BaselineRun> baseline_runs(const scenario::Gate& gate,
   query.variant = workload.variant;
   query.params_hash = workload.params_hash;
   query.metric = gate.metric;
-  query.k = 11;  // one more, in case the judged run is itself in the baseline
+  query.k = 10;
+  // The runs before the one judged: `orchestrator gate RUN` re-judges a stored run against the
+  // baseline runs it had (a run promoted since counts when it was measured before).
+  query.before_run = context.run_id;
   auto history = context.store->baseline_history(query);
   if (!history) {
     error = history.message();
     return runs;
   }
-  for (const auto& run : *history) {
-    if (run.run_id == context.run_id) continue;
-    if (runs.size() == 10) break;
-    runs.push_back({run.run_id, {run.figure, run.values}});
-  }
+  for (const auto& run : *history) runs.push_back({run.run_id, {run.figure, run.values}});
   return runs;
 }
 

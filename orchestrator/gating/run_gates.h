@@ -53,7 +53,7 @@ struct WorkloadValues {
 
 struct GateContext {
   store::Store* store = nullptr;  // history source; null: relative gates have no baseline
-  int64_t run_id = 0;             // excluded from its own baseline
+  int64_t run_id = 0;  // history and baselines are the runs stored before it; 0: every run
   int64_t testbed_id = 0;
   std::string scenario;
   std::string baseline_override;  // --baseline NAME: replaces every relative gate's baseline

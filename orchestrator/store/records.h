@@ -242,6 +242,9 @@ struct HistoryQuery {
   std::string params_hash;
   std::string metric;  // as docs/SCENARIOS.md names it
   int k = 10;
+  // Only runs stored before this one (a smaller id: ids increase with start time), so that a
+  // run judged again (`orchestrator gate RUN`) sees the history it had; 0: every run.
+  int64_t before_run = 0;
 };
 
 // One finished run of a series (any baseline) with its per-repetition values of the metric

@@ -1,5 +1,7 @@
 // Series history for gates: the latest k runs of a baseline on one testbed and series, and a
 // stored run's values, both per repetition (docs/GATES.md, "Series and baselines").
+#include <cstdint>
+
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/record_columns.h"
@@ -108,6 +110,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // candidate (filters are computed into `usable`, not applied in WHERE), the two walks take
   // turns, and the first to find k usable runs or run out gives the answer: the cost follows
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
+  // Both walks start below `before_run` (a bound on the key each walks, not a filter).
   // Which runs are history at all: internal::history_workload_condition (no window measured
   // while a process was stopped, none without every worker).
   // Each row: the run's columns (history_run_columns), then the workload's id and whether the
@@ -126,7 +129,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       ") FROM baselines b "
       "CROSS JOIN runs r ON r.id = b.run_id "
       "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
-      "WHERE b.name = :baseline ORDER BY b.run_id DESC");
+      "WHERE b.name = :baseline AND b.run_id < :before ORDER BY b.run_id DESC");
   auto by_series = db_->prepare(
       "SELECT " + run_list +
       ", w.id, "
@@ -136,7 +139,8 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
       "FROM runs r INDEXED BY runs_by_scenario "
       "LEFT JOIN baselines b ON b.name = :baseline AND b.run_id = r.id "
       "LEFT JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
-      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id ORDER BY r.id DESC");
+      "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND r.id < :before "
+      "ORDER BY r.id DESC");
   if (!by_baseline) return Error{context + ": " + by_baseline.message()};
   if (!by_series) return Error{context + ": " + by_series.message()};
   auto values = prepare_values(*db_, *expression);
@@ -157,6 +161,7 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
     c.bind(c.parameter(":workload"), q.workload);
     c.bind(c.parameter(":variant"), q.variant);
     c.bind(c.parameter(":params_hash"), q.params_hash);
+    c.bind(c.parameter(":before"), q.before_run > 0 ? q.before_run : INT64_MAX);
   }
   while (true) {
     for (Walk& walk : walks) {

@@ -205,6 +205,27 @@ TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
   for (double v : (*p99)[0].values) EXPECT_GT(v, 0.0005);  // seconds, not nanoseconds
 }
 
+// A bound for a run judged again: both walks (through the baseline and through the series)
+// start below it, so a baseline run stored later is never its history.
+TEST_F(Baselines, HistoryBeforeARunHasOnlyTheRunsStoredBeforeIt) {
+  std::vector<int64_t> runs;
+  for (int i = 0; i < 5; ++i) {
+    runs.push_back(run());
+    ASSERT_TRUE(store_->add_baseline("main", runs.back()).ok());
+  }
+  HistoryQuery q = query(testbed_id(runs.front()), 2);
+  q.before_run = runs[3];
+  auto history = store_->baseline_history(q);
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ((*history)[0].run_id, runs[2]);
+  EXPECT_EQ((*history)[1].run_id, runs[1]);
+  q.before_run = runs[0];
+  auto none = store_->baseline_history(q);
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_TRUE(none->empty());
+}
+
 TEST_F(Baselines, AWorkloadWithAWindowMeasuredWhileAProcessWasStoppedIsNeverHistory) {
   const int64_t clean = run();
   ASSERT_TRUE(store_->add_baseline("main", clean).ok());

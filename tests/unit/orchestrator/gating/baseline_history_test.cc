@@ -1,0 +1,93 @@
+// Which stored runs a run's relative gates are judged against (orchestrator/gating/run_gates.h):
+// the baseline runs stored before it, whenever the gates are evaluated.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "orchestrator/gating/run_gates.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::gating {
+namespace {
+
+results::WorkloadResult measured(uint64_t successes) {
+  results::WorkloadResult w;
+  w.spec.name = "hello";
+  w.spec.connections = 4;
+  for (uint32_t i = 0; i < 3; ++i) {
+    results::Repetition rep;
+    rep.index = i;
+    rep.duration_ns = 1'000'000'000;
+    rep.in_window = true;
+    rep.successes = successes + i;
+    rep.window_successes = rep.successes;
+    rep.operations = rep.successes;
+    rep.latency.record_n(100'000, static_cast<int64_t>(rep.successes));
+    w.latency.add(rep.latency);
+    w.repetitions.push_back(rep);
+  }
+  return w;
+}
+
+class BaselineHistory : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string folder = ::testing::TempDir() + "benchgate_gating_XXXXXX";
+    folder_ = mkdtemp(folder.data());
+    auto opened = store::Store::open(folder_ + "/runs.db");
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    store_ = std::move(*opened);
+  }
+  void TearDown() override {
+    store_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(folder_, ec);
+  }
+
+  // A finished ok run of the workload.
+  int64_t run(const results::WorkloadResult& w) {
+    store::RunInfo info;
+    info.scenario = "quickstart";
+    info.scenario_text = "name = \"quickstart\"\n";
+    info.testbed.host = "bench-host-1";
+    auto id = store_->begin_run(info);
+    EXPECT_TRUE(id.ok()) << id.message();
+    EXPECT_TRUE(store_->store_workload(*id, w).ok());
+    EXPECT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+    return *id;
+  }
+
+  std::string folder_;
+  std::unique_ptr<store::Store> store_;
+};
+
+// `orchestrator gate RUN` judges an old run again: the baseline runs measured after it (here
+// one far faster, promoted later) were not its history, and would fail it for a slowdown
+// that came after it.
+TEST_F(BaselineHistory, ARunJudgedAgainSeesOnlyTheBaselineRunsStoredBeforeIt) {
+  const int64_t before = run(measured(10'000));
+  const results::WorkloadResult judged_result = measured(10'000);
+  const int64_t judged = run(judged_result);
+  const int64_t after = run(measured(20'000));
+  ASSERT_TRUE(store_->add_baseline("main", before).ok());
+  ASSERT_TRUE(store_->add_baseline("main", after).ok());
+  auto detail = store_->get_run(judged);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+
+  scenario::Gate gate;
+  gate.workload = "hello";
+  gate.metric = "throughput.rps";
+  gate.baseline = "main";
+  gate.max_regression = 0.05;
+  GateContext context{store_.get(), judged, detail->run.testbed_id, "quickstart", ""};
+  auto evaluated = evaluate_gates({gate}, {values_of(judged_result)}, context);
+
+  ASSERT_EQ(evaluated.size(), 1u);
+  EXPECT_EQ(evaluated[0].outcome.baseline_run_ids, std::vector<int64_t>{before});
+  EXPECT_NE(evaluated[0].outcome.verdict, gates::Verdict::kFail)
+      << evaluated[0].outcome.explanation;
+}
+
+}  // namespace
+}  // namespace benchgate::gating
