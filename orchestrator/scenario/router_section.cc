@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
 
@@ -213,14 +214,18 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   for (const char* key : {"command", "address", "ready", "metrics", "requires"}) {
     if (r.has(key)) router.key_where[key] = r.value_location(key);
   }
-  if (auto v = r.string("metrics")) {
-    if (!v->starts_with("http://")) {
-      diag.error(r.value_location("metrics"),
-                 "key 'metrics' must be an http:// URL such as "
-                 "\"http://127.0.0.1:9113/metrics\", got \"" +
-                     *v + "\"");
+  // The bundled router's counters come through its control endpoint: a scrape would only
+  // read them twice.
+  if (only_for("metrics", !builtin, "impl = \"command\" or \"external\"")) {
+    if (auto v = r.string("metrics")) {
+      if (auto url = parse_http_url(*v); !url) {
+        diag.error(r.value_location("metrics"),
+                   "key 'metrics' must be an http:// URL such as "
+                   "\"http://127.0.0.1:9113/metrics\", got \"" +
+                       *v + "\": " + url.error().message);
+      }
+      router.metrics = std::move(*v);
     }
-    router.metrics = std::move(*v);
   }
   return router;
 }
