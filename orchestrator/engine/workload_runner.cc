@@ -482,14 +482,25 @@ class WorkloadRun {
   void attach_router_window(results::Repetition& rep, const sut::MetricsSnapshot& before,
                             const sut::MetricsSnapshot& after) {
     auto delta = sut::difference(before, after);
-    rep.router.collected = delta.has_counters;
-    rep.router.requests = router_operation_count(workload_, delta);
+    // A foreign system's counters (a [router] metrics scrape) are reported but count no
+    // requests: nothing tells which of them would.
+    rep.router.collected = delta.has_requests;
+    rep.router.requests = delta.has_requests ? router_operation_count(workload_, delta) : 0;
+    rep.router.counters_collected = delta.has_counters;
     rep.router.counter_deltas = std::move(delta.counters);
     rep.router.sampled = delta.has_resources;
     rep.router.cpu_seconds = delta.cpu_seconds;
     rep.router.rss_bytes = delta.rss_bytes;
     rep.router.handling = std::move(delta.handling);
-    if (!delta.has_counters) return;
+    if (!delta.went_down.empty()) {
+      env_.observer.message("[" + env_.scenario + "] " + workload_.name + ": repetition " +
+                            std::to_string(rep.index + 1) + ": " +
+                            std::to_string(delta.went_down.size()) +
+                            " counter(s) of the system under test went down during the window "
+                            "(did it restart?), not measured in it: " +
+                            *delta.went_down.begin() + (delta.went_down.size() > 1 ? ", ..." : ""));
+    }
+    if (!delta.has_requests) return;
     // Worker and router counts of one window must agree within the operations in flight
     // (docs/MEASUREMENT.md "Cross-checks"); requests the drain deadline cut off before they
     // were written (not_sent) never reached the router.

@@ -197,16 +197,14 @@ json repetition_json(const results::Repetition& rep) {
   if (rep.events_expected > 0 || rep.events_delivered > 0) {
     j["events"] = {{"expected", rep.events_expected}, {"delivered", rep.events_delivered}};
   }
-  if (rep.router.collected || rep.router.sampled) {
+  if (rep.router.collected || rep.router.counters_collected || rep.router.sampled) {
     json router = {{"cpu_seconds", nullptr}, {"rss_bytes", nullptr}};
     if (rep.router.sampled) {
       router["cpu_seconds"] = rep.router.cpu_seconds;
       router["rss_bytes"] = rep.router.rss_bytes;
     }
-    if (rep.router.collected) {
-      router["requests"] = rep.router.requests;
-      router["counters"] = rep.router.counter_deltas;
-    }
+    if (rep.router.collected) router["requests"] = rep.router.requests;
+    if (rep.router.counters_collected) router["counters"] = rep.router.counter_deltas;
     if (auto per_request = rep.router_cpu_per_request()) {
       router["cpu_seconds_per_request"] = *per_request;
     }

@@ -66,6 +66,9 @@ results::Repetition repetition(const store::StoredRepetition& s) {
   r.router.cpu_seconds = s.router_cpu_s;
   r.router.rss_bytes = s.router_rss_bytes;
   r.router.counter_deltas = s.router_metrics;
+  // No column says whether counters were read: a scrape that counted nothing reads back as
+  // none read.
+  r.router.counters_collected = s.router_collected || !s.router_metrics.empty();
   r.router.handling = decode(s.router_handling_hdr);
   // What completed inside the window (schema 5): the count is stored, the byte counts only as
   // their rates over the window, which give back the same rates.

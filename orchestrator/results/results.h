@@ -18,7 +18,11 @@ namespace benchgate::results {
 // The router's own view of one measured window: differences of its counters between the
 // snapshot before and the one after the window.
 struct RouterWindow {
-  bool collected = false;                          // false: the router exposes no counters
+  bool collected = false;  // the router counted requests (`requests`; the bundled router only)
+  // counter_deltas were read: the bundled router's counters, or a command's or external
+  // system's from its [router] metrics endpoint (docs/MEASUREMENT.md, "The system under test's
+  // counters").
+  bool counters_collected = false;
   std::map<std::string, uint64_t> counter_deltas;  // "http_requests{route=/bench/hello,status=200}"
   uint64_t requests = 0;                           // sum of all request counters in the window
   // CPU and RSS were measured (the bundled router's own figures, or a spawned command's

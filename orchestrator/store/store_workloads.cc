@@ -78,8 +78,8 @@ StoredRepetition stored_repetition(const results::Repetition& rep, bool per_requ
   if (rep.router.collected) {
     r.router_requests = rep.router.requests;
     r.router_handling_hdr = encoded(rep.router.handling);
-    r.router_metrics = rep.router.counter_deltas;
   }
+  if (rep.router.counters_collected) r.router_metrics = rep.router.counter_deltas;
   r.router_sampled = rep.router.sampled;
   if (rep.router.sampled) {
     r.router_cpu_s = rep.router.cpu_seconds;

@@ -16,6 +16,7 @@
 #include "common/process/process_tree.h"
 #include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/sut/metrics_scrape.h"
 
 namespace benchgate::sut {
 
@@ -188,18 +189,32 @@ std::string ExternalSystem::stopped_since_last_call() {
 }
 
 Expected<std::optional<MetricsSnapshot>> ExternalSystem::snapshot() {
-  if (!process_) return std::optional<MetricsSnapshot>{};
-  // The whole tree: a server such as nginx serves from worker processes, children of the one
-  // spawned here.
-  auto usage = process_tree_usage(process_->pid());
-  if (!usage) {
-    if (auto gone = failure()) return *gone;
-    return Error{"cannot read /proc of the system under test"};
-  }
+  if (!process_ && config_.metrics.empty()) return std::optional<MetricsSnapshot>{};
   MetricsSnapshot snapshot;
-  snapshot.has_resources = true;
-  snapshot.cpu_seconds = static_cast<double>(usage->cpu_ns) / 1e9;
-  snapshot.rss_bytes = usage->rss_bytes;
+  if (process_) {
+    // The whole tree: a server such as nginx serves from worker processes, children of the one
+    // spawned here.
+    auto usage = process_tree_usage(process_->pid());
+    if (!usage) {
+      if (auto gone = failure()) return *gone;
+      return Error{"cannot read /proc of the system under test"};
+    }
+    snapshot.has_resources = true;
+    snapshot.cpu_seconds = static_cast<double>(usage->cpu_ns) / 1e9;
+    snapshot.rss_bytes = usage->rss_bytes;
+  }
+  if (!config_.metrics.empty()) {
+    // A scrape that fails fails the workload, as a failed control call of the bundled router
+    // does: a window without its counters would look like one in which nothing was counted.
+    auto scraped = scrape_counters(config_.metrics);
+    if (!scraped) {
+      if (auto gone = failure()) return *gone;  // the cause, not its symptom
+      return scraped.error();
+    }
+    snapshot.has_counters = true;
+    snapshot.counters = std::move(scraped->counters);
+    snapshot.uncounted = std::move(scraped->uncounted);
+  }
   return std::optional<MetricsSnapshot>(std::move(snapshot));
 }
 

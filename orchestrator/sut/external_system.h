@@ -1,7 +1,9 @@
 // A system under test that is not the bundled router: either a command the orchestrator
 // spawns (impl = "command") or an address that is already serving (impl = "external").
-// Readiness is a TCP connect probe; metrics are sampled from the outside (/proc CPU and RSS
-// of a spawned command). No request counters: the router-count check is skipped for it.
+// Readiness is a TCP connect probe; metrics are sampled from the outside: /proc CPU and RSS
+// of a spawned command, and the counters of its [router] metrics endpoint when the scenario
+// names one (metrics_scrape.h). No request counters: nothing tells which of its counters count
+// requests, so the router-count check is skipped for it.
 #pragma once
 
 #include <functional>

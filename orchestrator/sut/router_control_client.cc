@@ -56,6 +56,7 @@ Expected<MetricsSnapshot> RouterControlClient::metrics() {
   }
   MetricsSnapshot snapshot;
   snapshot.has_counters = true;
+  snapshot.has_requests = true;
   snapshot.has_resources = true;
   for (const auto& counter : response.counters()) {
     snapshot.counters[counter_key(counter)] = counter.value();

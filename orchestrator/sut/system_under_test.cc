@@ -21,10 +21,16 @@ MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot&
   MetricsSnapshot delta;
   delta.has_counters = before.has_counters && after.has_counters;
   for (const auto& [key, value] : after.counters) {
+    if (before.uncounted.count(key) > 0) continue;
     auto it = before.counters.find(key);
     const uint64_t base = it == before.counters.end() ? 0 : it->second;
-    delta.counters[key] = value >= base ? value - base : value;  // a reset counter restarts
+    if (value < base) {
+      delta.went_down.insert(key);  // after - before would wrap to nearly 2^64
+      continue;
+    }
+    delta.counters[key] = value - base;
   }
+  delta.has_requests = before.has_requests && after.has_requests;
   delta.requests =
       after.requests >= before.requests ? after.requests - before.requests : after.requests;
   delta.has_resources =

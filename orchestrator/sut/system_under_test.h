@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "common/histogram/hdr_histogram.h"
@@ -18,9 +19,22 @@ namespace benchgate::sut {
 
 // A point-in-time reading of the system under test; two of them give a window's deltas.
 struct MetricsSnapshot {
-  bool has_counters = false;                 // request counters exposed (the bundled router)
+  // Counters were read: the bundled router's through its control endpoint, or a command's or
+  // external system's from its [router] metrics endpoint (metrics_scrape.h).
+  bool has_counters = false;
   std::map<std::string, uint64_t> counters;  // "name{label=value,...}" -> value
-  uint64_t requests = 0;                     // sum of request counters
+  // A reading: counters it saw but holds no count of (a scraped value that is not a whole
+  // number of 0 or more: 1.5, NaN, +Inf); a delta leaves them out.
+  std::set<std::string> uncounted;
+  // A delta: counters left out because they went down between the readings (the system
+  // restarted); not measured in that window, never 0.
+  std::set<std::string> went_down;
+  // The counters include request counters whose sum is `requests` (the bundled router only:
+  // nothing tells which of a foreign system's counters count requests). Only then does the
+  // window get router.requests and the router-count cross-check (docs/MEASUREMENT.md,
+  // "Cross-checks").
+  bool has_requests = false;
+  uint64_t requests = 0;  // sum of request counters
   // CPU and RSS were read: the bundled router reports its own, a spawned command's whole
   // process tree is read from /proc (process_tree.h).
   bool has_resources = false;
@@ -75,9 +89,12 @@ std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterCo
                                                         const SutContext& context);
 
 // Window deltas: after - before for every counter and for CPU time; RSS and the handling
-// histogram are taken from `after` (begin_window() cleared the histogram). CPU time that went
-// down (a process of a command's tree exited unwaited-for, taking its time with it) is no
-// figure: the delta then has no resources.
+// histogram are taken from `after` (begin_window() cleared the histogram). A counter first
+// seen in `after` counts from 0. A counter that went down (the system restarted; the bundled
+// router's are only reset before the `before` reading) or that either reading could not count
+// is left out of the delta's counters; the ones that went down are listed in its `went_down`. CPU
+// time that went down (a process of a command's tree exited unwaited-for, taking its time with it)
+// is no figure: the delta then has no resources.
 MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot& after);
 
 }  // namespace benchgate::sut

@@ -81,6 +81,7 @@ inline results::Repetition test_repetition(uint32_t index, int64_t seed) {
   r.worker_cpu_seconds = 1.25;
   r.worker_cpu_utilization = 0.42;
   r.router.collected = true;
+  r.router.counters_collected = true;
   r.router.requests = r.operations;
   r.router.sampled = true;
   r.router.cpu_seconds = 0.75;

@@ -1,0 +1,168 @@
+// The scrape of a [router] metrics endpoint against a canned HTTP server on 127.0.0.1: the
+// counters of a 200 answer, and every way it fails as an error naming the URL, never as a
+// reading of 0.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "orchestrator/sut/external_system.h"
+#include "orchestrator/sut/metrics_scrape.h"
+
+namespace benchgate::sut {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Answers every connection with `answer` (nothing at all when empty, holding the connection
+// until it is destroyed) after reading the request's head; keeps the last request head.
+class CannedHttpServer {
+ public:
+  explicit CannedHttpServer(std::string answer) : answer_(std::move(answer)) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(::listen(fd_, 8), 0);
+    socklen_t length = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &length);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~CannedHttpServer() {
+    stopping_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    thread_.join();
+    ::close(fd_);
+  }
+  std::string url(const std::string& path = "/metrics") const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  std::string last_request() const { return request_; }
+
+ private:
+  void serve() {
+    while (!stopping_) {
+      const int client = ::accept(fd_, nullptr, nullptr);
+      if (client < 0) return;
+      std::string head;
+      char buffer[4096];
+      while (head.find("\r\n\r\n") == std::string::npos) {
+        const ssize_t n = ::read(client, buffer, sizeof buffer);
+        if (n <= 0) break;
+        head.append(buffer, static_cast<size_t>(n));
+      }
+      request_ = head;
+      if (answer_.empty()) {
+        while (!stopping_) std::this_thread::sleep_for(5ms);  // never answers
+      } else {
+        (void)!::write(client, answer_.data(), answer_.size());
+      }
+      ::close(client);
+    }
+  }
+
+  std::string answer_;
+  int fd_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+  std::string request_;
+};
+
+std::string ok(const std::string& body) {
+  return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+// A port nothing listens on: one bound and closed again.
+uint16_t closed_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t length = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+TEST(MetricsScrape, AScrapeReadsTheCountersOfA200Answer) {
+  CannedHttpServer server(ok("# TYPE served_total counter\nserved_total{path=\"/a\"} 41\n"));
+  auto read = scrape_counters(server.url("/metrics?x=1"));
+  ASSERT_TRUE(read) << read.error().headline();
+  EXPECT_EQ(read->counters, (std::map<std::string, uint64_t>{{"served_total{path=/a}", 41}}));
+  EXPECT_EQ(server.last_request().rfind("GET /metrics?x=1 HTTP/1.1\r\n", 0), 0u)
+      << server.last_request();
+}
+
+TEST(MetricsScrape, ARefusedConnectionIsAnErrorNamingTheUrl) {
+  const std::string url = "http://127.0.0.1:" + std::to_string(closed_port()) + "/metrics";
+  auto read = scrape_counters(url);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().headline(), "scraping the system under test's metrics at " + url +
+                                         ": connecting: connection refused");
+}
+
+TEST(MetricsScrape, AnAnswerOtherThan200IsAnError) {
+  CannedHttpServer server("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+  auto read = scrape_counters(server.url());
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().headline(),
+            "scraping the system under test's metrics at " + server.url() + ": HTTP 404 Not Found");
+}
+
+TEST(MetricsScrape, ABadExpositionIsAnErrorNamingItsLine) {
+  CannedHttpServer server(ok("# TYPE c counter\nc 1\nc{ 2\n"));
+  auto read = scrape_counters(server.url());
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().headline(), "scraping the system under test's metrics at " + server.url() +
+                                         ": line 3: expected a label name or '}'");
+}
+
+TEST(MetricsScrape, AServerThatNeverAnswersCostsTheTimeoutNotAHang) {
+  CannedHttpServer server("");
+  auto read = scrape_counters(server.url(), 200ms);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().headline(),
+            "scraping the system under test's metrics at " + server.url() +
+                ": no complete answer within 200ms (stopped while reading the answer)");
+}
+
+TEST(MetricsScrape, AnExternalSystemWithMetricsSnapshotsItsCountersButNoRequests) {
+  CannedHttpServer server(ok("# TYPE served_total counter\nserved_total 7\n"));
+  scenario::RouterConfig config;
+  config.impl = scenario::RouterImpl::kExternal;
+  config.address = "127.0.0.1:1";
+  config.metrics = server.url();
+  ExternalSystem system(config, SutContext{});
+  auto snapshot = system.snapshot();
+  ASSERT_TRUE(snapshot) << snapshot.error().headline();
+  ASSERT_TRUE(snapshot->has_value());
+  const MetricsSnapshot& got = **snapshot;
+  EXPECT_TRUE(got.has_counters);
+  EXPECT_FALSE(got.has_requests);
+  EXPECT_FALSE(got.has_resources);  // nothing of an external system's process is read
+  EXPECT_EQ(got.counters, (std::map<std::string, uint64_t>{{"served_total", 7}}));
+}
+
+TEST(MetricsScrape, AnExternalSystemWithoutMetricsHasNoReading) {
+  scenario::RouterConfig config;
+  config.impl = scenario::RouterImpl::kExternal;
+  config.address = "127.0.0.1:1";
+  ExternalSystem system(config, SutContext{});
+  auto snapshot = system.snapshot();
+  ASSERT_TRUE(snapshot);
+  EXPECT_FALSE(snapshot->has_value());
+}
+
+}  // namespace
+}  // namespace benchgate::sut
