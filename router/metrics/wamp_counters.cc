@@ -40,6 +40,7 @@ void WampCounters::add(const WampCounters& other) {
   calls_timed_out += other.calls_timed_out;
   calls_canceled += other.calls_canceled;
   transfer_bytes += other.transfer_bytes;
+  session_setup_timeouts += other.session_setup_timeouts;
   for (size_t d = 0; d < 2; ++d) {
     websocket_frames[d] += other.websocket_frames[d];
     websocket_fragmented_messages[d] += other.websocket_fragmented_messages[d];

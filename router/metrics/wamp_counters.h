@@ -71,6 +71,9 @@ struct WampCounters {
   uint64_t calls_canceled = 0;
   // Payload bytes bench.transfer sent (the chunks of its progressive results).
   uint64_t transfer_bytes = 0;
+  // Connections closed because no session was established within --session-setup-timeout
+  // (router/wamp/setup_deadlines.h), whether ABORTed first or closed without a message.
+  uint64_t session_setup_timeouts = 0;
 
   void count_message(int slot, Direction direction, uint64_t size) {
     ++messages[static_cast<size_t>(slot)][static_cast<size_t>(direction)];

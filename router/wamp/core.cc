@@ -14,7 +14,7 @@ WampCore::WampCore(const WampOptions& options, metrics::WampStats& stats)
       dealer_(*this),
       broker_(*this),
       frames_(options.buffer_budget.get()),
-      setup_deadlines_(options.session_setup_timeout_ns),
+      setup_deadlines_(options.session_setup_timeout_ns, stats.counters.session_setup_timeouts),
       random_state_((uint64_t{std::random_device{}()} << 32) ^ std::random_device{}()) {}
 
 bool WampCore::admit() {

@@ -13,7 +13,7 @@
 // the same timeout and the steady clock only goes forward, so appending keeps the list in
 // deadline order: the timer waits for the first entry only, and a connection leaves the list in
 // O(1) (its hook unlinks) when its session is established or it ends. Only the serving thread
-// touches any of it.
+// touches any of it. Each connection timed out is counted (wamp_session_setup_timeouts).
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,9 @@ namespace benchgate::router::wamp {
 
 class SetupDeadlines {
  public:
-  explicit SetupDeadlines(int64_t timeout_ns) : timeout_ns_(timeout_ns) {}
+  // `timed_out` counts the connections whose deadline passed (the thread's WampCounters).
+  SetupDeadlines(int64_t timeout_ns, uint64_t& timed_out)
+      : timeout_ns_(timeout_ns), timed_out_(timed_out) {}
   SetupDeadlines(const SetupDeadlines&) = delete;
   SetupDeadlines& operator=(const SetupDeadlines&) = delete;
 
@@ -73,12 +75,16 @@ class SetupDeadlines {
     while (!list_.empty() && list_.front().setup_deadline_ns <= now) {
       Connection& connection = list_.front();
       list_.pop_front();  // first: the connection may end, or start again, in the call
+      // A connection that has finished left the list (TransportConnection::finish): each one
+      // here closes now, ABORTed first or not.
+      ++timed_out_;
       connection.setup_timed_out();
     }
     arm();
   }
 
   const int64_t timeout_ns_;
+  uint64_t& timed_out_;
   SetupList list_;
   std::optional<boost::asio::steady_timer> timer_;
   bool armed_ = false;

@@ -315,9 +315,11 @@ TEST_F(WampSessionTest, ConnectionsThatNeverJoinAreClosedAndFreeTheirSlots) {
   EXPECT_TRUE(idle1.closed_by_router(&received));
   EXPECT_TRUE(idle2.closed_by_router(&received));
   EXPECT_EQ(received, 0u);
-  const auto s =
-      wait_for_wamp(*server_, [](const auto& m) { return m.wamp_connections_open[1] == 0; });
+  const auto s = wait_for_wamp(*server_, [](const auto& m) {
+    return m.wamp_connections_open[1] == 0 && m.wamp.session_setup_timeouts == 2;
+  });
   EXPECT_EQ(s.wamp_connections_open[1], 0);
+  EXPECT_EQ(s.wamp.session_setup_timeouts, 2u) << "each connection closed at its deadline";
   // The slots are free again, and a client that joins in time keeps its session past the
   // deadline (it applies only until WELCOME).
   RawSocketTestClient joined(port(), kJson);
@@ -327,6 +329,9 @@ TEST_F(WampSessionTest, ConnectionsThatNeverJoinAreClosedAndFreeTheirSlots) {
   const Json result = joined.read();
   ASSERT_EQ(result[0], 50);
   EXPECT_EQ(result[3][0], "still here");
+  metrics::Snapshot after;
+  server_->add_metrics(after);
+  EXPECT_EQ(after.wamp.session_setup_timeouts, 2u) << "an established session has no deadline";
 }
 
 TEST_F(WampSessionTest, AConnectionLeftWithoutASessionAfterGoodbyeIsClosed) {
@@ -340,6 +345,9 @@ TEST_F(WampSessionTest, AConnectionLeftWithoutASessionAfterGoodbyeIsClosed) {
   const Json goodbye = client.read();
   ASSERT_EQ(goodbye[0], 6);
   EXPECT_TRUE(client.closed_by_router()) << "no new HELLO within the deadline";
+  const auto s =
+      wait_for_wamp(*server_, [](const auto& m) { return m.wamp.session_setup_timeouts == 1; });
+  EXPECT_EQ(s.wamp.session_setup_timeouts, 1u);
 }
 
 TEST_F(WampSessionTest, AClientThatDoesNotAnswerTheChallengeIsAbortedAndClosed) {
@@ -377,9 +385,11 @@ secret = "tom-ticket"
             "the session was not established within 300ms (--session-setup-timeout)");
   EXPECT_TRUE(stuck.closed_by_router());
   // Its slot is free: the next client authenticates and joins.
-  const auto s =
-      wait_for_wamp(*server_, [](const auto& m) { return m.wamp_connections_open[1] == 0; });
+  const auto s = wait_for_wamp(*server_, [](const auto& m) {
+    return m.wamp_connections_open[1] == 0 && m.wamp.session_setup_timeouts == 1;
+  });
   ASSERT_EQ(s.wamp_connections_open[1], 0);
+  EXPECT_EQ(s.wamp.session_setup_timeouts, 1u) << "the ABORTed connection";
   RawSocketTestClient next(port(), kJson);
   next.send(Json::array(
       {1,
@@ -419,6 +429,7 @@ TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
   EXPECT_EQ(counters.at("wamp_connections|websocket"), 0u);
   EXPECT_EQ(counters.at("wamp_drops|slow_consumer"), 0u);
   EXPECT_EQ(counters.at("wamp_drops|too_large"), 0u);
+  EXPECT_EQ(counters.at("wamp_session_setup_timeouts"), 0u);
   EXPECT_EQ(proto.gauges().at("wamp_sessions"), 1);
   EXPECT_EQ(proto.gauges().at("wamp_connections_open_rawsocket"), 1);
 
