@@ -3,6 +3,7 @@
 // which only `# TYPE name type` means anything here.
 #include "orchestrator/sut/prometheus_text.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -44,17 +45,23 @@ bool exposition_name_char(char c) { return exposition_name_start(c) || (c >= '0'
 bool label_name_start(char c) { return exposition_name_start(c) && c != ':'; }
 bool label_name_char(char c) { return label_name_start(c) || (c >= '0' && c <= '9'); }
 
-// A sample value: Go's float syntax as Prometheus writes it, "NaN", "+Inf" and "-Inf" included.
+// A sample value as Prometheus reads it (Go's strconv.ParseFloat): a decimal or exponent
+// float, or NaN and Inf in any case with an optional sign ("NaN", "+Inf", and "Nan", which
+// prometheus-cpp writes).
 std::optional<double> exposition_value(std::string_view text) {
-  if (text == "NaN") return std::nan("");
-  if (text == "+Inf" || text == "Inf") return HUGE_VAL;
-  if (text == "-Inf") return -HUGE_VAL;
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool negative = lower.starts_with('-');
+  const std::string_view word =
+      std::string_view(lower).substr(lower.starts_with('+') || negative ? 1 : 0);
+  if (word == "nan") return std::nan("");
+  if (word == "inf" || word == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
   if (text.starts_with('+')) text.remove_prefix(1);
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || std::isnan(value) ||
       std::isinf(value)) {
-    return std::nullopt;  // nan/inf spelled otherwise are not Prometheus's
+    return std::nullopt;
   }
   return value;
 }

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 
-from harness import Run, kill_tagged, load_json, write_scenario
+from harness import BIN, Run, kill_tagged, load_json, write_scenario
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "metrics_server.py")
 
@@ -34,6 +34,27 @@ connections = 1
 name = "hello"
 target = "/bench/hello"
 expect_body_bytes = 12
+"""
+
+ROUTER_SCENARIO = """
+name = "e2e_sut_metrics_router"
+[router]
+impl = "command"
+command = ["{router}", "--http", "127.0.0.1:${{port:http}}",
+           "--metrics-listen", "127.0.0.1:${{port:metrics}}"]
+address = "127.0.0.1:${{port:http}}"
+metrics = "http://127.0.0.1:${{port:metrics}}/metrics"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 1
+timeout = "60s"
+workers = 1
+connections = 1
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
 """
 
 REQUESTS = 'sut_requests_total{note=a "quoted" \\ value,path=/bench/hello}'
@@ -114,6 +135,25 @@ class SutMetricsTest(unittest.TestCase):
             stored[idx][name] = value
         self.assertEqual(stored, expected)
         self.assertEqual(requests, [(None,), (None,)])
+
+    def test_the_bundled_router_run_as_a_command_is_scraped_from_its_metrics_listen(self):
+        # A real exporter (prometheus-cpp, which writes NaN as "Nan"): its request counter's
+        # delta is the workers' operations, within the one request in flight.
+        self.json = os.path.join(self.dir, "router.json")
+        scenario = write_scenario(self.dir, "router.toml", ROUTER_SCENARIO.format(
+            router=os.path.join(BIN, "router")))
+        run = Run(["run", scenario, "--db", os.path.join(self.dir, "router.db"),
+                   "--json", self.json], cwd=self.dir)
+        self.runs.append(run)
+        run.run(timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        rep = load_json(self.json)["scenarios"][0]["workloads"][0]["repetitions"][0]
+        counted = rep["router"]["counters"][
+            "benchgate_router_http_requests_total{route=/bench/hello,status=200}"]
+        self.assertGreater(counted, 0)
+        self.assertLessEqual(abs(counted - rep["operations"]), 1, rep["router"]["counters"])
+        self.assertNotIn("requests", rep["router"])
 
     def test_a_scrape_that_fails_fails_the_run_naming_the_line(self):
         run = self.orchestrator(path="/broken")

@@ -76,20 +76,25 @@ TEST(PrometheusText, ACounterWhoseValueIsNoCountIsUncountedNotZero) {
       "# TYPE c counter\n"
       "c{v=\"nan\"} NaN\n"
       "c{v=\"inf\"} +Inf\n"
+      "c{v=\"nan, as prometheus-cpp writes it\"} Nan\n"
+      "c{v=\"-inf\"} -infinity\n"
       "c{v=\"fraction\"} 2.5\n"
       "c{v=\"negative\"} -1\n"
       "c{v=\"huge\"} 1e300\n"
       "c{v=\"whole\"} 2.0\n");
   EXPECT_EQ(read.counters, (std::map<std::string, uint64_t>{{"c{v=whole}", 2}}));
-  EXPECT_EQ(read.uncounted, (std::set<std::string>{"c{v=fraction}", "c{v=huge}", "c{v=inf}",
-                                                   "c{v=nan}", "c{v=negative}"}));
+  EXPECT_EQ(read.uncounted,
+            (std::set<std::string>{"c{v=-inf}", "c{v=fraction}", "c{v=huge}", "c{v=inf}",
+                                   "c{v=nan, as prometheus-cpp writes it}", "c{v=nan}",
+                                   "c{v=negative}"}));
 }
 
 TEST(PrometheusText, ABadLineIsAnErrorNamingItsNumber) {
   EXPECT_EQ(error_of("# TYPE c counter\nc\n"), "line 2: expected a blank and a value after 'c'");
   EXPECT_EQ(error_of("c 1\nc-x 1\n"), "line 2: expected a blank and a value after 'c'");
   EXPECT_EQ(error_of("c one\n"), "line 1: 'one' is not a sample value");
-  EXPECT_EQ(error_of("c inf\n"), "line 1: 'inf' is not a sample value");
+  EXPECT_EQ(error_of("c 1.2.3\n"), "line 1: '1.2.3' is not a sample value");
+  EXPECT_EQ(error_of("c infinite\n"), "line 1: 'infinite' is not a sample value");
   EXPECT_EQ(error_of("c 1 2 3\n"), "line 1: unexpected text after the sample");
   EXPECT_EQ(error_of("c 1 1.5\n"), "line 1: '1.5' is not a timestamp (milliseconds)");
   EXPECT_EQ(error_of("\n\nc{a=\"x\\t\"} 1\n"),
