@@ -100,7 +100,11 @@ int serve(const ServeSettings& settings) {
   store::RunInfo info;
   info.testbed = store::detect_testbed();
 
-  serve::RunExecutor executor(**db, options, info, metrics);
+  // The scenarios folder as files in it are named once resolved (absolute).
+  std::error_code absolute_ec;
+  const std::string scenarios_folder =
+      fs::absolute(settings.scenarios_dir, absolute_ec).lexically_normal().string();
+  serve::RunExecutor executor(**db, options, info, metrics, scenarios_folder);
   serve::JobQueue queue(executor, settings.queue_limits);
   serve::OrchestratorService service(
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,
@@ -119,8 +123,11 @@ int serve(const ServeSettings& settings) {
   std::printf("READY grpc=%s:%d metrics=%s%s\n", host.c_str(), port, (*endpoint)->address().c_str(),
               pages ? (" http=" + pages->address()).c_str() : "");
   std::fflush(stdout);
-  std::fprintf(stderr, "serve: Orchestrator service on %s:%d, metrics on %s, scenarios from %s\n",
-               host.c_str(), port, (*endpoint)->url().c_str(), settings.scenarios_dir.c_str());
+  std::fprintf(stderr,
+               "serve: Orchestrator service on %s:%d, metrics on %s, scenarios from %s, logs of "
+               "failed jobs in %s\n",
+               host.c_str(), port, (*endpoint)->url().c_str(), settings.scenarios_dir.c_str(),
+               log_dir.c_str());
 
   schedule_until_stopped(queue, settings.scenarios_dir, settings.every_ns);
 

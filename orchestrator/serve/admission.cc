@@ -7,6 +7,7 @@
 #include "common/security/token.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "orchestrator/serve/client_paths.h"
 #include "orchestrator/serve/run_bound.h"
 
 namespace benchgate::serve {
@@ -95,6 +96,32 @@ void collect(const scenario::Scenario& scenario, std::vector<Reach>& programs,
   }
 }
 
+// A scenario of the folder as its clients know it: by its file name. The loader read it by
+// its full path (so that ${scenario_dir} and the files it names resolve); every place that
+// names the file, and the diagnostics, would show clients the service's folder.
+void relabel(scenario::Location& where, const std::string& path, const std::string& shown) {
+  if (where.file == path) where.file = shown;
+}
+
+void relabel(scenario::RouterConfig& router, const std::string& path, const std::string& shown) {
+  relabel(router.where, path, shown);
+  for (auto& [key, where] : router.key_where) relabel(where, path, shown);
+}
+
+void relabel(scenario::Scenario& s, const std::string& path, const std::string& shown) {
+  s.path = shown;
+  relabel(s.router, path, shown);
+  for (auto& [name, router] : s.routers) relabel(router, path, shown);
+  for (auto& w : s.workloads) relabel(w.where, path, shown);
+  for (auto& g : s.gates) relabel(g.where, path, shown);
+  for (auto& [name, impl] : s.worker_impls) {
+    relabel(impl.where, path, shown);
+    relabel(impl.command_where, path, shown);
+  }
+  relabel(s.workers.where, path, shown);
+  relabel(s.workers.at_where, path, shown);
+}
+
 std::string error_line(const Reach& reach, const std::string& message) {
   return scenario::Diagnostic{reach.where, message}.format() + "\n";
 }
@@ -180,7 +207,13 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) 
     return {std::nullopt, Refusal::kNotFound,
             "no scenario '" + name + "' in the service's scenarios folder"};
   }
-  return from_load(scenario::load_scenario_file(path.string()));
+  scenario::LoadResult loaded = scenario::load_scenario_file(path.string());
+  for (auto& d : loaded.diagnostics) {
+    relabel(d.where, path.string(), file);
+    d.message = without_folders(std::move(d.message), {policy.scenarios_dir});
+  }
+  if (loaded.scenario) relabel(*loaded.scenario, path.string(), file);
+  return from_load(std::move(loaded));
 }
 
 Admission admit_content(const std::string& file_name, const std::string& text,

@@ -38,7 +38,9 @@ struct Admission {
   std::string message;  // why it was refused: diagnostics, one per line
 };
 
-// "quickstart" or "quickstart.toml" in the scenarios folder.
+// "quickstart" or "quickstart.toml" in the scenarios folder. Its diagnostics and the
+// scenario's locations and `path` name the file as the client does ("quickstart.toml"),
+// never the service's folder.
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
 // kMaxFileNameBytes or with a control character is refused, and so is a scenario whose

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "orchestrator/serve/job.h"
 
@@ -16,7 +18,8 @@ struct FileCloser {
 };
 using UniqueFile = std::unique_ptr<std::FILE, FileCloser>;
 
-// Line-buffered: each complete line (or flush) is one JobOutput event.
-UniqueFile open_job_output(Job& job, bool to_stderr);
+// Each run of complete lines is one JobOutput event (a last line without its end goes when the
+// stream is closed), with every "FOLDER/" of `private_folders` taken out (client_paths.h).
+UniqueFile open_job_output(Job& job, bool to_stderr, std::vector<std::string> private_folders = {});
 
 }  // namespace benchgate::serve

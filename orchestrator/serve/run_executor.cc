@@ -9,6 +9,7 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/report/run_outputs.h"
+#include "orchestrator/serve/client_paths.h"
 #include "orchestrator/serve/job_output.h"
 
 namespace benchgate::serve {
@@ -54,8 +55,8 @@ void RunExecutor::run(Job& job) {
       (std::filesystem::path(options_.log_dir) / ("job-" + std::to_string(job.id()))).string();
   std::filesystem::create_directories(options.log_dir, ec);
 
-  UniqueFile out = open_job_output(job, false);
-  UniqueFile err = open_job_output(job, true);
+  UniqueFile out = open_job_output(job, false, private_folders_);
+  UniqueFile err = open_job_output(job, true, private_folders_);
   report::ScenarioReport r;
   {
     report::TerminalReport terminal(out.get(), err.get());
@@ -83,8 +84,11 @@ void RunExecutor::run(Job& job) {
     std::fprintf(err.get(), "run cancelled: every child process was stopped\n");
   }
   if (r.exit_code == cli::kExitRunError) {
-    std::fprintf(err.get(), "child process logs (on the service's machine): %s\n",
-                 options.log_dir.c_str());
+    // The client learns the folder's name, the operator (the service's log) where it is.
+    std::fprintf(err.get(), "child process logs: job-%llu in the service's log folder\n",
+                 static_cast<unsigned long long>(job.id()));
+    std::fprintf(stderr, "serve: job %llu: child process logs kept in %s\n",
+                 static_cast<unsigned long long>(job.id()), options.log_dir.c_str());
   } else {
     std::filesystem::remove_all(options.log_dir, ec);
   }
@@ -97,7 +101,7 @@ void RunExecutor::run(Job& job) {
     s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
     s.exit_code = cancelled ? cli::kExitRunError : r.exit_code;
     s.run_id = r.run_id;
-    s.error = r.result.error;
+    s.error = without_folders(r.result.error, private_folders_);
     s.finished_unix_ns = unix_now_ns();
   });
   app::set_run_cancelled(false);

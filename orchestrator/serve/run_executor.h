@@ -3,6 +3,9 @@
 // service's Prometheus gauges updated.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/job_queue.h"
@@ -13,10 +16,16 @@ namespace benchgate::serve {
 
 class RunExecutor : public JobExecutor {
  public:
-  // `info` carries the testbed fingerprint; each job adds its commit, branch and labels.
+  // `info` carries the testbed fingerprint; each job adds its commit, branch and labels. What a
+  // job shows its client names neither `options.log_dir` nor `scenarios_dir`
+  // (client_paths.h): the job's log folder is "job-N" there.
   RunExecutor(store::Store& db, engine::EngineOptions options, store::RunInfo info,
-              metrics::MetricsObserver& metrics)
-      : db_(db), options_(std::move(options)), info_(std::move(info)), metrics_(metrics) {}
+              metrics::MetricsObserver& metrics, std::string scenarios_dir = {})
+      : db_(db),
+        options_(std::move(options)),
+        info_(std::move(info)),
+        metrics_(metrics),
+        private_folders_{options_.log_dir, std::move(scenarios_dir)} {}
 
   void run(Job& job) override;
   void interrupt() override;
@@ -29,6 +38,7 @@ class RunExecutor : public JobExecutor {
   const engine::EngineOptions options_;
   const store::RunInfo info_;
   metrics::MetricsObserver& metrics_;
+  const std::vector<std::string> private_folders_;
   LiveRun live_;
 };
 

@@ -421,12 +421,18 @@ class ServeTest(unittest.TestCase):
         self.assertIn("interrupted by signal 2 (Interrupt): job 1 on " + self.grpc +
                       " was cancelled, and every child process there was stopped", err)
         self.assertNotIn("signal 0", out + err)
+        # The kept logs are named as the client knows them; the folder is the operator's.
+        self.assertIn("child process logs: job-1 in the service's log folder\n", err)
+        log_folders = os.path.join(self.dir, "benchgate-serve-")
+        self.assertNotIn(log_folders, out + err)
         self.assertIsNone(self.service.proc.poll(), "the service keeps serving")
         self.assert_only_the_service_runs()
         with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
             self.assertEqual(db.execute("SELECT status, exit_code FROM runs").fetchall(),
                              [("aborted", 3)])
         self.stop_service()
+        self.assertIn("serve: job 1: child process logs kept in " + log_folders,
+                      self.service.stderr)
 
     def test_ctrl_c_on_a_client_whose_job_waits_in_the_queue_cancels_it(self):
         path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))

@@ -1,0 +1,87 @@
+// What a client of `orchestrator serve` is shown names the files it knows, never the service's
+// folders (orchestrator/serve/client_paths.h): a scenario run by name is named by its file
+// name, in its diagnostics and in its run's output, and the job's output and error hold the
+// jobs' log folder and the scenarios folder as names relative to them.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "orchestrator/serve/admission.h"
+#include "orchestrator/serve/client_paths.h"
+#include "orchestrator/serve/job_output.h"
+
+namespace benchgate::serve {
+namespace {
+
+// The output events of `job`, stdout and stderr alike, in order.
+std::string output_of(const Job& job) {
+  bool ended = false;
+  std::string text;
+  for (const JobEvent& event : job.events_since(0, std::chrono::milliseconds(0), ended)) {
+    if (const auto* o = std::get_if<JobOutput>(&event)) text += o->text;
+  }
+  return text;
+}
+
+TEST(ClientPaths, TheJobsOutputNamesItsLogsRelativeToTheServicesFolders) {
+  Job job(7, scenario::Scenario{}, {}, "client");
+  {
+    UniqueFile err = open_job_output(job, true, {"/srv/bench/logs", "/srv/bench/scenarios/"});
+    std::fprintf(err.get(), "router exited; see /srv/bench/logs/job-7/router.stderr.log\n");
+    // A line written in two parts, flushed between them, with the folder split over both.
+    std::fputs("cannot read /srv/bench/sce", err.get());
+    std::fflush(err.get());
+    std::fputs("narios/auth.json\nlast line without its end", err.get());
+  }
+  EXPECT_EQ(output_of(job),
+            "router exited; see job-7/router.stderr.log\ncannot read auth.json\nlast line "
+            "without its end");
+}
+
+TEST(ClientPaths, AFolderIsTakenOutOnlyWhereItIsAFolder) {
+  EXPECT_EQ(without_folders("/srv/logs/a /srv/logsx/b /srv/logs", {"/srv/logs"}),
+            "a /srv/logsx/b /srv/logs");
+}
+
+class ScenarioFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("benchgate-client-paths-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void write(const std::string& file, const std::string& text) {
+    std::ofstream(dir_ / file) << text;
+  }
+  AdmissionPolicy policy() const { return AdmissionPolicy{dir_.string(), {}, {}}; }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ScenarioFolder, AScenarioRunByNameIsNamedByItsFileName) {
+  write("own.toml",
+        "name = \"own\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http1\"\ntarget = \"/\"\n"
+        "[[gates]]\nworkload = \"w\"\nmetric = \"errors.count\"\nmax = 0\n");
+  const Admission a = admit_by_name("own", policy());
+  ASSERT_TRUE(a.scenario) << a.message;
+  EXPECT_EQ(a.scenario->path, "own.toml");
+  EXPECT_EQ(a.scenario->workloads.at(0).where.file, "own.toml");
+  EXPECT_EQ(a.scenario->gates.at(0).where.file, "own.toml");
+  EXPECT_EQ(a.scenario->router.where.file.find(dir_.string()), std::string::npos);
+}
+
+TEST_F(ScenarioFolder, TheErrorsOfAScenarioRunByNameNameItsFileNotTheFolder) {
+  write("bad.toml", "name = \"bad\"\n[[workloads]]\nname = \"w\"\nprotocol = \"gopher\"\n");
+  const Admission a = admit_by_name("bad", policy());
+  ASSERT_FALSE(a.scenario);
+  EXPECT_EQ(a.refusal, Refusal::kInvalid);
+  EXPECT_EQ(a.message.rfind("bad.toml:4:", 0), 0u) << a.message;
+  EXPECT_EQ(a.message.find(dir_.string()), std::string::npos) << a.message;
+}
+
+}  // namespace
+}  // namespace benchgate::serve
