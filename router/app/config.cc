@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include <boost/asio/ip/address.hpp>
 
@@ -137,6 +138,20 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   if (!queued) return flag_error("--max-queued-bytes", queued.message());
   if (*queued < 1024) return flag_error("--max-queued-bytes", "must be at least 1 KiB");
   config.wamp.max_queued_bytes = *queued;
+
+  const std::pair<const char*, int64_t> per_session[] = {
+      {"--max-pending-calls-per-session", raw.max_pending_calls_per_session},
+      {"--max-registrations-per-session", raw.max_registrations_per_session},
+      {"--max-subscriptions-per-session", raw.max_subscriptions_per_session}};
+  for (const auto& [flag, value] : per_session) {
+    if (value < 1 || value > 1'000'000) return flag_error(flag, "must be from 1 to 1000000");
+  }
+  config.wamp.max_pending_calls_per_session =
+      static_cast<uint32_t>(raw.max_pending_calls_per_session);
+  config.wamp.max_registrations_per_session =
+      static_cast<uint32_t>(raw.max_registrations_per_session);
+  config.wamp.max_subscriptions_per_session =
+      static_cast<uint32_t>(raw.max_subscriptions_per_session);
 
   auto message_timeout = parse_duration_ns(raw.message_timeout);
   if (!message_timeout) return flag_error("--message-timeout", message_timeout.message());

@@ -36,6 +36,10 @@ struct RawConfig {
   std::string max_message_bytes = "65MiB";
   int64_t max_sessions = 10000;
   std::string max_queued_bytes = "128MiB";
+  // What one WAMP session may hold on the router (wamp::WampOptions).
+  int64_t max_pending_calls_per_session = 4096;
+  int64_t max_registrations_per_session = 1000;
+  int64_t max_subscriptions_per_session = 1000;
   std::string message_timeout = "60s";  // a WAMP message from its first byte to its last
   // A WAMP connection from the start of its opening handshake to WELCOME.
   std::string session_setup_timeout = "10s";

@@ -15,6 +15,18 @@ std::string_view drop_reason_label(DropReason reason) {
   return reason == DropReason::slow_consumer ? "slow_consumer" : "too_large";
 }
 
+std::string_view session_limit_label(SessionLimit limit) {
+  switch (limit) {
+    case SessionLimit::pending_calls:
+      return "pending_calls";
+    case SessionLimit::registrations:
+      return "registrations";
+    case SessionLimit::subscriptions:
+      return "subscriptions";
+  }
+  return "pending_calls";
+}
+
 void WampCounters::add(const WampCounters& other) {
   for (size_t s = 0; s < messages.size(); ++s) {
     for (size_t d = 0; d < 2; ++d) messages[s][d] += other.messages[s][d];
@@ -40,6 +52,7 @@ void WampCounters::add(const WampCounters& other) {
   calls_timed_out += other.calls_timed_out;
   calls_canceled += other.calls_canceled;
   transfer_bytes += other.transfer_bytes;
+  for (size_t l = 0; l < limit_refusals.size(); ++l) limit_refusals[l] += other.limit_refusals[l];
   session_setup_timeouts += other.session_setup_timeouts;
   for (size_t d = 0; d < 2; ++d) {
     websocket_frames[d] += other.websocket_frames[d];

@@ -37,6 +37,15 @@ inline constexpr int kAuthMethodSlots = 5;
 inline constexpr int kAuthFailReasons = 5;
 inline constexpr int kAuthActions = 4;
 
+// A per-session limit a request was refused for (the label of wamp_limit_refusals): the calls a
+// caller has pending (--max-pending-calls-per-session), the procedures a session has registered
+// (--max-registrations-per-session), the topics it has subscribed to
+// (--max-subscriptions-per-session).
+enum class SessionLimit : uint8_t { pending_calls = 0, registrations = 1, subscriptions = 2 };
+inline constexpr int kSessionLimits = 3;
+// "pending_calls", "registrations", "subscriptions"
+std::string_view session_limit_label(SessionLimit limit);
+
 struct WampCounters {
   // Messages by type slot (router/wamp/message_type.h) and direction.
   std::array<std::array<uint64_t, 2>, wamp::kMessageSlots> messages{};
@@ -71,6 +80,8 @@ struct WampCounters {
   uint64_t calls_canceled = 0;
   // Payload bytes bench.transfer sent (the chunks of its progressive results).
   uint64_t transfer_bytes = 0;
+  // Requests refused with an ERROR because the session was at one of its limits, by limit.
+  std::array<uint64_t, kSessionLimits> limit_refusals{};
   // Connections closed because no session was established within --session-setup-timeout
   // (router/wamp/setup_deadlines.h), whether ABORTed first or closed without a message.
   uint64_t session_setup_timeouts = 0;

@@ -39,6 +39,17 @@ void Broker::on_subscribe(Session& session, Json& message) {
     return;
   }
   Realm& realm = *session.realm();
+  const auto existing = realm.topics.find(topic);
+  // Subscribing again to a topic the session is subscribed to answers with the same id.
+  const bool subscribed =
+      existing != realm.topics.end() && subscriptions_.contains(session, existing->second.id);
+  if (!subscribed &&
+      session.subscriptions.size() >= core_.options().max_subscriptions_per_session) {
+    ++core_.stats()
+          .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::subscriptions)];
+    session.send_error(MessageType::kSubscribe, request, kTooManySubscriptions);
+    return;
+  }
   auto [it, created] = realm.topics.try_emplace(topic);
   Subscription& subscription = it->second;
   if (created) {
@@ -46,10 +57,9 @@ void Broker::on_subscribe(Session& session, Json& message) {
     subscription.topic = topic;
     realm.subscription_topics.emplace(subscription.id, topic);
   }
-  auto& subscribers = subscription.subscribers;
-  if (std::find(subscribers.begin(), subscribers.end(), &session) == subscribers.end()) {
-    subscribers.push_back(&session);
-    session.subscriptions.push_back(subscription.id);
+  if (!subscribed) {
+    subscription.subscribers.push_back(&session);
+    subscriptions_.add(session, session.subscriptions, subscription.id);
   }
   session.send(Json::array({static_cast<int>(MessageType::kSubscribed), request, subscription.id}));
 }
@@ -76,13 +86,10 @@ void remove_subscriber(Realm& realm, uint64_t id, Session& session) {
 void Broker::on_unsubscribe(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const uint64_t id = id_of(message[2]);
-  auto& mine = session.subscriptions;
-  const auto own = std::find(mine.begin(), mine.end(), id);
-  if (own == mine.end()) {
+  if (!subscriptions_.remove(session, session.subscriptions, id)) {
     session.send_error(MessageType::kUnsubscribe, request, "wamp.error.no_such_subscription");
     return;
   }
-  mine.erase(own);
   remove_subscriber(*session.realm(), id, session);
   session.send(Json::array({static_cast<int>(MessageType::kUnsubscribed), request}));
 }
@@ -167,7 +174,7 @@ void Broker::session_left(Session& session) {
   if (realm != nullptr) {
     for (const uint64_t id : session.subscriptions) remove_subscriber(*realm, id, session);
   }
-  session.subscriptions.clear();
+  subscriptions_.clear(session, session.subscriptions);
 }
 
 }  // namespace benchgate::router::wamp

@@ -1,10 +1,12 @@
 // The broker role: SUBSCRIBE / UNSUBSCRIBE / PUBLISH (with acknowledge and exclude_me) and
 // EVENT fan-out, exact topic match. An EVENT is serialized once per serializer in use among
-// the subscribers, not once per subscriber.
+// the subscribers, not once per subscriber. A session subscribes to at most
+// --max-subscriptions-per-session topics.
 #pragma once
 
 #include "router/wamp/message_view.h"
 #include "router/wamp/serializer.h"
+#include "router/wamp/session_ids.h"
 
 namespace benchgate::router::wamp {
 
@@ -26,6 +28,8 @@ class Broker {
 
  private:
   WampCore& core_;
+  // Where each of a session's subscription ids sits in Session::subscriptions.
+  SessionIds subscriptions_;
 };
 
 }  // namespace benchgate::router::wamp

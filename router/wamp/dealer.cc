@@ -80,7 +80,15 @@ void Dealer::stop_timers() {
 }
 
 Dealer::PendingCalls::iterator Dealer::end_call(PendingCalls::iterator call) {
-  if (call->second.deadline) deadlines_.erase(*call->second.deadline);
+  Pending& pending = call->second;
+  if (pending.deadline) deadlines_.erase(*pending.deadline);
+  (pending.caller_prev ? pending.caller_prev->caller_next : pending.caller->calls_made) =
+      pending.caller_next;
+  if (pending.caller_next) pending.caller_next->caller_prev = pending.caller_prev;
+  (pending.callee_prev ? pending.callee_prev->callee_next : pending.callee->calls_served) =
+      pending.callee_next;
+  if (pending.callee_next) pending.callee_next->callee_prev = pending.callee_prev;
+  --pending.caller->calls_pending;
   return pending_.erase(call);
 }
 
@@ -105,28 +113,35 @@ void Dealer::on_register(Session& session, Json& message) {
   }
   Realm& realm = *session.realm();
   const auto existing = realm.procedures.find(procedure);
-  uint64_t registration = 0;
+  Registration* shared = nullptr;
   if (existing != realm.procedures.end()) {
-    Registration& shared = existing->second;
-    if (shared.policy != *policy) {
+    shared = &existing->second;
+    if (shared->policy != *policy) {
       session.send_error(MessageType::kRegister, request,
                          "wamp.error.procedure_exists_with_different_invocation_policy");
       return;
     }
-    const bool mine =
-        std::find(shared.callees.begin(), shared.callees.end(), &session) != shared.callees.end();
-    if (*policy == InvokePolicy::kSingle || mine) {
+    if (*policy == InvokePolicy::kSingle || registrations_.contains(session, shared->id)) {
       session.send_error(MessageType::kRegister, request, "wamp.error.procedure_already_exists");
       return;
     }
-    shared.callees.push_back(&session);
-    registration = shared.id;
+  }
+  if (session.registrations.size() >= core_.options().max_registrations_per_session) {
+    ++core_.stats()
+          .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::registrations)];
+    session.send_error(MessageType::kRegister, request, kTooManyRegistrations);
+    return;
+  }
+  uint64_t registration = 0;
+  if (shared != nullptr) {
+    shared->callees.push_back(&session);
+    registration = shared->id;
   } else {
     registration = core_.next_id();
     realm.procedures.emplace(procedure, Registration{registration, *policy, {&session}, 0});
     realm.registration_uris.emplace(registration, procedure);
   }
-  session.registrations.push_back(registration);
+  registrations_.add(session, session.registrations, registration);
   session.send(Json::array({static_cast<int>(MessageType::kRegistered), request, registration}));
 }
 
@@ -147,13 +162,10 @@ static void leave_registration(Realm& realm, uint64_t registration, Session& ses
 void Dealer::on_unregister(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const uint64_t registration = id_of(message[2]);
-  auto& mine = session.registrations;
-  const auto own = std::find(mine.begin(), mine.end(), registration);
-  if (own == mine.end()) {
+  if (!registrations_.remove(session, session.registrations, registration)) {
     session.send_error(MessageType::kUnregister, request, "wamp.error.no_such_registration");
     return;
   }
-  mine.erase(own);
   leave_registration(*session.realm(), registration, session);
   session.send(Json::array({static_cast<int>(MessageType::kUnregistered), request}));
 }
@@ -211,6 +223,7 @@ void Dealer::on_call(Session& caller, Json& message) {
     caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
     return;
   }
+  if (!may_call(caller, request)) return;
   Session& callee = choose(found->second);
   const uint64_t invocation = core_.next_id();
   const bool receive_progress = is_true(message[2], "receive_progress");
@@ -233,15 +246,37 @@ bool Dealer::call_deadline(const Json& options, std::optional<Clock::time_point>
   return true;
 }
 
+bool Dealer::may_call(Session& caller, uint64_t request) {
+  if (caller.calls_pending < core_.options().max_pending_calls_per_session) return true;
+  ++core_.stats()
+        .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::pending_calls)];
+  caller.send_error(MessageType::kCall, request, kTooManyPendingCalls);
+  return false;
+}
+
 void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
                      uint64_t invocation, std::optional<Clock::time_point> deadline,
                      bool receive_progress) {
   switch (sent) {
     case SendResult::sent: {
-      Pending& pending = pending_
-                             .emplace(invocation, Pending{caller.id(), request, &callee,
-                                                          std::nullopt, false, receive_progress})
-                             .first->second;
+      const auto [entry, inserted] = pending_.try_emplace(invocation);
+      // Invocation ids repeat only after 2^53 of them (WampCore::next_id); the call pending
+      // under this one stays as it is.
+      if (!inserted) return;
+      Pending& pending = entry->second;
+      pending.invocation = invocation;
+      pending.caller = &caller;
+      pending.caller_request = request;
+      pending.callee = &callee;
+      pending.receive_progress = receive_progress;
+      // First in both lists: linking costs the same however many calls are pending.
+      pending.caller_next = caller.calls_made;
+      if (pending.caller_next) pending.caller_next->caller_prev = &pending;
+      caller.calls_made = &pending;
+      pending.callee_next = callee.calls_served;
+      if (pending.callee_next) pending.callee_next->callee_prev = &pending;
+      callee.calls_served = &pending;
+      ++caller.calls_pending;
       if (deadline) {
         pending.deadline = deadlines_.emplace(*deadline, invocation);
         arm_timer();
@@ -287,6 +322,7 @@ bool Dealer::route_call(Session& caller, const MessageView& message) {
     return false;
   }
   metrics::inject_work(core_.options().inject_work_ns);
+  if (!may_call(caller, request)) return true;
   std::optional<Clock::time_point> deadline;
   if (timeout.kind == Option::Kind::unsigned_int && timeout.number > 0 && timer_) {
     deadline =
@@ -312,8 +348,7 @@ bool Dealer::route_yield(Session& callee, const MessageView& message) {
   // A progressive result the caller did not ask for is dropped; the final one still comes.
   if (progressive && !pending.receive_progress) return true;
   if (!progressive) end_call(found);
-  Session* caller = core_.find_session(pending.caller_session);
-  if (caller == nullptr) return true;
+  Session* caller = pending.caller;
   const Frame frame = result_frame(core_.frame_pool(), caller->serializer(), pending.caller_request,
                                    progressive, message, 3);
   if (caller->send_frame(frame, MessageType::kResult) == SendResult::too_large) {
@@ -323,13 +358,11 @@ bool Dealer::route_yield(Session& callee, const MessageView& message) {
   return true;
 }
 
-std::optional<uint64_t> Dealer::find_call(uint64_t caller_session, uint64_t request) const {
-  for (const auto& [invocation, pending] : pending_) {
-    if (pending.caller_session == caller_session && pending.caller_request == request) {
-      return invocation;
-    }
+Dealer::Pending* Dealer::find_call(const Session& caller, uint64_t request) {
+  for (Pending* call = caller.calls_made; call != nullptr; call = call->caller_next) {
+    if (call->caller_request == request) return call;
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 void Dealer::on_yield(Session& callee, Json& message) {
@@ -342,8 +375,7 @@ void Dealer::on_yield(Session& callee, Json& message) {
   // A progressive result the caller did not ask for is dropped; the final one still comes.
   if (progressive && !pending.receive_progress) return;
   if (!progressive) end_call(found);
-  Session* caller = core_.find_session(pending.caller_session);
-  if (caller == nullptr) return;
+  Session* caller = pending.caller;
   Json details = progressive ? Json{{"progress", true}} : Json::object();
   Json result = Json::array({kResult, pending.caller_request, std::move(details)});
   move_payload(message, 3, result);
@@ -360,8 +392,7 @@ void Dealer::on_invocation_error(Session& callee, Json& message) {
   const Pending pending = found->second;
   end_call(found);
   if (pending.interrupted) ++core_.stats().counters.calls_canceled;
-  Session* caller = core_.find_session(pending.caller_session);
-  if (caller == nullptr) return;
+  Session* caller = pending.caller;
   Json error = Json::array({kError, static_cast<int>(MessageType::kCall), pending.caller_request,
                             std::move(message[3]), std::move(message[4])});
   move_payload(message, 5, error);
@@ -382,7 +413,7 @@ void Dealer::on_cancel(Session& caller, Json& message) {
   // [CANCEL, CALL.Request|id, Options|dict]; a CANCEL for a call no longer pending (answered
   // already, or never made) is ignored, as the spec says.
   const uint64_t request = id_of(message[1]);
-  const auto call = find_call(caller.id(), request);
+  Pending* const call = find_call(caller, request);
   const auto transfers = call ? transfers_.end() : transfers_.find(caller.id());
   const bool transferring =
       transfers != transfers_.end() &&
@@ -402,7 +433,7 @@ void Dealer::on_cancel(Session& caller, Json& message) {
     ++core_.stats().counters.calls_canceled;
     return;
   }
-  const uint64_t invocation = *call;
+  const uint64_t invocation = call->invocation;
   const auto found = pending_.find(invocation);
   Pending& pending = found->second;
   if (mode == "kill" && pending.callee->callee_cancels) {
@@ -446,10 +477,7 @@ void Dealer::on_timer() {
     end_call(found);
     ++core_.stats().counters.calls_timed_out;
     interrupt(*pending.callee, invocation, "killnowait", "wamp.error.timeout");
-    Session* caller = core_.find_session(pending.caller_session);
-    if (caller != nullptr) {
-      caller->send_error(MessageType::kCall, pending.caller_request, "wamp.error.timeout");
-    }
+    pending.caller->send_error(MessageType::kCall, pending.caller_request, "wamp.error.timeout");
   }
   arm_timer();
 }
@@ -469,6 +497,7 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
     caller.send_error(MessageType::kCall, request, "wamp.error.invalid_argument");
     return;
   }
+  if (!may_call(caller, request)) return;
   ++core_.stats().counters.calls_routed;
   Transfer transfer{request, *total, *chunk, 0, 0, std::nullopt};
   if (!pump(caller, transfer)) {
@@ -481,9 +510,11 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
     arm_timer();
   }
   transfers_[caller.id()].push_back(transfer);
+  ++caller.calls_pending;
 }
 
-void Dealer::end_transfer(Transfers::iterator list, size_t index) {
+void Dealer::end_transfer(Session& caller, Transfers::iterator list, size_t index) {
+  --caller.calls_pending;
   auto& transfers = list->second;
   if (transfers[index].deadline) deadlines_.erase(*transfers[index].deadline);
   transfers.erase(transfers.begin() + static_cast<std::ptrdiff_t>(index));
@@ -496,7 +527,7 @@ bool Dealer::stop_transfer(Session& caller, uint64_t request, const char* uri) {
   if (list == transfers_.end()) return false;
   for (size_t i = 0; i < list->second.size(); ++i) {
     if (list->second[i].request != request) continue;
-    end_transfer(list, i);
+    end_transfer(caller, list, i);
     // Chunks already queued go out first; then the ERROR ends the call.
     caller.send_error(MessageType::kCall, request, uri);
     return true;
@@ -508,13 +539,12 @@ bool Dealer::time_out_transfer(uint64_t id) {
   for (auto list = transfers_.begin(); list != transfers_.end(); ++list) {
     for (size_t i = 0; i < list->second.size(); ++i) {
       if (list->second[i].id != id || !list->second[i].deadline) continue;
-      Session* caller = core_.find_session(list->first);
+      // A session that leaves takes its transfers with it (session_left): the caller is here.
+      Session& caller = *core_.find_session(list->first);
       const uint64_t request = list->second[i].request;
-      end_transfer(list, i);
+      end_transfer(caller, list, i);
       ++core_.stats().counters.calls_timed_out;
-      if (caller != nullptr) {
-        caller->send_error(MessageType::kCall, request, "wamp.error.timeout");
-      }
+      caller.send_error(MessageType::kCall, request, "wamp.error.timeout");
       return true;
     }
   }
@@ -559,7 +589,7 @@ void Dealer::on_drained(Session& session) {
   // the list away with its last transfer.
   while (!pump(session, found->second.front())) {
     const bool last = found->second.size() == 1;
-    end_transfer(found, 0);
+    end_transfer(session, found, 0);
     if (last) return;
   }
 }
@@ -569,6 +599,7 @@ void Dealer::session_left(Session& session) {
     for (const Transfer& transfer : list->second) {
       if (transfer.deadline) deadlines_.erase(*transfer.deadline);
     }
+    session.calls_pending -= static_cast<uint32_t>(list->second.size());
     transfers_.erase(list);
   }
   if (transfers_.empty()) transfer_frames_.release();
@@ -578,24 +609,18 @@ void Dealer::session_left(Session& session) {
       leave_registration(*realm, registration, session);
     }
   }
-  session.registrations.clear();
-  std::vector<Pending> canceled;
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->second.callee == &session) {
-      canceled.push_back(it->second);
-      it = end_call(it);
-    } else if (it->second.caller_session == session.id()) {
-      // The caller is gone: nobody waits for the answer (the callee's YIELD is ignored).
-      it = end_call(it);
-    } else {
-      ++it;
-    }
-  }
-  for (const Pending& pending : canceled) {
-    Session* caller = core_.find_session(pending.caller_session);
-    if (caller != nullptr && caller != &session) {
-      caller->send_error(MessageType::kCall, pending.caller_request, "wamp.error.canceled");
-    }
+  registrations_.clear(session, session.registrations);
+  // The calls it made first, its calls to itself among them: nobody waits for their answers
+  // (the callee's YIELD is ignored).
+  while (session.calls_made != nullptr) end_call(pending_.find(session.calls_made->invocation));
+  // Then the calls it serves: their callers get ERROR (a slow caller's drop comes later, from
+  // its connection, so that no other session leaves meanwhile).
+  while (session.calls_served != nullptr) {
+    const auto call = pending_.find(session.calls_served->invocation);
+    Session& caller = *call->second.caller;
+    const uint64_t request = call->second.caller_request;
+    end_call(call);
+    caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
   }
 }
 

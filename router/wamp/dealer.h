@@ -9,6 +9,10 @@
 // wamp.error.timeout and the callee an INTERRUPT), call canceling (CANCEL with mode "skip",
 // "kill" or "killnowait", the default), progressive call results (YIELD.Options.progress is
 // passed on as RESULT.Details.progress).
+//
+// What a session holds here is bounded (router/wamp/options.h): a caller has at most
+// --max-pending-calls-per-session calls pending, bench.transfers included, and a session at
+// most --max-registrations-per-session registrations; past them the request gets an ERROR.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -26,12 +30,44 @@
 #include "router/wamp/message_view.h"
 #include "router/wamp/peer.h"
 #include "router/wamp/serializer.h"
+#include "router/wamp/session_ids.h"
 
 namespace benchgate::router::wamp {
 
 class Session;
 class WampCore;
 struct Registration;
+
+using CallClock = std::chrono::steady_clock;
+// Call deadlines, soonest first: the invocation whose call times out then. Nodes from the
+// thread's size-class pool, as the pending calls' are.
+using CallDeadlines =
+    std::multimap<CallClock::time_point, uint64_t, std::less<>,
+                  PoolAllocator<std::pair<const CallClock::time_point, uint64_t>>>;
+
+// A call routed to a callee and not answered yet. It is in two lists, linked through the calls
+// themselves: its caller's (Session::calls_made) and its callee's (Session::calls_served), so
+// that a CANCEL visits the caller's pending calls only and a session that leaves its own, not
+// every call pending in the router; the links live in the call's node, so a routed call costs
+// no index entry (commit 715ae67 took out a std::map node per call for that reason).
+struct PendingCall {
+  uint64_t invocation = 0;
+  // Both are alive while the call is pending: a session that leaves ends the calls it made and
+  // serves first (Dealer::session_left).
+  Session* caller = nullptr;
+  uint64_t caller_request = 0;
+  Session* callee = nullptr;
+  // The call's entry in the dealer's deadlines, taken out with the call whichever way it ends.
+  std::optional<CallDeadlines::iterator> deadline;
+  PendingCall* caller_prev = nullptr;
+  PendingCall* caller_next = nullptr;
+  PendingCall* callee_prev = nullptr;
+  PendingCall* callee_next = nullptr;
+  bool interrupted = false;  // CANCEL mode "kill": waiting for the callee's ERROR
+  // CALL.Options.receive_progress: without it a progressive YIELD is not forwarded, since
+  // the caller would take its RESULT for the call's answer.
+  bool receive_progress = false;
+};
 
 inline constexpr const char* kEchoProcedure = "bench.echo";
 // bench.transfer(transfer_bytes, chunk_bytes), called with receive_progress: progressive
@@ -81,8 +117,8 @@ class Dealer {
   // The session's connection has room for more (fewer than kTransferChunksQueued messages
   // queued): its transfers go on.
   void on_drained(Session& session);
-  // Drops the session's registrations and transfers; its callers with pending calls get
-  // ERROR wamp.error.canceled.
+  // Drops the session's registrations, transfers and the calls it made; the callers of the
+  // calls it serves get ERROR wamp.error.canceled.
   void session_left(Session& session);
 
   // The call deadlines held: one per pending call or bench.transfer that has a timeout, none
@@ -91,22 +127,9 @@ class Dealer {
   size_t call_deadlines_held() const { return deadlines_.size(); }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  // Call deadlines, soonest first: the invocation whose call times out then. Nodes from the
-  // thread's size-class pool, as pending_'s are.
-  using Deadlines = std::multimap<Clock::time_point, uint64_t, std::less<>,
-                                  PoolAllocator<std::pair<const Clock::time_point, uint64_t>>>;
-  struct Pending {
-    uint64_t caller_session = 0;
-    uint64_t caller_request = 0;
-    Session* callee = nullptr;
-    // The call's entry in deadlines_, taken out with the call whichever way it ends.
-    std::optional<Deadlines::iterator> deadline;
-    bool interrupted = false;  // CANCEL mode "kill": waiting for the callee's ERROR
-    // CALL.Options.receive_progress: without it a progressive YIELD is not forwarded, since
-    // the caller would take its RESULT for the call's answer.
-    bool receive_progress = false;
-  };
+  using Clock = CallClock;
+  using Deadlines = CallDeadlines;
+  using Pending = PendingCall;
   struct Transfer {
     uint64_t request = 0;
     uint64_t total = 0;
@@ -126,9 +149,12 @@ class Dealer {
                uint64_t invocation, std::optional<Clock::time_point> deadline,
                bool receive_progress);
   void start_transfer(Session& caller, uint64_t request, const Json& message);
-  // Ends the transfer at `index` of the caller's list `list` (its deadline too); the list
-  // goes when it is empty, the chunks' buffers when no transfer is left.
-  void end_transfer(Transfers::iterator list, size_t index);
+  // Whether `caller` may have one more call pending (--max-pending-calls-per-session); when
+  // not, its CALL `request` is answered with ERROR kTooManyPendingCalls and counted.
+  bool may_call(Session& caller, uint64_t request);
+  // Ends the transfer at `index` of `caller`'s list `list` (its deadline too); the list goes
+  // when it is empty, the chunks' buffers when no transfer is left.
+  void end_transfer(Session& caller, Transfers::iterator list, size_t index);
   // Ends the caller's transfer for CALL `request` with ERROR `uri`; false when none is under
   // way.
   bool stop_transfer(Session& caller, uint64_t request, const char* uri);
@@ -142,19 +168,20 @@ class Dealer {
   bool pump(Session& caller, Transfer& transfer);
   // [INTERRUPT, invocation, {mode, reason}] when the callee announced call canceling.
   void interrupt(Session& callee, uint64_t invocation, const char* mode, const char* reason);
-  // The invocation serving the caller's CALL `request` (CANCEL is rare: a scan, so that a
-  // routed call costs no index entry); nullopt when none is pending. Request ids are not
+  // The pending call serving the caller's CALL `request`, found among the caller's own pending
+  // calls (at most --max-pending-calls-per-session); nullptr when none is. Request ids are not
   // checked for uniqueness (see router/README.md on call canceling): where a client reused one
   // while its first call was pending, this is either call's.
-  std::optional<uint64_t> find_call(uint64_t caller_session, uint64_t request) const;
+  static Pending* find_call(const Session& caller, uint64_t request);
   void arm_timer();
   void on_timer();
 
   WampCore& core_;
   using PendingCalls = std::unordered_map<uint64_t, Pending, std::hash<uint64_t>, std::equal_to<>,
                                           PoolAllocator<std::pair<const uint64_t, Pending>>>;
-  // Ends the call: takes it out of pending_ and its deadline, if it has one, out of deadlines_
-  // (every path that ends a call goes through here, so that an ended call holds nothing).
+  // Ends the call: takes it out of pending_ and out of its caller's and its callee's lists,
+  // and its deadline, if it has one, out of deadlines_ (every path that ends a call goes
+  // through here, so that an ended call holds nothing).
   PendingCalls::iterator end_call(PendingCalls::iterator call);
 
   // Invocation request id -> the call it serves. Its nodes come from the thread's size-class
@@ -168,6 +195,8 @@ class Dealer {
   std::optional<Clock::time_point> armed_for_;
   // Transfers under way by caller session id.
   Transfers transfers_;
+  // Where each of a session's registration ids sits in Session::registrations.
+  SessionIds registrations_;
   std::vector<uint8_t> pattern_;  // 'a' + i % 26, one chunk and a period long
   // The chunks' buffers, reused as the queues let them go: a chunk of megabytes in a new buffer
   // each time cost a page fault per 4 KiB written (glibc gives large blocks back to the kernel

@@ -31,6 +31,18 @@ struct WampOptions {
   // message that would pass it (while others are queued) drops the connection as a slow
   // consumer.
   uint64_t max_queued_bytes = 128ull << 20;
+  // Per session, what the router keeps for it on the WAMP thread: the calls it has pending as a
+  // caller (routed to a callee that has not answered yet, and bench.transfers under way;
+  // --max-pending-calls-per-session), the procedures it has registered and the topics it has
+  // subscribed to (--max-registrations-per-session, --max-subscriptions-per-session). A request
+  // past one gets an ERROR (kTooManyPendingCalls, kTooManyRegistrations,
+  // kTooManySubscriptions in router/wamp/session.h), counted in wamp_limit_refusals{limit};
+  // without them a client calling a callee that never answers, or subscribing to topic after
+  // topic, grew the router's memory without bound. 4096 pending calls: the most a worker keeps
+  // in flight per connection (in_flight <= 4096, worker/engine/validate.cc).
+  uint32_t max_pending_calls_per_session = 4096;
+  uint32_t max_registrations_per_session = 1000;
+  uint32_t max_subscriptions_per_session = 1000;
   // --session-setup-timeout: a connection's session must be established (WELCOME sent) within
   // this time of the start of its opening handshake (after the TLS handshake, with TLS): the
   // RawSocket or WebSocket handshake, HELLO, and CHALLENGE / AUTHENTICATE all within it; and

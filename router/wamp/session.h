@@ -18,6 +18,7 @@
 namespace benchgate::router::wamp {
 
 class WampCore;
+struct PendingCall;
 struct Realm;
 
 // ABORT reason when the router's budget for messages being read (--max-buffered-bytes) has
@@ -27,6 +28,13 @@ inline constexpr const char* kMessageTimeout = "benchgate.error.message_timeout"
 // ABORT reason for a session not established within --session-setup-timeout (a peer that
 // sent HELLO and did not answer the CHALLENGE in time).
 inline constexpr const char* kSessionSetupTimeout = "benchgate.error.session_setup_timeout";
+// ERROR reasons for a request past one of the session's limits (router/wamp/options.h): a CALL
+// while --max-pending-calls-per-session of its calls are pending, a REGISTER or SUBSCRIBE past
+// --max-registrations-per-session or --max-subscriptions-per-session. WAMP has no standard
+// reason for them; the request may succeed once the session holds less.
+inline constexpr const char* kTooManyPendingCalls = "benchgate.error.too_many_pending_calls";
+inline constexpr const char* kTooManyRegistrations = "benchgate.error.too_many_registrations";
+inline constexpr const char* kTooManySubscriptions = "benchgate.error.too_many_subscriptions";
 
 class Session {
  public:
@@ -72,11 +80,21 @@ class Session {
   // Messages queued on the transport, not yet written.
   size_t queued() const { return peer_.queued(); }
 
-  // Bookkeeping of the dealer and the broker, so that leaving is cheap.
+  // Bookkeeping of the dealer and the broker, so that leaving is cheap: the ids of the
+  // session's registrations and subscriptions, in no particular order (the dealer and the broker
+  // index where each sits, router/wamp/session_ids.h).
   std::vector<uint64_t> registrations;
+  std::vector<uint64_t> subscriptions;
+  // The dealer's pending calls this session made (as caller) and serves (as callee): the
+  // first of each list, linked through the calls (router/wamp/dealer.h), so that CANCEL and
+  // leaving visit the session's own calls only, and a call needs no index entry of its own.
+  PendingCall* calls_made = nullptr;
+  PendingCall* calls_served = nullptr;
+  // Calls pending as a caller: calls_made's and the bench.transfers under way, against
+  // --max-pending-calls-per-session.
+  uint32_t calls_pending = 0;
   // HELLO.Details.roles.callee.features.call_canceling: the dealer may send INTERRUPT.
   bool callee_cancels = false;
-  std::vector<uint64_t> subscriptions;
 
  private:
   enum class State : uint8_t { awaiting_hello, awaiting_authenticate, established, closed };

@@ -170,6 +170,37 @@ TEST(RouterConfig, TheSessionSetupTimeoutIs10sByDefaultAndMustBePositive) {
   EXPECT_FALSE(make_config(raw));
 }
 
+TEST(RouterConfig, PerSessionWampLimitsHaveDefaultsAndMustBeFrom1To1000000) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.max_pending_calls_per_session, 4096u);
+  EXPECT_EQ(config->wamp.max_registrations_per_session, 1000u);
+  EXPECT_EQ(config->wamp.max_subscriptions_per_session, 1000u);
+  RawConfig raw;
+  raw.max_pending_calls_per_session = 1;
+  raw.max_registrations_per_session = 7;
+  raw.max_subscriptions_per_session = 1'000'000;
+  config = make_config(raw);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.max_pending_calls_per_session, 1u);
+  EXPECT_EQ(config->wamp.max_registrations_per_session, 7u);
+  EXPECT_EQ(config->wamp.max_subscriptions_per_session, 1'000'000u);
+  raw.max_pending_calls_per_session = 0;
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(), "--max-pending-calls-per-session: must be from 1 to 1000000");
+  raw.max_pending_calls_per_session = 1;
+  raw.max_registrations_per_session = -1;
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(), "--max-registrations-per-session: must be from 1 to 1000000");
+  raw.max_registrations_per_session = 1;
+  raw.max_subscriptions_per_session = 1'000'001;
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(), "--max-subscriptions-per-session: must be from 1 to 1000000");
+}
+
 TEST(RouterConfig, InjectWorkIsOffByDefaultAndBounded) {
   auto config = make_config(RawConfig{});
   ASSERT_TRUE(config);

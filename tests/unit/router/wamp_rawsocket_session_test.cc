@@ -412,7 +412,7 @@ TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
   std::map<std::string, uint64_t> counters;
   for (const auto& counter : proto.counters()) {
     std::string key = counter.name();
-    for (const char* label : {"type", "direction", "transport", "reason"}) {
+    for (const char* label : {"type", "direction", "transport", "reason", "limit"}) {
       if (counter.labels().count(label) != 0) key += "|" + counter.labels().at(label);
     }
     counters[key] = counter.value();
@@ -430,6 +430,9 @@ TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
   EXPECT_EQ(counters.at("wamp_drops|slow_consumer"), 0u);
   EXPECT_EQ(counters.at("wamp_drops|too_large"), 0u);
   EXPECT_EQ(counters.at("wamp_session_setup_timeouts"), 0u);
+  EXPECT_EQ(counters.at("wamp_limit_refusals|pending_calls"), 0u);
+  EXPECT_EQ(counters.at("wamp_limit_refusals|registrations"), 0u);
+  EXPECT_EQ(counters.at("wamp_limit_refusals|subscriptions"), 0u);
   EXPECT_EQ(proto.gauges().at("wamp_sessions"), 1);
   EXPECT_EQ(proto.gauges().at("wamp_connections_open_rawsocket"), 1);
 

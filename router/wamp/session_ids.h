@@ -1,0 +1,76 @@
+// The ids every session holds of one kind, for the dealer (registrations) or the broker
+// (subscriptions): each session's list (Session::registrations, Session::subscriptions) and
+// where each id sits in it. UNREGISTER and UNSUBSCRIBE find their id in O(1) and take it out
+// by moving the list's last id into its place (the list's order means nothing), where a scan
+// of the list made a session that removes its n ids one by one cost O(n^2); REGISTER and
+// SUBSCRIBE learn in O(1) whether the session holds the id already. The index's nodes come
+// from the thread's size-class pool (common/util/size_class_pool.h), as the dealer's pending
+// calls do, so that subscribing and unsubscribing over and over allocates nothing once warm.
+// Only the WAMP serving thread touches it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/util/size_class_pool.h"
+
+namespace benchgate::router::wamp {
+
+class Session;
+
+class SessionIds {
+ public:
+  bool contains(const Session& session, uint64_t id) const {
+    return positions_.find(Key{&session, id}) != positions_.end();
+  }
+  // Appends `id` to `list`, the session's; false, with nothing done, when the session holds it.
+  bool add(const Session& session, std::vector<uint64_t>& list, uint64_t id) {
+    if (!positions_.try_emplace(Key{&session, id}, list.size()).second) return false;
+    list.push_back(id);
+    return true;
+  }
+  // Takes `id` out of `list`, the session's; false when the session does not hold it.
+  bool remove(const Session& session, std::vector<uint64_t>& list, uint64_t id) {
+    const auto found = positions_.find(Key{&session, id});
+    if (found == positions_.end()) return false;
+    const size_t position = found->second;
+    positions_.erase(found);
+    if (position + 1 != list.size()) {
+      list[position] = list.back();
+      positions_.find(Key{&session, list[position]})->second = position;
+    }
+    list.pop_back();
+    return true;
+  }
+  // Forgets every id of `list`, the session's (it leaves), and empties the list.
+  void clear(const Session& session, std::vector<uint64_t>& list) {
+    for (const uint64_t id : list) positions_.erase(Key{&session, id});
+    list.clear();
+  }
+  // Ids held, all sessions together.
+  size_t size() const { return positions_.size(); }
+
+ private:
+  struct Key {
+    const Session* session;
+    uint64_t id;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    // noexcept: the nodes keep no copy of the hash (libstdc++ caches it for a hash that may
+    // throw).
+    size_t operator()(const Key& key) const noexcept {
+      const auto session = reinterpret_cast<uintptr_t>(key.session);
+      return std::hash<uint64_t>{}(key.id ^ (session * 0x9E3779B97F4A7C15ull));
+    }
+  };
+  std::unordered_map<Key, size_t, KeyHash, std::equal_to<>,
+                     PoolAllocator<std::pair<const Key, size_t>>>
+      positions_;
+};
+
+}  // namespace benchgate::router::wamp
