@@ -20,6 +20,33 @@ std::vector<std::string> refusals_of(std::string_view text) {
 
 constexpr std::string_view kHead = "name = \"s\"\n\n[[workloads]]\nname = \"w\"\n";  // 4 lines
 
+TEST(ScenarioErrors, AMetricsUrlTheScrapeCannotUseIsRefusedSayingWhy) {
+  const std::string router = std::string(kHead) +
+                             "[router]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
+                             "metrics = ";
+  const std::pair<std::string, std::string> refused[] = {
+      {"https://127.0.0.1:9100/metrics", "it does not start with http://"},
+      {"http://127.0.0.1:0/metrics", "its port '0' is not from 1 to 65535"},
+      {"http://127.0.0.1:/metrics", "its port '' is not from 1 to 65535"},
+      {"http://[::1]:9100/metrics", "its host '[::1]' is neither an IPv4 address nor localhost"},
+      {"http://u:p@127.0.0.1:9100/metrics", "a user name or password is not supported"},
+      {"http://127.0.0.1:9100/metrics#top", "a fragment (#...) is never sent to a server"},
+      {"http:///metrics", "it names no host"}};
+  for (const auto& [url, why] : refused) {
+    const auto errors = refusals_of(router + "\"" + url + "\"\n");
+    ASSERT_EQ(errors.size(), 1u) << url;
+    EXPECT_NE(errors[0].find("s.toml:8:11: error: key 'metrics' must be an http:// URL"),
+              std::string::npos)
+        << errors[0];
+    EXPECT_NE(errors[0].find(why), std::string::npos) << errors[0];
+  }
+  for (const char* url : {"http://localhost/metrics", "http://127.0.0.1:9100",
+                          "http://127.0.0.1:9100/metrics?format=text"}) {
+    const LoadResult r = test_support::load_hermetic(router + "\"" + url + "\"\n");
+    EXPECT_TRUE(r.ok()) << url;
+  }
+}
+
 TEST(ScenarioErrors, MisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "conections = 8\n"),
             std::vector<std::string>{"s.toml:5:1: error: unknown key 'conections' in [[workloads]] "
