@@ -36,6 +36,17 @@ void BufferBudget::reset_refusals() {
   for (auto& refusals : refusals_) refusals.store(0, std::memory_order_relaxed);
 }
 
+uint64_t trusted_capacity(uint64_t held, uint64_t announced) {
+  // held is at most a message buffer's size, far from overflowing the products.
+  if (announced <= kMaxGrowth * (held + kGrowthReadBytes)) return announced;
+  // A step short of the end is exactly kMaxGrowth times what is held: a RawSocket connection's
+  // full 64 KiB read buffer grows to 1 MiB, which the WAMP thread can keep as its spare
+  // (kSpareBufferBytes) for the next large frame. The read's slack above lets 1 MiB grow to the
+  // largest RawSocket frame (16 MiB - 1 and its 4-byte header, 3 bytes past 16 x 1 MiB) in one
+  // step, not two.
+  return kMaxGrowth * std::max(held, kGrowthReadBytes);
+}
+
 bool Reservation::resize(uint64_t capacity) {
   const uint64_t wanted = capacity > kUnbudgetedBytes ? capacity : 0;
   if (budget_ == nullptr || wanted == held_) return true;

@@ -7,7 +7,9 @@
 // (its capacity, reserved before the buffer grows to it); smaller buffers are outside the
 // budget, so idle connections and small messages never touch the shared counter. A buffer
 // that grew past kUnbudgetedBytes is freed once its message is handled, which gives its bytes
-// back. The counter is an atomic shared by the HTTP serving threads and the WAMP thread.
+// back. A WAMP message buffer grows by what has arrived, not by what its header announces
+// (trusted_capacity). The counter is an atomic shared by the HTTP serving threads and the
+// WAMP thread.
 #pragma once
 
 #include <array>
@@ -29,6 +31,20 @@ inline constexpr uint64_t kUnbudgetedBytes = 64 * 1024;
 // message (reused, so that messages of some hundred KiB do not allocate and copy their way up
 // each time). Parked it is outside the budget; a connection that takes it reserves it.
 inline constexpr uint64_t kSpareBufferBytes = 1 << 20;
+
+// The length a peer announces for a message (a RawSocket frame header, a WebSocket frame
+// header) is trusted only as far as its bytes arrive: a message buffer grows at once to at
+// most kMaxGrowth times what it holds plus kGrowthReadBytes (a read), so that a peer must send
+// bytes to make the router hold memory for them (a header announcing 16 MiB with nothing
+// after it holds none of the budget), while a large message still grows in few steps (a 16 MiB
+// RawSocket frame: 64 KiB, 1 MiB, then its length).
+inline constexpr uint64_t kMaxGrowth = 16;
+inline constexpr uint64_t kGrowthReadBytes = 4096;
+
+// The capacity a message buffer holding `held` bytes of a message may grow to now, for a
+// message that `announced` bytes in all would complete: `announced` when that is at most
+// kMaxGrowth * (held + kGrowthReadBytes), else kMaxGrowth * max(held, kGrowthReadBytes).
+uint64_t trusted_capacity(uint64_t held, uint64_t announced);
 
 class BufferBudget {
  public:

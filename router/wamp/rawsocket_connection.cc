@@ -86,8 +86,8 @@ void RawSocketConnection<Socket>::do_read() {
     park_input();
   } else if (in_end_ == in_.capacity() && !reserve_input(in_end_ - in_begin_ + 1)) {
     // Room for one byte more. A full buffer holds the start of a frame header at its end (a
-    // frame whose header was read has its whole length reserved already): those bytes move
-    // to the front, and need no larger buffer.
+    // frame whose header was read made room for more in process_frames): those bytes move to
+    // the front, and need no larger buffer.
     return refuse_over_budget(in_end_ - in_begin_ + 1);
   }
   const auto readable = [this] {
@@ -193,10 +193,19 @@ bool RawSocketConnection<Socket>::process_frames(bool* handled_any) {
     }
     const size_t total = kFrameHeaderSize + header.length;
     if (available < total) {
-      // The whole frame is reserved from its header, before its payload is read.
-      if (!reserve_input(total)) {
-        refuse_over_budget(total);
-        return false;
+      // The length in the header is trusted as far as the frame's bytes arrive
+      // (memory::trusted_capacity): only a buffer full of this frame grows, to at most 16
+      // times what it holds plus a read, so a header announcing 16 MiB with little after it
+      // holds no more than its read buffer. A full buffer that begins with earlier frames
+      // moves this one to its front first.
+      if (in_end_ == in_.capacity()) {
+        const size_t wanted = in_begin_ > 0
+                                  ? available + 1
+                                  : static_cast<size_t>(memory::trusted_capacity(available, total));
+        if (!reserve_input(wanted)) {
+          refuse_over_budget(wanted);
+          return false;
+        }
       }
       break;
     }
@@ -240,6 +249,10 @@ bool RawSocketConnection<Socket>::reserve_input(size_t total) {
     bigger.reserve_discarding(total);
     if (buffered > 0) std::memcpy(bigger.data(), in_.data() + in_begin_, buffered);
     swap(in_, bigger);
+    // The buffer a frame outgrew (outside the budget once parked) goes to the thread when it
+    // is the larger spare: the next large frame starts from 1 MiB instead of allocating its
+    // way up again.
+    SpareInput::give_back(bigger, memory::kSpareBufferBytes);
   }
   in_begin_ = 0;
   in_end_ = buffered;

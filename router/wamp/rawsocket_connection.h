@@ -3,8 +3,11 @@
 // session it carries.
 //
 // Reads go into one input buffer; a frame is handed to the session where it lies in that
-// buffer (a message larger than the buffer grows it once, up to the negotiated maximum, within
-// the buffered-bytes budget, and is given back once nothing is left in it). The buffer is the
+// buffer. A frame larger than the buffer grows it each time the frame fills it, to at most 16
+// times what arrived plus a read and at most the frame's length (memory::trusted_capacity:
+// the length a header announces is trusted only as far as bytes arrive; a 16 MiB frame takes
+// two steps from 64 KiB, one from a 1 MiB spare), reserved from the buffered-bytes budget
+// before it grows; the buffer is given back once nothing is left in it. The buffer is the
 // WAMP thread's spare (the largest one seen, up to 1 MiB), held by a connection only while it
 // has bytes to handle (an idle connection holds none; one holding more than 64 KiB reserves
 // it). Writes gather the queued messages with their 4-byte headers into one write. Counters,

@@ -21,8 +21,6 @@ namespace websocket = beast::websocket;
 
 // A read gets at least this much room.
 constexpr size_t kMinRead = 4096;
-// A message buffer grows at most this many times the bytes it holds at once.
-constexpr size_t kMaxGrowth = 16;
 // Messages per write of the connection's own frames.
 constexpr size_t kMaxGather = 64;
 
@@ -176,14 +174,14 @@ size_t WebSocketConnection<Socket>::room_wanted() const {
   // Once a frame's header is read, Beast knows how many payload bytes of that frame are still
   // to come: the message buffer grows to hold them all at once, so that a large message is
   // read straight into its place instead of through the copies of a doubling buffer. What
-  // the header announces is trusted up to kMaxGrowth times the bytes received so far plus a
-  // read (a peer has to send bytes to make the router hold memory for them); past the
-  // largest message there is no need to grow further (one byte more is enough to see that it
-  // is too large).
+  // the header announces is trusted up to 16 times the bytes received so far plus a read
+  // (memory::trusted_capacity, as a RawSocket frame's length is); past the largest message
+  // there is no need to grow further (one byte more is enough to see that it is too large).
   const size_t held = buffer_.size();
   const size_t frame = std::max(kMinRead, stream_.read_size_hint(kMinRead));
-  return std::min({held + frame, kMaxGrowth * (held + kMinRead),
-                   std::max<size_t>(held + kMinRead, max_message_ + kMinRead)});
+  const size_t announced =
+      std::min(held + frame, std::max<size_t>(held + kMinRead, max_message_ + kMinRead));
+  return static_cast<size_t>(memory::trusted_capacity(held, announced));
 }
 
 template <typename Socket>

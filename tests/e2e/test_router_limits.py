@@ -201,6 +201,18 @@ def rawsocket_connect_when_admitted(port, within_s):
             time.sleep(0.05)
 
 
+def rawsocket_session(port):
+    """rawsocket_connect, then HELLO to realm1 as a caller, answered with WELCOME."""
+    s = rawsocket_connect(port)
+    hello = b'[1, "realm1", {"roles": {"caller": {}}}]'
+    s.sendall(b"\x00" + len(hello).to_bytes(3, "big") + hello)
+    frame_type, welcome = rawsocket_read(s)
+    if frame_type != 0 or json.loads(welcome)[0] != 2:
+        s.close()
+        raise ConnectionError("no WELCOME: %r" % welcome[:200])
+    return s
+
+
 def rawsocket_read(s):
     header = recv_exact(s, 4)
     return header[0], recv_exact(s, int.from_bytes(header[1:], "big"))
@@ -392,18 +404,20 @@ class RouterLimitsTest(unittest.TestCase):
             self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
 
     def test_rawsocket_frames_past_the_buffer_budget_are_aborted(self):
-        # Each 1,000,000-byte frame is reserved whole from its header: four fit in 4 MiB, the
-        # fifth is answered with ABORT and the connection is closed.
+        # Four connections each send 600,000 bytes of a 1,000,000-byte frame: once the first
+        # 64 KiB of it fill the read buffer, the buffer grows to hold the whole frame (16 times
+        # 64 KiB plus a read is more), 1,000,004 bytes each, so four fit in 4 MiB. A fifth
+        # frame that outgrows its 64 KiB is answered with ABORT and the connection is closed.
         with Router(*BUDGET_FLAGS) as router:
             port = router.ports["rawsocket"]
             holders = [rawsocket_connect(port) for _ in range(4)]
             try:
                 for s in holders:
-                    s.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 100)
+                    s.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 600_000)
                 self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
                                                         4 * 1_000_004), 4 * 1_000_004)
                 with rawsocket_connect(port) as refused:
-                    refused.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 100)
+                    refused.sendall(b"\x00" + (1_000_000).to_bytes(3, "big") + b"[" * 200_000)
                     frame_type, payload = rawsocket_read(refused)
                     self.assertEqual(frame_type, 0)
                     abort = json.loads(payload)
@@ -416,9 +430,47 @@ class RouterLimitsTest(unittest.TestCase):
                     s.close()
             self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
 
+    def test_rawsocket_frame_headers_hold_the_budget_only_for_the_bytes_that_arrived(self):
+        # Twelve connections announce 16,000,000-byte frames and stop: four after the header,
+        # eight after 100,000 bytes of payload. A header's length is trusted only as far as
+        # bytes arrive: the four hold nothing of the budget (their 64 KiB read buffers are
+        # outside it), the eight 16 x 64 KiB = 1 MiB each (their read buffer filled once), 8 MiB
+        # of the 20 MiB, not 16,000,004 each (which had let one in and refused the rest). An
+        # honest caller's 4,000,000-byte message (held in, then queued out: about 8 MB more) is
+        # echoed, and no holder is aborted.
+        flags = ("--max-buffered-bytes", "20MiB", "--max-body-bytes", "1MiB",
+                 "--max-message-bytes", "16MiB", "--metrics-listen", "127.0.0.1:0")
+        header = b"\x00" + (16_000_000).to_bytes(3, "big")
+        with Router(*flags) as router:
+            port = router.ports["rawsocket"]
+            holders = []
+            try:
+                for i in range(12):
+                    s = rawsocket_session(port)
+                    holders.append(s)
+                    s.sendall(header + (b"[" * 100_000 if i >= 4 else b""))
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        8 * MiB), 8 * MiB)
+                with rawsocket_session(port) as honest:
+                    payload = "h" * 4_000_000
+                    call = ('[48, 1, {}, "bench.echo", ["%s"]]' % payload).encode()
+                    honest.sendall(b"\x00" + len(call).to_bytes(3, "big") + call)
+                    frame_type, answer = rawsocket_read(honest)
+                    self.assertEqual(frame_type, 0)
+                    self.assertEqual(json.loads(answer), [50, 1, {}, [payload]])
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        8 * MiB), 8 * MiB)
+                readable, _, _ = select.select(holders, [], [], 0)
+                self.assertEqual(readable, [])  # no ABORT, no close
+                self.assertEqual(router.metrics()[REFUSALS % "rawsocket"], 0)
+            finally:
+                for s in holders:
+                    s.close()
+            self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
+
     def test_unfinished_wamp_messages_are_cut_by_the_message_timeout(self):
-        # A RawSocket frame reserves its announced 1,000,000 bytes from its header, a WebSocket
-        # message what its buffer has grown to: a client that stops in the middle would hold
+        # A RawSocket frame holds what its read buffer has grown to (here 64 KiB, outside the
+        # budget), a WebSocket message likewise: a client that stops in the middle would hold
         # that until it closes. With --message-timeout 1s each gets ABORT
         # benchgate.error.message_timeout and is closed, and the budget is whole again.
         with Router(*BUDGET_FLAGS, "--message-timeout", "1s") as router:

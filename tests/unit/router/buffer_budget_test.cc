@@ -1,6 +1,7 @@
 // The buffered-bytes budget's accounting: reservations up to the limit and never past it (also
 // from several threads at once), refusals counted by transport, buffers up to
-// kUnbudgetedBytes outside it, and everything given back when a reservation ends.
+// kUnbudgetedBytes outside it, everything given back when a reservation ends, and how far an
+// announced message length is trusted.
 #include "router/memory/buffer_budget.h"
 
 #include <gtest/gtest.h>
@@ -87,6 +88,22 @@ TEST(GrowWithinBudget, TheBufferTakesExactlyTheReservedCapacity) {
   EXPECT_FALSE(grow_within_budget(body, reservation, 2u << 20, 4u << 20, true));
   EXPECT_EQ(body.capacity(), 150u * 1024);
   EXPECT_EQ(reservation.held(), 150u * 1024);
+}
+
+// The length a frame header announces is trusted only as far as bytes arrived: at most 16
+// times what a buffer holds plus a read, so a 64 KiB buffer full of a frame grows to 1 MiB (the
+// size of the spare the WAMP thread keeps), not to the 16 MiB its header may announce, and the
+// largest RawSocket frame (16 MiB - 1 and its 4-byte header) is reached from there in one step.
+// Nothing is reserved past what was announced.
+TEST(TrustedCapacity, AnAnnouncedLengthIsTrustedOnlyAsFarAsItsBytesArrived) {
+  constexpr uint64_t kLargestFrame = (1u << 24) - 1 + 4;
+  EXPECT_EQ(trusted_capacity(0, kLargestFrame), 16u * 4096);
+  EXPECT_EQ(trusted_capacity(100, kLargestFrame), 16u * 4096);
+  EXPECT_EQ(trusted_capacity(kUnbudgetedBytes, kLargestFrame), kSpareBufferBytes);
+  EXPECT_EQ(trusted_capacity(kSpareBufferBytes, kLargestFrame), kLargestFrame);
+  EXPECT_EQ(trusted_capacity(100, 67'000), 67'000u);  // within 16 x (100 + 4096)
+  EXPECT_EQ(trusted_capacity(100, 68'000), 16u * 4096);
+  EXPECT_EQ(trusted_capacity(kSpareBufferBytes, 2'000'000), 2'000'000u);
 }
 
 TEST(BufferBudget, ThreadsReservingAtOnceNeverPassTheLimit) {
