@@ -84,6 +84,14 @@ int gate_command(const GateFlags& flags) {
       auto values = store.run_metric_values(id, name, variant, metric);
       return values ? *values : std::nullopt;
     };
+    v.numbers = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
+      auto values = store.run_metric_values_by_repetition(id, name, variant, metric);
+      std::optional<std::vector<uint32_t>> numbers;
+      if (!values || !*values) return numbers;
+      numbers.emplace();
+      for (const results::RepetitionValue& v : **values) numbers->push_back(v.repetition);
+      return numbers;
+    };
     v.figure = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {
       auto figure = store.run_metric_figure(id, name, variant, metric);
       return figure ? *figure : std::nullopt;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "orchestrator/gates/effect_interval.h"
@@ -277,7 +279,13 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
   if (auto error = check_run(o, gate, run, "")) return std::move(*error);
   const std::string of_against = "variant " + gate.against;
   if (auto error = check_run(o, gate, against, of_against.c_str())) return std::move(*error);
-  if (run->repetitions.size() != against->repetitions.size()) {
+  const bool numbered = !run->numbers.empty() && !against->numbers.empty();
+  if (numbered && (run->numbers.size() != run->repetitions.size() ||
+                   against->numbers.size() != against->repetitions.size())) {
+    return fail_with(std::move(o), Verdict::kError,
+                     "internal error: the repetitions' numbers do not match their values");
+  }
+  if (!numbered && run->repetitions.size() != against->repetitions.size()) {
     return fail_with(std::move(o), Verdict::kError,
                      "the variants have " + std::to_string(run->repetitions.size()) + " and " +
                          std::to_string(against->repetitions.size()) +
@@ -288,8 +296,32 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
   const MetricInfo& info = *find_metric(gate.metric);
   const LogSpace space{info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0, info.log_floor};
   std::vector<double> x;
-  for (size_t i = 0; i < run->repetitions.size(); ++i) {
-    x.push_back(space.to(run->repetitions[i]) - space.to(against->repetitions[i]));
+  if (numbered) {
+    // A pair is the two windows of one repetition (A B, B A, ...): a repetition one variant
+    // had nothing to measure in is left out with its pair, which shifts no later pair.
+    std::map<uint32_t, std::pair<std::optional<double>, std::optional<double>>> by_number;
+    for (size_t i = 0; i < run->numbers.size(); ++i) {
+      by_number[run->numbers[i]].first = run->repetitions[i];
+    }
+    for (size_t i = 0; i < against->numbers.size(); ++i) {
+      by_number[against->numbers[i]].second = against->repetitions[i];
+    }
+    for (const auto& [number, pair] : by_number) {
+      if (pair.first && pair.second) {
+        x.push_back(space.to(*pair.first) - space.to(*pair.second));
+      } else {
+        o.unpaired.push_back(number);
+      }
+    }
+    if (x.empty()) {
+      return fail_with(
+          std::move(o), Verdict::kError,
+          "no repetition measured " + gate.metric + " in both variants: nothing to pair");
+    }
+  } else {
+    for (size_t i = 0; i < run->repetitions.size(); ++i) {
+      x.push_back(space.to(run->repetitions[i]) - space.to(against->repetitions[i]));
+    }
   }
   const double n = static_cast<double>(x.size());
   const double margin = std::log1p(*gate.max_regression);

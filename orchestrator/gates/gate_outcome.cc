@@ -85,7 +85,18 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
   const bool paired = o.method == Method::kPairedT || o.method == Method::kPairedSignedRank;
   if (paired) {
     s += " vs variant " + o.against + " " + format_metric_value(centre, unit) + " (" +
-         std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") + " of adjacent windows)";
+         std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") + " of adjacent windows";
+    if (!o.unpaired.empty()) {
+      s += o.unpaired.size() == 1 ? "; repetition " : "; repetitions ";
+      for (size_t i = 0; i < o.unpaired.size(); ++i) {
+        s += (i == 0                       ? ""
+              : i + 1 == o.unpaired.size() ? " and "
+                                           : ", ") +
+             std::to_string(o.unpaired[i] + 1);
+      }
+      s += " left out: one variant had nothing to measure in it";
+    }
+    s += ")";
   } else {
     s += " vs baseline " + format_metric_value(centre, unit) + " (" + std::to_string(runs) +
          (runs == 1 ? " run)" : " runs)");

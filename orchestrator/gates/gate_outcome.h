@@ -43,6 +43,10 @@ std::string confirmation_suffix(std::string_view confirmation);
 struct RunValues {
   double figure = 0;
   std::vector<double> repetitions;
+  // The repetition (Repetition::index) each of `repetitions` is of, which a repetition with
+  // nothing to measure (left out) makes differ from its position; paired gates pair by it.
+  // Empty: not known, and nothing was left out (paired by position).
+  std::vector<uint32_t> numbers = {};
 };
 
 // One stored baseline run's values of the gate's metric.
@@ -85,6 +89,9 @@ struct GateOutcome {
   // Paired gates: the variant of the same run judged against, and the pairs of repetitions.
   std::string against;
   size_t pairs = 0;
+  // Paired gates: the repetitions (0-based) that only one variant could measure (the other had
+  // nothing to measure in its window: no success, no setup), left out with their pair.
+  std::vector<uint32_t> unpaired;
   // Positive is worse. Relative: d in log space (paired-signed-rank: the Hodges-Lehmann
   // estimate of the pairs' log ratios). Absolute: how far the median lies beyond
   // the threshold, in base units (negative: inside the bound).

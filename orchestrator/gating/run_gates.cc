@@ -75,7 +75,9 @@ std::optional<gates::RunValues> run_values(const WorkloadValues& workload,
   if (!repetitions) return std::nullopt;
   auto figure = workload.figure ? workload.figure(metric) : std::nullopt;
   if (!figure) return std::nullopt;
-  return gates::RunValues{*figure, std::move(*repetitions)};
+  auto numbers = workload.numbers ? workload.numbers(metric) : std::nullopt;
+  return gates::RunValues{*figure, std::move(*repetitions),
+                          numbers.value_or(std::vector<uint32_t>{})};
 }
 
 // A paired gate's outcome for one variant of a workload (docs/GATES.md, "Paired gates").
@@ -236,6 +238,13 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
     if (!v.not_judged.empty()) break;
   }
   v.values = [&w](const std::string& metric) { return results::metric_values(w, metric); };
+  v.numbers = [&w](const std::string& metric) -> std::optional<std::vector<uint32_t>> {
+    auto values = results::metric_values_by_repetition(w, metric);
+    if (!values) return std::nullopt;
+    std::vector<uint32_t> numbers;
+    for (const results::RepetitionValue& v : *values) numbers.push_back(v.repetition);
+    return numbers;
+  };
   v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };
   v.not_measured = [&w](const std::string& metric) {
     return results::not_measured_reason(w, metric);

@@ -35,6 +35,9 @@ struct WorkloadValues {
   std::string not_judged;
   // Per-repetition values of a metric in base units; nullopt when not collected.
   std::function<std::optional<std::vector<double>>(const std::string& metric)> values;
+  // Optional: the repetition (Repetition::index) each of those values is of (a paired gate
+  // pairs by it); null, or nullopt: by position.
+  std::function<std::optional<std::vector<uint32_t>>(const std::string& metric)> numbers;
   // The workload's figure of a metric as the report prints it (results::metric_figure, or
   // the stored one); nullopt when not collected.
   std::function<std::optional<double>(const std::string& metric)> figure;

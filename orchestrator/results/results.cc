@@ -282,8 +282,8 @@ uint32_t WorkloadResult::effective_streams() const {
   return out;
 }
 
-std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
-                                                 const std::string& metric) {
+std::optional<std::vector<RepetitionValue>> metric_values_by_repetition(
+    const WorkloadResult& workload, const std::string& metric) {
   if (workload.repetitions.empty()) return std::nullopt;
   const bool setup_metric =
       metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99";
@@ -291,14 +291,15 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
   static const std::vector<std::pair<std::string, double>> kPercentiles = {
       {"latency.p50", 50}, {"latency.p75", 75},    {"latency.p90", 90}, {"latency.p95", 95},
       {"latency.p99", 99}, {"latency.p999", 99.9}, {"latency.max", 100}};
-  std::vector<double> values;
+  std::vector<RepetitionValue> values;
   if (metric == "session_setup.p99") {
     // As connect.p99: each repetition's own sessions' p99; a repetition that set up none (its
     // sessions were kept from before) is skipped, the metric is not measured only without any.
     for (const auto& rep : workload.repetitions) {
       if (!rep.session_setup) return std::nullopt;  // a worker did not report them
       if (rep.session_setup->total_count() == 0) continue;
-      values.push_back(static_cast<double>(rep.session_setup->value_at_percentile(99)) / 1e9);
+      values.push_back(
+          {rep.index, static_cast<double>(rep.session_setup->value_at_percentile(99)) / 1e9});
     }
     if (values.empty()) return std::nullopt;
     return values;
@@ -315,7 +316,7 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
       if (!rep.transfer) return std::nullopt;
       auto rate = data ? rep.transfer->data_gbps() : rep.transfer->lifecycle_gbps();
       if (!rate) return std::nullopt;
-      values.push_back(*rate);
+      values.push_back({rep.index, *rate});
     }
     return values;
   }
@@ -324,22 +325,22 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
     for (const auto& rep : workload.repetitions) {
       auto rate = rep.handshakes_per_second();
       if (!rate) return std::nullopt;
-      values.push_back(*rate);
+      values.push_back({rep.index, *rate});
     }
     return values;
   }
   for (const auto& rep : workload.repetitions) {
     if (metric == "throughput.rps") {
-      values.push_back(rep.ops_per_second());
+      values.push_back({rep.index, rep.ops_per_second()});
     } else if (metric == "throughput.bytes_per_s") {
       if (!rep.measured("bytes_received")) return std::nullopt;
-      values.push_back(rep.bytes_per_second());
+      values.push_back({rep.index, rep.bytes_per_second()});
     } else if (metric == "errors.count") {
-      values.push_back(static_cast<double>(rep.error_count()));
+      values.push_back({rep.index, static_cast<double>(rep.error_count())});
     } else if (metric == "errors.rate") {
       if (rep.operations == 0) return std::nullopt;
-      values.push_back(static_cast<double>(rep.error_count()) /
-                       static_cast<double>(rep.operations));
+      values.push_back({rep.index, static_cast<double>(rep.error_count()) /
+                                       static_cast<double>(rep.operations)});
     } else if (latency_metric && !rep.has_latency_to_measure()) {
       // Latency is of successes only: a repetition that completed none (every request
       // answered 500, say) has nothing to measure. It is skipped, as a repetition that set up
@@ -348,36 +349,47 @@ std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
     } else if (metric == "latency.mean") {
       auto mean = rep.latency_mean();
       if (!mean) return std::nullopt;
-      values.push_back(*mean / 1e9);
+      values.push_back({rep.index, *mean / 1e9});
     } else if (metric.rfind("latency.", 0) == 0) {
       auto it = std::find_if(kPercentiles.begin(), kPercentiles.end(),
                              [&](const auto& p) { return p.first == metric; });
       if (it == kPercentiles.end()) return std::nullopt;
       auto ns = rep.latency_at(it->second);
       if (!ns) return std::nullopt;
-      values.push_back(static_cast<double>(*ns) / 1e9);
+      values.push_back({rep.index, static_cast<double>(*ns) / 1e9});
     } else if (metric == "router.cpu_per_request") {
       auto per_request = rep.router_cpu_per_request();
       if (!per_request) return std::nullopt;
-      values.push_back(*per_request);
+      values.push_back({rep.index, *per_request});
     } else if (metric == "router.rss_bytes") {
       if (!rep.router.sampled) return std::nullopt;
-      values.push_back(static_cast<double>(rep.router.rss_bytes));
+      values.push_back({rep.index, static_cast<double>(rep.router.rss_bytes)});
     } else if (metric == "worker.cpu_utilization") {
       if (!rep.measured("cpu")) return std::nullopt;
-      values.push_back(rep.worker_cpu_utilization);
+      values.push_back({rep.index, rep.worker_cpu_utilization});
     } else if (auto histogram = setup_histogram(rep.setup, metric)) {
       if (!*histogram) return std::nullopt;  // a worker did not report setups
       // A repetition whose workers set up no connection (all made before an earlier window)
       // has no figure of its own; it is skipped, the metric is not measured only without any.
       if ((*histogram)->total_count() > 0) {
-        values.push_back(static_cast<double>((*histogram)->value_at_percentile(99)) / 1e9);
+        values.push_back(
+            {rep.index, static_cast<double>((*histogram)->value_at_percentile(99)) / 1e9});
       }
     } else {
       return std::nullopt;
     }
   }
   if ((setup_metric || latency_metric) && values.empty()) return std::nullopt;
+  return values;
+}
+
+std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
+                                                 const std::string& metric) {
+  auto by_repetition = metric_values_by_repetition(workload, metric);
+  if (!by_repetition) return std::nullopt;
+  std::vector<double> values;
+  values.reserve(by_repetition->size());
+  for (const RepetitionValue& v : *by_repetition) values.push_back(v.value);
   return values;
 }
 

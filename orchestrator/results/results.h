@@ -298,6 +298,17 @@ struct WorkloadResult {
 std::optional<std::vector<double>> metric_values(const WorkloadResult& workload,
                                                  const std::string& metric);
 
+// One value of metric_values with the repetition it is of (Repetition::index), which a skipped
+// repetition makes differ from its position: a paired gate pairs two variants' windows by it.
+struct RepetitionValue {
+  uint32_t repetition = 0;
+  double value = 0;
+  bool operator==(const RepetitionValue&) const = default;
+};
+// metric_values with the repetition of each value.
+std::optional<std::vector<RepetitionValue>> metric_values_by_repetition(
+    const WorkloadResult& workload, const std::string& metric);
+
 // The workload's figure of a named metric, as every report prints it (docs/GATES.md, "What a gate
 // judges"): the median over repetitions of throughput, latency from the histogram of every
 // repetition merged (the tool's figures as latency_at gives them), errors summed (errors.rate:

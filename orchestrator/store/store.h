@@ -102,6 +102,11 @@ class Store {
                                                                  const std::string& workload,
                                                                  const std::string& variant,
                                                                  const std::string& metric);
+  // The same with the repetition (its stored idx) each value is of, as
+  // results::metric_values_by_repetition gives them (a paired gate pairs by it).
+  Expected<std::optional<std::vector<results::RepetitionValue>>> run_metric_values_by_repetition(
+      int64_t run, const std::string& workload, const std::string& variant,
+      const std::string& metric);
 
   // Change points (docs/GATES.md, "Change points"; store_changes.cc). After a run finished 'ok':
   // brings the stored change points of every series it belongs to up to date, resuming each

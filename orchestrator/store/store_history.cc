@@ -20,9 +20,10 @@ Expected<MetricSql> expression_for(const std::string& metric) {
 
 // Per-repetition values of one workload, in repetition order, as results::metric_values gives
 // them: a repetition that had nothing to measure is skipped; nothing when a repetition lacks
-// the metric or no repetition has it (not collected is never a number).
-Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
-                                                       int64_t workload_id) {
+// the metric or no repetition has it (not collected is never a number). With `numbers`, the
+// repetition each value is of, too.
+Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt, int64_t workload_id,
+                                                       std::vector<uint32_t>* numbers = nullptr) {
   stmt.reset();
   stmt.bind(stmt.parameter(":workload_id"), workload_id);
   std::vector<double> values;
@@ -33,6 +34,7 @@ Expected<std::optional<std::vector<double>>> values_of(sqlite::Statement& stmt,
     if (!stmt.is_null(1) && stmt.int64(1) != 0) continue;  // nothing to measure
     if (stmt.is_null(0)) return std::optional<std::vector<double>>();
     values.push_back(stmt.real(0));
+    if (numbers) numbers->push_back(static_cast<uint32_t>(stmt.int64(2)));
   }
   if (values.empty()) return std::optional<std::vector<double>>();
   return std::optional<std::vector<double>>(std::move(values));
@@ -54,12 +56,12 @@ Expected<sqlite::Statement> prepare_figure(sqlite::Database& db) {
       "SELECT value FROM workload_figures WHERE workload_id = :workload_id AND metric = :metric");
 }
 
-// Each row: the value, then whether the repetition had nothing to measure.
+// Each row: the value, whether the repetition had nothing to measure, and its number.
 Expected<sqlite::Statement> prepare_values(sqlite::Database& db, const MetricSql& expression) {
   // The expressions are constants of metric_columns.cc, never user text.
   return db.prepare("SELECT " + std::string(expression.value) + ", (" +
                     std::string(expression.nothing_to_measure) +
-                    ") FROM repetitions WHERE workload_id = :workload_id ORDER BY idx");
+                    "), idx FROM repetitions WHERE workload_id = :workload_id ORDER BY idx");
 }
 
 // The id of run `run`'s workload `workload` (variant `variant`); an error naming them when the
@@ -192,6 +194,17 @@ Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t ru
                                                                       const std::string& workload,
                                                                       const std::string& variant,
                                                                       const std::string& metric) {
+  auto by_repetition = run_metric_values_by_repetition(run, workload, variant, metric);
+  if (!by_repetition) return by_repetition.error();
+  if (!*by_repetition) return std::optional<std::vector<double>>();
+  std::vector<double> values;
+  for (const results::RepetitionValue& v : **by_repetition) values.push_back(v.value);
+  return std::optional<std::vector<double>>(std::move(values));
+}
+
+Expected<std::optional<std::vector<results::RepetitionValue>>>
+Store::run_metric_values_by_repetition(int64_t run, const std::string& workload,
+                                       const std::string& variant, const std::string& metric) {
   const std::string context =
       "values of " + metric + " for workload '" + workload + "' of run " + std::to_string(run);
   auto expression = expression_for(metric);
@@ -200,9 +213,13 @@ Expected<std::optional<std::vector<double>>> Store::run_metric_values(int64_t ru
   if (!id) return id.error();
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
-  auto v = values_of(*values, *id);
+  std::vector<uint32_t> numbers;
+  auto v = values_of(*values, *id, &numbers);
   if (!v) return Error{context + ": " + v.message()};
-  return std::move(*v);
+  if (!*v) return std::optional<std::vector<results::RepetitionValue>>();
+  std::vector<results::RepetitionValue> out;
+  for (size_t i = 0; i < (*v)->size(); ++i) out.push_back({numbers[i], (**v)[i]});
+  return std::optional<std::vector<results::RepetitionValue>>(std::move(out));
 }
 
 Expected<std::optional<double>> Store::run_metric_figure(int64_t run, const std::string& workload,

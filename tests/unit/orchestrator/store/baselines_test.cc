@@ -442,6 +442,23 @@ TEST_F(Baselines, AWorkloadThatKeepsItsConnectionsIsHistoryOfTheirSetup) {
   EXPECT_FALSE(stored->has_value());
 }
 
+// A paired gate pairs two variants' windows by repetition (docs/GATES.md, "Paired gates"):
+// read back for `orchestrator gate RUN`, each value keeps the repetition it is of, as in memory.
+TEST_F(Baselines, StoredValuesKeepTheRepetitionEachIsOf) {
+  results::WorkloadResult w = testing::test_workload("http_hello", 4);
+  w.repetitions[1].successes = 0;  // nothing to measure: no latency, skipped
+  w.repetitions[1].latency.reset();
+  const int64_t r = run("ok", "quickstart", testing::test_testbed(), w);
+  auto stored = store_->run_metric_values_by_repetition(r, "http_hello", "default", "latency.p99");
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  ASSERT_TRUE(stored->has_value());
+  const auto live = results::metric_values_by_repetition(w, "latency.p99");
+  ASSERT_TRUE(live.has_value());
+  ASSERT_EQ(live->size(), 3u);
+  EXPECT_EQ(**stored, *live);
+  EXPECT_EQ((**stored)[1].repetition, 2u);
+}
+
 TEST_F(Baselines, HistoryOfAnUnknownBaselineIsEmptyAndAnUnknownMetricIsAnError) {
   const int64_t r = run();
   ASSERT_TRUE(store_->add_baseline("main", r).ok());
