@@ -90,7 +90,7 @@ int serve(const ServeSettings& settings) {
   auto db = open_store(settings.db_path, settings.store);
   if (!db) return fail(db.message());
 
-  metrics::MetricsObserver metrics;
+  metrics::MetricsObserver metrics(settings.metrics_scenarios);
   auto endpoint = metrics::MetricsEndpoint::start(settings.metrics_listen, metrics.registry());
   if (!endpoint) return fail(endpoint.message());
 

@@ -63,6 +63,13 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                    "it sets) add up to more is refused (INVALID_ARGUMENT)")
       ->check(CLI::Range(int64_t{1}, int64_t{366} * 24 * 3600))
       ->capture_default_str();
+  serve
+      ->add_option("--metrics-scenarios", flags.metrics_scenarios,
+                   "Scenarios whose Prometheus series /metrics keeps, the most recently run; an "
+                   "older scenario's series go when another starts, and each keeps only the "
+                   "workloads of its latest run")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
   serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
@@ -118,6 +125,7 @@ int serve_command(const ServeFlags& flags) {
                      flags.allowed_addresses,
                      {flags.max_queued, flags.keep_finished},
                      flags.max_run_seconds * 1'000'000'000,
+                     flags.metrics_scenarios,
                      {flags.router_binary, flags.worker_binary, flags.worker_addresses,
                       *worker_token, flags.worker_count, *workers_wait},
                      {.busy_timeout_ms = *busy_timeout_ms}});

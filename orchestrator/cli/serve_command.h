@@ -34,6 +34,7 @@ struct ServeFlags {
   size_t max_queued = serve::JobQueueLimits{}.max_waiting;
   size_t keep_finished = serve::JobQueueLimits{}.finished_kept;
   int64_t max_run_seconds = serve::kDefaultMaxRunNs / 1'000'000'000;
+  size_t metrics_scenarios = 100;
 };
 
 void add_serve_command(CLI::App& app, ServeFlags& flags);

@@ -5,13 +5,16 @@
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
 #include <prometheus/gauge.h>
+#include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
 
 #include <array>
 #include <chrono>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "orchestrator/gates/gate_outcome.h"
@@ -57,6 +60,17 @@ double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 struct MetricsObserver::Impl {
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
   prometheus::Registry& r = *registry;
+  // Every family, as the helpers below register it: the families' initializers call these
+  // members (a class member hides the free function of the same name), so a family added to
+  // this list is one forget_scenario() and the stale-workload pruning see.
+  std::vector<Family<Gauge>*> gauges;
+  std::vector<Family<Counter>*> counters;
+  Family<Gauge>& gauge(prometheus::Registry& registry, const char* name, const char* help) {
+    return *gauges.emplace_back(&metrics::gauge(registry, name, help));
+  }
+  Family<Counter>& counter(prometheus::Registry& registry, const char* name, const char* help) {
+    return *counters.emplace_back(&metrics::counter(registry, name, help));
+  }
 
   Family<Gauge>& run_info =
       gauge(r, "benchgate_run_info", "The latest stored run of each scenario (always 1)");
@@ -172,6 +186,75 @@ struct MetricsObserver::Impl {
   };
   std::map<std::string, GateSeries> gate_series_by_scenario;
 
+  // serve --metrics-scenarios (0: every scenario, as a one-shot run has): the scenarios whose
+  // series are kept, the most recently run last.
+  size_t scenarios_kept = 0;
+  std::deque<std::string> recent_scenarios;
+
+  // Removes every series of the families for which `drop` says so of its labels.
+  template <class T, class Drop>
+  static void remove_series(Family<T>& family, const Drop& drop) {
+    for (const prometheus::MetricFamily& collected : family.Collect()) {
+      for (const prometheus::ClientMetric& metric : collected.metric) {
+        Labels labels;
+        for (const auto& label : metric.label) labels[label.name] = label.value;
+        if (drop(labels)) family.Remove(&family.Add(labels));
+      }
+    }
+  }
+  template <class Drop>
+  void remove_series_everywhere(const Drop& drop) {
+    for (Family<Gauge>* family : gauges) remove_series(*family, drop);
+    for (Family<Counter>* family : counters) remove_series(*family, drop);
+  }
+
+  // Every series of the scenario, and what points at them.
+  void forget_scenario(const std::string& name) {
+    remove_series_everywhere([&](const Labels& labels) {
+      auto it = labels.find("scenario");
+      return it != labels.end() && it->second == name;
+    });
+    run_info_by_scenario.erase(name);
+    gate_series_by_scenario.erase(name);
+    change_series_by_scenario.erase(name);
+  }
+
+  // The scenario is the most recent one; the oldest past scenarios_kept are forgotten.
+  void note_scenario(const std::string& name) {
+    if (scenarios_kept == 0) return;
+    std::erase(recent_scenarios, name);
+    recent_scenarios.push_back(name);
+    while (recent_scenarios.size() > scenarios_kept) {
+      forget_scenario(recent_scenarios.front());
+      recent_scenarios.pop_front();
+    }
+  }
+
+  // A new run of the scenario: the workload series of workloads and variants an earlier run
+  // of it had and this one has not go (a scenario's workload series are those of its latest
+  // run). The gate and change-point series are replaced when the run ends.
+  void forget_other_workloads(const scenario::Scenario& s) {
+    if (scenarios_kept == 0) return;
+    std::set<std::string> names;
+    for (const auto& w : s.workloads) names.insert(w.name);
+    const std::set<std::string> kept_variants(variants.begin(), variants.end());
+    const std::set<const void*> replaced_later = {
+        &gate_passed,   &gate_verdict,  &gate_underpowered, &gate_confirmation,
+        &change_points, &change_latest, &change_latest_run};
+    auto stale = [&](const Labels& labels) {
+      auto sc = labels.find("scenario");
+      auto wl = labels.find("workload");
+      if (sc == labels.end() || sc->second != s.name || wl == labels.end()) return false;
+      auto va = labels.find("variant");
+      return names.count(wl->second) == 0 ||
+             (va != labels.end() && kept_variants.count(va->second) == 0);
+    };
+    for (Family<Gauge>* family : gauges) {
+      if (replaced_later.count(family) == 0) remove_series(*family, stale);
+    }
+    for (Family<Counter>* family : counters) remove_series(*family, stale);
+  }
+
   Labels workload_labels(const std::string& workload, const std::string& variant) const {
     return {{"scenario", scenario}, {"workload", workload}, {"variant", variant}};
   }
@@ -247,7 +330,9 @@ struct MetricsObserver::Impl {
   }
 };
 
-MetricsObserver::MetricsObserver() : impl_(std::make_unique<Impl>()) {}
+MetricsObserver::MetricsObserver(size_t scenarios_kept) : impl_(std::make_unique<Impl>()) {
+  impl_->scenarios_kept = scenarios_kept;
+}
 MetricsObserver::~MetricsObserver() = default;
 
 const std::shared_ptr<prometheus::Registry>& MetricsObserver::registry() const {
@@ -267,6 +352,8 @@ void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
   impl_->variants = !scenario.compare_routers.empty()   ? scenario.compare_routers
                     : !scenario.compare_workers.empty() ? scenario.compare_workers
                                                         : std::vector<std::string>{"default"};
+  impl_->note_scenario(scenario.name);
+  impl_->forget_other_workloads(scenario);
   // The router's counters exist at 0 from the start only where they will be measured: the
   // bundled router counts its requests and connections and samples its CPU, a spawned command
   // is sampled from /proc, an external system is not measured at all (docs/MEASUREMENT.md). A
@@ -395,6 +482,7 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
   std::lock_guard lock(impl_->mutex);
   Impl& m = *impl_;
   const std::string& name = report.result.scenario;
+  m.note_scenario(name);  // a run that ended before it started counts too
   const Labels labels = {{"scenario", name}};
   m.run_in_progress.Add(labels).Set(0);
 

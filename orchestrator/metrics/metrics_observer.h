@@ -5,6 +5,7 @@
 // registry is handed out (forward-declared) to the HTTP endpoint and the Pushgateway client.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,7 +24,11 @@ namespace benchgate::metrics {
 
 class MetricsObserver : public engine::RunObserver {
  public:
-  MetricsObserver();
+  // `scenarios_kept` (serve --metrics-scenarios; 0: no bound): the series of only that many
+  // scenarios, the most recently run, are kept, and of each scenario only the workloads and
+  // variants of its latest run, so that names a client chooses do not grow the registry
+  // over a service's life.
+  explicit MetricsObserver(size_t scenarios_kept = 0);
   ~MetricsObserver() override;
   MetricsObserver(const MetricsObserver&) = delete;
   MetricsObserver& operator=(const MetricsObserver&) = delete;

@@ -1,0 +1,98 @@
+// MetricsObserver under `serve --metrics-scenarios`: the series of only the most recently run
+// scenarios are kept, and of each only its latest run's workloads, so that names a client
+// chooses do not grow the registry (and /metrics) over the service's life.
+#include <gtest/gtest.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include <string>
+
+#include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/report/scenario_report.h"
+
+namespace benchgate::metrics {
+namespace {
+
+std::string scrape_of(const MetricsObserver& observer) {
+  prometheus::TextSerializer serializer;
+  return serializer.Serialize(observer.registry()->Collect());
+}
+
+scenario::Scenario scenario_of(const std::string& name, const std::string& workload) {
+  scenario::Scenario s;
+  s.name = name;
+  scenario::Workload w;
+  w.name = workload;
+  s.workloads.push_back(w);
+  return s;
+}
+
+// A whole run of `s`: its workload measured once, a gate judged, the run stored.
+void run(MetricsObserver& observer, const scenario::Scenario& s) {
+  observer.scenario_started(s);
+  const scenario::Workload& w = s.workloads.front();
+  observer.workload_started(w);
+  const engine::WindowInfo window{true, 1, 1, 1'000'000'000};
+  observer.progress(w, window, 100, 1'000'000, 500'000'000);
+  results::Repetition rep;
+  rep.duration_ns = 1'000'000'000;
+  rep.operations = 10;
+  rep.latency.record(1'000'000);
+  observer.window_finished(w, window, &rep);
+  results::WorkloadResult result;
+  result.spec = w;
+  result.variant = "default";
+  result.repetitions.push_back(rep);
+  observer.workload_finished(result);
+  report::ScenarioReport r;
+  r.result.scenario = s.name;
+  r.run_id = 1;
+  gating::EvaluatedGate gate;
+  gate.workload = w.name;
+  gate.outcome.metric = "latency.p99";
+  gate.outcome.verdict = gates::Verdict::kPass;
+  r.gates.push_back(gate);
+  observer.scenario_finished(r, "abc");
+}
+
+bool names(const std::string& text, const std::string& label) {
+  return text.find(label) != std::string::npos;
+}
+
+TEST(MetricsSeriesBound, OnlyTheMostRecentlyRunScenariosKeepTheirSeries) {
+  MetricsObserver observer(2);
+  run(observer, scenario_of("a", "wa"));
+  run(observer, scenario_of("b", "wb"));
+  run(observer, scenario_of("a", "wa"));  // a is now the most recent
+  run(observer, scenario_of("c", "wc"));  // b goes
+  const std::string text = scrape_of(observer);
+  EXPECT_TRUE(names(text, R"(scenario="a")")) << text;
+  EXPECT_FALSE(names(text, R"(scenario="b")")) << text;
+  EXPECT_FALSE(names(text, R"(workload="wb")")) << text;
+  EXPECT_TRUE(names(text, R"(scenario="c")")) << text;
+  // The kept scenario still has its counters, run count included.
+  EXPECT_TRUE(names(text, "benchgate_runs_total{scenario=\"a\",status=\"ok\"} 2\n")) << text;
+  // A forgotten scenario run again starts afresh, its series held once more.
+  run(observer, scenario_of("b", "wb"));
+  EXPECT_TRUE(names(scrape_of(observer), "benchgate_runs_total{scenario=\"b\",status=\"ok\"} 1\n"));
+}
+
+TEST(MetricsSeriesBound, AScenarioKeepsTheWorkloadSeriesOfItsLatestRunOnly) {
+  MetricsObserver observer(10);
+  for (int i = 0; i < 5; ++i) run(observer, scenario_of("s", "w" + std::to_string(i)));
+  const std::string text = scrape_of(observer);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_FALSE(names(text, "workload=\"w" + std::to_string(i) + "\"")) << i << text;
+  }
+  EXPECT_TRUE(names(text, R"(workload="w4")")) << text;
+}
+
+TEST(MetricsSeriesBound, WithoutABoundEveryScenarioStays) {
+  MetricsObserver observer;  // a one-shot run
+  for (int i = 0; i < 5; ++i) run(observer, scenario_of("s" + std::to_string(i), "w"));
+  const std::string text = scrape_of(observer);
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(names(text, "scenario=\"s" + std::to_string(i) + "\""));
+}
+
+}  // namespace
+}  // namespace benchgate::metrics
