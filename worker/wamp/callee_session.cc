@@ -71,10 +71,7 @@ class CalleeSession : public Session {
   void handle(uint64_t type, Json& message, int64_t now) override {
     if (type == code(MessageType::kInterrupt)) return on_interrupt(message);
     if (type != code(MessageType::kInvocation)) return;
-    if (message.size() < 4 || !message[1].is_number_unsigned()) {
-      thread_.stats.record_connection_error(ErrorKind::kProtocol);
-      return fail(ErrorKind::kProtocol);
-    }
+    if (message.size() < 4 || !message[1].is_number_unsigned()) return fail_protocol();
     const uint64_t invocation = message[1].get<uint64_t>();
     yield_ = Json::array({code(MessageType::kYield), invocation, Json::object()});
     if (message.size() > 4) yield_.push_back(std::move(message[4]));
@@ -83,11 +80,13 @@ class CalleeSession : public Session {
            [&](std::vector<uint8_t>& out) { encode(plan_.spec.serializer, yield_, out); });
   }
 
-  void on_failed(ErrorKind /*kind*/) override {
-    // The router cancelled this session's invocations with the link; nothing is answered.
+  uint32_t on_failed(ErrorKind /*kind*/) override {
+    // The router cancelled this session's invocations with the link; nothing is answered. A
+    // callee's invocations are no operations of the workload (its callers' calls are).
     timer_.cancel();
     delayed_.clear();
     delayed_bytes_ = 0;
+    return 0;
   }
 
  private:

@@ -113,14 +113,17 @@ class LoadSession : public Session {
     issue(steady_now_ns());
   }
 
-  void on_failed(ErrorKind kind) override {
+  uint32_t on_failed(ErrorKind kind) override {
+    uint32_t failed = 0;
     for (Slot& slot : slots_) {
       if (slot.id == 0) continue;
       slot.id = 0;
+      ++failed;
       thread_.stats.record_failure(kind);
       thread_.request_finished();
     }
     release_all();
+    return failed;
   }
 
   void on_rejoined() override { issue(steady_now_ns()); }
@@ -175,10 +178,7 @@ class LoadSession : public Session {
   // RESULT / PUBLISHED (id at 1) or ERROR (id at 2) for one of the outstanding operations.
   void on_answer(Json& message, size_t id_at, int64_t now, bool error) {
     if (!tracked_ && !error) return;
-    if (message.size() <= id_at || !message[id_at].is_number_unsigned()) {
-      thread_.stats.record_connection_error(ErrorKind::kProtocol);
-      return fail(ErrorKind::kProtocol);
-    }
+    if (message.size() <= id_at || !message[id_at].is_number_unsigned()) return fail_protocol();
     answered(message[id_at].get<uint64_t>(), now, error ? &message : nullptr,
              error || publisher_ || result_matches(message));
   }

@@ -102,12 +102,7 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
     if (!shaped) return join_finished(make_error_code(JoinError::kUnexpectedMessage));
     return on_join_message(message_[0].get<uint64_t>());
   }
-  if (!shaped) {
-    // The stream cannot be trusted any more; counted once for the session, and the
-    // outstanding work fails as protocol errors too.
-    if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
-    return fail(ErrorKind::kProtocol);
-  }
+  if (!shaped) return fail_protocol();  // the stream cannot be trusted any more
   const uint64_t type = message_[0].get<uint64_t>();
   if (link_ == Link::kLeaving) {
     if (type != code(MessageType::kGoodbye)) return;  // what was in flight before GOODBYE
@@ -116,8 +111,7 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
     return on_left(steady_now_ns());
   }
   if (type == code(MessageType::kAbort) || type == code(MessageType::kGoodbye)) {
-    if (thread_.phase != Phase::kIdle) thread_.stats.record_connection_error(ErrorKind::kProtocol);
-    return fail(ErrorKind::kProtocol);
+    return fail_protocol();
   }
   handle(type, message_, now);
 }
@@ -135,11 +129,23 @@ void Session::leave() {
   channel_->send(goodbye_, {});
 }
 
-void Session::fail(ErrorKind kind) {
+void Session::fail(ErrorKind kind) { fail_counting(kind); }
+
+uint32_t Session::fail_counting(ErrorKind kind) {
   channel_->close();
   link_ = Link::kDown;
-  on_failed(kind);
+  const uint32_t failed = on_failed(kind);
   if (may_send() || (thread_.phase == Phase::kWaiting && rejoins_in_lead())) reconnect();
+  return failed;
+}
+
+// A protocol error is attributed to the operations it fails, once each; one that fails none (a
+// subscriber's, a callee's, an idle caller's) belongs to no operation and counts once on its
+// own (docs/MEASUREMENT.md "Operations, successes and errors").
+void Session::fail_protocol() {
+  if (fail_counting(ErrorKind::kProtocol) == 0 && thread_.phase != Phase::kIdle) {
+    thread_.stats.record_connection_error(ErrorKind::kProtocol);
+  }
 }
 
 void Session::reconnect() {

@@ -47,6 +47,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   // Closes the link; the role fails what is outstanding; reconnects while the window sends
   // or its start lead runs.
   void fail(ErrorKind kind);
+  // fail(kProtocol), counting one protocol error of no operation when none was outstanding.
+  void fail_protocol();
   // Leaves the realm: GOODBYE (wamp.close.normal); the router's GOODBYE closes the link and
   // calls on_left. Anything else meanwhile is ignored; a failed link calls on_failed.
   void leave();
@@ -63,8 +65,9 @@ class Session : public LoadConnection, protected ChannelEvents {
     return false;
   }
   virtual void handle(uint64_t type, Json& message, int64_t now) = 0;
-  // The link failed or was closed: fail what is outstanding with `kind`.
-  virtual void on_failed(ErrorKind /*kind*/) {}
+  // The link failed or was closed: fail what is outstanding with `kind`; returns how many
+  // operations that was.
+  virtual uint32_t on_failed(ErrorKind /*kind*/) { return 0; }
   // Joined again after a reconnect while the window is sending (or, open loop, while the
   // drain still owes requests of the window).
   virtual void on_rejoined() {}
@@ -91,6 +94,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   const std::vector<uint8_t>& hello();
   void join_finished(const boost::system::error_code& ec);
   void reconnect();
+  // fail(), returning how many operations it failed.
+  uint32_t fail_counting(ErrorKind kind);
 
   Join join_;
   Link link_ = Link::kDown;

@@ -44,7 +44,12 @@ class SubscriberSession : public Session {
     if (message.size() < 5 || !message[4].is_array() || message[4].size() != 5 ||
         !message[4][0].is_number_unsigned() || !message[4][1].is_number_unsigned() ||
         !message[4][3].is_number_unsigned()) {
+      // An event that reached the subscriber unreadable: one operation that failed, as a
+      // protocol error, and delivered as far as the ledger goes, so it is not also `lost`
+      // (docs/MEASUREMENT.md "Operations, successes and errors").
       thread_.stats.record_failure(ErrorKind::kProtocol);
+      thread_.stats.last_receive_ns = now;
+      plan_.ledger->delivered.fetch_add(1, std::memory_order_release);
       return;
     }
     const Json& args = message[4];

@@ -132,12 +132,16 @@ class TransferSession : public Session {
     next();
   }
 
-  void on_failed(ErrorKind kind) override {
-    if (!active_) return readiness_finished(make_error_code(JoinError::kClosed));
+  uint32_t on_failed(ErrorKind kind) override {
+    if (!active_) {
+      readiness_finished(make_error_code(JoinError::kClosed));
+      return 0;
+    }
     active_ = false;
     thread_.stats.record_failure(kind);
     thread_.request_finished();
     next();
+    return 1;
   }
 
  private:
