@@ -42,8 +42,15 @@ int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* us
   if (frame->hd.type == NGHTTP2_SETTINGS && (frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) {
     self(user_data)->on_settings();
   }
-  if (frame->hd.type == NGHTTP2_GOAWAY) self(user_data)->on_goaway(frame->goaway.last_stream_id);
-  (void)session;
+  if (frame->hd.type == NGHTTP2_GOAWAY) {
+    self(user_data)->on_goaway(frame->goaway.last_stream_id, frame->goaway.error_code);
+  }
+  // The response is complete only with END_STREAM (on its HEADERS, DATA or trailers): a stream
+  // the server resets before, RST_STREAM(NO_ERROR) included, was cut short (on_stream_close).
+  const bool response_frame = frame->hd.type == NGHTTP2_DATA || frame->hd.type == NGHTTP2_HEADERS;
+  if (response_frame && (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
+    if (Session::Stream* s = stream_of(session, frame->hd.stream_id)) s->ended = true;
+  }
   return 0;
 }
 
@@ -181,6 +188,7 @@ void Session::start_session() {
   if (rv != 0) return finish_connect(make_error(SetupError::kSessionFailed));
   settings_seen_ = false;
   goaway_ = false;
+  goaway_error_ = false;
   first_request_ns_ = 0;
   ttfb_taken_ = false;
   free_.clear();
@@ -368,7 +376,7 @@ void Session::issue(int64_t now) {
 bool Session::submit(int64_t intended, int64_t now) {
   const uint32_t slot = free_.back();
   Stream& s = streams_[slot];
-  s = Stream{intended, now, 0, 0, 0, true, true};
+  s = Stream{intended, now, 0, 0, 0, true, true, false};
   const bool body = !request_.body().empty();
   const int32_t id = nghttp2_submit_request(session_, nullptr, request_.nva(), request_.size(),
                                             body ? &body_provider_ : nullptr, &s);
@@ -480,6 +488,12 @@ void Session::on_read(const error_code& ec, size_t bytes) {
     finish_connect(goaway_ ? make_error(SetupError::kGoaway) : error_code{});
     if (generation != generation_) return;
   }
+  // A GOAWAY with an error code is a connection error (RFC 9113, section 5.4.1: its sender
+  // closes the connection), not a rotation: the streams it refused counted as "reset"
+  // (on_stream_close), so does every stream still open, and the connection is replaced as after
+  // any failure.
+  if (goaway_error_) return fail(ErrorKind::kReset);
+  if (ended_by_nghttp2()) return fail_protocol();
   if (active_ < active_before) {
     thread_.stats.last_receive_ns = now_;
     // new_connection_per_request: the connection's one stream is done; the next request goes
@@ -506,9 +520,19 @@ bool Session::receive(size_t bytes) {
   thread_.stats.count_received(bytes, now_);
   const ssize_t rv = nghttp2_session_mem_recv(session_, read_buffer_.data(), bytes);
   if (rv >= 0) return true;
-  thread_.stats.record_connection_error(ErrorKind::kProtocol);
-  fail(ErrorKind::kProtocol);
+  fail_protocol();
   return false;
+}
+
+// The server broke the framing: the connection fails, and the error is attributed to the
+// streams it fails, once each. With none open it belongs to no request and counts once, as
+// bytes nobody asked for do on HTTP/1.1 (docs/MEASUREMENT.md "Operations, successes and
+// errors"); while connecting, the failed connect counts it.
+void Session::fail_protocol() {
+  if (active_ == 0 && !pending_done_ && thread_.phase != Phase::kIdle) {
+    thread_.stats.record_connection_error(ErrorKind::kProtocol);
+  }
+  fail(ErrorKind::kProtocol);
 }
 
 // ---- nghttp2 callbacks ----
@@ -541,9 +565,19 @@ void Session::on_data(Stream& stream, const uint8_t* data, size_t size) {
   stream.body_bytes += size;
 }
 
-void Session::on_goaway(int32_t last_stream_id) {
+void Session::on_goaway(int32_t last_stream_id, uint32_t error_code) {
   goaway_ = true;
   goaway_processed_ = last_stream_id > 0;
+  goaway_error_ = error_code != NGHTTP2_NO_ERROR;
+}
+
+// nghttp2 ended the session for a connection error of the server's (a frame it cannot parse,
+// a frame on a stream it may not be on): it queued its GOAWAY and reports nothing else, and the
+// streams left open would be answered by nobody. That is what refuses new requests when no
+// GOAWAY was received and stream ids are left.
+bool Session::ended_by_nghttp2() const {
+  return !goaway_ && nghttp2_session_get_next_stream_id(session_) <= uint32_t{INT32_MAX} &&
+         nghttp2_session_check_request_allowed(session_) == 0;
 }
 
 void Session::on_stream_close(Stream& stream, uint32_t error_code) {
@@ -551,17 +585,25 @@ void Session::on_stream_close(Stream& stream, uint32_t error_code) {
   stream.in_use = false;
   free_.push_back(static_cast<uint32_t>(&stream - streams_.data()));
   --active_;
-  if (error_code == NGHTTP2_REFUSED_STREAM && goaway_ && goaway_processed_) return on_refused();
+  const bool refused = error_code == NGHTTP2_REFUSED_STREAM && goaway_;
+  if (refused && goaway_processed_ && !goaway_error_) return on_refused();
   ErrorKind kind{};
   bool ok = true;
-  if (error_code == NGHTTP2_REFUSED_STREAM && goaway_) {
+  if (refused && goaway_error_) {
+    // Refused by a GOAWAY with an error code: a server failing, not rotating (on_read).
+    ok = false;
+    kind = ErrorKind::kReset;
+  } else if (refused) {
     // A GOAWAY that processed nothing on this connection: the server is going away, not
     // rotating, and sending again at no error could go round without a trace (a server that
     // refuses every connection's streams). Counted as HTTP/1.1 counts a server that closes with
     // requests unanswered.
     ok = false;
     kind = ErrorKind::kShortRead;
-  } else if (error_code != NGHTTP2_NO_ERROR) {
+  } else if (error_code != NGHTTP2_NO_ERROR || !stream.ended) {
+    // Reset by the server, or closed before the response's END_STREAM: RST_STREAM(NO_ERROR)
+    // only ends a stream whose response is complete (RFC 9113, section 8.1). A body shorter
+    // than its content-length nghttp2 resets itself (PROTOCOL_ERROR).
     ok = false;
     kind = ErrorKind::kReset;
   } else if (stream.status != static_cast<int>(plan_.expect_status)) {

@@ -15,12 +15,16 @@
 //  - new_connection_per_request (one stream): once the stream closed, the connection is closed
 //    and the next request goes out on a new one (TCP, TLS, SETTINGS again).
 // Failures never throw: a broken connection counts every open stream as failed with the
-// failure's kind and reconnects while the window still sends or its start lead runs; a stream
-// the server resets counts as "reset". A server's GOAWAY (a graceful rotation) costs no error:
-// no stream is opened on the connection any more, those it refused (above its last stream, never
-// processed) are sent again on a new connection once the rest closed, as the HTTP/1.1
-// connection does after "Connection: close" (a GOAWAY that processed nothing on the connection
-// counts them as short reads).
+// failure's kind, once each and not again for the connection, and reconnects while the window
+// still sends or its start lead runs; frames that break the framing (nghttp2 ends the session)
+// are "protocol"; a stream the server resets, or closes before its response's END_STREAM
+// (RST_STREAM(NO_ERROR) included), counts as "reset". A server's GOAWAY without an error code
+// (a graceful rotation) costs no error: no stream is opened on the connection any more, those
+// it refused (above its last stream, never processed) are sent again on a new connection once
+// the rest closed, as the HTTP/1.1 connection does after "Connection: close" (a GOAWAY that
+// processed nothing on the connection counts them as short reads). One with an error code is a
+// connection error: what it refused and what is still open count as "reset", and the connection
+// is replaced.
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -69,9 +73,10 @@ class Session : public LoadConnection {
     int status = 0;
     bool body_matches = true;
     bool in_use = false;
+    bool ended = false;  // the response's END_STREAM arrived
   };
   void on_settings();
-  void on_goaway(int32_t last_stream_id);
+  void on_goaway(int32_t last_stream_id, uint32_t error_code);
   void on_response_begins();
   void on_header(Stream& stream, const uint8_t* name, size_t name_size, const uint8_t* value,
                  size_t value_size);
@@ -88,6 +93,8 @@ class Session : public LoadConnection {
   void reconnect();
   void close_transport();
   void fail(ErrorKind kind);
+  void fail_protocol();
+  bool ended_by_nghttp2() const;
   bool may_send() const;
   uint64_t owed() const;
   void write_off_owed();
@@ -134,6 +141,7 @@ class Session : public LoadConnection {
   bool settings_seen_ = false;
   bool goaway_ = false;            // the server sent GOAWAY: no new stream on this connection
   bool goaway_processed_ = false;  // ... naming a stream it processed (a rotation)
+  bool goaway_error_ = false;      // ... with an error code: a connection error, no rotation
   bool closing_ = false;           // nghttp2_session_del is running: callbacks count nothing
   int64_t now_ = 0;                // the instant of the read being processed
   int64_t connect_start_ns_ = 0;

@@ -572,6 +572,62 @@ TEST(Http2Engine, OpenLoopSendsEveryScheduledRequestAcrossGoaways) {
   EXPECT_EQ(total_errors(r), 0u);
 }
 
+// A server that breaks the framing (a DATA frame on stream 0, a connection error) while streams
+// are in flight: nghttp2 ends the session, and each stream it leaves unanswered is one
+// `protocol` error, counted once; the connection is not counted again on its own (before: the
+// streams counted as short reads).
+TEST(Http2Engine, AFramingErrorCountsOnceForEachStreamInFlight) {
+  testing::TestHttp2Server server(kBody, 0, false, {.break_framing_at = 3});
+  auto engine = start(http2_spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(server.connections(), 2u);
+  EXPECT_GT(errors(r, ErrorKind::kProtocol), 0u);
+  EXPECT_EQ(r.successes, server.replies());
+  EXPECT_EQ(total_errors(r), errors(r, ErrorKind::kProtocol));
+  EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kProtocol));
+}
+
+// A GOAWAY with an error code (here ENHANCE_YOUR_CALM) is a connection error, not a rotation:
+// the streams it refused are `reset` errors, never sent again at no error, and the connection
+// is replaced. Before, they were re-sent as after a graceful GOAWAY, and the failing server
+// showed as fewer operations, not as errors.
+TEST(Http2Engine, StreamsRefusedByAGoawayWithAnErrorCodeAreResets) {
+  testing::TestHttp2Server server(kBody, 5, false, {.goaway_error = NGHTTP2_ENHANCE_YOUR_CALM});
+  auto engine = start(http2_spec_for(server));
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine);
+  EXPECT_GT(server.goaways(), 2u);
+  EXPECT_GT(errors(r, ErrorKind::kReset), 0u);
+  EXPECT_EQ(r.successes, server.replies());
+  EXPECT_EQ(total_errors(r), errors(r, ErrorKind::kReset));
+  EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kReset));
+}
+
+// A response cut short is an error whatever the workload expects of its length (here it sets
+// no expect_body_bytes): RST_STREAM(NO_ERROR) before END_STREAM (RFC 9113 allows it after a
+// complete response only), and a body shorter than its content-length with END_STREAM
+// (nghttp2 resets that stream itself). Each is one `reset`.
+TEST(Http2Engine, AResponseCutShortIsAResetWithoutAnExpectedLength) {
+  for (const bool reset : {true, false}) {
+    SCOPED_TRACE(reset ? "RST_STREAM(NO_ERROR) mid-body" : "body shorter than content-length");
+    testing::Http2Misbehaviour cut;
+    cut.reset_mid_body = reset;
+    cut.short_body = !reset;
+    testing::TestHttp2Server server(kBody, 0, false, cut);
+    WorkloadSpec spec = http2_spec_for(server);
+    spec.http.expect_body_bytes = -1;
+    auto engine = start(spec);
+    ASSERT_TRUE(engine);
+    const WindowResult r = run(*engine, 0, 50 * kMs);
+    EXPECT_GT(r.operations, 0u);
+    EXPECT_EQ(r.operations, server.replies());
+    EXPECT_EQ(r.successes, 0u);
+    EXPECT_EQ(errors(r, ErrorKind::kReset), r.operations);
+    EXPECT_EQ(total_errors(r), r.operations);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Http1Io, EngineTest,
                          ::testing::Values(Http1Io::kAsio, Http1Io::kEpoll, Http1Io::kUring),
                          [](const auto& param_info) {

@@ -6,7 +6,9 @@
 // client opened after it is refused (RFC 9113, section 6.8); once all of it is written it stops
 // writing (a half close) and reads until the client closes. With `processes_none`, a server going
 // away: its GOAWAY names no stream (last_stream_id 0), instead of answering the K-th request, or
-// with K = 0 right behind its SETTINGS. It counts exactly what it did.
+// with K = 0 right behind its SETTINGS. Misbehaviour asks for a server that fails instead: a
+// GOAWAY with an error code, bytes that break the framing, responses cut short. It counts
+// exactly what it did.
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -23,12 +25,27 @@
 
 namespace benchgate::worker::testing {
 
+struct Http2Misbehaviour {
+  // The error code of the GOAWAY after every `goaway_every`-th request (NO_ERROR: a rotation).
+  uint32_t goaway_error = NGHTTP2_NO_ERROR;
+  // Instead of answering a connection's n-th request (from 1): a DATA frame on stream 0, a
+  // connection error (RFC 9113, section 6.1), and nothing more on that connection.
+  uint32_t break_framing_at = 0;
+  // Every response: headers with the whole body's content-length, then half the body, then
+  // RST_STREAM(NO_ERROR) instead of END_STREAM.
+  bool reset_mid_body = false;
+  // Every response: half the body and END_STREAM, under the whole body's content-length.
+  bool short_body = false;
+};
+
 class TestHttp2Server {
  public:
-  TestHttp2Server(std::string body, uint32_t goaway_every, bool processes_none = false)
+  TestHttp2Server(std::string body, uint32_t goaway_every, bool processes_none = false,
+                  Http2Misbehaviour misbehaviour = {})
       : body_(std::move(body)),
         goaway_every_(goaway_every),
         processes_none_(processes_none),
+        misbehaviour_(misbehaviour),
         acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     port_ = acceptor_.local_endpoint().port();
     accept();
@@ -52,6 +69,7 @@ class TestHttp2Server {
       nghttp2_session_callbacks* callbacks = nullptr;
       nghttp2_session_callbacks_new(&callbacks);
       nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame_recv);
+      nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, on_frame_send);
       nghttp2_session_server_new(&session_, callbacks, this);
       nghttp2_session_callbacks_del(callbacks);
       const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100}};
@@ -74,25 +92,46 @@ class TestHttp2Server {
       return 0;
     }
 
+    // reset_mid_body: the half body went out without END_STREAM; the stream ends with a reset.
+    static int on_frame_send(nghttp2_session* session, const nghttp2_frame* frame,
+                             void* user_data) {
+      const Http2Misbehaviour& m = static_cast<Session*>(user_data)->server_.misbehaviour_;
+      if (m.reset_mid_body && frame->hd.type == NGHTTP2_DATA &&
+          (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0) {
+        nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id,
+                                  NGHTTP2_NO_ERROR);
+      }
+      return 0;
+    }
+
     static ssize_t read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t length,
                              uint32_t* flags, nghttp2_data_source* source, void*) {
       auto* self = static_cast<Session*>(source->ptr);
       const std::string& body = self->server_.body_;
-      const size_t n = std::min(length, body.size());
+      const Http2Misbehaviour& m = self->server_.misbehaviour_;
+      const bool half = m.reset_mid_body || m.short_body;
+      const size_t n = std::min(length, half ? body.size() / 2 : body.size());
       std::memcpy(buf, body.data(), n);
       *flags |= NGHTTP2_DATA_FLAG_EOF;
+      if (m.reset_mid_body) *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
       return static_cast<ssize_t>(n);
     }
 
     void go_away(int32_t last_stream_id) {
-      nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, last_stream_id, NGHTTP2_NO_ERROR, nullptr,
-                            0);
+      nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, last_stream_id,
+                            server_.misbehaviour_.goaway_error, nullptr, 0);
       goaway_sent_ = true;
       ++server_.goaways_;
     }
 
     void answer(int32_t stream_id) {
       if (goaway_sent_) return;  // after the GOAWAY: refused, never processed
+      if (++received_ == server_.misbehaviour_.break_framing_at) {
+        // Written after what is queued; then the connection is done, as after a GOAWAY.
+        break_framing_ = true;
+        goaway_sent_ = true;
+        return;
+      }
       if (server_.processes_none_ && ++answered_ == server_.goaway_every_) return go_away(0);
       const std::string length = std::to_string(server_.body_.size());
       const nghttp2_nv headers[] = {
@@ -134,6 +173,12 @@ class TestHttp2Server {
         if (n <= 0) break;
         out_.insert(out_.end(), data, data + n);
       }
+      if (break_framing_) {
+        // A DATA frame (type 0) of no payload on stream 0.
+        const uint8_t frame[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+        out_.insert(out_.end(), frame, frame + sizeof frame);
+        break_framing_ = false;
+      }
       if (out_.empty()) {
         if (goaway_sent_) {
           // Everything up to the GOAWAY is written: no more from this side.
@@ -159,7 +204,9 @@ class TestHttp2Server {
     bool writing_ = false;
     bool half_closed_ = false;
     uint32_t answered_ = 0;
-    bool goaway_sent_ = false;
+    uint32_t received_ = 0;
+    bool goaway_sent_ = false;  // or the framing broken: nothing more is answered
+    bool break_framing_ = false;
   };
 
   void accept() {
@@ -174,6 +221,7 @@ class TestHttp2Server {
   const std::string body_;
   const uint32_t goaway_every_;
   const bool processes_none_;
+  const Http2Misbehaviour misbehaviour_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   uint16_t port_ = 0;
