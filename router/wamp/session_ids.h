@@ -5,7 +5,7 @@
 // of the list made a session that removes its n ids one by one cost O(n^2); REGISTER and
 // SUBSCRIBE learn in O(1) whether the session holds the id already. The index's nodes come
 // from the thread's size-class pool (common/util/size_class_pool.h), as the dealer's pending
-// calls do, so that subscribing and unsubscribing over and over allocates nothing once warm.
+// calls do: the index itself allocates nothing once the pool holds as many nodes as it needs.
 // Only the WAMP serving thread touches it.
 #pragma once
 
