@@ -269,6 +269,8 @@ void Connection::on_server_close() {
   // is not judged over meanwhile).
   const uint32_t unanswered = ring_.size();
   claimed_ -= unanswered;
+  // The lowest of the schedule's requests claimed again: the first written from now on.
+  resends_ = static_cast<uint16_t>(resends_ + unanswered);
   if (open_loop_drain) thread_.owe(unanswered);
   while (!ring_.empty()) {
     ring_.pop();
@@ -290,6 +292,7 @@ void Connection::next_connection() {
 
 void Connection::begin_window() {
   claimed_ = 0;
+  resends_ = 0;
   queued_ = 0;
   window_due_ = plan().open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
@@ -365,11 +368,15 @@ void Connection::flush(int64_t now) {
     int64_t intended = now;
     if (plan().open_loop()) {
       intended = thread_.start_ns + schedule_.due_offset_ns(first + i);
-      if (now - intended > kLateSendNs) ++thread_.stats.late_sends;
+      // late_sends is of the schedule: a request sent again (pipelined behind a server's
+      // "Connection: close") was late, or not, when it was first written (docs/MEASUREMENT.md
+      // "Closed loop and open loop").
+      if (i >= resends_ && now - intended > kLateSendNs) ++thread_.stats.late_sends;
     }
     ring_.push({intended, now});
     thread_.request_sent();
   }
+  resends_ = static_cast<uint16_t>(resends_ - std::min<uint32_t>(resends_, n));
   queued_ = 0;
   // Written during the drain: the window owes these no more (they are outstanding now).
   if (thread_.phase == Phase::kDraining) thread_.paid(n);

@@ -175,6 +175,10 @@ class Connection : public LoadConnection, private Readable, private net::RingTar
   uint32_t uring_slot_ = 0;
   uint32_t send_done_ = 0;
   uint32_t send_bytes_ = 0;
+  // Open loop: how many of the next requests written were written before, pipelined behind a
+  // server's "Connection: close" (at most in_flight, 4,096); they are no new late sends. Two
+  // bytes the object had as padding.
+  uint16_t resends_ = 0;
   Link link_ = Link::kDown;
   // As bits: see setup_start_ns_.
   bool ttfb_taken_ : 1 = false;

@@ -315,6 +315,7 @@ void Session::write_off_owed() {
 
 void Session::begin_window() {
   claimed_ = 0;
+  first_sent_ = 0;
   window_due_ = plan_.open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
 }
@@ -358,14 +359,18 @@ void Session::issue(int64_t now) {
   const uint32_t generation = generation_;
   uint64_t sent = 0;
   for (; sent < n; ++sent) {
+    const uint64_t index = claimed_ + sent;
     int64_t intended = now;
-    if (plan_.open_loop()) {
-      intended = thread_.start_ns + schedule_.due_offset_ns(claimed_ + sent);
-      if (now - intended > kLateSendNs) ++thread_.stats.late_sends;
-    }
+    if (plan_.open_loop()) intended = thread_.start_ns + schedule_.due_offset_ns(index);
     if (!submit(intended, now)) break;
+    // late_sends is of the schedule: a request sent again (a GOAWAY refused it) was late, or
+    // not, when it was first sent (docs/MEASUREMENT.md "Closed loop and open loop").
+    if (plan_.open_loop() && index >= first_sent_ && now - intended > kLateSendNs) {
+      ++thread_.stats.late_sends;
+    }
   }
   claimed_ += sent;
+  first_sent_ = std::max(first_sent_, claimed_);
   // Written during the drain: the window owes these no more (they are outstanding now).
   if (thread_.phase == Phase::kDraining) thread_.paid(sent);
   thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);

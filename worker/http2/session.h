@@ -151,6 +151,7 @@ class Session : public LoadConnection {
   bool ttfb_taken_ = false;
 
   uint64_t claimed_ = 0;     // requests taken from the schedule in this window
+  uint64_t first_sent_ = 0;  // the schedule's requests below this were sent in this window
   uint64_t window_due_ = 0;  // open loop: requests due inside this window
   bool timer_armed_ = false;
 };

@@ -430,6 +430,38 @@ TEST_P(EngineTest, OpenLoopRequestsTheDrainDeadlineCutOffAreNotSentErrors) {
   EXPECT_EQ(total_errors(r), 800u - 600u);
 }
 
+// late_sends is of the schedule: a request written again after a server's "Connection: close"
+// was late, or not, when it was first written. The server takes 2 ms a request at 1,000
+// requests per second, so nearly every request is late, and closes after every 3rd answer,
+// so the requests pipelined behind it are written again: counted per write, late_sends
+// exceeded the 100 requests of the schedule. bytes_sent counts wire bytes, every write.
+TEST_P(EngineTest, OpenLoopLateSendsCountEachScheduledRequestOnceAcrossResends) {
+  std::atomic<int> n{0};
+  TestHttpServer server([&](std::string_view) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const bool close = ++n % 3 == 0;
+    return Reply{TestHttpServer::ok(kBody, close ? "Connection: close\r\n" : ""), close};
+  });
+  WorkloadSpec spec = spec_for(server);
+  spec.connections = 1;
+  spec.threads = 1;
+  spec.in_flight = 4;
+  spec.rate = 1000;
+  const int64_t duration = 100 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, duration);
+  const uint64_t scheduled = scheduled_in(spec, duration);
+  EXPECT_EQ(scheduled, 100u);
+  EXPECT_EQ(r.operations, scheduled);
+  EXPECT_EQ(r.successes, scheduled);
+  EXPECT_GT(r.late_sends, 0u);
+  EXPECT_LE(r.late_sends, scheduled);
+  // Some went out again: on the wire twice, counted twice.
+  const size_t request_size = http::build_request(spec.http, spec.address).size();
+  EXPECT_GT(r.bytes_sent, scheduled * request_size);
+}
+
 // Thread CPU and start instant of every load thread, for saturation and start skew.
 TEST_P(EngineTest, ReportsEachLoadThreadsCpuAndItsStart) {
   TestHttpServer server([](std::string_view) { return Reply{TestHttpServer::ok(kBody)}; });
