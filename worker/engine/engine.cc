@@ -363,8 +363,7 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.started_unix_ns = started + to_unix;
     result.started_steady_ns = started;
   }
-  result.latency_clamped =
-      static_cast<uint64_t>(result.latency.overflow_count() + result.service_time.overflow_count());
+  result.latency_clamped = clamped_operations(result.latency, result.service_time);
   return result;
 }
 

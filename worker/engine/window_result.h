@@ -2,6 +2,7 @@
 // figures. Domain types; worker/service/proto_convert turns them into benchgate.v1 messages.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -88,7 +89,9 @@ struct WindowResult {
   int64_t started_unix_ns = 0;    // the earliest load thread's start; 0: not reported
   int64_t started_steady_ns = 0;  // the same instant on CLOCK_MONOTONIC (steady_now_ns)
   std::vector<ThreadCpu> thread_cpu;
-  uint64_t latency_clamped = 0;  // values above the histograms' highest trackable value
+  // Operations whose latency was above the histograms' highest trackable value, each once
+  // (clamped_operations).
+  uint64_t latency_clamped = 0;
   int64_t cpu_user_ns = 0;
   int64_t cpu_system_ns = 0;
   int64_t wall_ns = 0;
@@ -124,6 +127,15 @@ struct WindowResult {
   // Names of the fields above that could not be measured ("bytes_sent", "data_window", ...).
   std::vector<std::string> not_measured;
 };
+
+// The operations whose latency or service time was clamped to the histograms' highest value
+// (docs/MEASUREMENT.md "Latency histograms"), each counted once. An operation's service time
+// (completion - write) is never longer than its latency (completion - intended instant, which
+// no write precedes), so every service time clamped belongs to an operation whose latency was
+// clamped too: adding the two would count it twice.
+inline uint64_t clamped_operations(const HdrHistogram& latency, const HdrHistogram& service_time) {
+  return static_cast<uint64_t>(std::max(latency.overflow_count(), service_time.overflow_count()));
+}
 
 // Figures of one progress interval of a running window.
 struct ProgressReport {

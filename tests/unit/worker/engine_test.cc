@@ -660,6 +660,21 @@ TEST(Http2Engine, AResponseCutShortIsAResetWithoutAnExpectedLength) {
   }
 }
 
+// latency_clamped counts operations: an open-loop operation whose latency and service time
+// were both past the histograms' 1 h is one clamped operation, not two.
+TEST(LatencyClamped, AnOperationPastTheLimitInBothHistogramsCountsOnce) {
+  const int64_t hour = HdrHistogram::kDefaultHighest;
+  HdrHistogram latency;
+  HdrHistogram service_time;
+  latency.record(2 * hour);  // both clamped
+  service_time.record(2 * hour);
+  latency.record(hour + hour / 2);  // only the latency (waited an hour to be written)
+  service_time.record(kMs);
+  latency.record(kMs);  // neither
+  service_time.record(kMs);
+  EXPECT_EQ(clamped_operations(latency, service_time), 2u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Http1Io, EngineTest,
                          ::testing::Values(Http1Io::kAsio, Http1Io::kEpoll, Http1Io::kUring),
                          [](const auto& param_info) {
