@@ -79,21 +79,26 @@ std::string figures_table(const results::WorkloadResult& w) {
   std::string out =
       "<table class=\"figures\"><tr><th class=\"text\"></th><th>ops/s</th><th>MB/s</th>"
       "<th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th>"
-      "<th class=\"text\">flags</th></tr>\n";
+      "<th>router/op</th><th class=\"text\">flags</th></tr>\n";
   auto row = [&](const std::string& name, const std::string& ops, const std::string& mb, auto&& at,
-                 uint64_t errors, const std::vector<std::string>& flags) {
+                 uint64_t errors, const std::string& router_per_op,
+                 const std::vector<std::string>& flags) {
     out += fmt::format(
         "<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
         escape(name), ops, mb, latency_or_dash(at(50)), latency_or_dash(at(90)),
         latency_or_dash(at(99)), latency_or_dash(at(99.9)), latency_or_dash(at(100)), errors,
-        escape(joined(flags)));
+        router_per_op, escape(joined(flags)));
   };
   for (const auto& rep : w.repetitions) {
+    // As the terminal's column: the router's CPU time per request of the window, "-" when its
+    // CPU was not measured.
+    const auto per_request = rep.router_cpu_per_request();
     row(
         fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
         rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-",
-        [&](double p) { return rep.latency_at(p); }, rep.error_count(), rep.flags);
+        [&](double p) { return rep.latency_at(p); }, rep.error_count(),
+        per_request ? format_duration_ns(*per_request * 1e9) : "-", rep.flags);
   }
   if (!w.repetitions.empty()) {
     const auto ops = w.ops_per_second();
@@ -102,7 +107,7 @@ std::string figures_table(const results::WorkloadResult& w) {
         fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
         w.measured("bytes_received") ? fmt::format("{:.2f}", w.bytes_per_second().median / 1e6)
                                      : "-",
-        [&](double p) { return w.latency_at(p); }, w.error_count(), w.flags());
+        [&](double p) { return w.latency_at(p); }, w.error_count(), "", w.flags());
   }
   return out + "</table>\n";
 }

@@ -62,6 +62,7 @@ results::Repetition repetition(const store::StoredRepetition& s) {
   r.worker_cpu_seconds = s.worker_cpu_s.value_or(0);
   r.worker_cpu_utilization = s.worker_cpu_utilization.value_or(0);
   r.router.collected = s.router_collected;
+  r.router.sampled = s.router_sampled;
   r.router.requests = s.router_requests;
   r.router.cpu_seconds = s.router_cpu_s;
   r.router.rss_bytes = s.router_rss_bytes;

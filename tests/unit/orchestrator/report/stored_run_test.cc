@@ -1,0 +1,123 @@
+// A stored run read back for a report (stored_run.h): the same figures as the live run's
+// terminal table, and the HTML figures table with the terminal's columns.
+#include "orchestrator/report/stored_run.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "common/units/units.h"
+#include "orchestrator/report/html_report.h"
+#include "orchestrator/report/terminal_report.h"
+#include "orchestrator/store/store.h"
+
+namespace benchgate::report {
+namespace {
+
+// Two windows whose router CPU and RSS were sampled: 0.5 s of CPU over 1000 requests.
+results::WorkloadResult sampled_workload() {
+  results::WorkloadResult w;
+  w.spec.name = "hello";
+  for (uint32_t i = 0; i < 2; ++i) {
+    results::Repetition rep;
+    rep.index = i;
+    rep.duration_ns = rep.data_window_ns = 1'000'000'000;
+    rep.successes = rep.operations = 1000;
+    rep.in_window = true;
+    rep.window_successes = rep.successes;
+    rep.latency.record_n(50'000 + i, 1000);
+    rep.router.collected = true;
+    rep.router.requests = 1000;
+    rep.router.sampled = true;
+    rep.router.cpu_seconds = 0.5;
+    rep.router.rss_bytes = 12'345'678 + i;
+    w.latency.add(rep.latency);
+    w.repetitions.push_back(rep);
+  }
+  return w;
+}
+
+// The line of `table` that starts with `row` ("  rep 1"), or "".
+std::string row_of(const std::string& table, const std::string& row) {
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(row, 0) == 0) return line;
+  }
+  return "";
+}
+
+class StoredRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string folder = ::testing::TempDir() + "benchgate_stored_run_XXXXXX";
+    folder_ = mkdtemp(folder.data());
+    auto opened = store::Store::open(folder_ + "/runs.db");
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    store_ = std::move(*opened);
+  }
+  void TearDown() override {
+    store_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(folder_, ec);
+  }
+
+  // `w` stored as run and read back as a report reads it.
+  engine::ScenarioResult stored_and_read(const results::WorkloadResult& w) {
+    store::RunInfo info;
+    info.scenario = "stored";
+    info.scenario_text = "name = \"stored\"\n";
+    info.testbed.host = "bench-host-1";
+    auto id = store_->begin_run(info);
+    EXPECT_TRUE(id.ok()) << id.message();
+    EXPECT_TRUE(store_->store_workload(*id, w).ok());
+    EXPECT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+    auto detail = store_->get_run(*id);
+    EXPECT_TRUE(detail.ok()) << detail.message();
+    return result_from_store(*detail);
+  }
+
+  std::string folder_;
+  std::unique_ptr<store::Store> store_;
+};
+
+// The router's CPU and RSS were measured: a stored run re-reported (`orchestrator report RUN`,
+// `gate RUN`) says so, with the live run's figures, never "not measured".
+TEST_F(StoredRun, TheRoutersSampledCpuAndRssAreReadBackAsMeasured) {
+  const results::WorkloadResult live = sampled_workload();
+  const engine::ScenarioResult restored = stored_and_read(live);
+  ASSERT_EQ(restored.workloads.size(), 1u);
+  const results::WorkloadResult& w = restored.workloads[0];
+  ASSERT_EQ(w.repetitions.size(), 2u);
+  EXPECT_TRUE(w.repetitions[0].router.sampled);
+  EXPECT_EQ(w.repetitions[1].router.rss_bytes, 12'345'679u);
+  EXPECT_EQ(w.repetitions[0].router_cpu_per_request(),
+            live.repetitions[0].router_cpu_per_request());
+  for (const char* metric : {"router.cpu_per_request", "router.rss_bytes"}) {
+    ASSERT_TRUE(results::metric_figure(w, metric).has_value()) << metric;
+    EXPECT_EQ(*results::metric_figure(w, metric), *results::metric_figure(live, metric)) << metric;
+    EXPECT_EQ(results::not_measured_reason(w, metric), "") << metric;
+  }
+  for (const char* row : {"  rep 1 ", "  rep 2 "}) {
+    const std::string shown = row_of(workload_table(w), row);
+    EXPECT_NE(shown, "") << row;
+    EXPECT_EQ(shown, row_of(workload_table(live), row));
+  }
+}
+
+// README calls the HTML figures table "the figures table of the terminal": the same columns,
+// router/op included.
+TEST_F(StoredRun, TheHtmlFiguresTableHasTheTerminalsRouterPerOpColumn) {
+  HtmlRun run;
+  run.result = stored_and_read(sampled_workload());
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<th>errors</th><th>router/op</th><th class=\"text\">flags</th>"),
+            std::string::npos);
+  const std::string per_op = format_duration_ns(500'000);  // 0.5 s over 1000 requests
+  EXPECT_NE(html.find("<td>" + per_op + "</td><td class=\"text\"></td></tr>"), std::string::npos)
+      << per_op;
+}
+
+}  // namespace
+}  // namespace benchgate::report
