@@ -96,6 +96,8 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   // The push reports a run that is already stored with its exit code: a failed push is said,
   // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").
   if (*exporter) {
+    // The exit codes are final only now; /metrics and the push say them as the store does.
+    for (const report::ScenarioReport& r : reports) (*exporter)->observer().exit_code_final(r);
     if (auto pushed = (*exporter)->finish(); !pushed) {
       std::fprintf(stderr, "warning: %s; the exit code stays the run's (%d)\n",
                    pushed.message().c_str(), exit_code);

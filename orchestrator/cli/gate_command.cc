@@ -89,7 +89,7 @@ int gate_command(const GateFlags& flags) {
       std::optional<std::vector<uint32_t>> numbers;
       if (!values || !*values) return numbers;
       numbers.emplace();
-      for (const results::RepetitionValue& v : **values) numbers->push_back(v.repetition);
+      for (const results::RepetitionValue& value : **values) numbers->push_back(value.repetition);
       return numbers;
     };
     v.figure = [&store, id, name = w.name, variant = w.variant](const std::string& metric) {

@@ -242,7 +242,7 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
     auto values = results::metric_values_by_repetition(w, metric);
     if (!values) return std::nullopt;
     std::vector<uint32_t> numbers;
-    for (const results::RepetitionValue& v : *values) numbers.push_back(v.repetition);
+    for (const results::RepetitionValue& value : *values) numbers.push_back(value.repetition);
     return numbers;
   };
   v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };

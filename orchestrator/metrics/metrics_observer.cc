@@ -477,6 +477,11 @@ void MetricsObserver::Impl::set_change_points(const report::ScenarioReport& repo
   }
 }
 
+void MetricsObserver::exit_code_final(const report::ScenarioReport& report) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->last_exit_code.Add({{"scenario", report.result.scenario}}).Set(report.exit_code);
+}
+
 void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
                                         const std::string& commit) {
   std::lock_guard lock(impl_->mutex);

@@ -44,6 +44,11 @@ class MetricsObserver : public engine::RunObserver {
   // After a scenario's run is stored and its gates evaluated: the run's identity and status,
   // its exit code, and one series per gate (replacing the scenario's previous verdicts).
   void scenario_finished(const report::ScenarioReport& report, const std::string& commit);
+  // The run's exit code as the process ends: raised since scenario_finished by an interrupt
+  // that came after the run was judged, report files that could not be written, or a
+  // promotion the store refused (app/local_run.cc). benchgate_last_run_exit_code says it, as
+  // the store does; nothing else changes.
+  void exit_code_final(const report::ScenarioReport& report);
 
   const std::shared_ptr<prometheus::Registry>& registry() const;
 

@@ -2,6 +2,7 @@
 --promote, a failed push, a full disk, a locked database), the reports (--json status, gate
 re-evaluations, JUnit, baselines), and one clear line for every command-line mistake and every
 address that cannot be listened on."""
+import http.server
 import os
 import socket
 import sqlite3
@@ -9,11 +10,28 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import unittest
 import xml.etree.ElementTree as ET
 
 from harness import BIN, Run, kill_tagged, load_json, write_scenario
+
+class Pushgateway(http.server.BaseHTTPRequestHandler):
+    """Keeps the body of every push."""
+    received = []
+
+    def do_PUT(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+        Pushgateway.received.append(body)
+        self.send_response(200)
+        self.end_headers()
+
+    do_POST = do_PUT
+
+    def log_message(self, *args):
+        pass
+
 
 QUICK = """
 name = "e2e_outputs"
@@ -110,10 +128,18 @@ class ExitCodeAndStoredRunTest(OutputsTest):
         # and judged before that; it said exit code 0 and joined the baseline, which needs an
         # exit code of 0 (README, "Stored results"). Now it is promoted only after the files
         # are written, and the stored exit code is the process's.
+        # The push (--pushgateway) says the final exit code too: it said the one the run was
+        # judged with, 0, while the process exited 3.
+        gateway = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Pushgateway)
+        threading.Thread(target=gateway.serve_forever, daemon=True).start()
+        self.addCleanup(gateway.server_close)
+        self.addCleanup(gateway.shutdown)
+        Pushgateway.received = []
         out = os.path.join(self.dir, "out")
         os.mkdir(out)
         run = self.start("run", self.scenario(repetitions=3), "--db", self.db, "--promote",
-                         "main", "--json", os.path.join(out, "run.json"))
+                         "main", "--json", os.path.join(out, "run.json"), "--pushgateway",
+                         f"http://127.0.0.1:{gateway.server_address[1]}")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -130,6 +156,9 @@ class ExitCodeAndStoredRunTest(OutputsTest):
         self.assertEqual(self.query("SELECT status, exit_code, error FROM runs"),
                          [("ok", 3, "the report files could not be written")])
         self.assertEqual(self.query("SELECT COUNT(*) FROM baselines"), [(0,)])
+        self.assertEqual(len(Pushgateway.received), 1)
+        pushed = Pushgateway.received[0].splitlines()
+        self.assertIn('benchgate_last_run_exit_code{scenario="e2e_outputs"} 3', pushed)
 
     def test_a_failed_push_changes_neither_the_exit_code_nor_the_stored_run(self):
         # A port that refuses connections: bound, never listening.

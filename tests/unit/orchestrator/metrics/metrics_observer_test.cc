@@ -339,6 +339,22 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
   EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 0)")) << text;
 }
 
+// `orchestrator run` learns a run's final exit code after scenario_finished (an interrupt after
+// the run was judged, report files not written, a refused promotion): the gauge says the final
+// one, and the run is not counted again.
+TEST(MetricsObserverTest, TheFinalExitCodeReplacesTheOneTheRunWasJudgedWith) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  report::ScenarioReport r = make_report(7, gates::Verdict::kPass);
+  observer.scenario_finished(r, "abc");
+  r.exit_code = 3;
+  observer.exit_code_final(r);
+  const std::string text = scrape(observer);
+  EXPECT_TRUE(has_line(text, R"(benchgate_last_run_exit_code{scenario="sc"} 3)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 1)")) << text;
+}
+
 store::SeriesChanges series(const std::string& metric, std::vector<std::optional<double>> changes) {
   store::SeriesChanges s;
   s.key = {"sc", 3, "hello", "default", "abc123", metric};
