@@ -57,6 +57,13 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   serve
+      ->add_option("--keep-output-bytes", flags.keep_output_bytes,
+                   "Bytes of each job's output (and status events) the service keeps for its "
+                   "watchers; past that the oldest go, and a watcher that missed them is told "
+                   "how many bytes were dropped")
+      ->check(CLI::Range(4096, 1 << 30))
+      ->capture_default_str();
+  serve
       ->add_option("--max-run-seconds", flags.max_run_seconds,
                    "The longest a submitted scenario may hold the service's run slot: one whose "
                    "timeouts (every workload's timeout times its runs, plus the startup_timeouts "
@@ -123,7 +130,7 @@ int serve_command(const ServeFlags& flags) {
                      every_ns,
                      flags.allowed_commands,
                      flags.allowed_addresses,
-                     {flags.max_queued, flags.keep_finished},
+                     {flags.max_queued, flags.keep_finished, flags.keep_output_bytes},
                      flags.max_run_seconds * 1'000'000'000,
                      flags.metrics_scenarios,
                      {flags.router_binary, flags.worker_binary, flags.worker_addresses,

@@ -1,6 +1,7 @@
 // See job.h.
 #include "orchestrator/serve/job.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "common/time/clock.h"
@@ -19,13 +20,30 @@ Expected<void> check_job_options(const JobOptions& options) {
   return {};
 }
 
-Job::Job(uint64_t id, scenario::Scenario scenario, JobOptions options, std::string origin)
-    : id_(id), scenario_(std::move(scenario)), options_(std::move(options)) {
+namespace {
+
+// What an event costs the service to keep: its slot and the text it holds.
+size_t event_bytes(const JobEvent& event) {
+  size_t text = 0;
+  if (const auto* o = std::get_if<JobOutput>(&event)) text = o->text.size();
+  if (const auto* p = std::get_if<JobProgress>(&event)) text = p->workload.size();
+  if (const auto* s = std::get_if<JobStatus>(&event)) text = s->error.size() + s->scenario.size();
+  return sizeof(JobEvent) + sizeof(uint64_t) + text;
+}
+
+}  // namespace
+
+Job::Job(uint64_t id, scenario::Scenario scenario, JobOptions options, std::string origin,
+         size_t kept_event_bytes)
+    : id_(id),
+      scenario_(std::move(scenario)),
+      options_(std::move(options)),
+      kept_event_bytes_(kept_event_bytes) {
   status_.id = id;
   status_.scenario = scenario_.name;
   status_.origin = std::move(origin);
   status_.submitted_unix_ns = unix_now_ns();
-  events_.push_back(status_);
+  keep(status_);
 }
 
 JobStatus Job::status() const {
@@ -35,17 +53,53 @@ JobStatus Job::status() const {
 
 void Job::emit(JobEvent event) {
   std::lock_guard lock(mutex_);
-  events_.push_back(std::move(event));
+  keep(std::move(event));
   changed_.notify_all();
 }
 
-std::vector<JobEvent> Job::events_since(size_t from, std::chrono::milliseconds wait,
+void Job::keep(JobEvent event) {
+  const bool progress = std::holds_alternative<JobProgress>(event);
+  kept_bytes_ += event_bytes(event);
+  events_.push_back({next_position_++, std::move(event)});
+  // A progress event is news only until the next one: the oldest goes.
+  if (progress && ++progress_kept_ > kProgressEventsKept) {
+    auto oldest = std::find_if(events_.begin(), events_.end(), [](const Kept& k) {
+      return std::holds_alternative<JobProgress>(k.event);
+    });
+    kept_bytes_ -= event_bytes(oldest->event);
+    events_.erase(oldest);
+    --progress_kept_;
+  }
+  // Past the bound the oldest events go; the latest (the final status) always stays.
+  while (kept_bytes_ > kept_event_bytes_ && events_.size() > 1) {
+    const Kept& front = events_.front();
+    if (const auto* o = std::get_if<JobOutput>(&front.event)) {
+      dropped_output_bytes_ += o->text.size();
+      dropped_before_ = front.position + 1;
+    }
+    if (std::holds_alternative<JobProgress>(front.event)) --progress_kept_;
+    kept_bytes_ -= event_bytes(front.event);
+    events_.pop_front();
+  }
+}
+
+std::vector<JobEvent> Job::events_since(uint64_t& next, std::chrono::milliseconds wait,
                                         bool& ended) const {
   std::unique_lock lock(mutex_);
-  changed_.wait_for(lock, wait, [&] { return events_.size() > from || status_.ended(); });
+  changed_.wait_for(lock, wait, [&] { return next_position_ > next || status_.ended(); });
   ended = status_.ended();
-  if (from >= events_.size()) return {};
-  return {events_.begin() + static_cast<std::ptrdiff_t>(from), events_.end()};
+  std::vector<JobEvent> out;
+  if (dropped_before_ > next) {
+    out.push_back(JobOutput{true, "[the service keeps " + std::to_string(kept_event_bytes_) +
+                                      " bytes of a job's output (serve --keep-output-bytes): " +
+                                      std::to_string(dropped_output_bytes_) +
+                                      " bytes of this job's earlier output were dropped]\n"});
+  }
+  auto it = std::lower_bound(events_.begin(), events_.end(), next,
+                             [](const Kept& k, uint64_t p) { return k.position < p; });
+  for (; it != events_.end(); ++it) out.push_back(it->event);
+  next = next_position_;
+  return out;
 }
 
 }  // namespace benchgate::serve

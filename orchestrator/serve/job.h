@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -67,9 +68,15 @@ struct JobProgress {
 
 using JobEvent = std::variant<JobOutput, JobProgress, JobStatus>;
 
+// What a job keeps of its events for watchers (serve --keep-output-bytes): its output and
+// statuses up to this many bytes, the oldest dropped past it, and its latest progress events.
+inline constexpr size_t kDefaultKeptEventBytes = 1 << 20;
+inline constexpr size_t kProgressEventsKept = 64;
+
 class Job {
  public:
-  Job(uint64_t id, scenario::Scenario scenario, JobOptions options, std::string origin);
+  Job(uint64_t id, scenario::Scenario scenario, JobOptions options, std::string origin,
+      size_t kept_event_bytes = kDefaultKeptEventBytes);
 
   uint64_t id() const { return id_; }
   const scenario::Scenario& scenario() const { return scenario_; }
@@ -84,17 +91,26 @@ class Job {
   void update(F&& change) {
     std::lock_guard lock(mutex_);
     change(status_);
-    events_.push_back(status_);
+    keep(status_);
     changed_.notify_all();
   }
   void emit(JobEvent event);
 
-  // Events from index `from` on, waiting up to `wait` for at least one; `ended` tells whether
-  // the job has ended (no further events will come).
-  std::vector<JobEvent> events_since(size_t from, std::chrono::milliseconds wait,
+  // The events kept from position `next` on (0 at first), waiting up to `wait` for at least
+  // one; `next` moves past them for the next call. When output from `next` on was dropped
+  // (kept_event_bytes), the events start with a line saying so. `ended` tells whether the job
+  // has ended (no further events will come).
+  std::vector<JobEvent> events_since(uint64_t& next, std::chrono::milliseconds wait,
                                      bool& ended) const;
 
  private:
+  struct Kept {
+    uint64_t position;
+    JobEvent event;
+  };
+  // Appends an event and drops what the bounds say (the mutex held).
+  void keep(JobEvent event);
+
   const uint64_t id_;
   const scenario::Scenario scenario_;
   const JobOptions options_;
@@ -102,7 +118,13 @@ class Job {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   JobStatus status_;
-  std::vector<JobEvent> events_;
+  const size_t kept_event_bytes_;
+  std::deque<Kept> events_;  // in position order, with gaps where events were dropped
+  uint64_t next_position_ = 0;
+  size_t kept_bytes_ = 0;              // of events_ (event_bytes)
+  size_t progress_kept_ = 0;           // progress events in events_
+  uint64_t dropped_before_ = 0;        // output before this position was dropped
+  uint64_t dropped_output_bytes_ = 0;  // its text, in all
 };
 
 }  // namespace benchgate::serve

@@ -38,8 +38,8 @@ Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, Job
                  " runs wait already (serve --max-queued " + std::to_string(limits_.max_waiting) +
                  "); submit again when one has started"};
   }
-  auto job =
-      std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options), std::move(origin));
+  auto job = std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options),
+                                   std::move(origin), limits_.event_bytes_kept);
   position = static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
   jobs_[job->id()] = job;
   waiting_.push_back(job);

@@ -4,7 +4,7 @@
 // memory does not grow with its clients: at most `max_waiting` jobs wait (a submission past
 // that is refused, `full` set), and of the jobs that ended only the newest `finished_kept` stay
 // listed and watchable (their runs stay in the store; a watcher that already holds a job
-// keeps it).
+// keeps it), each with at most `event_bytes_kept` of its output.
 #pragma once
 
 #include <condition_variable>
@@ -33,6 +33,8 @@ class JobExecutor {
 struct JobQueueLimits {
   size_t max_waiting = 100;     // serve --max-queued
   size_t finished_kept = 1000;  // serve --keep-finished
+  // serve --keep-output-bytes: what each job keeps of its output (Job).
+  size_t event_bytes_kept = kDefaultKeptEventBytes;
 };
 
 class JobQueue {

@@ -129,7 +129,7 @@ grpc::Status OrchestratorService::Watch(grpc::ServerContext* context,
                 " clients are watching runs already, the most the service serves at once; "
                 "watch again when one has ended, or ask for the run's status (GetRun)"};
   }
-  size_t next = 0;
+  uint64_t next = 0;
   for (;;) {
     bool ended = false;
     auto events = job->events_since(next, std::chrono::milliseconds(200), ended);
@@ -138,7 +138,6 @@ grpc::Status OrchestratorService::Watch(grpc::ServerContext* context,
       to_proto(event, out);
       if (!writer->Write(out)) return grpc::Status::OK;  // the client went away
     }
-    next += events.size();
     if (ended && events.empty()) return grpc::Status::OK;
     if (context->IsCancelled()) return grpc::Status::CANCELLED;
   }

@@ -19,8 +19,9 @@ namespace {
 // The output events of `job`, stdout and stderr alike, in order.
 std::string output_of(const Job& job) {
   bool ended = false;
+  uint64_t from = 0;
   std::string text;
-  for (const JobEvent& event : job.events_since(0, std::chrono::milliseconds(0), ended)) {
+  for (const JobEvent& event : job.events_since(from, std::chrono::milliseconds(0), ended)) {
     if (const auto* o = std::get_if<JobOutput>(&event)) text += o->text;
   }
   return text;
