@@ -72,7 +72,9 @@ void RequestParser::on_field_impl(boost::beast::http::field name, string_view, s
 }
 
 void RequestParser::on_header_impl(error_code& ec) {
-  if (!has_transfer_encoding_) return reserve_content_length(ec);
+  // A Content-Length body reserves nothing here: its buffer grows as its bytes arrive
+  // (on_body_impl).
+  if (!has_transfer_encoding_) return;
   // RFC 9112 6.3: with Transfer-Encoding the body length is known only when chunked is the
   // final coding, applied once; Content-Length beside it, or Transfer-Encoding in HTTP/1.0
   // (6.1), is faulty framing. All of them are refused (400) and the connection closed, or the
@@ -89,21 +91,26 @@ void RequestParser::on_header_impl(error_code& ec) {
   }
 }
 
-void RequestParser::reserve_content_length(error_code& ec) {
-  // The length is already checked against the body limit by basic_parser; the whole body is
-  // reserved at once, when the header is complete, before any of it is read.
-  if (dispatch_.action == Action::kEcho && content_length()) {
-    grow_body(*content_length(), true, ec);
-  }
+uint64_t RequestParser::body_capacity(uint64_t needed, uint64_t length) {
+  // The steps memory::trusted_capacity takes from an empty buffer (at most 64 KiB, then
+  // 1 MiB, 16 MiB, ... and the length), not from the capacity the connection kept from an
+  // earlier body: the capacity, and so what a body that stopped at some byte holds of the
+  // budget, depends on nothing but how many of its bytes arrived. Each step is at most 16
+  // times (the previous step plus a read), and the previous step is short of `needed`, which
+  // arrived: the buffer grows to at most 16 times (what arrived plus a read).
+  // (basic_parser hands over no more than the length; the max keeps the loop finite anyway.)
+  const uint64_t announced = std::max(length, needed);
+  uint64_t capacity = memory::trusted_capacity(0, announced);
+  while (capacity < needed) capacity = memory::trusted_capacity(capacity, announced);
+  return capacity;
 }
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) {}
 
-bool RequestParser::grow_body(uint64_t more, bool exact, error_code& ec) {
-  // A chunked body grows by doubling (within the body limit); a Content-Length body to its
-  // exact length.
-  if (!memory::grow_within_budget(body_, body_budget_, body_.size() + more, max_body_bytes_,
-                                  exact)) {
+bool RequestParser::grow_body(uint64_t needed, bool exact, error_code& ec) {
+  // A chunked body grows by doubling (within the body limit); a Content-Length body to the
+  // capacity body_capacity() chose.
+  if (!memory::grow_within_budget(body_, body_budget_, needed, max_body_bytes_, exact)) {
     refusal_status_ = 503;
     ec = boost::asio::error::no_buffer_space;
     return false;
@@ -113,7 +120,14 @@ bool RequestParser::grow_body(uint64_t more, bool exact, error_code& ec) {
 
 std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
   if (dispatch_.action != Action::kEcho) return body.size();
-  if (!grow_body(body.size(), true, ec)) return 0;
+  // The length Content-Length announces (already within the body limit, basic_parser checks
+  // it) is trusted only as far as the body's bytes arrive: a header announcing 64 MiB with
+  // little after it holds no more than 64 KiB, outside the budget.
+  const uint64_t needed = body_.size() + body.size();
+  if (needed > body_.capacity() &&
+      !grow_body(body_capacity(needed, content_length().value_or(needed)), true, ec)) {
+    return 0;
+  }
   body_.append(body.data(), body.size());
   return body.size();
 }
@@ -122,7 +136,7 @@ void RequestParser::on_chunk_header_impl(std::uint64_t, string_view, error_code&
 
 std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, string_view body, error_code& ec) {
   if (dispatch_.action != Action::kEcho) return body.size();
-  if (!grow_body(body.size(), false, ec)) return 0;
+  if (!grow_body(body_.size() + body.size(), false, ec)) return 0;
   body_.append(body.data(), body.size());
   return body.size();
 }

@@ -48,10 +48,12 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   void on_chunk_header_impl(std::uint64_t size, string_view extensions, error_code& ec) override;
   std::size_t on_chunk_body_impl(std::uint64_t remain, string_view body, error_code& ec) override;
   void on_finish_impl(error_code& ec) override;
-  void reserve_content_length(error_code& ec);
-  // Makes room in body_ for `more` bytes within the budget (exactly that much, or by
-  // doubling); false (and ec set) when refused.
-  bool grow_body(uint64_t more, bool exact, error_code& ec);
+  // The capacity a body of `length` bytes (Content-Length) grows to when `needed` of its
+  // bytes have arrived and do not fit (memory::trusted_capacity's rule).
+  static uint64_t body_capacity(uint64_t needed, uint64_t length);
+  // Makes room in body_ for `needed` bytes in all within the budget (a capacity of exactly
+  // that, or by doubling); false (and ec set) when refused.
+  bool grow_body(uint64_t needed, bool exact, error_code& ec);
 
   const RouteLimits& limits_;
   std::string& body_;

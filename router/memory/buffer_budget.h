@@ -7,9 +7,9 @@
 // (its capacity, reserved before the buffer grows to it); smaller buffers are outside the
 // budget, so idle connections and small messages never touch the shared counter. A buffer
 // that grew past kUnbudgetedBytes is freed once its message is handled, which gives its bytes
-// back. A WAMP message buffer grows by what has arrived, not by what its header announces
-// (trusted_capacity). The counter is an atomic shared by the HTTP serving threads and the
-// WAMP thread.
+// back. A message buffer (a WAMP message, an HTTP/1.1 body of known length) grows by what
+// has arrived, not by what its header announces (trusted_capacity). The counter is an atomic
+// shared by the HTTP serving threads and the WAMP thread.
 #pragma once
 
 #include <array>
@@ -33,11 +33,11 @@ inline constexpr uint64_t kUnbudgetedBytes = 64 * 1024;
 inline constexpr uint64_t kSpareBufferBytes = 1 << 20;
 
 // The length a peer announces for a message (a RawSocket frame header, a WebSocket frame
-// header) is trusted only as far as its bytes arrive: a message buffer grows at once to at
-// most kMaxGrowth times what it holds plus kGrowthReadBytes (a read), so that a peer must send
-// bytes to make the router hold memory for them (a header announcing 16 MiB with nothing
-// after it holds none of the budget), while a large message still grows in few steps (a 16 MiB
-// RawSocket frame: 64 KiB, 1 MiB, then its length).
+// header, an HTTP/1.1 Content-Length) is trusted only as far as its bytes arrive: a message
+// buffer grows at once to at most kMaxGrowth times what it holds plus kGrowthReadBytes (a
+// read), so that a peer must send bytes to make the router hold memory for them (a header
+// announcing 16 MiB with nothing after it holds none of the budget), while a large message
+// still grows in few steps (a 16 MiB RawSocket frame: 64 KiB, 1 MiB, then its length).
 inline constexpr uint64_t kMaxGrowth = 16;
 inline constexpr uint64_t kGrowthReadBytes = 4096;
 

@@ -292,25 +292,26 @@ class RouterLimitsTest(unittest.TestCase):
                 self.assertEqual((status, body), (200, b"hello"))
 
     def test_http_bodies_past_the_buffer_budget_are_refused_with_503(self):
-        # 4 MiB hold four bodies of 1,000,000 bytes (each reserved whole at its header); a
-        # fifth is refused with 503 and close while they are read; one of the four completes
-        # and is echoed, after which a new body fits again.
+        # 4 MiB hold four bodies of 1,000,000 bytes, each with 600,000 bytes sent: once the
+        # first 64 KiB of a body arrived, its buffer grows to its whole length (16 times 64 KiB
+        # plus a read is more). A fifth body is refused with 503 and close when its buffer
+        # would grow; one of the four completes and is echoed, after which a new body fits.
         body = b"x" * 1_000_000
         head = b"POST /bench/echo HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
         with Router(*BUDGET_FLAGS) as router:
             holders = [router.connect() for _ in range(4)]
             try:
                 for s in holders:
-                    s.sendall(head + body[:1000])
+                    s.sendall(head + body[:600_000])
                 self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
                                                         4 * 1_000_000), 4 * 1_000_000)
                 with router.connect() as refused:
-                    refused.sendall(head + body[:1000])
+                    refused.sendall(head + body[:200_000])
                     status, headers, _ = read_response(refused)
                     self.assertEqual(status, 503)
                     self.assertEqual(headers.get("connection"), "close")
                     self.assertTrue(closed_by_peer(refused, 10))
-                holders[0].sendall(body[1000:])
+                holders[0].sendall(body[600_000:])
                 status, _, echoed = read_response(holders[0])
                 self.assertEqual((status, len(echoed)), (200, len(body)))
                 self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
@@ -328,6 +329,46 @@ class RouterLimitsTest(unittest.TestCase):
             finally:
                 for s in holders:
                     s.close()
+
+    def test_http_body_lengths_hold_the_budget_only_for_the_bytes_that_arrived(self):
+        # Twelve connections announce 4,000,000-byte echo bodies and stop: four after the
+        # header, eight after 100,000 bytes of body. Content-Length is trusted only as far as
+        # the body's bytes arrive: the four hold nothing of the budget (a body's first 64 KiB
+        # are outside it, and none arrived), the eight 16 x 64 KiB = 1 MiB each (their first
+        # buffer filled once), 8 MiB of the 20 MiB; reserving each announced length had let
+        # five in and refused the rest with 503. An honest 4,000,000-byte body (its buffer
+        # grows 64 KiB, 1 MiB, then to its length: 4,000,000 bytes reserved while it is read and
+        # answered) is echoed, and no holder is answered.
+        flags = ("--max-buffered-bytes", "20MiB", "--max-body-bytes", "4MiB",
+                 "--max-message-bytes", "4MiB", "--metrics-listen", "127.0.0.1:0")
+        head = b"POST /bench/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n"
+        with Router(*flags) as router:
+            holders = []
+            try:
+                for i in range(12):
+                    s = router.connect()
+                    holders.append(s)
+                    s.sendall(head + (b"h" * 100_000 if i >= 4 else b""))
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        8 * MiB), 8 * MiB)
+                body = os.urandom(4_000_000)
+                with router.connect(timeout=30) as honest:
+                    honest.sendall(head + body)
+                    status, _, echoed = read_response(honest)
+                    self.assertEqual((status, echoed == body), (200, True))
+                self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes",
+                                                        8 * MiB), 8 * MiB)
+                readable, _, _ = select.select(holders, [], [], 0)
+                self.assertEqual(readable, [])  # no 503, no close
+                samples = router.metrics()
+                self.assertEqual(samples[REFUSALS % "http"], 0)
+                self.assertEqual(
+                    samples.get('benchgate_router_http_requests_total{route="/bench/echo",'
+                                'status="503"}', 0), 0)
+            finally:
+                for s in holders:
+                    s.close()
+            self.assertEqual(router.wait_for_metric("benchgate_router_buffered_bytes", 0), 0)
 
     def test_websocket_messages_past_the_buffer_budget_are_aborted_with_close_1009(self):
         # Four WebSocket connections each hold 600,000 bytes of an unfinished 1,000,000-byte

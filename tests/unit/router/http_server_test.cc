@@ -452,8 +452,9 @@ TEST_F(HttpServerTest, BodyPastTheBufferBudgetIsRefusedWith503WhileOneWithinIsSe
   const std::string head =
       "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) +
       "\r\n\r\n";
+  // The first body's buffer grows to its length once more than 64 KiB of it arrived.
   HttpTestClient first(port());
-  first.send(head + body.substr(0, 1000));
+  first.send(head + body.substr(0, 100 * 1024));
   // Wait (bounded) until the first body holds its reservation.
   metrics::Snapshot snapshot = server_->snapshot();
   for (int i = 0; i < 500 && snapshot.buffered_bytes != body.size(); ++i) {
@@ -464,13 +465,13 @@ TEST_F(HttpServerTest, BodyPastTheBufferBudgetIsRefusedWith503WhileOneWithinIsSe
   EXPECT_EQ(snapshot.buffered_bytes_limit, 300u * 1024);
 
   HttpTestClient second(port());
-  second.send(head);
+  second.send(head + body.substr(0, 100 * 1024));
   auto refused = second.read();
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->result_int(), 503);
   EXPECT_FALSE(refused->keep_alive());
 
-  first.send(body.substr(1000));
+  first.send(body.substr(100 * 1024));
   auto echoed = first.read();
   ASSERT_TRUE(echoed);
   EXPECT_EQ(echoed->result_int(), 200);

@@ -1,13 +1,17 @@
 // The request parser alone: message framing. A Transfer-Encoding whose final coding is not
 // chunked, or one beside Content-Length, or in HTTP/1.0, leaves the body length unknown
 // (RFC 9112 6.1, 6.3): refused with 400 so that the body is never parsed as a request of its
-// own; chunked after a coding the router does not implement is refused with 501.
+// own; chunked after a coding the router does not implement is refused with 501. And how an
+// echo body draws on the buffered-bytes budget: as its bytes arrive, not from Content-Length.
 #include "router/http/request_parser.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/error.hpp>
@@ -122,7 +126,9 @@ TEST(RequestParserFraming, ContentLengthAloneStillFramesTheBody) {
   EXPECT_EQ(parsed.body, "hello");
 }
 
-TEST(RequestParserBudget, BodyOverWhatTheBudgetHoldsIsRefusedWith503BeforeItIsRead) {
+// A body's first 64 KiB are outside the budget; once more arrive, its buffer is reserved
+// before it grows (here to its length, within 16 times 64 KiB plus a read).
+TEST(RequestParserBudget, BodyOverWhatTheBudgetHoldsIsRefusedWith503BeforeItsBufferGrows) {
   memory::BufferBudget budget(256 * 1024);
   ASSERT_TRUE(budget.try_reserve(200 * 1024, memory::BudgetUser::websocket));  // others' share
   const std::string body(100 * 1024, 'x');
@@ -131,7 +137,7 @@ TEST(RequestParserBudget, BodyOverWhatTheBudgetHoldsIsRefusedWith503BeforeItIsRe
                               &budget);
   EXPECT_EQ(parsed.ec, boost::asio::error::no_buffer_space);
   EXPECT_EQ(parsed.refusal_status, 503);
-  EXPECT_TRUE(parsed.body.empty());  // nothing was buffered
+  EXPECT_TRUE(parsed.body.empty());  // one read brought it all: nothing was buffered
   EXPECT_EQ(budget.refusals(memory::BudgetUser::http), 1u);
   EXPECT_EQ(budget.in_use(), 200u * 1024);
 }
@@ -165,6 +171,79 @@ TEST(RequestParserBudget, BodyWithinTheBudgetIsReadAndHeldUntilReleased) {
   EXPECT_TRUE(parser.is_done());
   EXPECT_EQ(echo, body);
   EXPECT_EQ(budget.in_use(), body.size());  // exactly its Content-Length
+}
+
+// The length Content-Length announces is trusted only as far as the body's bytes arrive
+// (memory::trusted_capacity): a header announcing 64 MiB reserves nothing, and its buffer
+// grows only when what arrived does not fit, to at most 16 times that plus a read. A 64 MiB
+// body fed in the session's 16 KiB reads takes four buffers (64 KiB outside the budget, then
+// 1 MiB, 16 MiB and 64 MiB reserved before each is allocated): three reallocations, which
+// copy 17 MiB and 64 KiB in all.
+TEST(RequestParserBudget, AnnouncedLengthIsReservedOnlyAsItsBytesArrive) {
+  constexpr uint64_t kLength = 64ull << 20;
+  memory::BufferBudget budget(512ull << 20);
+  const RouteLimits limits;
+  std::string echo;
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  RequestParser parser(limits, 8192, kLength, echo, reservation);
+  boost::system::error_code ec;
+  const std::string head =
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(kLength) +
+      "\r\n\r\n";
+  EXPECT_EQ(parser.put(boost::asio::buffer(head), ec), head.size());
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_EQ(echo.capacity(), std::string().capacity());  // the header allocated nothing
+  EXPECT_EQ(budget.in_use(), 0u);
+
+  // Feeds `bytes` more of the body in 16 KiB reads; answers the capacities the buffer took.
+  const std::string piece(16 * 1024, 'b');
+  uint64_t fed = 0;
+  std::vector<uint64_t> capacities;
+  const auto feed = [&](uint64_t bytes) {
+    for (const uint64_t end = fed + bytes; fed < end;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(piece.size(), end - fed));
+      ASSERT_EQ(parser.put(boost::asio::buffer(piece.data(), n), ec), n);
+      ASSERT_FALSE(ec) << ec.message();
+      fed += n;
+      if (capacities.empty() || capacities.back() != echo.capacity()) {
+        capacities.push_back(echo.capacity());
+      }
+    }
+  };
+  feed(64 * 1024);  // fills the first buffer, outside the budget
+  EXPECT_EQ(budget.in_use(), 0u);
+  feed(1);  // one byte past it: 16 x 64 KiB
+  EXPECT_EQ(budget.in_use(), 1u << 20);
+  feed((1u << 20) - fed);
+  EXPECT_EQ(budget.in_use(), 1u << 20);
+  feed(1);  // 16 x 1 MiB
+  EXPECT_EQ(budget.in_use(), 16u << 20);
+  feed((16u << 20) + 1 - fed);  // 16 x (16 MiB) + a read is past the length: the length
+  EXPECT_EQ(budget.in_use(), kLength);
+  feed(kLength - fed);
+  EXPECT_TRUE(parser.is_done());
+  EXPECT_EQ(echo.size(), kLength);
+  EXPECT_EQ(capacities, (std::vector<uint64_t>{64 * 1024, 1u << 20, 16u << 20, kLength}));
+  EXPECT_EQ(budget.in_use(), kLength);
+  EXPECT_EQ(budget.refusals(memory::BudgetUser::http), 0u);
+}
+
+// What a stalled body holds depends only on how many of its bytes arrived, not on the buffer
+// the connection kept from an earlier, smaller body.
+TEST(RequestParserBudget, WhatABodyHoldsDependsOnlyOnTheBytesThatArrived) {
+  memory::BufferBudget budget(64ull << 20);
+  const RouteLimits limits;
+  std::string echo;
+  echo.reserve(60 * 1024);  // kept from an earlier body (16 x 60 KiB would be 960 KiB)
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+  const std::string request = "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 8000000" +
+                              std::string("\r\n\r\n") + std::string(100'000, 'c');
+  boost::system::error_code ec;
+  EXPECT_EQ(parser.put(boost::asio::buffer(request), ec), request.size());
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_EQ(echo.size(), 100'000u);
+  EXPECT_EQ(budget.in_use(), 1u << 20);  // 16 x 64 KiB, as from an empty buffer
 }
 
 // The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
