@@ -96,10 +96,12 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   // these lines as a local run shows them (the process's stdout is the service's).
   const std::string run = std::to_string(out.run_id);
   if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code,
-                                    out.status == "ok" ? "" : out.result.error);
+                                    out.status == "ok" ? "" : out.result.error, kExitRunError);
       !finished) {
     terminal.message("error: cannot finish run " + run + ": " + finished.message());
     out.exit_code = kExitRunError;
+    // The store ended it as failed where it could: the reports say the status it holds.
+    if (auto stored = db.get_run(out.run_id)) out.status = stored->run.status;
   } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
     if (auto changes = db.update_change_points(out.run_id); !changes) {

@@ -53,9 +53,13 @@ class Store {
   // The run must be 'running'.
   Expected<void> store_workload(int64_t run, const results::WorkloadResult& workload);
   // status: ok | failed | aborted; error: why it failed (empty when it did not). The run
-  // must be 'running'.
+  // must be 'running'. A run whose end cannot be written as asked (a full disk is retried
+  // after a checkpoint first) is ended 'failed' ('aborted' stays) with `failed_exit_code` and
+  // the reason in its error where the database takes that, rather than left 'running' for a
+  // later open to call 'abandoned', which is for an orchestrator that was killed
+  // (schemas/sqlite/0003_run_error.sql). The error is returned either way and says which.
   Expected<void> finish_run(int64_t run, const std::string& status, int exit_code,
-                            const std::string& error = "");
+                            const std::string& error = "", int failed_exit_code = 3);
   // The process that stored a finished run exits with `exit_code` after all (an interrupt
   // arrived after the run was finished, the report files could not be written): the stored exit
   // code is raised to it and `why` added to the run's error, so the run is not a baseline

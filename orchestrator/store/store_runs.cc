@@ -95,7 +95,7 @@ Expected<int64_t> Store::begin_run(const RunInfo& info) {
 }
 
 Expected<void> Store::finish_run(int64_t run, const std::string& status, int exit_code,
-                                 const std::string& error) {
+                                 const std::string& error, int failed_exit_code) {
   if (status != "ok" && status != "failed" && status != "aborted") {
     return Error{"finish_run: status must be ok, failed or aborted, not '" + status + "'"};
   }
@@ -104,25 +104,36 @@ Expected<void> Store::finish_run(int64_t run, const std::string& status, int exi
       "UPDATE runs SET status = :status, exit_code = :exit_code, finished_at = :finished_at, "
       "error = :error WHERE id = :id AND status = 'running'");
   if (!update) return Error{"finish_run: " + update.message()};
-  auto finish = [&]() {
+  auto finish = [&](const std::string& as, int code, const std::string& why) {
     update->reset();
-    update->bind(update->parameter(":status"), status)
-        .bind(update->parameter(":exit_code"), static_cast<int64_t>(exit_code))
+    update->bind(update->parameter(":status"), as)
+        .bind(update->parameter(":exit_code"), static_cast<int64_t>(code))
         .bind(update->parameter(":finished_at"), unix_now_ns())
-        .bind(update->parameter(":error"), error)
+        .bind(update->parameter(":error"), why)
         .bind(update->parameter(":id"), run);
     return update->run();
   };
-  if (auto ok = finish(); !ok) {
+  // The end as asked could not be written: once more as a failure that says why, which
+  // succeeds where the cause has passed (a lock released meanwhile) or was the values.
+  auto refused = [&](const std::string& why) -> Error {
+    const std::string as = status == "aborted" ? status : "failed";
+    const std::string reason = (error.empty() ? "" : error + "; ") + "cannot finish run: " + why;
+    if (finish(as, failed_exit_code, reason) && db_->changes() == 1) {
+      return Error{"finish_run: " + why + "; run " + std::to_string(run) + " is stored as " + as +
+                   " with exit code " + std::to_string(failed_exit_code)};
+    }
+    return Error{"finish_run: " + why};
+  };
+  if (auto ok = finish(status, exit_code, error); !ok) {
     // A full disk: the WAL has no room for the run's end, so it would stay 'running' (and be
     // called 'abandoned' later). Checkpointing the committed frames into the database and
     // truncating the WAL gives back the space the update needs (unless the database file
     // itself had to grow for them).
-    if ((db_->last_error_code() & 0xff) != SQLITE_FULL) return Error{"finish_run: " + ok.message()};
+    if ((db_->last_error_code() & 0xff) != SQLITE_FULL) return refused(ok.message());
     if (auto checkpoint = db_->exec("PRAGMA wal_checkpoint(TRUNCATE)"); !checkpoint) {
-      return Error{"finish_run: " + ok.message()};
+      return refused(ok.message());
     }
-    if (auto again = finish(); !again) return Error{"finish_run: " + again.message()};
+    if (auto again = finish(status, exit_code, error); !again) return refused(again.message());
   }
   if (db_->changes() == 1) return {};
   auto current = run_status(run);

@@ -41,6 +41,37 @@ TEST(StoreTransaction, AFailureMidWorkloadLeavesNothingOfIt) {
   EXPECT_EQ(count(s, "SELECT count(*) FROM router_metrics"), 6);
 }
 
+// A run's end refused for another reason than a full disk (here a trigger of the test refuses
+// status 'ok'; in the field a lock released meanwhile or an I/O error that passed): the run is
+// ended 'failed' with exit code 3 and the reason, not left 'running' for a later open to call
+// 'abandoned', and the caller still learns that its end was refused.
+TEST(StoreTransaction, ARunWhoseEndIsRefusedIsStoredFailedWithTheReason) {
+  testing::TempDir dir;
+  auto store = Store::open(dir.file("t.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  Store& s = **store;
+  auto run = s.begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(s.database()
+                  .exec("CREATE TEMP TRIGGER refuse_ok BEFORE UPDATE OF status ON runs "
+                        "WHEN NEW.status = 'ok' BEGIN SELECT RAISE(ABORT, 'refused by the test'); "
+                        "END")
+                  .ok());
+
+  auto finished = s.finish_run(*run, "ok", 0, "", 3);
+  ASSERT_FALSE(finished.ok());
+  EXPECT_NE(finished.message().find("refused by the test"), std::string::npos)
+      << finished.message();
+  EXPECT_NE(finished.message().find("is stored as failed with exit code 3"), std::string::npos)
+      << finished.message();
+  auto detail = s.get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  EXPECT_EQ(detail->run.status, "failed");
+  EXPECT_EQ(detail->run.exit_code, 3);
+  EXPECT_EQ(detail->run.error.rfind("cannot finish run: ", 0), 0u) << detail->run.error;
+  EXPECT_NE(detail->run.error.find("refused by the test"), std::string::npos) << detail->run.error;
+}
+
 TEST(StoreTransaction, StoringTheSameWorkloadTwiceInARunIsRefused) {
   testing::TempDir dir;
   auto store = Store::open(dir.file("t.db"));
