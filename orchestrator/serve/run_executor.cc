@@ -5,6 +5,7 @@
 
 #include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/listen_probe.h"
 #include "orchestrator/app/run_one.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
@@ -33,6 +34,17 @@ class ProgressForwarder : public engine::RunObserver {
 
 }  // namespace
 
+std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& scenario) {
+  for (const auto& [name, port] : scenario.ports) {
+    if (auto why = app::why_cannot_listen("127.0.0.1:" + std::to_string(port))) {
+      return "${port:" + name + "} = " + std::to_string(port) +
+             " was free when the scenario was submitted and cannot be used now (" + *why +
+             "); nothing was started: submit the scenario again for a free port";
+    }
+  }
+  return std::nullopt;
+}
+
 void RunExecutor::interrupt() { app::set_run_cancelled(true); }
 
 void RunExecutor::run(Job& job) {
@@ -41,6 +53,20 @@ void RunExecutor::run(Job& job) {
     s.state = JobState::kRunning;
     s.started_unix_ns = unix_now_ns();
   });
+  // Checked again as late as possible: the job may have waited long in the queue.
+  if (auto taken = port_taken_since_loaded(job.scenario())) {
+    if (UniqueFile err = open_job_output(job, true, private_folders_)) {
+      std::fprintf(err.get(), "error: %s\n", taken->c_str());
+    }
+    job.update([&](JobStatus& s) {
+      s.state = JobState::kFinished;
+      s.exit_code = cli::kExitRunError;
+      s.error = *taken;
+      s.finished_unix_ns = unix_now_ns();
+    });
+    app::set_run_cancelled(false);
+    return;
+  }
 
   const app::RunPolicy policy{job.options().baseline, job.options().promote, job.options().strict};
   store::RunInfo info = info_;

@@ -3,6 +3,7 @@
 // service's Prometheus gauges updated.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,12 @@
 #include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
+
+// The ${port:NAME} ports of `scenario` were free when it was loaded (at submission), but
+// nothing held them while the job waited: one that something listens on by now would send
+// the load, the readiness probe and the scrapes to it instead of to the system under test the
+// scenario starts. Why the first such port cannot be used now, or nothing when all are free.
+std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& scenario);
 
 class RunExecutor : public JobExecutor {
  public:
