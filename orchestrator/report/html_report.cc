@@ -572,8 +572,8 @@ std::string history_chart(const MetricHistory& h, const std::string& baseline) {
     return fmt::format("<p class=\"note\">{}: no stored history.</p>\n", escape(title));
   svg::Chart chart;
   chart.kind = "history";
-  chart.title =
-      fmt::format("{}: last {} runs (median of each run's repetitions)", title, h.runs.size());
+  chart.title = fmt::format("{}: last {} runs (each run's figure, as its report shows it)", title,
+                            h.runs.size());
   chart.x.label = "run id";
   chart.x.integer = true;
   chart.y.label = h.metric;
@@ -584,16 +584,18 @@ std::string history_chart(const MetricHistory& h, const std::string& baseline) {
   std::vector<svg::Point> line;
   size_t marked = 0;
   for (auto it = h.runs.rbegin(); it != h.runs.rend(); ++it) {
-    const double median = gates::median(it->values);
+    // The run's own figure (for latency the merged histogram's percentile), the one every
+    // other output and the change points show, not a median of its repetitions' values.
+    const double figure = it->figure;
     const bool in_baseline = baseline.empty()
                                  ? !it->baselines.empty()
                                  : std::find(it->baselines.begin(), it->baselines.end(),
                                              baseline) != it->baselines.end();
     marked += in_baseline;
-    runs.points.push_back({static_cast<double>(it->run_id), median, in_baseline});
-    line.push_back({static_cast<double>(it->run_id), median});
+    runs.points.push_back({static_cast<double>(it->run_id), figure, in_baseline});
+    line.push_back({static_cast<double>(it->run_id), figure});
   }
-  chart.series.push_back(svg::Series{"median", svg::Style::kLine, 5, std::move(line), ""});
+  chart.series.push_back(svg::Series{"figure", svg::Style::kLine, 5, std::move(line), ""});
   // A change point lies between the last run before it and the first after; drawn when the
   // first run after it is in the window of runs shown.
   const int64_t oldest = h.runs.back().run_id;

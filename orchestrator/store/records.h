@@ -247,8 +247,8 @@ struct HistoryQuery {
   int64_t before_run = 0;
 };
 
-// One finished run of a series (any baseline) with its per-repetition values of the metric
-// and the baselines it belongs to, for the report's history charts.
+// One finished run of a series (any baseline) with its per-repetition values of the metric,
+// its figure and the baselines it belongs to, for the report's history charts.
 struct SeriesRun {
   int64_t run_id = 0;
   int64_t started_at_ns = 0;
@@ -256,6 +256,9 @@ struct SeriesRun {
   std::string branch;
   std::vector<double> values;
   std::vector<std::string> baselines;  // names, sorted
+  // The run's figure of the metric (workload_figures, results::metric_figure): what its report
+  // prints, its gates judge and its change points analyse.
+  double figure = 0;
 };
 
 // One baseline run of a series with its figure (workload_figures) and its per-repetition

@@ -259,6 +259,8 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
   if (!runs) return Error{context + ": " + runs.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
+  auto figures = prepare_figure(*db_);
+  if (!figures) return Error{context + ": " + figures.message()};
   runs->bind(runs->parameter(":scenario"), q.scenario);
   runs->bind(runs->parameter(":testbed_id"), q.testbed_id);
   runs->bind(runs->parameter(":workload"), q.workload);
@@ -271,9 +273,15 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
     auto v = values_of(*values, runs->int64(workload_column));
     if (!v) return Error{context + ": " + v.message()};
     if (!*v) continue;  // not collected: no point, never a zero
+    auto figure = figure_of(*figures, runs->int64(workload_column), q.metric);
+    if (!figure) return Error{context + ": " + figure.message()};
+    // No figure: stored before figures were (schema version 8) for a latency metric; as for
+    // baseline history and change points, no point.
+    if (!*figure) continue;
     SeriesRun run;
     columns::read_record(*runs, 0, run_columns, run);
     run.values = std::move(**v);
+    run.figure = **figure;
     const std::string names = runs->is_null(baselines_column) ? "" : runs->text(baselines_column);
     for (size_t start = 0; start < names.size();) {
       size_t end = names.find(',', start);

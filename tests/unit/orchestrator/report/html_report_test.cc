@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <random>
+#include <sstream>
 
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
@@ -313,6 +314,39 @@ TEST(HtmlReport, AHistoryMarksTheChangePointsInsideItsRuns) {
   }
   EXPECT_EQ(markers, 1u);
   EXPECT_NE(chart.find("data-marker=\"change -10.0% at run 6\""), std::string::npos);
+}
+
+// The y pixel of each point of the polyline named `series` in `chart`, left to right.
+std::vector<double> polyline_ys(const std::string& chart, const std::string& series) {
+  std::vector<double> ys;
+  const size_t at = chart.find("data-series=\"" + series + "\"");
+  if (at == std::string::npos) return ys;
+  const size_t from = chart.find(" points=\"", at) + 9;
+  const size_t to = chart.find('"', from);
+  std::istringstream points(chart.substr(from, to - from));
+  for (std::string point; points >> point;)
+    ys.push_back(std::stod(point.substr(point.find(',') + 1)));
+  return ys;
+}
+
+// A history point is the run's figure (for latency the merged p99), as every other output and
+// the change points show it: here each run's figure rises while the median of its repetitions'
+// values falls, and the chart rises (a smaller y is higher).
+TEST(HtmlReport, AHistoryDrawsEachRunsFigureNotTheMedianOfItsRepetitions) {
+  MetricHistory h{"hello", "default", "latency.p99", {}, {}};
+  for (int64_t id = 3; id >= 1; --id) {
+    store::SeriesRun run;
+    run.run_id = id;
+    run.values = {0.004 - 0.001 * id, 0.004 - 0.001 * id, 0.010};
+    run.figure = 0.010 * id;
+    h.runs.push_back(run);
+  }
+  const std::string chart = history_chart(h, "");
+  const std::vector<double> ys = polyline_ys(chart, "figure");
+  ASSERT_EQ(ys.size(), 3u) << chart;
+  EXPECT_GT(ys[0], ys[1]);
+  EXPECT_GT(ys[1], ys[2]);
+  EXPECT_NE(chart.find("each run&#39;s figure"), std::string::npos);
 }
 
 // The gate table's interval column: the stored interval of d, else "-" with the reason.

@@ -1,6 +1,8 @@
 // Baselines and the series history relative gates read (docs/GATES.md, "Series and baselines").
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/workload_params.h"
@@ -345,6 +347,34 @@ TEST_F(Baselines, TheChartedSeriesIsTheHistoryChangePointsRead) {
   std::vector<int64_t> points;
   for (const auto& point : *history) points.push_back(point.run_id);
   EXPECT_EQ(points, (std::vector<int64_t>{first, last}));
+}
+
+// A charted run's value is its figure, the one its report prints and its change points analyse:
+// for latency the merged histogram's percentile, not the median of its repetitions' (one slow
+// repetition moves the first, not the second).
+TEST_F(Baselines, AChartedRunsValueIsItsFigureAsChangePointsReadIt) {
+  results::WorkloadResult slow_once = testing::test_workload("http_hello", 3);
+  for (int64_t v = 1; v <= 100; ++v) slow_once.repetitions[2].latency.record(50'000'000);
+  slow_once.latency.reset();
+  for (const auto& rep : slow_once.repetitions) slow_once.latency.add(rep.latency);
+  const int64_t r = run("ok", "quickstart", testing::test_testbed(), slow_once);
+  HistoryQuery q = query(testbed_id(r));
+  q.metric = "latency.p99";
+  auto series = store_->series_runs(q);
+  ASSERT_TRUE(series.ok()) << series.message();
+  ASSERT_EQ(series->size(), 1u);
+  const double figure = *results::metric_figure(slow_once, "latency.p99");
+  EXPECT_EQ((*series)[0].figure, figure);
+  std::vector<double> values = (*series)[0].values;
+  std::sort(values.begin(), values.end());
+  EXPECT_NE(values[1], figure) << "the median of the repetitions would tell nothing apart";
+
+  ChangeSeriesKey key{"quickstart", testbed_id(r), "http_hello",
+                      "default",    q.params_hash, "latency.p99"};
+  auto points = store_->change_gate_history(key, r + 1, 50);
+  ASSERT_TRUE(points.ok()) << points.message();
+  ASSERT_EQ(points->size(), 1u);
+  EXPECT_EQ((*points)[0].value, (*series)[0].figure);
 }
 
 TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
