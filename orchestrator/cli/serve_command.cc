@@ -67,7 +67,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->add_option("--max-run-seconds", flags.max_run_seconds,
                    "The longest a submitted scenario may hold the service's run slot: one whose "
                    "timeouts (every workload's timeout times its runs, plus the startup_timeouts "
-                   "it sets) add up to more is refused (INVALID_ARGUMENT)")
+                   "it sets) add up to more is refused (INVALID_ARGUMENT), and its run still "
+                   "going then is stopped as a cancel stops it")
       ->check(CLI::Range(int64_t{1}, int64_t{366} * 24 * 3600))
       ->capture_default_str();
   serve

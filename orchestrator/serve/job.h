@@ -29,6 +29,9 @@ struct JobOptions {
   std::string baseline;
   std::string promote;
   bool strict = false;
+  // A scenario a client sent: the longest its run may go (serve --max-run-seconds), after
+  // which it is stopped as a cancel stops it; 0: no limit (the operator's scenarios).
+  int64_t max_run_ns = 0;
 };
 
 // The options' values, checked as `orchestrator run` checks its flags before anything starts

@@ -92,6 +92,8 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   options.baseline = request->baseline();
   options.promote = request->promote();
   options.strict = request->strict();
+  if (request->scenario_case() == v1::SubmitRequest::kContent)
+    options.max_run_ns = policy_.max_run_ns;
   // As `orchestrator run` checks its flags: a bad --promote name found when the run ends would
   // have cost the whole run (and left the client exit code 3 for a usage mistake).
   if (auto valid = check_job_options(options); !valid) {

@@ -1,7 +1,11 @@
 // See run_executor.h.
 #include "orchestrator/serve/run_executor.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include "common/time/clock.h"
 #include "orchestrator/app/interrupt.h"
@@ -30,6 +34,42 @@ class ProgressForwarder : public engine::RunObserver {
 
  private:
   Job& job_;
+};
+
+// Stops the run as a cancel does once `limit_ns` has passed (0: never): admission bounds a
+// submitted scenario by its own timeouts, which leave out the startups it leaves at their
+// defaults and the time its children take to stop; this bounds the rest.
+class RunDeadline {
+ public:
+  explicit RunDeadline(int64_t limit_ns) {
+    if (limit_ns <= 0) return;
+    thread_ = std::thread([this, limit_ns] {
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_for(lock, std::chrono::nanoseconds(limit_ns), [this] { return done_; })) {
+        return;
+      }
+      passed_ = true;
+      app::set_run_cancelled(true);
+    });
+  }
+  // The run is over: no stop after this.
+  void finished() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  ~RunDeadline() { finished(); }
+  bool passed() const { return passed_; }  // after finished()
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  bool passed_ = false;
+  std::thread thread_;  // last: it starts once the members it uses exist
 };
 
 }  // namespace
@@ -84,11 +124,13 @@ void RunExecutor::run(Job& job) {
   UniqueFile out = open_job_output(job, false, private_folders_);
   UniqueFile err = open_job_output(job, true, private_folders_);
   report::ScenarioReport r;
+  RunDeadline deadline(job.options().max_run_ns);
   {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
     engine::FanOutObserver extra({&metrics_, &progress, &live_});
     r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
+    deadline.finished();  // what comes after the run is not stopped
     // A cancel that came after the run was stored still makes the job exit 3 (below): the
     // stored run says so too, and is not promoted (app::promote_run).
     if (app::interrupted() && r.run_id != 0 && r.exit_code != cli::kExitRunError) {
@@ -106,7 +148,15 @@ void RunExecutor::run(Job& job) {
   // The same lines `orchestrator run` prints after each scenario.
   report::print_scenario_end(r, out.get(), err.get());
   const bool cancelled = app::interrupted();
-  if (cancelled) {
+  const std::string over_time = deadline.passed()
+                                    ? "the run went on for this service's --max-run-seconds (" +
+                                          std::to_string(job.options().max_run_ns / 1'000'000'000) +
+                                          " s), the longest it lets a submitted scenario run"
+                                    : "";
+  if (!over_time.empty()) {
+    std::fprintf(err.get(), "run stopped: %s; every child process was stopped\n",
+                 over_time.c_str());
+  } else if (cancelled) {
     std::fprintf(err.get(), "run cancelled: every child process was stopped\n");
   }
   if (r.exit_code == cli::kExitRunError) {
@@ -127,7 +177,7 @@ void RunExecutor::run(Job& job) {
     s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
     s.exit_code = cancelled ? cli::kExitRunError : r.exit_code;
     s.run_id = r.run_id;
-    s.error = without_folders(r.result.error, private_folders_);
+    s.error = over_time.empty() ? without_folders(r.result.error, private_folders_) : over_time;
     s.finished_unix_ns = unix_now_ns();
   });
   app::set_run_cancelled(false);

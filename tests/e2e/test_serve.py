@@ -4,8 +4,9 @@ with the local exit code, a program not on the allowlist (router, compared route
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
 service's environment and reaches no port of its machine, flags of a local run are refused
 with --server, the client gets the promotion and comparison lines a local run prints, Ctrl-C
-on the client cancels the run like a local interrupt, and SIGTERM stops the service with
-nothing left behind."""
+on the client cancels the run like a local interrupt, a submitted run still going at
+--max-run-seconds is stopped, a failed job names its logs without the service's folder, and
+SIGTERM stops the service with nothing left behind."""
 import os
 import re
 import shutil
@@ -199,10 +200,13 @@ class ServeTest(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="benchgate-serve-")
         self.scenarios = os.path.join(self.dir, "scenarios")
         os.mkdir(self.scenarios)
+        self.start_service()
+
+    def start_service(self, *flags):
         self.service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
                             "--db", os.path.join(self.dir, "serve.db"),
                             "--scenarios", self.scenarios,
-                            "--allow-command", "/bin/true"], cwd=self.dir)
+                            "--allow-command", "/bin/true"] + list(flags), cwd=self.dir)
         self.service.env["BENCHGATE_E2E_SECRET"] = SECRET
         # The logs the service keeps of a cancelled job go under this test's folder.
         self.service.env["TMPDIR"] = self.dir
@@ -450,6 +454,35 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(first.returncode, 1)  # its impossible gate, as if alone
         with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
             self.assertEqual(db.execute("SELECT count(*) FROM runs").fetchone(), (1,))
+        self.stop_service()
+
+    def test_a_submitted_run_is_stopped_at_max_run_seconds(self):
+        # Its own timeouts fit the limit (1 s); the router's startup, left at the service's
+        # default, is what would hold the run slot: a command that never listens.
+        self.stop_service()
+        self.start_service("--max-run-seconds", "1", "--allow-command", "/bin/sleep")
+        path = write_scenario(self.dir, "slow.toml", """
+name = "slow"
+[router]
+impl = "command"
+command = ["/bin/sleep", "60"]
+address = "127.0.0.1:${port:sut}"
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/"
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+timeout = "1s"
+""")
+        client = self.client(path)
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 3, out + err)
+        self.assertIn("run stopped: the run went on for this service's --max-run-seconds (1 s), "
+                      "the longest it lets a submitted scenario run; every child process was "
+                      "stopped\n", err)
+        self.assert_only_the_service_runs()
         self.stop_service()
 
     def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):
