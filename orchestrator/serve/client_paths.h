@@ -13,8 +13,8 @@ namespace benchgate::serve {
 // "x.toml", "/tmp/benchgate-serve-1a2b/job-3/router.stderr.log" "job-3/router.stderr.log".
 inline std::string without_folders(std::string text, const std::vector<std::string>& folders) {
   for (const std::string& folder : folders) {
-    if (folder.empty()) continue;
     const std::string prefix = folder.ends_with('/') ? folder : folder + "/";
+    if (prefix == "/") continue;  // a folder of "/" would take every '/' out
     for (size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) {
       text.erase(at, prefix.size());
     }

@@ -45,6 +45,8 @@ TEST(ClientPaths, TheJobsOutputNamesItsLogsRelativeToTheServicesFolders) {
 TEST(ClientPaths, AFolderIsTakenOutOnlyWhereItIsAFolder) {
   EXPECT_EQ(without_folders("/srv/logs/a /srv/logsx/b /srv/logs", {"/srv/logs"}),
             "a /srv/logsx/b /srv/logs");
+  // --scenarios / (or a log folder that fell back to it) leaves the paths as they are.
+  EXPECT_EQ(without_folders("see /srv/logs/a", {"/", ""}), "see /srv/logs/a");
 }
 
 class ScenarioFolder : public ::testing::Test {
