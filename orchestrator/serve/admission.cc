@@ -6,6 +6,7 @@
 
 #include "common/security/token.h"
 #include "orchestrator/processes/child_process.h"
+#include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/serve/client_paths.h"
 #include "orchestrator/serve/run_bound.h"
@@ -42,18 +43,17 @@ std::string resolved_program(const std::string& program) {
 }
 
 // "HOST:PORT" of an http:// URL ("http://127.0.0.1:9113/metrics"); port 80 when it has none.
+// The HOST:PORT a metrics URL reaches, as the scrape connects to it (localhost read as
+// 127.0.0.1, port 80 when none is written). The loader refused a URL the scrape cannot use.
 std::string authority_of(const std::string& url) {
-  std::string rest = url.substr(url.find("://") == std::string::npos ? 0 : url.find("://") + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (const size_t at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
-  const size_t colon = rest.rfind(':');
-  const bool has_port = colon != std::string::npos && rest.find(']', colon) == std::string::npos;
-  return has_port ? rest : rest + ":80";
+  auto parsed = scenario::parse_http_url(url);
+  return parsed ? parsed->host + ":" + std::to_string(parsed->port) : url;
 }
 
 void add_router(const scenario::RouterConfig& router, const std::string& section,
                 std::vector<Reach>& programs, std::vector<Reach>& addresses) {
-  // Any impl may name a metrics endpoint, the bundled router too.
+  // Only a command or external system names a metrics endpoint (the loader refuses it on the
+  // bundled router); checked for whatever impl the loader let through.
   if (!router.metrics.empty()) {
     addresses.push_back({authority_of(router.metrics), section + " metrics", router.at("metrics")});
   }

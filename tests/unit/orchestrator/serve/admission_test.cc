@@ -324,6 +324,11 @@ TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
                         allowing({"/bin/sleep"}, {"127.0.0.1:9113"})));
   expect_admitted(admit(kRouterCommand + "ready = \"tcp://127.0.0.1:${port:probe}\"\n",
                         allowing({"/bin/sleep"})));
+  // Judged as the scrape connects: localhost is 127.0.0.1, no port is port 80.
+  expect_admitted(admit(kRouterCommand + "metrics = \"http://localhost:9113/metrics\"\n",
+                        allowing({"/bin/sleep"}, {"127.0.0.1:9113"})));
+  expect_admitted(admit(kRouterCommand + "metrics = \"http://127.0.0.1/metrics\"\n",
+                        allowing({"/bin/sleep"}, {"127.0.0.1:80"})));
 }
 
 TEST(Admission, TheBundledRouterHasNoMetricsEndpointToReach) {
