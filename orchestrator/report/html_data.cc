@@ -64,6 +64,7 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
       store::HistoryQuery q{
           out.baseline, detail->run.testbed_id, detail->run.scenario, w.name,
           w.variant,    w.params_hash,          kSpectrumMetric,      kBaselineRuns};
+      q.before_run = run_id;  // as the run's relative gates: the baseline runs it had
       auto runs = store.baseline_history(q);
       if (!runs) return runs.error();
       BaselineSpectrum spectrum;

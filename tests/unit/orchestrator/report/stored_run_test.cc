@@ -63,8 +63,8 @@ class StoredRun : public ::testing::Test {
     std::filesystem::remove_all(folder_, ec);
   }
 
-  // `w` stored as run and read back as a report reads it.
-  engine::ScenarioResult stored_and_read(const results::WorkloadResult& w) {
+  // `w` stored as a finished ok run; its id.
+  int64_t stored_run(const results::WorkloadResult& w) {
     store::RunInfo info;
     info.scenario = "stored";
     info.scenario_text = "name = \"stored\"\n";
@@ -73,7 +73,13 @@ class StoredRun : public ::testing::Test {
     EXPECT_TRUE(id.ok()) << id.message();
     EXPECT_TRUE(store_->store_workload(*id, w).ok());
     EXPECT_TRUE(store_->finish_run(*id, "ok", 0).ok());
-    auto detail = store_->get_run(*id);
+    return *id;
+  }
+
+  // `w` stored as run and read back as a report reads it.
+  engine::ScenarioResult stored_and_read(const results::WorkloadResult& w) {
+    const int64_t id = stored_run(w);
+    auto detail = store_->get_run(id);
     EXPECT_TRUE(detail.ok()) << detail.message();
     return result_from_store(*detail);
   }
@@ -117,6 +123,23 @@ TEST_F(StoredRun, TheHtmlFiguresTableHasTheTerminalsRouterPerOpColumn) {
   const std::string per_op = format_duration_ns(500'000);  // 0.5 s over 1000 requests
   EXPECT_NE(html.find("<td>" + per_op + "</td><td class=\"text\"></td></tr>"), std::string::npos)
       << per_op;
+}
+
+// The dashed baseline of a past run's spectrum is the baseline its relative gates judge it
+// against (docs/GATES.md, "Series and baselines"): the runs stored before it, not one measured
+// and promoted after it.
+TEST_F(StoredRun, ThePastRunsSpectrumIsDrawnAgainstTheBaselineRunsBeforeIt) {
+  const int64_t before = stored_run(sampled_workload());
+  const int64_t judged = stored_run(sampled_workload());
+  const int64_t after = stored_run(sampled_workload());
+  ASSERT_TRUE(store_->add_baseline("main", before).ok());
+  ASSERT_TRUE(store_->add_baseline("main", after).ok());
+  ReportOptions options;
+  options.baseline = "main";
+  auto run = load_html_run(*store_, judged, options);
+  ASSERT_TRUE(run.ok()) << run.message();
+  ASSERT_EQ(run->spectra.count({"hello", "default"}), 1u);
+  EXPECT_EQ(run->spectra.at({"hello", "default"}).run_ids, std::vector<int64_t>{before});
 }
 
 }  // namespace
