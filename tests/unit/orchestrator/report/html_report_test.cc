@@ -132,7 +132,7 @@ HtmlRun large_run() {
                                             "median within max"});
       MetricHistory history{workload.spec.name, "default", metric, {}};
       for (int64_t id = 42; id > 22; --id) {
-        history.runs.push_back({id, id * 1000, "abc", "main", {1.0, 1.1, 0.9}, {"main"}});
+        history.runs.push_back({id, id * 1000, "abc", "main", {1.0, 1.1, 0.9}, {"main"}, 1.0});
       }
       run.history.push_back(std::move(history));
     }
@@ -296,7 +296,8 @@ TEST(HtmlReport, AComparisonDrawsEachPairInTheOrderItRanAndTheRatiosWithTheirInt
 TEST(HtmlReport, AHistoryMarksTheChangePointsInsideItsRuns) {
   MetricHistory h{"hello", "default", "throughput.rps", {}, {}};
   for (int64_t id = 10; id >= 1; --id) {
-    h.runs.push_back({id, id * 1000, "c", "main", {id > 5 ? 900.0 : 1000.0}, {}});
+    const double figure = id > 5 ? 900.0 : 1000.0;
+    h.runs.push_back({id, id * 1000, "c", "main", {figure}, {}, figure});
   }
   store::StoredChangePoint inside;
   inside.run_id = 6;
