@@ -50,8 +50,9 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
 
 // Evaluates a paired gate (gate.against set): the run's values of one variant against those of
 // the variant it names, measured in the same run with windows adjacent in time (A B, B A, ...).
-// With x_i = g(new_i) - g(against_i) for the n repetition pairs in the log space above, by the
-// gate's paired_test:
+// With x_i = g(new_i) - g(against_i) for the n repetition pairs in the log space above (paired
+// by RunValues::numbers where both give them: a repetition only one measured is left out and
+// listed in GateOutcome::unpaired; by position otherwise), by the gate's paired_test:
 //   signed-rank (default, paired-signed-rank): d = the Hodges-Lehmann estimate of the x_i, p
 //     the exact one-sided Wilcoxon signed-rank p (signed_rank.h), the interval and detectable
 //     from the Walsh averages; underpowered when the x_i shifted to a centre of 2m would not
