@@ -4,8 +4,67 @@
 #include <arpa/inet.h>
 
 #include <charconv>
+#include <optional>
 
 namespace benchgate::scenario {
+namespace {
+
+constexpr char kPercentHex[] = "0123456789ABCDEF";
+
+bool percent_hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// What RFC 3986 lets a path and a query carry as they are: unreserved characters, sub-delims,
+// ':', '@', '/' and '?'. Everything else, a blank, CR, LF and bytes outside ASCII among them,
+// only percent-encoded: the scrape writes the target into its request line as it is.
+bool rfc3986_target_char(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  return std::string_view("-._~!$&'()*+,;=:@/?").find(c) != std::string_view::npos;
+}
+
+// Why `target`, which starts at character `first` (from 1) of the URL, cannot be sent, or
+// nothing when it can.
+std::optional<Error> target_refusal(std::string_view target, size_t first) {
+  for (size_t i = 0; i < target.size(); ++i) {
+    const char c = target[i];
+    if (c == '%') {
+      if (i + 2 >= target.size() || !percent_hex_digit(target[i + 1]) ||
+          !percent_hex_digit(target[i + 2])) {
+        return Error{"the '%' at character " + std::to_string(first + i) +
+                         " is not followed by two hex digits",
+                     ErrorKind::kInvalidInput};
+      }
+      continue;
+    }
+    if (rfc3986_target_char(c)) continue;
+    const auto byte = static_cast<unsigned char>(c);
+    const std::string hex{kPercentHex[byte >> 4], kPercentHex[byte & 0xf]};
+    return Error{"character " + std::to_string(first + i) + " (byte 0x" + hex +
+                     ") must be percent-encoded as %" + hex +
+                     ": a path or query carries no blank, control character or byte outside "
+                     "ASCII as it is",
+                 ErrorKind::kInvalidInput};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string shown_url(std::string_view url) {
+  std::string out;
+  for (const char c : url) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7f || c == '\\') {
+      out += "\\x";
+      out += kPercentHex[byte >> 4];
+      out += kPercentHex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 Expected<HttpUrl> parse_http_url(std::string_view url) {
   constexpr std::string_view kScheme = "http://";
@@ -17,6 +76,9 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
   std::string_view target = path == std::string_view::npos ? "/" : rest.substr(path);
   if (target.find('#') != std::string_view::npos) {
     return Error{"a fragment (#...) is never sent to a server", ErrorKind::kInvalidInput};
+  }
+  if (path != std::string_view::npos) {
+    if (auto refused = target_refusal(target, kScheme.size() + path + 1)) return *refused;
   }
   HttpUrl out;
   out.target = target.starts_with('/') ? std::string(target) : "/" + std::string(target);
@@ -33,7 +95,7 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
     auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
     if (port.empty() || ec != std::errc() || end != port.data() + port.size() || value < 1 ||
         value > 65535) {
-      return Error{"its port '" + std::string(port) + "' is not from 1 to 65535",
+      return Error{"its port '" + shown_url(port) + "' is not from 1 to 65535",
                    ErrorKind::kInvalidInput};
     }
     out.port = static_cast<uint16_t>(value);
@@ -41,7 +103,7 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
   out.host = host == "localhost" ? "127.0.0.1" : std::string(host);
   in_addr addr{};
   if (::inet_pton(AF_INET, out.host.c_str(), &addr) != 1) {
-    return Error{"its host '" + std::string(host) +
+    return Error{"its host '" + shown_url(host) +
                      "' is neither an IPv4 address nor localhost (the scrape connects over IPv4)",
                  ErrorKind::kInvalidInput};
   }

@@ -20,7 +20,14 @@ struct HttpUrl {
 
 // The URL's parts, or why it is not one the scrape can use: not http://, a user name
 // (credentials are never sent), no host, a host that is not an IPv4 address or localhost (the
-// scrape connects over IPv4, as the readiness probe does), a port outside 1..65535, a fragment.
+// scrape connects over IPv4, as the readiness probe does), a port outside 1..65535, a fragment,
+// a path or query with a character RFC 3986 lets it carry only percent-encoded (a blank, CR or
+// LF would let the URL write headers, or a second request, into the scrape's request) or a '%'
+// without two hex digits.
 Expected<HttpUrl> parse_http_url(std::string_view url);
+
+// `url` as a message may quote it: a byte outside printable ASCII, and a backslash, as \xHH,
+// so that a refused URL's CR, LF or escape sequence neither splits nor colours the line.
+std::string shown_url(std::string_view url);
 
 }  // namespace benchgate::scenario

@@ -222,7 +222,7 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
         diag.error(r.value_location("metrics"),
                    "key 'metrics' must be an http:// URL such as "
                    "\"http://127.0.0.1:9113/metrics\", got \"" +
-                       *v + "\": " + url.error().message);
+                       shown_url(*v) + "\": " + url.error().message);
       }
       router.metrics = std::move(*v);
     }

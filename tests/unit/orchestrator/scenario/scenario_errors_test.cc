@@ -47,6 +47,42 @@ TEST(ScenarioErrors, AMetricsUrlTheScrapeCannotUseIsRefusedSayingWhy) {
   }
 }
 
+TEST(ScenarioErrors, AMetricsPathThatCouldCarryAnotherRequestIsRefusedSayingWhere) {
+  // The scrape writes the path into its request line: a CR LF there would add headers or a
+  // whole second request to the address serve allowed.
+  const std::string router = std::string(kHead) +
+                             "[router]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
+                             "metrics = ";
+  const std::pair<std::string, std::string> refused[] = {
+      {"http://127.0.0.1:9113/m HTTP/1.1\\r\\nX: y\\r\\n\\r\\nPOST /admin HTTP/1.1",
+       "character 24 (byte 0x20) must be percent-encoded as %20"},
+      {"http://127.0.0.1:9113/m\\r\\nX: y",
+       "character 24 (byte 0x0D) must be percent-encoded as %0D"},
+      {"http://127.0.0.1:9113/m?a=\\u001b[31m",
+       "character 27 (byte 0x1B) must be percent-encoded as %1B"},
+      {"http://127.0.0.1:9113/caf\\u00e9",
+       "character 26 (byte 0xC3) must be percent-encoded as %C3"},
+      {"http://127.0.0.1:9113/m?q=\\\"x\\\"",
+       "character 27 (byte 0x22) must be percent-encoded as %22"},
+      {"http://127.0.0.1:9113/m%zz", "the '%' at character 24 is not followed by two hex digits"},
+      {"http://127.0.0.1:9113/m%4", "the '%' at character 24 is not followed by two hex digits"}};
+  for (const auto& [url, why] : refused) {
+    const auto errors = refusals_of(router + "\"" + url + "\"\n");
+    ASSERT_EQ(errors.size(), 1u) << url;
+    EXPECT_NE(errors[0].find("s.toml:8:11: error: key 'metrics' must be an http:// URL"),
+              std::string::npos)
+        << errors[0];
+    EXPECT_NE(errors[0].find(why), std::string::npos) << errors[0];
+    // The message shows the value with its control bytes escaped: it stays one line.
+    EXPECT_EQ(errors[0].find_first_of("\r\n\x1b"), std::string::npos) << errors[0];
+  }
+  for (const char* url : {"http://127.0.0.1:9113/a%20b/~x-y_z.txt?k=v&l=(1);m=*!$'+,:@/?",
+                          "http://127.0.0.1:9113/caf%C3%A9"}) {
+    const LoadResult r = test_support::load_hermetic(router + "\"" + url + "\"\n");
+    EXPECT_TRUE(r.ok()) << url;
+  }
+}
+
 TEST(ScenarioErrors, MisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "conections = 8\n"),
             std::vector<std::string>{"s.toml:5:1: error: unknown key 'conections' in [[workloads]] "
