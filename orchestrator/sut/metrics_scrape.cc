@@ -15,6 +15,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/status.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
@@ -76,15 +77,19 @@ Expected<std::string> http_get_body(const scenario::HttpUrl& url,
   }
   auto response = parser.release();
   if (response.result() != http::status::ok) {
-    return Error{"HTTP " + std::to_string(response.result_int()) + " " +
-                 std::string(response.reason())};
+    // The status's standard reason, not the server's words: they are no business of a
+    // client of `orchestrator serve` (prometheus_text.h says why).
+    const std::string_view reason = http::obsolete_reason(response.result());
+    return Error{"HTTP " + std::to_string(response.result_int()) +
+                 (reason == "<unknown-status>" ? std::string() : " " + std::string(reason))};
   }
   return std::move(response.body());
 }
 
 Expected<ExposedCounters> scrape_counters(const std::string& url,
                                           std::chrono::milliseconds timeout) {
-  const std::string where = "scraping the system under test's metrics at " + url;
+  const std::string where =
+      "scraping the system under test's metrics at " + scenario::shown_url(url);
   auto parsed = scenario::parse_http_url(url);
   if (!parsed) return Error::caused(where, parsed.error());
   auto body = http_get_body(*parsed, timeout);

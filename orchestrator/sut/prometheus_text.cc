@@ -77,16 +77,14 @@ Expected<std::map<std::string, std::string>> exposition_labels(ExpositionLine& l
     const std::string name(line.take(label_name_start, label_name_char));
     if (name.empty()) return line.error("expected a label name or '}'");
     line.skip_blanks();
-    if (!line.rest.starts_with('=')) return line.error("expected '=' after label '" + name + "'");
+    if (!line.rest.starts_with('=')) return line.error("expected '=' after a label name");
     line.rest.remove_prefix(1);
     line.skip_blanks();
-    if (!line.rest.starts_with('"')) {
-      return line.error("the value of label '" + name + "' must be in double quotes");
-    }
+    if (!line.rest.starts_with('"')) return line.error("a label value must be in double quotes");
     line.rest.remove_prefix(1);
     std::string value;
     for (;;) {
-      if (line.rest.empty()) return line.error("label '" + name + "': the value has no end quote");
+      if (line.rest.empty()) return line.error("a label value has no end quote");
       const char c = line.rest.front();
       line.rest.remove_prefix(1);
       if (c == '"') break;
@@ -96,15 +94,13 @@ Expected<std::map<std::string, std::string>> exposition_labels(ExpositionLine& l
       }
       const char escaped = line.rest.empty() ? '\0' : line.rest.front();
       if (escaped != '\\' && escaped != '"' && escaped != 'n') {
-        return line.error("label '" + name +
-                          "': unknown escape in its value (only \\\\, \\\" and "
-                          "\\n are)");
+        return line.error("a label value holds an unknown escape (only \\\\, \\\" and \\n are)");
       }
       line.rest.remove_prefix(1);
       value += escaped == 'n' ? '\n' : escaped;
     }
     if (!labels.emplace(name, std::move(value)).second) {
-      return line.error("label '" + name + "' is given twice");
+      return line.error("the sample names a label twice");
     }
     line.skip_blanks();
     if (line.rest.starts_with(',')) {
@@ -139,6 +135,30 @@ bool counted_sample(std::string_view name, const std::map<std::string, std::stri
   return false;
 }
 
+// Appends a label value to a key as `name{label=value,...}` shows it: unquoted, so a value's
+// backslash, comma and closing brace, which would read as the key's own punctuation, are
+// escaped with a backslash, and a control character as \n or \xHH, so that a key is one
+// printable line in messages, JSON and SQLite. Values without them, as all of the bundled
+// router's are, are kept as they are.
+void append_key_value(std::string& key, std::string_view value) {
+  constexpr char kHex[] = "0123456789ABCDEF";
+  for (const char c : value) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\\' || c == ',' || c == '}') {
+      key += '\\';
+      key += c;
+    } else if (c == '\n') {
+      key += "\\n";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      key += "\\x";
+      key += kHex[byte >> 4];
+      key += kHex[byte & 0xf];
+    } else {
+      key += c;
+    }
+  }
+}
+
 // The names a family's samples may have, to refuse a TYPE line after them.
 std::vector<std::string> sample_names_of(const std::string& family) {
   return {family, family + "_total", family + "_bucket", family + "_count", family + "_sum"};
@@ -149,6 +169,7 @@ std::vector<std::string> sample_names_of(const std::string& family) {
 Expected<ExposedCounters> parse_prometheus_counters(std::string_view text) {
   ExposedCounters out;
   std::map<std::string, std::string> types;    // family -> "counter", "gauge", ...
+  std::map<std::string, size_t> type_lines;    // family -> the line of its TYPE line
   std::map<std::string, size_t> sample_lines;  // sample name -> the line of its first sample
   std::map<std::string, size_t> series_lines;  // key -> its line
   size_t number = 0;
@@ -174,16 +195,17 @@ Expected<ExposedCounters> parse_prometheus_counters(std::string_view text) {
       }
       if (type != "counter" && type != "gauge" && type != "histogram" && type != "summary" &&
           type != "untyped") {
-        return line.error("unknown type '" + type + "' for '" + family +
-                          "' (counter, gauge, histogram, summary or untyped)");
+        return line.error("an unknown type (counter, gauge, histogram, summary or untyped are)");
       }
       if (!line.rest.empty()) return line.error("unexpected text after the type");
-      if (!types.emplace(family, type).second) {
-        return line.error("a second TYPE line for '" + family + "'");
+      if (auto [it, added] = type_lines.emplace(family, number); !added) {
+        return line.error("a second TYPE line for a metric (the first is on line " +
+                          std::to_string(it->second) + ")");
       }
+      types.emplace(family, type);
       for (const auto& sample : sample_names_of(family)) {
         if (auto seen = sample_lines.find(sample); seen != sample_lines.end()) {
-          return line.error("the TYPE line for '" + family + "' comes after its sample on line " +
+          return line.error("the TYPE line comes after its metric's sample on line " +
                             std::to_string(seen->second));
         }
       }
@@ -203,16 +225,16 @@ Expected<ExposedCounters> parse_prometheus_counters(std::string_view text) {
     // "name{...}1" is readable; "name-1" is a bad name, not a value.
     if (value_text.empty() ||
         (labels.empty() && line.rest.size() + value_text.size() == before_blanks)) {
-      return line.error("expected a blank and a value after '" + name + "'");
+      return line.error("expected a blank and a value after the metric name");
     }
     const auto value = exposition_value(value_text);
-    if (!value) return line.error("'" + std::string(value_text) + "' is not a sample value");
+    if (!value) return line.error("the sample value is not a number");
     line.skip_blanks();
     if (const std::string_view stamp = line.token(); !stamp.empty()) {
       int64_t ms = 0;
       auto [stamp_end, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), ms);
       if (ec != std::errc() || stamp_end != stamp.data() + stamp.size()) {
-        return line.error("'" + std::string(stamp) + "' is not a timestamp (milliseconds)");
+        return line.error("the timestamp is not a whole number of milliseconds");
       }
       line.skip_blanks();
     }
@@ -223,14 +245,14 @@ Expected<ExposedCounters> parse_prometheus_counters(std::string_view text) {
       key += '{';
       for (const auto& [label, label_value] : labels) {
         if (key.back() != '{') key += ',';
-        key += label + "=" + label_value;
+        key += label + "=";
+        append_key_value(key, label_value);
       }
       key += '}';
     }
     sample_lines.emplace(name, number);
     if (auto [it, added] = series_lines.emplace(key, number); !added) {
-      return line.error("a second sample of '" + key + "' (the first is on line " +
-                        std::to_string(it->second) + ")");
+      return line.error("a second sample of the series on line " + std::to_string(it->second));
     }
     if (!counted_sample(name, types)) continue;
     // Whole doubles up to 2^53 are exact integers; above, neighbours differ by 2 or more.

@@ -20,11 +20,17 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// How a CannedHttpServer writes its answer.
+enum class Pace { kAtOnce, kTrickle };
+
 // Answers every connection with `answer` (nothing at all when empty, holding the connection
-// until it is destroyed) after reading the request's head; keeps the last request head.
+// until it is destroyed) after reading the request's head; keeps the last request head and
+// counts the connections. kTrickle writes the answer a byte every 100 ms and then goes on
+// writing a header line that never ends, until the client leaves or the server is destroyed.
 class CannedHttpServer {
  public:
-  explicit CannedHttpServer(std::string answer) : answer_(std::move(answer)) {
+  explicit CannedHttpServer(std::string answer, Pace pace = Pace::kAtOnce)
+      : answer_(std::move(answer)), pace_(pace) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -46,12 +52,14 @@ class CannedHttpServer {
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }
   std::string last_request() const { return request_; }
+  int connections() const { return connections_; }
 
  private:
   void serve() {
     while (!stopping_) {
       const int client = ::accept(fd_, nullptr, nullptr);
       if (client < 0) return;
+      ++connections_;
       std::string head;
       char buffer[4096];
       while (head.find("\r\n\r\n") == std::string::npos) {
@@ -62,6 +70,12 @@ class CannedHttpServer {
       request_ = head;
       if (answer_.empty()) {
         while (!stopping_) std::this_thread::sleep_for(5ms);  // never answers
+      } else if (pace_ == Pace::kTrickle) {
+        for (size_t i = 0; !stopping_; ++i) {
+          const char byte = i < answer_.size() ? answer_[i] : 'x';
+          if (::send(client, &byte, 1, MSG_NOSIGNAL) != 1) break;  // the client left
+          std::this_thread::sleep_for(100ms);
+        }
       } else {
         (void)!::write(client, answer_.data(), answer_.size());
       }
@@ -70,6 +84,8 @@ class CannedHttpServer {
   }
 
   std::string answer_;
+  Pace pace_;
+  std::atomic<int> connections_{0};
   int fd_ = -1;
   uint16_t port_ = 0;
   std::atomic<bool> stopping_{false};
@@ -135,6 +151,39 @@ TEST(MetricsScrape, AServerThatNeverAnswersCostsTheTimeoutNotAHang) {
   EXPECT_EQ(read.error().headline(),
             "scraping the system under test's metrics at " + server.url() +
                 ": no complete answer within 200ms (stopped while reading the answer)");
+}
+
+TEST(MetricsScrape, AServerThatTricklesItsAnswerCostsTheOneTimeoutForTheWholeExchange) {
+  // Every read gets a byte, so a timeout per read would never fire: the scrape's one deadline
+  // bounds connect, request and the whole answer.
+  CannedHttpServer server("HTTP/1.1 200 OK\r\nX-Slow: ", Pace::kTrickle);
+  auto read = scrape_counters(server.url(), 500ms);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().headline(),
+            "scraping the system under test's metrics at " + server.url() +
+                ": no complete answer within 500ms (stopped while reading the answer)");
+}
+
+TEST(MetricsScrape, APathThatWouldWriteHeadersIsRefusedBeforeConnecting) {
+  CannedHttpServer server(ok("# TYPE c counter\nc 1\n"));
+  const std::string url =
+      server.url("/metrics HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET /admin HTTP/1.1\r\nA: b");
+  auto read = scrape_counters(url);
+  ASSERT_FALSE(read);
+  const std::string error = read.error().headline();
+  const std::string blank = "character " + std::to_string(url.find(' ') + 1) +
+                            " (byte 0x20) must be percent-encoded as %20";
+  EXPECT_NE(error.find(blank), std::string::npos) << error;
+  EXPECT_EQ(error.find_first_of("\r\n"), std::string::npos) << error;  // quoted escaped
+  EXPECT_EQ(server.connections(), 0);
+}
+
+TEST(MetricsScrape, AnErrorStatusIsNamedByItsStandardReasonNotTheServers) {
+  CannedHttpServer server("HTTP/1.1 403 Secret Words\r\nContent-Length: 0\r\n\r\n");
+  auto read = scrape_counters(server.url());
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().headline(),
+            "scraping the system under test's metrics at " + server.url() + ": HTTP 403 Forbidden");
 }
 
 TEST(MetricsScrape, AnExternalSystemWithMetricsSnapshotsItsCountersButNoRequests) {

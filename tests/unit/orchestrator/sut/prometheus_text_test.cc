@@ -51,13 +51,31 @@ TEST(PrometheusText, ACounterFamilyMayNameItsSamplesWithTotal) {
   EXPECT_EQ(read.counters, (std::map<std::string, uint64_t>{{"jobs_total", 4}}));
 }
 
-TEST(PrometheusText, LabelsAreSortedByNameAndTheirValuesUnescaped) {
+TEST(PrometheusText, LabelsAreSortedByNameAndTheirValuesUnescapedThenEscapedForTheKey) {
+  // A quote needs no escape in an unquoted value; a backslash, and a newline, which would
+  // break the key's line in messages and files, do.
   const auto read = counters_of(
       "# TYPE c counter\n"
       "c{z=\"last\", a=\"say \\\"hi\\\"\",m=\"back\\\\slash\\nnewline\",} 1\n");
   EXPECT_EQ(
       read.counters,
-      (std::map<std::string, uint64_t>{{"c{a=say \"hi\",m=back\\slash\nnewline,z=last}", 1}}));
+      (std::map<std::string, uint64_t>{{"c{a=say \"hi\",m=back\\\\slash\\nnewline,z=last}", 1}}));
+}
+
+TEST(PrometheusText, ALabelValueThatLooksLikeMoreLabelsIsKeyedApartFromThem) {
+  // c{a="1,b=2"} and c{a="1",b="2"} are two series; unescaped, both would be c{a=1,b=2}.
+  const auto read = counters_of(
+      "# TYPE c counter\n"
+      "c{a=\"1,b=2\"} 5\n"
+      "c{a=\"1\",b=\"2\"} 7\n"
+      "c{a=\"x}\"} 1\n"
+      "c{a=\"x\\\\\"} 2\n"
+      "c{a=\"\x1b[31m\"} 3\n");
+  EXPECT_EQ(read.counters, (std::map<std::string, uint64_t>{{"c{a=1\\,b=2}", 5},
+                                                            {"c{a=1,b=2}", 7},
+                                                            {"c{a=x\\}}", 1},
+                                                            {"c{a=x\\\\}", 2},
+                                                            {"c{a=\\x1B[31m}", 3}}));
 }
 
 TEST(PrometheusText, CommentsBlankLinesCarriageReturnsAndTimestampsAreSkipped) {
@@ -85,33 +103,58 @@ TEST(PrometheusText, ACounterWhoseValueIsNoCountIsUncountedNotZero) {
   EXPECT_EQ(read.counters, (std::map<std::string, uint64_t>{{"c{v=whole}", 2}}));
   EXPECT_EQ(read.uncounted,
             (std::set<std::string>{"c{v=-inf}", "c{v=fraction}", "c{v=huge}", "c{v=inf}",
-                                   "c{v=nan, as prometheus-cpp writes it}", "c{v=nan}",
+                                   "c{v=nan\\, as prometheus-cpp writes it}", "c{v=nan}",
                                    "c{v=negative}"}));
 }
 
 TEST(PrometheusText, ABadLineIsAnErrorNamingItsNumber) {
-  EXPECT_EQ(error_of("# TYPE c counter\nc\n"), "line 2: expected a blank and a value after 'c'");
-  EXPECT_EQ(error_of("c 1\nc-x 1\n"), "line 2: expected a blank and a value after 'c'");
-  EXPECT_EQ(error_of("c one\n"), "line 1: 'one' is not a sample value");
-  EXPECT_EQ(error_of("c 1.2.3\n"), "line 1: '1.2.3' is not a sample value");
-  EXPECT_EQ(error_of("c infinite\n"), "line 1: 'infinite' is not a sample value");
+  EXPECT_EQ(error_of("# TYPE c counter\nc\n"),
+            "line 2: expected a blank and a value after the metric name");
+  EXPECT_EQ(error_of("c 1\nc-x 1\n"), "line 2: expected a blank and a value after the metric name");
+  EXPECT_EQ(error_of("c one\n"), "line 1: the sample value is not a number");
+  EXPECT_EQ(error_of("c 1.2.3\n"), "line 1: the sample value is not a number");
+  EXPECT_EQ(error_of("c infinite\n"), "line 1: the sample value is not a number");
   EXPECT_EQ(error_of("c 1 2 3\n"), "line 1: unexpected text after the sample");
-  EXPECT_EQ(error_of("c 1 1.5\n"), "line 1: '1.5' is not a timestamp (milliseconds)");
+  EXPECT_EQ(error_of("c 1 1.5\n"), "line 1: the timestamp is not a whole number of milliseconds");
   EXPECT_EQ(error_of("\n\nc{a=\"x\\t\"} 1\n"),
-            "line 3: label 'a': unknown escape in its value (only \\\\, \\\" and \\n are)");
-  EXPECT_EQ(error_of("c{a=\"open} 1\n"), "line 1: label 'a': the value has no end quote");
-  EXPECT_EQ(error_of("c{a=x} 1\n"), "line 1: the value of label 'a' must be in double quotes");
+            "line 3: a label value holds an unknown escape (only \\\\, \\\" and \\n are)");
+  EXPECT_EQ(error_of("c{a=\"open} 1\n"), "line 1: a label value has no end quote");
+  EXPECT_EQ(error_of("c{a=x} 1\n"), "line 1: a label value must be in double quotes");
+  EXPECT_EQ(error_of("c{a 1\n"), "line 1: expected '=' after a label name");
   EXPECT_EQ(error_of("c{a=\"1\" b=\"2\"} 1\n"), "line 1: expected ',' or '}' after a label");
-  EXPECT_EQ(error_of("c{a=\"1\",a=\"2\"} 1\n"), "line 1: label 'a' is given twice");
+  EXPECT_EQ(error_of("c{a=\"1\",a=\"2\"} 1\n"), "line 1: the sample names a label twice");
   EXPECT_EQ(error_of("{a=\"1\"} 1\n"), "line 1: expected a metric name");
   EXPECT_EQ(error_of("c{a=\"1\"} 1\nc{a=\"1\"} 2\n"),
-            "line 2: a second sample of 'c{a=1}' (the first is on line 1)");
-  EXPECT_EQ(error_of("# TYPE c counter\n# TYPE c gauge\n"), "line 2: a second TYPE line for 'c'");
+            "line 2: a second sample of the series on line 1");
+  EXPECT_EQ(error_of("# TYPE c counter\n# TYPE c gauge\n"),
+            "line 2: a second TYPE line for a metric (the first is on line 1)");
   EXPECT_EQ(error_of("c_total 1\n# TYPE c counter\n"),
-            "line 2: the TYPE line for 'c' comes after its sample on line 1");
+            "line 2: the TYPE line comes after its metric's sample on line 1");
   EXPECT_EQ(error_of("# TYPE c countr\n"),
-            "line 1: unknown type 'countr' for 'c' (counter, gauge, histogram, summary or "
-            "untyped)");
+            "line 1: an unknown type (counter, gauge, histogram, summary or untyped are)");
+}
+
+TEST(PrometheusText, AnErrorQuotesNothingOfTheBody) {
+  // A `metrics` URL may point at any path of an address serve allows: what the scrape reads
+  // there must not come back to the client through the error, nor its control characters.
+  for (const char* body : {
+           "secret_token 1\nsecret_token SECRET\x1b[2J\n",
+           "c 1 SECRET\x1b[2J\n",
+           "c{secret=\"SECRET\x1b[2J\"} 1\nc{secret=\"SECRET\x1b[2J\"} 1\n",
+           "c{secret=\"SECRET\x1b[2J\",secret=\"x\"} 1\n",
+           "c{secret=SECRET\x1b[2J} 1\n",
+           "c{secret=\"\\SECRET\x1b[2J\"} 1\n",
+           "# TYPE secret SECRET\x1b[2J\n",
+           "# TYPE secret counter\n# TYPE secret counter\n",
+           "secret_total 1\n# TYPE secret counter\n",
+           "secret\n",
+       }) {
+    const std::string error = error_of(body);
+    EXPECT_EQ(error.find("secret"), std::string::npos) << error;
+    EXPECT_EQ(error.find("SECRET"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\x1b'), std::string::npos) << error;
+    EXPECT_TRUE(error.starts_with("line ")) << error;
+  }
 }
 
 TEST(PrometheusText, AnEmptyExpositionHasNoCounters) {
