@@ -497,7 +497,7 @@ class WorkloadRun {
                             std::to_string(rep.index + 1) + ": " +
                             std::to_string(delta.went_down.size()) +
                             " counter(s) of the system under test went down during the window "
-                            "(did it restart?), not measured in it: " +
+                            "or were missing after it (did it restart?), not measured in it: " +
                             *delta.went_down.begin() + (delta.went_down.size() > 1 ? ", ..." : ""));
     }
     if (!delta.has_requests) return;

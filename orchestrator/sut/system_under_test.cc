@@ -30,6 +30,15 @@ MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot&
     }
     delta.counters[key] = value - base;
   }
+  // A series gone from the reading after the window (a restart: client libraries create
+  // labelled series again only when first used) was not measured in it either. A reading
+  // without counters lacks none: the delta then has no counters at all.
+  for (const auto& entry : before.counters) {
+    if (!after.has_counters) break;
+    if (after.counters.count(entry.first) == 0 && after.uncounted.count(entry.first) == 0) {
+      delta.went_down.insert(entry.first);
+    }
+  }
   delta.has_requests = before.has_requests && after.has_requests;
   delta.requests =
       after.requests >= before.requests ? after.requests - before.requests : after.requests;

@@ -26,8 +26,9 @@ struct MetricsSnapshot {
   // A reading: counters it saw but holds no count of (a scraped value that is not a whole
   // number of 0 or more: 1.5, NaN, +Inf); a delta leaves them out.
   std::set<std::string> uncounted;
-  // A delta: counters left out because they went down between the readings (the system
-  // restarted); not measured in that window, never 0.
+  // A delta: counters left out because they went down between the readings, or were in the
+  // reading before and are missing from the one after (the system restarted); not measured in
+  // that window, never 0.
   std::set<std::string> went_down;
   // The counters include request counters whose sum is `requests` (the bundled router only:
   // nothing tells which of a foreign system's counters count requests). Only then does the
@@ -91,8 +92,9 @@ std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterCo
 // Window deltas: after - before for every counter and for CPU time; RSS and the handling
 // histogram are taken from `after` (begin_window() cleared the histogram). A counter first
 // seen in `after` counts from 0. A counter that went down (the system restarted; the bundled
-// router's are only reset before the `before` reading) or that either reading could not count
-// is left out of the delta's counters; the ones that went down are listed in its `went_down`. CPU
+// router's are only reset before the `before` reading), one `before` has that `after` lacks
+// (neither counted nor uncounted there), or one either reading could not count is left out of
+// the delta's counters; the ones that went down or went missing are listed in its `went_down`. CPU
 // time that went down (a process of a command's tree exited unwaited-for, taking its time with it)
 // is no figure: the delta then has no resources.
 MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot& after);

@@ -59,6 +59,21 @@ TEST(SutSnapshot, ACounterThatWentDownIsLeftOutAndNamedNotAHugeDelta) {
   EXPECT_EQ(delta.went_down, (std::set<std::string>{"a"}));
 }
 
+TEST(SutSnapshot, ACounterGoneAfterTheWindowIsLeftOutAndNamedLikeOneThatWentDown) {
+  // The system restarted and its client library creates labelled series only when first
+  // used: "a" is missing from the reading after the window. Not measured, and said so.
+  auto before = counted({{"a{code=500}", 4}, {"b", 1}, {"c", 2}});
+  auto after = counted({{"b", 3}});
+  after.uncounted = {"c"};  // read, but no count: left out as a reading that could not count
+  auto delta = difference(before, after);
+  EXPECT_EQ(delta.counters, (std::map<std::string, uint64_t>{{"b", 2}}));
+  EXPECT_EQ(delta.went_down, (std::set<std::string>{"a{code=500}"}));
+  // A reading after without counters read none: it names none gone, and the delta has none.
+  auto none = difference(before, MetricsSnapshot{});
+  EXPECT_FALSE(none.has_counters);
+  EXPECT_TRUE(none.went_down.empty());
+}
+
 TEST(SutSnapshot, ACounterEitherReadingCouldNotCountIsLeftOut) {
   auto before = counted({{"b", 1}});
   before.uncounted = {"a"};  // NaN before, 7 after: 7 is no growth from 0
