@@ -118,6 +118,9 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
 
 void Session::on_link_failed(ErrorKind kind) {
   if (link_ == Link::kJoining) return join_finished(make_error_code(JoinError::kClosed));
+  // A frame the transport cannot read is a protocol error as a message that is no WAMP
+  // message is: counted on its own when it failed no operation.
+  if (kind == ErrorKind::kProtocol) return fail_protocol();
   fail(kind);
 }
 

@@ -53,6 +53,17 @@ class FakeRawSocketRouter {
     return "127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port());
   }
 
+  // Writes every subscriber a RawSocket frame header of a frame type that does not exist.
+  void send_subscribers_a_bad_frame_header() {
+    static constexpr std::array<uint8_t, 4> kBadHeader{0x07, 0, 0, 1};
+    std::lock_guard lock(subscribers_mutex_);
+    for (Link* s : subscribers_) {
+      std::lock_guard write_lock(s->write);
+      boost::system::error_code ignored;
+      net::write(s->socket, net::buffer(kBadHeader), ignored);
+    }
+  }
+
  private:
   struct Link {
     explicit Link(net::ip::tcp::socket s) : socket(std::move(s)) {}
@@ -199,6 +210,34 @@ TEST(WampErrorCounts, AnEventTheSubscriberCannotReadIsOneProtocolErrorAndNotLost
   EXPECT_EQ(count_of(r, ErrorKind::kProtocol), r.operations);
   EXPECT_EQ(count_of(r, ErrorKind::kLost), 0u);
   EXPECT_EQ(test_support::total_errors(r), r.operations);
+}
+
+// The subscriber's stream breaks at the framing (a RawSocket header of no frame type) while
+// it waits for events: it had no operation of its own in flight, so the failure counts once on
+// its own, as a message it cannot read does (before: no error at all).
+TEST(WampErrorCounts, ASubscriberWhoseFramingBreaksCountsOneProtocolError) {
+  std::atomic<bool> broken{false};
+  FakeRawSocketRouter* fake = nullptr;
+  FakeRawSocketRouter router(2, [&](const json& message, const FakeRawSocketRouter::Send& reply,
+                                    const FakeRawSocketRouter::Send&) {
+    if (message[0] != 16) return;  // PUBLISH: [16, request, {acknowledge}, topic, args]
+    if (!broken.exchange(true)) fake->send_subscribers_a_bad_frame_header();
+    reply(json::array({17, message[1], 1}));
+  });
+  fake = &router;
+  WorkloadSpec s = spec_against(router);
+  s.protocol = "wamp_pubsub";
+  s.connections = 2;
+  s.wamp.kind = W::Kind::kPubSub;
+  s.wamp.publishers = 1;
+  s.wamp.subscribers = 1;
+  s.wamp.acknowledge = true;
+  auto engine = test_support::start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = test_support::run(*engine, 0, 50 * test_support::kMs);
+  engine.reset();
+  EXPECT_TRUE(broken.load());
+  EXPECT_EQ(count_of(r, ErrorKind::kProtocol), 1u);
 }
 
 }  // namespace
