@@ -75,15 +75,15 @@ int main(int argc, char** argv) {
   cli.add_option("--max-pending-calls-per-session", raw.max_pending_calls_per_session,
                  "WAMP calls one caller session may have pending (routed, not answered yet; "
                  "bench.transfers under way); past it a CALL gets ERROR "
-                 "benchgate.error.too_many_pending_calls")
+                 "benchgate.error.too_many_pending_calls (1 to 1000000)")
       ->capture_default_str();
   cli.add_option("--max-registrations-per-session", raw.max_registrations_per_session,
                  "WAMP procedures one session may have registered; past it REGISTER gets ERROR "
-                 "benchgate.error.too_many_registrations")
+                 "benchgate.error.too_many_registrations (1 to 1000000)")
       ->capture_default_str();
   cli.add_option("--max-subscriptions-per-session", raw.max_subscriptions_per_session,
                  "WAMP topics one session may be subscribed to; past it SUBSCRIBE gets ERROR "
-                 "benchgate.error.too_many_subscriptions")
+                 "benchgate.error.too_many_subscriptions (1 to 1000000)")
       ->capture_default_str();
   cli.add_option("--message-timeout", raw.message_timeout,
                  "a WAMP message (RawSocket frame, WebSocket message) must be complete this "
