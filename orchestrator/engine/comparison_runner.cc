@@ -319,7 +319,9 @@ class ComparisonRun {
     const bool failed = r.status != results::WorkloadStatus::kOk;
     v.pool->finished(failed || r.degraded());
     for (auto& repetition : r.repetitions) {
-      repetition.index = static_cast<uint32_t>(acc.repetitions.size());
+      // Its number in the comparison, which paired gates pair the variants by (its place in
+      // acc would shift every later window of a variant that missed one).
+      repetition.index = rep;
       acc.repetitions.push_back(std::move(repetition));
     }
     if (failed) {
