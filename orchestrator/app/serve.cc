@@ -14,6 +14,7 @@
 #include "orchestrator/metrics/exposition.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/admission.h"
+#include "orchestrator/serve/client_paths.h"
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/orchestrator_service.h"
 #include "orchestrator/serve/run_executor.h"
@@ -100,11 +101,10 @@ int serve(const ServeSettings& settings) {
   store::RunInfo info;
   info.testbed = store::detect_testbed();
 
-  // The scenarios folder as files in it are named once resolved (absolute).
-  std::error_code absolute_ec;
-  const std::string scenarios_folder =
-      fs::absolute(settings.scenarios_dir, absolute_ec).lexically_normal().string();
-  serve::RunExecutor executor(**db, options, info, metrics, scenarios_folder);
+  // The scenarios folder as its files' paths spell it: as given, and absolute through
+  // ${scenario_dir}.
+  serve::RunExecutor executor(**db, options, info, metrics,
+                              serve::folder_spellings(settings.scenarios_dir));
   serve::JobQueue queue(executor, settings.queue_limits);
   serve::OrchestratorService service(
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,

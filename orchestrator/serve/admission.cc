@@ -42,12 +42,19 @@ std::string resolved_program(const std::string& program) {
   return ec ? path.string() : (folder / path.filename()).string();
 }
 
-// "HOST:PORT" of an http:// URL ("http://127.0.0.1:9113/metrics"); port 80 when it has none.
 // The HOST:PORT a metrics URL reaches, as the scrape connects to it (localhost read as
-// 127.0.0.1, port 80 when none is written). The loader refused a URL the scrape cannot use.
-std::string authority_of(const std::string& url) {
+// 127.0.0.1, port 80 when none is written), and as the URL writes it where that differs
+// (localhost:9113): an operator who allowed either meant this address. The loader refused a
+// URL the scrape cannot use.
+Reach metrics_reach(const std::string& url, const std::string& what, scenario::Location where) {
   auto parsed = scenario::parse_http_url(url);
-  return parsed ? parsed->host + ":" + std::to_string(parsed->port) : url;
+  if (!parsed) return {url, what, std::move(where)};
+  const std::string port = std::to_string(parsed->port);
+  Reach out{parsed->host + ":" + port, what, std::move(where)};
+  const std::string written =
+      parsed->authority.substr(0, parsed->authority.rfind(':')) + ":" + port;
+  if (written != out.value) out.written = written;
+  return out;
 }
 
 void add_router(const scenario::RouterConfig& router, const std::string& section,
@@ -55,7 +62,7 @@ void add_router(const scenario::RouterConfig& router, const std::string& section
   // Only a command or external system names a metrics endpoint (the loader refuses it on the
   // bundled router); checked for whatever impl the loader let through.
   if (!router.metrics.empty()) {
-    addresses.push_back({authority_of(router.metrics), section + " metrics", router.at("metrics")});
+    addresses.push_back(metrics_reach(router.metrics, section + " metrics", router.at("metrics")));
   }
   // `requires` only looks programs up on PATH, but whether the variant is not_configured
   // tells the client whether a file exists on this machine: the same rule applies, to every
@@ -185,6 +192,11 @@ std::string policy_violations(const scenario::Scenario& scenario, const Admissio
   }
   for (const Reach& address : addresses_reached(scenario)) {
     if (address_allowed(address.value, scenario, policy.allowed_addresses)) continue;
+    if (!address.written.empty() &&
+        std::find(policy.allowed_addresses.begin(), policy.allowed_addresses.end(),
+                  address.written) != policy.allowed_addresses.end()) {
+      continue;
+    }
     out += error_line(address,
                       address.what + " '" + address.value +
                           "' is not allowed by this service (a submitted scenario reaches only "
@@ -208,9 +220,12 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) 
             "no scenario '" + name + "' in the service's scenarios folder"};
   }
   scenario::LoadResult loaded = scenario::load_scenario_file(path.string());
+  // Paths in the messages: beside the scenario as the folder was given ("scen/auth.json"),
+  // through ${scenario_dir} absolute ("/home/op/scen/bin/x").
+  const std::vector<std::string> folders = folder_spellings(policy.scenarios_dir);
   for (auto& d : loaded.diagnostics) {
     relabel(d.where, path.string(), file);
-    d.message = without_folders(std::move(d.message), {policy.scenarios_dir});
+    d.message = without_folders(d.message, folders);
   }
   if (loaded.scenario) relabel(*loaded.scenario, path.string(), file);
   return from_load(std::move(loaded));
@@ -261,6 +276,8 @@ std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string
   for (const auto& file : files) {
     Admission a = from_load(scenario::load_scenario_file(file));
     if (a.scenario) {
+      // Run as a job, as one run by name is: its output names the file, not the folder.
+      relabel(*a.scenario, file, fs::path(file).filename().string());
       out.push_back(std::move(*a.scenario));
     } else {
       problems += a.message;

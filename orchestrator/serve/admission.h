@@ -40,7 +40,7 @@ struct Admission {
 
 // "quickstart" or "quickstart.toml" in the scenarios folder. Its diagnostics and the
 // scenario's locations and `path` name the file as the client does ("quickstart.toml"),
-// never the service's folder.
+// never the service's folder, in any of its spellings (folder_spellings, client_paths.h).
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
 // kMaxFileNameBytes or with a control character is refused, and so is a scenario whose
@@ -48,16 +48,21 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 inline constexpr size_t kMaxFileNameBytes = 4096;  // PATH_MAX
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy);
-// Every *.toml file of the folder, in name order (for --every); invalid files are skipped
-// with their diagnostics in `problems`.
+// Every *.toml file of the folder, in name order (for --every), named by its file name as
+// admit_by_name names it (its jobs' output is a client's too); invalid files are skipped with
+// their diagnostics, full paths and all, in `problems` (the service's log).
 std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string& problems);
 
 // Something of the service's machine a scenario uses: a program it starts or an address its
 // load, probes or scrapes reach. `what` names the key ("[worker_impls.py] command").
 struct Reach {
-  std::string value;  // the program as written, or HOST:PORT
+  std::string value;  // the program as written, or HOST:PORT (a metrics URL's as it connects)
   std::string what;
   scenario::Location where;
+  // A metrics URL's HOST:PORT as the URL writes it ("localhost:9113"; port 80 added where it
+  // names none), where that differs from `value` ("127.0.0.1:9113"): --allow-address may name
+  // either.
+  std::string written = {};
 };
 
 // A new scenario key that starts a program, reaches an address or names a file belongs in the
@@ -80,7 +85,8 @@ bool command_allowed(const std::string& program, const std::vector<std::string>&
 
 // An address is allowed when --allow-address names it exactly, or when it is on loopback at
 // a port the scenario allocated with ${port:NAME} (free when allocated, so the system under
-// test the scenario starts listens there, not a service of the machine).
+// test the scenario starts listens there, not a service of the machine). A metrics URL is
+// allowed too where --allow-address names its HOST:PORT as written (Reach::written).
 bool address_allowed(const std::string& address, const scenario::Scenario& scenario,
                      const std::vector<std::string>& allowed);
 

@@ -4,22 +4,84 @@
 // "Clients of orchestrator serve").
 #pragma once
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace benchgate::serve {
 
-// `text` with every "FOLDER/" of `folders` taken out: "/srv/scenarios/x.toml" becomes
-// "x.toml", "/tmp/benchgate-serve-1a2b/job-3/router.stderr.log" "job-3/router.stderr.log".
-inline std::string without_folders(std::string text, const std::vector<std::string>& folders) {
-  for (const std::string& folder : folders) {
-    const std::string prefix = folder.ends_with('/') ? folder : folder + "/";
-    if (prefix == "/") continue;  // a folder of "/" would take every '/' out
-    for (size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) {
-      text.erase(at, prefix.size());
-    }
+// Where a path may begin in a message: at its start or after a space, a quote, '(' or '='
+// ("see /srv/logs/a", "'/srv/logs/a'", "(/srv/logs/a)", "--log=/srv/logs/a"). Anywhere else a
+// folder's name is part of another path ("/x/srv/logs/a") or word.
+inline bool path_may_start_after(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
+         c == '(' || c == '=';
+}
+
+// Where a path may end: a space, a quote, ')', ',', ';' or ':' ("cannot open /srv/logs: ...").
+inline bool path_may_end_before(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
+         c == ')' || c == ',' || c == ';' || c == ':';
+}
+
+// `text` with every path that starts with a folder of `folders` named relative to it:
+// "/srv/scenarios/x.toml" becomes "x.toml", "/tmp/benchgate-serve-1a2b/job-3/router.stderr.log"
+// "job-3/router.stderr.log", and an absolute folder named alone ("cannot open /srv/logs: ...")
+// ".". A folder is taken out only where a path begins (path_may_start_after) and only whole
+// ("/srv/logsx" stays); the longest folder that fits is taken. A folder of "/" or "." (and an
+// empty one) is never taken out: it would take out every path, or every "./".
+inline std::string without_folders(const std::string& text, std::vector<std::string> folders) {
+  for (std::string& folder : folders) {
+    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
   }
-  return text;
+  std::erase_if(folders, [](const std::string& f) { return f.empty() || f == "/" || f == "."; });
+  std::sort(folders.begin(), folders.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  std::string out;
+  out.reserve(text.size());
+  size_t at = 0;
+  while (at < text.size()) {
+    if (at == 0 || path_may_start_after(text[at - 1])) {
+      const auto taken = std::find_if(folders.begin(), folders.end(), [&](const std::string& f) {
+        if (text.compare(at, f.size(), f) != 0) return false;
+        const size_t end = at + f.size();
+        if (end < text.size() && text[end] == '/') return true;
+        // A relative folder alone ("scen") reads as a word: only an absolute one is a path.
+        return f.front() == '/' && (end == text.size() || path_may_end_before(text[end]));
+      });
+      if (taken != folders.end()) {
+        const size_t end = at + taken->size();
+        if (end < text.size() && text[end] == '/') {
+          at = end + 1;
+        } else {
+          out += '.';
+          at = end;
+        }
+        continue;
+      }
+    }
+    out += text[at++];
+  }
+  return out;
+}
+
+// The spellings paths of folder `dir` appear in: as given ("scen"), lexically normal (how
+// files beside a scenario are named, "./scen" read as "scen"), and absolute (how
+// ${scenario_dir} expands, orchestrator/scenario/interpolation.cc). For without_folders.
+inline std::vector<std::string> folder_spellings(const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) return {};
+  std::vector<std::string> out{dir, fs::path(dir).lexically_normal().string()};
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(dir, ec);
+  if (!ec) out.push_back(absolute.lexically_normal().string());
+  for (std::string& spelling : out) {
+    while (spelling.size() > 1 && spelling.back() == '/') spelling.pop_back();
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace benchgate::serve

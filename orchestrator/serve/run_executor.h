@@ -9,6 +9,7 @@
 
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/report/scenario_report.h"
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/live_run.h"
 #include "orchestrator/store/store.h"
@@ -21,18 +22,24 @@ namespace benchgate::serve {
 // scenario starts. Why the first such port cannot be used now, or nothing when all are free.
 std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& scenario);
 
+// Whether a stop asked while the run went (a cancel, --max-run-seconds) reached `r` before its
+// outcome was final: the engine stopped for it, or run_one made the run exit 3 for it after
+// the engine ended. A stop that came once run_one had judged the run (while it stored it, or
+// as it returned) did not: that run's stored exit code stands.
+bool stop_reached_run(const report::ScenarioReport& r);
+
 class RunExecutor : public JobExecutor {
  public:
   // `info` carries the testbed fingerprint; each job adds its commit, branch and labels. What a
-  // job shows its client names neither `options.log_dir` nor `scenarios_dir`
-  // (client_paths.h): the job's log folder is "job-N" there.
+  // job shows its client names neither `options.log_dir` nor the scenarios folder in any of
+  // `scenario_folders` (its spellings, client_paths.h): the job's log folder is "job-N" there.
   RunExecutor(store::Store& db, engine::EngineOptions options, store::RunInfo info,
-              metrics::MetricsObserver& metrics, std::string scenarios_dir = {})
+              metrics::MetricsObserver& metrics, std::vector<std::string> scenario_folders = {})
       : db_(db),
         options_(std::move(options)),
         info_(std::move(info)),
         metrics_(metrics),
-        private_folders_{options_.log_dir, std::move(scenarios_dir)} {}
+        private_folders_(private_folders(options_.log_dir, std::move(scenario_folders))) {}
 
   void run(Job& job) override;
   void interrupt() override;
@@ -41,6 +48,12 @@ class RunExecutor : public JobExecutor {
   const LiveRun& live() const { return live_; }
 
  private:
+  static std::vector<std::string> private_folders(const std::string& log_dir,
+                                                  std::vector<std::string> scenario_folders) {
+    scenario_folders.push_back(log_dir);
+    return scenario_folders;
+  }
+
   store::Store& db_;
   const engine::EngineOptions options_;
   const store::RunInfo info_;

@@ -331,6 +331,21 @@ TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
                         allowing({"/bin/sleep"}, {"127.0.0.1:80"})));
 }
 
+TEST(Admission, AMetricsURLIsAllowedByItsAddressAsWrittenToo) {
+  // The operator allowed the address as the scenario writes it: the scrape connects there.
+  expect_admitted(admit(kRouterCommand + "metrics = \"http://localhost:9113/metrics\"\n",
+                        allowing({"/bin/sleep"}, {"localhost:9113"})));
+  expect_admitted(admit(kRouterCommand + "metrics = \"http://localhost/metrics\"\n",
+                        allowing({"/bin/sleep"}, {"localhost:80"})));
+  // Another address, however written, is still refused.
+  expect_denied(admit(kRouterCommand + "metrics = \"http://localhost:9114/metrics\"\n",
+                      allowing({"/bin/sleep"}, {"localhost:9113", "127.0.0.1:9113"})),
+                "[router] metrics '127.0.0.1:9114' is not allowed");
+  // The `address` key is compared as written: it is what the load connects to, unparsed.
+  expect_denied(admit(external("localhost:9115"), allowing({}, {"127.0.0.1:9115"})),
+                "[router] address 'localhost:9115' is not allowed");
+}
+
 TEST(Admission, TheBundledRouterHasNoMetricsEndpointToReach) {
   // Its counters come through its control endpoint: the loader refuses the key for it.
   const Admission a = admit("[router]\nmetrics = \"http://10.9.8.7:9100/metrics\"\n", allowing({}));

@@ -4,6 +4,7 @@
 // jobs' log folder and the scenarios folder as names relative to them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -44,9 +45,36 @@ TEST(ClientPaths, TheJobsOutputNamesItsLogsRelativeToTheServicesFolders) {
 
 TEST(ClientPaths, AFolderIsTakenOutOnlyWhereItIsAFolder) {
   EXPECT_EQ(without_folders("/srv/logs/a /srv/logsx/b /srv/logs", {"/srv/logs"}),
-            "a /srv/logsx/b /srv/logs");
+            "a /srv/logsx/b .");
   // --scenarios / (or a log folder that fell back to it) leaves the paths as they are.
-  EXPECT_EQ(without_folders("see /srv/logs/a", {"/", ""}), "see /srv/logs/a");
+  EXPECT_EQ(without_folders("see /srv/logs/a", {"/", "", "."}), "see /srv/logs/a");
+}
+
+TEST(ClientPaths, AFolderIsTakenOutOnlyWhereAPathBegins) {
+  const std::vector<std::string> logs{"/srv/logs"};
+  // Inside another path it is that path's: neither taken out nor mangled.
+  EXPECT_EQ(without_folders("see /x/srv/logs/a", logs), "see /x/srv/logs/a");
+  EXPECT_EQ(without_folders("see /home/op/scen/bin/x", {"scen"}), "see /home/op/scen/bin/x");
+  EXPECT_EQ(without_folders("a-/srv/logs/b", logs), "a-/srv/logs/b");
+  // After a space, a quote, '(' or '=', or at the text's start, it is.
+  EXPECT_EQ(without_folders(
+                "/srv/logs/a '/srv/logs/b' \"/srv/logs/c\" (/srv/logs/d) --x=/srv/logs/e", logs),
+            "a 'b' \"c\" (d) --x=e");
+  EXPECT_EQ(without_folders("scenario own (scen/own.toml)", {"scen"}), "scenario own (own.toml)");
+  // Named alone, an absolute folder is "."; a relative one is a word like any other.
+  EXPECT_EQ(without_folders("cannot open /srv/logs: gone", logs), "cannot open .: gone");
+  EXPECT_EQ(without_folders("the scen folder", {"scen"}), "the scen folder");
+  // Nested folders: the longest that fits.
+  EXPECT_EQ(without_folders("/srv/logs/job-1/a /srv/b", {"/srv", "/srv/logs"}), "job-1/a b");
+}
+
+TEST(ClientPaths, AFolderIsKnownByEveryWayItsPathsAreSpelt) {
+  const auto absolute = std::filesystem::absolute("scen").lexically_normal().string();
+  const std::vector<std::string> spellings = folder_spellings("./scen/");
+  for (const std::string& spelling : {std::string("./scen"), std::string("scen"), absolute}) {
+    EXPECT_NE(std::find(spellings.begin(), spellings.end(), spelling), spellings.end()) << spelling;
+  }
+  EXPECT_TRUE(folder_spellings("").empty());
 }
 
 class ScenarioFolder : public ::testing::Test {
@@ -84,6 +112,36 @@ TEST_F(ScenarioFolder, TheErrorsOfAScenarioRunByNameNameItsFileNotTheFolder) {
   EXPECT_EQ(a.refusal, Refusal::kInvalid);
   EXPECT_EQ(a.message.rfind("bad.toml:4:", 0), 0u) << a.message;
   EXPECT_EQ(a.message.find(dir_.string()), std::string::npos) << a.message;
+}
+
+TEST_F(ScenarioFolder, AFolderGivenRelativeIsTakenOutOfErrorsInEverySpelling) {
+  // ${scenario_dir} is the folder made absolute; a file beside the scenario is named through
+  // the folder as given. Neither reaches the client, whole or in part.
+  write("tls.toml",
+        "name = \"tls\"\n[router]\ntls = true\n"
+        "tls_cert = \"${scenario_dir}/missing.pem\"\ntls_key = \"key.pem\"\n"
+        "[[workloads]]\nname = \"w\"\nprotocol = \"http1\"\ntarget = \"/\"\n");
+  const std::string relative =
+      std::filesystem::relative(dir_, std::filesystem::current_path()).string();
+  ASSERT_NE(relative.front(), '/');
+  const Admission a = admit_by_name("tls", AdmissionPolicy{relative, {}, {}});
+  ASSERT_FALSE(a.scenario);
+  EXPECT_NE(a.message.find("no such file 'missing.pem'"), std::string::npos) << a.message;
+  EXPECT_NE(a.message.find("no such file 'key.pem' (read as 'key.pem')"), std::string::npos)
+      << a.message;
+  EXPECT_EQ(a.message.find(dir_.filename().string()), std::string::npos) << a.message;
+}
+
+TEST_F(ScenarioFolder, AScheduledScenarioIsNamedByItsFileName) {
+  write("own.toml",
+        "name = \"own\"\n[[workloads]]\nname = \"w\"\nprotocol = \"http1\"\n"
+        "target = \"/\"\n");
+  std::string problems;
+  const auto found = scenarios_in(dir_.string(), problems);
+  ASSERT_EQ(found.size(), 1u) << problems;
+  EXPECT_EQ(found[0].path, "own.toml");
+  EXPECT_EQ(found[0].workloads.at(0).where.file, "own.toml");
+  EXPECT_EQ(found[0].router.where.file.find(dir_.string()), std::string::npos);
 }
 
 }  // namespace
