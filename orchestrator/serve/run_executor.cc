@@ -85,6 +85,13 @@ std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& sce
   return std::nullopt;
 }
 
+bool stop_reached_run(const report::ScenarioReport& r) {
+  // The engine stopped for it, or the engine had ended well and run_one made the run exit 3
+  // for it (app/run_one.cc). A run that failed on its own exits 3 anyway: its failure is what
+  // it is told.
+  return r.result.interrupted || (r.result.ok() && r.exit_code == cli::kExitRunError);
+}
+
 void RunExecutor::interrupt() { app::set_run_cancelled(true); }
 
 void RunExecutor::run(Job& job) {
@@ -125,12 +132,19 @@ void RunExecutor::run(Job& job) {
   UniqueFile err = open_job_output(job, true, private_folders_);
   report::ScenarioReport r;
   RunDeadline deadline(job.options().max_run_ns);
+  bool stopped_by_deadline = false;
   {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
     engine::FanOutObserver extra({&metrics_, &progress, &live_});
     r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
     deadline.finished();  // what comes after the run is not stopped
+    // The deadline may have come once run_one had judged the run for the last time (while it
+    // stored it, or as it returned): that run went to its end, and is not made a stopped one.
+    stopped_by_deadline = deadline.passed() && stop_reached_run(r);
+    if (deadline.passed() && !stopped_by_deadline && !job.cancel_requested()) {
+      app::set_run_cancelled(false);
+    }
     // A cancel that came after the run was stored still makes the job exit 3 (below): the
     // stored run says so too, and is not promoted (app::promote_run).
     if (app::interrupted() && r.run_id != 0 && r.exit_code != cli::kExitRunError) {
@@ -148,7 +162,7 @@ void RunExecutor::run(Job& job) {
   // The same lines `orchestrator run` prints after each scenario.
   report::print_scenario_end(r, out.get(), err.get());
   const bool cancelled = app::interrupted();
-  const std::string over_time = deadline.passed()
+  const std::string over_time = stopped_by_deadline
                                     ? "the run went on for this service's --max-run-seconds (" +
                                           std::to_string(job.options().max_run_ns / 1'000'000'000) +
                                           " s), the longest it lets a submitted scenario run"

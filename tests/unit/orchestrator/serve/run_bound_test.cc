@@ -8,6 +8,7 @@
 
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/run_bound.h"
+#include "orchestrator/serve/run_executor.h"
 
 namespace benchgate::serve {
 namespace {
@@ -88,6 +89,33 @@ TEST(RunBound, AWorkloadAConfirmingGateJudgesCountsTwice) {
   const Admission a = submit_timed(timed_workload("w", "10s") + gate, at_most(3600));
   ASSERT_TRUE(a.scenario) << a.message;
   EXPECT_EQ(run_bound_ns(*a.scenario), 20 * kSecond);
+}
+
+// --max-run-seconds stops a run as a cancel does; a stop that came once run_one had judged the
+// run (as it stored it, or returned) did not stop it, and its stored exit code stands
+// (orchestrator/serve/run_executor.h, stop_reached_run).
+TEST(RunDeadline, AStopAfterTheRunWasJudgedLeavesItsOutcome) {
+  report::ScenarioReport passed;
+  EXPECT_FALSE(stop_reached_run(passed));
+  report::ScenarioReport gate_failed;
+  gate_failed.exit_code = 1;
+  EXPECT_FALSE(stop_reached_run(gate_failed));
+  // Failed on its own: exit code 3 anyway, and the failure is what the client is told.
+  report::ScenarioReport failed;
+  failed.result.error = "system under test is not reachable";
+  failed.exit_code = 3;
+  EXPECT_FALSE(stop_reached_run(failed));
+}
+
+TEST(RunDeadline, AStopTheRunSawStoppedIt) {
+  report::ScenarioReport stopped;
+  stopped.result.interrupted = true;
+  stopped.exit_code = 3;
+  EXPECT_TRUE(stop_reached_run(stopped));
+  // Measured to the end, then judged while the stop was set: run_one made it exit 3.
+  report::ScenarioReport judged_stopped;
+  judged_stopped.exit_code = 3;
+  EXPECT_TRUE(stop_reached_run(judged_stopped));
 }
 
 }  // namespace
