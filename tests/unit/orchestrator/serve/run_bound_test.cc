@@ -82,6 +82,25 @@ TEST(RunBound, AComparisonRunsEveryWindowOfEveryVariantUnderTheTimeout) {
   EXPECT_TRUE(submit_timed(text, at_most(85)).scenario);
 }
 
+TEST(RunBound, StartupsThatAddUpPastTheLimitAreRefusedAtTheStartupThatPassesIt) {
+  const std::string compared =
+      "[routers.x]\nimpl = \"builtin\"\nstartup_timeout = \"40m\"\n[routers.y]\n"
+      "impl = \"builtin\"\nstartup_timeout = \"40m\"\n[compare]\nrouters = [\"x\", \"y\"]\n";
+  const Admission a = submit_timed(compared + timed_workload("w", "10s"), at_most(3600));
+  EXPECT_EQ(a.message,
+            "client.toml:5:1: error: [routers.y] startup_timeout makes the startup_timeouts set "
+            "add up to 4800s, longer than this service's --max-run-seconds (3600 s); shorter "
+            "startups fit\n");
+  // The workloads play no part: without any, the startups are still too long.
+  const Admission fits = submit_timed(compared + timed_workload("w", "10s"), at_most(7200));
+  ASSERT_TRUE(fits.scenario) << fits.message;
+  scenario::Scenario without_workloads = *fits.scenario;
+  without_workloads.workloads.clear();
+  EXPECT_NE(longer_than_allowed(without_workloads, 3600 * kSecond)
+                .find("[routers.y] startup_timeout makes the startup_timeouts set add up to 4800s"),
+            std::string::npos);
+}
+
 TEST(RunBound, AWorkloadAConfirmingGateJudgesCountsTwice) {
   const std::string gate =
       "\n[[gates]]\nworkload = \"w\"\nmetric = \"latency.p99\"\nkind = \"change\"\n"
