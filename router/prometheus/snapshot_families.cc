@@ -193,6 +193,23 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
       timeouts.metric.push_back(std::move(m));
     }
     out.push_back(std::move(timeouts));
+    out.push_back(single("benchgate_router_wamp_session_setup_timeouts_total",
+                         "WAMP connections closed because no session was established within "
+                         "--session-setup-timeout",
+                         MetricType::Counter,
+                         static_cast<double>(snapshot.wamp.session_setup_timeouts)));
+    MetricFamily refusals = family("benchgate_router_wamp_limit_refusals_total",
+                                   "WAMP messages refused with an ERROR because the session was "
+                                   "at a per-session limit (--max-*-per-session), by limit",
+                                   MetricType::Counter);
+    for (int l = 0; l < metrics::kSessionLimits; ++l) {
+      ClientMetric m;
+      m.label = {{"limit", std::string(metrics::session_limit_label(
+                               static_cast<metrics::SessionLimit>(l)))}};
+      m.counter.value = static_cast<double>(snapshot.wamp.limit_refusals[static_cast<size_t>(l)]);
+      refusals.metric.push_back(std::move(m));
+    }
+    out.push_back(std::move(refusals));
   }
   if (snapshot.tls_present) {
     MetricFamily handshakes = family(

@@ -576,7 +576,7 @@ class RouterLimitsTest(unittest.TestCase):
             return b"\x00" + len(message).to_bytes(3, "big") + message
 
         with Router("--max-sessions", "3", "--session-setup-timeout", "1s",
-                    "--auth-config", auth) as router:
+                    "--auth-config", auth, "--metrics-listen", "127.0.0.1:0") as router:
             port = router.ports["rawsocket"]
             raw = rawsocket_connect(port)
             ws = ws_connect(router.ports["ws"])
@@ -611,6 +611,9 @@ class RouterLimitsTest(unittest.TestCase):
             finally:
                 for s in joined:
                     s.close()
+            # The three closed, on /metrics as on the control endpoint.
+            self.assertEqual(router.wait_for_metric(
+                "benchgate_router_wamp_session_setup_timeouts_total", 3), 3)
 
     def test_slow_body_is_cut_by_the_body_timeout(self):
         # One byte every 0.2 s keeps the idle timeout (60 s) from firing; the body timeout

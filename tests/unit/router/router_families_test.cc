@@ -67,5 +67,26 @@ TEST(RouterFamiliesTest, WampMessageTimeoutsByTransportOnlyWithTheWampRouter) {
             std::string::npos);
 }
 
+TEST(RouterFamiliesTest, WampSetupTimeoutsAndLimitRefusalsOnlyWithTheWampRouter) {
+  metrics::Snapshot snapshot;
+  prometheus::TextSerializer serializer;
+  const std::string without = serializer.Serialize(to_families(snapshot));
+  EXPECT_EQ(without.find("session_setup_timeouts"), std::string::npos);
+  EXPECT_EQ(without.find("limit_refusals"), std::string::npos);
+  snapshot.wamp_present = true;
+  snapshot.wamp.session_setup_timeouts = 4;
+  snapshot.wamp.limit_refusals[static_cast<size_t>(metrics::SessionLimit::registrations)] = 3;
+  const std::string text = serializer.Serialize(to_families(snapshot));
+  EXPECT_NE(text.find("benchgate_router_wamp_session_setup_timeouts_total 4\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(R"(benchgate_router_wamp_limit_refusals_total{limit="registrations"} 3)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(R"(benchgate_router_wamp_limit_refusals_total{limit="pending_calls"} 0)"),
+            std::string::npos);
+  EXPECT_NE(text.find(R"(benchgate_router_wamp_limit_refusals_total{limit="subscriptions"} 0)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchgate::router::prometheus_export
