@@ -136,6 +136,35 @@ TEST_F(SessionLimitsTest, ACallPastTheCallersPendingLimitIsRefusedAndCounted) {
                         {"pending_calls", 3}, {"registrations", 0}, {"subscriptions", 0}}));
 }
 
+// At a limit of one, the caller's one pending call ends by its timeout (wamp.error.timeout):
+// its place is given back, so the next call is routed, not refused.
+TEST_F(SessionLimitsTest, ACallThatTimedOutGivesItsPlaceBack) {
+  WampOptions options;
+  options.max_pending_calls_per_session = 1;
+  start(options);
+  RawSocketTestClient callee(port(), kCbor);
+  ASSERT_NE(callee.join(), 0u);
+  ASSERT_NE(register_procedure(callee, 1, "t.never"), 0u);
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(caller.join(), 0u);
+
+  caller.send(Json::array({kCall, 1, {{"timeout", 50}}, "t.never"}));
+  ASSERT_EQ(callee.read()[0], kInvocation);
+  const Json timed_out = caller.read();
+  ASSERT_EQ(timed_out[0], kError);
+  EXPECT_EQ(timed_out[2], 1);
+  EXPECT_EQ(timed_out[4], "wamp.error.timeout");
+  caller.send(Json::array({kCall, 2, Json::object(), "t.never"}));
+  EXPECT_EQ(callee.read()[0], kInvocation);  // routed (this callee takes no INTERRUPT)
+  caller.send(Json::array({kCall, 3, Json::object(), "t.never"}));
+  EXPECT_EQ(caller.read()[4], "benchgate.error.too_many_pending_calls");
+  const auto snapshot = wait_for_wamp(*server_, [](const auto& s) {
+    return refusals(s, metrics::SessionLimit::pending_calls) == 1;
+  });
+  EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::pending_calls), 1u);
+  EXPECT_EQ(snapshot.wamp.calls_timed_out, 1u);
+}
+
 TEST_F(SessionLimitsTest, ASessionThatLeftWithCallsPendingStartsAfreshAfterGoodbye) {
   WampOptions options;
   options.max_pending_calls_per_session = 1;
