@@ -1,12 +1,10 @@
 // Which stored runs a run's relative gates are judged against (orchestrator/gating/run_gates.h):
 // the baseline runs stored before it, whenever the gates are evaluated.
 #include <gtest/gtest.h>
-#include <stdlib.h>
-
-#include <filesystem>
 
 #include "orchestrator/gating/run_gates.h"
 #include "orchestrator/store/store.h"
+#include "tests/unit/orchestrator/store/store_test_support.h"
 
 namespace benchgate::gating {
 namespace {
@@ -33,17 +31,11 @@ results::WorkloadResult measured(uint64_t successes) {
 class BaselineHistory : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string folder = ::testing::TempDir() + "benchgate_gating_XXXXXX";
-    folder_ = mkdtemp(folder.data());
-    auto opened = store::Store::open(folder_ + "/runs.db");
+    auto opened = store::Store::open(folder_.file("runs.db"));
     ASSERT_TRUE(opened.ok()) << opened.message();
     store_ = std::move(*opened);
   }
-  void TearDown() override {
-    store_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(folder_, ec);
-  }
+  void TearDown() override { store_.reset(); }
 
   // A finished ok run of the workload.
   int64_t run(const results::WorkloadResult& w) {
@@ -58,7 +50,7 @@ class BaselineHistory : public ::testing::Test {
     return *id;
   }
 
-  std::string folder_;
+  store::testing::TempDir folder_;  // declared first: removed after the store is closed
   std::unique_ptr<store::Store> store_;
 };
 

@@ -3,15 +3,14 @@
 #include "orchestrator/report/stored_run.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <sstream>
 
 #include "common/units/units.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/store/store.h"
+#include "tests/unit/orchestrator/store/store_test_support.h"
 
 namespace benchgate::report {
 namespace {
@@ -51,17 +50,11 @@ std::string row_of(const std::string& table, const std::string& row) {
 class StoredRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string folder = ::testing::TempDir() + "benchgate_stored_run_XXXXXX";
-    folder_ = mkdtemp(folder.data());
-    auto opened = store::Store::open(folder_ + "/runs.db");
+    auto opened = store::Store::open(folder_.file("runs.db"));
     ASSERT_TRUE(opened.ok()) << opened.message();
     store_ = std::move(*opened);
   }
-  void TearDown() override {
-    store_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(folder_, ec);
-  }
+  void TearDown() override { store_.reset(); }
 
   // `w` stored as a finished ok run; its id.
   int64_t stored_run(const results::WorkloadResult& w) {
@@ -84,7 +77,7 @@ class StoredRun : public ::testing::Test {
     return result_from_store(*detail);
   }
 
-  std::string folder_;
+  store::testing::TempDir folder_;  // declared first: removed after the store is closed
   std::unique_ptr<store::Store> store_;
 };
 
