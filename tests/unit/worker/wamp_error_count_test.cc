@@ -154,6 +154,18 @@ WorkloadSpec spec_against(const FakeRawSocketRouter& router) {
   return s;
 }
 
+// One publisher asking for acknowledgements and one subscriber, a connection each.
+WorkloadSpec pubsub_spec_against(const FakeRawSocketRouter& router) {
+  WorkloadSpec s = spec_against(router);
+  s.protocol = "wamp_pubsub";
+  s.connections = 2;
+  s.wamp.kind = W::Kind::kPubSub;
+  s.wamp.publishers = 1;
+  s.wamp.subscribers = 1;
+  s.wamp.acknowledge = true;
+  return s;
+}
+
 uint64_t count_of(const WindowResult& r, ErrorKind kind) {
   return r.errors[static_cast<size_t>(kind)];
 }
@@ -192,14 +204,7 @@ TEST(WampErrorCounts, AnEventTheSubscriberCannotReadIsOneProtocolErrorAndNotLost
     to_subscribers(json::array({36, 7, publication, json::object(), "no arguments list"}));
     reply(json::array({17, message[1], publication}));
   });
-  WorkloadSpec s = spec_against(router);
-  s.protocol = "wamp_pubsub";
-  s.connections = 2;
-  s.wamp.kind = W::Kind::kPubSub;
-  s.wamp.publishers = 1;
-  s.wamp.subscribers = 1;
-  s.wamp.acknowledge = true;
-  auto engine = test_support::start(s);
+  auto engine = test_support::start(pubsub_spec_against(router));
   ASSERT_TRUE(engine);
   const WindowResult r = test_support::run(*engine, 0, 50 * test_support::kMs);
   engine.reset();
@@ -225,14 +230,7 @@ TEST(WampErrorCounts, ASubscriberWhoseFramingBreaksCountsOneProtocolError) {
     reply(json::array({17, message[1], 1}));
   });
   fake = &router;
-  WorkloadSpec s = spec_against(router);
-  s.protocol = "wamp_pubsub";
-  s.connections = 2;
-  s.wamp.kind = W::Kind::kPubSub;
-  s.wamp.publishers = 1;
-  s.wamp.subscribers = 1;
-  s.wamp.acknowledge = true;
-  auto engine = test_support::start(s);
+  auto engine = test_support::start(pubsub_spec_against(router));
   ASSERT_TRUE(engine);
   const WindowResult r = test_support::run(*engine, 0, 50 * test_support::kMs);
   engine.reset();
