@@ -39,10 +39,10 @@ void Broker::on_subscribe(Session& session, Json& message) {
     return;
   }
   Realm& realm = *session.realm();
-  const auto existing = realm.topics.find(topic);
+  auto it = realm.topics.find(topic);
   // Subscribing again to a topic the session is subscribed to answers with the same id.
   const bool subscribed =
-      existing != realm.topics.end() && subscriptions_.contains(session, existing->second.id);
+      it != realm.topics.end() && subscriptions_.contains(session, it->second.id);
   if (!subscribed &&
       session.subscriptions.size() >= core_.options().max_subscriptions_per_session) {
     ++core_.stats()
@@ -50,7 +50,8 @@ void Broker::on_subscribe(Session& session, Json& message) {
     session.send_error(MessageType::kSubscribe, request, kTooManySubscriptions);
     return;
   }
-  auto [it, created] = realm.topics.try_emplace(topic);
+  const bool created = it == realm.topics.end();
+  if (created) it = realm.topics.try_emplace(topic).first;
   Subscription& subscription = it->second;
   if (created) {
     subscription.id = core_.next_id();
