@@ -30,12 +30,22 @@ using prometheus::Labels;
 
 // Error kinds the bundled worker reports (worker.proto, WindowResult.errors), HTTP and WAMP.
 // Their counters exist from the workload's start at 0, so "no errors" is a value rather than
-// a missing series and rate() sees the first error. Other kinds (from other workers) still
-// get a series when they first occur.
+// a missing series and rate() sees the first error.
 constexpr std::array<const char*, 15> kErrorKinds = {
     "connect",  "timeout",        "status",         "length",       "short_read",
     "mismatch", "protocol",       "reset",          "wamp_error",   "lost",
     "not_sent", "not_authorized", "chunk_mismatch", "call_timeout", "canceled"};
+// The label every other kind is counted under. The kind names come from the worker, which a
+// serve client may choose, so a label per name would let one workload make any number of
+// series; the stored run and the report keep the worker's own names.
+constexpr const char* kOtherErrorKind = "other";
+
+const char* error_kind_label(const std::string& kind) {
+  for (const char* known : kErrorKinds) {
+    if (kind == known) return known;
+  }
+  return kOtherErrorKind;
+}
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
 constexpr std::array<gates::Verdict, 6> kVerdicts = {
     gates::Verdict::kPass,       gates::Verdict::kFail,  gates::Verdict::kInconclusive,
@@ -379,6 +389,9 @@ void MetricsObserver::workload_started(const scenario::Workload& workload) {
       with_kind["kind"] = kind;
       impl_->errors.Add(with_kind);
     }
+    Labels with_other = labels;
+    with_other["kind"] = kOtherErrorKind;
+    impl_->errors.Add(with_other);
   }
 }
 
@@ -408,7 +421,7 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
   impl_->operations.Add(labels).Increment(static_cast<double>(rep->operations));
   for (const auto& [kind, count] : rep->errors) {
     Labels with_kind = labels;
-    with_kind["kind"] = kind;
+    with_kind["kind"] = error_kind_label(kind);
     impl_->errors.Add(with_kind).Increment(static_cast<double>(count));
   }
   Impl::set_or_remove(

@@ -87,6 +87,36 @@ TEST(MetricsSeriesBound, AScenarioKeepsTheWorkloadSeriesOfItsLatestRunOnly) {
   EXPECT_TRUE(names(text, R"(workload="w4")")) << text;
 }
 
+TEST(MetricsSeriesBound, ErrorKindsTheWorkerMadeUpShareOneSeries) {
+  MetricsObserver observer(10);
+  const scenario::Scenario s = scenario_of("s", "w");
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads.front());
+  results::Repetition rep;
+  rep.duration_ns = 1'000'000'000;
+  rep.operations = 100;
+  rep.errors["timeout"] = 1;
+  for (int i = 0; i < 50; ++i) rep.errors["made_up_" + std::to_string(i)] = 2;
+  observer.window_finished(s.workloads.front(), engine::WindowInfo{true, 1, 1, 1'000'000'000},
+                           &rep);
+  const std::string text = scrape_of(observer);
+  const std::string labels = R"(scenario="s",variant="default",workload="w")";
+  EXPECT_TRUE(names(text, "benchgate_workload_errors_total{kind=\"timeout\"," + labels + "} 1\n"))
+      << text;
+  EXPECT_TRUE(names(text, "benchgate_workload_errors_total{kind=\"other\"," + labels + "} 100\n"))
+      << text;
+  EXPECT_FALSE(names(text, "made_up_")) << text;
+  // The known kinds and "other": a fixed number of series however many names the worker sent.
+  size_t series = 0;
+  for (size_t at = text.find("\nbenchgate_workload_errors_total{"); at != std::string::npos;
+       at = text.find("\nbenchgate_workload_errors_total{", at + 1)) {
+    ++series;
+  }
+  EXPECT_EQ(series, 16u) << text;
+  // What the observer was given keeps the worker's own names (the run stores and reports them).
+  EXPECT_EQ(rep.errors.count("made_up_7"), 1u);
+}
+
 TEST(MetricsSeriesBound, WithoutABoundEveryScenarioStays) {
   MetricsObserver observer;  // a one-shot run
   for (int i = 0; i < 5; ++i) run(observer, scenario_of("s" + std::to_string(i), "w"));
