@@ -77,6 +77,12 @@ int main(int argc, char** argv) {
                  "bench.transfers under way); past it a CALL gets ERROR "
                  "benchgate.error.too_many_pending_calls (1 to 1000000)")
       ->capture_default_str();
+  cli.add_option("--max-pending-calls", raw.max_pending_calls,
+                 "WAMP calls pending in the whole router, all callers together (one thread "
+                 "serves every WAMP session), counted as per session; past it a CALL gets ERROR "
+                 "benchgate.error.router_too_many_pending_calls. The default bounds the calls' "
+                 "entries at 128 MiB (128 bytes each, 64 more with a timeout) (1 to 100000000)")
+      ->capture_default_str();
   cli.add_option("--max-registrations-per-session", raw.max_registrations_per_session,
                  "WAMP procedures one session may have registered; past it REGISTER gets ERROR "
                  "benchgate.error.too_many_registrations (1 to 1000000)")

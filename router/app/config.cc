@@ -152,6 +152,10 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
       static_cast<uint32_t>(raw.max_registrations_per_session);
   config.wamp.max_subscriptions_per_session =
       static_cast<uint32_t>(raw.max_subscriptions_per_session);
+  if (raw.max_pending_calls < 1 || raw.max_pending_calls > 100'000'000) {
+    return flag_error("--max-pending-calls", "must be from 1 to 100000000");
+  }
+  config.wamp.max_pending_calls = static_cast<uint32_t>(raw.max_pending_calls);
 
   auto message_timeout = parse_duration_ns(raw.message_timeout);
   if (!message_timeout) return flag_error("--message-timeout", message_timeout.message());

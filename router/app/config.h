@@ -40,6 +40,7 @@ struct RawConfig {
   int64_t max_pending_calls_per_session = 4096;
   int64_t max_registrations_per_session = 1000;
   int64_t max_subscriptions_per_session = 1000;
+  int64_t max_pending_calls = 1 << 20;  // all WAMP callers together
   std::string message_timeout = "60s";  // a WAMP message from its first byte to its last
   // A WAMP connection from the start of its opening handshake to WELCOME.
   std::string session_setup_timeout = "10s";

@@ -64,8 +64,9 @@ void add_wamp(const metrics::Snapshot& snapshot, benchgate::v1::MetricsSnapshot&
   add_counter(out, "wamp_calls_canceled", wamp.calls_canceled);
   add_counter(out, "wamp_transfer_bytes", wamp.transfer_bytes);
   add_counter(out, "wamp_session_setup_timeouts", wamp.session_setup_timeouts);
-  for (auto limit : {metrics::SessionLimit::pending_calls, metrics::SessionLimit::registrations,
-                     metrics::SessionLimit::subscriptions}) {
+  for (auto limit :
+       {metrics::SessionLimit::pending_calls, metrics::SessionLimit::registrations,
+        metrics::SessionLimit::subscriptions, metrics::SessionLimit::router_pending_calls}) {
     add_labelled(out, "wamp_limit_refusals", "limit", metrics::session_limit_label(limit),
                  wamp.limit_refusals[static_cast<size_t>(limit)]);
   }

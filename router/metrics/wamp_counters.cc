@@ -23,6 +23,8 @@ std::string_view session_limit_label(SessionLimit limit) {
       return "registrations";
     case SessionLimit::subscriptions:
       return "subscriptions";
+    case SessionLimit::router_pending_calls:
+      return "router_pending_calls";
   }
   return "pending_calls";
 }

@@ -40,10 +40,16 @@ inline constexpr int kAuthActions = 4;
 // A per-session limit a request was refused for (the label of wamp_limit_refusals): the calls a
 // caller has pending (--max-pending-calls-per-session), the procedures a session has registered
 // (--max-registrations-per-session), the topics it has subscribed to
-// (--max-subscriptions-per-session).
-enum class SessionLimit : uint8_t { pending_calls = 0, registrations = 1, subscriptions = 2 };
-inline constexpr int kSessionLimits = 3;
-// "pending_calls", "registrations", "subscriptions"
+// (--max-subscriptions-per-session); and one limit of the whole router, the calls all callers
+// together have pending (--max-pending-calls).
+enum class SessionLimit : uint8_t {
+  pending_calls = 0,
+  registrations = 1,
+  subscriptions = 2,
+  router_pending_calls = 3,
+};
+inline constexpr int kSessionLimits = 4;
+// "pending_calls", "registrations", "subscriptions", "router_pending_calls"
 std::string_view session_limit_label(SessionLimit limit);
 
 struct WampCounters {

@@ -200,7 +200,8 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                          static_cast<double>(snapshot.wamp.session_setup_timeouts)));
     MetricFamily refusals = family("benchgate_router_wamp_limit_refusals_total",
                                    "WAMP messages refused with an ERROR because the session was "
-                                   "at a per-session limit (--max-*-per-session), by limit",
+                                   "at a per-session limit (--max-*-per-session) or the router "
+                                   "at --max-pending-calls, by limit",
                                    MetricType::Counter);
     for (int l = 0; l < metrics::kSessionLimits; ++l) {
       ClientMetric m;

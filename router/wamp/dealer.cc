@@ -61,6 +61,11 @@ std::optional<uint64_t> unsigned_argument(const Json& message, size_t index) {
   return value.get<uint64_t>();
 }
 
+// What the --max-pending-calls default is said to bound (router/wamp/options.h): a pending
+// call's node of pending_ fits the pool's 128-byte size class, its deadline's the 64-byte one.
+static_assert(sizeof(void*) + sizeof(std::pair<const uint64_t, PendingCall>) <= 128);
+static_assert(4 * sizeof(void*) + sizeof(std::pair<const CallClock::time_point, uint64_t>) <= 64);
+
 }  // namespace
 
 Dealer::Dealer(WampCore& core) : core_(core) {}
@@ -89,6 +94,7 @@ Dealer::PendingCalls::iterator Dealer::end_call(PendingCalls::iterator call) {
       pending.callee_next;
   if (pending.callee_next) pending.callee_next->callee_prev = pending.callee_prev;
   --pending.caller->calls_pending;
+  --calls_pending_;
   return pending_.erase(call);
 }
 
@@ -247,11 +253,19 @@ bool Dealer::call_deadline(const Json& options, std::optional<Clock::time_point>
 }
 
 bool Dealer::may_call(Session& caller, uint64_t request) {
-  if (caller.calls_pending < core_.options().max_pending_calls_per_session) return true;
-  ++core_.stats()
-        .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::pending_calls)];
-  caller.send_error(MessageType::kCall, request, kTooManyPendingCalls);
-  return false;
+  if (caller.calls_pending >= core_.options().max_pending_calls_per_session) {
+    ++core_.stats()
+          .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::pending_calls)];
+    caller.send_error(MessageType::kCall, request, kTooManyPendingCalls);
+    return false;
+  }
+  if (calls_pending_ >= core_.options().max_pending_calls) {
+    ++core_.stats().counters.limit_refusals[static_cast<size_t>(
+        metrics::SessionLimit::router_pending_calls)];
+    caller.send_error(MessageType::kCall, request, kRouterTooManyPendingCalls);
+    return false;
+  }
+  return true;
 }
 
 void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session& callee,
@@ -277,6 +291,7 @@ void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session
       if (pending.callee_next) pending.callee_next->callee_prev = &pending;
       callee.calls_served = &pending;
       ++caller.calls_pending;
+      ++calls_pending_;
       if (deadline) {
         pending.deadline = deadlines_.emplace(*deadline, invocation);
         arm_timer();
@@ -511,10 +526,12 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
   }
   transfers_[caller.id()].push_back(transfer);
   ++caller.calls_pending;
+  ++calls_pending_;
 }
 
 void Dealer::end_transfer(Session& caller, Transfers::iterator list, size_t index) {
   --caller.calls_pending;
+  --calls_pending_;
   auto& transfers = list->second;
   if (transfers[index].deadline) deadlines_.erase(*transfers[index].deadline);
   transfers.erase(transfers.begin() + static_cast<std::ptrdiff_t>(index));
@@ -600,6 +617,7 @@ void Dealer::session_left(Session& session) {
       if (transfer.deadline) deadlines_.erase(*transfer.deadline);
     }
     session.calls_pending -= static_cast<uint32_t>(list->second.size());
+    calls_pending_ -= list->second.size();
     transfers_.erase(list);
   }
   if (transfers_.empty()) transfer_frames_.release();

@@ -11,8 +11,9 @@
 // passed on as RESULT.Details.progress).
 //
 // What a session holds here is bounded (router/wamp/options.h): a caller has at most
-// --max-pending-calls-per-session calls pending, bench.transfers included, and a session at
-// most --max-registrations-per-session registrations; past them the request gets an ERROR.
+// --max-pending-calls-per-session calls pending, bench.transfers included, all callers
+// together at most --max-pending-calls, and a session at most --max-registrations-per-session
+// registrations; past them the request gets an ERROR.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -125,6 +126,9 @@ class Dealer {
   // for a call that has ended (answered, failed, canceled, timed out, or its caller or callee
   // gone).
   size_t call_deadlines_held() const { return deadlines_.size(); }
+  // Calls pending, all callers together, as --max-pending-calls counts them: routed calls not
+  // answered yet and bench.transfers under way (the sum of every session's calls_pending).
+  uint64_t calls_pending() const { return calls_pending_; }
 
  private:
   using Clock = CallClock;
@@ -149,8 +153,9 @@ class Dealer {
                uint64_t invocation, std::optional<Clock::time_point> deadline,
                bool receive_progress);
   void start_transfer(Session& caller, uint64_t request, const Json& message);
-  // Whether `caller` may have one more call pending (--max-pending-calls-per-session); when
-  // not, its CALL `request` is answered with ERROR kTooManyPendingCalls and counted.
+  // Whether `caller` may have one more call pending (--max-pending-calls-per-session, then
+  // --max-pending-calls); when not, its CALL `request` is answered with ERROR
+  // kTooManyPendingCalls or kRouterTooManyPendingCalls and counted.
   bool may_call(Session& caller, uint64_t request);
   // Ends the transfer at `index` of `caller`'s list `list` (its deadline too); the list goes
   // when it is empty, the chunks' buffers when no transfer is left.
@@ -187,6 +192,8 @@ class Dealer {
   // Invocation request id -> the call it serves. Its nodes come from the thread's size-class
   // pool (common/util/size_class_pool.h): a routed call allocates no node.
   PendingCalls pending_;
+  // pending_'s calls and the transfers under way, against --max-pending-calls.
+  uint64_t calls_pending_ = 0;
   // One entry per pending call with a timeout, and none for a call that has ended: a client
   // that calls with the longest timeout (2^40 ms) and has each call answered at once leaves
   // nothing behind.

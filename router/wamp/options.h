@@ -41,6 +41,15 @@ struct WampOptions {
   // topic, grew the router's memory without bound. 4096 pending calls: the most a worker keeps
   // in flight per connection (in_flight <= 4096, worker/engine/validate.cc).
   uint32_t max_pending_calls_per_session = 4096;
+  // --max-pending-calls: the calls pending in the whole router, all callers together (one
+  // serving thread holds every realm's dealer state, router/wamp/wamp_server.h), counted as the
+  // per-session limit counts them. Past it a CALL gets ERROR kRouterTooManyPendingCalls,
+  // counted in wamp_limit_refusals{limit=router_pending_calls}. The per-session limit alone
+  // let --max-sessions callers hold 10,000 x 4096 calls of 128 bytes each (about 5 GiB); the
+  // default 2^20 bounds the calls' entries at 128 MiB (a call with a timeout holds a 64-byte
+  // deadline node besides, router/wamp/dealer.h), and is 256 connections of a worker at its
+  // largest in_flight.
+  uint32_t max_pending_calls = 1u << 20;
   uint32_t max_registrations_per_session = 1000;
   uint32_t max_subscriptions_per_session = 1000;
   // --session-setup-timeout: a connection's session must be established (WELCOME sent) within

@@ -35,6 +35,10 @@ inline constexpr const char* kSessionSetupTimeout = "benchgate.error.session_set
 inline constexpr const char* kTooManyPendingCalls = "benchgate.error.too_many_pending_calls";
 inline constexpr const char* kTooManyRegistrations = "benchgate.error.too_many_registrations";
 inline constexpr const char* kTooManySubscriptions = "benchgate.error.too_many_subscriptions";
+// ERROR reason for a CALL while --max-pending-calls calls are pending in the whole router, all
+// callers together: the caller is within its own limit, and a URI of its own tells it so.
+inline constexpr const char* kRouterTooManyPendingCalls =
+    "benchgate.error.router_too_many_pending_calls";
 
 class Session {
  public:

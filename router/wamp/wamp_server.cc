@@ -129,6 +129,13 @@ size_t WampServer::call_deadlines_held() {
   return held;
 }
 
+uint64_t WampServer::calls_pending() {
+  std::lock_guard lock(control_mutex_);
+  uint64_t pending = 0;
+  on_thread([&] { pending = core_.dealer().calls_pending(); });
+  return pending;
+}
+
 void WampServer::reset_metrics() {
   std::lock_guard lock(control_mutex_);
   on_thread([&] { stats_.reset(); });

@@ -40,6 +40,9 @@ class WampServer {
   // The dealer's call deadlines now (read on the serving thread; router/wamp/dealer.h): for
   // tests that check ended calls leave none behind.
   size_t call_deadlines_held();
+  // The calls pending in the dealer now, as --max-pending-calls counts them (read on the
+  // serving thread): for tests that check ended calls give their place back.
+  uint64_t calls_pending();
   // Zeroes the WAMP counters; the gauges stay.
   void reset_metrics();
   // Stops accepting, closes every connection and joins the thread. Idempotent.

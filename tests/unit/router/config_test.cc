@@ -201,6 +201,23 @@ TEST(RouterConfig, PerSessionWampLimitsHaveDefaultsAndMustBeFrom1To1000000) {
   EXPECT_EQ(config.message(), "--max-subscriptions-per-session: must be from 1 to 1000000");
 }
 
+TEST(RouterConfig, TheRouterWidePendingCallLimitHasADefaultAndMustBeFrom1To100000000) {
+  auto config = make_config(RawConfig{});
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.max_pending_calls, 1u << 20);
+  RawConfig raw;
+  raw.max_pending_calls = 100'000'000;
+  config = make_config(raw);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->wamp.max_pending_calls, 100'000'000u);
+  for (const int64_t bad : {int64_t{0}, int64_t{-1}, int64_t{100'000'001}}) {
+    raw.max_pending_calls = bad;
+    config = make_config(raw);
+    ASSERT_FALSE(config) << bad;
+    EXPECT_EQ(config.message(), "--max-pending-calls: must be from 1 to 100000000");
+  }
+}
+
 TEST(RouterConfig, InjectWorkIsOffByDefaultAndBounded) {
   auto config = make_config(RawConfig{});
   ASSERT_TRUE(config);

@@ -86,6 +86,9 @@ TEST(RouterFamiliesTest, WampSetupTimeoutsAndLimitRefusalsOnlyWithTheWampRouter)
             std::string::npos);
   EXPECT_NE(text.find(R"(benchgate_router_wamp_limit_refusals_total{limit="subscriptions"} 0)"),
             std::string::npos);
+  EXPECT_NE(
+      text.find(R"(benchgate_router_wamp_limit_refusals_total{limit="router_pending_calls"} 0)"),
+      std::string::npos);
 }
 
 }  // namespace

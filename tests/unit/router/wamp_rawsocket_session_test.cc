@@ -433,6 +433,7 @@ TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
   EXPECT_EQ(counters.at("wamp_limit_refusals|pending_calls"), 0u);
   EXPECT_EQ(counters.at("wamp_limit_refusals|registrations"), 0u);
   EXPECT_EQ(counters.at("wamp_limit_refusals|subscriptions"), 0u);
+  EXPECT_EQ(counters.at("wamp_limit_refusals|router_pending_calls"), 0u);
   EXPECT_EQ(proto.gauges().at("wamp_sessions"), 1);
   EXPECT_EQ(proto.gauges().at("wamp_connections_open_rawsocket"), 1);
 

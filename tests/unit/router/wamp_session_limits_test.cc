@@ -132,8 +132,80 @@ TEST_F(SessionLimitsTest, ACallPastTheCallersPendingLimitIsRefusedAndCounted) {
     if (counter.name() == "wamp_limit_refusals")
       limits[counter.labels().at("limit")] = counter.value();
   }
-  EXPECT_EQ(limits, (std::map<std::string, uint64_t>{
-                        {"pending_calls", 3}, {"registrations", 0}, {"subscriptions", 0}}));
+  EXPECT_EQ(limits, (std::map<std::string, uint64_t>{{"pending_calls", 3},
+                                                     {"registrations", 0},
+                                                     {"subscriptions", 0},
+                                                     {"router_pending_calls", 0}}));
+}
+
+// --max-pending-calls counts the calls of every caller together: past it a caller within its
+// own limit is refused with a URI of its own, counted under a label of its own (in the control
+// snapshot as on /metrics), and an answered call gives its place back to any caller.
+TEST_F(SessionLimitsTest, ACallPastTheRoutersPendingLimitIsRefusedAndCountedApart) {
+  WampOptions options;
+  options.max_pending_calls = 2;
+  start(options);
+  RawSocketTestClient callee(port(), kCbor);
+  ASSERT_NE(callee.join(), 0u);
+  ASSERT_NE(register_procedure(callee, 1, "t.never"), 0u);
+  RawSocketTestClient a(port(), kCbor);
+  ASSERT_NE(a.join(), 0u);
+  RawSocketTestClient b(port(), kCbor);
+  ASSERT_NE(b.join(), 0u);
+
+  a.send(Json::array({kCall, 1, Json::object(), "t.never"}));
+  const Json first = callee.read();
+  ASSERT_EQ(first[0], kInvocation);
+  // A bench.transfer under way holds a place too (1 GiB: more than the sockets' buffers hold
+  // while b reads nothing, so it is still under way).
+  b.send(Json::array(
+      {kCall, 1, {{"receive_progress", true}}, "bench.transfer", Json::array({1 << 30, 4096})}));
+  ASSERT_EQ(b.read()[0], kResult);
+  EXPECT_EQ(server_->calls_pending(), 2u);
+  // Both callers are far from their own limit (4096): the router's refuses them.
+  b.send(Json::array({kCall, 2, Json::object(), "t.never"}));
+  Json refused;
+  do refused = b.read();
+  while (refused[0] == kResult);  // the transfer's queued chunks come first
+  ASSERT_EQ(refused[0], kError);
+  EXPECT_EQ(refused[1], kCall);
+  EXPECT_EQ(refused[2], 2);
+  EXPECT_EQ(refused[4], "benchgate.error.router_too_many_pending_calls");
+  a.send(Json::array({kCall, 2, Json::object(), "t.never"}));
+  EXPECT_EQ(a.read()[4], "benchgate.error.router_too_many_pending_calls");
+  // bench.echo holds nothing: never refused.
+  a.send(Json::array({kCall, 3, Json::object(), "bench.echo"}));
+  EXPECT_EQ(a.read()[0], kResult);
+
+  // a's call is answered: b may call now.
+  callee.send(Json::array({kYield, first[1], Json::object()}));
+  ASSERT_EQ(a.read()[0], kResult);
+  EXPECT_EQ(server_->calls_pending(), 1u);
+  b.send(Json::array({kCall, 3, Json::object(), "t.never"}));
+  EXPECT_EQ(callee.read()[0], kInvocation);
+  EXPECT_EQ(server_->calls_pending(), 2u);
+  // b leaves with its transfer and its call: both places are free again.
+  b.close();
+  const auto left = wait_for_wamp(*server_, [](const auto& s) { return s.wamp_sessions == 2; });
+  ASSERT_EQ(left.wamp_sessions, 2);
+  EXPECT_EQ(server_->calls_pending(), 0u);
+
+  const auto snapshot = wait_for_wamp(*server_, [](const auto& s) {
+    return refusals(s, metrics::SessionLimit::router_pending_calls) == 2;
+  });
+  EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::router_pending_calls), 2u);
+  EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::pending_calls), 0u);
+  benchgate::v1::MetricsSnapshot proto;
+  control::to_proto(snapshot, proto);
+  std::map<std::string, uint64_t> limits;
+  for (const auto& counter : proto.counters()) {
+    if (counter.name() == "wamp_limit_refusals")
+      limits[counter.labels().at("limit")] = counter.value();
+  }
+  EXPECT_EQ(limits, (std::map<std::string, uint64_t>{{"pending_calls", 0},
+                                                     {"registrations", 0},
+                                                     {"subscriptions", 0},
+                                                     {"router_pending_calls", 2}}));
 }
 
 // At a limit of one, the caller's one pending call ends by its timeout (wamp.error.timeout):
