@@ -44,6 +44,14 @@ const Role* RealmAuth::role(std::string_view wanted) const {
   return nullptr;
 }
 
+uint8_t RealmAuth::methods_of(std::string_view authid) const {
+  uint8_t bits = 0;
+  for (const Principal& p : principals) {
+    if (p.authid == authid) bits |= static_cast<uint8_t>(1u << static_cast<unsigned>(p.method));
+  }
+  return bits;
+}
+
 const Principal* RealmAuth::find(Method method, std::string_view authid) const {
   for (const Principal& p : principals) {
     if (p.method == method && p.authid == authid) return &p;
@@ -316,6 +324,13 @@ class Reader {
         for (const toml::node& principal : *principals) {
           realm->principals.push_back(read_principal(*principal.as_table(), *realm));
         }
+      }
+      for (size_t i = 0; i < realm->principals.size(); ++i) {
+        const std::string& authid = realm->principals[i].authid;
+        const bool first = std::none_of(
+            realm->principals.begin(), realm->principals.begin() + static_cast<std::ptrdiff_t>(i),
+            [&](const Principal& earlier) { return earlier.authid == authid; });
+        if (first) realm->method_sets.push_back(realm->methods_of(authid));
       }
       config->realms.push_back(std::move(realm));
     }

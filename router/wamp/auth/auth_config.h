@@ -75,7 +75,14 @@ struct RealmAuth {
   std::vector<std::unique_ptr<Role>> roles;
   std::vector<Principal> principals;
 
+  // Per authid the realm has, in the order of first appearance: the methods it has principals
+  // for, as bits (1 << Method). Filled at load; the handshake gives an unknown authid one of
+  // these sets (handshake.h).
+  std::vector<uint8_t> method_sets;
+
   const Role* role(std::string_view name) const;
+  // The methods `authid` has principals for, as bits (1 << Method); 0 for none.
+  uint8_t methods_of(std::string_view authid) const;
   const Principal* find(Method method, std::string_view authid) const;
   const Principal* find_pubkey(std::span<const uint8_t> pubkey) const;
 };
@@ -83,8 +90,8 @@ struct RealmAuth {
 struct AuthConfig {
   std::string path;
   std::vector<std::unique_ptr<RealmAuth>> realms;
-  // SHA-256 of the file's text (its secrets with it): the key of the salts of mock WAMP-SCRAM
-  // challenges (handshake.h), the same for every router run with this file.
+  // SHA-256 of the file's text (its secrets with it): the key of what mock challenges make up
+  // (handshake.h), the same for every router run with this file.
   benchgate::auth::Digest mock_key{};
   const RealmAuth* realm(std::string_view name) const;
 };

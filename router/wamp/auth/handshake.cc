@@ -29,24 +29,73 @@ std::string signature_text(const Json& signature) {
   return {};
 }
 
-// The salt of a mock WAMP-SCRAM challenge, `bytes` long: HMAC-SHA256 under the auth config's
-// key over the realm and the authid (and a block counter past 32 bytes), so that the same
-// authid always gets the same salt from a router with the same file.
-std::string mock_salt(const bauth::Digest& key, const std::string& realm, const std::string& authid,
-                      size_t bytes) {
+// `bytes` bytes made up for `authid` of `realm`: HMAC-SHA256 under `key` over the realm and the
+// authid (and a block counter past 32 bytes), so that the same authid always gets the same
+// bytes from a router with the same file.
+bauth::Bytes made_up_bytes(const bauth::Digest& key, const std::string& realm,
+                           const std::string& authid, size_t bytes) {
   std::string data = realm;
   data.push_back('\0');
   data += authid;
   data.push_back('\0');
-  bauth::Bytes salt;
-  for (char block = 0; salt.size() < bytes; ++block) {
+  bauth::Bytes out;
+  for (char block = 0; out.size() < bytes; ++block) {
     data.back() = block;
     const bauth::Digest digest = bauth::hmac_sha256(key, bauth::as_bytes(data));
-    salt.insert(
-        salt.end(), digest.begin(),
-        digest.begin() + static_cast<std::ptrdiff_t>(std::min(digest.size(), bytes - salt.size())));
+    out.insert(
+        out.end(), digest.begin(),
+        digest.begin() + static_cast<std::ptrdiff_t>(std::min(digest.size(), bytes - out.size())));
   }
-  return bauth::to_base64(salt);
+  return out;
+}
+
+// The key of one use of made-up bytes (the WAMP-SCRAM salt keeps the config's key itself).
+bauth::Digest use_key(const bauth::Digest& key, std::string_view use) {
+  return bauth::hmac_sha256(key, bauth::as_bytes(use));
+}
+
+// A made-up index below `count` (> 0) for `authid`, the same on every attempt.
+size_t made_up_index(const AuthConfig& config, std::string_view use, const std::string& realm,
+                     const std::string& authid, size_t count) {
+  const bauth::Bytes bytes = made_up_bytes(use_key(config.mock_key, use), realm, authid, 8);
+  uint64_t value = 0;
+  for (const uint8_t byte : bytes) value = (value << 8) | byte;
+  return static_cast<size_t>(value % count);
+}
+
+uint8_t method_bit(Method method) {
+  return static_cast<uint8_t>(1u << static_cast<unsigned>(method));
+}
+
+// The methods the handshake treats `authid` as having principals for. An authid the realm has
+// gets its own; one it lacks gets those of one of the realm's authids (picked by a made-up
+// index, so the same on every attempt), so that which method of several offered is challenged
+// follows the same rule, and the same odds, for authids that exist and those that do not. An
+// empty authid can only be a cryptosign public key's, known or not.
+uint8_t methods_for(const AuthConfig& config, const RealmAuth& realm, const std::string& authid) {
+  if (authid.empty()) return method_bit(Method::cryptosign);
+  if (const uint8_t own = realm.methods_of(authid); own != 0) return own;
+  if (realm.method_sets.empty()) return 0;
+  return realm
+      .method_sets[made_up_index(config, "methods", realm.name, authid, realm.method_sets.size())];
+}
+
+// The principal of `method` whose settings (role, salt length, KDF parameters) a mock challenge
+// of that method copies, picked by a made-up index; nullptr where the realm has none.
+const Principal* model_of(const AuthConfig& config, const RealmAuth& realm, Method method,
+                          const std::string& authid) {
+  const auto count =
+      static_cast<size_t>(std::count_if(realm.principals.begin(), realm.principals.end(),
+                                        [&](const Principal& p) { return p.method == method; }));
+  if (count == 0) return nullptr;
+  size_t index =
+      made_up_index(config, std::string("model ") + std::string(bauth::method_name(method)),
+                    realm.name, authid, count);
+  for (const Principal& p : realm.principals) {
+    if (p.method != method) continue;
+    if (index-- == 0) return &p;
+  }
+  return nullptr;
 }
 
 std::string utc_timestamp() {
@@ -155,13 +204,16 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
   const Json authextra =
       details.contains("authextra") ? details["authextra"] : Json(Json::value_t::object);
   int known_slot = -1;
-  // The method a mock challenge uses: the first offered that is not WAMP-CRA and whose HELLO
-  // part is well formed, by the name it was offered under ("scram" or "wamp-scram"). A method
-  // whose HELLO part is malformed finds no principal, known or not, and is refused only when
-  // no other method is left: a known authid of another method offered beside it is not told
-  // apart that way.
-  std::optional<Method> mocked;
-  std::string mocked_name;
+  // The method challenged: the first offered, well formed, that the authid has (methods_for:
+  // a made-up set for an authid the realm lacks) -- the principal's challenge, or a mock one
+  // where there is no principal (an unknown authid, a cryptosign key that is not the
+  // principal's). Else the first offered, well formed, that can be mocked (WAMP-CRA only where
+  // the realm has a WAMP-CRA principal to copy the role from), mocked. A method whose HELLO
+  // part is malformed is passed over, and refused only when no other is left. None of this
+  // depends on whether the authid exists, only on what the client offered and the realm.
+  const uint8_t has = methods_for(*config_, *realm_auth, authid);
+  std::optional<Method> fallback;
+  std::string fallback_name;
   std::optional<Method> malformed_method;
   if (methods != details.end() && methods->is_array()) {
     for (const Json& offered : *methods) {
@@ -170,32 +222,39 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
       const auto method = bauth::method_from_name(name);
       if (!method) continue;
       if (known_slot < 0) known_slot = static_cast<int>(*method);
-      const Principal* principal = nullptr;
-      bool malformed = false;
+      std::optional<bauth::Bytes> pubkey;
       if (*method == Method::scram) {
         const std::string nonce = string_at(authextra, "nonce");
-        malformed = nonce.empty() || !bauth::from_base64(nonce);
-        if (!malformed) principal = realm_auth->find(*method, authid);
+        if (nonce.empty() || !bauth::from_base64(nonce)) {
+          if (!malformed_method) malformed_method = method;
+          continue;
+        }
       } else if (*method == Method::cryptosign) {
-        const auto pubkey = bauth::from_hex(string_at(authextra, "pubkey"));
-        malformed = !pubkey || pubkey->size() != 32;
-        if (!malformed) {
+        pubkey = bauth::from_hex(string_at(authextra, "pubkey"));
+        if (!pubkey || pubkey->size() != 32) {
+          if (!malformed_method) malformed_method = method;
+          continue;
+        }
+      }
+      if ((has & method_bit(*method)) != 0) {
+        const Principal* principal = nullptr;
+        if (*method == Method::cryptosign) {
           principal = authid.empty() ? realm_auth->find_pubkey(*pubkey)
                                      : realm_auth->find(Method::cryptosign, authid);
           if (principal != nullptr &&
               !std::equal(principal->pubkey.begin(), principal->pubkey.end(), pubkey->begin())) {
             principal = nullptr;
           }
+        } else {
+          principal = realm_auth->find(*method, authid);
         }
-      } else {
-        principal = realm_auth->find(*method, authid);
+        if (principal != nullptr) return challenge(*principal, details, session_id, name);
+        return mock_challenge(*realm_auth, *method, authid, details, session_id, name);
       }
-      if (principal != nullptr) return challenge(*principal, details, session_id, name);
-      if (malformed) {
-        if (!malformed_method) malformed_method = method;
-      } else if (!mocked && *method != Method::wampcra) {
-        mocked = method;
-        mocked_name = name;
+      if (!fallback && (*method != Method::wampcra ||
+                        model_of(*config_, *realm_auth, Method::wampcra, authid) != nullptr)) {
+        fallback = method;
+        fallback_name = name;
       }
     }
   }
@@ -204,13 +263,16 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
                   "none of HELLO.Details.authmethods is one the realm '" + realm +
                       "' accepts (ticket, wampcra, wamp-scram, cryptosign)");
   }
-  if (mocked) return mock_challenge(*realm_auth, *mocked, authid, details, session_id, mocked_name);
+  if (fallback) {
+    return mock_challenge(*realm_auth, *fallback, authid, details, session_id, fallback_name);
+  }
   if (malformed_method) {
     return refuse(FailReason::malformed, static_cast<int>(*malformed_method),
                   *malformed_method == Method::scram
                       ? "WAMP-SCRAM needs HELLO.Details.authextra.nonce (base64)"
                       : "cryptosign needs HELLO.Details.authextra.pubkey (64 hex digits)");
   }
+  // Only WAMP-CRA offered, in a realm without a WAMP-CRA principal: the same for every authid.
   return refuse(FailReason::unknown_authid, known_slot,
                 "no principal '" + authid + "' for the offered method in realm '" + realm + "'");
 }
@@ -221,24 +283,40 @@ Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std:
   Principal& mock = mock_.emplace();
   mock.authid = authid;
   mock.method = method;
+  const Principal* model = model_of(*config_, realm, method, authid);
   switch (method) {
     case Method::ticket:
       mock.ticket = bauth::to_base64(bauth::random_bytes(32));
       break;
+    case Method::wampcra: {
+      // The role, and whether (and how) the secret is salted, of one of the realm's WAMP-CRA
+      // principals (hello() mocks WAMP-CRA only where there is one); a salt of that length that
+      // is always the same for this authid; a key no signature matches.
+      mock.role = model->role;
+      mock.cra_key = bauth::to_base64(bauth::random_bytes(32));
+      mock.cra_salted = model->cra_salted;
+      if (mock.cra_salted) {
+        const size_t length = model->cra_salt.size();
+        mock.cra_salt = bauth::to_base64(made_up_bytes(use_key(config_->mock_key, "wampcra salt"),
+                                                       realm.name, authid, length))
+                            .substr(0, length);
+        mock.cra_iterations = model->cra_iterations;
+        mock.cra_keylen = model->cra_keylen;
+      }
+      break;
+    }
     case Method::scram: {
-      // The realm's own parameters and salt length where it has a WAMP-SCRAM principal, else
+      // The KDF parameters and salt length of one of the realm's WAMP-SCRAM principals, else
       // the defaults and 16 bytes (the spec's advice for nonces).
       size_t salt_bytes = 16;
-      for (const Principal& known : realm.principals) {
-        if (known.method == Method::scram) {
-          mock.scram = known.scram;
-          if (auto salt = bauth::from_base64(known.scram.salt); salt && !salt->empty()) {
-            salt_bytes = salt->size();
-          }
-          break;
+      if (model != nullptr) {
+        mock.scram = model->scram;
+        if (auto salt = bauth::from_base64(model->scram.salt); salt && !salt->empty()) {
+          salt_bytes = salt->size();
         }
       }
-      mock.scram.salt = mock_salt(config_->mock_key, realm.name, authid, salt_bytes);
+      mock.scram.salt =
+          bauth::to_base64(made_up_bytes(config_->mock_key, realm.name, authid, salt_bytes));
       const bauth::Bytes key = bauth::random_bytes(mock.scram_spec.stored_key.size());
       std::copy(key.begin(), key.end(), mock.scram_spec.stored_key.begin());
       mock.scram_autobahn = mock.scram_spec;
@@ -249,8 +327,6 @@ Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std:
       std::copy(key.begin(), key.end(), mock.pubkey.begin());
       break;
     }
-    case Method::wampcra:
-      break;  // never mocked: its challenge names the principal's role
   }
   return challenge(mock, details, session_id, announced);
 }

@@ -4,14 +4,16 @@
 // WAMP-cryptosign against the principals of --auth-config. No I/O, no clock: unit tests and
 // the fuzz target drive it with messages.
 //
-// An authid (or public key) the realm has no principal for, offered with ticket, WAMP-SCRAM or
-// cryptosign, gets a CHALLENGE as a known one would (WAMP-SCRAM: a salt that is always the same
-// for that authid, of the realm's salt length, and the realm's KDF parameters), and the ABORT
-// after AUTHENTICATE, with the message a wrong credential gets: a client that offers one method
-// cannot tell which authids exist (the WAMP-SCRAM spec's mock challenge); with several, the
-// method challenged says which one a known authid has. WAMP-CRA's challenge names the
-// principal's role, so an unknown authid offered with WAMP-CRA alone is refused at HELLO. The
-// counters still say unknown_authid.
+// A client must not learn which authids exist. An authid (or public key) the realm has no
+// principal for gets a CHALLENGE as a known one would, and the ABORT after AUTHENTICATE with
+// the URI and message a wrong credential gets (the WAMP-SCRAM spec's mock challenge, for every
+// method). Of several methods offered, the one challenged is picked by a rule that does not ask
+// whether the authid exists: an unknown authid is treated as having the methods of one of the
+// realm's authids, the same one on every attempt (hello() in handshake.cc). What a mock
+// CHALLENGE carries is made up from an HMAC keyed by the auth config's hash (the same on every
+// attempt: a WAMP-SCRAM or salted WAMP-CRA salt) or copied from one of the realm's principals
+// of that method (WAMP-CRA's role, the KDF parameters); nonces and challenges are random, as
+// for a known authid. The counters still say unknown_authid.
 #pragma once
 
 #include <cstdint>
@@ -68,9 +70,8 @@ class Handshake {
  private:
   Step challenge(const Principal& principal, const Json& details, uint64_t session_id,
                  std::string_view announced);
-  // The CHALLENGE for an authid (or key) the realm does not have, offered with `method`
-  // (ticket, WAMP-SCRAM or cryptosign): against a principal of made-up credentials no
-  // AUTHENTICATE can match.
+  // The CHALLENGE for an authid (or key) the realm does not have, offered with `method`:
+  // against a principal of made-up credentials no AUTHENTICATE can match.
   Step mock_challenge(const RealmAuth& realm, benchgate::auth::Method method,
                       const std::string& authid, const Json& details, uint64_t session_id,
                       std::string_view announced);

@@ -1,5 +1,7 @@
 // router/wamp/auth: the --auth-config parser (errors with file:line:column) and the
 // handshake state machine driven as a client would, for every method, right and wrong.
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "common/auth/wamp_methods.h"
@@ -281,8 +283,8 @@ TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   EXPECT_EQ(step.fail, FailReason::unknown_authid);
   EXPECT_EQ(step.method_slot, static_cast<int>(Method::ticket));
 
-  // WAMP-SCRAM: a salt that is always the same for the authid (and another for another), the
-  // realm's KDF parameters; the proof then fails as a wrong password's does.
+  // WAMP-SCRAM: a salt that is always the same for the authid (and another for another), a
+  // realm principal's KDF parameters; the proof then fails as a wrong password's does.
   auto challenge_of = [&](const std::string& authid) {
     Handshake fresh(config().get());
     return fresh.hello("bench", hello("wamp-scram", authid, {{"nonce", "egVDf3DMJh0="}}), 1);
@@ -292,9 +294,18 @@ TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   const Json& extra = first.message[2];
   EXPECT_EQ(extra["salt"], challenge_of("mallory").message[2]["salt"]);
   EXPECT_NE(extra["salt"], challenge_of("mallory2").message[2]["salt"]);
-  EXPECT_EQ(bauth::from_base64(extra["salt"].get<std::string>())->size(), 16u);
-  EXPECT_EQ(extra["kdf"], "pbkdf2");
-  EXPECT_EQ(extra["iterations"], 4096);
+  // The KDF parameters and salt length of one of the realm's WAMP-SCRAM principals.
+  const size_t salt_bytes = bauth::from_base64(extra["salt"].get<std::string>())->size();
+  if (extra["kdf"] == "pbkdf2") {
+    EXPECT_EQ(salt_bytes, 16u);  // user's
+    EXPECT_EQ(extra["iterations"], 4096);
+    EXPECT_FALSE(extra.contains("memory"));
+  } else {
+    EXPECT_EQ(salt_bytes, 13u);  // argo's
+    EXPECT_EQ(extra["kdf"], "argon2id13");
+    EXPECT_EQ(extra["iterations"], 1);
+    EXPECT_EQ(extra["memory"], 64);
+  }
   EXPECT_TRUE(extra["nonce"].get<std::string>().starts_with("egVDf3DMJh0="));
   const Step unknown = scram_login(handshake, "mallory", "pencil");
   const Step wrong = scram_login(handshake, "user", "pen");
@@ -304,28 +315,118 @@ TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   EXPECT_EQ(unknown.fail, FailReason::unknown_authid);
   EXPECT_EQ(wrong.fail, FailReason::bad_credentials);
 
-  // Offered beside others, WAMP-CRA is passed over for the mock; a method whose HELLO part is
-  // malformed finds no principal, known or not, so a known authid of another method offered
-  // beside it gets its challenge, and an unknown one the mock of that method.
-  for (const char* authid : {"tom", "nobody"}) {
-    Json details = hello("wampcra", authid);
-    details["authmethods"] = Json::array({"wampcra", "cryptosign", "wamp-scram", "ticket"});
-    step = Handshake(config().get()).hello("bench", details, 1);
-    ASSERT_EQ(step.kind, Step::Kind::challenge) << authid;
-    EXPECT_EQ(step.message[1], "ticket") << authid;
-  }
+  // A method whose HELLO part is malformed finds no principal, known or not, and is refused
+  // only when no other method is left.
   Json malformed_only = hello("wamp-scram", "user");  // a known WAMP-SCRAM authid, no nonce
   step = Handshake(config().get()).hello("bench", malformed_only, 1);
   EXPECT_EQ(step.fail, FailReason::malformed);
   malformed_only["authid"] = "nobody";
   EXPECT_EQ(Handshake(config().get()).hello("bench", malformed_only, 1).message, step.message);
+}
 
-  // WAMP-CRA's challenge names the principal's role: an unknown authid offered with it alone
-  // is refused at HELLO.
-  step = handshake.hello("bench", hello("wampcra", "nobody"), 1);
-  EXPECT_EQ(step.kind, Step::Kind::abort);
-  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
-  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+// The keys of a JSON object and the type of each value, recursively: what a CHALLENGE shows
+// apart from the values themselves.
+Json shape_of(const Json& value) {
+  if (value.is_object()) {
+    Json shape = Json::object();
+    for (const auto& [key, item] : value.items()) shape[key] = shape_of(item);
+    return shape;
+  }
+  if (value.is_array()) {
+    Json shape = Json::array();
+    for (const Json& item : value) shape.push_back(shape_of(item));
+    return shape;
+  }
+  return value.type_name();
+}
+
+Json all_methods(const std::string& authid, Json order) {
+  const auto seed = bauth::from_hex(kSeed);
+  Json details = hello(
+      "ticket", authid,
+      {{"nonce", "egVDf3DMJh0="}, {"pubkey", bauth::to_hex(*bauth::ed25519_public_key(*seed))}});
+  details["authmethods"] = std::move(order);
+  return details;
+}
+
+// Offered several methods, an unknown authid is challenged with a method as a known one is:
+// one of the sets the realm's authids have, always the same for that authid, whatever the
+// order, and over many authids each method the known ones get.
+TEST(WampAuthHandshake, WhichOfSeveralMethodsIsChallengedDoesNotTellUnknownAuthidsApart) {
+  const Json forward = Json::array({"ticket", "wampcra", "wamp-scram", "cryptosign"});
+  const Json backward = Json::array({"cryptosign", "wamp-scram", "wampcra", "ticket"});
+  std::set<std::string> known_methods;
+  for (const char* authid : {"tom", "cr", "user", "signer"}) {
+    const Step step = Handshake(config().get()).hello("bench", all_methods(authid, forward), 1);
+    ASSERT_EQ(step.kind, Step::Kind::challenge) << authid;
+    known_methods.insert(step.message[1].get<std::string>());
+  }
+  EXPECT_EQ(known_methods.size(), 4u);
+
+  std::set<std::string> unknown_methods;
+  for (int i = 0; i < 64; ++i) {
+    const std::string authid = "ghost" + std::to_string(i);
+    const Step step = Handshake(config().get()).hello("bench", all_methods(authid, forward), 1);
+    ASSERT_EQ(step.kind, Step::Kind::challenge) << authid;
+    const std::string method = step.message[1];
+    unknown_methods.insert(method);
+    // Every realm authid has one method: the order offered does not change it, nor a retry.
+    EXPECT_EQ(Handshake(config().get()).hello("bench", all_methods(authid, backward), 1).message[1],
+              method)
+        << authid;
+    EXPECT_EQ(Handshake(config().get()).hello("bench", all_methods(authid, forward), 1).message[1],
+              method)
+        << authid;
+  }
+  EXPECT_EQ(unknown_methods, known_methods);
+}
+
+// An unknown authid challenged with WAMP-CRA (offered alone, or picked from several) gets a
+// challenge of a known one's shape, with a role of the realm and, where the picked principal's
+// secret is salted, a salt that is the same on every attempt; then a wrong secret's ABORT.
+TEST(WampAuthHandshake, AnUnknownAuthidGetsAWampCraChallengeShapedAsAKnownOnes) {
+  const auto challenge_of = [](const std::string& authid) {
+    return Handshake(config().get()).hello("bench", hello("wampcra", authid), 99);
+  };
+  const Step plain = challenge_of("cr");
+  const Step salted = challenge_of("salty");
+  bool seen_plain = false;
+  bool seen_salted = false;
+  for (int i = 0; i < 32; ++i) {
+    const std::string authid = "ghost" + std::to_string(i);
+    Handshake handshake(config().get());
+    const Step step = handshake.hello("bench", hello("wampcra", authid), 99);
+    ASSERT_EQ(step.kind, Step::Kind::challenge) << authid;
+    const Json& extra = step.message[2];
+    const Step& known = extra.contains("salt") ? salted : plain;
+    (extra.contains("salt") ? seen_salted : seen_plain) = true;
+    EXPECT_EQ(shape_of(step.message), shape_of(known.message)) << authid;
+    const Json fields = Json::parse(extra["challenge"].get<std::string>());
+    EXPECT_EQ(shape_of(fields),
+              shape_of(Json::parse(known.message[2]["challenge"].get<std::string>())));
+    EXPECT_EQ(fields["authid"], authid);
+    EXPECT_EQ(fields["authrole"], "caller");
+    if (extra.contains("salt")) {
+      EXPECT_EQ(extra["salt"].get<std::string>().size(), std::string("salt123").size());
+      EXPECT_EQ(extra["salt"], challenge_of(authid).message[2]["salt"]) << authid;
+      EXPECT_EQ(extra["iterations"], 100);
+      EXPECT_EQ(extra["keylen"], 16);
+    }
+    const Step unknown = handshake.authenticate(
+        bauth::cra_signature("cr-secret", extra["challenge"].get<std::string>()), Json::object());
+    Handshake other(config().get());
+    const Step known_challenge = other.hello("bench", hello("wampcra", "cr"), 99);
+    const Step wrong = other.authenticate(
+        bauth::cra_signature("guess", known_challenge.message[2]["challenge"].get<std::string>()),
+        Json::object());
+    EXPECT_EQ(unknown.kind, Step::Kind::abort);
+    EXPECT_EQ(unknown.reason, wrong.reason);
+    EXPECT_EQ(unknown.message, wrong.message);
+    EXPECT_EQ(unknown.fail, FailReason::unknown_authid);
+    EXPECT_EQ(unknown.method_slot, static_cast<int>(Method::wampcra));
+  }
+  EXPECT_TRUE(seen_plain);
+  EXPECT_TRUE(seen_salted);
 }
 
 TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
@@ -336,9 +437,18 @@ TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
   step = handshake.hello("bench", Json{{"roles", Json::object()}}, 1);  // anonymous
   EXPECT_EQ(step.reason, "wamp.error.no_auth_method");
   EXPECT_EQ(step.method_slot, kAnonymousSlot);
-  step = handshake.hello("bench", hello("wampcra", "nobody"), 1);
-  EXPECT_EQ(step.reason, "wamp.error.not_authorized");
-  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+  // Only WAMP-CRA offered, in a realm without a WAMP-CRA principal: refused at HELLO, whatever
+  // the authid.
+  const auto no_cra = parse_auth_config(
+      "[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n[[realm.principal]]\n"
+      "authid = \"a\"\nrole = \"x\"\nmethod = \"ticket\"\nsecret = \"s\"\n",
+      "auth.toml");
+  ASSERT_TRUE(no_cra.ok());
+  for (const char* authid : {"a", "nobody"}) {
+    step = Handshake(no_cra->get()).hello("r", hello("wampcra", authid), 1);
+    EXPECT_EQ(step.reason, "wamp.error.not_authorized");
+    EXPECT_EQ(step.fail, FailReason::unknown_authid);
+  }
   // A method offered later in the list is used when an earlier one has no principal.
   Json details = hello("wampcra", "tom");
   details["authmethods"] = Json::array({"wampcra", "ticket"});
