@@ -10,7 +10,8 @@ Usage: run_contained.py [--timeout SECONDS] NAME COMMAND [ARG...]
   kept and its path printed, so the logs it names can still be read.
 - No process of the test outlives it. This runner is a child subreaper (prctl
   PR_SET_CHILD_SUBREAPER): whatever the test starts and leaves behind, daemons included, is
-  re-parented to it rather than to init. Every process the test starts also inherits
+  re-parented to it rather than to init, and reaped as soon as it exits (no zombie of it stays
+  while the test runs). Every process the test starts also inherits
   BENCHGATE_TEST_NAME=NAME:PID (this runner's PID: two runs of one test never take each
   other's processes), which finds what was started through another process tree. When the
   test has exited, what is left gets 2 s to end by itself (a process still shutting down is not
@@ -33,6 +34,7 @@ TIMED_OUT = 124
 MARK = "BENCHGATE_TEST_NAME"
 PR_SET_CHILD_SUBREAPER = 36
 GRACE_S = 2.0
+REAP_POLL_S = 0.02
 
 
 def become_subreaper():
@@ -82,6 +84,27 @@ def reap():
             return
         if pid == 0:
             return
+
+
+def wait_reaping(child, timeout_s):
+    """Waits up to timeout_s (None: no limit) for the test's own process; its exit status, or
+    None past the limit. Meanwhile every other child of this runner that exits is reaped at
+    once: an orphan the runner adopted would otherwise stay a zombie until the test ends, and a
+    zombie still has its PID and /proc entry, so a test waiting for a process it stopped to be
+    gone (os.kill(pid, 0), /proc/PID) would wait to its own deadline."""
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    while child.returncode is None:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:  # reaped already (Popen.poll, by a signal passed on)
+            pid = 0
+        if pid == child.pid:
+            child.returncode = os.waitstatus_to_exitcode(status)
+        elif pid == 0:
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            time.sleep(REAP_POLL_S)
+    return child.returncode
 
 
 def command_line(pid):
@@ -149,12 +172,11 @@ def main():
         shutil.rmtree(folder, ignore_errors=True)
         print(f"run_contained: cannot start {command[0]}: {e}", file=sys.stderr)
         return 2
-    try:
-        status = child.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
+    status = wait_reaping(child, timeout_s)
+    if status is None:
         print(f"run_contained: {name} ran past {timeout_s:g} s; killed", file=sys.stderr)
         child.kill()
-        child.wait()
+        wait_reaping(child, None)
         status = TIMED_OUT
     if status < 0:
         status = 128 - status
