@@ -45,9 +45,7 @@ void Broker::on_subscribe(Session& session, Json& message) {
       it != realm.topics.end() && subscriptions_.contains(session, it->second.id);
   if (!subscribed &&
       session.subscriptions.size() >= core_.options().max_subscriptions_per_session) {
-    ++core_.stats()
-          .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::subscriptions)];
-    session.send_error(MessageType::kSubscribe, request, kTooManySubscriptions);
+    session.refuse(metrics::SessionLimit::subscriptions, MessageType::kSubscribe, request);
     return;
   }
   const bool created = it == realm.topics.end();

@@ -133,9 +133,7 @@ void Dealer::on_register(Session& session, Json& message) {
     }
   }
   if (session.registrations.size() >= core_.options().max_registrations_per_session) {
-    ++core_.stats()
-          .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::registrations)];
-    session.send_error(MessageType::kRegister, request, kTooManyRegistrations);
+    session.refuse(metrics::SessionLimit::registrations, MessageType::kRegister, request);
     return;
   }
   uint64_t registration = 0;
@@ -254,15 +252,11 @@ bool Dealer::call_deadline(const Json& options, std::optional<Clock::time_point>
 
 bool Dealer::may_call(Session& caller, uint64_t request) {
   if (caller.calls_pending >= core_.options().max_pending_calls_per_session) {
-    ++core_.stats()
-          .counters.limit_refusals[static_cast<size_t>(metrics::SessionLimit::pending_calls)];
-    caller.send_error(MessageType::kCall, request, kTooManyPendingCalls);
+    caller.refuse(metrics::SessionLimit::pending_calls, MessageType::kCall, request);
     return false;
   }
   if (calls_pending_ >= core_.options().max_pending_calls) {
-    ++core_.stats().counters.limit_refusals[static_cast<size_t>(
-        metrics::SessionLimit::router_pending_calls)];
-    caller.send_error(MessageType::kCall, request, kRouterTooManyPendingCalls);
+    caller.refuse(metrics::SessionLimit::router_pending_calls, MessageType::kCall, request);
     return false;
   }
   return true;

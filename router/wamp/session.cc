@@ -315,6 +315,25 @@ SendResult Session::send_error(MessageType request_type, uint64_t request, const
                            request, Json::object(), uri}));
 }
 
+void Session::refuse(metrics::SessionLimit limit, MessageType request_type, uint64_t request) {
+  ++core_.stats().counters.limit_refusals[static_cast<size_t>(limit)];
+  const char* uri = kTooManyPendingCalls;
+  switch (limit) {
+    case metrics::SessionLimit::pending_calls:
+      break;
+    case metrics::SessionLimit::registrations:
+      uri = kTooManyRegistrations;
+      break;
+    case metrics::SessionLimit::subscriptions:
+      uri = kTooManySubscriptions;
+      break;
+    case metrics::SessionLimit::router_pending_calls:
+      uri = kRouterTooManyPendingCalls;
+      break;
+  }
+  send_error(request_type, request, uri);
+}
+
 void Session::abort(const char* reason, std::string_view message) {
   if (state_ == State::closed) return;
   if (std::string_view(reason) == kProtocolViolation) ++core_.stats().counters.protocol_errors;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "router/metrics/wamp_counters.h"
 #include "router/wamp/auth/handshake.h"
 #include "router/wamp/message_type.h"
 #include "router/wamp/peer.h"
@@ -77,6 +78,11 @@ class Session {
   SendResult send_frame(const Frame& frame, MessageType type);
   // [ERROR, request_type, request, {}, uri]
   SendResult send_error(MessageType request_type, uint64_t request, const char* uri);
+  // The request was refused at `limit` (router/wamp/options.h): counted in
+  // wamp_limit_refusals{limit}, then answered with the limit's ERROR (kTooManyPendingCalls,
+  // kTooManyRegistrations, kTooManySubscriptions, kRouterTooManyPendingCalls). Every refusal
+  // goes through here, so that each is counted once and its URI is the limit's.
+  void refuse(metrics::SessionLimit limit, MessageType request_type, uint64_t request);
   // Sends ABORT with `reason` and a human-readable message, leaves the realm, closes the
   // transport after the ABORT is out.
   void abort(const char* reason, std::string_view message);
