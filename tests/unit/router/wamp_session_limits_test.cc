@@ -259,6 +259,103 @@ TEST_F(SessionLimitsTest, ASessionThatLeftWithCallsPendingStartsAfreshAfterGoodb
   EXPECT_EQ(caller.read()[0], kResult);
 }
 
+// A session that calls a procedure it registered is the caller and the callee of those calls:
+// leaving ends each once, sends the session nothing for them on its way out, and leaves no call
+// and no deadline behind.
+TEST_F(SessionLimitsTest, ASessionThatLeavesWithCallsToItselfPendingLeavesNothingBehind) {
+  WampOptions options;
+  options.max_pending_calls_per_session = 2;
+  start(options);
+  RawSocketTestClient client(port(), kCbor);
+  ASSERT_NE(client.join(), 0u);
+  ASSERT_NE(register_procedure(client, 1, "t.self"), 0u);
+  client.send(Json::array({kCall, 1, {{"timeout", 60'000}}, "t.self"}));
+  ASSERT_EQ(client.read()[0], kInvocation);
+  client.send(Json::array({kCall, 2, Json::object(), "t.self"}));
+  ASSERT_EQ(client.read()[0], kInvocation);
+  // Counted as the caller's: the third is refused.
+  client.send(Json::array({kCall, 3, Json::object(), "t.self"}));
+  EXPECT_EQ(client.read()[4], "benchgate.error.too_many_pending_calls");
+  EXPECT_EQ(server_->calls_pending(), 2u);
+  EXPECT_EQ(server_->call_deadlines_held(), 1u);
+
+  // GOODBYE ends the session and keeps the transport: its answer comes first, no ERROR for the
+  // calls the session served itself.
+  client.send(Json::array({6, Json::object(), "wamp.close.normal"}));
+  ASSERT_EQ(client.read()[0], 6);
+  EXPECT_EQ(server_->calls_pending(), 0u);
+  EXPECT_EQ(server_->call_deadlines_held(), 0u);
+  // The next session on the transport is welcomed (join reads WELCOME as the next message);
+  // the procedure went with its only callee, and may be registered and called again.
+  ASSERT_NE(client.join(), 0u);
+  ASSERT_NE(register_procedure(client, 1, "t.self"), 0u);
+  client.send(Json::array({kCall, 1, Json::object(), "t.self"}));
+  const Json invocation = client.read();
+  ASSERT_EQ(invocation[0], kInvocation);
+  client.send(Json::array({kYield, invocation[1], Json::object()}));
+  const Json result = client.read();
+  ASSERT_EQ(result[0], kResult);
+  EXPECT_EQ(result[1], 1);
+  EXPECT_EQ(server_->calls_pending(), 0u);
+
+  const auto snapshot = wait_for_wamp(*server_, [](const auto& s) {
+    return refusals(s, metrics::SessionLimit::pending_calls) == 1;
+  });
+  EXPECT_EQ(snapshot.wamp.calls_routed, 3u);
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 0u);
+  EXPECT_EQ(snapshot.wamp.calls_timed_out, 0u);
+}
+
+// CANCEL in mode kill waits for the callee's ERROR, and the call holds the caller's place until
+// then; that ERROR ends the call: at a limit of one, the next CALL is routed.
+TEST_F(SessionLimitsTest, AKillCancelTheCalleeAnswersWithErrorGivesTheCallersPlaceBack) {
+  WampOptions options;
+  options.max_pending_calls_per_session = 1;
+  start(options);
+  RawSocketTestClient callee(port(), kCbor);
+  callee.send(Json::array(
+      {1, "realm1", {{"roles", {{"callee", {{"features", {{"call_canceling", true}}}}}}}}}));
+  ASSERT_EQ(callee.read()[0], 2);
+  ASSERT_NE(register_procedure(callee, 1, "t.slow"), 0u);
+  RawSocketTestClient caller(port(), kCbor);
+  ASSERT_NE(caller.join(), 0u);
+
+  caller.send(Json::array({kCall, 1, Json::object(), "t.slow"}));
+  const Json invocation = callee.read();
+  ASSERT_EQ(invocation[0], kInvocation);
+  caller.send(Json::array({49, 1, {{"mode", "kill"}}}));
+  const Json interrupt = callee.read();
+  ASSERT_EQ(interrupt[0], 69);
+  EXPECT_EQ(interrupt[1], invocation[1]);
+  EXPECT_EQ(interrupt[2]["mode"], "kill");
+  // Still pending until the callee answers.
+  caller.send(Json::array({kCall, 2, Json::object(), "t.slow"}));
+  Json error = caller.read();
+  EXPECT_EQ(error[2], 2);
+  EXPECT_EQ(error[4], "benchgate.error.too_many_pending_calls");
+  EXPECT_EQ(server_->calls_pending(), 1u);
+
+  callee.send(
+      Json::array({kError, kInvocation, invocation[1], Json::object(), "wamp.error.canceled"}));
+  error = caller.read();
+  ASSERT_EQ(error[0], kError);
+  EXPECT_EQ(error[2], 1);
+  EXPECT_EQ(error[4], "wamp.error.canceled");
+  EXPECT_EQ(server_->calls_pending(), 0u);
+  caller.send(Json::array({kCall, 3, Json::object(), "t.slow"}));
+  const Json next = callee.read();
+  ASSERT_EQ(next[0], kInvocation);
+  callee.send(Json::array({kYield, next[1], Json::object()}));
+  const Json result = caller.read();
+  ASSERT_EQ(result[0], kResult);
+  EXPECT_EQ(result[1], 3);
+
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 1; });
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 1u);
+  EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::pending_calls), 1u);
+}
+
 TEST_F(SessionLimitsTest, RegistrationsAndSubscriptionsPastTheSessionsLimitsAreRefused) {
   WampOptions options;
   options.max_registrations_per_session = 2;
