@@ -51,7 +51,8 @@ std::vector<gates::BaselineRun> baseline_runs(const scenario::Gate& gate,
   return runs;
 }
 
-// The series' calibrated between-run noise (`orchestrator calibrate`), when one was stored.
+// The series' calibrated between-run noise (`orchestrator calibrate`), when one was stored
+// before the run judged.
 std::optional<gates::CalibratedNoise> calibration_of(const scenario::Gate& gate,
                                                      const WorkloadValues& workload,
                                                      const GateContext& context,
@@ -59,7 +60,9 @@ std::optional<gates::CalibratedNoise> calibration_of(const scenario::Gate& gate,
   if (!context.store) return std::nullopt;
   store::SeriesKey key{context.testbed_id, context.scenario,     workload.name,
                        workload.variant,   workload.params_hash, gate.metric};
-  auto noise = context.store->calibration(key);
+  // Stored before the run judged, as its baseline runs: `orchestrator gate RUN` judges an old run
+  // with the noise it had, not with a calibration measured since.
+  auto noise = context.store->calibration(key, context.run_id);
   if (!noise) {
     error = noise.message();
     return std::nullopt;

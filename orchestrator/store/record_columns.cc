@@ -222,6 +222,7 @@ constexpr Column<CalibrationRecord> kCalibration[] = {
     nested_field<&CalibrationRecord::series, &SeriesKey::params_hash>("params_hash"),
     nested_field<&CalibrationRecord::series, &SeriesKey::metric>("metric"),
     field<&CalibrationRecord::calibrated_at_ns>("calibrated_at"),
+    field<&CalibrationRecord::last_run_id>("last_run_id"),
     field<&CalibrationRecord::runs>("runs"),
     field<&CalibrationRecord::run_ids>("run_ids"),
     field<&CalibrationRecord::mean>("mean"),

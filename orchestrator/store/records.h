@@ -339,6 +339,9 @@ struct SeriesChanges {
 struct CalibrationRecord {
   SeriesKey series;
   int64_t calibrated_at_ns = 0;
+  // The newest run stored when the calibration was: only runs with a larger id are judged with
+  // it (Store::calibration). 0 when storing: the store fills it in.
+  int64_t last_run_id = 0;
   int runs = 0;
   std::vector<int64_t> run_ids;
   double mean = 0;    // base units

@@ -140,10 +140,14 @@ class Store {
                                                     const std::string& variant,
                                                     const std::string& metric);
 
-  // Stores one calibration per series (`orchestrator calibrate`).
+  // Stores one calibration per series (`orchestrator calibrate`), each with the newest run
+  // stored now (CalibrationRecord::last_run_id) unless the record names one.
   Expected<void> store_calibrations(const std::vector<CalibrationRecord>& records);
-  // The latest calibration of a series, nothing when it was never calibrated.
-  Expected<std::optional<CalibrationRecord>> calibration(const SeriesKey& series);
+  // The latest calibration of a series stored before run `before_run` began (0: the latest of
+  // all), nothing when there is none: a run judged again (`orchestrator gate RUN`) is judged
+  // with the noise it was judged with, as against the baseline runs stored before it.
+  Expected<std::optional<CalibrationRecord>> calibration(const SeriesKey& series,
+                                                         int64_t before_run = 0);
 
   // The connection, for tools and tests that need raw SQL (read-only queries, bulk fills).
   sqlite::Database& database() { return *db_; }

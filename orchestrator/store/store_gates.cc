@@ -1,4 +1,6 @@
 // Gate results: one evaluation of a run's gates per call, every input kept (docs/GATES.md).
+#include <cstdint>
+
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -62,9 +64,16 @@ Expected<void> Store::store_calibrations(const std::vector<CalibrationRecord>& r
   auto insert =
       db_->prepare(columns::insert_sql("calibrations", {}, columns::calibration_columns()));
   if (!insert) return fail(insert.message());
+  // Read inside the write transaction: a run begun after it gets a larger id.
+  auto newest = db_->prepare("SELECT coalesce(max(id), 0) FROM runs");
+  if (!newest) return fail(newest.message());
+  auto newest_row = newest->step();
+  if (!newest_row) return fail(newest_row.message());
+  const int64_t last_run_id = newest->int64(0);
   const int64_t now = unix_now_ns();
   for (CalibrationRecord c : records) {
     if (c.calibrated_at_ns == 0) c.calibrated_at_ns = now;
+    if (c.last_run_id == 0) c.last_run_id = last_run_id;
     insert->reset();
     columns::bind_record(*insert, columns::calibration_columns(), c);
     if (auto ok = insert->run(); !ok) {
@@ -75,20 +84,22 @@ Expected<void> Store::store_calibrations(const std::vector<CalibrationRecord>& r
   return {};
 }
 
-Expected<std::optional<CalibrationRecord>> Store::calibration(const SeriesKey& series) {
+Expected<std::optional<CalibrationRecord>> Store::calibration(const SeriesKey& series,
+                                                              int64_t before_run) {
   const std::string context = "calibration of " + series.workload + " " + series.metric + ": ";
   auto stmt =
       db_->prepare("SELECT " + columns::names(columns::calibration_columns()) +
                    " FROM calibrations WHERE testbed_id = :testbed_id AND scenario = :scenario AND "
                    "workload = :workload AND variant = :variant AND params_hash = :params_hash AND "
-                   "metric = :metric ORDER BY id DESC LIMIT 1");
+                   "metric = :metric AND last_run_id < :before ORDER BY id DESC LIMIT 1");
   if (!stmt) return Error{context + stmt.message()};
   stmt->bind(stmt->parameter(":testbed_id"), series.testbed_id)
       .bind(stmt->parameter(":scenario"), series.scenario)
       .bind(stmt->parameter(":workload"), series.workload)
       .bind(stmt->parameter(":variant"), series.variant)
       .bind(stmt->parameter(":params_hash"), series.params_hash)
-      .bind(stmt->parameter(":metric"), series.metric);
+      .bind(stmt->parameter(":metric"), series.metric)
+      .bind(stmt->parameter(":before"), before_run > 0 ? before_run : INT64_MAX);
   auto row = stmt->step();
   if (!row) return Error{context + row.message()};
   if (!*row) return std::optional<CalibrationRecord>();

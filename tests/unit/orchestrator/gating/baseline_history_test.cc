@@ -81,5 +81,64 @@ TEST_F(BaselineHistory, ARunJudgedAgainSeesOnlyTheBaselineRunsStoredBeforeIt) {
       << evaluated[0].outcome.explanation;
 }
 
+// The same for the calibrated noise: a calibration stored after the run (here one that makes
+// the series far noisier) would change the verdict, the p-value and what the gate could detect
+// of a run already judged. The calibration stored before it keeps being the one it used.
+TEST_F(BaselineHistory, ARunJudgedAgainKeepsTheCalibrationStoredBeforeIt) {
+  const int64_t before = run(measured(10'000));
+  ASSERT_TRUE(store_->add_baseline("main", before).ok());
+  auto detail = store_->get_run(before);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  const results::WorkloadResult judged_result = measured(9'000);
+  const WorkloadValues judged_values = values_of(judged_result);
+  store::CalibrationRecord calibration;
+  calibration.series = {detail->run.testbed_id,    "quickstart",    "hello", "default",
+                        judged_values.params_hash, "throughput.rps"};
+  calibration.runs = 10;
+  calibration.run_ids = {before};
+  calibration.mean = 10'000;
+  calibration.cv = 0.01;
+  calibration.log_sd = 0.01;
+  calibration.detectable_1 = 0.04;
+  calibration.detectable_5 = 0.02;
+  ASSERT_TRUE(store_->store_calibrations({calibration}).ok());
+  const int64_t judged = run(judged_result);
+
+  scenario::Gate gate;
+  gate.workload = "hello";
+  gate.metric = "throughput.rps";
+  gate.baseline = "main";
+  gate.max_regression = 0.05;
+  GateContext context{store_.get(), judged, detail->run.testbed_id, "quickstart", ""};
+  auto first = evaluate_gates({gate}, {judged_values}, context);
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(first[0].outcome.method, gates::Method::kCalibratedT) << first[0].outcome.explanation;
+  ASSERT_TRUE(first[0].outcome.calibration.has_value());
+  EXPECT_EQ(first[0].outcome.calibration->runs, 10);
+  EXPECT_EQ(first[0].outcome.verdict, gates::Verdict::kFail) << first[0].outcome.explanation;
+
+  calibration.runs = 3;
+  calibration.log_sd = 0.5;
+  ASSERT_TRUE(store_->store_calibrations({calibration}).ok());
+  auto again = evaluate_gates({gate}, {judged_values}, context);
+  ASSERT_EQ(again.size(), 1u);
+  const gates::GateOutcome& o = again[0].outcome;
+  ASSERT_TRUE(o.calibration.has_value());
+  EXPECT_EQ(o.calibration->runs, 10);
+  EXPECT_EQ(o.calibration->log_sd, 0.01);
+  EXPECT_EQ(o.verdict, first[0].outcome.verdict) << o.explanation;
+  EXPECT_EQ(o.p_value, first[0].outcome.p_value);
+  EXPECT_EQ(o.detectable, first[0].outcome.detectable);
+  EXPECT_EQ(o.explanation, first[0].outcome.explanation);
+
+  // A run begun after the new calibration is judged with it.
+  const int64_t later = run(judged_result);
+  GateContext later_context{store_.get(), later, detail->run.testbed_id, "quickstart", ""};
+  auto fresh = evaluate_gates({gate}, {judged_values}, later_context);
+  ASSERT_EQ(fresh.size(), 1u);
+  ASSERT_TRUE(fresh[0].outcome.calibration.has_value());
+  EXPECT_EQ(fresh[0].outcome.calibration->runs, 3);
+}
+
 }  // namespace
 }  // namespace benchgate::gating

@@ -224,5 +224,36 @@ TEST(Migrations, TheFiguresVersionFillsInTheFiguresOfEarlierRuns) {
   EXPECT_EQ(query_text(**db, "SELECT typeof(p99_s) FROM workload_summary"), "null");
 }
 
+// Schema version 17 bounds each calibration by the runs stored before it (Store::calibration);
+// one stored before that version is bounded by the runs that had started when it was stored.
+TEST(Migrations, TheCalibrationBoundVersionBoundsEarlierCalibrationsByTheRunsStartedBefore) {
+  TempDir dir;
+  auto db = sqlite::Database::open(dir.file("old.db"));
+  ASSERT_TRUE(db.ok()) << db.message();
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 17u);
+  ASSERT_EQ(all[16].name, "0017_calibration_bound");
+  auto v16 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 16));
+  ASSERT_TRUE(v16.ok()) << v16.message();
+  ASSERT_EQ(*v16, 16);
+  const char* rows =
+      "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, compiler, "
+      "build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', 0);"
+      "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+      "testbed_id) VALUES (1, 's', '', '', 100, 'ok', 1), (2, 's', '', '', 200, 'ok', 1), "
+      "(3, 's', '', '', 300, 'ok', 1);"
+      "INSERT INTO calibrations (id, testbed_id, scenario, workload, variant, params_hash, "
+      "metric, calibrated_at, runs, run_ids, mean, cv, log_sd, alpha, detectable_1, "
+      "detectable_5) VALUES (1, 1, 's', 'w', 'default', 'p', 'throughput.rps', 250, 2, "
+      "'[1,2]', 1000, 0.01, 0.01, 0.01, 0.05, 0.02),"
+      "(2, 1, 's', 'w', 'default', 'p', 'latency.p99', 50, 2, '[1,2]', 1, 0.01, 0.01, 0.01, "
+      "0.05, 0.02);";
+  ASSERT_TRUE((*db)->exec(rows).ok());
+  auto latest = apply_migrations(**db, all);
+  ASSERT_TRUE(latest.ok()) << latest.message();
+  EXPECT_EQ(query_int(**db, "SELECT last_run_id FROM calibrations WHERE id = 1"), 2);
+  EXPECT_EQ(query_int(**db, "SELECT last_run_id FROM calibrations WHERE id = 2"), 0);
+}
+
 }  // namespace
 }  // namespace benchgate::store

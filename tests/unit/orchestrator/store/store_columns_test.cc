@@ -306,6 +306,7 @@ CalibrationRecord calibration_row(int n) {
               "params-" + std::to_string(n),
               "metric-" + std::to_string(n)};
   c.calibrated_at_ns = 5000 + n;
+  c.last_run_id = 60 + n;
   c.runs = 4 + n;
   c.run_ids = {1 + n, 2 + n};
   c.mean = 100.5 + d;
