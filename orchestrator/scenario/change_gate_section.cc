@@ -6,6 +6,7 @@
 #include <array>
 
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -59,7 +60,9 @@ bool read_gate_kind(TableReader& r, Gate& gate, bool compared) {
                                         gate.metric) == kChangeMetrics.end()) {
     std::string all;
     for (std::string_view m : kChangeMetrics) all += (all.empty() ? "" : ", ") + std::string(m);
-    diag.error(r.value_location("metric"), "a change gate cannot judge metric '" + gate.metric +
+    diag.error(r.value_location("metric"), "a change gate cannot judge metric '" +
+                                               shown_text(gate.metric) +
+
                                                "'; it can name one of: " + all);
   }
   if (r.has("min_change")) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -16,14 +17,15 @@ void read_routers(TableReader& top, Scenario& scenario) {
   if (!routers) return;
   for (const auto& [key, node] : *routers) {
     const std::string name(key.str());
-    const std::string section = "[routers." + name + "]";
+    const std::string section = "[routers." + shown_text(name) + "]";
     if (!is_valid_name(name)) {
-      diag.error(diag.at(key.source()), "router name '" + name + "' must match [a-z0-9_.-]+");
+      diag.error(diag.at(key.source()),
+                 "router name '" + shown_text(name) + "' must match [a-z0-9_.-]+");
       continue;
     }
     if (!node.is_table()) {
-      diag.error(node.source(), "key '" + name + "' in [routers] must be a table (" + section +
-                                    "), got " + std::string(toml_type_name(node)));
+      diag.error(node.source(), "key '" + shown_text(name) + "' in [routers] must be a table (" +
+                                    section + "), got " + std::string(toml_type_name(node)));
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
@@ -48,10 +50,12 @@ void read_compare_routers(TableReader& top, TableReader& r, Scenario& scenario) 
   std::set<std::string> seen;
   for (const std::string& name : *names) {
     if (!scenario.routers.count(name)) {
-      diag.error(r.value_location("routers"),
-                 "[compare] names router '" + name + "', which no [routers." + name + "] defines");
+      diag.error(r.value_location("routers"), "[compare] names router '" + shown_text(name) +
+                                                  "', which no [routers." + shown_text(name) +
+                                                  "] defines");
     } else if (!seen.insert(name).second) {
-      diag.error(r.value_location("routers"), "[compare] names router '" + name + "' twice");
+      diag.error(r.value_location("routers"),
+                 "[compare] names router '" + shown_text(name) + "' twice");
     }
   }
   if (names->size() < 2) {
@@ -99,12 +103,13 @@ void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario) 
     if (name != "builtin" && !scenario.worker_impls.count(name)) {
       std::string known = "builtin";
       for (const auto& [impl, config] : scenario.worker_impls) known += ", " + impl;
-      diag.error(r.value_location("workers"), "[compare] names worker '" + name +
+      diag.error(r.value_location("workers"), "[compare] names worker '" + shown_text(name) +
                                                   "', which is neither builtin nor defined by "
                                                   "[worker_impls." +
-                                                  name + "] (known: " + known + ")");
+                                                  shown_text(name) + "] (known: " + known + ")");
     } else if (!seen.insert(name).second) {
-      diag.error(r.value_location("workers"), "[compare] names worker '" + name + "' twice");
+      diag.error(r.value_location("workers"),
+                 "[compare] names worker '" + shown_text(name) + "' twice");
     }
   }
   if (names->size() < 2) {
@@ -154,7 +159,8 @@ void read_comparison(TableReader& top, Scenario& scenario) {
   // Alternating A B B A needs pairs of repetitions, so each variant runs first equally often.
   for (const Workload& w : scenario.workloads) {
     if (w.repetitions % 2 != 0) {
-      top.diagnostics().error(w.where, "workload '" + w.name + "': a comparison needs an even " +
+      top.diagnostics().error(w.where, "workload '" + shown_text(w.name) +
+                                           "': a comparison needs an even " +
                                            "number of repetitions (order A B B A ...), got " +
                                            std::to_string(w.repetitions));
     }

@@ -4,6 +4,7 @@
 
 #include "orchestrator/scenario/metrics.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 #include "orchestrator/scenario/workload_glob.h"
 
@@ -69,15 +70,16 @@ void check_workload_reference(TableReader& r, const std::string& pattern,
                               [&](const Workload& w) { return w.name.rfind(prefix, 0) == 0; });
     if (swept != workloads.end()) {
       r.diagnostics().error(r.value_location("workload"),
-                            "gate workload '" + pattern +
+                            "gate workload '" + shown_text(pattern) +
                                 "' matches no workload: a swept workload is named per value ('" +
-                                swept->name + "', ...); '" + prefix + "*' matches every value");
+                                shown_text(swept->name) + "', ...); '" + shown_text(prefix) +
+                                "*' matches every value");
       return;
     }
   }
   r.diagnostics().error(r.value_location("workload"),
                         std::string(is_glob(pattern) ? "gate pattern '" : "gate workload '") +
-                            pattern + "' matches no workload" +
+                            shown_text(pattern) + "' matches no workload" +
                             did_you_mean(pattern, names_of(workloads)));
 }
 
@@ -89,11 +91,11 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
   if (matched) return;
   std::vector<std::string_view> names(variants.begin(), variants.end());
   std::string all;
-  for (const auto& v : variants) all += (all.empty() ? "" : ", ") + v;
+  for (const auto& v : variants) all += (all.empty() ? "" : ", ") + shown_text(v);
   r.diagnostics().error(
       r.value_location("variant"),
-      std::string(is_glob(pattern) ? "gate variant pattern '" : "gate variant '") + pattern +
-          "' matches no variant" + did_you_mean(pattern, names) +
+      std::string(is_glob(pattern) ? "gate variant pattern '" : "gate variant '") +
+          shown_text(pattern) + "' matches no variant" + did_you_mean(pattern, names) +
           "; the scenario's variants: " + all);
 }
 
@@ -104,15 +106,15 @@ void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& va
   auto against = r.string("against");
   if (!against) return;
   std::string all;
-  for (const auto& v : variants) all += (all.empty() ? "" : ", ") + v;
+  for (const auto& v : variants) all += (all.empty() ? "" : ", ") + shown_text(v);
   if (!compared) {
     diag.error(r.key_location("against"),
                "key 'against' judges one variant against another of the same run, and this "
                "scenario compares none ([compare] routers or workers)");
   } else if (std::find(variants.begin(), variants.end(), *against) == variants.end()) {
     std::vector<std::string_view> names(variants.begin(), variants.end());
-    diag.error(r.value_location("against"), "gate against '" + *against + "' is no variant" +
-                                                did_you_mean(*against, names) +
+    diag.error(r.value_location("against"), "gate against '" + shown_text(*against) +
+                                                "' is no variant" + did_you_mean(*against, names) +
                                                 "; the scenario's variants: " + all);
   } else {
     const bool judges_another = std::any_of(
@@ -120,7 +122,8 @@ void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& va
         [&](const std::string& v) { return v != *against && workload_matches(gate.variant, v); });
     if (!judges_another) {
       diag.error(r.key_location("against"),
-                 "gate variant '" + gate.variant + "' matches no variant but '" + *against +
+                 "gate variant '" + shown_text(gate.variant) + "' matches no variant but '" +
+                     shown_text(*against) +
                      "', the one it is judged against; the scenario's variants: " + all);
     }
   }
@@ -171,7 +174,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     if (auto metric = r.string("metric")) {
       kind = metric_kind(*metric);
       if (!kind) {
-        diag.error(r.value_location("metric"), "unknown metric '" + *metric + "'" +
+        diag.error(r.value_location("metric"), "unknown metric '" + shown_text(*metric) + "'" +
                                                    did_you_mean(*metric, metric_names()) +
                                                    "; a gate can name one of: " + metric_list());
       }

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <optional>
 
+#include "orchestrator/scenario/shown_text.h"
+
 namespace benchgate::scenario {
 namespace {
 
@@ -51,21 +53,6 @@ std::optional<Error> target_refusal(std::string_view target, size_t first) {
 
 }  // namespace
 
-std::string shown_url(std::string_view url) {
-  std::string out;
-  for (const char c : url) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f || c == '\\') {
-      out += "\\x";
-      out += kPercentHex[byte >> 4];
-      out += kPercentHex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 Expected<HttpUrl> parse_http_url(std::string_view url) {
   constexpr std::string_view kScheme = "http://";
   if (!url.starts_with(kScheme))
@@ -95,7 +82,7 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
     auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
     if (port.empty() || ec != std::errc() || end != port.data() + port.size() || value < 1 ||
         value > 65535) {
-      return Error{"its port '" + shown_url(port) + "' is not from 1 to 65535",
+      return Error{"its port '" + shown_text(port) + "' is not from 1 to 65535",
                    ErrorKind::kInvalidInput};
     }
     out.port = static_cast<uint16_t>(value);
@@ -103,7 +90,7 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
   out.host = host == "localhost" ? "127.0.0.1" : std::string(host);
   in_addr addr{};
   if (::inet_pton(AF_INET, out.host.c_str(), &addr) != 1) {
-    return Error{"its host '" + shown_url(host) +
+    return Error{"its host '" + shown_text(host) +
                      "' is neither an IPv4 address nor localhost (the scrape connects over IPv4)",
                  ErrorKind::kInvalidInput};
   }

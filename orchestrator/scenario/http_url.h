@@ -26,8 +26,4 @@ struct HttpUrl {
 // without two hex digits.
 Expected<HttpUrl> parse_http_url(std::string_view url);
 
-// `url` as a message may quote it: a byte outside printable ASCII, and a backslash, as \xHH,
-// so that a refused URL's CR, LF or escape sequence neither splits nor colours the line.
-std::string shown_url(std::string_view url);
-
 }  // namespace benchgate::scenario

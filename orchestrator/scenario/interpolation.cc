@@ -7,6 +7,8 @@
 #include <system_error>
 #include <utility>
 
+#include "orchestrator/scenario/shown_text.h"
+
 namespace benchgate::scenario {
 namespace {
 
@@ -51,7 +53,7 @@ Expected<std::string> Interpolator::expand(std::string_view text) {
     }
     const size_t close = text.find('}', i + 2);
     if (close == std::string_view::npos) {
-      return Error{"unterminated '${' in \"" + std::string(text) + "\" (expected " +
+      return Error{"unterminated '${' in \"" + shown_text(text) + "\" (expected " +
                    std::string(kForms) + ")"};
     }
     auto value = resolve(text.substr(i + 2, close - i - 2));
@@ -76,7 +78,7 @@ Expected<std::string> Interpolator::resolve(std::string_view expression) {
   if (expression.starts_with("env:")) {
     const std::string name(expression.substr(4));
     if (!is_env_name(name)) {
-      return Error{"'${env:" + name + "}' does not name an environment variable"};
+      return Error{"'${env:" + shown_text(name) + "}' does not name an environment variable"};
     }
     if (submitted_) {
       return Error{"'${env:" + name +
@@ -91,7 +93,8 @@ Expected<std::string> Interpolator::resolve(std::string_view expression) {
   if (expression.starts_with("port:")) {
     const std::string name(expression.substr(5));
     if (!is_port_name(name)) {
-      return Error{"'${port:" + name + "}' needs a NAME of letters, digits, '_', '-' or '.'"};
+      return Error{"'${port:" + shown_text(name) +
+                   "}' needs a NAME of letters, digits, '_', '-' or '.'"};
     }
     if (auto it = ports_.find(name); it != ports_.end()) return std::to_string(it->second);
     if (!allocate_port_) return Error{"no port allocator for ${port:" + name + "}"};
@@ -109,7 +112,7 @@ Expected<std::string> Interpolator::resolve(std::string_view expression) {
     }
     return Error{"cannot allocate a port for ${port:" + name + "} that no other name has"};
   }
-  return Error{"unknown interpolation '${" + std::string(expression) + "}' (expected " +
+  return Error{"unknown interpolation '${" + shown_text(expression) + "}' (expected " +
                std::string(kForms) + ")"};
 }
 

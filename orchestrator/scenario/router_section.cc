@@ -7,6 +7,7 @@
 #include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -66,8 +67,8 @@ void read_router_tls(TableReader& r, const std::string& section, RouterConfig& r
     std::error_code ec;
     if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
       diag.error(r.value_location(key),
-                 "key '" + std::string(key) + "': no such file '" + *v + "'" +
-                     (resolved != *v ? " (read as '" + resolved + "')" : ""));
+                 "key '" + std::string(key) + "': no such file '" + shown_text(*v) + "'" +
+                     (resolved != *v ? " (read as '" + shown_text(resolved) + "')" : ""));
     }
     (std::string_view(key) == "tls_cert" ? router.tls_cert : router.tls_key) = resolved;
   }
@@ -87,7 +88,7 @@ void check_router_tls(const Scenario& scenario, Diagnostics& diag) {
     if (router.impl != RouterImpl::kBuiltin || !router.tls) return;
     for (const Workload& w : scenario.workloads) {
       if (w.tls.enabled) continue;
-      diag.error(w.where, "workload '" + w.name + "' needs tls = true: " + section +
+      diag.error(w.where, "workload '" + shown_text(w.name) + "' needs tls = true: " + section +
                               " tls = true makes every port of the bundled router speak TLS");
     }
   };
@@ -97,7 +98,7 @@ void check_router_tls(const Scenario& scenario, Diagnostics& diag) {
   }
   for (const std::string& name : scenario.compare_routers) {
     auto it = scenario.routers.find(name);
-    if (it != scenario.routers.end()) check(it->second, "[routers." + name + "]");
+    if (it != scenario.routers.end()) check(it->second, "[routers." + shown_text(name) + "]");
   }
 }
 
@@ -175,9 +176,9 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   if (only_for("address", !builtin, "impl = \"command\" or \"external\"")) {
     if (auto v = r.string("address")) {
       if (!is_host_port(*v)) {
-        diag.error(
-            r.value_location("address"),
-            "key 'address' must be HOST:PORT such as \"127.0.0.1:18080\", got \"" + *v + "\"");
+        diag.error(r.value_location("address"),
+                   "key 'address' must be HOST:PORT such as \"127.0.0.1:18080\", got \"" +
+                       shown_text(*v) + "\"");
       }
       router.address = std::move(*v);
     }
@@ -190,12 +191,12 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
       if (!v->starts_with("tcp://") || !is_host_port(std::string_view(*v).substr(6))) {
         diag.error(r.value_location("ready"),
                    "key 'ready' must be tcp://HOST:PORT such as \"tcp://127.0.0.1:18080\", got \"" +
-                       *v + "\"");
+                       shown_text(*v) + "\"");
       } else if (!is_probe_host(std::string_view(*v).substr(6))) {
         diag.error(r.value_location("ready"),
                    "key 'ready' must name an IPv4 address or localhost (the probe connects over "
                    "IPv4), got \"" +
-                       *v + "\"");
+                       shown_text(*v) + "\"");
       }
       router.ready = std::move(*v);
     }
@@ -207,7 +208,7 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
       diag.error(r.value_location("address"),
                  "key 'address' must name an IPv4 address or localhost, as the readiness probe "
                  "connects to it over IPv4 (or give key 'ready' = \"tcp://IPV4:PORT\"), got \"" +
-                     router.address + "\"");
+                     shown_text(router.address) + "\"");
     }
   }
   if (auto v = r.duration_ns("startup_timeout", false)) router.startup_timeout_ns = *v;
@@ -222,7 +223,7 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
         diag.error(r.value_location("metrics"),
                    "key 'metrics' must be an http:// URL such as "
                    "\"http://127.0.0.1:9113/metrics\", got \"" +
-                       shown_url(*v) + "\": " + url.error().message);
+                       shown_text(*v) + "\": " + url.error().message);
       }
       router.metrics = std::move(*v);
     }

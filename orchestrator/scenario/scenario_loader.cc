@@ -1,6 +1,7 @@
 // Entry points of the scenario loader: read the file, parse TOML, read each section, and return
 // the typed model only when the file has no problem at all.
 #include "orchestrator/scenario/scenario_loader.h"
+#include "orchestrator/scenario/shown_text.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -37,7 +38,7 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   } else if (auto name = top.string("name")) {
     if (!is_valid_name(*name)) {
       diag.error(top.value_location("name"),
-                 "key 'name' must match [a-z0-9_.-]+, got '" + *name + "'");
+                 "key 'name' must match [a-z0-9_.-]+, got '" + shown_text(*name) + "'");
     }
     scenario.name = std::move(*name);
   }
@@ -73,7 +74,10 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     // toml++ stops at the first syntax error; nothing after it can be trusted.
-    diag.error(e.source(), "TOML syntax error: " + std::string(e.description()));
+    // toml++ writes a character it did not expect into its message as it is: a C1 control, a
+    // bidi override.
+    diag.error(e.source(), "TOML syntax error: " + shown_text(e.description()));
+
     result.diagnostics = diag.take();
     return result;
   }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "orchestrator/scenario/shown_text.h"
+
 namespace benchgate::scenario {
 namespace {
 
@@ -67,7 +69,7 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
   std::string out = " (did you mean ";
   for (size_t i = 0; i < tied.size(); ++i) {
     if (i > 0) out += i + 1 == tied.size() ? " or " : ", ";
-    out.append("'").append(tied[i]).append("'");
+    out.append("'").append(shown_text(tied[i])).append("'");
   }
   return out + "?)";
 }

@@ -4,6 +4,7 @@
 
 #include "common/units/units.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -17,7 +18,8 @@ std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool
   } else if (size && v.is_string()) {
     auto parsed = parse_size_bytes(*v.value<std::string>());
     if (!parsed) {
-      diag.error(v.source(), "sweep value: " + parsed.message());
+      // The units library quotes the value as it is.
+      diag.error(v.source(), "sweep value: " + shown_text(parsed.message()));
       return std::nullopt;
     }
     out = *parsed;
@@ -55,13 +57,15 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
   const std::string parameter(key.str());
   const bool size = parameter == "request_bytes";
   if (!size && parameter != "connections") {
-    diag.error(diag.at(key.source()),
-               "sweep parameter '" + parameter + "' is not supported (request_bytes, connections)");
+    diag.error(diag.at(key.source()), "sweep parameter '" + shown_text(parameter) +
+                                          "' is not supported (request_bytes, connections)");
+
     return {w};
   }
   const toml::array* array = values.as_array();
   if (!array || array->size() < 2) {
-    diag.error(values.source(), "sweep." + parameter + " must be an array of at least two values");
+    diag.error(values.source(),
+               "sweep." + shown_text(parameter) + " must be an array of at least two values");
     return {w};
   }
   // Each thread needs a connection, as for a plain workload.
@@ -72,7 +76,8 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
     auto value = sweep_value(diag, element, size, min);
     if (!value) continue;
     if (!out.empty() && *value <= previous) {
-      diag.error(element.source(), "sweep." + parameter + " values must increase");
+      diag.error(element.source(), "sweep." + shown_text(parameter) + " values must increase");
+
       continue;
     }
     previous = *value;

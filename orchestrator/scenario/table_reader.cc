@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/units/units.h"
+#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::scenario {
@@ -14,9 +15,8 @@ namespace {
 std::string quote(std::string_view s) {
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "\"" + std::string(s).
   std::string out;
-  out.reserve(s.size() + 2);
   out += '"';
-  out.append(s);
+  out.append(shown_text(s));
   out += '"';
   return out;
 }
@@ -30,9 +30,10 @@ std::string join(const std::vector<std::string_view>& words) {
   return out;
 }
 
-// The units library's own explanation, when it gives one.
+// The units library's own explanation, when it gives one. It quotes the text it was given as
+// it is, so it is shown through shown_text too.
 std::string because(const Error& error) {
-  return error.message.empty() ? std::string() : ": " + error.message;
+  return error.message.empty() ? std::string() : ": " + shown_text(error.message);
 }
 
 std::string format_number(double v) {
@@ -90,12 +91,12 @@ void TableReader::check_keys(const std::vector<std::string_view>& known,
       if (n.key == name) later = &n;
     }
     if (later) {
-      std::string message = "key '" + std::string(name) + "' " + context_ + " is not supported yet";
+      std::string message = "key '" + shown_text(name) + "' " + context_ + " is not supported yet";
       if (!later->note.empty()) message += " (" + std::string(later->note) + ")";
       diagnostics_.error(key.source(), std::move(message));
       continue;
     }
-    diagnostics_.error(key.source(), "unknown key '" + std::string(name) + "' " + context_ +
+    diagnostics_.error(key.source(), "unknown key '" + shown_text(name) + "' " + context_ +
                                          did_you_mean(name, known));
   }
 }
@@ -122,7 +123,7 @@ bool TableReader::require(std::string_view key) {
 
 void TableReader::wrong_type(std::string_view key, const toml::node& node,
                              std::string_view expected) {
-  diagnostics_.error(node.source(), "key '" + std::string(key) + "' must be " +
+  diagnostics_.error(node.source(), "key '" + shown_text(key) + "' must be " +
                                         std::string(expected) + ", got " +
                                         std::string(toml_type_name(node)));
 }
@@ -130,7 +131,7 @@ void TableReader::wrong_type(std::string_view key, const toml::node& node,
 std::optional<std::string> TableReader::expand(std::string_view key, const toml::node& node) {
   auto expanded = interpolator_.expand(node.as_string()->get());
   if (!expanded) {
-    diagnostics_.error(node.source(), "key '" + std::string(key) + "': " + expanded.message());
+    diagnostics_.error(node.source(), "key '" + shown_text(key) + "': " + expanded.message());
     return std::nullopt;
   }
   return std::move(expanded).value();
@@ -163,8 +164,8 @@ std::optional<std::string> TableReader::choice(std::string_view key,
   for (std::string_view a : allowed) {
     if (a == *value) return value;
   }
-  diagnostics_.error(value_location(key), "key '" + std::string(key) + "' must be one of " +
-                                              join(allowed) + ", got '" + *value + "'" +
+  diagnostics_.error(value_location(key), "key '" + shown_text(key) + "' must be one of " +
+                                              join(allowed) + ", got '" + shown_text(*value) + "'" +
                                               did_you_mean(*value, allowed));
   return std::nullopt;
 }
@@ -178,12 +179,12 @@ std::optional<int64_t> TableReader::integer(std::string_view key, int64_t min, i
   }
   const int64_t v = n->as_integer()->get();
   if (v < min) {
-    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be at least " +
+    diagnostics_.error(n->source(), "key '" + shown_text(key) + "' must be at least " +
                                         std::to_string(min) + ", got " + std::to_string(v));
     return std::nullopt;
   }
   if (v > max) {
-    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be at most " +
+    diagnostics_.error(n->source(), "key '" + shown_text(key) + "' must be at most " +
                                         std::to_string(max) + ", got " + std::to_string(v));
     return std::nullopt;
   }
@@ -209,12 +210,12 @@ std::optional<double> TableReader::number(std::string_view key, double min) {
     return std::nullopt;
   }
   if (!std::isfinite(v)) {
-    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be a finite number, got " +
+    diagnostics_.error(n->source(), "key '" + shown_text(key) + "' must be a finite number, got " +
                                         format_number(v));
     return std::nullopt;
   }
   if (v < min) {
-    diagnostics_.error(n->source(), "key '" + std::string(key) + "' must be at least " +
+    diagnostics_.error(n->source(), "key '" + shown_text(key) + "' must be at least " +
                                         format_number(min) + ", got " + format_number(v));
     return std::nullopt;
   }
@@ -232,14 +233,14 @@ std::optional<int64_t> TableReader::duration_ns(std::string_view key, bool allow
   if (!text) return std::nullopt;
   auto ns = parse_duration_ns(*text);
   if (!ns) {
-    diagnostics_.error(n->source(), "key '" + std::string(key) + "' has a bad duration " +
+    diagnostics_.error(n->source(), "key '" + shown_text(key) + "' has a bad duration " +
                                         quote(*text) + because(ns.error()) +
                                         "; write it like \"250us\" or \"1.5s\"");
     return std::nullopt;
   }
   if (*ns < 0 || (*ns == 0 && !allow_zero)) {
-    diagnostics_.error(
-        n->source(), "key '" + std::string(key) + "' must be more than zero, got " + quote(*text));
+    diagnostics_.error(n->source(),
+                       "key '" + shown_text(key) + "' must be more than zero, got " + quote(*text));
     return std::nullopt;
   }
   return *ns;
@@ -262,7 +263,7 @@ std::optional<uint64_t> TableReader::size_bytes(std::string_view key) {
   auto bytes = parse_size_bytes(*text);
   if (!bytes) {
     diagnostics_.error(n->source(),
-                       "key '" + std::string(key) + "' has a bad size " + quote(*text) +
+                       "key '" + shown_text(key) + "' has a bad size " + quote(*text) +
                            because(bytes.error()) +
                            "; write it like \"1KiB\", \"1.5MB\" or an integer of bytes");
     return std::nullopt;
@@ -281,7 +282,7 @@ std::optional<double> TableReader::percent(std::string_view key) {
   if (!text) return std::nullopt;
   auto ratio = parse_percent(*text);
   if (!ratio) {
-    diagnostics_.error(n->source(), "key '" + std::string(key) + "' has a bad percentage " +
+    diagnostics_.error(n->source(), "key '" + shown_text(key) + "' has a bad percentage " +
                                         quote(*text) + because(ratio.error()) +
                                         "; write it like \"5%\"");
     return std::nullopt;
@@ -300,7 +301,7 @@ std::optional<std::vector<std::string>> TableReader::string_array(std::string_vi
   bool ok = true;
   for (const toml::node& element : *n->as_array()) {
     if (!element.is_string()) {
-      diagnostics_.error(element.source(), "key '" + std::string(key) +
+      diagnostics_.error(element.source(), "key '" + shown_text(key) +
                                                "' must be an array of strings, got an element of "
                                                "type " +
                                                std::string(toml_type_name(element)));

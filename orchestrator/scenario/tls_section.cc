@@ -7,6 +7,7 @@
 
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -64,8 +65,9 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
   }
   if (auto v = r.string("sni")) {
     if (v->empty() || has_space_or_control(*v)) {
-      diag.error(r.value_location("sni"),
-                 "key 'sni' must be a host name such as \"localhost\", got \"" + *v + "\"");
+      diag.error(
+          r.value_location("sni"),
+          "key 'sni' must be a host name such as \"localhost\", got \"" + shown_text(*v) + "\"");
     }
     tls.sni = std::move(*v);
   }
@@ -85,8 +87,8 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
     std::error_code ec;
     if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
       diag.error(r.value_location("ca_file"),
-                 "key 'ca_file': no such file '" + *v + "'" +
-                     (resolved != *v ? " (read as '" + resolved + "')" : ""));
+                 "key 'ca_file': no such file '" + shown_text(*v) + "'" +
+                     (resolved != *v ? " (read as '" + shown_text(resolved) + "')" : ""));
     }
     tls.ca_file = resolved;
     if (!ec && std::filesystem::is_regular_file(resolved, ec)) {
@@ -95,9 +97,9 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
       text << in.rdbuf();
       tls.ca_pem = text.str();
       if (!in || tls.ca_pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
-        diag.error(
-            r.value_location("ca_file"),
-            "key 'ca_file': '" + *v + "' holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
+        diag.error(r.value_location("ca_file"),
+                   "key 'ca_file': '" + shown_text(*v) +
+                       "' holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
       }
     }
   }
@@ -110,8 +112,9 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
     }
     for (const std::string& name : *v) {
       if (name.empty() || name.size() > 255) {
-        diag.error(r.value_location("alpn"),
-                   "key 'alpn': a protocol name is 1 to 255 bytes, got \"" + name + "\"");
+        diag.error(
+            r.value_location("alpn"),
+            "key 'alpn': a protocol name is 1 to 255 bytes, got \"" + shown_text(name) + "\"");
       }
     }
     tls.alpn = std::move(*v);

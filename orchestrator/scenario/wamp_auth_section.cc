@@ -9,6 +9,7 @@
 
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -19,9 +20,10 @@ std::optional<std::string> read_file(TableReader& r, std::string_view key, const
   resolved = path_beside_scenario(r.table_location().file, path);
   std::error_code ec;
   if (path.empty() || !std::filesystem::is_regular_file(resolved, ec)) {
-    r.diagnostics().error(r.value_location(key),
-                          "key '" + std::string(key) + "': no such file '" + path + "'" +
-                              (resolved != path ? " (read as '" + resolved + "')" : ""));
+    r.diagnostics().error(
+        r.value_location(key),
+        "key '" + std::string(key) + "': no such file '" + shown_text(path) + "'" +
+            (resolved != path ? " (read as '" + shown_text(resolved) + "')" : ""));
     return std::nullopt;
   }
   std::ifstream in(resolved, std::ios::binary);
@@ -66,14 +68,15 @@ void read_wamp_auth(TableReader& workload, WampRequest& wamp) {
   while (!text->empty() && (text->back() == '\n' || text->back() == '\r')) text->pop_back();
   if (text->empty()) {
     diag.error(r.value_location("secret_file"),
-               "key 'secret_file': '" + *path + "' is empty (it holds the secret)");
+               "key 'secret_file': '" + shown_text(*path) + "' is empty (it holds the secret)");
   }
   if (auth.method == "cryptosign") {
     bool hex = text->size() == 64;
     for (const char c : *text) hex = hex && std::isxdigit(static_cast<unsigned char>(c));
     if (!hex) {
       diag.error(r.value_location("secret_file"),
-                 "key 'secret_file': '" + *path +
+                 "key 'secret_file': '" + shown_text(*path) +
+
                      "' must hold an Ed25519 private key as 64 hex digits for method = "
                      "\"cryptosign\"");
     }

@@ -1,6 +1,7 @@
 // [worker_impls.NAME]: worker programs that speak the worker protocol (docs/WORKER_PROTOCOL.md),
 // and the check that every workload's `worker` names one of them or "builtin".
 #include "orchestrator/scenario/worker_impls_section.h"
+#include "orchestrator/scenario/shown_text.h"
 
 #include <algorithm>
 
@@ -14,9 +15,10 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
   if (!impls) return;
   for (const auto& [key, node] : *impls) {
     const std::string name(key.str());
-    const std::string section = "[worker_impls." + name + "]";
+    const std::string section = "[worker_impls." + shown_text(name) + "]";
     if (!is_valid_name(name)) {
-      diag.error(diag.at(key.source()), "worker name '" + name + "' must match [a-z0-9_.-]+");
+      diag.error(diag.at(key.source()),
+                 "worker name '" + shown_text(name) + "' must match [a-z0-9_.-]+");
       continue;
     }
     if (name == "builtin") {
@@ -24,8 +26,9 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
       continue;
     }
     if (!node.is_table()) {
-      diag.error(node.source(), "key '" + name + "' in [worker_impls] must be a table (" + section +
-                                    "), got " + std::string(toml_type_name(node)));
+      diag.error(node.source(), "key '" + shown_text(name) +
+                                    "' in [worker_impls] must be a table (" + section + "), got " +
+                                    std::string(toml_type_name(node)));
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
@@ -48,8 +51,8 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
       if (std::find(known.begin(), known.end(), *adapter) == known.end()) {
         std::string list;
         for (const auto& a : known) list += (list.empty() ? "" : ", ") + a;
-        diag.error(r.value_location("adapter"),
-                   "unknown adapter '" + *adapter + "' in " + section + " (known: " + list + ")");
+        diag.error(r.value_location("adapter"), "unknown adapter '" + shown_text(*adapter) +
+                                                    "' in " + section + " (known: " + list + ")");
         continue;
       }
       impl.adapter = std::move(*adapter);
@@ -80,8 +83,9 @@ void check_workload_workers(const Scenario& scenario, Diagnostics& diag) {
     if (w.worker == "builtin" || scenario.worker_impls.count(w.worker)) continue;
     std::string known = "builtin";
     for (const auto& [name, impl] : scenario.worker_impls) known += ", " + name;
-    diag.error(w.where, "workload '" + w.name + "': worker '" + w.worker +
-                            "' is not defined (no [worker_impls." + w.worker +
+    diag.error(w.where, "workload '" + shown_text(w.name) + "': worker '" + shown_text(w.worker) +
+                            "' is not defined (no [worker_impls." + shown_text(w.worker) +
+
                             "]; known: " + known + ")");
   }
 }

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -44,7 +45,8 @@ void read_at(TableReader& r, RemoteWorkers& workers) {
   for (const auto& entry : *entries) {
     if (valid_entry(entry)) continue;
     ok = false;
-    diag.error(workers.at_where, "key 'at' in [workers]: '" + entry +
+    diag.error(workers.at_where, "key 'at' in [workers]: '" + shown_text(entry) +
+
                                      "' is not \"dns:NAME:PORT\" or \"HOST:PORT\" with a port "
                                      "of 1..65535 (e.g. \"dns:benchgate-worker:7800\")");
   }

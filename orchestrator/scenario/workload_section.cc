@@ -7,6 +7,7 @@
 #include "common/units/units.h"
 #include "common/wamp/message_limits.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::scenario {
@@ -106,7 +107,7 @@ void read_http(TableReader& r, Workload& w) {
     if (!upper) {
       diag.error(r.value_location("method"),
                  "key 'method' must be an HTTP method in upper case such as GET or POST, got '" +
-                     *method + "'");
+                     shown_text(*method) + "'");
     }
     w.http.method = std::move(*method);
   }
@@ -118,7 +119,7 @@ void read_http(TableReader& r, Workload& w) {
       diag.error(r.value_location("target"),
                  "key 'target' must be a path starting with '/' without spaces, such as "
                  "\"/bench/hello\", got \"" +
-                     *target + "\"");
+                     shown_text(*target) + "\"");
     }
     w.http.target = std::move(*target);
   }
@@ -131,17 +132,17 @@ void read_http(TableReader& r, Workload& w) {
     for (const auto& [name, value] : *headers) {
       const Location at = diag.at(table.find(name)->first.source());
       if (name.empty() || !std::all_of(name.begin(), name.end(), is_token_char)) {
-        diag.error(at, "header name '" + name + "' is not a valid HTTP token");
+        diag.error(at, "header name '" + shown_text(name) + "' is not a valid HTTP token");
       }
       if (value.find_first_of("\r\n") != std::string::npos ||
           value.find('\0') != std::string::npos) {
-        diag.error(at, "header '" + name + "' must not contain line breaks");
+        diag.error(at, "header '" + shown_text(name) + "' must not contain line breaks");
       }
       std::string lower = name;
       std::transform(lower.begin(), lower.end(), lower.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       if (lower == "content-length" || lower == "transfer-encoding") {
-        diag.error(at, "header '" + name + "' is set by the worker from request_bytes");
+        diag.error(at, "header '" + shown_text(name) + "' is set by the worker from request_bytes");
       }
     }
     w.http.headers = std::move(*headers);
@@ -352,7 +353,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
       diag.error(r.value_location(key), "key '" + std::string(key) +
                                             "' must be a WAMP URI such as \"bench.echo\" (dot-"
                                             "separated, no spaces or '#'), got \"" +
-                                            *v + "\"");
+                                            shown_text(*v) + "\"");
     }
     field = std::move(*v);
   };
@@ -403,7 +404,8 @@ void check_pubsub_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
     // Every worker's subscribers would also get the other workers' publications, and no
     // worker could tell how many events it should see.
     diag.error(blame(t, {"workers"}),
-               "workload '" + w.name + "': wamp_pubsub runs on one worker (workers = 1), got " +
+               "workload '" + shown_text(w.name) +
+                   "': wamp_pubsub runs on one worker (workers = 1), got " +
                    std::to_string(w.workers) +
                    ": a worker checks deliveries against its own publications");
   }
@@ -438,14 +440,14 @@ void read_connection_mode(TableReader& r, WorkloadTemplate& t) {
   }
   if (w.in_flight > 1 && t.broken.find("in_flight") == t.broken.end()) {
     diag.error(blame(t, {"in_flight"}),
-               "workload '" + w.name +
+               "workload '" + shown_text(w.name) +
                    "': new_connection_per_request sends one request per connection: in_flight "
                    "must be 1, got " +
                    std::to_string(w.in_flight));
   }
   if (w.protocol == Protocol::kHttp2 && w.http2.streams > 1) {
     diag.error(r.value_location("streams"),
-               "workload '" + w.name +
+               "workload '" + shown_text(w.name) +
                    "': new_connection_per_request sends one request per connection: streams "
                    "must be 1, got " +
                    std::to_string(w.http2.streams));
@@ -458,7 +460,7 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
     return std::any_of(keys.begin(), keys.end(),
                        [&](std::string_view k) { return t.broken.find(k) != t.broken.end(); });
   };
-  const std::string who = "workload '" + w.name + "': ";
+  const std::string who = "workload '" + shown_text(w.name) + "': ";
   const uint64_t needed = uint64_t{w.workers} * w.threads;
   if (w.protocol == Protocol::kWampPubSub) {
     check_pubsub_across_fields(diag, t);
@@ -556,9 +558,10 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
       if (auto name = r.string("name")) {
         if (!is_valid_name(*name)) {
           diag.error(r.value_location("name"),
-                     "key 'name' must match [a-z0-9_.-]+, got '" + *name + "'");
+                     "key 'name' must match [a-z0-9_.-]+, got '" + shown_text(*name) + "'");
         } else if (!names.insert(*name).second) {
-          diag.error(r.value_location("name"), "duplicate workload name '" + *name + "'");
+          diag.error(r.value_location("name"),
+                     "duplicate workload name '" + shown_text(*name) + "'");
         }
         w.name = std::move(*name);
       }
