@@ -54,6 +54,13 @@ int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* us
   return 0;
 }
 
+// The client sends GOAWAY only when nghttp2 ends the session for a connection error of the
+// server's: the worker never asks for one.
+int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  if (frame->hd.type == NGHTTP2_GOAWAY) self(user_data)->on_goaway_sent();
+  return 0;
+}
+
 int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
   if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_RESPONSE) {
     self(user_data)->on_response_begins();
@@ -97,6 +104,7 @@ const nghttp2_session_callbacks* callbacks() {
     nghttp2_session_callbacks* c = nullptr;
     nghttp2_session_callbacks_new(&c);
     nghttp2_session_callbacks_set_on_frame_recv_callback(c, on_frame_recv);
+    nghttp2_session_callbacks_set_on_frame_send_callback(c, on_frame_send);
     nghttp2_session_callbacks_set_on_begin_headers_callback(c, on_begin_headers);
     nghttp2_session_callbacks_set_on_header_callback(c, on_header);
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(c, on_data_chunk);
@@ -189,6 +197,7 @@ void Session::start_session() {
   settings_seen_ = false;
   goaway_ = false;
   goaway_error_ = false;
+  goaway_sent_ = false;
   first_request_ns_ = 0;
   ttfb_taken_ = false;
   free_.clear();
@@ -418,6 +427,10 @@ void Session::flush() {
     if (n == 0) break;
     write_buffer_.insert(write_buffer_.end(), data, data + n);
   }
+  // nghttp2 ended the session after the server's GOAWAY (ended_by_nghttp2() cannot tell then):
+  // the streams left open fail as `protocol`, as without the GOAWAY, not as the short reads
+  // of a server that closed when done.
+  if (goaway_sent_) return fail_protocol();
   if (write_buffer_.empty()) return;
   writing_ = true;
   auto done = [this, generation = generation_](const error_code& ec, size_t bytes) {
@@ -570,6 +583,8 @@ void Session::on_data(Stream& stream, const uint8_t* data, size_t size) {
   stream.body_bytes += size;
 }
 
+void Session::on_goaway_sent() { goaway_sent_ = true; }
+
 void Session::on_goaway(int32_t last_stream_id, uint32_t error_code) {
   goaway_ = true;
   goaway_processed_ = last_stream_id > 0;
@@ -579,7 +594,8 @@ void Session::on_goaway(int32_t last_stream_id, uint32_t error_code) {
 // nghttp2 ended the session for a connection error of the server's (a frame it cannot parse,
 // a frame on a stream it may not be on): it queued its GOAWAY and reports nothing else, and the
 // streams left open would be answered by nobody. That is what refuses new requests when no
-// GOAWAY was received and stream ids are left.
+// GOAWAY was received and stream ids are left; after the server's GOAWAY, which refuses them
+// too, only nghttp2's own GOAWAY going out tells (flush()).
 bool Session::ended_by_nghttp2() const {
   return !goaway_ && nghttp2_session_get_next_stream_id(session_) <= uint32_t{INT32_MAX} &&
          nghttp2_session_check_request_allowed(session_) == 0;

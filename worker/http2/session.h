@@ -77,6 +77,7 @@ class Session : public LoadConnection {
   };
   void on_settings();
   void on_goaway(int32_t last_stream_id, uint32_t error_code);
+  void on_goaway_sent();
   void on_response_begins();
   void on_header(Stream& stream, const uint8_t* name, size_t name_size, const uint8_t* value,
                  size_t value_size);
@@ -142,6 +143,7 @@ class Session : public LoadConnection {
   bool goaway_ = false;            // the server sent GOAWAY: no new stream on this connection
   bool goaway_processed_ = false;  // ... naming a stream it processed (a rotation)
   bool goaway_error_ = false;      // ... with an error code: a connection error, no rotation
+  bool goaway_sent_ = false;       // nghttp2 ended the session (a connection error) and said so
   bool closing_ = false;           // nghttp2_session_del is running: callbacks count nothing
   int64_t now_ = 0;                // the instant of the read being processed
   int64_t connect_start_ns_ = 0;

@@ -620,6 +620,27 @@ TEST(Http2Engine, AFramingErrorCountsOnceForEachStreamInFlight) {
   EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kProtocol));
 }
 
+// The same framing error after a graceful GOAWAY (NO_ERROR, naming the stream left open as the
+// last it processed): nghttp2 ended the session as before, so the open stream is a `protocol`
+// error too, not a short read (before: the connection was taken for one the server closed
+// when done, and its open stream counted as `short_read`). One stream per connection: its
+// first request is answered, the second is left open by the GOAWAY and the broken frame.
+TEST(Http2Engine, AFramingErrorAfterAGracefulGoawayCountsAsProtocolErrors) {
+  testing::TestHttp2Server server(kBody, 0, false,
+                                  {.break_framing_at = 2, .goaway_before_break = true});
+  WorkloadSpec spec = http2_spec_for(server);
+  spec.http2.streams = 1;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(server.goaways(), 0u);
+  EXPECT_GT(errors(r, ErrorKind::kProtocol), 0u);
+  EXPECT_EQ(errors(r, ErrorKind::kShortRead), 0u);
+  EXPECT_EQ(r.successes, server.replies());
+  EXPECT_EQ(total_errors(r), errors(r, ErrorKind::kProtocol));
+  EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kProtocol));
+}
+
 // A GOAWAY with an error code (here ENHANCE_YOUR_CALM) is a connection error, not a rotation:
 // the streams it refused are `reset` errors, never sent again at no error, and the connection
 // is replaced. Before, they were re-sent as after a graceful GOAWAY, and the failing server

@@ -31,6 +31,9 @@ struct Http2Misbehaviour {
   // Instead of answering a connection's n-th request (from 1): a DATA frame on stream 0, a
   // connection error (RFC 9113, section 6.1), and nothing more on that connection.
   uint32_t break_framing_at = 0;
+  // With break_framing_at: first a GOAWAY (goaway_error) naming that request's stream as the
+  // last processed, which leaves it open, then the DATA frame on stream 0.
+  bool goaway_before_break = false;
   // Every response: headers with the whole body's content-length, then half the body, then
   // RST_STREAM(NO_ERROR) instead of END_STREAM.
   bool reset_mid_body = false;
@@ -128,6 +131,7 @@ class TestHttp2Server {
       if (goaway_sent_) return;  // after the GOAWAY: refused, never processed
       if (++received_ == server_.misbehaviour_.break_framing_at) {
         // Written after what is queued; then the connection is done, as after a GOAWAY.
+        if (server_.misbehaviour_.goaway_before_break) go_away(stream_id);
         break_framing_ = true;
         goaway_sent_ = true;
         return;
