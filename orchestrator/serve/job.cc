@@ -51,6 +51,24 @@ JobStatus Job::status() const {
   return status_;
 }
 
+bool Job::request_cancel() {
+  std::lock_guard lock(mutex_);
+  if (cancels_closed_) return false;
+  cancel_requested_ = true;
+  return true;
+}
+
+bool Job::cancel_requested() const {
+  std::lock_guard lock(mutex_);
+  return cancel_requested_;
+}
+
+bool Job::close_cancels() {
+  std::lock_guard lock(mutex_);
+  cancels_closed_ = true;
+  return cancel_requested_;
+}
+
 void Job::emit(JobEvent event) {
   std::lock_guard lock(mutex_);
   keep(std::move(event));

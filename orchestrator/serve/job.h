@@ -3,7 +3,6 @@
 // late replays them. Domain types only; the gRPC service translates.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -86,9 +85,14 @@ class Job {
   const JobOptions& options() const { return options_; }
 
   JobStatus status() const;
-  // Cancel asked for (by a client or a shutdown); the executor checks it when it starts.
-  void request_cancel() { cancel_requested_ = true; }
-  bool cancel_requested() const { return cancel_requested_; }
+  // Cancel asked for (by a client or a shutdown); the executor checks it when it starts. False,
+  // and nothing asked, once the job's outcome is final (close_cancels): a cancel that came too
+  // late to change it, which then must not stop anything either.
+  bool request_cancel();
+  bool cancel_requested() const;
+  // The executor settles the job's outcome: from now on a cancel is refused. Whether one was
+  // asked before, which the job's exit, its stored run and the gauges then all follow.
+  bool close_cancels();
   // Changes the status (the update sees the current one) and emits the new status.
   template <class F>
   void update(F&& change) {
@@ -117,8 +121,9 @@ class Job {
   const uint64_t id_;
   const scenario::Scenario scenario_;
   const JobOptions options_;
-  std::atomic<bool> cancel_requested_{false};
   mutable std::mutex mutex_;
+  bool cancel_requested_ = false;  // the mutex held, as cancels_closed_
+  bool cancels_closed_ = false;
   mutable std::condition_variable changed_;
   JobStatus status_;
   const size_t kept_event_bytes_;

@@ -73,10 +73,9 @@ std::shared_ptr<Job> JobQueue::cancel(uint64_t id) {
       return job;
     }
   }
-  if (running_ == job) {
-    job->request_cancel();
-    executor_.interrupt();
-  }
+  // A running job whose outcome is already settled refuses the cancel: it ends as it was
+  // going to, and its run is not stopped for a job that is no longer cancelled.
+  if (running_ == job && job->request_cancel()) executor_.interrupt();
   return job;
 }
 
@@ -92,10 +91,7 @@ void JobQueue::shutdown() {
       stopping_ = true;
       for (auto& job : waiting_) mark_cancelled(*job, "the service shut down before it started");
       waiting_.clear();
-      if (running_) {
-        running_->request_cancel();
-        executor_.interrupt();
-      }
+      if (running_ && running_->request_cancel()) executor_.interrupt();
     }
     wake_.notify_all();
   }

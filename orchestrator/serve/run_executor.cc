@@ -48,9 +48,13 @@ class RunDeadline {
       if (wake_.wait_for(lock, std::chrono::nanoseconds(limit_ns), [this] { return done_; })) {
         return;
       }
-      passed_ = true;
-      app::set_run_cancelled(true);
+      pass();
     });
+  }
+  // Passes now, as at its time (a test's seam: RunExecutor::Seams).
+  void pass_now() {
+    std::lock_guard lock(mutex_);
+    if (!done_) pass();
   }
   // The run is over: no stop after this.
   void finished() {
@@ -65,6 +69,11 @@ class RunDeadline {
   bool passed() const { return passed_; }  // after finished()
 
  private:
+  void pass() {  // the mutex held
+    passed_ = true;
+    app::set_run_cancelled(true);
+  }
+
   std::mutex mutex_;
   std::condition_variable wake_;
   bool done_ = false;
@@ -95,7 +104,10 @@ bool stop_reached_run(const report::ScenarioReport& r) {
 void RunExecutor::interrupt() { app::set_run_cancelled(true); }
 
 void RunExecutor::run(Job& job) {
-  app::set_run_cancelled(job.cancel_requested());
+  // Cleared first, then set for a cancel already asked: a cancel asked meanwhile is either seen
+  // here or sets the flag itself afterwards (JobQueue::cancel asks the job, then interrupts).
+  app::set_run_cancelled(false);
+  if (job.cancel_requested()) app::set_run_cancelled(true);
   job.update([](JobStatus& s) {
     s.state = JobState::kRunning;
     s.started_unix_ns = unix_now_ns();
@@ -105,8 +117,9 @@ void RunExecutor::run(Job& job) {
     if (UniqueFile err = open_job_output(job, true, private_folders_)) {
       std::fprintf(err.get(), "error: %s\n", taken->c_str());
     }
+    const bool cancelled = job.close_cancels();
     job.update([&](JobStatus& s) {
-      s.state = JobState::kFinished;
+      s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
       s.exit_code = cli::kExitRunError;
       s.error = *taken;
       s.finished_unix_ns = unix_now_ns();
@@ -133,25 +146,33 @@ void RunExecutor::run(Job& job) {
   report::ScenarioReport r;
   RunDeadline deadline(job.options().max_run_ns);
   bool stopped_by_deadline = false;
+  bool stopped = false;
   {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
     engine::FanOutObserver extra({&metrics_, &progress, &live_});
     r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
+    if (seams_.judged) seams_.judged([&deadline] { deadline.pass_now(); });
     deadline.finished();  // what comes after the run is not stopped
     // The deadline may have come once run_one had judged the run for the last time (while it
     // stored it, or as it returned): that run went to its end, and is not made a stopped one.
     stopped_by_deadline = deadline.passed() && stop_reached_run(r);
-    if (deadline.passed() && !stopped_by_deadline && !job.cancel_requested()) {
-      app::set_run_cancelled(false);
-    }
-    // A cancel that came after the run was stored still makes the job exit 3 (below): the
-    // stored run says so too, and is not promoted (app::promote_run).
-    if (app::interrupted() && r.run_id != 0 && r.exit_code != cli::kExitRunError) {
+    if (seams_.deadline_checked) seams_.deadline_checked();
+    // The job's outcome is settled here, once: a cancel asked before counts wherever the run
+    // was when it came, one asked after is refused (Job::request_cancel), so none is lost or
+    // half taken. The job's exit, its stored run and the gauges all follow `stopped`; the flag
+    // says the same, whatever a deadline that came too late had set.
+    stopped = job.close_cancels() || stopped_by_deadline || app::interrupt_signal() != 0;
+    app::set_run_cancelled(stopped);
+    // A cancel that came after the run was stored still makes the job exit 3: the stored run
+    // says so too, and is not promoted (app::promote_run).
+    if (stopped && r.exit_code != cli::kExitRunError) {
       r.exit_code = cli::kExitRunError;
-      if (auto raised = db_.raise_exit_code(r.run_id, r.exit_code, app::interrupt_description());
-          !raised) {
-        terminal.message("error: " + raised.message());
+      if (r.run_id != 0) {
+        if (auto raised = db_.raise_exit_code(r.run_id, r.exit_code, app::interrupt_description());
+            !raised) {
+          terminal.message("error: " + raised.message());
+        }
       }
     }
     app::promote_run(r, policy, db_, terminal);
@@ -161,7 +182,7 @@ void RunExecutor::run(Job& job) {
 
   // The same lines `orchestrator run` prints after each scenario.
   report::print_scenario_end(r, out.get(), err.get());
-  const bool cancelled = app::interrupted();
+  const bool cancelled = stopped;
   const std::string over_time = stopped_by_deadline
                                     ? "the run went on for this service's --max-run-seconds (" +
                                           std::to_string(job.options().max_run_ns / 1'000'000'000) +
@@ -189,7 +210,7 @@ void RunExecutor::run(Job& job) {
 
   job.update([&](JobStatus& s) {
     s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
-    s.exit_code = cancelled ? cli::kExitRunError : r.exit_code;
+    s.exit_code = r.exit_code;  // 3 when stopped, as the stored run and the gauge say
     s.run_id = r.run_id;
     s.error = over_time.empty() ? without_folders(r.result.error, private_folders_) : over_time;
     s.finished_unix_ns = unix_now_ns();

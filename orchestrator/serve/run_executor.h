@@ -3,6 +3,7 @@
 // service's Prometheus gauges updated.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,17 @@ class RunExecutor : public JobExecutor {
   // What the running job is doing now (the web UI's live page).
   const LiveRun& live() const { return live_; }
 
+  // Seams for tests (tests/unit/orchestrator/serve/run_executor_test.cc): called on the job's
+  // thread at these moments of run(), so that a test puts a cancel or the deadline exactly
+  // there; the service sets none.
+  struct Seams {
+    // run_one has judged and stored the run; `pass_deadline` makes --max-run-seconds pass now.
+    std::function<void(const std::function<void()>& pass_deadline)> judged;
+    // The deadline is over and looked at; the job's outcome is not settled yet.
+    std::function<void()> deadline_checked;
+  };
+  void set_seams(Seams seams) { seams_ = std::move(seams); }
+
  private:
   static std::vector<std::string> private_folders(const std::string& log_dir,
                                                   std::vector<std::string> scenario_folders) {
@@ -60,6 +72,7 @@ class RunExecutor : public JobExecutor {
   metrics::MetricsObserver& metrics_;
   const std::vector<std::string> private_folders_;
   LiveRun live_;
+  Seams seams_;
 };
 
 }  // namespace benchgate::serve

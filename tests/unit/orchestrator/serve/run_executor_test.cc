@@ -1,0 +1,91 @@
+// How a service job's stop is settled (orchestrator/serve/run_executor.cc): a client's cancel
+// asked before the job's outcome is final always counts, wherever the run was when it came,
+// and the job's exit, its stored run and benchgate_last_run_exit_code then say the same; one
+// asked after is refused. The seams (RunExecutor::Seams) put the cancel and the deadline at
+// the exact moment, no sleep.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "executor_test_support.h"
+#include "orchestrator/cli/exit_codes.h"
+
+namespace benchgate::serve {
+namespace {
+
+using testing::ExecutorBench;
+
+// The exit code the store holds for the only run, and the scenario's gauge as scraped.
+int stored_exit_code(store::Store& db) {
+  auto runs = db.list_runs(10);
+  EXPECT_TRUE(runs && runs->size() == 1);
+  if (!runs || runs->size() != 1) return -1;
+  return runs->front().exit_code.value_or(-1);
+}
+bool gauge_says(const std::string& scrape, int code) {
+  return scrape.find("\nbenchgate_last_run_exit_code{scenario=\"fakes\"} " + std::to_string(code) +
+                     "\n") != std::string::npos;
+}
+
+TEST(RunExecutorStop, ACancelAsTheLateDeadlineIsLookedAtIsNotLost) {
+  ExecutorBench bench;
+  std::shared_ptr<Job> job;
+  RunExecutor::Seams seams;
+  // --max-run-seconds passes once the run was judged (so it does not count), and the client's
+  // cancel comes right after the deadline was looked at, before the job's outcome is settled.
+  seams.judged = [](const std::function<void()>& pass_deadline) { pass_deadline(); };
+  seams.deadline_checked = [&] { bench.queue().cancel(job->id()); };
+  bench.executor().set_seams(seams);
+  job = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(job);
+  const auto ended = ExecutorBench::wait_end(*job);
+  EXPECT_EQ(ended.status.state, JobState::kCancelled);
+  EXPECT_EQ(ended.status.exit_code, cli::kExitRunError);
+  EXPECT_NE(ended.err.find("run cancelled: every child process was stopped"), std::string::npos)
+      << ended.err;
+  // One exit code everywhere: the stored run and the gauge say what the job says.
+  EXPECT_EQ(stored_exit_code(bench.db()), cli::kExitRunError);
+  EXPECT_TRUE(gauge_says(bench.scrape(), cli::kExitRunError)) << bench.scrape();
+}
+
+TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedMakesTheJobTheStoredRunAndTheGaugeSay3) {
+  ExecutorBench bench;
+  std::shared_ptr<Job> job;
+  RunExecutor::Seams seams;
+  seams.deadline_checked = [&] { bench.queue().cancel(job->id()); };
+  bench.executor().set_seams(seams);
+  job = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(job);
+  const auto ended = ExecutorBench::wait_end(*job);
+  EXPECT_EQ(ended.status.state, JobState::kCancelled);
+  EXPECT_EQ(ended.status.exit_code, cli::kExitRunError);
+  EXPECT_EQ(stored_exit_code(bench.db()), cli::kExitRunError);
+  EXPECT_TRUE(gauge_says(bench.scrape(), cli::kExitRunError)) << bench.scrape();
+}
+
+TEST(RunExecutorStop, ADeadlineThatPassedOnceTheRunWasJudgedChangesNothing) {
+  ExecutorBench bench;
+  RunExecutor::Seams seams;
+  seams.judged = [](const std::function<void()>& pass_deadline) { pass_deadline(); };
+  bench.executor().set_seams(seams);
+  auto job = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(job);
+  const auto ended = ExecutorBench::wait_end(*job);
+  EXPECT_EQ(ended.status.state, JobState::kFinished) << ended.err;
+  EXPECT_EQ(ended.status.exit_code, cli::kExitOk) << ended.err;
+  EXPECT_EQ(stored_exit_code(bench.db()), cli::kExitOk);
+  EXPECT_TRUE(gauge_says(bench.scrape(), cli::kExitOk)) << bench.scrape();
+}
+
+TEST(RunExecutorStop, ACancelOnceTheOutcomeIsSettledIsRefused) {
+  Job job(1, testing::short_scenario(), {}, "client");
+  EXPECT_TRUE(job.request_cancel());
+  EXPECT_TRUE(job.close_cancels());
+  Job late(2, testing::short_scenario(), {}, "client");
+  EXPECT_FALSE(late.close_cancels());
+  EXPECT_FALSE(late.request_cancel());
+  EXPECT_FALSE(late.cancel_requested());
+}
+
+}  // namespace
+}  // namespace benchgate::serve
