@@ -50,7 +50,8 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
     reports.push_back(
         run_one(scenario, run.policy, scenario_options, db, info, terminal, metrics_observer));
     const auto& r = reports.back();
-    if (*exporter) (*exporter)->observer().scenario_finished(r, info.commit);
+    // Counted once its exit code is final, below.
+    if (*exporter) (*exporter)->observer().scenario_judged(r, info.commit);
     report::print_scenario_end(r, stdout, stderr);
     exit_code = std::max(exit_code, r.exit_code);
     if (interrupted()) break;
@@ -96,8 +97,9 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   // The push reports a run that is already stored with its exit code: a failed push is said,
   // but it changes neither the stored run nor the exit code (README "Prometheus and Grafana").
   if (*exporter) {
-    // The exit codes are final only now; /metrics and the push say them as the store does.
-    for (const report::ScenarioReport& r : reports) (*exporter)->observer().exit_code_final(r);
+    // The exit codes are final only now; /metrics and the push count and say them as the store
+    // does.
+    for (const report::ScenarioReport& r : reports) (*exporter)->observer().run_final(r);
     if (auto pushed = (*exporter)->finish(); !pushed) {
       std::fprintf(stderr, "warning: %s; the exit code stays the run's (%d)\n",
                    pushed.message().c_str(), exit_code);

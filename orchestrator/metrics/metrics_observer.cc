@@ -17,6 +17,7 @@
 #include <set>
 #include <vector>
 
+#include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/scenario_report.h"
 
@@ -490,26 +491,35 @@ void MetricsObserver::Impl::set_change_points(const report::ScenarioReport& repo
   }
 }
 
-void MetricsObserver::exit_code_final(const report::ScenarioReport& report) {
+const char* MetricsObserver::run_status_label(const report::ScenarioReport& report) {
+  if (report.result.interrupted) return "aborted";
+  if (!report.result.ok() || report.exit_code == cli::kExitRunError) return "failed";
+  return "ok";
+}
+
+void MetricsObserver::run_final(const report::ScenarioReport& report) {
   std::lock_guard lock(impl_->mutex);
-  impl_->last_exit_code.Add({{"scenario", report.result.scenario}}).Set(report.exit_code);
+  const Labels labels = {{"scenario", report.result.scenario}};
+  Labels with_status = labels;
+  with_status["status"] = run_status_label(report);
+  impl_->runs.Add(with_status).Increment();
+  impl_->last_exit_code.Add(labels).Set(report.exit_code);
 }
 
 void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
                                         const std::string& commit) {
+  scenario_judged(report, commit);
+  run_final(report);
+}
+
+void MetricsObserver::scenario_judged(const report::ScenarioReport& report,
+                                      const std::string& commit) {
   std::lock_guard lock(impl_->mutex);
   Impl& m = *impl_;
   const std::string& name = report.result.scenario;
   m.note_scenario(name);  // a run that ended before it started counts too
   const Labels labels = {{"scenario", name}};
   m.run_in_progress.Add(labels).Set(0);
-
-  const std::string status =
-      report.result.interrupted ? "aborted" : (report.result.ok() ? "ok" : "failed");
-  Labels with_status = labels;
-  with_status["status"] = status;
-  m.runs.Add(with_status).Increment();
-  m.last_exit_code.Add(labels).Set(report.exit_code);
   m.last_finished.Add(labels).Set(
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
 

@@ -41,16 +41,25 @@ class MetricsObserver : public engine::RunObserver {
                        const results::Repetition* repetition) override;
   void workload_finished(const results::WorkloadResult& result) override;
 
-  // After a scenario's run is stored and its gates evaluated: the run's identity and status,
-  // its exit code, and one series per gate (replacing the scenario's previous verdicts).
+  // After a scenario's run is stored and its gates evaluated, its exit code final (serve):
+  // scenario_judged, then run_final.
   void scenario_finished(const report::ScenarioReport& report, const std::string& commit);
-  // The run's exit code as the process ends: raised since scenario_finished by an interrupt
-  // that came after the run was judged, report files that could not be written, or a
-  // promotion the store refused (app/local_run.cc). benchgate_last_run_exit_code says it, as
-  // the store does; nothing else changes.
-  void exit_code_final(const report::ScenarioReport& report);
+  // After a scenario's run is stored and its gates evaluated: the run's identity, and one
+  // series per gate (replacing the scenario's previous verdicts). Not yet counted: its exit
+  // code may still be raised (an interrupt that came after the run was judged, report files
+  // that could not be written, a promotion the store refused: app/local_run.cc).
+  void scenario_judged(const report::ScenarioReport& report, const std::string& commit);
+  // Once the run's exit code is final, once per run: benchgate_runs_total counts it with the
+  // status its final outcome has (run_status_label) and benchgate_last_run_exit_code says the
+  // exit code, as the store does.
+  void run_final(const report::ScenarioReport& report);
 
   const std::shared_ptr<prometheus::Registry>& registry() const;
+
+  // benchgate_runs_total's status of a finished run: aborted (interrupted while it ran), failed
+  // (a run error: it did not finish ok, or its exit code is 3, raised after it was judged
+  // included), ok (it ran; its gates passed or failed).
+  static const char* run_status_label(const report::ScenarioReport& report);
 
  private:
   struct Impl;

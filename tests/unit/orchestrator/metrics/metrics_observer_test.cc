@@ -339,20 +339,37 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
   EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 0)")) << text;
 }
 
-// `orchestrator run` learns a run's final exit code after scenario_finished (an interrupt after
-// the run was judged, report files not written, a refused promotion): the gauge says the final
-// one, and the run is not counted again.
-TEST(MetricsObserverTest, TheFinalExitCodeReplacesTheOneTheRunWasJudgedWith) {
+// `orchestrator run` learns a run's final exit code after it was judged (an interrupt after
+// the run was judged, report files not written, a refused promotion): the run is counted once,
+// then, with the status of its final outcome (a run error: failed, not the ok it was judged
+// with), and the gauge says the final exit code.
+TEST(MetricsObserverTest, ARunIsCountedOnceWithTheStatusOfItsFinalExitCode) {
   MetricsObserver observer;
   auto s = make_scenario();
   observer.scenario_started(s);
   report::ScenarioReport r = make_report(7, gates::Verdict::kPass);
-  observer.scenario_finished(r, "abc");
+  observer.scenario_judged(r, "abc");
+  EXPECT_TRUE(has_line(scrape(observer), R"(benchgate_runs_total{scenario="sc",status="ok"} 0)"));
   r.exit_code = 3;
-  observer.exit_code_final(r);
+  observer.run_final(r);
   const std::string text = scrape(observer);
   EXPECT_TRUE(has_line(text, R"(benchgate_last_run_exit_code{scenario="sc"} 3)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 0)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="aborted"} 0)")) << text;
+}
+
+// A run whose critical gate failed (exit code 1) ran: it counts as ok.
+TEST(MetricsObserverTest, ARunWhoseGateFailedIsCountedAsOk) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  report::ScenarioReport r = make_report(7, gates::Verdict::kFail);
+  r.exit_code = 1;
+  observer.scenario_finished(r, "abc");
+  const std::string text = scrape(observer);
   EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 0)")) << text;
 }
 
 store::SeriesChanges series(const std::string& metric, std::vector<std::optional<double>> changes) {
