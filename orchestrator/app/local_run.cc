@@ -77,12 +77,18 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   bool html_ok = report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
   if (!files_ok || !html_ok) exit_code = kExitRunError;
   // Only now is a run's exit code final: report files not written fail every run they report.
-  // Only then are runs promoted (README, "Stored results": a baseline exited 0).
-  bool raised_by_promotion = false;
   for (report::ScenarioReport& r : reports) {
     if (!files_ok || !html_ok) raise_to_run_error(r, "the report files could not be written");
+    exit_code = std::max(exit_code, r.exit_code);
+  }
+  // Only then are runs promoted (README, "Stored results": a baseline exited 0), and only when
+  // the whole invocation exits 0: a pipeline fails on its exit code, and an interrupt stops
+  // what was asked for, the runs completed before it included (docs/GATES.md).
+  const std::string held_back = promotion_held_back(reports, exit_code);
+  bool raised_by_promotion = false;
+  for (report::ScenarioReport& r : reports) {
     const int before = r.exit_code;
-    promote_run(r, run.policy, db, terminal);
+    promote_run(r, run.policy, db, terminal, held_back);
     raised_by_promotion = raised_by_promotion || r.exit_code != before;
     exit_code = std::max(exit_code, r.exit_code);
   }

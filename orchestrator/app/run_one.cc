@@ -122,7 +122,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
 }
 
 void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::Store& db,
-                 report::TerminalReport& terminal) {
+                 report::TerminalReport& terminal, const std::string& held_back) {
   if (policy.promote.empty() || out.run_id == 0) return;
   const bool ran_ok = out.result.ok();
   const std::string run = std::to_string(out.run_id);
@@ -134,6 +134,9 @@ void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::St
     // Measured after a worker was lost (on_worker_loss = "continue"): never a baseline.
     terminal.print("run " + run + " not promoted to '" + policy.promote +
                    "': a workload is flagged degraded (a worker was lost)");
+  } else if (ran_ok && out.exit_code == kExitOk && !held_back.empty()) {
+    // A pipeline fails on the invocation's exit code: what it measured is not a baseline.
+    terminal.print("run " + run + " not promoted to '" + policy.promote + "': " + held_back);
   } else if (ran_ok && out.exit_code == kExitOk) {
     if (auto added = db.add_baseline(policy.promote, out.run_id)) {
       terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
@@ -150,6 +153,19 @@ void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::St
                                 : "it exited " + std::to_string(out.exit_code);
     terminal.print("run " + run + " not promoted to '" + policy.promote + "': " + why);
   }
+}
+
+std::string promotion_held_back(const std::vector<report::ScenarioReport>& reports, int exit_code) {
+  if (exit_code == kExitOk) return "";
+  const std::string rule = "; --promote adds runs only when the whole invocation exits 0";
+  if (interrupted()) return interrupt_description() + " during this invocation" + rule;
+  for (const report::ScenarioReport& r : reports) {
+    if (r.exit_code == kExitOk) continue;
+    return "scenario " + r.result.scenario +
+           (r.run_id != 0 ? " (run " + std::to_string(r.run_id) + ")" : std::string()) +
+           " exited " + std::to_string(r.exit_code) + rule;
+  }
+  return "the invocation exits " + std::to_string(exit_code) + rule;
 }
 
 }  // namespace benchgate::app

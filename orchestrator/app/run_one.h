@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/report/scenario_report.h"
@@ -33,8 +34,17 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
 // Adds the run to policy.promote when it exited 0 (completed, no critical gate failed, not
 // degraded): README, "a baseline needs exit code 0". `out.exit_code` must be final: what the
 // process exits with for this run, and what the store holds (Store::raise_exit_code). A
-// promotion the store refuses raises it to 3.
+// promotion the store refuses raises it to 3. `held_back` (several scenarios in one
+// `orchestrator run`): why the invocation does not exit 0 although this run did (an interrupt,
+// another scenario's run), and the run is not promoted; empty: the invocation exits 0.
 void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::Store& db,
-                 report::TerminalReport& terminal);
+                 report::TerminalReport& terminal, const std::string& held_back = "");
+
+// promote_run's `held_back` for the runs of one `orchestrator run` whose process exits
+// `exit_code` (final, the report files written): empty when it is 0; else what made it
+// non-zero (an interrupt, the first scenario that did not exit 0). A pipeline fails on that
+// exit code, and an interrupt stops what was asked for: no run of the invocation is a
+// baseline then, those completed before included (docs/GATES.md, "Series and baselines").
+std::string promotion_held_back(const std::vector<report::ScenarioReport>& reports, int exit_code);
 
 }  // namespace benchgate::app

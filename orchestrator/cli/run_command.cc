@@ -52,7 +52,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--label", flags.labels, "Label the run KEY=VALUE (repeatable)");
   run->add_option(
       "--promote", flags.promote,
-      "Add the run to this baseline when it exits 0 (completed, no critical gate failed)");
+      "Add the run to this baseline when it exits 0 (completed, no critical gate failed); with "
+      "several scenarios, every run only when the whole invocation exits 0 (none after an "
+      "interrupt)");
   run->add_option("--baseline", flags.baseline,
                   "Evaluate every relative gate against this baseline instead of its own");
   run->add_flag(

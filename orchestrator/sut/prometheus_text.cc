@@ -45,9 +45,12 @@ bool exposition_name_char(char c) { return exposition_name_start(c) || (c >= '0'
 bool label_name_start(char c) { return exposition_name_start(c) && c != ':'; }
 bool label_name_char(char c) { return label_name_start(c) || (c >= '0' && c <= '9'); }
 
-// A sample value as Prometheus reads it (Go's strconv.ParseFloat): a decimal or exponent
-// float, or NaN and Inf in any case with an optional sign ("NaN", "+Inf", and "Nan", which
-// prometheus-cpp writes).
+// A sample value as Prometheus reads it: a decimal or exponent float, or NaN and Inf in any
+// case with an optional sign ("NaN", "+Inf", and "Nan", which prometheus-cpp writes). Its text
+// parser takes Go's strconv.ParseFloat minus the forms Go 1.13 added: a value with 'p', 'P' or
+// '_' is refused before ParseFloat sees it, so a hex float ("0x1p3") or a digit separator
+// ("1_000") is no number there, and none here (from_chars reads neither).
+
 std::optional<double> exposition_value(std::string_view text) {
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

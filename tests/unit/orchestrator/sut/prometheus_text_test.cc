@@ -114,6 +114,12 @@ TEST(PrometheusText, ABadLineIsAnErrorNamingItsNumber) {
   EXPECT_EQ(error_of("c one\n"), "line 1: the sample value is not a number");
   EXPECT_EQ(error_of("c 1.2.3\n"), "line 1: the sample value is not a number");
   EXPECT_EQ(error_of("c infinite\n"), "line 1: the sample value is not a number");
+  // Prometheus's own text parser refuses the float forms Go 1.13 added, a hex float and a
+  // digit separator, even where the value would be a whole number.
+  EXPECT_EQ(error_of("# TYPE c counter\nc 0x1p3\n"), "line 2: the sample value is not a number");
+  EXPECT_EQ(error_of("c 0X1.8P1\n"), "line 1: the sample value is not a number");
+  EXPECT_EQ(error_of("c 1_000\n"), "line 1: the sample value is not a number");
+
   EXPECT_EQ(error_of("c 1 2 3\n"), "line 1: unexpected text after the sample");
   EXPECT_EQ(error_of("c 1 1.5\n"), "line 1: the timestamp is not a whole number of milliseconds");
   EXPECT_EQ(error_of("\n\nc{a=\"x\\t\"} 1\n"),

@@ -1,0 +1,106 @@
+// Which runs of one `orchestrator run` join the --promote baseline (orchestrator/app/run_one.h):
+// each only when it exited 0 and the whole invocation exits 0.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/run_one.h"
+#include "orchestrator/store/store.h"
+#include "store_test_support.h"
+
+namespace benchgate::app {
+namespace {
+
+report::ScenarioReport finished(const std::string& scenario, int64_t run_id, int exit_code) {
+  report::ScenarioReport r;
+  r.result.scenario = scenario;
+  r.run_id = run_id;
+  r.exit_code = exit_code;
+  r.status = "ok";
+  return r;
+}
+
+class Promotion : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = store::Store::open(dir_.file("runs.db"));
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    store_ = std::move(*opened);
+    out_ = std::tmpfile();
+    ASSERT_NE(out_, nullptr);
+  }
+  void TearDown() override {
+    set_run_cancelled(false);
+    if (out_ != nullptr) std::fclose(out_);
+  }
+
+  int64_t stored_run() {
+    auto id = store_->begin_run(store::testing::test_run_info());
+    EXPECT_TRUE(id.ok()) << id.message();
+    EXPECT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+    return *id;
+  }
+  size_t baseline_size() {
+    auto listed = store_->list_baselines("main");
+    EXPECT_TRUE(listed.ok()) << listed.message();
+    return listed ? listed->size() : 0;
+  }
+  std::string printed() {
+    std::fflush(out_);
+    std::rewind(out_);
+    std::string text;
+    for (int c; (c = std::fgetc(out_)) != EOF;) text.push_back(static_cast<char>(c));
+    return text;
+  }
+
+  store::testing::TempDir dir_;
+  std::unique_ptr<store::Store> store_;
+  std::FILE* out_ = nullptr;
+};
+
+// Scenario a's run exited 0, scenario b's gate failed: the invocation exits 1, a pipeline fails
+// on it, and a's run does not join the baseline either; the line says why.
+TEST_F(Promotion, ARunThatExited0IsNotPromotedWhenAnotherScenarioOfTheInvocationDidNot) {
+  report::TerminalReport terminal(out_, out_);
+  std::vector<report::ScenarioReport> reports = {finished("a", stored_run(), 0),
+                                                 finished("b", stored_run(), 1)};
+  const std::string held_back = promotion_held_back(reports, 1);
+  EXPECT_NE(held_back.find("scenario b (run " + std::to_string(reports[1].run_id) + ") exited 1"),
+            std::string::npos)
+      << held_back;
+  for (auto& r : reports) promote_run(r, {"", "main", false}, *store_, terminal, held_back);
+  EXPECT_EQ(baseline_size(), 0u);
+  EXPECT_EQ(reports[0].exit_code, 0);
+  EXPECT_NE(printed().find("run " + std::to_string(reports[0].run_id) +
+                           " not promoted to 'main': scenario b"),
+            std::string::npos)
+      << printed();
+}
+
+// An interrupt (here a service's cancel) after scenario a's run completed: the invocation
+// exits 3 and what it completed before the interrupt is not promoted.
+TEST_F(Promotion, NoRunIsPromotedAfterAnInterrupt) {
+  report::TerminalReport terminal(out_, out_);
+  std::vector<report::ScenarioReport> reports = {finished("a", stored_run(), 0)};
+  set_run_cancelled(true);
+  const std::string held_back = promotion_held_back(reports, 3);
+  EXPECT_NE(held_back.find("cancelled through the service"), std::string::npos) << held_back;
+  promote_run(reports[0], {"", "main", false}, *store_, terminal, held_back);
+  EXPECT_EQ(baseline_size(), 0u);
+}
+
+// The invocation exits 0: every run is promoted, as before.
+TEST_F(Promotion, EveryRunIsPromotedWhenTheInvocationExits0) {
+  report::TerminalReport terminal(out_, out_);
+  std::vector<report::ScenarioReport> reports = {finished("a", stored_run(), 0),
+                                                 finished("b", stored_run(), 0)};
+  const std::string held_back = promotion_held_back(reports, 0);
+  EXPECT_EQ(held_back, "");
+  for (auto& r : reports) promote_run(r, {"", "main", false}, *store_, terminal, held_back);
+  EXPECT_EQ(baseline_size(), 2u);
+}
+
+}  // namespace
+}  // namespace benchgate::app
