@@ -41,7 +41,9 @@ std::vector<int64_t> ints_from_json(const std::string& text);
 // its workload row `w`. Both finished ok, and no window of the workload was measured while a
 // process was stopped (flag process_stopped: its figures describe the stop, not the system) or
 // without every worker (flag degraded: it had less load than the workload asks for). Such runs
-// are stored with status ok, so the status alone does not exclude them. A constant.
+// are stored with status ok, so the status alone does not exclude them. A constant; the view
+// series_history (schemas/sqlite/0018_series_history_is_history.sql) filters with the same text,
+// which a test checks.
 const std::string& history_workload_condition();
 
 // A workload as store_workload writes it and get_run reads it back (ids left 0): every figure

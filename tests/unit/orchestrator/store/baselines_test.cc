@@ -5,6 +5,7 @@
 
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
+#include "orchestrator/store/store_internal.h"
 #include "orchestrator/store/workload_params.h"
 #include "store_test_support.h"
 
@@ -248,6 +249,50 @@ TEST_F(Baselines, AWorkloadWithAWindowMeasuredWhileAProcessWasStoppedIsNeverHist
   EXPECT_EQ(detail->workloads[0].repetitions[1].stopped,
             std::vector<std::string>{"worker 0 (pid 4242)"});
   EXPECT_TRUE(detail->workloads[0].repetitions[0].stopped.empty());
+}
+
+// The view series_history is a series' history as the gates read it: one definition, the text of
+// internal::history_workload_condition in the view's WHERE clause, so that a query over the view
+// shows the figures that baselines, change gates and change points use, and no other (it showed
+// workloads measured while a process was stopped or without every worker).
+TEST_F(Baselines, SeriesHistoryIsTheRunsTheGatesCallHistory) {
+  const int64_t clean = run();
+  results::WorkloadResult polluted = testing::test_workload("http_hello", 3);
+  polluted.repetitions[1].flags.emplace_back(results::kProcessStopped);
+  polluted.repetitions[1].stopped = {"worker 0 (pid 4242)"};
+  const int64_t stopped = run("ok", "quickstart", testing::test_testbed(), polluted);
+  results::WorkloadResult lost = testing::test_workload("http_hello", 3);
+  lost.repetitions[2].flags.emplace_back(results::kDegraded);
+  const int64_t degraded = run("ok", "quickstart", testing::test_testbed(), lost);
+  const int64_t failed = run("failed");
+  ASSERT_TRUE(store_->add_baseline("main", clean).ok());
+  ASSERT_TRUE(store_->add_baseline("main", stopped).ok());
+  ASSERT_NE(degraded, failed);
+
+  auto stmt = store_->database().prepare(
+      "SELECT DISTINCT run_id FROM series_history WHERE metric = 'throughput.rps' ORDER BY run_id");
+  ASSERT_TRUE(stmt.ok()) << stmt.message();
+  std::vector<int64_t> in_view;
+  while (true) {
+    auto row = stmt->step();
+    ASSERT_TRUE(row.ok()) << row.message();
+    if (!*row) break;
+    in_view.push_back(stmt->int64(0));
+  }
+  EXPECT_EQ(in_view, std::vector<int64_t>{clean});
+  auto history = store_->baseline_history(query(testbed_id(clean)));
+  ASSERT_TRUE(history.ok()) << history.message();
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].run_id, clean);
+
+  auto view = store_->database().prepare(
+      "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'series_history'");
+  ASSERT_TRUE(view.ok()) << view.message();
+  auto row = view->step();
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_NE(view->text(0).find("WHERE " + internal::history_workload_condition() + "\n"),
+            std::string::npos)
+      << view->text(0);
 }
 
 // A repetition measured after a worker was lost (on_worker_loss = "continue") had less load
