@@ -99,7 +99,15 @@ struct Test {
   std::optional<double> p_at_twice_margin;  // the same test facing a regression of exactly 2m
   std::optional<double> detectable;         // smallest significant effect d (log space)
   std::optional<EffectInterval> interval;   // of d, from the same standard error and df
+  double scale = 0;                         // the t's standard error of d, with detectable
+  double df = 0;
 };
+
+// The smallest regression (a fraction) a one-sided t with this standard error and df detects at
+// `level`.
+double t_detectable(double scale, double df, double level) {
+  return std::expm1(scale * student_t_quantile(1 - level, df));
+}
 
 // The test on the runs' figures with standard deviation `sd` of one run's figure and `df`
 // degrees of freedom; sd 0 (a deterministic metric) makes any move certain. The centre is the
@@ -115,6 +123,8 @@ Test t_on_figures(Method method, double centre, double d, double sd, double df, 
   };
   Test t{method, centre, p_for(d), p_for(2 * margin), std::nullopt, std::nullopt};
   t.detectable = scale * student_t_quantile(1 - alpha, df);
+  t.scale = scale;
+  t.df = df;
   t.interval = effect_interval(d, scale, df, interval_confidence(alpha));
   return t;
 }
@@ -196,7 +206,12 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   o.margin = margin;
   o.p_value = test.p;
   o.p_adjusted = test.p;
-  if (test.detectable) o.detectable = std::expm1(*test.detectable);
+  if (test.detectable) {
+    o.detectable = std::expm1(*test.detectable);
+    o.detectable_at = [scale = test.scale, df = test.df](double level) {
+      return std::optional<double>(t_detectable(scale, df, level));
+    };
+  }
   if (d > margin) {
     o.verdict = test.p && *test.p < gate.alpha ? Verdict::kFail : Verdict::kInconclusive;
   } else {
@@ -259,6 +274,11 @@ GateOutcome signed_rank_on_pairs(GateOutcome o, const std::vector<double>& x, do
     o.effect_interval = EffectInterval{interval.low, interval.high, interval.achieved_confidence};
     // Shifted by delta - centre, the pairs' lower bound lies above 0 once delta > centre - low.
     o.detectable = std::expm1(std::max(centre - interval.low, 0.0));
+    o.detectable_at = [x, centre](double level) {
+      const CentreInterval at = walsh_interval(x, interval_confidence(level));
+      if (!at.bounded) return std::optional<double>();
+      return std::optional<double>(std::expm1(std::max(centre - at.low, 0.0)));
+    };
   }
   return o;
 }
@@ -344,7 +364,10 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
     };
     o.p_value = p_for(d);
     o.p_adjusted = o.p_value;
-    o.detectable = std::expm1(scale * student_t_quantile(1 - gate.alpha, df));
+    o.detectable = t_detectable(scale, df, gate.alpha);
+    o.detectable_at = [scale, df](double level) {
+      return std::optional<double>(t_detectable(scale, df, level));
+    };
     o.effect_interval = effect_interval(d, scale, df, interval_confidence(gate.alpha));
     o.p_at_twice_margin = p_for(2 * margin);
     o.underpowered = !(*o.p_at_twice_margin < gate.alpha);

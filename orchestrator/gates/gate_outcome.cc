@@ -146,9 +146,7 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
       s += " after Holm's correction over " + std::to_string(o.holm_family) + " gates";
     }
     if (o.detectable) {
-      s += std::string(o.holm_family > 1 ? " (smallest detectable before the correction: "
-                                         : " (smallest detectable: ") +
-           percent(*o.detectable) + ")";
+      s += " (smallest detectable: " + percent(*o.detectable) + ")";
     }
     if (o.method == Method::kPairedSignedRank && o.pairs < 64 &&
         std::ldexp(1.0, -static_cast<int>(o.pairs)) >= o.alpha) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -114,9 +115,14 @@ struct GateOutcome {
   // alone.
   size_t holm_family = 1;
   bool fail_when_underpowered = false;  // the gate's key: an underpowered gate fails the run
-  // The smallest regression (a fraction) this test could detect at alpha with this noise and
-  // this many baseline runs; nothing when the noise is unknown.
+  // The smallest regression (a fraction) this test could detect with this noise and this many
+  // baseline runs at the level its verdict takes: alpha, or after apply_holm the raw p below
+  // which Holm's correction would fail it, the run's other gates' p-values as they were (the
+  // level `underpowered` asks of a 2m regression); nothing when the noise is unknown.
   std::optional<double> detectable;
+  // `detectable` at a given level (set by the evaluator where it computes `detectable`), for
+  // apply_holm.
+  std::function<std::optional<double>(double level)> detectable_at;
   std::optional<CalibratedNoise> calibration;  // the calibration the test used, if any
   // A change gate with confirm = 1 whose first measurement failed (docs/GATES.md, "Confirming
   // rerun"): "confirmed" (the rerun failed too), "cleared" (the verdict is the rerun's),

@@ -10,6 +10,26 @@
 
 namespace benchgate::gates {
 
+namespace {
+
+// The largest raw p at which Holm's correction over `raw` still fails gate i (adjusted below
+// alpha), the other gates' p-values as they are: the level `detectable` is computed at. The
+// adjusted p of one gate grows with its raw p, so a bisection finds it.
+double holm_level(std::vector<double> raw, size_t i, double alpha) {
+  const size_t tested = static_cast<size_t>(
+      std::count_if(raw.begin(), raw.end(), [](double p) { return !std::isnan(p); }));
+  if (tested <= 1) return alpha;  // judged alone: no correction
+  double low = 0;
+  double high = alpha;  // the adjusted p is never below the raw one
+  for (int step = 0; step < 60; ++step) {
+    raw[i] = (low + high) / 2;
+    (holm_adjust(raw)[i] < alpha ? low : high) = raw[i];
+  }
+  return low;
+}
+
+}  // namespace
+
 void apply_holm(std::vector<GateOutcome>& outcomes) {
   std::vector<double> raw;
   raw.reserve(outcomes.size());
@@ -36,6 +56,8 @@ void apply_holm(std::vector<GateOutcome>& outcomes) {
       twice[i] = *o.p_at_twice_margin;
       o.underpowered = !(holm_adjust(twice)[i] < o.alpha);
     }
+    // What the test detects at the level the correction sets, as `underpowered` asks it.
+    if (o.detectable_at) o.detectable = o.detectable_at(holm_level(raw, i, o.alpha));
     if (*o.effect > *o.margin) {
       o.verdict = adjusted[i] < o.alpha ? Verdict::kFail : Verdict::kInconclusive;
     }

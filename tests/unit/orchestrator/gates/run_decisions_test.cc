@@ -1,6 +1,7 @@
 // Decisions over a whole run's gates: Holm's correction and exit codes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "gate_test_support.h"
@@ -96,6 +97,36 @@ TEST(Holm, UnderpoweredAccountsForTheCorrectionApplied) {
   ASSERT_EQ(with_failing[1].verdict, Verdict::kFail);
   ASSERT_EQ(with_failing[2].verdict, Verdict::kFail);
   EXPECT_FALSE(with_failing[0].underpowered) << with_failing[0].explanation;
+}
+
+// The smallest detectable regression is the one the verdict could catch, at the level Holm's
+// correction sets: beside two healthy gates the 4% gate above cannot detect the 8.2% regression
+// (underpowered), so what it can detect is more than 8.2%, not the 6.8% it detects alone at
+// the raw alpha that the explanation printed beside "underpowered" before.
+TEST(Holm, TheSmallestDetectableRegressionTakesTheCorrectionTheVerdictTakes) {
+  const GateOutcome alone =
+      evaluate_gate(relative_gate("latency.p50", 0.04), run({1.02}), five_runs());
+  std::vector<GateOutcome> single{alone};
+  apply_holm(single);
+  ASSERT_TRUE(alone.detectable.has_value());
+  ASSERT_TRUE(single[0].detectable.has_value());
+  EXPECT_DOUBLE_EQ(*single[0].detectable, *alone.detectable);  // a family of one: alpha
+  const double twice = std::expm1(2 * std::log1p(0.04));
+  EXPECT_LT(*alone.detectable, twice);
+
+  std::vector<GateOutcome> with_healthy{alone, healthy("latency.p75"), healthy("latency.p90")};
+  apply_holm(with_healthy);
+  ASSERT_TRUE(with_healthy[0].underpowered);
+  ASSERT_TRUE(with_healthy[0].detectable.has_value());
+  EXPECT_GT(*with_healthy[0].detectable, twice) << with_healthy[0].explanation;
+  // Holm asks the smallest of three p-values for p < alpha / 3: the level of a lone gate at
+  // alpha 0.01 / 3.
+  GateOutcome at_a_third = alone;
+  EXPECT_NEAR(*with_healthy[0].detectable, *at_a_third.detectable_at(0.01 / 3), 1e-9);
+  EXPECT_EQ(with_healthy[0].explanation.find("before the correction"), std::string::npos)
+      << with_healthy[0].explanation;
+  apply_holm(with_healthy);  // idempotent
+  EXPECT_NEAR(*with_healthy[0].detectable, *at_a_third.detectable_at(0.01 / 3), 1e-9);
 }
 
 GateOutcome with(Verdict v, scenario::GateSeverity s = scenario::GateSeverity::kCritical) {
