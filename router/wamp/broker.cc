@@ -57,23 +57,28 @@ void Broker::on_subscribe(Session& session, Json& message) {
     realm.subscription_topics.emplace(subscription.id, topic);
   }
   if (!subscribed) {
+    subscriptions_.add(session, session.subscriptions, subscription.id,
+                       subscription.subscribers.size());
     subscription.subscribers.push_back(&session);
-    subscriptions_.add(session, session.subscriptions, subscription.id);
   }
   session.send(Json::array({static_cast<int>(MessageType::kSubscribed), request, subscription.id}));
 }
 
 namespace {
 
-// Removes `session` from the subscription `id`; the subscription goes with its last subscriber.
-void remove_subscriber(Realm& realm, uint64_t id, Session& session) {
+// Removes the subscriber at `at` from the subscription `id`, moving the last one into its place
+// (`index` learns where it went); the subscription goes with its last subscriber.
+void remove_subscriber(Realm& realm, uint64_t id, size_t at, SessionIds& index) {
   const auto topic = realm.subscription_topics.find(id);
   if (topic == realm.subscription_topics.end()) return;
   const auto found = realm.topics.find(topic->second);
   if (found == realm.topics.end()) return;
   auto& subscribers = found->second.subscribers;
-  subscribers.erase(std::remove(subscribers.begin(), subscribers.end(), &session),
-                    subscribers.end());
+  if (at + 1 != subscribers.size()) {
+    subscribers[at] = subscribers.back();
+    index.move_shared(*subscribers[at], id, at);
+  }
+  subscribers.pop_back();
   if (subscribers.empty()) {
     realm.topics.erase(found);
     realm.subscription_topics.erase(topic);
@@ -85,11 +90,12 @@ void remove_subscriber(Realm& realm, uint64_t id, Session& session) {
 void Broker::on_unsubscribe(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const uint64_t id = id_of(message[2]);
-  if (!subscriptions_.remove(session, session.subscriptions, id)) {
+  const auto at = subscriptions_.remove(session, session.subscriptions, id);
+  if (!at) {
     session.send_error(MessageType::kUnsubscribe, request, "wamp.error.no_such_subscription");
     return;
   }
-  remove_subscriber(*session.realm(), id, session);
+  remove_subscriber(*session.realm(), id, *at, subscriptions_);
   session.send(Json::array({static_cast<int>(MessageType::kUnsubscribed), request}));
 }
 
@@ -171,7 +177,9 @@ bool Broker::route_publish(Session& publisher, const MessageView& message) {
 void Broker::session_left(Session& session) {
   Realm* realm = session.realm();
   if (realm != nullptr) {
-    for (const uint64_t id : session.subscriptions) remove_subscriber(*realm, id, session);
+    for (const uint64_t id : session.subscriptions) {
+      remove_subscriber(*realm, id, subscriptions_.shared(session, id), subscriptions_);
+    }
   }
   subscriptions_.clear(session, session.subscriptions);
 }

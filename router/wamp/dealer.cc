@@ -64,7 +64,8 @@ std::optional<uint64_t> unsigned_argument(const Json& message, size_t index) {
 // What the --max-pending-calls default is said to bound (router/wamp/options.h): a pending
 // call's node of pending_ fits the pool's 128-byte size class, its deadline's the 64-byte one.
 static_assert(sizeof(void*) + sizeof(std::pair<const uint64_t, PendingCall>) <= 128);
-static_assert(4 * sizeof(void*) + sizeof(std::pair<const CallClock::time_point, uint64_t>) <= 64);
+static_assert(4 * sizeof(void*) + sizeof(std::pair<const CallClock::time_point, CallDeadline>) <=
+              64);
 
 }  // namespace
 
@@ -137,27 +138,57 @@ void Dealer::on_register(Session& session, Json& message) {
     return;
   }
   uint64_t registration = 0;
+  size_t at = 0;
   if (shared != nullptr) {
+    at = shared->callees.size();
     shared->callees.push_back(&session);
+    ++shared->live;
     registration = shared->id;
   } else {
     registration = core_.next_id();
-    realm.procedures.emplace(procedure, Registration{registration, *policy, {&session}, 0});
+    realm.procedures.emplace(procedure, Registration{registration, *policy, {&session}, 1, 0, 0});
     realm.registration_uris.emplace(registration, procedure);
   }
-  registrations_.add(session, session.registrations, registration);
+  registrations_.add(session, session.registrations, registration, at);
   session.send(Json::array({static_cast<int>(MessageType::kRegistered), request, registration}));
 }
 
-// Takes `session` out of the registration; the procedure goes with its last callee.
-static void leave_registration(Realm& realm, uint64_t registration, Session& session) {
+// Keeps the callees in registration order without the gaps (nullptr) of those that left;
+// `index` learns where each went, and roundrobin's next turn stays the callee it was.
+static void compact(Registration& registration, SessionIds& index) {
+  auto& callees = registration.callees;
+  size_t kept = 0;
+  size_t next = SIZE_MAX;
+  for (size_t i = 0; i < callees.size(); ++i) {
+    if (i == registration.next) next = kept;
+    if (callees[i] == nullptr) continue;
+    callees[kept] = callees[i];
+    index.move_shared(*callees[kept], registration.id, kept);
+    ++kept;
+  }
+  callees.resize(kept);
+  registration.first = 0;
+  registration.next = next == SIZE_MAX ? kept : next;
+}
+
+// Takes the callee at `at` out of the registration; the procedure goes with its last callee.
+// The others keep their order: the callee's entry becomes a gap, trailing and leading gaps go
+// at once, and the list is compacted when more than half of it is gaps, so that a session's
+// leaving costs what it holds (amortized), not a scan of every callee.
+static void leave_registration(Realm& realm, uint64_t registration, size_t at, SessionIds& index) {
   const auto uri = realm.registration_uris.find(registration);
   if (uri == realm.registration_uris.end()) return;
   const auto procedure = realm.procedures.find(uri->second);
   if (procedure != realm.procedures.end()) {
-    auto& callees = procedure->second.callees;
-    callees.erase(std::remove(callees.begin(), callees.end(), &session), callees.end());
-    if (!callees.empty()) return;
+    Registration& shared = procedure->second;
+    auto& callees = shared.callees;
+    callees[at] = nullptr;
+    if (--shared.live > 0) {
+      while (callees.back() == nullptr) callees.pop_back();
+      while (callees[shared.first] == nullptr) ++shared.first;
+      if (callees.size() - shared.live > shared.live) compact(shared, index);
+      return;
+    }
     realm.procedures.erase(procedure);
   }
   realm.registration_uris.erase(uri);
@@ -166,28 +197,41 @@ static void leave_registration(Realm& realm, uint64_t registration, Session& ses
 void Dealer::on_unregister(Session& session, Json& message) {
   const uint64_t request = id_of(message[1]);
   const uint64_t registration = id_of(message[2]);
-  if (!registrations_.remove(session, session.registrations, registration)) {
+  const auto at = registrations_.remove(session, session.registrations, registration);
+  if (!at) {
     session.send_error(MessageType::kUnregister, request, "wamp.error.no_such_registration");
     return;
   }
-  leave_registration(*session.realm(), registration, session);
+  leave_registration(*session.realm(), registration, *at, registrations_);
   session.send(Json::array({static_cast<int>(MessageType::kUnregistered), request}));
 }
 
 Session& Dealer::choose(Registration& registration) {
   auto& callees = registration.callees;
   switch (registration.policy) {
-    case InvokePolicy::kRoundRobin:
-      return *callees[registration.next++ % callees.size()];
+    case InvokePolicy::kRoundRobin: {
+      // The next callee in registration order after the one that got the last call. Gaps are
+      // at most half the list, so the steps over them are at most one per call on average;
+      // the last entry is a callee, so the search ends.
+      size_t at = registration.next < callees.size() ? registration.next : registration.first;
+      while (callees[at] == nullptr) ++at;
+      registration.next = at + 1;
+      return *callees[at];
+    }
     case InvokePolicy::kRandom:
-      return *callees[core_.random_id() % callees.size()];
+      // Uniform over the callees: a gap is drawn again (at most half are gaps: two draws on
+      // average).
+      for (;;) {
+        Session* const callee = callees[core_.random_id() % callees.size()];
+        if (callee != nullptr) return *callee;
+      }
     case InvokePolicy::kLast:
       return *callees.back();
     case InvokePolicy::kSingle:
     case InvokePolicy::kFirst:
       break;
   }
-  return *callees.front();
+  return *callees[registration.first];
 }
 
 void Dealer::on_call(Session& caller, Json& message) {
@@ -287,7 +331,7 @@ void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session
       ++caller.calls_pending;
       ++calls_pending_;
       if (deadline) {
-        pending.deadline = deadlines_.emplace(*deadline, invocation);
+        pending.deadline = deadlines_.emplace(*deadline, CallDeadline{invocation, 0});
         arm_timer();
       }
       ++core_.stats().counters.calls_routed;
@@ -475,11 +519,14 @@ void Dealer::on_timer() {
   while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
     // Every entry is a pending call's or a transfer's: an ended one took its entry with it
     // (end_call, end_transfer).
-    const uint64_t invocation = deadlines_.begin()->second;
+    const auto [invocation, transfer_caller] = deadlines_.begin()->second;
+    if (transfer_caller != 0) {
+      if (!time_out_transfer(invocation, transfer_caller)) deadlines_.erase(deadlines_.begin());
+      continue;
+    }
     const auto found = pending_.find(invocation);
     if (found == pending_.end()) {
-      // A bench.transfer's deadline (its id is of the invocations' space).
-      if (!time_out_transfer(invocation)) deadlines_.erase(deadlines_.begin());
+      deadlines_.erase(deadlines_.begin());
       continue;
     }
     const Pending pending = found->second;
@@ -515,7 +562,7 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
   }
   if (deadline) {
     transfer.id = core_.next_id();
-    transfer.deadline = deadlines_.emplace(*deadline, transfer.id);
+    transfer.deadline = deadlines_.emplace(*deadline, CallDeadline{transfer.id, caller.id()});
     arm_timer();
   }
   transfers_[caller.id()].push_back(transfer);
@@ -546,18 +593,18 @@ bool Dealer::stop_transfer(Session& caller, uint64_t request, const char* uri) {
   return false;
 }
 
-bool Dealer::time_out_transfer(uint64_t id) {
-  for (auto list = transfers_.begin(); list != transfers_.end(); ++list) {
-    for (size_t i = 0; i < list->second.size(); ++i) {
-      if (list->second[i].id != id || !list->second[i].deadline) continue;
-      // A session that leaves takes its transfers with it (session_left): the caller is here.
-      Session& caller = *core_.find_session(list->first);
-      const uint64_t request = list->second[i].request;
-      end_transfer(caller, list, i);
-      ++core_.stats().counters.calls_timed_out;
-      caller.send_error(MessageType::kCall, request, "wamp.error.timeout");
-      return true;
-    }
+bool Dealer::time_out_transfer(uint64_t id, uint64_t caller_id) {
+  const auto list = transfers_.find(caller_id);
+  if (list == transfers_.end()) return false;
+  for (size_t i = 0; i < list->second.size(); ++i) {
+    if (list->second[i].id != id || !list->second[i].deadline) continue;
+    // A session that leaves takes its transfers with it (session_left): the caller is here.
+    Session& caller = *core_.find_session(caller_id);
+    const uint64_t request = list->second[i].request;
+    end_transfer(caller, list, i);
+    ++core_.stats().counters.calls_timed_out;
+    caller.send_error(MessageType::kCall, request, "wamp.error.timeout");
+    return true;
   }
   return false;
 }
@@ -618,7 +665,8 @@ void Dealer::session_left(Session& session) {
   Realm* realm = session.realm();
   if (realm != nullptr) {
     for (const uint64_t registration : session.registrations) {
-      leave_registration(*realm, registration, session);
+      leave_registration(*realm, registration, registrations_.shared(session, registration),
+                         registrations_);
     }
   }
   registrations_.clear(session, session.registrations);

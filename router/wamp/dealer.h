@@ -40,11 +40,18 @@ class WampCore;
 struct Registration;
 
 using CallClock = std::chrono::steady_clock;
-// Call deadlines, soonest first: the invocation whose call times out then. Nodes from the
-// thread's size-class pool, as the pending calls' are.
+// What times out at a deadline: a pending call (its invocation id), or a bench.transfer (its
+// id, of the invocations' space, and its caller's session id, so that its timeout looks at
+// that session's transfers only; 0 for a call: session ids start at 1).
+struct CallDeadline {
+  uint64_t id = 0;
+  uint64_t transfer_caller = 0;
+};
+// Call deadlines, soonest first. Nodes from the thread's size-class pool, as the pending
+// calls' are.
 using CallDeadlines =
-    std::multimap<CallClock::time_point, uint64_t, std::less<>,
-                  PoolAllocator<std::pair<const CallClock::time_point, uint64_t>>>;
+    std::multimap<CallClock::time_point, CallDeadline, std::less<>,
+                  PoolAllocator<std::pair<const CallClock::time_point, CallDeadline>>>;
 
 // A call routed to a callee and not answered yet. It is in two lists, linked through the calls
 // themselves: its caller's (Session::calls_made) and its callee's (Session::calls_served), so
@@ -163,9 +170,10 @@ class Dealer {
   // Ends the caller's transfer for CALL `request` with ERROR `uri`; false when none is under
   // way.
   bool stop_transfer(Session& caller, uint64_t request, const char* uri);
-  // The transfer whose deadline is `id` timed out: ended, counted, ERROR wamp.error.timeout
-  // to its caller; false when no transfer has that deadline.
-  bool time_out_transfer(uint64_t id);
+  // The transfer of session `caller` whose deadline is `id` timed out: ended, counted, ERROR
+  // wamp.error.timeout to its caller; false when no transfer has that deadline. Looks at that
+  // session's transfers only (at most --max-pending-calls-per-session).
+  bool time_out_transfer(uint64_t id, uint64_t caller);
   // CALL.Options.timeout as a deadline (nullopt: none, or no timer); false when the option
   // is not an unsigned integer.
   bool call_deadline(const Json& options, std::optional<Clock::time_point>& deadline) const;

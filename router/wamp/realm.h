@@ -20,15 +20,24 @@ enum class InvokePolicy : uint8_t { kSingle, kRoundRobin, kRandom, kFirst, kLast
 struct Registration {
   uint64_t id = 0;
   InvokePolicy policy = InvokePolicy::kSingle;
-  // In the order they registered; one unless the policy shares the registration.
+  // In the order they registered; one unless the policy shares the registration. A callee
+  // that leaves is a nullptr here until more than half are (then the list is compacted), so
+  // that taking one out of n costs no shift of the n and the others keep their order: the
+  // last entry and the one at `first` are always a callee (router/wamp/dealer.cc, choose and
+  // leave_registration).
   std::vector<Session*> callees;
-  uint64_t next = 0;  // roundrobin: calls handed out so far
+  size_t live = 0;   // callees that are not nullptr
+  size_t first = 0;  // the first of them
+  // roundrobin: where the search for the next callee starts (the entry after the one that got
+  // the last call), so that each call goes to the next callee in registration order.
+  size_t next = 0;
 };
 
 struct Subscription {
   uint64_t id = 0;
   std::string topic;
-  // Every subscriber of the topic shares the subscription id (exact matching).
+  // Every subscriber of the topic shares the subscription id (exact matching). In no
+  // particular order: one that leaves is replaced by the last (router/wamp/broker.cc).
   std::vector<Session*> subscribers;
 };
 

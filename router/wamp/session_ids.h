@@ -3,7 +3,10 @@
 // where each id sits in it. UNREGISTER and UNSUBSCRIBE find their id in O(1) and take it out
 // by moving the list's last id into its place (the list's order means nothing), where a scan
 // of the list made a session that removes its n ids one by one cost O(n^2); REGISTER and
-// SUBSCRIBE learn in O(1) whether the session holds the id already. The index's nodes come
+// SUBSCRIBE learn in O(1) whether the session holds the id already. Each entry also keeps
+// where the session sits in the id's shared list (Registration::callees,
+// Subscription::subscribers, router/wamp/realm.h), so that a session leaving a registration or
+// a topic of n sessions takes itself out without a scan of the n. The index's nodes come
 // from the thread's size-class pool (common/util/size_class_pool.h), as the dealer's pending
 // calls do: the index itself allocates nothing once the pool holds as many nodes as it needs.
 // Only the WAMP serving thread touches it.
@@ -12,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -27,24 +31,35 @@ class SessionIds {
   bool contains(const Session& session, uint64_t id) const {
     return positions_.find(Key{&session, id}) != positions_.end();
   }
-  // Appends `id` to `list`, the session's; false, with nothing done, when the session holds it.
-  bool add(const Session& session, std::vector<uint64_t>& list, uint64_t id) {
-    if (!positions_.try_emplace(Key{&session, id}, list.size()).second) return false;
+  // Appends `id` to `list`, the session's, the session sitting at `shared` in the id's shared
+  // list; false, with nothing done, when the session holds it.
+  bool add(const Session& session, std::vector<uint64_t>& list, uint64_t id, size_t shared) {
+    if (!positions_.try_emplace(Key{&session, id}, Place{list.size(), shared}).second) {
+      return false;
+    }
     list.push_back(id);
     return true;
   }
-  // Takes `id` out of `list`, the session's; false when the session does not hold it.
-  bool remove(const Session& session, std::vector<uint64_t>& list, uint64_t id) {
+  // Takes `id` out of `list`, the session's: where the session sat in the id's shared list, or
+  // nullopt when the session does not hold it.
+  std::optional<size_t> remove(const Session& session, std::vector<uint64_t>& list, uint64_t id) {
     const auto found = positions_.find(Key{&session, id});
-    if (found == positions_.end()) return false;
-    const size_t position = found->second;
+    if (found == positions_.end()) return std::nullopt;
+    const Place place = found->second;
     positions_.erase(found);
-    if (position + 1 != list.size()) {
-      list[position] = list.back();
-      positions_.find(Key{&session, list[position]})->second = position;
+    if (place.in_list + 1 != list.size()) {
+      list[place.in_list] = list.back();
+      positions_.find(Key{&session, list[place.in_list]})->second.in_list = place.in_list;
     }
     list.pop_back();
-    return true;
+    return place.shared;
+  }
+  // Where the session, which holds `id`, sits in the id's shared list; and its move there.
+  size_t shared(const Session& session, uint64_t id) const {
+    return positions_.find(Key{&session, id})->second.shared;
+  }
+  void move_shared(const Session& session, uint64_t id, size_t shared) {
+    positions_.find(Key{&session, id})->second.shared = shared;
   }
   // Forgets every id of `list`, the session's (it leaves), and empties the list.
   void clear(const Session& session, std::vector<uint64_t>& list) {
@@ -60,6 +75,10 @@ class SessionIds {
     uint64_t id;
     bool operator==(const Key&) const = default;
   };
+  struct Place {
+    size_t in_list;  // in the session's list
+    size_t shared;   // in the id's shared list
+  };
   struct KeyHash {
     // noexcept: the nodes keep no copy of the hash (libstdc++ caches it for a hash that may
     // throw).
@@ -68,8 +87,8 @@ class SessionIds {
       return std::hash<uint64_t>{}(key.id ^ (session * 0x9E3779B97F4A7C15ull));
     }
   };
-  std::unordered_map<Key, size_t, KeyHash, std::equal_to<>,
-                     PoolAllocator<std::pair<const Key, size_t>>>
+  std::unordered_map<Key, Place, KeyHash, std::equal_to<>,
+                     PoolAllocator<std::pair<const Key, Place>>>
       positions_;
 };
 

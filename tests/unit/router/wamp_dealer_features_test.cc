@@ -85,6 +85,104 @@ TEST_F(DealerFeaturesTest, RoundRobinHandsEachCallToTheNextCalleeInRegistrationO
   EXPECT_EQ(caller.read()[0], 50);
 }
 
+// Round robin goes on with the callee after the one that got the last call, in registration
+// order, whoever unregistered, left or joined meanwhile (the list is compacted once most of it
+// has left, and the turn stays where it was).
+TEST_F(DealerFeaturesTest, RoundRobinKeepsItsTurnInRegistrationOrderAsCalleesLeaveAndJoin) {
+  std::vector<std::unique_ptr<RawSocketTestClient>> callees;
+  uint64_t registration = 0;
+  const auto add_callee = [&] {
+    callees.push_back(std::make_unique<RawSocketTestClient>(port(), Serializer::kCbor));
+    ASSERT_NE(callees.back()->join(), 0u);
+    registration = register_procedure(*callees.back(), "t.rr", "roundrobin");
+    ASSERT_NE(registration, 0u);
+  };
+  for (int i = 0; i < 5; ++i) add_callee();
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  uint64_t request = 0;
+  const auto call_goes_to = [&](size_t expected) {
+    caller.send(Json::array({48, ++request, Json::object(), "t.rr"}));
+    const Json invocation = callees[expected]->read();
+    ASSERT_EQ(invocation[0], 68) << "call " << request << " to callee " << expected;
+    callees[expected]->send(Json::array({70, invocation[1], Json::object()}));
+    const Json result = caller.read();
+    ASSERT_EQ(result[0], 50);
+    EXPECT_EQ(result[1], request);
+  };
+  int sessions = 6;
+  const auto leave = [&](size_t callee) {
+    callees[callee]->close();
+    --sessions;
+    const auto left =
+        wait_for_wamp(*server_, [&](const auto& s) { return s.wamp_sessions == sessions; });
+    ASSERT_EQ(left.wamp_sessions, sessions);
+  };
+
+  call_goes_to(0);
+  call_goes_to(1);
+  callees[0]->send(Json::array({66, 2, registration}));
+  ASSERT_EQ(callees[0]->read()[0], 67);
+  call_goes_to(2);
+  leave(3);
+  call_goes_to(4);
+  call_goes_to(1);
+  add_callee();  // 5 joins at the end of the turn
+  ++sessions;
+  call_goes_to(2);
+  call_goes_to(4);
+  call_goes_to(5);
+  call_goes_to(1);
+  // 2 and 4 leave: four of six entries are gone, and the list is compacted.
+  leave(2);
+  leave(4);
+  call_goes_to(5);
+  call_goes_to(1);
+  call_goes_to(5);
+}
+
+// first and last go to the first and the last callee still registered, in registration order.
+TEST_F(DealerFeaturesTest, FirstAndLastGoToTheFirstAndLastCalleeStillRegistered) {
+  for (const char* policy : {"first", "last"}) {
+    SCOPED_TRACE(policy);
+    const bool first = std::string(policy) == "first";
+    const std::string procedure = std::string("t.") + policy;
+    std::vector<std::unique_ptr<RawSocketTestClient>> callees;
+    uint64_t registration = 0;
+    for (int i = 0; i < 4; ++i) {
+      callees.push_back(std::make_unique<RawSocketTestClient>(port(), Serializer::kCbor));
+      ASSERT_NE(callees.back()->join(), 0u);
+      registration = register_procedure(*callees.back(), procedure, policy);
+      ASSERT_NE(registration, 0u);
+    }
+    RawSocketTestClient caller(port(), Serializer::kCbor);
+    ASSERT_NE(caller.join(), 0u);
+    uint64_t request = 0;
+    const auto call_goes_to = [&](size_t expected) {
+      caller.send(Json::array({48, ++request, Json::object(), procedure}));
+      const Json invocation = callees[expected]->read();
+      ASSERT_EQ(invocation[0], 68) << "call " << request << " to callee " << expected;
+      callees[expected]->send(Json::array({70, invocation[1], Json::object()}));
+      ASSERT_EQ(caller.read()[0], 50);
+    };
+    const auto unregister = [&](size_t callee) {
+      callees[callee]->send(Json::array({66, 9, registration}));
+      ASSERT_EQ(callees[callee]->read()[0], 67);
+    };
+    // Order of leaving: the end that is called first, then one in the middle.
+    const size_t end = first ? 0 : 3;
+    const size_t next = first ? 1 : 2;
+    const size_t after = first ? 2 : 1;
+    call_goes_to(end);
+    unregister(end);
+    call_goes_to(next);
+    unregister(after);
+    call_goes_to(next);
+    unregister(next);
+    call_goes_to(first ? 3 : 0);
+  }
+}
+
 TEST_F(DealerFeaturesTest, ACallPastItsTimeoutIsAnsweredWithTimeoutAndTheCalleeInterrupted) {
   RawSocketTestClient callee(port(), Serializer::kCbor);
   join_cancelling_callee(callee);
@@ -485,6 +583,43 @@ TEST_F(DealerFeaturesTest, CancelEndsABenchTransferInEveryMode) {
   const auto snapshot =
       wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 3; });
   EXPECT_EQ(snapshot.wamp.calls_canceled, 3u);
+}
+
+// A transfer's timeout ends that transfer only: another caller's, under way at the same time,
+// goes on until it is canceled, and no deadline is left behind.
+TEST_F(DealerFeaturesTest, ATransferTimeoutEndsThatCallersTransferOnly) {
+  RawSocketTestClient a(port(), Serializer::kCbor);
+  ASSERT_NE(a.join(), 0u);
+  RawSocketTestClient b(port(), Serializer::kCbor);
+  ASSERT_NE(b.join(), 0u);
+  // 1 GiB each, more than the sockets' buffers hold while the callers read nothing.
+  a.send(Json::array({48,
+                      7,
+                      {{"receive_progress", true}, {"timeout", 600'000}},
+                      "bench.transfer",
+                      Json::array({1 << 30, 4096})}));
+  ASSERT_EQ(a.read()[0], 50);
+  b.send(Json::array({48,
+                      7,
+                      {{"receive_progress", true}, {"timeout", 50}},
+                      "bench.transfer",
+                      Json::array({1 << 30, 4096})}));
+  Json message;
+  do message = b.read();
+  while (message[0] == 50);
+  ASSERT_EQ(message[0], 8);
+  EXPECT_EQ(message[2], 7);
+  EXPECT_EQ(message[4], "wamp.error.timeout");
+  EXPECT_EQ(server_->calls_pending(), 1u);
+  EXPECT_EQ(server_->call_deadlines_held(), 1u);
+  a.send(Json::array({49, 7, Json::object()}));
+  do message = a.read();
+  while (message[0] == 50);
+  ASSERT_EQ(message[0], 8);
+  EXPECT_EQ(message[2], 7);
+  EXPECT_EQ(message[4], "wamp.error.canceled");
+  EXPECT_EQ(server_->calls_pending(), 0u);
+  EXPECT_EQ(server_->call_deadlines_held(), 0u);
 }
 
 TEST_F(DealerFeaturesTest, ABenchTransferPastItsTimeoutEndsWithTimeout) {

@@ -356,6 +356,75 @@ TEST_F(SessionLimitsTest, AKillCancelTheCalleeAnswersWithErrorGivesTheCallersPla
   EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::pending_calls), 1u);
 }
 
+// A subscriber that leaves a topic, by UNSUBSCRIBE or by leaving, is replaced in the topic's
+// list by its last subscriber: every other one still gets each EVENT once, and the one moved
+// takes itself out again from its new place. Those that unsubscribed get no EVENT of it: a
+// marker topic's EVENT, published after, is the next thing they read.
+TEST_F(SessionLimitsTest, SubscribersThatLeaveATopicInAnyOrderLeaveEveryOtherSubscribedOnce) {
+  start(WampOptions{});
+  constexpr int kSubscribers = 6;
+  std::vector<std::unique_ptr<RawSocketTestClient>> subscribers;
+  uint64_t shared = 0;
+  for (int i = 0; i < kSubscribers; ++i) {
+    subscribers.push_back(std::make_unique<RawSocketTestClient>(port(), kCbor));
+    ASSERT_NE(subscribers.back()->join(), 0u);
+    const uint64_t id = subscribe(*subscribers.back(), 1, "t.shared");
+    ASSERT_NE(id, 0u);
+    if (i > 0) {
+      EXPECT_EQ(id, shared);
+    }
+    shared = id;
+  }
+  RawSocketTestClient publisher(port(), kCbor);
+  ASSERT_NE(publisher.join(), 0u);
+  std::vector<int> state(kSubscribers, 1);  // 1 subscribed, 0 unsubscribed, -1 gone
+  std::vector<uint64_t> marker(kSubscribers, 0);
+  int sessions = kSubscribers + 1;
+  uint64_t request = 1;
+  const auto check_round = [&] {
+    publisher.send(Json::array({16, ++request, {{"acknowledge", true}}, "t.shared"}));
+    ASSERT_EQ(publisher.read()[0], 17);
+    publisher.send(Json::array({16, ++request, {{"acknowledge", true}}, "t.marker"}));
+    ASSERT_EQ(publisher.read()[0], 17);
+    for (size_t i = 0; i < subscribers.size(); ++i) {
+      if (state[i] < 0) continue;
+      const Json event = subscribers[i]->read();
+      ASSERT_EQ(event[0], 36) << i;
+      EXPECT_EQ(event[1], state[i] == 1 ? shared : marker[i]) << i;
+    }
+  };
+  const auto unsubscribe = [&](size_t i) {
+    subscribers[i]->send(Json::array({34, 2, shared}));
+    ASSERT_EQ(subscribers[i]->read()[0], 35) << i;
+    marker[i] = subscribe(*subscribers[i], 3, "t.marker");
+    ASSERT_NE(marker[i], 0u);
+    state[i] = 0;
+  };
+  const auto leave = [&](size_t i) {
+    subscribers[i]->close();
+    state[i] = -1;
+    --sessions;
+    const auto left =
+        wait_for_wamp(*server_, [&](const auto& s) { return s.wamp_sessions == sessions; });
+    ASSERT_EQ(left.wamp_sessions, sessions);
+  };
+  check_round();
+  unsubscribe(0);  // the last (5) takes its place
+  check_round();
+  unsubscribe(5);  // from its new place
+  check_round();
+  leave(2);
+  check_round();
+  leave(1);
+  unsubscribe(4);
+  check_round();
+  unsubscribe(3);  // the last one: the topic goes, and comes back as a new subscription
+  check_round();
+  const uint64_t again = subscribe(*subscribers[0], 4, "t.shared");
+  EXPECT_NE(again, 0u);
+  EXPECT_NE(again, shared);
+}
+
 TEST_F(SessionLimitsTest, RegistrationsAndSubscriptionsPastTheSessionsLimitsAreRefused) {
   WampOptions options;
   options.max_registrations_per_session = 2;
