@@ -3,7 +3,9 @@
 schemas/scenario.schema.json over every scenario the loader accepts (scenarios/,
 tests/data/scenarios/valid/: the schema must accept them) and over the broken corpus
 (tests/data/scenarios/invalid/: the schema must reject each, except the files in
-ALLOWED_TO_PASS, whose fault a JSON Schema cannot express).
+ALLOWED_TO_PASS, whose fault a JSON Schema cannot express), and over a scenario per
+[router] metrics URL of tests/schema/metrics_urls.txt (the schema must give each the
+loader's verdict).
 
   check_schema.py SOURCE_DIR WORK_DIR
 Exit 0: agree; 1: a disagreement (listed); 77: Taplo could not be installed (skipped).
@@ -39,6 +41,31 @@ ALLOWED_TO_PASS = {
 }
 
 
+# A scenario around one [router] metrics URL of tests/schema/metrics_urls.txt; the loader's
+# test builds the same text (tests/unit/orchestrator/scenario/scenario_metrics_url_test.cc).
+METRICS_URL_SCENARIO = ('name = "metrics_url"\n[router]\nimpl = "external"\n'
+                        'address = "127.0.0.1:18080"\nmetrics = "{url}"\n'
+                        '[[workloads]]\nname = "get"\n')
+
+
+def metrics_url_files(source, work):
+    """(path, verdict, url) for each URL of metrics_urls.txt, written as a scenario."""
+    folder = os.path.join(os.path.abspath(work), "metrics_urls")
+    os.makedirs(folder, exist_ok=True)
+    out = []
+    with open(os.path.join(source, "tests", "schema", "metrics_urls.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            verdict, url = line.split("\t", 1)
+            path = os.path.join(folder, f"url_{len(out):03d}.toml")
+            with open(path, "w", encoding="utf-8") as scenario:
+                scenario.write(METRICS_URL_SCENARIO.replace("{url}", url))
+            out.append((path, verdict, url))
+    return out
+
+
 def main():
     source, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
@@ -55,9 +82,10 @@ def main():
     valid = sorted(glob.glob(os.path.join(source, "scenarios", "*.toml")) +
                    glob.glob(os.path.join(source, "tests/data/scenarios/valid/*.toml")))
     invalid = sorted(glob.glob(os.path.join(source, "tests/data/scenarios/invalid/*.toml")))
+    urls = metrics_url_files(source, work)
     # One Taplo run for every file: each start of the validator costs seconds.
     run = subprocess.run([taplo, "lint", "--colors", "never", "--no-auto-config",
-                          "--schema", schema] + valid + invalid,
+                          "--schema", schema] + valid + invalid + [path for path, _, _ in urls],
                          capture_output=True, text=True, timeout=600,
                          env=dict(os.environ, NO_COLOR="1", RUST_LOG="warn"))
     output = run.stdout + run.stderr
@@ -72,10 +100,15 @@ def main():
             problems.append(f"schema accepts {path}, which the loader rejects")
         if path in rejected and name in ALLOWED_TO_PASS:
             problems.append(f"{name} is on the allow-list but the schema rejects it: remove it")
+    for path, verdict, url in urls:
+        if (path in rejected) != (verdict == "refuse"):
+            problems.append(f"the schema's [router] metrics pattern does not {verdict} "
+                            f"\"{url}\" ({path}), as the loader does")
     names = {os.path.basename(path) for path in invalid}
     for name in sorted(set(ALLOWED_TO_PASS) - names):
         problems.append(f"{name} is on the allow-list but no longer in the corpus: remove it")
     print(f"schema.taplo: {len(valid)} valid and {len(invalid)} broken files, "
+          f"{len(urls)} metrics URLs, "
           f"{len(rejected)} rejected by the schema")
     if problems:
         print(output[-6000:])
