@@ -64,6 +64,13 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->check(CLI::Range(4096, 1 << 30))
       ->capture_default_str();
   serve
+      ->add_option("--keep-output-total-bytes", flags.keep_output_total_bytes,
+                   "Bytes of output (and status events) the ended jobs keep together; past that "
+                   "the oldest ended jobs' output goes first (their final status stays), and a "
+                   "watcher that missed it is told how many bytes were dropped")
+      ->check(CLI::Range(size_t{4096}, size_t{1} << 40))
+      ->capture_default_str();
+  serve
       ->add_option("--max-run-seconds", flags.max_run_seconds,
                    "The longest a submitted scenario may hold the service's run slot: one whose "
                    "timeouts (every workload's timeout times its runs, plus the startup_timeouts "
@@ -131,7 +138,8 @@ int serve_command(const ServeFlags& flags) {
                      every_ns,
                      flags.allowed_commands,
                      flags.allowed_addresses,
-                     {flags.max_queued, flags.keep_finished, flags.keep_output_bytes},
+                     {flags.max_queued, flags.keep_finished, flags.keep_output_bytes,
+                      flags.keep_output_total_bytes},
                      flags.max_run_seconds * 1'000'000'000,
                      flags.metrics_scenarios,
                      {flags.router_binary, flags.worker_binary, flags.worker_addresses,

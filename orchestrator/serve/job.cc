@@ -90,15 +90,38 @@ void Job::keep(JobEvent event) {
   }
   // Past the bound the oldest events go; the latest (the final status) always stays.
   while (kept_bytes_ > kept_event_bytes_ && events_.size() > 1) {
-    const Kept& front = events_.front();
-    if (const auto* o = std::get_if<JobOutput>(&front.event)) {
-      dropped_output_bytes_ += o->text.size();
-      dropped_before_ = front.position + 1;
-    }
-    if (std::holds_alternative<JobProgress>(front.event)) --progress_kept_;
-    kept_bytes_ -= event_bytes(front.event);
-    events_.pop_front();
+    drop_front();
+    dropped_for_total_ = false;
   }
+}
+
+size_t Job::drop_front() {
+  const Kept& front = events_.front();
+  if (const auto* o = std::get_if<JobOutput>(&front.event)) {
+    dropped_output_bytes_ += o->text.size();
+    dropped_before_ = front.position + 1;
+  }
+  if (std::holds_alternative<JobProgress>(front.event)) --progress_kept_;
+  const size_t bytes = event_bytes(front.event);
+  kept_bytes_ -= bytes;
+  events_.pop_front();
+  return bytes;
+}
+
+size_t Job::kept_bytes() const {
+  std::lock_guard lock(mutex_);
+  return kept_bytes_;
+}
+
+size_t Job::drop_oldest(size_t bytes, size_t total_bound) {
+  std::lock_guard lock(mutex_);
+  kept_total_bytes_ = total_bound;
+  size_t freed = 0;
+  while (freed < bytes && events_.size() > 1) {
+    freed += drop_front();
+    dropped_for_total_ = true;
+  }
+  return freed;
 }
 
 std::vector<JobEvent> Job::events_since(uint64_t& next, std::chrono::milliseconds wait,
@@ -108,8 +131,13 @@ std::vector<JobEvent> Job::events_since(uint64_t& next, std::chrono::millisecond
   ended = status_.ended();
   std::vector<JobEvent> out;
   if (dropped_before_ > next) {
-    out.push_back(JobOutput{true, "[the service keeps " + std::to_string(kept_event_bytes_) +
-                                      " bytes of a job's output (serve --keep-output-bytes): " +
+    const std::string bound = dropped_for_total_
+                                  ? std::to_string(kept_total_bytes_) +
+                                        " bytes of its ended jobs' output together (serve "
+                                        "--keep-output-total-bytes)"
+                                  : std::to_string(kept_event_bytes_) +
+                                        " bytes of a job's output (serve --keep-output-bytes)";
+    out.push_back(JobOutput{true, "[the service keeps " + bound + ": " +
                                       std::to_string(dropped_output_bytes_) +
                                       " bytes of this job's earlier output were dropped]\n"});
   }

@@ -73,6 +73,8 @@ using JobEvent = std::variant<JobOutput, JobProgress, JobStatus>;
 // What a job keeps of its events for watchers (serve --keep-output-bytes): its output and
 // statuses up to this many bytes, the oldest dropped past it, and its latest progress events.
 inline constexpr size_t kDefaultKeptEventBytes = 1 << 20;
+// What the ended jobs keep together (serve --keep-output-total-bytes, JobQueue).
+inline constexpr size_t kDefaultKeptTotalBytes = size_t{64} << 20;
 inline constexpr size_t kProgressEventsKept = 64;
 
 class Job {
@@ -103,6 +105,13 @@ class Job {
   }
   void emit(JobEvent event);
 
+  // What the job's kept events cost, as kept_event_bytes counts them.
+  size_t kept_bytes() const;
+  // For `total_bound`, the bound on the ended jobs' output together (JobQueue): drops the job's
+  // oldest events until `bytes` are freed or only its latest one (the final status) is left,
+  // and returns the bytes freed. A watcher that had not read them is told, naming the bound.
+  size_t drop_oldest(size_t bytes, size_t total_bound);
+
   // The events kept from position `next` on (0 at first), waiting up to `wait` for at least
   // one; `next` moves past them for the next call. When output from `next` on was dropped
   // (kept_event_bytes), the events start with a line saying so. `ended` tells whether the job
@@ -117,6 +126,8 @@ class Job {
   };
   // Appends an event and drops what the bounds say (the mutex held).
   void keep(JobEvent event);
+  // Drops the oldest kept event and returns its bytes (the mutex held, two or more kept).
+  size_t drop_front();
 
   const uint64_t id_;
   const scenario::Scenario scenario_;
@@ -133,6 +144,8 @@ class Job {
   size_t progress_kept_ = 0;           // progress events in events_
   uint64_t dropped_before_ = 0;        // output before this position was dropped
   uint64_t dropped_output_bytes_ = 0;  // its text, in all
+  bool dropped_for_total_ = false;     // the latest drop was drop_oldest's
+  size_t kept_total_bytes_ = 0;        // its total_bound
 };
 
 }  // namespace benchgate::serve

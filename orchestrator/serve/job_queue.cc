@@ -117,17 +117,28 @@ void JobQueue::loop() {
 }
 
 void JobQueue::forget_old_finished() {
+  auto pending = [&](const std::shared_ptr<Job>& job) {
+    return job == running_ || std::find(waiting_.begin(), waiting_.end(), job) != waiting_.end();
+  };
   size_t ended = jobs_.size() - waiting_.size() - (running_ ? 1 : 0);
   // Oldest first: the map is ordered by id, ids by submission.
   for (auto it = jobs_.begin(); ended > limits_.finished_kept && it != jobs_.end();) {
-    const bool pending = it->second == running_ ||
-                         std::find(waiting_.begin(), waiting_.end(), it->second) != waiting_.end();
-    if (pending) {
+    if (pending(it->second)) {
       ++it;
       continue;
     }
     it = jobs_.erase(it);
     --ended;
+  }
+  // The ended jobs' output together, the oldest job's dropped first: without this bound,
+  // --keep-finished times --keep-output-bytes (about 1 GB at the defaults).
+  size_t total = 0;
+  for (const auto& [id, job] : jobs_) {
+    if (!pending(job)) total += job->kept_bytes();
+  }
+  for (auto it = jobs_.begin(); total > limits_.total_bytes_kept && it != jobs_.end(); ++it) {
+    if (pending(it->second)) continue;
+    total -= it->second->drop_oldest(total - limits_.total_bytes_kept, limits_.total_bytes_kept);
   }
 }
 

@@ -4,7 +4,8 @@
 // memory does not grow with its clients: at most `max_waiting` jobs wait (a submission past
 // that is refused, `full` set), and of the jobs that ended only the newest `finished_kept` stay
 // listed and watchable (their runs stay in the store; a watcher that already holds a job
-// keeps it), each with at most `event_bytes_kept` of its output.
+// keeps it), each with at most `event_bytes_kept` of its output, all of them together with at
+// most `total_bytes_kept` (and the running job with its own on top).
 #pragma once
 
 #include <condition_variable>
@@ -35,6 +36,9 @@ struct JobQueueLimits {
   size_t finished_kept = 1000;  // serve --keep-finished
   // serve --keep-output-bytes: what each job keeps of its output (Job).
   size_t event_bytes_kept = kDefaultKeptEventBytes;
+  // serve --keep-output-total-bytes: what the ended jobs keep together; past it the oldest
+  // ended jobs' output goes first, their final statuses stay.
+  size_t total_bytes_kept = kDefaultKeptTotalBytes;
 };
 
 class JobQueue {
@@ -57,7 +61,8 @@ class JobQueue {
 
  private:
   void loop();
-  // Forgets the oldest ended jobs past finished_kept (the mutex held).
+  // Forgets the oldest ended jobs past finished_kept, then drops the oldest ended jobs' output
+  // past total_bytes_kept (the mutex held).
   void forget_old_finished();
 
   JobExecutor& executor_;

@@ -1,7 +1,8 @@
 // `orchestrator serve`'s queue is bounded (orchestrator/serve/job_queue.h): past --max-queued
 // waiting runs a submission is refused with RESOURCE_EXHAUSTED and a message that names the
-// flag, and of the ended runs only the newest --keep-finished stay listed. The executor is a
-// fake that holds each job until the test lets it end; every wait is bounded.
+// flag, of the ended runs only the newest --keep-finished stay listed, and their output
+// together stays within --keep-output-total-bytes. The executors are fakes that hold each job
+// until the test lets it end, or end it at once; every wait is bounded.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -87,6 +88,65 @@ TEST(JobQueueLimits, ASubmissionPastMaxQueuedIsRefusedAndOnlyTheNewestEndedJobsS
   EXPECT_NE(queue.find(3), nullptr);
   // Room again: a new submission is taken.
   EXPECT_TRUE(submit_one(service).ok());
+}
+
+// Each job writes this much output and ends at once.
+class ChattyExecutor final : public JobExecutor {
+ public:
+  static constexpr size_t kOutputBytes = 10'000;
+  void run(Job& job) override {
+    job.emit(JobOutput{false, std::string(kOutputBytes, 'x')});
+    job.update([](JobStatus& s) { s.state = JobState::kFinished; });
+  }
+  void interrupt() override {}
+};
+
+// The ended jobs' output together stays within --keep-output-total-bytes: the oldest job's
+// output goes first, its final status stays, and its watcher is told what was dropped.
+TEST(JobQueueLimits, PastTheTotalBoundTheOldestEndedJobsOutputGoesFirst) {
+  ChattyExecutor executor;
+  JobQueueLimits limits;
+  limits.total_bytes_kept = 25'000;  // two jobs' output and more, not three
+  JobQueue queue(executor, limits);
+  for (int i = 0; i < 3; ++i) {
+    uint32_t position = 0;
+    bool full = false;
+    ASSERT_TRUE(queue.submit(scenario::Scenario{}, {}, "client", position, full));
+  }
+  for (int i = 0; i < 3000 && !queue.idle(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(queue.idle()) << "the jobs never ended";
+
+  size_t total = 0;
+  for (uint64_t id = 1; id <= 3; ++id) total += queue.find(id)->kept_bytes();
+  EXPECT_LE(total, limits.total_bytes_kept);
+  auto seen = [&](uint64_t id, std::string& output, JobStatus& last) {
+    uint64_t next = 0;
+    bool ended = false;
+    for (const JobEvent& event :
+         queue.find(id)->events_since(next, std::chrono::milliseconds(0), ended)) {
+      if (const auto* o = std::get_if<JobOutput>(&event)) output += o->text;
+      if (const auto* s = std::get_if<JobStatus>(&event)) last = *s;
+    }
+    return ended;
+  };
+  std::string output;
+  JobStatus last;
+  ASSERT_TRUE(seen(1, output, last));
+  EXPECT_EQ(output,
+            "[the service keeps 25000 bytes of its ended jobs' output together (serve "
+            "--keep-output-total-bytes): 10000 bytes of this job's earlier output were "
+            "dropped]\n");
+  EXPECT_EQ(last.state, JobState::kFinished) << "the final status stays";
+  EXPECT_EQ(last.id, 1u);
+  // The newer jobs keep all of theirs.
+  for (uint64_t id : {2, 3}) {
+    output.clear();
+    ASSERT_TRUE(seen(id, output, last));
+    EXPECT_EQ(output, std::string(ChattyExecutor::kOutputBytes, 'x')) << id;
+    EXPECT_EQ(last.state, JobState::kFinished);
+  }
 }
 
 // A Watch holds one of the server's threads until its job ends: past the limit one is refused,
