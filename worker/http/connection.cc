@@ -19,10 +19,6 @@ namespace {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-// A send later than this after its intended instant counts as late (docs/MEASUREMENT.md
-// "Closed loop and open loop").
-constexpr int64_t kLateSendNs = 1'000'000;
-
 // The load thread's read buffer (common/util/thread_spare.h). A connection waits for
 // readability, reads into this buffer and parses everything it got before it returns (the
 // parser streams and keeps no pointer into it), so no connection needs a buffer of its own:
@@ -270,7 +266,7 @@ void Connection::on_server_close() {
   const uint32_t unanswered = ring_.size();
   claimed_ -= unanswered;
   // The lowest of the schedule's requests claimed again: the first written from now on.
-  resends_ = static_cast<uint16_t>(resends_ + unanswered);
+  late_sends_.taken_back(unanswered);
   if (open_loop_drain) thread_.owe(unanswered);
   while (!ring_.empty()) {
     ring_.pop();
@@ -292,7 +288,7 @@ void Connection::next_connection() {
 
 void Connection::begin_window() {
   claimed_ = 0;
-  resends_ = 0;
+  late_sends_.begin_window();
   queued_ = 0;
   window_due_ = plan().open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
@@ -366,17 +362,11 @@ void Connection::flush(int64_t now) {
   const uint64_t first = claimed_ - n;
   for (uint32_t i = 0; i < n; ++i) {
     int64_t intended = now;
-    if (plan().open_loop()) {
-      intended = thread_.start_ns + schedule_.due_offset_ns(first + i);
-      // late_sends is of the schedule: a request sent again (pipelined behind a server's
-      // "Connection: close") was late, or not, when it was first written (docs/MEASUREMENT.md
-      // "Closed loop and open loop").
-      if (i >= resends_ && now - intended > kLateSendNs) ++thread_.stats.late_sends;
-    }
+    if (plan().open_loop()) intended = thread_.start_ns + schedule_.due_offset_ns(first + i);
+    if (late_sends_.counts(intended, now)) ++thread_.stats.late_sends;
     ring_.push({intended, now});
     thread_.request_sent();
   }
-  resends_ = static_cast<uint16_t>(resends_ - std::min<uint32_t>(resends_, n));
   queued_ = 0;
   // Written during the drain: the window owes these no more (they are outstanding now).
   if (thread_.phase == Phase::kDraining) thread_.paid(n);

@@ -52,6 +52,7 @@
 #include "common/net/completion_ring.h"
 #include "common/net/readiness_poller.h"
 #include "worker/engine/error_kind.h"
+#include "worker/engine/late_sends.h"
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
@@ -175,10 +176,9 @@ class Connection : public LoadConnection, private Readable, private net::RingTar
   uint32_t uring_slot_ = 0;
   uint32_t send_done_ = 0;
   uint32_t send_bytes_ = 0;
-  // Open loop: how many of the next requests written were written before, pipelined behind a
-  // server's "Connection: close" (at most in_flight, 4,096); they are no new late sends. Two
-  // bytes the object had as padding.
-  uint16_t resends_ = 0;
+  // Which writes count in late_sends (the next requests written may be written again, after a
+  // server's "Connection: close"). Two bytes the object had as padding.
+  LateSends late_sends_;
   Link link_ = Link::kDown;
   // As bits: see setup_start_ns_.
   bool ttfb_taken_ : 1 = false;

@@ -22,8 +22,6 @@ namespace {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-// A send later than this after its intended instant counts as late (as HTTP/1.1's).
-constexpr int64_t kLateSendNs = 1'000'000;
 constexpr size_t kReadBufferBytes = 16 * 1024;
 // What one write gathers from nghttp2 at most before it goes out.
 constexpr size_t kWriteChunkBytes = 64 * 1024;
@@ -324,7 +322,7 @@ void Session::write_off_owed() {
 
 void Session::begin_window() {
   claimed_ = 0;
-  first_sent_ = 0;
+  late_sends_.begin_window();
   window_due_ = plan_.open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
 }
@@ -372,14 +370,9 @@ void Session::issue(int64_t now) {
     int64_t intended = now;
     if (plan_.open_loop()) intended = thread_.start_ns + schedule_.due_offset_ns(index);
     if (!submit(intended, now)) break;
-    // late_sends is of the schedule: a request sent again (a GOAWAY refused it) was late, or
-    // not, when it was first sent (docs/MEASUREMENT.md "Closed loop and open loop").
-    if (plan_.open_loop() && index >= first_sent_ && now - intended > kLateSendNs) {
-      ++thread_.stats.late_sends;
-    }
+    if (late_sends_.counts(intended, now)) ++thread_.stats.late_sends;
   }
   claimed_ += sent;
-  first_sent_ = std::max(first_sent_, claimed_);
   // Written during the drain: the window owes these no more (they are outstanding now).
   if (thread_.phase == Phase::kDraining) thread_.paid(sent);
   thread_.stats.first_send_ns = std::min(thread_.stats.first_send_ns, now);
@@ -663,6 +656,7 @@ void Session::on_refused() {
     thread_.stats.record_failure(ErrorKind::kShortRead);
   } else {
     --claimed_;
+    late_sends_.taken_back(1);
     // Owed again before the stream counts as finished, so the drain is not judged over.
     if (open_loop_drain) thread_.owe(1);
   }

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "worker/engine/error_kind.h"
+#include "worker/engine/late_sends.h"
 #include "worker/engine/load_connection.h"
 #include "worker/engine/open_loop_schedule.h"
 #include "worker/engine/thread_state.h"
@@ -153,7 +154,7 @@ class Session : public LoadConnection {
   bool ttfb_taken_ = false;
 
   uint64_t claimed_ = 0;     // requests taken from the schedule in this window
-  uint64_t first_sent_ = 0;  // the schedule's requests below this were sent in this window
+  LateSends late_sends_;     // which writes count in late_sends (refused streams are resent)
   uint64_t window_due_ = 0;  // open loop: requests due inside this window
   bool timer_armed_ = false;
 };

@@ -604,6 +604,29 @@ TEST(Http2Engine, OpenLoopSendsEveryScheduledRequestAcrossGoaways) {
   EXPECT_EQ(total_errors(r), 0u);
 }
 
+// late_sends is of the schedule over HTTP/2 too: a stream a GOAWAY refused is written again on
+// the next connection and was late, or not, when it was first written. The server takes 2 ms a
+// request at 1,000 requests per second, so nearly every request is late, and rotates after every
+// 3rd answer, refusing the streams opened after it: counted per write, late_sends would exceed
+// the 100 requests of the schedule.
+TEST(Http2Engine, OpenLoopLateSendsCountEachScheduledRequestOnceAcrossGoaways) {
+  testing::TestHttp2Server server(kBody, 3, false, {.answer_delay_ms = 2});
+  WorkloadSpec spec = http2_spec_for(server);
+  spec.connections = 1;
+  spec.rate = 1000;
+  const int64_t duration = 100 * kMs;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, duration);
+  const uint64_t scheduled = scheduled_in(spec, duration);
+  EXPECT_EQ(scheduled, 100u);
+  EXPECT_GT(server.goaways(), 2u);
+  EXPECT_EQ(r.operations, scheduled);
+  EXPECT_EQ(r.successes, scheduled);
+  EXPECT_GT(r.late_sends, 0u);
+  EXPECT_LE(r.late_sends, scheduled);
+}
+
 // A server that breaks the framing (a DATA frame on stream 0, a connection error) while streams
 // are in flight: nghttp2 ends the session, and each stream it leaves unanswered is one
 // `protocol` error, counted once; the connection is not counted again on its own (before: the

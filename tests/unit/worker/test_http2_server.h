@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -39,6 +40,8 @@ struct Http2Misbehaviour {
   bool reset_mid_body = false;
   // Every response: half the body and END_STREAM, under the whole body's content-length.
   bool short_body = false;
+  // Not a failure, a slow server: each answer waits this long first (the one thread sleeps).
+  uint32_t answer_delay_ms = 0;
 };
 
 class TestHttp2Server {
@@ -137,6 +140,10 @@ class TestHttp2Server {
         return;
       }
       if (server_.processes_none_ && ++answered_ == server_.goaway_every_) return go_away(0);
+      if (server_.misbehaviour_.answer_delay_ms > 0) {
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(server_.misbehaviour_.answer_delay_ms));
+      }
       const std::string length = std::to_string(server_.body_.size());
       const nghttp2_nv headers[] = {
           {(uint8_t*)":status", (uint8_t*)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
