@@ -1,8 +1,6 @@
 // The scrape of a [router] metrics endpoint against a canned HTTP server on 127.0.0.1: the
 // counters of a 200 answer, and every way it fails as an error naming the URL, never as a
 // reading of 0.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -14,6 +12,7 @@
 
 #include "orchestrator/sut/external_system.h"
 #include "orchestrator/sut/metrics_scrape.h"
+#include "tests/unit/orchestrator/loopback_test_support.h"
 
 namespace benchgate::sut {
 namespace {
@@ -31,25 +30,16 @@ class CannedHttpServer {
  public:
   explicit CannedHttpServer(std::string answer, Pace pace = Pace::kAtOnce)
       : answer_(std::move(answer)), pace_(pace) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    EXPECT_EQ(::listen(fd_, 8), 0);
-    socklen_t length = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &length);
-    port_ = ntohs(addr.sin_port);
+    EXPECT_TRUE(listener_.bound());
     thread_ = std::thread([this] { serve(); });
   }
   ~CannedHttpServer() {
     stopping_ = true;
-    ::shutdown(fd_, SHUT_RDWR);
+    ::shutdown(listener_.fd(), SHUT_RDWR);  // wakes the accept()
     thread_.join();
-    ::close(fd_);
   }
   std::string url(const std::string& path = "/metrics") const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
+    return "http://127.0.0.1:" + std::to_string(listener_.port()) + path;
   }
   std::string last_request() const { return request_; }
   int connections() const { return connections_; }
@@ -57,7 +47,7 @@ class CannedHttpServer {
  private:
   void serve() {
     while (!stopping_) {
-      const int client = ::accept(fd_, nullptr, nullptr);
+      const int client = ::accept(listener_.fd(), nullptr, nullptr);
       if (client < 0) return;
       ++connections_;
       std::string head;
@@ -86,8 +76,7 @@ class CannedHttpServer {
   std::string answer_;
   Pace pace_;
   std::atomic<int> connections_{0};
-  int fd_ = -1;
-  uint16_t port_ = 0;
+  test_support::LoopbackListener listener_;
   std::atomic<bool> stopping_{false};
   std::thread thread_;
   std::string request_;
@@ -96,19 +85,6 @@ class CannedHttpServer {
 std::string ok(const std::string& body) {
   return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " +
          std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
-}
-
-// A port nothing listens on: one bound and closed again.
-uint16_t closed_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t length = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length);
-  ::close(fd);
-  return ntohs(addr.sin_port);
 }
 
 TEST(MetricsScrape, AScrapeReadsTheCountersOfA200Answer) {
@@ -121,7 +97,8 @@ TEST(MetricsScrape, AScrapeReadsTheCountersOfA200Answer) {
 }
 
 TEST(MetricsScrape, ARefusedConnectionIsAnErrorNamingTheUrl) {
-  const std::string url = "http://127.0.0.1:" + std::to_string(closed_port()) + "/metrics";
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(test_support::closed_loopback_port()) + "/metrics";
   auto read = scrape_counters(url);
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error().headline(), "scraping the system under test's metrics at " + url +
