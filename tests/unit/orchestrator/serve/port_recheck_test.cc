@@ -1,45 +1,20 @@
 // A queued job's ${port:NAME} ports were free when its scenario was submitted; one that
 // something listens on by the time the job starts is named, and the job starts nothing
 // (orchestrator/serve/run_executor.h, port_taken_since_loaded).
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
 
 #include "executor_test_support.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/serve/run_executor.h"
+#include "tests/unit/orchestrator/loopback_test_support.h"
 
 namespace benchgate::serve {
 namespace {
 
 // A listener on a free loopback port, closed at the end of the test.
-class Listener {
- public:
-  Listener() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof a;
-    bound_ = fd_ >= 0 && ::bind(fd_, reinterpret_cast<sockaddr*>(&a), size) == 0 &&
-             ::listen(fd_, 1) == 0 &&
-             ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size) == 0;
-    port_ = ntohs(a.sin_port);
-  }
-  ~Listener() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  bool bound() const { return bound_; }
-  uint16_t port() const { return port_; }
-
- private:
-  int fd_;
-  bool bound_ = false;
-  uint16_t port_ = 0;
-};
+using Listener = test_support::LoopbackListener;
 
 TEST(PortRecheck, APortTakenWhileTheJobWaitedIsNamedAndNothingStarts) {
   Listener other;
