@@ -65,7 +65,11 @@ class ThreadSpare {
       using std::swap;
       swap(own, spare);
     }
-    own = Buffer();
+    // A swap with an empty one, not an assignment: a std::string assigned an empty string
+    // keeps its capacity.
+    Buffer freed;
+    using std::swap;
+    swap(own, freed);
   }
 };
 

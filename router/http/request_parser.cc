@@ -18,6 +18,14 @@ std::string_view trim_ows(std::string_view text) {
 
 }  // namespace
 
+void release_body_buffer(std::string& body, memory::Reservation& reservation) {
+  if (body.capacity() > memory::kUnbudgetedBytes) {
+    body.clear();
+    SpareBody::give_back(body, memory::kSpareBufferBytes);
+  }
+  reservation.resize(body.capacity());
+}
+
 RequestParser::RequestParser(const RouteLimits& limits, uint32_t max_header_bytes,
                              uint64_t max_body_bytes, std::string& body,
                              memory::Reservation& body_budget)
@@ -124,12 +132,38 @@ std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
   // it) is trusted only as far as the body's bytes arrive: a header announcing 64 MiB with
   // little after it holds no more than 64 KiB, outside the budget.
   const uint64_t needed = body_.size() + body.size();
-  if (needed > body_.capacity() &&
-      !grow_body(body_capacity(needed, content_length().value_or(needed)), true, ec)) {
-    return 0;
-  }
+  if (needed > trusted_ && !trust_body(needed, ec)) return 0;
   body_.append(body.data(), body.size());
   return body.size();
+}
+
+bool RequestParser::trust_body(uint64_t needed, error_code& ec) {
+  const uint64_t length = content_length().value_or(needed);
+  // A body past what the connection keeps starts in the thread's spare, when that is larger.
+  if (body_.empty() && length > memory::kUnbudgetedBytes &&
+      SpareBody::get().capacity() > body_.capacity()) {
+    SpareBody::lend(body_);
+    body_.clear();
+  }
+  const uint64_t capacity = body_capacity(needed, length);
+  if (!body_budget_.resize(capacity)) {
+    refusal_status_ = 503;
+    ec = boost::asio::error::no_buffer_space;
+    return false;
+  }
+  trusted_ = capacity;
+  if (capacity > body_.capacity()) {
+    // Exactly that capacity (string::reserve may double past it on a string that holds some).
+    std::string bigger;
+    bigger.reserve(static_cast<size_t>(capacity));
+    bigger.append(body_);
+    body_.swap(bigger);
+    bigger.clear();
+    // The buffer the body outgrew goes to the thread when it is the larger spare: the next
+    // large body starts from it instead of allocating its way up again.
+    SpareBody::give_back(bigger, memory::kSpareBufferBytes);
+  }
+  return true;
 }
 
 void RequestParser::on_chunk_header_impl(std::uint64_t, string_view, error_code&) {}

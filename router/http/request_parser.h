@@ -2,6 +2,14 @@
 // classifies the request line into a Dispatch as soon as it is parsed and appends the body
 // only for /bench/echo, into a buffer the connection reuses. Constructing one allocates
 // nothing, so a connection builds a fresh parser in place for every request.
+//
+// A body up to memory::kUnbudgetedBytes goes into a buffer the connection keeps. A longer one
+// (by Content-Length) starts in the serving thread's spare body buffer (SpareBody), which the
+// connection gives back after the answer (release_body_buffer), the thread keeping the larger
+// buffer up to memory::kSpareBufferBytes: a stream of large bodies allocates nothing per
+// request. What a body holds of the budget still follows its bytes alone (body_capacity): a
+// spare larger than that is counted, as a parked one is, only as far as the bytes that arrived
+// make it trusted.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +17,20 @@
 
 #include <boost/beast/http/basic_parser.hpp>
 
+#include "common/util/thread_spare.h"
 #include "router/http/routes.h"
 #include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::http {
+
+// The serving thread's spare body buffer (common/util/thread_spare.h).
+struct SpareBodyTag {};
+using SpareBody = ThreadSpare<SpareBodyTag, std::string>;
+
+// After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes goes
+// back to the thread (the larger of it and the spare is kept, up to memory::kSpareBufferBytes;
+// the other is freed) and `reservation`, which followed it, gives its bytes back to the budget.
+void release_body_buffer(std::string& body, memory::Reservation& reservation);
 
 class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
@@ -54,11 +72,18 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // Makes room in body_ for `needed` bytes in all within the budget (a capacity of exactly
   // that, or by doubling); false (and ec set) when refused.
   bool grow_body(uint64_t needed, bool exact, error_code& ec);
+  // A Content-Length body: `needed` bytes arrived, past what is trusted_. Reserves the
+  // capacity body_capacity() allows, and grows body_ to it where it has less; false (and ec
+  // set) when the budget refuses.
+  bool trust_body(uint64_t needed, error_code& ec);
 
   const RouteLimits& limits_;
   std::string& body_;
   memory::Reservation& body_budget_;
   uint64_t max_body_bytes_;
+  // The capacity a Content-Length body has been trusted with so far (what body_budget_ holds
+  // past kUnbudgetedBytes); body_ may be larger (the thread's spare).
+  uint64_t trusted_ = 0;
   Dispatch dispatch_;
   int version_ = 11;
   bool has_request_line_ = false;

@@ -509,8 +509,7 @@ void Session<Stream>::reject(const error_code& ec, int64_t now_ns) {
 
 template <typename Stream>
 void Session<Stream>::release_body() {
-  if (body_.capacity() > memory::kUnbudgetedBytes) std::string().swap(body_);
-  body_budget_.resize(body_.capacity());
+  release_body_buffer(body_, body_budget_);
 }
 
 template <typename Stream>

@@ -267,7 +267,8 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   void linger();
   void on_linger_read(const error_code& ec, size_t bytes);
   // After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes
-  // is freed, which gives its bytes back to the budget.
+  // goes back to the thread's spare or is freed (release_body_buffer, request_parser.h), and
+  // its bytes go back to the budget.
   void release_body();
   // The next deadline check: at at_ns or one check interval from now, whichever is first.
   void schedule_check(int64_t at_ns, int64_t now_ns);

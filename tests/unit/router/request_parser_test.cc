@@ -181,6 +181,7 @@ TEST(RequestParserBudget, BodyWithinTheBudgetIsReadAndHeldUntilReleased) {
 // copy 17 MiB and 64 KiB in all.
 TEST(RequestParserBudget, AnnouncedLengthIsReservedOnlyAsItsBytesArrive) {
   constexpr uint64_t kLength = 64ull << 20;
+  std::string().swap(SpareBody::get());  // no spare left by another test: steps from nothing
   memory::BufferBudget budget(512ull << 20);
   const RouteLimits limits;
   std::string echo;
@@ -244,6 +245,55 @@ TEST(RequestParserBudget, WhatABodyHoldsDependsOnlyOnTheBytesThatArrived) {
   EXPECT_FALSE(ec) << ec.message();
   EXPECT_EQ(echo.size(), 100'000u);
   EXPECT_EQ(budget.in_use(), 1u << 20);  // 16 x 64 KiB, as from an empty buffer
+}
+
+// A body past 64 KiB starts in the thread's spare body buffer and gives it back after the
+// answer: the next one reuses it, no allocation, no copy. The spare is counted only as far as
+// the body's bytes make its capacity trusted (as without it), not by its size.
+TEST(RequestParserBudget,
+     ALargeBodyStartsInTheThreadsSpareWhichHoldsOnlyWhatItsBytesAreTrustedWith) {
+  // A spare from an earlier body, smaller than this one's length.
+  std::string().swap(SpareBody::get());
+  SpareBody::get().reserve(70'000);
+  memory::BufferBudget budget(64ull << 20);
+  const RouteLimits limits;
+  std::string echo;
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  const std::string body(100'000, 'd');
+  const std::string head = "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n";
+  boost::system::error_code ec;
+  {
+    RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+    const std::string request = head + body;
+    EXPECT_EQ(parser.put(boost::asio::buffer(request), ec), request.size());
+    EXPECT_FALSE(ec) << ec.message();
+  }
+  EXPECT_EQ(echo, body);
+  EXPECT_EQ(echo.capacity(), body.size());  // outgrew the spare, which went back to the thread
+  EXPECT_EQ(SpareBody::get().capacity(), 70'000u);
+  release_body_buffer(echo, reservation);
+  // The thread keeps the larger buffer; the connection holds none (the other is freed).
+  EXPECT_EQ(echo.capacity(), std::string().capacity());
+  EXPECT_EQ(budget.in_use(), 0u);
+  ASSERT_EQ(SpareBody::get().capacity(), body.size());
+  const char* spare = SpareBody::get().data();
+
+  RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+  EXPECT_EQ(parser.put(boost::asio::buffer(head), ec), head.size());
+  EXPECT_EQ(parser.put(boost::asio::buffer(body.data(), 1000), ec), 1000u);
+  EXPECT_EQ(echo.data(), spare);   // the body starts in the spare
+  EXPECT_EQ(budget.in_use(), 0u);  // 1000 bytes trust it with 64 KiB, outside the budget
+  EXPECT_EQ(parser.put(boost::asio::buffer(body.data() + 1000, 65'000), ec), 65'000u);
+  EXPECT_EQ(budget.in_use(), body.size());  // past 64 KiB: its length, as without a spare
+  EXPECT_EQ(parser.put(boost::asio::buffer(body.data() + 66'000, 34'000), ec), 34'000u);
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_TRUE(parser.is_done());
+  EXPECT_EQ(echo, body);
+  EXPECT_EQ(echo.data(), spare);  // not reallocated
+  release_body_buffer(echo, reservation);
+  EXPECT_EQ(SpareBody::get().data(), spare);
+  EXPECT_EQ(budget.in_use(), 0u);
+  std::string().swap(SpareBody::get());
 }
 
 // The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
