@@ -565,6 +565,49 @@ TEST(Http2Engine, StreamsAServersGoawayRefusedAreSentAgainOnANewConnection) {
   EXPECT_EQ(r.operations, r.successes + errors(r, ErrorKind::kShortRead));
 }
 
+// A connection the server closes during the start lead (an idle timeout expiring, a restart) is
+// set up again at once and measures the window, over HTTP/2 as over HTTP/1.1
+// (AConnectionTheServerClosesDuringTheStartLeadMeasuresTheWindow). The server closes the first
+// two connections once set up: the one Engine::start made (then idle, so the window's
+// begin_window sets up the second, or, closed in the lead already, the reconnect does) and the
+// second, in the lead; the third measures the window. Before the lead's reconnect the window
+// had no operation and no error.
+TEST(Http2Engine, AConnectionTheServerClosesDuringTheStartLeadMeasuresTheWindow) {
+  testing::TestHttp2Server server(kBody, 0);
+  server.close_after_handshake(2);
+  WorkloadSpec spec = http2_spec_for(server);
+  spec.connections = 1;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  // A lead of 1 s, as the HTTP/1.1 test's: the closes are seen well within it.
+  const WindowCommand window{0, true, 0, 50 * kMs, steady_now_ns() + 1000 * kMs};
+  auto r = engine->run_window(window, [](const ProgressReport&) {});
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(server.connections(), 3u);
+  EXPECT_GT(r->successes, 0u);
+  EXPECT_EQ(r->operations, server.replies());
+  EXPECT_EQ(r->successes, r->operations);
+  EXPECT_EQ(total_errors(*r), 0u);
+}
+
+// HEAD over HTTP/2: the server answers with the content-length a GET would get and no DATA
+// (END_STREAM on the HEADERS, RFC 9110, section 9.3.2). Each answer is one operation, complete
+// without a body, and no length error.
+TEST(Http2Engine, AnswersToHeadRequestsAreCompleteWithoutABody) {
+  testing::TestHttp2Server server(kBody, 0);
+  WorkloadSpec spec = http2_spec_for(server);
+  spec.http.method = "HEAD";
+  spec.http.expect_body_bytes = 0;
+  auto engine = start(spec);
+  ASSERT_TRUE(engine);
+  const WindowResult r = run(*engine, 0, 50 * kMs);
+  EXPECT_GT(r.successes, 0u);
+  EXPECT_EQ(server.head_replies(), server.replies());
+  EXPECT_EQ(r.operations, server.replies());
+  EXPECT_EQ(r.successes, r.operations);
+  EXPECT_EQ(total_errors(r), 0u);
+}
+
 // A server going away names no stream it processed in its GOAWAY: the streams it refused are
 // not sent again at no error (a server refusing every connection's streams would leave a window
 // of no operations and no errors), they count as short reads; and a GOAWAY that comes with the

@@ -1,5 +1,6 @@
 // A tiny h2c server (prior knowledge) for the worker's tests: 127.0.0.1, a free port, one
-// thread, nghttp2 doing the framing. It answers every request with 200 and `body`. With
+// thread, nghttp2 doing the framing. It answers every request with 200 and `body` (HEAD: the
+// body's content-length, no body). With
 // `goaway_every` = K it ends each connection gracefully after the K-th request it answered, as
 // a server rotating its connections does (nginx's keepalive_requests): that response, then
 // GOAWAY naming the K-th request's stream as the last it processed, so that every stream the
@@ -21,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -66,16 +68,22 @@ class TestHttp2Server {
   uint64_t replies() const { return replies_.load(); }  // responses submitted
   uint64_t connections() const { return connections_.load(); }
   uint64_t goaways() const { return goaways_.load(); }
+  uint64_t head_replies() const { return head_replies_.load(); }  // of them, to HEAD requests
+  // The first `n` connections are closed once the client acknowledged the server's SETTINGS
+  // (the connection set up, nothing asked), as a server whose idle timeout expired or that
+  // restarted would close them. Set before the first connection.
+  void close_after_handshake(uint64_t n) { close_after_handshake_ = n; }
 
  private:
   class Session : public std::enable_shared_from_this<Session> {
    public:
-    Session(TestHttp2Server& server, boost::asio::ip::tcp::socket socket)
-        : server_(server), socket_(std::move(socket)) {
+    Session(TestHttp2Server& server, boost::asio::ip::tcp::socket socket, uint64_t number)
+        : server_(server), socket_(std::move(socket)), number_(number) {
       nghttp2_session_callbacks* callbacks = nullptr;
       nghttp2_session_callbacks_new(&callbacks);
       nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame_recv);
       nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, on_frame_send);
+      nghttp2_session_callbacks_set_on_header_callback(callbacks, on_header);
       nghttp2_session_server_new(&session_, callbacks, this);
       nghttp2_session_callbacks_del(callbacks);
       const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100}};
@@ -91,9 +99,25 @@ class TestHttp2Server {
 
    private:
     static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+      auto* self = static_cast<Session*>(user_data);
+      if (frame->hd.type == NGHTTP2_SETTINGS && (frame->hd.flags & NGHTTP2_FLAG_ACK) != 0 &&
+          self->number_ <= self->server_.close_after_handshake_) {
+        self->drop_ = true;
+      }
       const bool request = frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA;
       if (request && (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
         static_cast<Session*>(user_data)->answer(frame->hd.stream_id);
+      }
+      return 0;
+    }
+
+    static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
+                         size_t name_size, const uint8_t* value, size_t value_size, uint8_t,
+                         void* user_data) {
+      const std::string_view n(reinterpret_cast<const char*>(name), name_size);
+      const std::string_view v(reinterpret_cast<const char*>(value), value_size);
+      if (n == ":method" && v == "HEAD") {
+        static_cast<Session*>(user_data)->head_streams_.push_back(frame->hd.stream_id);
       }
       return 0;
     }
@@ -153,8 +177,11 @@ class TestHttp2Server {
       nghttp2_data_provider body{};
       body.source.ptr = this;
       body.read_callback = read_body;
-      nghttp2_submit_response(session_, stream_id, headers, 2, &body);
+      // HEAD: the content-length a GET would get, no body (END_STREAM on the HEADERS).
+      const bool head = std::erase(head_streams_, stream_id) > 0;
+      nghttp2_submit_response(session_, stream_id, headers, 2, head ? nullptr : &body);
       ++server_.replies_;
+      if (head) ++server_.head_replies_;
       if (!server_.processes_none_ && server_.goaway_every_ > 0 &&
           ++answered_ == server_.goaway_every_) {
         go_away(stream_id);
@@ -168,6 +195,11 @@ class TestHttp2Server {
             if (ec) return;
             // After the GOAWAY, what the client still sends is read and dropped.
             if (!self->half_closed_ && nghttp2_session_mem_recv(self->session_, self->in_, n) < 0) {
+              return;
+            }
+            if (self->drop_) {
+              boost::system::error_code ignored;
+              self->socket_.close(ignored);
               return;
             }
             self->write();
@@ -209,6 +241,7 @@ class TestHttp2Server {
 
     TestHttp2Server& server_;
     boost::asio::ip::tcp::socket socket_;
+    const uint64_t number_;  // of the connections accepted, from 1
     nghttp2_session* session_ = nullptr;
     uint8_t in_[16384];
     std::vector<uint8_t> out_;
@@ -218,13 +251,14 @@ class TestHttp2Server {
     uint32_t received_ = 0;
     bool goaway_sent_ = false;  // or the framing broken: nothing more is answered
     bool break_framing_ = false;
+    bool drop_ = false;                  // close_after_handshake: close it now
+    std::vector<int32_t> head_streams_;  // HEAD requests not yet answered
   };
 
   void accept() {
     acceptor_.async_accept([this](boost::system::error_code ec, boost::asio::ip::tcp::socket s) {
       if (ec) return;
-      ++connections_;
-      std::make_shared<Session>(*this, std::move(s))->start();
+      std::make_shared<Session>(*this, std::move(s), ++connections_)->start();
       accept();
     });
   }
@@ -239,6 +273,8 @@ class TestHttp2Server {
   std::atomic<uint64_t> replies_{0};
   std::atomic<uint64_t> connections_{0};
   std::atomic<uint64_t> goaways_{0};
+  std::atomic<uint64_t> head_replies_{0};
+  uint64_t close_after_handshake_ = 0;
   std::thread thread_;
 };
 
