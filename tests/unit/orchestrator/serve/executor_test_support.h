@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/metrics/metrics_observer.h"
@@ -45,13 +46,16 @@ struct Ended {
 
 class ExecutorBench {
  public:
-  ExecutorBench() {
+  // `scenario_folders`: the --scenarios folder's spellings (client_paths.h), taken out of what
+  // a job shows.
+  explicit ExecutorBench(std::vector<std::string> scenario_folders = {}) {
     auto opened = store::Store::open(dir_.file("bench.db"));
     EXPECT_TRUE(opened) << opened.message();
     if (opened) db_ = std::move(*opened);
     options_.factories = &factories_;
     options_.log_dir = dir_.file("logs");
-    executor_ = std::make_unique<RunExecutor>(*db_, options_, store::RunInfo{}, metrics_);
+    executor_ = std::make_unique<RunExecutor>(*db_, options_, store::RunInfo{}, metrics_,
+                                              std::move(scenario_folders));
     // One run's system under test and worker pool, used only by a job that starts.
     factories_.suts = {engine::testing::FakeSut::Script{}};
     factories_.pools = {engine::testing::FakePool::Script{}};
@@ -69,10 +73,13 @@ class ExecutorBench {
   store::Store& db() { return *db_; }
   engine::testing::FakeFactories& factories() { return factories_; }
 
-  std::shared_ptr<Job> submit(scenario::Scenario s) {
+  // The service's folder of the jobs' logs.
+  const std::string& log_dir() const { return options_.log_dir; }
+
+  std::shared_ptr<Job> submit(scenario::Scenario s, const std::string& origin = "client") {
     uint32_t position = 0;
     bool full = false;
-    auto job = queue().submit(std::move(s), {}, "client", position, full);
+    auto job = queue().submit(std::move(s), {}, origin, position, full);
     EXPECT_TRUE(job) << job.message();
     return job ? *job : nullptr;
   }
