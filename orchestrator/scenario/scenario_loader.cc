@@ -1,7 +1,6 @@
 // Entry points of the scenario loader: read the file, parse TOML, read each section, and return
 // the typed model only when the file has no problem at all.
 #include "orchestrator/scenario/scenario_loader.h"
-#include "orchestrator/scenario/shown_text.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "orchestrator/scenario/free_port.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/worker_impls_section.h"
 
 namespace benchgate::scenario {
@@ -77,7 +77,6 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
     // toml++ writes a character it did not expect into its message as it is: a C1 control, a
     // bidi override.
     diag.error(e.source(), "TOML syntax error: " + shown_text(e.description()));
-
     result.diagnostics = diag.take();
     return result;
   }

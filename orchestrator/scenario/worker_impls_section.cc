@@ -1,11 +1,11 @@
 // [worker_impls.NAME]: worker programs that speak the worker protocol (docs/WORKER_PROTOCOL.md),
 // and the check that every workload's `worker` names one of them or "builtin".
 #include "orchestrator/scenario/worker_impls_section.h"
-#include "orchestrator/scenario/shown_text.h"
 
 #include <algorithm>
 
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 
