@@ -5,11 +5,15 @@
 #include <tuple>
 #include <utility>
 
+#include "orchestrator/scenario/shown_text.h"
+
 namespace benchgate::scenario {
 
 std::string Diagnostic::format() const {
-  if (where.line == 0) return where.file + ": error: " + message;
-  return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
+  // The file's name is a client's too (serve shows the name a submission came with).
+  const std::string file = shown_text(where.file);
+  if (where.line == 0) return file + ": error: " + message;
+  return file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
          ": error: " + message;
 }
 

@@ -100,5 +100,16 @@ TEST(ScenarioClientText, ACharacterTomlDidNotExpectIsShownEscaped) {
             "'=', saw '\\u009b'");
 }
 
+TEST(ScenarioClientText, TheFileNameIsShownEscapedOnEveryLine) {
+  // serve names a submission by the file name its client sent.
+  const LoadResult r =
+      load_scenario_text("name = 1\n", "a\xc2\x9b\x1b.toml", test_support::hermetic_options());
+  const auto lines = test_support::diagnostic_lines(r);
+  ASSERT_FALSE(lines.empty());
+  for (const std::string& line : lines) {
+    EXPECT_TRUE(line.starts_with("a\\u009b\\x1b.toml:1:")) << line;
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::scenario
