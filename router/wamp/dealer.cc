@@ -172,9 +172,10 @@ static void compact(Registration& registration, SessionIds& index) {
 }
 
 // Takes the callee at `at` out of the registration; the procedure goes with its last callee.
-// The others keep their order: the callee's entry becomes a gap, trailing and leading gaps go
-// at once, and the list is compacted when more than half of it is gaps, so that a session's
-// leaving costs what it holds (amortized), not a scan of every callee.
+// The others keep their order: the callee's entry becomes a gap, trailing gaps go at once,
+// leading ones stay (`first` moves past them), and the list is compacted when more than half of
+// it is gaps, so that a session's leaving costs what it holds (amortized), not a scan of every
+// callee.
 static void leave_registration(Realm& realm, uint64_t registration, size_t at, SessionIds& index) {
   const auto uri = realm.registration_uris.find(registration);
   if (uri == realm.registration_uris.end()) return;
@@ -185,6 +186,9 @@ static void leave_registration(Realm& realm, uint64_t registration, size_t at, S
     callees[at] = nullptr;
     if (--shared.live > 0) {
       while (callees.back() == nullptr) callees.pop_back();
+      // roundrobin's turn after a callee that was last: at the end, so that a callee that
+      // registers next gets it (beyond the end, choose() would wrap to `first` past it).
+      shared.next = std::min(shared.next, callees.size());
       while (callees[shared.first] == nullptr) ++shared.first;
       if (callees.size() - shared.live > shared.live) compact(shared, index);
       return;

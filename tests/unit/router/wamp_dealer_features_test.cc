@@ -141,6 +141,44 @@ TEST_F(DealerFeaturesTest, RoundRobinKeepsItsTurnInRegistrationOrderAsCalleesLea
   call_goes_to(5);
 }
 
+// After the callee that got the last call unregisters from the end of the list, the turn is
+// that of the callee registered next: A, B, C get a call each, C unregisters, D registers, and
+// the next call goes to D, not back to A.
+TEST_F(DealerFeaturesTest, RoundRobinGivesTheTurnAfterALastCalleeThatLeftToTheNextOneToRegister) {
+  std::vector<std::unique_ptr<RawSocketTestClient>> callees;
+  uint64_t registration = 0;
+  const auto add_callee = [&] {
+    callees.push_back(std::make_unique<RawSocketTestClient>(port(), Serializer::kCbor));
+    ASSERT_NE(callees.back()->join(), 0u);
+    registration = register_procedure(*callees.back(), "t.rr.tail", "roundrobin");
+    ASSERT_NE(registration, 0u);
+  };
+  for (int i = 0; i < 3; ++i) add_callee();
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  uint64_t request = 0;
+  const auto call_goes_to = [&](size_t expected) {
+    caller.send(Json::array({48, ++request, Json::object(), "t.rr.tail"}));
+    const Json invocation = callees[expected]->read();  // null when no INVOCATION came
+    ASSERT_TRUE(invocation.is_array() && invocation[0] == 68)
+        << "call " << request << " to callee " << expected;
+    callees[expected]->send(Json::array({70, invocation[1], Json::object()}));
+    const Json result = caller.read();
+    ASSERT_EQ(result[0], 50);
+    EXPECT_EQ(result[1], request);
+  };
+  call_goes_to(0);
+  call_goes_to(1);
+  call_goes_to(2);
+  callees[2]->send(Json::array({66, 2, registration}));
+  ASSERT_EQ(callees[2]->read()[0], 67);
+  add_callee();  // D, at the end: after C in registration order
+  call_goes_to(3);
+  call_goes_to(0);
+  call_goes_to(1);
+  call_goes_to(3);
+}
+
 // first and last go to the first and the last callee still registered, in registration order.
 TEST_F(DealerFeaturesTest, FirstAndLastGoToTheFirstAndLastCalleeStillRegistered) {
   for (const char* policy : {"first", "last"}) {
