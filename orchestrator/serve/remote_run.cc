@@ -137,11 +137,21 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
     gave_up = canceller.gave_up();
   }
   const grpc::Status status = reader->Finish();
+  if (app::interrupted() && ended && !cancelled) {
+    // The service refused the cancel: the job's outcome was settled (its run stored, promoted
+    // when it exited 0 with --promote). The client exits with that outcome, so that its exit
+    // code says what the service keeps: 0 only for a run that stands as one that exited 0.
+    const std::string outcome =
+        "had finished before the cancellation reached it; it keeps "
+        "its exit code " +
+        std::to_string(exit_code);
+    print_interrupted(job_id, server, outcome.c_str());
+    return exit_code;
+  }
   if (app::interrupted()) {
     // As a local run: an interrupt is exit code 3, and says which signal.
     print_interrupted(job_id, server,
                       cancelled ? kCancelled
-                      : ended   ? "had finished before the cancellation reached it"
                       : gave_up ? "was cancelled; the service did not confirm it within 30 s"
                                 : "was cancelled; its stream broke before it confirmed it");
     return cli::kExitRunError;
@@ -158,6 +168,18 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
 }  // namespace
 
 int remote_run(const RemoteRunOptions& options) {
+  // Each file is a job of its own on the service, which promotes its run once that job exits
+  // 0: it cannot hold one file's run back for another file's failed gate, as a local run does
+  // (docs/GATES.md, "Series and baselines"). Refused before anything is submitted.
+  if (!options.job.promote.empty() && options.files.size() > 1) {
+    std::fprintf(stderr,
+                 "error: --promote with --server takes one scenario file, not %zu: the service "
+                 "promotes each file's run on its own when it exits 0, whatever the others do; "
+                 "submit them one at a time, or run them locally to promote them only when "
+                 "every one exits 0\n",
+                 options.files.size());
+    return cli::kExitInvalidInput;
+  }
   auto channel = grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials());
   auto stub = v1::Orchestrator::NewStub(channel);
   // Every file is submitted (and so validated by the service) before any output is shown;

@@ -1,0 +1,129 @@
+// `orchestrator run --server` and --promote (orchestrator/serve/remote_run.cc): its exit code
+// is 0 only when what the service keeps is a run that exited 0, as the rule of --promote says
+// (docs/GATES.md, "Series and baselines"). A fake service on loopback answers the client.
+#include "orchestrator/serve/remote_run.h"
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "benchgate/v1/orchestrator.grpc.pb.h"
+#include "orchestrator/app/interrupt.h"
+#include "orchestrator/cli/exit_codes.h"
+
+namespace benchgate::serve {
+namespace {
+
+// Takes every submission as job 7, and ends its stream with the job finished, exit 0. With
+// `interrupt_after_settled`, the client is interrupted (as by Ctrl-C) after that status was
+// sent and before the stream ends: the service had settled the outcome and refuses the cancel.
+class FakeService final : public v1::Orchestrator::Service {
+ public:
+  bool interrupt_after_settled = false;
+  std::atomic<int> submitted{0};
+
+  grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest*,
+                      v1::SubmitResponse* response) override {
+    ++submitted;
+    response->set_job_id(7);
+    return grpc::Status::OK;
+  }
+  grpc::Status Watch(grpc::ServerContext*, const v1::WatchRequest*,
+                     grpc::ServerWriter<v1::WatchEvent>* writer) override {
+    v1::WatchEvent event;
+    event.mutable_status()->set_job_id(7);
+    event.mutable_status()->set_state(v1::RunStatus::FINISHED);
+    event.mutable_status()->set_exit_code(cli::kExitOk);
+    event.mutable_status()->set_run_id(1);
+    writer->Write(event);
+    if (interrupt_after_settled) app::set_run_cancelled(true);
+    return grpc::Status::OK;
+  }
+  grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest*,
+                      v1::RunStatus* status) override {
+    status->set_job_id(7);
+    status->set_state(v1::RunStatus::FINISHED);
+    return grpc::Status::OK;
+  }
+};
+
+class RemoteRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(&service_);
+    server_ = builder.BuildAndStart();
+    ASSERT_TRUE(server_);
+    dir_ = std::filesystem::temp_directory_path() /
+           ("remote_run_test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    app::set_run_cancelled(false);
+    server_->Shutdown();
+    std::filesystem::remove_all(dir_);
+  }
+  // The client sends a file's text only; the fake service does not read it.
+  std::string file(const std::string& name) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << "name = \"" << name << "\"\n";
+    return path;
+  }
+  RemoteRunOptions options(std::vector<std::string> files, const std::string& promote) {
+    RemoteRunOptions o;
+    o.server = "127.0.0.1:" + std::to_string(port_);
+    o.files = std::move(files);
+    o.job.promote = promote;
+    return o;
+  }
+
+  FakeService service_;
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+  std::filesystem::path dir_;
+};
+
+// Each file is a job of its own that the service promotes when it exits 0: with several, a's
+// run would join the baseline although b's gate failed and the client exits 1. Refused, and
+// nothing submitted.
+TEST_F(RemoteRun, PromoteWithSeveralFilesIsRefusedBeforeAnythingIsSubmitted) {
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitInvalidInput) << err;
+  EXPECT_EQ(service_.submitted.load(), 0);
+  EXPECT_NE(err.find("--promote with --server takes one scenario file, not 2"), std::string::npos)
+      << err;
+}
+
+// One file, or several without --promote, are submitted as before.
+TEST_F(RemoteRun, OneFileWithPromoteAndSeveralWithoutAreSubmitted) {
+  EXPECT_EQ(remote_run(options({file("a.toml")}, "main")), cli::kExitOk);
+  EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
+  EXPECT_EQ(service_.submitted.load(), 3);
+}
+
+// Ctrl-C once the service had settled the job (exit 0, promoted): it refuses the cancel and
+// keeps the run as it is, so the client exits 0 too, and says why; exiting 3 would fail a
+// pipeline on a run that stands promoted.
+TEST_F(RemoteRun, ACancelTheServiceRefusedLeavesTheJobsExitCode) {
+  service_.interrupt_after_settled = true;
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({file("a.toml")}, "main"));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitOk) << err;
+  EXPECT_NE(err.find("job 7 on 127.0.0.1:" + std::to_string(port_) +
+                     " had finished before the cancellation reached it; it keeps its exit code 0"),
+            std::string::npos)
+      << err;
+}
+
+}  // namespace
+}  // namespace benchgate::serve
