@@ -330,7 +330,7 @@ class Reader {
         const bool first = std::none_of(
             realm->principals.begin(), realm->principals.begin() + static_cast<std::ptrdiff_t>(i),
             [&](const Principal& earlier) { return earlier.authid == authid; });
-        if (first) realm->method_sets.push_back(realm->methods_of(authid));
+        if (first) realm->authids.push_back(authid);
       }
       config->realms.push_back(std::move(realm));
     }

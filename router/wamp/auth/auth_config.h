@@ -75,10 +75,10 @@ struct RealmAuth {
   std::vector<std::unique_ptr<Role>> roles;
   std::vector<Principal> principals;
 
-  // Per authid the realm has, in the order of first appearance: the methods it has principals
-  // for, as bits (1 << Method). Filled at load; the handshake gives an unknown authid one of
-  // these sets (handshake.h).
-  std::vector<uint8_t> method_sets;
+  // The authids the realm has, each once, in the order of first appearance. Filled at load;
+  // the handshake treats an unknown authid as one of these (handshake.h): its methods, its
+  // principals' settings.
+  std::vector<std::string> authids;
 
   const Role* role(std::string_view name) const;
   // The methods `authid` has principals for, as bits (1 << Method); 0 for none.

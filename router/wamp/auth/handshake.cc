@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <string>
+#include <string_view>
 
 namespace benchgate::router::wamp::auth {
 namespace bauth = benchgate::auth;
@@ -67,23 +69,34 @@ uint8_t method_bit(Method method) {
   return static_cast<uint8_t>(1u << static_cast<unsigned>(method));
 }
 
-// The methods the handshake treats `authid` as having principals for. An authid the realm has
-// gets its own; one it lacks gets those of one of the realm's authids (picked by a made-up
-// index, so the same on every attempt), so that which method of several offered is challenged
-// follows the same rule, and the same odds, for authids that exist and those that do not. An
-// empty authid can only be a cryptosign public key's, known or not.
-uint8_t methods_for(const AuthConfig& config, const RealmAuth& realm, const std::string& authid) {
-  if (authid.empty()) return method_bit(Method::cryptosign);
-  if (const uint8_t own = realm.methods_of(authid); own != 0) return own;
-  if (realm.method_sets.empty()) return 0;
-  return realm
-      .method_sets[made_up_index(config, "methods", realm.name, authid, realm.method_sets.size())];
+// The realm authid that `authid`, one the realm lacks, is treated as: picked by a made-up
+// index, so the same on every attempt; nullptr for an authid the realm has and for an empty one
+// (only a cryptosign public key's, known or not).
+const std::string* model_authid(const AuthConfig& config, const RealmAuth& realm,
+                                const std::string& authid) {
+  if (authid.empty() || realm.authids.empty() || realm.methods_of(authid) != 0) return nullptr;
+  return &realm.authids[made_up_index(config, "methods", realm.name, authid, realm.authids.size())];
 }
 
-// The principal of `method` whose settings (role, salt length, KDF parameters) a mock challenge
-// of that method copies, picked by a made-up index; nullptr where the realm has none.
+// The methods the handshake treats `authid` as having principals for: its own, or for one the
+// realm lacks those of the authid it is treated as (`like`, model_authid), so that which method
+// of several offered is challenged follows the same rule, and the same odds, for authids that
+// exist and those that do not. An empty authid can only be a cryptosign public key's.
+uint8_t methods_for(const RealmAuth& realm, const std::string& authid, const std::string* like) {
+  if (authid.empty()) return method_bit(Method::cryptosign);
+  return realm.methods_of(like != nullptr ? *like : authid);
+}
+
+// The principal of `method` whose settings (role, salt, KDF parameters) a mock challenge of
+// that method copies: that of the authid an unknown one is treated as (`like`), where it has
+// one, so that the methods and the settings a client sees are those of one real authid; else
+// (a method the authid is challenged with though it lacks it) one of the realm's principals of
+// that method picked by a made-up index; nullptr where the realm has none.
 const Principal* model_of(const AuthConfig& config, const RealmAuth& realm, Method method,
-                          const std::string& authid) {
+                          const std::string& authid, const std::string* like) {
+  if (like != nullptr) {
+    if (const Principal* own = realm.find(method, *like)) return own;
+  }
   const auto count =
       static_cast<size_t>(std::count_if(realm.principals.begin(), realm.principals.end(),
                                         [&](const Principal& p) { return p.method == method; }));
@@ -96,6 +109,55 @@ const Principal* model_of(const AuthConfig& config, const RealmAuth& realm, Meth
     if (index-- == 0) return &p;
   }
   return nullptr;
+}
+
+// The characters a mock WAMP-CRA salt is made of: the class of the model's salt, so that it
+// looks like the configured ones (base64 of made-up bytes showed '+', '/' and both cases where
+// they are, say, lowercase and digits). Lowercase or uppercase hex where the salt is hex digits
+// of one case, letters and digits both; else digits, lowercase and uppercase letters as the
+// salt has any of each, and the other ASCII characters it has as they are (a byte past ASCII
+// is left out: the salt goes into JSON, which needs whole UTF-8 characters).
+std::string salt_alphabet(std::string_view model) {
+  constexpr std::string_view kDigits = "0123456789";
+  constexpr std::string_view kLower = "abcdefghijklmnopqrstuvwxyz";
+  constexpr std::string_view kUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const auto any_in = [&](std::string_view set) {
+    return std::any_of(model.begin(), model.end(),
+                       [&](char c) { return set.find(c) != std::string_view::npos; });
+  };
+  const auto all_in = [&](std::string_view set) {
+    return std::all_of(model.begin(), model.end(),
+                       [&](char c) { return set.find(c) != std::string_view::npos; });
+  };
+  if (any_in(kDigits) && any_in(kLower) && all_in("0123456789abcdef")) return "0123456789abcdef";
+  if (any_in(kDigits) && any_in(kUpper) && all_in("0123456789ABCDEF")) return "0123456789ABCDEF";
+  std::string alphabet;
+  for (const std::string_view set : {kDigits, kLower, kUpper}) {
+    if (any_in(set)) alphabet += set;
+  }
+  for (const char c : model) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x80 && alphabet.find(c) == std::string::npos) alphabet.push_back(c);
+  }
+  if (alphabet.empty()) alphabet = std::string(kDigits) + std::string(kLower);
+  return alphabet;
+}
+
+// `length` characters of `alphabet` made up for `authid` (made_up_bytes under `key`), each
+// equally likely: a byte past the largest multiple of the alphabet's size is passed over.
+std::string made_up_text(const bauth::Digest& key, const std::string& realm,
+                         const std::string& authid, size_t length, std::string_view alphabet) {
+  std::string out;
+  const size_t limit = 256 - 256 % alphabet.size();
+  for (size_t bytes = 2 * length + 32; out.size() < length; bytes *= 2) {
+    out.clear();
+    for (const uint8_t byte : made_up_bytes(key, realm, authid, bytes)) {
+      if (byte >= limit) continue;
+      out.push_back(alphabet[byte % alphabet.size()]);
+      if (out.size() == length) break;
+    }
+  }
+  return out;
 }
 
 std::string utc_timestamp() {
@@ -211,7 +273,8 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
   // the realm has a WAMP-CRA principal to copy the role from), mocked. A method whose HELLO
   // part is malformed is passed over, and refused only when no other is left. None of this
   // depends on whether the authid exists, only on what the client offered and the realm.
-  const uint8_t has = methods_for(*config_, *realm_auth, authid);
+  const std::string* const like = model_authid(*config_, *realm_auth, authid);
+  const uint8_t has = methods_for(*realm_auth, authid, like);
   std::optional<Method> fallback;
   std::string fallback_name;
   std::optional<Method> malformed_method;
@@ -249,10 +312,11 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
           principal = realm_auth->find(*method, authid);
         }
         if (principal != nullptr) return challenge(*principal, details, session_id, name);
-        return mock_challenge(*realm_auth, *method, authid, details, session_id, name);
+        return mock_challenge(*realm_auth, *method, authid, like, details, session_id, name);
       }
-      if (!fallback && (*method != Method::wampcra ||
-                        model_of(*config_, *realm_auth, Method::wampcra, authid) != nullptr)) {
+      if (!fallback &&
+          (*method != Method::wampcra ||
+           model_of(*config_, *realm_auth, Method::wampcra, authid, like) != nullptr)) {
         fallback = method;
         fallback_name = name;
       }
@@ -264,7 +328,7 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
                       "' accepts (ticket, wampcra, wamp-scram, cryptosign)");
   }
   if (fallback) {
-    return mock_challenge(*realm_auth, *fallback, authid, details, session_id, fallback_name);
+    return mock_challenge(*realm_auth, *fallback, authid, like, details, session_id, fallback_name);
   }
   if (malformed_method) {
     return refuse(FailReason::malformed, static_cast<int>(*malformed_method),
@@ -278,28 +342,27 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
 }
 
 Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std::string& authid,
-                               const Json& details, uint64_t session_id,
+                               const std::string* like, const Json& details, uint64_t session_id,
                                std::string_view announced) {
   Principal& mock = mock_.emplace();
   mock.authid = authid;
   mock.method = method;
-  const Principal* model = model_of(*config_, realm, method, authid);
+  const Principal* model = model_of(*config_, realm, method, authid, like);
   switch (method) {
     case Method::ticket:
       mock.ticket = bauth::to_base64(bauth::random_bytes(32));
       break;
     case Method::wampcra: {
       // The role, and whether (and how) the secret is salted, of one of the realm's WAMP-CRA
-      // principals (hello() mocks WAMP-CRA only where there is one); a salt of that length that
-      // is always the same for this authid; a key no signature matches.
+      // principals (hello() mocks WAMP-CRA only where there is one); a salt of that length and
+      // of its characters' class that is always the same for this authid; a key no signature
+      // matches.
       mock.role = model->role;
       mock.cra_key = bauth::to_base64(bauth::random_bytes(32));
       mock.cra_salted = model->cra_salted;
       if (mock.cra_salted) {
-        const size_t length = model->cra_salt.size();
-        mock.cra_salt = bauth::to_base64(made_up_bytes(use_key(config_->mock_key, "wampcra salt"),
-                                                       realm.name, authid, length))
-                            .substr(0, length);
+        mock.cra_salt = made_up_text(use_key(config_->mock_key, "wampcra salt"), realm.name, authid,
+                                     model->cra_salt.size(), salt_alphabet(model->cra_salt));
         mock.cra_iterations = model->cra_iterations;
         mock.cra_keylen = model->cra_keylen;
       }

@@ -8,12 +8,15 @@
 // principal for gets a CHALLENGE as a known one would, and the ABORT after AUTHENTICATE with
 // the URI and message a wrong credential gets (the WAMP-SCRAM spec's mock challenge, for every
 // method). Of several methods offered, the one challenged is picked by a rule that does not ask
-// whether the authid exists: an unknown authid is treated as having the methods of one of the
-// realm's authids, the same one on every attempt (hello() in handshake.cc). What a mock
-// CHALLENGE carries is made up from an HMAC keyed by the auth config's hash (the same on every
-// attempt: a WAMP-SCRAM or salted WAMP-CRA salt) or copied from one of the realm's principals
-// of that method (WAMP-CRA's role, the KDF parameters); nonces and challenges are random, as
-// for a known authid. The counters still say unknown_authid.
+// whether the authid exists: an unknown authid is treated as one of the realm's authids, the
+// same one on every attempt (hello() in handshake.cc), with its methods. What a mock CHALLENGE
+// carries is made up from an HMAC keyed by the auth config's hash (the same on every attempt: a
+// WAMP-SCRAM salt, or a salted WAMP-CRA salt in the characters of the model's) or copied from
+// that authid's principal of the method (WAMP-CRA's role and salt settings, the KDF
+// parameters), so that the methods and settings shown are those of one real authid; for a
+// method it is challenged with though it lacks it, from one of the realm's principals of that
+// method. Nonces and challenges are random, as for a known authid. The counters still say
+// unknown_authid.
 #pragma once
 
 #include <cstdint>
@@ -71,10 +74,11 @@ class Handshake {
   Step challenge(const Principal& principal, const Json& details, uint64_t session_id,
                  std::string_view announced);
   // The CHALLENGE for an authid (or key) the realm does not have, offered with `method`:
-  // against a principal of made-up credentials no AUTHENTICATE can match.
+  // against a principal of made-up credentials no AUTHENTICATE can match. `like`: the realm
+  // authid an unknown authid is treated as (nullptr for a known or empty one).
   Step mock_challenge(const RealmAuth& realm, benchgate::auth::Method method,
-                      const std::string& authid, const Json& details, uint64_t session_id,
-                      std::string_view announced);
+                      const std::string& authid, const std::string* like, const Json& details,
+                      uint64_t session_id, std::string_view announced);
   Step welcome(const Principal& principal, Json authextra);
   Step refuse(FailReason reason, int method_slot, std::string message);
 

@@ -1,6 +1,9 @@
 // router/wamp/auth: the --auth-config parser (errors with file:line:column) and the
 // handshake state machine driven as a client would, for every method, right and wrong.
+#include <algorithm>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -427,6 +430,170 @@ TEST(WampAuthHandshake, AnUnknownAuthidGetsAWampCraChallengeShapedAsAKnownOnes) 
   }
   EXPECT_TRUE(seen_plain);
   EXPECT_TRUE(seen_salted);
+}
+
+// A realm whose authids have several methods each, with settings that tell them apart.
+std::string several_methods_text() {
+  const auto seed = bauth::from_hex(kSeed);
+  const std::string pubkey = bauth::to_hex(*bauth::ed25519_public_key(*seed));
+  return R"([[realm]]
+name = "multi"
+[[realm.role]]
+name = "reader"
+[[realm.role]]
+name = "writer"
+[[realm.principal]]
+authid = "alice"
+role = "reader"
+method = "wampcra"
+secret = "a"
+salt = "pepper"
+iterations = 100
+keylen = 16
+[[realm.principal]]
+authid = "alice"
+role = "reader"
+method = "wamp-scram"
+kdf = "argon2id13"
+secret = "a"
+salt = "c2FsdC1mb3ItZGF2ZQ=="
+iterations = 1
+memory = 64
+[[realm.principal]]
+authid = "bob"
+role = "reader"
+method = "ticket"
+secret = "b"
+[[realm.principal]]
+authid = "bob"
+role = "reader"
+method = "wamp-scram"
+secret = "b"
+salt = "W22ZaJ0SNY7soEsUEjb6gQ=="
+iterations = 4096
+[[realm.principal]]
+authid = "carol"
+role = "writer"
+method = "ticket"
+secret = "c"
+[[realm.principal]]
+authid = "carol"
+role = "writer"
+method = "wampcra"
+secret = "c"
+[[realm.principal]]
+authid = "dave"
+role = "writer"
+method = "wamp-scram"
+secret = "d"
+salt = "ZGF2ZXNhbHQ="
+iterations = 1000
+[[realm.principal]]
+authid = "dave"
+role = "writer"
+method = "cryptosign"
+pubkey = ")" +
+         pubkey + "\"\n";
+}
+
+// What a client can learn of `authid` without credentials: the methods it is challenged with
+// as having (m is one where offering m before any other method challenges m), and for each the
+// CHALLENGE's settings (WAMP-CRA's role and salt settings, WAMP-SCRAM's KDF parameters and salt
+// length), without the values made up per attempt.
+Json visible_profile(const AuthConfig& config, const std::string& authid) {
+  const std::vector<std::string> methods = {"ticket", "wampcra", "wamp-scram", "cryptosign"};
+  const auto challenge = [&](Json order) {
+    const Step step = Handshake(&config).hello("multi", all_methods(authid, std::move(order)), 1);
+    EXPECT_EQ(step.kind, Step::Kind::challenge) << authid;
+    return step.message;
+  };
+  Json profile = Json::object();
+  for (const std::string& method : methods) {
+    bool has = true;
+    for (const std::string& other : methods) {
+      if (other != method && challenge(Json::array({method, other}))[1] != method) has = false;
+    }
+    if (!has) continue;
+    Json extra = challenge(Json::array({method}))[2];
+    Json settings = Json::object();
+    if (method == "wampcra") {
+      settings["authrole"] = Json::parse(extra["challenge"].get<std::string>())["authrole"];
+      if (extra.contains("salt")) {
+        settings["salt length"] = extra["salt"].get<std::string>().size();
+        settings["iterations"] = extra["iterations"];
+        settings["keylen"] = extra["keylen"];
+      }
+    } else if (method == "wamp-scram") {
+      settings["salt bytes"] = bauth::from_base64(extra["salt"].get<std::string>())->size();
+      settings["kdf"] = extra["kdf"];
+      settings["iterations"] = extra["iterations"];
+      settings["memory"] = extra.contains("memory") ? extra["memory"] : Json();
+    }
+    profile[method] = std::move(settings);
+  }
+  return profile;
+}
+
+// An unknown authid shows the methods of one of the realm's authids and, for those, that
+// authid's own settings: no mix of one authid's methods with another's parameters.
+TEST(WampAuthHandshake, AnUnknownAuthidShowsTheMethodsAndSettingsOfOneRealAuthid) {
+  const auto parsed = parse_auth_config(several_methods_text(), "auth.toml");
+  ASSERT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.message());
+  const AuthConfig& multi = **parsed;
+  std::set<Json> real;
+  for (const char* authid : {"alice", "bob", "carol", "dave"}) {
+    real.insert(visible_profile(multi, authid));
+  }
+  EXPECT_EQ(real.size(), 4u);
+  std::set<Json> shown;
+  for (int i = 0; i < 24; ++i) {
+    const std::string authid = "ghost" + std::to_string(i);
+    const Json profile = visible_profile(multi, authid);
+    EXPECT_TRUE(real.contains(profile)) << authid << ": " << profile.dump();
+    shown.insert(profile);
+  }
+  EXPECT_GT(shown.size(), 1u);
+}
+
+// A mock WAMP-CRA salt is made of the characters of the model salt's class: lowercase letters
+// and digits for "salt123", hex digits of one case for a hex salt, the same on every attempt.
+TEST(WampAuthHandshake, AMockWampCraSaltUsesTheCharactersOfTheConfiguredSaltsClass) {
+  const auto only = [](const std::string& text, std::string_view alphabet) {
+    return std::all_of(text.begin(), text.end(),
+                       [&](char c) { return alphabet.find(c) != std::string_view::npos; });
+  };
+  int salted = 0;
+  for (int i = 0; i < 32; ++i) {
+    const std::string authid = "ghost" + std::to_string(i);
+    const Step step = Handshake(config().get()).hello("bench", hello("wampcra", authid), 1);
+    ASSERT_EQ(step.kind, Step::Kind::challenge);
+    if (!step.message[2].contains("salt")) continue;
+    ++salted;
+    const std::string salt = step.message[2]["salt"];
+    EXPECT_EQ(salt.size(), 7u);
+    EXPECT_TRUE(only(salt, "abcdefghijklmnopqrstuvwxyz0123456789")) << authid << ": " << salt;
+  }
+  EXPECT_GT(salted, 0);
+
+  const auto hex = parse_auth_config(
+      "[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n[[realm.principal]]\n"
+      "authid = \"a\"\nrole = \"x\"\nmethod = \"wampcra\"\nsecret = \"s\"\n"
+      "salt = \"9f3c0a7be21d4c88\"\n",
+      "auth.toml");
+  ASSERT_TRUE(hex.ok()) << (hex.ok() ? "" : hex.message());
+  std::set<std::string> salts;
+  for (int i = 0; i < 16; ++i) {
+    const std::string authid = "ghost" + std::to_string(i);
+    const Step step = Handshake(hex->get()).hello("r", hello("wampcra", authid), 1);
+    ASSERT_EQ(step.kind, Step::Kind::challenge);
+    const std::string salt = step.message[2]["salt"];
+    EXPECT_EQ(salt.size(), 16u);
+    EXPECT_TRUE(only(salt, "0123456789abcdef")) << authid << ": " << salt;
+    EXPECT_EQ(Handshake(hex->get()).hello("r", hello("wampcra", authid), 1).message[2]["salt"],
+              salt);
+    salts.insert(salt);
+  }
+  EXPECT_EQ(salts.size(), 16u);
 }
 
 TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
