@@ -45,9 +45,15 @@ struct WampOptions {
   // serving thread holds every realm's dealer state, router/wamp/wamp_server.h), counted as the
   // per-session limit counts them. Past it a CALL gets ERROR kRouterTooManyPendingCalls,
   // counted in wamp_limit_refusals{limit=router_pending_calls}. The per-session limit alone
-  // let --max-sessions callers hold 10,000 x 4096 calls of 128 bytes each (about 5 GiB); the
-  // default 2^20 bounds the calls' entries at 128 MiB (a call with a timeout holds a 64-byte
-  // deadline node besides, router/wamp/dealer.h), and is 256 connections of a worker at its
+  // let --max-sessions callers hold 10,000 x 4096 calls of 128 bytes each (about 5 GiB). At
+  // the default 2^20, routed calls' nodes take up to about 128 MiB: 128 bytes each from the
+  // thread's size-class pool, and a 64-byte deadline node besides for a call with a timeout (up
+  // to about 192 MiB when every call has one; router/wamp/dealer.h, dealer.cc checks both sizes
+  // at compile time). Not in that figure: the bucket array of the dealer's hash table of calls,
+  // 8 bytes a bucket, about 11 MiB once 2^20 calls were pending at once (libstdc++ grows it to
+  // 1,447,153 buckets for them and does not shrink it), and bench.transfers, which count
+  // against the limit as calls do but are entries of about 56 bytes in their caller's list (a
+  // vector, with its spare capacity), not nodes. 2^20 is 256 connections of a worker at its
   // largest in_flight.
   uint32_t max_pending_calls = 1u << 20;
   uint32_t max_registrations_per_session = 1000;
