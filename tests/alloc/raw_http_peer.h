@@ -1,7 +1,8 @@
 // An HTTP/1.1 server for the allocation tests made of system calls only (epoll, accept, recv,
 // send; fixed arrays, no heap): it answers every request (each "\r\n\r\n" seen; the worker's
 // GETs have no body) with an empty 200, on one thread of its own, so that the live heap
-// bytes of the process are the worker's alone. 127.0.0.1, a port the kernel picks.
+// bytes of the process are the worker's alone. 127.0.0.1, a port the kernel picks. It can be
+// made slow (set_delay: it sleeps that long before each answer) and counts its answers.
 #pragma once
 
 #include <arpa/inet.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string_view>
 #include <thread>
@@ -51,6 +54,10 @@ class RawHttpPeer {
   RawHttpPeer& operator=(const RawHttpPeer&) = delete;
 
   uint16_t port() const { return port_; }
+  // From the next answer on, each is sent `delay` after the request was read (0: at once).
+  void set_delay(std::chrono::microseconds delay) { delay_us_ = delay.count(); }
+  // Requests answered so far.
+  uint64_t answered() const { return answered_.load(); }
 
  private:
   static constexpr size_t kMaxFd = 8192;
@@ -101,7 +108,11 @@ class RawHttpPeer {
           }
         }
         for (int r = 0; r < requests; ++r) {
+          if (const int64_t delay = delay_us_.load(); delay > 0) {
+            std::this_thread::sleep_for(std::chrono::microseconds(delay));
+          }
           if (::send(fd, kResponse.data(), kResponse.size(), MSG_NOSIGNAL) < 0) break;
+          answered_.fetch_add(1);
         }
       }
     }
@@ -113,6 +124,8 @@ class RawHttpPeer {
   uint16_t port_ = 0;
   std::array<uint8_t, kMaxFd> matched_{};
   std::array<bool, kMaxFd> open_{};
+  std::atomic<int64_t> delay_us_{0};
+  std::atomic<uint64_t> answered_{0};
   std::thread thread_;
 };
 

@@ -292,6 +292,13 @@ void Connection::begin_window() {
   queued_ = 0;
   window_due_ = plan().open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
+  // Open loop: the timer is armed now, for the start (whose handler only issues what is due),
+  // so that it, its wait's block in the operation pool and its entry in Asio's timer queue
+  // exist before the window sends, with every connection's timer and the phase timer pending
+  // at once, the most the window ever has. A connection behind the schedule throughout the
+  // warm-up (an overloaded machine) otherwise armed it for the first time mid-window, and
+  // those first allocations fell on the hot path (docs/CONTRIBUTING.md, rule 9).
+  if (plan().open_loop()) arm_timer(thread_.start_ns);
 }
 
 void Connection::start_sending() {

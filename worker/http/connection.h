@@ -13,7 +13,8 @@
 // cleartext connection holds (issue 19, goal 2; docs/PERFORMANCE.md, section 4): this object
 // (264 bytes), Asio's state for its descriptor and, with --http1-io asio, its pending
 // readability wait (a 104-byte block of the thread's OperationPool, operation_pool.h); the TLS
-// part, the open-loop timer and a line split over reads are made only when used.
+// part and a line split over reads are made only when used, the open-loop timer when an
+// open-loop window begins (Connection::begin_window).
 // Cleartext connections learn that their socket is readable, with LoadPlan::edge_poll (worker
 // --http1-io epoll, the default), from the load thread's edge-triggered ReadinessPoller, or
 // from Asio (--http1-io asio: a wait per read, one system call more per request). With

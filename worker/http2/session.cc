@@ -325,6 +325,10 @@ void Session::begin_window() {
   late_sends_.begin_window();
   window_due_ = plan_.open_loop() ? schedule_.due_in_window(thread_.end_ns - thread_.start_ns) : 0;
   if (link_ == Link::kDown) reconnect();
+  // Open loop: armed now, for the start, so that Asio's timer queue holds every connection's
+  // timer and the phase timer at once before the window sends (worker/http/connection.cc,
+  // Connection::begin_window).
+  if (plan_.open_loop()) arm_timer(thread_.start_ns);
 }
 
 void Session::start_sending() {
