@@ -83,15 +83,10 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   }
   // Only then are runs promoted (README, "Stored results": a baseline exited 0), and only when
   // the whole invocation exits 0: a pipeline fails on its exit code, and an interrupt stops
-  // what was asked for, the runs completed before it included (docs/GATES.md).
-  const std::string held_back = promotion_held_back(reports, exit_code);
-  bool raised_by_promotion = false;
-  for (report::ScenarioReport& r : reports) {
-    const int before = r.exit_code;
-    promote_run(r, run.policy, db, terminal, held_back);
-    raised_by_promotion = raised_by_promotion || r.exit_code != before;
-    exit_code = std::max(exit_code, r.exit_code);
-  }
+  // what was asked for, the runs completed before it included (docs/GATES.md). A promotion the
+  // store refuses makes the invocation exit 3: none after it is promoted.
+  const bool raised_by_promotion = promote_runs(reports, run.policy, db, terminal, exit_code);
+  for (const report::ScenarioReport& r : reports) exit_code = std::max(exit_code, r.exit_code);
   // A promotion the store refused made its run exit 3 after the files said otherwise: they are
   // written again, so that they say what the process and the store say.
   if (raised_by_promotion && files_ok && html_ok) {

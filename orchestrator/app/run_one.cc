@@ -168,4 +168,23 @@ std::string promotion_held_back(const std::vector<report::ScenarioReport>& repor
   return "the invocation exits " + std::to_string(exit_code) + rule;
 }
 
+bool promote_runs(std::vector<report::ScenarioReport>& reports, const RunPolicy& policy,
+                  store::Store& db, report::TerminalReport& terminal, int exit_code) {
+  std::string held_back = promotion_held_back(reports, exit_code);
+  bool raised = false;
+  for (report::ScenarioReport& r : reports) {
+    const int before = r.exit_code;
+    promote_run(r, policy, db, terminal, held_back);
+    if (r.exit_code != before && !raised) {
+      // The store refused this run: the invocation exits 3 now, and the runs after it are held
+      // back as any other run of an invocation that does not exit 0.
+      raised = true;
+      held_back = "run " + std::to_string(r.run_id) +
+                  " could not be promoted, so the invocation exits 3; --promote adds runs only "
+                  "when the whole invocation exits 0";
+    }
+  }
+  return raised;
+}
+
 }  // namespace benchgate::app

@@ -36,10 +36,11 @@ class Promotion : public ::testing::Test {
     if (out_ != nullptr) std::fclose(out_);
   }
 
-  int64_t stored_run() {
+  // `status` other than "ok": a run the store refuses to promote (add_baseline).
+  int64_t stored_run(const std::string& status = "ok") {
     auto id = store_->begin_run(store::testing::test_run_info());
     EXPECT_TRUE(id.ok()) << id.message();
-    EXPECT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+    EXPECT_TRUE(store_->finish_run(*id, status, 0).ok());
     return *id;
   }
   size_t baseline_size() {
@@ -100,6 +101,34 @@ TEST_F(Promotion, EveryRunIsPromotedWhenTheInvocationExits0) {
   EXPECT_EQ(held_back, "");
   for (auto& r : reports) promote_run(r, {"", "main", false}, *store_, terminal, held_back);
   EXPECT_EQ(baseline_size(), 2u);
+}
+
+// promote_runs, as run_locally calls it: scenario b exited 1, so the invocation exits 1 and a's
+// run, which exited 0, is held back too.
+TEST_F(Promotion, PromoteRunsPromotesNoneWhenAnotherRunOfTheInvocationDidNotExit0) {
+  report::TerminalReport terminal(out_, out_);
+  std::vector<report::ScenarioReport> reports = {finished("a", stored_run(), 0),
+                                                 finished("b", stored_run(), 1)};
+  EXPECT_FALSE(promote_runs(reports, {"", "main", false}, *store_, terminal, 1));
+  EXPECT_EQ(baseline_size(), 0u);
+  EXPECT_EQ(reports[0].exit_code, 0);
+}
+
+// The store refuses a's promotion (its stored run is not `ok`): a exits 3, so the invocation
+// does, and b's run, which exited 0, is not promoted after it; the line says why.
+TEST_F(Promotion, NoRunIsPromotedAfterTheStoreRefusedOne) {
+  report::TerminalReport terminal(out_, out_);
+  std::vector<report::ScenarioReport> reports = {finished("a", stored_run("aborted"), 0),
+                                                 finished("b", stored_run(), 0)};
+  EXPECT_TRUE(promote_runs(reports, {"", "main", false}, *store_, terminal, 0));
+  EXPECT_EQ(reports[0].exit_code, 3);
+  EXPECT_EQ(reports[1].exit_code, 0);
+  EXPECT_EQ(baseline_size(), 0u);
+  EXPECT_NE(printed().find("run " + std::to_string(reports[1].run_id) + " not promoted to " +
+                           "'main': run " + std::to_string(reports[0].run_id) +
+                           " could not be promoted, so the invocation exits 3"),
+            std::string::npos)
+      << printed();
 }
 
 }  // namespace
