@@ -474,6 +474,16 @@ void Session::start_read() {
 
 void Session::on_read(const error_code& ec, size_t bytes) {
   if (ec) {
+    // After the server's GOAWAY, nghttp2's own GOAWAY (a connection error: flush()) is known
+    // only once handed over, and a write in progress keeps flush() from taking it: the server
+    // may close before that write completes. Nothing more can be written, so what nghttp2 has
+    // queued is taken and dropped here, which runs on_frame_send for its GOAWAY.
+    if (session_ && goaway_ && !goaway_sent_) {
+      const uint8_t* data = nullptr;
+      while (nghttp2_session_mem_send(session_, &data) > 0) {
+      }
+    }
+    if (goaway_sent_) return fail_protocol();
     const bool eof = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
     return fail(eof ? ErrorKind::kShortRead : ErrorKind::kReset);
   }

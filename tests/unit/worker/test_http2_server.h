@@ -37,6 +37,11 @@ struct Http2Misbehaviour {
   // With break_framing_at: first a GOAWAY (goaway_error) naming that request's stream as the
   // last processed, which leaves it open, then the DATA frame on stream 0.
   bool goaway_before_break = false;
+  // With break_framing_at: the request counts at its HEADERS, before its body, and once the
+  // framing is broken the server reads nothing more, nor closes: with windows of 2^31-1 (so
+  // flow control does not stop the client first) a long body stays part written, the client's
+  // write in progress while the GOAWAY, the broken frame and the half close reach it.
+  bool stop_reading_at_break = false;
   // Every response: headers with the whole body's content-length, then half the body, then
   // RST_STREAM(NO_ERROR) instead of END_STREAM.
   bool reset_mid_body = false;
@@ -86,8 +91,15 @@ class TestHttp2Server {
       nghttp2_session_callbacks_set_on_header_callback(callbacks, on_header);
       nghttp2_session_server_new(&session_, callbacks, this);
       nghttp2_session_callbacks_del(callbacks);
-      const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100}};
-      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 1);
+      const bool wide = server_.misbehaviour_.stop_reading_at_break;
+      const nghttp2_settings_entry settings[] = {
+          {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100},
+          {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, NGHTTP2_MAX_WINDOW_SIZE}};
+      nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, wide ? 2 : 1);
+      if (wide) {
+        nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0,
+                                              NGHTTP2_MAX_WINDOW_SIZE);
+      }
       if (server_.processes_none_ && server_.goaway_every_ == 0) go_away(0);
     }
     ~Session() { nghttp2_session_del(session_); }
@@ -105,8 +117,10 @@ class TestHttp2Server {
         self->drop_ = true;
       }
       const bool request = frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA;
-      if (request && (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
-        static_cast<Session*>(user_data)->answer(frame->hd.stream_id);
+      const bool ended = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+      const bool at_headers = self->server_.misbehaviour_.stop_reading_at_break;
+      if (at_headers ? frame->hd.type == NGHTTP2_HEADERS : request && ended) {
+        self->answer(frame->hd.stream_id);
       }
       return 0;
     }
@@ -203,6 +217,11 @@ class TestHttp2Server {
               return;
             }
             self->write();
+            if (self->goaway_sent_ && self->server_.misbehaviour_.stop_reading_at_break) {
+              // Kept open, unread, until the server ends (a close would reset the connection).
+              self->server_.parked_.push_back(self);
+              return;
+            }
             self->read();
           });
     }
@@ -275,6 +294,7 @@ class TestHttp2Server {
   std::atomic<uint64_t> goaways_{0};
   std::atomic<uint64_t> head_replies_{0};
   uint64_t close_after_handshake_ = 0;
+  std::vector<std::shared_ptr<Session>> parked_;  // stop_reading_at_break; the server's thread
   std::thread thread_;
 };
 
