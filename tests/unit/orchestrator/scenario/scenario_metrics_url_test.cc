@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "orchestrator/scenario/scenario_loader.h"
@@ -30,7 +31,13 @@ TEST(ScenarioMetricsUrls, EachListedUrlGetsTheVerdictTheSchemaIsHeldTo) {
     ASSERT_NE(tab, std::string::npos) << line;
     const std::string verdict = line.substr(0, tab);
     const std::string url = line.substr(tab + 1);
-    const LoadResult r = test_support::load_hermetic(scenario_with_metrics(url));
+    LoadOptions options = test_support::hermetic_options();
+    options.getenv = [](const std::string& name) -> std::optional<std::string> {
+      if (name == "BENCHGATE_TEST_METRICS_URL") return "http://127.0.0.1:9113/metrics";
+      if (name == "BENCHGATE_TEST_METRICS_BASE") return "http://127.0.0.1:9113";
+      return std::nullopt;
+    };
+    const LoadResult r = load_scenario_text(scenario_with_metrics(url), "s.toml", options);
     if (verdict == "accept") {
       ++accepted;
       EXPECT_TRUE(r.ok()) << url << "\n" << test_support::diagnostics_text(r);
