@@ -45,8 +45,9 @@ bool exposition_name_char(char c) { return exposition_name_start(c) || (c >= '0'
 bool label_name_start(char c) { return exposition_name_start(c) && c != ':'; }
 bool label_name_char(char c) { return label_name_start(c) || (c >= '0' && c <= '9'); }
 
-// A sample value as Prometheus reads it: a decimal or exponent float, or NaN and Inf in any
-// case with an optional sign ("NaN", "+Inf", and "Nan", which prometheus-cpp writes). Its text
+// A sample value as Prometheus reads it: a decimal or exponent float, NaN in any case and
+// without a sign ("NaN", and "Nan", which prometheus-cpp writes), or Inf or Infinity in any case
+// with an optional sign ("+Inf"), as Go's strconv.ParseFloat reads them. Its text
 // parser takes Go's strconv.ParseFloat minus the forms Go 1.13 added: a value with 'p', 'P' or
 // '_' is refused before ParseFloat sees it, so a hex float ("0x1p3") or a digit separator
 // ("1_000") is no number there, and none here (from_chars reads neither).
@@ -57,7 +58,10 @@ std::optional<double> exposition_value(std::string_view text) {
   const bool negative = lower.starts_with('-');
   const std::string_view word =
       std::string_view(lower).substr(lower.starts_with('+') || negative ? 1 : 0);
-  if (word == "nan") return std::nan("");
+  if (word == "nan") {
+    if (word.size() != lower.size()) return std::nullopt;
+    return std::nan("");
+  }
   if (word == "inf" || word == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
   if (text.starts_with('+')) text.remove_prefix(1);
   double value = 0;

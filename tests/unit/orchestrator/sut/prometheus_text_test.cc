@@ -119,6 +119,9 @@ TEST(PrometheusText, ABadLineIsAnErrorNamingItsNumber) {
   EXPECT_EQ(error_of("# TYPE c counter\nc 0x1p3\n"), "line 2: the sample value is not a number");
   EXPECT_EQ(error_of("c 0X1.8P1\n"), "line 1: the sample value is not a number");
   EXPECT_EQ(error_of("c 1_000\n"), "line 1: the sample value is not a number");
+  // Go's ParseFloat takes a sign before Inf and Infinity, not before NaN.
+  EXPECT_EQ(error_of("c +NaN\n"), "line 1: the sample value is not a number");
+  EXPECT_EQ(error_of("c -nan\n"), "line 1: the sample value is not a number");
 
   EXPECT_EQ(error_of("c 1 2 3\n"), "line 1: unexpected text after the sample");
   EXPECT_EQ(error_of("c 1 1.5\n"), "line 1: the timestamp is not a whole number of milliseconds");
