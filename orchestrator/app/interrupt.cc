@@ -9,7 +9,7 @@ namespace benchgate::app {
 namespace {
 
 std::atomic<int> g_signal{0};
-std::atomic<bool> g_cancelled{false};
+std::atomic<RunStop> g_stopped{RunStop::kNone};
 
 void on_signal(int sig) { g_signal.store(sig, std::memory_order_relaxed); }
 
@@ -26,10 +26,14 @@ void install_interrupt_handlers() {
 
 bool interrupted() {
   return g_signal.load(std::memory_order_relaxed) != 0 ||
-         g_cancelled.load(std::memory_order_relaxed);
+         g_stopped.load(std::memory_order_relaxed) != RunStop::kNone;
 }
 
-void set_run_cancelled(bool cancelled) { g_cancelled.store(cancelled, std::memory_order_relaxed); }
+void set_run_stopped(RunStop why) { g_stopped.store(why, std::memory_order_relaxed); }
+
+void set_run_cancelled(bool cancelled) {
+  set_run_stopped(cancelled ? RunStop::kCancelled : RunStop::kNone);
+}
 
 int interrupt_signal() { return g_signal.load(std::memory_order_relaxed); }
 
@@ -37,7 +41,14 @@ std::string interrupt_description() {
   if (const int sig = interrupt_signal(); sig != 0) {
     return "interrupted by signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")";
   }
-  if (g_cancelled.load(std::memory_order_relaxed)) return "cancelled through the service";
+  switch (g_stopped.load(std::memory_order_relaxed)) {
+    case RunStop::kCancelled:
+      return "cancelled through the service";
+    case RunStop::kTimeLimit:
+      return "stopped at the service's --max-run-seconds";
+    case RunStop::kNone:
+      break;
+  }
   return "not interrupted";
 }
 

@@ -90,13 +90,20 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   // An interrupt (or a service's cancel) that came after the engine finished, while the gates
   // were judged: the process exits 3 for it (local_run.cc, run_executor.cc), and so does the
   // stored run, which is then no baseline.
-  if (interrupted()) out.exit_code = kExitRunError;
+  const bool stopped_after_measuring = interrupted();
+  if (stopped_after_measuring) out.exit_code = kExitRunError;
   out.status = out.result.interrupted ? "aborted" : (ran_ok ? "ok" : "failed");
+  // The stored reason: the run's error; for a run stopped part-way that has none, or one that
+  // measured to its end and exits 3 all the same, what stopped it (a signal, the service's
+  // cancel or its --max-run-seconds).
+  std::string why = out.status == "ok" ? std::string() : out.result.error;
+  if (why.empty() && (out.result.interrupted || stopped_after_measuring)) {
+    why = interrupt_description();
+  }
   // Through `terminal`, which writes to the job's own output under `serve`: its client sees
   // these lines as a local run shows them (the process's stdout is the service's).
   const std::string run = std::to_string(out.run_id);
-  if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code,
-                                    out.status == "ok" ? "" : out.result.error, kExitRunError);
+  if (auto finished = db.finish_run(out.run_id, out.status, out.exit_code, why, kExitRunError);
       !finished) {
     terminal.message("error: cannot finish run " + run + ": " + finished.message());
     out.exit_code = kExitRunError;

@@ -71,7 +71,7 @@ class RunDeadline {
  private:
   void pass() {  // the mutex held
     passed_ = true;
-    app::set_run_cancelled(true);
+    app::set_run_stopped(app::RunStop::kTimeLimit);
   }
 
   std::mutex mutex_;
@@ -163,7 +163,11 @@ void RunExecutor::run(Job& job) {
     // half taken. The job's exit, its stored run and the gauges all follow `stopped`; the flag
     // says the same, whatever a deadline that came too late had set.
     stopped = job.close_cancels() || stopped_by_deadline || app::interrupt_signal() != 0;
-    app::set_run_cancelled(stopped);
+    // Why, for the stored run's reason (interrupt_description): the limit where it stopped
+    // the run, else the client's cancel.
+    app::set_run_stopped(stopped_by_deadline ? app::RunStop::kTimeLimit
+                         : stopped           ? app::RunStop::kCancelled
+                                             : app::RunStop::kNone);
     // A cancel that came after the run was stored still makes the job exit 3: the stored run
     // says so too, and is not promoted (app::promote_run).
     if (stopped && r.exit_code != cli::kExitRunError) {

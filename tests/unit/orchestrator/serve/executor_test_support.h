@@ -76,10 +76,11 @@ class ExecutorBench {
   // The service's folder of the jobs' logs.
   const std::string& log_dir() const { return options_.log_dir; }
 
-  std::shared_ptr<Job> submit(scenario::Scenario s, const std::string& origin = "client") {
+  std::shared_ptr<Job> submit(scenario::Scenario s, const std::string& origin = "client",
+                              JobOptions options = {}) {
     uint32_t position = 0;
     bool full = false;
-    auto job = queue().submit(std::move(s), {}, origin, position, full);
+    auto job = queue().submit(std::move(s), std::move(options), origin, position, full);
     EXPECT_TRUE(job) << job.message();
     return job ? *job : nullptr;
   }

@@ -82,6 +82,26 @@ TEST(RunExecutorStop, ADeadlineThatPassedOnceTheRunWasJudgedChangesNothing) {
   EXPECT_TRUE(gauge_says(bench.scrape(), cli::kExitOk)) << bench.scrape();
 }
 
+TEST(RunExecutorStop, ARunStoppedAtMaxRunSecondsStoresThatReasonNotACancel) {
+  ExecutorBench bench;
+  JobOptions options;
+  options.max_run_ns = 1;  // passed as soon as the run starts
+  auto job = bench.submit(testing::short_scenario(), "client", options);
+  ASSERT_TRUE(job);
+  const auto ended = ExecutorBench::wait_end(*job);
+  EXPECT_EQ(ended.status.exit_code, cli::kExitRunError) << ended.err;
+  EXPECT_NE(ended.err.find("run stopped: the run went on for this service's --max-run-seconds"),
+            std::string::npos)
+      << ended.err;
+  auto runs = bench.db().list_runs(10);
+  ASSERT_TRUE(runs && runs->size() == 1);
+  EXPECT_EQ(runs->front().exit_code.value_or(-1), cli::kExitRunError);
+  EXPECT_NE(runs->front().error.find("stopped at the service's --max-run-seconds"),
+            std::string::npos)
+      << runs->front().status << " [" << runs->front().error << "] " << ended.err;
+  EXPECT_EQ(runs->front().error.find("cancelled"), std::string::npos) << runs->front().error;
+}
+
 TEST(RunExecutorStop, ACancelOnceTheOutcomeIsSettledIsRefused) {
   Job job(1, testing::short_scenario(), {}, "client");
   EXPECT_TRUE(job.request_cancel());
