@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "common/util/shown_text.h"
+
 namespace benchgate {
 namespace {
 
@@ -30,10 +32,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// The text in quotes as a message may show it: escaped (common/util/shown_text.h), so that a
+// line break or an escape sequence in a bad value reaches no caller's terminal as it is.
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
 std::string quoted(std::string_view s) {
   std::string q(1, '\'');
-  q.append(s);
+  q.append(shown_text(s));
   q.push_back('\'');
   return q;
 }

@@ -1,5 +1,6 @@
 // Parsing of the units scenario files use (docs/SCENARIOS.md, "Units"), and formatting for reports.
-// Plain functions with plain tests; errors say what was wrong with the text.
+// Plain functions with plain tests; errors say what was wrong with the text, and quote it with
+// what would not print as itself escaped (common/util/shown_text.h): callers show them as they are.
 #pragma once
 
 #include <cstdint>

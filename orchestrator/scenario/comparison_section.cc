@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <utility>
 
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 
 namespace benchgate::scenario {
 

@@ -2,9 +2,9 @@
 // bounds written in the unit of their metric and converted to base units (docs/GATES.md).
 #include <algorithm>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/metrics.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 #include "orchestrator/scenario/workload_glob.h"
 

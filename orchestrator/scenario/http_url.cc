@@ -6,7 +6,7 @@
 #include <charconv>
 #include <optional>
 
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

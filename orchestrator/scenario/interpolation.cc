@@ -7,7 +7,7 @@
 #include <system_error>
 #include <utility>
 
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

@@ -4,10 +4,10 @@
 #include <charconv>
 #include <filesystem>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

@@ -9,11 +9,11 @@
 
 #include <toml++/toml.h>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/diagnostics.h"
 #include "orchestrator/scenario/free_port.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/worker_impls_section.h"
 
 namespace benchgate::scenario {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "common/units/units.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -18,8 +18,8 @@ std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool
   } else if (size && v.is_string()) {
     auto parsed = parse_size_bytes(*v.value<std::string>());
     if (!parsed) {
-      // The units library quotes the value as it is.
-      diag.error(v.source(), "sweep value: " + shown_text(parsed.message()));
+      // The units library's message shows the value escaped already.
+      diag.error(v.source(), "sweep value: " + parsed.message());
       return std::nullopt;
     }
     out = *parsed;

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "common/units/units.h"
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::scenario {
@@ -30,10 +30,9 @@ std::string join(const std::vector<std::string_view>& words) {
   return out;
 }
 
-// The units library's own explanation, when it gives one. It quotes the text it was given as
-// it is, so it is shown through shown_text too.
+// The units library's own explanation, when it gives one (it escapes the text it quotes).
 std::string because(const Error& error) {
-  return error.message.empty() ? std::string() : ": " + shown_text(error.message);
+  return error.message.empty() ? std::string() : ": " + error.message;
 }
 
 std::string format_number(double v) {

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 

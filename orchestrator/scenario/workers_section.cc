@@ -2,8 +2,8 @@
 // when one is lost (`on_worker_loss`), a key [defaults] and a workload may also set.
 #include <charconv>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 
 namespace benchgate::scenario {
 namespace {

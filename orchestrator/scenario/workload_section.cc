@@ -5,9 +5,9 @@
 #include <set>
 
 #include "common/units/units.h"
+#include "common/util/shown_text.h"
 #include "common/wamp/message_limits.h"
 #include "orchestrator/scenario/sections.h"
-#include "orchestrator/scenario/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::scenario {

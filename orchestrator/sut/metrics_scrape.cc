@@ -20,7 +20,7 @@
 #include <boost/beast/http/write.hpp>
 
 #include "common/units/units.h"
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 
 namespace benchgate::sut {
 
@@ -89,8 +89,7 @@ Expected<std::string> http_get_body(const scenario::HttpUrl& url,
 
 Expected<ExposedCounters> scrape_counters(const std::string& url,
                                           std::chrono::milliseconds timeout) {
-  const std::string where =
-      "scraping the system under test's metrics at " + scenario::shown_text(url);
+  const std::string where = "scraping the system under test's metrics at " + shown_text(url);
   auto parsed = scenario::parse_http_url(url);
   if (!parsed) return Error::caused(where, parsed.error());
   auto body = http_get_body(*parsed, timeout);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string_view>
+
 namespace benchgate {
 namespace {
 
@@ -89,6 +91,21 @@ TEST(ParsePercent, RequiresAPercentSignAndAFiniteNonNegativeNumber) {
     EXPECT_FALSE(parse_percent(bad)) << bad;
   }
   EXPECT_NE(parse_percent("5").message().find("%"), std::string::npos);
+}
+
+// The parsers quote the text they were given, and their callers show the message as it is (on
+// a terminal, in serve's answers, in the router's start-up error): a line break or an escape
+// sequence in a bad value is shown escaped, so that it neither forges a line nor colours one.
+TEST(ParseErrors, ShowTheBadValueWithItsControlCharactersEscaped) {
+  EXPECT_EQ(parse_duration_ns("5\nms").message(),
+            "unknown duration unit '\\nms' in '5\\nms' (ns, us, ms, s, m, h)");
+  EXPECT_EQ(parse_duration_ns("-5ms\r\n").message(), "negative duration '-5ms\\r\\n'");
+  EXPECT_EQ(parse_size_bytes("1\x1b[31mKB").message(),
+            "unknown size unit '\\x1b[31mKB' in '1\\x1b[31mKB' (B, KB, MB, GB, TB, KiB, MiB, GiB, "
+            "TiB)");
+  EXPECT_EQ(parse_size_bytes(std::string_view("64\0B", 4)).message(),
+            "unknown size unit '\\x00B' in '64\\x00B' (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  EXPECT_EQ(parse_percent("5\n%").message(), "percentage '5\\n%' needs a '%' sign, e.g. '5%'");
 }
 
 TEST(FormatDuration, UsesTheLargestFittingUnitWithThreeSignificantDigits) {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/scenario_loader.h"
-#include "orchestrator/scenario/shown_text.h"
 #include "scenario_test_support.h"
 
 namespace benchgate::scenario {

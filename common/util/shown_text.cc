@@ -1,9 +1,9 @@
 // See shown_text.h.
-#include "orchestrator/scenario/shown_text.h"
+#include "common/util/shown_text.h"
 
 #include <cstdint>
 
-namespace benchgate::scenario {
+namespace benchgate {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
@@ -84,4 +84,4 @@ std::string shown_text(std::string_view text) {
   return out;
 }
 
-}  // namespace benchgate::scenario
+}  // namespace benchgate

@@ -1,12 +1,14 @@
-// Client text (a key, a value, a table name, a URL) as a loader message may quote it. serve
-// passes the loader's messages to its clients, and a terminal shows them: a value with a line
-// break, an escape sequence or a NUL must neither forge a line nor colour one.
+// Client text (a key, a value, a table name, a URL, a unit value) as an error message may quote
+// it. serve passes the scenario loader's messages to its clients, the router and the CLI print
+// theirs, and a terminal shows them: a value with a line break, an escape sequence or a NUL must
+// neither forge a line nor colour one. In common/ because the unit parsers (common/units/)
+// quote their input too.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace benchgate::scenario {
+namespace benchgate {
 
 // `text` with everything that does not print as itself escaped visibly: a line break, carriage
 // return and tab as \n, \r and \t, any other ASCII control character (NUL, ESC, DEL) and each
@@ -14,8 +16,8 @@ namespace benchgate::scenario {
 // print (C1 controls, line and paragraph separators, the bidi controls that reorder a line) as
 // \uHHHH. Printable ASCII, a backslash included, and other valid UTF-8 stay as they are: a path
 // "C:\temp" reads as written, and toml++'s own messages, which escape this way already, are
-// shown through here unchanged. Every message of the loader that quotes client text quotes it
-// through here.
+// shown through here unchanged. Every message of the scenario loader and of the unit parsers
+// that quotes client text quotes it through here.
 std::string shown_text(std::string_view text);
 
-}  // namespace benchgate::scenario
+}  // namespace benchgate
