@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,18 @@ uint64_t refusals(const metrics::Snapshot& s, metrics::SessionLimit limit) {
   return s.wamp.limit_refusals[static_cast<size_t>(limit)];
 }
 
+// The refusals as the control snapshot exports them: wamp_limit_refusals by its `limit` label.
+std::map<std::string, uint64_t> exported_refusals(const metrics::Snapshot& snapshot) {
+  benchgate::v1::MetricsSnapshot proto;
+  control::to_proto(snapshot, proto);
+  std::map<std::string, uint64_t> limits;
+  for (const auto& counter : proto.counters()) {
+    if (counter.name() == "wamp_limit_refusals")
+      limits[counter.labels().at("limit")] = counter.value();
+  }
+  return limits;
+}
+
 class SessionLimitsTest : public ::testing::Test {
  protected:
   void start(const WampOptions& options) {
@@ -41,6 +54,22 @@ class SessionLimitsTest : public ::testing::Test {
     server_ = std::move(*server);
   }
   uint16_t port() const { return server_->rawsocket_port(); }
+  // Starts the router and a joined callee that registered t.never, a procedure that is
+  // answered only when a test YIELDs for it: callee_.
+  void start_with_callee(const WampOptions& options) {
+    ASSERT_NO_FATAL_FAILURE(start(options));
+    callee_.emplace(port(), kCbor);
+    ASSERT_NE(callee_->join(), 0u);
+    ASSERT_NE(register_procedure(*callee_, 1, "t.never"), 0u);
+  }
+  // The same under a limit of `limit` pending calls per session, and a joined caller: caller_.
+  void start_with_callee_and_caller(uint32_t limit) {
+    WampOptions options;
+    options.max_pending_calls_per_session = limit;
+    ASSERT_NO_FATAL_FAILURE(start_with_callee(options));
+    caller_.emplace(port(), kCbor);
+    ASSERT_NE(caller_->join(), 0u);
+  }
 
   // REGISTER; the registration id, or 0 with the ERROR's URI in `error`.
   static uint64_t register_procedure(RawSocketTestClient& client, uint64_t request,
@@ -61,17 +90,15 @@ class SessionLimitsTest : public ::testing::Test {
   }
 
   std::unique_ptr<WampServer> server_;
+  // After server_: the clients leave before the router stops.
+  std::optional<RawSocketTestClient> callee_;
+  std::optional<RawSocketTestClient> caller_;
 };
 
 TEST_F(SessionLimitsTest, ACallPastTheCallersPendingLimitIsRefusedAndCounted) {
-  WampOptions options;
-  options.max_pending_calls_per_session = 2;
-  start(options);
-  RawSocketTestClient callee(port(), kCbor);
-  ASSERT_NE(callee.join(), 0u);
-  ASSERT_NE(register_procedure(callee, 1, "t.never"), 0u);
-  RawSocketTestClient caller(port(), kCbor);
-  ASSERT_NE(caller.join(), 0u);
+  ASSERT_NO_FATAL_FAILURE(start_with_callee_and_caller(2));
+  RawSocketTestClient& callee = *callee_;
+  RawSocketTestClient& caller = *caller_;
 
   // Two calls the callee does not answer fill the caller's limit.
   caller.send(Json::array({kCall, 1, Json::object(), "t.never"}));
@@ -125,17 +152,11 @@ TEST_F(SessionLimitsTest, ACallPastTheCallersPendingLimitIsRefusedAndCounted) {
   EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::pending_calls), 3u);
   EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::registrations), 0u);
   EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::subscriptions), 0u);
-  benchgate::v1::MetricsSnapshot proto;
-  control::to_proto(snapshot, proto);
-  std::map<std::string, uint64_t> limits;
-  for (const auto& counter : proto.counters()) {
-    if (counter.name() == "wamp_limit_refusals")
-      limits[counter.labels().at("limit")] = counter.value();
-  }
-  EXPECT_EQ(limits, (std::map<std::string, uint64_t>{{"pending_calls", 3},
-                                                     {"registrations", 0},
-                                                     {"subscriptions", 0},
-                                                     {"router_pending_calls", 0}}));
+  EXPECT_EQ(exported_refusals(snapshot),
+            (std::map<std::string, uint64_t>{{"pending_calls", 3},
+                                             {"registrations", 0},
+                                             {"subscriptions", 0},
+                                             {"router_pending_calls", 0}}));
 }
 
 // --max-pending-calls counts the calls of every caller together: past it a caller within its
@@ -144,10 +165,8 @@ TEST_F(SessionLimitsTest, ACallPastTheCallersPendingLimitIsRefusedAndCounted) {
 TEST_F(SessionLimitsTest, ACallPastTheRoutersPendingLimitIsRefusedAndCountedApart) {
   WampOptions options;
   options.max_pending_calls = 2;
-  start(options);
-  RawSocketTestClient callee(port(), kCbor);
-  ASSERT_NE(callee.join(), 0u);
-  ASSERT_NE(register_procedure(callee, 1, "t.never"), 0u);
+  ASSERT_NO_FATAL_FAILURE(start_with_callee(options));
+  RawSocketTestClient& callee = *callee_;
   RawSocketTestClient a(port(), kCbor);
   ASSERT_NE(a.join(), 0u);
   RawSocketTestClient b(port(), kCbor);
@@ -195,30 +214,19 @@ TEST_F(SessionLimitsTest, ACallPastTheRoutersPendingLimitIsRefusedAndCountedApar
   });
   EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::router_pending_calls), 2u);
   EXPECT_EQ(refusals(snapshot, metrics::SessionLimit::pending_calls), 0u);
-  benchgate::v1::MetricsSnapshot proto;
-  control::to_proto(snapshot, proto);
-  std::map<std::string, uint64_t> limits;
-  for (const auto& counter : proto.counters()) {
-    if (counter.name() == "wamp_limit_refusals")
-      limits[counter.labels().at("limit")] = counter.value();
-  }
-  EXPECT_EQ(limits, (std::map<std::string, uint64_t>{{"pending_calls", 0},
-                                                     {"registrations", 0},
-                                                     {"subscriptions", 0},
-                                                     {"router_pending_calls", 2}}));
+  EXPECT_EQ(exported_refusals(snapshot),
+            (std::map<std::string, uint64_t>{{"pending_calls", 0},
+                                             {"registrations", 0},
+                                             {"subscriptions", 0},
+                                             {"router_pending_calls", 2}}));
 }
 
 // At a limit of one, the caller's one pending call ends by its timeout (wamp.error.timeout):
 // its place is given back, so the next call is routed, not refused.
 TEST_F(SessionLimitsTest, ACallThatTimedOutGivesItsPlaceBack) {
-  WampOptions options;
-  options.max_pending_calls_per_session = 1;
-  start(options);
-  RawSocketTestClient callee(port(), kCbor);
-  ASSERT_NE(callee.join(), 0u);
-  ASSERT_NE(register_procedure(callee, 1, "t.never"), 0u);
-  RawSocketTestClient caller(port(), kCbor);
-  ASSERT_NE(caller.join(), 0u);
+  ASSERT_NO_FATAL_FAILURE(start_with_callee_and_caller(1));
+  RawSocketTestClient& callee = *callee_;
+  RawSocketTestClient& caller = *caller_;
 
   caller.send(Json::array({kCall, 1, {{"timeout", 50}}, "t.never"}));
   ASSERT_EQ(callee.read()[0], kInvocation);
@@ -238,14 +246,9 @@ TEST_F(SessionLimitsTest, ACallThatTimedOutGivesItsPlaceBack) {
 }
 
 TEST_F(SessionLimitsTest, ASessionThatLeftWithCallsPendingStartsAfreshAfterGoodbye) {
-  WampOptions options;
-  options.max_pending_calls_per_session = 1;
-  start(options);
-  RawSocketTestClient callee(port(), kCbor);
-  ASSERT_NE(callee.join(), 0u);
-  ASSERT_NE(register_procedure(callee, 1, "t.never"), 0u);
-  RawSocketTestClient caller(port(), kCbor);
-  ASSERT_NE(caller.join(), 0u);
+  ASSERT_NO_FATAL_FAILURE(start_with_callee_and_caller(1));
+  RawSocketTestClient& callee = *callee_;
+  RawSocketTestClient& caller = *caller_;
   caller.send(Json::array({kCall, 1, Json::object(), "t.never"}));
   ASSERT_EQ(callee.read()[0], kInvocation);
   caller.send(Json::array({6, Json::object(), "wamp.close.normal"}));

@@ -14,6 +14,21 @@ namespace {
 
 using testing::TempDir;
 
+// The test workload with its second repetition measured while `who` was stopped.
+results::WorkloadResult measured_while_stopped(const std::string& who) {
+  results::WorkloadResult w = testing::test_workload("http_hello", 3);
+  w.repetitions[1].flags.emplace_back(results::kProcessStopped);
+  w.repetitions[1].stopped = {who};
+  return w;
+}
+
+// The test workload with its third repetition measured after a worker was lost.
+results::WorkloadResult measured_without_every_worker() {
+  results::WorkloadResult w = testing::test_workload("http_hello", 3);
+  w.repetitions[2].flags.emplace_back(results::kDegraded);
+  return w;
+}
+
 class Baselines : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -37,6 +52,19 @@ class Baselines : public ::testing::Test {
     return *id;
   }
 
+  // A finished run of `workload`, status ok, on the test testbed.
+  int64_t run_of(const results::WorkloadResult& workload) {
+    return run("ok", "quickstart", testing::test_testbed(), workload);
+  }
+
+  // `count` finished runs, each added to the baseline "main", oldest first.
+  void add_baseline_runs(int count, std::vector<int64_t>& runs) {
+    for (int i = 0; i < count; ++i) {
+      runs.push_back(run());
+      ASSERT_TRUE(store_->add_baseline("main", runs.back()).ok());
+    }
+  }
+
   int64_t testbed_id(int64_t run_id) {
     auto detail = store_->get_run(run_id);
     EXPECT_TRUE(detail.ok());
@@ -53,6 +81,17 @@ class Baselines : public ::testing::Test {
     q.metric = "throughput.rps";
     q.k = k;
     return q;
+  }
+
+  // The series of query()'s workload and metric, as change gates and change points read it.
+  ChangeSeriesKey series_key(int64_t testbed) {
+    ChangeSeriesKey key;
+    key.scenario = "quickstart";
+    key.testbed_id = testbed;
+    key.workload = "http_hello";
+    key.params_hash = workload_params_hash(testing::test_workload_spec("http_hello"));
+    key.metric = "throughput.rps";
+    return key;
   }
 
   TempDir dir_;
@@ -156,8 +195,7 @@ TEST_F(Baselines, TheUsersMistakesAreInvalidInputAndOtherFailuresAreNot) {
 TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
   std::vector<int64_t> series;
   for (int i = 0; i < 15; ++i) {
-    series.push_back(run("ok", "quickstart", testing::test_testbed(),
-                         testing::test_workload("http_hello", 3, i * 100)));
+    series.push_back(run_of(testing::test_workload("http_hello", 3, i * 100)));
     ASSERT_TRUE(store_->add_baseline("main", series.back()).ok());
     // Interleave runs that must never appear in this series' history.
     Testbed other_host = testing::test_testbed("bench-host-2");
@@ -165,20 +203,16 @@ TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
     ASSERT_TRUE(store_->add_baseline("main", run("ok", "other_scenario")).ok());
     results::WorkloadResult changed = testing::test_workload("http_hello", 3);
     changed.spec.connections = 64;  // a changed definition starts a new series
-    ASSERT_TRUE(
-        store_->add_baseline("main", run("ok", "quickstart", testing::test_testbed(), changed))
-            .ok());
+    ASSERT_TRUE(store_->add_baseline("main", run_of(changed)).ok());
     results::WorkloadResult variant = testing::test_workload("http_hello", 3);
     variant.variant = "nginx";
-    ASSERT_TRUE(
-        store_->add_baseline("main", run("ok", "quickstart", testing::test_testbed(), variant))
-            .ok());
+    ASSERT_TRUE(store_->add_baseline("main", run_of(variant)).ok());
     ASSERT_TRUE(store_->add_baseline("v1", run()).ok());  // another baseline
   }
   run();  // the newest run of the series is not in the baseline
   results::WorkloadResult failed = testing::test_workload("http_hello", 3);
   failed.status = results::WorkloadStatus::kFailed;
-  const int64_t with_failed_workload = run("ok", "quickstart", testing::test_testbed(), failed);
+  const int64_t with_failed_workload = run_of(failed);
   ASSERT_TRUE(store_->add_baseline("main", with_failed_workload).ok());
 
   const int64_t testbed = testbed_id(series.front());
@@ -212,10 +246,7 @@ TEST_F(Baselines, HistoryIsTheLatestKRunsOfTheSameSeriesAndTestbedOnly) {
 // start below it, so a baseline run stored later is never its history.
 TEST_F(Baselines, HistoryBeforeARunHasOnlyTheRunsStoredBeforeIt) {
   std::vector<int64_t> runs;
-  for (int i = 0; i < 5; ++i) {
-    runs.push_back(run());
-    ASSERT_TRUE(store_->add_baseline("main", runs.back()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(add_baseline_runs(5, runs));
   HistoryQuery q = query(testbed_id(runs.front()), 2);
   q.before_run = runs[3];
   auto history = store_->baseline_history(q);
@@ -232,10 +263,7 @@ TEST_F(Baselines, HistoryBeforeARunHasOnlyTheRunsStoredBeforeIt) {
 TEST_F(Baselines, AWorkloadWithAWindowMeasuredWhileAProcessWasStoppedIsNeverHistory) {
   const int64_t clean = run();
   ASSERT_TRUE(store_->add_baseline("main", clean).ok());
-  results::WorkloadResult polluted = testing::test_workload("http_hello", 3);
-  polluted.repetitions[1].flags.emplace_back(results::kProcessStopped);
-  polluted.repetitions[1].stopped = {"worker 0 (pid 4242)"};
-  const int64_t stopped = run("ok", "quickstart", testing::test_testbed(), polluted);
+  const int64_t stopped = run_of(measured_while_stopped("worker 0 (pid 4242)"));
   ASSERT_TRUE(store_->add_baseline("main", stopped).ok());
 
   auto history = store_->baseline_history(query(testbed_id(clean)));
@@ -257,13 +285,8 @@ TEST_F(Baselines, AWorkloadWithAWindowMeasuredWhileAProcessWasStoppedIsNeverHist
 // workloads measured while a process was stopped or without every worker).
 TEST_F(Baselines, SeriesHistoryIsTheRunsTheGatesCallHistory) {
   const int64_t clean = run();
-  results::WorkloadResult polluted = testing::test_workload("http_hello", 3);
-  polluted.repetitions[1].flags.emplace_back(results::kProcessStopped);
-  polluted.repetitions[1].stopped = {"worker 0 (pid 4242)"};
-  const int64_t stopped = run("ok", "quickstart", testing::test_testbed(), polluted);
-  results::WorkloadResult lost = testing::test_workload("http_hello", 3);
-  lost.repetitions[2].flags.emplace_back(results::kDegraded);
-  const int64_t degraded = run("ok", "quickstart", testing::test_testbed(), lost);
+  const int64_t stopped = run_of(measured_while_stopped("worker 0 (pid 4242)"));
+  const int64_t degraded = run_of(measured_without_every_worker());
   const int64_t failed = run("failed");
   ASSERT_TRUE(store_->add_baseline("main", clean).ok());
   ASSERT_TRUE(store_->add_baseline("main", stopped).ok());
@@ -300,9 +323,7 @@ TEST_F(Baselines, SeriesHistoryIsTheRunsTheGatesCallHistory) {
 TEST_F(Baselines, ARunMeasuredWithoutEveryWorkerIsNeverHistoryNorABaseline) {
   const int64_t clean = run();
   ASSERT_TRUE(store_->add_baseline("main", clean).ok());
-  results::WorkloadResult lost = testing::test_workload("http_hello", 3);
-  lost.repetitions[2].flags.emplace_back(results::kDegraded);
-  const int64_t degraded = run("ok", "quickstart", testing::test_testbed(), lost);
+  const int64_t degraded = run_of(measured_without_every_worker());
   auto added = store_->add_baseline("main", degraded);
   ASSERT_FALSE(added.ok());
   EXPECT_EQ(added.message(), "baseline add: run " + std::to_string(degraded) +
@@ -326,22 +347,13 @@ TEST_F(Baselines, ARunMeasuredWithoutEveryWorkerIsNeverHistoryNorABaseline) {
 // follow one rule of which runs are history: results::not_history_reason is empty exactly for
 // the workloads the stored history (internal::history_workload_condition) keeps.
 TEST_F(Baselines, TheInMemoryHistoryRuleIsTheStoredOne) {
-  std::vector<results::WorkloadResult> shapes(4, testing::test_workload("http_hello", 3));
-  shapes[1].repetitions[1].flags.emplace_back(results::kProcessStopped);
-  shapes[1].repetitions[1].stopped = {"router (pid 4243)"};
-  shapes[2].repetitions[2].flags.emplace_back(results::kDegraded);
+  std::vector<results::WorkloadResult> shapes{
+      testing::test_workload("http_hello", 3), measured_while_stopped("router (pid 4243)"),
+      measured_without_every_worker(), testing::test_workload("http_hello", 3)};
   shapes[3].status = results::WorkloadStatus::kFailed;
   std::vector<int64_t> runs;
-  for (const results::WorkloadResult& w : shapes) {
-    runs.push_back(run("ok", "quickstart", testing::test_testbed(), w));
-  }
-  ChangeSeriesKey key;
-  key.scenario = "quickstart";
-  key.testbed_id = testbed_id(runs[0]);
-  key.workload = "http_hello";
-  key.params_hash = workload_params_hash(testing::test_workload_spec("http_hello"));
-  key.metric = "throughput.rps";
-  auto history = store_->change_gate_history(key, runs.back() + 1, 10);
+  for (const results::WorkloadResult& w : shapes) runs.push_back(run_of(w));
+  auto history = store_->change_gate_history(series_key(testbed_id(runs[0])), runs.back() + 1, 10);
   ASSERT_TRUE(history.ok()) << history.message();
   std::vector<int64_t> stored;
   for (const auto& point : *history) stored.push_back(point.run_id);
@@ -365,13 +377,8 @@ TEST_F(Baselines, TheInMemoryHistoryRuleIsTheStoredOne) {
 // is no point of it, as it is no point of `history changes`.
 TEST_F(Baselines, TheChartedSeriesIsTheHistoryChangePointsRead) {
   const int64_t first = run();
-  results::WorkloadResult polluted = testing::test_workload("http_hello", 3);
-  polluted.repetitions[1].flags.emplace_back(results::kProcessStopped);
-  polluted.repetitions[1].stopped = {"router (pid 4243)"};
-  const int64_t stopped = run("ok", "quickstart", testing::test_testbed(), polluted);
-  results::WorkloadResult lost = testing::test_workload("http_hello", 3);
-  lost.repetitions[2].flags.emplace_back(results::kDegraded);
-  const int64_t degraded = run("ok", "quickstart", testing::test_testbed(), lost);
+  const int64_t stopped = run_of(measured_while_stopped("router (pid 4243)"));
+  const int64_t degraded = run_of(measured_without_every_worker());
   const int64_t last = run();
   ASSERT_LT(stopped, degraded);
 
@@ -381,13 +388,7 @@ TEST_F(Baselines, TheChartedSeriesIsTheHistoryChangePointsRead) {
   for (const SeriesRun& r : *series) charted.push_back(r.run_id);
   EXPECT_EQ(charted, (std::vector<int64_t>{last, first}));
 
-  ChangeSeriesKey key;
-  key.scenario = "quickstart";
-  key.testbed_id = testbed_id(first);
-  key.workload = "http_hello";
-  key.params_hash = workload_params_hash(testing::test_workload_spec("http_hello"));
-  key.metric = "throughput.rps";
-  auto history = store_->change_gate_history(key, last + 1, 50);
+  auto history = store_->change_gate_history(series_key(testbed_id(first)), last + 1, 50);
   ASSERT_TRUE(history.ok()) << history.message();
   std::vector<int64_t> points;
   for (const auto& point : *history) points.push_back(point.run_id);
@@ -402,7 +403,7 @@ TEST_F(Baselines, AChartedRunsValueIsItsFigureAsChangePointsReadIt) {
   for (int64_t v = 1; v <= 100; ++v) slow_once.repetitions[2].latency.record(50'000'000);
   slow_once.latency.reset();
   for (const auto& rep : slow_once.repetitions) slow_once.latency.add(rep.latency);
-  const int64_t r = run("ok", "quickstart", testing::test_testbed(), slow_once);
+  const int64_t r = run_of(slow_once);
   HistoryQuery q = query(testbed_id(r));
   q.metric = "latency.p99";
   auto series = store_->series_runs(q);
@@ -424,10 +425,7 @@ TEST_F(Baselines, AChartedRunsValueIsItsFigureAsChangePointsReadIt) {
 
 TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
   std::vector<int64_t> members;
-  for (int i = 0; i < 3; ++i) {
-    members.push_back(run());
-    ASSERT_TRUE(store_->add_baseline("main", members.back()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(add_baseline_runs(3, members));
   for (int i = 0; i < 30; ++i) run();
   auto history = store_->baseline_history(query(testbed_id(members[0])));
   ASSERT_TRUE(history.ok()) << history.message();
@@ -438,10 +436,7 @@ TEST_F(Baselines, HistoryIsCompleteWhenTheSeriesHasManyRunsOutsideTheBaseline) {
 
 TEST_F(Baselines, HistoryIsCompleteWhenTheBaselineHoldsManyOtherRuns) {
   std::vector<int64_t> members;
-  for (int i = 0; i < 3; ++i) {
-    members.push_back(run());
-    ASSERT_TRUE(store_->add_baseline("main", members.back()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(add_baseline_runs(3, members));
   for (int i = 0; i < 30; ++i) {
     const int64_t other = run("ok", "quickstart", testing::test_testbed("elsewhere"));
     ASSERT_TRUE(store_->add_baseline("main", other).ok());
@@ -457,7 +452,7 @@ TEST_F(Baselines, HistoryLeavesOutRunsWhoseMetricWasNotCollected) {
   results::WorkloadResult no_router = testing::test_workload("http_hello", 2);
   for (auto& rep : no_router.repetitions) rep.router = {};
   const int64_t old_run = run();
-  const int64_t new_run = run("ok", "quickstart", testing::test_testbed(), no_router);
+  const int64_t new_run = run_of(no_router);
   ASSERT_TRUE(store_->add_baseline("main", old_run).ok());
   ASSERT_TRUE(store_->add_baseline("main", new_run).ok());
   HistoryQuery q = query(testbed_id(old_run));
@@ -487,7 +482,7 @@ TEST_F(Baselines, AWorkloadThatKeepsItsConnectionsIsHistoryOfTheirSetup) {
     rep.session_setup->record(300'000);
     rep.session_setup->record(320'000);
   }
-  const int64_t r = run("ok", "quickstart", testing::test_testbed(), kept);
+  const int64_t r = run_of(kept);
   ASSERT_TRUE(store_->add_baseline("main", r).ok());
   for (const char* metric : {"connect.p99", "ttfb.p99", "session_setup.p99"}) {
     HistoryQuery q = query(testbed_id(r));
@@ -523,7 +518,7 @@ TEST_F(Baselines, StoredValuesKeepTheRepetitionEachIsOf) {
   results::WorkloadResult w = testing::test_workload("http_hello", 4);
   w.repetitions[1].successes = 0;  // nothing to measure: no latency, skipped
   w.repetitions[1].latency.reset();
-  const int64_t r = run("ok", "quickstart", testing::test_testbed(), w);
+  const int64_t r = run_of(w);
   auto stored = store_->run_metric_values_by_repetition(r, "http_hello", "default", "latency.p99");
   ASSERT_TRUE(stored.ok()) << stored.message();
   ASSERT_TRUE(stored->has_value());
