@@ -73,14 +73,20 @@ class SubscriberSession : public Session {
   // error, and delivered as far as the ledger goes, so it is not also `lost` (docs/MEASUREMENT.md
   // "Operations, successes and errors"). Unless it is an earlier window's, which this window
   // ignores as it ignores a readable one (delivered()): by its window where that element can be
-  // read, else by its arrival before this window's start, when no publication of this window had
-  // been sent yet (publishers send from the start on, the same steady clock on the same host).
-  // Counted here, it added one to this window's `delivered` and hid one of its `lost`.
+  // read; else by its send instant where that one can, or by its arrival, before this window's
+  // start, when no publication of this window had been sent yet (publishers send from the start
+  // on, the same steady clock on the same host). Counted here, it added one to this window's
+  // `delivered` and hid one of its `lost`. With neither element to read, one of an earlier window
+  // arriving after the start cannot be told from this window's: nothing else in it says when it
+  // was published (the publication id is the router's, random in WAMP's global scope; the
+  // sequence is in the arguments, and runs on across windows).
   void unreadable(const Json& message, int64_t now) {
-    const bool window_readable = message.size() >= 5 && message[4].is_array() &&
-                                 message[4].size() > 3 && message[4][3].is_number_unsigned();
-    if (window_readable ? message[4][3].get<uint64_t>() != thread_.window_index
-                        : now < thread_.start_ns) {
+    const Json* args = message.size() >= 5 && message[4].is_array() ? &message[4] : nullptr;
+    if (args != nullptr && args->size() > 3 && (*args)[3].is_number_unsigned()) {
+      if ((*args)[3].get<uint64_t>() != thread_.window_index) return;
+    } else if (args != nullptr && args->size() > 1 && (*args)[1].is_number_unsigned()) {
+      if ((*args)[1].get<uint64_t>() < static_cast<uint64_t>(thread_.start_ns)) return;
+    } else if (now < thread_.start_ns) {
       return;
     }
     thread_.stats.record_failure(ErrorKind::kProtocol);

@@ -1,7 +1,8 @@
 // What a WAMP session does at a window's edges, against a RawSocket MessagePack "router"
-// written here that drops a session on cue, which the bundled one never does: a session the
-// router closes during the start lead joins again at once and measures the window
-// (docs/MEASUREMENT.md "Operations, successes and errors").
+// written here that drops a session or delivers an EVENT on cue, which the bundled one never
+// does: a session the router closes during the start lead joins again at once and measures the
+// window (docs/MEASUREMENT.md "Operations, successes and errors"), and an EVENT the subscriber
+// cannot read is placed in its window by what can be read of it.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -159,6 +160,18 @@ WorkloadSpec rpc_spec(const EdgeRouter& router) {
   return s;
 }
 
+// One publisher asking for acknowledgements and one subscriber, a session each.
+WorkloadSpec pubsub_spec(const EdgeRouter& router) {
+  WorkloadSpec s = rpc_spec(router);
+  s.protocol = "wamp_pubsub";
+  s.connections = 2;
+  s.wamp.kind = W::Kind::kPubSub;
+  s.wamp.publishers = 1;
+  s.wamp.subscribers = 1;
+  s.wamp.acknowledge = true;
+  return s;
+}
+
 // A window with a 1 s start lead (the HTTP engine tests' margin for a loaded machine).
 WindowResult run_with_lead(Engine& engine, uint32_t index, int64_t duration_ns) {
   const WindowCommand window{index, true, 0, duration_ns, steady_now_ns() + 1000 * kMs};
@@ -198,6 +211,55 @@ TEST(WampWindowEdges, ASessionTheRouterClosesDuringTheStartLeadMeasuresTheWindow
   EXPECT_EQ(second.operations, results.load());
   EXPECT_EQ(second.successes, second.operations);
   EXPECT_EQ(test_support::total_errors(second), 0u);
+}
+
+// An EVENT of the first window arrives late, during the second, with its window element
+// unreadable and its send instants intact; it stands in for that window's first publication,
+// which reaches no subscriber. It was sent before the second window started, when none of that
+// window had been, so it is the first window's, ignored as a readable one is, and the second
+// window has one `lost` (before: its arrival after the start made it this window's protocol
+// error and delivery, which hid the loss).
+TEST(WampWindowEdges, ALateEventWithNoReadableWindowIsPlacedByItsSendInstant) {
+  std::atomic<uint64_t> publications{0};
+  std::atomic<bool> held_back{false};
+  std::mutex first_window_mutex;
+  json first_window_args;  // one publication of the first window: [intended, sent, seq, 0, data]
+  EdgeRouter router(2, [&](const json& message, const EdgeRouter::Reply& reply) {
+    if (message[0] != 16) return;  // PUBLISH: [16, request, {acknowledge}, topic, args]
+    const json& args = message[4];
+    const uint64_t publication = ++publications;
+    if (args[3] == 0) {
+      std::lock_guard lock(first_window_mutex);
+      first_window_args = args;
+    }
+    if (args[3] == 1 && !held_back.exchange(true)) {
+      std::lock_guard lock(first_window_mutex);
+      json late = first_window_args;
+      late[3] = "no window";
+      reply.to_subscribers(json::array({36, 7, 1, json::object(), late}));
+    } else {
+      reply.to_subscribers(json::array({36, 7, publication, json::object(), args}));
+    }
+    reply.send(json::array({17, message[1], publication}));
+  });
+  WorkloadSpec s = pubsub_spec(router);
+  s.drain_timeout_ns = 100 * kMs;  // the engine waits this long for the lost event
+  auto engine = test_support::start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult first = test_support::run(*engine, 0, 50 * kMs);
+  EXPECT_GT(first.successes, 0u);
+  EXPECT_EQ(test_support::total_errors(first), 0u);
+  const uint64_t before = publications.load();
+  const WindowResult r = test_support::run(*engine, 1, 50 * kMs);
+  engine.reset();
+  ASSERT_TRUE(held_back.load());
+  ASSERT_TRUE(first_window_args.is_array());
+  EXPECT_EQ(r.events_expected, publications.load() - before);
+  EXPECT_EQ(r.events_delivered, r.events_expected - 1);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kLost)], 1u);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kProtocol)], 0u);
+  EXPECT_EQ(test_support::total_errors(r), 1u);
+  EXPECT_EQ(r.operations, r.events_expected);
 }
 
 }  // namespace
