@@ -414,7 +414,11 @@ void Session::arm_timer(int64_t due_ns) {
 }
 
 // Gathers what nghttp2 has to send and writes it, unless a write is in progress (its completion
-// gathers again).
+// gathers again). With none in progress the buffer starts empty, and a GOAWAY nghttp2 queued
+// for a connection error is gathered here, never left behind a full chunk: from then on the
+// session is closing and nghttp2 drops every other frame it takes from its queues instead of
+// serializing it (HEADERS, DATA, WINDOW_UPDATE, RST_STREAM, PING and SETTINGS acknowledgements;
+// only SETTINGS of our own, sent at connect, would pass), so the GOAWAY is the first one out.
 void Session::flush() {
   if (writing_ || !session_) return;
   while (write_buffer_.size() < kWriteChunkBytes) {
