@@ -16,6 +16,7 @@
 
 #include "benchgate/v1/worker.grpc.pb.h"
 #include "tests/unit/worker/test_http_server.h"
+#include "tests/unit/worker/worker_service_test_support.h"
 #include "worker/adapters/tool.h"
 #include "worker/adapters/tool_runner.h"
 #include "worker/service/server.h"
@@ -25,23 +26,19 @@ namespace {
 
 using namespace std::chrono_literals;
 using worker::testing::Reply;
+using worker::testing::send_spec_and_read_ready;
 using worker::testing::TestHttpServer;
+using worker::testing::window_command;
 
-class AdapterServiceTest : public ::testing::TestWithParam<ToolKind> {
+class AdapterServiceTest
+    : public worker::testing::InProcessWorkerTest<::testing::TestWithParam<ToolKind>> {
  protected:
   void SetUp() override {
     const char* path = std::getenv("PATH");
     auto tool = locate_tool(GetParam(), path ? path : "");
     if (!tool) GTEST_SKIP() << tool.message();
     tool_ = *tool;
-    auto started = start_worker_server("127.0.0.1:0", "", tool_);
-    ASSERT_TRUE(started.ok()) << started.message();
-    server_ = std::move(*started);
-    stub_ = v1::Worker::NewStub(
-        grpc::CreateChannel(server_.address, grpc::InsecureChannelCredentials()));
-  }
-  void TearDown() override {
-    if (server_.server) server_.server->Shutdown();
+    start_worker(tool_);
   }
 
   static v1::RunCommand spec_command(const std::string& address) {
@@ -60,17 +57,8 @@ class AdapterServiceTest : public ::testing::TestWithParam<ToolKind> {
     spec->mutable_http()->set_expect_body_bytes(12);
     return command;
   }
-  static v1::RunCommand window_command(uint32_t index, int64_t duration_ns) {
-    v1::RunCommand command;
-    command.mutable_window()->set_index(index);
-    command.mutable_window()->set_measured(true);
-    command.mutable_window()->set_duration_ns(duration_ns);
-    return command;
-  }
 
   Tool tool_;
-  WorkerServer server_;
-  std::unique_ptr<v1::Worker::Stub> stub_;
 };
 
 TEST_P(AdapterServiceTest, DescribesItselfAsTheToolWithItsVersionProtocolsAndTheClosedLoop) {
@@ -94,10 +82,8 @@ TEST_P(AdapterServiceTest, OneWindowReportsTheToolsCountsAndListsWhatItCouldNotM
   TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("hello world!")}; });
   grpc::ClientContext context;
   auto stream = stub_->Run(&context);
-  ASSERT_TRUE(stream->Write(spec_command(http.address())));
   v1::RunEvent event;
-  ASSERT_TRUE(stream->Read(&event));
-  ASSERT_TRUE(event.has_ready()) << event.DebugString();
+  ASSERT_NO_FATAL_FAILURE(send_spec_and_read_ready(*stream, spec_command(http.address()), event));
   EXPECT_EQ(event.ready().connections(), 2u);
   EXPECT_EQ(event.ready().threads(), 1u);
 
@@ -176,10 +162,8 @@ TEST_P(AdapterServiceTest, CancellingTheStreamMidWindowKillsTheTool) {
   TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("hello world!")}; });
   grpc::ClientContext context;
   auto stream = stub_->Run(&context);
-  ASSERT_TRUE(stream->Write(spec_command(http.address())));
   v1::RunEvent event;
-  ASSERT_TRUE(stream->Read(&event));
-  ASSERT_TRUE(event.has_ready());
+  ASSERT_NO_FATAL_FAILURE(send_spec_and_read_ready(*stream, spec_command(http.address()), event));
   ASSERT_TRUE(stream->Write(window_command(0, 60'000'000'000)));
   // Bounded: the load must begin within 20 s.
   for (auto until = std::chrono::steady_clock::now() + 20s;
@@ -212,10 +196,8 @@ TEST_P(WrkAdapterTest, RefusesAWindowThatIsNotWholeSeconds) {
   TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("hello world!")}; });
   grpc::ClientContext context;
   auto stream = stub_->Run(&context);
-  ASSERT_TRUE(stream->Write(spec_command(http.address())));
   v1::RunEvent event;
-  ASSERT_TRUE(stream->Read(&event));
-  ASSERT_TRUE(event.has_ready());
+  ASSERT_NO_FATAL_FAILURE(send_spec_and_read_ready(*stream, spec_command(http.address()), event));
   stream->Write(window_command(0, 500'000'000));
   EXPECT_FALSE(stream->Read(&event));
   const grpc::Status status = stream->Finish();
@@ -231,10 +213,8 @@ TEST_P(WrkAdapterTest, AToolThatFailsEndsTheStreamQuotingItsLastStderrLine) {
   {
     TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("x")}; });
     address = http.address();
-    ASSERT_TRUE(stream->Write(spec_command(address)));
     v1::RunEvent event;
-    ASSERT_TRUE(stream->Read(&event));
-    ASSERT_TRUE(event.has_ready());
+    ASSERT_NO_FATAL_FAILURE(send_spec_and_read_ready(*stream, spec_command(address), event));
   }  // the server is gone: wrk's start-up connect fails and it exits 1
   stream->Write(window_command(0, 1'000'000'000));
   v1::RunEvent event;

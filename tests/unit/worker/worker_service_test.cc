@@ -8,26 +8,19 @@
 #include "benchgate/v1/worker.grpc.pb.h"
 #include "common/histogram/hdr_histogram.h"
 #include "tests/unit/worker/test_http_server.h"
+#include "tests/unit/worker/worker_service_test_support.h"
 #include "worker/service/server.h"
 
 namespace benchgate::worker {
 namespace {
 
 using testing::Reply;
+using testing::send_spec_and_read_ready;
 using testing::TestHttpServer;
 
-class WorkerServiceTest : public ::testing::Test {
+class WorkerServiceTest : public testing::InProcessWorkerTest<::testing::Test> {
  protected:
-  void SetUp() override {
-    auto started = start_worker_server("127.0.0.1:0");
-    ASSERT_TRUE(started.ok()) << started.message();
-    server_ = std::move(*started);
-    stub_ = v1::Worker::NewStub(
-        grpc::CreateChannel(server_.address, grpc::InsecureChannelCredentials()));
-  }
-  void TearDown() override {
-    if (server_.server) server_.server->Shutdown();
-  }
+  void SetUp() override { start_worker(); }
 
   static v1::RunCommand spec_command(const std::string& address) {
     v1::RunCommand command;
@@ -46,9 +39,6 @@ class WorkerServiceTest : public ::testing::Test {
     spec->mutable_http()->set_expect_body_bytes(-1);
     return command;
   }
-
-  WorkerServer server_;
-  std::unique_ptr<v1::Worker::Stub> stub_;
 };
 
 TEST_F(WorkerServiceTest, DescribesItselfAsTheBenchgateHttpAndWampWorker) {
@@ -129,10 +119,8 @@ TEST_F(WorkerServiceTest, EndsAStreamThatSendsASecondSpecWithInvalidArgument) {
   TestHttpServer http([](std::string_view) { return Reply{TestHttpServer::ok("hi")}; });
   grpc::ClientContext context;
   auto stream = stub_->Run(&context);
-  ASSERT_TRUE(stream->Write(spec_command(http.address())));
   v1::RunEvent event;
-  ASSERT_TRUE(stream->Read(&event));
-  ASSERT_TRUE(event.has_ready());
+  ASSERT_NO_FATAL_FAILURE(send_spec_and_read_ready(*stream, spec_command(http.address()), event));
   stream->Write(spec_command(http.address()));
   stream->WritesDone();
   while (stream->Read(&event)) {
@@ -149,18 +137,12 @@ TEST_F(WorkerServiceTest, RunsAWindowAndReportsItsResult) {
   auto stream = stub_->Run(&context);
   v1::RunCommand spec = spec_command(http.address());
   spec.mutable_spec()->set_progress_interval_ns(20'000'000);
-  ASSERT_TRUE(stream->Write(spec));
   v1::RunEvent event;
-  ASSERT_TRUE(stream->Read(&event));
-  ASSERT_TRUE(event.has_ready());
+  ASSERT_NO_FATAL_FAILURE(send_spec_and_read_ready(*stream, spec, event));
   EXPECT_EQ(event.ready().connections(), 2u);
   EXPECT_EQ(event.ready().threads(), 1u);
 
-  v1::RunCommand window;
-  window.mutable_window()->set_index(0);
-  window.mutable_window()->set_measured(true);
-  window.mutable_window()->set_duration_ns(100'000'000);
-  ASSERT_TRUE(stream->Write(window));
+  ASSERT_TRUE(stream->Write(testing::window_command(0, 100'000'000)));
   while (stream->Read(&event) && event.has_progress()) EXPECT_EQ(event.progress().window(), 0u);
   ASSERT_TRUE(event.has_result());
   const v1::WindowResult& result = event.result();
