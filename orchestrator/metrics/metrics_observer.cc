@@ -17,7 +17,6 @@
 #include <set>
 #include <vector>
 
-#include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/scenario_report.h"
 
@@ -87,8 +86,10 @@ struct MetricsObserver::Impl {
       gauge(r, "benchgate_run_info", "The latest stored run of each scenario (always 1)");
   Family<Gauge>& run_in_progress =
       gauge(r, "benchgate_run_in_progress", "1 while a run of the scenario is going");
-  Family<Counter>& runs = counter(r, "benchgate_runs_total",
-                                  "Runs finished, by status (ok, failed: a run error, aborted)");
+  Family<Counter>& runs =
+      counter(r, "benchgate_runs_total",
+              "Runs finished, by their stored status (runs.status: ok, failed, aborted); the "
+              "exit code is benchgate_last_run_exit_code's");
   Family<Gauge>& last_exit_code =
       gauge(r, "benchgate_last_run_exit_code",
             "Exit code of the scenario's latest run: 0 ok, 1 critical gate failed, 3 run error");
@@ -491,10 +492,17 @@ void MetricsObserver::Impl::set_change_points(const report::ScenarioReport& repo
   }
 }
 
-const char* MetricsObserver::run_status_label(const report::ScenarioReport& report) {
+std::string MetricsObserver::run_status_label(const report::ScenarioReport& report) {
+  // The status the store holds (run_one sets it, or reads it back when the store ended the run
+  // otherwise). An exit code raised after the run was stored (a late interrupt or cancel,
+  // unwritten report files, a refused promotion) leaves it: benchgate_last_run_exit_code says
+  // that, as runs.exit_code does.
+  if (report.status == "ok" || report.status == "failed" || report.status == "aborted") {
+    return report.status;
+  }
+  // A report that carries no status (none of run_one's): the status run_one would store.
   if (report.result.interrupted) return "aborted";
-  if (!report.result.ok() || report.exit_code == cli::kExitRunError) return "failed";
-  return "ok";
+  return report.result.ok() ? "ok" : "failed";
 }
 
 void MetricsObserver::run_final(const report::ScenarioReport& report) {

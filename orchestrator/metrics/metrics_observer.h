@@ -49,17 +49,20 @@ class MetricsObserver : public engine::RunObserver {
   // code may still be raised (an interrupt that came after the run was judged, report files
   // that could not be written, a promotion the store refused: app/local_run.cc).
   void scenario_judged(const report::ScenarioReport& report, const std::string& commit);
-  // Once the run's exit code is final, once per run: benchgate_runs_total counts it with the
-  // status its final outcome has (run_status_label) and benchgate_last_run_exit_code says the
-  // exit code, as the store does.
+  // Once the run's exit code is final, once per run: benchgate_runs_total counts it with its
+  // stored status (run_status_label) and benchgate_last_run_exit_code says its exit code, each
+  // as the store holds it.
   void run_final(const report::ScenarioReport& report);
 
   const std::shared_ptr<prometheus::Registry>& registry() const;
 
-  // benchgate_runs_total's status of a finished run: aborted (interrupted while it ran), failed
-  // (a run error: it did not finish ok, or its exit code is 3, raised after it was judged
-  // included), ok (it ran; its gates passed or failed).
-  static const char* run_status_label(const report::ScenarioReport& report);
+  // benchgate_runs_total's status of a finished run: the status the store holds (README "Run
+  // status"), one definition for both: ok (every workload ran and completed; its gates passed
+  // or failed), failed (a workload failed or results could not be stored), aborted (interrupted
+  // or cancelled while it measured). An exit code raised to 3 after the run was stored (an
+  // interrupt or cancel once it had measured to its end, unwritten report files, a refused
+  // promotion) changes neither: benchgate_last_run_exit_code and runs.exit_code say it.
+  static std::string run_status_label(const report::ScenarioReport& report);
 
  private:
   struct Impl;

@@ -340,23 +340,41 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
 }
 
 // `orchestrator run` learns a run's final exit code after it was judged (an interrupt after
-// the run was judged, report files not written, a refused promotion): the run is counted once,
-// then, with the status of its final outcome (a run error: failed, not the ok it was judged
-// with), and the gauge says the final exit code.
-TEST(MetricsObserverTest, ARunIsCountedOnceWithTheStatusOfItsFinalExitCode) {
+// the run measured to its end, report files not written, a refused promotion): the run is
+// counted once, then, with the status the store holds (ok: it completed), and the gauge says
+// the final exit code, as runs.exit_code does. One definition of the status everywhere.
+TEST(MetricsObserverTest, ARunIsCountedOnceWithItsStoredStatusAndTheGaugeSaysItsFinalExitCode) {
   MetricsObserver observer;
   auto s = make_scenario();
   observer.scenario_started(s);
   report::ScenarioReport r = make_report(7, gates::Verdict::kPass);
+  r.status = "ok";
   observer.scenario_judged(r, "abc");
   EXPECT_TRUE(has_line(scrape(observer), R"(benchgate_runs_total{scenario="sc",status="ok"} 0)"));
   r.exit_code = 3;
   observer.run_final(r);
   const std::string text = scrape(observer);
   EXPECT_TRUE(has_line(text, R"(benchgate_last_run_exit_code{scenario="sc"} 3)")) << text;
-  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 1)")) << text;
-  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 0)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 0)")) << text;
   EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="aborted"} 0)")) << text;
+}
+
+// Each stored status is counted as itself.
+TEST(MetricsObserverTest, EachStoredStatusIsCountedAsItself) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  for (const char* status : {"failed", "aborted"}) {
+    observer.scenario_started(s);
+    report::ScenarioReport r = make_report(7, gates::Verdict::kPass);
+    r.status = status;
+    r.exit_code = 3;
+    observer.scenario_finished(r, "abc");
+  }
+  const std::string text = scrape(observer);
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="failed"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="aborted"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, R"(benchgate_runs_total{scenario="sc",status="ok"} 0)")) << text;
 }
 
 // A run whose critical gate failed (exit code 1) ran: it counts as ok.

@@ -68,6 +68,32 @@ TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedMakesTheJobTheStoredRunAndTheGau
   EXPECT_TRUE(gauge_says(bench.scrape(), cli::kExitRunError)) << bench.scrape();
 }
 
+// The run had measured to its end when the cancel came: the store keeps it `ok` (every
+// workload completed, README "Run status") with exit code 3 and the cancel as its reason, and
+// benchgate_runs_total counts it with that stored status, not with one of its own.
+TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedIsCountedWithTheStatusTheStoreHolds) {
+  ExecutorBench bench;
+  RunExecutor::Seams seams;
+  seams.deadline_checked = [&bench] { bench.queue().cancel(kFirstJob); };
+  bench.executor().set_seams(seams);
+  const auto job = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(job);
+  ASSERT_EQ(job->id(), kFirstJob);
+  const auto ended = ExecutorBench::wait_end(*job);
+  EXPECT_EQ(ended.status.exit_code, cli::kExitRunError);
+  auto runs = bench.db().list_runs(10);
+  ASSERT_TRUE(runs && runs->size() == 1);
+  EXPECT_EQ(runs->front().status, "ok");
+  EXPECT_NE(runs->front().error.find("cancelled through the service"), std::string::npos)
+      << runs->front().error;
+  const std::string scrape = bench.scrape();
+  EXPECT_NE(scrape.find("\nbenchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 1\n"),
+            std::string::npos)
+      << scrape;
+  EXPECT_EQ(scrape.find("status=\"failed\"} 1"), std::string::npos) << scrape;
+  EXPECT_EQ(scrape.find("status=\"aborted\"} 1"), std::string::npos) << scrape;
+}
+
 TEST(RunExecutorStop, ADeadlineThatPassedOnceTheRunWasJudgedChangesNothing) {
   ExecutorBench bench;
   RunExecutor::Seams seams;
