@@ -84,7 +84,7 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   // Only then are runs promoted (README, "Stored results": a baseline exited 0), and only when
   // the whole invocation exits 0: a pipeline fails on its exit code, and an interrupt stops
   // what was asked for, the runs completed before it included (docs/GATES.md). A promotion the
-  // store refuses makes the invocation exit 3: none after it is promoted.
+  // store refuses makes the invocation exit 3: all are added in one transaction, so none is.
   const bool raised_by_promotion = promote_runs(reports, run.policy, db, terminal, exit_code);
   for (const report::ScenarioReport& r : reports) exit_code = std::max(exit_code, r.exit_code);
   // A promotion the store refused made its run exit 3 after the files said otherwise: they are

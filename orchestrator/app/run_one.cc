@@ -128,37 +128,45 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   return out;
 }
 
+namespace {
+
+// Why `out` does not join the --promote baseline (promote_run's rules), or "" when it does.
+std::string not_promoted_reason(const report::ScenarioReport& out, const std::string& held_back) {
+  const bool ran_ok = out.result.ok();
+  // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
+  // A gate without a baseline yet (no_baseline) does not block the first promotion.
+  if (!ran_ok) return "the run did not complete";
+  if (out.exit_code == cli::kExitGateFailed) return "a critical gate failed";
+  if (out.exit_code != kExitOk) return "it exited " + std::to_string(out.exit_code);
+  const bool degraded = std::any_of(out.result.workloads.begin(), out.result.workloads.end(),
+                                    [](const auto& w) { return w.degraded(); });
+  // Measured after a worker was lost (on_worker_loss = "continue"): never a baseline.
+  if (degraded) return "a workload is flagged degraded (a worker was lost)";
+  // A pipeline fails on the invocation's exit code: what it measured is not a baseline.
+  return held_back;
+}
+
+// The store refused to promote `out`: its exit code, and the stored run's, become 3.
+void refuse_promotion(report::ScenarioReport& out, store::Store& db,
+                      report::TerminalReport& terminal, const std::string& why) {
+  terminal.message("error: cannot promote run " + std::to_string(out.run_id) + ": " + why);
+  out.exit_code = std::max(out.exit_code, kExitRunError);
+  // Best effort: a store that refused the baseline may refuse this too.
+  (void)db.raise_exit_code(out.run_id, out.exit_code, "cannot promote: " + why);
+}
+
+}  // namespace
+
 void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::Store& db,
                  report::TerminalReport& terminal, const std::string& held_back) {
   if (policy.promote.empty() || out.run_id == 0) return;
-  const bool ran_ok = out.result.ok();
   const std::string run = std::to_string(out.run_id);
-  // Promotion follows the exit code: a run that would pass a pipeline joins the baseline.
-  // A gate without a baseline yet (no_baseline) does not block the first promotion.
-  const bool degraded = std::any_of(out.result.workloads.begin(), out.result.workloads.end(),
-                                    [](const auto& w) { return w.degraded(); });
-  if (ran_ok && out.exit_code == kExitOk && degraded) {
-    // Measured after a worker was lost (on_worker_loss = "continue"): never a baseline.
-    terminal.print("run " + run + " not promoted to '" + policy.promote +
-                   "': a workload is flagged degraded (a worker was lost)");
-  } else if (ran_ok && out.exit_code == kExitOk && !held_back.empty()) {
-    // A pipeline fails on the invocation's exit code: what it measured is not a baseline.
-    terminal.print("run " + run + " not promoted to '" + policy.promote + "': " + held_back);
-  } else if (ran_ok && out.exit_code == kExitOk) {
-    if (auto added = db.add_baseline(policy.promote, out.run_id)) {
-      terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
-    } else {
-      terminal.message("error: cannot promote run " + run + ": " + added.message());
-      out.exit_code = std::max(out.exit_code, kExitRunError);
-      // Best effort: a store that refused the baseline may refuse this too.
-      (void)db.raise_exit_code(out.run_id, out.exit_code, "cannot promote: " + added.message());
-    }
-  } else {
-    const std::string why = !ran_ok ? "the run did not complete"
-                            : out.exit_code == cli::kExitGateFailed
-                                ? "a critical gate failed"
-                                : "it exited " + std::to_string(out.exit_code);
+  if (std::string why = not_promoted_reason(out, held_back); !why.empty()) {
     terminal.print("run " + run + " not promoted to '" + policy.promote + "': " + why);
+  } else if (auto added = db.add_baseline(policy.promote, out.run_id)) {
+    terminal.print("promoted run " + run + " to baseline '" + policy.promote + "'");
+  } else {
+    refuse_promotion(out, db, terminal, added.message());
   }
 }
 
@@ -177,21 +185,45 @@ std::string promotion_held_back(const std::vector<report::ScenarioReport>& repor
 
 bool promote_runs(std::vector<report::ScenarioReport>& reports, const RunPolicy& policy,
                   store::Store& db, report::TerminalReport& terminal, int exit_code) {
-  std::string held_back = promotion_held_back(reports, exit_code);
-  bool raised = false;
+  if (policy.promote.empty()) return false;
+  const std::string held_back = promotion_held_back(reports, exit_code);
+  // Every promotion is decided first, then those that pass go into the store in one
+  // transaction: a refusal of any leaves the baseline as it was, as a pipeline that fails on
+  // the invocation's exit code expects (none of its runs is a baseline).
+  std::vector<report::ScenarioReport*> promoted;
+  std::vector<int64_t> run_ids;
   for (report::ScenarioReport& r : reports) {
-    const int before = r.exit_code;
-    promote_run(r, policy, db, terminal, held_back);
-    if (r.exit_code != before && !raised) {
-      // The store refused this run: the invocation exits 3 now, and the runs after it are held
-      // back as any other run of an invocation that does not exit 0.
-      raised = true;
-      held_back = "run " + std::to_string(r.run_id) +
-                  " could not be promoted, so the invocation exits 3; --promote adds runs only "
-                  "when the whole invocation exits 0";
+    if (r.run_id == 0) continue;
+    if (std::string why = not_promoted_reason(r, held_back); !why.empty()) {
+      terminal.print("run " + std::to_string(r.run_id) + " not promoted to '" + policy.promote +
+                     "': " + why);
+      continue;
+    }
+    promoted.push_back(&r);
+    run_ids.push_back(r.run_id);
+  }
+  if (promoted.empty()) return false;
+  int64_t refused = 0;
+  const auto added = db.add_baselines(policy.promote, run_ids, &refused);
+  if (added) {
+    for (const report::ScenarioReport* r : promoted) {
+      terminal.print("promoted run " + std::to_string(r->run_id) + " to baseline '" +
+                     policy.promote + "'");
+    }
+    return false;
+  }
+  for (report::ScenarioReport* r : promoted) {
+    if (refused == 0 || r->run_id == refused) {
+      // The run the store refused, or every run when the database itself failed.
+      refuse_promotion(*r, db, terminal, added.message());
+    } else {
+      terminal.print("run " + std::to_string(r->run_id) + " not promoted to '" + policy.promote +
+                     "': run " + std::to_string(refused) +
+                     " could not be promoted, so the invocation exits 3; --promote adds runs "
+                     "only when the whole invocation exits 0");
     }
   }
-  return raised;
+  return true;
 }
 
 }  // namespace benchgate::app

@@ -48,9 +48,11 @@ void promote_run(report::ScenarioReport& out, const RunPolicy& policy, store::St
 std::string promotion_held_back(const std::vector<report::ScenarioReport>& reports, int exit_code);
 
 // Promotes the runs of one `orchestrator run` whose process exits `exit_code` (final, the
-// report files written), in order: none unless it is 0 (promotion_held_back), and none after
-// a promotion the store refused, as that run's exit code, and so the invocation's, becomes 3
-// (those promoted before it stay). Returns whether a refusal raised a run's exit code.
+// report files written), all or none: none unless it is 0 (promotion_held_back); else each run
+// promote_run would promote is checked and added in one store transaction (Store::
+// add_baselines), and when the store refuses one, none is added, that run's exit code (and so
+// the invocation's) becomes 3, and the others are told why they were not promoted (every one
+// becomes 3 when the database itself failed). Returns whether a refusal raised an exit code.
 bool promote_runs(std::vector<report::ScenarioReport>& reports, const RunPolicy& policy,
                   store::Store& db, report::TerminalReport& terminal, int exit_code);
 

@@ -74,6 +74,11 @@ class Store {
   // Adds a run that finished 'ok' with exit code 0 (no critical gate failed, as `run
   // --promote` demands) to a baseline; adding it again is not an error.
   Expected<void> add_baseline(const std::string& name, int64_t run);
+  // The same for several runs (the runs of one `orchestrator run --promote`) in ONE
+  // transaction: every run is added, or none. `refused` (may be null) is set to the first run
+  // that may not join the baseline, or to 0 when what failed was the database, not a run.
+  Expected<void> add_baselines(const std::string& name, const std::vector<int64_t>& runs,
+                               int64_t* refused = nullptr);
   // Removes a run from a baseline; an error when it was not in it.
   Expected<void> remove_baseline(const std::string& name, int64_t run);
   // Entries of one baseline (or every baseline when name is empty), newest run first.
@@ -157,6 +162,8 @@ class Store {
   Expected<void> sweep_abandoned();
   Expected<int64_t> upsert_testbed(const Testbed& testbed);
   Expected<std::string> run_status(int64_t run);
+  // add_baselines' check and insert of one run, inside its transaction.
+  Expected<void> add_baseline_entry(const std::string& name, int64_t run, bool& refused);
 
   std::unique_ptr<sqlite::Database> db_;
   uint64_t instance_;  // this Store's id among live Stores of the process (run ownership)

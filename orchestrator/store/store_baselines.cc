@@ -41,12 +41,35 @@ const char* exit_code_meaning(int64_t code) {
 }  // namespace
 
 Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
+  return add_baselines(name, {run});
+}
+
+Expected<void> Store::add_baselines(const std::string& name, const std::vector<int64_t>& runs,
+                                    int64_t* refused) {
+  if (refused != nullptr) *refused = 0;
   if (auto ok = check_baseline_name(name); !ok) return ok.error();
   auto tx = sqlite::Transaction::begin(*db_);
   if (!tx) return Error{"baseline add: " + tx.message()};
+  for (int64_t run : runs) {
+    bool this_run = false;
+    if (auto added = add_baseline_entry(name, run, this_run); !added) {
+      if (this_run && refused != nullptr) *refused = run;
+      return added.error();  // the transaction rolls back: none of the runs was added
+    }
+  }
+  if (auto ok = tx->commit(); !ok) return Error{"baseline add: " + ok.message()};
+  return {};
+}
+
+Expected<void> Store::add_baseline_entry(const std::string& name, int64_t run, bool& refused) {
+  refused = false;
   auto status = run_status(run);
-  if (!status) return Error::caused("baseline add", status.error());
+  if (!status) {
+    refused = status.error().kind == ErrorKind::kInvalidInput;  // an unknown run
+    return Error::caused("baseline add", status.error());
+  }
   if (*status != "ok") {
+    refused = true;
     return Error{"baseline add: run " + std::to_string(run) + " did not finish ok (status " +
                      *status + "); only successful runs can be a baseline",
                  ErrorKind::kInvalidInput};
@@ -60,6 +83,7 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
   if (!row) return Error{"baseline add: " + row.message()};
   if (*row && !code->is_null(0) && code->int64(0) != 0) {
     const int64_t exit_code = code->int64(0);
+    refused = true;
     return Error{"baseline add: run " + std::to_string(run) + " exited " +
                      std::to_string(exit_code) + " (" + exit_code_meaning(exit_code) +
                      "); only runs that exited 0 can be a baseline, as with run --promote",
@@ -75,6 +99,7 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
   auto lost = degraded->step();
   if (!lost) return Error{"baseline add: " + lost.message()};
   if (*lost) {
+    refused = true;
     return Error{"baseline add: run " + std::to_string(run) + " has workload '" +
                  degraded->text(0) +
                  "' flagged degraded (measured after a worker was lost); such a run is never a "
@@ -89,7 +114,6 @@ Expected<void> Store::add_baseline(const std::string& name, int64_t run) {
   entry.added_at_ns = unix_now_ns();
   columns::bind_record(*insert, columns::baseline_columns(), entry);
   if (auto ok = insert->run(); !ok) return Error{"baseline add: " + ok.message()};
-  if (auto ok = tx->commit(); !ok) return Error{"baseline add: " + ok.message()};
   return {};
 }
 

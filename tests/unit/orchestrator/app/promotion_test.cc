@@ -131,5 +131,30 @@ TEST_F(Promotion, NoRunIsPromotedAfterTheStoreRefusedOne) {
       << printed();
 }
 
+// The store refuses the promotion of b, the later scenario: the invocation exits 3, so a's run,
+// which exited 0 and was checked first, is not in the baseline either (one transaction for
+// every promotion of the invocation); the line says why.
+TEST_F(Promotion, NoRunIsPromotedWhenTheStoreRefusesALaterOne) {
+  report::TerminalReport terminal(out_, out_);
+  std::vector<report::ScenarioReport> reports = {finished("a", stored_run(), 0),
+                                                 finished("b", stored_run("aborted"), 0)};
+  EXPECT_TRUE(promote_runs(reports, {"", "main", false}, *store_, terminal, 0));
+  EXPECT_EQ(baseline_size(), 0u);
+  EXPECT_EQ(reports[0].exit_code, 0);
+  EXPECT_EQ(reports[1].exit_code, 3);
+  auto b = store_->get_run(reports[1].run_id);
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_EQ(b->run.exit_code.value_or(-1), 3);
+  EXPECT_NE(printed().find("error: cannot promote run " + std::to_string(reports[1].run_id)),
+            std::string::npos)
+      << printed();
+  EXPECT_NE(printed().find("run " + std::to_string(reports[0].run_id) + " not promoted to " +
+                           "'main': run " + std::to_string(reports[1].run_id) +
+                           " could not be promoted, so the invocation exits 3"),
+            std::string::npos)
+      << printed();
+  EXPECT_EQ(printed().find("promoted run "), std::string::npos) << printed();
+}
+
 }  // namespace
 }  // namespace benchgate::app
