@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "executor_test_support.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -32,18 +33,33 @@ bool gauge_says(const std::string& scrape, int code) {
 // job to the test's thread, so it must not read what submit() returns.
 constexpr uint64_t kFirstJob = 1;
 
-TEST(RunExecutorStop, ACancelAsTheLateDeadlineIsLookedAtIsNotLost) {
-  ExecutorBench bench;
+// A client's cancel of the first job right after the deadline was looked at, before the job's
+// outcome is settled.
+RunExecutor::Seams cancel_after_the_deadline_check(ExecutorBench& bench) {
   RunExecutor::Seams seams;
-  // --max-run-seconds passes once the run was judged (so it does not count), and the client's
-  // cancel comes right after the deadline was looked at, before the job's outcome is settled.
-  seams.judged = [](const std::function<void()>& pass_deadline) { pass_deadline(); };
   seams.deadline_checked = [&bench] { bench.queue().cancel(kFirstJob); };
-  bench.executor().set_seams(seams);
+  return seams;
+}
+
+// Runs the short scenario to its end as the queue's first job, with `seams` set on the
+// executor; the test fails where the job was not queued, or not as kFirstJob (the id a seam
+// cancels).
+void run_first_job(ExecutorBench& bench, RunExecutor::Seams seams, testing::Ended& ended) {
+  bench.executor().set_seams(std::move(seams));
   const auto job = bench.submit(testing::short_scenario());
   ASSERT_TRUE(job);
   ASSERT_EQ(job->id(), kFirstJob);
-  const auto ended = ExecutorBench::wait_end(*job);
+  ended = ExecutorBench::wait_end(*job);
+}
+
+TEST(RunExecutorStop, ACancelAsTheLateDeadlineIsLookedAtIsNotLost) {
+  ExecutorBench bench;
+  // --max-run-seconds passes once the run was judged (so it does not count), and the client's
+  // cancel comes right after the deadline was looked at, before the job's outcome is settled.
+  RunExecutor::Seams seams = cancel_after_the_deadline_check(bench);
+  seams.judged = [](const std::function<void()>& pass_deadline) { pass_deadline(); };
+  testing::Ended ended;
+  ASSERT_NO_FATAL_FAILURE(run_first_job(bench, seams, ended));
   EXPECT_EQ(ended.status.state, JobState::kCancelled);
   EXPECT_EQ(ended.status.exit_code, cli::kExitRunError);
   EXPECT_NE(ended.err.find("run cancelled: every child process was stopped"), std::string::npos)
@@ -55,13 +71,8 @@ TEST(RunExecutorStop, ACancelAsTheLateDeadlineIsLookedAtIsNotLost) {
 
 TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedMakesTheJobTheStoredRunAndTheGaugeSay3) {
   ExecutorBench bench;
-  RunExecutor::Seams seams;
-  seams.deadline_checked = [&bench] { bench.queue().cancel(kFirstJob); };
-  bench.executor().set_seams(seams);
-  const auto job = bench.submit(testing::short_scenario());
-  ASSERT_TRUE(job);
-  ASSERT_EQ(job->id(), kFirstJob);
-  const auto ended = ExecutorBench::wait_end(*job);
+  testing::Ended ended;
+  ASSERT_NO_FATAL_FAILURE(run_first_job(bench, cancel_after_the_deadline_check(bench), ended));
   EXPECT_EQ(ended.status.state, JobState::kCancelled);
   EXPECT_EQ(ended.status.exit_code, cli::kExitRunError);
   EXPECT_EQ(stored_exit_code(bench.db()), cli::kExitRunError);
@@ -73,13 +84,8 @@ TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedMakesTheJobTheStoredRunAndTheGau
 // benchgate_runs_total counts it with that stored status, not with one of its own.
 TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedIsCountedWithTheStatusTheStoreHolds) {
   ExecutorBench bench;
-  RunExecutor::Seams seams;
-  seams.deadline_checked = [&bench] { bench.queue().cancel(kFirstJob); };
-  bench.executor().set_seams(seams);
-  const auto job = bench.submit(testing::short_scenario());
-  ASSERT_TRUE(job);
-  ASSERT_EQ(job->id(), kFirstJob);
-  const auto ended = ExecutorBench::wait_end(*job);
+  testing::Ended ended;
+  ASSERT_NO_FATAL_FAILURE(run_first_job(bench, cancel_after_the_deadline_check(bench), ended));
   EXPECT_EQ(ended.status.exit_code, cli::kExitRunError);
   auto runs = bench.db().list_runs(10);
   ASSERT_TRUE(runs && runs->size() == 1);
