@@ -87,6 +87,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
 
   const bool ran_ok = out.result.ok();
   out.exit_code = ran_ok ? gating::gates_exit_code(out.gates, policy.strict) : kExitRunError;
+  out.strict = policy.strict;
   // An interrupt (or a service's cancel) that came after the engine finished, while the gates
   // were judged: the process exits 3 for it (local_run.cc, run_executor.cc), and so does the
   // stored run, which is then no baseline.

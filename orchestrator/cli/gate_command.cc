@@ -145,11 +145,13 @@ int gate_command(const GateFlags& flags) {
   }
   if (run->run.status != "ok") exit_code = kExitRunError;
   report.exit_code = exit_code;
+  report.strict = flags.strict;
 
   std::printf("run %lld (%s, %s)\n", static_cast<long long>(flags.run_id),
               run->run.scenario.c_str(), run->run.status.c_str());
   if (report.gates.empty()) std::printf("the scenario has no gates\n");
   std::fputs(report::gates_table(report.gates).c_str(), stdout);
+  std::fputs(report::strict_failures_line(report.gates, flags.strict).c_str(), stdout);
 
   if (!report::write_report_files(outputs, {report}, exit_code)) {
     exit_code = kExitRunError;

@@ -94,4 +94,10 @@ inline constexpr int kExitRunError = 3;
 // underpowered; else kExitPass.
 int exit_code_for(std::span<const GateOutcome> outcomes, bool strict);
 
+// Whether the outcome fails the run with strict and only with it: a critical gate that is
+// inconclusive, no_baseline, not_configured or underpowered, and fails neither by its verdict
+// nor by fail_when_underpowered. The reports name these gates, so that an exit code 1 whose
+// verdicts all read "pass" or "no_baseline" says why.
+bool fails_only_when_strict(const GateOutcome& outcome);
+
 }  // namespace benchgate::gates

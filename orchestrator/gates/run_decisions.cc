@@ -65,27 +65,31 @@ void apply_holm(std::vector<GateOutcome>& outcomes) {
   }
 }
 
+bool fails_only_when_strict(const GateOutcome& o) {
+  if (o.severity != scenario::GateSeverity::kCritical) return false;
+  switch (o.verdict) {
+    case Verdict::kError:
+    case Verdict::kFail:
+      return false;
+    case Verdict::kInconclusive:
+    case Verdict::kNoBaseline:
+    case Verdict::kNotConfigured:
+      return !(o.underpowered && o.fail_when_underpowered);
+    case Verdict::kPass:
+      return o.underpowered && !o.fail_when_underpowered;
+  }
+  return false;
+}
+
 int exit_code_for(std::span<const GateOutcome> outcomes, bool strict) {
   bool failed = false;
   for (const GateOutcome& o : outcomes) {
     if (o.severity != scenario::GateSeverity::kCritical) continue;
-    if (o.underpowered && (o.fail_when_underpowered || strict) && o.verdict != Verdict::kError) {
+    if (o.verdict == Verdict::kError) return kExitRunError;
+    if (o.verdict == Verdict::kFail || (o.underpowered && o.fail_when_underpowered)) {
       failed = true;
     }
-    switch (o.verdict) {
-      case Verdict::kError:
-        return kExitRunError;
-      case Verdict::kFail:
-        failed = true;
-        break;
-      case Verdict::kInconclusive:
-      case Verdict::kNoBaseline:
-      case Verdict::kNotConfigured:
-        failed = failed || strict;
-        break;
-      case Verdict::kPass:
-        break;
-    }
+    if (strict && fails_only_when_strict(o)) failed = true;
   }
   return failed ? kExitGateFailed : kExitPass;
 }

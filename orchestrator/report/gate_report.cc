@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "common/units/units.h"
+#include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/report/escape.h"
 
@@ -88,6 +89,21 @@ std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
   return out;
 }
 
+std::string strict_failures_line(const std::vector<gating::EvaluatedGate>& gates, bool strict) {
+  if (!strict) return {};
+  std::string named;
+  size_t count = 0;
+  for (const auto& g : gates) {
+    if (!gates::fails_only_when_strict(g.outcome)) continue;
+    named += (count++ == 0 ? "" : ", ") + gate_name(g) + " [" + verdict_text(g) + "]";
+  }
+  if (count == 0) return {};
+  return fmt::format(
+      "strict: --strict fails the run for {} critical gate{} that would not fail it otherwise "
+      "(inconclusive, no_baseline, not_configured and underpowered verdicts fail with it): {}\n",
+      count, count == 1 ? "" : "s", named);
+}
+
 std::string junit_xml(const std::vector<ScenarioReport>& reports) {
   size_t tests = 0, failures = 0, skipped = 0;
   std::string suites;
@@ -122,6 +138,13 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
                            escape(report.result.scenario), escape(gate_name(g)));
       const std::string message = escape(g.outcome.explanation);
       const bool fails_underpowered = g.outcome.underpowered && g.outcome.fail_when_underpowered;
+      if (report.strict && gates::fails_only_when_strict(g.outcome)) {
+        // A skipped testcase would read as harmless while --strict fails the run for it.
+        ++suite_failures;
+        cases += fmt::format("<failure type=\"strict\" message=\"{}: {}\"/></testcase>\n",
+                             escape(verdict_text(g) + " fails the run with --strict"), message);
+        continue;
+      }
       switch (g.outcome.verdict) {
         case Verdict::kPass:
           if (fails_underpowered) {
@@ -217,6 +240,10 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
                            value_text(g.outcome.observed, g.outcome.metric),
                            value_text(g.outcome.threshold, g.outcome.metric),
                            md_escape(g.outcome.explanation));
+      }
+      if (const std::string strict = strict_failures_line(report.gates, report.strict);
+          !strict.empty()) {
+        out += "\n" + md_escape(strict) + "\n";
       }
     }
     out += "\n";

@@ -1,6 +1,7 @@
 // Gate verdicts for people and pipelines: a terminal table, JUnit XML (one testsuite per
 // scenario, one testcase per gate: fail and error as failures, inconclusive and no_baseline
-// as skipped) and a Markdown summary fit for a CI job summary or a pull-request comment.
+// as skipped, or as failures of type strict where --strict fails the run for them) and a Markdown
+// summary fit for a CI job summary or a pull-request comment.
 #pragma once
 
 #include <string>
@@ -13,6 +14,11 @@
 namespace benchgate::report {
 
 std::string gates_table(const std::vector<gating::EvaluatedGate>& gates);
+
+// With `strict`, the line that names the gates --strict turned into a failure of the run
+// (gates::fails_only_when_strict) and why, so that an exit code 1 over verdicts that read
+// "pass, underpowered" or "no_baseline" is explained; "" when strict turned none.
+std::string strict_failures_line(const std::vector<gating::EvaluatedGate>& gates, bool strict);
 
 std::string junit_xml(const std::vector<ScenarioReport>& reports);
 std::string markdown_summary(const std::vector<ScenarioReport>& reports);

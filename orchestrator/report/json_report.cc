@@ -1,6 +1,7 @@
 #include "orchestrator/report/json_report.h"
 
 #include "common/serialization/base64.h"
+#include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/store/workload_params.h"
@@ -280,7 +281,9 @@ json workload_json(const results::WorkloadResult& w) {
   return j;
 }
 
-json gate_json(const gating::EvaluatedGate& gate) {
+// `strict`: the run was judged with --strict, which fails it for this gate when
+// gates::fails_only_when_strict ("strict_failure").
+json gate_json(const gating::EvaluatedGate& gate, bool strict) {
   const auto& o = gate.outcome;
   auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   // The effect's interval (gates/effect_interval.h), null where the method gives none.
@@ -308,6 +311,7 @@ json gate_json(const gating::EvaluatedGate& gate) {
           {"alpha", o.alpha},
           {"underpowered", o.underpowered},
           {"fail_when_underpowered", o.fail_when_underpowered},
+          {"strict_failure", strict && gates::fails_only_when_strict(o)},
           {"detectable", optional(o.detectable)},
           {"confirmation", o.confirmation.empty() ? json(nullptr) : json(o.confirmation)},
           {"confirmation_observed", optional(o.confirmation_observed)},
@@ -366,7 +370,7 @@ json scenario_json(const ScenarioReport& report) {
   json workloads = json::array();
   for (const auto& w : result.workloads) workloads.push_back(workload_json(w));
   json gates = json::array();
-  for (const auto& g : report.gates) gates.push_back(gate_json(g));
+  for (const auto& g : report.gates) gates.push_back(gate_json(g, report.strict));
   return {{"name", result.scenario},
           {"run_id", report.run_id ? json(report.run_id) : json(nullptr)},
           {"system_under_test", result.system_description},
@@ -375,6 +379,7 @@ json scenario_json(const ScenarioReport& report) {
           {"interrupted", result.interrupted},
           {"error", result.error.empty() ? json(nullptr) : json(result.error)},
           {"exit_code", report.exit_code},
+          {"strict", report.strict},
           {"workloads", workloads},
           {"gates", gates},
           {"comparisons", comparisons_json(result)},

@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 
 void print_scenario_end(const ScenarioReport& r, std::FILE* out, std::FILE* err) {
   std::fputs(gates_table(r.gates).c_str(), out);
+  std::fputs(strict_failures_line(r.gates, r.strict).c_str(), out);
   const std::string run = r.run_id ? std::to_string(r.run_id) : "-";
   // Comparison ratios and sweep models, then their machine-readable lines.
   std::fputs(analysis_text(r.result).c_str(), out);

@@ -16,6 +16,9 @@ struct ScenarioReport {
   std::vector<gating::EvaluatedGate> gates;
   int64_t run_id = 0;  // 0: not stored
   int exit_code = 0;
+  // Judged with --strict (a job's strict): inconclusive, no_baseline, not_configured and
+  // underpowered critical gates fail the run, and every report names them.
+  bool strict = false;
   // The run's status as stored (runs.status): ok, failed, aborted; for `gate`, the stored
   // run's (any runs.status).
   std::string status;

@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/json_report.h"
 #include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
@@ -90,6 +93,49 @@ TEST(JunitXml, NamesAreEscapedAsInTheHtmlReport) {
   EXPECT_NE(xml.find("name=\"a&lt;b&gt; &amp; &quot;c&quot; &#39;d&#39; \""), std::string::npos)
       << xml;
   EXPECT_EQ(xml.find("&apos;"), std::string::npos) << xml;
+}
+
+// --strict fails a run whose verdicts read "no_baseline" and "pass, underpowered": every
+// report that carries the run's result names those gates, so that exit code 1 has a reason.
+TEST(StrictReports, NameTheGatesStrictTurnedIntoAFailure) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.gates = {gate("hello", "throughput.rps"), gate("hello", "latency.p99"),
+                  gate("hello", "errors.count"), gate("hello", "latency.p50")};
+  report.gates[0].outcome.verdict = gates::Verdict::kNoBaseline;
+  report.gates[1].outcome.underpowered = true;
+  report.gates[3].outcome.verdict = gates::Verdict::kNoBaseline;
+  report.gates[3].outcome.severity = scenario::GateSeverity::kWarning;
+  for (size_t i = 0; i < report.gates.size(); ++i) report.gates[i].gate_index = static_cast<int>(i);
+
+  EXPECT_EQ(strict_failures_line(report.gates, false), "");
+  const std::string line = strict_failures_line(report.gates, true);
+  EXPECT_EQ(line.rfind("strict: --strict fails the run for 2 critical gates", 0), 0u) << line;
+  EXPECT_NE(line.find("hello throughput.rps (gate #1) [no_baseline]"), std::string::npos) << line;
+  EXPECT_NE(line.find("hello latency.p99 (gate #2) [pass, underpowered]"), std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("errors.count"), std::string::npos) << line;
+  EXPECT_EQ(line.find("latency.p50"), std::string::npos) << "a warning never fails:\n" << line;
+
+  EXPECT_EQ(junit_xml({report}).find("type=\"strict\""), std::string::npos);
+  report.strict = true;
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("failures=\"2\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure type=\"strict\" message=\"no_baseline fails the run with "
+                     "--strict: within the bound\"/>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<failure type=\"strict\" message=\"pass, underpowered fails the run"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(markdown_summary({report}).find("strict: --strict fails the run for 2"),
+            std::string::npos);
+  const auto json = nlohmann::json::parse(json_report({report}, 1));
+  const auto& scenario = json["scenarios"][0];
+  EXPECT_EQ(scenario["strict"], true);
+  std::vector<bool> strict_failures;
+  for (const auto& g : scenario["gates"]) strict_failures.push_back(g["strict_failure"]);
+  EXPECT_EQ(strict_failures, (std::vector<bool>{true, true, false, false}));
 }
 
 TEST(GatesTable, LongNamesKeepEveryColumnAligned) {
