@@ -73,6 +73,7 @@ int gate_command(const GateFlags& flags) {
     v.name = w.name;
     v.variant = w.variant;
     v.params_hash = w.params_hash;
+    v.params_json = w.params_json;
     v.status = w.status;
     v.error = w.error;
     for (const auto& rep : w.repetitions) {

@@ -129,9 +129,26 @@ Test t_on_figures(Method method, double centre, double d, double sd, double df, 
   return t;
 }
 
+// No baseline run of this series: why, naming a changed definition where the baseline holds
+// runs of one, so that the user re-baselines rather than read it as a baseline not yet seeded.
+std::string no_baseline_explanation(const scenario::Gate& gate,
+                                    const std::optional<OtherDefinition>& other) {
+  const std::string none = "baseline '" + gate.baseline + "' has no run with " + gate.metric;
+  if (!other) return none + " for this workload on this testbed";
+  std::string differs;
+  for (const std::string& d : other->differences) differs += (differs.empty() ? "" : ", ") + d;
+  const std::string run = "run " + std::to_string(other->run_id);
+  return none + " for this workload's definition on this testbed: its runs of the workload " +
+         "(the latest: " + run + ") measured another definition" +
+         (differs.empty() ? std::string() : ", which differs in " + differs) +
+         "; a changed definition starts a new series, so promote a run of this one to '" +
+         gate.baseline + "' (--promote " + gate.baseline + ")";
+}
+
 GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const RunValues& run,
                               std::vector<BaselineRun> baseline,
-                              std::optional<CalibratedNoise> calibration) {
+                              std::optional<CalibratedNoise> calibration,
+                              const std::optional<OtherDefinition>& other_definition) {
   std::vector<double> figures;
   std::vector<std::vector<double>> repetitions;
   for (BaselineRun& b : baseline) {
@@ -151,8 +168,7 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   }
   if (figures.empty()) {
     return fail_with(std::move(o), Verdict::kNoBaseline,
-                     "baseline '" + gate.baseline + "' has no run with " + gate.metric +
-                         " for this workload on this testbed");
+                     no_baseline_explanation(gate, other_definition));
   }
   if (run.figure < 0 || any_negative(run.repetitions)) {
     return fail_with(std::move(o), Verdict::kError,
@@ -387,7 +403,8 @@ GateOutcome not_configured_outcome(const scenario::Gate& gate, std::string reaso
 
 GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> run,
                           std::vector<BaselineRun> baseline,
-                          std::optional<CalibratedNoise> calibration) {
+                          std::optional<CalibratedNoise> calibration,
+                          std::optional<OtherDefinition> other_definition) {
   GateOutcome o = skeleton(gate);
   if (std::string problem = check_gate(gate); !problem.empty()) {
     return fail_with(std::move(o), Verdict::kError, std::move(problem));
@@ -415,7 +432,8 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
     reset.new_repetitions = o.new_repetitions;
     o = std::move(reset);
   }
-  return evaluate_relative(std::move(o), gate, *run, std::move(baseline), calibration);
+  return evaluate_relative(std::move(o), gate, *run, std::move(baseline), calibration,
+                           other_definition);
 }
 
 }  // namespace benchgate::gates

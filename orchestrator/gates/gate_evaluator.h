@@ -43,10 +43,14 @@ namespace benchgate::gates {
 // Evaluates one gate. `run` is nullopt when the metric was not collected; the baseline runs
 // are the latest k of the gate's baseline on the same testbed and series (the caller selects
 // them; all given are used); `calibration` is this series' measured between-run noise, when
-// `orchestrator calibrate` stored one. Never throws; problems give kError.
+// `orchestrator calibrate` stored one; `other_definition`, the baseline's newest run of the
+// workload under another definition, when it has no run of this one: the no_baseline verdict
+// then says that the definition changed, not only that the baseline has no run. Never throws;
+// problems give kError.
 GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> run,
                           std::vector<BaselineRun> baseline,
-                          std::optional<CalibratedNoise> calibration = std::nullopt);
+                          std::optional<CalibratedNoise> calibration = std::nullopt,
+                          std::optional<OtherDefinition> other_definition = std::nullopt);
 
 // Evaluates a paired gate (gate.against set): the run's values of one variant against those of
 // the variant it names, measured in the same run with windows adjacent in time (A B, B A, ...).

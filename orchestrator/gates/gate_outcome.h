@@ -56,6 +56,15 @@ struct BaselineRun {
   RunValues values;
 };
 
+// The newest run of a relative gate's baseline that measured the gate's workload under another
+// definition: its resolved parameters changed since, so it is no run of the series the gate
+// judges against (docs/GATES.md, "Series and baselines"). `differences` names the parameters,
+// "duration_ns (run 1: 1000000000, now: 1500000000)"; empty when none could be named.
+struct OtherDefinition {
+  int64_t run_id = 0;
+  std::vector<std::string> differences;
+};
+
 // The between-run noise of one series measured by `orchestrator calibrate` on this testbed:
 // the standard deviation of the runs' figures in the gate's log space, over `runs` runs.
 struct CalibratedNoise {

@@ -4,6 +4,7 @@
 
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gating/change_gates.h"
+#include "orchestrator/gating/other_definition.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/store.h"
@@ -157,17 +158,22 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
         std::string history_error;
         std::vector<gates::BaselineRun> baseline;
         std::optional<gates::CalibratedNoise> calibration;
+        std::optional<gates::OtherDefinition> other;
         if (is_relative(gate)) {
           baseline = baseline_runs(gate, gate.baseline, workload, context, history_error);
           if (history_error.empty()) {
             calibration = calibration_of(gate, workload, context, history_error);
+          }
+          // No run of this series: the baseline may hold the workload under another definition.
+          if (history_error.empty() && baseline.empty()) {
+            other = other_definition(gate.baseline, workload, context);
           }
         }
         if (!history_error.empty()) {
           result.outcome = gates::error_outcome(gate, "baseline history: " + history_error);
         } else {
           result.outcome = gates::evaluate_gate(gate, run_values(workload, gate.metric),
-                                                std::move(baseline), calibration);
+                                                std::move(baseline), calibration, std::move(other));
           // "not collected" says nothing of why; a worker that could not measure it says so.
           if (result.outcome.verdict == gates::Verdict::kError && workload.not_measured) {
             if (std::string why = workload.not_measured(gate.metric); !why.empty()) {
@@ -234,6 +240,7 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
   v.name = w.spec.name;
   v.variant = w.variant;
   v.params_hash = store::workload_params_hash(w.spec);
+  v.params_json = store::workload_params_json(w.spec);
   v.status = results::status_name(w.status);
   v.error = w.error;
   for (const auto& rep : w.repetitions) {

@@ -26,6 +26,9 @@ struct WorkloadValues {
   std::string name;
   std::string variant = "default";
   std::string params_hash;
+  // The definition the hash is of (store::workload_params_json), to name what changed when a
+  // baseline holds the workload under another one.
+  std::string params_json;
   // As stored: "ok", "failed", "interrupted", "not_configured"; anything but "ok" makes its
   // gates errors, whose explanation words the status ("workload X was interrupted: ...").
   std::string status = "ok";

@@ -90,6 +90,21 @@ TEST(NoBaseline, NoBaselineRunGivesNoBaseline) {
   EXPECT_NE(o.explanation.find("'main'"), std::string::npos) << o.explanation;
 }
 
+// A baseline that holds the workload only under an earlier definition: the verdict stays
+// no_baseline and says why, with the parameters that changed, so that the user re-baselines.
+TEST(NoBaseline, ABaselineOfAnotherDefinitionIsSaidWithItsDifferences) {
+  const OtherDefinition other{4, {"duration_ns (run 4: 1000000000, now: 1500000000)"}};
+  const GateOutcome o =
+      evaluate_gate(relative_gate("throughput.rps"), run({100, 101, 99}), {}, std::nullopt, other);
+  EXPECT_EQ(o.verdict, Verdict::kNoBaseline);
+  EXPECT_EQ(o.explanation,
+            "baseline 'main' has no run with throughput.rps for this workload's definition on "
+            "this testbed: its runs of the workload (the latest: run 4) measured another "
+            "definition, which differs in duration_ns (run 4: 1000000000, now: 1500000000); a "
+            "changed definition starts a new series, so promote a run of this one to 'main' "
+            "(--promote main)");
+}
+
 TEST(NoBaseline, BaselineRunsWithoutTheMetricAreLeftOut) {
   const std::vector<BaselineRun> empty_runs{
       base(7, {}), base(8, {std::nan("")}), {9, run(std::nan(""), {100})}};

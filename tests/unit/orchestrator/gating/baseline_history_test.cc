@@ -2,6 +2,7 @@
 // the baseline runs stored before it, whenever the gates are evaluated.
 #include <gtest/gtest.h>
 
+#include "orchestrator/gating/other_definition.h"
 #include "orchestrator/gating/run_gates.h"
 #include "orchestrator/store/store.h"
 #include "tests/unit/orchestrator/store/store_test_support.h"
@@ -138,6 +139,56 @@ TEST_F(BaselineHistory, ARunJudgedAgainKeepsTheCalibrationStoredBeforeIt) {
   ASSERT_EQ(fresh.size(), 1u);
   ASSERT_TRUE(fresh[0].outcome.calibration.has_value());
   EXPECT_EQ(fresh[0].outcome.calibration->runs, 3);
+}
+
+// A workload whose definition changed (here its duration) is another series, so the baseline
+// has no run of it: the no_baseline verdict says that the baseline holds the workload under
+// another definition and which parameter changed, so that the user re-baselines, rather than
+// that the baseline has no run at all.
+TEST_F(BaselineHistory, ABaselineOfAnotherDefinitionIsNamedWithWhatChanged) {
+  const int64_t promoted = run(measured(10'000));
+  ASSERT_TRUE(store_->add_baseline("main", promoted).ok());
+  results::WorkloadResult longer = measured(10'000);
+  for (auto& rep : longer.repetitions) rep.duration_ns = 1'500'000'000;
+  longer.spec.duration_ns = 1'500'000'000;
+  const int64_t judged = run(longer);
+  auto detail = store_->get_run(judged);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+
+  scenario::Gate gate;
+  gate.workload = "hello";
+  gate.metric = "throughput.rps";
+  gate.baseline = "main";
+  gate.max_regression = 0.05;
+  GateContext context{store_.get(), judged, detail->run.testbed_id, "quickstart", ""};
+  auto evaluated = evaluate_gates({gate}, {values_of(longer)}, context);
+  ASSERT_EQ(evaluated.size(), 1u);
+  EXPECT_EQ(evaluated[0].outcome.verdict, gates::Verdict::kNoBaseline);
+  const std::string& why = evaluated[0].outcome.explanation;
+  EXPECT_NE(why.find("the latest: run " + std::to_string(promoted) +
+                     ") measured another definition, which differs in duration_ns (run " +
+                     std::to_string(promoted) + ": " +
+                     std::to_string(measured(0).spec.duration_ns) + ", now: 1500000000)"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("promote a run of this one to 'main'"), std::string::npos) << why;
+
+  // Once the baseline's newest run of the workload is of this definition, a gate without
+  // baseline runs lacks them for another reason (the metric), and no definition is named.
+  const int64_t same = run(longer);
+  ASSERT_TRUE(store_->add_baseline("main", same).ok());
+  GateContext later{store_.get(), 0, detail->run.testbed_id, "quickstart", ""};
+  EXPECT_FALSE(other_definition("main", values_of(longer), later).has_value());
+  EXPECT_TRUE(other_definition("main", values_of(longer), context).has_value());
+}
+
+TEST(DefinitionDifferences, NestedKeysAreNamedByPathAndAMissingOneAsNone) {
+  EXPECT_EQ(definition_differences(R"({"a":1,"http":{"target":"/x","method":"GET"},"z":true})",
+                                   R"({"a":1,"http":{"target":"/y","method":"GET"},"b":2})", 3),
+            (std::vector<std::string>{"b (run 3: none, now: 2)",
+                                      "http.target (run 3: \"/x\", now: \"/y\")",
+                                      "z (run 3: true, now: none)"}));
+  EXPECT_TRUE(definition_differences("not json", "{}", 3).empty());
 }
 
 }  // namespace

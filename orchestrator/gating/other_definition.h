@@ -1,0 +1,32 @@
+// A relative gate whose baseline has no run of the gate's series although it holds runs of the
+// workload: the workload's definition changed since (docs/GATES.md, "Series and baselines"), so
+// those runs are another series. Found in the store, so that the no_baseline verdict says so and
+// names the parameters that changed, and the user knows to promote a run of the new definition.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orchestrator/gates/gate_outcome.h"
+#include "orchestrator/gating/run_gates.h"
+
+namespace benchgate::gating {
+
+// The parameters in which two definitions (store::workload_params_json text) differ, a nested
+// key as its dotted path, in key order: "duration_ns (run 1: 1000000000, now: 1500000000)", a
+// key only one of them has shown as "none" in the other; `run_id` is the run of `before`. Text
+// that is no JSON object gives nothing.
+std::vector<std::string> definition_differences(const std::string& before, const std::string& now,
+                                                int64_t run_id);
+
+// The newest run of `baseline` stored before context.run_id, of the same scenario on the same
+// testbed, that measured `workload` (its name and variant, finished ok), when it measured
+// another definition; nothing when that run has this definition (the baseline's runs lack the
+// metric, which is another reason), when there is none, or when the store cannot say.
+std::optional<gates::OtherDefinition> other_definition(const std::string& baseline,
+                                                       const WorkloadValues& workload,
+                                                       const GateContext& context);
+
+}  // namespace benchgate::gating
