@@ -98,6 +98,18 @@ results::Repetition repetition(const store::StoredRepetition& s) {
         results::TimelineSecond{t.second, t.ops_per_s, t.errors, t.p50_ns, t.p99_ns, t.max_ns});
   }
   r.start_spread_ns = s.start_spread_ns;
+  // Connection setup (schema version 13): `connections` is there when every worker reported
+  // setups, 0 when none was set up in the window. The store keeps the histograms' p50 and p99
+  // only, so they read back empty, as not measured; what is restored says whether the run
+  // measured setups at all, which results::not_measured_reason words as the live run did.
+  if (s.connections) {
+    results::ConnectionSetup setup;
+    setup.connections = *s.connections;
+    setup.handshakes = s.handshakes.value_or(0);
+    setup.resumed = s.resumed.value_or(0);
+    r.setup = std::move(setup);
+  }
+  r.window_connections = s.window_connections;
   for (const auto& w : s.workers) {
     results::WorkerShare share;
     share.worker = w.worker;

@@ -105,6 +105,32 @@ TEST_F(StoredRun, TheRoutersSampledCpuAndRssAreReadBackAsMeasured) {
   }
 }
 
+// README: a re-evaluated figure "is explained as the run explained it". A cleartext workload
+// whose workers reported setups measured no TLS handshake, and a repetition that set up no
+// connection (kept from before its window) measured no connect time: `orchestrator gate RUN`
+// says so, not that the workers did not report setups.
+TEST_F(StoredRun, AFigureOfSetupsNotMadeIsExplainedAsTheLiveRunExplainedIt) {
+  results::WorkloadResult live = sampled_workload();
+  live.repetitions[0].setup.emplace();
+  live.repetitions[0].setup->connections = 4;
+  live.repetitions[0].setup->connect.record(120'000);
+  live.repetitions[0].setup->ttfb.record(300'000);
+  live.repetitions[1].setup.emplace();  // its connections were kept: none set up
+  const engine::ScenarioResult restored = stored_and_read(live);
+  ASSERT_EQ(restored.workloads.size(), 1u);
+  const std::string tls = results::not_measured_reason(live, "tls_handshake.p99");
+  EXPECT_EQ(tls, "tls_handshake.p99 was not measured: no connection of this kind was set up");
+  EXPECT_EQ(results::not_measured_reason(restored.workloads[0], "tls_handshake.p99"), tls);
+
+  live.repetitions[0].setup->connections = 0;
+  live.repetitions[0].setup->connect.reset();
+  live.repetitions[0].setup->ttfb.reset();
+  const engine::ScenarioResult none = stored_and_read(live);
+  const std::string connect = results::not_measured_reason(live, "connect.p99");
+  EXPECT_EQ(connect, "connect.p99 was not measured: no connection of this kind was set up");
+  EXPECT_EQ(results::not_measured_reason(none.workloads[0], "connect.p99"), connect);
+}
+
 // README calls the HTML figures table "the figures table of the terminal": the same columns,
 // router/op included.
 TEST_F(StoredRun, TheHtmlFiguresTableHasTheTerminalsRouterPerOpColumn) {
