@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -41,6 +42,14 @@ int pairs_for_signed_rank(double alpha) {
   return r;
 }
 
+// The level the series' detectable figures are at: "alpha 0.01" for a gate judged alone, else
+// "alpha 0.01 / 3 gates (Holm's correction) = 0.00333".
+std::string level_text(const Series& s) {
+  if (s.holm_family <= 1) return fmt::format("alpha {:g}", s.alpha);
+  return fmt::format("alpha {:g} / {} gates (Holm's correction) = {:.3g}", s.alpha, s.holm_family,
+                     s.level());
+}
+
 // `detect paired`: what a paired gate with the series' test detects with the scenario's R
 // pairs ("none": no R pairs reach alpha with the signed-rank test); "(t)" marks test = "t".
 std::string paired_text(const Series& s, const gates::NoiseEstimate::WithinRuns& w) {
@@ -57,9 +66,9 @@ std::string paired_sentence(const Series& s, const gates::NoiseEstimate::WithinR
                            : percent(*w.detectable_paired_signed_rank));
   }
   return fmt::format(
-      "with {} pairs could see nothing at alpha {:g} (its signed-rank test needs {} pairs; "
+      "with {} pairs could see nothing at {} (its signed-rank test needs {} pairs; "
       "test = \"t\" could see {})",
-      w.repetitions, s.alpha, pairs_for_signed_rank(s.alpha), percent(w.detectable_paired));
+      w.repetitions, level_text(s), pairs_for_signed_rank(s.level()), percent(w.detectable_paired));
 }
 
 // What the spread says about the testbed, when its runs differ far more than each run's
@@ -179,7 +188,9 @@ int calibrate_command(const CalibrateFlags& flags) {
                     s.variant.c_str(), s.metric.c_str(), "-");
         continue;
       }
-      auto noise = gates::estimate_noise(s.metric, s.figures, s.alpha, s.repetitions);
+      // At the level the gates of the series will judge at (Holm's correction over the run's
+      // relative gates), so that these figures are the gates' own `detectable`.
+      auto noise = gates::estimate_noise(s.metric, s.figures, s.level(), s.repetitions);
       if (!noise) {
         if (s.figures.size() < 2) {
           std::printf("  %-24s %-10s %-16s %12s  %zu of %d runs counted: nothing stored\n",
@@ -201,10 +212,23 @@ int calibrate_command(const CalibrateFlags& flags) {
       c.mean = noise->mean;
       c.cv = noise->cv;
       c.log_sd = noise->log_sd;
-      c.alpha = s.alpha;
+      c.alpha = s.level();  // the level detectable_1 and detectable_5 are at
       c.detectable_1 = noise->detectable_1;
       c.detectable_5 = noise->detectable_5;
       records.push_back(std::move(c));
+    }
+    // Said once: the columns are at Holm's level wherever the run has more than one gate.
+    std::set<std::string> levels;
+    for (const auto& [key, s] : series) {
+      if (s.collected && s.holm_family > 1) levels.insert(level_text(s));
+    }
+    if (!levels.empty()) {
+      std::string joined;
+      for (const std::string& l : levels) joined += (joined.empty() ? "" : ", ") + l;
+      std::printf(
+          "detectable changes are at the level the gates judge at, over a run's relative and "
+          "paired gates (a series no gate judges yet counts as one more): %s\n",
+          joined.c_str());
     }
     for (const auto& d : diagnoses) std::printf("%s\n", d.c_str());
     for (const auto& l : left_out) {

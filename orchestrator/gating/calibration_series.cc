@@ -1,15 +1,45 @@
 // Collecting the series of an A/A calibration (calibration_series.h).
 #include "orchestrator/gating/calibration_series.h"
 
+#include <set>
+
 #include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/workload_params.h"
 
 namespace benchgate::gating {
 
+namespace {
+
+// A gate whose verdict Holm's correction adjusts: relative (a baseline) or paired (against).
+bool holm_tested(const scenario::Gate& gate) {
+  return !gate.change && (!gate.baseline.empty() || !gate.against.empty());
+}
+
+// Whether `gate` judges workload `w` (run_gates.cc: a paired gate judges every matching variant
+// but the one it is judged against).
+bool judges(const scenario::Gate& gate, const results::WorkloadResult& w) {
+  return scenario::workload_matches(gate.workload, w.spec.name) &&
+         scenario::workload_matches(gate.variant, w.variant) &&
+         (gate.against.empty() || w.variant != gate.against);
+}
+
+}  // namespace
+
+size_t holm_family_of(const scenario::Scenario& scenario,
+                      const std::vector<results::WorkloadResult>& workloads) {
+  size_t family = 0;
+  for (const auto& gate : scenario.gates) {
+    if (!holm_tested(gate)) continue;
+    for (const auto& w : workloads) family += judges(gate, w) ? 1 : 0;
+  }
+  return family;
+}
+
 void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_id,
                                 const std::vector<results::WorkloadResult>& workloads,
                                 CalibrationSeriesMap& all,
                                 std::vector<CalibrationLeftOut>& left_out) {
+  const size_t family = holm_family_of(scenario, workloads);
   for (const auto& w : workloads) {
     if (std::string why = results::not_history_reason(w); !why.empty()) {
       left_out.push_back({run_id, w.spec.name, w.variant, std::move(why)});
@@ -17,12 +47,14 @@ void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_
     }
     std::map<std::string, double> metrics;               // metric -> alpha
     std::map<std::string, scenario::PairedTest> paired;  // metric -> the first paired gate's test
+    std::set<std::string> tested;  // metrics a gate of Holm's family judges here
     for (const char* m : kCalibratedMetrics) metrics.emplace(m, kCalibrationAlpha);
     for (const auto& gate : scenario.gates) {
       if (!scenario::workload_matches(gate.workload, w.spec.name) ||
           !scenario::workload_matches(gate.variant, w.variant)) {
         continue;
       }
+      if (holm_tested(gate) && judges(gate, w)) tested.insert(gate.metric);
       if (!gate.against.empty()) paired.emplace(gate.metric, gate.paired_test);
       auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
       const bool relative = !gate.baseline.empty() || !gate.against.empty();  // paired too
@@ -36,6 +68,8 @@ void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_
       s.params_hash = store::workload_params_hash(w.spec);
       s.metric = metric;
       s.alpha = alpha;
+      // A gate of this series is among the family; one added on it would be one more.
+      s.holm_family = tested.count(metric) != 0 ? family : family + 1;
       if (auto p = paired.find(metric); p != paired.end() && !s.paired_test_set) {
         s.paired_test = p->second;
         s.paired_test_set = true;

@@ -30,6 +30,14 @@ struct CalibrationSeries {
   std::string params_hash;
   std::string metric;
   double alpha = kCalibrationAlpha;
+  // Holm's correction over a run's relative and paired gate verdicts (docs/GATES.md,
+  // "Verdicts"): how many there are, this series' own counted once also where no gate judges
+  // it yet (a gate added on it is one more). 1: a gate of it is judged alone.
+  size_t holm_family = 1;
+  // The level a relative or paired gate of the series takes when no other gate of the run is
+  // significant (an A/A run): alpha / holm_family, the level the gates' own `detectable` and
+  // `underpowered` are at (gates::apply_holm). What calibrate's detectable figures are at.
+  double level() const { return alpha / static_cast<double>(holm_family); }
   // The test of the first paired gate on the series (docs/GATES.md, "Paired gates"), or the
   // default: what `detect paired` estimates.
   scenario::PairedTest paired_test = scenario::PairedTest::kSignedRank;
@@ -50,6 +58,12 @@ struct CalibrationLeftOut {
   std::string variant;
   std::string reason;  // results::not_history_reason
 };
+
+// The relative and paired gate verdicts a run of `scenario` with `workloads` has (one per gate
+// and matching workload and variant, as gating::evaluate_gates judges them; change gates are
+// not among them): the family Holm's correction adjusts over once each has a p-value.
+size_t holm_family_of(const scenario::Scenario& scenario,
+                      const std::vector<results::WorkloadResult>& workloads);
 
 // Adds run `run_id`'s workloads to `series`; those that are not history go to `left_out`.
 void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_id,

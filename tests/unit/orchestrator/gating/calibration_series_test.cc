@@ -65,5 +65,63 @@ TEST(CalibrationSeries, AStoppedOrDegradedRunIsLeftOutAndNamed) {
   EXPECT_EQ(left_out[1].reason, "repetition 3 was measured without every worker (flag degraded)");
 }
 
+scenario::Gate relative_gate(const std::string& workload, const std::string& metric) {
+  scenario::Gate g;
+  g.workload = workload;
+  g.metric = metric;
+  g.baseline = "main";
+  g.max_regression = 0.05;
+  g.alpha = 0.01;
+  return g;
+}
+
+// The gates judge a series at Holm's level over the run's relative gates (gates::apply_holm:
+// alpha / 3 for one of three when none is significant), and calibrate's detectable figures
+// are at that level too: here 3 relative gates on hello (a change gate and an absolute gate
+// are not of the family), so hello's gated series are at 0.01 / 3, and other's p99, which no
+// gate judges, at 0.01 / 4 (a gate added on it is one more).
+TEST(CalibrationSeries, ASeriesIsCalibratedAtTheLevelHolmsCorrectionGivesItsGates) {
+  scenario::Scenario s;
+  s.name = "three_gates";
+  for (const char* metric : {"throughput.rps", "latency.p50", "latency.p99"}) {
+    s.gates.push_back(relative_gate("hello", metric));
+  }
+  scenario::Gate change;
+  change.workload = "hello";
+  change.metric = "latency.p99";
+  change.change = true;
+  s.gates.push_back(change);
+  scenario::Gate absolute;
+  absolute.workload = "*";
+  absolute.metric = "errors.count";
+  absolute.max = 0;
+  s.gates.push_back(absolute);
+
+  results::WorkloadResult other = workload(10'000);
+  other.spec.name = "other";
+  CalibrationSeriesMap series;
+  std::vector<CalibrationLeftOut> left_out;
+  EXPECT_EQ(holm_family_of(s, {workload(10'000), other}), 3u);
+  collect_calibration_series(s, 1, {workload(10'000), other}, series, left_out);
+
+  const CalibrationSeries& p99 = series.at({"hello", "default", "latency.p99"});
+  EXPECT_EQ(p99.holm_family, 3u);
+  EXPECT_DOUBLE_EQ(p99.level(), 0.01 / 3);
+  const CalibrationSeries& ungated = series.at({"other", "default", "latency.p99"});
+  EXPECT_EQ(ungated.holm_family, 4u);
+  EXPECT_DOUBLE_EQ(ungated.level(), 0.01 / 4);
+}
+
+// A scenario with one relative gate: it is judged alone, at its alpha, as before.
+TEST(CalibrationSeries, ALoneRelativeGatesSeriesIsCalibratedAtItsAlpha) {
+  scenario::Scenario s;
+  s.gates.push_back(relative_gate("hello", "latency.p99"));
+  s.gates.back().alpha = 0.05;
+  CalibrationSeriesMap series;
+  std::vector<CalibrationLeftOut> left_out;
+  collect_calibration_series(s, 1, {workload(10'000)}, series, left_out);
+  EXPECT_DOUBLE_EQ(series.at({"hello", "default", "latency.p99"}).level(), 0.05);
+}
+
 }  // namespace
 }  // namespace benchgate::gating
