@@ -101,10 +101,12 @@ int serve(const ServeSettings& settings) {
   store::RunInfo info;
   info.testbed = store::detect_testbed();
 
-  // The scenarios folder as its files' paths spell it: as given, and absolute through
-  // ${scenario_dir}.
-  serve::RunExecutor executor(**db, options, info, metrics,
-                              serve::folder_spellings(settings.scenarios_dir));
+  // The service's folders as paths spell them (as given, and absolute: ${scenario_dir}, a
+  // child's stderr): what a job shows its client names none of them (serve/client_paths.h).
+  serve::RunExecutor executor(
+      **db, options, info, metrics,
+      serve::service_folders(settings.scenarios_dir, settings.db_path,
+                             {options.router_binary, options.worker_binary}));
   serve::JobQueue queue(executor, settings.queue_limits);
   serve::OrchestratorService service(
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,

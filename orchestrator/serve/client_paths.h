@@ -1,7 +1,8 @@
 // What a client of `serve` is shown names what the client knows (the file it submitted or the
 // scenario's name, the job id, a log's name), never the service's own folders: the
-// `--scenarios` folder and the folder of the jobs' logs are the operator's layout (README
-// "Clients of orchestrator serve").
+// `--scenarios` folder, the folder of the jobs' logs, the store's folder, the router's and the
+// worker's folders and the temporary folder are the operator's layout (README "Clients of
+// orchestrator serve"), whether the orchestrator or a child (a stderr tail) names them.
 #pragma once
 
 #include <algorithm>
@@ -79,6 +80,41 @@ inline std::vector<std::string> folder_spellings(const std::string& dir) {
   for (std::string& spelling : out) {
     while (spelling.size() > 1 && spelling.back() == '/') spelling.pop_back();
   }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The folder a file of the service lies in, for folder_spellings: `file`'s parent, the working
+// folder for a bare name when `bare_name_in_working_folder` (a store, "bench.db"), nothing for
+// a bare program name (found through PATH: no folder of the service's).
+inline std::string folder_of(const std::string& file, bool bare_name_in_working_folder) {
+  namespace fs = std::filesystem;
+  if (file.empty()) return {};
+  const fs::path parent = fs::path(file).parent_path();
+  if (!parent.empty()) return parent.string();
+  if (!bare_name_in_working_folder) return {};
+  std::error_code ec;
+  const fs::path here = fs::current_path(ec);
+  return ec ? std::string() : here.string();
+}
+
+// Every folder of a service that its clients are not shown, in each of its spellings: the
+// `--scenarios` folder, the store's folder (`db_path`'s), the folders of `programs` (the router
+// and worker binaries it starts) and the temporary folder it makes its working folders in (its
+// log folder lies there; RunExecutor adds that one, which may lie elsewhere).
+inline std::vector<std::string> service_folders(const std::string& scenarios_dir,
+                                                const std::string& db_path,
+                                                const std::vector<std::string>& programs) {
+  std::vector<std::string> out = folder_spellings(scenarios_dir);
+  auto add = [&out](const std::string& folder) {
+    for (std::string& spelling : folder_spellings(folder)) out.push_back(std::move(spelling));
+  };
+  add(folder_of(db_path, true));
+  for (const std::string& program : programs) add(folder_of(program, false));
+  std::error_code ec;
+  const std::filesystem::path temp = std::filesystem::temp_directory_path(ec);
+  if (!ec) add(temp.string());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

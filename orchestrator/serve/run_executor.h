@@ -32,15 +32,16 @@ bool stop_reached_run(const report::ScenarioReport& r);
 class RunExecutor : public JobExecutor {
  public:
   // `info` carries the testbed fingerprint; each job adds its commit, branch and labels. What a
-  // job shows its client names neither `options.log_dir` nor the scenarios folder in any of
-  // `scenario_folders` (its spellings, client_paths.h): the job's log folder is "job-N" there.
+  // job shows its client names neither `options.log_dir` nor any of `service_folders` (the
+  // service's other folders in each spelling, client_paths.h service_folders): the job's log
+  // folder is "job-N" there.
   RunExecutor(store::Store& db, engine::EngineOptions options, store::RunInfo info,
-              metrics::MetricsObserver& metrics, std::vector<std::string> scenario_folders = {})
+              metrics::MetricsObserver& metrics, std::vector<std::string> service_folders = {})
       : db_(db),
         options_(std::move(options)),
         info_(std::move(info)),
         metrics_(metrics),
-        private_folders_(private_folders(options_.log_dir, std::move(scenario_folders))) {}
+        private_folders_(private_folders(options_.log_dir, std::move(service_folders))) {}
 
   void run(Job& job) override;
   void interrupt() override;
@@ -61,9 +62,9 @@ class RunExecutor : public JobExecutor {
 
  private:
   static std::vector<std::string> private_folders(const std::string& log_dir,
-                                                  std::vector<std::string> scenario_folders) {
-    scenario_folders.push_back(log_dir);
-    return scenario_folders;
+                                                  std::vector<std::string> service_folders) {
+    service_folders.push_back(log_dir);
+    return service_folders;
   }
 
   store::Store& db_;

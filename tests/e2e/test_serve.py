@@ -5,8 +5,9 @@ implementation) is refused with nothing started, a submitted scenario reads noth
 service's environment and reaches no port of its machine, flags of a local run are refused
 with --server, the client gets the promotion and comparison lines a local run prints, Ctrl-C
 on the client cancels the run like a local interrupt, a submitted run still going at
---max-run-seconds is stopped, a failed job names its logs without the service's folder, and
-SIGTERM stops the service with nothing left behind."""
+--max-run-seconds is stopped, a failed job names its logs without the service's folder, a
+child's stderr reaches the client without the service's folders (the binaries', the store's,
+the temporary one), and SIGTERM stops the service with nothing left behind."""
 import os
 import re
 import shutil
@@ -202,14 +203,14 @@ class ServeTest(unittest.TestCase):
         os.mkdir(self.scenarios)
         self.start_service()
 
-    def start_service(self, *flags):
+    def start_service(self, *flags, db=None, tmpdir=None):
         self.service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
-                            "--db", os.path.join(self.dir, "serve.db"),
+                            "--db", db or os.path.join(self.dir, "serve.db"),
                             "--scenarios", self.scenarios,
                             "--allow-command", "/bin/true"] + list(flags), cwd=self.dir)
         self.service.env["BENCHGATE_E2E_SECRET"] = SECRET
         # The logs the service keeps of a cancelled job go under this test's folder.
-        self.service.env["TMPDIR"] = self.dir
+        self.service.env["TMPDIR"] = tmpdir or self.dir
         self.service.start()
         ready = self.service.proc.stdout.readline()
         fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
@@ -483,6 +484,32 @@ timeout = "1s"
                       "the longest it lets a submitted scenario run; every child process was "
                       "stopped\n", err)
         self.assert_only_the_service_runs()
+        self.stop_service()
+
+    def test_a_childs_stderr_names_none_of_the_services_folders(self):
+        # A router that fails at start, naming its own folder, the store's and the temporary
+        # one on stderr, as a real one may: the client gets the tail with each folder taken
+        # out, as the scenarios and logs folders are.
+        self.stop_service()
+        folders = {name: os.path.join(self.dir, name) for name in ("bin", "data", "tmp")}
+        for folder in folders.values():
+            os.mkdir(folder)
+        router = os.path.join(folders["bin"], "router")
+        with open(router, "w") as f:
+            f.write("#!/bin/sh\n"
+                    f'echo "$0: cannot read {folders["bin"]}/router.conf; state in '
+                    f'{folders["data"]}/serve.db; scratch in {folders["tmp"]}/scratch-1" >&2\n'
+                    "exit 1\n")
+        os.chmod(router, 0o755)
+        self.start_service("--router-bin", router, db=os.path.join(folders["data"], "serve.db"),
+                           tmpdir=folders["tmp"])
+        client = self.client(write_scenario(self.dir, "short.toml", SHORT))
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 3, out + err)
+        self.assertIn("router: cannot read router.conf; state in serve.db; scratch in scratch-1",
+                      err)
+        for folder in folders.values():
+            self.assertNotIn(folder, out + err)
         self.stop_service()
 
     def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):

@@ -77,6 +77,25 @@ TEST(ClientPaths, AFolderIsKnownByEveryWayItsPathsAreSpelt) {
   EXPECT_TRUE(folder_spellings("").empty());
 }
 
+// A router's stderr tail as a job shows it: the binary's folder, the store's folder and the
+// temporary folder are the service's layout too, and go as the scenarios folder does.
+TEST(ClientPaths, AChildsStderrNamesNoneOfTheServicesFolders) {
+  const std::string temp = std::filesystem::temp_directory_path().lexically_normal().string();
+  const std::string here = std::filesystem::current_path().string();
+  const std::vector<std::string> folders =
+      service_folders("/srv/scen", "bench.db", {"/opt/bench/bin/router", "worker"});
+  const std::string tail = "/opt/bench/bin/router: cannot read /opt/bench/bin/router.conf\n" +
+                           here + "/bench.db is locked; scratch in " + temp +
+                           "/bench-1/x; see /srv/scen/a.toml; /usr/lib/x stays\n";
+  EXPECT_EQ(without_folders(tail, folders),
+            "router: cannot read router.conf\nbench.db is locked; scratch in bench-1/x; see "
+            "a.toml; /usr/lib/x stays\n");
+  // A bare program name is found through PATH: no folder of the service's to take out.
+  EXPECT_EQ(folder_of("worker", false), "");
+  EXPECT_EQ(folder_of("bench.db", true), here);
+  EXPECT_EQ(folder_of("data/bench.db", true), "data");
+}
+
 class ScenarioFolder : public ::testing::Test {
  protected:
   void SetUp() override {
