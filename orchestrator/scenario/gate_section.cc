@@ -99,6 +99,33 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
           "; the scenario's variants: " + all);
 }
 
+// A metric that no run of a workload the gate matches can measure (unmeasurable_reason: TLS
+// handshakes of cleartext, ...) would be measured for nothing and then judged an error: the
+// gate is refused here, naming the first such workload and why.
+void check_measurable(TableReader& r, const Gate& gate, const std::vector<Workload>& workloads) {
+  const Workload* first = nullptr;
+  std::string why;
+  size_t more = 0;
+  for (const Workload& w : workloads) {
+    if (!workload_matches(gate.workload, w.name)) continue;
+    std::string reason = unmeasurable_reason(gate.metric, w);
+    if (reason.empty()) continue;
+    if (first == nullptr) {
+      first = &w;
+      why = std::move(reason);
+    } else {
+      ++more;
+    }
+  }
+  if (first == nullptr) return;
+  const std::string others = more == 0 ? std::string()
+                                       : " (and " + std::to_string(more) + " more that '" +
+                                             shown_text(gate.workload) + "' matches)";
+  r.diagnostics().error(r.value_location("metric"),
+                        "gate metric '" + gate.metric + "' can never be measured for workload '" +
+                            shown_text(first->name) + "'" + others + ": " + why);
+}
+
 // against = "VARIANT": a paired gate, judged against another variant of the same run.
 void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& variants,
                   bool compared) {
@@ -181,6 +208,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
       gate.metric = std::move(*metric);
     }
   }
+  if (kind && workloads_complete && !gate.workload.empty()) check_measurable(r, gate, workloads);
 
   // A change gate has keys of its own (change_gate_section.cc).
   if (read_gate_kind(r, gate, compared)) {

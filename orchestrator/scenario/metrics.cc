@@ -66,4 +66,17 @@ bool metric_higher_is_worse(std::string_view name) {
   return m ? m->higher_is_worse : true;
 }
 
+std::string unmeasurable_reason(std::string_view metric, const Workload& workload) {
+  if (metric == "tls_handshake.p99" && !workload.tls.enabled) {
+    return "it is cleartext, so no connection makes a TLS handshake (tls = true asks for TLS)";
+  }
+  if (metric == "session_setup.p99" && is_http(workload.protocol)) {
+    return std::string("it is a WAMP figure and the workload is ") + to_string(workload.protocol);
+  }
+  if (metric == "handshakes.rate" && !workload.new_connection_per_request) {
+    return "the workload keeps its connections; it needs new_connection_per_request = true";
+  }
+  return "";
+}
+
 }  // namespace benchgate::scenario

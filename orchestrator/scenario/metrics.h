@@ -3,8 +3,11 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "orchestrator/scenario/scenario.h"
 
 namespace benchgate::scenario {
 
@@ -24,5 +27,11 @@ std::optional<MetricKind> metric_kind(std::string_view name);
 // Whether a larger value is worse (latency, errors, CPU, memory) rather than better (throughput).
 // Relative gates sign their effect with it (docs/GATES.md).
 bool metric_higher_is_worse(std::string_view name);
+
+// Why no run of `workload` can ever measure `metric`, whatever its workers (docs/GATES.md,
+// "What a gate judges"), or "" when one can: tls_handshake.p99 of a cleartext workload,
+// session_setup.p99 of an HTTP one, handshakes.rate of one that keeps its connections. A gate
+// on it would measure everything and then be an error, so the loader refuses it.
+std::string unmeasurable_reason(std::string_view metric, const Workload& workload);
 
 }  // namespace benchgate::scenario

@@ -228,6 +228,28 @@ TEST(ScenarioErrors, GateOnAMisspeltWorkloadSuggestsTheNearestName) {
                 "s.toml:6:12: error: gate workload 'x' matches no workload (did you mean 'w'?)"});
 }
 
+// A gate on a figure no run of its workload can measure would have the run measure everything
+// and then judge it an error (exit 3): it is refused when the file loads, at its metric, saying
+// which workload and why.
+TEST(ScenarioErrors, AGateOnAFigureItsWorkloadCanNeverMeasureIsRefused) {
+  EXPECT_EQ(
+      refusals_of(std::string(kHead) +
+                  "[[workloads]]\nname = \"w2\"\n"
+                  "[[gates]]\nworkload = \"w*\"\nmetric = \"tls_handshake.p99\"\nmax = \"1s\"\n"
+                  "[[gates]]\nworkload = \"w\"\nmetric = \"session_setup.p99\"\nmax = \"1s\"\n"
+                  "[[gates]]\nworkload = \"w2\"\nmetric = \"handshakes.rate\"\nmin = 1\n"
+                  "[[gates]]\nworkload = \"w\"\nmetric = \"connect.p99\"\nmax = \"1s\"\n"),
+      (std::vector<std::string>{
+          "s.toml:9:10: error: gate metric 'tls_handshake.p99' can never be measured for workload "
+          "'w' (and 1 more that 'w*' matches): it is cleartext, so no connection makes a TLS "
+          "handshake (tls = true asks for TLS)",
+          "s.toml:13:10: error: gate metric 'session_setup.p99' can never be measured for "
+          "workload 'w': it is a WAMP figure and the workload is http1",
+          "s.toml:17:10: error: gate metric 'handshakes.rate' can never be measured for workload "
+          "'w2': the workload keeps its connections; it needs new_connection_per_request = true",
+      }));
+}
+
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       refusals_of(std::string(kHead) +
