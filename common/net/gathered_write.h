@@ -7,8 +7,10 @@
 // WAMP connections (router/net/stream.h, async_write_all) and the worker's RawSocket channel.
 //
 // On the thread that runs the socket's io_context, with no other write under way on the
-// socket. The handler is called as handler(error_code, bytes written) through the socket's
-// executor, never inside this call, with the memory of its allocator (the caller's pool).
+// socket. The handler is called as handler(error_code, bytes written), never inside this call,
+// through its associated executor (the socket's unless it is bound to another, a strand), with
+// the memory of its allocator (the caller's pool); while the rest waits for the socket, its
+// cancellation slot cancels the write (operation_aborted, with the bytes sent so far).
 #pragma once
 
 #include <sys/socket.h>
@@ -20,13 +22,12 @@
 #include <span>
 #include <utility>
 
-#include <boost/asio/associated_allocator.hpp>
-#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/system/error_code.hpp>
 
+#include "common/net/wrapped_handler.h"
 #include "common/util/pooled_handler.h"
 
 namespace benchgate::net {
@@ -69,26 +70,22 @@ void async_write_gathered(Socket& socket, std::span<const boost::asio::const_buf
       failed = boost::system::error_code(errno, boost::system::system_category());
     }
   }
-  const auto allocator = boost::asio::get_associated_allocator(handler);
+  // The wrappers below are the handler to Asio (wrapped_handler.h): its executor, allocator
+  // and cancellation slot carry over.
   if (failed || (sent > 0 && sent == total)) {
-    post_keeping_allocator(
-        socket.get_executor(),
-        boost::asio::bind_allocator(
-            allocator, [failed, sent, handler = std::forward<Handler>(handler)]() mutable {
-              std::move(handler)(failed, sent);
-            }));
+    post_keeping_allocator(socket.get_executor(), wrap_handler(std::forward<Handler>(handler),
+                                                               [failed, sent](auto&& done) {
+                                                                 std::move(done)(failed, sent);
+                                                               }));
     return;
   }
   // The rest (EAGAIN: all of it) waits for the socket in asio::async_write.
   boost::beast::buffers_suffix<std::span<const boost::asio::const_buffer>> rest(buffers);
   rest.consume(sent);
-  boost::asio::async_write(
-      socket, rest,
-      boost::asio::bind_allocator(allocator,
-                                  [sent, handler = std::forward<Handler>(handler)](
-                                      const boost::system::error_code& ec, size_t n) mutable {
-                                    std::move(handler)(ec, sent + n);
-                                  }));
+  boost::asio::async_write(socket, rest,
+                           wrap_handler(std::forward<Handler>(handler),
+                                        [sent](auto&& done, const boost::system::error_code& ec,
+                                               size_t n) { std::move(done)(ec, sent + n); }));
 }
 
 }  // namespace benchgate::net
