@@ -36,14 +36,13 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/async_result.hpp>
-#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/assert.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
+#include "common/net/wrapped_handler.h"
 #include "router/metrics/wamp_counters.h"
 #include "router/net/stream.h"
 
@@ -145,15 +144,15 @@ class FrameCountingStream {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, size_t)>(
         [this](auto handler, const Buffers& b) {
           if (read_observer_ != nullptr) read_observer_->reading_from_socket();
-          // The operation below takes its memory where Beast's handler says (the
-          // connection's pooled allocator, router/wamp/transport_connection.h).
-          const auto allocator = boost::asio::get_associated_allocator(handler);
+          // Beast's handler to Asio (common/net/wrapped_handler.h): the operation below takes
+          // its memory where that handler says (the connection's pooled allocator,
+          // router/wamp/transport_connection.h), and completes on its executor.
           next_.async_read_some(
-              b, boost::asio::bind_allocator(
-                     allocator, [this, b, handler = std::move(handler)](
-                                    const boost::system::error_code& ec, size_t n) mutable {
+              b, ::benchgate::net::wrap_handler(
+                     std::move(handler),
+                     [this, b](auto&& done, const boost::system::error_code& ec, size_t n) {
                        scan(b, n, metrics::Direction::in);
-                       std::move(handler)(ec, n);
+                       std::move(done)(ec, n);
                      }));
         },
         token, buffers);
@@ -183,7 +182,7 @@ class FrameCountingStream {
   // and no close frame has gone out.
   bool frames_writable() const {
     const FrameScanner& out = scanners_[static_cast<size_t>(metrics::Direction::out)];
-    return counters_ != nullptr && !own_writing_ && beast_writes_ == 0 && !waiting_ &&
+    return counters_ != nullptr && !own_writing_ && !beast_writing_ && !waiting_ &&
            out.at_frame_boundary() && !out.close_seen();
   }
 
@@ -195,15 +194,13 @@ class FrameCountingStream {
   template <typename Handler>
   void async_write_frames(std::span<const boost::asio::const_buffer> frames, Handler&& handler) {
     own_writing_ = true;
-    const auto allocator = boost::asio::get_associated_allocator(handler);
     net::async_write_all(
         next_, frames,
-        boost::asio::bind_allocator(
-            allocator,
-            [this, frames,
-             done = OwnWriteDone<std::decay_t<Handler>>{this, std::forward<Handler>(handler)}](
-                const boost::system::error_code& ec, size_t n) mutable {
+        ::benchgate::net::wrap_handler(
+            std::forward<Handler>(handler),
+            [this, frames](auto&& done, const boost::system::error_code& ec, size_t n) {
               scan(frames, n, metrics::Direction::out);
+              own_write_ended();
               std::move(done)(ec, n);
             }));
   }
@@ -224,18 +221,18 @@ class FrameCountingStream {
  private:
   // A Beast write of the layer below, its bytes scanned once it completes. The operation
   // takes its memory where the handler says (the connection's pooled allocator,
-  // router/wamp/transport_connection.h).
+  // router/wamp/transport_connection.h) and completes on its executor.
   template <typename Buffers, typename Handler>
   void beast_write(const Buffers& buffers, Handler handler) {
-    ++beast_writes_;
-    const auto allocator = boost::asio::get_associated_allocator(handler);
+    BOOST_ASSERT(!beast_writing_);
+    beast_writing_ = true;
     next_.async_write_some(
-        buffers, boost::asio::bind_allocator(
-                     allocator, [this, buffers, handler = std::move(handler)](
-                                    const boost::system::error_code& ec, size_t n) mutable {
-                       --beast_writes_;
+        buffers, ::benchgate::net::wrap_handler(
+                     std::move(handler),
+                     [this, buffers](auto&& done, const boost::system::error_code& ec, size_t n) {
+                       beast_writing_ = false;
                        scan(buffers, n, metrics::Direction::out);
-                       std::move(handler)(ec, n);
+                       std::move(done)(ec, n);
                      }));
   }
 
@@ -245,15 +242,6 @@ class FrameCountingStream {
     own_writing_ = false;
     if (auto waiting = std::move(waiting_)) waiting->start(*this);
   }
-  template <typename Handler>
-  struct OwnWriteDone {
-    FrameCountingStream* stream;
-    Handler handler;
-    void operator()(const boost::system::error_code& ec, size_t n) {
-      stream->own_write_ended();
-      std::move(handler)(ec, n);
-    }
-  };
 
   // A Beast write that came during the connection's own write.
   struct Waiting {
@@ -305,8 +293,10 @@ class FrameCountingStream {
   ReadObserver* read_observer_ = nullptr;
   std::array<FrameScanner, 2> scanners_;
   std::unique_ptr<Waiting> waiting_;  // at most one: Beast writes one at a time
-  uint32_t beast_writes_ = 0;         // Beast's writes under way
-  bool own_writing_ = false;          // the connection's own write is under way
+  // Beast's write is under way: one at most, as its write lock orders its writes, the HTTP
+  // upgrade's answer before them.
+  bool beast_writing_ = false;
+  bool own_writing_ = false;  // the connection's own write is under way
 };
 
 // Beast closes the WebSocket's TCP connection through these (found by argument-dependent

@@ -2,15 +2,21 @@
 // router's own frame headers against hand-built frames and a Beast client, and the router
 // in-process with --ws-fragment-bytes, driven by a Beast client that fragments its own
 // messages: the router reassembles them, answers in frames of the configured size, and counts
-// both directions' frames exactly.
+// both directions' frames exactly. FrameCountingStream passes Beast's handlers, and the
+// connection's, to the socket as the handlers themselves: one bound to another executor
+// completes there; a Beast write waiting for the connection's own write lets go of its handler
+// once the socket closes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -166,6 +172,127 @@ TEST(ServerFrameHeader, ABeastClientReadsTheFramesBack) {
     ASSERT_EQ(buffer.size(), size);
     EXPECT_EQ(std::memcmp(buffer.data().data(), payload.data(), size), 0) << size;
   }
+}
+
+// A FrameCountingStream over the server side of a loopback pair.
+struct CountingStreamPair {
+  explicit CountingStreamPair(boost::asio::io_context& io) : peer(io), stream(accepted(io, peer)) {}
+  static net::Stream accepted(boost::asio::io_context& io, boost::asio::ip::tcp::socket& peer) {
+    boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address_v4("127.0.0.1"), 0});
+    peer.connect(acceptor.local_endpoint());
+    net::Stream server(io.get_executor());
+    acceptor.accept(server);
+    return server;
+  }
+  boost::asio::ip::tcp::socket peer;
+  FrameCountingStream<net::Stream> stream;
+};
+
+// What a handler saw, and whether it ran on `home`'s thread.
+struct Completion {
+  int calls = 0;
+  size_t bytes = 0;
+  bool on_home = false;
+};
+auto bound_to(boost::asio::io_context& home, Completion& seen) {
+  return boost::asio::bind_executor(home.get_executor(),
+                                    [&seen, &home](const boost::system::error_code& ec, size_t n) {
+                                      EXPECT_FALSE(ec) << ec.message();
+                                      ++seen.calls;
+                                      seen.bytes = n;
+                                      seen.on_home = home.get_executor().running_in_this_thread();
+                                    });
+}
+
+TEST(FrameCountingStream, AReadCompletesOnTheExecutorItsHandlerIsBoundTo) {
+  boost::asio::io_context io;
+  boost::asio::io_context other;
+  CountingStreamPair pair(io);
+  boost::asio::write(pair.peer, boost::asio::buffer("abc", 3));
+  std::array<char, 16> into{};
+  Completion seen;
+  pair.stream.async_read_some(boost::asio::buffer(into), bound_to(other, seen));
+  io.run();
+  EXPECT_EQ(seen.calls, 0) << "the handler ran on the socket's executor, not its own";
+  other.run();
+  ASSERT_EQ(seen.calls, 1);
+  EXPECT_EQ(seen.bytes, 3u);
+  EXPECT_TRUE(seen.on_home);
+}
+
+TEST(FrameCountingStream, ABeastWriteCompletesOnTheExecutorItsHandlerIsBoundTo) {
+  boost::asio::io_context io;
+  boost::asio::io_context other;
+  CountingStreamPair pair(io);
+  Completion seen;
+  pair.stream.async_write_some(boost::asio::buffer("abc", 3), bound_to(other, seen));
+  io.run();
+  EXPECT_EQ(seen.calls, 0) << "the handler ran on the socket's executor, not its own";
+  other.run();
+  ASSERT_EQ(seen.calls, 1);
+  EXPECT_EQ(seen.bytes, 3u);
+  EXPECT_TRUE(seen.on_home);
+}
+
+TEST(FrameCountingStream, TheConnectionsOwnWriteCompletesOnTheExecutorItsHandlerIsBoundTo) {
+  boost::asio::io_context io;
+  boost::asio::io_context other;
+  CountingStreamPair pair(io);
+  const std::array<boost::asio::const_buffer, 2> frames{boost::asio::buffer("ab", 2),
+                                                        boost::asio::buffer("c", 1)};
+  Completion seen;
+  pair.stream.async_write_frames(frames, bound_to(other, seen));
+  io.run();
+  EXPECT_EQ(seen.calls, 0) << "the handler ran on the socket's executor, not its own";
+  other.run();
+  ASSERT_EQ(seen.calls, 1);
+  EXPECT_EQ(seen.bytes, 3u);
+  EXPECT_TRUE(seen.on_home);
+}
+
+// A Beast write (a pong, a close frame) that comes during the connection's own write waits for
+// it, holding Beast's handler and, through it, the connection. Closing the socket ends the own
+// write, and the waiting write then starts, fails and lets its handler go: a waiting Beast
+// write keeps no connection whose peer has gone.
+TEST(FrameCountingStream, ABeastWriteWaitingForTheOwnWriteLetsGoOfItsHandlerWhenTheSocketCloses) {
+  boost::asio::io_context io;
+  CountingStreamPair pair(io);
+  // The peer reads nothing: once the socket is full, the own write waits.
+  pair.stream.next_layer().non_blocking(true);
+  const std::vector<char> chunk(64 * 1024, 'f');
+  boost::system::error_code fill_ec;
+  for (int i = 0; i < 100000 && !fill_ec; ++i) {
+    pair.stream.next_layer().write_some(boost::asio::buffer(chunk), fill_ec);
+  }
+  ASSERT_EQ(fill_ec, boost::asio::error::would_block);
+  const std::array<boost::asio::const_buffer, 1> frames{boost::asio::buffer("own", 3)};
+  int own_calls = 0;
+  boost::system::error_code own_ec;
+  pair.stream.async_write_frames(frames, [&](const boost::system::error_code& ec, size_t) {
+    ++own_calls;
+    own_ec = ec;
+  });
+  const auto connection = std::make_shared<int>(0);  // what Beast's handler holds
+  int beast_calls = 0;
+  boost::system::error_code beast_ec;
+  pair.stream.async_write_some(
+      boost::asio::buffer("pong", 4),
+      [&beast_calls, &beast_ec, connection](const boost::system::error_code& ec, size_t) {
+        ++beast_calls;
+        beast_ec = ec;
+      });
+  io.poll();
+  io.restart();
+  ASSERT_EQ(own_calls, 0) << "the own write did not wait for the socket";
+  EXPECT_EQ(beast_calls, 0);
+  EXPECT_EQ(connection.use_count(), 2);
+  pair.stream.next_layer().close();
+  io.run();
+  EXPECT_EQ(own_calls, 1);
+  EXPECT_EQ(own_ec, boost::asio::error::operation_aborted);
+  EXPECT_EQ(beast_calls, 1);
+  EXPECT_TRUE(beast_ec) << "the waiting write succeeded on a closed socket";
+  EXPECT_EQ(connection.use_count(), 1) << "the waiting write still holds its handler";
 }
 
 // A Beast client over the router's WebSocket port, fragmenting what it writes.
