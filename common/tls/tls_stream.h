@@ -175,6 +175,9 @@ class LazyWriteCall {
   void keep() {
     if (call_) call_->keep();
   }
+  // The call is done: what keep() kept goes back to the pool now, not once the handler has
+  // run (it may start the next write, which keeps its own).
+  void done() { call_.reset(); }
 
  private:
   ConstBuffers buffers_;
@@ -417,6 +420,7 @@ class TlsStream {
         stream.wait_for(step, std::move(self));
         return;
       }
+      if constexpr (requires { call.done(); }) call.done();
       if (state == State::kStarting) {
         // Done at once: complete through the executor, as an asynchronous operation must.
         state = State::kPosted;

@@ -6,7 +6,8 @@
 // record the socket brought, what OpenSSL holds is seen without the socket (and the start of
 // a record alone is not), the peer's close_notify and a bare TCP close end reads as
 // ssl::stream's do, a bad record behind good bytes is reported as itself, an operation that
-// completes at once still completes later, and a closed stream touches no descriptor.
+// completes at once still completes later, a write that waited gives the bytes it kept back
+// before its handler runs, and a closed stream touches no descriptor.
 #include "router/net/stream.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +30,7 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 
+#include "common/util/size_class_pool.h"
 #include "router/tls/server_context.h"
 #include "tls_test_files.h"
 
@@ -245,6 +247,49 @@ TEST_F(TlsPair, AGatheredWriteThatWaitsForTheSocketDeliversEveryByteInOrder) {
   std::memset(gather.data(), 0xEE, gather.size());
   EXPECT_TRUE(receive(sent.size()) == sent);
   EXPECT_FALSE(write_ec) << write_ec.message();
+}
+
+TEST_F(TlsPair, AWriteThatWaitedGivesTheBytesItKeptBackBeforeItsHandlerRuns) {
+  // Not the pattern of the other tests: a block another test gave back never holds these bytes.
+  std::string sent(8 << 20, '\0');
+  for (size_t i = 0; i < sent.size(); ++i)
+    sent[i] = static_cast<char>('A' + (i * 13 + i / 97) % 26);
+  asio::const_buffer rest = asio::buffer(sent);
+  error_code ec;
+  size_t synchronous = 0;
+  while (rest.size() > 0) {
+    const size_t n = server_->write_some(rest, ec);
+    synchronous += n;
+    rest += n;
+    if (ec) break;
+  }
+  ASSERT_EQ(ec, asio::error::would_block);
+  ASSERT_GT(rest.size(), ::benchgate::tls::detail::kRecordPlaintext);
+  // 100-byte pieces: the write's first record is gathered, and kept in a 16 KiB block of the
+  // thread's pool (common/util/size_class_pool.h) while it waits for the socket.
+  const std::string head(static_cast<const char*>(rest.data()),
+                         ::benchgate::tls::detail::kRecordPlaintext);
+  const std::vector<asio::const_buffer> rest_pieces = pieces(sent, sent.size() - rest.size(), 100);
+  error_code write_ec = asio::error::would_block;
+  size_t written = 0;
+  bool kept_block_back = false;
+  server_->async_write_some(rest_pieces, [&](const error_code& e, size_t n) {
+    write_ec = e;
+    written = n;
+    // The pool hands out the block given back last first: the kept block, if it is back.
+    void* next = size_class_pool::allocate(head.size(), nullptr);
+    kept_block_back = std::memcmp(next, head.data(), head.size()) == 0;
+    size_class_pool::release(next, nullptr);
+  });
+  std::string received(synchronous, '\0');
+  error_code read_ec = asio::error::would_block;
+  asio::async_read(*client_, asio::buffer(received),
+                   [&](const error_code& e, size_t) { read_ec = e; });
+  run();
+  ASSERT_FALSE(read_ec) << read_ec.message();
+  ASSERT_FALSE(write_ec) << write_ec.message();
+  EXPECT_GT(written, 0u);
+  EXPECT_TRUE(kept_block_back) << "the write's kept bytes were still held when its handler ran";
 }
 
 TEST_F(TlsPair, OneReadReturnsEveryRecordTheSocketBrought) {
