@@ -10,6 +10,8 @@
 #include <grpcpp/server_builder.h>
 #include <sys/stat.h>
 
+#include "router/control/listen_failure.h"
+
 namespace benchgate::router::control {
 namespace {
 
@@ -51,8 +53,7 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
   gpr_set_log_function(grpc_errors_to_stderr);
   // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
   if (!server || (port == 0 && !unix_socket)) {
-    return Error{"cannot listen for control on " + address +
-                 ": address in use, or not a valid HOST:PORT"};
+    return Error{"cannot listen for control on " + address + ": " + why_not_listening(address)};
   }
   return std::unique_ptr<ControlServer>(new ControlServer(std::move(server), port));
 }

@@ -1,0 +1,90 @@
+// Naming why a listen failed (see listen_failure.h).
+#include "router/control/listen_failure.h"
+
+#include <netdb.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+
+namespace benchgate::router::control {
+namespace {
+
+std::string unix_socket_failure(std::string path) {
+  namespace fs = std::filesystem;
+  // gRPC takes "unix:PATH" and "unix:///ABSOLUTE/PATH".
+  if (path.starts_with("//")) path.erase(0, 2);
+  if (path.empty()) return "the Unix socket's path is empty";
+  if (path.size() >= sizeof(sockaddr_un::sun_path)) {
+    return "the Unix socket's path is " + std::to_string(path.size()) + " bytes long; at most " +
+           std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " fit";
+  }
+  std::error_code ec;
+  // gRPC replaces a socket left at the path, not another kind of file.
+  if (const auto type = fs::symlink_status(path, ec).type();
+      !ec && type != fs::file_type::not_found && type != fs::file_type::socket) {
+    return path + " already exists and is not a socket";
+  }
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!fs::exists(folder, ec)) return "folder " + folder.string() + " does not exist";
+  if (!fs::is_directory(folder, ec)) return folder.string() + " is not a folder";
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    return "cannot create a socket in folder " + folder.string() + ": " + std::strerror(errno);
+  }
+  return "gRPC could not bind the Unix socket " + path;
+}
+
+std::string tcp_failure(const std::string& address) {
+  const char* const kForm = "not a valid HOST:PORT or unix:PATH";
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0) return kForm;
+  std::string host = address.substr(0, colon);
+  const std::string port_text = address.substr(colon + 1);
+  unsigned port = 0;
+  const auto [end, ec] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535) {
+    return kForm;
+  }
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (const int rc = ::getaddrinfo(host.c_str(), port_text.c_str(), &hints, &found); rc != 0) {
+    return "cannot resolve " + host + ": " + ::gai_strerror(rc);
+  }
+  std::string why = "gRPC could not listen there";
+  for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
+    const int fd = ::socket(at->ai_family, at->ai_socktype | SOCK_CLOEXEC, at->ai_protocol);
+    if (fd < 0) continue;
+    const bool bound = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0;
+    const int error = errno;
+    ::close(fd);
+    if (!bound) {
+      why = error == EADDRINUSE      ? "port " + port_text + " is in use"
+            : error == EADDRNOTAVAIL ? host + " is not an address of this machine"
+                                     : std::string("bind: ") + std::strerror(error);
+      break;
+    }
+  }
+  ::freeaddrinfo(found);
+  return why;
+}
+
+}  // namespace
+
+std::string why_not_listening(const std::string& address) {
+  if (address.starts_with("unix:")) return unix_socket_failure(address.substr(5));
+  return tcp_failure(address);
+}
+
+}  // namespace benchgate::router::control
