@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <span>
+#include <vector>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
@@ -19,7 +20,6 @@ namespace {
 namespace asio = boost::asio;
 
 constexpr size_t kInitialInput = 64 * 1024;
-constexpr size_t kMaxGather = 64;  // messages per write
 
 // The WAMP thread's spare input buffer (common/util/thread_spare.h): a connection with
 // nothing buffered holds none, so an idle connection costs no 64 KiB, and a busy one
@@ -266,23 +266,17 @@ void RawSocketConnection<Socket>::refuse_over_budget(size_t total) {
 
 template <typename Socket>
 void RawSocketConnection<Socket>::write_queued() {
-  in_flight_ = std::min(queue_.size(), kMaxGather);
-  headers_.resize(in_flight_);
-  gather_.clear();
-  for (size_t i = 0; i < in_flight_; ++i) {
-    const Frame& frame = queue_.frame(i);
-    headers_[i] =
-        frame_header(static_cast<FrameType>(queue_.tag(i)), static_cast<uint32_t>(frame->size()));
-    gather_.emplace_back(headers_[i].data(), headers_[i].size());
-    if (!frame->empty()) gather_.emplace_back(frame->data(), frame->size());
-  }
-  // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
-  // sequence it is given, which would be a vector allocated per write.
-  net::async_write_all(stream_, std::span<const asio::const_buffer>(gather_),
+  // The tag of a queued frame is its type (a message, or the pong that answers a ping).
+  const auto buffers = frames_.gather(
+      queue_, [](const std::vector<uint8_t>& frame, uint8_t tag, std::array<uint8_t, 4>& header) {
+        header = frame_header(static_cast<FrameType>(tag), static_cast<uint32_t>(frame.size()));
+        return asio::buffer(header);
+      });
+  // A view (a span), not a vector: the write operation keeps a copy of the buffer sequence it
+  // is given, which would be a vector allocated per write.
+  net::async_write_all(stream_, buffers,
                        pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
-                         const size_t written = self->in_flight_;
-                         self->in_flight_ = 0;
-                         self->on_written(ec, written);
+                         self->on_written(ec, self->frames_.take_written());
                        }));
 }
 

@@ -10,19 +10,18 @@
 // before it grows; the buffer is given back once nothing is left in it. The buffer is the
 // WAMP thread's spare (the largest one seen, up to 1 MiB), held by a connection only while it
 // has bytes to handle (an idle connection holds none; one holding more than 64 KiB reserves
-// it). Writes gather the queued messages with their 4-byte headers into one write. Counters,
-// timers, the queue and the close are the shared lifecycle's (transport_connection.h).
+// it). Writes gather the queued messages with their 4-byte headers into one write
+// (gathered_frames.h). Counters, timers, the queue and the close are the shared lifecycle's
+// (transport_connection.h).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <vector>
-
-#include <boost/asio/buffer.hpp>
 
 #include "common/util/thread_spare.h"
 #include "router/memory/buffer_budget.h"
 #include "router/net/stream.h"
+#include "router/wamp/gathered_frames.h"
 #include "router/wamp/rawsocket_framing.h"
 #include "router/wamp/transport_connection.h"
 
@@ -95,9 +94,7 @@ class RawSocketConnection final : public TransportConnection<RawSocketConnection
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
 
-  std::vector<std::array<uint8_t, 4>> headers_;
-  std::vector<boost::asio::const_buffer> gather_;
-  size_t in_flight_ = 0;  // queued messages the current write carries
+  GatheredFrames<std::array<uint8_t, 4>> frames_;  // the write under way
 };
 
 extern template class RawSocketConnection<net::Stream>;

@@ -21,8 +21,6 @@ namespace websocket = beast::websocket;
 
 // A read gets at least this much room.
 constexpr size_t kMinRead = 4096;
-// Messages per write of the connection's own frames.
-constexpr size_t kMaxGather = 64;
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -251,23 +249,17 @@ void WebSocketConnection<Socket>::write_queued() {
 
 template <typename Socket>
 void WebSocketConnection<Socket>::write_own_frames() {
-  in_flight_ = std::min(queue_.size(), kMaxGather);
-  headers_.resize(in_flight_);
-  gather_.clear();
-  for (size_t i = 0; i < in_flight_; ++i) {
-    const Frame& frame = queue_.frame(i);
-    headers_[i] = server_frame_header(stream_.text(), frame->size());
-    gather_.emplace_back(headers_[i].bytes.data(), headers_[i].size);
-    if (!frame->empty()) gather_.emplace_back(frame->data(), frame->size());
-  }
-  // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
-  // sequence it is given, which would be a vector allocated per write.
+  const auto buffers =
+      frames_.gather(queue_, [text = stream_.text()](const std::vector<uint8_t>& frame, uint8_t,
+                                                     ServerFrameHeader& header) {
+        header = server_frame_header(text, frame.size());
+        return asio::buffer(header.bytes.data(), header.size);
+      });
+  // A view (a span), not a vector: the write operation keeps a copy of the buffer sequence it
+  // is given, which would be a vector allocated per write.
   stream_.next_layer().async_write_frames(
-      std::span<const asio::const_buffer>(gather_),
-      pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
-        const size_t written = self->in_flight_;
-        self->in_flight_ = 0;
-        self->on_written(ec, written);
+      buffers, pooled([self = this->shared_from_this()](const error_code& ec, size_t) {
+        self->on_written(ec, self->frames_.take_written());
       }));
 }
 

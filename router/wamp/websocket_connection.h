@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -31,6 +30,7 @@
 
 #include "router/memory/buffer_budget.h"
 #include "router/net/stream.h"
+#include "router/wamp/gathered_frames.h"
 #include "router/wamp/transport_connection.h"
 #include "router/wamp/websocket_frames.h"
 
@@ -79,7 +79,8 @@ class WebSocketConnection final
   void begin_handshake();
   void queued();
   void write_queued();
-  // The queued messages (up to kMaxGather) in one write of frames the connection built.
+  // The queued messages (up to GatheredFrames::kMaxMessages) in one write of frames the
+  // connection built.
   void write_own_frames();
   // The WebSocket closing handshake, with close_code_.
   void close_flushed();
@@ -114,13 +115,9 @@ class WebSocketConnection final
   std::optional<boost::beast::http::response<boost::beast::http::string_body>> refusal_;
   std::string subprotocol_;
   uint64_t max_message_ = 0;
-  // The current write of own frames: their headers and the gathered buffers (kept with their
-  // capacity, as RawSocket's).
-  std::vector<ServerFrameHeader> headers_;
-  std::vector<boost::asio::const_buffer> gather_;
-  size_t in_flight_ = 0;           // queued messages the current write carries
-  uint64_t messages_handled_ = 0;  // messages Beast has handed out
-  bool write_held_ = false;        // a write waits for the buffered messages to be handled
+  GatheredFrames<ServerFrameHeader> frames_;  // the write of own frames under way
+  uint64_t messages_handled_ = 0;             // messages Beast has handed out
+  bool write_held_ = false;  // a write waits for the buffered messages to be handled
 };
 
 extern template class WebSocketConnection<net::Stream>;
