@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "orchestrator/store/database_file.h"
 #include "orchestrator/store/migrations.h"
 #include "orchestrator/store/run_owner.h"
 #include "orchestrator/store/sqlite.h"
@@ -16,13 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_special_path(const std::string& path) {
-  return path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0;
-}
-
 // The checks SQLite would otherwise answer with "unable to open database file".
 Expected<void> check_path(const std::string& path) {
-  if (is_special_path(path)) return {};
+  if (auto ok = check_database_file_name(path); !ok) return ok;
   std::error_code ec;
   fs::path folder = fs::path(path).parent_path();
   if (folder.empty()) folder = ".";
@@ -87,10 +84,10 @@ Store::~Store() { release_instance(instance_); }
 Expected<std::unique_ptr<Store>> Store::open(const std::string& path, const OpenOptions& options) {
   if (auto ok = check_path(path); !ok) return ok.error();
   std::error_code ec;
-  const bool existed = !is_special_path(path) && fs::exists(path, ec);
+  const bool existed = fs::exists(path, ec);
   auto db = sqlite::Database::open(path);
   if (!db) {
-    if (existed || is_special_path(path)) return db.error();
+    if (existed) return db.error();
     return Error{db.message() + " (the file could not be created: check the folder's " +
                  "permissions and file system)"};
   }
@@ -101,9 +98,15 @@ Expected<std::unique_ptr<Store>> Store::open(const std::string& path, const Open
   }
   // The first read of the file is where SQLite notices a file that is not a database.
   if (auto v = pragma_text(d, "PRAGMA schema_version"); !v) return open_error(d, v.message());
+  // Before the first write (WAL mode is one): another program's database stays as it was.
+  auto identity = identify_database(d);
+  if (!identity) return open_error(d, identity.message());
+  if (identity->contents == DatabaseContents::kOther) {
+    return not_a_benchgate_database(path, *identity);
+  }
   auto mode = pragma_text(d, "PRAGMA journal_mode = WAL");
   if (!mode) return open_error(d, mode.message());
-  if (*mode != "wal" && !is_special_path(path)) {
+  if (*mode != "wal") {
     return Error{"database '" + path + "': cannot switch to WAL mode (journal mode is '" + *mode +
                  "'); is it on a network file system?"};
   }
