@@ -163,7 +163,7 @@ void add_changes_command(CLI::App& app, ChangesFlags& flags) {
   cmd->add_flag("--json", flags.json, "Print one JSON document instead of the table and lines");
   cmd->add_option("--db", flags.db, "SQLite result database (never created by this command)")
       ->capture_default_str();
-  add_db_busy_timeout_option(*cmd, flags.db_busy_timeout);
+  add_db_busy_timeout_option(*cmd, flags.db_busy_timeout, DbUse::kReadsOnly);
 }
 
 int run_changes_command(const CLI::App& app, const ChangesFlags& flags) {

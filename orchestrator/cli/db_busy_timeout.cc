@@ -17,8 +17,11 @@ Expected<int> parse_db_busy_timeout(const std::string& text) {
   return static_cast<int>((*ns + 999'999) / 1'000'000);  // 500us waits 1 ms, not none
 }
 
-void add_db_busy_timeout_option(CLI::App& command, std::string& value) {
-  command.add_option("--db-busy-timeout", value, kDbBusyTimeoutHelp)->capture_default_str();
+void add_db_busy_timeout_option(CLI::App& command, std::string& value, DbUse use) {
+  command
+      .add_option("--db-busy-timeout", value,
+                  use == DbUse::kWrites ? kDbBusyTimeoutHelp : kDbBusyTimeoutReadHelp)
+      ->capture_default_str();
 }
 
 }  // namespace benchgate::cli

@@ -12,8 +12,10 @@
 namespace benchgate::cli {
 
 // An error (for exit code 2, as `run` answers a --db it cannot open) when the file is missing
-// or the store refuses it: a folder, not SQLite, read-only, locked, too new; or when
-// `busy_timeout` is no --db-busy-timeout.
+// or holds nothing (0 bytes, or a SQLite database without a table: nothing is written into
+// it), or the store refuses it: no file (":memory:"), a folder, not SQLite, another program's
+// database, read-only, locked while it is opened, too new; or when `busy_timeout` is no
+// --db-busy-timeout.
 Expected<std::unique_ptr<store::Store>> open_existing_store(const std::string& path,
                                                             const std::string& busy_timeout);
 

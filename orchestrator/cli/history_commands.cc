@@ -44,10 +44,10 @@ std::unique_ptr<Store> open_existing(const HistoryFlags& flags, int& exit_code) 
   return std::move(*store);
 }
 
-void add_db_option(CLI::App& command, HistoryFlags& flags) {
+void add_db_option(CLI::App& command, HistoryFlags& flags, DbUse use) {
   command.add_option("--db", flags.db, "SQLite result database (never created by this command)")
       ->capture_default_str();
-  add_db_busy_timeout_option(command, flags.db_busy_timeout);
+  add_db_busy_timeout_option(command, flags.db_busy_timeout, use);
 }
 
 int runs_list(Store& store, const HistoryFlags& flags) {
@@ -150,11 +150,11 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
   list->add_option("--scenario", flags.scenario, "Only runs of this scenario");
   list->add_option("--limit", flags.limit, "At most this many runs (0: every run)")
       ->capture_default_str();
-  add_db_option(*list, flags);
+  add_db_option(*list, flags, DbUse::kReadsOnly);
   CLI::App* show = runs->add_subcommand(
       "show", "Show one run: testbed, every repetition's figures, the latest gate verdicts");
   show->add_option("RUN", flags.run, "Run id (see `runs list`)")->required();
-  add_db_option(*show, flags);
+  add_db_option(*show, flags, DbUse::kReadsOnly);
 
   CLI::App* baseline =
       app.add_subcommand("baseline", "Manage baselines: named sets of runs relative gates use");
@@ -166,15 +166,15 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
   add->add_option("NAME", flags.baseline, "Baseline name (letters, digits, '_', '-', '.')")
       ->required();
   add->add_option("RUN", flags.run, "Run id")->required();
-  add_db_option(*add, flags);
+  add_db_option(*add, flags, DbUse::kWrites);
   CLI::App* remove = baseline->add_subcommand("remove", "Remove a run from a baseline");
   remove->add_option("NAME", flags.baseline, "Baseline name")->required();
   remove->add_option("RUN", flags.run, "Run id")->required();
-  add_db_option(*remove, flags);
+  add_db_option(*remove, flags, DbUse::kWrites);
   CLI::App* baseline_list_cmd =
       baseline->add_subcommand("list", "List the runs of one baseline, or of every baseline");
   baseline_list_cmd->add_option("NAME", flags.baseline, "Only this baseline");
-  add_db_option(*baseline_list_cmd, flags);
+  add_db_option(*baseline_list_cmd, flags, DbUse::kReadsOnly);
 
   CLI::App* cmp = app.add_subcommand(
       "compare",
@@ -183,7 +183,7 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
   cmp->add_option("RUN_A", flags.run_a, "The old run")->required();
   cmp->add_option("RUN_B", flags.run_b, "The new run")->required();
   cmp->add_option("--alpha", flags.alpha, "Significance level of a change")->capture_default_str();
-  add_db_option(*cmp, flags);
+  add_db_option(*cmp, flags, DbUse::kReadsOnly);
 }
 
 std::optional<int> run_history_command(const CLI::App& app, const HistoryFlags& flags) {

@@ -20,7 +20,7 @@ void add_report_command(CLI::App& app, ReportFlags& flags) {
       "when viewed; runs nothing)");
   report->add_option("run", flags.run_id, "Run id (see `orchestrator runs list`)")->required();
   report->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
-  add_db_busy_timeout_option(*report, flags.db_busy_timeout);
+  add_db_busy_timeout_option(*report, flags.db_busy_timeout, DbUse::kReadsOnly);
   report->add_option("--html", flags.html_path,
                      "File to write (default: run-RUN.html in the current folder)");
   report->add_option("--baseline", flags.baseline,
