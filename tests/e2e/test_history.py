@@ -33,7 +33,7 @@ class HistoryTest(unittest.TestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def orchestrator(self, *args, db=None):
-        run = Run(list(args) + ["--db", db or self.db]).run(timeout=60)
+        run = Run(list(args) + ["--db", self.db if db is None else db]).run(timeout=60)
         self.assertEqual(run.leftovers(), [])
         return run
 
@@ -188,6 +188,69 @@ class HistoryTest(unittest.TestCase):
         self.assertEqual(run.returncode, 2)
         self.assertTrue(run.stderr.startswith("error: ") and "not a SQLite database" in run.stderr,
                         run.stderr)
+
+    def test_an_empty_file_and_another_programs_database_are_refused_and_left_unchanged(self):
+        empty = os.path.join(self.dir, "zero.db")
+        open(empty, "w").close()
+        foreign = os.path.join(self.dir, "foreign.db")
+        with sqlite3.connect(foreign) as other:
+            other.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, what TEXT)")
+            other.execute("INSERT INTO runs (what) VALUES ('theirs')")
+        other.close()
+        with open(foreign, "rb") as f:
+            foreign_bytes = f.read()
+        for args in (["runs", "list"], ["runs", "show", "1"], ["baseline", "list"],
+                     ["baseline", "add", "main", "1"], ["compare", "1", "2"],
+                     ["history", "changes"], ["gate", "1"]):
+            run = self.orchestrator(*args, db=empty)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertTrue(run.stderr.startswith(f"error: '{empty}' is not a benchgate "
+                                                  "database: it holds nothing"), run.stderr)
+            self.assertEqual(os.path.getsize(empty), 0, args)
+            run = self.orchestrator(*args, db=foreign)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertEqual(run.stderr, f"error: '{foreign}' is not a benchgate database: it "
+                                         "is a SQLite database holding 'runs', without "
+                                         "benchgate's schema; it was left unchanged: choose "
+                                         "another file with --db\n")
+            with open(foreign, "rb") as f:
+                self.assertEqual(f.read(), foreign_bytes, args)
+
+    def test_a_name_that_keeps_nothing_is_refused_naming_the_flag(self):
+        for name in ("", ":memory:", "file:history.db?mode=memory"):
+            run = self.orchestrator("runs", "list", db=name)
+            self.assertEqual(run.returncode, 2, name)
+            self.assertTrue(run.stderr.startswith(f"error: --db '{name}': "), run.stderr)
+
+    def test_a_lock_past_the_busy_timeout_is_exit_2_when_opening_and_3_on_a_later_write(self):
+        # Held by another connection: reads go on beside it, a write gives up after the wait.
+        holder = sqlite3.connect(self.db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            run = self.orchestrator("runs", "list", "--db-busy-timeout", "100ms")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            run = self.orchestrator("baseline", "add", "main", "1", "--db-busy-timeout", "100ms")
+            self.assertEqual(run.returncode, 3, run.stderr)
+            self.assertEqual(run.stderr, "error: baseline add: the database is locked by "
+                                         "another process (gave up after waiting 100 ms for "
+                                         "it; --db-busy-timeout sets the wait)\n")
+        finally:
+            holder.close()
+        # A database that cannot even be read while it is opened (another program's write in
+        # rollback-journal mode, before benchgate made it a store): exit code 2.
+        fresh = os.path.join(self.dir, "fresh.db")
+        holder = sqlite3.connect(fresh, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("CREATE TABLE pending (x)")
+        try:
+            run = self.orchestrator("baseline", "add", "main", "1", "--db-busy-timeout", "100ms",
+                                    db=fresh)
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertEqual(run.stderr, f"error: database '{fresh}' is locked by another "
+                                         "process (gave up after waiting 100 ms for it; "
+                                         "--db-busy-timeout sets the wait)\n")
+        finally:
+            holder.close()
 
     def test_the_readme_queries_answer_from_a_filled_database(self):
         readme = os.path.join(os.path.dirname(__file__), "../../README.md")
