@@ -115,17 +115,6 @@ uint64_t RequestParser::body_capacity(uint64_t needed, uint64_t length) {
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) {}
 
-bool RequestParser::grow_body(uint64_t needed, bool exact, error_code& ec) {
-  // A chunked body grows by doubling (within the body limit); a Content-Length body to the
-  // capacity body_capacity() chose.
-  if (!memory::grow_within_budget(body_, body_budget_, needed, max_body_bytes_, exact)) {
-    refusal_status_ = 503;
-    ec = boost::asio::error::no_buffer_space;
-    return false;
-  }
-  return true;
-}
-
 std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
   if (dispatch_.action != Action::kEcho) return body.size();
   // The length Content-Length announces (already within the body limit, basic_parser checks
@@ -152,27 +141,58 @@ bool RequestParser::trust_body(uint64_t needed, error_code& ec) {
     return false;
   }
   trusted_ = capacity;
-  if (capacity > body_.capacity()) {
-    // Exactly that capacity (string::reserve may double past it on a string that holds some).
-    std::string bigger;
-    bigger.reserve(static_cast<size_t>(capacity));
-    bigger.append(body_);
-    body_.swap(bigger);
-    bigger.clear();
-    // The buffer the body outgrew goes to the thread when it is the larger spare: the next
-    // large body starts from it instead of allocating its way up again.
-    SpareBody::give_back(bigger, memory::kSpareBufferBytes);
-  }
+  grow_to(capacity);
   return true;
+}
+
+void RequestParser::grow_to(uint64_t capacity) {
+  if (capacity <= body_.capacity()) return;
+  // Exactly that capacity (string::reserve may double past it on a string that holds some).
+  std::string bigger;
+  bigger.reserve(static_cast<size_t>(capacity));
+  bigger.append(body_);
+  body_.swap(bigger);
+  bigger.clear();
+  // The buffer the body outgrew goes to the thread when it is the larger spare: the next
+  // large body starts from it instead of allocating its way up again.
+  SpareBody::give_back(bigger, memory::kSpareBufferBytes);
 }
 
 void RequestParser::on_chunk_header_impl(std::uint64_t, string_view, error_code&) {}
 
 std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, string_view body, error_code& ec) {
   if (dispatch_.action != Action::kEcho) return body.size();
-  if (!grow_body(body_.size() + body.size(), false, ec)) return 0;
+  const uint64_t needed = body_.size() + body.size();
+  if (needed > trusted_ && !trust_chunk(needed, ec)) return 0;
   body_.append(body.data(), body.size());
   return body.size();
+}
+
+bool RequestParser::trust_chunk(uint64_t needed, error_code& ec) {
+  if (!chunk_started_) {
+    chunk_started_ = true;
+    // The capacity the body grows from is the connection's own buffer's. A connection that
+    // holds none on the heap (it gave a large body's buffer back after the answer; an empty
+    // std::string's capacity is its inline one) starts in the thread's spare instead of
+    // allocating its way up to the same size again: the length of a chunked body is unknown
+    // until its end, so every such body may take it.
+    trusted_ = body_.capacity();
+    if (trusted_ <= std::string().capacity() && SpareBody::get().capacity() > trusted_) {
+      SpareBody::lend(body_);
+      body_.clear();
+    }
+  }
+  // Doubling from what is trusted (grow_within_budget's steps), not from the spare's capacity:
+  // what the body holds of the budget follows its bytes alone, as for a Content-Length body.
+  const uint64_t capacity = std::max(needed, std::min(2 * trusted_, max_body_bytes_));
+  if (!body_budget_.resize(capacity)) {
+    refusal_status_ = 503;
+    ec = boost::asio::error::no_buffer_space;
+    return false;
+  }
+  trusted_ = capacity;
+  grow_to(capacity);
+  return true;
 }
 
 void RequestParser::on_finish_impl(error_code&) {}

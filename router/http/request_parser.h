@@ -4,12 +4,13 @@
 // nothing, so a connection builds a fresh parser in place for every request.
 //
 // A body up to memory::kUnbudgetedBytes goes into a buffer the connection keeps. A longer one
-// (by Content-Length) starts in the serving thread's spare body buffer (SpareBody), which the
+// (by Content-Length; a chunked one on a connection that holds no body buffer, having given
+// back a large one) starts in the serving thread's spare body buffer (SpareBody), which the
 // connection gives back after the answer (release_body_buffer), the thread keeping the larger
-// buffer up to memory::kSpareBufferBytes: a stream of large bodies allocates nothing per
-// request. What a body holds of the budget still follows its bytes alone (body_capacity): a
-// spare larger than that is counted, as a parked one is, only as far as the bytes that arrived
-// make it trusted.
+// buffer up to memory::kSpareBufferBytes: a stream of large bodies, of either framing,
+// allocates nothing per request. What a body holds of the budget still follows its bytes alone
+// (body_capacity; doubling for a chunked one): a spare larger than that is counted, as a
+// parked one is, only as far as the bytes that arrived make it trusted.
 #pragma once
 
 #include <cstdint>
@@ -69,21 +70,27 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // The capacity a body of `length` bytes (Content-Length) grows to when `needed` of its
   // bytes have arrived and do not fit (memory::trusted_capacity's rule).
   static uint64_t body_capacity(uint64_t needed, uint64_t length);
-  // Makes room in body_ for `needed` bytes in all within the budget (a capacity of exactly
-  // that, or by doubling); false (and ec set) when refused.
-  bool grow_body(uint64_t needed, bool exact, error_code& ec);
   // A Content-Length body: `needed` bytes arrived, past what is trusted_. Reserves the
   // capacity body_capacity() allows, and grows body_ to it where it has less; false (and ec
   // set) when the budget refuses.
   bool trust_body(uint64_t needed, error_code& ec);
+  // A chunked body: `needed` bytes arrived, past what is trusted_. Reserves a capacity of at
+  // least double what was trusted (within the body limit), and grows body_ to it where it has
+  // less; false (and ec set) when the budget refuses.
+  bool trust_chunk(uint64_t needed, error_code& ec);
+  // Gives body_ a capacity of exactly `capacity` where it has less; the buffer it outgrew goes
+  // to the thread's spare (or is freed).
+  void grow_to(uint64_t capacity);
 
   const RouteLimits& limits_;
   std::string& body_;
   memory::Reservation& body_budget_;
   uint64_t max_body_bytes_;
-  // The capacity a Content-Length body has been trusted with so far (what body_budget_ holds
-  // past kUnbudgetedBytes); body_ may be larger (the thread's spare).
+  // The capacity the body has been trusted with so far (what body_budget_ holds past
+  // kUnbudgetedBytes); body_ may be larger (the thread's spare).
   uint64_t trusted_ = 0;
+  // Whether a chunk's data has arrived (trust_chunk then knows where the body started).
+  bool chunk_started_ = false;
   Dispatch dispatch_;
   int version_ = 11;
   bool has_request_line_ = false;

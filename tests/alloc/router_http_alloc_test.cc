@@ -52,6 +52,10 @@ TEST(AllocRouterHttp, BenchRoutesAllocateNothingPerRequestInSteadyState) {
   // Past memory::kUnbudgetedBytes: the body starts in the serving thread's spare body buffer,
   // which it gives back after the answer (request_parser.h).
   const std::string large_body(100000, 'y');
+  // The same body in four chunks: past memory::kUnbudgetedBytes it too starts in the spare.
+  std::string chunked_body;
+  for (int i = 0; i < 4; ++i) chunked_body += "61a8\r\n" + std::string(25000, 'z') + "\r\n";
+  chunked_body += "0\r\n\r\n";
   const Case cases[] = {
       {"/bench/hello", "GET /bench/hello HTTP/1.1\r\nHost: t\r\n\r\n"},
       {"/bench/bytes/1024", "GET /bench/bytes/1024 HTTP/1.1\r\nHost: t\r\n\r\n"},
@@ -60,6 +64,8 @@ TEST(AllocRouterHttp, BenchRoutesAllocateNothingPerRequestInSteadyState) {
        "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1024\r\n\r\n" + body},
       {"/bench/echo(100000)",
        "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n" + large_body},
+      {"/bench/echo(chunked 100000)",
+       "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked_body},
   };
   static char buffer[256 * 1024];
   for (const Case& c : cases) {

@@ -296,6 +296,44 @@ TEST(RequestParserBudget,
   std::string().swap(SpareBody::get());
 }
 
+// A chunked body on a connection that holds no echo buffer (it gave a large one back) starts
+// in the thread's spare too, instead of allocating its way up to the same size again; what it
+// reserves still doubles with its bytes alone, as from the connection's own empty buffer.
+TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareAndReservesByItsBytes) {
+  std::string().swap(SpareBody::get());
+  SpareBody::get().reserve(1u << 20);
+  const char* spare = SpareBody::get().data();
+  memory::BufferBudget budget(64ull << 20);
+  const RouteLimits limits;
+  std::string echo;
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+  boost::system::error_code ec;
+  const std::string head =
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
+  EXPECT_EQ(parser.put(boost::asio::buffer(head), ec), head.size());
+  // Each piece one chunk (and the CRLF ending the one before). The reservation after each:
+  // 25,000 and 50,000 bytes are outside the budget, 75,000 double 50,000.
+  const std::string data(25'000, 'e');
+  const uint64_t reserved[] = {0, 0, 100'000, 100'000};
+  for (int i = 0; i < 4; ++i) {
+    const std::string piece = (i == 0 ? "" : "\r\n") + std::string("61a8\r\n") + data;
+    EXPECT_EQ(parser.put(boost::asio::buffer(piece), ec), piece.size());
+    ASSERT_FALSE(ec) << ec.message();
+    EXPECT_EQ(echo.data(), spare);  // never reallocated
+    EXPECT_EQ(budget.in_use(), reserved[i]) << echo.size();
+  }
+  const std::string last = "\r\n0\r\n\r\n";
+  EXPECT_EQ(parser.put(boost::asio::buffer(last), ec), last.size());
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_TRUE(parser.is_done());
+  EXPECT_EQ(echo, std::string(100'000, 'e'));
+  release_body_buffer(echo, reservation);
+  EXPECT_EQ(SpareBody::get().data(), spare);
+  EXPECT_EQ(budget.in_use(), 0u);
+  std::string().swap(SpareBody::get());
+}
+
 // The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
 // slot back and the next request takes that same slot, so a busy connection allocates nothing
 // per request; requests in progress at once have slots of their own.
