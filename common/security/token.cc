@@ -11,31 +11,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/util/regular_file.h"
+
 namespace benchgate::security {
 namespace {
-
-// Closes a file descriptor on every return path.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 std::string mode_text(mode_t mode) {
   char text[8];
   std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
   return text;
-}
-
-// "a FIFO": what a file that is not a regular file is, for the refusal.
-const char* kind_of(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a special file";
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -44,16 +28,11 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; 
 
 Expected<std::string> read_token_file(const std::string& path) {
   const std::string where = "token file '" + path + "'";
-  // Checked on the opened descriptor, so the file checked is the file read. O_NONBLOCK: opening
-  // a FIFO would otherwise wait for a writer forever (a device could block too); a regular
-  // file ignores it. Symbolic links are followed: mounted secrets (Kubernetes, Docker) are
-  // links to the file, and the target's owner and mode are what is checked.
-  Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)};
-  if (file.fd < 0) return Error{where + ": " + std::strerror(errno)};
-  struct stat st {};
-  if (::fstat(file.fd, &st) != 0) return Error{where + ": " + std::strerror(errno)};
-  if (!S_ISREG(st.st_mode))
-    return Error{where + " is " + kind_of(st.st_mode) + ", not a regular file"};
+  // Symbolic links are followed: mounted secrets (Kubernetes, Docker) are links to the file,
+  // and the target's owner and mode are what is checked.
+  auto file = open_regular_file(path, where);
+  if (!file) return file.error();
+  const struct stat& st = file->status;
   // Owner only, or else read-only for the group when that group is this process's own: a
   // Kubernetes Secret volume's files belong to root with the pod's fsGroup as group, so a
   // non-root container can open the token only through the group bit (mode 0440, fsGroup = the
@@ -72,7 +51,7 @@ Expected<std::string> read_token_file(const std::string& path) {
   char buffer[4096];
   ssize_t got = 0;
   do {
-    got = ::read(file.fd, buffer, sizeof buffer);
+    got = ::read(file->fd.get(), buffer, sizeof buffer);
   } while (got < 0 && errno == EINTR);
   if (got < 0) return Error{where + ": " + std::strerror(errno)};
   std::string_view text(buffer, static_cast<size_t>(got));
@@ -112,14 +91,15 @@ Expected<std::string> random_token() {
 Expected<void> write_token_file(const std::string& path, const std::string& token) {
   const std::string where = "token file '" + path + "'";
   // O_EXCL | O_NOFOLLOW: never write through a file or link someone else prepared.
-  Fd file{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)};
-  if (file.fd < 0) return Error{where + ": " + std::strerror(errno)};
+  FileDescriptor file(
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (file.get() < 0) return Error{where + ": " + std::strerror(errno)};
   // The umask may have taken bits away (0400 would still do, 0000 would not): set it exactly.
-  if (::fchmod(file.fd, 0600) != 0) return Error{where + ": " + std::strerror(errno)};
+  if (::fchmod(file.get(), 0600) != 0) return Error{where + ": " + std::strerror(errno)};
   const std::string line = token + "\n";
   size_t written = 0;
   while (written < line.size()) {
-    const ssize_t n = ::write(file.fd, line.data() + written, line.size() - written);
+    const ssize_t n = ::write(file.get(), line.data() + written, line.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
       return Error{where + ": " + std::strerror(errno)};

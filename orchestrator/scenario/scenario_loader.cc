@@ -4,11 +4,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <toml++/toml.h>
 
+#include "common/util/regular_file.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/diagnostics.h"
 #include "orchestrator/scenario/free_port.h"
@@ -113,17 +112,21 @@ LoadResult load_scenario_file(const std::string& path, const LoadOptions& option
                    "is a folder, not a scenario file (give the files in it, e.g. " + files + ")"});
     return result;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A FIFO or a device is refused before it is read (a FIFO would block the open, /dev/zero
+  // never ends), and so is a file too large to be a scenario.
+  auto text = read_regular_file(path, "", kMaxScenarioFileBytes);
+  if (!text) {
     LoadResult result;
-    const std::string why = std::filesystem::exists(path, ec) ? "cannot read the scenario file"
-                                                              : "no such scenario file";
+    // Not a regular file, or too large: said as it is. Otherwise it could not be opened.
+    std::string why = text.error().message;
+    if (text.error().kind != ErrorKind::kInvalidInput) {
+      why = std::filesystem::exists(path, ec) ? "cannot read the scenario file: " + why
+                                              : "no such scenario file";
+    }
     result.diagnostics.push_back(Diagnostic{Location{path, 0, 0}, why});
     return result;
   }
-  std::ostringstream content;
-  content << in.rdbuf();
-  return load_scenario_text(content.str(), path, options);
+  return load_scenario_text(*text, path, options);
 }
 
 LoadResult load_scenario_file(const std::string& path) {

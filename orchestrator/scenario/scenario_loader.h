@@ -40,7 +40,12 @@ struct LoadOptions {
   bool submitted = false;
 };
 
-// Reads and validates one file.
+// The largest scenario file read (4 MiB): a scenario is a few kilobytes of TOML, and a larger
+// file is a mistake (docs/SCENARIOS.md, "Scenario files").
+inline constexpr uint64_t kMaxScenarioFileBytes = uint64_t{4} << 20;
+
+// Reads and validates one file: a regular file (a FIFO, a device or a socket is refused before
+// it is read) of at most kMaxScenarioFileBytes.
 LoadResult load_scenario_file(const std::string& path);
 LoadResult load_scenario_file(const std::string& path, const LoadOptions& options);
 

@@ -1,0 +1,51 @@
+// Opening and reading a file a user named, refusing anything that is not a regular file before
+// it is read: a FIFO would block open() until a writer comes, and a device such as /dev/zero
+// never ends. The checks are made on the opened descriptor, so the file checked is the file
+// read (no window between a stat and the open). The token file (common/security/token.h) and
+// the scenario loader (orchestrator/scenario/scenario_loader.cc) read through here.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/util/expected.h"
+
+namespace benchgate {
+
+// An open file descriptor, closed when it goes.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileDescriptor& operator=(FileDescriptor&&) = delete;
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor();
+
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// A regular file open for reading, with what fstat said of it (owner, mode, size).
+struct OpenedFile {
+  FileDescriptor fd;
+  struct stat status {};
+};
+
+// Opens `path` for reading (symbolic links followed). Refused: a file that cannot be opened
+// ("WHERE: <reason>"), and one that is not a regular file ("WHERE is a FIFO (named pipe), not
+// a regular file", kind kInvalidInput). `where` names the file for the messages, e.g.
+// "token file 'x'"; empty, the messages start with the reason ("is a FIFO ...").
+Expected<OpenedFile> open_regular_file(const std::string& path, const std::string& where);
+
+// The whole text of the regular file `path`, refused as open_regular_file refuses, and when it
+// holds more than `max_bytes` ("WHERE is larger than N bytes, the most it may hold", kind
+// kInvalidInput; checked on the bytes read too, as a file may grow while it is read).
+Expected<std::string> read_regular_file(const std::string& path, const std::string& where,
+                                        uint64_t max_bytes);
+
+}  // namespace benchgate
