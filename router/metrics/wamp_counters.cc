@@ -1,7 +1,13 @@
 // Labels and summing of WAMP counters (see wamp_counters.h).
 #include "router/metrics/wamp_counters.h"
 
+#include "router/wamp/auth/handshake.h"
+
 namespace benchgate::router::metrics {
+
+// The handshake's labels index these arrays (router/wamp/session.cc counts by them).
+static_assert(kAuthMethodSlots == wamp::auth::kMethodSlots);
+static_assert(kAuthFailReasons == wamp::auth::kFailReasons);
 
 std::string_view transport_label(WampTransport transport) {
   return transport == WampTransport::websocket ? "websocket" : "rawsocket";

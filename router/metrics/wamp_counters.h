@@ -31,10 +31,11 @@ std::string_view drop_reason_label(DropReason reason);  // "slow_consumer", "too
 
 // Authentication and authorization (router/wamp/auth/handshake.h): sessions by method slot
 // (ticket, wampcra, scram, cryptosign, anonymous), refusals by reason (no_such_realm,
-// no_auth_method, unknown_authid, bad_credentials, malformed), requests by action (call,
-// register, publish, subscribe).
+// no_auth_method, bad_credentials, malformed: FailReason says what each covers; an unknown
+// authid is a bad_credentials), requests by action (call, register, publish, subscribe).
+// wamp_counters.cc checks the first two against the handshake's.
 inline constexpr int kAuthMethodSlots = 5;
-inline constexpr int kAuthFailReasons = 5;
+inline constexpr int kAuthFailReasons = 4;
 inline constexpr int kAuthActions = 4;
 
 // A per-session limit a request was refused for (the label of wamp_limit_refusals): the calls a

@@ -43,7 +43,10 @@ void add_wamp_auth(const metrics::WampCounters& wamp, std::vector<MetricFamily>&
              "WAMP sessions welcomed, by authentication method", MetricType::Counter);
   MetricFamily refused =
       family("benchgate_router_wamp_auth_refused_total",
-             "WAMP sessions refused with ABORT, by method and reason", MetricType::Counter);
+             "WAMP sessions refused with ABORT, by method and reason (no_such_realm, "
+             "no_auth_method, bad_credentials: a wrong credential or an authid the realm does "
+             "not have, which are not told apart; malformed)",
+             MetricType::Counter);
   for (int m = 0; m < metrics::kAuthMethodSlots; ++m) {
     const std::string method(wauth::method_slot_label(m));
     ClientMetric w;

@@ -6,6 +6,8 @@
 #include <ctime>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace benchgate::router::wamp::auth {
 namespace bauth = benchgate::auth;
@@ -111,52 +113,35 @@ const Principal* model_of(const AuthConfig& config, const RealmAuth& realm, Meth
   return nullptr;
 }
 
-// The characters a mock WAMP-CRA salt is made of: the class of the model's salt, so that it
-// looks like the configured ones (base64 of made-up bytes showed '+', '/' and both cases where
-// they are, say, lowercase and digits). Lowercase or uppercase hex where the salt is hex digits
-// of one case, letters and digits both; else digits, lowercase and uppercase letters as the
-// salt has any of each, and the other ASCII characters it has as they are (a byte past ASCII
-// is left out: the salt goes into JSON, which needs whole UTF-8 characters).
-std::string salt_alphabet(std::string_view model) {
-  constexpr std::string_view kDigits = "0123456789";
-  constexpr std::string_view kLower = "abcdefghijklmnopqrstuvwxyz";
-  constexpr std::string_view kUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  const auto any_in = [&](std::string_view set) {
-    return std::any_of(model.begin(), model.end(),
-                       [&](char c) { return set.find(c) != std::string_view::npos; });
-  };
-  const auto all_in = [&](std::string_view set) {
-    return std::all_of(model.begin(), model.end(),
-                       [&](char c) { return set.find(c) != std::string_view::npos; });
-  };
-  if (any_in(kDigits) && any_in(kLower) && all_in("0123456789abcdef")) return "0123456789abcdef";
-  if (any_in(kDigits) && any_in(kUpper) && all_in("0123456789ABCDEF")) return "0123456789ABCDEF";
-  std::string alphabet;
-  for (const std::string_view set : {kDigits, kLower, kUpper}) {
-    if (any_in(set)) alphabet += set;
-  }
-  for (const char c : model) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x80 && alphabet.find(c) == std::string::npos) alphabet.push_back(c);
-  }
-  if (alphabet.empty()) alphabet = std::string(kDigits) + std::string(kLower);
-  return alphabet;
-}
-
-// `length` characters of `alphabet` made up for `authid` (made_up_bytes under `key`), each
-// equally likely: a byte past the largest multiple of the alphabet's size is passed over.
-std::string made_up_text(const bauth::Digest& key, const std::string& realm,
-                         const std::string& authid, size_t length, std::string_view alphabet) {
-  std::string out;
-  const size_t limit = 256 - 256 % alphabet.size();
-  for (size_t bytes = 2 * length + 32; out.size() < length; bytes *= 2) {
-    out.clear();
-    for (const uint8_t byte : made_up_bytes(key, realm, authid, bytes)) {
-      if (byte >= limit) continue;
-      out.push_back(alphabet[byte % alphabet.size()]);
-      if (out.size() == length) break;
+// A mock WAMP-CRA salt: the model salt's own characters in an order made up for `authid`
+// (made_up_bytes under `key`, a Fisher-Yates shuffle, each order equally likely), so that it
+// has the model's length and exactly its letters, as many of each: a salt drawn from the
+// letters' class instead ("pepper" giving any of a-z) shows, over a few authids, which salts
+// are made up. Whole UTF-8 characters are moved (the salt goes into JSON, and the config file's
+// salt is valid UTF-8), the same on every attempt.
+std::string shuffled_salt(const bauth::Digest& key, const std::string& realm,
+                          const std::string& authid, std::string_view model) {
+  std::vector<std::string_view> characters;
+  for (size_t at = 0; at < model.size();) {
+    size_t length = 1;
+    while (at + length < model.size() &&
+           (static_cast<unsigned char>(model[at + length]) & 0xC0) == 0x80) {
+      ++length;
     }
+    characters.push_back(model.substr(at, length));
+    at += length;
   }
+  // One uniform index below i + 1 for each i from the end: 8 made-up bytes each, taken modulo
+  // (the bias of 2^64 modulo a salt's length is far below anything a client could measure).
+  const bauth::Bytes bytes = made_up_bytes(key, realm, authid, 8 * characters.size());
+  for (size_t i = characters.size(); i > 1; --i) {
+    uint64_t value = 0;
+    for (size_t b = 0; b < 8; ++b) value = (value << 8) | bytes[8 * (i - 1) + b];
+    std::swap(characters[i - 1], characters[static_cast<size_t>(value % i)]);
+  }
+  std::string out;
+  out.reserve(model.size());
+  for (const std::string_view character : characters) out += character;
   return out;
 }
 
@@ -182,8 +167,6 @@ std::string_view fail_reason_label(FailReason reason) {
       return "no_such_realm";
     case FailReason::no_auth_method:
       return "no_auth_method";
-    case FailReason::unknown_authid:
-      return "unknown_authid";
     case FailReason::bad_credentials:
       return "bad_credentials";
     case FailReason::malformed:
@@ -201,11 +184,8 @@ std::string_view method_slot_label(int slot) {
 }
 
 Step Handshake::refuse(FailReason reason, int method_slot, std::string message) {
-  // A mock challenge's credentials were never anyone's: counted as the unknown authid it was,
-  // with the message (sent to the client) of a wrong credential.
-  if (mock_ && principal_ == &*mock_ && reason == FailReason::bad_credentials) {
-    reason = FailReason::unknown_authid;
-  }
+  // A mock challenge's credentials were never anyone's, yet its refusal is a wrong credential's
+  // everywhere, the counters included (handshake.h).
   Step step;
   step.kind = Step::Kind::abort;
   step.fail = reason;
@@ -217,7 +197,6 @@ Step Handshake::refuse(FailReason reason, int method_slot, std::string message) 
     case FailReason::no_auth_method:
       step.reason = "wamp.error.no_auth_method";
       break;
-    case FailReason::unknown_authid:
     case FailReason::bad_credentials:
       step.reason = kNotAuthorized;
       break;
@@ -336,9 +315,10 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
                       ? "WAMP-SCRAM needs HELLO.Details.authextra.nonce (base64)"
                       : "cryptosign needs HELLO.Details.authextra.pubkey (64 hex digits)");
   }
-  // Only WAMP-CRA offered, in a realm without a WAMP-CRA principal: the same for every authid.
-  return refuse(FailReason::unknown_authid, known_slot,
-                "no principal '" + authid + "' for the offered method in realm '" + realm + "'");
+  // Only WAMP-CRA offered, in a realm without a WAMP-CRA principal (a mock challenge would have
+  // no role to copy): the same for every authid.
+  return refuse(FailReason::no_auth_method, known_slot,
+                "the realm '" + realm + "' has no WAMP-CRA principal, the only method offered");
 }
 
 Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std::string& authid,
@@ -354,15 +334,14 @@ Step Handshake::mock_challenge(const RealmAuth& realm, Method method, const std:
       break;
     case Method::wampcra: {
       // The role, and whether (and how) the secret is salted, of one of the realm's WAMP-CRA
-      // principals (hello() mocks WAMP-CRA only where there is one); a salt of that length and
-      // of its characters' class that is always the same for this authid; a key no signature
-      // matches.
+      // principals (hello() mocks WAMP-CRA only where there is one); its salt's characters in
+      // an order that is always the same for this authid; a key no signature matches.
       mock.role = model->role;
       mock.cra_key = bauth::to_base64(bauth::random_bytes(32));
       mock.cra_salted = model->cra_salted;
       if (mock.cra_salted) {
-        mock.cra_salt = made_up_text(use_key(config_->mock_key, "wampcra salt"), realm.name, authid,
-                                     model->cra_salt.size(), salt_alphabet(model->cra_salt));
+        mock.cra_salt = shuffled_salt(use_key(config_->mock_key, "wampcra salt"), realm.name,
+                                      authid, model->cra_salt);
         mock.cra_iterations = model->cra_iterations;
         mock.cra_keylen = model->cra_keylen;
       }

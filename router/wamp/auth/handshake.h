@@ -11,12 +11,13 @@
 // whether the authid exists: an unknown authid is treated as one of the realm's authids, the
 // same one on every attempt (hello() in handshake.cc), with its methods. What a mock CHALLENGE
 // carries is made up from an HMAC keyed by the auth config's hash (the same on every attempt: a
-// WAMP-SCRAM salt, or a salted WAMP-CRA salt in the characters of the model's) or copied from
+// WAMP-SCRAM salt, or a WAMP-CRA salt that is the model's shuffled) or copied from
 // that authid's principal of the method (WAMP-CRA's role and salt settings, the KDF
 // parameters), so that the methods and settings shown are those of one real authid; for a
 // method it is challenged with though it lacks it, from one of the realm's principals of that
-// method. Nonces and challenges are random, as for a known authid. The counters still say
-// unknown_authid.
+// method. Nonces and challenges are random, as for a known authid. The refusal is counted as a
+// wrong credential's (bad_credentials): the counters are exported (/metrics, the control
+// endpoint), and a label of their own would tell a reader which authids exist.
 #pragma once
 
 #include <cstdint>
@@ -31,15 +32,25 @@ namespace benchgate::router::wamp::auth {
 
 using Json = nlohmann::json;
 
-// Why a session was refused (the label of the router's auth failure counters).
+// Why a session was refused (the label of the router's auth failure counters), each with an
+// ABORT reason of its own: a reason tells a reader of the counters what it told the client, no
+// more (whether an authid exists is not one of them).
 enum class FailReason : uint8_t {
-  no_such_realm = 0,    // the realm is not in --auth-config
-  no_auth_method = 1,   // none of HELLO's authmethods is one the realm has a principal for
-  unknown_authid = 2,   // no principal with this authid (or public key) and method
-  bad_credentials = 3,  // wrong ticket, signature or proof
-  malformed = 4,        // AUTHENTICATE or HELLO.Details.authextra not as the method needs
+  // wamp.error.no_such_realm: the realm is not in --auth-config.
+  no_such_realm = 0,
+  // wamp.error.no_auth_method: none of HELLO's authmethods is one the router can challenge in
+  // the realm (no method it knows, or WAMP-CRA alone in a realm without a WAMP-CRA principal),
+  // whatever the authid.
+  no_auth_method = 1,
+  // wamp.error.not_authorized: AUTHENTICATE did not prove the credential: a wrong ticket,
+  // signature or proof, or an authid (or public key) the realm has no principal for, which was
+  // challenged as a known one is (the two are one to the client, and so to the counters).
+  bad_credentials = 2,
+  // wamp.error.authentication_failed: AUTHENTICATE, or HELLO.Details.authextra, not as the
+  // method needs.
+  malformed = 3,
 };
-inline constexpr int kFailReasons = 5;
+inline constexpr int kFailReasons = 4;
 std::string_view fail_reason_label(FailReason reason);
 // The slot for counting per method: the four methods, then anonymous.
 inline constexpr int kMethodSlots = benchgate::auth::kMethods + 1;

@@ -1,8 +1,11 @@
 // router/wamp/auth: the --auth-config parser (errors with file:line:column) and the
 // handshake state machine driven as a client would, for every method, right and wrong.
 #include <algorithm>
+#include <memory>
 #include <set>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -269,11 +272,11 @@ TEST(WampAuthHandshake, CryptosignSignatureAloneOrWithTheChallenge) {
   EXPECT_EQ(step.kind, Step::Kind::abort);
   EXPECT_EQ(step.reason, "wamp.error.not_authorized");
   EXPECT_EQ(step.message["message"], "the cryptosign signature is not valid");
-  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+  EXPECT_EQ(step.fail, FailReason::bad_credentials);
 }
 
 // An authid the realm does not have gets what a known one with a wrong credential gets: a
-// CHALLENGE of the same form, then the same ABORT (only the counter says unknown_authid).
+// CHALLENGE of the same form, then the same ABORT, counted the same.
 TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   Handshake handshake(config().get());
   Step step = handshake.hello("bench", hello("ticket", "nobody"), 1);
@@ -283,7 +286,7 @@ TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   EXPECT_EQ(step.kind, Step::Kind::abort);
   EXPECT_EQ(step.reason, "wamp.error.not_authorized");
   EXPECT_EQ(step.message["message"], "the ticket is not valid");
-  EXPECT_EQ(step.fail, FailReason::unknown_authid);
+  EXPECT_EQ(step.fail, FailReason::bad_credentials);
   EXPECT_EQ(step.method_slot, static_cast<int>(Method::ticket));
 
   // WAMP-SCRAM: a salt that is always the same for the authid (and another for another), a
@@ -315,7 +318,7 @@ TEST(WampAuthHandshake, AnUnknownAuthidIsChallengedAsAKnownOneWouldBe) {
   EXPECT_EQ(unknown.kind, Step::Kind::abort);
   EXPECT_EQ(unknown.reason, wrong.reason);
   EXPECT_EQ(unknown.message, wrong.message);
-  EXPECT_EQ(unknown.fail, FailReason::unknown_authid);
+  EXPECT_EQ(unknown.fail, FailReason::bad_credentials);
   EXPECT_EQ(wrong.fail, FailReason::bad_credentials);
 
   // A method whose HELLO part is malformed finds no principal, known or not, and is refused
@@ -425,7 +428,7 @@ TEST(WampAuthHandshake, AnUnknownAuthidGetsAWampCraChallengeShapedAsAKnownOnes) 
     EXPECT_EQ(unknown.kind, Step::Kind::abort);
     EXPECT_EQ(unknown.reason, wrong.reason);
     EXPECT_EQ(unknown.message, wrong.message);
-    EXPECT_EQ(unknown.fail, FailReason::unknown_authid);
+    EXPECT_EQ(unknown.fail, wrong.fail);
     EXPECT_EQ(unknown.method_slot, static_cast<int>(Method::wampcra));
   }
   EXPECT_TRUE(seen_plain);
@@ -555,45 +558,102 @@ TEST(WampAuthHandshake, AnUnknownAuthidShowsTheMethodsAndSettingsOfOneRealAuthid
   EXPECT_GT(shown.size(), 1u);
 }
 
-// A mock WAMP-CRA salt is made of the characters of the model salt's class: lowercase letters
-// and digits for "salt123", hex digits of one case for a hex salt, the same on every attempt.
-TEST(WampAuthHandshake, AMockWampCraSaltUsesTheCharactersOfTheConfiguredSaltsClass) {
-  const auto only = [](const std::string& text, std::string_view alphabet) {
-    return std::all_of(text.begin(), text.end(),
-                       [&](char c) { return alphabet.find(c) != std::string_view::npos; });
-  };
-  int salted = 0;
+std::string sorted(std::string text) {
+  std::sort(text.begin(), text.end());
+  return text;
+}
+
+// The salts of mock WAMP-CRA challenges of realm `realm` in `config` for 32 unknown authids
+// (those challenged with a salted secret), checked to be the same on every attempt.
+std::vector<std::string> mock_salts(const AuthConfig& config, const std::string& realm) {
+  std::vector<std::string> salts;
   for (int i = 0; i < 32; ++i) {
     const std::string authid = "ghost" + std::to_string(i);
-    const Step step = Handshake(config().get()).hello("bench", hello("wampcra", authid), 1);
-    ASSERT_EQ(step.kind, Step::Kind::challenge);
+    const Step step = Handshake(&config).hello(realm, hello("wampcra", authid), 1);
+    EXPECT_EQ(step.kind, Step::Kind::challenge) << authid;
     if (!step.message[2].contains("salt")) continue;
-    ++salted;
-    const std::string salt = step.message[2]["salt"];
-    EXPECT_EQ(salt.size(), 7u);
-    EXPECT_TRUE(only(salt, "abcdefghijklmnopqrstuvwxyz0123456789")) << authid << ": " << salt;
+    EXPECT_EQ(Handshake(&config).hello(realm, hello("wampcra", authid), 1).message[2]["salt"],
+              step.message[2]["salt"])
+        << authid;
+    EXPECT_NO_THROW(step.message.dump()) << authid;  // whole UTF-8 characters
+    salts.push_back(step.message[2]["salt"]);
   }
-  EXPECT_GT(salted, 0);
+  return salts;
+}
 
-  const auto hex = parse_auth_config(
+std::shared_ptr<const AuthConfig> one_salted_principal(const std::string& salt) {
+  auto parsed = parse_auth_config(
       "[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n[[realm.principal]]\n"
       "authid = \"a\"\nrole = \"x\"\nmethod = \"wampcra\"\nsecret = \"s\"\n"
-      "salt = \"9f3c0a7be21d4c88\"\n",
+      "salt = \"" +
+          salt + "\"\n",
       "auth.toml");
-  ASSERT_TRUE(hex.ok()) << (hex.ok() ? "" : hex.message());
-  std::set<std::string> salts;
-  for (int i = 0; i < 16; ++i) {
-    const std::string authid = "ghost" + std::to_string(i);
-    const Step step = Handshake(hex->get()).hello("r", hello("wampcra", authid), 1);
-    ASSERT_EQ(step.kind, Step::Kind::challenge);
-    const std::string salt = step.message[2]["salt"];
-    EXPECT_EQ(salt.size(), 16u);
-    EXPECT_TRUE(only(salt, "0123456789abcdef")) << authid << ": " << salt;
-    EXPECT_EQ(Handshake(hex->get()).hello("r", hello("wampcra", authid), 1).message[2]["salt"],
-              salt);
-    salts.insert(salt);
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.message());
+  return parsed.ok() ? *parsed : nullptr;
+}
+
+// A mock WAMP-CRA salt is the configured salt it copies, shuffled: exactly its characters, as
+// many of each ("pepper" gives orders of e, p and r, never another letter of a-z, which would
+// tell the made-up salts from the real one), in an order that is the same on every attempt and
+// differs from one authid to the next.
+TEST(WampAuthHandshake, AMockWampCraSaltIsTheConfiguredSaltShuffled) {
+  const std::vector<std::string> seven = mock_salts(*config(), "bench");
+  EXPECT_FALSE(seven.empty());
+  for (const std::string& salt : seven) EXPECT_EQ(sorted(salt), sorted("salt123")) << salt;
+
+  for (const std::string model : {"pepper", "9f3c0a7be21d4c88", "s\u00e4lz\u20ac+/="}) {
+    const auto config = one_salted_principal(model);
+    ASSERT_NE(config, nullptr);
+    const std::vector<std::string> salts = mock_salts(*config, "r");
+    EXPECT_EQ(salts.size(), 32u) << model;
+    std::set<std::string> distinct;
+    for (const std::string& salt : salts) {
+      EXPECT_EQ(sorted(salt), sorted(model)) << model << ": " << salt;
+      distinct.insert(salt);
+    }
+    EXPECT_GT(distinct.size(), 16u) << model;
   }
-  EXPECT_EQ(salts.size(), 16u);
+}
+
+// The counters (/metrics, the control endpoint) say no more than the ABORT does: an unknown
+// authid's refusal is a wrong credential's in every field a counter takes, for every method,
+// and no reason label names unknown authids.
+TEST(WampAuthHandshake, TheCountersDoNotTellAnUnknownAuthidFromAWrongCredential) {
+  const auto seed = bauth::from_hex(kSeed);
+  const auto refusal = [&](const std::string& method, const std::string& authid) {
+    Json extra = Json::object();
+    if (method == "wamp-scram") extra["nonce"] = "egVDf3DMJh0=";
+    if (method == "cryptosign") extra["pubkey"] = bauth::to_hex(*bauth::ed25519_public_key(*seed));
+    Handshake handshake(config().get());
+    const Step challenge = handshake.hello("bench", hello(method, authid, extra), 1);
+    EXPECT_EQ(challenge.kind, Step::Kind::challenge) << method << " " << authid;
+    Json signature = "wrong";
+    Json authenticate_extra = Json::object();
+    if (method == "wamp-scram") {
+      signature = bauth::to_base64(bauth::Bytes(32, 7));
+      authenticate_extra["nonce"] = challenge.message[2]["nonce"];
+    }
+    if (method == "cryptosign") signature = std::string(128, '0');
+    return handshake.authenticate(signature, authenticate_extra);
+  };
+  const std::pair<const char*, const char*> known[] = {
+      {"ticket", "tom"}, {"wampcra", "cr"}, {"wamp-scram", "user"}, {"cryptosign", "signer"}};
+  for (const auto& [method, authid] : known) {
+    const Step wrong = refusal(method, authid);
+    const Step unknown = refusal(method, "nobody");
+    EXPECT_EQ(wrong.kind, Step::Kind::abort) << method;
+    EXPECT_EQ(wrong.fail, FailReason::bad_credentials) << method;
+    EXPECT_EQ(unknown.fail, wrong.fail) << method;
+    EXPECT_EQ(unknown.method_slot, wrong.method_slot) << method;
+    EXPECT_EQ(unknown.reason, wrong.reason) << method;
+    EXPECT_EQ(unknown.message, wrong.message) << method;
+  }
+  std::set<std::string> labels;
+  for (int r = 0; r < kFailReasons; ++r) {
+    labels.insert(std::string(fail_reason_label(static_cast<FailReason>(r))));
+  }
+  EXPECT_EQ(labels, (std::set<std::string>{"no_such_realm", "no_auth_method", "bad_credentials",
+                                           "malformed"}));
 }
 
 TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
@@ -611,11 +671,15 @@ TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
       "authid = \"a\"\nrole = \"x\"\nmethod = \"ticket\"\nsecret = \"s\"\n",
       "auth.toml");
   ASSERT_TRUE(no_cra.ok());
+  std::set<Json> refusals;
   for (const char* authid : {"a", "nobody"}) {
     step = Handshake(no_cra->get()).hello("r", hello("wampcra", authid), 1);
-    EXPECT_EQ(step.reason, "wamp.error.not_authorized");
-    EXPECT_EQ(step.fail, FailReason::unknown_authid);
+    EXPECT_EQ(step.reason, "wamp.error.no_auth_method");
+    EXPECT_EQ(step.fail, FailReason::no_auth_method);
+    EXPECT_EQ(step.method_slot, static_cast<int>(Method::wampcra));
+    refusals.insert(step.message);
   }
+  EXPECT_EQ(refusals.size(), 1u);
   // A method offered later in the list is used when an earlier one has no principal.
   Json details = hello("wampcra", "tom");
   details["authmethods"] = Json::array({"wampcra", "ticket"});
