@@ -118,16 +118,21 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     finish();
   }
 
+  // What is still queued goes first. A peer that stops reading would hold the connection and
+  // its queue for ever, so the flush must make progress: the close timer runs from now, and
+  // each completed write starts it again (a slow reader is not cut off, a stalled one is).
   void close_after_flush() final {
     if (closing_ || finished_) return;
     closing_ = true;
-    if (!writing_) derived().close_flushed();
+    if (!writing_) return derived().close_flushed();
+    arm_close_timer();
   }
 
  protected:
   using error_code = boost::system::error_code;
 
-  // How long the transport's close may take once everything queued is written.
+  // How long the transport's close may take once everything queued is written, and how long
+  // the flush before it may go without progress.
   static constexpr auto kCloseTimeout = std::chrono::seconds(2);
 
   template <typename Socket>
@@ -178,6 +183,7 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   void on_written(const error_code& ec, size_t messages) {
     if (ec || finished_ || dropped_) return finish();
     for (size_t i = 0; i < messages; ++i) queue_.pop();
+    if (closing_) arm_close_timer();  // the flush before the close made progress
     // Room for more of a transfer; what it queues goes out in the write below.
     if (queue_.size() < 2 && session_ && !closing_) session_->on_drained();
     do_write();

@@ -242,6 +242,37 @@ TEST_F(WampSessionTest, SubscriberThatDoesNotReadIsDroppedPastTheQueueLimit) {
   EXPECT_EQ(s.wamp_sessions, 1);
 }
 
+// A session the router aborts while its queue waits for a peer that stopped reading: the
+// ABORT queues behind the events, and the flush before the close never ends. The connection
+// must still close (the close timer runs while the flush makes no progress), and not hold its
+// queue until the peer goes.
+TEST_F(WampSessionTest, AnAbortedSessionWhosePeerStoppedReadingIsClosedAllTheSame) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024 * 1024;  // far above what is queued: no slow-consumer drop
+  start(options);
+  RawSocketTestClient stalled(port(), kMsgpack, 15, /*receive_buffer=*/4096);
+  RawSocketTestClient publisher(port(), kMsgpack);
+  ASSERT_NE(stalled.join(), 0u);
+  ASSERT_NE(publisher.join(), 0u);
+  stalled.send(Json::array({32, 1, Json::object(), "test.stall"}));
+  ASSERT_EQ(stalled.read()[0], 33);
+  // Bounded: 8 MiB of events, more than the two sockets' buffers hold, then a sync point.
+  const Json args = Json::array({Json::binary(std::vector<uint8_t>(16 * 1024, 7))});
+  for (int i = 0; i < 512; ++i) {
+    publisher.send(Json::array({16, i + 1, Json::object(), "test.stall", args}));
+  }
+  publisher.send(Json::array({48, 1, Json::object(), "bench.echo"}));
+  ASSERT_EQ(publisher.read(), Json::array({50, 1, Json::object()}));
+  // A second HELLO is a protocol violation: ABORT, then close after the flush.
+  stalled.send(Json::array({1, "bench", Json::object()}));
+  const auto s =
+      wait_for_wamp(*server_, [](const auto& m) { return m.wamp_connections_open[1] == 1; });
+  EXPECT_EQ(s.wamp_connections_open[1], 1) << "the stalled peer's connection is closed";
+  EXPECT_EQ(s.wamp_sessions, 1);
+  EXPECT_EQ(s.wamp.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)], 0u);
+}
+
 // A caller that sends tiny calls and never reads: each RESULT holds a buffer of at least 1 KiB
 // while it is queued (router/wamp/frame_pool.h), and the queue limit counts what the queued
 // messages hold, so the caller is dropped as a slow consumer. By their sizes (a few bytes each,
