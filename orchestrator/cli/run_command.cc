@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "common/workload/workload_limits.h"
 #include "orchestrator/app/local_run.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -66,7 +67,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--worker-bin", flags.worker_binary,
                   "Worker executable (default: next to orchestrator, or $BENCHGATE_WORKER_BIN)");
   run->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
-  run->add_option("--workers", flags.worker_count, kWorkersHelp)->check(CLI::Range(1, 1024));
+  run->add_option("--workers", flags.worker_count, kWorkersHelp)
+      ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));
   run->add_option("--workers-wait", flags.workers_wait, kWorkersWaitHelp)->capture_default_str();
   run->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");

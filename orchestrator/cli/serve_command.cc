@@ -6,6 +6,7 @@
 
 #include "common/security/token.h"
 #include "common/units/units.h"
+#include "common/workload/workload_limits.h"
 #include "orchestrator/app/serve.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -88,7 +89,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
   serve->add_option("--router-bin", flags.router_binary, "Router executable");
   serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
   serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
-  serve->add_option("--workers", flags.worker_count, kWorkersHelp)->check(CLI::Range(1, 1024));
+  serve->add_option("--workers", flags.worker_count, kWorkersHelp)
+      ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));
   serve->add_option("--workers-wait", flags.workers_wait, kWorkersWaitHelp)->capture_default_str();
   serve->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
 }

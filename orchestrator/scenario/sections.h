@@ -55,6 +55,15 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);
 // and sweep = { request_bytes = [...] }.
 std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes);
 
+// The bundled worker's limits across keys (common/workload/workload_limits.h), each the problem
+// to report or nothing; shared by a workload's keys and its sweep. `connections` split over
+// `workers` must fit one worker's connections; `rate` over `connections` (wamp_pubsub: its
+// publishers) must be a rate per connection the worker schedules; an HTTP request body times
+// in_flight must fit the worker's pipeline buffer.
+std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers);
+std::optional<std::string> rate_problem(double rate, uint64_t connections, bool publishers);
+std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight);
+
 // The TLS keys of an HTTP workload and the HTTP/2 keys (tls_section.cc): every key name, and
 // the reader of a workload's (after its protocol is known).
 const std::vector<std::string_view>& tls_and_http2_keys();

@@ -89,9 +89,23 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
       }
       expanded.wamp.request_bytes = *value;
     } else if (size) {
+      if (auto problem = pipelined_body_problem(*value, w.in_flight)) {
+        diag.error(element.source(), "sweep value: " + *problem);
+        continue;
+      }
       expanded.http.request_bytes = *value;
     } else {
-      expanded.connections = static_cast<uint32_t>(std::min<uint64_t>(*value, UINT32_MAX));
+      // The bundled worker's limits, as for a workload's own connections (the value is checked
+      // before it is narrowed to 32 bits).
+      auto problem = connections_problem(*value, w.workers);
+      if (!problem && w.protocol != Protocol::kWampPubSub) {
+        problem = rate_problem(w.rate, *value, /*publishers=*/false);
+      }
+      if (problem) {
+        diag.error(element.source(), "sweep value: " + *problem);
+        continue;
+      }
+      expanded.connections = static_cast<uint32_t>(*value);
     }
     expanded.name = w.name + "@" + parameter + "=" + std::to_string(*value);
     expanded.sweep_of = w.name;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/util/shown_text.h"
+#include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
 
@@ -23,8 +24,8 @@ const std::vector<std::string_view> kHttp2Keys = {"streams", "initial_window", "
 constexpr int64_t kMaxWindow = (int64_t{1} << 31) - 1;
 constexpr int64_t kMinFrame = 1 << 14;
 constexpr int64_t kMaxFrame = (int64_t{1} << 24) - 1;
-// h2load's -m is unbounded; a worker preallocates per stream, so a sanity bound.
-constexpr uint32_t kMaxStreams = 4096;
+// h2load's -m is unbounded; the bundled worker preallocates per stream, as per in_flight slot.
+constexpr uint32_t kMaxStreams = workload_limits::kMaxInFlight;
 
 bool has_space_or_control(std::string_view s) {
   for (char c : s) {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "common/util/shown_text.h"
+#include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
@@ -63,7 +64,7 @@ void read_workers_table(TableReader& top, Scenario& scenario) {
   workers.where = r.table_location();
   workers.at_where = r.value_location("at");
   read_at(r, workers);
-  if (auto count = r.integer("count", 1, 1024)) {
+  if (auto count = r.integer("count", 1, workload_limits::kMaxWorkers)) {
     workers.count = static_cast<uint32_t>(*count);
     if (!r.has("at")) {
       diag.error(r.key_location("count"),

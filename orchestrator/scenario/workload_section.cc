@@ -7,11 +7,20 @@
 #include "common/units/units.h"
 #include "common/util/shown_text.h"
 #include "common/wamp/message_limits.h"
+#include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::scenario {
 namespace {
+
+using workload_limits::kMaxCalleeDelayNs;
+using workload_limits::kMaxCalleeSessions;
+using workload_limits::kMaxCallTimeoutNs;
+using workload_limits::kMaxFragmentBytes;
+using workload_limits::kMaxTransferBytes;
+using workload_limits::kMaxWampPayloadBytes;
+using workload_limits::kMinFragmentBytes;
 
 // Keys [defaults] and a workload share: the phases and the load shape.
 const std::vector<std::string_view> kSharedKeys = {
@@ -76,6 +85,18 @@ class Fields {
   bool in_workload_;
 };
 
+// A count the bundled worker bounds (common/workload/workload_limits.h): refused past `max` at
+// its value, saying why; nothing then, so that checks across keys leave it alone.
+std::optional<uint32_t> bounded_count(TableReader& r, std::string_view key, uint32_t max,
+                                      std::string_view why) {
+  auto v = r.count(key);
+  if (!v || *v <= max) return v;
+  r.diagnostics().error(r.value_location(key), "key '" + std::string(key) + "' must be at most " +
+                                                   std::to_string(max) + " (" + std::string(why) +
+                                                   "), got " + std::to_string(*v));
+  return std::nullopt;
+}
+
 void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   Fields f(r, t, in_workload);
   Workload& w = t.values;
@@ -84,10 +105,19 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("timeout", r.duration_ns("timeout", false), w.timeout_ns);
   f.take("max_start_skew", r.duration_ns("max_start_skew", false), w.max_start_skew_ns);
   f.take("repetitions", r.count("repetitions"), w.repetitions);
-  f.take("workers", r.count("workers"), w.workers);
-  f.take("threads", r.count("threads"), w.threads);
+  f.take("workers",
+         bounded_count(r, "workers", workload_limits::kMaxWorkers,
+                       "the limit of worker processes, as --workers'"),
+         w.workers);
+  f.take("threads",
+         bounded_count(r, "threads", workload_limits::kMaxThreads,
+                       "the bundled worker's limit of load threads"),
+         w.threads);
   f.take("connections", r.count("connections"), w.connections);
-  f.take("in_flight", r.count("in_flight"), w.in_flight);
+  f.take("in_flight",
+         bounded_count(r, "in_flight", workload_limits::kMaxInFlight,
+                       "the bundled worker's limit: it allocates a slot per request up front"),
+         w.in_flight);
   f.take("rate", r.number("rate", 0), w.rate);
   // "builtin" or a [worker_impls] name: checked once every section is read.
   f.take("worker", r.string("worker"), w.worker);
@@ -175,14 +205,8 @@ bool is_wamp_uri(std::string_view uri) {
   });
 }
 
-constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
-constexpr uint64_t kMaxTransferBytes = uint64_t{16} << 30;  // as the worker's bound
 constexpr uint64_t kDefaultTransferBytes = uint64_t{64} << 20;
 constexpr uint64_t kDefaultChunkBytes = uint64_t{4} << 20;
-// WebSocket frames of what the worker sends (fragment_bytes): Beast's smallest write buffer,
-// and a frame no larger than a RawSocket message.
-constexpr uint64_t kMinFragmentBytes = 16;
-constexpr uint64_t kMaxFragmentBytes = uint64_t{16} << 20;
 // RawSocket's 24-bit frame length, less room for the message around the payload.
 constexpr uint64_t kRawSocketMaxPayload =
     wamp_limits::kRawSocketMaxMessageBytes - wamp_limits::kEnvelopeBytes;
@@ -194,7 +218,7 @@ constexpr uint64_t kWebSocketMaxPayload =
 
 std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes) {
   const uint64_t encoded = wamp.serializer == "json" ? (bytes + 2) / 3 * 4 : bytes;
-  if (bytes > kMaxWampPayload) {
+  if (bytes > kMaxWampPayloadBytes) {
     return "must be at most 64MiB for WAMP, got " + std::to_string(bytes);
   }
   if (wamp.transport == "rawsocket" && encoded > kRawSocketMaxPayload) {
@@ -248,10 +272,6 @@ void read_wamp_transfer(TableReader& r, WampRequest& wamp) {
   }
 }
 
-constexpr uint32_t kMaxCalleeSessions = 1024;                 // as the worker's bound
-constexpr int64_t kMaxDelayNs = int64_t{60} * 1'000'000'000;  // callee_delay, cancel_after
-constexpr int64_t kMaxCallTimeoutNs = int64_t{3600} * 1'000'000'000;
-
 // wamp_rpc: shared registrations over callee_sessions worker callees (invoke), a slow callee
 // (callee_delay), call timeouts (call_timeout) and cancellation (cancel_after, cancel_mode).
 void read_wamp_rpc_advanced(TableReader& r, WampRequest& wamp) {
@@ -290,8 +310,8 @@ void read_wamp_rpc_advanced(TableReader& r, WampRequest& wamp) {
                                             ", got " + format_duration_ns(static_cast<double>(*v)));
     }
   };
-  bounded("callee_delay", kMaxDelayNs, "60s", wamp.callee_delay_ns);
-  bounded("cancel_after", kMaxDelayNs, "60s", wamp.cancel_after_ns);
+  bounded("callee_delay", kMaxCalleeDelayNs, "60s", wamp.callee_delay_ns);
+  bounded("cancel_after", kMaxCalleeDelayNs, "60s", wamp.cancel_after_ns);
   bounded("call_timeout", kMaxCallTimeoutNs, "1h", wamp.call_timeout_ns);
   if (wamp.call_timeout_ns % 1'000'000 != 0) {
     diag.error(r.value_location("call_timeout"),
@@ -372,6 +392,16 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   }
   if (auto v = r.count("publishers")) wamp.publishers = *v;
   if (auto v = r.count("subscribers")) wamp.subscribers = *v;
+  // One worker opens them all (wamp_pubsub runs on one worker); in 64 bits, as two counts'
+  // sum can pass 2^32.
+  const uint64_t sessions = uint64_t{wamp.publishers} + wamp.subscribers;
+  if (sessions > workload_limits::kMaxConnectionsPerWorker) {
+    diag.error(r.value_location(r.has("subscribers") ? "subscribers" : "publishers"),
+               "publishers + subscribers (" + std::to_string(wamp.publishers) + " + " +
+                   std::to_string(wamp.subscribers) + ") must be at most " +
+                   std::to_string(workload_limits::kMaxConnectionsPerWorker) +
+                   ", the most sessions the bundled worker opens (a file descriptor each)");
+  }
   if (auto v = r.size_bytes("fragment_bytes")) {
     wamp.fragment_bytes = *v;
     if (wamp.transport != "websocket") {
@@ -494,6 +524,18 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
             "rate (open loop) needs in_flight = 1, got in_flight = " + std::to_string(w.in_flight) +
             ": an open-loop request is sent at its scheduled time, not queued behind others");
   }
+  const bool pubsub = w.protocol == Protocol::kWampPubSub;
+  if (!pubsub && !broken({"connections", "workers"})) {
+    if (auto problem = connections_problem(w.connections, w.workers)) {
+      diag.error(blame(t, {"connections", "workers"}), who + *problem);
+    }
+  }
+  if (!broken({"rate", "connections"})) {
+    const uint64_t scheduled = pubsub ? w.wamp.publishers : w.connections;
+    if (auto problem = rate_problem(w.rate, scheduled, pubsub)) {
+      diag.error(blame(t, {"rate", "connections"}), who + *problem);
+    }
+  }
   if (!broken({"timeout", "warmup", "duration", "repetitions"})) {
     // In double: duration * repetitions can exceed 64 bits for absurd but parseable inputs.
     const double measured = static_cast<double>(w.warmup_ns) +
@@ -582,6 +624,13 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
     }
     read_tls_and_http2(r, w);
     read_connection_mode(r, t);
+    if (is_http(w.protocol) && t.broken.find("in_flight") == t.broken.end()) {
+      if (auto problem = pipelined_body_problem(w.http.request_bytes, w.in_flight)) {
+        diag.error(
+            r.has("request_bytes") ? r.value_location("request_bytes") : blame(t, {"in_flight"}),
+            "workload '" + shown_text(w.name) + "': " + *problem);
+      }
+    }
     check_across_fields(diag, t);
     for (Workload& expanded : expand_sweep(r, w)) out.push_back(std::move(expanded));
   }

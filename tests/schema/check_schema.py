@@ -27,6 +27,8 @@ ALLOWED_TO_PASS = {
     "gate_glob_matches_nothing.toml": "a gate's glob against the workload names",
     "gate_on_swept_base_name.toml": "a gate's workload against the swept workload names",
     "gate_unknown_workload.toml": "a gate's workload against the workload names",
+    "rate_per_connection_too_high.toml": "rate divided by connections",
+    "request_bytes_times_in_flight_too_large.toml": "a size after unit conversion times in_flight",
     "router_address_host_name.toml": "the address's host must be IPv4 only without key 'ready'",
     "router_tls.toml": "every workload's tls against [router] tls (a TLS router serves no cleartext)",
     "tls_ca_file_missing.toml": "whether a file exists at load time",

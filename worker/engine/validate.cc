@@ -3,14 +3,15 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <string>
+
+#include "common/workload/workload_limits.h"
 
 namespace benchgate::worker {
 namespace {
 
-// Sanity bounds: each in-flight slot and thread costs memory up front.
-constexpr uint32_t kMaxInFlight = 4096;
-constexpr uint32_t kMaxThreads = 1024;
+using namespace workload_limits;  // NOLINT: the limits this file checks, defined once there
 
 Error fail(const WorkloadSpec& spec, const std::string& what) {
   return Error{"workload '" + spec.name + "': " + what};
@@ -23,6 +24,13 @@ bool has_ctl_or_space(std::string_view s) {
     if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return true;
   }
   return false;
+}
+
+// A rate as people write it: 1e+06, 0.5, 250000.
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
 }
 
 bool has_line_break(std::string_view s) { return s.find_first_of("\r\n") != s.npos; }
@@ -61,13 +69,8 @@ Expected<HostPort> split_address(std::string_view address) {
 
 // RawSocket's 24-bit frame length bounds one message; JSON carries binary as base64.
 constexpr uint64_t kRawSocketMaxMessage = (uint64_t{1} << 24) - 1;
-constexpr uint64_t kMaxWampPayload = uint64_t{64} << 20;
-constexpr uint64_t kWampEnvelopeBytes = 512;
-constexpr uint64_t kMaxTransferBytes = uint64_t{16} << 30;  // message type, ids, options, URI
-// Shared registrations, call timeouts and cancellation (as the loader bounds them).
-constexpr uint32_t kMaxCalleeSessions = 1024;
-constexpr int64_t kMaxCalleeDelayNs = int64_t{60} * 1'000'000'000;
-constexpr uint64_t kMaxCallTimeoutMs = 3'600'000;
+constexpr uint64_t kWampEnvelopeBytes = 512;  // message type, ids, options, URI
+constexpr uint64_t kMaxCallTimeoutMs = static_cast<uint64_t>(kMaxCallTimeoutNs / 1'000'000);
 
 // rpc's shared registrations, call timeouts and cancellation (WampRequestSpec).
 Expected<void> validate_wamp_shared(const WorkloadSpec& spec) {
@@ -144,7 +147,7 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
       }
     }
   }
-  if (w.request_bytes > kMaxWampPayload) {
+  if (w.request_bytes > kMaxWampPayloadBytes) {
     return fail(spec, "wamp.request_bytes must be at most 64 MiB");
   }
   uint64_t encoded = w.request_bytes;
@@ -160,7 +163,7 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
     if (w.transport != WampRequestSpec::Transport::kWebSocket) {
       return fail(spec, "wamp.fragment_bytes applies to the websocket transport only");
     }
-    if (w.fragment_bytes < 16 || w.fragment_bytes > (uint64_t{16} << 20)) {
+    if (w.fragment_bytes < kMinFragmentBytes || w.fragment_bytes > kMaxFragmentBytes) {
       return fail(spec, "wamp.fragment_bytes must be 0 or from 16 bytes to 16 MiB");
     }
   }
@@ -173,7 +176,7 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
     if (w.chunk_bytes < 1 || w.chunk_bytes > w.transfer_bytes) {
       return fail(spec, "wamp.chunk_bytes must be from 1 byte to transfer_bytes");
     }
-    if (w.chunk_bytes > kMaxWampPayload)
+    if (w.chunk_bytes > kMaxWampPayloadBytes)
       return fail(spec, "wamp.chunk_bytes must be at most 64 MiB");
     uint64_t chunk = w.chunk_bytes;
     if (w.serializer == WampRequestSpec::Serializer::kJson) chunk = (chunk + 2) / 3 * 4;
@@ -253,8 +256,28 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
   if (spec.threads > kMaxThreads) {
     return fail(spec, "threads must be at most " + std::to_string(kMaxThreads));
   }
+  // wamp_pubsub's sessions are its publishers and subscribers (in 64 bits: their sum).
+  const bool pubsub = spec.is_wamp() && spec.protocol == "wamp_pubsub";
+  const uint64_t sessions =
+      pubsub ? uint64_t{spec.wamp.publishers} + spec.wamp.subscribers : spec.connections;
+  if (spec.connections > kMaxConnectionsPerWorker || sessions > kMaxConnectionsPerWorker) {
+    return fail(spec, "connections must be at most " + std::to_string(kMaxConnectionsPerWorker) +
+                          " per worker, got " + std::to_string(sessions));
+  }
   if (!std::isfinite(spec.rate) || spec.rate < 0) {
     return fail(spec, "rate must be a finite number >= 0 (0 selects the closed loop)");
+  }
+  // The open loop's schedule: the rate of each connection (pubsub: publisher).
+  const uint32_t scheduled = pubsub ? spec.wamp.publishers : spec.connections;
+  if (spec.rate > 0 && scheduled > 0) {
+    const double per_connection = spec.rate / scheduled;
+    if (per_connection > kMaxRatePerConnection || per_connection < kMinRatePerConnection) {
+      return fail(spec, "rate per connection must be from " + number_text(kMinRatePerConnection) +
+                            " to " + number_text(kMaxRatePerConnection) + " requests/s, got " +
+                            number_text(per_connection) + " (rate " + number_text(spec.rate) +
+                            " over " + std::to_string(scheduled) +
+                            (pubsub ? " publishers)" : " connections)"));
+    }
   }
   if (spec.progress_interval_ns < 0) return fail(spec, "progress_interval_ns must be >= 0");
   if (spec.drain_timeout_ns < 0) return fail(spec, "drain_timeout_ns must be >= 0");
@@ -278,11 +301,9 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
     return fail(spec, "http.expect_status must be 100..599");
   }
   if (http.expect_body_bytes < -1) return fail(spec, "http.expect_body_bytes must be >= -1");
-  if (http.request_body_bytes > (uint64_t{1} << 30)) {
-    return fail(spec, "http.request_body_bytes must be at most 1 GiB");
-  }
-  // Pipelined requests are written from one prebuilt buffer of in_flight copies.
-  if (http.request_body_bytes * spec.in_flight > (uint64_t{256} << 20)) {
+  // Pipelined requests are written from one prebuilt buffer of in_flight copies (divided, not
+  // multiplied: the product of two unchecked numbers can wrap around). in_flight is at least 1.
+  if (http.request_body_bytes > kMaxPipelinedBodyBytes / spec.in_flight) {
     return fail(spec, "http.request_body_bytes x in_flight must be at most 256 MiB");
   }
   for (const auto& [name, value] : http.headers) {

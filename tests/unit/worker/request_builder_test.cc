@@ -1,6 +1,7 @@
 // The prebuilt request bytes and the validation of a workload before it connects.
 #include <gtest/gtest.h>
 
+#include "common/workload/workload_limits.h"
 #include "worker/engine/validate.h"
 #include "worker/http/request_builder.h"
 
@@ -77,6 +78,63 @@ TEST(ValidateWorkload, RejectsEachInvalidFieldWithAMessageNamingIt) {
     ASSERT_FALSE(result.ok()) << c.needle;
     EXPECT_NE(result.message().find(c.needle), std::string::npos) << result.message();
     EXPECT_EQ(result.message().rfind("workload 'w': ", 0), 0u) << result.message();
+  }
+}
+
+// The bundled worker's limits (common/workload/workload_limits.h), which the scenario loader
+// checks too: each refused just past it, and accepted at it.
+TEST(ValidateWorkload, RefusesWhatIsPastTheSharedLimitsAndAcceptsTheLimits) {
+  using namespace workload_limits;
+  struct Case {
+    void (*past)(WorkloadSpec&);
+    void (*at)(WorkloadSpec&);
+    const char* needle;
+  };
+  const Case cases[] = {
+      {[](WorkloadSpec& s) { s.in_flight = kMaxInFlight + 1; },
+       [](WorkloadSpec& s) { s.in_flight = kMaxInFlight; }, "in_flight must be at most 4096"},
+      {[](WorkloadSpec& s) { s.threads = kMaxThreads + 1; },
+       [](WorkloadSpec& s) { s.threads = kMaxThreads; }, "threads must be at most 1024"},
+      {[](WorkloadSpec& s) { s.connections = kMaxConnectionsPerWorker + 1; },
+       [](WorkloadSpec& s) { s.connections = kMaxConnectionsPerWorker; },
+       "connections must be at most 1048576 per worker, got 1048577"},
+      // 1e15 requests/s were accepted and reported as 999999999482377 errors.
+      {[](WorkloadSpec& s) { s.rate = 2e6; }, [](WorkloadSpec& s) { s.rate = 1e6; },
+       "rate per connection must be from 1e-06 to 1e+06 requests/s, got 2e+06 (rate 2e+06 over "
+       "1 connections)"},
+      // So slow a connection's interval overflowed the nanosecond schedule, which then never
+      // found the next due request (a load thread spinning for ever).
+      {[](WorkloadSpec& s) { s.rate = 1e-12; }, [](WorkloadSpec& s) { s.rate = 1e-6; },
+       "rate per connection must be from 1e-06"},
+      {[](WorkloadSpec& s) {
+         s.connections = 4;
+         s.rate = 4e6 + 1;
+       },
+       [](WorkloadSpec& s) {
+         s.connections = 4;
+         s.rate = 4e6;
+       },
+       "over 4 connections"},
+      {[](WorkloadSpec& s) {
+         s.in_flight = 2;
+         s.http.request_body_bytes = kMaxPipelinedBodyBytes / 2 + 1;
+       },
+       [](WorkloadSpec& s) {
+         s.in_flight = 2;
+         s.http.request_body_bytes = kMaxPipelinedBodyBytes / 2;
+       },
+       "request_body_bytes x in_flight must be at most 256 MiB"},
+  };
+  for (const Case& c : cases) {
+    WorkloadSpec past = valid_spec();
+    c.past(past);
+    const auto refused = validate_workload(past);
+    ASSERT_FALSE(refused.ok()) << c.needle;
+    EXPECT_NE(refused.message().find(c.needle), std::string::npos) << refused.message();
+    WorkloadSpec at = valid_spec();
+    c.at(at);
+    const auto accepted = validate_workload(at);
+    EXPECT_TRUE(accepted.ok()) << c.needle << ": " << accepted.message();
   }
 }
 
