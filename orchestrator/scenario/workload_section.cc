@@ -2,6 +2,7 @@
 // checks across fields run on the resolved values and point at the key to change.
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <set>
 
 #include "common/units/units.h"
@@ -156,7 +157,17 @@ void read_http(TableReader& r, Workload& w) {
   if (auto v = r.size_bytes("request_bytes")) w.http.request_bytes = *v;
   if (auto v = r.integer("expect_status", 100, 599))
     w.http.expect_status = static_cast<uint32_t>(*v);
-  if (auto v = r.size_bytes("expect_body_bytes")) w.http.expect_body_bytes = *v;
+  if (auto v = r.size_bytes("expect_body_bytes")) {
+    // The worker protocol carries it as an int64 (-1: unset); a size in units can pass that,
+    // and came to the worker as a negative length it refused.
+    constexpr uint64_t kMaxExpectBodyBytes = std::numeric_limits<int64_t>::max();
+    if (*v > kMaxExpectBodyBytes) {
+      diag.error(r.value_location("expect_body_bytes"),
+                 "key 'expect_body_bytes' must be at most " + std::to_string(kMaxExpectBodyBytes) +
+                     " (the worker protocol's 64-bit length), got " + std::to_string(*v));
+    }
+    w.http.expect_body_bytes = *v;
+  }
   if (auto headers = r.string_table("headers")) {
     const toml::table& table = *r.node("headers")->as_table();
     for (const auto& [name, value] : *headers) {

@@ -99,6 +99,17 @@ TEST(WorkloadLimits, MoreConnectionsThanOneWorkerOpensAreRefused) {
             "most 1048576, the most sessions the bundled worker opens (a file descriptor each)");
 }
 
+TEST(WorkloadLimits, AnExpectedBodyLengthPastTheProtocolsInt64IsRefused) {
+  // 10^19 bytes reached the worker as a negative length, which it refused after the start.
+  EXPECT_EQ(limits_refusals("expect_body_bytes = \"10000000TB\"\n"),
+            std::vector<std::string>{
+                "s.toml:4:21: error: key 'expect_body_bytes' must be at most 9223372036854775807 "
+                "(the worker protocol's 64-bit length), got 10000000000000000000"});
+  EXPECT_TRUE(
+      test_support::load_hermetic(limits_scenario("expect_body_bytes = 9223372036854775807\n"))
+          .ok());
+}
+
 TEST(WorkloadLimits, ValuesAtTheLimitsAreAccepted) {
   using namespace workload_limits;
   for (const std::string keys : {
