@@ -138,6 +138,32 @@ TEST(ValidateWorkload, RefusesWhatIsPastTheSharedLimitsAndAcceptsTheLimits) {
   }
 }
 
+// wamp_pubsub opens its publishers and subscribers: their sum (in 64 bits, where 32 wrapped) is
+// the worker's connections, and its rate is divided over the publishers.
+TEST(ValidateWorkload, PubSubSessionsAndRatePerPublisherAreHeldToTheSharedLimits) {
+  auto pubsub = [](uint32_t publishers, uint32_t subscribers, double rate) {
+    WorkloadSpec spec = valid_spec();
+    spec.protocol = "wamp_pubsub";
+    spec.wamp.kind = WampRequestSpec::Kind::kPubSub;
+    spec.wamp.publishers = publishers;
+    spec.wamp.subscribers = subscribers;
+    spec.connections = publishers + subscribers;  // as the orchestrator sets it (wraps here)
+    spec.rate = rate;
+    return validate_workload(spec);
+  };
+  const auto wrapped = pubsub(uint32_t{1} << 31, (uint32_t{1} << 31) + 4, 1000);
+  ASSERT_FALSE(wrapped.ok());
+  EXPECT_NE(wrapped.message().find("connections must be at most 1048576 per worker, got "
+                                   "4294967300"),
+            std::string::npos)
+      << wrapped.message();
+  const auto fast = pubsub(2, 100, 3e6);
+  ASSERT_FALSE(fast.ok());
+  EXPECT_NE(fast.message().find("got 1.5e+06 (rate 3e+06 over 2 publishers)"), std::string::npos)
+      << fast.message();
+  EXPECT_TRUE(pubsub(2, 100, 2e6).ok()) << pubsub(2, 100, 2e6).message();
+}
+
 TEST(SplitAddress, UnderstandsBracketedIpv6) {
   auto hp = split_address("[::1]:9000");
   ASSERT_TRUE(hp.ok());
