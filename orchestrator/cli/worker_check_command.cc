@@ -66,9 +66,11 @@ class Verdicts {
 };
 
 // The children's logs (the worker's and the bundled router's stderr) are kept and named when
-// a rule failed, and removed when every rule passed, as `run` keeps its logs only on a run
-// error. `log_dir` is empty when no private folder could be made (the logs then went to the
-// temporary folder itself, which is never removed).
+// a rule failed and the folder holds a log, and removed otherwise, as `run` keeps its log
+// folder only on a run error and only when it holds a log (README.md, "Failure behaviour"): a
+// worker that could not even be started leaves an empty folder, which names nothing.
+// `dir_` is empty when no private folder could be made (the logs then went to the temporary
+// folder itself, which is never removed).
 class LogFolder {
  public:
   LogFolder() {
@@ -78,10 +80,10 @@ class LogFolder {
   std::string path() const { return dir_.empty() ? fs::temp_directory_path().string() : dir_; }
   int finish(const Verdicts& verdicts) const {
     const int code = verdicts.finish();
-    if (!verdicts.passed()) {
+    std::error_code ec;
+    if (!verdicts.passed() && (dir_.empty() || !fs::is_empty(dir_, ec))) {
       std::printf("child process logs: %s\n", path().c_str());
     } else if (!dir_.empty()) {
-      std::error_code ec;
       fs::remove_all(dir_, ec);
     }
     return code;

@@ -64,6 +64,20 @@ class WorkerCheckTest(unittest.TestCase):
             self.assertEqual(f.read(), "why\n")
         self.assertEqual(run.leftovers(), [])
 
+    def test_a_worker_that_cannot_start_leaves_no_empty_log_folder(self):
+        # Nothing was started, so nothing logged: no folder is kept or named (README.md,
+        # "Failure behaviour": kept when it holds a log).
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        run = Run(["worker-check", "--", os.path.join(tmp, "no-such-worker")])
+        run.env["TMPDIR"] = tmp
+        run.run(timeout=60)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("FAIL  worker starts", run.stdout)
+        self.assertNotIn("child process logs", run.stdout)
+        self.assertEqual(os.listdir(tmp), [])
+        self.assertEqual(run.leftovers(), [])
+
     def test_missing_command_is_a_usage_error(self):
         run = Run(["worker-check"]).run()
         self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
