@@ -15,7 +15,9 @@ namespace {
 Expected<int64_t> linger_ns(const std::string& text) {
   auto linger = parse_duration_ns(text);
   if (!linger || *linger < 0) {
-    return Error{"--metrics-linger '" + text + "': expected a duration such as 30s"};
+    // 2400h: the 100 days parse_duration_ns takes at most (common/units/units.h).
+    return Error{"--metrics-linger '" + text +
+                 "': expected a duration from 0s to 2400h (100 days), such as 30s"};
   }
   return *linger;
 }

@@ -420,9 +420,12 @@ class CommandLineMistakesTest(OutputsTest):
 
     def test_metrics_linger_is_checked_always_and_needs_metrics_listen(self):
         path = self.scenario()
-        run = self.orchestrator("run", path, "--db", self.db, "--metrics-linger", "5parsecs")
-        self.assertEqual((run.returncode, run.stderr), (2, "error: --metrics-linger '5parsecs': "
-                                                           "expected a duration such as 30s\n"))
+        # Whatever is wrong with it (no duration; past the longest one), the range is named.
+        for linger in ("5parsecs", "100000h"):
+            run = self.orchestrator("run", path, "--db", self.db, "--metrics-linger", linger)
+            self.assertEqual((run.returncode, run.stderr),
+                             (2, f"error: --metrics-linger '{linger}': expected a duration from "
+                                 "0s to 2400h (100 days), such as 30s\n"))
         run = self.orchestrator("run", path, "--db", self.db, "--metrics-linger", "5s")
         self.assertEqual((run.returncode, run.stderr), (2, "error: --metrics-linger 5s keeps "
                          "/metrics up after the run, so it needs --metrics-listen HOST:PORT\n"))
