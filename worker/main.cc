@@ -134,8 +134,9 @@ int main(int argc, char** argv) {
       : http1_io == "uring" ? benchgate::worker::Http1Io::kUring
                             : benchgate::worker::Http1Io::kAsio);
   if (!server) {
+    // Exit 2, as the router: the address given cannot be served (worker/README.md).
     std::fprintf(stderr, "worker: %s\n", server.message().c_str());
-    return 1;
+    return 2;
   }
   std::printf("READY grpc=%s\n", server->address.c_str());
   std::fflush(stdout);

@@ -10,7 +10,7 @@
 #include <grpcpp/server_builder.h>
 #include <sys/stat.h>
 
-#include "router/control/listen_failure.h"
+#include "common/net/listen_failure.h"
 
 namespace benchgate::router::control {
 namespace {
@@ -53,7 +53,8 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
   gpr_set_log_function(grpc_errors_to_stderr);
   // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
   if (!server || (port == 0 && !unix_socket)) {
-    return Error{"cannot listen for control on " + address + ": " + why_not_listening(address)};
+    return Error{"cannot listen for control on " + address + ": " +
+                 net::why_not_listening(address)};
   }
   return std::unique_ptr<ControlServer>(new ControlServer(std::move(server), port));
 }

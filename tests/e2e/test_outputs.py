@@ -488,6 +488,19 @@ class ListenErrorsTest(OutputsTest):
                                  "port number (0 to 65535)\n"), flag)
             self.assertNotIn("READY", run.stdout)
 
+    def test_the_worker_names_a_port_in_use_and_exits_2_as_the_router_does(self):
+        port = self.address.rsplit(":", 1)[1]
+        worker = subprocess.run([os.path.join(BIN, "worker"), "--listen", self.address],
+                                capture_output=True, text=True, timeout=30, check=False)
+        self.assertEqual((worker.returncode, worker.stdout, worker.stderr),
+                         (2, "", f"worker: cannot listen on {self.address}: port {port} is in "
+                                 "use\n"))
+        router = subprocess.run([os.path.join(BIN, "router"), "--control", self.address],
+                                capture_output=True, text=True, timeout=30, check=False)
+        self.assertEqual((router.returncode, router.stderr),
+                         (2, f"router: cannot listen for control on {self.address}: port {port} "
+                             "is in use\n"))
+
     def test_serve_listen_and_metrics_listen_on_a_port_in_use(self):
         for flag, other in (("--listen", "--metrics-listen"), ("--metrics-listen", "--listen")):
             run = self.orchestrator("serve", flag, self.address, other, "127.0.0.1:0",

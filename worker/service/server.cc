@@ -1,10 +1,28 @@
 // See server.h.
 #include "worker/service/server.h"
 
+#include <grpc/support/log.h>
+
+#include <cstdio>
+
+#include "common/net/listen_failure.h"
 #include "common/security/token.h"
 #include "worker/service/authentication.h"
 
 namespace benchgate::worker {
+namespace {
+
+// While the server starts, gRPC's own log lines (a failed bind's error tree) would bury the
+// one line the worker prints, as they would the router's (router/control/control_server.cc);
+// afterwards its errors go to stderr, marked as gRPC's.
+void drop_grpc_log(gpr_log_func_args*) {}
+void grpc_errors_to_stderr(gpr_log_func_args* args) {
+  if (args->severity == GPR_LOG_SEVERITY_ERROR) {
+    std::fprintf(stderr, "worker: grpc: %s\n", args->message);
+  }
+}
+
+}  // namespace
 
 Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token,
                                            std::optional<adapters::Tool> adapter,
@@ -24,8 +42,12 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
     out.authenticating = std::make_unique<AuthenticatingWorkerService>(*out.service, token);
     builder.RegisterService(out.authenticating.get());
   }
+  gpr_set_log_function(drop_grpc_log);
   out.server = builder.BuildAndStart();
-  if (!out.server || port == 0) return Error{"cannot listen on " + listen};
+  gpr_set_log_function(grpc_errors_to_stderr);
+  if (!out.server || port == 0) {
+    return Error{"cannot listen on " + listen + ": " + net::why_not_listening(listen)};
+  }
   out.address = listen.substr(0, colon) + ":" + std::to_string(port);
   return out;
 }

@@ -1,5 +1,5 @@
 // Naming why a listen failed (see listen_failure.h).
-#include "router/control/listen_failure.h"
+#include "common/net/listen_failure.h"
 
 #include <netdb.h>
 #include <sys/socket.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace benchgate::router::control {
+namespace benchgate::net {
 namespace {
 
 std::string unix_socket_failure(std::string path) {
@@ -87,4 +87,4 @@ std::string why_not_listening(const std::string& address) {
   return tcp_failure(address);
 }
 
-}  // namespace benchgate::router::control
+}  // namespace benchgate::net
