@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "common/command_line/help_formatter.h"
+#include "common/command_line/version.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/calibrate_command.h"
 #include "orchestrator/cli/changes_command.h"
@@ -16,11 +18,50 @@
 #include "orchestrator/cli/worker_check_command.h"
 #include "orchestrator/processes/process_guard.h"
 
+namespace {
+
+// What the values every command takes only as text are, for --help (help_formatter.h); one
+// name per flag, whichever command takes it.
+benchgate::command_line::ValueNames value_names() {
+  return {
+      {"--allow-address", "HOST:PORT"},
+      {"--allow-command", "PROGRAM"},
+      {"--baseline", "BASELINE"},
+      {"--db", "FILE"},
+      {"--db-busy-timeout", "DURATION"},
+      {"--every", "DURATION"},
+      {"--html", "FILE"},
+      {"--http", "HOST:PORT"},
+      {"--json", "FILE"},
+      {"--junit", "FILE"},
+      {"--label", "KEY=VALUE"},
+      {"--listen", "HOST:PORT"},
+      {"--markdown", "FILE"},
+      {"--metrics-linger", "DURATION"},
+      {"--metrics-listen", "HOST:PORT"},
+      {"--min-change", "PERCENT"},
+      {"--promote", "BASELINE"},
+      {"--pushgateway", "URL"},
+      {"--router-bin", "PROGRAM"},
+      {"--server", "HOST:PORT"},
+      {"--since", "RUN|DATE"},
+      {"--testbed", "ID"},
+      {"--timeout", "DURATION"},
+      {"--worker-bin", "PROGRAM"},
+      {"--worker-token-file", "FILE"},
+      {"--workers-at", "HOST:PORT"},
+      {"--workers-wait", "DURATION"},
+  };
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace benchgate;
   CLI::App app{"benchgate orchestrator: benchmark scenarios and release gates"};
+  command_line::use_readable_help(app, value_names());  // before the commands copy it
   app.require_subcommand(1);
-  app.set_version_flag("--version", BENCHGATE_VERSION);
+  command_line::add_version_flag(app);
   cli::RunFlags run_flags;
   cli::add_run_command(app, run_flags);
   cli::ServeFlags serve_flags;

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/command_line/help_formatter.h"
+#include "common/command_line/version.h"
 #include "router/app/config.h"
 #include "router/app/router_app.h"
 
@@ -15,6 +17,35 @@ int main(int argc, char** argv) {
   CLI::App cli{
       "benchgate router: the bundled system under test (WAMP router, HTTP/1.1 and h2c "
       "bench routes, RouterControl gRPC)"};
+  // What the values the router takes as text are, for --help (help_formatter.h).
+  benchgate::command_line::use_readable_help(cli, {{"--http", "HOST:PORT"},
+                                                   {"--control", "HOST:PORT"},
+                                                   {"--metrics-listen", "HOST:PORT"},
+                                                   {"--websocket", "HOST:PORT"},
+                                                   {"--rawsocket", "HOST:PORT"},
+                                                   {"--max-header-bytes", "SIZE"},
+                                                   {"--max-body-bytes", "SIZE"},
+                                                   {"--max-buffered-bytes", "SIZE"},
+                                                   {"--max-message-bytes", "SIZE"},
+                                                   {"--max-queued-bytes", "SIZE"},
+                                                   {"--h2-window", "SIZE"},
+                                                   {"--h2-max-header-list-bytes", "SIZE"},
+                                                   {"--ws-fragment-bytes", "SIZE"},
+                                                   {"--idle-timeout", "DURATION"},
+                                                   {"--header-timeout", "DURATION"},
+                                                   {"--body-timeout", "DURATION"},
+                                                   {"--read-buffer-hold", "DURATION"},
+                                                   {"--message-timeout", "DURATION"},
+                                                   {"--session-setup-timeout", "DURATION"},
+                                                   {"--tls-handshake-timeout", "DURATION"},
+                                                   {"--http-io", "{epoll,asio}"},
+                                                   {"--auth-config", "FILE"},
+                                                   {"--tls-cert", "FILE"},
+                                                   {"--tls-key", "FILE"},
+                                                   {"--tls-min-version", "{1.2,1.3}"},
+                                                   {"--tls-ciphers", "LIST"},
+                                                   {"--tls-ciphersuites", "LIST"}});
+  benchgate::command_line::add_version_flag(cli);
   cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
       ->capture_default_str();
   cli.add_option("--control", raw.control,
@@ -164,6 +195,8 @@ int main(int argc, char** argv) {
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return cli.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "router: " << e.what() << " (see --help)\n";

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/command_line/help_formatter.h"
+#include "common/command_line/version.h"
 #include "common/net/completion_ring.h"
 #include "worker/adapters/tool.h"
 #include "worker/service/server.h"
@@ -37,6 +39,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "benchgate worker: an HTTP/1.1, HTTP/2 and WAMP load generator controlled over gRPC "
       "(service benchgate.v1.Worker)"};
+  benchgate::command_line::use_readable_help(app,
+                                             {{"--listen", "HOST:PORT"}, {"--token-file", "FILE"}});
+  benchgate::command_line::add_version_flag(app);
   std::string listen = "127.0.0.1:0";
   std::string log_level = "info";
   app.add_option("--listen", listen, "HOST:PORT of the gRPC service; port 0 picks a free port")
@@ -74,7 +79,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // A value that came from the environment names the variable it came from.
     bool flag_given = false;
     for (int i = 1; i < argc; ++i) {

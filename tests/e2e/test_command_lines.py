@@ -1,0 +1,81 @@
+"""The three binaries' command lines read alike: --help names each value for what it is (N,
+FILE, DURATION, HOST:PORT) and says a range in words, never with CLI11's type names; --version
+prints the same version in each."""
+import os
+import re
+import subprocess
+import unittest
+
+from harness import BIN
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# Every command line with a help of its own.
+HELPS = [
+    ["worker"], ["router"], ["orchestrator"],
+    *[["orchestrator", *command] for command in (
+        ["run"], ["serve"], ["validate"], ["gate"], ["runs", "list"], ["runs", "show"],
+        ["baseline", "add"], ["baseline", "remove"], ["baseline", "list"], ["compare"],
+        ["calibrate"], ["history", "changes"], ["report"], ["worker-check"])],
+]
+
+# CLI11's own type text: a base type with a check ("UINT:INT in [1 - 1024]", "TEXT:FILE"), or a
+# bare base type as an option's value.
+CLI11_TYPE_TEXT = re.compile(r":U?INT\b|\bTEXT:|\b(?:INT|UINT|FLOAT) in \[|"
+                             r"^\s+(?:-\w,)?--[\w-]+ (?:TEXT|INT|UINT|FLOAT)\b", re.M)
+
+
+def run(argv, timeout=30):
+    return subprocess.run([os.path.join(BIN, argv[0]), *argv[1:]], capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+def project_version():
+    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
+        return re.search(r"project\(benchgate VERSION (\S+)", f.read()).group(1)
+
+
+class HelpCase(unittest.TestCase):
+    def help_of(self, argv):
+        result = run(argv + ["--help"])
+        self.assertEqual(result.returncode, 0, (argv, result.stderr))
+        return result.stdout
+
+
+class HelpTest(HelpCase):
+    def test_no_help_shows_cli11_type_names(self):
+        for argv in HELPS:
+            found = CLI11_TYPE_TEXT.findall(self.help_of(argv))
+            self.assertEqual(found, [], " ".join(argv))
+
+    def test_values_are_named_for_what_they_are_and_ranges_in_words(self):
+        serve = self.help_of(["orchestrator", "serve"])
+        self.assertRegex(serve, r"--scenarios DIR REQUIRED")
+        self.assertRegex(serve, r"--max-queued N=100\s+.*\(1 to 100000\)")
+        self.assertRegex(serve, r"--workers N\s+.*\(1 to 1024\)")
+        self.assertRegex(serve, r"--listen HOST:PORT=127\.0\.0\.1:7700")
+        run_help = self.help_of(["orchestrator", "run"])
+        self.assertRegex(run_help, r"--workers-wait DURATION=60s")
+        self.assertRegex(run_help, r"--db FILE=benchgate\.db")
+        self.assertRegex(run_help, r"\n  files \.\.\. REQUIRED")
+        self.assertRegex(self.help_of(["orchestrator", "calibrate"]), r"\n  file REQUIRED")
+        self.assertRegex(self.help_of(["orchestrator", "runs", "show"]), r"\n  RUN REQUIRED")
+        worker = self.help_of(["worker"])
+        self.assertRegex(worker, r"--listen HOST:PORT=127\.0\.0\.1:0")
+        self.assertRegex(worker, r"--log-level \{trace,debug,info,warn,error,off\}=info")
+        router = self.help_of(["router"])
+        self.assertRegex(router, r"--threads N=1")
+        self.assertRegex(router, r"--idle-timeout DURATION=60s")
+        self.assertRegex(router, r"--max-body-bytes SIZE=64MiB")
+
+
+class VersionTest(unittest.TestCase):
+    def test_every_binary_prints_the_projects_version(self):
+        for binary in ("orchestrator", "worker", "router"):
+            result = run([binary, "--version"])
+            self.assertEqual((result.returncode, result.stdout, result.stderr),
+                             (0, project_version() + "\n", ""), binary)
+
+
+if __name__ == "__main__":
+    unittest.main()
