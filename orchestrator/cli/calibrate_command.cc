@@ -14,6 +14,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/run_one.h"
 #include "orchestrator/app/run_setup.h"
+#include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
@@ -110,12 +111,8 @@ void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
   calibrate->add_option("--db", flags.db_path, "SQLite database of every run")
       ->capture_default_str();
   add_db_busy_timeout_option(*calibrate, flags.db_busy_timeout);
-  calibrate->add_option("--router-bin", flags.router_binary,
-                        "Router executable (default: next to orchestrator, or "
-                        "$BENCHGATE_ROUTER_BIN)");
-  calibrate->add_option("--worker-bin", flags.worker_binary,
-                        "Worker executable (default: next to orchestrator, or "
-                        "$BENCHGATE_WORKER_BIN)");
+  calibrate->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
+  calibrate->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
   calibrate->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   calibrate->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
   calibrate->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");

@@ -8,6 +8,7 @@
 #include "common/units/units.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/app/serve.h"
+#include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
@@ -86,8 +87,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                    "workloads of its latest run")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  serve->add_option("--router-bin", flags.router_binary, "Router executable");
-  serve->add_option("--worker-bin", flags.worker_binary, "Worker executable");
+  serve->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
+  serve->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
   serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   serve->add_option("--workers", flags.worker_count, kWorkersHelp)
       ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));

@@ -13,6 +13,7 @@
 #include "common/time/clock.h"
 #include "common/units/units.h"
 #include "orchestrator/app/bundled_binary.h"
+#include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/processes/child_process.h"
@@ -244,7 +245,7 @@ void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
   auto* check = app.add_subcommand(
       "worker-check", "Conformance test of a worker binary: worker-check -- COMMAND [ARGS...]");
   check->add_option("--timeout", flags.timeout, "Limit for the whole check (default 30s)");
-  check->add_option("--router-bin", flags.router_binary, "The bundled router binary");
+  check->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   check->add_option("--worker-token-file", flags.token_file,
                     "Send the token in this file (mode 0600, or 0440 with this process's own "
                     "group) on every call, and check that a "

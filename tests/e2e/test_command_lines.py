@@ -69,6 +69,21 @@ class HelpTest(HelpCase):
         self.assertRegex(router, r"--max-body-bytes SIZE=64MiB")
 
 
+class BinaryFlagsTest(HelpCase):
+    def test_router_and_worker_bin_say_where_the_binary_is_looked_for_in_order(self):
+        # orchestrator/app/bundled_binary.h: the flag, else the variable, else next to the
+        # orchestrator, else PATH.
+        for command, flags in ((["calibrate"], ("router", "worker")),
+                               (["serve"], ("router", "worker")),
+                               (["worker-check"], ("router",))):
+            text = self.help_of(["orchestrator", *command])
+            for name in flags:
+                self.assertRegex(
+                    text, rf"--{name}-bin PROGRAM +\w+ executable \(default: "
+                          rf"\$BENCHGATE_{name.upper()}_BIN when set, else `{name}` next to the "
+                          rf"orchestrator, else `{name}` on PATH\)\n", command)
+
+
 class VersionTest(unittest.TestCase):
     def test_every_binary_prints_the_projects_version(self):
         for binary in ("orchestrator", "worker", "router"):
