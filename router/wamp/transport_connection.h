@@ -34,6 +34,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
+#include "common/net/acked_bytes.h"
 #include "common/time/clock.h"
 #include "common/util/pooled_handler.h"
 #include "common/util/size_class_pool.h"
@@ -119,13 +120,12 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   }
 
   // What is still queued goes first. A peer that stops reading would hold the connection and
-  // its queue for ever, so the flush must make progress: the close timer runs from now, and
-  // each completed write starts it again (a slow reader is not cut off, a stalled one is).
+  // its queue for ever, so the flush must make progress (arm_flush_timer).
   void close_after_flush() final {
     if (closing_ || finished_) return;
     closing_ = true;
     if (!writing_) return derived().close_flushed();
-    arm_close_timer();
+    arm_flush_timer();
   }
 
  protected:
@@ -183,7 +183,6 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
   void on_written(const error_code& ec, size_t messages) {
     if (ec || finished_ || dropped_) return finish();
     for (size_t i = 0; i < messages; ++i) queue_.pop();
-    if (closing_) arm_close_timer();  // the flush before the close made progress
     // Room for more of a transfer; what it queues goes out in the write below.
     if (queue_.size() < 2 && session_ && !closing_) session_->on_drained();
     do_write();
@@ -213,6 +212,27 @@ class TransportConnection : public Connection, public std::enable_shared_from_th
     timer_.async_wait([self = this->shared_from_this()](const error_code& ec) {
       if (!ec) self->finish();
     });
+  }
+
+  // While the flush before a close is under way, the connection ends after kCloseTimeout in
+  // which the peer acknowledged none of its bytes (TCP_INFO): a peer that stopped reading has
+  // closed its receive window and acknowledges nothing more, while a slow reader's gathered
+  // write (up to 64 messages) may take longer than that and still be moving. Where the socket
+  // cannot say, the flush gets kCloseTimeout in all.
+  void arm_flush_timer() {
+    timer_.expires_after(kCloseTimeout);
+    timer_.async_wait(pooled(
+        [self = this->shared_from_this(), acked_before = acked_bytes()](const error_code& ec) {
+          if (ec || self->finished_) return;
+          const std::optional<uint64_t> acked = self->acked_bytes();
+          if (self->writing_ && acked && acked_before && *acked != *acked_before) {
+            return self->arm_flush_timer();
+          }
+          self->finish();
+        }));
+  }
+  std::optional<uint64_t> acked_bytes() {
+    return benchgate::net::acked_bytes(boost::beast::get_lowest_layer(stream_).native_handle());
   }
 
   // Closes at once, as if the peer had gone: its queue passed --max-queued-bytes (a slow
