@@ -66,6 +66,9 @@ std::string tcp_failure(const std::string& address) {
   for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
     const int fd = ::socket(at->ai_family, at->ai_socktype | SOCK_CLOEXEC, at->ai_protocol);
     if (fd < 0) continue;
+    // As gRPC and Asio listen: a port held only by connections in TIME_WAIT is free to them.
+    const int on = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     const bool bound = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0;
     const int error = errno;
     ::close(fd);
