@@ -1,27 +1,139 @@
 // See bundled_binary.h.
 #include "orchestrator/app/bundled_binary.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+
+#include "orchestrator/processes/child_process.h"
 
 namespace benchgate::app {
 
-std::string bundled_binary(const std::string& given, const std::string& name,
-                           const char* env_override) {
-  if (!given.empty()) return given;
-  if (const char* value = std::getenv(env_override); value && *value) return value;
+BinaryChoice choose_bundled_binary(const std::string& given, const std::string& name,
+                                   const char* env_override) {
+  if (!given.empty()) return {given, "--" + name + "-bin"};
+  if (const char* value = std::getenv(env_override); value && *value) {
+    return {value, std::string("$") + env_override};
+  }
   std::error_code ec;
   auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     auto candidate = self.parent_path() / name;
-    if (std::filesystem::exists(candidate)) return candidate.string();
+    if (std::filesystem::exists(candidate)) return {candidate.string(), "next to the orchestrator"};
   }
-  return name;
+  return {name, "PATH"};
+}
+
+std::string bundled_binary(const std::string& given, const std::string& name,
+                           const char* env_override) {
+  return choose_bundled_binary(given, name, env_override).path;
+}
+
+Expected<void> check_binary(const BinaryChoice& choice, const std::string& what) {
+  const std::string named =
+      what + " '" + choice.path + "' (" +
+      (choice.origin == "PATH" || choice.origin.starts_with("next") ? choice.origin
+                                                                    : "from " + choice.origin) +
+      ")";
+  if (choice.path.find('/') == std::string::npos) {
+    // Spawned through the PATH lookup (processes::find_executable), as a name without a slash
+    // given to --NAME-bin is too.
+    if (processes::find_executable(choice.path)) return {};
+    if (choice.origin == "PATH") {
+      return Error{what + " '" + choice.path +
+                   "' is neither next to the orchestrator nor on PATH: give its path with "
+                   "--" +
+                   choice.path + "-bin"};
+    }
+    return Error{named + ": no executable of that name on PATH"};
+  }
+  struct stat info {};
+  if (::stat(choice.path.c_str(), &info) != 0) {
+    return Error{named + ": " +
+                 (errno == ENOENT ? std::string("no such file") : ::strerror(errno))};
+  }
+  if (S_ISDIR(info.st_mode)) return Error{named + ": is a folder, not an executable file"};
+  if (!S_ISREG(info.st_mode)) return Error{named + ": is not a regular file"};
+  if (::access(choice.path.c_str(), X_OK) != 0) {
+    return Error{named + ": is not executable (no execute permission for this user)"};
+  }
+  return {};
 }
 
 bool spawns_bundled_worker(const std::string& worker_bin_flag) {
   const char* env = std::getenv("BENCHGATE_WORKER_BIN");
   return worker_bin_flag.empty() && (env == nullptr || *env == '\0');
+}
+
+namespace {
+
+// Whether the bundled worker runs `impl`: an adapter whose tool is installed (the engine
+// reports one without its tool as not_configured and starts nothing, worker_impl_spawn.cc).
+bool adapter_runs(const scenario::Scenario& s, const std::string& impl) {
+  auto found = s.worker_impls.find(impl);
+  return found != s.worker_impls.end() && !found->second.adapter.empty() &&
+         processes::find_executable(found->second.adapter).has_value();
+}
+
+NeededBinaries needed_by(const scenario::Scenario& s, bool workers_at) {
+  NeededBinaries needed;
+  const bool remote = workers_at || !s.workers.at.empty();
+  if (!s.compare_routers.empty()) {
+    for (const auto& name : s.compare_routers) {
+      auto found = s.routers.find(name);
+      if (found != s.routers.end() && found->second.impl == scenario::RouterImpl::kBuiltin) {
+        needed.router = true;
+      }
+    }
+  } else {
+    needed.router = s.router.impl == scenario::RouterImpl::kBuiltin;
+  }
+  if (!s.compare_workers.empty()) {
+    for (const auto& impl : s.compare_workers) {
+      if ((impl == "builtin" && !remote) || adapter_runs(s, impl)) needed.worker = true;
+    }
+    return needed;
+  }
+  for (const auto& w : s.workloads) {
+    // A comparison of routers runs every workload on the builtin pool (comparison_runner.cc).
+    const bool builtin = w.worker == "builtin" || !s.compare_routers.empty();
+    if ((builtin && !remote && w.workers > 0) || (!builtin && adapter_runs(s, w.worker))) {
+      needed.worker = true;
+    }
+  }
+  return needed;
+}
+
+}  // namespace
+
+NeededBinaries needed_binaries(const std::vector<scenario::Scenario>& scenarios, bool workers_at) {
+  NeededBinaries needed;
+  for (const auto& s : scenarios) {
+    const NeededBinaries own = needed_by(s, workers_at);
+    needed.router = needed.router || own.router;
+    needed.worker = needed.worker || own.worker;
+  }
+  return needed;
+}
+
+Expected<void> check_needed_binaries(const std::vector<scenario::Scenario>& scenarios,
+                                     const std::string& router_flag, const std::string& worker_flag,
+                                     bool workers_at) {
+  const NeededBinaries needed = needed_binaries(scenarios, workers_at);
+  if (needed.router) {
+    auto router = choose_bundled_binary(router_flag, "router", "BENCHGATE_ROUTER_BIN");
+    if (auto usable = check_binary(router, "router executable"); !usable) return usable;
+  }
+  if (needed.worker) {
+    auto worker = choose_bundled_binary(worker_flag, "worker", "BENCHGATE_WORKER_BIN");
+    if (auto usable = check_binary(worker, "worker executable"); !usable) return usable;
+  }
+  return {};
 }
 
 }  // namespace benchgate::app

@@ -1,19 +1,57 @@
 // Where the bundled router and worker are found, for every command that starts them (`run`,
 // `calibrate`, `serve`, `worker-check`): one rule, so that each command starts the same binary.
+// And which of them a run needs, checked before anything starts: a wrong path is a usage
+// mistake (exit code 2), not a run that failed.
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "common/util/expected.h"
+#include "orchestrator/scenario/scenario.h"
 
 namespace benchgate::app {
 
-// `given` (the --router-bin / --worker-bin flag) when not empty; else $`env_override`; else
-// `name` next to the orchestrator's own executable (build/bin/ or an install prefix); else
-// `name` itself, to be found on PATH (or named as not found when it is spawned).
+// A binary to start and where its path came from, for a message that names both.
+struct BinaryChoice {
+  std::string path;
+  // "--router-bin", "$BENCHGATE_ROUTER_BIN", "next to the orchestrator", or "PATH" (`path` is
+  // then the bare name, looked up when it is spawned).
+  std::string origin;
+};
+
+// `given` (the --NAME-bin flag) when not empty; else $`env_override`; else `name` next to the
+// orchestrator's own executable (build/bin/ or an install prefix); else `name` itself, to be
+// found on PATH.
+BinaryChoice choose_bundled_binary(const std::string& given, const std::string& name,
+                                   const char* env_override);
+
+// choose_bundled_binary's path.
 std::string bundled_binary(const std::string& given, const std::string& name,
                            const char* env_override);
+
+// Whether `choice` can be started: an executable regular file (a name without a slash: one on
+// PATH). The error names the path, where it came from, and what is wrong with it (no such
+// file, a folder, not executable).
+Expected<void> check_binary(const BinaryChoice& choice, const std::string& what);
 
 // True when the worker executable is the bundled one, which takes --token-file: neither
 // --worker-bin (`worker_bin_flag`) nor $BENCHGATE_WORKER_BIN chose another program.
 bool spawns_bundled_worker(const std::string& worker_bin_flag);
+
+// Which bundled binaries running `scenarios` starts: the router for a builtin system under
+// test (also one [compare] router); the worker for workloads of the builtin worker that are
+// not given remote workers (`workers_at`: --workers-at; or the scenario's [workers] at), and for
+// an adapter ([worker_impls] adapter) whose tool is installed (without it nothing is started).
+struct NeededBinaries {
+  bool router = false;
+  bool worker = false;
+};
+NeededBinaries needed_binaries(const std::vector<scenario::Scenario>& scenarios, bool workers_at);
+
+// check_binary for each binary of needed_binaries, the router's first.
+Expected<void> check_needed_binaries(const std::vector<scenario::Scenario>& scenarios,
+                                     const std::string& router_flag, const std::string& worker_flag,
+                                     bool workers_at);
 
 }  // namespace benchgate::app

@@ -3,9 +3,12 @@
 #include "orchestrator/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "common/workload/workload_limits.h"
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/local_run.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -152,6 +155,19 @@ int run_command(const RunFlags& flags) {
   }
   const report::OutputPaths outputs{flags.json_path, flags.junit_path, flags.markdown_path,
                                     flags.html_path};
+  // An empty path is how OutputPaths says "not asked": given as a flag's value, it would write
+  // nothing, and a pipeline would read a file that never came.
+  for (const auto& [flag, path] :
+       {std::pair{"--json", &flags.json_path}, std::pair{"--junit", &flags.junit_path},
+        std::pair{"--markdown", &flags.markdown_path}, std::pair{"--html", &flags.html_path}}) {
+    const bool given =
+        std::find(flags.local_only.begin(), flags.local_only.end(), flag) != flags.local_only.end();
+    if (given && path->empty()) {
+      std::fprintf(stderr, "error: %s '': an empty path names no file; name the file to write\n",
+                   flag);
+      return kExitInvalidInput;
+    }
+  }
   if (auto valid = report::check_output_paths(outputs); !valid) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
@@ -182,6 +198,14 @@ int run_command(const RunFlags& flags) {
   }
   if (!flags.server.empty()) {
     return serve::remote_run({flags.server, flags.files, job});
+  }
+  // Before the store or any process: a wrong path would otherwise start the router, fail the
+  // run and store it (exit 3) for what is a usage mistake.
+  if (auto usable = app::check_needed_binaries(*scenarios, flags.router_binary, flags.worker_binary,
+                                               !flags.worker_addresses.empty());
+      !usable) {
+    std::fprintf(stderr, "error: %s\n", usable.message().c_str());
+    return kExitInvalidInput;
   }
   app::LocalRun run;
   run.setup = {flags.db_path,

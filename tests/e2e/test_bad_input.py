@@ -88,6 +88,49 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("--workers", run.stderr)
         self.assertEqual(run.leftovers(wait=0), [])
 
+    def test_an_unusable_router_or_worker_binary_exits_2_with_nothing_started_or_stored(self):
+        path = write_scenario(self.dir, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
+        plain = os.path.join(self.dir, "plain")
+        with open(plain, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(plain, 0o644)
+        db = os.path.join(self.dir, "runs.db")
+        missing = os.path.join(self.dir, "none")
+        cases = [
+            (["--worker-bin", missing], {},
+             f"error: worker executable '{missing}' (from --worker-bin): no such file\n"),
+            (["--router-bin", self.dir], {},
+             f"error: router executable '{self.dir}' (from --router-bin): is a folder, not an "
+             "executable file\n"),
+            ([], {"BENCHGATE_WORKER_BIN": missing},
+             f"error: worker executable '{missing}' (from $BENCHGATE_WORKER_BIN): no such "
+             "file\n"),
+        ]
+        if os.geteuid() != 0:  # root may execute a file without execute permission
+            cases.append((["--worker-bin", plain], {},
+                          f"error: worker executable '{plain}' (from --worker-bin): is not "
+                          "executable (no execute permission for this user)\n"))
+        for flags, env, expected in cases:
+            run = Run(["run", path, "--db", db] + flags)
+            run.env.update(env)
+            run.run()
+            self.assertEqual((run.returncode, run.stdout, run.stderr), (2, "", expected), flags)
+            self.assertFalse(os.path.exists(db), flags)
+            self.assertEqual(run.leftovers(wait=0), [])
+
+    def test_an_empty_report_path_exits_2_before_anything_runs(self):
+        path = write_scenario(self.dir, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
+        db = os.path.join(self.dir, "runs.db")
+        for flag in ("--json", "--junit", "--markdown", "--html"):
+            run = Run(["run", path, "--db", db, flag, ""]).run()
+            self.assertEqual((run.returncode, run.stdout, run.stderr),
+                             (2, "", f"error: {flag} '': an empty path names no file; name the "
+                                     "file to write\n"), flag)
+            self.assertFalse(os.path.exists(db), flag)
+            self.assertEqual(run.leftovers(wait=0), [])
+
     def test_help_is_available_on_every_command(self):
         for args in (["--help"], ["run", "--help"], ["validate", "--help"]):
             run = Run(args).run()

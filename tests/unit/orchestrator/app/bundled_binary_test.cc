@@ -1,0 +1,105 @@
+// Which bundled binaries a run needs and why one of them cannot be started
+// (orchestrator/app/bundled_binary.h): checked before anything starts or is stored.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "orchestrator/app/bundled_binary.h"
+#include "store_test_support.h"
+
+namespace benchgate::app {
+namespace {
+
+scenario::Scenario builtin_scenario() {
+  scenario::Scenario s;
+  s.name = "s";
+  s.workloads.emplace_back();
+  s.workloads.back().name = "w";
+  s.workloads.back().workers = 1;
+  return s;
+}
+
+std::string problem(const std::string& path, const std::string& origin = "--worker-bin") {
+  auto usable = check_binary({path, origin}, "worker executable");
+  return usable ? "" : usable.message();
+}
+
+TEST(BundledBinary, AMissingFileAFolderAndAFileWithoutExecutePermissionAreEachNamed) {
+  store::testing::TempDir dir;
+  EXPECT_EQ(problem(dir.file("none")),
+            "worker executable '" + dir.file("none") + "' (from --worker-bin): no such file");
+  EXPECT_EQ(problem(dir.file(""), "$BENCHGATE_WORKER_BIN"),
+            "worker executable '" + dir.file("") +
+                "' (from $BENCHGATE_WORKER_BIN): is a folder, not an executable file");
+  const std::string plain = dir.file("plain");
+  std::ofstream(plain) << "#!/bin/sh\n";
+  ::chmod(plain.c_str(), 0644);
+  if (::access(plain.c_str(), X_OK) != 0) {  // root may execute it all the same
+    EXPECT_EQ(problem(plain), "worker executable '" + plain +
+                                  "' (from --worker-bin): is not executable (no execute "
+                                  "permission for this user)");
+  }
+  ::chmod(plain.c_str(), 0755);
+  EXPECT_EQ(problem(plain), "");
+}
+
+TEST(BundledBinary, ANameWithoutASlashIsLookedUpOnPath) {
+  EXPECT_EQ(problem("sh"), "");
+  EXPECT_EQ(problem("benchgate-test-no-such-program"),
+            "worker executable 'benchgate-test-no-such-program' (from --worker-bin): no "
+            "executable of that name on PATH");
+}
+
+TEST(BundledBinary, ABuiltinScenarioNeedsTheRouterAndTheWorker) {
+  const auto needed = needed_binaries({builtin_scenario()}, false);
+  EXPECT_TRUE(needed.router);
+  EXPECT_TRUE(needed.worker);
+}
+
+TEST(BundledBinary, AnExternalSystemNeedsNoRouterAndRemoteWorkersNoWorker) {
+  scenario::Scenario s = builtin_scenario();
+  s.router.impl = scenario::RouterImpl::kExternal;
+  EXPECT_FALSE(needed_binaries({s}, false).router);
+  EXPECT_TRUE(needed_binaries({s}, false).worker);
+  EXPECT_FALSE(needed_binaries({s}, true).worker);
+  s.workers.at = {"127.0.0.1:1"};
+  EXPECT_FALSE(needed_binaries({s}, false).worker);
+}
+
+TEST(BundledBinary, AWorkerProgramOfItsOwnNeedsNoBundledWorker) {
+  scenario::Scenario s = builtin_scenario();
+  s.worker_impls["own"].command = {"sh"};
+  s.workloads.back().worker = "own";
+  EXPECT_FALSE(needed_binaries({s}, false).worker);
+  // Nor does an adapter whose tool is not installed: the engine starts nothing for it.
+  s.worker_impls["own"] = {};
+  s.worker_impls["own"].adapter = "benchgate-test-no-such-program";
+  EXPECT_FALSE(needed_binaries({s}, false).worker);
+  // An adapter whose tool is there runs as the bundled worker.
+  s.worker_impls["own"].adapter = "sh";
+  EXPECT_TRUE(needed_binaries({s}, false).worker);
+}
+
+TEST(BundledBinary, AComparisonOfRoutersNeedsTheRouterOnlyWhenOneIsBuiltin) {
+  scenario::Scenario s = builtin_scenario();
+  s.router.impl = scenario::RouterImpl::kExternal;
+  s.routers["a"].impl = scenario::RouterImpl::kExternal;
+  s.routers["b"].impl = scenario::RouterImpl::kCommand;
+  s.compare_routers = {"a", "b"};
+  EXPECT_FALSE(needed_binaries({s}, false).router);
+  s.routers["b"].impl = scenario::RouterImpl::kBuiltin;
+  EXPECT_TRUE(needed_binaries({s}, false).router);
+}
+
+TEST(BundledBinary, AMissingRouterIsNamedBeforeAnythingStarts) {
+  const auto usable = check_needed_binaries({builtin_scenario()}, "/nonexistent/router",
+                                            "/nonexistent/worker", false);
+  ASSERT_FALSE(usable);
+  EXPECT_EQ(usable.message(),
+            "router executable '/nonexistent/router' (from --router-bin): no such file");
+}
+
+}  // namespace
+}  // namespace benchgate::app
