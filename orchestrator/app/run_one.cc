@@ -24,6 +24,27 @@ std::vector<gating::WorkloadValues> workload_values(const engine::ScenarioResult
   return values;
 }
 
+// Why a run that has no scenario-level error failed or exits 3: its first failed workload, else
+// its first critical gate that is an error (README, "Run status": `runs.error` says why).
+std::string unstated_reason(const report::ScenarioReport& out) {
+  for (const auto& w : out.result.workloads) {
+    if (w.status != results::WorkloadStatus::kFailed) continue;
+    const std::string variant = w.variant == "default" ? "" : " (variant " + w.variant + ")";
+    return "workload '" + w.spec.name + "'" + variant + " failed: " + w.error;
+  }
+  if (out.exit_code != kExitRunError) return "";
+  for (const auto& g : out.gates) {
+    const auto& o = g.outcome;
+    if (o.severity != scenario::GateSeverity::kCritical || o.verdict != gates::Verdict::kError) {
+      continue;
+    }
+    const std::string variant = g.variant == "default" ? "" : " (variant " + g.variant + ")";
+    return "critical gate " + o.metric + " on workload '" + g.workload + "'" + variant +
+           " is an error: " + o.explanation;
+  }
+  return "";
+}
+
 }  // namespace
 
 report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
@@ -101,6 +122,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   if (why.empty() && (out.result.interrupted || stopped_after_measuring)) {
     why = interrupt_description();
   }
+  if (why.empty()) why = unstated_reason(out);
   // Through `terminal`, which writes to the job's own output under `serve`: its client sees
   // these lines as a local run shows them (the process's stdout is the service's).
   const std::string run = std::to_string(out.run_id);

@@ -1,0 +1,109 @@
+// What `runs.error` says for a run without a scenario-level error (orchestrator/app/run_one.h):
+// the first failed workload, or the critical gate that is an error (README, "Run status"). The
+// engine runs through fakes (tests/unit/orchestrator/engine/engine_fakes.h), the store is a
+// real SQLite file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "engine_fakes.h"
+#include "orchestrator/app/run_one.h"
+#include "orchestrator/store/store.h"
+#include "store_test_support.h"
+
+namespace benchgate::app {
+namespace {
+
+using engine::testing::FakeFactories;
+using engine::testing::FakePool;
+using engine::testing::FakeSut;
+
+scenario::Scenario one_workload() {
+  scenario::Workload w;
+  w.name = "w1";
+  w.warmup_ns = 0;
+  w.duration_ns = 10'000'000;
+  w.repetitions = 1;
+  w.workers = 1;
+  w.connections = 1;
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = {w};
+  return s;
+}
+
+class RunError : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = store::Store::open(dir_.file("runs.db"));
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    store_ = std::move(*opened);
+    out_ = std::tmpfile();
+    ASSERT_NE(out_, nullptr);
+    std::filesystem::create_directories(dir_.file("logs"));
+    options_.factories = &factories_;
+    options_.log_dir = dir_.file("logs");
+  }
+  void TearDown() override {
+    if (out_ != nullptr) std::fclose(out_);
+  }
+
+  // Runs `s` and reads its row back from the database file.
+  store::RunSummary run(const scenario::Scenario& s) {
+    report::TerminalReport terminal(out_, out_);
+    auto report = run_one(s, RunPolicy{}, options_, *store_, store::testing::test_run_info(),
+                          terminal, nullptr);
+    auto stored = store_->get_run(report.run_id);
+    EXPECT_TRUE(stored.ok()) << stored.message();
+    return stored ? stored->run : store::RunSummary{};
+  }
+
+  store::testing::TempDir dir_;
+  std::unique_ptr<store::Store> store_;
+  std::FILE* out_ = nullptr;
+  FakeFactories factories_;
+  engine::EngineOptions options_;
+};
+
+TEST_F(RunError, ARunFailedByAWorkloadStoresThatWorkloadsError) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].die = {0};  // the only worker ends its stream in the only window
+  factories_.pools = {pool};
+  const store::RunSummary row = run(one_workload());
+  EXPECT_EQ(row.status, "failed");
+  EXPECT_EQ(row.exit_code, 3);
+  EXPECT_TRUE(row.error.starts_with("workload 'w1' failed: worker 0")) << row.error;
+}
+
+TEST_F(RunError, AnOkRunThatExits3OnACriticalGateErrorStoresTheGatesReason) {
+  factories_.suts = {FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  scenario::Scenario s = one_workload();
+  scenario::Gate gate;
+  gate.workload = "w1";
+  gate.metric = "router.cpu_per_request";  // the fake system under test reports no metrics
+  gate.max = 1;
+  s.gates = {gate};
+  const store::RunSummary row = run(s);
+  EXPECT_EQ(row.status, "ok");
+  EXPECT_EQ(row.exit_code, 3);
+  EXPECT_TRUE(
+      row.error.starts_with("critical gate router.cpu_per_request on workload 'w1' is an error: "))
+      << row.error;
+  EXPECT_GT(row.error.size(), std::string("critical gate ... is an error: ").size());
+}
+
+TEST_F(RunError, ARunThatExits0StoresNoError) {
+  factories_.suts = {FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  const store::RunSummary row = run(one_workload());
+  EXPECT_EQ(row.status, "ok");
+  EXPECT_EQ(row.exit_code, 0);
+  EXPECT_EQ(row.error, "");
+}
+
+}  // namespace
+}  // namespace benchgate::app
