@@ -18,6 +18,7 @@
 #include "orchestrator/history/run_detail.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
+#include "orchestrator/report/rate_text.h"
 
 namespace benchgate::report {
 namespace {
@@ -267,7 +268,7 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
                  ? w.spec.http.method + " " + w.spec.http.target
                  : w.spec.wamp.transport + "/" + w.spec.wamp.serializer),
       w.spec.connections, w.spec.in_flight, w.spec.workers, w.spec.threads,
-      w.spec.rate > 0 ? fmt::format("open loop at {:.0f} req/s", w.spec.rate)
+      w.spec.rate > 0 ? "open loop at " + rate_text(w.spec.rate) + " req/s"
                       : std::string("closed loop"),
       results::status_name(w.status));
   if (!w.load_from.empty()) {

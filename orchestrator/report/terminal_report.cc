@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/units/units.h"
+#include "orchestrator/report/rate_text.h"
 
 namespace benchgate::report {
 namespace {
@@ -249,7 +250,7 @@ std::string workload_table(const results::WorkloadResult& w) {
   } else {
     out += wamp_header(w, variant, model);
   }
-  if (w.spec.rate > 0) out += fmt::format(" at {:.0f} req/s", w.spec.rate);
+  if (w.spec.rate > 0) out += " at " + rate_text(w.spec.rate) + " req/s";
   out += "\n";
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
                    "flags");

@@ -203,6 +203,16 @@ TEST(WorkloadTable, AnOpenLoopRowSaysWhatWasUnwrittenAtTheWindowsEnd) {
   EXPECT_NE(table.find("errors by kind: not_sent=4"), std::string::npos) << table;
 }
 
+TEST(WorkloadTable, AnOpenLoopRateUnderOnePerSecondIsNotShownAsZero) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.rate = 0.001;
+  EXPECT_NE(workload_table(w).find(" at 0.001 req/s\n"), std::string::npos) << workload_table(w);
+  w.spec.rate = 2.5;
+  EXPECT_NE(workload_table(w).find(" at 2.5 req/s\n"), std::string::npos) << workload_table(w);
+  w.spec.rate = 50000;
+  EXPECT_NE(workload_table(w).find(" at 50000 req/s\n"), std::string::npos) << workload_table(w);
+}
+
 // A row without flags (the median row never has router/op) ends at its last figure.
 TEST(WorkloadTable, NoLineEndsInSpaces) {
   results::WorkloadResult w = saturated_workload();
