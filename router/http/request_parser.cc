@@ -181,6 +181,9 @@ bool RequestParser::trust_chunk(uint64_t needed, error_code& ec) {
       SpareBody::lend(body_);
       body_.clear();
     }
+    // Bytes that fit in the buffer the connection kept (at most memory::kUnbudgetedBytes,
+    // outside the budget) are trusted as they are: nothing grows, nothing is reserved.
+    if (needed <= trusted_) return true;
   }
   // Doubling from what is trusted (grow_within_budget's steps), not from the spare's capacity:
   // what the body holds of the budget follows its bytes alone, as for a Content-Length body.

@@ -74,9 +74,11 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // capacity body_capacity() allows, and grows body_ to it where it has less; false (and ec
   // set) when the budget refuses.
   bool trust_body(uint64_t needed, error_code& ec);
-  // A chunked body: `needed` bytes arrived, past what is trusted_. Reserves a capacity of at
-  // least double what was trusted (within the body limit), and grows body_ to it where it has
-  // less; false (and ec set) when the budget refuses.
+  // A chunked body: `needed` bytes arrived, past what is trusted_. The first chunk trusts the
+  // capacity of the buffer the connection kept (nothing grows or is reserved while the bytes
+  // fit in it); past what is trusted, reserves a capacity of at least double that (within the
+  // body limit), and grows body_ to it where it has less; false (and ec set) when the budget
+  // refuses.
   bool trust_chunk(uint64_t needed, error_code& ec);
   // Gives body_ a capacity of exactly `capacity` where it has less; the buffer it outgrew goes
   // to the thread's spare (or is freed).

@@ -334,6 +334,54 @@ TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareAndReservesByItsByt
   std::string().swap(SpareBody::get());
 }
 
+// A chunked body that fits in the buffer the connection kept from an earlier body (at most
+// 64 KiB, outside the budget) is appended there: no new buffer, nothing reserved. Only bytes
+// past that capacity make it grow, to double what it was trusted with.
+TEST(RequestParserBudget, ASmallChunkedBodyFitsInTheBufferTheConnectionKeptAndReservesNothing) {
+  std::string().swap(SpareBody::get());
+  memory::BufferBudget budget(64ull << 20);
+  const RouteLimits limits;
+  std::string echo;
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  boost::system::error_code ec;
+  {
+    // A Content-Length body of 40,000 bytes leaves the connection a buffer of that capacity.
+    RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+    const std::string request = "POST /bench/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 40000" +
+                                std::string("\r\n\r\n") + std::string(40'000, 'f');
+    EXPECT_EQ(parser.put(boost::asio::buffer(request), ec), request.size());
+    ASSERT_FALSE(ec) << ec.message();
+  }
+  release_body_buffer(echo, reservation);
+  ASSERT_EQ(echo.capacity(), 40'000u);
+  ASSERT_EQ(budget.in_use(), 0u);
+  const char* kept = echo.data();
+
+  RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+  const std::string small = "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked" +
+                            std::string("\r\n\r\n64\r\n") + std::string(100, 'g');
+  EXPECT_EQ(parser.put(boost::asio::buffer(small), ec), small.size());
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(echo.size(), 100u);
+  EXPECT_EQ(echo.capacity(), 40'000u);
+  EXPECT_EQ(echo.data(), kept);
+  EXPECT_EQ(budget.in_use(), 0u);
+  // 40,100 bytes: past the kept 40,000, which doubles.
+  const std::string more = "\r\n9c40\r\n" + std::string(40'000, 'g');
+  EXPECT_EQ(parser.put(boost::asio::buffer(more), ec), more.size());
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(echo.capacity(), 80'000u);
+  EXPECT_EQ(budget.in_use(), 80'000u);
+  const std::string last = "\r\n0\r\n\r\n";
+  EXPECT_EQ(parser.put(boost::asio::buffer(last), ec), last.size());
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_TRUE(parser.is_done());
+  EXPECT_EQ(echo, std::string(40'100, 'g'));
+  release_body_buffer(echo, reservation);
+  EXPECT_EQ(budget.in_use(), 0u);
+  std::string().swap(SpareBody::get());
+}
+
 // The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
 // slot back and the next request takes that same slot, so a busy connection allocates nothing
 // per request; requests in progress at once have slots of their own.
