@@ -410,6 +410,9 @@ class TlsStream {
     void operator()(Self& self, error_code wait_ec = {}) {
       if (state == State::kPosted) return finish(self);
       if (wait_ec) {
+        // Closed or cancelled while waiting: what the call kept goes back before the handler
+        // runs, as when it is done.
+        if constexpr (requires { call.done(); }) call.done();
         result = wait_ec;
         return finish(self);
       }
@@ -454,7 +457,11 @@ class TlsStream {
     template <typename Self>
     void operator()(Self& self, error_code wait_ec = {}) {
       if (state == State::kPosted) return self.complete(result, written);
-      if (wait_ec) return self.complete(wait_ec, written);
+      if (wait_ec) {
+        // The kept call goes back before the handler runs (LazyWriteCall::done).
+        call.reset();
+        return self.complete(wait_ec, written);
+      }
       while (left > 0) {
         if (!call) call.emplace(stream.ssl_, rest);
         size_t bytes = 0;
