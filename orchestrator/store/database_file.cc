@@ -6,8 +6,6 @@
 #include <array>
 #include <set>
 
-#include "orchestrator/store/migrations.h"
-
 namespace benchgate::store {
 namespace {
 
@@ -62,13 +60,12 @@ Expected<DatabaseIdentity> identify_database(sqlite::Database& db) {
   }
   if (names.empty() && user_version == 0) return identity;
   // Benchgate's first migration sets the schema version in the transaction that creates the
-  // tables, so tables without a version are another program's. The tables of a version newer
-  // than this build are not known here: apply_migrations refuses it, saying so.
-  bool ours = user_version > latest_schema_version();
-  if (user_version > 0 && !ours) {
-    ours = true;
-    for (const char* table : kStoreTables) ours = ours && names.count(table) > 0;
-  }
+  // tables, so tables without a version are another program's; so is a version without the
+  // tables, however high: a version newer than this build is a store only when it has them
+  // (apply_migrations then refuses it, saying so), or another program's database would be
+  // switched to WAL mode before that refusal.
+  bool ours = user_version > 0;
+  for (const char* table : kStoreTables) ours = ours && names.count(table) > 0;
   identity.contents = ours ? DatabaseContents::kBenchgate : DatabaseContents::kOther;
   return identity;
 }

@@ -20,8 +20,8 @@ Expected<void> check_database_file_name(const std::string& path);
 // What a SQLite database holds, read without writing anything to it.
 enum class DatabaseContents {
   kNothing,    // no table, view, index or trigger: a new or 0-byte file
-  kBenchgate,  // a schema version (PRAGMA user_version) and benchgate's tables, or a version
-               // newer than this build (whose tables it cannot know; migrating refuses it)
+  kBenchgate,  // a schema version (PRAGMA user_version) and benchgate's tables, also when
+               // the version is newer than this build (migrating refuses it)
   kOther,      // anything else: another program's database
 };
 

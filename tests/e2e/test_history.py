@@ -199,6 +199,15 @@ class HistoryTest(unittest.TestCase):
         other.close()
         with open(foreign, "rb") as f:
             foreign_bytes = f.read()
+        # A schema version past this build's without benchgate's tables: still not a store, so
+        # not switched to WAL mode (which would change the file) before a refusal.
+        newer = os.path.join(self.dir, "newer.db")
+        with sqlite3.connect(newer) as other:
+            other.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+            other.execute("PRAGMA user_version = 42")
+        other.close()
+        with open(newer, "rb") as f:
+            newer_bytes = f.read()
         for args in (["runs", "list"], ["runs", "show", "1"], ["baseline", "list"],
                      ["baseline", "add", "main", "1"], ["compare", "1", "2"],
                      ["history", "changes"], ["gate", "1"]):
@@ -215,6 +224,14 @@ class HistoryTest(unittest.TestCase):
                                          "another file with --db\n")
             with open(foreign, "rb") as f:
                 self.assertEqual(f.read(), foreign_bytes, args)
+            run = self.orchestrator(*args, db=newer)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertEqual(run.stderr, f"error: '{newer}' is not a benchgate database: it "
+                                         "is a SQLite database holding 'notes', without "
+                                         "benchgate's schema; it was left unchanged: choose "
+                                         "another file with --db\n")
+            with open(newer, "rb") as f:
+                self.assertEqual(f.read(), newer_bytes, args)
 
     def test_a_name_that_keeps_nothing_is_refused_naming_the_flag(self):
         for name in ("", ":memory:", "file:history.db?mode=memory"):

@@ -89,6 +89,26 @@ TEST(DatabaseFile, ASchemaVersionWithoutBenchgatesTablesIsAnotherProgramsDatabas
   EXPECT_EQ(file_bytes(path), before);
 }
 
+// A version newer than this build does not make a database benchgate's: without the store's
+// tables it is another program's, refused before Store::open switches it to WAL mode.
+TEST(DatabaseFile, AVersionNewerThanThisBuildWithoutBenchgatesTablesIsLeftUnchanged) {
+  TempDir dir;
+  const std::string path = dir.file("high_version.db");
+  write_foreign_database(path, "CREATE TABLE notes (id INTEGER); PRAGMA user_version = 42;");
+  const std::string before = file_bytes(path);
+  auto held = check_holds_a_store(path, 100);
+  ASSERT_FALSE(held.ok());
+  EXPECT_TRUE(mentions(held.message(), "holding 'notes', without benchgate's schema"))
+      << held.message();
+  auto store = Store::open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.error().kind, ErrorKind::kInvalidInput) << store.message();
+  EXPECT_TRUE(mentions(store.message(), "'" + path + "' is not a benchgate database"))
+      << store.message();
+  EXPECT_FALSE(mentions(store.message(), "newer than this benchgate")) << store.message();
+  EXPECT_EQ(file_bytes(path), before) << "the journal mode stays rollback, not WAL";
+}
+
 TEST(DatabaseFile, AnEmptyFileBecomesAStoreWhenOpenedToWrite) {
   TempDir dir;
   const std::string path = dir.file("empty.db");

@@ -107,6 +107,8 @@ TEST(Migrations, AFailingMigrationLeavesTheVersionAndSchemaUnchanged) {
 
 TEST(Migrations, ADatabaseNewerThanThisBuildIsRefused) {
   TempDir dir;
+  // A store (benchgate's tables) that a later build moved to a version this one does not know.
+  { ASSERT_TRUE(Store::open(dir.file("new.db")).ok()); }
   {
     auto db = sqlite::Database::open(dir.file("new.db"));
     ASSERT_TRUE(db.ok());
