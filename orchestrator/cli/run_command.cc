@@ -10,6 +10,7 @@
 #include "common/workload/workload_limits.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/local_run.h"
+#include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
@@ -65,10 +66,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_flag(
       "--strict", flags.strict,
       "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
-  run->add_option("--router-bin", flags.router_binary,
-                  "Router executable (default: next to orchestrator, or $BENCHGATE_ROUTER_BIN)");
-  run->add_option("--worker-bin", flags.worker_binary,
-                  "Worker executable (default: next to orchestrator, or $BENCHGATE_WORKER_BIN)");
+  run->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
+  run->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
   run->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
   run->add_option("--workers", flags.worker_count, kWorkersHelp)
       ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));

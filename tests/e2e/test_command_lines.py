@@ -73,7 +73,8 @@ class BinaryFlagsTest(HelpCase):
     def test_router_and_worker_bin_say_where_the_binary_is_looked_for_in_order(self):
         # orchestrator/app/bundled_binary.h: the flag, else the variable, else next to the
         # orchestrator, else PATH.
-        for command, flags in ((["calibrate"], ("router", "worker")),
+        for command, flags in ((["run"], ("router", "worker")),
+                               (["calibrate"], ("router", "worker")),
                                (["serve"], ("router", "worker")),
                                (["worker-check"], ("router",))):
             text = self.help_of(["orchestrator", *command])
