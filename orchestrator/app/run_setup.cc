@@ -1,8 +1,13 @@
 // See run_setup.h.
 #include "orchestrator/app/run_setup.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 
@@ -45,7 +50,72 @@ bool holds_a_file(const fs::path& dir) {
   return false;
 }
 
+// The orchestrator PID in a token file's name, worker-token-PID-N (spawning_pool.cc); 0 for any
+// other name.
+pid_t token_owner(const std::string& name) {
+  static const std::string prefix = "worker-token-";
+  if (!name.starts_with(prefix)) return 0;
+  const std::string rest = name.substr(prefix.size());
+  const auto dash = rest.find('-');
+  if (dash == std::string::npos || dash == 0 || dash + 1 == rest.size()) return 0;
+  const auto digits = [](const std::string& text) {
+    return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const std::string pid = rest.substr(0, dash);
+  if (!digits(pid) || !digits(rest.substr(dash + 1)) || pid.size() > 9) return 0;
+  return static_cast<pid_t>(std::stol(pid));
+}
+
+// Whether `path` is, without following a link, a folder (or a regular file) of this user.
+bool owned(const fs::path& path, bool folder) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0 || info.st_uid != ::geteuid()) return false;
+  return folder ? S_ISDIR(info.st_mode) && (info.st_mode & 077) == 0 : S_ISREG(info.st_mode);
+}
+
+// A log folder of a run or a service (make_log_dir's names): PREFIX-XXXXXX.
+bool log_folder_name(const std::string& name) {
+  for (const std::string prefix : {"benchgate-run-", "benchgate-serve-"}) {
+    if (name.starts_with(prefix) && name.size() == prefix.size() + 6) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+size_t remove_stale_worker_tokens(const std::string& temp_dir) {
+  size_t removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator top(temp_dir, ec), end; !ec && top != end; top.increment(ec)) {
+    const fs::path run_dir = top->path();
+    if (!log_folder_name(run_dir.filename().string()) || !owned(run_dir, true)) continue;
+    // The tokens lie in the folder, a scenario's folder of it, or an implementation's in that.
+    std::vector<fs::path> tokens;
+    std::error_code walk;
+    for (fs::recursive_directory_iterator it(run_dir, walk), last; !walk && it != last;
+         it.increment(walk)) {
+      if (it.depth() > 2) continue;
+      const std::string name = it->path().filename().string();
+      const pid_t pid = token_owner(name);
+      if (pid <= 0 || !owned(it->path(), false)) continue;
+      // Gone: no process of that PID (kill(2) with signal 0 only looks).
+      if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+      tokens.push_back(it->path());
+    }
+    for (const fs::path& token : tokens) {
+      std::error_code gone;
+      if (!fs::remove(token, gone)) continue;
+      ++removed;
+      // Its folders, up to the run's, where they held nothing else (remove() of a folder
+      // removes only an empty one).
+      for (fs::path dir = token.parent_path(); dir.string().size() >= run_dir.string().size();
+           dir = dir.parent_path()) {
+        if (!fs::is_empty(dir, gone) || !fs::remove(dir, gone) || dir == run_dir) break;
+      }
+    }
+  }
+  return removed;
+}
 
 void keep_or_remove_logs(const std::string& log_dir, bool keep) {
   if (keep && holds_a_file(log_dir)) {
@@ -85,6 +155,9 @@ Expected<RunSetup> set_up_run(const SetupSettings& settings) {
       if (info.branch.empty()) info.branch = git->branch;
     }
   }
+  // A killed orchestrator could not remove its workers' token: the next run does.
+  std::error_code ec;
+  remove_stale_worker_tokens(fs::temp_directory_path(ec).string());
   setup.options = engine_options(settings.processes, make_log_dir(settings.log_prefix));
   return setup;
 }

@@ -31,6 +31,14 @@ engine::EngineOptions engine_options(const ProcessSettings& processes, const std
 // (the temporary folder itself when none can be made).
 std::string make_log_dir(const std::string& prefix);
 
+// The worker tokens (README "Security") that an orchestrator killed before it could remove them
+// left in `temp_dir`: in its log folders (benchgate-run-XXXXXX, benchgate-serve-XXXXXX: ours,
+// mode 0700) each file worker-token-PID-N whose orchestrator PID is no longer running is
+// removed, and so is a folder that held nothing else. Only folders and files owned by this
+// user, never through a symbolic link; the logs beside a token stay. Returns how many tokens
+// were removed.
+size_t remove_stale_worker_tokens(const std::string& temp_dir);
+
 // After a run: a log folder that holds a log is named on stderr ("child process logs: DIR")
 // when `keep`, else removed. A folder without a log (nothing was spawned: an external system,
 // --workers-at) is no lead to follow and is removed even when `keep`.

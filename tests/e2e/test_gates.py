@@ -1,5 +1,6 @@
 """Every run lands in SQLite, and gates decide from the stored history: a promoted baseline,
 a second run gated against it, an impossible gate, a missing metric, a killed orchestrator."""
+import glob
 import os
 import signal
 import sqlite3
@@ -178,10 +179,15 @@ connections = 2
         run.proc.kill()  # SIGKILL: no chance to clean up
         run.finish(timeout=30)
         self.assertEqual(run.leftovers(), [], "children must die with the orchestrator")
+        # The spawned workers' token (README "Security") could not be removed by its run.
+        left = glob.glob(os.path.join(tempfile.gettempdir(), "benchgate-run-*", "worker-token-*"))
+        self.assertEqual(len(left), 1, left)
 
         listing = self.orchestrator("run", self.scenario(), "--db", self.db)
         self.assertEqual(listing.returncode, 0, listing.stderr)
         self.assertIn("run 1 was left running", listing.stderr)
+        # The next run removed it: its orchestrator is gone.
+        self.assertFalse(os.path.exists(left[0]), left)
         with sqlite3.connect(self.db) as db:
             self.assertEqual(db.execute("SELECT status FROM runs WHERE id = 1").fetchone()[0],
                              "abandoned")
