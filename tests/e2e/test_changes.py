@@ -109,6 +109,12 @@ class ChangesThroughRealRunsTest(unittest.TestCase):
         # Only the median latency is held to exactly one change: on a loaded machine a stall of
         # the router moves a run's throughput and tail latency, never its median.
 
+    def test_a_filter_that_matches_no_run_has_no_series(self):
+        run = self.changes("--scenario", "no_such_scenario")
+        self.assertEqual(run.stdout, f"no finished runs match in {self.db}\n")
+        doc = json.loads(self.changes("--scenario", "no_such_scenario", "--json").stdout)
+        self.assertEqual(doc["series"], [])
+
     def test_each_run_updated_the_stored_change_points_as_it_landed(self):
         doc = json.loads(self.changes("--json").stdout)
         self.assertTrue(doc["series"])
@@ -211,15 +217,13 @@ class ChangesUsageTest(unittest.TestCase):
             self.assertIn(needle, run.stderr, args)
             self.assertEqual(run.stdout, "", args)
 
-    def test_an_empty_database_has_no_series(self):
+    def test_an_empty_file_is_no_database_and_stays_empty(self):
         db = os.path.join(self.dir, "empty.db")
-        self.assertEqual(Run(["runs", "list", "--db", db]).run(timeout=30).returncode, 2)
-        sqlite3.connect(db).close()
+        sqlite3.connect(db).close()  # a file of 0 bytes: SQLite writes nothing until a table
         run = Run(["history", "changes", "--db", db]).run(timeout=30)
-        self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertEqual(run.stdout, f"no finished runs match in {db}\n")
-        doc = json.loads(Run(["history", "changes", "--db", db, "--json"]).run(timeout=30).stdout)
-        self.assertEqual(doc["series"], [])
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("is not a benchgate database", run.stderr)
+        self.assertEqual(os.path.getsize(db), 0)
 
     def test_help_names_every_flag(self):
         run = Run(["history", "changes", "--help"]).run(timeout=30)
