@@ -31,6 +31,12 @@ std::string format_span(int64_t ns) {
   return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
 }
 
+std::optional<std::string> run_took(const std::string& status, int64_t started_at_ns,
+                                    std::optional<int64_t> finished_at_ns) {
+  if (!finished_at_ns || status == "abandoned") return std::nullopt;
+  return format_span(*finished_at_ns - started_at_ns);
+}
+
 std::string short_commit(const std::string& commit) {
   if (commit.empty()) return "-";
   return commit.substr(0, 10);

@@ -13,6 +13,11 @@ namespace benchgate::history {
 std::string format_local_time(int64_t unix_ns);
 // A wall-clock span: "850ms", "12.5s", "1m05s", "2h03m".
 std::string format_span(int64_t ns);
+// How long a run took, as `runs list`, `runs show` and the HTML report say it: nothing while
+// it runs, nor for an `abandoned` run, whose orchestrator was killed at a moment nobody recorded
+// (its finished_at is when a later orchestrator marked it; README, "Run status").
+std::optional<std::string> run_took(const std::string& status, int64_t started_at_ns,
+                                    std::optional<int64_t> finished_at_ns);
 // The first 10 characters of a commit id; "-" when there is none.
 std::string short_commit(const std::string& commit);
 // "k1=v1,k2=v2" in key order; "-" when empty.

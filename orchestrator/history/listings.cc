@@ -13,7 +13,7 @@ std::string render_run_list(const std::vector<store::RunSummary>& runs) {
   table.align(7, TextTable::Align::kRight);
   for (const store::RunSummary& r : runs) {
     table.add_row({std::to_string(r.id), r.scenario, r.status, format_local_time(r.started_at_ns),
-                   r.finished_at_ns ? format_span(*r.finished_at_ns - r.started_at_ns) : "-",
+                   run_took(r.status, r.started_at_ns, r.finished_at_ns).value_or("-"),
                    short_commit(r.commit), or_dash(r.branch),
                    r.exit_code ? std::to_string(*r.exit_code) : "-", format_labels(r.labels)});
   }

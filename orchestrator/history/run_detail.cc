@@ -37,9 +37,12 @@ std::string header(const store::RunDetail& d) {
   out += "\n";
   if (!r.error.empty()) out += fmt::format("  error     {}\n", r.error);
   out += fmt::format("  started   {}\n", format_local_time(r.started_at_ns));
-  if (r.finished_at_ns) {
-    out += fmt::format("  finished  {} (took {})\n", format_local_time(*r.finished_at_ns),
-                       format_span(*r.finished_at_ns - r.started_at_ns));
+  if (auto took = run_took(r.status, r.started_at_ns, r.finished_at_ns)) {
+    out += fmt::format("  finished  {} (took {})\n", format_local_time(*r.finished_at_ns), *took);
+  } else if (r.finished_at_ns) {
+    // Abandoned: when it ended is not known, only when a later orchestrator found it gone.
+    out += fmt::format("  finished  - (killed; marked abandoned at {})\n",
+                       format_local_time(*r.finished_at_ns));
   } else {
     out += "  finished  -\n";
   }

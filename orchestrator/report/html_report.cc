@@ -516,14 +516,12 @@ std::string history_section(const HtmlRun& run) {
 std::string header_section(const HtmlRun& run) {
   const store::RunSummary& r = run.run;
   const store::Testbed& t = run.testbed;
+  const auto took = history::run_took(r.status, r.started_at_ns, r.finished_at_ns);
   std::string out = fmt::format(
       "<h1>{} &#8212; run {}</h1>\n<p>status <b>{}</b>{} &#183; started {}{}</p>\n",
       escape(r.scenario), r.id, escape(r.status),
       r.exit_code ? fmt::format(" (exit {})", *r.exit_code) : "",
-      escape(history::format_local_time(r.started_at_ns)),
-      r.finished_at_ns
-          ? escape(" · took " + history::format_span(*r.finished_at_ns - r.started_at_ns))
-          : "");
+      escape(history::format_local_time(r.started_at_ns)), took ? escape(" · took " + *took) : "");
   if (!r.error.empty()) out += fmt::format("<p class=\"flag\">{}</p>\n", escape(r.error));
   out += "<table class=\"testbed\">";
   auto row = [&](const char* key, const std::string& value) {

@@ -46,6 +46,19 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
             "ci=yes\n");
 }
 
+TEST_F(Listings, AnAbandonedRunHasNoDuration) {
+  // Its finished_at is when a later orchestrator marked it, not when it was killed.
+  store::RunSummary abandoned;
+  abandoned.id = 3;
+  abandoned.scenario = "soak";
+  abandoned.status = "abandoned";
+  abandoned.started_at_ns = kListingStart;
+  abandoned.finished_at_ns = kListingStart + 4'200'000'000;
+  EXPECT_EQ(render_run_list({abandoned}),
+            "ID  SCENARIO  STATUS     STARTED              DURATION  COMMIT  BRANCH  EXIT  LABELS\n"
+            " 3  soak      abandoned  2023-11-14 22:13:20         -  -       -          -  -\n");
+}
+
 TEST_F(Listings, ABaselineListNamesTheBaselineRunAndWhenItWasAdded) {
   store::BaselineEntry e;
   e.name = "main";

@@ -60,6 +60,17 @@ class RunDetailText : public ::testing::Test {
   }
 };
 
+TEST_F(RunDetailText, AnAbandonedRunSaysWhenItWasMarkedNotHowLongItTook) {
+  store::RunDetail d = sample_run();
+  d.run.status = "abandoned";
+  d.run.exit_code.reset();
+  const std::string text = render_run_detail(d, {});
+  EXPECT_NE(text.find("  finished  - (killed; marked abandoned at 2023-11-14 22:13:32)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("took"), std::string::npos) << text;
+}
+
 TEST_F(RunDetailText, TheHeaderNamesTheRunItsTimesCommitLabelsAndTestbed) {
   const std::string text = render_run_detail(sample_run(), {});
   EXPECT_NE(text.find("run 4  scenario quickstart  status failed (exit 3)\n"), std::string::npos)
