@@ -130,8 +130,13 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
       !finished) {
     terminal.message("error: cannot finish run " + run + ": " + finished.message());
     out.exit_code = kExitRunError;
-    // The store ended it as failed where it could: the reports say the status it holds.
-    if (auto stored = db.get_run(out.run_id)) out.status = stored->run.status;
+    // The store ended it as failed where it could: the reports say the status it holds. Where
+    // it could not (the database stayed locked: the run stays 'running' until a later open
+    // calls it abandoned), the status it would have written, never 'ok' for a run exiting 3.
+    auto stored = db.get_run(out.run_id);
+    out.status = stored && stored->run.status != "running"
+                     ? stored->run.status
+                     : store::Store::refused_end_status(out.status);
   } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
     if (auto changes = db.update_change_points(out.run_id); !changes) {

@@ -494,9 +494,10 @@ void MetricsObserver::Impl::set_change_points(const report::ScenarioReport& repo
 
 std::string MetricsObserver::run_status_label(const report::ScenarioReport& report) {
   // The status the store holds (run_one sets it, or reads it back when the store ended the run
-  // otherwise). An exit code raised after the run was stored (a late interrupt or cancel,
-  // unwritten report files, a refused promotion) leaves it: benchgate_last_run_exit_code says
-  // that, as runs.exit_code does.
+  // otherwise; where the store could not end it at all, the 'failed' or 'aborted' it would have
+  // written, Store::refused_end_status). An exit code raised after the run was stored (a late
+  // interrupt or cancel, unwritten report files, a refused promotion) leaves it:
+  // benchgate_last_run_exit_code says that, as runs.exit_code does.
   if (report.status == "ok" || report.status == "failed" || report.status == "aborted") {
     return report.status;
   }

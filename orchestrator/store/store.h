@@ -60,6 +60,10 @@ class Store {
   // (schemas/sqlite/0003_run_error.sql). The error is returned either way and says which.
   Expected<void> finish_run(int64_t run, const std::string& status, int exit_code,
                             const std::string& error = "", int failed_exit_code = 3);
+  // The status finish_run writes in place of `status` when the end as asked cannot be written:
+  // 'failed' ('aborted' stays). A run whose end could not be written at all is reported with it
+  // too, never as 'ok' (README, "Run status").
+  static std::string refused_end_status(const std::string& status);
   // The process that stored a finished run exits with `exit_code` after all (an interrupt
   // arrived after the run was finished, the report files could not be written): the stored exit
   // code is raised to it and `why` added to the run's error, so the run is not a baseline

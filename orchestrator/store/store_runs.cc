@@ -94,6 +94,10 @@ Expected<int64_t> Store::begin_run(const RunInfo& info) {
   return id;
 }
 
+std::string Store::refused_end_status(const std::string& status) {
+  return status == "aborted" ? status : "failed";
+}
+
 Expected<void> Store::finish_run(int64_t run, const std::string& status, int exit_code,
                                  const std::string& error, int failed_exit_code) {
   if (status != "ok" && status != "failed" && status != "aborted") {
@@ -116,7 +120,7 @@ Expected<void> Store::finish_run(int64_t run, const std::string& status, int exi
   // The end as asked could not be written: once more as a failure that says why, which
   // succeeds where the cause has passed (a lock released meanwhile) or was the values.
   auto refused = [&](const std::string& why) -> Error {
-    const std::string as = status == "aborted" ? status : "failed";
+    const std::string as = refused_end_status(status);
     const std::string reason = (error.empty() ? "" : error + "; ") + "cannot finish run: " + why;
     if (finish(as, failed_exit_code, reason) && db_->changes() == 1) {
       return Error{"finish_run: " + why + "; run " + std::to_string(run) + " is stored as " + as +

@@ -10,6 +10,8 @@
 
 #include "engine_fakes.h"
 #include "orchestrator/app/run_one.h"
+#include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "store_test_support.h"
 
@@ -103,6 +105,48 @@ TEST_F(RunError, ARunThatExits0StoresNoError) {
   EXPECT_EQ(row.status, "ok");
   EXPECT_EQ(row.exit_code, 0);
   EXPECT_EQ(row.error, "");
+}
+
+// Another process's write lock on the database, taken once the run's workload is stored and
+// held until the test releases it: the run's end cannot be written. Readers go on beside it
+// (WAL), so the run reads back as 'running'.
+class LockAfterTheWorkload : public engine::RunObserver {
+ public:
+  explicit LockAfterTheWorkload(std::string path) : path_(std::move(path)) {}
+  void workload_finished(const results::WorkloadResult&) override {
+    auto db = store::sqlite::Database::open(path_);
+    ASSERT_TRUE(db.ok()) << db.message();
+    holder_ = std::move(*db);
+    ASSERT_TRUE(holder_->exec("BEGIN IMMEDIATE").ok());
+  }
+  void release() { holder_.reset(); }
+
+ private:
+  std::string path_;
+  std::unique_ptr<store::sqlite::Database> holder_;
+};
+
+// A run whose end the database never took (locked past the busy timeout, the row left
+// 'running' for a later open to call abandoned) exits 3, and its report and
+// benchgate_runs_total say 'failed', the status the store would have written, not 'ok'.
+TEST_F(RunError, ARunWhoseEndCouldNotBeStoredAtAllIsReportedFailedNotOk) {
+  const std::string path = dir_.file("locked.db");
+  auto opened = store::Store::open(path, store::OpenOptions{.busy_timeout_ms = 20});
+  ASSERT_TRUE(opened.ok()) << opened.message();
+  factories_.suts = {FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  LockAfterTheWorkload lock(path);
+  report::TerminalReport terminal(out_, out_);
+  auto report = run_one(one_workload(), RunPolicy{}, options_, **opened,
+                        store::testing::test_run_info(), terminal, &lock);
+  lock.release();
+  EXPECT_TRUE(report.result.ok()) << "it measured to its end";
+  EXPECT_EQ(report.exit_code, 3);
+  EXPECT_EQ(report.status, "failed");
+  EXPECT_EQ(metrics::MetricsObserver::run_status_label(report), "failed");
+  auto stored = (*opened)->get_run(report.run_id);
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  EXPECT_EQ(stored->run.status, "running") << "no end was written";
 }
 
 }  // namespace
