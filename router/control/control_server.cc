@@ -2,14 +2,13 @@
 #include "router/control/control_server.h"
 
 #include <chrono>
-#include <cstdio>
 
 #include <grpc/grpc.h>
-#include <grpc/support/log.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 #include <sys/stat.h>
 
+#include "common/net/grpc_log.h"
 #include "common/net/listen_failure.h"
 
 namespace benchgate::router::control {
@@ -19,15 +18,6 @@ namespace {
 // grace while any client still holds a connection open, even an idle one, so it is short:
 // control calls take microseconds, and a Shutdown call's reply is already on its way.
 constexpr auto kStopGrace = std::chrono::milliseconds(300);
-
-// While the server starts, gRPC's own log lines would duplicate the one error line the
-// router prints; afterwards its errors go to stderr, marked as gRPC's.
-void drop_grpc_log(gpr_log_func_args*) {}
-void grpc_errors_to_stderr(gpr_log_func_args* args) {
-  if (args->severity == GPR_LOG_SEVERITY_ERROR) {
-    std::fprintf(stderr, "router: grpc: %s\n", args->message);
-  }
-}
 
 }  // namespace
 
@@ -44,13 +34,13 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(&service);
-  gpr_set_log_function(drop_grpc_log);
+  net::silence_grpc_log();
   // A Unix socket is created owner-only (srwx------): other local users cannot connect to it.
   const bool unix_socket = address.starts_with("unix:");
   const mode_t umask_before = unix_socket ? ::umask(077) : 0;
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (unix_socket) ::umask(umask_before);
-  gpr_set_log_function(grpc_errors_to_stderr);
+  net::grpc_errors_to_stderr("router");
   // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
   if (!server || (port == 0 && !unix_socket)) {
     return Error{"cannot listen for control on " + address + ": " +

@@ -501,6 +501,26 @@ class ListenErrorsTest(OutputsTest):
                          (2, f"router: cannot listen for control on {self.address}: port {port} "
                              "is in use\n"))
 
+    def test_two_workers_ask_for_one_port_and_the_second_names_it_and_exits_2(self):
+        # gRPC would share the port between them (SO_REUSEPORT), and --workers-at would reach
+        # either at random.
+        first = subprocess.Popen([os.path.join(BIN, "worker"), "--listen", "127.0.0.1:0"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            line = first.stdout.readline().strip()
+            self.assertTrue(line.startswith("READY grpc=127.0.0.1:"), line)
+            address = line.split("=", 1)[1]
+            port = address.rsplit(":", 1)[1]
+            second = subprocess.run([os.path.join(BIN, "worker"), "--listen", address],
+                                    capture_output=True, text=True, timeout=30, check=False)
+            self.assertEqual((second.returncode, second.stdout, second.stderr),
+                             (2, "", f"worker: cannot listen on {address}: port {port} is in "
+                                     "use\n"))
+        finally:
+            first.terminate()
+            first.wait(timeout=30)
+            first.stdout.close()
+
     def test_serve_listen_and_metrics_listen_on_a_port_in_use(self):
         for flag, other in (("--listen", "--metrics-listen"), ("--metrics-listen", "--listen")):
             run = self.orchestrator("serve", flag, self.address, other, "127.0.0.1:0",

@@ -1,28 +1,14 @@
 // See server.h.
 #include "worker/service/server.h"
 
-#include <grpc/support/log.h>
+#include <grpc/grpc.h>
 
-#include <cstdio>
-
+#include "common/net/grpc_log.h"
 #include "common/net/listen_failure.h"
 #include "common/security/token.h"
 #include "worker/service/authentication.h"
 
 namespace benchgate::worker {
-namespace {
-
-// While the server starts, gRPC's own log lines (a failed bind's error tree) would bury the
-// one line the worker prints, as they would the router's (router/control/control_server.cc);
-// afterwards its errors go to stderr, marked as gRPC's.
-void drop_grpc_log(gpr_log_func_args*) {}
-void grpc_errors_to_stderr(gpr_log_func_args* args) {
-  if (args->severity == GPR_LOG_SEVERITY_ERROR) {
-    std::fprintf(stderr, "worker: grpc: %s\n", args->message);
-  }
-}
-
-}  // namespace
 
 Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token,
                                            std::optional<adapters::Tool> adapter,
@@ -35,6 +21,9 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
   out.service = std::make_unique<WorkerService>(std::move(adapter), http1_io);
   int port = 0;
   grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default, which would let a second worker share the port silently
+  // and the orchestrator's --workers-at reach either one at random.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
   if (token.empty()) {
     builder.RegisterService(out.service.get());
@@ -42,9 +31,9 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
     out.authenticating = std::make_unique<AuthenticatingWorkerService>(*out.service, token);
     builder.RegisterService(out.authenticating.get());
   }
-  gpr_set_log_function(drop_grpc_log);
+  net::silence_grpc_log();
   out.server = builder.BuildAndStart();
-  gpr_set_log_function(grpc_errors_to_stderr);
+  net::grpc_errors_to_stderr("worker");
   if (!out.server || port == 0) {
     return Error{"cannot listen on " + listen + ": " + net::why_not_listening(listen)};
   }
