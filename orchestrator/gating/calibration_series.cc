@@ -3,34 +3,19 @@
 
 #include <set>
 
+#include "orchestrator/gating/run_gates.h"
 #include "orchestrator/scenario/workload_glob.h"
 #include "orchestrator/store/workload_params.h"
 
 namespace benchgate::gating {
 
-namespace {
-
-// A gate whose verdict Holm's correction adjusts: relative (a baseline) or paired (against).
-bool holm_tested(const scenario::Gate& gate) {
-  return !gate.change && (!gate.baseline.empty() || !gate.against.empty());
-}
-
-// Whether `gate` judges workload `w` (run_gates.cc: a paired gate judges every matching variant
-// but the one it is judged against).
-bool judges(const scenario::Gate& gate, const results::WorkloadResult& w) {
-  return scenario::workload_matches(gate.workload, w.spec.name) &&
-         scenario::workload_matches(gate.variant, w.variant) &&
-         (gate.against.empty() || w.variant != gate.against);
-}
-
-}  // namespace
-
 size_t holm_family_of(const scenario::Scenario& scenario,
                       const std::vector<results::WorkloadResult>& workloads) {
+  std::vector<WorkloadValues> values;
+  for (const auto& w : workloads) values.push_back(values_of(w));
   size_t family = 0;
   for (const auto& gate : scenario.gates) {
-    if (!holm_tested(gate)) continue;
-    for (const auto& w : workloads) family += judges(gate, w) ? 1 : 0;
+    for (const auto& v : values) family += reaches_its_test(gate, v, values) ? 1 : 0;
   }
   return family;
 }
@@ -40,7 +25,10 @@ void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_
                                 CalibrationSeriesMap& all,
                                 std::vector<CalibrationLeftOut>& left_out) {
   const size_t family = holm_family_of(scenario, workloads);
-  for (const auto& w : workloads) {
+  std::vector<WorkloadValues> values;
+  for (const auto& w : workloads) values.push_back(values_of(w));
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    const results::WorkloadResult& w = workloads[i];
     if (std::string why = results::not_history_reason(w); !why.empty()) {
       left_out.push_back({run_id, w.spec.name, w.variant, std::move(why)});
       continue;
@@ -54,7 +42,7 @@ void collect_calibration_series(const scenario::Scenario& scenario, int64_t run_
           !scenario::workload_matches(gate.variant, w.variant)) {
         continue;
       }
-      if (holm_tested(gate) && judges(gate, w)) tested.insert(gate.metric);
+      if (reaches_its_test(gate, values[i], values)) tested.insert(gate.metric);
       if (!gate.against.empty()) paired.emplace(gate.metric, gate.paired_test);
       auto [it, added] = metrics.emplace(gate.metric, gate.alpha);
       const bool relative = !gate.baseline.empty() || !gate.against.empty();  // paired too

@@ -59,9 +59,10 @@ struct CalibrationLeftOut {
   std::string reason;  // results::not_history_reason
 };
 
-// The relative and paired gate verdicts a run of `scenario` with `workloads` has (one per gate
-// and matching workload and variant, as gating::evaluate_gates judges them; change gates are
-// not among them): the family Holm's correction adjusts over once each has a p-value.
+// The relative and paired gate verdicts of a run of `scenario` with `workloads` that have a
+// p-value once their baselines have runs (gating::reaches_its_test: not those of a workload
+// that was not configured, failed or lacks the gate's figure, as gates::apply_holm leaves out
+// an outcome without a p-value; change gates are not among them): Holm's family.
 size_t holm_family_of(const scenario::Scenario& scenario,
                       const std::vector<results::WorkloadResult>& workloads);
 

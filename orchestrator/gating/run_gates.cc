@@ -85,8 +85,40 @@ std::optional<gates::RunValues> run_values(const WorkloadValues& workload,
 }
 
 // A paired gate's outcome for one variant of a workload (docs/GATES.md, "Paired gates").
+// The variant it is judged against passed outcome_before_test.
 gates::GateOutcome evaluate_paired(const scenario::Gate& gate, const WorkloadValues& workload,
                                    const std::vector<WorkloadValues>& workloads) {
+  const WorkloadValues* against = against_of(gate, workload, workloads);
+  gates::GateOutcome o = gates::evaluate_paired_gate(gate, run_values(workload, gate.metric),
+                                                     run_values(*against, gate.metric));
+  if (o.verdict == gates::Verdict::kError) {
+    for (const WorkloadValues* w : {&workload, against}) {
+      if (!w->not_measured) continue;
+      if (std::string why = w->not_measured(gate.metric); !why.empty()) {
+        o.explanation = why;
+        break;
+      }
+    }
+  }
+  return o;
+}
+
+// The outcome `gate` takes on `workload` before any test: not_configured or an error when the
+// workload, or the variant a paired gate judges it against, did not run, was not measured, failed
+// or is not judged; nothing when the gate goes on to its test.
+std::optional<gates::GateOutcome> outcome_before_test(
+    const scenario::Gate& gate, const WorkloadValues& workload,
+    const std::vector<WorkloadValues>& workloads) {
+  if (workload.status == "not_configured") {
+    // The variant did not run (docs/SCENARIOS.md): nothing to judge, and no run error.
+    return gates::not_configured_outcome(
+        gate, "variant " + workload.variant + " is not configured: " + workload.error);
+  }
+  if (workload.status != "ok") return gates::error_outcome(gate, not_ok_reason(workload));
+  if (!workload.not_judged.empty()) {
+    return gates::error_outcome(gate, "not judged: " + workload.not_judged);
+  }
+  if (gate.change || gate.against.empty()) return std::nullopt;
   const WorkloadValues* against = against_of(gate, workload, workloads);
   if (against == nullptr) {
     return gates::error_outcome(
@@ -104,21 +136,28 @@ gates::GateOutcome evaluate_paired(const scenario::Gate& gate, const WorkloadVal
     return gates::error_outcome(
         gate, "the variant it is judged against is not judged: " + against->not_judged);
   }
-  gates::GateOutcome o = gates::evaluate_paired_gate(gate, run_values(workload, gate.metric),
-                                                     run_values(*against, gate.metric));
-  if (o.verdict == gates::Verdict::kError) {
-    for (const WorkloadValues* w : {&workload, against}) {
-      if (!w->not_measured) continue;
-      if (std::string why = w->not_measured(gate.metric); !why.empty()) {
-        o.explanation = why;
-        break;
-      }
-    }
-  }
-  return o;
+  return std::nullopt;
 }
 
 }  // namespace
+
+bool gate_judges(const scenario::Gate& gate, const WorkloadValues& workload) {
+  // A paired gate judges every matching variant but the one it is judged against.
+  return scenario::workload_matches(gate.workload, workload.name) &&
+         scenario::workload_matches(gate.variant, workload.variant) &&
+         (gate.against.empty() || workload.variant != gate.against);
+}
+
+bool reaches_its_test(const scenario::Gate& gate, const WorkloadValues& workload,
+                      const std::vector<WorkloadValues>& workloads) {
+  const bool relative_or_paired = !gate.change && (is_relative(gate) || !gate.against.empty());
+  if (!relative_or_paired || !gate_judges(gate, workload)) return false;
+  if (outcome_before_test(gate, workload, workloads)) return false;
+  // Without the figure (a metric not measured) the test is an error, as evaluate_gate and
+  // evaluate_paired_gate decide on run_values.
+  if (!run_values(workload, gate.metric)) return false;
+  return gate.against.empty() || run_values(*against_of(gate, workload, workloads), gate.metric);
+}
 
 std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gates,
                                           const std::vector<WorkloadValues>& workloads,
@@ -131,10 +170,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
     }
     bool matched = false;
     for (const auto& workload : workloads) {
-      if (!scenario::workload_matches(gate.workload, workload.name)) continue;
-      if (!scenario::workload_matches(gate.variant, workload.variant)) continue;
-      // A paired gate judges every matching variant but the one it is judged against.
-      if (!gate.against.empty() && workload.variant == gate.against) continue;
+      if (!gate_judges(gate, workload)) continue;
       matched = true;
       EvaluatedGate result;
       result.gate_index = static_cast<int>(index);
@@ -142,14 +178,8 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.variant = workload.variant;
       result.baseline = gate.against.empty() ? gate.baseline : gate.against;
       result.change = gate.change;
-      if (workload.status == "not_configured") {
-        // The variant did not run (docs/SCENARIOS.md): nothing to judge, and no run error.
-        result.outcome = gates::not_configured_outcome(
-            gate, "variant " + workload.variant + " is not configured: " + workload.error);
-      } else if (workload.status != "ok") {
-        result.outcome = gates::error_outcome(gate, not_ok_reason(workload));
-      } else if (!workload.not_judged.empty()) {
-        result.outcome = gates::error_outcome(gate, "not judged: " + workload.not_judged);
+      if (auto before = outcome_before_test(gate, workload, workloads)) {
+        result.outcome = std::move(*before);
       } else if (gate.change) {
         result.outcome = evaluate_change(gate, workload, context);
       } else if (!gate.against.empty()) {

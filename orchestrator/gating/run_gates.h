@@ -83,6 +83,18 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
 
 store::GateRecord to_record(const EvaluatedGate& gate);
 
+// Whether `gate` judges `workload`, by its workload and variant patterns (a paired gate every
+// matching variant but the one it is judged against): one outcome of evaluate_gates each.
+bool gate_judges(const scenario::Gate& gate, const WorkloadValues& workload);
+
+// Whether a relative or paired gate's outcome on `workload` (one of the run's `workloads`)
+// reaches its test given a baseline with runs, and so has the p-value that puts it in Holm's
+// family (gates::apply_holm): the gate judges the workload, which (and for a paired gate the
+// variant it is judged against) ran, is judged and has the gate's figure. evaluate_gates gives
+// the others a not_configured or error outcome before any test, with the same checks.
+bool reaches_its_test(const scenario::Gate& gate, const WorkloadValues& workload,
+                      const std::vector<WorkloadValues>& workloads);
+
 // A measured workload as gates see it (`w` must outlive the result).
 WorkloadValues values_of(const results::WorkloadResult& w);
 

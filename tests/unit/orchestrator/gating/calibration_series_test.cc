@@ -112,6 +112,29 @@ TEST(CalibrationSeries, ASeriesIsCalibratedAtTheLevelHolmsCorrectionGivesItsGate
   EXPECT_DOUBLE_EQ(ungated.level(), 0.01 / 4);
 }
 
+// Holm's family is what the gates count (gates::apply_holm: the verdicts with a p-value): a
+// gate on a workload that was not configured or failed, or on a figure the workload lacks
+// (router.cpu_per_request without the bundled router), has none and is not counted.
+TEST(CalibrationSeries, HolmsFamilyCountsOnlyTheGatesThatReachTheirTest) {
+  scenario::Scenario s;
+  s.gates.push_back(relative_gate("hello", "latency.p99"));
+  s.gates.push_back(relative_gate("hello", "router.cpu_per_request"));  // not measured
+  s.gates.push_back(relative_gate("skipped", "latency.p99"));
+  s.gates.push_back(relative_gate("broken", "latency.p99"));
+  results::WorkloadResult skipped = workload(10'000);
+  skipped.spec.name = "skipped";
+  skipped.status = results::WorkloadStatus::kNotConfigured;
+  results::WorkloadResult broken = workload(10'000);
+  broken.spec.name = "broken";
+  broken.status = results::WorkloadStatus::kFailed;
+  EXPECT_EQ(holm_family_of(s, {workload(10'000), skipped, broken}), 1u);
+  CalibrationSeriesMap series;
+  std::vector<CalibrationLeftOut> left_out;
+  collect_calibration_series(s, 1, {workload(10'000), skipped, broken}, series, left_out);
+  EXPECT_DOUBLE_EQ(series.at({"hello", "default", "latency.p99"}).level(), 0.01)
+      << "judged alone, as the gates judge it";
+}
+
 // A scenario with one relative gate: it is judged alone, at its alpha, as before.
 TEST(CalibrationSeries, ALoneRelativeGatesSeriesIsCalibratedAtItsAlpha) {
   scenario::Scenario s;
