@@ -73,6 +73,14 @@ std::string unmeasurable_reason(std::string_view metric, const Workload& workloa
   if (metric == "session_setup.p99" && is_http(workload.protocol)) {
     return std::string("it is a WAMP figure and the workload is ") + to_string(workload.protocol);
   }
+  // new_connection_per_request, which this figure needs, is an HTTP key (workload_section.cc):
+  // a WAMP workload is told so rather than to set a key its protocol refuses.
+  if (metric == "handshakes.rate" && !is_http(workload.protocol)) {
+    return std::string(
+               "it is an HTTP figure (with new_connection_per_request = true) and the "
+               "workload is ") +
+           to_string(workload.protocol);
+  }
   if (metric == "handshakes.rate" && !workload.new_connection_per_request) {
     return "the workload keeps its connections; it needs new_connection_per_request = true";
   }

@@ -250,6 +250,17 @@ TEST(ScenarioErrors, AGateOnAFigureItsWorkloadCanNeverMeasureIsRefused) {
       }));
 }
 
+// A WAMP workload cannot take new_connection_per_request (an HTTP key), so a handshakes.rate
+// gate on it is told the figure is HTTP's, not to set that key.
+TEST(ScenarioErrors, AHandshakesRateGateOnAWampWorkloadSaysItIsAnHttpFigure) {
+  EXPECT_EQ(refusals_of("name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
+                        "[[gates]]\nworkload = \"w\"\nmetric = \"handshakes.rate\"\nmin = 1\n"),
+            std::vector<std::string>{
+                "s.toml:7:10: error: gate metric 'handshakes.rate' can never be measured for "
+                "workload 'w': it is an HTTP figure (with new_connection_per_request = true) and "
+                "the workload is wamp_rpc"});
+}
+
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       refusals_of(std::string(kHead) +
