@@ -20,20 +20,37 @@ inline constexpr uint32_t kMaxThreads = 1024;
 // Worker processes of one workload, and the orchestrator's --workers.
 inline constexpr uint32_t kMaxWorkers = 1024;
 
-// Connections (sessions) of one worker: each is a socket, so a file descriptor. 2^20 is
-// Linux's default fs.nr_open, the most RLIMIT_NOFILE can be raised to without changing it;
-// more connections need more workers.
-inline constexpr uint32_t kMaxConnectionsPerWorker = uint32_t{1} << 20;
+// Descriptors a load thread's event loop holds besides its connections (epoll, its wake-up and
+// timer descriptors); worker/engine/descriptor_limit.cc counts them before connecting.
+inline constexpr uint32_t kDescriptorsPerLoadThread = 3;
+
+// Linux's default fs.nr_open: the most RLIMIT_NOFILE can be raised to without changing it.
+inline constexpr uint32_t kDefaultMaxDescriptors = uint32_t{1} << 20;
+
+// Descriptors the worker process holds besides its connections and load threads: standard
+// streams, the gRPC server's listener, pollers and their wake-ups, logs (a few dozen when it
+// starts; the rest is room).
+inline constexpr uint32_t kProcessDescriptorReserve = 1024;
+
+// Sessions (connections; wamp_rpc's worker callee sessions; wamp_pubsub's publishers and
+// subscribers) of one worker: each is a socket, so a file descriptor, and the worker refuses a
+// workload whose sessions, 3 per load thread and what it has open pass RLIMIT_NOFILE. The most
+// that can fit under the default fs.nr_open with the most load threads: 2^20 - 4096 = 1044480.
+// More sessions need more workers.
+inline constexpr uint32_t kMaxConnectionsPerWorker =
+    kDefaultMaxDescriptors - kMaxThreads * kDescriptorsPerLoadThread - kProcessDescriptorReserve;
+static_assert(kMaxConnectionsPerWorker == (uint32_t{1} << 20) - 4096);
 
 // HTTP: a connection's pipeline is written from one buffer of in_flight copies of the request,
 // built when the workload starts, so request body x in_flight is bounded.
 inline constexpr uint64_t kMaxPipelinedBodyBytes = uint64_t{256} << 20;
 
 // Open loop: requests per second per connection (the workload's rate over its connections;
-// wamp_pubsub's over its publishers). The schedule counts in nanoseconds: above the maximum a
-// connection would owe a request more than once a microsecond with one outstanding at a time,
-// faster than any request makes a round trip even on loopback; below the minimum (one request
-// per 11.6 days) a connection's interval would overflow the schedule's 64-bit nanoseconds.
+// wamp_pubsub's over its publishers). Above the maximum a connection would owe a request more
+// than once a microsecond with one outstanding at a time, faster than any request makes a round
+// trip even on loopback. Below the minimum a connection owes a request less than once in 11.6
+// days, so a run measures nothing of it. (The schedule's 64-bit nanoseconds would hold intervals
+// down to about 1.1e-10 requests/s; the rate, not that overflow, sets the minimum.)
 inline constexpr double kMaxRatePerConnection = 1e6;
 inline constexpr double kMinRatePerConnection = 1e-6;
 

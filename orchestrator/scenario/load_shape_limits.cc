@@ -3,33 +3,39 @@
 // `validate` refuses what the worker would refuse after the run has started
 // (common/workload/workload_limits.h). Shared by the workload's own keys and by `sweep`.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
+#include "common/workload/decimal_text.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
-namespace {
 
-// A rate as people write it: 1e+15, 0.001, 250000.
-std::string rate_text(double rate) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", rate);
-  return text;
+using workload_limits::decimal_text;
+
+uint32_t worker_callee_sessions(const Workload& w) {
+  if (w.protocol != Protocol::kWampRpc || w.wamp.callee != "worker") return 0;
+  // Past its own limit it is refused at its key already.
+  return std::min(w.wamp.callee_sessions, workload_limits::kMaxCalleeSessions);
 }
 
-}  // namespace
-
-std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers) {
+std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers,
+                                               uint32_t callee_sessions) {
+  using workload_limits::kDefaultMaxDescriptors;
   using workload_limits::kMaxConnectionsPerWorker;
   const uint64_t share = (connections + workers - 1) / std::max<uint32_t>(workers, 1);
-  if (share <= kMaxConnectionsPerWorker) return std::nullopt;
+  const uint64_t sessions = share + callee_sessions;
+  if (sessions <= kMaxConnectionsPerWorker) return std::nullopt;
   return "connections (" + std::to_string(connections) + ") over workers (" +
-         std::to_string(workers) + ") gives a worker " + std::to_string(share) +
-         " connections; the bundled worker opens at most " +
-         std::to_string(kMaxConnectionsPerWorker) +
-         " (a file descriptor each): use more workers or fewer connections";
+         std::to_string(workers) + ")" +
+         (callee_sessions > 0
+              ? " and callee_sessions (" + std::to_string(callee_sessions) + ") on each"
+              : std::string()) +
+         " give a worker " + std::to_string(sessions) +
+         " sessions; the bundled worker opens at most " + std::to_string(kMaxConnectionsPerWorker) +
+         " (a file descriptor each, within Linux's default fs.nr_open of " +
+         std::to_string(kDefaultMaxDescriptors) +
+         " with room for its threads' and its own): use more workers or fewer connections";
 }
 
 std::optional<std::string> rate_problem(double rate, uint64_t connections, bool publishers) {
@@ -42,11 +48,11 @@ std::optional<std::string> rate_problem(double rate, uint64_t connections, bool 
   }
   const std::string over = publishers ? "publishers" : "connections";
   const bool fast = per_connection > kMaxRatePerConnection;
-  return "rate (" + rate_text(rate) + "/s) over " + over + " (" + std::to_string(connections) +
-         ") is " + rate_text(per_connection) + "/s per " +
+  return "rate (" + decimal_text(rate) + "/s) over " + over + " (" + std::to_string(connections) +
+         ") is " + decimal_text(per_connection) + "/s per " +
          (publishers ? "publisher" : "connection") + "; the bundled worker schedules from " +
-         rate_text(kMinRatePerConnection) + " to " + rate_text(kMaxRatePerConnection) + "/s per " +
-         (publishers ? "publisher" : "connection") + ": " +
+         decimal_text(kMinRatePerConnection) + " to " + decimal_text(kMaxRatePerConnection) +
+         "/s per " + (publishers ? "publisher" : "connection") + ": " +
          (fast ? "use more " + over + " or a lower rate" : "use a higher rate or fewer " + over);
 }
 
@@ -56,7 +62,8 @@ std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32
     return std::nullopt;
   }
   return "request_bytes x in_flight (" + std::to_string(request_bytes) + " x " +
-         std::to_string(in_flight) + ") must be at most 256MiB (" +
+         std::to_string(in_flight) + ") must be at most " +
+         std::to_string(kMaxPipelinedBodyBytes >> 20) + "MiB (" +
          std::to_string(kMaxPipelinedBodyBytes) +
          " bytes): the bundled worker writes a connection's pipelined requests from one buffer";
 }

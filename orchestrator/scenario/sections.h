@@ -55,12 +55,17 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);
 // and sweep = { request_bytes = [...] }.
 std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes);
 
+// The sessions each worker opens beside its connections: wamp_rpc's callee sessions (callee =
+// "worker"), 0 otherwise.
+uint32_t worker_callee_sessions(const Workload& w);
+
 // The bundled worker's limits across keys (common/workload/workload_limits.h), each the problem
 // to report or nothing; shared by a workload's keys and its sweep. `connections` split over
-// `workers` must fit one worker's connections; `rate` over `connections` (wamp_pubsub: its
-// publishers) must be a rate per connection the worker schedules; an HTTP request body times
-// in_flight must fit the worker's pipeline buffer.
-std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers);
+// `workers`, with `callee_sessions` on each worker, must fit one worker's sessions; `rate` over
+// `connections` (wamp_pubsub: its publishers) must be a rate per connection the worker
+// schedules; an HTTP request body times in_flight must fit the worker's pipeline buffer.
+std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers,
+                                               uint32_t callee_sessions);
 std::optional<std::string> rate_problem(double rate, uint64_t connections, bool publishers);
 std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight);
 

@@ -97,7 +97,7 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
     } else {
       // The bundled worker's limits, as for a workload's own connections (the value is checked
       // before it is narrowed to 32 bits).
-      auto problem = connections_problem(*value, w.workers);
+      auto problem = connections_problem(*value, w.workers, worker_callee_sessions(w));
       if (!problem && w.protocol != Protocol::kWampPubSub) {
         problem = rate_problem(w.rate, *value, /*publishers=*/false);
       }

@@ -108,7 +108,7 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("repetitions", r.count("repetitions"), w.repetitions);
   f.take("workers",
          bounded_count(r, "workers", workload_limits::kMaxWorkers,
-                       "the limit of worker processes, as --workers'"),
+                       "the limit of worker processes, as for --workers"),
          w.workers);
   f.take("threads",
          bounded_count(r, "threads", workload_limits::kMaxThreads,
@@ -401,8 +401,10 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
                  "serves bench.echo itself and refuses to register it");
     }
   }
-  if (auto v = r.count("publishers")) wamp.publishers = *v;
-  if (auto v = r.count("subscribers")) wamp.subscribers = *v;
+  // Recorded as fields, so that a check across them leaves an invalid one (and its default) alone.
+  Fields f(r, t, /*in_workload=*/true);
+  f.take("publishers", r.count("publishers"), wamp.publishers);
+  f.take("subscribers", r.count("subscribers"), wamp.subscribers);
   // One worker opens them all (wamp_pubsub runs on one worker); in 64 bits, as two counts'
   // sum can pass 2^32.
   const uint64_t sessions = uint64_t{wamp.publishers} + wamp.subscribers;
@@ -495,11 +497,24 @@ void read_connection_mode(TableReader& r, WorkloadTemplate& t) {
   }
 }
 
-void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
+// The parameter of the workload's `sweep` when it is a table of one key (expand_sweep reports
+// any other shape), or nothing.
+std::string_view swept_parameter(TableReader& r) {
+  const toml::node* node = r.node("sweep");
+  const toml::table* table = node ? node->as_table() : nullptr;
+  if (!table || table->size() != 1) return {};
+  return table->begin()->first.str();
+}
+
+// `swept`: the parameter the workload's sweep sets in every workload it expands into (empty
+// without a sweep). The workload's own value of it is never run, so it is not checked here;
+// expand_sweep checks each swept value instead.
+void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::string_view swept) {
   const Workload& w = t.values;
   auto broken = [&](std::initializer_list<std::string_view> keys) {
-    return std::any_of(keys.begin(), keys.end(),
-                       [&](std::string_view k) { return t.broken.find(k) != t.broken.end(); });
+    return std::any_of(keys.begin(), keys.end(), [&](std::string_view k) {
+      return k == swept || t.broken.find(k) != t.broken.end();
+    });
   };
   const std::string who = "workload '" + shown_text(w.name) + "': ";
   const uint64_t needed = uint64_t{w.workers} * w.threads;
@@ -537,14 +552,15 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t) {
   }
   const bool pubsub = w.protocol == Protocol::kWampPubSub;
   if (!pubsub && !broken({"connections", "workers"})) {
-    if (auto problem = connections_problem(w.connections, w.workers)) {
+    if (auto problem = connections_problem(w.connections, w.workers, worker_callee_sessions(w))) {
       diag.error(blame(t, {"connections", "workers"}), who + *problem);
     }
   }
-  if (!broken({"rate", "connections"})) {
+  const std::string_view scheduled_key = pubsub ? "publishers" : "connections";
+  if (!broken({"rate", scheduled_key})) {
     const uint64_t scheduled = pubsub ? w.wamp.publishers : w.connections;
     if (auto problem = rate_problem(w.rate, scheduled, pubsub)) {
-      diag.error(blame(t, {"rate", "connections"}), who + *problem);
+      diag.error(blame(t, {"rate", scheduled_key}), who + *problem);
     }
   }
   if (!broken({"timeout", "warmup", "duration", "repetitions"})) {
@@ -635,14 +651,16 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
     }
     read_tls_and_http2(r, w);
     read_connection_mode(r, t);
-    if (is_http(w.protocol) && t.broken.find("in_flight") == t.broken.end()) {
+    const std::string_view swept = swept_parameter(r);
+    if (is_http(w.protocol) && t.broken.find("in_flight") == t.broken.end() &&
+        swept != "request_bytes") {
       if (auto problem = pipelined_body_problem(w.http.request_bytes, w.in_flight)) {
         diag.error(
             r.has("request_bytes") ? r.value_location("request_bytes") : blame(t, {"in_flight"}),
             "workload '" + shown_text(w.name) + "': " + *problem);
       }
     }
-    check_across_fields(diag, t);
+    check_across_fields(diag, t, swept);
     for (Workload& expanded : expand_sweep(r, w)) out.push_back(std::move(expanded));
   }
   return out;

@@ -10,6 +10,8 @@
 
 #include <boost/system/error_code.hpp>
 
+#include "common/workload/workload_limits.h"
+
 namespace benchgate::worker {
 
 struct DescriptorLimit {
@@ -21,8 +23,9 @@ struct DescriptorLimit {
 // This process's limit and the descriptors it has open (from /proc/self/fd).
 DescriptorLimit current_descriptor_limit();
 
-// Descriptors a load thread's event loop holds (epoll, its wake-up and timer descriptors).
-inline constexpr uint64_t kDescriptorsPerThread = 3;
+// Descriptors a load thread's event loop holds (epoll, its wake-up and timer descriptors),
+// defined with the workload limits that leave room for them.
+inline constexpr uint64_t kDescriptorsPerThread = workload_limits::kDescriptorsPerLoadThread;
 
 // The error when `connections` sockets on `threads` load threads do not fit the limit, or
 // nothing when they do.

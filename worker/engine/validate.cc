@@ -3,9 +3,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
+#include "common/wamp/message_limits.h"
+#include "common/workload/decimal_text.h"
 #include "common/workload/workload_limits.h"
 
 namespace benchgate::worker {
@@ -26,11 +27,12 @@ bool has_ctl_or_space(std::string_view s) {
   return false;
 }
 
-// A rate as people write it: 1e+06, 0.5, 250000.
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
+// A size limit in the worker's messages, from its constant: "256 MiB", "16 GiB".
+std::string size_text(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30) && bytes % (uint64_t{1} << 30) == 0) {
+    return std::to_string(bytes >> 30) + " GiB";
+  }
+  return std::to_string(bytes >> 20) + " MiB";
 }
 
 bool has_line_break(std::string_view s) { return s.find_first_of("\r\n") != s.npos; }
@@ -67,9 +69,16 @@ Expected<HostPort> split_address(std::string_view address) {
   return HostPort{std::string(host), static_cast<uint16_t>(port)};
 }
 
-// RawSocket's 24-bit frame length bounds one message; JSON carries binary as base64.
-constexpr uint64_t kRawSocketMaxMessage = (uint64_t{1} << 24) - 1;
-constexpr uint64_t kWampEnvelopeBytes = 512;  // message type, ids, options, URI
+// RawSocket's 24-bit frame length bounds one message, with room for the message around the
+// payload; JSON carries binary as base64.
+using wamp_limits::kEnvelopeBytes;
+using wamp_limits::kRawSocketMaxMessageBytes;
+// "16 MiB - 1 bytes"
+std::string raw_socket_max_text() {
+  return size_text(kRawSocketMaxMessageBytes + 1) + " - 1 bytes";
+}
+// "60 s"
+std::string seconds_text(int64_t ns) { return std::to_string(ns / 1'000'000'000) + " s"; }
 constexpr uint64_t kMaxCallTimeoutMs = static_cast<uint64_t>(kMaxCallTimeoutNs / 1'000'000);
 
 // rpc's shared registrations, call timeouts and cancellation (WampRequestSpec).
@@ -93,13 +102,14 @@ Expected<void> validate_wamp_shared(const WorkloadSpec& spec) {
                 "first, last): the router allows one single registration per procedure");
   }
   if (w.callee_delay_ns < 0 || w.callee_delay_ns > kMaxCalleeDelayNs) {
-    return fail(spec, "wamp.callee_delay_ns must be from 0 to 60 s");
+    return fail(spec, "wamp.callee_delay_ns must be from 0 to " + seconds_text(kMaxCalleeDelayNs));
   }
   if (w.call_timeout_ms > kMaxCallTimeoutMs) {
-    return fail(spec, "wamp.call_timeout_ms must be at most 3600000 (1 h)");
+    return fail(spec, "wamp.call_timeout_ms must be at most " + std::to_string(kMaxCallTimeoutMs) +
+                          " (" + seconds_text(kMaxCallTimeoutNs) + ")");
   }
   if (w.cancel_after_ns < 0 || w.cancel_after_ns > kMaxCalleeDelayNs) {
-    return fail(spec, "wamp.cancel_after_ns must be from 0 to 60 s");
+    return fail(spec, "wamp.cancel_after_ns must be from 0 to " + seconds_text(kMaxCalleeDelayNs));
   }
   const std::string& m = w.cancel_mode;
   if (m != "killnowait" && m != "kill" && m != "skip") {
@@ -148,43 +158,46 @@ Expected<void> validate_wamp(const WorkloadSpec& spec) {
     }
   }
   if (w.request_bytes > kMaxWampPayloadBytes) {
-    return fail(spec, "wamp.request_bytes must be at most 64 MiB");
+    return fail(spec, "wamp.request_bytes must be at most " + size_text(kMaxWampPayloadBytes));
   }
   uint64_t encoded = w.request_bytes;
   if (w.serializer == WampRequestSpec::Serializer::kJson) encoded = (encoded + 2) / 3 * 4;
   if (w.transport == WampRequestSpec::Transport::kRawSocket &&
-      encoded + kWampEnvelopeBytes > kRawSocketMaxMessage) {
-    return fail(spec,
-                "wamp.request_bytes " + std::to_string(w.request_bytes) +
-                    " does not fit one RawSocket message (16 MiB - 1 bytes, base64 for json); "
-                    "use the websocket transport for larger payloads");
+      encoded + kEnvelopeBytes > kRawSocketMaxMessageBytes) {
+    return fail(spec, "wamp.request_bytes " + std::to_string(w.request_bytes) +
+                          " does not fit one RawSocket message (" + raw_socket_max_text() +
+                          ", base64 for json); "
+                          "use the websocket transport for larger payloads");
   }
   if (w.fragment_bytes != 0) {
     if (w.transport != WampRequestSpec::Transport::kWebSocket) {
       return fail(spec, "wamp.fragment_bytes applies to the websocket transport only");
     }
     if (w.fragment_bytes < kMinFragmentBytes || w.fragment_bytes > kMaxFragmentBytes) {
-      return fail(spec, "wamp.fragment_bytes must be 0 or from 16 bytes to 16 MiB");
+      return fail(spec, "wamp.fragment_bytes must be 0 or from " +
+                            std::to_string(kMinFragmentBytes) + " bytes to " +
+                            size_text(kMaxFragmentBytes));
     }
   }
   if (transfer) {
     if (w.procedure.empty()) return fail(spec, "wamp.procedure must not be empty");
     if (spec.connections < 1) return fail(spec, "connections must be at least 1");
     if (w.transfer_bytes < 1 || w.transfer_bytes > kMaxTransferBytes) {
-      return fail(spec, "wamp.transfer_bytes must be from 1 byte to 16 GiB");
+      return fail(spec,
+                  "wamp.transfer_bytes must be from 1 byte to " + size_text(kMaxTransferBytes));
     }
     if (w.chunk_bytes < 1 || w.chunk_bytes > w.transfer_bytes) {
       return fail(spec, "wamp.chunk_bytes must be from 1 byte to transfer_bytes");
     }
     if (w.chunk_bytes > kMaxWampPayloadBytes)
-      return fail(spec, "wamp.chunk_bytes must be at most 64 MiB");
+      return fail(spec, "wamp.chunk_bytes must be at most " + size_text(kMaxWampPayloadBytes));
     uint64_t chunk = w.chunk_bytes;
     if (w.serializer == WampRequestSpec::Serializer::kJson) chunk = (chunk + 2) / 3 * 4;
     if (w.transport == WampRequestSpec::Transport::kRawSocket &&
-        chunk + kWampEnvelopeBytes > kRawSocketMaxMessage) {
+        chunk + kEnvelopeBytes > kRawSocketMaxMessageBytes) {
       return fail(spec, "wamp.chunk_bytes " + std::to_string(w.chunk_bytes) +
-                            " does not fit one RawSocket message (16 MiB - 1 bytes, base64 for "
-                            "json)");
+                            " does not fit one RawSocket message (" + raw_socket_max_text() +
+                            ", base64 for json)");
     }
     if (spec.rate > 0) return fail(spec, "wamp_transfer runs closed loop only (rate 0)");
     if (spec.in_flight != 1) return fail(spec, "wamp_transfer needs in_flight = 1");
@@ -256,13 +269,20 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
   if (spec.threads > kMaxThreads) {
     return fail(spec, "threads must be at most " + std::to_string(kMaxThreads));
   }
-  // wamp_pubsub's sessions are its publishers and subscribers (in 64 bits: their sum).
+  // A worker's sessions, a socket each: wamp_pubsub's publishers and subscribers, or its
+  // connections and wamp_rpc's worker callee sessions (summed in 64 bits, where 32 can wrap).
   const bool pubsub = spec.is_wamp() && spec.protocol == "wamp_pubsub";
+  const bool callees = spec.is_wamp() && spec.protocol == "wamp_rpc" && spec.wamp.worker_callee;
   const uint64_t sessions =
-      pubsub ? uint64_t{spec.wamp.publishers} + spec.wamp.subscribers : spec.connections;
+      pubsub ? uint64_t{spec.wamp.publishers} + spec.wamp.subscribers
+             : uint64_t{spec.connections} + (callees ? spec.wamp.callee_sessions : 0);
   if (spec.connections > kMaxConnectionsPerWorker || sessions > kMaxConnectionsPerWorker) {
     return fail(spec, "connections must be at most " + std::to_string(kMaxConnectionsPerWorker) +
-                          " per worker, got " + std::to_string(sessions));
+                          " per worker" + (callees ? " with the callee sessions" : "") + ", got " +
+                          std::to_string(sessions) +
+                          " (a file descriptor each, within Linux's default fs.nr_open of " +
+                          std::to_string(kDefaultMaxDescriptors) +
+                          " with room for the load threads' and the worker's own)");
   }
   if (!std::isfinite(spec.rate) || spec.rate < 0) {
     return fail(spec, "rate must be a finite number >= 0 (0 selects the closed loop)");
@@ -272,9 +292,9 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
   if (spec.rate > 0 && scheduled > 0) {
     const double per_connection = spec.rate / scheduled;
     if (per_connection > kMaxRatePerConnection || per_connection < kMinRatePerConnection) {
-      return fail(spec, "rate per connection must be from " + number_text(kMinRatePerConnection) +
-                            " to " + number_text(kMaxRatePerConnection) + " requests/s, got " +
-                            number_text(per_connection) + " (rate " + number_text(spec.rate) +
+      return fail(spec, "rate per connection must be from " + decimal_text(kMinRatePerConnection) +
+                            " to " + decimal_text(kMaxRatePerConnection) + " requests/s, got " +
+                            decimal_text(per_connection) + " (rate " + decimal_text(spec.rate) +
                             " over " + std::to_string(scheduled) +
                             (pubsub ? " publishers)" : " connections)"));
     }
@@ -304,7 +324,8 @@ Expected<void> validate_workload(const WorkloadSpec& spec) {
   // Pipelined requests are written from one prebuilt buffer of in_flight copies (divided, not
   // multiplied: the product of two unchecked numbers can wrap around). in_flight is at least 1.
   if (http.request_body_bytes > kMaxPipelinedBodyBytes / spec.in_flight) {
-    return fail(spec, "http.request_body_bytes x in_flight must be at most 256 MiB");
+    return fail(spec, "http.request_body_bytes x in_flight must be at most " +
+                          size_text(kMaxPipelinedBodyBytes));
   }
   for (const auto& [name, value] : http.headers) {
     if (name.empty() || has_ctl_or_space(name) || name.find(':') != std::string::npos) {

@@ -97,15 +97,15 @@ TEST(ValidateWorkload, RefusesWhatIsPastTheSharedLimitsAndAcceptsTheLimits) {
        [](WorkloadSpec& s) { s.threads = kMaxThreads; }, "threads must be at most 1024"},
       {[](WorkloadSpec& s) { s.connections = kMaxConnectionsPerWorker + 1; },
        [](WorkloadSpec& s) { s.connections = kMaxConnectionsPerWorker; },
-       "connections must be at most 1048576 per worker, got 1048577"},
+       "connections must be at most 1044480 per worker, got 1044481"},
       // 1e15 requests/s were accepted and reported as 999999999482377 errors.
       {[](WorkloadSpec& s) { s.rate = 2e6; }, [](WorkloadSpec& s) { s.rate = 1e6; },
-       "rate per connection must be from 1e-06 to 1e+06 requests/s, got 2e+06 (rate 2e+06 over "
-       "1 connections)"},
+       "rate per connection must be from 0.000001 to 1000000 requests/s, got 2000000 (rate "
+       "2000000 over 1 connections)"},
       // So slow a connection's interval overflowed the nanosecond schedule, which then never
       // found the next due request (a load thread spinning for ever).
       {[](WorkloadSpec& s) { s.rate = 1e-12; }, [](WorkloadSpec& s) { s.rate = 1e-6; },
-       "rate per connection must be from 1e-06"},
+       "rate per connection must be from 0.000001"},
       {[](WorkloadSpec& s) {
          s.connections = 4;
          s.rate = 4e6 + 1;
@@ -153,15 +153,43 @@ TEST(ValidateWorkload, PubSubSessionsAndRatePerPublisherAreHeldToTheSharedLimits
   };
   const auto wrapped = pubsub(uint32_t{1} << 31, (uint32_t{1} << 31) + 4, 1000);
   ASSERT_FALSE(wrapped.ok());
-  EXPECT_NE(wrapped.message().find("connections must be at most 1048576 per worker, got "
+  EXPECT_NE(wrapped.message().find("connections must be at most 1044480 per worker, got "
                                    "4294967300"),
             std::string::npos)
       << wrapped.message();
   const auto fast = pubsub(2, 100, 3e6);
   ASSERT_FALSE(fast.ok());
-  EXPECT_NE(fast.message().find("got 1.5e+06 (rate 3e+06 over 2 publishers)"), std::string::npos)
+  EXPECT_NE(fast.message().find("got 1500000 (rate 3000000 over 2 publishers)"), std::string::npos)
       << fast.message();
   EXPECT_TRUE(pubsub(2, 100, 2e6).ok()) << pubsub(2, 100, 2e6).message();
+}
+
+// wamp_rpc's worker callee sessions are sockets beside the connections; 2^20 connections with
+// the load threads' and the worker's own descriptors cannot fit under the default fs.nr_open.
+TEST(ValidateWorkload, CalleeSessionsCountAmongAWorkersSessions) {
+  using namespace workload_limits;
+  auto rpc = [](uint32_t connections, uint32_t callee_sessions) {
+    WorkloadSpec spec = valid_spec();
+    spec.protocol = "wamp_rpc";
+    spec.wamp.kind = WampRequestSpec::Kind::kRpc;
+    spec.wamp.procedure = "bench.worker.echo";
+    spec.wamp.worker_callee = true;
+    spec.wamp.invoke = "roundrobin";
+    spec.wamp.callee_sessions = callee_sessions;
+    spec.connections = connections;
+    return validate_workload(spec);
+  };
+  const auto past = rpc(kMaxConnectionsPerWorker - 1023, 1024);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.message().find("connections must be at most 1044480 per worker with the callee "
+                                "sessions, got 1044481"),
+            std::string::npos)
+      << past.message();
+  const auto at = rpc(kMaxConnectionsPerWorker - 1024, 1024);
+  EXPECT_TRUE(at.ok()) << at.message();
+  WorkloadSpec nr_open = valid_spec();
+  nr_open.connections = uint32_t{1} << 20;
+  EXPECT_FALSE(validate_workload(nr_open).ok());
 }
 
 TEST(SplitAddress, UnderstandsBracketedIpv6) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/workload/decimal_text.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
@@ -33,7 +34,7 @@ TEST(WorkloadLimits, ACountPastTheBundledWorkersLimitIsRefusedAtItsValue) {
                                      "bundled worker's limit of load threads), got 2000"});
   EXPECT_EQ(limits_refusals("workers = 100000\n"),
             std::vector<std::string>{"s.toml:4:11: error: key 'workers' must be at most 1024 (the "
-                                     "limit of worker processes, as --workers'), got 100000"});
+                                     "limit of worker processes, as for --workers), got 100000"});
   // [defaults] is held to the same limits.
   EXPECT_EQ(test_support::diagnostic_lines(test_support::load_hermetic(
                 "name = \"s\"\n[defaults]\nin_flight = 4097\n[[workloads]]\nname = \"w\"\n")),
@@ -61,11 +62,12 @@ TEST(WorkloadLimits, ARequestBodyTimesInFlightPastThePipelineBufferIsRefused) {
 
 TEST(WorkloadLimits, ARateNoConnectionCanKeepOrSoSlowItOverflowsTheScheduleIsRefused) {
   // 1e15 was run, and reported 999999999482377 errors.
-  EXPECT_EQ(limits_refusals("rate = 1e15\n"),
-            std::vector<std::string>{
-                "s.toml:4:1: error: workload 'w': rate (1e+15/s) over connections (1) is "
-                "1e+15/s per connection; the bundled worker schedules from 1e-06 to 1e+06/s per "
-                "connection: use more connections or a lower rate"});
+  EXPECT_EQ(
+      limits_refusals("rate = 1e15\n"),
+      std::vector<std::string>{
+          "s.toml:4:1: error: workload 'w': rate (1000000000000000/s) over connections (1) is "
+          "1000000000000000/s per connection; the bundled worker schedules from 0.000001 to "
+          "1000000/s per connection: use more connections or a lower rate"});
   const auto slow = limits_refusals("rate = 1e-300\n");
   ASSERT_EQ(slow.size(), 1u);
   EXPECT_NE(slow[0].find("use a higher rate or fewer connections"), std::string::npos) << slow[0];
@@ -73,7 +75,7 @@ TEST(WorkloadLimits, ARateNoConnectionCanKeepOrSoSlowItOverflowsTheScheduleIsRef
   const auto swept =
       limits_refusals("rate = 4e6\nconnections = 8\nsweep = { connections = [2, 4] }\n");
   ASSERT_EQ(swept.size(), 1u);
-  EXPECT_NE(swept[0].find("s.toml:6:26: error: sweep value: rate (4e+06/s) over connections (2)"),
+  EXPECT_NE(swept[0].find("s.toml:6:26: error: sweep value: rate (4000000/s) over connections (2)"),
             std::string::npos)
       << swept[0];
 }
@@ -81,9 +83,10 @@ TEST(WorkloadLimits, ARateNoConnectionCanKeepOrSoSlowItOverflowsTheScheduleIsRef
 TEST(WorkloadLimits, MoreConnectionsThanOneWorkerOpensAreRefused) {
   EXPECT_EQ(limits_refusals("connections = 3000000000\n"),
             std::vector<std::string>{
-                "s.toml:4:1: error: workload 'w': connections (3000000000) over workers (1) gives "
-                "a worker 3000000000 connections; the bundled worker opens at most 1048576 (a "
-                "file descriptor each): use more workers or fewer connections"});
+                "s.toml:4:1: error: workload 'w': connections (3000000000) over workers (1) give a "
+                "worker 3000000000 sessions; the bundled worker opens at most 1044480 (a file "
+                "descriptor each, within Linux's default fs.nr_open of 1048576 with room for its "
+                "threads' and its own): use more workers or fewer connections"});
   // The swept value is checked before it is narrowed to 32 bits (it was clamped to 2^32 - 1).
   const auto swept = limits_refusals("sweep = { connections = [1, 5000000000] }\n");
   ASSERT_EQ(swept.size(), 1u);
@@ -96,7 +99,78 @@ TEST(WorkloadLimits, MoreConnectionsThanOneWorkerOpensAreRefused) {
   ASSERT_EQ(pubsub.size(), 1u);
   EXPECT_EQ(pubsub[0],
             "s.toml:6:15: error: publishers + subscribers (3000000000 + 3000000000) must be at "
-            "most 1048576, the most sessions the bundled worker opens (a file descriptor each)");
+            "most 1044480, the most sessions the bundled worker opens (a file descriptor each)");
+}
+
+TEST(WorkloadLimits, ASweepOverConnectionsChecksEachSweptValueNotTheWorkloadsOwn) {
+  // The workload's own connections (1 by default) is never run: rate = 4e6 over it was refused
+  // although every swept value holds the rate to 1000000/s per connection or less.
+  LoadResult swept = test_support::load_hermetic(
+      limits_scenario("rate = 4e6\nthreads = 4\nsweep = { connections = [4, 8] }\n"));
+  EXPECT_TRUE(swept.ok()) << test_support::diagnostics_text(swept);
+  // Each swept value is still held to the rate per connection and to a worker's sessions.
+  EXPECT_EQ(limits_refusals("rate = 4e6\nsweep = { connections = [2, 4] }\n"),
+            std::vector<std::string>{
+                "s.toml:5:26: error: sweep value: rate (4000000/s) over connections (2) is "
+                "2000000/s per connection; the bundled worker schedules from 0.000001 to "
+                "1000000/s per connection: use more connections or a lower rate"});
+  const auto too_many = limits_refusals("sweep = { connections = [1, 1044481] }\n");
+  ASSERT_EQ(too_many.size(), 1u);
+  EXPECT_NE(too_many[0].find("s.toml:4:29: error: sweep value: connections (1044481)"),
+            std::string::npos)
+      << too_many[0];
+}
+
+TEST(WorkloadLimits, AWorkersCalleeSessionsCountAmongItsSessions) {
+  // Each worker opens callee_sessions callees beside its share of the connections.
+  const std::string rpc =
+      "protocol = \"wamp_rpc\"\ncallee = \"worker\"\ninvoke = \"roundrobin\"\n"
+      "callee_sessions = 1024\n";
+  EXPECT_EQ(limits_refusals(rpc + "connections = 1043457\n"),
+            std::vector<std::string>{
+                "s.toml:8:1: error: workload 'w': connections (1043457) over workers (1) and "
+                "callee_sessions (1024) on each give a worker 1044481 sessions; the bundled "
+                "worker opens at most 1044480 (a file descriptor each, within Linux's default "
+                "fs.nr_open of 1048576 with room for its threads' and its own): use more workers "
+                "or fewer connections"});
+  const auto swept = limits_refusals(rpc + "sweep = { connections = [1, 1043457] }\n");
+  ASSERT_EQ(swept.size(), 1u);
+  EXPECT_NE(swept[0].find("sweep value: connections (1043457) over workers (1) and "
+                          "callee_sessions (1024) on each give a worker 1044481 sessions"),
+            std::string::npos)
+      << swept[0];
+}
+
+TEST(WorkloadLimits, TheDefaultNrOpenIsNoWorkersLimitOfConnections) {
+  // 2^20 connections and the worker's own descriptors cannot fit RLIMIT_NOFILE under the
+  // default fs.nr_open (2^20): the worker refused them after the run had started.
+  const auto refused = limits_refusals("connections = 1048576\n");
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].find("give a worker 1048576 sessions; the bundled worker opens at most "
+                            "1044480"),
+            std::string::npos)
+      << refused[0];
+  EXPECT_EQ(workload_limits::kMaxConnectionsPerWorker +
+                workload_limits::kMaxThreads * workload_limits::kDescriptorsPerLoadThread +
+                workload_limits::kProcessDescriptorReserve,
+            workload_limits::kDefaultMaxDescriptors);
+}
+
+TEST(WorkloadLimits, AnInvalidPublishersIsBlamedAloneNotCheckedAgainstTheRate) {
+  // publishers = 0 left the default 1 in place, and the rate was refused over it as well.
+  const auto refused = limits_refusals("protocol = \"wamp_pubsub\"\npublishers = 0\nrate = 4e6\n");
+  ASSERT_EQ(refused.size(), 1u) << refused.back();
+  EXPECT_NE(refused[0].find("s.toml:5:14: error: key 'publishers'"), std::string::npos)
+      << refused[0];
+}
+
+TEST(WorkloadLimits, LimitsAndRatesInMessagesAreWrittenAsTheDocsWriteThem) {
+  EXPECT_EQ(workload_limits::decimal_text(1e6), "1000000");
+  EXPECT_EQ(workload_limits::decimal_text(1e-6), "0.000001");
+  EXPECT_EQ(workload_limits::decimal_text(1000000.5), "1000000.5");
+  EXPECT_EQ(workload_limits::decimal_text(0.1), "0.1");
+  EXPECT_EQ(workload_limits::decimal_text(1e-300), "1e-300");
+  EXPECT_EQ(workload_limits::decimal_text(1e300), "1e+300");
 }
 
 TEST(WorkloadLimits, AnExpectedBodyLengthPastTheProtocolsInt64IsRefused) {
@@ -115,12 +189,14 @@ TEST(WorkloadLimits, ValuesAtTheLimitsAreAccepted) {
   for (const std::string keys : {
            "in_flight = 4096\nrequest_bytes = \"64KiB\"\n",
            "request_bytes = \"256MiB\"\n",
-           "threads = 1024\nworkers = 1024\nconnections = 1048576\n",
-           "connections = 1048576\nrate = 1e6\n",
-           "workers = 2\nconnections = 2097152\n",
+           "threads = 1024\nworkers = 1024\nconnections = 1069547520\n",
+           "connections = 1044480\nrate = 1e6\n",
+           "workers = 2\nconnections = 2088960\n",
+           "protocol = \"wamp_rpc\"\ncallee = \"worker\"\ninvoke = \"roundrobin\"\n"
+           "callee_sessions = 1024\nconnections = 1043456\n",
            "rate = 0.000001\n",
-           "protocol = \"wamp_pubsub\"\npublishers = 524288\nsubscribers = 524288\n"
-           "rate = 524288e6\n",
+           "protocol = \"wamp_pubsub\"\npublishers = 522240\nsubscribers = 522240\n"
+           "rate = 522240e6\n",
        }) {
     LoadResult r = test_support::load_hermetic(limits_scenario(keys));
     EXPECT_TRUE(r.ok()) << keys << test_support::diagnostics_text(r);
