@@ -216,6 +216,9 @@ bool is_wamp_uri(std::string_view uri) {
   });
 }
 
+// A size limit in a message, from its constant, as the docs write it: "64MiB".
+std::string mib_text(uint64_t bytes) { return std::to_string(bytes >> 20) + "MiB"; }
+
 constexpr uint64_t kDefaultTransferBytes = uint64_t{64} << 20;
 constexpr uint64_t kDefaultChunkBytes = uint64_t{4} << 20;
 // RawSocket's 24-bit frame length, less room for the message around the payload.
@@ -230,17 +233,21 @@ constexpr uint64_t kWebSocketMaxPayload =
 std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes) {
   const uint64_t encoded = wamp.serializer == "json" ? (bytes + 2) / 3 * 4 : bytes;
   if (bytes > kMaxWampPayloadBytes) {
-    return "must be at most 64MiB for WAMP, got " + std::to_string(bytes);
+    return "must be at most " + mib_text(kMaxWampPayloadBytes) + " for WAMP, got " +
+           std::to_string(bytes);
   }
   if (wamp.transport == "rawsocket" && encoded > kRawSocketMaxPayload) {
-    return std::to_string(bytes) + " bytes do not fit one RawSocket message (16 MiB - 1 bytes" +
+    return std::to_string(bytes) + " bytes do not fit one RawSocket message (" +
+           std::to_string((wamp_limits::kRawSocketMaxMessageBytes + 1) >> 20) + " MiB - 1 bytes" +
            (wamp.serializer == "json" ? ", and json carries them as base64" : "") +
            "); use transport = \"websocket\" for larger payloads";
   }
   if (wamp.transport == "websocket" && encoded > kWebSocketMaxPayload) {
     return std::to_string(bytes) +
            " bytes do not fit one WebSocket message of the bundled router (its "
-           "--max-message-bytes default, 65 MiB, and json carries them as base64); use "
+           "--max-message-bytes default, " +
+           std::to_string(wamp_limits::kRouterDefaultMaxMessageBytes >> 20) +
+           " MiB, and json carries them as base64); use "
            "serializer = \"msgpack\" or \"cbor\" for larger payloads";
   }
   return std::nullopt;
@@ -259,7 +266,8 @@ void read_wamp_transfer(TableReader& r, WampRequest& wamp) {
     if (*v < 1 || *v > kMaxTransferBytes) {
       total_ok = false;
       diag.error(r.value_location("transfer_bytes"),
-                 "key 'transfer_bytes' must be from 1 byte to 16GiB, got " + std::to_string(*v));
+                 "key 'transfer_bytes' must be from 1 byte to " +
+                     std::to_string(kMaxTransferBytes >> 30) + "GiB, got " + std::to_string(*v));
     }
   }
   // Where a problem of the pair is blamed: chunk_bytes when set (the table when neither is).
@@ -302,8 +310,9 @@ void read_wamp_rpc_advanced(TableReader& r, WampRequest& wamp) {
   if (auto v = r.count("callee_sessions")) {
     wamp.callee_sessions = *v;
     if (*v > kMaxCalleeSessions) {
-      diag.error(r.value_location("callee_sessions"),
-                 "key 'callee_sessions' must be from 1 to 1024, got " + std::to_string(*v));
+      diag.error(r.value_location("callee_sessions"), "key 'callee_sessions' must be from 1 to " +
+                                                          std::to_string(kMaxCalleeSessions) +
+                                                          ", got " + std::to_string(*v));
     } else if (*v > 1 && wamp.invoke == "single") {
       diag.error(r.value_location("callee_sessions"),
                  "key 'callee_sessions' = " + std::to_string(*v) +
@@ -424,8 +433,9 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
                      wamp.transport + "\"");
     } else if (*v != 0 && (*v < kMinFragmentBytes || *v > kMaxFragmentBytes)) {
       diag.error(r.value_location("fragment_bytes"),
-                 "key 'fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, got " +
-                     std::to_string(*v));
+                 "key 'fragment_bytes' must be 0 (off) or from " +
+                     std::to_string(kMinFragmentBytes) + " bytes to " +
+                     mib_text(kMaxFragmentBytes) + ", got " + std::to_string(*v));
     }
   }
   if (auto v = r.size_bytes("request_bytes")) {
