@@ -11,6 +11,7 @@
 #include <string>
 #include <tuple>
 
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/run_one.h"
 #include "orchestrator/app/run_setup.h"
@@ -134,6 +135,14 @@ int calibrate_command(const CalibrateFlags& flags) {
   auto busy_timeout_ms = parse_db_busy_timeout(flags.db_busy_timeout);
   if (!busy_timeout_ms) {
     std::fprintf(stderr, "error: %s\n", busy_timeout_ms.message().c_str());
+    return kExitInvalidInput;
+  }
+  // Before the store or any process, as `run` checks: a wrong path would otherwise start the
+  // router, fail the first run (exit 3) and keep its log folder, for a usage mistake.
+  if (auto usable = app::check_needed_binaries(*scenarios, flags.router_binary, flags.worker_binary,
+                                               !flags.worker_addresses.empty());
+      !usable) {
+    std::fprintf(stderr, "error: %s\n", usable.message().c_str());
     return kExitInvalidInput;
   }
   app::SetupSettings settings;

@@ -3,10 +3,13 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <string>
+#include <tuple>
 
 #include "common/security/token.h"
 #include "common/units/units.h"
 #include "common/workload/workload_limits.h"
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/serve.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
@@ -123,6 +126,20 @@ int serve_command(const ServeFlags& flags) {
   if (!worker_token) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
+  }
+  // A router or worker chosen by flag or environment variable is checked now: a service that
+  // could not start it would listen, then fail every run that needs it. The default ones (next
+  // to the orchestrator, on PATH) are left to the runs: a service whose scenarios run external
+  // systems under test on remote workers never starts them.
+  for (const auto& [given, name, env] :
+       {std::tuple{&flags.router_binary, "router", "BENCHGATE_ROUTER_BIN"},
+        std::tuple{&flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN"}}) {
+    const app::BinaryChoice choice = app::choose_bundled_binary(*given, name, env);
+    if (choice.origin == "PATH" || choice.origin == "next to the orchestrator") continue;
+    if (auto usable = app::check_binary(choice, std::string(name) + " executable"); !usable) {
+      std::fprintf(stderr, "error: %s\n", usable.message().c_str());
+      return kExitInvalidInput;
+    }
   }
   for (const auto& address : {flags.listen, flags.metrics_listen, flags.http_listen}) {
     if (address.empty()) continue;

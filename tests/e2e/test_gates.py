@@ -2,6 +2,7 @@
 a second run gated against it, an impossible gate, a missing metric, a killed orchestrator."""
 import glob
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -195,6 +196,28 @@ connections = 2
             names = [r[0] for r in db.execute("SELECT name FROM workloads WHERE run_id = 1")]
             self.assertEqual(names, ["done"])
             self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+
+    def test_calibrate_with_an_unusable_router_or_worker_exits_2_with_nothing_started(self):
+        path = self.scenario()
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-tmp-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        missing = os.path.join(self.dir, "none")
+        cases = [
+            (["--worker-bin", missing],
+             f"error: worker executable '{missing}' (from --worker-bin): no such file\n"),
+            (["--router-bin", self.dir],
+             f"error: router executable '{self.dir}' (from --router-bin): is a folder, not an "
+             "executable file\n"),
+        ]
+        for flags, expected in cases:
+            run = Run(["calibrate", path, "--db", self.db, "--runs", "3"] + flags, cwd=self.dir)
+            run.env["TMPDIR"] = tmp  # where the run's log folder would be made
+            self.tags.append(run.tag)
+            run.run()
+            self.assertEqual((run.returncode, run.stdout, run.stderr), (2, "", expected), flags)
+            self.assertFalse(os.path.exists(self.db), flags)
+            self.assertEqual(os.listdir(tmp), [], flags)
+            self.assertEqual(run.leftovers(wait=0), [])
 
     def test_database_problems_are_reported_before_anything_starts(self):
         path = self.scenario()

@@ -525,5 +525,40 @@ timeout = "1s"
         self.assertEqual(client.returncode, 3, out + err)
 
 
+class ServeStartupTest(unittest.TestCase):
+    def test_a_router_or_worker_that_cannot_start_refuses_the_service_with_exit_2(self):
+        folder = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        scenarios = os.path.join(folder, "scenarios")
+        os.mkdir(scenarios)
+        tmp = os.path.join(folder, "tmp")
+        os.mkdir(tmp)
+        db = os.path.join(folder, "serve.db")
+        missing = os.path.join(folder, "none")
+        cases = [
+            (["--worker-bin", missing], {},
+             f"error: worker executable '{missing}' (from --worker-bin): no such file\n"),
+            (["--router-bin", folder], {},
+             f"error: router executable '{folder}' (from --router-bin): is a folder, not an "
+             "executable file\n"),
+            ([], {"BENCHGATE_ROUTER_BIN": missing},
+             f"error: router executable '{missing}' (from $BENCHGATE_ROUTER_BIN): no such "
+             "file\n"),
+        ]
+        for flags, env, expected in cases:
+            service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                           "--db", db, "--scenarios", scenarios] + flags, cwd=folder)
+            service.env.update(env)
+            service.env["TMPDIR"] = tmp
+            self.addCleanup(kill_tagged, service.tag)
+            # Before the fix the service started and served until the timeout killed it.
+            service.run(timeout=30)
+            self.assertEqual((service.returncode, service.stdout, service.stderr),
+                             (2, "", expected), flags)
+            self.assertFalse(os.path.exists(db), flags)
+            self.assertEqual(os.listdir(tmp), [], flags)
+            self.assertEqual(service.leftovers(wait=0), [])
+
+
 if __name__ == "__main__":
     unittest.main()
