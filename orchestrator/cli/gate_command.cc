@@ -6,6 +6,7 @@
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/report_flags.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/stored_run.h"
@@ -28,13 +29,17 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
   gate->add_option("--json", flags.json_path, "Write the verdicts as JSON");
   gate->add_option("--junit", flags.junit_path, "Write the verdicts as JUnit XML");
   gate->add_option("--markdown", flags.markdown_path, "Write a Markdown summary");
+  for (const char* name : {"--json", "--junit", "--markdown"}) {
+    gate->get_option(name)->each(
+        [&flags, name](const std::string&) { flags.given_reports.push_back(name); });
+  }
 }
 
 int gate_command(const GateFlags& flags) {
   // A report file that cannot be written is a usage mistake, found before the verdicts are
   // stored (exit 2), as `run` finds it before it runs.
   const report::OutputPaths outputs{flags.json_path, flags.junit_path, flags.markdown_path, ""};
-  if (auto valid = report::check_output_paths(outputs); !valid) {
+  if (auto valid = check_report_flags(flags.given_reports, outputs); !valid) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -20,6 +21,8 @@ struct GateFlags {
   std::string json_path;
   std::string junit_path;
   std::string markdown_path;
+  // The report flags given on the command line, by name: one given an empty path is refused.
+  std::vector<std::string> given_reports;
 };
 
 void add_gate_command(CLI::App& app, GateFlags& flags);

@@ -3,9 +3,7 @@
 #include "orchestrator/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cstdio>
-#include <utility>
 
 #include "common/workload/workload_limits.h"
 #include "orchestrator/app/bundled_binary.h"
@@ -14,6 +12,7 @@
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
+#include "orchestrator/cli/report_flags.h"
 #include "orchestrator/cli/worker_token.h"
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/run_outputs.h"
@@ -154,20 +153,8 @@ int run_command(const RunFlags& flags) {
   }
   const report::OutputPaths outputs{flags.json_path, flags.junit_path, flags.markdown_path,
                                     flags.html_path};
-  // An empty path is how OutputPaths says "not asked": given as a flag's value, it would write
-  // nothing, and a pipeline would read a file that never came.
-  for (const auto& [flag, path] :
-       {std::pair{"--json", &flags.json_path}, std::pair{"--junit", &flags.junit_path},
-        std::pair{"--markdown", &flags.markdown_path}, std::pair{"--html", &flags.html_path}}) {
-    const bool given =
-        std::find(flags.local_only.begin(), flags.local_only.end(), flag) != flags.local_only.end();
-    if (given && path->empty()) {
-      std::fprintf(stderr, "error: %s '': an empty path names no file; name the file to write\n",
-                   flag);
-      return kExitInvalidInput;
-    }
-  }
-  if (auto valid = report::check_output_paths(outputs); !valid) {
+  // local_only lists the report flags given (with others check_report_flags ignores).
+  if (auto valid = check_report_flags(flags.local_only, outputs); !valid) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }

@@ -219,6 +219,20 @@ connections = 2
             self.assertEqual(os.listdir(tmp), [], flags)
             self.assertEqual(run.leftovers(wait=0), [])
 
+    def test_gate_refuses_an_empty_report_path_before_it_stores_anything(self):
+        first = self.orchestrator("run", self.scenario(), "--db", self.db)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        with sqlite3.connect(self.db) as db:
+            stored = db.execute("SELECT * FROM gate_results ORDER BY id").fetchall()
+        for flag in ("--json", "--junit", "--markdown"):
+            run = self.orchestrator("gate", "1", "--db", self.db, flag, "")
+            self.assertEqual((run.returncode, run.stdout, run.stderr),
+                             (2, "", f"error: {flag} '': an empty path names no file; name the "
+                                     "file to write\n"), flag)
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT * FROM gate_results ORDER BY id").fetchall(),
+                             stored)
+
     def test_database_problems_are_reported_before_anything_starts(self):
         path = self.scenario()
         run = self.orchestrator("run", path, "--db", "/nonexistent-folder/x.db")
