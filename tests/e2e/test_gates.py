@@ -174,17 +174,26 @@ name = "hello"
 target = "/bench/hello"
 connections = 2
 """)
-        run = Run(["run", long, "--db", self.db], cwd=self.dir).start()
+        # A temporary folder of this test's own: another orchestrator running beside it (tests
+        # run two at a time) has its own run folders and tokens in the shared one.
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-tmp-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        run = Run(["run", long, "--db", self.db], cwd=self.dir)
+        run.env["TMPDIR"] = tmp
+        run.start()
         self.tags.append(run.tag)
         run.wait_for_stderr("hello rep 1/2: started")
         run.proc.kill()  # SIGKILL: no chance to clean up
         run.finish(timeout=30)
         self.assertEqual(run.leftovers(), [], "children must die with the orchestrator")
         # The spawned workers' token (README "Security") could not be removed by its run.
-        left = glob.glob(os.path.join(tempfile.gettempdir(), "benchgate-run-*", "worker-token-*"))
+        left = glob.glob(os.path.join(tmp, "benchgate-run-*", "worker-token-*"))
         self.assertEqual(len(left), 1, left)
 
-        listing = self.orchestrator("run", self.scenario(), "--db", self.db)
+        listing = Run(["run", self.scenario(), "--db", self.db], cwd=self.dir)
+        listing.env["TMPDIR"] = tmp
+        self.tags.append(listing.tag)
+        listing.run()
         self.assertEqual(listing.returncode, 0, listing.stderr)
         self.assertIn("run 1 was left running", listing.stderr)
         # The next run removed it: its orchestrator is gone.
