@@ -49,7 +49,7 @@ benchgate::command_line::ValueNames value_names() {
       {"--timeout", "DURATION"},
       {"--worker-bin", "PROGRAM"},
       {"--worker-token-file", "FILE"},
-      {"--workers-at", "HOST:PORT"},
+      {"--workers-at", "HOST:PORT|dns:NAME:PORT"},
       {"--workers-wait", "DURATION"},
   };
 }

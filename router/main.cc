@@ -12,39 +12,42 @@
 #include "router/app/router_app.h"
 
 int main(int argc, char** argv) {
+  using benchgate::router::app::kHttpIoValues;
+  using benchgate::router::app::kTlsMinVersions;
   using benchgate::router::app::RawConfig;
   RawConfig raw;
   CLI::App cli{
       "benchgate router: the bundled system under test (WAMP router, HTTP/1.1 and h2c "
       "bench routes, RouterControl gRPC)"};
   // What the values the router takes as text are, for --help (help_formatter.h).
-  benchgate::command_line::use_readable_help(cli, {{"--http", "HOST:PORT"},
-                                                   {"--control", "HOST:PORT"},
-                                                   {"--metrics-listen", "HOST:PORT"},
-                                                   {"--websocket", "HOST:PORT"},
-                                                   {"--rawsocket", "HOST:PORT"},
-                                                   {"--max-header-bytes", "SIZE"},
-                                                   {"--max-body-bytes", "SIZE"},
-                                                   {"--max-buffered-bytes", "SIZE"},
-                                                   {"--max-message-bytes", "SIZE"},
-                                                   {"--max-queued-bytes", "SIZE"},
-                                                   {"--h2-window", "SIZE"},
-                                                   {"--h2-max-header-list-bytes", "SIZE"},
-                                                   {"--ws-fragment-bytes", "SIZE"},
-                                                   {"--idle-timeout", "DURATION"},
-                                                   {"--header-timeout", "DURATION"},
-                                                   {"--body-timeout", "DURATION"},
-                                                   {"--read-buffer-hold", "DURATION"},
-                                                   {"--message-timeout", "DURATION"},
-                                                   {"--session-setup-timeout", "DURATION"},
-                                                   {"--tls-handshake-timeout", "DURATION"},
-                                                   {"--http-io", "{epoll,asio}"},
-                                                   {"--auth-config", "FILE"},
-                                                   {"--tls-cert", "FILE"},
-                                                   {"--tls-key", "FILE"},
-                                                   {"--tls-min-version", "{1.2,1.3}"},
-                                                   {"--tls-ciphers", "LIST"},
-                                                   {"--tls-ciphersuites", "LIST"}});
+  benchgate::command_line::use_readable_help(
+      cli, {{"--http", "HOST:PORT"},
+            {"--control", "HOST:PORT|unix:PATH"},
+            {"--metrics-listen", "HOST:PORT"},
+            {"--websocket", "HOST:PORT"},
+            {"--rawsocket", "HOST:PORT"},
+            {"--max-header-bytes", "SIZE"},
+            {"--max-body-bytes", "SIZE"},
+            {"--max-buffered-bytes", "SIZE"},
+            {"--max-message-bytes", "SIZE"},
+            {"--max-queued-bytes", "SIZE"},
+            {"--h2-window", "SIZE"},
+            {"--h2-max-header-list-bytes", "SIZE"},
+            {"--ws-fragment-bytes", "SIZE"},
+            {"--idle-timeout", "DURATION"},
+            {"--header-timeout", "DURATION"},
+            {"--body-timeout", "DURATION"},
+            {"--read-buffer-hold", "DURATION"},
+            {"--message-timeout", "DURATION"},
+            {"--session-setup-timeout", "DURATION"},
+            {"--tls-handshake-timeout", "DURATION"},
+            {"--http-io", benchgate::command_line::value_set(kHttpIoValues)},
+            {"--auth-config", "FILE"},
+            {"--tls-cert", "FILE"},
+            {"--tls-key", "FILE"},
+            {"--tls-min-version", benchgate::command_line::value_set(kTlsMinVersions)},
+            {"--tls-ciphers", "LIST"},
+            {"--tls-ciphersuites", "LIST"}});
   benchgate::command_line::add_version_flag(cli);
   cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
       ->capture_default_str();
@@ -175,7 +178,7 @@ int main(int argc, char** argv) {
                  "--rawsocket (needs --tls-key)");
   cli.add_option("--tls-key", raw.tls_key, "PEM private key of --tls-cert");
   cli.add_option("--tls-min-version", raw.tls_min_version,
-                 "lowest TLS version accepted: 1.2 or 1.3 (the highest is 1.3)")
+                 "lowest TLS version accepted (the highest is 1.3)")
       ->capture_default_str();
   cli.add_option("--tls-ciphers", raw.tls_ciphers,
                  "TLS 1.2 cipher list, OpenSSL syntax (default: OpenSSL's)");

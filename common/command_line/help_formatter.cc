@@ -64,6 +64,15 @@ std::string value_name(const CLI::Option& option, const ValueNames& names) {
   return in_capitals(option.get_lnames().front());
 }
 
+std::string value_set(std::span<const std::string_view> values) {
+  std::string out = "{";
+  for (const std::string_view value : values) {
+    if (out.size() > 1) out += ',';
+    out += value;
+  }
+  return out + "}";
+}
+
 std::string range_in_words(const CLI::Option& option) {
   for (const std::string& check : split_type_text(option.get_type_name()).checks) {
     // CLI11's Range: "INT in [MIN - MAX]".

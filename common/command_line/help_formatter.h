@@ -7,7 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace benchgate::command_line {
 
@@ -19,6 +21,10 @@ using ValueNames = std::map<std::string, std::string, std::less<>>;
 // takes ("{asio,epoll}"); FILE, DIR or PATH where CLI11 checks that; N for a whole number,
 // NUMBER for another number; else its long name in capitals ("--commit" -> "COMMIT").
 std::string value_name(const CLI::Option& option, const ValueNames& names);
+
+// The value name of an option whose values a program checks itself, from the one list it checks
+// against: {"asio", "epoll"} -> "{asio,epoll}", as CLI11's IsMember would be named.
+std::string value_set(std::span<const std::string_view> values);
 
 // "1 to 1024" when `option` is checked by a CLI11 Range, else "".
 std::string range_in_words(const CLI::Option& option);

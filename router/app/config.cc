@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <span>
 #include <utility>
 
 #include <boost/asio/ip/address.hpp>
@@ -15,6 +16,16 @@
 
 namespace benchgate::router::app {
 namespace {
+
+// The values in `values` as a message names them: "asio or epoll".
+std::string either_of(std::span<const std::string_view> values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += i + 1 == values.size() ? " or " : ", ";
+    out += values[i];
+  }
+  return out;
+}
 
 Error flag_error(const char* flag, const std::string& message) {
   return Error{std::string(flag) + ": " + message};
@@ -112,7 +123,8 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
                         "keeps no read buffer between requests)");
     }
   } else {
-    return flag_error("--http-io", "must be asio or epoll, not \"" + raw.http_io + "\"");
+    return flag_error("--http-io",
+                      "must be " + either_of(kHttpIoValues) + ", not \"" + raw.http_io + "\"");
   }
 
   auto websocket = listen_endpoint("--websocket", raw.websocket, config.websocket_host);
@@ -248,8 +260,9 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
     tls.key_file = raw.tls_key;
     tls.min_version = tls::parse_tls_version(raw.tls_min_version);
     if (tls.min_version == 0) {
-      return flag_error("--tls-min-version",
-                        "'" + raw.tls_min_version + "' is not a TLS version (1.2 or 1.3)");
+      return flag_error("--tls-min-version", "'" + raw.tls_min_version +
+                                                 "' is not a TLS version (" +
+                                                 either_of(kTlsMinVersions) + ")");
     }
     tls.ciphers = raw.tls_ciphers;
     tls.ciphersuites = raw.tls_ciphersuites;

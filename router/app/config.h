@@ -2,14 +2,21 @@
 // main.cc) and the validated, typed form the rest of the router sees (RouterConfig).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "common/util/expected.h"
 #include "router/http/server_options.h"
 #include "router/wamp/options.h"
 
 namespace benchgate::router::app {
+
+// What --http-io and --tls-min-version take: make_config() checks against these, --help
+// (main.cc) lists them.
+inline constexpr std::array<std::string_view, 2> kHttpIoValues{"asio", "epoll"};
+inline constexpr std::array<std::string_view, 2> kTlsMinVersions{"1.2", "1.3"};
 
 struct RawConfig {
   std::string http = "127.0.0.1:0";

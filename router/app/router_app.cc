@@ -7,16 +7,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "common/command_line/version.h"
 #include "router/app/host_port.h"
 #include "router/control/control_server.h"
 #include "router/control/control_service.h"
 #include "router/http/server.h"
 #include "router/prometheus/metrics_endpoint.h"
 #include "router/wamp/wamp_server.h"
-
-#ifndef BENCHGATE_VERSION
-#define BENCHGATE_VERSION "0.0.0"
-#endif
 
 namespace benchgate::router::app {
 
@@ -48,7 +45,7 @@ int run_router(const RouterConfig& config) {
 
   control::RouterFacts facts{
       "benchgate-router",
-      BENCHGATE_VERSION,
+      command_line::version(),
       {{"http", http_address}, {"ws", ws_address}, {"rawsocket", rawsocket_address}},
       static_cast<uint32_t>(server.threads())};
   control::ControlService service(std::move(facts), server, [&] { main_context.stop(); });

@@ -68,6 +68,16 @@ class HelpTest(HelpCase):
         self.assertRegex(router, r"--idle-timeout DURATION=60s")
         self.assertRegex(router, r"--max-body-bytes SIZE=64MiB")
 
+    def test_a_value_of_another_form_or_from_a_set_is_named_so(self):
+        router = self.help_of(["router"])
+        self.assertRegex(router, r"--control HOST:PORT\|unix:PATH=127\.0\.0\.1:0")
+        # The sets the router checks its values against (router/app/config.h), not a copy.
+        self.assertRegex(router, r"--http-io \{asio,epoll\}=epoll")
+        self.assertRegex(router, r"--tls-min-version \{1\.2,1\.3\}=1\.2")
+        for command in ("run", "calibrate", "serve"):
+            self.assertRegex(self.help_of(["orchestrator", command]),
+                             r"--workers-at HOST:PORT\|dns:NAME:PORT", command)
+
 
 class BinaryFlagsTest(HelpCase):
     def test_router_and_worker_bin_say_where_the_binary_is_looked_for_in_order(self):
@@ -91,6 +101,12 @@ class VersionTest(unittest.TestCase):
             result = run([binary, "--version"])
             self.assertEqual((result.returncode, result.stdout, result.stderr),
                              (0, project_version() + "\n", ""), binary)
+
+    def test_the_worker_describes_itself_with_that_version(self):
+        # Describe's version is --version's (common/command_line/version.h), not a copy.
+        result = run(["orchestrator", "worker-check", os.path.join(BIN, "worker")], timeout=60)
+        self.assertIn(f"answers Describe: name 'benchgate-worker', version '{project_version()}'",
+                      result.stdout)
 
 
 if __name__ == "__main__":

@@ -4,16 +4,13 @@
 
 #include <thread>
 
+#include "common/command_line/version.h"
 #include "common/time/clock.h"
 #include "worker/adapters/adapter_stream.h"
 #include "worker/engine/engine.h"
 #include "worker/engine/validate.h"
 #include "worker/service/proto_convert.h"
 #include "worker/service/window_runner.h"
-
-#ifndef BENCHGATE_VERSION
-#define BENCHGATE_VERSION "unknown"
-#endif
 
 namespace benchgate::worker {
 
@@ -24,7 +21,7 @@ grpc::Status WorkerService::Describe(grpc::ServerContext*, const v1::DescribeReq
     return grpc::Status::OK;
   }
   response->set_name("benchgate-worker");
-  response->set_version(BENCHGATE_VERSION);
+  response->set_version(command_line::version());
   response->add_protocols("http1");
   response->add_protocols("http2");
   response->add_protocols("wamp_rpc");
