@@ -1,13 +1,10 @@
 // The TLS keys of an HTTP workload and the HTTP/2 keys of a `protocol = "http2"` one
 // (docs/SCENARIOS.md, "TLS and HTTP/2"). The worker applies them; what is refused here is what no
 // worker could run as written, each at the key to change.
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "common/util/shown_text.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/interpolation.h"
+#include "orchestrator/scenario/named_file.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
@@ -84,20 +81,9 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
                  "key 'ca_file' and insecure = true contradict each other: insecure turns "
                  "certificate verification off, ca_file is what it verifies against");
     }
-    const std::string resolved = path_beside_scenario(r.table_location().file, *v);
-    std::error_code ec;
-    if (v->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
-      diag.error(r.value_location("ca_file"),
-                 "key 'ca_file': no such file '" + shown_text(*v) + "'" +
-                     (resolved != *v ? " (read as '" + shown_text(resolved) + "')" : ""));
-    }
-    tls.ca_file = resolved;
-    if (!ec && std::filesystem::is_regular_file(resolved, ec)) {
-      std::ifstream in(resolved, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      tls.ca_pem = text.str();
-      if (!in || tls.ca_pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+    if (auto text = read_named_file(r, "ca_file", *v, tls.ca_file)) {
+      tls.ca_pem = std::move(*text);
+      if (tls.ca_pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
         diag.error(r.value_location("ca_file"),
                    "key 'ca_file': '" + shown_text(*v) +
                        "' holds no PEM certificate (-----BEGIN CERTIFICATE-----)");

@@ -3,36 +3,12 @@
 // load (the worker gets the text, never a path), and [router] auth_config, the bundled
 // router's --auth-config. Both name files of the machine the scenario is loaded on, so a
 // scenario submitted to `orchestrator serve` may use neither.
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/interpolation.h"
+#include "orchestrator/scenario/named_file.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
-namespace {
-
-// The file's text, or an error at `key`'s value.
-std::optional<std::string> read_file(TableReader& r, std::string_view key, const std::string& path,
-                                     std::string& resolved) {
-  resolved = path_beside_scenario(r.table_location().file, path);
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::is_regular_file(resolved, ec)) {
-    r.diagnostics().error(
-        r.value_location(key),
-        "key '" + std::string(key) + "': no such file '" + shown_text(path) + "'" +
-            (resolved != path ? " (read as '" + shown_text(resolved) + "')" : ""));
-    return std::nullopt;
-  }
-  std::ifstream in(resolved, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 void read_wamp_auth(TableReader& workload, WampRequest& wamp) {
   if (!workload.has("auth")) return;
@@ -62,7 +38,7 @@ void read_wamp_auth(TableReader& workload, WampRequest& wamp) {
                "read a file of the service's machine");
     return;
   }
-  auto text = read_file(r, "secret_file", *path, auth.secret_file);
+  auto text = read_named_file(r, "secret_file", *path, auth.secret_file);
   if (!text) return;
   // A trailing newline is the editor's, not the secret's.
   while (!text->empty() && (text->back() == '\n' || text->back() == '\r')) text->pop_back();
@@ -102,7 +78,7 @@ void read_router_auth_config(TableReader& r, RouterConfig& router, bool builtin)
     return;
   }
   std::string resolved;
-  if (read_file(r, "auth_config", *path, resolved)) router.auth_config = resolved;
+  if (read_named_file(r, "auth_config", *path, resolved)) router.auth_config = resolved;
 }
 
 }  // namespace benchgate::scenario

@@ -1,12 +1,15 @@
 // What `validate` and `run` read as a scenario file: a regular file of at most
 // kMaxScenarioFileBytes. A FIFO, a device or a file too large is refused before it is read,
 // with the path and the reason (docs/SCENARIOS.md, "Scenario files").
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include "orchestrator/scenario/scenario_loader.h"
@@ -23,7 +26,8 @@ class ScenarioFileTest : public ::testing::Test {
     dir_ = pattern;
   }
   void TearDown() override {
-    for (const char* name : {"/fifo.toml", "/large.toml", "/limit.toml"}) {
+    for (const char* name :
+         {"/fifo.toml", "/large.toml", "/limit.toml", "/fifo.pem", "/large.pem", "/s.toml"}) {
       ::unlink((dir_ + name).c_str());
     }
     ::rmdir(dir_.c_str());
@@ -40,6 +44,19 @@ class ScenarioFileTest : public ::testing::Test {
     return path;
   }
 
+  // Loads `path` on another thread. A load still waiting after a minute is stuck in the open of
+  // `fifo` (a FIFO read without the check waits there for a writer): a writer that comes and
+  // goes at once lets it go on, and the test fails instead of hanging.
+  LoadResult load_without_hanging(const std::string& path, const std::string& fifo, bool& waited) {
+    auto load = std::async(std::launch::async, [path] { return load_scenario_file(path); });
+    waited = load.wait_for(std::chrono::minutes(1)) != std::future_status::ready;
+    if (waited) {
+      const int writer = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);
+      if (writer >= 0) ::close(writer);
+    }
+    return load.get();
+  }
+
   std::string dir_;
 };
 
@@ -47,7 +64,9 @@ TEST_F(ScenarioFileTest, AFifoIsRefusedAtOnceInsteadOfWaitingForAWriter) {
   const std::string fifo = dir_ + "/fifo.toml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // Before the check, the open itself waited for a writer that never comes.
-  LoadResult r = load_scenario_file(fifo);
+  bool waited = false;
+  LoadResult r = load_without_hanging(fifo, fifo, waited);
+  EXPECT_FALSE(waited) << "the load waited for a writer";
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(test_support::diagnostics_text(r),
             fifo + ": error: is a FIFO (named pipe), not a regular file\n");
@@ -71,6 +90,44 @@ TEST_F(ScenarioFileTest, AFileLargerThanTheLimitIsRefusedAndOneAtTheLimitIsRead)
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(test_support::diagnostics_text(refused),
             large + ": error: is larger than 4194304 bytes, the most it may hold\n");
+}
+
+// The files a scenario's keys name are read as the scenario file is: a FIFO or a file over the
+// limit is refused at the key, saying what it is, and a file is opened once, so the file
+// checked is the file read. Before, a check by name came first ("no such file" for a FIFO) and a
+// CA file was then read whole, whatever its size.
+TEST_F(ScenarioFileTest, AFifoOrALargeFileNamedByAKeyIsRefusedAtTheKey) {
+  const std::string fifo = dir_ + "/fifo.pem";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string large = dir_ + "/large.pem";
+  {
+    std::ofstream out(large, std::ios::binary);
+    out << "-----BEGIN CERTIFICATE-----\n" << std::string(kMaxScenarioFileBytes, 'A') << "\n";
+  }
+  const std::string scenario = dir_ + "/s.toml";
+  const std::string head = "name = \"s\"\n[[workloads]]\nname = \"w\"\n";
+  const std::string tls = "tls = true\nca_file = ";
+  const std::string wamp =
+      "protocol = \"wamp_rpc\"\nauth = { method = \"ticket\", authid = \"a\", secret_file = ";
+  const struct {
+    std::string body;
+    std::string expected;
+  } cases[] = {
+      {tls + "\"fifo.pem\"\n", "5:11: error: key 'ca_file': 'fifo.pem' (read as '" + fifo +
+                                   "') is a FIFO (named pipe), not a regular file"},
+      {tls + "\"large.pem\"\n", "5:11: error: key 'ca_file': 'large.pem' (read as '" + large +
+                                    "') is larger than 4194304 bytes, the most it may hold"},
+      {wamp + "\"fifo.pem\" }\n", "5:57: error: key 'secret_file': 'fifo.pem' (read as '" + fifo +
+                                      "') is a FIFO (named pipe), not a regular file"},
+  };
+  for (const auto& c : cases) {
+    std::ofstream(scenario, std::ios::binary) << head << c.body;
+    bool waited = false;
+    LoadResult r = load_without_hanging(scenario, fifo, waited);
+    EXPECT_FALSE(waited) << "the load waited for a writer: " << c.body;
+    ASSERT_FALSE(r.ok()) << c.body;
+    EXPECT_EQ(test_support::diagnostics_text(r), scenario + ":" + c.expected + "\n") << c.body;
+  }
 }
 
 TEST_F(ScenarioFileTest, AnUnreadableFileSaysWhy) {
