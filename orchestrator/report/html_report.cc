@@ -9,6 +9,7 @@
 #include <cmath>
 #include <set>
 
+#include "common/command_line/version.h"
 #include "common/units/units.h"
 #include "orchestrator/gates/effect_interval.h"
 #include "orchestrator/gates/gate_outcome.h"
@@ -685,7 +686,7 @@ std::string html_page(const std::string& title, const std::string& body,
       "{}<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}"
       "<p class=\"note\">Written by benchgate {}. Every chart and how its numbers are computed: "
       "docs/REPORTS.md.</p>\n</body>\n</html>\n",
-      head_extra, escape(title), kStyle, body, BENCHGATE_VERSION);
+      head_extra, escape(title), kStyle, body, command_line::version());
 }
 
 std::string html_document(const std::vector<HtmlRun>& runs, const std::string& nav) {

@@ -1,5 +1,6 @@
 #include "orchestrator/report/json_report.h"
 
+#include "common/command_line/version.h"
 #include "common/serialization/base64.h"
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/gate_outcome.h"
@@ -389,7 +390,8 @@ json scenario_json(const ScenarioReport& report) {
 std::string json_report(const std::vector<ScenarioReport>& reports, int exit_code) {
   json scenarios = json::array();
   for (const auto& report : reports) scenarios.push_back(scenario_json(report));
-  json doc = {{"benchgate", BENCHGATE_VERSION}, {"scenarios", scenarios}, {"exit_code", exit_code}};
+  json doc = {
+      {"benchgate", command_line::version()}, {"scenarios", scenarios}, {"exit_code", exit_code}};
   return doc.dump(2) + "\n";
 }
 
