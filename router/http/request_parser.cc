@@ -134,15 +134,7 @@ bool RequestParser::trust_body(uint64_t needed, error_code& ec) {
     SpareBody::lend(body_);
     body_.clear();
   }
-  const uint64_t capacity = body_capacity(needed, length);
-  if (!body_budget_.resize(capacity)) {
-    refusal_status_ = 503;
-    ec = boost::asio::error::no_buffer_space;
-    return false;
-  }
-  trusted_ = capacity;
-  grow_to(capacity);
-  return true;
+  return trust(body_capacity(needed, length), ec);
 }
 
 void RequestParser::grow_to(uint64_t capacity) {
@@ -187,7 +179,10 @@ bool RequestParser::trust_chunk(uint64_t needed, error_code& ec) {
   }
   // Doubling from what is trusted (grow_within_budget's steps), not from the spare's capacity:
   // what the body holds of the budget follows its bytes alone, as for a Content-Length body.
-  const uint64_t capacity = std::max(needed, std::min(2 * trusted_, max_body_bytes_));
+  return trust(std::max(needed, std::min(2 * trusted_, max_body_bytes_)), ec);
+}
+
+bool RequestParser::trust(uint64_t capacity, error_code& ec) {
   if (!body_budget_.resize(capacity)) {
     refusal_status_ = 503;
     ec = boost::asio::error::no_buffer_space;

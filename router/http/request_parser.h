@@ -80,6 +80,9 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // body limit), and grows body_ to it where it has less; false (and ec set) when the budget
   // refuses.
   bool trust_chunk(uint64_t needed, error_code& ec);
+  // Reserves `capacity` of the budget and grows body_ to it where it has less; false (refusal
+  // 503, ec set) when the budget refuses.
+  bool trust(uint64_t capacity, error_code& ec);
   // Gives body_ a capacity of exactly `capacity` where it has less; the buffer it outgrew goes
   // to the thread's spare (or is freed).
   void grow_to(uint64_t capacity);
