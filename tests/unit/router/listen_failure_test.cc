@@ -11,27 +11,17 @@
 namespace benchgate::router::control {
 namespace {
 
-namespace fs = std::filesystem;
-
-class ListenFailureTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    folder_ =
-        fs::temp_directory_path() / ("benchgate-listen-failure-" + std::to_string(::getpid()));
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
-  fs::path folder_;
-};
-
-TEST_F(ListenFailureTest, TheControlServerReportsTheCause) {
-  const std::string path = (folder_ / "absent" / "control.sock").string();
+TEST(ListenFailureTest, TheControlServerReportsTheCause) {
+  // A folder nobody made: nothing to create or remove.
+  const std::filesystem::path absent = std::filesystem::temp_directory_path() /
+                                       ("benchgate-no-such-folder-" + std::to_string(::getpid()));
+  ASSERT_FALSE(std::filesystem::exists(absent));
+  const std::string path = (absent / "control.sock").string();
   grpc::Service service;  // no methods: the server never starts
   auto server = ControlServer::start("unix:" + path, service);
   ASSERT_FALSE(server);
   EXPECT_EQ(server.message(), "cannot listen for control on unix:" + path + ": folder " +
-                                  (folder_ / "absent").string() + " does not exist");
+                                  absent.string() + " does not exist");
 }
 
 }  // namespace
