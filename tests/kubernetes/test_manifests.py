@@ -68,6 +68,42 @@ def pods(objects):
     return [o for o in objects if o["kind"] in ("Deployment", "StatefulSet")]
 
 
+def selects(selector, labels):
+    """Whether a label selector (matchLabels only: the manifests use nothing else) picks labels."""
+    assert set(selector) <= {"matchLabels"}, selector
+    return all(labels.get(k) == v for k, v in selector.get("matchLabels", {}).items())
+
+
+def admitting(objects, workload, port):
+    """The `from` entries of every ingress rule that admits TCP connections to a container port
+    (a dict of the pod spec's ports list) of a workload's pods, or None for a rule that admits
+    them from everywhere. An empty list: the pods are isolated and nothing may connect."""
+    labels = workload["spec"]["template"]["metadata"]["labels"]
+    sources = []
+    for policy in (o for o in objects if o["kind"] == "NetworkPolicy"
+                   and o["metadata"].get("namespace") == workload["metadata"].get("namespace")
+                   and "Ingress" in o["spec"].get("policyTypes", ["Ingress"])
+                   and selects(o["spec"]["podSelector"], labels)):
+        for rule in policy["spec"].get("ingress", []):
+            ports = rule.get("ports")
+            if ports is not None and not any(
+                    p.get("protocol", "TCP") == "TCP" and p.get("port") in (
+                        port["containerPort"], port.get("name")) for p in ports):
+                continue
+            sources.append(rule.get("from"))
+    return sources
+
+
+def isolated(objects, workload):
+    """Whether some NetworkPolicy selects the workload's pods for ingress: then only what a
+    policy admits reaches them."""
+    labels = workload["spec"]["template"]["metadata"]["labels"]
+    return any(o["kind"] == "NetworkPolicy"
+               and o["metadata"].get("namespace") == workload["metadata"].get("namespace")
+               and "Ingress" in o["spec"].get("policyTypes", ["Ingress"])
+               and selects(o["spec"]["podSelector"], labels) for o in objects)
+
+
 class Rendered:
     """One overlay rendered in a temporary copy with a fresh token file."""
 
@@ -228,6 +264,59 @@ class ManifestTest(unittest.TestCase):
             self.assertEqual(ingress[0]["from"], [{"podSelector": {"matchLabels": {
                 "app.kubernetes.io/name": "benchgate-orchestrator"}}}])
             self.assertEqual([p["port"] for p in ingress[0]["ports"]], [7800])
+
+    def test_every_listening_port_is_admitted_only_to_named_pods(self):
+        # Every port a container listens on (the listeners are its declared ports, checked
+        # above) is behind a NetworkPolicy: its pods are isolated, some rule admits the port,
+        # and every rule that does names the pods it admits by their labels, never the whole
+        # cluster, a whole namespace or an address block.
+        for _, r in self.each():
+            for w in pods(r.objects):
+                name = w["metadata"]["name"]
+                self.assertTrue(isolated(r.objects, w), f"{name}: no NetworkPolicy selects it")
+                for c in w["spec"]["template"]["spec"]["containers"]:
+                    for port in c["ports"]:
+                        where = f"{name} port {port['containerPort']}"
+                        sources = admitting(r.objects, w, port)
+                        self.assertTrue(sources, f"{where}: no rule admits it")
+                        for entries in sources:
+                            self.assertTrue(entries, f"{where}: admitted from everywhere")
+                            for entry in entries:
+                                self.assertNotIn("ipBlock", entry, where)
+                                self.assertTrue(entry.get("podSelector", {}).get("matchLabels"),
+                                                f"{where}: admitted from every pod of {entry}")
+
+    def test_serve_is_reached_only_by_labelled_clients_and_scrapers(self):
+        # serve has no authentication: its gRPC port (submit, cancel, promote) admits only
+        # benchgate/client pods of benchgate/client namespaces, its /metrics and the router's
+        # only benchgate/scraper ones (the router's also the orchestrator, which scrapes it);
+        # the overlays' namespace carries both labels and docs/KUBERNETES.md names them.
+        def labelled(key):
+            return {"namespaceSelector": {"matchLabels": {key: "true"}},
+                    "podSelector": {"matchLabels": {key: "true"}}}
+        wanted = {"grpc": [[labelled("benchgate/client")]],
+                  "metrics": [[labelled("benchgate/scraper")]]}
+        for _, r in self.each():
+            w = r.one("Deployment", "benchgate-orchestrator")
+            ports = {p["name"]: p for p in w["spec"]["template"]["spec"]["containers"][0]["ports"]}
+            self.assertEqual(set(ports), set(wanted))
+            for name, sources in wanted.items():
+                self.assertEqual(admitting(r.objects, w, ports[name]), sources, name)
+            router = r.one("Deployment", "benchgate-router")
+            metrics = [p for p in router["spec"]["template"]["spec"]["containers"][0]["ports"]
+                       if p["name"] == "metrics"][0]
+            scrapers = [e for entries in admitting(r.objects, router, metrics) for e in entries]
+            self.assertIn(labelled("benchgate/scraper"), scrapers)
+            namespace = [o for o in r.objects if o["kind"] == "Namespace"]
+            self.assertEqual(len(namespace), 1)
+            self.assertEqual(namespace[0]["metadata"]["name"], w["metadata"]["namespace"])
+            self.assertEqual({k: v for k, v in namespace[0]["metadata"].get("labels", {}).items()
+                              if k.startswith("benchgate/")},
+                             {"benchgate/client": "true", "benchgate/scraper": "true"})
+        with open(os.path.join(ROOT, "docs/KUBERNETES.md")) as f:
+            docs = f.read()
+        for key in ("benchgate/client", "benchgate/scraper"):
+            self.assertIn(f"{key}=true", docs)
 
     def test_the_router_takes_connections_from_the_workers_and_the_orchestrators_probe(self):
         for _, r in self.each():
