@@ -159,6 +159,14 @@ class ManifestTest(unittest.TestCase):
             r.one("Deployment", "benchgate-router")
             r.one("PersistentVolumeClaim", "benchgate-orchestrator-data")
 
+    def test_every_object_is_labelled_part_of_benchgate(self):
+        # `kubectl get all -l app.kubernetes.io/part-of=benchgate` finds the whole deployment,
+        # the optional router's objects included (a component does not get its base's labels).
+        for _, r in self.each():
+            for o in r.objects:
+                self.assertEqual(o["metadata"].get("labels", {}).get("app.kubernetes.io/part-of"),
+                                 "benchgate", f"{o['kind']}/{o['metadata']['name']}")
+
     def test_selectors_match_the_pods_labels(self):
         for _, r in self.each():
             for w in pods(r.objects):
@@ -350,9 +358,27 @@ class ManifestTest(unittest.TestCase):
             http = [p for p in svc["spec"]["ports"] if p["name"] == "http"][0]["port"]
             address = f"{svc['spec']['clusterIP']}:{http}"
             self.assertIn(f'address = "{address}"', scenarios["cluster_http.toml"])
-            args = r.one("Deployment", "benchgate-orchestrator")["spec"]["template"]["spec"][
-                "containers"][0]["args"]
+            orchestrator = r.one("Deployment", "benchgate-orchestrator")
+            args = orchestrator["spec"]["template"]["spec"]["containers"][0]["args"]
             self.assertIn(address, flag_values(args[1:])["--allow-address"])
+            # The router's /metrics, at its Service's metrics port and scrape path, is the
+            # scenario's `metrics`: allowed on serve, and its pod's policy admits the
+            # orchestrator there.
+            router = r.one("Deployment", "benchgate-router")
+            path = router["spec"]["template"]["metadata"]["annotations"]["prometheus.io/path"]
+            service_port = [p for p in svc["spec"]["ports"] if p["name"] == "metrics"][0]
+            scrape = f"{svc['spec']['clusterIP']}:{service_port['port']}"
+            self.assertIn(f'metrics = "http://{scrape}{path}"', scenarios["cluster_http.toml"])
+            self.assertIn(scrape, flag_values(args[1:])["--allow-address"])
+            container_port = [p for p in router["spec"]["template"]["spec"]["containers"][0][
+                "ports"] if p["name"] == service_port["targetPort"]][0]
+            orchestrator_labels = orchestrator["spec"]["template"]["metadata"]["labels"]
+            self.assertTrue(any(
+                entries and any(set(e) == {"podSelector"}
+                                and selects(e["podSelector"], orchestrator_labels)
+                                for e in entries)
+                for entries in admitting(r.objects, router, container_port)),
+                "the router's policy keeps the orchestrator from its /metrics")
             folder = tempfile.mkdtemp(dir=r.tmp)
             for name, text in scenarios.items():
                 with open(os.path.join(folder, name), "w") as f:
