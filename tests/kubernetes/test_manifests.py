@@ -159,6 +159,32 @@ class ManifestTest(unittest.TestCase):
             r.one("Deployment", "benchgate-router")
             r.one("PersistentVolumeClaim", "benchgate-orchestrator-data")
 
+    def test_without_the_token_file_rendering_fails_as_the_docs_show(self):
+        # The token is the user's to create (docs/KUBERNETES.md, "Apply"); without it kustomize
+        # fails with a message of its own, which the docs quote at the command so that a user
+        # recognises it. Each fragment is in the real message and in the docs.
+        fragments = ["loading KV pairs: file sources: [token=worker-token]:",
+                     "evalsymlink failure on '", "base/worker-token' : lstat",
+                     "base/worker-token: no such file or directory"]
+        with open(os.path.join(ROOT, "docs/KUBERNETES.md")) as f:
+            docs = " ".join(f.read().split())
+        tmp = tempfile.mkdtemp(prefix="benchgate-k8s-")
+        try:
+            copy = os.path.join(tmp, "kubernetes")
+            shutil.copytree(MANIFESTS, copy, ignore=shutil.ignore_patterns("worker-token"))
+            for overlay in OVERLAYS:
+                with self.subTest(overlay=overlay):
+                    out = subprocess.run(
+                        ["kubectl", "kustomize", os.path.join(copy, "overlays", overlay)],
+                        capture_output=True, text=True, timeout=120)
+                    self.assertNotEqual(out.returncode, 0)
+                    self.assertEqual(out.stdout, "")
+                    for fragment in fragments:
+                        self.assertIn(fragment, out.stderr)
+                        self.assertIn(fragment, docs)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
     def test_every_object_is_labelled_part_of_benchgate(self):
         # `kubectl get all -l app.kubernetes.io/part-of=benchgate` finds the whole deployment,
         # the optional router's objects included (a component does not get its base's labels).
