@@ -144,6 +144,67 @@ TEST_F(Baselines, OnlyExistingRunsThatFinishedOkCanBeAdded) {
   EXPECT_TRUE(list->empty());
 }
 
+// The runs of one `run --promote` join a baseline in one transaction (docs/GATES.md, "Series and
+// baselines"): every run is added, or none, and the error names the run that may not join,
+// which `refused` says too (0 when no run was to blame).
+TEST_F(Baselines, SeveralRunsAreAddedAllOrNone) {
+  auto runs_of = [&](const std::string& name) {
+    std::vector<int64_t> ids;
+    auto entries = store_->list_baselines(name);
+    EXPECT_TRUE(entries.ok()) << entries.message();
+    if (entries.ok()) {
+      for (const BaselineEntry& e : *entries) ids.push_back(e.run_id);
+    }
+    return ids;
+  };
+  const int64_t a = run();
+  const int64_t b = run();
+  const int64_t c = run();
+  int64_t refused = -1;
+  auto all = store_->add_baselines("main", {a, b, c}, &refused);
+  ASSERT_TRUE(all.ok()) << all.message();
+  EXPECT_EQ(refused, 0);
+  EXPECT_EQ(runs_of("main"), (std::vector<int64_t>{c, b, a}));
+
+  // An unknown run between two that could join: neither is added.
+  const int64_t d = run();
+  const int64_t e = run();
+  auto unknown = store_->add_baselines("next", {d, 424242, e}, &refused);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_EQ(unknown.error().text(), "baseline add: run 424242 does not exist");
+  EXPECT_EQ(refused, 424242);
+  EXPECT_TRUE(runs_of("next").empty());
+
+  // A run that may not join after one that could, and one already in the baseline: the
+  // baseline is as it was.
+  const int64_t failed = run("failed");
+  auto not_ok = store_->add_baselines("main", {d, a, failed}, &refused);
+  ASSERT_FALSE(not_ok.ok());
+  EXPECT_EQ(not_ok.error().text(),
+            "baseline add: run " + std::to_string(failed) +
+                " did not finish ok (status failed); only successful runs can be a baseline");
+  EXPECT_EQ(refused, failed);
+  EXPECT_EQ(runs_of("main"), (std::vector<int64_t>{c, b, a}));
+
+  // A bad name refuses every run, and no run is to blame.
+  refused = -1;
+  auto bad_name = store_->add_baselines("has space", {d, e}, &refused);
+  ASSERT_FALSE(bad_name.ok());
+  EXPECT_EQ(bad_name.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(bad_name.message().find("may contain only letters"), std::string::npos)
+      << bad_name.message();
+  EXPECT_EQ(refused, 0);
+  auto every = store_->list_baselines();
+  ASSERT_TRUE(every.ok());
+  EXPECT_EQ(every->size(), 3u);
+
+  // The refused run left out, the others join, and again adds nothing twice.
+  ASSERT_TRUE(store_->add_baselines("main", {d, a, e}, &refused).ok());
+  EXPECT_EQ(refused, 0);
+  EXPECT_EQ(runs_of("main"), (std::vector<int64_t>{e, d, c, b, a}));
+}
+
 // A run is stored when its gates are judged, but the process can still exit 3 after that: an
 // interrupt arrives, or the report files cannot be written. The stored exit code then follows
 // the process's, so the run is not a baseline (README: a baseline exited 0), neither through
