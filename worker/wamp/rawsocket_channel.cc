@@ -13,6 +13,7 @@
 #include <boost/asio/write.hpp>
 #include <cstring>
 
+#include "common/net/gathered_messages.h"
 #include "common/net/gathered_write.h"
 #include "common/time/clock.h"
 #include "common/util/pooled_handler.h"
@@ -29,7 +30,6 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 constexpr size_t kInitialReadBytes = 64 * 1024;
-constexpr size_t kMaxGather = 64;  // messages per write (3 buffers each, within one sendmsg's 256)
 
 // One connection: the socket and, with TLS, the stream over it (OpenSSL on the socket's own
 // descriptor, common/tls/tls_stream.h, as the HTTP connections' TLS).
@@ -239,29 +239,22 @@ class RawSocketChannel : public Channel {
 
   void flush() {
     if (!up_ || writing_ || queue_.empty()) return;
-    gather_.clear();
-    in_write_ = std::min(queue_.size(), kMaxGather);
-    size_t total = 0;
-    for (size_t i = 0; i < in_write_; ++i) {
-      OutMessage& m = queue_.at(i);
-      gather_.push_back(asio::buffer(m.frame));
-      if (!m.head.empty()) gather_.push_back(asio::buffer(m.head));
-      if (!m.tail.empty()) gather_.push_back(asio::buffer(m.tail.data(), m.tail.size()));
-      total += kRawSocketHeaderBytes + m.size();
-    }
+    const auto buffers = gather_.gather(queue_.size(), [this](size_t i) {
+      const OutMessage& m = queue_.at(i);
+      return std::array<asio::const_buffer, 3>{asio::buffer(m.frame), asio::buffer(m.head),
+                                               asio::buffer(m.tail.data(), m.tail.size())};
+    });
     writing_ = true;
     auto link = link_;
-    // A view of gather_, not gather_ itself: the write operation keeps a copy of the buffer
-    // sequence it is given, which would be a vector allocated per write.
-    link->write(std::span<const asio::const_buffer>(gather_),
-                pooled([this, link, g = generation_, total](const error_code& ec, size_t written) {
+    // A view of the gathered list, not the list itself: the write operation keeps a copy of
+    // the buffer sequence it is given, which would be a vector allocated per write.
+    link->write(buffers,
+                pooled([this, link, g = generation_](const error_code& ec, size_t written) {
                   if (g != generation_) return;
                   writing_ = false;
                   if (count_bytes_) stats_.bytes_sent += written;
                   if (ec) return fail(ErrorKind::kReset);
-                  (void)total;
-                  for (size_t i = 0; i < in_write_; ++i) queue_.pop();
-                  in_write_ = 0;
+                  for (size_t n = gather_.take_written(); n > 0; --n) queue_.pop();
                   flush();
                   if (g == generation_ && queue_.empty()) events_.on_drained();
                 }));
@@ -280,8 +273,7 @@ class RawSocketChannel : public Channel {
   std::vector<uint8_t> read_buffer_;
   size_t read_length_ = 0;
   SendQueue queue_;
-  std::vector<asio::const_buffer> gather_;
-  size_t in_write_ = 0;
+  net::GatheredMessages gather_;  // the write under way: its buffers, the messages it carries
   uint32_t generation_ = 0;
   bool up_ = false;
   bool writing_ = false;
