@@ -18,14 +18,6 @@ std::string_view trim_ows(std::string_view text) {
 
 }  // namespace
 
-void release_body_buffer(std::string& body, memory::Reservation& reservation) {
-  if (body.capacity() > memory::kUnbudgetedBytes) {
-    body.clear();
-    SpareBody::give_back(body, memory::kSpareBufferBytes);
-  }
-  reservation.resize(body.capacity());
-}
-
 RequestParser::RequestParser(const RouteLimits& limits, uint32_t max_header_bytes,
                              uint64_t max_body_bytes, std::string& body,
                              memory::Reservation& body_budget)
@@ -121,7 +113,7 @@ std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
   // it) is trusted only as far as the body's bytes arrive: a header announcing 64 MiB with
   // little after it holds no more than 64 KiB, outside the budget.
   const uint64_t needed = body_.size() + body.size();
-  if (needed > trusted_ && !trust_body(needed, ec)) return 0;
+  if (needed > trust_.trusted() && !trust_body(needed, ec)) return 0;
   body_.append(body.data(), body.size());
   return body.size();
 }
@@ -129,25 +121,15 @@ std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
 bool RequestParser::trust_body(uint64_t needed, error_code& ec) {
   const uint64_t length = content_length().value_or(needed);
   // A body past what the connection keeps starts in the thread's spare, when that is larger.
-  if (body_.empty() && length > memory::kUnbudgetedBytes &&
-      SpareBody::get().capacity() > body_.capacity()) {
-    SpareBody::lend(body_);
-    body_.clear();
-  }
-  return trust(body_capacity(needed, length), ec);
+  if (body_.empty() && length > memory::kUnbudgetedBytes) BodyTrust::start_in_spare(body_);
+  if (trust_.trust(body_, body_budget_, body_capacity(needed, length))) return true;
+  refuse_for_budget(ec);
+  return false;
 }
 
-void RequestParser::grow_to(uint64_t capacity) {
-  if (capacity <= body_.capacity()) return;
-  // Exactly that capacity (string::reserve may double past it on a string that holds some).
-  std::string bigger;
-  bigger.reserve(static_cast<size_t>(capacity));
-  bigger.append(body_);
-  body_.swap(bigger);
-  bigger.clear();
-  // The buffer the body outgrew goes to the thread when it is the larger spare: the next
-  // large body starts from it instead of allocating its way up again.
-  SpareBody::give_back(bigger, memory::kSpareBufferBytes);
+void RequestParser::refuse_for_budget(error_code& ec) {
+  refusal_status_ = 503;
+  ec = boost::asio::error::no_buffer_space;
 }
 
 void RequestParser::on_chunk_header_impl(std::uint64_t, string_view, error_code&) {}
@@ -155,42 +137,13 @@ void RequestParser::on_chunk_header_impl(std::uint64_t, string_view, error_code&
 std::size_t RequestParser::on_chunk_body_impl(std::uint64_t, string_view body, error_code& ec) {
   if (dispatch_.action != Action::kEcho) return body.size();
   const uint64_t needed = body_.size() + body.size();
-  if (needed > trusted_ && !trust_chunk(needed, ec)) return 0;
+  if (needed > trust_.trusted() &&
+      !trust_.trust_piece(body_, body_budget_, needed, max_body_bytes_)) {
+    refuse_for_budget(ec);
+    return 0;
+  }
   body_.append(body.data(), body.size());
   return body.size();
-}
-
-bool RequestParser::trust_chunk(uint64_t needed, error_code& ec) {
-  if (!chunk_started_) {
-    chunk_started_ = true;
-    // The capacity the body grows from is the connection's own buffer's. A connection that
-    // holds none on the heap (it gave a large body's buffer back after the answer; an empty
-    // std::string's capacity is its inline one) starts in the thread's spare instead of
-    // allocating its way up to the same size again: the length of a chunked body is unknown
-    // until its end, so every such body may take it.
-    trusted_ = body_.capacity();
-    if (trusted_ <= std::string().capacity() && SpareBody::get().capacity() > trusted_) {
-      SpareBody::lend(body_);
-      body_.clear();
-    }
-    // Bytes that fit in the buffer the connection kept (at most memory::kUnbudgetedBytes,
-    // outside the budget) are trusted as they are: nothing grows, nothing is reserved.
-    if (needed <= trusted_) return true;
-  }
-  // Doubling from what is trusted (grow_within_budget's steps), not from the spare's capacity:
-  // what the body holds of the budget follows its bytes alone, as for a Content-Length body.
-  return trust(std::max(needed, std::min(2 * trusted_, max_body_bytes_)), ec);
-}
-
-bool RequestParser::trust(uint64_t capacity, error_code& ec) {
-  if (!body_budget_.resize(capacity)) {
-    refusal_status_ = 503;
-    ec = boost::asio::error::no_buffer_space;
-    return false;
-  }
-  trusted_ = capacity;
-  grow_to(capacity);
-  return true;
 }
 
 void RequestParser::on_finish_impl(error_code&) {}

@@ -3,14 +3,10 @@
 // only for /bench/echo, into a buffer the connection reuses. Constructing one allocates
 // nothing, so a connection builds a fresh parser in place for every request.
 //
-// A body up to memory::kUnbudgetedBytes goes into a buffer the connection keeps. A longer one
-// (by Content-Length; a chunked one on a connection that holds no body buffer, having given
-// back a large one) starts in the serving thread's spare body buffer (SpareBody), which the
-// connection gives back after the answer (release_body_buffer), the thread keeping the larger
-// buffer up to memory::kSpareBufferBytes: a stream of large bodies, of either framing,
-// allocates nothing per request. What a body holds of the budget still follows its bytes alone
-// (body_capacity; doubling for a chunked one): a spare larger than that is counted, as a
-// parked one is, only as far as the bytes that arrived make it trusted.
+// The body's buffer grows, starts in the serving thread's spare and holds of the
+// buffered-bytes budget as router/http/body_buffer.h says (its rule for a body of known
+// length: body_capacity; for a chunked one: BodyTrust::trust_piece), and the connection gives
+// it back after the answer (release_body_buffer).
 #pragma once
 
 #include <cstdint>
@@ -18,20 +14,11 @@
 
 #include <boost/beast/http/basic_parser.hpp>
 
-#include "common/util/thread_spare.h"
+#include "router/http/body_buffer.h"
 #include "router/http/routes.h"
 #include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::http {
-
-// The serving thread's spare body buffer (common/util/thread_spare.h).
-struct SpareBodyTag {};
-using SpareBody = ThreadSpare<SpareBodyTag, std::string>;
-
-// After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes goes
-// back to the thread (the larger of it and the spare is kept, up to memory::kSpareBufferBytes;
-// the other is freed) and `reservation`, which followed it, gives its bytes back to the budget.
-void release_body_buffer(std::string& body, memory::Reservation& reservation);
 
 class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
@@ -70,32 +57,19 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // The capacity a body of `length` bytes (Content-Length) grows to when `needed` of its
   // bytes have arrived and do not fit (memory::trusted_capacity's rule).
   static uint64_t body_capacity(uint64_t needed, uint64_t length);
-  // A Content-Length body: `needed` bytes arrived, past what is trusted_. Reserves the
-  // capacity body_capacity() allows, and grows body_ to it where it has less; false (and ec
-  // set) when the budget refuses.
+  // A Content-Length body: `needed` bytes arrived, past what is trusted. Starts in the
+  // thread's spare, then reserves the capacity body_capacity() allows and grows body_ to it
+  // where it has less; false (and ec set) when the budget refuses.
   bool trust_body(uint64_t needed, error_code& ec);
-  // A chunked body: `needed` bytes arrived, past what is trusted_. The first chunk trusts the
-  // capacity of the buffer the connection kept (nothing grows or is reserved while the bytes
-  // fit in it); past what is trusted, reserves a capacity of at least double that (within the
-  // body limit), and grows body_ to it where it has less; false (and ec set) when the budget
-  // refuses.
-  bool trust_chunk(uint64_t needed, error_code& ec);
-  // Reserves `capacity` of the budget and grows body_ to it where it has less; false (refusal
-  // 503, ec set) when the budget refuses.
-  bool trust(uint64_t capacity, error_code& ec);
-  // Gives body_ a capacity of exactly `capacity` where it has less; the buffer it outgrew goes
-  // to the thread's spare (or is freed).
-  void grow_to(uint64_t capacity);
+  // The budget refused the body: 503, ec set.
+  void refuse_for_budget(error_code& ec);
 
   const RouteLimits& limits_;
   std::string& body_;
   memory::Reservation& body_budget_;
   uint64_t max_body_bytes_;
-  // The capacity the body has been trusted with so far (what body_budget_ holds past
-  // kUnbudgetedBytes); body_ may be larger (the thread's spare).
-  uint64_t trusted_ = 0;
-  // Whether a chunk's data has arrived (trust_chunk then knows where the body started).
-  bool chunk_started_ = false;
+  // What the body has been trusted with so far (body_budget_ follows it).
+  BodyTrust trust_;
   Dispatch dispatch_;
   int version_ = 11;
   bool has_request_line_ = false;

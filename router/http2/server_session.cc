@@ -9,6 +9,7 @@
 #include <boost/beast/http/verb.hpp>
 
 #include "common/time/clock.h"
+#include "router/http/body_buffer.h"
 #include "router/http/responses.h"
 #include "router/http2/thread_pool_mem.h"
 #include "router/memory/buffer_budget.h"
@@ -31,6 +32,8 @@ struct StreamState {
   bool pattern = false;
   uint64_t offset = 0;
   uint64_t remaining = 0;
+  // What the echo body has been trusted with (router/http/body_buffer.h).
+  http::BodyTrust body_trust;
   char status[4] = {};
   char content_length[24] = {};
 };
@@ -39,8 +42,10 @@ struct StreamState {
 struct ServerSession::Stream : StreamState {
   explicit Stream(memory::BufferBudget* budget) : body_budget(budget, memory::BudgetUser::http) {}
   std::string path;  // :path, capacity kept across streams
-  std::string body;  // the echo body, or an error answer's text
-  // The body's capacity past memory::kUnbudgetedBytes, in --max-buffered-bytes.
+  // The echo body, or an error answer's text: kept up to memory::kUnbudgetedBytes across
+  // streams; a larger one is the thread's spare body buffer, or goes to it when the stream ends.
+  std::string body;
+  // The body's trusted capacity past memory::kUnbudgetedBytes, in --max-buffered-bytes.
   memory::Reservation body_budget;
 };
 
@@ -48,8 +53,6 @@ namespace {
 
 using boost::beast::http::verb;
 
-// An echo body buffer larger than this is freed when its stream ends, not kept in the pool.
-constexpr size_t kKeptBodyBytes = 64 * 1024;
 constexpr size_t kFrameHeadBytes = 9;
 
 ServerSession* self(void* user_data) { return static_cast<ServerSession*>(user_data); }
@@ -222,8 +225,9 @@ void ServerSession::release(Stream* stream) {
   static_cast<StreamState&>(*stream) = StreamState{};
   stream->path.clear();
   stream->body.clear();
-  if (stream->body.capacity() > kKeptBodyBytes) std::string().swap(stream->body);
-  (void)stream->body_budget.resize(stream->body.capacity());  // shrinking: gives bytes back
+  // A buffer past memory::kUnbudgetedBytes goes to the thread's spare (or is freed) and the
+  // budget gets its bytes back; a smaller one stays with the stream state.
+  http::release_body_buffer(stream->body, stream->body_budget);
   free_streams_.push_back(stream);
 }
 
@@ -306,8 +310,10 @@ int ServerSession::on_frame_recv(const nghttp2_frame& frame) {
 
 void ServerSession::drop_body(Stream& stream) {
   // A refused body's bytes are dropped as they come: its buffer and budget are given back now,
-  // not when the client ends the stream.
-  std::string().swap(stream.body);
+  // not when the client ends the stream. The buffer goes to the thread's spare when it is the
+  // larger one (it may be the spare itself), else it is freed.
+  stream.body.clear();
+  http::SpareBody::give_back(stream.body, memory::kSpareBufferBytes);
   (void)stream.body_budget.resize(0);
 }
 
@@ -325,10 +331,12 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
     respond(*stream);
     return 0;
   }
-  // The budget covers the buffer before it grows, as an HTTP/1.1 chunked body's: every stream of
-  // every connection draws on the one --max-buffered-bytes.
-  if (!memory::grow_within_budget(stream->body, stream->body_budget, needed,
-                                  options_.max_body_bytes, false)) {
+  // As an HTTP/1.1 chunked body (router/http/body_buffer.h): a stream state that kept no buffer
+  // starts in the thread's spare, and the budget covers what the bytes make trusted before the
+  // buffer grows: every stream of every connection draws on the one --max-buffered-bytes.
+  if (needed > stream->body_trust.trusted() &&
+      !stream->body_trust.trust_piece(stream->body, stream->body_budget, needed,
+                                      options_.max_body_bytes)) {
     // As HTTP/1.1: 503, the request was sound and the router has no room for its body
     // (counted by the budget, not as a parse error); the stream's other bytes are dropped.
     stream->dispatch = http::Dispatch{http::Route::kEcho, http::Action::kError, 503, 0};

@@ -14,6 +14,7 @@
 #include <boost/asio/ssl/stream.hpp>
 
 #include "common/time/clock.h"
+#include "router/http/body_buffer.h"
 #include "router/http/server_options.h"
 #include "router/http2/connection.h"
 #include "router/http2/preface.h"
@@ -111,7 +112,11 @@ class Client {
     provider_.read_callback = [](nghttp2_session*, int32_t, uint8_t* buf, size_t length,
                                  uint32_t* flags, nghttp2_data_source*, void* user) {
       auto* self = static_cast<Client*>(user);
-      if (self->body_offset_ == self->body_.size()) return ssize_t{NGHTTP2_ERR_DEFERRED};
+      if (self->body_offset_ == self->body_.size()) {
+        if (!self->end_) return ssize_t{NGHTTP2_ERR_DEFERRED};
+        *flags |= NGHTTP2_DATA_FLAG_EOF;  // finish(): an empty DATA frame ends the stream
+        return ssize_t{0};
+      }
       const size_t n = std::min(length, self->body_.size() - self->body_offset_);
       std::memcpy(buf, self->body_.data() + self->body_offset_, n);
       self->body_offset_ += n;
@@ -120,6 +125,12 @@ class Client {
     };
     // The body is read while the client sends: it stays until the next post().
     return get(path, "POST", {}, true);
+  }
+
+  // Ends a stream post() left open.
+  void finish(int32_t stream_id) {
+    end_ = true;
+    nghttp2_session_resume_data(session, stream_id);
   }
 
   nghttp2_session* session = nullptr;
@@ -249,6 +260,43 @@ TEST_F(Http2SessionTest, EchoBodiesDrawOnTheBufferBudgetAndOneItCannotHoldIsAnsw
   pump();
   EXPECT_EQ(client_.responses[open].headers[":status"], "503");
   EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
+}
+
+// An echo body past 64 KiB starts in the serving thread's spare body buffer when its stream's
+// state holds no buffer of its own, as an HTTP/1.1 chunked body does (router/http/body_buffer.h),
+// and goes back to the thread when its stream closes; what it reserves of the budget follows its
+// bytes, not the spare's size.
+TEST_F(Http2SessionTest, ALargeEchoBodyStartsInTheThreadsSpareAndGivesItBack) {
+  options_.max_body_bytes = 8 << 20;
+  options_.buffer_budget = std::make_shared<memory::BufferBudget>(64ull << 20);
+  std::string().swap(http::SpareBody::get());
+  http::SpareBody::get().reserve(1 << 20);
+  const char* spare = http::SpareBody::get().data();
+  start();
+  std::string body(100'000, 's');
+  for (size_t i = 0; i < body.size(); i += 5) body[i] = static_cast<char>('0' + i % 10);
+  const int32_t first = client_.post("/bench/echo", body, false);
+  pump();
+  EXPECT_EQ(http::SpareBody::get().capacity(), std::string().capacity()) << "lent to the stream";
+  // DATA of at most 16 KiB: trusted with 16, 32, 64, then 128 KiB, as without the spare.
+  EXPECT_EQ(options_.buffer_budget->in_use(), 128u * 1024);
+  client_.finish(first);
+  pump();
+  EXPECT_EQ(client_.responses[first].headers[":status"], "200");
+  EXPECT_TRUE(client_.responses[first].body == body) << client_.responses[first].body.size();
+  EXPECT_EQ(http::SpareBody::get().data(), spare) << "the same buffer, back with the thread";
+  EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
+
+  // Without a spare, the buffer the body grew into goes to the thread when the stream closes.
+  std::string().swap(http::SpareBody::get());
+  const int32_t second = client_.post("/bench/echo", body);
+  pump();
+  EXPECT_EQ(client_.responses[second].headers[":status"], "200");
+  EXPECT_TRUE(client_.responses[second].body == body) << client_.responses[second].body.size();
+  EXPECT_EQ(http::SpareBody::get().capacity(), 128u * 1024);
+  EXPECT_EQ(options_.buffer_budget->in_use(), 0u);
+  EXPECT_EQ(server_->open_streams(), 0u);
+  std::string().swap(http::SpareBody::get());
 }
 
 TEST_F(Http2SessionTest, DelayedAnswersGoOutWhenDue) {
