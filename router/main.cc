@@ -8,6 +8,7 @@
 
 #include "common/command_line/help_formatter.h"
 #include "common/command_line/version.h"
+#include "common/router/router_limits.h"
 #include "router/app/config.h"
 #include "router/app/router_app.h"
 
@@ -54,7 +55,10 @@ int main(int argc, char** argv) {
   cli.add_option("--control", raw.control,
                  "RouterControl gRPC address HOST:PORT (port 0: pick one) or unix:PATH")
       ->capture_default_str();
-  cli.add_option("--threads", raw.threads, "serving threads (one event loop each)")
+  cli.add_option("--threads", raw.threads,
+                 "serving threads (one event loop each), " +
+                     std::to_string(benchgate::router_limits::kMinThreads) + " to " +
+                     std::to_string(benchgate::router_limits::kMaxThreads))
       ->capture_default_str();
   cli.add_option("--max-header-bytes", raw.max_header_bytes,
                  "request line + header limit, larger -> 431 (e.g. 8192, 16KiB)")

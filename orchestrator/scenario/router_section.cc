@@ -3,7 +3,9 @@
 
 #include <charconv>
 #include <filesystem>
+#include <limits>
 
+#include "common/router/router_limits.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/interpolation.h"
@@ -141,7 +143,20 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   const bool command = router.impl == RouterImpl::kCommand;
 
   if (only_for("threads", builtin, "impl = \"builtin\"")) {
-    if (auto v = r.count("threads")) router.threads = *v;
+    // Any integer is read, so that a count past 32 bits is refused with the router's limit too.
+    if (auto v =
+            r.integer("threads", router_limits::kMinThreads, std::numeric_limits<int64_t>::max())) {
+      // The bundled router refuses more at its start (--threads): refused here instead.
+      if (*v <= router_limits::kMaxThreads) {
+        router.threads = static_cast<uint32_t>(*v);
+      } else {
+        diag.error(r.value_location("threads"),
+                   "key 'threads' must be at most " + std::to_string(router_limits::kMaxThreads) +
+                       " (the bundled router's limit of serving threads, as for its --threads), "
+                       "got " +
+                       std::to_string(*v));
+      }
+    }
   }
   if (only_for("ws_fragment_bytes", builtin, "impl = \"builtin\"")) {
     if (auto v = r.size_bytes("ws_fragment_bytes")) {

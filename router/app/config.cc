@@ -5,10 +5,12 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <string>
 #include <utility>
 
 #include <boost/asio/ip/address.hpp>
 
+#include "common/router/router_limits.h"
 #include "common/units/units.h"
 #include "router/app/host_port.h"
 #include "router/tls/server_context.h"
@@ -77,8 +79,10 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
     config.metrics = format_host_port(metrics->host, metrics->port);
   }
 
-  if (raw.threads < 1 || raw.threads > 1024) {
-    return flag_error("--threads", "must be from 1 to 1024");
+  if (raw.threads < static_cast<int>(router_limits::kMinThreads) ||
+      raw.threads > static_cast<int>(router_limits::kMaxThreads)) {
+    return flag_error("--threads", "must be from " + std::to_string(router_limits::kMinThreads) +
+                                       " to " + std::to_string(router_limits::kMaxThreads));
   }
   config.http.threads = raw.threads;
 

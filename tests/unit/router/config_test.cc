@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/router/router_limits.h"
 #include "common/wamp/message_limits.h"
 #include "router/app/host_port.h"
 
@@ -108,6 +109,19 @@ TEST(RouterConfig, ErrorsNameTheFlag) {
   config = make_config(raw);
   ASSERT_FALSE(config);
   EXPECT_NE(config.message().find("--http"), std::string::npos);
+}
+
+// The limit the scenario loader holds [router] threads to (common/router/router_limits.h).
+TEST(RouterConfig, ThreadsAreTakenUpToTheSharedLimit) {
+  RawConfig raw;
+  raw.threads = static_cast<int>(router_limits::kMaxThreads);
+  auto config = make_config(raw);
+  ASSERT_TRUE(config) << config.message();
+  EXPECT_EQ(config->http.threads, static_cast<int>(router_limits::kMaxThreads));
+  raw.threads = static_cast<int>(router_limits::kMaxThreads) + 1;
+  config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(), "--threads: must be from 1 to 1024");
 }
 
 TEST(RouterConfig, OneBufferBudgetIsSharedByHttpAndWamp) {
