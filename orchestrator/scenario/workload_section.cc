@@ -321,18 +321,20 @@ void read_wamp_rpc_advanced(TableReader& r, WampRequest& wamp) {
                      "procedure with invoke = \"single\")");
     }
   }
-  auto bounded = [&](std::string_view key, int64_t max, const char* bound, int64_t& field) {
+  // The limit is written from its constant, as a duration the key takes ("60s", "3600s").
+  auto bounded = [&](std::string_view key, int64_t max, int64_t& field) {
     auto v = r.duration_ns(key, /*allow_zero=*/false);
     if (!v) return;
     field = *v;
     if (*v > max) {
-      diag.error(r.value_location(key), "key '" + std::string(key) + "' must be at most " + bound +
+      diag.error(r.value_location(key), "key '" + std::string(key) + "' must be at most " +
+                                            format_duration_ns(static_cast<double>(max)) +
                                             ", got " + format_duration_ns(static_cast<double>(*v)));
     }
   };
-  bounded("callee_delay", kMaxCalleeDelayNs, "60s", wamp.callee_delay_ns);
-  bounded("cancel_after", kMaxCalleeDelayNs, "60s", wamp.cancel_after_ns);
-  bounded("call_timeout", kMaxCallTimeoutNs, "1h", wamp.call_timeout_ns);
+  bounded("callee_delay", kMaxCalleeDelayNs, wamp.callee_delay_ns);
+  bounded("cancel_after", kMaxCalleeDelayNs, wamp.cancel_after_ns);
+  bounded("call_timeout", kMaxCallTimeoutNs, wamp.call_timeout_ns);
   if (wamp.call_timeout_ns % 1'000'000 != 0) {
     diag.error(r.value_location("call_timeout"),
                "key 'call_timeout' must be a whole number of milliseconds (CALL.Options.timeout "

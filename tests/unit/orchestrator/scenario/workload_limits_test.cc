@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/units/units.h"
 #include "common/workload/decimal_text.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/scenario_loader.h"
@@ -201,6 +202,39 @@ TEST(WorkloadLimits, ValuesAtTheLimitsAreAccepted) {
     LoadResult r = test_support::load_hermetic(limits_scenario(keys));
     EXPECT_TRUE(r.ok()) << keys << test_support::diagnostics_text(r);
   }
+}
+
+// A duration limit is written from its constant (format_duration_ns), not beside it by hand: the
+// text a refusal names is the one the constant makes, and it reads back as the constant, so that
+// the value it names is one the key takes.
+TEST(WorkloadLimits, ADurationLimitIsNamedAsItsConstantReadsBack) {
+  using namespace workload_limits;
+  struct Case {
+    std::string keys;  // the key past its limit is the last one, on line 6 or 7
+    std::string key;
+    int64_t limit_ns;
+    std::string got;
+  };
+  const std::string rpc = "protocol = \"wamp_rpc\"\n";
+  for (const Case& c : {
+           Case{rpc + "callee = \"worker\"\ncallee_delay = \"61s\"\n", "callee_delay",
+                kMaxCalleeDelayNs, "61s"},
+           Case{rpc + "cancel_after = \"2m\"\n", "cancel_after", kMaxCalleeDelayNs, "120s"},
+           Case{rpc + "call_timeout = \"2h\"\n", "call_timeout", kMaxCallTimeoutNs, "7200s"},
+       }) {
+    const std::string limit = format_duration_ns(static_cast<double>(c.limit_ns));
+    auto read_back = parse_duration_ns(limit);
+    ASSERT_TRUE(read_back) << limit;
+    EXPECT_EQ(*read_back, c.limit_ns) << limit;
+    const auto lines = limits_refusals(c.keys);
+    ASSERT_EQ(lines.size(), 1u) << c.keys;
+    EXPECT_NE(
+        lines[0].find(": error: key '" + c.key + "' must be at most " + limit + ", got " + c.got),
+        std::string::npos)
+        << lines[0];
+  }
+  EXPECT_EQ(format_duration_ns(static_cast<double>(kMaxCalleeDelayNs)), "60s");
+  EXPECT_EQ(format_duration_ns(static_cast<double>(kMaxCallTimeoutNs)), "3600s");
 }
 
 }  // namespace
