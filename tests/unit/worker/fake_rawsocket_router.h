@@ -1,0 +1,221 @@
+// A RawSocket MessagePack "router" for the WAMP engine's tests that does on cue what the bundled
+// one never does (drops a session, writes an EVENT no subscriber can read, breaks the framing),
+// and the workloads run against it. 127.0.0.1, a free port; it serves at most `sessions`
+// sessions, each on a thread of its own until the worker closes it (later connects wait in the
+// backlog, unanswered). It echoes the RawSocket handshake, answers HELLO with WELCOME and
+// SUBSCRIBE with SUBSCRIBED, and hands every message to `on_message` with the session's number
+// (from 1) and ways to answer it, to write to every subscriber and to close it: a SUBSCRIBE
+// after its SUBSCRIBED, a HELLO before or after its WELCOME as the test asks (HelloSeen).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/asio.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "common/time/clock.h"
+#include "wamp_engine_test_support.h"
+#include "worker/engine/engine.h"
+
+namespace benchgate::worker::test_support {
+
+class FakeRawSocketRouter {
+ public:
+  using json = nlohmann::json;
+
+  // When on_message sees a HELLO: before its WELCOME is written (what it writes then, an EVENT
+  // to the subscribers say, goes out before the session is up), or after it (it can close the
+  // session right after its WELCOME).
+  enum class HelloSeen { kBeforeWelcome, kAfterWelcome };
+
+  struct Reply {
+    uint32_t session;  // from 1, in the order the sessions were accepted
+    std::function<void(const json&)> send;
+    std::function<void(const json&)> to_subscribers;
+    std::function<void()> close;
+  };
+  using OnMessage = std::function<void(const json& message, const Reply& reply)>;
+
+  FakeRawSocketRouter(uint32_t sessions, HelloSeen hello_seen, OnMessage on_message)
+      : on_message_(std::move(on_message)),
+        hello_seen_(hello_seen),
+        acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}),
+        sessions_left_(sessions) {
+    accept();
+    io_thread_ = std::thread([this] { io_.run(); });
+  }
+  // After the worker's engine is gone: its sessions' threads have seen their sockets close.
+  ~FakeRawSocketRouter() {
+    io_.stop();
+    io_thread_.join();
+    for (std::thread& t : session_threads_) t.join();
+  }
+
+  std::string address() const {
+    return "127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port());
+  }
+  // The sessions accepted so far.
+  uint32_t sessions() const { return accepted_.load(); }
+
+  // Closes every session that did not subscribe, as a router dropping them would.
+  void close_publishers() {
+    std::lock_guard lock(subscribers_mutex_);
+    for (Link* l : links_) {
+      if (std::find(subscribers_.begin(), subscribers_.end(), l) != subscribers_.end()) continue;
+      boost::system::error_code ignored;
+      l->socket.shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+    }
+  }
+
+  // Writes every subscriber a RawSocket frame header of a frame type that does not exist.
+  void send_subscribers_a_bad_frame_header() {
+    static constexpr std::array<uint8_t, 4> kBadHeader{0x07, 0, 0, 1};
+    std::lock_guard lock(subscribers_mutex_);
+    for (Link* s : subscribers_) {
+      std::lock_guard write_lock(s->write);
+      boost::system::error_code ignored;
+      boost::asio::write(s->socket, boost::asio::buffer(kBadHeader), ignored);
+    }
+  }
+
+ private:
+  struct Link {
+    explicit Link(boost::asio::ip::tcp::socket s) : socket(std::move(s)) {}
+    boost::asio::ip::tcp::socket socket;
+    std::mutex write;
+  };
+
+  void accept() {
+    if (sessions_left_ == 0) return;  // later connects wait in the backlog, unanswered
+    acceptor_.async_accept(
+        [this](boost::system::error_code ec, boost::asio::ip::tcp::socket socket) {
+          if (ec) return;
+          --sessions_left_;
+          const uint32_t number = ++accepted_;
+          auto link = std::make_shared<Link>(std::move(socket));
+          session_threads_.emplace_back([this, link, number] { serve(*link, number); });
+          accept();
+        });
+  }
+
+  static void write(Link& link, const json& message) {
+    const std::vector<uint8_t> body = json::to_msgpack(message);
+    const auto n = static_cast<uint32_t>(body.size());
+    const std::array<uint8_t, 4> header{0, static_cast<uint8_t>(n >> 16),
+                                        static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)};
+    std::lock_guard lock(link.write);
+    boost::system::error_code ignored;
+    boost::asio::write(link.socket,
+                       std::array{boost::asio::buffer(header), boost::asio::buffer(body)}, ignored);
+  }
+
+  void serve(Link& link, uint32_t number) {
+    namespace net = boost::asio;
+    boost::system::error_code ec;
+    std::array<uint8_t, 4> handshake{};
+    net::read(link.socket, net::buffer(handshake), ec);
+    net::write(link.socket, net::buffer(handshake), ec);  // the same serializer and length back
+    const Reply reply{number, [&link](const json& m) { write(link, m); },
+                      [this](const json& m) {
+                        std::lock_guard lock(subscribers_mutex_);
+                        for (Link* s : subscribers_) write(*s, m);
+                      },
+                      [&link] {
+                        std::lock_guard lock(link.write);
+                        boost::system::error_code ignored;
+                        link.socket.shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+                      }};
+    {
+      std::lock_guard lock(subscribers_mutex_);
+      links_.push_back(&link);
+    }
+    for (;;) {
+      std::array<uint8_t, 4> header{};
+      net::read(link.socket, net::buffer(header), ec);
+      if (ec) break;
+      std::vector<uint8_t> body((size_t{header[1]} << 16) | (size_t{header[2]} << 8) | header[3]);
+      net::read(link.socket, net::buffer(body), ec);
+      if (ec) break;
+      const json message = json::from_msgpack(body, true, false);
+      if (!message.is_array() || message.empty()) break;
+      const uint64_t type = message[0].get<uint64_t>();
+      if (type == 1) {  // HELLO
+        if (hello_seen_ == HelloSeen::kBeforeWelcome) on_message_(message, reply);
+        reply.send(json::array({2, number, json::object()}));
+        if (hello_seen_ == HelloSeen::kAfterWelcome) on_message_(message, reply);
+        continue;
+      }
+      if (type == 32) {  // SUBSCRIBE: [32, request, {}, topic]
+        {
+          std::lock_guard lock(subscribers_mutex_);
+          subscribers_.push_back(&link);
+        }
+        reply.send(json::array({33, message[1], 7}));
+      }
+      on_message_(message, reply);
+    }
+    std::lock_guard lock(subscribers_mutex_);
+    std::erase(subscribers_, &link);
+    std::erase(links_, &link);
+  }
+
+  OnMessage on_message_;
+  HelloSeen hello_seen_;
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  uint32_t sessions_left_;  // touched on the io thread only
+  std::atomic<uint32_t> accepted_{0};
+  std::vector<std::thread> session_threads_;
+  std::mutex subscribers_mutex_;
+  std::vector<Link*> subscribers_;
+  std::vector<Link*> links_;  // every session being served
+  std::thread io_thread_;
+};
+
+// One RPC caller, one call in flight, over RawSocket with MessagePack.
+inline WorkloadSpec rpc_spec_against(const FakeRawSocketRouter& router) {
+  WorkloadSpec s;
+  s.name = "fake";
+  s.protocol = "wamp_rpc";
+  s.address = router.address();
+  s.connections = 1;
+  s.threads = 1;
+  s.in_flight = 1;
+  s.drain_timeout_ns = 3000 * kMs;
+  s.connect_timeout_ns = 3000 * kMs;
+  s.wamp.transport = WampRequestSpec::Transport::kRawSocket;
+  s.wamp.serializer = WampRequestSpec::Serializer::kMsgpack;
+  s.wamp.request_bytes = 100;
+  return s;
+}
+
+// One publisher asking for acknowledgements and one subscriber, a session each.
+inline WorkloadSpec pubsub_spec_against(const FakeRawSocketRouter& router) {
+  WorkloadSpec s = rpc_spec_against(router);
+  s.protocol = "wamp_pubsub";
+  s.connections = 2;
+  s.wamp.kind = WampRequestSpec::Kind::kPubSub;
+  s.wamp.publishers = 1;
+  s.wamp.subscribers = 1;
+  s.wamp.acknowledge = true;
+  return s;
+}
+
+// A window with a 1 s start lead (the HTTP engine tests' margin for a loaded machine).
+inline WindowResult run_with_lead(Engine& engine, uint32_t index, int64_t duration_ns) {
+  const WindowCommand window{index, true, 0, duration_ns, steady_now_ns() + 1000 * kMs};
+  auto result = engine.run_window(window, [](const ProgressReport&) {});
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.message());
+  return result.ok() ? std::move(*result) : WindowResult();
+}
+
+}  // namespace benchgate::worker::test_support
