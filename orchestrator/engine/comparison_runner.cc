@@ -7,6 +7,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/alternation.h"
 #include "orchestrator/engine/factories.h"
+#include "orchestrator/engine/load_origin.h"
 #include "orchestrator/engine/remote_workers.h"
 #include "orchestrator/engine/run_pool.h"
 #include "orchestrator/engine/worker_impl_spawn.h"
@@ -316,6 +317,9 @@ class ComparisonRun {
     WorkloadEnvironment environment{*v.sut, v.pool->pool(), v.bundled_router, windows,
                                     scenario_.name};
     results::WorkloadResult r = run_workload(one, environment);
+    // Where this window's load came from, with the variant's earlier windows' (a replaced
+    // worker may be elsewhere): every row says it (docs/MEASUREMENT.md).
+    acc.load_from = merge_load_from(acc.load_from, r.load_from);
     const bool failed = r.status != results::WorkloadStatus::kOk;
     v.pool->finished(failed || r.degraded());
     for (auto& repetition : r.repetitions) {

@@ -44,4 +44,25 @@ std::string load_from(const std::vector<std::string>& worker_addresses) {
   return out;
 }
 
+std::string merge_load_from(const std::string& so_far, const std::string& more) {
+  auto hosts_of = [](const std::string& list) {
+    std::vector<std::string> hosts;
+    size_t from = 0;
+    while (from < list.size()) {
+      const size_t comma = std::min(list.find(',', from), list.size());
+      hosts.push_back(list.substr(from, comma - from));
+      from = comma + 1;
+    }
+    return hosts;
+  };
+  std::vector<std::string> hosts = hosts_of(so_far);
+  std::string out = so_far;
+  for (const std::string& host : hosts_of(more)) {
+    if (std::find(hosts.begin(), hosts.end(), host) != hosts.end()) continue;
+    hosts.push_back(host);
+    out += (out.empty() ? "" : ",") + host;
+  }
+  return out;
+}
+
 }  // namespace benchgate::engine

@@ -18,4 +18,8 @@ std::string host_of(const std::string& address);
 // separated, with "local" standing for those on this machine.
 std::string load_from(const std::vector<std::string>& worker_addresses);
 
+// Two load origins as one (a compared variant's windows, each run on its own): `so_far`'s
+// hosts, then those of `more` it lacks; either may be empty (nothing measured yet).
+std::string merge_load_from(const std::string& so_far, const std::string& more);
+
 }  // namespace benchgate::engine

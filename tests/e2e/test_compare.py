@@ -136,6 +136,9 @@ class CompareTest(ComparisonRuns, unittest.TestCase):
             self.assertEqual(line["reps"], "4")
             self.assertEqual(line["errors"], "0")
             self.assertEqual(line["status"], "ok")
+            # Every row says where its load came from: a variant as much as a workload.
+            self.assertEqual(line["load_from"], "local")
+        self.assertEqual(run.stdout.count("load from: local"), 2, run.stdout)
 
         compare = tagged_lines(run.stdout, "COMPARE")
         self.assertEqual(len(compare), 1, run.stdout)
@@ -159,11 +162,13 @@ class CompareTest(ComparisonRuns, unittest.TestCase):
         self.assertEqual(order, "ABBAABBA")
         self.assertEqual(len(report["comparisons"]), 1)
         self.assertEqual(report["comparisons"][0]["status"], "ok")
+        self.assertEqual([w["load_from"] for w in report["workloads"]], ["local", "local"])
 
-        # The store keeps one row per variant.
+        # The store keeps one row per variant, with where its load came from.
         with sqlite3.connect(self.db) as db:
-            rows = db.execute("SELECT name, variant FROM workloads ORDER BY variant").fetchall()
-        self.assertEqual(rows, [("hello", "first"), ("hello", "second")])
+            rows = db.execute(
+                "SELECT name, variant, load_from FROM workloads ORDER BY variant").fetchall()
+        self.assertEqual(rows, [("hello", "first", "local"), ("hello", "second", "local")])
 
     def test_a_variant_that_is_not_installed_is_not_configured(self):
         run, out = self.run_scenario(COMPARE.format(extra=MISSING, more=', "missing"'))

@@ -25,6 +25,15 @@ TEST(LoadOrigin, OtherHostsAreNamedOnceInWorkerOrder) {
   EXPECT_EQ(load_from({"[fd00::2]:7000"}), "fd00::2");
 }
 
+TEST(LoadOrigin, TwoOriginsMergeIntoEachHostOnceInTheOrderFirstSeen) {
+  EXPECT_EQ(merge_load_from("", "local"), "local");
+  EXPECT_EQ(merge_load_from("local", ""), "local");
+  EXPECT_EQ(merge_load_from("local", "local"), "local");
+  EXPECT_EQ(merge_load_from("local", "10.0.0.2"), "local,10.0.0.2");
+  EXPECT_EQ(merge_load_from("10.0.0.3,10.0.0.2", "10.0.0.2,local,fd00::2"),
+            "10.0.0.3,10.0.0.2,local,fd00::2");
+}
+
 TEST(LoadOrigin, HostOf) {
   EXPECT_EQ(host_of("10.0.0.2:7000"), "10.0.0.2");
   EXPECT_EQ(host_of("[fd00::2]:7000"), "fd00::2");
