@@ -94,6 +94,7 @@ Dealer::PendingCalls::iterator Dealer::end_call(PendingCalls::iterator call) {
   (pending.callee_prev ? pending.callee_prev->callee_next : pending.callee->calls_served) =
       pending.callee_next;
   if (pending.callee_next) pending.callee_next->callee_prev = pending.callee_prev;
+  calls_by_request_.erase(pending);
   --pending.caller->calls_pending;
   --calls_pending_;
   return pending_.erase(call);
@@ -332,6 +333,7 @@ void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session
       pending.callee_next = callee.calls_served;
       if (pending.callee_next) pending.callee_next->callee_prev = &pending;
       callee.calls_served = &pending;
+      calls_by_request_.insert(pending);
       ++caller.calls_pending;
       ++calls_pending_;
       if (deadline) {
@@ -415,11 +417,8 @@ bool Dealer::route_yield(Session& callee, const MessageView& message) {
   return true;
 }
 
-Dealer::Pending* Dealer::find_call(const Session& caller, uint64_t request) {
-  for (Pending* call = caller.calls_made; call != nullptr; call = call->caller_next) {
-    if (call->caller_request == request) return call;
-  }
-  return nullptr;
+Dealer::Pending* Dealer::find_call(const Session& caller, uint64_t request) const {
+  return calls_by_request_.find(&caller, request);
 }
 
 void Dealer::on_yield(Session& callee, Json& message) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/util/size_class_pool.h"
+#include "router/wamp/call_index.h"
 #include "router/wamp/frame_pool.h"
 #include "router/wamp/message_view.h"
 #include "router/wamp/peer.h"
@@ -55,9 +56,10 @@ using CallDeadlines =
 
 // A call routed to a callee and not answered yet. It is in two lists, linked through the calls
 // themselves: its caller's (Session::calls_made) and its callee's (Session::calls_served), so
-// that a CANCEL visits the caller's pending calls only and a session that leaves its own, not
-// every call pending in the router; the links live in the call's node, so a routed call costs
-// no index entry (commit 715ae67 took out a std::map node per call for that reason).
+// that a session that leaves visits its own calls only, not every call pending in the router;
+// and in the dealer's index by caller and request id (router/wamp/call_index.h), which a
+// CANCEL looks its call up in. The links live in the call's node, so a routed call costs no
+// allocation (commit 715ae67 took out a std::map node per call for that reason).
 struct PendingCall {
   uint64_t invocation = 0;
   // Both are alive while the call is pending: a session that leaves ends the calls it made and
@@ -71,6 +73,8 @@ struct PendingCall {
   PendingCall* caller_next = nullptr;
   PendingCall* callee_prev = nullptr;
   PendingCall* callee_next = nullptr;
+  // The next call in its bucket of the dealer's index (CallIndex).
+  PendingCall* request_next = nullptr;
   bool interrupted = false;  // CANCEL mode "kill": waiting for the callee's ERROR
   // CALL.Options.receive_progress: without it a progressive YIELD is not forwarded, since
   // the caller would take its RESULT for the call's answer.
@@ -181,11 +185,11 @@ class Dealer {
   bool pump(Session& caller, Transfer& transfer);
   // [INTERRUPT, invocation, {mode, reason}] when the callee announced call canceling.
   void interrupt(Session& callee, uint64_t invocation, const char* mode, const char* reason);
-  // The pending call serving the caller's CALL `request`, found among the caller's own pending
-  // calls (at most --max-pending-calls-per-session); nullptr when none is. Request ids are not
-  // checked for uniqueness (see router/README.md on call canceling): where a client reused one
-  // while its first call was pending, this is either call's.
-  static Pending* find_call(const Session& caller, uint64_t request);
+  // The pending call serving the caller's CALL `request`, looked up in calls_by_request_;
+  // nullptr when none is. Request ids are not checked for uniqueness (see router/README.md on
+  // call canceling): where a client reused one while its first call was pending, this is
+  // either call's.
+  Pending* find_call(const Session& caller, uint64_t request) const;
   void arm_timer();
   void on_timer();
 
@@ -200,6 +204,9 @@ class Dealer {
   // Invocation request id -> the call it serves. Its nodes come from the thread's size-class
   // pool (common/util/size_class_pool.h): a routed call allocates no node.
   PendingCalls pending_;
+  // pending_'s calls by caller and CALL request id, for CANCEL: linked through the calls, its
+  // buckets grown at a new peak of calls pending only.
+  CallIndex<Pending> calls_by_request_;
   // pending_'s calls and the transfers under way, against --max-pending-calls.
   uint64_t calls_pending_ = 0;
   // One entry per pending call with a timeout, and none for a call that has ended: a client

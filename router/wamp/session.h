@@ -96,8 +96,9 @@ class Session {
   std::vector<uint64_t> registrations;
   std::vector<uint64_t> subscriptions;
   // The dealer's pending calls this session made (as caller) and serves (as callee): the
-  // first of each list, linked through the calls (router/wamp/dealer.h), so that CANCEL and
-  // leaving visit the session's own calls only, and a call needs no index entry of its own.
+  // first of each list, linked through the calls (router/wamp/dealer.h), so that leaving
+  // visits the session's own calls only, and a call allocates no list entry of its own (a
+  // CANCEL looks its call up in the dealer's index, router/wamp/call_index.h).
   PendingCall* calls_made = nullptr;
   PendingCall* calls_served = nullptr;
   // Calls pending as a caller: calls_made's and the bench.transfers under way, against
