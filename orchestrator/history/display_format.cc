@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/gates/metrics.h"
 
 namespace benchgate::history {
@@ -39,13 +40,15 @@ std::optional<std::string> run_took(const std::string& status, int64_t started_a
 
 std::string short_commit(const std::string& commit) {
   if (commit.empty()) return "-";
-  return commit.substr(0, 10);
+  return shown_text(commit.substr(0, 10));
 }
 
 std::string format_labels(const std::map<std::string, std::string>& labels) {
   if (labels.empty()) return "-";
   std::string out;
-  for (const auto& [key, value] : labels) out += (out.empty() ? "" : ",") + key + "=" + value;
+  for (const auto& [key, value] : labels) {
+    out += (out.empty() ? "" : ",") + shown_text(key) + "=" + shown_text(value);
+  }
   return out;
 }
 
@@ -60,7 +63,7 @@ std::string format_percent(double change) {
   return fmt::format("{:+.2f}%", change * 100);
 }
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : shown_text(s); }
 
 std::string format_metric(const std::string& metric, double value) {
   const gates::MetricInfo* info = gates::find_metric(metric);

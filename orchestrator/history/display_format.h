@@ -1,5 +1,10 @@
 // How stored values read on a terminal: local times, durations, short commits, labels,
 // per-repetition figures. Pure functions, so listings can be tested without a database.
+//
+// A stored text (a commit, a branch, a label, a testbed's field) is shown through shown_text
+// (common/util/shown_text.h) by short_commit, format_labels and or_dash, so that `runs list`,
+// `runs show` and the other listings escape a line break or an escape sequence rather than
+// print it: `run` and the service refuse them now, but runs stored before may hold them.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +23,9 @@ std::string format_span(int64_t ns);
 // (its finished_at is when a later orchestrator marked it; README, "Run status").
 std::optional<std::string> run_took(const std::string& status, int64_t started_at_ns,
                                     std::optional<int64_t> finished_at_ns);
-// The first 10 characters of a commit id; "-" when there is none.
+// The first 10 characters of a commit id, escaped; "-" when there is none.
 std::string short_commit(const std::string& commit);
-// "k1=v1,k2=v2" in key order; "-" when empty.
+// "k1=v1,k2=v2" in key order, each key and value escaped; "-" when empty.
 std::string format_labels(const std::map<std::string, std::string>& labels);
 // Nanoseconds with a unit ("1.00ms"), "-" when not measured.
 std::string format_latency_ns(std::optional<int64_t> ns);
@@ -29,7 +34,7 @@ std::string format_percent(double change);
 // A metric's value in its unit (gates/metrics.h: "4.20ms", "12.3k ops/s"); plain ("{:g}") for a
 // metric the table does not know.
 std::string format_metric(const std::string& metric, double value);
-// A value, or "-" for an empty string.
+// A stored text, escaped, or "-" for an empty string.
 std::string or_dash(const std::string& s);
 
 }  // namespace benchgate::history

@@ -2,19 +2,49 @@
 #include "orchestrator/serve/job.h"
 
 #include <algorithm>
+#include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "common/time/clock.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
 
-Expected<void> check_job_options(const JobOptions& options) {
-  for (const auto& [flag, name] :
-       {std::pair{"--promote", &options.promote}, std::pair{"--baseline", &options.baseline}}) {
+namespace {
+
+// Whether `text` prints as itself: nothing shown_text would escape.
+bool prints_as_itself(std::string_view text) { return shown_text(text) == text; }
+
+}  // namespace
+
+Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
+  const bool flags = names == OptionNames::kFlags;
+  // "--commit 'VALUE'" or "field 'commit' ('VALUE')"
+  auto named = [flags](const char* flag, const char* field, std::string_view value) {
+    return flags ? std::string(flag) + " '" + shown_text(value) + "'"
+                 : "field '" + std::string(field) + "' ('" + shown_text(value) + "')";
+  };
+  constexpr const char* kUnprintable =
+      " has a control character (a line break, a tab, an escape) or invalid UTF-8; none is "
+      "accepted in what is stored with the run (`runs list` and `runs show` print it)";
+  for (const auto& [flag, field, value] : {std::tuple{"--commit", "commit", &options.commit},
+                                           std::tuple{"--branch", "branch", &options.branch}}) {
+    if (!prints_as_itself(*value)) return Error{named(flag, field, *value) + kUnprintable};
+  }
+  for (const auto& [key, value] : options.labels) {
+    if (!prints_as_itself(key) || !prints_as_itself(value)) {
+      return Error{named("--label", "labels", key + "=" + value) + kUnprintable};
+    }
+  }
+  for (const auto& [flag, field, name] :
+       {std::tuple{"--promote", "promote", &options.promote},
+        std::tuple{"--baseline", "baseline", &options.baseline}}) {
     if (name->empty()) continue;
     if (auto valid = store::check_baseline_name(*name); !valid) {
-      return Error{std::string(flag) + " " + valid.message()};
+      return Error{(flags ? std::string(flag) : "field '" + std::string(field) + "':") + " " +
+                   valid.message()};
     }
   }
   return {};

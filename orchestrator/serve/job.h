@@ -33,10 +33,19 @@ struct JobOptions {
   int64_t max_run_ns = 0;
 };
 
+// How check_job_options' errors name a value: as `orchestrator run`'s flag (--commit, --label)
+// or as the field of a Submit request (commit, labels).
+enum class OptionNames { kFlags, kFields };
+
 // The options' values, checked as `orchestrator run` checks its flags before anything starts
 // (the service checks a submission's before queueing it): a --promote name the store would
-// refuse only when the run ends would cost the whole run. The error names the flag.
-Expected<void> check_job_options(const JobOptions& options);
+// refuse only when the run ends would cost the whole run. The commit, the branch and every
+// label's key and value are stored and printed by `runs list` and `runs show`: one with a
+// control character (a line break, an escape; any that shown_text escapes) or invalid UTF-8
+// would forge rows or colour a terminal there, and is refused. The error names the flag or
+// the field, and shows the value escaped.
+Expected<void> check_job_options(const JobOptions& options,
+                                 OptionNames names = OptionNames::kFlags);
 
 struct JobStatus {
   uint64_t id = 0;

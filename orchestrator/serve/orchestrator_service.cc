@@ -95,8 +95,9 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   if (request->scenario_case() == v1::SubmitRequest::kContent)
     options.max_run_ns = policy_.max_run_ns;
   // As `orchestrator run` checks its flags: a bad --promote name found when the run ends would
-  // have cost the whole run (and left the client exit code 3 for a usage mistake).
-  if (auto valid = check_job_options(options); !valid) {
+  // have cost the whole run (and left the client exit code 3 for a usage mistake). The error
+  // names the request's field.
+  if (auto valid = check_job_options(options, OptionNames::kFields); !valid) {
     return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
   }
   uint32_t position = 0;

@@ -1,4 +1,5 @@
 // Baselines: named sets of finished runs that relative gates compare against.
+#include "common/util/shown_text.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
@@ -15,9 +16,9 @@ Expected<void> check_baseline_name(const std::string& name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '-' || c == '.';
     if (!ok) {
-      return Error{
-          "baseline name '" + name + "' may contain only letters, digits, '_', '-' and '.'",
-          ErrorKind::kInvalidInput};
+      return Error{"baseline name '" + shown_text(name) +
+                       "' may contain only letters, digits, '_', '-' and '.'",
+                   ErrorKind::kInvalidInput};
     }
   }
   return {};

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <algorithm>
+
 namespace benchgate::history {
 namespace {
 
@@ -44,6 +46,29 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
             "-\n"
             "12  quickstart  ok       2023-11-14 22:13:20     1m05s  0123456789  main       0  "
             "ci=yes\n");
+}
+
+// A run stored before `run` and the service refused control characters in a commit, a branch
+// or a label: they are shown escaped, one row per run, no escape sequence reaching the
+// terminal. Before, the line break forged a second row and ESC [31m coloured the rest red.
+TEST_F(Listings, ControlCharactersOfAStoredRunAreShownEscapedNotPrinted) {
+  store::RunSummary forged;
+  forged.id = 5;
+  forged.scenario = "s";
+  forged.status = "ok";
+  forged.started_at_ns = kListingStart;
+  forged.commit = "a\"b\\\nc\x1b[31m";
+  forged.branch = "br\nanch";
+  forged.labels = {{"k\n", "v\r"}};
+  const std::string text = render_run_list({forged});
+  EXPECT_EQ(
+      text,
+      "ID  SCENARIO  STATUS  STARTED              DURATION  COMMIT          BRANCH    EXIT  "
+      "LABELS\n"
+      " 5  s         ok      2023-11-14 22:13:20         -  a\"b\\\\nc\\x1b[31  br\\nanch     "
+      "-  k\\n=v\\r\n");
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
 }
 
 TEST_F(Listings, AnAbandonedRunHasNoDuration) {

@@ -87,6 +87,20 @@ TEST_F(RunDetailText, TheHeaderNamesTheRunItsTimesCommitLabelsAndTestbed) {
   }
 }
 
+// `runs show` of a run stored before control characters were refused: each value on its
+// own line, escaped; before, "br\nanch" forged a line and ESC [31m reached the terminal.
+TEST_F(RunDetailText, ControlCharactersOfAStoredRunAreShownEscapedNotPrinted) {
+  store::RunDetail d = sample_run();
+  d.run.commit = "a\"b\\\nc\x1b[31m";
+  d.run.branch = "br\nanch";
+  d.run.labels = {{"k\n", "=v"}};
+  const std::string text = render_run_detail(d, {});
+  EXPECT_NE(text.find("  commit    a\"b\\\\nc\\x1b[31m\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  branch    br\\nanch\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  labels    k\\n==v\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+}
+
 TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {
   const std::string text = render_run_detail(sample_run(), {});
   EXPECT_NE(text.find("workload hello  protocol http1  status ok  params abcdef012345\n"

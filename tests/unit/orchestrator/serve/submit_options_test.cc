@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -60,11 +61,11 @@ TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   const grpc::Status promote = submit_with(service, "", "bad name");
   EXPECT_EQ(promote.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(promote.error_message(),
-            "--promote baseline name 'bad name' may contain only letters, digits, '_', '-' and "
-            "'.'");
+            "field 'promote': baseline name 'bad name' may contain only letters, digits, '_', "
+            "'-' and '.'");
   const grpc::Status baseline = submit_with(service, "main;", "");
   EXPECT_EQ(baseline.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(baseline.error_message().rfind("--baseline baseline name 'main;'", 0), 0u)
+  EXPECT_EQ(baseline.error_message().rfind("field 'baseline': baseline name 'main;'", 0), 0u)
       << baseline.error_message();
   EXPECT_TRUE(queue.list().empty()) << "a refused submission was queued";
 
@@ -80,6 +81,79 @@ TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   }
   ASSERT_TRUE(ended) << "the fake executor never ran the job";
   EXPECT_EQ(executor.promoted(), std::vector<std::string>{"release-1.2"});
+}
+
+constexpr const char* kUnprintable =
+    " has a control character (a line break, a tab, an escape) or invalid UTF-8; none is "
+    "accepted in what is stored with the run (`runs list` and `runs show` print it)";
+
+// A commit, a branch or a label with a control character was stored as sent and printed raw by
+// `runs list` and `runs show`: a forged row, a coloured terminal. Refused now, naming the field
+// and showing the value escaped, and nothing is queued.
+TEST(SubmitOptions, AControlCharacterInACommitBranchOrLabelIsRefusedNamingTheField) {
+  RecordingExecutor executor;
+  JobQueue queue(executor);
+  OrchestratorService service(queue, AdmissionPolicy{});
+  auto submit = [&](const std::string& commit, const std::string& branch,
+                    std::map<std::string, std::string> labels) {
+    v1::SubmitRequest request;
+    request.mutable_content()->set_file_name("client.toml");
+    request.mutable_content()->set_text(kScenario);
+    request.set_commit(commit);
+    request.set_branch(branch);
+    for (const auto& [k, v] : labels) (*request.mutable_labels())[k] = v;
+    v1::SubmitResponse response;
+    return service.Submit(nullptr, &request, &response);
+  };
+  const grpc::Status commit = submit("a\"b\\\nc\x1b[31m", "", {});
+  EXPECT_EQ(commit.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(commit.error_message(),
+            std::string("field 'commit' ('a\"b\\\\nc\\x1b[31m')") + kUnprintable);
+  const grpc::Status branch = submit("", "br\nanch", {});
+  EXPECT_EQ(branch.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(branch.error_message(), std::string("field 'branch' ('br\\nanch')") + kUnprintable);
+  const grpc::Status key = submit("", "", {{"k\n", "v"}});
+  EXPECT_EQ(key.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(key.error_message(), std::string("field 'labels' ('k\\n=v')") + kUnprintable);
+  const grpc::Status value = submit("", "", {{"k", "\x1b]0;title\x07"}});
+  EXPECT_EQ(value.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(value.error_message(),
+            std::string("field 'labels' ('k=\\x1b]0;title\\x07')") + kUnprintable);
+  EXPECT_TRUE(queue.list().empty()) << "a refused submission was queued";
+  // Printable text, UTF-8 and a backslash included, is taken as it is.
+  EXPECT_TRUE(submit("0123abc-dirty", "feature/é", {{"note", "C:\\temp"}}).ok());
+  EXPECT_EQ(queue.list().size(), 1u);
+}
+
+// `orchestrator run` checks its flags with the same function: the error names the flag and
+// shows the value escaped (exit code 2, nothing started); a label as it was given, KEY=VALUE.
+TEST(SubmitOptions, AControlCharacterInAFlagIsRefusedNamingTheFlag) {
+  JobOptions commit;
+  commit.commit = "a\"b\\\nc\x1b[31m";
+  EXPECT_EQ(check_job_options(commit).message(),
+            std::string("--commit 'a\"b\\\\nc\\x1b[31m'") + kUnprintable);
+  JobOptions branch;
+  branch.branch = "br\nanch";
+  EXPECT_EQ(check_job_options(branch).message(),
+            std::string("--branch 'br\\nanch'") + kUnprintable);
+  JobOptions label;
+  label.labels = {{"k\n", "v"}};
+  EXPECT_EQ(check_job_options(label).message(), std::string("--label 'k\\n=v'") + kUnprintable);
+  JobOptions invalid_utf8;
+  invalid_utf8.labels = {{"k", "\xff"}};
+  EXPECT_EQ(check_job_options(invalid_utf8).message(),
+            std::string("--label 'k=\\xff'") + kUnprintable);
+  // A baseline name with an escape was refused already, and quoted raw.
+  JobOptions promote;
+  promote.promote = "\x1b[31m";
+  EXPECT_EQ(check_job_options(promote).message(),
+            "--promote baseline name '\\x1b[31m' may contain only letters, digits, '_', '-' and "
+            "'.'");
+  JobOptions fine;
+  fine.commit = "0123abc";
+  fine.branch = "main";
+  fine.labels = {{"ci", "yes"}};
+  EXPECT_TRUE(check_job_options(fine));
 }
 
 }  // namespace
