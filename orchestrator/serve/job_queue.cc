@@ -34,9 +34,10 @@ Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, Job
   if (stopping_) return Error{"the service is shutting down and accepts no new runs"};
   if (waiting_.size() >= limits_.max_waiting) {
     full = true;
-    return Error{"the queue is full: " + std::to_string(waiting_.size()) +
-                 " runs wait already (serve --max-queued " + std::to_string(limits_.max_waiting) +
-                 "); submit again when one has started"};
+    const size_t waiting = waiting_.size();
+    return Error{"the queue is full: " + std::to_string(waiting) +
+                 (waiting == 1 ? " run waits" : " runs wait") + " already (serve --max-queued " +
+                 std::to_string(limits_.max_waiting) + "); submit again when one has started"};
   }
   auto job = std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options),
                                    std::move(origin), limits_.event_bytes_kept);

@@ -90,6 +90,26 @@ TEST(JobQueueLimits, ASubmissionPastMaxQueuedIsRefusedAndOnlyTheNewestEndedJobsS
   EXPECT_TRUE(submit_one(service).ok());
 }
 
+// One job waiting is "1 run waits", not "1 runs wait".
+TEST(JobQueueLimits, AFullQueueOfOneSaysOneRunWaits) {
+  HeldExecutor executor;
+  JobQueue queue(executor, JobQueueLimits{1, 1});
+  OrchestratorService service(queue, AdmissionPolicy{});
+  ASSERT_TRUE(submit_one(service).ok());
+  ASSERT_TRUE(executor.wait_started(1)) << "the first job never started";
+  ASSERT_TRUE(submit_one(service).ok());
+  const grpc::Status refused = submit_one(service);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(refused.error_message(),
+            "the queue is full: 1 run waits already (serve --max-queued 1); submit again when "
+            "one has started");
+  executor.release();
+  for (int i = 0; i < 3000 && !queue.idle(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(queue.idle()) << "the jobs never ended";
+}
+
 // Each job writes this much output and ends at once.
 class ChattyExecutor final : public JobExecutor {
  public:
