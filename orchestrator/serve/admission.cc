@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common/security/token.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/scenario_loader.h"
@@ -207,17 +208,26 @@ std::string policy_violations(const scenario::Scenario& scenario, const Admissio
 }
 
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) {
+  // The name is the client's and is quoted back: bounded as a submitted file's name is, and
+  // escaped (a line break or an escape sequence must not reach the client's terminal as such).
+  if (name.size() > kMaxFileNameBytes) {
+    return {std::nullopt, Refusal::kInvalid,
+            "error: the scenario name sent is " + std::to_string(name.size()) +
+                " bytes long; at most " + std::to_string(kMaxFileNameBytes) +
+                " are accepted (it names a file in the service's scenarios folder)\n"};
+  }
   if (name.empty() || name.find('/') != std::string::npos || name.find('\\') != std::string::npos ||
       name.front() == '.') {
     return {std::nullopt, Refusal::kNotFound,
-            "scenario name '" + name + "' must be a file name in the service's scenarios folder"};
+            "scenario name '" + shown_text(name) +
+                "' must be a file name in the service's scenarios folder"};
   }
   const std::string file = name.size() > 5 && name.ends_with(".toml") ? name : name + ".toml";
   const fs::path path = fs::path(policy.scenarios_dir) / file;
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     return {std::nullopt, Refusal::kNotFound,
-            "no scenario '" + name + "' in the service's scenarios folder"};
+            "no scenario '" + shown_text(name) + "' in the service's scenarios folder"};
   }
   scenario::LoadResult loaded = scenario::load_scenario_file(path.string());
   // Paths in the messages: beside the scenario as the folder was given ("scen/auth.json"),

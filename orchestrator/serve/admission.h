@@ -40,7 +40,9 @@ struct Admission {
 
 // "quickstart" or "quickstart.toml" in the scenarios folder. Its diagnostics and the
 // scenario's locations and `path` name the file as the client does ("quickstart.toml"),
-// never the service's folder, in any of its spellings (folder_spellings, client_paths.h).
+// never the service's folder, in any of its spellings (folder_spellings, client_paths.h). A
+// name longer than kMaxFileNameBytes is refused (kInvalid) without being quoted; one that is
+// not found is quoted escaped (shown_text).
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
 // kMaxFileNameBytes or with a control character is refused, and so is a scenario whose

@@ -186,6 +186,29 @@ TEST(Admission, ASubmittedFileNameIsBoundedAndHasNoControlCharacter) {
   expect_admitted(admit_content("caf\xc3\xa9 test.toml", text, allowing({})));
 }
 
+// A scenario asked for by name is the client's text too: bounded as a submitted file's name
+// (before, a 5000-byte name came back whole in NOT_FOUND), and quoted escaped.
+TEST(Admission, AScenarioNameIsBoundedAndQuotedEscaped) {
+  const AdmissionPolicy policy{std::filesystem::temp_directory_path().string(), {}, {}};
+  const Admission long_name = admit_by_name(std::string(5000, 'a'), policy);
+  EXPECT_FALSE(long_name.scenario);
+  EXPECT_EQ(long_name.refusal, Refusal::kInvalid);
+  EXPECT_EQ(long_name.message,
+            "error: the scenario name sent is 5000 bytes long; at most 4096 are accepted (it "
+            "names a file in the service's scenarios folder)\n");
+  const Admission longest = admit_by_name(std::string(4096, 'a'), policy);
+  EXPECT_EQ(longest.refusal, Refusal::kNotFound);
+  EXPECT_EQ(longest.message,
+            "no scenario '" + std::string(4096, 'a') + "' in the service's scenarios folder");
+  const Admission forged = admit_by_name("x\n\x1b[31my", policy);
+  EXPECT_EQ(forged.refusal, Refusal::kNotFound);
+  EXPECT_EQ(forged.message, "no scenario 'x\\n\\x1b[31my' in the service's scenarios folder");
+  const Admission dotted = admit_by_name(".\x1b[31m", policy);
+  EXPECT_EQ(dotted.refusal, Refusal::kNotFound);
+  EXPECT_EQ(dotted.message,
+            "scenario name '.\\x1b[31m' must be a file name in the service's scenarios folder");
+}
+
 TEST(Admission, EveryRefusedProgramIsNamedAtOnce) {
   const Admission a =
       admit(kComparedRouters + "[worker_impls.x]\ncommand = [\"/bin/sleep\"]\n", allowing({}));
