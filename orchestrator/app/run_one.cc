@@ -96,6 +96,9 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
 
   auto values = workload_values(out.result);
   confirmation.attach(values);
+  // What an interrupt stopped before it started is not listed (engine/scenario_runner.cc): its
+  // gates say that it did not run, and why.
+  if (out.result.interrupted) context.stopped_before = "the run was interrupted";
   out.gates = gating::evaluate_gates(scenario.gates, values, context);
   std::vector<store::GateRecord> records;
   for (const auto& g : out.gates) records.push_back(gating::to_record(g));

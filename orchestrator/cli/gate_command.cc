@@ -131,6 +131,11 @@ int gate_command(const GateFlags& flags) {
   }
   gating::GateContext context{&store, flags.run_id, run->run.testbed_id, run->run.scenario,
                               flags.baseline};
+  // A workload the run never got to has no row: its gates say why it did not run.
+  if (run->run.status == "aborted") context.stopped_before = "the run was interrupted";
+  if (run->run.status == "abandoned") {
+    context.stopped_before = "the run was abandoned (its orchestrator was killed)";
+  }
   report::ScenarioReport report;
   report.run_id = flags.run_id;
   report.result.scenario = run->run.scenario;

@@ -216,17 +216,17 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       evaluated.push_back(std::move(result));
     }
     if (!matched) {
-      // A workload that never ran (the run stopped early) cannot pass its gate.
+      // A workload that never ran (the run stopped before it started) cannot pass its gate.
       EvaluatedGate result;
       result.gate_index = static_cast<int>(index);
       result.workload = gate.workload;
       result.baseline = gate.against.empty() ? gate.baseline : gate.against;
       result.change = gate.change;
-      result.variant = gate.variant;
-      result.outcome = gates::error_outcome(
-          gate, "no measured workload matches '" + gate.workload + "'" +
-                    (gate.variant == "*" ? std::string() : " variant '" + gate.variant + "'") +
-                    " (the run stopped early)");
+      // "*" is the gate's pattern for every variant, not a variant: none is named.
+      result.variant = gate.variant == "*" ? std::string() : gate.variant;
+      result.workload_ran = false;
+      result.outcome =
+          gates::error_outcome(gate, not_run_explanation(gate, context.stopped_before));
       evaluated.push_back(std::move(result));
     }
   }
@@ -290,6 +290,16 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
     return results::not_measured_reason(w, metric);
   };
   return v;
+}
+
+std::string not_run_explanation(const scenario::Gate& gate, const std::string& stopped_before) {
+  const std::string variant =
+      gate.variant == "*" ? std::string() : " (variant " + gate.variant + ")";
+  const std::string what = scenario::is_glob(gate.workload)
+                               ? "no workload matching " + gate.workload + variant + " ran"
+                               : "workload " + gate.workload + variant + " did not run";
+  return what + ": " + (stopped_before.empty() ? "the run stopped" : stopped_before) +
+         " before it started";
 }
 
 std::string kind_of(const EvaluatedGate& gate) {

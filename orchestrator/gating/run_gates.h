@@ -63,12 +63,20 @@ struct GateContext {
   int64_t testbed_id = 0;
   std::string scenario;
   std::string baseline_override;  // --baseline NAME: replaces every relative gate's baseline
+  // Why a workload of the scenario may be missing from the run, said of the run: "the run was
+  // interrupted" (it stopped before the workload started); "": nothing is known.
+  std::string stopped_before = {};
 };
 
 struct EvaluatedGate {
   int gate_index = 0;
-  std::string workload;  // the concrete workload
+  std::string workload;  // the concrete workload; the gate's pattern when none ran
+  // The workload's variant; the gate's variant pattern when none ran, "" for the pattern "*"
+  // (every variant: none is named).
   std::string variant = "default";
+  // False when no workload the gate judges ran (the run stopped before it started): the gate
+  // is an error that says so (not_run_explanation).
+  bool workload_ran = true;
   std::string baseline;  // relative gates: the baseline used; paired gates: the variant against
   bool change = false;   // a change gate (kind = "change")
   gates::GateOutcome outcome;
@@ -114,6 +122,12 @@ std::string not_judged_reason(uint32_t index, const std::vector<std::string>& st
 // Why the gates of a workload that is not ok are errors: "workload X failed: ...", "workload
 // X was interrupted: ...", "workload X is not configured: ...".
 std::string not_ok_reason(const WorkloadValues& workload);
+
+// The error of a gate no workload of the run matches, the run having stopped before the gate's
+// workload started, as `stopped_before` says ("the run was interrupted"): "workload hello did
+// not run: the run was interrupted before it started". A pattern reads "no workload matching
+// http_* ran: ...", a gate's variant other than "*" is named with the workload.
+std::string not_run_explanation(const scenario::Gate& gate, const std::string& stopped_before);
 
 // Exit code for the gates alone (docs/GATES.md): 0, 1, or 3 for a critical error.
 int gates_exit_code(const std::vector<EvaluatedGate>& gates, bool strict);

@@ -37,10 +37,17 @@ std::string md_escape(const std::string& text) {
   return out;
 }
 
-// The workload with its variant, where it has one ("default" is a scenario without compare).
+// The workload with its variant, where it has one ("default" is a scenario without compare; a
+// gate whose workload did not run names no variant for the pattern "*").
 std::string workload_text(const gating::EvaluatedGate& g) {
   if (g.variant == "default" || g.variant.empty()) return g.workload;
   return g.workload + "[" + g.variant + "]";
+}
+
+// The Markdown table's variant column: "-" where no variant is named (a gate whose workload did
+// not run, for every variant).
+std::string variant_text(const gating::EvaluatedGate& g) {
+  return g.variant.empty() ? std::string("-") : g.variant;
 }
 
 // One name per testcase: two variants of one gate are two names.
@@ -236,7 +243,7 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
                            g.outcome.confirmation.empty();
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                            plain ? verdict : fmt::format("**{}**", verdict), severity(g),
-                           md_escape(g.workload), md_escape(g.variant), g.outcome.metric,
+                           md_escape(g.workload), md_escape(variant_text(g)), g.outcome.metric,
                            value_text(g.outcome.observed, g.outcome.metric),
                            value_text(g.outcome.threshold, g.outcome.metric),
                            md_escape(g.outcome.explanation));

@@ -294,7 +294,9 @@ json gate_json(const gating::EvaluatedGate& gate, bool strict) {
   }
   return {{"gate_index", gate.gate_index},
           {"workload", gate.workload},
-          {"variant", gate.variant},
+          // null where no variant is named: a gate whose workload did not run, for every variant.
+          {"variant", gate.variant.empty() ? json(nullptr) : json(gate.variant)},
+          {"workload_ran", gate.workload_ran},
           {"metric", o.metric},
           {"kind", gating::kind_of(gate)},
           {"baseline", gate.baseline.empty() ? json(nullptr) : json(gate.baseline)},

@@ -1,13 +1,15 @@
 """Ctrl-C (SIGINT) or SIGTERM during a measured window: the orchestrator stops every child,
 reports the run error, and leaves nothing behind. A killed router ends the run with exit 3.
-Ctrl-C while waiting for an external system is an interrupt, not a deadline."""
+Ctrl-C while waiting for an external system is an interrupt, not a deadline. A gate on a
+workload the interrupt came before says so, alike in every report."""
 import os
 import signal
 import sqlite3
 import tempfile
 import unittest
 
-from harness import Run, kill_tagged, process_name, tagged_processes, write_scenario
+from harness import (Run, kill_tagged, load_json, process_name, tagged_processes,
+                     write_scenario)
 
 LONG = """
 name = "e2e_long"
@@ -24,6 +26,28 @@ protocol = "http1"
 target = "/bench/hello"
 connections = 4
 """
+
+# The interrupt comes during "first": "second" and its gates never start.
+GATED_SECOND = LONG.replace('name = "e2e_long"', 'name = "e2e_gated_second"') + """
+[[workloads]]
+name = "second"
+protocol = "http1"
+target = "/bench/hello"
+connections = 4
+
+[[gates]]
+workload = "second"
+metric = "latency.p99"
+max = "1s"
+
+[[gates]]
+workload = "sec*"
+metric = "errors.count"
+max = 0
+"""
+
+NOT_RUN = "workload second did not run: the run was interrupted before it started"
+GLOB_NOT_RUN = "no workload matching sec* ran: the run was interrupted before it started"
 
 
 class InterruptTest(unittest.TestCase):
@@ -50,6 +74,46 @@ class InterruptTest(unittest.TestCase):
 
     def test_sigterm_stops_every_child(self):
         self.interrupt_during_measurement(signal.SIGTERM)
+
+    def test_a_gate_on_a_workload_the_interrupt_came_before_says_it_did_not_run(self):
+        path = write_scenario(self.dir, "gated.toml", GATED_SECOND)
+        out = {ext: os.path.join(self.dir, "report." + ext)
+               for ext in ("json", "xml", "md", "html")}
+        run = Run(["run", path, "--db", os.path.join(self.dir, "bench.db"),
+                   "--json", out["json"], "--junit", out["xml"], "--markdown", out["md"],
+                   "--html", out["html"]]).start()
+        try:
+            run.wait_for_stderr("rep 1/3: started")
+            run.signal(signal.SIGINT)
+            run.finish(timeout=60)
+            self.assertEqual(run.returncode, 3, run.stderr)
+            texts = {}
+            for ext, report in out.items():
+                with open(report, encoding="utf-8") as f:
+                    texts[ext] = f.read()
+            texts["terminal"] = run.stdout
+            for name, text in texts.items():
+                # "[*]" was the gate's pattern for every variant, shown as if it were one.
+                self.assertNotIn("[*]", text, name)
+                self.assertIn(NOT_RUN, text, name)
+                self.assertIn(GLOB_NOT_RUN, text, name)
+            # The terminal's gate table: the workload as the gate names it, verdict error.
+            rows = [l.split() for l in run.stdout.splitlines() if "did not run" in l or " ran:" in l]
+            self.assertEqual([r[:4] for r in rows], [["error", "critical", "second", "latency.p99"],
+                                                     ["error", "critical", "sec*", "errors.count"]],
+                             run.stdout)
+            gates = load_json(out["json"])["scenarios"][0]["gates"]
+            self.assertEqual([(g["workload"], g["variant"], g["workload_ran"], g["verdict"],
+                               g["explanation"]) for g in gates],
+                             [("second", None, False, "error", NOT_RUN),
+                              ("sec*", None, False, "error", GLOB_NOT_RUN)])
+            self.assertIn('name="second latency.p99 (gate #1)"><failure type="error" message="'
+                          + NOT_RUN + '"/>', texts["xml"])
+            self.assertIn("| **error** | critical | second | - | latency.p99 | - | - | "
+                          + NOT_RUN + " |", texts["md"])
+            self.assertEqual(run.leftovers(), [], "processes left behind")
+        finally:
+            kill_tagged(run.tag)
 
     def test_sigint_while_waiting_for_an_external_system_says_interrupted(self):
         # Nothing listens on port 1: the orchestrator waits for the system to come up.
