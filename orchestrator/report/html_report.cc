@@ -20,6 +20,7 @@
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/rate_text.h"
+#include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
 namespace {
@@ -101,6 +102,13 @@ std::string figures_table(const results::WorkloadResult& w) {
         rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-",
         [&](double p) { return rep.latency_at(p); }, rep.error_count(),
         per_request ? format_duration_ns(*per_request * 1e9) : "-", rep.flags);
+    // An open-loop repetition's diagnostics under its row, as the terminal prints them.
+    if (w.spec.rate > 0) {
+      out += fmt::format(
+          "<tr class=\"open-loop\"><td class=\"text\"></td><td colspan=\"10\" "
+          "class=\"text\">{}</td></tr>\n",
+          escape(open_loop_text(rep)));
+    }
   }
   if (!w.repetitions.empty()) {
     const auto ops = w.ops_per_second();
@@ -280,6 +288,9 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   if (w.repetitions.empty())
     return out + "<p class=\"note\">No repetition measured.</p>\n</section>\n";
   out += figures_table(w);
+  if (const std::string counts = counts_text(w); !counts.empty()) {
+    out += fmt::format("<p class=\"counts\">{}</p>\n", escape(counts));
+  }
   const auto flags = w.flags();
   if (!flags.empty()) {
     out += "<ul class=\"flags\">";

@@ -233,6 +233,37 @@ static std::string connection_lines(const results::WorkloadResult& w) {
   return out;
 }
 
+std::string open_loop_text(const results::Repetition& rep) {
+  if (!rep.service_time) return "service time: not measured";
+  return fmt::format(
+      "service time p50 {} p99 {} (uncorrected), late sends {}, unwritten at the window's end {} "
+      "(sent in the drain, or not_sent)",
+      latency(*rep.service_time, 50), latency(*rep.service_time, 99), rep.late_sends, rep.unsent);
+}
+
+std::string counts_text(const results::WorkloadResult& w) {
+  uint64_t router_requests = 0;
+  uint64_t worker_operations = 0;
+  bool router_counted = !w.repetitions.empty();
+  size_t mismatched = 0;
+  for (const auto& rep : w.repetitions) {
+    router_requests += rep.router.requests;
+    worker_operations += rep.operations;
+    router_counted = router_counted && rep.router.collected;
+    for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
+  }
+  if (!router_counted) return "";
+  const char* line = "requests: {} sent by workers, {} counted by the router{}";
+  if (w.spec.protocol == scenario::Protocol::kWampRpc ||
+      w.spec.protocol == scenario::Protocol::kWampTransfer) {
+    line = "calls: {} made by workers, {} routed by the router{}";
+  } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
+    line = "events: {} received by workers, {} delivered by the router{}";
+  }
+  return fmt::format(fmt::runtime(line), worker_operations, router_requests,
+                     count_difference(w, worker_operations, router_requests, mismatched));
+}
+
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
@@ -260,13 +291,7 @@ std::string workload_table(const results::WorkloadResult& w) {
         megabytes(rep), latency(rep.latency_at(50)), latency(rep.latency_at(90)),
         latency(rep.latency_at(99)), latency(rep.latency_at(99.9)), latency(rep.latency_at(100)),
         rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
-    if (rep.service_time) {
-      out += fmt::format(
-          "  {:<10} service time p50 {} p99 {} (uncorrected), late sends {}, "
-          "unwritten at the window's end {} (sent in the drain, or not_sent)\n",
-          "", latency(*rep.service_time, 50), latency(*rep.service_time, 99), rep.late_sends,
-          rep.unsent);
-    }
+    if (rep.service_time) out += fmt::format("  {:<10} {}\n", "", open_loop_text(rep));
   }
   if (!w.repetitions.empty()) {
     auto ops = w.ops_per_second();
@@ -278,27 +303,7 @@ std::string workload_table(const results::WorkloadResult& w) {
                      latency(w.latency_at(100)), w.error_count(), "", join(w.flags()));
     out +=
         fmt::format("  {:<10} {:>12}\n", "min-max", fmt::format("{:.0f}-{:.0f}", ops.min, ops.max));
-    uint64_t router_requests = 0;
-    uint64_t worker_operations = 0;
-    bool router_counted = true;
-    size_t mismatched = 0;
-    for (const auto& rep : w.repetitions) {
-      router_requests += rep.router.requests;
-      worker_operations += rep.operations;
-      router_counted = router_counted && rep.router.collected;
-      for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
-    }
-    if (router_counted) {
-      const char* line = "  requests: {} sent by workers, {} counted by the router{}\n";
-      if (w.spec.protocol == scenario::Protocol::kWampRpc ||
-          w.spec.protocol == scenario::Protocol::kWampTransfer) {
-        line = "  calls: {} made by workers, {} routed by the router{}\n";
-      } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
-        line = "  events: {} received by workers, {} delivered by the router{}\n";
-      }
-      out += fmt::format(fmt::runtime(line), worker_operations, router_requests,
-                         count_difference(w, worker_operations, router_requests, mismatched));
-    }
+    if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
     out += not_measured_lines(w);
     out += connection_lines(w);
     if (const auto sessions = w.session_setup(); sessions && sessions->total_count() > 0) {

@@ -47,6 +47,19 @@ class TerminalReport : public engine::RunObserver {
   std::chrono::steady_clock::time_point started_;
 };
 
+// An open-loop repetition's diagnostics, as the terminal prints them under its row and the
+// HTML and Markdown reports show them (the JSON's `service_time`, `late_sends`, `unsent`):
+// "service time p50 10.1us p99 55.6us (uncorrected), late sends 45, unwritten at the window's
+// end 0 (sent in the drain, or not_sent)"; "service time: not measured" for a repetition without
+// the uncorrected histogram (a worker that wraps a tool).
+std::string open_loop_text(const results::Repetition& repetition);
+
+// "requests: 300 sent by workers, 300 counted by the router" (for WAMP "calls: ... made by
+// workers, ... routed by the router", "events: ... received by workers, ... delivered by the
+// router"), with why the two differ where they do, over every repetition; "" when the router
+// did not count every repetition (or none was measured).
+std::string counts_text(const results::WorkloadResult& workload);
+
 // The table of one workload (repetitions and the median/min-max summary), as printed.
 std::string workload_table(const results::WorkloadResult& workload);
 

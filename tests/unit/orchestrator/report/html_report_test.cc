@@ -12,6 +12,7 @@
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/svg_chart.h"
+#include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
 namespace {
@@ -379,6 +380,57 @@ TEST(HtmlReport, TheGateTableShowsTheEffectsIntervalOrSaysWhyThereIsNone) {
   EXPECT_NE(html.find("<td class=\"ci\">[-0.0100, +0.0300] (98%)</td>"), std::string::npos);
   EXPECT_NE(html.find("not stored: evaluated before schema version 12"), std::string::npos);
   EXPECT_NE(html.find("-<span class=\"why\"> an absolute gate compares"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// An open-loop workload shows, under each repetition's row, the diagnostics the terminal prints
+// there and the JSON carries (uncorrected service time, late sends, unsent), "not measured"
+// where a repetition has no service-time histogram; below the table the terminal's count line.
+TEST(HtmlReport, AnOpenLoopRepetitionShowsItsServiceTimeLateSendsAndUnsent) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  results::WorkloadResult w;
+  w.spec.name = "open";
+  w.spec.rate = 1000;
+  w.spec.connections = 2;
+  w.spec.in_flight = 1;
+  for (uint32_t i = 0; i < 2; ++i) {
+    results::Repetition rep;
+    rep.index = i;
+    rep.duration_ns = 1'000'000'000;
+    rep.operations = rep.successes = 1000;
+    rep.latency.record(200'000);
+    rep.router.collected = true;
+    rep.router.requests = 1000;
+    if (i == 0) {
+      rep.service_time.emplace();
+      rep.service_time->record(50'000);
+      rep.late_sends = 7;
+      rep.unsent = 3;
+    } else {
+      rep.not_measured.insert("service_time");
+    }
+    w.repetitions.push_back(rep);
+  }
+  w.latency.record(200'000);
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find(escape(open_loop_text(w.repetitions[0]))), std::string::npos);
+  EXPECT_NE(html.find("late sends 7, unwritten at the window&#39;s end 3"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("service time: not measured"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"counts\">requests: 2000 sent by workers, 2000 counted by the "
+                      "router</p>"),
+            std::string::npos);
+  // A closed-loop workload has no such row.
+  run.result.workloads.front().spec.rate = 0;
+  EXPECT_EQ(html_document({run}).find("service time"), std::string::npos);
 }
 
 }  // namespace
