@@ -8,6 +8,8 @@
 #include <memory>
 #include <thread>
 
+#include "common/net/grpc_log.h"
+#include "common/net/listen_failure.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -42,10 +44,17 @@ std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(&service);
+  // As the worker and the router start theirs: a failed bind's multi-line error tree would
+  // bury the one line that names why (common/net/grpc_log.h).
+  net::silence_grpc_log();
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  net::grpc_errors_to_stderr("serve");
+  // gRPC reports port 0 for a Unix socket it did bind; the READY line and the service's
+  // clients take HOST:PORT only.
   if (!server || port == 0) {
-    fail(cannot_listen_message("--listen", listen,
-                               why_cannot_listen(listen).value_or("gRPC could not bind it")));
+    fail(cannot_listen_message(
+        "--listen", listen,
+        server ? "the service listens on HOST:PORT only" : net::why_not_listening(listen)));
     return nullptr;
   }
   return server;
@@ -120,7 +129,11 @@ int serve(const ServeSettings& settings) {
   }
   int port = 0;
   std::unique_ptr<grpc::Server> server = start_grpc(settings.listen, service, port);
-  if (!server) return kExitInvalidInput;
+  if (!server) {
+    std::error_code ec;
+    fs::remove(log_dir, ec);  // no job ran: empty
+    return kExitInvalidInput;
+  }
   const std::string host = settings.listen.substr(0, settings.listen.rfind(':'));
   std::printf("READY grpc=%s:%d metrics=%s%s\n", host.c_str(), port, (*endpoint)->address().c_str(),
               pages ? (" http=" + pages->address()).c_str() : "");

@@ -142,7 +142,8 @@ int serve_command(const ServeFlags& flags) {
     }
   }
   for (const auto& address : {flags.listen, flags.metrics_listen, flags.http_listen}) {
-    if (address.empty()) continue;
+    // A Unix socket (unix:PATH) is not reachable from other machines.
+    if (address.empty() || address.starts_with("unix:")) continue;
     if (!security::is_loopback_host(security::host_of(address))) {
       std::fprintf(stderr,
                    "warning: %s is reachable from other machines, and serve has no "
