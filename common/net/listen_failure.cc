@@ -14,10 +14,31 @@
 namespace benchgate::net {
 namespace {
 
-std::string unix_socket_failure(std::string path) {
-  namespace fs = std::filesystem;
-  // gRPC takes "unix:PATH" and "unix:///ABSOLUTE/PATH".
+// The path of a "unix:" address: gRPC takes "unix:PATH" and "unix:///ABSOLUTE/PATH".
+std::string socket_path(const std::string& address) {
+  std::string path = address.substr(5);
   if (path.starts_with("//")) path.erase(0, 2);
+  return path;
+}
+
+// Whether a server accepts connections on the Unix socket at `path`: a connection is taken, or
+// would be once the listener's backlog has room. A socket file whose server is gone refuses.
+bool accepts_connections(const std::string& path) {
+  if (path.empty() || path.size() >= sizeof(sockaddr_un::sun_path)) return false;
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return false;
+  sockaddr_un peer{};
+  peer.sun_family = AF_UNIX;
+  std::memcpy(peer.sun_path, path.data(), path.size());
+  const bool connected = ::connect(fd, reinterpret_cast<const sockaddr*>(&peer), sizeof peer) == 0;
+  const bool backlog_full = !connected && errno == EAGAIN;
+  ::close(fd);
+  return connected || backlog_full;
+}
+
+std::string unix_socket_failure(const std::string& address) {
+  namespace fs = std::filesystem;
+  const std::string path = socket_path(address);
   if (path.empty()) return "the Unix socket's path is empty";
   if (path.size() >= sizeof(sockaddr_un::sun_path)) {
     return "the Unix socket's path is " + std::to_string(path.size()) + " bytes long; at most " +
@@ -29,6 +50,7 @@ std::string unix_socket_failure(std::string path) {
       !ec && type != fs::file_type::not_found && type != fs::file_type::socket) {
     return path + " already exists and is not a socket";
   }
+  if (accepts_connections(path)) return "Unix socket " + path + " is in use";
   fs::path folder = fs::path(path).parent_path();
   if (folder.empty()) folder = ".";
   if (!fs::exists(folder, ec)) return "folder " + folder.string() + " does not exist";
@@ -85,8 +107,15 @@ std::string tcp_failure(const std::string& address) {
 
 }  // namespace
 
+std::optional<std::string> unix_socket_in_use(const std::string& address) {
+  if (!address.starts_with("unix:")) return std::nullopt;
+  const std::string path = socket_path(address);
+  if (!accepts_connections(path)) return std::nullopt;
+  return "Unix socket " + path + " is in use";
+}
+
 std::string why_not_listening(const std::string& address) {
-  if (address.starts_with("unix:")) return unix_socket_failure(address.substr(5));
+  if (address.starts_with("unix:")) return unix_socket_failure(address);
   return tcp_failure(address);
 }
 

@@ -39,6 +39,11 @@ int fail(const std::string& message) {
 // The gRPC server on `listen`, or nothing with the reason on stderr.
 std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
                                          serve::OrchestratorService& service, int& port) {
+  // gRPC would take the socket from a server still listening at a unix:PATH.
+  if (auto in_use = net::unix_socket_in_use(listen)) {
+    fail(cannot_listen_message("--listen", listen, *in_use));
+    return nullptr;
+  }
   grpc::ServerBuilder builder;
   // Without SO_REUSEPORT, a second service cannot share the port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

@@ -28,6 +28,10 @@ ControlServer::~ControlServer() { stop(); }
 
 Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string& address,
                                                               grpc::Service& service) {
+  // gRPC would take the socket from a server still listening at a unix:PATH, another router.
+  if (auto in_use = net::unix_socket_in_use(address)) {
+    return Error{"cannot listen for control on " + address + ": " + *in_use};
+  }
   int port = 0;
   grpc::ServerBuilder builder;
   // gRPC sets SO_REUSEPORT by default, which would let two routers share a port silently.

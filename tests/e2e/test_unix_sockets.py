@@ -1,11 +1,15 @@
-"""Listening on a unix:PATH: a failed bind is named in one line, without gRPC's own log."""
+"""A unix:PATH address that a server still listens on is refused, as a port in use is, and the
+server keeps its socket (gRPC alone would replace it): the router's --control and `orchestrator
+serve`'s --listen. A failed bind there is named in one line, without gRPC's own log."""
 import glob
 import os
 import shutil
+import socket
+import subprocess
 import tempfile
 import unittest
 
-from harness import Run, kill_tagged
+from harness import BIN, Run, kill_tagged
 
 
 class UnixSocketTest(unittest.TestCase):
@@ -25,6 +29,41 @@ class UnixSocketTest(unittest.TestCase):
         run.env["TMPDIR"] = self.dir  # its log folder, which a failed start removes
         self.tags.append(run.tag)
         return run.run(timeout=60)
+
+    def test_a_second_router_on_a_control_socket_in_use_exits_2_and_the_first_keeps_it(self):
+        # The second router would take the first one's socket and run on, the first unreachable.
+        path = os.path.join(self.dir, "control.sock")
+        first = subprocess.Popen([os.path.join(BIN, "router"), "--control", "unix:" + path],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            line = first.stdout.readline()
+            self.assertIn(" control=unix:" + path + " ", line)
+            second = subprocess.run([os.path.join(BIN, "router"), "--control", "unix:" + path],
+                                    capture_output=True, text=True, timeout=30, check=False)
+            self.assertEqual((second.returncode, second.stdout, second.stderr),
+                             (2, "", f"router: cannot listen for control on unix:{path}: Unix "
+                                     f"socket {path} is in use\n"))
+            # The second is gone, so what accepts at the path is the first.
+            with socket.socket(socket.AF_UNIX) as probe:
+                probe.connect(path)
+            self.assertIsNone(first.poll())
+        finally:
+            first.terminate()
+            self.assertEqual(first.wait(timeout=30), 0)
+            first.stdout.close()
+
+    def test_serve_on_a_socket_in_use_names_it_and_leaves_it(self):
+        path = os.path.join(self.dir, "taken.sock")
+        with socket.socket(socket.AF_UNIX) as taken:
+            taken.bind(path)
+            taken.listen()
+            run = self.serve("--listen", "unix:" + path)
+            self.assertEqual((run.returncode, run.stderr),
+                             (2, f"error: --listen unix:{path}: cannot listen: Unix socket "
+                                 f"{path} is in use\n"))
+            self.assertNotIn("READY", run.stdout)
+            with socket.socket(socket.AF_UNIX) as probe:
+                probe.connect(path)  # still the listener's
 
     def test_serve_names_why_grpc_could_not_listen_in_one_line(self):
         # No folder for the socket: gRPC fails to bind after the service's own checks passed.

@@ -17,6 +17,10 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
   if (colon == std::string::npos || colon == 0) {
     return Error{"--listen '" + listen + "' is not HOST:PORT"};
   }
+  // gRPC would take the socket from a server still listening at a unix:PATH.
+  if (auto in_use = net::unix_socket_in_use(listen)) {
+    return Error{"cannot listen on " + listen + ": " + *in_use};
+  }
   WorkerServer out;
   out.service = std::make_unique<WorkerService>(std::move(adapter), http1_io);
   int port = 0;
