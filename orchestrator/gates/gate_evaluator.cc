@@ -129,11 +129,37 @@ Test t_on_figures(Method method, double centre, double d, double sd, double df, 
   return t;
 }
 
+// A baseline that holds the workload only on other testbeds, naming them, so that the user
+// promotes a run of this testbed rather than wait for a baseline that never applies here.
+std::string other_testbed_explanation(const scenario::Gate& gate, const std::string& none,
+                                      const OtherTestbed& other) {
+  const std::string run = "run " + std::to_string(other.run_id);
+  std::string differs;
+  bool host_only = !other.differences.empty();
+  for (const std::string& d : other.differences) {
+    differs += (differs.empty() ? "" : ", ") + d;
+    host_only = host_only && d.starts_with("host ");
+  }
+  return none + " for this workload on this testbed (testbed " +
+         std::to_string(other.this_testbed_id) +
+         "): its newest runs of the workload are on other testbeds (the latest: " + run +
+         ", on testbed " + std::to_string(other.testbed_id) + ")" +
+         (differs.empty() ? std::string() : ", which differs in " + differs) +
+         "; a series belongs to one testbed, so promote a run measured on this one to '" +
+         gate.baseline + "' (--promote " + gate.baseline + ")" +
+         (host_only ? std::string(", or, where only the host name tells the machines apart (CI "
+                                  "runners), give them one BENCHGATE_TESTBED_HOST")
+                    : std::string());
+}
+
 // No baseline run of this series: why, naming a changed definition where the baseline holds
-// runs of one, so that the user re-baselines rather than read it as a baseline not yet seeded.
+// runs of one or only other testbeds' runs, so that the user re-baselines rather than read it as a
+// baseline not yet seeded.
 std::string no_baseline_explanation(const scenario::Gate& gate,
-                                    const std::optional<OtherDefinition>& other) {
+                                    const std::optional<OtherDefinition>& other,
+                                    const std::optional<OtherTestbed>& other_testbed) {
   const std::string none = "baseline '" + gate.baseline + "' has no run with " + gate.metric;
+  if (!other && other_testbed) return other_testbed_explanation(gate, none, *other_testbed);
   if (!other) return none + " for this workload on this testbed";
   std::string differs;
   for (const std::string& d : other->differences) differs += (differs.empty() ? "" : ", ") + d;
@@ -148,7 +174,8 @@ std::string no_baseline_explanation(const scenario::Gate& gate,
 GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const RunValues& run,
                               std::vector<BaselineRun> baseline,
                               std::optional<CalibratedNoise> calibration,
-                              const std::optional<OtherDefinition>& other_definition) {
+                              const std::optional<OtherDefinition>& other_definition,
+                              const std::optional<OtherTestbed>& other_testbed) {
   std::vector<double> figures;
   std::vector<std::vector<double>> repetitions;
   for (BaselineRun& b : baseline) {
@@ -168,7 +195,7 @@ GateOutcome evaluate_relative(GateOutcome o, const scenario::Gate& gate, const R
   }
   if (figures.empty()) {
     return fail_with(std::move(o), Verdict::kNoBaseline,
-                     no_baseline_explanation(gate, other_definition));
+                     no_baseline_explanation(gate, other_definition, other_testbed));
   }
   if (run.figure < 0 || any_negative(run.repetitions)) {
     return fail_with(std::move(o), Verdict::kError,
@@ -404,7 +431,8 @@ GateOutcome not_configured_outcome(const scenario::Gate& gate, std::string reaso
 GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> run,
                           std::vector<BaselineRun> baseline,
                           std::optional<CalibratedNoise> calibration,
-                          std::optional<OtherDefinition> other_definition) {
+                          std::optional<OtherDefinition> other_definition,
+                          std::optional<OtherTestbed> other_testbed) {
   GateOutcome o = skeleton(gate);
   if (std::string problem = check_gate(gate); !problem.empty()) {
     return fail_with(std::move(o), Verdict::kError, std::move(problem));
@@ -433,7 +461,7 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
     o = std::move(reset);
   }
   return evaluate_relative(std::move(o), gate, *run, std::move(baseline), calibration,
-                           other_definition);
+                           other_definition, other_testbed);
 }
 
 }  // namespace benchgate::gates

@@ -45,12 +45,15 @@ namespace benchgate::gates {
 // them; all given are used); `calibration` is this series' measured between-run noise, when
 // `orchestrator calibrate` stored one; `other_definition`, the baseline's newest run of the
 // workload under another definition, when it has no run of this one: the no_baseline verdict
-// then says that the definition changed, not only that the baseline has no run. Never throws;
-// problems give kError.
+// then says that the definition changed, not only that the baseline has no run; `other_testbed`,
+// the baseline's newest run of the workload when it has runs of it only on other testbeds: the
+// no_baseline verdict then names both testbeds and what to do. Never throws; problems give
+// kError.
 GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> run,
                           std::vector<BaselineRun> baseline,
                           std::optional<CalibratedNoise> calibration = std::nullopt,
-                          std::optional<OtherDefinition> other_definition = std::nullopt);
+                          std::optional<OtherDefinition> other_definition = std::nullopt,
+                          std::optional<OtherTestbed> other_testbed = std::nullopt);
 
 // Evaluates a paired gate (gate.against set): the run's values of one variant against those of
 // the variant it names, measured in the same run with windows adjacent in time (A B, B A, ...).

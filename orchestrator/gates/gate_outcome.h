@@ -65,6 +65,18 @@ struct OtherDefinition {
   std::vector<std::string> differences;
 };
 
+// The newest run of a relative gate's baseline that measured the gate's workload, when the
+// baseline holds it only on other testbeds than the judged run's: a series belongs to one
+// testbed (docs/GATES.md, "Series and baselines"), so none of those runs is a baseline here.
+// `differences` names what tells the testbeds apart, "host (run 5: ci-a, now: ci-b)"; empty when
+// the judged run's testbed could not be read.
+struct OtherTestbed {
+  int64_t run_id = 0;
+  int64_t testbed_id = 0;       // the testbed of run_id
+  int64_t this_testbed_id = 0;  // the judged run's
+  std::vector<std::string> differences;
+};
+
 // The between-run noise of one series measured by `orchestrator calibrate` on this testbed:
 // the standard deviation of the runs' figures in the gate's log space, over `runs` runs.
 struct CalibratedNoise {
