@@ -116,9 +116,21 @@ Expected<std::string> Interpolator::resolve(std::string_view expression) {
                std::string(kForms) + ")"};
 }
 
+std::filesystem::path folder_of_scenario(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::path(path).lexically_normal();
+  const fs::path folder = file.parent_path();
+  // /dev/stdin, /dev/fd/63 (what `<(generate)` names), /proc/self/fd/0: a descriptor the shell
+  // handed on, whose "folder" holds none of the user's files.
+  const bool descriptor =
+      folder == "/dev" || folder == "/dev/fd" ||
+      (folder.filename() == "fd" && folder.parent_path().parent_path() == "/proc");
+  return descriptor ? fs::path() : folder;
+}
+
 std::string scenario_dir_of(const std::string& path) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::path(path).parent_path();
+  fs::path dir = folder_of_scenario(path);
   if (dir.empty()) dir = ".";
   std::error_code ec;
   fs::path absolute = fs::absolute(dir, ec);
@@ -131,7 +143,7 @@ std::string scenario_dir_of(const std::string& path) {
 std::string path_beside_scenario(const std::string& scenario_file, const std::string& path) {
   std::filesystem::path p(path);
   if (p.is_absolute()) return path;
-  return (std::filesystem::path(scenario_file).parent_path() / p).lexically_normal().string();
+  return (folder_of_scenario(scenario_file) / p).lexically_normal().string();
 }
 
 }  // namespace benchgate::scenario

@@ -1,5 +1,6 @@
 // ${...} substitution in scenario strings (docs/SCENARIOS.md, "Interpolation"):
-//   ${scenario_dir}  the absolute folder of the scenario file
+//   ${scenario_dir}  the absolute folder of the scenario file (the working directory for
+//                    one read through /dev/stdin or /dev/fd/N)
 //   ${env:NAME}      an environment variable; an error names it when it is unset
 //   ${port:NAME}     a free loopback port, allocated once per NAME per load
 // A '$' not followed by '{' is kept as it is. In a scenario submitted to `orchestrator serve`
@@ -8,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -46,11 +48,18 @@ class Interpolator {
   std::map<std::string, uint16_t> ports_;
 };
 
-// The folder holding `path`, absolute and without a trailing slash ("." resolved).
+// The folder holding the scenario file `path` as written ("a/b.toml": "a"; "b.toml": empty, the
+// working directory). A scenario read through a descriptor's name (/dev/stdin, /dev/fd/63 from
+// `<(generate)`, /proc/self/fd/N) has no folder of its own: empty, the working directory, not
+// /dev/fd (docs/SCENARIOS.md, "Scenario files").
+std::filesystem::path folder_of_scenario(const std::string& path);
+
+// The folder of the scenario file `path` (folder_of_scenario), absolute and without a trailing
+// slash ("." resolved).
 std::string scenario_dir_of(const std::string& path);
 
 // A file the scenario names (tls_cert, ca_file, auth_config, ...): `path` itself when absolute,
-// else read against the folder of `scenario_file`, lexically normalised.
+// else read against the folder of `scenario_file` (folder_of_scenario), lexically normalised.
 std::string path_beside_scenario(const std::string& scenario_file, const std::string& path);
 
 }  // namespace benchgate::scenario

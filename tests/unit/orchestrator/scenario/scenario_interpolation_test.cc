@@ -90,6 +90,24 @@ TEST(Interpolation, ScenarioDirIsTheAbsoluteFolderOfTheFile) {
   EXPECT_NE(relative.back(), '/');
 }
 
+// A scenario read through a descriptor's name (`validate <(generate)` names /dev/fd/63, `run
+// /dev/stdin < pipe`) has no folder of its own: ${scenario_dir} and the files it names are the
+// working directory's, not /dev/fd's.
+TEST(Interpolation, AScenarioReadThroughADescriptorIsInTheWorkingDirectory) {
+  const std::string here = scenario_dir_of("c.toml");
+  for (const char* descriptor :
+       {"/dev/fd/63", "/dev/stdin", "/proc/self/fd/0", "/proc/4242/fd/7", "/dev/fd/../fd/3"}) {
+    EXPECT_EQ(scenario_dir_of(descriptor), here) << descriptor;
+    EXPECT_EQ(path_beside_scenario(descriptor, "ca.pem"), "ca.pem") << descriptor;
+    EXPECT_EQ(path_beside_scenario(descriptor, "/etc/ca.pem"), "/etc/ca.pem") << descriptor;
+  }
+  // Other folders are what they were.
+  EXPECT_EQ(path_beside_scenario("/srv/gen/s.toml", "ca.pem"), "/srv/gen/ca.pem");
+  EXPECT_EQ(path_beside_scenario("gen/./s.toml", "../ca.pem"), "ca.pem");
+  EXPECT_EQ(path_beside_scenario("/proc/fd/s.toml", "ca.pem"), "/proc/fd/ca.pem");
+  EXPECT_EQ(scenario_dir_of("/dev/shm/s.toml"), "/dev/shm");
+}
+
 TEST(Interpolation, TwoNamesNeverShareAPort) {
   // The kernel may hand the same free port out twice in a row; the second name asks again.
   std::vector<uint16_t> answers = {31000, 31000, 31000, 31001};
