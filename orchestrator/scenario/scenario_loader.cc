@@ -112,21 +112,24 @@ LoadResult load_scenario_file(const std::string& path, const LoadOptions& option
                    "is a folder, not a scenario file (give the files in it, e.g. " + files + ")"});
     return result;
   }
-  // A FIFO or a device is refused before it is read (a FIFO would block the open, /dev/zero
-  // never ends), and so is a file too large to be a scenario.
-  auto text = read_regular_file(path, "", kMaxScenarioFileBytes);
-  if (!text) {
+  // A pipe (`<(generate)`, /dev/stdin) is read once, to its end, within the idle timeout; a
+  // device is refused before it is read (/dev/zero never ends), and so is a file too large to
+  // be a scenario.
+  auto read = read_file_or_pipe(path, "", kMaxScenarioFileBytes, options.pipe_idle_timeout);
+  if (!read) {
     LoadResult result;
-    // Not a regular file, or too large: said as it is. Otherwise it could not be opened.
-    std::string why = text.error().message;
-    if (text.error().kind != ErrorKind::kInvalidInput) {
+    // Not a regular file, too large, a stalled pipe, or Ctrl-C while it waited: said as it is.
+    // Otherwise it could not be opened.
+    std::string why = read.error().message;
+    const ErrorKind kind = read.error().kind;
+    if (kind != ErrorKind::kInvalidInput && kind != ErrorKind::kInterrupted) {
       why = std::filesystem::exists(path, ec) ? "cannot read the scenario file: " + why
                                               : "no such scenario file";
     }
     result.diagnostics.push_back(Diagnostic{Location{path, 0, 0}, why});
     return result;
   }
-  return load_scenario_text(*text, path, options);
+  return load_scenario_text(read->text, path, options);
 }
 
 LoadResult load_scenario_file(const std::string& path) {

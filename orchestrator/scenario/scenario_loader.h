@@ -1,6 +1,7 @@
 // Loads scenario files into the typed model and validates everything before anything runs.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,6 +30,11 @@ struct LoadResult {
   bool ok() const { return scenario.has_value() && diagnostics.empty(); }
 };
 
+// How long a scenario read from a pipe (`validate <(generate)`, `run /dev/stdin`) may go without
+// a byte before the load gives up: a named pipe nobody writes, or a generator that stalls
+// without closing its end, would otherwise hold `validate` and `run` for ever.
+inline constexpr std::chrono::milliseconds kScenarioPipeIdleTimeout = std::chrono::seconds(10);
+
 // What a load may consult outside the text, injected so that tests control it.
 struct LoadOptions {
   // ${env:NAME}; unset: the process environment.
@@ -38,14 +44,18 @@ struct LoadOptions {
   // The text was sent by a client of `orchestrator serve`: ${env:NAME} and ${scenario_dir}
   // are errors (interpolation.h).
   bool submitted = false;
+  // load_scenario_file: the longest wait for a pipe's next bytes (tests shorten it).
+  std::chrono::milliseconds pipe_idle_timeout = kScenarioPipeIdleTimeout;
 };
 
 // The largest scenario file read (4 MiB): a scenario is a few kilobytes of TOML, and a larger
 // file is a mistake (docs/SCENARIOS.md, "Scenario files").
 inline constexpr uint64_t kMaxScenarioFileBytes = uint64_t{4} << 20;
 
-// Reads and validates one file: a regular file (a FIFO, a device or a socket is refused before
-// it is read) of at most kMaxScenarioFileBytes.
+// Reads and validates one file: a regular file, or a pipe or FIFO read once to its end (no byte
+// for options.pipe_idle_timeout is an error), of at most kMaxScenarioFileBytes; a device, a
+// folder or a socket is refused before it is read. The text read is the Scenario's `text`, what
+// a run stores: nothing opens the file again.
 LoadResult load_scenario_file(const std::string& path);
 LoadResult load_scenario_file(const std::string& path, const LoadOptions& options);
 
