@@ -117,7 +117,8 @@ Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
   samples.testbed_fingerprint = run->testbed.fingerprint();
   samples.testbed_host = run->testbed.host;
   for (const store::StoredWorkload& w : run->workloads) {
-    history::WorkloadSamples ws{w.name, w.variant, w.params_hash, w.status, w.error, {}};
+    history::WorkloadSamples ws{w.name,  w.variant, w.params_hash, w.params_json, w.status,
+                                w.error, {}};
     for (std::string_view metric : history::kCompareMetrics) {
       auto values = store.run_metric_values(run_id, w.name, w.variant, std::string(metric));
       if (!values) return values.error();

@@ -14,17 +14,11 @@
 
 namespace benchgate::gating {
 
-// The parameters in which two definitions (store::workload_params_json text) differ, a nested
-// key as its dotted path, in key order: "duration_ns (run 1: 1000000000, now: 1500000000)", a
-// key only one of them has shown as "none" in the other; `run_id` is the run of `before`. Text
-// that is no JSON object gives nothing.
-std::vector<std::string> definition_differences(const std::string& before, const std::string& now,
-                                                int64_t run_id);
-
 // The newest run of `baseline` stored before context.run_id, of the same scenario on the same
 // testbed, that measured `workload` (its name and variant, finished ok), when it measured
 // another definition; nothing when that run has this definition (the baseline's runs lack the
-// metric, which is another reason), when there is none, or when the store cannot say.
+// metric, which is another reason), when there is none, or when the store cannot say. The
+// differences are store::definition_differences, labelled "run N" and "now".
 std::optional<gates::OtherDefinition> other_definition(const std::string& baseline,
                                                        const WorkloadValues& workload,
                                                        const GateContext& context);

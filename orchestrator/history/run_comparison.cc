@@ -8,6 +8,7 @@
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
+#include "orchestrator/store/definition_differences.h"
 
 namespace benchgate::history {
 namespace {
@@ -56,7 +57,10 @@ std::string format_interval(const gates::SampleComparison& s) {
 
 std::string workload_section(const RunComparison& c, const WorkloadComparison& w) {
   std::string out = fmt::format("\nworkload {}\n", workload_label(w.name, w.variant));
-  if (w.definitions_differ) {
+  if (w.definitions_differ && !w.definition_changes.empty()) {
+    out += fmt::format("  note: definitions differ in {}; the figures are not one series\n",
+                       fmt::join(w.definition_changes, ", "));
+  } else if (w.definitions_differ) {
     out +=
         "  note: definitions differ (the workload's resolved parameters changed between the "
         "runs); the figures are not one series\n";
@@ -105,6 +109,11 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
     w.name = wa.name;
     w.variant = wa.variant;
     w.definitions_differ = wa.params_hash != wb->params_hash;
+    if (w.definitions_differ) {
+      w.definition_changes = store::definition_differences(wa.params_json, wb->params_json,
+                                                           fmt::format("run {}", a.run_id),
+                                                           fmt::format("run {}", b.run_id));
+    }
     for (const auto& [run, samples] : {std::pair{a.run_id, &wa}, std::pair{b.run_id, wb}}) {
       if (samples->status == "ok") continue;
       std::string note = fmt::format("{} in run {}", samples->status, run);

@@ -26,6 +26,8 @@ struct WorkloadSamples {
   std::string name;
   std::string variant = "default";
   std::string params_hash;
+  // The definition the hash is of (store::workload_params_json), to name what changed.
+  std::string params_json;
   std::string status = "ok";
   std::string error;
   // Per-repetition values by metric; a metric that was not collected is absent.
@@ -52,7 +54,11 @@ struct WorkloadComparison {
   std::string name;
   std::string variant;
   bool definitions_differ = false;  // params_hash differs: not the same series
-  std::vector<std::string> notes;   // a failed workload, with its error
+  // The parameters that differ, as store::definition_differences names them with the labels
+  // "run A" and "run B": "connections (run 2: 16, run 3: 32)". Empty when the definitions are
+  // the same, or when a stored definition is not there to read.
+  std::vector<std::string> definition_changes;
+  std::vector<std::string> notes;  // a failed workload, with its error
   std::vector<MetricComparison> metrics;
 };
 
@@ -73,7 +79,7 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
 
 // The comparison as text: a table per workload with columns metric, run A, run B, change
 // ("~" when not significant), interval, p-value and sample sizes; notes on differing testbeds
-// and definitions; workloads found in only one run.
+// and definitions (naming the parameters that differ); workloads found in only one run.
 std::string render_comparison(const RunComparison& comparison);
 
 }  // namespace benchgate::history

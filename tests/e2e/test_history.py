@@ -162,7 +162,9 @@ class HistoryTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertIn("note: the runs were measured on different testbeds (run 2 on bench-a, "
                       "run 3 on bench-b)", run.stdout)
-        self.assertIn("workload steady\n  note: definitions differ", run.stdout)
+        # The note names what differs, as a no_baseline verdict does.
+        self.assertIn("workload steady\n  note: definitions differ in connections (run 2: 16, "
+                      "run 3: 32); the figures are not one series\n", run.stdout)
         self.assertIn("only in run 3: workload broken\n", run.stdout)
 
     def test_compare_rejects_an_alpha_outside_zero_to_one(self):

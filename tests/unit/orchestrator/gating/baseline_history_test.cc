@@ -4,6 +4,7 @@
 
 #include "orchestrator/gating/other_definition.h"
 #include "orchestrator/gating/run_gates.h"
+#include "orchestrator/store/definition_differences.h"
 #include "orchestrator/store/store.h"
 #include "tests/unit/orchestrator/store/store_test_support.h"
 
@@ -183,12 +184,13 @@ TEST_F(BaselineHistory, ABaselineOfAnotherDefinitionIsNamedWithWhatChanged) {
 }
 
 TEST(DefinitionDifferences, NestedKeysAreNamedByPathAndAMissingOneAsNone) {
-  EXPECT_EQ(definition_differences(R"({"a":1,"http":{"target":"/x","method":"GET"},"z":true})",
-                                   R"({"a":1,"http":{"target":"/y","method":"GET"},"b":2})", 3),
+  EXPECT_EQ(store::definition_differences(
+                R"({"a":1,"http":{"target":"/x","method":"GET"},"z":true})",
+                R"({"a":1,"http":{"target":"/y","method":"GET"},"b":2})", "run 3", "now"),
             (std::vector<std::string>{"b (run 3: none, now: 2)",
                                       "http.target (run 3: \"/x\", now: \"/y\")",
                                       "z (run 3: true, now: none)"}));
-  EXPECT_TRUE(definition_differences("not json", "{}", 3).empty());
+  EXPECT_TRUE(store::definition_differences("not json", "{}", "run 3", "now").empty());
 }
 
 }  // namespace

@@ -126,6 +126,25 @@ TEST(RunComparison, DifferentTestbedsAndDefinitionsAreNoted) {
   EXPECT_NE(text.find("note: failed in run 2: worker 1 died"), std::string::npos) << text;
 }
 
+// The note names the parameters that differ as a no_baseline verdict does
+// (store::definition_differences), each with its value in both runs.
+TEST(RunComparison, DifferentDefinitionsNameTheParametersThatDiffer) {
+  WorkloadSamples before = workload("w", kBase, "h1");
+  before.params_json = R"({"connections":16,"http":{"method":"GET","target":"/a"}})";
+  WorkloadSamples after = workload("w", kBase, "h2");
+  after.params_json = R"({"connections":32,"http":{"method":"GET","target":"/b"}})";
+  const RunComparison c = compare_runs(run(11, {before}), run(12, {after}));
+  ASSERT_EQ(c.workloads.size(), 1u);
+  EXPECT_EQ(c.workloads[0].definition_changes,
+            (std::vector<std::string>{"connections (run 11: 16, run 12: 32)",
+                                      "http.target (run 11: \"/a\", run 12: \"/b\")"}));
+  EXPECT_NE(render_comparison(c).find(
+                "\n  note: definitions differ in connections (run 11: 16, run 12: 32), "
+                "http.target (run 11: \"/a\", run 12: \"/b\"); the figures are not one series\n"),
+            std::string::npos)
+      << render_comparison(c);
+}
+
 TEST(RunComparison, TheSameTestbedAndDefinitionGiveNoNotes) {
   const RunComparison c =
       compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", kBase)}));
