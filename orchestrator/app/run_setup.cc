@@ -1,8 +1,9 @@
 // See run_setup.h.
 #include "orchestrator/app/run_setup.h"
 
-#include <signal.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,10 +37,50 @@ engine::EngineOptions engine_options(const ProcessSettings& processes, const std
 std::string make_log_dir(const std::string& prefix) {
   std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) return fs::temp_directory_path().string();
+  // Before any token is written in it: the next run's cleaner judges the folder by this lock.
+  hold_folder_lock(pattern);
   return pattern;
 }
 
+bool hold_folder_lock(const std::string& dir) {
+  // Not inherited by the children this process starts (close-on-exec): the lock is this
+  // process's alone. The descriptor is never closed; the folder may go before it does.
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  // Waits only while a cleaner holds it, which it does for a moment: a new folder has no tokens.
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      ::close(fd);
+      return false;
+    }
+  }
+  return true;
+}
+
 namespace {
+
+// The lock of a log folder whose orchestrator is gone (hold_folder_lock), held while its tokens
+// are removed; none while the orchestrator lives (or the folder cannot be opened).
+class GoneOwnersLock {
+ public:
+  explicit GoneOwnersLock(const fs::path& dir)
+      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) {
+    if (fd_ >= 0 && ::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~GoneOwnersLock() {
+    if (fd_ >= 0) ::close(fd_);  // and the lock with it
+  }
+  GoneOwnersLock(const GoneOwnersLock&) = delete;
+  GoneOwnersLock& operator=(const GoneOwnersLock&) = delete;
+
+  explicit operator bool() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
 
 // Whether a regular file lies anywhere under `dir`.
 bool holds_a_file(const fs::path& dir) {
@@ -89,6 +130,10 @@ size_t remove_stale_worker_tokens(const std::string& temp_dir) {
   for (fs::directory_iterator top(temp_dir, ec), end; !ec && top != end; top.increment(ec)) {
     const fs::path run_dir = top->path();
     if (!log_folder_name(run_dir.filename().string()) || !owned(run_dir, true)) continue;
+    // Its orchestrator is gone only if the lock it held for its whole life can be taken; a
+    // PID says nothing of a process in another PID namespace sharing this folder.
+    const GoneOwnersLock lock(run_dir);
+    if (!lock) continue;
     // The tokens lie in the folder, a scenario's folder of it, or an implementation's in that.
     std::vector<fs::path> tokens;
     std::error_code walk;
@@ -96,10 +141,7 @@ size_t remove_stale_worker_tokens(const std::string& temp_dir) {
          it.increment(walk)) {
       if (it.depth() > 2) continue;
       const std::string name = it->path().filename().string();
-      const pid_t pid = token_owner(name);
-      if (pid <= 0 || !owned(it->path(), false)) continue;
-      // Gone: no process of that PID (kill(2) with signal 0 only looks).
-      if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+      if (token_owner(name) <= 0 || !owned(it->path(), false)) continue;
       tokens.push_back(it->path());
     }
     for (const fs::path& token : tokens) {
@@ -145,16 +187,12 @@ Expected<RunSetup> set_up_run(const SetupSettings& settings) {
   RunSetup setup;
   setup.db = std::move(*db);
   store::RunInfo& info = setup.info;
-  info.commit = settings.commit;
-  info.branch = settings.branch;
+  // Those given, else the git work tree's of this folder, as `run --server` sends them.
+  store::GitRevision revision = store::given_or_detected({settings.commit, settings.branch}, ".");
+  info.commit = std::move(revision.commit);
+  info.branch = std::move(revision.branch);
   info.labels = settings.labels;
   info.testbed = store::detect_testbed();
-  if (info.commit.empty() || info.branch.empty()) {
-    if (auto git = store::detect_git_revision(fs::current_path().string())) {
-      if (info.commit.empty()) info.commit = git->commit;
-      if (info.branch.empty()) info.branch = git->branch;
-    }
-  }
   // A killed orchestrator could not remove its workers' token: the next run does.
   std::error_code ec;
   remove_stale_worker_tokens(fs::temp_directory_path(ec).string());

@@ -28,15 +28,24 @@ struct ProcessSettings {
 engine::EngineOptions engine_options(const ProcessSettings& processes, const std::string& log_dir);
 
 // A private folder for the children's stderr logs, `prefix`-XXXXXX in the temporary folder
-// (the temporary folder itself when none can be made).
+// (the temporary folder itself when none can be made), locked by this process for its whole
+// life (hold_folder_lock): while it lives, remove_stale_worker_tokens leaves the folder alone.
 std::string make_log_dir(const std::string& prefix);
+
+// Takes an exclusive flock(2) on the folder `dir` and keeps it until this process exits: the
+// kernel lets it go when the process dies, however it dies and in whatever PID namespace it
+// runs, so a lock that can be taken means nobody uses the folder any more. False when the
+// folder cannot be opened or locked.
+bool hold_folder_lock(const std::string& dir);
 
 // The worker tokens (README "Security") that an orchestrator killed before it could remove them
 // left in `temp_dir`: in its log folders (benchgate-run-XXXXXX, benchgate-serve-XXXXXX: ours,
-// mode 0700) each file worker-token-PID-N whose orchestrator PID is no longer running is
-// removed, and so is a folder that held nothing else. Only folders and files owned by this
-// user, never through a symbolic link; the logs beside a token stay. Returns how many tokens
-// were removed.
+// mode 0700) whose lock (hold_folder_lock) this call can take, the orchestrator that made them
+// being gone, each file worker-token-PID-N is removed, and so is a folder that held nothing
+// else. A folder still locked is left alone whatever the PID in its tokens' names says (an
+// orchestrator in another PID namespace sharing the folder looks gone to kill(2)). Only folders
+// and files owned by this user, never through a symbolic link; the logs beside a token stay.
+// Returns how many tokens were removed.
 size_t remove_stale_worker_tokens(const std::string& temp_dir);
 
 // After a run: a log folder that holds a log is named on stderr ("child process logs: DIR")

@@ -1,6 +1,8 @@
 // The worker tokens a killed orchestrator left in its log folder are removed by the next run
-// (orchestrator/app/run_setup.h, remove_stale_worker_tokens); nothing else is.
+// (orchestrator/app/run_setup.h, remove_stale_worker_tokens); nothing else is, and not those of
+// an orchestrator still holding its folder's lock, whatever PID their names carry.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +36,70 @@ fs::path folder(const fs::path& path) {
   return path;
 }
 
+// A child process that stands for a running orchestrator: it makes its log folder in
+// `temp_dir` as `run` does (make_log_dir, which locks it) and lives until end() is called.
+class RunningOrchestrator {
+ public:
+  explicit RunningOrchestrator(const std::string& temp_dir) {
+    int made[2];
+    int told[2];
+    if (::pipe(made) != 0 || ::pipe(told) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::close(made[0]);
+      ::close(told[1]);
+      ::setenv("TMPDIR", temp_dir.c_str(), 1);
+      const std::string dir = make_log_dir("benchgate-run");
+      const auto written = ::write(made[1], dir.data(), dir.size());
+      ::close(made[1]);
+      char byte = 0;
+      const auto read = ::read(told[0], &byte, 1);  // until the parent closes its end
+      ::_exit(written > 0 && read >= 0 ? 0 : 1);
+    }
+    ::close(made[1]);
+    ::close(told[0]);
+    end_ = told[1];
+    char path[4096];
+    const auto n = ::read(made[0], path, sizeof path);
+    ::close(made[0]);
+    if (n > 0) log_dir_ = std::string(path, static_cast<size_t>(n));
+  }
+  ~RunningOrchestrator() { end(); }
+
+  const fs::path& log_dir() const { return log_dir_; }
+
+  // The child exits, and the kernel lets its lock go.
+  void end() {
+    if (end_ < 0) return;
+    ::close(end_);
+    end_ = -1;
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int end_ = -1;
+  fs::path log_dir_;
+};
+
+TEST(StaleTokens, ATokenStaysWhileItsOrchestratorHoldsTheFolderWhateverItsPid) {
+  store::testing::TempDir tmp;
+  RunningOrchestrator running(tmp.path());
+  ASSERT_FALSE(running.log_dir().empty());
+  ASSERT_EQ(running.log_dir().parent_path(), fs::path(tmp.path()));
+  // Its PID as seen from another PID namespace sharing the folder: no process here has it.
+  const fs::path token = running.log_dir() / ("worker-token-" + std::to_string(gone_pid()) + "-0");
+  write(token);
+
+  EXPECT_EQ(remove_stale_worker_tokens(tmp.path()), 0u);
+  EXPECT_TRUE(fs::exists(token));
+
+  running.end();
+  EXPECT_EQ(remove_stale_worker_tokens(tmp.path()), 1u);
+  EXPECT_FALSE(fs::exists(running.log_dir()));
+}
+
 TEST(StaleTokens, ATokenOfAGoneOrchestratorIsRemovedAndItsEmptyFolderToo) {
   store::testing::TempDir tmp;
   const std::string dead = "worker-token-" + std::to_string(gone_pid()) + "-0";
@@ -52,9 +118,11 @@ TEST(StaleTokens, ATokenOfAGoneOrchestratorIsRemovedAndItsEmptyFolderToo) {
 
 TEST(StaleTokens, ALiveOrchestratorsTokenAndWhatIsNotOursStay) {
   store::testing::TempDir tmp;
-  const std::string live = "worker-token-" + std::to_string(::getpid()) + "-0";
+  RunningOrchestrator orchestrator(tmp.path());
+  ASSERT_FALSE(orchestrator.log_dir().empty());
   const std::string dead = "worker-token-" + std::to_string(gone_pid()) + "-0";
-  const fs::path running = folder(tmp.file("benchgate-run-cccccc"));
+  const fs::path running = orchestrator.log_dir();
+  const std::string live = "worker-token-" + std::to_string(::getpid()) + "-0";
   write(running / live);
   // Another program's folder, a folder others may read, and a link to a run's folder.
   const fs::path other = folder(tmp.file("other-dddddd"));
