@@ -1,6 +1,7 @@
 """The three binaries' command lines read alike: --help names each value for what it is (N,
 FILE, DURATION, HOST:PORT) and says a range in words, never with CLI11's type names; --version
-prints the same version in each."""
+prints the same version in each; router/README.md's usage names every flag of the router's
+help."""
 import os
 import re
 import subprocess
@@ -77,6 +78,16 @@ class HelpTest(HelpCase):
         for command in ("run", "calibrate", "serve"):
             self.assertRegex(self.help_of(["orchestrator", command]),
                              r"--workers-at HOST:PORT\|dns:NAME:PORT", command)
+
+
+class DocumentedFlagsTest(HelpCase):
+    def test_the_router_readme_usage_lists_every_flag_of_its_help(self):
+        flags = re.findall(r"^\s+(?:(-\w),)?(--[\w-]+)", self.help_of(["router"]), re.M)
+        with open(os.path.join(ROOT, "router", "README.md"), encoding="utf-8") as f:
+            usage = re.search(r"```\n(router .*?)```", f.read(), re.S).group(1)
+        listed = set(re.findall(r"(?<![\w-])--?[\w-]+", usage))
+        missing = [name for pair in flags for name in pair if name and name not in listed]
+        self.assertEqual(missing, [])
 
 
 class BinaryFlagsTest(HelpCase):
