@@ -14,9 +14,11 @@
 #include "orchestrator/cli/load_scenarios.h"
 #include "orchestrator/cli/report_flags.h"
 #include "orchestrator/cli/worker_token.h"
+#include "orchestrator/grpc/channel.h"
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/serve/remote_run.h"
+#include "orchestrator/store/git_revision.h"
 
 namespace benchgate::cli {
 
@@ -42,7 +44,9 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                                  "the workers, measure, store, evaluate gates");
   // No CLI::ExistingFile check: the loader names a missing file or a folder, for `run` and
   // `validate` alike.
-  run->add_option("files", flags.files, "Scenario files (TOML)")->required();
+  run->add_option("files", flags.files,
+                  "Scenario files (TOML); a pipe too, read once: <(generate), /dev/stdin")
+      ->required();
   run->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   add_db_busy_timeout_option(*run, flags.db_busy_timeout);
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
@@ -183,7 +187,20 @@ int run_command(const RunFlags& flags) {
     return kExitInvalidInput;
   }
   if (!flags.server.empty()) {
-    return serve::remote_run({flags.server, flags.files, job});
+    if (auto valid = grpcutil::check_dial_address("--server", flags.server); !valid) {
+      std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+      return kExitInvalidInput;
+    }
+    // The commit and branch a local run would store (app::set_up_run), found here: the
+    // service's folder is not the client's work tree.
+    serve::JobOptions submitted = job;
+    store::GitRevision revision = store::given_or_detected({job.commit, job.branch}, ".");
+    submitted.commit = std::move(revision.commit);
+    submitted.branch = std::move(revision.branch);
+    // The texts as loaded: a file is not opened twice (a pipe would be empty the second time).
+    std::vector<serve::SubmittedFile> files;
+    for (const auto& scenario : *scenarios) files.push_back({scenario.path, scenario.text});
+    return serve::remote_run({flags.server, std::move(files), std::move(submitted)});
   }
   // Before the store or any process: a wrong path would otherwise start the router, fail the
   // run and store it (exit 3) for what is a usage mistake.
@@ -211,7 +228,10 @@ int run_command(const RunFlags& flags) {
 void add_validate_command(CLI::App& app, std::vector<std::string>& files) {
   auto* validate = app.add_subcommand(
       "validate", "Check scenario files without running anything (exit 0 valid, 2 invalid)");
-  validate->add_option("files", files, "Scenario files (TOML)")->required();
+  validate
+      ->add_option("files", files,
+                   "Scenario files (TOML); a pipe too, read once: <(generate), /dev/stdin")
+      ->required();
 }
 
 int validate_command(const std::vector<std::string>& files) {

@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
@@ -185,18 +183,10 @@ int remote_run(const RemoteRunOptions& options) {
   // Every file is submitted (and so validated by the service) before any output is shown;
   // one refusal cancels the others, as a local run starts nothing when one file is invalid.
   std::vector<uint64_t> jobs;
-  for (const auto& file : options.files) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) {
-      std::fprintf(stderr, "%s: error: cannot read the file\n", file.c_str());
-      for (uint64_t id : jobs) cancel(*stub, id);
-      return cli::kExitInvalidInput;
-    }
+  for (const auto& [file, text] : options.files) {
     v1::SubmitRequest request;
     request.mutable_content()->set_file_name(file);
-    request.mutable_content()->set_text(text.str());
+    request.mutable_content()->set_text(text);
     request.set_commit(options.job.commit);
     request.set_branch(options.job.branch);
     for (const auto& [k, v] : options.job.labels) (*request.mutable_labels())[k] = v;

@@ -9,9 +9,16 @@
 
 namespace benchgate::serve {
 
+// One scenario file as the client loaded it: its name as given, and the text read then. The
+// text is sent, not read again: a pipe (`<(generate)`, /dev/stdin) can be read only once.
+struct SubmittedFile {
+  std::string name;
+  std::string text;
+};
+
 struct RemoteRunOptions {
   std::string server;  // HOST:PORT of `orchestrator serve --listen`
-  std::vector<std::string> files;
+  std::vector<SubmittedFile> files;
   JobOptions job;
 };
 

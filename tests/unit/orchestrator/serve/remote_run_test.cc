@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -26,10 +25,13 @@ class FakeService final : public v1::Orchestrator::Service {
  public:
   bool interrupt_after_settled = false;
   std::atomic<int> submitted{0};
+  std::string last_name, last_text;  // of the last submission
 
-  grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest*,
+  grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override {
     ++submitted;
+    last_name = request->content().file_name();
+    last_text = request->content().text();
     response->set_job_id(7);
     return grpc::Status::OK;
   }
@@ -70,13 +72,11 @@ class RemoteRun : public ::testing::Test {
     server_->Shutdown();
     std::filesystem::remove_all(dir_);
   }
-  // The client sends a file's text only; the fake service does not read it.
-  std::string file(const std::string& name) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path) << "name = \"" << name << "\"\n";
-    return path;
+  // The client sends a file's text as it loaded it; the fake service does not read it.
+  SubmittedFile file(const std::string& name) {
+    return {(dir_ / name).string(), "name = \"" + name + "\"\n"};
   }
-  RemoteRunOptions options(std::vector<std::string> files, const std::string& promote) {
+  RemoteRunOptions options(std::vector<SubmittedFile> files, const std::string& promote) {
     RemoteRunOptions o;
     o.server = "127.0.0.1:" + std::to_string(port_);
     o.files = std::move(files);
@@ -108,6 +108,17 @@ TEST_F(RemoteRun, OneFileWithPromoteAndSeveralWithoutAreSubmitted) {
   EXPECT_EQ(remote_run(options({file("a.toml")}, "main")), cli::kExitOk);
   EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
   EXPECT_EQ(service_.submitted.load(), 3);
+}
+
+// The text sent is the one the client loaded, under the name it was given: the file is not
+// opened again, as a pipe (`run --server HOST <(generate)`, /dev/stdin) can be read only once.
+// Before, the file was read a second time here, and a drained pipe sent an empty scenario.
+TEST_F(RemoteRun, TheTextAsLoadedIsSentWithoutOpeningTheFileAgain) {
+  const SubmittedFile piped{"/dev/fd/63", "name = \"from_a_pipe\"\n"};
+  EXPECT_EQ(remote_run(options({piped}, "")), cli::kExitOk);
+  EXPECT_EQ(service_.submitted.load(), 1);
+  EXPECT_EQ(service_.last_name, "/dev/fd/63");
+  EXPECT_EQ(service_.last_text, "name = \"from_a_pipe\"\n");
 }
 
 // Ctrl-C once the service had settled the job (exit 0, promoted): it refuses the cancel and
