@@ -531,5 +531,45 @@ class ListenErrorsTest(OutputsTest):
             self.assertNotIn("READY", run.stdout)
 
 
+class ScenarioFromAPipeTest(OutputsTest):
+    """`validate <(generate)` and `generate | run /dev/stdin`: a pipe is read once, to its end,
+    and its text is what the run stores (docs/SCENARIOS.md, "Scenario files"). Refused as a
+    FIFO before."""
+
+    def test_validate_reads_a_scenario_from_process_substitution(self):
+        text = QUICK.format(repetitions=1)
+        # As a shell user writes it: bash hands the orchestrator /dev/fd/N, a pipe.
+        run = Run([], cwd=self.dir)
+        self.tags.append(run.tag)
+        proc = subprocess.run(["bash", "-c", 'exec "$0" validate <(printf %s "$1")',
+                               run.args[0], text], env=run.env, cwd=self.dir,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
+        self.assertRegex(proc.stdout, r"^/dev/fd/[0-9]+: ok \(scenario e2e_outputs, 1 workload, "
+                                      r"0 gates\)\n$")
+        # A broken one names the pipe, line and column, as a file's diagnostics do.
+        proc = subprocess.run(["bash", "-c", 'exec "$0" validate <(printf %s "$1")',
+                               run.args[0], text.replace("connections", "conections")],
+                              env=run.env, cwd=self.dir, capture_output=True, text=True,
+                              timeout=60)
+        line = text.splitlines().index("connections = 2") + 1
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertRegex(proc.stderr, rf"^/dev/fd/[0-9]+:{line}:1: error: unknown key "
+                                      "'conections'")
+
+    def test_run_reads_a_scenario_from_stdin_and_stores_its_text(self):
+        text = QUICK.format(repetitions=1)
+        run = Run(["run", "/dev/stdin", "--db", self.db], cwd=self.dir)
+        self.tags.append(run.tag)
+        proc = subprocess.run(run.args, env=run.env, cwd=self.dir, input=text,
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        run.stdout = proc.stdout
+        self.assertEqual([r["workload"] for r in run.result_lines()], ["hello"])
+        self.assertEqual(self.query("SELECT scenario, scenario_text FROM runs"),
+                         [("e2e_outputs", text)])
+        self.assertEqual(run.leftovers(), [])
+
+
 if __name__ == "__main__":
     unittest.main()
