@@ -54,12 +54,8 @@ std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
   net::silence_grpc_log();
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   net::grpc_errors_to_stderr("serve");
-  // gRPC reports port 0 for a Unix socket it did bind; the READY line and the service's
-  // clients take HOST:PORT only.
   if (!server || port == 0) {
-    fail(cannot_listen_message(
-        "--listen", listen,
-        server ? "the service listens on HOST:PORT only" : net::why_not_listening(listen)));
+    fail(cannot_listen_message("--listen", listen, net::why_not_listening(listen)));
     return nullptr;
   }
   return server;
@@ -139,14 +135,18 @@ int serve(const ServeSettings& settings) {
     fs::remove(log_dir, ec);  // no job ran: empty
     return kExitInvalidInput;
   }
-  const std::string host = settings.listen.substr(0, settings.listen.rfind(':'));
-  std::printf("READY grpc=%s:%d metrics=%s%s\n", host.c_str(), port, (*endpoint)->address().c_str(),
+  // A Unix socket has no port (gRPC reports 1 for it): it is named as given.
+  const std::string address =
+      settings.listen.starts_with("unix:")
+          ? settings.listen
+          : settings.listen.substr(0, settings.listen.rfind(':')) + ":" + std::to_string(port);
+  std::printf("READY grpc=%s metrics=%s%s\n", address.c_str(), (*endpoint)->address().c_str(),
               pages ? (" http=" + pages->address()).c_str() : "");
   std::fflush(stdout);
   std::fprintf(stderr,
-               "serve: Orchestrator service on %s:%d, metrics on %s, scenarios from %s, logs of "
+               "serve: Orchestrator service on %s, metrics on %s, scenarios from %s, logs of "
                "failed jobs in %s\n",
-               host.c_str(), port, (*endpoint)->url().c_str(), settings.scenarios_dir.c_str(),
+               address.c_str(), (*endpoint)->url().c_str(), settings.scenarios_dir.c_str(),
                log_dir.c_str());
 
   schedule_until_stopped(queue, settings.scenarios_dir, settings.every_ns);

@@ -1,6 +1,7 @@
 """A unix:PATH address that a server still listens on is refused, as a port in use is, and the
 server keeps its socket (gRPC alone would replace it): the router's --control and `orchestrator
-serve`'s --listen. A failed bind there is named in one line, without gRPC's own log."""
+serve`'s --listen. A socket file nobody listens on is replaced. A failed bind there is named in
+one line, without gRPC's own log."""
 import glob
 import os
 import shutil
@@ -64,6 +65,27 @@ class UnixSocketTest(unittest.TestCase):
             self.assertNotIn("READY", run.stdout)
             with socket.socket(socket.AF_UNIX) as probe:
                 probe.connect(path)  # still the listener's
+
+    def test_serve_replaces_a_socket_nobody_listens_on_and_names_it_in_ready(self):
+        path = os.path.join(self.dir, "serve.sock")
+        with socket.socket(socket.AF_UNIX) as stale:  # what a killed service leaves
+            stale.bind(path)
+            stale.listen()
+        run = Run(["serve", "--listen", "unix:" + path, "--metrics-listen", "127.0.0.1:0",
+                   "--db", self.db, "--scenarios", self.dir], cwd=self.dir)
+        run.env["TMPDIR"] = self.dir
+        self.tags.append(run.tag)
+        run.start()
+        try:
+            line = run.proc.stdout.readline()
+            self.assertRegex(line, rf"^READY grpc=unix:{path} metrics=127\.0\.0\.1:[0-9]+\n$")
+            with socket.socket(socket.AF_UNIX) as probe:
+                probe.connect(path)
+        finally:
+            run.proc.terminate()
+            self.assertEqual(run.proc.wait(timeout=30), 0)
+            run.proc.stdout.close()
+            run.proc.stderr.close()
 
     def test_serve_names_why_grpc_could_not_listen_in_one_line(self):
         # No folder for the socket: gRPC fails to bind after the service's own checks passed.
