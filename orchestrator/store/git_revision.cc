@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <utility>
 #include <vector>
 
 extern char** environ;
@@ -69,6 +70,15 @@ std::optional<GitRevision> detect_git_revision(const std::string& dir) {
   auto changed = first_line_of(
       {"git", "--no-optional-locks", "-C", dir, "status", "--porcelain", "--untracked-files=no"});
   return GitRevision{*commit + (changed ? "-dirty" : ""), branch.value_or("")};
+}
+
+GitRevision given_or_detected(GitRevision given, const std::string& dir) {
+  if (!given.commit.empty() && !given.branch.empty()) return given;
+  if (auto git = detect_git_revision(dir)) {
+    if (given.commit.empty()) given.commit = std::move(git->commit);
+    if (given.branch.empty()) given.branch = std::move(git->branch);
+  }
+  return given;
 }
 
 }  // namespace benchgate::store

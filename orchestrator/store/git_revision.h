@@ -17,4 +17,9 @@ struct GitRevision {
 // is missing or DIR is not in a work tree.
 std::optional<GitRevision> detect_git_revision(const std::string& dir);
 
+// The commit and branch a run is stored with: those `given` (--commit, --branch), and each
+// that is empty from the git work tree of `dir` (left empty outside one). A local run and
+// `run --server` both take them from here, so the service stores what a local run would.
+GitRevision given_or_detected(GitRevision given, const std::string& dir);
+
 }  // namespace benchgate::store

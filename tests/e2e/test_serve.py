@@ -3,11 +3,12 @@ while it runs and its gate verdicts after it, the client prints the run's report
 with the local exit code, a program not on the allowlist (router, compared router, worker
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
 service's environment and reaches no port of its machine, flags of a local run are refused
-with --server, the client gets the promotion and comparison lines a local run prints, Ctrl-C
-on the client cancels the run like a local interrupt, a submitted run still going at
---max-run-seconds is stopped, a failed job names its logs without the service's folder, a
-child's stderr reaches the client without the service's folders (the binaries', the store's,
-the temporary one), and SIGTERM stops the service with nothing left behind."""
+with --server, the client gets the promotion and comparison lines a local run prints and
+sends the commit and branch a local run would store, Ctrl-C on the client cancels the run
+like a local interrupt, a submitted run still going at --max-run-seconds is stopped, a failed
+job names its logs without the service's folder, a child's stderr reaches the client without
+the service's folders (the binaries', the store's, the temporary one), and SIGTERM stops the
+service with nothing left behind."""
 import os
 import re
 import shutil
@@ -403,6 +404,33 @@ class ServeTest(unittest.TestCase):
                              [("nightly", 1)])
         self.stop_service()
         self.assertNotIn("promoted", self.service.stdout)
+
+    def test_the_client_sends_its_commit_and_branch_as_a_local_run_finds_them(self):
+        # Before, a run submitted with --server was stored with no commit and no branch, where
+        # a local run in the same folder stored the git work tree's HEAD and branch.
+        checkout = os.path.join(self.dir, "checkout")
+        os.mkdir(checkout)
+
+        def git(*args):
+            return subprocess.run(["git", "-C", checkout, "-c", "user.name=benchgate",
+                                   "-c", "user.email=benchgate@example.com"] + list(args),
+                                  check=True, capture_output=True, text=True).stdout.strip()
+        git("init", "-q", "-b", "trunk")
+        path = write_scenario(checkout, "short.toml", SHORT)
+        git("add", "short.toml")
+        git("commit", "-q", "-m", "scenario")
+        head = git("rev-parse", "HEAD")
+        # A flag still wins over the work tree, each on its own, as for a local run.
+        for flags in ([], ["--commit", "c0ffee"], ["--branch", "given"]):
+            client = subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path] + flags,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                      cwd=checkout)
+            out, err = client.communicate(timeout=90)
+            self.assertEqual(client.returncode, 0, out + err)
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT commit_id, branch FROM runs ORDER BY id").fetchall(),
+                             [(head, "trunk"), ("c0ffee", "trunk"), (head, "given")])
+        self.stop_service()
 
     def test_the_client_gets_the_comparison_lines_of_its_run(self):
         path = write_scenario(self.dir, "compared.toml", COMPARED)

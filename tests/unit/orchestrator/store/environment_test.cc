@@ -130,6 +130,32 @@ TEST(GitRevision, ATreeWithUncommittedChangesIsStoredAsItsCommitMarkedDirty) {
   EXPECT_EQ(detect_git_revision(repo)->branch, "trunk");
 }
 
+// What a local run and `run --server` both store: each of --commit and --branch given wins on
+// its own, the other comes from the work tree; outside one, what was given (or nothing).
+TEST(GitRevision, EachValueGivenWinsAndAnEmptyOneComesFromTheWorkTree) {
+  testing::TempDir dir;
+  const std::string repo = dir.file("repo");
+  std::filesystem::create_directory(repo);
+  // A fixed path made by the test itself; no user text reaches this shell.
+  const std::string setup = "cd '" + repo +
+                            "' && git init -q -b trunk && git -c user.name=t -c "
+                            "user.email=t@example.com commit -q --allow-empty -m init";
+  if (std::system(setup.c_str()) != 0) GTEST_SKIP() << "git is not usable here";
+  const std::string head = detect_git_revision(repo)->commit;
+  const GitRevision detected = given_or_detected({}, repo);
+  EXPECT_EQ(detected.commit, head);
+  EXPECT_EQ(detected.branch, "trunk");
+  const GitRevision commit_given = given_or_detected({"c0ffee", ""}, repo);
+  EXPECT_EQ(commit_given.commit, "c0ffee");
+  EXPECT_EQ(commit_given.branch, "trunk");
+  const GitRevision branch_given = given_or_detected({"", "given"}, repo);
+  EXPECT_EQ(branch_given.commit, head);
+  EXPECT_EQ(branch_given.branch, "given");
+  const GitRevision outside = given_or_detected({"", "given"}, dir.file("missing"));
+  EXPECT_EQ(outside.commit, "");
+  EXPECT_EQ(outside.branch, "given");
+}
+
 TEST(GitRevision, AFolderOutsideAWorkTreeGivesNothingAndItsNameIsNeverRunByAShell) {
   testing::TempDir dir;
   const std::string odd = dir.file("not a repo; touch pwned $(touch pwned2)");
