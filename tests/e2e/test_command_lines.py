@@ -90,6 +90,13 @@ class DocumentedFlagsTest(HelpCase):
         self.assertEqual(missing, [])
 
 
+    def test_the_readme_names_the_forms_workers_at_takes_as_its_help_does(self):
+        forms = re.search(r"--workers-at (\S+) \.\.\.", self.help_of(["orchestrator", "run"]))
+        self.assertEqual(forms.group(1), "HOST:PORT|dns:NAME:PORT")
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            self.assertIn("`--workers-at " + forms.group(1) + " ...`", f.read())
+
+
 class BinaryFlagsTest(HelpCase):
     def test_router_and_worker_bin_say_where_the_binary_is_looked_for_in_order(self):
         # orchestrator/app/bundled_binary.h: the flag, else the variable, else next to the
