@@ -62,6 +62,8 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
     r.exit_code = kExitRunError;
     if (auto raised = db.raise_exit_code(r.run_id, r.exit_code, why); !raised) {
       std::fprintf(stderr, "error: %s\n", raised.message().c_str());
+    } else {
+      r.add_error(why);  // the report files say the reason the store holds
     }
   };
   if (interrupted()) {

@@ -126,6 +126,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
     why = interrupt_description();
   }
   if (why.empty()) why = unstated_reason(out);
+  out.error = why;  // the reports say what the store does
   // Through `terminal`, which writes to the job's own output under `serve`: its client sees
   // these lines as a local run shows them (the process's stdout is the service's).
   const std::string run = std::to_string(out.run_id);
@@ -140,6 +141,10 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
     out.status = stored && stored->run.status != "running"
                      ? stored->run.status
                      : store::Store::refused_end_status(out.status);
+    // And the reason it holds, which says why the end was refused; else why it would hold.
+    out.error = stored && stored->run.status != "running"
+                    ? stored->run.error
+                    : (why.empty() ? "" : why + "; ") + "cannot finish run: " + finished.message();
   } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
     if (auto changes = db.update_change_points(out.run_id); !changes) {
@@ -181,9 +186,13 @@ std::string not_promoted_reason(const report::ScenarioReport& out, const std::st
 void refuse_promotion(report::ScenarioReport& out, store::Store& db,
                       report::TerminalReport& terminal, const std::string& why) {
   terminal.message("error: cannot promote run " + std::to_string(out.run_id) + ": " + why);
+  const bool raised = out.exit_code < kExitRunError;
   out.exit_code = std::max(out.exit_code, kExitRunError);
-  // Best effort: a store that refused the baseline may refuse this too.
-  (void)db.raise_exit_code(out.run_id, out.exit_code, "cannot promote: " + why);
+  // Best effort: a store that refused the baseline may refuse this too. The reports say the
+  // reason where the store took it.
+  if (db.raise_exit_code(out.run_id, out.exit_code, "cannot promote: " + why) && raised) {
+    out.add_error("cannot promote: " + why);
+  }
 }
 
 }  // namespace

@@ -380,7 +380,9 @@ json scenario_json(const ScenarioReport& report) {
           {"status", report.status.empty() ? json(nullptr) : json(report.status)},
           {"ok", result.ok()},
           {"interrupted", result.interrupted},
-          {"error", result.error.empty() ? json(nullptr) : json(result.error)},
+          // As the store says it (runs.error): a run that exits 3 on a critical gate that is an
+          // error says so here too.
+          {"error", report.run_error().empty() ? json(nullptr) : json(report.run_error())},
           {"exit_code", report.exit_code},
           {"strict", report.strict},
           {"workloads", workloads},

@@ -176,6 +176,8 @@ void RunExecutor::run(Job& job) {
         if (auto raised = db_.raise_exit_code(r.run_id, r.exit_code, app::interrupt_description());
             !raised) {
           terminal.message("error: " + raised.message());
+        } else {
+          r.add_error(app::interrupt_description());
         }
       }
     }

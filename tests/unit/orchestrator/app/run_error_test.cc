@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "engine_fakes.h"
 #include "orchestrator/app/run_one.h"
 #include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/report/json_report.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "store_test_support.h"
@@ -52,11 +54,16 @@ class RunError : public ::testing::Test {
     if (out_ != nullptr) std::fclose(out_);
   }
 
-  // Runs `s` and reads its row back from the database file.
-  store::RunSummary run(const scenario::Scenario& s) {
+  // Runs `s` and reads its row back from the database file; `json_error` gets the `error` its
+  // --json report says.
+  store::RunSummary run(const scenario::Scenario& s, nlohmann::json* json_error = nullptr) {
     report::TerminalReport terminal(out_, out_);
     auto report = run_one(s, RunPolicy{}, options_, *store_, store::testing::test_run_info(),
                           terminal, nullptr);
+    if (json_error != nullptr) {
+      *json_error = nlohmann::json::parse(
+          report::json_report({report}, report.exit_code))["scenarios"][0]["error"];
+    }
     auto stored = store_->get_run(report.run_id);
     EXPECT_TRUE(stored.ok()) << stored.message();
     return stored ? stored->run : store::RunSummary{};
@@ -96,6 +103,44 @@ TEST_F(RunError, AnOkRunThatExits3OnACriticalGateErrorStoresTheGatesReason) {
       row.error.starts_with("critical gate router.cpu_per_request on workload 'w1' is an error: "))
       << row.error;
   EXPECT_GT(row.error.size(), std::string("critical gate ... is an error: ").size());
+}
+
+// The --json report says why as the store (and so the HTML report) does: one text.
+TEST_F(RunError, TheJsonReportSaysTheStoredReasonOfARunThatExits3) {
+  factories_.suts = {FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  scenario::Scenario s = one_workload();
+  scenario::Gate gate;
+  gate.workload = "w1";
+  gate.metric = "router.cpu_per_request";  // the fake system under test reports no metrics
+  gate.max = 1;
+  s.gates = {gate};
+  nlohmann::json error;
+  const store::RunSummary row = run(s, &error);
+  ASSERT_EQ(row.exit_code, 3);
+  ASSERT_TRUE(error.is_string()) << error.dump();
+  EXPECT_EQ(error.get<std::string>(), row.error);
+}
+
+TEST_F(RunError, TheJsonReportSaysTheStoredReasonOfARunFailedByAWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].die = {0};
+  factories_.pools = {pool};
+  nlohmann::json error;
+  const store::RunSummary row = run(one_workload(), &error);
+  ASSERT_EQ(row.status, "failed");
+  ASSERT_TRUE(error.is_string()) << error.dump();
+  EXPECT_EQ(error.get<std::string>(), row.error);
+}
+
+TEST_F(RunError, TheJsonReportOfARunThatExits0HasNoError) {
+  factories_.suts = {FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  nlohmann::json error;
+  const store::RunSummary row = run(one_workload(), &error);
+  ASSERT_EQ(row.exit_code, 0);
+  EXPECT_TRUE(error.is_null()) << error.dump();
 }
 
 TEST_F(RunError, ARunThatExits0StoresNoError) {
