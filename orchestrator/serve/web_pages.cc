@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/http/reason_phrase.h"
@@ -40,6 +41,28 @@ std::string url_encode(const std::string& text) {
   std::string out;
   CivetServer::urlEncode(text, out, false);
   return out;
+}
+
+// A filter of the runs list and the values it takes: a stored run's status, a gate's verdict
+// (gates::to_string(Verdict)).
+struct RunFilter {
+  const char* key;
+  std::vector<const char*> values;
+};
+const RunFilter kStatusFilter{"status", {"running", "ok", "failed", "aborted"}};
+const RunFilter kVerdictFilter{
+    "verdict", {"pass", "fail", "inconclusive", "no_baseline", "error", "not_configured"}};
+
+// Why `given` is refused for the filter, if it is (empty: no filter).
+std::optional<std::string> bad_filter(const RunFilter& filter, const std::string& given) {
+  if (given.empty()) return std::nullopt;
+  std::string taken;
+  for (const char* v : filter.values) {
+    if (given == v) return std::nullopt;
+    taken += (taken.empty() ? "" : ", ") + std::string(v);
+  }
+  return fmt::format("{} '{}' is none of the values it takes: {} (or empty: any)", filter.key,
+                     given, taken);
 }
 
 std::string nav() {
@@ -117,6 +140,23 @@ std::string live_policy() {
          "'; connect-src 'self'; form-action 'self'";
 }
 
+// Every answer carries the same security headers. The pages fetch nothing: the policy makes a
+// browser refuse anything but inline style and the page itself, should a name ever slip
+// through unescaped.
+void send(mg_connection* conn, const WebPages::Page& page, const char* extra_headers = "",
+          bool with_body = true) {
+  const std::string csp = page.csp.empty()
+                              ? "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+                              : page.csp;
+  mg_printf(conn,
+            "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
+            "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
+            "Cache-Control: no-store\r\n%sContent-Length: %zu\r\nConnection: close\r\n\r\n",
+            page.status, std::string(http::reason_phrase(page.status)).c_str(), csp.c_str(),
+            extra_headers, page.body.size());
+  if (with_body) mg_write(conn, page.body.data(), page.body.size());
+}
+
 }  // namespace
 
 class PageHandler : public CivetHandler {
@@ -126,23 +166,30 @@ class PageHandler : public CivetHandler {
     const mg_request_info* info = mg_get_request_info(conn);
     const std::string path = info->local_uri ? info->local_uri : "/";
     const std::string query = info->query_string ? info->query_string : "";
-    WebPages::Page page = pages_.get(path, query);
-    // The pages fetch nothing: the policy makes a browser refuse anything but inline style
-    // and the page itself, should a name ever slip through unescaped.
-    const std::string csp =
-        page.csp.empty() ? "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
-                         : page.csp;
-    mg_printf(conn,
-              "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
-              "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
-              "Cache-Control: no-store\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-              page.status, std::string(http::reason_phrase(page.status)).c_str(), csp.c_str(),
-              page.body.size());
-    mg_write(conn, page.body.data(), page.body.size());
+    send(conn, pages_.get(path, query));
+    return true;
+  }
+  // The pages are read-only: any other method is 405 with `Allow: GET`, and the same headers
+  // as a page (a HEAD's answer without its body, as HTTP has it).
+  bool handleHead(CivetServer*, mg_connection* conn) override { return refuse(conn, false); }
+  bool handlePost(CivetServer*, mg_connection* conn) override { return refuse(conn); }
+  bool handlePut(CivetServer*, mg_connection* conn) override { return refuse(conn); }
+  bool handleDelete(CivetServer*, mg_connection* conn) override { return refuse(conn); }
+  bool handleOptions(CivetServer*, mg_connection* conn) override { return refuse(conn); }
+  bool handlePatch(CivetServer*, mg_connection* conn) override { return refuse(conn); }
+
+ private:
+  static bool refuse(mg_connection* conn, bool with_body = true) {
+    const mg_request_info* info = mg_get_request_info(conn);
+    const std::string method = info->request_method ? info->request_method : "?";
+    send(conn,
+         {405, report::html_page("method not allowed",
+                                 nav() + "<p>These pages are read-only: " + escape(method) +
+                                     " is not answered, only GET.</p>\n")},
+         "Allow: GET\r\n", with_body);
     return true;
   }
 
- private:
   WebPages& pages_;
 };
 
@@ -201,6 +248,13 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
   const std::string branch = param(query, "branch");
   const std::string status = param(query, "status");
   const std::string verdict = param(query, "verdict");
+  // A value no run can have showed an empty list, as if none matched: refused, naming the
+  // values the filter takes.
+  for (const auto& why : {bad_filter(kStatusFilter, status), bad_filter(kVerdictFilter, verdict)}) {
+    if (why) {
+      return {400, report::html_page("bad filter", nav() + "<p>" + escape(*why) + "</p>\n")};
+    }
+  }
   auto runs = store_->list_runs(500, scenario);
   if (!runs)
     return {500, report::html_page("error", nav() + "<p>" + escape(runs.message()) + "</p>")};
@@ -241,8 +295,8 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
         summary.empty() ? "-" : summary);
     ++shown;
   }
-  body += fmt::format("</table>\n<p class=\"note\">{} runs shown (the latest 500{}).</p>\n", shown,
-                      scenario.empty() ? "" : " of this scenario");
+  body += fmt::format("</table>\n<p class=\"note\">{} {} shown (the latest 500{}).</p>\n", shown,
+                      shown == 1 ? "run" : "runs", scenario.empty() ? "" : " of this scenario");
   return {200, report::html_page("benchgate runs", body)};
 }
 
@@ -251,16 +305,18 @@ WebPages::Page WebPages::run_report(int64_t run_id) {
   if (!page) {
     return {404, report::html_page("not found", nav() + "<p>" + escape(page.message()) + "</p>\n")};
   }
-  std::string links = nav() + "<p class=\"nav\">history: ";
+  // A run with no stored workload yet (a running one) has no history to link: no line then.
+  std::string history_links;
   std::set<std::string> seen;
   for (const auto& h : page->history) {
     const std::string href = "/history?scenario=" + url_encode(page->run.scenario) +
                              "&workload=" + url_encode(h.workload) +
                              "&variant=" + url_encode(h.variant) +
                              "&metric=" + url_encode(h.metric);
-    if (seen.insert(href).second) links += link(href, h.workload + " " + h.metric) + " ";
+    if (seen.insert(href).second) history_links += link(href, h.workload + " " + h.metric) + " ";
   }
-  links += "</p>\n";
+  std::string links = nav();
+  if (!history_links.empty()) links += "<p class=\"nav\">history: " + history_links + "</p>\n";
   return {200, report::html_document({*page}, links)};
 }
 

@@ -4,8 +4,8 @@ A real service runs two short jobs (the first promoted to baseline `main`); the 
 (with its filters), a run's report, the live page during and after a job, and a metric's
 history are opened in Chromium (browser.py): no JavaScript error, no request but the page
 itself, the charts of the known runs, well-formed markup, a screenshot of each page under
-the build folder (test-artifacts/web/). Names a client chose are escaped; nothing but GET
-is answered.
+the build folder (test-artifacts/web/). Names a client chose are escaped; a filter value no run can have is 400, any method but GET
+405.
 """
 import json
 import os
@@ -78,8 +78,11 @@ def stop_service(service):
 
 
 def fetch(url, data=None):
+    """GET (POST with data) of a URL, or a urllib Request as it is: (status, body, headers)."""
+    request = url if isinstance(url, urllib.request.Request) else urllib.request.Request(
+        url, data=data)
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+        with urllib.request.urlopen(request, timeout=10) as r:
             return r.status, r.read().decode(), dict(r.headers)
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode(), dict(e.headers)
@@ -194,11 +197,17 @@ class WebPages(unittest.TestCase):
                                    "--branch", BRANCH], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, cwd=cls.dir)
         cls.live_while_running = None
+        cls.report_while_running = None  # run 2's report, the run stored but not ended
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and second.poll() is None:
-            status, body, _ = fetch(cls.http + "/live")
-            if status == 200 and "<td class=\"text\">running</td>" in body:
-                cls.live_while_running = body
+            if cls.live_while_running is None:
+                status, body, _ = fetch(cls.http + "/live")
+                if status == 200 and "<td class=\"text\">running</td>" in body:
+                    cls.live_while_running = body
+            status, body, _ = fetch(cls.http + "/runs/2")
+            if status == 200 and "running" in body and cls.report_while_running is None:
+                cls.report_while_running = body
+            if cls.live_while_running and cls.report_while_running:
                 break
             time.sleep(0.1)
         out, err = second.communicate(timeout=120)
@@ -258,11 +267,11 @@ class WebPages(unittest.TestCase):
         only_main = self.page("/?branch=main")
         self.assertIn('/runs/1"', only_main)
         self.assertNotIn('/runs/2"', only_main)
-        self.assertIn("1 runs shown", only_main)
+        self.assertIn("1 run shown", only_main)
         self.assertIn("0 runs shown", self.page("/?verdict=fail"))
         # Run 1 seeded the baseline (no_baseline), run 2 passed against it.
         passed = self.page("/?scenario=web_e2e&status=ok&verdict=pass")
-        self.assertIn("1 runs shown", passed)
+        self.assertIn("1 run shown", passed)
         self.assertIn('/runs/2"', passed)
         self.assertIn('/runs/1"', self.page("/?verdict=no_baseline"))
         self.assertIn("2 runs shown", self.page("/?scenario=web_e2e&status=ok"))
@@ -273,8 +282,11 @@ class WebPages(unittest.TestCase):
 
     def test_a_runs_report_is_the_report_with_its_charts(self):
         body = self.page("/runs/2")
-        self.assertIn("/history?scenario=web_e2e&amp;workload=hello&amp;variant=default"
-                      "&amp;metric=throughput.rps", body)
+        self.assertIn('<p class="nav">history: <a href="/history?scenario=web_e2e&amp;'
+                      'workload=hello&amp;variant=default&amp;metric=throughput.rps">', body)
+        # While it ran, nothing of it was stored to link a history from: no empty "history:".
+        self.assertIsNotNone(self.report_while_running, "run 2's report never opened while it ran")
+        self.assertNotIn("history:", self.report_while_running)
         if not browser.chromium():
             self.skipTest("Debian package chromium is not installed")
         charts = self.open_in_chromium("/runs/2", "run-report")
@@ -324,8 +336,30 @@ class WebPages(unittest.TestCase):
         self.assertEqual(fetch(self.http + "/runs/999")[0], 404)
         self.assertEqual(fetch(self.http + "/nothing")[0], 404)
         self.assertEqual(fetch(self.http + "/history?scenario=web_e2e")[0], 400)
-        status, _, _ = fetch(self.http + "/", data=b"x=1")
-        self.assertNotEqual(status, 200)
+        # A filter value no run can have is refused, naming the values it takes; it showed an
+        # empty list before, as if no run matched.
+        status, body, headers = fetch(self.http + "/?verdict=bogus")
+        self.assertEqual(status, 400, body)
+        self.assertIn("verdict &#39;bogus&#39; is none of the values it takes: pass, fail, "
+                      "inconclusive, no_baseline, error, not_configured (or empty: any)", body)
+        self.assertIn("default-src 'none'", headers["Content-Security-Policy"])
+        status, body, _ = fetch(self.http + "/?status=done")
+        self.assertEqual(status, 400, body)
+        self.assertIn("status &#39;done&#39; is none of the values it takes: running, ok, failed, "
+                      "aborted", body)
+        # Anything but GET: 405 naming GET, with the pages' headers (it was a bare 404).
+        for method, data in (("POST", b"x=1"), ("HEAD", None), ("PUT", b"x"), ("DELETE", None)):
+            request = urllib.request.Request(self.http + "/", data=data, method=method)
+            status, body, headers = fetch(request)
+            self.assertEqual(status, 405, method)
+            self.assertEqual(headers.get("Allow"), "GET", method)
+            self.assertIn("default-src 'none'", headers.get("Content-Security-Policy", ""), method)
+            self.assertEqual(headers.get("X-Content-Type-Options"), "nosniff", method)
+            self.assertTrue(headers.get("Content-Type", "").startswith("text/html"), method)
+            if method == "HEAD":
+                self.assertEqual(body, "")
+            else:
+                self.assertIn(f"These pages are read-only: {method} is not answered", body)
         # Still two runs: the POST changed nothing.
         self.assertIn("2 runs shown", self.page("/"))
 
