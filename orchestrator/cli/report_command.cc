@@ -28,7 +28,8 @@ void add_report_command(CLI::App& app, ReportFlags& flags) {
                      "scenario's first relative gate, if any)");
   report
       ->add_option("--history", flags.history_runs,
-                   "Runs shown in each gated metric's history on the run's testbed")
+                   "Runs shown in each gated metric's history on the run's testbed (the "
+                   "latest up to and including the run)")
       ->capture_default_str();
 }
 

@@ -25,8 +25,9 @@ constexpr int kBaselineRuns = 10;
 }  // namespace
 
 Expected<std::vector<store::StoredChangePoint>> series_change_points(
-    store::Store& store, const store::ChangeSeriesKey& series) {
+    store::Store& store, const store::ChangeSeriesKey& series, int64_t through_run) {
   store::ChangeSeriesFilter filter;
+  filter.through_run = through_run;
   filter.scenario = series.scenario;
   filter.workload = series.workload;
   filter.variant = series.variant;
@@ -94,6 +95,9 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
     store::HistoryQuery q{
         "",       detail->run.testbed_id, detail->run.scenario, g.workload, g.variant, it->second,
         g.metric, options.history_runs};
+    // The history the run had: later runs are left out, so `report RUN` gives what `run --html`
+    // wrote (docs/REPORTS.md).
+    q.through_run = run_id;
     auto runs = store.series_runs(q);
     if (!runs) {
       // A metric the store cannot chart (one computed outside the stored columns) has no
@@ -102,8 +106,10 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
       continue;
     }
     MetricHistory h{g.workload, g.variant, g.metric, std::move(*runs), {}};
-    auto changes = series_change_points(store, {detail->run.scenario, detail->run.testbed_id,
-                                                g.workload, g.variant, it->second, g.metric});
+    auto changes = series_change_points(
+        store,
+        {detail->run.scenario, detail->run.testbed_id, g.workload, g.variant, it->second, g.metric},
+        run_id);
     if (!changes) return changes.error();
     h.changes = std::move(*changes);
     out.history.push_back(std::move(h));

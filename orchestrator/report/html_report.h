@@ -32,7 +32,8 @@ struct BaselineSpectrum {
 
 // One gated metric's history on the run's testbed (store::Store::series_runs), newest first,
 // with the change points found in the series (store::Store::change_points, docs/GATES.md
-// "Change points").
+// "Change points"): the series up to and including the reported run, so that a report of a
+// past run is the same whenever it is made.
 struct MetricHistory {
   std::string workload;
   std::string variant;
@@ -42,9 +43,10 @@ struct MetricHistory {
 };
 
 // The change points of one series (testbed, scenario, workload, variant, params hash,
-// metric) as `history changes` reports them; nothing when the series has none.
+// metric) as `history changes` reports them; nothing when the series has none. With
+// `through_run`, those of the series up to and including that run (a past run's report).
 Expected<std::vector<store::StoredChangePoint>> series_change_points(
-    store::Store& store, const store::ChangeSeriesKey& series);
+    store::Store& store, const store::ChangeSeriesKey& series, int64_t through_run = 0);
 
 // Everything one run's report shows.
 struct HtmlRun {

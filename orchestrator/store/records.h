@@ -245,6 +245,9 @@ struct HistoryQuery {
   // Only runs stored before this one (a smaller id: ids increase with start time), so that a
   // run judged again (`orchestrator gate RUN`) sees the history it had; 0: every run.
   int64_t before_run = 0;
+  // Only runs up to and including this one (Store::series_runs: the history a report of this
+  // run shows, the same whenever the report is made); 0: every run.
+  int64_t through_run = 0;
 };
 
 // One finished run of a series (any baseline) with its per-repetition values of the metric,
@@ -305,6 +308,9 @@ struct ChangeSeriesFilter {
   std::string metric;
   std::string branch;
   int64_t testbed_id = 0;
+  // The series up to and including this run only (the change points a report of that run
+  // shows, whenever it is made); 0: every run.
+  int64_t through_run = 0;
 };
 
 // A change point with the runs around it.

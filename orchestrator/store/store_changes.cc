@@ -118,7 +118,7 @@ using MetricPoints = std::array<std::vector<Point>, kMetrics.size()>;
 // when given, oldest first, split by metric; a run whose metric was not measured is not a
 // point of that metric.
 Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s,
-                                   const std::string& branch) {
+                                   const std::string& branch, int64_t through_run = 0) {
   auto stmt = db.prepare(
       "SELECT r.id, r.started_at, r.commit_id" +
       column_list("max(CASE WHEN f.metric = 'METRIC' THEN f.value END)") +
@@ -128,7 +128,7 @@ Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s
       join_figures() + "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
       internal::history_workload_condition() +
       " AND (:branch = '' OR r.branch = :branch) "
-      "GROUP BY r.id ORDER BY r.id");
+      "AND (:through_run = 0 OR r.id <= :through_run) GROUP BY r.id ORDER BY r.id");
   if (!stmt) return stmt.error();
   stmt->bind(stmt->parameter(":scenario"), s.scenario);
   stmt->bind(stmt->parameter(":testbed_id"), s.testbed_id);
@@ -136,6 +136,7 @@ Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s
   stmt->bind(stmt->parameter(":variant"), s.variant);
   stmt->bind(stmt->parameter(":params_hash"), s.params_hash);
   stmt->bind(stmt->parameter(":branch"), branch);
+  stmt->bind(stmt->parameter(":through_run"), through_run);
   MetricPoints points;
   while (true) {
     auto row = stmt->step();
@@ -406,7 +407,8 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
   // as much). A stored analysis of P points whose last run is the series' newest is current
   // when the series has P runs: then every run had the metric's figure, and a figure never
   // changes once stored. A metric some run lacks is computed each time (slower, never stale).
-  // The runs counted are those load_points reads: the runs that are history.
+  // The runs counted are those load_points reads: the runs that are history (with through_run,
+  // those up to it; the stored analysis is then used only when the series ends there).
   auto list = db_->prepare(
       "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash, count(*), "
       "max(r.id) FROM workloads w JOIN runs r ON r.id = w.run_id "
@@ -416,6 +418,7 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
       "AND (:workload = '' OR w.name = :workload) AND (:variant = '' OR w.variant = :variant) "
       "AND (:testbed_id = 0 OR r.testbed_id = :testbed_id) "
       "AND (:branch = '' OR r.branch = :branch) "
+      "AND (:through_run = 0 OR r.id <= :through_run) "
       "GROUP BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
       "ORDER BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash");
   auto stored = prepare_stored_series(*db_);
@@ -435,6 +438,7 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
   list->bind(list->parameter(":variant"), f.variant);
   list->bind(list->parameter(":testbed_id"), f.testbed_id);
   list->bind(list->parameter(":branch"), f.branch);
+  list->bind(list->parameter(":through_run"), f.through_run);
   const bool stored_options = parameters_json(options) == parameters_json(stored_change_options());
   const std::string parameters = parameters_json(options);
 
@@ -479,7 +483,7 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
       }
       if (!sc.from_store) {
         if (!points) {
-          auto loaded = load_points(*db_, s, f.branch);
+          auto loaded = load_points(*db_, s, f.branch, f.through_run);
           if (!loaded) return Error{context + ": " + loaded.message()};
           points = std::move(*loaded);
         }

@@ -255,7 +255,8 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
       "JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
       "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
       internal::history_workload_condition() +
-      " AND w.params_hash = :params_hash ORDER BY r.id DESC");
+      " AND w.params_hash = :params_hash AND (:through_run = 0 OR r.id <= :through_run) "
+      "ORDER BY r.id DESC");
   if (!runs) return Error{context + ": " + runs.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
@@ -266,6 +267,7 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
   runs->bind(runs->parameter(":workload"), q.workload);
   runs->bind(runs->parameter(":variant"), q.variant);
   runs->bind(runs->parameter(":params_hash"), q.params_hash);
+  runs->bind(runs->parameter(":through_run"), q.through_run);
   while (static_cast<int>(out.size()) < q.k) {
     auto row = runs->step();
     if (!row) return Error{context + ": " + row.message()};

@@ -215,6 +215,23 @@ class ReportOfARealRun(unittest.TestCase):
         with open(written, encoding="utf-8") as f:
             self.assertEqual(f.read(), self.html)
 
+    def test_report_of_a_past_run_is_the_file_its_run_wrote(self):
+        # Another run of the scenario stored after it (in a copy of the database, so the other
+        # tests see theirs) is no part of the run's history: its report is still the same bytes.
+        # The file holds no time of writing (the run's own start only).
+        import shutil
+        later_db = os.path.join(self.dir, "later.db")
+        shutil.copyfile(self.db, later_db)
+        later = Run(["run", os.path.join(self.dir, "s.toml"), "--db", later_db],
+                    cwd=self.dir).run(180)
+        self.assertEqual(later.returncode, 0, later.stdout + later.stderr)
+        self.assertGreater(int(later.result_lines()[0]["run"]), self.run_id)
+        out = os.path.join(self.dir, "past.html")
+        again = Run(["report", str(self.run_id), "--db", later_db, "--html", out]).run()
+        self.assertEqual(again.returncode, 0, again.stderr)
+        with open(out, encoding="utf-8") as f:
+            self.assertEqual(f.read(), self.html)
+
     def test_report_of_a_run_stored_by_the_schema_before_the_timeline(self):
         # A database made by the migrations before the timeline's only, holding the same rows.
         migrations = sorted(n for n in os.listdir(SCHEMAS) if n.endswith(".sql"))

@@ -456,6 +456,41 @@ TEST_F(Baselines, TheChartedSeriesIsTheHistoryChangePointsRead) {
   EXPECT_EQ(points, (std::vector<int64_t>{first, last}));
 }
 
+// A past run's report charts the series as it was when the run was stored: the runs up to and
+// including it, newest first, whatever was stored after it (`report RUN` gives what
+// `run --html` wrote, docs/REPORTS.md).
+TEST_F(Baselines, ThePastRunsHistoryStopsAtThatRun) {
+  const int64_t first = run();
+  const int64_t second = run();
+  const int64_t third = run();
+  HistoryQuery q = query(testbed_id(first), 50);
+  q.through_run = second;
+  auto series = store_->series_runs(q);
+  ASSERT_TRUE(series.ok()) << series.message();
+  std::vector<int64_t> charted;
+  for (const SeriesRun& r : *series) charted.push_back(r.run_id);
+  EXPECT_EQ(charted, (std::vector<int64_t>{second, first}));
+  q.through_run = 0;  // every run
+  series = store_->series_runs(q);
+  ASSERT_TRUE(series.ok()) << series.message();
+  ASSERT_EQ(series->size(), 3u);
+  EXPECT_EQ(series->front().run_id, third);
+  // Its change points are looked for in the same runs.
+  ChangeSeriesFilter f;
+  f.scenario = "quickstart";
+  f.metric = "throughput.rps";
+  f.through_run = second;
+  auto changes = store_->change_points(f, Store::stored_change_options());
+  ASSERT_TRUE(changes.ok()) << changes.message();
+  ASSERT_EQ(changes->size(), 1u);
+  EXPECT_EQ((*changes)[0].points, 2);
+  f.through_run = 0;
+  changes = store_->change_points(f, Store::stored_change_options());
+  ASSERT_TRUE(changes.ok()) << changes.message();
+  ASSERT_EQ(changes->size(), 1u);
+  EXPECT_EQ((*changes)[0].points, 3);
+}
+
 // A charted run's value is its figure, the one its report prints and its change points analyse:
 // for latency the merged histogram's percentile, not the median of its repetitions' (one slow
 // repetition moves the first, not the second).
