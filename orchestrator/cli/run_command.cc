@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "common/util/shown_text.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/local_run.h"
@@ -29,7 +30,7 @@ Expected<std::map<std::string, std::string>> parse_labels(const std::vector<std:
   for (const auto& item : items) {
     auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0) {
-      return Error{"--label '" + item + "' must be KEY=VALUE"};
+      return Error{"--label '" + shown_text(item) + "' must be KEY=VALUE"};
     }
     labels[item.substr(0, eq)] = item.substr(eq + 1);
   }

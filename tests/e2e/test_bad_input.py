@@ -1,5 +1,5 @@
 """Invalid scenario files exit 2, name file:line:column and what is wrong, and start
-nothing."""
+nothing; so do invalid flag values, named with the flag and shown escaped."""
 import os
 import re
 import tempfile
@@ -87,6 +87,37 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("--workers", run.stderr)
         self.assertEqual(run.leftovers(wait=0), [])
+
+    def test_a_control_character_in_a_commit_branch_or_label_exits_2_shown_escaped(self):
+        # Stored as given and printed raw by `runs list` and `runs show` before: a forged row,
+        # a coloured terminal. Now refused before anything runs, one line, the value escaped.
+        path = write_scenario(self.dir, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n'
+                              'target = "/bench/hello"\n')
+        db = os.path.join(self.dir, "runs.db")
+        for flags, shown in [(["--commit", 'a"b\\\nc\x1b[31m'], "--commit 'a\"b\\\\nc\\x1b[31m'"),
+                             (["--branch", "br\nanch"], "--branch 'br\\nanch'"),
+                             (["--label", "k\n=v"], "--label 'k\\n=v'"),
+                             (["--label", "k=\x1b]0;title\x07"], "--label 'k=\\x1b]0;title\\x07'"),
+                             (["--label", "\x1b[31m"], "--label '\\x1b[31m' must be KEY=VALUE")]:
+            run = Run(["run", path, "--db", db] + flags).run()
+            self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
+            self.assertTrue(run.stderr.startswith("error: " + shown), run.stderr)
+            self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+            self.assertNotIn("\x1b", run.stderr)
+        self.assertFalse(os.path.exists(db))
+
+    def test_a_server_address_without_a_port_exits_2_naming_the_flag(self):
+        # gRPC dialled "127.0.0.1" at port 0 and the client exited 3, as if the service were down.
+        path = write_scenario(self.dir, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n'
+                              'target = "/bench/hello"\n')
+        run = Run(["run", "--server", "127.0.0.1", path]).run()
+        self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
+        self.assertEqual(run.stderr,
+                         "error: --server '127.0.0.1' is not HOST:PORT with a port of 1 to 65535 "
+                         "(\"127.0.0.1:7700\", \"[::1]:7700\") or unix:PATH: the address the "
+                         "server's READY line names\n")
 
     def test_an_unusable_router_or_worker_binary_exits_2_with_nothing_started_or_stored(self):
         path = write_scenario(self.dir, "local.toml",
