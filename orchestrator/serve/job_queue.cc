@@ -30,6 +30,23 @@ Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, Job
                                                 std::string origin, uint32_t& position,
                                                 bool& full) {
   std::lock_guard lock(mutex_);
+  if (auto refused = refusal(full)) return *refused;
+  auto job = std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options),
+                                   std::move(origin), limits_.event_bytes_kept);
+  position = static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
+  jobs_[job->id()] = job;
+  waiting_.push_back(job);
+  wake_.notify_all();
+  return job;
+}
+
+Expected<uint32_t> JobQueue::would_accept(bool& full) const {
+  std::lock_guard lock(mutex_);
+  if (auto refused = refusal(full)) return *refused;
+  return static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
+}
+
+std::optional<Error> JobQueue::refusal(bool& full) const {
   full = false;
   if (stopping_) return Error{"the service is shutting down and accepts no new runs"};
   if (waiting_.size() >= limits_.max_waiting) {
@@ -39,13 +56,7 @@ Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, Job
                  (waiting == 1 ? " run waits" : " runs wait") + " already (serve --max-queued " +
                  std::to_string(limits_.max_waiting) + "); submit again when one has started"};
   }
-  auto job = std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options),
-                                   std::move(origin), limits_.event_bytes_kept);
-  position = static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
-  jobs_[job->id()] = job;
-  waiting_.push_back(job);
-  wake_.notify_all();
-  return job;
+  return std::nullopt;
 }
 
 std::shared_ptr<Job> JobQueue::find(uint64_t id) const {

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -50,6 +51,9 @@ class JobQueue {
   // `full` is set: try again later). `position` receives the jobs ahead.
   Expected<std::shared_ptr<Job>> submit(scenario::Scenario scenario, JobOptions options,
                                         std::string origin, uint32_t& position, bool& full);
+  // What submit would answer now, and queues nothing: an error as submit's (`full` set alike),
+  // else the jobs a submission would have ahead (a Submit with validate_only).
+  Expected<uint32_t> would_accept(bool& full) const;
   std::shared_ptr<Job> find(uint64_t id) const;
   std::vector<JobStatus> list() const;  // newest first
   // Cancels a queued or running job; nullptr for an unknown id.
@@ -61,6 +65,8 @@ class JobQueue {
 
  private:
   void loop();
+  // Why a submission is refused now, if it is (the mutex held).
+  std::optional<Error> refusal(bool& full) const;
   // Forgets the oldest ended jobs past finished_kept, then drops the oldest ended jobs' output
   // past total_bytes_kept (the mutex held).
   void forget_old_finished();

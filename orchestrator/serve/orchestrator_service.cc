@@ -102,6 +102,17 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   }
   uint32_t position = 0;
   bool full = false;
+  if (request->validate_only()) {
+    auto accepted = queue_.would_accept(full);
+    if (!accepted) {
+      return {full ? grpc::StatusCode::RESOURCE_EXHAUSTED : grpc::StatusCode::UNAVAILABLE,
+              accepted.message()};
+    }
+    response->set_job_id(0);
+    response->set_scenario(admitted.scenario->name);
+    response->set_queue_position(*accepted);
+    return grpc::Status::OK;
+  }
   auto job =
       queue_.submit(std::move(*admitted.scenario), std::move(options), "client", position, full);
   if (!job) {

@@ -180,30 +180,59 @@ int remote_run(const RemoteRunOptions& options) {
   }
   auto channel = grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials());
   auto stub = v1::Orchestrator::NewStub(channel);
-  // Every file is submitted (and so validated by the service) before any output is shown;
-  // one refusal cancels the others, as a local run starts nothing when one file is invalid.
-  std::vector<uint64_t> jobs;
-  for (const auto& [file, text] : options.files) {
+  auto request_for = [&options](const SubmittedFile& file, bool validate_only) {
     v1::SubmitRequest request;
-    request.mutable_content()->set_file_name(file);
-    request.mutable_content()->set_text(text);
+    request.mutable_content()->set_file_name(file.name);
+    request.mutable_content()->set_text(file.text);
     request.set_commit(options.job.commit);
     request.set_branch(options.job.branch);
     for (const auto& [k, v] : options.job.labels) (*request.mutable_labels())[k] = v;
     request.set_baseline(options.job.baseline);
     request.set_promote(options.job.promote);
     request.set_strict(options.job.strict);
-
+    request.set_validate_only(validate_only);
+    return request;
+  };
+  auto submit = [&stub](const v1::SubmitRequest& request, v1::SubmitResponse& response) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-    v1::SubmitResponse response;
-    const grpc::Status status = stub->Submit(&context, request, &response);
-    if (!status.ok()) {
-      print_refusal(options.server, status);
-      for (uint64_t id : jobs) cancel(*stub, id);
-      return exit_code_for(status);
+    return stub->Submit(&context, request, &response);
+  };
+  // With several files, the service checks every one (validate_only) before any is submitted:
+  // a refused file leaves no job of the others queued or started, as a local run starts
+  // nothing when one file is invalid. A service older than validate_only queues the job at
+  // once (its id is not 0): that is then the file's submission.
+  std::vector<v1::SubmitResponse> checked(options.files.size());
+  if (options.files.size() > 1) {
+    for (size_t i = 0; i < options.files.size(); ++i) {
+      const grpc::Status status = submit(request_for(options.files[i], true), checked[i]);
+      if (!status.ok()) {
+        print_refusal(options.server, status);
+        for (const auto& old_service_job : checked) {
+          if (old_service_job.job_id() != 0) cancel(*stub, old_service_job.job_id());
+        }
+        return exit_code_for(status);
+      }
     }
-    std::fprintf(stderr, "submitted %s to %s as job %llu (%u ahead)\n", file.c_str(),
+  }
+  // Then each is submitted; one the service refuses now (its queue filled meanwhile, it began
+  // to shut down) cancels those submitted before it.
+  std::vector<uint64_t> jobs;
+  for (size_t i = 0; i < options.files.size(); ++i) {
+    const SubmittedFile& file = options.files[i];
+    v1::SubmitResponse response = checked[i];
+    if (response.job_id() == 0) {
+      const grpc::Status status = submit(request_for(file, false), response);
+      if (!status.ok()) {
+        print_refusal(options.server, status);
+        for (uint64_t id : jobs) cancel(*stub, id);
+        for (size_t later = i + 1; later < checked.size(); ++later) {
+          if (checked[later].job_id() != 0) cancel(*stub, checked[later].job_id());
+        }
+        return exit_code_for(status);
+      }
+    }
+    std::fprintf(stderr, "submitted %s to %s as job %llu (%u ahead)\n", file.name.c_str(),
                  options.server.c_str(), static_cast<unsigned long long>(response.job_id()),
                  response.queue_position());
     jobs.push_back(response.job_id());

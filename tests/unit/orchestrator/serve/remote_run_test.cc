@@ -24,11 +24,24 @@ namespace {
 class FakeService final : public v1::Orchestrator::Service {
  public:
   bool interrupt_after_settled = false;
-  std::atomic<int> submitted{0};
+  // As a service older than validate_only: every request is a submission.
+  bool ignores_validate_only = false;
+  std::atomic<int> submitted{0};  // jobs queued
+  std::atomic<int> validated{0};  // validate_only requests answered without a job
+  std::atomic<int> cancelled{0};
   std::string last_name, last_text;  // of the last submission
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override {
+    // A file named refused.toml is refused, as an invalid scenario is.
+    if (request->content().file_name().ends_with("refused.toml")) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "refused.toml:1:1: error: refused"};
+    }
+    if (request->validate_only() && !ignores_validate_only) {
+      ++validated;
+      response->set_job_id(0);
+      return grpc::Status::OK;
+    }
     ++submitted;
     last_name = request->content().file_name();
     last_text = request->content().text();
@@ -48,6 +61,7 @@ class FakeService final : public v1::Orchestrator::Service {
   }
   grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest*,
                       v1::RunStatus* status) override {
+    ++cancelled;
     status->set_job_id(7);
     status->set_state(v1::RunStatus::FINISHED);
     return grpc::Status::OK;
@@ -108,6 +122,40 @@ TEST_F(RemoteRun, OneFileWithPromoteAndSeveralWithoutAreSubmitted) {
   EXPECT_EQ(remote_run(options({file("a.toml")}, "main")), cli::kExitOk);
   EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
   EXPECT_EQ(service_.submitted.load(), 3);
+}
+
+// A refused file leaves no job of the files before it: every file is checked (validate_only)
+// before any is submitted. Before, a.toml's job was queued at once, started on an idle service
+// (its router spawned) and was then cancelled, leaving an aborted run in the store.
+TEST_F(RemoteRun, ARefusedFileLeavesNoJobOfTheFilesBeforeIt) {
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({file("a.toml"), file("refused.toml")}, ""));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitInvalidInput) << err;
+  EXPECT_EQ(service_.submitted.load(), 0) << err;
+  EXPECT_EQ(service_.cancelled.load(), 0) << err;
+  EXPECT_EQ(service_.validated.load(), 1) << err;  // a.toml; refused.toml was refused
+  EXPECT_NE(err.find("refused.toml:1:1: error: refused"), std::string::npos) << err;
+  EXPECT_EQ(err.find("submitted"), std::string::npos) << err;
+
+  // Every file checked: each is then submitted once.
+  EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
+  EXPECT_EQ(service_.validated.load(), 3);
+  EXPECT_EQ(service_.submitted.load(), 2);
+}
+
+// A service older than validate_only queues a job for the check: that job is the file's, not
+// submitted a second time, and cancelled when a later file is refused (as before).
+TEST_F(RemoteRun, AServiceThatIgnoresValidateOnlyGetsEachFileOnce) {
+  service_.ignores_validate_only = true;
+  EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
+  EXPECT_EQ(service_.submitted.load(), 2);
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({file("a.toml"), file("refused.toml")}, ""));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitInvalidInput) << err;
+  EXPECT_EQ(service_.submitted.load(), 3) << err;
+  EXPECT_EQ(service_.cancelled.load(), 1) << err;
 }
 
 // The text sent is the one the client loaded, under the name it was given: the file is not

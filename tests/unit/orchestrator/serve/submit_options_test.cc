@@ -83,6 +83,46 @@ TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   EXPECT_EQ(executor.promoted(), std::vector<std::string>{"release-1.2"});
 }
 
+// A validate_only Submit checks as Submit does and queues nothing: `run --server a.toml
+// b.toml` checks every file so before it submits any, and a refused b.toml leaves no job of
+// a.toml started (before, a.toml's job started at once and was cancelled mid-start).
+TEST(SubmitOptions, AValidateOnlySubmitChecksAndQueuesNothing) {
+  RecordingExecutor executor;
+  JobQueue queue(executor);
+  OrchestratorService service(queue, AdmissionPolicy{});
+  v1::SubmitRequest request;
+  request.mutable_content()->set_file_name("client.toml");
+  request.mutable_content()->set_text(kScenario);
+  request.set_validate_only(true);
+  v1::SubmitResponse response;
+  response.set_job_id(99);
+  ASSERT_TRUE(service.Submit(nullptr, &request, &response).ok());
+  EXPECT_EQ(response.job_id(), 0u);
+  EXPECT_EQ(response.scenario(), "s");
+  EXPECT_EQ(response.queue_position(), 0u);
+  EXPECT_TRUE(queue.list().empty()) << "a validate_only submission was queued";
+
+  // Refused as Submit refuses: the scenario, then the fields.
+  request.mutable_content()->set_text("name = \"s\"\nbogus = 1\n");
+  EXPECT_EQ(service.Submit(nullptr, &request, &response).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  request.mutable_content()->set_text(kScenario);
+  request.set_promote("bad name");
+  EXPECT_EQ(service.Submit(nullptr, &request, &response).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(queue.list().empty());
+
+  // A full queue or a shutdown, as Submit answers them.
+  JobQueue none_waiting(executor, JobQueueLimits{.max_waiting = 0});
+  OrchestratorService full(none_waiting, AdmissionPolicy{});
+  request.set_promote("");
+  EXPECT_EQ(full.Submit(nullptr, &request, &response).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  queue.shutdown();
+  EXPECT_EQ(service.Submit(nullptr, &request, &response).error_code(),
+            grpc::StatusCode::UNAVAILABLE);
+}
+
 constexpr const char* kUnprintable =
     " has a control character (a line break, a tab, an escape) or invalid UTF-8; none is "
     "accepted in what is stored with the run (`runs list` and `runs show` print it)";
