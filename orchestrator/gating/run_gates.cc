@@ -15,6 +15,12 @@ namespace {
 
 bool is_relative(const scenario::Gate& gate) { return !gate.baseline.empty(); }
 
+// A stored run's gate that the scenario loader refuses now (scenario::Gate::refused) is not
+// judged: an error that says why, as the loader says it.
+std::string refused_reason(const scenario::Gate& gate) {
+  return "the scenario loader now refuses this gate, so it is not judged: " + gate.refused;
+}
+
 // The same workload's values in the variant a paired gate names, or nullptr.
 const WorkloadValues* against_of(const scenario::Gate& gate, const WorkloadValues& workload,
                                  const std::vector<WorkloadValues>& workloads) {
@@ -211,7 +217,7 @@ bool gate_judges(const scenario::Gate& gate, const WorkloadValues& workload) {
 bool reaches_its_test(const scenario::Gate& gate, const WorkloadValues& workload,
                       const std::vector<WorkloadValues>& workloads) {
   const bool relative_or_paired = !gate.change && (is_relative(gate) || !gate.against.empty());
-  if (!relative_or_paired || !gate_judges(gate, workload)) return false;
+  if (!relative_or_paired || !gate.refused.empty() || !gate_judges(gate, workload)) return false;
   if (outcome_before_test(gate, workload, workloads)) return false;
   // Without the figure (a metric not measured) the test is an error, as evaluate_gate and
   // evaluate_paired_gate decide on run_values.
@@ -238,7 +244,9 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.variant = workload.variant;
       result.baseline = gate.against.empty() ? gate.baseline : gate.against;
       result.change = gate.change;
-      if (auto before = outcome_before_test(gate, workload, workloads)) {
+      if (!gate.refused.empty()) {
+        result.outcome = gates::error_outcome(gate, refused_reason(gate));
+      } else if (auto before = outcome_before_test(gate, workload, workloads)) {
         result.outcome = std::move(*before);
       } else if (gate.change) {
         result.outcome = evaluate_change(gate, workload, context);
@@ -289,8 +297,9 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       // "*" is the gate's pattern for every variant, not a variant: none is named.
       result.variant = gate.variant == "*" ? std::string() : gate.variant;
       result.workload_ran = false;
-      result.outcome =
-          gates::error_outcome(gate, not_run_explanation(gate, context.stopped_before));
+      result.outcome = gates::error_outcome(
+          gate, !gate.refused.empty() ? refused_reason(gate)
+                                      : not_run_explanation(gate, context.stopped_before));
       evaluated.push_back(std::move(result));
     }
   }

@@ -85,6 +85,8 @@ struct EvaluatedGate {
 // "absolute", "relative" or "change", as gate_results.kind and the JSON report name it.
 std::string kind_of(const EvaluatedGate& gate);
 
+// A gate the loader refuses (Gate::refused, a stored run's scenario judged again) is an error
+// on each workload it names, or once when it names none, explained with the loader's words.
 std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gates,
                                           const std::vector<WorkloadValues>& workloads,
                                           const GateContext& context);

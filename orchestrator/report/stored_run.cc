@@ -151,10 +151,12 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
   out.scenario = run.run.scenario;
   out.error = run.run.error;
   out.interrupted = run.run.status == "aborted";
-  // The specs as the run's own text defines them (as `gate RUN` reads its gates). Ports are
-  // allocated by the loader but nothing listens on them.
-  auto loaded = scenario::load_scenario_text(run.scenario_text,
-                                             "run " + std::to_string(run.run.id) + " scenario");
+  // The specs as the run's own text defines them (as `gate RUN` reads its gates, a gate the
+  // loader refuses now kept). Ports are allocated by the loader but nothing listens on them.
+  scenario::LoadOptions options;
+  options.keep_refused_gates = true;
+  auto loaded = scenario::load_scenario_text(
+      run.scenario_text, "run " + std::to_string(run.run.id) + " scenario", options);
   const scenario::Scenario* spec = loaded.scenario ? &*loaded.scenario : nullptr;
   if (spec) {
     out.variants = spec->compare_workers.empty() ? spec->compare_routers : spec->compare_workers;

@@ -25,6 +25,7 @@ class Diagnostics {
   }
 
   bool empty() const { return list_.empty(); }
+  const std::string& file() const { return file_; }
 
   // Every problem, in file order, each reported once; past kMaxListed, the first kMaxListed
   // and a last line (line 0) saying that more were found.

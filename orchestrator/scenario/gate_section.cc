@@ -282,7 +282,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
 
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
                              const std::vector<std::string>& variants, bool workloads_complete,
-                             bool compared) {
+                             bool compared, bool keep_refused) {
   std::vector<Gate> out;
   const toml::node* node = top.node("gates");
   if (!node) return out;
@@ -295,9 +295,22 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
   size_t index = 0;
   for (const toml::node& element : *node->as_array()) {
     ++index;
-    TableReader r(*element.as_table(), "in [[gates]] #" + std::to_string(index), top.diagnostics(),
-                  top.interpolator());
-    out.push_back(read_gate(r, workloads, variants, workloads_complete, compared));
+    const std::string context = "in [[gates]] #" + std::to_string(index);
+    if (!keep_refused) {
+      TableReader r(*element.as_table(), context, top.diagnostics(), top.interpolator());
+      out.push_back(read_gate(r, workloads, variants, workloads_complete, compared));
+      continue;
+    }
+    // A stored run's gate: what the loader says of it refuses the gate, not the load.
+    Diagnostics refusals(top.diagnostics().file());
+    TableReader r(*element.as_table(), context, refusals, top.interpolator());
+    Gate gate = read_gate(r, workloads, variants, workloads_complete, compared);
+    for (const Diagnostic& d : refusals.take()) {
+      if (!gate.refused.empty()) gate.refused += "; ";
+      if (d.where.line != 0) gate.refused += "line " + std::to_string(d.where.line) + ": ";
+      gate.refused += d.message;
+    }
+    out.push_back(std::move(gate));
   }
   return out;
 }

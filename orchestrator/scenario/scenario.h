@@ -276,6 +276,10 @@ struct Gate {
   bool confirm = false;
   GateSeverity severity = GateSeverity::kCritical;
   Location where;
+  // Why the loader refuses this gate, its messages each with its line ("line 14: gate metric
+  // 'handshakes.rate' can never be measured ..."). Only a load with
+  // LoadOptions::keep_refused_gates keeps a refused gate; it is then judged an error.
+  std::string refused;
 };
 
 struct Scenario {

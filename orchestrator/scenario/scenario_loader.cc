@@ -29,7 +29,7 @@ std::optional<std::string> process_getenv(const std::string& name) {
   return std::string(value);
 }
 
-void read_scenario(TableReader& top, Scenario& scenario) {
+void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& options) {
   Diagnostics& diag = top.diagnostics();
   top.check_keys(kTopKeys, kTopNotYet);
   if (!top.has("name")) {
@@ -59,7 +59,8 @@ void read_scenario(TableReader& top, Scenario& scenario) {
   if (!scenario.compare_routers.empty()) variants = scenario.compare_routers;
   scenario.gates =
       read_gates(top, scenario.workloads, variants, named,
-                 !scenario.compare_workers.empty() || !scenario.compare_routers.empty());
+                 !scenario.compare_workers.empty() || !scenario.compare_routers.empty(),
+                 options.keep_refused_gates);
 }
 
 }  // namespace
@@ -88,7 +89,7 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
   scenario.path = path;
   scenario.text = std::string(text);
   TableReader top(root, "at the top level", diag, interpolator);
-  read_scenario(top, scenario);
+  read_scenario(top, scenario, options);
   scenario.ports = interpolator.ports();
 
   result.diagnostics = diag.take();

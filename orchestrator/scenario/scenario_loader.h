@@ -44,6 +44,11 @@ struct LoadOptions {
   // The text was sent by a client of `orchestrator serve`: ${env:NAME} and ${scenario_dir}
   // are errors (interpolation.h).
   bool submitted = false;
+  // The text is a stored run's, judged again (`orchestrator gate RUN`): a [[gates]] table the
+  // loader refuses (a rule added since the run, such as a gate on a figure its workload can
+  // never measure) does not fail the load, but is kept with Gate::refused saying why. Any other
+  // problem fails the load as it does for a file.
+  bool keep_refused_gates = false;
   // load_scenario_file: the longest wait for a pipe's next bytes (tests shorten it).
   std::chrono::milliseconds pipe_idle_timeout = kScenarioPipeIdleTimeout;
 };

@@ -250,6 +250,41 @@ TEST(ScenarioErrors, AGateOnAFigureItsWorkloadCanNeverMeasureIsRefused) {
       }));
 }
 
+// A stored run's scenario is loaded again to judge its gates (`orchestrator gate RUN`): a gate
+// the loader refuses now is kept with the loader's message instead of failing the load, the
+// other gates as they are; a file, and a problem outside [[gates]], are refused as before.
+TEST(ScenarioErrors, AStoredRunsGateTheLoaderRefusesIsKeptWithItsMessage) {
+  const std::string text = std::string(kHead) +
+                           "[[gates]]\nworkload = \"w\"\nmetric = \"errors.count\"\nmax = 0\n"
+                           "[[gates]]\nworkload = \"w\"\nmetric = \"handshakes.rate\"\nmin = 1\n"
+                           "severity = \"warning\"\n";
+  LoadOptions options = test_support::hermetic_options();
+  options.keep_refused_gates = true;
+  const LoadResult stored = load_scenario_text(text, "run 3 scenario", options);
+  ASSERT_TRUE(stored.ok()) << test_support::diagnostics_text(stored);
+  ASSERT_EQ(stored.scenario->gates.size(), 2u);
+  EXPECT_EQ(stored.scenario->gates[0].refused, "");
+  const Gate& refused = stored.scenario->gates[1];
+  EXPECT_EQ(refused.refused,
+            "line 11: gate metric 'handshakes.rate' can never be measured for workload 'w': the "
+            "workload keeps its connections; it needs new_connection_per_request = true");
+  EXPECT_EQ(refused.workload, "w");
+  EXPECT_EQ(refused.metric, "handshakes.rate");
+  EXPECT_EQ(refused.min, 1.0);
+  EXPECT_EQ(refused.severity, GateSeverity::kWarning);
+
+  EXPECT_EQ(refusals_of(text),
+            std::vector<std::string>{
+                "s.toml:11:10: error: gate metric 'handshakes.rate' can never be measured for "
+                "workload 'w': the workload keeps its connections; it needs "
+                "new_connection_per_request = true"});
+  const LoadResult workload_refused = load_scenario_text(
+      std::string(kHead) + "conections = 2\n" + text.substr(kHead.size()), "s.toml", options);
+  EXPECT_FALSE(workload_refused.ok());
+  EXPECT_EQ(test_support::diagnostic_lines(workload_refused).size(), 1u)
+      << test_support::diagnostics_text(workload_refused);
+}
+
 // A WAMP workload cannot take new_connection_per_request (an HTTP key), so a handshakes.rate
 // gate on it is told the figure is HTTP's, not to set that key.
 TEST(ScenarioErrors, AHandshakesRateGateOnAWampWorkloadSaysItIsAnHttpFigure) {
