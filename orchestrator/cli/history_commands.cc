@@ -108,7 +108,7 @@ int baseline_list(Store& store, const HistoryFlags& flags) {
   return kExitOk;
 }
 
-// A run's workloads with their per-repetition values of every compared metric.
+// A run's workloads with their figures and per-repetition values of every compared metric.
 Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
   auto run = store.get_run(run_id);
   if (!run) return run.error();
@@ -124,6 +124,7 @@ Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
       if (!values) return values.error();
       if (*values) ws.values[std::string(metric)] = std::move(**values);
     }
+    ws.figures = w.figures;
     samples.workloads.push_back(std::move(ws));
   }
   return samples;
@@ -179,8 +180,9 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
 
   CLI::App* cmp = app.add_subcommand(
       "compare",
-      "Compare two stored runs, benchstat-style: per workload and metric both medians, the "
-      "change with its interval and p-value, \"~\" where not significant");
+      "Compare two stored runs, benchstat-style: per workload and metric both runs' figures "
+      "(as RESULT lines and gates give them) and their change; over the repetitions, the "
+      "change's interval and p-value, \"~\" where not significant");
   cmp->add_option("RUN_A", flags.run_a, "The old run")->required();
   cmp->add_option("RUN_B", flags.run_b, "The new run")->required();
   cmp->add_option("--alpha", flags.alpha, "Significance level of a change")->capture_default_str();

@@ -101,4 +101,15 @@ MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const doub
   return result;
 }
 
+double mann_whitney_smallest_p(size_t n1, size_t n2) {
+  if (n1 == 0 || n2 == 0) return 1;
+  // C(n1 + n2, k) for the smaller k, as a double: the p only needs its size.
+  const size_t k = std::min(n1, n2);
+  double arrangements = 1;
+  for (size_t i = 1; i <= k; ++i) {
+    arrangements = arrangements * static_cast<double>(n1 + n2 - k + i) / static_cast<double>(i);
+  }
+  return std::min(1.0, 2 / arrangements);
+}
+
 }  // namespace benchgate::gates

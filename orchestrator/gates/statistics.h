@@ -73,6 +73,11 @@ struct MannWhitneyResult {
 inline constexpr double kMannWhitneyExactLimit = 4e7;
 MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const double> y,
                                  Alternative alternative);
+// The smallest two-sided p the exact test can give samples of n1 and n2 values: every value of
+// one sample above every value of the other, without ties (ties only raise it), so
+// 2 / C(n1 + n2, n1), at most 1 (1 when a sample is empty). Where this is not below alpha no
+// difference can be significant, however large: 3 + 3 values give at best 0.1.
+double mann_whitney_smallest_p(size_t n1, size_t n2);
 
 // --- Multiple testing. ---
 

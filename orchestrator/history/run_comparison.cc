@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
@@ -24,11 +27,19 @@ const WorkloadSamples* find(const RunSamples& run, const WorkloadSamples& like) 
   return nullptr;
 }
 
+std::optional<double> figure_of(const WorkloadSamples& w, const std::string& metric) {
+  const auto found = w.figures.find(metric);
+  if (found == w.figures.end()) return std::nullopt;
+  return found->second;
+}
+
 MetricComparison compare_metric(std::string_view metric, const RunSamples& ra,
                                 const WorkloadSamples& a, const RunSamples& rb,
                                 const WorkloadSamples& b, double alpha, double confidence) {
   MetricComparison m;
   m.metric = std::string(metric);
+  m.figure_a = figure_of(a, m.metric);
+  m.figure_b = figure_of(b, m.metric);
   const auto va = a.values.find(m.metric);
   const auto vb = b.values.find(m.metric);
   const bool has_a = va != a.values.end() && !va->second.empty();
@@ -42,12 +53,58 @@ MetricComparison compare_metric(std::string_view metric, const RunSamples& ra,
   return m;
 }
 
-// The change column: "~" when not significant (benchstat's convention), otherwise the signed
-// percentage; a change from zero has no percentage.
-std::string format_change(const gates::SampleComparison& s) {
-  if (!s.significant) return "~";
-  if (std::isnan(s.change)) return "from 0";
-  return format_percent(s.change);
+// The change column: the change of the figures as a signed percentage ("from 0" has none), with
+// "~" before it where the repetitions show no significant difference (benchstat's mark): the
+// change is printed all the same, for a reader to see its size.
+std::string format_change(const MetricComparison& m) {
+  std::string change = "-";  // a figure not stored
+  if (m.figure_a && m.figure_b) {
+    const double c = figure_change(*m.figure_a, *m.figure_b);
+    change = std::isnan(c) ? "from 0" : format_percent(c);
+  }
+  if (m.stats->significant) return change;
+  return change == "-" ? "~" : "~ " + change;
+}
+
+std::string format_figure(const std::string& metric, const std::optional<double>& figure) {
+  return figure ? format_metric(metric, *figure) : "not stored";
+}
+
+// The smallest n with n + n repetitions that can give a p below alpha, and the smallest m with
+// n_a + m that can (`runs` bounds the search).
+size_t repetitions_that_can(double alpha, size_t fixed, size_t runs = 10000) {
+  for (size_t m = 1; m <= runs; ++m) {
+    if (gates::mann_whitney_smallest_p(fixed == 0 ? m : fixed, m) < alpha) return m;
+  }
+  return 0;
+}
+
+// "3+3 repetitions cannot show a significant change at alpha 0.05 (the smallest two-sided p
+// they can give is 0.100); 4+4 can, or 3+5": for each pair of sample sizes of the workload's
+// metrics whose best p is not below alpha, each change of theirs prints "~" whatever its size.
+std::vector<std::string> too_few_notes(const WorkloadComparison& w, const RunComparison& c) {
+  std::vector<std::pair<size_t, size_t>> sizes;
+  for (const MetricComparison& m : w.metrics) {
+    if (!m.stats) continue;
+    const std::pair<size_t, size_t> n{m.n_a, m.n_b};
+    if (gates::mann_whitney_smallest_p(n.first, n.second) < c.alpha) continue;
+    if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+  }
+  std::vector<std::string> notes;
+  for (const auto& [n_a, n_b] : sizes) {
+    std::string note = fmt::format(
+        "{}+{} repetitions cannot show a significant change at alpha {:g} (the smallest "
+        "two-sided p they can give is {:.3f}): every change is \"~\" whatever its size",
+        n_a, n_b, c.alpha, gates::mann_whitney_smallest_p(n_a, n_b));
+    const size_t equal = repetitions_that_can(c.alpha, 0);
+    const size_t more = repetitions_that_can(c.alpha, n_a);
+    if (equal > 0) {
+      note += fmt::format("; {}+{} can", equal, equal);
+      if (more > 0 && n_a != equal) note += fmt::format(", or {}+{}", n_a, more);
+    }
+    notes.push_back(std::move(note));
+  }
+  return notes;
 }
 
 std::string format_interval(const gates::SampleComparison& s) {
@@ -66,6 +123,7 @@ std::string workload_section(const RunComparison& c, const WorkloadComparison& w
         "runs); the figures are not one series\n";
   }
   for (const std::string& note : w.notes) out += "  note: " + note + "\n";
+  for (const std::string& note : too_few_notes(w, c)) out += "  note: " + note + "\n";
   TextTable table({"METRIC", fmt::format("RUN {}", c.run_a), fmt::format("RUN {}", c.run_b),
                    "CHANGE", fmt::format("{:g}% INTERVAL", c.confidence * 100), "P", "N"},
                   "  ");
@@ -80,14 +138,20 @@ std::string workload_section(const RunComparison& c, const WorkloadComparison& w
       continue;
     }
     const gates::SampleComparison& s = *m.stats;
-    table.add_row({m.metric, format_metric(m.metric, s.median_a),
-                   format_metric(m.metric, s.median_b), format_change(s), format_interval(s),
+    table.add_row({m.metric, format_figure(m.metric, m.figure_a),
+                   format_figure(m.metric, m.figure_b), format_change(m), format_interval(s),
                    fmt::format("p={:.3f}", s.p_value), fmt::format("n={}+{}", m.n_a, m.n_b)});
   }
   return out + table.render();
 }
 
 }  // namespace
+
+double figure_change(double a, double b) {
+  if (a == b) return 0;
+  if (a == 0) return std::numeric_limits<double>::quiet_NaN();
+  return b / a - 1;
+}
 
 RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha,
                            double confidence) {
@@ -96,6 +160,7 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
   c.run_b = b.run_id;
   c.alpha = alpha;
   c.confidence = confidence;
+  c.same_run = a.run_id == b.run_id;
   c.testbeds_differ = a.testbed_fingerprint != b.testbed_fingerprint;
   c.host_a = a.testbed_host;
   c.host_b = b.testbed_host;
@@ -133,10 +198,18 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
 
 std::string render_comparison(const RunComparison& c) {
   std::string out = fmt::format(
-      "run {} (old) against run {} (new): medians over repetitions, the change of new against "
-      "old\nwith its {:g}% interval, two-sided Mann-Whitney p; \"~\": not significant at alpha "
-      "{:g}\n",
+      "run {0} (old) against run {1} (new)\n"
+      "  RUN {0}, RUN {1}: each run's figures, as its RESULT lines, reports and gates give them\n"
+      "    (throughput: the median of the repetitions; latency: the histogram of every\n"
+      "    repetition merged; errors: summed)\n"
+      "  CHANGE: run {1}'s figure against run {0}'s; \"~\" before it: the repetitions show no\n"
+      "    significant difference at alpha {3:g}\n"
+      "  {2:g}% INTERVAL, P, N: over the repetitions' own values: the interval of the change of\n"
+      "    their medians, the two-sided Mann-Whitney p, the repetitions of each run\n",
       c.run_a, c.run_b, c.confidence * 100, c.alpha);
+  if (c.same_run) {
+    out += fmt::format("note: run {} is compared with itself: every change is zero\n", c.run_a);
+  }
   if (c.testbeds_differ) {
     out += fmt::format(
         "note: the runs were measured on different testbeds (run {} on {}, run {} on {}); part "

@@ -1,7 +1,8 @@
 // `orchestrator compare RUN_A RUN_B` as a plain function: per workload present in both runs
-// and per metric, both medians, the change with its interval and the two-sided p-value, in the
-// manner of benchstat (docs/GATES.md, "Outputs for pipelines"). The caller loads the samples; this
-// file neither reads the store nor prints.
+// and per metric, each run's figure (workload_figures: what RESULT lines, the reports and the
+// gates say), the change of the figures, and over the repetitions' own values the interval of
+// the change and the two-sided p-value, in the manner of benchstat (docs/GATES.md, "Outputs for
+// pipelines"). The caller loads the samples; this file neither reads the store nor prints.
 #pragma once
 
 #include <array>
@@ -32,6 +33,10 @@ struct WorkloadSamples {
   std::string error;
   // Per-repetition values by metric; a metric that was not collected is absent.
   std::map<std::string, std::vector<double>> values;
+  // The workload's figure of each metric (store::StoredWorkload::figures, results::
+  // metric_figure): latency from every repetition's histogram merged, errors summed,
+  // throughput the median; absent where not stored (latency of runs stored before schema 8).
+  std::map<std::string, double> figures;
 };
 
 struct RunSamples {
@@ -43,7 +48,10 @@ struct RunSamples {
 
 struct MetricComparison {
   std::string metric;
-  // Empty when the metric is missing from either run; `missing_in` then says which.
+  // Each run's figure, the RUN columns; nothing where the run has none stored.
+  std::optional<double> figure_a, figure_b;
+  // Over the repetitions' values: the test and the interval. Empty when the metric is missing
+  // from either run; `missing_in` then says which.
   std::optional<gates::SampleComparison> stats;
   size_t n_a = 0;
   size_t n_b = 0;
@@ -58,7 +66,8 @@ struct WorkloadComparison {
   // "run A" and "run B": "connections (run 2: 16, run 3: 32)". Empty when the definitions are
   // the same, or when a stored definition is not there to read.
   std::vector<std::string> definition_changes;
-  std::vector<std::string> notes;  // a failed workload, with its error
+  // A failed workload, with its error; repetitions too few for any change to be significant.
+  std::vector<std::string> notes;
   std::vector<MetricComparison> metrics;
 };
 
@@ -67,6 +76,7 @@ struct RunComparison {
   int64_t run_b = 0;
   double alpha = 0.05;
   double confidence = 0.95;
+  bool same_run = false;  // a run against itself: noted, every change is zero
   bool testbeds_differ = false;
   std::string host_a, host_b;
   std::vector<WorkloadComparison> workloads;  // in run A's order
@@ -77,9 +87,15 @@ struct RunComparison {
 RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha = 0.05,
                            double confidence = 0.95);
 
-// The comparison as text: a table per workload with columns metric, run A, run B, change
-// ("~" when not significant), interval, p-value and sample sizes; notes on differing testbeds
-// and definitions (naming the parameters that differ); workloads found in only one run.
+// The change of run B's figure against run A's: b / a - 1, 0 when both are equal (zero errors in
+// both), NaN from zero to something.
+double figure_change(double a, double b);
+
+// The comparison as text: a header saying what each column is, then a table per workload with
+// columns metric, run A's figure, run B's, the change ("~" before it when the repetitions show
+// no significant difference), the interval, the p-value and the repetitions; notes on a run
+// compared with itself, differing testbeds and definitions (naming the parameters that differ),
+// repetitions too few for any p below alpha; workloads found in only one run.
 std::string render_comparison(const RunComparison& comparison);
 
 }  // namespace benchgate::history

@@ -142,10 +142,15 @@ class HistoryTest(unittest.TestCase):
         text = squash(run.stdout)
         steady = text[text.index("workload steady\n"):text.index("workload faster\n")]
         faster = text[text.index("workload faster\n"):]
-        # Interleaved repetitions: every metric unchanged.
-        self.assertIn("throughput.rps 10.0k ops/s 10.0k ops/s ~ [", steady)
-        self.assertIn("latency.p99 1.00ms 1.00ms ~ [", steady)
-        self.assertIn("errors.count 0 0 ~ - p=1.000 n=5+5\n", steady)
+        # Interleaved repetitions: every metric unchanged, its change printed after the "~".
+        self.assertIn("throughput.rps 10.0k ops/s 10.0k ops/s ~ +0.00% [", steady)
+        # The run columns are the runs' figures, as RESULT lines and gates give them: p99 of
+        # every repetition's histogram merged (1.01ms), not the median of the repetitions'
+        # p99s (1.00ms), which the interval and p are over.
+        self.assertIn("latency.p99 1.01ms 1.01ms ~ -0.20% [", steady)
+        self.assertIn("errors.count 0 0 ~ +0.00% - p=1.000 n=5+5\n", steady)
+        self.assertIn("RUN 1, RUN 2: each run's figures, as its RESULT lines, reports and gates "
+                      "give them\n", text)
         self.assertNotIn("%] p=0.008", steady)
         # Every repetition 50% faster: the exact two-sided minimum p for 5 + 5 (0.00794).
         self.assertRegex(faster, r"throughput\.rps 10\.0k ops/s 15\.0k ops/s \+50\.00% "
@@ -166,6 +171,11 @@ class HistoryTest(unittest.TestCase):
         self.assertIn("workload steady\n  note: definitions differ in connections (run 2: 16, "
                       "run 3: 32); the figures are not one series\n", run.stdout)
         self.assertIn("only in run 3: workload broken\n", run.stdout)
+
+    def test_compare_of_a_run_with_itself_says_so(self):
+        run = self.orchestrator("compare", "2", "2")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("\nnote: run 2 is compared with itself: every change is zero\n", run.stdout)
 
     def test_compare_rejects_an_alpha_outside_zero_to_one(self):
         run = self.orchestrator("compare", "1", "2", "--alpha", "1.5")

@@ -50,6 +50,25 @@ TEST(MannWhitney, TwoSidedPValuesMatchBenchstat) {
       0.00794, 5e-6);
 }
 
+// The bound is what the test gives samples that do not overlap at all; 3 + 3 never reach 0.05.
+TEST(MannWhitney, TheSmallestTwoSidedPIsThatOfSamplesThatDoNotOverlap) {
+  for (size_t n1 = 1; n1 <= 6; ++n1) {
+    for (size_t n2 = 1; n2 <= 6; ++n2) {
+      std::vector<double> low, high;
+      for (size_t i = 0; i < n1; ++i) low.push_back(static_cast<double>(i));
+      for (size_t i = 0; i < n2; ++i) high.push_back(100.0 + static_cast<double>(i));
+      EXPECT_NEAR(mann_whitney_smallest_p(n1, n2),
+                  mann_whitney_u(high, low, Alternative::kTwoSided).p_value, 1e-12)
+          << n1 << "+" << n2;
+    }
+  }
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(3, 3), 0.1);
+  EXPECT_NEAR(mann_whitney_smallest_p(4, 4), 2.0 / 70, 1e-15);
+  EXPECT_NEAR(mann_whitney_smallest_p(3, 5), 2.0 / 56, 1e-15);
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(1, 1), 1);
+  EXPECT_DOUBLE_EQ(mann_whitney_smallest_p(0, 5), 1);
+}
+
 TEST(MannWhitney, OppositeDirectionGivesNoEvidenceAndUCountsPairs) {
   const Separated s(4);
   const MannWhitneyResult greater = mann_whitney_u(s.worse, s.baseline, Alternative::kGreater);

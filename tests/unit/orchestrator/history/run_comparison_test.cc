@@ -1,8 +1,10 @@
-// Benchstat-style comparison: "~" for noise, a change with its interval and p for a real shift.
+// Benchstat-style comparison: each run's figures, their change with "~" for noise, and over the
+// repetitions an interval and p for a real shift.
 #include "orchestrator/history/run_comparison.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -17,6 +19,13 @@ std::vector<double> scaled(const std::vector<double>& v, double factor) {
   return out;
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The figures as the store keeps them: the median throughput, the errors summed.
 WorkloadSamples workload(const std::string& name, const std::vector<double>& rps,
                          const std::string& hash = "h1") {
   WorkloadSamples w;
@@ -24,6 +33,8 @@ WorkloadSamples workload(const std::string& name, const std::vector<double>& rps
   w.params_hash = hash;
   w.values["throughput.rps"] = rps;
   w.values["errors.count"] = std::vector<double>(rps.size(), 0.0);
+  w.figures["throughput.rps"] = median(rps);
+  w.figures["errors.count"] = 0;
   return w;
 }
 
@@ -72,7 +83,8 @@ TEST(RunComparison, InterleavedSamplesAreNotSignificantAndPrintATilde) {
   ASSERT_TRUE(m.stats);
   EXPECT_FALSE(m.stats->significant);
   const std::string text = squash(render_comparison(c));
-  EXPECT_NE(text.find("throughput.rps 10.0k ops/s 10.0k ops/s ~ ["), std::string::npos) << text;
+  EXPECT_NE(text.find("throughput.rps 10.0k ops/s 10.0k ops/s ~ +0.00% ["), std::string::npos)
+      << text;
 }
 
 TEST(RunComparison, ZeroErrorsInBothRunsIsNoChange) {
@@ -82,7 +94,94 @@ TEST(RunComparison, ZeroErrorsInBothRunsIsNoChange) {
   ASSERT_TRUE(m.stats);
   EXPECT_FALSE(m.stats->significant);
   const std::string text = squash(render_comparison(c));
-  EXPECT_NE(text.find("errors.count 0 0 ~ - p=1.000 n=5+5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("errors.count 0 0 ~ +0.00% - p=1.000 n=5+5\n"), std::string::npos) << text;
+}
+
+// The run columns are the figures every other output gives (workload_figures): latency from
+// the histogram of every repetition merged, errors summed; never the medians of the
+// repetitions' own values, which the test and the interval are over.
+TEST(RunComparison, TheRunColumnsAreEachRunsStoredFigures) {
+  WorkloadSamples a = workload("w", {10000, 10100, 9900});
+  a.values["latency.p99"] = {1.9e-3, 1.95e-3, 2.0e-3};
+  a.figures["latency.p99"] = 667e-6;
+  a.values["errors.count"] = {32540, 32541, 0};
+  a.figures["errors.count"] = 65081;
+  WorkloadSamples b = workload("w", {10000, 10100, 9900});
+  b.values["latency.p99"] = {1.8e-3, 1.9e-3, 2.1e-3};
+  b.figures["latency.p99"] = 700e-6;
+  b.values["errors.count"] = {32540, 32541, 0};
+  b.figures["errors.count"] = 65081;
+  const RunComparison c = compare_runs(run(1, {a}), run(2, {b}));
+  const MetricComparison& p99 = metric(c.workloads[0], "latency.p99");
+  EXPECT_EQ(p99.figure_a, 667e-6);
+  EXPECT_EQ(p99.figure_b, 700e-6);
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("latency.p99 667us 700us ~ +4.95% "), std::string::npos) << text;
+  EXPECT_NE(text.find("errors.count 65081 65081 ~ +0.00% "), std::string::npos) << text;
+  EXPECT_EQ(text.find("1.95ms"), std::string::npos) << text;
+  EXPECT_EQ(text.find("32.5k"), std::string::npos) << text;
+  // The header says which columns are the runs' figures and which are over repetitions.
+  EXPECT_NE(text.find("RUN 1, RUN 2: each run's figures, as its RESULT lines, reports and gates "
+                      "give them\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("INTERVAL, P, N: over the repetitions' own values"), std::string::npos)
+      << text;
+}
+
+// A figure the store does not hold (latency of a run stored before schema version 8) says so;
+// the test over the repetitions still runs.
+TEST(RunComparison, AFigureNotStoredSaysSo) {
+  WorkloadSamples a = workload("w", kBase);
+  a.values["latency.p99"] = {1e-3, 1e-3, 1e-3, 1e-3, 1e-3};
+  WorkloadSamples b = a;
+  b.figures["latency.p99"] = 1e-3;
+  const std::string text = squash(render_comparison(compare_runs(run(1, {a}), run(2, {b}))));
+  EXPECT_NE(text.find("latency.p99 not stored 1.00ms ~ [+0.00%, +0.00%] p=1.000 n=5+5\n"),
+            std::string::npos)
+      << text;
+}
+
+// 3 + 3 repetitions can never give a two-sided p below 0.05 (at best 0.1): the change is
+// printed all the same, and a note says why it is "~" and how many repetitions could do better.
+TEST(RunComparison, TooFewRepetitionsForAnySignificanceAreNotedAndTheChangeIsStillPrinted) {
+  const std::vector<double> three = {10000, 10100, 9900};
+  const RunComparison c =
+      compare_runs(run(1, {workload("w", three)}), run(2, {workload("w", scaled(three, 1.38))}));
+  const MetricComparison& m = metric(c.workloads[0], "throughput.rps");
+  ASSERT_TRUE(m.stats);
+  EXPECT_FALSE(m.stats->significant);
+  EXPECT_NEAR(m.stats->p_value, 0.1, 1e-12);
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("throughput.rps 10.0k ops/s 13.8k ops/s ~ +38.00% "), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n note: 3+3 repetitions cannot show a significant change at alpha 0.05 "
+                      "(the smallest two-sided p they can give is 0.100): every change is \"~\" "
+                      "whatever its size; 4+4 can, or 3+5\n"),
+            std::string::npos)
+      << text;
+  // At alpha 0.2 they can: no note.
+  EXPECT_EQ(render_comparison(compare_runs(run(1, {workload("w", three)}),
+                                           run(2, {workload("w", scaled(three, 1.38))}), 0.2))
+                .find("cannot show"),
+            std::string::npos);
+  // Nor with 5 + 5.
+  EXPECT_EQ(render_comparison(
+                compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", kBase)})))
+                .find("cannot show"),
+            std::string::npos);
+}
+
+TEST(RunComparison, ARunComparedWithItselfIsNoted) {
+  const RunComparison c =
+      compare_runs(run(2, {workload("w", kBase)}), run(2, {workload("w", kBase)}));
+  EXPECT_TRUE(c.same_run);
+  EXPECT_NE(render_comparison(c).find("\nnote: run 2 is compared with itself: every change is "
+                                      "zero\n"),
+            std::string::npos)
+      << render_comparison(c);
+  EXPECT_FALSE(
+      compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", kBase)})).same_run);
 }
 
 TEST(RunComparison, AMetricMissingFromOneRunSaysWhereItWasNotCollected) {
