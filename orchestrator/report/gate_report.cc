@@ -11,6 +11,7 @@
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/report/escape.h"
+#include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
 namespace {
@@ -232,6 +233,18 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
               ? std::string("ok")
               : std::string(results::status_name(w.status)) + ": " + md_escape(w.error));
     }
+    // Each open-loop repetition's diagnostics, as the terminal prints them under its row.
+    std::string open_loop;
+    for (const auto& w : r.workloads) {
+      if (w.spec.rate <= 0) continue;
+      const std::string name =
+          w.variant == "default" ? w.spec.name : w.spec.name + " [" + w.variant + "]";
+      for (const auto& rep : w.repetitions) {
+        open_loop += fmt::format("- {} rep {}: {}\n", md_escape(name), rep.index + 1,
+                                 md_escape(open_loop_text(rep)));
+      }
+    }
+    if (!open_loop.empty()) out += "\nOpen loop, per repetition:\n\n" + open_loop;
     if (!report.gates.empty()) {
       out +=
           "\n| verdict | severity | workload | variant | metric | observed | threshold | "

@@ -57,6 +57,38 @@ TEST(MarkdownSummary, AWorkloadsFlagsReachTheSummary) {
   EXPECT_NE(md.find("| 0 | worker_saturated | ok |"), std::string::npos) << md;
 }
 
+// Each open-loop repetition's uncorrected service time, late sends and unsent, as the terminal
+// prints them under its row; "not measured" where it has no service-time histogram.
+TEST(MarkdownSummary, AnOpenLoopWorkloadGivesEachRepetitionsDiagnostics) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 4;
+  results::WorkloadResult w = saturated_workload();
+  w.spec.name = "open";
+  w.spec.rate = 1000;
+  ASSERT_FALSE(w.repetitions.empty());
+  w.repetitions.front().service_time.emplace();
+  w.repetitions.front().service_time->record(50'000);
+  w.repetitions.front().late_sends = 7;
+  w.repetitions.front().unsent = 3;
+  results::Repetition unmeasured = w.repetitions.front();
+  unmeasured.index = 1;
+  unmeasured.service_time.reset();
+  w.repetitions.resize(1);
+  w.repetitions.push_back(unmeasured);
+  report.result.workloads.push_back(w);
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(
+      md.find("\n\nOpen loop, per repetition:\n\n- open rep 1: " +
+              open_loop_text(w.repetitions[0]) + "\n- open rep 2: service time: not measured\n"),
+      std::string::npos)
+      << md;
+  EXPECT_NE(md.find("late sends 7, unwritten at the window's end 3"), std::string::npos) << md;
+  EXPECT_EQ(md.find("\n\n\n"), std::string::npos) << "two blank lines in a row:\n" << md;
+  report.result.workloads.front().spec.rate = 0;  // closed loop: nothing of the kind
+  EXPECT_EQ(markdown_summary({report}).find("Open loop"), std::string::npos);
+}
+
 TEST(MarkdownSummary, AReEvaluationWithoutFiguresWritesNoEmptyResultsTable) {
   ScenarioReport report;  // as `orchestrator gate 7` makes it: verdicts, no workload figures
   report.result.scenario = "s";
