@@ -48,6 +48,15 @@ bool looks_like_option(std::string_view arg) {
   return arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.';
 }
 
+// "add, remove, list": the commands of a command group.
+std::string command_names(const CLI::App* app) {
+  std::string names;
+  for (const CLI::App* sub : app->get_subcommands({})) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  return names;
+}
+
 bool takes_positionals(const CLI::App* app) {
   for (const CLI::Option* option : app->get_options()) {
     if (option->get_positional()) return true;
@@ -66,6 +75,11 @@ std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
     if (looks_like_option(arg)) {
       const std::string name = arg.substr(0, arg.find('='));
       const CLI::Option* option = find_option(current, name);
+      if (option == nullptr && current->get_require_subcommand_min() > 0) {
+        // `baseline --db x`: the options are its commands', and the command is what is missing.
+        return "`" + command_path(current) + "` needs a command before '" + name +
+               "': " + command_names(current) + "; see `" + command_path(current) + " --help`";
+      }
       if (option == nullptr) {
         return "unknown option '" + name + "' for `" + command_path(current) + "`" +
                suggestion(name, long_names(current)) + "; see `" + command_path(current) +
@@ -102,11 +116,7 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
   const std::string help = "; see `" + path + " --help`";
   if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
     if (current->get_require_subcommand_min() > 0 && current->get_subcommands().empty()) {
-      std::string commands;
-      for (const CLI::App* sub : current->get_subcommands({})) {
-        commands += (commands.empty() ? "" : ", ") + sub->get_name();
-      }
-      return "`" + path + "` needs a command: " + commands + help;
+      return "`" + path + "` needs a command: " + command_names(current) + help;
     }
     const std::string_view what = error.what();
     for (const CLI::Option* option : current->get_options()) {

@@ -15,8 +15,9 @@ class ParseError;
 namespace benchgate::cli {
 
 // The first mistake in argv as one line without "error: " ("unknown option '--jsn' for
-// `orchestrator run` (did you mean '--json'?)"), or nothing. Everything after `--` is left to
-// the command (worker-check runs it).
+// `orchestrator run` (did you mean '--json'?)"), or nothing. An option given to a command group
+// before its command (`baseline --db x`) says the command is missing and lists them. Everything
+// after `--` is left to the command (worker-check runs it).
 std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
                                                 const char* const* argv);
 

@@ -64,6 +64,28 @@ class BadInputTest(unittest.TestCase):
             run = Run(args).run()
             self.assertEqual((run.returncode, run.stdout, run.stderr), (2, "", expected), args)
 
+    def test_an_option_before_a_group_s_command_says_the_command_is_missing(self):
+        # Every command group: the options are its commands', so the command is what is
+        # missing, not the option (`baseline --db x` said "unknown option '--db'").
+        groups = {"baseline": "add, remove, list", "runs": "list, show", "history": "changes"}
+        for group, commands in groups.items():
+            for option in (["--db", "x.db"], ["--db=x.db"]):
+                run = Run([group, *option]).run()
+                self.assertEqual((run.returncode, run.stdout, run.stderr),
+                                 (2, "", f"error: `orchestrator {group}` needs a command before "
+                                         f"'--db': {commands}; see `orchestrator {group} "
+                                         "--help`\n"), (group, option))
+        # The whole program too; an unknown option of a command is still named as one.
+        run = Run(["--db", "x.db"]).run()
+        self.assertEqual(run.returncode, 2)
+        self.assertTrue(run.stderr.startswith("error: `orchestrator` needs a command before "
+                                              "'--db': run, serve, validate, gate, runs,"),
+                        run.stderr)
+        run = Run(["baseline", "list", "--dbb", "x.db"]).run()
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("unknown option '--dbb' for `orchestrator baseline list` (did you mean "
+                      "'--db'?)", run.stderr)
+
     def test_flags_are_checked_before_anything_runs(self):
         path = write_scenario(self.dir, "local.toml",
                               'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
