@@ -317,6 +317,23 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(metric_values(text, "benchgate_runs_total", scenario="sneaky"), [])
         self.stop_service()
 
+    def test_a_refused_file_leaves_no_job_of_the_files_before_it(self):
+        # Every file is checked by the service before any is submitted. Before, served.toml's
+        # job started at once on the idle service (its router spawned), then was cancelled,
+        # leaving an aborted run ("interrupted while waiting for router").
+        good = write_scenario(self.dir, "served.toml", GATED)
+        sneaky = write_scenario(self.dir, "sneaky.toml", COMMAND.format(command="/bin/sleep"))
+        client = self.client(good, sneaky)
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 2, out + err)
+        self.assertIn("is not allowed by this service", err)
+        self.assertNotIn(" as job ", err)  # "submitted FILE to ADDR as job N"
+        self.assert_only_the_service_runs()
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM runs").fetchone(), (0,))
+        self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
+        self.stop_service()
+
     def test_a_worker_implementation_not_on_the_allowlist_is_refused_and_never_runs(self):
         marker = os.path.join(self.dir, "MARKER")
         err = self.refused(WORKER_IMPL.format(marker=marker), "sneaky_worker")
