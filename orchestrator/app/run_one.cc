@@ -122,6 +122,12 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   // measured to its end and exits 3 all the same, what stopped it (a signal, the service's
   // cancel or its --max-run-seconds).
   std::string why = out.status == "ok" ? std::string() : out.result.error;
+  if (out.result.interrupted && !why.empty() && interrupt_signal() == 0 && interrupted()) {
+    // The service stopped it (a cancel, its --max-run-seconds) where the run was waiting: the
+    // reason says that first, as for a run stopped anywhere else, then where it was
+    // ("interrupted while waiting for ..." alone names no one who stopped it).
+    why = interrupt_description() + "; " + why;
+  }
   if (why.empty() && (out.result.interrupted || stopped_after_measuring)) {
     why = interrupt_description();
   }

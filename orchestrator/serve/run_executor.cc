@@ -218,7 +218,9 @@ void RunExecutor::run(Job& job) {
     s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
     s.exit_code = r.exit_code;  // 3 when stopped, as the stored run and the gauge say
     s.run_id = r.run_id;
-    s.error = over_time.empty() ? without_folders(r.result.error, private_folders_) : over_time;
+    // What the stored run says (runs.error), so that GetRun, Watch and the store agree; the
+    // lines above said more to the client.
+    s.error = without_folders(r.run_error(), private_folders_);
     s.finished_unix_ns = unix_now_ns();
   });
   app::set_run_cancelled(false);

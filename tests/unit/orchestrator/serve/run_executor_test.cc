@@ -7,6 +7,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "executor_test_support.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -132,6 +133,37 @@ TEST(RunExecutorStop, ARunStoppedAtMaxRunSecondsStoresThatReasonNotACancel) {
             std::string::npos)
       << runs->front().status << " [" << runs->front().error << "] " << ended.err;
   EXPECT_EQ(runs->front().error.find("cancelled"), std::string::npos) << runs->front().error;
+}
+
+// The job's error (GetRun, Watch's last status) is what its stored run says. A cancel that cut a
+// wait short (for an external system to accept connections, here the fake's) stored only
+// "interrupted while waiting for ...", naming no one who stopped it; a cancel in a window
+// stored "cancelled through the service" while the job's error was empty.
+TEST(RunExecutorStop, ACancelledJobsErrorIsItsStoredRunsAndSaysTheServiceCancelledIt) {
+  for (const bool while_waiting : {true, false}) {
+    SCOPED_TRACE(while_waiting ? "while waiting" : "in a window");
+    ExecutorBench bench;
+    if (while_waiting) {
+      bench.factories().suts = {engine::testing::FakeSut::Script{
+          Error{"interrupted while waiting for 127.0.0.2:8080 to accept connections",
+                ErrorKind::kInterrupted}}};
+    }
+    Job job(kFirstJob, testing::short_scenario(), {}, "client");
+    ASSERT_TRUE(job.request_cancel());  // as JobQueue::cancel asks a running job
+    bench.executor().run(job);
+    const JobStatus status = job.status();
+    EXPECT_EQ(status.state, JobState::kCancelled);
+    auto runs = bench.db().list_runs(10);
+    ASSERT_TRUE(runs && runs->size() == 1);
+    EXPECT_EQ(runs->front().status, "aborted");
+    const std::string expected =
+        while_waiting ? "cancelled through the service; interrupted while waiting for "
+                        "127.0.0.2:8080 to accept connections"
+                      : "cancelled through the service";
+    EXPECT_EQ(runs->front().error, expected);
+    EXPECT_EQ(status.error, expected);
+    EXPECT_EQ(status.run_id, runs->front().id);
+  }
 }
 
 TEST(RunExecutorStop, ACancelOnceTheOutcomeIsSettledIsRefused) {
