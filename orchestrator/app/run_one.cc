@@ -50,7 +50,8 @@ std::string unstated_reason(const report::ScenarioReport& out) {
 report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
                                const engine::EngineOptions& options, store::Store& db,
                                const store::RunInfo& info_template,
-                               report::TerminalReport& terminal, engine::RunObserver* extra) {
+                               report::TerminalReport& terminal, engine::RunObserver* extra,
+                               const std::function<void(int64_t run_id)>& stored) {
   report::ScenarioReport out;
   store::RunInfo info = info_template;
   info.scenario = scenario.name;
@@ -64,6 +65,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
     return out;
   }
   out.run_id = *run_id;
+  if (stored) stored(out.run_id);
   StoreRecorder recorder(db, out.run_id,
                          [&terminal](const std::string& line) { terminal.message(line); });
   std::vector<engine::RunObserver*> observers{&terminal, &recorder};

@@ -3,6 +3,8 @@
 // `orchestrator serve`.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,11 +27,14 @@ struct RunPolicy {
 // goes through `terminal`, which writes to a job's own output under `serve`. `extra` (may be
 // null) receives every engine event after the terminal and the store (metrics, a service's
 // progress stream). It does not promote: the caller calls promote_run once nothing can change
-// the exit code any more (the report files written, an interrupt looked for).
+// the exit code any more (the report files written, an interrupt looked for). `stored` (may be
+// empty) is called with the run's id as soon as its row exists, before the engine starts (a
+// service's job shows it while it runs).
 report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
                                const engine::EngineOptions& options, store::Store& db,
                                const store::RunInfo& info_template,
-                               report::TerminalReport& terminal, engine::RunObserver* extra);
+                               report::TerminalReport& terminal, engine::RunObserver* extra,
+                               const std::function<void(int64_t run_id)>& stored = {});
 
 // Adds the run to policy.promote when it exited 0 (completed, no critical gate failed, not
 // degraded): README, "a baseline needs exit code 0". `out.exit_code` must be final: what the

@@ -151,7 +151,11 @@ void RunExecutor::run(Job& job) {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
     engine::FanOutObserver extra({&metrics_, &progress, &live_});
-    r = app::run_one(job.scenario(), policy, options, db_, info, terminal, &extra);
+    // The run's id as soon as its row exists: GetRun, ListRuns and the live page link it
+    // while it runs.
+    r = app::run_one(
+        job.scenario(), policy, options, db_, info, terminal, &extra,
+        [&job](int64_t run_id) { job.update([&](JobStatus& s) { s.run_id = run_id; }); });
     if (seams_.judged) seams_.judged([&deadline] { deadline.pass_now(); });
     deadline.finished();  // what comes after the run is not stopped
     // The deadline may have come once run_one had judged the run for the last time (while it

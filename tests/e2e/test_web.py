@@ -198,16 +198,19 @@ class WebPages(unittest.TestCase):
                                   stderr=subprocess.PIPE, text=True, cwd=cls.dir)
         cls.live_while_running = None
         cls.report_while_running = None  # run 2's report, the run stored but not ended
+        cls.live_linked_the_running_run = False  # the jobs table named run 2 while it ran
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and second.poll() is None:
-            if cls.live_while_running is None:
+            if cls.live_while_running is None or not cls.live_linked_the_running_run:
                 status, body, _ = fetch(cls.http + "/live")
                 if status == 200 and "<td class=\"text\">running</td>" in body:
-                    cls.live_while_running = body
+                    cls.live_while_running = cls.live_while_running or body
+                    cls.live_linked_the_running_run = (
+                        "<td class=\"text\">running</td><td><a href=\"/runs/2\">2</a></td>" in body)
             status, body, _ = fetch(cls.http + "/runs/2")
             if status == 200 and "running" in body and cls.report_while_running is None:
                 cls.report_while_running = body
-            if cls.live_while_running and cls.report_while_running:
+            if cls.live_linked_the_running_run and cls.report_while_running:
                 break
             time.sleep(0.1)
         out, err = second.communicate(timeout=120)
@@ -311,6 +314,8 @@ class WebPages(unittest.TestCase):
 
     def test_the_live_page_showed_the_running_job_and_updates_itself(self):
         self.assertIsNotNone(self.live_while_running, "the live page never showed a running job")
+        # Its run as soon as it was stored (it showed "-" until the job ended).
+        self.assertTrue(self.live_linked_the_running_run, self.live_while_running)
         # Without script it reloads; with it, its one script (allowed by hash) fetches the
         # changing part from this origin only.
         self.assertIn('<noscript><meta http-equiv="refresh" content="2"/></noscript>',

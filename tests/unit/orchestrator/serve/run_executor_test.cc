@@ -166,6 +166,27 @@ TEST(RunExecutorStop, ACancelledJobsErrorIsItsStoredRunsAndSaysTheServiceCancell
   }
 }
 
+// The job's run id is given as soon as the run is stored, while the job still runs (GetRun,
+// ListRuns and the live page show it then); it was 0 until the job ended.
+TEST(RunExecutorRunId, TheRunIdIsInTheJobsStatusWhileItRuns) {
+  ExecutorBench bench;
+  auto job = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(job);
+  const auto ended = ExecutorBench::wait_end(*job);
+  ASSERT_EQ(ended.status.state, JobState::kFinished) << ended.err;
+  ASSERT_NE(ended.status.run_id, 0);
+  std::vector<int64_t> running_ids;
+  uint64_t next = 0;
+  bool done = false;
+  for (const JobEvent& event : job->events_since(next, std::chrono::milliseconds(0), done)) {
+    if (const auto* s = std::get_if<JobStatus>(&event); s && s->state == JobState::kRunning) {
+      running_ids.push_back(s->run_id);
+    }
+  }
+  // Started (no run yet), then stored: the id the store gave it.
+  EXPECT_EQ(running_ids, (std::vector<int64_t>{0, ended.status.run_id}));
+}
+
 TEST(RunExecutorStop, ACancelOnceTheOutcomeIsSettledIsRefused) {
   Job job(1, testing::short_scenario(), {}, "client");
   EXPECT_TRUE(job.request_cancel());
