@@ -37,6 +37,10 @@ class FakeService final : public v1::Orchestrator::Service {
     if (request->content().file_name().ends_with("refused.toml")) {
       return {grpc::StatusCode::INVALID_ARGUMENT, "refused.toml:1:1: error: refused"};
     }
+    // One named full.toml finds the queue full.
+    if (request->content().file_name().ends_with("full.toml")) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "the queue is full: 1 run waits already"};
+    }
     if (request->validate_only() && !ignores_validate_only) {
       ++validated;
       response->set_job_id(0);
@@ -142,6 +146,18 @@ TEST_F(RemoteRun, ARefusedFileLeavesNoJobOfTheFilesBeforeIt) {
   EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
   EXPECT_EQ(service_.validated.load(), 3);
   EXPECT_EQ(service_.submitted.load(), 2);
+}
+
+// README's exit codes: 2 for a submission wrong in itself (resubmitting it would be refused
+// again), 3 for one the service could not take now. A full queue is the second: the client
+// exits 3, as for a service it cannot reach, and nothing is submitted.
+TEST_F(RemoteRun, AFullQueueIsExitCode3AndARefusedScenario2) {
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remote_run(options({file("full.toml")}, "")), cli::kExitRunError);
+  EXPECT_EQ(remote_run(options({file("refused.toml")}, "")), cli::kExitInvalidInput);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("error: the queue is full: 1 run waits already"), std::string::npos) << err;
+  EXPECT_EQ(service_.submitted.load(), 0) << err;
 }
 
 // A service older than validate_only queues a job for the check: that job is the file's, not
