@@ -8,6 +8,7 @@
 
 #include "orchestrator/changes/change_detection.h"
 #include "orchestrator/changes/energy_statistic.h"
+#include "orchestrator/gates/explanation.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/gates/statistics.h"
 
@@ -94,6 +95,7 @@ GateOutcome evaluate_change_gate(const scenario::Gate& gate, std::optional<gates
   const double y = run->figure;
   o.observed = y;
   o.new_repetitions = run->repetitions.size();
+  o.tool_figure = run->tool_figure;
   const gates::UnitKind unit = info->unit;
 
   // The current level: the history after its last change point.
@@ -144,7 +146,7 @@ GateOutcome evaluate_change_gate(const scenario::Gate& gate, std::optional<gates
   o.p_adjusted = p;
 
   std::string s = gates::format_metric_value(y, unit) + " (" +
-                  gates::describe_figure(info->figure, o.new_repetitions) + ") vs " +
+                  gates::detail::figure_description(o, *info) + ") vs " +
                   gates::format_metric_value(centre, unit) + " (the last " +
                   std::to_string(reference.size()) + " runs";
   if (!found.empty()) s += ", since the change at run " + std::to_string(history[from].run_id);

@@ -106,6 +106,8 @@ int gate_command(const GateFlags& flags) {
       auto figure = store.run_metric_figure(id, name, variant, metric);
       return figure ? *figure : std::nullopt;
     };
+    v.tool_latency = restored.workloads[i].latency.total_count() == 0 &&
+                     !restored.workloads[i].latency_tool().empty();
     v.not_measured = [&result = restored.workloads[i]](const std::string& metric) {
       return results::not_measured_reason(result, metric);
     };

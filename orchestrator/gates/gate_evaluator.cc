@@ -356,6 +356,7 @@ GateOutcome evaluate_paired_gate(const scenario::Gate& gate, std::optional<RunVa
   }
   o.observed = run->figure;
   o.new_repetitions = run->repetitions.size();
+  o.tool_figure = run->tool_figure;
   const MetricInfo& info = *find_metric(gate.metric);
   const LogSpace space{info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0, info.log_floor};
   std::vector<double> x;
@@ -450,6 +451,7 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
   }
   o.observed = run->figure;
   o.new_repetitions = run->repetitions.size();
+  o.tool_figure = run->tool_figure;
 
   if (gate.max || gate.min) {
     o = evaluate_absolute(std::move(o), gate);
@@ -458,6 +460,7 @@ GateOutcome evaluate_gate(const scenario::Gate& gate, std::optional<RunValues> r
     GateOutcome reset = skeleton(gate);
     reset.observed = o.observed;
     reset.new_repetitions = o.new_repetitions;
+    reset.tool_figure = o.tool_figure;
     o = std::move(reset);
   }
   return evaluate_relative(std::move(o), gate, *run, std::move(baseline), calibration,

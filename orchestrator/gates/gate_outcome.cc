@@ -63,7 +63,7 @@ std::string percent(double fraction) { return number("%.1f%%", fraction * 100); 
 // "500 (summed over 3 repetitions)", "8.90ms (3 repetitions merged)".
 std::string figure_text(const GateOutcome& o, const MetricInfo* info, UnitKind unit) {
   std::string s = format_metric_value(o.observed.value_or(NAN), unit);
-  if (info != nullptr) s += " (" + describe_figure(info->figure, o.new_repetitions) + ")";
+  if (info != nullptr) s += " (" + figure_description(o, *info) + ")";
   return s;
 }
 
@@ -168,6 +168,18 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
 }
 
 }  // namespace
+
+std::string figure_description(const GateOutcome& o, const MetricInfo& info) {
+  if (o.tool_figure && info.name.rfind("latency.", 0) == 0) {
+    // No histogram to merge (results::WorkloadResult::latency_at, latency_mean).
+    const std::string n = std::to_string(o.new_repetitions) +
+                          (o.new_repetitions == 1 ? " repetition" : " repetitions");
+    if (info.name == "latency.max") return "max of " + n;
+    if (info.name == "latency.mean") return "mean of " + n + ", weighted by successes";
+    return "median of " + n;
+  }
+  return describe_figure(info.figure, o.new_repetitions);
+}
 
 std::string explain(const GateOutcome& outcome) {
   const MetricInfo* info = find_metric(outcome.metric);

@@ -48,6 +48,10 @@ struct RunValues {
   // nothing to measure (left out) makes differ from its position; paired gates pair by it.
   // Empty: not known, and nothing was left out (paired by position).
   std::vector<uint32_t> numbers = {};
+  // The figure is a worker adapter's tool's, not a histogram's (a latency metric of a workload
+  // whose workers printed figures only): the median of the repetitions' figures, the max of
+  // their max (docs/GATES.md, "What a gate judges").
+  bool tool_figure = false;
 };
 
 // One stored baseline run's values of the gate's metric.
@@ -101,6 +105,7 @@ struct GateOutcome {
 
   std::optional<double> observed;  // the run's figure (RunValues::figure, base units)
   size_t new_repetitions = 0;
+  bool tool_figure = false;  // RunValues::tool_figure of the run judged
   // Absolute gate: the bound that decided (the violated one, else max, else min). Relative
   // gate: the value at which the change reaches max_regression (base units).
   std::optional<double> threshold;

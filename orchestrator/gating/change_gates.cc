@@ -15,11 +15,14 @@ using Figure = std::function<std::optional<double>(const std::string&)>;
 // One measurement of the workload against the history: its figure, the number its report
 // prints and the store keeps as its history point.
 gates::GateOutcome judge(const scenario::Gate& gate, const Values& values, const Figure& figure,
-                         std::span<const changes::HistoryPoint> history) {
+                         bool tool_latency, std::span<const changes::HistoryPoint> history) {
   std::optional<gates::RunValues> run;
   auto repetitions = values ? values(gate.metric) : std::nullopt;
   auto value = figure ? figure(gate.metric) : std::nullopt;
-  if (repetitions && value) run = gates::RunValues{*value, std::move(*repetitions)};
+  if (repetitions && value) {
+    run = gates::RunValues{
+        *value, std::move(*repetitions), {}, tool_latency && gate.metric.rfind("latency.", 0) == 0};
+  }
   return changes::evaluate_change_gate(gate, std::move(run), history);
 }
 
@@ -39,7 +42,7 @@ gates::GateOutcome confirmed(gates::GateOutcome first, const scenario::Gate& gat
     return first;
   }
   const gates::GateOutcome rerun =
-      judge(gate, workload.rerun->values, workload.rerun->figure, history);
+      judge(gate, workload.rerun->values, workload.rerun->figure, workload.tool_latency, history);
   first.confirmation_observed = rerun.observed;
   first.confirmation_p_value = rerun.p_value;
   if (rerun.verdict == gates::Verdict::kFail) {
@@ -72,7 +75,8 @@ gates::GateOutcome evaluate_change(const scenario::Gate& gate, const WorkloadVal
     if (!stored) return gates::error_outcome(gate, "change gate history: " + stored.message());
     history = std::move(*stored);
   }
-  gates::GateOutcome outcome = judge(gate, workload.values, workload.figure, history);
+  gates::GateOutcome outcome =
+      judge(gate, workload.values, workload.figure, workload.tool_latency, history);
   // As for the other gates: a worker that could not measure the metric says why.
   if (outcome.verdict == gates::Verdict::kError && !outcome.observed && workload.not_measured) {
     if (std::string why = workload.not_measured(gate.metric); !why.empty()) {

@@ -87,7 +87,8 @@ std::optional<gates::RunValues> run_values(const WorkloadValues& workload,
   if (!figure) return std::nullopt;
   auto numbers = workload.numbers ? workload.numbers(metric) : std::nullopt;
   return gates::RunValues{*figure, std::move(*repetitions),
-                          numbers.value_or(std::vector<uint32_t>{})};
+                          numbers.value_or(std::vector<uint32_t>{}),
+                          workload.tool_latency && metric.rfind("latency.", 0) == 0};
 }
 
 // A paired gate's outcome for one variant of a workload (docs/GATES.md, "Paired gates").
@@ -359,6 +360,7 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
     return numbers;
   };
   v.figure = [&w](const std::string& metric) { return results::metric_figure(w, metric); };
+  v.tool_latency = w.latency.total_count() == 0 && !w.latency_tool().empty();
   v.not_measured = [&w](const std::string& metric) {
     return results::not_measured_reason(w, metric);
   };

@@ -44,6 +44,9 @@ struct WorkloadValues {
   // The workload's figure of a metric as the report prints it (results::metric_figure, or
   // the stored one); nullopt when not collected.
   std::function<std::optional<double>(const std::string& metric)> figure;
+  // Its latency figures are a worker adapter's tool's (no histogram): gates explain them as
+  // the median of the repetitions' figures (docs/GATES.md, "What a gate judges").
+  bool tool_latency = false;
   // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
   std::function<std::string(const std::string& metric)> not_measured;
   // The workload measured once more for a change gate with confirm = 1 that failed
