@@ -49,7 +49,7 @@ struct RunFilter {
   const char* key;
   std::vector<const char*> values;
 };
-const RunFilter kStatusFilter{"status", {"running", "ok", "failed", "aborted"}};
+const RunFilter kStatusFilter{"status", {"running", "ok", "failed", "aborted", "abandoned"}};
 const RunFilter kVerdictFilter{
     "verdict", {"pass", "fail", "inconclusive", "no_baseline", "error", "not_configured"}};
 

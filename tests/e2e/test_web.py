@@ -351,7 +351,10 @@ class WebPages(unittest.TestCase):
         status, body, _ = fetch(self.http + "/?status=done")
         self.assertEqual(status, 400, body)
         self.assertIn("status &#39;done&#39; is none of the values it takes: running, ok, failed, "
-                      "aborted", body)
+                      "aborted, abandoned (or empty: any)", body)
+        # Every status a stored run can have is taken (README "Run status"), none matching here.
+        for status in ("running", "failed", "aborted", "abandoned"):
+            self.assertIn("0 runs shown", self.page("/?status=" + status))
         # Anything but GET: 405 naming GET, with the pages' headers (it was a bare 404).
         for method, data in (("POST", b"x=1"), ("HEAD", None), ("PUT", b"x"), ("DELETE", None)):
             request = urllib.request.Request(self.http + "/", data=data, method=method)
