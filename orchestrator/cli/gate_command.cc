@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <optional>
+#include <set>
+#include <string_view>
 
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
@@ -11,6 +14,7 @@
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/stored_run.h"
 #include "orchestrator/scenario/scenario_loader.h"
+#include "orchestrator/scenario/suggest.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::cli {
@@ -35,6 +39,29 @@ void add_gate_command(CLI::App& app, GateFlags& flags) {
   }
 }
 
+namespace {
+
+// Why `name` is no baseline of the store, naming the baselines that hold runs of `scenario`
+// ("none" when none does); nothing when some baseline is called so, of whatever scenario.
+std::optional<std::string> unknown_baseline(store::Store& store, const std::string& name,
+                                            const std::string& scenario) {
+  auto entries = store.list_baselines();
+  if (!entries) return "cannot read the baselines: " + entries.message();
+  std::set<std::string> names;
+  for (const store::BaselineEntry& entry : *entries) {
+    if (entry.name == name) return std::nullopt;
+    if (entry.scenario == scenario) names.insert(entry.name);
+  }
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  const std::vector<std::string_view> candidates(names.begin(), names.end());
+  return "--baseline '" + name + "': no baseline has that name" +
+         scenario::did_you_mean(name, candidates) + "; baselines with runs of scenario '" +
+         scenario + "': " + (known.empty() ? "none" : known) + "; nothing was judged or stored";
+}
+
+}  // namespace
+
 int gate_command(const GateFlags& flags) {
   // A report file that cannot be written is a usage mistake, found before the verdicts are
   // stored (exit 2), as `run` finds it before it runs.
@@ -52,6 +79,15 @@ int gate_command(const GateFlags& flags) {
   if (!run) {
     std::fprintf(stderr, "error: %s\n", run.message().c_str());
     return kExitInvalidInput;
+  }
+  // A misspelt --baseline is refused before anything is stored: judged, it would store a new
+  // latest evaluation of `no_baseline` verdicts, which `runs show`, the reports and the pages
+  // then show for the run. A baseline that exists without a run of this series still judges.
+  if (!flags.baseline.empty()) {
+    if (auto unknown = unknown_baseline(**db, flags.baseline, run->run.scenario)) {
+      std::fprintf(stderr, "error: %s\n", unknown->c_str());
+      return kExitInvalidInput;
+    }
   }
   // The gates as the run's own scenario text defines them. A gate the loader refuses now (a rule
   // added since the run) is kept, and judged an error that says why (docs/GATES.md, "Verdicts");

@@ -105,6 +105,44 @@ class GatesTest(unittest.TestCase):
         self.assertRegex(again.stdout, r"\n  pass\s+critical\s+hello\s+latency.p99")
         self.assertRegex(again.stdout, r"\n  pass, underpowered\s+critical\s+hello\s+errors.count")
 
+    def test_gate_refuses_an_unknown_baseline_before_it_stores_anything(self):
+        first = self.orchestrator("run", self.scenario(), "--db", self.db, "--promote", "main")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        other = write_scenario(self.dir, "other.toml",
+                               GATED.format(p99_max="10s").replace("e2e_gated", "e2e_other"))
+        second = self.orchestrator("run", other, "--db", self.db, "--promote", "release")
+        self.assertEqual(second.returncode, 0, second.stderr)
+
+        def evaluations():
+            with sqlite3.connect(self.db) as db:
+                return db.execute("SELECT * FROM gate_results ORDER BY id").fetchall()
+        stored = evaluations()
+        # A misspelt name would store a latest evaluation of no_baseline verdicts, which
+        # `runs show` and the reports then show for the run.
+        run = self.orchestrator("gate", "1", "--db", self.db, "--baseline", "mian")
+        self.assertEqual((run.returncode, run.stdout, run.stderr),
+                         (2, "", "error: --baseline 'mian': no baseline has that name (did you "
+                                 "mean 'main'?); baselines with runs of scenario 'e2e_gated': "
+                                 "main; nothing was judged or stored\n"))
+        run = self.orchestrator("gate", "2", "--db", self.db, "--baseline", "nightly")
+        self.assertEqual((run.returncode, run.stdout, run.stderr),
+                         (2, "", "error: --baseline 'nightly': no baseline has that name; "
+                                 "baselines with runs of scenario 'e2e_other': release; nothing "
+                                 "was judged or stored\n"))
+        self.assertEqual(evaluations(), stored)
+
+        # A baseline that exists but has no run of the series before this one still judges:
+        # `release` (only e2e_other's run) for run 1, `main` (run 1 itself) for run 1.
+        for baseline in ("release", "main"):
+            run = self.orchestrator("gate", "1", "--db", self.db, "--baseline", baseline)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertRegex(run.stdout, r"\n  no_baseline\s+critical\s+hello\s+errors.count")
+            with sqlite3.connect(self.db) as db:
+                self.assertEqual(db.execute(
+                    "SELECT verdict, baseline FROM gate_results WHERE run_id = 1 AND "
+                    "metric = 'errors.count' ORDER BY evaluation DESC LIMIT 1").fetchone(),
+                    ("no_baseline", baseline))
+
     def test_an_impossible_gate_fails_the_run_with_exit_1_and_says_why(self):
         path = self.scenario(p99_max="1ns")
         run = self.orchestrator("run", path, "--db", self.db, "--promote", "main")
