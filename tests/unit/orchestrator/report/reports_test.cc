@@ -245,6 +245,23 @@ TEST(WorkloadTable, AnOpenLoopRateUnderOnePerSecondIsNotShownAsZero) {
   EXPECT_NE(workload_table(w).find(" at 50000 req/s\n"), std::string::npos) << workload_table(w);
 }
 
+// Under each open-loop repetition's row its diagnostics, "service time: not measured" for one
+// without a service-time histogram, as the HTML report and the Markdown summary give them; a
+// closed-loop repetition has no such line.
+TEST(WorkloadTable, EveryOpenLoopRepetitionGetsItsDiagnosticsLine) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.rate = 1000;
+  ASSERT_FALSE(w.repetitions.front().service_time);
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("\n             service time: not measured\n"), std::string::npos) << table;
+  w.repetitions.front().service_time.emplace();
+  w.repetitions.front().service_time->record(50'000);
+  EXPECT_NE(workload_table(w).find(open_loop_text(w.repetitions.front()) + "\n"), std::string::npos)
+      << workload_table(w);
+  w.spec.rate = 0;
+  EXPECT_EQ(workload_table(w).find("service time"), std::string::npos) << workload_table(w);
+}
+
 // A row without flags (the median row never has router/op) ends at its last figure.
 TEST(WorkloadTable, NoLineEndsInSpaces) {
   results::WorkloadResult w = saturated_workload();
