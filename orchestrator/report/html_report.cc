@@ -60,6 +60,7 @@ td.text, th.text { text-align: left; }
 .note { color: #555; }
 td.ci span.why { display: block; color: #555; font-size: 0.85em; text-align: left; max-width: 16em; }
 .flag { color: #8a5a00; }
+p.flag { overflow-wrap: anywhere; white-space: pre-wrap; }
 .workload { break-inside: avoid-page; }
 svg.chart { display: block; max-width: 100%; height: auto; margin: 0.3em 0; }
 svg.chart text { font: 11px system-ui, sans-serif; fill: #222; }
@@ -236,9 +237,11 @@ std::string workers_table(const results::WorkloadResult& w) {
       "<th class=\"text\">host</th><th>ops/s</th><th>share</th><th>p50</th><th>p99</th>"
       "<th>max</th><th>errors</th><th>CPU</th><th>clock offset</th><th>RTT</th>"
       "<th>start skew</th></tr>\n";
-  // Clock figures not measured (a worker that does not answer the exchange) are "-".
+  // Clock figures not measured (a worker that does not answer the exchange) are "-"; the
+  // offset signed, in the unit formatting of RTT and skew.
   auto offset = [](std::optional<int64_t> ns) {
-    return ns ? fmt::format("{:+.6f} s", static_cast<double>(*ns) / 1e9) : std::string("-");
+    if (!ns) return std::string("-");
+    return (*ns >= 0 ? "+" : "") + format_duration_ns(static_cast<double>(*ns));
   };
   for (const auto& rep : w.repetitions) {
     double total = 0;
@@ -355,12 +358,16 @@ std::string gates_section(const HtmlRun& run) {
       // distance beyond the bound in the metric's unit (docs/GATES.md).
       if (g.kind == "relative" || g.kind == "change") {
         effect = fmt::format("d = {:+.4f} (log)", *g.effect);
-      } else if (*g.effect > 0) {
-        effect = history::format_gate_value(g.metric, g.effect) + " beyond the bound";
-      } else if (*g.effect < 0) {
-        effect = history::format_gate_value(g.metric, -*g.effect) + " inside the bound";
-      } else {
+      } else if (*g.effect == 0) {
         effect = "at the bound";
+      } else {
+        // The distance in the metric's unit (three digits: 101us against a 1s max is "1.00s
+        // inside"), so also the observed figure as a share of the bound, which tells them apart.
+        effect = history::format_gate_value(g.metric, std::abs(*g.effect)) +
+                 (*g.effect > 0 ? " beyond the bound" : " inside the bound");
+        if (g.observed && g.threshold && *g.threshold != 0) {
+          effect += fmt::format(" (observed {:.3g}% of it)", 100 * *g.observed / *g.threshold);
+        }
       }
     }
     out += fmt::format(

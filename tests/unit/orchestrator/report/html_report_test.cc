@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "common/units/units.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/svg_chart.h"
@@ -431,6 +432,87 @@ TEST(HtmlReport, AnOpenLoopRepetitionShowsItsServiceTimeLateSendsAndUnsent) {
   // A closed-loop workload has no such row.
   run.result.workloads.front().spec.rate = 0;
   EXPECT_EQ(html_document({run}).find("service time"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A worker's clock offset is in the unit formatting of its RTT and start skew, signed, not in
+// seconds to six decimals.
+TEST(HtmlReport, AWorkersClockOffsetIsFormattedAsItsRttAndSkew) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  results::WorkloadResult w;
+  w.spec.name = "hello";
+  results::Repetition rep;
+  rep.duration_ns = 1'000'000'000;
+  rep.latency.record(100'000);
+  results::WorkerShare share;
+  share.host = "local";
+  share.clock_offset_ns = -8'000;
+  share.rtt_ns = 50'000;
+  share.start_skew_ns = 12'000;
+  rep.workers.push_back(share);
+  share.worker = 1;
+  share.clock_offset_ns = 250'000;
+  rep.workers.push_back(share);
+  w.repetitions.push_back(rep);
+  w.latency.record(100'000);
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  EXPECT_EQ(html.find("0.000008 s"), std::string::npos);
+  EXPECT_NE(
+      html.find("<td>-" + format_duration_ns(8'000) + "</td><td>" + format_duration_ns(50'000) +
+                "</td><td>" + format_duration_ns(12'000) + "</td>"),
+      std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td>+" + format_duration_ns(250'000) + "</td>"), std::string::npos);
+}
+
+// A long run error is shown whole, wrapped (a path has no space to break at), never cut.
+TEST(HtmlReport, ALongRunErrorIsShownWholeAndWrapped) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  std::string error = "cannot start worker: ";
+  for (int i = 0; i < 40; ++i) error += "/a-rather-long-folder-name";
+  error += "/worker: No such file or directory";
+  run.run.error = error;
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<p class=\"flag\">" + escape(error) + "</p>"), std::string::npos);
+  EXPECT_NE(html.find("p.flag { overflow-wrap: anywhere;"), std::string::npos);
+}
+
+// An absolute gate's effect says how far inside or beyond its bound the figure lies: in the
+// metric's unit (three digits), and the observed figure as a share of the bound, so 101us
+// against a 1s max is not read as "1.00s" with nothing else.
+TEST(HtmlReport, AnAbsoluteGatesEffectSaysHowFarInsideTheBound) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "absolute";
+  g.method = "absolute";
+  g.verdict = "pass";
+  g.severity = "critical";
+  g.observed = 101e-6;
+  g.threshold = 1.0;
+  g.effect = 101e-6 - 1.0;
+  store::GateRecord beyond = g;
+  beyond.verdict = "fail";
+  beyond.observed = 1.5;
+  beyond.effect = 0.5;
+  run.gates = {g, beyond};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("1.00s inside the bound (observed 0.0101% of it)"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("500ms beyond the bound (observed 150% of it)"), std::string::npos) << html;
 }
 
 }  // namespace
