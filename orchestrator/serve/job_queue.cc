@@ -30,7 +30,7 @@ Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, Job
                                                 std::string origin, uint32_t& position,
                                                 bool& full) {
   std::lock_guard lock(mutex_);
-  if (auto refused = refusal(full)) return *refused;
+  if (auto refused = refusal(1, full)) return *refused;
   auto job = std::make_shared<Job>(next_id_++, std::move(scenario), std::move(options),
                                    std::move(origin), limits_.event_bytes_kept);
   position = static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
@@ -40,21 +40,29 @@ Expected<std::shared_ptr<Job>> JobQueue::submit(scenario::Scenario scenario, Job
   return job;
 }
 
-Expected<uint32_t> JobQueue::would_accept(bool& full) const {
+Expected<uint32_t> JobQueue::would_accept(size_t jobs, bool& full) const {
   std::lock_guard lock(mutex_);
-  if (auto refused = refusal(full)) return *refused;
+  if (auto refused = refusal(jobs, full)) return *refused;
   return static_cast<uint32_t>(waiting_.size() + (running_ ? 1 : 0));
 }
 
-std::optional<Error> JobQueue::refusal(bool& full) const {
+std::optional<Error> JobQueue::refusal(size_t jobs, bool& full) const {
   full = false;
   if (stopping_) return Error{"the service is shutting down and accepts no new runs"};
-  if (waiting_.size() >= limits_.max_waiting) {
+  const size_t waiting = waiting_.size();
+  // Compared without a sum that could wrap: waiting + jobs > max_waiting.
+  if (waiting >= limits_.max_waiting || jobs > limits_.max_waiting - waiting) {
     full = true;
-    const size_t waiting = waiting_.size();
+    const std::string max = " (serve --max-queued " + std::to_string(limits_.max_waiting) + ")";
+    if (jobs > 1) {
+      return Error{"the queue has no room for " + std::to_string(jobs) + " runs: " +
+                   std::to_string(waiting) + (waiting == 1 ? " run waits" : " runs wait") +
+                   " already, and at most " + std::to_string(limits_.max_waiting) + " may" + max +
+                   "; submit fewer at once, or again when some have started"};
+    }
     return Error{"the queue is full: " + std::to_string(waiting) +
-                 (waiting == 1 ? " run waits" : " runs wait") + " already (serve --max-queued " +
-                 std::to_string(limits_.max_waiting) + "); submit again when one has started"};
+                 (waiting == 1 ? " run waits" : " runs wait") + " already" + max +
+                 "; submit again when one has started"};
   }
   return std::nullopt;
 }

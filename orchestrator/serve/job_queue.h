@@ -51,9 +51,11 @@ class JobQueue {
   // `full` is set: try again later). `position` receives the jobs ahead.
   Expected<std::shared_ptr<Job>> submit(scenario::Scenario scenario, JobOptions options,
                                         std::string origin, uint32_t& position, bool& full);
-  // What submit would answer now, and queues nothing: an error as submit's (`full` set alike),
-  // else the jobs a submission would have ahead (a Submit with validate_only).
-  Expected<uint32_t> would_accept(bool& full) const;
+  // Whether `jobs` submissions in a row would all be taken now, and queues nothing: an error as
+  // submit's (`full` set alike) when the jobs that wait and these would be more than
+  // max_waiting, else the jobs the first of them would have ahead (a Submit with validate_only
+  // and jobs_to_submit; `run --server` with several files asks for room for all of them).
+  Expected<uint32_t> would_accept(size_t jobs, bool& full) const;
   std::shared_ptr<Job> find(uint64_t id) const;
   std::vector<JobStatus> list() const;  // newest first
   // Cancels a queued or running job; nullptr for an unknown id.
@@ -65,8 +67,8 @@ class JobQueue {
 
  private:
   void loop();
-  // Why a submission is refused now, if it is (the mutex held).
-  std::optional<Error> refusal(bool& full) const;
+  // Why `jobs` submissions are refused now, if they are (the mutex held).
+  std::optional<Error> refusal(size_t jobs, bool& full) const;
   // Forgets the oldest ended jobs past finished_kept, then drops the oldest ended jobs' output
   // past total_bytes_kept (the mutex held).
   void forget_old_finished();

@@ -1,6 +1,7 @@
 // See orchestrator_service.h.
 #include "orchestrator/serve/orchestrator_service.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace benchgate::serve {
@@ -100,10 +101,16 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   if (auto valid = check_job_options(options, OptionNames::kFields); !valid) {
     return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
   }
+  if (request->jobs_to_submit() != 0 && !request->validate_only()) {
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "field 'jobs_to_submit' is for a validate_only request; a submission queues one job"};
+  }
   uint32_t position = 0;
   bool full = false;
   if (request->validate_only()) {
-    auto accepted = queue_.would_accept(full);
+    // Room for every job the client will submit, not for one: `run --server a.toml b.toml`
+    // against a queue with room for one passed the check and then overflowed it.
+    auto accepted = queue_.would_accept(std::max<size_t>(request->jobs_to_submit(), 1), full);
     if (!accepted) {
       return {full ? grpc::StatusCode::RESOURCE_EXHAUSTED : grpc::StatusCode::UNAVAILABLE,
               accepted.message()};

@@ -191,6 +191,8 @@ int remote_run(const RemoteRunOptions& options) {
     request.set_promote(options.job.promote);
     request.set_strict(options.job.strict);
     request.set_validate_only(validate_only);
+    // The queue must have room for all of them, not for one each.
+    if (validate_only) request.set_jobs_to_submit(static_cast<uint32_t>(options.files.size()));
     return request;
   };
   auto submit = [&stub](const v1::SubmitRequest& request, v1::SubmitResponse& response) {
@@ -198,9 +200,10 @@ int remote_run(const RemoteRunOptions& options) {
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
     return stub->Submit(&context, request, &response);
   };
-  // With several files, the service checks every one (validate_only) before any is submitted:
-  // a refused file leaves no job of the others queued or started, as a local run starts
-  // nothing when one file is invalid. A service older than validate_only queues the job at
+  // With several files, the service checks every one (validate_only) before any is submitted,
+  // and that its queue has room for all of them: a refused file or a queue without that room
+  // leaves no job of the others queued or started, as a local run starts nothing when one file
+  // is invalid. A service older than validate_only queues the job at
   // once (its id is not 0): that is then the file's submission.
   std::vector<v1::SubmitResponse> checked(options.files.size());
   if (options.files.size() > 1) {

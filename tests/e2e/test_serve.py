@@ -334,6 +334,26 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
         self.stop_service()
 
+    def test_files_the_queue_has_no_room_for_leave_no_job_of_any(self):
+        # The check before any file is submitted asks for room for all of them. Before, each
+        # file passed alone against --max-queued 1, the submissions overflowed the queue, and
+        # the first file's job was left started and then aborted (exit 3 either way).
+        self.stop_service()
+        self.start_service("--max-queued", "1")
+        first = write_scenario(self.dir, "served.toml", GATED)
+        second = write_scenario(self.dir, "again.toml", GATED.replace('name = "served"',
+                                                                        'name = "again"'))
+        client = self.client(first, second)
+        out, err = client.communicate(timeout=60)
+        self.assertEqual(client.returncode, 3, out + err)
+        self.assertIn("the queue has no room for 2 runs: 0 runs wait already, and at most 1 "
+                      "may (serve --max-queued 1)", err)
+        self.assertNotIn(" as job ", err)  # "submitted FILE to ADDR as job N"
+        self.assert_only_the_service_runs()
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM runs").fetchone(), (0,))
+        self.stop_service()
+
     def test_a_worker_implementation_not_on_the_allowlist_is_refused_and_never_runs(self):
         marker = os.path.join(self.dir, "MARKER")
         err = self.refused(WORKER_IMPL.format(marker=marker), "sneaky_worker")

@@ -110,6 +110,66 @@ TEST(JobQueueLimits, AFullQueueOfOneSaysOneRunWaits) {
   ASSERT_TRUE(queue.idle()) << "the jobs never ended";
 }
 
+// `run --server a.toml b.toml` asks, before it submits any, whether the queue has room for
+// both (Submit with validate_only and jobs_to_submit 2). Against --max-queued 1 the check
+// passed for each file alone, the submissions then overflowed the queue, and a.toml's job was
+// left started and then aborted. Now the check counts every job the client will submit.
+TEST(JobQueueLimits, AValidateOnlyCheckAsksForRoomForEveryJobTheClientWillSubmit) {
+  HeldExecutor executor;
+  JobQueue queue(executor, JobQueueLimits{1, 1});
+  bool full = false;
+  EXPECT_TRUE(queue.would_accept(1, full));
+  EXPECT_FALSE(full);
+  auto two = queue.would_accept(2, full);
+  ASSERT_FALSE(two);
+  EXPECT_TRUE(full);
+  EXPECT_EQ(two.message(),
+            "the queue has no room for 2 runs: 0 runs wait already, and at most 1 may (serve "
+            "--max-queued 1); submit fewer at once, or again when some have started");
+  // No sum that wraps: a count near the type's end is refused too.
+  EXPECT_FALSE(queue.would_accept(static_cast<size_t>(-1), full));
+  EXPECT_TRUE(full);
+
+  OrchestratorService service(queue, AdmissionPolicy{});
+  v1::SubmitRequest request;
+  request.mutable_content()->set_file_name("client.toml");
+  request.mutable_content()->set_text(R"(name = "s"
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/bench/hello"
+)");
+  request.set_validate_only(true);
+  v1::SubmitResponse response;
+  request.set_jobs_to_submit(2);  // two files
+  EXPECT_EQ(service.Submit(nullptr, &request, &response).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  request.set_jobs_to_submit(1);
+  EXPECT_TRUE(service.Submit(nullptr, &request, &response).ok());
+  request.set_jobs_to_submit(0);  // as an older client sends it: one job
+  EXPECT_TRUE(service.Submit(nullptr, &request, &response).ok());
+  // Only a check carries the count: a submission queues one job.
+  request.set_validate_only(false);
+  request.set_jobs_to_submit(2);
+  const grpc::Status stray = service.Submit(nullptr, &request, &response);
+  EXPECT_EQ(stray.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(stray.error_message(),
+            "field 'jobs_to_submit' is for a validate_only request; a submission queues one job");
+  EXPECT_TRUE(queue.list().empty()) << "a check or a refused submission was queued";
+
+  // With one job running and one waiting, not even one more fits.
+  ASSERT_TRUE(submit_one(service).ok());
+  ASSERT_TRUE(executor.wait_started(1)) << "the first job never started";
+  ASSERT_TRUE(submit_one(service).ok());
+  EXPECT_FALSE(queue.would_accept(1, full));
+  EXPECT_TRUE(full);
+  executor.release();
+  for (int i = 0; i < 3000 && !queue.idle(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(queue.idle()) << "the jobs never ended";
+}
+
 // Each job writes this much output and ends at once.
 class ChattyExecutor final : public JobExecutor {
  public:
