@@ -21,7 +21,9 @@ namespace benchgate::cli {
 void add_serve_command(CLI::App& app, ServeFlags& flags) {
   auto* serve = app.add_subcommand(
       "serve", "Run as a service: accept runs over gRPC, one at a time, and serve /metrics");
-  serve->add_option("--listen", flags.listen, "gRPC Orchestrator service address HOST:PORT")
+  serve
+      ->add_option("--listen", flags.listen,
+                   "gRPC Orchestrator service address: HOST:PORT, or unix:PATH (a Unix socket)")
       ->capture_default_str();
   serve
       ->add_option("--metrics-listen", flags.metrics_listen,

@@ -54,7 +54,7 @@ class HelpTest(HelpCase):
         self.assertRegex(serve, r"--scenarios DIR REQUIRED")
         self.assertRegex(serve, r"--max-queued N=100\s+.*\(1 to 100000\)")
         self.assertRegex(serve, r"--workers N\s+.*\(1 to 1024\)")
-        self.assertRegex(serve, r"--listen HOST:PORT=127\.0\.0\.1:7700")
+        self.assertRegex(serve, r"--listen HOST:PORT\|unix:PATH=127\.0\.0\.1:7700")
         run_help = self.help_of(["orchestrator", "run"])
         self.assertRegex(run_help, r"--workers-wait DURATION=60s")
         self.assertRegex(run_help, r"--db FILE=benchgate\.db")
@@ -75,6 +75,8 @@ class HelpTest(HelpCase):
         # The sets the router checks its values against (router/app/config.h), not a copy.
         self.assertRegex(router, r"--http-io \{asio,epoll\}=epoll")
         self.assertRegex(router, r"--tls-min-version \{1\.2,1\.3\}=1\.2")
+        # The service's gRPC address, and so the client's, may be a Unix socket.
+        self.assertRegex(self.help_of(["orchestrator", "run"]), r"--server HOST:PORT\|unix:PATH")
         for command in ("run", "calibrate", "serve"):
             self.assertRegex(self.help_of(["orchestrator", command]),
                              r"--workers-at HOST:PORT\|dns:NAME:PORT", command)
