@@ -228,6 +228,22 @@ connections = 2
         left = glob.glob(os.path.join(tmp, "benchgate-run-*", "worker-token-*"))
         self.assertEqual(len(left), 1, left)
 
+        # Any command that opens the database marks it, a reader too (README, "Run status"):
+        # on a copy, so that the run below still finds it running.
+        copy = os.path.join(self.dir, "copy.db")
+        for suffix in ("", "-wal"):
+            if os.path.exists(self.db + suffix):
+                shutil.copyfile(self.db + suffix, copy + suffix)
+        with sqlite3.connect(copy) as db:
+            self.assertEqual(db.execute("SELECT status FROM runs WHERE id = 1").fetchone()[0],
+                             "running")
+        runs = self.orchestrator("runs", "list", "--db", copy)
+        self.assertEqual((runs.returncode, runs.stderr), (0, ""))
+        self.assertRegex(runs.stdout, r"\n\s*1\s+e2e_killed\s+abandoned\s")
+        with sqlite3.connect(copy) as db:
+            self.assertEqual(db.execute("SELECT status FROM runs WHERE id = 1").fetchone()[0],
+                             "abandoned")
+
         listing = Run(["run", self.scenario(), "--db", self.db], cwd=self.dir)
         listing.env["TMPDIR"] = tmp
         self.tags.append(listing.tag)
