@@ -124,8 +124,9 @@ int calibrate_command(const CalibrateFlags& flags) {
     std::fprintf(stderr, "error: --runs %d: must be from 3 to 1000\n", flags.runs);
     return kExitInvalidInput;
   }
-  auto scenarios = load_all({flags.file}, stderr);
-  if (!scenarios) return kExitInvalidInput;
+  auto loaded = load_all({flags.file}, stderr);
+  if (!loaded.scenarios) return loaded.exit_code;
+  auto& scenarios = loaded.scenarios;
   const scenario::Scenario& scenario = scenarios->front();
   auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
   if (!worker_token) {

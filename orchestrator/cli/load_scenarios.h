@@ -8,11 +8,23 @@
 #include <vector>
 
 #include "orchestrator/scenario/scenario.h"
+#include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::cli {
 
-// nullopt when any file is invalid (the diagnostics have been printed to `err`).
-std::optional<std::vector<scenario::Scenario>> load_all(const std::vector<std::string>& files,
-                                                        std::FILE* err);
+// Every file's scenario, or why not: `exit_code` is kExitInvalidInput (2) when any file is
+// invalid (every file's diagnostics printed to `err`), kExitRunError (3) when Ctrl-C ended the
+// wait for a file's pipe; the files after that one are not read (each pipe would wait its own
+// idle timeout again), and what the files before it said has been printed.
+struct LoadedScenarios {
+  std::optional<std::vector<scenario::Scenario>> scenarios;
+  int exit_code = 0;
+};
+
+LoadedScenarios load_all(const std::vector<std::string>& files, std::FILE* err);
+
+// load_all with the loader's options (tests shorten a pipe's idle timeout).
+LoadedScenarios load_all(const std::vector<std::string>& files, std::FILE* err,
+                         const scenario::LoadOptions& options);
 
 }  // namespace benchgate::cli

@@ -132,8 +132,9 @@ std::string not_with_server(const std::string& flag) {
 }  // namespace
 
 int run_command(const RunFlags& flags) {
-  auto scenarios = load_all(flags.files, stderr);
-  if (!scenarios) return kExitInvalidInput;
+  auto loaded = load_all(flags.files, stderr);
+  if (!loaded.scenarios) return loaded.exit_code;
+  auto& scenarios = loaded.scenarios;
   auto labels = parse_labels(flags.labels);
   if (!labels) {
     std::fprintf(stderr, "error: %s\n", labels.message().c_str());
@@ -233,8 +234,9 @@ void add_validate_command(CLI::App& app, std::vector<std::string>& files) {
 }
 
 int validate_command(const std::vector<std::string>& files) {
-  auto scenarios = load_all(files, stderr);
-  if (!scenarios) return kExitInvalidInput;
+  auto loaded = load_all(files, stderr);
+  if (!loaded.scenarios) return loaded.exit_code;
+  auto& scenarios = loaded.scenarios;
   for (const auto& scenario : *scenarios) {
     std::printf("%s: ok (scenario %s, %zu workload%s, %zu gate%s)\n", scenario.path.c_str(),
                 scenario.name.c_str(), scenario.workloads.size(),

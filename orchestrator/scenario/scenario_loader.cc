@@ -128,6 +128,7 @@ LoadResult load_scenario_file(const std::string& path, const LoadOptions& option
                                               : "no such scenario file";
     }
     result.diagnostics.push_back(Diagnostic{Location{path, 0, 0}, why});
+    result.interrupted = kind == ErrorKind::kInterrupted;
     return result;
   }
   return load_scenario_text(read->text, path, options);

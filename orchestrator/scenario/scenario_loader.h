@@ -27,6 +27,10 @@ struct Diagnostic {
 struct LoadResult {
   std::optional<Scenario> scenario;
   std::vector<Diagnostic> diagnostics;
+  // A signal caught while the file's pipe was waited on (Ctrl-C) ended the read: the load did
+  // not fail on the file, it was stopped, and a command exits as for an interrupt (3), reading
+  // no further file. The diagnostic says "interrupted while waiting for the pipe".
+  bool interrupted = false;
   bool ok() const { return scenario.has_value() && diagnostics.empty(); }
 };
 
