@@ -152,6 +152,21 @@ class ReportOfARealRun(unittest.TestCase):
             self.assertEqual(medians_from_html(self.html, workload),
                              medians_from_terminal(self.measured.stdout, workload), workload)
 
+    def test_open_loop_diagnostics_and_counts_are_the_terminals(self):
+        import html as html_module
+        terminal = [line.strip() for line in self.measured.stdout.splitlines()
+                    if line.strip().startswith("service time")]
+        self.assertEqual(len(terminal), REPETITIONS, self.measured.stdout)  # hello_open's
+        shown = [html_module.unescape(cell) for cell in re.findall(
+            r'<tr class="open-loop"><td class="text"></td><td colspan="10" class="text">(.*?)</td>',
+            self.html)]
+        self.assertEqual(shown, terminal)
+        counts = [line.strip() for line in self.measured.stdout.splitlines()
+                  if line.strip().startswith("requests: ")]
+        self.assertEqual(len(counts), 2, self.measured.stdout)
+        self.assertEqual([html_module.unescape(c) for c in
+                          re.findall(r'<p class="counts">(.*?)</p>', self.html)], counts)
+
     def test_in_chromium_no_error_no_request_and_the_charts_of_this_run(self):
         chromium_or_skip(self)
         os.makedirs(ARTIFACTS, exist_ok=True)
