@@ -149,10 +149,12 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
     out.status = stored && stored->run.status != "running"
                      ? stored->run.status
                      : store::Store::refused_end_status(out.status);
-    // And the reason it holds, which says why the end was refused; else why it would hold.
+    // And the reason it holds, which says why the end was refused; else the one it would hold.
+    const Error& refused = finished.error();
     out.error = stored && stored->run.status != "running"
                     ? stored->run.error
-                    : (why.empty() ? "" : why + "; ") + "cannot finish run: " + finished.message();
+                    : store::Store::refused_end_reason(
+                          why, refused.cause ? refused.cause->text() : refused.text());
   } else if (out.status == "ok") {
     // Derived data: `history changes` computes a series whose stored analysis is behind.
     if (auto changes = db.update_change_points(out.run_id); !changes) {

@@ -64,6 +64,10 @@ class Store {
   // 'failed' ('aborted' stays). A run whose end could not be written at all is reported with it
   // too, never as 'ok' (README, "Run status").
   static std::string refused_end_status(const std::string& status);
+  // The reason finish_run stores with it: the run's own `error` and "; " where it has one, then
+  // "cannot finish run: " and `why` the end as asked was refused. A run whose end could not be
+  // written at all is reported with it too (finish_run's error then has `why` as its cause).
+  static std::string refused_end_reason(const std::string& error, const std::string& why);
   // The process that stored a finished run exits with `exit_code` after all (an interrupt
   // arrived after the run was finished, the report files could not be written): the stored exit
   // code is raised to it and `why` added to the run's error, so the run is not a baseline

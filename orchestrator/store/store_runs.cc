@@ -98,6 +98,10 @@ std::string Store::refused_end_status(const std::string& status) {
   return status == "aborted" ? status : "failed";
 }
 
+std::string Store::refused_end_reason(const std::string& error, const std::string& why) {
+  return (error.empty() ? "" : error + "; ") + "cannot finish run: " + why;
+}
+
 Expected<void> Store::finish_run(int64_t run, const std::string& status, int exit_code,
                                  const std::string& error, int failed_exit_code) {
   if (status != "ok" && status != "failed" && status != "aborted") {
@@ -121,12 +125,12 @@ Expected<void> Store::finish_run(int64_t run, const std::string& status, int exi
   // succeeds where the cause has passed (a lock released meanwhile) or was the values.
   auto refused = [&](const std::string& why) -> Error {
     const std::string as = refused_end_status(status);
-    const std::string reason = (error.empty() ? "" : error + "; ") + "cannot finish run: " + why;
-    if (finish(as, failed_exit_code, reason) && db_->changes() == 1) {
+    if (finish(as, failed_exit_code, refused_end_reason(error, why)) && db_->changes() == 1) {
       return Error{"finish_run: " + why + "; run " + std::to_string(run) + " is stored as " + as +
                    " with exit code " + std::to_string(failed_exit_code)};
     }
-    return Error{"finish_run: " + why};
+    // Not written at all: `why` is the cause, for the caller's refused_end_reason.
+    return Error::caused("finish_run", Error{why});
   };
   if (auto ok = finish(status, exit_code, error); !ok) {
     // A full disk: the WAL has no room for the run's end, so it would stay 'running' (and be

@@ -192,6 +192,11 @@ TEST_F(RunError, ARunWhoseEndCouldNotBeStoredAtAllIsReportedFailedNotOk) {
   auto stored = (*opened)->get_run(report.run_id);
   ASSERT_TRUE(stored.ok()) << stored.message();
   EXPECT_EQ(stored->run.status, "running") << "no end was written";
+  // The reason the store would have held (Store::refused_end_reason), once: "cannot finish
+  // run: " and the database's refusal, without finish_run's own prefix.
+  EXPECT_EQ(report.error.rfind("cannot finish run: ", 0), 0u) << report.error;
+  EXPECT_EQ(report.error.find("finish_run"), std::string::npos) << report.error;
+  EXPECT_NE(report.error.find("locked"), std::string::npos) << report.error;
 }
 
 }  // namespace
