@@ -2,6 +2,7 @@
 // with the run and printed in reports.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -16,6 +17,12 @@ namespace benchgate::gates {
 // kNotConfigured: the gate's variant did not run because its program is not installed
 // (docs/SCENARIOS.md); nothing was judged, and only --strict fails the run for it.
 enum class Verdict { kPass, kFail, kInconclusive, kNoBaseline, kError, kNotConfigured };
+// Every Verdict, in declaration order: what lists the verdicts (a filter's values, a metric's
+// series) loops over these and names each with to_string.
+inline constexpr std::array<Verdict, 6> kVerdicts = {
+    Verdict::kPass,       Verdict::kFail,  Verdict::kInconclusive,
+    Verdict::kNoBaseline, Verdict::kError, Verdict::kNotConfigured};
+static_assert(kVerdicts.back() == Verdict::kNotConfigured, "a new Verdict belongs in kVerdicts");
 
 enum class Method {
   kNone,         // nothing was compared (error, no_baseline)

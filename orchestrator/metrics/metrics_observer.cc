@@ -47,9 +47,7 @@ const char* error_kind_label(const std::string& kind) {
   return kOtherErrorKind;
 }
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
-constexpr std::array<gates::Verdict, 6> kVerdicts = {
-    gates::Verdict::kPass,       gates::Verdict::kFail,  gates::Verdict::kInconclusive,
-    gates::Verdict::kNoBaseline, gates::Verdict::kError, gates::Verdict::kNotConfigured};
+constexpr const auto& kVerdicts = gates::kVerdicts;
 // The latency percentiles exposed, as (label, percentile); 100 is the maximum. The label is
 // "percentile", not "quantile": Prometheus reserves "quantile" for summaries, and these are
 // exact HDR figures that a summary's _sum/_count would not add to.

@@ -12,6 +12,7 @@
 #include "common/serialization/base64.h"
 #include "common/units/units.h"
 #include "orchestrator/app/listen_probe.h"
+#include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
@@ -43,21 +44,24 @@ std::string url_encode(const std::string& text) {
   return out;
 }
 
-// A filter of the runs list and the values it takes: a stored run's status, a gate's verdict
-// (gates::to_string(Verdict)).
+// A filter of the runs list and the values it takes, from where they are defined: a stored
+// run's status (store::kRunStatuses), a gate's verdict (gates::to_string of each Verdict).
 struct RunFilter {
   const char* key;
-  std::vector<const char*> values;
+  std::vector<std::string_view> values;
 };
-const RunFilter kStatusFilter{"status", {"running", "ok", "failed", "aborted", "abandoned"}};
-const RunFilter kVerdictFilter{
-    "verdict", {"pass", "fail", "inconclusive", "no_baseline", "error", "not_configured"}};
+const RunFilter kStatusFilter{"status", {store::kRunStatuses.begin(), store::kRunStatuses.end()}};
+const RunFilter kVerdictFilter = [] {
+  RunFilter filter{"verdict", {}};
+  for (gates::Verdict v : gates::kVerdicts) filter.values.push_back(gates::to_string(v));
+  return filter;
+}();
 
 // Why `given` is refused for the filter, if it is (empty: no filter).
 std::optional<std::string> bad_filter(const RunFilter& filter, const std::string& given) {
   if (given.empty()) return std::nullopt;
   std::string taken;
-  for (const char* v : filter.values) {
+  for (std::string_view v : filter.values) {
     if (given == v) return std::nullopt;
     taken += (taken.empty() ? "" : ", ") + std::string(v);
   }

@@ -3,10 +3,12 @@
 // latency). Nothing here knows SQLite.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchgate::store {
@@ -38,11 +40,16 @@ struct RunInfo {
   int64_t started_at_ns = 0;  // 0: now
 };
 
+// Every status a stored run can have (`runs.status`): running while it runs; ok, failed or
+// aborted (interrupted) when it ended; abandoned when a later open found its orchestrator gone.
+inline constexpr std::array<std::string_view, 5> kRunStatuses = {"running", "ok", "failed",
+                                                                 "aborted", "abandoned"};
+
 // One row of `runs`, as lists show it.
 struct RunSummary {
   int64_t id = 0;
   std::string scenario;
-  std::string status;  // running | ok | failed | aborted | abandoned
+  std::string status;  // one of kRunStatuses
   int64_t started_at_ns = 0;
   std::optional<int64_t> finished_at_ns;
   std::optional<int> exit_code;

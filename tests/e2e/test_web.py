@@ -355,6 +355,11 @@ class WebPages(unittest.TestCase):
         # Every status a stored run can have is taken (README "Run status"), none matching here.
         for status in ("running", "failed", "aborted", "abandoned"):
             self.assertIn("0 runs shown", self.page("/?status=" + status))
+        # And every verdict a gate can give (docs/GATES.md, "Verdicts").
+        for verdict in ("pass", "fail", "inconclusive", "no_baseline", "error", "not_configured"):
+            status, body, _ = fetch(self.http + "/?verdict=" + verdict)
+            self.assertEqual(status, 200, verdict)
+            self.assertRegex(body, r"\d+ runs? shown", verdict)
         # Anything but GET: 405 naming GET, with the pages' headers (it was a bare 404).
         for method, data in (("POST", b"x=1"), ("HEAD", None), ("PUT", b"x"), ("DELETE", None)):
             request = urllib.request.Request(self.http + "/", data=data, method=method)
