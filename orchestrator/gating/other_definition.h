@@ -2,6 +2,8 @@
 // workload: the workload's definition changed since (docs/GATES.md, "Series and baselines"), so
 // those runs are another series. Found in the store, so that the no_baseline verdict says so and
 // names the parameters that changed, and the user knows to promote a run of the new definition.
+// Or it holds them only on other testbeds (other_testbed). Both read the same runs of the
+// baseline: one walk, with one limit on the runs read back.
 #pragma once
 
 #include <cstdint>
@@ -22,5 +24,17 @@ namespace benchgate::gating {
 std::optional<gates::OtherDefinition> other_definition(const std::string& baseline,
                                                        const WorkloadValues& workload,
                                                        const GateContext& context);
+
+// A relative gate whose baseline has no run of its series on the judged run's testbed although
+// it holds runs of the workload on others: a series belongs to one testbed (docs/GATES.md,
+// "Series and baselines"), so the no_baseline verdict names both testbeds, what tells them
+// apart, and what to do. The newest run of `baseline` stored before context.run_id, of the same
+// scenario, that measured `workload` (its name and variant, finished ok), when every such run
+// among the baseline's runs of this scenario that other_definition reads (its 10 newest) is on
+// another testbed; nothing when one is on this testbed (other_definition or a missing figure
+// says why there is no baseline), when there is none, or when the store cannot say.
+std::optional<gates::OtherTestbed> other_testbed(const std::string& baseline,
+                                                 const WorkloadValues& workload,
+                                                 const GateContext& context);
 
 }  // namespace benchgate::gating

@@ -146,66 +146,6 @@ std::optional<gates::GateOutcome> outcome_before_test(
   return std::nullopt;
 }
 
-// The fields in which two testbeds differ, in the order `runs show` lists them, each with its
-// value in both: "host (run 5: ci-a, now: ci-b)"; `run_id` is the run of `before`.
-std::vector<std::string> testbed_differences(const store::Testbed& before,
-                                             const store::Testbed& now, int64_t run_id) {
-  const std::string run = "run " + std::to_string(run_id);
-  std::vector<std::string> out;
-  auto differ = [&](const char* field, const std::string& b, const std::string& n) {
-    if (b != n) out.push_back(std::string(field) + " (" + run + ": " + b + ", now: " + n + ")");
-  };
-  differ("host", before.host, now.host);
-  differ("cpu", before.cpu_model, now.cpu_model);
-  differ("cores", std::to_string(before.cores), std::to_string(now.cores));
-  differ("kernel", before.kernel, now.kernel);
-  differ("governor", before.governor, now.governor);
-  differ("compiler", before.compiler, now.compiler);
-  differ("flags", before.build_flags, now.build_flags);
-  return out;
-}
-
-// A relative gate whose baseline has no run of its series on the judged run's testbed although
-// it holds runs of the workload on others: a series belongs to one testbed (docs/GATES.md,
-// "Series and baselines"), so the no_baseline verdict names both testbeds, what tells them
-// apart, and what to do. The newest run of `baseline` stored before context.run_id, of the same
-// scenario, that measured `workload` (its name and variant, finished ok), when every such run
-// among the baseline's 10 newest of this scenario is on another testbed; nothing when one is on
-// this testbed (other_definition or a missing figure says why there is no baseline), when
-// there is none, or when the store cannot say.
-std::optional<gates::OtherTestbed> other_testbed(const std::string& baseline,
-                                                 const WorkloadValues& workload,
-                                                 const GateContext& context) {
-  if (!context.store) return std::nullopt;
-  auto entries = context.store->list_baselines(baseline);
-  if (!entries) return std::nullopt;
-  std::optional<store::RunDetail> newest;  // the newest on another testbed that measured it
-  int read = 0;
-  for (const store::BaselineEntry& entry : *entries) {  // newest run first
-    if (entry.scenario != context.scenario) continue;
-    if (context.run_id != 0 && entry.run_id >= context.run_id) continue;
-    if (++read > 10) break;  // as other_definition reads them
-    auto run = context.store->get_run(entry.run_id);
-    if (!run || run->run.status != "ok") continue;
-    bool measured = false;
-    for (const store::StoredWorkload& w : run->workloads) {
-      measured = measured ||
-                 (w.name == workload.name && w.variant == workload.variant && w.status == "ok");
-    }
-    if (!measured) continue;
-    if (run->run.testbed_id == context.testbed_id) return std::nullopt;
-    if (!newest) newest = std::move(*run);
-  }
-  if (!newest) return std::nullopt;
-  gates::OtherTestbed out{newest->run.id, newest->run.testbed_id, context.testbed_id, {}};
-  if (context.run_id != 0) {
-    if (auto judged = context.store->get_run(context.run_id)) {
-      out.differences = testbed_differences(newest->testbed, judged->testbed, out.run_id);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 bool gate_judges(const scenario::Gate& gate, const WorkloadValues& workload) {
