@@ -166,16 +166,12 @@ void send(mg_connection* conn, const WebPages::Page& page, const char* extra_hea
 class PageHandler : public CivetHandler {
  public:
   explicit PageHandler(WebPages& pages) : pages_(pages) {}
-  bool handleGet(CivetServer*, mg_connection* conn) override {
-    const mg_request_info* info = mg_get_request_info(conn);
-    const std::string path = info->local_uri ? info->local_uri : "/";
-    const std::string query = info->query_string ? info->query_string : "";
-    send(conn, pages_.get(path, query));
-    return true;
-  }
-  // The pages are read-only: any other method is 405 with `Allow: GET`, and the same headers
-  // as a page (a HEAD's answer without its body, as HTTP has it).
-  bool handleHead(CivetServer*, mg_connection* conn) override { return refuse(conn, false); }
+  bool handleGet(CivetServer*, mg_connection* conn) override { return answer(conn, true); }
+  // HEAD is answered as GET, the same status and headers (Content-Length included), without
+  // the body (RFC 9110, 9.3.2: a server that answers GET answers HEAD).
+  bool handleHead(CivetServer*, mg_connection* conn) override { return answer(conn, false); }
+  // The pages are read-only: any other method is 405 with `Allow: GET, HEAD`, and the same
+  // headers as a page.
   bool handlePost(CivetServer*, mg_connection* conn) override { return refuse(conn); }
   bool handlePut(CivetServer*, mg_connection* conn) override { return refuse(conn); }
   bool handleDelete(CivetServer*, mg_connection* conn) override { return refuse(conn); }
@@ -183,14 +179,21 @@ class PageHandler : public CivetHandler {
   bool handlePatch(CivetServer*, mg_connection* conn) override { return refuse(conn); }
 
  private:
-  static bool refuse(mg_connection* conn, bool with_body = true) {
+  bool answer(mg_connection* conn, bool with_body) {
+    const mg_request_info* info = mg_get_request_info(conn);
+    const std::string path = info->local_uri ? info->local_uri : "/";
+    const std::string query = info->query_string ? info->query_string : "";
+    send(conn, pages_.get(path, query), "", with_body);
+    return true;
+  }
+  static bool refuse(mg_connection* conn) {
     const mg_request_info* info = mg_get_request_info(conn);
     const std::string method = info->request_method ? info->request_method : "?";
     send(conn,
          {405, report::html_page("method not allowed",
                                  nav() + "<p>These pages are read-only: " + escape(method) +
-                                     " is not answered, only GET.</p>\n")},
-         "Allow: GET\r\n", with_body);
+                                     " is not answered, only GET and HEAD.</p>\n")},
+         "Allow: GET, HEAD\r\n");
     return true;
   }
 

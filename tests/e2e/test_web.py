@@ -360,19 +360,30 @@ class WebPages(unittest.TestCase):
             status, body, _ = fetch(self.http + "/?verdict=" + verdict)
             self.assertEqual(status, 200, verdict)
             self.assertRegex(body, r"\d+ runs? shown", verdict)
-        # Anything but GET: 405 naming GET, with the pages' headers (it was a bare 404).
-        for method, data in (("POST", b"x=1"), ("HEAD", None), ("PUT", b"x"), ("DELETE", None)):
+        # HEAD is answered as GET without the body (RFC 9110: a server answering GET answers
+        # HEAD; it was 405): the same status and headers, Content-Length the GET's body's.
+        for page in ("/", "/runs/1", "/runs/999", "/?verdict=bogus"):
+            get_status, get_body, get_headers = fetch(self.http + page)
+            status, body, headers = fetch(urllib.request.Request(self.http + page,
+                                                                 method="HEAD"))
+            self.assertEqual(status, get_status, page)
+            self.assertEqual(body, "", page)
+            self.assertEqual(headers.get("Content-Length"), str(len(get_body.encode())), page)
+            for name in ("Content-Type", "Content-Security-Policy", "X-Content-Type-Options",
+                         "Cache-Control"):
+                self.assertEqual(headers.get(name), get_headers.get(name), (page, name))
+        # Anything else: 405 naming GET and HEAD, with the pages' headers (it was a bare 404).
+        for method, data in (("POST", b"x=1"), ("PUT", b"x"), ("DELETE", None),
+                             ("OPTIONS", None)):
             request = urllib.request.Request(self.http + "/", data=data, method=method)
             status, body, headers = fetch(request)
             self.assertEqual(status, 405, method)
-            self.assertEqual(headers.get("Allow"), "GET", method)
+            self.assertEqual(headers.get("Allow"), "GET, HEAD", method)
             self.assertIn("default-src 'none'", headers.get("Content-Security-Policy", ""), method)
             self.assertEqual(headers.get("X-Content-Type-Options"), "nosniff", method)
             self.assertTrue(headers.get("Content-Type", "").startswith("text/html"), method)
-            if method == "HEAD":
-                self.assertEqual(body, "")
-            else:
-                self.assertIn(f"These pages are read-only: {method} is not answered", body)
+            self.assertIn(f"These pages are read-only: {method} is not answered, only GET and "
+                          "HEAD", body)
         # Still two runs: the POST changed nothing.
         self.assertIn("2 runs shown", self.page("/"))
 
