@@ -237,10 +237,15 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
       result.change = gate.change;
       // "*" is the gate's pattern for every variant, not a variant: none is named.
       result.variant = gate.variant == "*" ? std::string() : gate.variant;
-      result.workload_ran = false;
-      result.outcome = gates::error_outcome(
-          gate, !gate.refused.empty() ? refused_reason(gate)
-                                      : not_run_explanation(gate, context.stopped_before));
+      // A gate the loader refuses now is not judged whether its workload ran or not: the
+      // refusal is its reason, not a workload that did not run.
+      if (!gate.refused.empty()) {
+        result.outcome = gates::error_outcome(gate, refused_reason(gate));
+      } else {
+        result.workload_ran = false;
+        result.outcome =
+            gates::error_outcome(gate, not_run_explanation(gate, context.stopped_before));
+      }
       evaluated.push_back(std::move(result));
     }
   }

@@ -78,7 +78,8 @@ struct EvaluatedGate {
   // (every variant: none is named).
   std::string variant = "default";
   // False when no workload the gate judges ran (the run stopped before it started): the gate
-  // is an error that says so (not_run_explanation).
+  // is an error that says so (not_run_explanation). True for a gate the loader refuses now
+  // (scenario::Gate::refused), whose reason is the refusal, whether or not one ran.
   bool workload_ran = true;
   std::string baseline;  // relative gates: the baseline used; paired gates: the variant against
   bool change = false;   // a change gate (kind = "change")

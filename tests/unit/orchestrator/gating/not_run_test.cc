@@ -52,6 +52,27 @@ TEST(NotRun, AGateOnAWorkloadThatDidNotRunSaysWhyAndNamesNoVariant) {
             "workload second did not run: the run stopped before it started");
 }
 
+// A gate the loader refuses now (`gate RUN` on a stored run) whose workload did not run is not
+// judged for the refusal, as one whose workload ran: its reason is the refusal, and no report
+// says the workload did not run.
+TEST(NotRun, ARefusedGateOnAWorkloadThatDidNotRunGivesTheRefusal) {
+  GateContext context;
+  context.stopped_before = "the run was interrupted";
+  scenario::Gate refused = max_gate("second", "*");
+  refused.refused = "line 11: gate metric 'handshakes.rate' can never be measured";
+  const auto gates = evaluate_gates({refused}, {}, context);
+  ASSERT_EQ(gates.size(), 1u);
+  EXPECT_TRUE(gates[0].workload_ran);
+  EXPECT_EQ(gates[0].outcome.verdict, gates::Verdict::kError);
+  EXPECT_EQ(gates[0].outcome.explanation,
+            "the scenario loader now refuses this gate, so it is not judged: line 11: gate "
+            "metric 'handshakes.rate' can never be measured");
+  report::ScenarioReport r;
+  r.result.scenario = "s";
+  r.gates = gates;
+  EXPECT_EQ(report::scenario_json(r).at("gates").at(0).at("workload_ran"), true);
+}
+
 TEST(NotRun, EveryReportSaysTheWorkloadDidNotRunAndShowsNoPatternAsAVariant) {
   report::ScenarioReport r;
   r.result.scenario = "s";
