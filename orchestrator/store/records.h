@@ -249,11 +249,13 @@ struct HistoryQuery {
   std::string params_hash;
   std::string metric;  // as docs/SCENARIOS.md names it
   int k = 10;
-  // Only runs stored before this one (a smaller id: ids increase with start time), so that a
-  // run judged again (`orchestrator gate RUN`) sees the history it had; 0: every run.
+  // Two bounds on the run ids, each read by one function only (the other ignores it).
+  // Read by Store::baseline_history only: only runs stored before this one, excluded (a
+  // smaller id: ids increase with start time), so that a run judged again (`orchestrator gate
+  // RUN`) sees the history it had; 0: every run.
   int64_t before_run = 0;
-  // Only runs up to and including this one (Store::series_runs: the history a report of this
-  // run shows, the same whenever the report is made); 0: every run.
+  // Read by Store::series_runs only: only runs up to and including this one (the history a
+  // report of this run shows, the same whenever the report is made); 0: every run.
   int64_t through_run = 0;
 };
 

@@ -100,13 +100,14 @@ class Store {
   // The latest k runs of a baseline on the same testbed and series (finished 'ok', workload
   // 'ok', same params hash), newest first, each with its per-repetition values of the metric.
   // A run whose metric was not collected in every repetition is left out. An unknown metric is
-  // an error.
+  // an error. Bounded by query.before_run (exclusive); query.through_run is not read.
   Expected<std::vector<HistoryRun>> baseline_history(const HistoryQuery& query);
   // The latest k runs of a series whatever their baselines (query.baseline is unused): same
   // testbed, scenario, workload, variant and params hash, the runs that are history
   // (internal::history_workload_condition: run and workload 'ok', no window flagged
   // process_stopped or degraded, as the change points marked on the chart read), the metric
-  // collected; newest first. The report's and the web pages' history charts.
+  // collected; newest first. The report's and the web pages' history charts. Bounded by
+  // query.through_run (inclusive); query.before_run is not read.
   Expected<std::vector<SeriesRun>> series_runs(const HistoryQuery& query);
   // The latency histograms (HdrHistogram V2 compressed) of a stored workload's repetitions,
   // in repetition order; empty ones are left out. Empty when the workload is unknown.
