@@ -59,6 +59,15 @@ std::string paired_text(const Series& s, const gates::NoiseEstimate::WithinRuns&
   return w.detectable_paired_signed_rank ? percent(*w.detectable_paired_signed_rank) : "none";
 }
 
+// "hello default latency.p50": a series as the lines under the table name it.
+std::string series_name(const Series& s) { return s.workload + " " + s.variant + " " + s.metric; }
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
 // What a paired gate could see, for the drift diagnosis.
 std::string paired_sentence(const Series& s, const gates::NoiseEstimate::WithinRuns& w) {
   if (s.paired_test == scenario::PairedTest::kT || w.detectable_paired_signed_rank) {
@@ -189,6 +198,10 @@ int calibrate_command(const CalibrateFlags& flags) {
     std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s %14s\n", "workload", "variant", "metric",
                 "mean", "cv", "detect 1 run", "detect 5 runs", "detect paired");
     std::vector<std::string> diagnoses;
+    // The rows whose `detect paired` is "none" ("hello default latency.p50 has 3 pairs and
+    // needs 8 at 0.005"), and whether one is "-": said under the table.
+    std::vector<std::string> paired_none;
+    bool paired_dash = false;
     for (const auto& [key, s] : series) {
       if (!s.collected) {
         std::printf("  %-24s %-10s %-16s %12s  not measured in every run\n", s.workload.c_str(),
@@ -211,6 +224,14 @@ int calibrate_command(const CalibrateFlags& flags) {
                   percent(noise->cv).c_str(), percent(noise->detectable_1).c_str(),
                   percent(noise->detectable_5).c_str(),
                   noise->within ? paired_text(s, *noise->within).c_str() : "-");
+      if (!noise->within) {
+        paired_dash = true;
+      } else if (s.paired_test != scenario::PairedTest::kT &&
+                 !noise->within->detectable_paired_signed_rank) {
+        paired_none.push_back(fmt::format("{} has {} pairs and needs {} at {:.3g}", series_name(s),
+                                          noise->within->repetitions,
+                                          pairs_for_signed_rank(s.level()), s.level()));
+      }
       if (auto d = drift_diagnosis(s, *noise)) diagnoses.push_back(std::move(*d));
       store::CalibrationRecord c;
       c.series = {testbed_id, scenario.name, s.workload, s.variant, s.params_hash, s.metric};
@@ -224,18 +245,33 @@ int calibrate_command(const CalibrateFlags& flags) {
       c.detectable_5 = noise->detectable_5;
       records.push_back(std::move(c));
     }
-    // Said once: the columns are at Holm's level wherever the run has more than one gate.
-    std::set<std::string> levels;
+    // Said once, with the series at each level: the columns are at Holm's level wherever the
+    // run has more than one gate, and a series judged alone is at its gate's alpha.
+    std::map<std::string, std::vector<std::string>> levels;
+    bool holm = false;
     for (const auto& [key, s] : series) {
-      if (s.collected && s.holm_family > 1) levels.insert(level_text(s));
+      if (!s.collected) continue;
+      holm = holm || s.holm_family > 1;
+      levels[level_text(s) + (s.holm_family > 1 ? "" : " (judged alone)")].push_back(
+          series_name(s));
     }
-    if (!levels.empty()) {
-      std::string joined;
-      for (const std::string& l : levels) joined += (joined.empty() ? "" : ", ") + l;
+    if (holm || levels.size() > 1) {
       std::printf(
-          "detectable changes are at the level the gates judge at, over a run's relative and "
-          "paired gates (a series no gate judges yet counts as one more): %s\n",
-          joined.c_str());
+          "detectable changes are at the level each series' gates judge at, over a run's "
+          "relative and paired gates (a series no gate judges yet counts as one more):\n");
+      for (const auto& [level, names] : levels) {
+        std::printf("  %s: %s\n", level.c_str(), joined(names).c_str());
+      }
+    }
+    if (!paired_none.empty()) {
+      std::printf(
+          "detect paired none: a paired gate's signed-rank test (its default) with R pairs has "
+          "no p below 2^-R, so it detects nothing at the level its gate judges at: %s; more "
+          "repetitions, or test = \"t\", let it detect\n",
+          joined(paired_none).c_str());
+    }
+    if (paired_dash) {
+      std::printf("detect paired -: a run had fewer than two repetitions: no pairs to judge\n");
     }
     for (const auto& d : diagnoses) std::printf("%s\n", d.c_str());
     for (const auto& l : left_out) {

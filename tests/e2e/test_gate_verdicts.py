@@ -467,6 +467,21 @@ connections = 1
                              str(pairs) + r" pairs; test = \"t\" could see 0\.0%\)")
         # Throughput is the same in every run (100 successes per window): nothing to say.
         self.assertNotRegex(cal.stdout, r"throughput\.rps: the runs")
+        # Each level names the series it applies to, the one judged alone too, and "none" in
+        # the detect paired column is said under the table.
+        self.assertIn("\ndetectable changes are at the level each series' gates judge at, over a "
+                      "run's relative and paired gates (a series no gate judges yet counts as "
+                      "one more):\n"
+                      "  alpha 0.01 (judged alone): hello default latency.p99\n"
+                      "  alpha 0.01 / 2 gates (Holm's correction) = 0.005: hello default "
+                      "latency.p50, hello default throughput.rps\n", cal.stdout)
+        self.assertIn("\ndetect paired none: a paired gate's signed-rank test (its default) with R "
+                      "pairs has no p below 2^-R, so it detects nothing at the level its gate "
+                      "judges at: hello default latency.p50 has 3 pairs and needs 8 at 0.005, "
+                      "hello default latency.p99 has 3 pairs and needs 7 at 0.01, hello default "
+                      "throughput.rps has 3 pairs and needs 8 at 0.005; more repetitions, or "
+                      "test = \"t\", let it detect\n", cal.stdout)
+        self.assertNotIn("detect paired -", cal.stdout)
 
     def test_calibrate_says_when_a_gate_asks_for_less_than_the_testbed_can_detect(self):
         # Real load on the bundled router: some noise between runs, far above 0.01%.
