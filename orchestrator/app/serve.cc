@@ -10,6 +10,7 @@
 
 #include "common/net/grpc_log.h"
 #include "common/net/listen_failure.h"
+#include "common/net/owner_only_socket.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -52,7 +53,13 @@ std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
   // As the worker and the router start theirs: a failed bind's multi-line error tree would
   // bury the one line that names why (common/net/grpc_log.h).
   net::silence_grpc_log();
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  std::unique_ptr<grpc::Server> server;
+  {
+    // The service takes no password: on a unix:PATH the socket's mode (srwx------) is what
+    // keeps other local users from submitting and cancelling runs.
+    net::OwnerOnlySocketUmask owner_only(listen);
+    server = builder.BuildAndStart();
+  }
   net::grpc_errors_to_stderr("serve");
   if (!server || port == 0) {
     fail(cannot_listen_message("--listen", listen, net::why_not_listening(listen)));

@@ -6,10 +6,10 @@
 #include <grpc/grpc.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
-#include <sys/stat.h>
 
 #include "common/net/grpc_log.h"
 #include "common/net/listen_failure.h"
+#include "common/net/owner_only_socket.h"
 
 namespace benchgate::router::control {
 namespace {
@@ -41,9 +41,11 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
   net::silence_grpc_log();
   // A Unix socket is created owner-only (srwx------): other local users cannot connect to it.
   const bool unix_socket = address.starts_with("unix:");
-  const mode_t umask_before = unix_socket ? ::umask(077) : 0;
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (unix_socket) ::umask(umask_before);
+  std::unique_ptr<grpc::Server> server;
+  {
+    net::OwnerOnlySocketUmask owner_only(address);
+    server = builder.BuildAndStart();
+  }
   net::grpc_errors_to_stderr("router");
   // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
   if (!server || (port == 0 && !unix_socket)) {

@@ -1,11 +1,13 @@
 """A unix:PATH address that a server still listens on is refused, as a port in use is, and the
 server keeps its socket (gRPC alone would replace it): the router's --control and `orchestrator
-serve`'s --listen. A socket file nobody listens on is replaced. A failed bind there is named in
+serve`'s --listen. A socket file nobody listens on is replaced, owner-only (srwx------) whatever
+the umask. A failed bind there is named in
 one line, without gRPC's own log."""
 import glob
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
 import unittest
@@ -75,12 +77,18 @@ class UnixSocketTest(unittest.TestCase):
                    "--db", self.db, "--scenarios", self.dir], cwd=self.dir)
         run.env["TMPDIR"] = self.dir
         self.tags.append(run.tag)
-        run.start()
+        umask_before = os.umask(0o022)  # the usual one, which left the socket srwxr-xr-x
+        try:
+            run.start()
+        finally:
+            os.umask(umask_before)
         try:
             line = run.proc.stdout.readline()
             self.assertRegex(line, rf"^READY grpc=unix:{path} metrics=127\.0\.0\.1:[0-9]+\n$")
             with socket.socket(socket.AF_UNIX) as probe:
                 probe.connect(path)
+            # The service asks no password: the socket is its owner's alone, as the router's.
+            self.assertEqual(oct(stat.S_IMODE(os.stat(path).st_mode)), oct(0o700))
         finally:
             run.proc.terminate()
             self.assertEqual(run.proc.wait(timeout=30), 0)

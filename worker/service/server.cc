@@ -5,6 +5,7 @@
 
 #include "common/net/grpc_log.h"
 #include "common/net/listen_failure.h"
+#include "common/net/owner_only_socket.h"
 #include "common/security/token.h"
 #include "worker/service/authentication.h"
 
@@ -36,7 +37,11 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
     builder.RegisterService(out.authenticating.get());
   }
   net::silence_grpc_log();
-  out.server = builder.BuildAndStart();
+  {
+    // Owner-only on a unix:PATH, as the router's control socket and `serve`'s are.
+    net::OwnerOnlySocketUmask owner_only(listen);
+    out.server = builder.BuildAndStart();
+  }
   net::grpc_errors_to_stderr("worker");
   if (!out.server || port == 0) {
     return Error{"cannot listen on " + listen + ": " + net::why_not_listening(listen)};
