@@ -197,6 +197,16 @@ int run_command(const RunFlags& flags) {
     // service's folder is not the client's work tree.
     serve::JobOptions submitted = job;
     store::GitRevision revision = store::given_or_detected({job.commit, job.branch}, ".");
+    // What git gave is checked as the service checks a submission (the flags were, above): a
+    // branch with a control character would be refused there naming a field the user never
+    // gave. Here the error says it came from git, and which flag sends another value.
+    serve::JobOptions from_git;
+    if (job.commit.empty()) from_git.commit = revision.commit;
+    if (job.branch.empty()) from_git.branch = revision.branch;
+    if (auto valid = serve::check_job_options(from_git, serve::OptionNames::kFromGit); !valid) {
+      std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+      return kExitInvalidInput;
+    }
     submitted.commit = std::move(revision.commit);
     submitted.branch = std::move(revision.branch);
     // The texts as loaded: a file is not opened twice (a pipe would be empty the second time).

@@ -20,9 +20,13 @@ bool prints_as_itself(std::string_view text) { return shown_text(text) == text; 
 }  // namespace
 
 Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
-  const bool flags = names == OptionNames::kFlags;
-  // "--commit 'VALUE'" or "field 'commit' ('VALUE')"
-  auto named = [flags](const char* flag, const char* field, std::string_view value) {
+  const bool flags = names != OptionNames::kFields;
+  // "--commit 'VALUE'", "field 'commit' ('VALUE')" or "the commit git gives ('VALUE')"
+  auto named = [flags, names](const char* flag, const char* field, std::string_view value) {
+    if (names == OptionNames::kFromGit) {
+      return "the " + std::string(field) + " the git work tree gives ('" + shown_text(value) +
+             "', not given as " + flag + ")";
+    }
     return flags ? std::string(flag) + " '" + shown_text(value) + "'"
                  : "field '" + std::string(field) + "' ('" + shown_text(value) + "')";
   };
@@ -31,7 +35,12 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
       "accepted in what is stored with the run (`runs list` and `runs show` print it)";
   for (const auto& [flag, field, value] : {std::tuple{"--commit", "commit", &options.commit},
                                            std::tuple{"--branch", "branch", &options.branch}}) {
-    if (!prints_as_itself(*value)) return Error{named(flag, field, *value) + kUnprintable};
+    if (!prints_as_itself(*value)) {
+      return Error{named(flag, field, *value) + kUnprintable +
+                   (names == OptionNames::kFromGit
+                        ? std::string("; give ") + flag + " to send another"
+                        : std::string())};
+    }
   }
   for (const auto& [key, value] : options.labels) {
     if (!prints_as_itself(key) || !prints_as_itself(value)) {

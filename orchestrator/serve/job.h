@@ -33,9 +33,11 @@ struct JobOptions {
   int64_t max_run_ns = 0;
 };
 
-// How check_job_options' errors name a value: as `orchestrator run`'s flag (--commit, --label)
-// or as the field of a Submit request (commit, labels).
-enum class OptionNames { kFlags, kFields };
+// How check_job_options' errors name a value: as `orchestrator run`'s flag (--commit, --label),
+// as the field of a Submit request (commit, labels), or as what the client's git work tree gave
+// (a commit or branch `run --server` found there, not given as a flag; the error says so and
+// which flag sends another value).
+enum class OptionNames { kFlags, kFields, kFromGit };
 
 // The options' values, checked as `orchestrator run` checks its flags before anything starts
 // (the service checks a submission's before queueing it): a --promote name the store would

@@ -469,6 +469,41 @@ class ServeTest(unittest.TestCase):
                              [(head, "trunk"), ("c0ffee", "trunk"), (head, "given")])
         self.stop_service()
 
+    def test_a_branch_from_git_the_service_would_refuse_is_refused_by_the_client(self):
+        # git takes a branch name with invalid UTF-8; the service refuses it. Before, the client
+        # sent it and exited 2 with the service's "field 'branch'", a field the user never gave.
+        checkout = os.path.join(self.dir, "checkout")
+        os.mkdir(checkout)
+
+        def git(*args):
+            subprocess.run([b"git", b"-C", checkout.encode(), b"-c", b"user.name=benchgate",
+                            b"-c", b"user.email=benchgate@example.com"] + list(args),
+                           check=True, capture_output=True)
+        git(b"init", b"-q", b"-b", b"bad\xff")
+        path = write_scenario(checkout, "short.toml", SHORT)
+        git(b"add", b"short.toml")
+        git(b"commit", b"-q", b"-m", b"scenario")
+        client = subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  errors="replace", cwd=checkout)
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 2, out + err)
+        self.assertIn("error: the branch the git work tree gives ('bad\\xff', not given as "
+                      "--branch) has a control character (a line break, a tab, an escape) or "
+                      "invalid UTF-8", err)
+        self.assertIn("give --branch to send another", err)
+        self.assertNotIn("field 'branch'", err)
+        self.assertNotIn(" as job ", err)
+        # --branch sends another: the run goes.
+        client = subprocess.Popen([ORCHESTRATOR, "run", "--server", self.grpc, path, "--branch",
+                                   "given"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, errors="replace", cwd=checkout)
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 0, out + err)
+        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
+            self.assertEqual(db.execute("SELECT branch FROM runs").fetchall(), [("given",)])
+        self.stop_service()
+
     def test_the_client_gets_the_comparison_lines_of_its_run(self):
         path = write_scenario(self.dir, "compared.toml", COMPARED)
         client = self.client(path)
