@@ -196,5 +196,23 @@ TEST(SubmitOptions, AControlCharacterInAFlagIsRefusedNamingTheFlag) {
   EXPECT_TRUE(check_job_options(fine));
 }
 
+// A commit or branch `run --server` found in the git work tree is checked as the service checks
+// it, before it is sent: the error says it came from git and which flag sends another, not the
+// service's "field 'branch'" the user never gave.
+TEST(SubmitOptions, ABranchFromGitIsNamedAsGitsWithTheFlagThatReplacesIt) {
+  JobOptions from_git;
+  from_git.branch = "bad\xff";
+  const auto refused = check_job_options(from_git, OptionNames::kFromGit);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.message(),
+            std::string("the branch the git work tree gives ('bad\\xff', not given as --branch)") +
+                kUnprintable + "; give --branch to send another");
+  from_git.branch = "main";
+  from_git.commit = "abc\n";
+  EXPECT_EQ(check_job_options(from_git, OptionNames::kFromGit).message(),
+            std::string("the commit the git work tree gives ('abc\\n', not given as --commit)") +
+                kUnprintable + "; give --commit to send another");
+}
+
 }  // namespace
 }  // namespace benchgate::serve
