@@ -182,7 +182,8 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
       "compare",
       "Compare two stored runs, benchstat-style: per workload and metric both runs' figures "
       "(as RESULT lines and gates give them) and their change; over the repetitions, the "
-      "change's interval and p-value, \"~\" where not significant");
+      "change's interval and p-value, \"~\" where not significant (or significant the other "
+      "way, with a note)");
   cmp->add_option("RUN_A", flags.run_a, "The old run")->required();
   cmp->add_option("RUN_B", flags.run_b, "The new run")->required();
   cmp->add_option("--alpha", flags.alpha, "Significance level of a change")->capture_default_str();

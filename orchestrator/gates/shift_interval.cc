@@ -69,12 +69,18 @@ ShiftInterval hodges_lehmann_interval(std::span<const double> x, std::span<const
   return result;
 }
 
+double relative_change(double a, double b) {
+  if (a == b) return 0;
+  if (a == 0) return kNaN;
+  return b / a - 1;
+}
+
 SampleComparison compare_samples(std::span<const double> a, std::span<const double> b,
                                  double confidence, double alpha) {
   SampleComparison cmp;
   cmp.median_a = median(a);
   cmp.median_b = median(b);
-  cmp.change = cmp.median_a != 0 ? cmp.median_b / cmp.median_a - 1 : kNaN;
+  cmp.change = relative_change(cmp.median_a, cmp.median_b);
   cmp.change_low = -kInf;
   cmp.change_high = kInf;
   if (a.empty() || b.empty()) return cmp;

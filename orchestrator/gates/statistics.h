@@ -112,13 +112,18 @@ ShiftInterval hodges_lehmann_interval(std::span<const double> x, std::span<const
 struct SampleComparison {
   double median_a = 0;
   double median_b = 0;
-  double change = 0;      // median_b / median_a - 1 (NaN when median_a is 0)
+  double change = 0;      // relative_change(median_a, median_b)
   double change_low = 0;  // interval of the relative change; +-inf when unbounded
   double change_high = 0;
   bool interval_bounded = false;
   double p_value = 1;        // two-sided Mann-Whitney
   bool significant = false;  // p_value < alpha: print "~" otherwise
 };
+// The change of b against a, b / a - 1: 0 where both are equal (0 to 0 included: no errors in
+// either run is no change), NaN from 0 to anything else (no relative size: "from 0"). The one
+// definition `orchestrator compare` uses, for its figures and for the repetitions' medians.
+double relative_change(double a, double b);
+
 SampleComparison compare_samples(std::span<const double> a, std::span<const double> b,
                                  double confidence = 0.95, double alpha = 0.05);
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
 #include "orchestrator/gates/metrics.h"
@@ -53,17 +52,42 @@ MetricComparison compare_metric(std::string_view metric, const RunSamples& ra,
   return m;
 }
 
-// The change column: the change of the figures as a signed percentage ("from 0" has none), with
-// "~" before it where the repetitions show no significant difference (benchstat's mark): the
-// change is printed all the same, for a reader to see its size.
+// A gates::relative_change as a signed percentage; "from 0" has none.
+std::string change_text(double a, double b) {
+  const double c = gates::relative_change(a, b);
+  return std::isnan(c) ? "from 0" : format_percent(c);
+}
+
+// Whether the figures moved one way and the repetitions' medians, significantly, the other (a
+// latency figure of the merged histogram up, the repetitions' own medians down): the test does
+// not back the change printed.
+bool directions_disagree(const MetricComparison& m) {
+  if (!m.figure_a || !m.figure_b || !m.stats || !m.stats->significant) return false;
+  return (*m.figure_b - *m.figure_a) * (m.stats->median_b - m.stats->median_a) < 0;
+}
+
+// The change column: the change of the figures, with "~" before it where the repetitions show
+// no significant difference (benchstat's mark), or a significant one the other way: the change
+// is printed all the same, for a reader to see its size.
 std::string format_change(const MetricComparison& m) {
   std::string change = "-";  // a figure not stored
-  if (m.figure_a && m.figure_b) {
-    const double c = figure_change(*m.figure_a, *m.figure_b);
-    change = std::isnan(c) ? "from 0" : format_percent(c);
-  }
-  if (m.stats->significant) return change;
+  if (m.figure_a && m.figure_b) change = change_text(*m.figure_a, *m.figure_b);
+  if (m.stats->significant && !directions_disagree(m)) return change;
   return change == "-" ? "~" : "~ " + change;
+}
+
+// The note on each metric whose figures and repetitions' medians changed opposite ways.
+std::vector<std::string> direction_notes(const WorkloadComparison& w) {
+  std::vector<std::string> out;
+  for (const MetricComparison& m : w.metrics) {
+    if (!directions_disagree(m)) continue;
+    out.push_back(fmt::format(
+        "{}: the figures changed by {} but the repetitions' medians by {} (p={:.3f}): the "
+        "change is marked ~, as the repetitions do not show it",
+        m.metric, change_text(*m.figure_a, *m.figure_b),
+        change_text(m.stats->median_a, m.stats->median_b), m.stats->p_value));
+  }
+  return out;
 }
 
 std::string format_figure(const std::string& metric, const std::optional<double>& figure) {
@@ -124,6 +148,7 @@ std::string workload_section(const RunComparison& c, const WorkloadComparison& w
   }
   for (const std::string& note : w.notes) out += "  note: " + note + "\n";
   for (const std::string& note : too_few_notes(w, c)) out += "  note: " + note + "\n";
+  for (const std::string& note : direction_notes(w)) out += "  note: " + note + "\n";
   TextTable table({"METRIC", fmt::format("RUN {}", c.run_a), fmt::format("RUN {}", c.run_b),
                    "CHANGE", fmt::format("{:g}% INTERVAL", c.confidence * 100), "P", "N"},
                   "  ");
@@ -146,12 +171,6 @@ std::string workload_section(const RunComparison& c, const WorkloadComparison& w
 }
 
 }  // namespace
-
-double figure_change(double a, double b) {
-  if (a == b) return 0;
-  if (a == 0) return std::numeric_limits<double>::quiet_NaN();
-  return b / a - 1;
-}
 
 RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha,
                            double confidence) {
@@ -203,7 +222,7 @@ std::string render_comparison(const RunComparison& c) {
       "    (throughput: the median of the repetitions; latency: the histogram of every\n"
       "    repetition merged; errors: summed)\n"
       "  CHANGE: run {1}'s figure against run {0}'s; \"~\" before it: the repetitions show no\n"
-      "    significant difference at alpha {3:g}\n"
+      "    significant difference at alpha {3:g} (or one the other way, which a note names)\n"
       "  {2:g}% INTERVAL, P, N: over the repetitions' own values: the interval of the change of\n"
       "    their medians, the two-sided Mann-Whitney p, the repetitions of each run\n",
       c.run_a, c.run_b, c.confidence * 100, c.alpha);

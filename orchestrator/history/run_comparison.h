@@ -87,13 +87,10 @@ struct RunComparison {
 RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha = 0.05,
                            double confidence = 0.95);
 
-// The change of run B's figure against run A's: b / a - 1, 0 when both are equal (zero errors in
-// both), NaN from zero to something.
-double figure_change(double a, double b);
-
 // The comparison as text: a header saying what each column is, then a table per workload with
 // columns metric, run A's figure, run B's, the change ("~" before it when the repetitions show
-// no significant difference), the interval, the p-value and the repetitions; notes on a run
+// no significant difference, or a significant one the other way, which a note then names), the
+// interval, the p-value and the repetitions; notes on a run
 // compared with itself, differing testbeds and definitions (naming the parameters that differ),
 // repetitions too few for any p below alpha; workloads found in only one run.
 std::string render_comparison(const RunComparison& comparison);

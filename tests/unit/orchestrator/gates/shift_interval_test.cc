@@ -69,6 +69,18 @@ TEST(CompareSamples, IdenticalSamplesAreNotSignificant) {
   EXPECT_GE(c.change_high, 0);
 }
 
+// One definition of a change (relative_change), for compare's figures and the repetitions'
+// medians alike: 0 to 0 is no change (no errors in either run), 0 to anything else has no
+// relative size.
+TEST(CompareSamples, ZeroToZeroIsNoChangeAndFromZeroHasNoRelativeSize) {
+  EXPECT_EQ(relative_change(0, 0), 0);
+  EXPECT_TRUE(std::isnan(relative_change(0, 3)));
+  EXPECT_DOUBLE_EQ(relative_change(4, 5), 0.25);
+  const std::vector<double> zeros{0, 0, 0, 0, 0};
+  EXPECT_EQ(compare_samples(zeros, zeros).change, 0);
+  EXPECT_TRUE(std::isnan(compare_samples(zeros, std::vector<double>{1, 2, 3, 4, 5}).change));
+}
+
 TEST(CompareSamples, ZerosFallBackToADifferenceInterval) {
   const std::vector<double> a{0, 1, 2, 3, 4};
   const std::vector<double> b{2, 3, 4, 5, 6};

@@ -129,6 +129,34 @@ TEST(RunComparison, TheRunColumnsAreEachRunsStoredFigures) {
       << text;
 }
 
+// A figure that rose while the repetitions' own medians fell significantly (the merged
+// histogram's p99 against each repetition's): the change printed is not what the test shows, so
+// it is marked "~" and a note names both changes.
+TEST(RunComparison, AFigureChangeTheRepetitionsShowTheOtherWayIsMarkedAndNoted) {
+  WorkloadSamples a = workload("w", kBase);
+  a.values["latency.p99"] = {2.0e-3, 2.1e-3, 2.2e-3, 2.3e-3, 2.4e-3};
+  a.figures["latency.p99"] = 1.0e-3;
+  WorkloadSamples b = workload("w", kBase);
+  b.values["latency.p99"] = {1.0e-3, 1.1e-3, 1.2e-3, 1.3e-3, 1.4e-3};
+  b.figures["latency.p99"] = 1.1e-3;
+  const RunComparison c = compare_runs(run(1, {a}), run(2, {b}));
+  const MetricComparison& p99 = metric(c.workloads[0], "latency.p99");
+  ASSERT_TRUE(p99.stats);
+  EXPECT_TRUE(p99.stats->significant);
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("latency.p99 1.00ms 1.10ms ~ +10.00% ["), std::string::npos) << text;
+  EXPECT_NE(text.find("note: latency.p99: the figures changed by +10.00% but the repetitions' "
+                      "medians by -45.45% (p=0.008): the change is marked ~, as the "
+                      "repetitions do not show it\n"),
+            std::string::npos)
+      << text;
+  // The same way, a significant change is printed as it is, with no note.
+  b.figures["latency.p99"] = 0.9e-3;
+  const std::string same = squash(render_comparison(compare_runs(run(1, {a}), run(2, {b}))));
+  EXPECT_NE(same.find("latency.p99 1.00ms 900us -10.00% ["), std::string::npos) << same;
+  EXPECT_EQ(same.find("repetitions' medians by"), std::string::npos) << same;
+}
+
 // A figure the store does not hold (latency of a run stored before schema version 8) says so;
 // the test over the repetitions still runs.
 TEST(RunComparison, AFigureNotStoredSaysSo) {
