@@ -47,7 +47,7 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::start(const std::string&
     server = builder.BuildAndStart();
   }
   net::grpc_errors_to_stderr("router");
-  // gRPC reports port 0 for a Unix socket it did bind; a failed bind leaves no server.
+  // gRPC reports port 1 for a Unix socket it did bind, not a port; a failed bind leaves no server.
   if (!server || (port == 0 && !unix_socket)) {
     return Error{"cannot listen for control on " + address + ": " +
                  net::why_not_listening(address)};

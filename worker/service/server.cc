@@ -46,7 +46,9 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
   if (!out.server || port == 0) {
     return Error{"cannot listen on " + listen + ": " + net::why_not_listening(listen)};
   }
-  out.address = listen.substr(0, colon) + ":" + std::to_string(port);
+  // A Unix socket is named as given: gRPC reports port 1 for one, not a port to name.
+  out.address =
+      listen.starts_with("unix:") ? listen : listen.substr(0, colon) + ":" + std::to_string(port);
   return out;
 }
 

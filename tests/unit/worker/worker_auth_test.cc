@@ -7,6 +7,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -154,6 +155,26 @@ TEST(WorkerTokenRule, ATokenFileReadableByOthersIsRefusedEvenOnLoopback) {
   auto strict = worker_token("0.0.0.0:0", path, false);
   ASSERT_TRUE(strict.ok()) << strict.message();
   EXPECT_EQ(*strict, "s3cret");
+  fs::remove_all(dir);
+}
+
+// A worker on a unix:PATH names the address as given (gRPC reports port 1 for a Unix socket,
+// which made it "unix:1"), and the socket is its owner's alone whatever the umask, as the
+// router's control socket and `orchestrator serve`'s are.
+TEST(WorkerServerTest, AUnixSocketIsNamedAsGivenAndOwnerOnly) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("benchgate-worker-unix-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "worker.sock").string();
+  const mode_t umask_before = ::umask(022);
+  auto started = start_worker_server("unix:" + path, kToken);
+  ::umask(umask_before);
+  ASSERT_TRUE(started.ok()) << started.message();
+  EXPECT_EQ(started->address, "unix:" + path);
+  struct stat status {};
+  ASSERT_EQ(::stat(path.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0700u);
+  started->server->Shutdown();
   fs::remove_all(dir);
 }
 
