@@ -120,8 +120,10 @@ int main(int argc, char** argv) {
                  "serves every WAMP session), counted as per session; past it a CALL gets ERROR "
                  "benchgate.error.router_too_many_pending_calls. At the default, routed calls' "
                  "nodes take up to about 128 MiB (128 bytes each; 192 MiB if each has a timeout), "
-                 "besides the calls' hash table (about 11 MiB once 2^20 were pending) and "
-                 "bench.transfers (about 56 bytes each in their caller's list) (1 to 100000000)")
+                 "besides the calls' hash table (about 11 MiB once 2^20 were pending), the "
+                 "CANCEL index (8 bytes times the power of two at or above the most calls ever "
+                 "pending at once: 8 MiB at 2^20, never shrunk) and bench.transfers (about 56 "
+                 "bytes each in their caller's list) (1 to 100000000)")
       ->capture_default_str();
   cli.add_option("--max-registrations-per-session", raw.max_registrations_per_session,
                  "WAMP procedures one session may have registered; past it REGISTER gets ERROR "
