@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "orchestrator/app/bundled_binary.h"
@@ -34,11 +35,19 @@ engine::EngineOptions engine_options(const ProcessSettings& processes, const std
   return options;
 }
 
-std::string make_log_dir(const std::string& prefix) {
+Expected<std::string> make_log_dir(const std::string& prefix) {
   std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) return fs::temp_directory_path().string();
-  // Before any token is written in it: the next run's cleaner judges the folder by this lock.
-  hold_folder_lock(pattern);
+  // Before any token is written in it: the next run's cleaner judges the folder by this lock,
+  // and would take an unlocked one for a gone orchestrator's and remove the live tokens in it.
+  if (!hold_folder_lock(pattern)) {
+    const int error = errno;
+    std::error_code ec;
+    fs::remove(pattern, ec);  // still empty
+    return Error{"cannot lock the log folder " + pattern + " (" + std::strerror(error) +
+                 "): a later run would take it for a stopped orchestrator's and remove its worker "
+                 "tokens"};
+  }
   return pattern;
 }
 
@@ -50,7 +59,9 @@ bool hold_folder_lock(const std::string& dir) {
   // Waits only while a cleaner holds it, which it does for a moment: a new folder has no tokens.
   while (::flock(fd, LOCK_EX) != 0) {
     if (errno != EINTR) {
+      const int error = errno;
       ::close(fd);
+      errno = error;
       return false;
     }
   }
@@ -196,7 +207,9 @@ Expected<RunSetup> set_up_run(const SetupSettings& settings) {
   // A killed orchestrator could not remove its workers' token: the next run does.
   std::error_code ec;
   remove_stale_worker_tokens(fs::temp_directory_path(ec).string());
-  setup.options = engine_options(settings.processes, make_log_dir(settings.log_prefix));
+  auto log_dir = make_log_dir(settings.log_prefix);
+  if (!log_dir) return log_dir.error();
+  setup.options = engine_options(settings.processes, *log_dir);
   return setup;
 }
 

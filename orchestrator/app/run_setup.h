@@ -30,12 +30,14 @@ engine::EngineOptions engine_options(const ProcessSettings& processes, const std
 // A private folder for the children's stderr logs, `prefix`-XXXXXX in the temporary folder
 // (the temporary folder itself when none can be made), locked by this process for its whole
 // life (hold_folder_lock): while it lives, remove_stale_worker_tokens leaves the folder alone.
-std::string make_log_dir(const std::string& prefix);
+// An error, the folder removed, when the lock cannot be taken (no descriptor left, EMFILE): an
+// unlocked folder's tokens would be removed by the next run while this one still uses them.
+Expected<std::string> make_log_dir(const std::string& prefix);
 
 // Takes an exclusive flock(2) on the folder `dir` and keeps it until this process exits: the
 // kernel lets it go when the process dies, however it dies and in whatever PID namespace it
 // runs, so a lock that can be taken means nobody uses the folder any more. False when the
-// folder cannot be opened or locked.
+// folder cannot be opened or locked (errno says why).
 bool hold_folder_lock(const std::string& dir);
 
 // The worker tokens (README "Security") that an orchestrator killed before it could remove them

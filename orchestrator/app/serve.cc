@@ -113,7 +113,9 @@ int serve(const ServeSettings& settings) {
   if (!endpoint) return fail(endpoint.message());
 
   // Each job's logs go to a folder of its own inside this one (serve/run_executor.cc).
-  const std::string log_dir = make_log_dir("benchgate-serve");
+  const auto made_log_dir = make_log_dir("benchgate-serve");
+  if (!made_log_dir) return fail(made_log_dir.message());
+  const std::string& log_dir = *made_log_dir;
   const engine::EngineOptions options = engine_options(settings.processes, log_dir);
   store::RunInfo info;
   info.testbed = store::detect_testbed();

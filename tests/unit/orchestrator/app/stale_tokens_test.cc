@@ -1,8 +1,10 @@
 // The worker tokens a killed orchestrator left in its log folder are removed by the next run
 // (orchestrator/app/run_setup.h, remove_stale_worker_tokens); nothing else is, and not those of
 // an orchestrator still holding its folder's lock, whatever PID their names carry.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,7 +51,8 @@ class RunningOrchestrator {
       ::close(made[0]);
       ::close(told[1]);
       ::setenv("TMPDIR", temp_dir.c_str(), 1);
-      const std::string dir = make_log_dir("benchgate-run");
+      const auto made_dir = make_log_dir("benchgate-run");
+      const std::string dir = made_dir ? *made_dir : std::string();
       const auto written = ::write(made[1], dir.data(), dir.size());
       ::close(made[1]);
       char byte = 0;
@@ -140,6 +143,38 @@ TEST(StaleTokens, ALiveOrchestratorsTokenAndWhatIsNotOursStay) {
   EXPECT_TRUE(fs::exists(other / dead));
   EXPECT_TRUE(fs::exists(open / dead));
   EXPECT_TRUE(fs::exists(target / dead));
+}
+
+// No descriptor left for the lock (EMFILE): the folder would stay unlocked, and the next run's
+// cleaner would remove this run's live worker tokens from it. make_log_dir fails instead,
+// naming why, and leaves no folder behind.
+TEST(StaleTokens, ALogFolderThatCannotBeLockedIsAnErrorAndIsRemoved) {
+  store::testing::TempDir tmp;
+  const char* tmpdir_before = ::getenv("TMPDIR");
+  const std::string tmpdir_was = tmpdir_before != nullptr ? tmpdir_before : "";
+  ::setenv("TMPDIR", tmp.path().c_str(), 1);
+  rlimit limit_before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit_before), 0);
+  // The lowest free descriptor becomes the limit: the next open() fails with EMFILE.
+  const int lowest_free = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(lowest_free, 0);
+  ::close(lowest_free);
+  rlimit lowered = limit_before;
+  lowered.rlim_cur = static_cast<rlim_t>(lowest_free);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
+  auto made = make_log_dir("benchgate-run");
+  ::setrlimit(RLIMIT_NOFILE, &limit_before);
+  if (tmpdir_before != nullptr) {
+    ::setenv("TMPDIR", tmpdir_was.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  ASSERT_FALSE(made.ok());
+  EXPECT_NE(made.message().find("cannot lock the log folder " + tmp.path() + "/benchgate-run-"),
+            std::string::npos)
+      << made.message();
+  EXPECT_NE(made.message().find("Too many open files"), std::string::npos) << made.message();
+  EXPECT_TRUE(fs::is_empty(tmp.path()));
 }
 
 }  // namespace
