@@ -4,6 +4,7 @@ re-evaluations, JUnit, baselines), and one clear line for every command-line mis
 address that cannot be listened on."""
 import http.server
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -569,6 +570,35 @@ class ScenarioFromAPipeTest(OutputsTest):
         self.assertEqual(self.query("SELECT scenario, scenario_text FROM runs"),
                          [("e2e_outputs", text)])
         self.assertEqual(run.leftovers(), [])
+
+    def test_ctrl_c_while_a_named_pipe_is_waited_on_exits_3_and_reads_no_further_file(self):
+        # Two named pipes nobody writes: Ctrl-C during the first one's wait is an interrupt,
+        # exit 3 as for any, and the second pipe is not waited on for its own 10 s (before:
+        # exit 2, after the second wait).
+        first, second = os.path.join(self.dir, "a.toml"), os.path.join(self.dir, "b.toml")
+        os.mkfifo(first)
+        os.mkfifo(second)
+        run = self.start("validate", first, second)
+        try:
+            # Signalled once the first pipe is open: the handler is installed by then.
+            deadline = time.monotonic() + 30
+            fds = f"/proc/{run.proc.pid}/fd"
+            while time.monotonic() < deadline:
+                try:
+                    if any(os.readlink(os.path.join(fds, fd)) == first
+                           for fd in os.listdir(fds)):
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.01)
+            run.proc.send_signal(signal.SIGINT)
+            stdout, stderr = run.proc.communicate(timeout=30)
+        finally:
+            if run.proc.poll() is None:
+                run.proc.kill()
+                run.proc.communicate()
+        self.assertEqual((run.proc.returncode, stdout, stderr),
+                         (3, "", f"{first}: error: interrupted while waiting for the pipe\n"))
 
 
 if __name__ == "__main__":
