@@ -1,8 +1,8 @@
 // What a WAMP session does at a window's edges, against a RawSocket MessagePack "router"
 // (fake_rawsocket_router.h) that drops a session or delivers an EVENT on cue, which the bundled
-// one never does: a session the router closes during the start lead joins again at once and measures the
-// window (docs/MEASUREMENT.md "Operations, successes and errors"), and an EVENT the subscriber
-// cannot read is placed in its window by what can be read of it.
+// one never does: a session the router closes during the start lead joins again at once and
+// measures the window (docs/MEASUREMENT.md "Operations, successes and errors"), and an EVENT the
+// subscriber cannot read is placed in its window by what can be read of it.
 #include <gtest/gtest.h>
 
 #include <atomic>
