@@ -10,6 +10,8 @@
 #include <cstring>
 #include <utility>
 
+#include "common/units/units.h"
+
 namespace benchgate {
 namespace {
 
@@ -32,12 +34,6 @@ Error system_error(const std::string& where, int error) {
 // "WHERE is ..." for what the file is; "is ..." without a `where`.
 Error refusal(const std::string& where, const std::string& predicate) {
   return Error{where.empty() ? predicate : where + " " + predicate, ErrorKind::kInvalidInput};
-}
-
-// "10s", or "250ms" for a wait that is not a whole number of seconds.
-std::string duration_text(std::chrono::milliseconds wait) {
-  const auto ms = wait.count();
-  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
 }
 
 // Opens `path` as open_regular_file does, a FIFO (a pipe) let through too.
@@ -99,9 +95,11 @@ Expected<std::string> read_pipe(const OpenedFile& file, const std::string& where
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      return Error{(where.empty() ? std::string() : where + ": ") + "no data from the pipe for " +
-                       duration_text(idle_timeout) + ", and its writer has not closed it",
-                   ErrorKind::kInvalidInput};
+      return Error{
+          (where.empty() ? std::string() : where + ": ") + "no data from the pipe for " +
+              format_duration_ns(std::chrono::duration<double, std::nano>(idle_timeout).count()) +
+              ", and its writer has not closed it",
+          ErrorKind::kInvalidInput};
     }
     pollfd wanted{file.fd.get(), POLLIN, 0};
     // Rounded up, so that a wait never ends just short of the deadline and spins.
