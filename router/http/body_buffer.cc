@@ -51,7 +51,7 @@ bool BodyTrust::trust_piece(std::string& body, memory::Reservation& budget, uint
     // outside the budget) are trusted as they are: nothing grows, nothing is reserved.
     if (needed <= trusted_) return true;
   }
-  // Doubling from what is trusted (grow_within_budget's steps), not from the spare's capacity:
+  // Doubling from what is trusted (within max_body_bytes), not from the spare's capacity:
   // what the body holds of the budget follows its bytes alone, as for a body of known length.
   return trust(body, budget, std::max(needed, std::min(2 * trusted_, max_body_bytes)));
 }

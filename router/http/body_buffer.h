@@ -48,8 +48,8 @@ class BodyTrust {
   // the capacity of the buffer the connection kept (nothing grows or is reserved while the
   // bytes fit in it), or starts in the thread's spare when the connection holds no buffer on
   // the heap; past what is trusted, trust() a capacity of at least double that (within
-  // `max_body_bytes`: grow_within_budget's steps, from what is trusted, not from the spare's
-  // size). False when the budget refuses.
+  // `max_body_bytes`; doubling from what is trusted, not from the spare's size). False when
+  // the budget refuses.
   bool trust_piece(std::string& body, memory::Reservation& budget, uint64_t needed,
                    uint64_t max_body_bytes);
 

@@ -59,17 +59,4 @@ bool Reservation::resize(uint64_t capacity) {
   return true;
 }
 
-bool grow_within_budget(std::string& buffer, Reservation& reservation, uint64_t needed,
-                        uint64_t limit, bool exact) {
-  if (needed <= buffer.capacity()) return true;
-  const uint64_t doubled = std::min<uint64_t>(2 * buffer.capacity(), limit);
-  const uint64_t capacity = exact ? needed : std::max(needed, doubled);
-  if (!reservation.resize(capacity)) return false;
-  std::string bigger;
-  bigger.reserve(static_cast<size_t>(capacity));
-  bigger.append(buffer);
-  buffer.swap(bigger);
-  return true;
-}
-
 }  // namespace benchgate::router::memory

@@ -93,13 +93,4 @@ class Reservation {
   uint64_t held_ = 0;
 };
 
-// Makes room in `buffer` (whose capacity `reservation` follows) for `needed` bytes: nothing when
-// it has the capacity; else a capacity of exactly `needed` (`exact`, a body of known length) or
-// of at least double the present one, within `limit` (a body that arrives in pieces: reserved
-// and copied a logarithmic number of times), reserved before the buffer grows. The buffer gets
-// exactly that capacity (string::reserve may double past it, which the budget would not see).
-// False when the budget refuses; the buffer is unchanged then.
-bool grow_within_budget(std::string& buffer, Reservation& reservation, uint64_t needed,
-                        uint64_t limit, bool exact);
-
 }  // namespace benchgate::router::memory

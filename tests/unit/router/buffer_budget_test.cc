@@ -67,29 +67,6 @@ TEST(BufferBudgetReservation, WithoutABudgetEveryResizeSucceeds) {
   EXPECT_TRUE(reservation.resize(uint64_t{1} << 40));
 }
 
-// A body's buffer grows to exactly what was reserved: by doubling within the limit, or to the
-// length asked for; a refusal leaves the buffer as it was.
-TEST(GrowWithinBudget, TheBufferTakesExactlyTheReservedCapacity) {
-  BufferBudget budget(1 << 20);
-  Reservation reservation(&budget, BudgetUser::http);
-  std::string body;
-  ASSERT_TRUE(grow_within_budget(body, reservation, 100 * 1024, 150 * 1024, true));
-  EXPECT_EQ(body.capacity(), 100u * 1024);
-  EXPECT_EQ(reservation.held(), 100u * 1024);
-  body.append(100 * 1024, 'b');
-  // Doubling is capped at the limit, and the buffer stops there too (string::reserve would
-  // have doubled to 200 KiB, past what the budget holds).
-  ASSERT_TRUE(grow_within_budget(body, reservation, 120 * 1024, 150 * 1024, false));
-  EXPECT_EQ(body.capacity(), 150u * 1024);
-  EXPECT_EQ(reservation.held(), 150u * 1024);
-  EXPECT_EQ(body, std::string(100 * 1024, 'b'));
-  EXPECT_EQ(budget.in_use(), 150u * 1024);
-  // Past the budget: refused, nothing changed.
-  EXPECT_FALSE(grow_within_budget(body, reservation, 2u << 20, 4u << 20, true));
-  EXPECT_EQ(body.capacity(), 150u * 1024);
-  EXPECT_EQ(reservation.held(), 150u * 1024);
-}
-
 // The length a frame header announces is trusted only as far as bytes arrived: at most 16
 // times what a buffer holds plus a read, so a 64 KiB buffer full of a frame grows to 1 MiB (the
 // size of the spare the WAMP thread keeps), not to the 16 MiB its header may announce, and the
