@@ -12,6 +12,7 @@
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/grpc/channel.h"
 #include "orchestrator/serve/orchestrator_service.h"
 
 namespace benchgate::serve {
@@ -178,7 +179,9 @@ int remote_run(const RemoteRunOptions& options) {
                  options.files.size());
     return cli::kExitInvalidInput;
   }
-  auto channel = grpc::CreateChannel(options.server, grpc::InsecureChannelCredentials());
+  // A control channel, as every other of ours: a proxy of the environment (http_proxy,
+  // grpc_proxy) is not used, as one could not reach the service's loopback address.
+  auto channel = grpcutil::make_control_channel(options.server);
   auto stub = v1::Orchestrator::NewStub(channel);
   auto request_for = [&options](const SubmittedFile& file, bool validate_only) {
     v1::SubmitRequest request;

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
@@ -183,6 +185,34 @@ TEST_F(RemoteRun, TheTextAsLoadedIsSentWithoutOpeningTheFileAgain) {
   EXPECT_EQ(service_.submitted.load(), 1);
   EXPECT_EQ(service_.last_name, "/dev/fd/63");
   EXPECT_EQ(service_.last_text, "name = \"from_a_pipe\"\n");
+}
+
+// The proxy variables a shell or a CI runner exports are for the client's web traffic, not for
+// its channel to the service: `grpc_proxy` or `http_proxy` pointing at a proxy that cannot reach
+// the service's loopback address made every submission fail (exit 3, "failed to connect"). The
+// channel is a control channel (grpc/channel.h), with proxies off, as every other of ours.
+TEST_F(RemoteRun, AProxyInTheEnvironmentIsNotUsed) {
+  // Set for this test only, and restored after it, whatever it finds.
+  struct Variable {
+    explicit Variable(const char* name, const char* value) : name(name) {
+      if (const char* old = std::getenv(name)) before = old;
+      value ? ::setenv(name, value, 1) : ::unsetenv(name);
+    }
+    ~Variable() { before ? ::setenv(name, before->c_str(), 1) : ::unsetenv(name); }
+    const char* name;
+    std::optional<std::string> before;
+  };
+  // Port 1 on loopback: nothing listens there, so a proxied call could not get through.
+  const Variable grpc_proxy("grpc_proxy", "http://127.0.0.1:1");
+  const Variable http_proxy("http_proxy", "http://127.0.0.1:1");
+  const Variable no_grpc_proxy("no_grpc_proxy", nullptr);
+  const Variable no_proxy("no_proxy", nullptr);
+  const Variable no_proxy_upper("NO_PROXY", nullptr);
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({file("a.toml")}, ""));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitOk) << err;
+  EXPECT_EQ(service_.submitted.load(), 1) << err;
 }
 
 // Ctrl-C once the service had settled the job (exit 0, promoted): it refuses the cancel and
