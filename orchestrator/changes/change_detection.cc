@@ -65,10 +65,10 @@ std::vector<size_t> divide_window(std::span<const double> window, const ChangeOp
   return found;
 }
 
-// |change| for the min_change rule; a change from 0 to anything else is not small.
+// |change| for the min_change rule; a change from 0 to anything else (no relative size) is
+// not small.
 double magnitude(const ChangePoint& cp) {
-  if (std::isnan(cp.change)) return cp.median_after == cp.median_before ? 0 : kInf;
-  return std::abs(cp.change);
+  return std::isnan(cp.change) ? kInf : std::abs(cp.change);
 }
 
 // The strong test of weak[i] against its neighbours: observed Q of the split at weak[i] of
@@ -90,7 +90,7 @@ ChangePoint test_point(std::span<const double> values, const std::vector<size_t>
   const std::span<const double> after = values.subspan(tau, b - tau);
   cp.median_before = before.empty() ? std::nan("") : gates::median(before);
   cp.median_after = after.empty() ? std::nan("") : gates::median(after);
-  cp.change = cp.median_before != 0 ? cp.median_after / cp.median_before - 1 : std::nan("");
+  cp.change = gates::relative_change(cp.median_before, cp.median_after);
   cp.change_low = -kInf;
   cp.change_high = kInf;
   if (before.size() < o.min_size || after.size() < o.min_size) return cp;  // p-value 1

@@ -45,7 +45,9 @@ struct ChangePoint {
   double p_value = 1;  // permutation p-value of the split (strong pass)
   double median_before = 0;
   double median_after = 0;
-  double change = 0;  // median_after / median_before - 1; NaN when median_before is 0
+  // gates::relative_change(median_before, median_after), as `orchestrator compare` and the
+  // gates give a change: 0 from 0 to 0, NaN from 0 to anything else.
+  double change = 0;
   // 95% interval of the change (Hodges-Lehmann on logs when every value is positive, as
   // `orchestrator compare` does); unbounded: -inf, +inf.
   double change_low = 0;

@@ -150,7 +150,7 @@ GateOutcome evaluate_change_gate(const scenario::Gate& gate, std::optional<gates
                   gates::format_metric_value(centre, unit) + " (the last " +
                   std::to_string(reference.size()) + " runs";
   if (!found.empty()) s += ", since the change at run " + std::to_string(history[from].run_id);
-  s += ") " + number("%+.1f%%", (y / centre - 1) * 100);
+  s += ") " + number("%+.1f%%", gates::relative_change(centre, y) * 100);
   const std::string minimum = "the " + number("%.1f%%", gate.min_change * 100) +
                               " minimum change (threshold " +
                               gates::format_metric_value(*o.threshold, unit) + ")";

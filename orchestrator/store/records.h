@@ -334,7 +334,7 @@ struct StoredChangePoint {
   int64_t runs_after = 0;
   double median_before = 0;
   double median_after = 0;
-  std::optional<double> change;  // median_after / median_before - 1; nothing from 0
+  std::optional<double> change;  // gates::relative_change; nothing from 0 to another value
   std::optional<double> change_low, change_high;  // 95% interval; nothing when unbounded
   double p_value = 1;
 

@@ -106,6 +106,36 @@ TEST(ChangeDetection, ChangesBelowTheMinimumAreNotReported) {
   EXPECT_TRUE(detect_changes(v, options).empty());
 }
 
+// A change point's size is gates::relative_change, the one relative change `compare` and the
+// gates use: 0 to 0 is no change (+0.00%, not "from 0"), x to 0 is -100%, 0 to x has none.
+TEST(ChangeDetection, AChangesSizeIsTheOneRelativeChange) {
+  ChangeOptions options;
+  options.min_change = 0;  // keep a change point whose median does not move
+  // 20 runs that all measured 0, then 20 of -100 and +100 in turn: the spread changed, both
+  // medians are 0.
+  std::vector<double> v(40, 0);
+  for (size_t i = 20; i < 40; ++i) v[i] = i % 2 == 0 ? -100 : 100;
+  std::vector<ChangePoint> found = detect_changes(v, options);
+  ASSERT_EQ(indices(found), std::vector<size_t>{20});
+  EXPECT_EQ(found[0].median_before, 0);
+  EXPECT_EQ(found[0].median_after, 0);
+  EXPECT_EQ(found[0].change, 0) << "0 to 0 is no change";
+  // The default minimum drops it, as any change of the median below 1%.
+  EXPECT_TRUE(detect_changes(v, ChangeOptions{}).empty());
+
+  // x to 0: -100%; 0 to x: no relative size, and never below the minimum.
+  std::vector<double> down(40, 0), up(40, 0);
+  for (size_t i = 0; i < 20; ++i) down[i] = up[20 + i] = 100 + static_cast<double>(i % 3);
+  found = detect_changes(down, ChangeOptions{});
+  ASSERT_EQ(indices(found), std::vector<size_t>{20});
+  EXPECT_EQ(found[0].median_after, 0);
+  EXPECT_EQ(found[0].change, -1);
+  found = detect_changes(up, ChangeOptions{});
+  ASSERT_EQ(indices(found), std::vector<size_t>{20});
+  EXPECT_EQ(found[0].median_before, 0);
+  EXPECT_TRUE(std::isnan(found[0].change));
+}
+
 TEST(ChangeDetection, ResumingFromAPrefixGivesWhatAFreshAnalysisGives) {
   const std::vector<double> v = series(170, 0.01, 11, {{45, 0.06}, {110, -0.05}, {150, 0.1}});
   const ChangeOptions options;
