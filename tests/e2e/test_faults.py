@@ -1,18 +1,19 @@
 """The fault suite: a worker or the router (bundled, or started as a `command`) killed or
-frozen mid-window, a worker that never becomes ready or sends a malformed result, an
-interrupted run. Each case runs the real
+frozen mid-window, an interrupted run, a system under test that is not there or never says
+READY by its startup_timeout. Each case runs the real
 orchestrator and checks that the workload is recorded as failed with its cause (terminal,
 JSON, SQLite), that the workloads after it still run (unless fail_fast), that the measured
 repetitions before the fault are kept, that the exit code is 3 and that no process is left.
+A worker that never becomes ready or sends a malformed result, fail_fast, a squatted address
+and unreachable --workers-at are test_faults_untimed.py's: their outcome never depends on when
+anything happens, so they run beside other tests, where these run alone.
 
 Durations and timeouts are small: a frozen peer must cost seconds, not minutes."""
 import json
 import os
 import signal
-import socket
 import sqlite3
 import stat
-import subprocess
 import tempfile
 import time
 import unittest
@@ -47,7 +48,11 @@ timeout = "20s"
 """
 
 
-class FaultsTest(unittest.TestCase):
+class FaultRuns:
+    """What both modules' fault tests share: a folder each, the scenario, the runs and the
+    checks (test_faults_untimed.py has the faults whose outcome never depends on when anything
+    happens)."""
+
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-faults-")
         self.db = os.path.join(self.dir, "bench.db")
@@ -111,6 +116,18 @@ class FaultsTest(unittest.TestCase):
         run.finish(timeout=90)
         return run, found
 
+    UNREACHABLE = """
+name = "e2e_unreachable"
+[router]
+impl = "external"
+address = "{address}"
+startup_timeout = "2s"
+[[workloads]]
+name = "hello"
+duration = "200ms"
+repetitions = 1
+"""
+
     # --- checking ------------------------------------------------------------------------
 
     def assert_workload_failed(self, run, name, cause, repetitions_kept):
@@ -156,6 +173,11 @@ class FaultsTest(unittest.TestCase):
             self.assertEqual(db.execute("SELECT status, exit_code FROM runs").fetchone(),
                              (status, 3))
             self.assertEqual(db.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+
+
+class FaultsTest(FaultRuns, unittest.TestCase):
+    """Faults that strike inside a window of time: a kill, a stop or an interrupt once a
+    repetition has started, and deadlines whose message names them."""
 
     # --- workers -------------------------------------------------------------------------
 
@@ -215,65 +237,6 @@ max = 0
         self.assertEqual(again.returncode, 3, again.stdout + again.stderr)
         self.assertIn("not judged: repetition 2 was measured while worker", again.stdout)
 
-    def test_a_worker_that_never_becomes_ready_fails_at_the_workload_timeout(self):
-        worker = self.fault_worker("--mode", "never_ready", "--workload", "victim")
-        run = self.run_to_end(self.scenario(timeout="3s"), "--worker-bin", worker)
-        self.assert_workload_failed(
-            run, "victim", "workload timeout (3000 ms) passed while waiting for the workers to "
-            "be ready from worker 0, 1", repetitions_kept=0)
-        self.assert_workload_ok(run, "after")
-        self.assert_run_ended(run)
-
-    def test_a_worker_that_exits_before_ready_leaves_every_workload_not_run(self):
-        worker = self.fault_worker("--mode", "exit_at_start")
-        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
-        for name in ("victim", "after"):
-            self.assert_workload_failed(run, name, "not run: workers did not start: worker 0",
-                                        repetitions_kept=0)
-        self.assertIn("exiting before READY, as asked", run.stderr)  # the stderr tail
-        self.assert_run_ended(run)
-
-    def test_a_histogram_count_that_disagrees_with_successes_is_a_malformed_result(self):
-        worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
-                                   "--window", "1")
-        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
-        self.assert_workload_failed(
-            run, "victim", "worker 0 sent a malformed result: 100 successful operations but "
-            "101 latency samples", repetitions_kept=1)
-        self.assert_workload_ok(run, "after")
-        self.assert_run_ended(run)
-
-    def test_garbage_histogram_bytes_are_a_malformed_result(self):
-        worker = self.fault_worker("--mode", "garbage_histogram", "--workload", "victim",
-                                   "--window", "1")
-        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
-        self.assert_workload_failed(run, "victim", "sent a malformed result: an unreadable "
-                                    "histogram", repetitions_kept=1)
-        self.assert_workload_ok(run, "after")
-        self.assert_run_ended(run)
-
-    def test_a_histogram_of_another_layout_is_rejected_naming_the_layout(self):
-        # Merging re-bucketed it without a word; docs/WORKER_PROTOCOL.md says it is rejected.
-        worker = self.fault_worker("--mode", "other_layout", "--workload", "victim",
-                                   "--window", "1")
-        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
-        self.assert_workload_failed(
-            run, "victim", "worker 0 sent a latency histogram of another layout: "
-            "1..1000000000 ns with 2 digits, not 1..3600000000000 ns with 3 digits",
-            repetitions_kept=1)
-        self.assert_workload_ok(run, "after")
-        self.assert_run_ended(run)
-
-    def test_fail_fast_records_the_workloads_after_a_failure_as_not_run(self):
-        worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
-                                   "--window", "1")
-        run = self.run_to_end(self.scenario(top="fail_fast = true"), "--worker-bin", worker)
-        self.assert_workload_failed(run, "victim", "malformed result", repetitions_kept=1)
-        self.assert_workload_failed(
-            run, "after", "not run: fail_fast is set and workload 'victim' failed",
-            repetitions_kept=0)
-        self.assert_run_ended(run)
-
     # --- the router ----------------------------------------------------------------------
 
     def test_the_router_killed_mid_window_leaves_the_rest_not_run(self):
@@ -332,18 +295,6 @@ address = "127.0.0.1:${{port:http}}"
 
     # --- peers that are not there ---------------------------------------------------------
 
-    UNREACHABLE = """
-name = "e2e_unreachable"
-[router]
-impl = "external"
-address = "{address}"
-startup_timeout = "2s"
-[[workloads]]
-name = "hello"
-duration = "200ms"
-repetitions = 1
-"""
-
     def test_an_unreachable_external_system_is_named_with_the_connection_error(self):
         path = write_scenario(self.dir, "unreachable.toml",
                               self.UNREACHABLE.format(address="127.0.0.1:1"))
@@ -355,34 +306,6 @@ repetitions = 1
         self.assertNotIn("did not start", out)
         # Nothing was spawned, so there is no log folder to point at.
         self.assertNotIn("child process logs", run.stderr)
-        self.assert_run_ended(run)
-
-    def test_a_command_whose_address_another_program_serves_is_refused_before_it_starts(self):
-        # A server left on the port would pass the readiness probe and be measured in place of
-        # the command; the command is never started.
-        squatter = socket.socket()
-        squatter.bind(("127.0.0.1", 0))
-        squatter.listen()
-        self.addCleanup(squatter.close)
-        port = squatter.getsockname()[1]
-        marker = os.path.join(self.dir, "started")
-        path = write_scenario(self.dir, "squatted.toml", f"""
-name = "e2e_squatted"
-[router]
-impl = "command"
-command = ["touch", "{marker}"]
-address = "127.0.0.1:{port}"
-[[workloads]]
-name = "hello"
-duration = "200ms"
-repetitions = 1
-""")
-        run = self.run_to_end(path)
-        self.assertIn(f"system under test did not start: 127.0.0.1:{port} (the scenario's "
-                      "address) accepts connections before 'touch' was started: another "
-                      "program listens there, which the run would measure in its place",
-                      run.stderr)
-        self.assertFalse(os.path.exists(marker), "the command was started")
         self.assert_run_ended(run)
 
     def test_a_router_that_never_says_ready_fails_at_its_startup_timeout(self):
@@ -401,31 +324,6 @@ repetitions = 1
         self.assertIn("system under test did not start: router did not print READY within 1s "
                       "(startup_timeout)", run.stderr)
         self.assertIn("never ready, as asked", run.stderr)  # the stderr tail
-        self.assert_run_ended(run)
-
-    def test_unreachable_workers_at_are_named_with_the_connection_error(self):
-        router = subprocess.Popen([os.path.join(BIN, "router"), "--http", "127.0.0.1:0",
-                                   "--control", "127.0.0.1:0"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            ready = router.stdout.readline()
-            address = [f.split("=", 1)[1] for f in ready.split() if f.startswith("http=")][0]
-            path = write_scenario(self.dir, "unreachable.toml",
-                                  self.UNREACHABLE.format(address=address))
-            run = self.run_to_end(path, "--workers-at", "127.0.0.1:1", "--workers-wait", "3s")
-        finally:
-            router.terminate()
-            router.wait(timeout=10)
-            router.stdout.close()
-        out = run.stdout + run.stderr
-        self.assertIn("workers given with --workers-at are not usable: the scenario needs 1 "
-                      "workers but only 0 answered Describe by the deadline, of 1 addresses "
-                      "127.0.0.1:1 gave (127.0.0.1:1); not answering: 127.0.0.1:1; last: worker "
-                      "at 127.0.0.1:1 did not answer Describe before its deadline: UNAVAILABLE",
-                      out)
-        self.assertIn("Connection refused", out)
-        self.assertNotIn("DEADLINE_EXCEEDED", out)
-        self.assertNotIn("child process logs", run.stderr)
         self.assert_run_ended(run)
 
     # --- the orchestrator ----------------------------------------------------------------

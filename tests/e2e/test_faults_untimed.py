@@ -1,0 +1,133 @@
+"""Faults whose outcome never depends on when anything happens, split from test_faults.py so
+that they run beside other tests (tests/e2e/CMakeLists.txt): a worker (tools/fault_worker)
+that never becomes ready, exits before READY or sends a malformed result in its first
+window, with and without fail_fast; an address another program already serves; workers given
+with --workers-at that do not answer. The faulty workers fail whenever they are asked, the
+deadlines waited out are the workload's and --workers-wait, stated in the messages as given,
+and nothing is killed or stopped from outside at a chosen moment. The checks are
+test_faults.py's (FaultRuns)."""
+import os
+import socket
+import subprocess
+import unittest
+
+from harness import BIN, write_scenario
+from test_faults import FaultRuns
+
+
+class FaultsUntimedTest(FaultRuns, unittest.TestCase):
+    def test_a_worker_that_never_becomes_ready_fails_at_the_workload_timeout(self):
+        worker = self.fault_worker("--mode", "never_ready", "--workload", "victim")
+        run = self.run_to_end(self.scenario(timeout="3s"), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "workload timeout (3000 ms) passed while waiting for the workers to "
+            "be ready from worker 0, 1", repetitions_kept=0)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_a_worker_that_exits_before_ready_leaves_every_workload_not_run(self):
+        worker = self.fault_worker("--mode", "exit_at_start")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        for name in ("victim", "after"):
+            self.assert_workload_failed(run, name, "not run: workers did not start: worker 0",
+                                        repetitions_kept=0)
+        self.assertIn("exiting before READY, as asked", run.stderr)  # the stderr tail
+        self.assert_run_ended(run)
+
+    def test_a_histogram_count_that_disagrees_with_successes_is_a_malformed_result(self):
+        worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a malformed result: 100 successful operations but "
+            "101 latency samples", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_garbage_histogram_bytes_are_a_malformed_result(self):
+        worker = self.fault_worker("--mode", "garbage_histogram", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(run, "victim", "sent a malformed result: an unreadable "
+                                    "histogram", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_a_histogram_of_another_layout_is_rejected_naming_the_layout(self):
+        # Merging re-bucketed it without a word; docs/WORKER_PROTOCOL.md says it is rejected.
+        worker = self.fault_worker("--mode", "other_layout", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a latency histogram of another layout: "
+            "1..1000000000 ns with 2 digits, not 1..3600000000000 ns with 3 digits",
+            repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_fail_fast_records_the_workloads_after_a_failure_as_not_run(self):
+        worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(top="fail_fast = true"), "--worker-bin", worker)
+        self.assert_workload_failed(run, "victim", "malformed result", repetitions_kept=1)
+        self.assert_workload_failed(
+            run, "after", "not run: fail_fast is set and workload 'victim' failed",
+            repetitions_kept=0)
+        self.assert_run_ended(run)
+
+    def test_a_command_whose_address_another_program_serves_is_refused_before_it_starts(self):
+        # A server left on the port would pass the readiness probe and be measured in place of
+        # the command; the command is never started.
+        squatter = socket.socket()
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        self.addCleanup(squatter.close)
+        port = squatter.getsockname()[1]
+        marker = os.path.join(self.dir, "started")
+        path = write_scenario(self.dir, "squatted.toml", f"""
+name = "e2e_squatted"
+[router]
+impl = "command"
+command = ["touch", "{marker}"]
+address = "127.0.0.1:{port}"
+[[workloads]]
+name = "hello"
+duration = "200ms"
+repetitions = 1
+""")
+        run = self.run_to_end(path)
+        self.assertIn(f"system under test did not start: 127.0.0.1:{port} (the scenario's "
+                      "address) accepts connections before 'touch' was started: another "
+                      "program listens there, which the run would measure in its place",
+                      run.stderr)
+        self.assertFalse(os.path.exists(marker), "the command was started")
+        self.assert_run_ended(run)
+
+    def test_unreachable_workers_at_are_named_with_the_connection_error(self):
+        router = subprocess.Popen([os.path.join(BIN, "router"), "--http", "127.0.0.1:0",
+                                   "--control", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            ready = router.stdout.readline()
+            address = [f.split("=", 1)[1] for f in ready.split() if f.startswith("http=")][0]
+            path = write_scenario(self.dir, "unreachable.toml",
+                                  self.UNREACHABLE.format(address=address))
+            run = self.run_to_end(path, "--workers-at", "127.0.0.1:1", "--workers-wait", "3s")
+        finally:
+            router.terminate()
+            router.wait(timeout=10)
+            router.stdout.close()
+        out = run.stdout + run.stderr
+        self.assertIn("workers given with --workers-at are not usable: the scenario needs 1 "
+                      "workers but only 0 answered Describe by the deadline, of 1 addresses "
+                      "127.0.0.1:1 gave (127.0.0.1:1); not answering: 127.0.0.1:1; last: worker "
+                      "at 127.0.0.1:1 did not answer Describe before its deadline: UNAVAILABLE",
+                      out)
+        self.assertIn("Connection refused", out)
+        self.assertNotIn("DEADLINE_EXCEEDED", out)
+        self.assertNotIn("child process logs", run.stderr)
+        self.assert_run_ended(run)
+
+
+if __name__ == "__main__":
+    unittest.main()
