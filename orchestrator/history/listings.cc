@@ -1,6 +1,7 @@
 // Runs and baselines as tables (listings.h).
 #include "orchestrator/history/listings.h"
 
+#include "common/util/shown_text.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
 
@@ -12,7 +13,8 @@ std::string render_run_list(const std::vector<store::RunSummary>& runs) {
   table.align(0, TextTable::Align::kRight).align(4, TextTable::Align::kRight);
   table.align(7, TextTable::Align::kRight);
   for (const store::RunSummary& r : runs) {
-    table.add_row({std::to_string(r.id), r.scenario, r.status, format_local_time(r.started_at_ns),
+    table.add_row({std::to_string(r.id), shown_text(r.scenario), shown_text(r.status),
+                   format_local_time(r.started_at_ns),
                    run_took(r.status, r.started_at_ns, r.finished_at_ns).value_or("-"),
                    short_commit(r.commit), or_dash(r.branch),
                    r.exit_code ? std::to_string(*r.exit_code) : "-", format_labels(r.labels)});
@@ -24,8 +26,9 @@ std::string render_baseline_list(const std::vector<store::BaselineEntry>& entrie
   TextTable table({"BASELINE", "RUN", "SCENARIO", "COMMIT", "STARTED", "ADDED"});
   table.align(1, TextTable::Align::kRight);
   for (const store::BaselineEntry& e : entries) {
-    table.add_row({e.name, std::to_string(e.run_id), e.scenario, short_commit(e.commit),
-                   format_local_time(e.started_at_ns), format_local_time(e.added_at_ns)});
+    table.add_row({shown_text(e.name), std::to_string(e.run_id), shown_text(e.scenario),
+                   short_commit(e.commit), format_local_time(e.started_at_ns),
+                   format_local_time(e.added_at_ns)});
   }
   return table.render();
 }

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
@@ -19,12 +20,17 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
   return out;
 }
 
+// Every stored text below (names, errors, explanations, kinds, flags) is shown through
+// shown_text, as or_dash, short_commit and format_labels show theirs: a run stored before `run`
+// and the service refused control characters, or an error quoting what a child wrote, must
+// neither forge a line nor colour the terminal.
+
 // "5 (status=2,timeout=3)": the total with its kinds, so a reader sees what failed.
 std::string format_errors(const store::StoredRepetition& rep) {
   if (rep.errors.empty()) return std::to_string(rep.errors_total);
   std::vector<std::string> kinds;
   for (const auto& [kind, count] : rep.errors) {
-    if (count > 0) kinds.push_back(fmt::format("{}={}", kind, count));
+    if (count > 0) kinds.push_back(fmt::format("{}={}", shown_text(kind), count));
   }
   if (kinds.empty()) return std::to_string(rep.errors_total);
   return fmt::format("{} ({})", rep.errors_total, join(kinds, ","));
@@ -32,10 +38,11 @@ std::string format_errors(const store::StoredRepetition& rep) {
 
 std::string header(const store::RunDetail& d) {
   const store::RunSummary& r = d.run;
-  std::string out = fmt::format("run {}  scenario {}  status {}", r.id, r.scenario, r.status);
+  std::string out = fmt::format("run {}  scenario {}  status {}", r.id, shown_text(r.scenario),
+                                shown_text(r.status));
   if (r.exit_code) out += fmt::format(" (exit {})", *r.exit_code);
   out += "\n";
-  if (!r.error.empty()) out += fmt::format("  error     {}\n", r.error);
+  if (!r.error.empty()) out += fmt::format("  error     {}\n", shown_text(r.error));
   out += fmt::format("  started   {}\n", format_local_time(r.started_at_ns));
   if (auto took = run_took(r.status, r.started_at_ns, r.finished_at_ns)) {
     out += fmt::format("  finished  {} (took {})\n", format_local_time(*r.finished_at_ns), *took);
@@ -62,14 +69,16 @@ std::string header(const store::RunDetail& d) {
 }
 
 std::string workload(const store::StoredWorkload& w) {
-  std::string out = fmt::format("\nworkload {}", w.name);
-  if (!w.variant.empty() && w.variant != "default") out += fmt::format(" (variant {})", w.variant);
-  out += fmt::format("  protocol {}  status {}  params {}\n", w.protocol, w.status,
-                     w.params_hash.substr(0, 12));
-  if (!w.error.empty()) out += fmt::format("  error: {}\n", w.error);
+  std::string out = fmt::format("\nworkload {}", shown_text(w.name));
+  if (!w.variant.empty() && w.variant != "default") {
+    out += fmt::format(" (variant {})", shown_text(w.variant));
+  }
+  out += fmt::format("  protocol {}  status {}  params {}\n", shown_text(w.protocol),
+                     shown_text(w.status), shown_text(w.params_hash.substr(0, 12)));
+  if (!w.error.empty()) out += fmt::format("  error: {}\n", shown_text(w.error));
   // Where the load came from (docs/MEASUREMENT.md); runs stored before schema version 15 say
   // nothing rather than a guess.
-  if (w.load_from) out += fmt::format("  load from: {}\n", *w.load_from);
+  if (w.load_from) out += fmt::format("  load from: {}\n", shown_text(*w.load_from));
   if (w.repetitions.empty()) return out + "  no repetitions measured\n";
   TextTable table({"REP", "OPS/S", "MB/S", "P50", "P90", "P99", "P99.9", "MAX", "ERRORS", "FLAGS"},
                   "  ");
@@ -79,7 +88,8 @@ std::string workload(const store::StoredWorkload& w) {
                    rep.bytes_per_s ? fmt::format("{:.2f}", *rep.bytes_per_s / 1e6) : "-",
                    format_latency_ns(rep.p50_ns), format_latency_ns(rep.p90_ns),
                    format_latency_ns(rep.p99_ns), format_latency_ns(rep.p999_ns),
-                   format_latency_ns(rep.max_ns), format_errors(rep), join(rep.flags, ",")});
+                   format_latency_ns(rep.max_ns), format_errors(rep),
+                   shown_text(join(rep.flags, ","))});
   }
   out += table.render();
   // What the workers could not measure, as the run's own terminal report names it: the
@@ -89,7 +99,8 @@ std::string workload(const store::StoredWorkload& w) {
     fields.insert(rep.not_measured.begin(), rep.not_measured.end());
   }
   if (!fields.empty()) {
-    out += "  not measured: " + join(std::vector<std::string>(fields.begin(), fields.end()), ", ");
+    out += "  not measured: " +
+           shown_text(join(std::vector<std::string>(fields.begin(), fields.end()), ", "));
     out += "\n";
   }
   return out;
@@ -101,14 +112,16 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
       {"VERDICT", "SEVERITY", "WORKLOAD", "METRIC", "OBSERVED", "THRESHOLD", "EXPLANATION"}, "  ");
   table.align(4, TextTable::Align::kRight).align(5, TextTable::Align::kRight);
   for (const store::GateRecord& g : gates) {
-    std::string workload_name = g.workload;
-    if (!g.variant.empty() && g.variant != "default") workload_name += " (" + g.variant + ")";
-    const std::string verdict = g.verdict +
+    std::string workload_name = shown_text(g.workload);
+    if (!g.variant.empty() && g.variant != "default") {
+      workload_name += " (" + shown_text(g.variant) + ")";
+    }
+    const std::string verdict = shown_text(g.verdict) +
                                 (g.underpowered.value_or(false) ? ", underpowered" : "") +
-                                gates::confirmation_suffix(g.confirmation.value_or(""));
-    table.add_row({verdict, g.severity, workload_name, g.metric,
+                                shown_text(gates::confirmation_suffix(g.confirmation.value_or("")));
+    table.add_row({verdict, shown_text(g.severity), workload_name, shown_text(g.metric),
                    format_gate_value(g.metric, g.observed),
-                   format_gate_value(g.metric, g.threshold), g.explanation});
+                   format_gate_value(g.metric, g.threshold), shown_text(g.explanation)});
   }
   return "\ngates (latest evaluation)\n" + table.render();
 }

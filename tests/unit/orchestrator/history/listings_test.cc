@@ -71,6 +71,29 @@ TEST_F(Listings, ControlCharactersOfAStoredRunAreShownEscapedNotPrinted) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
 }
 
+// The scenario's name is a stored text as the commit is: escaped in `runs list` and
+// `baseline list`. Before, its ESC reached the terminal and its line break forged a row.
+TEST_F(Listings, AStoredScenarioNameIsShownEscaped) {
+  store::RunSummary forged;
+  forged.id = 5;
+  forged.scenario = "s\n9  x\x1b[31m";
+  forged.status = "ok";
+  forged.started_at_ns = kListingStart;
+  const std::string runs = render_run_list({forged});
+  EXPECT_NE(runs.find(" 5  s\\n9  x\\x1b[31m  ok"), std::string::npos) << runs;
+  EXPECT_EQ(std::count(runs.begin(), runs.end(), '\n'), 2) << runs;
+  EXPECT_EQ(runs.find('\x1b'), std::string::npos) << runs;
+  store::BaselineEntry entry;
+  entry.name = "main";
+  entry.run_id = 5;
+  entry.scenario = forged.scenario;
+  entry.started_at_ns = entry.added_at_ns = kListingStart;
+  const std::string baselines = render_baseline_list({entry});
+  EXPECT_NE(baselines.find("s\\n9  x\\x1b[31m"), std::string::npos) << baselines;
+  EXPECT_EQ(std::count(baselines.begin(), baselines.end(), '\n'), 2) << baselines;
+  EXPECT_EQ(baselines.find('\x1b'), std::string::npos) << baselines;
+}
+
 TEST_F(Listings, AnAbandonedRunHasNoDuration) {
   // Its finished_at is when a later orchestrator marked it, not when it was killed.
   store::RunSummary abandoned;

@@ -101,6 +101,35 @@ TEST_F(RunDetailText, ControlCharactersOfAStoredRunAreShownEscapedNotPrinted) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
 }
 
+// The scenario's name, the run's and a workload's error and a gate's explanation are stored
+// texts too (an error may quote what a child wrote): each shown escaped on its own line, no
+// line forged, nothing coloured. Before, they were printed as stored.
+TEST_F(RunDetailText, StoredNamesErrorsAndExplanationsAreShownEscaped) {
+  store::RunDetail d = sample_run();
+  d.run.scenario = "quick\x1b[31mstart";
+  d.run.error = "worker 0 said:\nerror: forged\x1b[0m";
+  d.workloads[1].error = "died\r\nrun 9  scenario forged";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "absolute";
+  g.verdict = "error";
+  g.severity = "critical";
+  g.explanation = "not collected\n\x1b]0;title\x07";
+  const std::string text = render_run_detail(d, {g});
+  EXPECT_NE(text.find("run 4  scenario quick\\x1b[31mstart  status failed (exit 3)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  error     worker 0 said:\\nerror: forged\\x1b[0m\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  error: died\\r\\nrun 9  scenario forged\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("not collected\\n\\x1b]0;title\\x07\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nerror: forged"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nrun 9"), std::string::npos) << text;
+}
+
 TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {
   const std::string text = render_run_detail(sample_run(), {});
   EXPECT_NE(text.find("workload hello  protocol http1  status ok  params abcdef012345\n"
