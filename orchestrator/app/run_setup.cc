@@ -15,6 +15,7 @@
 
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/engine/factories.h"
+#include "orchestrator/serve/job.h"
 #include "orchestrator/store/git_revision.h"
 #include "orchestrator/store/testbed.h"
 
@@ -211,6 +212,20 @@ Expected<RunSetup> set_up_run(const SetupSettings& settings) {
   if (!log_dir) return log_dir.error();
   setup.options = engine_options(settings.processes, *log_dir);
   return setup;
+}
+
+Expected<store::GitRevision> checked_revision(const std::string& commit,
+                                              const std::string& branch) {
+  store::GitRevision revision = store::given_or_detected({commit, branch}, ".");
+  // A branch with a control character would be stored and printed by `runs list`, or refused
+  // by the service naming a field the user never gave: the error says it came from git.
+  serve::JobOptions from_git;
+  if (commit.empty()) from_git.commit = revision.commit;
+  if (branch.empty()) from_git.branch = revision.branch;
+  if (auto valid = serve::check_job_options(from_git, serve::OptionNames::kFromGit); !valid) {
+    return valid.error();
+  }
+  return revision;
 }
 
 }  // namespace benchgate::app

@@ -10,6 +10,7 @@
 
 #include "common/util/expected.h"
 #include "orchestrator/engine/scenario_runner.h"
+#include "orchestrator/store/git_revision.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::app {
@@ -78,5 +79,12 @@ struct RunSetup {
 
 // Opens the store, reads the commit and branch, detects the testbed, makes the log folder.
 Expected<RunSetup> set_up_run(const SetupSettings& settings);
+
+// The commit and branch a local `run` stores and `run --server` sends: `commit` and `branch`
+// as given (the flags, checked already), else the git work tree's of this folder
+// (store::given_or_detected). A value git gave is checked as the flags are
+// (serve::check_job_options: no control character, valid UTF-8; git takes a branch name with
+// invalid UTF-8); the error says it came from git and which flag gives another.
+Expected<store::GitRevision> checked_revision(const std::string& commit, const std::string& branch);
 
 }  // namespace benchgate::app

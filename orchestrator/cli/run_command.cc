@@ -9,6 +9,7 @@
 #include "common/workload/workload_limits.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/local_run.h"
+#include "orchestrator/app/run_setup.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -19,7 +20,6 @@
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/serve/remote_run.h"
-#include "orchestrator/store/git_revision.h"
 
 namespace benchgate::cli {
 
@@ -196,19 +196,16 @@ int run_command(const RunFlags& flags) {
     // The commit and branch a local run would store (app::set_up_run), found here: the
     // service's folder is not the client's work tree.
     serve::JobOptions submitted = job;
-    store::GitRevision revision = store::given_or_detected({job.commit, job.branch}, ".");
     // What git gave is checked as the service checks a submission (the flags were, above): a
     // branch with a control character would be refused there naming a field the user never
     // gave. Here the error says it came from git, and which flag sends another value.
-    serve::JobOptions from_git;
-    if (job.commit.empty()) from_git.commit = revision.commit;
-    if (job.branch.empty()) from_git.branch = revision.branch;
-    if (auto valid = serve::check_job_options(from_git, serve::OptionNames::kFromGit); !valid) {
-      std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    auto revision = app::checked_revision(job.commit, job.branch);
+    if (!revision) {
+      std::fprintf(stderr, "error: %s\n", revision.message().c_str());
       return kExitInvalidInput;
     }
-    submitted.commit = std::move(revision.commit);
-    submitted.branch = std::move(revision.branch);
+    submitted.commit = std::move(revision->commit);
+    submitted.branch = std::move(revision->branch);
     // The texts as loaded: a file is not opened twice (a pipe would be empty the second time).
     std::vector<serve::SubmittedFile> files;
     for (const auto& scenario : *scenarios) files.push_back({scenario.path, scenario.text});

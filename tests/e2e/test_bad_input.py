@@ -2,6 +2,7 @@
 nothing; so do invalid flag values, named with the flag and shown escaped."""
 import os
 import re
+import subprocess
 import tempfile
 import unittest
 
@@ -128,6 +129,39 @@ class BadInputTest(unittest.TestCase):
             self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
             self.assertNotIn("\x1b", run.stderr)
         self.assertFalse(os.path.exists(db))
+
+    def test_a_branch_from_git_with_invalid_utf8_exits_2_saying_it_came_from_git(self):
+        # git takes a branch name with invalid UTF-8; `run --server` refused it, a local run
+        # stored it as found, for `runs list` to print. Now both refuse it before anything runs.
+        checkout = os.path.join(self.dir, "checkout")
+        os.mkdir(checkout)
+
+        def git(*args):
+            subprocess.run([b"git", b"-C", checkout.encode(), b"-c", b"user.name=benchgate",
+                            b"-c", b"user.email=benchgate@example.com"] + list(args),
+                           check=True, capture_output=True)
+        git(b"init", b"-q", b"-b", b"bad\xff")
+        path = write_scenario(checkout, "local.toml",
+                              'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n'
+                              'target = "/bench/hello"\n')
+        git(b"add", b"local.toml")
+        git(b"commit", b"-q", b"-m", b"scenario")
+        db = os.path.join(self.dir, "runs.db")
+        run = Run(["run", path, "--db", db], cwd=checkout).run()
+        self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
+        self.assertTrue(run.stderr.startswith(
+            "error: the branch the git work tree gives ('bad\\xff', not given as --branch) has a "
+            "control character (a line break, a tab, an escape) or invalid UTF-8"), run.stderr)
+        self.assertIn("give --branch to send another", run.stderr)
+        self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+        self.assertFalse(os.path.exists(db))
+        self.assertEqual(run.leftovers(wait=0), [])
+        # --branch gives another: the check passes, and the run goes on to open its --db (a
+        # folder here, so that nothing runs).
+        run = Run(["run", path, "--db", self.dir, "--branch", "given"], cwd=checkout).run()
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertNotIn("git work tree", run.stderr)
+        self.assertIn(self.dir, run.stderr)
 
     def test_a_server_address_without_a_port_exits_2_naming_the_flag(self):
         # gRPC dialled "127.0.0.1" at port 0 and the client exited 3, as if the service were down.
