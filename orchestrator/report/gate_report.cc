@@ -128,16 +128,12 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
             : std::string();
     cases += fmt::format("    <testcase classname=\"benchgate.{}\" name=\"run\"{}>",
                          escape(report.result.scenario), time);
-    if (!report.result.ok()) {
+    // It fails with the reason the store holds (runs.error, the --json `error`): a run that
+    // did not complete, and one that exits 3 all the same (a critical gate that is an error,
+    // an interrupt after it measured, a refused promotion) says why.
+    if (!report.result.ok() || !report.run_error().empty()) {
       ++suite_failures;
-      std::string why = report.result.error;
-      for (const auto& w : report.result.workloads) {
-        if (w.status == results::WorkloadStatus::kFailed) {
-          why += (why.empty() ? "" : "; ") + w.spec.name + ": " + w.error;
-        }
-      }
-      if (report.result.interrupted) why += (why.empty() ? "" : "; ") + std::string("interrupted");
-      cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", escape(why));
+      cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", escape(report.run_error()));
     }
     cases += "</testcase>\n";
     for (const auto& g : report.gates) {
@@ -203,7 +199,10 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     const auto& r = report.result;
     out += fmt::format("### {} {}\n\n", r.scenario,
                        report.run_id ? fmt::format("(run {})", report.run_id) : std::string());
-    if (!r.error.empty()) out += fmt::format("**Run error:** {}\n\n", md_escape(r.error));
+    // The reason the store holds (runs.error), as the --json `error` says it.
+    if (!report.run_error().empty()) {
+      out += fmt::format("**Run error:** {}\n\n", md_escape(report.run_error()));
+    }
     // A re-evaluation by `gate` has the stored run's verdicts, not its figures: no empty table.
     if (r.workloads.empty() && report.run_id) {
       // One line: the gate table's own blank line follows.

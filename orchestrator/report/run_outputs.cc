@@ -33,9 +33,9 @@ void print_scenario_end(const ScenarioReport& r, std::FILE* out, std::FILE* err)
     std::fprintf(out, "%s\n", sweep_line(r.result.scenario, s).c_str());
   }
   std::fflush(out);
-  if (!r.result.error.empty()) {
-    std::fprintf(err, "error: scenario %s: %s\n", r.result.scenario.c_str(),
-                 r.result.error.c_str());
+  // The reason the store holds (runs.error), as the --json `error` says it.
+  if (!r.run_error().empty()) {
+    std::fprintf(err, "error: scenario %s: %s\n", r.result.scenario.c_str(), r.run_error().c_str());
   }
 }
 

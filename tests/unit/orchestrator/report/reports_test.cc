@@ -11,6 +11,7 @@
 
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
@@ -125,6 +126,87 @@ TEST(JunitXml, NamesAreEscapedAsInTheHtmlReport) {
   EXPECT_NE(xml.find("name=\"a&lt;b&gt; &amp; &quot;c&quot; &#39;d&#39; \""), std::string::npos)
       << xml;
   EXPECT_EQ(xml.find("&apos;"), std::string::npos) << xml;
+}
+
+// What print_scenario_end writes to its error stream.
+std::string scenario_end_errors(const ScenarioReport& report) {
+  std::FILE* out = std::tmpfile();
+  std::FILE* err = std::tmpfile();
+  print_scenario_end(report, out, err);
+  std::string text(static_cast<size_t>(std::ftell(err)), '\0');
+  std::rewind(err);
+  text.resize(std::fread(text.data(), 1, text.size(), err));
+  std::fclose(out);
+  std::fclose(err);
+  return text;
+}
+
+// A run whose end the store refused: its result's error and failed workload are not what the
+// store holds, the reason is (runs.error, ScenarioReport::error). The JSON said the reason;
+// JUnit, Markdown and the terminal's line said the result's error (JUnit with the workload's
+// and "interrupted" joined on), a text no stored run holds.
+TEST(RunError, EveryReportSaysTheReasonTheStoreHolds) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.error = "router died";
+  report.result.interrupted = true;
+  results::WorkloadResult failed = saturated_workload();
+  failed.status = results::WorkloadStatus::kFailed;
+  failed.error = "killed by signal 9";
+  report.result.workloads.push_back(failed);
+  report.status = "aborted";
+  report.exit_code = 3;
+  report.error = "router died; cannot finish run: database is locked";
+  const std::string& stored = report.error;
+
+  const auto json = nlohmann::json::parse(json_report({report}, 3));
+  EXPECT_EQ(json["scenarios"][0]["error"], stored) << json.dump(2);
+
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("name=\"run\"><failure type=\"error\" message=\"router died; cannot finish "
+                     "run: database is locked\"/></testcase>"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("interrupted"), std::string::npos) << xml;
+
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("**Run error:** router died; cannot finish run: database is locked\n"),
+            std::string::npos)
+      << md;
+
+  EXPECT_EQ(scenario_end_errors(report),
+            "error: scenario s: router died; cannot finish run: database is locked\n");
+}
+
+// A run that measured to its end and exits 3 all the same (a critical gate that is an error, a
+// refused promotion): its result has no error, the stored run has a reason, and every report
+// gives it. Before, JUnit passed the run, and neither Markdown nor the terminal said why.
+TEST(RunError, ARunThatCompletedAndExitsThreeSaysWhyInEveryReport) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.workloads.push_back(saturated_workload());
+  report.status = "ok";
+  report.exit_code = 3;
+  report.error = "cannot promote: baseline 'main' is locked";
+  ASSERT_TRUE(report.result.ok());
+
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("name=\"run\"><failure type=\"error\" message=\"cannot promote: baseline "
+                     "&#39;main&#39; is locked\"/>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(markdown_summary({report}).find("**Run error:** cannot promote: baseline 'main' is "
+                                            "locked\n"),
+            std::string::npos);
+  EXPECT_EQ(scenario_end_errors(report),
+            "error: scenario s: cannot promote: baseline 'main' is locked\n");
+
+  // A run that exits 0 has no reason: no failure, no error line.
+  report.exit_code = 0;
+  report.error.clear();
+  EXPECT_EQ(junit_xml({report}).find("<failure"), std::string::npos);
+  EXPECT_EQ(markdown_summary({report}).find("Run error"), std::string::npos);
+  EXPECT_EQ(scenario_end_errors(report), "");
 }
 
 // --strict fails a run whose verdicts read "no_baseline" and "pass, underpowered": every
