@@ -236,7 +236,9 @@ int run_command(const RunFlags& flags) {
 
 void add_validate_command(CLI::App& app, std::vector<std::string>& files) {
   auto* validate = app.add_subcommand(
-      "validate", "Check scenario files without running anything (exit 0 valid, 2 invalid)");
+      "validate",
+      "Check scenario files without running anything (exit 0 valid, 2 invalid, 3 interrupted: "
+      "Ctrl-C while a pipe is read)");
   validate->add_option("files", files, "Scenario files (TOML)")->required();
 }
 
