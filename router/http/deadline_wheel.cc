@@ -2,6 +2,9 @@
 #include "router/http/deadline_wheel.h"
 
 #include <algorithm>
+#include <new>
+
+#include <boost/asio/bind_allocator.hpp>
 
 #include "common/time/clock.h"
 
@@ -43,7 +46,30 @@ void DeadlineWheel::arm(int64_t tick) {
   // expires_at() cancels a wait still pending for a later tick: its handler sees
   // operation_aborted and leaves everything as it is.
   timer_.expires_at(steady_point(tick * tick_ns_));
-  timer_.async_wait([this](const boost::system::error_code& ec) { on_timer(ec); });
+  timer_.async_wait(
+      boost::asio::bind_allocator(WaitAllocator<void>(wait_memory_),
+                                  [this](const boost::system::error_code& ec) { on_timer(ec); }));
+}
+
+void* DeadlineWheel::WaitMemory::allocate(size_t bytes) {
+  if (bytes <= kWaitBytes) {
+    for (size_t i = 0; i < kWaits; ++i) {
+      if (used_[i]) continue;
+      used_[i] = true;
+      return blocks_[i];
+    }
+  }
+  return ::operator new(bytes);
+}
+
+void DeadlineWheel::WaitMemory::deallocate(void* block) {
+  for (size_t i = 0; i < kWaits; ++i) {
+    if (block == blocks_[i]) {
+      used_[i] = false;
+      return;
+    }
+  }
+  ::operator delete(block);
 }
 
 void DeadlineWheel::arm_next() {

@@ -4,13 +4,20 @@
 // on the threads HttpServer::start started, so nothing of the test is counted.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 
 #include "alloc_report.h"
+#include "common/time/clock.h"
 #include "counting_allocator.h"
 #include "raw_client.h"
+#include "router/http/deadline_wheel.h"
 #include "router/http/server.h"
 
 namespace benchgate::alloc_test {
@@ -89,6 +96,10 @@ TEST(AllocRouterHttp, BenchRoutesAllocateNothingPerRequestInSteadyState) {
       ASSERT_EQ(read_http_response(fd, buffer, sizeof(buffer)), 200) << c.name;
     }
     const uint64_t start = allocations_of(serving);
+    // BENCHGATE_ALLOC_TRACE=K: the stacks of the first K allocations of the serving thread
+    // while measured (counting_allocator.h), to stderr.
+    if (const char* trace = std::getenv("BENCHGATE_ALLOC_TRACE"))
+      trace_allocations_of(serving, std::atoi(trace));
     for (int i = 0; i < kMeasured; ++i) {
       ASSERT_TRUE(send_all(fd, c.request));
       ASSERT_EQ(read_http_response(fd, buffer, sizeof(buffer)), 200) << c.name;
@@ -97,6 +108,7 @@ TEST(AllocRouterHttp, BenchRoutesAllocateNothingPerRequestInSteadyState) {
       ASSERT_EQ(read_http_response(fd, buffer, sizeof(buffer)), 200) << c.name;
     }
     const uint64_t allocations = allocations_of(serving) - start;
+    trace_allocations_of({}, 0);
     ::close(fd);
     // ops: requests (two a round where a case sends `then`).
     const uint64_t requests = c.then.empty() ? kMeasured : 2 * kMeasured;
@@ -104,6 +116,72 @@ TEST(AllocRouterHttp, BenchRoutesAllocateNothingPerRequestInSteadyState) {
     EXPECT_EQ(allocations, 0u) << c.name;
   }
   server.stop();
+}
+
+// The serving thread's deadline wheel waits in memory of its own, not in the two blocks Asio
+// recycles on a thread for its operations, which a busy connection's operations (a posted
+// read, a write) reuse request after request. When the wheel's wait took its memory from those,
+// the timer firing with both blocks free (a connection's posted read's and its write's; every
+// check interval, 10 s by default, so only in a slow run of the test above) dropped the wait's
+// own block and re-armed in the write's, and the connection's next write allocated. Here, on
+// one io_context run (whose recycled blocks start empty), a read-sized and a write-sized
+// operation first run side by side and leave their blocks to the thread; then, round after
+// round, the timer fires and the "connection" posts its read, which posts its write.
+struct WheelRounds {
+  boost::asio::io_context io{1};
+  router::http::DeadlineWheel wheel{io.get_executor(), 1'000'000, &WheelRounds::on_due};
+  struct Entry : router::http::DeadlineEntry {};
+  Entry entry;
+  std::vector<pid_t> thread = {this_thread()};  // the one that runs io
+  int rounds_left = 0;
+  int writes_run = 0;
+  bool measuring = false;
+  uint64_t start = 0;
+  uint64_t end = 0;
+  static inline WheelRounds* current = nullptr;
+
+  // A write's operation, about as large as an async_write's (456 bytes), and a posted read's,
+  // smaller than the wheel's wait.
+  void post_write() {
+    std::array<char, 400> payload{};
+    boost::asio::post(io, [this, payload] { writes_run += 1 + payload[0]; });
+  }
+  void post_read() {
+    boost::asio::post(io, [this] { post_write(); });
+  }
+  void schedule() {
+    const int64_t now = steady_now_ns();
+    wheel.schedule(entry, now, now);  // due on the next tick
+  }
+  static void on_due(router::http::DeadlineEntry&, int64_t) {
+    WheelRounds& self = *current;
+    if (self.measuring) self.end = allocations_of(self.thread);
+    if (!self.measuring) self.start = allocations_of(self.thread);
+    self.measuring = true;
+    if (--self.rounds_left <= 0) return;
+    self.schedule();  // armed again once the timer's turn ends
+    self.post_read();
+  }
+};
+
+TEST(AllocRouterHttp, DeadlineWheelWaitsLeaveTheThreadsRecycledMemoryToConnections) {
+  WheelRounds rounds;
+  WheelRounds::current = &rounds;
+  rounds.rounds_left = 50;
+  boost::asio::post(rounds.io, [&rounds] {
+    rounds.schedule();
+    rounds.post_write();
+    rounds.post_read();
+  });
+  rounds.io.run();
+  WheelRounds::current = nullptr;
+  ASSERT_EQ(rounds.rounds_left, 0);
+  // Two before the measured rounds, one in each of them (the 49 after the first firing).
+  EXPECT_EQ(rounds.writes_run, 2 + 49);
+  const uint64_t allocations = rounds.end - rounds.start;
+  print_alloc_line("router.http deadline wheel (its wait beside a read and a write)", 49,
+                   allocations);
+  EXPECT_EQ(allocations, 0u);
 }
 
 }  // namespace
