@@ -237,8 +237,14 @@ void Session<Stream>::on_readable(const error_code& ec) {
 
 template <typename Stream>
 void Session<Stream>::on_readable() {
+  // Reading with socket_readable_ set already: do_read() posted a read that has not run yet
+  // (it posts whenever it finds the flag set, and only a read clears it), and that read takes
+  // these bytes too. Reading them now as well left the posted read queued beside the next one
+  // this read posts, or beside the write of an answer: more operations of one connection at
+  // once than the two blocks Asio recycles a thread, so one of them allocated (tests/alloc).
+  const bool read_posted = state_ == State::kReading && socket_readable_;
   socket_readable_ = true;
-  if (state_ == State::kReading) read_ready();
+  if (state_ == State::kReading && !read_posted) read_ready();
 }
 
 template <typename Stream>
