@@ -4,6 +4,7 @@
 
 #include "common/units/units.h"
 #include "common/util/shown_text.h"
+#include "orchestrator/scenario/protocol_keys.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
@@ -62,6 +63,13 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
 
     return {w};
   }
+  // The protocol's rule for the key itself (a plain request_bytes or connections).
+  if (auto why = protocol_refuses(w.protocol, parameter)) {
+    diag.error(diag.at(key.source()), "sweep parameter '" + parameter + "' " + *why +
+                                          ": workload '" + shown_text(w.name) + "' is " +
+                                          to_string(w.protocol));
+    return {w};
+  }
   const toml::array* array = values.as_array();
   if (!array || array->size() < 2) {
     diag.error(values.source(),
@@ -98,9 +106,7 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
       // The bundled worker's limits, as for a workload's own connections (the value is checked
       // before it is narrowed to 32 bits).
       auto problem = connections_problem(*value, w.workers, worker_callee_sessions(w));
-      if (!problem && w.protocol != Protocol::kWampPubSub) {
-        problem = rate_problem(w.rate, *value, /*publishers=*/false);
-      }
+      if (!problem) problem = rate_problem(w.rate, *value, /*publishers=*/false);
       if (problem) {
         diag.error(element.source(), "sweep value: " + *problem);
         continue;

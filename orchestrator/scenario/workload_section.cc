@@ -9,6 +9,7 @@
 #include "common/util/shown_text.h"
 #include "common/wamp/message_limits.h"
 #include "common/workload/workload_limits.h"
+#include "orchestrator/scenario/protocol_keys.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
 
@@ -206,6 +207,19 @@ void refuse_keys(TableReader& r, const std::vector<std::string_view>& keys,
   }
 }
 
+// The keys `sweep` can set (sweep_section.cc): a protocol that refuses one refuses it in a sweep
+// too.
+const std::vector<std::string_view> kSweepableKeys = {"request_bytes", "connections"};
+
+// A key's value as the scenario wrote it, for a message: 4, "1KiB".
+std::string value_text(const toml::node& node) {
+  if (auto i = node.value<int64_t>(); i && node.is_integer()) return std::to_string(*i);
+  if (auto text = node.value<std::string>(); text && node.is_string()) {
+    return "\"" + shown_text(*text) + "\"";
+  }
+  return std::string(toml_type_name(node));
+}
+
 // A WAMP URI as the Basic Profile's loose rule has it: dot-separated non-empty components
 // without whitespace or '#'.
 bool is_wamp_uri(std::string_view uri) {
@@ -229,6 +243,17 @@ constexpr uint64_t kWebSocketMaxPayload =
     wamp_limits::kRouterDefaultMaxMessageBytes - wamp_limits::kEnvelopeBytes;
 
 }  // namespace
+
+std::optional<std::string> protocol_refuses(Protocol protocol, std::string_view key) {
+  if (key == "request_bytes" && protocol == Protocol::kWampTransfer) {
+    return "applies to the protocols other than wamp_transfer only (a transfer's sizes are "
+           "transfer_bytes and chunk_bytes)";
+  }
+  if (key == "connections" && protocol == Protocol::kWampPubSub) {
+    return "does not apply to wamp_pubsub: its sessions are publishers and subscribers";
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes) {
   const uint64_t encoded = wamp.serializer == "json" ? (bytes + 2) / 3 * 4 : bytes;
@@ -371,8 +396,6 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
     refuse_keys(r, kWampRpcOnlyKeys, "protocol wamp_rpc");
     // Every transfer is a session of its own already.
     refuse_keys(r, {"session_per_operation"}, "protocol wamp_rpc");
-    // Its sizes are transfer_bytes and chunk_bytes.
-    refuse_keys(r, {"request_bytes"}, "the protocols other than wamp_transfer");
     wamp.procedure = "bench.transfer";
     wamp.transfer_bytes = kDefaultTransferBytes;
     wamp.chunk_bytes = kDefaultChunkBytes;
@@ -384,6 +407,14 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
     refuse_keys(r, {"transfer_bytes", "chunk_bytes"}, "protocol wamp_transfer");
     if (!rpc) refuse_keys(r, {"session_per_operation"}, "protocol wamp_rpc");
     if (!rpc) refuse_keys(r, kWampRpcOnlyKeys, "protocol wamp_rpc");
+  }
+  // The keys a sweep can set too, by the rule the sweep obeys (protocol_refuses).
+  for (std::string_view key : kSweepableKeys) {
+    if (!r.has(key)) continue;
+    if (auto why = protocol_refuses(w.protocol, key)) {
+      diag.error(r.key_location(key),
+                 "key '" + std::string(key) + "' (" + value_text(*r.node(key)) + ") " + *why);
+    }
   }
   if (auto v = r.choice("transport", {"websocket", "rawsocket"})) wamp.transport = *v;
   if (auto v = r.choice("serializer", {"json", "msgpack", "cbor"})) wamp.serializer = *v;

@@ -57,6 +57,49 @@ TEST(ScenarioWamp, PubSubWorkloadNeedsNoConnectionsForItsThreads) {
   EXPECT_EQ(w.rate, 2000);
 }
 
+// wamp_pubsub's sessions are its publishers and subscribers: `connections` would be ignored,
+// so it is refused, at the key and in a sweep alike.
+TEST(ScenarioWamp, PubSubRefusesConnectionsAsAKeyAndAsASweep) {
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
+      "connections = 4\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:1: error: key 'connections' (4) does not apply to wamp_pubsub: its "
+            "sessions are publishers and subscribers\n");
+  r = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
+      "sweep = { connections = [1, 50] }\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:11: error: sweep parameter 'connections' does not apply to wamp_pubsub: "
+            "its sessions are publishers and subscribers: workload 'w' is wamp_pubsub\n");
+  // A [defaults] value is for the workloads that take it.
+  r = load_hermetic(
+      "name = \"s\"\n[defaults]\nconnections = 4\n[[workloads]]\nname = \"w\"\n"
+      "protocol = \"wamp_pubsub\"\n");
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+}
+
+// wamp_transfer's sizes are transfer_bytes and chunk_bytes: a swept request_bytes is refused
+// as the plain key is.
+TEST(ScenarioWamp, TransferRefusesASweptRequestBytesAsThePlainKey) {
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "sweep = { request_bytes = [1, 1000] }\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:11: error: sweep parameter 'request_bytes' applies to the protocols other "
+            "than wamp_transfer only (a transfer's sizes are transfer_bytes and chunk_bytes): "
+            "workload 'w' is wamp_transfer\n");
+  // Its connections are sessions, one transfer at a time each: they may be swept.
+  r = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
+      "sweep = { connections = [1, 2] }\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(r.scenario->workloads.size(), 2u);
+}
+
 TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue) {
   LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
@@ -224,10 +267,9 @@ TEST(ScenarioWamp, TransferSizesOutsideTheirBoundsAreRefusedAtTheKey) {
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "request_bytes = 10\n");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(
-      diagnostics_text(r).find("s.toml:5:1: error: key 'request_bytes' applies to the protocols "
-                               "other than wamp_transfer only"),
-      std::string::npos)
+  EXPECT_NE(diagnostics_text(r).find("s.toml:5:1: error: key 'request_bytes' (10) applies to the "
+                                     "protocols other than wamp_transfer only"),
+            std::string::npos)
       << diagnostics_text(r);
   // And the transfer keys belong to wamp_transfer only.
   r = load_hermetic(
