@@ -502,9 +502,10 @@ class WorkloadRun {
     }
     if (!delta.has_requests) return;
     // Worker and router counts of one window must agree within the operations in flight
-    // (docs/MEASUREMENT.md "Cross-checks"); requests the drain deadline cut off before they
-    // were written (not_sent) never reached the router.
-    const uint64_t in_flight = uint64_t{workload_.connections} * workload_.in_flight;
+    // (docs/MEASUREMENT.md "Cross-checks": HTTP/2's streams, not in_flight, per connection);
+    // requests the drain deadline cut off before they were written (not_sent) never reached
+    // the router.
+    const uint64_t in_flight = workload_.operations_in_flight();
     const auto not_sent = rep.errors.find("not_sent");
     const uint64_t worker_count =
         rep.operations - (not_sent == rep.errors.end() ? 0 : not_sent->second);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "common/units/units.h"
 #include "orchestrator/report/rate_text.h"
@@ -177,7 +178,8 @@ static std::string count_difference(const results::WorkloadResult& w, uint64_t w
                                     uint64_t router, size_t mismatched_windows) {
   if (workers == router) return "";
   const uint64_t apart = workers > router ? workers - router : router - workers;
-  const uint64_t in_flight = uint64_t{w.spec.connections} * w.spec.in_flight;
+  // The engine's bound (scenario::Workload::operations_in_flight), so that the two agree.
+  const uint64_t in_flight = w.spec.operations_in_flight();
   if (mismatched_windows > 0) {
     return fmt::format(
         " ({} apart: router_count_mismatch in {} of {} windows, more than the {} "
@@ -361,7 +363,12 @@ std::string workload_table(const results::WorkloadResult& w) {
     out += fmt::format("  INTERRUPTED: {}\n", w.error);
   }
   if (w.status == results::WorkloadStatus::kNotConfigured) {
-    out += fmt::format("  NOT CONFIGURED (no figures): {}\n", w.error);
+    // The stored reason starts with its kind ("not_configured: ...", what the JSON report and
+    // the store keep); the line's own prefix says it already.
+    constexpr std::string_view kKind = "not_configured: ";
+    std::string_view why = w.error;
+    if (why.starts_with(kKind)) why.remove_prefix(kKind.size());
+    out += fmt::format("  NOT CONFIGURED (no figures): {}\n", why);
   }
   if (!w.repetitions.empty()) {
     // Error kinds in full, so a non-zero count is never a mystery.

@@ -240,6 +240,26 @@ struct Workload {
   uint32_t sessions() const {
     return protocol == Protocol::kWampPubSub ? wamp.publishers + wamp.subscribers : connections;
   }
+
+  // The operations one connection can have outstanding at once: HTTP/2's `streams` (its
+  // in_flight is 1: HTTP/1.1's pipelining depth does not apply), every other protocol's
+  // in_flight.
+  uint32_t outstanding_per_connection() const {
+    return protocol == Protocol::kHttp2 ? http2.streams : in_flight;
+  }
+
+  // The operations the whole workload can have outstanding at one instant: connections x
+  // outstanding_per_connection(); wamp_pubsub: its publishers' in_flight publications, each
+  // delivered to every subscriber. A window's edges can cut that many operations that one side
+  // counts and the other does not, so it is the most by which the router's count and the
+  // workers' may differ (docs/MEASUREMENT.md "Cross-checks"); the engine's check and the
+  // report's explanation both use it.
+  uint64_t operations_in_flight() const {
+    if (protocol == Protocol::kWampPubSub) {
+      return uint64_t{wamp.publishers} * in_flight * wamp.subscribers;
+    }
+    return uint64_t{connections} * outstanding_per_connection();
+  }
 };
 
 enum class GateSeverity { kCritical, kWarning };
