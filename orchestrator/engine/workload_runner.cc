@@ -140,8 +140,24 @@ class WorkloadRun {
       auto measured = run_window(window_index++, info);
       if (!measured) return measured.error();
       result_.repetitions.push_back(std::move(measured).value());
+      if (auto nothing = measured_nothing(result_.repetitions.back())) return *nothing;
     }
     return {};
+  }
+
+  // A measured window in which no operation completed and nothing failed measured nothing: it
+  // has no throughput, no latency and no error to show, and stored as ok it would read as a
+  // quiet success (docs/MEASUREMENT.md "Operations, successes and errors"). The workload
+  // fails, saying so; the repetition is kept as it came. A window of errors only is reported
+  // by its errors.
+  std::optional<Error> measured_nothing(const results::Repetition& rep) const {
+    if (rep.operations > 0) return std::nullopt;
+    for (const auto& [kind, count] : rep.errors) {
+      if (count > 0) return std::nullopt;
+    }
+    return Error{"repetition " + std::to_string(rep.index + 1) +
+                 " measured nothing: the workers completed no operation in the window and none "
+                 "failed (an open-loop rate too low for the duration schedules none)"};
   }
 
   Expected<void> wait_ready() {

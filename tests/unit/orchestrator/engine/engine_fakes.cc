@@ -36,6 +36,18 @@ v1::WindowResult consistent_result(const v1::Window& window) {
   return result;
 }
 
+// A window's result in which nothing completed and nothing failed: no operation, an empty
+// histogram, no send or receive instant.
+v1::WindowResult idle_result(const v1::Window& window) {
+  v1::WindowResult result;
+  result.set_window(window.index());
+  result.set_wall_ns(window.duration_ns());
+  result.set_threads(1);
+  auto bytes = HdrHistogram().encode_compressed();
+  result.mutable_latency()->set_hdr_v2_compressed(std::string(bytes.begin(), bytes.end()));
+  return result;
+}
+
 }  // namespace
 
 std::optional<Error> FakeSut::failure() {
@@ -112,7 +124,9 @@ class FakePool::Service final : public v1::Worker::Service {
       if (!command.has_window()) continue;
       const v1::Window& window = command.window();
       auto it = script_.windows.find(windows_++);
+      bool idle = false;
       if (it != script_.windows.end()) {
+        idle = it->second.idle;
         if (it->second.before) it->second.before();
         if (it->second.die.count(index_)) {
           return grpc::Status(grpc::StatusCode::UNAVAILABLE, "fake worker died");
@@ -120,7 +134,7 @@ class FakePool::Service final : public v1::Worker::Service {
         if (!it->second.answer || it->second.mute.count(index_)) continue;
       }
       v1::RunEvent event;
-      *event.mutable_result() = consistent_result(window);
+      *event.mutable_result() = idle ? idle_result(window) : consistent_result(window);
       if (!stream->Write(event)) break;
     }
     return grpc::Status::OK;

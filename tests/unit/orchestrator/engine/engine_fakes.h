@@ -76,6 +76,9 @@ struct WindowScript {
   std::set<size_t> die_at_probe;
   // Workers that never answer the clock probes before this window (a frozen host).
   std::set<size_t> mute_at_probe;
+  // Answered with a result that holds together but counts nothing: no operation completed and
+  // none failed (a window that measured nothing).
+  bool idle = false;
 };
 
 // A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows

@@ -71,6 +71,30 @@ class RunnerFailures : public ::testing::Test {
   std::filesystem::path log_dir_;
 };
 
+// A repetition in which no operation completed and none failed measured nothing: the workload
+// fails saying so, rather than storing an ok repetition of zeros (docs/MEASUREMENT.md
+// "Operations, successes and errors"). The repetition is kept as it came; the next workload
+// runs.
+TEST_F(RunnerFailures, ARepetitionThatMeasuredNothingFailsItsWorkload) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[1].idle = true;  // the second measured window of the first workload
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("idle", 3), workload("after")}));
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  const auto& idle = r.workloads[0];
+  EXPECT_EQ(idle.status, WorkloadStatus::kFailed);
+  EXPECT_EQ(idle.error,
+            "repetition 2 measured nothing: the workers completed no operation in the window and "
+            "none failed (an open-loop rate too low for the duration schedules none)");
+  ASSERT_EQ(idle.repetitions.size(), 2u);  // the third is not run
+  EXPECT_EQ(idle.repetitions[0].operations, 100u);
+  EXPECT_EQ(idle.repetitions[1].operations, 0u);
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk);
+  EXPECT_FALSE(r.ok());
+}
+
 TEST_F(RunnerFailures, ASystemThatDiesMidWindowFailsItsWorkloadAndTheRestAreNotRun) {
   factories_.suts = {FakeSut::Script{}};
   FakePool::Script pool;
