@@ -129,19 +129,31 @@ int serve_command(const ServeFlags& flags) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
   }
-  // A router or worker chosen by flag or environment variable is checked now: a service that
-  // could not start it would listen, then fail every run that needs it. The default ones (next
-  // to the orchestrator, on PATH) are left to the runs: a service whose scenarios run external
-  // systems under test on remote workers never starts them.
-  for (const auto& [given, name, env] :
-       {std::tuple{&flags.router_binary, "router", "BENCHGATE_ROUTER_BIN"},
-        std::tuple{&flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN"}}) {
+  // The router and the worker a job starts, found as a job finds them (the flag, the
+  // environment variable, next to the orchestrator, PATH), are checked now: a service that
+  // could not start one would say READY, then fail every run that needs it. One found by flag,
+  // by variable or next to the orchestrator is the one every job starts, and must start. One
+  // found nowhere (a bare name for PATH, which has none) refuses the service only when the
+  // --scenarios folder's scenarios need it: a service whose scenarios run external systems
+  // under test on remote workers never starts it, and is told which submissions will fail.
+  std::string unloaded;  // the folder's invalid files: said by the rounds and jobs that run them
+  const app::NeededBinaries needed = app::needed_binaries(
+      serve::scenarios_in(flags.scenarios_dir, unloaded), !flags.worker_addresses.empty());
+  for (const auto& [given, name, env, needed_by_folder] :
+       {std::tuple{&flags.router_binary, "router", "BENCHGATE_ROUTER_BIN", needed.router},
+        std::tuple{&flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN", needed.worker}}) {
     const app::BinaryChoice choice = app::choose_bundled_binary(*given, name, env);
-    if (choice.origin == "PATH" || choice.origin == "next to the orchestrator") continue;
-    if (auto usable = app::check_binary(choice, std::string(name) + " executable"); !usable) {
-      std::fprintf(stderr, "error: %s\n", usable.message().c_str());
-      return kExitInvalidInput;
+    auto usable = app::check_binary(choice, std::string(name) + " executable");
+    if (usable) continue;
+    if (choice.origin == "PATH" && !needed_by_folder) {
+      std::fprintf(stderr,
+                   "warning: %s; no scenario of the --scenarios folder needs it, but a submitted "
+                   "scenario that does will fail\n",
+                   usable.message().c_str());
+      continue;
     }
+    std::fprintf(stderr, "error: %s\n", usable.message().c_str());
+    return kExitInvalidInput;
   }
   for (const auto& address : {flags.listen, flags.metrics_listen, flags.http_listen}) {
     // A Unix socket (unix:PATH) is not reachable from other machines.

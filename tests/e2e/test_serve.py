@@ -660,5 +660,76 @@ class ServeStartupTest(unittest.TestCase):
             self.assertEqual(service.leftovers(wait=0), [])
 
 
+    def test_a_default_router_or_worker_that_cannot_start_refuses_the_service_with_exit_2(self):
+        # The orchestrator alone in a folder of its own: what lies next to it there is what
+        # a job would start (no flag, no variable), and PATH has no router or worker.
+        folder = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        bin_dir = os.path.join(folder, "bin")
+        os.mkdir(bin_dir)
+        orchestrator = os.path.join(bin_dir, "orchestrator")
+        shutil.copy2(ORCHESTRATOR, orchestrator)
+        empty = os.path.join(folder, "empty")
+        os.mkdir(empty)
+        bundled = os.path.join(folder, "bundled")
+        os.mkdir(bundled)
+        write_scenario(bundled, "short.toml", SHORT)  # starts the bundled router and worker
+        tmp = os.path.join(folder, "tmp")
+        os.mkdir(tmp)
+        db = os.path.join(folder, "serve.db")
+        router, worker = os.path.join(bin_dir, "router"), os.path.join(bin_dir, "worker")
+
+        def serve(scenarios):
+            service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                           "--db", db, "--scenarios", scenarios], cwd=folder)
+            service.args[0] = orchestrator
+            for name in ("BENCHGATE_ROUTER_BIN", "BENCHGATE_WORKER_BIN"):
+                service.env.pop(name, None)
+            service.env["PATH"] = "/usr/bin:/bin"
+            service.env["TMPDIR"] = tmp
+            self.addCleanup(kill_tagged, service.tag)
+            return service
+
+        def refused(scenarios, expected, case):
+            # Before the fix the service started, said READY and served until the timeout
+            # killed it; each job would then have failed.
+            service = serve(scenarios).run(timeout=30)
+            self.assertEqual((service.returncode, service.stdout, service.stderr),
+                             (2, "", expected), case)
+            self.assertFalse(os.path.exists(db), case)
+            self.assertEqual(os.listdir(tmp), [], case)
+
+        with open(router, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(router, 0o644)
+        refused(empty, f"error: router executable '{router}' (next to the orchestrator): is not "
+                "executable (no execute permission for this user)\n", "router not executable")
+        os.remove(router)
+        os.mkdir(worker)
+        refused(empty, "warning: router executable 'router' is neither next to the orchestrator "
+                "nor on PATH: give its path with --router-bin; no scenario of the --scenarios "
+                "folder needs it, but a submitted scenario that does will fail\n"
+                f"error: worker executable '{worker}' (next to the orchestrator): is a "
+                "folder, not an executable file\n", "worker a folder")
+        os.rmdir(worker)
+        # Found nowhere, and a scenario of the folder starts it: refused.
+        refused(bundled, "error: router executable 'router' is neither next to the orchestrator "
+                "nor on PATH: give its path with --router-bin\n", "router needed, found nowhere")
+        # Found nowhere, and no scenario of the folder needs it (a service of external systems
+        # under test on remote workers): it starts, warned.
+        service = serve(empty).start()
+        ready = service.proc.stdout.readline()
+        service.signal(signal.SIGTERM)
+        service.finish(timeout=30)
+        self.assertTrue(ready.startswith("READY grpc="), ready + service.stderr)
+        self.assertEqual(service.returncode, 0, service.stderr)
+        for name in ("router", "worker"):
+            self.assertIn(f"warning: {name} executable '{name}' is neither next to the "
+                          f"orchestrator nor on PATH: give its path with --{name}-bin; no "
+                          "scenario of the --scenarios folder needs it, but a submitted scenario "
+                          "that does will fail\n", service.stderr)
+        self.assertEqual(service.leftovers(wait=0), [])
+
+
 if __name__ == "__main__":
     unittest.main()
