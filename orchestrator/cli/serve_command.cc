@@ -60,7 +60,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
   serve
       ->add_option("--keep-finished", flags.keep_finished,
                    "Ended runs the service keeps listed and watchable, newest first (their "
-                   "results stay in the database)")
+                   "results stay in the database); a failed run's child process logs are kept "
+                   "as long as it is listed")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
   serve

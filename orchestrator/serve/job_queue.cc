@@ -81,21 +81,25 @@ std::vector<JobStatus> JobQueue::list() const {
 }
 
 std::shared_ptr<Job> JobQueue::cancel(uint64_t id) {
-  std::lock_guard lock(mutex_);
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) return nullptr;
-  auto job = it->second;
-  for (auto w = waiting_.begin(); w != waiting_.end(); ++w) {
-    if (*w == job) {
+  std::vector<uint64_t> forgotten;
+  std::shared_ptr<Job> job;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) return nullptr;
+    job = it->second;
+    auto w = std::find(waiting_.begin(), waiting_.end(), job);
+    if (w != waiting_.end()) {
       waiting_.erase(w);
       mark_cancelled(*job, "cancelled before it started");
-      forget_old_finished();
-      return job;
+      forgotten = forget_old_finished();
+    } else if (running_ == job && job->request_cancel()) {
+      // A running job whose outcome is already settled refuses the cancel: it ends as it was
+      // going to, and its run is not stopped for a job that is no longer cancelled.
+      executor_.interrupt();
     }
   }
-  // A running job whose outcome is already settled refuses the cancel: it ends as it was
-  // going to, and its run is not stopped for a job that is no longer cancelled.
-  if (running_ == job && job->request_cancel()) executor_.interrupt();
+  forget(forgotten);
   return job;
 }
 
@@ -130,13 +134,22 @@ void JobQueue::loop() {
       running_ = job;
     }
     executor_.run(*job);
-    std::lock_guard lock(mutex_);
-    running_.reset();
-    forget_old_finished();
+    std::vector<uint64_t> forgotten;
+    {
+      std::lock_guard lock(mutex_);
+      running_.reset();
+      forgotten = forget_old_finished();
+    }
+    forget(forgotten);
   }
 }
 
-void JobQueue::forget_old_finished() {
+void JobQueue::forget(const std::vector<uint64_t>& ids) {
+  for (const uint64_t id : ids) executor_.forget(id);
+}
+
+std::vector<uint64_t> JobQueue::forget_old_finished() {
+  std::vector<uint64_t> forgotten;
   auto pending = [&](const std::shared_ptr<Job>& job) {
     return job == running_ || std::find(waiting_.begin(), waiting_.end(), job) != waiting_.end();
   };
@@ -147,6 +160,7 @@ void JobQueue::forget_old_finished() {
       ++it;
       continue;
     }
+    forgotten.push_back(it->first);
     it = jobs_.erase(it);
     --ended;
   }
@@ -160,6 +174,7 @@ void JobQueue::forget_old_finished() {
     if (pending(it->second)) continue;
     total -= it->second->drop_oldest(total - limits_.total_bytes_kept, limits_.total_bytes_kept);
   }
+  return forgotten;
 }
 
 }  // namespace benchgate::serve

@@ -4,8 +4,9 @@
 // memory does not grow with its clients: at most `max_waiting` jobs wait (a submission past
 // that is refused, `full` set), and of the jobs that ended only the newest `finished_kept` stay
 // listed and watchable (their runs stay in the store; a watcher that already holds a job
-// keeps it), each with at most `event_bytes_kept` of its output, all of them together with at
-// most `total_bytes_kept` (and the running job with its own on top).
+// keeps it; the executor forgets what it kept of them, JobExecutor::forget), each with at most
+// `event_bytes_kept` of its output, all of them together with at most `total_bytes_kept` (and the
+// running job with its own on top).
 #pragma once
 
 #include <condition_variable>
@@ -30,6 +31,10 @@ class JobExecutor {
   virtual void run(Job& job) = 0;
   // Asks the running job to stop soon (its children stopped, the run recorded as aborted).
   virtual void interrupt() = 0;
+  // The queue forgot the ended job `id` (JobQueueLimits::finished_kept): what the executor
+  // kept of it beyond the job goes with it (RunExecutor: its children's log folder). Called
+  // without the queue's lock held.
+  virtual void forget(uint64_t /*id*/) {}
 };
 
 struct JobQueueLimits {
@@ -70,8 +75,11 @@ class JobQueue {
   // Why `jobs` submissions are refused now, if they are (the mutex held).
   std::optional<Error> refusal(size_t jobs, bool& full) const;
   // Forgets the oldest ended jobs past finished_kept, then drops the oldest ended jobs' output
-  // past total_bytes_kept (the mutex held).
-  void forget_old_finished();
+  // past total_bytes_kept (the mutex held). The ids forgotten, for JobExecutor::forget once
+  // the mutex is released.
+  [[nodiscard]] std::vector<uint64_t> forget_old_finished();
+  // JobExecutor::forget for each of `ids` (the mutex not held).
+  void forget(const std::vector<uint64_t>& ids);
 
   JobExecutor& executor_;
   const JobQueueLimits limits_;

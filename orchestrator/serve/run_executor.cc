@@ -103,6 +103,15 @@ bool stop_reached_run(const report::ScenarioReport& r) {
 
 void RunExecutor::interrupt() { app::set_run_cancelled(true); }
 
+std::string RunExecutor::job_log_dir(uint64_t id) const {
+  return (std::filesystem::path(options_.log_dir) / ("job-" + std::to_string(id))).string();
+}
+
+void RunExecutor::forget(uint64_t id) {
+  std::error_code ec;
+  std::filesystem::remove_all(job_log_dir(id), ec);
+}
+
 void RunExecutor::run(Job& job) {
   // Cleared first, then set for a cancel already asked: a cancel asked meanwhile is either seen
   // here or sets the flag itself afterwards (JobQueue::cancel asks the job, then interrupts).
@@ -134,11 +143,11 @@ void RunExecutor::run(Job& job) {
   info.branch = job.options().branch;
   info.labels = job.options().labels;
 
-  // Each run gets its own folder for the children's logs, kept when the run fails.
+  // Each run gets its own folder for the children's logs, kept when the run fails, until the
+  // queue forgets the job (forget).
   engine::EngineOptions options = options_;
   std::error_code ec;
-  options.log_dir =
-      (std::filesystem::path(options_.log_dir) / ("job-" + std::to_string(job.id()))).string();
+  options.log_dir = job_log_dir(job.id());
   std::filesystem::create_directories(options.log_dir, ec);
 
   UniqueFile out = open_job_output(job, false, private_folders_);
@@ -208,7 +217,9 @@ void RunExecutor::run(Job& job) {
     // The client learns the folder's name, the operator (the service's log) where it is.
     std::fprintf(err.get(), "child process logs: job-%llu in the service's log folder\n",
                  static_cast<unsigned long long>(job.id()));
-    std::fprintf(stderr, "serve: job %llu: child process logs kept in %s\n",
+    std::fprintf(stderr,
+                 "serve: job %llu: child process logs kept in %s until the service forgets the "
+                 "job (--keep-finished)\n",
                  static_cast<unsigned long long>(job.id()), options.log_dir.c_str());
   } else {
     std::filesystem::remove_all(options.log_dir, ec);

@@ -45,6 +45,9 @@ class RunExecutor : public JobExecutor {
 
   void run(Job& job) override;
   void interrupt() override;
+  // Removes the job's log folder ("job-N" in options.log_dir), which a failed job keeps for as
+  // long as the service keeps the job listed (serve --keep-finished).
+  void forget(uint64_t id) override;
 
   // What the running job is doing now (the web UI's live page).
   const LiveRun& live() const { return live_; }
@@ -66,6 +69,8 @@ class RunExecutor : public JobExecutor {
     service_folders.push_back(log_dir);
     return service_folders;
   }
+  // The folder of job `id`'s children's logs.
+  std::string job_log_dir(uint64_t id) const;
 
   store::Store& db_;
   const engine::EngineOptions options_;

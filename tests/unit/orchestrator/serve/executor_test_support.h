@@ -66,8 +66,10 @@ class ExecutorBench {
   }
 
   RunExecutor& executor() { return *executor_; }
+  // The queue's limits, before the first job is submitted (queue() makes the queue with them).
+  void set_queue_limits(JobQueueLimits limits) { limits_ = limits; }
   JobQueue& queue() {
-    if (!queue_) queue_ = std::make_unique<JobQueue>(*executor_);
+    if (!queue_) queue_ = std::make_unique<JobQueue>(*executor_, limits_);
     return *queue_;
   }
   store::Store& db() { return *db_; }
@@ -111,6 +113,7 @@ class ExecutorBench {
   engine::testing::FakeFactories factories_;
   engine::EngineOptions options_;
   std::unique_ptr<RunExecutor> executor_;
+  JobQueueLimits limits_;
   std::unique_ptr<JobQueue> queue_;
 };
 

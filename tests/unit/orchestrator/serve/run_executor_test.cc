@@ -5,6 +5,7 @@
 // the exact moment, no sleep.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -185,6 +186,48 @@ TEST(RunExecutorRunId, TheRunIdIsInTheJobsStatusWhileItRuns) {
   }
   // Started (no run yet), then stored: the id the store gave it.
   EXPECT_EQ(running_ids, (std::vector<int64_t>{0, ended.status.run_id}));
+}
+
+// A failed job keeps its children's logs ("job-N" in the service's log folder) for as long as
+// the service keeps the job listed (serve --keep-finished), and no longer: they were never
+// removed, so a long-running service's failed jobs filled the temporary folder. A job that
+// went well keeps none.
+TEST(RunExecutorLogs, AFailedJobsLogsGoWhenTheServiceForgetsTheJob) {
+  ExecutorBench bench;
+  JobQueueLimits limits;
+  limits.finished_kept = 1;
+  bench.set_queue_limits(limits);
+  const Error refused{"the system under test did not start", ErrorKind::kFailed};
+  bench.factories().suts = {engine::testing::FakeSut::Script{refused},
+                            engine::testing::FakeSut::Script{refused},
+                            engine::testing::FakeSut::Script{}};
+  bench.factories().pools = {engine::testing::FakePool::Script{},
+                             engine::testing::FakePool::Script{},
+                             engine::testing::FakePool::Script{}};
+  const std::filesystem::path logs = bench.log_dir();
+  auto listed = [&bench](uint64_t id) { return bench.queue().find(id) != nullptr; };
+
+  auto first = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(first);
+  EXPECT_EQ(ExecutorBench::wait_end(*first).status.exit_code, cli::kExitRunError);
+  EXPECT_TRUE(std::filesystem::is_directory(logs / "job-1"));
+
+  auto second = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(second);
+  EXPECT_EQ(ExecutorBench::wait_end(*second).status.exit_code, cli::kExitRunError);
+  // The queue forgets job 1 after job 2 has ended, on its own thread: once it has started job
+  // 3, it has.
+  auto third = bench.submit(testing::short_scenario());
+  ASSERT_TRUE(third);
+  EXPECT_EQ(ExecutorBench::wait_end(*third).status.exit_code, cli::kExitOk);
+  bench.queue().shutdown();  // its thread has gone on from job 3's end, and forgotten job 2
+  EXPECT_FALSE(listed(1));
+  EXPECT_FALSE(std::filesystem::exists(logs / "job-1"));
+  // Job 2 was forgotten once job 3 ended, and job 3 went well: no log folder is left.
+  EXPECT_FALSE(listed(2));
+  EXPECT_FALSE(std::filesystem::exists(logs / "job-2"));
+  EXPECT_TRUE(listed(3));
+  EXPECT_FALSE(std::filesystem::exists(logs / "job-3"));
 }
 
 TEST(RunExecutorStop, ACancelOnceTheOutcomeIsSettledIsRefused) {
