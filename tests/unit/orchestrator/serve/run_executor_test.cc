@@ -5,6 +5,8 @@
 // the exact moment, no sleep.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -100,6 +102,48 @@ TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedIsCountedWithTheStatusTheStoreHo
       << scrape;
   EXPECT_EQ(scrape.find("status=\"failed\"} 1"), std::string::npos) << scrape;
   EXPECT_EQ(scrape.find("status=\"aborted\"} 1"), std::string::npos) << scrape;
+}
+
+// SIGTERM (or SIGINT) to the service once the run had measured to its end, before the job's
+// outcome was settled: as a cancel then (above), the run stays `ok` in the store and in
+// benchgate_runs_total, for every workload completed (README "Run status": a status says how
+// the measuring ended), and the job, the stored run and benchgate_last_run_exit_code say 3,
+// with the signal as the stored reason. In a child process: the signal's flag stays set for
+// the life of the process that caught it.
+TEST(RunExecutorStop, ASignalOnceTheRunWasJudgedLeavesItOkWithExitCode3AndTheSignalAsReason) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        app::install_interrupt_handlers();
+        ExecutorBench bench;
+        RunExecutor::Seams seams;
+        seams.judged = [](const std::function<void()>&) { std::raise(SIGTERM); };
+        testing::Ended ended;
+        run_first_job(bench, seams, ended);
+        auto runs = bench.db().list_runs(10);
+        const std::string scrape = bench.scrape();
+        const bool as_documented =
+            ended.status.state == JobState::kCancelled &&
+            ended.status.exit_code == cli::kExitRunError && runs && runs->size() == 1 &&
+            runs->front().status == "ok" &&
+            runs->front().exit_code.value_or(-1) == cli::kExitRunError &&
+            runs->front().error == "interrupted by signal 15 (Terminated)" &&
+            ended.status.error == runs->front().error && gauge_says(scrape, cli::kExitRunError) &&
+            scrape.find("\nbenchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 1\n") !=
+                std::string::npos;
+        if (!as_documented) {
+          std::fprintf(stderr, "job %d exit %d [%s]; stored %s\n%s",
+                       static_cast<int>(ended.status.state), ended.status.exit_code,
+                       ended.status.error.c_str(),
+                       runs && !runs->empty()
+                           ? (runs->front().status + " [" + runs->front().error + "]").c_str()
+                           : "none",
+                       scrape.c_str());
+        }
+        std::fflush(stderr);
+        std::_Exit(as_documented ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(RunExecutorStop, ADeadlineThatPassedOnceTheRunWasJudgedChangesNothing) {
