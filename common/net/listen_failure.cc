@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 namespace benchgate::net {
 namespace {
@@ -21,19 +22,33 @@ std::string socket_path(const std::string& address) {
   return path;
 }
 
-// Whether a server accepts connections on the Unix socket at `path`: a connection is taken, or
-// would be once the listener's backlog has room. A socket file whose server is gone refuses.
-bool accepts_connections(const std::string& path) {
-  if (path.empty() || path.size() >= sizeof(sockaddr_un::sun_path)) return false;
+// What a connect attempt tells of the Unix socket at `path`: why not to take it over (a server
+// accepts connections there: one is taken, or would be once the listener's backlog has room;
+// a socket of another type is bound there; this user may not connect, so whether anyone
+// listens cannot be told), or nothing (no socket, or one whose server is gone: it refuses).
+std::optional<std::string> why_in_use(const std::string& path) {
+  if (path.empty() || path.size() >= sizeof(sockaddr_un::sun_path)) return std::nullopt;
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) return false;
+  if (fd < 0) return std::nullopt;
   sockaddr_un peer{};
   peer.sun_family = AF_UNIX;
   std::memcpy(peer.sun_path, path.data(), path.size());
   const bool connected = ::connect(fd, reinterpret_cast<const sockaddr*>(&peer), sizeof peer) == 0;
-  const bool backlog_full = !connected && errno == EAGAIN;
+  const int error = connected ? 0 : errno;
   ::close(fd);
-  return connected || backlog_full;
+  if (connected || error == EAGAIN) return "Unix socket " + path + " is in use";
+  // A datagram (or other non-stream) socket bound at the path: a live one, since a socket
+  // nobody holds any more refuses instead. gRPC would unlink it from under its owner.
+  if (error == EPROTOTYPE) {
+    return "Unix socket " + path + " is in use (a socket of another type is bound there)";
+  }
+  // Not this user's to connect to (the socket's permissions, or a folder's on the way): a
+  // server may well listen there, and taking the path over would cut it off.
+  if (error == EACCES || error == EPERM) {
+    return "Unix socket " + path + " may be in use: this user may not connect to it (" +
+           std::strerror(error) + ")";
+  }
+  return std::nullopt;
 }
 
 std::string unix_socket_failure(const std::string& address) {
@@ -50,7 +65,7 @@ std::string unix_socket_failure(const std::string& address) {
       !ec && type != fs::file_type::not_found && type != fs::file_type::socket) {
     return path + " already exists and is not a socket";
   }
-  if (accepts_connections(path)) return "Unix socket " + path + " is in use";
+  if (auto in_use = why_in_use(path)) return *in_use;
   fs::path folder = fs::path(path).parent_path();
   if (folder.empty()) folder = ".";
   if (!fs::exists(folder, ec)) return "folder " + folder.string() + " does not exist";
@@ -109,9 +124,7 @@ std::string tcp_failure(const std::string& address) {
 
 std::optional<std::string> unix_socket_in_use(const std::string& address) {
   if (!address.starts_with("unix:")) return std::nullopt;
-  const std::string path = socket_path(address);
-  if (!accepts_connections(path)) return std::nullopt;
-  return "Unix socket " + path + " is in use";
+  return why_in_use(socket_path(address));
 }
 
 std::string why_not_listening(const std::string& address) {

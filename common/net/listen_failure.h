@@ -14,15 +14,17 @@ namespace benchgate::net {
 // listen ("Unix socket PATH is in use"), as a port in use is named; nothing for a HOST:PORT, no
 // file at the path, or a socket nobody listens on any more (a stopped server's, which gRPC
 // replaces). The router's control endpoint, the worker's service and `orchestrator serve` ask.
+// Where the connect attempt cannot tell, the socket counts as in use, since taking it over
+// from a live owner is the harm this check exists to prevent: a connect refused with EPROTOTYPE
+// (a datagram socket is bound there, which only a live socket makes the kernel say; "in use (a
+// socket of another type is bound there)") or EACCES/EPERM (a socket another user made
+// owner-only, or a folder on the way this user may not search: "may be in use: this user may
+// not connect to it"). As root, which the tools usually run as, EACCES never comes.
 //
 // The check is a connect attempt, not a lock: it is not atomic with gRPC's unlink-and-bind that
 // follows, so two servers started on the same path at the same instant can both find it free,
 // and the later bind takes the socket from the earlier. It guards against a server already
-// running, not against a race. A connect refused with EACCES (a socket another user made
-// owner-only) or EPROTOTYPE (a datagram socket, which no gRPC server listens on) counts as not
-// in use: the check cannot tell whether anyone listens there, and gRPC then replaces the file
-// only where this user may write to its folder; as root, which the tools usually run as, EACCES
-// never comes.
+// running, not against a race.
 std::optional<std::string> unix_socket_in_use(const std::string& address);
 
 // Asked after gRPC failed to listen on `address` ("HOST:PORT" or "unix:PATH"): tries the same

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -95,6 +96,53 @@ TEST_F(ListenFailureTest, ASocketNobodyListensOnAnyMoreIsNotInUse) {
   std::ofstream(file) << "x";
   EXPECT_EQ(unix_socket_in_use("unix:" + file), std::nullopt);
   EXPECT_EQ(unix_socket_in_use("127.0.0.1:1"), std::nullopt);
+}
+
+// Where the connect attempt cannot tell whether a server listens, the socket is not taken over:
+// taking it from a live owner is what the check exists to prevent.
+TEST_F(ListenFailureTest, ASocketOfAnotherTypeBoundThereIsInUse) {
+  const std::string path = (folder_ / "datagram.sock").string();
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.data(), path.size());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const std::string in_use =
+      "Unix socket " + path + " is in use (a socket of another type is bound there)";
+  EXPECT_EQ(unix_socket_in_use("unix:" + path), in_use);
+  EXPECT_EQ(why_not_listening("unix:" + path), in_use);
+  // Once its owner closed it, the file is a stale socket like any other: not in use.
+  ::close(fd);
+  EXPECT_EQ(unix_socket_in_use("unix:" + path), std::nullopt);
+}
+
+TEST_F(ListenFailureTest, ASocketThisUserMayNotConnectToMayBeInUse) {
+  const std::string path = (folder_ / "private.sock").string();
+  const int fd = unix_socket_at(path, true);
+  ASSERT_GE(fd, 0);
+  // Owner-only: another user (any user but root, who may connect anyway) gets EACCES.
+  fs::permissions(folder_, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  fs::permissions(path, ::geteuid() == 0 ? fs::perms::owner_all : fs::perms::none);
+  const std::string may_be =
+      "Unix socket " + path + " may be in use: this user may not connect to it (Permission denied)";
+  if (::geteuid() != 0) {
+    EXPECT_EQ(unix_socket_in_use("unix:" + path), may_be);
+    EXPECT_EQ(why_not_listening("unix:" + path), may_be);
+  } else {
+    // As root: asked by an unprivileged user, in a child.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+      ::_exit(unix_socket_in_use("unix:" + path) == may_be ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: not refused as in use; 2: no unprivileged user";
+  }
+  ::close(fd);
 }
 
 TEST_F(ListenFailureTest, APortInUseIsNamed) {
