@@ -1,35 +1,61 @@
 // An echo body's buffer, for HTTP/1.1 (router/http/request_parser.h) and HTTP/2
 // (router/http2/server_session.h) alike: how it grows as its bytes arrive, what it holds of the
-// buffered-bytes budget, and the serving thread's spare body buffer it may start in.
+// buffered-bytes budget, and the serving thread's spare body buffers it may start in.
 //
 // A body up to memory::kUnbudgetedBytes goes into a buffer the connection (an HTTP/2 stream's
-// state) keeps. A longer one starts in the serving thread's spare body buffer (SpareBody) when
-// that is larger: a body of known length (Content-Length) when it is past what the connection
-// keeps; a body whose length is unknown until its end (an HTTP/1.1 chunked body, an HTTP/2
-// stream's DATA) whenever the connection holds no body buffer of its own. The buffer goes back
-// after the answer (release_body_buffer), the thread keeping the larger of it and the spare up
-// to memory::kSpareBufferBytes: a stream of large bodies allocates nothing per request. The
-// thread has one spare: a second large body at the same time (another connection's, another
-// stream's) allocates as without it. What a body holds of the budget follows its bytes alone
-// (BodyTrust): a spare larger than that is counted only as far as the bytes that arrived make
-// it trusted.
+// state) keeps. A longer one starts in the largest of the serving thread's spare body buffers
+// (SpareBodies) when that is larger: a body of known length (Content-Length) when it is past
+// what the connection keeps; a body whose length is unknown until its end (an HTTP/1.1 chunked
+// body, an HTTP/2 stream's DATA) whenever the connection holds no body buffer of its own. The
+// buffer goes back after the answer (release_body_buffer), and so does one a body outgrew: the
+// thread keeps freed buffers past memory::kUnbudgetedBytes and up to memory::kSpareBufferBytes
+// each, SpareBodies::kMaxBytes (4 MiB) in all, so that as many large bodies at once as those
+// hold (ten 100,000-byte HTTP/2 streams at once, on one connection or several) allocate
+// nothing per request. Past that the thread keeps the larger buffers and frees the others. What a
+// body holds of the budget follows its bytes alone (BodyTrust): a spare larger than that is
+// counted only as far as the bytes that arrived make it trusted.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "common/util/thread_spare.h"
 #include "router/memory/buffer_budget.h"
 
 namespace benchgate::router::http {
 
-// The serving thread's spare body buffer (common/util/thread_spare.h).
-struct SpareBodyTag {};
-using SpareBody = ThreadSpare<SpareBodyTag, std::string>;
+// The serving thread's spare body buffers: freed echo body buffers, each past
+// memory::kUnbudgetedBytes (a smaller one is what a connection keeps itself) and at most
+// memory::kSpareBufferBytes, kMaxBytes in all. Outside the buffered-bytes budget while they
+// are spares (a body in one reserves what its bytes make trusted). Touched by its thread only.
+class SpareBodies {
+ public:
+  // What the thread's spares may hold in all: four of the largest (1 MiB), or 32 of the
+  // 128 KiB a 100,000-byte body grows to.
+  static constexpr uint64_t kMaxBytes = 4 * memory::kSpareBufferBytes;
+  // How many there can be: each holds more than memory::kUnbudgetedBytes.
+  static constexpr size_t kMaxCount = kMaxBytes / memory::kUnbudgetedBytes;
+
+  // The thread's spares now: how many, their bytes (capacities) in all, the largest capacity
+  // (0: none).
+  static size_t count();
+  static uint64_t bytes();
+  static size_t largest();
+  // `own` (empty) takes the largest spare when that is larger than `own`'s buffer, which is
+  // freed; otherwise nothing changes.
+  static void take_largest(std::string& own);
+  // `own` has nothing left in it and ends up holding no memory: its buffer becomes a spare
+  // when it is past memory::kUnbudgetedBytes, at most memory::kSpareBufferBytes and, with the
+  // others, within kMaxBytes (smaller spares are freed to make room for it; a buffer no
+  // larger than every spare that would have to go is freed instead).
+  static void give_back(std::string& own);
+  // Frees every spare (tests).
+  static void clear();
+};
 
 // After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes goes
-// back to the thread (the larger of it and the spare is kept, up to memory::kSpareBufferBytes;
-// the other is freed) and `reservation`, which followed it, gives its bytes back to the budget.
+// back to the thread's spares (SpareBodies::give_back: kept or freed) and `reservation`, which
+// followed it, gives its bytes back to the budget.
 void release_body_buffer(std::string& body, memory::Reservation& reservation);
 
 // What one body's buffer has been trusted with so far: the capacity its reservation follows
@@ -38,16 +64,17 @@ void release_body_buffer(std::string& body, memory::Reservation& reservation);
 class BodyTrust {
  public:
   uint64_t trusted() const { return trusted_; }
-  // A body of known length starts: `body` (empty) takes the thread's spare when that is larger.
+  // A body of known length starts: `body` (empty) takes the thread's largest spare when that
+  // is larger.
   static void start_in_spare(std::string& body);
   // Reserves `capacity` of `budget` and grows `body` to exactly that where it has less (the
-  // buffer it outgrew goes to the thread's spare, or is freed); false when the budget refuses
+  // buffer it outgrew goes to the thread's spares, or is freed); false when the budget refuses
   // (nothing changes then).
   bool trust(std::string& body, memory::Reservation& budget, uint64_t capacity);
   // A body of unknown length: `needed` bytes arrived, past trusted(). The first piece trusts
   // the capacity of the buffer the connection kept (nothing grows or is reserved while the
-  // bytes fit in it), or starts in the thread's spare when the connection holds no buffer on
-  // the heap; past what is trusted, trust() a capacity of at least double that (within
+  // bytes fit in it), or starts in the thread's largest spare when the connection holds no buffer
+  // on the heap; past what is trusted, trust() a capacity of at least double that (within
   // `max_body_bytes`; doubling from what is trusted, not from the spare's size). False when
   // the budget refuses.
   bool trust_piece(std::string& body, memory::Reservation& budget, uint64_t needed,

@@ -120,7 +120,8 @@ std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
 
 bool RequestParser::trust_body(uint64_t needed, error_code& ec) {
   const uint64_t length = content_length().value_or(needed);
-  // A body past what the connection keeps starts in the thread's spare, when that is larger.
+  // A body past what the connection keeps starts in the thread's largest spare, when that is
+  // larger.
   if (body_.empty() && length > memory::kUnbudgetedBytes) BodyTrust::start_in_spare(body_);
   if (trust_.trust(body_, body_budget_, body_capacity(needed, length))) return true;
   refuse_for_budget(ec);

@@ -3,7 +3,7 @@
 // only for /bench/echo, into a buffer the connection reuses. Constructing one allocates
 // nothing, so a connection builds a fresh parser in place for every request.
 //
-// The body's buffer grows, starts in the serving thread's spare and holds of the
+// The body's buffer grows, starts in one of the serving thread's spares and holds of the
 // buffered-bytes budget as router/http/body_buffer.h says (its rule for a body of known
 // length: body_capacity; for a chunked one: BodyTrust::trust_piece), and the connection gives
 // it back after the answer (release_body_buffer).
@@ -58,8 +58,8 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // bytes have arrived and do not fit (memory::trusted_capacity's rule).
   static uint64_t body_capacity(uint64_t needed, uint64_t length);
   // A Content-Length body: `needed` bytes arrived, past what is trusted. Starts in the
-  // thread's spare, then reserves the capacity body_capacity() allows and grows body_ to it
-  // where it has less; false (and ec set) when the budget refuses.
+  // thread's largest spare, then reserves the capacity body_capacity() allows and grows body_
+  // to it where it has less; false (and ec set) when the budget refuses.
   bool trust_body(uint64_t needed, error_code& ec);
   // The budget refused the body: 503, ec set.
   void refuse_for_budget(error_code& ec);

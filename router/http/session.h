@@ -267,7 +267,7 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   void linger();
   void on_linger_read(const error_code& ec, size_t bytes);
   // After an echo answer is written or refused: a body buffer past memory::kUnbudgetedBytes
-  // goes back to the thread's spare or is freed (release_body_buffer, request_parser.h), and
+  // goes back to the thread's spares or is freed (release_body_buffer, request_parser.h), and
   // its bytes go back to the budget.
   void release_body();
   // The next deadline check: at at_ns or one check interval from now, whichever is first.

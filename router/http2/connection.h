@@ -17,7 +17,10 @@
 // (common/net/edge_wait.h), which costs no system call; a TLS connection waits through
 // TlsStream::async_wait_readable (the same, once OpenSSL's own read emptied the socket). A read and
 // a write may be pending at once (HTTP/2 is full duplex); the timer is the one deadline: the
-// earliest delayed answer, or the idle timeout, checked lazily.
+// earliest delayed answer, or the idle timeout, checked lazily. The operations a connection
+// starts per request (a posted read or write turn, an asynchronous write) take their memory
+// from the thread's size-class pool (common/util/pooled_handler.h): Asio's own cache keeps
+// two, fewer than several busy connections of a thread have pending at once.
 #pragma once
 
 #include <algorithm>
@@ -39,6 +42,7 @@
 #include "common/net/asio_access.h"
 #include "common/net/edge_wait.h"
 #include "common/time/clock.h"
+#include "common/util/pooled_handler.h"
 #include "common/util/thread_spare.h"
 #include "router/http/deadline_wheel.h"
 #include "router/http/server_options.h"
@@ -118,7 +122,8 @@ class Connection final : public ConnectionBase,
       // What the TLS layer already holds (TlsStream::has_buffered_input) makes the socket
       // readable no more.
       if (net::has_buffered_input(stream_)) {
-        boost::asio::post(stream_.get_executor(), [readable] { readable(error_code{}); });
+        post_keeping_allocator(stream_.get_executor(),
+                               pooled([readable] { readable(error_code{}); }));
         return;
       }
       stream_.async_wait_readable(std::move(readable));
@@ -126,7 +131,8 @@ class Connection final : public ConnectionBase,
       if (!drained_) {
         // The last wake-up stopped at its round limit with bytes maybe left in the socket: no
         // new edge would come for them. Read on at the thread's next turn.
-        boost::asio::post(stream_.get_executor(), [readable] { readable(error_code{}); });
+        post_keeping_allocator(stream_.get_executor(),
+                               pooled([readable] { readable(error_code{}); }));
         return;
       }
       ::benchgate::net::async_wait_edge(reactor_, stream_, ::benchgate::net::Readiness::kRead,
@@ -218,17 +224,18 @@ class Connection final : public ConnectionBase,
     if (out_.empty()) {
       // Four full rounds: let other connections of the thread run, then go on.
       writing_ = true;
-      boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
-        self->writing_ = false;
-        self->flush();
-      });
+      post_keeping_allocator(stream_.get_executor(), pooled([self = this->shared_from_this()] {
+                               self->writing_ = false;
+                               self->flush();
+                             }));
       return;
     }
     writing_ = true;
-    boost::asio::async_write(stream_, boost::asio::buffer(out_),
-                             [self = this->shared_from_this()](const error_code& ec, size_t bytes) {
-                               self->on_write(ec, bytes);
-                             });
+    boost::asio::async_write(
+        stream_, boost::asio::buffer(out_),
+        pooled([self = this->shared_from_this()](const error_code& ec, size_t bytes) {
+          self->on_write(ec, bytes);
+        }));
   }
 
   void on_write(const error_code& ec, size_t bytes) {

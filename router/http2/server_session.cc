@@ -43,7 +43,8 @@ struct ServerSession::Stream : StreamState {
   explicit Stream(memory::BufferBudget* budget) : body_budget(budget, memory::BudgetUser::http) {}
   std::string path;  // :path, capacity kept across streams
   // The echo body, or an error answer's text: kept up to memory::kUnbudgetedBytes across
-  // streams; a larger one is the thread's spare body buffer, or goes to it when the stream ends.
+  // streams; a larger one is one of the thread's spare body buffers, or goes to them when the
+  // stream ends.
   std::string body;
   // The body's trusted capacity past memory::kUnbudgetedBytes, in --max-buffered-bytes.
   memory::Reservation body_budget;
@@ -225,7 +226,7 @@ void ServerSession::release(Stream* stream) {
   static_cast<StreamState&>(*stream) = StreamState{};
   stream->path.clear();
   stream->body.clear();
-  // A buffer past memory::kUnbudgetedBytes goes to the thread's spare (or is freed) and the
+  // A buffer past memory::kUnbudgetedBytes goes to the thread's spares (or is freed) and the
   // budget gets its bytes back; a smaller one stays with the stream state.
   http::release_body_buffer(stream->body, stream->body_budget);
   free_streams_.push_back(stream);
@@ -310,10 +311,10 @@ int ServerSession::on_frame_recv(const nghttp2_frame& frame) {
 
 void ServerSession::drop_body(Stream& stream) {
   // A refused body's bytes are dropped as they come: its buffer and budget are given back now,
-  // not when the client ends the stream. The buffer goes to the thread's spare when it is the
-  // larger one (it may be the spare itself), else it is freed.
+  // not when the client ends the stream. The buffer goes to the thread's spares (it may have
+  // been one) or is freed (http::SpareBodies::give_back).
   stream.body.clear();
-  http::SpareBody::give_back(stream.body, memory::kSpareBufferBytes);
+  http::SpareBodies::give_back(stream.body);
   (void)stream.body_budget.resize(0);
 }
 
@@ -332,8 +333,8 @@ int ServerSession::on_data_chunk(int32_t stream_id, const uint8_t* data, size_t 
     return 0;
   }
   // As an HTTP/1.1 chunked body (router/http/body_buffer.h): a stream state that kept no buffer
-  // starts in the thread's spare, and the budget covers what the bytes make trusted before the
-  // buffer grows: every stream of every connection draws on the one --max-buffered-bytes.
+  // starts in the thread's largest spare, and the budget covers what the bytes make trusted before
+  // the buffer grows: every stream of every connection draws on the one --max-buffered-bytes.
   if (needed > stream->body_trust.trusted() &&
       !stream->body_trust.trust_piece(stream->body, stream->body_budget, needed,
                                       options_.max_body_bytes)) {

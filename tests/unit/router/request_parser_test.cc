@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -181,7 +182,7 @@ TEST(RequestParserBudget, BodyWithinTheBudgetIsReadAndHeldUntilReleased) {
 // copy 17 MiB and 64 KiB in all.
 TEST(RequestParserBudget, AnnouncedLengthIsReservedOnlyAsItsBytesArrive) {
   constexpr uint64_t kLength = 64ull << 20;
-  std::string().swap(SpareBody::get());  // no spare left by another test: steps from nothing
+  SpareBodies::clear();  // no spare left by another test: steps from nothing
   memory::BufferBudget budget(512ull << 20);
   const RouteLimits limits;
   std::string echo;
@@ -253,8 +254,10 @@ TEST(RequestParserBudget, WhatABodyHoldsDependsOnlyOnTheBytesThatArrived) {
 TEST(RequestParserBudget,
      ALargeBodyStartsInTheThreadsSpareWhichHoldsOnlyWhatItsBytesAreTrustedWith) {
   // A spare from an earlier body, smaller than this one's length.
-  std::string().swap(SpareBody::get());
-  SpareBody::get().reserve(70'000);
+  SpareBodies::clear();
+  std::string earlier;
+  earlier.reserve(70'000);
+  SpareBodies::give_back(earlier);
   memory::BufferBudget budget(64ull << 20);
   const RouteLimits limits;
   std::string echo;
@@ -270,18 +273,21 @@ TEST(RequestParserBudget,
   }
   EXPECT_EQ(echo, body);
   EXPECT_EQ(echo.capacity(), body.size());  // outgrew the spare, which went back to the thread
-  EXPECT_EQ(SpareBody::get().capacity(), 70'000u);
+  EXPECT_EQ(SpareBodies::count(), 1u);
+  EXPECT_EQ(SpareBodies::largest(), 70'000u);
   release_body_buffer(echo, reservation);
-  // The thread keeps the larger buffer; the connection holds none (the other is freed).
+  // The thread keeps both buffers, the larger one first in line; the connection holds none.
   EXPECT_EQ(echo.capacity(), std::string().capacity());
   EXPECT_EQ(budget.in_use(), 0u);
-  ASSERT_EQ(SpareBody::get().capacity(), body.size());
-  const char* spare = SpareBody::get().data();
+  ASSERT_EQ(SpareBodies::count(), 2u);
+  ASSERT_EQ(SpareBodies::largest(), body.size());
 
   RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
   EXPECT_EQ(parser.put(boost::asio::buffer(head), ec), head.size());
   EXPECT_EQ(parser.put(boost::asio::buffer(body.data(), 1000), ec), 1000u);
-  EXPECT_EQ(echo.data(), spare);   // the body starts in the spare
+  EXPECT_EQ(echo.capacity(), body.size());  // the body starts in the largest spare
+  EXPECT_EQ(SpareBodies::count(), 1u);
+  const char* spare = echo.data();
   EXPECT_EQ(budget.in_use(), 0u);  // 1000 bytes trust it with 64 KiB, outside the budget
   EXPECT_EQ(parser.put(boost::asio::buffer(body.data() + 1000, 65'000), ec), 65'000u);
   EXPECT_EQ(budget.in_use(), body.size());  // past 64 KiB: its length, as without a spare
@@ -291,18 +297,21 @@ TEST(RequestParserBudget,
   EXPECT_EQ(echo, body);
   EXPECT_EQ(echo.data(), spare);  // not reallocated
   release_body_buffer(echo, reservation);
-  EXPECT_EQ(SpareBody::get().data(), spare);
+  EXPECT_EQ(SpareBodies::count(), 2u);
+  EXPECT_EQ(SpareBodies::largest(), body.size());
   EXPECT_EQ(budget.in_use(), 0u);
-  std::string().swap(SpareBody::get());
+  SpareBodies::clear();
 }
 
 // A chunked body on a connection that holds no echo buffer (it gave a large one back) starts
 // in the thread's spare too, instead of allocating its way up to the same size again; what it
 // reserves still doubles with its bytes alone, as from the connection's own empty buffer.
 TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareAndReservesByItsBytes) {
-  std::string().swap(SpareBody::get());
-  SpareBody::get().reserve(1u << 20);
-  const char* spare = SpareBody::get().data();
+  SpareBodies::clear();
+  std::string earlier;
+  earlier.reserve(1u << 20);
+  const char* spare = earlier.data();
+  SpareBodies::give_back(earlier);
   memory::BufferBudget budget(64ull << 20);
   const RouteLimits limits;
   std::string echo;
@@ -329,16 +338,19 @@ TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareAndReservesByItsByt
   EXPECT_TRUE(parser.is_done());
   EXPECT_EQ(echo, std::string(100'000, 'e'));
   release_body_buffer(echo, reservation);
-  EXPECT_EQ(SpareBody::get().data(), spare);
+  EXPECT_EQ(SpareBodies::count(), 1u);
+  SpareBodies::take_largest(echo);
+  EXPECT_EQ(echo.data(), spare);  // back with the thread
+  release_body_buffer(echo, reservation);
   EXPECT_EQ(budget.in_use(), 0u);
-  std::string().swap(SpareBody::get());
+  SpareBodies::clear();
 }
 
 // A chunked body that fits in the buffer the connection kept from an earlier body (at most
 // 64 KiB, outside the budget) is appended there: no new buffer, nothing reserved. Only bytes
 // past that capacity make it grow, to double what it was trusted with.
 TEST(RequestParserBudget, ASmallChunkedBodyFitsInTheBufferTheConnectionKeptAndReservesNothing) {
-  std::string().swap(SpareBody::get());
+  SpareBodies::clear();
   memory::BufferBudget budget(64ull << 20);
   const RouteLimits limits;
   std::string echo;
@@ -379,7 +391,77 @@ TEST(RequestParserBudget, ASmallChunkedBodyFitsInTheBufferTheConnectionKeptAndRe
   EXPECT_EQ(echo, std::string(40'100, 'g'));
   release_body_buffer(echo, reservation);
   EXPECT_EQ(budget.in_use(), 0u);
-  std::string().swap(SpareBody::get());
+  SpareBodies::clear();
+}
+
+// The serving thread's spare body buffers (router/http/body_buffer.h): every buffer past
+// 64 KiB and up to 1 MiB that bodies give back is kept, up to SpareBodies::kMaxBytes in all,
+// so that as many large bodies at once as they hold start in one each; past that the thread
+// keeps the larger buffers.
+TEST(SpareBodies, KeepEveryLargeBufferGivenBackWithinTheirBoundTheLargerFirst) {
+  SpareBodies::clear();
+  const auto buffer = [](size_t capacity) {
+    std::string made;
+    made.reserve(capacity);
+    return made;
+  };
+  // Three bodies at once each give back their 128 KiB: three spares, three bodies next.
+  for (int i = 0; i < 3; ++i) {
+    std::string given = buffer(128 * 1024);
+    SpareBodies::give_back(given);
+    EXPECT_EQ(given.capacity(), std::string().capacity()) << "the body holds no memory after";
+  }
+  EXPECT_EQ(SpareBodies::count(), 3u);
+  EXPECT_EQ(SpareBodies::bytes(), 3u * 128 * 1024);
+  std::vector<std::string> bodies(3);
+  std::set<const char*> taken;
+  for (std::string& body : bodies) {
+    SpareBodies::take_largest(body);
+    EXPECT_EQ(body.capacity(), 128u * 1024);
+    taken.insert(body.data());
+  }
+  EXPECT_EQ(taken.size(), 3u) << "three buffers, one per body";
+  EXPECT_EQ(SpareBodies::count(), 0u);
+  EXPECT_EQ(SpareBodies::bytes(), 0u);
+  for (std::string& body : bodies) SpareBodies::give_back(body);
+  EXPECT_EQ(SpareBodies::count(), 3u);
+  SpareBodies::clear();
+
+  // A buffer a connection keeps itself (64 KiB) or past 1 MiB is not kept.
+  std::string small = buffer(64 * 1024);
+  std::string huge = buffer((1u << 20) + 1);
+  SpareBodies::give_back(small);
+  SpareBodies::give_back(huge);
+  EXPECT_EQ(SpareBodies::count(), 0u);
+
+  // 4 MiB in all: 32 buffers of 128 KiB fill it; a 1 MiB one then takes the room of the
+  // eight smallest, and a 128 KiB one finds none (every spare that could go is as large).
+  for (int i = 0; i < 32; ++i) {
+    std::string given = buffer(128 * 1024);
+    SpareBodies::give_back(given);
+  }
+  EXPECT_EQ(SpareBodies::bytes(), SpareBodies::kMaxBytes);
+  std::string large = buffer(1u << 20);
+  SpareBodies::give_back(large);
+  EXPECT_EQ(SpareBodies::count(), 25u);
+  EXPECT_EQ(SpareBodies::bytes(), SpareBodies::kMaxBytes);
+  EXPECT_EQ(SpareBodies::largest(), 1u << 20);
+  std::string another = buffer(128 * 1024);
+  SpareBodies::give_back(another);
+  EXPECT_EQ(SpareBodies::count(), 25u);
+  EXPECT_EQ(another.capacity(), std::string().capacity());
+  // A body takes the largest first.
+  std::string body;
+  SpareBodies::take_largest(body);
+  EXPECT_EQ(body.capacity(), 1u << 20);
+  EXPECT_EQ(SpareBodies::bytes(), SpareBodies::kMaxBytes - (1u << 20));
+  // Not when its own buffer is as large: nothing changes then.
+  SpareBodies::take_largest(body);
+  EXPECT_EQ(body.capacity(), 1u << 20);
+  EXPECT_EQ(SpareBodies::count(), 24u);
+  SpareBodies::clear();
+  EXPECT_EQ(SpareBodies::count(), 0u);
+  EXPECT_EQ(SpareBodies::bytes(), 0u);
 }
 
 // The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
