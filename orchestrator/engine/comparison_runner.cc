@@ -182,8 +182,9 @@ class ComparisonRun {
       if (!v.failure) {
         // Each variant logs into its own folder: two builtin routers would share a file.
         const std::string log_dir = own_log_folder(options_.log_dir, "router-" + name);
-        suts_.push_back(
-            options_.factories->system_under_test(config, {options_.router_binary, log_dir}));
+        suts_.push_back(options_.factories->system_under_test(
+            config, {options_.router_binary, log_dir,
+                     std::chrono::nanoseconds(options_.startup_timeout_ns)}));
         v.sut = suts_.back().get();
         if (auto started = v.sut->start(sut_start_deadline(config, options_)); !started) {
           v.failure = start_failure("router '" + name + "' did not start", started.error());
@@ -204,7 +205,8 @@ class ComparisonRun {
 
   void start_worker_variants() {
     suts_.push_back(options_.factories->system_under_test(
-        scenario_.router, {options_.router_binary, options_.log_dir}));
+        scenario_.router, {options_.router_binary, options_.log_dir,
+                           std::chrono::nanoseconds(options_.startup_timeout_ns)}));
     sut::SystemUnderTest& sut = *suts_.back();
     if (auto started = sut.start(sut_start_deadline(scenario_.router, options_)); !started) {
       fail_peer(start_failure("system under test did not start", started.error()));

@@ -34,8 +34,9 @@ class ScenarioRun {
 
   ScenarioResult run() {
     observer_.scenario_started(scenario_);
-    sut_ = options_.factories->system_under_test(scenario_.router,
-                                                 {options_.router_binary, options_.log_dir});
+    sut_ = options_.factories->system_under_test(
+        scenario_.router, {options_.router_binary, options_.log_dir,
+                           std::chrono::nanoseconds(options_.startup_timeout_ns)});
     result_.system_description = sut_->description();
     if (auto started = sut_->start(sut_start_deadline(scenario_.router, options_)); !started) {
       // An external system is only attached to: it is not reachable rather than not started.

@@ -59,7 +59,7 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
     // Out of time while it runs: say how long it had, and the key that sets it.
     if (line.error().kind == ErrorKind::kFailed && process_->running() &&
         std::chrono::steady_clock::now() >= deadline) {
-      const auto had = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - began);
+      const auto had = startup_time_given(config_, context_, began, deadline);
       return Error{"router did not print READY within " +
                        format_duration_ns(static_cast<double>(had.count())) + " (startup_timeout)",
                    ErrorKind::kFailed, process_->stderr_tail()};

@@ -89,8 +89,7 @@ Expected<void> ensure_not_served(const std::string& probe, const char* key,
 
 }  // namespace
 
-Expected<void> wait_for_tcp(const std::string& endpoint,
-                            std::chrono::steady_clock::time_point began,
+Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanoseconds time_given,
                             std::chrono::steady_clock::time_point deadline,
                             const std::function<std::optional<Error>()>& gone) {
   std::string target;
@@ -115,11 +114,9 @@ Expected<void> wait_for_tcp(const std::string& endpoint,
   if (gone) {
     if (auto why = gone()) return *why;
   }
-  // To 3 significant digits: the deadline was set a moment before the start began. The key that
-  // sets it is named, whether or not the scenario gave it.
-  const auto waited = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - began);
+  // The key that sets it is named, whether or not the scenario gave it.
   return Error{"nothing accepted connections on " + target + " within " +
-               format_duration_ns(static_cast<double>(waited.count())) + " (startup_timeout" +
+               format_duration_ns(static_cast<double>(time_given.count())) + " (startup_timeout" +
                (last_error ? "; the last attempt: " + describe_errno(last_error) : "") + ")"};
 }
 
@@ -166,7 +163,8 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
           ErrorKind::kFailed, process_->stderr_tail()};
     };
   }
-  return wait_for_tcp(probe, began, deadline, gone);
+  return wait_for_tcp(probe, startup_time_given(config_, context_, began, deadline), deadline,
+                      gone);
 }
 
 std::optional<Error> ExternalSystem::failure() {

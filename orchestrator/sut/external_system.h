@@ -38,9 +38,8 @@ class ExternalSystem : public SystemUnderTest {
 // passes, the run is interrupted, or `gone` (when given) returns why nothing will ever accept
 // (the spawned server exited). A deadline error names the last connect error ("connection
 // refused"), so an unreachable address is told from a slow one, and says how long the start had:
-// from `began` (when the start, a spawn included, began) to the deadline.
-Expected<void> wait_for_tcp(const std::string& endpoint,
-                            std::chrono::steady_clock::time_point began,
+// `time_given` (startup_time_given(), system_under_test.h).
+Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanoseconds time_given,
                             std::chrono::steady_clock::time_point deadline,
                             const std::function<std::optional<Error>()>& gone = {});
 

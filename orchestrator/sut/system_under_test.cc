@@ -17,6 +17,15 @@ std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterCo
   return nullptr;
 }
 
+std::chrono::nanoseconds startup_time_given(const scenario::RouterConfig& config,
+                                            const SutContext& context,
+                                            std::chrono::steady_clock::time_point began,
+                                            std::chrono::steady_clock::time_point deadline) {
+  if (config.startup_timeout_ns > 0) return std::chrono::nanoseconds(config.startup_timeout_ns);
+  if (context.default_startup_timeout.count() > 0) return context.default_startup_timeout;
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - began);
+}
+
 MetricsSnapshot difference(const MetricsSnapshot& before, const MetricsSnapshot& after) {
   MetricsSnapshot delta;
   delta.has_counters = before.has_counters && after.has_counters;

@@ -84,7 +84,19 @@ class SystemUnderTest {
 struct SutContext {
   std::string router_binary;  // the bundled router executable
   std::string log_dir;        // where child stderr logs go
+  // The engine's startup deadline, where the scenario's [router] sets no startup_timeout; 0 where
+  // the caller gives its own deadline (worker-check).
+  std::chrono::nanoseconds default_startup_timeout{0};
 };
+
+// How long a start had, for the message of one that ran out of time: the startup_timeout it was
+// given (the scenario's, else the engine's), not the deadline less the instant the start began,
+// which a busy machine makes a few milliseconds shorter ("within 992ms" for a timeout of 1s).
+// Where neither is known, what the deadline left when the start began.
+std::chrono::nanoseconds startup_time_given(const scenario::RouterConfig& config,
+                                            const SutContext& context,
+                                            std::chrono::steady_clock::time_point began,
+                                            std::chrono::steady_clock::time_point deadline);
 
 std::unique_ptr<SystemUnderTest> make_system_under_test(const scenario::RouterConfig& config,
                                                         const SutContext& context);
