@@ -1,8 +1,8 @@
 // fault_worker: a stand-in for the bundled worker that serves benchgate.v1.Worker and
-// misbehaves on purpose, so the fault suite (tests/e2e/test_faults.py) can check how the
-// orchestrator copes with a worker that breaks the protocol. It generates no real load: a
-// well-behaved window waits for its start instant and duration, then reports a small,
-// consistent, made-up result.
+// misbehaves on purpose, so the fault suites (tests/e2e/test_faults.py and
+// test_faults_untimed.py) can check how the orchestrator copes with a worker that breaks the
+// protocol. It generates no real load: a well-behaved window waits for its start instant and
+// duration, then reports a small, consistent, made-up result.
 //
 //   fault_worker --listen 127.0.0.1:0 --mode MODE [--workload NAME] [--window N]
 //                [--counter-file PATH]
