@@ -3,6 +3,7 @@
 // apart, and what to do, as it names a changed definition, instead of the plain "has no run".
 #include <gtest/gtest.h>
 
+#include "orchestrator/gating/other_definition.h"
 #include "orchestrator/gating/run_gates.h"
 #include "orchestrator/store/store.h"
 #include "tests/unit/orchestrator/store/store_test_support.h"
@@ -115,6 +116,46 @@ TEST_F(BaselineElsewhere, ARunOnThisTestbedOfAnotherDefinitionIsNamedInstead) {
   EXPECT_EQ(o.verdict, gates::Verdict::kNoBaseline);
   EXPECT_NE(o.explanation.find("measured another definition"), std::string::npos) << o.explanation;
   EXPECT_EQ(o.explanation.find("other testbeds"), std::string::npos) << o.explanation;
+}
+
+// other_definition and other_testbed read the baseline's runs in one walk with one limit: the
+// 10 newest of this scenario. A run of another definition on this testbed that is the 11th
+// newest is seen by neither (no other definition; every run read is on another testbed), the
+// 10th newest by both (another definition; not only on other testbeds).
+TEST_F(BaselineElsewhere, BothExplanationsReadTheSameTenNewestRuns) {
+  for (int elsewhere_runs : {10, 9}) {
+    SCOPED_TRACE(std::to_string(elsewhere_runs) + " newer runs on another testbed");
+    store_.reset();  // a store of its own for each case
+    auto opened =
+        store::Store::open(folder_.file("limit" + std::to_string(elsewhere_runs) + ".db"));
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    store_ = std::move(*opened);
+    const int64_t here = run(measured_with(8), "ci-b");
+    ASSERT_TRUE(store_->add_baseline("main", here).ok());
+    int64_t newest_elsewhere = 0;
+    for (int i = 0; i < elsewhere_runs; ++i) {
+      newest_elsewhere = run(measured_with(4), "ci-a");
+      ASSERT_TRUE(store_->add_baseline("main", newest_elsewhere).ok());
+    }
+    const results::WorkloadResult result = measured_with(4);
+    const int64_t judged = run(result, "ci-b");
+    auto detail = store_->get_run(judged);
+    ASSERT_TRUE(detail.ok()) << detail.message();
+    const GateContext context{store_.get(), judged, detail->run.testbed_id, "quickstart", ""};
+    const WorkloadValues values = values_of(result);
+    const std::optional<gates::OtherDefinition> definition =
+        other_definition("main", values, context);
+    const std::optional<gates::OtherTestbed> testbed = other_testbed("main", values, context);
+    if (elsewhere_runs == 10) {
+      EXPECT_FALSE(definition.has_value()) << "run " << here << " is the 11th newest";
+      ASSERT_TRUE(testbed.has_value());
+      EXPECT_EQ(testbed->run_id, newest_elsewhere);
+    } else {
+      ASSERT_TRUE(definition.has_value()) << "run " << here << " is the 10th newest";
+      EXPECT_EQ(definition->run_id, here);
+      EXPECT_FALSE(testbed.has_value());
+    }
+  }
 }
 
 }  // namespace
