@@ -67,6 +67,40 @@ class GateCommand : public ::testing::Test {
     return gate_command(flags);
   }
 
+  // A run of a workload whose workers ran wrk (worker_impls adapter): no histogram, each
+  // repetition the tool's own figures (p99 150us and 180us, max 400us and 900us), stored with
+  // `text` as its scenario.
+  int64_t stored_tool_run(const std::string& text) {
+    auto store = store::Store::open(path_);
+    EXPECT_TRUE(store.ok()) << store.message();
+    if (!store.ok()) return 0;
+    store::RunInfo info = store::testing::test_run_info("quickstart");
+    info.scenario_text = text;
+    auto id = (*store)->begin_run(info);
+    EXPECT_TRUE(id.ok()) << id.message();
+    if (!id.ok()) return 0;
+    results::WorkloadResult w;
+    w.spec = store::testing::test_workload_spec("hello_wrk");
+    w.spec.worker = "wrk";
+    for (uint32_t i = 0; i < 2; ++i) {
+      results::Repetition rep;
+      rep.index = i;
+      rep.duration_ns = 1'000'000'000;
+      rep.in_window = true;
+      rep.operations = rep.successes = rep.window_successes = 1000;
+      results::ToolLatency t;
+      t.tool = "wrk 4.2.0";
+      t.mean_ns = 100'000;
+      t.max_ns = i == 0 ? 400'000 : 900'000;
+      t.percentiles_ns[results::percentile_key(99)] = i == 0 ? 150'000 : 180'000;
+      rep.tool_latency = t;
+      w.repetitions.push_back(rep);
+    }
+    EXPECT_TRUE((*store)->store_workload(*id, w).ok());
+    EXPECT_TRUE((*store)->finish_run(*id, "ok", 0).ok());
+    return *id;
+  }
+
   TempDir dir_;
   const std::string path_ = dir_.file("gates.db");
 };
@@ -105,6 +139,49 @@ TEST_F(GateCommand, AStoredScenarioThatFailsToLoadOutsideItsGatesIsStillRefused)
       "conections = 2\n");
   EXPECT_EQ(gate(run), 2);
   EXPECT_TRUE(verdicts(run).empty());
+}
+
+// A tool's figures read back from the store are judged as the live run judged them: a
+// percentile the median of the repetitions' own, the max the max of theirs, each explained as
+// what it is (docs/GATES.md, "What a gate judges"), and a percentile the tool never printed is
+// an error naming the tool.
+TEST_F(GateCommand, AToolsStoredFiguresAreJudgedAsTheMedianOfItsRepetitions) {
+  const int64_t run = stored_tool_run(
+      "name = \"quickstart\"\n"
+      "[worker_impls.wrk]\n"
+      "adapter = \"wrk\"\n"
+      "[[workloads]]\n"
+      "name = \"hello_wrk\"\n"
+      "worker = \"wrk\"\n"
+      "[[gates]]\n"
+      "workload = \"hello_wrk\"\n"
+      "metric = \"latency.p99\"\n"
+      "max = \"1s\"\n"
+      "[[gates]]\n"
+      "workload = \"hello_wrk\"\n"
+      "metric = \"latency.max\"\n"
+      "max = \"500us\"\n"
+      "[[gates]]\n"
+      "workload = \"hello_wrk\"\n"
+      "metric = \"latency.p95\"\n"
+      "max = \"1s\"\n");
+  EXPECT_EQ(gate(run), 3) << "a critical gate with verdict error exits 3";
+  const std::vector<store::GateRecord> records = verdicts(run);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].metric, "latency.p99");
+  EXPECT_EQ(records[0].verdict, "pass");
+  ASSERT_TRUE(records[0].observed.has_value());
+  EXPECT_DOUBLE_EQ(*records[0].observed, 165e-6);
+  EXPECT_EQ(records[0].explanation, "165us (median of 2 repetitions) within max 1.00s");
+  EXPECT_EQ(records[1].metric, "latency.max");
+  EXPECT_EQ(records[1].verdict, "fail");
+  ASSERT_TRUE(records[1].observed.has_value());
+  EXPECT_DOUBLE_EQ(*records[1].observed, 900e-6);
+  EXPECT_EQ(records[1].explanation, "900us (max of 2 repetitions) above max 500us");
+  EXPECT_EQ(records[2].metric, "latency.p95");
+  EXPECT_EQ(records[2].verdict, "error");
+  EXPECT_EQ(records[2].explanation,
+            "latency.p95 was not measured: the workers ran wrk 4.2.0, which did not print it");
 }
 
 }  // namespace
