@@ -99,16 +99,33 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
           "; the scenario's variants: " + all);
 }
 
+// Whether the bundled worker runs `w` in a variant the gate judges: the workload's `worker`
+// ("builtin" unless it names a [worker_impls] entry), or, comparing workers, the variant
+// "builtin" when the gate's variant matches it.
+bool bundled_worker_judged(const Gate& gate, const Workload& w,
+                           const std::vector<std::string>& variants, bool workers_compared) {
+  if (!workers_compared) return w.worker == "builtin";
+  return std::any_of(variants.begin(), variants.end(), [&](const std::string& v) {
+    return v == "builtin" && workload_matches(gate.variant, v);
+  });
+}
+
 // A metric that no run of a workload the gate matches can measure (unmeasurable_reason: TLS
-// handshakes of cleartext, ...) would be measured for nothing and then judged an error: the
-// gate is refused here, naming the first such workload and why.
-void check_measurable(TableReader& r, const Gate& gate, const std::vector<Workload>& workloads) {
+// handshakes of cleartext, ...; bundled_worker_unmeasurable_reason where the bundled worker
+// runs it: connection setup of WAMP) would be measured for nothing and then judged an error:
+// the gate is refused here, naming the first such workload and why.
+void check_measurable(TableReader& r, const Gate& gate, const std::vector<Workload>& workloads,
+                      const std::vector<std::string>& variants, bool workers_compared) {
   const Workload* first = nullptr;
   std::string why;
   size_t more = 0;
   for (const Workload& w : workloads) {
     if (!workload_matches(gate.workload, w.name)) continue;
-    std::string reason = unmeasurable_reason(gate.metric, w);
+    std::string reason;
+    if (bundled_worker_judged(gate, w, variants, workers_compared)) {
+      reason = bundled_worker_unmeasurable_reason(gate.metric, w);
+    }
+    if (reason.empty()) reason = unmeasurable_reason(gate.metric, w);
     if (reason.empty()) continue;
     if (first == nullptr) {
       first = &w;
@@ -171,7 +188,8 @@ void read_paired_test(TableReader& r, Gate& gate) {
 }
 
 Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
-               const std::vector<std::string>& variants, bool workloads_complete, bool compared) {
+               const std::vector<std::string>& variants, bool workloads_complete, bool compared,
+               bool workers_compared) {
   Diagnostics& diag = r.diagnostics();
   Gate gate;
   gate.where = r.table_location();
@@ -208,7 +226,9 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
       gate.metric = std::move(*metric);
     }
   }
-  if (kind && workloads_complete && !gate.workload.empty()) check_measurable(r, gate, workloads);
+  if (kind && workloads_complete && !gate.workload.empty()) {
+    check_measurable(r, gate, workloads, variants, workers_compared);
+  }
 
   // A change gate has keys of its own (change_gate_section.cc).
   if (read_gate_kind(r, gate, compared)) {
@@ -282,7 +302,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
 
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
                              const std::vector<std::string>& variants, bool workloads_complete,
-                             bool compared, bool keep_refused) {
+                             bool compared, bool workers_compared, bool keep_refused) {
   std::vector<Gate> out;
   const toml::node* node = top.node("gates");
   if (!node) return out;
@@ -298,13 +318,14 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
     const std::string context = "in [[gates]] #" + std::to_string(index);
     if (!keep_refused) {
       TableReader r(*element.as_table(), context, top.diagnostics(), top.interpolator());
-      out.push_back(read_gate(r, workloads, variants, workloads_complete, compared));
+      out.push_back(
+          read_gate(r, workloads, variants, workloads_complete, compared, workers_compared));
       continue;
     }
     // A stored run's gate: what the loader says of it refuses the gate, not the load.
     Diagnostics refusals(top.diagnostics().file());
     TableReader r(*element.as_table(), context, refusals, top.interpolator());
-    Gate gate = read_gate(r, workloads, variants, workloads_complete, compared);
+    Gate gate = read_gate(r, workloads, variants, workloads_complete, compared, workers_compared);
     for (const Diagnostic& d : refusals.take()) {
       if (!gate.refused.empty()) gate.refused += "; ";
       if (d.where.line != 0) gate.refused += "line " + std::to_string(d.where.line) + ": ";

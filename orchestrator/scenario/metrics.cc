@@ -87,4 +87,20 @@ std::string unmeasurable_reason(std::string_view metric, const Workload& workloa
   return "";
 }
 
+std::string bundled_worker_unmeasurable_reason(std::string_view metric, const Workload& workload) {
+  if (is_http(workload.protocol)) return "";
+  // The bundled worker's WAMP sessions report no connection setup (worker/engine/engine.cc:
+  // only the HTTP drivers do), only session_setup.
+  std::string which;
+  if (metric == "connect.p99") which = "HTTP workloads (http1, http2)";
+  if (metric == "tls_handshake.p99") which = "HTTP workloads with tls = true";
+  if (metric == "ttfb.p99") which = "HTTP workloads (http1, http2)";
+  if (which.empty()) return "";
+  return std::string("it is ") + to_string(workload.protocol) +
+         " run by the bundled worker, which times a WAMP session's setup only as a whole "
+         "(session_setup.p99: TCP connect to WELCOME); " +
+         std::string(metric) + " is measured for " + which +
+         ", and for a workload whose [worker_impls] program reports connection setup";
+}
+
 }  // namespace benchgate::scenario

@@ -34,4 +34,10 @@ bool metric_higher_is_worse(std::string_view name);
 // on it would measure everything and then be an error, so the loader refuses it.
 std::string unmeasurable_reason(std::string_view metric, const Workload& workload);
 
+// Why the bundled worker (worker = "builtin") can never measure `metric` for `workload`, though
+// a worker program might, or "": connect.p99, tls_handshake.p99 and ttfb.p99 of a WAMP
+// workload, whose sessions it times only as a whole (session_setup.p99). The reason ends
+// saying which workloads measure the metric.
+std::string bundled_worker_unmeasurable_reason(std::string_view metric, const Workload& workload);
+
 }  // namespace benchgate::scenario

@@ -60,7 +60,7 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   scenario.gates =
       read_gates(top, scenario.workloads, variants, named,
                  !scenario.compare_workers.empty() || !scenario.compare_routers.empty(),
-                 options.keep_refused_gates);
+                 !scenario.compare_workers.empty(), options.keep_refused_gates);
 }
 
 }  // namespace

@@ -296,6 +296,55 @@ TEST(ScenarioErrors, AHandshakesRateGateOnAWampWorkloadSaysItIsAnHttpFigure) {
                 "the workload is wamp_rpc"});
 }
 
+// The bundled worker times a WAMP session's setup only as a whole (session_setup.p99): its
+// WAMP sessions report no connect, TLS handshake or first byte, so a gate on those is refused,
+// saying which workloads measure the figure; a worker program may report them.
+TEST(ScenarioErrors, AConnectionSetupGateOnAWampWorkloadOfTheBundledWorkerIsRefused) {
+  const std::string head =
+      "name = \"s\"\n[[workloads]]\nname = \"rpc\"\nprotocol = \"wamp_rpc\"\n";  // 4 lines
+  EXPECT_EQ(
+      refusals_of(head + "[[gates]]\nworkload = \"rpc\"\nmetric = \"connect.p99\"\nmax = \"1s\"\n"
+                         "[[gates]]\nworkload = \"rpc\"\nmetric = \"tls_handshake.p99\"\n"
+                         "max = \"1s\"\n"
+                         "[[gates]]\nworkload = \"rpc\"\nmetric = \"ttfb.p99\"\nmax = \"1s\"\n"),
+      (std::vector<std::string>{
+          "s.toml:7:10: error: gate metric 'connect.p99' can never be measured for workload "
+          "'rpc': it is wamp_rpc run by the bundled worker, which times a WAMP session's "
+          "setup only as a whole (session_setup.p99: TCP connect to WELCOME); connect.p99 "
+          "is measured for HTTP workloads (http1, http2), and for a workload whose "
+          "[worker_impls] program reports connection setup",
+          "s.toml:11:10: error: gate metric 'tls_handshake.p99' can never be measured for "
+          "workload 'rpc': it is wamp_rpc run by the bundled worker, which times a WAMP "
+          "session's setup only as a whole (session_setup.p99: TCP connect to WELCOME); "
+          "tls_handshake.p99 is measured for HTTP workloads with tls = true, and for a "
+          "workload whose [worker_impls] program reports connection setup",
+          "s.toml:15:10: error: gate metric 'ttfb.p99' can never be measured for workload "
+          "'rpc': it is wamp_rpc run by the bundled worker, which times a WAMP session's "
+          "setup only as a whole (session_setup.p99: TCP connect to WELCOME); ttfb.p99 is "
+          "measured for HTTP workloads (http1, http2), and for a workload whose "
+          "[worker_impls] program reports connection setup",
+      }));
+
+  // A worker program may report connection setup (docs/WORKER_PROTOCOL.md, `setup`).
+  const std::string program = "[worker_impls.py]\ncommand = [\"python3\", \"worker.py\"]\n";
+  const std::string gate =
+      "[[gates]]\nworkload = \"rpc\"\nmetric = \"connect.p99\"\nmax = \"1s\"\n";
+  LoadResult loaded = test_support::load_hermetic(head + "worker = \"py\"\n" + program + gate);
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+  // Comparing workers: refused where the gate judges the variant "builtin", not elsewhere.
+  const std::string compared =
+      head + "repetitions = 2\n" + program + "[compare]\nworkers = [\"builtin\", \"py\"]\n" + gate;
+  EXPECT_EQ(refusals_of(compared),
+            std::vector<std::string>{
+                "s.toml:12:10: error: gate metric 'connect.p99' can never be measured for workload "
+                "'rpc': it is wamp_rpc run by the bundled worker, which times a WAMP session's "
+                "setup only as a whole (session_setup.p99: TCP connect to WELCOME); connect.p99 "
+                "is measured for HTTP workloads (http1, http2), and for a workload whose "
+                "[worker_impls] program reports connection setup"});
+  loaded = test_support::load_hermetic(compared + "variant = \"py\"\n");
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+}
+
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       refusals_of(std::string(kHead) +
