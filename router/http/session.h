@@ -212,8 +212,9 @@ class Session final : public SessionBase, public ReadHolder, private ::benchgate
   void on_readable(const error_code& ec);
   // --http-io epoll: the thread's set reports an edge (called by the poller, with the session
   // alive: it owns itself while open, and a closed one lets go only on the thread's next
-  // turn, after the dispatch). Reads now when reading, otherwise remembers that the socket has
-  // bytes for the next do_read().
+  // turn, after the dispatch). Reads now when reading and no read is posted (do_read() posts
+  // one when the socket may hold more); otherwise remembers that the socket has bytes, for that
+  // read or the next do_read(). One read of a connection queued at a time (session.cc).
   void on_readable() override;
   // --http-io epoll: one read into the borrowed buffer; a short read (or none) means the
   // socket is drained and the next bytes make a new edge.
