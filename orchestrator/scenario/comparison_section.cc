@@ -133,8 +133,13 @@ void read_compare(TableReader& top, Scenario& scenario) {
   }
   if (r.has("workers") && !r.has("routers")) {
     read_compare_workers(top, r, scenario);
-  } else if (r.require("routers")) {
+  } else if (r.has("routers")) {
     read_compare_routers(top, r, scenario);
+  } else {
+    // Either key makes a comparison, so neither alone is "required".
+    diag.error(r.table_location(),
+               "[compare] needs routers = [...] or workers = [...]: the two or more routers "
+               "([routers.NAME]) or workers (\"builtin\", [worker_impls.NAME]) to compare");
   }
 }
 

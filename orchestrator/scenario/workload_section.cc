@@ -632,7 +632,17 @@ WorkloadTemplate read_defaults(TableReader& top) {
   const toml::table* table = top.table("defaults");
   if (!table) return t;
   TableReader r(*table, "in [defaults]", top.diagnostics(), top.interpolator());
-  r.check_keys(kSharedKeys, {});
+  std::vector<std::string_view> known = kSharedKeys;
+  if (r.has("sweep")) {
+    // Inherited by every workload, a sweep would silently multiply each of them by its
+    // values; the one workload that is swept says so itself.
+    known.push_back("sweep");
+    top.diagnostics().error(r.key_location("sweep"),
+                            "key 'sweep' in [defaults] is refused: a sweep expands one workload "
+                            "into one per value, so it is written in that [[workloads]] table, "
+                            "not inherited by every workload");
+  }
+  r.check_keys(known, {});
   read_shared(r, t, /*in_workload=*/false);
   return t;
 }

@@ -94,6 +94,15 @@ TEST(ScenarioCompare, RouterAndCompareExcludeEachOther) {
       << diagnostics_text(r);
 }
 
+TEST(ScenarioCompare, AnEmptyCompareNamesBothKeys) {
+  LoadResult r = load_hermetic("name = \"c\"\n[compare]\n[[workloads]]\nname = \"w\"\n");
+  EXPECT_EQ(
+      diagnostics_text(r),
+      "s.toml:2:1: error: [compare] needs routers = [...] or workers = [...]: the two or more "
+      "routers ([routers.NAME]) or workers (\"builtin\", [worker_impls.NAME]) to "
+      "compare\n");
+}
+
 TEST(ScenarioSweep, RequestBytesExpandsIntoNamedWorkloads) {
   LoadResult r = load_hermetic(R"(name = "s"
 [[workloads]]
@@ -147,6 +156,17 @@ TEST(ScenarioSweep, ConnectionsBelowWorkersTimesThreadsAreRefused) {
   EXPECT_FALSE(r.ok());
   EXPECT_NE(diagnostics_text(r).find("sweep value 1 must be at least 2"), std::string::npos)
       << diagnostics_text(r);
+}
+
+TEST(ScenarioSweep, ASweepInDefaultsSaysWhyItIsRefused) {
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[defaults]\nsweep = { connections = [1, 2] }\n[[workloads]]\nname = "
+      "\"w\"\n");
+  EXPECT_EQ(
+      diagnostics_text(r),
+      "s.toml:3:1: error: key 'sweep' in [defaults] is refused: a sweep expands one workload into "
+      "one per value, so it is written in that [[workloads]] table, not inherited by every "
+      "workload\n");
 }
 
 TEST(ScenarioSweep, OneValueIsNotASweep) {
