@@ -43,13 +43,13 @@ benchgate::command_line::ValueNames value_names() {
       {"--promote", "BASELINE"},
       {"--pushgateway", "URL"},
       {"--router-bin", "PROGRAM"},
-      {"--server", "HOST:PORT|unix:PATH"},
+      {"--server", "HOST:PORT|dns:NAME:PORT|unix:PATH"},
       {"--since", "RUN|DATE"},
       {"--testbed", "ID"},
       {"--timeout", "DURATION"},
       {"--worker-bin", "PROGRAM"},
       {"--worker-token-file", "FILE"},
-      {"--workers-at", "HOST:PORT|dns:NAME:PORT"},
+      {"--workers-at", "HOST:PORT|dns:NAME:PORT|unix:PATH"},
       {"--workers-wait", "DURATION"},
   };
 }

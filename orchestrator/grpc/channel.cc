@@ -2,11 +2,8 @@
 
 #include <grpcpp/support/client_interceptor.h>
 
-#include <charconv>
-#include <string_view>
-
 #include "common/security/token.h"
-#include "common/util/shown_text.h"
+#include "orchestrator/scenario/dial_address.h"
 
 namespace benchgate::grpcutil {
 namespace {
@@ -51,24 +48,7 @@ class BearerInterceptorFactory : public grpc::experimental::ClientInterceptorFac
 }  // namespace
 
 Expected<void> check_dial_address(const std::string& flag, const std::string& address) {
-  if (address.starts_with("unix:") && address.size() > 5) return {};
-  const size_t colon = address.rfind(':');
-  const std::string_view host =
-      colon == std::string::npos ? "" : std::string_view(address).substr(0, colon);
-  const std::string_view port =
-      colon == std::string::npos ? "" : std::string_view(address).substr(colon + 1);
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  const bool port_ok = !port.empty() && ec == std::errc() && end == port.data() + port.size() &&
-                       value >= 1 && value <= 65535;
-  // An IPv6 address is bracketed ("[::1]:7700"): "::1:7700" would not say where the port is.
-  const bool bracketed = host.size() > 2 && host.front() == '[' && host.back() == ']';
-  const bool host_ok = !host.empty() && host.find_first_of(" \t/") == std::string_view::npos &&
-                       (bracketed || host.find_first_of(":[]") == std::string_view::npos);
-  if (port_ok && host_ok) return {};
-  return Error{flag + " '" + shown_text(address) +
-               "' is not HOST:PORT with a port of 1 to 65535 (\"127.0.0.1:7700\", "
-               "\"[::1]:7700\") or unix:PATH: the address the server's READY line names"};
+  return scenario::check_dial_address(flag, address, {.dns_name = true, .unix_path = true});
 }
 
 std::shared_ptr<grpc::Channel> make_control_channel(const std::string& address) {

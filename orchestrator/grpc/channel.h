@@ -14,11 +14,10 @@ namespace benchgate::grpcutil {
 
 std::shared_ptr<grpc::Channel> make_control_channel(const std::string& address);
 
-// An address a command is told to connect to (`run --server`): HOST:PORT with a port of 1 to
-// 65535 ("127.0.0.1:7700", "[::1]:7700", "localhost:7700"), or unix:PATH, as a server's READY
-// line names it. Anything else is refused, the error naming `flag` and showing the value
-// escaped: gRPC would dial a host without a port at a port of its own choosing, and say only
-// that the connection failed.
+// An address a command is told to connect to over gRPC (`run --server`): the one rule of
+// scenario::check_dial_address (scenario/dial_address.h) with every form a gRPC channel dials,
+// HOST:PORT, dns:NAME:PORT and unix:PATH (as a server's READY line names it), the error naming
+// `flag`.
 Expected<void> check_dial_address(const std::string& flag, const std::string& address);
 
 // A control channel to a benchgate.v1.Worker. A non-empty `token` goes with every call on it

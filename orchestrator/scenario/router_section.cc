@@ -1,12 +1,12 @@
 // [router]: the system under test, bundled, started from a command, or already running.
 #include <arpa/inet.h>
 
-#include <charconv>
 #include <filesystem>
 #include <limits>
 
 #include "common/router/router_limits.h"
 #include "common/util/shown_text.h"
+#include "orchestrator/scenario/dial_address.h"
 #include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/sections.h"
@@ -14,14 +14,11 @@
 namespace benchgate::scenario {
 namespace {
 
-// "HOST:PORT" with a port in 1..65535; IPv6 hosts are bracketed, so the last ':' splits.
+// The workers and the readiness probe connect to a router over TCP: HOST:PORT only.
+constexpr DialForms kTcpOnly{};
+
 bool is_host_port(std::string_view s) {
-  const size_t colon = s.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 == s.size()) return false;
-  const std::string_view port = s.substr(colon + 1);
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  return ec == std::errc() && end == port.data() + port.size() && value >= 1 && value <= 65535;
+  return static_cast<bool>(check_dial_address("", s, kTcpOnly));
 }
 
 // The readiness probe connects over IPv4 (orchestrator/sut/external_system.cc): its host must
@@ -190,10 +187,9 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   }
   if (only_for("address", !builtin, "impl = \"command\" or \"external\"")) {
     if (auto v = r.string("address")) {
-      if (!is_host_port(*v)) {
-        diag.error(r.value_location("address"),
-                   "key 'address' must be HOST:PORT such as \"127.0.0.1:18080\", got \"" +
-                       shown_text(*v) + "\"");
+      if (auto checked = check_dial_address("key 'address' in " + section + ":", *v, kTcpOnly);
+          !checked) {
+        diag.error(r.value_location("address"), checked.message());
       }
       router.address = std::move(*v);
     }
@@ -203,10 +199,15 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   }
   if (only_for("ready", !builtin, "impl = \"command\" or \"external\"")) {
     if (auto v = r.string("ready")) {
-      if (!v->starts_with("tcp://") || !is_host_port(std::string_view(*v).substr(6))) {
-        diag.error(r.value_location("ready"),
-                   "key 'ready' must be tcp://HOST:PORT such as \"tcp://127.0.0.1:18080\", got \"" +
-                       shown_text(*v) + "\"");
+      auto checked =
+          v->starts_with("tcp://")
+              ? check_dial_address("key 'ready' in " + section + ": the address after tcp://",
+                                   std::string_view(*v).substr(6), kTcpOnly)
+              : Expected<void>(Error{"key 'ready' must be tcp://HOST:PORT such as "
+                                     "\"tcp://127.0.0.1:18080\", got \"" +
+                                     shown_text(*v) + "\""});
+      if (!checked) {
+        diag.error(r.value_location("ready"), checked.message());
       } else if (!is_probe_host(std::string_view(*v).substr(6))) {
         diag.error(r.value_location("ready"),
                    "key 'ready' must name an IPv4 address or localhost (the probe connects over "

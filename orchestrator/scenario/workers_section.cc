@@ -1,29 +1,12 @@
 // [workers]: the remote workers a scenario asks for (`at`, `count`) and what its workloads do
 // when one is lost (`on_worker_loss`), a key [defaults] and a workload may also set.
-#include <charconv>
-
 #include "common/util/shown_text.h"
 #include "common/workload/workload_limits.h"
+#include "orchestrator/scenario/dial_address.h"
 #include "orchestrator/scenario/sections.h"
 
 namespace benchgate::scenario {
 namespace {
-
-bool valid_port(std::string_view text) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && ec == std::errc() && end == text.data() + text.size() && value >= 1 &&
-         value <= 65535;
-}
-
-// "dns:NAME:PORT" or "HOST:PORT" ("[v6]:PORT"), each with a port of 1..65535.
-bool valid_entry(std::string_view entry) {
-  if (entry.starts_with("dns:")) entry.remove_prefix(4);
-  const size_t colon = entry.rfind(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  if (entry.substr(0, colon).find_first_of(" \t/") != std::string_view::npos) return false;
-  return valid_port(entry.substr(colon + 1));
-}
 
 void read_at(TableReader& r, RemoteWorkers& workers) {
   Diagnostics& diag = r.diagnostics();
@@ -38,18 +21,17 @@ void read_at(TableReader& r, RemoteWorkers& workers) {
   if (!entries) return;
   if (entries->empty()) {
     diag.error(workers.at_where,
-               "key 'at' in [workers] must name at least one worker (\"dns:NAME:PORT\" or "
-               "\"HOST:PORT\")");
+               "key 'at' in [workers] must name at least one worker (\"HOST:PORT\", "
+               "\"dns:NAME:PORT\" or \"unix:PATH\")");
     return;
   }
   bool ok = true;
   for (const auto& entry : *entries) {
-    if (valid_entry(entry)) continue;
+    // The forms --workers-at takes (workers/discovery.h), by the same check.
+    auto checked = check_dial_address("key 'at' in [workers]:", entry, kWorkerForms);
+    if (checked) continue;
     ok = false;
-    diag.error(workers.at_where, "key 'at' in [workers]: '" + shown_text(entry) +
-
-                                     "' is not \"dns:NAME:PORT\" or \"HOST:PORT\" with a port "
-                                     "of 1..65535 (e.g. \"dns:benchgate-worker:7800\")");
+    diag.error(workers.at_where, checked.message());
   }
   if (ok) workers.at = std::move(*entries);
 }

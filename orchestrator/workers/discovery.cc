@@ -6,10 +6,10 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <charconv>
 #include <thread>
 
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/scenario/dial_address.h"
 
 namespace benchgate::workers {
 namespace {
@@ -20,12 +20,6 @@ using namespace std::chrono_literals;
 // up yet must not hold up the others (nor the next resolution).
 constexpr auto kProbeSlice = 1s;
 constexpr auto kRoundPause = 100ms;
-
-bool valid_port(std::string_view text) {
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && end == text.data() + text.size() && value >= 1 && value <= 65535;
-}
 
 std::string join(const std::vector<std::string>& items) {
   std::string text;
@@ -63,13 +57,9 @@ bool is_dns_entry(std::string_view entry) { return entry.starts_with(kDnsPrefix)
 
 Expected<void> check_worker_entries(const std::vector<std::string>& entries) {
   for (const auto& entry : entries) {
-    if (!is_dns_entry(entry)) continue;
-    const std::string_view rest = std::string_view(entry).substr(kDnsPrefix.size());
-    const size_t colon = rest.rfind(':');
-    if (colon == std::string_view::npos || colon == 0 || !valid_port(rest.substr(colon + 1))) {
-      return Error{"--workers-at '" + entry +
-                   "': expected dns:NAME:PORT with a port of 1..65535, e.g. "
-                   "dns:benchgate-worker:7800"};
+    if (auto checked = scenario::check_dial_address("--workers-at", entry, scenario::kWorkerForms);
+        !checked) {
+      return checked.error();
     }
   }
   return {};

@@ -2,7 +2,7 @@
 // resolves to (a Kubernetes headless Service answers with one address per ready pod), and the
 // connecting pool waits, up to its deadline, until as many workers as the scenario needs answer
 // Describe, resolving the names again on every round so that a worker that starts late is
-// found. Plain `HOST:PORT` entries are taken as they are.
+// found. Plain `HOST:PORT` and `unix:PATH` entries are taken as they are.
 #pragma once
 
 #include <chrono>
@@ -25,8 +25,10 @@ Resolver system_resolver();
 
 bool is_dns_entry(std::string_view entry);
 
-// Each `dns:` entry has the form dns:NAME:PORT with a port of 1..65535; an error names the first
-// that does not (checked before anything starts: run, serve and calibrate exit 2 on it).
+// Each entry is a worker's address, HOST:PORT, dns:NAME:PORT or unix:PATH with a port of 1 to
+// 65535 (scenario::check_dial_address with kWorkerForms, as [workers] at is checked); an error
+// names the first that is not (checked before anything starts: run, serve and calibrate exit 2
+// on it).
 Expected<void> check_worker_entries(const std::vector<std::string>& entries);
 
 // The entries with each `dns:NAME:PORT` replaced by ADDRESS:PORT for every address NAME

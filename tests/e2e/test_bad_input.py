@@ -171,9 +171,9 @@ class BadInputTest(unittest.TestCase):
         run = Run(["run", "--server", "127.0.0.1", path]).run()
         self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
         self.assertEqual(run.stderr,
-                         "error: --server '127.0.0.1' is not HOST:PORT with a port of 1 to 65535 "
-                         "(\"127.0.0.1:7700\", \"[::1]:7700\") or unix:PATH: the address the "
-                         "server's READY line names\n")
+                         "error: --server '127.0.0.1' is not an address to connect to: it has no "
+                         ":PORT; expected HOST:PORT with a port of 1 to 65535 (\"127.0.0.1:7700\", "
+                         "\"[::1]:7700\"), dns:NAME:PORT or unix:PATH\n")
 
     def test_an_unusable_router_or_worker_binary_exits_2_with_nothing_started_or_stored(self):
         path = write_scenario(self.dir, "local.toml",

@@ -75,11 +75,14 @@ class HelpTest(HelpCase):
         # The sets the router checks its values against (router/app/config.h), not a copy.
         self.assertRegex(router, r"--http-io \{asio,epoll\}=epoll")
         self.assertRegex(router, r"--tls-min-version \{1\.2,1\.3\}=1\.2")
-        # The service's gRPC address, and so the client's, may be a Unix socket.
-        self.assertRegex(self.help_of(["orchestrator", "run"]), r"--server HOST:PORT\|unix:PATH")
+        # The service's gRPC address, and so the client's, may be a Unix socket; a server and a
+        # worker are dialled by the one check of an address (orchestrator/scenario/dial_address.h),
+        # so both take the same forms.
+        self.assertRegex(self.help_of(["orchestrator", "run"]),
+                         r"--server HOST:PORT\|dns:NAME:PORT\|unix:PATH")
         for command in ("run", "calibrate", "serve"):
             self.assertRegex(self.help_of(["orchestrator", command]),
-                             r"--workers-at HOST:PORT\|dns:NAME:PORT", command)
+                             r"--workers-at HOST:PORT\|dns:NAME:PORT\|unix:PATH", command)
 
 
 class DocumentedFlagsTest(HelpCase):
@@ -94,7 +97,7 @@ class DocumentedFlagsTest(HelpCase):
 
     def test_the_readme_names_the_forms_workers_at_takes_as_its_help_does(self):
         forms = re.search(r"--workers-at (\S+) \.\.\.", self.help_of(["orchestrator", "run"]))
-        self.assertEqual(forms.group(1), "HOST:PORT|dns:NAME:PORT")
+        self.assertEqual(forms.group(1), "HOST:PORT|dns:NAME:PORT|unix:PATH")
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
             self.assertIn("`--workers-at " + forms.group(1) + " ...`", f.read())
 

@@ -106,7 +106,22 @@ class DiscoveryTest(unittest.TestCase):
         run.run(timeout=120)
         self.assertEqual(run.returncode, 2, run.stdout + run.stderr)  # before anything started
         self.assertEqual(run.stdout, "")
-        self.assertIn("error: --workers-at 'dns:localhost': expected dns:NAME:PORT", run.stderr)
+        self.assertIn("error: --workers-at 'dns:localhost' is not an address to connect to: it "
+                      "has no :PORT; expected HOST:PORT with a port of 1 to 65535", run.stderr)
+
+    def test_a_plain_entry_without_a_port_is_refused_as_the_scenario_refuses_it(self):
+        # Only dns: entries were checked: "localhost" was taken, and the run waited for a
+        # worker gRPC dialled at a port of its own choosing. Now every entry is checked as
+        # [workers] at and `run --server` check theirs, in the same words.
+        run = Run(["run", self.scenario, "--db", self.db, "--workers-at", "localhost"],
+                  cwd=self.dir)
+        self.tags.append(run.tag)
+        run.run(timeout=120)
+        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)  # before anything started
+        self.assertEqual(run.stdout, "")
+        self.assertIn("error: --workers-at 'localhost' is not an address to connect to: it has "
+                      "no :PORT; expected HOST:PORT with a port of 1 to 65535", run.stderr)
+        self.assertFalse(os.path.exists(self.db))
 
 
 if __name__ == "__main__":

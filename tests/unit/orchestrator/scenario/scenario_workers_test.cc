@@ -78,11 +78,14 @@ on_worker_loss = "retry"
 )");
   ASSERT_FALSE(r.ok());
   const std::string errors = diagnostics_text(r);
-  EXPECT_NE(errors.find("s.toml:3:6: error: key 'at' in [workers]: '10.0.0.7' is not "
-                        "\"dns:NAME:PORT\" or \"HOST:PORT\""),
+  EXPECT_NE(errors.find("s.toml:3:6: error: key 'at' in [workers]: '10.0.0.7' is not an address "
+                        "to connect to: it has no :PORT; expected HOST:PORT with a port of 1 to "
+                        "65535 (\"127.0.0.1:7700\", \"[::1]:7700\"), dns:NAME:PORT or unix:PATH"),
             std::string::npos)
       << errors;
-  EXPECT_NE(errors.find("'dns::7800' is not"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("'dns::7800' is not an address to connect to: its NAME is empty"),
+            std::string::npos)
+      << errors;
   EXPECT_NE(errors.find("s.toml:4:9: error: key 'count' must be at least 1, got 0"),
             std::string::npos)
       << errors;
@@ -92,6 +95,17 @@ on_worker_loss = "retry"
   EXPECT_NE(errors.find("s.toml:8:18: error: key 'on_worker_loss' must be one of"),
             std::string::npos)
       << errors;
+}
+
+// A worker listening on unix:PATH (`worker --listen unix:PATH`) is reached there, as with
+// --workers-at; before, [workers] at read "unix" as a host and the path as a port.
+TEST(ScenarioWorkers, AWorkerOnAUnixSocketIsTaken) {
+  auto r = load_with_workers_env(
+      "name = \"s\"\n[workers]\nat = [\"unix:/run/benchgate/w.sock\", \"h:7800\"]\n"
+      "[[workloads]]\nname = \"a\"\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(r.scenario->workers.at,
+            (std::vector<std::string>{"unix:/run/benchgate/w.sock", "h:7800"}));
 }
 
 TEST(ScenarioWorkers, AnEmptyListIsRefused) {

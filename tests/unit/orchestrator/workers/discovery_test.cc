@@ -94,9 +94,15 @@ TEST(WaitForWorkers, AMalformedEntryEndsTheWaitAtOnce) {
   // An hour's deadline: only returning at once lets this test finish.
   auto found = wait_for_workers({"dns:workers"}, 1, Clock::now() + 3600s, fixed({}), never);
   ASSERT_FALSE(found.ok());
-  EXPECT_NE(found.message().find("expected dns:NAME:PORT"), std::string::npos);
-  EXPECT_TRUE(check_worker_entries({"load1:7800", "dns:workers:7800"}).ok());
+  EXPECT_EQ(found.message(),
+            "--workers-at 'dns:workers' is not an address to connect to: it has no :PORT; "
+            "expected HOST:PORT with a port of 1 to 65535 (\"127.0.0.1:7700\", \"[::1]:7700\"), "
+            "dns:NAME:PORT or unix:PATH");
+  EXPECT_TRUE(check_worker_entries({"load1:7800", "dns:workers:7800", "unix:/w.sock"}).ok());
   EXPECT_FALSE(check_worker_entries({"load1:7800", "dns:workers:"}).ok());
+  // Every entry, not only a dns: one: a plain entry without a port was taken, and gRPC dialled
+  // it at a port of its own choosing.
+  EXPECT_FALSE(check_worker_entries({"load1"}).ok());
 }
 
 TEST(WaitForWorkers, ANameThatNeverResolvesEndsWithTheResolverError) {
