@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,11 @@ struct AdmissionPolicy {
   // serve --max-run-seconds: the longest a submitted scenario's run may take by its own
   // timeouts (run_bound.h); one that may take longer is refused.
   int64_t max_run_ns = kDefaultMaxRunNs;
+  // serve --max-queued, as its job queue was given it: the most runs that ever wait at once.
+  // A client that asks room for more together (`run --server` with more files) is refused as
+  // a mistake of its request (INVALID_ARGUMENT), not told to try again later as for a queue
+  // that is full now. Without it, only the queue's own check applies.
+  size_t max_queued = std::numeric_limits<size_t>::max();
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };

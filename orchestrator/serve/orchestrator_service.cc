@@ -108,6 +108,18 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   uint32_t position = 0;
   bool full = false;
   if (request->validate_only()) {
+    // More jobs than the queue holds even when empty can never be taken together: that is the
+    // request's mistake (exit 2 for `run --server`), not a full queue to try again later
+    // (RESOURCE_EXHAUSTED, exit 3), which would fail again however long the client waited.
+    if (request->jobs_to_submit() > policy_.max_queued) {
+      const std::string max = std::to_string(policy_.max_queued);
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              std::to_string(request->jobs_to_submit()) +
+                  " runs submitted together can never all wait in this service's queue, which "
+                  "holds at most " +
+                  max + " (serve --max-queued " + max + "); submit at most " + max +
+                  " at a time"};
+    }
     // Room for every job the client will submit, not for one: `run --server a.toml b.toml`
     // against a queue with room for one passed the check and then overflowed it.
     auto accepted = queue_.would_accept(std::max<size_t>(request->jobs_to_submit(), 1), full);

@@ -334,10 +334,13 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
         self.stop_service()
 
-    def test_files_the_queue_has_no_room_for_leave_no_job_of_any(self):
+    def test_more_files_than_the_queue_ever_holds_are_a_usage_error_leaving_no_job(self):
         # The check before any file is submitted asks for room for all of them. Before, each
         # file passed alone against --max-queued 1, the submissions overflowed the queue, and
-        # the first file's job was left started and then aborted (exit 3 either way).
+        # the first file's job was left started and then aborted. Then the check refused them
+        # as for a queue full now, exit 3 ("try again later"), though two files can never wait
+        # in a queue of one: exit 2 now, naming the count and the limit. (A queue full now stays
+        # exit 3: tests/unit/orchestrator/serve/remote_run_test.cc.)
         self.stop_service()
         self.start_service("--max-queued", "1")
         first = write_scenario(self.dir, "served.toml", GATED)
@@ -345,9 +348,10 @@ class ServeTest(unittest.TestCase):
                                                                         'name = "again"'))
         client = self.client(first, second)
         out, err = client.communicate(timeout=60)
-        self.assertEqual(client.returncode, 3, out + err)
-        self.assertIn("the queue has no room for 2 runs: 0 runs wait already, and at most 1 "
-                      "may (serve --max-queued 1)", err)
+        self.assertEqual(client.returncode, 2, out + err)
+        self.assertEqual(err, "error: 2 runs submitted together can never all wait in this "
+                         "service's queue, which holds at most 1 (serve --max-queued 1); submit "
+                         "at most 1 at a time\n")
         self.assertNotIn(" as job ", err)  # "submitted FILE to ADDR as job N"
         self.assert_only_the_service_runs()
         with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:

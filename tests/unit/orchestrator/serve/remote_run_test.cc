@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -16,6 +18,7 @@
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/serve/orchestrator_service.h"
 
 namespace benchgate::serve {
 namespace {
@@ -213,6 +216,91 @@ TEST_F(RemoteRun, AProxyInTheEnvironmentIsNotUsed) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(code, cli::kExitOk) << err;
   EXPECT_EQ(service_.submitted.load(), 1) << err;
+}
+
+// Holds each job it runs until released (bounded), so that submitted jobs stay in the queue.
+class JobHoldingExecutor final : public JobExecutor {
+ public:
+  void run(Job& job) override {
+    std::unique_lock lock(mutex_);
+    started_ = true;
+    changed_.notify_all();
+    changed_.wait_for(lock, std::chrono::seconds(30), [this] { return release_; });
+    job.update([](JobStatus& s) { s.state = JobState::kFinished; });
+  }
+  void interrupt() override {}
+  // Until a job has started (bounded).
+  bool wait_started() {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(30), [this] { return started_; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    release_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool started_ = false;
+  bool release_ = false;
+};
+
+// More files than `serve --max-queued` could ever hold together: before, the service answered
+// as for a queue full now (RESOURCE_EXHAUSTED) and the client exited 3, "try again later",
+// though the same request would be refused forever. It is the request's mistake: exit 2,
+// naming the count and the limit, and nothing queued. A queue that is only full now stays
+// exit 3. The real service on loopback, its executor holding every job.
+TEST(RemoteRunQueueRoom, MoreFilesThanTheQueueEverHoldsIsExitCode2AndAFullQueue3) {
+  JobHoldingExecutor executor;
+  JobQueue queue(executor, JobQueueLimits{.max_waiting = 2});
+  AdmissionPolicy policy;
+  policy.max_queued = 2;
+  OrchestratorService service(queue, policy);
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_TRUE(server);
+  auto file = [](const std::string& name) {
+    return SubmittedFile{name + ".toml", "name = \"" + name +
+                                             "\"\n[[workloads]]\nname = \"w\"\nprotocol = "
+                                             "\"http1\"\ntarget = \"/bench/hello\"\n"};
+  };
+  RemoteRunOptions options;
+  options.server = "127.0.0.1:" + std::to_string(port);
+  options.files = {file("a"), file("b"), file("c")};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remote_run(options), cli::kExitInvalidInput);
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err,
+            "error: 3 runs submitted together can never all wait in this service's queue, which "
+            "holds at most 2 (serve --max-queued 2); submit at most 2 at a time\n");
+  EXPECT_TRUE(queue.list().empty()) << "a job was queued";
+
+  // One job runs (held), two wait: the queue is full now, and two files are refused with exit
+  // 3, to submit again later.
+  uint32_t position = 0;
+  bool full = false;
+  ASSERT_TRUE(queue.submit(scenario::Scenario{}, {}, "test", position, full));
+  ASSERT_TRUE(executor.wait_started()) << "the first job never started";
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(queue.submit(scenario::Scenario{}, {}, "test", position, full));
+  }
+  ASSERT_FALSE(queue.would_accept(1, full));
+  ASSERT_TRUE(full);
+  options.files = {file("a"), file("b")};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remote_run(options), cli::kExitRunError);
+  err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.rfind("error: the queue has no room for 2 runs: 2 runs wait already", 0), 0u)
+      << err;
+  EXPECT_EQ(queue.list().size(), 3u);
+  executor.release();
+  server->Shutdown();
+  queue.shutdown();
 }
 
 // Ctrl-C once the service had settled the job (exit 0, promoted): it refuses the cancel and
