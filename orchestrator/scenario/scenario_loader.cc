@@ -2,6 +2,7 @@
 // the typed model only when the file has no problem at all.
 #include "orchestrator/scenario/scenario_loader.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -27,6 +28,69 @@ std::optional<std::string> process_getenv(const std::string& name) {
   const char* value = std::getenv(name.c_str());
   if (!value) return std::nullopt;
   return std::string(value);
+}
+
+// The byte offset in `text` of toml++'s 1-based line and column (a column counts characters);
+// text.size() past the end.
+size_t offset_of(std::string_view text, const toml::source_position& at) {
+  size_t i = 0;
+  for (toml::source_index line = 1; line < at.line && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line;
+  }
+  for (toml::source_index column = 1; column < at.column && i < text.size(); ++column) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+  }
+  return std::min(i, text.size());
+}
+
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.' || c == '+';
+}
+
+// The word of `text` around `offset`: "four" for toml++'s error inside `= four`.
+std::string_view word_at(std::string_view text, size_t offset) {
+  size_t begin = std::min(offset, text.size());
+  size_t end = begin;
+  while (begin > 0 && is_word_char(text[begin - 1])) --begin;
+  while (end < text.size() && is_word_char(text[end])) ++end;
+  return text.substr(begin, end - begin);
+}
+
+// A plain explanation of the syntax errors a newcomer makes most, to follow toml++'s own text
+// (which speaks of the parser's states: "Error while parsing boolean: expected 'false'" for
+// `connections = four`); empty when there is none.
+std::string syntax_hint(std::string_view text, const toml::parse_error& e) {
+  const std::string_view what = e.description();
+  const size_t at = offset_of(text, e.source().begin);
+  const char here = at < text.size() ? text[at] : '\n';
+  if ((what.starts_with("Error while parsing string: unescaped control characters") ||
+       what.starts_with("Error while parsing literal string: control characters")) &&
+      (here == '\n' || here == '\r')) {
+    return "a string is not closed on this line: end it with the quote it starts with (use "
+           "\"\"\"...\"\"\" for a string of several lines)";
+  }
+  if (what.starts_with("Error while parsing string: encountered end-of-file") ||
+      what.starts_with("Error while parsing literal string: encountered end-of-file")) {
+    return "a string is not closed before the end of the file";
+  }
+  const std::string word = shown_text(word_at(text, at));
+  if (what.starts_with("Error while parsing boolean: expected") ||
+      what.starts_with("Error while parsing value: could not determine value type") ||
+      what.starts_with("Error while parsing floating-point: expected 'nan'") ||
+      what.starts_with("Error while parsing floating-point: expected 'inf'")) {
+    return "a bare word is not a TOML value: quote strings (\"" + word +
+           "\") or write a number, true or false";
+  }
+  if (what.starts_with("Error while parsing decimal integer: expected digit") && here != '\n' &&
+      !(here >= '0' && here <= '9')) {
+    return "a number with a unit is a string in a scenario: quote it (\"" + word + "\")";
+  }
+  if (what.starts_with("Error while parsing key-value pair: expected value")) {
+    return "a key needs a value after '='";
+  }
+  return "";
 }
 
 void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& options) {
@@ -76,7 +140,9 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
     // toml++ stops at the first syntax error; nothing after it can be trusted.
     // toml++ writes a character it did not expect into its message as it is: a C1 control, a
     // bidi override.
-    diag.error(e.source(), "TOML syntax error: " + shown_text(e.description()));
+    std::string message = "TOML syntax error: " + shown_text(e.description());
+    if (std::string hint = syntax_hint(text, e); !hint.empty()) message += "; " + hint;
+    diag.error(e.source(), std::move(message));
     result.diagnostics = diag.take();
     return result;
   }

@@ -160,7 +160,48 @@ TEST(ScenarioErrors, MaxStartSkewIsADurationAboveZero) {
 TEST(ScenarioErrors, SyntaxErrorGivesTomlsLineAndColumn) {
   EXPECT_EQ(refusals_of("name = \"s\"\n[[workloads]]\nname =\nconnections = 1\n"),
             std::vector<std::string>{"s.toml:3:7: error: TOML syntax error: Error while parsing "
-                                     "key-value pair: expected value, saw '\\n'"});
+                                     "key-value pair: expected value, saw '\\n'; a key needs a "
+                                     "value after '='"});
+}
+
+// toml++ speaks of its parser's states; the common mistakes get a plain explanation after it.
+TEST(ScenarioErrors, CommonSyntaxErrorsAreExplained) {
+  const std::string head = "name = \"s\"\n[[workloads]]\n";
+  EXPECT_EQ(refusals_of(head + "name = \"w\nconnections = 1\n"),
+            std::vector<std::string>{
+                "s.toml:3:10: error: TOML syntax error: Error while parsing string: unescaped "
+                "control characters other than TAB (U+0009) are explicitly prohibited; a string "
+                "is not closed on this line: end it with the quote it starts with (use "
+                "\"\"\"...\"\"\" for a string of several lines)"});
+  EXPECT_EQ(refusals_of(head + "name = 'w\n"),
+            std::vector<std::string>{
+                "s.toml:3:10: error: TOML syntax error: Error while parsing literal string: "
+                "control characters other than TAB (U+0009) are explicitly prohibited; a string "
+                "is not closed on this line: end it with the quote it starts with (use "
+                "\"\"\"...\"\"\" for a string of several lines)"});
+  EXPECT_EQ(refusals_of(head + "name = \"w\"\nconnections = four\n"),
+            std::vector<std::string>{
+                "s.toml:4:16: error: TOML syntax error: Error while parsing boolean: expected "
+                "'false', saw 'fo'; a bare word is not a TOML value: quote strings (\"four\") or "
+                "write a number, true or false"});
+  EXPECT_EQ(refusals_of(head + "name = w\n"),
+            std::vector<std::string>{
+                "s.toml:3:8: error: TOML syntax error: Error while parsing value: could not "
+                "determine value type; a bare word is not a TOML value: quote strings (\"w\") or "
+                "write a number, true or false"});
+  EXPECT_EQ(refusals_of(head + "name = \"w\"\nduration = 10s\n"),
+            std::vector<std::string>{
+                "s.toml:4:14: error: TOML syntax error: Error while parsing decimal integer: "
+                "expected digit, saw 's'; a number with a unit is a string in a scenario: quote "
+                "it (\"10s\")"});
+  EXPECT_EQ(refusals_of(head + "name = \"\"\"w\n"),
+            std::vector<std::string>{"s.toml:3:13: error: TOML syntax error: Error while parsing "
+                                     "string: encountered end-of-file; a string is not closed "
+                                     "before the end of the file"});
+  // An error without a plain explanation is toml++'s text alone.
+  EXPECT_EQ(refusals_of(head + "name = \"w\" x\n"),
+            std::vector<std::string>{"s.toml:3:12: error: TOML syntax error: Error while parsing "
+                                     "key-value pair: expected a comment or whitespace, saw 'x'"});
 }
 
 TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
