@@ -25,10 +25,6 @@
 namespace benchgate::report {
 namespace {
 
-std::string latency_or_dash(std::optional<int64_t> ns) {
-  return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
-}
-
 std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
@@ -90,9 +86,9 @@ std::string figures_table(const results::WorkloadResult& w) {
     out += fmt::format(
         "<tr><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
-        escape(name), ops, mb, latency_or_dash(at(50)), latency_or_dash(at(90)),
-        latency_or_dash(at(99)), latency_or_dash(at(99.9)), latency_or_dash(at(100)), errors,
-        router_per_op, escape(joined(flags)));
+        escape(name), ops, mb, latency_text(at(50)), latency_text(at(90)), latency_text(at(99)),
+        latency_text(at(99.9)), latency_text(at(100)), errors, router_per_op,
+        escape(joined(flags)));
   };
   for (const auto& rep : w.repetitions) {
     // As the terminal's column: the router's CPU time per request of the window, "-" when its
@@ -238,11 +234,7 @@ std::string workers_table(const results::WorkloadResult& w) {
       "<th>max</th><th>errors</th><th>CPU</th><th>clock offset</th><th>RTT</th>"
       "<th>start skew</th></tr>\n";
   // Clock figures not measured (a worker that does not answer the exchange) are "-"; the
-  // offset signed, in the unit formatting of RTT and skew.
-  auto offset = [](std::optional<int64_t> ns) {
-    if (!ns) return std::string("-");
-    return (*ns >= 0 ? "+" : "") + format_duration_ns(static_cast<double>(*ns));
-  };
+  // offset signed, as the terminal's per-worker table writes it (signed_latency_text).
   for (const auto& rep : w.repetitions) {
     double total = 0;
     for (const auto& s : rep.workers) total += s.ops_per_second;
@@ -253,16 +245,17 @@ std::string workers_table(const results::WorkloadResult& w) {
           "<td>{}</td></tr>\n",
           rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host), s.ops_per_second,
           total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
-          latency_or_dash(s.p50_ns), latency_or_dash(s.p99_ns), latency_or_dash(s.max_ns), s.errors,
+          latency_text(s.p50_ns), latency_text(s.p99_ns), latency_text(s.max_ns), s.errors,
           s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",
-          offset(s.clock_offset_ns), latency_or_dash(s.rtt_ns), latency_or_dash(s.start_skew_ns));
+          signed_latency_text(s.clock_offset_ns), latency_text(s.rtt_ns),
+          latency_text(s.start_skew_ns));
     }
     if (rep.start_spread_ns) {
       out += fmt::format(
           "<tr><td class=\"text\">rep {}</td><td colspan=\"12\" class=\"text\">start spread {} "
           "(bound {})</td></tr>\n",
-          rep.index + 1, latency_or_dash(rep.start_spread_ns),
-          latency_or_dash(std::optional<int64_t>(w.spec.max_start_skew_ns)));
+          rep.index + 1, latency_text(rep.start_spread_ns),
+          latency_text(std::optional<int64_t>(w.spec.max_start_skew_ns)));
     }
   }
   return out + "</table>\n";

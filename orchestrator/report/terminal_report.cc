@@ -23,10 +23,6 @@ std::string latency(const HdrHistogram& h, double percentile) {
       static_cast<double>(percentile >= 100 ? h.max() : h.value_at_percentile(percentile)));
 }
 
-std::string latency(std::optional<int64_t> ns) {
-  return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
-}
-
 std::string megabytes(const results::Repetition& rep) {
   return rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-";
 }
@@ -54,17 +50,7 @@ std::string table_row(const Columns&... columns) {
 
 // One row per worker and repetition: where it ran, its own figures and its clock.
 constexpr const char* kWorkerRow =
-    "    {:<7} {:>6} {:<21} {:>10} {:>9} {:>9} {:>5} {:>17} {:>9} {:>9}\n";
-
-// A clock offset in seconds to the microsecond, signed; "-" when not measured.
-std::string offset_text(std::optional<int64_t> ns) {
-  return ns ? fmt::format("{:+.6f}s", static_cast<double>(*ns) / 1e9) : "-";
-}
-
-std::string signed_latency(std::optional<int64_t> ns) {
-  if (!ns) return "-";
-  return fmt::format("{}{}", *ns >= 0 ? "+" : "", format_duration_ns(static_cast<double>(*ns)));
-}
+    "    {:<7} {:>6} {:<21} {:>10} {:>9} {:>9} {:>5} {:>9} {:>9} {:>9}\n";
 
 // Each worker's share of every repetition (docs/MEASUREMENT.md "Clock offset and start skew"),
 // so that one slow or skewed host shows beside the merged figure.
@@ -77,10 +63,10 @@ std::string worker_rows(const results::WorkloadResult& w) {
       out += fmt::format(
           kWorkerRow, fmt::format("rep {}", rep.index + 1), share.worker,
           share.host.empty() ? "-" : share.host, fmt::format("{:.0f}", share.ops_per_second),
-          latency(share.p50_ns), latency(share.p99_ns),
+          latency_text(share.p50_ns), latency_text(share.p99_ns),
           share.cpu_utilization ? fmt::format("{:.0f}%", *share.cpu_utilization * 100) : "-",
-          offset_text(share.clock_offset_ns), latency(share.rtt_ns),
-          signed_latency(share.start_skew_ns));
+          signed_latency_text(share.clock_offset_ns), latency_text(share.rtt_ns),
+          signed_latency_text(share.start_skew_ns));
     }
     if (rep.start_spread_ns) {
       out += fmt::format("    {:<7} start spread {} (bound {})\n",
@@ -93,6 +79,15 @@ std::string worker_rows(const results::WorkloadResult& w) {
 }
 
 }  // namespace
+
+std::string latency_text(std::optional<int64_t> ns) {
+  return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
+}
+
+std::string signed_latency_text(std::optional<int64_t> ns) {
+  if (!ns) return "-";
+  return (*ns >= 0 ? "+" : "") + format_duration_ns(static_cast<double>(*ns));
+}
 
 // From 100 MB/s on, the table also states the data rate in Gbit/s.
 static constexpr double kGbitLineBytesPerSecond = 100e6;
@@ -288,11 +283,12 @@ std::string workload_table(const results::WorkloadResult& w) {
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
                    "flags");
   for (const auto& rep : w.repetitions) {
-    out += table_row(
-        fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
-        megabytes(rep), latency(rep.latency_at(50)), latency(rep.latency_at(90)),
-        latency(rep.latency_at(99)), latency(rep.latency_at(99.9)), latency(rep.latency_at(100)),
-        rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
+    out +=
+        table_row(fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
+                  megabytes(rep), latency_text(rep.latency_at(50)),
+                  latency_text(rep.latency_at(90)), latency_text(rep.latency_at(99)),
+                  latency_text(rep.latency_at(99.9)), latency_text(rep.latency_at(100)),
+                  rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
     // Every open-loop repetition's diagnostics, "service time: not measured" included, as the
     // HTML report and the Markdown summary give them.
     if (w.spec.rate > 0) out += fmt::format("  {:<10} {}\n", "", open_loop_text(rep));
@@ -302,9 +298,9 @@ std::string workload_table(const results::WorkloadResult& w) {
     auto mb = w.bytes_per_second();
     out += table_row("median", fmt::format("{:.0f}", ops.median),
                      w.measured("bytes_received") ? fmt::format("{:.2f}", mb.median / 1e6) : "-",
-                     latency(w.latency_at(50)), latency(w.latency_at(90)),
-                     latency(w.latency_at(99)), latency(w.latency_at(99.9)),
-                     latency(w.latency_at(100)), w.error_count(), "", join(w.flags()));
+                     latency_text(w.latency_at(50)), latency_text(w.latency_at(90)),
+                     latency_text(w.latency_at(99)), latency_text(w.latency_at(99.9)),
+                     latency_text(w.latency_at(100)), w.error_count(), "", join(w.flags()));
     out +=
         fmt::format("  {:<10} {:>12}\n", "min-max", fmt::format("{:.0f}-{:.0f}", ops.min, ops.max));
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
@@ -471,7 +467,7 @@ void TerminalReport::window_finished(const scenario::Workload& workload,
   if (tty_ || !rep) return;
   std::fprintf(live_, "[%s] %s %s: %.0f ops/s, p99 %s, errors %llu\n", scenario_.c_str(),
                workload.name.c_str(), phase(info).c_str(), rep->ops_per_second(),
-               latency(rep->latency_at(99)).c_str(),
+               latency_text(rep->latency_at(99)).c_str(),
                static_cast<unsigned long long>(rep->error_count()));
   std::fflush(live_);
 }

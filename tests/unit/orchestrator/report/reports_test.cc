@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/units/units.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/run_outputs.h"
@@ -432,6 +433,7 @@ TEST(WorkloadTable, SeveralWorkersGetOneRowEachWithTheirClock) {
   third_party.ops_per_second = 400;
   third_party.host = "local";
   third_party.start_skew_ns = -30'000;
+  third_party.clock_offset_ns = -8'000;
   rep.workers = {remote, third_party};
   rep.start_spread_ns = 150'000;
   const auto lines = lines_of(workload_table(w));
@@ -443,13 +445,21 @@ TEST(WorkloadTable, SeveralWorkersGetOneRowEachWithTheirClock) {
   EXPECT_EQ(row("  load from: "), "  load from: 10.0.0.2,local");
   const std::string first = row("    rep 1        0 ");
   EXPECT_NE(first.find("10.0.0.2:7000"), std::string::npos) << first;
-  EXPECT_NE(first.find("+1000.000123s"), std::string::npos) << first;
+  // The offset is signed and in the unit of the latencies beside it, as the HTML report gives
+  // it (signed_latency_text), not seconds to six decimals ("+1000.000123s", "-0.000008s").
+  EXPECT_NE(first.find(" +" + format_duration_ns(1'000'000'123'000) + " "), std::string::npos)
+      << first;
+  EXPECT_EQ(first.find("1000.000123"), std::string::npos) << first;
   EXPECT_NE(first.find("85us"), std::string::npos) << first;
   EXPECT_NE(first.find("+120us"), std::string::npos) << first;
   const std::string second = row("    rep 1        1 ");
   EXPECT_NE(second.find("local"), std::string::npos) << second;
   EXPECT_NE(second.find("-30us"), std::string::npos) << second;
-  EXPECT_EQ(second.find("0.000000s"), std::string::npos) << second;
+  EXPECT_NE(second.find(" -" + format_duration_ns(8'000) + " "), std::string::npos) << second;
+  EXPECT_EQ(second.find("0.000008s"), std::string::npos) << second;
+  EXPECT_EQ(signed_latency_text(-8'000), "-" + format_duration_ns(8'000));
+  EXPECT_EQ(signed_latency_text(120'000), "+" + format_duration_ns(120'000));
+  EXPECT_EQ(signed_latency_text(std::nullopt), "-");
   EXPECT_EQ(row("    rep 1   start spread "), "    rep 1   start spread 150us (bound 1ms)");
 
   // One worker: no per-worker table.
