@@ -14,6 +14,7 @@ the workload would time out: only the measured offset starts all four together.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -182,7 +183,14 @@ class ClockOffsetTest(unittest.TestCase):
             self.assertEqual(len(rows), 5, run.stdout)  # four workers and the spread
             ahead = [r for r in rows if r.split()[2] == "3"]
             self.assertEqual(len(ahead), 1, rows)
-            self.assertIn(f"+{rep['workers'][3]['clock_offset_ns'] / NS:.6f}s", ahead[0])
+            # The offset signed, in the unit of the latencies beside it ("+100ms"), as in the
+            # HTML report: three significant digits of the stored figure.
+            offset = re.fullmatch(r"\+([0-9.]+)(ns|us|ms|s)", ahead[0].split()[8])
+            self.assertIsNotNone(offset, ahead[0])
+            shown = float(offset.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[
+                offset.group(2)]
+            stored = rep['workers'][3]['clock_offset_ns']
+            self.assertLessEqual(abs(shown - stored), stored * 0.005 + 1, ahead[0])
             self.assertIn("start spread", rows[-1])
         self.assertIn("  load from: local (every worker on this machine)", lines)
         self.assertEqual([r["load_from"] for r in run.result_lines()], ["local"])
