@@ -115,7 +115,7 @@ void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
   calibrate->add_option("file", flags.file, "Scenario file (TOML)")
       ->required()
       ->check(CLI::ExistingFile);
-  calibrate->add_option("--runs", flags.runs, "Runs of the A/A series (at least 3)")
+  calibrate->add_option("--runs", flags.runs, "Runs of the A/A series, from 3 to 1000")
       ->capture_default_str();
   calibrate->add_option("--db", flags.db_path, "SQLite database of every run")
       ->capture_default_str();

@@ -123,8 +123,13 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
       // The one CLI11 names ("files is required"), when it is a positional argument.
       if (option->get_positional() && option->get_required() && option->count() == 0 &&
           what.starts_with(option->get_name() + " ")) {
-        return "`" + path + "` needs its argument " + option->get_name() + " (" +
-               option->get_description() + ")" + help;
+        // "needs its files argument: scenario files (TOML)": the description as a phrase.
+        std::string description = option->get_description();
+        if (!description.empty() && description[0] >= 'A' && description[0] <= 'Z') {
+          description[0] = static_cast<char>(description[0] - 'A' + 'a');
+        }
+        return "`" + path + "` needs its " + option->get_name() + " argument: " + description +
+               help;
       }
     }
   }

@@ -244,7 +244,7 @@ void check_sigterm(processes::ChildProcess& worker, Verdicts& verdicts) {
 void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
   auto* check = app.add_subcommand(
       "worker-check", "Conformance test of a worker binary: worker-check -- COMMAND [ARGS...]");
-  check->add_option("--timeout", flags.timeout, "Limit for the whole check (default 30s)");
+  check->add_option("--timeout", flags.timeout, "Limit for the whole check")->capture_default_str();
   check->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   check->add_option("--worker-token-file", flags.token_file,
                     "Send the token in this file (mode 0600, or 0440 with this process's own "

@@ -58,8 +58,8 @@ class BadInputTest(unittest.TestCase):
                  "`orchestrator --help`\n"),
             (["runs"], "error: `orchestrator runs` needs a command: list, show; see "
                        "`orchestrator runs --help`\n"),
-            (["run"], "error: `orchestrator run` needs its argument files (Scenario files "
-                      "(TOML)); see `orchestrator run --help`\n"),
+            (["run"], "error: `orchestrator run` needs its files argument: scenario files "
+                      "(TOML); see `orchestrator run --help`\n"),
         ]
         for args, expected in cases:
             run = Run(args).run()

@@ -309,8 +309,8 @@ class ReportOfARealRun(unittest.TestCase):
         # A missing argument is named with its description, then where help is.
         r = Run(["report", "--db", self.db], cwd=self.dir).run()
         self.assertEqual(r.returncode, 2)
-        self.assertEqual(r.stderr, "error: `orchestrator report` needs its argument run (Run id "
-                                   "(see `orchestrator runs list`)); see `orchestrator report "
+        self.assertEqual(r.stderr, "error: `orchestrator report` needs its run argument: run id "
+                                   "(see `orchestrator runs list`); see `orchestrator report "
                                    "--help`\n")
 
     def test_help_names_every_option(self):
