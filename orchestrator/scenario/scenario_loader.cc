@@ -167,6 +167,20 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path) {
   return load_scenario_text(text, path, LoadOptions{});
 }
 
+namespace {
+
+// The file's text: a pipe's too, unless the options ask for a regular file only.
+Expected<ReadText> file_text(const std::string& path, const LoadOptions& options) {
+  if (!options.regular_file_only) {
+    return read_file_or_pipe(path, "", kMaxScenarioFileBytes, options.pipe_idle_timeout);
+  }
+  auto text = read_regular_file(path, "", kMaxScenarioFileBytes);
+  if (!text) return text.error();
+  return ReadText{std::move(*text), false};
+}
+
+}  // namespace
+
 LoadResult load_scenario_file(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
   // A folder is refused by name: read as a file it would be an empty scenario, reported as
@@ -182,7 +196,7 @@ LoadResult load_scenario_file(const std::string& path, const LoadOptions& option
   // A pipe (`<(generate)`, /dev/stdin) is read once, to its end, within the idle timeout; a
   // device is refused before it is read (/dev/zero never ends), and so is a file too large to
   // be a scenario.
-  auto read = read_file_or_pipe(path, "", kMaxScenarioFileBytes, options.pipe_idle_timeout);
+  auto read = file_text(path, options);
   if (!read) {
     LoadResult result;
     // Not a regular file, too large, a stalled pipe, or Ctrl-C while it waited: said as it is.

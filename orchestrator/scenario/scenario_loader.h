@@ -55,6 +55,10 @@ struct LoadOptions {
   bool keep_refused_gates = false;
   // load_scenario_file: the longest wait for a pipe's next bytes (tests shorten it).
   std::chrono::milliseconds pipe_idle_timeout = kScenarioPipeIdleTimeout;
+  // load_scenario_file: a regular file only, judged on the descriptor it reads (open, then
+  // fstat), so that a FIFO or device put in the file's place after a caller looked at the name
+  // is refused at once, never waited on. `serve` reads its scenarios folder so.
+  bool regular_file_only = false;
 };
 
 // The largest scenario file read (4 MiB): a scenario is a few kilobytes of TOML, and a larger
@@ -62,9 +66,9 @@ struct LoadOptions {
 inline constexpr uint64_t kMaxScenarioFileBytes = uint64_t{4} << 20;
 
 // Reads and validates one file: a regular file, or a pipe or FIFO read once to its end (no byte
-// for options.pipe_idle_timeout is an error), of at most kMaxScenarioFileBytes; a device, a
-// folder or a socket is refused before it is read. The text read is the Scenario's `text`, what
-// a run stores: nothing opens the file again.
+// for options.pipe_idle_timeout is an error; refused with options.regular_file_only), of at
+// most kMaxScenarioFileBytes; a device, a folder or a socket is refused before it is read. The text
+// read is the Scenario's `text`, what a run stores: nothing opens the file again.
 LoadResult load_scenario_file(const std::string& path);
 LoadResult load_scenario_file(const std::string& path, const LoadOptions& options);
 

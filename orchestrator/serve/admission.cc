@@ -229,7 +229,11 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) 
     return {std::nullopt, Refusal::kNotFound,
             "no scenario '" + shown_text(name) + "' in the service's scenarios folder"};
   }
-  scenario::LoadResult loaded = scenario::load_scenario_file(path.string());
+  // The name was looked at above; what is read is judged again on the open descriptor, so a FIFO
+  // put in the file's place in between is refused, not waited on.
+  scenario::LoadOptions regular_only;
+  regular_only.regular_file_only = true;
+  scenario::LoadResult loaded = scenario::load_scenario_file(path.string(), regular_only);
   // Paths in the messages: beside the scenario as the folder was given ("scen/auth.json"),
   // through ${scenario_dir} absolute ("/home/op/scen/bin/x").
   const std::vector<std::string> folders = folder_spellings(policy.scenarios_dir);
@@ -283,8 +287,10 @@ std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string
   }
   std::sort(files.begin(), files.end());
   std::vector<scenario::Scenario> out;
+  scenario::LoadOptions regular_only;  // as admit_by_name reads a file: never a FIFO
+  regular_only.regular_file_only = true;
   for (const auto& file : files) {
-    Admission a = from_load(scenario::load_scenario_file(file));
+    Admission a = from_load(scenario::load_scenario_file(file, regular_only));
     if (a.scenario) {
       // Run as a job, as one run by name is: its output names the file, not the folder.
       relabel(*a.scenario, file, fs::path(file).filename().string());

@@ -236,6 +236,26 @@ TEST_F(PipeReadTest, TheLoaderSaysWhenAPipeStalls) {
                 ": error: no data from the pipe for 50ms, and its writer has not closed it\n");
 }
 
+// serve reads its scenarios folder for regular files only, judged on the open descriptor: a
+// named pipe in a scenario's place (put there after serve looked at the name) is refused at
+// once, never waited on for the idle timeout (60 s here: a wait would show).
+TEST_F(PipeReadTest, ALoadForRegularFilesOnlyRefusesANamedPipeWithoutWaiting) {
+  const std::string fifo = dir_ + "/s.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  LoadOptions options = test_support::hermetic_options();
+  options.pipe_idle_timeout = milliseconds(60000);
+  options.regular_file_only = true;
+  LoadResult r = load_scenario_file(fifo, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(test_support::diagnostics_text(r),
+            fifo + ": error: is a FIFO (named pipe), not a regular file\n");
+  const std::string path = dir_ + "/r.toml";
+  std::ofstream(path, std::ios::binary) << "name = \"r\"\n[[workloads]]\nname = \"w\"\n";
+  LoadResult regular = load_scenario_file(path, options);
+  ASSERT_TRUE(regular.ok()) << test_support::diagnostics_text(regular);
+  EXPECT_EQ(regular.scenario->name, "r");
+}
+
 // A scenario from /dev/fd/N has no folder of its own: the files it names are read against the
 // working directory, not /dev/fd (before: "read as '/dev/fd/ca.pem'").
 TEST_F(PipeReadTest, FilesAScenarioFromAPipeNamesAreReadAgainstTheWorkingDirectory) {
