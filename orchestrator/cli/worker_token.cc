@@ -23,6 +23,8 @@ Expected<std::string> token_for_workers(const std::string& token_file,
   }
   if (token.empty()) {
     for (const auto& address : addresses) {
+      // A Unix socket is this machine's, and the worker makes its socket owner-only.
+      if (address.starts_with("unix:")) continue;
       std::string_view host_port = address;
       if (host_port.starts_with("dns:")) host_port.remove_prefix(4);  // a name to resolve
       if (!security::is_loopback_host(security::host_of(host_port))) {

@@ -34,7 +34,7 @@ inline constexpr const char* kWorkerTokenFileHelp =
 
 // The token for the workers at `addresses`: read from `token_file` (empty: no token). A token
 // file without addresses is a usage error (it would be silently unused). Each address on the
-// network reached without a token gets a warning on `log`.
+// network reached without a token gets a warning on `log` (not a loopback host, not unix:PATH).
 Expected<std::string> token_for_workers(const std::string& token_file,
                                         const std::vector<std::string>& addresses, FILE* log);
 
