@@ -183,7 +183,11 @@ int gate_command(const GateFlags& flags) {
   report.result.scenario = run->run.scenario;
   report.status = run->run.status;
   if (run->run.status != "ok") {
-    report.result.error = "run " + std::to_string(flags.run_id) + " is " + run->run.status;
+    // The reason the store holds, as every other report of the run says it; a run stored
+    // before reasons were (schema version 3) has none, and its status is said instead.
+    report.result.error = !run->run.error.empty()
+                              ? run->run.error
+                              : "run " + std::to_string(flags.run_id) + " is " + run->run.status;
   }
   report.gates = gating::evaluate_gates(loaded.scenario->gates, workloads, context);
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "orchestrator/store/store.h"
@@ -182,6 +184,31 @@ TEST_F(GateCommand, AToolsStoredFiguresAreJudgedAsTheMedianOfItsRepetitions) {
   EXPECT_EQ(records[2].verdict, "error");
   EXPECT_EQ(records[2].explanation,
             "latency.p95 was not measured: the workers ran wrk 4.2.0, which did not print it");
+}
+
+// A failed run's reports say the reason the store holds, as `report RUN` and the run's own
+// reports do (it said "run N is failed").
+TEST_F(GateCommand, AFailedRunsReportsSayItsStoredReason) {
+  int64_t run = 0;
+  {
+    auto store = store::Store::open(path_);
+    ASSERT_TRUE(store.ok()) << store.message();
+    store::RunInfo info = store::testing::test_run_info("quickstart");
+    info.scenario_text = "name = \"quickstart\"\n[[workloads]]\nname = \"http_hello\"\n";
+    auto id = (*store)->begin_run(info);
+    ASSERT_TRUE(id.ok()) << id.message();
+    run = *id;
+    ASSERT_TRUE((*store)->finish_run(run, "failed", 3, "workload http_hello failed: boom").ok());
+  }
+  GateFlags flags;
+  flags.run_id = run;
+  flags.db_path = path_;
+  flags.json_path = dir_.file("gate.json");
+  EXPECT_EQ(gate_command(flags), 3);
+  std::ifstream in(flags.json_path);
+  const nlohmann::json json = nlohmann::json::parse(in);
+  EXPECT_EQ(json.dump().find("is failed"), std::string::npos) << json.dump();
+  EXPECT_NE(json.dump().find("workload http_hello failed: boom"), std::string::npos) << json.dump();
 }
 
 }  // namespace
