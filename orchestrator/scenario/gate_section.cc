@@ -2,6 +2,7 @@
 // bounds written in the unit of their metric and converted to base units (docs/GATES.md).
 #include <algorithm>
 
+#include "common/util/baseline_name.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/metrics.h"
 #include "orchestrator/scenario/sections.h"
@@ -101,12 +102,13 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
 
 // Whether the bundled worker runs `w` in a variant the gate judges: the workload's `worker`
 // ("builtin" unless it names a [worker_impls] entry), or, comparing workers, the variant
-// "builtin" when the gate's variant matches it.
+// "builtin" when the gate's variant matches it or a paired gate is judged against it (its
+// figure is half of every pair).
 bool bundled_worker_judged(const Gate& gate, const Workload& w,
                            const std::vector<std::string>& variants, bool workers_compared) {
   if (!workers_compared) return w.worker == "builtin";
   return std::any_of(variants.begin(), variants.end(), [&](const std::string& v) {
-    return v == "builtin" && workload_matches(gate.variant, v);
+    return v == "builtin" && (workload_matches(gate.variant, v) || gate.against == v);
   });
 }
 
@@ -226,12 +228,16 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
       gate.metric = std::move(*metric);
     }
   }
-  if (kind && workloads_complete && !gate.workload.empty()) {
-    check_measurable(r, gate, workloads, variants, workers_compared);
-  }
+  // After 'against' is read: a paired gate judges the variant it names too.
+  auto check_figure = [&] {
+    if (kind && workloads_complete && !gate.workload.empty()) {
+      check_measurable(r, gate, workloads, variants, workers_compared);
+    }
+  };
 
   // A change gate has keys of its own (change_gate_section.cc).
   if (read_gate_kind(r, gate, compared)) {
+    check_figure();
     if (auto severity = r.choice("severity", {"critical", "warning"})) {
       gate.severity = *severity == "warning" ? GateSeverity::kWarning : GateSeverity::kCritical;
     }
@@ -260,10 +266,17 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
 
   const bool relative = r.has("baseline") || r.has("against");
   if (auto baseline = r.string("baseline")) {
-    if (baseline->empty()) diag.error(r.value_location("baseline"), "key 'baseline' is empty");
+    if (baseline->empty()) {
+      diag.error(r.value_location("baseline"), "key 'baseline' is empty");
+    } else if (std::string why = baseline_name_problem(*baseline); !why.empty()) {
+      // The rule of `baseline add` and --promote: no baseline of another name can exist.
+      diag.error(r.value_location("baseline"),
+                 why + " (the rule of 'orchestrator baseline add' and --promote)");
+    }
     gate.baseline = std::move(*baseline);
   }
   if (r.has("against")) read_against(r, gate, variants, compared);
+  check_figure();
   read_paired_test(r, gate);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
     if (!relative && r.has(key)) {

@@ -1,5 +1,5 @@
 // Baselines: named sets of finished runs that relative gates compare against.
-#include "common/util/shown_text.h"
+#include "common/util/baseline_name.h"
 #include "orchestrator/results/results.h"
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
@@ -9,17 +9,8 @@
 namespace benchgate::store {
 // Baseline names appear in scenario files and on command lines: keep them plain.
 Expected<void> check_baseline_name(const std::string& name) {
-  if (name.empty() || name.size() > 100) {
-    return Error{"a baseline name must have 1 to 100 characters", ErrorKind::kInvalidInput};
-  }
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    if (!ok) {
-      return Error{"baseline name '" + shown_text(name) +
-                       "' may contain only letters, digits, '_', '-' and '.'",
-                   ErrorKind::kInvalidInput};
-    }
+  if (std::string why = baseline_name_problem(name); !why.empty()) {
+    return Error{std::move(why), ErrorKind::kInvalidInput};
   }
   return {};
 }

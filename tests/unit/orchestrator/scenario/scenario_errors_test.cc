@@ -386,6 +386,43 @@ TEST(ScenarioErrors, AConnectionSetupGateOnAWampWorkloadOfTheBundledWorkerIsRefu
   EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
 }
 
+// Comparing workers, a paired gate judges the variant it is judged against as well as its own:
+// against = "builtin" puts the bundled worker's figure in every pair.
+TEST(ScenarioErrors, APairedGateAgainstTheBundledWorkerOnAWampWorkloadIsRefused) {
+  const std::string text =
+      "name = \"s\"\n[[workloads]]\nname = \"rpc\"\nprotocol = \"wamp_rpc\"\n"
+      "repetitions = 2\n[worker_impls.py]\ncommand = [\"python3\", \"worker.py\"]\n"
+      "[compare]\nworkers = [\"builtin\", \"py\"]\n"
+      "[[gates]]\nworkload = \"rpc\"\nmetric = \"connect.p99\"\nvariant = \"py\"\n"
+      "against = \"builtin\"\nmax_regression = \"5%\"\n";
+  EXPECT_EQ(refusals_of(text),
+            std::vector<std::string>{
+                "s.toml:12:10: error: gate metric 'connect.p99' can never be measured for workload "
+                "'rpc': it is wamp_rpc run by the bundled worker, which times a WAMP session's "
+                "setup only as a whole (session_setup.p99: TCP connect to WELCOME); connect.p99 "
+                "is measured for HTTP workloads (http1, http2), and for a workload whose "
+                "[worker_impls] program reports connection setup"});
+}
+
+// A gate's baseline must be a name `baseline add` and --promote accept: no other can exist.
+TEST(ScenarioErrors, AGateBaselineNameTheStoreRefusesIsRefused) {
+  const std::string head =
+      "name = \"s\"\n[[workloads]]\nname = \"rpc\"\nprotocol = \"wamp_rpc\"\n"
+      "[[gates]]\nworkload = \"rpc\"\nmetric = \"throughput.rps\"\n";  // 7 lines
+  EXPECT_EQ(refusals_of(head + "baseline = \"ma in\"\nmax_regression = \"5%\"\n"),
+            std::vector<std::string>{
+                "s.toml:8:12: error: baseline name 'ma in' may contain only letters, digits, "
+                "'_', '-' and '.' (the rule of 'orchestrator baseline add' and --promote)"});
+  EXPECT_EQ(
+      refusals_of(head + "baseline = \"" + std::string(101, 'a') + "\"\nmax_regression = \"5%\"\n"),
+      std::vector<std::string>{
+          "s.toml:8:12: error: a baseline name must have 1 to 100 characters (the rule of "
+          "'orchestrator baseline add' and --promote)"});
+  LoadResult loaded =
+      test_support::load_hermetic(head + "baseline = \"main-1.2_x\"\nmax_regression = \"5%\"\n");
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+}
+
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       refusals_of(std::string(kHead) +
