@@ -75,7 +75,11 @@ std::string syntax_hint(std::string_view text, const toml::parse_error& e) {
       what.starts_with("Error while parsing literal string: encountered end-of-file")) {
     return "a string is not closed before the end of the file";
   }
+  if (what.starts_with("Error while parsing key-value pair: expected value")) {
+    return "a key needs a value after '='";
+  }
   const std::string word = shown_text(word_at(text, at));
+  if (word.empty()) return "";  // `= @`: no word to quote
   if (what.starts_with("Error while parsing boolean: expected") ||
       what.starts_with("Error while parsing value: could not determine value type") ||
       what.starts_with("Error while parsing floating-point: expected 'nan'") ||
@@ -83,12 +87,10 @@ std::string syntax_hint(std::string_view text, const toml::parse_error& e) {
     return "a bare word is not a TOML value: quote strings (\"" + word +
            "\") or write a number, true or false";
   }
-  if (what.starts_with("Error while parsing decimal integer: expected digit") && here != '\n' &&
-      !(here >= '0' && here <= '9')) {
+  const bool letter = (here >= 'a' && here <= 'z') || (here >= 'A' && here <= 'Z');
+  if (letter && (what.starts_with("Error while parsing decimal integer: expected digit") ||
+                 what.starts_with("Error while parsing floating-point: expected decimal digit"))) {
     return "a number with a unit is a string in a scenario: quote it (\"" + word + "\")";
-  }
-  if (what.starts_with("Error while parsing key-value pair: expected value")) {
-    return "a key needs a value after '='";
   }
   return "";
 }

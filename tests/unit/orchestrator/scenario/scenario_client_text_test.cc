@@ -100,6 +100,19 @@ TEST(ScenarioClientText, ACharacterTomlDidNotExpectIsShownEscaped) {
             "'=', saw '\\u009b'");
 }
 
+// The plain explanations after a TOML syntax error (scenario_errors_test.cc has the common
+// ones): a float with a unit is explained as an integer with one is, and a character that is no
+// word gets no quoted word.
+TEST(ScenarioClientText, ASyntaxErrorsExplanationQuotesTheWordAtFault) {
+  EXPECT_EQ(only_line_of("name = \"s\"\n[[workloads]]\nname = \"w\"\nwarmup = 1.5s\n"),
+            "s.toml:4:13: error: TOML syntax error: Error while parsing floating-point: expected "
+            "decimal digit, saw 's'; a number with a unit is a string in a scenario: quote it "
+            "(\"1.5s\")");
+  EXPECT_EQ(only_line_of("name = @\n"),
+            "s.toml:1:8: error: TOML syntax error: Error while parsing value: could not "
+            "determine value type");
+}
+
 TEST(ScenarioClientText, TheFileNameIsShownEscapedOnEveryLine) {
   // serve names a submission by the file name its client sent.
   const LoadResult r =
