@@ -100,33 +100,70 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
           "; the scenario's variants: " + all);
 }
 
-// Whether the bundled worker runs `w` in a variant the gate judges: the workload's `worker`
-// ("builtin" unless it names a [worker_impls] entry), or, comparing workers, the variant
-// "builtin" when the gate's variant matches it or a paired gate is judged against it (its
-// figure is half of every pair).
-bool bundled_worker_judged(const Gate& gate, const Workload& w,
-                           const std::vector<std::string>& variants, bool workers_compared) {
-  if (!workers_compared) return w.worker == "builtin";
-  return std::any_of(variants.begin(), variants.end(), [&](const std::string& v) {
-    return v == "builtin" && (workload_matches(gate.variant, v) || gate.against == v);
-  });
+// The variants the gate judges: those its `variant` matches, and a paired gate's `against`
+// (its figure is half of every pair).
+bool variant_judged(const Gate& gate, const std::string& v) {
+  return workload_matches(gate.variant, v) || gate.against == v;
+}
+
+// Why no worker that runs `w` in a variant the gate judges can measure the gate's metric, or "":
+// the workload's `worker` ("builtin" unless it names a [worker_impls] entry) or, comparing
+// workers, each judged variant (a worker's name). The bundled worker and the adapters measure
+// less than a worker program may (bundled_worker_unmeasurable_reason,
+// adapter_unmeasurable_reason).
+std::string worker_unmeasurable_reason(const Gate& gate, const Workload& w,
+                                       const Scenario& scenario) {
+  std::vector<std::string> workers;
+  if (scenario.compare_workers.empty()) workers.push_back(w.worker);
+  for (const std::string& v : scenario.compare_workers) {
+    if (variant_judged(gate, v)) workers.push_back(v);
+  }
+  for (const std::string& worker : workers) {
+    std::string reason;
+    if (worker == "builtin") {
+      reason = bundled_worker_unmeasurable_reason(gate.metric, w);
+    } else if (auto it = scenario.worker_impls.find(worker);
+               it != scenario.worker_impls.end() && !it->second.adapter.empty()) {
+      reason = adapter_unmeasurable_reason(gate.metric, it->second.adapter, worker);
+    }
+    if (!reason.empty()) return reason;
+  }
+  return "";
+}
+
+// Why the system under test of a variant the gate judges can never give the gate's metric, or
+// "": [router], or comparing routers each judged variant's [routers.NAME].
+std::string router_unmeasurable_reason(const Gate& gate, const Scenario& scenario) {
+  if (scenario.compare_routers.empty()) {
+    if (scenario.router.impl != RouterImpl::kExternal) return "";
+    return external_router_unmeasurable_reason(gate.metric, "[router]");
+  }
+  for (const std::string& v : scenario.compare_routers) {
+    auto it = scenario.routers.find(v);
+    if (!variant_judged(gate, v) || it == scenario.routers.end() ||
+        it->second.impl != RouterImpl::kExternal) {
+      continue;
+    }
+    std::string reason = external_router_unmeasurable_reason(gate.metric, "[routers." + v + "]");
+    if (!reason.empty()) return reason;
+  }
+  return "";
 }
 
 // A metric that no run of a workload the gate matches can measure (unmeasurable_reason: TLS
-// handshakes of cleartext, ...; bundled_worker_unmeasurable_reason where the bundled worker
-// runs it: connection setup of WAMP) would be measured for nothing and then judged an error:
-// the gate is refused here, naming the first such workload and why.
-void check_measurable(TableReader& r, const Gate& gate, const std::vector<Workload>& workloads,
-                      const std::vector<std::string>& variants, bool workers_compared) {
+// handshakes of cleartext, ...; worker_unmeasurable_reason: connection setup of WAMP in the
+// bundled worker, a percentile wrk does not print, ...; router_unmeasurable_reason: an external
+// system's CPU) would be measured for nothing and then judged an error: the gate is refused
+// here, naming the first such workload and why.
+void check_measurable(TableReader& r, const Gate& gate, const Scenario& scenario) {
   const Workload* first = nullptr;
   std::string why;
   size_t more = 0;
-  for (const Workload& w : workloads) {
+  const std::string router_reason = router_unmeasurable_reason(gate, scenario);
+  for (const Workload& w : scenario.workloads) {
     if (!workload_matches(gate.workload, w.name)) continue;
-    std::string reason;
-    if (bundled_worker_judged(gate, w, variants, workers_compared)) {
-      reason = bundled_worker_unmeasurable_reason(gate.metric, w);
-    }
+    std::string reason = router_reason;
+    if (reason.empty()) reason = worker_unmeasurable_reason(gate, w, scenario);
     if (reason.empty()) reason = unmeasurable_reason(gate.metric, w);
     if (reason.empty()) continue;
     if (first == nullptr) {
@@ -191,7 +228,7 @@ void read_paired_test(TableReader& r, Gate& gate) {
 
 Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
                const std::vector<std::string>& variants, bool workloads_complete, bool compared,
-               bool workers_compared) {
+               const Scenario& scenario) {
   Diagnostics& diag = r.diagnostics();
   Gate gate;
   gate.where = r.table_location();
@@ -231,7 +268,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   // After 'against' is read: a paired gate judges the variant it names too.
   auto check_figure = [&] {
     if (kind && workloads_complete && !gate.workload.empty()) {
-      check_measurable(r, gate, workloads, variants, workers_compared);
+      check_measurable(r, gate, scenario);
     }
   };
 
@@ -315,7 +352,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
 
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
                              const std::vector<std::string>& variants, bool workloads_complete,
-                             bool compared, bool workers_compared, bool keep_refused) {
+                             bool compared, const Scenario& scenario, bool keep_refused) {
   std::vector<Gate> out;
   const toml::node* node = top.node("gates");
   if (!node) return out;
@@ -331,14 +368,13 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
     const std::string context = "in [[gates]] #" + std::to_string(index);
     if (!keep_refused) {
       TableReader r(*element.as_table(), context, top.diagnostics(), top.interpolator());
-      out.push_back(
-          read_gate(r, workloads, variants, workloads_complete, compared, workers_compared));
+      out.push_back(read_gate(r, workloads, variants, workloads_complete, compared, scenario));
       continue;
     }
     // A stored run's gate: what the loader says of it refuses the gate, not the load.
     Diagnostics refusals(top.diagnostics().file());
     TableReader r(*element.as_table(), context, refusals, top.interpolator());
-    Gate gate = read_gate(r, workloads, variants, workloads_complete, compared, workers_compared);
+    Gate gate = read_gate(r, workloads, variants, workloads_complete, compared, scenario);
     for (const Diagnostic& d : refusals.take()) {
       if (!gate.refused.empty()) gate.refused += "; ";
       if (d.where.line != 0) gate.refused += "line " + std::to_string(d.where.line) + ": ";

@@ -103,4 +103,42 @@ std::string bundled_worker_unmeasurable_reason(std::string_view metric, const Wo
          ", and for a workload whose [worker_impls] program reports connection setup";
 }
 
+std::string adapter_unmeasurable_reason(std::string_view metric, std::string_view adapter,
+                                        std::string_view worker) {
+  const std::string runs = "it is run by worker '" + std::string(worker) + "', the " +
+                           std::string(adapter) + " adapter, ";
+  const std::string others = "the bundled worker and a [worker_impls] program";
+  // Neither tool reports connection setup (worker/adapters/tool_session.cc: a window result
+  // has no setup figures).
+  if (metric == "connect.p99" || metric == "tls_handshake.p99" || metric == "ttfb.p99") {
+    return runs + "which reports no connection setup; " + std::string(metric) + " is measured by " +
+           others + " that reports it";
+  }
+  const bool percentile = metric.starts_with("latency.p");
+  // wrk's summary script prints these (worker/adapters/wrk_output.cc), h2load none
+  // (worker/adapters/h2load_output.cc: min, max, mean and sd of its request times).
+  if (percentile && adapter == "wrk" && metric != "latency.p50" && metric != "latency.p75" &&
+      metric != "latency.p90" && metric != "latency.p99" && metric != "latency.p999") {
+    return runs +
+           "which prints latency at p50, p75, p90, p99 and p99.9 only (and its mean and "
+           "max); " +
+           std::string(metric) + " is measured by " + others;
+  }
+  if (percentile && adapter == "h2load") {
+    return runs +
+           "which prints no latency percentile (only the min, max, mean and standard "
+           "deviation of its request times: latency.max and latency.mean); " +
+           std::string(metric) + " is measured by " + others;
+  }
+  return "";
+}
+
+std::string external_router_unmeasurable_reason(std::string_view metric, std::string_view section) {
+  if (metric != "router.cpu_per_request" && metric != "router.rss_bytes") return "";
+  return "its system under test is " + std::string(section) +
+         " impl = \"external\", whose CPU and memory benchgate does not sample (it samples only "
+         "a process it started); " +
+         std::string(metric) + " is measured for impl = \"builtin\" and impl = \"command\"";
+}
+
 }  // namespace benchgate::scenario

@@ -40,4 +40,16 @@ std::string unmeasurable_reason(std::string_view metric, const Workload& workloa
 // saying which workloads measure the metric.
 std::string bundled_worker_unmeasurable_reason(std::string_view metric, const Workload& workload);
 
+// Why the bundled worker around `adapter` ("wrk", "h2load"; worker_impls_section.cc), named
+// `worker` in [worker_impls], can never measure `metric`, or "": connection setup (neither tool
+// reports it), a latency percentile the tool does not print (wrk: p50, p75, p90, p99, p99.9;
+// h2load: none). The reason ends saying which workers measure the metric.
+std::string adapter_unmeasurable_reason(std::string_view metric, std::string_view adapter,
+                                        std::string_view worker);
+
+// Why a system under test of [router] (or [routers.NAME], `section`) impl = "external" can
+// never give `metric`, or "": router.cpu_per_request and router.rss_bytes, as benchgate samples
+// the CPU and memory only of a process it started.
+std::string external_router_unmeasurable_reason(std::string_view metric, std::string_view section);
+
 }  // namespace benchgate::scenario

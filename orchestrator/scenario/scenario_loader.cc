@@ -125,8 +125,8 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   if (!scenario.compare_routers.empty()) variants = scenario.compare_routers;
   scenario.gates =
       read_gates(top, scenario.workloads, variants, named,
-                 !scenario.compare_workers.empty() || !scenario.compare_routers.empty(),
-                 !scenario.compare_workers.empty(), options.keep_refused_gates);
+                 !scenario.compare_workers.empty() || !scenario.compare_routers.empty(), scenario,
+                 options.keep_refused_gates);
 }
 
 }  // namespace

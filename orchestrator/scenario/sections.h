@@ -89,12 +89,13 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
 // [[gates]], each checked against the workloads read and the variants they run as ("default",
 // or the compared routers' or workers' names): names and globs must match one.
 // `compared`: the scenario has a [compare] table (its variants are measured alternately);
-// `workers_compared`: it compares workers ([compare] workers: the variants are the workers).
+// `scenario`: what else was read (the workers, adapters and systems under test that run the
+// workloads: a gate on a figure none of them measures is refused).
 // `keep_refused` (LoadOptions::keep_refused_gates): a gate's problems are its Gate::refused,
 // not the load's.
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
                              const std::vector<std::string>& variants, bool workloads_complete,
-                             bool compared, bool workers_compared, bool keep_refused);
+                             bool compared, const Scenario& scenario, bool keep_refused);
 
 // The `kind` key of a [[gates]] table (change_gate_section.cc). For kind = "change" reads the
 // change gate's keys into `gate` and returns true (the caller reads no bound); otherwise checks

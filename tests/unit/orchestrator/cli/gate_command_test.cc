@@ -145,8 +145,8 @@ TEST_F(GateCommand, AStoredScenarioThatFailsToLoadOutsideItsGatesIsStillRefused)
 
 // A tool's figures read back from the store are judged as the live run judged them: a
 // percentile the median of the repetitions' own, the max the max of theirs, each explained as
-// what it is (docs/GATES.md, "What a gate judges"), and a percentile the tool never printed is
-// an error naming the tool.
+// what it is (docs/GATES.md, "What a gate judges"), and a gate on a percentile the tool never
+// prints, which the loader now refuses, is an error quoting the loader.
 TEST_F(GateCommand, AToolsStoredFiguresAreJudgedAsTheMedianOfItsRepetitions) {
   const int64_t run = stored_tool_run(
       "name = \"quickstart\"\n"
@@ -183,7 +183,11 @@ TEST_F(GateCommand, AToolsStoredFiguresAreJudgedAsTheMedianOfItsRepetitions) {
   EXPECT_EQ(records[2].metric, "latency.p95");
   EXPECT_EQ(records[2].verdict, "error");
   EXPECT_EQ(records[2].explanation,
-            "latency.p95 was not measured: the workers ran wrk 4.2.0, which did not print it");
+            "the scenario loader now refuses this gate, so it is not judged: line 17: gate metric "
+            "'latency.p95' can never be measured for workload 'hello_wrk': it is run by worker "
+            "'wrk', the wrk adapter, which prints latency at p50, p75, p90, p99 and p99.9 only "
+            "(and its mean and max); latency.p95 is measured by the bundled worker and a "
+            "[worker_impls] program");
 }
 
 // A failed run's reports say the reason the store holds, as `report RUN` and the run's own

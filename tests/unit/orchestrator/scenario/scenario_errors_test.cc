@@ -423,6 +423,73 @@ TEST(ScenarioErrors, AGateBaselineNameTheStoreRefusesIsRefused) {
   EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
 }
 
+// The adapters report what their tool prints: wrk latency at p50, p75, p90, p99 and p99.9,
+// h2load no percentile at all, and neither any connection setup.
+TEST(ScenarioErrors, AGateOnAFigureTheAdapterNeverReportsIsRefused) {
+  const std::string head =
+      "name = \"s\"\n[worker_impls.w]\nadapter = \"wrk\"\n[worker_impls.h]\nadapter = \"h2load\"\n"
+      "[[workloads]]\nname = \"a\"\nworker = \"w\"\n[[workloads]]\nname = \"b\"\nworker = \"h\"\n";
+  auto gate = [](const std::string& workload, const std::string& metric) {
+    return "[[gates]]\nworkload = \"" + workload + "\"\nmetric = \"" + metric +
+           "\"\nmax = \"1s\"\n";
+  };
+  EXPECT_EQ(
+      refusals_of(head + gate("a", "latency.p95") + gate("b", "latency.p99") +
+                  gate("a", "connect.p99") + gate("b", "ttfb.p99")),
+      (std::vector<std::string>{
+          "s.toml:14:10: error: gate metric 'latency.p95' can never be measured for workload "
+          "'a': it is run by worker 'w', the wrk adapter, which prints latency at p50, p75, "
+          "p90, p99 and p99.9 only (and its mean and max); latency.p95 is measured by the "
+          "bundled worker and a [worker_impls] program",
+          "s.toml:18:10: error: gate metric 'latency.p99' can never be measured for workload "
+          "'b': it is run by worker 'h', the h2load adapter, which prints no latency "
+          "percentile (only the min, max, mean and standard deviation of its request times: "
+          "latency.max and latency.mean); latency.p99 is measured by the bundled worker and a "
+          "[worker_impls] program",
+          "s.toml:22:10: error: gate metric 'connect.p99' can never be measured for workload "
+          "'a': it is run by worker 'w', the wrk adapter, which reports no connection setup; "
+          "connect.p99 is measured by the bundled worker and a [worker_impls] program that "
+          "reports it",
+          "s.toml:26:10: error: gate metric 'ttfb.p99' can never be measured for workload "
+          "'b': it is run by worker 'h', the h2load adapter, which reports no connection "
+          "setup; ttfb.p99 is measured by the bundled worker and a [worker_impls] program that "
+          "reports it",
+      }));
+  // What each prints is accepted.
+  LoadResult loaded = test_support::load_hermetic(
+      head + gate("a", "latency.p99") + gate("a", "latency.p999") + gate("a", "latency.max") +
+      gate("b", "latency.max") + gate("b", "latency.mean"));
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+}
+
+// benchgate samples the CPU and memory only of a system it started.
+TEST(ScenarioErrors, ARouterProcessGateOnAnExternalSystemIsRefused) {
+  const std::string head =
+      "name = \"s\"\n[router]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
+      "[[workloads]]\nname = \"a\"\n";  // 6 lines
+  auto gate = [](const std::string& metric) {
+    return "[[gates]]\nworkload = \"a\"\nmetric = \"" + metric +
+           "\"\nbaseline = \"main\"\nmax_regression = \"5%\"\n";
+  };
+  EXPECT_EQ(refusals_of(head + gate("router.cpu_per_request") + gate("router.rss_bytes")),
+            (std::vector<std::string>{
+                "s.toml:9:10: error: gate metric 'router.cpu_per_request' can never be measured "
+                "for workload 'a': its system under test is [router] impl = \"external\", whose "
+                "CPU and memory benchgate does not sample (it samples only a process it "
+                "started); router.cpu_per_request is measured for impl = \"builtin\" and impl = "
+                "\"command\"",
+                "s.toml:14:10: error: gate metric 'router.rss_bytes' can never be measured for "
+                "workload 'a': its system under test is [router] impl = \"external\", whose CPU "
+                "and memory benchgate does not sample (it samples only a process it started); "
+                "router.rss_bytes is measured for impl = \"builtin\" and impl = \"command\"",
+            }));
+  LoadResult loaded = test_support::load_hermetic(head + gate("throughput.rps"));
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+  loaded = test_support::load_hermetic("name = \"s\"\n[[workloads]]\nname = \"a\"\n" +
+                                       gate("router.rss_bytes"));
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+}
+
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       refusals_of(std::string(kHead) +
