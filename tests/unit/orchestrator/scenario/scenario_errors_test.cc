@@ -490,6 +490,29 @@ TEST(ScenarioErrors, ARouterProcessGateOnAnExternalSystemIsRefused) {
   EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
 }
 
+// Comparing routers, the [routers.NAME] of each variant the gate judges counts: its `variant`,
+// or a paired gate's `against`.
+TEST(ScenarioErrors, ARouterProcessGateJudgingAnExternalComparedRouterIsRefused) {
+  const std::string head =
+      "name = \"s\"\n[[workloads]]\nname = \"a\"\nrepetitions = 2\n[routers.mine]\n"
+      "[routers.theirs]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
+      "[compare]\nrouters = [\"mine\", \"theirs\"]\n"
+      "[[gates]]\nworkload = \"a\"\nmetric = \"router.rss_bytes\"\n";  // 13 lines
+  const std::string refusal =
+      "s.toml:13:10: error: gate metric 'router.rss_bytes' can never be measured for workload "
+      "'a': its system under test is [routers.theirs] impl = \"external\", whose CPU and memory "
+      "benchgate does not sample (it samples only a process it started); router.rss_bytes is "
+      "measured for impl = \"builtin\" and impl = \"command\"";
+  EXPECT_EQ(refusals_of(head + "baseline = \"main\"\nmax_regression = \"5%\"\n"),
+            std::vector<std::string>{refusal});
+  EXPECT_EQ(
+      refusals_of(head + "variant = \"mine\"\nagainst = \"theirs\"\nmax_regression = \"5%\"\n"),
+      std::vector<std::string>{refusal});
+  LoadResult loaded = test_support::load_hermetic(
+      head + "variant = \"mine\"\nbaseline = \"main\"\nmax_regression = \"5%\"\n");
+  EXPECT_TRUE(loaded.ok()) << test_support::diagnostics_text(loaded);
+}
+
 TEST(ScenarioErrors, ComparingRoutersAndWorkersAtOnceIsRefused) {
   auto errors =
       refusals_of(std::string(kHead) +
