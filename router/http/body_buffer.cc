@@ -55,9 +55,17 @@ size_t SpareBodies::largest() {
   return at == held.count ? 0 : held.slots[at].capacity();
 }
 
-void SpareBodies::take_largest(std::string& own) {
+void SpareBodies::take_largest(std::string& own) { take_for(own, UINT64_MAX); }
+
+void SpareBodies::take_for(std::string& own, uint64_t wanted) {
   Spares& held = spares();
-  const size_t at = extreme(held, true);
+  // The smallest spare that holds `wanted`: a larger one stays for a larger body.
+  size_t at = held.count;
+  for (size_t i = 0; i < held.count; ++i) {
+    const size_t capacity = held.slots[i].capacity();
+    if (capacity >= wanted && (at == held.count || capacity < held.slots[at].capacity())) at = i;
+  }
+  if (at == held.count) at = extreme(held, true);  // none holds it: the largest
   if (at == held.count || held.slots[at].capacity() <= own.capacity()) return;
   take(held, at, own);
 }
@@ -69,7 +77,13 @@ void SpareBodies::give_back(std::string& own) {
   if (capacity <= memory::kUnbudgetedBytes || capacity > memory::kSpareBufferBytes) return;
   Spares& held = spares();
   // Room first, from spares smaller than this one, the smallest first: the thread keeps the
-  // larger buffers, as it kept the larger of two when it had one spare.
+  // larger buffers, as it kept the larger of two when it had one spare. Where those smaller
+  // spares cannot make room together, none goes and this buffer is freed.
+  uint64_t smaller = 0;
+  for (size_t i = 0; i < held.count; ++i) {
+    if (held.slots[i].capacity() < capacity) smaller += held.slots[i].capacity();
+  }
+  if (held.bytes - smaller + capacity > kMaxBytes) return;
   while (held.bytes + capacity > kMaxBytes) {
     const size_t smallest = extreme(held, false);
     if (smallest == held.count || held.slots[smallest].capacity() >= capacity) return;
@@ -98,13 +112,24 @@ void release_body_buffer(std::string& body, memory::Reservation& reservation) {
   reservation.resize(body.capacity());
 }
 
-void BodyTrust::start_in_spare(std::string& body) {
+void BodyTrust::start_in_spare(std::string& body, memory::Reservation& budget, uint64_t wanted) {
   body.clear();
-  SpareBodies::take_largest(body);
+  // Only a spare the budget can cover in full: a body holds the whole buffer, whatever its bytes
+  // (a stalled body that took a 1 MiB spare for one byte held 1 MiB outside the budget).
+  std::string spare;
+  SpareBodies::take_for(spare, wanted);
+  if (spare.capacity() <= body.capacity() || !budget.would_fit(spare.capacity()) ||
+      !budget.resize(spare.capacity())) {
+    SpareBodies::give_back(spare);
+    return;
+  }
+  body.swap(spare);
 }
 
 bool BodyTrust::trust(std::string& body, memory::Reservation& budget, uint64_t capacity) {
-  if (!budget.resize(capacity)) return false;
+  // What the body holds is reserved in full: a spare it started in may be larger than what its
+  // bytes make trusted.
+  if (!budget.resize(std::max<uint64_t>(capacity, body.capacity()))) return false;
   trusted_ = capacity;
   if (capacity <= body.capacity()) return true;
   // Exactly that capacity (string::reserve may double past it on a string that holds some).
@@ -129,13 +154,13 @@ bool BodyTrust::trust_piece(std::string& body, memory::Reservation& budget, uint
     // allocating its way up to the same size again: the length of the body is unknown until
     // its end, so every such body may take it.
     trusted_ = body.capacity();
-    if (trusted_ <= std::string().capacity()) start_in_spare(body);
+    if (trusted_ <= std::string().capacity()) start_in_spare(body, budget, UINT64_MAX);
     // Bytes that fit in the buffer the connection kept (at most memory::kUnbudgetedBytes,
     // outside the budget) are trusted as they are: nothing grows, nothing is reserved.
     if (needed <= trusted_) return true;
   }
-  // Doubling from what is trusted (within max_body_bytes), not from the spare's capacity:
-  // what the body holds of the budget follows its bytes alone, as for a body of known length.
+  // Doubling from what is trusted (within max_body_bytes), not from the spare's capacity: a body
+  // grows past a spare as it would have grown without one.
   return trust(body, budget, std::max(needed, std::min(2 * trusted_, max_body_bytes)));
 }
 

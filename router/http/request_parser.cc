@@ -120,9 +120,11 @@ std::size_t RequestParser::on_body_impl(string_view body, error_code& ec) {
 
 bool RequestParser::trust_body(uint64_t needed, error_code& ec) {
   const uint64_t length = content_length().value_or(needed);
-  // A body past what the connection keeps starts in the thread's largest spare, when that is
-  // larger.
-  if (body_.empty() && length > memory::kUnbudgetedBytes) BodyTrust::start_in_spare(body_);
+  // A body past what the connection keeps starts in the thread's smallest spare that holds its
+  // length (else the largest), when that is larger and the budget covers it.
+  if (body_.empty() && length > memory::kUnbudgetedBytes) {
+    trust_.start_in_spare(body_, body_budget_, length);
+  }
   if (trust_.trust(body_, body_budget_, body_capacity(needed, length))) return true;
   refuse_for_budget(ec);
   return false;

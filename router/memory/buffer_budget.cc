@@ -47,6 +47,14 @@ uint64_t trusted_capacity(uint64_t held, uint64_t announced) {
   return kMaxGrowth * std::max(held, kGrowthReadBytes);
 }
 
+bool Reservation::would_fit(uint64_t capacity) const {
+  const uint64_t wanted = capacity > kUnbudgetedBytes ? capacity : 0;
+  if (budget_ == nullptr || wanted <= held_) return true;
+  const uint64_t more = wanted - held_;
+  const uint64_t used = budget_->in_use();
+  return more <= budget_->limit() && used <= budget_->limit() - more;
+}
+
 bool Reservation::resize(uint64_t capacity) {
   const uint64_t wanted = capacity > kUnbudgetedBytes ? capacity : 0;
   if (budget_ == nullptr || wanted == held_) return true;

@@ -85,6 +85,9 @@ class Reservation {
   // Makes the reservation cover a buffer of `capacity` bytes (nothing when it is at most
   // kUnbudgetedBytes). False when growing would pass the budget; what is held then stays.
   bool resize(uint64_t capacity);
+  // Whether resize(capacity) would find room now, counting no refusal (for a buffer that is
+  // only worth taking where the budget covers it); another thread may take the room before it.
+  bool would_fit(uint64_t capacity) const;
   uint64_t held() const { return held_; }
 
  private:

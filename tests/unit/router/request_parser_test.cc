@@ -249,10 +249,9 @@ TEST(RequestParserBudget, WhatABodyHoldsDependsOnlyOnTheBytesThatArrived) {
 }
 
 // A body past 64 KiB starts in the thread's spare body buffer and gives it back after the
-// answer: the next one reuses it, no allocation, no copy. The spare is counted only as far as
-// the body's bytes make its capacity trusted (as without it), not by its size.
-TEST(RequestParserBudget,
-     ALargeBodyStartsInTheThreadsSpareWhichHoldsOnlyWhatItsBytesAreTrustedWith) {
+// answer: the next one reuses it, no allocation, no copy. The budget covers the whole spare from
+// the moment the body takes it, whatever its bytes: a body that stalls holds nothing outside it.
+TEST(RequestParserBudget, ALargeBodyStartsInTheThreadsSpareWhichTheBudgetCoversInFull) {
   // A spare from an earlier body, smaller than this one's length.
   SpareBodies::clear();
   std::string earlier;
@@ -288,9 +287,9 @@ TEST(RequestParserBudget,
   EXPECT_EQ(echo.capacity(), body.size());  // the body starts in the largest spare
   EXPECT_EQ(SpareBodies::count(), 1u);
   const char* spare = echo.data();
-  EXPECT_EQ(budget.in_use(), 0u);  // 1000 bytes trust it with 64 KiB, outside the budget
+  EXPECT_EQ(budget.in_use(), body.size());  // the spare in full, for 1000 bytes
   EXPECT_EQ(parser.put(boost::asio::buffer(body.data() + 1000, 65'000), ec), 65'000u);
-  EXPECT_EQ(budget.in_use(), body.size());  // past 64 KiB: its length, as without a spare
+  EXPECT_EQ(budget.in_use(), body.size());
   EXPECT_EQ(parser.put(boost::asio::buffer(body.data() + 66'000, 34'000), ec), 34'000u);
   EXPECT_FALSE(ec) << ec.message();
   EXPECT_TRUE(parser.is_done());
@@ -304,9 +303,9 @@ TEST(RequestParserBudget,
 }
 
 // A chunked body on a connection that holds no echo buffer (it gave a large one back) starts
-// in the thread's spare too, instead of allocating its way up to the same size again; what it
-// reserves still doubles with its bytes alone, as from the connection's own empty buffer.
-TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareAndReservesByItsBytes) {
+// in the thread's spare too, instead of allocating its way up to the same size again, and the
+// budget covers the whole spare from its first byte.
+TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareWhichTheBudgetCoversInFull) {
   SpareBodies::clear();
   std::string earlier;
   earlier.reserve(1u << 20);
@@ -321,10 +320,10 @@ TEST(RequestParserBudget, AChunkedBodyStartsInTheThreadsSpareAndReservesByItsByt
   const std::string head =
       "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
   EXPECT_EQ(parser.put(boost::asio::buffer(head), ec), head.size());
-  // Each piece one chunk (and the CRLF ending the one before). The reservation after each:
-  // 25,000 and 50,000 bytes are outside the budget, 75,000 double 50,000.
+  // Each piece one chunk (and the CRLF ending the one before). The reservation after each: the
+  // 1 MiB spare.
   const std::string data(25'000, 'e');
-  const uint64_t reserved[] = {0, 0, 100'000, 100'000};
+  const uint64_t reserved[] = {1u << 20, 1u << 20, 1u << 20, 1u << 20};
   for (int i = 0; i < 4; ++i) {
     const std::string piece = (i == 0 ? "" : "\r\n") + std::string("61a8\r\n") + data;
     EXPECT_EQ(parser.put(boost::asio::buffer(piece), ec), piece.size());
@@ -462,6 +461,72 @@ TEST(SpareBodies, KeepEveryLargeBufferGivenBackWithinTheirBoundTheLargerFirst) {
   SpareBodies::clear();
   EXPECT_EQ(SpareBodies::count(), 0u);
   EXPECT_EQ(SpareBodies::bytes(), 0u);
+}
+
+// Room for a buffer given back is made only where the smaller spares can make it together: a
+// buffer that would not fit after all is freed without freeing any spare first (128 KiB went,
+// and then the 512 KiB buffer too).
+TEST(SpareBodies, NoSpareIsFreedForABufferThatCannotBeKeptAfterAll) {
+  SpareBodies::clear();
+  for (const size_t capacity : {128u * 1024, 1u << 20, 1u << 20, 1u << 20, 896u * 1024}) {
+    std::string given;
+    given.reserve(capacity);
+    SpareBodies::give_back(given);
+  }
+  ASSERT_EQ(SpareBodies::count(), 5u);
+  ASSERT_EQ(SpareBodies::bytes(), SpareBodies::kMaxBytes);
+  std::string back;
+  back.reserve(512 * 1024);
+  SpareBodies::give_back(back);
+  EXPECT_EQ(SpareBodies::count(), 5u);
+  EXPECT_EQ(SpareBodies::bytes(), SpareBodies::kMaxBytes);
+  SpareBodies::clear();
+}
+
+// A body of known length takes the smallest spare that holds it, leaving the larger ones for
+// larger bodies; where none holds it, the largest.
+TEST(SpareBodies, ABodyTakesTheSmallestSpareThatHoldsIt) {
+  SpareBodies::clear();
+  for (const size_t capacity : {1u << 20, 128u * 1024, 256u * 1024}) {
+    std::string given;
+    given.reserve(capacity);
+    SpareBodies::give_back(given);
+  }
+  std::string small, middle, large;
+  SpareBodies::take_for(small, 100'000);
+  EXPECT_EQ(small.capacity(), 128u * 1024);
+  SpareBodies::take_for(large, 2u << 20);
+  EXPECT_EQ(large.capacity(), 1u << 20);
+  SpareBodies::take_for(middle, 200'000);
+  EXPECT_EQ(middle.capacity(), 256u * 1024);
+  EXPECT_EQ(SpareBodies::count(), 0u);
+  SpareBodies::clear();
+}
+
+// A body takes a spare only where the budget covers the whole of it; otherwise the spare stays
+// with the thread, the body grows its own buffer, and no refusal is counted.
+TEST(RequestParserBudget, ASpareTheBudgetCannotCoverIsNotTaken) {
+  SpareBodies::clear();
+  std::string earlier;
+  earlier.reserve(1u << 20);
+  SpareBodies::give_back(earlier);
+  memory::BufferBudget budget(512 * 1024);
+  const RouteLimits limits;
+  std::string echo;
+  memory::Reservation reservation(&budget, memory::BudgetUser::http);
+  RequestParser parser(limits, 8192, 8u << 20, echo, reservation);
+  boost::system::error_code ec;
+  const std::string request =
+      "POST /bench/echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "3e8\r\n" +
+      std::string(1000, 'f');
+  EXPECT_EQ(parser.put(boost::asio::buffer(request), ec), request.size());
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_EQ(SpareBodies::count(), 1u) << "the spare stays with the thread";
+  EXPECT_LT(echo.capacity(), 1u << 20);
+  EXPECT_EQ(budget.in_use(), 0u);
+  EXPECT_EQ(budget.refusals(memory::BudgetUser::http), 0u);
+  SpareBodies::clear();
 }
 
 // The serving thread's parser slots (router/http/parser_slots.h): a request done gives its
