@@ -54,7 +54,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
   serve
       ->add_option("--max-queued", flags.max_queued,
                    "Runs that may wait behind the running one; a submission past that is "
-                   "refused (RESOURCE_EXHAUSTED) until one starts")
+                   "refused (RESOURCE_EXHAUSTED) until one starts, and more files at once than "
+                   "this (run --server) are refused as a mistake (INVALID_ARGUMENT)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   serve

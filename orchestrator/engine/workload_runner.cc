@@ -157,7 +157,7 @@ class WorkloadRun {
     }
     return Error{"repetition " + std::to_string(rep.index + 1) +
                  " measured nothing: the workers completed no operation in the window and none "
-                 "failed (an open-loop rate too low for the duration schedules none)"};
+                 "failed"};
   }
 
   Expected<void> wait_ready() {
