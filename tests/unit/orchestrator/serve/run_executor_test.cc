@@ -115,30 +115,33 @@ TEST(RunExecutorStop, ASignalOnceTheRunWasJudgedLeavesItOkWithExitCode3AndTheSig
   EXPECT_EXIT(
       {
         app::install_interrupt_handlers();
-        ExecutorBench bench;
-        RunExecutor::Seams seams;
-        seams.judged = [](const std::function<void()>&) { std::raise(SIGTERM); };
-        testing::Ended ended;
-        run_first_job(bench, seams, ended);
-        auto runs = bench.db().list_runs(10);
-        const std::string scrape = bench.scrape();
-        const bool as_documented =
-            ended.status.state == JobState::kCancelled &&
-            ended.status.exit_code == cli::kExitRunError && runs && runs->size() == 1 &&
-            runs->front().status == "ok" &&
-            runs->front().exit_code.value_or(-1) == cli::kExitRunError &&
-            runs->front().error == "interrupted by signal 15 (Terminated)" &&
-            ended.status.error == runs->front().error && gauge_says(scrape, cli::kExitRunError) &&
-            scrape.find("\nbenchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 1\n") !=
-                std::string::npos;
-        if (!as_documented) {
-          std::fprintf(stderr, "job %d exit %d [%s]; stored %s\n%s",
-                       static_cast<int>(ended.status.state), ended.status.exit_code,
-                       ended.status.error.c_str(),
-                       runs && !runs->empty()
-                           ? (runs->front().status + " [" + runs->front().error + "]").c_str()
-                           : "none",
-                       scrape.c_str());
+        bool as_documented = false;
+        {  // the bench (its temporary folder) goes before _Exit, which runs no destructor
+          ExecutorBench bench;
+          RunExecutor::Seams seams;
+          seams.judged = [](const std::function<void()>&) { std::raise(SIGTERM); };
+          testing::Ended ended;
+          run_first_job(bench, seams, ended);
+          auto runs = bench.db().list_runs(10);
+          const std::string scrape = bench.scrape();
+          as_documented =
+              ended.status.state == JobState::kCancelled &&
+              ended.status.exit_code == cli::kExitRunError && runs && runs->size() == 1 &&
+              runs->front().status == "ok" &&
+              runs->front().exit_code.value_or(-1) == cli::kExitRunError &&
+              runs->front().error == "interrupted by signal 15 (Terminated)" &&
+              ended.status.error == runs->front().error && gauge_says(scrape, cli::kExitRunError) &&
+              scrape.find("\nbenchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 1\n") !=
+                  std::string::npos;
+          if (!as_documented) {
+            std::fprintf(stderr, "job %d exit %d [%s]; stored %s\n%s",
+                         static_cast<int>(ended.status.state), ended.status.exit_code,
+                         ended.status.error.c_str(),
+                         runs && !runs->empty()
+                             ? (runs->front().status + " [" + runs->front().error + "]").c_str()
+                             : "none",
+                         scrape.c_str());
+          }
         }
         std::fflush(stderr);
         std::_Exit(as_documented ? 0 : 1);
