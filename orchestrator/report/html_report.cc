@@ -248,7 +248,7 @@ std::string workers_table(const results::WorkloadResult& w) {
           latency_text(s.p50_ns), latency_text(s.p99_ns), latency_text(s.max_ns), s.errors,
           s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",
           signed_latency_text(s.clock_offset_ns), latency_text(s.rtt_ns),
-          latency_text(s.start_skew_ns));
+          signed_latency_text(s.start_skew_ns));
     }
     if (rep.start_spread_ns) {
       out += fmt::format(
