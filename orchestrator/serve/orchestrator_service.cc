@@ -117,8 +117,7 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
               std::to_string(request->jobs_to_submit()) +
                   " runs submitted together can never all wait in this service's queue, which "
                   "holds at most " +
-                  max + " (serve --max-queued " + max + "); submit at most " + max +
-                  " at a time"};
+                  max + " (serve --max-queued " + max + "); submit at most " + max + " at a time"};
     }
     // Room for every job the client will submit, not for one: `run --server a.toml b.toml`
     // against a queue with room for one passed the check and then overflowed it.
