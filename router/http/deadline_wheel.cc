@@ -2,11 +2,9 @@
 #include "router/http/deadline_wheel.h"
 
 #include <algorithm>
-#include <new>
-
-#include <boost/asio/bind_allocator.hpp>
 
 #include "common/time/clock.h"
+#include "common/util/pooled_handler.h"
 
 namespace benchgate::router::http {
 
@@ -46,30 +44,13 @@ void DeadlineWheel::arm(int64_t tick) {
   // expires_at() cancels a wait still pending for a later tick: its handler sees
   // operation_aborted and leaves everything as it is.
   timer_.expires_at(steady_point(tick * tick_ns_));
-  timer_.async_wait(
-      boost::asio::bind_allocator(WaitAllocator<void>(wait_memory_),
-                                  [this](const boost::system::error_code& ec) { on_timer(ec); }));
-}
-
-void* DeadlineWheel::WaitMemory::allocate(size_t bytes) {
-  if (bytes <= kWaitBytes) {
-    for (size_t i = 0; i < kWaits; ++i) {
-      if (used_[i]) continue;
-      used_[i] = true;
-      return blocks_[i];
-    }
-  }
-  return ::operator new(bytes);
-}
-
-void DeadlineWheel::WaitMemory::deallocate(void* block) {
-  for (size_t i = 0; i < kWaits; ++i) {
-    if (block == blocks_[i]) {
-      used_[i] = false;
-      return;
-    }
-  }
-  ::operator delete(block);
+  // The wait's operation comes from the thread's size-class pool (common/util/pooled_handler.h),
+  // not from the two blocks Asio recycles a thread, which a busy connection's posted read and
+  // its write reuse request after request: a wait re-armed in one of those, when the timer
+  // fired, took the block the connection's next write would have found, and that write
+  // allocated (tests/alloc). A wait still queued when the wheel goes (its io_context destroyed
+  // after it) frees its block into the pool of the thread that destroys it.
+  timer_.async_wait(pooled([this](const boost::system::error_code& ec) { on_timer(ec); }));
 }
 
 void DeadlineWheel::arm_next() {

@@ -21,9 +21,7 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -97,42 +95,6 @@ class DeadlineWheel {
  private:
   using List = DeadlineList;
 
-  // The memory of the timer's waits, kept apart from the blocks Asio recycles for the thread's
-  // other operations (two a thread, which a connection's posted read or its write reuse): a
-  // wait re-armed from those, when the timer fired, took the block a connection's next write
-  // would have found, and that write allocated (tests/alloc). Room for kWaits waits at once
-  // (expires_at() cancels a pending wait, whose operation lives until its handler has run);
-  // more, or a larger one, come from the heap. Shared with the allocator of every queued
-  // wait, so a wait still queued when the wheel goes (an io_context destroyed with it) frees
-  // into memory that is still there.
-  class WaitMemory {
-   public:
-    void* allocate(size_t bytes);
-    void deallocate(void* block);
-
-   private:
-    static constexpr size_t kWaits = 4;
-    static constexpr size_t kWaitBytes = 256;
-    alignas(std::max_align_t) std::byte blocks_[kWaits][kWaitBytes];
-    std::array<bool, kWaits> used_{};
-  };
-  // The allocator associated with the timer's wait handler: Asio allocates the wait's
-  // operation with it instead of its thread's recycled blocks.
-  template <typename T>
-  struct WaitAllocator {
-    using value_type = T;
-    explicit WaitAllocator(std::shared_ptr<WaitMemory> memory_in) : memory(std::move(memory_in)) {}
-    template <typename U>
-    WaitAllocator(const WaitAllocator<U>& other) : memory(other.memory) {}
-    T* allocate(size_t n) { return static_cast<T*>(memory->allocate(n * sizeof(T))); }
-    void deallocate(T* block, size_t) { memory->deallocate(block); }
-    template <typename U>
-    bool operator==(const WaitAllocator<U>& other) const {
-      return memory == other.memory;
-    }
-    std::shared_ptr<WaitMemory> memory;
-  };
-
   void arm(int64_t tick);
   void on_timer(const boost::system::error_code& ec);
   // Arms the timer for the first slot not yet swept that holds an entry, if any.
@@ -146,7 +108,6 @@ class DeadlineWheel {
   int64_t next_tick_ = 0;
   // The tick the timer waits for, when armed_.
   int64_t armed_tick_ = 0;
-  std::shared_ptr<WaitMemory> wait_memory_ = std::make_shared<WaitMemory>();
   boost::asio::steady_timer timer_;
   bool armed_ = false;
   bool stopped_ = false;
