@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "common/units/units.h"
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/report/escape.h"
+#include "orchestrator/report/latency_text.h"
 #include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
@@ -213,10 +213,8 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       out += "|---|---|---|---|---|---|---|---|\n";
     }
     for (const auto& w : r.workloads) {
-      auto pct = [&](double p) {
-        const auto ns = w.latency_at(p);
-        return ns ? format_duration_ns(static_cast<double>(*ns)) : std::string("-");
-      };
+      // As the terminal's table writes them.
+      auto pct = [&](double p) { return latency_text(w.latency_at(p)); };
       const auto ops = w.ops_per_second();
       std::string flags;
       for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ", ") + flag;

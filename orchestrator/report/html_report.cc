@@ -19,6 +19,7 @@
 #include "orchestrator/history/run_detail.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
+#include "orchestrator/report/latency_text.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/terminal_report.h"
 

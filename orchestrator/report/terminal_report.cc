@@ -17,10 +17,10 @@ std::string phase(const engine::WindowInfo& info) {
   return info.measured ? fmt::format("rep {}/{}", info.repetition, info.repetitions) : "warm-up";
 }
 
+// A percentile of a histogram as latency_text writes it; "-" for an empty one.
 std::string latency(const HdrHistogram& h, double percentile) {
   if (h.total_count() == 0) return "-";
-  return format_duration_ns(
-      static_cast<double>(percentile >= 100 ? h.max() : h.value_at_percentile(percentile)));
+  return latency_text(percentile >= 100 ? h.max() : h.value_at_percentile(percentile));
 }
 
 std::string megabytes(const results::Repetition& rep) {
@@ -70,24 +70,14 @@ std::string worker_rows(const results::WorkloadResult& w) {
     }
     if (rep.start_spread_ns) {
       out += fmt::format("    {:<7} start spread {} (bound {})\n",
-                         fmt::format("rep {}", rep.index + 1),
-                         format_duration_ns(static_cast<double>(*rep.start_spread_ns)),
-                         format_duration_ns(static_cast<double>(w.spec.max_start_skew_ns)));
+                         fmt::format("rep {}", rep.index + 1), latency_text(rep.start_spread_ns),
+                         latency_text(w.spec.max_start_skew_ns));
     }
   }
   return out;
 }
 
 }  // namespace
-
-std::string latency_text(std::optional<int64_t> ns) {
-  return ns ? format_duration_ns(static_cast<double>(*ns)) : "-";
-}
-
-std::string signed_latency_text(std::optional<int64_t> ns) {
-  if (!ns) return "-";
-  return (*ns >= 0 ? "+" : "") + format_duration_ns(static_cast<double>(*ns));
-}
 
 // From 100 MB/s on, the table also states the data rate in Gbit/s.
 static constexpr double kGbitLineBytesPerSecond = 100e6;
@@ -338,8 +328,7 @@ std::string workload_table(const results::WorkloadResult& w) {
     for (const auto& rep : w.repetitions) {
       const bool flagged = std::count(rep.flags.begin(), rep.flags.end(), "start_skew") > 0;
       if (auto skew = rep.max_start_skew_ns(); skew && flagged) {
-        skews += fmt::format(" rep {} {}", rep.index + 1,
-                             format_duration_ns(static_cast<double>(*skew)));
+        skews += fmt::format(" rep {} {}", rep.index + 1, latency_text(*skew));
       }
     }
     if (!skews.empty())

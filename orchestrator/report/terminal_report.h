@@ -9,6 +9,7 @@
 #include <string>
 
 #include "orchestrator/engine/run_observer.h"
+#include "orchestrator/report/latency_text.h"
 
 namespace benchgate::report {
 
@@ -64,12 +65,5 @@ std::string counts_text(const results::WorkloadResult& workload);
 
 // The table of one workload (repetitions and the median/min-max summary), as printed.
 std::string workload_table(const results::WorkloadResult& workload);
-
-// A latency, or a span shown beside one (a worker's RTT, a start spread), in its unit as every
-// latency of the terminal's tables and the HTML report ("85us", "1.00ms"); "-" when not
-// measured.
-std::string latency_text(std::optional<int64_t> ns);
-// The same, signed ("+120us", "-30us"): a worker's clock offset and start skew.
-std::string signed_latency_text(std::optional<int64_t> ns);
 
 }  // namespace benchgate::report

@@ -253,6 +253,34 @@ TEST(StrictReports, NameTheGatesStrictTurnedIntoAFailure) {
   EXPECT_EQ(strict_failures, (std::vector<bool>{true, true, false, false}));
 }
 
+// A latency reads the same in the Markdown summary as in the terminal's table: both write it
+// with latency_text ("7.05ms", never a text of the Markdown's own).
+TEST(MarkdownSummary, ALatencyReadsAsTheTerminalTableWritesIt) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 4;
+  results::WorkloadResult w = saturated_workload();
+  w.repetitions.front().latency.record(7'049'200);
+  w.latency.record(7'049'200);
+  report.result.workloads.push_back(w);
+  const std::string p50 = latency_text(w.latency_at(50));
+  const std::string p99 = latency_text(w.latency_at(99));
+  const std::string p999 = latency_text(w.latency_at(99.9));
+  EXPECT_EQ(p99, "7.05ms");
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find(fmt::format("| {} | {} | {} |", p50, p99, p999)), std::string::npos) << md;
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find(" " + p99 + " "), std::string::npos) << table;
+  // Not measured: "-" in both.
+  results::WorkloadResult tool = saturated_workload();
+  tool.repetitions.front().latency = HdrHistogram();
+  tool.latency = HdrHistogram();
+  report.result.workloads = {tool};
+  EXPECT_EQ(latency_text(tool.latency_at(50)), "-");
+  EXPECT_NE(markdown_summary({report}).find("| - | - | - |"), std::string::npos)
+      << markdown_summary({report});
+}
+
 TEST(GatesTable, LongNamesKeepEveryColumnAligned) {
   const std::string table = gates_table({gate("wamp_rpc_large@request_bytes=65536", "errors.count"),
                                          gate("hello", "router.cpu_per_request_long_name"),
