@@ -298,10 +298,9 @@ std::string workload_table(const results::WorkloadResult& w) {
     out += connection_lines(w);
     if (const auto sessions = w.session_setup(); sessions && sessions->total_count() > 0) {
       // docs/MEASUREMENT.md "Session establishment": TCP connect to WELCOME.
-      out += fmt::format("  sessions: {} set up, connect to WELCOME p50 {:.1f} us, p99 {:.1f} us\n",
-                         sessions->total_count(),
-                         static_cast<double>(sessions->value_at_percentile(50)) / 1e3,
-                         static_cast<double>(sessions->value_at_percentile(99)) / 1e3);
+      // Its latencies written as the connection line's.
+      out += fmt::format("  sessions: {} set up; connect to WELCOME p50 {} p99 {}\n",
+                         sessions->total_count(), latency(*sessions, 50), latency(*sessions, 99));
     }
     out += callee_line(w);
     if (w.spec.protocol == scenario::Protocol::kWampTransfer ||

@@ -441,6 +441,29 @@ TEST(WorkloadTable, TlsStreamsSetupAndHandshakesHaveLinesOfTheirOwn) {
   EXPECT_EQ(plain_table.find("handshakes:"), std::string::npos) << plain_table;
 }
 
+// A WAMP workload's session line writes its latencies as the HTTP connection line beside it
+// does ("7.05ms", not "7049.2 us").
+TEST(WorkloadTable, TheWampSessionLineWritesLatenciesAsTheConnectionLineDoes) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  auto& rep = w.repetitions.front();
+  rep.session_setup.emplace();
+  rep.session_setup->record(7'049'200);
+  rep.session_setup->record(7'049'200);
+  rep.session_setup->record(90'000);
+  const HdrHistogram& sessions = *rep.session_setup;
+  const std::string p50 = latency_text(sessions.value_at_percentile(50));
+  const std::string p99 = latency_text(sessions.value_at_percentile(99));
+  EXPECT_EQ(p50, "7.05ms");
+  EXPECT_EQ(p99, "7.05ms");
+  const std::string table = workload_table(w);
+  EXPECT_NE(
+      table.find("  sessions: 3 set up; connect to WELCOME p50 " + p50 + " p99 " + p99 + "\n"),
+      std::string::npos)
+      << table;
+  EXPECT_EQ(table.find(" us"), std::string::npos) << table;
+}
+
 // Several workers: a row per worker and repetition with its host and clock; a worker that did
 // not take part in the clock exchange shows '-' for its offset and RTT, never 0.
 TEST(WorkloadTable, SeveralWorkersGetOneRowEachWithTheirClock) {
