@@ -30,7 +30,7 @@ constexpr std::array<MetricInfo, 20> kMetrics = {{
     {"connect.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
     {"tls_handshake.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
     {"ttfb.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
-    {"handshakes.rate", kHigher, UnitKind::kOpsPerSecond, FigureKind::kMedian, 1e-3},
+    {"handshakes.rate", kHigher, UnitKind::kHandshakesPerSecond, FigureKind::kMedian, 1e-3},
     {"session_setup.p99", kLower, UnitKind::kSeconds, FigureKind::kMerged, 1e-9},
 }};
 
@@ -71,6 +71,8 @@ std::string format_metric_value(double value, UnitKind unit) {
   switch (unit) {
     case UnitKind::kOpsPerSecond:
       return with_prefix(value, kCountPrefixes, 5, " ops/s");
+    case UnitKind::kHandshakesPerSecond:
+      return with_prefix(value, kCountPrefixes, 5, " handshakes/s");
     case UnitKind::kBytesPerSecond:
       return with_prefix(value, kBytePrefixes, 5, "B/s");
     case UnitKind::kBytes:

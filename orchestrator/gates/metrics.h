@@ -13,12 +13,13 @@ enum class Direction { kHigherIsBetter, kLowerIsBetter };
 
 // Base units as the scenario model stores bounds (scenario.h, Gate).
 enum class UnitKind {
-  kOpsPerSecond,    // throughput.rps
-  kBytesPerSecond,  // throughput.bytes_per_s
-  kSeconds,         // latency.*, router.cpu_per_request (CPU seconds per request)
-  kBytes,           // router.rss_bytes
-  kCount,           // errors.count
-  kRatio,           // errors.rate (failed / all operations), worker.cpu_utilization
+  kOpsPerSecond,         // throughput.rps
+  kHandshakesPerSecond,  // handshakes.rate: connections set up (docs/MEASUREMENT.md)
+  kBytesPerSecond,       // throughput.bytes_per_s
+  kSeconds,              // latency.*, router.cpu_per_request (CPU seconds per request)
+  kBytes,                // router.rss_bytes
+  kCount,                // errors.count
+  kRatio,                // errors.rate (failed / all operations), worker.cpu_utilization
 };
 
 // How a workload's figure of the metric comes from its repetitions (results::metric_figure),
@@ -47,7 +48,8 @@ const MetricInfo* find_metric(std::string_view name);
 std::span<const MetricInfo> known_metrics();
 
 // A value in base units for a person, three significant digits: "4.20ms", "12.3k ops/s",
-// "1.50 MB/s", "2.50 MB", "17", "0.25%".
+// "1.23k handshakes/s", "1.50 MB/s", "2.50 MB", "17", "0.25%". Every report writes a gate's
+// figures with it.
 std::string format_metric_value(double value, UnitKind unit);
 
 // "median of 3 repetitions", "3 repetitions merged", "summed over 3 repetitions", ...

@@ -25,6 +25,8 @@ TEST(Metrics, TyposAreUnknownNotSilentlyAccepted) {
   EXPECT_EQ(find_metric("throughput.RPS"), nullptr);
   EXPECT_EQ(find_metric("latency"), nullptr);
   EXPECT_EQ(find_metric("worker.cpu_utilization")->unit, UnitKind::kRatio);
+  // Handshakes are counted in their own unit, not as operations.
+  EXPECT_EQ(find_metric("handshakes.rate")->unit, UnitKind::kHandshakesPerSecond);
 }
 
 TEST(Metrics, ValuesPrintInHumanUnitsWithThreeSignificantDigits) {
@@ -34,6 +36,8 @@ TEST(Metrics, ValuesPrintInHumanUnitsWithThreeSignificantDigits) {
   EXPECT_EQ(format_metric_value(850e-9, UnitKind::kSeconds), "850ns");
   EXPECT_EQ(format_metric_value(12345, UnitKind::kOpsPerSecond), "12.3k ops/s");
   EXPECT_EQ(format_metric_value(95.24, UnitKind::kOpsPerSecond), "95.2 ops/s");
+  EXPECT_EQ(format_metric_value(12345, UnitKind::kHandshakesPerSecond), "12.3k handshakes/s");
+  EXPECT_EQ(format_metric_value(95.24, UnitKind::kHandshakesPerSecond), "95.2 handshakes/s");
   EXPECT_EQ(format_metric_value(1.5e6, UnitKind::kBytesPerSecond), "1.50 MB/s");
   EXPECT_EQ(format_metric_value(2.5e6, UnitKind::kBytes), "2.50 MB");
   EXPECT_EQ(format_metric_value(17, UnitKind::kCount), "17");

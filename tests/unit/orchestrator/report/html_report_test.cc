@@ -516,5 +516,28 @@ TEST(HtmlReport, AnAbsoluteGatesEffectSaysHowFarInsideTheBound) {
   EXPECT_NE(html.find("500ms beyond the bound (observed 150% of it)"), std::string::npos) << html;
 }
 
+// A handshakes.rate gate's observed figure and threshold are handshakes per second, as the
+// terminal's gate table and the Markdown summary write them.
+TEST(HtmlReport, AHandshakesRateGateSaysHandshakesPerSecond) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "handshakes.rate";
+  g.kind = "absolute";
+  g.method = "absolute";
+  g.verdict = "pass";
+  g.severity = "critical";
+  g.observed = 1234;
+  g.threshold = 1000;
+  g.effect = -234;  // inside the bound: positive is worse
+  run.gates = {g};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<td>1.23k handshakes/s</td><td>1.00k handshakes/s</td>"), std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("k ops/s"), std::string::npos) << html;
+}
+
 }  // namespace
 }  // namespace benchgate::report

@@ -281,6 +281,31 @@ TEST(MarkdownSummary, ALatencyReadsAsTheTerminalTableWritesIt) {
       << markdown_summary({report});
 }
 
+// A handshakes.rate gate's figures are handshakes per second, not operations, in the gate table
+// and the Markdown summary as in every report (gates::format_metric_value).
+TEST(GatesTable, AHandshakesRateGateSaysHandshakesPerSecond) {
+  gating::EvaluatedGate handshakes = gate("hello", "handshakes.rate");
+  handshakes.outcome.observed = 1234;
+  handshakes.outcome.threshold = 1000;
+  gating::EvaluatedGate rps = gate("hello", "throughput.rps");
+  rps.outcome.observed = 1234;
+  const std::string table = gates_table({handshakes, rps});
+  const auto lines = lines_of(table);
+  ASSERT_EQ(lines.size(), 4u) << table;
+  EXPECT_NE(lines[2].find("1.23k handshakes/s"), std::string::npos) << table;
+  EXPECT_NE(lines[2].find("1.00k handshakes/s"), std::string::npos) << table;
+  EXPECT_EQ(lines[2].find("ops/s"), std::string::npos) << table;
+  EXPECT_NE(lines[3].find("1.23k ops/s"), std::string::npos) << table;
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 4;
+  report.gates = {handshakes};
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("| handshakes.rate | 1.23k handshakes/s | 1.00k handshakes/s |"),
+            std::string::npos)
+      << md;
+}
+
 TEST(GatesTable, LongNamesKeepEveryColumnAligned) {
   const std::string table = gates_table({gate("wamp_rpc_large@request_bytes=65536", "errors.count"),
                                          gate("hello", "router.cpu_per_request_long_name"),
