@@ -25,16 +25,9 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
     return kExitInvalidInput;
   }
   // The commit and branch the runs store, one from git checked as `run --server` checks the one
-  // it sends (a control character, invalid UTF-8): refused before the database is opened.
-  SetupSettings settings = run.setup;
-  auto revision = checked_revision(settings.commit, settings.branch);
-  if (!revision) {
-    std::fprintf(stderr, "error: %s\n", revision.message().c_str());
-    return kExitInvalidInput;
-  }
-  settings.commit = std::move(revision->commit);
-  settings.branch = std::move(revision->branch);
-  auto setup = set_up_run(settings);
+  // it sends (a control character, invalid UTF-8): refused by set_up_run before the database is
+  // opened.
+  auto setup = set_up_run(run.setup);
   if (!setup) {
     std::fprintf(stderr, "error: %s\n", setup.message().c_str());
     return kExitInvalidInput;

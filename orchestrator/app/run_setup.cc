@@ -194,15 +194,17 @@ Expected<std::unique_ptr<store::Store>> open_store(const std::string& path,
 }
 
 Expected<RunSetup> set_up_run(const SetupSettings& settings) {
+  // Those given, else the git work tree's of this folder, as `run --server` sends them; one
+  // from git checked as the flags are, before the database is opened.
+  auto revision = checked_revision(settings.commit, settings.branch, RevisionUse::kStored);
+  if (!revision) return revision.error();
   auto db = open_store(settings.db_path, settings.store);
   if (!db) return db.error();
   RunSetup setup;
   setup.db = std::move(*db);
   store::RunInfo& info = setup.info;
-  // Those given, else the git work tree's of this folder, as `run --server` sends them.
-  store::GitRevision revision = store::given_or_detected({settings.commit, settings.branch}, ".");
-  info.commit = std::move(revision.commit);
-  info.branch = std::move(revision.branch);
+  info.commit = std::move(revision->commit);
+  info.branch = std::move(revision->branch);
   info.labels = settings.labels;
   info.testbed = store::detect_testbed();
   // A killed orchestrator could not remove its workers' token: the next run does.
@@ -214,15 +216,17 @@ Expected<RunSetup> set_up_run(const SetupSettings& settings) {
   return setup;
 }
 
-Expected<store::GitRevision> checked_revision(const std::string& commit,
-                                              const std::string& branch) {
+Expected<store::GitRevision> checked_revision(const std::string& commit, const std::string& branch,
+                                              RevisionUse use) {
   store::GitRevision revision = store::given_or_detected({commit, branch}, ".");
   // A branch with a control character would be stored and printed by `runs list`, or refused
   // by the service naming a field the user never gave: the error says it came from git.
   serve::JobOptions from_git;
   if (commit.empty()) from_git.commit = revision.commit;
   if (branch.empty()) from_git.branch = revision.branch;
-  if (auto valid = serve::check_job_options(from_git, serve::OptionNames::kFromGit); !valid) {
+  const auto names = use == RevisionUse::kSent ? serve::OptionNames::kFromGitSent
+                                               : serve::OptionNames::kFromGitStored;
+  if (auto valid = serve::check_job_options(from_git, names); !valid) {
     return valid.error();
   }
   return revision;

@@ -77,14 +77,22 @@ struct RunSetup {
   engine::EngineOptions options;
 };
 
-// Opens the store, reads the commit and branch, detects the testbed, makes the log folder.
+// Reads the commit and branch (checked_revision: one from git that is refused fails the setup
+// before the store is opened), opens the store, detects the testbed, makes the log folder.
+// `run` and `calibrate` set up through here.
 Expected<RunSetup> set_up_run(const SetupSettings& settings);
+
+// What becomes of the commit and branch checked_revision gives: a local `run` or `calibrate`
+// stores them, `run --server` sends them to the service.
+enum class RevisionUse { kStored, kSent };
 
 // The commit and branch a local `run` stores and `run --server` sends: `commit` and `branch`
 // as given (the flags, checked already), else the git work tree's of this folder
 // (store::given_or_detected). A value git gave is checked as the flags are
 // (serve::check_job_options: no control character, valid UTF-8; git takes a branch name with
-// invalid UTF-8); the error says it came from git and which flag gives another.
-Expected<store::GitRevision> checked_revision(const std::string& commit, const std::string& branch);
+// invalid UTF-8); the error says it came from git and which flag gives another one to store
+// or to send (`use`).
+Expected<store::GitRevision> checked_revision(const std::string& commit, const std::string& branch,
+                                              RevisionUse use);
 
 }  // namespace benchgate::app

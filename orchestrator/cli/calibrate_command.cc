@@ -18,11 +18,11 @@
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
-#include "orchestrator/cli/worker_token.h"
 #include "orchestrator/gates/calibration.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/gating/calibration_series.h"
 #include "orchestrator/scenario/workload_glob.h"
+#include "orchestrator/serve/job.h"
 
 namespace benchgate::cli {
 namespace {
@@ -122,8 +122,11 @@ void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
   add_db_busy_timeout_option(*calibrate, flags.db_busy_timeout);
   calibrate->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   calibrate->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
-  calibrate->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
-  calibrate->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
+  add_remote_worker_options(*calibrate, flags.workers);
+  calibrate->add_option("--commit", flags.commit,
+                        "Commit measured (default: the git work tree's), stored with every run");
+  calibrate->add_option("--branch", flags.branch,
+                        "Branch measured (default: the git work tree's), stored with every run");
   calibrate->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
 }
 
@@ -136,9 +139,15 @@ int calibrate_command(const CalibrateFlags& flags) {
   if (!loaded.scenarios) return loaded.exit_code;
   auto& scenarios = loaded.scenarios;
   const scenario::Scenario& scenario = scenarios->front();
-  auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
-  if (!worker_token) {
-    std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
+  // The flags `run` shares, checked as `run` checks them: --commit and --branch (a control
+  // character is refused; one from git is checked by set_up_run), and the remote workers.
+  if (auto valid = serve::check_job_options({flags.commit, flags.branch}); !valid) {
+    std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+    return kExitInvalidInput;
+  }
+  auto remote = check_remote_worker_flags(flags.workers, *scenarios, stderr);
+  if (!remote) {
+    std::fprintf(stderr, "error: %s\n", remote.message().c_str());
     return kExitInvalidInput;
   }
   auto busy_timeout_ms = parse_db_busy_timeout(flags.db_busy_timeout);
@@ -149,17 +158,19 @@ int calibrate_command(const CalibrateFlags& flags) {
   // Before the store or any process, as `run` checks: a wrong path would otherwise start the
   // router, fail the first run (exit 3) and keep its log folder, for a usage mistake.
   if (auto usable = app::check_needed_binaries(*scenarios, flags.router_binary, flags.worker_binary,
-                                               !flags.worker_addresses.empty());
+                                               !flags.workers.addresses.empty());
       !usable) {
     std::fprintf(stderr, "error: %s\n", usable.message().c_str());
     return kExitInvalidInput;
   }
   app::SetupSettings settings;
   settings.db_path = flags.db_path;
+  settings.commit = flags.commit;
+  settings.branch = flags.branch;
   settings.store.busy_timeout_ms = *busy_timeout_ms;
   settings.labels = {{"calibration", "a/a"}};
-  settings.processes = {flags.router_binary, flags.worker_binary, flags.worker_addresses,
-                        *worker_token};
+  settings.processes = {flags.router_binary, flags.worker_binary, flags.workers.addresses,
+                        remote->token,       flags.workers.count, remote->wait_ns};
   auto setup = app::set_up_run(settings);
   if (!setup) {
     std::fprintf(stderr, "error: %s\n", setup.message().c_str());

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/cli/remote_worker_flags.h"
+
 namespace CLI {
 class App;
 }
@@ -22,8 +24,9 @@ struct CalibrateFlags {
   std::string db_busy_timeout = "5s";
   std::string router_binary;
   std::string worker_binary;
-  std::vector<std::string> worker_addresses;
-  std::string worker_token_file;
+  RemoteWorkerFlags workers;  // --workers-at, --workers, --workers-wait, --worker-token-file
+  std::string commit;         // --commit: empty, the git work tree's
+  std::string branch;         // --branch: empty, the git work tree's
   bool keep_logs = false;
 };
 

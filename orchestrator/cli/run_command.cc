@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "common/util/shown_text.h"
-#include "common/workload/workload_limits.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/local_run.h"
 #include "orchestrator/app/run_setup.h"
@@ -15,7 +14,6 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
 #include "orchestrator/cli/report_flags.h"
-#include "orchestrator/cli/worker_token.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/metrics/run_metrics.h"
 #include "orchestrator/report/run_outputs.h"
@@ -72,11 +70,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
       "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");
   run->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   run->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
-  run->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
-  run->add_option("--workers", flags.worker_count, kWorkersHelp)
-      ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));
-  run->add_option("--workers-wait", flags.workers_wait, kWorkersWaitHelp)->capture_default_str();
-  run->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
+  add_remote_worker_options(*run, flags.workers);
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
   run->add_option("--metrics-listen", flags.metrics_listen,
                   "Serve Prometheus metrics at http://HOST:PORT/metrics during the run");
@@ -170,22 +164,10 @@ int run_command(const RunFlags& flags) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }
-  // The remote workers: --workers-at, else those the scenarios name in [workers] at.
-  std::vector<std::string> remote = flags.worker_addresses;
-  if (remote.empty()) {
-    for (const auto& scenario : *scenarios) {
-      remote.insert(remote.end(), scenario.workers.at.begin(), scenario.workers.at.end());
-    }
-  }
-  auto workers_wait = check_workers_flags(flags.worker_count, flags.workers_wait, !remote.empty());
-  if (!workers_wait) {
-    std::fprintf(stderr, "error: %s\n", workers_wait.message().c_str());
-    return kExitInvalidInput;
-  }
   // Before the database or any process: a bad token file costs nothing.
-  auto worker_token = token_for_workers(flags.worker_token_file, remote, stderr);
-  if (!worker_token) {
-    std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
+  auto remote = check_remote_worker_flags(flags.workers, *scenarios, stderr);
+  if (!remote) {
+    std::fprintf(stderr, "error: %s\n", remote.message().c_str());
     return kExitInvalidInput;
   }
   if (!flags.server.empty()) {
@@ -199,7 +181,7 @@ int run_command(const RunFlags& flags) {
     // What git gave is checked as the service checks a submission (the flags were, above): a
     // branch with a control character would be refused there naming a field the user never
     // gave. Here the error says it came from git, and which flag sends another value.
-    auto revision = app::checked_revision(job.commit, job.branch);
+    auto revision = app::checked_revision(job.commit, job.branch, app::RevisionUse::kSent);
     if (!revision) {
       std::fprintf(stderr, "error: %s\n", revision.message().c_str());
       return kExitInvalidInput;
@@ -214,7 +196,7 @@ int run_command(const RunFlags& flags) {
   // Before the store or any process: a wrong path would otherwise start the router, fail the
   // run and store it (exit 3) for what is a usage mistake.
   if (auto usable = app::check_needed_binaries(*scenarios, flags.router_binary, flags.worker_binary,
-                                               !flags.worker_addresses.empty());
+                                               !flags.workers.addresses.empty());
       !usable) {
     std::fprintf(stderr, "error: %s\n", usable.message().c_str());
     return kExitInvalidInput;
@@ -224,8 +206,8 @@ int run_command(const RunFlags& flags) {
                flags.commit,
                flags.branch,
                *labels,
-               {flags.router_binary, flags.worker_binary, flags.worker_addresses, *worker_token,
-                flags.worker_count, *workers_wait}};
+               {flags.router_binary, flags.worker_binary, flags.workers.addresses, remote->token,
+                flags.workers.count, remote->wait_ns}};
   run.setup.store.busy_timeout_ms = *busy_timeout_ms;
   run.policy = {flags.baseline, flags.promote, flags.strict};
   run.outputs = outputs;

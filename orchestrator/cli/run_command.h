@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/cli/remote_worker_flags.h"
+
 namespace CLI {
 class App;
 }
@@ -27,10 +29,7 @@ struct RunFlags {
   bool strict = false;
   std::string router_binary;
   std::string worker_binary;
-  std::vector<std::string> worker_addresses;
-  std::string worker_token_file;  // token for the worker_addresses workers
-  size_t worker_count = 0;        // --workers: remote workers to wait for
-  std::string workers_wait = "60s";
+  RemoteWorkerFlags workers;  // --workers-at, --workers, --workers-wait, --worker-token-file
   bool keep_logs = false;
   std::string metrics_listen;         // HOST:PORT for Prometheus' /metrics
   std::string metrics_linger = "0s";  // keep /metrics up this long after the run

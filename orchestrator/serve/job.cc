@@ -21,9 +21,10 @@ bool prints_as_itself(std::string_view text) { return shown_text(text) == text; 
 
 Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
   const bool flags = names != OptionNames::kFields;
+  const bool from_git = names == OptionNames::kFromGitStored || names == OptionNames::kFromGitSent;
   // "--commit 'VALUE'", "field 'commit' ('VALUE')" or "the commit git gives ('VALUE')"
-  auto named = [flags, names](const char* flag, const char* field, std::string_view value) {
-    if (names == OptionNames::kFromGit) {
+  auto named = [flags, from_git](const char* flag, const char* field, std::string_view value) {
+    if (from_git) {
       return "the " + std::string(field) + " the git work tree gives ('" + shown_text(value) +
              "', not given as " + flag + ")";
     }
@@ -37,9 +38,10 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
                                            std::tuple{"--branch", "branch", &options.branch}}) {
     if (!prints_as_itself(*value)) {
       return Error{named(flag, field, *value) + kUnprintable +
-                   (names == OptionNames::kFromGit
-                        ? std::string("; give ") + flag + " to send another"
-                        : std::string())};
+                   (from_git ? std::string("; give ") + flag +
+                                   (names == OptionNames::kFromGitSent ? " to send another"
+                                                                       : " to store another")
+                             : std::string())};
     }
   }
   for (const auto& [key, value] : options.labels) {

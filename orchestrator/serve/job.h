@@ -34,10 +34,11 @@ struct JobOptions {
 };
 
 // How check_job_options' errors name a value: as `orchestrator run`'s flag (--commit, --label),
-// as the field of a Submit request (commit, labels), or as what the client's git work tree gave
-// (a commit or branch `run --server` found there, not given as a flag; the error says so and
-// which flag sends another value).
-enum class OptionNames { kFlags, kFields, kFromGit };
+// as the field of a Submit request (commit, labels), or as what the git work tree gave (a
+// commit or branch found there, not given as a flag; the error says so and which flag gives
+// another value): kFromGitStored for a local run or `calibrate`, which store it ("give --branch
+// to store another"), kFromGitSent for `run --server`, which sends it ("... to send another").
+enum class OptionNames { kFlags, kFields, kFromGitStored, kFromGitSent };
 
 // The options' values, checked as `orchestrator run` checks its flags before anything starts
 // (the service checks a submission's before queueing it): a --promote name the store would

@@ -90,14 +90,19 @@ class BadInputTest(unittest.TestCase):
     def test_flags_are_checked_before_anything_runs(self):
         path = write_scenario(self.dir, "local.toml",
                               'name = "local"\n[[workloads]]\nname = "a"\nprotocol = "http1"\n')
-        run = Run(["run", path, "--workers", "3"]).run()
-        self.assertEqual(run.returncode, 2, run.stderr)
-        self.assertEqual(run.stdout, "")
-        self.assertIn("error: --workers 3 counts remote workers: give them with --workers-at",
-                      run.stderr)
-        run = Run(["run", path, "--workers-at", "127.0.0.1:1", "--workers-wait", "soon"]).run()
-        self.assertEqual(run.returncode, 2, run.stderr)
-        self.assertIn("error: --workers-wait 'soon': expected a positive duration", run.stderr)
+        # calibrate takes run's remote-worker flags and checks them alike (it had no --workers
+        # nor --workers-wait).
+        for command in ("run", "calibrate"):
+            run = Run([command, path, "--workers", "3"]).run()
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertEqual(run.stdout, "")
+            self.assertIn("error: --workers 3 counts remote workers: give them with --workers-at",
+                          run.stderr)
+            run = Run([command, path, "--workers-at", "127.0.0.1:1", "--workers-wait",
+                       "soon"]).run()
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertIn("error: --workers-wait 'soon': expected a positive duration",
+                          run.stderr)
         for command in (["run", path], ["serve", "--scenarios", self.dir], ["gate", "1"],
                         ["report", "1"], ["runs", "list"], ["baseline", "list"],
                         ["compare", "1", "2"], ["history", "changes"], ["calibrate", path]):
@@ -152,16 +157,34 @@ class BadInputTest(unittest.TestCase):
         self.assertTrue(run.stderr.startswith(
             "error: the branch the git work tree gives ('bad\\xff', not given as --branch) has a "
             "control character (a line break, a tab, an escape) or invalid UTF-8"), run.stderr)
-        self.assertIn("give --branch to send another", run.stderr)
+        # A local run stores the branch: the flag gives another to store (`run --server`'s
+        # "to send another" is test_serve's).
+        self.assertIn("give --branch to store another", run.stderr)
         self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
         self.assertFalse(os.path.exists(db))
         self.assertEqual(run.leftovers(wait=0), [])
-        # --branch gives another: the check passes, and the run goes on to open its --db (a
-        # folder here, so that nothing runs).
-        run = Run(["run", path, "--db", self.dir, "--branch", "given"], cwd=checkout).run()
-        self.assertEqual(run.returncode, 2, run.stderr)
-        self.assertNotIn("git work tree", run.stderr)
-        self.assertIn(self.dir, run.stderr)
+        # calibrate stores it with every run of its series, checked alike (it stored it as
+        # found): refused before its --db, a folder here, is opened, so that nothing runs.
+        run = Run(["calibrate", path, "--db", self.dir], cwd=checkout).run()
+        self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
+        self.assertTrue(run.stderr.startswith(
+            "error: the branch the git work tree gives ('bad\\xff', not given as --branch) has a "
+            "control character"), run.stderr)
+        self.assertIn("give --branch to store another", run.stderr)
+        self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+        # --branch gives another: the check passes, and the run (and calibrate) goes on to open
+        # its --db (a folder here, so that nothing runs).
+        for command in ("run", "calibrate"):
+            run = Run([command, path, "--db", self.dir, "--branch", "given"], cwd=checkout).run()
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertNotIn("git work tree", run.stderr)
+            self.assertIn(self.dir, run.stderr)
+        # calibrate's --branch is checked as run's is.
+        run = Run(["calibrate", path, "--db", db, "--branch", "br\nanch"]).run()
+        self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
+        self.assertTrue(run.stderr.startswith("error: --branch 'br\\nanch' has a control "),
+                        run.stderr)
+        self.assertFalse(os.path.exists(db))
 
     def test_a_server_address_without_a_port_exits_2_naming_the_flag(self):
         # gRPC dialled "127.0.0.1" at port 0 and the client exited 3, as if the service were down.

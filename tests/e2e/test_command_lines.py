@@ -59,7 +59,13 @@ class HelpTest(HelpCase):
         self.assertRegex(run_help, r"--workers-wait DURATION=60s")
         self.assertRegex(run_help, r"--db FILE=benchgate\.db")
         self.assertRegex(run_help, r"\n  files \.\.\. REQUIRED")
-        self.assertRegex(self.help_of(["orchestrator", "calibrate"]), r"\n  file REQUIRED")
+        calibrate = self.help_of(["orchestrator", "calibrate"])
+        self.assertRegex(calibrate, r"\n  file REQUIRED")
+        # run's remote-worker flags, the same in calibrate (orchestrator/cli/remote_worker_flags.h).
+        for text in (run_help, calibrate):
+            self.assertRegex(text, r"--workers N\s+.*\(1 to 1024\)")
+            self.assertRegex(text, r"--workers-wait DURATION=60s")
+            self.assertRegex(text, r"--branch BRANCH\s+Branch measured")
         self.assertRegex(self.help_of(["orchestrator", "runs", "show"]), r"\n  RUN REQUIRED")
         worker = self.help_of(["worker"])
         self.assertRegex(worker, r"--listen HOST:PORT=127\.0\.0\.1:0")

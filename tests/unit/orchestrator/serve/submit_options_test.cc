@@ -202,16 +202,31 @@ TEST(SubmitOptions, AControlCharacterInAFlagIsRefusedNamingTheFlag) {
 TEST(SubmitOptions, ABranchFromGitIsNamedAsGitsWithTheFlagThatReplacesIt) {
   JobOptions from_git;
   from_git.branch = "bad\xff";
-  const auto refused = check_job_options(from_git, OptionNames::kFromGit);
+  const auto refused = check_job_options(from_git, OptionNames::kFromGitSent);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.message(),
             std::string("the branch the git work tree gives ('bad\\xff', not given as --branch)") +
                 kUnprintable + "; give --branch to send another");
   from_git.branch = "main";
   from_git.commit = "abc\n";
-  EXPECT_EQ(check_job_options(from_git, OptionNames::kFromGit).message(),
+  EXPECT_EQ(check_job_options(from_git, OptionNames::kFromGitSent).message(),
             std::string("the commit the git work tree gives ('abc\\n', not given as --commit)") +
                 kUnprintable + "; give --commit to send another");
+}
+
+// A local run and calibrate store what git gave, and send nothing: the flag gives another to
+// store (it said "to send another", the wording of `run --server`).
+TEST(SubmitOptions, ABranchFromGitThatALocalRunStoresNamesTheFlagThatStoresAnother) {
+  JobOptions from_git;
+  from_git.branch = "bad\xff";
+  EXPECT_EQ(check_job_options(from_git, OptionNames::kFromGitStored).message(),
+            std::string("the branch the git work tree gives ('bad\\xff', not given as --branch)") +
+                kUnprintable + "; give --branch to store another");
+  from_git.branch = "main";
+  from_git.commit = "abc\n";
+  EXPECT_EQ(check_job_options(from_git, OptionNames::kFromGitStored).message(),
+            std::string("the commit the git work tree gives ('abc\\n', not given as --commit)") +
+                kUnprintable + "; give --commit to store another");
 }
 
 }  // namespace
