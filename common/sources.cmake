@@ -1,0 +1,24 @@
+# benchgate_common's sources, relative to this folder. common/CMakeLists.txt builds the library
+# from this list and fuzz/CMakeLists.txt compiles the same list with clang and the sanitizers
+# (fuzz_common), so a file added here reaches both builds: a list kept apart in fuzz/ once
+# missed baseline_name.cc, and only fuzz.bounded's clang build failed to link.
+set(BENCHGATE_COMMON_SOURCES
+  histogram/hdr_histogram.cc
+  histogram/hdr_encoding.cc
+  units/units.cc
+  util/shown_text.cc
+  util/regular_file.cc
+  util/baseline_name.cc
+  process/process_stats.cc
+  process/process_tree.cc
+  security/token.cc
+  util/size_class_pool.cc
+  net/readiness_poller.cc
+  net/completion_ring.cc
+  net/connect_within.cc
+  net/listener_wakeup.cc
+  net/listen_failure.cc
+  net/owner_only_socket.cc
+  net/acked_bytes.cc
+  wamp/serializers.cc
+  wamp/rawsocket_frame.cc)
