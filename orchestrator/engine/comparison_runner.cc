@@ -279,6 +279,19 @@ class ComparisonRun {
         warmed[v] = true;
       }
     }
+    // An interrupt cuts the workload short for every variant, not only the one whose window it
+    // came in: one that had not measured all its repetitions is `interrupted`, as a plain run's
+    // workload it cut short is (README, "Failure behaviour"); one that measured them all stays
+    // `ok`, as a plain run's workload that finished before it does.
+    if (app::interrupted()) {
+      for (auto& w : out) {
+        if (w.status == results::WorkloadStatus::kOk &&
+            w.repetitions.size() < workload.repetitions) {
+          w.status = results::WorkloadStatus::kInterrupted;
+          w.error = app::interrupt_description();
+        }
+      }
+    }
     for (auto& w : out) {
       for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
       observer_.workload_finished(w);

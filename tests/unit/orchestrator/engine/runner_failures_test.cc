@@ -414,15 +414,45 @@ TEST_F(RunnerFailures, AnInterruptedComparisonKeepsWhatItMeasuredAndStops) {
   auto r = run(s);
 
   ASSERT_EQ(r.workloads.size(), 2u);  // w2 is not listed
+  // A measured one of its two repetitions: the interrupt cut it short too, though it came in
+  // B's window (it was stored `ok` beside B's `interrupted`).
   EXPECT_EQ(r.workloads[0].variant, "a");
-  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kInterrupted);
+  EXPECT_EQ(r.workloads[0].error, "cancelled through the service");
   EXPECT_EQ(r.workloads[0].repetitions.size(), 1u);
   EXPECT_EQ(r.workloads[1].variant, "b");
   EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kInterrupted);
   EXPECT_EQ(r.workloads[1].error, "cancelled through the service");
+  EXPECT_TRUE(r.workloads[1].repetitions.empty());
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.error, "");
   EXPECT_FALSE(r.ok());
+}
+
+// One rule with a plain run, whose workload that finished before an interrupt stays `ok`: a
+// variant that measured every repetition before it stays `ok`, the other is `interrupted`.
+TEST_F(RunnerFailures, AVariantThatMeasuredAllItsRepetitionsBeforeAnInterruptStaysOk) {
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  FakePool::Script pool;
+  // Windows come A B, B A: the interrupt arrives in A's second window, after B's second.
+  pool.worker.windows[3].before = [] { app::set_run_cancelled(true); };
+  pool.worker.windows[3].answer = false;
+  factories_.pools = {pool};
+  scenario::Scenario s = scenario_of({workload("w1")});
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].variant, "a");
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kInterrupted);
+  EXPECT_EQ(r.workloads[0].error, "cancelled through the service");
+  EXPECT_EQ(r.workloads[0].repetitions.size(), 1u);
+  EXPECT_EQ(r.workloads[1].variant, "b");
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk) << r.workloads[1].error;
+  EXPECT_EQ(r.workloads[1].repetitions.size(), 2u);
+  EXPECT_TRUE(r.interrupted);
 }
 
 }  // namespace
