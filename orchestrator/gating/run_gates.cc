@@ -1,6 +1,7 @@
 #include "orchestrator/gating/run_gates.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gating/change_gates.h"
@@ -19,6 +20,19 @@ bool is_relative(const scenario::Gate& gate) { return !gate.baseline.empty(); }
 // judged: an error that says why, as the loader says it.
 std::string refused_reason(const scenario::Gate& gate) {
   return "the scenario loader now refuses this gate, so it is not judged: " + gate.refused;
+}
+
+// Why `workload` has no figures, for a not_configured verdict: the variant (or the plain
+// workload) and its stored reason without the kind that reason starts with ("not_configured:
+// 'h2load' is not installed", as the JSON report and the store keep it), which the sentence
+// says already.
+std::string not_configured_reason(const WorkloadValues& workload) {
+  constexpr std::string_view kKind = "not_configured: ";
+  std::string_view why = workload.error;
+  if (why.starts_with(kKind)) why.remove_prefix(kKind.size());
+  const std::string who =
+      workload.variant == "default" ? "workload " + workload.name : "variant " + workload.variant;
+  return who + " is not configured: " + std::string(why);
 }
 
 // The same workload's values in the variant a paired gate names, or nullptr.
@@ -118,8 +132,7 @@ std::optional<gates::GateOutcome> outcome_before_test(
     const std::vector<WorkloadValues>& workloads) {
   if (workload.status == "not_configured") {
     // The variant did not run (docs/SCENARIOS.md): nothing to judge, and no run error.
-    return gates::not_configured_outcome(
-        gate, "variant " + workload.variant + " is not configured: " + workload.error);
+    return gates::not_configured_outcome(gate, not_configured_reason(workload));
   }
   if (workload.status != "ok") return gates::error_outcome(gate, not_ok_reason(workload));
   if (!workload.not_judged.empty()) {
@@ -132,8 +145,7 @@ std::optional<gates::GateOutcome> outcome_before_test(
         gate, "variant " + gate.against + " of workload " + workload.name + " was not measured");
   }
   if (against->status == "not_configured") {
-    return gates::not_configured_outcome(
-        gate, "variant " + against->variant + " is not configured: " + against->error);
+    return gates::not_configured_outcome(gate, not_configured_reason(*against));
   }
   if (against->status != "ok") {
     return gates::error_outcome(gate,
