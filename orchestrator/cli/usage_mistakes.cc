@@ -2,9 +2,11 @@
 #include "orchestrator/cli/usage_mistakes.h"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::cli {
@@ -62,6 +64,38 @@ bool takes_positionals(const CLI::App* app) {
     if (option->get_positional()) return true;
   }
   return false;
+}
+
+// "the old run": an option's description as a phrase within a sentence.
+std::string as_phrase(std::string description) {
+  if (!description.empty() && description[0] >= 'A' && description[0] <= 'Z') {
+    description[0] = static_cast<char>(description[0] - 'A' + 'a');
+  }
+  return description;
+}
+
+// CLI11's "Could not convert: RUN_A = abc" (a value its option's type does not take) as a
+// sentence that says what the command takes there: "`orchestrator compare` takes a whole number
+// as its RUN_A argument, not 'abc': the old run"; nothing for another conversion error.
+std::optional<std::string> conversion_sentence(const CLI::App* app, const std::string& path,
+                                               std::string_view what) {
+  constexpr std::string_view kPrefix = "Could not convert: ";
+  if (!what.starts_with(kPrefix)) return std::nullopt;
+  what.remove_prefix(kPrefix.size());
+  for (const CLI::Option* option : app->get_options()) {
+    const std::string name = option->get_name();
+    if (!what.starts_with(name + " = ")) continue;
+    const std::string value(what.substr(name.size() + 3));
+    const std::string type = option->get_type_name().substr(0, option->get_type_name().find(':'));
+    const std::string expected = type == "INT" || type == "UINT" ? "a whole number"
+                                 : type == "FLOAT"               ? "a number"
+                                                                 : "another value";
+    const std::string where = option->get_positional() ? "its " + name + " argument" : name;
+    const std::string description = as_phrase(option->get_description());
+    return "`" + path + "` takes " + expected + " as " + where + ", not '" + shown_text(value) +
+           "'" + (description.empty() ? "" : ": " + description);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -124,14 +158,13 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& erro
       if (option->get_positional() && option->get_required() && option->count() == 0 &&
           what.starts_with(option->get_name() + " ")) {
         // "needs its files argument: scenario files (TOML)": the description as a phrase.
-        std::string description = option->get_description();
-        if (!description.empty() && description[0] >= 'A' && description[0] <= 'Z') {
-          description[0] = static_cast<char>(description[0] - 'A' + 'a');
-        }
-        return "`" + path + "` needs its " + option->get_name() + " argument: " + description +
-               help;
+        return "`" + path + "` needs its " + option->get_name() +
+               " argument: " + as_phrase(option->get_description()) + help;
       }
     }
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr) {
+    if (auto sentence = conversion_sentence(current, path, error.what())) return *sentence + help;
   }
   return "`" + path + "`: " + error.what() + help;
 }

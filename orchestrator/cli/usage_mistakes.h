@@ -24,7 +24,8 @@ std::optional<std::string> command_line_mistake(const CLI::App& app, int argc,
 // What CLI11's `error` (thrown by app.parse) means, as one line without "error: ", naming the
 // command it concerns and where its help is: a command group given no command lists its
 // commands ("`orchestrator runs` needs a command: list, show, ..."), a missing argument is
-// named with its description.
+// named with its description, and so is a value its type does not take ("`orchestrator compare`
+// takes a whole number as its RUN_A argument, not 'abc': the old run").
 std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error);
 
 }  // namespace benchgate::cli

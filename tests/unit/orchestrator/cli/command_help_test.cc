@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "orchestrator/cli/calibrate_command.h"
+#include "orchestrator/cli/gate_command.h"
+#include "orchestrator/cli/history_commands.h"
 #include "orchestrator/cli/run_command.h"
 #include "orchestrator/cli/usage_mistakes.h"
 #include "orchestrator/cli/worker_check_command.h"
@@ -34,6 +36,26 @@ TEST(CommandHelp, AMissingArgumentIsNamedInAPlainSentence) {
   EXPECT_EQ(parse_error_for(app, {"validate"}),
             "`orchestrator validate` needs its files argument: scenario files (TOML); see "
             "`orchestrator validate --help`");
+}
+
+// A value the argument's type does not take reads as a sentence too (it said CLI11's "Could not
+// convert: RUN_A = abc").
+TEST(CommandHelp, AValueOfTheWrongTypeIsNamedInAPlainSentence) {
+  CLI::App app("benchgate", "orchestrator");
+  app.require_subcommand(1);
+  HistoryFlags history;
+  add_history_commands(app, history);
+  GateFlags gate;
+  add_gate_command(app, gate);
+  EXPECT_EQ(parse_error_for(app, {"compare", "abc", "1"}),
+            "`orchestrator compare` takes a whole number as its RUN_A argument, not 'abc': the "
+            "old run; see `orchestrator compare --help`");
+  EXPECT_EQ(parse_error_for(app, {"gate", "x\ny"}),
+            "`orchestrator gate` takes a whole number as its run argument, not 'x\\ny': run id "
+            "(see `orchestrator runs list`); see `orchestrator gate --help`");
+  EXPECT_EQ(parse_error_for(app, {"runs", "list", "--limit", "ten"}),
+            "`orchestrator runs list` takes a whole number as --limit, not 'ten': at most this "
+            "many runs (0: every run); see `orchestrator runs list --help`");
 }
 
 TEST(CommandHelp, WorkerCheckTimeoutShowsItsDefaultAsEveryOptionDoes) {
