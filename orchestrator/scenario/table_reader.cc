@@ -1,6 +1,7 @@
 // Typed reads of one TOML table, with diagnostics that name the key and quote the value.
 #include "orchestrator/scenario/table_reader.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -42,6 +43,35 @@ std::string format_number(double v) {
   while (!s.empty() && s.back() == '0') s.pop_back();
   if (!s.empty() && s.back() == '.') s.pop_back();
   return s;
+}
+
+// A float as TOML would write it back: the shortest text that reads as the same number, with a
+// decimal point where it has none (3.0, not 3, which would read as the integer it is not).
+std::string float_text(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buffer[64];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  if (ec != std::errc()) return format_number(v);
+  std::string s(buffer, end);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// A node's type and, for a scalar, its value: "float 1.5", "string \"8\"", "boolean true";
+// "array" and "table" alone.
+std::string typed_value(const toml::node& node) {
+  std::string out(toml_type_name(node));
+  if (const auto* f = node.as_floating_point()) {
+    out += " " + float_text(f->get());
+  } else if (const auto* i = node.as_integer()) {
+    out += " " + std::to_string(i->get());
+  } else if (const auto* b = node.as_boolean()) {
+    out += b->get() ? " true" : " false";
+  } else if (const auto* text = node.as_string()) {
+    out += " " + quote(text->get());
+  }
+  return out;
 }
 
 }  // namespace
@@ -123,8 +153,7 @@ bool TableReader::require(std::string_view key) {
 void TableReader::wrong_type(std::string_view key, const toml::node& node,
                              std::string_view expected) {
   diagnostics_.error(node.source(), "key '" + shown_text(key) + "' must be " +
-                                        std::string(expected) + ", got " +
-                                        std::string(toml_type_name(node)));
+                                        std::string(expected) + ", got " + typed_value(node));
 }
 
 std::optional<std::string> TableReader::expand(std::string_view key, const toml::node& node) {

@@ -122,7 +122,22 @@ TEST(ScenarioErrors, AHundredProblemsAreAllListedWithNoNote) {
 TEST(ScenarioErrors, WrongTypePointsAtTheValue) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "connections = \"8\"\n"),
             std::vector<std::string>{
-                "s.toml:5:15: error: key 'connections' must be an integer, got string"});
+                "s.toml:5:15: error: key 'connections' must be an integer, got string \"8\""});
+}
+
+TEST(ScenarioErrors, AFloatWhereAnIntegerIsWantedIsNamedWithItsValue) {
+  // The key, the value as TOML reads it and what is wanted: "got float" alone left the reader
+  // to find which number of the line was meant, and a whole float (3.0) looked like an integer.
+  EXPECT_EQ(refusals_of(std::string(kHead) +
+                        "connections = 1.5\nrepetitions = 3.0\nthreads = 1e3\nworkers = true\n"
+                        "in_flight = [1]\n"),
+            (std::vector<std::string>{
+                "s.toml:5:15: error: key 'connections' must be an integer, got float 1.5",
+                "s.toml:6:15: error: key 'repetitions' must be an integer, got float 3.0",
+                "s.toml:7:11: error: key 'threads' must be an integer, got float 1000.0",
+                "s.toml:8:11: error: key 'workers' must be an integer, got boolean true",
+                "s.toml:9:13: error: key 'in_flight' must be an integer, got array",
+            }));
 }
 
 TEST(ScenarioErrors, BadUnitQuotesTheValueAndTheExpectedForm) {
@@ -224,7 +239,7 @@ TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
                         "s.toml:6:13: error: key 'in_flight' must be at most 4294967295, got "
                         "5000000000",
                         "s.toml:10:7: error: key 'max' must be a duration string such as "
-                        "\"250ms\" or \"1.5s\", got integer",
+                        "\"250ms\" or \"1.5s\", got integer 5",
                     }));
 }
 
@@ -559,7 +574,7 @@ TEST(ScenarioErrors, GateBoundsAreTypedByTheirMetric) {
       << errors[0];
   EXPECT_TRUE(errors[0].ends_with("; write it like \"1KiB\", \"1.5MB\" or an integer of bytes"))
       << errors[0];
-  EXPECT_EQ(errors[1], "s.toml:12:7: error: key 'min' must be a number, got string");
+  EXPECT_EQ(errors[1], "s.toml:12:7: error: key 'min' must be a number, got string \"5k\"");
 }
 
 TEST(ScenarioErrors, DuplicateWorkloadNamePointsAtTheSecondName) {
@@ -594,7 +609,7 @@ TEST(ScenarioErrors, GateVariantAndFailWhenUnderpoweredAreChecked) {
             "(one with 'baseline')");
   EXPECT_EQ(errors[1],
             "s.toml:15:26: error: key 'fail_when_underpowered' must be a boolean (true or false), "
-            "got string");
+            "got string \"yes\"");
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ TEST(ScenarioFailFast, AStringIsAWrongTypeAtTheValue) {
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(diagnostic_lines(r),
             std::vector<std::string>{"s.toml:2:13: error: key 'fail_fast' must be "
-                                     "a boolean (true or false), got string"});
+                                     "a boolean (true or false), got string \"yes\""});
 }
 
 TEST(ScenarioFailFast, InsideAWorkloadIsAnUnknownKey) {
