@@ -7,6 +7,7 @@
 
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/worker_impls_section.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -94,13 +95,14 @@ void refuse_workload_workers(TableReader& top) {
 
 // [compare] workers = [...]: "builtin" or [worker_impls.NAME] names, each run against the
 // scenario's [router].
-void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario) {
+void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario,
+                          const RefusedWorkerImpls& refused) {
   Diagnostics& diag = top.diagnostics();
   auto names = r.string_array("workers");
   if (!names) return;
   std::set<std::string> seen;
   for (const std::string& name : *names) {
-    if (name != "builtin" && !scenario.worker_impls.count(name)) {
+    if (name != "builtin" && !scenario.worker_impls.count(name) && !refused.covers(name)) {
       std::string known = "builtin";
       for (const auto& [impl, config] : scenario.worker_impls) known += ", " + impl;
       diag.error(r.value_location("workers"), "[compare] names worker '" + shown_text(name) +
@@ -119,7 +121,7 @@ void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario) 
   scenario.compare_workers = std::move(*names);
 }
 
-void read_compare(TableReader& top, Scenario& scenario) {
+void read_compare(TableReader& top, Scenario& scenario, const RefusedWorkerImpls& refused) {
   Diagnostics& diag = top.diagnostics();
   const toml::table* table = top.table("compare");
   if (!table) return;
@@ -132,7 +134,7 @@ void read_compare(TableReader& top, Scenario& scenario) {
                "thing; compare routers and workers in two scenario files");
   }
   if (r.has("workers") && !r.has("routers")) {
-    read_compare_workers(top, r, scenario);
+    read_compare_workers(top, r, scenario, refused);
   } else if (r.has("routers")) {
     read_compare_routers(top, r, scenario);
   } else {
@@ -145,9 +147,9 @@ void read_compare(TableReader& top, Scenario& scenario) {
 
 }  // namespace
 
-void read_comparison(TableReader& top, Scenario& scenario) {
+void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerImpls& refused) {
   read_routers(top, scenario);
-  read_compare(top, scenario);
+  read_compare(top, scenario, refused);
   if (scenario.compare_routers.empty() && scenario.compare_workers.empty()) {
     if (!scenario.routers.empty()) {
       top.diagnostics().error(top.key_location("routers"),

@@ -205,9 +205,12 @@ struct Workload {
   int64_t warmup_ns = 1'000'000'000;
   int64_t duration_ns = 3'000'000'000;
   uint32_t repetitions = 3;
-  uint32_t workers = 1;                 // worker processes
-  uint32_t threads = 1;                 // threads per worker
-  std::string worker = "builtin";       // worker implementation name
+  uint32_t workers = 1;            // worker processes
+  uint32_t threads = 1;            // threads per worker
+  std::string worker = "builtin";  // worker implementation name
+  // Where `worker` is written (its value, in the workload or in [defaults]); no line when
+  // neither sets it.
+  Location worker_where;
   int64_t timeout_ns = 60'000'000'000;  // hard limit for the whole workload
   // on_worker_loss of the workload or [defaults]; the loader fills in [workers]'s when neither
   // sets it.

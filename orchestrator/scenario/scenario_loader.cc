@@ -114,9 +114,9 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   scenario.workloads = read_workloads(top, defaults);
   read_workers(top, scenario);
   // [compare] workers names [worker_impls] entries, so those are read first.
-  read_worker_impls(top, scenario);
-  read_comparison(top, scenario);
-  check_workload_workers(scenario, diag);
+  const RefusedWorkerImpls refused_impls = read_worker_impls(top, scenario);
+  read_comparison(top, scenario, refused_impls);
+  check_workload_workers(scenario, refused_impls, diag);
   check_router_tls(scenario, diag);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();

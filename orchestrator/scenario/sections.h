@@ -42,9 +42,12 @@ RouterConfig read_router_table(TableReader& r, const std::string& section);
 void read_wamp_auth(TableReader& workload, WampRequest& wamp);
 void read_router_auth_config(TableReader& r, RouterConfig& router, bool builtin);
 
+struct RefusedWorkerImpls;  // worker_impls_section.h
+
 // [routers.NAME] and [compare]: the router variants and the comparison over them or over the
-// worker implementations ([worker_impls] must be read before).
-void read_comparison(TableReader& top, Scenario& scenario);
+// worker implementations ([worker_impls] must be read before; a compared worker that names an
+// entry it refused is not reported again).
+void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerImpls& refused);
 
 // `sweep = { request_bytes = [...] }` (or connections) of a workload: the workloads it expands
 // into, named NAME@PARAMETER=VALUE, or {w} when the workload has no sweep.

@@ -6,16 +6,24 @@
 
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::scenario {
 
-void read_worker_impls(TableReader& top, Scenario& scenario) {
+RefusedWorkerImpls read_worker_impls(TableReader& top, Scenario& scenario) {
   Diagnostics& diag = top.diagnostics();
+  RefusedWorkerImpls refused;
   const toml::table* impls = top.table("worker_impls");
-  if (!impls) return;
+  if (!impls) {
+    refused.all = top.has("worker_impls");
+    return refused;
+  }
   for (const auto& [key, node] : *impls) {
     const std::string name(key.str());
     const std::string section = "[worker_impls." + shown_text(name) + "]";
+    // Each `continue` below has reported why the entry is refused; an entry read in full is
+    // taken out again at the end of the loop's body.
+    refused.names.insert(name);
     if (!is_valid_name(name)) {
       diag.error(diag.at(key.source()),
                  "worker name '" + shown_text(name) + "' must match [a-z0-9_.-]+");
@@ -57,6 +65,7 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
       }
       impl.adapter = std::move(*adapter);
       scenario.worker_impls[name] = std::move(impl);
+      refused.names.erase(name);
       continue;
     }
     if (!r.has("command")) {
@@ -75,18 +84,26 @@ void read_worker_impls(TableReader& top, Scenario& scenario) {
     }
     impl.command = std::move(*command);
     scenario.worker_impls[name] = std::move(impl);
+    refused.names.erase(name);
   }
+  return refused;
 }
 
-void check_workload_workers(const Scenario& scenario, Diagnostics& diag) {
+void check_workload_workers(const Scenario& scenario, const RefusedWorkerImpls& refused,
+                            Diagnostics& diag) {
   for (const Workload& w : scenario.workloads) {
     if (w.worker == "builtin" || scenario.worker_impls.count(w.worker)) continue;
+    if (refused.covers(w.worker)) continue;
     std::string known = "builtin";
-    for (const auto& [name, impl] : scenario.worker_impls) known += ", " + name;
-    diag.error(w.where, "workload '" + shown_text(w.name) + "': worker '" + shown_text(w.worker) +
-                            "' is not defined (no [worker_impls." + shown_text(w.worker) +
-
-                            "]; known: " + known + ")");
+    std::vector<std::string_view> names = {"builtin"};
+    for (const auto& [name, impl] : scenario.worker_impls) {
+      known += ", " + name;
+      names.push_back(name);
+    }
+    diag.error(w.worker_where.line != 0 ? w.worker_where : w.where,
+               "workload '" + shown_text(w.name) + "': worker '" + shown_text(w.worker) +
+                   "' is not defined" + did_you_mean(w.worker, names) + ": no [worker_impls." +
+                   shown_text(w.worker) + "]; known: " + known);
   }
 }
 

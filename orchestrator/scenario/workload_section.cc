@@ -123,6 +123,7 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("rate", r.number("rate", 0), w.rate);
   // "builtin" or a [worker_impls] name: checked once every section is read.
   f.take("worker", r.string("worker"), w.worker);
+  if (r.has("worker")) w.worker_where = r.value_location("worker");
   f.take("on_worker_loss", read_worker_loss(r), w.on_worker_loss);
 }
 

@@ -50,6 +50,80 @@ worker = "pyton"
       << diagnostics_text(r);
 }
 
+TEST(ScenarioWorkerImpls, AMisspeltWorkerIsReportedAtItsValueWithADidYouMean) {
+  // At the value that names it (in the workload, or in [defaults] for every workload that
+  // inherits it), not at the workload's header, and with the nearest name.
+  EXPECT_EQ(test_support::diagnostic_lines(test_support::load_hermetic(R"(name = "w"
+[worker_impls.wrk]
+adapter = "wrk"
+[[workloads]]
+name = "a"
+worker = "wkr"
+)")),
+            std::vector<std::string>{
+                "s.toml:6:10: error: workload 'a': worker 'wkr' is not defined (did you mean "
+                "'wrk'?): no [worker_impls.wkr]; known: builtin, wrk"});
+  EXPECT_EQ(test_support::diagnostic_lines(test_support::load_hermetic(R"(name = "w"
+[defaults]
+worker = "biultin"
+[[workloads]]
+name = "a"
+)")),
+            std::vector<std::string>{
+                "s.toml:3:10: error: workload 'a': worker 'biultin' is not defined (did you "
+                "mean 'builtin'?): no [worker_impls.biultin]; known: builtin"});
+}
+
+TEST(ScenarioWorkerImpls, ARefusedImplementationIsReportedOnceNotAgainWhereItIsNamed) {
+  // Each [worker_impls.NAME] below is refused for a reason of its own; the workloads (and the
+  // comparison) that name it get no second error saying that no such table exists.
+  const auto lines = test_support::diagnostic_lines(test_support::load_hermetic(R"(name = "w"
+[worker_impls.x]
+adapter = "nope"
+[worker_impls.y]
+command = "prog"
+[worker_impls.z]
+[worker_impls."A"]
+command = ["a"]
+[worker_impls.e]
+command = []
+[compare]
+workers = ["builtin", "x"]
+[defaults]
+repetitions = 2
+[[workloads]]
+name = "a"
+)"));
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       "s.toml:3:11: error: unknown adapter 'nope' in [worker_impls.x] (known: "
+                       "h2load, wrk)",
+                       "s.toml:5:11: error: key 'command' must be an array of strings, got "
+                       "string \"prog\"",
+                       "s.toml:6:1: error: [worker_impls.z] needs 'command' (a worker program "
+                       "and its arguments) or 'adapter' (h2load, wrk)",
+                       "s.toml:7:15: error: worker name 'A' must match [a-z0-9_.-]+",
+                       "s.toml:10:11: error: key 'command' must be a program and its arguments, "
+                       "none of them empty",
+                   }));
+  for (const char* worker : {"x", "y", "z", "A", "e"}) {
+    const auto refused = test_support::diagnostic_lines(test_support::load_hermetic(
+        std::string("name = \"w\"\n[worker_impls.x]\nadapter = \"nope\"\n[worker_impls.y]\n"
+                    "command = \"prog\"\n[worker_impls.z]\n[worker_impls.\"A\"]\n"
+                    "command = [\"a\"]\n[worker_impls.e]\ncommand = []\n[[workloads]]\n"
+                    "name = \"a\"\nworker = \"") +
+        worker + "\"\n"));
+    EXPECT_EQ(refused.size(), 5u) << worker;
+    for (const std::string& line : refused) {
+      EXPECT_EQ(line.find("is not defined"), std::string::npos) << line;
+    }
+  }
+  // [worker_impls] that is no table at all: one error, none for the names it was to define.
+  EXPECT_EQ(test_support::diagnostic_lines(test_support::load_hermetic(
+                "name = \"w\"\nworker_impls = 5\n[[workloads]]\nname = \"a\"\nworker = \"py\"\n")),
+            std::vector<std::string>{
+                "s.toml:2:16: error: key 'worker_impls' must be a table, got integer 5"});
+}
+
 TEST(ScenarioWorkerImpls, AnEmptyCommandOrArgumentIsAnError) {
   for (const char* command : {"[]", "[\"\"]", "[\"a\", \"\"]"}) {
     auto r = load_in_tmp_dir(std::string("name = \"w\"\n[worker_impls.x]\ncommand = ") + command +
