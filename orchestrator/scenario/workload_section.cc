@@ -480,7 +480,7 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   }
   if (transfer) read_wamp_transfer(r, wamp);
   if (rpc) {
-    if (auto v = r.boolean("session_per_operation")) wamp.session_per_operation = *v;
+    f.take("session_per_operation", r.boolean("session_per_operation"), wamp.session_per_operation);
     read_wamp_rpc_advanced(r, wamp);
   }
 }
@@ -571,9 +571,13 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::stri
                    std::to_string(w.threads) + " = " + std::to_string(needed) +
                    "): each thread needs a connection");
   }
+  // A closed loop of one operation at a time: the key at fault is in_flight when it is not 1,
+  // else rate; then the key that asks for the closed loop (the workload's protocol, its
+  // session_per_operation) when the other comes from [defaults].
+  const std::string_view closed_loop_key = w.in_flight != 1 ? "in_flight" : "rate";
   if (w.protocol == Protocol::kWampTransfer && !broken({"rate", "in_flight"}) &&
       (w.rate > 0 || w.in_flight != 1)) {
-    diag.error(blame(t, {"rate", "in_flight"}),
+    diag.error(blame(t, {closed_loop_key, "protocol"}),
                who +
                    "wamp_transfer runs one transfer at a time per session, closed loop: "
                    "in_flight must be 1 and rate unset, got in_flight = " +
@@ -581,7 +585,7 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::stri
   }
   if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation &&
       !broken({"rate", "in_flight"}) && (w.rate > 0 || w.in_flight != 1)) {
-    diag.error(blame(t, {"rate", "in_flight"}),
+    diag.error(blame(t, {closed_loop_key, "session_per_operation"}),
                who +
                    "session_per_operation makes every call on a session of its own, closed "
                    "loop: in_flight must be 1 and rate unset, got in_flight = " +
@@ -612,10 +616,15 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::stri
     const double measured = static_cast<double>(w.warmup_ns) +
                             static_cast<double>(w.duration_ns) * static_cast<double>(w.repetitions);
     if (static_cast<double>(w.timeout_ns) <= measured) {
-      diag.error(blame(t, {"timeout", "duration", "repetitions", "warmup"}),
-                 who + "timeout (" + format_duration_ns(static_cast<double>(w.timeout_ns)) +
-                     ") must be longer than warmup + duration * repetitions (" +
-                     format_duration_ns(measured) + ")");
+      // The timeout is the key at fault wherever it is set; only the default one is blamed on
+      // what it must cover (a warm-up of zero adds nothing to it).
+      std::vector<std::string_view> keys = {"duration", "repetitions"};
+      if (w.warmup_ns > 0) keys.push_back("warmup");
+      if (t.set_at.count("timeout")) keys = {"timeout"};
+      diag.error(blame(t, keys), who + "timeout (" +
+                                     format_duration_ns(static_cast<double>(w.timeout_ns)) +
+                                     ") must be longer than warmup + duration * repetitions (" +
+                                     format_duration_ns(measured) + ")");
     }
   }
 }
@@ -694,6 +703,7 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
       if (*protocol == "wamp_rpc") w.protocol = Protocol::kWampRpc;
       if (*protocol == "wamp_pubsub") w.protocol = Protocol::kWampPubSub;
       if (*protocol == "wamp_transfer") w.protocol = Protocol::kWampTransfer;
+      t.set_at["protocol"] = Origin{r.key_location("protocol"), /*in_workload=*/true};
     }
     read_shared(r, t, /*in_workload=*/true);
     if (is_http(w.protocol)) {

@@ -271,6 +271,40 @@ TEST(ScenarioErrors, OpenLoopRateWithPipeliningIsRefused) {
       << errors[0];
 }
 
+TEST(ScenarioErrors, AOneAtATimeRuleBlamesTheKeyThatBreaksIt) {
+  // wamp_transfer runs one transfer at a time: in_flight = 2 breaks it, not rate = 0.
+  EXPECT_EQ(
+      refusals_of(std::string(kHead) + "protocol = \"wamp_transfer\"\nrate = 0\nin_flight = 2\n"),
+      std::vector<std::string>{
+          "s.toml:7:1: error: workload 'w': wamp_transfer runs one transfer at a time per "
+          "session, closed loop: in_flight must be 1 and rate unset, got in_flight = 2"});
+  // An in_flight of [defaults] that suits the other workloads: the workload's own
+  // session_per_operation is what asks for one call at a time.
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\nin_flight = 2\n[[workloads]]\nname = \"w\"\n"
+                        "protocol = \"wamp_rpc\"\nsession_per_operation = true\n"),
+            std::vector<std::string>{
+                "s.toml:7:1: error: workload 'w': session_per_operation makes every call on a "
+                "session of its own, closed loop: in_flight must be 1 and rate unset, got "
+                "in_flight = 2"});
+}
+
+TEST(ScenarioErrors, ATooShortTimeoutIsReportedAtTheTimeout) {
+  // Not at a warm-up of zero, which adds nothing, nor at a duration the timeout must cover: the
+  // timeout is the key at fault, wherever it is set.
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\ntimeout = \"5s\"\n[[workloads]]\nname = \"w\"\n"
+                        "warmup = \"0s\"\n"),
+            std::vector<std::string>{"s.toml:3:1: error: workload 'w': timeout (5s) must be "
+                                     "longer than warmup + duration * repetitions (9s)"});
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\ntimeout = \"20s\"\n[[workloads]]\n"
+                        "name = \"w\"\nduration = \"10s\"\n"),
+            std::vector<std::string>{"s.toml:3:1: error: workload 'w': timeout (20s) must be "
+                                     "longer than warmup + duration * repetitions (31s)"});
+  // The default timeout: blamed on what it must cover, the workload's own key first.
+  EXPECT_EQ(refusals_of(std::string(kHead) + "warmup = \"0s\"\nduration = \"30s\"\n"),
+            std::vector<std::string>{"s.toml:6:1: error: workload 'w': timeout (60s) must be "
+                                     "longer than warmup + duration * repetitions (90s)"});
+}
+
 TEST(ScenarioErrors, UnsetEnvironmentVariableIsNamedAtTheString) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "target = \"/${env:NOPE}\"\n"),
             std::vector<std::string>{"s.toml:5:10: error: key 'target': environment variable "
