@@ -84,12 +84,13 @@ void check_workload_reference(TableReader& r, const std::string& pattern,
                             did_you_mean(pattern, names_of(workloads)));
 }
 
-void check_variant_reference(TableReader& r, const std::string& pattern,
+// Whether `pattern` matches one of the variants; reports it when not.
+bool check_variant_reference(TableReader& r, const std::string& pattern,
                              const std::vector<std::string>& variants) {
   const bool matched = std::any_of(variants.begin(), variants.end(), [&](const std::string& v) {
     return workload_matches(pattern, v);
   });
-  if (matched) return;
+  if (matched) return true;
   std::vector<std::string_view> names(variants.begin(), variants.end());
   std::string all;
   for (const auto& v : variants) all += (all.empty() ? "" : ", ") + shown_text(v);
@@ -98,6 +99,7 @@ void check_variant_reference(TableReader& r, const std::string& pattern,
       std::string(is_glob(pattern) ? "gate variant pattern '" : "gate variant '") +
           shown_text(pattern) + "' matches no variant" + did_you_mean(pattern, names) +
           "; the scenario's variants: " + all);
+  return false;
 }
 
 // The variants the gate judges: those its `variant` matches, and a paired gate's `against`
@@ -183,8 +185,10 @@ void check_measurable(TableReader& r, const Gate& gate, const Scenario& scenario
 }
 
 // against = "VARIANT": a paired gate, judged against another variant of the same run.
+// `variant_refused`: the gate's `variant` was reported already (it matches nothing), so that it
+// matches nothing but `against` is not said a second time.
 void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& variants,
-                  bool compared) {
+                  bool compared, bool variant_refused) {
   Diagnostics& diag = r.diagnostics();
   auto against = r.string("against");
   if (!against) return;
@@ -199,7 +203,7 @@ void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& va
     diag.error(r.value_location("against"), "gate against '" + shown_text(*against) +
                                                 "' is no variant" + did_you_mean(*against, names) +
                                                 "; the scenario's variants: " + all);
-  } else {
+  } else if (!variant_refused) {
     const bool judges_another = std::any_of(
         variants.begin(), variants.end(),
         [&](const std::string& v) { return v != *against && workload_matches(gate.variant, v); });
@@ -245,11 +249,12 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
       gate.workload = std::move(*pattern);
     }
   }
+  bool variant_refused = r.has("variant");
   if (auto variant = r.string("variant")) {
     if (variant->empty()) {
       diag.error(r.value_location("variant"), "key 'variant' must name a variant or a glob");
     } else {
-      check_variant_reference(r, *variant, variants);
+      variant_refused = !check_variant_reference(r, *variant, variants);
     }
     gate.variant = std::move(*variant);
   }
@@ -282,19 +287,24 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   }
 
   // Exactly one of max, min, baseline (or, comparing variants, against) decides what kind of
-  // gate this is.
-  const std::string one_of =
-      compared ? "'max', 'min', 'baseline' or 'against'" : "'max', 'min' or 'baseline'";
+  // gate this is. 'against' is a choice only in a scenario with [compare]: elsewhere the list
+  // says where it belongs, and a gate that has it is told so at the key (read_against), not
+  // a second time here.
+  const std::string one_of = compared ? "'max', 'min', 'baseline' or 'against'"
+                                      : "'max', 'min' or 'baseline' (or, in a scenario with "
+                                        "[compare], 'against')";
   std::vector<std::string_view> present;
   for (std::string_view key : {"max", "min", "baseline", "against"}) {
-    if (r.has(key)) present.push_back(key);
+    if (r.has(key) && (compared || key != "against")) present.push_back(key);
   }
-  if (present.empty()) {
+  if (present.empty() && !r.has("against")) {
     diag.error(r.table_location(), "a gate needs exactly one of " + one_of + " " + r.context());
   } else if (present.size() > 1) {
-    diag.error(r.key_location(present[1]), "a gate needs exactly one of " + one_of +
-                                               ", got both '" + std::string(present[0]) +
-                                               "' and '" + std::string(present[1]) + "'");
+    const bool range = present[0] == "max" && present[1] == "min";
+    diag.error(r.key_location(present[1]),
+               "a gate needs exactly one of " + one_of + ", got both '" + std::string(present[0]) +
+                   "' and '" + std::string(present[1]) + "'" +
+                   (range ? ": a gate has one bound; a range is two gates" : ""));
   }
   if (kind) {
     gate.max = read_bound(r, "max", *kind);
@@ -312,7 +322,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     }
     gate.baseline = std::move(*baseline);
   }
-  if (r.has("against")) read_against(r, gate, variants, compared);
+  if (r.has("against")) read_against(r, gate, variants, compared, variant_refused);
   check_figure();
   read_paired_test(r, gate);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {

@@ -104,6 +104,48 @@ TEST(ScenarioPairedGate, AVariantPatternThatMatchesOnlyTheOtherSideIsAnError) {
       << diagnostics_text(r);
 }
 
+TEST(ScenarioPairedGate, AVariantThatMatchesNothingIsOneErrorNotTwo) {
+  // The variant is refused at its value; that it matches no variant but 'against' follows from
+  // it and is not said again at 'against'.
+  LoadResult r = load_hermetic(kPairedCompare +
+                               "variant = \"neu\"\nagainst = \"old\"\nmax_regression = \"2%\"\n");
+  EXPECT_EQ(test_support::diagnostic_lines(r),
+            std::vector<std::string>{
+                "s.toml:14:11: error: gate variant 'neu' matches no variant (did you mean "
+                "'new'?); the scenario's variants: old, new"});
+}
+
+TEST(ScenarioPairedGate, MaxAndMinTogetherNameEveryChoiceAndSayARangeIsTwoGates) {
+  LoadResult r = load_hermetic(kPairedCompare + "max = 10\nmin = 5\n");
+  EXPECT_EQ(test_support::diagnostic_lines(r),
+            std::vector<std::string>{
+                "s.toml:15:1: error: a gate needs exactly one of 'max', 'min', 'baseline' or "
+                "'against', got both 'max' and 'min': a gate has one bound; a range is two "
+                "gates"});
+}
+
+TEST(ScenarioPairedGate, WithoutAComparisonTheChoicesSayWhereAgainstBelongs) {
+  const std::string head =
+      "name = \"c\"\n[[workloads]]\nname = \"w\"\n[[gates]]\nworkload = \"w\"\n"
+      "metric = \"throughput.rps\"\n";
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(head + "max = 10\nmin = 5\n")),
+            std::vector<std::string>{
+                "s.toml:8:1: error: a gate needs exactly one of 'max', 'min' or 'baseline' (or, "
+                "in a scenario with [compare], 'against'), got both 'max' and 'min': a gate has "
+                "one bound; a range is two gates"});
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(head)),
+            std::vector<std::string>{
+                "s.toml:4:1: error: a gate needs exactly one of 'max', 'min' or 'baseline' (or, "
+                "in a scenario with [compare], 'against') in [[gates]] #1"});
+  // 'against' beside a bound: refused once, at 'against', for what it needs; not also as a
+  // second bound, since it is no choice here.
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(head + "max = 10\nagainst = \"default\"\n"
+                                                                "max_regression = \"2%\"\n")),
+            std::vector<std::string>{
+                "s.toml:8:1: error: key 'against' judges one variant against another of the "
+                "same run, and this scenario compares none ([compare] routers or workers)"});
+}
+
 TEST(ScenarioPairedGate, AgainstWithoutAComparisonIsAnError) {
   LoadResult r = load_hermetic(
       "name = \"c\"\n[[workloads]]\nname = \"w\"\n[[gates]]\nworkload = \"w\"\n"
