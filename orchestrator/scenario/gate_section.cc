@@ -4,6 +4,7 @@
 
 #include "common/util/baseline_name.h"
 #include "common/util/shown_text.h"
+#include "common/workload/decimal_text.h"
 #include "orchestrator/scenario/metrics.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
@@ -48,6 +49,20 @@ std::optional<double> read_bound(TableReader& r, std::string_view key, MetricKin
     }
   }
   return std::nullopt;
+}
+
+// errors.rate is errors over operations: a bound past 100% is a gate that can never fail (max)
+// or never pass (min). Refused at the value, as the scenario wrote it.
+void check_error_rate_bound(TableReader& r, std::string_view key, std::optional<double> bound) {
+  if (!bound || *bound <= 1) return;
+  const toml::node* n = r.node(key);
+  const std::string written = n->is_string() ? "\"" + shown_text(n->as_string()->get()) + "\""
+                                             : workload_limits::decimal_text(*bound);
+  r.diagnostics().error(r.value_location(key),
+                        "key '" + std::string(key) +
+                            "' of metric 'errors.rate' (errors over operations) must be at most "
+                            "100% (or 1), got " +
+                            written);
 }
 
 // The workload names, for suggestions and matching.
@@ -309,6 +324,10 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   if (kind) {
     gate.max = read_bound(r, "max", *kind);
     gate.min = read_bound(r, "min", *kind);
+    if (gate.metric == "errors.rate") {
+      check_error_rate_bound(r, "max", gate.max);
+      check_error_rate_bound(r, "min", gate.min);
+    }
   }
 
   const bool relative = r.has("baseline") || r.has("against");

@@ -305,6 +305,23 @@ TEST(ScenarioErrors, ATooShortTimeoutIsReportedAtTheTimeout) {
                                      "longer than warmup + duration * repetitions (90s)"});
 }
 
+TEST(ScenarioErrors, AnErrorRateBoundPastAHundredPercentIsRefusedAtItsValue) {
+  const std::string gate = "[[gates]]\nworkload = \"w\"\nmetric = \"errors.rate\"\n";
+  EXPECT_EQ(refusals_of(std::string(kHead) + gate + "max = \"150%\"\n" + gate + "min = 2\n" + gate +
+                        "max = \"100.5 %\"\n"),
+            (std::vector<std::string>{
+                "s.toml:8:7: error: key 'max' of metric 'errors.rate' (errors over operations) "
+                "must be at most 100% (or 1), got \"150%\"",
+                "s.toml:12:7: error: key 'min' of metric 'errors.rate' (errors over operations) "
+                "must be at most 100% (or 1), got 2",
+                "s.toml:16:7: error: key 'max' of metric 'errors.rate' (errors over operations) "
+                "must be at most 100% (or 1), got \"100.5 %\"",
+            }));
+  const LoadResult r = test_support::load_hermetic(std::string(kHead) + gate + "max = \"100%\"\n" +
+                                                   gate + "max = 1\n" + gate + "min = \"0%\"\n");
+  EXPECT_TRUE(r.ok()) << test_support::diagnostics_text(r);
+}
+
 TEST(ScenarioErrors, UnsetEnvironmentVariableIsNamedAtTheString) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "target = \"/${env:NOPE}\"\n"),
             std::vector<std::string>{"s.toml:5:10: error: key 'target': environment variable "
