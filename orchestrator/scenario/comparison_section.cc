@@ -19,9 +19,8 @@ void read_routers(TableReader& top, Scenario& scenario) {
   for (const auto& [key, node] : *routers) {
     const std::string name(key.str());
     const std::string section = "[routers." + shown_text(name) + "]";
-    if (!is_valid_name(name)) {
-      diag.error(diag.at(key.source()),
-                 "router name '" + shown_text(name) + "' must match [a-z0-9_.-]+");
+    if (std::string why = name_problem(name); !why.empty()) {
+      diag.error(diag.at(key.source()), "router name '" + shown_text(name) + "' " + why);
       continue;
     }
     if (!node.is_table()) {

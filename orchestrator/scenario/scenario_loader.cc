@@ -101,9 +101,9 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   if (!top.has("name")) {
     diag.error(diag.file_start(), "missing required key 'name' at the top level");
   } else if (auto name = top.string("name")) {
-    if (!is_valid_name(*name)) {
+    if (std::string why = name_problem(*name); !why.empty()) {
       diag.error(top.value_location("name"),
-                 "key 'name' must match [a-z0-9_.-]+, got '" + shown_text(*name) + "'");
+                 "key 'name' " + why + ", got '" + shown_text(*name) + "'");
     }
     scenario.name = std::move(*name);
   }

@@ -108,7 +108,9 @@ bool read_gate_kind(TableReader& r, Gate& gate, bool compared);
 // The metrics a change gate can name.
 std::span<const std::string_view> change_gate_metrics();
 
-// Whether a name fits [a-z0-9_.-]+ (scenario and workload names end up in file names and keys).
-bool is_valid_name(std::string_view name);
+// Why a scenario, workload, router or worker name cannot be one, or "": it must fit
+// [a-z0-9_.-]+ and be neither "." nor ".." (names end up in file and folder names and keys).
+// Said after "key 'name' " or "worker name 'x' ": "must match [a-z0-9_.-]+".
+std::string name_problem(std::string_view name);
 
 }  // namespace benchgate::scenario

@@ -24,9 +24,8 @@ RefusedWorkerImpls read_worker_impls(TableReader& top, Scenario& scenario) {
     // Each `continue` below has reported why the entry is refused; an entry read in full is
     // taken out again at the end of the loop's body.
     refused.names.insert(name);
-    if (!is_valid_name(name)) {
-      diag.error(diag.at(key.source()),
-                 "worker name '" + shown_text(name) + "' must match [a-z0-9_.-]+");
+    if (std::string why = name_problem(name); !why.empty()) {
+      diag.error(diag.at(key.source()), "worker name '" + shown_text(name) + "' " + why);
       continue;
     }
     if (name == "builtin") {

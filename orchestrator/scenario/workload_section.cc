@@ -631,10 +631,17 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::stri
 
 }  // namespace
 
-bool is_valid_name(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+std::string name_problem(std::string_view name) {
+  const bool fits = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
   });
+  if (!fits) return "must match [a-z0-9_.-]+";
+  // They fit the pattern, but as a folder name they are this folder and its parent.
+  if (name == "." || name == "..") {
+    return "must not be '.' or '..' (names end up in file and folder names, where these mean "
+           "the folder itself and its parent)";
+  }
+  return "";
 }
 
 WorkloadTemplate read_defaults(TableReader& top) {
@@ -688,9 +695,9 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
     w.where = r.table_location();
     if (r.require("name")) {
       if (auto name = r.string("name")) {
-        if (!is_valid_name(*name)) {
+        if (std::string why = name_problem(*name); !why.empty()) {
           diag.error(r.value_location("name"),
-                     "key 'name' must match [a-z0-9_.-]+, got '" + shown_text(*name) + "'");
+                     "key 'name' " + why + ", got '" + shown_text(*name) + "'");
         } else if (!names.insert(*name).second) {
           diag.error(r.value_location("name"),
                      "duplicate workload name '" + shown_text(*name) + "'");

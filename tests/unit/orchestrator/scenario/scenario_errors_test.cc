@@ -305,6 +305,29 @@ TEST(ScenarioErrors, ATooShortTimeoutIsReportedAtTheTimeout) {
                                      "longer than warmup + duration * repetitions (90s)"});
 }
 
+TEST(ScenarioErrors, DotAndDotDotAreNoNames) {
+  const std::string why =
+      "must not be '.' or '..' (names end up in file and folder names, where these mean the "
+      "folder itself and its parent)";
+  EXPECT_EQ(refusals_of("name = \"..\"\n[[workloads]]\nname = \".\"\n"),
+            (std::vector<std::string>{"s.toml:1:8: error: key 'name' " + why + ", got '..'",
+                                      "s.toml:3:8: error: key 'name' " + why + ", got '.'"}));
+  EXPECT_EQ(refusals_of("name = \"s\"\n[worker_impls.\"..\"]\ncommand = [\"w\"]\n"
+                        "[routers.\".\"]\nimpl = \"builtin\"\n[routers.b]\nimpl = \"builtin\"\n"
+                        "[routers.c]\nimpl = \"builtin\"\n[compare]\nrouters = [\"b\", \"c\"]\n"
+                        "[[workloads]]\nname = \"w\"\nrepetitions = 2\n"),
+            (std::vector<std::string>{
+                "s.toml:2:15: error: worker name '..' " + why,
+                "s.toml:4:10: error: router name '.' " + why,
+            }));
+  // Other names of dots are names like any other.
+  for (const char* name : {"...", ".a", "a..b"}) {
+    const LoadResult r = test_support::load_hermetic(
+        std::string("name = \"") + name + "\"\n[[workloads]]\nname = \"" + name + "\"\n");
+    EXPECT_TRUE(r.ok()) << name << "\n" << test_support::diagnostics_text(r);
+  }
+}
+
 TEST(ScenarioErrors, AnErrorRateBoundPastAHundredPercentIsRefusedAtItsValue) {
   const std::string gate = "[[gates]]\nworkload = \"w\"\nmetric = \"errors.rate\"\n";
   EXPECT_EQ(refusals_of(std::string(kHead) + gate + "max = \"150%\"\n" + gate + "min = 2\n" + gate +
