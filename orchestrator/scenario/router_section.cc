@@ -158,11 +158,15 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   if (only_for("ws_fragment_bytes", builtin, "impl = \"builtin\"")) {
     if (auto v = r.size_bytes("ws_fragment_bytes")) {
       router.ws_fragment_bytes = *v;
-      // The bundled router's own bounds (--ws-fragment-bytes); 16 MiB keeps a frame within
-      // what a RawSocket message may be, the same bound as the worker's fragment_bytes.
-      if (*v != 0 && (*v < 16 || *v > (uint64_t{16} << 20))) {
+      // The bundled router's bounds for its --ws-fragment-bytes, as the loader passes it on
+      // (common/router/router_limits.h).
+      using router_limits::kMaxWsFragmentBytes;
+      using router_limits::kMinWsFragmentBytes;
+      if (*v != 0 && (*v < kMinWsFragmentBytes || *v > kMaxWsFragmentBytes)) {
         diag.error(r.value_location("ws_fragment_bytes"),
-                   "key 'ws_fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, got " +
+                   "key 'ws_fragment_bytes' must be 0 (off) or from " +
+                       std::to_string(kMinWsFragmentBytes) + " bytes to " +
+                       std::to_string(kMaxWsFragmentBytes >> 20) + "MiB, got " +
                        std::to_string(*v));
       }
     }

@@ -241,11 +241,13 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   }
   auto fragment = parse_size_bytes(raw.ws_fragment_bytes);
   if (!fragment) return flag_error("--ws-fragment-bytes", fragment.message());
-  if (*fragment != 0 && (*fragment < 16 || *fragment > config.wamp.max_message_bytes)) {
-    return flag_error("--ws-fragment-bytes",
-                      "must be 0 (off) or from 16 bytes to --max-message-bytes (" +
-                          std::to_string(config.wamp.max_message_bytes) + "), got " +
-                          raw.ws_fragment_bytes);
+  if (*fragment != 0 && (*fragment < router_limits::kMinWsFragmentBytes ||
+                         *fragment > config.wamp.max_message_bytes)) {
+    return flag_error(
+        "--ws-fragment-bytes",
+        "must be 0 (off) or from " + std::to_string(router_limits::kMinWsFragmentBytes) +
+            " bytes to --max-message-bytes (" + std::to_string(config.wamp.max_message_bytes) +
+            "), got " + raw.ws_fragment_bytes);
   }
   config.wamp.ws_fragment_bytes = *fragment;
   if (raw.tls_cert.empty() != raw.tls_key.empty()) {

@@ -50,5 +50,27 @@ TEST(RouterLimits, ACompareRoutersThreadsAreHeldToTheSameLimit) {
   EXPECT_EQ(lines, std::vector<std::string>{refusal("5:11", "5000")});
 }
 
+// ws_fragment_bytes is the router's --ws-fragment-bytes: its lower bound is the router's own
+// (common/router/router_limits.h), and its upper one within the router's default
+// --max-message-bytes, which is the router's upper bound when the orchestrator starts it.
+TEST(RouterLimits, WsFragmentBytesIsHeldToTheBoundsTheRouterShares) {
+  auto refusals = [](uint64_t bytes) {
+    return test_support::diagnostic_lines(test_support::load_hermetic(
+        "name = \"s\"\n[router]\nws_fragment_bytes = " + std::to_string(bytes) +
+        "\n[[workloads]]\nname = \"w\"\n"));
+  };
+  const std::string refusal =
+      "s.toml:3:21: error: key 'ws_fragment_bytes' must be 0 (off) or from " +
+      std::to_string(router_limits::kMinWsFragmentBytes) + " bytes to " +
+      std::to_string(router_limits::kMaxWsFragmentBytes >> 20) + "MiB, got ";
+  const uint64_t min = router_limits::kMinWsFragmentBytes;
+  const uint64_t max = router_limits::kMaxWsFragmentBytes;
+  EXPECT_EQ(refusals(min - 1), std::vector<std::string>{refusal + std::to_string(min - 1)});
+  EXPECT_EQ(refusals(max + 1), std::vector<std::string>{refusal + std::to_string(max + 1)});
+  EXPECT_TRUE(refusals(0).empty());
+  EXPECT_TRUE(refusals(min).empty());
+  EXPECT_TRUE(refusals(max).empty());
+}
+
 }  // namespace
 }  // namespace benchgate::scenario
