@@ -20,6 +20,7 @@
 #include "orchestrator/serve/client_paths.h"
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/orchestrator_service.h"
+#include "orchestrator/serve/restored_metrics.h"
 #include "orchestrator/serve/run_executor.h"
 #include "orchestrator/serve/web_pages.h"
 #include "orchestrator/store/store.h"
@@ -109,6 +110,15 @@ int serve(const ServeSettings& settings) {
   if (!db) return fail(db.message());
 
   metrics::MetricsObserver metrics(settings.metrics_scenarios);
+  // Before /metrics is up: its first scrape says the last verdicts a restart would forget.
+  if (auto restored = serve::restore_metrics(**db, metrics, settings.metrics_scenarios);
+      !restored) {
+    std::fprintf(stderr, "warning: /metrics: cannot restore the latest stored runs' gauges: %s\n",
+                 restored.message().c_str());
+  } else if (*restored > 0) {
+    std::fprintf(stderr, "serve: /metrics restored the latest stored run of %zu scenario%s\n",
+                 *restored, *restored == 1 ? "" : "s");
+  }
   auto endpoint = metrics::MetricsEndpoint::start(settings.metrics_listen, metrics.registry());
   if (!endpoint) return fail(endpoint.message());
 

@@ -91,7 +91,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->add_option("--metrics-scenarios", flags.metrics_scenarios,
                    "Scenarios whose Prometheus series /metrics keeps, the most recently run; an "
                    "older scenario's series go when another starts, and each keeps only the "
-                   "workloads of its latest run")
+                   "workloads of its latest run. At start, the gate verdicts, exit code and run "
+                   "info of this many scenarios' latest runs in --db are restored")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   serve->add_option("--router-bin", flags.router_binary, kRouterBinHelp);

@@ -187,6 +187,9 @@ struct MetricsObserver::Impl {
   std::vector<std::string> variants;
   std::map<std::string, std::vector<std::pair<Family<Gauge>*, Gauge*>>> change_series_by_scenario;
   void set_change_points(const report::ScenarioReport& report);
+  // scenario_judged's work, with the time the run finished (locked by the caller).
+  void judged(const report::ScenarioReport& report, const std::string& commit,
+              double finished_unix_seconds);
   std::map<std::string, Gauge*> run_info_by_scenario;
   struct GateSeries {
     std::vector<Gauge*> passed;
@@ -522,13 +525,34 @@ void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
 void MetricsObserver::scenario_judged(const report::ScenarioReport& report,
                                       const std::string& commit) {
   std::lock_guard lock(impl_->mutex);
+  impl_->judged(
+      report, commit,
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+
+void MetricsObserver::restore_run(const report::ScenarioReport& report, const std::string& commit,
+                                  double finished_unix_seconds) {
+  std::lock_guard lock(impl_->mutex);
   Impl& m = *impl_;
+  m.judged(report, commit, finished_unix_seconds);
+  const Labels labels = {{"scenario", report.result.scenario}};
+  // Counted from 0 by this process, as a scenario's start sets them up.
+  for (const char* status : kRunStatuses) {
+    Labels with_status = labels;
+    with_status["status"] = status;
+    m.runs.Add(with_status);
+  }
+  m.last_exit_code.Add(labels).Set(report.exit_code);
+}
+
+void MetricsObserver::Impl::judged(const report::ScenarioReport& report, const std::string& commit,
+                                   double finished_unix_seconds) {
+  Impl& m = *this;
   const std::string& name = report.result.scenario;
   m.note_scenario(name);  // a run that ended before it started counts too
   const Labels labels = {{"scenario", name}};
   m.run_in_progress.Add(labels).Set(0);
-  m.last_finished.Add(labels).Set(
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  m.last_finished.Add(labels).Set(finished_unix_seconds);
 
   // One info series per scenario: the latest run replaces the previous one.
   if (auto it = m.run_info_by_scenario.find(name); it != m.run_info_by_scenario.end()) {

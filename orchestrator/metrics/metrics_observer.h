@@ -54,6 +54,16 @@ class MetricsObserver : public engine::RunObserver {
   // as the store holds it.
   void run_final(const report::ScenarioReport& report);
 
+  // `serve` as it starts, for each scenario's latest run stored before (serve/restored_metrics.h),
+  // the scenarios run longest ago first: what scenario_judged and run_final set after that run,
+  // as the store holds it (its run id and commit, gate verdicts, change points, exit code, and
+  // benchgate_last_run_timestamp_seconds `finished_unix_seconds`), so that a restarted service
+  // says the last verdicts before its next run. benchgate_runs_total counts no run for it (the
+  // series start at 0: runs this process finished), and the workload and router series stay
+  // absent until the scenario runs again.
+  void restore_run(const report::ScenarioReport& report, const std::string& commit,
+                   double finished_unix_seconds);
+
   const std::shared_ptr<prometheus::Registry>& registry() const;
 
   // benchgate_runs_total's status of a finished run: the status the store holds (README "Run

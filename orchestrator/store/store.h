@@ -76,8 +76,12 @@ class Store {
 
   // Stores one evaluation of a run's gates (a new evaluation number each call).
   Expected<void> store_gate_results(int64_t run, const std::vector<GateRecord>& records);
-  // The latest evaluation's records, in gate order; empty when never evaluated.
-  Expected<std::vector<GateRecord>> gate_results(int64_t run);
+  // Which of a run's evaluations: its latest (`orchestrator gate RUN` adds one each time), or
+  // its first, the one the run was judged with as it ran (its exit code follows it).
+  enum class Evaluation { kLatest, kFirst };
+  // That evaluation's records, in gate order; empty when never evaluated.
+  Expected<std::vector<GateRecord>> gate_results(int64_t run,
+                                                 Evaluation which = Evaluation::kLatest);
 
   // Adds a run that finished 'ok' with exit code 0 (no critical gate failed, as `run
   // --promote` demands) to a baseline; adding it again is not an error.
@@ -94,6 +98,10 @@ class Store {
 
   // Newest first; scenario empty: every scenario.
   Expected<std::vector<RunSummary>> list_runs(int limit, const std::string& scenario = "");
+  // The latest run of each scenario among those that ended with an exit code (ok, failed or
+  // aborted: neither a run still going nor one found abandoned, which have none), newest
+  // first, of at most `limit` scenarios (0: all). What `serve` restores its gauges from.
+  Expected<std::vector<RunSummary>> latest_ended_runs(int limit);
   // A run with its testbed, workloads and every repetition figure; an error when unknown.
   Expected<RunDetail> get_run(int64_t run);
 

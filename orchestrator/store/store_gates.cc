@@ -38,10 +38,12 @@ Expected<void> Store::store_gate_results(int64_t run, const std::vector<GateReco
   return {};
 }
 
-Expected<std::vector<GateRecord>> Store::gate_results(int64_t run) {
+Expected<std::vector<GateRecord>> Store::gate_results(int64_t run, Evaluation which) {
+  const std::string evaluation = which == Evaluation::kFirst ? "min" : "max";
   auto stmt = db_->prepare("SELECT " + columns::names(columns::gate_columns()) +
-                           " FROM gate_results WHERE run_id = :run_id AND evaluation = "
-                           "(SELECT max(evaluation) FROM gate_results WHERE run_id = :run_id) "
+                           " FROM gate_results WHERE run_id = :run_id AND evaluation = (SELECT " +
+                           evaluation +
+                           "(evaluation) FROM gate_results WHERE run_id = :run_id) "
                            "ORDER BY gate_index, id");
   if (!stmt) return Error{"reading gate results: " + stmt.message()};
   stmt->bind(stmt->parameter(":run_id"), run);

@@ -184,6 +184,25 @@ Expected<std::vector<RunSummary>> Store::list_runs(int limit, const std::string&
   }
 }
 
+Expected<std::vector<RunSummary>> Store::latest_ended_runs(int limit) {
+  // A run's exit code and end are written as it ends (finish_run): a running run has neither,
+  // and one a later open found abandoned has no exit code.
+  const std::string sql = "SELECT " + run_select_list() +
+                          " FROM runs WHERE id IN (SELECT max(id) FROM runs WHERE status IN "
+                          "('ok', 'failed', 'aborted') AND exit_code IS NOT NULL AND finished_at "
+                          "IS NOT NULL GROUP BY scenario) ORDER BY id DESC LIMIT :limit";
+  auto stmt = db_->prepare(sql);
+  if (!stmt) return Error{"latest_ended_runs: " + stmt.message()};
+  stmt->bind(stmt->parameter(":limit"), static_cast<int64_t>(limit > 0 ? limit : -1));
+  std::vector<RunSummary> out;
+  if (auto rows =
+          each_row(*stmt, [&](const sqlite::Statement& s) { out.push_back(read_summary(s)); });
+      !rows) {
+    return Error{"latest_ended_runs: " + rows.message()};
+  }
+  return out;
+}
+
 Expected<RunDetail> Store::get_run(int64_t run) {
   RunDetail detail;
   {

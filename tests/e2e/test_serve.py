@@ -305,6 +305,24 @@ class ServeTest(unittest.TestCase):
             self.assertEqual((checked.returncode, checked.stdout + checked.stderr), (0, ""))
         self.stop_service()
 
+        # Restarted on the same database: its first scrape says the same verdicts, read back
+        # from the stored run (before the fix: no sample until the next run), and counts no run.
+        self.start_service()
+        restored = self.scrape()
+        for name, labels in [("benchgate_gate_verdict", {"metric": "latency.p99",
+                                                          "verdict": "fail"}),
+                             ("benchgate_gate_passed", {"metric": "errors.count"}),
+                             ("benchgate_last_run_exit_code", {}),
+                             ("benchgate_run_in_progress", {})]:
+            self.assertEqual(metric_values(restored, name, scenario="served", **labels),
+                             metric_values(text, name, scenario="served", **labels), name)
+        self.assertEqual(metric_values(restored, "benchgate_runs_total", scenario="served"),
+                         [0, 0, 0])
+        self.assertEqual(metric_values(restored, "benchgate_workload_ops_per_second"), [])
+        self.stop_service()
+        self.assertIn("serve: /metrics restored the latest stored run of 1 scenario\n",
+                      self.service.stderr)
+
     def test_command_not_on_the_allowlist_is_refused_and_nothing_starts(self):
         path = write_scenario(self.dir, "sneaky.toml", COMMAND.format(command="/bin/sleep"))
         client = self.client(path)

@@ -73,6 +73,8 @@ class ExecutorBench {
     return *queue_;
   }
   store::Store& db() { return *db_; }
+  // The store's file, for a second Store on it (what a restarted service opens).
+  std::string db_path() const { return dir_.file("bench.db"); }
   engine::testing::FakeFactories& factories() { return factories_; }
 
   // The service's folder of the jobs' logs.
