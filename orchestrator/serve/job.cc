@@ -54,8 +54,18 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
         std::tuple{"--baseline", "baseline", &options.baseline}}) {
     if (name->empty()) continue;
     if (auto valid = store::check_baseline_name(*name); !valid) {
-      return Error{(flags ? std::string(flag) : "field '" + std::string(field) + "':") + " " +
-                   valid.message()};
+      if (!flags) return Error{"field '" + std::string(field) + "': " + valid.message()};
+      // "--baseline 'a b' may contain only ...", "--promote must have 1 to 100 characters": the
+      // flag says what the value is, and the message's own "baseline name" said it twice.
+      const std::string message = valid.message();
+      std::string_view why = message;
+      for (std::string_view noun : {"a baseline name ", "baseline name "}) {
+        if (why.starts_with(noun)) {
+          why.remove_prefix(noun.size());
+          break;
+        }
+      }
+      return Error{std::string(flag) + " " + std::string(why)};
     }
   }
   return {};

@@ -96,8 +96,8 @@ class ExitCodeAndStoredRunTest(OutputsTest):
     def test_a_bad_promote_name_is_refused_before_anything_runs(self):
         run = self.orchestrator("run", self.scenario(), "--db", self.db, "--promote", "bad name")
         self.assertEqual(run.returncode, 2, run.stderr)
-        self.assertEqual(run.stderr, "error: --promote baseline name 'bad name' may contain only "
-                                     "letters, digits, '_', '-' and '.'\n")
+        self.assertEqual(run.stderr, "error: --promote 'bad name' may contain only letters, "
+                                     "digits, '_', '-' and '.'\n")
         self.assertNotIn("RESULT|", run.stdout)
         self.assertFalse(os.path.exists(self.db))
 

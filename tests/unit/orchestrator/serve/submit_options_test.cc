@@ -183,12 +183,19 @@ TEST(SubmitOptions, AControlCharacterInAFlagIsRefusedNamingTheFlag) {
   invalid_utf8.labels = {{"k", "\xff"}};
   EXPECT_EQ(check_job_options(invalid_utf8).message(),
             std::string("--label 'k=\\xff'") + kUnprintable);
-  // A baseline name with an escape was refused already, and quoted raw.
+  // A baseline name with an escape was refused already, and quoted raw. The flag names what
+  // the value is (it read "--promote baseline name '...'").
   JobOptions promote;
   promote.promote = "\x1b[31m";
   EXPECT_EQ(check_job_options(promote).message(),
-            "--promote baseline name '\\x1b[31m' may contain only letters, digits, '_', '-' and "
-            "'.'");
+            "--promote '\\x1b[31m' may contain only letters, digits, '_', '-' and '.'");
+  JobOptions baseline;
+  baseline.baseline = "a b";
+  EXPECT_EQ(check_job_options(baseline).message(),
+            "--baseline 'a b' may contain only letters, digits, '_', '-' and '.'");
+  JobOptions too_long;
+  too_long.baseline = std::string(101, 'x');
+  EXPECT_EQ(check_job_options(too_long).message(), "--baseline must have 1 to 100 characters");
   JobOptions fine;
   fine.commit = "0123abc";
   fine.branch = "main";
