@@ -52,7 +52,7 @@ class WorkloadRun {
 
   results::WorkloadResult run() {
     auto outcome = run_windows();
-    if (!outcome) fail(outcome.error());
+    if (!outcome) fail(with_address_hint(outcome.error()));
     streams_.close(kCloseGrace);
     for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);
     return std::move(result_);
@@ -65,6 +65,21 @@ class WorkloadRun {
                          ? results::WorkloadStatus::kInterrupted
                          : results::WorkloadStatus::kFailed;
     result_.error = why.text();
+  }
+
+  // A WAMP workload that could not connect to a command's or external system's one address,
+  // where the scenario names no address for its transport: the error says which key would.
+  Error with_address_hint(const Error& why) const {
+    if (scenario::is_http(workload_.protocol) || target_.empty()) return why;
+    const std::string hint = env_.sut.wamp_address_hint(workload_.wamp.transport);
+    if (hint.empty() || why.text().find("cannot connect to " + target_) == std::string::npos) {
+      return why;
+    }
+    std::string detail;
+    for (const Error* e = &why; e != nullptr && detail.empty(); e = e->cause.get()) {
+      detail = e->detail;
+    }
+    return Error{why.headline() + " (" + hint + ")", why.kind, detail};
   }
 
   // Why a stream ended, with what the process says about itself when it is gone.
@@ -115,6 +130,7 @@ class WorkloadRun {
     const auto expectation = expected_response(workload_, env_.bundled_router);
     auto address = target_address(workload_, env_.sut);
     if (!address) return address.error();
+    target_ = *address;
     lost_.assign(shares.size(), false);
     std::vector<std::string> addresses;
     for (size_t w = 0; w < shares.size(); ++w) {
@@ -540,6 +556,7 @@ class WorkloadRun {
   std::vector<bool> lost_;            // by worker: lost earlier in this workload
   std::vector<bool> clock_exchange_;  // per worker: its Ready said it answers clock probes
   std::vector<std::string> hosts_;    // per worker: worker_host() of its address
+  std::string target_;                // where the workers connect: target_address()
   uint32_t probe_sequence_ = 0;
 };
 

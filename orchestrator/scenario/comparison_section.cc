@@ -29,8 +29,9 @@ void read_routers(TableReader& top, Scenario& scenario) {
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
-    r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "requires",
-                  "ws_fragment_bytes", "tls", "tls_cert", "tls_key", "startup_timeout"},
+    r.check_keys({"impl", "threads", "command", "ready", "address", "rawsocket_address",
+                  "websocket_address", "metrics", "requires", "ws_fragment_bytes", "tls",
+                  "tls_cert", "tls_key", "startup_timeout"},
                  kRouterNotYet);
     RouterConfig config = read_router_table(r, section);
     if (auto programs = r.string_array("requires")) {

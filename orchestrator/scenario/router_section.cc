@@ -107,8 +107,9 @@ RouterConfig read_router(TableReader& top) {
   const toml::table* table = top.table("router");
   if (!table) return router;
   TableReader r(*table, "in [router]", top.diagnostics(), top.interpolator());
-  r.check_keys({"impl", "threads", "command", "ready", "address", "metrics", "auth_config",
-                "ws_fragment_bytes", "tls", "tls_cert", "tls_key", "startup_timeout"},
+  r.check_keys({"impl", "threads", "command", "ready", "address", "rawsocket_address",
+                "websocket_address", "metrics", "auth_config", "ws_fragment_bytes", "tls",
+                "tls_cert", "tls_key", "startup_timeout"},
                kRouterNotYet);
   RouterConfig router_config = read_router_table(r, "[router]");
   read_router_auth_config(r, router_config, router_config.impl == RouterImpl::kBuiltin);
@@ -201,6 +202,23 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
   if (impl_known && !builtin && !r.has("address")) {
     diag.error(r.table_location(), "impl = \"" + impl + "\" needs key 'address' in " + section);
   }
+  // Where a WAMP transport is served apart from `address` (the bundled router's --rawsocket and
+  // --websocket ports): without them every WAMP workload connects to `address`.
+  for (const std::string key : {"rawsocket_address", "websocket_address"}) {
+    if (!only_for(key, !builtin,
+                  "impl = \"command\" or \"external\" (the bundled router announces its own "
+                  "ports)")) {
+      continue;
+    }
+    auto v = r.string(key);
+    if (!v) continue;
+    if (auto checked = check_dial_address("key '" + key + "' in " + section + ":", *v, kTcpOnly);
+        !checked) {
+      diag.error(r.value_location(key), checked.message());
+    }
+    (key == "rawsocket_address" ? router.rawsocket_address : router.websocket_address) =
+        std::move(*v);
+  }
   if (only_for("ready", !builtin, "impl = \"command\" or \"external\"")) {
     if (auto v = r.string("ready")) {
       auto checked =
@@ -221,18 +239,27 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
       router.ready = std::move(*v);
     }
   }
-  // Without an explicit probe, the router is ready when its address accepts connections.
+  // Without an explicit probe, the router is ready when its address, and each transport
+  // address given, accept connections (orchestrator/sut/external_system.cc).
   if (!builtin && router.ready.empty() && !router.address.empty()) {
     router.ready = "tcp://" + router.address;
-    if (is_host_port(router.address) && !is_probe_host(router.address)) {
-      diag.error(r.value_location("address"),
-                 "key 'address' must name an IPv4 address or localhost, as the readiness probe "
-                 "connects to it over IPv4 (or give key 'ready' = \"tcp://IPV4:PORT\"), got \"" +
-                     shown_text(router.address) + "\"");
+    for (const std::string key : {"address", "rawsocket_address", "websocket_address"}) {
+      const std::string& value = key == "address"             ? router.address
+                                 : key == "rawsocket_address" ? router.rawsocket_address
+                                                              : router.websocket_address;
+      if (is_host_port(value) && !is_probe_host(value)) {
+        diag.error(r.value_location(key),
+                   "key '" + key +
+                       "' must name an IPv4 address or localhost, as the readiness probe "
+                       "connects to it over IPv4 (or give key 'ready' = \"tcp://IPV4:PORT\"), "
+                       "got \"" +
+                       shown_text(value) + "\"");
+      }
     }
   }
   if (auto v = r.duration_ns("startup_timeout", false)) router.startup_timeout_ns = *v;
-  for (const char* key : {"command", "address", "ready", "metrics", "requires"}) {
+  for (const char* key : {"command", "address", "rawsocket_address", "websocket_address", "ready",
+                          "metrics", "requires"}) {
     if (r.has(key)) router.key_where[key] = r.value_location(key);
   }
   // The bundled router's counters come through its control endpoint: a scrape would only

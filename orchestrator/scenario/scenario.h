@@ -28,6 +28,8 @@ struct RouterConfig {
   std::vector<std::string> command;  // command: argument vector, never passed to a shell
   std::string ready;                 // command/external: readiness probe "tcp://HOST:PORT"
   std::string address;               // command/external: where workers connect "HOST:PORT"
+  std::string rawsocket_address;     // command/external: WAMP RawSocket; empty: at address
+  std::string websocket_address;     // command/external: WAMP WebSocket; empty: at address
   std::string metrics;               // optional Prometheus endpoint of the system under test
   // How long the system may take to start (builtin, command) or to accept connections
   // (external); 0: the engine's startup deadline (EngineOptions::startup_timeout_ns).

@@ -81,6 +81,11 @@ void add_router(const scenario::RouterConfig& router, const std::string& section
   if (!router.address.empty()) {
     addresses.push_back({router.address, section + " address", router.at("address")});
   }
+  // The workers of a WAMP workload connect to these instead of `address`.
+  for (const auto& [value, key] : {std::pair{&router.rawsocket_address, "rawsocket_address"},
+                                   std::pair{&router.websocket_address, "websocket_address"}}) {
+    if (!value->empty()) addresses.push_back({*value, section + " " + key, router.at(key)});
+  }
   if (router.ready.starts_with("tcp://") && router.ready.substr(6) != router.address) {
     addresses.push_back({router.ready.substr(6), section + " ready", router.at("ready")});
   }

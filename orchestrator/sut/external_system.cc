@@ -120,6 +120,21 @@ Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanosecond
                (last_error ? "; the last attempt: " + describe_errno(last_error) : "") + ")"};
 }
 
+std::vector<std::pair<std::string, std::string>> readiness_probes(
+    const scenario::RouterConfig& config) {
+  if (config.key_where.count("ready") > 0 || config.address.empty()) {
+    return {{config.ready.empty() ? config.address : config.ready, "ready"}};
+  }
+  std::vector<std::pair<std::string, std::string>> probes{{config.address, "address"}};
+  for (const auto& [value, key] : {std::pair{&config.rawsocket_address, "rawsocket_address"},
+                                   std::pair{&config.websocket_address, "websocket_address"}}) {
+    const bool known = std::any_of(probes.begin(), probes.end(),
+                                   [&](const auto& probe) { return probe.first == *value; });
+    if (!value->empty() && !known) probes.emplace_back(*value, key);
+  }
+  return probes;
+}
+
 ExternalSystem::ExternalSystem(const scenario::RouterConfig& config, const SutContext& context)
     : config_(config), context_(context) {}
 
@@ -127,11 +142,13 @@ ExternalSystem::~ExternalSystem() { stop(); }
 
 Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadline) {
   const auto began = std::chrono::steady_clock::now();
-  const std::string& probe = config_.ready.empty() ? config_.address : config_.ready;
+  const auto probes = readiness_probes(config_);
   if (config_.impl == scenario::RouterImpl::kCommand) {
-    const char* key = config_.key_where.count("ready") > 0 ? "ready" : "address";
-    if (auto unused = ensure_not_served(probe, key, config_.command.front(), deadline); !unused) {
-      return unused.error();
+    for (const auto& [probe, key] : probes) {
+      if (auto unused = ensure_not_served(probe, key.c_str(), config_.command.front(), deadline);
+          !unused) {
+        return unused.error();
+      }
     }
     if (app::interrupted()) {
       return Error{"interrupted before " + config_.command.front() + " was started",
@@ -163,8 +180,34 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
           ErrorKind::kFailed, process_->stderr_tail()};
     };
   }
-  return wait_for_tcp(probe, startup_time_given(config_, context_, began, deadline), deadline,
-                      gone);
+  // Each in turn, within the one deadline: the workers connect to every one of them.
+  for (const auto& [probe, key] : probes) {
+    if (auto ready = wait_for_tcp(probe, startup_time_given(config_, context_, began, deadline),
+                                  deadline, gone);
+        !ready) {
+      return ready;
+    }
+  }
+  return {};
+}
+
+Expected<std::string> ExternalSystem::wamp_address(const std::string& transport) const {
+  const std::string& own =
+      transport == "rawsocket" ? config_.rawsocket_address : config_.websocket_address;
+  return own.empty() ? config_.address : own;
+}
+
+std::string ExternalSystem::wamp_address_hint(const std::string& transport) const {
+  const std::string key = transport == "rawsocket" ? "rawsocket_address" : "websocket_address";
+  const std::string& own =
+      transport == "rawsocket" ? config_.rawsocket_address : config_.websocket_address;
+  if (!own.empty()) return {};
+  const std::string name = transport == "rawsocket" ? "RawSocket" : "WebSocket";
+  return "the scenario names no " + key + " for this " +
+         (config_.impl == scenario::RouterImpl::kCommand ? "command" : "external") +
+         " system, so its WAMP " + name + " workloads connect to its 'address' " + config_.address +
+         ": where it serves " + name + " on another port, as the bundled router does on its --" +
+         transport + " port, give key '" + key + "' = \"HOST:PORT\"";
 }
 
 std::optional<Error> ExternalSystem::failure() {

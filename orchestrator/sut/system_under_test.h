@@ -51,11 +51,16 @@ class SystemUnderTest {
   virtual Expected<void> start(std::chrono::steady_clock::time_point deadline) = 0;
   // "HOST:PORT" workers connect to (HTTP/1.1).
   virtual std::string address() const = 0;
-  // "HOST:PORT" of a WAMP transport, "websocket" or "rawsocket". By default the one address
-  // (a command or external router names one address for everything).
+  // "HOST:PORT" of a WAMP transport, "websocket" or "rawsocket". By default the one address;
+  // a command or external system's [router] rawsocket_address or websocket_address where given.
   virtual Expected<std::string> wamp_address(const std::string& /*transport*/) const {
     return address();
   }
+  // What to add to the error of a WAMP workload of `transport` that could not connect to
+  // wamp_address(): for a system whose WAMP address is its one address only because the
+  // scenario names none for that transport, the key that would ("rawsocket_address"). Empty
+  // where there is nothing to suggest.
+  virtual std::string wamp_address_hint(const std::string& /*transport*/) const { return {}; }
   // Nothing while the system is alive; otherwise why not ("router (pid 12) killed by signal
   // 9", with its stderr tail as the error's detail).
   virtual std::optional<Error> failure() = 0;

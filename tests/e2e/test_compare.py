@@ -3,7 +3,9 @@ under two names (no nginx needed): every workload runs on both in the order A B 
 variant has its own RESULT line, a COMPARE line carries the ratio; a variant whose program is
 not installed is not_configured and the other still runs; paired gates judge one variant
 against another in the same run (a router that spins 2 ms per request against one that does
-not). A tiny sweep prints a fitted model. Variants that do not start are test_compare_startup's.
+not). WAMP workloads compare a command router at its own rawsocket_address and
+websocket_address, and one without them is told which key to give. A tiny sweep prints a fitted
+model. Variants that do not start are test_compare_startup's.
 Checks order, counts and verdicts on a difference far past the gates' 20%, never speed."""
 import os
 import sqlite3
@@ -77,6 +79,49 @@ workload = "hello"
 metric = "latency.p50"
 against = "slow"
 max_regression = "20%"
+"""
+
+# A candidate build of the bundled router run as a command, beside the bundled one: it serves WAMP
+# only on its --rawsocket and --websocket ports, never on its --http port, so the scenario names
+# them (rawsocket_address, websocket_address) and the WAMP workloads connect there.
+WAMP_PAIR = """
+name = "e2e_wamp_pair"
+[routers.main]
+impl = "builtin"
+[routers.cand]
+impl = "command"
+command = ["{bin}/router", "--http", "127.0.0.1:${{port:cand}}",
+           "--rawsocket", "127.0.0.1:${{port:candrs}}", "--websocket", "127.0.0.1:${{port:candws}}",
+           "--control", "127.0.0.1:0"]
+address = "127.0.0.1:${{port:cand}}"
+{transport_addresses}
+[compare]
+routers = ["main", "cand"]
+[defaults]
+warmup = "100ms"
+duration = "200ms"
+repetitions = 2
+workers = 1
+connections = 2
+
+[[workloads]]
+name = "hello"
+target = "/bench/hello"
+
+[[workloads]]
+name = "rpc_rawsocket"
+protocol = "wamp_rpc"
+transport = "rawsocket"
+
+[[workloads]]
+name = "rpc_websocket"
+protocol = "wamp_rpc"
+transport = "websocket"
+"""
+
+TRANSPORT_ADDRESSES = """
+rawsocket_address = "127.0.0.1:${port:candrs}"
+websocket_address = "127.0.0.1:${port:candws}"
 """
 
 SWEEP = """
@@ -232,6 +277,46 @@ class CompareTest(ComparisonRuns, unittest.TestCase):
                               "WHERE run_id = ? ORDER BY rowid", (run_id,)).fetchall()
         self.assertEqual(rows[:2], [("slow", "fast", "paired-t"),
                                     ("fast", "slow", "paired-signed-rank")])
+
+    def test_wamp_workloads_compare_a_command_router_at_its_transport_addresses(self):
+        run, out = self.run_scenario(WAMP_PAIR.format(bin=BIN,
+                                                      transport_addresses=TRANSPORT_ADDRESSES))
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        lines = run.result_lines()
+        self.assertEqual([(l["workload"], l["variant"]) for l in lines],
+                         [(w, v) for w in ("hello", "rpc_rawsocket", "rpc_websocket")
+                          for v in ("main", "cand")])
+        for line in lines:
+            self.assertEqual((line["status"], line["errors"], line["reps"]), ("ok", "0", "2"),
+                             line)
+        self.assertEqual([(l["workload"], l["transport"]) for l in lines if l["variant"] == "cand"],
+                         [("hello", "-"), ("rpc_rawsocket", "rawsocket"),
+                          ("rpc_websocket", "websocket")])
+        compare = tagged_lines(run.stdout, "COMPARE")
+        self.assertEqual([(c["workload"], c["variant"], c["status"]) for c in compare],
+                         [("hello", "cand", "ok"), ("rpc_rawsocket", "cand", "ok"),
+                          ("rpc_websocket", "cand", "ok")])
+        for workload in load_json(out)["scenarios"][0]["workloads"]:
+            for rep in workload["repetitions"]:
+                self.assertGreater(rep["operations"], 0, workload["name"])
+                self.assertEqual(rep["successes"], rep["operations"], workload["name"])
+
+    def test_a_wamp_workload_at_a_command_routers_http_port_names_the_key_to_give(self):
+        text = WAMP_PAIR.format(bin=BIN, transport_addresses="")
+        text = text[:text.index('[[workloads]]\nname = "rpc_websocket"')]
+        text = text.replace("repetitions = 2", "repetitions = 2\ntimeout = \"30s\"")
+        run, _ = self.run_scenario(text)
+        self.assertNotEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        by_run = {(l["workload"], l["variant"]): l["status"] for l in run.result_lines()}
+        self.assertEqual(by_run, {("hello", "main"): "ok", ("hello", "cand"): "ok",
+                                  ("rpc_rawsocket", "main"): "ok",
+                                  ("rpc_rawsocket", "cand"): "failed"})
+        said = run.stdout + run.stderr
+        self.assertIn("the scenario names no rawsocket_address for this command system, so its "
+                      "WAMP RawSocket workloads connect to its 'address' 127.0.0.1:", said)
+        self.assertIn("give key 'rawsocket_address' = \"HOST:PORT\"", said)
 
     def test_a_sweep_runs_each_size_and_prints_a_fitted_model(self):
         run, out = self.run_scenario(SWEEP)

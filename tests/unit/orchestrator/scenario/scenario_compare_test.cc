@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
@@ -101,6 +103,96 @@ TEST(ScenarioCompare, AnEmptyCompareNamesBothKeys) {
       "s.toml:2:1: error: [compare] needs routers = [...] or workers = [...]: the two or more "
       "routers ([routers.NAME]) or workers (\"builtin\", [worker_impls.NAME]) to "
       "compare\n");
+}
+
+// A command or external system serves each WAMP transport at the address the scenario gives
+// for it (the bundled router cannot serve WAMP on its HTTP port): read in [routers.NAME] as in
+// [router], with ${port:NAME}, and empty (the one address) when not given.
+TEST(ScenarioCompare, ReadsTheTransportAddressesOfAVariant) {
+  std::string text(kCompare);
+  text.insert(text.find("[compare]"),
+              "rawsocket_address = \"127.0.0.1:${port:rs}\"\n"
+              "websocket_address = \"localhost:${port:ws}\"\n");
+  LoadResult r = load_hermetic(text);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  const RouterConfig& b = r.scenario->routers.at("b");
+  EXPECT_EQ(b.address, "127.0.0.1:1234");
+  EXPECT_EQ(b.rawsocket_address, "127.0.0.1:1235");
+  EXPECT_EQ(b.websocket_address, "localhost:1236");
+  EXPECT_EQ(b.ready, "tcp://127.0.0.1:1234");
+  EXPECT_EQ(b.at("rawsocket_address").line, 8u);
+  EXPECT_EQ(b.at("websocket_address").line, 9u);
+
+  LoadResult plain = load_hermetic(std::string(kCompare));
+  ASSERT_TRUE(plain.ok()) << diagnostics_text(plain);
+  EXPECT_EQ(plain.scenario->routers.at("b").rawsocket_address, "");
+  EXPECT_EQ(plain.scenario->routers.at("b").websocket_address, "");
+}
+
+TEST(ScenarioCompare, TransportAddressesAreReadInRouterToo) {
+  LoadResult r = load_hermetic(R"(name = "c"
+[router]
+impl = "external"
+address = "127.0.0.1:8080"
+rawsocket_address = "127.0.0.1:8081"
+[[workloads]]
+name = "w"
+protocol = "wamp_rpc"
+transport = "rawsocket"
+)");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(r.scenario->router.rawsocket_address, "127.0.0.1:8081");
+  EXPECT_EQ(r.scenario->router.websocket_address, "");
+}
+
+// The rule of `address`, in the same words: a transport address is one to connect to over TCP.
+TEST(ScenarioCompare, ATransportAddressIsCheckedAsAddressIs) {
+  for (const std::string key : {"rawsocket_address", "websocket_address"}) {
+    for (const auto& [value, error] : std::vector<std::pair<std::string, std::string>>{
+             {"127.0.0.1", "'127.0.0.1' is not an address to connect to: it has no :PORT"},
+             {"unix:/tmp/s", "is not an address to connect to"},
+             {"127.0.0.1:0", "port"}}) {
+      std::string text(kCompare);
+      text.insert(text.find("[compare]"), key + " = \"" + value + "\"\n");
+      LoadResult r = load_hermetic(text);
+      EXPECT_FALSE(r.ok()) << key << " = " << value;
+      EXPECT_NE(diagnostics_text(r).find("s.toml:8:"), std::string::npos) << diagnostics_text(r);
+      EXPECT_NE(diagnostics_text(r).find("key '" + key + "' in [routers.b]: "), std::string::npos)
+          << diagnostics_text(r);
+      EXPECT_NE(diagnostics_text(r).find(error), std::string::npos) << diagnostics_text(r);
+    }
+  }
+}
+
+TEST(ScenarioCompare, TheBundledRouterTakesNoTransportAddress) {
+  std::string text(kCompare);
+  text.insert(text.find("[routers.b]"), "websocket_address = \"127.0.0.1:8081\"\n");
+  LoadResult r = load_hermetic(text);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(diagnostics_text(r).find("key 'websocket_address' in [routers.a] applies only to "
+                                     "impl = \"command\" or \"external\" (the bundled router "
+                                     "announces its own ports)"),
+            std::string::npos)
+      << diagnostics_text(r);
+}
+
+// Without `ready` the probe connects to every address the workers will (over IPv4); with it,
+// only `ready` is probed and a host name is the workers' to resolve.
+TEST(ScenarioCompare, WithoutReadyATransportAddressMustBeProbeable) {
+  std::string text(kCompare);
+  text.insert(text.find("[compare]"), "rawsocket_address = \"sut.example:8081\"\n");
+  LoadResult r = load_hermetic(text);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(diagnostics_text(r).find(
+                "key 'rawsocket_address' must name an IPv4 address or localhost, as the "
+                "readiness probe connects to it over IPv4 (or give key 'ready' = "
+                "\"tcp://IPV4:PORT\"), got \"sut.example:8081\""),
+            std::string::npos)
+      << diagnostics_text(r);
+  text.insert(text.find("[compare]"), "ready = \"tcp://127.0.0.1:${port:nginx}\"\n");
+  LoadResult with_ready = load_hermetic(text);
+  ASSERT_TRUE(with_ready.ok()) << diagnostics_text(with_ready);
+  EXPECT_EQ(with_ready.scenario->routers.at("b").rawsocket_address, "sut.example:8081");
 }
 
 TEST(ScenarioSweep, RequestBytesExpandsIntoNamedWorkloads) {

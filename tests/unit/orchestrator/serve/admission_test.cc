@@ -354,6 +354,21 @@ TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
                         allowing({"/bin/sleep"}, {"127.0.0.1:80"})));
 }
 
+// WAMP workloads connect to these instead of `address`: the same rule.
+TEST(Admission, TheTransportAddressesAreAddressesToo) {
+  expect_denied(
+      admit(kRouterCommand + "rawsocket_address = \"10.1.2.3:8081\"\n", allowing({"/bin/sleep"})),
+      "[router] rawsocket_address '10.1.2.3:8081' is not allowed");
+  expect_denied(
+      admit(kRouterCommand + "websocket_address = \"127.0.0.1:22\"\n", allowing({"/bin/sleep"})),
+      "[router] websocket_address '127.0.0.1:22' is not allowed");
+  expect_admitted(admit(kRouterCommand + "rawsocket_address = \"10.1.2.3:8081\"\n",
+                        allowing({"/bin/sleep"}, {"10.1.2.3:8081"})));
+  expect_admitted(admit(kRouterCommand + "rawsocket_address = \"127.0.0.1:${port:rs}\"\n"
+                                         "websocket_address = \"127.0.0.1:${port:ws}\"\n",
+                        allowing({"/bin/sleep"})));
+}
+
 TEST(Admission, AMetricsURLIsAllowedByItsAddressAsWrittenToo) {
   // The operator allowed the address as the scenario writes it: the scrape connects there.
   expect_admitted(admit(kRouterCommand + "metrics = \"http://localhost:9113/metrics\"\n",
@@ -405,7 +420,8 @@ const std::map<std::string, std::string>& reviewed_keys() {
     for (const char* key : {"command", "adapter"}) {
       keys[key] = "starts a program: programs_started, --allow-command";
     }
-    for (const char* key : {"address", "ready", "metrics"}) {
+    for (const char* key :
+         {"address", "rawsocket_address", "websocket_address", "ready", "metrics"}) {
       keys[key] = "reaches an address: addresses_reached, --allow-address or ${port:NAME}";
     }
     keys["requires"] = "programs looked up on PATH: programs_started, --allow-command";
