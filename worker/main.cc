@@ -1,6 +1,6 @@
 // The bundled load generator: serves benchgate.v1.Worker until SIGTERM or SIGINT.
-// stdout carries exactly one line, "READY grpc=HOST:PORT", once the service accepts calls;
-// logs go to stderr.
+// stdout carries exactly one line, "READY grpc=HOST:PORT" (or "READY grpc=unix:PATH" on a Unix
+// socket), once the service accepts calls; logs go to stderr.
 #include <pthread.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -22,13 +22,17 @@
 
 namespace {
 
-// CLI11 check for --listen: HOST:PORT with a port 0..65535 (0: any free port).
+// CLI11 check for --listen: HOST:PORT with a port 0..65535 (0: any free port), or unix:PATH (a
+// Unix socket, made owner-only by start_worker_server).
 std::string check_listen(const std::string& value) {
+  if (value.starts_with("unix:")) {
+    return value.size() > 5 ? "" : "'" + value + "' names no PATH after unix:";
+  }
   const size_t colon = value.rfind(':');
   const std::string port = colon == std::string::npos ? "" : value.substr(colon + 1);
   if (colon == 0 || port.empty() || port.size() > 5 ||
       port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535) {
-    return "'" + value + "' is not HOST:PORT (port 0..65535)";
+    return "'" + value + "' is not HOST:PORT (port 0..65535) or unix:PATH";
   }
   return "";
 }
@@ -39,12 +43,15 @@ int main(int argc, char** argv) {
   CLI::App app{
       "benchgate worker: an HTTP/1.1, HTTP/2 and WAMP load generator controlled over gRPC "
       "(service benchgate.v1.Worker)"};
-  benchgate::command_line::use_readable_help(app,
-                                             {{"--listen", "HOST:PORT"}, {"--token-file", "FILE"}});
+  benchgate::command_line::use_readable_help(
+      app, {{"--listen", "HOST:PORT|unix:PATH"}, {"--token-file", "FILE"}});
   benchgate::command_line::add_version_flag(app);
   std::string listen = "127.0.0.1:0";
   std::string log_level = "info";
-  app.add_option("--listen", listen, "HOST:PORT of the gRPC service; port 0 picks a free port")
+  app.add_option("--listen", listen,
+                 "HOST:PORT or unix:PATH of the gRPC service: port 0 picks a free port; a Unix "
+                 "socket is created owner-only (srwx------), one another server still listens "
+                 "on is refused and one a stopped server left is replaced")
       ->check(check_listen)
       ->capture_default_str();
   app.add_option("--log-level", log_level, "stderr log level")
@@ -72,7 +79,7 @@ int main(int argc, char** argv) {
                  "Require every call to carry 'authorization: Bearer TOKEN', TOKEN being this "
                  "file's first line (the file must be mode 0600, owner only, or 0440 with this "
                  "process's own group as a Kubernetes Secret gives); required when "
-                 "--listen is not a loopback address");
+                 "--listen is neither a loopback address nor a unix:PATH");
   app.add_flag("--insecure-no-token", insecure_no_token,
                "Listen on a network address without a token: anyone who reaches the port can "
                "make this worker send load anywhere (only on a network you trust completely)");

@@ -68,7 +68,7 @@ class HelpTest(HelpCase):
             self.assertRegex(text, r"--branch BRANCH\s+Branch measured")
         self.assertRegex(self.help_of(["orchestrator", "runs", "show"]), r"\n  RUN REQUIRED")
         worker = self.help_of(["worker"])
-        self.assertRegex(worker, r"--listen HOST:PORT=127\.0\.0\.1:0")
+        self.assertRegex(worker, r"--listen HOST:PORT\|unix:PATH=127\.0\.0\.1:0")
         self.assertRegex(worker, r"--log-level \{trace,debug,info,warn,error,off\}=info")
         router = self.help_of(["router"])
         self.assertRegex(router, r"--threads N=1")

@@ -1,8 +1,9 @@
 """A unix:PATH address that a server still listens on is refused, as a port in use is, and the
-server keeps its socket (gRPC alone would replace it): the router's --control and `orchestrator
-serve`'s --listen. A socket file nobody listens on is replaced, owner-only (srwx------) whatever
-the umask. A failed bind there is named in
-one line, without gRPC's own log."""
+server keeps its socket (gRPC alone would replace it): the router's --control, `orchestrator
+serve`'s --listen and the worker's --listen. A socket file nobody listens on is replaced,
+owner-only (srwx------) whatever the umask. A failed bind there is named in one line, without
+gRPC's own log. A worker on a unix:PATH needs no token (only its owner may connect), serves a
+run whose [workers] at names the path, and removes its socket when it stops."""
 import glob
 import os
 import shutil
@@ -12,7 +13,31 @@ import subprocess
 import tempfile
 import unittest
 
-from harness import BIN, Run, kill_tagged
+from harness import BIN, Run, kill_tagged, write_scenario
+
+WORKER = os.path.join(BIN, "worker")
+
+# Against the bundled router on loopback: one short repetition, a few requests a second.
+WORKER_SCENARIO = """
+name = "unix_worker"
+[router]
+impl = "builtin"
+[workers]
+at = "unix:{path}"
+[defaults]
+warmup = "0s"
+duration = "500ms"
+repetitions = 1
+workers = 1
+threads = 1
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+connections = 1
+in_flight = 1
+rate = 20
+"""
 
 
 class UnixSocketTest(unittest.TestCase):
@@ -94,6 +119,64 @@ class UnixSocketTest(unittest.TestCase):
             self.assertEqual(run.proc.wait(timeout=30), 0)
             run.proc.stdout.close()
             run.proc.stderr.close()
+
+    def test_a_worker_on_a_unix_socket_serves_a_run_at_it_without_a_token(self):
+        # Refused by the worker's --listen check ("is not HOST:PORT"), and its token rule read
+        # "unix" as a network host, although the service and the scenario's [workers] at take it.
+        path = os.path.join(self.dir, "worker.sock")
+        umask_before = os.umask(0o022)  # the usual one, which left the socket srwxr-xr-x
+        try:
+            worker = subprocess.Popen([WORKER, "--listen", "unix:" + path],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        finally:
+            os.umask(umask_before)
+        try:
+            self.assertEqual(worker.stdout.readline(), f"READY grpc=unix:{path}\n")
+            # Only its owner may connect: the reason it needs no token.
+            mode = os.stat(path).st_mode
+            self.assertTrue(stat.S_ISSOCK(mode))
+            self.assertEqual(oct(stat.S_IMODE(mode)), oct(0o700))
+            # A second worker on the same path exits 2 and leaves the first its socket.
+            second = subprocess.run([WORKER, "--listen", "unix:" + path], capture_output=True,
+                                    text=True, timeout=30, check=False)
+            self.assertEqual((second.returncode, second.stdout, second.stderr),
+                             (2, "", f"worker: cannot listen on unix:{path}: Unix socket {path} "
+                                     "is in use\n"))
+            scenario = write_scenario(self.dir, "unix_worker.toml",
+                                      WORKER_SCENARIO.format(path=path))
+            run = Run(["run", scenario, "--db", self.db], cwd=self.dir)
+            self.tags.append(run.tag)
+            run.run(timeout=120)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            results = run.result_lines()
+            self.assertEqual([r["status"] for r in results], ["ok"], run.stdout)
+            self.assertNotIn("without a token", run.stderr)
+        finally:
+            worker.terminate()
+            self.assertEqual(worker.wait(timeout=30), 0, worker.stderr.read())
+            worker.stdout.close()
+            worker.stderr.close()
+        # A worker that stops on SIGTERM leaves no socket behind.
+        self.assertFalse(os.path.lexists(path))
+
+    def test_a_worker_on_a_path_that_is_not_a_socket_exits_2_naming_it(self):
+        path = os.path.join(self.dir, "notes.txt")
+        with open(path, "w") as f:
+            f.write("kept\n")
+        worker = subprocess.run([WORKER, "--listen", "unix:" + path], capture_output=True,
+                                text=True, timeout=30, check=False)
+        self.assertEqual((worker.returncode, worker.stdout, worker.stderr),
+                         (2, "", f"worker: cannot listen on unix:{path}: {path} already exists "
+                                 "and is not a socket\n"))
+        with open(path) as f:
+            self.assertEqual(f.read(), "kept\n")
+
+    def test_a_worker_listen_of_unix_without_a_path_is_refused(self):
+        worker = subprocess.run([WORKER, "--listen", "unix:"], capture_output=True, text=True,
+                                timeout=30, check=False)
+        self.assertEqual((worker.returncode, worker.stdout, worker.stderr),
+                         (2, "", "worker: --listen: 'unix:' names no PATH after unix: (see "
+                                 "--help)\n"))
 
     def test_serve_names_why_grpc_could_not_listen_in_one_line(self):
         # No folder for the socket: gRPC fails to bind after the service's own checks passed.

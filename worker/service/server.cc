@@ -16,7 +16,7 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
                                            Http1Io http1_io) {
   const size_t colon = listen.rfind(':');
   if (colon == std::string::npos || colon == 0) {
-    return Error{"--listen '" + listen + "' is not HOST:PORT"};
+    return Error{"--listen '" + listen + "' is not HOST:PORT or unix:PATH"};
   }
   // gRPC would take the socket from a server still listening at a unix:PATH.
   if (auto in_use = net::unix_socket_in_use(listen)) {
@@ -59,7 +59,11 @@ Expected<std::string> worker_token(const std::string& listen, const std::string&
     if (!token) return Error{"--token-file: " + token.message()};
     return token;
   }
-  if (insecure_no_token || security::is_loopback_host(security::host_of(listen))) {
+  // A unix:PATH is this machine's, and its socket is owner-only (start_worker_server): only this
+  // user (and root) may connect, as with `orchestrator serve --listen unix:PATH`, which takes no
+  // password there either. host_of would read "unix" as a host name, a network one.
+  if (insecure_no_token || listen.starts_with("unix:") ||
+      security::is_loopback_host(security::host_of(listen))) {
     return std::string();
   }
   return Error{"--listen " + listen +

@@ -143,6 +143,16 @@ TEST(WorkerTokenRule, LoopbackNeedsNoTokenAndInsecureNoTokenMustBeExplicit) {
   EXPECT_EQ(*insecure, "");
 }
 
+// A unix:PATH is this machine's and its socket owner-only, as `orchestrator serve`'s, which
+// takes no password there: no token needed. "unix" was read as a host name, a network one.
+TEST(WorkerTokenRule, AUnixSocketNeedsNoToken) {
+  for (const char* listen : {"unix:/run/benchgate/worker.sock", "unix:worker.sock"}) {
+    auto token = worker_token(listen, "", false);
+    ASSERT_TRUE(token.ok()) << listen << ": " << token.message();
+    EXPECT_EQ(*token, "");
+  }
+}
+
 TEST(WorkerTokenRule, ATokenFileReadableByOthersIsRefusedEvenOnLoopback) {
   std::string dir = (fs::temp_directory_path() / "benchgate-auth-test-XXXXXX").string();
   ASSERT_NE(::mkdtemp(dir.data()), nullptr);
