@@ -10,6 +10,7 @@
 
 #include "common/util/regular_file.h"
 #include "common/util/shown_text.h"
+#include "orchestrator/scenario/adapter_workloads.h"
 #include "orchestrator/scenario/diagnostics.h"
 #include "orchestrator/scenario/free_port.h"
 #include "orchestrator/scenario/interpolation.h"
@@ -118,6 +119,8 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   read_comparison(top, scenario, refused_impls);
   check_workload_workers(scenario, refused_impls, diag);
   check_router_tls(scenario, diag);
+  // What an adapter a workload uses cannot run, refused now rather than when it starts.
+  check_adapter_workloads(top, scenario);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();
   std::vector<std::string> variants = {"default"};

@@ -186,6 +186,23 @@ class BadInputTest(unittest.TestCase):
                         run.stderr)
         self.assertFalse(os.path.exists(db))
 
+    def test_what_an_adapter_cannot_run_is_refused_when_the_scenario_loads(self):
+        # wrk's -d takes whole seconds: a 1.5 s warm-up was accepted by validate and refused
+        # only when the workload started, in nanoseconds and as "window 0". Now validate and run
+        # refuse it at the key, as written, before anything starts.
+        path = write_scenario(self.dir, "adapter.toml",
+                              'name = "adapter"\n[worker_impls.wrk]\nadapter = "wrk"\n'
+                              '[defaults]\nwarmup = "1.5s"\n[[workloads]]\nname = "a"\n'
+                              'worker = "wrk"\n')
+        db = os.path.join(self.dir, "runs.db")
+        for command in (["validate", path], ["run", path, "--db", db]):
+            run = Run(command).run()
+            self.assertEqual((run.returncode, run.stdout), (2, ""), run.stderr)
+            self.assertIn(path + ":5:1: error: workload 'a': worker 'wrk' (the wrk adapter) "
+                          "cannot run a warm-up of 1.5s (wrk -d takes whole seconds)", run.stderr)
+            self.assertEqual(run.leftovers(wait=0), [])
+        self.assertFalse(os.path.exists(db))
+
     def test_a_server_address_without_a_port_exits_2_naming_the_flag(self):
         # gRPC dialled "127.0.0.1" at port 0 and the client exited 3, as if the service were down.
         path = write_scenario(self.dir, "local.toml",

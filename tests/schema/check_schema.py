@@ -39,6 +39,7 @@ ALLOWED_TO_PASS = {
     "wamp_worker_callee_bench_echo.toml": "a procedure name reserved for callee = router",
     "workers_at_bad_port.toml": "a port's range inside a string",
     "worker_impl_undefined.toml": "a workload's worker against the [worker_impls] names",
+    "worker_adapter_wrk_window.toml": "a window's length against the adapter its worker names",
     "wrong_type_count_float.toml": "JSON Schema counts 3.0 as an integer; TOML does not",
 }
 

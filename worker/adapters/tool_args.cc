@@ -3,17 +3,16 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/workload/adapter_limits.h"
+
 namespace benchgate::worker::adapters {
 namespace {
 
 constexpr int64_t kMillisecond = 1'000'000;
 constexpr int64_t kSecond = 1'000'000'000;
 
-const char* name_of(ToolKind kind) { return kind == ToolKind::kH2load ? "h2load" : "wrk"; }
-
-Error refuse(ToolKind kind, const WorkloadSpec& spec, const std::string& what) {
-  return Error{"workload '" + spec.name + "': the " + name_of(kind) + " adapter cannot run " +
-               what};
+adapter_limits::Tool tool_of(ToolKind kind) {
+  return kind == ToolKind::kH2load ? adapter_limits::Tool::kH2load : adapter_limits::Tool::kWrk;
 }
 
 bool is_host(const std::string& name) {
@@ -23,92 +22,39 @@ bool is_host(const std::string& name) {
          std::tolower(static_cast<unsigned char>(name[3])) == 't';
 }
 
-// h2load -w/-W N grant 2^N - 1 bytes: the window's N when it is 2^N - 1 or 2^N (the default,
-// 1 GiB, is 2^30: h2load's own default, 2^30 - 1), 0 otherwise.
-int window_bits(uint32_t window) {
-  for (int n = 1; n <= 31; ++n) {
-    const uint64_t power = uint64_t{1} << n;
-    if (window == power - 1 || window == power) return n;
-  }
-  return 0;
-}
-
-// What h2load's TLS can do as asked: it never verifies the server's certificate (so only
-// insecure = true says what it does), has no flag that limits the TLS version and keeps no
-// sessions between its connections.
-Expected<void> check_h2load_tls(const WorkloadSpec& spec) {
-  const TlsSpec& tls = spec.tls;
-  if (!tls.insecure) {
-    return refuse(ToolKind::kH2load, spec,
-                  "TLS with certificate verification: h2load does not verify the server's "
-                  "certificate (set tls.insecure = true to run it so)");
-  }
-  if (!tls.version.empty()) {
-    return refuse(ToolKind::kH2load, spec,
-                  "tls.version '" + tls.version + "': h2load has no flag that limits the version");
-  }
-  if (tls.resumption) {
-    return refuse(ToolKind::kH2load, spec, "tls.resumption (h2load reuses no sessions)");
-  }
-  return {};
-}
-
 }  // namespace
 
 Expected<void> check_workload(ToolKind kind, const WorkloadSpec& spec) {
-  // h2load speaks HTTP/1.1 (--h1) and HTTP/2 (h2c, or h2 by ALPN over TLS); wrk HTTP/1.1.
-  const bool h2load = kind == ToolKind::kH2load;
-  if (spec.protocol != "http1" && !(h2load && spec.is_http2())) {
-    return refuse(kind, spec,
-                  "protocol '" + spec.protocol + "' (it generates " +
-                      (h2load ? "http1 and http2" : "http1") + " only)");
-  }
-  if (spec.new_connection_per_request) {
-    return refuse(kind, spec, "new_connection_per_request (it keeps its connections)");
-  }
-  if (spec.tls.enabled && !h2load) return refuse(kind, spec, "TLS (tls = true)");
-  if (spec.tls.enabled) {
-    if (auto ok = check_h2load_tls(spec); !ok) return ok;
-  }
-  if (spec.is_http2() && window_bits(spec.http2.initial_window) == 0) {
-    return refuse(kind, spec,
-                  "http2.initial_window " + std::to_string(spec.http2.initial_window) +
-                      ": h2load's -w takes 2^N - 1 bytes (give 2^N - 1 or 2^N)");
-  }
-  if (spec.open_loop()) {
-    return refuse(kind, spec, "the open loop (rate > 0): it runs the closed loop only");
-  }
-  const HttpRequestSpec& http = spec.http;
-  if (http.method != "GET") {
-    return refuse(kind, spec, "http.method '" + http.method + "' (GET only)");
-  }
-  if (http.request_body_bytes > 0) {
-    return refuse(kind, spec, "a request body (http.request_body_bytes > 0)");
-  }
-  if (http.expect_echo) return refuse(kind, spec, "echo checks (http.expect_echo)");
-  if (http.expect_status < 200 || http.expect_status > 299) {
-    return refuse(kind, spec,
-                  "http.expect_status " + std::to_string(http.expect_status) +
-                      " (it only tells 2xx from other answers)");
-  }
-  if (http.target.empty() || http.target.front() != '/') {
-    return refuse(kind, spec, "http.target '" + http.target + "' (it must start with '/')");
-  }
-  if (kind == ToolKind::kWrk && spec.in_flight > 1) {
-    return refuse(kind, spec,
-                  "in_flight " + std::to_string(spec.in_flight) + ": wrk does not pipeline");
+  // The limits the scenario loader checks too (common/workload/adapter_limits.h).
+  adapter_limits::Workload w;
+  w.protocol = spec.protocol;
+  w.new_connection_per_request = spec.new_connection_per_request;
+  w.tls = spec.tls.enabled;
+  w.tls_insecure = spec.tls.insecure;
+  w.tls_version = spec.tls.version;
+  w.tls_resumption = spec.tls.resumption;
+  w.http2_initial_window = spec.http2.initial_window;
+  w.open_loop = spec.open_loop();
+  w.method = spec.http.method;
+  w.request_body_bytes = spec.http.request_body_bytes;
+  w.expect_echo = spec.http.expect_echo;
+  w.expect_status = spec.http.expect_status;
+  w.target = spec.http.target;
+  w.in_flight = spec.in_flight;
+  if (auto refused = adapter_limits::refusal(tool_of(kind), w)) {
+    return Error{"workload '" + spec.name + "': the " + adapter_limits::name_of(tool_of(kind)) +
+                 " adapter cannot run " + refused->what};
   }
   return {};
 }
 
 Expected<void> check_window(ToolKind kind, const WindowCommand& window) {
-  const int64_t unit = kind == ToolKind::kH2load ? kMillisecond : kSecond;
-  if (window.duration_ns % unit != 0) {
-    return Error{"window " + std::to_string(window.index) + ": the " + name_of(kind) +
-                 " adapter cannot run a window of " + std::to_string(window.duration_ns) + " ns (" +
-                 (kind == ToolKind::kH2load ? "h2load -D takes whole milliseconds"
-                                            : "wrk -d takes whole seconds") +
-                 ")"};
+  if (auto why = adapter_limits::window_refusal(tool_of(kind), window.duration_ns)) {
+    return Error{(window.measured ? "window " + std::to_string(window.index) + " (measured)"
+                                  : std::string("the warm-up window")) +
+                 ": the " + adapter_limits::name_of(tool_of(kind)) +
+                 " adapter cannot run a window of " +
+                 adapter_limits::exact_duration_text(window.duration_ns) + " (" + *why + ")"};
   }
   return {};
 }
@@ -127,7 +73,7 @@ std::vector<std::string> tool_argv(const Tool& tool, const WorkloadSpec& spec, i
   add({"-c", std::to_string(spec.connections), "-t", std::to_string(tool_threads(spec))});
   if (h2load && spec.is_http2()) {
     // h2c with prior knowledge for http://, h2 by ALPN for https:// (h2load's defaults).
-    const std::string bits = std::to_string(window_bits(spec.http2.initial_window));
+    const std::string bits = std::to_string(adapter_limits::window_bits(spec.http2.initial_window));
     add({"-m", std::to_string(spec.http2.streams), "-w", bits, "-W", bits, "-f",
          std::to_string(spec.http2.max_frame_size), "-D",
          std::to_string(duration_ns / kMillisecond) + "ms"});

@@ -1,13 +1,8 @@
 // What a wrapped tool can express of a workload, and the command line that expresses it.
 // Anything the tool cannot do as asked is refused up front (INVALID_ARGUMENT), never run
-// approximately: the open loop, WAMP, request bodies and methods other than GET, echo checks,
-// a status expectation outside 2xx, and window lengths the tool's duration flag cannot take
-// (h2load -D: whole milliseconds; wrk -d: whole seconds). wrk also cannot pipeline
-// (in_flight > 1) and is not wrapped for HTTP/2 or TLS. h2load runs http2 (-m streams, -w/-W
-// window bits, -f frame size; h2c for http://, h2 by ALPN for https://) and TLS (https://,
-// --ciphers, --npn-list for alpn, the URI's host as SNI with --connect-to the address), but
-// only with tls.insecure = true (it never verifies a certificate), without tls.version (no
-// flag limits it) and without tls.resumption; neither tool runs new_connection_per_request.
+// approximately. What each tool can run is defined once, in common/workload/adapter_limits.h,
+// which the scenario loader checks too: these checks are the guard of a workload that reached
+// the worker without it (another orchestrator, a hand-written client).
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,170 @@
+// A [worker_impls] adapter (h2load, wrk) runs only what its tool's flags can say
+// (common/workload/adapter_limits.h): the loader refuses the rest at the key that asks for it,
+// as `validate` does, rather than the adapter when the workload starts.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "orchestrator/scenario/scenario_loader.h"
+#include "scenario_test_support.h"
+
+namespace benchgate::scenario {
+namespace {
+
+using test_support::diagnostic_lines;
+using test_support::diagnostics_text;
+using test_support::load_hermetic;
+
+constexpr const char* kTools = R"(name = "t"
+[worker_impls.wrk]
+adapter = "wrk"
+[worker_impls.h2]
+adapter = "h2load"
+)";
+
+LoadResult load(const std::string& rest) { return load_hermetic(kTools + rest); }
+
+using Lines = std::vector<std::string>;
+
+TEST(ScenarioAdapterLimits, WindowsAreRefusedAtTheirKeyAsWrittenNamingTheWarmUp) {
+  // Line 6 onwards; wrk -d takes whole seconds, h2load -D whole milliseconds.
+  auto r = load(R"([defaults]
+warmup = "1.5s"
+[[workloads]]
+name = "a"
+worker = "wrk"
+duration = "2500ms"
+[[workloads]]
+name = "b"
+worker = "h2"
+duration = "1500500us"
+)");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostic_lines(r),
+            (Lines{"s.toml:7:1: error: workload 'a': worker 'wrk' (the wrk adapter) cannot run a "
+                   "warm-up of 1.5s (wrk -d takes whole seconds)",
+                   "s.toml:11:1: error: workload 'a': worker 'wrk' (the wrk adapter) cannot run "
+                   "measured windows of 2500ms (wrk -d takes whole seconds)",
+                   "s.toml:15:1: error: workload 'b': worker 'h2' (the h2load adapter) cannot "
+                   "run measured windows of 1500500us (h2load -D takes whole milliseconds)"}));
+  // h2load takes the 1.5 s warm-up; no warm-up (0s) runs no window.
+  EXPECT_TRUE(load("[defaults]\nwarmup = \"1.5s\"\n[[workloads]]\nname = \"a\"\nworker = "
+                   "\"h2\"\n")
+                  .ok());
+  auto none = load("[defaults]\nwarmup = \"0s\"\n[[workloads]]\nname = \"a\"\nworker = \"wrk\"\n");
+  EXPECT_TRUE(none.ok()) << diagnostics_text(none);
+}
+
+TEST(ScenarioAdapterLimits, WhatTheToolCannotRunIsRefusedAtTheKeyThatAsksForIt) {
+  auto r = load(R"([[workloads]]
+name = "post"
+worker = "wrk"
+method = "POST"
+rate = 100
+connections = 2
+[[workloads]]
+name = "h2c"
+protocol = "http2"
+worker = "wrk"
+[[workloads]]
+name = "rpc"
+protocol = "wamp_rpc"
+worker = "wrk"
+[[workloads]]
+name = "pipelined"
+worker = "wrk"
+in_flight = 4
+[[workloads]]
+name = "verified"
+worker = "h2"
+tls = true
+[[workloads]]
+name = "window"
+protocol = "http2"
+worker = "h2"
+initial_window = 100000
+)");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(
+      diagnostic_lines(r),
+      (Lines{"s.toml:10:1: error: workload 'post': worker 'wrk' (the wrk adapter) cannot run the "
+             "open loop (rate > 0): it runs the closed loop only",
+             "s.toml:14:1: error: workload 'h2c': worker 'wrk' (the wrk adapter) cannot run "
+             "protocol 'http2' (it generates http1 only)",
+             "s.toml:18:1: error: workload 'rpc': worker 'wrk' (the wrk adapter) cannot run "
+             "protocol 'wamp_rpc' (it generates http1 only)",
+             "s.toml:23:1: error: workload 'pipelined': worker 'wrk' (the wrk adapter) cannot run "
+             "in_flight 4: wrk does not pipeline",
+             "s.toml:27:1: error: workload 'verified': worker 'h2' (the h2load adapter) cannot run "
+             "TLS with certificate verification: h2load does not verify the server's certificate "
+             "(set insecure = true to run it so)",
+             "s.toml:32:1: error: workload 'window': worker 'h2' (the h2load adapter) cannot run "
+             "initial_window 100000: h2load's -w takes 2^N - 1 bytes (give 2^N - 1 or 2^N)"}));
+  // Without the rate, the method is next.
+  auto post = load("[[workloads]]\nname = \"a\"\nworker = \"wrk\"\nmethod = \"POST\"\n");
+  EXPECT_EQ(diagnostic_lines(post),
+            (Lines{"s.toml:9:1: error: workload 'a': worker 'wrk' (the wrk adapter) cannot run "
+                   "method 'POST' (GET only)"}));
+  // What h2load runs: http2 with a window of 2^N - 1, TLS with insecure = true.
+  auto fine = load(R"([[workloads]]
+name = "a"
+protocol = "http2"
+worker = "h2"
+initial_window = 65535
+tls = true
+insecure = true
+)");
+  EXPECT_TRUE(fine.ok()) << diagnostics_text(fine);
+}
+
+TEST(ScenarioAdapterLimits, AComparedVariantIsCheckedAndAKeyOfDefaultsBlamedThere) {
+  auto r = load_hermetic(R"(name = "t"
+[worker_impls.wrk]
+adapter = "wrk"
+[compare]
+workers = ["builtin", "wrk"]
+[defaults]
+repetitions = 2
+in_flight = 4
+[[workloads]]
+name = "a"
+)");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostic_lines(r),
+            (Lines{"s.toml:8:1: error: workload 'a': worker 'wrk' (the wrk adapter, a variant of "
+                   "[compare] workers) cannot run in_flight 4: wrk does not pipeline"}));
+}
+
+TEST(ScenarioAdapterLimits, ASweptValueIsRefusedOnceAtTheSweep) {
+  auto r = load(R"([[workloads]]
+name = "a"
+worker = "h2"
+sweep = { request_bytes = [10, 20] }
+)");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostic_lines(r),
+            (Lines{"s.toml:9:1: error: workload 'a': worker 'h2' (the h2load adapter) cannot run "
+                   "a request body (request_bytes 10, GET only)"}));
+}
+
+TEST(ScenarioAdapterLimits, TheBundledRoutersEchoIsRefusedButAnotherSystemsIsNot) {
+  auto echo = load("[[workloads]]\nname = \"a\"\nworker = \"wrk\"\ntarget = \"/bench/echo\"\n");
+  EXPECT_EQ(diagnostic_lines(echo),
+            (Lines{"s.toml:9:1: error: workload 'a': worker 'wrk' (the wrk adapter) cannot run "
+                   "echo checks (/bench/echo: it does not compare an answer's body with the "
+                   "request's)"}));
+  auto external = load(R"([router]
+impl = "external"
+address = "127.0.0.1:8080"
+ready = "tcp://127.0.0.1:8080"
+[[workloads]]
+name = "a"
+worker = "wrk"
+target = "/bench/echo"
+)");
+  EXPECT_TRUE(external.ok()) << diagnostics_text(external);
+}
+
+}  // namespace
+}  // namespace benchgate::scenario
