@@ -114,6 +114,15 @@ std::string adapter_unmeasurable_reason(std::string_view metric, std::string_vie
     return runs + "which reports no connection setup; " + std::string(metric) + " is measured by " +
            others + " that reports it";
   }
+  // Nor the connections it sets up: a tool keeps its connections (common/workload/
+  // adapter_limits.h refuses new_connection_per_request), and its window result counts no
+  // handshakes.
+  if (metric == "handshakes.rate") {
+    return runs +
+           "which keeps its connections and counts no handshakes (it runs no "
+           "new_connection_per_request); handshakes.rate is measured by " +
+           others + " that reports connection setup";
+  }
   const bool percentile = metric.starts_with("latency.p");
   // wrk's summary script prints these (worker/adapters/wrk_output.cc), h2load none
   // (worker/adapters/h2load_output.cc: min, max, mean and sd of its request times).

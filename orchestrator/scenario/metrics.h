@@ -41,9 +41,10 @@ std::string unmeasurable_reason(std::string_view metric, const Workload& workloa
 std::string bundled_worker_unmeasurable_reason(std::string_view metric, const Workload& workload);
 
 // Why the bundled worker around `adapter` ("wrk", "h2load"; worker_impls_section.cc), named
-// `worker` in [worker_impls], can never measure `metric`, or "": connection setup (neither tool
-// reports it), a latency percentile the tool does not print (wrk: p50, p75, p90, p99, p99.9;
-// h2load: none). The reason ends saying which workers measure the metric.
+// `worker` in [worker_impls], can never measure `metric`, or "": connection setup and
+// handshakes.rate (neither tool reports them), a latency percentile the tool does not print (wrk:
+// p50, p75, p90, p99, p99.9; h2load: none). The reason ends saying which workers measure the
+// metric.
 std::string adapter_unmeasurable_reason(std::string_view metric, std::string_view adapter,
                                         std::string_view worker);
 

@@ -1,6 +1,7 @@
 // A [worker_impls] adapter (h2load, wrk) runs only what its tool's flags can say
 // (common/workload/adapter_limits.h): the loader refuses the rest at the key that asks for it,
-// as `validate` does, rather than the adapter when the workload starts.
+// as `validate` does, rather than the adapter when the workload starts. And a gate on a figure
+// an adapter never measures (handshakes.rate) is refused at its metric.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -164,6 +165,45 @@ worker = "wrk"
 target = "/bench/echo"
 )");
   EXPECT_TRUE(external.ok()) << diagnostics_text(external);
+}
+
+TEST(ScenarioAdapterLimits, AHandshakesGateOnAnAdapterIsRefusedAtItsMetric) {
+  // The adapters count no handshakes: such a gate could only be an error.
+  auto r = load(R"([[workloads]]
+name = "a"
+worker = "h2"
+[[gates]]
+workload = "a"
+metric = "handshakes.rate"
+min = 1
+)");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(diagnostic_lines(r),
+            (Lines{"s.toml:11:10: error: gate metric 'handshakes.rate' can never be measured for "
+                   "workload 'a': it is run by worker 'h2', the h2load adapter, which keeps its "
+                   "connections and counts no handshakes (it runs no new_connection_per_request); "
+                   "handshakes.rate is measured by the bundled worker and a [worker_impls] "
+                   "program that reports connection setup"}));
+  // With new_connection_per_request, both the workload and the gate are refused.
+  auto renewed = load(R"([[workloads]]
+name = "a"
+worker = "h2"
+new_connection_per_request = true
+[[gates]]
+workload = "a"
+metric = "handshakes.rate"
+min = 1
+)");
+  const std::string text = diagnostics_text(renewed);
+  EXPECT_NE(text.find("s.toml:9:1: error: workload 'a': worker 'h2' (the h2load adapter) cannot "
+                      "run new_connection_per_request (it keeps its connections)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("s.toml:12:10: error: gate metric 'handshakes.rate' can never be measured "
+                      "for workload 'a': it is run by worker 'h2', the h2load adapter, which "
+                      "keeps its connections and counts no handshakes"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace
