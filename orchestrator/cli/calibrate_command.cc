@@ -31,6 +31,15 @@ using Series = gating::CalibrationSeries;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 
+// A detectable regression in the convention of every change a person reads (docs/GATES.md,
+// "Verdicts"): a drop for a higher-is-better metric; "none" beyond a factor of 10 (said under
+// the table).
+std::string detect_text(const std::string& metric, double regression) {
+  const gates::MetricInfo* info = gates::find_metric(metric);
+  return gates::detectable_change_text(
+      regression, info != nullptr ? info->direction : gates::Direction::kLowerIsBetter);
+}
+
 std::string value_text(const std::string& metric, double value) {
   const gates::MetricInfo* info = gates::find_metric(metric);
   return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);
@@ -54,8 +63,11 @@ std::string level_text(const Series& s) {
 // `detect paired`: what a paired gate with the series' test detects with the scenario's R
 // pairs ("none": no R pairs reach alpha with the signed-rank test); "(t)" marks test = "t".
 std::string paired_text(const Series& s, const gates::NoiseEstimate::WithinRuns& w) {
-  if (s.paired_test == scenario::PairedTest::kT) return percent(w.detectable_paired) + " (t)";
-  return w.detectable_paired_signed_rank ? percent(*w.detectable_paired_signed_rank) : "none";
+  if (s.paired_test == scenario::PairedTest::kT) {
+    return detect_text(s.metric, w.detectable_paired) + " (t)";
+  }
+  return w.detectable_paired_signed_rank ? detect_text(s.metric, *w.detectable_paired_signed_rank)
+                                         : "none";
 }
 
 // "hello default latency.p50": a series as the lines under the table name it.
@@ -72,13 +84,14 @@ std::string paired_sentence(const Series& s, const gates::NoiseEstimate::WithinR
   if (s.paired_test == scenario::PairedTest::kT || w.detectable_paired_signed_rank) {
     return fmt::format("with {} pairs could see {}", w.repetitions,
                        s.paired_test == scenario::PairedTest::kT
-                           ? percent(w.detectable_paired)
-                           : percent(*w.detectable_paired_signed_rank));
+                           ? detect_text(s.metric, w.detectable_paired)
+                           : detect_text(s.metric, *w.detectable_paired_signed_rank));
   }
   return fmt::format(
       "with {} pairs could see nothing at {} (its signed-rank test needs {} pairs; "
       "test = \"t\" could see {})",
-      w.repetitions, level_text(s), pairs_for_signed_rank(s.level()), percent(w.detectable_paired));
+      w.repetitions, level_text(s), pairs_for_signed_rank(s.level()),
+      detect_text(s.metric, w.detectable_paired));
 }
 
 // What the spread says about the testbed, when its runs differ far more than each run's
@@ -102,7 +115,7 @@ std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEs
       "changes between runs; gates on stored baseline runs cannot see below {} here, a paired "
       "gate (against = VARIANT, windows alternating in one run) {}",
       s.workload, s.variant, s.metric, why, percent(noise.cv), percent(std::expm1(w.log_sd)),
-      percent(noise.detectable_5), paired_sentence(s, w));
+      detect_text(s.metric, noise.detectable_5), paired_sentence(s, w));
 }
 
 }  // namespace
@@ -212,6 +225,8 @@ int calibrate_command(const CalibrateFlags& flags) {
     // needs 8 at 0.005"), and whether one is "-": said under the table.
     std::vector<std::string> paired_none;
     bool paired_dash = false;
+    // The series and baseline run counts whose `detect` is "none": beyond a factor of 10.
+    std::vector<std::string> beyond;
     for (const auto& [key, s] : series) {
       if (!s.collected) {
         std::printf("  %-24s %-10s %-16s %12s  not measured in every run\n", s.workload.c_str(),
@@ -231,8 +246,8 @@ int calibrate_command(const CalibrateFlags& flags) {
       }
       std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s %14s\n", s.workload.c_str(),
                   s.variant.c_str(), s.metric.c_str(), value_text(s.metric, noise->mean).c_str(),
-                  percent(noise->cv).c_str(), percent(noise->detectable_1).c_str(),
-                  percent(noise->detectable_5).c_str(),
+                  percent(noise->cv).c_str(), detect_text(s.metric, noise->detectable_1).c_str(),
+                  detect_text(s.metric, noise->detectable_5).c_str(),
                   noise->within ? paired_text(s, *noise->within).c_str() : "-");
       if (!noise->within) {
         paired_dash = true;
@@ -241,6 +256,13 @@ int calibrate_command(const CalibrateFlags& flags) {
         paired_none.push_back(fmt::format("{} has {} pairs and needs {} at {:.3g}", series_name(s),
                                           noise->within->repetitions,
                                           pairs_for_signed_rank(s.level()), s.level()));
+      }
+      for (const auto& [runs, figure] :
+           {std::pair{1, noise->detectable_1}, std::pair{5, noise->detectable_5}}) {
+        if (gates::beyond_meaningful(figure)) {
+          beyond.push_back(fmt::format("{} with {} baseline {} and this calibration",
+                                       series_name(s), runs, runs == 1 ? "run" : "runs"));
+        }
       }
       if (auto d = drift_diagnosis(s, *noise)) diagnoses.push_back(std::move(*d));
       store::CalibrationRecord c;
@@ -280,6 +302,12 @@ int calibrate_command(const CalibrateFlags& flags) {
           "repetitions, or test = \"t\", let it detect\n",
           joined(paired_none).c_str());
     }
+    if (!beyond.empty()) {
+      std::printf(
+          "detect none: the test cannot detect any change within a factor of %g (a figure "
+          "falling to a tenth or rising tenfold): %s\n",
+          gates::kMeaningfulFactor, joined(beyond).c_str());
+    }
     if (paired_dash) {
       std::printf("detect paired -: a run had fewer than two repetitions: no pairs to judge\n");
     }
@@ -301,12 +329,29 @@ int calibrate_command(const CalibrateFlags& flags) {
           continue;
         }
         if (*gate.max_regression < c.detectable_5) {
+          // In the convention of the change (a drop for throughput), with the key's value, as
+          // the gates' explanations say it.
+          const gates::MetricInfo* info = gates::find_metric(gate.metric);
+          const bool drop = info != nullptr && info->direction == gates::Direction::kHigherIsBetter;
+          const auto can = [&](double figure) {
+            return gates::beyond_meaningful(figure)
+                       ? fmt::format("no change within a factor of {:g}", gates::kMeaningfulFactor)
+                       : detect_text(gate.metric, figure);
+          };
+          const std::string below =
+              gates::beyond_meaningful(c.detectable_5)
+                  ? "is below what this testbed can detect with 5 baseline runs: " +
+                        can(c.detectable_5)
+              : drop ? fmt::format(
+                           "(a {} change) is a smaller change than the {} this testbed "
+                           "can detect with 5 baseline runs",
+                           detect_text(gate.metric, *gate.max_regression), can(c.detectable_5))
+                     : fmt::format("is below the {} this testbed can detect with 5 baseline runs",
+                                   can(c.detectable_5));
           std::printf(
-              "gate #%zu %s %s: max_regression %s is below the %s this testbed can detect with "
-              "5 baseline runs (%s with 1 run and this calibration)\n",
-              g + 1, c.series.workload.c_str(), gate.metric.c_str(),
-              percent(*gate.max_regression).c_str(), percent(c.detectable_5).c_str(),
-              percent(c.detectable_1).c_str());
+              "gate #%zu %s %s: max_regression %s %s (%s with 1 run and this calibration)\n", g + 1,
+              c.series.workload.c_str(), gate.metric.c_str(), percent(*gate.max_regression).c_str(),
+              below.c_str(), can(c.detectable_1).c_str());
         }
       }
     }

@@ -83,6 +83,23 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
   const size_t runs = o.baseline_run_ids.size();
   std::string s = figure_text(o, info, unit);
   const bool paired = o.method == Method::kPairedT || o.method == Method::kPairedSignedRank;
+  // Every percentage below is the change candidate / baseline - 1, as the headline change is
+  // (docs/GATES.md, "Verdicts"). A regression (`detectable`, max_regression) is stored as
+  // expm1 of the log effect, baseline / candidate - 1 for a higher-is-better metric: it is
+  // converted here, and is the same figure for a lower-is-better one.
+  const Direction direction = info != nullptr ? info->direction : Direction::kLowerIsBetter;
+  const bool higher_is_better = direction == Direction::kHigherIsBetter;
+  const auto regression_text = [&](double r) {
+    return higher_is_better ? change_percent(change_of_regression(r, direction)) : percent(r);
+  };
+  // "2 baseline runs", "1 baseline run and this calibration", "3 pairs": what the test had.
+  const std::string had = paired ? std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs")
+                                 : std::to_string(runs) +
+                                       (runs == 1 ? " baseline run" : " baseline runs") +
+                                       (o.calibration ? " and this calibration" : "");
+  // A test that cannot see even a change by a factor of 10 detects nothing worth a figure.
+  const std::string cannot_detect = "cannot detect any change within a factor of " +
+                                    number("%g", kMeaningfulFactor) + " with " + had;
   if (paired) {
     s += " vs variant " + o.against + " " + format_metric_value(centre, unit) + " (" +
          std::to_string(o.pairs) + (o.pairs == 1 ? " pair" : " pairs") + " of adjacent windows";
@@ -106,10 +123,18 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
     s += number("%+.1f%%", (observed / centre - 1) * 100);
   }
   if (o.method == Method::kPairedSignedRank && o.effect) {
-    s += number(" (Hodges-Lehmann %+.1f%% worse)", std::expm1(*o.effect) * 100);
+    s += " (Hodges-Lehmann " + change_percent(change_of_log_effect(*o.effect, direction)) +
+         (*o.effect > 0   ? ", worse"
+          : *o.effect < 0 ? ", better"
+                          : "") +
+         ")";
   }
-  const std::string allowance = "the " + percent(std::expm1(m)) + " allowance (threshold " +
-                                format_metric_value(o.threshold.value_or(NAN), unit) + ")";
+  const std::string threshold = format_metric_value(o.threshold.value_or(NAN), unit);
+  const std::string allowance =
+      higher_is_better
+          ? "the " + regression_text(std::expm1(m)) + " allowance (max_regression " +
+                percent(std::expm1(m)) + ", threshold " + threshold + ")"
+          : "the " + percent(std::expm1(m)) + " allowance (threshold " + threshold + ")";
   const std::string alpha = number("alpha %.3g", o.alpha);
   std::string p_used = std::string(to_string(o.method));
   if (o.p_value) {
@@ -140,13 +165,15 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
          "runs or run `orchestrator calibrate`)";
   }
   if (o.underpowered) {
-    s += "; underpowered: a " + percent(std::expm1(2 * m)) +
+    s += "; underpowered: a " + regression_text(std::expm1(2 * m)) +
          " regression could not be detected at " + alpha;
     if (o.holm_family > 1) {
       s += " after Holm's correction over " + std::to_string(o.holm_family) + " gates";
     }
-    if (o.detectable) {
-      s += " (smallest detectable: " + percent(*o.detectable) + ")";
+    if (o.detectable && beyond_meaningful(*o.detectable)) {
+      s += " (" + cannot_detect + ")";
+    } else if (o.detectable) {
+      s += " (smallest detectable: " + regression_text(*o.detectable) + ")";
     }
     if (o.method == Method::kPairedSignedRank && o.pairs < 64 &&
         std::ldexp(1.0, -static_cast<int>(o.pairs)) >= o.alpha) {
@@ -160,8 +187,15 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
     s += "; calibrated noise " + percent(std::expm1(o.calibration->log_sd)) + " over " +
          std::to_string(o.calibration->runs) + " runs";
     if (o.detectable && std::expm1(m) < *o.detectable) {
-      s += ": max_regression " + percent(std::expm1(m)) + " is below the " +
-           percent(*o.detectable) + " this testbed can detect";
+      s += ": max_regression " + percent(std::expm1(m));
+      if (beyond_meaningful(*o.detectable)) {
+        s += " is below what this testbed can detect: it " + cannot_detect;
+      } else if (higher_is_better) {
+        s += " (a " + regression_text(std::expm1(m)) + " change) is a smaller change than the " +
+             regression_text(*o.detectable) + " this testbed can detect";
+      } else {
+        s += " is below the " + percent(*o.detectable) + " this testbed can detect";
+      }
     }
   }
   return s;

@@ -117,4 +117,32 @@ std::string describe_figure(FigureKind kind, size_t repetitions) {
   return n;
 }
 
+double change_of_log_effect(double d, Direction direction) {
+  return std::expm1(direction == Direction::kHigherIsBetter ? -d : d);
+}
+
+double change_of_regression(double r, Direction direction) {
+  return change_of_log_effect(std::log1p(r), direction);
+}
+
+std::string change_percent(double change) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", change * 100);
+  return buf;
+}
+
+bool beyond_meaningful(double regression) {
+  return !(std::log1p(regression) <= std::log(kMeaningfulFactor));
+}
+
+std::string detectable_change_text(double regression, Direction direction) {
+  if (beyond_meaningful(regression)) return "none";
+  if (direction == Direction::kHigherIsBetter) {
+    return change_percent(change_of_regression(regression, direction));
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f%%", regression * 100);
+  return buf;
+}
+
 }  // namespace benchgate::gates

@@ -55,4 +55,24 @@ std::string format_metric_value(double value, UnitKind unit);
 // "median of 3 repetitions", "3 repetitions merged", "summed over 3 repetitions", ...
 std::string describe_figure(FigureKind kind, size_t repetitions);
 
+// Every percentage a person reads about a change is the candidate's change relative to the
+// baseline, candidate / baseline - 1, whatever the metric's direction (docs/GATES.md,
+// "Verdicts"). The gates compute in log space signed so that positive is worse: a log effect d
+// is the change expm1(-d) of a higher-is-better metric (bounded by -100%) and expm1(d) of a
+// lower-is-better one.
+double change_of_log_effect(double d, Direction direction);
+// The same for a regression r in the gates' stored convention (`detectable`,
+// `max_regression`: ln(1 + r) is the log effect; r = baseline / candidate - 1 for throughput).
+double change_of_regression(double r, Direction direction);
+// "+4.8%", "-4.8%": a change as a signed percentage with one decimal.
+std::string change_percent(double change);
+// A detectable regression beyond a factor of 10 either way (a drop to a tenth, a rise to ten
+// times) means no change a person would care about can be detected: say so in words rather
+// than print -99.9% or +3693125.3%.
+inline constexpr double kMeaningfulFactor = 10;
+bool beyond_meaningful(double regression);
+// A detectable regression as a person reads it: "-12.4%" (throughput), "14.2%" (latency: the
+// same figure, unsigned as the allowances are), "none" beyond a factor of 10.
+std::string detectable_change_text(double regression, Direction direction);
+
 }  // namespace benchgate::gates
