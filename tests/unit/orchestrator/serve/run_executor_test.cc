@@ -83,6 +83,36 @@ TEST(RunExecutorStop, ACancelOnceTheRunWasJudgedMakesTheJobTheStoredRunAndTheGau
   EXPECT_TRUE(gauge_says(bench.scrape(), cli::kExitRunError)) << bench.scrape();
 }
 
+// A job cancelled while it waited made no run: the scenario's gauges stay what its latest run
+// left (README "Running as a service", the cancel table), its exit code 3 is the job's alone.
+TEST(RunExecutorStop, AJobCancelledWhileQueuedLeavesTheGaugesAsTheLatestRunLeftThem) {
+  ExecutorBench bench;
+  std::shared_ptr<Job> queued;
+  RunExecutor::Seams seams;
+  // While the first job runs: a second one of the same scenario waits, and is cancelled.
+  seams.judged = [&](const std::function<void()>&) {
+    queued = bench.submit(testing::short_scenario());
+    if (queued) bench.queue().cancel(queued->id());
+  };
+  testing::Ended ended;
+  ASSERT_NO_FATAL_FAILURE(run_first_job(bench, seams, ended));
+  EXPECT_EQ(ended.status.exit_code, cli::kExitOk) << ended.err;
+  ASSERT_TRUE(queued);
+  const testing::Ended cancelled = ExecutorBench::wait_end(*queued);
+  EXPECT_EQ(cancelled.status.state, JobState::kCancelled);
+  EXPECT_EQ(cancelled.status.exit_code, cli::kExitRunError);
+  EXPECT_EQ(cancelled.status.run_id, 0);
+  EXPECT_EQ(stored_exit_code(bench.db()), cli::kExitOk);  // one stored run, the first
+  const std::string scrape = bench.scrape();
+  EXPECT_TRUE(gauge_says(scrape, cli::kExitOk)) << scrape;
+  EXPECT_NE(scrape.find("\nbenchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 1\n"),
+            std::string::npos)
+      << scrape;
+  EXPECT_NE(scrape.find("\nbenchgate_runs_total{scenario=\"fakes\",status=\"aborted\"} 0\n"),
+            std::string::npos)
+      << scrape;
+}
+
 // The run had measured to its end when the cancel came: the store keeps it `ok` (every
 // workload completed, README "Run status") with exit code 3 and the cancel as its reason, and
 // benchgate_runs_total counts it with that stored status, not with one of its own.
