@@ -454,8 +454,18 @@ ssize_t ServerSession::read_body(Stream& stream, size_t length, uint32_t* flags)
   return static_cast<ssize_t>(piece);
 }
 
+void ServerSession::make_room(size_t bytes) {
+  const size_t needed = out_->size() + bytes;
+  if (needed <= out_->capacity()) return;
+  // std::string grows to twice its capacity at least (libstdc++): a growth that would pass
+  // flush_bytes_ goes to room for any batch at once.
+  if (std::max(needed, 2 * out_->capacity()) <= flush_bytes_) return;
+  out_->reserve(std::max(needed, max_fill_bytes(flush_bytes_)));
+}
+
 ssize_t ServerSession::on_send(const uint8_t* data, size_t size) {
   if (out_->size() >= flush_bytes_) return NGHTTP2_ERR_WOULDBLOCK;
+  make_room(size);
   out_->append(reinterpret_cast<const char*>(data), size);
   return static_cast<ssize_t>(size);
 }
@@ -464,6 +474,7 @@ int ServerSession::on_send_data(nghttp2_frame& frame, const uint8_t* frame_head,
                                 Stream& stream) {
   (void)frame;  // no padding is ever asked for
   if (out_->size() >= flush_bytes_) return NGHTTP2_ERR_WOULDBLOCK;
+  make_room(kFrameHeadBytes + length);
   out_->append(reinterpret_cast<const char*>(frame_head), kFrameHeadBytes);
   if (stream.pattern) {
     // The block is whole periods of the pattern and longer than a frame plus one period.

@@ -39,9 +39,23 @@ class ServerSession {
   // error or a defence queues a GOAWAY, after which done() turns true once it is written.
   // false: nghttp2 failed beyond a GOAWAY (the caller closes at once).
   bool receive(const uint8_t* data, size_t size, int64_t now_ns);
-  // Appends queued frames to `out` until it holds at least `flush_bytes` or nothing is ready.
+  // Appends queued frames to `out` until it holds at least `flush_bytes` or nothing is ready:
+  // at most flush_bytes - 1 and one more frame (a DATA frame carries at most kMaxDataBytes).
+  // The first time `out` must grow past `flush_bytes` it grows to room for that at once
+  // (max_fill_bytes), so that a connection keeping `out` between batches reaches its largest
+  // capacity in its first full batch: it grew again, from about flush_bytes, whenever a later
+  // batch ended on more bytes than any before (frames of several streams mixed; tests/alloc).
   // false: nghttp2 failed (close at once).
   bool fill(std::string& out, size_t flush_bytes);
+  // nghttp2's own DATA frame payload limit (NGHTTP2_DATA_PAYLOADLEN, the protocol's default
+  // SETTINGS_MAX_FRAME_SIZE): without a read-length callback it sends no larger DATA frame,
+  // whatever frame size the client allows.
+  static constexpr size_t kMaxDataBytes = 16384;
+  // The most fill() leaves in `out`: flush_bytes - 1, then a frame's head and a DATA frame's
+  // payload (the router's HEADERS and control frames are smaller).
+  static constexpr size_t max_fill_bytes(size_t flush_bytes) {
+    return flush_bytes - 1 + 9 + kMaxDataBytes;
+  }
   // Nothing more to read or write: the connection can close once `out` is written.
   bool done() const;
   // Streams open now (requests not answered yet, answers not fully queued).
@@ -67,6 +81,8 @@ class ServerSession {
   ssize_t read_body(Stream& stream, size_t length, uint32_t* flags);
 
  private:
+  // Room in out_ for `bytes` more (see fill()).
+  void make_room(size_t bytes);
   Stream* stream_of(int32_t stream_id) const;
   Stream& acquire();
   void release(Stream* stream);

@@ -306,6 +306,53 @@ TEST_F(Http2SessionTest, ALargeEchoBodyStartsInTheThreadsSpareAndGivesItBack) {
   http::SpareBodies::clear();
 }
 
+// fill() leaves at most max_fill_bytes(flush_bytes) in `out`, for a client that allows 1 MiB
+// frames too, and an `out` kept between batches (as the connection keeps its own) grows past
+// flush_bytes once, straight to room for that: before, it grew to about flush_bytes in the
+// first full batch and again in whichever later batch first ended on more bytes (frames of
+// several streams mixed), an allocation alloc.router_http2_steady_state counted now and then.
+TEST_F(Http2SessionTest, AKeptOutputBufferGrowsPastTheFlushSizeOnceToRoomForAnyBatch) {
+  constexpr size_t kFlush = 64 * 1024;
+  start();
+  const nghttp2_settings_entry large_frames{NGHTTP2_SETTINGS_MAX_FRAME_SIZE, 1 << 20};
+  nghttp2_submit_settings(client_.session, NGHTTP2_FLAG_NONE, &large_frames, 1);
+  std::vector<int32_t> streams;
+  for (int i = 0; i < 6; ++i) streams.push_back(client_.get("/bench/bytes/100000"));
+  std::string out;  // kept between batches
+  size_t growths_past_flush = 0;
+  size_t most = 0;
+  for (int round = 0; round < 1000; ++round) {
+    client_.out.clear();
+    nghttp2_session_send(client_.session);
+    bool moved = !client_.out.empty();
+    if (moved) {
+      ASSERT_TRUE(server_->receive(reinterpret_cast<const uint8_t*>(client_.out.data()),
+                                   client_.out.size(), steady_now_ns()));
+    }
+    const size_t capacity = out.capacity();
+    out.clear();
+    ASSERT_TRUE(server_->fill(out, kFlush));
+    if (out.capacity() != capacity && out.capacity() > kFlush) {
+      ++growths_past_flush;
+      EXPECT_GE(out.capacity(), ServerSession::max_fill_bytes(kFlush));
+    }
+    most = std::max(most, out.size());
+    EXPECT_LE(out.size(), ServerSession::max_fill_bytes(kFlush));
+    if (!out.empty()) {
+      moved = true;
+      nghttp2_session_mem_recv(client_.session, reinterpret_cast<const uint8_t*>(out.data()),
+                               out.size());
+    }
+    if (!moved) break;
+  }
+  for (int32_t id : streams) {
+    EXPECT_EQ(client_.responses[id].headers[":status"], "200");
+    EXPECT_EQ(client_.responses[id].body.size(), 100'000u);
+  }
+  EXPECT_GT(most, kFlush) << "a batch passed flush_bytes";
+  EXPECT_EQ(growths_past_flush, 1u);
+}
+
 TEST_F(Http2SessionTest, DelayedAnswersGoOutWhenDue) {
   start();
   const int32_t delayed = client_.get("/bench/delay/50");
