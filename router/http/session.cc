@@ -2,6 +2,7 @@
 #include "router/http/session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <span>
 
@@ -11,6 +12,7 @@
 #include "common/net/asio_access.h"
 #include "common/time/clock.h"
 #include "common/util/thread_spare.h"
+#include "router/http/posted_read_edges.h"
 #include "router/http2/connection.h"
 #include "router/http2/preface.h"
 #include "router/metrics/inject_work.h"
@@ -19,6 +21,9 @@
 
 namespace benchgate::router::http {
 namespace {
+
+// router/http/posted_read_edges.h. Relaxed: a count, ordered with nothing; the path is rare.
+std::atomic<uint64_t> edges_left_to_posted_reads_count{0};
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -54,6 +59,10 @@ using SpareOutput = ThreadSpare<OutputTag, std::string>;
 constexpr size_t kMaxKeptOutput = 2 * kFlushBytes;
 
 }  // namespace
+
+uint64_t edges_left_to_posted_reads() {
+  return edges_left_to_posted_reads_count.load(std::memory_order_relaxed);
+}
 
 int64_t SessionContext::check_interval_for(const ServerOptions& options) {
   return std::min({options.idle_timeout_ns, options.header_timeout_ns, options.body_timeout_ns,
@@ -243,6 +252,7 @@ void Session<Stream>::on_readable() {
   // this read posts, or beside the write of an answer: more operations of one connection at
   // once than the two blocks Asio recycles a thread, so one of them allocated (tests/alloc).
   const bool read_posted = state_ == State::kReading && socket_readable_;
+  if (read_posted) edges_left_to_posted_reads_count.fetch_add(1, std::memory_order_relaxed);
   socket_readable_ = true;
   if (state_ == State::kReading && !read_posted) read_ready();
 }
