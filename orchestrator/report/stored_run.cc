@@ -130,9 +130,16 @@ results::Repetition repetition(const store::StoredRepetition& s) {
   return r;
 }
 
+// The stored name (results::status_name, what store_workloads.cc wrote) back to its status, so
+// that the HTML says what the terminal, the JSON and the Markdown said: an interrupted workload
+// is "interrupted", not "failed". A workload that was not run is stored as failed with its
+// reason ("not run: ..."), as the live run reports it. A name no version writes is no status
+// the report can claim: it reads as failed, its error says why.
 results::WorkloadStatus status(const std::string& name) {
-  if (name == "ok") return results::WorkloadStatus::kOk;
-  if (name == "not_configured") return results::WorkloadStatus::kNotConfigured;
+  for (auto s : {results::WorkloadStatus::kOk, results::WorkloadStatus::kFailed,
+                 results::WorkloadStatus::kNotConfigured, results::WorkloadStatus::kInterrupted}) {
+    if (name == results::status_name(s)) return s;
+  }
   return results::WorkloadStatus::kFailed;
 }
 
@@ -180,6 +187,9 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
     w.variant = stored.variant;
     w.status = status(stored.status);
     w.error = stored.error;
+    if (w.status == results::WorkloadStatus::kFailed && stored.status != "failed") {
+      w.error = "stored status '" + stored.status + "'" + (w.error.empty() ? "" : ": " + w.error);
+    }
     w.load_from = stored.load_from.value_or("");
     for (const auto& rep : stored.repetitions) w.repetitions.push_back(repetition(rep));
     // As the engine merges them (workload_runner.cc): every measured repetition.

@@ -161,5 +161,58 @@ TEST_F(StoredRun, ThePastRunsSpectrumIsDrawnAgainstTheBaselineRunsBeforeIt) {
   EXPECT_EQ(run->spectra.at({"hello", "default"}).run_ids, std::vector<int64_t>{before});
 }
 
+// Each stored workload status reads back as itself, so the HTML report of a run interrupted
+// during a workload says "interrupted" where the terminal said INTERRUPTED and the JSON and the
+// store `interrupted`, not "failed"; a comparison with that workload says it too.
+TEST_F(StoredRun, EachWorkloadStatusReadsBackAsTheLiveRunReportedIt) {
+  store::RunInfo info;
+  info.scenario = "stored";
+  info.scenario_text = "name = \"stored\"\n";
+  info.testbed.host = "bench-host-1";
+  auto id = store_->begin_run(info);
+  ASSERT_TRUE(id.ok()) << id.message();
+  std::vector<results::WorkloadResult> live;
+  for (auto [variant, status] : {std::pair{"main", results::WorkloadStatus::kOk},
+                                 std::pair{"cand", results::WorkloadStatus::kInterrupted},
+                                 std::pair{"other", results::WorkloadStatus::kNotConfigured},
+                                 std::pair{"late", results::WorkloadStatus::kFailed}}) {
+    results::WorkloadResult w = sampled_workload();
+    w.variant = variant;
+    w.status = status;
+    if (status == results::WorkloadStatus::kInterrupted) w.error = "interrupted";
+    if (status != results::WorkloadStatus::kOk && status != results::WorkloadStatus::kInterrupted) {
+      w.repetitions.clear();
+      w.latency = HdrHistogram();
+      w.error = status == results::WorkloadStatus::kFailed ? "not run: the run was interrupted"
+                                                           : "not_configured: no h2load";
+    }
+    ASSERT_TRUE(store_->store_workload(*id, w).ok());
+    live.push_back(w);
+  }
+  ASSERT_TRUE(store_->finish_run(*id, "aborted", 130).ok());
+  auto detail = store_->get_run(*id);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  HtmlRun run;
+  run.run = detail->run;
+  run.result = result_from_store(*detail);
+  EXPECT_TRUE(run.result.interrupted);
+  ASSERT_EQ(run.result.workloads.size(), live.size());
+  for (size_t i = 0; i < live.size(); ++i) {
+    EXPECT_EQ(results::status_name(run.result.workloads[i].status),
+              std::string(results::status_name(live[i].status)));
+    EXPECT_EQ(run.result.workloads[i].error, live[i].error);
+  }
+  run.result.variants = {"main", "cand"};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("status <b>interrupted</b>"), std::string::npos) << html;
+  EXPECT_NE(html.find("status <b>not_configured</b>"), std::string::npos);
+  EXPECT_NE(html.find("status <b>failed</b></p>\n<p class=\"flag\">not run: the run was"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"text\">cand / main</td><td>-</td><td>-</td><td>-</td><td>-</td>"
+                      "<td>-</td><td class=\"text\">interrupted</td>"),
+            std::string::npos)
+      << html;
+}
+
 }  // namespace
 }  // namespace benchgate::report
