@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "orchestrator/engine/timeline.h"
+
 namespace benchgate::engine {
 
 std::vector<WorkerShare> split_load(const scenario::Workload& workload) {
@@ -166,7 +168,7 @@ v1::WorkloadSpec worker_spec(const scenario::Workload& workload, const WorkerSha
     spec.set_schedule_first(share.first_connection);
     spec.set_schedule_connections(share.total_connections);
   }
-  spec.set_progress_interval_ns(500'000'000);
+  spec.set_progress_interval_ns(kProgressIntervalNs);
   spec.set_drain_timeout_ns(5'000'000'000);
   spec.set_connect_timeout_ns(10'000'000'000);
   // TLS for every protocol (wss and RawSocket over TLS for WAMP).

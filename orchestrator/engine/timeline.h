@@ -19,6 +19,10 @@
 
 namespace benchgate::engine {
 
+// How often every worker sends its progress event (the spec's progress_interval_ns). A window
+// shorter than this ends before any worker reports: it has no timeline point.
+inline constexpr int64_t kProgressIntervalNs = 500'000'000;
+
 class TimelineBuilder {
  public:
   // `workers`: how many workers report. A second is reduced only once every one of them has

@@ -112,9 +112,10 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
       {"VERDICT", "SEVERITY", "WORKLOAD", "METRIC", "OBSERVED", "THRESHOLD", "EXPLANATION"}, "  ");
   table.align(4, TextTable::Align::kRight).align(5, TextTable::Align::kRight);
   for (const store::GateRecord& g : gates) {
+    // "hello [cand]", as every report names a workload's variant (report/workload_title.h).
     std::string workload_name = shown_text(g.workload);
     if (!g.variant.empty() && g.variant != "default") {
-      workload_name += " (" + shown_text(g.variant) + ")";
+      workload_name += " [" + shown_text(g.variant) + "]";
     }
     const std::string verdict = shown_text(g.verdict) +
                                 (g.underpowered.value_or(false) ? ", underpowered" : "") +

@@ -141,6 +141,32 @@ std::string sweep_line(const std::string& scenario, const SweepSummary& s) {
       s.growth ? results::growth_class(s.growth->median) : "-");
 }
 
+ComparisonText comparison_text(const VariantComparison& c) {
+  const bool ok = c.status == "ok";
+  ComparisonText t;
+  t.ratio = c.ratio ? fmt::format("{:.3f}", *c.ratio) : "-";
+  t.interval = c.ci_low && c.ci_high ? fmt::format("{:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "-";
+  t.pairs = c.pair_min && c.pair_max ? fmt::format("{:.3f}-{:.3f}", *c.pair_min, *c.pair_max) : "-";
+  t.variant_rps = ok ? fmt::format("{:.0f}", c.variant_rps) : "-";
+  t.baseline_rps = ok ? fmt::format("{:.0f}", c.baseline_rps) : "-";
+  return t;
+}
+
+SweepText sweep_text(const SweepSummary& s) {
+  SweepText t{"-", "-", "-", "-"};
+  if (s.fit) {
+    t.model = fmt::format("p50 = {:.4g} us + {:.4g} us * n", s.fit->a, s.fit->b);
+    t.r2 = fmt::format("{:.3f}", s.fit->r2);
+  }
+  if (s.growth) {
+    t.exponent =
+        fmt::format("{:.2f} ({})", s.growth->median, results::growth_class(s.growth->median));
+    t.worst = fmt::format("{:.0f}->{:.0f}: {:.2f}", s.n[s.growth->worst_pair],
+                          s.n[s.growth->worst_pair + 1], s.growth->worst);
+  }
+  return t;
+}
+
 std::string analysis_text(const engine::ScenarioResult& result) {
   std::string out;
   for (const auto& c : comparisons(result)) {
@@ -149,19 +175,16 @@ std::string analysis_text(const engine::ScenarioResult& result) {
                          c.status);
       continue;
     }
+    const ComparisonText t = comparison_text(c);
     if (!c.ratio) {
       out += fmt::format(
-          "compare {}: {} vs {}: no ratio, the baseline completed nothing; {:.0f} vs {:.0f} "
-          "ops/s\n",
-          c.workload, c.variant, c.baseline, c.variant_rps, c.baseline_rps);
+          "compare {}: {} vs {}: no ratio, the baseline completed nothing; {} vs {} ops/s\n",
+          c.workload, c.variant, c.baseline, t.variant_rps, t.baseline_rps);
       continue;
     }
-    out += fmt::format(
-        "compare {}: {} / {} throughput ratio {:.3f} (pairs {}{}); {:.0f} vs {:.0f} ops/s\n",
-        c.workload, c.variant, c.baseline, *c.ratio,
-        c.pair_min ? fmt::format("{:.3f}-{:.3f}", *c.pair_min, *c.pair_max) : "-",
-        c.ci_low ? fmt::format(", 95% CI {:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "", c.variant_rps,
-        c.baseline_rps);
+    out += fmt::format("compare {}: {} / {} throughput ratio {} (pairs {}{}); {} vs {} ops/s\n",
+                       c.workload, c.variant, c.baseline, t.ratio, t.pairs,
+                       c.ci_low ? ", 95% CI " + t.interval : "", t.variant_rps, t.baseline_rps);
   }
   for (const auto& s : sweeps(result)) {
     if (!s.fit) {
@@ -169,13 +192,10 @@ std::string analysis_text(const engine::ScenarioResult& result) {
                          s.workload, s.variant, s.parameter);
       continue;
     }
-    out += fmt::format("sweep {} [{}] over {}: p50 = {:.4g} us + {:.4g} us * n (R^2 {:.3f})",
-                       s.workload, s.variant, s.parameter, s.fit->a, s.fit->b, s.fit->r2);
-    if (s.growth) {
-      out += fmt::format("; exponent {:.2f} ({}), worst pair {:.0f}->{:.0f}: {:.2f}",
-                         s.growth->median, results::growth_class(s.growth->median),
-                         s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1], s.growth->worst);
-    }
+    const SweepText t = sweep_text(s);
+    out += fmt::format("sweep {} [{}] over {}: {} (R^2 {})", s.workload, s.variant, s.parameter,
+                       t.model, t.r2);
+    if (s.growth) out += fmt::format("; exponent {}, worst pair {}", t.exponent, t.worst);
     out += "\n";
   }
   return out;

@@ -33,6 +33,17 @@ struct VariantComparison {
 
 std::vector<VariantComparison> comparisons(const engine::ScenarioResult& result);
 
+// A comparison's figures as text, as the terminal's `compare` line writes them ("-" where there
+// is none): the one formatting of the HTML and Markdown tables too.
+struct ComparisonText {
+  std::string ratio;         // "1.083"
+  std::string interval;      // "1.012-1.150": the 95% interval
+  std::string pairs;         // "0.990-1.170": the per-repetition ratios' min-max
+  std::string variant_rps;   // "10830"
+  std::string baseline_rps;  // "10000"
+};
+ComparisonText comparison_text(const VariantComparison& c);
+
 // One swept workload (per variant): cost = median latency (p50 of every repetition merged),
 // in microseconds, against the swept parameter.
 struct SweepSummary {
@@ -46,6 +57,15 @@ struct SweepSummary {
 };
 
 std::vector<SweepSummary> sweeps(const engine::ScenarioResult& result);
+
+// A sweep's model as text, as the terminal's `sweep` line writes it ("-" where there is none).
+struct SweepText {
+  std::string model;     // "p50 = 41.2 us + 0.503 us * n"
+  std::string r2;        // "0.998"
+  std::string exponent;  // "0.98 (linear)": the growth exponent with its class
+  std::string worst;     // "64->128: 1.12": the steepest adjacent pair and its exponent
+};
+SweepText sweep_text(const SweepSummary& s);
 
 // COMPARE|scenario=..|workload=..|baseline=..|variant=..|metric=rps|baseline_rps=..|variant_rps=..
 //   |ratio=..|pair_min=..|pair_max=..|ci_low=..|ci_high=..|status=..   ("-" when not measured)

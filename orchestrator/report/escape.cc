@@ -34,4 +34,21 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\r' || c == '\n') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (i + 1 < text.size()) out += "<br>";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace benchgate::report

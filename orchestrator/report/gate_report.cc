@@ -9,9 +9,12 @@
 
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/metrics.h"
+#include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/latency_text.h"
+#include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/report/workload_title.h"
 
 namespace benchgate::report {
 namespace {
@@ -25,24 +28,11 @@ std::string value_text(const std::optional<double>& value, const std::string& me
   return gates::format_metric_value(*value, info->unit);
 }
 
-std::string md_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
 // The workload with its variant, where it has one ("default" is a scenario without compare; a
-// gate whose workload did not run names no variant for the pattern "*").
+// gate whose workload did not run names no variant for the pattern "*"), as the terminal's
+// workload tables write it: "hello [cand]".
 std::string workload_text(const gating::EvaluatedGate& g) {
-  if (g.variant == "default" || g.variant.empty()) return g.workload;
-  return g.workload + "[" + g.variant + "]";
+  return workload_title(g.workload, g.variant);
 }
 
 // The Markdown table's variant column: "-" where no variant is named (a gate whose workload did
@@ -64,8 +54,60 @@ std::string verdict_text(const gating::EvaluatedGate& g) {
   return v + gates::confirmation_suffix(g.outcome.confirmation);
 }
 
+// An explanation's lines (\n, \r\n or \r ends one), without a last empty one.
+std::vector<std::string> explanation_lines(const std::string& text) {
+  std::vector<std::string> lines(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' || text[i] == '\n') {
+      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (i + 1 < text.size()) lines.emplace_back();
+    } else {
+      lines.back() += text[i];
+    }
+  }
+  return lines;
+}
+
 const char* severity(const gating::EvaluatedGate& g) {
   return g.outcome.severity == scenario::GateSeverity::kCritical ? "critical" : "warning";
+}
+
+// A [compare] scenario's throughput ratios: the figures of the terminal's `compare` lines, the
+// HTML and the JSON (analysis.h), written as they write them.
+std::string comparisons_markdown(const engine::ScenarioResult& result) {
+  const auto cs = comparisons(result);
+  if (cs.empty()) return "";
+  std::string out =
+      "\nComparisons (throughput, variant / baseline):\n\n| workload | variant / baseline | "
+      "ratio | 95% CI | pairs min-max | variant ops/s | baseline ops/s | status |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& c : cs) {
+    const ComparisonText t = comparison_text(c);
+    out +=
+        fmt::format("| {} | {} / {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(c.workload),
+                    markdown_cell(c.variant), markdown_cell(c.baseline), t.ratio, t.interval,
+                    t.pairs, t.variant_rps, t.baseline_rps, c.status);
+  }
+  return out;
+}
+
+// A sweep's model of its cost (p50 of every repetition merged) against the swept parameter, as
+// the terminal's `sweep` lines and the HTML write it (analysis.h).
+std::string sweeps_markdown(const engine::ScenarioResult& result) {
+  const auto ss = sweeps(result);
+  if (ss.empty()) return "";
+  std::string out =
+      "\nSweeps (cost: p50 of every repetition merged, in microseconds):\n\n| workload | "
+      "variant | over | points | model | R^2 | growth exponent | worst pair |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& s : ss) {
+    const SweepText t = sweep_text(s);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(s.workload),
+                       markdown_cell(s.variant), markdown_cell(s.parameter), s.n.size(),
+                       s.fit ? markdown_cell(t.model) : "fewer than two measured points, no model",
+                       t.r2, t.exponent, t.worst);
+  }
+  return out;
 }
 
 }  // namespace
@@ -88,11 +130,21 @@ std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
   for (const auto& row : rows) {
     for (size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
   }
+  // Where the explanation starts: a multi-line explanation (a process's stderr tail) goes on
+  // under it, so that every row's columns stay readable and the next row starts at column 2.
+  // (The row's format: two spaces, six columns with a space between each, two spaces.)
+  size_t column = 2 + 5 + 2;
+  for (size_t c = 0; c < width.size(); ++c) column += width[c];
+  const std::string indent(column, ' ');
   std::string out = "gates:\n";
   for (const auto& row : rows) {
+    std::string explanation;
+    for (const std::string& line : explanation_lines(row[6])) {
+      explanation += (explanation.empty() ? "" : "\n" + indent) + line;
+    }
     out += fmt::format("  {:<{}} {:<{}} {:<{}} {:<{}} {:>{}} {:>{}}  {}\n", row[0], width[0],
                        row[1], width[1], row[2], width[2], row[3], width[3], row[4], width[4],
-                       row[5], width[5], row[6]);
+                       row[5], width[5], explanation);
   }
   return out;
 }
@@ -149,33 +201,36 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
                              escape(verdict_text(g) + " fails the run with --strict"), message);
         continue;
       }
+      // What would fail the run if the gate were critical (gates::exit_code_for).
+      std::string failure;
       switch (g.outcome.verdict) {
         case Verdict::kPass:
-          if (fails_underpowered) {
-            ++suite_failures;
-            cases += fmt::format("<failure type=\"underpowered\" message=\"{}\"/>", message);
-          }
+        case Verdict::kInconclusive:
+          if (fails_underpowered) failure = "underpowered";
           break;
         case Verdict::kFail:
-          ++suite_failures;
-          cases += fmt::format("<failure type=\"fail\" message=\"{}\"/>", message);
+          failure = "fail";
           break;
         case Verdict::kError:
-          ++suite_failures;
-          cases += fmt::format("<failure type=\"error\" message=\"{}\"/>", message);
+          failure = "error";
           break;
-        case Verdict::kInconclusive:
-          if (fails_underpowered) {
-            ++suite_failures;
-            cases += fmt::format("<failure type=\"underpowered\" message=\"{}\"/>", message);
-            break;
-          }
-          [[fallthrough]];
         case Verdict::kNoBaseline:
         case Verdict::kNotConfigured:
-          ++suite_skipped;
-          cases += fmt::format("<skipped message=\"{}: {}\"/>", escape(verdict_text(g)), message);
           break;
+      }
+      if (!failure.empty() && g.outcome.severity != scenario::GateSeverity::kCritical) {
+        // A warning gate never fails the run (its exit code comes from critical gates only), so
+        // it is no failure here either: a passed testcase that says what it found in its
+        // standard output, which Jenkins and GitLab show with the test.
+        cases += fmt::format(
+            "<system-out>warning gate {}: {} (a warning: it does not fail the run)</system-out>",
+            escape(verdict_text(g)), message);
+      } else if (!failure.empty()) {
+        ++suite_failures;
+        cases += fmt::format("<failure type=\"{}\" message=\"{}\"/>", failure, message);
+      } else if (g.outcome.verdict != Verdict::kPass) {
+        ++suite_skipped;
+        cases += fmt::format("<skipped message=\"{}: {}\"/>", escape(verdict_text(g)), message);
       }
       cases += "</testcase>\n";
     }
@@ -201,7 +256,7 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
                        report.run_id ? fmt::format("(run {})", report.run_id) : std::string());
     // The reason the store holds (runs.error), as the --json `error` says it.
     if (!report.run_error().empty()) {
-      out += fmt::format("**Run error:** {}\n\n", md_escape(report.run_error()));
+      out += fmt::format("**Run error:** {}\n\n", markdown_cell(report.run_error()));
     }
     // A re-evaluation by `gate` has the stored run's verdicts, not its figures: no empty table.
     if (r.workloads.empty() && report.run_id) {
@@ -218,30 +273,32 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       const auto ops = w.ops_per_second();
       std::string flags;
       for (const auto& flag : w.flags()) flags += (flags.empty() ? "" : ", ") + flag;
-      const std::string name =
-          w.variant == "default" ? w.spec.name : w.spec.name + " [" + w.variant + "]";
+      // "-" where nothing was measured, as the RESULT line's errors=.
+      const auto errors = measured_errors(w);
       out += fmt::format(
-          "| {} | {} | {} | {} | {} | {} | {} | {} |\n", md_escape(name),
+          "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+          markdown_cell(workload_title(w.spec.name, w.variant)),
           w.repetitions.empty()
               ? std::string("not measured")
               : fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
-          pct(50), pct(99), pct(99.9), w.error_count(), flags.empty() ? "-" : md_escape(flags),
+          pct(50), pct(99), pct(99.9), errors ? std::to_string(*errors) : "-",
+          flags.empty() ? "-" : markdown_cell(flags),
           w.status == results::WorkloadStatus::kOk
               ? std::string("ok")
-              : std::string(results::status_name(w.status)) + ": " + md_escape(w.error));
+              : std::string(results::status_name(w.status)) + ": " + markdown_cell(w.error));
     }
     // Each open-loop repetition's diagnostics, as the terminal prints them under its row.
     std::string open_loop;
     for (const auto& w : r.workloads) {
       if (w.spec.rate <= 0) continue;
-      const std::string name =
-          w.variant == "default" ? w.spec.name : w.spec.name + " [" + w.variant + "]";
+      const std::string name = workload_title(w.spec.name, w.variant);
       for (const auto& rep : w.repetitions) {
-        open_loop += fmt::format("- {} rep {}: {}\n", md_escape(name), rep.index + 1,
-                                 md_escape(open_loop_text(rep)));
+        open_loop += fmt::format("- {} rep {}: {}\n", markdown_cell(name), rep.index + 1,
+                                 markdown_cell(open_loop_text(rep)));
       }
     }
     if (!open_loop.empty()) out += "\nOpen loop, per repetition:\n\n" + open_loop;
+    out += comparisons_markdown(r) + sweeps_markdown(r);
     if (!report.gates.empty()) {
       out +=
           "\n| verdict | severity | workload | variant | metric | observed | threshold | "
@@ -253,14 +310,14 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
                            g.outcome.confirmation.empty();
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                            plain ? verdict : fmt::format("**{}**", verdict), severity(g),
-                           md_escape(g.workload), md_escape(variant_text(g)), g.outcome.metric,
-                           value_text(g.outcome.observed, g.outcome.metric),
+                           markdown_cell(g.workload), markdown_cell(variant_text(g)),
+                           g.outcome.metric, value_text(g.outcome.observed, g.outcome.metric),
                            value_text(g.outcome.threshold, g.outcome.metric),
-                           md_escape(g.outcome.explanation));
+                           markdown_cell(g.outcome.explanation));
       }
       if (const std::string strict = strict_failures_line(report.gates, report.strict);
           !strict.empty()) {
-        out += "\n" + md_escape(strict) + "\n";
+        out += "\n" + markdown_cell(strict) + "\n";
       }
     }
     out += "\n";

@@ -1,7 +1,9 @@
 // Gate verdicts for people and pipelines: a terminal table, JUnit XML (one testsuite per
-// scenario, one testcase per gate: fail and error as failures, inconclusive and no_baseline
-// as skipped, or as failures of type strict where --strict fails the run for them) and a Markdown
-// summary fit for a CI job summary or a pull-request comment.
+// scenario, one testcase per gate: a critical gate's fail and error as failures, inconclusive
+// and no_baseline as skipped, or as failures of type strict where --strict fails the run for
+// them; a warning gate's fail or error, which never fails the run, as a passed testcase that
+// says it in <system-out>) and a Markdown summary fit for a CI job summary or a pull-request
+// comment, with a [compare] scenario's ratios and a sweep's model as the terminal gives them.
 #pragma once
 
 #include <string>

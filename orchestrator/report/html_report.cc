@@ -11,6 +11,7 @@
 
 #include "common/command_line/version.h"
 #include "common/units/units.h"
+#include "orchestrator/engine/timeline.h"
 #include "orchestrator/gates/effect_interval.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
@@ -22,6 +23,7 @@
 #include "orchestrator/report/latency_text.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/report/workload_title.h"
 
 namespace benchgate::report {
 namespace {
@@ -32,8 +34,8 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
   return out;
 }
 
-std::string workload_title(const results::WorkloadResult& w) {
-  return w.variant == "default" ? w.spec.name : w.spec.name + " [" + w.variant + "]";
+std::string title_of(const results::WorkloadResult& w) {
+  return workload_title(w.spec.name, w.variant);
 }
 
 std::string anchor(const std::string& text) {
@@ -131,7 +133,7 @@ svg::Axis latency_axis(const std::string& label) {
 std::string spectrum_chart(const results::WorkloadResult& w, const BaselineSpectrum* baseline) {
   svg::Chart chart;
   chart.kind = "spectrum";
-  chart.title = "percentile spectrum: " + workload_title(w);
+  chart.title = "percentile spectrum: " + title_of(w);
   chart.x.label = "percentile (axis: log10 of 1 / (1 - p))";
   chart.x.min = 0;
   chart.x.max = 5;
@@ -164,6 +166,18 @@ std::vector<svg::Point> decimated(std::vector<svg::Point> points) {
 std::string timeline_charts_of(const results::WorkloadResult& w) {
   const auto points = timeline(w);
   if (points.empty()) {
+    // The workers report progress every 500 ms: a shorter window ends before its first report,
+    // which is why it has no point, whatever the schema.
+    bool short_windows = !w.repetitions.empty();
+    for (const auto& rep : w.repetitions) {
+      short_windows = short_windows && rep.duration_ns < engine::kProgressIntervalNs;
+    }
+    if (short_windows) {
+      return fmt::format(
+          "<p class=\"note\">Timeline: none (every window was shorter than the {} ms interval "
+          "at which the workers report progress, so none has a point).</p>\n",
+          engine::kProgressIntervalNs / 1'000'000);
+    }
     return "<p class=\"note\">Timeline: not stored (the run was stored before schema version 7, "
            "or the workers sent no progress).</p>\n";
   }
@@ -189,7 +203,7 @@ std::string timeline_charts_of(const results::WorkloadResult& w) {
   };
   svg::Chart ops;
   ops.kind = "throughput";
-  ops.title = "ops/s per second: " + workload_title(w);
+  ops.title = "ops/s per second: " + title_of(w);
   ops.x.label = "seconds since the first repetition started";
   ops.y.label = "ops/s";
   ops.bands = bands;
@@ -197,7 +211,7 @@ std::string timeline_charts_of(const results::WorkloadResult& w) {
           svg::Style::kLine, 0, ops);
   svg::Chart lat;
   lat.kind = "latency";
-  lat.title = "latency per second: " + workload_title(w);
+  lat.title = "latency per second: " + title_of(w);
   lat.x.label = ops.x.label;
   lat.y = latency_axis("latency");
   lat.bands = bands;
@@ -212,7 +226,7 @@ std::string timeline_charts_of(const results::WorkloadResult& w) {
           1, lat);
   svg::Chart errors;
   errors.kind = "errors";
-  errors.title = "errors per second: " + workload_title(w);
+  errors.title = "errors per second: " + title_of(w);
   errors.x.label = ops.x.label;
   errors.y.label = "errors";
   errors.bands = bands;
@@ -263,7 +277,7 @@ std::string workers_table(const results::WorkloadResult& w) {
 }
 
 std::string workload_section(const results::WorkloadResult& w, const HtmlRun& run) {
-  const std::string title = workload_title(w);
+  const std::string title = title_of(w);
   std::string out = fmt::format("<section class=\"workload\" id=\"{}\">\n<h3>{}</h3>\n",
                                 escape(anchor(title)), escape(title));
   out += fmt::format(
@@ -344,8 +358,7 @@ std::string gates_section(const HtmlRun& run) {
       "the effect</th><th>p-value</th><th class=\"text\">method</th><th "
       "class=\"text\">explanation</th></tr>\n";
   for (const auto& g : run.gates) {
-    std::string workload = g.workload;
-    if (!g.variant.empty() && g.variant != "default") workload += " [" + g.variant + "]";
+    const std::string workload = workload_title(g.workload, g.variant);
     std::string effect = "-";
     if (g.effect) {
       // Relative and change gates store d in log space (positive is worse); absolute gates the
@@ -469,16 +482,12 @@ std::string comparisons_section(const engine::ScenarioResult& result) {
       "min-max</th><th>variant ops/s</th><th>baseline ops/s</th><th "
       "class=\"text\">status</th></tr>\n";
   for (const auto& c : cs) {
-    const bool ok = c.status == "ok";
+    const ComparisonText t = comparison_text(c);
     out += fmt::format(
         "<tr><td class=\"text\">{}</td><td class=\"text\">{} / {}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td class=\"text\">{}</td></tr>\n",
-        escape(c.workload), escape(c.variant), escape(c.baseline),
-        c.ratio ? fmt::format("{:.3f}", *c.ratio) : "-",
-        c.ci_low ? fmt::format("{:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "-",
-        c.pair_min ? fmt::format("{:.3f}-{:.3f}", *c.pair_min, *c.pair_max) : "-",
-        ok ? fmt::format("{:.0f}", c.variant_rps) : "-",
-        ok ? fmt::format("{:.0f}", c.baseline_rps) : "-", escape(c.status));
+        escape(c.workload), escape(c.variant), escape(c.baseline), t.ratio, t.interval, t.pairs,
+        t.variant_rps, t.baseline_rps, escape(c.status));
   }
   out += "</table>\n";
   for (const auto& c : cs) {
@@ -562,7 +571,7 @@ std::string run_section(const HtmlRun& run) {
   out += gates_section(run);
   out += "<h2>Workloads</h2>\n<ul class=\"toc\">";
   for (const auto& w : run.result.workloads) {
-    const std::string title = workload_title(w);
+    const std::string title = title_of(w);
     out += fmt::format("<li><a href=\"#{}\">{}</a></li>", escape(anchor(title)), escape(title));
   }
   out += "</ul>\n";
@@ -577,9 +586,7 @@ std::string run_section(const HtmlRun& run) {
 
 std::string history_chart(const MetricHistory& h, const std::string& baseline) {
   const gates::MetricInfo* info = gates::find_metric(h.metric);
-  std::string title = h.workload;
-  if (!h.variant.empty() && h.variant != "default") title += " [" + h.variant + "]";
-  title += " " + h.metric;
+  const std::string title = workload_title(h.workload, h.variant) + " " + h.metric;
   if (h.runs.empty())
     return fmt::format("<p class=\"note\">{}: no stored history.</p>\n", escape(title));
   svg::Chart chart;

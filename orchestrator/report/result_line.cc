@@ -24,6 +24,11 @@ std::string setup_micros(const std::optional<results::ConnectionSetup>& setup,
 
 }  // namespace
 
+std::optional<uint64_t> measured_errors(const results::WorkloadResult& w) {
+  if (w.repetitions.empty()) return std::nullopt;
+  return w.error_count();
+}
+
 // Fields keep their first meaning (docs/MEASUREMENT.md "RESULT lines"): rps and mbps/gbps
 // are the median repetition's in-window throughput; mbps is wire megabytes/s (10^6 bytes) and
 // gbps the same bytes in gigabits/s. The later wire_bytes_per_s and payload_bytes_per_s say
@@ -54,7 +59,8 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const std::string wire_bytes = bytes ? fmt::format("{:.0f}", wire) : "-";
   const auto payload = w.payload_bytes_per_second();
   const std::string payload_bytes = payload ? fmt::format("{:.0f}", payload->median) : "-";
-  const std::string errors = measured ? std::to_string(w.error_count()) : "-";
+  const auto error_count = measured_errors(w);
+  const std::string errors = error_count ? std::to_string(*error_count) : "-";
   // What a WAMP workload sends, so rows compare by field rather than by workload name; an
   // HTTP workload has no transport or serializer to choose and sends no WAMP payload: "-".
   const bool wamp = !scenario::is_http(w.spec.protocol);

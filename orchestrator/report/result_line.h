@@ -7,11 +7,18 @@
 // Field names are stable; new fields are only ever appended.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "orchestrator/results/results.h"
 
 namespace benchgate::report {
+
+// A workload's errors, summed over its repetitions; none when no repetition was measured (a
+// figure not measured is "-", never 0): the RESULT line's errors= and the Markdown summary's
+// errors column.
+std::optional<uint64_t> measured_errors(const results::WorkloadResult& workload);
 
 // `run` is the stored run id, or "-" when the run is not stored.
 std::string result_line(const std::string& scenario, const results::WorkloadResult& workload,

@@ -9,6 +9,7 @@
 
 #include "common/units/units.h"
 #include "orchestrator/report/rate_text.h"
+#include "orchestrator/report/workload_title.h"
 
 namespace benchgate::report {
 namespace {
@@ -101,7 +102,7 @@ static std::string callee_line(const results::WorkloadResult& w) {
       w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, all, ranges);
 }
 
-static std::string wamp_header(const results::WorkloadResult& w, const std::string& variant,
+static std::string wamp_header(const results::WorkloadResult& w, const std::string& title,
                                const char* model) {
   const scenario::WampRequest& wamp = w.spec.wamp;
   std::string what;
@@ -123,8 +124,8 @@ static std::string wamp_header(const results::WorkloadResult& w, const std::stri
   if (w.spec.tls.enabled) what += ", over TLS";
   if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
   if (wamp.session_per_operation) what += ", a session per call";
-  return fmt::format("{}{}: {}, {} worker(s) x {} thread(s), {}", w.spec.name, variant, what,
-                     w.spec.workers, w.spec.threads, model);
+  return fmt::format("{}: {}, {} worker(s) x {} thread(s), {}", title, what, w.spec.workers,
+                     w.spec.threads, model);
 }
 
 // What a worker that wraps a tool could not measure, said in words: the table shows "-" there.
@@ -254,7 +255,8 @@ std::string counts_text(const results::WorkloadResult& w) {
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
-  const std::string variant = w.variant == "default" ? "" : " [" + w.variant + "]";
+  // "hello [cand]", as every report names a workload's variant.
+  const std::string title = workload_title(w.spec.name, w.variant);
   if (scenario::is_http(w.spec.protocol)) {
     // HTTP/2 multiplexes `streams` per connection where HTTP/1.1 pipelines `in_flight`.
     const bool h2 = w.spec.protocol == scenario::Protocol::kHttp2;
@@ -262,11 +264,11 @@ std::string workload_table(const results::WorkloadResult& w) {
                                  : fmt::format("{} in flight", w.spec.in_flight);
     const std::string protocol = h2 ? (w.spec.tls.enabled ? " over h2 (TLS)" : " over h2c")
                                     : (w.spec.tls.enabled ? " over https" : "");
-    out += fmt::format("{}{}: {} {}{}, {} connections x {}, {} worker(s) x {} thread(s), {}",
-                       w.spec.name, variant, w.spec.http.method, w.spec.http.target, protocol,
-                       w.spec.connections, shape, w.spec.workers, w.spec.threads, model);
+    out += fmt::format("{}: {} {}{}, {} connections x {}, {} worker(s) x {} thread(s), {}", title,
+                       w.spec.http.method, w.spec.http.target, protocol, w.spec.connections, shape,
+                       w.spec.workers, w.spec.threads, model);
   } else {
-    out += wamp_header(w, variant, model);
+    out += wamp_header(w, title, model);
   }
   if (w.spec.rate > 0) out += " at " + rate_text(w.spec.rate) + " req/s";
   out += "\n";

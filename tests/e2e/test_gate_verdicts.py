@@ -220,9 +220,9 @@ in_flight = 1
         run = self.run_scenario(path, env_path=path_without("h2load"))
         out = run.stdout + run.stderr
         self.assertEqual(run.returncode, 0, out)
-        self.assertRegex(run.stdout, r"pass\s+critical\s+hello\[builtin\]\s+errors.count")
+        self.assertRegex(run.stdout, r"pass\s+critical\s+hello \[builtin\]\s+errors.count")
         self.assertRegex(run.stdout,
-                         r"not_configured\s+critical\s+hello\[h2tool\]\s+errors.count")
+                         r"not_configured\s+critical\s+hello \[h2tool\]\s+errors.count")
         # The second gate names one variant: one verdict.
         gates_json = self.gates_json()
         self.assertEqual([(g["gate_index"], g["variant"], g["verdict"]) for g in gates_json],
@@ -233,7 +233,7 @@ in_flight = 1
         suite = ET.parse(self.junit).getroot().find("testsuite")
         names = [c.get("name") for c in suite.iter("testcase")]
         self.assertEqual(len(names), len(set(names)), names)
-        self.assertIn("hello[h2tool] errors.count (gate #1)", names)
+        self.assertIn("hello [h2tool] errors.count (gate #1)", names)
         self.assertEqual(suite.get("failures"), "0")
         with open(self.markdown) as f:
             text = f.read()

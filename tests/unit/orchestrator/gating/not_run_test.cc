@@ -84,7 +84,7 @@ TEST(NotRun, EveryReportSaysTheWorkloadDidNotRunAndShowsNoPatternAsAVariant) {
   EXPECT_EQ(table.find("[*]"), std::string::npos) << table;
   EXPECT_NE(table.find("  error         critical second "), std::string::npos) << table;
   EXPECT_NE(table.find(why), std::string::npos) << table;
-  EXPECT_NE(table.find("second[b]"), std::string::npos) << table;
+  EXPECT_NE(table.find("second [b]"), std::string::npos) << table;
 
   const std::string md = report::markdown_summary({r});
   EXPECT_EQ(md.find("| * |"), std::string::npos) << md;

@@ -539,5 +539,32 @@ TEST(HtmlReport, AHandshakesRateGateSaysHandshakesPerSecond) {
   EXPECT_EQ(html.find("k ops/s"), std::string::npos) << html;
 }
 
+// Workers report progress every 500 ms: a window shorter than that ends before its first report
+// and has no timeline point. The report says so, not that the run is old or its workers silent.
+TEST(HtmlReport, AWindowShorterThanTheProgressIntervalSaysWhyItHasNoTimeline) {
+  results::WorkloadResult w;
+  w.spec.name = "short";
+  for (uint32_t i = 0; i < 2; ++i) {
+    results::Repetition rep;
+    rep.index = i;
+    rep.start_unix_ns = i * 1'000'000'000LL;
+    rep.duration_ns = rep.data_window_ns = 300'000'000;
+    rep.successes = rep.operations = 300;
+    w.repetitions.push_back(rep);
+  }
+  const std::string short_windows = timeline_charts(w);
+  EXPECT_NE(short_windows.find("Timeline: none (every window was shorter than the 500 ms interval "
+                               "at which the workers report progress"),
+            std::string::npos)
+      << short_windows;
+  EXPECT_EQ(short_windows.find("schema version 7"), std::string::npos) << short_windows;
+  // A window long enough for a report that has no point: stored before the timeline was.
+  w.repetitions[1].duration_ns = 2'000'000'000;
+  EXPECT_NE(timeline_charts(w).find("Timeline: not stored (the run was stored before schema "
+                                    "version 7"),
+            std::string::npos)
+      << timeline_charts(w);
+}
+
 }  // namespace
 }  // namespace benchgate::report

@@ -10,8 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "common/units/units.h"
+#include "orchestrator/report/analysis.h"
+#include "orchestrator/report/escape.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/result_line.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/terminal_report.h"
 
@@ -541,6 +544,177 @@ TEST(WorkloadTable, SeveralWorkersGetOneRowEachWithTheirClock) {
   // One worker: no per-worker table.
   rep.workers.pop_back();
   EXPECT_EQ(workload_table(w).find("per worker"), std::string::npos);
+}
+
+// A workload that measured nothing has no error count: "-" in the Markdown summary, as the
+// RESULT line's errors=- (never 0, which reads as measured and clean).
+TEST(MarkdownSummary, AWorkloadThatMeasuredNothingHasNoErrorCount) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  results::WorkloadResult rpc;
+  rpc.spec.name = "rpc";
+  rpc.status = results::WorkloadStatus::kFailed;
+  rpc.error = "workers did not start";
+  report.result.workloads = {rpc, saturated_workload()};
+  report.result.workloads[1].repetitions.front().errors["timeout"] = 3;
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("| rpc | not measured | - | - | - | - | - | failed: workers did not start |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(result_line("s", rpc, "-").find("|errors=-|"), std::string::npos);
+  // A measured workload keeps its count, as its RESULT line does.
+  const auto& hello = report.result.workloads[1];
+  EXPECT_NE(result_line("s", hello, "-").find("|errors=3|"), std::string::npos);
+  EXPECT_NE(md.find("| 3 | worker_saturated | ok |"), std::string::npos) << md;
+}
+
+// A gate's explanation over several lines (the stderr tail of a process that died) keeps the
+// terminal table readable: its first line in the row, the others under the explanation column,
+// no line starting at column 0; the next gate's row is a row of its own.
+TEST(GatesTable, AMultiLineExplanationGoesOnUnderItsColumn) {
+  gating::EvaluatedGate dead = gate("hello", "errors.count");
+  dead.outcome.verdict = gates::Verdict::kError;
+  dead.outcome.explanation =
+      "the router stopped; its stderr ends with:\nfatal: out of memory\r\nabort\n";
+  const std::string table = gates_table({dead, gate("hello", "latency.p99")});
+  const auto lines = lines_of(table);
+  ASSERT_EQ(lines.size(), 6u) << table;  // "gates:", the header, 1 + 2 lines, a gate
+  const size_t column = lines[1].find("explanation");
+  ASSERT_NE(column, std::string::npos);
+  EXPECT_EQ(lines[2].find("the router stopped; its stderr ends with:"), column) << table;
+  EXPECT_EQ(lines[3], std::string(column, ' ') + "fatal: out of memory") << table;
+  EXPECT_EQ(lines[4], std::string(column, ' ') + "abort") << table;
+  EXPECT_EQ(lines[5].rfind("  pass ", 0), 0u) << table;
+  EXPECT_EQ(table.find('\r'), std::string::npos) << table;
+}
+
+// In Markdown a line break ends a table row: each break inside a cell is "<br>", which GitHub
+// and GitLab draw as a break within the cell, and the row stays one line.
+TEST(MarkdownSummary, AMultiLineExplanationStaysInItsRow) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 3;
+  report.gates = {gate("hello", "errors.count")};
+  report.gates[0].outcome.explanation = "its stderr ends with:\nfatal | oom\r\nabort\n";
+  const std::string md = markdown_summary({report});
+  EXPECT_EQ(md.find('\r'), std::string::npos) << md;
+  EXPECT_NE(md.find("| its stderr ends with:<br>fatal \\| oom<br>abort |\n"), std::string::npos)
+      << md;
+  EXPECT_EQ(markdown_cell("a\rb\n"), "a<br>b");
+}
+
+results::WorkloadResult measured(const std::string& name, const std::string& variant,
+                                 std::vector<uint64_t> successes, int64_t latency_ns = 50'000) {
+  results::WorkloadResult w;
+  w.spec.name = name;
+  w.variant = variant;
+  for (uint64_t n : successes) {
+    results::Repetition rep;
+    rep.index = static_cast<uint32_t>(w.repetitions.size());
+    rep.successes = rep.operations = n;
+    rep.duration_ns = rep.data_window_ns = 1'000'000'000;
+    rep.latency.record(latency_ns);
+    w.latency.add(rep.latency);
+    w.repetitions.push_back(rep);
+  }
+  return w;
+}
+
+// The Markdown summary of a [compare] run has the throughput ratios, with the figures and the
+// formatting of the terminal's `compare` line (analysis.h), and a sweep its model.
+TEST(MarkdownSummary, AComparisonHasItsRatiosAndASweepItsModelAsTheTerminalWritesThem) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.variants = {"main", "cand"};
+  report.result.workloads = {measured("hello", "main", {1000, 1000, 1000, 1000}),
+                             measured("hello", "cand", {1500, 2000, 2500, 2000})};
+  const std::string terminal = analysis_text(report.result);
+  EXPECT_NE(terminal.find("compare hello: cand / main throughput ratio 2.000 (pairs 1.500-2.500"),
+            std::string::npos)
+      << terminal;
+  const auto c = comparisons(report.result);
+  ASSERT_EQ(c.size(), 1u);
+  const ComparisonText t = comparison_text(c[0]);
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find(fmt::format("| hello | cand / main | 2.000 | {} | 1.500-2.500 | 2000 | 1000 | "
+                                "ok |",
+                                t.interval)),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| hello [cand] | 2000 (1500-2500) |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Sweeps"), std::string::npos) << md;
+
+  ScenarioReport sweep;
+  sweep.result.scenario = "s";
+  for (uint64_t n : {10, 100, 1000}) {
+    auto w = measured("echo@request_bytes=" + std::to_string(n), "default", {100},
+                      static_cast<int64_t>(n) * 1000);
+    w.spec.sweep_of = "echo";
+    w.spec.sweep_parameter = "request_bytes";
+    w.spec.sweep_value = n;
+    sweep.result.workloads.push_back(w);
+  }
+  const auto s = sweeps(sweep.result);
+  ASSERT_EQ(s.size(), 1u);
+  const SweepText st = sweep_text(s[0]);
+  EXPECT_NE(analysis_text(sweep.result)
+                .find(st.model + " (R^2 " + st.r2 + "); exponent " + st.exponent + ", worst pair " +
+                      st.worst),
+            std::string::npos)
+      << analysis_text(sweep.result);
+  const std::string smd = markdown_summary({sweep});
+  EXPECT_NE(smd.find(fmt::format("| echo | default | request_bytes | 3 | {} | {} | {} | {} |",
+                                 st.model, st.r2, st.exponent, st.worst)),
+            std::string::npos)
+      << smd;
+  EXPECT_NE(st.exponent.find("(linear)"), std::string::npos) << st.exponent;
+  EXPECT_EQ(smd.find("Comparisons"), std::string::npos) << smd;
+}
+
+// A warning gate never fails the run (the exit code comes from critical gates only), so its
+// fail or error is no JUnit failure either: a passed testcase that says it in <system-out>.
+TEST(JunitXml, AFailingWarningGateIsNoFailureButSaysWhatItFound) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.gates = {gate("hello", "throughput.rps"), gate("hello", "latency.p99"),
+                  gate("hello", "errors.count")};
+  for (auto& g : report.gates) g.outcome.verdict = gates::Verdict::kFail;
+  report.gates[1].outcome.severity = scenario::GateSeverity::kWarning;
+  report.gates[2].outcome.severity = scenario::GateSeverity::kWarning;
+  report.gates[2].outcome.verdict = gates::Verdict::kError;
+  for (size_t i = 0; i < report.gates.size(); ++i) report.gates[i].gate_index = static_cast<int>(i);
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("<testsuites name=\"benchgate\" tests=\"4\" failures=\"1\" errors=\"0\" "
+                     "skipped=\"0\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"hello throughput.rps (gate #1)\"><failure type=\"fail\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"hello latency.p99 (gate #2)\"><system-out>warning gate fail: within "
+                     "the bound (a warning: it does not fail the run)</system-out></testcase>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"hello errors.count (gate #3)\"><system-out>warning gate error: "),
+            std::string::npos)
+      << xml;
+}
+
+// One spelling of a workload's variant in every output: the terminal's "hello [cand]".
+TEST(VariantNames, EveryReportWritesTheVariantAsTheTerminalDoes) {
+  gating::EvaluatedGate g = gate("hello", "throughput.rps");
+  g.variant = "cand";
+  EXPECT_NE(gates_table({g}).find(" hello [cand] "), std::string::npos) << gates_table({g});
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.gates = {g};
+  EXPECT_NE(junit_xml({report}).find("name=\"hello [cand] throughput.rps (gate #1)\""),
+            std::string::npos)
+      << junit_xml({report});
+  auto w = measured("hello", "cand", {1000});
+  EXPECT_EQ(workload_table(w).rfind("hello [cand]: ", 0), 0u) << workload_table(w);
+  report.result.workloads = {w};
+  EXPECT_NE(markdown_summary({report}).find("| hello [cand] |"), std::string::npos);
 }
 
 }  // namespace
