@@ -5,7 +5,11 @@
 // Asio's own per-thread cache keeps two freed operations, fewer than a thread with several
 // connections has pending at once (tests/alloc/wamp_alloc_test.cc measures it). The router's
 // WAMP connections (router/wamp/transport_connection.h) and the worker's WAMP channels
-// (worker/wamp/rawsocket_channel.cc, websocket_channel.cc) bind their handlers with it.
+// (worker/wamp/rawsocket_channel.cc, websocket_channel.cc) bind their handlers with it, and
+// so do the router's HTTP/2 connections (router/http2/connection.h) and its serving threads'
+// deadline wheel (router/http/deadline_wheel.cc), whose timer waits beside the connections'
+// operations: in Asio's two blocks, a re-armed wait took the one a connection's next write
+// would have found (tests/alloc/router_http_alloc_test.cc).
 #pragma once
 
 #include <type_traits>
