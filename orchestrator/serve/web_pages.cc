@@ -69,6 +69,10 @@ std::optional<std::string> bad_filter(const RunFilter& filter, const std::string
                      given, taken);
 }
 
+// The runs one page of the runs list reads, newest first; its filters choose among them, and
+// its "older runs" link reads the runs before them.
+constexpr int kRunsPerPage = 500;
+
 std::string nav() {
   return "<p class=\"nav\"><a href=\"/\">runs</a> &#183; <a href=\"/live\">live</a></p>\n";
 }
@@ -262,7 +266,21 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
       return {400, report::html_page("bad filter", nav() + "<p>" + escape(*why) + "</p>\n")};
     }
   }
-  auto runs = store_->list_runs(500, scenario);
+  // The runs older than this one: the page an "older runs" link leads to.
+  const std::string before_text = param(query, "before");
+  int64_t before = 0;
+  if (!before_text.empty()) {
+    if (before_text.size() > 18 ||
+        before_text.find_first_not_of("0123456789") != std::string::npos ||
+        (before = std::stoll(before_text)) <= 0) {
+      return {400,
+              report::html_page("bad filter", nav() + "<p>" +
+                                                  escape("before '" + before_text +
+                                                         "' is not a run id (a positive integer)") +
+                                                  "</p>\n")};
+    }
+  }
+  auto runs = store_->list_runs(kRunsPerPage, scenario, before);
   if (!runs)
     return {500, report::html_page("error", nav() + "<p>" + escape(runs.message()) + "</p>")};
   std::string body = nav() + "<h1>Runs</h1>\n<form method=\"get\" action=\"/\">";
@@ -302,8 +320,26 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
         summary.empty() ? "-" : summary);
     ++shown;
   }
-  body += fmt::format("</table>\n<p class=\"note\">{} {} shown (the latest 500{}).</p>\n", shown,
-                      shown == 1 ? "run" : "runs", scenario.empty() ? "" : " of this scenario");
+  // The filters a link to another page of the list keeps.
+  std::string kept;
+  for (const auto& [key, value] : std::vector<std::pair<const char*, std::string>>{
+           {"scenario", scenario}, {"branch", branch}, {"status", status}, {"verdict", verdict}}) {
+    if (!value.empty()) kept += std::string(key) + "=" + url_encode(value) + "&";
+  }
+  body +=
+      fmt::format("</table>\n<p class=\"note\">{} {} shown, of the {}{} {}{}{}.", shown,
+                  shown == 1 ? "run" : "runs", before > 0 ? "" : "latest ", runs->size(),
+                  runs->size() == 1 ? "run" : "runs", scenario.empty() ? "" : " of this scenario",
+                  before > 0 ? " before run " + std::to_string(before) : std::string());
+  // A full page may have older runs: the next page is the runs before its oldest.
+  if (runs->size() == static_cast<size_t>(kRunsPerPage)) {
+    body += " " + link("/?" + kept + "before=" + std::to_string(runs->back().id), "older runs");
+  }
+  if (before > 0) {
+    body += " " +
+            link("/" + (kept.empty() ? "" : "?" + kept.substr(0, kept.size() - 1)), "newest runs");
+  }
+  body += "</p>\n";
   return {200, report::html_page("benchgate runs", body)};
 }
 

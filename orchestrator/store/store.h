@@ -96,8 +96,10 @@ class Store {
   // Entries of one baseline (or every baseline when name is empty), newest run first.
   Expected<std::vector<BaselineEntry>> list_baselines(const std::string& name = "");
 
-  // Newest first; scenario empty: every scenario.
-  Expected<std::vector<RunSummary>> list_runs(int limit, const std::string& scenario = "");
+  // Newest first; scenario empty: every scenario; before > 0: only runs with a smaller id (the
+  // next page after a page whose oldest run is `before`).
+  Expected<std::vector<RunSummary>> list_runs(int limit, const std::string& scenario = "",
+                                              int64_t before = 0);
   // The latest run of each scenario among those that ended with an exit code (ok, failed or
   // aborted: neither a run still going nor one found abandoned, which have none), newest
   // first, of at most `limit` scenarios (0: all). What `serve` restores its gauges from.

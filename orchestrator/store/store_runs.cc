@@ -167,21 +167,26 @@ Expected<void> Store::raise_exit_code(int64_t run, int exit_code, const std::str
   return {};
 }
 
-Expected<std::vector<RunSummary>> Store::list_runs(int limit, const std::string& scenario) {
+Expected<std::vector<RunSummary>> Store::list_runs(int limit, const std::string& scenario,
+                                                   int64_t before) {
+  std::string where;
+  if (!scenario.empty()) where += "scenario = :scenario";
+  if (before > 0) where += std::string(where.empty() ? "" : " AND ") + "id < :before";
   const std::string sql = "SELECT " + run_select_list() + " FROM runs " +
-                          (scenario.empty() ? "" : "WHERE scenario = :scenario ") +
+                          (where.empty() ? "" : "WHERE " + where + " ") +
                           "ORDER BY id DESC LIMIT :limit";
   auto stmt = db_->prepare(sql);
   if (!stmt) return Error{"list_runs: " + stmt.message()};
   stmt->bind(stmt->parameter(":limit"), static_cast<int64_t>(limit > 0 ? limit : -1));
   if (!scenario.empty()) stmt->bind(stmt->parameter(":scenario"), scenario);
+  if (before > 0) stmt->bind(stmt->parameter(":before"), before);
   std::vector<RunSummary> out;
-  while (true) {
-    auto row = stmt->step();
-    if (!row) return Error{"list_runs: " + row.message()};
-    if (!*row) return out;
-    out.push_back(read_summary(*stmt));
+  if (auto rows =
+          each_row(*stmt, [&](const sqlite::Statement& s) { out.push_back(read_summary(s)); });
+      !rows) {
+    return Error{"list_runs: " + rows.message()};
   }
+  return out;
 }
 
 Expected<std::vector<RunSummary>> Store::latest_ended_runs(int limit) {

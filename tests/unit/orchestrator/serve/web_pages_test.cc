@@ -1,0 +1,60 @@
+// The `serve --http` runs list reads the runs a page at a time (orchestrator/serve/web_pages.cc):
+// a run older than the latest page that matches the filters is found by the "older runs" link,
+// never left out of every page.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "executor_test_support.h"
+#include "orchestrator/serve/web_pages.h"
+
+namespace benchgate::serve {
+namespace {
+
+using testing::ExecutorBench;
+
+bool page_has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(WebPagesRunsList, AnOlderMatchingRunIsOnTheOlderPage) {
+  ExecutorBench bench;
+  // The oldest run failed; the 500 after it, as many as a page reads, went well.
+  const store::RunInfo info = store::testing::test_run_info("s");
+  for (int i = 0; i < 501; ++i) {
+    auto run = bench.db().begin_run(info);
+    ASSERT_TRUE(run) << run.message();
+    ASSERT_TRUE(bench.db().finish_run(*run, i == 0 ? "failed" : "ok", i == 0 ? 3 : 0));
+  }
+  auto pages =
+      WebPages::start("127.0.0.1:0", bench.db_path(), {}, bench.queue(), bench.executor().live());
+  ASSERT_TRUE(pages) << pages.message();
+
+  const WebPages::Page latest = (*pages)->get("/", "status=failed");
+  EXPECT_EQ(latest.status, 200);
+  EXPECT_FALSE(page_has(latest.body, "href=\"/runs/1\"")) << latest.body;
+  EXPECT_TRUE(page_has(latest.body, "0 runs shown, of the latest 500 runs.")) << latest.body;
+  EXPECT_TRUE(page_has(latest.body, "<a href=\"/?status=failed&amp;before=2\">older runs</a>"))
+      << latest.body;
+
+  const WebPages::Page older = (*pages)->get("/", "status=failed&before=2");
+  EXPECT_EQ(older.status, 200);
+  EXPECT_TRUE(page_has(older.body, "href=\"/runs/1\"")) << older.body;
+  EXPECT_TRUE(page_has(older.body, "1 run shown, of the 1 run before run 2.")) << older.body;
+  EXPECT_FALSE(page_has(older.body, "older runs")) << older.body;  // nothing before run 1
+  EXPECT_TRUE(page_has(older.body, "<a href=\"/?status=failed\">newest runs</a>")) << older.body;
+
+  // Of one scenario, the same.
+  const WebPages::Page scenario = (*pages)->get("/", "scenario=s&before=3");
+  EXPECT_TRUE(page_has(scenario.body, "2 runs shown, of the 2 runs of this scenario before run 3."))
+      << scenario.body;
+
+  for (const char* bad : {"before=x", "before=0", "before=-1", "before=1234567890123456789"}) {
+    const WebPages::Page refused = (*pages)->get("/", bad);
+    EXPECT_EQ(refused.status, 400) << bad;
+    EXPECT_TRUE(page_has(refused.body, "is not a run id (a positive integer)")) << refused.body;
+  }
+}
+
+}  // namespace
+}  // namespace benchgate::serve
