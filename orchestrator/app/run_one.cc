@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
+#include <string_view>
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/store_recorder.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/gating/change_confirmation.h"
+#include "orchestrator/scenario/suggest.h"
 
 namespace benchgate::app {
 
@@ -47,11 +50,41 @@ std::string unstated_reason(const report::ScenarioReport& out) {
 
 }  // namespace
 
+std::string baseline_warning(const scenario::Scenario& scenario, const RunPolicy& policy,
+                             store::Store& db) {
+  // Named to be seeded by this run, or no relative gate to judge against it: nothing to warn.
+  if (policy.baseline.empty() || policy.baseline == policy.promote) return "";
+  const bool relative = std::any_of(scenario.gates.begin(), scenario.gates.end(),
+                                    [](const scenario::Gate& g) { return !g.baseline.empty(); });
+  if (!relative) return "";
+  auto entries = db.list_baselines();
+  if (!entries) return "";  // the gates say what they could not read
+  std::set<std::string> others;
+  for (const store::BaselineEntry& entry : *entries) {
+    if (entry.scenario != scenario.name) continue;
+    if (entry.name == policy.baseline) return "";
+    others.insert(entry.name);
+  }
+  if (others.empty()) return "";  // no baseline of it at all: nothing to suggest
+  std::string names;
+  for (const std::string& n : others) names += (names.empty() ? "" : ", ") + n;
+  const std::vector<std::string_view> candidates(others.begin(), others.end());
+  return "warning: --baseline '" + policy.baseline + "' has no run of scenario '" + scenario.name +
+         "'" + scenario::did_you_mean(policy.baseline, candidates) +
+         "; baselines with runs of it: " + names + "; every relative gate will be no_baseline, " +
+         (policy.strict ? "which fails the run under --strict" : "a failure only with --strict") +
+         " (--promote " + policy.baseline + " seeds a new baseline)";
+}
+
 report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPolicy& policy,
                                const engine::EngineOptions& options, store::Store& db,
                                const store::RunInfo& info_template,
                                report::TerminalReport& terminal, engine::RunObserver* extra,
                                const std::function<void(int64_t run_id)>& stored) {
+  // Before the load: a misspelt --baseline would cost the whole run (docs/GATES.md).
+  if (std::string warning = baseline_warning(scenario, policy, db); !warning.empty()) {
+    terminal.message(warning);
+  }
   report::ScenarioReport out;
   store::RunInfo info = info_template;
   info.scenario = scenario.name;

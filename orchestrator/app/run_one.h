@@ -36,6 +36,13 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
                                report::TerminalReport& terminal, engine::RunObserver* extra,
                                const std::function<void(int64_t run_id)>& stored = {});
 
+// run_one's warning before the load, or "": `policy.baseline` (not also `policy.promote`, which
+// may seed it) has no run of the scenario while other baselines have, and the scenario has a
+// relative gate, whose verdicts would all be no_baseline. It names those baselines, with a
+// did-you-mean, and says that --strict makes no_baseline fail the run.
+std::string baseline_warning(const scenario::Scenario& scenario, const RunPolicy& policy,
+                             store::Store& db);
+
 // Adds the run to policy.promote when it exited 0 (completed, no critical gate failed, not
 // degraded): README, "a baseline needs exit code 0". `out.exit_code` must be final: what the
 // process exits with for this run, and what the store holds (Store::raise_exit_code). A

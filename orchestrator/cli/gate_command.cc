@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -21,7 +22,9 @@ namespace benchgate::cli {
 
 void add_gate_command(CLI::App& app, GateFlags& flags) {
   auto* gate = app.add_subcommand(
-      "gate", "Re-evaluate a stored run's gates against the stored history (runs nothing)");
+      "gate",
+      "Re-evaluate a stored run's gates against the stored history (runs nothing); a run still "
+      "running is refused, one that did not end ok exits 3 whatever its verdicts");
   gate->add_option("run", flags.run_id, "Run id (see `orchestrator runs list`)")->required();
   gate->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   add_db_busy_timeout_option(*gate, flags.db_busy_timeout);
@@ -78,6 +81,17 @@ int gate_command(const GateFlags& flags) {
   auto run = (*db)->get_run(flags.run_id);
   if (!run) {
     std::fprintf(stderr, "error: %s\n", run.message().c_str());
+    return kExitInvalidInput;
+  }
+  // A run still measured has no end to judge: its verdicts would say its workloads did not run
+  // and become its first stored evaluation, before the one the run itself stores. Opening the
+  // store called every run whose orchestrator is gone `abandoned`: `running` is one going on.
+  if (run->run.status == "running") {
+    std::fprintf(
+        stderr,
+        "error: run %lld is still running; `gate` judges a run once it ended (see `orchestrator "
+        "runs show %lld`); nothing was judged or stored\n",
+        static_cast<long long>(flags.run_id), static_cast<long long>(flags.run_id));
     return kExitInvalidInput;
   }
   // A misspelt --baseline is refused before anything is stored: judged, it would store a new
@@ -209,6 +223,17 @@ int gate_command(const GateFlags& flags) {
   if (report.gates.empty()) std::printf("the scenario has no gates\n");
   std::fputs(report::gates_table(report.gates).c_str(), stdout);
   std::fputs(report::strict_failures_line(report.gates, flags.strict).c_str(), stdout);
+  // A run that did not end `ok` exits 3 whatever its verdicts (docs/GATES.md, "Severity and
+  // exit codes"): one line says so, with the reason the store holds.
+  if (run->run.status != "ok") {
+    const std::string why = !run->run.error.empty()          ? shown_text(run->run.error)
+                            : run->run.status == "abandoned" ? "its orchestrator was killed"
+                                                             : "no reason stored";
+    std::fprintf(stderr,
+                 "error: run %lld is stored %s: %s; `gate` exits 3 for a run that did not end "
+                 "ok, whatever its verdicts\n",
+                 static_cast<long long>(flags.run_id), run->run.status.c_str(), why.c_str());
+  }
 
   if (!report::write_report_files(outputs, {report}, exit_code)) {
     exit_code = kExitRunError;

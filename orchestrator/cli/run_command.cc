@@ -63,8 +63,11 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
       "several scenarios, every run only when the whole invocation exits 0 (none after an "
       "interrupt); with --server, one scenario file only (the service promotes each file's "
       "run on its own)");
-  run->add_option("--baseline", flags.baseline,
-                  "Evaluate every relative gate against this baseline instead of its own");
+  run->add_option(
+      "--baseline", flags.baseline,
+      "Evaluate every relative gate against this baseline instead of its own; a name with no run "
+      "of the scenario while other baselines have one is warned of before the load, naming them "
+      "(not with --promote of the same name, which seeds it)");
   run->add_flag(
       "--strict", flags.strict,
       "Inconclusive, no_baseline, not_configured and underpowered verdicts also fail (exit 1)");

@@ -105,6 +105,25 @@ class GatesTest(unittest.TestCase):
         self.assertRegex(again.stdout, r"\n  pass\s+critical\s+hello\s+latency.p99")
         self.assertRegex(again.stdout, r"\n  pass, underpowered\s+critical\s+hello\s+errors.count")
 
+    def test_run_warns_before_the_load_of_a_baseline_with_no_run_of_its_scenario(self):
+        first = self.orchestrator("run", self.scenario(), "--db", self.db, "--promote", "main")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        # A misspelt name judged every relative gate no_baseline and exited 0, saying nothing.
+        second = self.orchestrator("run", self.scenario(), "--db", self.db, "--baseline", "mian")
+        self.assertEqual(second.returncode, 0, second.stderr)
+        warning = ("warning: --baseline 'mian' has no run of scenario 'e2e_gated' (did you mean "
+                   "'main'?); baselines with runs of it: main; every relative gate will be "
+                   "no_baseline, a failure only with --strict (--promote mian seeds a new "
+                   "baseline)\n")
+        self.assertIn(warning, second.stderr)
+        self.assertLess(second.stderr.index(warning), second.stderr.index("rep 1/3: started"))
+        self.assertRegex(second.stdout, r"\n  no_baseline\s+critical\s+hello\s+errors.count")
+        # Named to be seeded by --promote, it is not warned of.
+        third = self.orchestrator("run", self.scenario(), "--db", self.db, "--baseline", "v2",
+                                  "--promote", "v2")
+        self.assertEqual(third.returncode, 0, third.stderr)
+        self.assertNotIn("warning: --baseline", third.stderr)
+
     def test_gate_refuses_an_unknown_baseline_before_it_stores_anything(self):
         first = self.orchestrator("run", self.scenario(), "--db", self.db, "--promote", "main")
         self.assertEqual(first.returncode, 0, first.stderr)
@@ -207,6 +226,13 @@ connections = 2
         run.start()
         self.tags.append(run.tag)
         run.wait_for_stderr("hello rep 1/2: started")
+        # A run going on is not judged: it was, every workload "did not run", and stored as its
+        # first evaluation before the run's own.
+        going = self.orchestrator("gate", "1", "--db", self.db)
+        self.assertEqual((going.returncode, going.stdout, going.stderr),
+                         (2, "", "error: run 1 is still running; `gate` judges a run once it "
+                                 "ended (see `orchestrator runs show 1`); nothing was judged or "
+                                 "stored\n"))
         run.proc.kill()  # SIGKILL: no chance to clean up
         run.finish(timeout=30)
         self.assertEqual(run.leftovers(), [], "children must die with the orchestrator")
@@ -229,6 +255,12 @@ connections = 2
         with sqlite3.connect(copy) as db:
             self.assertEqual(db.execute("SELECT status FROM runs WHERE id = 1").fetchone()[0],
                              "abandoned")
+        # An abandoned run is no run going on: judged, exit 3, and one line says why.
+        judged = self.orchestrator("gate", "1", "--db", copy)
+        self.assertEqual((judged.returncode, judged.stderr),
+                         (3, "error: run 1 is stored abandoned: its orchestrator was killed; "
+                             "`gate` exits 3 for a run that did not end ok, whatever its "
+                             "verdicts\n"))
 
         listing = Run(["run", self.scenario(), "--db", self.db], cwd=self.dir)
         listing.env["TMPDIR"] = tmp

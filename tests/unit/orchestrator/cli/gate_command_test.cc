@@ -215,5 +215,83 @@ TEST_F(GateCommand, AFailedRunsReportsSayItsStoredReason) {
   EXPECT_NE(json.dump().find("workload http_hello failed: boom"), std::string::npos) << json.dump();
 }
 
+// A run still measured is refused before anything is judged or stored (it was judged, its
+// workloads "did not run", and stored as its first evaluation), with the usage exit code.
+TEST_F(GateCommand, ARunStillRunningIsRefusedAndNothingIsStored) {
+  auto store = store::Store::open(path_);  // open while `gate` runs: the run's owner is alive
+  ASSERT_TRUE(store.ok()) << store.message();
+  store::RunInfo info = store::testing::test_run_info("quickstart");
+  info.scenario_text = scenario_text("critical");
+  auto run = (*store)->begin_run(info);
+  ASSERT_TRUE(run.ok()) << run.message();
+  ::testing::internal::CaptureStderr();
+  const int code = gate(*run);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 2);
+  EXPECT_EQ(
+      err,
+      "error: run " + std::to_string(*run) +
+          " is still running; `gate` judges a run once it ended (see `orchestrator runs show " +
+          std::to_string(*run) + "`); nothing was judged or stored\n");
+  EXPECT_TRUE(verdicts(*run).empty());
+  auto stored = (*store)->get_run(*run);
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  EXPECT_EQ(stored->run.status, "running");
+}
+
+// A run whose orchestrator is gone is no run going on: `gate` judges it (abandoned, exit 3)
+// and says why it exits 3.
+TEST_F(GateCommand, AnAbandonedRunIsJudgedAndSaysWhyItExits3) {
+  int64_t run = 0;
+  {
+    auto store = store::Store::open(path_);
+    ASSERT_TRUE(store.ok()) << store.message();
+    store::RunInfo info = store::testing::test_run_info("quickstart");
+    info.scenario_text = scenario_text("critical");
+    auto id = (*store)->begin_run(info);
+    ASSERT_TRUE(id.ok()) << id.message();
+    run = *id;
+  }  // closed: the next open finds its owner gone
+  ::testing::internal::CaptureStderr();
+  const int code = gate(run);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 3);
+  EXPECT_NE(err.find("error: run " + std::to_string(run) +
+                     " is stored abandoned: its orchestrator was killed; `gate` exits 3 for a "
+                     "run that did not end ok, whatever its verdicts\n"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(verdicts(run).size(), 2u);
+}
+
+// A failed run exits 3 whatever its verdicts: one line says so, with its stored status and
+// reason (it exited 3 below a table of verdicts none of which is a failure or an error).
+TEST_F(GateCommand, ARunThatDidNotEndOkSaysWhyGateExits3) {
+  int64_t run = 0;
+  {
+    auto store = store::Store::open(path_);
+    ASSERT_TRUE(store.ok()) << store.message();
+    store::RunInfo info = store::testing::test_run_info("quickstart");
+    info.scenario_text =
+        "name = \"quickstart\"\n[[workloads]]\nname = \"http_hello\"\n[[gates]]\n"
+        "workload = \"http_hello\"\nmetric = \"throughput.rps\"\nmin = 1\n";
+    auto id = (*store)->begin_run(info);
+    ASSERT_TRUE(id.ok()) << id.message();
+    run = *id;
+    ASSERT_TRUE((*store)->store_workload(run, store::testing::test_workload("http_hello")).ok());
+    ASSERT_TRUE((*store)->finish_run(run, "failed", 3, "cannot store results: disk full").ok());
+  }
+  ::testing::internal::CaptureStderr();
+  const int code = gate(run);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(err, "error: run " + std::to_string(run) +
+                     " is stored failed: cannot store results: disk full; `gate` exits 3 for a "
+                     "run that did not end ok, whatever its verdicts\n");
+  const std::vector<store::GateRecord> records = verdicts(run);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].verdict, "pass") << records[0].explanation;
+}
+
 }  // namespace
 }  // namespace benchgate::cli
