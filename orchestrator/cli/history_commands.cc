@@ -116,6 +116,8 @@ Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
   samples.run_id = run_id;
   samples.testbed_fingerprint = run->testbed.fingerprint();
   samples.testbed_host = run->testbed.host;
+  samples.scenario = run->run.scenario;
+  samples.status = run->run.status;
   for (const store::StoredWorkload& w : run->workloads) {
     history::WorkloadSamples ws{w.name,  w.variant, w.params_hash, w.params_json, w.status,
                                 w.error, {}};
@@ -133,6 +135,11 @@ Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
 int compare(Store& store, const HistoryFlags& flags) {
   if (!(flags.alpha > 0 && flags.alpha < 1)) {
     return fail(kExitInvalidInput, "--alpha must lie strictly between 0 and 1");
+  }
+  if (flags.run_a == flags.run_b) {
+    return fail(kExitInvalidInput,
+                "compare " + std::to_string(flags.run_a) + " " + std::to_string(flags.run_b) +
+                    ": a run compared with itself shows no change; give two different runs");
   }
   auto a = load_samples(store, flags.run_a);
   if (!a) return fail(a.error());

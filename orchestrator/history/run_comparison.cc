@@ -136,6 +136,31 @@ std::string format_interval(const gates::SampleComparison& s) {
   return fmt::format("[{}, {}]", format_percent(s.change_low), format_percent(s.change_high));
 }
 
+// Why a run's figures may not be a whole run's: a run still running, or one that ended
+// otherwise than ok (store::kRunStatuses); nothing for an ok run.
+std::optional<std::string> status_note(int64_t run, const std::string& status) {
+  if (status == "ok") return std::nullopt;
+  if (status == "running") {
+    return fmt::format("run {} is still running: its figures are those stored so far", run);
+  }
+  if (status == "aborted") {
+    return fmt::format(
+        "run {} was aborted (interrupted): a workload it had not finished measuring is failed or "
+        "missing",
+        run);
+  }
+  if (status == "abandoned") {
+    return fmt::format(
+        "run {} was abandoned (its orchestrator stopped before the run ended): its figures are "
+        "those stored before",
+        run);
+  }
+  if (status == "failed") {
+    return fmt::format("run {} failed: its figures are those stored before it failed", run);
+  }
+  return fmt::format("run {} has status {}: it did not end ok", run, status);
+}
+
 std::string workload_section(const RunComparison& c, const WorkloadComparison& w) {
   std::string out = fmt::format("\nworkload {}\n", workload_label(w.name, w.variant));
   if (w.definitions_differ && !w.definition_changes.empty()) {
@@ -158,7 +183,13 @@ std::string workload_section(const RunComparison& c, const WorkloadComparison& w
     if (!m.stats) {
       std::vector<std::string> runs;
       for (int64_t id : m.missing_in) runs.push_back(std::to_string(id));
-      table.add_row({m.metric, "", "", "",
+      // The run that measured it shows its figure; the one that did not, "-".
+      const auto side = [&](int64_t run, const std::optional<double>& figure) {
+        return std::find(m.missing_in.begin(), m.missing_in.end(), run) != m.missing_in.end()
+                   ? std::string("-")
+                   : format_figure(m.metric, figure);
+      };
+      table.add_row({m.metric, side(c.run_a, m.figure_a), side(c.run_b, m.figure_b), "-",
                      "not collected in run " + fmt::format("{}", fmt::join(runs, " and "))});
       continue;
     }
@@ -183,6 +214,10 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
   c.testbeds_differ = a.testbed_fingerprint != b.testbed_fingerprint;
   c.host_a = a.testbed_host;
   c.host_b = b.testbed_host;
+  c.scenario_a = a.scenario;
+  c.scenario_b = b.scenario;
+  c.status_a = a.status;
+  c.status_b = b.status;
   for (const WorkloadSamples& wa : a.workloads) {
     const WorkloadSamples* wb = find(b, wa);
     if (wb == nullptr) {
@@ -234,6 +269,17 @@ std::string render_comparison(const RunComparison& c) {
         "note: the runs were measured on different testbeds (run {} on {}, run {} on {}); part "
         "of any difference may be the machine\n",
         c.run_a, or_dash(c.host_a), c.run_b, or_dash(c.host_b));
+  }
+  for (const auto& [run, status] :
+       {std::pair{c.run_a, c.status_a}, std::pair{c.run_b, c.status_b}}) {
+    if (c.same_run && run == c.run_b) break;
+    if (auto note = status_note(run, status)) out += "note: " + *note + "\n";
+  }
+  if (c.scenario_a != c.scenario_b) {
+    out += fmt::format(
+        "note: the runs are of different scenarios (run {} of {}, run {} of {}); only workloads of "
+        "the same name are compared, and they need not measure the same thing\n",
+        c.run_a, or_dash(c.scenario_a), c.run_b, or_dash(c.scenario_b));
   }
   for (const WorkloadComparison& w : c.workloads) out += workload_section(c, w);
   if (c.workloads.empty()) out += "\nno workload is present in both runs\n";

@@ -44,6 +44,8 @@ struct RunSamples {
   std::string testbed_fingerprint;
   std::string testbed_host;  // to name the testbeds in the note when they differ
   std::vector<WorkloadSamples> workloads;
+  std::string scenario;       // the run's scenario, noted when the two runs' differ
+  std::string status = "ok";  // store::kRunStatuses: a run that did not end ok is noted
 };
 
 struct MetricComparison {
@@ -79,8 +81,10 @@ struct RunComparison {
   bool same_run = false;  // a run against itself: noted, every change is zero
   bool testbeds_differ = false;
   std::string host_a, host_b;
-  std::vector<WorkloadComparison> workloads;  // in run A's order
-  std::vector<std::string> only_in_a;         // "name" or "name (variant v)"
+  std::string scenario_a, scenario_b;            // noted when they differ
+  std::string status_a = "ok", status_b = "ok";  // noted when not ok
+  std::vector<WorkloadComparison> workloads;     // in run A's order
+  std::vector<std::string> only_in_a;            // "name" or "name (variant v)"
   std::vector<std::string> only_in_b;
 };
 
@@ -91,8 +95,10 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
 // columns metric, run A's figure, run B's, the change ("~" before it when the repetitions show
 // no significant difference, or a significant one the other way, which a note then names), the
 // interval, the p-value and the repetitions; notes on a run
-// compared with itself, differing testbeds and definitions (naming the parameters that differ),
-// repetitions too few for any p below alpha; workloads found in only one run.
+// compared with itself, a run that did not end ok (running, failed, aborted, abandoned), runs of
+// different scenarios, differing testbeds and definitions (naming the parameters that differ),
+// repetitions too few for any p below alpha; workloads found in only one run. A metric one run
+// did not collect shows the other run's figure and "-" for the run without it.
 std::string render_comparison(const RunComparison& comparison);
 
 }  // namespace benchgate::history

@@ -172,10 +172,21 @@ class HistoryTest(unittest.TestCase):
                       "run 3: 32); the figures are not one series\n", run.stdout)
         self.assertIn("only in run 3: workload broken\n", run.stdout)
 
-    def test_compare_of_a_run_with_itself_says_so(self):
+    def test_compare_of_a_run_with_itself_is_refused(self):
         run = self.orchestrator("compare", "2", "2")
+        self.assertEqual(run.returncode, 2, run.stdout)
+        self.assertEqual(run.stdout, "")
+        self.assertEqual(run.stderr, "error: compare 2 2: a run compared with itself shows no "
+                                     "change; give two different runs\n")
+
+    def test_compare_notes_a_run_that_did_not_end_ok_and_different_scenarios(self):
+        run = self.orchestrator("compare", "2", "3")
         self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertIn("\nnote: run 2 is compared with itself: every change is zero\n", run.stdout)
+        self.assertIn("\nnote: run 3 failed: its figures are those stored before it failed\n",
+                      run.stdout)
+        self.assertIn("\nnote: the runs are of different scenarios (run 2 of history_demo, run 3 "
+                      "of history_other); ", run.stdout)
+        self.assertNotIn("note: run 2 ", run.stdout)
 
     def test_compare_rejects_an_alpha_outside_zero_to_one(self):
         run = self.orchestrator("compare", "1", "2", "--alpha", "1.5")

@@ -224,6 +224,62 @@ TEST(RunComparison, AMetricMissingFromOneRunSaysWhereItWasNotCollected) {
   EXPECT_NE(render_comparison(c).find("not collected in run 1 and 2"), std::string::npos);
 }
 
+// The run that measured the metric shows its figure; the run that did not, "-" (both columns
+// were blank).
+TEST(RunComparison, AMetricMissingFromOneRunShowsTheOtherRunsFigure) {
+  WorkloadSamples b = workload("w", kBase);
+  b.values.erase("throughput.rps");
+  b.figures.erase("throughput.rps");
+  const std::string ab =
+      squash(render_comparison(compare_runs(run(1, {workload("w", kBase)}), run(2, {b}))));
+  EXPECT_NE(ab.find("\n throughput.rps 10.0k ops/s - - not collected in run 2\n"),
+            std::string::npos)
+      << ab;
+  const std::string ba =
+      squash(render_comparison(compare_runs(run(1, {b}), run(2, {workload("w", kBase)}))));
+  EXPECT_NE(ba.find("\n throughput.rps - 10.0k ops/s - not collected in run 1\n"),
+            std::string::npos)
+      << ba;
+  // Collected in neither: nothing to show on either side.
+  EXPECT_NE(ab.find("\n latency.p50 - - - not collected in run 1 and 2\n"), std::string::npos)
+      << ab;
+}
+
+// A run that did not end ok is noted, each status with what it means for its figures.
+TEST(RunComparison, ARunThatDidNotEndOkIsNoted) {
+  RunSamples a = run(1, {workload("w", kBase)});
+  RunSamples b = run(2, {workload("w", kBase)});
+  a.status = "aborted";
+  b.status = "running";
+  std::string text = render_comparison(compare_runs(a, b));
+  EXPECT_NE(text.find("\nnote: run 1 was aborted (interrupted): "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nnote: run 2 is still running: its figures are those stored so far\n"),
+            std::string::npos)
+      << text;
+  a.status = "ok";
+  b.status = "abandoned";
+  text = render_comparison(compare_runs(a, b));
+  EXPECT_EQ(text.find("note: run 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nnote: run 2 was abandoned (its orchestrator stopped before the run "
+                      "ended)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(RunComparison, RunsOfDifferentScenariosAreNoted) {
+  RunSamples a = run(1, {workload("w", kBase)});
+  RunSamples b = run(2, {workload("w", kBase)});
+  a.scenario = "checkout";
+  b.scenario = "search";
+  const std::string text = render_comparison(compare_runs(a, b));
+  EXPECT_NE(text.find("\nnote: the runs are of different scenarios (run 1 of checkout, run 2 of "
+                      "search)"),
+            std::string::npos)
+      << text;
+  b.scenario = "checkout";
+  EXPECT_EQ(render_comparison(compare_runs(a, b)).find("note:"), std::string::npos);
+}
+
 TEST(RunComparison, WorkloadsInOnlyOneRunAreListedAsSuch) {
   WorkloadSamples variant = workload("w", kBase);
   variant.variant = "big";
