@@ -60,6 +60,7 @@ td.text, th.text { text-align: left; }
 td.ci span.why { display: block; color: #555; font-size: 0.85em; text-align: left; max-width: 16em; }
 .flag { color: #8a5a00; }
 p.flag { overflow-wrap: anywhere; white-space: pre-wrap; }
+td.explanation { white-space: pre-wrap; overflow-wrap: anywhere; }
 .workload { break-inside: avoid-page; }
 svg.chart { display: block; max-width: 100%; height: auto; margin: 0.3em 0; }
 svg.chart text { font: 11px system-ui, sans-serif; fill: #222; }
@@ -378,10 +379,10 @@ std::string gates_section(const HtmlRun& run) {
       }
     }
     out += fmt::format(
-        "<tr><td class=\"text verdict-{0}\">{0}{10}</td><td class=\"text\">{1}</td><td "
+        "<tr><td class=\"text verdict-{0}\">{0}{11}</td><td class=\"text\">{1}</td><td "
         "class=\"text\">{2}</td><td class=\"text\">{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
         "<td class=\"ci\">{7}</td><td>{8}</td><td class=\"text\">{9}</td><td "
-        "class=\"text\">{10}</td></tr>\n",
+        "class=\"text explanation\">{10}</td></tr>\n",
         escape(g.verdict), escape(g.severity), escape(workload), escape(g.metric),
         escape(history::format_gate_value(g.metric, g.observed)),
         escape(history::format_gate_value(g.metric, g.threshold)), escape(effect), interval_cell(g),

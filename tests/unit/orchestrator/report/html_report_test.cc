@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/units/units.h"
+#include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/svg_chart.h"
@@ -564,6 +565,71 @@ TEST(HtmlReport, AWindowShorterThanTheProgressIntervalSaysWhyItHasNoTimeline) {
                                     "version 7"),
             std::string::npos)
       << timeline_charts(w);
+}
+
+}  // namespace
+}  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// The verdict cell holds the verdict and, for a change gate's rerun, its confirmation; the
+// explanation has a cell of its own (the verdict cell once repeated the explanation after the
+// verdict, "pass0 (summed over 4 repetitions) within max 0", and dropped the confirmation).
+TEST(HtmlReport, TheVerdictCellHoldsTheVerdictAndItsConfirmationNotTheExplanation) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "errors.count";
+  g.kind = "absolute";
+  g.method = "absolute";
+  g.verdict = "pass";
+  g.severity = "critical";
+  g.observed = 0;
+  g.threshold = 0;
+  g.effect = 0;
+  g.explanation = "0 (summed over 4 repetitions) within max 0";
+  store::GateRecord confirmed = g;
+  confirmed.kind = "change";
+  confirmed.verdict = "fail";
+  confirmed.confirmation = "confirmed";
+  run.gates = {g, confirmed};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<td class=\"text verdict-pass\">pass</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td class=\"text verdict-fail\">fail" +
+                      escape(gates::confirmation_suffix("confirmed")) + "</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("pass0 (summed"), std::string::npos) << html;
+  EXPECT_NE(
+      html.find("<td class=\"text explanation\">0 (summed over 4 repetitions) within max 0</td>"),
+      std::string::npos)
+      << html;
+}
+
+// An explanation of several lines (a router's stderr tail after "its stderr ends with:") keeps
+// its line breaks in the browser, as the terminal's indented lines and Markdown's <br> do.
+TEST(HtmlReport, AMultiLineExplanationKeepsItsLineBreaks) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "errors.count";
+  g.kind = "absolute";
+  g.method = "absolute";
+  g.verdict = "error";
+  g.severity = "critical";
+  g.explanation = "router exited; its stderr ends with:\nrouter: serving HTTP";
+  run.gates = {g};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<td class=\"text explanation\">router exited; its stderr ends "
+                      "with:\nrouter: serving HTTP</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("td.explanation { white-space: pre-wrap;"), std::string::npos);
 }
 
 }  // namespace
