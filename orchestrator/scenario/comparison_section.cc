@@ -4,28 +4,47 @@
 // comparing workers).
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/sections.h"
+#include "orchestrator/scenario/suggest.h"
 #include "orchestrator/scenario/worker_impls_section.h"
 
 namespace benchgate::scenario {
 namespace {
 
-void read_routers(TableReader& top, Scenario& scenario) {
+// The [routers.NAME] entries the loader refused, each reported once where it is written: a
+// [compare] routers entry naming one is not reported again as a router no [routers.NAME]
+// defines, which would send the reader looking for a table that is there.
+struct RefusedRouters {
+  bool all = false;  // `routers` is not a table at all
+  std::set<std::string, std::less<>> names;
+
+  bool covers(std::string_view name) const { return all || names.count(name) != 0; }
+};
+
+RefusedRouters read_routers(TableReader& top, Scenario& scenario) {
   Diagnostics& diag = top.diagnostics();
+  RefusedRouters refused;
   const toml::table* routers = top.table("routers");
-  if (!routers) return;
+  if (!routers) {
+    refused.all = top.has("routers");
+    return refused;
+  }
   for (const auto& [key, node] : *routers) {
     const std::string name(key.str());
     const std::string section = "[routers." + shown_text(name) + "]";
     if (std::string why = name_problem(name); !why.empty()) {
       diag.error(diag.at(key.source()), "router name '" + shown_text(name) + "' " + why);
+      refused.names.insert(name);
       continue;
     }
     if (!node.is_table()) {
       diag.error(node.source(), "key '" + shown_text(name) + "' in [routers] must be a table (" +
                                     section + "), got " + std::string(toml_type_name(node)));
+      refused.names.insert(name);
       continue;
     }
     TableReader r(*node.as_table(), "in " + section, diag, top.interpolator());
@@ -41,19 +60,24 @@ void read_routers(TableReader& top, Scenario& scenario) {
     }
     scenario.routers[name] = std::move(config);
   }
+  return refused;
 }
 
-// [compare] routers = [...]: the named [routers.NAME] variants, instead of [router].
-void read_compare_routers(TableReader& top, TableReader& r, Scenario& scenario) {
+// [compare] routers = [...]: the named [routers.NAME] variants, instead of [router]. One that
+// names a [routers.NAME] the loader refused is not reported again.
+void read_compare_routers(TableReader& top, TableReader& r, Scenario& scenario,
+                          const RefusedRouters& refused) {
   Diagnostics& diag = top.diagnostics();
   auto names = r.string_array("routers");
   if (!names) return;
   std::set<std::string> seen;
   for (const std::string& name : *names) {
-    if (!scenario.routers.count(name)) {
+    if (!scenario.routers.count(name) && !refused.covers(name)) {
+      std::vector<std::string_view> known;
+      for (const auto& [router, config] : scenario.routers) known.push_back(router);
       diag.error(r.value_location("routers"), "[compare] names router '" + shown_text(name) +
                                                   "', which no [routers." + shown_text(name) +
-                                                  "] defines");
+                                                  "] defines" + did_you_mean(name, known));
     } else if (!seen.insert(name).second) {
       diag.error(r.value_location("routers"),
                  "[compare] names router '" + shown_text(name) + "' twice");
@@ -104,11 +128,16 @@ void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario,
   for (const std::string& name : *names) {
     if (name != "builtin" && !scenario.worker_impls.count(name) && !refused.covers(name)) {
       std::string known = "builtin";
-      for (const auto& [impl, config] : scenario.worker_impls) known += ", " + impl;
-      diag.error(r.value_location("workers"), "[compare] names worker '" + shown_text(name) +
-                                                  "', which is neither builtin nor defined by "
-                                                  "[worker_impls." +
-                                                  shown_text(name) + "] (known: " + known + ")");
+      std::vector<std::string_view> names_known = {"builtin"};
+      for (const auto& [impl, config] : scenario.worker_impls) {
+        known += ", " + impl;
+        names_known.push_back(impl);
+      }
+      diag.error(r.value_location("workers"),
+                 "[compare] names worker '" + shown_text(name) +
+                     "', which is neither builtin nor defined by [worker_impls." +
+                     shown_text(name) + "]" + did_you_mean(name, names_known) +
+                     "; known: " + known);
     } else if (!seen.insert(name).second) {
       diag.error(r.value_location("workers"),
                  "[compare] names worker '" + shown_text(name) + "' twice");
@@ -121,7 +150,8 @@ void read_compare_workers(TableReader& top, TableReader& r, Scenario& scenario,
   scenario.compare_workers = std::move(*names);
 }
 
-void read_compare(TableReader& top, Scenario& scenario, const RefusedWorkerImpls& refused) {
+void read_compare(TableReader& top, Scenario& scenario, const RefusedRouters& refused_routers,
+                  const RefusedWorkerImpls& refused) {
   Diagnostics& diag = top.diagnostics();
   const toml::table* table = top.table("compare");
   if (!table) return;
@@ -136,7 +166,7 @@ void read_compare(TableReader& top, Scenario& scenario, const RefusedWorkerImpls
   if (r.has("workers") && !r.has("routers")) {
     read_compare_workers(top, r, scenario, refused);
   } else if (r.has("routers")) {
-    read_compare_routers(top, r, scenario);
+    read_compare_routers(top, r, scenario, refused_routers);
   } else {
     // Either key makes a comparison, so neither alone is "required".
     diag.error(r.table_location(),
@@ -148,8 +178,8 @@ void read_compare(TableReader& top, Scenario& scenario, const RefusedWorkerImpls
 }  // namespace
 
 void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerImpls& refused) {
-  read_routers(top, scenario);
-  read_compare(top, scenario, refused);
+  const RefusedRouters refused_routers = read_routers(top, scenario);
+  read_compare(top, scenario, refused_routers, refused);
   if (scenario.compare_routers.empty() && scenario.compare_workers.empty()) {
     if (!scenario.routers.empty()) {
       top.diagnostics().error(top.key_location("routers"),
@@ -164,12 +194,13 @@ void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerIm
                             "comparison of workers runs against [router]");
   }
   // Alternating A B B A needs pairs of repetitions, so each variant runs first equally often.
+  // Reported where the count is written (the workload or [defaults]), else at the workload.
   for (const Workload& w : scenario.workloads) {
-    if (w.repetitions % 2 != 0) {
-      top.diagnostics().error(w.where, "workload '" + shown_text(w.name) +
-                                           "': a comparison needs an even " +
-                                           "number of repetitions (order A B B A ...), got " +
-                                           std::to_string(w.repetitions));
+    if (w.repetitions % 2 != 0 && !w.repetitions_refused) {
+      top.diagnostics().error(w.repetitions_where.line != 0 ? w.repetitions_where : w.where,
+                              "workload '" + shown_text(w.name) + "': a comparison needs an even " +
+                                  "number of repetitions (order A B B A ...), got " +
+                                  std::to_string(w.repetitions));
     }
   }
 }

@@ -51,18 +51,21 @@ std::optional<double> read_bound(TableReader& r, std::string_view key, MetricKin
   return std::nullopt;
 }
 
-// errors.rate is errors over operations: a bound past 100% is a gate that can never fail (max)
-// or never pass (min). Refused at the value, as the scenario wrote it.
-void check_error_rate_bound(TableReader& r, std::string_view key, std::optional<double> bound) {
+// errors.rate is errors over operations, worker.cpu_utilization the busiest load thread's CPU
+// time over its window: a bound past 100% is a gate that can never fail (max) or never pass
+// (min). Refused at the value, as the scenario wrote it.
+void check_ratio_bound(TableReader& r, std::string_view key, std::optional<double> bound,
+                       std::string_view metric) {
   if (!bound || *bound <= 1) return;
+  const std::string_view what = metric == "errors.rate"
+                                    ? "errors over operations"
+                                    : "the busiest load thread's CPU time over its window";
   const toml::node* n = r.node(key);
   const std::string written = n->is_string() ? "\"" + shown_text(n->as_string()->get()) + "\""
                                              : workload_limits::decimal_text(*bound);
-  r.diagnostics().error(r.value_location(key),
-                        "key '" + std::string(key) +
-                            "' of metric 'errors.rate' (errors over operations) must be at most "
-                            "100% (or 1), got " +
-                            written);
+  r.diagnostics().error(r.value_location(key), "key '" + std::string(key) + "' of metric '" +
+                                                   std::string(metric) + "' (" + std::string(what) +
+                                                   ") must be at most 100% (or 1), got " + written);
 }
 
 // The workload names, for suggestions and matching.
@@ -100,12 +103,19 @@ void check_workload_reference(TableReader& r, const std::string& pattern,
 }
 
 // Whether `pattern` matches one of the variants; reports it when not.
+// A pattern that matches only a name of `unchecked` (an entry [compare] was refused at, or one it
+// may have meant) is not reported: the error at [compare] is the one to fix.
 bool check_variant_reference(TableReader& r, const std::string& pattern,
-                             const std::vector<std::string>& variants) {
+                             const std::vector<std::string>& variants,
+                             const std::vector<std::string>& unchecked) {
   const bool matched = std::any_of(variants.begin(), variants.end(), [&](const std::string& v) {
     return workload_matches(pattern, v);
   });
   if (matched) return true;
+  if (std::any_of(unchecked.begin(), unchecked.end(),
+                  [&](const std::string& v) { return workload_matches(pattern, v); })) {
+    return false;
+  }
   std::vector<std::string_view> names(variants.begin(), variants.end());
   std::string all;
   for (const auto& v : variants) all += (all.empty() ? "" : ", ") + shown_text(v);
@@ -202,8 +212,9 @@ void check_measurable(TableReader& r, const Gate& gate, const Scenario& scenario
 // against = "VARIANT": a paired gate, judged against another variant of the same run.
 // `variant_refused`: the gate's `variant` was reported already (it matches nothing), so that it
 // matches nothing but `against` is not said a second time.
+// `unchecked`: as for check_variant_reference.
 void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& variants,
-                  bool compared, bool variant_refused) {
+                  const std::vector<std::string>& unchecked, bool compared, bool variant_refused) {
   Diagnostics& diag = r.diagnostics();
   auto against = r.string("against");
   if (!against) return;
@@ -214,6 +225,10 @@ void read_against(TableReader& r, Gate& gate, const std::vector<std::string>& va
                "key 'against' judges one variant against another of the same run, and this "
                "scenario compares none ([compare] routers or workers)");
   } else if (std::find(variants.begin(), variants.end(), *against) == variants.end()) {
+    if (std::find(unchecked.begin(), unchecked.end(), *against) != unchecked.end()) {
+      gate.against = std::move(*against);
+      return;
+    }
     std::vector<std::string_view> names(variants.begin(), variants.end());
     diag.error(r.value_location("against"), "gate against '" + shown_text(*against) +
                                                 "' is no variant" + did_you_mean(*against, names) +
@@ -246,8 +261,8 @@ void read_paired_test(TableReader& r, Gate& gate) {
 }
 
 Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
-               const std::vector<std::string>& variants, bool workloads_complete, bool compared,
-               const Scenario& scenario) {
+               const std::vector<std::string>& variants, const std::vector<std::string>& unchecked,
+               bool workloads_complete, bool compared, const Scenario& scenario) {
   Diagnostics& diag = r.diagnostics();
   Gate gate;
   gate.where = r.table_location();
@@ -269,7 +284,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     if (variant->empty()) {
       diag.error(r.value_location("variant"), "key 'variant' must name a variant or a glob");
     } else {
-      variant_refused = !check_variant_reference(r, *variant, variants);
+      variant_refused = !check_variant_reference(r, *variant, variants, unchecked);
     }
     gate.variant = std::move(*variant);
   }
@@ -324,9 +339,9 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   if (kind) {
     gate.max = read_bound(r, "max", *kind);
     gate.min = read_bound(r, "min", *kind);
-    if (gate.metric == "errors.rate") {
-      check_error_rate_bound(r, "max", gate.max);
-      check_error_rate_bound(r, "min", gate.min);
+    if (gate.metric == "errors.rate" || gate.metric == "worker.cpu_utilization") {
+      check_ratio_bound(r, "max", gate.max, gate.metric);
+      check_ratio_bound(r, "min", gate.min, gate.metric);
     }
   }
 
@@ -341,7 +356,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     }
     gate.baseline = std::move(*baseline);
   }
-  if (r.has("against")) read_against(r, gate, variants, compared, variant_refused);
+  if (r.has("against")) read_against(r, gate, variants, unchecked, compared, variant_refused);
   check_figure();
   read_paired_test(r, gate);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
@@ -380,7 +395,8 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
 }  // namespace
 
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             const std::vector<std::string>& variants, bool workloads_complete,
+                             const std::vector<std::string>& variants,
+                             const std::vector<std::string>& unchecked, bool workloads_complete,
                              bool compared, const Scenario& scenario, bool keep_refused) {
   std::vector<Gate> out;
   const toml::node* node = top.node("gates");
@@ -397,13 +413,15 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
     const std::string context = "in [[gates]] #" + std::to_string(index);
     if (!keep_refused) {
       TableReader r(*element.as_table(), context, top.diagnostics(), top.interpolator());
-      out.push_back(read_gate(r, workloads, variants, workloads_complete, compared, scenario));
+      out.push_back(
+          read_gate(r, workloads, variants, unchecked, workloads_complete, compared, scenario));
       continue;
     }
     // A stored run's gate: what the loader says of it refuses the gate, not the load.
     Diagnostics refusals(top.diagnostics().file());
     TableReader r(*element.as_table(), context, refusals, top.interpolator());
-    Gate gate = read_gate(r, workloads, variants, workloads_complete, compared, scenario);
+    Gate gate =
+        read_gate(r, workloads, variants, unchecked, workloads_complete, compared, scenario);
     for (const Diagnostic& d : refusals.take()) {
       if (!gate.refused.empty()) gate.refused += "; ";
       if (d.where.line != 0) gate.refused += "line " + std::to_string(d.where.line) + ": ";

@@ -207,6 +207,11 @@ struct Workload {
   int64_t warmup_ns = 1'000'000'000;
   int64_t duration_ns = 3'000'000'000;
   uint32_t repetitions = 3;
+  // Where `repetitions` is written (its value, in the workload or in [defaults]); no line when
+  // neither sets it. `repetitions_refused`: the value written was refused (reported), so checks
+  // of the count leave it alone.
+  Location repetitions_where;
+  bool repetitions_refused = false;
   uint32_t workers = 1;            // worker processes
   uint32_t threads = 1;            // threads per worker
   std::string worker = "builtin";  // worker implementation name

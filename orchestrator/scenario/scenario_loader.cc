@@ -96,6 +96,46 @@ std::string syntax_hint(std::string_view text, const toml::parse_error& e) {
   return "";
 }
 
+// The variants a gate may name: "default", or those [compare] names that are defined. When
+// [compare] names one that is not (undefined, or a table the loader refused), a gate naming it,
+// or a defined router or worker [compare] may have meant, is not reported a second time.
+struct CompareVariants {
+  std::vector<std::string> defined;
+  std::vector<std::string> unchecked;
+};
+
+CompareVariants compare_variants(const Scenario& scenario) {
+  CompareVariants out;
+  const bool routers = !scenario.compare_routers.empty();
+  const std::vector<std::string>& compared =
+      routers ? scenario.compare_routers : scenario.compare_workers;
+  if (compared.empty()) {
+    out.defined = {"default"};
+    return out;
+  }
+  auto defined = [&](const std::string& name) {
+    return routers ? scenario.routers.count(name) != 0
+                   : name == "builtin" || scenario.worker_impls.count(name) != 0;
+  };
+  for (const std::string& name : compared) {
+    (defined(name) ? out.defined : out.unchecked).push_back(name);
+  }
+  if (out.unchecked.empty()) return out;
+  std::vector<std::string> others;
+  if (routers) {
+    for (const auto& [name, config] : scenario.routers) others.push_back(name);
+  } else {
+    others.push_back("builtin");
+    for (const auto& [name, impl] : scenario.worker_impls) others.push_back(name);
+  }
+  for (const std::string& name : others) {
+    if (std::find(compared.begin(), compared.end(), name) == compared.end()) {
+      out.unchecked.push_back(name);
+    }
+  }
+  return out;
+}
+
 void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& options) {
   Diagnostics& diag = top.diagnostics();
   top.check_keys(kTopKeys, kTopNotYet);
@@ -123,11 +163,9 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   check_adapter_workloads(top, scenario);
   bool named = top.has("workloads");
   for (const Workload& w : scenario.workloads) named = named && !w.name.empty();
-  std::vector<std::string> variants = {"default"};
-  if (!scenario.compare_workers.empty()) variants = scenario.compare_workers;
-  if (!scenario.compare_routers.empty()) variants = scenario.compare_routers;
+  const CompareVariants variants = compare_variants(scenario);
   scenario.gates =
-      read_gates(top, scenario.workloads, variants, named,
+      read_gates(top, scenario.workloads, variants.defined, variants.unchecked, named,
                  !scenario.compare_workers.empty() || !scenario.compare_routers.empty(), scenario,
                  options.keep_refused_gates);
 }

@@ -90,14 +90,18 @@ WorkloadTemplate read_defaults(TableReader& top);
 std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& defaults);
 
 // [[gates]], each checked against the workloads read and the variants they run as ("default",
-// or the compared routers' or workers' names): names and globs must match one.
+// or the compared routers' or workers' names [compare] defines): names and globs must match
+// one, and a misspelt one is told the closest of them. `unchecked`: names a gate's `variant` or
+// `against` may give without an error of its own, since [compare] was refused at one of its
+// entries (an undefined or refused router or worker, and those it may have meant to name).
 // `compared`: the scenario has a [compare] table (its variants are measured alternately);
 // `scenario`: what else was read (the workers, adapters and systems under test that run the
 // workloads: a gate on a figure none of them measures is refused).
 // `keep_refused` (LoadOptions::keep_refused_gates): a gate's problems are its Gate::refused,
 // not the load's.
 std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& workloads,
-                             const std::vector<std::string>& variants, bool workloads_complete,
+                             const std::vector<std::string>& variants,
+                             const std::vector<std::string>& unchecked, bool workloads_complete,
                              bool compared, const Scenario& scenario, bool keep_refused);
 
 // The `kind` key of a [[gates]] table (change_gate_section.cc). For kind = "change" reads the

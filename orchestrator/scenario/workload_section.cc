@@ -107,6 +107,10 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("timeout", r.duration_ns("timeout", false), w.timeout_ns);
   f.take("max_start_skew", r.duration_ns("max_start_skew", false), w.max_start_skew_ns);
   f.take("repetitions", r.count("repetitions"), w.repetitions);
+  if (r.has("repetitions")) {
+    w.repetitions_where = r.value_location("repetitions");
+    w.repetitions_refused = t.broken.count("repetitions") != 0;
+  }
   f.take("workers",
          bounded_count(r, "workers", workload_limits::kMaxWorkers,
                        "the limit of worker processes, as for --workers"),

@@ -61,6 +61,32 @@ TEST(ScenarioCompare, AnOddNumberOfRepetitionsIsAnError) {
       << diagnostics_text(r);
 }
 
+TEST(ScenarioCompare, AnOddNumberOfRepetitionsIsReportedWhereItIsWritten) {
+  const std::string why = "a comparison needs an even number of repetitions (order A B B A ...)";
+  std::string text(kCompare);
+  text.replace(text.find("repetitions = 4"), 15, "repetitions = 3");
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(text)),
+            std::vector<std::string>{"s.toml:12:15: error: workload 'w': " + why + ", got 3"});
+  // Written in [defaults]: there, for each workload that takes it.
+  text = std::string(kCompare);
+  text.replace(text.find("repetitions = 4"), 15, "[[workloads]]\nname = \"v\"");
+  text.insert(text.find("[[workloads]]"), "[defaults]\nrepetitions = 5\n");
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(text)),
+            (std::vector<std::string>{"s.toml:11:15: error: workload 'v': " + why + ", got 5",
+                                      "s.toml:11:15: error: workload 'w': " + why + ", got 5"}));
+  // Written nowhere: the default count, at the workload.
+  text = std::string(kCompare);
+  text.replace(text.find("repetitions = 4"), 15, "");
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(text)),
+            std::vector<std::string>{"s.toml:10:1: error: workload 'w': " + why + ", got 3"});
+  // A count refused for itself is not also said to be odd (the default 3 it left in place).
+  text = std::string(kCompare);
+  text.replace(text.find("repetitions = 4"), 15, "repetitions = 0");
+  const auto lines = test_support::diagnostic_lines(load_hermetic(text));
+  ASSERT_EQ(lines.size(), 1u) << diagnostics_text(load_hermetic(text));
+  EXPECT_EQ(lines[0].find("even"), std::string::npos) << lines[0];
+}
+
 TEST(ScenarioCompare, AnUnknownRouterIsNamed) {
   std::string text(kCompare);
   text.replace(text.find("[\"a\", \"b\"]"), 10, "[\"a\", \"x\"]");
@@ -69,6 +95,101 @@ TEST(ScenarioCompare, AnUnknownRouterIsNamed) {
   EXPECT_NE(diagnostics_text(r).find("[compare] names router 'x', which no [routers.x] defines"),
             std::string::npos)
       << diagnostics_text(r);
+}
+
+TEST(ScenarioCompare, ARefusedRouterIsReportedOnceNotAgainWhereCompareNamesIt) {
+  // A [routers.NAME] refused for its name or for not being a table: [compare] routers naming
+  // it gets no second error saying that no such table exists.
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(R"(name = "c"
+[routers]
+c = 5
+[routers.a]
+impl = "builtin"
+[routers."B"]
+impl = "builtin"
+[compare]
+routers = ["a", "B", "c"]
+[[workloads]]
+name = "w"
+repetitions = 4
+)")),
+            (std::vector<std::string>{
+                "s.toml:3:5: error: key 'c' in [routers] must be a table ([routers.c]), got "
+                "integer",
+                "s.toml:6:10: error: router name 'B' must match [a-z0-9_.-]+",
+            }));
+  // `routers` that is no table at all: one error, none for the names it was to define.
+  EXPECT_EQ(test_support::diagnostic_lines(
+                load_hermetic("name = \"c\"\nrouters = 5\n[compare]\nrouters = [\"a\", \"b\"]\n"
+                              "[[workloads]]\nname = \"w\"\nrepetitions = 4\n")),
+            std::vector<std::string>{"s.toml:2:11: error: key 'routers' must be a table, got "
+                                     "integer 5"});
+}
+
+TEST(ScenarioCompare, AMisspeltRouterIsToldTheClosestAndAGateNamingTheMeantOneIsNotReported) {
+  // 'cnad' for 'cand': the [compare] entry is told the router it may have meant; a gate on
+  // 'cand' (or against it) is not told that it matches no variant, nor suggested the typo.
+  const std::string text = R"(name = "c"
+[routers.main]
+impl = "builtin"
+[routers.cand]
+impl = "builtin"
+[compare]
+routers = ["main", "cnad"]
+[[workloads]]
+name = "w"
+repetitions = 8
+[[gates]]
+workload = "w"
+metric = "throughput.rps"
+variant = "cand"
+against = "main"
+max_regression = "5%"
+[[gates]]
+workload = "w"
+metric = "throughput.rps"
+variant = "main"
+against = "cand"
+max_regression = "5%"
+[[gates]]
+workload = "w"
+metric = "throughput.rps"
+variant = "cnad"
+max = 1
+)";
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(text)),
+            std::vector<std::string>{
+                "s.toml:7:11: error: [compare] names router 'cnad', which no [routers.cnad] "
+                "defines (did you mean 'cand'?)"});
+  // A variant that is neither is still an error, told only the routers that are defined.
+  std::string other = text;
+  other.replace(other.find("variant = \"cnad\""), 16, "variant = \"cnd\"");
+  const auto lines = test_support::diagnostic_lines(load_hermetic(other));
+  ASSERT_EQ(lines.size(), 2u) << diagnostics_text(load_hermetic(other));
+  EXPECT_EQ(lines[1],
+            "s.toml:26:11: error: gate variant 'cnd' matches no variant; the scenario's variants: "
+            "main");
+}
+
+TEST(ScenarioCompare, AMisspeltWorkerIsToldTheClosest) {
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(R"(name = "c"
+[worker_impls.wrk]
+adapter = "wrk"
+[compare]
+workers = ["builtin", "wkr"]
+[[workloads]]
+name = "w"
+repetitions = 8
+[[gates]]
+workload = "w"
+metric = "throughput.rps"
+variant = "wrk"
+against = "builtin"
+max_regression = "5%"
+)")),
+            std::vector<std::string>{
+                "s.toml:5:11: error: [compare] names worker 'wkr', which is neither builtin nor "
+                "defined by [worker_impls.wkr] (did you mean 'wrk'?); known: builtin, wrk"});
 }
 
 TEST(ScenarioCompare, RouterKeysAreCheckedPerVariant) {

@@ -345,6 +345,21 @@ TEST(ScenarioErrors, AnErrorRateBoundPastAHundredPercentIsRefusedAtItsValue) {
   EXPECT_TRUE(r.ok()) << test_support::diagnostics_text(r);
 }
 
+TEST(ScenarioErrors, ACpuUtilizationBoundPastAHundredPercentIsRefusedAtItsValue) {
+  const std::string gate = "[[gates]]\nworkload = \"w\"\nmetric = \"worker.cpu_utilization\"\n";
+  const std::string what =
+      "of metric 'worker.cpu_utilization' (the busiest load thread's CPU "
+      "time over its window) must be at most 100% (or 1), got ";
+  EXPECT_EQ(refusals_of(std::string(kHead) + gate + "max = \"150%\"\n" + gate + "min = 1.5\n"),
+            (std::vector<std::string>{
+                "s.toml:8:7: error: key 'max' " + what + "\"150%\"",
+                "s.toml:12:7: error: key 'min' " + what + "1.5",
+            }));
+  const LoadResult r = test_support::load_hermetic(std::string(kHead) + gate + "max = \"100%\"\n" +
+                                                   gate + "max = 0.9\n");
+  EXPECT_TRUE(r.ok()) << test_support::diagnostics_text(r);
+}
+
 TEST(ScenarioErrors, UnsetEnvironmentVariableIsNamedAtTheString) {
   EXPECT_EQ(refusals_of(std::string(kHead) + "target = \"/${env:NOPE}\"\n"),
             std::vector<std::string>{"s.toml:5:10: error: key 'target': environment variable "
