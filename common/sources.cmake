@@ -20,5 +20,6 @@ set(BENCHGATE_COMMON_SOURCES
   net/listen_failure.cc
   net/owner_only_socket.cc
   net/acked_bytes.cc
+  net/host_port.cc
   wamp/serializers.cc
   wamp/rawsocket_frame.cc)
