@@ -1,10 +1,11 @@
 #include "worker/engine/validate.h"
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <string>
 
+#include "common/net/host_port.h"
+#include "common/util/shown_text.h"
 #include "common/wamp/message_limits.h"
 #include "common/workload/decimal_text.h"
 #include "common/workload/workload_limits.h"
@@ -48,25 +49,21 @@ bool iequals(std::string_view a, std::string_view b) {
 }  // namespace
 
 Expected<HostPort> split_address(std::string_view address) {
-  const size_t colon = address.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 == address.size()) {
-    return Error{"address '" + std::string(address) + "' is not HOST:PORT"};
+  // The rule every address benchgate reads is split by: "::1:80" (an unbracketed IPv6 host)
+  // is refused, not read as host "::1", port 80, as the orchestrator refuses it.
+  const net::HostPortSplit split = net::split_host_port(address, net::kDialMinPort);
+  const std::string shown = "address '" + shown_text(address) + "'";
+  switch (split.problem) {
+    case net::HostPortProblem::kNone:
+      return HostPort{split.host, split.port};
+    case net::HostPortProblem::kBadPort:
+      return Error{shown + " has an invalid port (1..65535)"};
+    case net::HostPortProblem::kHalfBracketed:
+    case net::HostPortProblem::kNotIpv6:
+      return Error{shown + " has a malformed [IPv6] host: " + split.reason};
+    default:
+      return Error{shown + " is not HOST:PORT: " + split.reason};
   }
-  std::string_view host = address.substr(0, colon);
-  if (host.front() == '[') {
-    if (host.back() != ']' || host.size() < 3) {
-      return Error{"address '" + std::string(address) + "' has a malformed [IPv6] host"};
-    }
-    host = host.substr(1, host.size() - 2);
-  }
-  const std::string_view port_text = address.substr(colon + 1);
-  unsigned port = 0;
-  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc() || end != port_text.data() + port_text.size() || port == 0 ||
-      port > 65535) {
-    return Error{"address '" + std::string(address) + "' has an invalid port (1..65535)"};
-  }
-  return HostPort{std::string(host), static_cast<uint16_t>(port)};
 }
 
 // RawSocket's 24-bit frame length bounds one message, with room for the message around the

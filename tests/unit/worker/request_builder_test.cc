@@ -199,6 +199,35 @@ TEST(SplitAddress, UnderstandsBracketedIpv6) {
   EXPECT_EQ(hp->port, 9000);
 }
 
+// The rule every benchgate address is split by (common/net/host_port.h): an IPv6 host in
+// brackets, a host of the characters of a name or an address. Before, "::1:80" was taken as
+// host "::1", port 80, where the orchestrator refuses it, and "a b:80" went to the resolver.
+TEST(SplitAddress, RefusesAnUnbracketedIpv6HostAndCharactersNoHostHas) {
+  const auto v6 = split_address("::1:80");
+  ASSERT_FALSE(v6.ok());
+  EXPECT_EQ(v6.message(),
+            "address '::1:80' is not HOST:PORT: an IPv6 host is written in brackets, as in "
+            "\"[::1]:7700\"");
+  const auto blank = split_address("a b:80");
+  ASSERT_FALSE(blank.ok());
+  EXPECT_EQ(blank.message(),
+            "address 'a b:80' is not HOST:PORT: its host has a character no host name has (' ')");
+  const auto not_v6 = split_address("[nope]:80");
+  ASSERT_FALSE(not_v6.ok());
+  EXPECT_EQ(not_v6.message(),
+            "address '[nope]:80' has a malformed [IPv6] host: 'nope' in brackets is not an IPv6 "
+            "address");
+  for (const char* bad : {"h:+80", "h:-1", "h:8 0", "h/x:80", "user@h:80"}) {
+    EXPECT_FALSE(split_address(bad).ok()) << bad;
+  }
+  WorkloadSpec spec = valid_spec();
+  spec.address = "::1:80";
+  EXPECT_FALSE(validate_workload(spec).ok());
+  auto zoned = split_address("[fe80::1%eth0]:80");
+  ASSERT_TRUE(zoned.ok()) << zoned.message();
+  EXPECT_EQ(zoned->host, "fe80::1%eth0");
+}
+
 TEST(ValidateWindow, RequiresAPositiveDuration) {
   WindowCommand window;
   EXPECT_FALSE(validate_window(window).ok());
