@@ -91,7 +91,8 @@ Expected<void> ensure_not_served(const std::string& probe, const char* key,
 
 Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanoseconds time_given,
                             std::chrono::steady_clock::time_point deadline,
-                            const std::function<std::optional<Error>()>& gone) {
+                            const std::function<std::optional<Error>()>& gone,
+                            std::string_view key) {
   std::string target;
   auto address = probe_address(endpoint, &target);
   if (!address) return address.error();
@@ -115,7 +116,8 @@ Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanosecond
     if (auto why = gone()) return *why;
   }
   // The key that sets it is named, whether or not the scenario gave it.
-  return Error{"nothing accepted connections on " + target + " within " +
+  const std::string named = key.empty() ? "" : " (key '" + std::string(key) + "')";
+  return Error{"nothing accepted connections on " + target + named + " within " +
                format_duration_ns(static_cast<double>(time_given.count())) + " (startup_timeout" +
                (last_error ? "; the last attempt: " + describe_errno(last_error) : "") + ")"};
 }
@@ -180,10 +182,12 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
           ErrorKind::kFailed, process_->stderr_tail()};
     };
   }
-  // Each in turn, within the one deadline: the workers connect to every one of them.
+  // Each in turn, within the one deadline: the workers connect to every one of them. A
+  // transport address's timeout names its key: the address alone does not say which it is.
   for (const auto& [probe, key] : probes) {
+    const bool transport = key == "rawsocket_address" || key == "websocket_address";
     if (auto ready = wait_for_tcp(probe, startup_time_given(config_, context_, began, deadline),
-                                  deadline, gone);
+                                  deadline, gone, transport ? std::string_view(key) : "");
         !ready) {
       return ready;
     }

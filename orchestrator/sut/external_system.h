@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,9 +52,11 @@ std::vector<std::pair<std::string, std::string>> readiness_probes(
 // passes, the run is interrupted, or `gone` (when given) returns why nothing will ever accept
 // (the spawned server exited). A deadline error names the last connect error ("connection
 // refused"), so an unreachable address is told from a slow one, and says how long the start had:
-// `time_given` (startup_time_given(), system_under_test.h).
+// `time_given` (startup_time_given(), system_under_test.h). `key`, when given, is the scenario key
+// that set `endpoint`, named after it: a start that waits on several addresses says which.
 Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanoseconds time_given,
                             std::chrono::steady_clock::time_point deadline,
-                            const std::function<std::optional<Error>()>& gone = {});
+                            const std::function<std::optional<Error>()>& gone = {},
+                            std::string_view key = {});
 
 }  // namespace benchgate::sut
