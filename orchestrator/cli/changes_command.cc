@@ -14,6 +14,7 @@
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/history/change_listing.h"
+#include "orchestrator/scenario/suggest.h"
 #include "orchestrator/store/store.h"
 
 namespace benchgate::cli {
@@ -93,8 +94,10 @@ int changes(const ChangesFlags& flags) {
   if (!flags.metric.empty()) {
     const auto& known = store::Store::change_metrics();
     if (std::find(known.begin(), known.end(), flags.metric) == known.end()) {
-      return usage_error("--metric '" + flags.metric + "': change points are looked for in " +
-                         metric_list());
+      const std::vector<std::string_view> names(known.begin(), known.end());
+      return usage_error("--metric '" + flags.metric + "'" +
+                         scenario::did_you_mean(flags.metric, names) +
+                         ": change points are looked for in " + metric_list());
     }
   }
   options.alpha = flags.alpha;
@@ -102,6 +105,17 @@ int changes(const ChangesFlags& flags) {
 
   auto store = open_existing_store(flags.db, flags.db_busy_timeout);
   if (!store) return usage_error(store.message());
+  // A run id no run has would show nothing, as if the history had no change since: said, as
+  // `gate RUN` says it.
+  if (since->run > 0) {
+    if (auto run = (*store)->get_run(since->run); !run) {
+      if (run.error().kind != ErrorKind::kInvalidInput) {
+        std::cerr << "error: " << run.message() << "\n";
+        return kExitRunError;
+      }
+      return usage_error("--since " + flags.since + ": " + run.message());
+    }
+  }
   store::ChangeSeriesFilter filter{flags.scenario, flags.workload, flags.variant,
                                    flags.metric,   flags.branch,   flags.testbed};
   auto series = (*store)->change_points(filter, options);

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import sqlite3
+import subprocess
 import tempfile
 import unittest
 
@@ -216,6 +217,27 @@ class ChangesUsageTest(unittest.TestCase):
             self.assertEqual(run.returncode, 2, (args, run.stderr))
             self.assertIn(needle, run.stderr, args)
             self.assertEqual(run.stdout, "", args)
+
+    def test_a_misspelt_metric_gets_a_suggestion(self):
+        db = os.path.join(self.dir, "empty.db")
+        sqlite3.connect(db).close()
+        run = Run(["history", "changes", "--db", db, "--metric", "throughput.rpss"]).run(timeout=30)
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("error: --metric 'throughput.rpss' (did you mean 'throughput.rps'?): "
+                      "change points are looked for in throughput.rps", run.stderr)
+
+    def test_since_a_run_no_run_has_is_refused(self):
+        # bench_history_fill (tests/e2e/tools/fill_history.cc) stores runs 1 to 3.
+        db = os.path.join(self.dir, "history.db")
+        fill = subprocess.run([os.path.join(BIN, "bench_history_fill"), db],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(fill.returncode, 0, fill.stderr)
+        run = Run(["history", "changes", "--db", db, "--since", "99"]).run(timeout=30)
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertEqual(run.stderr, "error: --since 99: run 99 does not exist\n")
+        self.assertEqual(run.stdout, "")
+        ok = Run(["history", "changes", "--db", db, "--since", "3"]).run(timeout=30)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
 
     def test_an_empty_file_is_no_database_and_stays_empty(self):
         db = os.path.join(self.dir, "empty.db")
