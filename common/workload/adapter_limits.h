@@ -138,6 +138,13 @@ inline int64_t window_unit_ns(Tool tool) {
   return tool == Tool::kH2load ? 1'000'000 : 1'000'000'000;
 }
 
+// The tool's window argument for `duration_ns`, in the unit it takes (window_unit_ns):
+// wrk "-d 2s", h2load "-D 1500ms". A window the unit does not divide is refused first
+// (window_refusal).
+inline std::string window_argument(Tool tool, int64_t duration_ns) {
+  return std::to_string(duration_ns / window_unit_ns(tool)) + (tool == Tool::kH2load ? "ms" : "s");
+}
+
 // Why the tool cannot run a window of `duration_ns` ("wrk -d takes whole seconds"), or nothing.
 inline std::optional<std::string> window_refusal(Tool tool, int64_t duration_ns) {
   if (duration_ns % window_unit_ns(tool) == 0) return std::nullopt;

@@ -154,7 +154,10 @@ int calibrate_command(const CalibrateFlags& flags) {
   const scenario::Scenario& scenario = scenarios->front();
   // The flags `run` shares, checked as `run` checks them: --commit and --branch (a control
   // character is refused; one from git is checked by set_up_run), and the remote workers.
-  if (auto valid = serve::check_job_options({flags.commit, flags.branch}); !valid) {
+  serve::JobOptions revision;
+  revision.commit = flags.commit;
+  revision.branch = flags.branch;
+  if (auto valid = serve::check_job_options(revision); !valid) {
     std::fprintf(stderr, "error: %s\n", valid.message().c_str());
     return kExitInvalidInput;
   }

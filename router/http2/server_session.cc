@@ -54,8 +54,6 @@ namespace {
 
 using boost::beast::http::verb;
 
-constexpr size_t kFrameHeadBytes = 9;
-
 ServerSession* self(void* user_data) { return static_cast<ServerSession*>(user_data); }
 
 nghttp2_nv header(std::string_view name, std::string_view value) {

@@ -51,10 +51,12 @@ class ServerSession {
   // SETTINGS_MAX_FRAME_SIZE): without a read-length callback it sends no larger DATA frame,
   // whatever frame size the client allows.
   static constexpr size_t kMaxDataBytes = 16384;
+  // An HTTP/2 frame's head (RFC 9113, section 4.1).
+  static constexpr size_t kFrameHeadBytes = 9;
   // The most fill() leaves in `out`: flush_bytes - 1, then a frame's head and a DATA frame's
   // payload (the router's HEADERS and control frames are smaller).
   static constexpr size_t max_fill_bytes(size_t flush_bytes) {
-    return flush_bytes - 1 + 9 + kMaxDataBytes;
+    return flush_bytes - 1 + kFrameHeadBytes + kMaxDataBytes;
   }
   // Nothing more to read or write: the connection can close once `out` is written.
   bool done() const;

@@ -8,9 +8,6 @@
 namespace benchgate::worker::adapters {
 namespace {
 
-constexpr int64_t kMillisecond = 1'000'000;
-constexpr int64_t kSecond = 1'000'000'000;
-
 adapter_limits::Tool tool_of(ToolKind kind) {
   return kind == ToolKind::kH2load ? adapter_limits::Tool::kH2load : adapter_limits::Tool::kWrk;
 }
@@ -76,12 +73,13 @@ std::vector<std::string> tool_argv(const Tool& tool, const WorkloadSpec& spec, i
     const std::string bits = std::to_string(adapter_limits::window_bits(spec.http2.initial_window));
     add({"-m", std::to_string(spec.http2.streams), "-w", bits, "-W", bits, "-f",
          std::to_string(spec.http2.max_frame_size), "-D",
-         std::to_string(duration_ns / kMillisecond) + "ms"});
+         adapter_limits::window_argument(tool_of(tool.kind), duration_ns)});
   } else if (h2load) {
     add({"--h1", "-m", std::to_string(spec.in_flight), "-D",
-         std::to_string(duration_ns / kMillisecond) + "ms"});
+         adapter_limits::window_argument(tool_of(tool.kind), duration_ns)});
   } else {
-    add({"-d", std::to_string(duration_ns / kSecond) + "s", "--latency", "-s", wrk_script});
+    add({"-d", adapter_limits::window_argument(tool_of(tool.kind), duration_ns), "--latency", "-s",
+         wrk_script});
   }
   // h2load sends its own Host (from the URL) and adds -H "Host" as a second one; it takes a
   // replacement only as the :authority pseudo-header. wrk replaces "Host" (capitalised).
