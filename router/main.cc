@@ -50,7 +50,9 @@ int main(int argc, char** argv) {
             {"--tls-ciphers", "LIST"},
             {"--tls-ciphersuites", "LIST"}});
   benchgate::command_line::add_version_flag(cli);
-  cli.add_option("--http", raw.http, "HTTP listen address HOST:PORT (port 0: pick one)")
+  cli.add_option(
+         "--http", raw.http,
+         "HTTP listen address HOST:PORT (port 0: pick one; an IPv6 host in brackets, [::1]:0)")
       ->capture_default_str();
   cli.add_option("--control", raw.control,
                  "RouterControl gRPC address HOST:PORT (port 0: pick one) or unix:PATH")

@@ -1,32 +1,33 @@
 // HOST:PORT parsing and formatting (see host_port.h).
 #include "router/app/host_port.h"
 
-#include <charconv>
+#include "common/net/host_port.h"
+#include "common/util/shown_text.h"
 
 namespace benchgate::router::app {
 
 Expected<HostPort> parse_host_port(std::string_view text) {
-  const auto bad = [&](const char* why) {
-    std::string message = "'";
-    message.append(text).append("' is not HOST:PORT: ").append(why);
-    return Error{message};
-  };
-  const size_t colon = text.rfind(':');
-  if (colon == std::string_view::npos) return bad("missing ':PORT'");
-  std::string_view host = text.substr(0, colon);
-  const std::string_view port_text = text.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
+  // The rule every address benchgate reads is split by: an IPv6 host in brackets ("::1:80" is
+  // refused, not read as [::1]:80), a host of the characters of a name or an address.
+  const net::HostPortSplit split = net::split_host_port(text, net::kListenMinPort);
+  if (split.ok()) return HostPort{split.host, split.port};
+  std::string why;
+  switch (split.problem) {
+    case net::HostPortProblem::kNoPort:
+      why = "missing ':PORT'";
+      break;
+    case net::HostPortProblem::kEmptyHost:
+      why = "empty host";
+      break;
+    case net::HostPortProblem::kBadPort:
+      why = "port must be a number from 0 to 65535";
+      break;
+    default:
+      why = split.reason;
   }
-  if (host.empty()) return bad("empty host");
-  unsigned port = 0;
-  const auto [end, ec] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() ||
-      port > 65535) {
-    return bad("port must be a number from 0 to 65535");
-  }
-  return HostPort{std::string(host), static_cast<uint16_t>(port)};
+  std::string message = "'";
+  message.append(shown_text(text)).append("' is not HOST:PORT: ").append(why);
+  return Error{message};
 }
 
 std::string format_host_port(const std::string& host, uint16_t port) {

@@ -290,6 +290,33 @@ TEST(HostPort, ParsesAndFormatsIpv4AndIpv6) {
   EXPECT_FALSE(parse_host_port(":80"));
 }
 
+// The rule every benchgate address is split by (common/net/host_port.h). Before, "::1:0" was
+// read as [::1]:0 and "a b:0" or "[x]:0" went on to fail as "not an IP address" (or, for
+// --control and --metrics-listen, in gRPC's or the listener's words).
+TEST(HostPort, AnIpv6HostIsBracketedAndAHostHasTheCharactersOfAnAddress) {
+  EXPECT_EQ(parse_host_port("::1:0").message(),
+            "'::1:0' is not HOST:PORT: an IPv6 host is written in brackets, as in "
+            "\"[::1]:7700\"");
+  EXPECT_EQ(parse_host_port("a b:0").message(),
+            "'a b:0' is not HOST:PORT: its host has a character no host name has (' ')");
+  EXPECT_EQ(parse_host_port("[x]:0").message(),
+            "'[x]:0' is not HOST:PORT: 'x' in brackets is not an IPv6 address");
+  EXPECT_EQ(parse_host_port("127.0.0.1:+80").message(),
+            "'127.0.0.1:+80' is not HOST:PORT: port must be a number from 0 to 65535");
+  EXPECT_EQ(parse_host_port("127.0.0.1").message(),
+            "'127.0.0.1' is not HOST:PORT: missing ':PORT'");
+  EXPECT_EQ(parse_host_port(":80").message(), "':80' is not HOST:PORT: empty host");
+  RawConfig raw;
+  raw.http = "::1:0";
+  const auto config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.message(),
+            "--http: '::1:0' is not HOST:PORT: an IPv6 host is written in brackets, as in "
+            "\"[::1]:7700\"");
+  raw.http = "[::1]:0";
+  EXPECT_TRUE(make_config(raw)) << make_config(raw).message();
+}
+
 }  // namespace
 }  // namespace benchgate::router::app
 
