@@ -17,6 +17,8 @@
 #include "common/command_line/help_formatter.h"
 #include "common/command_line/version.h"
 #include "common/net/completion_ring.h"
+#include "common/net/host_port.h"
+#include "common/util/shown_text.h"
 #include "worker/adapters/tool.h"
 #include "worker/service/server.h"
 
@@ -28,11 +30,11 @@ std::string check_listen(const std::string& value) {
   if (value.starts_with("unix:")) {
     return value.size() > 5 ? "" : "'" + value + "' names no PATH after unix:";
   }
-  const size_t colon = value.rfind(':');
-  const std::string port = colon == std::string::npos ? "" : value.substr(colon + 1);
-  if (colon == 0 || port.empty() || port.size() > 5 ||
-      port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535) {
-    return "'" + value + "' is not HOST:PORT (port 0..65535) or unix:PATH";
+  // The rule every address benchgate reads is split by (an IPv6 host in brackets, "[::1]:0").
+  const auto split = benchgate::net::split_host_port(value, benchgate::net::kListenMinPort);
+  if (!split.ok()) {
+    return "'" + benchgate::shown_text(value) +
+           "' is not HOST:PORT (port 0..65535) or unix:PATH: " + split.reason;
   }
   return "";
 }
@@ -49,7 +51,8 @@ int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:0";
   std::string log_level = "info";
   app.add_option("--listen", listen,
-                 "HOST:PORT or unix:PATH of the gRPC service: port 0 picks a free port; a Unix "
+                 "HOST:PORT or unix:PATH of the gRPC service: port 0 picks a free port, an IPv6 "
+                 "host is bracketed ([::1]:0); a Unix "
                  "socket is created owner-only (srwx------), one another server still listens "
                  "on is refused and one a stopped server left is replaced")
       ->check(check_listen)

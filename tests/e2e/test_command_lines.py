@@ -124,6 +124,24 @@ class BinaryFlagsTest(HelpCase):
                           rf"orchestrator, else `{name}` on PATH\)\n", command)
 
 
+class AddressTest(unittest.TestCase):
+    # The worker's --listen and the router's listen flags split HOST:PORT by the rule the
+    # orchestrator dials by (common/net/host_port.h): before, the worker took "::1:0" as
+    # [::1]:0 by its own rule, and the router took it too.
+    def test_an_unbracketed_ipv6_host_is_refused_with_the_reason(self):
+        worker = run(["worker", "--listen", "::1:0"], timeout=10)
+        self.assertEqual(worker.returncode, 2, worker.stderr)
+        self.assertIn("'::1:0' is not HOST:PORT (port 0..65535) or unix:PATH: an IPv6 host is "
+                      "written in brackets, as in \"[::1]:7700\"", worker.stderr)
+        router = run(["router", "--http", "::1:0"], timeout=10)
+        self.assertEqual(router.returncode, 2, router.stderr)
+        self.assertIn("--http: '::1:0' is not HOST:PORT: an IPv6 host is written in brackets",
+                      router.stderr)
+        worker = run(["worker", "--listen", "a b:0"], timeout=10)
+        self.assertEqual(worker.returncode, 2, worker.stderr)
+        self.assertIn("its host has a character no host name has (' ')", worker.stderr)
+
+
 class VersionTest(unittest.TestCase):
     def test_every_binary_prints_the_projects_version(self):
         for binary in ("orchestrator", "worker", "router"):
