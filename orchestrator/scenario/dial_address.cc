@@ -1,11 +1,9 @@
 // See dial_address.h.
 #include "orchestrator/scenario/dial_address.h"
 
-#include <arpa/inet.h>
-
-#include <charconv>
 #include <string>
 
+#include "common/net/host_port.h"
 #include "common/util/shown_text.h"
 
 namespace benchgate::scenario {
@@ -14,60 +12,25 @@ namespace {
 constexpr std::string_view kDns = "dns:";
 constexpr std::string_view kUnix = "unix:";
 
-// A character no host name, IPv4 address or port has: blanks and control characters, and
-// what would make the address a URL or a list ("/", "@", "?", "#", ",").
-bool foreign(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return u <= 0x20 || u == 0x7f || std::string_view("/@?#,\\").find(c) != std::string_view::npos;
-}
-
-// Why `host` (of HOST:PORT; of dns:NAME:PORT when `name_only`) is not one, or "".
-std::string host_problem(std::string_view host, bool name_only) {
-  if (host.empty()) return name_only ? "its NAME is empty" : "its HOST is empty";
-  for (char c : host) {
-    if (foreign(c)) return "its host has a character no host name has";
-  }
-  const bool bracketed = host.front() == '[' || host.back() == ']';
-  if (bracketed) {
-    if (name_only) return "its NAME is a host name to resolve, not a bracketed address";
-    if (host.size() < 3 || host.front() != '[' || host.back() != ']') {
-      return "its [IPv6] host is not bracketed on both sides";
-    }
-    // An IPv6 address, with any zone after '%' ("[fe80::1%eth0]").
-    const std::string_view inside = host.substr(1, host.size() - 2);
-    const std::string address(inside.substr(0, inside.find('%')));
-    in6_addr ignored{};
-    if (::inet_pton(AF_INET6, address.c_str(), &ignored) != 1) {
-      return "'" + shown_text(inside) + "' in brackets is not an IPv6 address";
-    }
-    return "";
-  }
-  if (host.find_first_of(":[]") != std::string_view::npos) {
-    return name_only ? "its NAME has a ':'"
-                     : "an IPv6 host is written in brackets, as in \"[::1]:7700\"";
-  }
-  return "";
-}
-
-// Why `port` is not a port of 1 to 65535, or "".
-std::string port_problem(std::string_view port) {
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (!port.empty() && ec == std::errc() && end == port.data() + port.size() && value >= 1 &&
-      value <= 65535) {
-    return "";
-  }
-  return "its port '" + shown_text(port) + "' is not a number from 1 to 65535";
-}
-
-// Why `address` (without its dns: prefix when `name_only`) is not HOST:PORT, or "".
+// Why `address` (without its dns: prefix when `name_only`) is not HOST:PORT, or "": the split
+// every benchgate address is read by (common/net/host_port.h), in the words of a NAME for
+// dns:NAME:PORT.
 std::string host_port_problem(std::string_view address, bool name_only) {
-  const size_t colon = address.rfind(':');
-  if (colon == std::string_view::npos) return "it has no :PORT";
-  if (std::string problem = host_problem(address.substr(0, colon), name_only); !problem.empty()) {
-    return problem;
+  const net::HostPortSplit split = net::split_host_port(address, net::kDialMinPort);
+  if (!name_only) return split.reason;
+  switch (split.problem) {
+    case net::HostPortProblem::kNone:
+      return split.ipv6 ? "its NAME is a host name to resolve, not a bracketed address" : "";
+    case net::HostPortProblem::kEmptyHost:
+      return "its NAME is empty";
+    case net::HostPortProblem::kHalfBracketed:
+    case net::HostPortProblem::kNotIpv6:
+      return "its NAME is a host name to resolve, not a bracketed address";
+    case net::HostPortProblem::kUnbracketedIpv6:
+      return "its NAME has a ':'";
+    default:
+      return split.reason;
   }
-  return port_problem(address.substr(colon + 1));
 }
 
 std::string forms_taken(DialForms forms) {

@@ -47,6 +47,26 @@ TEST(ServerAddress, AnAddressWithoutAUsablePortIsAUsageMistakeNamingTheFlag) {
             0u);
 }
 
+// The host is split by the rule every benchgate address is (common/net/host_port.h): the
+// characters of a name or an address only, a zone after '%' in brackets only. Before, only
+// blanks and "/@?#,\\" were refused, so "x!:7700" and "*:7700" went on to a failed resolve.
+TEST(ServerAddress, AHostHasOnlyTheCharactersOfANameOrAnAddress) {
+  EXPECT_EQ(check_dial_address("--server", "x!:7700").message(),
+            "--server 'x!:7700' is not an address to connect to: its host has a character no "
+            "host name has ('!'); expected HOST:PORT with a port of 1 to 65535 "
+            "(\"127.0.0.1:7700\", \"[::1]:7700\"), dns:NAME:PORT or unix:PATH");
+  for (const char* bad : {"*:7700", "h%eth0:7700", "[fe80::1%]:7700", "dns:a$b:7700", "h:+7700"}) {
+    EXPECT_FALSE(check_dial_address("--server", bad)) << bad;
+  }
+  EXPECT_NE(check_dial_address("--server", "dns:[::1]:7700")
+                .message()
+                .find("its NAME is a host name to resolve, not a bracketed address"),
+            std::string::npos);
+  for (const char* good : {"my_worker-1.svc:7700", "dns:my_worker-1.svc:7700"}) {
+    EXPECT_TRUE(check_dial_address("--server", good)) << good;
+  }
+}
+
 // What [workers] at says of an entry: the diagnostic's text after "error: ", or "" when the
 // scenario loads.
 std::string workers_at_says(const std::string& entry) {
