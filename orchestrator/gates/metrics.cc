@@ -126,6 +126,7 @@ double change_of_regression(double r, Direction direction) {
 }
 
 std::string change_percent(double change) {
+  if (change == 0) change = 0;  // -0 (expm1 of -0): no change, not a drop
   char buf[64];
   std::snprintf(buf, sizeof buf, "%+.1f%%", change * 100);
   return buf;

@@ -482,8 +482,12 @@ connections = 1
         path = self.scenario(gates)
         cal = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "3")
         self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
-        self.assertRegex(cal.stdout, r"gate #1 hello throughput.rps: max_regression 0.0% is "
-                                     r"below the \d+\.\d% this testbed can detect")
+        # In the convention of the change: a drop for throughput (docs/GATES.md, "Verdicts").
+        self.assertRegex(cal.stdout, r"gate #1 hello throughput.rps: max_regression 0.0% (\(a "
+                                     r"-0\.0% change\) is a smaller change than the -\d+\.\d% "
+                                     r"this testbed can detect|is below what this testbed can "
+                                     r"detect with 5 baseline runs: no change within a factor "
+                                     r"of 10)")
         with sqlite3.connect(self.db) as db:
             cv, detectable = db.execute("SELECT cv, detectable_5 FROM calibrations WHERE "
                                         "metric = 'throughput.rps'").fetchone()

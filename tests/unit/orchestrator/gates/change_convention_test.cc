@@ -43,6 +43,7 @@ TEST(ChangeConvention, HelpersGiveCandidateOverBaselineMinusOne) {
   EXPECT_GT(change_of_regression(36931.253, Direction::kHigherIsBetter), -1);
   EXPECT_EQ(change_percent(-0.716), "-71.6%");
   EXPECT_EQ(change_percent(0.023), "+2.3%");
+  EXPECT_EQ(change_percent(change_of_regression(0, Direction::kHigherIsBetter)), "+0.0%");
   EXPECT_FALSE(beyond_meaningful(9.0));  // exactly a factor of 10
   EXPECT_TRUE(beyond_meaningful(9.01));
 }
