@@ -4,9 +4,11 @@
 #include <grpc/grpc.h>
 
 #include "common/net/grpc_log.h"
+#include "common/net/host_port.h"
 #include "common/net/listen_failure.h"
 #include "common/net/owner_only_socket.h"
 #include "common/security/token.h"
+#include "common/util/shown_text.h"
 #include "worker/service/authentication.h"
 
 namespace benchgate::worker {
@@ -14,9 +16,17 @@ namespace benchgate::worker {
 Expected<WorkerServer> start_worker_server(const std::string& listen, const std::string& token,
                                            std::optional<adapters::Tool> adapter,
                                            Http1Io http1_io) {
-  const size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    return Error{"--listen '" + listen + "' is not HOST:PORT or unix:PATH"};
+  // HOST:PORT by the rule every benchgate address is split by (worker --listen checks it first;
+  // this guards other callers): gRPC refuses "::1:0" or "a b:0" only as "could not listen".
+  const bool unix_path = listen.starts_with("unix:");
+  if (!unix_path) {
+    const auto split = net::split_host_port(listen, net::kListenMinPort);
+    if (!split.ok()) {
+      return Error{"--listen '" + shown_text(listen) +
+                   "' is not HOST:PORT or unix:PATH: " + split.reason};
+    }
+  } else if (listen.size() == 5) {
+    return Error{"--listen 'unix:' is not HOST:PORT or unix:PATH: it names no PATH"};
   }
   // gRPC would take the socket from a server still listening at a unix:PATH.
   if (auto in_use = net::unix_socket_in_use(listen)) {
@@ -48,7 +58,7 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
   }
   // A Unix socket is named as given: gRPC reports port 1 for one, not a port to name.
   out.address =
-      listen.starts_with("unix:") ? listen : listen.substr(0, colon) + ":" + std::to_string(port);
+      unix_path ? listen : listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   return out;
 }
 

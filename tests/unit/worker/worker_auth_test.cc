@@ -188,5 +188,19 @@ TEST(WorkerServerTest, AUnixSocketIsNamedAsGivenAndOwnerOnly) {
   fs::remove_all(dir);
 }
 
+// The listen address is split by the rule every benchgate address is (common/net/host_port.h)
+// before gRPC sees it: only a ':' was looked for, and gRPC refused "::1:0" as "cannot listen on
+// ::1:0: gRPC could not listen there", without the reason.
+TEST(WorkerServerTest, AListenAddressIsRefusedByTheCommonRuleWithTheReason) {
+  auto v6 = start_worker_server("::1:0", kToken);
+  ASSERT_FALSE(v6.ok());
+  EXPECT_EQ(v6.message(),
+            "--listen '::1:0' is not HOST:PORT or unix:PATH: an IPv6 host is written in brackets, "
+            "as in \"[::1]:7700\"");
+  for (const char* bad : {"127.0.0.1", ":0", "a b:0", "127.0.0.1:65536", "[x]:0", "unix:"}) {
+    EXPECT_FALSE(start_worker_server(bad, kToken).ok()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::worker
