@@ -119,8 +119,8 @@ Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
   samples.scenario = run->run.scenario;
   samples.status = run->run.status;
   for (const store::StoredWorkload& w : run->workloads) {
-    history::WorkloadSamples ws{w.name,  w.variant, w.params_hash, w.params_json, w.status,
-                                w.error, {}};
+    history::WorkloadSamples ws{w.name, w.variant, w.params_hash, w.params_json, w.status, w.error,
+                                {},     {}};
     for (std::string_view metric : history::kCompareMetrics) {
       auto values = store.run_metric_values(run_id, w.name, w.variant, std::string(metric));
       if (!values) return values.error();
@@ -192,7 +192,7 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
       "change's interval and p-value, \"~\" where not significant (or significant the other "
       "way, with a note)");
   cmp->add_option("RUN_A", flags.run_a, "The old run")->required();
-  cmp->add_option("RUN_B", flags.run_b, "The new run")->required();
+  cmp->add_option("RUN_B", flags.run_b, "The new run (another run than RUN_A)")->required();
   cmp->add_option("--alpha", flags.alpha, "Significance level of a change")->capture_default_str();
   add_db_option(*cmp, flags, DbUse::kReadsOnly);
 }
