@@ -79,19 +79,26 @@ std::string joined(const std::vector<std::string>& items) {
   return text;
 }
 
+// detect_text in a sentence: "no change within a factor of 10" where the column says "none".
+std::string seen_text(const std::string& metric, double regression) {
+  return gates::beyond_meaningful(regression)
+             ? fmt::format("no change within a factor of {:g}", gates::kMeaningfulFactor)
+             : detect_text(metric, regression);
+}
+
 // What a paired gate could see, for the drift diagnosis.
 std::string paired_sentence(const Series& s, const gates::NoiseEstimate::WithinRuns& w) {
   if (s.paired_test == scenario::PairedTest::kT || w.detectable_paired_signed_rank) {
     return fmt::format("with {} pairs could see {}", w.repetitions,
                        s.paired_test == scenario::PairedTest::kT
-                           ? detect_text(s.metric, w.detectable_paired)
-                           : detect_text(s.metric, *w.detectable_paired_signed_rank));
+                           ? seen_text(s.metric, w.detectable_paired)
+                           : seen_text(s.metric, *w.detectable_paired_signed_rank));
   }
   return fmt::format(
       "with {} pairs could see nothing at {} (its signed-rank test needs {} pairs; "
       "test = \"t\" could see {})",
       w.repetitions, level_text(s), pairs_for_signed_rank(s.level()),
-      detect_text(s.metric, w.detectable_paired));
+      seen_text(s.metric, w.detectable_paired));
 }
 
 // What the spread says about the testbed, when its runs differ far more than each run's
@@ -112,10 +119,13 @@ std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEs
                 fmt::format("{:.1f}", noise.log_sd / w.between_sd));
   return fmt::format(
       "{} {} {}: {} (cv {} between runs, {} between a run's repetitions): this testbed's speed "
-      "changes between runs; gates on stored baseline runs cannot see below {} here, a paired "
+      "changes between runs; gates on stored baseline runs cannot see {} here, a paired "
       "gate (against = VARIANT, windows alternating in one run) {}",
       s.workload, s.variant, s.metric, why, percent(noise.cv), percent(std::expm1(w.log_sd)),
-      detect_text(s.metric, noise.detectable_5), paired_sentence(s, w));
+      gates::beyond_meaningful(noise.detectable_5)
+          ? seen_text(s.metric, noise.detectable_5)
+          : "below " + detect_text(s.metric, noise.detectable_5),
+      paired_sentence(s, w));
 }
 
 }  // namespace
@@ -336,11 +346,7 @@ int calibrate_command(const CalibrateFlags& flags) {
           // the gates' explanations say it.
           const gates::MetricInfo* info = gates::find_metric(gate.metric);
           const bool drop = info != nullptr && info->direction == gates::Direction::kHigherIsBetter;
-          const auto can = [&](double figure) {
-            return gates::beyond_meaningful(figure)
-                       ? fmt::format("no change within a factor of {:g}", gates::kMeaningfulFactor)
-                       : detect_text(gate.metric, figure);
-          };
+          const auto can = [&](double figure) { return seen_text(gate.metric, figure); };
           const std::string below =
               gates::beyond_meaningful(c.detectable_5)
                   ? "is below what this testbed can detect with 5 baseline runs: " +
