@@ -3,14 +3,17 @@
 // (docs/SCENARIOS.md, "Comparing routers: [routers.NAME] and [compare]", and its section on
 // comparing workers).
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string_view>
 #include <vector>
 
 #include "common/util/shown_text.h"
+#include "common/workload/decimal_text.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
 #include "orchestrator/scenario/worker_impls_section.h"
+#include "orchestrator/scenario/workload_glob.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -193,14 +196,72 @@ void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerIm
                             "[routers.NAME] is only used by [compare] routers = [...]; a "
                             "comparison of workers runs against [router]");
   }
-  // Alternating A B B A needs pairs of repetitions, so each variant runs first equally often.
-  // Reported where the count is written (the workload or [defaults]), else at the workload.
+}
+
+namespace {
+
+// The fewest pairs with which a paired gate's signed-rank test can ever be significant at
+// `alpha`: its smallest p for n pairs is 2^-n (every pair worse: orchestrator/gates/
+// signed_rank.h), and a gate fails only when p < alpha. Holm's correction over a run's other
+// gates can only ask for more, and only as their p-values turn out, so it is not counted here.
+uint32_t signed_rank_min_pairs(double alpha) {
+  uint32_t n = 1;
+  while (n < 1074 && std::ldexp(1.0, -static_cast<int>(n)) >= alpha) ++n;
+  return n;
+}
+
+}  // namespace
+
+void check_comparison_repetitions(TableReader& top, Scenario& scenario, bool keep_refused) {
+  if (scenario.compare_routers.empty() && scenario.compare_workers.empty()) return;
+  Diagnostics& diag = top.diagnostics();
   for (const Workload& w : scenario.workloads) {
-    if (w.repetitions % 2 != 0 && !w.repetitions_refused) {
-      top.diagnostics().error(w.repetitions_where.line != 0 ? w.repetitions_where : w.where,
-                              "workload '" + shown_text(w.name) + "': a comparison needs an even " +
-                                  "number of repetitions (order A B B A ...), got " +
-                                  std::to_string(w.repetitions));
+    if (w.repetitions_refused) continue;
+    const Location where = w.repetitions_where.line != 0 ? w.repetitions_where : w.where;
+    const std::string who = "workload '" + shown_text(w.name) + "': ";
+    // Each repetition measures one window of each variant: a pair. The paired signed-rank gate
+    // on this workload that needs the most of them.
+    Gate* strictest = nullptr;
+    uint32_t needed = 0;
+    for (Gate& gate : scenario.gates) {
+      if (gate.against.empty() || gate.paired_test != PairedTest::kSignedRank ||
+          !gate.refused.empty() || !(gate.alpha > 0 && gate.alpha < 1) ||
+          !workload_matches(gate.workload, w.name)) {
+        continue;
+      }
+      const uint32_t n = signed_rank_min_pairs(gate.alpha);
+      if (n > needed) {
+        needed = n;
+        strictest = &gate;
+      }
+    }
+    const std::string count = std::to_string(w.repetitions);
+    if (strictest != nullptr && w.repetitions < needed) {
+      const uint32_t even = needed + needed % 2;
+      const std::string message =
+          who + count + " repetitions make " + count +
+          " pairs, and the signed-rank test of the paired gate at line " +
+          std::to_string(strictest->where.line) + " can never be significant at alpha " +
+          workload_limits::decimal_text(strictest->alpha) + " with fewer than " +
+          std::to_string(needed) + " (no p is below 2^-" + count + " = " +
+          workload_limits::decimal_text(std::ldexp(1.0, -static_cast<int>(w.repetitions))) +
+          "): set repetitions to " + std::to_string(even) +
+          " or more (an even number), or the gate's test = \"t\"";
+      if (!keep_refused) {
+        diag.error(where, message);
+      } else {
+        // A stored run judged again: the gate is refused, not the load.
+        if (!strictest->refused.empty()) strictest->refused += "; ";
+        strictest->refused += "line " + std::to_string(where.line) + ": " + message;
+      }
+      continue;
+    }
+    // Alternating A B B A needs pairs of repetitions, so each variant runs first equally often.
+    if (w.repetitions % 2 != 0) {
+      diag.error(where, who +
+                            "a comparison needs an even number of repetitions (order A B B "
+                            "A ...), got " +
+                            count);
     }
   }
 }

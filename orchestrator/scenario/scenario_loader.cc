@@ -168,6 +168,7 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
       read_gates(top, scenario.workloads, variants.defined, variants.unchecked, named,
                  !scenario.compare_workers.empty() || !scenario.compare_routers.empty(), scenario,
                  options.keep_refused_gates);
+  check_comparison_repetitions(top, scenario, options.keep_refused_gates);
 }
 
 }  // namespace

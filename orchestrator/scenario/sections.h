@@ -49,6 +49,12 @@ struct RefusedWorkerImpls;  // worker_impls_section.h
 // entry it refused is not reported again).
 void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerImpls& refused);
 
+// A comparison's repetitions, once its gates are read, at the `repetitions` value (in the
+// workload or [defaults]): an even number (A B, B A, ...), and at least as many pairs as each
+// paired gate's signed-rank test on the workload needs to be significant at its alpha at all.
+// `keep_refused`: the latter refuses the gate (Gate::refused), not the load.
+void check_comparison_repetitions(TableReader& top, Scenario& scenario, bool keep_refused);
+
 // `sweep = { request_bytes = [...] }` (or connections) of a workload: the workloads it expands
 // into, named NAME@PARAMETER=VALUE, or {w} when the workload has no sweep.
 std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);

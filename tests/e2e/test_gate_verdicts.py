@@ -367,33 +367,35 @@ connections = 1
                               ).fetchall()
         self.assertEqual(rows, [("paired-signed-rank", "fail"), ("paired-t", "pass")])
 
-    def test_a_signed_rank_gate_with_too_few_pairs_is_underpowered(self):
-        # 4 pairs at alpha 0.01: no signed-rank p can be below 2^-4 = 0.0625.
+    def test_a_signed_rank_gate_with_too_few_pairs_is_refused_before_anything_runs(self):
+        # 4 pairs at alpha 0.01: no signed-rank p can be below 2^-4 = 0.0625, so the gate could
+        # never fail; the scenario is refused at its repetitions, naming the pairs it needs.
         gate = ('[[gates]]\nworkload = "hello"\nmetric = "latency.p50"\nvariant = "wild"\n'
                 'against = "steady"\nmax_regression = "5%"\n')
         text = self.PAIRED.replace("{fault}", FAULT_WORKER).replace("repetitions = 12",
                                                                    "repetitions = 4")
         path = self.scenario(gate, "few.toml", text)
-        run = self.run_scenario(path)
-        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-        (g,) = self.gates_json()
-        self.assertEqual((g["method"], g["verdict"], g["underpowered"]),
-                         ("paired-signed-rank", "inconclusive", True), g["explanation"])
-        self.assertAlmostEqual(g["p_value"], 1 / 16, places=12)  # all four pairs worse
-        self.assertIn("4 pairs: no signed-rank p is below 2^-4 = 0.0625", g["explanation"])
-        self.assertEqual(self.run_scenario(path, "--strict").returncode, 1)
+        for run in (self.orchestrator("validate", path), self.run_scenario(path)):
+            self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
+            self.assertIn("error: workload 'hello': 4 repetitions make 4 pairs, and the signed-rank "
+                          "test of the paired gate at line ", run.stderr)
+            self.assertIn("can never be significant at alpha 0.01 with fewer than 7 (no p is "
+                          "below 2^-4 = 0.0625): set repetitions to 8 or more", run.stderr)
 
     def test_calibrate_estimates_what_the_paired_gates_test_detects(self):
         # The signed-rank (default) with 12 pairs at alpha 0.01 can detect something: a
-        # percentage; a gate with test = "t" gets the paired t's, marked (t); with 4 pairs the
-        # signed-rank cannot reach alpha 0.01 at all: none.
+        # percentage; a gate with test = "t" gets the paired t's, marked (t); with 8 pairs and
+        # two more gates in the run (Holm's correction: alpha 0.01 / 3) the signed-rank cannot
+        # reach its level at all (2^-8 = 0.0039 >= 0.0033): none.
         text = self.PAIRED.replace("{fault}", FAULT_WORKER)
         gate = ('[[gates]]\nworkload = "hello"\nmetric = "latency.p50"\nvariant = "wild"\n'
                 'against = "steady"\nmax_regression = "5%"\n')
         for extra, template, expected in (
                 ("", text, r"\d+\.\d%"),
                 ('test = "t"\n', text, r"\d+\.\d% \(t\)"),
-                ("", text.replace("repetitions = 12", "repetitions = 4"), r"none")):
+                ("\n" + gate.replace("latency.p50", "latency.p99") + "\n" +
+                 gate.replace("latency.p50", "throughput.rps"),
+                 text.replace("repetitions = 12", "repetitions = 8"), r"none")):
             path = self.scenario(gate + extra, "cal.toml", template)
             db = os.path.join(self.dir, "cal-{}.db".format(len(extra) + len(template)))
             cal = self.orchestrator("calibrate", path, "--db", db, "--runs", "3")

@@ -495,7 +495,7 @@ TEST(ScenarioErrors, AConnectionSetupGateOnAWampWorkloadOfTheBundledWorkerIsRefu
 TEST(ScenarioErrors, APairedGateAgainstTheBundledWorkerOnAWampWorkloadIsRefused) {
   const std::string text =
       "name = \"s\"\n[[workloads]]\nname = \"rpc\"\nprotocol = \"wamp_rpc\"\n"
-      "repetitions = 2\n[worker_impls.py]\ncommand = [\"python3\", \"worker.py\"]\n"
+      "repetitions = 8\n[worker_impls.py]\ncommand = [\"python3\", \"worker.py\"]\n"
       "[compare]\nworkers = [\"builtin\", \"py\"]\n"
       "[[gates]]\nworkload = \"rpc\"\nmetric = \"connect.p99\"\nvariant = \"py\"\n"
       "against = \"builtin\"\nmax_regression = \"5%\"\n";
@@ -598,7 +598,7 @@ TEST(ScenarioErrors, ARouterProcessGateOnAnExternalSystemIsRefused) {
 // or a paired gate's `against`.
 TEST(ScenarioErrors, ARouterProcessGateJudgingAnExternalComparedRouterIsRefused) {
   const std::string head =
-      "name = \"s\"\n[[workloads]]\nname = \"a\"\nrepetitions = 2\n[routers.mine]\n"
+      "name = \"s\"\n[[workloads]]\nname = \"a\"\nrepetitions = 8\n[routers.mine]\n"
       "[routers.theirs]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
       "[compare]\nrouters = [\"mine\", \"theirs\"]\n"
       "[[gates]]\nworkload = \"a\"\nmetric = \"router.rss_bytes\"\n";  // 13 lines

@@ -22,7 +22,7 @@ impl = "builtin"
 routers = ["old", "new"]
 [[workloads]]
 name = "w"
-repetitions = 4
+repetitions = 8
 [[gates]]
 workload = "w"
 metric = "throughput.rps"
@@ -179,6 +179,63 @@ TEST(ScenarioPairedGate, AChangeGateTakesNoAgainst) {
   LoadResult r = load_hermetic(kPairedCompare + "kind = \"change\"\nagainst = \"old\"\n");
   EXPECT_FALSE(r.ok());
   EXPECT_NE(diagnostics_text(r).find("'against'"), std::string::npos) << diagnostics_text(r);
+}
+
+// A signed-rank paired gate's smallest p for n pairs is 2^-n (every pair worse), and it fails
+// only when p < alpha: with fewer pairs it can never fail, and is refused at `repetitions`,
+// naming the fewest pairs and the even count that gives them.
+std::string paired(const std::string& repetitions, const std::string& gate_keys) {
+  std::string text = kPairedCompare;
+  text.replace(text.find("repetitions = 8"), 15, repetitions);
+  return text + "variant = \"new\"\nagainst = \"old\"\nmax_regression = \"2%\"\n" + gate_keys;
+}
+
+TEST(ScenarioPairedGate, TooFewPairsForTheSignedRankAtItsAlphaAreRefusedAtRepetitions) {
+  // alpha 0.01: 2^-6 = 0.0156 >= 0.01, 2^-7 = 0.0078 < 0.01: 7 pairs, 8 repetitions.
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(paired("repetitions = 6", ""))),
+            std::vector<std::string>{
+                "s.toml:10:15: error: workload 'w': 6 repetitions make 6 pairs, and the "
+                "signed-rank test of the paired gate at line 11 can never be significant at "
+                "alpha 0.01 with fewer than 7 (no p is below 2^-6 = 0.015625): set repetitions "
+                "to 8 or more (an even number), or the gate's test = \"t\""});
+  LoadResult eight = load_hermetic(paired("repetitions = 8", ""));
+  EXPECT_TRUE(eight.ok()) << diagnostics_text(eight);
+  // The boundary is p < alpha: at alpha = 2^-4 exactly, 4 pairs (p = 2^-4) are too few.
+  const auto at =
+      test_support::diagnostic_lines(load_hermetic(paired("repetitions = 4", "alpha = 0.0625\n")));
+  ASSERT_EQ(at.size(), 1u);
+  EXPECT_NE(at[0].find("alpha 0.0625 with fewer than 5 (no p is below 2^-4 = 0.0625): set "
+                       "repetitions to 6 or more"),
+            std::string::npos)
+      << at[0];
+  LoadResult above = load_hermetic(paired("repetitions = 4", "alpha = 0.0626\n"));
+  EXPECT_TRUE(above.ok()) << diagnostics_text(above);
+  // The paired t has no such floor.
+  LoadResult t = load_hermetic(paired("repetitions = 2", "test = \"t\"\n"));
+  EXPECT_TRUE(t.ok()) << diagnostics_text(t);
+}
+
+TEST(ScenarioPairedGate, TooFewPairsAreOneErrorWhereTheCountIsWrittenOddOrNot) {
+  // An odd count is not also told it is odd: the one error names the even count to write.
+  std::string text = paired("", "");
+  text.insert(text.find("[[workloads]]"), "[defaults]\nrepetitions = 3\n");
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(text)),
+            std::vector<std::string>{
+                "s.toml:9:15: error: workload 'w': 3 repetitions make 3 pairs, and the "
+                "signed-rank test of the paired gate at line 13 can never be significant at "
+                "alpha 0.01 with fewer than 7 (no p is below 2^-3 = 0.125): set repetitions to 8 "
+                "or more (an even number), or the gate's test = \"t\""});
+}
+
+TEST(ScenarioPairedGate, AStoredRunsGateWithTooFewPairsIsRefusedNotTheLoad) {
+  LoadOptions options = test_support::hermetic_options();
+  options.keep_refused_gates = true;
+  LoadResult r = load_scenario_text(paired("repetitions = 4", ""), "s.toml", options);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_NE(r.scenario->gates.at(0).refused.find(
+                "line 10: workload 'w': 4 repetitions make 4 pairs, and the signed-rank test"),
+            std::string::npos)
+      << r.scenario->gates.at(0).refused;
 }
 
 }  // namespace
