@@ -145,7 +145,9 @@ int compare(Store& store, const HistoryFlags& flags) {
   if (!a) return fail(a.error());
   auto b = load_samples(store, flags.run_b);
   if (!b) return fail(b.error());
-  std::cout << history::render_comparison(history::compare_runs(*a, *b, flags.alpha));
+  const history::RunComparison comparison = history::compare_runs(*a, *b, flags.alpha);
+  std::cout << (flags.json ? history::render_comparison_json(comparison)
+                           : history::render_comparison(comparison));
   return kExitOk;
 }
 
@@ -194,6 +196,9 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
   cmp->add_option("RUN_A", flags.run_a, "The old run")->required();
   cmp->add_option("RUN_B", flags.run_b, "The new run (another run than RUN_A)")->required();
   cmp->add_option("--alpha", flags.alpha, "Significance level of a change")->capture_default_str();
+  cmp->add_flag("--json", flags.json,
+                "One JSON document instead of the tables: the same figures, changes as fractions, "
+                "and notes");
   add_db_option(*cmp, flags, DbUse::kReadsOnly);
 }
 

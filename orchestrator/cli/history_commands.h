@@ -23,10 +23,12 @@ struct HistoryFlags {
   int64_t run_a = 0;     // compare RUN_A RUN_B
   int64_t run_b = 0;
   double alpha = 0.05;  // compare --alpha
+  bool json = false;    // compare --json
 };
 
 // Registers: runs list [--scenario S] [--limit N], runs show RUN, baseline add NAME RUN,
-// baseline list [NAME], baseline remove NAME RUN, compare RUN_A RUN_B [--alpha A]; each with
+// baseline list [NAME], baseline remove NAME RUN, compare RUN_A RUN_B [--alpha A] [--json]; each
+// with
 // --db PATH (default "benchgate.db").
 void add_history_commands(CLI::App& app, HistoryFlags& flags);
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "orchestrator/gates/metrics.h"
@@ -161,19 +162,53 @@ std::optional<std::string> status_note(int64_t run, const std::string& status) {
   return fmt::format("run {} has status {}: it did not end ok", run, status);
 }
 
+// Every note of one workload, as the text prints them after "note: " and JSON lists them.
+std::vector<std::string> workload_notes(const RunComparison& c, const WorkloadComparison& w) {
+  std::vector<std::string> notes;
+  if (w.definitions_differ && !w.definition_changes.empty()) {
+    notes.push_back(fmt::format("definitions differ in {}; the figures are not one series",
+                                fmt::join(w.definition_changes, ", ")));
+  } else if (w.definitions_differ) {
+    notes.push_back(
+        "definitions differ (the workload's resolved parameters changed between the runs); the "
+        "figures are not one series");
+  }
+  for (const std::string& note : w.notes) notes.push_back(note);
+  for (std::string& note : too_few_notes(w, c)) notes.push_back(std::move(note));
+  for (std::string& note : direction_notes(w)) notes.push_back(std::move(note));
+  return notes;
+}
+
+// The notes on the two runs as a whole: the same run, different testbeds, a run that did not
+// end ok, different scenarios.
+std::vector<std::string> run_notes(const RunComparison& c) {
+  std::vector<std::string> notes;
+  if (c.same_run) {
+    notes.push_back(fmt::format("run {} is compared with itself: every change is zero", c.run_a));
+  }
+  if (c.testbeds_differ) {
+    notes.push_back(fmt::format(
+        "the runs were measured on different testbeds (run {} on {}, run {} on {}); part of any "
+        "difference may be the machine",
+        c.run_a, or_dash(c.host_a), c.run_b, or_dash(c.host_b)));
+  }
+  for (const auto& [run, status] :
+       {std::pair{c.run_a, c.status_a}, std::pair{c.run_b, c.status_b}}) {
+    if (c.same_run && run == c.run_b) break;
+    if (auto note = status_note(run, status)) notes.push_back(std::move(*note));
+  }
+  if (c.scenario_a != c.scenario_b) {
+    notes.push_back(fmt::format(
+        "the runs are of different scenarios (run {} of {}, run {} of {}); only workloads of the "
+        "same name are compared, and they need not measure the same thing",
+        c.run_a, or_dash(c.scenario_a), c.run_b, or_dash(c.scenario_b)));
+  }
+  return notes;
+}
+
 std::string workload_section(const RunComparison& c, const WorkloadComparison& w) {
   std::string out = fmt::format("\nworkload {}\n", workload_label(w.name, w.variant));
-  if (w.definitions_differ && !w.definition_changes.empty()) {
-    out += fmt::format("  note: definitions differ in {}; the figures are not one series\n",
-                       fmt::join(w.definition_changes, ", "));
-  } else if (w.definitions_differ) {
-    out +=
-        "  note: definitions differ (the workload's resolved parameters changed between the "
-        "runs); the figures are not one series\n";
-  }
-  for (const std::string& note : w.notes) out += "  note: " + note + "\n";
-  for (const std::string& note : too_few_notes(w, c)) out += "  note: " + note + "\n";
-  for (const std::string& note : direction_notes(w)) out += "  note: " + note + "\n";
+  for (const std::string& note : workload_notes(c, w)) out += "  note: " + note + "\n";
   TextTable table({"METRIC", fmt::format("RUN {}", c.run_a), fmt::format("RUN {}", c.run_b),
                    "CHANGE", fmt::format("{:g}% INTERVAL", c.confidence * 100), "P", "N"},
                   "  ");
@@ -261,26 +296,7 @@ std::string render_comparison(const RunComparison& c) {
       "  {2:g}% INTERVAL, P, N: over the repetitions' own values: the interval of the change of\n"
       "    their medians, the two-sided Mann-Whitney p, the repetitions of each run\n",
       c.run_a, c.run_b, c.confidence * 100, c.alpha);
-  if (c.same_run) {
-    out += fmt::format("note: run {} is compared with itself: every change is zero\n", c.run_a);
-  }
-  if (c.testbeds_differ) {
-    out += fmt::format(
-        "note: the runs were measured on different testbeds (run {} on {}, run {} on {}); part "
-        "of any difference may be the machine\n",
-        c.run_a, or_dash(c.host_a), c.run_b, or_dash(c.host_b));
-  }
-  for (const auto& [run, status] :
-       {std::pair{c.run_a, c.status_a}, std::pair{c.run_b, c.status_b}}) {
-    if (c.same_run && run == c.run_b) break;
-    if (auto note = status_note(run, status)) out += "note: " + *note + "\n";
-  }
-  if (c.scenario_a != c.scenario_b) {
-    out += fmt::format(
-        "note: the runs are of different scenarios (run {} of {}, run {} of {}); only workloads of "
-        "the same name are compared, and they need not measure the same thing\n",
-        c.run_a, or_dash(c.scenario_a), c.run_b, or_dash(c.scenario_b));
-  }
+  for (const std::string& note : run_notes(c)) out += "note: " + note + "\n";
   for (const WorkloadComparison& w : c.workloads) out += workload_section(c, w);
   if (c.workloads.empty()) out += "\nno workload is present in both runs\n";
   if (!c.only_in_a.empty() || !c.only_in_b.empty()) out += "\n";
@@ -291,6 +307,74 @@ std::string render_comparison(const RunComparison& c) {
     out += fmt::format("only in run {}: workload {}\n", c.run_b, name);
   }
   return out;
+}
+
+namespace {
+
+nlohmann::json number_or_null(std::optional<double> v) {
+  return v && std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json metric_json(const MetricComparison& m) {
+  std::optional<double> change;
+  if (m.figure_a && m.figure_b) change = gates::relative_change(*m.figure_a, *m.figure_b);
+  nlohmann::json j = {{"metric", m.metric},
+                      {"figure_a", number_or_null(m.figure_a)},
+                      {"figure_b", number_or_null(m.figure_b)},
+                      {"change", number_or_null(change)},
+                      {"missing_in", m.missing_in}};
+  if (!m.stats) {
+    j["significant"] = nullptr;
+    j["change_low"] = nullptr;
+    j["change_high"] = nullptr;
+    j["p_value"] = nullptr;
+    j["n_a"] = 0;
+    j["n_b"] = 0;
+    return j;
+  }
+  const gates::SampleComparison& s = *m.stats;
+  // What the text marks without "~": significant, and the same way as the figures.
+  j["significant"] = s.significant && !directions_disagree(m);
+  j["change_low"] = s.interval_bounded ? number_or_null(s.change_low) : nlohmann::json(nullptr);
+  j["change_high"] = s.interval_bounded ? number_or_null(s.change_high) : nlohmann::json(nullptr);
+  j["p_value"] = s.p_value;
+  j["n_a"] = m.n_a;
+  j["n_b"] = m.n_b;
+  return j;
+}
+
+}  // namespace
+
+std::string render_comparison_json(const RunComparison& c) {
+  nlohmann::json workloads = nlohmann::json::array();
+  for (const WorkloadComparison& w : c.workloads) {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const MetricComparison& m : w.metrics) metrics.push_back(metric_json(m));
+    workloads.push_back({{"name", w.name},
+                         {"variant", w.variant},
+                         {"definitions_differ", w.definitions_differ},
+                         {"definition_changes", w.definition_changes},
+                         {"notes", workload_notes(c, w)},
+                         {"metrics", std::move(metrics)}});
+  }
+  nlohmann::json doc = {{"run_a",
+                         {{"id", c.run_a},
+                          {"scenario", c.scenario_a},
+                          {"status", c.status_a},
+                          {"testbed_host", c.host_a}}},
+                        {"run_b",
+                         {{"id", c.run_b},
+                          {"scenario", c.scenario_b},
+                          {"status", c.status_b},
+                          {"testbed_host", c.host_b}}},
+                        {"alpha", c.alpha},
+                        {"confidence", c.confidence},
+                        {"testbeds_differ", c.testbeds_differ},
+                        {"notes", run_notes(c)},
+                        {"workloads", std::move(workloads)},
+                        {"only_in_a", c.only_in_a},
+                        {"only_in_b", c.only_in_b}};
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace benchgate::history

@@ -101,4 +101,12 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
 // did not collect shows the other run's figure and "-" for the run without it.
 std::string render_comparison(const RunComparison& comparison);
 
+// The same comparison as one JSON document (`compare --json`, docs/GATES.md, "Outputs for
+// pipelines"): run_a and run_b (id, scenario, status, testbed_host), alpha, confidence,
+// testbeds_differ, notes (the run notes the text prints), workloads (name, variant,
+// definitions_differ, definition_changes, notes, metrics: metric, figure_a, figure_b and change
+// as numbers or null, missing_in, significant, change_low, change_high, p_value, n_a, n_b),
+// only_in_a and only_in_b. Changes are fractions (b / a - 1), figures in base units.
+std::string render_comparison_json(const RunComparison& comparison);
+
 }  // namespace benchgate::history

@@ -1,6 +1,7 @@
 """The history commands (runs list/show, baseline add/list/remove, compare) over a database
 written by bench_history_fill (tests/e2e/tools/fill_history.cc): three runs with known
 repetition values, no load. Exact output, no timing."""
+import json
 import os
 import re
 import shutil
@@ -187,6 +188,22 @@ class HistoryTest(unittest.TestCase):
         self.assertIn("\nnote: the runs are of different scenarios (run 2 of history_demo, run 3 "
                       "of history_other); ", run.stdout)
         self.assertNotIn("note: run 2 ", run.stdout)
+
+    def test_compare_json_is_one_document_with_the_tables_figures_and_notes(self):
+        run = self.orchestrator("compare", "2", "3", "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        doc = json.loads(run.stdout)
+        self.assertEqual((doc["run_a"]["id"], doc["run_b"]["id"]), (2, 3))
+        self.assertEqual(doc["run_b"]["status"], "failed")
+        self.assertTrue(doc["testbeds_differ"])
+        self.assertIn("run 3 failed: its figures are those stored before it failed", doc["notes"])
+        self.assertEqual(doc["only_in_b"], ["broken"])
+        steady = [w for w in doc["workloads"] if w["name"] == "steady"][0]
+        self.assertTrue(steady["definitions_differ"])
+        self.assertEqual(steady["definition_changes"], ["connections (run 2: 16, run 3: 32)"])
+        self.assertEqual([m["metric"] for m in steady["metrics"]],
+                         ["throughput.rps", "throughput.bytes_per_s", "latency.p50",
+                          "latency.p99", "latency.p999", "errors.count"])
 
     def test_compare_rejects_an_alpha_outside_zero_to_one(self):
         run = self.orchestrator("compare", "1", "2", "--alpha", "1.5")

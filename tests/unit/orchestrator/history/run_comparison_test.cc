@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 namespace benchgate::history {
@@ -40,7 +41,7 @@ WorkloadSamples workload(const std::string& name, const std::vector<double>& rps
 
 RunSamples run(int64_t id, std::vector<WorkloadSamples> workloads,
                const std::string& testbed = "tb1") {
-  return RunSamples{id, testbed, "host-" + testbed, std::move(workloads)};
+  return RunSamples{id, testbed, "host-" + testbed, std::move(workloads), "", "ok"};
 }
 
 // The text with runs of spaces collapsed, so checks do not depend on column widths.
@@ -278,6 +279,42 @@ TEST(RunComparison, RunsOfDifferentScenariosAreNoted) {
       << text;
   b.scenario = "checkout";
   EXPECT_EQ(render_comparison(compare_runs(a, b)).find("note:"), std::string::npos);
+}
+
+// compare --json: the same comparison, figures and changes as numbers (null where there is
+// none), the notes the text prints.
+TEST(RunComparison, TheJsonDocumentHoldsTheFiguresChangesAndNotes) {
+  WorkloadSamples b = workload("w", scaled(kBase, 1.5));
+  b.values.erase("errors.count");
+  b.figures.erase("errors.count");
+  RunSamples ra = run(1, {workload("w", kBase), workload("old", kBase)});
+  RunSamples rb = run(2, {b});
+  ra.scenario = "checkout";
+  rb.scenario = "checkout";
+  rb.status = "aborted";
+  const nlohmann::json j = nlohmann::json::parse(render_comparison_json(compare_runs(ra, rb)));
+  EXPECT_EQ(j["run_a"]["id"], 1);
+  EXPECT_EQ(j["run_b"]["status"], "aborted");
+  EXPECT_EQ(j["alpha"], 0.05);
+  ASSERT_EQ(j["notes"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["notes"][0].get<std::string>().rfind("run 2 was aborted (interrupted)", 0), 0u);
+  ASSERT_EQ(j["workloads"].size(), 1u);
+  const nlohmann::json& metrics = j["workloads"][0]["metrics"];
+  const nlohmann::json& rps = metrics[0];
+  EXPECT_EQ(rps["metric"], "throughput.rps");
+  EXPECT_DOUBLE_EQ(rps["figure_a"].get<double>(), 10000);
+  EXPECT_DOUBLE_EQ(rps["figure_b"].get<double>(), 15000);
+  EXPECT_NEAR(rps["change"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(rps["significant"], true);
+  EXPECT_EQ(rps["n_a"], 5);
+  const nlohmann::json& errors = metrics[metrics.size() - 1];
+  EXPECT_EQ(errors["metric"], "errors.count");
+  EXPECT_DOUBLE_EQ(errors["figure_a"].get<double>(), 0);
+  EXPECT_TRUE(errors["figure_b"].is_null());
+  EXPECT_TRUE(errors["change"].is_null());
+  EXPECT_EQ(errors["missing_in"], nlohmann::json::array({2}));
+  EXPECT_EQ(j["only_in_a"], nlohmann::json::array({"old"}));
+  EXPECT_EQ(j["only_in_b"], nlohmann::json::array());
 }
 
 TEST(RunComparison, WorkloadsInOnlyOneRunAreListedAsSuch) {
