@@ -53,19 +53,26 @@ std::optional<double> read_bound(TableReader& r, std::string_view key, MetricKin
 
 // errors.rate is errors over operations, worker.cpu_utilization the busiest load thread's CPU
 // time over its window: a bound past 100% is a gate that can never fail (max) or never pass
-// (min). Refused at the value, as the scenario wrote it.
+// (min). An errors.rate max of 100% can never fail either (a gate fails only past its max, and
+// errors never outnumber operations). Refused at the value, as the scenario wrote it.
 void check_ratio_bound(TableReader& r, std::string_view key, std::optional<double> bound,
                        std::string_view metric) {
-  if (!bound || *bound <= 1) return;
+  if (!bound) return;
+  const bool errors_max = metric == "errors.rate" && key == "max";
+  if (errors_max ? *bound < 1 : *bound <= 1) return;
   const std::string_view what = metric == "errors.rate"
                                     ? "errors over operations"
                                     : "the busiest load thread's CPU time over its window";
   const toml::node* n = r.node(key);
   const std::string written = n->is_string() ? "\"" + shown_text(n->as_string()->get()) + "\""
                                              : workload_limits::decimal_text(*bound);
-  r.diagnostics().error(r.value_location(key), "key '" + std::string(key) + "' of metric '" +
-                                                   std::string(metric) + "' (" + std::string(what) +
-                                                   ") must be at most 100% (or 1), got " + written);
+  const std::string head = "key '" + std::string(key) + "' of metric '" + std::string(metric) +
+                           "' (" + std::string(what) + ")";
+  r.diagnostics().error(r.value_location(key),
+                        errors_max ? head + " must be below 100% (or 1), got " + written +
+                                         ": errors never outnumber operations, so such a gate "
+                                         "can never fail"
+                                   : head + " must be at most 100% (or 1), got " + written);
 }
 
 // The workload names, for suggestions and matching.
@@ -345,7 +352,10 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
     }
   }
 
-  const bool relative = r.has("baseline") || r.has("against");
+  // A stray 'against' (no [compare]) is refused at the key (read_against) and nothing else:
+  // it makes no relative gate, and the keys of one beside it are not refused a second time.
+  const bool stray_against = !compared && r.has("against");
+  const bool relative = r.has("baseline") || (compared && r.has("against"));
   if (auto baseline = r.string("baseline")) {
     if (baseline->empty()) {
       diag.error(r.value_location("baseline"), "key 'baseline' is empty");
@@ -360,7 +370,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   check_figure();
   read_paired_test(r, gate);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
-    if (!relative && r.has(key)) {
+    if (!relative && !stray_against && r.has(key)) {
       diag.error(r.key_location(key), "key '" + std::string(key) +
                                           "' applies only to a relative gate (one with 'baseline'" +
                                           (compared ? " or 'against'" : "") + ")");

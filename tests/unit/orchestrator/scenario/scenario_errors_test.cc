@@ -328,21 +328,51 @@ TEST(ScenarioErrors, DotAndDotDotAreNoNames) {
   }
 }
 
-TEST(ScenarioErrors, AnErrorRateBoundPastAHundredPercentIsRefusedAtItsValue) {
+// An errors.rate max fails only when the rate is past it, and errors never outnumber operations:
+// a max of 100% or more can never fail. A min past 100% can never pass; a min of 100% (every
+// operation fails) is odd but can.
+TEST(ScenarioErrors, AnErrorRateMaxOfAHundredPercentOrMoreOrAMinPastItIsRefusedAtItsValue) {
   const std::string gate = "[[gates]]\nworkload = \"w\"\nmetric = \"errors.rate\"\n";
+  const std::string max =
+      "s.toml:%d:7: error: key 'max' of metric 'errors.rate' (errors over "
+      "operations) must be below 100% (or 1), got ";
+  const std::string never = ": errors never outnumber operations, so such a gate can never fail";
+  auto at = [&](int line) {
+    std::string text = max;
+    text.replace(text.find("%d"), 2, std::to_string(line));
+    return text;
+  };
   EXPECT_EQ(refusals_of(std::string(kHead) + gate + "max = \"150%\"\n" + gate + "min = 2\n" + gate +
-                        "max = \"100.5 %\"\n"),
+                        "max = \"100.5 %\"\n" + gate + "max = \"100%\"\n" + gate + "max = 1\n"),
             (std::vector<std::string>{
-                "s.toml:8:7: error: key 'max' of metric 'errors.rate' (errors over operations) "
-                "must be at most 100% (or 1), got \"150%\"",
+                at(8) + "\"150%\"" + never,
                 "s.toml:12:7: error: key 'min' of metric 'errors.rate' (errors over operations) "
                 "must be at most 100% (or 1), got 2",
-                "s.toml:16:7: error: key 'max' of metric 'errors.rate' (errors over operations) "
-                "must be at most 100% (or 1), got \"100.5 %\"",
+                at(16) + "\"100.5 %\"" + never,
+                at(20) + "\"100%\"" + never,
+                at(24) + "1" + never,
             }));
-  const LoadResult r = test_support::load_hermetic(std::string(kHead) + gate + "max = \"100%\"\n" +
-                                                   gate + "max = 1\n" + gate + "min = \"0%\"\n");
+  const LoadResult r = test_support::load_hermetic(std::string(kHead) + gate + "max = \"99.9%\"\n" +
+                                                   gate + "max = 0.5\n" + gate + "min = \"0%\"\n" +
+                                                   gate + "min = \"100%\"\n" + gate + "min = 1\n");
   EXPECT_TRUE(r.ok()) << test_support::diagnostics_text(r);
+}
+
+// A gate's 'against' in a scenario that compares nothing is refused once, at the key: it makes
+// no relative gate, so neither a missing max_regression nor one present is a second error.
+TEST(ScenarioErrors, AStrayAgainstIsRefusedOnceAtTheKey) {
+  const std::string gate =
+      "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\n";  // lines 5 to 7
+  const std::string stray =
+      "error: key 'against' judges one variant against another of the same run, and this "
+      "scenario compares none ([compare] routers or workers)";
+  EXPECT_EQ(refusals_of(std::string(kHead) + gate + "min = 5\nagainst = \"x\"\n"),
+            std::vector<std::string>{"s.toml:9:1: " + stray});
+  EXPECT_EQ(refusals_of(std::string(kHead) + gate + "against = \"x\"\n"),
+            std::vector<std::string>{"s.toml:8:1: " + stray});
+  EXPECT_EQ(refusals_of(std::string(kHead) + gate +
+                        "min = 5\nagainst = \"x\"\nmax_regression = \"5%\"\nalpha = 0.05\n"),
+            std::vector<std::string>{"s.toml:9:1: " + stray});
 }
 
 TEST(ScenarioErrors, ACpuUtilizationBoundPastAHundredPercentIsRefusedAtItsValue) {
