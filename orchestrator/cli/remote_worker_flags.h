@@ -1,5 +1,7 @@
-// The flags of the remote workers a local run uses, the same in `run` and `calibrate`:
-// --workers-at, --workers, --workers-wait and --worker-token-file, declared and checked once.
+// The flags of the remote workers a run uses: --workers-at, --workers, --workers-wait and
+// --worker-token-file, declared once for `run`, `calibrate` and `serve`, and checked once for
+// `run` and `calibrate` (check_remote_worker_flags). `serve` checks them its own way: its
+// scenarios come later, submitted, so --workers needs --workers-at there.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,7 @@ struct RemoteWorkerFlags {
   std::string token_file;              // --worker-token-file: token for the remote workers
 };
 
-// Adds the four flags to `command`, in that order, with the help `serve` gives them too.
+// Adds the four flags to `command`, in that order, with the same help everywhere.
 void add_remote_worker_options(CLI::App& command, RemoteWorkerFlags& flags);
 
 struct CheckedRemoteWorkers {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "common/util/baseline_name.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/existing_store.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -35,8 +36,9 @@ void add_report_command(CLI::App& app, ReportFlags& flags) {
 
 int report_command(const ReportFlags& flags) {
   if (!flags.baseline.empty()) {
-    if (auto valid = store::check_baseline_name(flags.baseline); !valid) {
-      std::fprintf(stderr, "error: --baseline %s\n", valid.message().c_str());
+    // "--baseline 'a b' may contain only ...": the flag says what the value is.
+    if (std::string why = baseline_name_reason(flags.baseline); !why.empty()) {
+      std::fprintf(stderr, "error: --baseline %s\n", why.c_str());
       return kExitInvalidInput;
     }
   }

@@ -8,7 +8,6 @@
 
 #include "common/security/token.h"
 #include "common/units/units.h"
-#include "common/workload/workload_limits.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/serve.h"
 #include "orchestrator/cli/binary_flags.h"
@@ -97,11 +96,7 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->capture_default_str();
   serve->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   serve->add_option("--worker-bin", flags.worker_binary, kWorkerBinHelp);
-  serve->add_option("--workers-at", flags.worker_addresses, kWorkersAtHelp)->delimiter(',');
-  serve->add_option("--workers", flags.worker_count, kWorkersHelp)
-      ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));
-  serve->add_option("--workers-wait", flags.workers_wait, kWorkersWaitHelp)->capture_default_str();
-  serve->add_option("--worker-token-file", flags.worker_token_file, kWorkerTokenFileHelp);
+  add_remote_worker_options(*serve, flags.workers);
 }
 
 int serve_command(const ServeFlags& flags) {
@@ -121,13 +116,13 @@ int serve_command(const ServeFlags& flags) {
     every_ns = *every;
   }
   // The service's scenarios may name their own [workers] at; --workers alone needs --workers-at.
-  auto workers_wait =
-      check_workers_flags(flags.worker_count, flags.workers_wait, !flags.worker_addresses.empty());
+  auto workers_wait = check_workers_flags(flags.workers.count, flags.workers.wait,
+                                          !flags.workers.addresses.empty());
   if (!workers_wait) {
     std::fprintf(stderr, "error: %s\n", workers_wait.message().c_str());
     return kExitInvalidInput;
   }
-  auto worker_token = token_for_workers(flags.worker_token_file, flags.worker_addresses, stderr);
+  auto worker_token = token_for_workers(flags.workers.token_file, flags.workers.addresses, stderr);
   if (!worker_token) {
     std::fprintf(stderr, "error: %s\n", worker_token.message().c_str());
     return kExitInvalidInput;
@@ -141,7 +136,7 @@ int serve_command(const ServeFlags& flags) {
   // under test on remote workers never starts it, and is told which submissions will fail.
   std::string unloaded;  // the folder's invalid files: said by the rounds and jobs that run them
   const app::NeededBinaries needed = app::needed_binaries(
-      serve::scenarios_in(flags.scenarios_dir, unloaded), !flags.worker_addresses.empty());
+      serve::scenarios_in(flags.scenarios_dir, unloaded), !flags.workers.addresses.empty());
   for (const auto& [given, name, env, needed_by_folder] :
        {std::tuple{&flags.router_binary, "router", "BENCHGATE_ROUTER_BIN", needed.router},
         std::tuple{&flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN", needed.worker}}) {
@@ -180,8 +175,8 @@ int serve_command(const ServeFlags& flags) {
                       flags.keep_output_total_bytes},
                      flags.max_run_seconds * 1'000'000'000,
                      flags.metrics_scenarios,
-                     {flags.router_binary, flags.worker_binary, flags.worker_addresses,
-                      *worker_token, flags.worker_count, *workers_wait},
+                     {flags.router_binary, flags.worker_binary, flags.workers.addresses,
+                      *worker_token, flags.workers.count, *workers_wait},
                      {.busy_timeout_ms = *busy_timeout_ms}});
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/cli/remote_worker_flags.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/job_queue.h"
 
@@ -27,10 +28,9 @@ struct ServeFlags {
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   std::string router_binary;
   std::string worker_binary;
-  std::vector<std::string> worker_addresses;  // connect to these instead of spawning
-  std::string worker_token_file;              // token for the worker_addresses workers
-  size_t worker_count = 0;                    // --workers: remote workers to wait for
-  std::string workers_wait = "60s";
+  // --workers-at, --workers, --workers-wait, --worker-token-file: declared as `run` declares
+  // them (add_remote_worker_options), checked by serve's own rule (serve_command).
+  RemoteWorkerFlags workers;
   size_t max_queued = serve::JobQueueLimits{}.max_waiting;
   size_t keep_finished = serve::JobQueueLimits{}.finished_kept;
   size_t keep_output_bytes = serve::JobQueueLimits{}.event_bytes_kept;

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "common/time/clock.h"
+#include "common/util/baseline_name.h"
 #include "common/util/shown_text.h"
-#include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
 
@@ -53,19 +53,13 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
        {std::tuple{"--promote", "promote", &options.promote},
         std::tuple{"--baseline", "baseline", &options.baseline}}) {
     if (name->empty()) continue;
-    if (auto valid = store::check_baseline_name(*name); !valid) {
-      if (!flags) return Error{"field '" + std::string(field) + "': " + valid.message()};
-      // "--baseline 'a b' may contain only ...", "--promote must have 1 to 100 characters": the
-      // flag says what the value is, and the message's own "baseline name" said it twice.
-      const std::string message = valid.message();
-      std::string_view why = message;
-      for (std::string_view noun : {"a baseline name ", "baseline name "}) {
-        if (why.starts_with(noun)) {
-          why.remove_prefix(noun.size());
-          break;
-        }
+    if (std::string why = baseline_name_reason(*name); !why.empty()) {
+      // The field's message is the store's ("field 'promote': baseline name 'a b' may ...");
+      // a flag says itself what the value is: "--promote 'a b' may contain only ...".
+      if (!flags) {
+        return Error{"field '" + std::string(field) + "': " + baseline_name_problem(*name)};
       }
-      return Error{std::string(flag) + " " + std::string(why)};
+      return Error{std::string(flag) + " " + why};
     }
   }
   return {};

@@ -9,7 +9,9 @@
 #include "orchestrator/cli/calibrate_command.h"
 #include "orchestrator/cli/gate_command.h"
 #include "orchestrator/cli/history_commands.h"
+#include "orchestrator/cli/report_command.h"
 #include "orchestrator/cli/run_command.h"
+#include "orchestrator/cli/serve_command.h"
 #include "orchestrator/cli/usage_mistakes.h"
 #include "orchestrator/cli/worker_check_command.h"
 
@@ -74,6 +76,49 @@ TEST(CommandHelp, CalibrateRunsNamesItsLimits) {
   const CLI::Option* runs = app.get_subcommand("calibrate")->get_option("--runs");
   EXPECT_EQ(runs->get_description(), "Runs of the A/A series, from 3 to 1000");
   EXPECT_EQ(runs->get_default_str(), "10");
+}
+
+// The remote workers' flags are declared once (add_remote_worker_options): `serve` gives them
+// the help and the limits `run` gives them, and fills the same RemoteWorkerFlags.
+TEST(CommandHelp, ServeDeclaresTheRemoteWorkerFlagsAsRunDoes) {
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags run;
+  ServeFlags serve;
+  add_run_command(app, run);
+  add_serve_command(app, serve);
+  for (const char* flag : {"--workers-at", "--workers", "--workers-wait", "--worker-token-file"}) {
+    const CLI::Option* in_run = app.get_subcommand("run")->get_option(flag);
+    const CLI::Option* in_serve = app.get_subcommand("serve")->get_option(flag);
+    EXPECT_EQ(in_serve->get_description(), in_run->get_description()) << flag;
+    EXPECT_EQ(in_serve->get_default_str(), in_run->get_default_str()) << flag;
+  }
+  EXPECT_EQ(parse_error_for(app, {"serve", "--scenarios", ".", "--workers", "0"}),
+            "`orchestrator serve`: --workers: Value 0 not in range 1 to 1024; see `orchestrator "
+            "serve --help`");
+  EXPECT_EQ(
+      parse_error_for(app, {"serve", "--scenarios", ".", "--workers-at", "127.0.0.1:1,127.0.0.1:2",
+                            "--workers", "2", "--workers-wait", "5s", "--worker-token-file", "t"}),
+      "(parsed)");
+  EXPECT_EQ(serve.workers.addresses, (std::vector<std::string>{"127.0.0.1:1", "127.0.0.1:2"}));
+  EXPECT_EQ(serve.workers.count, 2u);
+  EXPECT_EQ(serve.workers.wait, "5s");
+  EXPECT_EQ(serve.workers.token_file, "t");
+}
+
+// The flag says what the value is, and the message does not say "baseline name" after it.
+TEST(CommandHelp, ReportRefusesABadBaselineNameNamingTheFlagOnce) {
+  ReportFlags flags;
+  flags.run_id = 1;
+  flags.baseline = "a b";
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(report_command(flags), 2);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "error: --baseline 'a b' may contain only letters, digits, '_', '-' and '.'\n");
+  flags.baseline = std::string(101, 'x');
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(report_command(flags), 2);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "error: --baseline must have 1 to 100 characters\n");
 }
 
 }  // namespace
