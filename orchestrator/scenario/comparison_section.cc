@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/util/shown_text.h"
@@ -219,40 +220,44 @@ void check_comparison_repetitions(TableReader& top, Scenario& scenario, bool kee
     if (w.repetitions_refused) continue;
     const Location where = w.repetitions_where.line != 0 ? w.repetitions_where : w.where;
     const std::string who = "workload '" + shown_text(w.name) + "': ";
-    // Each repetition measures one window of each variant: a pair. The paired signed-rank gate
-    // on this workload that needs the most of them.
-    Gate* strictest = nullptr;
-    uint32_t needed = 0;
+    const std::string count = std::to_string(w.repetitions);
+    // Each repetition measures one window of each variant: a pair. The paired signed-rank gates
+    // on this workload that need more of them than there are.
+    const auto too_few = [&](const Gate& gate, uint32_t needed) {
+      const uint32_t even = needed + needed % 2;
+      return who + count + " repetitions make " + count +
+             " pairs, and the signed-rank test of the paired gate at line " +
+             std::to_string(gate.where.line) + " can never be significant at alpha " +
+             workload_limits::decimal_text(gate.alpha) + " with fewer than " +
+             std::to_string(needed) + " (no p is below 2^-" + count + " = " +
+             workload_limits::decimal_text(std::ldexp(1.0, -static_cast<int>(w.repetitions))) +
+             "): set repetitions to " + std::to_string(even) +
+             " or more (an even number), or the gate's test = \"t\"";
+    };
+    std::vector<std::pair<Gate*, uint32_t>> short_of_pairs;
     for (Gate& gate : scenario.gates) {
       if (gate.against.empty() || gate.paired_test != PairedTest::kSignedRank ||
           !gate.refused.empty() || !(gate.alpha > 0 && gate.alpha < 1) ||
           !workload_matches(gate.workload, w.name)) {
         continue;
       }
-      const uint32_t n = signed_rank_min_pairs(gate.alpha);
-      if (n > needed) {
-        needed = n;
-        strictest = &gate;
-      }
+      const uint32_t needed = signed_rank_min_pairs(gate.alpha);
+      if (w.repetitions < needed) short_of_pairs.emplace_back(&gate, needed);
     }
-    const std::string count = std::to_string(w.repetitions);
-    if (strictest != nullptr && w.repetitions < needed) {
-      const uint32_t even = needed + needed % 2;
-      const std::string message =
-          who + count + " repetitions make " + count +
-          " pairs, and the signed-rank test of the paired gate at line " +
-          std::to_string(strictest->where.line) + " can never be significant at alpha " +
-          workload_limits::decimal_text(strictest->alpha) + " with fewer than " +
-          std::to_string(needed) + " (no p is below 2^-" + count + " = " +
-          workload_limits::decimal_text(std::ldexp(1.0, -static_cast<int>(w.repetitions))) +
-          "): set repetitions to " + std::to_string(even) +
-          " or more (an even number), or the gate's test = \"t\"";
+    if (!short_of_pairs.empty()) {
       if (!keep_refused) {
-        diag.error(where, message);
+        // The load fails: one error, for the gate that needs the most pairs (the first of
+        // equals); the count it names is enough for every other.
+        const auto strictest =
+            std::max_element(short_of_pairs.begin(), short_of_pairs.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        diag.error(where, too_few(*strictest->first, strictest->second));
       } else {
-        // A stored run judged again: the gate is refused, not the load.
-        if (!strictest->refused.empty()) strictest->refused += "; ";
-        strictest->refused += "line " + std::to_string(where.line) + ": " + message;
+        // A stored run judged again: every gate that can never fail on these pairs is refused,
+        // each for its own alpha, not the load (nor only the strictest of them).
+        for (const auto& [gate, needed] : short_of_pairs) {
+          gate->refused = "line " + std::to_string(where.line) + ": " + too_few(*gate, needed);
+        }
       }
       continue;
     }

@@ -52,7 +52,8 @@ void read_comparison(TableReader& top, Scenario& scenario, const RefusedWorkerIm
 // A comparison's repetitions, once its gates are read, at the `repetitions` value (in the
 // workload or [defaults]): an even number (A B, B A, ...), and at least as many pairs as each
 // paired gate's signed-rank test on the workload needs to be significant at its alpha at all.
-// `keep_refused`: the latter refuses the gate (Gate::refused), not the load.
+// Too few pairs fail the load once per workload, naming the gate that needs the most;
+// `keep_refused`: every such gate is refused instead (Gate::refused), not the load.
 void check_comparison_repetitions(TableReader& top, Scenario& scenario, bool keep_refused);
 
 // `sweep = { request_bytes = [...] }` (or connections) of a workload: the workloads it expands

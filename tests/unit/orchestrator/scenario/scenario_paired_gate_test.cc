@@ -238,5 +238,37 @@ TEST(ScenarioPairedGate, AStoredRunsGateWithTooFewPairsIsRefusedNotTheLoad) {
       << r.scenario->gates.at(0).refused;
 }
 
+TEST(ScenarioPairedGate, AStoredRunRefusesEveryGateWithTooFewPairsNotOnlyTheStrictest) {
+  // 4 pairs: alpha 0.01 needs 7 and alpha 0.05 needs 5; neither gate can ever fail, so both
+  // are refused, each naming its own alpha. A third at alpha 0.1 (4 pairs: p 0.0625) is judged.
+  std::string text = paired("repetitions = 4", "alpha = 0.01\n");
+  const std::string second =
+      "[[gates]]\nworkload = \"w\"\nmetric = \"throughput.rps\"\nvariant = \"new\"\n"
+      "against = \"old\"\nmax_regression = \"2%\"\n";
+  text += second + "alpha = 0.05\n" + second + "alpha = 0.1\n";
+  LoadOptions options = test_support::hermetic_options();
+  options.keep_refused_gates = true;
+  LoadResult r = load_scenario_text(text, "s.toml", options);
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  ASSERT_EQ(r.scenario->gates.size(), 3u);
+  EXPECT_NE(r.scenario->gates[0].refused.find("at line 11 can never be significant at alpha "
+                                              "0.01 with fewer than 7"),
+            std::string::npos)
+      << r.scenario->gates[0].refused;
+  EXPECT_NE(r.scenario->gates[1].refused.find(
+                "line 10: workload 'w': 4 repetitions make 4 pairs, and the signed-rank test of "
+                "the paired gate at line 18 can never be significant at alpha 0.05 with fewer "
+                "than 5 (no p is below 2^-4 = 0.0625): set repetitions to 6 or more"),
+            std::string::npos)
+      << r.scenario->gates[1].refused;
+  EXPECT_EQ(r.scenario->gates[2].refused, "");
+  // Loaded to run, the same file is one error, for the strictest gate.
+  const auto load = test_support::diagnostic_lines(load_hermetic(text));
+  ASSERT_EQ(load.size(), 1u);
+  EXPECT_NE(load[0].find("gate at line 11 can never be significant at alpha 0.01"),
+            std::string::npos)
+      << load[0];
+}
+
 }  // namespace
 }  // namespace benchgate::scenario
