@@ -136,13 +136,14 @@ int compare(Store& store, const HistoryFlags& flags) {
   if (!(flags.alpha > 0 && flags.alpha < 1)) {
     return fail(kExitInvalidInput, "--alpha must lie strictly between 0 and 1");
   }
+  // A run that does not exist is named as such first, as when the two ids differ.
+  auto a = load_samples(store, flags.run_a);
+  if (!a) return fail(a.error());
   if (flags.run_a == flags.run_b) {
     return fail(kExitInvalidInput,
                 "compare " + std::to_string(flags.run_a) + " " + std::to_string(flags.run_b) +
                     ": a run compared with itself shows no change; give two different runs");
   }
-  auto a = load_samples(store, flags.run_a);
-  if (!a) return fail(a.error());
   auto b = load_samples(store, flags.run_b);
   if (!b) return fail(b.error());
   const history::RunComparison comparison = history::compare_runs(*a, *b, flags.alpha);

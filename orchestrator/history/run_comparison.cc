@@ -179,13 +179,10 @@ std::vector<std::string> workload_notes(const RunComparison& c, const WorkloadCo
   return notes;
 }
 
-// The notes on the two runs as a whole: the same run, different testbeds, a run that did not
-// end ok, different scenarios.
+// The notes on the two runs as a whole: different testbeds, a run that did not end ok,
+// different scenarios.
 std::vector<std::string> run_notes(const RunComparison& c) {
   std::vector<std::string> notes;
-  if (c.same_run) {
-    notes.push_back(fmt::format("run {} is compared with itself: every change is zero", c.run_a));
-  }
   if (c.testbeds_differ) {
     notes.push_back(fmt::format(
         "the runs were measured on different testbeds (run {} on {}, run {} on {}); part of any "
@@ -194,7 +191,6 @@ std::vector<std::string> run_notes(const RunComparison& c) {
   }
   for (const auto& [run, status] :
        {std::pair{c.run_a, c.status_a}, std::pair{c.run_b, c.status_b}}) {
-    if (c.same_run && run == c.run_b) break;
     if (auto note = status_note(run, status)) notes.push_back(std::move(*note));
   }
   if (c.scenario_a != c.scenario_b) {
@@ -245,7 +241,6 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
   c.run_b = b.run_id;
   c.alpha = alpha;
   c.confidence = confidence;
-  c.same_run = a.run_id == b.run_id;
   c.testbeds_differ = a.testbed_fingerprint != b.testbed_fingerprint;
   c.host_a = a.testbed_host;
   c.host_b = b.testbed_host;

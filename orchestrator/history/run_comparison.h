@@ -78,7 +78,6 @@ struct RunComparison {
   int64_t run_b = 0;
   double alpha = 0.05;
   double confidence = 0.95;
-  bool same_run = false;  // a run against itself: noted, every change is zero
   bool testbeds_differ = false;
   std::string host_a, host_b;
   std::string scenario_a, scenario_b;            // noted when they differ
@@ -88,17 +87,19 @@ struct RunComparison {
   std::vector<std::string> only_in_b;
 };
 
+// `a` and `b` are two different runs: `compare` refuses a run compared with itself, as every
+// change would be zero.
 RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alpha = 0.05,
                            double confidence = 0.95);
 
 // The comparison as text: a header saying what each column is, then a table per workload with
 // columns metric, run A's figure, run B's, the change ("~" before it when the repetitions show
 // no significant difference, or a significant one the other way, which a note then names), the
-// interval, the p-value and the repetitions; notes on a run
-// compared with itself, a run that did not end ok (running, failed, aborted, abandoned), runs of
-// different scenarios, differing testbeds and definitions (naming the parameters that differ),
-// repetitions too few for any p below alpha; workloads found in only one run. A metric one run
-// did not collect shows the other run's figure and "-" for the run without it.
+// interval, the p-value and the repetitions; notes on a run that did not end ok (running,
+// failed, aborted, abandoned), runs of different scenarios, differing testbeds and definitions
+// (naming the parameters that differ), repetitions too few for any p below alpha; workloads
+// found in only one run. A metric one run did not collect shows the other run's figure and "-"
+// for the run without it.
 std::string render_comparison(const RunComparison& comparison);
 
 // The same comparison as one JSON document (`compare --json`, docs/GATES.md, "Outputs for

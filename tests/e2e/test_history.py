@@ -92,7 +92,8 @@ class HistoryTest(unittest.TestCase):
         self.assertIn("gates: never evaluated for this run", run.stdout)
 
     def test_an_unknown_run_is_a_usage_error(self):
-        for args in (["runs", "show", "99"], ["compare", "1", "99"]):
+        # compare 99 99 names the missing run, not a run compared with itself.
+        for args in (["runs", "show", "99"], ["compare", "1", "99"], ["compare", "99", "99"]):
             run = self.orchestrator(*args)
             self.assertEqual(run.returncode, 2, args)
             self.assertEqual(run.stderr, "error: run 99 does not exist\n")

@@ -201,18 +201,6 @@ TEST(RunComparison, TooFewRepetitionsForAnySignificanceAreNotedAndTheChangeIsSti
             std::string::npos);
 }
 
-TEST(RunComparison, ARunComparedWithItselfIsNoted) {
-  const RunComparison c =
-      compare_runs(run(2, {workload("w", kBase)}), run(2, {workload("w", kBase)}));
-  EXPECT_TRUE(c.same_run);
-  EXPECT_NE(render_comparison(c).find("\nnote: run 2 is compared with itself: every change is "
-                                      "zero\n"),
-            std::string::npos)
-      << render_comparison(c);
-  EXPECT_FALSE(
-      compare_runs(run(1, {workload("w", kBase)}), run(2, {workload("w", kBase)})).same_run);
-}
-
 TEST(RunComparison, AMetricMissingFromOneRunSaysWhereItWasNotCollected) {
   WorkloadSamples b = workload("w", kBase);
   b.values.erase("throughput.rps");
