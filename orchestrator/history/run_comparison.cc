@@ -44,8 +44,16 @@ MetricComparison compare_metric(std::string_view metric, const RunSamples& ra,
   const auto vb = b.values.find(m.metric);
   const bool has_a = va != a.values.end() && !va->second.empty();
   const bool has_b = vb != b.values.end() && !vb->second.empty();
-  if (!has_a) m.missing_in.push_back(ra.run_id);
-  if (!has_b) m.missing_in.push_back(rb.run_id);
+  // A run that did not collect the metric (no repetition values) has no figure of it either,
+  // whatever it stored: the text shows "-" for it and for the change, the JSON null.
+  if (!has_a) {
+    m.missing_in.push_back(ra.run_id);
+    m.figure_a.reset();
+  }
+  if (!has_b) {
+    m.missing_in.push_back(rb.run_id);
+    m.figure_b.reset();
+  }
   if (!has_a || !has_b) return m;
   m.n_a = va->second.size();
   m.n_b = vb->second.size();

@@ -50,7 +50,8 @@ struct RunSamples {
 
 struct MetricComparison {
   std::string metric;
-  // Each run's figure, the RUN columns; nothing where the run has none stored.
+  // Each run's figure, the RUN columns; nothing where the run has none stored, or has no
+  // repetition values of the metric (`missing_in`: it was not collected there).
   std::optional<double> figure_a, figure_b;
   // Over the repetitions' values: the test and the interval. Empty when the metric is missing
   // from either run; `missing_in` then says which.

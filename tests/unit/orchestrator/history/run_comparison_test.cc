@@ -269,6 +269,34 @@ TEST(RunComparison, RunsOfDifferentScenariosAreNoted) {
   EXPECT_EQ(render_comparison(compare_runs(a, b)).find("note:"), std::string::npos);
 }
 
+// A run with a stored figure but no repetition values of the metric: the text shows "-" for its
+// figure and the change, and the JSON null for both, by the one rule (the JSON gave the figure
+// and a change).
+TEST(RunComparison, AFigureWithoutRepetitionValuesIsADashInTheTextAndNullInTheJson) {
+  WorkloadSamples b = workload("w", scaled(kBase, 1.5));
+  b.values.erase("throughput.rps");
+  ASSERT_EQ(b.figures.count("throughput.rps"), 1u);
+  const RunComparison c = compare_runs(run(1, {workload("w", kBase)}), run(2, {b}));
+  const std::string text = squash(render_comparison(c));
+  EXPECT_NE(text.find("\n throughput.rps 10.0k ops/s - - not collected in run 2\n"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = nlohmann::json::parse(render_comparison_json(c));
+  const nlohmann::json& rps = j["workloads"][0]["metrics"][0];
+  ASSERT_EQ(rps["metric"], "throughput.rps");
+  EXPECT_DOUBLE_EQ(rps["figure_a"].get<double>(), 10000);
+  EXPECT_TRUE(rps["figure_b"].is_null()) << rps.dump();
+  EXPECT_TRUE(rps["change"].is_null()) << rps.dump();
+  EXPECT_EQ(rps["missing_in"], nlohmann::json::array({2}));
+  // The other way round: run A's figure is the one not shown.
+  const nlohmann::json ba = nlohmann::json::parse(
+      render_comparison_json(compare_runs(run(1, {b}), run(2, {workload("w", kBase)}))));
+  const nlohmann::json& rps_ba = ba["workloads"][0]["metrics"][0];
+  EXPECT_TRUE(rps_ba["figure_a"].is_null()) << rps_ba.dump();
+  EXPECT_DOUBLE_EQ(rps_ba["figure_b"].get<double>(), 10000);
+  EXPECT_TRUE(rps_ba["change"].is_null()) << rps_ba.dump();
+}
+
 // compare --json: the same comparison, figures and changes as numbers (null where there is
 // none), the notes the text prints.
 TEST(RunComparison, TheJsonDocumentHoldsTheFiguresChangesAndNotes) {
