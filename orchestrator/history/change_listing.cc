@@ -136,7 +136,7 @@ std::string render_change_json(const std::vector<store::SeriesChanges>& series,
       {"min_change", context.min_change},
       {"since", context.since.empty() ? nlohmann::json(nullptr) : nlohmann::json(context.since)},
       {"series", std::move(list)}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace benchgate::history

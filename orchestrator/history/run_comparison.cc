@@ -377,7 +377,7 @@ std::string render_comparison_json(const RunComparison& c) {
                         {"workloads", std::move(workloads)},
                         {"only_in_a", c.only_in_a},
                         {"only_in_b", c.only_in_b}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace benchgate::history

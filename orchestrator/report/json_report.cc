@@ -396,7 +396,7 @@ std::string json_report(const std::vector<ScenarioReport>& reports, int exit_cod
   for (const auto& report : reports) scenarios.push_back(scenario_json(report));
   json doc = {
       {"benchgate", command_line::version()}, {"scenarios", scenarios}, {"exit_code", exit_code}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace benchgate::report

@@ -58,7 +58,7 @@ std::string parameters_json(const changes::ChangeOptions& o) {
       {"seed", std::to_string(o.seed)},
       // What a point is: an analysis of the medians over repetitions (before) is not current.
       {"points", "workload_figures"}}
-      .dump();
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // A workload series without its metric.

@@ -14,11 +14,17 @@ nlohmann::json parse(const std::string& text) {
 }  // namespace
 
 std::string to_json(const std::map<std::string, std::string>& m) {
-  return nlohmann::json(m).dump();
+  return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
-std::string to_json(const std::map<std::string, uint64_t>& m) { return nlohmann::json(m).dump(); }
-std::string to_json(const std::vector<std::string>& v) { return nlohmann::json(v).dump(); }
-std::string to_json(const std::vector<int64_t>& v) { return nlohmann::json(v).dump(); }
+std::string to_json(const std::map<std::string, uint64_t>& m) {
+  return nlohmann::json(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+std::string to_json(const std::vector<std::string>& v) {
+  return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+std::string to_json(const std::vector<int64_t>& v) {
+  return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::map<std::string, std::string> string_map_from_json(const std::string& text) {
   std::map<std::string, std::string> out;

@@ -24,7 +24,7 @@ std::optional<std::string> tool_latency_json(const results::Repetition& rep) {
   if (t.mean_ns) j["mean_ns"] = *t.mean_ns;
   if (t.stdev_ns) j["stdev_ns"] = *t.stdev_ns;
   if (t.max_ns) j["max_ns"] = *t.max_ns;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // A counter the workers measured, or nothing.

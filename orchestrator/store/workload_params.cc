@@ -54,7 +54,7 @@ std::string workload_params_json(const scenario::Workload& w) {
   if (w.protocol == scenario::Protocol::kHttp2) j["http2"] = http2_params_json(w);
   // Only where set, for the same reason.
   if (w.new_connection_per_request) j["new_connection_per_request"] = true;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 nlohmann::json tls_params_json(const scenario::TlsSettings& tls) {

@@ -719,3 +719,29 @@ TEST(VariantNames, EveryReportWritesTheVariantAsTheTerminalDoes) {
 
 }  // namespace
 }  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// A workload's error can hold bytes that are not UTF-8 (a worker's own message, a tool's
+// stderr): the JSON report writes them as U+FFFD instead of throwing (nlohmann's strict dump
+// threw type_error 316, and the orchestrator ended on an uncaught exception).
+TEST(JsonReport, TextThatIsNotUtf8IsWrittenWithReplacementCharacters) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  results::WorkloadResult failed = saturated_workload();
+  failed.status = results::WorkloadStatus::kFailed;
+  failed.error = "worker said \xff\xfe here";
+  report.result.workloads.push_back(failed);
+  report.status = "failed";
+  report.exit_code = 3;
+  std::string text;
+  ASSERT_NO_THROW(text = json_report({report}, 3));
+  const auto json = nlohmann::json::parse(text);
+  EXPECT_EQ(json["scenarios"][0]["workloads"][0]["error"],
+            "worker said \xEF\xBF\xBD\xEF\xBF\xBD here")
+      << text;
+}
+
+}  // namespace
+}  // namespace benchgate::report
