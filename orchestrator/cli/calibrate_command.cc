@@ -119,12 +119,12 @@ std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEs
                 fmt::format("{:.1f}", noise.log_sd / w.between_sd));
   return fmt::format(
       "{} {} {}: {} (cv {} between runs, {} between a run's repetitions): this testbed's speed "
-      "changes between runs; gates on stored baseline runs cannot see {} here, a paired "
+      "changes between runs; gates on stored baseline runs see {} here, a paired "
       "gate (against = VARIANT, windows alternating in one run) {}",
       s.workload, s.variant, s.metric, why, percent(noise.cv), percent(std::expm1(w.log_sd)),
       gates::beyond_meaningful(noise.detectable_5)
           ? seen_text(s.metric, noise.detectable_5)
-          : "below " + detect_text(s.metric, noise.detectable_5),
+          : "only changes past " + detect_text(s.metric, noise.detectable_5),
       paired_sentence(s, w));
 }
 

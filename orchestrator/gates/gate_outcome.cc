@@ -120,7 +120,7 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
   }
   if (centre != 0 && std::isfinite(centre)) {
     s += ' ';
-    s += number("%+.1f%%", (observed / centre - 1) * 100);
+    s += change_percent(observed / centre - 1);
   }
   if (o.method == Method::kPairedSignedRank && o.effect) {
     s += " (Hodges-Lehmann " + change_percent(change_of_log_effect(*o.effect, direction)) +

@@ -126,9 +126,12 @@ double change_of_regression(double r, Direction direction) {
 }
 
 std::string change_percent(double change) {
-  if (change == 0) change = 0;  // -0 (expm1 of -0): no change, not a drop
+  // Rounded to the tenth of a percent it is printed with first, so a change that rounds to 0
+  // (-0.0004, or the -0 of expm1(-0)) reads +0.0%, not -0.0%.
+  double percent = std::round(change * 1000) / 10;
+  if (percent == 0) percent = 0;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", change * 100);
+  std::snprintf(buf, sizeof buf, "%+.1f%%", percent);
   return buf;
 }
 

@@ -455,7 +455,7 @@ connections = 1
                              r": the runs fall into two groups (29|30)\.\d% apart \(cv [\d.]+% "
                              r"between runs, 0\.0% between a run's repetitions\): this "
                              r"testbed's speed changes between runs; gates on stored baseline "
-                             r"runs cannot see below [\d.]+% here, a paired gate \(against = "
+                             r"runs see only changes past [\d.]+% here, a paired gate \(against = "
                              r"VARIANT, windows alternating in one run\) with 3 pairs could "
                              r"see nothing at " + level + r" \(its signed-rank test needs " +
                              str(pairs) + r" pairs; test = \"t\" could see 0\.0%\)")

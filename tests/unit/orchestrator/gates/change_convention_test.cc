@@ -44,6 +44,10 @@ TEST(ChangeConvention, HelpersGiveCandidateOverBaselineMinusOne) {
   EXPECT_EQ(change_percent(-0.716), "-71.6%");
   EXPECT_EQ(change_percent(0.023), "+2.3%");
   EXPECT_EQ(change_percent(change_of_regression(0, Direction::kHigherIsBetter)), "+0.0%");
+  // A change that rounds to 0 at the printed tenth reads +0.0%, whichever side of 0 it lies on.
+  EXPECT_EQ(change_percent(-0.0004), "+0.0%");
+  EXPECT_EQ(change_percent(0.0004), "+0.0%");
+  EXPECT_EQ(change_percent(-0.0006), "-0.1%");
   EXPECT_FALSE(beyond_meaningful(9.0));  // exactly a factor of 10
   EXPECT_TRUE(beyond_meaningful(9.01));
 }
