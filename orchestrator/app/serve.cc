@@ -108,9 +108,6 @@ int serve(const ServeSettings& settings) {
   }
   auto db = open_store(settings.db_path, settings.store);
   if (!db) return fail(db.message());
-  // The Promote call's own connection: the job executor's is its job thread's.
-  auto promote_db = store::Store::open(settings.db_path, settings.store);
-  if (!promote_db) return fail(promote_db.message());
 
   metrics::MetricsObserver metrics(settings.metrics_scenarios);
   // Before /metrics is up: its first scrape says the last verdicts a restart would forget.
@@ -144,7 +141,6 @@ int serve(const ServeSettings& settings) {
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,
               settings.processes.worker_addresses, settings.max_run_ns,
               settings.queue_limits.max_waiting});
-  service.set_store(promote_db->get());
   std::unique_ptr<serve::WebPages> pages;
   if (!settings.http_listen.empty()) {
     auto started = serve::WebPages::start(settings.http_listen, settings.db_path, settings.store,

@@ -197,33 +197,4 @@ grpc::Status OrchestratorService::Cancel(grpc::ServerContext*, const v1::CancelR
   return grpc::Status::OK;
 }
 
-grpc::Status OrchestratorService::Promote(grpc::ServerContext*, const v1::PromoteRequest* request,
-                                          v1::PromoteResponse*) {
-  // The rule `run --promote` and Submit's `promote` follow, naming the request's field.
-  JobOptions options;
-  options.baseline = request->baseline();
-  if (options.baseline.empty()) {
-    return {grpc::StatusCode::INVALID_ARGUMENT, "field 'baseline' is empty: name the baseline"};
-  }
-  if (auto valid = check_job_options(options, OptionNames::kFields); !valid) {
-    return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
-  }
-  if (request->validate_only()) return grpc::Status::OK;
-  if (request->run_ids().empty()) {
-    return {grpc::StatusCode::INVALID_ARGUMENT, "field 'run_ids' is empty: name the runs"};
-  }
-  if (store_ == nullptr) {
-    return {grpc::StatusCode::UNAVAILABLE, "this service promotes no runs (it has no database)"};
-  }
-  const std::vector<int64_t> runs(request->run_ids().begin(), request->run_ids().end());
-  int64_t refused = 0;
-  std::lock_guard lock(store_mutex_);
-  if (auto added = store_->add_baselines(request->baseline(), runs, &refused); !added) {
-    // A run that may not join is the request's; a database that failed is the service's.
-    return {refused != 0 ? grpc::StatusCode::FAILED_PRECONDITION : grpc::StatusCode::UNAVAILABLE,
-            added.message()};
-  }
-  return grpc::Status::OK;
-}
-
 }  // namespace benchgate::serve

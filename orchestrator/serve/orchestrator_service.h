@@ -4,12 +4,10 @@
 
 #include <atomic>
 #include <cstddef>
-#include <mutex>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/job_queue.h"
-#include "orchestrator/store/store.h"
 
 namespace benchgate::serve {
 
@@ -38,21 +36,12 @@ class OrchestratorService final : public v1::Orchestrator::Service {
                       v1::RunStatus* response) override;
   grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
                       v1::RunStatus* response) override;
-  grpc::Status Promote(grpc::ServerContext*, const v1::PromoteRequest* request,
-                       v1::PromoteResponse* response) override;
-
-  // The connection Promote writes baselines through: one of the service's own (the job
-  // executor's is its job thread's), used by one call at a time. Without one, Promote answers
-  // UNAVAILABLE.
-  void set_store(store::Store* db) { store_ = db; }
 
  private:
   JobQueue& queue_;
   const AdmissionPolicy policy_;
   const size_t max_watchers_;
   std::atomic<size_t> watchers_{0};
-  store::Store* store_ = nullptr;
-  std::mutex store_mutex_;
 };
 
 // Domain -> protobuf, shared with tests.

@@ -4,13 +4,10 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
@@ -105,10 +102,8 @@ class CancelOnInterrupt {
   std::thread thread_;  // last: it starts once the members it uses exist
 };
 
-// Streams one job; returns its exit code, and sets `run_id` to its stored run's (0: none).
-int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& server,
-          int64_t& run_id) {
-  run_id = 0;
+// Streams one job; returns its exit code.
+int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& server) {
   grpc::ClientContext context;
   v1::WatchRequest request;
   request.set_job_id(job_id);
@@ -129,7 +124,6 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
         const auto& s = event.status();
         if (s.state() == v1::RunStatus::FINISHED || s.state() == v1::RunStatus::CANCELLED) {
           exit_code = s.exit_code();
-          run_id = s.run_id();
           ended = true;
           cancelled = s.state() == v1::RunStatus::CANCELLED;
           if (s.state() == v1::RunStatus::CANCELLED && s.run_id() == 0 && !app::interrupted()) {
@@ -170,80 +164,26 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
   return exit_code;
 }
 
-grpc::Status promote(v1::Orchestrator::Stub& stub, const std::string& baseline,
-                     const std::vector<int64_t>& runs, bool validate_only) {
-  v1::PromoteRequest request;
-  request.set_baseline(baseline);
-  for (int64_t run : runs) request.add_run_ids(run);
-  request.set_validate_only(validate_only);
-  v1::PromoteResponse response;
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  return stub.Promote(&context, request, &response);
-}
-
-// The runs of several files, once every job has ended: promoted together (one transaction on
-// the service) when the whole invocation exits 0, none otherwise, as a local run promotes the
-// runs of its scenarios. Returns the invocation's exit code: 3 when the service refused them.
-int promote_together(v1::Orchestrator::Stub& stub, const std::string& server,
-                     const std::string& baseline, const std::vector<int64_t>& runs, int exit_code) {
-  if (exit_code != cli::kExitOk || app::interrupted()) {
-    const std::string why = app::interrupted()
-                                ? "an interrupt came during this invocation"
-                                : "the invocation exits " + std::to_string(exit_code);
-    for (int64_t run : runs) {
-      std::printf(
-          "run %lld not promoted to '%s': %s; --promote adds runs only when the whole "
-          "invocation exits 0\n",
-          static_cast<long long>(run), baseline.c_str(), why.c_str());
-    }
-    std::fflush(stdout);
-    return exit_code;
-  }
-  const grpc::Status status = promote(stub, baseline, runs, false);
-  if (!status.ok()) {
-    std::fprintf(stderr, "error: cannot promote the runs to '%s' on %s, none was added: %s\n",
-                 baseline.c_str(), server.c_str(), status.error_message().c_str());
-    return cli::kExitRunError;
-  }
-  for (int64_t run : runs) {
-    std::printf("promoted run %lld to baseline '%s'\n", static_cast<long long>(run),
-                baseline.c_str());
-  }
-  std::fflush(stdout);
-  return exit_code;
-}
-
 }  // namespace
 
 int remote_run(const RemoteRunOptions& options) {
+  // Each file is a job of its own on the service, which promotes its run once that job exits
+  // 0: it cannot hold one file's run back for another file's failed gate, as a local run does
+  // (docs/GATES.md, "Series and baselines"). Refused before anything is submitted.
+  if (!options.job.promote.empty() && options.files.size() > 1) {
+    std::fprintf(stderr,
+                 "error: --promote with --server takes one scenario file, not %zu: the service "
+                 "promotes each file's run on its own when it exits 0, whatever the others do; "
+                 "submit them one at a time, or run them locally to promote them only when "
+                 "every one exits 0\n",
+                 options.files.size());
+    return cli::kExitInvalidInput;
+  }
   // A control channel, as every other of ours: a proxy of the environment (http_proxy,
   // grpc_proxy) is not used, as one could not reach the service's loopback address.
   auto channel = grpcutil::make_control_channel(options.server);
   auto stub = v1::Orchestrator::NewStub(channel);
-  // One file's job is promoted by the service when it exits 0. Several files' are the
-  // client's to promote: a job promoted on its own could not be held back for another file's
-  // failed gate, as a local run holds it (docs/GATES.md, "Series and baselines"). So each is
-  // submitted without --promote, and the runs are promoted together (Promote) only when the
-  // whole invocation exits 0. A service without that call is found before anything is
-  // submitted, and so is a name it refuses.
-  const bool promote_later = !options.job.promote.empty() && options.files.size() > 1;
-  if (promote_later) {
-    const grpc::Status status = promote(*stub, options.job.promote, {}, true);
-    if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
-      std::fprintf(stderr,
-                   "error: the service at %s cannot promote runs after they ended (it has no "
-                   "Promote call): --promote with --server takes one scenario file there, not "
-                   "%zu; submit them one at a time, or run them locally\n",
-                   options.server.c_str(), options.files.size());
-      return cli::kExitInvalidInput;
-    }
-    if (!status.ok()) {
-      print_refusal(options.server, status);
-      return exit_code_for(status);
-    }
-  }
-  auto request_for = [&options, promote_later](const SubmittedFile& file, bool validate_only) {
+  auto request_for = [&options](const SubmittedFile& file, bool validate_only) {
     v1::SubmitRequest request;
     request.mutable_content()->set_file_name(file.name);
     request.mutable_content()->set_text(file.text);
@@ -251,7 +191,7 @@ int remote_run(const RemoteRunOptions& options) {
     request.set_branch(options.job.branch);
     for (const auto& [k, v] : options.job.labels) (*request.mutable_labels())[k] = v;
     request.set_baseline(options.job.baseline);
-    request.set_promote(promote_later ? "" : options.job.promote);
+    request.set_promote(options.job.promote);
     request.set_strict(options.job.strict);
     request.set_validate_only(validate_only);
     // The queue must have room for all of them, not for one each.
@@ -304,7 +244,6 @@ int remote_run(const RemoteRunOptions& options) {
     jobs.push_back(response.job_id());
   }
   int exit_code = cli::kExitOk;
-  std::vector<int64_t> runs;
   for (uint64_t id : jobs) {
     if (app::interrupted()) {
       // Interrupted while watching an earlier job or while submitting: the later jobs too.
@@ -313,12 +252,7 @@ int remote_run(const RemoteRunOptions& options) {
       exit_code = cli::kExitRunError;
       continue;
     }
-    int64_t run_id = 0;
-    exit_code = std::max(exit_code, watch(*stub, id, options.server, run_id));
-    if (run_id != 0) runs.push_back(run_id);
-  }
-  if (promote_later) {
-    exit_code = promote_together(*stub, options.server, options.job.promote, runs, exit_code);
+    exit_code = std::max(exit_code, watch(*stub, id, options.server));
   }
   return exit_code;
 }

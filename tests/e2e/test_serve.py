@@ -464,27 +464,6 @@ class ServeTest(unittest.TestCase):
         self.stop_service()
         self.assertNotIn("promoted", self.service.stdout)
 
-    def test_several_files_runs_are_promoted_together_when_the_invocation_exits_0(self):
-        # Before, --promote with several files was refused (exit 2): the service promoted each
-        # job's run on its own, so a's run would have joined the baseline beside b's failed gate.
-        short = write_scenario(self.dir, "short.toml", SHORT)
-        again = write_scenario(self.dir, "again.toml", SHORT)
-        gated = write_scenario(self.dir, "gated.toml", GATED)
-        client = self.client(short, again, "--promote", "nightly")
-        out, err = client.communicate(timeout=120)
-        self.assertEqual(client.returncode, 0, out + err)
-        self.assertIn("promoted run 1 to baseline 'nightly'\npromoted run 2 to baseline "
-                      "'nightly'\n", out)
-        # A failed gate of one file holds every run of the invocation back.
-        client = self.client(short, gated, "--promote", "nightly")
-        out, err = client.communicate(timeout=120)
-        self.assertEqual(client.returncode, 1, out + err)
-        self.assertIn("run 3 not promoted to 'nightly': the invocation exits 1", out)
-        with sqlite3.connect(os.path.join(self.dir, "serve.db")) as db:
-            self.assertEqual(db.execute("SELECT name, run_id FROM baselines ORDER BY run_id")
-                             .fetchall(), [("nightly", 1), ("nightly", 2)])
-        self.stop_service()
-
     def test_the_client_sends_its_commit_and_branch_as_a_local_run_finds_them(self):
         # Before, a run submitted with --server was stored with no commit and no branch, where
         # a local run in the same folder stored the git work tree's HEAD and branch.

@@ -14,7 +14,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
@@ -36,12 +35,6 @@ class FakeService final : public v1::Orchestrator::Service {
   std::atomic<int> validated{0};  // validate_only requests answered without a job
   std::atomic<int> cancelled{0};
   std::string last_name, last_text;  // of the last submission
-  std::string promote_fields;        // every submission's `promote`, one per line
-  // Promote: how it answers, the validate_only requests, and the runs of each other request.
-  grpc::StatusCode promote_answer = grpc::StatusCode::OK;
-  std::atomic<int> promote_checks{0};
-  std::vector<std::vector<int64_t>> promoted;
-  std::atomic<int> watched{0};
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override {
@@ -61,20 +54,16 @@ class FakeService final : public v1::Orchestrator::Service {
     ++submitted;
     last_name = request->content().file_name();
     last_text = request->content().text();
-    promote_fields += request->promote() + "\n";
-    // A file named fails.toml is a job whose critical gate fails (exit 1).
-    response->set_job_id(request->content().file_name().ends_with("fails.toml") ? 8 : 7);
+    response->set_job_id(7);
     return grpc::Status::OK;
   }
-  grpc::Status Watch(grpc::ServerContext*, const v1::WatchRequest* request,
+  grpc::Status Watch(grpc::ServerContext*, const v1::WatchRequest*,
                      grpc::ServerWriter<v1::WatchEvent>* writer) override {
     v1::WatchEvent event;
-    event.mutable_status()->set_job_id(request->job_id());
+    event.mutable_status()->set_job_id(7);
     event.mutable_status()->set_state(v1::RunStatus::FINISHED);
-    event.mutable_status()->set_exit_code(request->job_id() == 8 ? cli::kExitGateFailed
-                                                                 : cli::kExitOk);
-    // Runs 1, 2, ... in the order the jobs are watched.
-    event.mutable_status()->set_run_id(++watched);
+    event.mutable_status()->set_exit_code(cli::kExitOk);
+    event.mutable_status()->set_run_id(1);
     writer->Write(event);
     if (interrupt_after_settled) app::set_run_cancelled(true);
     return grpc::Status::OK;
@@ -84,21 +73,6 @@ class FakeService final : public v1::Orchestrator::Service {
     ++cancelled;
     status->set_job_id(7);
     status->set_state(v1::RunStatus::FINISHED);
-    return grpc::Status::OK;
-  }
-  grpc::Status Promote(grpc::ServerContext*, const v1::PromoteRequest* request,
-                       v1::PromoteResponse*) override {
-    if (promote_answer == grpc::StatusCode::UNIMPLEMENTED) {
-      return {grpc::StatusCode::UNIMPLEMENTED, ""};  // a service older than Promote
-    }
-    if (request->validate_only()) {
-      ++promote_checks;
-      return grpc::Status::OK;
-    }
-    promoted.emplace_back(request->run_ids().begin(), request->run_ids().end());
-    if (promote_answer != grpc::StatusCode::OK) {
-      return {promote_answer, "baseline add: run 2 was flagged degraded"};
-    }
     return grpc::Status::OK;
   }
 };
@@ -139,65 +113,16 @@ class RemoteRun : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-// Several files' runs are promoted together, by the client, once the whole invocation exits 0:
-// each job is submitted without `promote` (the service would promote each on its own when it
-// exits 0), and one Promote names every run. Before, --promote with several files was refused
-// (exit 2) for want of that call.
-TEST_F(RemoteRun, SeveralFilesRunsArePromotedTogetherWhenTheInvocationExits0) {
-  ::testing::internal::CaptureStdout();
-  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
-  const std::string out = ::testing::internal::GetCapturedStdout();
-  EXPECT_EQ(code, cli::kExitOk) << out;
-  EXPECT_EQ(service_.submitted.load(), 2);
-  EXPECT_EQ(service_.promote_fields, "\n\n");  // neither job promotes itself
-  EXPECT_EQ(service_.promote_checks.load(), 1);
-  ASSERT_EQ(service_.promoted.size(), 1u);
-  EXPECT_EQ(service_.promoted[0], (std::vector<int64_t>{1, 2}));
-  EXPECT_NE(out.find("promoted run 1 to baseline 'main'\npromoted run 2 to baseline 'main'\n"),
-            std::string::npos)
-      << out;
-}
-
-// One file's failed gate holds every run back, as a local run holds them.
-TEST_F(RemoteRun, AFailedGateOfOneFilePromotesNoRun) {
-  ::testing::internal::CaptureStdout();
-  const int code = remote_run(options({file("a.toml"), file("fails.toml")}, "main"));
-  const std::string out = ::testing::internal::GetCapturedStdout();
-  EXPECT_EQ(code, cli::kExitGateFailed) << out;
-  EXPECT_TRUE(service_.promoted.empty());
-  EXPECT_NE(out.find("run 1 not promoted to 'main': the invocation exits 1; --promote adds runs "
-                     "only when the whole invocation exits 0\n"),
-            std::string::npos)
-      << out;
-}
-
-// The service refused a run: none was added (one transaction there), and the invocation exits 3.
-TEST_F(RemoteRun, APromotionTheServiceRefusesIsExitCode3) {
-  service_.promote_answer = grpc::StatusCode::FAILED_PRECONDITION;
-  ::testing::internal::CaptureStderr();
-  ::testing::internal::CaptureStdout();
-  const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
-  ::testing::internal::GetCapturedStdout();
-  const std::string err = ::testing::internal::GetCapturedStderr();
-  EXPECT_EQ(code, cli::kExitRunError) << err;
-  EXPECT_NE(err.find("error: cannot promote the runs to 'main' on 127.0.0.1:"), std::string::npos)
-      << err;
-  EXPECT_NE(err.find(", none was added: baseline add: run 2 was flagged degraded"),
-            std::string::npos)
-      << err;
-}
-
-// A service without Promote could only promote each job on its own: refused before anything is
-// submitted, as every such --promote was before.
-TEST_F(RemoteRun, PromoteWithSeveralFilesOnAServiceWithoutPromoteIsRefusedFirst) {
-  service_.promote_answer = grpc::StatusCode::UNIMPLEMENTED;
+// Each file is a job of its own that the service promotes when it exits 0: with several, a's
+// run would join the baseline although b's gate failed and the client exits 1. Refused, and
+// nothing submitted.
+TEST_F(RemoteRun, PromoteWithSeveralFilesIsRefusedBeforeAnythingIsSubmitted) {
   ::testing::internal::CaptureStderr();
   const int code = remote_run(options({file("a.toml"), file("b.toml")}, "main"));
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(code, cli::kExitInvalidInput) << err;
   EXPECT_EQ(service_.submitted.load(), 0);
-  EXPECT_NE(err.find("--promote with --server takes one scenario file there, not 2"),
-            std::string::npos)
+  EXPECT_NE(err.find("--promote with --server takes one scenario file, not 2"), std::string::npos)
       << err;
 }
 
@@ -206,10 +131,6 @@ TEST_F(RemoteRun, OneFileWithPromoteAndSeveralWithoutAreSubmitted) {
   EXPECT_EQ(remote_run(options({file("a.toml")}, "main")), cli::kExitOk);
   EXPECT_EQ(remote_run(options({file("a.toml"), file("b.toml")}, "")), cli::kExitOk);
   EXPECT_EQ(service_.submitted.load(), 3);
-  // The one file's job promotes itself; no Promote is asked.
-  EXPECT_EQ(service_.promote_fields, "main\n\n\n");
-  EXPECT_EQ(service_.promote_checks.load(), 0);
-  EXPECT_TRUE(service_.promoted.empty());
 }
 
 // A refused file leaves no job of the files before it: every file is checked (validate_only)
