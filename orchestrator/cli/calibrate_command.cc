@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/interrupt.h"
@@ -128,6 +129,28 @@ std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEs
       paired_sentence(s, w));
 }
 
+// Why a calibration run ends the calibration: an interrupt, else the run's reason, else the
+// first failed workload's ("calibration run 2 of s was interrupted", "... did not complete:
+// workload 'hello': ...").
+std::string calibration_run_failure(const report::ScenarioReport& r) {
+  if (app::interrupted()) return "was interrupted";
+  if (!r.run_error().empty()) return "did not complete: " + r.run_error();
+  for (const auto& w : r.result.workloads) {
+    if (!w.error.empty()) return "did not complete: workload '" + w.spec.name + "': " + w.error;
+  }
+  return "did not complete";
+}
+
+// " (run 8 is stored as an ordinary run)", " (runs 8 and 9 are ...)", or nothing.
+std::string stored_runs_text(const std::vector<int64_t>& runs) {
+  if (runs.empty()) return "";
+  if (runs.size() == 1) return fmt::format(" (run {} is stored as an ordinary run)", runs[0]);
+  if (runs.size() == 2) {
+    return fmt::format(" (runs {} and {} are stored as ordinary runs)", runs[0], runs[1]);
+  }
+  return fmt::format(" (runs {} to {} are stored as ordinary runs)", runs.front(), runs.back());
+}
+
 }  // namespace
 
 void add_calibrate_command(CLI::App& app, CalibrateFlags& flags) {
@@ -212,14 +235,16 @@ int calibrate_command(const CalibrateFlags& flags) {
   std::vector<gating::CalibrationLeftOut> left_out;
   int64_t testbed_id = 0;
   int exit_code = kExitOk;
+  std::vector<int64_t> stored_runs;  // the runs this calibration made, stored as every run is
   for (int i = 0; i < flags.runs; ++i) {
     std::fprintf(stderr, "calibrate %s: run %d/%d\n", scenario.name.c_str(), i + 1, flags.runs);
     report::ScenarioReport r =
         app::run_one(scenario, {}, setup->options, db, setup->info, terminal, nullptr);
+    if (r.run_id > 0) stored_runs.push_back(r.run_id);
     if (!r.result.ok() || app::interrupted()) {
-      std::fprintf(stderr, "error: calibration run %d of %s did not complete%s%s; nothing stored\n",
-                   i + 1, scenario.name.c_str(), r.result.error.empty() ? "" : ": ",
-                   r.result.error.c_str());
+      std::fprintf(stderr, "error: calibration run %d of %s %s; no calibration stored%s\n", i + 1,
+                   scenario.name.c_str(), calibration_run_failure(r).c_str(),
+                   stored_runs_text(stored_runs).c_str());
       exit_code = kExitRunError;
       break;
     }

@@ -497,6 +497,23 @@ connections = 1
         self.assertGreater(cv, 0)
         self.assertGreater(detectable, 0.0001)
 
+    def test_a_calibration_run_that_fails_names_why_and_the_runs_it_stored(self):
+        # The first run's workload fails (its histogram is not HdrHistogram V2): no calibration
+        # is stored, and the message says why and that the run itself is stored, as every run
+        # is (it said "did not complete; nothing stored").
+        path = self.scenario(self.RELATIVE)
+        broken = self.fault_worker("--mode", "garbage_histogram", "--window", "1")
+        cal = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "3",
+                                "--worker-bin", broken)
+        self.assertEqual(cal.returncode, 3, cal.stdout + cal.stderr)
+        self.assertRegex(cal.stderr, r"error: calibration run 1 of e2e_gate_verdicts did not "
+                                     r"complete: \S.*; no calibration stored \(run 1 is stored "
+                                     r"as an ordinary run\)\n")
+        self.assertNotIn("nothing stored", cal.stderr)
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM calibrations").fetchone(), (0,))
+            self.assertEqual(db.execute("SELECT id FROM runs").fetchall(), [(1,)])
+
     def test_calibrate_refuses_too_few_runs_before_anything_starts(self):
         path = self.scenario(self.RELATIVE)
         run = self.orchestrator("calibrate", path, "--db", self.db, "--runs", "2")
