@@ -595,9 +595,11 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::stri
                    "loop: in_flight must be 1 and rate unset, got in_flight = " +
                    std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
   }
+  // The rule is in_flight's, which the message names: its own key when the workload sets it,
+  // else the workload's rate (an in_flight of [defaults] may suit the other workloads).
   if (!broken({"rate", "in_flight"}) && w.rate > 0 && w.in_flight > 1) {
     diag.error(
-        blame(t, {"rate", "in_flight"}),
+        blame(t, {"in_flight", "rate"}),
         who +
             "rate (open loop) needs in_flight = 1, got in_flight = " + std::to_string(w.in_flight) +
             ": an open-loop request is sent at its scheduled time, not queued behind others");

@@ -266,9 +266,32 @@ TEST(ScenarioErrors, OpenLoopRateWithPipeliningIsRefused) {
   auto errors = refusals_of(std::string(kHead) + "in_flight = 2\nrate = 500\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(
-      errors[0].starts_with("s.toml:6:1: error: workload 'w': rate (open loop) needs "
+      errors[0].starts_with("s.toml:5:1: error: workload 'w': rate (open loop) needs "
                             "in_flight = 1, got in_flight = 2"))
       << errors[0];
+}
+
+TEST(ScenarioErrors, OpenLoopWithPipeliningBlamesInFlightWhereverTheWorkloadWritesIt) {
+  const std::string message =
+      "error: workload 'w': rate (open loop) needs in_flight = 1, got in_flight = 2: an "
+      "open-loop request is sent at its scheduled time, not queued behind others";
+  // Both in the workload, in either order: in_flight is what the rule asks to change.
+  EXPECT_EQ(refusals_of(std::string(kHead) + "rate = 500\nin_flight = 2\n"),
+            std::vector<std::string>{"s.toml:6:1: " + message});
+  EXPECT_EQ(refusals_of(std::string(kHead) + "in_flight = 2\nrate = 500\n"),
+            std::vector<std::string>{"s.toml:5:1: " + message});
+  // Both in [defaults]: in_flight there.
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\nrate = 500\nin_flight = 2\n[[workloads]]\n"
+                        "name = \"w\"\n"),
+            std::vector<std::string>{"s.toml:4:1: " + message});
+  // The workload's own in_flight, under a rate of [defaults].
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\nrate = 500\n[[workloads]]\nname = \"w\"\n"
+                        "in_flight = 2\n"),
+            std::vector<std::string>{"s.toml:6:1: " + message});
+  // An in_flight of [defaults] that suits the other workloads: the workload's own rate.
+  EXPECT_EQ(refusals_of("name = \"s\"\n[defaults]\nin_flight = 2\n[[workloads]]\nname = \"w\"\n"
+                        "rate = 500\n"),
+            std::vector<std::string>{"s.toml:6:1: " + message});
 }
 
 TEST(ScenarioErrors, AOneAtATimeRuleBlamesTheKeyThatBreaksIt) {
