@@ -21,7 +21,12 @@ namespace {
 
 // The [routers.NAME] entries the loader refused, each reported once where it is written: a
 // [compare] routers entry naming one is not reported again as a router no [routers.NAME]
-// defines, which would send the reader looking for a table that is there.
+// defines, which would send the reader looking for a table that is there. A table with a value
+// the loader refused (impl = "comand", tls = "yes", a missing address) is refused whole, as a
+// [worker_impls.NAME] with a bad command or adapter is: kept, it would stand for a router the
+// file does not describe (the misspelt impl read as builtin), and later checks that take its
+// settings would report mistakes that are not there. An unknown key alone leaves the table
+// read as written, the key unset, as in [worker_impls.NAME].
 struct RefusedRouters {
   bool all = false;  // `routers` is not a table at all
   std::set<std::string, std::less<>> names;
@@ -56,11 +61,16 @@ RefusedRouters read_routers(TableReader& top, Scenario& scenario) {
                   "websocket_address", "metrics", "requires", "ws_fragment_bytes", "tls",
                   "tls_cert", "tls_key", "startup_timeout"},
                  kRouterNotYet);
+    const size_t reported = diag.reported();
     RouterConfig config = read_router_table(r, section);
     if (auto programs = r.string_array("requires")) {
       config.requires_programs = std::move(*programs);
     } else if (!config.command.empty()) {
       config.requires_programs = {config.command.front()};
+    }
+    if (diag.reported() != reported) {
+      refused.names.insert(name);
+      continue;
     }
     scenario.routers[name] = std::move(config);
   }

@@ -25,6 +25,7 @@ Location Diagnostics::at(const toml::source_region& region) const {
 }
 
 void Diagnostics::error(Location where, std::string message) {
+  ++reported_;
   list_.push_back(Diagnostic{std::move(where), std::move(message)});
   // The first kMaxListed in file order survive any later trimming: each one dropped has
   // kMaxListed before it among those kept.

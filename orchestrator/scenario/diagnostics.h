@@ -25,6 +25,10 @@ class Diagnostics {
   }
 
   bool empty() const { return list_.empty(); }
+  // How many errors were reported so far (each call of error(), before any is dropped or said
+  // once): a section compares it before and after reading a table to learn whether the table
+  // was refused.
+  size_t reported() const { return reported_; }
   const std::string& file() const { return file_; }
 
   // Every problem, in file order, each reported once; past kMaxListed, the first kMaxListed
@@ -43,6 +47,7 @@ class Diagnostics {
   std::string file_;
   std::vector<Diagnostic> list_;
   bool more_ = false;  // problems were dropped past kMaxListed
+  size_t reported_ = 0;
 };
 
 }  // namespace benchgate::scenario

@@ -126,6 +126,47 @@ repetitions = 4
                                      "integer 5"});
 }
 
+TEST(ScenarioCompare, ARouterWithARefusedValueIsRefusedWholeWithNoFollowOnErrors) {
+  // impl = "comand" for "command": reported once, at the value. Kept, [routers.a] stood for the
+  // bundled router (the default impl), and the h2load adapter was refused its /bench/echo
+  // checks, which only the bundled router asks for: an error that fixing the typo removes. A
+  // gate naming the refused variant is not reported either.
+  const std::string text = R"(name = "c"
+[routers.a]
+impl = "comand"
+command = ["x"]
+address = "127.0.0.1:18080"
+[routers.b]
+impl = "command"
+command = ["x"]
+address = "127.0.0.1:18081"
+[compare]
+routers = ["a", "b"]
+[worker_impls.h]
+adapter = "h2load"
+[[workloads]]
+name = "w"
+target = "/bench/echo"
+worker = "h"
+repetitions = 4
+[[gates]]
+workload = "w"
+variant = "a"
+metric = "errors.count"
+max = 0
+)";
+  LoadResult refused = load_hermetic(text);
+  EXPECT_EQ(test_support::diagnostic_lines(refused),
+            std::vector<std::string>{
+                "s.toml:3:8: error: key 'impl' must be one of builtin, command or external, got "
+                "'comand' (did you mean 'command'?)"});
+  // As meant, the file is valid: the refusal above was the only mistake.
+  std::string meant = text;
+  meant.replace(meant.find("\"comand\""), 8, "\"command\"");
+  LoadResult valid = load_hermetic(meant);
+  EXPECT_TRUE(valid.ok()) << diagnostics_text(valid);
+}
+
 TEST(ScenarioCompare, AMisspeltRouterIsToldTheClosestAndAGateNamingTheMeantOneIsNotReported) {
   // 'cnad' for 'cand': the [compare] entry is told the router it may have meant; a gate on
   // 'cand' (or against it) is not told that it matches no variant, nor suggested the typo.
