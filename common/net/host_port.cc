@@ -99,4 +99,16 @@ HostPortSplit split_host_port(std::string_view text, uint16_t min_port) {
   return out;
 }
 
+std::string join_host_port(std::string_view host, uint16_t port) {
+  const bool v6 = host.find(':') != std::string_view::npos;
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on chains of operator+.
+  std::string out;
+  if (v6) out.push_back('[');
+  out.append(host);
+  if (v6) out.push_back(']');
+  out.push_back(':');
+  out.append(std::to_string(port));
+  return out;
+}
+
 }  // namespace benchgate::net

@@ -43,4 +43,9 @@ inline constexpr uint16_t kDialMinPort = 1;
 // digits only, from min_port to 65535.
 HostPortSplit split_host_port(std::string_view text, uint16_t min_port);
 
+// HOST:PORT written back as split_host_port reads it: a host with a ':' (IPv6) in brackets.
+// For an address a server listens on, named with the port it was given ("127.0.0.1:0" listening
+// on 41234 is "127.0.0.1:41234").
+std::string join_host_port(std::string_view host, uint16_t port);
+
 }  // namespace benchgate::net

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/net/host_port.h"
+
 namespace benchgate::app {
 namespace {
 
@@ -21,25 +23,21 @@ std::string lowercase_first(std::string text) {
 }  // namespace
 
 std::optional<std::string> why_cannot_listen(const std::string& host_port) {
-  const auto colon = host_port.rfind(':');
-  if (colon == std::string::npos || host_port.rfind("unix:", 0) == 0) return std::nullopt;
-  std::string host = host_port.substr(0, colon);
-  const std::string port = host_port.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  // getaddrinfo takes 99999 and the kernel binds it modulo 65536 (port 34463): refused here.
-  if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
-      port.size() > 5 || std::stoul(port) > 65535) {
-    return "'" + port + "' is not a port number (0 to 65535)";
-  }
+  if (host_port.starts_with("unix:")) return std::nullopt;
+  // The split every benchgate address is read by (common/net/host_port.h): ":7700" (every
+  // interface to getaddrinfo) and "::1:7700" (host "::1" to a split at the last ':') are
+  // refused, as the worker's and the router's listen flags refuse them. A port past 65535,
+  // which the kernel would bind modulo 65536 (99999 as 34463), too.
+  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
+  if (!split.ok()) return split.reason;
+  const std::string& host = split.host;
+  const std::string port = std::to_string(split.port);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
-  if (int rc = ::getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found);
-      rc != 0) {
+  if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
     return lowercase_first(::gai_strerror(rc));
   }
   std::optional<std::string> reason;

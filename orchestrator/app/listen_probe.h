@@ -10,7 +10,9 @@ namespace benchgate::app {
 
 // Binds (and closes) a TCP socket on HOST:PORT ("127.0.0.1:9464", "[::1]:0", "localhost:7700")
 // as a server would; the reason it failed ("address already in use", "no such host"), or
-// nothing when it can be bound. Other address forms (unix:PATH) are left to the library.
+// nothing when it can be bound. A value that is not HOST:PORT by common/net/host_port.h (port
+// 0 to 65535) is refused with that parser's reason ("its HOST is empty"); unix:PATH is left to
+// the library.
 std::optional<std::string> why_cannot_listen(const std::string& host_port);
 
 // "--metrics-listen 127.0.0.1:9464: cannot listen: address already in use": one line.

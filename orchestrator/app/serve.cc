@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "common/net/grpc_log.h"
+#include "common/net/host_port.h"
 #include "common/net/listen_failure.h"
 #include "common/net/owner_only_socket.h"
 #include "orchestrator/app/interrupt.h"
@@ -155,11 +156,13 @@ int serve(const ServeSettings& settings) {
     fs::remove(log_dir, ec);  // no job ran: empty
     return kExitInvalidInput;
   }
-  // A Unix socket has no port (gRPC reports 1 for it): it is named as given.
+  // A Unix socket has no port (gRPC reports 1 for it): it is named as given. HOST:PORT was
+  // checked by why_cannot_listen above.
   const std::string address =
       settings.listen.starts_with("unix:")
           ? settings.listen
-          : settings.listen.substr(0, settings.listen.rfind(':')) + ":" + std::to_string(port);
+          : net::join_host_port(net::split_host_port(settings.listen, net::kListenMinPort).host,
+                                static_cast<uint16_t>(port));
   std::printf("READY grpc=%s metrics=%s%s\n", address.c_str(), (*endpoint)->address().c_str(),
               pages ? (" http=" + pages->address()).c_str() : "");
   std::fflush(stdout);

@@ -481,14 +481,14 @@ class ListenErrorsTest(OutputsTest):
         run = self.orchestrator("run", self.scenario(), "--db", self.db,
                                 "--metrics-listen", "127.0.0.1:99999")
         self.assertEqual((run.returncode, run.stderr),
-                         (2, "error: --metrics-listen 127.0.0.1:99999: cannot listen: '99999' is "
-                             "not a port number (0 to 65535)\n"))
+                         (2, "error: --metrics-listen 127.0.0.1:99999: cannot listen: its port "
+                             "'99999' is not a number from 0 to 65535\n"))
         for flag, other in (("--listen", "--metrics-listen"), ("--metrics-listen", "--listen")):
             run = self.orchestrator("serve", flag, "127.0.0.1:99999", other, "127.0.0.1:0",
                                     "--db", self.db, "--scenarios", self.dir)
             self.assertEqual((run.returncode, run.stderr),
-                             (2, f"error: {flag} 127.0.0.1:99999: cannot listen: '99999' is not a "
-                                 "port number (0 to 65535)\n"), flag)
+                             (2, f"error: {flag} 127.0.0.1:99999: cannot listen: its port '99999' "
+                                 "is not a number from 0 to 65535\n"), flag)
             self.assertNotIn("READY", run.stdout)
 
     def test_the_worker_names_a_port_in_use_and_exits_2_as_the_router_does(self):

@@ -120,5 +120,17 @@ TEST(HostPort, NoPortAndNoHostAreSaidSo) {
   }
 }
 
+TEST(HostPort, JoinWritesBackWhatSplitReads) {
+  EXPECT_EQ(join_host_port("127.0.0.1", 41234), "127.0.0.1:41234");
+  EXPECT_EQ(join_host_port("localhost", 0), "localhost:0");
+  EXPECT_EQ(join_host_port("::1", 7700), "[::1]:7700");
+  EXPECT_EQ(join_host_port("fe80::1%eth0", 80), "[fe80::1%eth0]:80");
+  for (const char* address : {"127.0.0.1:1", "[::1]:65535", "[fe80::1%eth0]:80", "h:0"}) {
+    const auto split = split_host_port(address, kListenMinPort);
+    ASSERT_TRUE(split.ok()) << address;
+    EXPECT_EQ(join_host_port(split.host, split.port), address);
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::net
