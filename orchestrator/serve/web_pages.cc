@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/http/reason_phrase.h"
+#include "common/net/host_port.h"
 #include "common/serialization/base64.h"
 #include "common/units/units.h"
 #include "orchestrator/app/listen_probe.h"
@@ -208,6 +209,15 @@ Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port
                                                     const std::string& db_path,
                                                     const store::OpenOptions& store_options,
                                                     const JobQueue& queue, const LiveRun& live) {
+  // HOST:PORT by the rule every benchgate address is split by (common/net/host_port.h); not a
+  // unix:PATH, which civetweb does not take.
+  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
+  if (!split.ok()) {
+    return Error{app::cannot_listen_message("--http", host_port,
+                                            host_port.starts_with("unix:")
+                                                ? "a Unix socket is not taken here, only HOST:PORT"
+                                                : split.reason)};
+  }
   if (auto reason = app::why_cannot_listen(host_port)) {
     return Error{app::cannot_listen_message("--http", host_port, *reason)};
   }
@@ -228,8 +238,8 @@ Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port
   pages->handler_ = std::make_unique<PageHandler>(*pages);
   pages->server_->addHandler("/", *pages->handler_);
   const auto bound = pages->server_->getListeningPorts();
-  const std::string host = host_port.substr(0, host_port.rfind(':'));
-  pages->address_ = host + ":" + std::to_string(bound.empty() ? 0 : bound.front());
+  pages->address_ =
+      net::join_host_port(split.host, static_cast<uint16_t>(bound.empty() ? 0 : bound.front()));
   return pages;
 }
 

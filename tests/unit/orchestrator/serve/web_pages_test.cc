@@ -17,6 +17,28 @@ bool page_has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// --http is HOST:PORT by the parser every benchgate address is read by: "::1:0" and ":0" were
+// split by hand before and left to civetweb, "unix:PATH" named "civetweb could not bind it".
+TEST(WebPagesAddress, AnAddressThatIsNotHostPortIsNamedWithItsReason) {
+  ExecutorBench bench;
+  auto start = [&bench](const std::string& address) {
+    return WebPages::start(address, bench.db_path(), {}, bench.queue(), bench.executor().live())
+        .message();
+  };
+  EXPECT_EQ(start("::1:0"),
+            "--http ::1:0: cannot listen: an IPv6 host is written in brackets, as in "
+            "\"[::1]:7700\"");
+  EXPECT_EQ(start(":0"), "--http :0: cannot listen: its HOST is empty");
+  EXPECT_EQ(start("unix:/nonexistent/pages.sock"),
+            "--http unix:/nonexistent/pages.sock: cannot listen: a Unix socket is not taken "
+            "here, only HOST:PORT");
+  auto pages =
+      WebPages::start("127.0.0.1:0", bench.db_path(), {}, bench.queue(), bench.executor().live());
+  ASSERT_TRUE(pages) << pages.message();
+  EXPECT_TRUE((*pages)->address().starts_with("127.0.0.1:")) << (*pages)->address();
+  EXPECT_NE((*pages)->address(), "127.0.0.1:0");
+}
+
 TEST(WebPagesRunsList, AnOlderMatchingRunIsOnTheOlderPage) {
   ExecutorBench bench;
   // The oldest run failed; the 500 after it, as many as a page reads, went well.
