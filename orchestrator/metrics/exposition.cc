@@ -8,7 +8,9 @@
 
 #include <exception>
 
+#include "common/net/host_port.h"
 #include "common/net/listener_wakeup.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/app/listen_probe.h"
 
 namespace benchgate::metrics {
@@ -20,7 +22,7 @@ struct GatewayAddress {
 };
 
 Expected<GatewayAddress> parse_gateway_url(const std::string& url) {
-  const std::string bad = "--pushgateway '" + url + "': expected http://HOST:PORT";
+  const std::string bad = "--pushgateway '" + shown_text(url) + "': expected http://HOST:PORT";
   std::string rest;
   std::string scheme;
   for (const char* s : {"http://", "https://"}) {
@@ -31,15 +33,12 @@ Expected<GatewayAddress> parse_gateway_url(const std::string& url) {
   }
   if (scheme.empty()) return Error{bad};
   while (!rest.empty() && rest.back() == '/') rest.pop_back();
-  const auto colon = rest.rfind(':');
-  if (colon == std::string::npos || colon == 0 || rest.find('/') != std::string::npos) {
-    return Error{bad};
-  }
-  const std::string port = rest.substr(colon + 1);
-  if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos) {
-    return Error{bad};
-  }
-  return GatewayAddress{scheme + rest.substr(0, colon), port};
+  // HOST:PORT by the rule every benchgate address is split by (common/net/host_port.h): a port
+  // of 1 to 65535, an IPv6 host in brackets, no path (the gateway's is the library's).
+  const net::HostPortSplit split = net::split_host_port(rest, net::kDialMinPort);
+  if (!split.ok()) return Error{bad + ": " + split.reason};
+  return GatewayAddress{scheme + (split.ipv6 ? "[" + split.host + "]" : split.host),
+                        std::to_string(split.port)};
 }
 
 }  // namespace
@@ -48,9 +47,14 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     const std::string& host_port, std::shared_ptr<prometheus::Registry> registry) {
   std::unique_ptr<MetricsEndpoint> endpoint(new MetricsEndpoint());
   endpoint->registry_ = std::move(registry);
-  const auto colon = host_port.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    return Error{"--metrics-listen '" + host_port + "': expected HOST:PORT"};
+  // HOST:PORT by the rule every benchgate address is split by (common/net/host_port.h), as
+  // why_cannot_listen reads it; not a unix:PATH, which civetweb does not take.
+  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
+  if (!split.ok()) {
+    return Error{app::cannot_listen_message("--metrics-listen", host_port,
+                                            host_port.starts_with("unix:")
+                                                ? "a Unix socket is not taken here, only HOST:PORT"
+                                                : split.reason)};
   }
   // civetweb says only "null context when constructing CivetServer" when it cannot bind: the
   // kernel is asked first, so the error names the reason (a port in use) in one line.
@@ -71,7 +75,7 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
   endpoint->listeners_ = net::opened_between(before, net::listening_sockets(), ports);
   if (ports.empty()) return Error{"--metrics-listen " + host_port + ": no listening port"};
   endpoint->port_ = static_cast<uint16_t>(ports.front());
-  endpoint->address_ = host_port.substr(0, colon) + ":" + std::to_string(endpoint->port_);
+  endpoint->address_ = net::join_host_port(split.host, endpoint->port_);
   endpoint->url_ = "http://" + endpoint->address_ + "/metrics";
   return endpoint;
 }
