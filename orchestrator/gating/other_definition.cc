@@ -2,6 +2,7 @@
 #include "orchestrator/gating/other_definition.h"
 
 #include <functional>
+#include <set>
 
 #include "orchestrator/store/definition_differences.h"
 #include "orchestrator/store/store.h"
@@ -101,6 +102,34 @@ std::optional<gates::OtherTestbed> other_testbed(const std::string& baseline,
     }
   }
   return out;
+}
+
+std::vector<std::string> other_scenarios(const std::string& baseline, const GateContext& context) {
+  if (!context.store) return {};
+  auto entries = context.store->list_baselines(baseline);
+  if (!entries) return {};
+  std::set<std::string> scenarios;
+  for (const store::BaselineEntry& entry : *entries) {
+    if (entry.scenario == context.scenario) return {};
+    scenarios.insert(entry.scenario);
+  }
+  return {scenarios.begin(), scenarios.end()};
+}
+
+std::string other_scenarios_explanation(const std::string& baseline, const std::string& scenario,
+                                        const std::vector<std::string>& scenarios) {
+  constexpr size_t kMostNamed = 5;
+  std::string named;
+  for (size_t i = 0; i < scenarios.size() && i < kMostNamed; ++i) {
+    named += (i == 0 ? "'" : ", '") + scenarios[i] + "'";
+  }
+  if (scenarios.size() > kMostNamed) {
+    named += " and " + std::to_string(scenarios.size() - kMostNamed) + " more";
+  }
+  return "baseline '" + baseline + "' has no run of scenario '" + scenario + "': its runs are of " +
+         (scenarios.size() == 1 ? "scenario " : "scenarios ") + named +
+         "; a baseline's runs judge only their own scenario's gates, so promote a run of '" +
+         scenario + "' to '" + baseline + "' (--promote " + baseline + ")";
 }
 
 }  // namespace benchgate::gating

@@ -3,7 +3,8 @@
 // those runs are another series. Found in the store, so that the no_baseline verdict says so and
 // names the parameters that changed, and the user knows to promote a run of the new definition.
 // Or it holds them only on other testbeds (other_testbed). Both read the same runs of the
-// baseline: one walk, with one limit on the runs read back.
+// baseline: one walk, with one limit on the runs read back. Or it holds no run of the scenario
+// at all (other_scenarios).
 #pragma once
 
 #include <cstdint>
@@ -36,5 +37,20 @@ std::optional<gates::OtherDefinition> other_definition(const std::string& baseli
 std::optional<gates::OtherTestbed> other_testbed(const std::string& baseline,
                                                  const WorkloadValues& workload,
                                                  const GateContext& context);
+
+// A relative gate whose baseline holds no run of the judged run's scenario at all, only runs of
+// other scenarios (`gate RUN --baseline NAME` with another scenario's baseline): a baseline's
+// runs judge only the gates of their own scenario (docs/GATES.md, "Series and baselines"), so
+// the no_baseline verdict says so, naming the scenarios it holds (other_scenarios_explanation),
+// rather than read as a baseline not yet seeded. Those scenarios, sorted; empty when the
+// baseline holds a run of context.scenario (stored before or after the judged run), holds no
+// run, or the store cannot say.
+std::vector<std::string> other_scenarios(const std::string& baseline, const GateContext& context);
+
+// "baseline 'release' has no run of scenario 'checkout': its runs are of scenario 'search'; a
+// baseline's runs judge only their own scenario's gates, so promote a run of 'checkout' to
+// 'release' (--promote release)"; at most 5 scenarios are named, then how many more there are.
+std::string other_scenarios_explanation(const std::string& baseline, const std::string& scenario,
+                                        const std::vector<std::string>& scenarios);
 
 }  // namespace benchgate::gating

@@ -211,6 +211,7 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
         std::optional<gates::CalibratedNoise> calibration;
         std::optional<gates::OtherDefinition> other;
         std::optional<gates::OtherTestbed> elsewhere;
+        std::vector<std::string> scenarios;  // the baseline's, when none is this run's
         if (is_relative(gate)) {
           baseline = baseline_runs(gate, gate.baseline, workload, context, history_error);
           if (history_error.empty()) {
@@ -221,6 +222,8 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
             other = other_definition(gate.baseline, workload, context);
             // Or only on other testbeds, where no run of it is of this series.
             if (!other) elsewhere = other_testbed(gate.baseline, workload, context);
+            // Or no run of this scenario at all, only other scenarios' runs.
+            if (!other && !elsewhere) scenarios = other_scenarios(gate.baseline, context);
           }
         }
         if (!history_error.empty()) {
@@ -229,6 +232,10 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
           result.outcome =
               gates::evaluate_gate(gate, run_values(workload, gate.metric), std::move(baseline),
                                    calibration, std::move(other), std::move(elsewhere));
+          if (result.outcome.verdict == gates::Verdict::kNoBaseline && !scenarios.empty()) {
+            result.outcome.explanation =
+                other_scenarios_explanation(gate.baseline, context.scenario, scenarios);
+          }
           // "not collected" says nothing of why; a worker that could not measure it says so.
           if (result.outcome.verdict == gates::Verdict::kError && workload.not_measured) {
             if (std::string why = workload.not_measured(gate.metric); !why.empty()) {

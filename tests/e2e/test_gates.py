@@ -151,11 +151,19 @@ class GatesTest(unittest.TestCase):
         self.assertEqual(evaluations(), stored)
 
         # A baseline that exists but has no run of the series before this one still judges:
-        # `release` (only e2e_other's run) for run 1, `main` (run 1 itself) for run 1.
+        # `release` (only e2e_other's run) for run 1, `main` (run 1 itself) for run 1. Of
+        # `release` the verdict names the scenario it holds, where it read as not yet seeded.
         for baseline in ("release", "main"):
             run = self.orchestrator("gate", "1", "--db", self.db, "--baseline", baseline)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertRegex(run.stdout, r"\n  no_baseline\s+critical\s+hello\s+errors.count")
+            other = ("baseline 'release' has no run of scenario 'e2e_gated': its runs are of "
+                     "scenario 'e2e_other'; a baseline's runs judge only their own scenario's "
+                     "gates, so promote a run of 'e2e_gated' to 'release' (--promote release)\n")
+            if baseline == "release":
+                self.assertIn(other, run.stdout)
+            else:
+                self.assertNotIn("has no run of scenario", run.stdout)
             with sqlite3.connect(self.db) as db:
                 self.assertEqual(db.execute(
                     "SELECT verdict, baseline FROM gate_results WHERE run_id = 1 AND "

@@ -41,10 +41,10 @@ class BaselineElsewhere : public ::testing::Test {
 
   // A finished ok run of the workload on the testbed of `host` and `kernel`.
   int64_t run(const results::WorkloadResult& w, const std::string& host,
-              const std::string& kernel = "6.1.0") {
+              const std::string& kernel = "6.1.0", const std::string& scenario = "quickstart") {
     store::RunInfo info;
-    info.scenario = "quickstart";
-    info.scenario_text = "name = \"quickstart\"\n";
+    info.scenario = scenario;
+    info.scenario_text = "name = \"" + scenario + "\"\n";
     info.testbed.host = host;
     info.testbed.kernel = kernel;
     auto id = store_->begin_run(info);
@@ -156,6 +156,38 @@ TEST_F(BaselineElsewhere, BothExplanationsReadTheSameTenNewestRuns) {
       EXPECT_FALSE(testbed.has_value());
     }
   }
+}
+
+// `gate RUN --baseline NAME` with a baseline of other scenarios only: the verdict names the
+// scenarios it holds and what to do, where it said only that the baseline had no run of the
+// metric for this workload on this testbed, as of a baseline not yet seeded.
+TEST_F(BaselineElsewhere, ABaselineOfOtherScenariosOnlyNamesThem) {
+  const results::WorkloadResult result = measured_with(4);
+  ASSERT_TRUE(store_->add_baseline("main", run(result, "ci-b", "6.1.0", "search")).ok());
+  ASSERT_TRUE(store_->add_baseline("main", run(result, "ci-b", "6.1.0", "checkout")).ok());
+  const gates::GateOutcome o = judge(run(result, "ci-b"), result);
+  EXPECT_EQ(o.verdict, gates::Verdict::kNoBaseline);
+  EXPECT_EQ(o.explanation,
+            "baseline 'main' has no run of scenario 'quickstart': its runs are of scenarios "
+            "'checkout', 'search'; a baseline's runs judge only their own scenario's gates, so "
+            "promote a run of 'quickstart' to 'main' (--promote main)");
+  EXPECT_EQ(other_scenarios_explanation("main", "a", {"b", "c", "d", "e", "f", "g", "h"}),
+            "baseline 'main' has no run of scenario 'a': its runs are of scenarios 'b', 'c', "
+            "'d', 'e', 'f' and 2 more; a baseline's runs judge only their own scenario's gates, "
+            "so promote a run of 'a' to 'main' (--promote main)");
+}
+
+// A baseline with a run of this scenario, if only one stored after the judged run, is of this
+// scenario: the verdict stays that it has no run of the series.
+TEST_F(BaselineElsewhere, ABaselineWithALaterRunOfThisScenarioIsNotCalledAnotherScenarios) {
+  const results::WorkloadResult result = measured_with(4);
+  ASSERT_TRUE(store_->add_baseline("main", run(result, "ci-b", "6.1.0", "search")).ok());
+  const int64_t judged = run(result, "ci-b");
+  ASSERT_TRUE(store_->add_baseline("main", run(result, "ci-b")).ok());
+  const gates::GateOutcome o = judge(judged, result);
+  EXPECT_EQ(o.verdict, gates::Verdict::kNoBaseline);
+  EXPECT_EQ(o.explanation,
+            "baseline 'main' has no run with throughput.rps for this workload on this testbed");
 }
 
 }  // namespace
