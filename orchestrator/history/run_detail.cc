@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <string_view>
 
 #include "common/util/shown_text.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
+#include "orchestrator/store/binary_identity.h"
 
 namespace benchgate::history {
 namespace {
@@ -24,6 +26,29 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 // shown_text, as or_dash, short_commit and format_labels show theirs: a run stored before `run`
 // and the service refused control characters, or an error quoting what a child wrote, must
 // neither forge a line nor colour the terminal.
+
+// A stored text that may span lines (an error ending "; its stderr ends with:" and a child's
+// last lines, a gate explanation quoting them): each line through shown_text, joined by '\n'
+// followed by `indent`, so that the text reads as written (not as one line of literal \n) and
+// every line after the first is indented under the first, where none can pass for a line of
+// the listing's own. A line ends at \n, \r\n or \r; a last empty line is left out.
+std::string shown_lines(std::string_view text, const std::string& indent) {
+  std::string out;
+  size_t start = 0;
+  auto line = [&](size_t end) {
+    const std::string shown = shown_text(text.substr(start, end - start));
+    if (start > 0) out += "\n" + (shown.empty() ? "" : indent);
+    out += shown;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n' && text[i] != '\r') continue;
+    line(i);
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+    start = i + 1;
+  }
+  if (start < text.size() || start == 0) line(text.size());
+  return out;
+}
 
 // "5 (status=2,timeout=3)": the total with its kinds, so a reader sees what failed.
 std::string format_errors(const store::StoredRepetition& rep) {
@@ -42,7 +67,9 @@ std::string header(const store::RunDetail& d) {
                                 shown_text(r.status));
   if (r.exit_code) out += fmt::format(" (exit {})", *r.exit_code);
   out += "\n";
-  if (!r.error.empty()) out += fmt::format("  error     {}\n", shown_text(r.error));
+  if (!r.error.empty()) {
+    out += fmt::format("  error     {}\n", shown_lines(r.error, std::string(12, ' ')));
+  }
   out += fmt::format("  started   {}\n", format_local_time(r.started_at_ns));
   if (auto took = run_took(r.status, r.started_at_ns, r.finished_at_ns)) {
     out += fmt::format("  finished  {} (took {})\n", format_local_time(*r.finished_at_ns), *took);
@@ -65,6 +92,15 @@ std::string header(const store::RunDetail& d) {
   out += fmt::format("  governor  {}\n", or_dash(t.governor));
   out += fmt::format("  compiler  {}\n", or_dash(t.compiler));
   out += fmt::format("  flags     {}\n", or_dash(t.build_flags));
+  // Which files were measured (docs/MEASUREMENT.md, "Measured binaries").
+  if (d.binaries.empty()) {
+    out += "binaries  not recorded (none started here, or stored before schema version 19)\n";
+  } else {
+    out += "binaries\n";
+    for (const store::MeasuredBinary& b : d.binaries) {
+      out += fmt::format("  {}\n", shown_text(store::binary_line(b)));
+    }
+  }
   return out;
 }
 
@@ -75,7 +111,9 @@ std::string workload(const store::StoredWorkload& w) {
   }
   out += fmt::format("  protocol {}  status {}  params {}\n", shown_text(w.protocol),
                      shown_text(w.status), shown_text(w.params_hash.substr(0, 12)));
-  if (!w.error.empty()) out += fmt::format("  error: {}\n", shown_text(w.error));
+  if (!w.error.empty()) {
+    out += fmt::format("  error: {}\n", shown_lines(w.error, std::string(9, ' ')));
+  }
   // Where the load came from (docs/MEASUREMENT.md); runs stored before schema version 15 say
   // nothing rather than a guess.
   if (w.load_from) out += fmt::format("  load from: {}\n", shown_text(*w.load_from));
@@ -122,7 +160,7 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
                                 shown_text(gates::confirmation_suffix(g.confirmation.value_or("")));
     table.add_row({verdict, shown_text(g.severity), workload_name, shown_text(g.metric),
                    format_gate_value(g.metric, g.observed),
-                   format_gate_value(g.metric, g.threshold), shown_text(g.explanation)});
+                   format_gate_value(g.metric, g.threshold), shown_lines(g.explanation, "")});
   }
   return "\ngates (latest evaluation)\n" + table.render();
 }

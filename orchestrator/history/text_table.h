@@ -15,7 +15,9 @@ class TextTable {
   explicit TextTable(std::vector<std::string> header, std::string indent = "");
   // Right-aligns a column (numbers read best that way).
   TextTable& align(size_t column, Align alignment);
-  // Missing trailing cells print empty; extra cells are an error of the caller (dropped).
+  // Missing trailing cells print empty; extra cells are an error of the caller (dropped). A cell
+  // of the last column may hold several lines ('\n' between them): the first is in the row, the
+  // others go on under that column (a multi-line gate explanation). No other cell may.
   void add_row(std::vector<std::string> cells);
   bool empty() const { return rows_.empty(); }
 

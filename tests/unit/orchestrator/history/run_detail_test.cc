@@ -102,8 +102,10 @@ TEST_F(RunDetailText, ControlCharactersOfAStoredRunAreShownEscapedNotPrinted) {
 }
 
 // The scenario's name, the run's and a workload's error and a gate's explanation are stored
-// texts too (an error may quote what a child wrote): each shown escaped on its own line, no
-// line forged, nothing coloured. Before, they were printed as stored.
+// texts too (an error may quote what a child wrote): shown escaped, no line forged, nothing
+// coloured. A line break in an error or an explanation starts a line indented under the text's
+// first, so that no line of it starts where the listing's own lines do. Before, they were
+// printed as stored.
 TEST_F(RunDetailText, StoredNamesErrorsAndExplanationsAreShownEscaped) {
   store::RunDetail d = sample_run();
   d.run.scenario = "quick\x1b[31mstart";
@@ -120,14 +122,61 @@ TEST_F(RunDetailText, StoredNamesErrorsAndExplanationsAreShownEscaped) {
   EXPECT_NE(text.find("run 4  scenario quick\\x1b[31mstart  status failed (exit 3)\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("  error     worker 0 said:\\nerror: forged\\x1b[0m\n"), std::string::npos)
+  EXPECT_NE(text.find("  error     worker 0 said:\n            error: forged\\x1b[0m\n"),
+            std::string::npos)
       << text;
-  EXPECT_NE(text.find("  error: died\\r\\nrun 9  scenario forged\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("not collected\\n\\x1b]0;title\\x07\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  error: died\n         run 9  scenario forged\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("not collected\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  \\x1b]0;title\\x07\n"), std::string::npos) << text;
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
   EXPECT_EQ(text.find('\r'), std::string::npos) << text;
   EXPECT_EQ(text.find("\nerror: forged"), std::string::npos) << text;
   EXPECT_EQ(text.find("\nrun 9"), std::string::npos) << text;
+}
+
+// An error that ends with a child's stderr (Error::text(): "; its stderr ends with:" and its
+// last lines) and a gate explanation over several lines read as the terminal printed them at
+// run time, each line under the first; before, `runs show` printed them as one line with a
+// literal \n between the child's lines.
+TEST_F(RunDetailText, AnErrorOrExplanationOverSeveralLinesIsShownLineByLine) {
+  store::RunDetail d = sample_run();
+  d.run.error =
+      "workers did not start: worker 0 exited with status 1 before it was ready; its stderr ends "
+      "with:\nfirst line\n\nthird line\n";
+  d.workloads[1].error = "worker 1 exited with status 1; its stderr ends with:\nbad\r\nworse";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.metric = "latency.p99";
+  g.kind = "absolute";
+  g.verdict = "error";
+  g.severity = "critical";
+  g.explanation = "the router stopped; its stderr ends with:\npanic\nat line 3";
+  const std::string text = render_run_detail(d, {g});
+  EXPECT_NE(text.find("  error     workers did not start: worker 0 exited with status 1 before "
+                      "it was ready; its stderr ends with:\n"
+                      "            first line\n"
+                      "\n"
+                      "            third line\n"
+                      "  started   "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  error: worker 1 exited with status 1; its stderr ends with:\n"
+                      "         bad\n"
+                      "         worse\n"
+                      "  no repetitions measured\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  VERDICT  SEVERITY  WORKLOAD  METRIC       OBSERVED  THRESHOLD  "
+                      "EXPLANATION\n"
+                      "  error    critical  hello     latency.p99         -          -  "
+                      "the router stopped; its stderr ends with:\n"
+                      "                                                                 panic\n"
+                      "                                                                 at line "
+                      "3\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("\\n"), std::string::npos) << text;
 }
 
 TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {

@@ -29,5 +29,20 @@ TEST(TextTable, MultiByteCharactersCountAsOneColumn) {
   EXPECT_EQ(table.render(), "UNIT  X\n\xc2\xb5s    1\n");
 }
 
+// A last cell of several lines (a gate's explanation quoting a child's stderr) goes on under its
+// column; its widest line sets the column's width, and no line has trailing spaces.
+TEST(TextTable, ALastCellOfSeveralLinesGoesOnUnderItsColumn) {
+  TextTable table({"ID", "WHY"}, "  ");
+  table.add_row({"1", "first\nsecond line\n\nlast"});
+  table.add_row({"22", "one"});
+  EXPECT_EQ(table.render(),
+            "  ID  WHY\n"
+            "  1   first\n"
+            "      second line\n"
+            "\n"
+            "      last\n"
+            "  22  one\n");
+}
+
 }  // namespace
 }  // namespace benchgate::history
