@@ -8,6 +8,7 @@
 
 #include "benchgate/v1/worker.pb.h"
 #include "common/util/expected.h"
+#include "orchestrator/scenario/expected_response.h"
 #include "orchestrator/scenario/scenario.h"
 #include "orchestrator/sut/system_under_test.h"
 
@@ -30,14 +31,11 @@ struct WorkerShare {
 // numbered after the previous worker's. Requires connections >= workers.
 std::vector<WorkerShare> split_load(const scenario::Workload& workload);
 
-// The response each request should get. Explicit expect_* keys win; for the bundled router
-// the bench routes define it (hello: 12 bytes, bytes/N: N, echo: the request body).
-struct Expectation {
-  uint32_t status = 200;
-  int64_t body_bytes = -1;  // -1: any length
-  bool echo = false;
-};
-Expectation expected_response(const scenario::Workload& workload, bool bundled_router);
+// The response each request should get (the bench routes of the bundled router, or the
+// workload's expect_* keys): one definition with the loader, which refuses the checks an
+// adapter cannot make (orchestrator/scenario/expected_response.h).
+using scenario::Expectation;
+using scenario::expected_response;
 
 // Where the workload's workers connect: the HTTP address, or the address of the WAMP
 // transport the workload names.

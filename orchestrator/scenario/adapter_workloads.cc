@@ -7,6 +7,7 @@
 
 #include "common/util/shown_text.h"
 #include "common/workload/adapter_limits.h"
+#include "orchestrator/scenario/expected_response.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -66,18 +67,17 @@ class KeyFinder {
   const toml::table* defaults_ = nullptr;
 };
 
-// Whether the workers check an echo of the request's body: the bundled router's /bench/echo
-// answered with 200 and no expect_body_bytes (engine/load_split.cc, expected_response), on a
-// system under test of the workload that is the bundled router.
+// Whether the workers check an echo of the request's body on any system under test the
+// workload runs against: the engine's own expectation (expected_response.h) for [router], or
+// for each router [compare] names.
 bool expects_echo(const Workload& w, const Scenario& scenario) {
-  if (!is_http(w.protocol) || w.http.target != "/bench/echo" || w.http.expect_body_bytes ||
-      w.http.expect_status.value_or(200) != 200) {
-    return false;
-  }
-  if (scenario.compare_routers.empty()) return scenario.router.impl == RouterImpl::kBuiltin;
+  auto echoes = [&](const RouterConfig& router) {
+    return expected_response(w, router.impl == RouterImpl::kBuiltin).echo;
+  };
+  if (scenario.compare_routers.empty()) return echoes(scenario.router);
   for (const std::string& name : scenario.compare_routers) {
     auto it = scenario.routers.find(name);
-    if (it != scenario.routers.end() && it->second.impl == RouterImpl::kBuiltin) return true;
+    if (it != scenario.routers.end() && echoes(it->second)) return true;
   }
   return false;
 }

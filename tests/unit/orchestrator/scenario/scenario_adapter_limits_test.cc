@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/scenario/expected_response.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
 
@@ -165,6 +166,76 @@ worker = "wrk"
 target = "/bench/echo"
 )");
   EXPECT_TRUE(external.ok()) << diagnostics_text(external);
+}
+
+TEST(ScenarioAdapterLimits, EchoChecksAreRefusedExactlyWhereTheEngineAsksForThem) {
+  // The loader's rule is the engine's expectation (expected_response.h): each workload is loaded
+  // with the bundled worker, its expectation taken as the engine takes it, and loaded again with
+  // the wrk adapter, which must be refused its echo checks exactly when they are expected.
+  const std::string builtin = "[router]\nimpl = \"builtin\"\n";
+  const std::string external =
+      "[router]\nimpl = \"external\"\naddress = \"127.0.0.1:8080\"\n"
+      "ready = \"tcp://127.0.0.1:8080\"\n";
+  const std::string compared = R"([routers.a]
+impl = "external"
+address = "127.0.0.1:8080"
+ready = "tcp://127.0.0.1:8080"
+[routers.b]
+impl = "builtin"
+[compare]
+routers = ["a", "b"]
+[defaults]
+repetitions = 4
+)";
+  const std::string compared_external = R"([routers.a]
+impl = "external"
+address = "127.0.0.1:8080"
+ready = "tcp://127.0.0.1:8080"
+[routers.b]
+impl = "external"
+address = "127.0.0.1:8081"
+ready = "tcp://127.0.0.1:8081"
+[compare]
+routers = ["a", "b"]
+[defaults]
+repetitions = 4
+)";
+  struct Case {
+    std::string router;  // [router] or [routers.NAME] and [compare]
+    std::string keys;    // the workload's
+    bool echo;           // what the engine expects on some router the workload runs against
+  };
+  const Case cases[] = {
+      {builtin, "target = \"/bench/echo\"\n", true},
+      {builtin, "target = \"/bench/echo\"\nexpect_status = 200\n", true},
+      {builtin, "target = \"/bench/echo\"\nexpect_body_bytes = 0\n", false},
+      {builtin, "target = \"/bench/echo\"\nexpect_status = 204\n", false},
+      {builtin, "target = \"/bench/echo?x=1\"\n", false},
+      {builtin, "target = \"/bench/echo/\"\n", false},
+      {builtin, "target = \"/bench/hello\"\n", false},
+      {external, "target = \"/bench/echo\"\n", false},
+      {compared, "target = \"/bench/echo\"\n", true},
+      {compared_external, "target = \"/bench/echo\"\n", false},
+  };
+  for (const Case& c : cases) {
+    const std::string workload = "[[workloads]]\nname = \"a\"\n" + c.keys;
+    LoadResult bundled = load(c.router + workload);
+    ASSERT_TRUE(bundled.ok()) << c.keys << diagnostics_text(bundled);
+    const Scenario& s = *bundled.scenario;
+    bool engine_echo = false;
+    if (s.compare_routers.empty()) {
+      engine_echo = expected_response(s.workloads[0], s.router.impl == RouterImpl::kBuiltin).echo;
+    }
+    for (const std::string& name : s.compare_routers) {
+      const bool on_builtin = s.routers.at(name).impl == RouterImpl::kBuiltin;
+      engine_echo = engine_echo || expected_response(s.workloads[0], on_builtin).echo;
+    }
+    EXPECT_EQ(engine_echo, c.echo) << c.router << c.keys;
+    LoadResult wrk = load(c.router + workload + "worker = \"wrk\"\n");
+    const bool refused = diagnostics_text(wrk).find("cannot run echo checks") != std::string::npos;
+    EXPECT_EQ(refused, engine_echo) << c.router << c.keys << diagnostics_text(wrk);
+    EXPECT_EQ(wrk.ok(), !engine_echo) << c.router << c.keys << diagnostics_text(wrk);
+  }
 }
 
 TEST(ScenarioAdapterLimits, AHandshakesGateOnAnAdapterIsRefusedAtItsMetric) {
