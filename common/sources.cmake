@@ -7,6 +7,7 @@ set(BENCHGATE_COMMON_SOURCES
   histogram/hdr_encoding.cc
   units/units.cc
   util/shown_text.cc
+  util/suggest.cc
   util/regular_file.cc
   util/baseline_name.cc
   process/process_stats.cc

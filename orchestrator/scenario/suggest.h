@@ -1,23 +1,13 @@
-// "Did you mean" suggestions: the closest known word to a misspelt one, by edit distance.
+// "Did you mean" suggestions for the scenario loader: the project's one helper
+// (common/util/suggest.h), named in the loader's namespace.
 #pragma once
 
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
+#include "common/util/suggest.h"
 
 namespace benchgate::scenario {
 
-// Optimal string alignment distance (Levenshtein plus adjacent transpositions), ignoring case,
-// so that "conections", "Connections" and "connetcions" are all one step from "connections".
-size_t edit_distance(std::string_view a, std::string_view b);
-
-// The candidate closest to `word`, if it is close enough to be a plausible typo.
-std::optional<std::string> closest_match(std::string_view word,
-                                         const std::vector<std::string_view>& candidates);
-
-// " (did you mean 'X'?)", " (did you mean 'X' or 'Y'?)" for a tie, or "" when nothing is close.
-std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates);
+using benchgate::closest_match;
+using benchgate::did_you_mean;
+using benchgate::edit_distance;
 
 }  // namespace benchgate::scenario

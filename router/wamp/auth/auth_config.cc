@@ -9,6 +9,7 @@
 
 #include <toml++/toml.h>
 
+#include "common/util/suggest.h"
 #include "router/wamp/message_check.h"
 
 namespace benchgate::router::wamp::auth {
@@ -83,24 +84,32 @@ struct Problem {
   std::string text;
 };
 
+std::string located(const std::string& path, const toml::source_position& at,
+                    const std::string& text) {
+  return path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+         ": error: " + text;
+}
+
 class Reader {
  public:
   explicit Reader(const std::string& path) : path_(path) {}
 
-  std::string where(const toml::node& node) const {
-    const auto& begin = node.source().begin;
-    return path_ + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column);
+  // FILE:LINE:COLUMN: error: TEXT, as the scenario loader writes its problems.
+  [[noreturn]] void fail(const toml::source_region& region, const std::string& text) const {
+    throw Problem{located(path_, region.begin, text)};
   }
   [[noreturn]] void fail(const toml::node& node, const std::string& text) const {
-    throw Problem{where(node) + ": " + text};
+    fail(node.source(), text);
   }
 
-  // Refuses keys outside `known` (a typo would otherwise weaken a rule silently).
+  // Refuses keys outside `known` (a typo would otherwise weaken a rule silently), at the key,
+  // told the nearest known key.
   void only_keys(const toml::table& table, std::initializer_list<std::string_view> known,
                  const std::string& what) const {
     for (const auto& [key, value] : table) {
       if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
-        fail(value, "unknown key '" + std::string(key.str()) + "' in " + what);
+        fail(key.source(), "unknown key '" + std::string(key.str()) + "' in " + what +
+                               did_you_mean(key.str(), std::vector<std::string_view>(known)));
       }
     }
   }
@@ -170,7 +179,8 @@ class Reader {
         }
         if (!known) {
           fail(action, "allow value '" + name->get() +
-                           "' is not one of call, register, publish, subscribe");
+                           "' is not one of call, register, publish, subscribe" +
+                           did_you_mean(name->get(), {"call", "register", "publish", "subscribe"}));
         }
       }
       role.permissions.push_back(std::move(permission));
@@ -190,14 +200,17 @@ class Reader {
     const std::string role = string(table, "role", what, true);
     p.role = realm.role(role);
     if (p.role == nullptr) {
-      fail(*table.get("role"),
-           "role = '" + role + "' names no [[realm.role]] of realm '" + realm.name + "'");
+      std::vector<std::string_view> roles;
+      for (const auto& r : realm.roles) roles.push_back(r->name);
+      fail(*table.get("role"), "role = '" + role + "' names no [[realm.role]] of realm '" +
+                                   realm.name + "'" + did_you_mean(role, roles));
     }
     const std::string method = string(table, "method", what, true);
     const auto parsed = bauth::method_from_name(method);
     if (!parsed) {
       fail(*table.get("method"),
-           "method = '" + method + "' is not one of ticket, wampcra, wamp-scram, cryptosign");
+           "method = '" + method + "' is not one of ticket, wampcra, wamp-scram, cryptosign" +
+               did_you_mean(method, {"ticket", "wampcra", "wamp-scram", "cryptosign"}));
     }
     p.method = *parsed;
     const auto needs = [&](std::string_view key) {
@@ -246,8 +259,10 @@ class Reader {
         const std::string kdf = string(table, "kdf", what, false);
         if (!kdf.empty()) {
           const auto parsed_kdf = bauth::kdf_from_name(kdf);
-          if (!parsed_kdf)
-            fail(*table.get("kdf"), "kdf = '" + kdf + "' is not pbkdf2 or argon2id13");
+          if (!parsed_kdf) {
+            fail(*table.get("kdf"), "kdf = '" + kdf + "' is not pbkdf2 or argon2id13" +
+                                        did_you_mean(kdf, {"pbkdf2", "argon2id13"}));
+          }
           p.scram.kdf = *parsed_kdf;
         }
         p.scram.salt = string(table, "salt", what, true);
@@ -292,12 +307,12 @@ class Reader {
   }
 
   std::shared_ptr<const AuthConfig> read(const toml::table& root) const {
-    only_keys(root, {"realm"}, "the auth config (only [[realm]] tables)");
+    only_keys(root, {"realm"}, "the auth config, which takes only [[realm]] tables");
     auto config = std::make_shared<AuthConfig>();
     config->path = path_;
     const toml::array* realms = array_of_tables(root, "realm");
     if (realms == nullptr || realms->empty()) {
-      throw Problem{path_ + ":1:1: the auth config defines no [[realm]]"};
+      throw Problem{path_ + ":1:1: error: the auth config defines no [[realm]]"};
     }
     for (const toml::node& node : *realms) {
       const toml::table& table = *node.as_table();
@@ -349,9 +364,8 @@ Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view t
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    const auto& begin = e.source().begin;
-    return Error{path + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column) +
-                 ": TOML syntax error: " + std::string(e.description())};
+    return Error{
+        located(path, e.source().begin, "TOML syntax error: " + std::string(e.description()))};
   }
   try {
     auto config = Reader(path).read(root);

@@ -109,28 +109,67 @@ TEST(WampAuthConfig, RolesDecideByTheLongestPrefix) {
 TEST(WampAuthConfig, ErrorsNameFileLineColumnKeyAndValue) {
   EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\n"
                      "method = \"ticket\"\nsecret = \"s\"\n"),
-            "auth.toml:5:8: role = 'x' names no [[realm.role]] of realm 'r'");
+            "auth.toml:5:8: error: role = 'x' names no [[realm.role]] of realm 'r'");
   EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
                      "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"magic\"\n"),
-            "auth.toml:8:10: method = 'magic' is not one of ticket, wampcra, wamp-scram, "
+            "auth.toml:8:10: error: method = 'magic' is not one of ticket, wampcra, wamp-scram, "
             "cryptosign");
   EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
                      "permissions = [{ prefix = \"a.\", allow = [\"dance\"] }]\n"),
-            "auth.toml:5:42: allow value 'dance' is not one of call, register, publish, "
+            "auth.toml:5:42: error: allow value 'dance' is not one of call, register, publish, "
             "subscribe");
   EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\ncolour = 1\n"),
-            "auth.toml:3:10: unknown key 'colour' in a [[realm]]");
-  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
-                     "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"cryptosign\"\n"
-                     "pubkey = \"abcd\"\n"),
-            "auth.toml:9:10: pubkey = 'abcd' must be an Ed25519 public key as 64 hex digits");
+            "auth.toml:3:1: error: unknown key 'colour' in a [[realm]]");
+  EXPECT_EQ(
+      error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+               "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"cryptosign\"\n"
+               "pubkey = \"abcd\"\n"),
+      "auth.toml:9:10: error: pubkey = 'abcd' must be an Ed25519 public key as 64 hex digits");
   EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
                      "[[realm.principal]]\nauthid = \"a\"\nrole = \"x\"\nmethod = \"ticket\"\n"),
-            "auth.toml:5:1: a principal with method = 'ticket' needs the key 'secret'");
+            "auth.toml:5:1: error: a principal with method = 'ticket' needs the key 'secret'");
   EXPECT_EQ(error_of("[[realm]\n"),
-            "auth.toml:1:9: TOML syntax error: Error while parsing table header: expected ']', saw "
+            "auth.toml:1:9: error: TOML syntax error: Error while parsing table header: expected "
+            "']', saw "
             "'\\n'");
-  EXPECT_EQ(error_of(""), "auth.toml:1:1: the auth config defines no [[realm]]");
+  EXPECT_EQ(error_of(""), "auth.toml:1:1: error: the auth config defines no [[realm]]");
+}
+
+TEST(WampAuthConfig, AMisspeltKeyOrValueIsReportedAtItWithTheNearestKnownOne) {
+  // An unknown key at the key itself, not at its value, told the key it may have meant, at
+  // every level of the file; so are the values taken from a list and a role's name.
+  EXPECT_EQ(error_of("[[realm]]\nnmae = \"r\"\n"),
+            "auth.toml:2:1: error: unknown key 'nmae' in a [[realm]] (did you mean 'name'?)");
+  EXPECT_EQ(error_of("realms = 1\n"),
+            "auth.toml:1:1: error: unknown key 'realms' in the auth config, which takes only "
+            "[[realm]] tables (did you mean 'realm'?)");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "permisions = [{ prefix = \"a.\", allow = [\"call\"] }]\n"),
+            "auth.toml:5:1: error: unknown key 'permisions' in a [[realm.role]] (did you mean "
+            "'permissions'?)");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "permissions = [{ prefix = \"a.\", alow = [\"call\"] }]\n"),
+            "auth.toml:5:33: error: unknown key 'alow' in a permission (did you mean 'allow'?)");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"x\"\n"
+                     "permissions = [{ prefix = \"a.\", allow = [\"cal\"] }]\n"),
+            "auth.toml:5:42: error: allow value 'cal' is not one of call, register, publish, "
+            "subscribe (did you mean 'call'?)");
+  const std::string principal =
+      "[[realm]]\nname = \"r\"\n[[realm.role]]\nname = \"caller\"\n[[realm.principal]]\n"
+      "authid = \"a\"\n";
+  EXPECT_EQ(error_of(principal + "role = \"caler\"\nmethod = \"ticket\"\nsecret = \"s\"\n"),
+            "auth.toml:7:8: error: role = 'caler' names no [[realm.role]] of realm 'r' (did you "
+            "mean 'caller'?)");
+  EXPECT_EQ(error_of(principal + "role = \"caller\"\nmethod = \"tiket\"\nsecret = \"s\"\n"),
+            "auth.toml:8:10: error: method = 'tiket' is not one of ticket, wampcra, wamp-scram, "
+            "cryptosign (did you mean 'ticket'?)");
+  EXPECT_EQ(error_of(principal + "role = \"caller\"\nmethod = \"ticket\"\nsecert = \"s\"\n"),
+            "auth.toml:9:1: error: unknown key 'secert' in a [[realm.principal]] (did you mean "
+            "'secret'?)");
+  EXPECT_EQ(error_of(principal + "role = \"caller\"\nmethod = \"wamp-scram\"\nsecret = \"s\"\n"
+                                 "salt = \"c2FsdA==\"\nkdf = \"argon2id31\"\n"),
+            "auth.toml:11:7: error: kdf = 'argon2id31' is not pbkdf2 or argon2id13 (did you mean "
+            "'argon2id13'?)");
 }
 
 TEST(WampAuthHandshake, WithoutConfigEverySessionIsAnonymous) {

@@ -1,12 +1,12 @@
 // Edit distance and "did you mean" suggestions for misspelt keys, values and names.
-#include "orchestrator/scenario/suggest.h"
+#include "common/util/suggest.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "common/util/shown_text.h"
 
-namespace benchgate::scenario {
+namespace benchgate {
 namespace {
 
 char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
@@ -74,4 +74,4 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
   return out + "?)";
 }
 
-}  // namespace benchgate::scenario
+}  // namespace benchgate
