@@ -10,7 +10,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
+#include "common/net/host_port.h"
 #include "common/util/regular_file.h"
 
 namespace benchgate::security {
@@ -150,13 +152,9 @@ bool is_loopback_host(std::string_view host) {
   return false;
 }
 
-std::string_view host_of(std::string_view address) {
-  const size_t colon = address.rfind(':');
-  std::string_view host = colon == std::string_view::npos ? address : address.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  return host;
+std::string host_of(std::string_view address) {
+  net::HostPortSplit split = net::split_host_port(address, net::kListenMinPort);
+  return split.ok() ? std::move(split.host) : std::string();
 }
 
 }  // namespace benchgate::security

@@ -42,7 +42,9 @@ std::string_view bearer_token(std::string_view authorization);
 // ::ffff:127.x.x.x) and "localhost". Any other name or address counts as the network.
 bool is_loopback_host(std::string_view host);
 
-// The host part of "HOST:PORT" (brackets of "[v6]:PORT" removed).
-std::string_view host_of(std::string_view address);
+// The host of HOST:PORT as common/net/host_port.h reads it ("[::1]:7700" gives "::1"); "" for a
+// value that is not HOST:PORT ("::1:7700", "h:99999", "unix:PATH"), a host no loopback check
+// takes as this machine's.
+std::string host_of(std::string_view address);
 
 }  // namespace benchgate::security

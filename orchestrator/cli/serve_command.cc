@@ -156,7 +156,9 @@ int serve_command(const ServeFlags& flags) {
   for (const auto& address : {flags.listen, flags.metrics_listen, flags.http_listen}) {
     // A Unix socket (unix:PATH) is not reachable from other machines.
     if (address.empty() || address.starts_with("unix:")) continue;
-    if (!security::is_loopback_host(security::host_of(address))) {
+    // Not HOST:PORT (no host): refused as serve starts, with the reason, not warned about.
+    const std::string host = security::host_of(address);
+    if (!host.empty() && !security::is_loopback_host(host)) {
       std::fprintf(stderr,
                    "warning: %s is reachable from other machines, and serve has no "
                    "authentication (README \"Security\")\n",

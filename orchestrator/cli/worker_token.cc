@@ -27,7 +27,9 @@ Expected<std::string> token_for_workers(const std::string& token_file,
       if (address.starts_with("unix:")) continue;
       std::string_view host_port = address;
       if (host_port.starts_with("dns:")) host_port.remove_prefix(4);  // a name to resolve
-      if (!security::is_loopback_host(security::host_of(host_port))) {
+      // Not HOST:PORT (no host): refused with its reason before any worker is reached.
+      const std::string host = security::host_of(host_port);
+      if (!host.empty() && !security::is_loopback_host(host)) {
         std::fprintf(log,
                      "warning: the worker at %s is reached over the network without a token "
                      "(start it with --token-file and pass the same file here with "

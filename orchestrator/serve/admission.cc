@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/net/host_port.h"
 #include "common/security/token.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/processes/child_process.h"
@@ -162,11 +163,12 @@ bool command_allowed(const std::string& program, const std::vector<std::string>&
 bool address_allowed(const std::string& address, const scenario::Scenario& scenario,
                      const std::vector<std::string>& allowed) {
   if (std::find(allowed.begin(), allowed.end(), address) != allowed.end()) return true;
-  if (!security::is_loopback_host(security::host_of(address))) return false;
-  const std::string port = address.substr(address.rfind(':') + 1);
-  return std::any_of(scenario.ports.begin(), scenario.ports.end(), [&](const auto& allocated) {
-    return std::to_string(allocated.second) == port;
-  });
+  // HOST:PORT as every benchgate address is read (common/net/host_port.h): "127.0.0.1:080" is
+  // port 80, and a value that is not HOST:PORT reaches no loopback port.
+  const net::HostPortSplit split = net::split_host_port(address, net::kDialMinPort);
+  if (!split.ok() || !security::is_loopback_host(split.host)) return false;
+  return std::any_of(scenario.ports.begin(), scenario.ports.end(),
+                     [&](const auto& allocated) { return allocated.second == split.port; });
 }
 
 std::vector<std::string> workers_not_allowed(const scenario::Scenario& scenario,

@@ -71,7 +71,7 @@ Expected<std::string> worker_token(const std::string& listen, const std::string&
   }
   // A unix:PATH is this machine's, and its socket is owner-only (start_worker_server): only this
   // user (and root) may connect, as with `orchestrator serve --listen unix:PATH`, which takes no
-  // password there either. host_of would read "unix" as a host name, a network one.
+  // password there either. host_of finds no host in it, which no loopback check takes.
   if (insecure_no_token || listen.starts_with("unix:") ||
       security::is_loopback_host(security::host_of(listen))) {
     return std::string();

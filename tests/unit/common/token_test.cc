@@ -201,6 +201,14 @@ TEST(HostOf, DropsThePortAndBrackets) {
   EXPECT_EQ(host_of("127.0.0.1:0"), "127.0.0.1");
   EXPECT_EQ(host_of("[::1]:7700"), "::1");
   EXPECT_EQ(host_of("0.0.0.0:9000"), "0.0.0.0");
+  // Read by the one HOST:PORT parser (common/net/host_port.h): a value that is not HOST:PORT
+  // has no host, where a split at its last ':' found "::1" in "::1:7700" (loopback to
+  // is_loopback_host) and "unix" in a unix:PATH.
+  for (const char* not_host_port :
+       {"::1:7700", "unix:/run/w.sock", "127.0.0.1:99999", "[::1]", "127.0.0.1", ":7700"}) {
+    EXPECT_EQ(host_of(not_host_port), "") << not_host_port;
+    EXPECT_FALSE(is_loopback_host(host_of(not_host_port))) << not_host_port;
+  }
 }
 
 }  // namespace

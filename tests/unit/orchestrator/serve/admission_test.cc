@@ -329,6 +329,20 @@ TEST(Admission, ALoopbackPortNotAllocatedByTheScenarioIsAServiceOfTheMachine) {
   expect_admitted(admit(external("127.0.0.1:${port:mine}"), allowing({})));
 }
 
+// The port is read by the one HOST:PORT parser (common/net/host_port.h), as the worker that
+// connects reads it: "127.0.0.1:041234" reaches port 41234. It was compared as text, after a
+// split at the last ':', before.
+TEST(Admission, AnAllocatedLoopbackPortIsReadAsTheWorkersReadIt) {
+  scenario::Scenario s;
+  s.ports["mine"] = 41234;
+  EXPECT_TRUE(address_allowed("127.0.0.1:41234", s, {}));
+  EXPECT_TRUE(address_allowed("[::1]:41234", s, {}));
+  EXPECT_TRUE(address_allowed("127.0.0.1:041234", s, {}));
+  EXPECT_FALSE(address_allowed("127.0.0.1:41235", s, {}));
+  EXPECT_FALSE(address_allowed("10.0.0.1:41234", s, {}));
+  EXPECT_FALSE(address_allowed("::1:41234", s, {}));  // not HOST:PORT: the loader refuses it
+}
+
 TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
   expect_denied(
       admit(kRouterCommand + "ready = \"tcp://192.168.0.1:9\"\n", allowing({"/bin/sleep"})),
