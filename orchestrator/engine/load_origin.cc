@@ -2,32 +2,22 @@
 
 #include <algorithm>
 
+#include "common/net/host_port.h"
+#include "common/security/token.h"
+
 namespace benchgate::engine {
-namespace {
-
-bool is_loopback_host(const std::string& host) {
-  if (host == "localhost" || host == "::1") return true;
-  // 127.0.0.0/8 written as a dotted quad.
-  if (!host.starts_with("127.")) return false;
-  return std::all_of(host.begin(), host.end(),
-                     [](char c) { return c == '.' || (c >= '0' && c <= '9'); });
-}
-
-}  // namespace
 
 std::string host_of(const std::string& address) {
-  if (address.starts_with("[")) {
-    const auto close = address.find(']');
-    if (close != std::string::npos) return address.substr(1, close - 1);
-  }
-  const auto colon = address.rfind(':');
-  // Exactly one colon: HOST:PORT. More: a bare IPv6 address.
-  if (colon != std::string::npos && address.find(':') == colon) return address.substr(0, colon);
-  return address;
+  // HOST:PORT as every benchgate address is read (common/net/host_port.h); a value that is not
+  // one (a bare name or IPv6 address) is its own host.
+  const net::HostPortSplit split = net::split_host_port(address, net::kListenMinPort);
+  return split.ok() ? split.host : address;
 }
 
 std::string worker_host(const std::string& address) {
-  if (address.empty() || is_loopback_host(host_of(address))) return "local";
+  // A unix:PATH worker is on this machine, as a spawned one is.
+  if (address.empty() || address.starts_with("unix:")) return "local";
+  if (security::is_loopback_host(host_of(address))) return "local";
   return address;
 }
 

@@ -7,11 +7,13 @@
 
 namespace benchgate::engine {
 
-// "local" for a worker this machine spawned (empty address) or one at a loopback address
-// (127.0.0.0/8, ::1, localhost); else the address as given (HOST:PORT).
+// "local" for a worker this machine spawned (empty address), one at a unix:PATH or one at a
+// loopback address (127.0.0.0/8, ::1, ::ffff:127.x.x.x, localhost); else the address as given
+// (HOST:PORT).
 std::string worker_host(const std::string& address);
 
-// The host part of HOST:PORT ("[::1]:9" gives "::1"; without a port, all of it).
+// The host of HOST:PORT as common/net/host_port.h reads it ("[::1]:9" gives "::1"); a value
+// that is not HOST:PORT is its own host.
 std::string host_of(const std::string& address);
 
 // "local" when every worker is; else each distinct host once, in worker order, comma-

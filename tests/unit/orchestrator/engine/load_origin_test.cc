@@ -34,6 +34,17 @@ TEST(LoadOrigin, TwoOriginsMergeIntoEachHostOnceInTheOrderFirstSeen) {
             "10.0.0.3,10.0.0.2,local,fd00::2");
 }
 
+// A unix:PATH worker was named as host "unix", from the split at its last ':', and
+// "[::ffff:127.0.0.1]" as a network host, by a loopback test of this file's own.
+TEST(LoadOrigin, AUnixSocketWorkerAndEveryLoopbackFormAreLocal) {
+  EXPECT_EQ(worker_host("unix:/run/benchgate/worker.sock"), "local");
+  EXPECT_EQ(worker_host("[::ffff:127.0.0.1]:7000"), "local");
+  EXPECT_EQ(load_from({"unix:/run/w1.sock", "10.0.0.2:7000", "unix:/run/w2.sock"}),
+            "local,10.0.0.2");
+  // Not HOST:PORT: never taken for this machine.
+  EXPECT_EQ(worker_host("::1:7000"), "::1:7000");
+}
+
 TEST(LoadOrigin, HostOf) {
   EXPECT_EQ(host_of("10.0.0.2:7000"), "10.0.0.2");
   EXPECT_EQ(host_of("[fd00::2]:7000"), "fd00::2");
