@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <optional>
+
+#include "common/net/host_port.h"
 
 namespace benchgate::net {
 namespace {
@@ -77,20 +78,11 @@ std::string unix_socket_failure(const std::string& address) {
 }
 
 std::string tcp_failure(const std::string& address) {
-  const char* const kForm = "not a valid HOST:PORT or unix:PATH";
-  const size_t colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0) return kForm;
-  std::string host = address.substr(0, colon);
-  const std::string port_text = address.substr(colon + 1);
-  unsigned port = 0;
-  const auto [end, ec] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535) {
-    return kForm;
-  }
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
+  // HOST:PORT as every benchgate address is read (host_port.h), with that parser's reason.
+  const HostPortSplit split = split_host_port(address, kListenMinPort);
+  if (!split.ok()) return "not a valid HOST:PORT or unix:PATH: " + split.reason;
+  const std::string& host = split.host;
+  const std::string port_text = std::to_string(split.port);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

@@ -160,10 +160,18 @@ TEST_F(ListenFailureTest, APortInUseIsNamed) {
   ::close(fd);
 }
 
+// Read by the one HOST:PORT parser (common/net/host_port.h), with its reason: "::1:0" was
+// split at its last ':' and bound as host "::1", ":0" named only as not valid.
 TEST_F(ListenFailureTest, AnAddressThatIsNeitherFormIsNamed) {
-  EXPECT_EQ(why_not_listening("127.0.0.1"), "not a valid HOST:PORT or unix:PATH");
-  EXPECT_EQ(why_not_listening("127.0.0.1:http"), "not a valid HOST:PORT or unix:PATH");
-  EXPECT_EQ(why_not_listening("127.0.0.1:70000"), "not a valid HOST:PORT or unix:PATH");
+  EXPECT_EQ(why_not_listening("127.0.0.1"), "not a valid HOST:PORT or unix:PATH: it has no :PORT");
+  EXPECT_EQ(why_not_listening("127.0.0.1:http"),
+            "not a valid HOST:PORT or unix:PATH: its port 'http' is not a number from 0 to 65535");
+  EXPECT_EQ(why_not_listening("127.0.0.1:70000"),
+            "not a valid HOST:PORT or unix:PATH: its port '70000' is not a number from 0 to 65535");
+  EXPECT_EQ(why_not_listening(":0"), "not a valid HOST:PORT or unix:PATH: its HOST is empty");
+  EXPECT_EQ(why_not_listening("::1:0"),
+            "not a valid HOST:PORT or unix:PATH: an IPv6 host is written in brackets, as in "
+            "\"[::1]:7700\"");
 }
 
 }  // namespace
