@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "common/net/host_port.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/scenario/dial_address.h"
 
@@ -77,16 +78,12 @@ Expected<std::vector<std::string>> expand_worker_addresses(const std::vector<std
       add(entry);
       continue;
     }
-    const std::string_view rest = std::string_view(entry).substr(kDnsPrefix.size());
-    const size_t colon = rest.rfind(':');
-    const std::string name(rest.substr(0, colon));
-    const std::string port(rest.substr(colon + 1));
-    auto resolved = resolve(name);
+    // NAME:PORT, checked above by the parser every benchgate address is read by.
+    const net::HostPortSplit name_port =
+        net::split_host_port(std::string_view(entry).substr(kDnsPrefix.size()), net::kDialMinPort);
+    auto resolved = resolve(name_port.host);
     if (!resolved) return Error{"--workers-at '" + entry + "': " + resolved.message()};
-    for (const auto& address : *resolved) {
-      add(address.find(':') == std::string::npos ? address + ":" + port
-                                                 : "[" + address + "]:" + port);
-    }
+    for (const auto& address : *resolved) add(net::join_host_port(address, name_port.port));
   }
   return out;
 }

@@ -31,6 +31,16 @@ TEST(ExpandWorkerAddresses, ADnsEntryGivesEveryAddressOnceAndPlainEntriesStay) {
                                             "[fd00::3]:7801"}));
 }
 
+// NAME:PORT is read by the one HOST:PORT parser (common/net/host_port.h) and each address
+// written with the port it read: "07801" is port 7801, so one worker is listed once. The port
+// was copied as text before, and the worker listed twice.
+TEST(ExpandWorkerAddresses, APortIsWrittenAsANumberSoOneWorkerIsListedOnce) {
+  auto out = expand_worker_addresses({"dns:workers:07801", "dns:workers:7801"},
+                                     fixed({{"workers", {"10.0.0.1", "fd00::3"}}}));
+  ASSERT_TRUE(out.ok()) << out.message();
+  EXPECT_EQ(*out, (std::vector<std::string>{"10.0.0.1:7801", "[fd00::3]:7801"}));
+}
+
 TEST(ExpandWorkerAddresses, ABadEntryOrAnUnknownNameIsAnErrorNamingTheEntry) {
   for (const std::string entry :
        {"dns:workers", "dns::7800", "dns:workers:0", "dns:workers:70000", "dns:workers:78x"}) {
