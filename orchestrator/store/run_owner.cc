@@ -28,7 +28,9 @@ std::string host_name() {
 }
 
 // Field 22 of /proc/PID/stat (start time in clock ticks since boot): with the pid it names a
-// process uniquely, even after the pid is reused. 0 when the process does not exist.
+// process uniquely, even after the pid is reused. 0 when the process does not exist or has
+// exited: a zombie (state Z, its parent has not reaped it yet) keeps its pid and start time
+// but measures nothing, so its runs are abandoned as a reaped process's are.
 uint64_t process_start_ticks(long pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
@@ -40,6 +42,7 @@ uint64_t process_start_ticks(long pid) {
   std::string field;
   for (int i = 3; i <= 22; ++i) {
     if (!(rest >> field)) return 0;
+    if (i == 3 && (field == "Z" || field == "X")) return 0;  // exited, not yet reaped
   }
   try {
     return std::stoull(field);

@@ -16,7 +16,8 @@ void release_instance(uint64_t instance);
 std::string owner_token(uint64_t instance);
 
 // Whether the writer named by an owner token still runs: same host, a process with that pid
-// and the same start time, and, for this very process, a Store instance still open. Tokens
+// and the same start time that has not exited (a zombie counts as gone), and, for this very
+// process, a Store instance still open. Tokens
 // from another host count as gone: SQLite's WAL mode does not work across hosts, so such a
 // database was copied, not shared.
 bool owner_alive(const std::string& token);

@@ -1,9 +1,14 @@
 // Opening the store: abandoned runs, and clear errors for paths that cannot work.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
+#include <sstream>
+#include <thread>
 
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -62,6 +67,64 @@ TEST(StoreOpen, ARunOfAProcessThatIsGoneIsAbandoned) {
   auto second = Store::open(dir.file("b.db"));
   ASSERT_TRUE(second.ok());
   EXPECT_EQ((*second)->abandoned_runs(), std::vector<int64_t>{*run});
+}
+
+// Fields 3 (state) and 22 (start ticks) of /proc/PID/stat.
+std::pair<std::string, std::string> state_and_start(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  std::istringstream rest(line.substr(line.rfind(')') + 1));
+  std::string field, state;
+  for (int i = 3; i <= 22 && rest >> field; ++i) {
+    if (i == 3) state = field;
+  }
+  return {state, field};
+}
+
+TEST(StoreOpen, ARunOfAProcessThatExitedButIsNotReapedIsAbandoned) {
+  // A zombie keeps its pid and start time until its parent reaps it (a serve killed by SIGKILL
+  // under a parent that reaps late): its run is as abandoned as a reaped process's.
+  TempDir dir;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  const auto [state, start] = state_and_start(child);
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  int64_t run = 0;
+  {
+    auto first = Store::open(dir.file("b.db"));
+    ASSERT_TRUE(first.ok());
+    auto id = (*first)->begin_run(testing::test_run_info());
+    ASSERT_TRUE(id.ok());
+    run = *id;
+    auto stmt = (*first)->database().prepare("UPDATE runs SET owner = ?1 WHERE id = ?2");
+    ASSERT_TRUE(stmt.ok());
+    stmt->bind(1, std::string(host) + "/" + std::to_string(child) + "/" + start + "/1")
+        .bind(2, run);
+    ASSERT_TRUE(stmt->run().ok());
+  }
+  {
+    // While the child runs, its run is its own.
+    auto alive = Store::open(dir.file("b.db"));
+    ASSERT_TRUE(alive.ok());
+    EXPECT_TRUE((*alive)->abandoned_runs().empty());
+    EXPECT_EQ(run_status(**alive, run), "running");
+  }
+  kill(child, SIGKILL);
+  for (int i = 0; i < 500 && state_and_start(child).first != "Z"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(state_and_start(child).first, "Z");
+  auto after = Store::open(dir.file("b.db"));
+  waitpid(child, nullptr, 0);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ((*after)->abandoned_runs(), std::vector<int64_t>{run});
+  EXPECT_EQ(run_status(**after, run), "abandoned");
 }
 
 TEST(StoreOpen, ARunOfAStoreStillOpenIsNotAbandoned) {
