@@ -4,8 +4,27 @@
 #include <cstdlib>
 #include <limits>
 
+#include "orchestrator/workers/result_checks.h"
+
 namespace benchgate::engine {
 namespace {
+
+Error malformed(size_t worker, const std::string& what) {
+  return Error{"worker " + std::to_string(worker) + " sent a malformed result: " + what};
+}
+
+// The rules a result must obey within itself (workers/result_checks.h, as worker-check checks
+// them): a result that contradicts itself fails the window rather than become a figure.
+Expected<void> check_consistent(const v1::WindowResult& part, size_t worker) {
+  if (part.successes() > part.operations()) {
+    return malformed(worker, std::to_string(part.successes()) + " successes of " +
+                                 std::to_string(part.operations()) + " operations");
+  }
+  if (auto problem = workers::check_error_total(part); !problem.empty()) {
+    return malformed(worker, problem);
+  }
+  return {};
+}
 
 // Merging is exact bucket by bucket only within one layout; another one would be re-bucketed
 // (or its samples above our highest value dropped), so it is rejected, as worker-check does.
@@ -184,6 +203,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   }
   for (size_t w = 0; w < parts.size(); ++w) {
     const auto& part = parts[w];
+    if (auto consistent = check_consistent(part, w); !consistent) return consistent.error();
     if (part.has_tls())
       rep.tls =
           results::NegotiatedTls{part.tls().version(), part.tls().cipher(), part.tls().alpn()};

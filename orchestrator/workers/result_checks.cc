@@ -1,5 +1,6 @@
 #include "orchestrator/workers/result_checks.h"
 
+#include <algorithm>
 #include <span>
 
 #include "common/histogram/hdr_histogram.h"
@@ -58,6 +59,20 @@ void check_tool_latency(const v1::WindowResult& result, const std::string& w,
 }
 
 }  // namespace
+
+std::string check_error_total(const v1::WindowResult& result) {
+  if (result.successes() > result.operations()) return {};  // a rule of its own
+  const uint64_t failed = result.operations() - result.successes();
+  uint64_t total = 0;  // up to `failed` only, so that huge counts cannot wrap around to few
+  for (const auto& [kind, count] : result.errors()) total += std::min(count, failed - total);
+  if (total >= failed) return {};
+  for (const std::string& name : result.not_measured()) {
+    if (name.rfind("errors.", 0) == 0) return {};  // the shortfall is the undetected kinds'
+  }
+  return "errors add up to " + std::to_string(total) + " but " + std::to_string(failed) + " of " +
+         std::to_string(result.operations()) +
+         " operations failed (operations - successes); every failed operation counts one error";
+}
 
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count) {
   count = 0;
@@ -124,6 +139,18 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                  result.operations() > 0 && result.successes() <= result.operations(),
                  std::to_string(result.operations()) + " operations, " +
                      std::to_string(result.successes()) + " successes"});
+  const std::string error_total = check_error_total(result);
+  uint64_t errors = 0;
+  for (const auto& [kind, count] : result.errors()) errors += count;
+  out.push_back({w + "errors add up to at least operations - successes (unless an error kind is "
+                     "declared not measured)",
+                 error_total.empty(),
+                 error_total.empty()
+                     ? std::to_string(errors) + " errors, " +
+                           std::to_string(result.operations() -
+                                          std::min(result.successes(), result.operations())) +
+                           " operations failed"
+                     : error_total});
 
   std::string unknown;
   for (const std::string& name : result.not_measured()) {

@@ -26,6 +26,16 @@ struct RuleOutcome {
 std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                                              const WindowFacts& window);
 
+// The rules a result must obey within itself, whatever the window: "" when it holds, else
+// what contradicts what, naming the fields. worker-check fails the rule; `run` refuses the
+// window naming the worker (engine/window_merge.cc), so such a result never becomes a figure.
+//
+// Every failed operation counts one error under one kind (docs/MEASUREMENT.md "Operations,
+// successes and errors"), so the errors add up to at least operations - successes (more when
+// a failure belonged to no operation), unless an error kind is declared not measured
+// (`errors.KIND` in not_measured): the failures the worker could not detect are then missing.
+std::string check_error_total(const v1::WindowResult& result);
+
 // A Histogram field: empty, or an HdrHistogram V2 encoding with benchgate's layout
 // (1 ns .. 1 h, 3 digits). Returns "" when it conforms, else why not; `count` gets the total.
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count);

@@ -65,6 +65,17 @@ class FaultsUntimedTest(FaultRuns, unittest.TestCase):
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 
+    def test_failed_operations_that_no_error_counts_are_a_malformed_result(self):
+        # They were taken for "errors 0" (and passed an `errors.count max = 0` gate).
+        worker = self.fault_worker("--mode", "hidden_errors", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a malformed result: errors add up to 0 but 200 of 300 "
+            "operations failed (operations - successes)", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
     def test_fail_fast_records_the_workloads_after_a_failure_as_not_run(self):
         worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
                                    "--window", "1")

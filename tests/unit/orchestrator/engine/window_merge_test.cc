@@ -223,6 +223,7 @@ TEST(WindowMerge, AHistogramOfAnotherLayoutIsRejected) {
 
 TEST(WindowMerge, AHistogramThatDisagreesWithTheCountsIsAnError) {
   auto bad = part(10, 1, 2, 1000);
+  bad.set_operations(11);
   bad.set_successes(11);
   auto rep = merge_window({bad}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
@@ -232,10 +233,46 @@ TEST(WindowMerge, AHistogramThatDisagreesWithTheCountsIsAnError) {
 TEST(WindowMerge, TheWorkerWhoseCountsDisagreeIsNamed) {
   auto bad = part(10, 1, 2, 1000);
   bad.set_successes(9);
+  (*bad.mutable_errors())["status"] = 1;
   auto rep = merge_window({part(10, 1, 2, 1000), bad}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
   EXPECT_NE(rep.message().find("worker 1 sent a malformed result: 9 successful operations but 10 "
                                "latency samples"),
+            std::string::npos)
+      << rep.message();
+}
+
+// A worker that triples its operations and reports no error must not make "errors 0".
+TEST(WindowMerge, FailedOperationsThatNoErrorCountsAreRefused) {
+  auto liar = part(100, 1, 2, 1000);
+  liar.set_operations(300);
+  auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: errors add up to 0 but 200 of "
+                               "300 operations failed"),
+            std::string::npos)
+      << rep.message();
+  (*liar.mutable_errors())["timeout"] = 150;
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("errors add up to 150 but 200"), std::string::npos) << rep.message();
+  (*liar.mutable_errors())["reset"] = 50;
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_EQ(rep->error_count(), 200u);
+  // A kind the worker cannot detect, declared: the shortfall is that kind's.
+  liar.clear_errors();
+  liar.add_not_measured("errors.connect");
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  EXPECT_TRUE(rep.ok()) << rep.message();
+}
+
+TEST(WindowMerge, MoreSuccessesThanOperationsAreRefused) {
+  auto liar = part(10, 1, 2, 1000);
+  liar.set_operations(4);
+  auto rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 0 sent a malformed result: 10 successes of 4 operations"),
             std::string::npos)
       << rep.message();
 }

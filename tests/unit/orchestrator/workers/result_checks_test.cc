@@ -93,5 +93,39 @@ TEST(ResultChecks, UnknownNotMeasuredNamesAreRefused) {
   EXPECT_NE(problems[0].find("not_measured names known fields"), std::string::npos);
 }
 
+// A worker that triples `operations` and reports no error would pass as "errors 0".
+TEST(ResultChecks, FailedOperationsMustBeCountedAsErrors) {
+  v1::WindowResult r = measured_result();
+  r.set_operations(9);  // 3 successes: 6 operations failed, and no error says how
+  auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("errors add up to at least operations - successes"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("errors add up to 0 but 6 of 9 operations failed"), std::string::npos)
+      << problems[0];
+  (*r.mutable_errors())["timeout"] = 5;
+  EXPECT_EQ(failed(r).size(), 1u);
+  // Every failure counted, and a failed reconnect besides (it belongs to no operation).
+  (*r.mutable_errors())["status"] = 1;
+  (*r.mutable_errors())["connect"] = 2;
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+  // Counts that would wrap a 64-bit sum around are not few.
+  r.clear_errors();
+  (*r.mutable_errors())["timeout"] = ~uint64_t{0};
+  (*r.mutable_errors())["status"] = 2;
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+}
+
+// The failures of a kind the worker cannot detect are missing from its errors, as declared.
+TEST(ResultChecks, AShortfallIsAllowedWhenAnErrorKindIsDeclaredNotMeasured) {
+  v1::WindowResult r = adapter_result();  // declares errors.connect not measured
+  r.set_operations(9);
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+  r = measured_result();
+  r.set_operations(9);
+  r.add_not_measured("errors.length");
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+}
+
 }  // namespace
 }  // namespace benchgate::workers
