@@ -99,6 +99,17 @@ HostPortSplit split_host_port(std::string_view text, uint16_t min_port) {
   return out;
 }
 
+HostPortSplit split_host_optional_port(std::string_view text, uint16_t default_port,
+                                       uint16_t min_port) {
+  // No ':' at all, or none after a bracketed host: no port written.
+  if (text.find(':') == std::string_view::npos || text.ends_with(']')) {
+    HostPortSplit out = split_host_port(std::string(text) + ":0", 0);
+    if (out.ok()) out.port = default_port;
+    return out;
+  }
+  return split_host_port(text, min_port);
+}
+
 std::string join_host_port(std::string_view host, uint16_t port) {
   const bool v6 = host.find(':') != std::string_view::npos;
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on chains of operator+.

@@ -43,6 +43,12 @@ inline constexpr uint16_t kDialMinPort = 1;
 // digits only, from min_port to 65535.
 HostPortSplit split_host_port(std::string_view text, uint16_t min_port);
 
+// HOST[:PORT], a URL's authority, where the port may be left out: `default_port` then ("h" and
+// "[::1]" take it). Read as split_host_port reads HOST:PORT otherwise ("::1" is refused as an
+// unbracketed IPv6 host, "h:" for its empty port); never kNoPort.
+HostPortSplit split_host_optional_port(std::string_view text, uint16_t default_port,
+                                       uint16_t min_port);
+
 // HOST:PORT written back as split_host_port reads it: a host with a ':' (IPv6) in brackets.
 // For an address a server listens on, named with the port it was given ("127.0.0.1:0" listening
 // on 41234 is "127.0.0.1:41234").

@@ -3,9 +3,9 @@
 
 #include <arpa/inet.h>
 
-#include <charconv>
 #include <optional>
 
+#include "common/net/host_port.h"
 #include "common/util/shown_text.h"
 
 namespace benchgate::scenario {
@@ -73,24 +73,21 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
     return Error{"a user name or password is not supported (the scrape sends no credentials)",
                  ErrorKind::kInvalidInput};
   }
-  const size_t colon = authority.rfind(':');
-  const std::string_view host = authority.substr(0, colon);
-  if (host.empty()) return Error{"it names no host", ErrorKind::kInvalidInput};
-  if (colon != std::string_view::npos) {
-    const std::string_view port = authority.substr(colon + 1);
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-    if (port.empty() || ec != std::errc() || end != port.data() + port.size() || value < 1 ||
-        value > 65535) {
-      return Error{"its port '" + shown_text(port) + "' is not from 1 to 65535",
-                   ErrorKind::kInvalidInput};
-    }
-    out.port = static_cast<uint16_t>(value);
+  // HOST[:PORT] by the parser every benchgate address is read by (common/net/host_port.h).
+  const net::HostPortSplit split = net::split_host_optional_port(authority, 80, net::kDialMinPort);
+  switch (split.problem) {
+    case net::HostPortProblem::kNone:
+      break;
+    case net::HostPortProblem::kEmptyHost:
+      return Error{"it names no host", ErrorKind::kInvalidInput};
+    default:
+      return Error{split.reason, ErrorKind::kInvalidInput};
   }
-  out.host = host == "localhost" ? "127.0.0.1" : std::string(host);
+  out.port = split.port;
+  out.host = split.host == "localhost" ? "127.0.0.1" : split.host;
   in_addr addr{};
-  if (::inet_pton(AF_INET, out.host.c_str(), &addr) != 1) {
-    return Error{"its host '" + shown_text(host) +
+  if (split.ipv6 || ::inet_pton(AF_INET, out.host.c_str(), &addr) != 1) {
+    return Error{"its host '" + shown_text(split.ipv6 ? "[" + split.host + "]" : split.host) +
                      "' is neither an IPv4 address nor localhost (the scrape connects over IPv4)",
                  ErrorKind::kInvalidInput};
   }

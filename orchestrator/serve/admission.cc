@@ -53,8 +53,9 @@ Reach metrics_reach(const std::string& url, const std::string& what, scenario::L
   if (!parsed) return {url, what, std::move(where)};
   const std::string port = std::to_string(parsed->port);
   Reach out{parsed->host + ":" + port, what, std::move(where)};
-  const std::string written =
-      parsed->authority.substr(0, parsed->authority.rfind(':')) + ":" + port;
+  const std::string written = net::join_host_port(
+      net::split_host_optional_port(parsed->authority, parsed->port, net::kDialMinPort).host,
+      parsed->port);
   if (written != out.value) out.written = written;
   return out;
 }

@@ -120,6 +120,35 @@ TEST(HostPort, NoPortAndNoHostAreSaidSo) {
   }
 }
 
+TEST(HostPort, AnAuthorityMayLeaveThePortOut) {
+  auto name = split_host_optional_port("exporter", 80, kDialMinPort);
+  ASSERT_TRUE(name.ok()) << name.reason;
+  EXPECT_EQ(name.host, "exporter");
+  EXPECT_EQ(name.port, 80);
+  auto v6 = split_host_optional_port("[::1]", 80, kDialMinPort);
+  ASSERT_TRUE(v6.ok()) << v6.reason;
+  EXPECT_EQ(v6.host, "::1");
+  EXPECT_EQ(v6.port, 80);
+  EXPECT_TRUE(v6.ipv6);
+  auto written = split_host_optional_port("127.0.0.1:9113", 80, kDialMinPort);
+  ASSERT_TRUE(written.ok()) << written.reason;
+  EXPECT_EQ(written.port, 9113);
+  EXPECT_EQ(split_host_optional_port("[::1]:9113", 80, kDialMinPort).port, 9113);
+  // Otherwise as HOST:PORT: an empty port is not the default one.
+  EXPECT_EQ(split_host_optional_port("h:", 80, kDialMinPort).problem, HostPortProblem::kBadPort);
+  EXPECT_EQ(split_host_optional_port("h:0", 80, kDialMinPort).problem, HostPortProblem::kBadPort);
+  EXPECT_EQ(split_host_optional_port("::1", 80, kDialMinPort).problem,
+            HostPortProblem::kUnbracketedIpv6);
+  EXPECT_EQ(split_host_optional_port("", 80, kDialMinPort).problem, HostPortProblem::kEmptyHost);
+  EXPECT_EQ(split_host_optional_port(":80", 80, kDialMinPort).problem, HostPortProblem::kEmptyHost);
+  EXPECT_EQ(split_host_optional_port("x!", 80, kDialMinPort).problem,
+            HostPortProblem::kForeignCharacter);
+  EXPECT_EQ(split_host_optional_port("[nope]", 80, kDialMinPort).problem,
+            HostPortProblem::kNotIpv6);
+  EXPECT_EQ(split_host_optional_port("[::1", 80, kDialMinPort).problem,
+            HostPortProblem::kHalfBracketed);
+}
+
 TEST(HostPort, JoinWritesBackWhatSplitReads) {
   EXPECT_EQ(join_host_port("127.0.0.1", 41234), "127.0.0.1:41234");
   EXPECT_EQ(join_host_port("localhost", 0), "localhost:0");

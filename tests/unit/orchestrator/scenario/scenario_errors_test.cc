@@ -26,9 +26,15 @@ TEST(ScenarioErrors, AMetricsUrlTheScrapeCannotUseIsRefusedSayingWhy) {
                              "metrics = ";
   const std::pair<std::string, std::string> refused[] = {
       {"https://127.0.0.1:9100/metrics", "it does not start with http://"},
-      {"http://127.0.0.1:0/metrics", "its port '0' is not from 1 to 65535"},
-      {"http://127.0.0.1:/metrics", "its port '' is not from 1 to 65535"},
+      {"http://127.0.0.1:0/metrics", "its port '0' is not a number from 1 to 65535"},
+      {"http://127.0.0.1:/metrics", "its port '' is not a number from 1 to 65535"},
+      {"http://127.0.0.1:+80/metrics", "its port '+80' is not a number from 1 to 65535"},
       {"http://[::1]:9100/metrics", "its host '[::1]' is neither an IPv4 address nor localhost"},
+      {"http://[::1]/metrics", "its host '[::1]' is neither an IPv4 address nor localhost"},
+      // HOST[:PORT] by the parser every benchgate address is read by (common/net/host_port.h),
+      // with its reason, where a split at the last ':' judged "::1" or "x!" as a host.
+      {"http://::1:9100/metrics", "an IPv6 host is written in brackets, as in \"[::1]:7700\""},
+      {"http://x!:9100/metrics", "its host has a character no host name has ('!')"},
       {"http://u:p@127.0.0.1:9100/metrics", "a user name or password is not supported"},
       {"http://127.0.0.1:9100/metrics#top", "a fragment (#...) is never sent to a server"},
       {"http:///metrics", "it names no host"}};
