@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "common/net/host_port.h"
 #include "common/router/router_limits.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/dial_address.h"
@@ -25,9 +26,10 @@ bool is_host_port(std::string_view s) {
 // be an IPv4 address or localhost. Workers resolve the address themselves, so only the host the
 // probe uses is held to this.
 bool is_probe_host(std::string_view host_port) {
-  const std::string host(host_port.substr(0, host_port.rfind(':')));
+  const net::HostPortSplit split = net::split_host_port(host_port, net::kDialMinPort);
   in_addr addr{};
-  return host == "localhost" || ::inet_pton(AF_INET, host.c_str(), &addr) == 1;
+  return split.ok() && !split.ipv6 &&
+         (split.host == "localhost" || ::inet_pton(AF_INET, split.host.c_str(), &addr) == 1);
 }
 
 std::string_view impl_name(RouterImpl impl) {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "common/net/connect_within.h"
+#include "common/net/host_port.h"
 #include "common/process/process_tree.h"
 #include "common/units/units.h"
 #include "orchestrator/app/interrupt.h"
@@ -47,15 +48,16 @@ std::string describe_errno(int error) {
 Expected<sockaddr_in> probe_address(const std::string& endpoint, std::string* shown) {
   std::string target = endpoint;
   if (target.rfind("tcp://", 0) == 0) target = target.substr(6);
-  auto colon = target.rfind(':');
-  if (colon == std::string::npos) return Error{"readiness probe '" + endpoint + "' has no port"};
-  std::string host = target.substr(0, colon);
-  if (host == "localhost") host = "127.0.0.1";
-  int port = std::atoi(target.c_str() + colon + 1);
-  if (port <= 0 || port > 65535) return Error{"readiness probe '" + endpoint + "': bad port"};
+  // HOST:PORT by the parser every benchgate address is read by (common/net/host_port.h), as the
+  // loader checked it.
+  const net::HostPortSplit split = net::split_host_port(target, net::kDialMinPort);
+  if (!split.ok()) {
+    return Error{"readiness probe '" + endpoint + "' is not HOST:PORT: " + split.reason};
+  }
+  const std::string host = split.host == "localhost" ? "127.0.0.1" : split.host;
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_port = htons(split.port);
   if (::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) {
     return Error{"readiness probe '" + endpoint + "': '" + host + "' is not an IPv4 address"};
   }
