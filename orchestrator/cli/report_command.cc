@@ -9,6 +9,7 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/html_report.h"
+#include "orchestrator/report/report_file.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/store/store.h"
 
@@ -62,8 +63,7 @@ int report_command(const ReportFlags& flags) {
     std::fprintf(stderr, "error: %s\n", page.message().c_str());
     return kExitInvalidInput;
   }
-  if (auto written = report::write_file_atomically(path, report::html_document({*page}));
-      !written) {
+  if (auto written = report::write_report_file(path, report::html_document({*page})); !written) {
     std::fprintf(stderr, "error: %s\n", written.message().c_str());
     return kExitRunError;
   }

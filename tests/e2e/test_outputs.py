@@ -111,6 +111,26 @@ class ExitCodeAndStoredRunTest(OutputsTest):
             self.assertNotIn("RESULT|", run.stdout)
             self.assertFalse(os.path.exists(self.db))
 
+    def test_two_reports_in_one_file_are_refused_and_a_stream_is_written_into(self):
+        # `--json x --junit x` kept only the last one written; now it is a usage mistake, found
+        # before anything runs (`gate` before the database is opened).
+        same = os.path.join(self.dir, "out")
+        for args in (["run", self.scenario(), "--db", self.db],
+                     ["gate", "1", "--db", os.path.join(self.dir, "none.db")]):
+            run = self.orchestrator(*args, "--json", same, "--markdown", same)
+            self.assertEqual((run.returncode, run.stderr),
+                             (2, f"error: --json {same} and --markdown {same} name the same file; "
+                                 "each report needs a file of its own\n"), args[0])
+            self.assertNotIn("RESULT|", run.stdout)
+            self.assertEqual(sorted(os.listdir(self.dir)), ["quick.toml"])
+        # A path that is not a regular file (here /dev/fd/1, as /dev/stdout is, a pipe) is
+        # written into: it was refused, as its folder (in /proc) takes no new file.
+        run = self.orchestrator("run", self.scenario(), "--db", self.db, "--markdown", "/dev/fd/1")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("RESULT|", run.stdout)
+        self.assertIn("## benchgate results\n", run.stdout.split("RESULT|")[-1])
+        self.assertEqual(sorted(os.listdir(self.dir)), ["bench.db", "quick.toml"])
+
     def test_a_report_folder_that_refuses_new_files_is_refused_before_anything_runs(self):
         # /proc refuses a new file even to root, whom permission bits (access()) never stop.
         for flag in ("--json", "--junit", "--markdown"):

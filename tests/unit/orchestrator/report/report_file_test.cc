@@ -1,0 +1,293 @@
+// Report files (report_file.h, run_outputs.h): a path that is not a regular file is written
+// into, a symbolic link is written through, a temporary file never takes the name of a file
+// that is there and never stays behind, two flags cannot name one file, and when one report
+// file cannot be written every file that is says the exit code and error the process ends with.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "orchestrator/report/report_file.h"
+#include "orchestrator/report/run_outputs.h"
+
+namespace benchgate::report {
+namespace {
+namespace fs = std::filesystem;
+
+class ReportFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "benchgate-report-file-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  std::string path(const std::string& name) const { return (fs::path(dir_) / name).string(); }
+
+  static std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+  }
+  static void put(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  // The names in the folder, sorted.
+  std::vector<std::string> names() const {
+    std::vector<std::string> found;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      found.push_back(entry.path().filename().string());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(ReportFileTest, AFifoIsWrittenIntoNotReplaced) {
+  const std::string fifo = path("summary");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A reader first, so that opening the FIFO for writing does not wait; non-blocking, so that
+  // a writer that never writes into it fails the test instead of hanging it.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  auto written = write_report_file(fifo, "# summary\n");
+  ASSERT_TRUE(written) << written.message();
+  char buffer[64] = {};
+  const ssize_t n = ::read(reader, buffer, sizeof buffer);
+  ::close(reader);
+  EXPECT_EQ(std::string(buffer, n > 0 ? static_cast<size_t>(n) : 0), "# summary\n");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+  EXPECT_EQ(names(), std::vector<std::string>{"summary"});
+}
+
+TEST_F(ReportFileTest, DevFdIsWrittenIntoTheOpenFileAddingToWhatItHolds) {
+  // /dev/stdout is /dev/fd/1, a link into /proc: what it names is an open pipe or file, here
+  // a pipe and a file opened for appending (`>> out`).
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  auto written = write_report_file("/dev/fd/" + std::to_string(pipe_fds[1]), "{}\n");
+  EXPECT_TRUE(written) << written.message();
+  ::close(pipe_fds[1]);
+  char buffer[16] = {};
+  const ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
+  ::close(pipe_fds[0]);
+  EXPECT_EQ(std::string(buffer, n > 0 ? static_cast<size_t>(n) : 0), "{}\n");
+
+  const std::string out = path("out");
+  put(out, "the run's tables\n");
+  const int fd = ::open(out.c_str(), O_WRONLY | O_APPEND);
+  ASSERT_GE(fd, 0);
+  written = write_report_file("/proc/self/fd/" + std::to_string(fd), "{}\n");
+  ::close(fd);
+  EXPECT_TRUE(written) << written.message();
+  EXPECT_EQ(read(out), "the run's tables\n{}\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"out"});
+}
+
+TEST_F(ReportFileTest, ALinkIsWrittenThroughAndKept) {
+  fs::create_directory(path("real"));
+  put(path("real/report.json"), "old");
+  fs::create_symlink("real/report.json", path("link.json"));
+  fs::create_symlink("link.json", path("link2.json"));  // a chain of links
+  auto written = write_report_file(path("link2.json"), "new");
+  ASSERT_TRUE(written) << written.message();
+  EXPECT_TRUE(fs::is_symlink(path("link.json")));
+  EXPECT_TRUE(fs::is_symlink(path("link2.json")));
+  EXPECT_EQ(read(path("real/report.json")), "new");
+  EXPECT_EQ(names(), (std::vector<std::string>{"link.json", "link2.json", "real"}));
+  EXPECT_EQ(fs::directory_iterator(path("real"))->path().filename(), "report.json");
+
+  // A link to a file not there yet makes it where the link points.
+  fs::create_symlink("real/later.xml", path("later.xml"));
+  written = write_report_file(path("later.xml"), "<x/>");
+  ASSERT_TRUE(written) << written.message();
+  EXPECT_TRUE(fs::is_symlink(path("later.xml")));
+  EXPECT_EQ(read(path("real/later.xml")), "<x/>");
+}
+
+TEST_F(ReportFileTest, AFileNamedLikeATemporaryIsLeftAlone) {
+  put(path("g.xml.tmp"), "someone's");
+  auto written = write_report_file(path("g.xml"), "<x/>");
+  ASSERT_TRUE(written) << written.message();
+  EXPECT_EQ(read(path("g.xml.tmp")), "someone's");
+  EXPECT_EQ(read(path("g.xml")), "<x/>");
+  EXPECT_EQ(names(), (std::vector<std::string>{"g.xml", "g.xml.tmp"}));
+}
+
+TEST_F(ReportFileTest, AReplacedFileKeepsItsPermissions) {
+  put(path("r.json"), "old");
+  ASSERT_EQ(::chmod(path("r.json").c_str(), 0640), 0);
+  ASSERT_TRUE(write_report_file(path("r.json"), "new"));
+  struct stat st {};
+  ASSERT_EQ(::stat(path("r.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+}
+
+// The file size limit makes a write fail as a full file system does, without one.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &saved_);
+    previous_ = std::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+    rlimit limit = saved_;
+    limit.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, previous_);
+  }
+
+ private:
+  rlimit saved_{};
+  void (*previous_)(int) = nullptr;
+};
+
+TEST_F(ReportFileTest, AFailedWriteLeavesNoTemporaryFileAndTheOldFileWhole) {
+  put(path("g.xml"), "old");
+  {
+    FileSizeLimit limit(16);
+    auto written = write_report_file(path("g.xml"), std::string(4096, 'x'));
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.message().find("cannot write '" + path("g.xml") + "': "), std::string::npos)
+        << written.message();
+  }
+  EXPECT_EQ(read(path("g.xml")), "old");
+  EXPECT_EQ(names(), std::vector<std::string>{"g.xml"});
+}
+
+TEST_F(ReportFileTest, TwoFlagsNamingOneFileAreRefused) {
+  const std::string x = path("x");
+  auto same = check_output_paths({x, x, "", ""});
+  ASSERT_FALSE(same);
+  EXPECT_EQ(same.message(), "--json " + x + " and --junit " + x +
+                                " name the same file; each report needs a file of its own");
+  // Spelled another way, or through a link, it is the same file.
+  fs::create_directory(path("sub"));
+  auto dotted = check_output_paths({"", path("x"), "", dir_ + "/./sub/../x"});
+  ASSERT_FALSE(dotted);
+  EXPECT_EQ(dotted.message(), "--junit " + x + " and --html " + dir_ +
+                                  "/./sub/../x name the same file; each report needs a file "
+                                  "of its own");
+  fs::create_symlink("x", path("link"));
+  EXPECT_FALSE(check_output_paths({x, "", path("link"), ""}));
+  put(x, "there");
+  EXPECT_FALSE(check_output_paths({x, "", path("link"), ""}));
+  EXPECT_TRUE(check_output_paths({x, path("y"), path("z"), path("w")}));
+  EXPECT_EQ(names(), (std::vector<std::string>{"link", "sub", "x"}));
+}
+
+TEST_F(ReportFileTest, ALinkIsCheckedWhereItLeads) {
+  fs::create_symlink("missing/out.json", path("link.json"));
+  auto checked = check_output_path("--json", path("link.json"));
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.message(),
+            "--json " + path("link.json") + ": folder '" + path("missing") +
+                "' does not exist (where the link leads: " + path("missing/out.json") + ")");
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_TRUE(check_output_path("--markdown", fifo));
+}
+
+ScenarioReport stored_run(int64_t id) {
+  ScenarioReport r;
+  r.run_id = id;
+  r.result.scenario = "s" + std::to_string(id);
+  return r;
+}
+
+TEST_F(ReportFileTest, WhenOneFileCannotBeWrittenTheOthersSayExitCode3AndWhy) {
+  // --json's folder is gone by the end of the run: JUnit and Markdown say what the process
+  // (exit code 3) and the store (runs.error) say, not the exit code 0 the run had before.
+  const OutputPaths paths{path("gone/run.json"), path("run.xml"), path("run.md"), ""};
+  EXPECT_FALSE(write_report_files(paths, {stored_run(7)}, 0));
+  EXPECT_NE(read(path("run.xml")).find("the report files could not be written"), std::string::npos)
+      << read(path("run.xml"));
+  EXPECT_NE(read(path("run.md")).find("the report files could not be written"), std::string::npos)
+      << read(path("run.md"));
+  EXPECT_EQ(names(), (std::vector<std::string>{"run.md", "run.xml"}));
+
+  // And the JSON, when another file fails.
+  const OutputPaths json_ok{path("run.json"), path("gone/run.xml"), "", ""};
+  EXPECT_FALSE(write_report_files(json_ok, {stored_run(7)}, 0));
+  const std::string json = read(path("run.json"));
+  EXPECT_NE(json.find("\"error\": \"the report files could not be written\""), std::string::npos)
+      << json;
+  EXPECT_EQ(json.find("\"exit_code\": 0"), std::string::npos) << json;
+}
+
+TEST_F(ReportFileTest, AllFilesWrittenSayTheFirstOutcome) {
+  const OutputPaths paths{path("run.json"), path("run.xml"), path("run.md"), path("run.html")};
+  int renders = 0;
+  bool failed = false;
+  EXPECT_TRUE(write_outputs(
+      paths,
+      [&] {
+        ++renders;
+        return OutputTexts{"j", "x", "m", "h", {}};
+      },
+      [&] { failed = true; }));
+  EXPECT_EQ(renders, 1);
+  EXPECT_FALSE(failed);
+  EXPECT_EQ(read(path("run.json")) + read(path("run.xml")) + read(path("run.md")) +
+                read(path("run.html")),
+            "jxmh");
+  EXPECT_EQ(names(), (std::vector<std::string>{"run.html", "run.json", "run.md", "run.xml"}));
+}
+
+TEST_F(ReportFileTest, AFailureFoundLastStillReachesEveryFile) {
+  // An HTML page whose run could not be read (an error of the render), and a stream that fails
+  // after the files were renamed into place (a pipe nobody reads): every file says the outcome
+  // the failure made.
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  ::close(pipe_fds[0]);
+  auto previous = std::signal(SIGPIPE, SIG_IGN);
+  const OutputPaths paths{path("run.json"), path("run.xml"),
+                          "/dev/fd/" + std::to_string(pipe_fds[1]), ""};
+  std::string outcome = "0";
+  EXPECT_FALSE(write_outputs(
+      paths,
+      [&] {
+        return OutputTexts{"j" + outcome, "x" + outcome, "m" + outcome, "", {}};
+      },
+      [&] { outcome = "3"; }));
+  std::signal(SIGPIPE, previous);
+  ::close(pipe_fds[1]);
+  EXPECT_EQ(read(path("run.json")), "j3");
+  EXPECT_EQ(read(path("run.xml")), "x3");
+
+  outcome = "0";
+  int failures = 0;
+  EXPECT_FALSE(write_outputs(
+      {path("a.json"), "", "", path("a.html")},
+      [&] {
+        return OutputTexts{"j" + outcome, "", "", "h" + outcome, {"--html: run 9 does not exist"}};
+      },
+      [&] {
+        ++failures;
+        outcome = "3";
+      }));
+  EXPECT_EQ(failures, 1);
+  EXPECT_EQ(read(path("a.json")) + read(path("a.html")), "j3h3");
+  EXPECT_EQ(names(), (std::vector<std::string>{"a.html", "a.json", "run.json", "run.xml"}));
+}
+
+}  // namespace
+}  // namespace benchgate::report
