@@ -34,8 +34,25 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
   constexpr const char* kUnprintable =
       " has a control character (a line break, a tab, an escape) or invalid UTF-8; none is "
       "accepted in what is stored with the run (`runs list` and `runs show` print it)";
+  // A value too long to keep is named by its first characters and its length, not printed
+  // whole (a 300 KB commit would fill the error line it is refused with).
+  auto too_long = [&](const char* flag, const char* field, std::string_view value, size_t size,
+                      size_t max, const char* what) {
+    const std::string start(value.substr(0, 24));
+    return Error{named(flag, field, start + "...") + " has " + std::to_string(size) + " bytes; " +
+                 what + " may have at most " + std::to_string(max) +
+                 " (it is stored with the run and is a label of the service's metrics)" +
+                 (from_git ? std::string("; give ") + flag +
+                                 (names == OptionNames::kFromGitSent ? " to send another"
+                                                                     : " to store another")
+                           : std::string())};
+  };
   for (const auto& [flag, field, value] : {std::tuple{"--commit", "commit", &options.commit},
                                            std::tuple{"--branch", "branch", &options.branch}}) {
+    if (value->size() > kMaxCommitOrBranchBytes) {
+      return too_long(flag, field, *value, value->size(), kMaxCommitOrBranchBytes,
+                      field == std::string_view("commit") ? "a commit" : "a branch");
+    }
     if (!prints_as_itself(*value)) {
       return Error{named(flag, field, *value) + kUnprintable +
                    (from_git ? std::string("; give ") + flag +
@@ -44,7 +61,19 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
                              : std::string())};
     }
   }
+  if (options.labels.size() > kMaxLabels) {
+    return Error{(flags ? std::string("--label is given ") : std::string("field 'labels' has ")) +
+                 std::to_string(options.labels.size()) + (flags ? " times" : " labels") +
+                 "; a run may have at most " + std::to_string(kMaxLabels)};
+  }
   for (const auto& [key, value] : options.labels) {
+    if (key.size() > kMaxLabelKeyBytes) {
+      return too_long("--label", "labels", key, key.size(), kMaxLabelKeyBytes, "a label's key");
+    }
+    if (value.size() > kMaxLabelValueBytes) {
+      return too_long("--label", "labels", key + "=" + value, value.size(), kMaxLabelValueBytes,
+                      "a label's value");
+    }
     if (!prints_as_itself(key) || !prints_as_itself(value)) {
       return Error{named("--label", "labels", key + "=" + value) + kUnprintable};
     }

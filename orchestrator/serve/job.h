@@ -40,13 +40,23 @@ struct JobOptions {
 // to store another"), kFromGitSent for `run --server`, which sends it ("... to send another").
 enum class OptionNames { kFlags, kFields, kFromGitStored, kFromGitSent };
 
+// The longest commit and branch, the most labels and the longest label key and value a run
+// may carry: each is stored with the run and kept by the service (a label of its metrics, a
+// row of its pages) for every job it lists, so a client's submission cannot grow the service's
+// memory without bound. Far above what git gives (a SHA-256 commit with -dirty is 70 bytes).
+inline constexpr size_t kMaxCommitOrBranchBytes = 256;
+inline constexpr size_t kMaxLabels = 64;
+inline constexpr size_t kMaxLabelKeyBytes = 128;
+inline constexpr size_t kMaxLabelValueBytes = 1024;
+
 // The options' values, checked as `orchestrator run` checks its flags before anything starts
 // (the service checks a submission's before queueing it): a --promote name the store would
 // refuse only when the run ends would cost the whole run. The commit, the branch and every
 // label's key and value are stored and printed by `runs list` and `runs show`: one with a
 // control character (a line break, an escape; any that shown_text escapes) or invalid UTF-8
 // would forge rows or colour a terminal there, and is refused. The error names the flag or
-// the field, and shows the value escaped.
+// the field, and shows the value escaped. So is a value longer than the bounds above (its
+// first characters and its length shown), and more labels than kMaxLabels.
 Expected<void> check_job_options(const JobOptions& options,
                                  OptionNames names = OptionNames::kFlags);
 

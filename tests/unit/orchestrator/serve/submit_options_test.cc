@@ -203,6 +203,56 @@ TEST(SubmitOptions, AControlCharacterInAFlagIsRefusedNamingTheFlag) {
   EXPECT_TRUE(check_job_options(fine));
 }
 
+// What a client sends is kept by the service for every job it lists and stored with the run:
+// a 300 KB commit or a few MB of labels per job grew serve's memory without bound (and became a
+// label of /metrics on every scrape). Each value has a bound, and so has the count of labels.
+TEST(SubmitOptions, ACommitBranchOrLabelPastItsBoundIsRefusedNamingItsLength) {
+  RecordingExecutor executor;
+  JobQueue queue(executor);
+  OrchestratorService service(queue, AdmissionPolicy{});
+  auto submit = [&](const std::string& commit, const std::string& branch,
+                    const std::map<std::string, std::string>& labels) {
+    v1::SubmitRequest request;
+    request.mutable_content()->set_file_name("client.toml");
+    request.mutable_content()->set_text(kScenario);
+    request.set_commit(commit);
+    request.set_branch(branch);
+    for (const auto& [k, v] : labels) (*request.mutable_labels())[k] = v;
+    v1::SubmitResponse response;
+    return service.Submit(nullptr, &request, &response);
+  };
+  const grpc::Status commit = submit(std::string(300000, 'a'), "", {});
+  EXPECT_EQ(commit.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(commit.error_message(),
+            "field 'commit' ('aaaaaaaaaaaaaaaaaaaaaaaa...') has 300000 bytes; a commit may have "
+            "at most 256 (it is stored with the run and is a label of the service's metrics)");
+  EXPECT_EQ(submit("", std::string(257, 'b'), {}).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(submit("", "", {{std::string(129, 'k'), "v"}}).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  const grpc::Status value = submit("", "", {{"k", std::string(1025, 'v')}});
+  EXPECT_EQ(value.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(value.error_message().find("has 1025 bytes; a label's value may have at most 1024"),
+            std::string::npos)
+      << value.error_message();
+  std::map<std::string, std::string> many;
+  for (int i = 0; i < 65; ++i) many["k" + std::to_string(i)] = "v";
+  const grpc::Status count = submit("", "", many);
+  EXPECT_EQ(count.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(count.error_message(), "field 'labels' has 65 labels; a run may have at most 64");
+  EXPECT_TRUE(queue.list().empty()) << "a refused submission was queued";
+  // At the bounds, everything is taken.
+  many.erase("k64");
+  EXPECT_TRUE(submit(std::string(256, 'a'), std::string(256, 'b'), many).ok());
+  EXPECT_TRUE(submit("", "", {{std::string(128, 'k'), std::string(1024, 'v')}}).ok());
+  EXPECT_EQ(queue.list().size(), 2u);
+  // `orchestrator run`'s flags are checked by the same function.
+  JobOptions flags;
+  flags.labels = many;
+  flags.labels["k64"] = "v";
+  EXPECT_EQ(check_job_options(flags).message(),
+            "--label is given 65 times; a run may have at most 64");
+}
+
 // A commit or branch `run --server` found in the git work tree is checked as the service checks
 // it, before it is sent: the error says it came from git and which flag sends another, not the
 // service's "field 'branch'" the user never gave.
