@@ -3,7 +3,8 @@ server keeps its socket (gRPC alone would replace it): the router's --control, `
 serve`'s --listen and the worker's --listen. A socket file nobody listens on is replaced,
 owner-only (srwx------) whatever the umask. A failed bind there is named in one line, without
 gRPC's own log. A worker on a unix:PATH needs no token (only its owner may connect), serves a
-run whose [workers] at names the path, and removes its socket when it stops."""
+run whose [workers] at names the path, and removes its socket when it stops; one killed leaves
+its socket, which the next worker on the path replaces."""
 import glob
 import os
 import shutil
@@ -124,6 +125,18 @@ class UnixSocketTest(unittest.TestCase):
         # Refused by the worker's --listen check ("is not HOST:PORT"), and its token rule read
         # "unix" as a network host, although the service and the scenario's [workers] at take it.
         path = os.path.join(self.dir, "worker.sock")
+        # A worker killed by SIGKILL leaves its socket file behind, and nothing listens there:
+        # the worker below replaces it (as serve does a stale one) rather than refuse it as in
+        # use; a live one it refuses (the second worker below).
+        killed = subprocess.Popen([WORKER, "--listen", "unix:" + path], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+        try:
+            self.assertEqual(killed.stdout.readline(), f"READY grpc=unix:{path}\n")
+        finally:
+            killed.kill()
+            killed.wait(timeout=30)
+            killed.stdout.close()
+        self.assertTrue(stat.S_ISSOCK(os.lstat(path).st_mode))
         umask_before = os.umask(0o022)  # the usual one, which left the socket srwxr-xr-x
         try:
             worker = subprocess.Popen([WORKER, "--listen", "unix:" + path],
