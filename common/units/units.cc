@@ -249,4 +249,16 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
+std::string format_rate(double per_second) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), per_second >= 10 ? "%.0f" : "%.3g", per_second);
+  return buf;
+}
+
+std::string format_megabytes_per_second(double bytes_per_second) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2f", bytes_per_second / 1e6);
+  return buf;
+}
+
 }  // namespace benchgate

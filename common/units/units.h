@@ -26,5 +26,12 @@ Expected<double> parse_percent(std::string_view text);
 std::string format_duration_ns(double ns);
 // Decimal units: 1500 -> "1.50 kB", 2.5e6 -> "2.50 MB".
 std::string format_bytes(double bytes);
+// A rate per second as every report writes a measured or configured one (ops/s, handshakes/s,
+// req/s), without its unit: whole from 10 on, 12345.6 -> "12346"; three significant digits
+// under 10, so a rate of 0.001 is not "0": 2.5 -> "2.5", 0.001 -> "0.001".
+std::string format_rate(double per_second);
+// A data rate in megabytes (10^6 B) per second with two decimals, without its unit, as the
+// reports' MB/s columns write it: 1.5e6 -> "1.50", 123456789 -> "123.46".
+std::string format_megabytes_per_second(double bytes_per_second);
 
 }  // namespace benchgate

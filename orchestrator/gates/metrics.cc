@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/units/units.h"
+
 namespace benchgate::gates {
 namespace {
 
@@ -69,12 +71,14 @@ std::string format_metric_value(double value, UnitKind unit) {
   static const char* const kCountPrefixes[] = {"", "k", "M", "G", "T"};
   static const char* const kBytePrefixes[] = {" ", " k", " M", " G", " T"};
   switch (unit) {
+    // Rates and latencies as the result tables write them (common/units/units.h), so that a
+    // gate's figure reads the same in its explanation as in the table above it.
     case UnitKind::kOpsPerSecond:
-      return with_prefix(value, kCountPrefixes, 5, " ops/s");
+      return format_rate(value) + " ops/s";
     case UnitKind::kHandshakesPerSecond:
-      return with_prefix(value, kCountPrefixes, 5, " handshakes/s");
+      return format_rate(value) + " handshakes/s";
     case UnitKind::kBytesPerSecond:
-      return with_prefix(value, kBytePrefixes, 5, "B/s");
+      return format_megabytes_per_second(value) + " MB/s";
     case UnitKind::kBytes:
       return with_prefix(value, kBytePrefixes, 5, "B");
     case UnitKind::kCount: {
@@ -88,12 +92,14 @@ std::string format_metric_value(double value, UnitKind unit) {
     case UnitKind::kRatio:
       return three_digits(value * 100) + "%";
     case UnitKind::kSeconds: {
-      const double a = std::abs(value);
-      if (a == 0) return "0s";
-      if (a < 999.5e-9) return three_digits(value * 1e9) + "ns";
-      if (a < 999.5e-6) return three_digits(value * 1e6) + "us";
-      if (a < 999.5e-3) return three_digits(value * 1e3) + "ms";
-      return three_digits(value) + "s";
+      // A latency figure is a whole number of nanoseconds (a histogram's value) stored in
+      // seconds: back to that number first, so that a value on a rounding edge (7045000 ns)
+      // rounds as the table's latency_text rounds it, not as its nearest double in seconds does.
+      double ns = value * 1e9;
+      if (const double whole = std::round(ns); std::abs(ns - whole) <= 1e-9 * std::abs(ns)) {
+        ns = whole;
+      }
+      return format_duration_ns(ns);
     }
   }
   return three_digits(value);

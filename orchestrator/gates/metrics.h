@@ -47,9 +47,11 @@ const MetricInfo* find_metric(std::string_view name);
 // Every known metric, for listings and "did you mean" suggestions.
 std::span<const MetricInfo> known_metrics();
 
-// A value in base units for a person, three significant digits: "4.20ms", "12.3k ops/s",
-// "1.23k handshakes/s", "1.50 MB/s", "2.50 MB", "17", "0.25%". Every report writes a gate's
-// figures with it.
+// A value in base units for a person. Latencies and rates as the result tables write them
+// (format_duration_ns, format_rate, format_megabytes_per_second in common/units/units.h):
+// "4.2ms", "7.05ms", "12346 ops/s", "2.5 ops/s", "1234 handshakes/s", "1.50 MB/s"; the rest
+// with three significant digits: "2.50 MB", "17", "0.25%". Every report writes a gate's figures
+// (its observed and threshold columns, its explanation) with it.
 std::string format_metric_value(double value, UnitKind unit);
 
 // "median of 3 repetitions", "3 repetitions merged", "summed over 3 repetitions", ...

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "common/units/units.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
@@ -122,8 +123,9 @@ std::string workload(const store::StoredWorkload& w) {
                   "  ");
   for (size_t c = 0; c <= 7; ++c) table.align(c, TextTable::Align::kRight);
   for (const store::StoredRepetition& rep : w.repetitions) {
-    table.add_row({std::to_string(rep.index + 1), fmt::format("{:.1f}", rep.ops_per_s),
-                   rep.bytes_per_s ? fmt::format("{:.2f}", *rep.bytes_per_s / 1e6) : "-",
+    // A rate and a data rate as the run's own tables wrote them (common/units/units.h).
+    table.add_row({std::to_string(rep.index + 1), format_rate(rep.ops_per_s),
+                   rep.bytes_per_s ? format_megabytes_per_second(*rep.bytes_per_s) : "-",
                    format_latency_ns(rep.p50_ns), format_latency_ns(rep.p90_ns),
                    format_latency_ns(rep.p99_ns), format_latency_ns(rep.p999_ns),
                    format_latency_ns(rep.max_ns), format_errors(rep),

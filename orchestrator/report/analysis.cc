@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "orchestrator/gates/statistics.h"
+#include "orchestrator/report/rate_text.h"
 
 namespace benchgate::report {
 namespace {
@@ -147,8 +148,9 @@ ComparisonText comparison_text(const VariantComparison& c) {
   t.ratio = c.ratio ? fmt::format("{:.3f}", *c.ratio) : "-";
   t.interval = c.ci_low && c.ci_high ? fmt::format("{:.3f}-{:.3f}", *c.ci_low, *c.ci_high) : "-";
   t.pairs = c.pair_min && c.pair_max ? fmt::format("{:.3f}-{:.3f}", *c.pair_min, *c.pair_max) : "-";
-  t.variant_rps = ok ? fmt::format("{:.0f}", c.variant_rps) : "-";
-  t.baseline_rps = ok ? fmt::format("{:.0f}", c.baseline_rps) : "-";
+  // As the result tables write a rate (the COMPARE line above keeps its whole numbers).
+  t.variant_rps = ok ? rate_text(c.variant_rps) : "-";
+  t.baseline_rps = ok ? rate_text(c.baseline_rps) : "-";
   return t;
 }
 

@@ -12,6 +12,7 @@
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/latency_text.h"
+#include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/report/workload_title.h"
@@ -278,9 +279,9 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       out += fmt::format(
           "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
           markdown_cell(workload_title(w.spec.name, w.variant)),
-          w.repetitions.empty()
-              ? std::string("not measured")
-              : fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
+          w.repetitions.empty() ? std::string("not measured")
+                                : fmt::format("{} ({}-{})", rate_text(ops.median),
+                                              rate_text(ops.min), rate_text(ops.max)),
           pct(50), pct(99), pct(99.9), errors ? std::to_string(*errors) : "-",
           flags.empty() ? "-" : markdown_cell(flags),
           w.status == results::WorkloadStatus::kOk

@@ -99,8 +99,8 @@ std::string figures_table(const results::WorkloadResult& w) {
     // CPU was not measured.
     const auto per_request = rep.router_cpu_per_request();
     row(
-        fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
-        rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-",
+        fmt::format("rep {}", rep.index + 1), rate_text(rep.ops_per_second()),
+        rep.measured("bytes_received") ? format_megabytes_per_second(rep.bytes_per_second()) : "-",
         [&](double p) { return rep.latency_at(p); }, rep.error_count(),
         per_request ? format_duration_ns(*per_request * 1e9) : "-", rep.flags);
     // An open-loop repetition's diagnostics under its row, as the terminal prints them.
@@ -115,8 +115,8 @@ std::string figures_table(const results::WorkloadResult& w) {
     const auto ops = w.ops_per_second();
     row(
         "median (latency: merged)",
-        fmt::format("{:.0f} ({:.0f}-{:.0f})", ops.median, ops.min, ops.max),
-        w.measured("bytes_received") ? fmt::format("{:.2f}", w.bytes_per_second().median / 1e6)
+        fmt::format("{} ({}-{})", rate_text(ops.median), rate_text(ops.min), rate_text(ops.max)),
+        w.measured("bytes_received") ? format_megabytes_per_second(w.bytes_per_second().median)
                                      : "-",
         [&](double p) { return w.latency_at(p); }, w.error_count(), "", w.flags());
   }
@@ -256,10 +256,11 @@ std::string workers_table(const results::WorkloadResult& w) {
     for (const auto& s : rep.workers) total += s.ops_per_second;
     for (const auto& s : rep.workers) {
       out += fmt::format(
-          "<tr><td class=\"text\">rep {}</td><td>{}</td><td class=\"text\">{}</td><td>{:.0f}</td>"
+          "<tr><td class=\"text\">rep {}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td>"
           "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
           "<td>{}</td></tr>\n",
-          rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host), s.ops_per_second,
+          rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host),
+          rate_text(s.ops_per_second),
           total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
           latency_text(s.p50_ns), latency_text(s.p99_ns), latency_text(s.max_ns), s.errors,
           s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",

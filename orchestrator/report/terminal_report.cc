@@ -25,7 +25,7 @@ std::string latency(const HdrHistogram& h, double percentile) {
 }
 
 std::string megabytes(const results::Repetition& rep) {
-  return rep.measured("bytes_received") ? fmt::format("{:.2f}", rep.bytes_per_second() / 1e6) : "-";
+  return rep.measured("bytes_received") ? format_megabytes_per_second(rep.bytes_per_second()) : "-";
 }
 
 std::string router_cpu_per_op(const results::Repetition& rep) {
@@ -63,7 +63,7 @@ std::string worker_rows(const results::WorkloadResult& w) {
     for (const auto& share : rep.workers) {
       out += fmt::format(
           kWorkerRow, fmt::format("rep {}", rep.index + 1), share.worker,
-          share.host.empty() ? "-" : share.host, fmt::format("{:.0f}", share.ops_per_second),
+          share.host.empty() ? "-" : share.host, rate_text(share.ops_per_second),
           latency_text(share.p50_ns), latency_text(share.p99_ns),
           share.cpu_utilization ? fmt::format("{:.0f}%", *share.cpu_utilization * 100) : "-",
           signed_latency_text(share.clock_offset_ns), latency_text(share.rtt_ns),
@@ -207,9 +207,9 @@ static std::string connection_lines(const results::WorkloadResult& w) {
     out += "\n";
     if (const auto rate = w.handshakes_per_second()) {
       out += fmt::format(
-          "  handshakes: {:.0f}/s (median; min-max {:.0f}-{:.0f}), a new "
+          "  handshakes: {}/s (median; min-max {}-{}), a new "
           "connection per request",
-          rate->median, rate->min, rate->max);
+          rate_text(rate->median), rate_text(rate->min), rate_text(rate->max));
       if (setup->handshakes > 0) {
         out += fmt::format("; {} of {} TLS handshakes resumed", setup->resumed, setup->handshakes);
       }
@@ -275,12 +275,11 @@ std::string workload_table(const results::WorkloadResult& w) {
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
                    "flags");
   for (const auto& rep : w.repetitions) {
-    out +=
-        table_row(fmt::format("rep {}", rep.index + 1), fmt::format("{:.0f}", rep.ops_per_second()),
-                  megabytes(rep), latency_text(rep.latency_at(50)),
-                  latency_text(rep.latency_at(90)), latency_text(rep.latency_at(99)),
-                  latency_text(rep.latency_at(99.9)), latency_text(rep.latency_at(100)),
-                  rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
+    out += table_row(fmt::format("rep {}", rep.index + 1), rate_text(rep.ops_per_second()),
+                     megabytes(rep), latency_text(rep.latency_at(50)),
+                     latency_text(rep.latency_at(90)), latency_text(rep.latency_at(99)),
+                     latency_text(rep.latency_at(99.9)), latency_text(rep.latency_at(100)),
+                     rep.error_count(), router_cpu_per_op(rep), join(rep.flags));
     // Every open-loop repetition's diagnostics, "service time: not measured" included, as the
     // HTML report and the Markdown summary give them.
     if (w.spec.rate > 0) out += fmt::format("  {:<10} {}\n", "", open_loop_text(rep));
@@ -288,13 +287,13 @@ std::string workload_table(const results::WorkloadResult& w) {
   if (!w.repetitions.empty()) {
     auto ops = w.ops_per_second();
     auto mb = w.bytes_per_second();
-    out += table_row("median", fmt::format("{:.0f}", ops.median),
-                     w.measured("bytes_received") ? fmt::format("{:.2f}", mb.median / 1e6) : "-",
+    out += table_row("median", rate_text(ops.median),
+                     w.measured("bytes_received") ? format_megabytes_per_second(mb.median) : "-",
                      latency_text(w.latency_at(50)), latency_text(w.latency_at(90)),
                      latency_text(w.latency_at(99)), latency_text(w.latency_at(99.9)),
                      latency_text(w.latency_at(100)), w.error_count(), "", join(w.flags()));
     out +=
-        fmt::format("  {:<10} {:>12}\n", "min-max", fmt::format("{:.0f}-{:.0f}", ops.min, ops.max));
+        fmt::format("  {:<10} {:>12}\n", "min-max", rate_text(ops.min) + "-" + rate_text(ops.max));
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
     out += not_measured_lines(w);
     out += connection_lines(w);
@@ -318,12 +317,13 @@ std::string workload_table(const results::WorkloadResult& w) {
     }
     // Large payloads are judged in bits per second.
     if (mb.median >= kGbitLineBytesPerSecond) {
-      out += fmt::format("  throughput: {:.3f} Gbit/s on the wire (median of {:.1f} MB/s)\n",
-                         mb.median * 8 / 1e9, mb.median / 1e6);
+      out += fmt::format("  throughput: {:.3f} Gbit/s on the wire (median of {} MB/s)\n",
+                         mb.median * 8 / 1e9, format_megabytes_per_second(mb.median));
     }
     if (auto payload = w.payload_bytes_per_second(); payload && w.measured("bytes_received")) {
-      out += fmt::format("  bytes: {:.2f} MB/s of payload, {:.2f} MB/s on the wire (median)\n",
-                         payload->median / 1e6, mb.median / 1e6);
+      out += fmt::format("  bytes: {} MB/s of payload, {} MB/s on the wire (median)\n",
+                         format_megabytes_per_second(payload->median),
+                         format_megabytes_per_second(mb.median));
     }
     std::string skews;
     for (const auto& rep : w.repetitions) {

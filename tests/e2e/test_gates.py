@@ -175,7 +175,7 @@ class GatesTest(unittest.TestCase):
         run = self.orchestrator("run", path, "--db", self.db, "--promote", "main")
         self.assertEqual(run.returncode, 1, run.stderr)
         self.assertRegex(run.stdout, r"fail\s+critical\s+hello\s+latency.p99")
-        self.assertIn("above max 1.00ns", run.stdout)
+        self.assertIn("above max 1ns", run.stdout)
         self.assertIn("not promoted", run.stdout)
         with sqlite3.connect(self.db) as db:
             self.assertEqual(db.execute("SELECT COUNT(*) FROM baselines").fetchone()[0], 0)

@@ -72,14 +72,13 @@ class HistoryTest(unittest.TestCase):
             " compiler GNU 12.2.0\n", " flags -O3 -DNDEBUG\n",
             "workload faster protocol http1 status ok",
             " REP OPS/S MB/S P50 P90 P99 P99.9 MAX ERRORS FLAGS\n",
-            " 1 15000.0 1.50 1.33ms 1.33ms 1.33ms 1.33ms 1.33ms 0\n",
-            " 2 15150.0 1.51 1.35ms 1.35ms 1.35ms 1.35ms 1.35ms 0\n",
-            " 4 9920.0 0.99 992us 992us 992us 992us 992us 0\n",
+            " 1 15000 1.50 1.33ms 1.33ms 1.33ms 1.33ms 1.33ms 0\n",
+            " 2 15150 1.51 1.35ms 1.35ms 1.35ms 1.35ms 1.35ms 0\n",
+            " 4 9920 0.99 992us 992us 992us 992us 992us 0\n",
             "gates (latest evaluation)\n",
-            " pass critical steady latency.p99 1.00ms 5.00ms median p99 1.00ms is within max "
-            "5.00ms\n",
-            " fail warning faster throughput.rps 15.0k ops/s 20.0k ops/s median 15.0k ops/s is "
-            "below min 20.0k ops/s\n",
+            " pass critical steady latency.p99 1ms 5ms median p99 1ms is within max 5ms\n",
+            " fail warning faster throughput.rps 15000 ops/s 20000 ops/s median 15000 ops/s is "
+            "below min 20000 ops/s\n",
         ]:
             self.assertIn(expected, text)
 
@@ -145,20 +144,20 @@ class HistoryTest(unittest.TestCase):
         steady = text[text.index("workload steady\n"):text.index("workload faster\n")]
         faster = text[text.index("workload faster\n"):]
         # Interleaved repetitions: every metric unchanged, its change printed after the "~".
-        self.assertIn("throughput.rps 10.0k ops/s 10.0k ops/s ~ +0.00% [", steady)
+        self.assertIn("throughput.rps 10000 ops/s 10000 ops/s ~ +0.00% [", steady)
         # The run columns are the runs' figures, as RESULT lines and gates give them: p99 of
         # every repetition's histogram merged (1.01ms), not the median of the repetitions'
-        # p99s (1.00ms), which the interval and p are over.
+        # p99s (1ms), which the interval and p are over.
         self.assertIn("latency.p99 1.01ms 1.01ms ~ -0.20% [", steady)
         self.assertIn("errors.count 0 0 ~ +0.00% - p=1.000 n=5+5\n", steady)
         self.assertIn("RUN 1, RUN 2: each run's figures, as its RESULT lines, reports and gates "
                       "give them\n", text)
         self.assertNotIn("%] p=0.008", steady)
         # Every repetition 50% faster: the exact two-sided minimum p for 5 + 5 (0.00794).
-        self.assertRegex(faster, r"throughput\.rps 10\.0k ops/s 15\.0k ops/s \+50\.00% "
+        self.assertRegex(faster, r"throughput\.rps 10000 ops/s 15000 ops/s \+50\.00% "
                                  r"\[\+\d+\.\d\d%, \+\d+\.\d\d%\] p=0\.008 n=5\+5\n")
         self.assertRegex(faster, r"throughput\.bytes_per_s 1\.00 MB/s 1\.50 MB/s \+50\.00% ")
-        self.assertRegex(faster, r"latency\.p50 2\.00ms 1\.33ms -33\.\d\d% \[-\d+\.\d\d%, "
+        self.assertRegex(faster, r"latency\.p50 2ms 1\.33ms -33\.\d\d% \[-\d+\.\d\d%, "
                                  r"-\d+\.\d\d%\] p=0\.008 n=5\+5\n")
         self.assertIn("only in run 1: workload retired\n", text)
         self.assertIn("only in run 2: workload added\n", text)

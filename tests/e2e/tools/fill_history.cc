@@ -115,7 +115,7 @@ std::vector<RunSpec> history() {
   pass.method = "median";
   pass.verdict = "pass";
   pass.severity = "critical";
-  pass.explanation = "median p99 1.00ms is within max 5.00ms";
+  pass.explanation = "median p99 1ms is within max 5ms";
   store::GateRecord regressed;
   regressed.gate_index = 1;
   regressed.workload = "faster";
@@ -126,7 +126,7 @@ std::vector<RunSpec> history() {
   regressed.method = "median";
   regressed.verdict = "fail";
   regressed.severity = "warning";
-  regressed.explanation = "median 15.0k ops/s is below min 20.0k ops/s";
+  regressed.explanation = "median 15000 ops/s is below min 20000 ops/s";
   r2.gates = {pass, regressed};
 
   RunSpec& r3 = runs[2];

@@ -129,5 +129,21 @@ TEST(FormatBytes, UsesDecimalUnitsWithTwoDecimals) {
   EXPECT_EQ(format_bytes(3e12), "3.00 TB");
 }
 
+// A rate as the reports write one (the tables' ops/s, a gate's figure, the live line).
+TEST(FormatRate, WholeFromTenOnAndThreeSignificantDigitsUnder) {
+  EXPECT_EQ(format_rate(12345.6), "12346");
+  EXPECT_EQ(format_rate(10), "10");
+  EXPECT_EQ(format_rate(9.87), "9.87");
+  EXPECT_EQ(format_rate(2.5), "2.5");
+  EXPECT_EQ(format_rate(0.001), "0.001");  // not "0"
+  EXPECT_EQ(format_rate(0), "0");
+}
+
+TEST(FormatMegabytesPerSecond, TwoDecimalsInMegabytes) {
+  EXPECT_EQ(format_megabytes_per_second(1.5e6), "1.50");
+  EXPECT_EQ(format_megabytes_per_second(123456789), "123.46");
+  EXPECT_EQ(format_megabytes_per_second(0), "0.00");
+}
+
 }  // namespace
 }  // namespace benchgate

@@ -174,7 +174,7 @@ TEST_F(GateCommand, AToolsStoredFiguresAreJudgedAsTheMedianOfItsRepetitions) {
   EXPECT_EQ(records[0].verdict, "pass");
   ASSERT_TRUE(records[0].observed.has_value());
   EXPECT_DOUBLE_EQ(*records[0].observed, 165e-6);
-  EXPECT_EQ(records[0].explanation, "165us (median of 2 repetitions) within max 1.00s");
+  EXPECT_EQ(records[0].explanation, "165us (median of 2 repetitions) within max 1s");
   EXPECT_EQ(records[1].metric, "latency.max");
   EXPECT_EQ(records[1].verdict, "fail");
   ASSERT_TRUE(records[1].observed.has_value());

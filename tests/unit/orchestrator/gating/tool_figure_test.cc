@@ -41,12 +41,12 @@ gates::GateOutcome judged(const results::WorkloadResult& w, const std::string& m
 TEST(ToolFigure, AToolsPercentileIsExplainedAsTheMedianOfTheRepetitions) {
   const gates::GateOutcome o = judged(wrapped_tool(), "latency.p99");
   EXPECT_EQ(o.verdict, gates::Verdict::kPass);
-  EXPECT_EQ(o.explanation, "165us (median of 2 repetitions) within max 1.00s");
+  EXPECT_EQ(o.explanation, "165us (median of 2 repetitions) within max 1s");
 }
 
 TEST(ToolFigure, AToolsMaxIsExplainedAsTheMaxOfTheRepetitions) {
   const gates::GateOutcome o = judged(wrapped_tool(), "latency.max");
-  EXPECT_EQ(o.explanation, "900us (max of 2 repetitions) within max 1.00s");
+  EXPECT_EQ(o.explanation, "900us (max of 2 repetitions) within max 1s");
 }
 
 TEST(ToolFigure, AHistogramsPercentileIsStillTheRepetitionsMerged) {
@@ -57,7 +57,7 @@ TEST(ToolFigure, AHistogramsPercentileIsStillTheRepetitionsMerged) {
     w.latency.add(rep.latency);
   }
   const gates::GateOutcome o = judged(w, "latency.p99");
-  EXPECT_NE(o.explanation.find("(2 repetitions merged) within max 1.00s"), std::string::npos)
+  EXPECT_NE(o.explanation.find("(2 repetitions merged) within max 1s"), std::string::npos)
       << o.explanation;
 }
 

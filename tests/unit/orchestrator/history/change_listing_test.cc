@@ -45,12 +45,12 @@ TEST(ChangeListing, TableHasOneRowPerChangeAndASummary) {
   EXPECT_EQ(
       render_change_table({throughput_drop(), latency}),
       "SCENARIO    WORKLOAD    VARIANT  METRIC          TESTBED      RUN  COMMITS                "
-      "      BEFORE        AFTER  CHANGE  95% CI                P  DIRECTION\n"
+      "      BEFORE       AFTER  CHANGE  95% CI                P  DIRECTION\n"
       "quickstart  http_hello  default  throughput.rps  bench-a (3)   31  "
-      "1111111111..2222222222  10.0k ops/s  9.50k ops/s  -5.00%  [-6.00%, -4.00%]  0.002  "
+      "1111111111..2222222222  10000 ops/s  9500 ops/s  -5.00%  [-6.00%, -4.00%]  0.002  "
       "worse\n"
       "quickstart  http_hello  default  latency.p99     bench-a (3)   31  "
-      "1111111111..2222222222       1.00ms        950us  -5.00%  -                 0.002  "
+      "1111111111..2222222222          1ms       950us  -5.00%  -                 0.002  "
       "better\n"
       "2 change points in 2 series (120 run values); 1 series computed now, not read from "
       "the store\n");

@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/units/units.h"
+#include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/report/terminal_report.h"
@@ -284,6 +286,51 @@ TEST(MarkdownSummary, ALatencyReadsAsTheTerminalTableWritesIt) {
       << markdown_summary({report});
 }
 
+// One definition per figure: a gate's explanation and its observed column write the workload's
+// p99 and ops/s as the result tables above them do ("1ms" and "1000", not "1.00ms" and "1.00k").
+TEST(MarkdownSummary, AGatesExplanationWritesItsFigureAsTheTablesDo) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 4;
+  results::WorkloadResult w = saturated_workload();
+  w.repetitions.front().latency.record(1'000'000);
+  w.latency.record(1'000'000);
+  report.result.workloads.push_back(w);
+  const std::string p99 = latency_text(w.latency_at(99));
+  const std::string ops = rate_text(w.ops_per_second().median);
+  ASSERT_EQ(p99, "1ms");
+  ASSERT_EQ(ops, "1000");
+  scenario::Gate latency_gate;
+  latency_gate.workload = "hello";
+  latency_gate.metric = "latency.p99";
+  latency_gate.max = 0.002;
+  scenario::Gate rps_gate;
+  rps_gate.workload = "hello";
+  rps_gate.metric = "throughput.rps";
+  rps_gate.min = 500;
+  for (const auto& [gate, figure] :
+       {std::pair{latency_gate, static_cast<double>(*w.latency_at(99)) / 1e9},
+        std::pair{rps_gate, w.ops_per_second().median}}) {
+    gating::EvaluatedGate g;
+    g.workload = "hello";
+    g.outcome = gates::evaluate_gate(gate, gates::RunValues{figure, {figure}}, {});
+    report.gates.push_back(g);
+  }
+  ASSERT_EQ(report.gates[0].outcome.explanation, "1ms (1 repetition merged) within max 2ms");
+  ASSERT_EQ(report.gates[1].outcome.explanation,
+            "1000 ops/s (median of 1 repetition) within min 500 ops/s");
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("| 1000 (1000-1000) | 50us | 1ms |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| latency.p99 | 1ms | 2ms | 1ms (1 repetition merged)"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| throughput.rps | 1000 ops/s | 500 ops/s | 1000 ops/s (median"),
+            std::string::npos)
+      << md;
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find(" " + p99 + " "), std::string::npos) << table;
+  EXPECT_NE(table.find(" " + ops + " "), std::string::npos) << table;
+}
+
 // A handshakes.rate gate's figures are handshakes per second, not operations, in the gate table
 // and the Markdown summary as in every report (gates::format_metric_value).
 TEST(GatesTable, AHandshakesRateGateSaysHandshakesPerSecond) {
@@ -295,16 +342,16 @@ TEST(GatesTable, AHandshakesRateGateSaysHandshakesPerSecond) {
   const std::string table = gates_table({handshakes, rps});
   const auto lines = lines_of(table);
   ASSERT_EQ(lines.size(), 4u) << table;
-  EXPECT_NE(lines[2].find("1.23k handshakes/s"), std::string::npos) << table;
-  EXPECT_NE(lines[2].find("1.00k handshakes/s"), std::string::npos) << table;
+  EXPECT_NE(lines[2].find("1234 handshakes/s"), std::string::npos) << table;
+  EXPECT_NE(lines[2].find("1000 handshakes/s"), std::string::npos) << table;
   EXPECT_EQ(lines[2].find("ops/s"), std::string::npos) << table;
-  EXPECT_NE(lines[3].find("1.23k ops/s"), std::string::npos) << table;
+  EXPECT_NE(lines[3].find("1234 ops/s"), std::string::npos) << table;
   ScenarioReport report;
   report.result.scenario = "s";
   report.run_id = 4;
   report.gates = {handshakes};
   const std::string md = markdown_summary({report});
-  EXPECT_NE(md.find("| handshakes.rate | 1.23k handshakes/s | 1.00k handshakes/s |"),
+  EXPECT_NE(md.find("| handshakes.rate | 1234 handshakes/s | 1000 handshakes/s |"),
             std::string::npos)
       << md;
 }
