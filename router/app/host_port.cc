@@ -31,15 +31,7 @@ Expected<HostPort> parse_host_port(std::string_view text) {
 }
 
 std::string format_host_port(const std::string& host, uint16_t port) {
-  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on chains of operator+.
-  const bool v6 = host.find(':') != std::string::npos;
-  std::string out;
-  if (v6) out.push_back('[');
-  out.append(host);
-  if (v6) out.push_back(']');
-  out.push_back(':');
-  out.append(std::to_string(port));
-  return out;
+  return net::join_host_port(host, port);
 }
 
 }  // namespace benchgate::router::app

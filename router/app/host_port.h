@@ -16,7 +16,7 @@ struct HostPort {
 
 // "127.0.0.1:8080", "[::1]:0", "localhost:0". The port is required (0: pick one).
 Expected<HostPort> parse_host_port(std::string_view text);
-// The inverse: brackets around an IPv6 host.
+// The inverse: brackets around an IPv6 host (net::join_host_port, the one writer).
 std::string format_host_port(const std::string& host, uint16_t port);
 
 }  // namespace benchgate::router::app

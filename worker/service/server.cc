@@ -19,8 +19,9 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
   // HOST:PORT by the rule every benchgate address is split by (worker --listen checks it first;
   // this guards other callers): gRPC refuses "::1:0" or "a b:0" only as "could not listen".
   const bool unix_path = listen.starts_with("unix:");
+  net::HostPortSplit split;
   if (!unix_path) {
-    const auto split = net::split_host_port(listen, net::kListenMinPort);
+    split = net::split_host_port(listen, net::kListenMinPort);
     if (!split.ok()) {
       return Error{"--listen '" + shown_text(listen) +
                    "' is not HOST:PORT or unix:PATH: " + split.reason};
@@ -57,8 +58,7 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
     return Error{"cannot listen on " + listen + ": " + net::why_not_listening(listen)};
   }
   // A Unix socket is named as given: gRPC reports port 1 for one, not a port to name.
-  out.address =
-      unix_path ? listen : listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
+  out.address = unix_path ? listen : net::join_host_port(split.host, static_cast<uint16_t>(port));
   return out;
 }
 
