@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/net/host_port.h"
 #include "common/workload/adapter_limits.h"
 
 namespace benchgate::worker::adapters {
@@ -105,8 +106,9 @@ std::vector<std::string> tool_argv(const Tool& tool, const WorkloadSpec& spec, i
     // The URI's host is the SNI h2load sends; --connect-to keeps the address connected to.
     if (!tls.sni.empty()) {
       argv.push_back("--connect-to=" + spec.address);
-      const size_t colon = spec.address.rfind(':');
-      argv.push_back("https://" + tls.sni + spec.address.substr(colon) + spec.http.target);
+      // HOST:PORT as the worker checked it (common/net/host_port.h): the SNI name, that port.
+      const net::HostPortSplit split = net::split_host_port(spec.address, net::kDialMinPort);
+      argv.push_back("https://" + net::join_host_port(tls.sni, split.port) + spec.http.target);
       return argv;
     }
   }
