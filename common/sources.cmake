@@ -8,6 +8,7 @@ set(BENCHGATE_COMMON_SOURCES
   units/units.cc
   util/shown_text.cc
   util/suggest.cc
+  util/toml_depth.cc
   util/regular_file.cc
   util/baseline_name.cc
   process/process_stats.cc

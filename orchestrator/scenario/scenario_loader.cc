@@ -10,6 +10,7 @@
 
 #include "common/util/regular_file.h"
 #include "common/util/shown_text.h"
+#include "common/util/toml_depth.h"
 #include "orchestrator/scenario/adapter_workloads.h"
 #include "orchestrator/scenario/diagnostics.h"
 #include "orchestrator/scenario/free_port.h"
@@ -178,6 +179,14 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
   LoadResult result;
   Diagnostics diag(path);
   toml::table root;
+  // A key of tens of thousands of dotted parts overflows the stack inside toml++: refused first.
+  if (auto deep = toml_depth_problem(text)) {
+    diag.error(
+        Location{path, static_cast<uint32_t>(deep->line), static_cast<uint32_t>(deep->column)},
+        std::move(deep->message));
+    result.diagnostics = diag.take();
+    return result;
+  }
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {

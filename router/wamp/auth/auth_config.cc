@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "common/util/suggest.h"
+#include "common/util/toml_depth.h"
 #include "router/wamp/message_check.h"
 
 namespace benchgate::router::wamp::auth {
@@ -361,6 +362,11 @@ class Reader {
 Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view text,
                                                               const std::string& path) {
   toml::table root;
+  // A key of tens of thousands of dotted parts overflows the stack inside toml++: refused first.
+  if (auto deep = toml_depth_problem(text)) {
+    return Error{path + ":" + std::to_string(deep->line) + ":" + std::to_string(deep->column) +
+                 ": error: " + deep->message};
+  }
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {

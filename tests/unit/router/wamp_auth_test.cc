@@ -135,6 +135,18 @@ TEST(WampAuthConfig, ErrorsNameFileLineColumnKeyAndValue) {
   EXPECT_EQ(error_of(""), "auth.toml:1:1: error: the auth config defines no [[realm]]");
 }
 
+TEST(WampAuthConfig, AKeyOfTooManyDottedPartsIsRefusedBeforeTomlxxParsesIt) {
+  // 60,000 parts overflowed the stack inside toml++ (the router crashed on its config).
+  std::string key = "a";
+  for (int i = 1; i < 60000; ++i) key += ".a";
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n" + key + " = 1\n"),
+            "auth.toml:3:1: error: a key has 60000 dotted parts ('a.a.a...'); at most 64 are "
+            "accepted");
+  EXPECT_EQ(error_of("[[realm]]\nname = \"r\"\n[" + key + "]\n"),
+            "auth.toml:3:2: error: a key has 60000 dotted parts ('a.a.a...'); at most 64 are "
+            "accepted");
+}
+
 TEST(WampAuthConfig, AMisspeltKeyOrValueIsReportedAtItWithTheNearestKnownOne) {
   // An unknown key at the key itself, not at its value, told the key it may have meant, at
   // every level of the file; so are the values taken from a list and a role's name.
