@@ -20,8 +20,9 @@ Expected<void> check_consistent(const v1::WindowResult& part, size_t worker) {
     return malformed(worker, std::to_string(part.successes()) + " successes of " +
                                  std::to_string(part.operations()) + " operations");
   }
-  if (auto problem = workers::check_error_total(part); !problem.empty()) {
-    return malformed(worker, problem);
+  for (const std::string& problem :
+       {workers::check_error_total(part), workers::check_in_window(part)}) {
+    if (!problem.empty()) return malformed(worker, problem);
   }
   return {};
 }

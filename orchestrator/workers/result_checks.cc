@@ -74,6 +74,26 @@ std::string check_error_total(const v1::WindowResult& result) {
          " operations failed (operations - successes); every failed operation counts one error";
 }
 
+std::string check_in_window(const v1::WindowResult& result) {
+  if (!result.has_in_window()) return {};
+  const v1::InWindow& in = result.in_window();
+  if (in.successes() > result.successes()) {
+    return "in_window.successes " + std::to_string(in.successes()) + " exceed successes " +
+           std::to_string(result.successes());
+  }
+  if (declared(result, "bytes_received")) return {};
+  if (in.bytes_received() > result.bytes_received()) {
+    return "in_window.bytes_received " + std::to_string(in.bytes_received()) +
+           " exceed bytes_received " + std::to_string(result.bytes_received());
+  }
+  if (!declared(result, "payload_bytes") && in.payload_bytes() > in.bytes_received()) {
+    return "in_window.payload_bytes " + std::to_string(in.payload_bytes()) +
+           " exceed in_window.bytes_received " + std::to_string(in.bytes_received()) +
+           " (the payload is read in those bytes)";
+  }
+  return {};
+}
+
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count) {
   count = 0;
   const std::string& blob = histogram.hdr_v2_compressed();
@@ -151,6 +171,16 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                                           std::min(result.successes(), result.operations())) +
                            " operations failed"
                      : error_total});
+
+  const std::string in_window = check_in_window(result);
+  out.push_back({w + "in_window holds no more than the whole window (successes, bytes_received), "
+                     "and no more payload than its bytes",
+                 in_window.empty(),
+                 !in_window.empty() ? in_window
+                 : !result.has_in_window()
+                     ? "absent"
+                     : std::to_string(result.in_window().successes()) + " of " +
+                           std::to_string(result.successes()) + " successes in the window"});
 
   std::string unknown;
   for (const std::string& name : result.not_measured()) {

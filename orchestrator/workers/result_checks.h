@@ -36,6 +36,12 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
 // (`errors.KIND` in not_measured): the failures the worker could not detect are then missing.
 std::string check_error_total(const v1::WindowResult& result);
 
+// What completed inside the window is part of what completed (docs/MEASUREMENT.md
+// "Throughput"): in_window.successes <= successes, in_window.bytes_received <= bytes_received,
+// and the payload of those successes was read in those bytes, in_window.payload_bytes <=
+// in_window.bytes_received (each byte rule where its fields are measured).
+std::string check_in_window(const v1::WindowResult& result);
+
 // A Histogram field: empty, or an HdrHistogram V2 encoding with benchgate's layout
 // (1 ns .. 1 h, 3 digits). Returns "" when it conforms, else why not; `count` gets the total.
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count);

@@ -76,6 +76,17 @@ class FaultsUntimedTest(FaultRuns, unittest.TestCase):
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 
+    def test_more_successes_inside_the_window_than_in_all_are_a_malformed_result(self):
+        # They were counted into ops/s.
+        worker = self.fault_worker("--mode", "inflated_in_window", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a malformed result: in_window.successes 300 exceed "
+            "successes 100", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
     def test_fail_fast_records_the_workloads_after_a_failure_as_not_run(self):
         worker = self.fault_worker("--mode", "malformed_count", "--workload", "victim",
                                    "--window", "1")

@@ -18,6 +18,8 @@
 //   errors_in_window   window N reports 500 "status" errors besides its 100 successes
 //   hidden_errors      window N reports 300 operations, its 100 successes and no error: the
 //                      200 failed operations are counted under no error kind
+//   inflated_in_window window N reports 300 successes inside the window (in_window) of its 100
+//                      successes in all
 //   slow_window        window N's 100 successes took 10 ms each instead of 100 us
 //   busy_thread        every window reports two load threads (thread CPU clocks): in window
 //                      N one was on a CPU for exactly 90% of the window, in the others for
@@ -97,6 +99,9 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   result.set_successes(kOperations);
   if (errors) (*result.mutable_errors())["status"] = 500;
   if (faulty && fault.mode == "hidden_errors") result.set_operations(3 * kOperations);
+  if (faulty && fault.mode == "inflated_in_window") {
+    result.mutable_in_window()->set_successes(3 * kOperations);
+  }
   result.set_first_send_unix_ns(window.start_at_unix_ns());
   result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
   result.set_wall_ns(window.duration_ns());
@@ -181,7 +186,8 @@ int main(int argc, char** argv) {
   app.add_option("--mode", fault.mode, "The fault")
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
                              "other_layout", "exit_at_start", "errors_in_window", "hidden_errors",
-                             "slow_window", "busy_thread", "alternate_runs", "wild_window"}))
+                             "inflated_in_window", "slow_window", "busy_thread", "alternate_runs",
+                             "wild_window"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")

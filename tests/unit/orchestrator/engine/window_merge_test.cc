@@ -277,6 +277,38 @@ TEST(WindowMerge, MoreSuccessesThanOperationsAreRefused) {
       << rep.message();
 }
 
+// Throughput counts in_window: a worker that claims more there than it completed at all
+// would inflate ops/s (and bytes/s, payload/s).
+TEST(WindowMerge, InWindowCountsBeyondTheWholeWindowAreRefused) {
+  auto liar = part(100, 1, 2, 1000);  // 10000 bytes received
+  liar.mutable_in_window()->set_successes(300);
+  auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: in_window.successes 300 exceed "
+                               "successes 100"),
+            std::string::npos)
+      << rep.message();
+  liar.mutable_in_window()->set_successes(100);
+  liar.mutable_in_window()->set_bytes_received(20000);
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("in_window.bytes_received 20000 exceed bytes_received 10000"),
+            std::string::npos)
+      << rep.message();
+  liar.mutable_in_window()->set_bytes_received(10000);
+  liar.mutable_in_window()->set_payload_bytes(10001);
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("in_window.payload_bytes 10001 exceed in_window.bytes_received "
+                               "10000"),
+            std::string::npos)
+      << rep.message();
+  liar.mutable_in_window()->set_payload_bytes(10000);
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_DOUBLE_EQ(rep->ops_per_second(), 100);
+}
+
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.mutable_latency()->set_hdr_v2_compressed("garbage");

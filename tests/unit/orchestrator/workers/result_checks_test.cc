@@ -127,5 +127,32 @@ TEST(ResultChecks, AShortfallIsAllowedWhenAnErrorKindIsDeclaredNotMeasured) {
   EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
 }
 
+// Throughput is counted from in_window: a worker that claims more there than in the whole
+// window inflates ops/s and bytes/s.
+TEST(ResultChecks, InWindowCountsMayNotExceedTheWholeWindow) {
+  v1::WindowResult r = measured_result();  // 3 successes, 600 bytes received
+  r.mutable_in_window()->set_successes(3);
+  r.mutable_in_window()->set_bytes_received(600);
+  r.mutable_in_window()->set_payload_bytes(600);
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+  const auto only = [](const v1::WindowResult& result, const std::string& expected) {
+    const auto problems = failed(result);
+    ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+    EXPECT_NE(problems[0].find("in_window holds no more than the whole window"), std::string::npos)
+        << problems[0];
+    EXPECT_NE(problems[0].find(expected), std::string::npos) << problems[0];
+  };
+  r.mutable_in_window()->set_successes(7);
+  only(r, "in_window.successes 7 exceed successes 3");
+  r.mutable_in_window()->set_successes(3);
+  r.mutable_in_window()->set_bytes_received(601);
+  only(r, "in_window.bytes_received 601 exceed bytes_received 600");
+  r.mutable_in_window()->set_bytes_received(500);
+  only(r, "in_window.payload_bytes 600 exceed in_window.bytes_received 500");
+  // A payload declared not measured is not compared.
+  r.add_not_measured("payload_bytes");
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+}
+
 }  // namespace
 }  // namespace benchgate::workers
