@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "orchestrator/processes/child_process.h"
+#include "orchestrator/store/binary_identity.h"
 
 namespace benchgate::app {
 
@@ -134,6 +136,62 @@ Expected<void> check_needed_binaries(const std::vector<scenario::Scenario>& scen
     if (auto usable = check_binary(worker, "worker executable"); !usable) return usable;
   }
   return {};
+}
+
+std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& scenario,
+                                                     const engine::EngineOptions& options) {
+  std::vector<store::MeasuredBinary> out;
+  const NeededBinaries needed = needed_by(scenario, !options.worker_addresses.empty());
+  // A name without a slash is looked up on PATH when spawned: the file found there.
+  auto resolved = [](const std::string& path) -> std::optional<std::string> {
+    auto found = processes::find_executable(path);
+    if (!found) return std::nullopt;
+    return found->string();
+  };
+  if (needed.router && !options.router_binary.empty()) {
+    if (auto path = resolved(options.router_binary)) {
+      out.push_back(store::identify_binary("router", *path, options.router_origin));
+    }
+  }
+  if (needed.worker && !options.worker_binary.empty()) {
+    if (auto path = resolved(options.worker_binary)) {
+      out.push_back(store::identify_binary("worker", *path, options.worker_origin));
+    }
+  }
+  auto command = [&](const std::string& role, const scenario::RouterConfig& router) {
+    if (router.impl != scenario::RouterImpl::kCommand || router.command.empty()) return;
+    if (auto path = resolved(router.command.front())) {
+      out.push_back(store::identify_binary(role, *path, "command"));
+    }
+  };
+  if (scenario.compare_routers.empty()) {
+    command("command", scenario.router);
+  } else {
+    for (const auto& name : scenario.compare_routers) {
+      if (auto found = scenario.routers.find(name); found != scenario.routers.end()) {
+        command("command " + name, found->second);
+      }
+    }
+  }
+  return out;
+}
+
+std::string foreign_router_warning(const std::vector<scenario::Scenario>& scenarios,
+                                   const std::string& router_flag, bool workers_at,
+                                   bool commit_given, bool branch_given) {
+  if (commit_given && branch_given) return "";
+  if (!needed_binaries(scenarios, workers_at).router) return "";
+  const BinaryChoice router = choose_bundled_binary(router_flag, "router", "BENCHGATE_ROUTER_BIN");
+  if (store::bundled_origin(router.origin)) return "";
+  std::string missing = !commit_given && !branch_given ? "--commit and --branch"
+                        : !commit_given                ? "--commit"
+                                                       : "--branch";
+  std::string which = !commit_given && !branch_given ? "commit and branch"
+                      : !commit_given                ? "commit"
+                                                     : "branch";
+  return "warning: the router measured is " + router.path + " (from " + router.origin +
+         "), not this build, but the run stores this working folder's " + which +
+         "; give the router's with " + missing;
 }
 
 }  // namespace benchgate::app

@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "common/util/expected.h"
+#include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/scenario/scenario.h"
+#include "orchestrator/store/records.h"
 
 namespace benchgate::app {
 
@@ -53,5 +55,22 @@ NeededBinaries needed_binaries(const std::vector<scenario::Scenario>& scenarios,
 Expected<void> check_needed_binaries(const std::vector<scenario::Scenario>& scenarios,
                                      const std::string& router_flag, const std::string& worker_flag,
                                      bool workers_at);
+
+// The binaries running `scenario` with `options` starts itself, each with its identity
+// (store::identify_binary; docs/MEASUREMENT.md, "Measured binaries"), as the run stores them:
+// "router" (needed_binaries' router), "worker" (its worker: spawned here, so not with
+// options.worker_addresses or the scenario's [workers] at), and the program of a `command`
+// system under test that resolves to a file ("command", or "command NAME" for a compared
+// [routers.NAME]).
+std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& scenario,
+                                                     const engine::EngineOptions& options);
+
+// `run`'s one-line warning before the load, or "": `scenarios` start a router other than the
+// bundled build (--router-bin, $BENCHGATE_ROUTER_BIN: `router_flag` or the variable) while the
+// commit or the branch the runs store is the working folder's (`commit_given`, `branch_given`:
+// --commit, --branch). It names the router and suggests the flags.
+std::string foreign_router_warning(const std::vector<scenario::Scenario>& scenarios,
+                                   const std::string& router_flag, bool workers_at,
+                                   bool commit_given, bool branch_given);
 
 }  // namespace benchgate::app

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/scenario_runner.h"
@@ -38,6 +39,15 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   engine::RunObserver* metrics_observer = *exporter ? &(*exporter)->observer() : nullptr;
 
   report::TerminalReport terminal(stdout, stderr);
+  // Once, before the load: a router built elsewhere is stored under this folder's commit and
+  // branch unless they are given (README, "Stored results").
+  if (std::string warning =
+          foreign_router_warning(scenarios, run.setup.processes.router_binary,
+                                 !run.setup.processes.worker_addresses.empty(),
+                                 !run.setup.commit.empty(), !run.setup.branch.empty());
+      !warning.empty()) {
+    terminal.message(warning);
+  }
   std::vector<report::ScenarioReport> reports;
   int exit_code = kExitOk;
   for (size_t i = 0; i < scenarios.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/store_recorder.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -89,6 +90,9 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   store::RunInfo info = info_template;
   info.scenario = scenario.name;
   info.scenario_text = scenario.text;
+  // Which files are measured, read before they start (docs/MEASUREMENT.md, "Measured binaries").
+  info.binaries = measured_binaries(scenario, options);
+  out.binaries = info.binaries;
   auto run_id = db.begin_run(info);
   if (!run_id) {
     out.result.scenario = scenario.name;

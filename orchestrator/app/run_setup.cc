@@ -25,8 +25,14 @@ namespace fs = std::filesystem;
 engine::EngineOptions engine_options(const ProcessSettings& processes, const std::string& log_dir) {
   engine::EngineOptions options;
   options.factories = &engine::production_factories();
-  options.router_binary = bundled_binary(processes.router_binary, "router", "BENCHGATE_ROUTER_BIN");
-  options.worker_binary = bundled_binary(processes.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
+  const BinaryChoice router =
+      choose_bundled_binary(processes.router_binary, "router", "BENCHGATE_ROUTER_BIN");
+  const BinaryChoice worker =
+      choose_bundled_binary(processes.worker_binary, "worker", "BENCHGATE_WORKER_BIN");
+  options.router_binary = router.path;
+  options.router_origin = router.origin;
+  options.worker_binary = worker.path;
+  options.worker_origin = worker.origin;
   options.worker_addresses = processes.worker_addresses;
   options.worker_token = processes.worker_token;
   options.worker_count = processes.worker_count;

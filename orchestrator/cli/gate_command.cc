@@ -191,11 +191,13 @@ int gate_command(const GateFlags& flags) {
   if (run->run.status == "aborted") context.stopped_before = "the run was interrupted";
   if (run->run.status == "abandoned") {
     context.stopped_before = "the run was abandoned (its orchestrator was killed)";
+    context.abandoned = true;
   }
   report::ScenarioReport report;
   report.run_id = flags.run_id;
   report.result.scenario = run->run.scenario;
   report.status = run->run.status;
+  report.binaries = run->binaries;
   if (run->run.status != "ok") {
     // The reason the store holds, as every other report of the run says it; a run stored
     // before reasons were (schema version 3) has none, and its status is said instead.

@@ -118,6 +118,8 @@ Expected<history::RunSamples> load_samples(Store& store, int64_t run_id) {
   samples.testbed_host = run->testbed.host;
   samples.scenario = run->run.scenario;
   samples.status = run->run.status;
+  samples.commit = run->run.commit;
+  samples.binaries = run->binaries;
   for (const store::StoredWorkload& w : run->workloads) {
     history::WorkloadSamples ws{w.name, w.variant, w.params_hash, w.params_json, w.status, w.error,
                                 {},     {}};

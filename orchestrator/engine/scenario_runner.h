@@ -19,8 +19,12 @@ struct EngineOptions {
   // What the runners start the system under test and the workers with: the CLI gives
   // production_factories(), a unit test its fakes. Required.
   const Factories* factories = nullptr;
-  std::string router_binary;                  // the bundled router
-  std::string worker_binary;                  // the bundled worker
+  std::string router_binary;  // the bundled router
+  std::string worker_binary;  // the bundled worker
+  // Where each came from (app::BinaryChoice::origin: "--router-bin", "next to the
+  // orchestrator", ...), stored with the run's binaries (store::MeasuredBinary); empty: unknown.
+  std::string router_origin;
+  std::string worker_origin;
   std::vector<std::string> worker_addresses;  // connect to these instead of spawning
   std::string log_dir;                        // children's stderr logs
   // --workers N: how many remote workers (worker_addresses, else the scenario's [workers] at)

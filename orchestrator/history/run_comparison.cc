@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <utility>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
+#include "orchestrator/store/binary_identity.h"
 #include "orchestrator/store/definition_differences.h"
 
 namespace benchgate::history {
@@ -187,8 +190,68 @@ std::vector<std::string> workload_notes(const RunComparison& c, const WorkloadCo
   return notes;
 }
 
-// The notes on the two runs as a whole: different testbeds, a run that did not end ok,
-// different scenarios.
+const store::MeasuredBinary* router_of(const std::vector<store::MeasuredBinary>& binaries) {
+  for (const store::MeasuredBinary& b : binaries) {
+    if (b.role == "router") return &b;
+  }
+  return nullptr;
+}
+
+// "PATH, build-id HEX": one router as a note names it.
+std::string router_text(const store::MeasuredBinary& b) {
+  return shown_text(b.path) + ", " + store::identity_text(b);
+}
+
+// The note on the two runs' routers (docs/MEASUREMENT.md, "Measured binaries"), when both
+// recorded theirs: one given by --router-bin or $BENCHGATE_ROUTER_BIN and one bundled, or two
+// different files under the same commit. A run's commit is its working folder's (or --commit's),
+// not necessarily the router's.
+std::optional<std::string> router_note(const RunComparison& c) {
+  const store::MeasuredBinary* a = router_of(c.binaries_a);
+  const store::MeasuredBinary* b = router_of(c.binaries_b);
+  if (a == nullptr || b == nullptr) return std::nullopt;
+  const bool same_commit = !c.commit_a.empty() && c.commit_a == c.commit_b;
+  const bool bundled_a = store::bundled_origin(a->origin);
+  if (bundled_a != store::bundled_origin(b->origin)) {
+    const auto& [given, given_run, bundled, bundled_run] =
+        bundled_a ? std::tuple{*b, c.run_b, *a, c.run_a} : std::tuple{*a, c.run_a, *b, c.run_b};
+    std::string note = fmt::format(
+        "run {} measured a router given by {} ({}), run {} the bundled router ({})", given_run,
+        shown_text(given.origin), router_text(given), bundled_run, router_text(bundled));
+    if (store::same_identity(given, bundled)) note += "; the two are one build by their identity";
+    if (same_commit) {
+      note += fmt::format(
+          "; both carry commit {}, which is the working folder's, not necessarily the router's",
+          shown_text(c.commit_a));
+    }
+    return note;
+  }
+  if (same_commit && (a->build_id || a->sha256) && (b->build_id || b->sha256) &&
+      !store::same_identity(*a, *b)) {
+    return fmt::format(
+        "runs {} and {} carry the same commit {} but measured different router binaries (run {}: "
+        "{}; run {}: {}); part of any difference may be the router",
+        c.run_a, c.run_b, shown_text(c.commit_a), c.run_a, router_text(*a), c.run_b,
+        router_text(*b));
+  }
+  return std::nullopt;
+}
+
+nlohmann::json binaries_json(const std::vector<store::MeasuredBinary>& binaries) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const store::MeasuredBinary& b : binaries) {
+    out.push_back({{"role", b.role},
+                   {"path", b.path},
+                   {"origin", b.origin},
+                   {"bundled", store::bundled_origin(b.origin)},
+                   {"build_id", b.build_id ? nlohmann::json(*b.build_id) : nlohmann::json(nullptr)},
+                   {"sha256", b.sha256 ? nlohmann::json(*b.sha256) : nlohmann::json(nullptr)}});
+  }
+  return out;
+}
+
+// The notes on the two runs as a whole: different testbeds, different routers, a run that did
+// not end ok, different scenarios.
 std::vector<std::string> run_notes(const RunComparison& c) {
   std::vector<std::string> notes;
   if (c.testbeds_differ) {
@@ -197,6 +260,7 @@ std::vector<std::string> run_notes(const RunComparison& c) {
         "difference may be the machine",
         c.run_a, or_dash(c.host_a), c.run_b, or_dash(c.host_b)));
   }
+  if (auto note = router_note(c)) notes.push_back(std::move(*note));
   for (const auto& [run, status] :
        {std::pair{c.run_a, c.status_a}, std::pair{c.run_b, c.status_b}}) {
     if (auto note = status_note(run, status)) notes.push_back(std::move(*note));
@@ -256,6 +320,10 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
   c.scenario_b = b.scenario;
   c.status_a = a.status;
   c.status_b = b.status;
+  c.commit_a = a.commit;
+  c.commit_b = b.commit;
+  c.binaries_a = a.binaries;
+  c.binaries_b = b.binaries;
   for (const WorkloadSamples& wa : a.workloads) {
     const WorkloadSamples* wb = find(b, wa);
     if (wb == nullptr) {
@@ -364,12 +432,16 @@ std::string render_comparison_json(const RunComparison& c) {
                          {{"id", c.run_a},
                           {"scenario", c.scenario_a},
                           {"status", c.status_a},
-                          {"testbed_host", c.host_a}}},
+                          {"testbed_host", c.host_a},
+                          {"commit", c.commit_a},
+                          {"binaries", binaries_json(c.binaries_a)}}},
                         {"run_b",
                          {{"id", c.run_b},
                           {"scenario", c.scenario_b},
                           {"status", c.status_b},
-                          {"testbed_host", c.host_b}}},
+                          {"testbed_host", c.host_b},
+                          {"commit", c.commit_b},
+                          {"binaries", binaries_json(c.binaries_b)}}},
                         {"alpha", c.alpha},
                         {"confidence", c.confidence},
                         {"testbeds_differ", c.testbeds_differ},

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "orchestrator/gates/statistics.h"
+#include "orchestrator/store/records.h"
 
 namespace benchgate::history {
 
@@ -46,6 +47,11 @@ struct RunSamples {
   std::vector<WorkloadSamples> workloads;
   std::string scenario;       // the run's scenario, noted when the two runs' differ
   std::string status = "ok";  // store::kRunStatuses: a run that did not end ok is noted
+  std::string commit;         // noted with the binaries below
+  // The binaries the run measured (store::RunDetail::binaries): a router other than the other
+  // run's under the same commit, or one given by --router-bin against the bundled one, is
+  // noted.
+  std::vector<store::MeasuredBinary> binaries;
 };
 
 struct MetricComparison {
@@ -83,8 +89,10 @@ struct RunComparison {
   std::string host_a, host_b;
   std::string scenario_a, scenario_b;            // noted when they differ
   std::string status_a = "ok", status_b = "ok";  // noted when not ok
-  std::vector<WorkloadComparison> workloads;     // in run A's order
-  std::vector<std::string> only_in_a;            // "name" or "name (variant v)"
+  std::string commit_a, commit_b;
+  std::vector<store::MeasuredBinary> binaries_a, binaries_b;  // RunSamples::binaries
+  std::vector<WorkloadComparison> workloads;                  // in run A's order
+  std::vector<std::string> only_in_a;                         // "name" or "name (variant v)"
   std::vector<std::string> only_in_b;
 };
 
@@ -97,14 +105,17 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
 // columns metric, run A's figure, run B's, the change ("~" before it when the repetitions show
 // no significant difference, or a significant one the other way, which a note then names), the
 // interval, the p-value and the repetitions; notes on a run that did not end ok (running,
-// failed, aborted, abandoned), runs of different scenarios, differing testbeds and definitions
+// failed, aborted, abandoned), runs of different scenarios, routers that differ (one given by
+// --router-bin or $BENCHGATE_ROUTER_BIN and one bundled, or two different files under the same
+// commit), differing testbeds and definitions
 // (naming the parameters that differ), repetitions too few for any p below alpha; workloads
 // found in only one run. A metric one run did not collect shows the other run's figure and "-"
 // for the run without it.
 std::string render_comparison(const RunComparison& comparison);
 
 // The same comparison as one JSON document (`compare --json`, docs/GATES.md, "Outputs for
-// pipelines"): run_a and run_b (id, scenario, status, testbed_host), alpha, confidence,
+// pipelines"): run_a and run_b (id, scenario, status, testbed_host, commit, binaries: role, path,
+// origin, bundled, build_id, sha256), alpha, confidence,
 // testbeds_differ, notes (the run notes the text prints), workloads (name, variant,
 // definitions_differ, definition_changes, notes, metrics: metric, figure_a, figure_b and change
 // as numbers or null, missing_in, significant, change_low, change_high, p_value, n_a, n_b),

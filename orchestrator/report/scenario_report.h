@@ -29,6 +29,9 @@ struct ScenarioReport {
   // exits 0, and in a report read back from the store, whose result.error is runs.error.
   std::string error;
   int64_t duration_ns = 0;  // how long the scenario ran; 0: not known (a re-evaluation)
+  // The binaries the run measured, as the store holds them (docs/MEASUREMENT.md, "Measured
+  // binaries"); empty for a run stored before they were recorded.
+  std::vector<store::MeasuredBinary> binaries;
   // The change points of every series of the scenario after this run updated them (for the
   // Prometheus gauges); read only when changes_read.
   bool changes_read = false;

@@ -32,6 +32,12 @@ constexpr Column<RunDetail> kRunText[] = {
     field<&RunDetail::scenario_hash>("scenario_hash"),
 };
 
+constexpr Column<MeasuredBinary> kBinary[] = {
+    field<&MeasuredBinary::role>("role"),     field<&MeasuredBinary::path>("path"),
+    field<&MeasuredBinary::origin>("origin"), field<&MeasuredBinary::build_id>("build_id"),
+    field<&MeasuredBinary::sha256>("sha256"),
+};
+
 constexpr Column<StoredWorkload> kWorkload[] = {
     field<&StoredWorkload::name>("name"),
     field<&StoredWorkload::variant>("variant"),
@@ -302,6 +308,7 @@ StoredTable table(std::string_view name, std::span<const std::string_view> kept,
 Columns<Testbed> testbed_columns() { return kTestbed; }
 Columns<RunSummary> run_columns() { return kRun; }
 Columns<RunDetail> run_text_columns() { return kRunText; }
+Columns<MeasuredBinary> binary_columns() { return kBinary; }
 Columns<StoredWorkload> workload_columns() { return kWorkload; }
 Columns<WorkloadFigure> figure_columns() { return kFigure; }
 Columns<StoredRepetition> repetition_columns() { return kRepetition; }
@@ -321,6 +328,7 @@ std::vector<StoredTable> stored_tables() {
   return {
       table("testbeds", kTestbedKept, true, testbed_columns()),
       table("runs", kRunKept, true, run_columns(), run_text_columns()),
+      table("run_binaries", kBinaryKept, false, binary_columns()),
       table("workloads", kWorkloadKept, true, workload_columns()),
       table("workload_figures", kFigureKept, false, figure_columns()),
       table("repetitions", kRepetitionKept, true, repetition_columns()),

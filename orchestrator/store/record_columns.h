@@ -50,6 +50,7 @@ inline constexpr std::string_view kRepetitionKept[] = {"workload_id"};
 inline constexpr std::string_view kPerRepetitionKept[] = {"repetition_id"};
 inline constexpr std::string_view kGateKept[] = {"run_id", "evaluation", "evaluated_at"};
 inline constexpr std::string_view kChangePointKept[] = {"series_id"};
+inline constexpr std::string_view kBinaryKept[] = {"run_id"};
 // change_series' UNIQUE key: the columns of ChangeSeriesState::key.
 inline constexpr std::string_view kChangeSeriesKey[] = {"scenario", "testbed_id",  "workload",
                                                         "variant",  "params_hash", "metric"};
@@ -78,6 +79,8 @@ Columns<CalibrationRecord> calibration_columns();
 Columns<BaselineEntry> baseline_columns();
 // change_series; the row id keys change_points.
 Columns<ChangeSeriesState> change_series_columns();
+// run_binaries; kept: run_id.
+Columns<MeasuredBinary> binary_columns();
 // change_points; kept: series_id. A point's commits and start time are its runs', joined.
 Columns<StoredChangePoint> change_point_columns();
 

@@ -29,6 +29,20 @@ struct Testbed {
   bool operator==(const Testbed&) const = default;
 };
 
+// A binary the orchestrator started for a run, and which file it was (table run_binaries,
+// schema version 19; docs/MEASUREMENT.md, "Measured binaries").
+struct MeasuredBinary {
+  std::string role;    // "router", "worker", "command" or "command NAME" (a compared router)
+  std::string path;    // as resolved: absolute, symbolic links followed
+  std::string origin;  // where the path came from (app::BinaryChoice::origin, or "command")
+  // The file's GNU build-id (hex) where its ELF notes carry one; else the SHA-256 (hex) of the
+  // file; neither where the file could not be read.
+  std::optional<std::string> build_id;
+  std::optional<std::string> sha256;
+
+  bool operator==(const MeasuredBinary&) const = default;
+};
+
 // What begin_run records before anything is measured.
 struct RunInfo {
   std::string scenario;       // scenario name
@@ -37,7 +51,8 @@ struct RunInfo {
   std::string branch;
   std::map<std::string, std::string> labels;
   Testbed testbed;
-  int64_t started_at_ns = 0;  // 0: now
+  int64_t started_at_ns = 0;             // 0: now
+  std::vector<MeasuredBinary> binaries;  // one per role
 };
 
 // Every status a stored run can have (`runs.status`): running while it runs; ok, failed or
@@ -189,6 +204,8 @@ struct RunDetail {
   std::string scenario_hash;
   Testbed testbed;
   std::vector<StoredWorkload> workloads;
+  // In role order; empty for runs stored before schema version 19 (not recorded).
+  std::vector<MeasuredBinary> binaries;
 
   bool operator==(const RunDetail&) const = default;
 };

@@ -90,6 +90,20 @@ Expected<int64_t> Store::begin_run(const RunInfo& info) {
   columns::bind_record(*insert, columns::run_text_columns(), text);
   if (auto ok = insert->run(); !ok) return Error{"begin_run: " + ok.message()};
   const int64_t id = db_->last_insert_rowid();
+  // Which binaries the run measured (schema version 19), in the order given.
+  if (!info.binaries.empty()) {
+    auto binary = db_->prepare(
+        columns::insert_sql("run_binaries", columns::kBinaryKept, columns::binary_columns()));
+    if (!binary) return Error{"begin_run: " + binary.message()};
+    for (const MeasuredBinary& b : info.binaries) {
+      binary->reset();
+      binary->bind(binary->parameter(":run_id"), id);
+      columns::bind_record(*binary, columns::binary_columns(), b);
+      if (auto ok = binary->run(); !ok) {
+        return Error{"begin_run: storing the " + b.role + " binary: " + ok.message()};
+      }
+    }
+  }
   if (auto ok = tx->commit(); !ok) return Error{"begin_run: " + ok.message()};
   return id;
 }
@@ -309,6 +323,20 @@ Expected<RunDetail> Store::get_run(int64_t run) {
     }
   }
   detail.workloads = std::move(stored);
+  // In the order begin_run stored them; none for a run stored before schema version 19.
+  auto binaries = db_->prepare("SELECT " + columns::names(columns::binary_columns()) +
+                               " FROM run_binaries WHERE run_id = :run_id ORDER BY rowid");
+  if (!binaries) return Error{"get_run: " + binaries.message()};
+  binaries->bind(binaries->parameter(":run_id"), run);
+  if (auto ok = each_row(*binaries,
+                         [&](const sqlite::Statement& s) {
+                           MeasuredBinary b;
+                           columns::read_record(s, 0, columns::binary_columns(), b);
+                           detail.binaries.push_back(std::move(b));
+                         });
+      !ok) {
+    return fail(ok.error());
+  }
   return detail;
 }
 

@@ -101,5 +101,75 @@ TEST(BundledBinary, AMissingRouterIsNamedBeforeAnythingStarts) {
             "router executable '/nonexistent/router' (from --router-bin): no such file");
 }
 
+// What a run records of the binaries it starts (docs/MEASUREMENT.md, "Measured binaries").
+TEST(MeasuredBinaries, TheRouterAndTheLocalWorkersAreRecordedWithTheirOrigin) {
+  store::testing::TempDir dir;
+  const std::string router = dir.file("router");
+  std::ofstream(router) << "#!/bin/sh\n";
+  ::chmod(router.c_str(), 0755);
+  engine::EngineOptions options;
+  options.router_binary = router;
+  options.router_origin = "--router-bin";
+  options.worker_binary = "sh";  // looked up on PATH, as when it is spawned
+  options.worker_origin = "PATH";
+  const auto binaries = measured_binaries(builtin_scenario(), options);
+  ASSERT_EQ(binaries.size(), 2u);
+  EXPECT_EQ(binaries[0].role, "router");
+  EXPECT_EQ(binaries[0].path, std::filesystem::canonical(router).string());
+  EXPECT_EQ(binaries[0].origin, "--router-bin");
+  EXPECT_TRUE(binaries[0].sha256.has_value());  // a script has no build-id
+  EXPECT_EQ(binaries[1].role, "worker");
+  EXPECT_TRUE(binaries[1].path.starts_with("/")) << binaries[1].path;
+  EXPECT_EQ(binaries[1].origin, "PATH");
+  // Remote workers are not identified.
+  options.worker_addresses = {"127.0.0.1:1"};
+  const auto remote = measured_binaries(builtin_scenario(), options);
+  ASSERT_EQ(remote.size(), 1u);
+  EXPECT_EQ(remote[0].role, "router");
+}
+
+TEST(MeasuredBinaries, ACommandSystemsProgramIsRecordedWhenItResolvesToAFile) {
+  store::testing::TempDir dir;
+  const std::string program = dir.file("system");
+  std::ofstream(program) << "#!/bin/sh\nexec sleep 1\n";
+  ::chmod(program.c_str(), 0755);
+  scenario::Scenario s = builtin_scenario();
+  s.workloads.back().workers = 0;
+  s.router.impl = scenario::RouterImpl::kCommand;
+  s.router.command = {program, "--port", "1"};
+  engine::EngineOptions options;
+  options.router_binary = "/nonexistent/router";
+  const auto binaries = measured_binaries(s, options);
+  ASSERT_EQ(binaries.size(), 1u);
+  EXPECT_EQ(binaries[0].role, "command");
+  EXPECT_EQ(binaries[0].origin, "command");
+  EXPECT_EQ(binaries[0].path, std::filesystem::canonical(program).string());
+  s.router.command = {dir.file("missing")};
+  EXPECT_TRUE(measured_binaries(s, options).empty());
+}
+
+TEST(MeasuredBinaries, RunWarnsOnlyWhenARouterFromElsewhereTakesThisFoldersRevision) {
+  ::unsetenv("BENCHGATE_ROUTER_BIN");
+  const std::vector<scenario::Scenario> scenarios = {builtin_scenario()};
+  EXPECT_EQ(foreign_router_warning(scenarios, "/c/router", false, false, false),
+            "warning: the router measured is /c/router (from --router-bin), not this build, but "
+            "the run stores this working folder's commit and branch; give the router's with "
+            "--commit and --branch");
+  EXPECT_EQ(foreign_router_warning(scenarios, "/c/router", false, true, false),
+            "warning: the router measured is /c/router (from --router-bin), not this build, but "
+            "the run stores this working folder's branch; give the router's with --branch");
+  EXPECT_EQ(foreign_router_warning(scenarios, "/c/router", false, true, true), "");
+  EXPECT_EQ(foreign_router_warning(scenarios, "", false, false, false), "");  // the bundled one
+  ::setenv("BENCHGATE_ROUTER_BIN", "/d/router", 1);
+  EXPECT_EQ(foreign_router_warning(scenarios, "", false, false, true),
+            "warning: the router measured is /d/router (from $BENCHGATE_ROUTER_BIN), not this "
+            "build, but the run stores this working folder's commit; give the router's with "
+            "--commit");
+  ::unsetenv("BENCHGATE_ROUTER_BIN");
+  scenario::Scenario external = builtin_scenario();
+  external.router.impl = scenario::RouterImpl::kExternal;
+  EXPECT_EQ(foreign_router_warning({external}, "/c/router", false, false, false), "");
+}
+
 }  // namespace
 }  // namespace benchgate::app

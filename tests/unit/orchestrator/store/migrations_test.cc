@@ -257,5 +257,51 @@ TEST(Migrations, TheCalibrationBoundVersionBoundsEarlierCalibrationsByTheRunsSta
   EXPECT_EQ(query_int(**db, "SELECT last_run_id FROM calibrations WHERE id = 2"), 0);
 }
 
+// The binaries version (0019) keeps a store of version 18 readable: its runs read back with no
+// binary (not recorded), and a run stored afterwards records its own.
+TEST(Migrations, TheBinariesVersionKeepsEarlierRunsReadableWithoutBinaries) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 19u);
+  ASSERT_EQ(all[18].name, "0019_run_binaries");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v18 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 18));
+    ASSERT_TRUE(v18.ok()) << v18.message();
+    ASSERT_EQ(*v18, 18);
+    ASSERT_EQ(query_int(**db, "SELECT count(*) FROM sqlite_master WHERE name = 'run_binaries'"), 0);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id) VALUES (1, 's', '', '', 100, 'ok', 'abc', 'main', 1);";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  auto old_run = (*store)->get_run(1);
+  ASSERT_TRUE(old_run.ok()) << old_run.message();
+  EXPECT_EQ(old_run->run.commit, "abc");
+  EXPECT_TRUE(old_run->binaries.empty());
+
+  RunInfo info = testing::test_run_info();
+  info.binaries = {{"router", "/x/router", "--router-bin", "00ff", std::nullopt}};
+  auto run = (*store)->begin_run(info);
+  ASSERT_TRUE(run.ok()) << run.message();
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  EXPECT_EQ(detail->binaries, info.binaries);
+  // The binaries go with their run.
+  ASSERT_TRUE((*store)->database().exec("PRAGMA foreign_keys = ON").ok());
+  ASSERT_TRUE((*store)
+                  ->database()
+                  .exec(("DELETE FROM runs WHERE id = " + std::to_string(*run)).c_str())
+                  .ok());
+  EXPECT_EQ(query_int((*store)->database(), "SELECT count(*) FROM run_binaries"), 0);
+}
+
 }  // namespace
 }  // namespace benchgate::store

@@ -370,6 +370,10 @@ TEST_F(ColumnTables, EveryColumnOfEveryRecordIsWrittenAndReadBack) {
   expect_every_column_round_trips("runs", kWithText, run_columns(), run_summary(1), run_summary(2));
   expect_every_column_round_trips("runs", kWithSummary, run_text_columns(), run_text(1),
                                   run_text(2));
+  expect_every_column_round_trips(
+      "run_binaries", kBinaryKept, binary_columns(),
+      MeasuredBinary{"router", "/a/router", "--router-bin", "0a1b", std::nullopt},
+      MeasuredBinary{"worker", "/b/worker", "PATH", std::nullopt, "2c3d"});
   expect_every_column_round_trips("workloads", kWorkloadKept, workload_columns(), workload_row(1),
                                   workload_row(2));
   expect_every_column_round_trips("workload_figures", kFigureKept, figure_columns(),

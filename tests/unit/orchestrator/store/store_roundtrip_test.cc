@@ -22,6 +22,30 @@ class StoreRoundTrip : public ::testing::Test {
   std::unique_ptr<Store> store_;
 };
 
+// Which binaries a run measured (schema version 19) read back in the order stored, a figure
+// not read (no build-id, no file) as nothing; a run that recorded none reads back none.
+TEST_F(StoreRoundTrip, TheBinariesARunMeasuredReadBackAsStored) {
+  RunInfo info = testing::test_run_info();
+  info.binaries = {
+      {"router", "/opt/candidate/router", "--router-bin",
+       "5f1e2d3c4b5a69788796a5b4c3d2e1f0a1b2c3d4", std::nullopt},
+      {"worker", "/usr/lib/benchgate/worker", "next to the orchestrator", std::nullopt,
+       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+      {"command", "/srv/system", "command", std::nullopt, std::nullopt},
+  };
+  auto run = store_->begin_run(info);
+  ASSERT_TRUE(run.ok()) << run.message();
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  EXPECT_EQ(detail->binaries, info.binaries);
+
+  auto bare = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(bare.ok()) << bare.message();
+  auto none = store_->get_run(*bare);
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_TRUE(none->binaries.empty());
+}
+
 TEST_F(StoreRoundTrip, AStoredRunReadsBackWithEveryFigureAndADecodableHistogram) {
   RunInfo info = testing::test_run_info();
   auto run = store_->begin_run(info);
