@@ -192,6 +192,7 @@ int gate_command(const GateFlags& flags) {
   if (run->run.status == "abandoned") {
     context.stopped_before = "the run was abandoned (its orchestrator was killed)";
     context.abandoned = true;
+    context.abandoned = true;
   }
   report::ScenarioReport report;
   report.run_id = flags.run_id;

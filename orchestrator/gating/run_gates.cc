@@ -262,8 +262,8 @@ std::vector<EvaluatedGate> evaluate_gates(const std::vector<scenario::Gate>& gat
         result.outcome = gates::error_outcome(gate, refused_reason(gate));
       } else {
         result.workload_ran = false;
-        result.outcome =
-            gates::error_outcome(gate, not_run_explanation(gate, context.stopped_before));
+        result.outcome = gates::error_outcome(
+            gate, not_run_explanation(gate, context.stopped_before, context.abandoned));
       }
       evaluated.push_back(std::move(result));
     }
@@ -331,9 +331,18 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
   return v;
 }
 
-std::string not_run_explanation(const scenario::Gate& gate, const std::string& stopped_before) {
+std::string not_run_explanation(const scenario::Gate& gate, const std::string& stopped_before,
+                                bool abandoned) {
   const std::string variant =
       gate.variant == "*" ? std::string() : " (variant " + gate.variant + ")";
+  if (abandoned) {
+    // It may have started: a killed orchestrator stores nothing of the workload it was running.
+    const std::string what =
+        scenario::is_glob(gate.workload)
+            ? "no workload matching " + gate.workload + variant + " has a stored result"
+            : "workload " + gate.workload + variant + " has no stored result";
+    return what + ": " + stopped_before + " before the workload finished";
+  }
   const std::string what = scenario::is_glob(gate.workload)
                                ? "no workload matching " + gate.workload + variant + " ran"
                                : "workload " + gate.workload + variant + " did not run";

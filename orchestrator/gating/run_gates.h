@@ -69,6 +69,9 @@ struct GateContext {
   // Why a workload of the scenario may be missing from the run, said of the run: "the run was
   // interrupted" (it stopped before the workload started); "": nothing is known.
   std::string stopped_before = {};
+  // The run was abandoned (its orchestrator killed): a missing workload may have started and
+  // run for a while; only its result was never stored.
+  bool abandoned = false;
 };
 
 struct EvaluatedGate {
@@ -132,8 +135,12 @@ std::string not_ok_reason(const WorkloadValues& workload);
 // The error of a gate no workload of the run matches, the run having stopped before the gate's
 // workload started, as `stopped_before` says ("the run was interrupted"): "workload hello did
 // not run: the run was interrupted before it started". A pattern reads "no workload matching
-// http_* ran: ...", a gate's variant other than "*" is named with the workload.
-std::string not_run_explanation(const scenario::Gate& gate, const std::string& stopped_before);
+// http_* ran: ...", a gate's variant other than "*" is named with the workload. Of an abandoned
+// run, where the workload may have been running when its orchestrator was killed: "workload
+// hello has no stored result: the run was abandoned (its orchestrator was killed) before the
+// workload finished".
+std::string not_run_explanation(const scenario::Gate& gate, const std::string& stopped_before,
+                                bool abandoned = false);
 
 // Exit code for the gates alone (docs/GATES.md): 0, 1, or 3 for a critical error.
 int gates_exit_code(const std::vector<EvaluatedGate>& gates, bool strict);

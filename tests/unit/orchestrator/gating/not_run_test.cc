@@ -52,6 +52,24 @@ TEST(NotRun, AGateOnAWorkloadThatDidNotRunSaysWhyAndNamesNoVariant) {
             "workload second did not run: the run stopped before it started");
 }
 
+// An abandoned run (its orchestrator killed) stores nothing of the workload it was running:
+// `gate RUN` says the workload has no stored result, not that it did not run "before it
+// started" (it had run its warm-up and a repetition in the walkthrough that found this).
+TEST(NotRun, AWorkloadOfAnAbandonedRunHasNoStoredResultRatherThanNotRunning) {
+  GateContext context;
+  context.stopped_before = "the run was abandoned (its orchestrator was killed)";
+  context.abandoned = true;
+  const auto gates = evaluate_gates({max_gate("second", "*"), max_gate("sec*", "b")}, {}, context);
+  ASSERT_EQ(gates.size(), 2u);
+  EXPECT_EQ(gates[0].outcome.verdict, gates::Verdict::kError);
+  EXPECT_EQ(gates[0].outcome.explanation,
+            "workload second has no stored result: the run was abandoned (its orchestrator was "
+            "killed) before the workload finished");
+  EXPECT_EQ(gates[1].outcome.explanation,
+            "no workload matching sec* (variant b) has a stored result: the run was abandoned "
+            "(its orchestrator was killed) before the workload finished");
+}
+
 // A gate the loader refuses now (`gate RUN` on a stored run) whose workload did not run is not
 // judged for the refusal, as one whose workload ran: its reason is the refusal, and no report
 // says the workload did not run.
