@@ -440,11 +440,14 @@ void TerminalReport::progress(const scenario::Workload& workload, const engine::
                               double ops_per_second, int64_t p99_ns, int64_t elapsed_ns) {
   if (!tty_) return;
   clear_live_line();
-  std::string line = fmt::format(
-      "[{}] {} {}  {:.1f}s/{:.1f}s  {:.0f} ops/s  p99 {}{}", scenario_, workload.name, phase(info),
-      static_cast<double>(elapsed_ns) / 1e9, static_cast<double>(info.duration_ns) / 1e9,
-      ops_per_second, p99_ns > 0 ? format_duration_ns(static_cast<double>(p99_ns)) : "-",
-      run_progress(std::clamp<int64_t>(elapsed_ns, 0, info.duration_ns)));
+  // The rate and the p99 as the workload's table writes them (rate_text, latency_text); a p99
+  // of 0 is none measured yet.
+  std::string line =
+      fmt::format("[{}] {} {}  {:.1f}s/{:.1f}s  {} ops/s  p99 {}{}", scenario_, workload.name,
+                  phase(info), static_cast<double>(elapsed_ns) / 1e9,
+                  static_cast<double>(info.duration_ns) / 1e9, rate_text(ops_per_second),
+                  latency_text(p99_ns > 0 ? std::optional<int64_t>(p99_ns) : std::nullopt),
+                  run_progress(std::clamp<int64_t>(elapsed_ns, 0, info.duration_ns)));
   std::fputs(line.c_str(), live_);
   live_line_shown_ = true;
   std::fflush(live_);
@@ -455,8 +458,8 @@ void TerminalReport::window_finished(const scenario::Workload& workload,
                                      const results::Repetition* rep) {
   done_ns_ += info.duration_ns;
   if (tty_ || !rep) return;
-  std::fprintf(live_, "[%s] %s %s: %.0f ops/s, p99 %s, errors %llu\n", scenario_.c_str(),
-               workload.name.c_str(), phase(info).c_str(), rep->ops_per_second(),
+  std::fprintf(live_, "[%s] %s %s: %s ops/s, p99 %s, errors %llu\n", scenario_.c_str(),
+               workload.name.c_str(), phase(info).c_str(), rate_text(rep->ops_per_second()).c_str(),
                latency_text(rep->latency_at(99)).c_str(),
                static_cast<unsigned long long>(rep->error_count()));
   std::fflush(live_);
