@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
          "HTTP listen address HOST:PORT (port 0: pick one; an IPv6 host in brackets, [::1]:0)")
       ->capture_default_str();
   cli.add_option("--control", raw.control,
-                 "RouterControl gRPC address HOST:PORT (port 0: pick one) or unix:PATH")
+                 "RouterControl gRPC address HOST:PORT (port 0: pick one) or unix:PATH (a Unix "
+                 "socket made owner-only; an empty PATH is refused)")
       ->capture_default_str();
   cli.add_option("--threads", raw.threads,
                  "serving threads (one event loop each), " +

@@ -18,6 +18,7 @@
 #include "common/command_line/version.h"
 #include "common/net/completion_ring.h"
 #include "common/net/host_port.h"
+#include "common/net/owner_only_socket.h"
 #include "common/util/shown_text.h"
 #include "worker/adapters/tool.h"
 #include "worker/service/server.h"
@@ -27,9 +28,9 @@ namespace {
 // CLI11 check for --listen: HOST:PORT with a port 0..65535 (0: any free port), or unix:PATH (a
 // Unix socket, made owner-only by start_worker_server).
 std::string check_listen(const std::string& value) {
-  if (value.starts_with("unix:")) {
-    return value.size() > 5 ? "" : "'" + value + "' names no PATH after unix:";
-  }
+  // "unix:" alone would be an abstract socket any local user may connect to.
+  if (auto missing = benchgate::net::unix_address_without_path(value)) return *missing;
+  if (value.starts_with("unix:")) return "";
   // The rule every address benchgate reads is split by (an IPv6 host in brackets, "[::1]:0").
   const auto split = benchgate::net::split_host_port(value, benchgate::net::kListenMinPort);
   if (!split.ok()) {

@@ -6,9 +6,19 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 
 namespace benchgate::net {
+
+// Why a server may not listen on `address`: a "unix:" address with no PATH ("unix:", or
+// "unix://" with nothing after) is bound by gRPC as an ABSTRACT socket (Linux's "@" names),
+// which has no file, so no mode keeps other local users out and any of them may connect.
+// "'unix:' names no PATH after unix:"; nothing for any other address (a HOST:PORT, or a
+// unix:PATH with a PATH: gRPC takes "unix:@name" as a file named "@name", not an abstract
+// name). The worker's --listen, the router's --control and `orchestrator serve`'s --listen
+// refuse it on the command line (exit 2).
+std::optional<std::string> unix_address_without_path(const std::string& address);
 
 // Held around the gRPC server's BuildAndStart (where gRPC binds): for a "unix:" address the
 // process's umask is 077 while it lives, and what it was before when it ends; any other address

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/net/owner_only_socket.h"
 #include "common/security/token.h"
 #include "common/units/units.h"
 #include "orchestrator/app/bundled_binary.h"
@@ -22,7 +23,12 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       "serve", "Run as a service: accept runs over gRPC, one at a time, and serve /metrics");
   serve
       ->add_option("--listen", flags.listen,
-                   "gRPC Orchestrator service address: HOST:PORT, or unix:PATH (a Unix socket)")
+                   "gRPC Orchestrator service address: HOST:PORT, or unix:PATH (a Unix socket, "
+                   "made owner-only; an empty PATH is refused)")
+      // "unix:" alone would be an abstract socket, which any local user may connect to.
+      ->check([](const std::string& value) {
+        return net::unix_address_without_path(value).value_or("");
+      })
       ->capture_default_str();
   serve
       ->add_option("--metrics-listen", flags.metrics_listen,

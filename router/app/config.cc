@@ -10,6 +10,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "common/net/owner_only_socket.h"
 #include "common/router/router_limits.h"
 #include "common/units/units.h"
 #include "router/app/host_port.h"
@@ -63,6 +64,11 @@ Expected<RouterConfig> make_config(const RawConfig& raw) {
   config.http_host = http->host;
 
   if (raw.control.starts_with("unix:")) {
+    // No PATH: gRPC would bind an abstract socket, which any local user may connect to; a
+    // unix:PATH is made owner-only (common/net/owner_only_socket.h).
+    if (auto missing = benchgate::net::unix_address_without_path(raw.control)) {
+      return flag_error("--control", *missing);
+    }
     // gRPC's own form for a Unix domain socket; it is also what READY and Health report.
     config.control = raw.control;
   } else {

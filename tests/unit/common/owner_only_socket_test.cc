@@ -74,5 +74,16 @@ TEST_F(OwnerOnlySocketTest, ATcpAddressLeavesTheUmaskAlone) {
   EXPECT_EQ(::umask(022), 022);
 }
 
+// An empty PATH is gRPC's abstract socket, which no file mode guards: refused, in the words the
+// worker's --listen, the router's --control and serve's --listen say it.
+TEST(UnixAddressWithoutPath, AnEmptyPathIsRefusedAndAnyOtherAddressPasses) {
+  EXPECT_EQ(unix_address_without_path("unix:"), "'unix:' names no PATH after unix:");
+  EXPECT_EQ(unix_address_without_path("unix://"), "'unix://' names no PATH after unix:");
+  for (const char* fine : {"unix:serve.sock", "unix:///run/serve.sock", "unix:@name", "unix:/",
+                           "127.0.0.1:0", "[::1]:7700", ""}) {
+    EXPECT_EQ(unix_address_without_path(fine), std::nullopt) << fine;
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::net

@@ -276,6 +276,19 @@ TEST(RouterConfig, ControlMayBeAUnixSocket) {
   EXPECT_EQ(config->control, "unix:/tmp/router.sock");
 }
 
+// "unix:" alone listened on an abstract socket (ss -xl: "@..."), which has no file mode: any
+// local user could connect to the control endpoint the owner-only socket keeps to its owner.
+TEST(RouterConfig, AUnixControlAddressWithoutAPathIsRefused) {
+  for (const char* empty : {"unix:", "unix://"}) {
+    RawConfig raw;
+    raw.control = empty;
+    auto config = make_config(raw);
+    ASSERT_FALSE(config) << empty;
+    EXPECT_EQ(config.message(),
+              std::string("--control: '") + empty + "' names no PATH after unix:");
+  }
+}
+
 TEST(HostPort, ParsesAndFormatsIpv4AndIpv6) {
   auto v4 = parse_host_port("127.0.0.1:8080");
   ASSERT_TRUE(v4);

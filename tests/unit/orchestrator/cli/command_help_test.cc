@@ -105,6 +105,19 @@ TEST(CommandHelp, ServeDeclaresTheRemoteWorkerFlagsAsRunDoes) {
   EXPECT_EQ(serve.workers.token_file, "t");
 }
 
+// "unix:" alone listened on an abstract socket (ss -xl: "@..."), which any local user could
+// connect to and submit runs through; the worker's --listen already refused it.
+TEST(CommandHelp, ServeRefusesAUnixListenAddressWithoutAPath) {
+  CLI::App app("benchgate", "orchestrator");
+  ServeFlags serve;
+  add_serve_command(app, serve);
+  EXPECT_EQ(parse_error_for(app, {"serve", "--scenarios", ".", "--listen", "unix:"}),
+            "`orchestrator serve`: --listen: 'unix:' names no PATH after unix:; see "
+            "`orchestrator serve --help`");
+  EXPECT_EQ(parse_error_for(app, {"serve", "--scenarios", ".", "--listen", "unix:serve.sock"}),
+            "(parsed)");
+}
+
 // The flag says what the value is, and the message does not say "baseline name" after it.
 TEST(CommandHelp, ReportRefusesABadBaselineNameNamingTheFlagOnce) {
   ReportFlags flags;
