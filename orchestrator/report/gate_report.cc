@@ -16,6 +16,7 @@
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/report/workload_title.h"
+#include "orchestrator/store/binary_identity.h"
 
 namespace benchgate::report {
 namespace {
@@ -255,6 +256,11 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     const auto& r = report.result;
     out += fmt::format("### {} {}\n\n", r.scenario,
                        report.run_id ? fmt::format("(run {})", report.run_id) : std::string());
+    // Which files were measured (docs/MEASUREMENT.md, "Measured binaries").
+    for (const store::MeasuredBinary& b : report.binaries) {
+      out += "- " + markdown_cell(store::binary_line(b)) + "\n";
+    }
+    if (!report.binaries.empty()) out += "\n";
     // The reason the store holds (runs.error), as the --json `error` says it.
     if (!report.run_error().empty()) {
       out += fmt::format("**Run error:** {}\n\n", markdown_cell(report.run_error()));

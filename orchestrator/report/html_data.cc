@@ -52,6 +52,7 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
   HtmlRun out;
   out.run = detail->run;
   out.testbed = detail->testbed;
+  out.binaries = detail->binaries;
   out.result = result_from_store(*detail);
   out.gates = std::move(*gates);
   out.baseline = baseline_of(out.gates, options.baseline);

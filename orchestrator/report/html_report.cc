@@ -24,6 +24,7 @@
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/report/workload_title.h"
+#include "orchestrator/store/binary_identity.h"
 
 namespace benchgate::report {
 namespace {
@@ -548,8 +549,8 @@ std::string header_section(const HtmlRun& run) {
       escape(history::format_local_time(r.started_at_ns)), took ? escape(" · took " + *took) : "");
   if (!r.error.empty()) out += fmt::format("<p class=\"flag\">{}</p>\n", escape(r.error));
   out += "<table class=\"testbed\">";
-  auto row = [&](const char* key, const std::string& value) {
-    out += fmt::format("<tr><th class=\"text\">{}</th><td class=\"text\">{}</td></tr>", key,
+  auto row = [&](const std::string& key, const std::string& value) {
+    out += fmt::format("<tr><th class=\"text\">{}</th><td class=\"text\">{}</td></tr>", escape(key),
                        escape(value));
   };
   row("commit", history::or_dash(r.commit));
@@ -562,6 +563,12 @@ std::string header_section(const HtmlRun& run) {
   row("governor", history::or_dash(t.governor));
   row("compiler", history::or_dash(t.compiler));
   row("build flags", history::or_dash(t.build_flags));
+  // Which files were measured (docs/MEASUREMENT.md, "Measured binaries"): "PATH (build-id HEX,
+  // from --router-bin)" under its role.
+  for (const store::MeasuredBinary& b : run.binaries) {
+    row(b.role, store::binary_line(b).substr(b.role.size() + 2));
+  }
+  if (run.binaries.empty()) row("binaries", "not recorded");
   row("baseline drawn", run.baseline.empty() ? "-" : run.baseline);
   out += "</table>\n";
   return out;

@@ -52,6 +52,7 @@ Expected<std::vector<store::StoredChangePoint>> series_change_points(
 struct HtmlRun {
   store::RunSummary run;
   store::Testbed testbed;
+  std::vector<store::MeasuredBinary> binaries;  // the run's (store::RunDetail::binaries)
   engine::ScenarioResult result;         // stored_run.h: the same figures as terminal and JSON
   std::vector<store::GateRecord> gates;  // the latest stored evaluation
   std::string baseline;                  // "" when there is none to draw against

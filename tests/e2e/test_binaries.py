@@ -1,7 +1,8 @@
 """A stored run says which binaries it measured (docs/MEASUREMENT.md, "Measured binaries"): one
 tiny run of the bundled router and one of a copy given by --router-bin, both under the same
---commit. `runs show` and the --json report name each router with its build-id and where it
-came from; `compare` notes that one run measured a router given by the flag; `run` warns before the load that the branch it stores is the working folder's."""
+--commit. `runs show` and the --json, --markdown and --html reports name each router with its
+build-id and where it came from; `compare` notes that one run measured a router given by the
+flag; `run` warns before the load that the branch it stores is the working folder's."""
 import json
 import os
 import re
@@ -43,9 +44,9 @@ class BinariesTest(unittest.TestCase):
 
     @classmethod
     def run_scenario(cls, name, flags):
-        outputs = {kind: os.path.join(cls.dir, f"{name}.{kind}") for kind in ("json",)}
-        run = Run(["run", cls.scenario, "--db", cls.db, "--json", outputs["json"]] + flags,
-                  cwd=cls.dir)
+        outputs = {kind: os.path.join(cls.dir, f"{name}.{kind}") for kind in ("json", "md", "html")}
+        run = Run(["run", cls.scenario, "--db", cls.db, "--json", outputs["json"],
+                   "--markdown", outputs["md"], "--html", outputs["html"]] + flags, cwd=cls.dir)
         for variable in ("BENCHGATE_ROUTER_BIN", "BENCHGATE_WORKER_BIN"):
             run.env.pop(variable, None)
         try:
@@ -92,12 +93,18 @@ class BinariesTest(unittest.TestCase):
         self.assertIn(warning + "\n", self.given.stderr)
         self.assertNotIn("warning: the router measured", self.bundled.stderr)
 
-    def test_runs_show_says_which_router_was_measured(self):
+    def test_runs_show_and_the_reports_say_which_router_was_measured(self):
         given = self.routers(self.given)["router"]
         line = f"router: {given['path']} (build-id {given['build_id']}, from --router-bin)"
         run_id = load_json(self.given.outputs["json"])["scenarios"][0]["run_id"]
         show = self.orchestrator("runs", "show", str(run_id))
         self.assertIn("binaries\n  " + line + "\n", show.stdout)
+        with open(self.given.outputs["md"]) as f:
+            self.assertIn("- " + line + "\n", f.read())
+        with open(self.given.outputs["html"]) as f:
+            html = f.read()
+        self.assertIn(f'<tr><th class="text">router</th><td class="text">{given["path"]} '
+                      f'(build-id {given["build_id"]}, from --router-bin)</td></tr>', html)
         bundled = self.routers(self.bundled)["router"]
         bundled_id = load_json(self.bundled.outputs["json"])["scenarios"][0]["run_id"]
         self.assertIn(f"  router: {bundled['path']} (build-id {bundled['build_id']}, bundled)\n",
