@@ -88,14 +88,20 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
     if (!reports.empty()) raise_to_run_error(reports.back(), interrupt_description());
   }
 
-  bool files_ok = report::write_report_files(run.outputs, reports, exit_code);
-  bool html_ok = report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
-  if (!files_ok || !html_ok) exit_code = kExitRunError;
   // Only now is a run's exit code final: report files not written fail every run they report.
-  for (report::ScenarioReport& r : reports) {
-    if (!files_ok || !html_ok) raise_to_run_error(r, "the report files could not be written");
-    exit_code = std::max(exit_code, r.exit_code);
-  }
+  // They are written all or the truth (docs/REPORTS.md, "Report files"): when one cannot be,
+  // every run is raised to exit code 3 first, and the files that can be written say so.
+  auto render = [&] {
+    return report::output_texts(run.outputs, reports, exit_code, &db, run.policy.baseline);
+  };
+  auto files_failed = [&] {
+    exit_code = kExitRunError;
+    for (report::ScenarioReport& r : reports) {
+      raise_to_run_error(r, report::kReportFilesNotWritten);
+    }
+  };
+  bool files_ok = report::write_outputs(run.outputs, render, files_failed);
+  for (const report::ScenarioReport& r : reports) exit_code = std::max(exit_code, r.exit_code);
   // Only then are runs promoted (README, "Stored results": a baseline exited 0), and only when
   // the whole invocation exits 0: a pipeline fails on its exit code, and an interrupt stops
   // what was asked for, the runs completed before it included (docs/GATES.md). A promotion the
@@ -104,10 +110,8 @@ int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun
   for (const report::ScenarioReport& r : reports) exit_code = std::max(exit_code, r.exit_code);
   // A promotion the store refused made its run exit 3 after the files said otherwise: they are
   // written again, so that they say what the process and the store say.
-  if (raised_by_promotion && files_ok && html_ok) {
-    files_ok = report::write_report_files(run.outputs, reports, exit_code);
-    html_ok = report::write_html_report(run.outputs.html, reports, db, run.policy.baseline);
-    if (!files_ok || !html_ok) exit_code = kExitRunError;
+  if (raised_by_promotion && files_ok) {
+    files_ok = report::write_outputs(run.outputs, render, files_failed);
   }
 
   // The push reports a run that is already stored with its exit code: a failed push is said,

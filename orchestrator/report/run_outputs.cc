@@ -265,17 +265,4 @@ std::string html_text(const std::vector<ScenarioReport>& reports, store::Store& 
   return html_document(pages);
 }
 
-bool write_html_report(const std::string& path, const std::vector<ScenarioReport>& reports,
-                       store::Store& db, const std::string& baseline) {
-  if (path.empty()) return true;
-  std::vector<std::string> errors;
-  const std::string text = html_text(reports, db, baseline, errors);
-  for (const std::string& why : errors) std::fprintf(stderr, "error: %s\n", why.c_str());
-  if (auto written = write_report_file(path, text); !written) {
-    std::fprintf(stderr, "error: %s\n", written.message().c_str());
-    return false;
-  }
-  return errors.empty();
-}
-
 }  // namespace benchgate::report

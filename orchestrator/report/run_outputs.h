@@ -78,9 +78,4 @@ bool write_report_files(const OutputPaths& paths, const std::vector<ScenarioRepo
 std::string html_text(const std::vector<ScenarioReport>& reports, store::Store& db,
                       const std::string& baseline, std::vector<std::string>& errors);
 
-// Writes html_text to `path` (nothing when empty). False, with an error line on stderr, when a
-// run could not be read or the file written.
-bool write_html_report(const std::string& path, const std::vector<ScenarioReport>& reports,
-                       store::Store& db, const std::string& baseline);
-
 }  // namespace benchgate::report

@@ -144,13 +144,14 @@ class ExitCodeAndStoredRunTest(OutputsTest):
 
     def test_a_run_whose_report_file_cannot_be_written_is_stored_as_exit_3_and_not_promoted(
             self):
-        # The folder of --json is checked at the start and removed while the run measures:
+        # The folder of --html is checked at the start and removed while the run measures:
         # the file cannot be written at the end, so the process exits 3. The run was stored
         # and judged before that; it said exit code 0 and joined the baseline, which needs an
         # exit code of 0 (README, "Stored results"). Now it is promoted only after the files
         # are written, and the stored exit code is the process's.
         # The push (--pushgateway) says the final exit code too: it said the one the run was
-        # judged with, 0, while the process exited 3.
+        # judged with, 0, while the process exited 3. So does the JSON, written elsewhere: it
+        # said exit code 0 and no error, as it was written before the HTML failed.
         gateway = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Pushgateway)
         threading.Thread(target=gateway.serve_forever, daemon=True).start()
         self.addCleanup(gateway.server_close)
@@ -159,7 +160,8 @@ class ExitCodeAndStoredRunTest(OutputsTest):
         out = os.path.join(self.dir, "out")
         os.mkdir(out)
         run = self.start("run", self.scenario(repetitions=3), "--db", self.db, "--promote",
-                         "main", "--json", os.path.join(out, "run.json"), "--pushgateway",
+                         "main", "--json", os.path.join(self.dir, "run.json"), "--html",
+                         os.path.join(out, "run.html"), "--pushgateway",
                          f"http://127.0.0.1:{gateway.server_address[1]}")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -176,6 +178,10 @@ class ExitCodeAndStoredRunTest(OutputsTest):
         self.assertIn("run 1 not promoted to 'main': it exited 3", run.stdout)
         self.assertEqual(self.query("SELECT status, exit_code, error FROM runs"),
                          [("ok", 3, "the report files could not be written")])
+        written = load_json(os.path.join(self.dir, "run.json"))
+        self.assertEqual((written["exit_code"], written["scenarios"][0]["exit_code"],
+                          written["scenarios"][0]["error"]),
+                         (3, 3, "the report files could not be written"))
         self.assertEqual(self.query("SELECT COUNT(*) FROM baselines"), [(0,)])
         self.assertEqual(len(Pushgateway.received), 1)
         pushed = Pushgateway.received[0].splitlines()
