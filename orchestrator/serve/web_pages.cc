@@ -290,9 +290,22 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
                                                   "</p>\n")};
     }
   }
-  auto runs = store_->list_runs(kRunsPerPage, scenario, before);
-  if (!runs)
-    return {500, report::html_page("error", nav() + "<p>" + escape(runs.message()) + "</p>")};
+  auto failed = [](const Error& error) -> Page {
+    return {500, report::html_page("error", nav() + "<p>" + escape(error.text()) + "</p>")};
+  };
+  if (before > 0) {
+    // A `before` past the newest run (of the scenario, when one is given) leaves out no run:
+    // the page is the newest page, and says so, rather than "runs before run 999999".
+    auto newest = store_->list_runs(1, scenario);
+    if (!newest) return failed(newest.error());
+    if (newest->empty() || before > newest->front().id) before = 0;
+  }
+  // One run more than a page shows: the "older runs" link only when an older run exists (a
+  // page of exactly the runs left linked to an empty page).
+  auto runs = store_->list_runs(kRunsPerPage + 1, scenario, before);
+  if (!runs) return failed(runs.error());
+  const bool older = runs->size() > static_cast<size_t>(kRunsPerPage);
+  if (older) runs->resize(kRunsPerPage);
   std::string body = nav() + "<h1>Runs</h1>\n<form method=\"get\" action=\"/\">";
   for (const auto& [key, value] : std::vector<std::pair<const char*, std::string>>{
            {"scenario", scenario}, {"branch", branch}, {"status", status}, {"verdict", verdict}}) {
@@ -341,8 +354,8 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
                   shown == 1 ? "run" : "runs", before > 0 ? "" : "latest ", runs->size(),
                   runs->size() == 1 ? "run" : "runs", scenario.empty() ? "" : " of this scenario",
                   before > 0 ? " before run " + std::to_string(before) : std::string());
-  // A full page may have older runs: the next page is the runs before its oldest.
-  if (runs->size() == static_cast<size_t>(kRunsPerPage)) {
+  // The next page is the runs before this page's oldest.
+  if (older) {
     body += " " + link("/?" + kept + "before=" + std::to_string(runs->back().id), "older runs");
   }
   if (before > 0) {

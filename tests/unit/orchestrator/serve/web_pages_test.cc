@@ -1,6 +1,7 @@
 // The `serve --http` runs list reads the runs a page at a time (orchestrator/serve/web_pages.cc):
 // a run older than the latest page that matches the filters is found by the "older runs" link,
-// never left out of every page.
+// never left out of every page; the link is there only when an older run is, and a `before`
+// past the newest run reads as the newest page.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -70,6 +71,28 @@ TEST(WebPagesRunsList, AnOlderMatchingRunIsOnTheOlderPage) {
   const WebPages::Page scenario = (*pages)->get("/", "scenario=s&before=3");
   EXPECT_TRUE(page_has(scenario.body, "2 runs shown, of the 2 runs of this scenario before run 3."))
       << scenario.body;
+
+  // Exactly a page's worth of runs left (500 before run 501): no "older runs" link, which led to
+  // an empty page before.
+  const WebPages::Page last = (*pages)->get("/", "before=501");
+  EXPECT_TRUE(page_has(last.body, "500 runs shown, of the 500 runs before run 501. <a"))
+      << last.body;
+  EXPECT_FALSE(page_has(last.body, "older runs")) << last.body;
+  EXPECT_TRUE(page_has(last.body, "<a href=\"/\">newest runs</a>")) << last.body;
+
+  // A `before` past the newest run (of the scenario, when one is given) is the newest page, not
+  // "runs before run 999999" with a link to the newest runs.
+  for (const char* query : {"before=999999", "before=502", "scenario=s&before=999999"}) {
+    const WebPages::Page past = (*pages)->get("/", query);
+    EXPECT_EQ(past.status, 200) << query;
+    EXPECT_TRUE(page_has(past.body, "500 runs shown, of the latest 500 runs")) << past.body;
+    EXPECT_TRUE(page_has(past.body, "before=2\">older runs</a>")) << past.body;
+    EXPECT_FALSE(page_has(past.body, "before run")) << past.body;
+    EXPECT_FALSE(page_has(past.body, "newest runs")) << past.body;
+  }
+  const WebPages::Page none = (*pages)->get("/", "scenario=other&before=7");
+  EXPECT_TRUE(page_has(none.body, "0 runs shown, of the latest 0 runs of this scenario.</p>"))
+      << none.body;
 
   for (const char* bad : {"before=x", "before=0", "before=-1", "before=1234567890123456789"}) {
     const WebPages::Page refused = (*pages)->get("/", bad);
