@@ -20,6 +20,26 @@ const Workload& find_workload(const Scenario& s, const std::string& name) {
   return s.workloads.front();
 }
 
+// A gate's plain workload name is looked up by name (not matched against every workload); a
+// backslash is fnmatch's escape, so a name written with one is still matched as a pattern.
+TEST(ScenarioLoader, AGatesWorkloadIsFoundByNameOrByPattern) {
+  LoadResult r = test_support::load_hermetic(
+      "name = \"s\"\n"
+      "[[workloads]]\nname = \"w-1\"\n[[workloads]]\nname = \"w-2\"\n"
+      "[[gates]]\nworkload = \"w-2\"\nmetric = \"throughput.rps\"\nmin = 1\n"
+      "[[gates]]\nworkload = 'w\\-1'\nmetric = \"throughput.rps\"\nmin = 1\n"
+      "[[gates]]\nworkload = \"w-?\"\nmetric = \"throughput.rps\"\nmin = 1\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  ASSERT_EQ(r.scenario->gates.size(), 3u);
+  EXPECT_EQ(workloads_matching(*r.scenario, r.scenario->gates[1].workload),
+            std::vector<std::string>{"w-1"});
+  LoadResult none = test_support::load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w-1\"\n"
+      "[[gates]]\nworkload = \"w-3\"\nmetric = \"throughput.rps\"\nmin = 1\n");
+  EXPECT_EQ(diagnostics_text(none),
+            "s.toml:5:12: error: gate workload 'w-3' matches no workload (did you mean 'w-1'?)\n");
+}
+
 TEST(ScenarioLoader, QuickstartExampleLoadsWithTheWrittenValues) {
   const std::string path = test_support::kScenarioData + "/valid/quickstart_http.toml";
   LoadResult r = load_scenario_file(path);
