@@ -15,8 +15,10 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <vector>
 
+#include "common/workload/error_kinds.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/scenario_report.h"
 
@@ -28,23 +30,18 @@ using prometheus::Family;
 using prometheus::Gauge;
 using prometheus::Labels;
 
-// Error kinds the bundled worker reports (worker.proto, WindowResult.errors), HTTP and WAMP.
-// Their counters exist from the workload's start at 0, so "no errors" is a value rather than
-// a missing series and rate() sees the first error.
-constexpr std::array<const char*, 15> kErrorKinds = {
-    "connect",  "timeout",        "status",         "length",       "short_read",
-    "mismatch", "protocol",       "reset",          "wamp_error",   "lost",
-    "not_sent", "not_authorized", "chunk_mismatch", "call_timeout", "canceled"};
-// The label every other kind is counted under. The kind names come from the worker, which a
-// serve client may choose, so a label per name would let one workload make any number of
-// series; the stored run and the report keep the worker's own names.
+// The protocol's error kinds (common/workload/error_kinds.h), HTTP and WAMP. Their counters
+// exist from the workload's start at 0, so "no errors" is a value rather than a missing series
+// and rate() sees the first error.
+constexpr const auto& kErrorKinds = error_kinds::kNames;
+// The label every other kind would be counted under. A result with another kind is refused
+// before it is merged (orchestrator/workers/result_checks.h), but the kind names come from the
+// worker, which a serve client may choose, so a label per name would let one workload make any
+// number of series.
 constexpr const char* kOtherErrorKind = "other";
 
-const char* error_kind_label(const std::string& kind) {
-  for (const char* known : kErrorKinds) {
-    if (kind == known) return known;
-  }
-  return kOtherErrorKind;
+std::string error_kind_label(const std::string& kind) {
+  return error_kinds::known(kind) ? kind : kOtherErrorKind;
 }
 constexpr std::array<const char*, 3> kRunStatuses = {"ok", "failed", "aborted"};
 constexpr const auto& kVerdicts = gates::kVerdicts;
@@ -387,9 +384,9 @@ void MetricsObserver::workload_started(const scenario::Workload& workload) {
     impl_->connections.Add(labels).Set(workload.sessions());
     impl_->repetition.Add(labels).Set(0);
     impl_->operations.Add(labels);
-    for (const char* kind : kErrorKinds) {
+    for (std::string_view kind : kErrorKinds) {
       Labels with_kind = labels;
-      with_kind["kind"] = kind;
+      with_kind["kind"] = std::string(kind);
       impl_->errors.Add(with_kind);
     }
     Labels with_other = labels;

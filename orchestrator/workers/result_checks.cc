@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <span>
+#include <string_view>
 
 #include "common/histogram/hdr_histogram.h"
+#include "common/workload/error_kinds.h"
 
 namespace benchgate::workers {
 namespace {
@@ -29,7 +31,7 @@ bool known_not_measured(const std::string& name) {
                             "service_time", "cpu", "late_sends", "unsent", "payload_bytes"}) {
     if (name == field) return true;
   }
-  return name.rfind("errors.", 0) == 0 && name.size() > 7;
+  return name.rfind("errors.", 0) == 0 && error_kinds::known(std::string_view(name).substr(7));
 }
 
 std::string joined(const google::protobuf::RepeatedPtrField<std::string>& names) {
@@ -72,6 +74,28 @@ std::string check_error_total(const v1::WindowResult& result) {
   return "errors add up to " + std::to_string(total) + " but " + std::to_string(failed) + " of " +
          std::to_string(result.operations()) +
          " operations failed (operations - successes); every failed operation counts one error";
+}
+
+std::string check_error_kinds(const v1::WindowResult& result) {
+  std::string unknown;
+  for (const auto& [kind, count] : result.errors()) {
+    if (!error_kinds::known(kind)) unknown += (unknown.empty() ? "'" : ", '") + kind + "'";
+  }
+  for (const std::string& name : result.not_measured()) {
+    if (name.rfind("errors.", 0) == 0 && !error_kinds::known(std::string_view(name).substr(7))) {
+      unknown += (unknown.empty() ? "'" : ", '") + name + "' in not_measured";
+    }
+  }
+  if (!unknown.empty()) {
+    return "errors of a kind the protocol does not define: " + unknown +
+           " (the kinds: " + error_kinds::listed() + ")";
+  }
+  for (const auto& [kind, count] : result.errors()) {
+    if (count > 0 && declared(result, "errors." + kind)) {
+      return "errors." + kind + " is declared not measured but counts " + std::to_string(count);
+    }
+  }
+  return {};
 }
 
 std::string check_in_window(const v1::WindowResult& result) {
@@ -172,6 +196,9 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                            " operations failed"
                      : error_total});
 
+  const std::string kinds = check_error_kinds(result);
+  out.push_back({w + "errors are counted under the protocol's kinds", kinds.empty(),
+                 kinds.empty() ? std::to_string(result.errors().size()) + " kinds" : kinds});
   const std::string in_window = check_in_window(result);
   out.push_back({w + "in_window holds no more than the whole window (successes, bytes_received), "
                      "and no more payload than its bytes",

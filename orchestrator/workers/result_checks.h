@@ -36,6 +36,10 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
 // (`errors.KIND` in not_measured): the failures the worker could not detect are then missing.
 std::string check_error_total(const v1::WindowResult& result);
 
+// The errors are counted under the protocol's kinds only (common/workload/error_kinds.h), and
+// an `errors.KIND` in not_measured names one of them and counts none.
+std::string check_error_kinds(const v1::WindowResult& result);
+
 // What completed inside the window is part of what completed (docs/MEASUREMENT.md
 // "Throughput"): in_window.successes <= successes, in_window.bytes_received <= bytes_received,
 // and the payload of those successes was read in those bytes, in_window.payload_bytes <=

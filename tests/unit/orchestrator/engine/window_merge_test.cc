@@ -309,6 +309,23 @@ TEST(WindowMerge, InWindowCountsBeyondTheWholeWindowAreRefused) {
   EXPECT_DOUBLE_EQ(rep->ops_per_second(), 100);
 }
 
+TEST(WindowMerge, ErrorsOfAKindTheProtocolDoesNotDefineAreRefused) {
+  auto liar = part(10, 1, 2, 1000);
+  liar.set_operations(13);
+  (*liar.mutable_errors())["frobnicated"] = 3;
+  auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: errors of a kind the protocol "
+                               "does not define: 'frobnicated' (the kinds: connect, timeout, "),
+            std::string::npos)
+      << rep.message();
+  liar.clear_errors();
+  (*liar.mutable_errors())["timeout"] = 3;
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_EQ(rep->errors.at("timeout"), 3u);
+}
+
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.mutable_latency()->set_hdr_v2_compressed("garbage");

@@ -154,5 +154,43 @@ TEST(ResultChecks, InWindowCountsMayNotExceedTheWholeWindow) {
   EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
 }
 
+// A kind the protocol does not define is counted in no report's kind and would be summed into
+// "errors" without meaning anything.
+TEST(ResultChecks, ErrorsOfAKindTheProtocolDoesNotDefineAreRefused) {
+  v1::WindowResult r = measured_result();
+  r.set_operations(5);
+  (*r.mutable_errors())["frobnicated"] = 2;
+  auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("errors are counted under the protocol's kinds"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("errors of a kind the protocol does not define: 'frobnicated' (the "
+                             "kinds: connect, timeout, status, length, short_read, mismatch, "
+                             "protocol, reset, wamp_error, lost, not_sent, not_authorized, "
+                             "chunk_mismatch, call_timeout, canceled)"),
+            std::string::npos)
+      << problems[0];
+  r.clear_errors();
+  (*r.mutable_errors())["chunk_mismatch"] = 2;
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+}
+
+TEST(ResultChecks, NotMeasuredErrorKindsMustBeTheProtocolsAndCountNothing) {
+  v1::WindowResult r = adapter_result();
+  r.add_not_measured("errors.frobnicated");
+  auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 2u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("'errors.frobnicated' in not_measured"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[1].find("not_measured names known fields"), std::string::npos) << problems[1];
+  r = adapter_result();  // errors.connect not measured
+  (*r.mutable_errors())["connect"] = 4;
+  problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("errors.connect is declared not measured but counts 4"),
+            std::string::npos)
+      << problems[0];
+}
+
 }  // namespace
 }  // namespace benchgate::workers
