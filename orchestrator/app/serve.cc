@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "common/net/grpc_log.h"
 #include "common/net/host_port.h"
@@ -38,6 +40,23 @@ int fail(const std::string& message) {
   std::fprintf(stderr, "error: %s\n", message.c_str());
   return kExitInvalidInput;
 }
+
+// Removes a folder when it goes out of scope, if it is empty: serve's log folder, on every way
+// out of serve (a failed --http or --listen start left it behind), with the failed jobs' logs
+// kept (a folder with files in it stays).
+class RemovedIfEmpty {
+ public:
+  explicit RemovedIfEmpty(std::string path) : path_(std::move(path)) {}
+  ~RemovedIfEmpty() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  RemovedIfEmpty(const RemovedIfEmpty&) = delete;
+  RemovedIfEmpty& operator=(const RemovedIfEmpty&) = delete;
+
+ private:
+  std::string path_;
+};
 
 // The gRPC server on `listen`, or nothing with the reason on stderr.
 std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
@@ -127,6 +146,8 @@ int serve(const ServeSettings& settings) {
   const auto made_log_dir = make_log_dir("benchgate-serve");
   if (!made_log_dir) return fail(made_log_dir.message());
   const std::string& log_dir = *made_log_dir;
+  // Declared before the queue: it goes after the queue has stopped its job.
+  const RemovedIfEmpty log_dir_removed(log_dir);
   const engine::EngineOptions options = engine_options(settings.processes, log_dir);
   store::RunInfo info;
   info.testbed = store::detect_testbed();
@@ -151,11 +172,7 @@ int serve(const ServeSettings& settings) {
   }
   int port = 0;
   std::unique_ptr<grpc::Server> server = start_grpc(settings.listen, service, port);
-  if (!server) {
-    std::error_code ec;
-    fs::remove(log_dir, ec);  // no job ran: empty
-    return kExitInvalidInput;
-  }
+  if (!server) return kExitInvalidInput;
   // A Unix socket has no port (gRPC reports 1 for it): it is named as given. HOST:PORT was
   // checked by why_cannot_listen above.
   const std::string address =
@@ -180,8 +197,6 @@ int serve(const ServeSettings& settings) {
   pages.reset();
   queue.shutdown();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  std::error_code ec;
-  fs::remove(log_dir, ec);  // only when empty: failed runs' logs stay
   std::fprintf(stderr, "serve: stopped\n");
   return kExitOk;
 }

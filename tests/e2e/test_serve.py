@@ -682,6 +682,31 @@ class ServeStartupTest(unittest.TestCase):
             self.assertEqual(service.leftovers(wait=0), [])
 
 
+    def test_an_http_listener_that_cannot_start_leaves_no_temporary_folder(self):
+        folder = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        scenarios = os.path.join(folder, "scenarios")
+        os.mkdir(scenarios)
+        tmp = os.path.join(folder, "tmp")
+        os.mkdir(tmp)
+        busy = socket.socket()
+        self.addCleanup(busy.close)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        taken = f"127.0.0.1:{busy.getsockname()[1]}"
+        service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                       "--http", taken, "--db", os.path.join(folder, "serve.db"),
+                       "--scenarios", scenarios], cwd=folder)
+        service.env["TMPDIR"] = tmp
+        self.addCleanup(kill_tagged, service.tag)
+        service.run(timeout=30)
+        self.assertEqual((service.returncode, service.stdout, service.stderr),
+                         (2, "", f"error: --http {taken}: cannot listen: address already in "
+                          "use\n"))
+        # Before the fix the service's log folder (TMPDIR/benchgate-serve-XXXXXX) stayed.
+        self.assertEqual(os.listdir(tmp), [])
+        self.assertEqual(service.leftovers(wait=0), [])
+
     def test_a_default_router_or_worker_that_cannot_start_refuses_the_service_with_exit_2(self):
         # The orchestrator alone in a folder of its own: what lies next to it there is what
         # a job would start (no flag, no variable), and PATH has no router or worker.
