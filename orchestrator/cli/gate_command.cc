@@ -161,6 +161,9 @@ int gate_command(const GateFlags& flags) {
     v.not_measured = [&result = restored.workloads[i]](const std::string& metric) {
       return results::not_measured_reason(result, metric);
     };
+    v.partly_measured = [&result = restored.workloads[i]](const std::string& metric) {
+      return results::partly_measured_reason(result, metric);
+    };
     for (const store::GateRecord& g : before) {
       if (!g.confirmation || g.workload != w.name || g.variant != w.variant) continue;
       gating::WorkloadValues::Rerun rerun;
@@ -191,7 +194,6 @@ int gate_command(const GateFlags& flags) {
   if (run->run.status == "aborted") context.stopped_before = "the run was interrupted";
   if (run->run.status == "abandoned") {
     context.stopped_before = "the run was abandoned (its orchestrator was killed)";
-    context.abandoned = true;
     context.abandoned = true;
   }
   report::ScenarioReport report;

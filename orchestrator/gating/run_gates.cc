@@ -138,6 +138,11 @@ std::optional<gates::GateOutcome> outcome_before_test(
   if (!workload.not_judged.empty()) {
     return gates::error_outcome(gate, "not judged: " + workload.not_judged);
   }
+  if (workload.partly_measured) {
+    if (std::string why = workload.partly_measured(gate.metric); !why.empty()) {
+      return gates::error_outcome(gate, why);
+    }
+  }
   if (gate.change || gate.against.empty()) return std::nullopt;
   const WorkloadValues* against = against_of(gate, workload, workloads);
   if (against == nullptr) {
@@ -154,6 +159,11 @@ std::optional<gates::GateOutcome> outcome_before_test(
   if (!against->not_judged.empty()) {
     return gates::error_outcome(
         gate, "the variant it is judged against is not judged: " + against->not_judged);
+  }
+  if (against->partly_measured) {
+    if (std::string why = against->partly_measured(gate.metric); !why.empty()) {
+      return gates::error_outcome(gate, "the variant it is judged against: " + why);
+    }
   }
   return std::nullopt;
 }
@@ -327,6 +337,9 @@ WorkloadValues values_of(const results::WorkloadResult& w) {
   v.tool_latency = w.latency.total_count() == 0 && !w.latency_tool().empty();
   v.not_measured = [&w](const std::string& metric) {
     return results::not_measured_reason(w, metric);
+  };
+  v.partly_measured = [&w](const std::string& metric) {
+    return results::partly_measured_reason(w, metric);
   };
   return v;
 }

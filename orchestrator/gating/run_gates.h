@@ -49,6 +49,10 @@ struct WorkloadValues {
   bool tool_latency = false;
   // Optional: why a metric the workers could not measure is missing (worker adapters), or "".
   std::function<std::string(const std::string& metric)> not_measured;
+  // Optional: why a metric that has a value counts only part of what it names (an error kind
+  // the workers declared not measured: results::partly_measured_reason), or "". Its gates are
+  // errors, never judged on a lower bound.
+  std::function<std::string(const std::string& metric)> partly_measured;
   // The workload measured once more for a change gate with confirm = 1 that failed
   // (docs/GATES.md, "Confirming rerun"); nothing when it was not measured again.
   struct Rerun {

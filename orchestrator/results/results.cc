@@ -451,6 +451,23 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
   return *std::max_element(values->begin(), values->end());
 }
 
+std::string partly_measured_reason(const WorkloadResult& workload, const std::string& metric) {
+  if (metric != "errors.count" && metric != "errors.rate") return "";
+  std::set<std::string> kinds;
+  for (const auto& rep : workload.repetitions) {
+    for (const std::string& field : rep.not_measured) {
+      if (field.rfind("errors.", 0) == 0) kinds.insert(field.substr(7));
+    }
+  }
+  if (kinds.empty()) return "";
+  std::string names;
+  for (const std::string& kind : kinds) names += (names.empty() ? "" : ", ") + kind;
+  const uint64_t counted = workload.error_count();
+  return metric + " was not fully measured: the workers cannot detect errors of kind " + names +
+         " (declared not measured), so the " + std::to_string(counted) +
+         (counted == 1 ? " error" : " errors") + " counted are a lower bound";
+}
+
 std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric) {
   if (workload.repetitions.empty() || metric_values(workload, metric)) return "";
   const std::string tool = workload.latency_tool();

@@ -329,4 +329,10 @@ std::string not_history_reason(const WorkloadResult& workload);
 // worker adapter's tool that did not print the figure, a field in not_measured), else "".
 std::string not_measured_reason(const WorkloadResult& workload, const std::string& metric);
 
+// Why `metric`, though it has a value, counts only part of what it names, else "": errors.count
+// and errors.rate of a workload whose workers declared an error kind not measured
+// (`errors.connect` from the h2load adapter, whose failed connects are counted nowhere). The
+// value is a lower bound; a gate on it is an error, never a pass (docs/GATES.md).
+std::string partly_measured_reason(const WorkloadResult& workload, const std::string& metric);
+
 }  // namespace benchgate::results
