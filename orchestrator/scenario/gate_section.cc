@@ -1,6 +1,7 @@
 // [[gates]]: absolute (max / min) or relative (baseline + max_regression) release gates, with
 // bounds written in the unit of their metric and converted to base units (docs/GATES.md).
 #include <algorithm>
+#include <cstdint>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -90,20 +91,26 @@ std::vector<std::string_view> names_of(const std::vector<Workload>& workloads) {
 // take seconds to validate).
 using WorkloadsByName = std::unordered_map<std::string_view, std::vector<const Workload*>>;
 
-WorkloadsByName workloads_by_name(const std::vector<Workload>& workloads) {
-  WorkloadsByName out;
-  for (const Workload& w : workloads) out[w.name].push_back(&w);
-  return out;
-}
+struct WorkloadIndex {
+  WorkloadIndex(const std::vector<Workload>& workloads, size_t suggestions)
+      : suggestions_left(suggestions) {
+    for (const Workload& w : workloads) by_name[w.name].push_back(&w);
+  }
+  WorkloadsByName by_name;
+  // A gate that matches no workload is told the nearest name, found by comparing its own with
+  // every workload's: when a load lists at most Diagnostics::kMaxListed errors, only that many
+  // such gates are, so that a file of thousands of them is not refused in minutes.
+  size_t suggestions_left;
+};
 
 // The workloads `pattern` matches, in file order: a name without a glob character or a
 // backslash (which fnmatch reads as an escape) matches only itself.
 std::vector<const Workload*> matching(const std::string& pattern,
                                       const std::vector<Workload>& workloads,
-                                      const WorkloadsByName& by_name) {
+                                      const WorkloadIndex& index) {
   if (pattern.find_first_of("*?[\\") == std::string::npos) {
-    auto it = by_name.find(pattern);
-    return it == by_name.end() ? std::vector<const Workload*>() : it->second;
+    auto it = index.by_name.find(pattern);
+    return it == index.by_name.end() ? std::vector<const Workload*>() : it->second;
   }
   std::vector<const Workload*> out;
   for (const Workload& w : workloads) {
@@ -113,9 +120,8 @@ std::vector<const Workload*> matching(const std::string& pattern,
 }
 
 void check_workload_reference(TableReader& r, const std::string& pattern,
-                              const std::vector<Workload>& workloads,
-                              const WorkloadsByName& by_name) {
-  if (!matching(pattern, workloads, by_name).empty()) return;
+                              const std::vector<Workload>& workloads, WorkloadIndex& index) {
+  if (!matching(pattern, workloads, index).empty()) return;
   // A swept workload is one workload per value, "NAME@PARAM=VALUE": its base name alone
   // matches none of them, NAME@* matches them all.
   if (!is_glob(pattern)) {
@@ -131,10 +137,14 @@ void check_workload_reference(TableReader& r, const std::string& pattern,
       return;
     }
   }
+  std::string suggestion;
+  if (index.suggestions_left > 0) {
+    --index.suggestions_left;
+    suggestion = did_you_mean(pattern, names_of(workloads));
+  }
   r.diagnostics().error(r.value_location("workload"),
                         std::string(is_glob(pattern) ? "gate pattern '" : "gate workload '") +
-                            shown_text(pattern) + "' matches no workload" +
-                            did_you_mean(pattern, names_of(workloads)));
+                            shown_text(pattern) + "' matches no workload" + suggestion);
 }
 
 // Whether `pattern` matches one of the variants; reports it when not.
@@ -218,12 +228,12 @@ std::string router_unmeasurable_reason(const Gate& gate, const Scenario& scenari
 // system's CPU) would be measured for nothing and then judged an error: the gate is refused
 // here, naming the first such workload and why.
 void check_measurable(TableReader& r, const Gate& gate, const Scenario& scenario,
-                      const WorkloadsByName& by_name) {
+                      const WorkloadIndex& index) {
   const Workload* first = nullptr;
   std::string why;
   size_t more = 0;
   const std::string router_reason = router_unmeasurable_reason(gate, scenario);
-  for (const Workload* matched : matching(gate.workload, scenario.workloads, by_name)) {
+  for (const Workload* matched : matching(gate.workload, scenario.workloads, index)) {
     const Workload& w = *matched;
     std::string reason = router_reason;
     if (reason.empty()) reason = worker_unmeasurable_reason(gate, w, scenario);
@@ -296,10 +306,9 @@ void read_paired_test(TableReader& r, Gate& gate) {
   }
 }
 
-Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
-               const WorkloadsByName& by_name, const std::vector<std::string>& variants,
-               const std::vector<std::string>& unchecked, bool workloads_complete, bool compared,
-               const Scenario& scenario) {
+Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, WorkloadIndex& index,
+               const std::vector<std::string>& variants, const std::vector<std::string>& unchecked,
+               bool workloads_complete, bool compared, const Scenario& scenario) {
   Diagnostics& diag = r.diagnostics();
   Gate gate;
   gate.where = r.table_location();
@@ -311,7 +320,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
         diag.error(r.value_location("workload"), "key 'workload' must name a workload or a glob");
       } else if (workloads_complete) {
         // With broken workloads, a reference to one of them would be a second, false, error.
-        check_workload_reference(r, *pattern, workloads, by_name);
+        check_workload_reference(r, *pattern, workloads, index);
       }
       gate.workload = std::move(*pattern);
     }
@@ -340,7 +349,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads,
   // After 'against' is read: a paired gate judges the variant it names too.
   auto check_figure = [&] {
     if (kind && workloads_complete && !gate.workload.empty()) {
-      check_measurable(r, gate, scenario, by_name);
+      check_measurable(r, gate, scenario, index);
     }
   };
 
@@ -447,22 +456,23 @@ std::vector<Gate> read_gates(TableReader& top, const std::vector<Workload>& work
                                 std::string(toml_type_name(*node)));
     return out;
   }
-  const WorkloadsByName by_name = workloads_by_name(workloads);
+  // A stored run's gates each keep their messages, all of them.
+  WorkloadIndex workload_index(workloads, keep_refused ? SIZE_MAX : Diagnostics::kMaxListed);
   size_t index = 0;
   for (const toml::node& element : *node->as_array()) {
     ++index;
     const std::string context = "in [[gates]] #" + std::to_string(index);
     if (!keep_refused) {
       TableReader r(*element.as_table(), context, top.diagnostics(), top.interpolator());
-      out.push_back(read_gate(r, workloads, by_name, variants, unchecked, workloads_complete,
+      out.push_back(read_gate(r, workloads, workload_index, variants, unchecked, workloads_complete,
                               compared, scenario));
       continue;
     }
     // A stored run's gate: what the loader says of it refuses the gate, not the load.
     Diagnostics refusals(top.diagnostics().file());
     TableReader r(*element.as_table(), context, refusals, top.interpolator());
-    Gate gate = read_gate(r, workloads, by_name, variants, unchecked, workloads_complete, compared,
-                          scenario);
+    Gate gate = read_gate(r, workloads, workload_index, variants, unchecked, workloads_complete,
+                          compared, scenario);
     for (const Diagnostic& d : refusals.take()) {
       if (!gate.refused.empty()) gate.refused += "; ";
       if (d.where.line != 0) gate.refused += "line " + std::to_string(d.where.line) + ": ";

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "orchestrator/scenario/diagnostics.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/scenario/workload_glob.h"
 #include "scenario_test_support.h"
@@ -38,6 +39,24 @@ TEST(ScenarioLoader, AGatesWorkloadIsFoundByNameOrByPattern) {
       "[[gates]]\nworkload = \"w-3\"\nmetric = \"throughput.rps\"\nmin = 1\n");
   EXPECT_EQ(diagnostics_text(none),
             "s.toml:5:12: error: gate workload 'w-3' matches no workload (did you mean 'w-1'?)\n");
+}
+
+// Each gate naming no workload is told the nearest name, in every message the load lists
+// (the search compares with every workload: it is made for as many gates as are listed).
+TEST(ScenarioLoader, EveryListedGateNamingNoWorkloadIsToldTheNearest) {
+  std::string text = "name = \"s\"\n";
+  for (int i = 0; i < 150; ++i) text += "[[workloads]]\nname = \"w" + std::to_string(i) + "\"\n";
+  for (int i = 0; i < 150; ++i) {
+    text += "[[gates]]\nworkload = \"x" + std::to_string(i) +
+            "\"\nmetric = \"throughput.rps\"\nmin = 1\n";
+  }
+  LoadResult r = test_support::load_hermetic(text);
+  ASSERT_EQ(r.diagnostics.size(), Diagnostics::kMaxListed + 1);
+  for (size_t i = 0; i < Diagnostics::kMaxListed; ++i) {
+    EXPECT_EQ(r.diagnostics[i].message, "gate workload 'x" + std::to_string(i) +
+                                            "' matches no workload (did you mean 'w" +
+                                            std::to_string(i) + "'?)");
+  }
 }
 
 TEST(ScenarioLoader, QuickstartExampleLoadsWithTheWrittenValues) {
