@@ -244,6 +244,31 @@ std::vector<uint8_t> HdrHistogram::encode_compressed() const {
   return out;
 }
 
+Expected<HdrHistogram::Layout> HdrHistogram::decode_layout(std::span<const uint8_t> bytes) {
+  if (bytes.size() < 4) return Error{"histogram encoding: shorter than a cookie"};
+  const uint32_t cookie = get_u32(bytes.data());
+  uint8_t raw_header[kHeaderSize];
+  if (cookie_base(cookie) == kV2CookieBase) {
+    if (bytes.size() < kHeaderSize) return Error{"histogram encoding: truncated header"};
+    std::memcpy(raw_header, bytes.data(), kHeaderSize);
+  } else if (cookie_base(cookie) == kV2CompressedCookieBase) {
+    if (bytes.size() < kCompressedHeaderSize) {
+      return Error{"histogram encoding: truncated compressed header"};
+    }
+    Inflater inflater(bytes.subspan(kCompressedHeaderSize));
+    if (!inflater.read(raw_header)) {
+      return Error{"histogram encoding: corrupt or truncated compressed header"};
+    }
+  } else {
+    return Error{"histogram encoding: not an HdrHistogram V2 encoding (unknown cookie)"};
+  }
+  const Header header = parse_header(raw_header);
+  if (cookie_base(header.cookie) != kV2CookieBase) {
+    return Error{"histogram encoding: not an HdrHistogram V2 encoding"};
+  }
+  return Layout{header.lowest, header.highest, header.significant_digits};
+}
+
 Expected<HdrHistogram> HdrHistogram::decode(std::span<const uint8_t> bytes) {
   if (bytes.size() < 4) return Error{"histogram encoding: shorter than a cookie"};
   const uint32_t cookie = get_u32(bytes.data());

@@ -71,6 +71,18 @@ class HdrHistogram {
   // Decodes either form. The result has the configuration found in the encoding.
   static Expected<HdrHistogram> decode(std::span<const uint8_t> bytes);
 
+  // The configuration an encoding declares, read from its header alone (either form), before
+  // any count: a caller that requires one layout names the layout of an encoding made for
+  // another, where decode() would fail on counts that do not fit the declared one.
+  struct Layout {
+    int64_t lowest = 0;
+    int64_t highest = 0;
+    int significant_digits = 0;
+    bool operator==(const Layout&) const = default;
+  };
+  static Expected<Layout> decode_layout(std::span<const uint8_t> bytes);
+  Layout layout() const { return {lowest_, highest_, significant_digits_}; }
+
   // Iteration over non-empty buckets: calls fn(value_equivalent, count) in value order,
   // where value_equivalent is the highest value equivalent to the bucket (as HdrHistogram's
   // recorded-values iterator reports it). For reports and tests.

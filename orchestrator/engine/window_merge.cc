@@ -32,19 +32,22 @@ Expected<void> check_consistent(const v1::WindowResult& part, size_t worker) {
 // (or its samples above our highest value dropped), so it is rejected, as worker-check does.
 Expected<HdrHistogram> decode(const v1::Histogram& histogram, size_t worker, const char* what) {
   const auto& blob = histogram.hdr_v2_compressed();
-  auto decoded =
-      HdrHistogram::decode(std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
+  const auto bytes = std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size());
+  // The layout first, from the header: counts made for another layout need not even fit the
+  // one declared, and the layout is what the worker has to change.
+  if (auto layout = HdrHistogram::decode_layout(bytes);
+      layout && *layout != HdrHistogram().layout()) {
+    return Error{"worker " + std::to_string(worker) + " sent a " + what +
+                 " histogram of another layout: " + std::to_string(layout->lowest) + ".." +
+                 std::to_string(layout->highest) + " ns with " +
+                 std::to_string(layout->significant_digits) +
+                 " digits, not 1..3600000000000 ns with 3 digits (docs/WORKER_PROTOCOL.md)"};
+  }
+  auto decoded = HdrHistogram::decode(bytes);
   if (!decoded) {
     return Error{"worker " + std::to_string(worker) +
                  " sent a malformed result: an unreadable histogram (" + what +
                  "): " + decoded.message()};
-  }
-  if (!decoded->same_configuration(HdrHistogram())) {
-    return Error{"worker " + std::to_string(worker) + " sent a " + what +
-                 " histogram of another layout: " + std::to_string(decoded->lowest()) + ".." +
-                 std::to_string(decoded->highest()) + " ns with " +
-                 std::to_string(decoded->significant_digits()) +
-                 " digits, not 1..3600000000000 ns with 3 digits (docs/WORKER_PROTOCOL.md)"};
   }
   return decoded;
 }

@@ -245,5 +245,27 @@ TEST(HdrEncodingMalformed, RandomCorruptionNeverCrashes) {
   SUCCEED() << accepted << " mutated inputs decoded as valid histograms";
 }
 
+// decode_layout reads the header alone, in both forms: the layout of an encoding whose counts
+// do not fit it (a header of 2 digits over counts bucketed for 3), which decode() refuses.
+TEST(HdrEncoding, DecodeLayoutReadsTheHeaderAlone) {
+  HdrHistogram h;
+  h.record_n(1'000'000'000, 5);
+  const Bytes good = h.encode_compressed();
+  auto layout = HdrHistogram::decode_layout(good);
+  ASSERT_TRUE(layout.ok()) << layout.message();
+  EXPECT_EQ(*layout, h.layout());
+  Bytes raw = h.encode_uncompressed();
+  set_be32(raw, 12, 2);  // significant digits
+  const HdrHistogram::Layout declared{1, 3'600'000'000'000, 2};
+  for (const Bytes& bytes : {raw, compress_with_header(raw)}) {
+    EXPECT_FALSE(HdrHistogram::decode(bytes).ok());
+    layout = HdrHistogram::decode_layout(bytes);
+    ASSERT_TRUE(layout.ok()) << layout.message();
+    EXPECT_EQ(*layout, declared);
+  }
+  EXPECT_FALSE(HdrHistogram::decode_layout(Bytes{0x13, 0x37, 0, 0, 1}).ok());
+  EXPECT_FALSE(HdrHistogram::decode_layout(Bytes(good.begin(), good.begin() + 10)).ok());
+}
+
 }  // namespace
 }  // namespace benchgate

@@ -221,6 +221,24 @@ TEST(WindowMerge, AHistogramOfAnotherLayoutIsRejected) {
       << rep.message();
 }
 
+// The header declares 2 digits, the counts were bucketed for 3 and do not fit: the layout is
+// what the worker must change, so it is what the message names.
+TEST(WindowMerge, AHistogramOfAnotherLayoutIsNamedEvenWhenItsCountsDoNotFitIt) {
+  auto other = part(10, 1, 2, 1000);
+  HdrHistogram h;
+  h.record_n(1'000'000'000, 10);
+  auto raw = h.encode_uncompressed();
+  raw[15] = 2;  // significant digits: the big-endian int32 at offset 12
+  other.mutable_latency()->set_hdr_v2_compressed(std::string(raw.begin(), raw.end()));
+  auto rep = merge_window({part(10, 1, 2, 1000), other}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.message().find("worker 1 sent a latency histogram of another layout: "
+                               "1..3600000000000 ns with 2 digits, not 1..3600000000000 ns with 3 "
+                               "digits"),
+            std::string::npos)
+      << rep.message();
+}
+
 TEST(WindowMerge, AHistogramThatDisagreesWithTheCountsIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.set_operations(11);

@@ -192,5 +192,24 @@ TEST(ResultChecks, NotMeasuredErrorKindsMustBeTheProtocolsAndCountNothing) {
       << problems[0];
 }
 
+// A header that declares 2 significant digits over counts bucketed for 3: the counts do not fit
+// the declared layout, and the message must still name the layout, not where the counts stop.
+TEST(ResultChecks, AHistogramOfAnotherLayoutIsNamedByItsLayoutWhateverItsCounts) {
+  HdrHistogram h;
+  h.record_n(1'000'000'000, 3);
+  auto raw = h.encode_uncompressed();
+  raw[15] = 2;  // significant digits: the big-endian int32 at offset 12
+  ASSERT_FALSE(HdrHistogram::decode(raw).ok());
+  v1::WindowResult r = measured_result();  // 3 successes
+  r.mutable_latency()->set_hdr_v2_compressed(std::string(raw.begin(), raw.end()));
+  const auto problems = failed(r);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("latency histogram is HdrHistogram V2 (1 ns..1 h, 3 digits) (layout "
+                             "is 1..3600000000000 ns with 2 digits, not 1..3600000000000 ns with "
+                             "3 digits)"),
+            std::string::npos)
+      << problems[0];
+}
+
 }  // namespace
 }  // namespace benchgate::workers
