@@ -84,7 +84,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_option("--server", flags.server,
                   "Submit the files to `orchestrator serve` at HOST:PORT and stream its output "
                   "(the results stay there: --db, --json, --junit, --markdown and the other "
-                  "flags of a local run are refused with it)");
+                  "flags of a local run are refused with it); each file is checked first as "
+                  "the service checks a client's (no key that names a file, no ${env:NAME})");
   run->add_option("--pushgateway", flags.pushgateway,
                   "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT); a "
                   "failed push is a warning and leaves the exit code as it is");
@@ -129,7 +130,13 @@ std::string not_with_server(const std::string& flag) {
 }  // namespace
 
 int run_command(const RunFlags& flags) {
-  auto loaded = load_all(flags.files, stderr);
+  // A scenario bound for a service is loaded as the service loads one a client sends: keys
+  // that name a file (ca_file, tls_cert, tls_key, secret_file, auth_config), ${env:NAME} and
+  // ${scenario_dir} are refused in its words, not judged against this machine's files (a
+  // missing file, or one that holds no PEM certificate, where the service refuses the key).
+  scenario::LoadOptions load_options;
+  load_options.submitted = !flags.server.empty();
+  auto loaded = load_all(flags.files, stderr, load_options);
   if (!loaded.scenarios) return loaded.exit_code;
   auto& scenarios = loaded.scenarios;
   auto labels = parse_labels(flags.labels);
