@@ -90,19 +90,32 @@ RefusedWorkerImpls read_worker_impls(TableReader& top, Scenario& scenario) {
 
 void check_workload_workers(const Scenario& scenario, const RefusedWorkerImpls& refused,
                             Diagnostics& diag) {
+  // The known workers, listed once for every workload that names another. Each such workload
+  // is told the nearest, found by comparing with every known name: only as many as a load lists
+  // errors are, so that thousands of them on thousands of workers are not refused in minutes.
+  std::string known;
+  std::vector<std::string_view> names;
+  size_t suggestions_left = Diagnostics::kMaxListed;
   for (const Workload& w : scenario.workloads) {
     if (w.worker == "builtin" || scenario.worker_impls.count(w.worker)) continue;
     if (refused.covers(w.worker)) continue;
-    std::string known = "builtin";
-    std::vector<std::string_view> names = {"builtin"};
-    for (const auto& [name, impl] : scenario.worker_impls) {
-      known += ", " + name;
-      names.push_back(name);
+    if (names.empty()) {
+      known = "builtin";
+      names = {"builtin"};
+      for (const auto& [name, impl] : scenario.worker_impls) {
+        known += ", " + name;
+        names.push_back(name);
+      }
+    }
+    std::string suggestion;
+    if (suggestions_left > 0) {
+      --suggestions_left;
+      suggestion = did_you_mean(w.worker, names);
     }
     diag.error(w.worker_where.line != 0 ? w.worker_where : w.where,
                "workload '" + shown_text(w.name) + "': worker '" + shown_text(w.worker) +
-                   "' is not defined" + did_you_mean(w.worker, names) + ": no [worker_impls." +
-                   shown_text(w.worker) + "]; known: " + known);
+                   "' is not defined" + suggestion + ": no [worker_impls." + shown_text(w.worker) +
+                   "]; known: " + known);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "orchestrator/scenario/diagnostics.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
 
@@ -72,6 +73,23 @@ name = "a"
             std::vector<std::string>{
                 "s.toml:3:10: error: workload 'a': worker 'biultin' is not defined (did you "
                 "mean 'builtin'?): no [worker_impls.biultin]; known: builtin"});
+}
+
+// Every listed workload naming no worker is told the nearest and the known ones (the search
+// compares with every known name: it is made for as many workloads as a load lists errors).
+TEST(ScenarioWorkerImpls, EveryListedWorkloadNamingNoWorkerIsToldTheNearest) {
+  std::string text = "name = \"w\"\n[worker_impls.wrk]\nadapter = \"wrk\"\n";
+  for (int i = 0; i < 150; ++i) {
+    text += "[[workloads]]\nname = \"a" + std::to_string(i) + "\"\nworker = \"wkr\"\n";
+  }
+  LoadResult r = test_support::load_hermetic(text);
+  ASSERT_EQ(r.diagnostics.size(), Diagnostics::kMaxListed + 1);
+  for (size_t i = 0; i < Diagnostics::kMaxListed; ++i) {
+    EXPECT_EQ(r.diagnostics[i].message,
+              "workload 'a" + std::to_string(i) +
+                  "': worker 'wkr' is not defined (did you mean 'wrk'?): no "
+                  "[worker_impls.wkr]; known: builtin, wrk");
+  }
 }
 
 TEST(ScenarioWorkerImpls, ARefusedImplementationIsReportedOnceNotAgainWhereItIsNamed) {
