@@ -8,6 +8,7 @@
 
 #include "common/units/units.h"
 #include "common/util/shown_text.h"
+#include "common/util/text_lines.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
@@ -32,22 +33,16 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 // last lines, a gate explanation quoting them): each line through shown_text, joined by '\n'
 // followed by `indent`, so that the text reads as written (not as one line of literal \n) and
 // every line after the first is indented under the first, where none can pass for a line of
-// the listing's own. A line ends at \n, \r\n or \r; a last empty line is left out.
+// the listing's own. Its lines are text_lines', as the gate table and Markdown split them.
 std::string shown_lines(std::string_view text, const std::string& indent) {
   std::string out;
-  size_t start = 0;
-  auto line = [&](size_t end) {
-    const std::string shown = shown_text(text.substr(start, end - start));
-    if (start > 0) out += "\n" + (shown.empty() ? "" : indent);
+  bool first = true;
+  for (const std::string_view line : text_lines(text)) {
+    const std::string shown = shown_text(line);
+    if (!first) out += "\n" + (shown.empty() ? "" : indent);
+    first = false;
     out += shown;
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\n' && text[i] != '\r') continue;
-    line(i);
-    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-    start = i + 1;
   }
-  if (start < text.size() || start == 0) line(text.size());
   return out;
 }
 

@@ -1,6 +1,10 @@
 // See escape.h.
 #include "orchestrator/report/escape.h"
 
+#include <string_view>
+
+#include "common/util/text_lines.h"
+
 namespace benchgate::report {
 
 std::string escape(const std::string& text) {
@@ -37,15 +41,17 @@ std::string escape(const std::string& text) {
 std::string markdown_cell(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\r' || c == '\n') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (i + 1 < text.size()) out += "<br>";
-    } else {
-      out += c;
+  // The lines as the terminal's gate table and `runs show` split them (text_lines).
+  bool first = true;
+  for (const std::string_view line : text_lines(text)) {
+    if (!first) out += "<br>";
+    first = false;
+    for (const char c : line) {
+      if (c == '|') {
+        out += "\\|";
+      } else {
+        out += c;
+      }
     }
   }
   return out;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "common/util/text_lines.h"
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/report/analysis.h"
@@ -54,20 +55,6 @@ std::string verdict_text(const gating::EvaluatedGate& g) {
   std::string v(gates::to_string(g.outcome.verdict));
   if (g.outcome.underpowered) v += ", underpowered";
   return v + gates::confirmation_suffix(g.outcome.confirmation);
-}
-
-// An explanation's lines (\n, \r\n or \r ends one), without a last empty one.
-std::vector<std::string> explanation_lines(const std::string& text) {
-  std::vector<std::string> lines(1);
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\r' || text[i] == '\n') {
-      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (i + 1 < text.size()) lines.emplace_back();
-    } else {
-      lines.back() += text[i];
-    }
-  }
-  return lines;
 }
 
 const char* severity(const gating::EvaluatedGate& g) {
@@ -140,9 +127,14 @@ std::string gates_table(const std::vector<gating::EvaluatedGate>& gates) {
   const std::string indent(column, ' ');
   std::string out = "gates:\n";
   for (const auto& row : rows) {
+    // Its lines as the Markdown cell and `runs show` split them (text_lines); an empty one
+    // stays empty, as in `runs show`, not a line of spaces.
     std::string explanation;
-    for (const std::string& line : explanation_lines(row[6])) {
-      explanation += (explanation.empty() ? "" : "\n" + indent) + line;
+    bool first = true;
+    for (const std::string_view line : text_lines(row[6])) {
+      if (!first) explanation += "\n" + (line.empty() ? std::string() : indent);
+      first = false;
+      explanation += line;
     }
     out += fmt::format("  {:<{}} {:<{}} {:<{}} {:<{}} {:>{}} {:>{}}  {}\n", row[0], width[0],
                        row[1], width[1], row[2], width[2], row[3], width[3], row[4], width[4],

@@ -635,6 +635,39 @@ TEST(GatesTable, AMultiLineExplanationGoesOnUnderItsColumn) {
   EXPECT_EQ(table.find('\r'), std::string::npos) << table;
 }
 
+// One rule for a multi-line explanation's lines: the terminal's gate table shows the lines the
+// Markdown cell separates with "<br>" (and `runs show` with its indent), an explanation that
+// starts with a line break or holds an empty line included: no line joined to the next, and an
+// empty one empty, not a line of spaces.
+TEST(GatesTable, AMultiLineExplanationHasTheLinesOfItsMarkdownCell) {
+  for (const std::string text : {"its stderr ends with:\n\nfatal | oom\r\nabort\n",
+                                 "\nafter a leading break", "one\r\rthree", "\n\n", "plain"}) {
+    gating::EvaluatedGate g = gate("hello", "errors.count");
+    g.outcome.explanation = text;
+    const auto lines = lines_of(gates_table({g}));
+    ASSERT_GE(lines.size(), 3u) << text;
+    const size_t column = lines[1].find("explanation");
+    ASSERT_NE(column, std::string::npos);
+    std::vector<std::string> table_lines = {lines[2].size() > column ? lines[2].substr(column)
+                                                                     : std::string()};
+    for (size_t i = 3; i < lines.size(); ++i) {
+      EXPECT_TRUE(lines[i].empty() || lines[i].find_first_not_of(' ') == column) << lines[i];
+      EXPECT_NE(lines[i].back(), ' ') << text;
+      table_lines.push_back(lines[i].empty() ? std::string() : lines[i].substr(column));
+    }
+    std::vector<std::string> cell_lines;
+    std::string cell = markdown_cell(text);
+    for (size_t at; (at = cell.find("<br>")) != std::string::npos; cell.erase(0, at + 4)) {
+      cell_lines.push_back(cell.substr(0, at));
+    }
+    cell_lines.push_back(cell);
+    for (std::string& line : cell_lines) {
+      for (size_t at; (at = line.find("\\|")) != std::string::npos;) line.replace(at, 2, "|");
+    }
+    EXPECT_EQ(table_lines, cell_lines) << text;
+  }
+}
+
 // In Markdown a line break ends a table row: each break inside a cell is "<br>", which GitHub
 // and GitLab draw as a break within the cell, and the row stays one line.
 TEST(MarkdownSummary, AMultiLineExplanationStaysInItsRow) {
