@@ -45,7 +45,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   // `validate` alike.
   // A pipe is read too (<(generate), /dev/stdin; docs/SCENARIOS.md): the description stays
   // short, as the missing-argument error quotes it.
-  run->add_option("files", flags.files, "Scenario files (TOML)")->required();
+  // Not required: `run --server ADDR --scenario-name NAME` sends none (run_command checks).
+  run->add_option("files", flags.files, "Scenario files (TOML)");
   run->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   add_db_busy_timeout_option(*run, flags.db_busy_timeout);
   run->add_option("--json", flags.json_path, "Write every result to this JSON file");
@@ -86,6 +87,11 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "(the results stay there: --db, --json, --junit, --markdown and the other "
                   "flags of a local run are refused with it); each file is checked first as "
                   "the service checks a client's (no key that names a file, no ${env:NAME})");
+  run->add_option("--scenario-name", flags.scenario_names,
+                  "With --server: run this scenario of the service's --scenarios folder, by its "
+                  "file name with or without .toml (repeatable; after the files given); the "
+                  "service runs its own file, which a client cannot change")
+      ->allow_extra_args(false);
   run->add_option("--pushgateway", flags.pushgateway,
                   "Push the final metrics to this Prometheus Pushgateway (http://HOST:PORT); a "
                   "failed push is a warning and leaves the exit code as it is");
@@ -130,6 +136,19 @@ std::string not_with_server(const std::string& flag) {
 }  // namespace
 
 int run_command(const RunFlags& flags) {
+  if (!flags.scenario_names.empty() && flags.server.empty()) {
+    std::fprintf(stderr,
+                 "error: --scenario-name runs a scenario of an `orchestrator serve` service's "
+                 "--scenarios folder and needs --server; to run a file here, name the file\n");
+    return kExitInvalidInput;
+  }
+  if (flags.files.empty() && flags.scenario_names.empty()) {
+    // As CLI11's missing argument reads (usage_mistakes.h); --help says --scenario-name.
+    std::fprintf(stderr,
+                 "error: `orchestrator run` needs its files argument: scenario files (TOML); see "
+                 "`orchestrator run --help`\n");
+    return kExitInvalidInput;
+  }
   // A scenario bound for a service is loaded as the service loads one a client sends: keys
   // that name a file (ca_file, tls_cert, tls_key, secret_file, auth_config), ${env:NAME} and
   // ${scenario_dir} are refused in its words, not judged against this machine's files (a
@@ -201,6 +220,7 @@ int run_command(const RunFlags& flags) {
     // The texts as loaded: a file is not opened twice (a pipe would be empty the second time).
     std::vector<serve::SubmittedFile> files;
     for (const auto& scenario : *scenarios) files.push_back({scenario.path, scenario.text});
+    for (const auto& name : flags.scenario_names) files.push_back({name, "", true});
     return serve::remote_run({flags.server, std::move(files), std::move(submitted)});
   }
   // Before the store or any process: a wrong path would otherwise start the router, fail the

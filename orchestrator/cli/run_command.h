@@ -1,5 +1,6 @@
-// `orchestrator run FILE...`: validate every file, run each scenario, store it, evaluate its
-// gates, report, and exit with a code a pipeline can act on. And `orchestrator validate`.
+// `orchestrator run FILE...` (or `run --server ADDR --scenario-name NAME`): validate every file,
+// run each scenario, store it, evaluate its gates, report, and exit with a code a pipeline can act
+// on. And `orchestrator validate`.
 #pragma once
 
 #include <string>
@@ -35,6 +36,8 @@ struct RunFlags {
   std::string metrics_linger = "0s";  // keep /metrics up this long after the run
   std::string pushgateway;            // http://HOST:PORT: push the final values there
   std::string server;                 // HOST:PORT of `orchestrator serve`: submit there instead
+  // With --server: scenarios of the service's --scenarios folder, run by name (after `files`).
+  std::vector<std::string> scenario_names;
   // The flags given that only a local run uses (its files, binaries, workers, metrics), in the
   // order `run` declares them: refused with --server, where they would silently do nothing.
   std::vector<std::string> local_only;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/grpc/channel.h"
@@ -185,8 +186,12 @@ int remote_run(const RemoteRunOptions& options) {
   auto stub = v1::Orchestrator::NewStub(channel);
   auto request_for = [&options](const SubmittedFile& file, bool validate_only) {
     v1::SubmitRequest request;
-    request.mutable_content()->set_file_name(file.name);
-    request.mutable_content()->set_text(file.text);
+    if (file.by_name) {
+      request.set_name(file.name);  // the service's own file; NOT_FOUND names a missing one
+    } else {
+      request.mutable_content()->set_file_name(file.name);
+      request.mutable_content()->set_text(file.text);
+    }
     request.set_commit(options.job.commit);
     request.set_branch(options.job.branch);
     for (const auto& [k, v] : options.job.labels) (*request.mutable_labels())[k] = v;
@@ -238,7 +243,9 @@ int remote_run(const RemoteRunOptions& options) {
         return exit_code_for(status);
       }
     }
-    std::fprintf(stderr, "submitted %s to %s as job %llu (%u ahead)\n", file.name.c_str(),
+    const std::string shown =
+        file.by_name ? "scenario '" + shown_text(file.name) + "' of the service" : file.name;
+    std::fprintf(stderr, "submitted %s to %s as job %llu (%u ahead)\n", shown.c_str(),
                  options.server.c_str(), static_cast<unsigned long long>(response.job_id()),
                  response.queue_position());
     jobs.push_back(response.job_id());

@@ -2,6 +2,8 @@
 // how it names one the service holds.
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -68,6 +70,51 @@ TEST_F(RunServer, AKeyNamingAFileIsRefusedInTheServicesWordsNotJudgedOnTheClient
   flags.files.resize(1);
   EXPECT_EQ(run(flags, err), kExitInvalidInput) << err;
   EXPECT_NE(err.find("PEM"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace benchgate::cli
+
+namespace benchgate::cli {
+namespace {
+
+std::string parsed(CLI::App& app, std::vector<std::string> args) {
+  std::vector<const char*> argv = {"orchestrator"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return "(parsed)";
+}
+
+// A scenario of the service's --scenarios folder is run by name (README: "clients run it by
+// name"): before, `run --server` could only send a file's content, and had no such flag.
+TEST(RunServerByName, ScenarioNameIsTakenOnePerFlagBesideTheFiles) {
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags flags;
+  add_run_command(app, flags);
+  EXPECT_EQ(parsed(app, {"run", "--server", "127.0.0.1:7700", "--scenario-name", "quickstart",
+                         "a.toml", "--scenario-name", "nightly.toml"}),
+            "(parsed)");
+  EXPECT_EQ(flags.files, (std::vector<std::string>{"a.toml"}));
+  EXPECT_EQ(flags.scenario_names, (std::vector<std::string>{"quickstart", "nightly.toml"}));
+}
+
+TEST_F(RunServer, ScenarioNameNeedsServerAndRunNeedsAScenario) {
+  RunFlags flags;
+  flags.scenario_names = {"quickstart"};
+  std::string err;
+  EXPECT_EQ(run(flags, err), kExitInvalidInput);
+  EXPECT_EQ(err,
+            "error: --scenario-name runs a scenario of an `orchestrator serve` service's "
+            "--scenarios folder and needs --server; to run a file here, name the file\n");
+  flags.scenario_names.clear();
+  EXPECT_EQ(run(flags, err), kExitInvalidInput);
+  EXPECT_EQ(err,
+            "error: `orchestrator run` needs its files argument: scenario files (TOML); see "
+            "`orchestrator run --help`\n");
 }
 
 }  // namespace

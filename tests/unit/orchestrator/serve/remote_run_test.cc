@@ -35,6 +35,7 @@ class FakeService final : public v1::Orchestrator::Service {
   std::atomic<int> validated{0};  // validate_only requests answered without a job
   std::atomic<int> cancelled{0};
   std::string last_name, last_text;  // of the last submission
+  std::string last_by_name;          // the last submission's scenario name (sent by name)
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override {
@@ -52,6 +53,7 @@ class FakeService final : public v1::Orchestrator::Service {
       return grpc::Status::OK;
     }
     ++submitted;
+    last_by_name = request->name();
     last_name = request->content().file_name();
     last_text = request->content().text();
     response->set_job_id(7);
@@ -190,6 +192,23 @@ TEST_F(RemoteRun, TheTextAsLoadedIsSentWithoutOpeningTheFileAgain) {
   EXPECT_EQ(service_.last_text, "name = \"from_a_pipe\"\n");
 }
 
+// `run --server ADDR --scenario-name NAME` sends the name, not a text: the service runs the
+// file of its --scenarios folder (README: "clients run it by name and cannot change it").
+// Before, the client could only send a file's content.
+TEST_F(RemoteRun, AScenarioNameIsSentByNameWithNoContent) {
+  RemoteRunOptions o = options({SubmittedFile{"quickstart", "", true}}, "");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remote_run(o), cli::kExitOk);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(service_.submitted.load(), 1);
+  EXPECT_EQ(service_.last_by_name, "quickstart");
+  EXPECT_EQ(service_.last_name, "");
+  EXPECT_EQ(service_.last_text, "");
+  EXPECT_NE(err.find("submitted scenario 'quickstart' of the service to " + o.server + " as job 7"),
+            std::string::npos)
+      << err;
+}
+
 // The proxy variables a shell or a CI runner exports are for the client's web traffic, not for
 // its channel to the service: `grpc_proxy` or `http_proxy` pointing at a proxy that cannot reach
 // the service's loopback address made every submission fail (exit 3, "failed to connect"). The
@@ -301,6 +320,37 @@ TEST(RemoteRunQueueRoom, MoreFilesThanTheQueueEverHoldsIsExitCode2AndAFullQueue3
   executor.release();
   server->Shutdown();
   queue.shutdown();
+}
+
+// A name the service's folder does not hold: the service's NOT_FOUND, said as it is, exit 2
+// (the same name would be refused again), and nothing queued. The real service on loopback.
+TEST(RemoteRunByName, AScenarioTheServiceDoesNotHoldIsExitCode2NamingIt) {
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("remote_run_by_name-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  JobHoldingExecutor executor;
+  JobQueue queue(executor, JobQueueLimits{});
+  AdmissionPolicy policy;
+  policy.scenarios_dir = dir.string();
+  OrchestratorService service(queue, policy);
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_TRUE(server);
+  RemoteRunOptions options;
+  options.server = "127.0.0.1:" + std::to_string(port);
+  options.files = {SubmittedFile{"nightly", "", true}};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remote_run(options), cli::kExitInvalidInput);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err, "error: no scenario 'nightly' in the service's scenarios folder\n");
+  EXPECT_TRUE(queue.list().empty()) << "a job was queued";
+  server->Shutdown();
+  queue.shutdown();
+  std::filesystem::remove_all(dir);
 }
 
 // Ctrl-C once the service had settled the job (exit 0, promoted): it refuses the cancel and
