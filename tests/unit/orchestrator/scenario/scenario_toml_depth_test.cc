@@ -1,7 +1,7 @@
 // A scenario whose keys have too many dotted parts, or that nests too deep, is refused before
 // toml++ parses it, at file:line:column (a key of 60,000 parts overflowed the stack inside
 // toml++: `validate` exited 139, and `serve` crashed on one client's submission). The scan
-// itself is tested in tests/unit/common/toml_depth_test.cc; docs/SCENARIOS.md, "Limits".
+// itself is tested in tests/unit/common/toml_depth_test.cc; docs/SCENARIOS.md (before "Top level").
 #include <gtest/gtest.h>
 
 #include <string>
