@@ -202,7 +202,8 @@ class Workload:
     def close(self):
         self.stop.set()
         for connection in self.connections:
-            connection.close()
+            if connection is not None:  # None: failed, reconnected at the next window
+                connection.close()
 
     def check(self, status, body):
         if status != self.expect_status:
@@ -359,23 +360,47 @@ class Service:
                           f"cannot connect to {first.spec.address}: {e}")
         try:
             yield pb.RunEvent(ready=pb.Ready(connections=len(workload.connections), threads=1))
-            for command in commands:
-                if not command.HasField("window"):
-                    context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                  "only window commands may follow the spec")
-                events = queue.Queue()
-                runner = threading.Thread(target=run_window_or_report,
-                                          args=(workload, command.window, events), daemon=True)
-                runner.start()
-                while True:
-                    event = events.get()
-                    if isinstance(event, str):
-                        context.abort(grpc.StatusCode.INTERNAL, event)
-                    yield event
-                    if event.HasField("result"):
-                        break
+            # Commands and the running window's events arrive on one queue, so a WritesDone
+            # (or cancel) is noticed while a window runs, not only after its result.
+            inbox = queue.Queue()
+            threading.Thread(target=read_commands, args=(commands, inbox), daemon=True).start()
+            running = False
+            while True:
+                item = inbox.get()
+                if item is None:  # WritesDone or cancel
+                    if running:
+                        yield from self.closed_mid_window(workload, inbox)
+                    return
+                if isinstance(item, str):
+                    context.abort(grpc.StatusCode.INTERNAL, item)
+                if isinstance(item, pb.RunCommand):
+                    if not item.HasField("window") or running:
+                        context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                      "only window commands may follow the spec, one at a time")
+                    running = True
+                    threading.Thread(target=run_window_or_report,
+                                     args=(workload, item.window, inbox), daemon=True).start()
+                    continue
+                yield item
+                if item.HasField("result"):
+                    running = False
         finally:
             workload.close()
+
+    def closed_mid_window(self, workload, inbox):  # pylint: disable=unused-argument
+        """The stream was closed while a window ran: stop the load at once (the caller's
+        `finally` closes the connections) and send no result for that window."""
+        return iter(())
+
+
+def read_commands(commands, inbox):
+    """Puts each command on `inbox`, then None when the stream is half-closed or cancelled."""
+    try:
+        for command in commands:
+            inbox.put(command)
+    except Exception:  # pylint: disable=broad-except
+        pass  # a cancelled stream: the same as its end
+    inbox.put(None)
 
 
 def serve(listen):

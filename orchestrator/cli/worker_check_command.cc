@@ -5,8 +5,10 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "common/security/token.h"
@@ -39,6 +41,13 @@ constexpr int64_t kStartLeadNs = 100'000'000;
 constexpr int64_t kProgressNs = 100'000'000;
 // How long a worker has to exit after SIGTERM.
 constexpr auto kTermGrace = 5s;
+// The stream closed while a window runs: `run` half-closes a workload's streams when it ends,
+// mid-window too (a failed or interrupted workload), and cancels a stream still open 2 s later
+// (workload_runner's kCloseGrace). The window is long enough that a worker which runs it to its
+// end instead of stopping is caught; the stream is closed this far into it.
+constexpr auto kCloseGrace = 2s;
+constexpr int64_t kClosedWindowNs = 10'000'000'000;
+constexpr auto kCloseInto = 300ms;
 
 // Prints each rule as it is decided; counts failures.
 class Verdicts {
@@ -165,8 +174,8 @@ bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t durati
   return false;
 }
 
-// The Run stream part of the check. False when a later step cannot be trusted any more.
-void check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock::time_point until,
+// The Run stream part of the check. False when it stopped early: a later step cannot be trusted.
+bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock::time_point until,
                       Verdicts& verdicts) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
@@ -175,14 +184,14 @@ void check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
   *first.mutable_spec() = check_spec(address);
   if (!verdicts.record("Run stream accepts the spec", stream->Write(first), "")) {
     verdicts.record("Run stream ends with a status", true, grpcutil::describe(stream->Finish()));
-    return;
+    return false;
   }
   v1::RunEvent event;
   if (!stream->Read(&event)) {
     auto status = stream->Finish();
     verdicts.record("ready comes first", false,
                     "the stream ended before ready: " + grpcutil::describe(status));
-    return;
+    return false;
   }
   const bool ready = event.has_ready();
   verdicts.record("ready comes first", ready,
@@ -191,7 +200,7 @@ void check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
                         : "the first event was not ready");
   if (!ready) {
     context.TryCancel();
-    return;
+    return false;
   }
   verdicts.record(
       "ready counts the connections", event.ready().connections() == kConnections,
@@ -203,7 +212,7 @@ void check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
   for (uint32_t i = 0; i < 3; ++i) {
     if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, verdicts)) {
       context.TryCancel();
-      return;
+      return false;
     }
   }
   stream->WritesDone();
@@ -212,6 +221,115 @@ void check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
   auto status = stream->Finish();
   verdicts.record("stream ends cleanly (OK) after WritesDone", status.ok() && !extra,
                   extra ? "events after the last result" : grpcutil::describe(status));
+  return true;
+}
+
+// Cancels `context` at `at` unless disarmed first: a deadline for what follows a WritesDone,
+// which the synchronous API cannot put on one Read.
+class CancelAt {
+ public:
+  CancelAt(grpc::ClientContext& context, Clock::time_point at)
+      : thread_([this, &context, at] {
+          std::unique_lock lock(mutex_);
+          if (!changed_.wait_until(lock, at, [this] { return disarmed_; })) {
+            fired_ = true;
+            context.TryCancel();
+          }
+        }) {}
+  ~CancelAt() { disarm(); }
+  // True when the context was cancelled.
+  bool disarm() {
+    {
+      std::lock_guard lock(mutex_);
+      disarmed_ = true;
+      changed_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+    return fired_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool disarmed_ = false;
+  bool fired_ = false;
+  std::thread thread_;
+};
+
+// Opens a Run stream and reads its first event; the rule `rule` fails unless it is ready with
+// every connection. False when it failed (the stream is then cancelled).
+bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std::string& address,
+                      const std::string& rule, Verdicts& verdicts) {
+  v1::RunCommand first;
+  *first.mutable_spec() = check_spec(address);
+  v1::RunEvent event;
+  std::string detail;
+  if (!stream.Write(first) || !stream.Read(&event)) {
+    detail = "the stream ended before ready: " + grpcutil::describe(stream.Finish());
+  } else if (!event.has_ready()) {
+    detail = "the first event was not ready";
+  } else if (event.ready().connections() != kConnections) {
+    detail = std::to_string(event.ready().connections()) + " of " + std::to_string(kConnections) +
+             " connections";
+  }
+  if (verdicts.record(rule, detail.empty(), detail)) return true;
+  context.TryCancel();
+  return false;
+}
+
+// A stream half-closed (WritesDone) while a window runs, as `run` ends a failed or interrupted
+// workload: the worker stops the load at once, sends no result for the window and ends the
+// stream OK, within the 2 s `run` waits before it cancels (docs/WORKER_PROTOCOL.md, "The Run
+// stream", 4). Then the worker is used again, as `run` uses it for the next workload: a new
+// stream must get ready and end OK.
+void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
+                            Clock::time_point until, Verdicts& verdicts) {
+  const std::string w = "stream closed mid-window: ";
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
+    auto stream = stub.Run(&context);
+    if (!open_until_ready(*stream, context, address, w + "a new stream gets ready", verdicts)) {
+      return;
+    }
+    v1::RunCommand command;
+    auto* window = command.mutable_window();
+    window->set_index(0);
+    window->set_measured(false);
+    window->set_start_at_unix_ns(unix_now_ns() + kStartLeadNs);
+    window->set_duration_ns(kClosedWindowNs);
+    if (!verdicts.record(w + "worker accepts the window command", stream->Write(command), "")) {
+      context.TryCancel();
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::nanoseconds(kStartLeadNs) + kCloseInto);
+    stream->WritesDone();
+    CancelAt cancel(context, Clock::now() + kCloseGrace);
+    v1::RunEvent event;
+    int results = 0;
+    while (stream->Read(&event)) results += event.has_result() ? 1 : 0;
+    const auto status = stream->Finish();
+    const bool cancelled = cancel.disarm();
+    verdicts.record(w + "no result for the window after WritesDone", results == 0,
+                    results == 0 ? "" : std::to_string(results) + " result(s) after WritesDone");
+    verdicts.record(w + "the stream ends OK within 2 s of WritesDone", !cancelled && status.ok(),
+                    cancelled ? "still open 2 s after WritesDone (run cancels it then)"
+                              : grpcutil::describe(status));
+  }
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
+  auto stream = stub.Run(&context);
+  if (!open_until_ready(*stream, context, address,
+                        w + "after it, the worker takes a new stream and gets ready", verdicts)) {
+    return;
+  }
+  stream->WritesDone();
+  v1::RunEvent event;
+  bool extra = false;
+  while (stream->Read(&event)) extra = true;
+  const auto status = stream->Finish();
+  verdicts.record(w + "that new stream ends cleanly (OK) after WritesDone", status.ok() && !extra,
+                  extra ? "events after WritesDone" : grpcutil::describe(status));
 }
 
 // With a token: a Describe without it must be refused, or the token protects nothing.
@@ -330,7 +448,11 @@ int worker_check_command(const WorkerCheckFlags& flags) {
                    started.message().c_str());
       verdicts.record("bundled router starts (not the worker's fault)", false, started.message());
     } else {
-      check_run_stream(*stub, router->address(), until, verdicts);
+      if (check_run_stream(*stub, router->address(), until, verdicts)) {
+        check_close_mid_window(*stub, router->address(), until, verdicts);
+      } else {
+        verdicts.skip("the stream closed mid-window");
+      }
     }
     router->stop();
   } else {

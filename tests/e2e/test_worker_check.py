@@ -1,5 +1,6 @@
 """`orchestrator worker-check` passes the bundled worker and the Python example worker, fails a
-worker that never answers (exit 1, naming the failed rule, nothing left behind), the Python
+worker that never answers (exit 1, naming the failed rule, nothing left behind) and one that
+breaks one rule of the protocol (lying_worker.py), the Python
 worker runs its example scenario through [worker_impls], and a [worker_impls] worker that never
 says READY fails at its own startup_timeout."""
 import os
@@ -12,6 +13,7 @@ from harness import BIN, Run, write_scenario
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PYTHON_WORKER = os.path.join(ROOT, "examples", "python_worker", "worker.py")
 PYTHON_SCENARIO = os.path.join(ROOT, "examples", "python_worker", "scenario.toml")
+LYING_WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lying_worker.py")
 
 
 def has_python_grpc():
@@ -29,7 +31,11 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertNotIn("FAIL", run.stdout)
         for rule in ("prints READY", "answers Describe", "ready comes first",
                      "window 2: latency count equals successes",
-                     "stream ends cleanly (OK) after WritesDone", "exits on SIGTERM"):
+                     "stream ends cleanly (OK) after WritesDone",
+                     "stream closed mid-window: no result for the window after WritesDone",
+                     "stream closed mid-window: the stream ends OK within 2 s of WritesDone",
+                     "stream closed mid-window: after it, the worker takes a new stream and gets "
+                     "ready", "exits on SIGTERM"):
             self.assertIn("PASS  " + rule, run.stdout)
         self.assertEqual(run.leftovers(), [])
 
@@ -90,6 +96,25 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertNotIn("FAIL", run.stdout)
         self.assertEqual(run.leftovers(), [])
+
+    def lying_worker_check(self, mode):
+        """worker-check of lying_worker.py --mode MODE: its FAIL lines (exit 1 expected)."""
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        run = Run(["worker-check", "--", "/usr/bin/python3", LYING_WORKER, "--mode", mode])
+        run.env["TMPDIR"] = tmp  # the logs kept for the failed rule
+        run.run(timeout=90)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        return [line for line in run.stdout.splitlines() if line.startswith("FAIL")]
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_result_after_the_stream_was_closed_mid_window_fails_that_rule(self):
+        # `run` half-closes a failed or interrupted workload's streams mid-window and uses the
+        # workers again: the window's result must not come (docs/WORKER_PROTOCOL.md).
+        self.assertEqual(self.lying_worker_check("result-after-close"), [
+            "FAIL  stream closed mid-window: no result for the window after WritesDone: "
+            "1 result(s) after WritesDone"])
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_python_example_scenario_runs_through_worker_impls(self):
