@@ -257,7 +257,10 @@ std::string format_rate(double per_second) {
 
 std::string format_megabytes_per_second(double bytes_per_second) {
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.2f", bytes_per_second / 1e6);
+  const double mb = bytes_per_second / 1e6;
+  // Two decimals from 0.01 MB/s up; below it three significant digits, so that a rate of a few
+  // kB/s (a gate's `min = "1kB/s"`) does not read as 0.00.
+  std::snprintf(buf, sizeof(buf), mb == 0 || mb >= 0.005 ? "%.2f" : "%.3g", mb);
   return buf;
 }
 

@@ -143,6 +143,11 @@ TEST(FormatMegabytesPerSecond, TwoDecimalsInMegabytes) {
   EXPECT_EQ(format_megabytes_per_second(1.5e6), "1.50");
   EXPECT_EQ(format_megabytes_per_second(123456789), "123.46");
   EXPECT_EQ(format_megabytes_per_second(0), "0.00");
+  EXPECT_EQ(format_megabytes_per_second(5000), "0.01");
+  // Below 0.005 MB/s two decimals would read 0.00: three significant digits instead.
+  EXPECT_EQ(format_megabytes_per_second(1000), "0.001");
+  EXPECT_EQ(format_megabytes_per_second(1234), "0.00123");
+  EXPECT_EQ(format_megabytes_per_second(50), "5e-05");
 }
 
 }  // namespace
