@@ -32,10 +32,23 @@ int exit_code_for(const grpc::Status& status) {
   }
 }
 
+// gRPC's words for a peer that answered, but not in HTTP/2: a web server ("Trying to connect
+// an http1.x server"; "Failed parsing HTTP/2" for one that sent other bytes), such as the
+// service's own --metrics-listen or --http port.
+bool not_grpc(const std::string& message) {
+  return message.find("http1.x server") != std::string::npos ||
+         message.find("HTTP/2") != std::string::npos;
+}
+
 void print_refusal(const std::string& server, const grpc::Status& status) {
   std::string message = status.error_message();
   if (!message.empty() && message.back() == '\n') message.pop_back();
-  if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+  if (status.error_code() == grpc::StatusCode::UNAVAILABLE && not_grpc(message)) {
+    std::fprintf(stderr,
+                 "error: %s did not answer as an `orchestrator serve` gRPC endpoint (is it "
+                 "serve's --listen address, not its --metrics-listen or --http?): %s\n",
+                 server.c_str(), message.c_str());
+  } else if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
     std::fprintf(stderr, "error: service %s: %s\n", server.c_str(), message.c_str());
   } else if (status.error_details() == kRefusedWithDiagnostics) {
     std::fprintf(stderr, "%s\n", message.c_str());  // diagnostics already name file:line

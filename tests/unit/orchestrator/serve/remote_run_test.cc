@@ -3,8 +3,12 @@
 // (docs/GATES.md, "Series and baselines"). A fake service on loopback answers the client.
 #include "orchestrator/serve/remote_run.h"
 
+#include <arpa/inet.h>
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -14,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/app/interrupt.h"
@@ -351,6 +356,52 @@ TEST(RemoteRunByName, AScenarioTheServiceDoesNotHoldIsExitCode2NamingIt) {
   server->Shutdown();
   queue.shutdown();
   std::filesystem::remove_all(dir);
+}
+
+// `run --server` pointed at a port that answers HTTP/1.1 (the service's --metrics-listen or
+// --http port, or any web server): before, the user read only gRPC's "Failed parsing HTTP/2"
+// or "Trying to connect an http1.x server". The client says the address is not a serve
+// endpoint, with gRPC's detail after it; nothing else changes (exit 3, as for an unreachable
+// service).
+TEST(RemoteRunNotAService, AnHttpPortIsSaidNotToBeAServeEndpoint) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  // Answers every connection (a few at most: gRPC may retry) as a web server would, then
+  // closes it; shutdown() of the listener ends the accept loop.
+  std::thread web([listener] {
+    for (int i = 0; i < 16; ++i) {
+      const int connection = ::accept(listener, nullptr, nullptr);
+      if (connection < 0) return;
+      char buffer[4096];
+      (void)::recv(connection, buffer, sizeof buffer, 0);
+      const std::string answer =
+          "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      (void)::send(connection, answer.data(), answer.size(), MSG_NOSIGNAL);
+      ::close(connection);
+    }
+  });
+  RemoteRunOptions options;
+  options.server = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  options.files = {SubmittedFile{"a.toml", "name = \"a\"\n"}};
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ::shutdown(listener, SHUT_RDWR);
+  web.join();
+  ::close(listener);
+  EXPECT_EQ(code, cli::kExitRunError) << err;
+  const std::string said = "error: " + options.server +
+                           " did not answer as an `orchestrator serve` gRPC endpoint (is it "
+                           "serve's --listen address, not its --metrics-listen or --http?): ";
+  EXPECT_EQ(err.rfind(said, 0), 0u) << err;
+  EXPECT_GT(err.size(), said.size() + 1) << "gRPC's detail is kept: " << err;
 }
 
 // Ctrl-C once the service had settled the job (exit 0, promoted): it refuses the cancel and
