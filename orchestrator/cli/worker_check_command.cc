@@ -124,6 +124,16 @@ v1::WorkloadSpec check_spec(const std::string& address) {
 
 using RunStream = grpc::ClientReaderWriter<v1::RunCommand, v1::RunEvent>;
 
+// Why a Run stream gave no first event: its end, or the check's time running out while the
+// stream stayed open (every stream's deadline is --timeout's end, which bounds the whole check).
+std::string no_ready(const grpc::Status& status, const std::string& timeout) {
+  if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    return "the worker sent no Ready before worker-check's --timeout (" + timeout +
+           ", for the whole check) ran out";
+  }
+  return "the stream ended before ready: " + grpcutil::describe(status);
+}
+
 // One window: the command, then events until the result. False when the stream broke.
 bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t duration_ns,
                 Verdicts& verdicts) {
@@ -176,7 +186,7 @@ bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t durati
 
 // The Run stream part of the check. False when it stopped early: a later step cannot be trusted.
 bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock::time_point until,
-                      Verdicts& verdicts) {
+                      const std::string& timeout, Verdicts& verdicts) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
   auto stream = stub.Run(&context);
@@ -188,9 +198,7 @@ bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
   }
   v1::RunEvent event;
   if (!stream->Read(&event)) {
-    auto status = stream->Finish();
-    verdicts.record("ready comes first", false,
-                    "the stream ended before ready: " + grpcutil::describe(status));
+    verdicts.record("ready comes first", false, no_ready(stream->Finish(), timeout));
     return false;
   }
   const bool ready = event.has_ready();
@@ -259,13 +267,13 @@ class CancelAt {
 // Opens a Run stream and reads its first event; the rule `rule` fails unless it is ready with
 // every connection. False when it failed (the stream is then cancelled).
 bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std::string& address,
-                      const std::string& rule, Verdicts& verdicts) {
+                      const std::string& rule, const std::string& timeout, Verdicts& verdicts) {
   v1::RunCommand first;
   *first.mutable_spec() = check_spec(address);
   v1::RunEvent event;
   std::string detail;
   if (!stream.Write(first) || !stream.Read(&event)) {
-    detail = "the stream ended before ready: " + grpcutil::describe(stream.Finish());
+    detail = no_ready(stream.Finish(), timeout);
   } else if (!event.has_ready()) {
     detail = "the first event was not ready";
   } else if (event.ready().connections() != kConnections) {
@@ -283,13 +291,15 @@ bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std
 // stream", 4). Then the worker is used again, as `run` uses it for the next workload: a new
 // stream must get ready and end OK.
 void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
-                            Clock::time_point until, Verdicts& verdicts) {
+                            Clock::time_point until, const std::string& timeout,
+                            Verdicts& verdicts) {
   const std::string w = "stream closed mid-window: ";
   {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
     auto stream = stub.Run(&context);
-    if (!open_until_ready(*stream, context, address, w + "a new stream gets ready", verdicts)) {
+    if (!open_until_ready(*stream, context, address, w + "a new stream gets ready", timeout,
+                          verdicts)) {
       return;
     }
     v1::RunCommand command;
@@ -320,7 +330,8 @@ void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
   auto stream = stub.Run(&context);
   if (!open_until_ready(*stream, context, address,
-                        w + "after it, the worker takes a new stream and gets ready", verdicts)) {
+                        w + "after it, the worker takes a new stream and gets ready", timeout,
+                        verdicts)) {
     return;
   }
   stream->WritesDone();
@@ -448,8 +459,8 @@ int worker_check_command(const WorkerCheckFlags& flags) {
                    started.message().c_str());
       verdicts.record("bundled router starts (not the worker's fault)", false, started.message());
     } else {
-      if (check_run_stream(*stub, router->address(), until, verdicts)) {
-        check_close_mid_window(*stub, router->address(), until, verdicts);
+      if (check_run_stream(*stub, router->address(), until, flags.timeout, verdicts)) {
+        check_close_mid_window(*stub, router->address(), until, flags.timeout, verdicts);
       } else {
         verdicts.skip("the stream closed mid-window");
       }

@@ -18,6 +18,20 @@ std::map<std::string, std::string> parse_ready_line(const std::string& line) {
   return fields;
 }
 
+std::string check_ready_line(const std::string& who, const std::string& line,
+                             const std::vector<std::string>& required) {
+  const auto fields = parse_ready_line(line);
+  std::string expected = "READY";
+  std::string missing;
+  for (const auto& key : required) {
+    expected += " " + key + "=HOST:PORT";
+    if (!fields.count(key)) missing += (missing.empty() ? "" : ", ") + key + "=";
+  }
+  if (missing.empty()) return "";
+  return who + " printed an unexpected READY line '" + line + "': expected '" + expected +
+         "' (no " + missing + ")";
+}
+
 BuiltinRouter::BuiltinRouter(const scenario::RouterConfig& config, const SutContext& context)
     : config_(config), context_(context) {}
 
@@ -66,10 +80,10 @@ Expected<void> BuiltinRouter::start(std::chrono::steady_clock::time_point deadli
     }
     return line.error();
   }
-  auto fields = parse_ready_line(*line);
-  if (!fields.count("http") || !fields.count("control")) {
-    return Error{"router printed an unexpected READY line: '" + *line + "'"};
+  if (auto wrong = check_ready_line("router", *line, {"http", "control"}); !wrong.empty()) {
+    return Error{wrong};
   }
+  auto fields = parse_ready_line(*line);
   http_address_ = fields["http"];
   ready_fields_ = fields;
   control_ = std::make_unique<RouterControlClient>(fields["control"]);

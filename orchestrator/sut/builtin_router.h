@@ -2,7 +2,10 @@
 // printed its READY line and its control endpoint answers, measured through RouterControl.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/sut/router_control_client.h"
@@ -40,5 +43,10 @@ class BuiltinRouter : public SystemUnderTest {
 
 // Parses "READY http=127.0.0.1:1234 control=127.0.0.1:5678" into its key=value fields.
 std::map<std::string, std::string> parse_ready_line(const std::string& line);
+// Empty when `line` has a KEY= field for every one of `required`; else the error that `who`
+// printed it, which quotes the line and says what was expected: "worker 0 printed an
+// unexpected READY line 'READY 127.0.0.1:36877': expected 'READY grpc=HOST:PORT' (no grpc=)".
+std::string check_ready_line(const std::string& who, const std::string& line,
+                             const std::vector<std::string>& required);
 
 }  // namespace benchgate::sut

@@ -163,10 +163,10 @@ class SpawningPool : public WorkerPool {
     Slot& slot = slots_[index];
     auto line = slot.process->wait_ready_line(deadline);
     if (!line) return line.error();
-    auto fields = sut::parse_ready_line(*line);
-    if (!fields.count("grpc")) {
-      return Error{slot.process->name() + " printed an unexpected READY line: '" + *line + "'"};
+    if (auto wrong = sut::check_ready_line(slot.process->name(), *line, {"grpc"}); !wrong.empty()) {
+      return Error{wrong};  // docs/WORKER_PROTOCOL.md, "Starting and readiness"
     }
+    auto fields = sut::parse_ready_line(*line);
     auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(fields["grpc"], token_));
     auto described = describe_worker(*stub, slot.process->name(), deadline);
     if (!described) return described.error();

@@ -4,11 +4,13 @@ chosen by --mode, for worker-check to catch:
 
   result-after-close: when the stream is half-closed (or cancelled) while a window runs, stop
                       the load but still send that window's result (the protocol wants none).
+  no-ready:           never answer a Run stream's spec: no Ready, no end, until it is cancelled.
 
 Every other rule it keeps, so worker-check fails only the rule the mode breaks."""
 import argparse
 import os
 import sys
+import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "examples", "python_worker"))
@@ -27,7 +29,15 @@ class ResultAfterClose(example.Service):
                 return
 
 
-MODES = {"result-after-close": ResultAfterClose}
+class NoReady(example.Service):
+    def run(self, commands, context):
+        next(commands, None)
+        while context.is_active():  # the stream stays open; the server's stop cancels it
+            time.sleep(0.05)
+        yield from ()
+
+
+MODES = {"result-after-close": ResultAfterClose, "no-ready": NoReady}
 
 
 def main():

@@ -97,11 +97,11 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertNotIn("FAIL", run.stdout)
         self.assertEqual(run.leftovers(), [])
 
-    def lying_worker_check(self, mode):
-        """worker-check of lying_worker.py --mode MODE: its FAIL lines (exit 1 expected)."""
+    def lying_worker_check(self, mode, *flags):
+        """worker-check FLAGS of lying_worker.py --mode MODE: its FAIL lines (exit 1 expected)."""
         tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
-        run = Run(["worker-check", "--", "/usr/bin/python3", LYING_WORKER, "--mode", mode])
+        run = Run(["worker-check", *flags, "--", "/usr/bin/python3", LYING_WORKER, "--mode", mode])
         run.env["TMPDIR"] = tmp  # the logs kept for the failed rule
         run.run(timeout=90)
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
@@ -115,6 +115,13 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(self.lying_worker_check("result-after-close"), [
             "FAIL  stream closed mid-window: no result for the window after WritesDone: "
             "1 result(s) after WritesDone"])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_worker_that_sends_no_ready_is_told_so_with_the_timeout(self):
+        # Not "the stream ended before ready: DEADLINE_EXCEEDED": the stream never ended.
+        self.assertEqual(self.lying_worker_check("no-ready", "--timeout", "8s"), [
+            "FAIL  ready comes first: the worker sent no Ready before worker-check's --timeout "
+            "(8s, for the whole check) ran out"])
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_python_example_scenario_runs_through_worker_impls(self):

@@ -1,0 +1,34 @@
+// A READY line without the fields its reader needs: the error quotes the line and says what was
+// expected (docs/WORKER_PROTOCOL.md, "Starting and readiness"; README, the router's READY line).
+#include <gtest/gtest.h>
+
+#include "orchestrator/sut/builtin_router.h"
+
+namespace benchgate::sut {
+namespace {
+
+TEST(ReadyLine, AWorkerLineWithoutGrpcSaysWhatWasExpected) {
+  EXPECT_EQ(check_ready_line("worker 0", "READY 127.0.0.1:36877", {"grpc"}),
+            "worker 0 printed an unexpected READY line 'READY 127.0.0.1:36877': expected "
+            "'READY grpc=HOST:PORT' (no grpc=)");
+}
+
+TEST(ReadyLine, TheRouterLineNamesEveryMissingField) {
+  EXPECT_EQ(check_ready_line("router", "READY http=127.0.0.1:80", {"http", "control"}),
+            "router printed an unexpected READY line 'READY http=127.0.0.1:80': expected "
+            "'READY http=HOST:PORT control=HOST:PORT' (no control=)");
+  EXPECT_EQ(check_ready_line("router", "READY", {"http", "control"}),
+            "router printed an unexpected READY line 'READY': expected "
+            "'READY http=HOST:PORT control=HOST:PORT' (no http=, control=)");
+}
+
+TEST(ReadyLine, ALineWithEveryFieldIsAccepted) {
+  EXPECT_EQ(check_ready_line("worker 1", "READY grpc=127.0.0.1:5", {"grpc"}), "");
+  EXPECT_EQ(check_ready_line("worker 1", "READY grpc=unix:/run/w.sock", {"grpc"}), "");
+  EXPECT_EQ(check_ready_line("router", "READY http=127.0.0.1:1 control=127.0.0.1:2 ws=127.0.0.1:3",
+                             {"http", "control"}),
+            "");
+}
+
+}  // namespace
+}  // namespace benchgate::sut
