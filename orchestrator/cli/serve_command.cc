@@ -15,6 +15,7 @@
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
+#include "orchestrator/serve/admission.h"
 
 namespace benchgate::cli {
 
@@ -41,12 +42,13 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
   add_db_busy_timeout_option(*serve, flags.db_busy_timeout);
   serve
       ->add_option("--scenarios", flags.scenarios_dir,
-                   "Folder of scenario files that clients may run by name")
+                   "Folder of scenario files that clients may run by name (`run --server ADDR "
+                   "--scenario-name NAME`)")
       ->required()
       ->check(CLI::ExistingDirectory);
   serve->add_option("--every", flags.every,
                     "Rerun every scenario of the folder this often (e.g. 1h): continuous "
-                    "benchmarking");
+                    "benchmarking; two files with one scenario name are refused at start");
   serve->add_option("--allow-command", flags.allowed_commands,
                     "A program a submitted scenario may start: a [router] or [routers.NAME] "
                     "command, a [worker_impls.NAME] command or adapter tool, or look up as "
@@ -141,8 +143,15 @@ int serve_command(const ServeFlags& flags) {
   // --scenarios folder's scenarios need it: a service whose scenarios run external systems
   // under test on remote workers never starts it, and is told which submissions will fail.
   std::string unloaded;  // the folder's invalid files: said by the rounds and jobs that run them
-  const app::NeededBinaries needed = app::needed_binaries(
-      serve::scenarios_in(flags.scenarios_dir, unloaded), !flags.workers.addresses.empty());
+  const std::vector<scenario::Scenario> folder = serve::scenarios_in(flags.scenarios_dir, unloaded);
+  // Each --every round submits every file: two of one name would be one scenario's series.
+  if (every_ns > 0) {
+    if (const std::string same = serve::files_with_one_name(folder); !same.empty()) {
+      std::fprintf(stderr, "error: %s\n", same.c_str());
+      return kExitInvalidInput;
+    }
+  }
+  const app::NeededBinaries needed = app::needed_binaries(folder, !flags.workers.addresses.empty());
   for (const auto& [given, name, env, needed_by_folder] :
        {std::tuple{&flags.router_binary, "router", "BENCHGATE_ROUTER_BIN", needed.router},
         std::tuple{&flags.worker_binary, "worker", "BENCHGATE_WORKER_BIN", needed.worker}}) {

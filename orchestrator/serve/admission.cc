@@ -310,4 +310,17 @@ std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string
   return out;
 }
 
+std::string files_with_one_name(const std::vector<scenario::Scenario>& scenarios) {
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    for (size_t j = i + 1; j < scenarios.size(); ++j) {
+      if (scenarios[i].name != scenarios[j].name) continue;
+      return "the --scenarios folder's files " + scenarios[i].path + " and " + scenarios[j].path +
+             " are both scenario '" + shown_text(scenarios[i].name) +
+             "': --every would run them as one scenario, mixing their runs' history and "
+             "metrics; give each file a name of its own";
+    }
+  }
+  return "";
+}
+
 }  // namespace benchgate::serve

@@ -60,6 +60,11 @@ Admission admit_content(const std::string& file_name, const std::string& text,
 // admit_by_name names it (its jobs' output is a client's too); invalid files are skipped with
 // their diagnostics, full paths and all, in `problems` (the service's log).
 std::vector<scenario::Scenario> scenarios_in(const std::string& dir, std::string& problems);
+// Two files of `scenarios` (scenarios_in's) whose `name` is one: --every would run them as one
+// scenario, their runs one history and one set of series. "" when every name is its file's own;
+// else one line naming the first such pair's files and the name (`serve --every` refuses to
+// start).
+std::string files_with_one_name(const std::vector<scenario::Scenario>& scenarios);
 
 // Something of the service's machine a scenario uses: a program it starts or an address its
 // load, probes or scrapes reach. `what` names the key ("[worker_impls.py] command").
