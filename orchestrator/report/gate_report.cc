@@ -225,6 +225,13 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
       } else if (g.outcome.verdict != Verdict::kPass) {
         ++suite_skipped;
         cases += fmt::format("<skipped message=\"{}: {}\"/>", escape(verdict_text(g)), message);
+      } else if (g.outcome.underpowered) {
+        // A pass that could not have caught twice its allowance: it passes, and says what it
+        // found as a failing warning gate does, or it would read as a plain pass.
+        cases += fmt::format(
+            "<system-out>{} gate {}: {} (a pass that could not have detected a regression of "
+            "twice its allowance)</system-out>",
+            severity(g), escape(verdict_text(g)), message);
       }
       cases += "</testcase>\n";
     }

@@ -780,6 +780,38 @@ TEST(JunitXml, AFailingWarningGateIsNoFailureButSaysWhatItFound) {
       << xml;
 }
 
+// "pass, underpowered" (docs/GATES.md) is a pass that could not have detected twice its
+// allowance: a passed testcase, which says so in <system-out> as a failing warning gate does,
+// not a plain empty one. A plain pass stays empty.
+TEST(JunitXml, AnUnderpoweredPassSaysWhatItFound) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.gates = {gate("hello", "throughput.rps"), gate("hello", "latency.p99"),
+                  gate("hello", "errors.count")};
+  for (size_t i = 0; i < report.gates.size(); ++i) report.gates[i].gate_index = static_cast<int>(i);
+  report.gates[1].outcome.underpowered = true;
+  report.gates[1].outcome.explanation = "underpowered: a 8.2% regression could not be detected";
+  report.gates[2].outcome.underpowered = true;
+  report.gates[2].outcome.severity = scenario::GateSeverity::kWarning;
+  const std::string xml = junit_xml({report});
+  EXPECT_NE(xml.find("<testsuites name=\"benchgate\" tests=\"4\" failures=\"0\" errors=\"0\" "
+                     "skipped=\"0\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"hello throughput.rps (gate #1)\"></testcase>"), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"hello latency.p99 (gate #2)\"><system-out>critical gate pass, "
+                     "underpowered: underpowered: a 8.2% regression could not be detected (a pass "
+                     "that could not have detected a regression of twice its allowance)"
+                     "</system-out></testcase>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"hello errors.count (gate #3)\"><system-out>warning gate pass, "
+                     "underpowered: "),
+            std::string::npos)
+      << xml;
+}
+
 // One spelling of a workload's variant in every output: the terminal's "hello [cand]".
 TEST(VariantNames, EveryReportWritesTheVariantAsTheTerminalDoes) {
   gating::EvaluatedGate g = gate("hello", "throughput.rps");
