@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "common/net/grpc_log.h"
 #include "common/net/host_port.h"
@@ -17,6 +19,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/metrics/civetweb_listen.h"
 #include "orchestrator/metrics/exposition.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/admission.h"
@@ -57,6 +60,27 @@ class RemovedIfEmpty {
  private:
   std::string path_;
 };
+
+// "--metrics-listen 127.0.0.1:7700: the port of --listen 127.0.0.1:7700; give each listener
+// a port of its own" when two of the listeners name one port (not 0) on the same host or on a
+// wildcard host (0.0.0.0, ::, which take the port on every address); nothing otherwise.
+std::optional<std::string> same_port(
+    const std::vector<std::pair<const char*, std::string>>& listeners) {
+  const auto wildcard = [](const std::string& host) { return host == "0.0.0.0" || host == "::"; };
+  for (size_t later = 1; later < listeners.size(); ++later) {
+    for (size_t earlier = 0; earlier < later; ++earlier) {
+      const auto& [flag_a, address_a] = listeners[earlier];
+      const auto& [flag_b, address_b] = listeners[later];
+      const net::HostPortSplit a = net::split_host_port(address_a, net::kListenMinPort);
+      const net::HostPortSplit b = net::split_host_port(address_b, net::kListenMinPort);
+      if (!a.ok() || !b.ok() || a.port == 0 || a.port != b.port) continue;
+      if (a.host != b.host && !wildcard(a.host) && !wildcard(b.host)) continue;
+      return std::string(flag_b) + " " + address_b + ": the port of " + flag_a + " " + address_a +
+             "; give each listener a port of its own";
+    }
+  }
+  return std::nullopt;
+}
 
 // The gRPC server on `listen`, or nothing with the reason on stderr.
 std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
@@ -125,6 +149,21 @@ int serve(const ServeSettings& settings) {
   // core log that never names the flag.
   if (auto reason = why_cannot_listen(settings.listen)) {
     return fail(cannot_listen_message("--listen", settings.listen, *reason));
+  }
+  // The HTTP listeners too (an IPv6 host civetweb cannot take, a port in use), and no two
+  // listeners on one port: the second said only "port P is in use", its taker unnamed.
+  if (auto why = metrics::why_http_cannot_listen("--metrics-listen", settings.metrics_listen)) {
+    return fail(*why);
+  }
+  if (!settings.http_listen.empty()) {
+    if (auto why = metrics::why_http_cannot_listen("--http", settings.http_listen)) {
+      return fail(*why);
+    }
+  }
+  if (auto clash = same_port({{"--listen", settings.listen},
+                              {"--metrics-listen", settings.metrics_listen},
+                              {"--http", settings.http_listen}})) {
+    return fail(*clash);
   }
   auto db = open_store(settings.db_path, settings.store);
   if (!db) return fail(db.message());

@@ -12,6 +12,7 @@
 #include "common/net/listener_wakeup.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/app/listen_probe.h"
+#include "orchestrator/metrics/civetweb_listen.h"
 
 namespace benchgate::metrics {
 namespace {
@@ -47,23 +48,16 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     const std::string& host_port, std::shared_ptr<prometheus::Registry> registry) {
   std::unique_ptr<MetricsEndpoint> endpoint(new MetricsEndpoint());
   endpoint->registry_ = std::move(registry);
-  // HOST:PORT by the rule every benchgate address is split by (common/net/host_port.h), as
-  // why_cannot_listen reads it; not a unix:PATH, which civetweb does not take.
-  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
-  if (!split.ok()) {
-    return Error{app::cannot_listen_message("--metrics-listen", host_port,
-                                            host_port.starts_with("unix:")
-                                                ? "a Unix socket is not taken here, only HOST:PORT"
-                                                : split.reason)};
-  }
   // civetweb says only "null context when constructing CivetServer" when it cannot bind: the
-  // kernel is asked first, so the error names the reason (a port in use) in one line.
-  if (auto reason = app::why_cannot_listen(host_port)) {
-    return Error{app::cannot_listen_message("--metrics-listen", host_port, *reason)};
-  }
+  // address is checked first (HOST:PORT by the shared parser, IPv6 where civetweb takes it, a
+  // bind the kernel allows), so the error names the reason in one line.
+  if (auto why = why_http_cannot_listen("--metrics-listen", host_port)) return Error{*why};
+  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
   const auto before = net::listening_sockets();  // to tell the Exposer's listeners apart
   try {
-    endpoint->exposer_ = std::make_unique<prometheus::Exposer>(host_port, 2);
+    // More threads and a shorter request timeout than the Exposer's own (2 threads, civetweb's
+    // 30 s): two idle connections blocked every scrape for 30 s (civetweb_listen.h).
+    endpoint->exposer_ = std::make_unique<prometheus::Exposer>(http_listener_options(host_port));
   } catch (const std::exception&) {
     // Taken between the check and civetweb's bind: ask again for the reason.
     return Error{app::cannot_listen_message(

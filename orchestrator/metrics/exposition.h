@@ -21,7 +21,8 @@ namespace benchgate::metrics {
 // Serves a registry at http://HOST:PORT/metrics until destroyed.
 class MetricsEndpoint {
  public:
-  // HOST:PORT (port 0 picks a free one; IPv6 as [::1]:PORT). An error when it cannot listen.
+  // HOST:PORT (port 0 picks a free one; an IPv6 host, [::1]:PORT, only where the CivetWeb
+  // library has IPv6: civetweb_listen.h). An error when it cannot listen.
   static Expected<std::unique_ptr<MetricsEndpoint>> start(
       const std::string& host_port, std::shared_ptr<prometheus::Registry> registry);
   ~MetricsEndpoint();

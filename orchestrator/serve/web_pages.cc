@@ -15,6 +15,7 @@
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/history/display_format.h"
+#include "orchestrator/metrics/civetweb_listen.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/svg_chart.h"
@@ -209,27 +210,18 @@ Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port
                                                     const std::string& db_path,
                                                     const store::OpenOptions& store_options,
                                                     const JobQueue& queue, const LiveRun& live) {
-  // HOST:PORT by the rule every benchgate address is split by (common/net/host_port.h); not a
-  // unix:PATH, which civetweb does not take.
+  // HOST:PORT by the shared parser, IPv6 only where civetweb has it, a bind the kernel allows:
+  // civetweb itself says only that it could not bind.
+  if (auto why = metrics::why_http_cannot_listen("--http", host_port)) return Error{*why};
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
-  if (!split.ok()) {
-    return Error{app::cannot_listen_message("--http", host_port,
-                                            host_port.starts_with("unix:")
-                                                ? "a Unix socket is not taken here, only HOST:PORT"
-                                                : split.reason)};
-  }
-  if (auto reason = app::why_cannot_listen(host_port)) {
-    return Error{app::cannot_listen_message("--http", host_port, *reason)};
-  }
   auto store = store::Store::open(db_path, store_options);
   if (!store) return store.error();
   std::unique_ptr<WebPages> pages(new WebPages(queue, live));
   pages->store_ = std::move(*store);
-  std::string ports = host_port;
-  const std::vector<std::string> options = {"listening_ports",    ports,  "num_threads", "2",
-                                            "request_timeout_ms", "10000"};
   try {
-    pages->server_ = std::make_unique<CivetServer>(options);
+    // /metrics' threads and request timeout: with 2 threads and 10 s, two idle connections kept
+    // every page waiting 10 s (civetweb_listen.h).
+    pages->server_ = std::make_unique<CivetServer>(metrics::http_listener_options(host_port));
   } catch (const std::exception&) {
     return Error{app::cannot_listen_message(
         "--http", host_port,

@@ -647,6 +647,51 @@ timeout = "1s"
         self.assertEqual(client.returncode, 3, out + err)
 
 
+class IdleConnectionsTest(unittest.TestCase):
+    """Connections that send half a request and nothing more held civetweb's 2 threads for its
+    request timeout (30 s on /metrics, 10 s on the --http pages): two of them, and a scrape or
+    a page waited that long, each; eight of them, 120 s and 40 s. Now each listener has 32
+    threads, and eight idle connections leave both answered at once: the 10 s allowed here is
+    well below what the old code kept them waiting."""
+
+    def test_idle_connections_do_not_keep_metrics_or_the_pages_waiting(self):
+        folder = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        scenarios = os.path.join(folder, "scenarios")
+        os.mkdir(scenarios)
+        service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                       "--http", "127.0.0.1:0", "--db", os.path.join(folder, "serve.db"),
+                       "--scenarios", scenarios], cwd=folder)
+        service.env["TMPDIR"] = folder
+        self.addCleanup(kill_tagged, service.tag)
+        service.start()
+        ready = service.proc.stdout.readline()
+        fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
+        for name, path in (("metrics", "/metrics"), ("http", "/")):
+            host, port = fields[name].rsplit(":", 1)
+            idle = []
+            for _ in range(8):
+                connection = socket.create_connection((host, int(port)), timeout=10)
+                self.addCleanup(connection.close)
+                connection.sendall(b"GET / HTTP/1.1\r\n")
+                idle.append(connection)
+            asked = socket.create_connection((host, int(port)), timeout=10)
+            self.addCleanup(asked.close)
+            asked.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+                          "\r\n".encode())
+            try:
+                first = asked.recv(64)
+            except socket.timeout:
+                first = b"(nothing within 10 s)"
+            self.assertTrue(first.startswith(b"HTTP/1.1 200"), (name, first))
+            for connection in idle + [asked]:
+                connection.close()
+        service.signal(signal.SIGTERM)
+        service.finish(timeout=30)
+        self.assertEqual(service.returncode, 0, service.stderr)
+        self.assertEqual(service.leftovers(wait=0), [])
+
+
 class ServeStartupTest(unittest.TestCase):
     def test_a_router_or_worker_that_cannot_start_refuses_the_service_with_exit_2(self):
         folder = tempfile.mkdtemp(prefix="benchgate-serve-")
@@ -706,6 +751,45 @@ class ServeStartupTest(unittest.TestCase):
         # Before the fix the service's log folder (TMPDIR/benchgate-serve-XXXXXX) stayed.
         self.assertEqual(os.listdir(tmp), [])
         self.assertEqual(service.leftovers(wait=0), [])
+
+    def test_listeners_civetweb_cannot_take_or_that_share_a_port_are_refused_before_the_db(self):
+        folder = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        scenarios = os.path.join(folder, "scenarios")
+        os.mkdir(scenarios)
+        db = os.path.join(folder, "serve.db")
+        free = socket.socket()
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+        free.close()
+        ipv6 = ("an IPv6 host is not taken here: the CivetWeb library it is served with was "
+                "built without IPv6; use an IPv4 address such as 127.0.0.1")
+        cases = [
+            # Before: civetweb "the address could not be bound", "civetweb could not bind it".
+            (["--listen", "127.0.0.1:0", "--metrics-listen", "[::1]:0"],
+             f"error: --metrics-listen [::1]:0: cannot listen: {ipv6}\n"),
+            (["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--http", "[::1]:0"],
+             f"error: --http [::1]:0: cannot listen: {ipv6}\n"),
+            # Before: "port P is in use", the flag that took it unnamed.
+            (["--listen", f"127.0.0.1:{port}", "--metrics-listen", f"127.0.0.1:{port}"],
+             f"error: --metrics-listen 127.0.0.1:{port}: the port of --listen 127.0.0.1:{port}; "
+             "give each listener a port of its own\n"),
+            (["--listen", "127.0.0.1:0", "--metrics-listen", f"127.0.0.1:{port}", "--http",
+              f"0.0.0.0:{port}"],
+             f"warning: 0.0.0.0:{port} is reachable from other machines, and serve has no "
+             "authentication (README \"Security\")\n"
+             f"error: --http 0.0.0.0:{port}: the port of --metrics-listen 127.0.0.1:{port}; "
+             "give each listener a port of its own\n"),
+        ]
+        for flags, expected in cases:
+            service = Run(["serve", "--db", db, "--scenarios", scenarios] + flags, cwd=folder)
+            service.env["TMPDIR"] = folder
+            self.addCleanup(kill_tagged, service.tag)
+            service.run(timeout=30)
+            self.assertEqual((service.returncode, service.stdout, service.stderr),
+                             (2, "", expected), flags)
+            self.assertFalse(os.path.exists(db), flags)
+            self.assertEqual(service.leftovers(wait=0), [])
 
     def test_a_default_router_or_worker_that_cannot_start_refuses_the_service_with_exit_2(self):
         # The orchestrator alone in a folder of its own: what lies next to it there is what
