@@ -1,0 +1,63 @@
+// Every series family the orchestrator's /metrics serves is in README's metrics table: the
+// library's own exposer_* families were served and documented nowhere.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <prometheus/registry.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "orchestrator/metrics/exposition.h"
+
+namespace benchgate::metrics {
+namespace {
+
+// One GET of http://127.0.0.1:PORT/metrics; the whole answer, headers and all.
+std::string scrape(uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return "";
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(port);
+  std::string answer;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+    const std::string request =
+        "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    (void)::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    timeval timeout{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    char buffer[4096];
+    for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) answer.append(buffer, n);
+  }
+  ::close(fd);
+  return answer;
+}
+
+TEST(MetricsDocumented, EveryFamilyTheEndpointServesIsInTheReadmesTable) {
+  auto endpoint = MetricsEndpoint::start("127.0.0.1:0", std::make_shared<prometheus::Registry>());
+  ASSERT_TRUE(endpoint) << endpoint.message();
+  const std::string answer = scrape((*endpoint)->port());
+  std::set<std::string> families;
+  std::istringstream lines(answer);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("# TYPE ", 0) == 0) families.insert(line.substr(7, line.find(' ', 7) - 7));
+  }
+  ASSERT_FALSE(families.empty()) << answer;
+  std::ifstream file(std::string(BENCHGATE_SOURCE_DIR) + "/README.md");
+  std::stringstream readme;
+  readme << file.rdbuf();
+  for (const std::string& family : families) {
+    EXPECT_NE(readme.str().find("`" + family + "`"), std::string::npos)
+        << family << " is served on /metrics and not in README's metrics table";
+  }
+}
+
+}  // namespace
+}  // namespace benchgate::metrics
