@@ -9,12 +9,15 @@
 #include "common/net/owner_only_socket.h"
 #include "common/security/token.h"
 #include "common/units/units.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/serve.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/worker_token.h"
+#include "orchestrator/processes/child_process.h"
+#include "orchestrator/scenario/dial_address.h"
 #include "orchestrator/serve/admission.h"
 
 namespace benchgate::cli {
@@ -49,17 +52,20 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->required()
       ->check(CLI::ExistingDirectory);
   serve->add_option("--every", flags.every,
-                    "Rerun every scenario of the folder this often (e.g. 1h): continuous "
-                    "benchmarking; two files with one scenario name are refused at start");
+                    "Rerun every scenario of the folder this often (e.g. 1h; units ns, us, ms, "
+                    "s, m, h): continuous benchmarking; two files with one scenario name are "
+                    "refused at start");
   serve->add_option("--allow-command", flags.allowed_commands,
                     "A program a submitted scenario may start: a [router] or [routers.NAME] "
                     "command, a [worker_impls.NAME] command or adapter tool, or look up as "
-                    "[routers.NAME] requires (repeatable; a path or a name on PATH). No other "
-                    "program is ever started for a client");
+                    "[routers.NAME] requires (repeatable; a path or a name on PATH, refused at "
+                    "start when it is no executable file). No other program is ever started for "
+                    "a client");
   serve->add_option("--allow-address", flags.allowed_addresses,
                     "A HOST:PORT a submitted scenario may reach (address, ready, metrics of "
-                    "its system under test; repeatable). Without it a client reaches only "
-                    "loopback ports its scenario allocates with ${port:NAME}");
+                    "its system under test; repeatable; refused at start when not HOST:PORT). "
+                    "Without it a client reaches only loopback ports its scenario allocates with "
+                    "${port:NAME}");
   serve
       ->add_option("--max-queued", flags.max_queued,
                    "Runs that may wait behind the running one; a submission past that is "
@@ -119,11 +125,31 @@ int serve_command(const ServeFlags& flags) {
   if (!flags.every.empty()) {
     auto every = parse_duration_ns(flags.every);
     if (!every || *every <= 0) {
-      std::fprintf(stderr, "error: --every '%s': expected a positive duration such as 1h\n",
-                   flags.every.c_str());
+      // The parser's words name the units it takes ("unknown duration unit 'd' in '1d' ...").
+      std::fprintf(stderr, "error: --every '%s': %s\n", shown_text(flags.every).c_str(),
+                   every ? "expected a positive duration such as 1h (units: ns, us, ms, s, m, h)"
+                         : every.message().c_str());
       return kExitInvalidInput;
     }
     every_ns = *every;
+  }
+  // An allowed program that cannot be started, or an allowed address that is not one, is the
+  // operator's typo: the service would start and refuse (or fail) every run meant to use it.
+  for (const auto& command : flags.allowed_commands) {
+    if (command.empty() || !processes::find_executable(command)) {
+      std::fprintf(stderr,
+                   "error: --allow-command '%s': no executable program there (a path, or a name "
+                   "on PATH)\n",
+                   shown_text(command).c_str());
+      return kExitInvalidInput;
+    }
+  }
+  // The rule a scenario's [router] address, ready and metrics are read by (TCP only).
+  for (const auto& address : flags.allowed_addresses) {
+    if (auto valid = scenario::check_dial_address("--allow-address", address, {}); !valid) {
+      std::fprintf(stderr, "error: %s\n", valid.message().c_str());
+      return kExitInvalidInput;
+    }
   }
   // The service's scenarios may name their own [workers] at; --workers alone needs --workers-at.
   auto workers_wait = check_workers_flags(flags.workers.count, flags.workers.wait,

@@ -791,6 +791,58 @@ class ServeStartupTest(unittest.TestCase):
             self.assertFalse(os.path.exists(db), flags)
             self.assertEqual(service.leftovers(wait=0), [])
 
+    def test_an_allowed_program_or_address_that_is_not_one_is_refused_with_exit_2(self):
+        # Before the fix each of these started the service without a word (the timeout would
+        # have killed it); --every 1d said only "expected a positive duration such as 1h".
+        folder = tempfile.mkdtemp(prefix="benchgate-serve-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        scenarios = os.path.join(folder, "scenarios")
+        os.mkdir(scenarios)
+        db = os.path.join(folder, "serve.db")
+        not_executable = os.path.join(folder, "script")
+        with open(not_executable, "w") as f:
+            f.write("#!/bin/sh\n")
+        program = ("error: --allow-command '{}': no executable program there (a path, or a name "
+                   "on PATH)\n")
+        cases = [
+            (["--allow-command", "/nonexistent/prog"], program.format("/nonexistent/prog")),
+            (["--allow-command", ""], program.format("")),
+            (["--allow-command", not_executable], program.format(not_executable)),
+            (["--allow-command", "no-such-program-on-path"],
+             program.format("no-such-program-on-path")),
+            (["--allow-address", "notanaddr"],
+             "error: --allow-address 'notanaddr' is not an address to connect to: it has no "
+             ":PORT; expected HOST:PORT with a port of 1 to 65535 (\"127.0.0.1:7700\", "
+             "\"[::1]:7700\")\n"),
+            (["--every", "1d"],
+             "error: --every '1d': unknown duration unit 'd' in '1d' (ns, us, ms, s, m, h)\n"),
+            (["--every", "0s"],
+             "error: --every '0s': expected a positive duration such as 1h (units: ns, us, ms, "
+             "s, m, h)\n"),
+        ]
+        for flags, expected in cases:
+            service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                           "--db", db, "--scenarios", scenarios] + flags, cwd=folder)
+            service.env["TMPDIR"] = folder
+            self.addCleanup(kill_tagged, service.tag)
+            service.run(timeout=30)
+            self.assertEqual((service.returncode, service.stdout, service.stderr),
+                             (2, "", expected), flags)
+            self.assertFalse(os.path.exists(db), flags)
+        # A program on PATH and a path to an executable file are taken.
+        service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                       "--db", db, "--scenarios", scenarios, "--allow-command", "sh",
+                       "--allow-command", shutil.which("sh"), "--allow-address",
+                       "10.0.0.5:8080"], cwd=folder)
+        service.env["TMPDIR"] = folder
+        self.addCleanup(kill_tagged, service.tag)
+        service.start()
+        ready = service.proc.stdout.readline()
+        service.signal(signal.SIGTERM)
+        service.finish(timeout=30)
+        self.assertTrue(ready.startswith("READY grpc="), ready + service.stderr)
+        self.assertEqual(service.leftovers(wait=0), [])
+
     def test_a_default_router_or_worker_that_cannot_start_refuses_the_service_with_exit_2(self):
         # The orchestrator alone in a folder of its own: what lies next to it there is what
         # a job would start (no flag, no variable), and PATH has no router or worker.
