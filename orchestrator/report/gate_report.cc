@@ -15,6 +15,7 @@
 #include "orchestrator/report/latency_text.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/result_line.h"
+#include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/store/binary_identity.h"
@@ -292,6 +293,13 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
           w.status == results::WorkloadStatus::kOk
               ? std::string("ok")
               : std::string(results::status_name(w.status)) + ": " + markdown_cell(w.error));
+    }
+    // What each figure of a row is: the terminal's and the HTML report's summary row, whose
+    // definition this is for every row (the ops/s min-max is in its cell).
+    if (!r.workloads.empty()) {
+      out += "\nEach row sums up a workload's repetitions as the terminal's \"" +
+             std::string(kSummaryRowLabel) + "\" row does: ops/s the median (min-max), latency " +
+             "from their histograms merged, errors summed.\n";
     }
     // Each open-loop repetition's diagnostics, as the terminal prints them under its row.
     std::string open_loop;

@@ -22,6 +22,7 @@
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/latency_text.h"
 #include "orchestrator/report/rate_text.h"
+#include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/store/binary_identity.h"
@@ -115,11 +116,17 @@ std::string figures_table(const results::WorkloadResult& w) {
   if (!w.repetitions.empty()) {
     const auto ops = w.ops_per_second();
     row(
-        "median (latency: merged)",
+        kSummaryRowLabel,
         fmt::format("{} ({}-{})", rate_text(ops.median), rate_text(ops.min), rate_text(ops.max)),
         w.measured("bytes_received") ? format_megabytes_per_second(w.bytes_per_second().median)
                                      : "-",
         [&](double p) { return w.latency_at(p); }, w.error_count(), "", w.flags());
+    // What each of its figures is, under it, as the terminal writes it.
+    out += fmt::format(
+        "<tr class=\"summary-definition\"><td class=\"text\"></td><td colspan=\"10\" "
+        "class=\"text\">{}</td></tr>\n",
+        escape(summary_row_definition(w.repetitions.size(),
+                                      rate_text(ops.min) + "-" + rate_text(ops.max))));
   }
   return out + "</table>\n";
 }

@@ -9,6 +9,7 @@
 
 #include "common/units/units.h"
 #include "orchestrator/report/rate_text.h"
+#include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/workload_title.h"
 
 namespace benchgate::report {
@@ -287,13 +288,16 @@ std::string workload_table(const results::WorkloadResult& w) {
   if (!w.repetitions.empty()) {
     auto ops = w.ops_per_second();
     auto mb = w.bytes_per_second();
-    out += table_row("median", rate_text(ops.median),
+    out += table_row(kSummaryRowLabel, rate_text(ops.median),
                      w.measured("bytes_received") ? format_megabytes_per_second(mb.median) : "-",
                      latency_text(w.latency_at(50)), latency_text(w.latency_at(90)),
                      latency_text(w.latency_at(99)), latency_text(w.latency_at(99.9)),
                      latency_text(w.latency_at(100)), w.error_count(), "", join(w.flags()));
-    out +=
-        fmt::format("  {:<10} {:>12}\n", "min-max", rate_text(ops.min) + "-" + rate_text(ops.max));
+    // Under the row, what each of its figures is (the ops/s min-max among them), indented as
+    // an open-loop repetition's diagnostics.
+    out += fmt::format("  {:<10} {}\n", "",
+                       summary_row_definition(w.repetitions.size(),
+                                              rate_text(ops.min) + "-" + rate_text(ops.max)));
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
     out += not_measured_lines(w);
     out += connection_lines(w);

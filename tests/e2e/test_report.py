@@ -105,18 +105,19 @@ def chromium_or_skip(test):
 
 
 def medians_from_terminal(stdout, workload):
-    """The terminal's median row of a workload: [ops/s, MB/s, p50, p90, p99, p99.9, max]."""
+    """The terminal's summary row ("all reps") of a workload: [ops/s, MB/s, p50, p90, p99,
+    p99.9, max] (ops/s and MB/s the medians of the repetitions, latency merged)."""
     block = stdout.split(f"\n{workload}: ", 1)[1]
     for line in block.splitlines():
-        if line.strip().startswith("median"):
-            return line.split()[1:8]
-    raise AssertionError(f"no median row for {workload}")
+        if line.startswith("  all reps "):
+            return line.split()[2:9]
+    raise AssertionError(f"no summary row for {workload}")
 
 
 def medians_from_html(html, workload):
     section = html.split(f'<section class="workload" id="w-{workload.replace("_", "-")}">', 1)[1]
     section = section.split("</section>", 1)[0]
-    row = re.search(r"<tr><td class=\"text\">median \(latency: merged\)</td>(.*?)</tr>", section)
+    row = re.search(r"<tr><td class=\"text\">all reps</td>(.*?)</tr>", section)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1))
     return [cells[0].split()[0]] + cells[1:7]
 

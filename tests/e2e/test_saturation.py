@@ -228,8 +228,8 @@ class LoadGeneratorLimitsTest(unittest.TestCase):
         self.assertNotIn("worker_saturated", self.rep_row(run.stdout, 1), out)
         self.assertNotIn("worker_saturated", self.rep_row(run.stdout, 2), out)
         self.assertIn("worker_saturated", self.rep_row(run.stdout, 3), out)
-        median = [l for l in run.stdout.splitlines() if l.startswith("  median ")]
-        self.assertIn("worker_saturated", median[0], out)
+        summary = [l for l in run.stdout.splitlines() if l.startswith("  all reps ")]
+        self.assertIn("worker_saturated", summary[0], out)
 
         workload = load_json(self.json)["scenarios"][0]["workloads"][0]
         reps = workload["repetitions"]

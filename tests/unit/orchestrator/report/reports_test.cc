@@ -14,10 +14,12 @@
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/run_outputs.h"
+#include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/terminal_report.h"
 
 namespace benchgate::report {
@@ -810,6 +812,50 @@ TEST(JunitXml, AnUnderpoweredPassSaysWhatItFound) {
                      "underpowered: "),
             std::string::npos)
       << xml;
+}
+
+// The summary row under the repetitions: its ops/s is their median, its latency from their
+// histograms merged (p99 56.2ms beside repetitions of 83.4ms, 10.1ms and 5.7ms), so it is not
+// labelled "median", and the terminal, the HTML report and the Markdown summary say what each
+// figure is, in the same words.
+TEST(SummaryRow, IsNotLabelledMedianAndDefinesEachFigureInEveryReport) {
+  auto w = measured("hello", "default", {1000, 2000, 3000});
+  const std::string definition =
+      "ops/s, MB/s: median of 3 repetitions (ops/s 1000-3000); latency: their histograms merged; "
+      "errors: summed";
+  EXPECT_EQ(summary_row_definition(3, "1000-3000"), definition);
+  const std::string table = workload_table(w);
+  const auto lines = lines_of(table);
+  const auto row = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.rfind("  all reps ", 0) == 0;
+  });
+  ASSERT_NE(row, lines.end()) << table;
+  EXPECT_EQ(row->substr(0, 25), "  all reps           2000") << table;
+  ASSERT_NE(row + 1, lines.end()) << table;
+  EXPECT_EQ(*(row + 1), "             " + definition) << table;
+  EXPECT_EQ(table.find("median"), table.find("median of 3")) << table;
+
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.result.workloads = {w};
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<tr><td class=\"text\">all reps</td><td>2000 (1000-3000)</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td colspan=\"10\" class=\"text\">" + escape(definition) + "</td>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("median (latency: merged)"), std::string::npos);
+
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.workloads = {w};
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("| hello | 2000 (1000-3000) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Each row sums up a workload's repetitions as the terminal's \"all reps\" row "
+                    "does: ops/s the median (min-max), latency from their histograms merged, "
+                    "errors summed."),
+            std::string::npos)
+      << md;
 }
 
 // One spelling of a workload's variant in every output: the terminal's "hello [cand]".
