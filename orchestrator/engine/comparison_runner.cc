@@ -2,6 +2,7 @@
 #include "orchestrator/engine/comparison_runner.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "orchestrator/app/interrupt.h"
@@ -77,15 +78,18 @@ results::WorkloadStatus status_of(const Error& failure) {
 }
 
 // One compared variant: the router it measures and the workers that load it. Comparing
-// routers, every variant has its own router and all share one pool of workers; comparing
-// workers, every variant has its own pool and all share one router. The shared one is the
-// peer, and stays fixed.
+// routers, every variant has its own router and all share the workers: those of each
+// workload's own `worker`, one pool per implementation, as in a run without variants;
+// comparing workers, every variant has its own pool and all share one router. The shared one
+// is the peer, and stays fixed.
 struct Variant {
   std::string name;
   sut::SystemUnderTest* sut = nullptr;
   bool bundled_router = true;
+  // Comparing workers: the variant's own pool and implementation, as workloads name it.
+  // Comparing routers: null and empty, the workload's `worker` chooses them.
   RunPool* pool = nullptr;
-  std::string worker = "builtin";  // the worker implementation, as workloads name it
+  std::string worker;
   // Why it measures nothing more: the one record of its failure, set once, by the first cause
   // (it never started, its own router died, its own workers could not be replaced).
   std::optional<Error> failure;
@@ -130,9 +134,12 @@ class ComparisonRun {
     return std::chrono::nanoseconds(options_.startup_timeout_ns);
   }
 
-  size_t workers_needed() const {
+  // The most worker processes a workload uses: any workload, comparing workers (every variant
+  // runs them all); comparing routers, one whose `worker` is `impl`.
+  size_t workers_needed(const std::string& impl = "builtin") const {
     size_t needed = 0;
     for (const auto& workload : scenario_.workloads) {
+      if (!compare_workers() && workload.worker != impl) continue;
       needed = std::max<size_t>(needed, workload.workers);
     }
     return needed;
@@ -195,12 +202,40 @@ class ComparisonRun {
       variants_.push_back(std::move(v));
     }
     result_.system_description = "comparison of " + description;
-    RunPool* pool = add_pool(bundled_pool(), startup_timeout());
-    for (auto& v : variants_) v.pool = pool;
-    if (auto started = pool->start(remote().count, workers_deadline(remote(), options_));
+    shared_pool_ = add_pool(bundled_pool(), startup_timeout());
+    if (auto started = shared_pool_->start(remote().count, workers_deadline(remote(), options_));
         !started) {
       fail_peer(workers_start_failure(remote(), started.error()));
     }
+  }
+
+  // Comparing routers, the pool of a [worker_impls] implementation that every variant shares,
+  // spawned at its first workload (as in a run without variants); or why it cannot run, of
+  // kind kNotConfigured when its program is not installed. A start that failed is not tried
+  // again for the next workload: it would wait its whole startup_timeout again.
+  Expected<RunPool*> impl_pool(const std::string& name) {
+    if (auto it = impl_pools_.find(name); it != impl_pools_.end()) return it->second;
+    if (auto it = impl_failures_.find(name); it != impl_failures_.end()) return it->second;
+    WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
+    if (spawn.not_configured) return *spawn.not_configured;
+    RunPool* pool =
+        add_pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
+    const Clock::time_point deadline = pool->startup_deadline();
+    if (auto started = pool->start(workers_needed(name), deadline); !started) {
+      Error why = worker_impl_start_failure(name, spawn.startup_timeout, deadline, started.error());
+      if (why.kind != ErrorKind::kInterrupted) impl_failures_.emplace(name, why);
+      return why;
+    }
+    impl_pools_.emplace(name, pool);
+    return pool;
+  }
+
+  // The workers that run `workload` on `v`: its own (comparing workers), else those of the
+  // workload's `worker`, which every router variant shares.
+  Expected<RunPool*> pool_for(const Variant& v, const scenario::Workload& workload) {
+    if (v.pool) return v.pool;
+    if (workload.worker == "builtin") return shared_pool_;
+    return impl_pool(workload.worker);
   }
 
   void start_worker_variants() {
@@ -256,14 +291,31 @@ class ComparisonRun {
     observer_.workload_started(workload);
     std::vector<results::WorkloadResult> out(variants_.size());
     std::vector<bool> warmed(variants_.size(), false);
+    bool any_runs = false;
     for (size_t v = 0; v < variants_.size(); ++v) {
       out[v].spec = workload;
-      out[v].spec.worker = variants_[v].worker;
+      if (!variants_[v].worker.empty()) out[v].spec.worker = variants_[v].worker;
       out[v].variant = variants_[v].name;
       out[v].status = results::WorkloadStatus::kOk;
       if (const Error* failure = failure_of(variants_[v])) {
         out[v].status = status_of(*failure);
         out[v].error = failure->text();
+      } else {
+        any_runs = true;
+      }
+    }
+    // Comparing routers, the workload's own worker implementation drives every variant; when
+    // it cannot run, no variant measures this workload and the other workloads go on. Without
+    // a router to load, its workers are not started.
+    if (any_runs && !compare_workers() && workload.worker != "builtin") {
+      if (auto pool = impl_pool(workload.worker); !pool) {
+        for (auto& w : out) {
+          if (w.status != results::WorkloadStatus::kOk) continue;
+          w.status = pool.error().kind == ErrorKind::kInterrupted
+                         ? results::WorkloadStatus::kInterrupted
+                         : status_of(pool.error());
+          w.error = pool.error().text();
+        }
       }
     }
     for (uint32_t rep = 0; rep < workload.repetitions && !app::interrupted(); ++rep) {
@@ -303,7 +355,15 @@ class ComparisonRun {
   // comparison must stop (interrupted).
   bool run_window(const scenario::Workload& workload, uint32_t rep, Variant& v, bool warmed,
                   results::WorkloadResult& acc) {
-    if (auto prepared = v.pool->prepare(v.pool->startup_deadline(), observer_, scenario_.name);
+    // run_compared started the workload's pool, or recorded why it did not start.
+    auto found = pool_for(v, workload);
+    if (!found) {
+      acc.status = status_of(found.error());
+      acc.error = found.error().text();
+      return true;
+    }
+    RunPool* pool = *found;
+    if (auto prepared = pool->prepare(pool->startup_deadline(), observer_, scenario_.name);
         !prepared) {
       if (prepared.error().kind == ErrorKind::kInterrupted) {
         acc.status = results::WorkloadStatus::kInterrupted;
@@ -322,21 +382,21 @@ class ComparisonRun {
     }
     scenario::Workload one = workload;
     one.repetitions = 1;
-    one.worker = v.worker;
+    if (!v.worker.empty()) one.worker = v.worker;
     // Each variant warms up before its first window only; the others follow their own pair.
     if (warmed) one.warmup_ns = 0;
     scenario::Workload shown = workload;
     shown.name = workload.name + " [" + v.name + "]";
     VariantWindowObserver windows(observer_, shown, workload.name, v.name, rep + 1,
                                   workload.repetitions);
-    WorkloadEnvironment environment{*v.sut, v.pool->pool(), v.bundled_router, windows,
+    WorkloadEnvironment environment{*v.sut, pool->pool(), v.bundled_router, windows,
                                     scenario_.name};
     results::WorkloadResult r = run_workload(one, environment);
     // Where this window's load came from, with the variant's earlier windows' (a replaced
     // worker may be elsewhere): every row says it (docs/MEASUREMENT.md).
     acc.load_from = merge_load_from(acc.load_from, r.load_from);
     const bool failed = r.status != results::WorkloadStatus::kOk;
-    v.pool->finished(failed || r.degraded());
+    pool->finished(failed || r.degraded());
     for (auto& repetition : r.repetitions) {
       // Its number in the comparison, which paired gates pair the variants by (its place in
       // acc would shift every later window of a variant that missed one).
@@ -365,6 +425,11 @@ class ComparisonRun {
   ScenarioResult result_;
   std::vector<std::unique_ptr<sut::SystemUnderTest>> suts_;
   std::vector<std::unique_ptr<RunPool>> pools_;
+  // Comparing routers: the bundled worker's pool (or --workers-at's), and each [worker_impls]
+  // implementation's by name once started, or why it did not start.
+  RunPool* shared_pool_ = nullptr;
+  std::map<std::string, RunPool*> impl_pools_;
+  std::map<std::string, Error> impl_failures_;
   std::vector<Variant> variants_;
   // The shared router (comparing workers) or the shared workers (comparing routers) failed:
   // the comparison's own error, and every variant's that has none of its own.

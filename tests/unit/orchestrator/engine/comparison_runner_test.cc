@@ -2,7 +2,10 @@
 // (engine_fakes.h): what each compared variant's result carries besides its repetitions.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
+#include <memory>
+#include <vector>
 
 #include "engine_fakes.h"
 #include "orchestrator/app/interrupt.h"
@@ -106,6 +109,112 @@ TEST_F(ComparisonRunner, AVariantThatNeverRanHasNoLoadOrigin) {
   EXPECT_EQ(r.workloads[0].load_from, "local");
   EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kFailed);
   EXPECT_EQ(r.workloads[1].load_from, "");
+}
+
+// Comparing routers, the workload's own `worker` drives every variant (docs/SCENARIOS.md,
+// "Comparing routers"): its windows go to that implementation's pool, one shared by every
+// router, and never to the bundled worker's.
+TEST_F(ComparisonRunner, ComparedRoutersAreLoadedByTheWorkloadsWorker) {
+  auto bundled_windows = std::make_shared<std::atomic<int>>(0);
+  auto impl_windows = std::make_shared<std::atomic<int>>(0);
+  FakePool::Script bundled;
+  FakePool::Script impl;
+  for (uint32_t window = 0; window < 8; ++window) {
+    bundled.worker.windows[window].before = [bundled_windows] { ++*bundled_windows; };
+    impl.worker.windows[window].before = [impl_windows] { ++*impl_windows; };
+  }
+  auto impl_starts = impl.starts;
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  factories_.pools = {bundled, impl};
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = {compared_workload("w1")};
+  s.workloads[0].worker = "other";
+  s.worker_impls["other"].command = {"true"};  // on PATH; the fake pool runs nothing
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  for (const auto& w : r.workloads) {
+    EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.variant << ": " << w.error;
+    EXPECT_EQ(w.repetitions.size(), 2u) << w.variant;
+    EXPECT_EQ(w.spec.worker, "other") << w.variant;
+  }
+  // One pool of the implementation, started once for both routers, ran every window.
+  ASSERT_EQ(factories_.pool_binaries.size(), 2u);
+  EXPECT_EQ(std::filesystem::path(factories_.pool_binaries[1]).filename(), "true");
+  EXPECT_EQ(*impl_starts, std::vector<size_t>{1});
+  EXPECT_EQ(impl_windows->load(), 4);
+  EXPECT_EQ(bundled_windows->load(), 0);
+}
+
+// The workload's implementation not installed: no router variant measures it (never the
+// bundled worker instead), and the comparison's other workloads still run.
+TEST_F(ComparisonRunner, ComparedRoutersWithAWorkerNotInstalledAreNotConfigured) {
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = {compared_workload("absent"), compared_workload("w2")};
+  s.workloads[0].worker = "missing";
+  s.worker_impls["missing"].command = {"benchgate-no-such-worker-program"};
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 4u);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& w = r.workloads[i];
+    EXPECT_EQ(w.spec.name, "absent");
+    EXPECT_EQ(w.status, WorkloadStatus::kNotConfigured) << w.variant << ": " << w.error;
+    EXPECT_NE(w.error.find("benchgate-no-such-worker-program"), std::string::npos) << w.error;
+    EXPECT_TRUE(w.repetitions.empty()) << w.variant;
+  }
+  for (size_t i = 2; i < 4; ++i) {
+    const auto& w = r.workloads[i];
+    EXPECT_EQ(w.spec.name, "w2");
+    EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.variant << ": " << w.error;
+    EXPECT_EQ(w.repetitions.size(), 2u) << w.variant;
+  }
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(factories_.pool_binaries.size(), 1u);
+}
+
+// The workload's implementation does not start: every variant of each workload using it
+// fails, it is not started again for the next one, and a workload of the bundled worker runs.
+TEST_F(ComparisonRunner, ComparedRoutersWhoseWorkerDoesNotStartFailEachWorkloadUsingIt) {
+  FakePool::Script broken;
+  broken.start_error = Error{"worker 0 exited with status 1 before it was ready"};
+  auto broken_starts = broken.starts;
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}, broken};
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = {compared_workload("x1"), compared_workload("w2"), compared_workload("x3")};
+  s.workloads[0].worker = "other";
+  s.workloads[2].worker = "other";
+  s.worker_impls["other"].command = {"true"};
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 6u);
+  for (const auto& w : r.workloads) {
+    if (w.spec.name == "w2") {
+      EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.variant << ": " << w.error;
+      EXPECT_EQ(w.repetitions.size(), 2u) << w.variant;
+    } else {
+      EXPECT_EQ(w.status, WorkloadStatus::kFailed) << w.spec.name << " " << w.variant;
+      EXPECT_NE(w.error.find("worker 'other' did not start"), std::string::npos) << w.error;
+      EXPECT_TRUE(w.repetitions.empty()) << w.spec.name << " " << w.variant;
+    }
+  }
+  EXPECT_EQ(broken_starts->size(), 1u);
+  EXPECT_FALSE(r.ok());
 }
 
 }  // namespace
