@@ -102,8 +102,9 @@ NeededBinaries needed_by(const scenario::Scenario& s, bool workers_at) {
     return needed;
   }
   for (const auto& w : s.workloads) {
-    // A comparison of routers runs every workload on the builtin pool (comparison_runner.cc).
-    const bool builtin = w.worker == "builtin" || !s.compare_routers.empty();
+    // A comparison of routers runs each workload with its own `worker`, as a plain run does
+    // (comparison_runner.cc).
+    const bool builtin = w.worker == "builtin";
     if ((builtin && !remote && w.workers > 0) || (!builtin && adapter_runs(s, w.worker))) {
       needed.worker = true;
     }

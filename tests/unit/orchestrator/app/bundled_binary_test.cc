@@ -93,6 +93,22 @@ TEST(BundledBinary, AComparisonOfRoutersNeedsTheRouterOnlyWhenOneIsBuiltin) {
   EXPECT_TRUE(needed_binaries({s}, false).router);
 }
 
+// Every router variant is loaded by the workload's own `worker` (docs/SCENARIOS.md, "Comparing
+// routers"): a worker program of its own needs no bundled worker there either.
+TEST(BundledBinary, AComparisonOfRoutersNeedsTheWorkerOnlyForItsWorkloadsThatUseIt) {
+  scenario::Scenario s = builtin_scenario();
+  s.routers["a"].impl = scenario::RouterImpl::kBuiltin;
+  s.routers["b"].impl = scenario::RouterImpl::kBuiltin;
+  s.compare_routers = {"a", "b"};
+  EXPECT_TRUE(needed_binaries({s}, false).worker);
+  s.worker_impls["own"].command = {"sh"};
+  s.workloads.back().worker = "own";
+  EXPECT_FALSE(needed_binaries({s}, false).worker);
+  s.worker_impls["own"] = {};
+  s.worker_impls["own"].adapter = "sh";
+  EXPECT_TRUE(needed_binaries({s}, false).worker);
+}
+
 TEST(BundledBinary, AMissingRouterIsNamedBeforeAnythingStarts) {
   const auto usable = check_needed_binaries({builtin_scenario()}, "/nonexistent/router",
                                             "/nonexistent/worker", false);
