@@ -33,6 +33,18 @@ inline std::optional<Tool> tool_named(std::string_view name) {
   return std::nullopt;
 }
 
+// The error kinds a tool cannot detect in a workload, defined once: the adapter declares them
+// not measured in every window (worker/adapters/tool_session.cc), and the scenario loader
+// refuses a gate on errors.count or errors.rate of such a workload (orchestrator/scenario/
+// metrics.cc), whose count would be a lower bound. h2load reports no failed connect in a timed
+// run (a client whose connection fails just stops); neither tool checks a body's length.
+inline std::vector<std::string_view> unmeasured_error_kinds(Tool tool, bool body_length_checked) {
+  std::vector<std::string_view> kinds;
+  if (tool == Tool::kH2load) kinds.push_back("connect");
+  if (body_length_checked) kinds.push_back("length");
+  return kinds;
+}
+
 // A workload as the scenario and the worker protocol both describe it.
 struct Workload {
   std::string_view protocol = "http1";  // http1, http2, wamp_rpc, wamp_pubsub, wamp_transfer

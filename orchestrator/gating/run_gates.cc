@@ -140,7 +140,11 @@ std::optional<gates::GateOutcome> outcome_before_test(
   }
   if (workload.partly_measured) {
     if (std::string why = workload.partly_measured(gate.metric); !why.empty()) {
-      return gates::error_outcome(gate, why);
+      // A lower bound already past an absolute max fails for certain: judged as measured.
+      const auto lower = workload.figure ? workload.figure(gate.metric) : std::nullopt;
+      const bool certain_fail = !gate.change && gate.baseline.empty() && gate.against.empty() &&
+                                gate.max && lower && *lower > *gate.max;
+      if (!certain_fail) return gates::error_outcome(gate, why);
     }
   }
   if (gate.change || gate.against.empty()) return std::nullopt;

@@ -9,6 +9,7 @@
 #include "common/util/baseline_name.h"
 #include "common/util/shown_text.h"
 #include "common/workload/decimal_text.h"
+#include "orchestrator/scenario/expected_response.h"
 #include "orchestrator/scenario/metrics.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
@@ -197,6 +198,17 @@ std::string worker_unmeasurable_reason(const Gate& gate, const Workload& w,
     } else if (auto it = scenario.worker_impls.find(worker);
                it != scenario.worker_impls.end() && !it->second.adapter.empty()) {
       reason = adapter_unmeasurable_reason(gate.metric, it->second.adapter, worker);
+      if (reason.empty()) {
+        // The bundled router's routes define a body length; comparing routers, any variant's.
+        bool bundled = scenario.router.impl == RouterImpl::kBuiltin;
+        if (!scenario.compare_routers.empty()) {
+          bundled =
+              std::any_of(scenario.routers.begin(), scenario.routers.end(),
+                          [](const auto& r) { return r.second.impl == RouterImpl::kBuiltin; });
+        }
+        reason = adapter_error_count_reason(gate.metric, it->second.adapter, worker,
+                                            expected_response(w, bundled).body_bytes >= 0);
+      }
     }
     if (!reason.empty()) return reason;
   }

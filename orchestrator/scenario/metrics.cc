@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "common/workload/adapter_limits.h"
+
 namespace benchgate::scenario {
 namespace {
 
@@ -140,6 +142,22 @@ std::string adapter_unmeasurable_reason(std::string_view metric, std::string_vie
            std::string(metric) + " is measured by " + others;
   }
   return "";
+}
+
+std::string adapter_error_count_reason(std::string_view metric, std::string_view adapter,
+                                       std::string_view worker, bool body_length_checked) {
+  if (metric != "errors.count" && metric != "errors.rate") return "";
+  const auto tool = adapter_limits::tool_named(adapter);
+  if (!tool) return "";
+  std::string kinds;
+  for (std::string_view kind : adapter_limits::unmeasured_error_kinds(*tool, body_length_checked)) {
+    kinds += (kinds.empty() ? "" : " and ") + std::string(kind);
+  }
+  if (kinds.empty()) return "";
+  return "it is run by worker '" + std::string(worker) + "', the " + std::string(adapter) +
+         " adapter, which cannot detect errors of kind " + kinds + ", so " + std::string(metric) +
+         " would count a lower bound, which a gate cannot pass on; " + std::string(metric) +
+         " is measured by the bundled worker and a [worker_impls] program";
 }
 
 std::string external_router_unmeasurable_reason(std::string_view metric, std::string_view section) {

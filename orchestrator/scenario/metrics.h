@@ -48,6 +48,13 @@ std::string bundled_worker_unmeasurable_reason(std::string_view metric, const Wo
 std::string adapter_unmeasurable_reason(std::string_view metric, std::string_view adapter,
                                         std::string_view worker);
 
+// Why a gate on errors.count or errors.rate of a workload run by the bundled worker around
+// `adapter`, named `worker`, would judge a lower bound, or "": the error kinds the tool cannot
+// detect (adapter_limits::unmeasured_error_kinds: h2load's failed connects; the body length of
+// an answer whose length is checked, `body_length_checked`).
+std::string adapter_error_count_reason(std::string_view metric, std::string_view adapter,
+                                       std::string_view worker, bool body_length_checked);
+
 // Why a system under test of [router] (or [routers.NAME], `section`) impl = "external" can
 // never give `metric`, or "": router.cpu_per_request and router.rss_bytes, as benchgate samples
 // the CPU and memory only of a process it started.

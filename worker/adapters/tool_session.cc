@@ -13,6 +13,7 @@
 
 #include "common/net/connect_within.h"
 #include "common/time/clock.h"
+#include "common/workload/adapter_limits.h"
 #include "worker/adapters/h2load_output.h"
 #include "worker/adapters/tool_args.h"
 #include "worker/adapters/tool_runner.h"
@@ -110,10 +111,14 @@ std::vector<std::string> ToolSession::not_measured() const {
   // the latency histogram (tool_latency holds what they print instead) and the payload bytes
   // (they count response bytes with their headers).
   std::vector<std::string> names{"bytes_sent", "data_window", "latency", "payload_bytes"};
-  // h2load reports no failed connects in a timed run: its clients just stop.
-  if (tool_.kind == ToolKind::kH2load) names.push_back("errors.connect");
-  // Neither tool checks the body length it gets.
-  if (spec_.http.expect_body_bytes >= 0) names.push_back("errors.length");
+  // The error kinds the tool cannot detect (h2load's failed connects, either tool's body
+  // lengths), as the scenario loader knows them.
+  const auto tool =
+      tool_.kind == ToolKind::kH2load ? adapter_limits::Tool::kH2load : adapter_limits::Tool::kWrk;
+  for (std::string_view kind :
+       adapter_limits::unmeasured_error_kinds(tool, spec_.http.expect_body_bytes >= 0)) {
+    names.push_back("errors." + std::string(kind));
+  }
   return names;
 }
 

@@ -48,6 +48,18 @@ TEST(PartlyMeasured, AnErrorsGateOnAWorkloadWithAnErrorKindNotMeasuredIsAnError)
   }
 }
 
+TEST(PartlyMeasured, ALowerBoundAlreadyPastTheMaxFails) {
+  results::WorkloadResult w = errors_measured_by({"errors.connect"});
+  for (auto& rep : w.repetitions) {
+    rep.successes = rep.window_successes = 990;
+    rep.errors["status"] = 10;
+  }
+  const auto evaluated =
+      evaluate_gates({errors_max_gate("errors.count")}, {values_of(w)}, GateContext{});
+  ASSERT_EQ(evaluated.size(), 1u);
+  EXPECT_EQ(evaluated[0].outcome.verdict, gates::Verdict::kFail) << evaluated[0].outcome.explanation;
+}
+
 TEST(PartlyMeasured, OtherGatesAndFullyMeasuredErrorsAreJudgedAsBefore) {
   // Another field not measured does not make the error count partial.
   const results::WorkloadResult w = errors_measured_by({"bytes_sent", "data_window"});

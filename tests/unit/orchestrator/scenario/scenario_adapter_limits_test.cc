@@ -238,6 +238,53 @@ repetitions = 4
   }
 }
 
+// h2load counts no failed connect in a timed run and neither tool checks a body's length (the
+// bundled router's routes define one): an errors gate would judge a lower bound, never a pass
+// on what was measured, so it is refused at its metric rather than judged an error every run.
+TEST(ScenarioAdapterLimits, AnErrorsGateOnErrorsTheToolCannotDetectIsRefusedAtItsMetric) {
+  auto h2 = load(R"([[workloads]]
+name = "a"
+worker = "h2"
+target = "/index.html"
+[[gates]]
+workload = "a"
+metric = "errors.count"
+max = 0
+)");
+  ASSERT_FALSE(h2.ok());
+  EXPECT_EQ(diagnostic_lines(h2),
+            (Lines{"s.toml:12:10: error: gate metric 'errors.count' can never be measured for "
+                   "workload 'a': it is run by worker 'h2', the h2load adapter, which cannot "
+                   "detect errors of kind connect, so errors.count would count a lower bound, "
+                   "which a gate cannot pass on; errors.count is measured by the bundled worker "
+                   "and a [worker_impls] program"}));
+  // wrk's hello: the route's 12 bytes are a length wrk does not check.
+  auto wrk = load(R"([[workloads]]
+name = "a"
+worker = "wrk"
+[[gates]]
+workload = "a"
+metric = "errors.rate"
+max = "1%"
+)");
+  ASSERT_FALSE(wrk.ok());
+  EXPECT_NE(diagnostics_text(wrk).find("the wrk adapter, which cannot detect errors of kind "
+                                       "length, so errors.rate would count a lower bound"),
+            std::string::npos)
+      << diagnostics_text(wrk);
+  // wrk on a target whose length nothing defines detects every error it can have.
+  EXPECT_TRUE(load(R"([[workloads]]
+name = "a"
+worker = "wrk"
+target = "/index.html"
+[[gates]]
+workload = "a"
+metric = "errors.count"
+max = 0
+)")
+                  .ok());
+}
+
 TEST(ScenarioAdapterLimits, AHandshakesGateOnAnAdapterIsRefusedAtItsMetric) {
   // The adapters count no handshakes: such a gate could only be an error.
   auto r = load(R"([[workloads]]

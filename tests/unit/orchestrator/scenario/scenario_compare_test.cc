@@ -152,8 +152,8 @@ repetitions = 4
 [[gates]]
 workload = "w"
 variant = "a"
-metric = "errors.count"
-max = 0
+metric = "latency.max"
+max = "1s"
 )";
   LoadResult refused = load_hermetic(text);
   EXPECT_EQ(test_support::diagnostic_lines(refused),

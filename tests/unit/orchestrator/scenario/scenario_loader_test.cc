@@ -292,7 +292,7 @@ TEST(ScenarioLoader, GatesApplyToEveryVariantUnlessTheyNameOne) {
       "name = \"t\"\n[worker_impls.h2]\nadapter = \"h2load\"\n"
       "[compare]\nworkers = [\"builtin\", \"h2\"]\n[defaults]\nrepetitions = 2\n"
       "[[workloads]]\nname = \"w\"\n"
-      "[[gates]]\nworkload = \"w\"\nmetric = \"errors.count\"\nmax = 0\n"
+      "[[gates]]\nworkload = \"w\"\nmetric = \"latency.max\"\nmax = \"1s\"\n"
       "[[gates]]\nworkload = \"w\"\nvariant = \"h*\"\nmetric = \"throughput.rps\"\n"
       "baseline = \"main\"\nmax_regression = \"5%\"\nfail_when_underpowered = true\n";
   LoadResult r = load_scenario_text(text, "t.toml");
