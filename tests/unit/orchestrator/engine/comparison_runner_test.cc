@@ -112,7 +112,7 @@ TEST_F(ComparisonRunner, AVariantThatNeverRanHasNoLoadOrigin) {
 }
 
 // Comparing routers, the workload's own `worker` drives every variant (docs/SCENARIOS.md,
-// "Comparing routers"): its windows go to that implementation's pool, one shared by every
+// "Comparing routers: `[routers.NAME]` and `[compare]`"): its windows go to that implementation's pool, one shared by every
 // router, and never to the bundled worker's.
 TEST_F(ComparisonRunner, ComparedRoutersAreLoadedByTheWorkloadsWorker) {
   auto bundled_windows = std::make_shared<std::atomic<int>>(0);
