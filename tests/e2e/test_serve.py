@@ -391,7 +391,8 @@ class ServeTest(unittest.TestCase):
         self.stop_service()
 
     def test_the_services_environment_never_reaches_a_client(self):
-        # The client validates with its own environment first, so it has the variable too.
+        # The client refuses ${env:NAME} itself, in the service's words, as the service would;
+        # it has the variable too, so a client that read it would show it.
         env = dict(os.environ, BENCHGATE_E2E_SECRET="1s")
         path = write_scenario(self.dir, "leak.toml", ENV_LEAK)
         client = self.client(path, env=env)
