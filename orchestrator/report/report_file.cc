@@ -2,7 +2,9 @@
 #include "orchestrator/report/report_file.h"
 
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <random>
 #include <utility>
+#include <vector>
 
 namespace benchgate::report {
 namespace fs = std::filesystem;
@@ -54,29 +57,88 @@ fs::path folder_of(const fs::path& path) {
   return folder.empty() ? fs::path(".") : folder;
 }
 
+// The kernel's rule for following a link (fs.protected_symlinks), applied whether or not the
+// kernel applies it: a link in a sticky folder that everyone may write (a system temporary folder)
+// is followed only when it is this process's (its effective user's) or the folder owner's. Anyone
+// may put a link there; following someone else's would let them choose the file this process
+// replaces.
+Expected<void> may_follow(const fs::path& link, const struct stat& link_st) {
+  struct stat folder {};
+  if (::stat(folder_of(link).c_str(), &folder) != 0) return {};
+  const bool shared = (folder.st_mode & S_ISVTX) != 0 && (folder.st_mode & S_IWOTH) != 0;
+  if (!shared || link_st.st_uid == ::geteuid() || link_st.st_uid == folder.st_uid) return {};
+  return Error{"the link '" + link.string() + "' is in a sticky folder anyone may write ('" +
+               folder_of(link).string() + "') and belongs neither to this user nor to the " +
+               "folder's owner; it is not followed (write to where it leads instead)"};
+}
+
+// Where `path` leads, every link on the way (in the folders as in the last name) checked by
+// may_follow; `followed` says whether one was, `through_proc` whether one was in /proc. At
+// most 40 links, as the kernel (ELOOP).
+Expected<fs::path> resolve(const std::string& path, bool& followed, bool& through_proc) {
+  followed = false;
+  through_proc = false;
+  std::vector<std::string> todo;  // the names still to walk, the next last
+  auto push = [&todo](const fs::path& p) {
+    std::vector<std::string> names;
+    for (const fs::path& name : p.relative_path()) {
+      if (!name.empty() && name != ".") names.push_back(name.string());
+    }
+    todo.insert(todo.end(), names.rbegin(), names.rend());
+  };
+  fs::path done = fs::path(path).is_absolute() ? fs::path("/") : fs::path(".");
+  push(path);
+  int hops = 0;
+  while (!todo.empty()) {
+    fs::path next = done / todo.back();
+    todo.pop_back();
+    struct stat st {};
+    if (::lstat(next.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      done = std::move(next);
+      continue;
+    }
+    if (++hops > 40) return Error{"'" + path + "': " + reason(ELOOP)};
+    if (auto allowed = may_follow(next, st); !allowed) return Error{allowed.message()};
+    if (!through_proc && under_proc(done)) through_proc = true;
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(next, ec);
+    if (ec) return Error{"cannot read the link '" + next.string() + "': " + ec.message()};
+    if (target.is_absolute()) done = "/";
+    push(target);
+    followed = true;
+  }
+  return done.lexically_normal();
+}
+
+// Opens the folder `folder` for *at() calls, refusing any link on the way (resolve() found
+// none there): what was checked is what is written into, though a name be swapped for a link
+// since. Kernels before openat2 (5.6) open it as open() does.
+int open_folder(const fs::path& folder) {
+  open_how how{};
+  how.flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS;
+  const long fd = ::syscall(SYS_openat2, AT_FDCWD, folder.c_str(), &how, sizeof how);
+  if (fd >= 0 || errno != ENOSYS) return static_cast<int>(fd);
+  return ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 }  // namespace
 
 Expected<ReportTarget> report_target(const std::string& path) {
+  bool followed = false;
+  bool through_proc = false;
+  auto resolved = resolve(path, followed, through_proc);
+  if (!resolved) return Error{resolved.message()};
   struct stat st {};
-  // What the path leads to, links followed: anything there but a regular file is a stream.
+  // What the path leads to: anything there but a regular file is a stream.
   const bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) return ReportTarget{path, true};
-  fs::path current = path;
-  // At most as many links as the kernel follows (ELOOP).
-  for (int hops = 0; hops <= 40; ++hops) {
-    // A regular file reached through /proc (/dev/stdout redirected to a file) is an open
-    // file's, not a name to replace; a name there that leads nowhere is a file to create.
-    if (exists && under_proc(folder_of(current))) return ReportTarget{path, true};
-    struct stat link {};
-    if (::lstat(current.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) {
-      return ReportTarget{current.string(), false};
-    }
-    std::error_code ec;
-    const fs::path next = fs::read_symlink(current, ec);
-    if (ec) return Error{"cannot read the link '" + current.string() + "': " + ec.message()};
-    current = next.is_absolute() ? next : folder_of(current) / next;
+  // A regular file reached through /proc (/dev/stdout redirected to a file) is an open file's,
+  // not a name to replace; a name there that leads nowhere is a file to create.
+  if (exists && (through_proc || under_proc(folder_of(*resolved)))) {
+    return ReportTarget{path, true};
   }
-  return Error{"'" + path + "': " + reason(ELOOP)};
+  return ReportTarget{followed ? resolved->string() : path, false};
 }
 
 Expected<StagedReport> StagedReport::stage(const std::string& path, const std::string& text) {
@@ -94,6 +156,35 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
   const std::string where = destination.string() == path
                                 ? "'" + path + "'"
                                 : "'" + path + "' (a link to '" + destination.string() + "')";
+  // The folder held by a descriptor: the temporary file is made in it and renamed in it, no
+  // path looked up again after the checks.
+  staged.dir_fd_ = open_folder(folder);
+  if (staged.dir_fd_ < 0) {
+    return Error{"cannot write " + where + ": cannot open the folder '" + folder.string() + "' (" +
+                 reason(errno) + ")"};
+  }
+  staged.name_ = destination.filename().string();
+  // The kernel's own say: the path opened as open() would, links followed under its rules,
+  // must lead to the file in that folder (or, both, to nothing yet).
+  struct stat existing {};
+  const bool there =
+      ::fstatat(staged.dir_fd_, staged.name_.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0;
+  const int kernel_fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+  const int open_error = errno;
+  struct stat opened {};
+  const bool same = kernel_fd >= 0
+                        ? there && ::fstat(kernel_fd, &opened) == 0 &&
+                              opened.st_dev == existing.st_dev && opened.st_ino == existing.st_ino
+                        : open_error == ENOENT && !there;
+  if (kernel_fd >= 0) ::close(kernel_fd);
+  if (!same) {
+    return Error{"cannot write " + where + ": " +
+                 (kernel_fd < 0 && open_error != ENOENT ? reason(open_error)
+                                                        : "it changed while it was checked")};
+  }
+  if (there && !S_ISREG(existing.st_mode)) {
+    return Error{"cannot write " + where + ": it changed while it was checked"};
+  }
   // A name no file has (O_EXCL), beside the target so that the rename stays in one file system;
   // mode 0666 less the umask, as a file the report created itself would have.
   std::random_device device;
@@ -102,9 +193,10 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
     char suffix[17];
     std::snprintf(suffix, sizeof suffix, "%016llx", static_cast<unsigned long long>(random()));
-    const fs::path temp = folder / ("." + destination.filename().string() + "." + suffix + ".tmp");
-    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) staged.temp_ = temp.string();
+    const std::string temp = "." + staged.name_ + "." + suffix + ".tmp";
+    fd = ::openat(staged.dir_fd_, temp.c_str(),
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) staged.temp_ = temp;
     if (fd < 0 && errno != EEXIST) break;
   }
   if (fd < 0) {
@@ -112,8 +204,7 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
                  folder.string() + "' (" + reason(errno) + ")"};
   }
   // A file that is replaced keeps its permissions (and, where this process may, its owner).
-  struct stat existing {};
-  if (::stat(destination.c_str(), &existing) == 0) {
+  if (there) {
     ::fchmod(fd, existing.st_mode & 07777);
     if (::geteuid() == 0) (void)::fchown(fd, existing.st_uid, existing.st_gid);
   }
@@ -135,6 +226,8 @@ StagedReport& StagedReport::operator=(StagedReport&& other) noexcept {
     discard();
     path_ = std::move(other.path_);
     target_ = std::move(other.target_);
+    dir_fd_ = std::exchange(other.dir_fd_, -1);
+    name_ = std::move(other.name_);
     temp_ = std::exchange(other.temp_, std::string());
     text_ = std::move(other.text_);
   }
@@ -144,39 +237,74 @@ StagedReport& StagedReport::operator=(StagedReport&& other) noexcept {
 StagedReport::~StagedReport() { discard(); }
 
 void StagedReport::discard() {
-  if (!temp_.empty()) ::unlink(temp_.c_str());
+  if (!temp_.empty() && dir_fd_ >= 0) ::unlinkat(dir_fd_, temp_.c_str(), 0);
   temp_.clear();
+  if (dir_fd_ >= 0) ::close(dir_fd_);
+  dir_fd_ = -1;
   text_.clear();
   target_.stream = false;
 }
 
+namespace {
+
+// Writes `text` into the stream `path` (`shown`, for messages).
+Expected<void> write_stream(const std::string& shown, const std::string& path,
+                            const std::string& text) {
+  // Whatever this process printed before comes first on a shared stdout or stderr.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const std::string where = "cannot write '" + shown + "': ";
+  // Standard output or error itself (/dev/stdout, a FIFO or file the shell opened as either):
+  // written through that descriptor, at its offset, so that what the process prints after
+  // follows the report instead of writing over it.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    for (int own : {1, 2}) {
+      struct stat fd_st {};
+      if (::fstat(own, &fd_st) != 0 || fd_st.st_dev != st.st_dev || fd_st.st_ino != st.st_ino) {
+        continue;
+      }
+      if (!write_all(own, text)) return Error{where + reason(errno)};
+      return {};
+    }
+  }
+  // O_APPEND: a file reached through /proc (/dev/fd/N, `>> out`) is added to, as the open
+  // descriptor would write it, not written over from its start. O_NONBLOCK: a FIFO no process
+  // reads is an error now (ENXIO), not a wait without end; writing then blocks as usual.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENXIO && S_ISFIFO(st.st_mode)) {
+      return Error{where + "no process is reading FIFO " + path};
+    }
+    return Error{where + reason(errno)};
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  const bool written = write_all(fd, text);
+  const int write_error = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed) return Error{where + reason(written ? errno : write_error)};
+  return {};
+}
+
+}  // namespace
+
 Expected<void> StagedReport::commit() {
   if (target_.stream) {
-    // Whatever this process printed before comes first on a shared stdout or stderr.
-    std::fflush(stdout);
-    std::fflush(stderr);
-    // O_APPEND: /dev/stdout redirected to a file (`> out`, `>> out`) is added to, as the
-    // shell's own descriptor would write it, not written over from its start.
-    const int fd = ::open(target_.path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return Error{"cannot write '" + path_ + "': " + reason(errno)};
-    const bool written = write_all(fd, text_);
-    const int write_error = errno;
-    const bool closed = ::close(fd) == 0;
+    auto written = write_stream(path_, target_.path, text_);
     target_.stream = false;  // written once
     text_.clear();
-    if (!written || !closed) {
-      return Error{"cannot write '" + path_ + "': " + reason(written ? errno : write_error)};
-    }
-    return {};
+    return written;
   }
   if (temp_.empty()) return {};
-  if (::rename(temp_.c_str(), target_.path.c_str()) != 0) {
+  if (::renameat(dir_fd_, temp_.c_str(), dir_fd_, name_.c_str()) != 0) {
     const int error = errno;
     discard();
     return Error{"cannot write '" + path_ + "': cannot rename a temporary file onto '" +
                  target_.path + "' (" + reason(error) + ")"};
   }
   temp_.clear();
+  discard();
   return {};
 }
 

@@ -2,8 +2,11 @@
 // path leads, as docs/REPORTS.md, "Report files", says: a regular file (or a path not there
 // yet) is replaced atomically, through a temporary file of a name no other file has, in the
 // same folder, renamed onto it; a symbolic link is followed, and what it points at is
-// replaced so, the link kept; a path that is not a regular file (a pipe, a terminal, a device,
-// /dev/stdout) is written into, never replaced.
+// replaced so, the link kept, except a link in a sticky folder anyone may write (a system temporary
+// folder) that is neither this user's nor the folder owner's (the kernel's fs.protected_symlinks
+// rule, kept whatever that setting): it is refused; a path that is not a regular file (a pipe, a
+// terminal, a device, /dev/stdout) is written into, never replaced: through descriptor 1 or 2
+// when it is standard output or error, and a FIFO no process reads is an error, not a wait.
 #pragma once
 
 #include <string>
@@ -22,7 +25,8 @@ struct ReportTarget {
   bool stream = false;
 };
 
-// Where `path` leads; an error for a chain of links too long or a link that cannot be read.
+// Where `path` leads; an error for a chain of links too long, a link that cannot be read or a
+// link the rule above refuses to follow.
 Expected<ReportTarget> report_target(const std::string& path);
 
 // A report file on its way. `stage` writes a regular target's text into a temporary file
@@ -50,7 +54,9 @@ class StagedReport {
 
   std::string path_;  // as given, for messages
   ReportTarget target_;
-  std::string temp_;  // the temporary file while staged; "" once renamed or removed
+  int dir_fd_ = -1;   // the target's folder (O_PATH), where the temporary is made and renamed
+  std::string name_;  // the target's name in that folder
+  std::string temp_;  // the temporary file's name there while staged; "" once renamed or removed
   std::string text_;  // a stream's text, written by commit()
 };
 

@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -119,6 +121,112 @@ TEST_F(ReportFileTest, ALinkIsWrittenThroughAndKept) {
   ASSERT_TRUE(written) << written.message();
   EXPECT_TRUE(fs::is_symlink(path("later.xml")));
   EXPECT_EQ(read(path("real/later.xml")), "<x/>");
+}
+
+// A folder such as the system temporary folder: sticky, anyone may write. Someone else's link there
+// is not followed (the kernel's fs.protected_symlinks rule, whatever that setting says): the file
+// it points at is left as it is, and nothing is made beside it. The caller's own link, or one of
+// the folder's owner, is followed.
+TEST_F(ReportFileTest, SomeoneElsesLinkInASharedStickyFolderIsNotFollowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to give a link to another user";
+  const uid_t nobody = 65534;
+  const std::string shared = path("shared");
+  ASSERT_EQ(::mkdir(shared.c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  put(path("secret"), "keep");
+  fs::create_symlink(path("secret"), shared + "/report.json");
+  ASSERT_EQ(::lchown((shared + "/report.json").c_str(), nobody, nobody), 0);
+  auto written = write_report_file(shared + "/report.json", "new");
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.message().find("is not followed"), std::string::npos) << written.message();
+  auto checked = check_output_path("--json", shared + "/report.json");
+  ASSERT_FALSE(checked);
+  EXPECT_NE(checked.message().find("is not followed"), std::string::npos) << checked.message();
+  // Nor as a folder on the way.
+  fs::create_directory(path("real"));
+  fs::create_symlink(path("real"), shared + "/dir");
+  ASSERT_EQ(::lchown((shared + "/dir").c_str(), nobody, nobody), 0);
+  EXPECT_FALSE(write_report_file(shared + "/dir/out.json", "new"));
+  // A FIFO, a device, any stream alike.
+  fs::create_symlink("/dev/null", shared + "/null");
+  ASSERT_EQ(::lchown((shared + "/null").c_str(), nobody, nobody), 0);
+  EXPECT_FALSE(write_report_file(shared + "/null", "new"));
+  EXPECT_EQ(read(path("secret")), "keep");
+  EXPECT_TRUE(fs::is_empty(path("real")));
+  EXPECT_TRUE(fs::is_symlink(shared + "/report.json"));
+
+  // The caller's own link is followed: the file it points at replaced, the link kept.
+  fs::create_symlink(path("secret"), shared + "/mine.json");
+  written = write_report_file(shared + "/mine.json", "mine");
+  ASSERT_TRUE(written) << written.message();
+  EXPECT_EQ(read(path("secret")), "mine");
+  EXPECT_TRUE(fs::is_symlink(shared + "/mine.json"));
+  // And so is the folder owner's.
+  ASSERT_EQ(::chown(shared.c_str(), nobody, nobody), 0);
+  written = write_report_file(shared + "/report.json", "owner's");
+  ASSERT_TRUE(written) << written.message();
+  EXPECT_EQ(read(path("secret")), "owner's");
+  EXPECT_EQ(names(), (std::vector<std::string>{"real", "secret", "shared"}));
+}
+
+// The temporary file is made and renamed in the folder that was checked, held open: a folder
+// swapped for a link after the check does not send the report elsewhere.
+TEST_F(ReportFileTest, TheFolderCheckedIsTheFolderWritten) {
+  fs::create_directory(path("a"));
+  fs::create_directory(path("elsewhere"));
+  auto staged = StagedReport::stage(path("a/r.json"), "new");
+  ASSERT_TRUE(staged) << staged.message();
+  fs::rename(path("a"), path("b"));
+  fs::create_symlink(path("elsewhere"), path("a"));
+  auto put_in_place = staged->commit();
+  ASSERT_TRUE(put_in_place) << put_in_place.message();
+  EXPECT_EQ(read(path("b/r.json")), "new");
+  EXPECT_TRUE(fs::is_empty(path("elsewhere")));
+  EXPECT_EQ(fs::directory_iterator(path("b"))->path().filename(), "r.json");
+}
+
+// /dev/stdout when standard output is a file (`> out.txt`): the report goes in at descriptor
+// 1's own offset, so what the process prints after it follows it instead of writing over it.
+TEST_F(ReportFileTest, StdoutRedirectedToAFileHoldsTheReportAndWhatFollowsInOrder) {
+  const std::string out = path("out.txt");
+  std::fflush(stdout);
+  const int saved = ::dup(1);
+  ASSERT_GE(saved, 0);
+  const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  ::dup2(fd, 1);
+  ::close(fd);
+  std::printf("the tables\n");
+  auto written = write_report_file("/dev/stdout", "# report\n");
+  auto again = write_report_file("/dev/fd/1", "{}\n");
+  std::printf("promoted run 7 to baseline main\n");
+  std::fflush(stdout);
+  ::dup2(saved, 1);
+  ::close(saved);
+  EXPECT_TRUE(written) << written.message();
+  EXPECT_TRUE(again) << again.message();
+  EXPECT_EQ(read(out), "the tables\n# report\n{}\npromoted run 7 to baseline main\n");
+}
+
+// A FIFO no process reads: an error at once, not a wait without end (a child process, killed
+// by an alarm if it waits).
+TEST_F(ReportFileTest, AFifoNobodyReadsIsAnErrorNotAHang) {
+  const std::string fifo = path("summary");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(10);
+    auto written = write_report_file(fifo, "# summary\n");
+    const bool said = !written && written.message() == "cannot write '" + fifo +
+                                                           "': no process is reading FIFO " + fifo;
+    if (!said) std::fprintf(stderr, "%s\n", written ? "written" : written.message().c_str());
+    ::_exit(said ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
 }
 
 TEST_F(ReportFileTest, AFileNamedLikeATemporaryIsLeftAlone) {
