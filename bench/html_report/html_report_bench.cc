@@ -12,8 +12,8 @@
 #include <random>
 #include <string>
 
-#include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/html_report.h"
+#include "orchestrator/report/report_file.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/testbed.h"
 
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
   if (!page) die(page.message());
   const std::string html = benchgate::report::html_document({*page});
   const std::string path = (dir / "report.html").string();
-  if (auto ok = benchgate::report::write_file_atomically(path, html); !ok) die(ok.message());
+  if (auto ok = benchgate::report::write_report_file(path, html); !ok) die(ok.message());
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   std::printf(
       "report of run %lld (20 workloads x 3 repetitions x %d s, %zu history runs, "
