@@ -43,6 +43,7 @@ benchgate::command_line::ValueNames value_names() {
       {"--promote", "BASELINE"},
       {"--pushgateway", "URL"},
       {"--router-bin", "PROGRAM"},
+      {"--scenario-name", "NAME"},
       {"--server", "HOST:PORT|dns:NAME:PORT|unix:PATH"},
       {"--since", "RUN|DATE"},
       {"--testbed", "ID"},
