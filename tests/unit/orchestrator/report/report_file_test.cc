@@ -189,6 +189,8 @@ TEST_F(ReportFileTest, TheFolderCheckedIsTheFolderWritten) {
 // 1's own offset, so what the process prints after it follows it instead of writing over it.
 TEST_F(ReportFileTest, StdoutRedirectedToAFileHoldsTheReportAndWhatFollowsInOrder) {
   const std::string out = path("out.txt");
+  // The system's link into /proc: were it a plain file, the report would replace it.
+  ASSERT_TRUE(fs::is_symlink("/dev/stdout"));
   std::fflush(stdout);
   const int saved = ::dup(1);
   ASSERT_GE(saved, 0);
