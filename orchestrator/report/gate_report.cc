@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <fstream>
 
 #include "common/util/text_lines.h"
 #include "orchestrator/gates/gate_evaluator.h"
@@ -337,21 +336,6 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     out += "\n";
   }
   return out;
-}
-
-Expected<void> write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    if (!out) return Error{"cannot write '" + path + "'"};
-    out << text;
-    if (!out.flush()) return Error{"cannot write '" + path + "'"};
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Error{"cannot move '" + tmp + "' to '" + path + "'"};
-  }
-  return {};
 }
 
 }  // namespace benchgate::report

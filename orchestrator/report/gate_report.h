@@ -25,7 +25,4 @@ std::string strict_failures_line(const std::vector<gating::EvaluatedGate>& gates
 std::string junit_xml(const std::vector<ScenarioReport>& reports);
 std::string markdown_summary(const std::vector<ScenarioReport>& reports);
 
-// Writes text to path through a temporary file renamed into place.
-Expected<void> write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace benchgate::report
