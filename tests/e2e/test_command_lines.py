@@ -124,7 +124,11 @@ class BinaryFlagsTest(HelpCase):
                 self.assertRegex(
                     text, rf"--{name}-bin PROGRAM +\w+ executable \(default: "
                           rf"\$BENCHGATE_{name.upper()}_BIN when set, else `{name}` next to the "
-                          rf"orchestrator, else `{name}` on PATH\)\n", command)
+                          rf"orchestrator, else `{name}` on PATH\)[^\n]*\n", command)
+            if "router" in flags:
+                # A run stores which router it measured, not a commit of its own (58b9cb9).
+                self.assertRegex(text, r"--router-bin PROGRAM .*a stored run records its path "
+                                       r"and build-id", command)
 
 
 class AddressTest(unittest.TestCase):
