@@ -124,7 +124,8 @@ void schedule_until_stopped(serve::JobQueue& queue, const std::string& scenarios
       for (auto& s : serve::scenarios_in(scenarios_dir, problems)) {
         uint32_t position = 0;
         bool full = false;
-        const std::string name = s.name;
+        // The scenario and the file of the folder it is read from.
+        const std::string name = s.name + ", " + std::filesystem::path(s.path).filename().string();
         auto job = queue.submit(std::move(s), {}, "scheduled", position, full);
         if (job) {
           std::fprintf(stderr, "serve: scheduled job %llu (%s)\n",

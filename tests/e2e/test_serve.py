@@ -271,6 +271,15 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(self.service.returncode, 0, self.service.stderr)
         self.assertEqual(self.service.leftovers(), [])
 
+    def test_a_scheduled_job_names_its_scenario_and_its_file(self):
+        # --every submits every file of the folder while the queue is idle; the log line names
+        # the file as well as the scenario (it named only the scenario).
+        self.stop_service()
+        write_scenario(self.scenarios, "nightly.toml", SHORT)
+        self.start_service("--every", "1h")
+        self.service.wait_for_stderr("serve: scheduled job 1 (short, nightly.toml)\n")
+        self.stop_service()
+
     def test_submitted_run_is_live_in_metrics_then_holds_its_gate_verdicts(self):
         path = write_scenario(self.dir, "served.toml", GATED)
         client = self.client(path)
