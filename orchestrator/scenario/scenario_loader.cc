@@ -172,6 +172,43 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   check_comparison_repetitions(top, scenario, options.keep_refused_gates);
 }
 
+// The workloads a [[workloads]] table runs as: one, or one per value of its sweep (the sweep's
+// own rules are checked when the table is read).
+size_t workloads_of(const toml::node& element) {
+  const toml::table* table = element.as_table();
+  const toml::table* sweep = table ? table->get_as<toml::table>("sweep") : nullptr;
+  if (!sweep || sweep->size() != 1) return 1;
+  const toml::array* values = sweep->begin()->second.as_array();
+  return values && values->size() > 1 ? values->size() : 1;
+}
+
+// LoadOptions::max_workloads and max_gates, on the parsed text: at the table that goes past the
+// bound.
+void check_counts(const toml::table& root, const LoadOptions& options, Diagnostics& diag) {
+  const auto over = [&](const toml::node& at, const std::string& what, size_t count, size_t bound) {
+    diag.error(at.source(), "the scenario has " + std::to_string(count) + " " + what +
+                                "; a scenario submitted to `orchestrator serve` may have at most " +
+                                std::to_string(bound) + " (nothing else in it was checked)");
+  };
+  if (const toml::array* workloads = root.get_as<toml::array>("workloads");
+      workloads && options.max_workloads > 0) {
+    size_t count = 0;
+    const toml::node* first_over = nullptr;
+    for (const toml::node& element : *workloads) {
+      count += workloads_of(element);
+      if (!first_over && count > options.max_workloads) first_over = &element;
+    }
+    if (first_over) {
+      over(*first_over, "workloads (each value of a sweep counted as one)", count,
+           options.max_workloads);
+    }
+  }
+  if (const toml::array* gates = root.get_as<toml::array>("gates");
+      gates && options.max_gates > 0 && gates->size() > options.max_gates) {
+    over(*gates->get(options.max_gates), "[[gates]] tables", gates->size(), options.max_gates);
+  }
+}
+
 }  // namespace
 
 LoadResult load_scenario_text(std::string_view text, const std::string& path,
@@ -196,6 +233,11 @@ LoadResult load_scenario_text(std::string_view text, const std::string& path,
     std::string message = "TOML syntax error: " + shown_text(e.description());
     if (std::string hint = syntax_hint(text, e); !hint.empty()) message += "; " + hint;
     diag.error(e.source(), std::move(message));
+    result.diagnostics = diag.take();
+    return result;
+  }
+  check_counts(root, options, diag);
+  if (!diag.empty()) {
     result.diagnostics = diag.take();
     return result;
   }

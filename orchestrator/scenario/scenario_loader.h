@@ -59,6 +59,13 @@ struct LoadOptions {
   // fstat), so that a FIFO or device put in the file's place after a caller looked at the name
   // is refused at once, never waited on. `serve` reads its scenarios folder so.
   bool regular_file_only = false;
+  // Bounds on what the scenario holds, 0 for none: its workloads (each value of a `sweep`
+  // counted as one workload, as it runs) and its [[gates]] tables. Counted on the parsed TOML
+  // before any section is read, so that a scenario over them costs its parse and no more (a
+  // gate's glob is matched against every workload: gates x workloads). `serve` sets them for a
+  // client's scenario (admission.h); a file of the operator's has none.
+  size_t max_workloads = 0;
+  size_t max_gates = 0;
 };
 
 // The largest scenario file read (4 MiB): a scenario is a few kilobytes of TOML, and a larger

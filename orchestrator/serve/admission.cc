@@ -274,6 +274,8 @@ Admission admit_content(const std::string& file_name, const std::string& text,
   const std::string shown = file_name.empty() ? "submitted.toml" : file_name;
   scenario::LoadOptions options;
   options.submitted = true;
+  options.max_workloads = kMaxSubmittedWorkloads;
+  options.max_gates = kMaxSubmittedGates;
   Admission admitted = from_load(scenario::load_scenario_text(text, shown, options));
   if (!admitted.scenario) return admitted;
   std::string violations = policy_violations(*admitted.scenario, policy);

@@ -54,6 +54,15 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // kMaxFileNameBytes or with a control character is refused, and so is a scenario whose
 // timeouts let it run longer than max_run_ns (run_bound.h).
 inline constexpr size_t kMaxFileNameBytes = 4096;  // PATH_MAX
+// What one submitted scenario may hold: its workloads (each value of a sweep counted as one)
+// and its [[gates]] tables. The largest scenarios of the project hold 12 workloads and 4
+// gates; these bounds are far above any real one, and keep what a request thread spends on a
+// client's scenario bounded: every gate's glob is matched against every workload (at most
+// 1,000 x 1,000 matches, a fraction of a second; 16,000 x 16,000 took 16 s). Counted on the
+// parsed TOML before the scenario is checked, refused as kInvalid naming the count and the
+// bound (README "Security").
+inline constexpr size_t kMaxSubmittedWorkloads = 1000;
+inline constexpr size_t kMaxSubmittedGates = 1000;
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy);
 // Every *.toml file of the folder, in name order (for --every), named by its file name as

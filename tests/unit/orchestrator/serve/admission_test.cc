@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -184,6 +185,64 @@ TEST(Admission, ASubmittedFileNameIsBoundedAndHasNoControlCharacter) {
         << a.message;
   }
   expect_admitted(admit_content("caf\xc3\xa9 test.toml", text, allowing({})));
+}
+
+// A submitted scenario with `workloads` workloads (w0, w1, ...; the last one swept over
+// `swept` values when swept > 1) and `gates` gates whose glob names every workload.
+std::string with_counts(size_t workloads, size_t swept, size_t gates) {
+  std::string text = "name = \"many\"\n";
+  for (size_t i = 0; i < workloads; ++i) {
+    text += "[[workloads]]\nname = \"w" + std::to_string(i) +
+            "\"\nprotocol = \"http1\"\ntarget = \"/\"\n";
+    if (i + 1 == workloads && swept > 1) {
+      text += "sweep = { connections = [";
+      for (size_t v = 1; v <= swept; ++v) text += (v > 1 ? ", " : "") + std::to_string(v);
+      text += "] }\n";
+    }
+  }
+  for (size_t i = 0; i < gates; ++i) {
+    text += "[[gates]]\nworkload = \"w*\"\nmetric = \"latency.p99\"\nmax = \"5ms\"\n";
+  }
+  return text;
+}
+
+// A client's scenario is bounded in what it holds, counted before it is checked: a gate's glob
+// is matched against every workload, and 16,000 such gates on 16,000 workloads kept a request
+// thread busy for 16 s. At the bounds it is admitted.
+TEST(Admission, ASubmittedScenarioHoldsAtMostTheBoundedWorkloadsAndGates) {
+  const size_t workloads = kMaxSubmittedWorkloads, gates = kMaxSubmittedGates;
+  ASSERT_EQ(workloads, 1000u);
+  ASSERT_EQ(gates, 1000u);
+  // 1,000 workloads of the default timeout run longer than an hour (--max-run-seconds' default).
+  AdmissionPolicy policy = allowing({});
+  policy.max_run_ns = std::numeric_limits<int64_t>::max();
+  expect_admitted(admit_content("many.toml", with_counts(workloads, 1, gates), policy));
+  // One sweep of 10 values is 10 workloads.
+  expect_admitted(admit_content("many.toml", with_counts(workloads - 9, 10, 1), policy));
+
+  const Admission too_many_workloads =
+      admit_content("many.toml", with_counts(workloads + 1, 1, 1), policy);
+  EXPECT_FALSE(too_many_workloads.scenario);
+  EXPECT_EQ(too_many_workloads.refusal, Refusal::kInvalid);
+  // At the table past the bound (the 1,001st: 4 lines a workload after the name).
+  EXPECT_EQ(too_many_workloads.message,
+            "many.toml:4002:1: error: the scenario has 1001 workloads (each value of a sweep "
+            "counted as one); a scenario submitted to `orchestrator serve` may have at most 1000 "
+            "(nothing else in it was checked)\n");
+
+  const Admission swept = admit_content("many.toml", with_counts(workloads - 9, 11, 1), policy);
+  EXPECT_FALSE(swept.scenario);
+  EXPECT_EQ(swept.refusal, Refusal::kInvalid);
+  EXPECT_NE(swept.message.find("the scenario has 1001 workloads"), std::string::npos)
+      << swept.message;
+
+  const Admission too_many_gates = admit_content("many.toml", with_counts(1, 1, gates + 1), policy);
+  EXPECT_FALSE(too_many_gates.scenario);
+  EXPECT_EQ(too_many_gates.refusal, Refusal::kInvalid);
+  EXPECT_EQ(too_many_gates.message,
+            "many.toml:4006:1: error: the scenario has 1001 [[gates]] tables; a scenario "
+            "submitted to `orchestrator serve` may have at most 1000 (nothing else in it was "
+            "checked)\n");
 }
 
 // A scenario asked for by name is the client's text too: bounded as a submitted file's name
