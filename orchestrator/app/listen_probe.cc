@@ -29,7 +29,7 @@ std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   // refused, as the worker's and the router's listen flags refuse them. A port past 65535,
   // which the kernel would bind modulo 65536 (99999 as 34463), too.
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
-  if (!split.ok()) return split.reason;
+  if (!split.ok()) return listen_address_reason(split);
   const std::string& host = split.host;
   const std::string port = std::to_string(split.port);
   addrinfo hints{};
@@ -61,6 +61,12 @@ std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   }
   ::freeaddrinfo(found);
   return reason;
+}
+
+std::string listen_address_reason(const net::HostPortSplit& split, bool takes_ipv6) {
+  if (split.problem != net::HostPortProblem::kEmptyHost) return split.reason;
+  return split.reason + " (give 127.0.0.1:PORT for this machine only, " +
+         (takes_ipv6 ? "0.0.0.0:PORT or [::]:PORT" : "0.0.0.0:PORT") + " for every interface)";
 }
 
 std::string cannot_listen_message(const std::string& flag, const std::string& host_port,

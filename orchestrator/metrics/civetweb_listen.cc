@@ -23,10 +23,11 @@ std::optional<std::string> why_http_cannot_listen(const std::string& flag,
                                                   const std::string& host_port) {
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
   if (!split.ok()) {
-    return app::cannot_listen_message(flag, host_port,
-                                      host_port.starts_with("unix:")
-                                          ? "a Unix socket is not taken here, only HOST:PORT"
-                                          : split.reason);
+    return app::cannot_listen_message(
+        flag, host_port,
+        host_port.starts_with("unix:")
+            ? "a Unix socket is not taken here, only HOST:PORT"
+            : app::listen_address_reason(split, http_listener_takes_ipv6()));
   }
   if (split.ipv6 && !http_listener_takes_ipv6()) {
     return app::cannot_listen_message(

@@ -10,7 +10,9 @@ namespace benchgate::app {
 namespace {
 
 TEST(ListenProbe, AnAddressThatIsNotHostPortIsRefusedWithTheSharedParsersReason) {
-  EXPECT_EQ(why_cannot_listen(":0"), "its HOST is empty");
+  EXPECT_EQ(why_cannot_listen(":0"),
+            "its HOST is empty (give 127.0.0.1:PORT for this machine only, 0.0.0.0:PORT or "
+            "[::]:PORT for every interface)");
   EXPECT_EQ(why_cannot_listen("::1:0"),
             "an IPv6 host is written in brackets, as in \"[::1]:7700\"");
   EXPECT_EQ(why_cannot_listen("127.0.0.1"), "it has no :PORT");

@@ -54,7 +54,10 @@ TEST(Exposition, AMetricsListenAddressThatIsNotHostPortIsNamedWithItsReason) {
             "--metrics-listen ::1:0: cannot listen: an IPv6 host is written in brackets, as in "
             "\"[::1]:7700\"");
   EXPECT_EQ(MetricsEndpoint::start(":0", registry).message(),
-            "--metrics-listen :0: cannot listen: its HOST is empty");
+            "--metrics-listen :0: cannot listen: its HOST is empty" +
+                std::string(" (give 127.0.0.1:PORT for this machine only, 0.0.0.0:PORT") +
+                (benchgate::metrics::http_listener_takes_ipv6() ? " or [::]:PORT" : "") +
+                " for every interface)");
   EXPECT_EQ(MetricsEndpoint::start("unix:/nonexistent/metrics.sock", registry).message(),
             "--metrics-listen unix:/nonexistent/metrics.sock: cannot listen: a Unix socket is not "
             "taken here, only HOST:PORT");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "executor_test_support.h"
+#include "orchestrator/metrics/civetweb_listen.h"
 #include "orchestrator/serve/web_pages.h"
 
 namespace benchgate::serve {
@@ -29,7 +30,11 @@ TEST(WebPagesAddress, AnAddressThatIsNotHostPortIsNamedWithItsReason) {
   EXPECT_EQ(start("::1:0"),
             "--http ::1:0: cannot listen: an IPv6 host is written in brackets, as in "
             "\"[::1]:7700\"");
-  EXPECT_EQ(start(":0"), "--http :0: cannot listen: its HOST is empty");
+  EXPECT_EQ(start(":0"),
+            "--http :0: cannot listen: its HOST is empty" +
+                std::string(" (give 127.0.0.1:PORT for this machine only, 0.0.0.0:PORT") +
+                (benchgate::metrics::http_listener_takes_ipv6() ? " or [::]:PORT" : "") +
+                " for every interface)");
   EXPECT_EQ(start("unix:/nonexistent/pages.sock"),
             "--http unix:/nonexistent/pages.sock: cannot listen: a Unix socket is not taken "
             "here, only HOST:PORT");
