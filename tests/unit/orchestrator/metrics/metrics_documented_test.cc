@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -50,7 +51,7 @@ TEST(MetricsDocumented, EveryFamilyTheEndpointServesIsInTheReadmesTable) {
     if (line.rfind("# TYPE ", 0) == 0) families.insert(line.substr(7, line.find(' ', 7) - 7));
   }
   ASSERT_FALSE(families.empty()) << answer;
-  std::ifstream file(std::string(BENCHGATE_SOURCE_DIR) + "/README.md");
+  std::ifstream file(std::filesystem::path(BENCHGATE_SOURCE_DIR) / "README.md");
   std::stringstream readme;
   readme << file.rdbuf();
   for (const std::string& family : families) {
