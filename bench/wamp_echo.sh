@@ -180,7 +180,7 @@ worker_rows() {
     printf '  %-26s %9.0f calls/s (median of %d; router CPU per call: router/op below)\n' \
       "$t${tls:+-tls}:msgpack:64" "$(sed -n 's/.*|rps=\([0-9.]*\)|.*/\1/p' <<<"$line")" "$PAIRS"
   done
-  grep -E '^[a-z_0-9]+: wamp_rpc|^ +(rep|median) ' "$out" | sed 's/^/  /' || true
+  grep -E '^[a-z_0-9]+: wamp_rpc|^ +(rep|all reps) ' "$out" | sed 's/^/  /' || true
 }
 
 # The same calls made by the worker (C++, the orchestrator's wamp_rpc workload) instead of the

@@ -3,6 +3,7 @@
 // with no binary floating-point rounding in between.
 #include "common/units/units.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -258,9 +259,13 @@ std::string format_rate(double per_second) {
 std::string format_megabytes_per_second(double bytes_per_second) {
   char buf[64];
   const double mb = bytes_per_second / 1e6;
-  // Two decimals from 0.01 MB/s up; below it three significant digits, so that a rate of a few
-  // kB/s (a gate's `min = "1kB/s"`) does not read as 0.00.
-  std::snprintf(buf, sizeof(buf), mb == 0 || mb >= 0.005 ? "%.2f" : "%.3g", mb);
+  // Two decimals from 0.005 MB/s up (0.01 and more); below it three significant digits, never
+  // an exponent, so that a rate of a few kB/s (a gate's `min = "1kB/s"`) does not read as 0.00.
+  int decimals = 2;
+  if (mb > 0 && mb < 0.005) {
+    decimals = std::min(12, 2 - static_cast<int>(std::floor(std::log10(mb))));
+  }
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, mb);
   return buf;
 }
 

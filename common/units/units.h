@@ -32,7 +32,8 @@ std::string format_bytes(double bytes);
 std::string format_rate(double per_second);
 // A data rate in megabytes (10^6 B) per second with two decimals, without its unit, as the
 // reports' MB/s columns write it: 1.5e6 -> "1.50", 123456789 -> "123.46"; below 0.005 MB/s,
-// where two decimals would read 0.00, three significant digits: 1234 -> "0.00123".
+// where two decimals would read 0.00, three significant digits: 1234 -> "0.00123", 50 ->
+// "0.0000500".
 std::string format_megabytes_per_second(double bytes_per_second);
 
 }  // namespace benchgate

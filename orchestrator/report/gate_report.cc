@@ -296,9 +296,17 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     // What each figure of a row is: the terminal's and the HTML report's summary row, whose
     // definition this is for every row (the ops/s min-max is in its cell).
     if (!r.workloads.empty()) {
+      // A tool's latency (a worker adapter's: no histogram) is the median of its figures.
+      const bool tool_latency = std::any_of(
+          r.workloads.begin(), r.workloads.end(),
+          [](const auto& w) { return w.latency.total_count() == 0 && !w.latency_tool().empty(); });
       out += "\nEach row sums up a workload's repetitions as the terminal's \"" +
              std::string(kSummaryRowLabel) + "\" row does: ops/s the median (min-max), latency " +
-             "from their histograms merged, errors summed.\n";
+             "from their histograms merged" +
+             (tool_latency ? " (where a tool such as wrk or h2load printed it: the median of "
+                             "its figures, max the largest)"
+                           : "") +
+             ", errors summed.\n";
     }
     // Each open-loop repetition's diagnostics, as the terminal prints them under its row.
     std::string open_loop;

@@ -125,8 +125,9 @@ std::string figures_table(const results::WorkloadResult& w) {
     out += fmt::format(
         "<tr class=\"summary-definition\"><td class=\"text\"></td><td colspan=\"10\" "
         "class=\"text\">{}</td></tr>\n",
-        escape(summary_row_definition(w.repetitions.size(),
-                                      rate_text(ops.min) + "-" + rate_text(ops.max))));
+        escape(summary_row_definition(
+            w.repetitions.size(), rate_text(ops.min) + "-" + rate_text(ops.max),
+            w.latency.total_count() > 0 ? std::string() : w.latency_tool())));
   }
   return out + "</table>\n";
 }

@@ -295,9 +295,10 @@ std::string workload_table(const results::WorkloadResult& w) {
                      latency_text(w.latency_at(100)), w.error_count(), "", join(w.flags()));
     // Under the row, what each of its figures is (the ops/s min-max among them), indented as
     // an open-loop repetition's diagnostics.
-    out += fmt::format("  {:<10} {}\n", "",
-                       summary_row_definition(w.repetitions.size(),
-                                              rate_text(ops.min) + "-" + rate_text(ops.max)));
+    out += fmt::format(
+        "  {:<10} {}\n", "",
+        summary_row_definition(w.repetitions.size(), rate_text(ops.min) + "-" + rate_text(ops.max),
+                               w.latency.total_count() > 0 ? std::string() : w.latency_tool()));
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
     out += not_measured_lines(w);
     out += connection_lines(w);

@@ -144,10 +144,11 @@ TEST(FormatMegabytesPerSecond, TwoDecimalsInMegabytes) {
   EXPECT_EQ(format_megabytes_per_second(123456789), "123.46");
   EXPECT_EQ(format_megabytes_per_second(0), "0.00");
   EXPECT_EQ(format_megabytes_per_second(5000), "0.01");
-  // Below 0.005 MB/s two decimals would read 0.00: three significant digits instead.
-  EXPECT_EQ(format_megabytes_per_second(1000), "0.001");
+  // Below 0.005 MB/s two decimals would read 0.00: three significant digits instead, never an
+  // exponent.
+  EXPECT_EQ(format_megabytes_per_second(1000), "0.00100");
   EXPECT_EQ(format_megabytes_per_second(1234), "0.00123");
-  EXPECT_EQ(format_megabytes_per_second(50), "5e-05");
+  EXPECT_EQ(format_megabytes_per_second(50), "0.0000500");
 }
 
 }  // namespace

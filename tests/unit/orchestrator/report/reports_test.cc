@@ -858,6 +858,36 @@ TEST(SummaryRow, IsNotLabelledMedianAndDefinesEachFigureInEveryReport) {
       << md;
 }
 
+// A worker adapter's workload has no histogram: its summary latency is the median of the
+// repetitions' tool figures (the largest max), and the summary row says so, not "their
+// histograms merged" (review of 0cea563).
+TEST(SummaryRow, AToolsLatencyIsDefinedAsTheMedianOfItsFigures) {
+  auto w = measured("hello", "default", {1000, 2000, 3000});
+  w.latency = {};
+  for (auto& rep : w.repetitions) {
+    rep.latency = {};
+    results::ToolLatency t;
+    t.tool = "wrk 4.2.0";
+    t.max_ns = 900'000;
+    t.percentiles_ns[results::percentile_key(99)] = 150'000;
+    rep.tool_latency = t;
+  }
+  const std::string definition =
+      "ops/s, MB/s: median of 3 repetitions (ops/s 1000-3000); latency: the median of their "
+      "figures as wrk 4.2.0 printed them (max: the largest); errors: summed";
+  EXPECT_EQ(summary_row_definition(3, "1000-3000", "wrk 4.2.0"), definition);
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("             " + definition + "\n"), std::string::npos) << table;
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.workloads = {w};
+  const std::string md = markdown_summary({report});
+  EXPECT_NE(md.find("latency from their histograms merged (where a tool such as wrk or h2load "
+                    "printed it: the median of its figures, max the largest), errors summed."),
+            std::string::npos)
+      << md;
+}
+
 // One spelling of a workload's variant in every output: the terminal's "hello [cand]".
 TEST(VariantNames, EveryReportWritesTheVariantAsTheTerminalDoes) {
   gating::EvaluatedGate g = gate("hello", "throughput.rps");
