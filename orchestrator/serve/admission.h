@@ -12,11 +12,29 @@
 #include <vector>
 
 #include "orchestrator/scenario/scenario.h"
+#include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::serve {
 
 // serve --max-run-seconds when not given: an hour.
 inline constexpr int64_t kDefaultMaxRunNs = 3600LL * 1'000'000'000;
+
+// What one submitted scenario may hold: its workloads (each value of a sweep counted as one)
+// and its [[gates]] tables. The largest scenarios of the project hold 12 workloads and 4
+// gates; these bounds are far above any real one, and keep what a request thread spends on a
+// client's scenario bounded: every gate's glob is matched against every workload (at most
+// 1,000 x 1,000 matches, a fraction of a second; 16,000 x 16,000 took 16 s). Counted on the
+// parsed TOML before the scenario is checked, refused as kInvalid naming the count and the
+// bound (README "Security").
+inline constexpr size_t kMaxSubmittedWorkloads = 1000;
+inline constexpr size_t kMaxSubmittedGates = 1000;
+// The largest request `serve` receives (its gRPC server's receive limit, for every method): a
+// scenario file of the loader's largest size (kMaxScenarioFileBytes, 4 MiB) with the rest of a
+// Submit request, whose file name (4 KiB), labels (64 of at most 1,152 bytes), commit and
+// branch (256 bytes each; job.h) fit far below the 256 KiB added. gRPC's default, 4 MiB in all,
+// refused a 4 MiB file the client had read. A larger request is refused by gRPC
+// (RESOURCE_EXHAUSTED, "Received message larger than max"), which `run --server` explains.
+inline constexpr size_t kMaxSubmitRequestBytes = scenario::kMaxScenarioFileBytes + (256 << 10);
 
 struct AdmissionPolicy {
   std::string scenarios_dir;
@@ -52,17 +70,9 @@ struct Admission {
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
 // kMaxFileNameBytes or with a control character is refused, and so is a scenario whose
-// timeouts let it run longer than max_run_ns (run_bound.h).
+// timeouts let it run longer than max_run_ns (run_bound.h) or that holds more than
+// kMaxSubmittedWorkloads workloads or kMaxSubmittedGates gates.
 inline constexpr size_t kMaxFileNameBytes = 4096;  // PATH_MAX
-// What one submitted scenario may hold: its workloads (each value of a sweep counted as one)
-// and its [[gates]] tables. The largest scenarios of the project hold 12 workloads and 4
-// gates; these bounds are far above any real one, and keep what a request thread spends on a
-// client's scenario bounded: every gate's glob is matched against every workload (at most
-// 1,000 x 1,000 matches, a fraction of a second; 16,000 x 16,000 took 16 s). Counted on the
-// parsed TOML before the scenario is checked, refused as kInvalid naming the count and the
-// bound (README "Security").
-inline constexpr size_t kMaxSubmittedWorkloads = 1000;
-inline constexpr size_t kMaxSubmittedGates = 1000;
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy);
 // Every *.toml file of the folder, in name order (for --every), named by its file name as

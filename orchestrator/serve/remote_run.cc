@@ -14,14 +14,24 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/grpc/channel.h"
+#include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/serve/orchestrator_service.h"
 
 namespace benchgate::serve {
 namespace {
 
+// gRPC's own refusal of a request past the service's receive limit: "Received message larger
+// than max (4194413 vs. 4194304)".
+bool over_message_limit(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+         status.error_message().find("larger than max") != std::string::npos;
+}
+
 // Submission refusals are invalid input (nothing started); a service that cannot be reached
-// or fails mid-run is a run error.
+// or fails mid-run is a run error. A request past the service's message limit is the first:
+// sent again, it is refused again.
 int exit_code_for(const grpc::Status& status) {
+  if (over_message_limit(status)) return cli::kExitInvalidInput;
   switch (status.error_code()) {
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::NOT_FOUND:
@@ -40,10 +50,25 @@ bool not_grpc(const std::string& message) {
          message.find("HTTP/2") != std::string::npos;
 }
 
-void print_refusal(const std::string& server, const grpc::Status& status) {
+void print_refusal(const std::string& server, const grpc::Status& status,
+                   const SubmittedFile& file) {
   std::string message = status.error_message();
   if (!message.empty() && message.back() == '\n') message.pop_back();
-  if (status.error_code() == grpc::StatusCode::UNAVAILABLE && not_grpc(message)) {
+  unsigned long long sent = 0, limit = 0;
+  if (over_message_limit(status) &&
+      std::sscanf(message.c_str(), "Received message larger than max (%llu vs. %llu)", &sent,
+                  &limit) == 2) {
+    // A service of this version receives a scenario file of the loader's largest size with the
+    // rest of its request (kMaxSubmitRequestBytes); an older one, or another program, less.
+    std::fprintf(stderr,
+                 "error: service %s receives at most %llu bytes in one request, and this "
+                 "submission of %s is %llu (the scenario's text with its file name, labels, "
+                 "commit and branch); nothing was submitted: shorten the file (an `orchestrator "
+                 "serve` of this version receives a scenario file of up to %llu bytes with the "
+                 "rest of its request)\n",
+                 server.c_str(), limit, file.name.c_str(), sent,
+                 static_cast<unsigned long long>(scenario::kMaxScenarioFileBytes));
+  } else if (status.error_code() == grpc::StatusCode::UNAVAILABLE && not_grpc(message)) {
     std::fprintf(stderr,
                  "error: %s did not answer as an `orchestrator serve` gRPC endpoint (is it "
                  "serve's --listen address, not its --metrics-listen or --http?): %s\n",
@@ -231,7 +256,7 @@ int remote_run(const RemoteRunOptions& options) {
     for (size_t i = 0; i < options.files.size(); ++i) {
       const grpc::Status status = submit(request_for(options.files[i], true), checked[i]);
       if (!status.ok()) {
-        print_refusal(options.server, status);
+        print_refusal(options.server, status, options.files[i]);
         for (const auto& old_service_job : checked) {
           if (old_service_job.job_id() != 0) cancel(*stub, old_service_job.job_id());
         }
@@ -248,7 +273,7 @@ int remote_run(const RemoteRunOptions& options) {
     if (response.job_id() == 0) {
       const grpc::Status status = submit(request_for(file, false), response);
       if (!status.ok()) {
-        print_refusal(options.server, status);
+        print_refusal(options.server, status, file);
         for (uint64_t id : jobs) cancel(*stub, id);
         for (size_t later = i + 1; later < checked.size(); ++later) {
           if (checked[later].job_id() != 0) cancel(*stub, checked[later].job_id());

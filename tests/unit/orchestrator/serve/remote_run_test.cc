@@ -172,6 +172,27 @@ TEST_F(RemoteRun, AFullQueueIsExitCode3AndARefusedScenario2) {
   EXPECT_EQ(service_.submitted.load(), 0) << err;
 }
 
+// A scenario file may be 4 MiB, but a service that receives at most 4 MiB in one request (gRPC's
+// default, as the fake's and an older `orchestrator serve`'s) refuses it with its name and
+// labels: the client says what limit was hit and what to do, not gRPC's bare "Received message
+// larger than max", and exits 2 (sending it again would be refused again), not 3.
+TEST_F(RemoteRun, ASubmissionOverTheServicesMessageLimitSaysWhichLimitAndExits2) {
+  SubmittedFile big = file("big.toml");
+  big.text += "# " + std::string((size_t{4} << 20) - big.text.size() - 3, 'x') + "\n";
+  ASSERT_EQ(big.text.size(), size_t{4} << 20);
+  ::testing::internal::CaptureStderr();
+  const int code = remote_run(options({big}, ""));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, cli::kExitInvalidInput) << err;
+  EXPECT_EQ(service_.submitted.load(), 0) << err;
+  EXPECT_NE(err.find("error: service 127.0.0.1:" + std::to_string(port_) +
+                     " receives at most 4194304 bytes in one request, and this submission of " +
+                     big.name + " is "),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("shorten the file"), std::string::npos) << err;
+}
+
 // A service older than validate_only queues a job for the check: that job is the file's, not
 // submitted a second time, and cancelled when a later file is refused (as before).
 TEST_F(RemoteRun, AServiceThatIgnoresValidateOnlyGetsEachFileOnce) {
