@@ -202,6 +202,15 @@ class ComparisonRun {
       variants_.push_back(std::move(v));
     }
     result_.system_description = "comparison of " + description;
+  }
+
+  // Comparing routers, the bundled workers (or those of --workers-at / [workers] at) that
+  // every variant shares, started at the first workload that uses them, as impl_pool starts an
+  // implementation's: a comparison whose every workload has its own `worker` never needs them,
+  // and must not fail because they are down. Once only: a failed start fails every variant from
+  // then on, as a failed shared router would.
+  void start_shared_pool() {
+    if (shared_pool_ || peer_failure_) return;
     shared_pool_ = add_pool(bundled_pool(), startup_timeout());
     if (auto started = shared_pool_->start(remote().count, workers_deadline(remote(), options_));
         !started) {
@@ -289,6 +298,12 @@ class ComparisonRun {
 
   void run_compared(const scenario::Workload& workload) {
     observer_.workload_started(workload);
+    // Without a router to load, the shared workers are not started.
+    if (!compare_workers() && workload.worker == "builtin" &&
+        std::any_of(variants_.begin(), variants_.end(),
+                    [](const Variant& v) { return !v.failure; })) {
+      start_shared_pool();
+    }
     std::vector<results::WorkloadResult> out(variants_.size());
     std::vector<bool> warmed(variants_.size(), false);
     bool any_runs = false;

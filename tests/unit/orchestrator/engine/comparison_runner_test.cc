@@ -112,20 +112,17 @@ TEST_F(ComparisonRunner, AVariantThatNeverRanHasNoLoadOrigin) {
 }
 
 // Comparing routers, the workload's own `worker` drives every variant (docs/SCENARIOS.md,
-// "Comparing routers: `[routers.NAME]` and `[compare]`"): its windows go to that implementation's pool, one shared by every
-// router, and never to the bundled worker's.
+// "Comparing routers: `[routers.NAME]` and `[compare]`"): its windows go to that implementation's
+// pool, one shared by every router, and never to the bundled worker's.
 TEST_F(ComparisonRunner, ComparedRoutersAreLoadedByTheWorkloadsWorker) {
-  auto bundled_windows = std::make_shared<std::atomic<int>>(0);
   auto impl_windows = std::make_shared<std::atomic<int>>(0);
-  FakePool::Script bundled;
   FakePool::Script impl;
   for (uint32_t window = 0; window < 8; ++window) {
-    bundled.worker.windows[window].before = [bundled_windows] { ++*bundled_windows; };
     impl.worker.windows[window].before = [impl_windows] { ++*impl_windows; };
   }
   auto impl_starts = impl.starts;
   factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
-  factories_.pools = {bundled, impl};
+  factories_.pools = {impl};  // no workload uses the bundled worker: no pool of it is made
   scenario::Scenario s;
   s.name = "fakes";
   s.workloads = {compared_workload("w1")};
@@ -143,11 +140,44 @@ TEST_F(ComparisonRunner, ComparedRoutersAreLoadedByTheWorkloadsWorker) {
     EXPECT_EQ(w.spec.worker, "other") << w.variant;
   }
   // One pool of the implementation, started once for both routers, ran every window.
-  ASSERT_EQ(factories_.pool_binaries.size(), 2u);
-  EXPECT_EQ(std::filesystem::path(factories_.pool_binaries[1]).filename(), "true");
+  ASSERT_EQ(factories_.pool_binaries.size(), 1u);
+  EXPECT_EQ(std::filesystem::path(factories_.pool_binaries[0]).filename(), "true");
   EXPECT_EQ(*impl_starts, std::vector<size_t>{1});
   EXPECT_EQ(impl_windows->load(), 4);
-  EXPECT_EQ(bundled_windows->load(), 0);
+}
+
+// Comparing routers, the shared workers of --workers-at (or [workers] at, or the bundled
+// worker) are started at the first workload that uses them: when every workload has its own
+// `worker`, remote workers that are down fail nothing.
+TEST_F(ComparisonRunner, ComparedRoutersWhoseWorkloadsAllHaveTheirOwnWorkerNeedNoSharedWorkers) {
+  FakePool::Script impl;
+  auto impl_starts = impl.starts;
+  FakePool::Script down;  // the pool a second request would get: it does not start
+  down.start_error = Error{"worker 127.0.0.1:1 is not reachable"};
+  auto down_starts = down.starts;
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  factories_.pools = {impl, down};
+  options_.worker_addresses = {"127.0.0.1:1"};
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = {compared_workload("w1"), compared_workload("w2")};
+  for (auto& w : s.workloads) w.worker = "other";
+  s.worker_impls["other"].command = {"true"};
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 4u);
+  for (const auto& w : r.workloads) {
+    EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.spec.name << " " << w.variant << ": " << w.error;
+    EXPECT_EQ(w.repetitions.size(), 2u) << w.spec.name << " " << w.variant;
+  }
+  EXPECT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(factories_.pool_binaries.size(), 1u);  // never a connecting pool
+  EXPECT_EQ(std::filesystem::path(factories_.pool_binaries[0]).filename(), "true");
+  EXPECT_EQ(*impl_starts, std::vector<size_t>{1});
+  EXPECT_TRUE(down_starts->empty());
 }
 
 // The workload's implementation not installed: no router variant measures it (never the
@@ -190,7 +220,7 @@ TEST_F(ComparisonRunner, ComparedRoutersWhoseWorkerDoesNotStartFailEachWorkloadU
   broken.start_error = Error{"worker 0 exited with status 1 before it was ready"};
   auto broken_starts = broken.starts;
   factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
-  factories_.pools = {FakePool::Script{}, broken};
+  factories_.pools = {broken, FakePool::Script{}};  // x1 starts 'other' first, then w2 the bundled
   scenario::Scenario s;
   s.name = "fakes";
   s.workloads = {compared_workload("x1"), compared_workload("w2"), compared_workload("x3")};
