@@ -122,6 +122,23 @@ int open_folder(const fs::path& folder) {
   return ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
+// The process's umask, read where Linux shows it (4.7 on), else set and put back.
+mode_t current_umask() {
+  if (std::FILE* status = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    unsigned int mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, status) != nullptr) {
+      found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    }
+    std::fclose(status);
+    if (found) return static_cast<mode_t>(mask & 0777);
+  }
+  const mode_t mask = ::umask(077);
+  ::umask(mask);
+  return mask;
+}
+
 }  // namespace
 
 Expected<ReportTarget> report_target(const std::string& path) {
@@ -186,7 +203,8 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
     return Error{"cannot write " + where + ": it changed while it was checked"};
   }
   // A name no file has (O_EXCL), beside the target so that the rename stays in one file system;
-  // mode 0666 less the umask, as a file the report created itself would have.
+  // readable by this user alone while it holds the text (its final mode is given only just
+  // before the rename, by commit()), so that no one opens it now and reads on after that.
   std::random_device device;
   std::mt19937_64 random(device());
   int fd = -1;
@@ -195,7 +213,7 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
     std::snprintf(suffix, sizeof suffix, "%016llx", static_cast<unsigned long long>(random()));
     const std::string temp = "." + staged.name_ + "." + suffix + ".tmp";
     fd = ::openat(staged.dir_fd_, temp.c_str(),
-                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) staged.temp_ = temp;
     if (fd < 0 && errno != EEXIST) break;
   }
@@ -203,18 +221,24 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
     return Error{"cannot write " + where + ": cannot create a temporary file in '" +
                  folder.string() + "' (" + reason(errno) + ")"};
   }
-  // A file that is replaced keeps its permissions (and, where this process may, its owner).
+  staged.temp_fd_ = fd;
+  // A file that is replaced keeps its permissions (and, where this process may, its owner); a
+  // new one has 0666 less the umask, as a file the report created itself would have.
   if (there) {
-    ::fchmod(fd, existing.st_mode & 07777);
-    if (::geteuid() == 0) (void)::fchown(fd, existing.st_uid, existing.st_gid);
+    staged.mode_ = existing.st_mode & 07777;
+    if (::geteuid() == 0) {
+      staged.owner_ = existing.st_uid;
+      staged.group_ = existing.st_gid;
+      staged.chown_ = true;
+    }
+  } else {
+    staged.mode_ = 0666 & ~current_umask();
   }
   // fsync: a full file system may say so only there.
-  const bool written = write_all(fd, text) && (::fsync(fd) == 0 || errno == EINVAL);
-  const int write_error = errno;
-  const bool closed = ::close(fd) == 0;
-  if (!written || !closed) {
+  if (!write_all(fd, text) || (::fsync(fd) != 0 && errno != EINVAL)) {
+    const int write_error = errno;
     staged.discard();
-    return Error{"cannot write " + where + ": " + reason(written ? errno : write_error)};
+    return Error{"cannot write " + where + ": " + reason(write_error)};
   }
   return staged;
 }
@@ -229,6 +253,11 @@ StagedReport& StagedReport::operator=(StagedReport&& other) noexcept {
     dir_fd_ = std::exchange(other.dir_fd_, -1);
     name_ = std::move(other.name_);
     temp_ = std::exchange(other.temp_, std::string());
+    temp_fd_ = std::exchange(other.temp_fd_, -1);
+    mode_ = other.mode_;
+    owner_ = other.owner_;
+    group_ = other.group_;
+    chown_ = other.chown_;
     text_ = std::move(other.text_);
   }
   return *this;
@@ -237,6 +266,8 @@ StagedReport& StagedReport::operator=(StagedReport&& other) noexcept {
 StagedReport::~StagedReport() { discard(); }
 
 void StagedReport::discard() {
+  if (temp_fd_ >= 0) ::close(temp_fd_);
+  temp_fd_ = -1;
   if (!temp_.empty() && dir_fd_ >= 0) ::unlinkat(dir_fd_, temp_.c_str(), 0);
   temp_.clear();
   if (dir_fd_ >= 0) ::close(dir_fd_);
@@ -297,6 +328,18 @@ Expected<void> StagedReport::commit() {
     return written;
   }
   if (temp_.empty()) return {};
+  // The final owner, then mode (a change of owner may clear set-user-ID bits), on the
+  // descriptor written, only now that the text is whole and the rename follows.
+  if (chown_) (void)::fchown(temp_fd_, owner_, group_);
+  const bool moded = ::fchmod(temp_fd_, mode_) == 0;
+  const int mode_error = errno;
+  const bool closed = ::close(temp_fd_) == 0;
+  const int close_error = errno;
+  temp_fd_ = -1;
+  if (!moded || !closed) {
+    discard();
+    return Error{"cannot write '" + path_ + "': " + reason(moded ? close_error : mode_error)};
+  }
   if (::renameat(dir_fd_, temp_.c_str(), dir_fd_, name_.c_str()) != 0) {
     const int error = errno;
     discard();

@@ -9,6 +9,8 @@
 // when it is standard output or error, and a FIFO no process reads is an error, not a wait.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 
 #include "common/util/expected.h"
@@ -30,7 +32,8 @@ struct ReportTarget {
 Expected<ReportTarget> report_target(const std::string& path);
 
 // A report file on its way. `stage` writes a regular target's text into a temporary file
-// beside it; `commit` renames that onto the target, or writes a stream. A temporary file not
+// beside it, readable by this user alone; `commit` gives it its final mode (the replaced file's,
+// or 0666 less the umask) and renames it onto the target, or writes a stream. A temporary file not
 // committed is removed when the object goes, so that no failure leaves one behind.
 class StagedReport {
  public:
@@ -57,6 +60,11 @@ class StagedReport {
   int dir_fd_ = -1;   // the target's folder (O_PATH), where the temporary is made and renamed
   std::string name_;  // the target's name in that folder
   std::string temp_;  // the temporary file's name there while staged; "" once renamed or removed
+  int temp_fd_ = -1;  // the temporary file, open (mode 0600) until commit() gives it its mode
+  mode_t mode_ = 0;   // the mode the file is given before the rename
+  uid_t owner_ = 0;   // the owner it is given then, when chown_
+  gid_t group_ = 0;
+  bool chown_ = false;
   std::string text_;  // a stream's text, written by commit()
 };
 

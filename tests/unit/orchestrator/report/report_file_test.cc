@@ -399,5 +399,37 @@ TEST_F(ReportFileTest, AFailureFoundLastStillReachesEveryFile) {
   EXPECT_EQ(names(), (std::vector<std::string>{"a.html", "a.json", "run.json", "run.xml"}));
 }
 
+// The temporary file is made readable by its owner alone and given the target's mode only when
+// it is renamed onto it: nobody else can open it while it holds the text, even where the
+// target's mode lets them read it.
+TEST_F(ReportFileTest, TheTemporaryFileIsTheOwnersAloneUntilItIsRenamed) {
+  const mode_t saved = ::umask(022);
+  put(path("r.json"), "old");
+  ASSERT_EQ(::chmod(path("r.json").c_str(), 0640), 0);
+  auto replaced = StagedReport::stage(path("r.json"), "new");
+  auto created = StagedReport::stage(path("n.json"), "new");
+  ::umask(saved);
+  ASSERT_TRUE(replaced) << replaced.message();
+  ASSERT_TRUE(created) << created.message();
+  int temporaries = 0;
+  for (const auto& name : names()) {
+    if (name.front() != '.') continue;
+    ++temporaries;
+    struct stat st {};
+    ASSERT_EQ(::lstat(path(name).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u) << name;
+  }
+  EXPECT_EQ(temporaries, 2);
+  ASSERT_TRUE(replaced->commit());
+  ASSERT_TRUE(created->commit());
+  struct stat st {};
+  ASSERT_EQ(::stat(path("r.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  ASSERT_EQ(::stat(path("n.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  EXPECT_EQ(read(path("n.json")), "new");
+  EXPECT_EQ(names(), (std::vector<std::string>{"n.json", "r.json"}));
+}
+
 }  // namespace
 }  // namespace benchgate::report
