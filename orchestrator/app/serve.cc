@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -123,7 +124,16 @@ void schedule_until_stopped(serve::JobQueue& queue, const std::string& scenarios
   while (interrupt_signal() == 0) {
     if (every_ns > 0 && std::chrono::steady_clock::now() >= next_round && queue.idle()) {
       std::string problems;
-      for (auto& s : serve::scenarios_in(scenarios_dir, problems)) {
+      std::vector<scenario::Scenario> folder = serve::scenarios_in(scenarios_dir, problems);
+      // Two files of one name would run as one series: refused at start, and skipped, both,
+      // in a round that finds a file added since under a name another holds.
+      if (const std::string same = serve::files_with_one_name(folder); !same.empty()) {
+        std::map<std::string, int> files_of;
+        for (const auto& s : folder) ++files_of[s.name];
+        std::erase_if(folder, [&](const scenario::Scenario& s) { return files_of[s.name] > 1; });
+        std::fprintf(stderr, "serve: skipped this round: %s\n", same.c_str());
+      }
+      for (auto& s : folder) {
         uint32_t position = 0;
         bool full = false;
         // The scenario and the file of the folder it is read from.

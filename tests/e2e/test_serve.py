@@ -276,8 +276,12 @@ class ServeTest(unittest.TestCase):
         # the file as well as the scenario (it named only the scenario).
         self.stop_service()
         write_scenario(self.scenarios, "nightly.toml", SHORT)
-        self.start_service("--every", "1h")
+        self.start_service("--every", "1s")
         self.service.wait_for_stderr("serve: scheduled job 1 (short, nightly.toml)\n")
+        # A file added since under the name another holds: both are skipped in every later
+        # round (two files of one name are refused at start), not run as one series.
+        write_scenario(self.scenarios, "twin.toml", SHORT)
+        self.service.wait_for_stderr("serve: skipped this round: the --scenarios folder's files ")
         self.stop_service()
 
     def test_submitted_run_is_live_in_metrics_then_holds_its_gate_verdicts(self):
