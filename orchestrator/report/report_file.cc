@@ -72,6 +72,24 @@ Expected<void> may_follow(const fs::path& link, const struct stat& link_st) {
                "folder's owner; it is not followed (write to where it leads instead)"};
 }
 
+// The kernel's rule for opening a FIFO or device (fs.protected_fifos), which an open without
+// O_CREAT escapes, applied here: one in a sticky folder that everyone may write is written into
+// only when it is this process's (its effective user's) or the folder owner's. Anyone may put
+// one there, and a report written into it is theirs to read.
+Expected<void> may_write_into(const fs::path& file, const struct stat& file_st) {
+  if (!S_ISFIFO(file_st.st_mode) && !S_ISCHR(file_st.st_mode) && !S_ISBLK(file_st.st_mode)) {
+    return {};
+  }
+  struct stat folder {};
+  if (::stat(folder_of(file).c_str(), &folder) != 0) return {};
+  const bool shared = (folder.st_mode & S_ISVTX) != 0 && (folder.st_mode & S_IWOTH) != 0;
+  if (!shared || file_st.st_uid == ::geteuid() || file_st.st_uid == folder.st_uid) return {};
+  return Error{std::string(S_ISFIFO(file_st.st_mode) ? "the FIFO '" : "the device '") +
+               file.string() + "' is in a sticky folder anyone may write ('" +
+               folder_of(file).string() + "') and belongs neither to this user nor to the " +
+               "folder's owner; it is not written into"};
+}
+
 // Where `path` leads, every link on the way (in the folders as in the last name) checked by
 // may_follow; `followed` says whether one was, `through_proc` whether one was in /proc. At
 // most 40 links, as the kernel (ELOOP).
@@ -149,7 +167,13 @@ Expected<ReportTarget> report_target(const std::string& path) {
   struct stat st {};
   // What the path leads to: anything there but a regular file is a stream.
   const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) return ReportTarget{path, true};
+  if (exists && !S_ISREG(st.st_mode)) {
+    // One reached through /proc (/dev/stdout) is a file this process has open already.
+    if (!through_proc) {
+      if (auto allowed = may_write_into(*resolved, st); !allowed) return Error{allowed.message()};
+    }
+    return ReportTarget{path, true};
+  }
   // A regular file reached through /proc (/dev/stdout redirected to a file) is an open file's,
   // not a name to replace; a name there that leads nowhere is a file to create.
   if (exists && (through_proc || under_proc(folder_of(*resolved)))) {
@@ -222,11 +246,18 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
                  folder.string() + "' (" + reason(errno) + ")"};
   }
   staged.temp_fd_ = fd;
-  // A file that is replaced keeps its permissions (and, where this process may, its owner); a
-  // new one has 0666 less the umask, as a file the report created itself would have.
+  // A file that is replaced keeps its permissions (and, where this process may, its owner,
+  // except in a sticky folder anyone may write an owner who is neither this user nor the
+  // folder's: anyone may put a file there, and root would make a file of its own theirs); a new
+  // one has 0666 less the umask, as a file the report created itself would have.
   if (there) {
     staged.mode_ = existing.st_mode & 07777;
-    if (::geteuid() == 0) {
+    struct stat folder_st {};
+    const bool shared = ::fstat(staged.dir_fd_, &folder_st) != 0 ||
+                        ((folder_st.st_mode & S_ISVTX) != 0 && (folder_st.st_mode & S_IWOTH) != 0);
+    const bool owner_kept =
+        !shared || existing.st_uid == ::geteuid() || existing.st_uid == folder_st.st_uid;
+    if (::geteuid() == 0 && owner_kept) {
       staged.owner_ = existing.st_uid;
       staged.group_ = existing.st_gid;
       staged.chown_ = true;

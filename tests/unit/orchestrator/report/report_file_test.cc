@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -429,6 +430,68 @@ TEST_F(ReportFileTest, TheTemporaryFileIsTheOwnersAloneUntilItIsRenamed) {
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   EXPECT_EQ(read(path("n.json")), "new");
   EXPECT_EQ(names(), (std::vector<std::string>{"n.json", "r.json"}));
+}
+
+// In a sticky folder anyone may write, a FIFO or device of someone else's (neither this user's
+// nor the folder owner's) is not written into (the kernel's fs.protected_fifos rule, which an
+// open without O_CREAT escapes), and a file of someone else's that is replaced is not given to
+// them: the new file is the caller's.
+TEST_F(ReportFileTest, SomeoneElsesFifoInASharedStickyFolderIsRefusedAndTheirFileNotGivenBack) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to give files to another user";
+  const uid_t nobody = 65534;
+  const std::string shared = path("shared");
+  ASSERT_EQ(::mkdir(shared.c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  const std::string fifo = shared + "/summary";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0666), 0);
+  ASSERT_EQ(::chown(fifo.c_str(), nobody, nobody), 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const std::string said = "the FIFO '" + fifo + "' is in a sticky folder anyone may write ('" +
+                           shared +
+                           "') and belongs neither to this user nor to the folder's owner; it "
+                           "is not written into";
+  auto written = write_report_file(fifo, "# summary\n");
+  auto checked = check_output_path("--markdown", fifo);
+  char buffer[16] = {};
+  const ssize_t n = ::read(reader, buffer, sizeof buffer);
+  ::close(reader);
+  EXPECT_LE(n, 0) << "written into";
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.message(), "cannot write '" + fifo + "': " + said);
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.message(), "--markdown " + fifo + ": " + said);
+  // A device alike (one like /dev/null, made here).
+  const std::string device = shared + "/null";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    ASSERT_EQ(::chown(device.c_str(), nobody, nobody), 0);
+    EXPECT_FALSE(report_target(device));
+    EXPECT_FALSE(check_output_path("--json", device));
+  }
+  // The folder owner's FIFO is written into.
+  ASSERT_EQ(::chown(shared.c_str(), nobody, nobody), 0);
+  EXPECT_TRUE(check_output_path("--markdown", fifo));
+  ASSERT_EQ(::chown(shared.c_str(), 0, 0), 0);
+
+  // Someone else's file, replaced: the new file is root's, not theirs.
+  const std::string file = shared + "/r.json";
+  put(file, "old");
+  ASSERT_EQ(::chown(file.c_str(), nobody, nobody), 0);
+  ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  written = write_report_file(file, "new");
+  ASSERT_TRUE(written) << written.message();
+  struct stat st {};
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 0u);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  EXPECT_EQ(read(file), "new");
+  // The folder owner's keeps its owner.
+  ASSERT_EQ(::chown(shared.c_str(), nobody, nobody), 0);
+  ASSERT_EQ(::chown(file.c_str(), nobody, nobody), 0);
+  written = write_report_file(file, "newer");
+  ASSERT_TRUE(written) << written.message();
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, nobody);
 }
 
 }  // namespace
