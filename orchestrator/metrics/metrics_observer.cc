@@ -349,6 +349,13 @@ const std::shared_ptr<prometheus::Registry>& MetricsObserver::registry() const {
   return impl_->registry;
 }
 
+std::vector<std::string> MetricsObserver::family_names() const {
+  std::vector<std::string> names;
+  for (const auto* family : impl_->gauges) names.push_back(family->GetName());
+  for (const auto* family : impl_->counters) names.push_back(family->GetName());
+  return names;
+}
+
 void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
   std::lock_guard lock(impl_->mutex);
   impl_->scenario = scenario.name;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "orchestrator/engine/run_observer.h"
 
@@ -65,6 +66,9 @@ class MetricsObserver : public engine::RunObserver {
                    double finished_unix_seconds);
 
   const std::shared_ptr<prometheus::Registry>& registry() const;
+  // The name of every family the registry holds, series or none yet (a family is served only
+  // once it has a series): what README's metrics table must name.
+  std::vector<std::string> family_names() const;
 
   // benchgate_runs_total's status of a finished run: the status the store holds (README "Run
   // status"), one definition for both: ok (every workload ran and completed; its gates passed
