@@ -309,6 +309,22 @@ void StagedReport::discard() {
 
 namespace {
 
+// The descriptor a path names: 1 for /dev/stdout, 2 for /dev/stderr, N for /dev/fd/N and
+// /proc/self/fd/N; -1 for any other path.
+int named_descriptor(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.rfind(prefix, 0) != 0 || path.size() == prefix.size()) continue;
+    const std::string digits = path.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) {
+      return -1;
+    }
+    return std::stoi(digits);
+  }
+  return -1;
+}
+
 // Writes `text` into the stream `path` (`shown`, for messages).
 Expected<void> write_stream(const std::string& shown, const std::string& path,
                             const std::string& text) {
@@ -318,7 +334,14 @@ Expected<void> write_stream(const std::string& shown, const std::string& path,
   const std::string where = "cannot write '" + shown + "': ";
   // Standard output or error itself (/dev/stdout, a FIFO or file the shell opened as either):
   // written through that descriptor, at its offset, so that what the process prints after
-  // follows the report instead of writing over it.
+  // follows the report instead of writing over it. A path that names the descriptor
+  // (/dev/stderr, /dev/fd/2, /proc/self/fd/2) is that one, even when the other is the same file
+  // (`> out 2> out`, two opens at two offsets); any other is matched by device and inode.
+  const int named = named_descriptor(path);
+  if (named == 1 || named == 2) {
+    if (!write_all(named, text)) return Error{where + reason(errno)};
+    return {};
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     for (int own : {1, 2}) {

@@ -494,5 +494,48 @@ TEST_F(ReportFileTest, SomeoneElsesFifoInASharedStickyFolderIsRefusedAndTheirFil
   EXPECT_EQ(st.st_uid, nobody);
 }
 
+// /dev/stderr, /dev/fd/2 and /proc/self/fd/2 are descriptor 2, even when descriptor 1 is the
+// same file: standard output and error sent to one file through two opens of it (`> a 2> a`),
+// each at its own offset. The report goes in at descriptor 2's.
+TEST_F(ReportFileTest, StderrIsWrittenThroughDescriptor2WhenStdoutIsTheSameFile) {
+  const std::string out = path("both.txt");
+  put(out, "");
+  std::fflush(nullptr);
+  const int saved_out = ::dup(1);
+  const int saved_err = ::dup(2);
+  ASSERT_GE(saved_out, 0);
+  ASSERT_GE(saved_err, 0);
+  const int a = ::open(out.c_str(), O_WRONLY);
+  const int b = ::open(out.c_str(), O_WRONLY);
+  ASSERT_GE(a, 0);
+  ASSERT_GE(b, 0);
+  ::dup2(a, 1);
+  ::dup2(b, 2);
+  ::close(a);
+  ::close(b);
+  auto written = write_report_file("/dev/stderr", "12345\n");
+  const off_t out_after_one = ::lseek(1, 0, SEEK_CUR);
+  const off_t err_after_one = ::lseek(2, 0, SEEK_CUR);
+  auto again = write_report_file("/dev/fd/2", "6789\n");
+  auto third = write_report_file("/proc/self/fd/2", "ab\n");
+  auto to_stdout = write_report_file("/dev/stdout", "c\n");
+  const off_t out_after = ::lseek(1, 0, SEEK_CUR);
+  const off_t err_after = ::lseek(2, 0, SEEK_CUR);
+  ::dup2(saved_out, 1);
+  ::dup2(saved_err, 2);
+  ::close(saved_out);
+  ::close(saved_err);
+  EXPECT_TRUE(written) << written.message();
+  EXPECT_TRUE(again) << again.message();
+  EXPECT_TRUE(third) << third.message();
+  EXPECT_TRUE(to_stdout) << to_stdout.message();
+  EXPECT_EQ(out_after_one, 0);
+  EXPECT_EQ(err_after_one, 6);
+  EXPECT_EQ(err_after, 14);
+  EXPECT_EQ(out_after, 2);
+  // Descriptor 1's "c\n" went over descriptor 2's first bytes, as two opens of one file do.
+  EXPECT_EQ(read(out), "c\n345\n6789\nab\n");
+}
+
 }  // namespace
 }  // namespace benchgate::report
