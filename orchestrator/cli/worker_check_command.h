@@ -4,8 +4,11 @@
 // exits 0 only when every rule passed (1: a rule failed, 2: usage).
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
+
+#include <grpcpp/support/status.h>
 
 namespace CLI {
 class App;
@@ -19,6 +22,20 @@ struct WorkerCheckFlags {
   std::string token_file;  // --worker-token-file: sent on every call, and checked to be required
   std::vector<std::string> command;
 };
+
+// The rule "stream closed mid-window: the stream ends OK within 2 s of WritesDone", judged on
+// when the worker ended the stream: `ended_after`, from the WritesDone to the Read that
+// returned false (not to Finish, which may return later), `status` Finish's. `left`: what was
+// left of the check's --timeout (`timeout`, as given) at the WritesDone; with less than 2.4 s
+// (the 2 s and a margin) a stream that did not end OK is the check's time running out, said
+// so, not the worker's fault. Empty detail when it passed.
+struct CloseVerdict {
+  bool passed = false;
+  std::string detail;
+};
+CloseVerdict judge_close_mid_window(std::chrono::nanoseconds ended_after,
+                                    std::chrono::nanoseconds left, const grpc::Status& status,
+                                    const std::string& timeout);
 
 void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags);
 int worker_check_command(const WorkerCheckFlags& flags);
