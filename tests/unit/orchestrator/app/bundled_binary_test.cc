@@ -94,7 +94,8 @@ TEST(BundledBinary, AComparisonOfRoutersNeedsTheRouterOnlyWhenOneIsBuiltin) {
 }
 
 // Every router variant is loaded by the workload's own `worker` (docs/SCENARIOS.md, "Comparing
-// routers: `[routers.NAME]` and `[compare]`"): a worker program of its own needs no bundled worker there either.
+// routers: `[routers.NAME]` and `[compare]`"): a worker program of its own needs no bundled worker
+// there either.
 TEST(BundledBinary, AComparisonOfRoutersNeedsTheWorkerOnlyForItsWorkloadsThatUseIt) {
   scenario::Scenario s = builtin_scenario();
   s.routers["a"].impl = scenario::RouterImpl::kBuiltin;

@@ -57,7 +57,8 @@ TEST(PartlyMeasured, ALowerBoundAlreadyPastTheMaxFails) {
   const auto evaluated =
       evaluate_gates({errors_max_gate("errors.count")}, {values_of(w)}, GateContext{});
   ASSERT_EQ(evaluated.size(), 1u);
-  EXPECT_EQ(evaluated[0].outcome.verdict, gates::Verdict::kFail) << evaluated[0].outcome.explanation;
+  EXPECT_EQ(evaluated[0].outcome.verdict, gates::Verdict::kFail)
+      << evaluated[0].outcome.explanation;
 }
 
 TEST(PartlyMeasured, OtherGatesAndFullyMeasuredErrorsAreJudgedAsBefore) {
