@@ -237,19 +237,6 @@ std::optional<std::string> router_note(const RunComparison& c) {
   return std::nullopt;
 }
 
-nlohmann::json binaries_json(const std::vector<store::MeasuredBinary>& binaries) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const store::MeasuredBinary& b : binaries) {
-    out.push_back({{"role", b.role},
-                   {"path", b.path},
-                   {"origin", b.origin},
-                   {"bundled", store::bundled_origin(b.origin)},
-                   {"build_id", b.build_id ? nlohmann::json(*b.build_id) : nlohmann::json(nullptr)},
-                   {"sha256", b.sha256 ? nlohmann::json(*b.sha256) : nlohmann::json(nullptr)}});
-  }
-  return out;
-}
-
 // The notes on the two runs as a whole: different testbeds, different routers, a run that did
 // not end ok, different scenarios.
 std::vector<std::string> run_notes(const RunComparison& c) {
@@ -434,14 +421,14 @@ std::string render_comparison_json(const RunComparison& c) {
                           {"status", c.status_a},
                           {"testbed_host", c.host_a},
                           {"commit", c.commit_a},
-                          {"binaries", binaries_json(c.binaries_a)}}},
+                          {"binaries", store::binaries_json(c.binaries_a)}}},
                         {"run_b",
                          {{"id", c.run_b},
                           {"scenario", c.scenario_b},
                           {"status", c.status_b},
                           {"testbed_host", c.host_b},
                           {"commit", c.commit_b},
-                          {"binaries", binaries_json(c.binaries_b)}}},
+                          {"binaries", store::binaries_json(c.binaries_b)}}},
                         {"alpha", c.alpha},
                         {"confidence", c.confidence},
                         {"testbeds_differ", c.testbeds_differ},

@@ -369,21 +369,6 @@ static json sweeps_json(const engine::ScenarioResult& result) {
   return out;
 }
 
-// The binaries the run measured (docs/MEASUREMENT.md, "Measured binaries"): role, path, origin,
-// bundled, build_id and sha256 (null where not read).
-json binaries_json(const std::vector<store::MeasuredBinary>& binaries) {
-  json out = json::array();
-  for (const store::MeasuredBinary& b : binaries) {
-    out.push_back({{"role", b.role},
-                   {"path", b.path},
-                   {"origin", b.origin},
-                   {"bundled", store::bundled_origin(b.origin)},
-                   {"build_id", b.build_id ? json(*b.build_id) : json(nullptr)},
-                   {"sha256", b.sha256 ? json(*b.sha256) : json(nullptr)}});
-  }
-  return out;
-}
-
 json scenario_json(const ScenarioReport& report) {
   const auto& result = report.result;
   json workloads = json::array();
@@ -393,7 +378,7 @@ json scenario_json(const ScenarioReport& report) {
   return {{"name", result.scenario},
           {"run_id", report.run_id ? json(report.run_id) : json(nullptr)},
           {"system_under_test", result.system_description},
-          {"binaries", binaries_json(report.binaries)},
+          {"binaries", store::binaries_json(report.binaries)},
           {"status", report.status.empty() ? json(nullptr) : json(report.status)},
           {"ok", result.ok()},
           {"interrupted", result.interrupted},

@@ -298,4 +298,17 @@ std::string binary_line(const MeasuredBinary& binary) {
   return binary.role + ": " + binary.path + " (" + identity_text(binary) + ", " + source + ")";
 }
 
+nlohmann::json binaries_json(const std::vector<MeasuredBinary>& binaries) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const MeasuredBinary& b : binaries) {
+    out.push_back({{"role", b.role},
+                   {"path", b.path},
+                   {"origin", b.origin},
+                   {"bundled", bundled_origin(b.origin)},
+                   {"build_id", b.build_id ? nlohmann::json(*b.build_id) : nlohmann::json(nullptr)},
+                   {"sha256", b.sha256 ? nlohmann::json(*b.sha256) : nlohmann::json(nullptr)}});
+  }
+  return out;
+}
+
 }  // namespace benchgate::store

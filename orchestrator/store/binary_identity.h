@@ -4,7 +4,9 @@
 // or foreign file gives a clear result, never a crash.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "orchestrator/store/records.h"
 
@@ -48,5 +50,9 @@ bool same_identity(const MeasuredBinary& a, const MeasuredBinary& b);
 // The line every report writes for it: "router: PATH (build-id HEX, from --router-bin)"; the
 // bundled build says "bundled", a command system's program "command".
 std::string binary_line(const MeasuredBinary& binary);
+
+// The binaries as `--json` and `compare --json` write them: role, path, origin, bundled,
+// build_id and sha256 (null where not known).
+nlohmann::json binaries_json(const std::vector<MeasuredBinary>& binaries);
 
 }  // namespace benchgate::store
