@@ -1,7 +1,7 @@
 # benchgate_common's sources, relative to this folder. common/CMakeLists.txt builds the library
 # from this list and fuzz/CMakeLists.txt compiles the same list with clang and the sanitizers
 # (fuzz_common), so a file added here reaches both builds: a list kept apart in fuzz/ once
-# missed baseline_name.cc, and only fuzz.bounded's clang build failed to link.
+# missed baseline_name.cc, and only the fuzz targets' clang build (fuzz.build) failed to link.
 set(BENCHGATE_COMMON_SOURCES
   histogram/hdr_histogram.cc
   histogram/hdr_encoding.cc
