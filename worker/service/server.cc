@@ -26,8 +26,9 @@ Expected<WorkerServer> start_worker_server(const std::string& listen, const std:
       return Error{"--listen '" + shown_text(listen) +
                    "' is not HOST:PORT or unix:PATH: " + split.reason};
     }
-  } else if (listen.size() == 5) {
-    return Error{"--listen 'unix:' is not HOST:PORT or unix:PATH: it names no PATH"};
+  } else if (auto missing = net::unix_address_without_path(listen)) {
+    // "unix:" or "unix://": gRPC would bind an abstract socket any local user may connect to.
+    return Error{"--listen: " + *missing};
   }
   // gRPC would take the socket from a server still listening at a unix:PATH.
   if (auto in_use = net::unix_socket_in_use(listen)) {

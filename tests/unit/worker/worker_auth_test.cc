@@ -202,5 +202,18 @@ TEST(WorkerServerTest, AListenAddressIsRefusedByTheCommonRuleWithTheReason) {
   }
 }
 
+// A "unix:" address with no PATH, in either of gRPC's spellings, is refused with the words the
+// worker's --listen flag, the router's --control and serve's --listen use
+// (net::unix_address_without_path): gRPC would bind it as an abstract socket, which no file
+// mode keeps other local users out of. The server had words of its own for "unix:" and let
+// "unix://" through to gRPC.
+TEST(WorkerServerTest, AUnixAddressWithoutAPathIsRefusedAsTheFlagsRefuseIt) {
+  for (const std::string bare : {"unix:", "unix://"}) {
+    auto started = start_worker_server(bare, kToken);
+    ASSERT_FALSE(started.ok()) << bare;
+    EXPECT_EQ(started.message(), "--listen: '" + bare + "' names no PATH after unix:");
+  }
+}
+
 }  // namespace
 }  // namespace benchgate::worker
