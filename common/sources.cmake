@@ -11,6 +11,7 @@ set(BENCHGATE_COMMON_SOURCES
   util/toml_depth.cc
   util/regular_file.cc
   util/baseline_name.cc
+  util/errno_text.cc
   process/process_stats.cc
   process/process_tree.cc
   security/token.cc

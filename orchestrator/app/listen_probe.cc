@@ -5,22 +5,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "common/net/host_port.h"
+#include "common/util/errno_text.h"
 
 namespace benchgate::app {
-namespace {
-
-std::string lowercase_first(std::string text) {
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
-}
-
-}  // namespace
 
 std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   if (host_port.starts_with("unix:")) return std::nullopt;
@@ -46,13 +37,13 @@ std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
     const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) {
-      reason = lowercase_first(std::strerror(errno));
+      reason = errno_text(errno);
       continue;
     }
     const int on = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     const bool bound = ::bind(fd, a->ai_addr, a->ai_addrlen) == 0;
-    if (!bound) reason = lowercase_first(std::strerror(errno));
+    if (!bound) reason = errno_text(errno);
     ::close(fd);
     if (bound) {
       reason.reset();

@@ -7,26 +7,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <random>
 #include <utility>
 #include <vector>
 
+#include "common/util/errno_text.h"
+
 namespace benchgate::report {
 namespace fs = std::filesystem;
 
 namespace {
-
-// strerror, lower case first, as the other messages write a reason.
-std::string reason(int error) {
-  std::string why = std::strerror(error);
-  if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
-  return why;
-}
 
 // Writes all of `text` to `fd`.
 bool write_all(int fd, const std::string& text) {
@@ -115,7 +108,7 @@ Expected<fs::path> resolve(const std::string& path, bool& followed, bool& throug
       done = std::move(next);
       continue;
     }
-    if (++hops > 40) return Error{"'" + path + "': " + reason(ELOOP)};
+    if (++hops > 40) return Error{"'" + path + "': " + errno_text(ELOOP)};
     if (auto allowed = may_follow(next, st); !allowed) return Error{allowed.message()};
     if (!through_proc && under_proc(done)) through_proc = true;
     std::error_code ec;
@@ -202,7 +195,7 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
   staged.dir_fd_ = open_folder(folder);
   if (staged.dir_fd_ < 0) {
     return Error{"cannot write " + where + ": cannot open the folder '" + folder.string() + "' (" +
-                 reason(errno) + ")"};
+                 errno_text(errno) + ")"};
   }
   staged.name_ = destination.filename().string();
   // The kernel's own say: the path opened as open() would, links followed under its rules,
@@ -220,7 +213,7 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
   if (kernel_fd >= 0) ::close(kernel_fd);
   if (!same) {
     return Error{"cannot write " + where + ": " +
-                 (kernel_fd < 0 && open_error != ENOENT ? reason(open_error)
+                 (kernel_fd < 0 && open_error != ENOENT ? errno_text(open_error)
                                                         : "it changed while it was checked")};
   }
   if (there && !S_ISREG(existing.st_mode)) {
@@ -243,7 +236,7 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
   }
   if (fd < 0) {
     return Error{"cannot write " + where + ": cannot create a temporary file in '" +
-                 folder.string() + "' (" + reason(errno) + ")"};
+                 folder.string() + "' (" + errno_text(errno) + ")"};
   }
   staged.temp_fd_ = fd;
   // A file that is replaced keeps its permissions (and, where this process may, its owner,
@@ -269,7 +262,7 @@ Expected<StagedReport> StagedReport::stage(const std::string& path, const std::s
   if (!write_all(fd, text) || (::fsync(fd) != 0 && errno != EINVAL)) {
     const int write_error = errno;
     staged.discard();
-    return Error{"cannot write " + where + ": " + reason(write_error)};
+    return Error{"cannot write " + where + ": " + errno_text(write_error)};
   }
   return staged;
 }
@@ -339,7 +332,7 @@ Expected<void> write_stream(const std::string& shown, const std::string& path,
   // (`> out 2> out`, two opens at two offsets); any other is matched by device and inode.
   const int named = named_descriptor(path);
   if (named == 1 || named == 2) {
-    if (!write_all(named, text)) return Error{where + reason(errno)};
+    if (!write_all(named, text)) return Error{where + errno_text(errno)};
     return {};
   }
   struct stat st {};
@@ -349,7 +342,7 @@ Expected<void> write_stream(const std::string& shown, const std::string& path,
       if (::fstat(own, &fd_st) != 0 || fd_st.st_dev != st.st_dev || fd_st.st_ino != st.st_ino) {
         continue;
       }
-      if (!write_all(own, text)) return Error{where + reason(errno)};
+      if (!write_all(own, text)) return Error{where + errno_text(errno)};
       return {};
     }
   }
@@ -361,14 +354,14 @@ Expected<void> write_stream(const std::string& shown, const std::string& path,
     if (errno == ENXIO && S_ISFIFO(st.st_mode)) {
       return Error{where + "no process is reading FIFO " + path};
     }
-    return Error{where + reason(errno)};
+    return Error{where + errno_text(errno)};
   }
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   const bool written = write_all(fd, text);
   const int write_error = errno;
   const bool closed = ::close(fd) == 0;
-  if (!written || !closed) return Error{where + reason(written ? errno : write_error)};
+  if (!written || !closed) return Error{where + errno_text(written ? errno : write_error)};
   return {};
 }
 
@@ -392,13 +385,13 @@ Expected<void> StagedReport::commit() {
   temp_fd_ = -1;
   if (!moded || !closed) {
     discard();
-    return Error{"cannot write '" + path_ + "': " + reason(moded ? close_error : mode_error)};
+    return Error{"cannot write '" + path_ + "': " + errno_text(moded ? close_error : mode_error)};
   }
   if (::renameat(dir_fd_, temp_.c_str(), dir_fd_, name_.c_str()) != 0) {
     const int error = errno;
     discard();
     return Error{"cannot write '" + path_ + "': cannot rename a temporary file onto '" +
-                 target_.path + "' (" + reason(error) + ")"};
+                 target_.path + "' (" + errno_text(error) + ")"};
   }
   temp_.clear();
   discard();

@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <utility>
 
+#include "common/util/errno_text.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/gate_report.h"
@@ -44,17 +43,6 @@ void print_scenario_end(const ScenarioReport& r, std::FILE* out, std::FILE* err)
     std::fprintf(err, "error: scenario %s: %s\n", r.result.scenario.c_str(), r.run_error().c_str());
   }
 }
-
-namespace {
-
-// "no such file or directory": strerror in the case the other reasons are written in.
-std::string errno_text(int error) {
-  std::string why = std::strerror(error);
-  if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
-  return why;
-}
-
-}  // namespace
 
 Expected<void> check_output_path(const char* flag, const std::string& path) {
   if (path.empty()) return {};

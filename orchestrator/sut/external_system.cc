@@ -6,9 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -16,6 +14,7 @@
 #include "common/net/host_port.h"
 #include "common/process/process_tree.h"
 #include "common/units/units.h"
+#include "common/util/errno_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/sut/metrics_scrape.h"
 
@@ -34,13 +33,6 @@ constexpr std::chrono::milliseconds kGoneWithin = 1s;
 // 0 when a connection was made within `timeout`, else the errno of the attempt.
 int try_connect(const sockaddr_in& addr, std::chrono::milliseconds timeout) {
   return net::connect_within(reinterpret_cast<const sockaddr*>(&addr), sizeof addr, timeout);
-}
-
-// "connection refused" (strerror, lower case: it ends a sentence of ours).
-std::string describe_errno(int error) {
-  std::string text = std::strerror(error);
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
 }
 
 // The IPv4 address of a readiness probe "HOST:PORT" or "tcp://HOST:PORT"; "HOST:PORT" for
@@ -121,7 +113,7 @@ Expected<void> wait_for_tcp(const std::string& endpoint, std::chrono::nanosecond
   const std::string named = key.empty() ? "" : " (key '" + std::string(key) + "')";
   return Error{"nothing accepted connections on " + target + named + " within " +
                format_duration_ns(static_cast<double>(time_given.count())) + " (startup_timeout" +
-               (last_error ? "; the last attempt: " + describe_errno(last_error) : "") + ")"};
+               (last_error ? "; the last attempt: " + errno_text(last_error) : "") + ")"};
 }
 
 std::vector<std::pair<std::string, std::string>> readiness_probes(
