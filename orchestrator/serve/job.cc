@@ -31,6 +31,13 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
     return flags ? std::string(flag) + " '" + shown_text(value) + "'"
                  : "field '" + std::string(field) + "' ('" + shown_text(value) + "')";
   };
+  // After a refused value git gave: which flag gives another ("; give --branch to store
+  // another"); nothing for a flag or a field, whose own value is refused.
+  auto give_another = [names, from_git](const char* flag) {
+    if (!from_git) return std::string();
+    return std::string("; give ") + flag +
+           (names == OptionNames::kFromGitSent ? " to send another" : " to store another");
+  };
   constexpr const char* kUnprintable =
       " has a control character (a line break, a tab, an escape) or invalid UTF-8; none is "
       "accepted in what is stored with the run (`runs list` and `runs show` print it)";
@@ -42,10 +49,7 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
     return Error{named(flag, field, start + "...") + " has " + std::to_string(size) + " bytes; " +
                  what + " may have at most " + std::to_string(max) +
                  " (it is stored with the run and is a label of the service's metrics)" +
-                 (from_git ? std::string("; give ") + flag +
-                                 (names == OptionNames::kFromGitSent ? " to send another"
-                                                                     : " to store another")
-                           : std::string())};
+                 give_another(flag)};
   };
   for (const auto& [flag, field, value] : {std::tuple{"--commit", "commit", &options.commit},
                                            std::tuple{"--branch", "branch", &options.branch}}) {
@@ -54,11 +58,7 @@ Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
                       field == std::string_view("commit") ? "a commit" : "a branch");
     }
     if (!prints_as_itself(*value)) {
-      return Error{named(flag, field, *value) + kUnprintable +
-                   (from_git ? std::string("; give ") + flag +
-                                   (names == OptionNames::kFromGitSent ? " to send another"
-                                                                       : " to store another")
-                             : std::string())};
+      return Error{named(flag, field, *value) + kUnprintable + give_another(flag)};
     }
   }
   if (options.labels.size() > kMaxLabels) {
