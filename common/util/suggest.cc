@@ -57,15 +57,22 @@ std::optional<std::string> closest_match(std::string_view word,
   return best;
 }
 
-std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {
+std::vector<std::string_view> nearest_matches(std::string_view word,
+                                              const std::vector<std::string_view>& candidates) {
+  std::vector<std::string_view> tied;
   auto best = closest_match(word, candidates);
-  if (!best) return "";
+  if (!best) return tied;
   // Equally close candidates are all named: "latency.p98" is as near to p90 as to p99.
   const size_t distance = edit_distance(word, *best);
-  std::vector<std::string_view> tied;
   for (std::string_view candidate : candidates) {
     if (edit_distance(word, candidate) == distance) tied.push_back(candidate);
   }
+  return tied;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {
+  const std::vector<std::string_view> tied = nearest_matches(word, candidates);
+  if (tied.empty()) return "";
   std::string out = " (did you mean ";
   for (size_t i = 0; i < tied.size(); ++i) {
     if (i > 0) out += i + 1 == tied.size() ? " or " : ", ";

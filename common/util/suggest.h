@@ -19,6 +19,11 @@ size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string_view>& candidates);
 
+// The candidates as close to `word` as the closest one, when that one is close enough to be a
+// plausible typo (several for a tie), else none: those that did_you_mean names.
+std::vector<std::string_view> nearest_matches(std::string_view word,
+                                              const std::vector<std::string_view>& candidates);
+
 // " (did you mean 'X'?)", " (did you mean 'X' or 'Y'?)" for a tie, or "" when nothing is close.
 std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates);
 

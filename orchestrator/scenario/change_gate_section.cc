@@ -34,7 +34,8 @@ bool read_gate_kind(TableReader& r, Gate& gate, bool compared) {
       diag.error(r.key_location(key), std::string("an absolute gate (kind = \"absolute\") takes "
                                                   "'max' or 'min', not '") +
                                           key + "'");
-    } else if (kind && *kind == "relative" && !r.has("baseline") && !r.has("against")) {
+    } else if (kind && *kind == "relative" && !r.has("baseline") && !r.has("against") &&
+               !r.misspelt("baseline") && !r.misspelt("against")) {
       diag.error(r.table_location(),
                  "a relative gate (kind = \"relative\") needs key 'baseline' " + r.context());
     }

@@ -26,7 +26,8 @@ namespace {
 // [worker_impls.NAME] with a bad command or adapter is: kept, it would stand for a router the
 // file does not describe (the misspelt impl read as builtin), and later checks that take its
 // settings would report mistakes that are not there. An unknown key alone leaves the table
-// read as written, the key unset, as in [worker_impls.NAME].
+// read as written, the key unset, as in [worker_impls.NAME]; one that misspells a key the table
+// needs ('adress') is its one error, not reported again as that key's absence.
 struct RefusedRouters {
   bool all = false;  // `routers` is not a table at all
   std::set<std::string, std::less<>> names;

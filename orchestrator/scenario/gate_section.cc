@@ -385,7 +385,10 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, WorkloadI
   for (std::string_view key : {"max", "min", "baseline", "against"}) {
     if (r.has(key) && (compared || key != "against")) present.push_back(key);
   }
-  if (present.empty() && !r.has("against")) {
+  // A misspelt one ('baselin') is reported where it is written, once.
+  const bool misspelt_kind =
+      r.misspelt("max") || r.misspelt("min") || r.misspelt("baseline") || r.misspelt("against");
+  if (present.empty() && !r.has("against") && !misspelt_kind) {
     diag.error(r.table_location(), "a gate needs exactly one of " + one_of + " " + r.context());
   } else if (present.size() > 1) {
     const bool range = present[0] == "max" && present[1] == "min";
@@ -421,7 +424,7 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, WorkloadI
   check_figure();
   read_paired_test(r, gate);
   for (std::string_view key : {"max_regression", "alpha", "fail_when_underpowered"}) {
-    if (!relative && !stray_against && r.has(key)) {
+    if (!relative && !stray_against && !misspelt_kind && r.has(key)) {
       diag.error(r.key_location(key), "key '" + std::string(key) +
                                           "' applies only to a relative gate (one with 'baseline'" +
                                           (compared ? " or 'against'" : "") + ")");
@@ -429,8 +432,10 @@ Gate read_gate(TableReader& r, const std::vector<Workload>& workloads, WorkloadI
   }
   if (relative) {
     if (!r.has("max_regression")) {
-      diag.error(r.table_location(),
-                 "a relative gate needs key 'max_regression' (such as \"5%\") " + r.context());
+      if (!r.misspelt("max_regression")) {
+        diag.error(r.table_location(),
+                   "a relative gate needs key 'max_regression' (such as \"5%\") " + r.context());
+      }
     } else if (auto v = r.percent("max_regression")) {
       if (*v <= 0) {
         diag.error(r.value_location("max_regression"), "key 'max_regression' must be more than 0%");

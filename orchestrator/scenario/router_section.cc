@@ -189,7 +189,8 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
       router.command = std::move(*v);
     }
   }
-  if (impl_known && command && !r.has("command")) {
+  // A misspelt key ('comand', 'adress') is reported where it is written, once.
+  if (impl_known && command && !r.has("command") && !r.misspelt("command")) {
     diag.error(r.table_location(), "impl = \"command\" needs key 'command' in " + section);
   }
   if (only_for("address", !builtin, "impl = \"command\" or \"external\"")) {
@@ -201,7 +202,7 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
       router.address = std::move(*v);
     }
   }
-  if (impl_known && !builtin && !r.has("address")) {
+  if (impl_known && !builtin && !r.has("address") && !r.misspelt("address")) {
     diag.error(r.table_location(), "impl = \"" + impl + "\" needs key 'address' in " + section);
   }
   // Where a WAMP transport is served apart from `address` (the bundled router's --rawsocket and

@@ -141,7 +141,9 @@ void read_scenario(TableReader& top, Scenario& scenario, const LoadOptions& opti
   Diagnostics& diag = top.diagnostics();
   top.check_keys(kTopKeys, kTopNotYet);
   if (!top.has("name")) {
-    diag.error(diag.file_start(), "missing required key 'name' at the top level");
+    if (!top.misspelt("name")) {
+      diag.error(diag.file_start(), "missing required key 'name' at the top level");
+    }
   } else if (auto name = top.string("name")) {
     if (std::string why = name_problem(*name); !why.empty()) {
       diag.error(top.value_location("name"),

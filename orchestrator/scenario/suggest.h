@@ -9,5 +9,6 @@ namespace benchgate::scenario {
 using benchgate::closest_match;
 using benchgate::did_you_mean;
 using benchgate::edit_distance;
+using benchgate::nearest_matches;
 
 }  // namespace benchgate::scenario

@@ -125,6 +125,7 @@ void TableReader::check_keys(const std::vector<std::string_view>& known,
       diagnostics_.error(key.source(), std::move(message));
       continue;
     }
+    for (std::string_view meant : nearest_matches(name, known)) misspelt_.emplace(meant);
     diagnostics_.error(key.source(), "unknown key '" + shown_text(name) + "' " + context_ +
                                          did_you_mean(name, known));
   }
@@ -145,6 +146,7 @@ Location TableReader::value_location(std::string_view key) const {
 
 bool TableReader::require(std::string_view key) {
   if (has(key)) return true;
+  if (misspelt(key)) return false;
   diagnostics_.error(table_location(),
                      "missing required key '" + std::string(key) + "' " + context_);
   return false;

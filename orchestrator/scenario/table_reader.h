@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ class TableReader {
 
   // Reports every key that is not in `known` (with a "did you mean") and every key in `not_yet`.
   void check_keys(const std::vector<std::string_view>& known, const std::vector<NotYet>& not_yet);
+  // Whether check_keys reported an unknown key as a misspelling of `key` ("did you mean 'key'?"):
+  // a `key` that is then missing is that one mistake, reported once, at the misspelling, and not
+  // again as a missing key.
+  bool misspelt(std::string_view key) const { return misspelt_.count(key) != 0; }
 
   const std::string& context() const { return context_; }
   Diagnostics& diagnostics() { return diagnostics_; }
@@ -45,7 +50,8 @@ class TableReader {
   Location key_location(std::string_view key) const;    // the table's when the key is absent
   Location value_location(std::string_view key) const;  // the table's when the key is absent
 
-  // Records "missing required key" when absent; returns whether it is present.
+  // Records "missing required key" when absent (unless misspelt: reported already); returns
+  // whether it is present.
   bool require(std::string_view key);
 
   std::optional<std::string> string(std::string_view key);
@@ -79,6 +85,7 @@ class TableReader {
   std::string context_;
   Diagnostics& diagnostics_;
   Interpolator& interpolator_;
+  std::set<std::string, std::less<>> misspelt_;  // the keys check_keys suggested
 };
 
 }  // namespace benchgate::scenario

@@ -68,6 +68,8 @@ RefusedWorkerImpls read_worker_impls(TableReader& top, Scenario& scenario) {
       continue;
     }
     if (!r.has("command")) {
+      // A misspelt 'command' or 'adapter' is reported where it is written, once.
+      if (r.misspelt("command") || r.misspelt("adapter")) continue;
       diag.error(r.table_location(), section + " needs 'command' (a worker program and its " +
                                          "arguments) or 'adapter' (h2load, wrk)");
       continue;

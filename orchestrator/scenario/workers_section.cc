@@ -48,7 +48,7 @@ void read_workers_table(TableReader& top, Scenario& scenario) {
   read_at(r, workers);
   if (auto count = r.integer("count", 1, workload_limits::kMaxWorkers)) {
     workers.count = static_cast<uint32_t>(*count);
-    if (!r.has("at")) {
+    if (!r.has("at") && !r.misspelt("at")) {
       diag.error(r.key_location("count"),
                  "key 'count' in [workers] needs 'at' (the workers to wait for); the workers "
                  "this machine spawns are as many as each workload's 'workers'");

@@ -167,6 +167,51 @@ max = "1s"
   EXPECT_TRUE(valid.ok()) << diagnostics_text(valid);
 }
 
+TEST(ScenarioCompare, AMisspeltKeyARouterNeedsIsOneErrorAndTheRouterIsRefused) {
+  // 'adress' for 'address' (and 'comand' for 'command'): the misspelling is the one mistake,
+  // reported at the key with what was meant; the table is not told again that it lacks the key
+  // it misspells, and the gate and [compare] naming the router say nothing.
+  const std::string text = R"(name = "c"
+[routers.a]
+impl = "builtin"
+[routers.b]
+impl = "external"
+adress = "127.0.0.1:18081"
+[routers.c]
+impl = "command"
+comand = ["x"]
+address = "127.0.0.1:18082"
+[compare]
+routers = ["a", "b", "c"]
+[[workloads]]
+name = "w"
+repetitions = 4
+[[gates]]
+workload = "w"
+variant = "b"
+metric = "errors.count"
+max = 0
+)";
+  LoadResult refused = load_hermetic(text);
+  EXPECT_EQ(test_support::diagnostic_lines(refused),
+            (std::vector<std::string>{
+                "s.toml:6:1: error: unknown key 'adress' in [routers.b] (did you mean 'address'?)",
+                "s.toml:9:1: error: unknown key 'comand' in [routers.c] (did you mean "
+                "'command'?)"}));
+  // As meant, the file is valid: the misspellings were its only mistakes.
+  std::string meant = text;
+  meant.replace(meant.find("adress"), 6, "address");
+  meant.replace(meant.find("comand"), 6, "command");
+  LoadResult valid = load_hermetic(meant);
+  EXPECT_TRUE(valid.ok()) << diagnostics_text(valid);
+  // In [router] too: one error.
+  EXPECT_EQ(test_support::diagnostic_lines(load_hermetic(
+                "name = \"c\"\n[router]\nimpl = \"external\"\nadress = \"127.0.0.1:1\"\n"
+                "[[workloads]]\nname = \"w\"\n")),
+            std::vector<std::string>{
+                "s.toml:4:1: error: unknown key 'adress' in [router] (did you mean 'address'?)"});
+}
+
 TEST(ScenarioCompare, AMisspeltRouterIsToldTheClosestAndAGateNamingTheMeantOneIsNotReported) {
   // 'cnad' for 'cand': the [compare] entry is told the router it may have meant; a gate on
   // 'cand' (or against it) is not told that it matches no variant, nor suggested the typo.

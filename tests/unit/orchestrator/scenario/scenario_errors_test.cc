@@ -227,7 +227,7 @@ TEST(ScenarioErrors, CommonSyntaxErrorsAreExplained) {
 
 TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
   auto errors = refusals_of(
-      "nmae = \"s\"\n"              // 1: unknown key, and so no name
+      "nmae = \"s\"\n"              // 1: unknown key, the missing name it misspells
       "[defaults]\n"                // 2
       "repetitions = 0\n"           // 3
       "[[workloads]]\n"             // 4
@@ -238,7 +238,6 @@ TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
       "metric = \"latency.p99\"\n"  // 9
       "max = 5\n");                 // 10
   EXPECT_EQ(errors, (std::vector<std::string>{
-                        "s.toml:1:1: error: missing required key 'name' at the top level",
                         "s.toml:1:1: error: unknown key 'nmae' at the top level (did you mean "
                         "'name'?)",
                         "s.toml:3:15: error: key 'repetitions' must be at least 1, got 0",
@@ -247,6 +246,56 @@ TEST(ScenarioErrors, EveryProblemOfAFileIsReportedInFileOrder) {
                         "s.toml:10:7: error: key 'max' must be a duration string such as "
                         "\"250ms\" or \"1.5s\", got integer 5",
                     }));
+}
+
+TEST(ScenarioErrors, AMisspeltRequiredKeyIsOneErrorNotAlsoAMissingKey) {
+  // Each misspelling is reported once, at the key, with what was meant: the key it misspells is
+  // not reported again as missing, nor the keys beside it as belonging to another kind of gate.
+  EXPECT_EQ(refusals_of("nme = \"s\"\n"               // 1
+                        "[[workloads]]\n"             // 2
+                        "nmae = \"w\"\n"              // 3
+                        "[[gates]]\n"                 // 4
+                        "workload = \"*\"\n"          // 5
+                        "metrc = \"latency.p99\"\n"   // 6
+                        "max = \"1s\"\n"              // 7
+                        "[[gates]]\n"                 // 8
+                        "workload = \"*\"\n"          // 9
+                        "metric = \"latency.p99\"\n"  // 10
+                        "baselin = \"main\"\n"        // 11
+                        "max_regression = \"5%\"\n"   // 12
+                        "[[gates]]\n"                 // 13
+                        "workload = \"*\"\n"          // 14
+                        "metric = \"latency.p99\"\n"  // 15
+                        "baseline = \"main\"\n"       // 16
+                        "max_regresion = \"5%\"\n"    // 17
+                        "[[gates]]\n"                 // 18
+                        "workload = \"*\"\n"          // 19
+                        "metric = \"latency.p99\"\n"  // 20
+                        "kind = \"relative\"\n"       // 21
+                        "basline = \"main\"\n"        // 22
+                        "[workers]\n"                 // 23
+                        "count = 2\n"                 // 24
+                        "att = \"127.0.0.1:1\"\n"),   // 25
+            (std::vector<std::string>{
+                "s.toml:1:1: error: unknown key 'nme' at the top level (did you mean 'name'?)",
+                "s.toml:3:1: error: unknown key 'nmae' in [[workloads]] #1 (did you mean "
+                "'name'?)",
+                "s.toml:6:1: error: unknown key 'metrc' in [[gates]] #1 (did you mean "
+                "'metric'?)",
+                "s.toml:11:1: error: unknown key 'baselin' in [[gates]] #2 (did you mean "
+                "'baseline'?)",
+                "s.toml:17:1: error: unknown key 'max_regresion' in [[gates]] #3 (did you mean "
+                "'max_regression'?)",
+                "s.toml:22:1: error: unknown key 'basline' in [[gates]] #4 (did you mean "
+                "'baseline'?)",
+                "s.toml:25:1: error: unknown key 'att' in [workers] (did you mean 'at'?)",
+            }));
+  // A key far from every known one is no misspelling of the missing one: both are reported.
+  EXPECT_EQ(refusals_of("title = \"s\"\n[[workloads]]\nname = \"w\"\n"),
+            (std::vector<std::string>{
+                "s.toml:1:1: error: missing required key 'name' at the top level",
+                "s.toml:1:1: error: unknown key 'title' at the top level",
+            }));
 }
 
 TEST(ScenarioErrors, ConnectionsBelowWorkersTimesThreadsBlamesTheConnectionsKey) {

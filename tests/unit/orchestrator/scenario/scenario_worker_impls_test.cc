@@ -142,6 +142,20 @@ name = "a"
                 "s.toml:2:16: error: key 'worker_impls' must be a table, got integer 5"});
 }
 
+TEST(ScenarioWorkerImpls, AMisspeltCommandOrAdapterIsOneErrorAndTheEntryIsRefused) {
+  // 'comand' for 'command': reported at the key with what was meant, and not again as an entry
+  // with neither 'command' nor 'adapter', nor where a workload names the entry.
+  for (const char* key : {"comand", "adaptor"}) {
+    const auto lines = test_support::diagnostic_lines(
+        test_support::load_hermetic(std::string("name = \"w\"\n[worker_impls.py]\n") + key +
+                                    " = [\"x\"]\n[[workloads]]\nname = \"a\"\nworker = \"py\"\n"));
+    const std::string meant = std::string(key) == "comand" ? "command" : "adapter";
+    EXPECT_EQ(lines,
+              std::vector<std::string>{"s.toml:3:1: error: unknown key '" + std::string(key) +
+                                       "' in [worker_impls.py] (did you mean '" + meant + "'?)"});
+  }
+}
+
 TEST(ScenarioWorkerImpls, AnEmptyCommandOrArgumentIsAnError) {
   for (const char* command : {"[]", "[\"\"]", "[\"a\", \"\"]"}) {
     auto r = load_in_tmp_dir(std::string("name = \"w\"\n[worker_impls.x]\ncommand = ") + command +
