@@ -20,6 +20,7 @@ set(BENCHGATE_COMMON_SOURCES
   net/completion_ring.cc
   net/connect_within.cc
   net/listener_wakeup.cc
+  net/bind_trial.cc
   net/listen_failure.cc
   net/owner_only_socket.cc
   net/acked_bytes.cc

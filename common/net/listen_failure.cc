@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "common/net/bind_trial.h"
 #include "common/net/host_port.h"
 
 namespace benchgate::net {
@@ -81,35 +82,20 @@ std::string tcp_failure(const std::string& address) {
   // HOST:PORT as every benchgate address is read (host_port.h), with that parser's reason.
   const HostPortSplit split = split_host_port(address, kListenMinPort);
   if (!split.ok()) return "not a valid HOST:PORT or unix:PATH: " + split.reason;
-  const std::string& host = split.host;
-  const std::string port_text = std::to_string(split.port);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  if (const int rc = ::getaddrinfo(host.c_str(), port_text.c_str(), &hints, &found); rc != 0) {
-    return "cannot resolve " + host + ": " + ::gai_strerror(rc);
+  const BindTrial trial = try_binding(split.host, split.port);
+  if (trial.resolve_error != 0) {
+    return "cannot resolve " + split.host + ": " + ::gai_strerror(trial.resolve_error);
   }
-  std::string why = "gRPC could not listen there";
-  for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
-    const int fd = ::socket(at->ai_family, at->ai_socktype | SOCK_CLOEXEC, at->ai_protocol);
-    if (fd < 0) continue;
-    // As gRPC and Asio listen: a port held only by connections in TIME_WAIT is free to them.
-    const int on = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    const bool bound = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0;
-    const int error = errno;
-    ::close(fd);
-    if (!bound) {
-      why = error == EADDRINUSE      ? "port " + port_text + " is in use"
-            : error == EADDRNOTAVAIL ? host + " is not an address of this machine"
-                                     : std::string("bind: ") + std::strerror(error);
-      break;
-    }
+  // The first address that does not bind names why; one of a family this kernel lacks (no
+  // socket) is passed over, as gRPC passes it over.
+  for (const BindTrial::Attempt& attempt : trial.attempts) {
+    if (!attempt.socket_made || attempt.bound()) continue;
+    const std::string port_text = std::to_string(split.port);
+    return attempt.error == EADDRINUSE      ? "port " + port_text + " is in use"
+           : attempt.error == EADDRNOTAVAIL ? split.host + " is not an address of this machine"
+                                            : std::string("bind: ") + std::strerror(attempt.error);
   }
-  ::freeaddrinfo(found);
-  return why;
+  return "gRPC could not listen there";
 }
 
 }  // namespace

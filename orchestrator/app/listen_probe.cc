@@ -2,12 +2,10 @@
 #include "orchestrator/app/listen_probe.h"
 
 #include <netdb.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <string>
 
+#include "common/net/bind_trial.h"
 #include "common/net/host_port.h"
 #include "common/util/errno_text.h"
 
@@ -21,36 +19,16 @@ std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   // which the kernel would bind modulo 65536 (99999 as 34463), too.
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
   if (!split.ok()) return listen_address_reason(split);
-  const std::string& host = split.host;
-  const std::string port = std::to_string(split.port);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    return lowercase_first(::gai_strerror(rc));
-  }
+  // Bound as the servers bind (net::try_binding: SO_REUSEADDR, so a socket in TIME_WAIT does
+  // not block; no SO_REUSEPORT, so a listening socket does). Free when any address binds, as
+  // the libraries listen when one does; else the last address's reason.
+  const net::BindTrial trial = net::try_binding(split.host, split.port);
+  if (trial.resolve_error != 0) return lowercase_first(::gai_strerror(trial.resolve_error));
   std::optional<std::string> reason;
-  // As the servers do: SO_REUSEADDR (a socket in TIME_WAIT does not block), no SO_REUSEPORT
-  // (a listening socket does).
-  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
-    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) {
-      reason = errno_text(errno);
-      continue;
-    }
-    const int on = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    const bool bound = ::bind(fd, a->ai_addr, a->ai_addrlen) == 0;
-    if (!bound) reason = errno_text(errno);
-    ::close(fd);
-    if (bound) {
-      reason.reset();
-      break;
-    }
+  for (const net::BindTrial::Attempt& attempt : trial.attempts) {
+    if (attempt.bound()) return std::nullopt;
+    reason = errno_text(attempt.error);
   }
-  ::freeaddrinfo(found);
   return reason;
 }
 

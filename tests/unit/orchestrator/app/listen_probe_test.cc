@@ -4,7 +4,13 @@
 // where the worker's and the router's listen flags refuse both.
 #include "orchestrator/app/listen_probe.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
 
 namespace benchgate::app {
 namespace {
@@ -22,6 +28,26 @@ TEST(ListenProbe, AnAddressThatIsNotHostPortIsRefusedWithTheSharedParsersReason)
   EXPECT_EQ(why_cannot_listen("127.0.0.1:99999"),
             "its port '99999' is not a number from 0 to 65535");
   EXPECT_EQ(why_cannot_listen("127.0.0.1:"), "its port '' is not a number from 0 to 65535");
+}
+
+// The kernel's reason, in the case the messages write it, where the port is held: serve and
+// `run --metrics-listen` refuse it before a server prints gRPC's or the HTTP library's words.
+TEST(ListenProbe, APortAListenerHoldsIsNamedInTheKernelsWords) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  EXPECT_EQ(why_cannot_listen("127.0.0.1:" + port), "address already in use");
+  EXPECT_EQ(why_cannot_listen("localhost:" + port), "address already in use");
+  EXPECT_EQ(why_cannot_listen("192.0.2.1:0"), "cannot assign requested address");
+  ::close(fd);
+  EXPECT_EQ(why_cannot_listen("127.0.0.1:" + port), std::nullopt);
 }
 
 TEST(ListenProbe, AFreePortAndAUnixPathAreLeftToTheServer) {

@@ -1,0 +1,33 @@
+// Whether a server could listen on HOST:PORT, asked of the kernel by binding as the server
+// would. The bind trial has two readers, which each kept a getaddrinfo-and-bind loop
+// of their own before: the orchestrator asks before an HTTP or gRPC server listens
+// (orchestrator/app/listen_probe.h: free when any address binds, as the servers listen when
+// one does), and a server asks after gRPC failed to listen (listen_failure.h: the first
+// address that does not bind names why).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace benchgate::net {
+
+struct BindTrial {
+  // getaddrinfo's error (for gai_strerror) where `host` did not resolve; 0 otherwise.
+  int resolve_error = 0;
+  struct Attempt {
+    bool socket_made = false;  // false: socket() failed (an address family this kernel lacks)
+    int error = 0;             // socket()'s or bind()'s errno; 0 where the address bound
+    bool bound() const { return error == 0; }
+  };
+  // One an address getaddrinfo gave, in its order.
+  std::vector<Attempt> attempts;
+};
+
+// Binds a TCP socket on each address `host` (without brackets: "::1") and `port` resolve to as
+// a listener resolves them (getaddrinfo with AI_PASSIVE), with SO_REUSEADDR as gRPC, Asio and
+// CivetWeb set it (a port held only by connections in TIME_WAIT is free) and no SO_REUSEPORT (a
+// socket listening there holds it), and closes each at once: nothing is left bound.
+BindTrial try_binding(const std::string& host, uint16_t port);
+
+}  // namespace benchgate::net
