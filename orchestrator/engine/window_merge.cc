@@ -21,8 +21,8 @@ Expected<void> check_consistent(const v1::WindowResult& part, size_t worker) {
                                  std::to_string(part.operations()) + " operations");
   }
   for (const std::string& problem :
-       {workers::check_error_kinds(part), workers::check_error_total(part),
-        workers::check_in_window(part)}) {
+       {workers::check_error_kinds(part), workers::check_not_measured(part),
+        workers::check_error_total(part), workers::check_in_window(part)}) {
     if (!problem.empty()) return malformed(worker, problem);
   }
   return {};

@@ -26,9 +26,12 @@ bool declared(const v1::WindowResult& result, std::string_view field) {
 
 // Names a worker may list in not_measured (worker.proto): fields it could not fill, and
 // errors.KIND for an error kind it cannot detect.
+constexpr const char* kNotMeasuredFields[] = {"bytes_sent", "bytes_received", "data_window",
+                                              "latency",    "service_time",   "cpu",
+                                              "late_sends", "unsent",         "payload_bytes"};
+
 bool known_not_measured(const std::string& name) {
-  for (const char* field : {"bytes_sent", "bytes_received", "data_window", "latency",
-                            "service_time", "cpu", "late_sends", "unsent", "payload_bytes"}) {
+  for (const char* field : kNotMeasuredFields) {
     if (name == field) return true;
   }
   return name.rfind("errors.", 0) == 0 && error_kinds::known(std::string_view(name).substr(7));
@@ -96,6 +99,18 @@ std::string check_error_kinds(const v1::WindowResult& result) {
     }
   }
   return {};
+}
+
+std::string check_not_measured(const v1::WindowResult& result) {
+  std::string unknown;
+  for (const std::string& name : result.not_measured()) {
+    if (!known_not_measured(name)) unknown += (unknown.empty() ? "'" : ", '") + name + "'";
+  }
+  if (unknown.empty()) return {};
+  std::string fields;
+  for (const char* field : kNotMeasuredFields) fields += std::string(field) + ", ";
+  return "not_measured names no field a worker may leave unmeasured: " + unknown +
+         " (the fields: " + fields + "errors.KIND)";
 }
 
 std::string check_in_window(const v1::WindowResult& result) {
@@ -210,13 +225,10 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                      : std::to_string(result.in_window().successes()) + " of " +
                            std::to_string(result.successes()) + " successes in the window"});
 
-  std::string unknown;
-  for (const std::string& name : result.not_measured()) {
-    if (!known_not_measured(name)) unknown += (unknown.empty() ? "" : ", ") + name;
-  }
-  out.push_back({w + "not_measured names known fields", unknown.empty(),
+  const std::string not_measured = check_not_measured(result);
+  out.push_back({w + "not_measured names known fields", not_measured.empty(),
                  "declared: " + joined(result.not_measured()) +
-                     (unknown.empty() ? "" : "; unknown: " + unknown)});
+                     (not_measured.empty() ? "" : "; " + not_measured)});
 
   if (declared(result, "latency")) {
     check_tool_latency(result, w, out);

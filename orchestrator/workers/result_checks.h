@@ -40,6 +40,11 @@ std::string check_error_total(const v1::WindowResult& result);
 // an `errors.KIND` in not_measured names one of them and counts none.
 std::string check_error_kinds(const v1::WindowResult& result);
 
+// not_measured names fields a worker may leave unmeasured (`bytes_sent`, `latency`, ...,
+// `errors.KIND`; docs/WORKER_PROTOCOL.md), nothing else: "" when it does, else the names that
+// are no such field, and the fields.
+std::string check_not_measured(const v1::WindowResult& result);
+
 // What completed inside the window is part of what completed (docs/MEASUREMENT.md
 // "Throughput"): in_window.successes <= successes, in_window.bytes_received <= bytes_received,
 // and the payload of those successes was read in those bytes, in_window.payload_bytes <=

@@ -344,6 +344,26 @@ TEST(WindowMerge, ErrorsOfAKindTheProtocolDoesNotDefineAreRefused) {
   EXPECT_EQ(rep->errors.at("timeout"), 3u);
 }
 
+// not_measured names fields only, by run as by worker-check (workers/result_checks.h): a name
+// that is no field would otherwise reach the reports as a figure "not measured".
+TEST(WindowMerge, NotMeasuredNamesThatAreNoFieldAreRefused) {
+  auto liar = part(10, 1, 2, 1000);
+  liar.add_not_measured("cpu");
+  liar.add_not_measured("throughput");
+  auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(
+      rep.message().find("worker 1 sent a malformed result: not_measured names no field a "
+                         "worker may leave unmeasured: 'throughput' (the fields: bytes_sent, "),
+      std::string::npos)
+      << rep.message();
+  liar.clear_not_measured();
+  liar.add_not_measured("cpu");
+  rep = merge_window({liar}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_FALSE(rep->measured("cpu"));
+}
+
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.mutable_latency()->set_hdr_v2_compressed("garbage");
