@@ -6,6 +6,8 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -80,10 +82,14 @@ const RealmAuth* AuthConfig::realm(std::string_view name) const {
 
 namespace {
 
-// A problem found while reading: thrown inside this file only, caught by parse_auth_config.
-struct Problem {
-  std::string text;
-};
+// As many problems as the scenario loader lists (orchestrator/scenario/diagnostics.h): a file
+// with more is listed up to there, with a line saying so.
+constexpr size_t kMaxListed = 100;
+
+// Thrown by Reader::fail once the problem is recorded: it abandons the part being read (a
+// realm's name, a role, a permission, a principal), whose later checks would only follow from
+// it, and the reader goes on with the next part. Never leaves this file.
+struct Abandon {};
 
 std::string located(const std::string& path, const toml::source_position& at,
                     const std::string& text) {
@@ -91,28 +97,82 @@ std::string located(const std::string& path, const toml::source_position& at,
          ": error: " + text;
 }
 
+// A problem where it was found, to list the problems in file order.
+struct Problem {
+  toml::source_position at;
+  std::string text;
+};
+
+// The roles of a realm that were refused: a principal naming one is not told that the realm
+// has no such role. `unnamed`: one without a readable name, which any role a principal names
+// may have been.
+struct RefusedRoles {
+  std::set<std::string, std::less<>> names;
+  bool unnamed = false;
+  bool covers(std::string_view name) const { return unnamed || names.count(name) != 0; }
+};
+
 class Reader {
  public:
   explicit Reader(const std::string& path) : path_(path) {}
 
-  // FILE:LINE:COLUMN: error: TEXT, as the scenario loader writes its problems.
+  // Records FILE:LINE:COLUMN: error: TEXT, as the scenario loader writes its problems, and
+  // abandons the part being read.
   [[noreturn]] void fail(const toml::source_region& region, const std::string& text) const {
-    throw Problem{located(path_, region.begin, text)};
+    record(region, text);
+    throw Abandon{};
   }
   [[noreturn]] void fail(const toml::node& node, const std::string& text) const {
     fail(node.source(), text);
   }
 
-  // Refuses keys outside `known` (a typo would otherwise weaken a rule silently), at the key,
-  // told the nearest known key.
+  void record(const toml::source_region& region, const std::string& text) const {
+    problems_.push_back(Problem{region.begin, text});
+  }
+
+  // Runs `read`, one part of the file; whether it found no problem.
+  template <typename Read>
+  bool attempt(Read&& read) const {
+    try {
+      read();
+      return true;
+    } catch (const Abandon&) {
+      return false;
+    }
+  }
+
+  // Every problem found, in file order, at most kMaxListed of them (then a line saying so),
+  // one a line; empty when there was none.
+  std::string problems() const {
+    std::vector<Problem> sorted = problems_;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Problem& a, const Problem& b) {
+      return std::tie(a.at.line, a.at.column) < std::tie(b.at.line, b.at.column);
+    });
+    std::string out;
+    for (size_t i = 0; i < sorted.size() && i < kMaxListed; ++i) {
+      out += (out.empty() ? "" : "\n") + located(path_, sorted[i].at, sorted[i].text);
+    }
+    if (sorted.size() > kMaxListed) {
+      out += "\n" + path_ + ": error: more than " + std::to_string(kMaxListed) +
+             " problems; the first " + std::to_string(kMaxListed) + " in the file are listed";
+    }
+    return out;
+  }
+
+  // Refuses keys outside `known` (a typo would otherwise weaken a rule silently), each at the
+  // key, told the nearest known key; with one, the part is abandoned after them all (a
+  // misspelt key is not then reported again as missing).
   void only_keys(const toml::table& table, std::initializer_list<std::string_view> known,
                  const std::string& what) const {
+    bool unknown = false;
     for (const auto& [key, value] : table) {
       if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
-        fail(key.source(), "unknown key '" + std::string(key.str()) + "' in " + what +
-                               did_you_mean(key.str(), std::vector<std::string_view>(known)));
+        record(key.source(), "unknown key '" + std::string(key.str()) + "' in " + what +
+                                 did_you_mean(key.str(), std::vector<std::string_view>(known)));
+        unknown = true;
       }
     }
+    if (unknown) throw Abandon{};
   }
 
   std::string string(const toml::table& table, std::string_view key, const std::string& what,
@@ -150,6 +210,7 @@ class Reader {
     return array;
   }
 
+  // A role; a problem in one of its permissions is recorded and the others are read.
   Role read_role(const toml::table& table) const {
     only_keys(table, {"name", "permissions"}, "a [[realm.role]]");
     Role role;
@@ -159,37 +220,42 @@ class Reader {
     const auto* list = node->as_array();
     if (list == nullptr) fail(*node, "key 'permissions' must be an array of inline tables");
     for (const toml::node& item : *list) {
-      const auto* entry = item.as_table();
-      if (entry == nullptr) fail(item, "each permission must be a table { prefix, allow }");
-      only_keys(*entry, {"prefix", "allow"}, "a permission");
-      Permission permission;
-      permission.prefix = string(*entry, "prefix", "a permission", true);
-      const toml::node* allow = entry->get("allow");
-      if (allow == nullptr) fail(*entry, "a permission needs the key 'allow'");
-      const auto* actions = allow->as_array();
-      if (actions == nullptr) fail(*allow, "key 'allow' must be an array of strings");
-      for (const toml::node& action : *actions) {
-        const auto* name = action.as_string();
-        if (name == nullptr) fail(action, "key 'allow' must be an array of strings");
-        bool known = false;
-        for (int a = 0; a < kActions; ++a) {
-          if (name->get() == action_name(static_cast<Action>(a))) {
-            permission.allow[static_cast<size_t>(a)] = true;
-            known = true;
-          }
-        }
-        if (!known) {
-          fail(action, "allow value '" + name->get() +
-                           "' is not one of call, register, publish, subscribe" +
-                           did_you_mean(name->get(), {"call", "register", "publish", "subscribe"}));
-        }
-      }
-      role.permissions.push_back(std::move(permission));
+      attempt([&] { role.permissions.push_back(read_permission(item)); });
     }
     return role;
   }
 
-  Principal read_principal(const toml::table& table, const RealmAuth& realm) const {
+  Permission read_permission(const toml::node& item) const {
+    const auto* entry = item.as_table();
+    if (entry == nullptr) fail(item, "each permission must be a table { prefix, allow }");
+    only_keys(*entry, {"prefix", "allow"}, "a permission");
+    Permission permission;
+    permission.prefix = string(*entry, "prefix", "a permission", true);
+    const toml::node* allow = entry->get("allow");
+    if (allow == nullptr) fail(*entry, "a permission needs the key 'allow'");
+    const auto* actions = allow->as_array();
+    if (actions == nullptr) fail(*allow, "key 'allow' must be an array of strings");
+    for (const toml::node& action : *actions) {
+      const auto* name = action.as_string();
+      if (name == nullptr) fail(action, "key 'allow' must be an array of strings");
+      bool known = false;
+      for (int a = 0; a < kActions; ++a) {
+        if (name->get() == action_name(static_cast<Action>(a))) {
+          permission.allow[static_cast<size_t>(a)] = true;
+          known = true;
+        }
+      }
+      if (!known) {
+        fail(action, "allow value '" + name->get() +
+                         "' is not one of call, register, publish, subscribe" +
+                         did_you_mean(name->get(), {"call", "register", "publish", "subscribe"}));
+      }
+    }
+    return permission;
+  }
+
+  Principal read_principal(const toml::table& table, const RealmAuth& realm,
+                           const RefusedRoles& refused) const {
     only_keys(table,
               {"authid", "role", "method", "secret", "salt", "iterations", "keylen", "kdf",
                "memory", "pubkey"},
@@ -200,7 +266,8 @@ class Reader {
     if (p.authid.empty()) fail(*table.get("authid"), "key 'authid' must not be empty");
     const std::string role = string(table, "role", what, true);
     p.role = realm.role(role);
-    if (p.role == nullptr) {
+    // A role refused above is not reported again where a principal names it.
+    if (p.role == nullptr && !refused.covers(role)) {
       std::vector<std::string_view> roles;
       for (const auto& r : realm.roles) roles.push_back(r->name);
       fail(*table.get("role"), "role = '" + role + "' names no [[realm.role]] of realm '" +
@@ -307,38 +374,73 @@ class Reader {
     return p;
   }
 
+  // The config, or nothing when a problem was found (problems() lists them). Each part is read
+  // on its own, so that every independent problem is found in one load: the realms, each
+  // realm's name, roles, permissions and principals.
   std::shared_ptr<const AuthConfig> read(const toml::table& root) const {
-    only_keys(root, {"realm"}, "the auth config, which takes only [[realm]] tables");
+    // An unknown key at the top is no reason not to read the realms.
+    attempt(
+        [&] { only_keys(root, {"realm"}, "the auth config, which takes only [[realm]] tables"); });
     auto config = std::make_shared<AuthConfig>();
     config->path = path_;
-    const toml::array* realms = array_of_tables(root, "realm");
+    const toml::array* realms = nullptr;
+    if (!attempt([&] { realms = array_of_tables(root, "realm"); })) return nullptr;
     if (realms == nullptr || realms->empty()) {
-      throw Problem{path_ + ":1:1: error: the auth config defines no [[realm]]"};
+      // Not when the top has an unknown key, reported above: most likely a misspelt 'realm'.
+      if (problems_.empty()) {
+        record(toml::source_region{{1, 1}, {1, 1}, nullptr},
+               "the auth config defines no [[realm]]");
+      }
+      return nullptr;
     }
     for (const toml::node& node : *realms) {
       const toml::table& table = *node.as_table();
-      only_keys(table, {"name", "role", "principal"}, "a [[realm]]");
       auto realm = std::make_unique<RealmAuth>();
-      realm->name = string(table, "name", "a [[realm]]", true);
-      if (!is_valid_uri(realm->name)) {
-        fail(*table.get("name"), "name = '" + realm->name + "' is not a valid realm URI");
-      }
-      if (config->realm(realm->name) != nullptr) {
-        fail(*table.get("name"), "realm '" + realm->name + "' is defined twice");
-      }
-      if (const toml::array* roles = array_of_tables(table, "role")) {
+      const bool keys_known = attempt([&] {
+        only_keys(table, {"name", "role", "principal"}, "a [[realm]]");
+      });
+      // A realm whose name cannot be read is not read further: its roles' and principals'
+      // problems name the realm. A misspelt 'name' is reported once, as an unknown key.
+      if (!keys_known && !table.contains("name")) continue;
+      if (!attempt([&] { realm->name = string(table, "name", "a [[realm]]", true); })) continue;
+      attempt([&] {
+        if (!is_valid_uri(realm->name)) {
+          fail(*table.get("name"), "name = '" + realm->name + "' is not a valid realm URI");
+        }
+        if (config->realm(realm->name) != nullptr) {
+          fail(*table.get("name"), "realm '" + realm->name + "' is defined twice");
+        }
+      });
+      RefusedRoles refused;
+      const toml::array* roles = nullptr;
+      attempt([&] { roles = array_of_tables(table, "role"); });
+      if (roles != nullptr) {
         for (const toml::node& role_node : *roles) {
-          Role role = read_role(*role_node.as_table());
-          if (realm->role(role.name) != nullptr) {
-            fail(role_node,
-                 "role '" + role.name + "' is defined twice in realm '" + realm->name + "'");
+          const toml::table& role_table = *role_node.as_table();
+          const bool read = attempt([&] {
+            Role role = read_role(role_table);
+            if (realm->role(role.name) != nullptr) {
+              fail(role_node,
+                   "role '" + role.name + "' is defined twice in realm '" + realm->name + "'");
+            }
+            realm->roles.push_back(std::make_unique<Role>(std::move(role)));
+          });
+          if (read) continue;
+          const auto* name = role_table.get_as<std::string>("name");
+          if (name != nullptr) {
+            refused.names.insert(name->get());
+          } else {
+            refused.unnamed = true;
           }
-          realm->roles.push_back(std::make_unique<Role>(std::move(role)));
         }
       }
-      if (const toml::array* principals = array_of_tables(table, "principal")) {
+      const toml::array* principals = nullptr;
+      attempt([&] { principals = array_of_tables(table, "principal"); });
+      if (principals != nullptr) {
         for (const toml::node& principal : *principals) {
-          realm->principals.push_back(read_principal(*principal.as_table(), *realm));
+          attempt([&] {
+            realm->principals.push_back(read_principal(*principal.as_table(), *realm, refused));
+          });
         }
       }
       for (size_t i = 0; i < realm->principals.size(); ++i) {
@@ -350,11 +452,13 @@ class Reader {
       }
       config->realms.push_back(std::move(realm));
     }
+    if (!problems_.empty()) return nullptr;
     return config;
   }
 
  private:
   const std::string& path_;
+  mutable std::vector<Problem> problems_;
 };
 
 }  // namespace
@@ -373,13 +477,11 @@ Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view t
     return Error{
         located(path, e.source().begin, "TOML syntax error: " + std::string(e.description()))};
   }
-  try {
-    auto config = Reader(path).read(root);
-    std::const_pointer_cast<AuthConfig>(config)->mock_key = bauth::sha256(bauth::as_bytes(text));
-    return config;
-  } catch (const Problem& problem) {
-    return Error{problem.text};
-  }
+  const Reader reader(path);
+  auto config = reader.read(root);
+  if (!config) return Error{reader.problems()};
+  std::const_pointer_cast<AuthConfig>(config)->mock_key = bauth::sha256(bauth::as_bytes(text));
+  return config;
 }
 
 Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path) {

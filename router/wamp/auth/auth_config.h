@@ -96,7 +96,8 @@ struct AuthConfig {
   const RealmAuth* realm(std::string_view name) const;
 };
 
-// Parses `text` (the contents of `path`); the error names path:line:column, key and value.
+// Parses `text` (the contents of `path`); the error lists every problem found (at most 100),
+// one a line in file order, each naming path:line:column, key and value.
 Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view text,
                                                               const std::string& path);
 Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path);

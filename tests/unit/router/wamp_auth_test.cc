@@ -184,6 +184,74 @@ TEST(WampAuthConfig, AMisspeltKeyOrValueIsReportedAtItWithTheNearestKnownOne) {
             "'argon2id13'?)");
 }
 
+TEST(WampAuthConfig, EveryIndependentProblemIsListedInFileOrderEachOnce) {
+  // A load that stopped at its first problem made the user fix a file one error per router
+  // start. Every role, permission, principal and realm name is checked on its own; within one,
+  // the first problem (or every unknown key of it) is reported and the rest of it is not read,
+  // and a principal naming a role refused above is not told the realm has no such role.
+  EXPECT_EQ(error_of("[[realm]]\n"                                               // 1
+                     "name = \"r\"\n"                                            // 2
+                     "[[realm.role]]\n"                                          // 3
+                     "name = \"caller\"\n"                                       // 4
+                     "permissions = [{ prefix = \"a.\", allow = [\"cal\"] },\n"  // 5
+                     "               { prefix = \"b.\", alow = [\"call\"] }]\n"  // 6
+                     "[[realm.role]]\n"                                          // 7
+                     "name = \"admin\"\n"                                        // 8
+                     "colour = 1\n"                                              // 9
+                     "[[realm.principal]]\n"                                     // 10
+                     "authid = \"a\"\n"                                          // 11
+                     "role = \"admin\"\n"                                        // 12
+                     "method = \"tiket\"\n"                                      // 13
+                     "secret = \"s\"\n"                                          // 14
+                     "[[realm.principal]]\n"                                     // 15
+                     "authid = \"b\"\n"                                          // 16
+                     "role = \"caller\"\n"                                       // 17
+                     "method = \"ticket\"\n"                                     // 18
+                     "secert = \"s\"\n"                                          // 19
+                     "[[realm]]\n"                                               // 20
+                     "name = \"bad realm\"\n"                                    // 21
+                     "[[realm.principal]]\n"                                     // 22
+                     "authid = \"c\"\n"                                          // 23
+                     "role = \"nobody\"\n"                                       // 24
+                     "method = \"ticket\"\n"                                     // 25
+                     "secret = \"s\"\n"                                          // 26
+                     "[[realm]]\n"                                               // 27
+                     "nmae = \"x\"\n"),                                          // 28
+            "auth.toml:5:42: error: allow value 'cal' is not one of call, register, publish, "
+            "subscribe (did you mean 'call'?)\n"
+            "auth.toml:6:33: error: unknown key 'alow' in a permission (did you mean 'allow'?)\n"
+            "auth.toml:9:1: error: unknown key 'colour' in a [[realm.role]]\n"
+            "auth.toml:13:10: error: method = 'tiket' is not one of ticket, wampcra, wamp-scram, "
+            "cryptosign (did you mean 'ticket'?)\n"
+            "auth.toml:19:1: error: unknown key 'secert' in a [[realm.principal]] (did you mean "
+            "'secret'?)\n"
+            "auth.toml:21:8: error: name = 'bad realm' is not a valid realm URI\n"
+            "auth.toml:24:8: error: role = 'nobody' names no [[realm.role]] of realm 'bad realm'\n"
+            "auth.toml:28:1: error: unknown key 'nmae' in a [[realm]] (did you mean 'name'?)");
+  // A misspelt 'realm' is the one problem: the file is not told again that it has no realm.
+  EXPECT_EQ(error_of("[[realms]]\nname = \"r\"\n"),
+            "auth.toml:1:3: error: unknown key 'realms' in the auth config, which takes only "
+            "[[realm]] tables (did you mean 'realm'?)");
+}
+
+TEST(WampAuthConfig, PastAHundredProblemsTheFirstHundredInTheFileAreListed) {
+  std::string text = "[[realm]]\nname = \"r\"\n";
+  for (int i = 0; i < 150; ++i) {
+    text += "[[realm.role]]\nname = \"r" + std::to_string(i) + "\"\ncolour = 1\n";
+  }
+  const std::string message = error_of(text);
+  const size_t lines = static_cast<size_t>(std::count(message.begin(), message.end(), '\n')) + 1;
+  EXPECT_EQ(lines, 101u) << message;
+  EXPECT_TRUE(
+      message.starts_with("auth.toml:5:1: error: unknown key 'colour' in a [[realm.role]]\n"))
+      << message;
+  EXPECT_NE(message.find("auth.toml:302:1: error: unknown key 'colour'"), std::string::npos);
+  EXPECT_EQ(message.find("auth.toml:305:1:"), std::string::npos);
+  EXPECT_TRUE(message.ends_with(
+      "\nauth.toml: error: more than 100 problems; the first 100 in the file are listed"))
+      << message;
+}
+
 TEST(WampAuthHandshake, WithoutConfigEverySessionIsAnonymous) {
   Handshake handshake(nullptr);
   const Step step = handshake.hello("any.realm", Json::object(), 7);
