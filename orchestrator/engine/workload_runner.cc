@@ -12,6 +12,7 @@
 #include "orchestrator/engine/timeline.h"
 #include "orchestrator/engine/window_merge.h"
 #include "orchestrator/grpc/channel.h"
+#include "orchestrator/workers/result_checks.h"
 #include "orchestrator/workers/worker_streams.h"
 
 namespace benchgate::engine {
@@ -384,12 +385,18 @@ class WorkloadRun {
         const auto& blob = progress.latency().hdr_v2_compressed();
         std::optional<HdrHistogram> interval_latency;
         if (!blob.empty()) {
-          auto interval = HdrHistogram::decode(
-              std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
-          if (interval) {
-            so_far.add(*interval);
-            interval_latency = std::move(interval).value();
+          // Read as a result's histograms are (benchgate's layout, checked first): one of
+          // another layout or unreadable fails the window naming the worker, rather than be
+          // re-bucketed into the live p99 and the timeline, or silently left out of them.
+          auto interval = workers::decode_histogram(blob);
+          if (!interval) {
+            return Error{"worker " + std::to_string(event->worker) +
+                         " sent a malformed progress report in window " +
+                         std::to_string(progress.window()) +
+                         ": its latency histogram: " + interval.message()};
           }
+          so_far.add(*interval);
+          interval_latency = std::move(interval).value();
         }
         if (info.measured && progress.window() == index) {
           timeline.add(static_cast<uint32_t>(event->worker), progress.interval_ns(),

@@ -5,6 +5,7 @@
 
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/grpc/channel.h"
+#include "orchestrator/workers/result_checks.h"
 
 namespace benchgate::sut {
 
@@ -66,9 +67,13 @@ Expected<MetricsSnapshot> RouterControlClient::metrics() {
   snapshot.rss_bytes = response.rss_bytes();
   const auto& blob = response.handling().hdr_v2_compressed();
   if (!blob.empty()) {
-    auto decoded =
-        HdrHistogram::decode(std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
-    if (!decoded) return Error{"router handling histogram: " + decoded.message()};
+    // In benchgate's layout, checked from the header before any count, as a worker's results
+    // are: another layout's figures are not the router's handling time as reported.
+    auto decoded = workers::decode_histogram(blob);
+    if (!decoded) {
+      return Error{"router metrics from " + address_ +
+                   ": its handling histogram: " + decoded.message()};
+    }
     snapshot.handling = std::move(decoded).value();
   }
   return snapshot;

@@ -133,19 +133,24 @@ std::string check_in_window(const v1::WindowResult& result) {
   return {};
 }
 
+Expected<HdrHistogram> decode_histogram(const std::string& encoded) {
+  const auto bytes = std::span(reinterpret_cast<const uint8_t*>(encoded.data()), encoded.size());
+  // The layout first: counts made for another one need not even fit the declared one.
+  if (auto layout = HdrHistogram::decode_layout(bytes);
+      layout && *layout != HdrHistogram().layout()) {
+    return Error{"layout is " + std::to_string(layout->lowest) + ".." +
+                 std::to_string(layout->highest) + " ns with " +
+                 std::to_string(layout->significant_digits) +
+                 " digits, not 1..3600000000000 ns with 3 digits"};
+  }
+  return HdrHistogram::decode(bytes);
+}
+
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count) {
   count = 0;
   const std::string& blob = histogram.hdr_v2_compressed();
   if (blob.empty()) return {};
-  const auto bytes = std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size());
-  // The layout first: counts made for another one need not even fit the declared one.
-  if (auto layout = HdrHistogram::decode_layout(bytes);
-      layout && *layout != HdrHistogram().layout()) {
-    return "layout is " + std::to_string(layout->lowest) + ".." + std::to_string(layout->highest) +
-           " ns with " + std::to_string(layout->significant_digits) +
-           " digits, not 1..3600000000000 ns with 3 digits";
-  }
-  auto decoded = HdrHistogram::decode(bytes);
+  auto decoded = decode_histogram(blob);
   if (!decoded) return decoded.message();
   count = decoded->total_count();
   return {};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "benchgate/v1/worker.pb.h"
+#include "common/histogram/hdr_histogram.h"
 
 namespace benchgate::workers {
 
@@ -54,5 +55,12 @@ std::string check_in_window(const v1::WindowResult& result);
 // A Histogram field: empty, or an HdrHistogram V2 encoding with benchgate's layout
 // (1 ns .. 1 h, 3 digits). Returns "" when it conforms, else why not; `count` gets the total.
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count);
+
+// A histogram's encoding decoded only in benchgate's layout, the layout read from the header
+// before any count (counts made for another layout need not even fit the one declared): the
+// histogram, or why not ("layout is 1..1000000000 ns with 2 digits, not 1..3600000000000 ns
+// with 3 digits", or why it does not decode). What a worker's progress and the router's
+// handling histogram are read with; check_histogram says the same of a result's.
+Expected<HdrHistogram> decode_histogram(const std::string& encoded);
 
 }  // namespace benchgate::workers

@@ -65,6 +65,18 @@ class FaultsUntimedTest(FaultRuns, unittest.TestCase):
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 
+    def test_a_progress_histogram_of_another_layout_is_rejected_naming_the_layout(self):
+        # It was re-bucketed into the live p99 and the stored timeline without a word.
+        worker = self.fault_worker("--mode", "other_layout_progress", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "sent a malformed progress report in window 1: its latency "
+            "histogram: layout is 1..1000000000 ns with 2 digits, not 1..3600000000000 ns with 3 "
+            "digits", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
     def test_failed_operations_that_no_error_counts_are_a_malformed_result(self):
         # They were taken for "errors 0" (and passed an `errors.count max = 0` gate).
         worker = self.fault_worker("--mode", "hidden_errors", "--workload", "victim",

@@ -14,6 +14,9 @@
 //   garbage_histogram  window N's latency histogram is random bytes, not HdrHistogram V2
 //   other_layout       window N's latency histogram tracks 1 ns..1 s with 2 digits, not
 //                      benchgate's 1 ns..1 h with 3
+//   other_layout_progress  window N sends a Progress event before its result whose latency
+//                      histogram tracks 1 ns..1 s with 2 digits (no other window sends
+//                      progress; every result is in benchgate's layout)
 //   exit_at_start      exits with status 1 before printing READY
 //   errors_in_window   window N reports 500 "status" errors besides its 100 successes
 //   hidden_errors      window N reports 300 operations, its 100 successes and no error: the
@@ -160,11 +163,23 @@ class FaultyWorker final : public v1::Worker::Service {
         return {grpc::StatusCode::INVALID_ARGUMENT, "expected a Window command"};
       }
       const auto& window = command.window();
-      sleep_until_unix(window.start_at_unix_ns() + window.duration_ns(), *context);
-      v1::RunEvent event;
       const uint32_t measured = window.measured() ? ++measured_windows_ : 0;
       const bool faulty = fault_.mode == "wild_window" ? measured == fault_.window
                                                        : window.index() == fault_.window;
+      sleep_until_unix(window.start_at_unix_ns() + window.duration_ns(), *context);
+      if (target && faulty && fault_.mode == "other_layout_progress") {
+        v1::RunEvent progress;
+        progress.mutable_progress()->set_window(window.index());
+        progress.mutable_progress()->set_operations(100);
+        progress.mutable_progress()->set_interval_ns(window.duration_ns());
+        benchgate::HdrHistogram other(1, 1'000'000'000, 2);
+        other.record_n(100'000, 100);
+        auto bytes = other.encode_compressed();
+        progress.mutable_progress()->mutable_latency()->set_hdr_v2_compressed(
+            std::string(bytes.begin(), bytes.end()));
+        if (!stream->Write(progress)) break;
+      }
+      v1::RunEvent event;
       *event.mutable_result() = window_result(window, fault_, target && faulty);
       if (!stream->Write(event)) break;
     }
@@ -187,7 +202,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
                              "other_layout", "exit_at_start", "errors_in_window", "hidden_errors",
                              "inflated_in_window", "slow_window", "busy_thread", "alternate_runs",
-                             "wild_window"}))
+                             "wild_window", "other_layout_progress"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")
