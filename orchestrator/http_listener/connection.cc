@@ -1,0 +1,150 @@
+// See connection.h.
+#include "orchestrator/http_listener/connection.h"
+
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <exception>
+#include <utility>
+
+#include "common/http/reason_phrase.h"
+#include "orchestrator/http_listener/url_coding.h"
+
+namespace benchgate::http_listener {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+
+namespace {
+
+// What the listener answers itself (a request it cannot read, a handler that failed).
+Answer plain(int status, const std::string& text) {
+  return {status, {{"Content-Type", "text/plain; charset=utf-8"}}, text + "\n"};
+}
+
+// Most a connection reads and drops after an answer to a request whose body it did not read.
+constexpr size_t kMaxDrainedBytes = 1 << 20;
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, Connections& shared)
+    : stream_(std::move(socket)), buffer_(shared.options.max_header_bytes + 4096), shared_(shared) {
+  ++shared_.open;
+}
+
+Connection::~Connection() {
+  stop_waiting();
+  --shared_.open;
+}
+
+void Connection::start() { read_request(); }
+
+void Connection::close() {
+  stop_waiting();
+  beast::error_code ignored;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  stream_.close();
+}
+
+void Connection::stop_waiting() {
+  if (!waiting_) return;
+  shared_.waiting.erase(waiting_at_);
+  waiting_ = false;
+}
+
+void Connection::read_request() {
+  parser_.emplace();
+  parser_->header_limit(static_cast<uint32_t>(shared_.options.max_header_bytes));
+  parser_->body_limit(boost::none);  // never read: a request with a body is answered, then closed
+  waiting_at_ = shared_.waiting.insert(shared_.waiting.end(), this);
+  waiting_ = true;
+  stream_.expires_after(shared_.options.request_timeout);
+  bhttp::async_read_header(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_request_head(ec); });
+}
+
+void Connection::on_request_head(beast::error_code ec) {
+  stop_waiting();
+  if (ec == bhttp::error::header_limit || ec == bhttp::error::buffer_overflow) {
+    send(plain(431, "request head larger than " + std::to_string(shared_.options.max_header_bytes) +
+                        " bytes"),
+         false, false, 11, true);
+    return;
+  }
+  if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) return;
+  if (ec && ec.category() == beast::http::make_error_code(bhttp::error::bad_target).category()) {
+    send(plain(400, "bad request"), false, false, 11, true);
+    return;
+  }
+  if (ec) return;  // timed out, reset, closed to make room: the connection ends
+  const auto& head = parser_->get();
+  const std::string method(head.method_string());
+  const bool is_head = head.method() == bhttp::verb::head;
+  const bool has_body =
+      (parser_->content_length() && *parser_->content_length() > 0) || parser_->chunked();
+  const bool keep_alive = head.keep_alive() && !has_body;
+  if (has_body && (is_head || head.method() == bhttp::verb::get)) {
+    // The pages and /metrics take no body: refused, not read.
+    send(plain(400, "a " + method + " request has no body here"), is_head, false, head.version(),
+         true);
+    return;
+  }
+  const std::string_view target(head.target().data(), head.target().size());
+  const size_t question = target.find('?');
+  Request request{
+      method, url_decode(target.substr(0, question), false),
+      question == std::string_view::npos ? "" : std::string(target.substr(question + 1))};
+  Answer answer;
+  try {
+    answer = shared_.handler(request);
+  } catch (const std::exception& e) {
+    answer = plain(500, std::string("internal error: ") + e.what());
+  }
+  send(std::move(answer), is_head, keep_alive, head.version(), has_body);
+}
+
+void Connection::send(Answer answer, bool head, bool keep_alive, int version, bool unread_body) {
+  out_ = "HTTP/1.1 " + std::to_string(answer.status) + " " +
+         std::string(benchgate::http::reason_phrase(answer.status)) + "\r\n";
+  for (const auto& [name, value] : answer.headers) out_ += name + ": " + value + "\r\n";
+  out_ += "Content-Length: " + std::to_string(answer.body.size()) + "\r\n";
+  if (!keep_alive) {
+    out_ += "Connection: close\r\n";
+  } else if (version < 11) {
+    out_ += "Connection: keep-alive\r\n";
+  }
+  out_ += "\r\n";
+  if (!head) out_ += answer.body;
+  stream_.expires_after(shared_.options.request_timeout);
+  asio::async_write(
+      stream_, asio::buffer(out_),
+      [self = shared_from_this(), keep_alive, unread_body](beast::error_code ec, size_t) {
+        self->on_sent(ec, keep_alive, unread_body);
+      });
+}
+
+void Connection::on_sent(beast::error_code ec, bool keep_alive, bool unread_body) {
+  if (ec) return;
+  out_.clear();
+  out_.shrink_to_fit();
+  if (keep_alive) {
+    read_request();
+    return;
+  }
+  beast::error_code ignored;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  if (unread_body) drain();
+}
+
+void Connection::drain() {
+  stream_.expires_after(shared_.options.request_timeout);
+  stream_.async_read_some(asio::buffer(sink_),
+                          [self = shared_from_this()](beast::error_code ec, size_t got) {
+                            self->drained_ += got;
+                            if (!ec && self->drained_ < kMaxDrainedBytes) self->drain();
+                          });
+}
+
+}  // namespace benchgate::http_listener

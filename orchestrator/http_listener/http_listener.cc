@@ -1,0 +1,95 @@
+// See http_listener.h.
+#include "orchestrator/http_listener/http_listener.h"
+
+#include <cerrno>
+#include <chrono>
+#include <utility>
+
+#include "common/net/host_port.h"
+#include "orchestrator/app/listen_probe.h"
+#include "orchestrator/http_listener/listen_address.h"
+
+namespace benchgate::http_listener {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& flag,
+                                                            const std::string& host_port,
+                                                            Handler handler,
+                                                            const ListenerOptions& options) {
+  if (auto why = why_http_cannot_listen(flag, host_port)) return Error{*why};
+  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
+  std::unique_ptr<HttpListener> listener(new HttpListener());
+  listener->connections_.handler = std::move(handler);
+  listener->connections_.options = options;
+  auto failed = [&](const boost::system::error_code& ec) -> Error {
+    // Taken between the check and this bind, most likely: the kernel is asked again.
+    return Error{app::cannot_listen_message(
+        flag, host_port, app::why_cannot_listen(host_port).value_or(ec.message()))};
+  };
+  boost::system::error_code ec;
+  tcp::resolver resolver(listener->io_);
+  const auto endpoints =
+      resolver.resolve(split.host, std::to_string(split.port),
+                       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || endpoints.empty()) return failed(ec);
+  const tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  tcp::acceptor& acceptor = listener->acceptor_;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return failed(ec);
+  listener->port_ = acceptor.local_endpoint(ec).port();
+  if (ec) return failed(ec);
+  listener->address_ = net::join_host_port(split.host, listener->port_);
+  listener->accept();
+  listener->thread_ = std::thread([raw = listener.get()] { raw->io_.run(); });
+  return listener;
+}
+
+HttpListener::~HttpListener() {
+  io_.stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+void HttpListener::accept() {
+  acceptor_.async_accept([this](const boost::system::error_code& ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted) return;
+    if (!ec) {
+      admit(std::move(socket));
+      accept();
+      return;
+    }
+    // Out of file descriptors: the connection that has waited longest gives its own, else
+    // the next try is a moment later (the pending connection waits in the backlog).
+    if ((ec == asio::error::no_descriptors || ec.value() == ENFILE) && close_oldest_waiting()) {
+      accept();
+      return;
+    }
+    retry_.expires_after(std::chrono::milliseconds(100));
+    retry_.async_wait([this](const boost::system::error_code& waited) {
+      if (!waited) accept();
+    });
+  });
+}
+
+void HttpListener::admit(tcp::socket socket) {
+  if (connections_.open >= connections_.options.max_connections && !close_oldest_waiting()) {
+    boost::system::error_code ignored;
+    socket.close(ignored);  // every open connection is being answered: this one is refused
+    return;
+  }
+  boost::system::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
+  std::make_shared<Connection>(std::move(socket), connections_)->start();
+}
+
+bool HttpListener::close_oldest_waiting() {
+  if (connections_.waiting.empty()) return false;
+  connections_.waiting.front()->close();
+  return true;
+}
+
+}  // namespace benchgate::http_listener

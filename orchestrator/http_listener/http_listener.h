@@ -1,0 +1,63 @@
+// The orchestrator's HTTP/1.1 listener: /metrics (`run` and `serve` --metrics-listen) and
+// serve's --http pages. One thread serves every connection asynchronously (Boost.Asio and
+// Boost.Beast): a connection that sends nothing, or half a request, holds a socket and a small
+// buffer, never a thread, so any number of them (up to max_connections) leave every other
+// request answered at once. Each connection has request_timeout to send a request head and to
+// take each answer, and is kept alive between requests. GET and HEAD are answered (HEAD with
+// GET's headers and no body); the handler answers other methods (405 with Allow) and paths.
+// (It replaced CivetWeb's thread per connection: 32 connections held open kept every scrape
+// and page waiting until the 5 s request timeout dropped one.)
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "common/util/expected.h"
+#include "orchestrator/http_listener/connection.h"
+#include "orchestrator/http_listener/exchange.h"
+#include "orchestrator/http_listener/listener_options.h"
+
+namespace benchgate::http_listener {
+
+class HttpListener {
+ public:
+  // Listens on HOST:PORT (port 0 picks a free one; an IPv6 host in brackets, "[::1]:0") and
+  // serves until destroyed; `flag` names the address in an error ("--http 127.0.0.1:80: cannot
+  // listen: permission denied"). The address is checked by why_http_cannot_listen first.
+  static Expected<std::unique_ptr<HttpListener>> start(const std::string& flag,
+                                                       const std::string& host_port,
+                                                       Handler handler,
+                                                       const ListenerOptions& options = {});
+  // Stops serving: closes the listening socket and every connection, and joins the thread.
+  ~HttpListener();
+  HttpListener(const HttpListener&) = delete;
+  HttpListener& operator=(const HttpListener&) = delete;
+
+  uint16_t port() const { return port_; }
+  // "HOST:PORT" with the port bound ("[::1]:41234" for an IPv6 host).
+  const std::string& address() const { return address_; }
+
+ private:
+  HttpListener() = default;
+  void accept();
+  void admit(boost::asio::ip::tcp::socket socket);
+  // Closes the connection that has waited longest for its request; false when none waits.
+  bool close_oldest_waiting();
+
+  // Declared before the io_context: the connections its handlers hold, destroyed with it,
+  // leave their count and place here as they go.
+  Connections connections_;
+  boost::asio::io_context io_{1};
+  boost::asio::ip::tcp::acceptor acceptor_{io_};
+  boost::asio::steady_timer retry_{io_};
+  std::thread thread_;
+  uint16_t port_ = 0;
+  std::string address_;
+};
+
+}  // namespace benchgate::http_listener
