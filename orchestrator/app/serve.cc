@@ -20,7 +20,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/cli/exit_codes.h"
-#include "orchestrator/metrics/civetweb_listen.h"
+#include "orchestrator/http_listener/listen_address.h"
 #include "orchestrator/metrics/exposition.h"
 #include "orchestrator/metrics/metrics_observer.h"
 #include "orchestrator/serve/admission.h"
@@ -163,13 +163,14 @@ int serve(const ServeSettings& settings) {
   if (auto reason = why_cannot_listen(settings.listen)) {
     return fail(cannot_listen_message("--listen", settings.listen, *reason));
   }
-  // The HTTP listeners too (an IPv6 host civetweb cannot take, a port in use), and no two
-  // listeners on one port: the second said only "port P is in use", its taker unnamed.
-  if (auto why = metrics::why_http_cannot_listen("--metrics-listen", settings.metrics_listen)) {
+  // The HTTP listeners too (not HOST:PORT, a port in use), and no two listeners on one port:
+  // the second said only "port P is in use", its taker unnamed.
+  if (auto why =
+          http_listener::why_http_cannot_listen("--metrics-listen", settings.metrics_listen)) {
     return fail(*why);
   }
   if (!settings.http_listen.empty()) {
-    if (auto why = metrics::why_http_cannot_listen("--http", settings.http_listen)) {
+    if (auto why = http_listener::why_http_cannot_listen("--http", settings.http_listen)) {
       return fail(*why);
     }
   }

@@ -78,7 +78,7 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
   run->add_option("--metrics-listen", flags.metrics_listen,
                   "Serve Prometheus metrics at http://HOST:PORT/metrics during the run (an IPv6 "
-                  "host only where the CivetWeb library has IPv6; Debian 12's has not)");
+                  "host in brackets: [::1]:9464)");
   run->add_option("--metrics-linger", flags.metrics_linger,
                   "Keep /metrics up this long after the run (e.g. 30s; Ctrl-C ends it); needs "
                   "--metrics-listen")

@@ -36,13 +36,12 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->capture_default_str();
   serve
       ->add_option("--metrics-listen", flags.metrics_listen,
-                   "Prometheus /metrics address HOST:PORT (an IPv6 host only where the "
-                   "CivetWeb library has IPv6; Debian 12's has not)")
+                   "Prometheus /metrics address HOST:PORT (an IPv6 host in brackets: "
+                   "[::1]:9464)")
       ->capture_default_str();
   serve->add_option("--http", flags.http_listen,
                     "Serve read-only web pages (runs, reports, the live job, histories) at "
-                    "http://HOST:PORT/; off unless given, e.g. 127.0.0.1:7780 (an IPv6 host "
-                    "only where the CivetWeb library has IPv6; Debian 12's has not)");
+                    "http://HOST:PORT/; off unless given, e.g. 127.0.0.1:7780 or [::1]:7780");
   serve->add_option("--db", flags.db_path, "SQLite database of every run")->capture_default_str();
   add_db_busy_timeout_option(*serve, flags.db_busy_timeout);
   serve

@@ -1,7 +1,7 @@
-// prometheus-cpp's pull (civetweb) and push (curl) libraries behind exposition.h.
+// /metrics on the orchestrator's HTTP listener, and prometheus-cpp's push (curl) library,
+// behind exposition.h.
 #include "orchestrator/metrics/exposition.h"
 
-#include <prometheus/exposer.h>
 #include <prometheus/gateway.h>
 #include <prometheus/registry.h>
 #include <unistd.h>
@@ -9,10 +9,9 @@
 #include <exception>
 
 #include "common/net/host_port.h"
-#include "common/net/listener_wakeup.h"
 #include "common/util/shown_text.h"
-#include "orchestrator/app/listen_probe.h"
-#include "orchestrator/metrics/civetweb_listen.h"
+#include "orchestrator/http_listener/http_listener.h"
+#include "orchestrator/metrics/metrics_page.h"
 
 namespace benchgate::metrics {
 namespace {
@@ -48,36 +47,22 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     const std::string& host_port, std::shared_ptr<prometheus::Registry> registry) {
   std::unique_ptr<MetricsEndpoint> endpoint(new MetricsEndpoint());
   endpoint->registry_ = std::move(registry);
-  // civetweb says only "null context when constructing CivetServer" when it cannot bind: the
-  // address is checked first (HOST:PORT by the shared parser, IPv6 where civetweb takes it, a
-  // bind the kernel allows), so the error names the reason in one line.
-  if (auto why = why_http_cannot_listen("--metrics-listen", host_port)) return Error{*why};
-  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
-  const auto before = net::listening_sockets();  // to tell the Exposer's listeners apart
-  try {
-    // More threads and a shorter request timeout than the Exposer's own (2 threads, civetweb's
-    // 30 s): two idle connections blocked every scrape for 30 s (civetweb_listen.h).
-    endpoint->exposer_ = std::make_unique<prometheus::Exposer>(http_listener_options(host_port));
-  } catch (const std::exception&) {
-    // Taken between the check and civetweb's bind: ask again for the reason.
-    return Error{app::cannot_listen_message(
-        "--metrics-listen", host_port,
-        app::why_cannot_listen(host_port).value_or("the address could not be bound"))};
-  }
-  endpoint->exposer_->RegisterCollectable(endpoint->registry_);
-  const auto ports = endpoint->exposer_->GetListeningPorts();
-  endpoint->listeners_ = net::opened_between(before, net::listening_sockets(), ports);
-  if (ports.empty()) return Error{"--metrics-listen " + host_port + ": no listening port"};
-  endpoint->port_ = static_cast<uint16_t>(ports.front());
-  endpoint->address_ = net::join_host_port(split.host, endpoint->port_);
+  // The address is checked first (HOST:PORT by the shared parser, a bind the kernel allows),
+  // so that the error names the reason in one line.
+  prometheus::Registry& served = *endpoint->registry_;
+  auto listener = http_listener::HttpListener::start(
+      "--metrics-listen", host_port,
+      [&served](const http_listener::Request& request) { return metrics_page(request, served); });
+  if (!listener) return listener.error();
+  endpoint->listener_ = std::move(*listener);
+  endpoint->port_ = endpoint->listener_->port();
+  endpoint->address_ = endpoint->listener_->address();
   endpoint->url_ = "http://" + endpoint->address_ + "/metrics";
   return endpoint;
 }
 
-MetricsEndpoint::~MetricsEndpoint() {
-  // CivetWeb looks at its stop flag between polls of up to 2 s: woken, it stops at once.
-  net::shut_down_listeners(listeners_);
-}
+// The listener stops (its thread joined) before the registry it serves goes.
+MetricsEndpoint::~MetricsEndpoint() { listener_.reset(); }
 
 Expected<void> validate_gateway_url(const std::string& url) {
   auto address = parse_gateway_url(url);

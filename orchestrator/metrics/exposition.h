@@ -2,27 +2,28 @@
 // a one-off push to a Prometheus Pushgateway.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "common/util/expected.h"
 
 namespace prometheus {
-class Exposer;
 class Registry;
 }  // namespace prometheus
 
+namespace benchgate::http_listener {
+class HttpListener;
+}  // namespace benchgate::http_listener
+
 namespace benchgate::metrics {
 
-// Serves a registry at http://HOST:PORT/metrics until destroyed.
+// Serves a registry at http://HOST:PORT/metrics until destroyed (the orchestrator's HTTP
+// listener, orchestrator/http_listener/http_listener.h).
 class MetricsEndpoint {
  public:
-  // HOST:PORT (port 0 picks a free one; an IPv6 host, [::1]:PORT, only where the CivetWeb
-  // library has IPv6: civetweb_listen.h). An error when it cannot listen.
+  // HOST:PORT (port 0 picks a free one; an IPv6 host in brackets, [::1]:PORT). An error
+  // naming --metrics-listen, the address and the reason when it cannot listen.
   static Expected<std::unique_ptr<MetricsEndpoint>> start(
       const std::string& host_port, std::shared_ptr<prometheus::Registry> registry);
   ~MetricsEndpoint();
@@ -36,10 +37,7 @@ class MetricsEndpoint {
  private:
   MetricsEndpoint() = default;
   std::shared_ptr<prometheus::Registry> registry_;
-  std::unique_ptr<prometheus::Exposer> exposer_;
-  // The listening sockets the Exposer opened (common/net/listener_wakeup.h), shut down first
-  // when it stops.
-  std::vector<ino_t> listeners_;
+  std::unique_ptr<http_listener::HttpListener> listener_;
   uint16_t port_ = 0;
   std::string url_;
   std::string address_;

@@ -1,21 +1,19 @@
 // The read-only web pages of `orchestrator serve`; see web_pages.h.
 #include "orchestrator/serve/web_pages.h"
 
-#include <CivetServer.h>
 #include <fmt/format.h>
 
 #include <map>
 #include <optional>
 #include <set>
 
-#include "common/http/reason_phrase.h"
-#include "common/net/host_port.h"
 #include "common/serialization/base64.h"
 #include "common/units/units.h"
-#include "orchestrator/app/listen_probe.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/history/display_format.h"
-#include "orchestrator/metrics/civetweb_listen.h"
+#include "orchestrator/http_listener/http_listener.h"
+#include "orchestrator/http_listener/listen_address.h"
+#include "orchestrator/http_listener/url_coding.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/svg_chart.h"
@@ -31,20 +29,14 @@ using report::escape;
 namespace {
 
 std::string param(const std::string& query, const char* key) {
-  std::string value;
-  CivetServer::getParam(query.c_str(), query.size(), key, value, 0);
-  return value;
+  return http_listener::query_param(query, key);
 }
 
 std::string link(const std::string& href, const std::string& text) {
   return fmt::format("<a href=\"{}\">{}</a>", escape(href), escape(text));
 }
 
-std::string url_encode(const std::string& text) {
-  std::string out;
-  CivetServer::urlEncode(text, out, false);
-  return out;
-}
+std::string url_encode(const std::string& text) { return http_listener::url_encode(text); }
 
 // A filter of the runs list and the values it takes, from where they are defined: a stored
 // run's status (store::kRunStatuses), a gate's verdict (gates::to_string of each Verdict).
@@ -152,94 +144,60 @@ std::string live_policy() {
 
 // Every answer carries the same security headers. The pages fetch nothing: the policy makes a
 // browser refuse anything but inline style and the page itself, should a name ever slip
-// through unescaped.
-void send(mg_connection* conn, const WebPages::Page& page, const char* extra_headers = "",
-          bool with_body = true) {
-  const std::string csp = page.csp.empty()
-                              ? "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
-                              : page.csp;
-  mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: text/html; charset=utf-8\r\n"
-            "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
-            "Cache-Control: no-store\r\n%sContent-Length: %zu\r\nConnection: close\r\n\r\n",
-            page.status, std::string(http::reason_phrase(page.status)).c_str(), csp.c_str(),
-            extra_headers, page.body.size());
-  if (with_body) mg_write(conn, page.body.data(), page.body.size());
+// through unescaped. (The listener adds Content-Length and Connection, and leaves out the body
+// of a HEAD.)
+http_listener::Answer answer(WebPages::Page page, const char* allow = nullptr) {
+  std::string csp = page.csp.empty()
+                        ? "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+                        : std::move(page.csp);
+  http_listener::Answer out{page.status,
+                            {{"Content-Type", "text/html; charset=utf-8"},
+                             {"Content-Security-Policy", std::move(csp)},
+                             {"X-Content-Type-Options", "nosniff"},
+                             {"Cache-Control", "no-store"}},
+                            std::move(page.body)};
+  if (allow) out.headers.emplace_back("Allow", allow);
+  return out;
 }
 
 }  // namespace
-
-class PageHandler : public CivetHandler {
- public:
-  explicit PageHandler(WebPages& pages) : pages_(pages) {}
-  bool handleGet(CivetServer*, mg_connection* conn) override { return answer(conn, true); }
-  // HEAD is answered as GET, the same status and headers (Content-Length included), without
-  // the body (RFC 9110, 9.3.2: a server that answers GET answers HEAD).
-  bool handleHead(CivetServer*, mg_connection* conn) override { return answer(conn, false); }
-  // The pages are read-only: any other method is 405 with `Allow: GET, HEAD`, and the same
-  // headers as a page.
-  bool handlePost(CivetServer*, mg_connection* conn) override { return refuse(conn); }
-  bool handlePut(CivetServer*, mg_connection* conn) override { return refuse(conn); }
-  bool handleDelete(CivetServer*, mg_connection* conn) override { return refuse(conn); }
-  bool handleOptions(CivetServer*, mg_connection* conn) override { return refuse(conn); }
-  bool handlePatch(CivetServer*, mg_connection* conn) override { return refuse(conn); }
-
- private:
-  bool answer(mg_connection* conn, bool with_body) {
-    const mg_request_info* info = mg_get_request_info(conn);
-    const std::string path = info->local_uri ? info->local_uri : "/";
-    const std::string query = info->query_string ? info->query_string : "";
-    send(conn, pages_.get(path, query), "", with_body);
-    return true;
-  }
-  static bool refuse(mg_connection* conn) {
-    const mg_request_info* info = mg_get_request_info(conn);
-    const std::string method = info->request_method ? info->request_method : "?";
-    send(conn,
-         {405, report::html_page("method not allowed",
-                                 nav() + "<p>These pages are read-only: " + escape(method) +
-                                     " is not answered, only GET and HEAD.</p>\n")},
-         "Allow: GET, HEAD\r\n");
-    return true;
-  }
-
-  WebPages& pages_;
-};
 
 Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port,
                                                     const std::string& db_path,
                                                     const store::OpenOptions& store_options,
                                                     const JobQueue& queue, const LiveRun& live) {
-  // HOST:PORT by the shared parser, IPv6 only where civetweb has it, a bind the kernel allows:
-  // civetweb itself says only that it could not bind.
-  if (auto why = metrics::why_http_cannot_listen("--http", host_port)) return Error{*why};
-  const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
+  // HOST:PORT by the shared parser, a bind the kernel allows: checked before the store opens.
+  if (auto why = http_listener::why_http_cannot_listen("--http", host_port)) return Error{*why};
   auto store = store::Store::open(db_path, store_options);
   if (!store) return store.error();
   std::unique_ptr<WebPages> pages(new WebPages(queue, live));
   pages->store_ = std::move(*store);
-  try {
-    // /metrics' threads and request timeout: with 2 threads and 10 s, two idle connections kept
-    // every page waiting 10 s (civetweb_listen.h).
-    pages->server_ = std::make_unique<CivetServer>(metrics::http_listener_options(host_port));
-  } catch (const std::exception&) {
-    return Error{app::cannot_listen_message(
-        "--http", host_port,
-        app::why_cannot_listen(host_port).value_or("civetweb could not bind it"))};
-  }
-  pages->handler_ = std::make_unique<PageHandler>(*pages);
-  pages->server_->addHandler("/", *pages->handler_);
-  const auto bound = pages->server_->getListeningPorts();
-  pages->address_ =
-      net::join_host_port(split.host, static_cast<uint16_t>(bound.empty() ? 0 : bound.front()));
+  WebPages& served = *pages;
+  auto listener = http_listener::HttpListener::start(
+      "--http", host_port, [&served](const http_listener::Request& request) {
+        // HEAD is answered as GET, the same status and headers (Content-Length included),
+        // without the body (RFC 9110, 9.3.2: a server that answers GET answers HEAD).
+        if (request.method == "GET" || request.method == "HEAD") {
+          return answer(served.get(request.path, request.query));
+        }
+        // The pages are read-only: any other method is 405 with `Allow: GET, HEAD`, and the
+        // same headers as a page.
+        return answer({405, report::html_page(
+                                "method not allowed",
+                                nav() + "<p>These pages are read-only: " + escape(request.method) +
+                                    " is not answered, only GET and HEAD.</p>\n")},
+                      "GET, HEAD");
+      });
+  if (!listener) return listener.error();
+  pages->listener_ = std::move(*listener);
+  pages->address_ = pages->listener_->address();
   return pages;
 }
 
 WebPages::WebPages(const JobQueue& queue, const LiveRun& live) : queue_(queue), live_(live) {}
 
-WebPages::~WebPages() {
-  if (server_) server_->close();
-}
+// The listener stops (its thread joined) before the store it reads goes.
+WebPages::~WebPages() { listener_.reset(); }
 
 WebPages::Page WebPages::get(const std::string& path, const std::string& query) {
   std::lock_guard lock(mutex_);

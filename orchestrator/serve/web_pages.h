@@ -13,7 +13,9 @@
 
 #include "common/util/expected.h"
 
-class CivetServer;
+namespace benchgate::http_listener {
+class HttpListener;
+}  // namespace benchgate::http_listener
 
 namespace benchgate::store {
 class Store;
@@ -24,11 +26,11 @@ namespace benchgate::serve {
 
 class JobQueue;
 class LiveRun;
-class PageHandler;
 
 class WebPages {
  public:
-  // Listens on HOST:PORT (port 0 picks one); reads `db_path` through its own connection
+  // Listens on HOST:PORT (port 0 picks one; the orchestrator's HTTP listener,
+  // orchestrator/http_listener/http_listener.h); reads `db_path` through its own connection
   // (opened with `store_options`: serve's --db-busy-timeout) and the running job's progress
   // from `live`.
   static Expected<std::unique_ptr<WebPages>> start(const std::string& host_port,
@@ -65,8 +67,7 @@ class WebPages {
   const LiveRun& live_;
   std::mutex mutex_;  // one request at a time on the store's connection
   std::unique_ptr<store::Store> store_;
-  std::unique_ptr<CivetServer> server_;
-  std::unique_ptr<PageHandler> handler_;
+  std::unique_ptr<http_listener::HttpListener> listener_;
   std::string address_;
 };
 

@@ -1,7 +1,8 @@
 // The addresses of orchestrator/metrics/exposition.h, read by the one HOST:PORT parser
 // (common/net/host_port.h). By hand before: --pushgateway took any digits as a port (0, 99999:
 // only the push after the run failed, as a warning) and a host such as "::1" or "a b";
-// --metrics-listen "::1:0" reached civetweb, which said only that it could not bind.
+// --metrics-listen "::1:0" reached CivetWeb (which served /metrics then), which said only that
+// it could not bind.
 #include "orchestrator/metrics/exposition.h"
 
 #include <arpa/inet.h>
@@ -19,8 +20,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "orchestrator/metrics/civetweb_listen.h"
 
 namespace benchgate::metrics {
 namespace {
@@ -56,8 +55,7 @@ TEST(Exposition, AMetricsListenAddressThatIsNotHostPortIsNamedWithItsReason) {
   EXPECT_EQ(MetricsEndpoint::start(":0", registry).message(),
             "--metrics-listen :0: cannot listen: its HOST is empty" +
                 std::string(" (give 127.0.0.1:PORT for this machine only, 0.0.0.0:PORT") +
-                (benchgate::metrics::http_listener_takes_ipv6() ? " or [::]:PORT" : "") +
-                " for every interface)");
+                " or [::]:PORT for every interface)");
   EXPECT_EQ(MetricsEndpoint::start("unix:/nonexistent/metrics.sock", registry).message(),
             "--metrics-listen unix:/nonexistent/metrics.sock: cannot listen: a Unix socket is not "
             "taken here, only HOST:PORT");
@@ -103,18 +101,24 @@ std::string answer_until(int fd, std::chrono::steady_clock::time_point deadline)
   return answer;
 }
 
+// Whether `fd` is still open at the other end: nothing to read and no end of stream.
+bool still_open(int fd) {
+  char byte;
+  return ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) < 0 && errno == EAGAIN;
+}
+
 // Connections that send half a request and nothing more (a port scan, a browser's speculative
-// connection, any local user) held civetweb's 2 threads for its 30 s request timeout each: two
-// of them and a scrape waited 30 s (a Prometheus scraping every second lost 58 of 90 scrapes).
-// Eight of them now leave a scrape answered at once; the 10 s allowed here is a third of what
-// the old code kept it waiting, so the old code fails this test.
+// connection, any local user) held one of CivetWeb's threads each until its request timeout:
+// with 32 threads, 32 of them kept every scrape waiting 5 s, and a client that held 200 kept
+// it waiting until all but 31 had been dropped. Served by one thread that waits for every
+// connection at once, 200 of them leave a scrape answered while each of them is still open
+// (the old code answered it only after dropping them, some 30 s later).
 TEST(Exposition, IdleConnectionsDoNotKeepAScrapeWaiting) {
   auto registry = std::make_shared<prometheus::Registry>();
   prometheus::BuildGauge().Name("benchgate_test_gauge").Help("a gauge").Register(*registry).Add({});
   auto endpoint = MetricsEndpoint::start("127.0.0.1:0", registry);
   ASSERT_TRUE(endpoint) << endpoint.message();
-  constexpr int kIdle = 8;  // the old code's threads were 2
-  static_assert(kIdle < kHttpThreads);
+  constexpr int kIdle = 200;
   std::vector<int> idle;
   for (int i = 0; i < kIdle; ++i) {
     const int fd = connect_and_send((*endpoint)->port(), "GET / HTTP/1.1\r\n");
@@ -125,26 +129,47 @@ TEST(Exposition, IdleConnectionsDoNotKeepAScrapeWaiting) {
       (*endpoint)->port(), "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   ASSERT_GE(scrape, 0) << std::strerror(errno);
   const std::string answer =
-      answer_until(scrape, std::chrono::steady_clock::now() + std::chrono::seconds(10));
+      answer_until(scrape, std::chrono::steady_clock::now() + std::chrono::seconds(60));
+  int open = 0;
+  for (const int fd : idle) open += still_open(fd) ? 1 : 0;
   ::close(scrape);
   for (const int fd : idle) ::close(fd);
   EXPECT_TRUE(answer.starts_with("HTTP/1.1 200")) << answer;
   EXPECT_NE(answer.find("benchgate_test_gauge 0"), std::string::npos) << answer;
+  EXPECT_EQ(open, kIdle) << "idle connections the server had dropped before it answered";
 }
 
-// Debian's CivetWeb has no IPv6: "[::1]:0" passed the checks and civetweb said only "the address
-// could not be bound". It is refused naming why, or listened on where civetweb has IPv6.
-TEST(Exposition, AnIpv6MetricsAddressIsRefusedWhereCivetWebHasNoIpv6) {
-  auto endpoint = MetricsEndpoint::start("[::1]:0", std::make_shared<prometheus::Registry>());
-  if (http_listener_takes_ipv6()) {
-    ASSERT_TRUE(endpoint) << endpoint.message();
-    EXPECT_EQ((*endpoint)->address(), "[::1]:" + std::to_string((*endpoint)->port()));
-  } else {
-    EXPECT_EQ(endpoint.message(),
-              "--metrics-listen [::1]:0: cannot listen: an IPv6 host is not taken here: the "
-              "CivetWeb library it is served with was built without IPv6; use an IPv4 address "
-              "such as 127.0.0.1");
-  }
+// Debian's CivetWeb had no IPv6: "[::1]:0" was refused ("the CivetWeb library it is served with
+// was built without IPv6"). It is listened on and answered over IPv6 now, where this machine
+// has an IPv6 loopback.
+TEST(Exposition, AnIpv6MetricsAddressIsServed) {
+  const int probe = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in6 loopback{};
+  loopback.sin6_family = AF_INET6;
+  loopback.sin6_addr = in6addr_loopback;
+  const bool has_ipv6 =
+      probe >= 0 && ::bind(probe, reinterpret_cast<sockaddr*>(&loopback), sizeof loopback) == 0;
+  if (probe >= 0) ::close(probe);
+  if (!has_ipv6) GTEST_SKIP() << "no IPv6 loopback on this machine";
+  auto registry = std::make_shared<prometheus::Registry>();
+  prometheus::BuildGauge().Name("benchgate_test_gauge").Help("a gauge").Register(*registry).Add({});
+  auto endpoint = MetricsEndpoint::start("[::1]:0", registry);
+  ASSERT_TRUE(endpoint) << endpoint.message();
+  EXPECT_EQ((*endpoint)->address(), "[::1]:" + std::to_string((*endpoint)->port()));
+  EXPECT_EQ((*endpoint)->url(), "http://[::1]:" + std::to_string((*endpoint)->port()) + "/metrics");
+  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  loopback.sin6_port = htons((*endpoint)->port());
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&loopback), sizeof loopback), 0)
+      << std::strerror(errno);
+  const std::string request = "GET /metrics HTTP/1.1\r\nHost: [::1]\r\nConnection: close\r\n\r\n";
+  ASSERT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(request.size()));
+  const std::string answer =
+      answer_until(fd, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  ::close(fd);
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 200 OK\r\n")) << answer;
+  EXPECT_NE(answer.find("benchgate_test_gauge 0"), std::string::npos) << answer;
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "executor_test_support.h"
-#include "orchestrator/metrics/civetweb_listen.h"
 #include "orchestrator/serve/web_pages.h"
 
 namespace benchgate::serve {
@@ -20,7 +19,8 @@ bool page_has(const std::string& text, const std::string& part) {
 }
 
 // --http is HOST:PORT by the parser every benchgate address is read by: "::1:0" and ":0" were
-// split by hand before and left to civetweb, "unix:PATH" named "civetweb could not bind it".
+// split by hand before and left to CivetWeb (which served the pages then), "unix:PATH" named
+// "civetweb could not bind it".
 TEST(WebPagesAddress, AnAddressThatIsNotHostPortIsNamedWithItsReason) {
   ExecutorBench bench;
   auto start = [&bench](const std::string& address) {
@@ -33,8 +33,7 @@ TEST(WebPagesAddress, AnAddressThatIsNotHostPortIsNamedWithItsReason) {
   EXPECT_EQ(start(":0"),
             "--http :0: cannot listen: its HOST is empty" +
                 std::string(" (give 127.0.0.1:PORT for this machine only, 0.0.0.0:PORT") +
-                (benchgate::metrics::http_listener_takes_ipv6() ? " or [::]:PORT" : "") +
-                " for every interface)");
+                " or [::]:PORT for every interface)");
   EXPECT_EQ(start("unix:/nonexistent/pages.sock"),
             "--http unix:/nonexistent/pages.sock: cannot listen: a Unix socket is not taken "
             "here, only HOST:PORT");
