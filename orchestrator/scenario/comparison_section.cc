@@ -66,7 +66,10 @@ RefusedRouters read_routers(TableReader& top, Scenario& scenario) {
     RouterConfig config = read_router_table(r, section);
     if (auto programs = r.string_array("requires")) {
       config.requires_programs = std::move(*programs);
-    } else if (!config.command.empty()) {
+    } else if (!config.command.empty() && config.command.front().find('/') == std::string::npos) {
+      // A program named by a path is no installed program but a file the scenario names: one
+      // that is missing fails the variant when it starts (ExternalSystem::start), as under
+      // [router], never not_configured, which would let a typo in a build's path pass.
       config.requires_programs = {config.command.front()};
     }
     if (diag.reported() != reported) {

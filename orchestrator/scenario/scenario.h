@@ -42,7 +42,8 @@ struct RouterConfig {
   std::string tls_cert;
   std::string tls_key;
   // [routers.NAME] of a comparison: programs that must be on PATH, else the variant is reported
-  // not_configured (default: the command's program).
+  // not_configured (default: the command's program, unless it is a path: one with a '/' that is
+  // missing fails the variant's start instead).
   std::vector<std::string> requires_programs;
   Location where;
   // Where the value of each key given is written ("command", "address", ...): a message about

@@ -1,7 +1,8 @@
 """Comparisons and sweeps through the real binaries. The bundled router is compared with itself
 under two names (no nginx needed): every workload runs on both in the order A B B A, each
 variant has its own RESULT line, a COMPARE line carries the ratio; a variant whose program is
-not installed is not_configured and the other still runs; paired gates judge one variant
+not installed is not_configured and the other still runs, one whose program's path does not
+exist fails the run; paired gates judge one variant
 against another in the same run (a router that spins 2 ms per request against one that does
 not). WAMP workloads compare a command router at its own rawsocket_address and
 websocket_address, and one without them is told which key to give. A tiny sweep prints a fitted
@@ -40,6 +41,15 @@ MISSING = """
 impl = "command"
 command = ["benchgate-no-such-program-e2e", "--port", "${port:missing}"]
 address = "127.0.0.1:${port:missing}"
+"""
+
+# A candidate build named by a path that is not there (a typo): a file the scenario names, not a
+# program that is not installed.
+MISSING_PATH = """
+[routers.typo]
+impl = "command"
+command = ["./no-such-build/router", "--http", "127.0.0.1:${port:typo}"]
+address = "127.0.0.1:${port:typo}"
 """
 
 # The second router spins 2 ms of CPU on every request: with 2 connections it answers at most
@@ -229,6 +239,21 @@ class CompareTest(ComparisonRuns, unittest.TestCase):
         self.assertEqual(compare["missing"]["status"], "not_configured")
         self.assertEqual(compare["missing"]["ratio"], "-")
         self.assertEqual(compare["second"]["status"], "ok")
+
+    def test_a_variant_whose_program_path_does_not_exist_fails_the_run(self):
+        # Not not_configured (exit 0, a green CI for a typo in the candidate's path): failed,
+        # naming the path and the folder a relative one is resolved against.
+        run, out = self.run_scenario(COMPARE.format(extra=MISSING_PATH, more=', "typo"'))
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        by_variant = {l["variant"]: l for l in run.result_lines()}
+        self.assertEqual(by_variant["typo"]["status"], "failed")
+        self.assertEqual(by_variant["first"]["status"], "ok")
+        self.assertEqual(by_variant["second"]["reps"], "4")
+        errors = {w["variant"]: w["error"] for w in load_json(out)["scenarios"][0]["workloads"]}
+        self.assertIn("router 'typo' did not start: the command's program "
+                      "'./no-such-build/router' (a relative path, resolved against the working "
+                      "directory " + os.path.realpath(run.cwd) + ") does not exist", errors["typo"])
 
     def test_an_odd_number_of_repetitions_is_refused(self):
         text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")

@@ -42,6 +42,20 @@ TEST(ScenarioCompare, ReadsRoutersAndTheComparisonOrder) {
   EXPECT_EQ(b.requires_programs, std::vector<std::string>{"nginx"});
 }
 
+// A program named by a path is a file the scenario names, not an installed program: it is not
+// required (which would make a typo in a build's path not_configured, failing nothing); its
+// start fails instead (ExternalSystem::start).
+TEST(ScenarioCompare, ACommandNamedByAPathIsNotARequiredProgram) {
+  for (const std::string program : {"./cand/router", "/opt/cand/router"}) {
+    std::string text(kCompare);
+    text.replace(text.find("\"nginx\", \"-c\""), 7, "\"" + program + "\"");
+    LoadResult r = load_hermetic(text);
+    ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+    EXPECT_EQ(r.scenario->routers.at("b").command.front(), program);
+    EXPECT_TRUE(r.scenario->routers.at("b").requires_programs.empty()) << program;
+  }
+}
+
 TEST(ScenarioCompare, RequiresOverridesTheProgramToCheck) {
   std::string text(kCompare);
   text.insert(text.find("[compare]"), "requires = [\"nginx\", \"sed\"]\n");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -42,6 +43,36 @@ TEST(StartupTime, AnExternalSystemThatNeverAcceptsNamesTheTimeoutItWasGivenNotWh
   EXPECT_EQ(started.error().headline(),
             "nothing accepted connections on 127.0.0.1:1 within 300ms (startup_timeout; the last "
             "attempt: connection refused)");
+}
+
+// A command's program written as a path that is missing fails the start naming it (and, for a
+// relative one, the folder it is resolved against), before any port is probed or anything spawned.
+TEST(StartupTime, ACommandWhosePathDoesNotExistFailsNamingIt) {
+  scenario::RouterConfig config;
+  config.impl = scenario::RouterImpl::kCommand;
+  config.address = "127.0.0.1:1";
+  config.command = {"/nonexistent-benchgate-dir/router", "--http", "127.0.0.1:1"};
+  ExternalSystem absolute(config, SutContext{});
+  auto started = absolute.start(Clock::now() + 1s);
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().kind, ErrorKind::kFailed);
+  EXPECT_EQ(started.error().headline(),
+            "the command's program '/nonexistent-benchgate-dir/router' does not exist");
+
+  config.command.front() = "./nonexistent-benchgate-dir/router";
+  ExternalSystem relative(config, SutContext{});
+  started = relative.start(Clock::now() + 1s);
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().headline(),
+            "the command's program './nonexistent-benchgate-dir/router' (a relative path, "
+            "resolved against the working directory " +
+                std::filesystem::current_path().string() + ") does not exist");
+
+  config.command.front() = "/";  // a folder
+  ExternalSystem folder(config, SutContext{});
+  started = folder.start(Clock::now() + 1s);
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().headline(), "the command's program '/' is not a regular file");
 }
 
 }  // namespace
