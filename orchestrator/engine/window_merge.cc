@@ -119,8 +119,13 @@ results::ToolLatency combine_tool_latency(const std::vector<v1::WindowResult>& p
 
 // The workers' connection setups, merged; nothing unless every worker reported one (a worker
 // that predates them, or a WAMP one, did not measure it).
+// The pool's index of the worker that sent part `i` (merge_window's `workers`).
+size_t worker_of(const std::vector<size_t>& workers, size_t i) {
+  return i < workers.size() ? workers[i] : i;
+}
+
 Expected<std::optional<results::ConnectionSetup>> merge_setup(
-    const std::vector<v1::WindowResult>& parts) {
+    const std::vector<v1::WindowResult>& parts, const std::vector<size_t>& workers) {
   results::ConnectionSetup merged;
   for (size_t w = 0; w < parts.size(); ++w) {
     if (!parts[w].has_setup()) return std::optional<results::ConnectionSetup>();
@@ -134,7 +139,7 @@ Expected<std::optional<results::ConnectionSetup>> merge_setup(
         {&setup.ttfb(), &merged.ttfb}};
     for (const auto& [proto, into] : histograms) {
       if (proto->hdr_v2_compressed().empty()) continue;
-      auto decoded = decode(*proto, w, "connection setup");
+      auto decoded = decode(*proto, worker_of(workers, w), "connection setup");
       if (!decoded) return decoded.error();
       into->add(*decoded);
     }
@@ -147,7 +152,8 @@ Expected<std::optional<results::ConnectionSetup>> merge_setup(
 
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,
-                                           int64_t duration_ns) {
+                                           int64_t duration_ns,
+                                           const std::vector<size_t>& workers) {
   results::Repetition rep;
   rep.index = index;
   rep.start_unix_ns = start_unix_ns;
@@ -169,7 +175,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
         " printed tool figures, " + std::to_string(parts.size() - with_tool) + " histograms"};
   }
   if (with_tool > 0) rep.tool_latency = combine_tool_latency(parts);
-  auto setup = merge_setup(parts);
+  auto setup = merge_setup(parts, workers);
   if (!setup) return setup.error();
   rep.setup = std::move(*setup);
   if (rep.setup) {
@@ -182,7 +188,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
                                     [](const auto& p) { return p.has_session_setup(); })) {
     HdrHistogram sessions;
     for (size_t w = 0; w < parts.size(); ++w) {
-      auto h = decode(parts[w].session_setup(), w, "session_setup");
+      auto h = decode(parts[w].session_setup(), worker_of(workers, w), "session_setup");
       if (!h) return h.error();
       sessions.add(*h);
     }
@@ -206,8 +212,9 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     if (!parts.empty()) rep.transfer = sums;
   }
-  for (size_t w = 0; w < parts.size(); ++w) {
-    const auto& part = parts[w];
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const auto& part = parts[i];
+    const size_t w = worker_of(workers, i);
     if (auto consistent = check_consistent(part, w); !consistent) return consistent.error();
     if (part.has_tls())
       rep.tls =

@@ -21,8 +21,12 @@ inline constexpr double kSaturationThreshold = 0.9;
 // use.
 inline constexpr double kCpuStarvedThreshold = 0.05;
 
+// `workers` holds each part's worker index in the pool (parts[i] came from worker workers[i]),
+// which errors and each worker's share name: once a worker is lost (on_worker_loss =
+// "continue") the parts are those of the workers left. Empty: part i is worker i.
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,
-                                           int64_t duration_ns);
+                                           int64_t duration_ns,
+                                           const std::vector<size_t>& workers = {});
 
 }  // namespace benchgate::engine

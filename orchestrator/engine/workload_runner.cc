@@ -433,14 +433,14 @@ class WorkloadRun {
       kept_workers.push_back(w);
       kept_clocks.push_back((*clocks)[w]);
     }
-    auto merged =
-        merge_window(kept, info.repetition - (info.measured ? 1 : 0), start_at, info.duration_ns);
+    // Each kept part under its worker's index, in errors and shares alike, so that a lost
+    // worker shifts nobody's figures or name.
+    auto merged = merge_window(kept, info.repetition - (info.measured ? 1 : 0), start_at,
+                               info.duration_ns, kept_workers);
     if (!merged) return merged.error();
     if (active() < streams_.size()) merged->flags.emplace_back(results::kDegraded);
-    // The kept workers' shares, in the order merged: each with its worker's index, host and
-    // clock, so that a lost worker shifts nobody's figures.
+    // The kept workers' shares, in the order merged: each with its worker's host and clock.
     for (size_t i = 0; i < merged->workers.size() && i < kept_workers.size(); ++i) {
-      merged->workers[i].worker = static_cast<uint32_t>(kept_workers[i]);
       merged->workers[i].host = hosts_[kept_workers[i]];
     }
     record_starts(*merged, kept, kept_clocks, planned, workload_.max_start_skew_ns);

@@ -8,11 +8,12 @@ and nothing is killed or stopped from outside at a chosen moment. The checks are
 test_faults.py's (FaultRuns)."""
 import os
 import socket
+import sqlite3
 import subprocess
 import unittest
 
-from harness import BIN, write_scenario
-from test_faults import FaultRuns
+from harness import BIN, load_json, write_scenario
+from test_faults import FAULT_WORKER, FaultRuns
 
 
 class FaultsUntimedTest(FaultRuns, unittest.TestCase):
@@ -75,6 +76,60 @@ class FaultsUntimedTest(FaultRuns, unittest.TestCase):
             "histogram: layout is 1..1000000000 ns with 2 digits, not 1..3600000000000 ns with 3 "
             "digits", repetitions_kept=1)
         self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    LOSS = """
+name = "e2e_loss"
+[workers]
+on_worker_loss = "continue"
+[[workloads]]
+name = "victim"
+target = "/bench/hello"
+warmup = "0s"
+duration = "300ms"
+repetitions = 3
+workers = 2
+connections = 2
+timeout = "20s"
+"""
+
+    def start_fault_worker(self, *args):
+        """A fault_worker this test starts and stops (for --workers-at); its address."""
+        worker = subprocess.Popen([FAULT_WORKER, "--listen", "127.0.0.1:0"] + list(args),
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.addCleanup(worker.stdout.close)
+        self.addCleanup(worker.wait, 10)
+        self.addCleanup(worker.kill)
+        line = worker.stdout.readline()
+        self.assertTrue(line.startswith("READY grpc="), line)
+        return line.strip().split("=", 1)[1]
+
+    def test_after_worker_0_is_lost_worker_1_is_named_by_its_own_index(self):
+        # Worker 0 exits when window 1 (the second repetition) comes; worker 1 measures it
+        # alone, then sends a malformed result in window 2. Each start says which worker it is.
+        addresses = [
+            self.start_fault_worker("--mode", "exit_in_window", "--window", "1",
+                                    "--start-late-us", "100"),
+            self.start_fault_worker("--mode", "malformed_count", "--window", "2",
+                                    "--start-late-us", "200")]
+        path = write_scenario(self.dir, "loss.toml", self.LOSS)
+        run = self.run_to_end(path, "--workers-at", ",".join(addresses))
+        self.assertIn(f"worker 0 at {addresses[0]} was lost during repetition 2", run.stderr)
+        # Worker 1's result, not worker 0's: the kept workers' indices were 0, 1, ... .
+        self.assert_workload_failed(
+            run, "victim", "worker 1 sent a malformed result: 100 successful operations but "
+            "101 latency samples", repetitions_kept=2)
+        reps = load_json(self.json)["scenarios"][0]["workloads"][0]["repetitions"]
+        rows = [[(w["worker"], w["start_skew_ns"]) for w in rep["workers"]] for rep in reps]
+        self.assertEqual(rows, [[(0, 100_000), (1, 200_000)], [(1, 200_000)]])
+        self.assertEqual([rep["worker_start_skew_ns"] for rep in reps],
+                         [[100_000, 200_000], [200_000]])
+        self.assertEqual(["degraded" in rep["flags"] for rep in reps], [False, True])
+        with sqlite3.connect(self.db) as db:
+            stored = db.execute(
+                "SELECT r.idx, w.worker, w.start_skew_ns FROM worker_windows w "
+                "JOIN repetitions r ON r.id = w.repetition_id ORDER BY r.idx, w.worker").fetchall()
+        self.assertEqual(stored, [(0, 0, 100_000), (0, 1, 200_000), (1, 1, 200_000)])
         self.assert_run_ended(run)
 
     def test_failed_operations_that_no_error_counts_are_a_malformed_result(self):

@@ -5,7 +5,7 @@
 // duration, then reports a small, consistent, made-up result.
 //
 //   fault_worker --listen 127.0.0.1:0 --mode MODE [--workload NAME] [--window N]
-//                [--counter-file PATH]
+//                [--counter-file PATH] [--start-late-us N]
 //
 // Modes (the fault applies to the workload NAME, or to every workload without --workload):
 //   well_behaved       every window gets a consistent result
@@ -17,6 +17,8 @@
 //   other_layout_progress  window N sends a Progress event before its result whose latency
 //                      histogram tracks 1 ns..1 s with 2 digits (no other window sends
 //                      progress; every result is in benchgate's layout)
+//   exit_in_window     the process exits with status 1 when window N's command arrives, as a
+//                      worker killed mid-window (its stream ends, the process is gone)
 //   exit_at_start      exits with status 1 before printing READY
 //   errors_in_window   window N reports 500 "status" errors besides its 100 successes
 //   hidden_errors      window N reports 300 operations, its 100 successes and no error: the
@@ -35,6 +37,10 @@
 //                      110 us, except the Nth measured window of the process (counted over
 //                      all its Run streams, from 1: a comparison runs each window on a stream
 //                      of its own), whose took 10 us
+//
+// --start-late-us N: every result says the worker started its window N us after the start
+// instant (started_unix_ns), so that the orchestrator's per-worker start skew tells the workers
+// apart; without it no start is reported.
 #include <grpcpp/grpcpp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -43,6 +49,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -56,9 +63,10 @@ namespace v1 = benchgate::v1;
 
 struct Fault {
   std::string mode = "well_behaved";
-  std::string workload;       // empty: every workload
-  uint32_t window = 1;        // window index (0 is the warm-up when there is one)
-  bool slow_process = false;  // alternate_runs: this start is an odd-numbered one
+  std::string workload;        // empty: every workload
+  uint32_t window = 1;         // window index (0 is the warm-up when there is one)
+  bool slow_process = false;   // alternate_runs: this start is an odd-numbered one
+  int64_t start_late_us = -1;  // < 0: started_unix_ns not reported
 };
 
 int64_t unix_now_ns() {
@@ -104,6 +112,9 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   if (faulty && fault.mode == "hidden_errors") result.set_operations(3 * kOperations);
   if (faulty && fault.mode == "inflated_in_window") {
     result.mutable_in_window()->set_successes(3 * kOperations);
+  }
+  if (fault.start_late_us >= 0) {
+    result.set_started_unix_ns(window.start_at_unix_ns() + fault.start_late_us * 1000);
   }
   result.set_first_send_unix_ns(window.start_at_unix_ns());
   result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
@@ -166,6 +177,11 @@ class FaultyWorker final : public v1::Worker::Service {
       const uint32_t measured = window.measured() ? ++measured_windows_ : 0;
       const bool faulty = fault_.mode == "wild_window" ? measured == fault_.window
                                                        : window.index() == fault_.window;
+      if (target && faulty && fault_.mode == "exit_in_window") {
+        std::fprintf(stderr, "fault_worker: exiting in window %u, as asked\n", window.index());
+        std::fflush(stderr);
+        std::_Exit(1);
+      }
       sleep_until_unix(window.start_at_unix_ns() + window.duration_ns(), *context);
       if (target && faulty && fault_.mode == "other_layout_progress") {
         v1::RunEvent progress;
@@ -202,11 +218,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
                              "other_layout", "exit_at_start", "errors_in_window", "hidden_errors",
                              "inflated_in_window", "slow_window", "busy_thread", "alternate_runs",
-                             "wild_window", "other_layout_progress"}))
+                             "wild_window", "other_layout_progress", "exit_in_window"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")
       ->capture_default_str();
+  app.add_option("--start-late-us", fault.start_late_us,
+                 "Results say the window started this many us after its start instant");
   std::string counter_file;
   app.add_option("--counter-file", counter_file, "alternate_runs: where starts are counted");
   CLI11_PARSE(app, argc, argv);

@@ -364,6 +364,25 @@ TEST(WindowMerge, NotMeasuredNamesThatAreNoFieldAreRefused) {
   EXPECT_FALSE(rep->measured("cpu"));
 }
 
+// After worker 0 was lost, the parts are those of the workers left: each is named and shared
+// under its own index, not its place among them.
+TEST(WindowMerge, EachPartKeepsTheIndexOfItsWorker) {
+  auto rep = merge_window({part(10, 1, 2, 1000)}, 0, 0, 1'000'000'000, {1});
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  ASSERT_EQ(rep->workers.size(), 1u);
+  EXPECT_EQ(rep->workers[0].worker, 1u);
+  auto broken = part(10, 1, 2, 1000);
+  broken.set_successes(11);
+  broken.set_operations(11);
+  rep = merge_window({part(10, 1, 2, 1000), broken}, 0, 0, 1'000'000'000, {1, 2});
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message().rfind("worker 2 sent a malformed result: 11 successful operations but "
+                                "10 latency samples",
+                                0),
+            0u)
+      << rep.message();
+}
+
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.mutable_latency()->set_hdr_v2_compressed("garbage");
