@@ -1,8 +1,10 @@
 """Faults whose outcome never depends on when anything happens, split from test_faults.py so
 that they run beside other tests (tests/e2e/CMakeLists.txt): a worker (tools/fault_worker)
-that never becomes ready, exits before READY or sends a malformed result in its first
-window, with and without fail_fast; an address another program already serves; workers given
-with --workers-at that do not answer. The faulty workers fail whenever they are asked, the
+that never becomes ready, exits before READY or sends a malformed result or progress report in
+its first window, with and without fail_fast; of two workers given with --workers-at, worker 0
+exiting when a window comes (on_worker_loss = "continue") and worker 1 then sending a malformed
+result; an address another program already serves; workers given with --workers-at that do not
+answer. The faulty workers fail whenever they are asked, the
 deadlines waited out are the workload's and --workers-wait, stated in the messages as given,
 and nothing is killed or stopped from outside at a chosen moment. The checks are
 test_faults.py's (FaultRuns)."""
