@@ -9,7 +9,11 @@
 namespace benchgate::cli {
 
 void add_remote_worker_options(CLI::App& command, RemoteWorkerFlags& flags) {
-  command.add_option("--workers-at", flags.addresses, kWorkersAtHelp)->delimiter(',');
+  // One value a flag (repeat it, or comma-separate): a word after it is the command's argument,
+  // not another address (`run --workers-at ADDR s.toml` took s.toml for an address).
+  command.add_option("--workers-at", flags.addresses, kWorkersAtHelp)
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command.add_option("--workers", flags.count, kWorkersHelp)
       ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));
   command.add_option("--workers-wait", flags.wait, kWorkersWaitHelp)->capture_default_str();

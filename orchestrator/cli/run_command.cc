@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "common/util/shown_text.h"
 #include "orchestrator/app/bundled_binary.h"
@@ -57,7 +59,11 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
                   "fetched; the same as `orchestrator report RUN`)");
   run->add_option("--commit", flags.commit, "Commit measured (default: the git work tree's)");
   run->add_option("--branch", flags.branch, "Branch measured (default: the git work tree's)");
-  run->add_option("--label", flags.labels, "Label the run KEY=VALUE (repeatable)");
+  // One label a flag: a word after it is a scenario file (`run --label k=v s.toml` took s.toml
+  // for a second label and said the run had no file).
+  run->add_option("--label", flags.labels,
+                  "Label the run KEY=VALUE (one label to each --label; repeatable)")
+      ->allow_extra_args(false);
   run->add_option(
       "--promote", flags.promote,
       "Add the run to this baseline when it exits 0 (completed, no critical gate failed); with "
@@ -149,6 +155,18 @@ int run_command(const RunFlags& flags) {
                  "error: `orchestrator run` needs its files argument: scenario files (TOML); see "
                  "`orchestrator run --help`\n");
     return kExitInvalidInput;
+  }
+  // `--label a=b c=d` gives c=d as a file (one label to each --label): said so, rather than
+  // that no scenario file has that name.
+  for (const std::string& file : flags.files) {
+    std::error_code ec;
+    if (file.find('=') != std::string::npos && !std::filesystem::exists(file, ec) && !ec) {
+      std::fprintf(stderr,
+                   "error: '%s' is no scenario file (none has that name); a label is given as "
+                   "--label KEY=VALUE, one to each --label\n",
+                   shown_text(file).c_str());
+      return kExitInvalidInput;
+    }
   }
   // A scenario bound for a service is loaded as the service loads one a client sends: keys
   // that name a file (ca_file, tls_cert, tls_key, secret_file, auth_config), ${env:NAME} and

@@ -1,0 +1,69 @@
+// Flags that take a list (--workers-at, --label) take one value each, so that a scenario file
+// after one is read as the file it is: before, `run --workers-at 127.0.0.1:7800 s.toml` (or
+// `run --label k=v s.toml`) took s.toml for a second address (label) and said the run had no
+// file.
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "orchestrator/cli/exit_codes.h"
+#include "orchestrator/cli/run_command.h"
+
+namespace benchgate::cli {
+namespace {
+
+std::string parse(CLI::App& app, std::vector<std::string> args) {
+  std::vector<const char*> argv = {"orchestrator"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return "(parsed)";
+}
+
+TEST(RunFlags, AFileAfterWorkersAtIsAFileNotASecondAddress) {
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags flags;
+  add_run_command(app, flags);
+  EXPECT_EQ(parse(app, {"run", "--workers-at", "127.0.0.1:7800", "s.toml", "--workers-at",
+                        "127.0.0.1:7801,127.0.0.1:7802", "t.toml"}),
+            "(parsed)");
+  EXPECT_EQ(flags.files, (std::vector<std::string>{"s.toml", "t.toml"}));
+  EXPECT_EQ(flags.workers.addresses,
+            (std::vector<std::string>{"127.0.0.1:7800", "127.0.0.1:7801", "127.0.0.1:7802"}));
+}
+
+TEST(RunFlags, AFileAfterALabelIsAFileNotASecondLabel) {
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags flags;
+  add_run_command(app, flags);
+  EXPECT_EQ(parse(app, {"run", "--label", "team=payments", "s.toml", "--label=env=ci", "t.toml"}),
+            "(parsed)");
+  EXPECT_EQ(flags.files, (std::vector<std::string>{"s.toml", "t.toml"}));
+  EXPECT_EQ(flags.labels, (std::vector<std::string>{"team=payments", "env=ci"}));
+}
+
+TEST(RunFlags, ASecondLabelAfterOneLabelFlagIsToldToTakeItsOwnFlag) {
+  // `--label a=b c=d`: c=d is a file argument now, and the run says what it is before it looks
+  // for a scenario file of that name (exit 2).
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags flags;
+  add_run_command(app, flags);
+  EXPECT_EQ(parse(app, {"run", "s.toml", "--label", "team=payments", "env=ci-no-such-file"}),
+            "(parsed)");
+  EXPECT_EQ(flags.labels, (std::vector<std::string>{"team=payments"}));
+  EXPECT_EQ(flags.files, (std::vector<std::string>{"s.toml", "env=ci-no-such-file"}));
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(run_command(flags), kExitInvalidInput);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "error: 'env=ci-no-such-file' is no scenario file (none has that name); a label is "
+            "given as --label KEY=VALUE, one to each --label\n");
+}
+
+}  // namespace
+}  // namespace benchgate::cli
