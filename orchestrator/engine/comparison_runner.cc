@@ -71,10 +71,16 @@ class VariantWindowObserver : public RunObserver {
 };
 
 // Why a variant measures nothing more, by the error's kind: not_configured (its program is
-// not installed), else failed.
+// not installed), interrupted (an interrupt is not a failure), else failed.
 results::WorkloadStatus status_of(const Error& failure) {
-  return failure.kind == ErrorKind::kNotConfigured ? results::WorkloadStatus::kNotConfigured
-                                                   : results::WorkloadStatus::kFailed;
+  switch (failure.kind) {
+    case ErrorKind::kNotConfigured:
+      return results::WorkloadStatus::kNotConfigured;
+    case ErrorKind::kInterrupted:
+      return results::WorkloadStatus::kInterrupted;
+    default:
+      return results::WorkloadStatus::kFailed;
+  }
 }
 
 // One compared variant: the router it measures and the workers that load it. Comparing
@@ -112,16 +118,22 @@ class ComparisonRun {
       start_router_variants();
     }
     for (const auto& workload : scenario_.workloads) {
+      if (start_interrupt_) break;
       run_compared(workload);
       if (app::interrupted()) break;
     }
-    // The peer's failure is the comparison's own; an interrupt is nobody's, and workers the
-    // scenario asks for and does not get leave every variant not_configured, failing nothing
-    // (as in a run without variants).
-    if (peer_failure_ && peer_failure_->kind != ErrorKind::kNotConfigured) {
+    // An interrupt while a router or workers started ends the run as a plain run's does
+    // (README, "Failure behaviour"): interrupted, not failed, and the workload it came before
+    // is not listed; one before anything was listed is the run's error, as a plain run's at its
+    // start. The peer's failure is the comparison's own; workers the scenario asks for and does
+    // not get leave every variant not_configured, failing nothing (as in a run without
+    // variants).
+    if (start_interrupt_) {
+      if (result_.workloads.empty()) result_.error = start_interrupt_->text();
+    } else if (peer_failure_ && peer_failure_->kind != ErrorKind::kNotConfigured) {
       result_.error = peer_failure_->text();
     }
-    result_.interrupted = app::interrupted();
+    result_.interrupted = start_interrupt_.has_value() || app::interrupted();
     for (auto& pool : pools_) pool->stop();
     for (auto& sut : suts_) sut->stop();
     return std::move(result_);
@@ -171,9 +183,18 @@ class ComparisonRun {
     if (!peer_failure_) peer_failure_ = std::move(why);
   }
 
+  // Whether `why`, a start's failure, is an interrupt (start_failure and workers_start_failure
+  // give it that kind): then it is kept as the run's (start_interrupt_), no failure of anyone.
+  bool interrupted_start(const Error& why) {
+    if (why.kind != ErrorKind::kInterrupted) return false;
+    if (!start_interrupt_) start_interrupt_ = why;
+    return true;
+  }
+
   void start_router_variants() {
     std::string description;
     for (const std::string& name : scenario_.compare_routers) {
+      if (start_interrupt_) break;  // the variants after it are not started
       Variant v;
       v.name = name;
       const scenario::RouterConfig& config = scenario_.routers.at(name);
@@ -195,6 +216,7 @@ class ComparisonRun {
         v.sut = suts_.back().get();
         if (auto started = v.sut->start(sut_start_deadline(config, options_)); !started) {
           v.failure = start_failure("router '" + name + "' did not start", started.error());
+          interrupted_start(*v.failure);
         }
       }
       const std::string what = v.failure ? v.failure->text() : v.sut->description();
@@ -214,7 +236,8 @@ class ComparisonRun {
     shared_pool_ = add_pool(bundled_pool(), startup_timeout());
     if (auto started = shared_pool_->start(remote().count, workers_deadline(remote(), options_));
         !started) {
-      fail_peer(workers_start_failure(remote(), started.error()));
+      Error why = workers_start_failure(remote(), started.error());
+      if (!interrupted_start(why)) fail_peer(std::move(why));
     }
   }
 
@@ -253,10 +276,12 @@ class ComparisonRun {
                            std::chrono::nanoseconds(options_.startup_timeout_ns)}));
     sut::SystemUnderTest& sut = *suts_.back();
     if (auto started = sut.start(sut_start_deadline(scenario_.router, options_)); !started) {
-      fail_peer(start_failure("system under test did not start", started.error()));
+      Error why = start_failure("system under test did not start", started.error());
+      if (!interrupted_start(why)) fail_peer(std::move(why));
     }
     std::string description;
     for (const std::string& name : scenario_.compare_workers) {
+      if (start_interrupt_) break;  // the variants after it are not started
       Variant v;
       v.name = name;
       v.worker = name;
@@ -278,6 +303,7 @@ class ComparisonRun {
           if (auto started = v.pool->start(remote().count, workers_deadline(remote(), options_));
               !started) {
             v.failure = workers_start_failure(remote(), started.error());
+            interrupted_start(*v.failure);
           }
         } else {
           // Each start has its whole startup deadline from now: a variant that failed slowly
@@ -286,6 +312,7 @@ class ComparisonRun {
           if (auto started = v.pool->start(workers_needed(), deadline); !started) {
             v.failure = worker_impl_start_failure(name, v.pool->startup_timeout(), deadline,
                                                   started.error());
+            interrupted_start(*v.failure);
           }
         }
       }
@@ -297,13 +324,15 @@ class ComparisonRun {
   }
 
   void run_compared(const scenario::Workload& workload) {
-    observer_.workload_started(workload);
-    // Without a router to load, the shared workers are not started.
+    // Without a router to load, the shared workers are not started. Started before the
+    // workload is, as a plain run's workers are: one interrupted does not list the workload.
     if (!compare_workers() && workload.worker == "builtin" &&
         std::any_of(variants_.begin(), variants_.end(),
                     [](const Variant& v) { return !v.failure; })) {
       start_shared_pool();
     }
+    if (start_interrupt_) return;
+    observer_.workload_started(workload);
     std::vector<results::WorkloadResult> out(variants_.size());
     std::vector<bool> warmed(variants_.size(), false);
     bool any_runs = false;
@@ -449,6 +478,8 @@ class ComparisonRun {
   // The shared router (comparing workers) or the shared workers (comparing routers) failed:
   // the comparison's own error, and every variant's that has none of its own.
   std::optional<Error> peer_failure_;
+  // An interrupt that came while a router or workers started (interrupted_start).
+  std::optional<Error> start_interrupt_;
 };
 
 }  // namespace

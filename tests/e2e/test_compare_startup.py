@@ -3,10 +3,14 @@ once, one that never listens (it waits out the whole default startup deadline, 3
 that gives up at its own startup_timeout. Each fails with its reason, and the two that start are
 measured in full: neither they nor the shared workers lose their deadlines to the broken ones.
 Mostly waiting, so CTest runs it beside other tests; it checks statuses and messages, never
-speed."""
+speed. Ctrl-C while a variant starts interrupts the run, as a plain run's start: nothing
+failed."""
+import os
+import signal
+import sqlite3
 import unittest
 
-from harness import load_json
+from harness import Run, load_json, write_scenario
 from test_compare import COMPARE, ComparisonRuns
 
 # A router that exits at once and one that never listens (it fails at the startup deadline).
@@ -55,6 +59,37 @@ class CompareStartupTest(ComparisonRuns, unittest.TestCase):
                       errors["slow"])
         self.assertIn(" within 2s (startup_timeout; the last attempt: connection refused)",
                       errors["slow"])
+
+    def test_an_interrupt_while_a_variant_starts_is_interrupted_not_failed(self):
+        # "silent" comes first and never listens: the interrupt lands in its start, and the
+        # builtin "first" after it is never started. Every variant said `failed` before, with
+        # the interrupt as its error.
+        text = COMPARE.format(extra=BROKEN, more=', "silent"').replace(
+            'routers = ["first", "second", "silent"]', 'routers = ["silent", "first"]')
+        path = write_scenario(self.dir, "interrupted.toml", text)
+        db = os.path.join(self.dir, "interrupted.db")
+        run = Run(["run", path, "--db", db]).start()
+        self.runs.append(run)
+        # Printed just before the variants start.
+        self.assertIn("scenario e2e_compare", run.proc.stdout.readline())
+        run.signal(signal.SIGINT)
+        run.finish(timeout=60)
+        out = run.stdout + run.stderr
+        self.assertEqual(run.returncode, 3, out)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        self.assertNotIn("FAILED", out)
+        self.assertNotIn("status=failed", out)
+        self.assertEqual(run.result_lines(), [], out)  # nothing ran, nothing is listed
+        self.assertIn("interrupted by signal 2 (Interrupt): every child process was stopped\n",
+                      run.stderr)
+        with sqlite3.connect(db) as conn:
+            status, code, error = conn.execute(
+                "SELECT status, exit_code, error FROM runs").fetchone()
+            self.assertEqual(conn.execute("SELECT COUNT(*) FROM workloads").fetchone(), (0,))
+        self.assertEqual((status, code), ("aborted", 3))
+        # The start's own words: "interrupted while waiting for 127.0.0.1:PORT to accept
+        # connections", or "interrupted before sleep was started" when the signal came first.
+        self.assertTrue(error.startswith("interrupted "), error)
 
 
 if __name__ == "__main__":

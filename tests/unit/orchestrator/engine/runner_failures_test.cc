@@ -455,6 +455,45 @@ TEST_F(RunnerFailures, AVariantThatMeasuredAllItsRepetitionsBeforeAnInterruptSta
   EXPECT_TRUE(r.interrupted);
 }
 
+// An interrupt while a compared router starts ends the run as a plain run's at its start does
+// (AStartEndedByAnInterruptIsInterruptedByItsKind): interrupted with the interrupt's words, no
+// workload listed, no later variant started. Every variant was `failed` before, with the
+// interrupt as its error.
+TEST_F(RunnerFailures, AComparisonInterruptedAsARouterStartsIsInterruptedNotFailed) {
+  factories_.suts = {
+      FakeSut::Script{Error{"interrupted while waiting for router", ErrorKind::kInterrupted}},
+      FakeSut::Script{}};
+  factories_.pools = {FakePool::Script{}};  // never started
+  scenario::Scenario s = scenario_of({workload("w1"), workload("w2")});
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.error, "interrupted while waiting for router");
+  EXPECT_TRUE(r.workloads.empty());
+  EXPECT_EQ(factories_.made_suts.size(), 1u) << "a router was started after the interrupt";
+}
+
+// The same while the workers every compared router shares start, at the first workload (after
+// the routers): the workload is not listed, nothing failed.
+TEST_F(RunnerFailures, AComparisonInterruptedAsItsWorkersStartIsInterruptedNotFailed) {
+  factories_.suts = {FakeSut::Script{}, FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.start_error = Error{"interrupted while waiting for worker 0", ErrorKind::kInterrupted};
+  factories_.pools = {pool};
+  scenario::Scenario s = scenario_of({workload("w1")});
+  s.routers["a"] = {};
+  s.routers["b"] = {};
+  s.compare_routers = {"a", "b"};
+  auto r = run(s);
+
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.error, "interrupted while waiting for worker 0");
+  EXPECT_TRUE(r.workloads.empty());
+}
+
 }  // namespace
 }  // namespace benchgate::engine
 
