@@ -8,11 +8,22 @@
 namespace benchgate::report {
 namespace {
 
-// The baseline a report draws against: the one asked for, else the first relative gate's.
-std::string baseline_of(const std::vector<store::GateRecord>& gates, const std::string& asked) {
+// Whether `g` is a paired gate (docs/GATES.md, "Paired gates"): its `baseline` names the
+// variant of this run it was judged against, not a stored baseline. Compared, its method says
+// so; otherwise (error, not_configured) it drew no stored run and names one of the run's
+// variants.
+bool judged_against_variant(const store::GateRecord& g, const std::set<std::string>& variants) {
+  if (g.method.rfind("paired-", 0) == 0) return true;
+  return g.baseline_runs.empty() && variants.count(g.baseline) != 0;
+}
+
+// The baseline a report draws against: the one asked for, else the first relative gate's that
+// judged the run against a stored baseline (a paired gate's `against` variant is none).
+std::string baseline_of(const std::vector<store::GateRecord>& gates, const std::string& asked,
+                        const std::set<std::string>& variants) {
   if (!asked.empty()) return asked;
   for (const auto& g : gates) {
-    if (!g.baseline.empty()) return g.baseline;
+    if (!g.baseline.empty() && !judged_against_variant(g, variants)) return g.baseline;
   }
   return "";
 }
@@ -55,7 +66,11 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
   out.binaries = detail->binaries;
   out.result = result_from_store(*detail);
   out.gates = std::move(*gates);
-  out.baseline = baseline_of(out.gates, options.baseline);
+  std::set<std::string> variants;
+  for (const auto& w : detail->workloads) {
+    if (w.variant != "default") variants.insert(w.variant);  // "default": no [compare]
+  }
+  out.baseline = baseline_of(out.gates, options.baseline, variants);
 
   std::map<std::pair<std::string, std::string>, std::string> params;
   for (const auto& w : detail->workloads) params[{w.name, w.variant}] = w.params_hash;

@@ -161,6 +161,55 @@ TEST_F(StoredRun, ThePastRunsSpectrumIsDrawnAgainstTheBaselineRunsBeforeIt) {
   EXPECT_EQ(run->spectra.at({"hello", "default"}).run_ids, std::vector<int64_t>{before});
 }
 
+// A paired gate's `baseline` names the variant it was judged against (docs/GATES.md, "Paired
+// gates"), not a stored baseline: the report draws no baseline for it, even where a stored
+// baseline of that name holds runs of the workload.
+TEST_F(StoredRun, APairedGatesAgainstVariantIsNoBaselineToDraw) {
+  results::WorkloadResult old_variant = sampled_workload();
+  old_variant.variant = "old";
+  results::WorkloadResult new_variant = sampled_workload();
+  new_variant.variant = "new";
+  ASSERT_TRUE(store_->add_baseline("old", stored_run(old_variant)).ok());
+  store::RunInfo info;
+  info.scenario = "stored";
+  info.scenario_text = "name = \"stored\"\n";
+  info.testbed.host = "bench-host-1";
+  auto id = store_->begin_run(info);
+  ASSERT_TRUE(id.ok()) << id.message();
+  ASSERT_TRUE(store_->store_workload(*id, old_variant).ok());
+  ASSERT_TRUE(store_->store_workload(*id, new_variant).ok());
+  ASSERT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+  store::GateRecord paired;
+  paired.workload = "hello";
+  paired.variant = "new";
+  paired.metric = "throughput.rps";
+  paired.kind = "relative";
+  paired.baseline = "old";
+  paired.method = "paired-signed-rank";
+  paired.verdict = "pass";
+  paired.severity = "critical";
+  store::GateRecord errored = paired;  // compared nothing: its method is none
+  errored.metric = "latency.p99";
+  errored.method = "none";
+  errored.verdict = "error";
+  ASSERT_TRUE(store_->store_gate_results(*id, {paired, errored}).ok());
+
+  auto run = load_html_run(*store_, *id, ReportOptions{});
+  ASSERT_TRUE(run.ok()) << run.message();
+  EXPECT_EQ(run->baseline, "");
+  EXPECT_TRUE(run->spectra.empty());
+  const std::string html = html_document({*run});
+  EXPECT_EQ(html.find("Baseline 'old'"), std::string::npos);
+  EXPECT_EQ(html.find("in baseline old"), std::string::npos);
+
+  ReportOptions asked;  // --baseline old: the stored baseline, asked for by name
+  asked.baseline = "old";
+  auto drawn = load_html_run(*store_, *id, asked);
+  ASSERT_TRUE(drawn.ok()) << drawn.message();
+  EXPECT_EQ(drawn->baseline, "old");
+  EXPECT_EQ(drawn->spectra.count({"hello", "old"}), 1u);
+}
+
 // Each stored workload status reads back as itself, so the HTML report of a run interrupted
 // during a workload says "interrupted" where the terminal said INTERRUPTED and the JSON and the
 // store `interrupted`, not "failed"; a comparison with that workload says it too.
