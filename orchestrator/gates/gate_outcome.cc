@@ -230,4 +230,11 @@ std::string confirmation_suffix(std::string_view confirmation) {
   return {};
 }
 
+std::string verdict_text(std::string_view verdict, bool underpowered,
+                         std::string_view confirmation) {
+  std::string text(verdict);
+  if (underpowered) text += ", underpowered";
+  return text + confirmation_suffix(confirmation);
+}
+
 }  // namespace benchgate::gates

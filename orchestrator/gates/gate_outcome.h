@@ -45,6 +45,13 @@ std::string_view to_string(Method method);
 // ", cleared by the rerun", ", the rerun failed", or "" (no rerun).
 std::string confirmation_suffix(std::string_view confirmation);
 
+// A verdict as every output's verdict column writes it (terminal, Markdown, HTML, `runs show`,
+// `gate`): the verdict, ", underpowered" when the gate could not detect twice its allowance
+// (docs/GATES.md), then the confirmation_suffix: "fail, underpowered", "fail, confirmed by
+// the rerun".
+std::string verdict_text(std::string_view verdict, bool underpowered,
+                         std::string_view confirmation);
+
 // A run's values of the gate's metric (base units): its figure, as every report prints it
 // (results::metric_figure: summed errors, the merged histogram's percentile, the median
 // throughput, ...), and the value of each repetition, which gives the within-run spread.

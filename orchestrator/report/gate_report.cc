@@ -50,11 +50,10 @@ std::string gate_name(const gating::EvaluatedGate& g) {
 }
 
 // The verdict, with ", underpowered" when the gate could not detect twice its allowance and
-// what a confirming rerun did (", confirmed by the rerun").
+// what a confirming rerun did (", confirmed by the rerun"), as every output writes it.
 std::string verdict_text(const gating::EvaluatedGate& g) {
-  std::string v(gates::to_string(g.outcome.verdict));
-  if (g.outcome.underpowered) v += ", underpowered";
-  return v + gates::confirmation_suffix(g.outcome.confirmation);
+  return gates::verdict_text(gates::to_string(g.outcome.verdict), g.outcome.underpowered,
+                             g.outcome.confirmation);
 }
 
 const char* severity(const gating::EvaluatedGate& g) {

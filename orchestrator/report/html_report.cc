@@ -389,7 +389,7 @@ std::string gates_section(const HtmlRun& run) {
       }
     }
     out += fmt::format(
-        "<tr><td class=\"text verdict-{0}\">{0}{11}</td><td class=\"text\">{1}</td><td "
+        "<tr><td class=\"text verdict-{0}\">{11}</td><td class=\"text\">{1}</td><td "
         "class=\"text\">{2}</td><td class=\"text\">{3}</td><td>{4}</td><td>{5}</td><td>{6}</td>"
         "<td class=\"ci\">{7}</td><td>{8}</td><td class=\"text\">{9}</td><td "
         "class=\"text explanation\">{10}</td></tr>\n",
@@ -397,7 +397,9 @@ std::string gates_section(const HtmlRun& run) {
         escape(history::format_gate_value(g.metric, g.observed)),
         escape(history::format_gate_value(g.metric, g.threshold)), escape(effect), interval_cell(g),
         g.p_value ? fmt::format("{:.3g}", *g.p_value) : "-", escape(g.method),
-        escape(g.explanation), escape(gates::confirmation_suffix(g.confirmation.value_or(""))));
+        escape(g.explanation),
+        escape(gates::verdict_text(g.verdict, g.underpowered.value_or(false),
+                                   g.confirmation.value_or(""))));
   }
   out +=
       "</table>\n<p class=\"note\">The interval of a relative gate's effect d comes from the "

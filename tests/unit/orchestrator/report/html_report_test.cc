@@ -608,6 +608,34 @@ TEST(HtmlReport, TheVerdictCellHoldsTheVerdictAndItsConfirmationNotTheExplanatio
       << html;
 }
 
+// An underpowered gate is flagged in every output (docs/GATES.md): the HTML verdict cell reads
+// as the terminal's, Markdown's and `runs show`'s, from one definition.
+TEST(HtmlReport, AnUnderpoweredGatesVerdictCellSaysSo) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.variant = "new";
+  g.metric = "throughput.rps";
+  g.kind = "relative";
+  g.baseline = "old";
+  g.method = "paired-signed-rank";
+  g.verdict = "fail";
+  g.severity = "critical";
+  g.underpowered = true;
+  store::GateRecord inconclusive = g;
+  inconclusive.verdict = "inconclusive";
+  run.gates = {g, inconclusive};
+  const std::string html = html_document({run});
+  EXPECT_EQ(gates::verdict_text("fail", true, ""), "fail, underpowered");
+  EXPECT_NE(html.find("<td class=\"text verdict-fail\">fail, underpowered</td>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td class=\"text verdict-inconclusive\">inconclusive, underpowered</td>"),
+            std::string::npos)
+      << html;
+}
+
 // An explanation of several lines (a router's stderr tail after "its stderr ends with:") keeps
 // its line breaks in the browser, as the terminal's indented lines and Markdown's <br> do.
 TEST(HtmlReport, AMultiLineExplanationKeepsItsLineBreaks) {
