@@ -360,6 +360,39 @@ std::string interval_cell(const store::GateRecord& g) {
   return "-<span class=\"why\"> " + escape(why) + "</span>";
 }
 
+// The note under the gate table: what the interval of each method in the table is
+// (docs/REPORTS.md, "Gates"), then how the p-value reads.
+std::string interval_note(const std::vector<store::GateRecord>& gates) {
+  bool t = false, paired_t = false, signed_rank = false;
+  for (const auto& g : gates) {
+    t = t || g.method == "t-test" || g.method == "nested-t" || g.method == "calibrated-t";
+    paired_t = paired_t || g.method == "paired-t";
+    signed_rank = signed_rank || g.method == "paired-signed-rank";
+  }
+  std::string note;
+  if (t) {
+    note +=
+        "The interval of a relative gate's effect d (t-test, nested-t, calibrated-t) comes from "
+        "the standard error and degrees of freedom its t-test used, two-sided at 1 - 2 alpha: it "
+        "lies above 0 exactly when the p-value before Holm's correction is below alpha. ";
+  }
+  if (paired_t) {
+    note +=
+        "A paired-t gate's interval is d +- t(1 - alpha, n - 1) * s / sqrt(n) over the log "
+        "ratios of its n pairs, two-sided at 1 - 2 alpha: it lies above 0 exactly when the "
+        "p-value before Holm's correction is below alpha. ";
+  }
+  if (signed_rank) {
+    note +=
+        "A paired-signed-rank gate's interval is the distribution-free one of its "
+        "Hodges-Lehmann effect, from the Walsh averages of its pairs' log ratios, at the "
+        "confidence it achieves (at least 1 - 2 alpha, printed beside it): its lower end lies "
+        "above 0 when the p-value before Holm's correction is at most alpha (exactly so without "
+        "ties and zeros). ";
+  }
+  return note + "The p-value is Holm-adjusted across the run's gates.";
+}
+
 std::string gates_section(const HtmlRun& run) {
   if (run.gates.empty()) return "<h2>Gates</h2>\n<p class=\"note\">No gate evaluated.</p>\n";
   std::string out =
@@ -401,11 +434,7 @@ std::string gates_section(const HtmlRun& run) {
         escape(gates::verdict_text(g.verdict, g.underpowered.value_or(false),
                                    g.confirmation.value_or(""))));
   }
-  out +=
-      "</table>\n<p class=\"note\">The interval of a relative gate's effect d comes from the "
-      "standard error and degrees of freedom its t-test used, two-sided at 1 - 2 alpha: it lies "
-      "above 0 exactly when the p-value before Holm's correction is below alpha. The p-value is "
-      "Holm-adjusted across the run's gates.</p>\n";
+  out += "</table>\n<p class=\"note\">" + escape(interval_note(run.gates)) + "</p>\n";
   return out;
 }
 

@@ -636,6 +636,40 @@ TEST(HtmlReport, AnUnderpoweredGatesVerdictCellSaysSo) {
       << html;
 }
 
+// The note under the gate table says what each method's interval is (docs/REPORTS.md): the
+// t-test's from its standard error, a signed-rank gate's the distribution-free one at the
+// confidence it achieves; a method not in the table is not described.
+TEST(HtmlReport, TheGateTablesNoteDescribesTheIntervalOfEachMethodInIt) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  store::GateRecord g;
+  g.workload = "hello";
+  g.variant = "new";
+  g.metric = "throughput.rps";
+  g.kind = "relative";
+  g.baseline = "old";
+  g.method = "paired-signed-rank";
+  g.verdict = "pass";
+  g.severity = "critical";
+  run.gates = {g};
+  std::string html = html_document({run});
+  EXPECT_NE(html.find("distribution-free"), std::string::npos) << html;
+  EXPECT_NE(html.find("at the confidence it achieves"), std::string::npos) << html;
+  EXPECT_EQ(html.find("standard error"), std::string::npos) << html;
+  EXPECT_EQ(html.find("paired-t gate"), std::string::npos) << html;
+
+  store::GateRecord t = g;
+  t.method = "t-test";
+  store::GateRecord paired_t = g;
+  paired_t.method = "paired-t";
+  run.gates = {t, paired_t};
+  html = html_document({run});
+  EXPECT_NE(html.find("standard error and degrees of freedom"), std::string::npos) << html;
+  EXPECT_NE(html.find("paired-t gate"), std::string::npos) << html;
+  EXPECT_EQ(html.find("distribution-free"), std::string::npos) << html;
+}
+
 // An explanation of several lines (a router's stderr tail after "its stderr ends with:") keeps
 // its line breaks in the browser, as the terminal's indented lines and Markdown's <br> do.
 TEST(HtmlReport, AMultiLineExplanationKeepsItsLineBreaks) {
