@@ -2,6 +2,7 @@
 #include "orchestrator/report/analysis.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include <fmt/format.h>
@@ -126,6 +127,15 @@ std::string comparison_line(const std::string& scenario, const VariantComparison
       optional(c.pair_max), optional(c.ci_low), optional(c.ci_high), c.status);
 }
 
+std::string exponent_text(double exponent) {
+  const std::string growth = results::growth_class(exponent);
+  for (int digits = 2; digits <= 12; ++digits) {
+    const std::string text = fmt::format("{:.{}f}", exponent, digits);
+    if (results::growth_class(std::strtod(text.c_str(), nullptr)) == growth) return text;
+  }
+  return fmt::format("{}", exponent);  // the shortest text that reads back as the exponent
+}
+
 std::string sweep_line(const std::string& scenario, const SweepSummary& s) {
   std::string worst_pair = "-";
   if (s.growth) {
@@ -137,7 +147,7 @@ std::string sweep_line(const std::string& scenario, const SweepSummary& s) {
       "|r2={}|exponent={}|worst_exponent={}|worst_pair={}|class={}",
       scenario, s.workload, s.variant, s.parameter, s.n.size(), s.fit ? number(s.fit->a) : "-",
       s.fit ? number(s.fit->b) : "-", s.fit ? number(s.fit->r2, "{:.3f}") : "-",
-      s.growth ? number(s.growth->median, "{:.2f}") : "-",
+      s.growth ? exponent_text(s.growth->median) : "-",
       s.growth ? number(s.growth->worst, "{:.2f}") : "-", worst_pair,
       s.growth ? results::growth_class(s.growth->median) : "-");
 }
@@ -161,8 +171,8 @@ SweepText sweep_text(const SweepSummary& s) {
     t.r2 = fmt::format("{:.3f}", s.fit->r2);
   }
   if (s.growth) {
-    t.exponent =
-        fmt::format("{:.2f} ({})", s.growth->median, results::growth_class(s.growth->median));
+    t.exponent = fmt::format("{} ({})", exponent_text(s.growth->median),
+                             results::growth_class(s.growth->median));
     t.worst = fmt::format("{:.0f}->{:.0f}: {:.2f}", s.n[s.growth->worst_pair],
                           s.n[s.growth->worst_pair + 1], s.growth->worst);
   }

@@ -67,6 +67,11 @@ struct SweepText {
 };
 SweepText sweep_text(const SweepSummary& s);
 
+// A growth exponent as every output prints it beside its class: two decimals ("0.98"), more
+// where two would round it across a class boundary ("0.898" for 0.8979, which is sublinear,
+// not "0.90"), so the class never contradicts the printed figure (results::growth_class).
+std::string exponent_text(double exponent);
+
 // COMPARE|scenario=..|workload=..|baseline=..|variant=..|metric=rps|baseline_rps=..|variant_rps=..
 //   |ratio=..|pair_min=..|pair_max=..|ci_low=..|ci_high=..|status=..   ("-" when not measured)
 std::string comparison_line(const std::string& scenario, const VariantComparison& c);

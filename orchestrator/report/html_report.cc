@@ -558,14 +558,10 @@ std::string sweeps_section(const engine::ScenarioResult& result) {
            fmt::format("fit {:.4g} + {:.4g} n (R^2 {:.3f})", s.fit->a, s.fit->b, s.fit->r2)});
     }
     out += svg::render(chart);
-    out += fmt::format(
-        "<p>{}</p>\n",
-        s.growth ? escape(fmt::format("growth exponent {:.2f} ({}), worst pair {:.0f}->{:.0f}: "
-                                      "{:.2f}",
-                                      s.growth->median, results::growth_class(s.growth->median),
-                                      s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1],
-                                      s.growth->worst))
-                 : std::string("fewer than two measured points: no growth class"));
+    out += fmt::format("<p>{}</p>\n",
+                       s.growth ? escape("growth exponent " + sweep_text(s).exponent +
+                                         ", worst pair " + sweep_text(s).worst)
+                                : std::string("fewer than two measured points: no growth class"));
   }
   return out;
 }

@@ -109,5 +109,26 @@ TEST(Sweeps, PointsOfOneBaseWorkloadAreFitted) {
       << sweep_line("s", s[0]);
 }
 
+// A growth class never contradicts the exponent printed beside it (docs/SCENARIOS.md:
+// sublinear < 0.9 <= linear <= 1.1 < superlinear): two decimals, more near a boundary.
+TEST(Sweeps, TheExponentIsPrintedSoItsClassNeverContradictsIt) {
+  EXPECT_EQ(exponent_text(0.98), "0.98");
+  EXPECT_EQ(exponent_text(0.8979), "0.898");
+  EXPECT_EQ(results::growth_class(0.8979), "sublinear");
+  EXPECT_EQ(exponent_text(0.9), "0.90");
+  EXPECT_EQ(exponent_text(0.0996), "0.0996");  // constant, not "0.10" (sublinear)
+  EXPECT_EQ(exponent_text(1.1004), "1.1004");  // superlinear, not "1.10" (linear)
+  EXPECT_EQ(exponent_text(1.096), "1.10");     // linear, and 1.10 reads linear
+
+  SweepSummary s;
+  s.workload = "echo";
+  s.variant = "default";
+  s.parameter = "request_bytes";
+  s.n = {10, 100};
+  s.growth = results::GrowthExponents{0.8979, 0.8979, 0, 1};
+  EXPECT_EQ(sweep_text(s).exponent, "0.898 (sublinear)");
+  EXPECT_NE(sweep_line("s", s).find("|exponent=0.898|"), std::string::npos) << sweep_line("s", s);
+}
+
 }  // namespace
 }  // namespace benchgate::report
