@@ -13,14 +13,16 @@
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
+#include "orchestrator/report/workload_title.h"
 #include "orchestrator/store/binary_identity.h"
 #include "orchestrator/store/definition_differences.h"
 
 namespace benchgate::history {
 namespace {
 
+// "hello [old]", as every report names a workload's variant (report/workload_title.h).
 std::string workload_label(const std::string& name, const std::string& variant) {
-  return variant.empty() || variant == "default" ? name : name + " (variant " + variant + ")";
+  return report::workload_title(name, variant);
 }
 
 const WorkloadSamples* find(const RunSamples& run, const WorkloadSamples& like) {

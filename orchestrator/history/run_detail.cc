@@ -13,6 +13,7 @@
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
+#include "orchestrator/report/workload_title.h"
 #include "orchestrator/store/binary_identity.h"
 
 namespace benchgate::history {
@@ -101,10 +102,8 @@ std::string header(const store::RunDetail& d) {
 }
 
 std::string workload(const store::StoredWorkload& w) {
-  std::string out = fmt::format("\nworkload {}", shown_text(w.name));
-  if (!w.variant.empty() && w.variant != "default") {
-    out += fmt::format(" (variant {})", shown_text(w.variant));
-  }
+  // "hello [old]", as every report names a workload's variant (report/workload_title.h).
+  std::string out = "\nworkload " + shown_text(report::workload_title(w.name, w.variant));
   out += fmt::format("  protocol {}  status {}  params {}\n", shown_text(w.protocol),
                      shown_text(w.status), shown_text(w.params_hash.substr(0, 12)));
   if (!w.error.empty()) {
@@ -148,13 +147,9 @@ std::string gate_table(const std::vector<store::GateRecord>& gates) {
   table.align(4, TextTable::Align::kRight).align(5, TextTable::Align::kRight);
   for (const store::GateRecord& g : gates) {
     // "hello [cand]", as every report names a workload's variant (report/workload_title.h).
-    std::string workload_name = shown_text(g.workload);
-    if (!g.variant.empty() && g.variant != "default") {
-      workload_name += " [" + shown_text(g.variant) + "]";
-    }
-    const std::string verdict = shown_text(g.verdict) +
-                                (g.underpowered.value_or(false) ? ", underpowered" : "") +
-                                shown_text(gates::confirmation_suffix(g.confirmation.value_or("")));
+    const std::string workload_name = shown_text(report::workload_title(g.workload, g.variant));
+    const std::string verdict = shown_text(gates::verdict_text(
+        g.verdict, g.underpowered.value_or(false), g.confirmation.value_or("")));
     table.add_row({verdict, shown_text(g.severity), workload_name, shown_text(g.metric),
                    format_gate_value(g.metric, g.observed),
                    format_gate_value(g.metric, g.threshold), shown_lines(g.explanation, "")});

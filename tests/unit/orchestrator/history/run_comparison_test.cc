@@ -340,10 +340,10 @@ TEST(RunComparison, WorkloadsInOnlyOneRunAreListedAsSuch) {
                                        run(2, {workload("w", kBase), variant}));
   ASSERT_EQ(c.workloads.size(), 1u);
   EXPECT_EQ(c.only_in_a, std::vector<std::string>{"old"});
-  EXPECT_EQ(c.only_in_b, std::vector<std::string>{"w (variant big)"});
+  EXPECT_EQ(c.only_in_b, std::vector<std::string>{"w [big]"});
   const std::string text = render_comparison(c);
   EXPECT_NE(text.find("only in run 1: workload old\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("only in run 2: workload w (variant big)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("only in run 2: workload w [big]\n"), std::string::npos) << text;
 }
 
 TEST(RunComparison, DifferentTestbedsAndDefinitionsAreNoted) {

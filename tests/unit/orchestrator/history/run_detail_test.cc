@@ -196,7 +196,7 @@ TEST_F(RunDetailText, EachRepetitionShowsItsFiguresErrorsByKindAndFlags) {
 
 TEST_F(RunDetailText, AFailedWorkloadShowsItsErrorAndThatNothingWasMeasured) {
   const std::string text = render_run_detail(sample_run(), {});
-  EXPECT_NE(text.find("workload echo (variant big)  protocol http1  status failed  params \n"
+  EXPECT_NE(text.find("workload echo [big]  protocol http1  status failed  params \n"
                       "  error: worker 1 died\n"
                       "  no repetitions measured\n"),
             std::string::npos)
