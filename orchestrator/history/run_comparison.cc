@@ -82,11 +82,13 @@ bool directions_disagree(const MetricComparison& m) {
 
 // The change column: the change of the figures, with "~" before it where the repetitions show
 // no significant difference (benchstat's mark), or a significant one the other way: the change
-// is printed all the same, for a reader to see its size.
+// is printed all the same, for a reader to see its size. Equal figures (0 to 0 included) that
+// the repetitions do not show apart are "=": unchanged, not a change too small to tell.
 std::string format_change(const MetricComparison& m) {
   std::string change = "-";  // a figure not stored
   if (m.figure_a && m.figure_b) change = change_text(*m.figure_a, *m.figure_b);
   if (m.stats->significant && !directions_disagree(m)) return change;
+  if (m.figure_a && m.figure_b && *m.figure_a == *m.figure_b) return "=";
   return change == "-" ? "~" : "~ " + change;
 }
 

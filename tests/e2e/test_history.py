@@ -143,13 +143,14 @@ class HistoryTest(unittest.TestCase):
         text = squash(run.stdout)
         steady = text[text.index("workload steady\n"):text.index("workload faster\n")]
         faster = text[text.index("workload faster\n"):]
-        # Interleaved repetitions: every metric unchanged, its change printed after the "~".
-        self.assertIn("throughput.rps 10000 ops/s 10000 ops/s ~ +0.00% [", steady)
+        # Interleaved repetitions: every metric unchanged, its change printed after the "~";
+        # equal figures are "=".
+        self.assertIn("throughput.rps 10000 ops/s 10000 ops/s = [", steady)
         # The run columns are the runs' figures, as RESULT lines and gates give them: p99 of
         # every repetition's histogram merged (1.01ms), not the median of the repetitions'
         # p99s (1ms), which the interval and p are over.
         self.assertIn("latency.p99 1.01ms 1.01ms ~ -0.20% [", steady)
-        self.assertIn("errors.count 0 0 ~ +0.00% - p=1.000 n=5+5\n", steady)
+        self.assertIn("errors.count 0 0 = - p=1.000 n=5+5\n", steady)
         self.assertIn("RUN 1, RUN 2: each run's figures, as its RESULT lines, reports and gates "
                       "give them\n", text)
         self.assertNotIn("%] p=0.008", steady)
