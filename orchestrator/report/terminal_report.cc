@@ -8,12 +8,28 @@
 #include <string_view>
 
 #include "common/units/units.h"
+#include "common/util/text_lines.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/workload_title.h"
 
 namespace benchgate::report {
 namespace {
+
+// "  FAILED: why": a reason of several lines (one that ends with a stopped process's stderr
+// tail) goes on indented under its first line, as the gate table indents an explanation, so
+// that no quoted line starts at column 0 and passes for the orchestrator's own output.
+std::string status_line(std::string_view label, std::string_view why) {
+  const std::string indent(2 + label.size() + 2, ' ');
+  std::string out = fmt::format("  {}: ", label);
+  bool first = true;
+  for (const std::string_view line : text_lines(why)) {
+    if (!first) out += "\n" + (line.empty() ? std::string() : indent);
+    first = false;
+    out += line;
+  }
+  return out + "\n";
+}
 
 std::string phase(const engine::WindowInfo& info) {
   return info.measured ? fmt::format("rep {}/{}", info.repetition, info.repetitions) : "warm-up";
@@ -348,10 +364,10 @@ std::string workload_table(const results::WorkloadResult& w) {
     if (several) out += worker_rows(w);
   }
   if (w.status == results::WorkloadStatus::kFailed) {
-    out += fmt::format("  FAILED: {}\n", w.error);
+    out += status_line("FAILED", w.error);
   }
   if (w.status == results::WorkloadStatus::kInterrupted) {
-    out += fmt::format("  INTERRUPTED: {}\n", w.error);
+    out += status_line("INTERRUPTED", w.error);
   }
   if (w.status == results::WorkloadStatus::kNotConfigured) {
     // The stored reason starts with its kind ("not_configured: ...", what the JSON report and

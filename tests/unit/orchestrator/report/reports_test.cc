@@ -931,5 +931,24 @@ TEST(JsonReport, TextThatIsNotUtf8IsWrittenWithReplacementCharacters) {
       << text;
 }
 
+// A FAILED row's reason of several lines (a stopped router's stderr tail) goes on indented
+// under its first line, as the gate table indents an explanation: no quoted line starts at
+// column 0, where it would read as the orchestrator's own output.
+TEST(TerminalReport, AFailedRowIndentsTheStderrItQuotes) {
+  results::WorkloadResult w;
+  w.spec.name = "hello";
+  w.status = results::WorkloadStatus::kFailed;
+  w.error =
+      "router exited with status 1; its stderr ends with:\nrouter: bind failed\n\nrouter: bye";
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("  FAILED: router exited with status 1; its stderr ends with:\n"
+                       "          router: bind failed\n"
+                       "\n"
+                       "          router: bye\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("\nrouter:"), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace benchgate::report
