@@ -2,10 +2,12 @@
 #include "common/net/bind_trial.h"
 
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace benchgate::net {
 namespace {
@@ -35,6 +37,31 @@ class Resolved {
   int error_ = 0;
 };
 
+bool wildcard(const addrinfo& a) {
+  if (a.ai_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr.s_addr == htonl(INADDR_ANY);
+  }
+  if (a.ai_family == AF_INET6) {
+    return IN6_IS_ADDR_UNSPECIFIED(&reinterpret_cast<const sockaddr_in6*>(a.ai_addr)->sin6_addr);
+  }
+  return false;
+}
+
+bool same_address(const addrinfo& a, const addrinfo& b) {
+  if (a.ai_family != b.ai_family) return false;
+  if (a.ai_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr.s_addr ==
+           reinterpret_cast<const sockaddr_in*>(b.ai_addr)->sin_addr.s_addr;
+  }
+  if (a.ai_family == AF_INET6) {
+    const auto* x = reinterpret_cast<const sockaddr_in6*>(a.ai_addr);
+    const auto* y = reinterpret_cast<const sockaddr_in6*>(b.ai_addr);
+    return std::memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0 &&
+           x->sin6_scope_id == y->sin6_scope_id;
+  }
+  return false;
+}
+
 }  // namespace
 
 BindTrial try_binding(const std::string& host, uint16_t port) {
@@ -56,6 +83,22 @@ BindTrial try_binding(const std::string& host, uint16_t port) {
     trial.attempts.push_back(attempt);
   }
   return trial;
+}
+
+bool hosts_share_an_address(const std::string& a, const std::string& b) {
+  // The port plays no part: both listeners name the same one.
+  const Resolved in_a(a, "0");
+  const Resolved in_b(b, "0");
+  if (in_a.error() != 0 || in_b.error() != 0) {
+    return a == b || a == "0.0.0.0" || a == "::" || b == "0.0.0.0" || b == "::";
+  }
+  for (const addrinfo* x = in_a.first(); x != nullptr; x = x->ai_next) {
+    if (wildcard(*x)) return true;
+    for (const addrinfo* y = in_b.first(); y != nullptr; y = y->ai_next) {
+      if (wildcard(*y) || same_address(*x, *y)) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace benchgate::net

@@ -1,9 +1,9 @@
 // Whether a server could listen on HOST:PORT, asked of the kernel by binding as the server
-// would. The bind trial has two readers, which each kept a getaddrinfo-and-bind loop
-// of their own before: the orchestrator asks before an HTTP or gRPC server listens
-// (orchestrator/app/listen_probe.h: free when any address binds, as the servers listen when
-// one does), and a server asks after gRPC failed to listen (listen_failure.h: the first
-// address that does not bind names why).
+// would, and whether two listeners' hosts take one address. The bind trial has two readers,
+// which each kept a getaddrinfo-and-bind loop of their own before: the orchestrator asks
+// before an HTTP or gRPC server listens (orchestrator/app/listen_probe.h: free when any
+// address binds, as the servers listen when one does), and a server asks after gRPC failed to
+// listen (listen_failure.h: the first address that does not bind names why).
 #pragma once
 
 #include <cstdint>
@@ -29,5 +29,12 @@ struct BindTrial {
 // CivetWeb set it (a port held only by connections in TIME_WAIT is free) and no SO_REUSEPORT (a
 // socket listening there holds it), and closes each at once: nothing is left bound.
 BindTrial try_binding(const std::string& host, uint16_t port);
+
+// Whether listeners on hosts `a` and `b` (as split_host_port gives them, no brackets), on one
+// port, would both take an address: an address `a` resolves to is one `b` resolves to (as a
+// listener resolves them: "localhost" is 127.0.0.1 and ::1, "0:0::1" is ::1), or either is a
+// wildcard (0.0.0.0, ::), which takes the port on every address. A host that does not resolve
+// is compared as text.
+bool hosts_share_an_address(const std::string& a, const std::string& b);
 
 }  // namespace benchgate::net

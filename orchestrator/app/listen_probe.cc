@@ -43,4 +43,22 @@ std::string cannot_listen_message(const std::string& flag, const std::string& ho
   return flag + " " + host_port + ": cannot listen: " + reason;
 }
 
+std::optional<std::string> listeners_on_one_port(
+    const std::vector<std::pair<const char*, std::string>>& listeners) {
+  for (size_t later = 1; later < listeners.size(); ++later) {
+    for (size_t earlier = 0; earlier < later; ++earlier) {
+      const auto& [flag_a, address_a] = listeners[earlier];
+      const auto& [flag_b, address_b] = listeners[later];
+      const net::HostPortSplit a = net::split_host_port(address_a, net::kListenMinPort);
+      const net::HostPortSplit b = net::split_host_port(address_b, net::kListenMinPort);
+      if (!a.ok() || !b.ok() || a.port == 0 || a.port != b.port) continue;
+      // By address, not as spelled: "localhost" and "127.0.0.1" are one.
+      if (!net::hosts_share_an_address(a.host, b.host)) continue;
+      return std::string(flag_b) + " " + address_b + ": the port of " + flag_a + " " + address_a +
+             "; give each listener a port of its own";
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace benchgate::app

@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/net/host_port.h"
 
@@ -26,5 +28,15 @@ std::string listen_address_reason(const net::HostPortSplit& split, bool takes_ip
 // "--metrics-listen 127.0.0.1:9464: cannot listen: address already in use": one line.
 std::string cannot_listen_message(const std::string& flag, const std::string& host_port,
                                   const std::string& reason);
+
+// "--metrics-listen 127.0.0.1:7700: the port of --listen 127.0.0.1:7700; give each listener
+// a port of its own" when two of `listeners` (flag, HOST:PORT; "" or a unix:PATH is passed
+// over) name one port (not 0) on hosts that share an address: the same address however it is
+// spelled ("localhost" and "127.0.0.1", "[::1]" and "[0:0::1]"), or a wildcard host (0.0.0.0,
+// ::), which takes the port on every address (net::hosts_share_an_address). Nothing otherwise.
+// `serve` asks before anything listens: the second listener would fail with "address already
+// in use", its taker unnamed.
+std::optional<std::string> listeners_on_one_port(
+    const std::vector<std::pair<const char*, std::string>>& listeners);
 
 }  // namespace benchgate::app

@@ -62,27 +62,6 @@ class RemovedIfEmpty {
   std::string path_;
 };
 
-// "--metrics-listen 127.0.0.1:7700: the port of --listen 127.0.0.1:7700; give each listener
-// a port of its own" when two of the listeners name one port (not 0) on the same host or on a
-// wildcard host (0.0.0.0, ::, which take the port on every address); nothing otherwise.
-std::optional<std::string> same_port(
-    const std::vector<std::pair<const char*, std::string>>& listeners) {
-  const auto wildcard = [](const std::string& host) { return host == "0.0.0.0" || host == "::"; };
-  for (size_t later = 1; later < listeners.size(); ++later) {
-    for (size_t earlier = 0; earlier < later; ++earlier) {
-      const auto& [flag_a, address_a] = listeners[earlier];
-      const auto& [flag_b, address_b] = listeners[later];
-      const net::HostPortSplit a = net::split_host_port(address_a, net::kListenMinPort);
-      const net::HostPortSplit b = net::split_host_port(address_b, net::kListenMinPort);
-      if (!a.ok() || !b.ok() || a.port == 0 || a.port != b.port) continue;
-      if (a.host != b.host && !wildcard(a.host) && !wildcard(b.host)) continue;
-      return std::string(flag_b) + " " + address_b + ": the port of " + flag_a + " " + address_a +
-             "; give each listener a port of its own";
-    }
-  }
-  return std::nullopt;
-}
-
 // The gRPC server on `listen`, or nothing with the reason on stderr.
 std::unique_ptr<grpc::Server> start_grpc(const std::string& listen,
                                          serve::OrchestratorService& service, int& port) {
@@ -174,9 +153,9 @@ int serve(const ServeSettings& settings) {
       return fail(*why);
     }
   }
-  if (auto clash = same_port({{"--listen", settings.listen},
-                              {"--metrics-listen", settings.metrics_listen},
-                              {"--http", settings.http_listen}})) {
+  if (auto clash = listeners_on_one_port({{"--listen", settings.listen},
+                                          {"--metrics-listen", settings.metrics_listen},
+                                          {"--http", settings.http_listen}})) {
     return fail(*clash);
   }
   auto db = open_store(settings.db_path, settings.store);

@@ -837,6 +837,11 @@ class ServeStartupTest(unittest.TestCase):
              "authentication (README \"Security\")\n"
              f"error: --http 0.0.0.0:{port}: the port of --metrics-listen 127.0.0.1:{port}; "
              "give each listener a port of its own\n"),
+            # One address spelled two ways: the hosts were compared as text, and the second
+            # listener then failed on a port in use, its taker unnamed.
+            (["--listen", f"127.0.0.1:{port}", "--metrics-listen", f"localhost:{port}"],
+             f"error: --metrics-listen localhost:{port}: the port of --listen 127.0.0.1:{port}; "
+             "give each listener a port of its own\n"),
         ]
         for flags, expected in cases:
             service = Run(["serve", "--db", db, "--scenarios", scenarios] + flags, cwd=folder)

@@ -1,47 +1,28 @@
 // The one bind trial behind the orchestrator's listen probe and the named cause of a failed
-// gRPC listen (common/net/bind_trial.h).
+// gRPC listen (common/net/bind_trial.h), and whether two listeners' hosts take one address.
 #include "common/net/bind_trial.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cerrno>
+#include <optional>
+
+#include "tests/unit/orchestrator/loopback_test_support.h"
 
 namespace benchgate::net {
 namespace {
 
-// A TCP socket listening on 127.0.0.1 at a port the kernel picks; its port in `port`.
-int listening_on_loopback(uint16_t& port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return -1;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      ::listen(fd, 4) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  port = ntohs(address.sin_port);
-  return fd;
-}
-
 TEST(BindTrial, APortAListenerHoldsDoesNotBindAndNothingIsLeftBound) {
-  uint16_t port = 0;
-  const int fd = listening_on_loopback(port);
-  ASSERT_GE(fd, 0);
+  std::optional<test_support::LoopbackListener> listener(std::in_place);
+  ASSERT_TRUE(listener->bound());
+  const uint16_t port = listener->port();
   const BindTrial held = try_binding("127.0.0.1", port);
   EXPECT_EQ(held.resolve_error, 0);
   ASSERT_EQ(held.attempts.size(), 1u);
   EXPECT_TRUE(held.attempts[0].socket_made);
   EXPECT_FALSE(held.attempts[0].bound());
   EXPECT_EQ(held.attempts[0].error, EADDRINUSE);
-  ::close(fd);
+  listener.reset();
   // Free again once the listener is gone: the trial itself kept nothing bound, and binds as
   // the servers do (SO_REUSEADDR: the closed listener's port is free at once).
   const BindTrial freed = try_binding("127.0.0.1", port);
@@ -54,6 +35,23 @@ TEST(BindTrial, AnAddressNotThisMachinesDoesNotBind) {
   const BindTrial trial = try_binding("192.0.2.1", 0);
   ASSERT_EQ(trial.attempts.size(), 1u);
   EXPECT_EQ(trial.attempts[0].error, EADDRNOTAVAIL);
+}
+
+TEST(BindTrial, HostsShareAnAddressAsTheyResolveNotAsTheyAreSpelled) {
+  // The same address spelled two ways: a name and its address, two IPv6 spellings.
+  EXPECT_TRUE(hosts_share_an_address("127.0.0.1", "localhost"));
+  EXPECT_TRUE(hosts_share_an_address("localhost", "127.0.0.1"));
+  EXPECT_TRUE(hosts_share_an_address("LOCALHOST", "localhost"));
+  EXPECT_TRUE(hosts_share_an_address("::1", "0:0::1"));
+  EXPECT_TRUE(hosts_share_an_address("127.0.0.1", "127.0.0.1"));
+  // A wildcard takes the port on every address, whatever the other host; "0" is 0.0.0.0.
+  EXPECT_TRUE(hosts_share_an_address("0.0.0.0", "127.0.0.1"));
+  EXPECT_TRUE(hosts_share_an_address("127.0.0.1", "::"));
+  EXPECT_TRUE(hosts_share_an_address("0:0::0", "127.0.0.1"));
+  EXPECT_TRUE(hosts_share_an_address("0", "127.0.0.1"));
+  // Two addresses of one machine: two listeners may each hold the port on theirs.
+  EXPECT_FALSE(hosts_share_an_address("127.0.0.1", "127.0.0.2"));
+  EXPECT_FALSE(hosts_share_an_address("127.0.0.1", "::1"));
 }
 
 }  // namespace

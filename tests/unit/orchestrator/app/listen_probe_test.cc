@@ -4,13 +4,12 @@
 // where the worker's and the router's listen flags refuse both.
 #include "orchestrator/app/listen_probe.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
+#include <optional>
 #include <string>
+
+#include "tests/unit/orchestrator/loopback_test_support.h"
 
 namespace benchgate::app {
 namespace {
@@ -33,20 +32,13 @@ TEST(ListenProbe, AnAddressThatIsNotHostPortIsRefusedWithTheSharedParsersReason)
 // The kernel's reason, in the case the messages write it, where the port is held: serve and
 // `run --metrics-listen` refuse it before a server prints gRPC's or the HTTP library's words.
 TEST(ListenProbe, APortAListenerHoldsIsNamedInTheKernelsWords) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(fd, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(fd, 4), 0);
-  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const std::string port = std::to_string(ntohs(address.sin_port));
+  std::optional<test_support::LoopbackListener> listener(std::in_place);
+  ASSERT_TRUE(listener->bound());
+  const std::string port = std::to_string(listener->port());
   EXPECT_EQ(why_cannot_listen("127.0.0.1:" + port), "address already in use");
   EXPECT_EQ(why_cannot_listen("localhost:" + port), "address already in use");
   EXPECT_EQ(why_cannot_listen("192.0.2.1:0"), "cannot assign requested address");
-  ::close(fd);
+  listener.reset();
   EXPECT_EQ(why_cannot_listen("127.0.0.1:" + port), std::nullopt);
 }
 
@@ -54,6 +46,47 @@ TEST(ListenProbe, AFreePortAndAUnixPathAreLeftToTheServer) {
   EXPECT_EQ(why_cannot_listen("127.0.0.1:0"), std::nullopt);
   EXPECT_EQ(why_cannot_listen("localhost:0"), std::nullopt);
   EXPECT_EQ(why_cannot_listen("unix:/nonexistent/folder/socket"), std::nullopt);
+}
+
+// serve's listeners on one port are named before anything listens. The hosts were compared as
+// text: "127.0.0.1:7700" and "localhost:7700" passed, and the second listener then failed with
+// "address already in use", its taker unnamed.
+TEST(ListenProbe, TwoListenersOnOnePortAreNamedHoweverTheHostIsSpelled) {
+  const auto clash = [](const std::string& a, const std::string& b) {
+    return listeners_on_one_port({{"--listen", a}, {"--metrics-listen", b}});
+  };
+  EXPECT_EQ(clash("127.0.0.1:7700", "127.0.0.1:7700"),
+            "--metrics-listen 127.0.0.1:7700: the port of --listen 127.0.0.1:7700; give each "
+            "listener a port of its own");
+  EXPECT_EQ(clash("127.0.0.1:7700", "localhost:7700"),
+            "--metrics-listen localhost:7700: the port of --listen 127.0.0.1:7700; give each "
+            "listener a port of its own");
+  EXPECT_NE(clash("localhost:7700", "127.0.0.1:7700"), std::nullopt);
+  EXPECT_NE(clash("[::1]:7700", "[0:0::1]:7700"), std::nullopt);
+  // A wildcard, however written, takes the port on every address.
+  EXPECT_NE(clash("0.0.0.0:7700", "127.0.0.1:7700"), std::nullopt);
+  EXPECT_NE(clash("127.0.0.1:7700", "[::]:7700"), std::nullopt);
+  EXPECT_NE(clash("[0::0]:7700", "127.0.0.1:7700"), std::nullopt);
+  // The third listener is named against the one it shares a port with.
+  EXPECT_EQ(listeners_on_one_port({{"--listen", "127.0.0.1:7700"},
+                                   {"--metrics-listen", "127.0.0.1:9464"},
+                                   {"--http", "localhost:9464"}}),
+            "--http localhost:9464: the port of --metrics-listen 127.0.0.1:9464; give each "
+            "listener a port of its own");
+}
+
+TEST(ListenProbe, ListenersOnTwoPortsOrTwoAddressesAreLeftAlone) {
+  const auto clash = [](const std::string& a, const std::string& b) {
+    return listeners_on_one_port({{"--listen", a}, {"--metrics-listen", b}});
+  };
+  EXPECT_EQ(clash("127.0.0.1:7700", "127.0.0.1:9464"), std::nullopt);
+  EXPECT_EQ(clash("127.0.0.1:0", "localhost:0"), std::nullopt);  // each gets a free port
+  EXPECT_EQ(clash("127.0.0.1:7700", "127.0.0.2:7700"), std::nullopt);
+  EXPECT_EQ(clash("unix:/run/serve.sock", "127.0.0.1:7700"), std::nullopt);
+  EXPECT_EQ(
+      listeners_on_one_port(
+          {{"--listen", "127.0.0.1:7700"}, {"--metrics-listen", "127.0.0.1:9464"}, {"--http", ""}}),
+      std::nullopt);
 }
 
 }  // namespace
