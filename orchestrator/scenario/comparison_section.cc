@@ -4,6 +4,7 @@
 // comparing workers).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -81,6 +82,45 @@ RefusedRouters read_routers(TableReader& top, Scenario& scenario) {
   return refused;
 }
 
+// Two `command` variants listening on one address (a `${port:NAME}` written in both, or one
+// port written twice): every compared router is started before the first workload, so the
+// second would be refused at run time as if another program listened there, when it is its
+// fellow variant. Reported at the second's key, naming the first and where it is written.
+void refuse_shared_addresses(Diagnostics& diag, const Scenario& scenario,
+                             const std::vector<std::string>& names) {
+  struct Listener {
+    std::string variant;
+    std::string key;
+  };
+  std::map<std::string, Listener> listening;  // by address, as interpolated
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    auto found = scenario.routers.find(name);
+    if (found == scenario.routers.end() || !seen.insert(name).second) continue;
+    const RouterConfig& router = found->second;
+    if (router.impl != RouterImpl::kCommand) continue;
+    std::set<std::string> own;  // one variant may serve two transports on one port
+    for (const auto& [key, value] :
+         {std::pair<std::string, const std::string*>{"address", &router.address},
+          {"rawsocket_address", &router.rawsocket_address},
+          {"websocket_address", &router.websocket_address}}) {
+      if (value->empty() || !own.insert(*value).second) continue;
+      auto [it, inserted] = listening.try_emplace(*value, Listener{name, key});
+      if (inserted) continue;
+      const Listener& first = it->second;
+      const Location there = scenario.routers.at(first.variant).at(first.key);
+      diag.error(router.at(key),
+                 "[routers." + shown_text(name) + "] " + key + " '" + shown_text(*value) +
+                     "' is also [routers." + shown_text(first.variant) + "] " + first.key + " (" +
+                     there.file + ":" + std::to_string(there.line) + ":" +
+                     std::to_string(there.column) +
+                     "): every compared router is started before the first workload, so two "
+                     "commands cannot both listen there; give each variant its own "
+                     "${port:NAME}");
+    }
+  }
+}
+
 // [compare] routers = [...]: the named [routers.NAME] variants, instead of [router]. One that
 // names a [routers.NAME] the loader refused is not reported again.
 void read_compare_routers(TableReader& top, TableReader& r, Scenario& scenario,
@@ -109,6 +149,7 @@ void read_compare_routers(TableReader& top, TableReader& r, Scenario& scenario,
                "[router] and [compare] routers exclude each other: name every variant in "
                "[routers.NAME]");
   }
+  refuse_shared_addresses(diag, scenario, *names);
   scenario.compare_routers = std::move(*names);
 }
 

@@ -56,6 +56,51 @@ TEST(ScenarioCompare, ACommandNamedByAPathIsNotARequiredProgram) {
   }
 }
 
+// Every compared router is started up front: two commands on one ${port:NAME} cannot both
+// listen, and the second was refused at run time as if another program listened there.
+TEST(ScenarioCompare, TwoCommandVariantsOnOnePortAreRefusedNamingBoth) {
+  const std::string text = R"(name = "s"
+[routers.old]
+impl = "command"
+command = ["./old/router", "--http", "127.0.0.1:${port:old}"]
+address = "127.0.0.1:${port:old}"
+[routers.new]
+impl = "command"
+command = ["./new/router", "--http", "127.0.0.1:${port:old}"]
+address = "127.0.0.1:${port:old}"
+[compare]
+routers = ["old", "new"]
+[[workloads]]
+name = "w"
+repetitions = 4
+)";
+  LoadResult r = load_hermetic(text);
+  const std::vector<std::string> lines = test_support::diagnostic_lines(r);
+  ASSERT_EQ(lines.size(), 1u) << diagnostics_text(r);
+  EXPECT_TRUE(lines[0].starts_with("s.toml:9:11: error: [routers.new] address '127.0.0.1:"))
+      << lines[0];
+  EXPECT_TRUE(lines[0].ends_with(
+      "' is also [routers.old] address (s.toml:5:11): every compared router is started before "
+      "the first workload, so two commands cannot both listen there; give each variant its own "
+      "${port:NAME}"))
+      << lines[0];
+  // Across keys too: one variant's websocket_address on the other's address.
+  std::string across = text;
+  const std::string second = "address = \"127.0.0.1:${port:old}\"\n[compare]";
+  across.replace(across.find(second), second.size(),
+                 "address = \"127.0.0.1:${port:new}\"\nwebsocket_address = "
+                 "\"127.0.0.1:${port:old}\"\n[compare]");
+  r = load_hermetic(across);
+  ASSERT_EQ(test_support::diagnostic_lines(r).size(), 1u) << diagnostics_text(r);
+  EXPECT_NE(diagnostics_text(r).find("[routers.new] websocket_address '127.0.0.1:"),
+            std::string::npos)
+      << diagnostics_text(r);
+  // Each on its own port: valid.
+  std::string apart = text;
+  for (int i = 0; i < 2; ++i) apart.replace(apart.rfind("${port:old}"), 11, "${port:new}");
+  EXPECT_TRUE(load_hermetic(apart).ok()) << diagnostics_text(load_hermetic(apart));
+}
+
 TEST(ScenarioCompare, RequiresOverridesTheProgramToCheck) {
   std::string text(kCompare);
   text.insert(text.find("[compare]"), "requires = [\"nginx\", \"sed\"]\n");
