@@ -20,6 +20,7 @@
 
 #include "common/workload/error_kinds.h"
 #include "orchestrator/gates/gate_outcome.h"
+#include "orchestrator/history/display_format.h"
 #include "orchestrator/report/scenario_report.h"
 
 namespace benchgate::metrics {
@@ -563,10 +564,11 @@ void MetricsObserver::Impl::judged(const report::ScenarioReport& report, const s
     m.run_info.Remove(it->second);
     m.run_info_by_scenario.erase(it);
   }
+  // A run without a commit is labelled `-`, as every table and report shows it.
   if (report.run_id != 0) {
     Gauge& info = m.run_info.Add({{"scenario", name},
                                   {"run_id", std::to_string(report.run_id)},
-                                  {"commit", commit.empty() ? "unknown" : commit}});
+                                  {"commit", history::or_dash(commit)}});
     info.Set(1);
     m.run_info_by_scenario[name] = &info;
   }

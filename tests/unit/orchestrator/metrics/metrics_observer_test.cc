@@ -339,6 +339,18 @@ TEST(MetricsObserverTest, FinishedRunHoldsGateVerdictsAndReplacesThePreviousRun)
   EXPECT_TRUE(has_line(text, R"(benchgate_run_in_progress{scenario="sc"} 0)")) << text;
 }
 
+// A run stored without a commit (none given, no git work tree) says `-` in its label, as every
+// table and report shows it (history::or_dash): it said `unknown` here alone before.
+TEST(MetricsObserverTest, ARunWithoutACommitIsLabelledAsTheTablesShowIt) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  observer.scenario_started(s);
+  observer.scenario_finished(make_report(7, gates::Verdict::kPass), "");
+  const std::string text = scrape(observer);
+  EXPECT_TRUE(has_line(text, R"(benchgate_run_info{commit="-",run_id="7",scenario="sc"} 1)"))
+      << text;
+}
+
 // `orchestrator run` learns a run's final exit code after it was judged (an interrupt after
 // the run measured to its end, report files not written, a refused promotion): the run is
 // counted once, then, with the status the store holds (ok: it completed), and the gauge says
