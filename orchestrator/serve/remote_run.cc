@@ -27,11 +27,26 @@ bool over_message_limit(const grpc::Status& status) {
          status.error_message().find("larger than max") != std::string::npos;
 }
 
+// gRPC's words for a peer that answered, but not in HTTP/2: a web server ("Trying to connect
+// an http1.x server"; "Failed parsing HTTP/2" for one that sent other bytes), such as the
+// service's own --metrics-listen or --http port.
+bool not_grpc(const std::string& message) {
+  return message.find("http1.x server") != std::string::npos ||
+         message.find("HTTP/2") != std::string::npos;
+}
+
+// An address that answered, but not as a gRPC endpoint: --server names something else.
+bool not_a_service(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::UNAVAILABLE && not_grpc(status.error_message());
+}
+
 // Submission refusals are invalid input (nothing started); a service that cannot be reached
 // or fails mid-run is a run error. A request past the service's message limit is the first:
-// sent again, it is refused again.
+// sent again, it is refused again; so is an address that answers, but not as a service (its
+// --metrics-listen or --http port, any web server): --server is wrong, and submitting again
+// later reaches the same program, where an unreachable service may be back.
 int exit_code_for(const grpc::Status& status) {
-  if (over_message_limit(status)) return cli::kExitInvalidInput;
+  if (over_message_limit(status) || not_a_service(status)) return cli::kExitInvalidInput;
   switch (status.error_code()) {
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::NOT_FOUND:
@@ -40,14 +55,6 @@ int exit_code_for(const grpc::Status& status) {
     default:
       return cli::kExitRunError;
   }
-}
-
-// gRPC's words for a peer that answered, but not in HTTP/2: a web server ("Trying to connect
-// an http1.x server"; "Failed parsing HTTP/2" for one that sent other bytes), such as the
-// service's own --metrics-listen or --http port.
-bool not_grpc(const std::string& message) {
-  return message.find("http1.x server") != std::string::npos ||
-         message.find("HTTP/2") != std::string::npos;
 }
 
 void print_refusal(const std::string& server, const grpc::Status& status,
@@ -68,7 +75,7 @@ void print_refusal(const std::string& server, const grpc::Status& status,
                  "rest of its request)\n",
                  server.c_str(), limit, file.name.c_str(), sent,
                  static_cast<unsigned long long>(scenario::kMaxScenarioFileBytes));
-  } else if (status.error_code() == grpc::StatusCode::UNAVAILABLE && not_grpc(message)) {
+  } else if (not_a_service(status)) {
     std::fprintf(stderr,
                  "error: %s did not answer as an `orchestrator serve` gRPC endpoint (is it "
                  "serve's --listen address, not its --metrics-listen or --http?): %s\n",

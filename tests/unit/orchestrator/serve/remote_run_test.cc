@@ -382,8 +382,10 @@ TEST(RemoteRunByName, AScenarioTheServiceDoesNotHoldIsExitCode2NamingIt) {
 // `run --server` pointed at a port that answers HTTP/1.1 (the service's --metrics-listen or
 // --http port, or any web server): before, the user read only gRPC's "Failed parsing HTTP/2"
 // or "Trying to connect an http1.x server". The client says the address is not a serve
-// endpoint, with gRPC's detail after it; nothing else changes (exit 3, as for an unreachable
-// service).
+// endpoint, with gRPC's detail after it, and exits 2 (README, "Exit codes"): --server is
+// wrong, as one that is not HOST:PORT is, and the same address answers the same way whenever
+// the submission is sent again. It exited 3 before, as for a service that cannot be reached
+// now.
 TEST(RemoteRunNotAService, AnHttpPortIsSaidNotToBeAServeEndpoint) {
   const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
   ASSERT_GE(listener, 0);
@@ -417,7 +419,7 @@ TEST(RemoteRunNotAService, AnHttpPortIsSaidNotToBeAServeEndpoint) {
   ::shutdown(listener, SHUT_RDWR);
   web.join();
   ::close(listener);
-  EXPECT_EQ(code, cli::kExitRunError) << err;
+  EXPECT_EQ(code, cli::kExitInvalidInput) << err;
   const std::string said = "error: " + options.server +
                            " did not answer as an `orchestrator serve` gRPC endpoint (is it "
                            "serve's --listen address, not its --metrics-listen or --http?): ";
