@@ -8,10 +8,11 @@
 
 #include <exception>
 
+#include "common/http_listener/http_listener.h"
+#include "common/http_listener/metrics_page.h"
 #include "common/net/host_port.h"
 #include "common/util/shown_text.h"
-#include "orchestrator/http_listener/http_listener.h"
-#include "orchestrator/metrics/metrics_page.h"
+#include "orchestrator/http_listener/listen_address.h"
 
 namespace benchgate::metrics {
 namespace {
@@ -49,10 +50,14 @@ Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
   endpoint->registry_ = std::move(registry);
   // The address is checked first (HOST:PORT by the shared parser, a bind the kernel allows),
   // so that the error names the reason in one line.
+  if (auto why = http_listener::why_http_cannot_listen("--metrics-listen", host_port)) {
+    return Error{*why};
+  }
   prometheus::Registry& served = *endpoint->registry_;
   auto listener = http_listener::HttpListener::start(
-      "--metrics-listen", host_port,
-      [&served](const http_listener::Request& request) { return metrics_page(request, served); });
+      "--metrics-listen", host_port, [&served](const http_listener::Request& request) {
+        return http_listener::metrics_page(request, [&served] { return served.Collect(); });
+      });
   if (!listener) return listener.error();
   endpoint->listener_ = std::move(*listener);
   endpoint->port_ = endpoint->listener_->port();

@@ -18,8 +18,8 @@ class HttpListener;
 
 namespace benchgate::metrics {
 
-// Serves a registry at http://HOST:PORT/metrics until destroyed (the orchestrator's HTTP
-// listener, orchestrator/http_listener/http_listener.h).
+// Serves a registry at http://HOST:PORT/metrics until destroyed (benchgate's HTTP
+// listener, common/http_listener/http_listener.h).
 class MetricsEndpoint {
  public:
   // HOST:PORT (port 0 picks a free one; an IPv6 host in brackets, [::1]:PORT). An error

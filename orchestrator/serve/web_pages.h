@@ -29,8 +29,8 @@ class LiveRun;
 
 class WebPages {
  public:
-  // Listens on HOST:PORT (port 0 picks one; the orchestrator's HTTP listener,
-  // orchestrator/http_listener/http_listener.h); reads `db_path` through its own connection
+  // Listens on HOST:PORT (port 0 picks one; benchgate's HTTP listener,
+  // common/http_listener/http_listener.h); reads `db_path` through its own connection
   // (opened with `store_options`: serve's --db-busy-timeout) and the running job's progress
   // from `live`.
   static Expected<std::unique_ptr<WebPages>> start(const std::string& host_port,

@@ -1,5 +1,5 @@
 // See connection.h.
-#include "orchestrator/http_listener/connection.h"
+#include "common/http_listener/connection.h"
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "common/http/reason_phrase.h"
-#include "orchestrator/http_listener/url_coding.h"
+#include "common/http_listener/url_coding.h"
 
 namespace benchgate::http_listener {
 
@@ -86,7 +86,7 @@ void Connection::on_request_head(beast::error_code ec) {
       (parser_->content_length() && *parser_->content_length() > 0) || parser_->chunked();
   const bool keep_alive = head.keep_alive() && !has_body;
   if (has_body && (is_head || head.method() == bhttp::verb::get)) {
-    // The pages and /metrics take no body: refused, not read.
+    // serve's pages and /metrics take no body: refused, not read.
     send(plain(400, "a " + method + " request has no body here"), is_head, false, head.version(),
          true);
     return;

@@ -1,13 +1,12 @@
 // See http_listener.h.
-#include "orchestrator/http_listener/http_listener.h"
+#include "common/http_listener/http_listener.h"
 
 #include <cerrno>
 #include <chrono>
 #include <utility>
 
 #include "common/net/host_port.h"
-#include "orchestrator/app/listen_probe.h"
-#include "orchestrator/http_listener/listen_address.h"
+#include "common/util/errno_text.h"
 
 namespace benchgate::http_listener {
 
@@ -18,15 +17,24 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& f
                                                             const std::string& host_port,
                                                             Handler handler,
                                                             const ListenerOptions& options) {
-  if (auto why = why_http_cannot_listen(flag, host_port)) return Error{*why};
+  auto refused = [&](const std::string& reason) -> Error {
+    return Error{flag + " " + host_port + ": cannot listen: " + reason};
+  };
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
+  if (!split.ok()) {
+    return refused(host_port.starts_with("unix:")
+                       ? "a Unix socket is not taken here, only HOST:PORT"
+                       : split.reason);
+  }
   std::unique_ptr<HttpListener> listener(new HttpListener());
   listener->connections_.handler = std::move(handler);
   listener->connections_.options = options;
+  // What the kernel or the resolver said, lower case first ("address already in use").
   auto failed = [&](const boost::system::error_code& ec) -> Error {
-    // Taken between the check and this bind, most likely: the kernel is asked again.
-    return Error{app::cannot_listen_message(
-        flag, host_port, app::why_cannot_listen(host_port).value_or(ec.message()))};
+    if (!ec) return refused("no address");
+    return refused(ec.category() == boost::system::system_category()
+                       ? errno_text(ec.value())
+                       : lowercase_first(ec.message()));
   };
   boost::system::error_code ec;
   tcp::resolver resolver(listener->io_);

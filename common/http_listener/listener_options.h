@@ -1,5 +1,5 @@
-// The bounds of the orchestrator's HTTP listener (http_listener.h), one set for /metrics and
-// serve's --http pages.
+// The bounds of benchgate's HTTP listener (http_listener.h), one set for the orchestrator's
+// /metrics and serve's --http pages and the router's /metrics.
 #pragma once
 
 #include <chrono>

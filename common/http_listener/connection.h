@@ -17,8 +17,8 @@
 #include <optional>
 #include <string>
 
-#include "orchestrator/http_listener/exchange.h"
-#include "orchestrator/http_listener/listener_options.h"
+#include "common/http_listener/exchange.h"
+#include "common/http_listener/listener_options.h"
 
 namespace benchgate::http_listener {
 

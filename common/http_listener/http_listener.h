@@ -1,12 +1,14 @@
-// The orchestrator's HTTP/1.1 listener: /metrics (`run` and `serve` --metrics-listen) and
-// serve's --http pages. One thread serves every connection asynchronously (Boost.Asio and
+// benchgate's HTTP/1.1 listener: the orchestrator's /metrics (`run` and `serve`
+// --metrics-listen) and serve's --http pages, and the router's /metrics (--metrics-listen).
+// One thread serves every connection asynchronously (Boost.Asio and
 // Boost.Beast): a connection that sends nothing, or half a request, holds a socket and a small
 // buffer, never a thread, so any number of them (up to max_connections) leave every other
 // request answered at once. Each connection has request_timeout to send a request head and to
 // take each answer, and is kept alive between requests. GET and HEAD are answered (HEAD with
 // GET's headers and no body); the handler answers other methods (405 with Allow) and paths.
-// (It replaced CivetWeb's thread per connection: 32 connections held open kept every scrape
-// and page waiting until the 5 s request timeout dropped one.)
+// (It replaced CivetWeb's thread per connection: in the orchestrator, 32 connections held open
+// kept every scrape and page waiting until the 5 s request timeout dropped one; in the router,
+// whose prometheus-cpp Exposer had CivetWeb's default 2 threads, 2 idle connections did.)
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -17,10 +19,10 @@
 #include <string>
 #include <thread>
 
+#include "common/http_listener/connection.h"
+#include "common/http_listener/exchange.h"
+#include "common/http_listener/listener_options.h"
 #include "common/util/expected.h"
-#include "orchestrator/http_listener/connection.h"
-#include "orchestrator/http_listener/exchange.h"
-#include "orchestrator/http_listener/listener_options.h"
 
 namespace benchgate::http_listener {
 
@@ -28,7 +30,9 @@ class HttpListener {
  public:
   // Listens on HOST:PORT (port 0 picks a free one; an IPv6 host in brackets, "[::1]:0") and
   // serves until destroyed; `flag` names the address in an error ("--http 127.0.0.1:80: cannot
-  // listen: permission denied"). The address is checked by why_http_cannot_listen first.
+  // listen: permission denied"; not HOST:PORT by common/net/host_port.h: that parser's reason).
+  // The orchestrator checks its addresses first, for a hint beside the reason
+  // (orchestrator/http_listener/listen_address.h).
   static Expected<std::unique_ptr<HttpListener>> start(const std::string& flag,
                                                        const std::string& host_port,
                                                        Handler handler,

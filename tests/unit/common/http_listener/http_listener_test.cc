@@ -1,6 +1,6 @@
-// The orchestrator's HTTP listener (orchestrator/http_listener/http_listener.h) on 127.0.0.1:
+// benchgate's HTTP listener (common/http_listener/http_listener.h) on 127.0.0.1:
 // what it answers, what it keeps open and what it closes.
-#include "orchestrator/http_listener/http_listener.h"
+#include "common/http_listener/http_listener.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

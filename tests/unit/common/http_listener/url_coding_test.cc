@@ -1,6 +1,6 @@
 // The pages' links and query parameters are coded as CivetWeb coded them when it served the
 // pages (CivetServer::urlEncode, getParam), so every link and filter reads as before.
-#include "orchestrator/http_listener/url_coding.h"
+#include "common/http_listener/url_coding.h"
 
 #include <gtest/gtest.h>
 

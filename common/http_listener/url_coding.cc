@@ -1,5 +1,5 @@
 // See url_coding.h.
-#include "orchestrator/http_listener/url_coding.h"
+#include "common/http_listener/url_coding.h"
 
 #include <cctype>
 #include <cstring>

@@ -1,4 +1,4 @@
-// What the orchestrator's HTTP listener (http_listener.h) hands its handler and takes back:
+// What benchgate's HTTP listener (http_listener.h) hands its handler and takes back:
 // one request's method, path and query, and the answer's status, headers and body. The
 // listener adds Content-Length and Connection itself, and leaves out the body of a HEAD.
 #pragma once
