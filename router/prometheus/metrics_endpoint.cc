@@ -1,52 +1,29 @@
 // See metrics_endpoint.h.
 #include "router/prometheus/metrics_endpoint.h"
 
-#include <prometheus/collectable.h>
-#include <prometheus/exposer.h>
+#include <utility>
 
-#include <exception>
-
-#include "common/net/listener_wakeup.h"
+#include "common/http_listener/http_listener.h"
+#include "common/http_listener/metrics_page.h"
 #include "router/prometheus/snapshot_families.h"
 
 namespace benchgate::router::prometheus_export {
-namespace {
-
-class SnapshotCollectable : public prometheus::Collectable {
- public:
-  explicit SnapshotCollectable(MetricsEndpoint::SnapshotFn snapshot)
-      : snapshot_(std::move(snapshot)) {}
-  std::vector<prometheus::MetricFamily> Collect() const override {
-    return to_families(snapshot_());
-  }
-
- private:
-  MetricsEndpoint::SnapshotFn snapshot_;
-};
-
-}  // namespace
 
 Expected<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::string& host_port,
                                                                   SnapshotFn snapshot) {
   std::unique_ptr<MetricsEndpoint> endpoint(new MetricsEndpoint());
-  endpoint->collectable_ = std::make_shared<SnapshotCollectable>(std::move(snapshot));
-  const auto before = net::listening_sockets();  // to tell the Exposer's listeners apart
-  try {
-    endpoint->exposer_ = std::make_unique<prometheus::Exposer>(host_port, 1);
-  } catch (const std::exception& e) {
-    return Error{"--metrics-listen " + host_port + ": cannot listen (" + e.what() + ")"};
-  }
-  endpoint->exposer_->RegisterCollectable(endpoint->collectable_);
-  const auto ports = endpoint->exposer_->GetListeningPorts();
-  endpoint->listeners_ = net::opened_between(before, net::listening_sockets(), ports);
-  if (ports.empty()) return Error{"--metrics-listen " + host_port + ": no listening port"};
-  endpoint->port_ = static_cast<uint16_t>(ports.front());
+  endpoint->snapshot_ = std::move(snapshot);
+  const SnapshotFn& taken = endpoint->snapshot_;
+  auto listener = http_listener::HttpListener::start(
+      "--metrics-listen", host_port, [&taken](const http_listener::Request& request) {
+        return http_listener::metrics_page(request, [&taken] { return to_families(taken()); });
+      });
+  if (!listener) return listener.error();
+  endpoint->listener_ = std::move(*listener);
+  endpoint->port_ = endpoint->listener_->port();
   return endpoint;
 }
 
-MetricsEndpoint::~MetricsEndpoint() {
-  // CivetWeb looks at its stop flag between polls of up to 2 s: woken, it stops at once.
-  net::shut_down_listeners(listeners_);
-}
+MetricsEndpoint::~MetricsEndpoint() { listener_.reset(); }
 
 }  // namespace benchgate::router::prometheus_export
