@@ -19,7 +19,6 @@ set(BENCHGATE_COMMON_SOURCES
   net/readiness_poller.cc
   net/completion_ring.cc
   net/connect_within.cc
-  net/listener_wakeup.cc
   net/bind_trial.cc
   net/listen_failure.cc
   net/owner_only_socket.cc
