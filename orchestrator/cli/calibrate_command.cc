@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -85,6 +86,29 @@ std::string seen_text(const std::string& metric, double regression) {
   return gates::beyond_meaningful(regression)
              ? fmt::format("no change within a factor of {:g}", gates::kMeaningfulFactor)
              : detect_text(metric, regression);
+}
+
+// `gate #N WORKLOAD METRIC: max_regression ...` when a gate's max_regression is below
+// `detectable`, the smallest regression its test can detect on this testbed `with` (its
+// baseline runs, or its pairs), `also` in brackets after it: said the same way for relative and
+// paired gates, in the convention of the change (a drop for throughput), with the key's value,
+// as the gates' explanations say it. An infinite `detectable`: the test detects nothing.
+void print_below_detectable(size_t g, const scenario::Gate& gate, const std::string& workload,
+                            double detectable, const std::string& with, const std::string& also) {
+  if (!(*gate.max_regression < detectable)) return;
+  const gates::MetricInfo* info = gates::find_metric(gate.metric);
+  const bool drop = info != nullptr && info->direction == gates::Direction::kHigherIsBetter;
+  const std::string can = std::isinf(detectable) ? "nothing" : seen_text(gate.metric, detectable);
+  const std::string below =
+      std::isinf(detectable) || gates::beyond_meaningful(detectable)
+          ? fmt::format("is below what this testbed can detect {}: {}", with, can)
+      : drop
+          ? fmt::format("(a {} change) is a smaller change than the {} this testbed can detect {}",
+                        detect_text(gate.metric, *gate.max_regression), can, with)
+          : fmt::format("is below the {} this testbed can detect {}", can, with);
+  std::printf("gate #%zu %s %s: max_regression %s %s (%s)\n", g + 1, workload.c_str(),
+              gate.metric.c_str(), percent(*gate.max_regression).c_str(), below.c_str(),
+              also.c_str());
 }
 
 // What a paired gate could see, for the drift diagnosis.
@@ -254,6 +278,9 @@ int calibrate_command(const CalibrateFlags& flags) {
 
   if (exit_code == kExitOk) {
     std::vector<store::CalibrationRecord> records;
+    // What a paired gate of each record's series could detect (records[i]'s, when its runs had
+    // repetitions), for the gate lines after the table.
+    std::vector<std::optional<gates::NoiseEstimate::WithinRuns>> within;
     std::printf("calibration of %s over %d runs (testbed %lld):\n", scenario.name.c_str(),
                 flags.runs, static_cast<long long>(testbed_id));
     std::printf("  %-24s %-10s %-16s %12s %8s %14s %14s %14s\n", "workload", "variant", "metric",
@@ -314,6 +341,7 @@ int calibrate_command(const CalibrateFlags& flags) {
       c.detectable_1 = noise->detectable_1;
       c.detectable_5 = noise->detectable_5;
       records.push_back(std::move(c));
+      within.push_back(noise->within);
     }
     // Said once, with the series at each level: the columns are at Holm's level wherever the
     // run has more than one gate, and a series judged alone is at its gate's alpha.
@@ -355,37 +383,44 @@ int calibrate_command(const CalibrateFlags& flags) {
                   static_cast<long long>(l.run_id), l.workload.c_str(), l.variant.c_str(),
                   l.reason.c_str());
     }
-    // A relative gate asking for less than its testbed can detect says so now, not at the
-    // first release it lets through.
+    // A relative or paired gate asking for less than its testbed can detect says so now, not
+    // at the first release it lets through: one line for both, each with the figure its own
+    // test will judge by (5 baseline runs and this calibration; the scenario's R pairs).
     for (size_t g = 0; g < scenario.gates.size(); ++g) {
       const scenario::Gate& gate = scenario.gates[g];
-      if (gate.baseline.empty() || !gate.max_regression) continue;
-      for (const auto& c : records) {
+      const bool paired = !gate.against.empty();
+      if ((gate.baseline.empty() && !paired) || !gate.max_regression) continue;
+      for (size_t i = 0; i < records.size(); ++i) {
+        const store::CalibrationRecord& c = records[i];
         if (c.series.metric != gate.metric ||
             !scenario::workload_matches(gate.workload, c.series.workload) ||
-            !scenario::workload_matches(gate.variant, c.series.variant)) {
+            !scenario::workload_matches(gate.variant, c.series.variant) ||
+            (paired && c.series.variant == gate.against)) {
           continue;
         }
-        if (*gate.max_regression < c.detectable_5) {
-          // In the convention of the change (a drop for throughput), with the key's value, as
-          // the gates' explanations say it.
-          const gates::MetricInfo* info = gates::find_metric(gate.metric);
-          const bool drop = info != nullptr && info->direction == gates::Direction::kHigherIsBetter;
-          const auto can = [&](double figure) { return seen_text(gate.metric, figure); };
-          const std::string below =
-              gates::beyond_meaningful(c.detectable_5)
-                  ? "is below what this testbed can detect with 5 baseline runs: " +
-                        can(c.detectable_5)
-              : drop ? fmt::format(
-                           "(a {} change) is a smaller change than the {} this testbed "
-                           "can detect with 5 baseline runs",
-                           detect_text(gate.metric, *gate.max_regression), can(c.detectable_5))
-                     : fmt::format("is below the {} this testbed can detect with 5 baseline runs",
-                                   can(c.detectable_5));
-          std::printf(
-              "gate #%zu %s %s: max_regression %s %s (%s with 1 run and this calibration)\n", g + 1,
-              c.series.workload.c_str(), gate.metric.c_str(), percent(*gate.max_regression).c_str(),
-              below.c_str(), can(c.detectable_1).c_str());
+        if (!paired) {
+          print_below_detectable(
+              g, gate, c.series.workload, c.detectable_5, "with 5 baseline runs",
+              seen_text(gate.metric, c.detectable_1) + " with 1 run and this calibration");
+          continue;
+        }
+        if (!within[i]) continue;  // no pairs to judge: said under the table (detect paired -)
+        const auto& w = *within[i];
+        const std::string pairs = fmt::format("with {} pairs", w.repetitions);
+        const std::string against = "a paired gate against " + gate.against;
+        if (gate.paired_test == scenario::PairedTest::kT) {
+          print_below_detectable(g, gate, c.series.workload + " [" + c.series.variant + "]",
+                                 w.detectable_paired, pairs, against + ", test = \"t\"");
+        } else if (w.detectable_paired_signed_rank) {
+          print_below_detectable(g, gate, c.series.workload + " [" + c.series.variant + "]",
+                                 *w.detectable_paired_signed_rank, pairs,
+                                 against + ", signed-rank test");
+        } else {
+          print_below_detectable(g, gate, c.series.workload + " [" + c.series.variant + "]",
+                                 std::numeric_limits<double>::infinity(), pairs,
+                                 against + ", signed-rank test: it needs " +
+                                     std::to_string(pairs_for_signed_rank(c.alpha)) + " pairs at " +
+                                     fmt::format("{:.3g}", c.alpha));
         }
       }
     }

@@ -2,9 +2,9 @@
 under two names (no nginx needed): every workload runs on both in the order A B B A, each
 variant has its own RESULT line, a COMPARE line carries the ratio; a variant whose program is
 not installed is not_configured and the other still runs, one whose program's path does not
-exist fails the run; paired gates judge one variant
-against another in the same run (a router that spins 2 ms per request against one that does
-not). WAMP workloads compare a command router at its own rawsocket_address and
+exist fails the run; calibrate names a paired gate that asks for less than its pairs detect;
+paired gates judge one variant against another in the same run (a router that spins 2 ms per
+request against one that does not). WAMP workloads compare a command router at its own rawsocket_address and
 websocket_address, and one without them is told which key to give. A tiny sweep prints a fitted
 model. Variants that do not start are test_compare_startup's.
 Checks order, counts and verdicts on a difference far past the gates' 20%, never speed."""
@@ -254,6 +254,26 @@ class CompareTest(ComparisonRuns, unittest.TestCase):
         self.assertIn("router 'typo' did not start: the command's program "
                       "'./no-such-build/router' (a relative path, resolved against the working "
                       "directory " + os.path.realpath(run.cwd) + ") does not exist", errors["typo"])
+
+    def test_calibrate_says_when_a_paired_gate_asks_for_less_than_the_testbed_can_detect(self):
+        # As for a relative gate (test_gate_verdicts): real load, some noise between a run's
+        # repetitions, far above 0.01%; the figure is what the gate's own test detects with the
+        # scenario's 4 pairs.
+        gate = ('[[gates]]\nworkload = "hello"\nmetric = "throughput.rps"\nvariant = "second"\n'
+                'against = "first"\nmax_regression = "0.01%"\ntest = "t"\n')
+        path = write_scenario(self.dir, "scenario.toml", COMPARE.format(extra="", more="") + gate)
+        cal = Run(["calibrate", path, "--db", os.path.join(self.dir, "bench.db"), "--runs", "3"])
+        self.runs.append(cal)
+        cal.run(timeout=200)
+        self.assertEqual(cal.returncode, 0, cal.stdout + cal.stderr)
+        self.assertRegex(cal.stdout, r"\ngate #1 hello \[second\] throughput.rps: max_regression "
+                                     r"0.0% (\(a \+0\.0% change\) is a smaller change than the "
+                                     r"-\d+\.\d% this testbed can detect with 4 pairs|is below "
+                                     r"what this testbed can detect with 4 pairs: no change "
+                                     r"within a factor of 10) \(a paired gate against first, "
+                                     r"test = \"t\"\)\n")
+        # One line: the variant it is judged against has none of its own.
+        self.assertEqual(cal.stdout.count("\ngate #"), 1, cal.stdout)
 
     def test_an_odd_number_of_repetitions_is_refused(self):
         text = COMPARE.format(extra="", more="").replace("repetitions = 4", "repetitions = 3")
