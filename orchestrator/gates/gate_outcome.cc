@@ -184,7 +184,7 @@ std::string explain_relative(const GateOutcome& o, const MetricInfo* info, UnitK
     if (o.fail_when_underpowered) s += ", which fails the run (fail_when_underpowered)";
   }
   if (o.calibration) {
-    s += "; calibrated noise " + percent(std::expm1(o.calibration->log_sd)) + " over " +
+    s += "; calibrated cv " + percent(o.calibration->cv) + " over " +
          std::to_string(o.calibration->runs) + " runs";
     if (o.detectable && std::expm1(m) < *o.detectable) {
       s += ": max_regression " + percent(std::expm1(m));

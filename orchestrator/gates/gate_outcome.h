@@ -96,10 +96,14 @@ struct OtherTestbed {
 };
 
 // The between-run noise of one series measured by `orchestrator calibrate` on this testbed:
-// the standard deviation of the runs' figures in the gate's log space, over `runs` runs.
+// the standard deviation of the runs' figures in the gate's log space, over `runs` runs, which
+// the test pools; and their coefficient of variation (sample sd / mean of the figures), the
+// figure calibrate's `cv` column prints, which an explanation quotes under that name
+// (docs/GATES.md, "Calibration"): one figure under one name wherever a person reads it.
 struct CalibratedNoise {
   double log_sd = 0;
   int runs = 0;
+  double cv = 0;
 };
 
 // The confidence interval of a relative gate's effect d, in the same log space

@@ -89,7 +89,7 @@ std::optional<gates::CalibratedNoise> calibration_of(const scenario::Gate& gate,
     return std::nullopt;
   }
   if (!*noise) return std::nullopt;
-  return gates::CalibratedNoise{(*noise)->log_sd, (*noise)->runs};
+  return gates::CalibratedNoise{(*noise)->log_sd, (*noise)->runs, (*noise)->cv};
 }
 
 // The run's values of the gate's metric, or nothing when it was not collected.

@@ -431,7 +431,7 @@ connections = 1
         gate = self.gates_json()[0]
         self.assertEqual((gate["method"], gate["verdict"], gate["underpowered"]),
                          ("calibrated-t", "fail", False))
-        self.assertIn("calibrated noise 0.0% over 3 runs", gate["explanation"])
+        self.assertIn("calibrated cv 0.0% over 3 runs", gate["explanation"])
 
     def test_calibrate_names_a_testbed_whose_speed_changes_between_runs(self):
         # Every other worker process reports 130 us instead of 100 us: two groups of runs 30%

@@ -175,7 +175,8 @@ TEST(SmallBaseline, OneBaselineRunWithoutCalibrationCannotFailAndSaysUnderpowere
 
 TEST(SmallBaseline, ACalibrationLetsOneBaselineRunDecide) {
   const std::vector<BaselineRun> one{base(43, {1.00, 1.01, 1.02})};
-  const CalibratedNoise quiet{0.01, 10};  // 1% between runs, measured over 10 runs
+  // 1% between runs in log space, measured over 10 runs, calibrate's cv 1.2%.
+  const CalibratedNoise quiet{0.01, 10, 0.012};
   const GateOutcome worse =
       evaluate_gate(relative_gate("latency.p50"), run({1.2, 1.21, 1.22}), one, quiet);
   EXPECT_EQ(worse.method, Method::kCalibratedT);
@@ -192,6 +193,11 @@ TEST(SmallBaseline, ACalibrationLetsOneBaselineRunDecide) {
   EXPECT_NE(tight.explanation.find("max_regression 2.0% is below the 4.1% this testbed can detect"),
             std::string::npos)
       << tight.explanation;
+  // The calibration is quoted by the figure calibrate printed, under its name: its cv (sd /
+  // mean), not a second figure from the log-space spread (1.0% here) under another name.
+  EXPECT_NE(tight.explanation.find("; calibrated cv 1.2% over 10 runs"), std::string::npos)
+      << tight.explanation;
+  EXPECT_EQ(tight.explanation.find("calibrated noise"), std::string::npos) << tight.explanation;
 }
 
 TEST(SmallBaseline, UnderpoweredIsReportedForEveryVerdictAndCanFailTheRun) {
