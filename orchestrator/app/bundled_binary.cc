@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "common/util/shell_words.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/store/binary_identity.h"
 
@@ -162,7 +163,10 @@ std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& s
   auto command = [&](const std::string& role, const scenario::RouterConfig& router) {
     if (router.impl != scenario::RouterImpl::kCommand || router.command.empty()) return;
     if (auto path = resolved(router.command.front())) {
-      out.push_back(store::identify_binary(role, *path, "command"));
+      store::MeasuredBinary binary = store::identify_binary(role, *path, "command");
+      // What tells two variants of one program apart (docs/MEASUREMENT.md).
+      binary.arguments = shell_words({router.command.begin() + 1, router.command.end()});
+      out.push_back(std::move(binary));
     }
   };
   if (scenario.compare_routers.empty()) {

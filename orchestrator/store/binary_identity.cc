@@ -295,18 +295,29 @@ std::string binary_line(const MeasuredBinary& binary) {
   } else {
     source = "from " + binary.origin;
   }
-  return binary.role + ": " + binary.path + " (" + identity_text(binary) + ", " + source + ")";
+  // A command's arguments after its program, as on its command line: what tells two variants
+  // of one program apart; a long list keeps its start and its end.
+  std::string args;
+  if (binary.arguments && !binary.arguments->empty()) {
+    const std::string& all = *binary.arguments;
+    args =
+        " " + (all.size() <= 160 ? all : all.substr(0, 80) + " ... " + all.substr(all.size() - 72));
+  }
+  return binary.role + ": " + binary.path + args + " (" + identity_text(binary) + ", " + source +
+         ")";
 }
 
 nlohmann::json binaries_json(const std::vector<MeasuredBinary>& binaries) {
   nlohmann::json out = nlohmann::json::array();
   for (const MeasuredBinary& b : binaries) {
-    out.push_back({{"role", b.role},
-                   {"path", b.path},
-                   {"origin", b.origin},
-                   {"bundled", bundled_origin(b.origin)},
-                   {"build_id", b.build_id ? nlohmann::json(*b.build_id) : nlohmann::json(nullptr)},
-                   {"sha256", b.sha256 ? nlohmann::json(*b.sha256) : nlohmann::json(nullptr)}});
+    out.push_back(
+        {{"role", b.role},
+         {"path", b.path},
+         {"origin", b.origin},
+         {"bundled", bundled_origin(b.origin)},
+         {"build_id", b.build_id ? nlohmann::json(*b.build_id) : nlohmann::json(nullptr)},
+         {"sha256", b.sha256 ? nlohmann::json(*b.sha256) : nlohmann::json(nullptr)},
+         {"arguments", b.arguments ? nlohmann::json(*b.arguments) : nlohmann::json(nullptr)}});
   }
   return out;
 }

@@ -48,7 +48,10 @@ std::string identity_text(const MeasuredBinary& binary);
 bool same_identity(const MeasuredBinary& a, const MeasuredBinary& b);
 
 // The line every report writes for it: "router: PATH (build-id HEX, from --router-bin)"; the
-// bundled build says "bundled", a command system's program "command".
+// bundled build says "bundled", a command system's program "command", with the command's
+// arguments after its path as on its command line: "command new: PATH --http
+// '127.0.0.1:${port:new}' --inject-work-ns 3000 (build-id HEX, command)". Arguments over 160
+// characters keep their first 80 and last 72, with " ... " between (`--json` has them whole).
 std::string binary_line(const MeasuredBinary& binary);
 
 // The binaries as `--json` and `compare --json` write them: role, path, origin, bundled,

@@ -35,7 +35,7 @@ constexpr Column<RunDetail> kRunText[] = {
 constexpr Column<MeasuredBinary> kBinary[] = {
     field<&MeasuredBinary::role>("role"),     field<&MeasuredBinary::path>("path"),
     field<&MeasuredBinary::origin>("origin"), field<&MeasuredBinary::build_id>("build_id"),
-    field<&MeasuredBinary::sha256>("sha256"),
+    field<&MeasuredBinary::sha256>("sha256"), field<&MeasuredBinary::arguments>("arguments"),
 };
 
 constexpr Column<StoredWorkload> kWorkload[] = {

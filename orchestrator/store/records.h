@@ -39,6 +39,11 @@ struct MeasuredBinary {
   // file; neither where the file could not be read.
   std::optional<std::string> build_id;
   std::optional<std::string> sha256;
+  // A command's arguments after its program, as the scenario wrote them, each quoted as a
+  // shell would need it (shell_words): what tells two variants of one program apart
+  // (`--inject-work-ns 3000`). nullopt for the router and workers, and for runs stored before
+  // schema version 20; "" for a command without arguments.
+  std::optional<std::string> arguments = std::nullopt;
 
   bool operator==(const MeasuredBinary&) const = default;
 };

@@ -1,5 +1,7 @@
 #include "orchestrator/sut/external_system.h"
 
+#include "common/util/shell_words.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -295,7 +297,11 @@ void ExternalSystem::stop() {
 }
 
 std::string ExternalSystem::description() const {
-  if (config_.impl == scenario::RouterImpl::kCommand) return "command " + config_.command.front();
+  // The whole command line, as `runs show` and the reports list the command's binary: two
+  // variants of one program differ in their arguments only.
+  if (config_.impl == scenario::RouterImpl::kCommand) {
+    return "command " + shell_words(config_.command);
+  }
   return "external " + config_.address;
 }
 

@@ -161,6 +161,8 @@ TEST(MeasuredBinaries, ACommandSystemsProgramIsRecordedWhenItResolvesToAFile) {
   EXPECT_EQ(binaries[0].role, "command");
   EXPECT_EQ(binaries[0].origin, "command");
   EXPECT_EQ(binaries[0].path, std::filesystem::canonical(program).string());
+  // Its arguments, which tell two variants of one program apart, go with it.
+  EXPECT_EQ(binaries[0].arguments, "--port 1");
   s.router.command = {dir.file("missing")};
   EXPECT_TRUE(measured_binaries(s, options).empty());
 }

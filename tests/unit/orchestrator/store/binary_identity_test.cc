@@ -4,6 +4,8 @@
 // clear result and never a crash.
 #include "orchestrator/store/binary_identity.h"
 
+#include "common/util/shell_words.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -258,6 +260,27 @@ TEST(BinaryIdentity, OnlyTheBundledBuildsOriginsAreBundled) {
   EXPECT_FALSE(bundled_origin("--router-bin"));
   EXPECT_FALSE(bundled_origin("$BENCHGATE_ROUTER_BIN"));
   EXPECT_FALSE(bundled_origin("command"));
+}
+
+// Two variants of one program differ in their arguments only: the line every report lists a
+// command's binary with shows them, quoted as a shell would read them, a long list shortened
+// in its middle; --json has them whole.
+TEST(BinaryIdentity, ACommandsLineShowsItsArgumentsQuotedAsAShellReadsThem) {
+  EXPECT_EQ(
+      shell_words({"--http", "127.0.0.1:${port:new}", "--inject-work-ns", "3000", "", "it's"}),
+      "--http '127.0.0.1:${port:new}' --inject-work-ns 3000 '' 'it'\\''s'");
+  MeasuredBinary b{"command new", "/opt/router", "command", "00ff", std::nullopt};
+  b.arguments = "--inject-work-ns 3000";
+  EXPECT_EQ(binary_line(b),
+            "command new: /opt/router --inject-work-ns 3000 (build-id 00ff, command)");
+  b.arguments = "";
+  EXPECT_EQ(binary_line(b), "command new: /opt/router (build-id 00ff, command)");
+  b.arguments = std::string(100, 'a') + " " + std::string(100, 'b');
+  EXPECT_EQ(binary_line(b), "command new: /opt/router " + std::string(80, 'a') + " ... " +
+                                std::string(72, 'b') + " (build-id 00ff, command)");
+  EXPECT_EQ(binaries_json({b})[0]["arguments"], *b.arguments);
+  b.arguments = std::nullopt;  // a router or worker, or a run stored before schema version 20
+  EXPECT_TRUE(binaries_json({b})[0]["arguments"].is_null());
 }
 
 }  // namespace

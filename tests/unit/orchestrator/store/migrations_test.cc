@@ -303,5 +303,48 @@ TEST(Migrations, TheBinariesVersionKeepsEarlierRunsReadableWithoutBinaries) {
   EXPECT_EQ(query_int((*store)->database(), "SELECT count(*) FROM run_binaries"), 0);
 }
 
+// The arguments version (0020) keeps a store of version 19 readable: a command binary stored
+// before it reads back with no arguments (not recorded), and a run stored afterwards keeps its
+// command's arguments, which tell two variants of one program apart.
+TEST(Migrations, TheArgumentsVersionKeepsEarlierBinariesReadableWithoutArguments) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 20u);
+  ASSERT_EQ(all[19].name, "0020_binary_arguments");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v19 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 19));
+    ASSERT_TRUE(v19.ok()) << v19.message();
+    ASSERT_EQ(*v19, 19);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id) VALUES (1, 's', '', '', 100, 'ok', 'abc', 'main', 1);"
+        "INSERT INTO run_binaries (run_id, role, path, origin, build_id) VALUES "
+        "(1, 'command new', '/x/router', 'command', '00ff');";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  auto old_run = (*store)->get_run(1);
+  ASSERT_TRUE(old_run.ok()) << old_run.message();
+  ASSERT_EQ(old_run->binaries.size(), 1u);
+  EXPECT_EQ(old_run->binaries[0].build_id, "00ff");
+  EXPECT_FALSE(old_run->binaries[0].arguments.has_value());
+
+  RunInfo info = testing::test_run_info();
+  info.binaries = {{"command new", "/x/router", "command", "00ff", std::nullopt}};
+  info.binaries[0].arguments = "--inject-work-ns 3000";
+  auto run = (*store)->begin_run(info);
+  ASSERT_TRUE(run.ok()) << run.message();
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  EXPECT_EQ(detail->binaries, info.binaries);
+}
+
 }  // namespace
 }  // namespace benchgate::store

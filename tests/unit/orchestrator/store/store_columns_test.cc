@@ -372,8 +372,9 @@ TEST_F(ColumnTables, EveryColumnOfEveryRecordIsWrittenAndReadBack) {
                                   run_text(2));
   expect_every_column_round_trips(
       "run_binaries", kBinaryKept, binary_columns(),
-      MeasuredBinary{"router", "/a/router", "--router-bin", "0a1b", std::nullopt},
-      MeasuredBinary{"worker", "/b/worker", "PATH", std::nullopt, "2c3d"});
+      MeasuredBinary{"router", "/a/router", "--router-bin", "0a1b", std::nullopt, std::nullopt},
+      MeasuredBinary{"command new", "/b/router", "command", std::nullopt, "2c3d",
+                     "--inject-work-ns 3000"});
   expect_every_column_round_trips("workloads", kWorkloadKept, workload_columns(), workload_row(1),
                                   workload_row(2));
   expect_every_column_round_trips("workload_figures", kFigureKept, figure_columns(),
