@@ -65,7 +65,8 @@ Expected<void> check_needed_binaries(const std::vector<scenario::Scenario>& scen
 std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& scenario,
                                                      const engine::EngineOptions& options);
 
-// `run`'s one-line warning before the load, or "": `scenarios` start a router other than the
+// The one-line warning `run` and `calibrate` print before the load, or "" (`serve` stores no
+// folder's commit or branch, so it has none): `scenarios` start a router other than the
 // bundled build (--router-bin, $BENCHGATE_ROUTER_BIN: `router_flag` or the variable) while the
 // commit or the branch the runs store is the working folder's (`commit_given`, `branch_given`:
 // --commit, --branch). It names the router and suggests the flags.

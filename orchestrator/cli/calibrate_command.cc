@@ -252,6 +252,14 @@ int calibrate_command(const CalibrateFlags& flags) {
   store::Store& db = *setup->db;
 
   report::TerminalReport terminal(stdout, stderr);
+  // Once, before the load, as `run` warns: each run is stored as every run is, under this
+  // folder's commit and branch unless they are given, whichever router it measured.
+  if (std::string warning = app::foreign_router_warning(
+          *scenarios, flags.router_binary, !flags.workers.addresses.empty(), !flags.commit.empty(),
+          !flags.branch.empty());
+      !warning.empty()) {
+    terminal.message(warning);
+  }
   gating::CalibrationSeriesMap series;
   // Workloads of the runs that are not history (a process stopped, a worker lost): their noise
   // describes the incident, not the testbed, so they are not counted (docs/GATES.md,

@@ -2,7 +2,8 @@
 tiny run of the bundled router and one of a copy given by --router-bin, both under the same
 --commit. `runs show` and the --json, --markdown and --html reports name each router with its
 build-id and where it came from; `compare` notes that one run measured a router given by the
-flag; `run` warns before the load that the branch it stores is the working folder's."""
+flag; `run` and `calibrate` warn before the load that the branch they store is the working
+folder's."""
 import json
 import os
 import re
@@ -92,6 +93,26 @@ class BinariesTest(unittest.TestCase):
                    "with --branch")
         self.assertIn(warning + "\n", self.given.stderr)
         self.assertNotIn("warning: the router measured", self.bundled.stderr)
+
+    def test_calibrate_warns_as_run_does(self):
+        # Each calibration run is stored as a run is, under the working folder's branch here:
+        # the same warning, once, before the first run. calibrate said nothing before.
+        run = Run(["calibrate", self.scenario, "--runs", "3", "--commit", "abc123",
+                   "--router-bin", self.copy, "--db", os.path.join(self.dir, "calibrate.db")],
+                  cwd=self.dir)
+        for variable in ("BENCHGATE_ROUTER_BIN", "BENCHGATE_WORKER_BIN"):
+            run.env.pop(variable, None)
+        try:
+            run.run(timeout=120)
+        finally:
+            kill_tagged(run.tag)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        warning = (f"warning: the router measured is {self.copy} (from --router-bin), not this "
+                   "build, but the run stores this working folder's branch; give the router's "
+                   "with --branch\n")
+        self.assertEqual(run.stderr.count(warning), 1, run.stderr)
+        self.assertLess(run.stderr.index(warning),
+                        run.stderr.index("calibrate e2e_binaries: run 1/3"), run.stderr)
 
     def test_runs_show_and_the_reports_say_which_router_was_measured(self):
         given = self.routers(self.given)["router"]
