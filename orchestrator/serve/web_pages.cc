@@ -7,15 +7,17 @@
 #include <optional>
 #include <set>
 
+#include "common/http_listener/http_listener.h"
+#include "common/http_listener/url_coding.h"
 #include "common/serialization/base64.h"
 #include "common/units/units.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/history/display_format.h"
-#include "common/http_listener/http_listener.h"
 #include "orchestrator/http_listener/listen_address.h"
-#include "common/http_listener/url_coding.h"
 #include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
+#include "orchestrator/report/latency_text.h"
+#include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/svg_chart.h"
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/live_run.h"
@@ -374,11 +376,13 @@ std::string WebPages::live_fragment() {
       body += now.window.measured ? fmt::format(", repetition {} of {}", now.window.repetition,
                                                 now.window.repetitions)
                                   : std::string(", warm-up");
-      body +=
-          fmt::format(", {:.1f} s of {:.1f} s, {:.0f} ops/s now, p99 so far {}",
-                      static_cast<double>(now.elapsed_ns) / 1e9,
-                      static_cast<double>(now.window.duration_ns) / 1e9, now.ops_per_second,
-                      now.p99_ns > 0 ? format_duration_ns(static_cast<double>(now.p99_ns)) : "-");
+      // The rate and the p99 as the terminal's progress line and the tables write them
+      // (rate_text, latency_text): a rate under 10 per second keeps its digits, not "0".
+      body += fmt::format(
+          ", {:.1f} s of {:.1f} s, {} ops/s now, p99 so far {}",
+          static_cast<double>(now.elapsed_ns) / 1e9,
+          static_cast<double>(now.window.duration_ns) / 1e9, report::rate_text(now.ops_per_second),
+          report::latency_text(now.p99_ns > 0 ? std::optional<int64_t>(now.p99_ns) : std::nullopt));
     }
     body += "</p>\n";
     if (report::timeline(now.timeline).empty()) {

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "executor_test_support.h"
+#include "orchestrator/scenario/scenario.h"
+#include "orchestrator/serve/live_run.h"
 #include "orchestrator/serve/web_pages.h"
 
 namespace benchgate::serve {
@@ -103,6 +105,38 @@ TEST(WebPagesRunsList, AnOlderMatchingRunIsOnTheOlderPage) {
     EXPECT_EQ(refused.status, 400) << bad;
     EXPECT_TRUE(page_has(refused.body, "is not a run id (a positive integer)")) << refused.body;
   }
+}
+
+// The live page's progress writes the rate and the p99 as the terminal's progress line and the
+// tables do (format_rate, format_duration_ns): it wrote the rate with "{:.0f}" by hand, so a
+// workload at 2.5 ops/s read "2 ops/s now" there and "2.5" everywhere else.
+TEST(WebPagesLive, TheProgressWritesTheRateAsEveryReportDoes) {
+  ExecutorBench bench;
+  LiveRun live;
+  scenario::Scenario s;
+  s.name = "slow";
+  scenario::Workload w;
+  w.name = "trickle";
+  s.workloads = {w};
+  engine::WindowInfo window;
+  window.measured = true;
+  window.repetition = 1;
+  window.repetitions = 3;
+  window.duration_ns = 10'000'000'000;
+  live.scenario_started(s);
+  live.workload_started(w);
+  live.window_started(w, window);
+  live.progress(w, window, 2.5, 0, 4'000'000'000);
+  auto pages = WebPages::start("127.0.0.1:0", bench.db_path(), {}, bench.queue(), live);
+  ASSERT_TRUE(pages) << pages.message();
+  const WebPages::Page page = (*pages)->get("/live/fragment", "");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_TRUE(
+      page_has(page.body, ", repetition 1 of 3, 4.0 s of 10.0 s, 2.5 ops/s now, p99 so far -</p>"))
+      << page.body;
+  live.progress(w, window, 12345.6, 7'050'000, 5'000'000'000);
+  EXPECT_TRUE(page_has((*pages)->get("/live/fragment", "").body,
+                       "5.0 s of 10.0 s, 12346 ops/s now, p99 so far 7.05ms</p>"));
 }
 
 }  // namespace
