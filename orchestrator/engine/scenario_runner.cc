@@ -102,6 +102,12 @@ class ScenarioRun {
       if (workload.worker != "builtin") {
         auto found = impl_pool(workload.worker);
         if (!found) {
+          // An interrupt while its workers start ends the run as one during a window does:
+          // interrupted, and this workload, which never ran, is not listed.
+          if (found.error().kind == ErrorKind::kInterrupted) {
+            result_.interrupted = true;
+            return;
+          }
           record_unrun(i, found.error());
           continue;
         }
