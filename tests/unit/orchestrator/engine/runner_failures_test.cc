@@ -315,6 +315,26 @@ TEST_F(RunnerFailures, AWorkerImplementationThatDidNotStartIsNotTriedAgain) {
   EXPECT_EQ(r.workloads[2].error, r.workloads[0].error);
 }
 
+// An interrupt while a worker implementation's workers start is the run's interrupt, as one
+// during a window is: the workload before it stays, that one is not listed, none after it runs.
+// It was recorded failed with the interrupt as its error, and the run went on.
+TEST_F(RunnerFailures, AnInterruptWhileAWorkerImplementationStartsIsInterruptedNotFailed) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script interrupted;
+  interrupted.start_error =
+      Error{"interrupted while waiting for worker 0", ErrorKind::kInterrupted};
+  factories_.pools = {FakePool::Script{}, interrupted};
+  scenario::Scenario s = scenario_of({workload("ours"), workload("theirs"), workload("last")});
+  s.worker_impls["tool"].command = {"sh"};
+  s.workloads[1].worker = "tool";
+  auto r = run(s);
+
+  EXPECT_TRUE(r.interrupted);
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].spec.name, "ours");
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk);
+}
+
 // Comparing routers: one not installed, one that does not start; the third still measures.
 TEST_F(RunnerFailures, ComparedRoutersThatNeverStartAreRecordedAndTheOthersGoOn) {
   factories_.suts = {FakeSut::Script{},
