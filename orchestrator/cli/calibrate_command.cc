@@ -143,7 +143,8 @@ std::optional<std::string> drift_diagnosis(const Series& s, const gates::NoiseEs
                 "explain",
                 fmt::format("{:.1f}", noise.log_sd / w.between_sd));
   return fmt::format(
-      "{} {} {}: {} (cv {} between runs, {} between a run's repetitions): this testbed's speed "
+      "{} {} {}: {} (cv {} between runs; a run's repetitions spread {} about its mean): this "
+      "testbed's speed "
       "changes between runs; gates on stored baseline runs see {} here, a paired "
       "gate (against = VARIANT, windows alternating in one run) {}",
       s.workload, s.variant, s.metric, why, percent(noise.cv), percent(std::expm1(w.log_sd)),

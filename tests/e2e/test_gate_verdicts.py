@@ -454,7 +454,7 @@ connections = 1
                 ("latency.p99", r"alpha 0\.01", 7)):
             self.assertRegex(cal.stdout, r"hello default " + re.escape(metric) +
                              r": the runs fall into two groups (29|30)\.\d% apart \(cv [\d.]+% "
-                             r"between runs, 0\.0% between a run's repetitions\): this "
+                             r"between runs; a run's repetitions spread 0\.0% about its mean\): this "
                              r"testbed's speed changes between runs; gates on stored baseline "
                              r"runs see only changes past [\d.]+% here, a paired gate \(against = "
                              r"VARIANT, windows alternating in one run\) with 3 pairs could "
