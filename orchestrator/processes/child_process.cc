@@ -26,6 +26,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/util/errno_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/processes/process_guard.h"
 
@@ -87,6 +88,30 @@ std::optional<std::filesystem::path> find_executable(const std::string& name) {
     if (executable_file(candidate.string())) return candidate;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> program_path_problem(const std::string& program) {
+  if (program.find('/') == std::string::npos) return std::nullopt;
+  std::string where;
+  if (program.front() != '/') {
+    std::error_code ec;
+    const auto cwd = std::filesystem::current_path(ec);
+    where = " (a relative path, resolved against the working directory " +
+            (ec ? std::string("of the orchestrator") : cwd.string()) + ")";
+  }
+  struct stat info {};
+  std::string why;
+  if (::stat(program.c_str(), &info) != 0) {
+    const int error = errno;
+    why = error == ENOENT || error == ENOTDIR ? "does not exist" : errno_text(error);
+  } else if (!S_ISREG(info.st_mode)) {
+    why = "is not a regular file";
+  } else if (::access(program.c_str(), X_OK) != 0) {
+    why = "is not executable";
+  } else {
+    return std::nullopt;
+  }
+  return "the command's program '" + program + "'" + where + " " + why;
 }
 
 Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& options) {

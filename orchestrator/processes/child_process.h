@@ -80,4 +80,14 @@ class ChildProcess {
 // whose empty entries are skipped (a shell would search the current folder there).
 std::optional<std::filesystem::path> find_executable(const std::string& name);
 
+// Why a command's program written as a path (with a '/': never looked up on PATH) cannot be
+// started: "the command's program 'PATH' does not exist" (or "is not a regular file", "is not
+// executable"), a relative path naming the working directory it is resolved against, as the
+// spawn resolves it ("'./b/router' (a relative path, resolved against the working directory
+// /srv/ci) does not exist"); nothing when it can be started, or when `program` is a bare name.
+// A scenario's path is a file it names, not a program that may be uninstalled: the caller fails
+// its run with this (a `[router]`/`[routers.NAME]` command, a `[worker_impls.NAME]` command)
+// rather than reporting not_configured, which fails nothing and lets a typo pass.
+std::optional<std::string> program_path_problem(const std::string& program);
+
 }  // namespace benchgate::processes

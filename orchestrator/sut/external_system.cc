@@ -5,7 +5,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,35 +32,6 @@ constexpr std::chrono::milliseconds kConnectTimeout = 1s;
 // How long a program already accepting on a command's address has to stop before the command
 // is refused.
 constexpr std::chrono::milliseconds kGoneWithin = 1s;
-
-// Why a command's program written as a path (with a '/', which is not looked up on PATH) cannot
-// be started: missing, not a file, or not executable; nothing when it can. A relative path is
-// resolved against the orchestrator's working directory, as the spawn resolves it, and the
-// message says so: a typo in the path to a candidate build must fail its run, never read as a
-// program that is not installed (not_configured, which fails nothing).
-std::optional<Error> program_path_problem(const std::string& program) {
-  if (program.find('/') == std::string::npos) return std::nullopt;
-  std::string where;
-  if (program.front() != '/') {
-    std::error_code ec;
-    const auto cwd = std::filesystem::current_path(ec);
-    where = " (a relative path, resolved against the working directory " +
-            (ec ? std::string("of the orchestrator") : cwd.string()) + ")";
-  }
-  struct stat info {};
-  std::string why;
-  if (::stat(program.c_str(), &info) != 0) {
-    const int error = errno;
-    why = error == ENOENT || error == ENOTDIR ? "does not exist" : errno_text(error);
-  } else if (!S_ISREG(info.st_mode)) {
-    why = "is not a regular file";
-  } else if (::access(program.c_str(), X_OK) != 0) {
-    why = "is not executable";
-  } else {
-    return std::nullopt;
-  }
-  return Error{"the command's program '" + program + "'" + where + " " + why, ErrorKind::kFailed};
-}
 
 // 0 when a connection was made within `timeout`, else the errno of the attempt.
 int try_connect(const sockaddr_in& addr, std::chrono::milliseconds timeout) {
@@ -173,7 +143,11 @@ Expected<void> ExternalSystem::start(std::chrono::steady_clock::time_point deadl
   const auto began = std::chrono::steady_clock::now();
   const auto probes = readiness_probes(config_);
   if (config_.impl == scenario::RouterImpl::kCommand) {
-    if (auto problem = program_path_problem(config_.command.front())) return *problem;
+    // A path to a program that is missing fails the start (a typo in a candidate build's path
+    // must fail its run): one definition with [worker_impls.NAME] (child_process.h).
+    if (auto problem = processes::program_path_problem(config_.command.front())) {
+      return Error{*problem, ErrorKind::kFailed};
+    }
     for (const auto& [probe, key] : probes) {
       if (auto unused = ensure_not_served(probe, key.c_str(), config_.command.front(), deadline);
           !unused) {

@@ -149,5 +149,41 @@ TEST(ChildProcess, AProgramOnPathIsAnExecutableFileAndAnEmptyEntryIsNotTheCurren
   fs::remove_all(dir);
 }
 
+// A command's program written as a path is a file the scenario names: one definition of why it
+// cannot start, shared by a [router]/[routers.NAME] command and a [worker_impls.NAME] command,
+// which fail their run with it. A bare name is looked up on PATH and is never its concern.
+TEST(ChildProcess, AProgramPathThatCannotStartIsNamedWithWhy) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("program-path-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "folder");
+  std::ofstream(dir / "plain") << "#!/bin/sh\n";
+  fs::permissions(dir / "plain", fs::perms::owner_read | fs::perms::owner_write);
+  std::ofstream(dir / "tool") << "#!/bin/sh\n";
+  fs::permissions(dir / "tool", fs::perms::owner_all);
+  const std::string d = dir.string();
+  EXPECT_EQ(program_path_problem("no-such-benchgate-program"), std::nullopt);
+  EXPECT_EQ(program_path_problem(d + "/tool"), std::nullopt);
+  EXPECT_EQ(program_path_problem(d + "/missing"),
+            "the command's program '" + d + "/missing' does not exist");
+  EXPECT_EQ(program_path_problem(d + "/plain/x"),
+            "the command's program '" + d + "/plain/x' does not exist");  // ENOTDIR
+  EXPECT_EQ(program_path_problem(d + "/folder"),
+            "the command's program '" + d + "/folder' is not a regular file");
+  // No execute bit at all: refused to root too (access(X_OK) needs one x bit for it).
+  EXPECT_EQ(program_path_problem(d + "/plain"),
+            "the command's program '" + d + "/plain' is not executable");
+  const fs::path saved_cwd = fs::current_path();
+  fs::current_path(dir);
+  EXPECT_EQ(program_path_problem("./tool"), std::nullopt);
+  EXPECT_EQ(program_path_problem("./missing"),
+            "the command's program './missing' (a relative path, resolved against the working "
+            "directory " +
+                fs::current_path().string() + ") does not exist");
+  fs::current_path(saved_cwd);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace benchgate::processes
