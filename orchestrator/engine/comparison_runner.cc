@@ -249,7 +249,7 @@ class ComparisonRun {
     if (auto it = impl_pools_.find(name); it != impl_pools_.end()) return it->second;
     if (auto it = impl_failures_.find(name); it != impl_failures_.end()) return it->second;
     WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
-    if (spawn.not_configured) return *spawn.not_configured;
+    if (spawn.cannot_run) return *spawn.cannot_run;
     RunPool* pool =
         add_pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
     const Clock::time_point deadline = pool->startup_deadline();
@@ -291,8 +291,8 @@ class ComparisonRun {
         v.pool = add_pool(bundled_pool(), startup_timeout());
       } else {
         WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
-        if (spawn.not_configured) {
-          v.failure = std::move(spawn.not_configured);
+        if (spawn.cannot_run) {
+          v.failure = std::move(spawn.cannot_run);
         } else {
           v.pool = add_pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
         }

@@ -81,7 +81,7 @@ class ScenarioRun {
     // startup_timeout again.
     if (auto it = impl_failures_.find(name); it != impl_failures_.end()) return it->second;
     WorkerImplSpawn spawn = worker_impl_spawn(name, scenario_.worker_impls.at(name), options_);
-    if (spawn.not_configured) return *spawn.not_configured;
+    if (spawn.cannot_run) return *spawn.cannot_run;
     RunPool pool(options_.factories->spawning_pool(spawn.config), spawn.startup_timeout);
     const Clock::time_point deadline = pool.startup_deadline();
     auto started = pool.start(workers_needed(name), deadline);

@@ -14,11 +14,18 @@ WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::Worke
   // An adapter's worker starts but exits at once without its tool; checking here first says
   // which program is missing instead of reporting a worker that died.
   const std::string needed = impl.adapter.empty() ? impl.command.front() : impl.adapter;
+  // A program named by a path is a file the scenario names, not a program that may be
+  // uninstalled: one that is missing fails the workloads using it (as a [router] command's
+  // does, one definition), never not_configured, which would let a typo in its path pass.
+  if (auto problem = processes::program_path_problem(needed)) {
+    out.cannot_run = Error{"worker '" + name + "': " + *problem, ErrorKind::kFailed};
+    return out;
+  }
   auto program = processes::find_executable(needed);
   if (!program) {
-    out.not_configured = Error{"not_configured: worker '" + name + "': '" + needed +
-                                   "' is not installed (not found on PATH)",
-                               ErrorKind::kNotConfigured};
+    out.cannot_run = Error{"not_configured: worker '" + name + "': '" + needed +
+                               "' is not installed (not found on PATH)",
+                           ErrorKind::kNotConfigured};
     return out;
   }
   // Each implementation logs into a folder of its own: its worker 0 and the bundled pool's

@@ -1,7 +1,8 @@
 // How the engine spawns a [worker_impls.NAME] implementation: its own program (`command`), or
 // the bundled worker running a built-in adapter (`adapter = "h2load"` -> `worker --adapter
 // h2load`). Either needs a program on PATH; when it is missing the implementation is
-// not_configured, never a number.
+// not_configured, never a number. A command's program named by a path (with a '/') that is
+// missing fails the workloads using it instead (processes::program_path_problem).
 #pragma once
 
 #include <chrono>
@@ -17,8 +18,11 @@ struct WorkerImplSpawn {
   workers::SpawnConfig config;
   // How long its workers may take to start: its startup_timeout, else the engine's deadline.
   std::chrono::nanoseconds startup_timeout{0};
-  // Of kind kNotConfigured when it cannot run ("not_configured: worker 'h2load': ...").
-  std::optional<Error> not_configured;
+  // Why it cannot run: of kind kNotConfigured when its program (or the adapter's tool) is not
+  // on PATH ("not_configured: worker 'h2load': ..."), kFailed when its command names a path
+  // that is missing, not a file or not executable ("worker 'py': the command's program
+  // './w.py' (...) does not exist").
+  std::optional<Error> cannot_run;
 };
 
 WorkerImplSpawn worker_impl_spawn(const std::string& name, const scenario::WorkerImpl& impl,

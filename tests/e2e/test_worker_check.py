@@ -157,6 +157,65 @@ target = "/bench/hello"
         self.assertIn("benchgate-no-such-worker-program", run.stdout + run.stderr)
         self.assertEqual(run.leftovers(), [])
 
+    def test_a_worker_program_path_that_is_missing_fails_its_workloads_naming_it(self):
+        # A path (with a '/') is a file the scenario names, not an uninstalled program: a typo in
+        # it fails the run (exit 3), naming it and the folder a relative one is resolved against,
+        # never not_configured, which fails nothing; the other workloads still run.
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
+        path = write_scenario(out, "s.toml", """name = "typo_worker"
+[worker_impls.typo]
+command = ["./no-such-folder/worker", "--flag"]
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "typo"
+worker = "typo"
+protocol = "http1"
+target = "/bench/hello"
+[[workloads]]
+name = "bundled"
+protocol = "http1"
+target = "/bench/hello"
+""")
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("worker 'typo': the command's program './no-such-folder/worker' (a relative "
+                      "path, resolved against the working directory " + os.path.realpath(out) +
+                      ") does not exist", run.stdout + run.stderr)
+        self.assertNotIn("not_configured", run.stdout + run.stderr)
+        statuses = {line["workload"]: line["status"] for line in run.result_lines()}
+        self.assertEqual(statuses, {"typo": "failed", "bundled": "ok"}, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+    def test_a_compared_worker_whose_program_path_is_missing_fails_its_variant(self):
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
+        missing = os.path.join(out, "build", "worker")
+        path = write_scenario(out, "s.toml", """name = "typo_compare"
+[worker_impls.cand]
+command = ["%s"]
+[compare]
+workers = ["builtin", "cand"]
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 2
+[[workloads]]
+name = "hello"
+protocol = "http1"
+target = "/bench/hello"
+""" % missing)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=60)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("worker 'cand': the command's program '%s' does not exist" % missing,
+                      run.stdout + run.stderr)
+        statuses = {line["variant"]: line["status"] for line in run.result_lines()}
+        self.assertEqual(statuses, {"builtin": "ok", "cand": "failed"}, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
     def test_a_worker_that_never_says_ready_fails_at_its_startup_timeout(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
         path = write_scenario(out, "s.toml", """name = "mute_worker"
