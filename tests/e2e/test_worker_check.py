@@ -1,8 +1,9 @@
 """`orchestrator worker-check` passes the bundled worker and the Python example worker, fails a
 worker that never answers (exit 1, naming the failed rule, nothing left behind) and one that
 breaks one rule of the protocol (lying_worker.py), the Python
-worker runs its example scenario through [worker_impls], and a [worker_impls] worker that never
-says READY fails at its own startup_timeout."""
+worker runs its example scenario through [worker_impls], a [worker_impls] worker that never
+says READY fails at its own startup_timeout, and one whose command names a missing path fails
+its workloads (exit 3) naming it, where a bare name off PATH is not_configured."""
 import os
 import shutil
 import tempfile
