@@ -13,6 +13,8 @@ void add_remote_worker_options(CLI::App& command, RemoteWorkerFlags& flags) {
   // not another address (`run --workers-at ADDR s.toml` took s.toml for an address).
   command.add_option("--workers-at", flags.addresses, kWorkersAtHelp)
       ->delimiter(',')
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   command.add_option("--workers", flags.count, kWorkersHelp)
       ->check(CLI::Range(uint32_t{1}, workload_limits::kMaxWorkers));

@@ -63,6 +63,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   // for a second label and said the run had no file).
   run->add_option("--label", flags.labels,
                   "Label the run KEY=VALUE (one label to each --label; repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   run->add_option(
       "--promote", flags.promote,

@@ -38,6 +38,22 @@ TEST(RunFlags, AFileAfterWorkersAtIsAFileNotASecondAddress) {
             (std::vector<std::string>{"127.0.0.1:7800", "127.0.0.1:7801", "127.0.0.1:7802"}));
 }
 
+// The help says what the parser does: one value to each flag, no `...` after it (CLI11 writes
+// `...` after the value of a flag that takes several).
+TEST(RunFlags, TheHelpShowsOneValueToEachListFlag) {
+  CLI::App app("benchgate", "orchestrator");
+  RunFlags flags;
+  add_run_command(app, flags);
+  const std::string help = app.get_subcommand("run")->help();
+  for (const std::string flag : {"--label ", "--workers-at "}) {
+    const size_t at = help.find("  " + flag);
+    ASSERT_NE(at, std::string::npos) << flag << help;
+    const std::string line = help.substr(at, help.find('\n', at) - at);
+    const std::string value = line.substr(0, line.find("  ", flag.size() + 2));
+    EXPECT_EQ(value.find("..."), std::string::npos) << line;
+  }
+}
+
 TEST(RunFlags, AFileAfterALabelIsAFileNotASecondLabel) {
   CLI::App app("benchgate", "orchestrator");
   RunFlags flags;
