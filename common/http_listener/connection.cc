@@ -5,6 +5,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <exception>
+#include <iostream>
 #include <utility>
 
 #include "common/http/reason_phrase.h"
@@ -20,10 +21,12 @@ namespace {
 
 // What the listener answers itself (a request it cannot read, a handler that failed).
 Answer plain(int status, const std::string& text) {
-  return {status, {{"Content-Type", "text/plain; charset=utf-8"}}, text + "\n"};
+  return {status,
+          {{"Content-Type", "text/plain; charset=utf-8"}, {"X-Content-Type-Options", "nosniff"}},
+          text + "\n"};
 }
 
-// Most a connection reads and drops after an answer to a request whose body it did not read.
+// Most a connection reads and drops after its last answer.
 constexpr size_t kMaxDrainedBytes = 1 << 20;
 
 }  // namespace
@@ -34,31 +37,36 @@ Connection::Connection(asio::ip::tcp::socket socket, Connections& shared)
 }
 
 Connection::~Connection() {
-  stop_waiting();
+  leave();
   --shared_.open;
 }
 
 void Connection::start() { read_request(); }
 
 void Connection::close() {
-  stop_waiting();
+  leave();
   beast::error_code ignored;
   stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   stream_.close();
 }
 
-void Connection::stop_waiting() {
-  if (!waiting_) return;
-  shared_.waiting.erase(waiting_at_);
-  waiting_ = false;
+void Connection::enter(std::list<Connection*>& list) {
+  leave();
+  listed_at_ = list.insert(list.end(), this);
+  listed_in_ = &list;
+}
+
+void Connection::leave() {
+  if (listed_in_ == nullptr) return;
+  listed_in_->erase(listed_at_);
+  listed_in_ = nullptr;
 }
 
 void Connection::read_request() {
   parser_.emplace();
   parser_->header_limit(static_cast<uint32_t>(shared_.options.max_header_bytes));
   parser_->body_limit(boost::none);  // never read: a request with a body is answered, then closed
-  waiting_at_ = shared_.waiting.insert(shared_.waiting.end(), this);
-  waiting_ = true;
+  enter(shared_.waiting);
   stream_.expires_after(shared_.options.request_timeout);
   bhttp::async_read_header(
       stream_, buffer_, *parser_,
@@ -66,16 +74,16 @@ void Connection::read_request() {
 }
 
 void Connection::on_request_head(beast::error_code ec) {
-  stop_waiting();
+  leave();
   if (ec == bhttp::error::header_limit || ec == bhttp::error::buffer_overflow) {
     send(plain(431, "request head larger than " + std::to_string(shared_.options.max_header_bytes) +
                         " bytes"),
-         false, false, 11, true);
+         false, false, 11);
     return;
   }
   if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) return;
   if (ec && ec.category() == beast::http::make_error_code(bhttp::error::bad_target).category()) {
-    send(plain(400, "bad request"), false, false, 11, true);
+    send(plain(400, "bad request"), false, false, 11);
     return;
   }
   if (ec) return;  // timed out, reset, closed to make room: the connection ends
@@ -86,9 +94,8 @@ void Connection::on_request_head(beast::error_code ec) {
       (parser_->content_length() && *parser_->content_length() > 0) || parser_->chunked();
   const bool keep_alive = head.keep_alive() && !has_body;
   if (has_body && (is_head || head.method() == bhttp::verb::get)) {
-    // serve's pages and /metrics take no body: refused, not read.
-    send(plain(400, "a " + method + " request has no body here"), is_head, false, head.version(),
-         true);
+    // serve's pages and /metrics take no body: refused, and the body read and dropped.
+    send(plain(400, "a " + method + " request has no body here"), is_head, false, head.version());
     return;
   }
   const std::string_view target(head.target().data(), head.target().size());
@@ -100,12 +107,18 @@ void Connection::on_request_head(beast::error_code ec) {
   try {
     answer = shared_.handler(request);
   } catch (const std::exception& e) {
-    answer = plain(500, std::string("internal error: ") + e.what());
+    // The reason may name this machine's paths: it goes to the log, not to the client (nor
+    // the client's path, which may hold control characters, to the log).
+    std::cerr << "http listener: a " << method << " request failed: " << e.what() << "\n";
+    answer = plain(500, "internal error");
+  } catch (...) {
+    std::cerr << "http listener: a " << method << " request failed: an unknown exception\n";
+    answer = plain(500, "internal error");
   }
-  send(std::move(answer), is_head, keep_alive, head.version(), has_body);
+  send(std::move(answer), is_head, keep_alive, head.version());
 }
 
-void Connection::send(Answer answer, bool head, bool keep_alive, int version, bool unread_body) {
+void Connection::send(Answer answer, bool head, bool keep_alive, int version) {
   out_ = "HTTP/1.1 " + std::to_string(answer.status) + " " +
          std::string(benchgate::http::reason_phrase(answer.status)) + "\r\n";
   for (const auto& [name, value] : answer.headers) out_ += name + ": " + value + "\r\n";
@@ -117,15 +130,16 @@ void Connection::send(Answer answer, bool head, bool keep_alive, int version, bo
   }
   out_ += "\r\n";
   if (!head) out_ += answer.body;
+  enter(shared_.writing);
   stream_.expires_after(shared_.options.request_timeout);
-  asio::async_write(
-      stream_, asio::buffer(out_),
-      [self = shared_from_this(), keep_alive, unread_body](beast::error_code ec, size_t) {
-        self->on_sent(ec, keep_alive, unread_body);
-      });
+  asio::async_write(stream_, asio::buffer(out_),
+                    [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+                      self->on_sent(ec, keep_alive);
+                    });
 }
 
-void Connection::on_sent(beast::error_code ec, bool keep_alive, bool unread_body) {
+void Connection::on_sent(beast::error_code ec, bool keep_alive) {
+  leave();
   if (ec) return;
   out_.clear();
   out_.shrink_to_fit();
@@ -135,11 +149,13 @@ void Connection::on_sent(beast::error_code ec, bool keep_alive, bool unread_body
   }
   beast::error_code ignored;
   stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-  if (unread_body) drain();
+  // One deadline for the whole drain: a client that trickles bytes does not hold it open.
+  enter(shared_.draining);
+  stream_.expires_after(shared_.options.drain_timeout);
+  drain();
 }
 
 void Connection::drain() {
-  stream_.expires_after(shared_.options.request_timeout);
   stream_.async_read_some(asio::buffer(sink_),
                           [self = shared_from_this()](beast::error_code ec, size_t got) {
                             self->drained_ += got;

@@ -29,9 +29,13 @@ struct Connections {
   Handler handler;
   ListenerOptions options;
   size_t open = 0;
-  // The connections waiting for (the rest of) a request, the one that has waited longest
-  // first: the one closed when a new connection finds max_connections open.
+  // The connections reading and dropping what a client sent after its last answer (within
+  // drain_timeout), those waiting for (the rest of) a request, and those whose answer is not yet
+  // all taken, each the one there longest first. A new connection that finds max_connections
+  // open closes the first draining one, else the first waiting one, else the first writing one.
+  std::list<Connection*> draining;
   std::list<Connection*> waiting;
+  std::list<Connection*> writing;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -42,28 +46,30 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Connection& operator=(const Connection&) = delete;
 
   void start();
-  // Closes it while it waits for a request (to make room): its read ends, and with it the
-  // connection.
+  // Closes it (to make room): its read or write ends, and with it the connection.
   void close();
 
  private:
   void read_request();
   void on_request_head(boost::beast::error_code ec);
   // Sends `answer` (its body left out for a HEAD); then the next request, or the end.
-  void send(Answer answer, bool head, bool keep_alive, int version, bool unread_body);
-  void on_sent(boost::beast::error_code ec, bool keep_alive, bool unread_body);
-  // After the answer to a request whose body was not read: the rest of what the client sends
-  // is read and dropped (up to a bound) before the socket closes, so that the kernel does not
-  // reset the connection and lose the answer.
+  void send(Answer answer, bool head, bool keep_alive, int version);
+  void on_sent(boost::beast::error_code ec, bool keep_alive);
+  // After the last answer of a connection: what the client still sends (a body that was not
+  // read, a pipelined request) is read and dropped, up to 1 MiB and within drain_timeout from
+  // the first read, before the socket closes, so that the kernel does not reset the
+  // connection and lose the answer.
   void drain();
-  void stop_waiting();
+  // Puts it in one of the lists of Connections (leaving the one it was in), or in none.
+  void enter(std::list<Connection*>& list);
+  void leave();
 
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::empty_body>> parser_;
   Connections& shared_;
-  bool waiting_ = false;
-  std::list<Connection*>::iterator waiting_at_;
+  std::list<Connection*>* listed_in_ = nullptr;
+  std::list<Connection*>::iterator listed_at_;
   std::string out_;
   std::array<char, 2048> sink_{};
   size_t drained_ = 0;

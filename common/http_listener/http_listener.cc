@@ -1,6 +1,9 @@
 // See http_listener.h.
 #include "common/http_listener/http_listener.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <utility>
@@ -12,6 +15,24 @@ namespace benchgate::http_listener {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+
+namespace {
+
+// The soft RLIMIT_NOFILE, or 0 when there is none or it cannot be read.
+uint64_t soft_file_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  return limit.rlim_cur;
+}
+
+}  // namespace
+
+size_t connection_cap(size_t asked, uint64_t soft_file_limit) {
+  if (soft_file_limit == 0) return asked;
+  constexpr size_t kFloor = 16;
+  const auto share = static_cast<size_t>(soft_file_limit / 4);
+  return std::min(asked, std::max(share, kFloor));
+}
 
 Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& flag,
                                                             const std::string& host_port,
@@ -29,6 +50,8 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& f
   std::unique_ptr<HttpListener> listener(new HttpListener());
   listener->connections_.handler = std::move(handler);
   listener->connections_.options = options;
+  listener->connections_.options.max_connections =
+      connection_cap(options.max_connections, soft_file_limit());
   // What the kernel or the resolver said, lower case first ("address already in use").
   auto failed = [&](const boost::system::error_code& ec) -> Error {
     if (!ec) return refused("no address");
@@ -70,9 +93,9 @@ void HttpListener::accept() {
       accept();
       return;
     }
-    // Out of file descriptors: the connection that has waited longest gives its own, else
+    // Out of file descriptors: a connection gives its own (HttpListener::close_one), else
     // the next try is a moment later (the pending connection waits in the backlog).
-    if ((ec == asio::error::no_descriptors || ec.value() == ENFILE) && close_oldest_waiting()) {
+    if ((ec == asio::error::no_descriptors || ec.value() == ENFILE) && close_one()) {
       accept();
       return;
     }
@@ -84,7 +107,7 @@ void HttpListener::accept() {
 }
 
 void HttpListener::admit(tcp::socket socket) {
-  if (connections_.open >= connections_.options.max_connections && !close_oldest_waiting()) {
+  if (connections_.open >= connections_.options.max_connections && !close_one()) {
     boost::system::error_code ignored;
     socket.close(ignored);  // every open connection is being answered: this one is refused
     return;
@@ -94,10 +117,14 @@ void HttpListener::admit(tcp::socket socket) {
   std::make_shared<Connection>(std::move(socket), connections_)->start();
 }
 
-bool HttpListener::close_oldest_waiting() {
-  if (connections_.waiting.empty()) return false;
-  connections_.waiting.front()->close();
-  return true;
+bool HttpListener::close_one() {
+  for (auto* list : {&connections_.draining, &connections_.waiting, &connections_.writing}) {
+    if (!list->empty()) {
+      list->front()->close();
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace benchgate::http_listener

@@ -2,18 +2,21 @@
 // --metrics-listen) and serve's --http pages, and the router's /metrics (--metrics-listen).
 // One thread serves every connection asynchronously (Boost.Asio and
 // Boost.Beast): a connection that sends nothing, or half a request, holds a socket and a small
-// buffer, never a thread, so any number of them (up to max_connections) leave every other
-// request answered at once. Each connection has request_timeout to send a request head and to
-// take each answer, and is kept alive between requests. GET and HEAD are answered (HEAD with
-// GET's headers and no body); the handler answers other methods (405 with Allow) and paths.
-// (It replaced CivetWeb's thread per connection: in the orchestrator, 32 connections held open
-// kept every scrape and page waiting until the 5 s request timeout dropped one; in the router,
-// whose prometheus-cpp Exposer had CivetWeb's default 2 threads, 2 idle connections did.)
+// buffer, never a thread, so any number of them (up to max_connections; past it one is closed
+// to make room, listener_options.h) leave every other request answered at once. Each
+// connection has request_timeout to send a request head and to take each answer, is kept alive
+// between requests, and reads the next request only once the answer before it is taken. GET and
+// HEAD are answered (HEAD with GET's headers and no body); the handler answers other methods (405
+// with Allow) and paths. (It replaced CivetWeb's thread per connection: in the orchestrator, 32
+// connections held open kept every scrape and page waiting until the 5 s request timeout dropped
+// one; in the router, whose prometheus-cpp Exposer had CivetWeb's default 2 threads, 2 idle
+// connections did.)
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,6 +28,10 @@
 #include "common/util/expected.h"
 
 namespace benchgate::http_listener {
+
+// What max_connections becomes: `asked`, at most a quarter of the soft RLIMIT_NOFILE
+// (at least 16); `asked` when there is no limit (soft_file_limit 0).
+size_t connection_cap(size_t asked, uint64_t soft_file_limit);
 
 class HttpListener {
  public:
@@ -50,8 +57,10 @@ class HttpListener {
   HttpListener() = default;
   void accept();
   void admit(boost::asio::ip::tcp::socket socket);
-  // Closes the connection that has waited longest for its request; false when none waits.
-  bool close_oldest_waiting();
+  // Closes the connection draining longest, else the one that has waited longest for its
+  // request, else the one whose answer has waited longest to be taken; false when none is
+  // (every open connection is being answered).
+  bool close_one();
 
   // Declared before the io_context: the connections its handlers hold, destroyed with it,
   // leave their count and place here as they go.

@@ -9,10 +9,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace benchgate::http_listener {
@@ -21,10 +24,14 @@ namespace {
 using std::chrono::steady_clock;
 
 // Answers every path with its method and path; counts the requests it was asked.
+// (Asked on the listener's thread, read on the test's.) /big is answered with 16 MiB, more
+// than the kernel buffers of a client that does not read.
 struct Echo {
-  int asked = 0;
+  std::atomic<int> asked = 0;
   Answer operator()(const Request& request) {
     ++asked;
+    if (request.path == "/big") return {200, {}, std::string(16 << 20, 'b')};
+    if (request.path == "/throw") throw std::runtime_error("cannot open /secret/path");
     return {200, {{"Content-Type", "text/plain"}}, request.method + " " + request.path + "\n"};
   }
 };
@@ -179,6 +186,7 @@ TEST(HttpListener, PastTheCapTheOldestWaitingConnectionMakesRoom) {
   Echo echo;
   ListenerOptions options;
   options.max_connections = 4;
+  options.request_timeout = std::chrono::minutes(10);  // the eviction makes room, not this
   auto listener = listen(echo, options);
   ASSERT_TRUE(listener);
   std::vector<int> idle;
@@ -201,6 +209,137 @@ TEST(HttpListener, PastTheCapTheOldestWaitingConnectionMakesRoom) {
   EXPECT_TRUE(first_closed);
   for (size_t i = 1; i < idle.size(); ++i) EXPECT_TRUE(still_open(idle[i])) << i;
   for (const int i : idle) ::close(i);
+}
+
+// Whether the server closed `fd` within 30 s while the client sends it a byte every 50 ms:
+// a send to a closed socket is reset, and the send after that fails.
+bool closed_while_trickling(int fd) {
+  const auto deadline = steady_clock::now() + std::chrono::seconds(30);
+  while (steady_clock::now() < deadline) {
+    if (!send_text(fd, "x")) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// Sends a POST whose 1 MB body it does not send, and reads the answer to its end (the server
+// then reads and drops what comes); "" when it did not come whole.
+std::string post_without_its_body(int fd) {
+  if (!send_text(fd, "POST /p HTTP/1.1\r\nContent-Length: 1000000\r\n\r\nabc")) return "";
+  bool closed = false;
+  const std::string answer = receive(fd, &closed);
+  return closed ? answer : "";
+}
+
+// A client that sent a request with a body and trickles the rest, a byte well within
+// request_timeout of the last, is closed at drain_timeout after its answer: each byte it
+// sends does not give it more time.
+TEST(HttpListener, AClientThatTricklesABodyIsClosedAtTheDrainDeadline) {
+  Echo echo;
+  ListenerOptions options;
+  options.request_timeout = std::chrono::milliseconds(400);
+  options.drain_timeout = std::chrono::milliseconds(300);
+  auto listener = listen(echo, options);
+  ASSERT_TRUE(listener);
+  for (const std::string& request :
+       {std::string("POST /p HTTP/1.1\r\nContent-Length: 1000000\r\n\r\nabc"),
+        std::string("GET / HTTP/1.1\r\nContent-Length: 1000000\r\n\r\nabc"),
+        "GET / HTTP/1.1\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n"}) {
+    const int fd = connect_to(listener->port());
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(send_text(fd, request));
+    bool closed = false;
+    EXPECT_TRUE(receive(fd, &closed).starts_with("HTTP/1.1 ")) << request.substr(0, 20);
+    EXPECT_TRUE(closed);
+    EXPECT_TRUE(closed_while_trickling(fd)) << request.substr(0, 20);
+    ::close(fd);
+  }
+}
+
+// At the cap with every connection draining (request_timeout and drain_timeout long: the
+// eviction makes room, not a deadline), a new client is answered: the one draining longest is
+// closed for it.
+TEST(HttpListener, PastTheCapTheOldestDrainingConnectionMakesRoom) {
+  Echo echo;
+  ListenerOptions options;
+  options.max_connections = 3;
+  options.request_timeout = std::chrono::minutes(10);
+  options.drain_timeout = std::chrono::minutes(10);
+  auto listener = listen(echo, options);
+  ASSERT_TRUE(listener);
+  std::vector<int> draining;
+  for (int i = 0; i < 3; ++i) {
+    draining.push_back(connect_to(listener->port()));
+    ASSERT_GE(draining.back(), 0);
+    ASSERT_TRUE(post_without_its_body(draining.back()).ends_with("POST /p\n"));
+  }
+  const int fd = connect_to(listener->port());
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(send_text(fd, "GET /new HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  const std::string answer = receive(fd);
+  EXPECT_TRUE(answer.ends_with("GET /new\n")) << answer;
+  ::close(fd);
+  EXPECT_TRUE(closed_while_trickling(draining[0]));
+  for (const int i : draining) ::close(i);
+  EXPECT_EQ(echo.asked, 4);
+}
+
+// At the cap with every connection blocked writing an answer its client does not take (and
+// more requests pipelined behind it), a new client is answered: the one blocked longest is
+// closed for it. The requests behind an answer not taken are not read.
+TEST(HttpListener, PastTheCapAConnectionThatTakesNoAnswerMakesRoom) {
+  Echo echo;
+  ListenerOptions options;
+  options.max_connections = 2;
+  options.request_timeout = std::chrono::minutes(10);
+  auto listener = listen(echo, options);
+  ASSERT_TRUE(listener);
+  std::vector<int> stuck;
+  std::string pipelined;
+  for (int i = 0; i < 20; ++i) pipelined += "GET /big HTTP/1.1\r\nHost: h\r\n\r\n";
+  for (int i = 0; i < 2; ++i) {
+    stuck.push_back(connect_to(listener->port()));
+    ASSERT_GE(stuck.back(), 0);
+    ASSERT_TRUE(send_text(stuck.back(), pipelined));
+  }
+  // Both asked (once each: the rest is not read while the answer waits), and so both writing.
+  const auto deadline = steady_clock::now() + std::chrono::seconds(30);
+  while (echo.asked < 2 && steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(echo.asked, 2);
+  const int fd = connect_to(listener->port());
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(send_text(fd, "GET /new HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  const std::string answer = receive(fd);
+  EXPECT_TRUE(answer.ends_with("GET /new\n")) << answer.substr(0, 200);
+  ::close(fd);
+  EXPECT_EQ(echo.asked, 3);
+  for (const int i : stuck) ::close(i);
+}
+
+// A handler that throws is answered 500 with a generic body: its reason (which may name this
+// machine's paths) goes to stderr, not to the client.
+TEST(HttpListener, AHandlerThatThrowsIsAnswered500WithoutItsReason) {
+  Echo echo;
+  auto listener = listen(echo);
+  ASSERT_TRUE(listener);
+  const int fd = connect_to(listener->port());
+  ASSERT_TRUE(send_text(fd, "GET /throw HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  const std::string answer = receive(fd);
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 500 Internal Server Error\r\n")) << answer;
+  EXPECT_NE(answer.find("X-Content-Type-Options: nosniff\r\n"), std::string::npos) << answer;
+  EXPECT_TRUE(answer.ends_with("\r\n\r\ninternal error\n")) << answer;
+  EXPECT_EQ(answer.find("secret"), std::string::npos) << answer;
+  ::close(fd);
+}
+
+TEST(HttpListener, TheConnectionCapIsAShareOfTheFileLimit) {
+  EXPECT_EQ(connection_cap(1024, 0), 1024u);
+  EXPECT_EQ(connection_cap(1024, 1048576), 1024u);
+  EXPECT_EQ(connection_cap(1024, 256), 64u);
+  EXPECT_EQ(connection_cap(1024, 20), 16u);
+  EXPECT_EQ(connection_cap(4, 256), 4u);
 }
 
 }  // namespace
