@@ -241,8 +241,10 @@ target = "/bench/hello"
         self.assertEqual(run.returncode, 3, run.stdout + run.stderr)  # a deadline passed
         self.assertIn("worker 'mute' did not start within 1s (startup_timeout): worker 0 did not "
                       "print READY", run.stdout + run.stderr)
-        # Its own stderr tail, from a log of its own (not the bundled pool's worker 0's).
-        self.assertIn("its stderr ends with:\nwarming up\n\n", run.stdout + run.stderr)
+        # Its own stderr tail, from a log of its own (not the bundled pool's worker 0's), under
+        # the FAILED row indented as the row's reason goes on.
+        self.assertRegex(run.stdout + run.stderr, r"FAILED: worker 'mute' did not start .*; its "
+                         r"stderr ends with:\n +warming up\n\n")
         statuses = {line["workload"]: line["status"] for line in run.result_lines()}
         self.assertEqual(statuses["bundled"], "ok", run.stdout + run.stderr)
         self.assertEqual(run.leftovers(), [])
