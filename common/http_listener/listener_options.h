@@ -21,8 +21,8 @@ struct ListenerOptions {
   // rest of the process (the router's accept loops share them with its /metrics). Past it,
   // one connection is closed to make room for the new one: the one draining longest, else the
   // one that has waited longest for its request, else the one whose answer has waited longest
-  // to be taken. The new one is closed instead only when every open one is being answered
-  // (its handler running), which takes no time.
+  // to be taken. The new one is closed instead only when every open one is already
+  // being closed.
   size_t max_connections = 1024;
   // The request line and headers at most; a larger head is answered 431 and closed.
   size_t max_header_bytes = 16 * 1024;
