@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -332,6 +333,39 @@ TEST(HttpListener, AHandlerThatThrowsIsAnswered500WithoutItsReason) {
   EXPECT_TRUE(answer.ends_with("\r\n\r\ninternal error\n")) << answer;
   EXPECT_EQ(answer.find("secret"), std::string::npos) << answer;
   ::close(fd);
+}
+
+// Under a soft RLIMIT_NOFILE of 80 the listener keeps at most 20 connections open (not 1,024):
+// the 21st makes the one that has waited longest close, leaving descriptors to the process.
+TEST(HttpListener, UnderALowFileLimitTheCapIsAQuarterOfIt) {
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &before), 0);
+  rlimit low = before;
+  low.rlim_cur = 80;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  Echo echo;
+  ListenerOptions options;
+  options.request_timeout = std::chrono::minutes(10);
+  auto listener = listen(echo, options);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &before), 0);
+  ASSERT_TRUE(listener);
+  std::vector<int> idle;
+  for (int i = 0; i < 20; ++i) {
+    idle.push_back(connect_to(listener->port()));
+    ASSERT_GE(idle.back(), 0);
+    ASSERT_TRUE(send_text(idle.back(), "GET / HTTP/1.1\r\n"));
+  }
+  const int fd = connect_to(listener->port());
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(send_text(fd, "GET /new HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  const std::string answer = receive(fd);
+  EXPECT_TRUE(answer.ends_with("GET /new\n")) << answer;
+  ::close(fd);
+  bool first_closed = false;
+  EXPECT_EQ(receive(idle[0], &first_closed), "");
+  EXPECT_TRUE(first_closed);
+  for (size_t i = 1; i < idle.size(); ++i) EXPECT_TRUE(still_open(idle[i])) << i;
+  for (const int i : idle) ::close(i);
 }
 
 TEST(HttpListener, TheConnectionCapIsAShareOfTheFileLimit) {
