@@ -1,6 +1,7 @@
-// Why an address cannot be listened on, asked of the kernel before a library tries: civetweb
-// (Prometheus' /metrics) answers a port in use with "null context when constructing
-// CivetServer", gRPC with a multi-line core log, neither naming the cause.
+// Why an address cannot be listened on, asked of the kernel before a library tries: gRPC
+// answers a port in use with a multi-line core log that does not name the cause (and CivetWeb,
+// which served /metrics until the project's own HTTP listener did, said "null context when
+// constructing CivetServer").
 #pragma once
 
 #include <optional>
