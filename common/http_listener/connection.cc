@@ -26,6 +26,12 @@ Answer plain(int status, const std::string& text) {
           text + "\n"};
 }
 
+// Whether Beast refused the request as malformed (any error of its http category: a bad
+// method, target, version, header or length), as opposed to the connection ending.
+bool is_parse_error(const boost::system::error_code& ec) {
+  return ec && ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
+}
+
 // Most a connection reads and drops after its last answer.
 constexpr size_t kMaxDrainedBytes = 1 << 20;
 
@@ -82,7 +88,7 @@ void Connection::on_request_head(beast::error_code ec) {
     return;
   }
   if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) return;
-  if (ec && ec.category() == beast::http::make_error_code(bhttp::error::bad_target).category()) {
+  if (is_parse_error(ec)) {
     send(plain(400, "bad request"), false, false, 11);
     return;
   }

@@ -43,9 +43,7 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& f
   };
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
   if (!split.ok()) {
-    return refused(host_port.starts_with("unix:")
-                       ? "a Unix socket is not taken here, only HOST:PORT"
-                       : split.reason);
+    return refused(host_port.starts_with("unix:") ? kUnixSocketRefused : split.reason);
   }
   std::unique_ptr<HttpListener> listener(new HttpListener());
   listener->connections_.handler = std::move(handler);

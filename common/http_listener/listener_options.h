@@ -7,6 +7,9 @@
 
 namespace benchgate::http_listener {
 
+// Why a listen address of unix:PATH is refused: the listener takes TCP HOST:PORT only.
+inline constexpr const char* kUnixSocketRefused = "a Unix socket is not taken here, only HOST:PORT";
+
 struct ListenerOptions {
   // How long a connection may take to send a whole request head (and, kept alive, to start
   // the next one), and to take each answer: a client on this machine or a LAN takes
