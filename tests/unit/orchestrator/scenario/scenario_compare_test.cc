@@ -226,7 +226,8 @@ max = "1s"
   EXPECT_TRUE(valid.ok()) << diagnostics_text(valid);
 }
 
-TEST(ScenarioCompare, AMisspeltKeyARouterNeedsIsOneErrorAndTheRouterIsRefused) {
+TEST(ScenarioCompare,
+     AMisspeltKeyARouterNeedsIsOneErrorAtTheKeyWithNoMissingKeyGateOrCompareError) {
   // 'adress' for 'address' (and 'comand' for 'command'): the misspelling is the one mistake,
   // reported at the key with what was meant; the table is not told again that it lacks the key
   // it misspells, and the gate and [compare] naming the router say nothing.
