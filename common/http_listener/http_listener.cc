@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <boost/asio/ip/v6_only.hpp>
 #include <cerrno>
 #include <chrono>
 #include <utility>
@@ -67,6 +68,9 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& f
   tcp::acceptor& acceptor = listener->acceptor_;
   acceptor.open(endpoint.protocol(), ec);
   if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  // Dual stack whatever net.ipv6.bindv6only says, as gRPC listens: [::] takes IPv4 too
+  // (net::hosts_share_an_address reads listeners so).
+  if (!ec && endpoint.protocol() == tcp::v6()) acceptor.set_option(asio::ip::v6_only(false), ec);
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return failed(ec);

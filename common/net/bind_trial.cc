@@ -37,29 +37,51 @@ class Resolved {
   int error_ = 0;
 };
 
-bool wildcard(const addrinfo& a) {
-  if (a.ai_family == AF_INET) {
-    return reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr.s_addr == htonl(INADDR_ANY);
-  }
-  if (a.ai_family == AF_INET6) {
-    return IN6_IS_ADDR_UNSPECIFIED(&reinterpret_cast<const sockaddr_in6*>(a.ai_addr)->sin6_addr);
-  }
-  return false;
+// An address as a listener with IPV6_V6ONLY off takes it: an IPv4-mapped IPv6 address
+// (::ffff:127.0.0.1) is the IPv4 address it maps, and the IPv6 wildcard (::) is dual stack.
+struct Taken {
+  enum Space { kIpv4, kIpv6, kEverything } space = kIpv4;
+  bool wildcard = false;  // 0.0.0.0 (or ::ffff:0.0.0.0): every IPv4 address
+  in6_addr address{};     // kIpv4: the address mapped into ::ffff:0:0/96
+  uint32_t scope = 0;
+};
+
+// An IPv4 address as an IPv4-mapped IPv6 one.
+Taken taken_ipv4(const in_addr& v4) {
+  Taken out;
+  out.wildcard = v4.s_addr == htonl(INADDR_ANY);
+  out.address.s6_addr[10] = 0xff;
+  out.address.s6_addr[11] = 0xff;
+  std::memcpy(&out.address.s6_addr[12], &v4, sizeof v4);
+  return out;
 }
 
-bool same_address(const addrinfo& a, const addrinfo& b) {
-  if (a.ai_family != b.ai_family) return false;
+Taken taken(const addrinfo& a) {
   if (a.ai_family == AF_INET) {
-    return reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr.s_addr ==
-           reinterpret_cast<const sockaddr_in*>(b.ai_addr)->sin_addr.s_addr;
+    return taken_ipv4(reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr);
   }
-  if (a.ai_family == AF_INET6) {
-    const auto* x = reinterpret_cast<const sockaddr_in6*>(a.ai_addr);
-    const auto* y = reinterpret_cast<const sockaddr_in6*>(b.ai_addr);
-    return std::memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0 &&
-           x->sin6_scope_id == y->sin6_scope_id;
+  const auto* v6 = reinterpret_cast<const sockaddr_in6*>(a.ai_addr);
+  if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+    in_addr v4{};
+    std::memcpy(&v4, &v6->sin6_addr.s6_addr[12], sizeof v4);
+    return taken_ipv4(v4);
   }
-  return false;
+  Taken out;
+  out.space = IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr) ? Taken::kEverything : Taken::kIpv6;
+  out.address = v6->sin6_addr;
+  out.scope = v6->sin6_scope_id;
+  return out;
+}
+
+// Whether listeners on `x` and `y` (one port) would clash, as Linux binds them with
+// IPV6_V6ONLY off: the IPv6 wildcard takes every address of both families; the IPv4 wildcard
+// every IPv4 one (mapped ones too) but no IPv6 one (0.0.0.0:P and [::1]:P both listen);
+// other addresses clash when they are one address.
+bool clash(const Taken& x, const Taken& y) {
+  if (x.space == Taken::kEverything || y.space == Taken::kEverything) return true;
+  if (x.space != y.space) return false;
+  if (x.wildcard || y.wildcard) return true;
+  return std::memcmp(&x.address, &y.address, sizeof x.address) == 0 && x.scope == y.scope;
 }
 
 }  // namespace
@@ -77,6 +99,10 @@ BindTrial try_binding(const std::string& host, uint16_t port) {
     } else {
       const int on = 1;
       ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+      if (at->ai_family == AF_INET6) {
+        const int off = 0;  // dual stack, as the servers listen: see hosts_share_an_address
+        ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+      }
       attempt.error = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0 ? 0 : errno;
       ::close(fd);
     }
@@ -93,9 +119,8 @@ bool hosts_share_an_address(const std::string& a, const std::string& b) {
     return a == b || a == "0.0.0.0" || a == "::" || b == "0.0.0.0" || b == "::";
   }
   for (const addrinfo* x = in_a.first(); x != nullptr; x = x->ai_next) {
-    if (wildcard(*x)) return true;
     for (const addrinfo* y = in_b.first(); y != nullptr; y = y->ai_next) {
-      if (wildcard(*y) || same_address(*x, *y)) return true;
+      if (clash(taken(*x), taken(*y))) return true;
     }
   }
   return false;

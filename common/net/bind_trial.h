@@ -26,15 +26,19 @@ struct BindTrial {
 
 // Binds a TCP socket on each address `host` (without brackets: "::1") and `port` resolve to as
 // a listener resolves them (getaddrinfo with AI_PASSIVE), with SO_REUSEADDR as gRPC, Asio and
-// CivetWeb set it (a port held only by connections in TIME_WAIT is free) and no SO_REUSEPORT (a
-// socket listening there holds it), and closes each at once: nothing is left bound.
+// CivetWeb set it (a port held only by connections in TIME_WAIT is free), no SO_REUSEPORT (a
+// socket listening there holds it) and, on an IPv6 socket, IPV6_V6ONLY off as gRPC and the HTTP
+// listener set it (dual stack: [::] takes IPv4 too), and closes each at once: nothing is left
+// bound.
 BindTrial try_binding(const std::string& host, uint16_t port);
 
 // Whether listeners on hosts `a` and `b` (as split_host_port gives them, no brackets), on one
-// port, would both take an address: an address `a` resolves to is one `b` resolves to (as a
-// listener resolves them: "localhost" is 127.0.0.1 and ::1, "0:0::1" is ::1), or either is a
-// wildcard (0.0.0.0, ::), which takes the port on every address. A host that does not resolve
-// is compared as text.
+// port, would both take an address, as Linux binds them with IPV6_V6ONLY off (its default, and
+// what gRPC and the HTTP listener set): an address `a` resolves to is one `b` resolves to (as a
+// listener resolves them: "localhost" is 127.0.0.1 and ::1, "0:0::1" is ::1, "::ffff:127.0.0.1"
+// is 127.0.0.1), or one is a wildcard that takes the other's address: :: takes the port on every
+// address of both families, 0.0.0.0 on every IPv4 address but on no IPv6 one (0.0.0.0:P and
+// [::1]:P both listen). A host that does not resolve is compared as text.
 bool hosts_share_an_address(const std::string& a, const std::string& b);
 
 }  // namespace benchgate::net

@@ -33,8 +33,9 @@ std::string cannot_listen_message(const std::string& flag, const std::string& ho
 // "--metrics-listen 127.0.0.1:7700: the port of --listen 127.0.0.1:7700; give each listener
 // a port of its own" when two of `listeners` (flag, HOST:PORT; "" or a unix:PATH is passed
 // over) name one port (not 0) on hosts that share an address: the same address however it is
-// spelled ("localhost" and "127.0.0.1", "[::1]" and "[0:0::1]"), or a wildcard host (0.0.0.0,
-// ::), which takes the port on every address (net::hosts_share_an_address). Nothing otherwise.
+// spelled ("localhost" and "127.0.0.1", "[::1]" and "[0:0::1]", "[::ffff:127.0.0.1]" and
+// "127.0.0.1"), or a wildcard host that takes the other's address: :: every address, 0.0.0.0
+// every IPv4 one (net::hosts_share_an_address). Nothing otherwise.
 // `serve` asks before anything listens: the second listener would fail with "address already
 // in use", its taker unnamed.
 std::optional<std::string> listeners_on_one_port(

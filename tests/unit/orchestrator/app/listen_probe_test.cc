@@ -67,6 +67,8 @@ TEST(ListenProbe, TwoListenersOnOnePortAreNamedHoweverTheHostIsSpelled) {
   EXPECT_NE(clash("0.0.0.0:7700", "127.0.0.1:7700"), std::nullopt);
   EXPECT_NE(clash("127.0.0.1:7700", "[::]:7700"), std::nullopt);
   EXPECT_NE(clash("[0::0]:7700", "127.0.0.1:7700"), std::nullopt);
+  // An IPv4-mapped address is the IPv4 address it maps.
+  EXPECT_NE(clash("[::ffff:127.0.0.1]:7700", "127.0.0.1:7700"), std::nullopt);
   // The third listener is named against the one it shares a port with.
   EXPECT_EQ(listeners_on_one_port({{"--listen", "127.0.0.1:7700"},
                                    {"--metrics-listen", "127.0.0.1:9464"},
@@ -82,6 +84,8 @@ TEST(ListenProbe, ListenersOnTwoPortsOrTwoAddressesAreLeftAlone) {
   EXPECT_EQ(clash("127.0.0.1:7700", "127.0.0.1:9464"), std::nullopt);
   EXPECT_EQ(clash("127.0.0.1:0", "localhost:0"), std::nullopt);  // each gets a free port
   EXPECT_EQ(clash("127.0.0.1:7700", "127.0.0.2:7700"), std::nullopt);
+  // The IPv4 wildcard takes no IPv6 address: both listen.
+  EXPECT_EQ(clash("0.0.0.0:7700", "[::1]:7700"), std::nullopt);
   EXPECT_EQ(clash("unix:/run/serve.sock", "127.0.0.1:7700"), std::nullopt);
   EXPECT_EQ(
       listeners_on_one_port(
