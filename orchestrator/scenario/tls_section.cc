@@ -1,6 +1,8 @@
 // The TLS keys of an HTTP workload and the HTTP/2 keys of a `protocol = "http2"` one
 // (docs/SCENARIOS.md, "TLS and HTTP/2"). The worker applies them; what is refused here is what no
 // worker could run as written, each at the key to change.
+#include <algorithm>
+
 #include "common/util/shown_text.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/interpolation.h"
@@ -31,7 +33,7 @@ bool has_space_or_control(std::string_view s) {
   return false;
 }
 
-void read_tls_details(TableReader& r, TlsSettings& tls) {
+void read_tls_details(TableReader& r, TlsSettings& tls, Protocol protocol) {
   Diagnostics& diag = r.diagnostics();
   if (!tls.enabled) {
     for (std::string_view key : kTlsDetailKeys) {
@@ -104,6 +106,15 @@ void read_tls_details(TableReader& r, TlsSettings& tls) {
             "key 'alpn': a protocol name is 1 to 255 bytes, got \"" + shown_text(name) + "\"");
       }
     }
+    // `alpn` names the protocols offered: an http1 workload that does not offer http/1.1
+    // leaves the server only protocols the workload does not speak (the worker fails a
+    // connection whose server selected another; none selected is HTTP/1.1 by default).
+    if (protocol == Protocol::kHttp1 && !v->empty() &&
+        std::find(v->begin(), v->end(), "http/1.1") == v->end()) {
+      diag.error(r.value_location("alpn"),
+                 "key 'alpn': an http1 workload speaks HTTP/1.1 only, so its alpn must offer "
+                 "\"http/1.1\" (protocol = \"http2\" speaks h2)");
+    }
     tls.alpn = std::move(*v);
   }
 }
@@ -156,7 +167,7 @@ const std::vector<std::string_view>& tls_and_http2_keys() {
 // Every protocol takes TLS: https and h2 for HTTP, wss and RawSocket over TLS for WAMP.
 void read_tls_and_http2(TableReader& r, Workload& w) {
   if (auto v = r.boolean("tls")) w.tls.enabled = *v;
-  read_tls_details(r, w.tls);
+  read_tls_details(r, w.tls, w.protocol);
   read_http2(r, w);
 }
 

@@ -92,6 +92,9 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
       {"tls = true\ntls_version = \"1.0\"\n",
        "s.toml:5:15: error: key 'tls_version' must be one of"},
       {"alpn = [\"h2\"]\n", "s.toml:4:1: error: key 'alpn' needs tls = true"},
+      {"tls = true\nalpn = [\"h2\"]\n",
+       "s.toml:5:8: error: key 'alpn': an http1 workload speaks HTTP/1.1 only, so its alpn must "
+       "offer \"http/1.1\""},
       {"tls = true\nca_file = \"nope.pem\"\n", "s.toml:5:11: error: key 'ca_file': no such file"},
       {"tls = true\ninsecure = true\nca_file = \"nope.pem\"\n",
        "s.toml:6:1: error: key 'ca_file' and insecure = true contradict each other"},
