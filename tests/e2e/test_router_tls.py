@@ -337,6 +337,42 @@ tls_version = "1.2"
             print(f"INTEROP|benchgate-worker-h2|{line['tls']}|{line['alpn']}|pass")
 
 
+    def test_http1_workload_fails_at_connect_when_the_router_selects_h2_or_another_name(self):
+        """An http1 workload that offers h2 first gets h2 from the router, which serves both:
+        HTTP/1.1 inside it could only fail request by request, so the connection fails at
+        setup with a reason (exit 3), as http2's does when the server did not select h2. A
+        certificate that does not name the sni says so too."""
+        directory = tempfile.mkdtemp(prefix="benchgate-router-alpn-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
+        cases = [
+            ('alpn = ["h2", "http/1.1"]',
+             "the server selected h2 by ALPN, but an http1 workload speaks HTTP/1.1 only"),
+            ('sni = "example.com"', "certificate verify failed: hostname mismatch"),
+        ]
+        for keys, expected in cases:
+            path = write_scenario(directory, "s.toml", f"""
+name = "router_tls_h1_failures"
+[router]
+tls = true
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "h1"
+target = "/bench/hello"
+connections = 2
+tls = true
+{keys}
+""")
+            run = Run(["run", path, "--db", os.path.join(directory, "db.sqlite")])
+            run.run(timeout=120)
+            self.assertEqual(run.returncode, 3, keys + ": " + run.stdout + run.stderr)
+            self.assertEqual(run.leftovers(), [])
+            self.assertEqual(run.result_lines()[0]["status"], "failed", run.stdout)
+            self.assertRegex(run.stdout + run.stderr,
+                             r"cannot connect to 127\.0\.0\.1:\d+: " + re.escape(expected))
+
     def test_session_resumption_over_tls12_and_tls13(self):
         """tls_resumption with new_connection_per_request: each connection's first handshake is
         a full one, every later one resumes the session (TLS 1.2) or ticket (TLS 1.3) the last

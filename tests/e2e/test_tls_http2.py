@@ -87,11 +87,11 @@ class Http2AgainstNghttpd(unittest.TestCase):
         make_ca(self.dir)
         self.db = os.path.join(self.dir, "db.sqlite")
 
-    def start_nghttpd(self, tls, max_streams=100):
+    def start_nghttpd(self, tls, max_streams=100, key_pair=("server.key", "server.pem")):
         port = free_port()
         args = [NGHTTPD, "-a", "127.0.0.1", "-d", "www", f"--max-concurrent-streams={max_streams}",
                 str(port)]
-        args = args + ["server.key", "server.pem"] if tls else args[:1] + ["--no-tls"] + args[1:]
+        args = args + list(key_pair) if tls else args[:1] + ["--no-tls"] + args[1:]
         proc = subprocess.Popen(args, cwd=self.dir, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
 
@@ -239,9 +239,30 @@ max = "10s"
         db.close()
         self.assertEqual(gates["tls_handshake.p99"], "pass")
 
-    def test_verification_is_on_by_default(self):
-        port = self.start_nghttpd(tls=True)
-        path = write_scenario(self.dir, "s.toml", f"""
+    def test_verification_is_on_by_default_and_a_failure_says_why(self):
+        """Each certificate failure names OpenSSL's verify result, and TLS to a cleartext port
+        says what that likely means, where all read "certificate verify failed" before."""
+        other = os.path.join(self.dir, "other")
+        os.mkdir(other)
+        make_ca(other)
+        signed = self.start_nghttpd(tls=True)
+        self_signed = self.start_nghttpd(tls=True, key_pair=("ca.key", "ca.pem"))
+        cleartext = self.start_nghttpd(tls=False)
+        cases = [
+            ("no_ca_file", signed, "",
+             "certificate verify failed: unable to get local issuer certificate"),
+            ("self_signed", self_signed, "",
+             "certificate verify failed: self-signed certificate"),
+            ("another_ca", signed, 'ca_file = "other/ca.pem"\n',
+             "certificate verify failed: unable to get local issuer certificate"),
+            ("sni_mismatch", signed, 'ca_file = "ca.pem"\nsni = "example.com"\n',
+             "certificate verify failed: hostname mismatch"),
+            ("cleartext_port", cleartext, 'ca_file = "ca.pem"\n',
+             "wrong version number (SSL routines): the server did not answer with TLS (is this "
+             "a cleartext port?)"),
+        ]
+        for name, port, keys, expected in cases:
+            path = write_scenario(self.dir, "s.toml", f"""
 name = "unverified"
 [router]
 impl = "external"
@@ -255,12 +276,13 @@ name = "w"
 protocol = "http2"
 target = "/hello"
 tls = true
-""")
-        run = Run(["run", path, "--db", self.db]).run(timeout=120)
-        self.assertNotEqual(run.returncode, 0, run.stdout)
-        self.assertIn("certificate verify failed", run.stdout + run.stderr)
-        self.assertEqual(run.result_lines()[0]["status"], "failed")
-        self.assertEqual(run.leftovers(), [])
+{keys}""")
+            run = Run(["run", path, "--db", self.db]).run(timeout=120)
+            self.assertNotEqual(run.returncode, 0, name + ": " + run.stdout)
+            self.assertIn(f"cannot connect to 127.0.0.1:{port}: {expected}",
+                          run.stdout + run.stderr, name)
+            self.assertEqual(run.result_lines()[0]["status"], "failed", name)
+            self.assertEqual(run.leftovers(), [])
 
 
 @unittest.skipUnless(OPENSSL, "needs openssl")

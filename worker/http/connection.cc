@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "common/time/clock.h"
+#include "common/tls/client_errors.h"
 #include "common/util/thread_spare.h"
 #include "worker/http/tls_client.h"
 
@@ -115,17 +116,24 @@ void Connection::on_tcp_connected(ConnectDone done) {
   Tls& tls = *tls_->stream;
   prepare_connection(tls.native_handle(), plan().sni, plan().verify_host);
   if (plan().tls_resumption) tls_->saved_session.offer(tls.native_handle());
-  tls.async_handshake(asio::ssl::stream_base::client,
-                      [this, keep = tls_->stream, generation = generation_,
-                       done = std::move(done)](const error_code& ec) {
-                        if (generation != generation_) return;
-                        if (ec) {
-                          close_socket();
-                          return done(ec);
-                        }
-                        on_connected();
-                        done({});
-                      });
+  tls.async_handshake(
+      asio::ssl::stream_base::client, [this, keep = tls_->stream, generation = generation_,
+                                       done = std::move(done)](const error_code& ec) {
+        if (generation != generation_) return;
+        if (ec) {
+          const error_code why = tls::client_handshake_error(keep->native_handle(), ec);
+          close_socket();
+          return done(why);
+        }
+        // HTTP/1.1 inside a connection the server reads as h2 (or another
+        // protocol it selected) could only fail request by request.
+        if (const error_code alpn = tls::http11_alpn_error(keep->native_handle())) {
+          close_socket();
+          return done(alpn);
+        }
+        on_connected();
+        done({});
+      });
 }
 
 void Connection::on_connected() {

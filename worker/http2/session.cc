@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "common/time/clock.h"
+#include "common/tls/client_errors.h"
 #include "common/util/size_class_pool.h"
 #include "worker/http/tls_client.h"
 #include "worker/http2/setup_error.h"
@@ -157,16 +158,19 @@ void Session::on_tcp_connected() {
   http::prepare_connection(tls_->native_handle(), plan_.sni, plan_.verify_host);
   http::keep_record_buffers(tls_->native_handle());
   if (plan_.tls_resumption) saved_session_.offer(tls_->native_handle());
-  tls_->async_handshake(asio::ssl::stream_base::client,
-                        [this, keep = tls_, generation = generation_](const error_code& ec) {
-                          if (generation != generation_) return;
-                          if (ec) return finish_connect(ec);
-                          handshake_done_ns_ = steady_now_ns();
-                          if (http::selected_alpn(tls_->native_handle()) != "h2") {
-                            return finish_connect(make_error(SetupError::kNoH2Alpn));
-                          }
-                          start_session();
-                        });
+  tls_->async_handshake(
+      asio::ssl::stream_base::client,
+      [this, keep = tls_, generation = generation_](const error_code& ec) {
+        if (generation != generation_) return;
+        if (ec) {
+          return finish_connect(tls::client_handshake_error(keep->native_handle(), ec));
+        }
+        handshake_done_ns_ = steady_now_ns();
+        if (http::selected_alpn(tls_->native_handle()) != "h2") {
+          return finish_connect(make_error(SetupError::kNoH2Alpn));
+        }
+        start_session();
+      });
 }
 
 // The client preface and our SETTINGS go out at once; the connection is up when the server's

@@ -16,6 +16,7 @@
 #include "common/net/gathered_messages.h"
 #include "common/net/gathered_write.h"
 #include "common/time/clock.h"
+#include "common/tls/client_errors.h"
 #include "common/util/pooled_handler.h"
 #include "worker/http/tls_client.h"
 #include "worker/wamp/channel.h"
@@ -99,8 +100,10 @@ class RawSocketChannel : public Channel {
               [this, link, g, done = std::move(done)](const error_code& hec) mutable {
                 if (g != generation_) return;
                 if (hec) {
+                  const error_code why =
+                      tls::client_handshake_error(link->tls->native_handle(), hec);
                   close();
-                  return done(hec);
+                  return done(why);
                 }
                 if (negotiated_) *negotiated_ = http::negotiated(link->tls->native_handle());
                 send_handshake(std::move(done));

@@ -42,6 +42,7 @@
 
 #include "common/serialization/base64.h"
 #include "common/time/clock.h"
+#include "common/tls/client_errors.h"
 #include "common/util/pooled_handler.h"
 #include "worker/http/tls_client.h"
 #include "worker/wamp/channel.h"
@@ -182,8 +183,10 @@ class WebSocketChannel : public Channel {
                 [this, link, g, done = std::move(done)](const error_code& hec) mutable {
                   if (g != generation_) return;
                   if (hec) {
+                    const error_code why =
+                        tls::client_handshake_error(link->stream().native_handle(), hec);
                     close();
-                    return done(hec);
+                    return done(why);
                   }
                   if (negotiated_) *negotiated_ = http::negotiated(link->stream().native_handle());
                   upgrade(link, std::move(done));
