@@ -127,6 +127,7 @@ class WorkerCheckTest(unittest.TestCase):
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_python_example_scenario_runs_through_worker_impls(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
         report = os.path.join(out, "out.json")
         run = Run(["run", PYTHON_SCENARIO, "--db", os.path.join(out, "b.db"), "--json", report],
                   cwd=out).run(timeout=120)
@@ -140,6 +141,7 @@ class WorkerCheckTest(unittest.TestCase):
 
     def test_uninstalled_worker_program_is_reported_not_configured(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
         path = write_scenario(out, "s.toml", """name = "missing_worker"
 [worker_impls.ghost]
 command = ["benchgate-no-such-worker-program"]
@@ -219,6 +221,7 @@ target = "/bench/hello"
 
     def test_a_worker_that_never_says_ready_fails_at_its_startup_timeout(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
         path = write_scenario(out, "s.toml", """name = "mute_worker"
 [worker_impls.mute]
 command = ["/bin/sh", "-c", "echo warming up >&2; sleep 30"]
