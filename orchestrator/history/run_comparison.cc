@@ -333,7 +333,13 @@ RunComparison compare_runs(const RunSamples& a, const RunSamples& b, double alph
     for (const auto& [run, samples] : {std::pair{a.run_id, &wa}, std::pair{b.run_id, wb}}) {
       if (samples->status == "ok") continue;
       std::string note = fmt::format("{} in run {}", samples->status, run);
-      if (!samples->error.empty()) note += ": " + samples->error;
+      // A stored reason may start with its kind already ("not_configured: worker 'h2load':
+      // ...", as the JSON report and the store keep it): the note says it once.
+      std::string_view why = samples->error;
+      if (const std::string kind = samples->status + ": "; why.starts_with(kind)) {
+        why.remove_prefix(kind.size());
+      }
+      if (!why.empty()) note += ": " + std::string(why);
       w.notes.push_back(std::move(note));
     }
     for (std::string_view metric : kCompareMetrics) {

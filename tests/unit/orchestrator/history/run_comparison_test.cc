@@ -361,6 +361,20 @@ TEST(RunComparison, DifferentTestbedsAndDefinitionsAreNoted) {
   EXPECT_NE(text.find("note: failed in run 2: worker 1 died"), std::string::npos) << text;
 }
 
+// A stored reason that starts with its kind (a not_configured workload's, as the store keeps
+// it) is noted with the kind once, not "not_configured in run 2: not_configured: ...".
+TEST(RunComparison, AStoredReasonThatNamesItsKindIsNotedWithTheKindOnce) {
+  WorkloadSamples skipped = workload("w", kBase);
+  skipped.status = "not_configured";
+  skipped.error = "not_configured: worker 'h2load': no h2load on PATH";
+  const std::string text =
+      render_comparison(compare_runs(run(1, {workload("w", kBase)}), run(2, {skipped})));
+  EXPECT_NE(text.find("note: not_configured in run 2: worker 'h2load': no h2load on PATH"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("not_configured: worker"), std::string::npos) << text;
+}
+
 // The note names the parameters that differ as a no_baseline verdict does
 // (store::definition_differences), each with its value in both runs.
 TEST(RunComparison, DifferentDefinitionsNameTheParametersThatDiffer) {
