@@ -9,6 +9,7 @@
 #include <chrono>
 #include <utility>
 
+#include "common/net/bind_trial.h"
 #include "common/net/host_port.h"
 #include "common/util/errno_text.h"
 
@@ -64,20 +65,18 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& f
       resolver.resolve(split.host, std::to_string(split.port),
                        tcp::resolver::passive | tcp::resolver::numeric_service, ec);
   if (ec || endpoints.empty()) return failed(ec);
-  const tcp::endpoint endpoint = endpoints.begin()->endpoint();
-  tcp::acceptor& acceptor = listener->acceptor_;
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  // Dual stack whatever net.ipv6.bindv6only says, as gRPC listens: [::] takes IPv4 too
-  // (net::hosts_share_an_address reads listeners so).
-  if (!ec && endpoint.protocol() == tcp::v6()) acceptor.set_option(asio::ip::v6_only(false), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return failed(ec);
-  listener->port_ = acceptor.local_endpoint(ec).port();
+  std::vector<tcp::endpoint> addresses;
+  for (const auto& entry : endpoints) addresses.push_back(entry.endpoint());
+  // Port 0 takes the port the first address got on the others too; where another program
+  // holds it there, a fresh pick, a few times.
+  constexpr int kPicks = 8;
+  for (int pick = 1;; ++pick) {
+    ec = listener->listen_on(addresses);
+    if (!ec || split.port != 0 || ec != asio::error::address_in_use || pick == kPicks) break;
+  }
   if (ec) return failed(ec);
   listener->address_ = net::join_host_port(split.host, listener->port_);
-  listener->accept();
+  for (const auto& acceptor : listener->acceptors_) listener->accept(*acceptor);
   listener->thread_ = std::thread([raw = listener.get()] { raw->io_.run(); });
   return listener;
 }
@@ -87,25 +86,58 @@ HttpListener::~HttpListener() {
   if (thread_.joinable()) thread_.join();
 }
 
-void HttpListener::accept() {
-  acceptor_.async_accept([this](const boost::system::error_code& ec, tcp::socket socket) {
-    if (ec == asio::error::operation_aborted) return;
+boost::system::error_code HttpListener::listen_on(const std::vector<tcp::endpoint>& addresses) {
+  acceptors_.clear();
+  boost::system::error_code passed_over;
+  uint16_t port = addresses.front().port();
+  for (tcp::endpoint endpoint : addresses) {
+    endpoint.port(port);
+    auto acceptor = std::make_unique<Acceptor>(io_);
+    tcp::acceptor& socket = acceptor->socket;
+    boost::system::error_code ec;
+    socket.open(endpoint.protocol(), ec);
+    if (!ec) socket.set_option(tcp::acceptor::reuse_address(true), ec);
+    // Dual stack whatever net.ipv6.bindv6only says, as gRPC listens: [::] takes IPv4 too
+    // (net::hosts_share_an_address reads listeners so).
+    if (!ec && endpoint.protocol() == tcp::v6()) socket.set_option(asio::ip::v6_only(false), ec);
+    if (!ec) socket.bind(endpoint, ec);
+    if (!ec) socket.listen(asio::socket_base::max_listen_connections, ec);
+    if (!ec) port = socket.local_endpoint(ec).port();
     if (!ec) {
-      admit(std::move(socket));
-      accept();
-      return;
+      acceptors_.push_back(std::move(acceptor));
+    } else if (ec.category() == boost::system::system_category() &&
+               net::address_not_here(ec.value())) {
+      passed_over = ec;
+    } else {
+      acceptors_.clear();
+      return ec;
     }
-    // Out of file descriptors: a connection gives its own (HttpListener::close_one), else
-    // the next try is a moment later (the pending connection waits in the backlog).
-    if ((ec == asio::error::no_descriptors || ec.value() == ENFILE) && close_one()) {
-      accept();
-      return;
-    }
-    retry_.expires_after(std::chrono::milliseconds(100));
-    retry_.async_wait([this](const boost::system::error_code& waited) {
-      if (!waited) accept();
-    });
-  });
+  }
+  if (acceptors_.empty()) return passed_over;
+  port_ = port;
+  return {};
+}
+
+void HttpListener::accept(Acceptor& acceptor) {
+  acceptor.socket.async_accept(
+      [this, &acceptor](const boost::system::error_code& ec, tcp::socket socket) {
+        if (ec == asio::error::operation_aborted) return;
+        if (!ec) {
+          admit(std::move(socket));
+          accept(acceptor);
+          return;
+        }
+        // Out of file descriptors: a connection gives its own (HttpListener::close_one), else
+        // the next try is a moment later (the pending connection waits in the backlog).
+        if ((ec == asio::error::no_descriptors || ec.value() == ENFILE) && close_one()) {
+          accept(acceptor);
+          return;
+        }
+        acceptor.retry.expires_after(std::chrono::milliseconds(100));
+        acceptor.retry.async_wait([this, &acceptor](const boost::system::error_code& waited) {
+          if (!waited) accept(acceptor);
+        });
+      });
 }
 
 void HttpListener::admit(tcp::socket socket) {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "common/http_listener/connection.h"
 #include "common/http_listener/exchange.h"
@@ -38,6 +39,11 @@ class HttpListener {
   // Listens on HOST:PORT (port 0 picks a free one; an IPv6 host in brackets, "[::1]:0") and
   // serves until destroyed; `flag` names the address in an error ("--http 127.0.0.1:80: cannot
   // listen: permission denied"; not HOST:PORT by common/net/host_port.h: that parser's reason).
+  // A host name is listened on at every address it resolves to ("localhost": 127.0.0.1 and
+  // ::1, as /etc/hosts has it), on one port (0: the one the first address got, the pick
+  // tried again where another address holds it), and fails when one of them cannot be
+  // listened on, but for an address this machine lacks where another listens
+  // (net::BindTrial::refusal: ::1 where IPv6 is off).
   // The orchestrator checks its addresses first, for a hint beside the reason
   // (orchestrator/http_listener/listen_address.h).
   static Expected<std::unique_ptr<HttpListener>> start(const std::string& flag,
@@ -55,7 +61,16 @@ class HttpListener {
 
  private:
   HttpListener() = default;
-  void accept();
+  struct Acceptor {
+    explicit Acceptor(boost::asio::io_context& io) : socket(io), retry(io) {}
+    boost::asio::ip::tcp::acceptor socket;
+    boost::asio::steady_timer retry;
+  };
+  // Listens on each of `addresses` (one port, that of the first; 0 picks one), passing over an
+  // address this machine lacks where another listens; the first other failure, or the last
+  // when none listens. Nothing is left listening on a failure.
+  boost::system::error_code listen_on(const std::vector<boost::asio::ip::tcp::endpoint>& addresses);
+  void accept(Acceptor& acceptor);
   void admit(boost::asio::ip::tcp::socket socket);
   // Closes the connection draining longest, else the one that has waited longest for its
   // request, else the one whose answer has waited longest to be taken; false when none is
@@ -66,8 +81,7 @@ class HttpListener {
   // leave their count and place here as they go.
   Connections connections_;
   boost::asio::io_context io_{1};
-  boost::asio::ip::tcp::acceptor acceptor_{io_};
-  boost::asio::steady_timer retry_{io_};
+  std::vector<std::unique_ptr<Acceptor>> acceptors_;  // one an address the host resolves to
   std::thread thread_;
   uint16_t port_ = 0;
   std::string address_;

@@ -111,6 +111,23 @@ BindTrial try_binding(const std::string& host, uint16_t port) {
   return trial;
 }
 
+int BindTrial::refusal() const {
+  bool listens = false;
+  int passed_over = 0;
+  for (const Attempt& attempt : attempts) {
+    if (attempt.bound()) {
+      listens = true;
+    } else if (address_not_here(attempt.error)) {
+      passed_over = attempt.error;
+    } else {
+      return attempt.error;
+    }
+  }
+  return listens ? 0 : passed_over;
+}
+
+bool address_not_here(int error) { return error == EADDRNOTAVAIL || error == EAFNOSUPPORT; }
+
 bool hosts_share_an_address(const std::string& a, const std::string& b) {
   // The port plays no part: both listeners name the same one.
   const Resolved in_a(a, "0");

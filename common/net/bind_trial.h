@@ -1,9 +1,10 @@
 // Whether a server could listen on HOST:PORT, asked of the kernel by binding as the server
 // would, and whether two listeners' hosts take one address. The bind trial has two readers,
 // which each kept a getaddrinfo-and-bind loop of their own before: the orchestrator asks
-// before an HTTP or gRPC server listens (orchestrator/app/listen_probe.h: free when any
-// address binds, as the servers listen when one does), and a server asks after gRPC failed to
-// listen (listen_failure.h: the first address that does not bind names why).
+// before an HTTP or gRPC server listens (orchestrator/app/listen_probe.h: free when every
+// address binds, as the HTTP listener listens on every one: BindTrial::refusal), and a server
+// asks after gRPC failed to listen (listen_failure.h: the first address that does not bind
+// names why).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,17 @@ struct BindTrial {
   };
   // One an address getaddrinfo gave, in its order.
   std::vector<Attempt> attempts;
+  // The errno that keeps a listener on every address from listening, as the HTTP listener
+  // listens on a name's addresses (common/http_listener/http_listener.h): the first address
+  // that does not bind, one not on this machine (address_not_here) passed over where another
+  // binds; 0 when it would listen.
+  int refusal() const;
 };
+
+// Whether `error` (socket()'s or bind()'s errno) says that an address is none of this
+// machine's: EADDRNOTAVAIL (::1 where IPv6 is turned off) or EAFNOSUPPORT (a kernel without
+// IPv6). A listener on a name's addresses passes over such an address when another listens.
+bool address_not_here(int error);
 
 // Binds a TCP socket on each address `host` (without brackets: "::1") and `port` resolve to as
 // a listener resolves them (getaddrinfo with AI_PASSIVE), with SO_REUSEADDR as gRPC, Asio and

@@ -20,16 +20,14 @@ std::optional<std::string> why_cannot_listen(const std::string& host_port) {
   const net::HostPortSplit split = net::split_host_port(host_port, net::kListenMinPort);
   if (!split.ok()) return listen_address_reason(split);
   // Bound as the servers bind (net::try_binding: SO_REUSEADDR, so a socket in TIME_WAIT does
-  // not block; no SO_REUSEPORT, so a listening socket does). Free when any address binds, as
-  // the libraries listen when one does; else the last address's reason.
+  // not block; no SO_REUSEPORT, so a listening socket does). Free when every address the host
+  // resolves to binds (localhost: 127.0.0.1 and ::1), as the HTTP listener listens on each,
+  // passing over one this machine lacks (net::BindTrial::refusal): a port held on one of them
+  // is in use, whichever comes first.
   const net::BindTrial trial = net::try_binding(split.host, split.port);
   if (trial.resolve_error != 0) return lowercase_first(::gai_strerror(trial.resolve_error));
-  std::optional<std::string> reason;
-  for (const net::BindTrial::Attempt& attempt : trial.attempts) {
-    if (attempt.bound()) return std::nullopt;
-    reason = errno_text(attempt.error);
-  }
-  return reason;
+  if (const int error = trial.refusal(); error != 0) return errno_text(error);
+  return std::nullopt;
 }
 
 std::string listen_address_reason(const net::HostPortSplit& split, bool takes_ipv6) {

@@ -13,11 +13,12 @@
 
 namespace benchgate::app {
 
-// Binds (and closes) a TCP socket on HOST:PORT ("127.0.0.1:9464", "[::1]:0", "localhost:7700")
-// as a server would; the reason it failed ("address already in use", "no such host"), or
-// nothing when it can be bound. A value that is not HOST:PORT by common/net/host_port.h (port
-// 0 to 65535) is refused with that parser's reason ("its HOST is empty"); unix:PATH is left to
-// the library.
+// Binds (and closes) a TCP socket on each address HOST:PORT ("127.0.0.1:9464", "[::1]:0",
+// "localhost:7700") resolves to, as the HTTP listener listens on each; the reason one failed
+// ("address already in use", "no such host"; an address this machine lacks, ::1 where IPv6
+// is off, only where no other binds), or nothing when they can be bound. A value that is not
+// HOST:PORT by common/net/host_port.h (port 0 to 65535) is refused with that parser's reason ("its
+// HOST is empty"); unix:PATH is left to the library.
 std::optional<std::string> why_cannot_listen(const std::string& host_port);
 
 // The parser's reason a listen address is not HOST:PORT, with a hint where the address is

@@ -3,7 +3,7 @@ the bundled router with the --auth-config the test writes ([router] auth_config)
 workers' sessions authenticate with each method (ticket, WAMP-CRA with a salted secret,
 WAMP-SCRAM with PBKDF2 and Argon2id, cryptosign) before the load runs: zero errors and the
 router's counters equal the workers'. A wrong secret fails the workload at its start with the
-router's ABORT; a role without the permission gets every call refused, which the worker
+router's ABORT, its reason quoted; a role without the permission gets every call refused, which the worker
 counts as not_authorized errors and the router as denied calls, one for one."""
 import os
 import tempfile
@@ -213,10 +213,13 @@ class WampAuthTest(unittest.TestCase):
                              rep["operations"])
             self.assertEqual(counters.get("wamp_calls_routed", 0), 0)
 
-        # The wrong secret: the router's ABORT fails the workload when its sessions join.
+        # The wrong secret: the router's ABORT fails the workload when its sessions join, and
+        # the error quotes its reason; the TCP connection was made, so it is no "cannot connect".
         wrong = workloads["wrong_secret"]
         self.assertEqual(wrong["status"], "failed", wrong)
-        self.assertIn("ABORT", wrong["error"])
+        self.assertIn("the router refused the WAMP session: ABORT wamp.error.not_authorized",
+                      wrong["error"])
+        self.assertNotIn("cannot connect", wrong["error"])
         self.assertEqual(wrong["repetitions"], [])
 
 

@@ -127,7 +127,7 @@ Engine::Engine(std::unique_ptr<LoadPlan> plan, std::unique_ptr<ProtocolDriver> d
       drain_timeout_ns_(spec.drain_timeout_ns > 0 ? spec.drain_timeout_ns : kDefaultDrainTimeoutNs),
       connect_timeout_ns_(spec.connect_timeout_ns > 0 ? spec.connect_timeout_ns
                                                       : kDefaultConnectTimeoutNs),
-      reports_setup_(!spec.is_wamp()),
+      reports_setup_(!spec.is_wamp() || spec.tls.enabled),
       transfer_(spec.is_wamp() && (spec.wamp.kind == WampRequestSpec::Kind::kTransfer ||
                                    spec.wamp.session_per_operation)),
       wamp_(spec.is_wamp()),
@@ -158,10 +158,13 @@ Expected<void> Engine::connect_all() {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::nanoseconds(connect_timeout_ns_);
   for (auto& thread : threads_) {
-    thread->connect_all([this](const boost::system::error_code& ec) {
+    thread->connect_all([this](const boost::system::error_code& ec, const std::string& refusal) {
       std::lock_guard lock(mutex_);
       if (ec) {
-        if (connect_failed_++ == 0) connect_error_ = describe_connect_error(ec);
+        if (connect_failed_++ == 0) {
+          connect_error_ = refusal.empty() ? describe_connect_error(ec) : refusal;
+          connect_refused_ = !refusal.empty();
+        }
       } else {
         ++connect_succeeded_;
       }
@@ -173,6 +176,10 @@ Expected<void> Engine::connect_all() {
     return stopping_ || connect_failed_ > 0 || connect_succeeded_ == sessions_;
   });
   if (stopping_) return Error{"stopped while connecting to " + address_};
+  // A peer that refused the setup was connected to: its words, and where it is.
+  if (connect_failed_ > 0 && connect_refused_) {
+    return Error{connect_error_ + " (connected to " + address_ + ")"};
+  }
   if (connect_failed_ > 0) return Error{"cannot connect to " + address_ + ": " + connect_error_};
   if (!settled) {
     return Error{"connecting to " + address_ + " timed out after " +

@@ -63,7 +63,7 @@ class Engine {
   int64_t progress_interval_ns_ = 0;
   int64_t drain_timeout_ns_ = 0;
   int64_t connect_timeout_ns_ = 0;
-  bool reports_setup_ = false;      // HTTP drivers time their connections
+  bool reports_setup_ = false;      // HTTP: connections timed; WAMP over TLS: handshakes
   bool transfer_ = false;           // wamp_transfer, wamp_rpc's session_per_operation: the window
                                     // carries the transfer sums
   bool wamp_ = false;               // WAMP: measured windows carry the session setups
@@ -76,6 +76,7 @@ class Engine {
   uint32_t connect_succeeded_ = 0;  // during connect_all
   uint32_t connect_failed_ = 0;
   std::string connect_error_;
+  bool connect_refused_ = false;  // connect_error_ is a LoadConnection::refusal()
 
   std::vector<std::unique_ptr<LoadThread>> threads_;
 };

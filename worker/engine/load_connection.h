@@ -5,6 +5,7 @@
 
 #include <boost/system/error_code.hpp>
 #include <functional>
+#include <string>
 
 namespace benchgate::worker {
 
@@ -15,6 +16,10 @@ class LoadConnection {
 
   // Connects (and joins, for session protocols); `done` runs on the connection's thread.
   virtual void connect(ConnectDone done) = 0;
+  // Read in `done` when it got an error: the peer refused the connection's setup after the
+  // connection was made, in its own words ("the router refused the WAMP session: ABORT ...",
+  // worker/wamp/errors.h); empty when the error code says why.
+  virtual std::string refusal() const { return {}; }
   virtual void begin_window() = 0;   // forgets the last window's counters; reconnects when down
   virtual void start_sending() = 0;  // the window's start instant
   virtual void stop_sending() = 0;   // the window's sending time is over

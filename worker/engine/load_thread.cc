@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 #include <chrono>
+#include <memory>
+#include <string>
 #include <utility>
 
 #include "common/process/process_stats.h"
@@ -44,9 +46,15 @@ LoadThread::~LoadThread() {
   io_.poll();
 }
 
-void LoadThread::connect_all(std::function<void(const boost::system::error_code&)> on_connected) {
-  asio::post(io_, [this, on_connected = std::move(on_connected)] {
-    for (auto& connection : connections_) connection->connect(on_connected);
+void LoadThread::connect_all(Connected on_connected) {
+  // Shared by every connection's completion, which may run after this handler returned.
+  auto shared = std::make_shared<Connected>(std::move(on_connected));
+  asio::post(io_, [this, shared] {
+    for (auto& connection : connections_) {
+      connection->connect([shared, c = connection.get()](const boost::system::error_code& ec) {
+        (*shared)(ec, ec ? c->refusal() : std::string());
+      });
+    }
   });
 }
 

@@ -53,8 +53,11 @@ class LoadThread {
   // Closes every connection and joins the thread.
   ~LoadThread();
 
-  // Connects every connection; `on_connected(ec)` runs on this thread once per connection.
-  void connect_all(std::function<void(const boost::system::error_code&)> on_connected);
+  // Connects every connection; `on_connected(ec, refusal)` runs on this thread once per
+  // connection (`refusal`: LoadConnection::refusal() of a connection that failed).
+  using Connected =
+      std::function<void(const boost::system::error_code& ec, const std::string& refusal)>;
+  void connect_all(Connected on_connected);
   // Schedules a window; on_window_done runs when it has drained.
   void begin_window(const WindowTiming& timing);
   // Swaps the interval figures into `into` (which the caller reset), then counts down.

@@ -1,5 +1,7 @@
 #include "worker/wamp/errors.h"
 
+#include "common/util/shown_text.h"
+
 namespace benchgate::worker::wamp {
 namespace {
 
@@ -43,6 +45,25 @@ class JoinCategory : public boost::system::error_category {
 const boost::system::error_category& join_category() {
   static const JoinCategory category;
   return category;
+}
+
+std::string shown_peer_text(std::string_view text) {
+  if (text.size() <= kShownPeerBytes) return shown_text(text);
+  return shown_text(text.substr(0, kShownPeerBytes)) + "...";
+}
+
+std::string abort_refusal(const Json& abort) {
+  std::string out = "the router refused the WAMP session: ABORT";
+  if (abort.size() > 2 && abort[2].is_string()) {
+    out += " " + shown_peer_text(abort[2].get_ref<const std::string&>());
+  }
+  if (abort.size() > 1 && abort[1].is_object()) {
+    const auto message = abort[1].find("message");
+    if (message != abort[1].end() && message->is_string()) {
+      out += ": " + shown_peer_text(message->get_ref<const std::string&>());
+    }
+  }
+  return out;
 }
 
 }  // namespace benchgate::worker::wamp

@@ -4,6 +4,9 @@
 
 #include <boost/system/error_code.hpp>
 #include <string>
+#include <string_view>
+
+#include "worker/wamp/codec.h"
 
 namespace benchgate::worker::wamp {
 
@@ -22,6 +25,16 @@ enum class JoinError {
 };
 
 const boost::system::error_category& join_category();
+
+// What the router said when it refused a session's setup, as the engine's start error quotes it
+// (LoadConnection::refusal): [ABORT, Details, Reason] as "the router refused the WAMP session:
+// ABORT REASON: Details.message". The router's words come from a peer: each is cut after
+// kShownPeerBytes bytes ("..." then) and escaped as shown_text() does (common/util/
+// shown_text.h), so that they can neither forge nor colour a line, nor run on unbounded.
+std::string abort_refusal(const Json& abort);
+// The peer's text `text` as the refusals quote it.
+std::string shown_peer_text(std::string_view text);
+inline constexpr size_t kShownPeerBytes = 200;
 
 inline boost::system::error_code make_error_code(JoinError e) {
   return {static_cast<int>(e), join_category()};

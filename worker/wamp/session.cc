@@ -22,6 +22,7 @@ void Session::connect(ConnectDone done) {
   channel_->close();
   link_ = Link::kJoining;
   join_done_ = std::move(done);
+  refusal_.clear();
   connect_started_ns_ = steady_now_ns();
   channel_->open([this](const boost::system::error_code& ec) {
     if (ec) return join_finished(ec);
@@ -73,6 +74,7 @@ void Session::on_join_message(uint64_t type) {
       if (join_ == Join::kSubscribe) return join_finished({});
       break;
     case code(MessageType::kAbort):
+      refusal_ = abort_refusal(message_);
       return join_finished(make_error_code(JoinError::kAborted));
     case code(MessageType::kError):
       return join_finished(make_error_code(

@@ -40,6 +40,7 @@ class Session : public LoadConnection, protected ChannelEvents {
   void stop_sending() override {}
   void expire() override {}
   void close() override;
+  std::string refusal() const override { return refusal_; }
 
  protected:
   bool up() const { return link_ == Link::kUp; }
@@ -107,6 +108,7 @@ class Session : public LoadConnection, protected ChannelEvents {
   std::vector<uint8_t> hello_;
   std::vector<uint8_t> goodbye_;
   int64_t connect_started_ns_ = 0;  // steady clock: the session's setup time starts here
+  std::string refusal_;             // why the router refused the last setup (refusal())
 };
 
 // The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).

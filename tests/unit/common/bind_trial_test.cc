@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/unit/orchestrator/loopback_test_support.h"
 
@@ -40,6 +42,25 @@ TEST(BindTrial, AnAddressNotThisMachinesDoesNotBind) {
   const BindTrial trial = try_binding("192.0.2.1", 0);
   ASSERT_EQ(trial.attempts.size(), 1u);
   EXPECT_EQ(trial.attempts[0].error, EADDRNOTAVAIL);
+}
+
+// A listener on every address a name resolves to: one that does not bind keeps it from
+// listening, but for an address this machine lacks (::1 where IPv6 is off) where another binds.
+TEST(BindTrial, TheRefusalIsTheFirstAddressThatDoesNotBindButOneNotHere) {
+  using Attempt = BindTrial::Attempt;
+  const auto refusal = [](std::vector<Attempt> attempts) {
+    BindTrial trial;
+    trial.attempts = std::move(attempts);
+    return trial.refusal();
+  };
+  EXPECT_EQ(refusal({Attempt{true, 0}}), 0);
+  EXPECT_EQ(refusal({Attempt{true, 0}, Attempt{true, EADDRINUSE}}), EADDRINUSE);
+  EXPECT_EQ(refusal({Attempt{true, EACCES}, Attempt{true, 0}}), EACCES);
+  EXPECT_EQ(refusal({Attempt{true, EADDRNOTAVAIL}, Attempt{true, 0}}), 0);
+  EXPECT_EQ(refusal({Attempt{false, EAFNOSUPPORT}, Attempt{true, 0}}), 0);
+  EXPECT_EQ(refusal({Attempt{true, EADDRNOTAVAIL}, Attempt{true, EADDRINUSE}}), EADDRINUSE);
+  // None binds: the reason of the last.
+  EXPECT_EQ(refusal({Attempt{true, EADDRNOTAVAIL}}), EADDRNOTAVAIL);
 }
 
 TEST(BindTrial, HostsShareAnAddressAsTheyResolveNotAsTheyAreSpelled) {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "router/wamp/auth/auth_config.h"
 #include "router/wamp/message_type.h"
 #include "router/wamp/wamp_server.h"
 #include "wamp_engine_test_support.h"
@@ -254,6 +255,78 @@ TEST_P(WampEngineOne, TakenProcedureMakesConnectFailWithTheRoutersReason) {
   ASSERT_FALSE(second.ok());
   EXPECT_NE(second.message().find("REGISTER"), std::string::npos) << second.message();
 }
+
+// The bundled router with an auth config: a ticket principal `t` of realm `bench` whose role
+// may call and subscribe under "bench." and do nothing else.
+class WampEngineAuth : public WampEngine {
+ protected:
+  void SetUp() override {
+    auto auth = router::wamp::auth::parse_auth_config(R"([[realm]]
+name = "bench"
+[[realm.role]]
+name = "caller"
+permissions = [{ prefix = "bench.", allow = ["call", "subscribe"] }]
+[[realm.principal]]
+authid = "t"
+role = "caller"
+method = "ticket"
+secret = "tkt"
+)",
+                                                      "auth.toml");
+    ASSERT_TRUE(auth.ok()) << auth.message();
+    router::wamp::WampOptions options;
+    options.auth = *auth;
+    auto server = router::wamp::WampServer::start(options);
+    ASSERT_TRUE(server) << server.message();
+    server_ = std::move(*server);
+  }
+
+  WorkloadSpec authenticated(bool pubsub) const {
+    WorkloadSpec s = spec(pubsub);
+    s.wamp.realm = "bench";
+    s.wamp.auth = {"ticket", "t", "tkt"};
+    return s;
+  }
+
+  // The engine's start fails; its message.
+  static std::string refusal(const WorkloadSpec& s) {
+    auto engine = Engine::start(s);
+    EXPECT_FALSE(engine.ok());
+    return engine.ok() ? std::string() : engine.message();
+  }
+};
+
+// A session the router refuses with ABORT (a realm it does not have, a wrong ticket, no
+// authentication) fails the start with the ABORT's reason and message, and does not say it
+// could not connect: the TCP connection was made (before: "cannot connect to ADDRESS: the
+// router answered with ABORT while the WAMP session was set up").
+TEST_P(WampEngineAuth, AnAbortedSessionSaysTheRoutersReasonAndMessage) {
+  WorkloadSpec s = authenticated(false);
+  const std::string connected = " (connected to " + s.address + ")";
+  s.wamp.realm = "benchx";
+  EXPECT_EQ(refusal(s),
+            "the router refused the WAMP session: ABORT wamp.error.no_such_realm: the realm "
+            "'benchx' is not in the router's auth config" +
+                connected);
+  s = authenticated(false);
+  s.wamp.auth.secret = "wrong";
+  const std::string wrong = refusal(s);
+  EXPECT_EQ(
+      wrong.rfind("the router refused the WAMP session: ABORT wamp.error.not_authorized: ", 0), 0u)
+      << wrong;
+  EXPECT_EQ(wrong.find("cannot connect"), std::string::npos) << wrong;
+  s = authenticated(false);
+  s.wamp.auth = {};
+  const std::string anonymous = refusal(s);
+  EXPECT_EQ(anonymous.rfind("the router refused the WAMP session: ABORT wamp.error.", 0), 0u)
+      << anonymous;
+  EXPECT_NE(anonymous.find(connected), std::string::npos) << anonymous;
+}
+
+INSTANTIATE_TEST_SUITE_P(Some, WampEngineAuth,
+                         ::testing::Values(Combo{W::Transport::kRawSocket, W::Serializer::kCbor},
+                                           Combo{W::Transport::kWebSocket, W::Serializer::kJson}),
+                         [](const auto& p) { return combo_name(p.param); });
 
 // A callee that answers the transfer's CALL with one plain RESULT (its arguments echoed, no
 // chunks): nothing was verified, so every transfer is a chunk_mismatch, never a success.

@@ -75,6 +75,24 @@ TEST(WampErrorCounts, AnEventTheSubscriberCannotReadIsOneProtocolErrorAndNotLost
   EXPECT_EQ(test_support::total_errors(r), r.operations);
 }
 
+// A peer's ABORT is quoted, not trusted: its reason and message are each cut after 200 bytes
+// and their control characters escaped, so that a router cannot forge or colour a line of the
+// error, nor make it unbounded (before: the reason was dropped).
+TEST(WampErrorCounts, AnAbortsReasonIsQuotedCutAndEscaped) {
+  const std::string message = "line one\nline two \x1b[31m" + std::string(1000, 'x');
+  FakeRawSocketRouter router(1, kBeforeWelcome,
+                             [&](const json& hello, const FakeRawSocketRouter::Reply& reply) {
+                               if (hello[0] != 1) return;
+                               reply.send(json::array({3, {{"message", message}}, "bench.no\r"}));
+                             });
+  auto engine = Engine::start(test_support::rpc_spec_against(router));
+  ASSERT_FALSE(engine.ok());
+  const std::string shown = "line one\\nline two \\x1b[31m";
+  EXPECT_EQ(engine.message(), "the router refused the WAMP session: ABORT bench.no\\r: " + shown +
+                                  std::string(200 - 23, 'x') + "... (connected to " +
+                                  router.address() + ")");
+}
+
 // An unreadable EVENT of the first window (its first argument is no number, its window is 0)
 // arrives in the second, and that window's first publication reaches no subscriber: the late
 // event is the first window's, ignored as a readable one is, and the second window has one

@@ -5,6 +5,10 @@
 #include "orchestrator/app/listen_probe.h"
 
 #include <gtest/gtest.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <optional>
 #include <string>
@@ -40,6 +44,39 @@ TEST(ListenProbe, APortAListenerHoldsIsNamedInTheKernelsWords) {
   EXPECT_EQ(why_cannot_listen("192.0.2.1:0"), "cannot assign requested address");
   listener.reset();
   EXPECT_EQ(why_cannot_listen("127.0.0.1:" + port), std::nullopt);
+}
+
+// A name is free where every address it resolves to is, as the HTTP listener listens on each:
+// "localhost" was free where ::1 bound, its port held on 127.0.0.1 (or the other way round).
+TEST(ListenProbe, APortHeldOnOneOfANamesAddressesIsInUse) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  ASSERT_EQ(::getaddrinfo("localhost", "0", &hints, &found), 0);
+  int families = 0;
+  for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
+    families |= at->ai_family == AF_INET6 ? 2 : 1;
+  }
+  ::freeaddrinfo(found);
+  sockaddr_in6 address{};
+  address.sin6_family = AF_INET6;
+  address.sin6_addr = in6addr_loopback;
+  socklen_t size = sizeof address;
+  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const bool held = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), size) == 0 &&
+                    ::listen(fd, 1) == 0 &&
+                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0;
+  const std::string port = std::to_string(ntohs(address.sin6_port));
+  if (families == 3 && held) {
+    EXPECT_EQ(why_cannot_listen("localhost:" + port), "address already in use");
+    EXPECT_EQ(why_cannot_listen("[::1]:" + port), "address already in use");
+  }
+  if (fd >= 0) ::close(fd);
+  if (families != 3 || !held) {
+    GTEST_SKIP() << "localhost is not both 127.0.0.1 and ::1 here, or ::1 cannot be listened on";
+  }
+  // The other way round: APortAListenerHoldsIsNamedInTheKernelsWords.
 }
 
 TEST(ListenProbe, AFreePortAndAUnixPathAreLeftToTheServer) {
