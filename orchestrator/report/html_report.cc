@@ -417,7 +417,9 @@ std::string gates_section(const HtmlRun& run) {
         effect = history::format_gate_value(g.metric, std::abs(*g.effect)) +
                  (*g.effect > 0 ? " beyond the bound" : " inside the bound");
         if (g.observed && g.threshold && *g.threshold != 0) {
-          effect += fmt::format(" (observed {:.3g}% of it)", 100 * *g.observed / *g.threshold);
+          // A plain number as the tables write one (format_rate: whole from 10 on, three
+          // significant digits under it): "2290%", "0.0101%", never "2.29e+03%".
+          effect += " (observed " + format_rate(100 * *g.observed / *g.threshold) + "% of it)";
         }
       }
     }

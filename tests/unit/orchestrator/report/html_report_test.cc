@@ -510,10 +510,16 @@ TEST(HtmlReport, AnAbsoluteGatesEffectSaysHowFarInsideTheBound) {
   beyond.verdict = "fail";
   beyond.observed = 1.5;
   beyond.effect = 0.5;
-  run.gates = {g, beyond};
+  // Far beyond: the share is a plain number as the tables write one, not "2.29e+03%".
+  store::GateRecord far = beyond;
+  far.observed = 22.9;
+  far.effect = 21.9;
+  run.gates = {g, beyond, far};
   const std::string html = html_document({run});
   EXPECT_NE(html.find("1s inside the bound (observed 0.0101% of it)"), std::string::npos) << html;
   EXPECT_NE(html.find("500ms beyond the bound (observed 150% of it)"), std::string::npos) << html;
+  EXPECT_NE(html.find("21.9s beyond the bound (observed 2290% of it)"), std::string::npos) << html;
+  EXPECT_EQ(html.find("e+03%"), std::string::npos) << html;
 }
 
 // A handshakes.rate gate's observed figure and threshold are handshakes per second, as the
