@@ -287,6 +287,22 @@ std::string workers_table(const results::WorkloadResult& w) {
   return out + "</table>\n";
 }
 
+// Why a workload has no percentile spectrum: a tool that prints figures, not a histogram (wrk,
+// h2load), or no repetition that completed a success (latency is of successes only, so the
+// bundled worker's histograms are empty).
+std::string no_spectrum_reason(const results::WorkloadResult& w) {
+  if (const std::string tool = w.latency_tool(); !tool.empty()) {
+    return "Spectrum: none (" + tool + " printed latency figures only, no histogram).";
+  }
+  const bool successes = std::any_of(w.repetitions.begin(), w.repetitions.end(),
+                                     [](const auto& rep) { return rep.has_latency_to_measure(); });
+  if (!successes) {
+    return "Spectrum: none (no repetition completed a success, and latency is of successes "
+           "only).";
+  }
+  return "Spectrum: none (the workers sent no latency histogram).";
+}
+
 std::string workload_section(const results::WorkloadResult& w, const HtmlRun& run) {
   const std::string title = title_of(w);
   std::string out = fmt::format("<section class=\"workload\" id=\"{}\">\n<h3>{}</h3>\n",
@@ -340,9 +356,7 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
           escape(run.baseline));
     }
   } else {
-    out +=
-        "<p class=\"note\">Spectrum: no latency histogram (the workers printed figures "
-        "only).</p>\n";
+    out += "<p class=\"note\">" + escape(no_spectrum_reason(w)) + "</p>\n";
   }
   out += timeline_charts_of(w);
   out += workers_table(w);

@@ -701,3 +701,49 @@ TEST(HtmlReport, AMultiLineExplanationKeepsItsLineBreaks) {
 
 }  // namespace
 }  // namespace benchgate::report
+
+namespace benchgate::report {
+namespace {
+
+// No spectrum, said for what it is: a tool that prints figures only (wrk, h2load), or a
+// workload whose repetitions completed no success (the bundled worker sends histograms; they
+// are empty), not "the workers printed figures only" for both.
+TEST(HtmlReport, AMissingSpectrumSaysWhy) {
+  auto run_of = [](const results::WorkloadResult& w) {
+    HtmlRun run;
+    run.run.id = 1;
+    run.run.scenario = "s";
+    run.result.workloads = {w};
+    return run;
+  };
+  results::WorkloadResult tool;
+  tool.spec.name = "wrk_hello";
+  results::Repetition tool_rep;
+  tool_rep.successes = tool_rep.operations = 1000;
+  tool_rep.duration_ns = 1'000'000'000;
+  tool_rep.tool_latency = results::ToolLatency{"wrk 4.2.0",  std::nullopt, 200'000,
+                                               std::nullopt, 7'000'000,    {{"50", 150'000}}};
+  tool.repetitions.push_back(tool_rep);
+  const std::string printed = html_document({run_of(tool)});
+  EXPECT_NE(printed.find("Spectrum: none (wrk 4.2.0 printed latency figures only, no "
+                         "histogram)."),
+            std::string::npos)
+      << printed;
+
+  results::WorkloadResult failing;
+  failing.spec.name = "all_500";
+  results::Repetition rep;
+  rep.operations = 1000;
+  rep.errors["status"] = 1000;
+  rep.duration_ns = 1'000'000'000;
+  failing.repetitions.push_back(rep);
+  const std::string html = html_document({run_of(failing)});
+  EXPECT_NE(html.find("Spectrum: none (no repetition completed a success, and latency is of "
+                      "successes only)."),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("printed figures only"), std::string::npos) << html;
+}
+
+}  // namespace
+}  // namespace benchgate::report
