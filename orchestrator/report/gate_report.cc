@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <string_view>
 
 #include "common/util/text_lines.h"
 #include "orchestrator/gates/gate_evaluator.h"
@@ -16,6 +17,7 @@
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/store/binary_identity.h"
 
@@ -307,6 +309,26 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
                            : "") +
              ", errors summed.\n";
     }
+    // Each workload's load (workload_load, the terminal's and the HTML report's header) and what
+    // its workers could not measure (not_measured_lines: the terminal's words under its table),
+    // so that a tool's unmeasured figure never passes for the 0 or "-" in its row.
+    std::string loads;
+    std::string not_measured;
+    for (const auto& w : r.workloads) {
+      const std::string name = markdown_cell(workload_title(w.spec.name, w.variant));
+      loads += fmt::format("- {}: {}, {} worker(s) x {} thread(s), {}\n", name,
+                           markdown_cell(workload_load(w.spec)), w.spec.workers, w.spec.threads,
+                           w.spec.rate > 0 ? "open loop at " + rate_text(w.spec.rate) + " req/s"
+                                           : std::string("closed loop"));
+      const std::string lines = not_measured_lines(w);
+      for (std::string_view line : text_lines(lines)) {
+        while (line.starts_with(' ')) line.remove_prefix(1);
+        if (!line.empty())
+          not_measured += fmt::format("- {}: {}\n", name, markdown_cell(std::string(line)));
+      }
+    }
+    if (!loads.empty()) out += "\nLoad, per workload:\n\n" + loads;
+    if (!not_measured.empty()) out += "\nNot measured, per workload:\n\n" + not_measured;
     // Each open-loop repetition's diagnostics, as the terminal prints them under its row.
     std::string open_loop;
     for (const auto& w : r.workloads) {

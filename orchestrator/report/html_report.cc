@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string_view>
 
 #include "common/command_line/version.h"
 #include "common/units/units.h"
+#include "common/util/text_lines.h"
 #include "orchestrator/engine/timeline.h"
 #include "orchestrator/gates/effect_interval.h"
 #include "orchestrator/gates/gate_outcome.h"
@@ -24,6 +26,7 @@
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/store/binary_identity.h"
 
@@ -263,6 +266,13 @@ std::string workers_table(const results::WorkloadResult& w) {
   for (const auto& rep : w.repetitions) {
     double total = 0;
     for (const auto& s : rep.workers) total += s.ops_per_second;
+    // A worker that wraps a tool (wrk, h2load) sends the tool's figures, no histogram: the
+    // share of the only worker is its repetition, whose row shows what the tool printed
+    // (Repetition::latency_at); with several, only their union's figures were kept.
+    const bool tool_alone = rep.tool_latency && rep.workers.size() == 1;
+    auto at = [&](std::optional<int64_t> own, double p) {
+      return own || !tool_alone ? own : rep.latency_at(p);
+    };
     for (const auto& s : rep.workers) {
       out += fmt::format(
           "<tr><td class=\"text\">rep {}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td>"
@@ -271,7 +281,8 @@ std::string workers_table(const results::WorkloadResult& w) {
           rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host),
           rate_text(s.ops_per_second),
           total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
-          latency_text(s.p50_ns), latency_text(s.p99_ns), latency_text(s.max_ns), s.errors,
+          latency_text(at(s.p50_ns, 50)), latency_text(at(s.p99_ns, 99)),
+          latency_text(at(s.max_ns, 100)), s.errors,
           s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",
           signed_latency_text(s.clock_offset_ns), latency_text(s.rtt_ns),
           signed_latency_text(s.start_skew_ns));
@@ -307,14 +318,15 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   const std::string title = title_of(w);
   std::string out = fmt::format("<section class=\"workload\" id=\"{}\">\n<h3>{}</h3>\n",
                                 escape(anchor(title)), escape(title));
+  // What it sends and how much at once as the terminal's header writes it (workload_load:
+  // HTTP/2's streams, wamp_pubsub's publishers and subscribers), after the protocol, which a
+  // WAMP workload's load names itself.
   out += fmt::format(
-      "<p>{} {} &#183; {} connections x {} in flight &#183; {} worker(s) x {} "
-      "thread(s) &#183; {} &#183; status <b>{}</b></p>\n",
-      scenario::to_string(w.spec.protocol),
-      escape(scenario::is_http(w.spec.protocol)
-                 ? w.spec.http.method + " " + w.spec.http.target
-                 : w.spec.wamp.transport + "/" + w.spec.wamp.serializer),
-      w.spec.connections, w.spec.in_flight, w.spec.workers, w.spec.threads,
+      "<p>{}{} &#183; {} worker(s) x {} thread(s) &#183; {} &#183; status <b>{}</b></p>\n",
+      scenario::is_http(w.spec.protocol)
+          ? std::string(scenario::to_string(w.spec.protocol)) + " &#183; "
+          : std::string(),
+      escape(workload_load(w.spec)), w.spec.workers, w.spec.threads,
       w.spec.rate > 0 ? "open loop at " + rate_text(w.spec.rate) + " req/s"
                       : std::string("closed loop"),
       results::status_name(w.status));
@@ -328,6 +340,16 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   out += figures_table(w);
   if (const std::string counts = counts_text(w); !counts.empty()) {
     out += fmt::format("<p class=\"counts\">{}</p>\n", escape(counts));
+  }
+  // The terminal's lines under its table (terminal_report.h): what was not measured (a tool's
+  // figures), TLS and connection setup, WAMP sessions, the callees' shares; one paragraph each.
+  for (const std::string& lines :
+       {not_measured_lines(w), connection_lines(w), session_setup_line(w), callee_line(w)}) {
+    for (std::string_view line : text_lines(lines)) {
+      while (line.starts_with(' ')) line.remove_prefix(1);
+      if (!line.empty())
+        out += fmt::format("<p class=\"detail\">{}</p>\n", escape(std::string(line)));
+    }
   }
   const auto flags = w.flags();
   if (!flags.empty()) {

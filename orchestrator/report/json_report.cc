@@ -225,6 +225,10 @@ json repetition_json(const results::Repetition& rep) {
 // it is hashed into the series key.
 json parameters_json(const scenario::Workload& w) {
   json j = store::load_params_json(w);
+  // `connections` is the configured key, which wamp_pubsub does not use; the sessions its
+  // workers open are the RESULT line's `connections` (scenario::Workload::sessions:
+  // publishers + subscribers for wamp_pubsub). Not part of the definition's hash.
+  j["sessions"] = w.sessions();
   if (!scenario::is_http(w.protocol)) {
     j["wamp"] = store::wamp_params_json(w.wamp);
     j["http"] = nullptr;

@@ -11,6 +11,7 @@
 #include "common/util/text_lines.h"
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/report/summary_row.h"
+#include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
 
 namespace benchgate::report {
@@ -100,10 +101,7 @@ std::string worker_rows(const results::WorkloadResult& w) {
 // From 100 MB/s on, the table also states the data rate in Gbit/s.
 static constexpr double kGbitLineBytesPerSecond = 100e6;
 
-// "wamp_rpc bench.echo (router) over rawsocket/cbor, 1024 B, 8 sessions x 4 in flight, ..."
-// wamp_rpc with callee = "worker": how the calls were split over the callee sessions (the
-// fewest and most invocations one session got, per repetition).
-static std::string callee_line(const results::WorkloadResult& w) {
+std::string callee_line(const results::WorkloadResult& w) {
   if (w.repetitions.empty() || w.repetitions.front().callee_invocations.empty()) return "";
   uint64_t all = 0;
   std::string ranges;
@@ -119,34 +117,7 @@ static std::string callee_line(const results::WorkloadResult& w) {
       w.repetitions.front().callee_invocations.size(), w.spec.wamp.invoke, all, ranges);
 }
 
-static std::string wamp_header(const results::WorkloadResult& w, const std::string& title,
-                               const char* model) {
-  const scenario::WampRequest& wamp = w.spec.wamp;
-  std::string what;
-  if (w.spec.protocol == scenario::Protocol::kWampRpc) {
-    what = fmt::format("wamp_rpc {} ({} callee) over {}/{}, {} B, {} sessions x {} in flight",
-                       wamp.procedure, wamp.callee, wamp.transport, wamp.serializer,
-                       wamp.request_bytes, w.spec.connections, w.spec.in_flight);
-  } else if (w.spec.protocol == scenario::Protocol::kWampTransfer) {
-    what = fmt::format("wamp_transfer {} over {}/{}, {} B in {} B chunks, {} sessions",
-                       wamp.procedure, wamp.transport, wamp.serializer, wamp.transfer_bytes,
-                       wamp.chunk_bytes, w.spec.connections);
-  } else {
-    what = fmt::format(
-        "wamp_pubsub {} over {}/{}, {} B, {} publisher(s) x {} in flight -> {} "
-        "subscriber(s)",
-        wamp.topic, wamp.transport, wamp.serializer, wamp.request_bytes, wamp.publishers,
-        w.spec.in_flight, wamp.subscribers);
-  }
-  if (w.spec.tls.enabled) what += ", over TLS";
-  if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
-  if (wamp.session_per_operation) what += ", a session per call";
-  return fmt::format("{}: {}, {} worker(s) x {} thread(s), {}", title, what, w.spec.workers,
-                     w.spec.threads, model);
-}
-
-// What a worker that wraps a tool could not measure, said in words: the table shows "-" there.
-static std::string not_measured_lines(const results::WorkloadResult& w) {
+std::string not_measured_lines(const results::WorkloadResult& w) {
   std::string out;
   const std::string tool = w.latency_tool();
   if (!tool.empty()) {
@@ -195,9 +166,16 @@ static std::string count_difference(const results::WorkloadResult& w, uint64_t w
       apart, w.repetitions.size(), in_flight);
 }
 
-// TLS, HTTP/2 and connection setup (docs/MEASUREMENT.md, "Connections and TLS", "Handshakes per
-// second"): one line each for what was measured, nothing for what was not.
-static std::string connection_lines(const results::WorkloadResult& w) {
+std::string session_setup_line(const results::WorkloadResult& w) {
+  const auto sessions = w.session_setup();
+  if (!sessions || sessions->total_count() == 0) return "";
+  // docs/MEASUREMENT.md "Session establishment": TCP connect to WELCOME. Its latencies written
+  // as the connection line's.
+  return fmt::format("  sessions: {} set up; connect to WELCOME p50 {} p99 {}\n",
+                     sessions->total_count(), latency(*sessions, 50), latency(*sessions, 99));
+}
+
+std::string connection_lines(const results::WorkloadResult& w) {
   std::string out;
   if (const auto tls = w.tls()) {
     out += fmt::format("  tls: {} {}, alpn {} (as the server chose)\n", tls->version, tls->cipher,
@@ -274,19 +252,10 @@ std::string workload_table(const results::WorkloadResult& w) {
   const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
   // "hello [cand]", as every report names a workload's variant.
   const std::string title = workload_title(w.spec.name, w.variant);
-  if (scenario::is_http(w.spec.protocol)) {
-    // HTTP/2 multiplexes `streams` per connection where HTTP/1.1 pipelines `in_flight`.
-    const bool h2 = w.spec.protocol == scenario::Protocol::kHttp2;
-    const std::string shape = h2 ? fmt::format("{} streams", w.spec.http2.streams)
-                                 : fmt::format("{} in flight", w.spec.in_flight);
-    const std::string protocol = h2 ? (w.spec.tls.enabled ? " over h2 (TLS)" : " over h2c")
-                                    : (w.spec.tls.enabled ? " over https" : "");
-    out += fmt::format("{}: {} {}{}, {} connections x {}, {} worker(s) x {} thread(s), {}", title,
-                       w.spec.http.method, w.spec.http.target, protocol, w.spec.connections, shape,
-                       w.spec.workers, w.spec.threads, model);
-  } else {
-    out += wamp_header(w, title, model);
-  }
+  // What it sends and how much at once (workload_load: HTTP/2's streams, wamp_pubsub's
+  // publishers and subscribers), as the HTML report and the Markdown summary write it.
+  out += fmt::format("{}: {}, {} worker(s) x {} thread(s), {}", title, workload_load(w.spec),
+                     w.spec.workers, w.spec.threads, model);
   if (w.spec.rate > 0) out += " at " + rate_text(w.spec.rate) + " req/s";
   out += "\n";
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
@@ -318,12 +287,7 @@ std::string workload_table(const results::WorkloadResult& w) {
     if (const std::string counts = counts_text(w); !counts.empty()) out += "  " + counts + "\n";
     out += not_measured_lines(w);
     out += connection_lines(w);
-    if (const auto sessions = w.session_setup(); sessions && sessions->total_count() > 0) {
-      // docs/MEASUREMENT.md "Session establishment": TCP connect to WELCOME.
-      // Its latencies written as the connection line's.
-      out += fmt::format("  sessions: {} set up; connect to WELCOME p50 {} p99 {}\n",
-                         sessions->total_count(), latency(*sessions, 50), latency(*sessions, 99));
-    }
+    out += session_setup_line(w);
     out += callee_line(w);
     if (w.spec.protocol == scenario::Protocol::kWampTransfer ||
         (w.spec.protocol == scenario::Protocol::kWampRpc && w.transfer_lifecycle_gbps())) {

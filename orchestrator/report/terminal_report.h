@@ -63,6 +63,21 @@ std::string open_loop_text(const results::Repetition& repetition);
 // did not count every repetition (or none was measured).
 std::string counts_text(const results::WorkloadResult& workload);
 
+// The lines the terminal prints under a workload's table, which the HTML report shows too (each
+// "  name: ..." and ending in a newline; "" when there is nothing to say):
+// what a worker that wraps a tool could not measure, said in words ("not measured: ..."; the
+// tables show "-" or the count of what it did measure there), from each repetition's
+// not_measured and the tool's latency figures,
+std::string not_measured_lines(const results::WorkloadResult& workload);
+// TLS, HTTP/2 and connection setup (docs/MEASUREMENT.md, "Connections and TLS", "Handshakes per
+// second"): one line each for what was measured, nothing for what was not,
+std::string connection_lines(const results::WorkloadResult& workload);
+// WAMP session establishment (docs/MEASUREMENT.md "Session establishment"),
+std::string session_setup_line(const results::WorkloadResult& workload);
+// and, for wamp_rpc with callee = "worker", how the calls were split over the callee sessions
+// (the fewest and most invocations one session got, per repetition).
+std::string callee_line(const results::WorkloadResult& workload);
+
 // The table of one workload (repetitions and the median/min-max summary), as printed.
 std::string workload_table(const results::WorkloadResult& workload);
 

@@ -1,0 +1,65 @@
+// What a workload sends and how much of it at once, as every report writes it under the
+// workload's name: the terminal's header line, the HTML report's and the Markdown summary's
+// load list take it from here, so that one workload reads the same in all of them. The
+// concurrency is each protocol's own (scenario::Workload::sessions and
+// outstanding_per_connection): an http2 workload's streams, not its in_flight; a wamp_pubsub
+// workload's publishers and subscribers, not its connections.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "orchestrator/scenario/scenario.h"
+
+namespace benchgate::report {
+
+// "4 connections x 10 in flight" (http1), "4 connections x 10 streams" (http2), "8 sessions x 4
+// in flight" (wamp_rpc), "2 sessions" (wamp_transfer: one transfer at a time each),
+// "2 publisher(s) x 1 in flight -> 3 subscriber(s)" (wamp_pubsub).
+inline std::string workload_shape(const scenario::Workload& w) {
+  switch (w.protocol) {
+    case scenario::Protocol::kHttp2:
+      return fmt::format("{} connections x {} streams", w.connections, w.http2.streams);
+    case scenario::Protocol::kWampRpc:
+      return fmt::format("{} sessions x {} in flight", w.connections, w.in_flight);
+    case scenario::Protocol::kWampTransfer:
+      return fmt::format("{} sessions", w.connections);
+    case scenario::Protocol::kWampPubSub:
+      return fmt::format("{} publisher(s) x {} in flight -> {} subscriber(s)", w.wamp.publishers,
+                         w.in_flight, w.wamp.subscribers);
+    default:
+      return fmt::format("{} connections x {} in flight", w.connections, w.in_flight);
+  }
+}
+
+// What the workload sends, over what, with its shape: "GET /bench/hello over h2c, 4 connections
+// x 10 streams"; "wamp_rpc bench.echo (router callee) over rawsocket/cbor, 1024 B, 8 sessions
+// x 4 in flight, over TLS".
+inline std::string workload_load(const scenario::Workload& w) {
+  if (scenario::is_http(w.protocol)) {
+    const bool h2 = w.protocol == scenario::Protocol::kHttp2;
+    const std::string over = h2 ? (w.tls.enabled ? " over h2 (TLS)" : " over h2c")
+                                : (w.tls.enabled ? " over https" : "");
+    return fmt::format("{} {}{}, {}", w.http.method, w.http.target, over, workload_shape(w));
+  }
+  const scenario::WampRequest& wamp = w.wamp;
+  std::string what;
+  if (w.protocol == scenario::Protocol::kWampRpc) {
+    what = fmt::format("wamp_rpc {} ({} callee) over {}/{}, {} B, {}", wamp.procedure, wamp.callee,
+                       wamp.transport, wamp.serializer, wamp.request_bytes, workload_shape(w));
+  } else if (w.protocol == scenario::Protocol::kWampTransfer) {
+    what = fmt::format("wamp_transfer {} over {}/{}, {} B in {} B chunks, {}", wamp.procedure,
+                       wamp.transport, wamp.serializer, wamp.transfer_bytes, wamp.chunk_bytes,
+                       workload_shape(w));
+  } else {
+    what = fmt::format("wamp_pubsub {} over {}/{}, {} B, {}", wamp.topic, wamp.transport,
+                       wamp.serializer, wamp.request_bytes, workload_shape(w));
+  }
+  if (w.tls.enabled) what += ", over TLS";
+  if (wamp.fragment_bytes > 0) what += fmt::format(", sent in {} B frames", wamp.fragment_bytes);
+  if (wamp.session_per_operation) what += ", a session per call";
+  return what;
+}
+
+}  // namespace benchgate::report

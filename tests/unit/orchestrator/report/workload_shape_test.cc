@@ -1,0 +1,180 @@
+// One definition per figure in every report: a workload's load (its concurrency as its protocol
+// has it), the lines under its table and what a tool could not measure, as the terminal, the
+// Markdown summary, the HTML report and the JSON report write them.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "orchestrator/report/escape.h"
+#include "orchestrator/report/gate_report.h"
+#include "orchestrator/report/html_report.h"
+#include "orchestrator/report/json_report.h"
+#include "orchestrator/report/result_line.h"
+#include "orchestrator/report/terminal_report.h"
+
+namespace benchgate::report {
+namespace {
+
+results::WorkloadResult measured(const std::string& name, scenario::Protocol protocol) {
+  results::WorkloadResult w;
+  w.spec.name = name;
+  w.spec.protocol = protocol;
+  results::Repetition rep;
+  rep.successes = rep.operations = 1000;
+  rep.duration_ns = rep.data_window_ns = 1'000'000'000;
+  rep.latency.record(50'000);
+  w.repetitions.push_back(rep);
+  w.latency.add(rep.latency);
+  return w;
+}
+
+HtmlRun html_run(std::vector<results::WorkloadResult> workloads) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  run.run.status = "ok";
+  run.result.scenario = "s";
+  run.result.workloads = std::move(workloads);
+  return run;
+}
+
+ScenarioReport markdown_run(std::vector<results::WorkloadResult> workloads) {
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.run_id = 1;
+  report.result.workloads = std::move(workloads);
+  return report;
+}
+
+// http2 multiplexes `streams` per connection (its in_flight does not apply); wamp_pubsub has
+// publishers and subscribers (its `connections` does not apply). The terminal's header, the
+// HTML report's and the Markdown summary's load list say the same.
+TEST(WorkloadShape, EveryReportWritesAWorkloadsConcurrencyAsItsProtocolHasIt) {
+  results::WorkloadResult h2 = measured("h2", scenario::Protocol::kHttp2);
+  h2.spec.http.method = "GET";
+  h2.spec.http.target = "/bench/hello";
+  h2.spec.connections = 4;
+  h2.spec.in_flight = 1;
+  h2.spec.http2.streams = 10;
+  results::WorkloadResult pubsub = measured("events", scenario::Protocol::kWampPubSub);
+  pubsub.spec.connections = 1;
+  pubsub.spec.in_flight = 1;
+  pubsub.spec.wamp.topic = "bench.topic";
+  pubsub.spec.wamp.transport = "websocket";
+  pubsub.spec.wamp.serializer = "json";
+  pubsub.spec.wamp.request_bytes = 64;
+  pubsub.spec.wamp.publishers = 2;
+  pubsub.spec.wamp.subscribers = 3;
+
+  const std::string h2_load = "GET /bench/hello over h2c, 4 connections x 10 streams";
+  const std::string pubsub_load =
+      "wamp_pubsub bench.topic over websocket/json, 64 B, 2 publisher(s) x 1 in flight -> 3 "
+      "subscriber(s)";
+  EXPECT_NE(workload_table(h2).find("h2: " + h2_load + ", "), std::string::npos)
+      << workload_table(h2);
+  EXPECT_NE(workload_table(pubsub).find("events: " + pubsub_load + ", "), std::string::npos)
+      << workload_table(pubsub);
+
+  const std::string html = html_document({html_run({h2, pubsub})});
+  EXPECT_NE(html.find("<p>http2 &#183; " + h2_load + " &#183; "), std::string::npos) << html;
+  EXPECT_NE(html.find("<p>" + escape(pubsub_load) + " &#183; "), std::string::npos) << html;
+  EXPECT_EQ(html.find("in flight &#183;"), std::string::npos) << html;
+
+  const std::string md = markdown_summary({markdown_run({h2, pubsub})});
+  EXPECT_NE(md.find("- h2: " + h2_load + ", "), std::string::npos) << md;
+  EXPECT_NE(md.find("- events: " + pubsub_load + ", "), std::string::npos) << md;
+}
+
+// The JSON's `connections` is the configured key (the definition's, which wamp_pubsub does not
+// use); `sessions` is what the RESULT line's `connections` counts: publishers + subscribers.
+TEST(WorkloadShape, TheJsonSaysTheSessionsTheResultLineCounts) {
+  results::WorkloadResult pubsub = measured("events", scenario::Protocol::kWampPubSub);
+  pubsub.spec.connections = 1;
+  pubsub.spec.wamp.publishers = 2;
+  pubsub.spec.wamp.subscribers = 3;
+  const nlohmann::json params = workload_json(pubsub)["parameters"];
+  EXPECT_EQ(params["connections"], 1) << params.dump(2);
+  EXPECT_EQ(params["sessions"], 5) << params.dump(2);
+  EXPECT_NE(result_line("s", pubsub, "1").find("|connections=5|"), std::string::npos);
+
+  results::WorkloadResult rpc = measured("rpc", scenario::Protocol::kWampRpc);
+  rpc.spec.connections = 8;
+  EXPECT_EQ(workload_json(rpc)["parameters"]["sessions"], 8);
+}
+
+// The HTML report shows the lines the terminal prints under its table: TLS, connection and
+// WAMP session setup, in the same words.
+TEST(WorkloadShape, TheHtmlReportHasTheTerminalsTlsAndSetupLines) {
+  results::WorkloadResult h2 = measured("h2", scenario::Protocol::kHttp2);
+  h2.spec.tls.enabled = true;
+  auto& rep = h2.repetitions.front();
+  rep.tls = results::NegotiatedTls{"TLSv1.3", "TLS_AES_128_GCM_SHA256", "h2"};
+  rep.setup.emplace();
+  rep.setup->connections = 4;
+  rep.setup->connect.record(50'000);
+  results::WorkloadResult rpc = measured("rpc", scenario::Protocol::kWampRpc);
+  rpc.repetitions.front().session_setup.emplace();
+  rpc.repetitions.front().session_setup->record(90'000);
+  const std::string html = html_document({html_run({h2, rpc})});
+  for (const char* line : {"tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2 (as the server chose)",
+                           "connections: 4 set up; connect p50 50us p99 50us",
+                           "sessions: 1 set up; connect to WELCOME p50 90us p99 90us"}) {
+    EXPECT_NE(workload_table(line[0] == 's' ? rpc : h2).find(line), std::string::npos) << line;
+    EXPECT_NE(html.find(line), std::string::npos) << line << "\n" << html;
+  }
+}
+
+// A worker adapter's tool (wrk) that printed no connect or length errors and no p90: the
+// Markdown summary and the HTML report say "not measured" as the terminal does, never "errors 0"
+// alone; the HTML per-worker row of its only worker shows the max the tool printed, as the
+// repetition's row does.
+results::WorkloadResult wrk_workload() {
+  results::WorkloadResult w;
+  w.spec.name = "wrk_hello";
+  w.spec.worker = "wrk";
+  results::Repetition rep;
+  rep.successes = rep.operations = 1000;
+  rep.duration_ns = 1'000'000'000;
+  rep.tool_latency =
+      results::ToolLatency{"wrk 4.2.0",  std::nullopt, 200'000,
+                           std::nullopt, 7'000'000,    {{"50", 150'000}, {"99", 900'000}}};
+  rep.not_measured = {"errors.connect", "errors.length"};
+  rep.workers.push_back({0, 1000, 1000, 0, 1000});
+  w.repetitions.push_back(rep);
+  return w;
+}
+
+TEST(WorkloadShape, WhatATheToolDidNotMeasureIsSaidInEveryReport) {
+  const results::WorkloadResult w = wrk_workload();
+  const std::string table = workload_table(w);
+  ASSERT_NE(table.find("  not measured: errors.connect, errors.length\n"), std::string::npos)
+      << table;
+  ASSERT_NE(table.find("  latency as wrk 4.2.0 printed it (no histogram): mean 200us; not "
+                       "measured: p90 p99.9\n"),
+            std::string::npos)
+      << table;
+
+  const std::string md = markdown_summary({markdown_run({w})});
+  EXPECT_NE(md.find("- wrk_hello: not measured: errors.connect, errors.length\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- wrk_hello: latency as wrk 4.2.0 printed it (no histogram): mean 200us; "
+                    "not measured: p90 p99.9\n"),
+            std::string::npos)
+      << md;
+
+  const std::string html = html_document({html_run({w})});
+  EXPECT_NE(html.find(">not measured: errors.connect, errors.length</p>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find(">latency as wrk 4.2.0 printed it (no histogram): mean 200us; not "
+                      "measured: p90 p99.9</p>"),
+            std::string::npos)
+      << html;
+  // The per-worker row: p50 150us, p99 900us, max 7ms, as the repetition's row.
+  EXPECT_NE(html.find("<td>150us</td><td>900us</td><td>7ms</td><td>0</td>"), std::string::npos)
+      << html;
+}
+
+}  // namespace
+}  // namespace benchgate::report
