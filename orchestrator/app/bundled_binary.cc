@@ -1,13 +1,8 @@
 // See bundled_binary.h.
 #include "orchestrator/app/bundled_binary.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -55,16 +50,8 @@ Expected<void> check_binary(const BinaryChoice& choice, const std::string& what)
     }
     return Error{named + ": no executable of that name on PATH"};
   }
-  struct stat info {};
-  if (::stat(choice.path.c_str(), &info) != 0) {
-    return Error{named + ": " +
-                 (errno == ENOENT ? std::string("no such file") : ::strerror(errno))};
-  }
-  if (S_ISDIR(info.st_mode)) return Error{named + ": is a folder, not an executable file"};
-  if (!S_ISREG(info.st_mode)) return Error{named + ": is not a regular file"};
-  if (::access(choice.path.c_str(), X_OK) != 0) {
-    return Error{named + ": is not executable (no execute permission for this user)"};
-  }
+  // In the words of a command's program path (processes::program_file_problem).
+  if (auto why = processes::program_file_problem(choice.path)) return Error{named + ": " + *why};
   return {};
 }
 

@@ -33,8 +33,9 @@ std::string bundled_binary(const std::string& given, const std::string& name,
                            const char* env_override);
 
 // Whether `choice` can be started: an executable regular file (a name without a slash: one on
-// PATH). The error names the path, where it came from, and what is wrong with it (no such
-// file, a folder, not executable).
+// PATH). The error names the path, where it came from, and what is wrong with it in the words
+// of a command's program path (processes::program_file_problem: "does not exist", "is a
+// folder, not a regular file", "is not executable", ...).
 Expected<void> check_binary(const BinaryChoice& choice, const std::string& what);
 
 // True when the worker executable is the bundled one, which takes --token-file: neither

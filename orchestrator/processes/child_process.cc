@@ -90,8 +90,22 @@ std::optional<std::filesystem::path> find_executable(const std::string& name) {
   return std::nullopt;
 }
 
+std::optional<std::string> program_file_problem(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    const int error = errno;
+    return error == ENOENT || error == ENOTDIR ? "does not exist" : errno_text(error);
+  }
+  if (S_ISDIR(info.st_mode)) return "is a folder, not a regular file";
+  if (!S_ISREG(info.st_mode)) return "is not a regular file";
+  if (::access(path.c_str(), X_OK) != 0) return "is not executable";
+  return std::nullopt;
+}
+
 std::optional<std::string> program_path_problem(const std::string& program) {
   if (program.find('/') == std::string::npos) return std::nullopt;
+  const auto why = program_file_problem(program);
+  if (!why) return std::nullopt;
   std::string where;
   if (program.front() != '/') {
     std::error_code ec;
@@ -99,19 +113,7 @@ std::optional<std::string> program_path_problem(const std::string& program) {
     where = " (a relative path, resolved against the working directory " +
             (ec ? std::string("of the orchestrator") : cwd.string()) + ")";
   }
-  struct stat info {};
-  std::string why;
-  if (::stat(program.c_str(), &info) != 0) {
-    const int error = errno;
-    why = error == ENOENT || error == ENOTDIR ? "does not exist" : errno_text(error);
-  } else if (!S_ISREG(info.st_mode)) {
-    why = "is not a regular file";
-  } else if (::access(program.c_str(), X_OK) != 0) {
-    why = "is not executable";
-  } else {
-    return std::nullopt;
-  }
-  return "the command's program '" + program + "'" + where + " " + why;
+  return "the command's program '" + program + "'" + where + " " + *why;
 }
 
 Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& options) {

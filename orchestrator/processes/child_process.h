@@ -80,9 +80,17 @@ class ChildProcess {
 // whose empty entries are skipped (a shell would search the current folder there).
 std::optional<std::filesystem::path> find_executable(const std::string& name);
 
+// Why the file at `path` cannot be started as a program, in the words every check of a
+// program's path uses (program_path_problem below, the orchestrator's check of --router-bin
+// and --worker-bin, app/bundled_binary.h): "does not exist" (a missing file, or a file where a
+// folder of the path should be), "is a folder, not a regular file", "is not a regular file",
+// "is not executable" (no execute permission for this user), or what else stat(2) said;
+// nothing when it can be started.
+std::optional<std::string> program_file_problem(const std::string& path);
+
 // Why a command's program written as a path (with a '/': never looked up on PATH) cannot be
-// started: "the command's program 'PATH' does not exist" (or "is not a regular file", "is not
-// executable"), a relative path naming the working directory it is resolved against, as the
+// started: "the command's program 'PATH' " and program_file_problem's words ("does not
+// exist", ...), a relative path naming the working directory it is resolved against, as the
 // spawn resolves it ("'./b/router' (a relative path, resolved against the working directory
 // /srv/ci) does not exist"); nothing when it can be started, or when `program` is a bare name.
 // A scenario's path is a file it names, not a program that may be uninstalled: the caller fails

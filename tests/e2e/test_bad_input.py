@@ -226,18 +226,18 @@ class BadInputTest(unittest.TestCase):
         missing = os.path.join(self.dir, "none")
         cases = [
             (["--worker-bin", missing], {},
-             f"error: worker executable '{missing}' (from --worker-bin): no such file\n"),
+             f"error: worker executable '{missing}' (from --worker-bin): does not exist\n"),
             (["--router-bin", self.dir], {},
-             f"error: router executable '{self.dir}' (from --router-bin): is a folder, not an "
-             "executable file\n"),
+             f"error: router executable '{self.dir}' (from --router-bin): is a folder, not a "
+             "regular file\n"),
             ([], {"BENCHGATE_WORKER_BIN": missing},
-             f"error: worker executable '{missing}' (from $BENCHGATE_WORKER_BIN): no such "
-             "file\n"),
+             f"error: worker executable '{missing}' (from $BENCHGATE_WORKER_BIN): does not "
+             "exist\n"),
         ]
         if os.geteuid() != 0:  # root may execute a file without execute permission
             cases.append((["--worker-bin", plain], {},
                           f"error: worker executable '{plain}' (from --worker-bin): is not "
-                          "executable (no execute permission for this user)\n"))
+                          "executable\n"))
         for flags, env, expected in cases:
             run = Run(["run", path, "--db", db] + flags)
             run.env.update(env)

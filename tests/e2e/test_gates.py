@@ -293,10 +293,10 @@ connections = 2
         missing = os.path.join(self.dir, "none")
         cases = [
             (["--worker-bin", missing],
-             f"error: worker executable '{missing}' (from --worker-bin): no such file\n"),
+             f"error: worker executable '{missing}' (from --worker-bin): does not exist\n"),
             (["--router-bin", self.dir],
-             f"error: router executable '{self.dir}' (from --router-bin): is a folder, not an "
-             "executable file\n"),
+             f"error: router executable '{self.dir}' (from --router-bin): is a folder, not a "
+             "regular file\n"),
         ]
         for flags, expected in cases:
             run = Run(["calibrate", path, "--db", self.db, "--runs", "3"] + flags, cwd=self.dir)

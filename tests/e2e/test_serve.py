@@ -768,13 +768,13 @@ class ServeStartupTest(unittest.TestCase):
         missing = os.path.join(folder, "none")
         cases = [
             (["--worker-bin", missing], {},
-             f"error: worker executable '{missing}' (from --worker-bin): no such file\n"),
+             f"error: worker executable '{missing}' (from --worker-bin): does not exist\n"),
             (["--router-bin", folder], {},
-             f"error: router executable '{folder}' (from --router-bin): is a folder, not an "
-             "executable file\n"),
+             f"error: router executable '{folder}' (from --router-bin): is a folder, not a "
+             "regular file\n"),
             ([], {"BENCHGATE_ROUTER_BIN": missing},
-             f"error: router executable '{missing}' (from $BENCHGATE_ROUTER_BIN): no such "
-             "file\n"),
+             f"error: router executable '{missing}' (from $BENCHGATE_ROUTER_BIN): does not "
+             "exist\n"),
         ]
         for flags, env, expected in cases:
             service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",

@@ -29,17 +29,22 @@ std::string problem(const std::string& path, const std::string& origin = "--work
 TEST(BundledBinary, AMissingFileAFolderAndAFileWithoutExecutePermissionAreEachNamed) {
   store::testing::TempDir dir;
   EXPECT_EQ(problem(dir.file("none")),
-            "worker executable '" + dir.file("none") + "' (from --worker-bin): no such file");
+            "worker executable '" + dir.file("none") + "' (from --worker-bin): does not exist");
   EXPECT_EQ(problem(dir.file(""), "$BENCHGATE_WORKER_BIN"),
             "worker executable '" + dir.file("") +
-                "' (from $BENCHGATE_WORKER_BIN): is a folder, not an executable file");
+                "' (from $BENCHGATE_WORKER_BIN): is a folder, not a regular file");
   const std::string plain = dir.file("plain");
   std::ofstream(plain) << "#!/bin/sh\n";
   ::chmod(plain.c_str(), 0644);
+  // The words of a command's program path (processes::program_path_problem), one definition.
+  EXPECT_EQ(problem(plain + "/x"),
+            "worker executable '" + plain + "/x' (from --worker-bin): does not exist");
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0700), 0);
+  EXPECT_EQ(problem(dir.file("fifo")), "worker executable '" + dir.file("fifo") +
+                                           "' (from --worker-bin): is not a regular file");
   if (::access(plain.c_str(), X_OK) != 0) {  // root may execute it all the same
-    EXPECT_EQ(problem(plain), "worker executable '" + plain +
-                                  "' (from --worker-bin): is not executable (no execute "
-                                  "permission for this user)");
+    EXPECT_EQ(problem(plain),
+              "worker executable '" + plain + "' (from --worker-bin): is not executable");
   }
   ::chmod(plain.c_str(), 0755);
   EXPECT_EQ(problem(plain), "");
@@ -115,7 +120,7 @@ TEST(BundledBinary, AMissingRouterIsNamedBeforeAnythingStarts) {
                                             "/nonexistent/worker", false);
   ASSERT_FALSE(usable);
   EXPECT_EQ(usable.message(),
-            "router executable '/nonexistent/router' (from --router-bin): no such file");
+            "router executable '/nonexistent/router' (from --router-bin): does not exist");
 }
 
 // What a run records of the binaries it starts (docs/MEASUREMENT.md, "Measured binaries").

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -170,7 +171,10 @@ TEST(ChildProcess, AProgramPathThatCannotStartIsNamedWithWhy) {
   EXPECT_EQ(program_path_problem(d + "/plain/x"),
             "the command's program '" + d + "/plain/x' does not exist");  // ENOTDIR
   EXPECT_EQ(program_path_problem(d + "/folder"),
-            "the command's program '" + d + "/folder' is not a regular file");
+            "the command's program '" + d + "/folder' is a folder, not a regular file");
+  ASSERT_EQ(::mkfifo((d + "/fifo").c_str(), 0700), 0);
+  EXPECT_EQ(program_path_problem(d + "/fifo"),
+            "the command's program '" + d + "/fifo' is not a regular file");
   // No execute bit at all: refused to root too (access(X_OK) needs one x bit for it).
   EXPECT_EQ(program_path_problem(d + "/plain"),
             "the command's program '" + d + "/plain' is not executable");

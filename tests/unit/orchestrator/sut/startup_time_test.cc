@@ -72,7 +72,8 @@ TEST(StartupTime, ACommandWhosePathDoesNotExistFailsNamingIt) {
   ExternalSystem folder(config, SutContext{});
   started = folder.start(Clock::now() + 1s);
   ASSERT_FALSE(started);
-  EXPECT_EQ(started.error().headline(), "the command's program '/' is not a regular file");
+  EXPECT_EQ(started.error().headline(),
+            "the command's program '/' is a folder, not a regular file");
 }
 
 }  // namespace
