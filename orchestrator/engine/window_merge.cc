@@ -25,6 +25,11 @@ Expected<void> check_consistent(const v1::WindowResult& part, size_t worker) {
         workers::check_error_total(part), workers::check_in_window(part)}) {
     if (!problem.empty()) return malformed(worker, problem);
   }
+  if (part.has_tool_latency()) {
+    if (auto order = workers::check_tool_latency_order(part.tool_latency()); !order.empty()) {
+      return malformed(worker, "in window " + std::to_string(part.window()) + ", " + order);
+    }
+  }
   return {};
 }
 

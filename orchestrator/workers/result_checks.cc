@@ -1,6 +1,7 @@
 #include "orchestrator/workers/result_checks.h"
 
 #include <algorithm>
+#include <charconv>
 #include <span>
 #include <string_view>
 
@@ -50,20 +51,51 @@ void check_tool_latency(const v1::WindowResult& result, const std::string& w,
   const v1::ToolLatency& tool = result.tool_latency();
   const bool any = tool.has_min_ns() || tool.has_mean_ns() || tool.has_stdev_ns() ||
                    tool.has_max_ns() || !tool.percentiles_ns().empty();
-  bool ordered = !tool.has_min_ns() || !tool.has_max_ns() || tool.min_ns() <= tool.max_ns();
-  for (const auto& [percentile, value] : tool.percentiles_ns()) {
-    ordered = ordered && value >= 0 && (!tool.has_max_ns() || value <= tool.max_ns());
-  }
+  const std::string order = check_tool_latency_order(tool);
   out.push_back({w + "latency not measured as a histogram: tool_latency names the tool and "
-                     "gives its figures (min <= percentiles <= max)",
-                 !tool.tool().empty() && (any || result.successes() == 0) && ordered &&
+                     "gives its figures in order (min <= p50 <= p99 <= ... <= max)",
+                 !tool.tool().empty() && (any || result.successes() == 0) && order.empty() &&
                      result.latency().hdr_v2_compressed().empty(),
                  "tool '" + tool.tool() + "', " + std::to_string(tool.percentiles_ns().size()) +
                      " percentiles" + (tool.has_mean_ns() ? ", mean" : "") +
-                     (tool.has_max_ns() ? ", max" : "")});
+                     (tool.has_max_ns() ? ", max" : "") + (order.empty() ? "" : "; " + order)});
 }
 
 }  // namespace
+
+std::string check_tool_latency_order(const v1::ToolLatency& tool) {
+  const std::string of = "tool_latency of '" + tool.tool() + "'";
+  // The percentiles by number: as strings "100" would come before "50".
+  std::vector<std::pair<double, std::string>> percentiles;
+  for (const auto& [key, value] : tool.percentiles_ns()) {
+    double percentile = 0;
+    const char* end = key.data() + key.size();
+    const auto parsed = std::from_chars(key.data(), end, percentile);
+    if (parsed.ec != std::errc() || parsed.ptr != end || !(percentile > 0 && percentile <= 100)) {
+      return of + ": '" + key + "' is no percentile (a number above 0, at most 100)";
+    }
+    percentiles.emplace_back(percentile, key);
+  }
+  std::sort(percentiles.begin(), percentiles.end());
+  // Every figure the order covers, in its order.
+  std::vector<std::pair<std::string, int64_t>> figures;
+  if (tool.has_min_ns()) figures.emplace_back("min", tool.min_ns());
+  for (const auto& [percentile, key] : percentiles) {
+    figures.emplace_back("p" + key, tool.percentiles_ns().at(key));
+  }
+  if (tool.has_max_ns()) figures.emplace_back("max", tool.max_ns());
+  for (const auto& [name, value] : figures) {
+    if (value < 0) return of + ": " + name + " " + ns(value) + " is negative";
+  }
+  for (size_t i = 1; i < figures.size(); ++i) {
+    const auto& [lower, below] = figures[i - 1];
+    const auto& [higher, value] = figures[i];
+    if (value < below) {
+      return of + " is out of order: " + higher + " " + ns(value) + " < " + lower + " " + ns(below);
+    }
+  }
+  return {};
+}
 
 std::string check_error_total(const v1::WindowResult& result) {
   if (result.successes() > result.operations()) return {};  // a rule of its own

@@ -52,6 +52,15 @@ std::string check_not_measured(const v1::WindowResult& result);
 // in_window.bytes_received (each byte rule where its fields are measured).
 std::string check_in_window(const v1::WindowResult& result);
 
+// A tool's printed latency figures (ToolLatency, from a worker that wraps a tool without
+// histograms) hold together as a histogram's do: none negative, every key a percentile (a
+// number above 0, at most 100), and min <= each percentile <= max with a higher percentile
+// never below a lower one (p50 <= p90 <= p99 <= p99.9, the keys ordered as numbers). "" when
+// they do, else the first two figures out of order ("tool_latency of 'wrk 4.2.0' is out of
+// order: p99 1500 ns < p50 2000 ns"). worker-check fails the tool_latency rule with it; `run`
+// refuses the window naming the worker and the window (engine/window_merge.cc).
+std::string check_tool_latency_order(const v1::ToolLatency& tool);
+
 // A Histogram field: empty, or an HdrHistogram V2 encoding with benchgate's layout
 // (1 ns .. 1 h, 3 digits). Returns "" when it conforms, else why not; `count` gets the total.
 std::string check_histogram(const v1::Histogram& histogram, int64_t& count);

@@ -73,6 +73,30 @@ TEST(ToolLatencyMerge, SeveralWorkersDropPercentilesAndCombineMeanMinMax) {
   EXPECT_EQ(rep->latency_at(100), 9000);
 }
 
+// A tool's p99 below its p50 contradicts itself, as more successes than operations do: the
+// window is refused, naming the worker, the window and the figures, never turned into a figure
+// (docs/WORKER_PROTOCOL.md). Each worker's result is checked, although the percentiles of
+// several workers are dropped when merged.
+TEST(ToolLatencyMerge, PercentilesOutOfOrderAreAMalformedResult) {
+  auto a = tool_part(300, 1000, 400, 5000);
+  auto b = tool_part(100, 2000, 700, 9000);
+  a.set_window(3);
+  b.set_window(3);
+  (*b.mutable_tool_latency()->mutable_percentiles_ns())["99"] = 1500;  // below its p50, 2000
+  auto rep = merge_window({a, b}, 2, 0, 2'000'000'000, {0, 1});
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message(),
+            "worker 1 sent a malformed result: in window 3, tool_latency of 'wrk 4.1.0' is out of "
+            "order: p99 1500 ns < p50 2000 ns");
+  // A maximum below a percentile, from the only worker.
+  a.mutable_tool_latency()->set_max_ns(900);
+  rep = merge_window({a}, 2, 0, 2'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message(),
+            "worker 0 sent a malformed result: in window 3, tool_latency of 'wrk 4.1.0' is out of "
+            "order: max 900 ns < p99 4999 ns");
+}
+
 TEST(ToolLatencyMerge, AMeanOneWorkerLacksIsNotMeasured) {
   auto a = tool_part(300, 1000, 400, 5000);
   auto b = tool_part(100, 5000, 700, 9000);

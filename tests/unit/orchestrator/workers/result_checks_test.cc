@@ -85,6 +85,39 @@ TEST(ResultChecks, ToolLatencyMustNameTheToolAndBeOrdered) {
   EXPECT_EQ(failed(r).size(), 1u);
 }
 
+// A tool's percentiles rise with the percentile, as a histogram's do (p50 <= p99 <= p99.9,
+// between min and max): a p99 below the p50 fails the rule, naming both, though each lies
+// between min and max. The keys are ordered as numbers ("100" after "50").
+TEST(ResultChecks, ToolLatencyPercentilesMustRiseWithThePercentile) {
+  v1::WindowResult r = adapter_result();
+  auto& printed = *r.mutable_tool_latency()->mutable_percentiles_ns();
+  printed["50"] = 2000;
+  printed["99"] = 2900;
+  printed["99.9"] = 3000;
+  printed["100"] = 3100;
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+  printed["99"] = 1500;
+  auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("window 0: latency not measured as a histogram"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("tool_latency of 'h2load nghttp2/1.52.0' is out of order: p99 1500 "
+                             "ns < p50 2000 ns"),
+            std::string::npos)
+      << problems[0];
+  // Below min, and a key that is no percentile.
+  r = adapter_result();
+  (*r.mutable_tool_latency()->mutable_percentiles_ns())["50"] = 800;
+  problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("p50 800 ns < min 900 ns"), std::string::npos) << problems[0];
+  r = adapter_result();
+  (*r.mutable_tool_latency()->mutable_percentiles_ns())["median"] = 2000;
+  problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("'median' is no percentile"), std::string::npos) << problems[0];
+}
+
 TEST(ResultChecks, UnknownNotMeasuredNamesAreRefused) {
   v1::WindowResult r = adapter_result();
   r.add_not_measured("throughput");
