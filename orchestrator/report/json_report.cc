@@ -5,6 +5,7 @@
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/report/analysis.h"
+#include "orchestrator/results/resumption.h"
 #include "orchestrator/store/binary_identity.h"
 #include "orchestrator/store/workload_params.h"
 
@@ -23,14 +24,16 @@ using nlohmann::json;
 json percentiles(const HdrHistogram& h);
 
 // A histogram with nothing recorded (a cleartext connection's handshake) is null.
-json setup_json(const results::ConnectionSetup& setup) {
+json setup_json(const scenario::Workload& w, const results::ConnectionSetup& setup) {
+  const auto resumed = results::resumed_handshakes(w, setup);
   auto figures = [](const HdrHistogram& h) {
     return h.total_count() > 0 ? percentiles(h) : json(nullptr);
   };
   return {{"connections", setup.connections},
           {"handshakes", setup.handshakes},
-          // Of the handshakes, those the server resumed; null without TLS.
-          {"resumed", setup.handshakes > 0 ? json(setup.resumed) : json(nullptr)},
+          // Of the handshakes, those the server resumed; null without TLS, and for a workload
+          // that keeps its connections (results/resumption.h).
+          {"resumed", resumed ? json(*resumed) : json(nullptr)},
           {"connect", figures(setup.connect)},
           {"tls_handshake", figures(setup.tls_handshake)},
           {"ttfb", figures(setup.ttfb)}};
@@ -96,7 +99,7 @@ json spread(const results::Spread& s) {
   return {{"median", s.median}, {"min", s.min}, {"max", s.max}};
 }
 
-json repetition_json(const results::Repetition& rep) {
+json repetition_json(const scenario::Workload& w, const results::Repetition& rep) {
   json j = {{"index", rep.index},
             {"start_unix_ns", rep.start_unix_ns},
             {"duration_ns", rep.duration_ns},
@@ -145,7 +148,7 @@ json repetition_json(const results::Repetition& rep) {
   const auto payload = rep.payload_bytes_per_second();
   j["payload_bytes_per_second"] = payload ? json(*payload) : json(nullptr);
   // Connections and TLS (docs/MEASUREMENT.md "Connections and TLS"): null when not measured.
-  j["connection_setup"] = rep.setup ? setup_json(*rep.setup) : json(nullptr);
+  j["connection_setup"] = rep.setup ? setup_json(w, *rep.setup) : json(nullptr);
   j["tls"] = rep.tls ? tls_json(*rep.tls) : json(nullptr);
   j["window_connections"] = rep.window_connections ? json(*rep.window_connections) : json(nullptr);
   // WAMP (docs/MEASUREMENT.md "Session establishment"): null when not measured.
@@ -251,7 +254,7 @@ json parameters_json(const scenario::Workload& w) {
 
 json workload_json(const results::WorkloadResult& w) {
   json reps = json::array();
-  for (const auto& rep : w.repetitions) reps.push_back(repetition_json(rep));
+  for (const auto& rep : w.repetitions) reps.push_back(repetition_json(w.spec, rep));
   json j = {{"name", w.spec.name},
             {"variant", w.variant},
             {"status", results::status_name(w.status)},

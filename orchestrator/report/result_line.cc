@@ -1,5 +1,7 @@
 #include "orchestrator/report/result_line.h"
 
+#include "orchestrator/results/resumption.h"
+
 #include <fmt/format.h>
 
 namespace benchgate::report {
@@ -39,8 +41,9 @@ std::optional<uint64_t> measured_errors(const results::WorkloadResult& w) {
 // SETTINGS_MAX_CONCURRENT_STREAMS allowed; connect, handshake and ttfb the median of every
 // connection's setup times (docs/MEASUREMENT.md "Connections and TLS"); handshakes_per_s the
 // median repetition's connections set up per second of its window (new_connection_per_request
-// only) and resumed the TLS handshakes in which the server resumed the session offered
-// (docs/MEASUREMENT.md "Handshakes per second"); load_from "local" or the workers' hosts,
+// only) and resumed the TLS handshakes in which the server resumed the session offered, for a
+// workload that reconnects per operation over TLS (results/resumption.h; docs/MEASUREMENT.md
+// "Resumed"); load_from "local" or the workers' hosts,
 // "-" when no worker ran (docs/MEASUREMENT.md "Where the load came from"). flags is the union of
 // transfer_bytes and chunk_bytes a wamp_transfer workload's sizes, data_window_gbps and
 // lifecycle_gbps the median repetition's transfer rates (docs/MEASUREMENT.md "Transfer
@@ -69,6 +72,7 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
   const std::string payload_size = wamp ? std::to_string(w.spec.wamp.request_bytes) : "-";
   const auto tls = w.tls();
   const auto setup = w.setup();
+  const auto resumed = setup ? results::resumed_handshakes(w.spec, *setup) : std::nullopt;
   const uint32_t requested = w.requested_streams();
   const uint32_t effective = w.effective_streams();
   // The union of the repetitions' flags, comma-separated ("degraded,router_count_mismatch").
@@ -104,8 +108,7 @@ std::string result_line(const std::string& scenario, const results::WorkloadResu
       setup_micros(setup, &results::ConnectionSetup::tls_handshake, 50),
       setup_micros(setup, &results::ConnectionSetup::ttfb, 50),
       handshakes ? fmt::format("{:.0f}", handshakes->median) : "-",
-      setup && setup->handshakes > 0 ? std::to_string(setup->resumed) : "-",
-      w.load_from.empty() ? "-" : w.load_from,
+      resumed ? std::to_string(*resumed) : "-", w.load_from.empty() ? "-" : w.load_from,
       transfer ? std::to_string(w.spec.wamp.transfer_bytes) : "-",
       transfer ? std::to_string(w.spec.wamp.chunk_bytes) : "-",
       data_gbps ? fmt::format("{:.3f}", data_gbps->median) : "-",

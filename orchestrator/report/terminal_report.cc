@@ -13,6 +13,7 @@
 #include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
+#include "orchestrator/results/resumption.h"
 
 namespace benchgate::report {
 namespace {
@@ -209,8 +210,13 @@ std::string connection_lines(const results::WorkloadResult& w) {
         out += fmt::format("; {} of {} TLS handshakes resumed", setup->resumed, setup->handshakes);
       }
       out += "\n";
-    } else if (setup->handshakes > 0 && setup->resumed > 0) {
-      out += fmt::format("  resumed: {} of {} TLS handshakes\n", setup->resumed, setup->handshakes);
+    } else if (const auto resumed = results::resumed_handshakes(w.spec, *setup)) {
+      out += fmt::format("  resumed: {} of {} TLS handshakes\n", *resumed, setup->handshakes);
+    }
+  } else if (setup) {
+    // WAMP over TLS: its handshakes are counted, its sessions timed only as a whole.
+    if (const auto resumed = results::resumed_handshakes(w.spec, *setup)) {
+      out += fmt::format("  resumed: {} of {} TLS handshakes\n", *resumed, setup->handshakes);
     }
   }
   return out;

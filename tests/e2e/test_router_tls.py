@@ -373,6 +373,75 @@ tls = true
             self.assertRegex(run.stdout + run.stderr,
                              r"cannot connect to 127\.0\.0\.1:\d+: " + re.escape(expected))
 
+    def test_resumed_is_counted_where_wamp_reconnects_and_not_shown_where_http_keeps(self):
+        """`resumed` follows one rule (docs/MEASUREMENT.md "Resumed"): a wamp_transfer workload
+        over wss reconnects for every transfer, so the worker counts its handshakes and those
+        the router resumed (each connection's first has no session to offer), and 0 without
+        tls_resumption is a count; an http1 workload that keeps its connections has handshakes
+        only at its start: `-` in RESULT, null in JSON."""
+        directory = tempfile.mkdtemp(prefix="benchgate-router-wamp-resume-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
+        path = write_scenario(directory, "s.toml", """
+name = "router_tls_resumed_rule"
+[router]
+tls = true
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "transfer_resuming"
+protocol = "wamp_transfer"
+transfer_bytes = "4KiB"
+chunk_bytes = "1KiB"
+connections = 2
+tls = true
+tls_resumption = true
+[[workloads]]
+name = "transfer_full"
+protocol = "wamp_transfer"
+transfer_bytes = "4KiB"
+chunk_bytes = "1KiB"
+connections = 2
+tls = true
+[[workloads]]
+name = "http_kept"
+target = "/bench/hello"
+connections = 2
+rate = 100
+tls = true
+tls_resumption = true
+""")
+        out = os.path.join(directory, "out.json")
+        run = Run(["run", path, "--json", out, "--db", os.path.join(directory, "db.sqlite")])
+        run.run(timeout=180)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+        lines = {l["workload"]: l for l in run.result_lines()}
+        report = {w["name"]: w for w in load_json(out)["scenarios"][0]["workloads"]}
+        for name, resumption in (("transfer_resuming", True), ("transfer_full", False)):
+            line, rep = lines[name], report[name]["repetitions"][0]
+            self.assertEqual(line["status"], "ok", run.stdout)
+            self.assertEqual(line["errors"], "0", run.stdout)
+            setup = rep["connection_setup"]
+            # A session per transfer, each a TLS handshake (the first of each connection is
+            # its check that the router is there).
+            self.assertGreater(setup["handshakes"], rep["operations"], name)
+            expected = setup["handshakes"] - 2 if resumption else 0
+            self.assertEqual(setup["resumed"], expected, name)
+            self.assertEqual(line["resumed"], str(expected), name)
+            routed = sum(v for k, v in rep["router"]["counters"].items()
+                         if k.startswith("tls_resumed{"))
+            if resumption:
+                self.assertGreater(routed, 0, name)
+            else:
+                self.assertEqual(routed, 0, name)
+        kept, rep = lines["http_kept"], report["http_kept"]["repetitions"][0]
+        self.assertEqual(kept["status"], "ok", run.stdout)
+        self.assertEqual(rep["connection_setup"]["handshakes"], 2)
+        self.assertEqual(kept["resumed"], "-")
+        self.assertIsNone(rep["connection_setup"]["resumed"])
+
     def test_session_resumption_over_tls12_and_tls13(self):
         """tls_resumption with new_connection_per_request: each connection's first handshake is
         a full one, every later one resumes the session (TLS 1.2) or ticket (TLS 1.3) the last

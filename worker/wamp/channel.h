@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "worker/engine/error_kind.h"
+#include "worker/engine/thread_state.h"
 #include "worker/engine/thread_stats.h"
 #include "worker/engine/window_result.h"
+#include "worker/http/tls_client.h"
 #include "worker/wamp/codec.h"
 
 namespace benchgate::worker::wamp {
@@ -68,21 +70,30 @@ class Channel {
   virtual void close() = 0;
 };
 
+// A channel's finished TLS handshake on `ssl`, told to `thread` (null: nowhere): the TLS the
+// router chose, and the handshake counted, resumed or not. A WAMP session's setup is timed as a
+// whole (ConnectionSetup::session_setup), so its connections are not counted or timed apart.
+inline void tls_handshake_done(ThreadState* thread, SSL* ssl) {
+  if (thread == nullptr) return;
+  thread->tls = http::negotiated(ssl);
+  ++thread->setup.handshakes;
+  if (http::resumed(ssl)) ++thread->setup.resumed;
+}
+
 // `stats` receives bytes_sent / bytes_received when `count_bytes` (load sessions and
 // subscribers; not the worker's callee, whose traffic mirrors the callers'): every byte written
 // or read once the link is up (after TLS, and after the RawSocket handshake or the WebSocket
 // upgrade), frame headers and control frames included. With TLS, each
-// handshake's outcome (version, cipher, ALPN as the router chose them) goes to `negotiated`
-// when it is not null.
+// handshake's outcome goes to `thread` when it is not null: the version, cipher and ALPN the
+// router chose (ThreadState::tls), and the handshake counted in ThreadState::setup, resumed or
+// not (a workload that reconnects per operation reports them: docs/MEASUREMENT.md "Resumed").
 std::unique_ptr<Channel> make_rawsocket_channel(boost::asio::io_context& io,
                                                 const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes,
-                                                std::optional<NegotiatedTls>* negotiated = nullptr);
+                                                bool count_bytes, ThreadState* thread = nullptr);
 std::unique_ptr<Channel> make_websocket_channel(boost::asio::io_context& io,
                                                 const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes,
-                                                std::optional<NegotiatedTls>* negotiated = nullptr);
+                                                bool count_bytes, ThreadState* thread = nullptr);
 
 }  // namespace benchgate::worker::wamp

@@ -68,13 +68,13 @@ struct Link {
 class RawSocketChannel : public Channel {
  public:
   RawSocketChannel(asio::io_context& io, const ChannelOptions& options, ChannelEvents& events,
-                   ThreadStats& stats, bool count_bytes, std::optional<NegotiatedTls>* negotiated)
+                   ThreadStats& stats, bool count_bytes, ThreadState* thread)
       : io_(io),
         options_(options),
         events_(events),
         stats_(stats),
         count_bytes_(count_bytes),
-        negotiated_(negotiated),
+        thread_(thread),
         read_buffer_(kInitialReadBytes) {}
 
   void open(OpenDone done) override {
@@ -105,7 +105,7 @@ class RawSocketChannel : public Channel {
                   close();
                   return done(why);
                 }
-                if (negotiated_) *negotiated_ = http::negotiated(link->tls->native_handle());
+                tls_handshake_done(thread_, link->tls->native_handle());
                 send_handshake(std::move(done));
               });
         });
@@ -268,7 +268,7 @@ class RawSocketChannel : public Channel {
   ChannelEvents& events_;
   ThreadStats& stats_;
   bool count_bytes_;
-  std::optional<NegotiatedTls>* negotiated_;
+  ThreadState* thread_;  // where each TLS handshake is told (null: nowhere)
   std::shared_ptr<Link> link_;
   http::SavedSession saved_session_;
   std::array<uint8_t, 4> handshake_{};
@@ -286,9 +286,8 @@ class RawSocketChannel : public Channel {
 
 std::unique_ptr<Channel> make_rawsocket_channel(asio::io_context& io, const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes,
-                                                std::optional<NegotiatedTls>* negotiated) {
-  return std::make_unique<RawSocketChannel>(io, options, events, stats, count_bytes, negotiated);
+                                                bool count_bytes, ThreadState* thread) {
+  return std::make_unique<RawSocketChannel>(io, options, events, stats, count_bytes, thread);
 }
 
 }  // namespace benchgate::worker::wamp

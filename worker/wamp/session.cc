@@ -10,11 +10,9 @@ Session::Session(boost::asio::io_context& io, ThreadState& thread, const WampPla
                  bool count_bytes)
     : thread_(thread), plan_(plan), join_(join), auth_(plan.spec.auth) {
   if (plan.spec.transport == WampRequestSpec::Transport::kRawSocket) {
-    channel_ =
-        make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread.tls);
+    channel_ = make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread);
   } else {
-    channel_ =
-        make_websocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread.tls);
+    channel_ = make_websocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread);
   }
 }
 

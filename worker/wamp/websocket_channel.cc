@@ -150,13 +150,13 @@ template <bool kTls>
 class WebSocketChannel : public Channel {
  public:
   WebSocketChannel(asio::io_context& io, const ChannelOptions& options, ChannelEvents& events,
-                   ThreadStats& stats, bool count_bytes, std::optional<NegotiatedTls>* negotiated)
+                   ThreadStats& stats, bool count_bytes, ThreadState* thread)
       : io_(io),
         options_(options),
         events_(events),
         stats_(stats),
         count_bytes_(count_bytes),
-        negotiated_(negotiated),
+        thread_(thread),
         rng_((uint64_t{std::random_device{}()} << 32) | std::random_device{}()) {}
 
   void open(OpenDone done) override {
@@ -188,7 +188,7 @@ class WebSocketChannel : public Channel {
                     close();
                     return done(why);
                   }
-                  if (negotiated_) *negotiated_ = http::negotiated(link->stream().native_handle());
+                  tls_handshake_done(thread_, link->stream().native_handle());
                   upgrade(link, std::move(done));
                 });
           } else {
@@ -586,7 +586,7 @@ class WebSocketChannel : public Channel {
   ChannelEvents& events_;
   ThreadStats& stats_;
   bool count_bytes_;
-  std::optional<NegotiatedTls>* negotiated_;
+  ThreadState* thread_;  // where each TLS handshake is told (null: nowhere)
   std::shared_ptr<Link<kTls>> link_;
   http::SavedSession saved_session_;
   SendQueue queue_;
@@ -600,14 +600,12 @@ class WebSocketChannel : public Channel {
 
 std::unique_ptr<Channel> make_websocket_channel(asio::io_context& io, const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
-                                                bool count_bytes,
-                                                std::optional<NegotiatedTls>* negotiated) {
+                                                bool count_bytes, ThreadState* thread) {
   if (options.tls) {
     return std::make_unique<WebSocketChannel<true>>(io, options, events, stats, count_bytes,
-                                                    negotiated);
+                                                    thread);
   }
-  return std::make_unique<WebSocketChannel<false>>(io, options, events, stats, count_bytes,
-                                                   negotiated);
+  return std::make_unique<WebSocketChannel<false>>(io, options, events, stats, count_bytes, thread);
 }
 
 }  // namespace benchgate::worker::wamp

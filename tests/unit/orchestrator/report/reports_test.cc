@@ -518,6 +518,66 @@ TEST(WorkloadTable, TlsStreamsSetupAndHandshakesHaveLinesOfTheirOwn) {
   EXPECT_EQ(plain_table.find("handshakes:"), std::string::npos) << plain_table;
 }
 
+// `resumed` is a count, 0 included, where the workload reconnects per operation over TLS
+// (new_connection_per_request, wamp_transfer, wamp_rpc with session_per_operation), and "-"
+// (RESULT), null (JSON), no line (terminal) where it keeps its connections: their handshakes
+// happen at the start only, and a 0 there says nothing about resumption.
+TEST(ResultLine, ResumedIsACountOnlyWhereTheWorkloadReconnectsOverTls) {
+  auto with_tls = [](results::WorkloadResult w, uint64_t handshakes, uint64_t resumed) {
+    w.spec.tls.enabled = true;
+    auto& rep = w.repetitions.front();
+    rep.tls = results::NegotiatedTls{"TLSv1.3", "TLS_AES_128_GCM_SHA256", "http/1.1"};
+    rep.setup.emplace();
+    rep.setup->connections = handshakes;
+    rep.setup->handshakes = handshakes;
+    rep.setup->resumed = resumed;
+    rep.setup->tls_handshake.record(400'000);
+    return w;
+  };
+  const auto resumed_field = [](const results::WorkloadResult& w) {
+    const std::string line = result_line("s", w, "-");
+    const size_t at = line.find("|resumed=");
+    return line.substr(at + 9, line.find('|', at + 1) - at - 9);
+  };
+
+  // HTTP/1.1 over TLS that keeps its 2 connections: 2 handshakes, none resumed, not asked.
+  const results::WorkloadResult kept = with_tls(saturated_workload(), 2, 0);
+  EXPECT_EQ(resumed_field(kept), "-");
+  EXPECT_TRUE(workload_json(kept)["repetitions"][0]["connection_setup"]["resumed"].is_null());
+  EXPECT_EQ(workload_json(kept)["repetitions"][0]["connection_setup"]["handshakes"], 2);
+  EXPECT_EQ(workload_table(kept).find("resumed"), std::string::npos) << workload_table(kept);
+
+  // A new connection per request without tls_resumption: 0 of 500 is a count.
+  results::WorkloadResult per_request = with_tls(saturated_workload(), 500, 0);
+  per_request.spec.new_connection_per_request = true;
+  EXPECT_EQ(resumed_field(per_request), "0");
+  EXPECT_EQ(workload_json(per_request)["repetitions"][0]["connection_setup"]["resumed"], 0);
+
+  // wamp_transfer and wamp_rpc with a session per call, over TLS: 12 of 14 resumed (a WAMP
+  // workload counts its handshakes, its connections are timed only as whole sessions).
+  results::WorkloadResult transfer = with_tls(saturated_workload(), 14, 12);
+  transfer.spec.protocol = scenario::Protocol::kWampTransfer;
+  transfer.repetitions.front().setup->connections = 0;
+  EXPECT_EQ(resumed_field(transfer), "12");
+  EXPECT_EQ(workload_json(transfer)["repetitions"][0]["connection_setup"]["resumed"], 12);
+  EXPECT_NE(workload_table(transfer).find("  resumed: 12 of 14 TLS handshakes\n"),
+            std::string::npos)
+      << workload_table(transfer);
+  results::WorkloadResult rpc = with_tls(saturated_workload(), 14, 0);
+  rpc.spec.protocol = scenario::Protocol::kWampRpc;
+  rpc.repetitions.front().setup->connections = 0;
+  EXPECT_EQ(resumed_field(rpc), "-");  // sessions kept
+  rpc.spec.wamp.session_per_operation = true;
+  EXPECT_EQ(resumed_field(rpc), "0");
+  EXPECT_NE(workload_table(rpc).find("  resumed: 0 of 14 TLS handshakes\n"), std::string::npos)
+      << workload_table(rpc);
+
+  // Cleartext: no handshake, nothing to count.
+  results::WorkloadResult cleartext = saturated_workload();
+  cleartext.spec.new_connection_per_request = true;
+  EXPECT_EQ(resumed_field(cleartext), "-");
+}
+
 // A WAMP workload's session line writes its latencies as the HTTP connection line beside it
 // does ("7.05ms", not "7049.2 us").
 TEST(WorkloadTable, TheWampSessionLineWritesLatenciesAsTheConnectionLineDoes) {
