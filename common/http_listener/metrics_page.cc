@@ -3,6 +3,8 @@
 
 #include <prometheus/text_serializer.h>
 
+#include <string>
+
 namespace benchgate::http_listener {
 
 Answer metrics_page(const Request& request, const CollectFamilies& collect) {
@@ -11,7 +13,9 @@ Answer metrics_page(const Request& request, const CollectFamilies& collect) {
   if (request.method != "GET" && request.method != "HEAD") {
     return {405, {text, {"Allow", "GET, HEAD"}}, "Method Not Allowed: only GET and HEAD\n"};
   }
-  return {200, {text}, prometheus::TextSerializer().Serialize(collect())};
+  return {200,
+          {{"Content-Type", std::string(kExpositionContentType)}},
+          prometheus::TextSerializer().Serialize(collect())};
 }
 
 }  // namespace benchgate::http_listener

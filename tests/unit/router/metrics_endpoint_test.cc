@@ -72,7 +72,8 @@ TEST(RouterMetricsEndpoint, ServesTheSnapshotsFamiliesAndNoneOfItsOwn) {
   const std::string answer = answer_within(fd, 30);
   ::close(fd);
   EXPECT_TRUE(answer.starts_with("HTTP/1.1 200 OK\r\n")) << answer;
-  EXPECT_NE(answer.find("Content-Type: text/plain; charset=utf-8\r\n"), std::string::npos);
+  EXPECT_NE(answer.find("Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"),
+            std::string::npos);
   EXPECT_NE(answer.find("\nbenchgate_router_http_connections_accepted_total 7\n"),
             std::string::npos)
       << answer;
