@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "orchestrator/scenario/scenario_loader.h"
@@ -86,8 +87,19 @@ results::Repetition repetition(const store::StoredRepetition& s) {
     }
   }
   r.worker_cpu_wait_share = s.worker_cpu_wait_share;
-  // Only the largest skew is stored: it is what max_start_skew_ns() answers.
-  if (s.start_skew_ns) r.worker_start_skew_ns = {*s.start_skew_ns};
+  // Each worker's start skew, from its row (worker_windows.start_skew_ns, schema version 15),
+  // the list the live run gives: every worker's in the order of its rows, or none unless every
+  // worker reported its start (engine/start_sync.h). A run stored before kept the largest alone
+  // (repetitions.start_skew_ns): no list, which one entry would pass for, and the largest for
+  // max_start_skew_ns() to answer.
+  const bool every_start =
+      !s.workers.empty() && std::all_of(s.workers.begin(), s.workers.end(),
+                                        [](const auto& w) { return w.start_skew_ns.has_value(); });
+  if (every_start) {
+    for (const auto& w : s.workers) r.worker_start_skew_ns.push_back(*w.start_skew_ns);
+  } else {
+    r.stored_max_start_skew_ns = s.start_skew_ns;
+  }
   r.latency_clamped = s.latency_clamped;
   r.stopped = s.stopped;
   r.flags = s.flags;

@@ -64,7 +64,7 @@ std::optional<double> Repetition::payload_bytes_per_second() const {
 }
 
 std::optional<int64_t> Repetition::max_start_skew_ns() const {
-  if (worker_start_skew_ns.empty()) return std::nullopt;
+  if (worker_start_skew_ns.empty()) return stored_max_start_skew_ns;
   int64_t max = 0;
   for (int64_t skew : worker_start_skew_ns) {
     if (std::abs(skew) > std::abs(max)) max = skew;

@@ -152,9 +152,13 @@ struct Repetition {
   double worker_cpu_utilization = 0;
   // The load thread that waited longest for a CPU: run delay / window; nullopt: not measured.
   std::optional<double> worker_cpu_wait_share;
-  // Per worker: the instant it started sending minus the shared start instant (ns); empty
-  // when no worker reported its start.
+  // Per worker, in the order of `workers`: the instant it started sending minus the shared
+  // start instant (ns); empty unless every worker reported its start.
   std::vector<int64_t> worker_start_skew_ns;
+  // A run stored before each worker's skew was (SQLite schema version 15) kept only the
+  // largest: it, which max_start_skew_ns() answers while worker_start_skew_ns is empty. Never
+  // set by a live run.
+  std::optional<int64_t> stored_max_start_skew_ns;
   // From the earliest to the latest of the shared start and every worker's achieved start;
   // absent unless every worker reported its start. Past the workload's max_start_skew it
   // flags `start_skew`.
@@ -206,7 +210,8 @@ struct Repetition {
   // Payload bytes of the successes inside the window per second of the window; nullopt when
   // not measured.
   std::optional<double> payload_bytes_per_second() const;
-  // The largest start skew of any worker (by magnitude); nullopt when none was reported.
+  // The largest start skew of any worker (by magnitude); nullopt when none was reported (of a
+  // run stored before schema version 15: stored_max_start_skew_ns).
   std::optional<int64_t> max_start_skew_ns() const;
   // A latency percentile (100 = max) of this window: from the histogram, or from the tool
   // when it printed exactly this figure; nothing when it was not measured.

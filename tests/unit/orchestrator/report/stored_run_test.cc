@@ -8,6 +8,7 @@
 
 #include "common/units/units.h"
 #include "orchestrator/report/html_report.h"
+#include "orchestrator/report/json_report.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/store/store.h"
 #include "tests/unit/orchestrator/store/store_test_support.h"
@@ -208,6 +209,61 @@ TEST_F(StoredRun, APairedGatesAgainstVariantIsNoBaselineToDraw) {
   ASSERT_TRUE(drawn.ok()) << drawn.message();
   EXPECT_EQ(drawn->baseline, "old");
   EXPECT_EQ(drawn->spectra.count({"hello", "old"}), 1u);
+}
+
+// worker_start_skew_ns holds each worker's start skew in the order of the repetition's
+// workers rows (docs/MEASUREMENT.md "Worker CPU and start"): read back from the store it is
+// the same list, from each worker's row (worker_windows.start_skew_ns), not the largest skew
+// alone; none when a worker did not report its start, as the live run gives none; and after
+// worker 0 is lost (on_worker_loss = "continue"), worker 1's alone.
+TEST_F(StoredRun, EveryWorkersStartSkewIsReadBackNotTheLargestAlone) {
+  results::WorkloadResult live = sampled_workload();
+  live.repetitions.push_back(live.repetitions.back());
+  live.repetitions.back().index = 2;
+  auto shares = [](std::vector<std::pair<uint32_t, std::optional<int64_t>>> skews) {
+    std::vector<results::WorkerShare> out;
+    for (auto [worker, skew] : skews) {
+      results::WorkerShare share;
+      share.worker = worker;
+      share.operations = share.successes = 1000;
+      share.start_skew_ns = skew;
+      out.push_back(share);
+    }
+    return out;
+  };
+  live.repetitions[0].workers = shares({{0, 120'000}, {1, -30'000}, {2, 45'000}});
+  live.repetitions[0].worker_start_skew_ns = {120'000, -30'000, 45'000};
+  live.repetitions[1].workers = shares({{0, 120'000}, {1, std::nullopt}, {2, 45'000}});
+  live.repetitions[1].worker_start_skew_ns = {};  // a worker did not report its start
+  live.repetitions[2].workers = shares({{1, -2'000'000}});
+  live.repetitions[2].worker_start_skew_ns = {-2'000'000};
+  const engine::ScenarioResult restored = stored_and_read(live);
+  ASSERT_EQ(restored.workloads.size(), 1u);
+  const results::WorkloadResult& w = restored.workloads[0];
+  ASSERT_EQ(w.repetitions.size(), 3u);
+  const nlohmann::json stored = workload_json(w)["repetitions"];
+  const nlohmann::json measured = workload_json(live)["repetitions"];
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(w.repetitions[i].worker_start_skew_ns, live.repetitions[i].worker_start_skew_ns) << i;
+    EXPECT_EQ(w.repetitions[i].max_start_skew_ns(), live.repetitions[i].max_start_skew_ns()) << i;
+    EXPECT_EQ(stored[i]["worker_start_skew_ns"], measured[i]["worker_start_skew_ns"]) << i;
+  }
+  EXPECT_EQ(stored[0]["worker_start_skew_ns"], nlohmann::json({120'000, -30'000, 45'000}));
+}
+
+// A run stored before each worker's start skew was (schema version 15) kept the largest alone
+// (repetitions.start_skew_ns): read back, the list is none (null in JSON), not a one-entry list
+// that reads as every worker's, and the largest is still what the terminal prints.
+TEST_F(StoredRun, TheLargestStartSkewAloneIsNoListOfEveryWorkers) {
+  results::WorkloadResult live = sampled_workload();
+  live.repetitions[0].worker_start_skew_ns = {200'000, -1'500'000};  // no workers rows kept
+  const engine::ScenarioResult restored = stored_and_read(live);
+  ASSERT_EQ(restored.workloads.size(), 1u);
+  const results::Repetition& rep = restored.workloads[0].repetitions[0];
+  EXPECT_TRUE(rep.worker_start_skew_ns.empty());
+  EXPECT_EQ(rep.max_start_skew_ns(), -1'500'000);
+  EXPECT_TRUE(
+      workload_json(restored.workloads[0])["repetitions"][0]["worker_start_skew_ns"].is_null());
 }
 
 // Each stored workload status reads back as itself, so the HTML report of a run interrupted
