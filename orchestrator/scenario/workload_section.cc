@@ -446,6 +446,12 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
       diag.error(r.value_location("procedure"),
                  "callee = \"worker\" needs a procedure other than bench.echo: the router "
                  "serves bench.echo itself and refuses to register it");
+    } else if (wamp.procedure.starts_with("wamp.")) {
+      // router/README.md: URIs under wamp. cannot be registered (wamp.error.invalid_uri).
+      diag.error(r.value_location("procedure"),
+                 "callee = \"worker\" needs a procedure outside wamp.: the router refuses to "
+                 "register URIs under wamp. (wamp.error.invalid_uri), got \"" +
+                     shown_text(wamp.procedure) + "\"");
     }
   }
   // Recorded as fields, so that a check across them leaves an invalid one (and its default) alone.

@@ -21,7 +21,7 @@ class JoinCategory : public boost::system::error_category {
       case JoinError::kAborted:
         return "the router answered with ABORT while the WAMP session was set up";
       case JoinError::kRegisterRefused:
-        return "REGISTER of the procedure was refused (already registered by another session?)";
+        return "REGISTER of the procedure was refused";
       case JoinError::kSubscribeRefused:
         return "SUBSCRIBE to the topic was refused";
       case JoinError::kUnexpectedMessage:
@@ -62,6 +62,17 @@ std::string abort_refusal(const Json& abort) {
     if (message != abort[1].end() && message->is_string()) {
       out += ": " + shown_peer_text(message->get_ref<const std::string&>());
     }
+  }
+  return out;
+}
+
+std::string error_refusal(const Json& error, std::string_view request) {
+  std::string out = "the router refused " + std::string(request) + ": ERROR";
+  if (error.size() > 4 && error[4].is_string()) {
+    out += " " + shown_peer_text(error[4].get_ref<const std::string&>());
+  }
+  if (error.size() > 5 && error[5].is_array() && !error[5].empty() && error[5][0].is_string()) {
+    out += ": " + shown_peer_text(error[5][0].get_ref<const std::string&>());
   }
   return out;
 }

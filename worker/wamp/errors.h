@@ -13,9 +13,10 @@ namespace benchgate::worker::wamp {
 enum class JoinError {
   kRawSocketRefused = 1,  // the RawSocket handshake was refused or malformed
   kNoSubprotocol,         // the WebSocket upgrade did not select the WAMP subprotocol
-  kAborted,               // the router answered HELLO (or a later step) with ABORT
-  kRegisterRefused,       // REGISTER answered with ERROR (procedure_already_exists, ...)
-  kSubscribeRefused,      // SUBSCRIBE answered with ERROR
+  kAborted,               // the router answered HELLO (or a later step) with ABORT (the
+                          // refusal quotes its reason and message)
+  kRegisterRefused,       // REGISTER answered with ERROR (the refusal quotes its URI)
+  kSubscribeRefused,      // SUBSCRIBE answered with ERROR (likewise)
   kUnexpectedMessage,     // something else than the step's answer, or undecodable bytes
   kClosed,                // the transport closed during the setup
   // a CHALLENGE for another method than the workload's auth, or parameters it cannot use
@@ -32,6 +33,10 @@ const boost::system::error_category& join_category();
 // kShownPeerBytes bytes ("..." then) and escaped as shown_text() does (common/util/
 // shown_text.h), so that they can neither forge nor colour a line, nor run on unbounded.
 std::string abort_refusal(const Json& abort);
+// [ERROR, REQUEST.Type, Request, Details, Error, Arguments] answering the join's REGISTER or
+// SUBSCRIBE, `request` naming it ("REGISTER of the procedure 'P'"): "the router refused
+// REQUEST: ERROR URI", then ": MESSAGE" where Arguments[0] is a string.
+std::string error_refusal(const Json& error, std::string_view request);
 // The peer's text `text` as the refusals quote it.
 std::string shown_peer_text(std::string_view text);
 inline constexpr size_t kShownPeerBytes = 200;

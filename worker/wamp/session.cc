@@ -1,6 +1,7 @@
 #include "worker/wamp/session.h"
 
 #include "common/time/clock.h"
+#include "common/util/shown_text.h"
 #include "worker/wamp/errors.h"
 #include "worker/wamp/message_type.h"
 
@@ -75,6 +76,10 @@ void Session::on_join_message(uint64_t type) {
       refusal_ = abort_refusal(message_);
       return join_finished(make_error_code(JoinError::kAborted));
     case code(MessageType::kError):
+      refusal_ = error_refusal(
+          message_, join_ == Join::kRegister
+                        ? "REGISTER of the procedure '" + shown_text(plan_.spec.procedure) + "'"
+                        : "SUBSCRIBE to the topic '" + shown_text(plan_.spec.topic) + "'");
       return join_finished(make_error_code(
           join_ == Join::kRegister ? JoinError::kRegisterRefused : JoinError::kSubscribeRefused));
     default:

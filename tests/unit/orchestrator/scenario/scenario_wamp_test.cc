@@ -43,6 +43,28 @@ TEST(ScenarioWamp, WorkerCalleeGetsAProcedureTheRouterLetsItRegister) {
   EXPECT_EQ(r.scenario->workloads.at(0).wamp.procedure, "bench.worker.echo");
 }
 
+// The router registers no procedure under "wamp." (router/README.md) and serves bench.echo
+// itself: a worker callee's procedure of either kind is refused where it is written (before:
+// "wamp.my.proc" was accepted, and every callee's REGISTER failed when the run started). A call
+// to the router's own wamp. procedures is no registration.
+TEST(ScenarioWamp, WorkerCalleeRefusesAProcedureTheRouterWillNotRegister) {
+  const std::string head = "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"callee = \"worker\"\nprocedure = \"wamp.my.proc\"\n",
+       "s.toml:6:13: error: callee = \"worker\" needs a procedure outside wamp.: the router "
+       "refuses to register URIs under wamp. (wamp.error.invalid_uri), got \"wamp.my.proc\""},
+      {"callee = \"worker\"\nprocedure = \"bench.echo\"\n",
+       "s.toml:6:13: error: callee = \"worker\" needs a procedure other than bench.echo"},
+  };
+  for (const auto& [text, expected] : cases) {
+    LoadResult r = load_hermetic(head + text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_NE(diagnostics_text(r).find(expected), std::string::npos) << text << diagnostics_text(r);
+  }
+  LoadResult r = load_hermetic(head + "procedure = \"wamp.session.count\"\n");
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+}
+
 TEST(ScenarioWamp, PubSubWorkloadNeedsNoConnectionsForItsThreads) {
   LoadResult r = load_hermetic(
       "name = \"s\"\n[defaults]\nthreads = 2\n[[workloads]]\nname = \"w\"\n"
