@@ -22,6 +22,22 @@ std::string string_at(const Json& object, const char* key) {
   return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
+// The method slot a refusal at HELLO before any method is picked is counted under: the first
+// of HELLO.Details.authmethods that the router knows (ticket, wampcra, wamp-scram or scram,
+// cryptosign), else anonymous (no authmethods, or none the router knows).
+int offered_method_slot(const Json& details) {
+  if (!details.is_object()) return kAnonymousSlot;
+  const auto methods = details.find("authmethods");
+  if (methods == details.end() || !methods->is_array()) return kAnonymousSlot;
+  for (const Json& offered : *methods) {
+    if (!offered.is_string()) continue;
+    if (const auto method = bauth::method_from_name(offered.get<std::string>())) {
+      return static_cast<int>(*method);
+    }
+  }
+  return kAnonymousSlot;
+}
+
 // AUTHENTICATE.Signature as text: a string, or (Autobahn sends its SCRAM proof as bytes) a
 // binary value holding the text.
 std::string signature_text(const Json& signature) {
@@ -236,7 +252,7 @@ Step Handshake::hello(const std::string& realm, const Json& details, uint64_t se
   }
   const RealmAuth* realm_auth = config_->realm(realm);
   if (realm_auth == nullptr) {
-    return refuse(FailReason::no_such_realm, kAnonymousSlot,
+    return refuse(FailReason::no_such_realm, offered_method_slot(details),
                   "the realm '" + realm + "' is not in the router's auth config");
   }
   realm_ = realm;

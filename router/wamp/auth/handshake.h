@@ -36,7 +36,8 @@ using Json = nlohmann::json;
 // ABORT reason of its own: a reason tells a reader of the counters what it told the client, no
 // more (whether an authid exists is not one of them).
 enum class FailReason : uint8_t {
-  // wamp.error.no_such_realm: the realm is not in --auth-config.
+  // wamp.error.no_such_realm: the realm is not in --auth-config. Counted under the first method
+  // HELLO offered that the router knows (ticket, wampcra, scram, cryptosign), else anonymous.
   no_such_realm = 0,
   // wamp.error.no_auth_method: none of HELLO's authmethods is one the router can challenge in
   // the realm (no method it knows, or WAMP-CRA alone in a realm without a WAMP-CRA principal),

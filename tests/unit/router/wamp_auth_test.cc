@@ -780,6 +780,18 @@ TEST(WampAuthHandshake, RefusalsBeforeAnyChallenge) {
   Step step = handshake.hello("elsewhere", hello("ticket", "tom"), 1);
   EXPECT_EQ(step.reason, "wamp.error.no_such_realm");
   EXPECT_EQ(step.fail, FailReason::no_such_realm);
+  EXPECT_EQ(step.method_slot, static_cast<int>(Method::ticket));
+  // A realm not in the file is counted under the first method offered that the router knows
+  // (it was always anonymous's), anonymous when none is.
+  Json offered = hello("wampcra", "cr");
+  EXPECT_EQ(handshake.hello("elsewhere", offered, 1).method_slot,
+            static_cast<int>(Method::wampcra));
+  offered["authmethods"] = Json::array({"anonymous", 7, "wamp-scram", "ticket"});
+  EXPECT_EQ(handshake.hello("elsewhere", offered, 1).method_slot, static_cast<int>(Method::scram));
+  offered["authmethods"] = Json::array({"anonymous", "x-unknown"});
+  EXPECT_EQ(handshake.hello("elsewhere", offered, 1).method_slot, kAnonymousSlot);
+  EXPECT_EQ(handshake.hello("elsewhere", Json{{"roles", Json::object()}}, 1).method_slot,
+            kAnonymousSlot);
   step = handshake.hello("bench", Json{{"roles", Json::object()}}, 1);  // anonymous
   EXPECT_EQ(step.reason, "wamp.error.no_auth_method");
   EXPECT_EQ(step.method_slot, kAnonymousSlot);

@@ -8,6 +8,7 @@
 
 #include "router/control/metrics_proto.h"
 #include "router/wamp/auth/auth_config.h"
+#include "router/wamp/auth/handshake.h"
 #include "wamp_test_client.h"
 
 namespace benchgate::router::wamp {
@@ -433,6 +434,55 @@ secret = "tom-ticket"
   ASSERT_EQ(next.read()[0], 4);
   next.send(Json::array({5, "tom-ticket", Json::object()}));
   EXPECT_EQ(next.read()[0], 2) << "WELCOME";
+}
+
+// A HELLO for a realm not in --auth-config is counted under the method it offered (the first
+// the router knows), not as anonymous's: it was anonymous's whatever the client offered.
+TEST_F(WampSessionTest, ARefusedRealmIsCountedUnderTheMethodOffered) {
+  server_.reset();
+  auto auth = auth::parse_auth_config(R"([[realm]]
+name = "bench"
+[[realm.role]]
+name = "caller"
+[[realm.principal]]
+authid = "tom"
+role = "caller"
+method = "ticket"
+secret = "tom-ticket"
+)",
+                                      "auth.toml");
+  ASSERT_TRUE(auth.ok()) << auth.message();
+  WampOptions options;
+  options.auth = *auth;
+  start(options);
+  const Json offers[] = {Json::array({"wampcra"}), Json::array({"x-unknown", "wampcra"}),
+                         Json::array({"ticket", "wampcra"}), Json::array({"anonymous"}), nullptr};
+  for (const Json& methods : offers) {
+    RawSocketTestClient client(port(), kJson);
+    Json details = {{"roles", {{"caller", Json::object()}}}, {"authid", "tom"}};
+    if (!methods.is_null()) details["authmethods"] = methods;
+    client.send(Json::array({1, "nowhere", details}));
+    const Json abort = client.read();
+    ASSERT_TRUE(abort.is_array()) << methods;
+    EXPECT_EQ(abort[0], 3) << methods;
+    EXPECT_EQ(abort[2], "wamp.error.no_such_realm") << methods;
+  }
+  const auto s = wait_for_wamp(*server_, [](const auto& m) {
+    uint64_t refused = 0;
+    for (const auto& by_reason : m.wamp.auth_refused) {
+      for (const uint64_t n : by_reason) refused += n;
+    }
+    return refused == 5;
+  });
+  const auto refused = [&s](int slot) {
+    return s.wamp.auth_refused[static_cast<size_t>(slot)]
+                              [static_cast<size_t>(auth::FailReason::no_such_realm)];
+  };
+  EXPECT_EQ(refused(static_cast<int>(benchgate::auth::Method::wampcra)), 2u);
+  EXPECT_EQ(refused(static_cast<int>(benchgate::auth::Method::ticket)), 1u);
+  EXPECT_EQ(refused(auth::kAnonymousSlot), 2u) << "anonymous offered, or no authmethods";
+  EXPECT_EQ(refused(static_cast<int>(benchgate::auth::Method::scram)), 0u);
+  EXPECT_EQ(refused(static_cast<int>(benchgate::auth::Method::cryptosign)), 0u);
 }
 
 TEST_F(WampSessionTest, GetMetricsCarriesTheWampCountersAndGauges) {
