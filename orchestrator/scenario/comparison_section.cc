@@ -4,14 +4,16 @@
 // comparing workers).
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "common/net/bind_trial.h"
+#include "common/net/host_port.h"
 #include "common/util/shown_text.h"
 #include "common/workload/decimal_text.h"
+#include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/sections.h"
 #include "orchestrator/scenario/suggest.h"
 #include "orchestrator/scenario/worker_impls_section.h"
@@ -82,42 +84,67 @@ RefusedRouters read_routers(TableReader& top, Scenario& scenario) {
   return refused;
 }
 
-// Two `command` variants listening on one address (a `${port:NAME}` written in both, or one
-// port written twice): every compared router is started before the first workload, so the
-// second would be refused at run time as if another program listened there, when it is its
-// fellow variant. Reported at the second's key, naming the first and where it is written.
+// Two `command` variants listening on one port of one address: every compared router is
+// started before the first workload, so the second would be refused at run time as if another
+// program listened there, when it is its fellow variant. An address is compared by what it
+// resolves to (net::hosts_share_an_address: "localhost" and "127.0.0.1" are one, a wildcard
+// takes the port of every address it covers), not as written. A variant's `metrics` endpoint
+// counts against another's address keys: the command listens on those, and whatever serves the
+// endpoint holds that port too (the orchestrator only connects to either). Two variants' metrics
+// may be one endpoint (a machine-wide exporter both scrape); one variant may serve every
+// endpoint of its own on one port. Reported at the second's key, naming the first and where it
+// is written.
 void refuse_shared_addresses(Diagnostics& diag, const Scenario& scenario,
                              const std::vector<std::string>& names) {
   struct Listener {
     std::string variant;
     std::string key;
+    std::string value;  // as interpolated
+    std::string host;
+    uint16_t port = 0;
+    bool metrics = false;
   };
-  std::map<std::string, Listener> listening;  // by address, as interpolated
+  std::vector<Listener> earlier;  // of the variants before this one
   std::set<std::string> seen;
   for (const std::string& name : names) {
     auto found = scenario.routers.find(name);
     if (found == scenario.routers.end() || !seen.insert(name).second) continue;
     const RouterConfig& router = found->second;
     if (router.impl != RouterImpl::kCommand) continue;
-    std::set<std::string> own;  // one variant may serve two transports on one port
+    std::vector<Listener> own;
     for (const auto& [key, value] :
          {std::pair<std::string, const std::string*>{"address", &router.address},
           {"rawsocket_address", &router.rawsocket_address},
           {"websocket_address", &router.websocket_address}}) {
-      if (value->empty() || !own.insert(*value).second) continue;
-      auto [it, inserted] = listening.try_emplace(*value, Listener{name, key});
-      if (inserted) continue;
-      const Listener& first = it->second;
-      const Location there = scenario.routers.at(first.variant).at(first.key);
-      diag.error(router.at(key),
-                 "[routers." + shown_text(name) + "] " + key + " '" + shown_text(*value) +
-                     "' is also [routers." + shown_text(first.variant) + "] " + first.key + " (" +
-                     there.file + ":" + std::to_string(there.line) + ":" +
-                     std::to_string(there.column) +
-                     "): every compared router is started before the first workload, so two "
-                     "commands cannot both listen there; give each variant its own "
-                     "${port:NAME}");
+      const net::HostPortSplit split = net::split_host_port(*value, net::kDialMinPort);
+      if (split.ok()) own.push_back({name, key, *value, split.host, split.port, false});
     }
+    if (auto url = parse_http_url(router.metrics); !router.metrics.empty() && url) {
+      own.push_back({name, "metrics", router.metrics, url->host, url->port, true});
+    }
+    std::set<std::string> reported;  // one error a value: address and websocket_address alike
+    for (const Listener& second : own) {
+      for (const Listener& first : earlier) {
+        if ((first.metrics && second.metrics) || first.port != second.port ||
+            !net::hosts_share_an_address(first.host, second.host)) {
+          continue;
+        }
+        if (!reported.insert(second.value).second) break;
+        const Location there = scenario.routers.at(first.variant).at(first.key);
+        diag.error(
+            router.at(second.key),
+            "[routers." + shown_text(name) + "] " + second.key + " '" + shown_text(second.value) +
+                "' " + (first.value == second.value ? "is also" : "takes the port of") +
+                " [routers." + shown_text(first.variant) + "] " + first.key +
+                (first.value == second.value ? "" : " '" + shown_text(first.value) + "'") + " (" +
+                there.file + ":" + std::to_string(there.line) + ":" + std::to_string(there.column) +
+                "): every compared router is started before the first workload, so two "
+                "commands cannot both listen there; give each variant its own "
+                "${port:NAME}");
+        break;
+      }
+    }
+    earlier.insert(earlier.end(), own.begin(), own.end());
   }
 }
 
