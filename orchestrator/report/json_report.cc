@@ -82,10 +82,11 @@ json printed_percentiles(const Figures& figures, const std::string& tool) {
 }
 
 json tool_percentiles(const results::Repetition& rep) {
-  const results::ToolLatency& t = *rep.tool_latency;
-  json out = printed_percentiles(rep, t.tool);
-  out["min_ns"] = figure(t.min_ns);
-  out["stdev_ns"] = figure(t.stdev_ns);
+  json out = printed_percentiles(rep, rep.tool_latency->tool);
+  // Null, as the rest, when the window completed no success (the tool timed failures).
+  const results::ToolLatency* t = rep.tool_latency_of_successes();
+  out["min_ns"] = t ? figure(t->min_ns) : json(nullptr);
+  out["stdev_ns"] = t ? figure(t->stdev_ns) : json(nullptr);
   return out;
 }
 

@@ -72,23 +72,32 @@ std::optional<int64_t> Repetition::max_start_skew_ns() const {
   return max;
 }
 
+bool Repetition::has_latency_to_measure() const { return successes > 0; }
+
+const ToolLatency* Repetition::tool_latency_of_successes() const {
+  // A tool times its failed requests too (h2load does): a window without a success has figures
+  // that are not latency of successes, so none (as WorkloadResult's summary skips it).
+  if (!tool_latency || !has_latency_to_measure()) return nullptr;
+  return &*tool_latency;
+}
+
 std::optional<int64_t> Repetition::latency_at(double percentile) const {
   if (latency.total_count() > 0) {
     return percentile >= 100 ? latency.max() : latency.value_at_percentile(percentile);
   }
-  if (!tool_latency) return std::nullopt;
-  if (percentile >= 100) return tool_latency->max_ns;
+  const ToolLatency* tool = tool_latency_of_successes();
+  if (!tool) return std::nullopt;
+  if (percentile >= 100) return tool->max_ns;
   // Only a percentile the tool printed: interpolating between two printed ones would invent it.
-  auto it = tool_latency->percentiles_ns.find(percentile_key(percentile));
-  if (it == tool_latency->percentiles_ns.end()) return std::nullopt;
+  auto it = tool->percentiles_ns.find(percentile_key(percentile));
+  if (it == tool->percentiles_ns.end()) return std::nullopt;
   return it->second;
 }
 
-bool Repetition::has_latency_to_measure() const { return successes > 0; }
-
 std::optional<double> Repetition::latency_mean() const {
   if (latency.total_count() > 0) return latency.mean();
-  if (tool_latency && tool_latency->mean_ns) return static_cast<double>(*tool_latency->mean_ns);
+  const ToolLatency* tool = tool_latency_of_successes();
+  if (tool && tool->mean_ns) return static_cast<double>(*tool->mean_ns);
   return std::nullopt;
 }
 
@@ -160,7 +169,8 @@ std::optional<int64_t> WorkloadResult::latency_at(double percentile) const {
   std::vector<double> values;
   int64_t max = 0;
   for (const auto& rep : repetitions) {
-    if (!rep.has_latency_to_measure()) continue;  // as metric_values skips it
+    // No success: no figure of its own (latency_at), skipped as metric_values skips it.
+    if (!rep.has_latency_to_measure()) continue;
     auto v = rep.latency_at(percentile);
     if (!v) return std::nullopt;
     values.push_back(static_cast<double>(*v));

@@ -214,13 +214,17 @@ struct Repetition {
   // run stored before schema version 15: stored_max_start_skew_ns).
   std::optional<int64_t> max_start_skew_ns() const;
   // A latency percentile (100 = max) of this window: from the histogram, or from the tool
-  // when it printed exactly this figure; nothing when it was not measured.
+  // when it printed exactly this figure; nothing when it was not measured, nor when the window
+  // completed no success (has_latency_to_measure), whatever a tool printed.
   std::optional<int64_t> latency_at(double percentile) const;
   std::optional<double> latency_mean() const;
   // Whether this window completed a success: latency is of successes only, so a window that
   // completed none (every request answered 500, say) has no latency to measure, which is not
   // "not collected" (metric_values skips it, as the store does, metric_columns.h).
   bool has_latency_to_measure() const;
+  // The tool's printed figures when they stand for latency: nullptr without them, or when the
+  // window completed no success (a tool such as h2load times failed requests too).
+  const ToolLatency* tool_latency_of_successes() const;
   // The system under test's CPU seconds per request in this window: its CPU time over the
   // requests it counted, or over the workers' operations when it counts none (a command);
   // nothing when its CPU was not measured or nothing was served.

@@ -379,6 +379,44 @@ TEST(MetricFigure, ARepetitionWithNoSuccessHasNoLatencyAndTheOthersAreJudged) {
   EXPECT_NE(report::result_line("s", none, "-").find("|p99_us=-|"), std::string::npos);
 }
 
+// A tool's figures of a window that completed no success (h2load times its failed requests too:
+// every request answered 404) are not latency of successes. The repetition's row has none, as
+// the summary row, which skips it, has none: one rule for both (docs/SCENARIOS.md).
+TEST(MetricFigure, AToolsFiguresOfAWindowWithNoSuccessAreNotLatency) {
+  auto all_404 = [](int64_t max_ns) {
+    Repetition r;
+    r.operations = 1000;
+    r.errors = {{"status", 1000}};
+    r.tool_latency = ToolLatency{"h2load 1.52.0", 10'000, 147'000, 5'000, max_ns, {}};
+    return r;
+  };
+  WorkloadResult w;
+  w.spec.name = "nope";
+  w.repetitions = {all_404(5'790'000), all_404(92'650'000)};
+  for (const Repetition& r : w.repetitions) {
+    EXPECT_FALSE(r.latency_at(100)) << *r.latency_at(100);
+    EXPECT_FALSE(r.latency_mean()) << *r.latency_mean();
+    EXPECT_EQ(r.tool_latency_of_successes(), nullptr);
+  }
+  EXPECT_FALSE(w.latency_at(100));
+  EXPECT_FALSE(w.latency_mean());
+  const nlohmann::json reps = report::workload_json(w)["repetitions"];
+  ASSERT_EQ(reps.size(), 2u);
+  for (const auto& r : reps) {
+    EXPECT_TRUE(r["latency"]["max_ns"].is_null()) << r["latency"];
+    EXPECT_TRUE(r["latency"]["mean_ns"].is_null()) << r["latency"];
+    EXPECT_TRUE(r["latency"]["min_ns"].is_null()) << r["latency"];
+    EXPECT_EQ(r["latency"]["tool"], "h2load 1.52.0");
+  }
+
+  // With a success, the same figures are the repetition's, and the summary's max is theirs.
+  w.repetitions[1].successes = 1;
+  EXPECT_FALSE(w.repetitions[0].latency_at(100));
+  EXPECT_EQ(w.repetitions[1].latency_at(100), 92'650'000);
+  EXPECT_EQ(w.repetitions[1].latency_mean(), 147'000.0);
+  EXPECT_EQ(w.latency_at(100), 92'650'000);
+}
+
 // The report's parameters are made of the stored definition's blocks (store/workload_params.h)
 // but keep their own text: an expectation not given is left out, not null, and there is no name.
 TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {
