@@ -2,10 +2,13 @@
 // so `promtool check metrics` has nothing to say.
 #include "router/prometheus/snapshot_families.h"
 
+#include <array>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "router/wamp/auth/handshake.h"
+#include "router/wamp/message_type.h"
 
 namespace benchgate::router::prometheus_export {
 namespace {
@@ -76,6 +79,112 @@ void add_wamp_auth(const metrics::WampCounters& wamp, std::vector<MetricFamily>&
   out.push_back(std::move(welcomed));
   out.push_back(std::move(refused));
   out.push_back(std::move(denied));
+}
+
+// A counter family with one sample per label value: `label` -> `labels[i]`, `values[i]`.
+template <size_t N>
+MetricFamily labelled(const char* name, const char* help, const char* label,
+                      const std::array<std::string_view, N>& labels,
+                      const std::array<uint64_t, N>& values) {
+  MetricFamily f = family(name, help, MetricType::Counter);
+  for (size_t i = 0; i < N; ++i) {
+    ClientMetric m;
+    m.label = {{label, std::string(labels[i])}};
+    m.counter.value = static_cast<double>(values[i]);
+    f.metric.push_back(std::move(m));
+  }
+  return f;
+}
+
+// WAMP traffic: the counters and gauges RouterControl.GetMetrics reports (router/README.md,
+// "Metrics (RouterControl.GetMetrics)"), read from the same snapshot, each counter
+// benchgate_router_ + its GetMetrics name + _total with the same labels, and the same samples:
+// every label value also at zero, but for wamp_messages, only the {type, direction} pairs seen.
+void add_wamp_traffic(const metrics::Snapshot& snapshot, std::vector<MetricFamily>& out) {
+  using metrics::Direction;
+  const metrics::WampCounters& wamp = snapshot.wamp;
+  const std::array<std::string_view, 2> directions = {metrics::direction_label(Direction::in),
+                                                      metrics::direction_label(Direction::out)};
+  const std::array<std::string_view, metrics::kWampTransports> transports = {
+      metrics::transport_label(metrics::WampTransport::websocket),
+      metrics::transport_label(metrics::WampTransport::rawsocket)};
+  const std::array<std::string_view, metrics::kDropReasons> drop_reasons = {
+      metrics::drop_reason_label(metrics::DropReason::slow_consumer),
+      metrics::drop_reason_label(metrics::DropReason::too_large)};
+
+  MetricFamily messages =
+      family("benchgate_router_wamp_messages_total",
+             "WAMP messages by type (INVALID: not decoded or not valid) and direction; only the "
+             "pairs seen",
+             MetricType::Counter);
+  for (int slot = 0; slot < wamp::kMessageSlots; ++slot) {
+    for (const Direction direction : {Direction::in, Direction::out}) {
+      const uint64_t value =
+          wamp.messages[static_cast<size_t>(slot)][static_cast<size_t>(direction)];
+      if (value == 0) continue;
+      ClientMetric m;
+      m.label = {{"direction", std::string(metrics::direction_label(direction))},
+                 {"type", std::string(wamp::message_slot_name(slot))}};
+      m.counter.value = static_cast<double>(value);
+      messages.metric.push_back(std::move(m));
+    }
+  }
+  out.push_back(std::move(messages));
+  out.push_back(labelled("benchgate_router_wamp_bytes_total",
+                         "Bytes of serialized WAMP messages (without WebSocket or RawSocket "
+                         "framing), by direction",
+                         "direction", directions, wamp.bytes));
+  out.push_back(single("benchgate_router_wamp_calls_routed_total",
+                       "WAMP CALLs handed to a callee as INVOCATION, or answered by the router's "
+                       "own procedures (bench.echo, bench.transfer, wamp.session.count)",
+                       MetricType::Counter, static_cast<double>(wamp.calls_routed)));
+  out.push_back(single("benchgate_router_wamp_events_delivered_total",
+                       "WAMP EVENTs queued to subscribers, one per subscriber per publication",
+                       MetricType::Counter, static_cast<double>(wamp.events_delivered)));
+  out.push_back(labelled("benchgate_router_wamp_drops_total",
+                         "WAMP sessions dropped as slow consumers (past --max-queued-bytes), and "
+                         "messages not delivered because the receiving peer does not accept "
+                         "their size, by reason",
+                         "reason", drop_reasons, wamp.drops));
+  out.push_back(labelled("benchgate_router_wamp_connections_total",
+                         "WAMP transport connections accepted, by transport", "transport",
+                         transports, wamp.connections_accepted));
+  out.push_back(labelled("benchgate_router_wamp_connections_rejected_total",
+                         "WAMP transport connections refused because --max-sessions were open, "
+                         "by transport",
+                         "transport", transports, wamp.connections_rejected));
+  out.push_back(single("benchgate_router_wamp_protocol_errors_total",
+                       "WAMP sessions aborted with wamp.error.protocol_violation",
+                       MetricType::Counter, static_cast<double>(wamp.protocol_errors)));
+  out.push_back(labelled("benchgate_router_wamp_websocket_frames_total",
+                         "WebSocket data frames (continuation frames included) of WAMP "
+                         "connections, by direction",
+                         "direction", directions, wamp.websocket_frames));
+  out.push_back(labelled("benchgate_router_wamp_websocket_fragmented_messages_total",
+                         "WAMP messages sent or received over WebSocket in more than one frame, "
+                         "by direction",
+                         "direction", directions, wamp.websocket_fragmented_messages));
+  out.push_back(single("benchgate_router_wamp_calls_timed_out_total",
+                       "WAMP calls ended by their CALL.Options.timeout (wamp.error.timeout)",
+                       MetricType::Counter, static_cast<double>(wamp.calls_timed_out)));
+  out.push_back(single("benchgate_router_wamp_calls_canceled_total",
+                       "WAMP calls ended by the caller's CANCEL", MetricType::Counter,
+                       static_cast<double>(wamp.calls_canceled)));
+  out.push_back(single("benchgate_router_wamp_transfer_bytes_total",
+                       "Payload bytes bench.transfer sent in its progressive results",
+                       MetricType::Counter, static_cast<double>(wamp.transfer_bytes)));
+  out.push_back(single("benchgate_router_wamp_sessions", "WAMP sessions established now",
+                       MetricType::Gauge, static_cast<double>(snapshot.wamp_sessions)));
+  MetricFamily open =
+      family("benchgate_router_wamp_open_connections",
+             "WAMP transport connections open now, by transport", MetricType::Gauge);
+  for (size_t t = 0; t < transports.size(); ++t) {
+    ClientMetric m;
+    m.label = {{"transport", std::string(transports[t])}};
+    m.gauge.value = static_cast<double>(snapshot.wamp_connections_open[t]);
+    open.metric.push_back(std::move(m));
+  }
+  out.push_back(std::move(open));
 }
 
 }  // namespace
@@ -181,6 +290,7 @@ std::vector<MetricFamily> to_families(const metrics::Snapshot& snapshot) {
                          static_cast<double>(snapshot.buffered_bytes_limit)));
   }
   if (snapshot.wamp_present) {
+    add_wamp_traffic(snapshot, out);
     add_wamp_auth(snapshot.wamp, out);
     MetricFamily timeouts =
         family("benchgate_router_wamp_messages_timed_out_total",

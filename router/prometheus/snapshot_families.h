@@ -1,5 +1,7 @@
 // The router's metrics snapshot as Prometheus metric families (what its /metrics serves):
-// benchgate_router_http_* counters and gauges, plus the conventional process_* families.
+// benchgate_router_http_*, benchgate_router_wamp_* and benchgate_router_tls_* counters and
+// gauges (the WAMP and TLS ones from the same counters RouterControl.GetMetrics reports), plus
+// the conventional process_* families.
 #pragma once
 
 #include <vector>
