@@ -25,4 +25,5 @@ set(BENCHGATE_COMMON_SOURCES
   net/acked_bytes.cc
   net/host_port.cc
   wamp/serializers.cc
-  wamp/rawsocket_frame.cc)
+  wamp/rawsocket_frame.cc
+  wamp/uri.cc)

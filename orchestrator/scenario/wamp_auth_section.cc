@@ -1,8 +1,11 @@
 // WAMP authentication in a scenario (docs/SCENARIOS.md, "WAMP authentication"): a WAMP
 // workload's `auth = { method, authid, secret_file }`, whose secret the orchestrator reads at
 // load (the worker gets the text, never a path), and [router] auth_config, the bundled
-// router's --auth-config. Both name files of the machine the scenario is loaded on, so a
-// scenario submitted to `orchestrator serve` may use neither.
+// router's --auth-config, which is parsed here as the router parses it (common/auth/
+// auth_config.h), so a file the router would refuse is refused at load, before anything starts.
+// Both name files of the machine the scenario is loaded on, so a scenario submitted to
+// `orchestrator serve` may use neither.
+#include "common/auth/auth_config.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/scenario/interpolation.h"
 #include "orchestrator/scenario/named_file.h"
@@ -78,7 +81,28 @@ void read_router_auth_config(TableReader& r, RouterConfig& router, bool builtin)
     return;
   }
   std::string resolved;
-  if (read_named_file(r, "auth_config", *path, resolved)) router.auth_config = resolved;
+  auto text = read_named_file(r, "auth_config", *path, resolved);
+  if (!text) return;
+  router.auth_config = resolved;
+  // The router's own parser: what it would exit with, at the key's value, then each problem at
+  // its place in the auth file (the parser's "PATH:LINE:COLUMN: error: ...", one a line, in
+  // file order), indented under it.
+  auto parsed = benchgate::auth::parse_auth_config(*text, resolved);
+  if (parsed) return;
+  const std::string& problems = parsed.message();
+  std::string listed;
+  for (size_t start = 0; start < problems.size();) {
+    size_t end = problems.find('\n', start);
+    if (end == std::string::npos) end = problems.size();
+    std::string problem = problems.substr(start, end - start);
+    start = end + 1;
+    if (problem.empty()) continue;
+    const size_t said = problem.find(": error: ");
+    if (said != std::string::npos) problem.erase(said + 2, 7);  // the line above says "error:"
+    listed += "\n  " + problem;
+  }
+  diag.error(r.value_location("auth_config"),
+             "key 'auth_config': the bundled router would refuse this auth config:" + listed);
 }
 
 }  // namespace benchgate::scenario

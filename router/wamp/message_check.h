@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/wamp/uri.h"
 #include "router/wamp/message_type.h"
 #include "router/wamp/serializer.h"
 
@@ -31,6 +32,6 @@ bool is_id(const Json& value);
 inline uint64_t id_of(const Json& value) { return value.get<uint64_t>(); }
 
 // WAMP's loose URI rule: dot-separated non-empty components without whitespace or '#'.
-bool is_valid_uri(std::string_view uri);
+using benchgate::wamp::is_valid_uri;
 
 }  // namespace benchgate::router::wamp

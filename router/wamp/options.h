@@ -10,11 +10,11 @@
 #include "common/wamp/message_limits.h"
 #include "router/memory/buffer_budget.h"
 
-namespace benchgate::router::wamp {
-
-namespace auth {
-struct AuthConfig;
+namespace benchgate::auth {
+struct AuthConfig;  // common/auth/auth_config.h
 }
+
+namespace benchgate::router::wamp {
 
 struct WampOptions {
   // Port 0 picks a free port.
@@ -83,7 +83,7 @@ struct WampOptions {
   int64_t inject_work_ns = 0;
   // --auth-config: the realms, principals and roles sessions authenticate against
   // (router/wamp/auth); none: every session joins anonymously and may do everything.
-  std::shared_ptr<const auth::AuthConfig> auth;
+  std::shared_ptr<const benchgate::auth::AuthConfig> auth;
   // --ws-fragment-bytes: every WebSocket message the router sends larger than this goes out
   // as frames of this many payload bytes (a first frame and continuation frames); 0: each
   // message in one frame.

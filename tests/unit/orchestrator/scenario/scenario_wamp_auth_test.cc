@@ -102,6 +102,50 @@ TEST_F(ScenarioWampAuth, RefusalsPointAtTheKey) {
       << diagnostics_text(external);
 }
 
+// The router parses --auth-config when it starts and exits 2 on a problem; the loader parses
+// [router] auth_config with the same parser, so `validate` refuses what `run` would fail on,
+// at the key and at each problem's place in the auth file.
+TEST_F(ScenarioWampAuth, AnAuthConfigTheRouterWouldRefuseIsRefusedAtLoad) {
+  std::ofstream(dir_ / "auth" / "bad.toml")
+      << "[[realm]]\nname = \"bench\"\n[[realm.role]]\nname = \"caller\"\n"
+         "permissions = [{ prefix = \"bench.\", allow = [\"call\"] }]\n"
+         "[[realm.role]]\nname = \"admin\"\npermisions = [{ prefix = \"\", allow = [\"call\"] }]\n"
+         "[[realm.principal]]\nauthid = \"a\"\nrole = \"caler\"\nmethod = \"ticket\"\n"
+         "secret = \"s\"\n"
+         "[[realm.principal]]\nauthid = \"b\"\nrole = \"caller\"\nmethod = \"tiket\"\n"
+         "secret = \"s\"\n";
+  const std::string auth = (dir_ / "auth" / "bad.toml").string();
+  LoadResult r = load_at(
+      "name = \"s\"\n[router]\nauth_config = \"auth/bad.toml\"\n[[workloads]]\nname = \"w\"\n"
+      "protocol = \"wamp_rpc\"\nrealm = \"bench\"\n",
+      path_);
+  ASSERT_FALSE(r.ok());
+  // One error at the key, listing the router's problems in the auth file's order.
+  EXPECT_EQ(diagnostics_text(r),
+            path_ +
+                ":3:15: error: key 'auth_config': the bundled router would refuse this auth "
+                "config:\n  " +
+                auth +
+                ":8:1: unknown key 'permisions' in a [[realm.role]] (did you mean "
+                "'permissions'?)\n  " +
+                auth +
+                ":11:8: role = 'caler' names no [[realm.role]] of realm 'bench' (did you "
+                "mean 'caller'?)\n  " +
+                auth +
+                ":17:10: method = 'tiket' is not one of ticket, wampcra, wamp-scram, "
+                "cryptosign (did you mean 'ticket'?)\n");
+
+  // A command router's configuration is its own: auth_config is refused there as before,
+  // and its file is not parsed.
+  LoadResult command = load_at(
+      "name = \"s\"\n[router]\nimpl = \"command\"\ncommand = [\"x\"]\n"
+      "auth_config = \"auth/bad.toml\"\n",
+      path_);
+  ASSERT_FALSE(command.ok());
+  EXPECT_EQ(diagnostics_text(command).find("would refuse"), std::string::npos)
+      << diagnostics_text(command);
+}
+
 TEST_F(ScenarioWampAuth, ASubmittedScenarioReadsNoFileOfTheService) {
   LoadResult r = load_at(std::string(kAuthWorkload) +
                              "auth = { method = \"ticket\", authid = \"a\", secret_file = "

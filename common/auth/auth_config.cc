@@ -1,5 +1,5 @@
 // Loading and checking --auth-config (see auth_config.h).
-#include "router/wamp/auth/auth_config.h"
+#include "common/auth/auth_config.h"
 
 #include <algorithm>
 #include <fstream>
@@ -13,9 +13,9 @@
 
 #include "common/util/suggest.h"
 #include "common/util/toml_depth.h"
-#include "router/wamp/message_check.h"
+#include "common/wamp/uri.h"
 
-namespace benchgate::router::wamp::auth {
+namespace benchgate::auth {
 namespace bauth = benchgate::auth;
 
 std::string_view action_name(Action action) {
@@ -404,7 +404,7 @@ class Reader {
       if (!keys_known && !table.contains("name")) continue;
       if (!attempt([&] { realm->name = string(table, "name", "a [[realm]]", true); })) continue;
       attempt([&] {
-        if (!is_valid_uri(realm->name)) {
+        if (!wamp::is_valid_uri(realm->name)) {
           fail(*table.get("name"), "name = '" + realm->name + "' is not a valid realm URI");
         }
         if (config->realm(realm->name) != nullptr) {
@@ -492,4 +492,4 @@ Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& 
   return parse_auth_config(text.str(), path);
 }
 
-}  // namespace benchgate::router::wamp::auth
+}  // namespace benchgate::auth
