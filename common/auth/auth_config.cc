@@ -2,6 +2,7 @@
 #include "common/auth/auth_config.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -11,6 +12,7 @@
 
 #include <toml++/toml.h>
 
+#include "common/util/errno_text.h"
 #include "common/util/suggest.h"
 #include "common/util/toml_depth.h"
 #include "common/wamp/uri.h"
@@ -485,8 +487,13 @@ Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view t
 }
 
 Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot read the auth config"};
+  if (!in) {
+    const int error = errno;
+    return Error{path + ": cannot read the auth config" +
+                 (error != 0 ? " (" + errno_text(error) + ")" : std::string())};
+  }
   std::ostringstream text;
   text << in.rdbuf();
   return parse_auth_config(text.str(), path);

@@ -111,6 +111,20 @@ TEST(RouterConfig, ErrorsNameTheFlag) {
   EXPECT_NE(config.message().find("--http"), std::string::npos);
 }
 
+// An auth config that cannot be read says why, as the operating system does (--tls-cert too).
+TEST(RouterConfig, AnAuthConfigThatCannotBeReadNamesTheReason) {
+  RawConfig raw;
+  raw.auth_config = "no-such-folder/no-such-auth.toml";
+  auto config = make_config(raw);
+  ASSERT_FALSE(config);
+  EXPECT_NE(config.message().find("--auth-config"), std::string::npos) << config.message();
+  EXPECT_NE(config.message().find(
+                "no-such-folder/no-such-auth.toml: cannot read the auth config (no such file or "
+                "directory)"),
+            std::string::npos)
+      << config.message();
+}
+
 // The limit the scenario loader holds [router] threads to (common/router/router_limits.h).
 TEST(RouterConfig, ThreadsAreTakenUpToTheSharedLimit) {
   RawConfig raw;
