@@ -193,7 +193,7 @@ int serve(const ServeSettings& settings) {
   serve::JobQueue queue(executor, settings.queue_limits);
   serve::OrchestratorService service(
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,
-              settings.processes.worker_addresses, settings.max_run_ns,
+              settings.processes.worker_addresses, settings.max_run_ns, settings.max_processes,
               settings.queue_limits.max_waiting});
   std::unique_ptr<serve::WebPages> pages;
   if (!settings.http_listen.empty()) {

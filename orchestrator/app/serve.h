@@ -24,6 +24,7 @@ struct ServeSettings {
   std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
   serve::JobQueueLimits queue_limits;          // --max-queued, --keep-finished
   int64_t max_run_ns = 0;                      // --max-run-seconds
+  size_t max_processes = 0;                    // --max-processes
   size_t metrics_scenarios = 0;                // --metrics-scenarios
   ProcessSettings processes;
   store::OpenOptions store = {};  // --db-busy-timeout

@@ -102,6 +102,15 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
       ->check(CLI::Range(int64_t{1}, int64_t{366} * 24 * 3600))
       ->capture_default_str();
   serve
+      ->add_option("--max-processes", flags.max_processes,
+                   "The most processes a submitted scenario's run may have running at once on "
+                   "this machine: one per router it starts (every compared router), and per "
+                   "worker implementation the largest `workers` of its workloads (an adapter's "
+                   "worker with its tool counts two; the bundled worker's none with "
+                   "--workers-at); one that would have more is refused (INVALID_ARGUMENT)")
+      ->check(CLI::Range(size_t{1}, size_t{1000000}))
+      ->capture_default_str();
+  serve
       ->add_option("--metrics-scenarios", flags.metrics_scenarios,
                    "Scenarios whose Prometheus series /metrics keeps, the most recently run; an "
                    "older scenario's series go when another starts, and each keeps only the "
@@ -218,6 +227,7 @@ int serve_command(const ServeFlags& flags) {
                      {flags.max_queued, flags.keep_finished, flags.keep_output_bytes,
                       flags.keep_output_total_bytes},
                      flags.max_run_seconds * 1'000'000'000,
+                     flags.max_processes,
                      flags.metrics_scenarios,
                      {flags.router_binary, flags.worker_binary, flags.workers.addresses,
                       *worker_token, flags.workers.count, *workers_wait},

@@ -36,6 +36,7 @@ struct ServeFlags {
   size_t keep_output_bytes = serve::JobQueueLimits{}.event_bytes_kept;
   size_t keep_output_total_bytes = serve::JobQueueLimits{}.total_bytes_kept;
   int64_t max_run_seconds = serve::kDefaultMaxRunNs / 1'000'000'000;
+  size_t max_processes = serve::kDefaultMaxProcesses;
   size_t metrics_scenarios = 100;
 };
 

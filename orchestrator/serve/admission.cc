@@ -281,9 +281,13 @@ Admission admit_content(const std::string& file_name, const std::string& text,
   std::string violations = policy_violations(*admitted.scenario, policy);
   if (!violations.empty()) return {std::nullopt, Refusal::kDenied, std::move(violations)};
   // The service runs one job at a time: a client's timeouts must not hold it past the
-  // operator's bound.
-  std::string too_long = longer_than_allowed(*admitted.scenario, policy.max_run_ns);
-  if (!too_long.empty()) return {std::nullopt, Refusal::kInvalid, std::move(too_long)};
+  // operator's bound, nor its routers and workers start more processes at once than the
+  // operator allows (the bundled workers run on --workers-at's machines where it is given).
+  std::string too_much =
+      longer_than_allowed(*admitted.scenario, policy.max_run_ns) +
+      more_processes_than_allowed(*admitted.scenario, !policy.worker_addresses.empty(),
+                                  policy.max_processes);
+  if (!too_much.empty()) return {std::nullopt, Refusal::kInvalid, std::move(too_much)};
   return admitted;
 }
 

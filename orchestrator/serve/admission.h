@@ -18,6 +18,12 @@ namespace benchgate::serve {
 
 // serve --max-run-seconds when not given: an hour.
 inline constexpr int64_t kDefaultMaxRunNs = 3600LL * 1'000'000'000;
+// serve --max-processes when not given: the most processes a submitted scenario's run may have
+// running at once on the service's machine (run_bound.h, processes_at_once). The project's
+// scenarios need at most 6 (scenarios/compare_workers.toml: a router, a bundled worker and two
+// adapters' workers with their tools); a workload of 64 local workers is past what one machine
+// loads usefully, while the loader's own limits let one scenario start thousands.
+inline constexpr size_t kDefaultMaxProcesses = 64;
 
 // What one submitted scenario may hold: its workloads (each value of a sweep counted as one)
 // and its [[gates]] tables. The largest scenarios of the project hold 12 workloads and 4
@@ -47,6 +53,9 @@ struct AdmissionPolicy {
   // serve --max-run-seconds: the longest a submitted scenario's run may take by its own
   // timeouts (run_bound.h); one that may take longer is refused.
   int64_t max_run_ns = kDefaultMaxRunNs;
+  // serve --max-processes: the most processes a submitted scenario's run may have running at
+  // once (run_bound.h); one that would have more is refused.
+  size_t max_processes = kDefaultMaxProcesses;
   // serve --max-queued, as its job queue was given it: the most runs that ever wait at once.
   // A client that asks room for more together (`run --server` with more files) is refused as
   // a mistake of its request (INVALID_ARGUMENT), not told to try again later as for a queue
@@ -70,8 +79,9 @@ struct Admission {
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
 // kMaxFileNameBytes or with a control character is refused, and so is a scenario whose
-// timeouts let it run longer than max_run_ns (run_bound.h) or that holds more than
-// kMaxSubmittedWorkloads workloads or kMaxSubmittedGates gates.
+// timeouts let it run longer than max_run_ns, or whose run would have more than max_processes
+// processes running at once (run_bound.h), or that holds more than kMaxSubmittedWorkloads
+// workloads or kMaxSubmittedGates gates.
 inline constexpr size_t kMaxFileNameBytes = 4096;  // PATH_MAX
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "common/units/units.h"
 #include "orchestrator/scenario/scenario_loader.h"
@@ -75,6 +77,76 @@ std::string error_line(const scenario::Location& where, const std::string& messa
   return scenario::Diagnostic{where, message}.format() + "\n";
 }
 
+// Processes one thing the run starts keeps running: a router, or a pool of workers.
+struct ProcessShare {
+  size_t processes = 0;
+  bool router = false;
+  size_t tools = 0;  // of a pool's processes, the tools its adapter's workers run
+  std::string what;  // "[routers.b]", "workload 'w' workers = 8 (worker 'wrk')"
+  scenario::Location where;
+};
+
+// The first of the workloads `impl` runs (every one when null) with the most workers: the
+// size of its pool.
+const scenario::Workload* largest_pool_of(const Scenario& s, const std::string* impl) {
+  const scenario::Workload* out = nullptr;
+  for (const auto& w : s.workloads) {
+    if (impl != nullptr && w.worker != *impl) continue;
+    if (out == nullptr || w.workers > out->workers) out = &w;
+  }
+  return out;
+}
+
+// What the run starts, in the order it starts them (processes_at_once).
+std::vector<ProcessShare> process_shares(const Scenario& s, bool remote_workers) {
+  std::vector<ProcessShare> out;
+  auto add_router = [&](const scenario::RouterConfig& r, const std::string& section) {
+    if (r.impl != scenario::RouterImpl::kExternal) out.push_back({1, true, 0, section, r.where});
+  };
+  if (s.compare_routers.empty()) {
+    add_router(s.router, "[router]");
+  } else {
+    for (const auto& name : s.compare_routers) {
+      if (auto it = s.routers.find(name); it != s.routers.end()) {
+        add_router(it->second, "[routers." + name + "]");
+      }
+    }
+  }
+  // The pool of `impl` as big as workload `w` needs: none for the bundled worker on the
+  // service's --workers-at.
+  auto add_pool = [&](const std::string& impl, const scenario::Workload* w,
+                      const std::string& whose) {
+    if (w == nullptr || w->workers == 0 || (impl == "builtin" && remote_workers)) return;
+    const auto found = s.worker_impls.find(impl);
+    const bool adapter = found != s.worker_impls.end() && !found->second.adapter.empty();
+    const size_t workers = w->workers;
+    out.push_back({adapter ? 2 * workers : workers, false, adapter ? workers : 0,
+                   "workload '" + w->name + "' workers = " + std::to_string(workers) + whose,
+                   w->where});
+  };
+  if (!s.compare_workers.empty()) {
+    // Every compared worker's pool runs every workload.
+    const scenario::Workload* largest = largest_pool_of(s, nullptr);
+    for (const auto& name : s.compare_workers) {
+      add_pool(name, largest, " (compared worker '" + name + "')");
+    }
+    return out;
+  }
+  std::vector<std::string> impls = {"builtin"};  // the bundled pool first, then by first use
+  for (const auto& w : s.workloads) {
+    if (std::find(impls.begin(), impls.end(), w.worker) == impls.end()) impls.push_back(w.worker);
+  }
+  for (const auto& impl : impls) {
+    add_pool(impl, largest_pool_of(s, &impl),
+             impl == "builtin" ? std::string() : " (worker '" + impl + "')");
+  }
+  return out;
+}
+
+std::string counted(size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 }  // namespace
 
 int64_t run_bound_ns(const Scenario& s) {
@@ -121,6 +193,37 @@ std::string longer_than_allowed(const Scenario& s, int64_t max_ns) {
                                    limit + "; a shorter timeout or fewer runs fit");
   }
   return out;
+}
+
+size_t processes_at_once(const Scenario& s, bool remote_workers) {
+  size_t total = 0;
+  for (const auto& share : process_shares(s, remote_workers)) total += share.processes;
+  return total;
+}
+
+std::string more_processes_than_allowed(const Scenario& s, bool remote_workers,
+                                        size_t max_processes) {
+  const std::vector<ProcessShare> shares = process_shares(s, remote_workers);
+  size_t peak = 0, routers = 0, workers = 0, tools = 0;
+  for (const auto& share : shares) {
+    peak += share.processes;
+    (share.router ? routers : workers) += share.processes - share.tools;
+    tools += share.tools;
+  }
+  if (peak <= max_processes) return "";
+  std::string parts = counted(routers, "router") + ", " + counted(workers, "worker");
+  if (tools > 0) parts += ", " + counted(tools, "tool") + " their adapters run";
+  size_t total = 0;
+  for (const auto& share : shares) {
+    total += share.processes;
+    if (total <= max_processes) continue;
+    return error_line(share.where, share.what + " makes the run have " + std::to_string(peak) +
+                                       " processes at once (" + parts +
+                                       "), more than this service's --max-processes (" +
+                                       std::to_string(max_processes) +
+                                       "); fewer workers or variants fit; nothing was started");
+  }
+  return "";
 }
 
 }  // namespace benchgate::serve

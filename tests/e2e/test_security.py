@@ -3,7 +3,8 @@ serves an orchestrator that sends the token and refuses one that does not (the r
 UNAUTHENTICATED with exit 3 and leaves nothing behind); a worker never listens on the network
 without a token unless told to; token files must be owner-only regular files (a FIFO is refused
 at once, never waited on); spawned workers get a fresh token of their own; a label holding SQL
-is stored and read back unchanged."""
+is stored and read back unchanged; a scenario submitted to `orchestrator serve` whose routers and
+workers would be more processes at once than its --max-processes is refused with none started."""
 import json
 import os
 import re
@@ -16,7 +17,7 @@ import tempfile
 import unittest
 import uuid
 
-from harness import BIN, Run, kill_tagged, write_scenario
+from harness import BIN, Run, kill_tagged, process_name, tagged_processes, write_scenario
 
 WORKER = os.path.join(BIN, "worker")
 
@@ -37,6 +38,31 @@ name = "hello"
 protocol = "http1"
 target = "/bench/hello"
 connections = 2
+"""
+
+# Three compared bundled routers sharing the 4 workers of the workload: 7 processes at once,
+# one more than the service below allows.
+THREE_ROUTERS = """
+name = "three_routers"
+[defaults]
+warmup = "100ms"
+duration = "300ms"
+repetitions = 2
+[routers.a]
+impl = "builtin"
+[routers.b]
+impl = "builtin"
+[routers.c]
+impl = "builtin"
+[compare]
+routers = ["a", "b", "c"]
+
+[[workloads]]
+name = "four"
+protocol = "http1"
+target = "/bench/hello"
+connections = 4
+workers = 4
 """
 
 EVIL_LABEL = "x'); DROP TABLE runs; --"
@@ -72,6 +98,13 @@ class SecurityTest(unittest.TestCase):
             f.write(text)
         os.chmod(path, mode)
         return path
+
+    def stop_if_running(self, run):
+        if run.proc.poll() is None:
+            run.proc.kill()
+        run.proc.wait()
+        run.proc.stdout.close()
+        run.proc.stderr.close()
 
     def start_worker(self, *args):
         """Starts the bundled worker on 127.0.0.1 with these arguments; returns its address."""
@@ -190,6 +223,42 @@ class SecurityTest(unittest.TestCase):
                                          "(named pipe), not a regular file\n" % fifo)
             self.assertFalse(os.path.exists(self.db), "nothing may be stored on a usage error")
             self.assertEqual(run.leftovers(), [])
+
+    # --- orchestrator serve ----------------------------------------------------------------
+
+    def test_serve_refuses_a_submitted_scenario_with_more_processes_than_it_allows(self):
+        # Before --max-processes nothing bounded them: the service took this scenario and
+        # started its 3 routers and 4 workers (and as readily 1,000 routers or workers).
+        service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                       "--db", self.db, "--scenarios", self.dir, "--max-processes", "6"],
+                      cwd=self.dir)
+        self.tags.append(service.tag)
+        service.start()
+        self.addCleanup(self.stop_if_running, service)
+        ready = service.proc.stdout.readline()
+        if not ready.startswith("READY grpc="):
+            service.finish(timeout=30)
+            self.fail("serve did not start: " + service.stderr)
+        grpc = dict(kv.split("=", 1) for kv in ready.split()[1:])["grpc"]
+        path = write_scenario(self.dir, "three_routers.toml", THREE_ROUTERS)
+        client = self.orchestrator("run", "--server", grpc, path, timeout=90)
+        self.assertEqual(client.returncode, 2, client.stdout + client.stderr)
+        self.assertEqual(client.stdout, "")
+        self.assertIn("three_routers.toml:16:1: error: workload 'four' workers = 4 makes the run "
+                      "have 7 processes at once (3 routers, 4 workers), more than this "
+                      "service's --max-processes (6); fewer workers or variants fit; nothing "
+                      "was started\n", client.stderr)
+        # Nothing started: the service and its guardian (README, "Process trees") alone, and
+        # no run stored.
+        tree = set(tagged_processes(service.tag))
+        guardians = {p for p in tree if process_name(p) == "benchgate-guard"}
+        self.assertEqual(tree - guardians, {service.proc.pid})
+        with sqlite3.connect(self.db) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM runs").fetchone(), (0,))
+        service.signal(signal.SIGTERM)
+        service.finish(timeout=60)
+        self.assertEqual(service.returncode, 0, service.stderr)
+        self.assertEqual(service.leftovers(), [])
 
     # --- spawned workers -------------------------------------------------------------------
 

@@ -2,10 +2,19 @@
 // slot longer than the operator's --max-run-seconds (orchestrator/serve/run_bound.h): a
 // workload's timeout or a startup_timeout past it, or timeouts that add up past it over the
 // runs the scenario makes, are refused at submission with file:line:column, key and value.
+// Nor may its routers and workers have more processes running at once than --max-processes
+// (processes_at_once): before it, one submitted scenario could start a router for each of
+// thousands of compared [routers.NAME] tables, or 1,024 workers for each worker implementation.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "orchestrator/scenario/scenario_loader.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/run_bound.h"
 #include "orchestrator/serve/run_executor.h"
@@ -108,6 +117,158 @@ TEST(RunBound, AWorkloadAConfirmingGateJudgesCountsTwice) {
   const Admission a = submit_timed(timed_workload("w", "10s") + gate, at_most(3600));
   ASSERT_TRUE(a.scenario) << a.message;
   EXPECT_EQ(run_bound_ns(*a.scenario), 20 * kSecond);
+}
+
+AdmissionPolicy at_most_processes(size_t processes) {
+  AdmissionPolicy policy;
+  policy.allowed_commands = {"/bin/true", "wrk"};
+  policy.max_processes = processes;
+  return policy;
+}
+
+// A workload of `workers` workers (and as many connections) run by `worker`.
+std::string workload_of(const std::string& name, int workers,
+                        const std::string& worker = "builtin") {
+  return "\n[[workloads]]\nname = \"" + name +
+         "\"\nprotocol = \"http1\"\ntarget = \"/\"\nwarmup = \"0s\"\nduration = \"1s\"\n"
+         "repetitions = 2\ntimeout = \"10s\"\nworkers = " +
+         std::to_string(workers) + "\nconnections = " + std::to_string(workers) +
+         (worker == "builtin" ? std::string() : "\nworker = \"" + worker + "\"") + "\n";
+}
+
+void expect_too_many(const Admission& a, const std::string& message) {
+  EXPECT_FALSE(a.scenario);
+  EXPECT_EQ(a.refusal, Refusal::kInvalid) << a.message;
+  EXPECT_EQ(a.message, message);
+}
+
+// Every compared router is started before the first workload and runs to the end, beside the
+// workers they all share (engine/comparison_runner.cc): 3 routers and the 4 workers of the
+// largest workload.
+TEST(ProcessBound, ComparedRoutersAndTheWorkersTheyShareAllRunAtOnce) {
+  const std::string compared =
+      "[routers.a]\nimpl = \"builtin\"\n[routers.b]\nimpl = \"builtin\"\n[routers.c]\n"
+      "impl = \"builtin\"\n[compare]\nrouters = [\"a\", \"b\", \"c\"]\n";
+  const std::string text = compared + workload_of("four", 4) + workload_of("two", 2);
+  const Admission fits = submit_timed(text, at_most_processes(7));
+  ASSERT_TRUE(fits.scenario) << fits.message;
+  EXPECT_EQ(processes_at_once(*fits.scenario, false), 7u);
+  // The service's --workers-at runs the bundled workers elsewhere: only the routers are here.
+  EXPECT_EQ(processes_at_once(*fits.scenario, true), 3u);
+  expect_too_many(submit_timed(text, at_most_processes(6)),
+                  "client.toml:11:1: error: workload 'four' workers = 4 makes the run have 7 "
+                  "processes at once (3 routers, 4 workers), more than this service's "
+                  "--max-processes (6); fewer workers or variants fit; nothing was started\n");
+}
+
+// Thousands of [routers.NAME] tables were as many routers: refused at the one past the bound.
+TEST(ProcessBound, RouterVariantsPastTheBoundAreRefusedAtTheFirstOnePastIt) {
+  std::string compared, names;
+  for (int i = 1; i <= 5; ++i) {
+    compared += "[routers.r" + std::to_string(i) + "]\nimpl = \"builtin\"\n";
+    names += std::string(i == 1 ? "" : ", ") + "\"r" + std::to_string(i) + "\"";
+  }
+  const std::string text =
+      compared + "[compare]\nrouters = [" + names + "]\n" + workload_of("w", 1);
+  // r4's table is on line 8 ("name" on line 1, each table two lines).
+  expect_too_many(submit_timed(text, at_most_processes(3)),
+                  "client.toml:8:1: error: [routers.r4] makes the run have 6 processes at once "
+                  "(5 routers, 1 worker), more than this service's --max-processes (3); fewer "
+                  "workers or variants fit; nothing was started\n");
+  EXPECT_TRUE(submit_timed(text, at_most_processes(6)).scenario);
+}
+
+// Comparing workers, each compared worker has a pool as large as the largest workload; an
+// adapter's worker runs its tool beside it; a command's worker is one process.
+TEST(ProcessBound, EveryComparedWorkerHasItsOwnPoolAndAnAdapterItsTools) {
+  const std::string compared =
+      "[router]\nimpl = \"builtin\"\n[worker_impls.cmd]\ncommand = [\"/bin/true\"]\n"
+      "[worker_impls.tool]\nadapter = \"wrk\"\n[compare]\nworkers = [\"builtin\", \"cmd\", "
+      "\"tool\"]\n";
+  const std::string text = compared + workload_of("three", 3) + workload_of("five", 5);
+  const Admission fits = submit_timed(text, at_most_processes(21));
+  ASSERT_TRUE(fits.scenario) << fits.message;
+  // 1 router, 5 bundled workers, 5 of cmd, 5 of tool with their 5 tools.
+  EXPECT_EQ(processes_at_once(*fits.scenario, false), 21u);
+  EXPECT_EQ(processes_at_once(*fits.scenario, true), 16u);
+  expect_too_many(
+      submit_timed(text, at_most_processes(20)),
+      "client.toml:22:1: error: workload 'five' workers = 5 (compared worker 'tool') makes the "
+      "run have 21 processes at once (1 router, 15 workers, 5 tools their adapters run), more "
+      "than this service's --max-processes (20); fewer workers or variants fit; nothing was "
+      "started\n");
+}
+
+// Without a comparison, the bundled worker's pool is as large as its largest workload and
+// every worker implementation the workloads name has a pool of its own; an external system is
+// started by nobody.
+TEST(ProcessBound, EachWorkerImplementationHasAPoolOfItsLargestWorkload) {
+  const std::string impl = "[worker_impls.cmd]\ncommand = [\"/bin/true\"]\n";
+  const std::string text = impl + workload_of("a", 2) + workload_of("b", 6) +
+                           workload_of("c", 3, "cmd") + workload_of("d", 1, "cmd");
+  const Admission fits = submit_timed(text, at_most_processes(10));
+  ASSERT_TRUE(fits.scenario) << fits.message;
+  EXPECT_EQ(processes_at_once(*fits.scenario, false), 10u);  // 1 router, 6 bundled, 3 of cmd
+  EXPECT_EQ(processes_at_once(*fits.scenario, true), 4u);
+  expect_too_many(submit_timed(text, at_most_processes(9)),
+                  "client.toml:27:1: error: workload 'c' workers = 3 (worker 'cmd') makes the "
+                  "run have 10 processes at once (1 router, 9 workers), more than this "
+                  "service's --max-processes (9); fewer workers or variants fit; nothing was "
+                  "started\n");
+  scenario::Scenario external = *fits.scenario;
+  external.router.impl = scenario::RouterImpl::kExternal;
+  EXPECT_EQ(processes_at_once(external, false), 9u);
+}
+
+// The default bound refuses the loader's largest workload; the service's own --workers-at
+// takes the bundled workers off this machine, so the same scenario fits then.
+TEST(ProcessBound, TheDefaultBoundRefusesAThousandLocalWorkers) {
+  AdmissionPolicy policy;
+  EXPECT_EQ(policy.max_processes, kDefaultMaxProcesses);
+  const Admission a = submit_timed(workload_of("many", 1024), policy);
+  expect_too_many(a,
+                  "client.toml:3:1: error: workload 'many' workers = 1024 makes the run have "
+                  "1025 processes at once (1 router, 1024 workers), more than this service's "
+                  "--max-processes (64); fewer workers or variants fit; nothing was started\n");
+  policy.worker_addresses = {"10.0.0.9:7800"};
+  EXPECT_TRUE(submit_timed(workload_of("many", 1024), policy).scenario);
+  // A run's timeouts and its processes are both said when both are past their bounds.
+  policy = AdmissionPolicy{};
+  policy.max_run_ns = 5 * kSecond;
+  const Admission both = submit_timed(workload_of("many", 1024), policy);
+  EXPECT_NE(both.message.find("workload 'many' timeout = 10s is longer"), std::string::npos)
+      << both.message;
+  EXPECT_NE(both.message.find("workers = 1024 makes the run have 1025"), std::string::npos)
+      << both.message;
+}
+
+// The --scenarios folder's files are the operator's: run by name, nothing bounds them.
+TEST(ProcessBound, AScenarioOfTheServicesFolderIsNotBounded) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("process-bound-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "own.toml") << "name = \"own\"\n" << workload_of("many", 1024);
+  AdmissionPolicy policy;
+  policy.scenarios_dir = dir.string();
+  policy.max_processes = 1;
+  const Admission a = admit_by_name("own", policy);
+  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(a.scenario) << a.message;
+}
+
+// The project's scenarios (the operator's, as a client would send them) fit the default with
+// room to spare: scenarios/compare_workers.toml's 6 processes (admission.h) are the most.
+TEST(ProcessBound, TheProjectsScenariosFitTheDefault) {
+  size_t most = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(BENCHGATE_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() != ".toml") continue;
+    const scenario::LoadResult loaded = scenario::load_scenario_file(entry.path().string());
+    ASSERT_TRUE(loaded.ok()) << entry.path();
+    most = std::max(most, processes_at_once(*loaded.scenario, false));
+  }
+  EXPECT_EQ(most, 6u);
+  EXPECT_LE(most, kDefaultMaxProcesses);
 }
 
 // --max-run-seconds stops a run as a cancel does; a stop that came once run_one had judged the
