@@ -124,6 +124,7 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   }
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->name_ = options.name;
+  child->started_program_ = exe->filename().string();
   child->stderr_log_ = options.stderr_log;
   // The log is this child's alone: a file left by an earlier child of the same name (calibrate
   // runs a scenario again and again in one folder) is emptied, not written over from its
@@ -225,8 +226,28 @@ Expected<std::string> ChildProcess::wait_ready_line(
 
 void ChildProcess::reap(int status) { wait_status_ = status; }
 
+bool ChildProcess::ended_unreaped(bool block) {
+  siginfo_t info{};
+  const int options = WEXITED | WNOWAIT | (block ? 0 : WNOHANG);
+  if (::waitid(P_PID, static_cast<id_t>(pid_), &info, options) != 0 || info.si_pid != pid_) {
+    return false;
+  }
+  // A zombie keeps its comm (the name of the program it last exec'd, cut to 15 bytes) until it
+  // is reaped; its /proc/PID/exe and cmdline go with its memory when it exits.
+  std::ifstream comm("/proc/" + std::to_string(pid_) + "/comm");
+  std::string program;
+  if (std::getline(comm, program)) ended_program_ = program;
+  return true;
+}
+
 bool ChildProcess::running() {
   if (wait_status_ || pid_ <= 0) return false;
+  if (ended_unreaped(false)) {
+    int status = 0;
+    if (::waitpid(pid_, &status, 0) == pid_) reap(status);
+    return false;
+  }
+  // It may have ended since (then without its program's name), or be no child of ours.
   int status = 0;
   pid_t r = ::waitpid(pid_, &status, WNOHANG);
   if (r == pid_) {
@@ -255,6 +276,7 @@ bool ChildProcess::stopped() const {
 bool ChildProcess::stopped_since_last_call() {
   if (wait_status_ || pid_ <= 0) return std::exchange(stop_seen_, false);
   // Collects every stop and continue reported since the last call; an exit ends the child.
+  ended_unreaped(false);  // what it was running, before the loop reaps it
   while (true) {
     int status = 0;
     const pid_t r = ::waitpid(pid_, &status, WNOHANG | WUNTRACED | WCONTINUED);
@@ -273,7 +295,13 @@ bool ChildProcess::stopped_since_last_call() {
 
 std::string ChildProcess::exit_description() {
   if (running()) return "is running";
-  return wait_status_ ? describe_status(*wait_status_) : "exited";
+  std::string running_text;
+  // The kernel keeps 15 bytes of a program's name: a longer name that starts so is the same.
+  constexpr size_t kCommBytes = 15;
+  if (!ended_program_.empty() && ended_program_ != started_program_.substr(0, kCommBytes)) {
+    running_text = "(running " + ended_program_ + ") ";
+  }
+  return running_text + (wait_status_ ? describe_status(*wait_status_) : "exited");
 }
 
 void ChildProcess::stop(std::chrono::milliseconds grace) {
@@ -288,6 +316,7 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
     if (running()) {
       ::kill(-pid_, SIGKILL);
       int status = 0;
+      ended_unreaped(true);
       if (::waitpid(pid_, &status, 0) == pid_) reap(status);
     }
   }

@@ -51,7 +51,9 @@ class ChildProcess {
   // WCONTINUED) until it is collected, so a brief stop between two calls is not missed. A
   // window calls it before it starts (discarding what came before) and while it runs.
   bool stopped_since_last_call();
-  // "exited with status 1" / "killed by signal 9" / "running".
+  // "exited with status 1" / "killed by signal 9 (Killed)" / "is running"; after
+  // "(running nghttpd) " when the program it ended in is not the one it started (`sh -c 'exec
+  // nghttpd ...'`), as far as Linux keeps a program's name (15 bytes of it, /proc/PID/comm).
   std::string exit_description();
   // SIGTERM (and SIGCONT, so a stopped child can act on it) to the child's process group,
   // up to `grace` to exit, then SIGKILL; reaps it; then SIGKILL to what is left of its group
@@ -65,6 +67,9 @@ class ChildProcess {
  private:
   ChildProcess() = default;
   void reap(int status);
+  // Whether the child has ended and is not reaped yet (waiting for it when `block`); if so,
+  // keeps the name of the program it was running (ended_program_), which reaping loses.
+  bool ended_unreaped(bool block);
 
   std::string name_;
   pid_t pid_ = -1;
@@ -72,7 +77,9 @@ class ChildProcess {
   std::string stdout_buffer_;
   std::filesystem::path stderr_log_;
   std::optional<int> wait_status_;
-  bool stop_seen_ = false;  // see stopped_since_last_call()
+  std::string started_program_;  // the file name of the program spawned
+  std::string ended_program_;    // the program it was running when it ended, if read
+  bool stop_seen_ = false;       // see stopped_since_last_call()
   std::unique_ptr<GuardedChild> guard_;
 };
 

@@ -71,6 +71,33 @@ TEST(ChildProcess, StopKillsAChildThatIgnoresSigterm) {
   EXPECT_NE((*child)->exit_description().find("signal 9"), std::string::npos);
 }
 
+// A wrapper that execs the real program (`sh -c '... exec nghttpd'`) dies as that program: the
+// description names it, read from the zombie before it is reaped, not only the wrapper.
+TEST(ChildProcess, AChildKilledAfterExecNamesTheProgramItWasRunning) {
+  auto child = ChildProcess::spawn(shell("echo READY; exec sleep 30"));
+  ASSERT_TRUE(child.ok()) << child.message();
+  ASSERT_TRUE((*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s).ok());
+  // The shell has exec'd sleep once its comm says so (READY comes before the exec).
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream comm("/proc/" + std::to_string((*child)->pid()) + "/comm");
+    std::string name;
+    if (std::getline(comm, name) && name == "sleep") break;
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_EQ(::kill((*child)->pid(), SIGKILL), 0);
+  for (int i = 0; i < 1000 && (*child)->running(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ((*child)->exit_description(), "(running sleep) killed by signal 9 (Killed)");
+}
+
+TEST(ChildProcess, AChildThatDiesAsTheProgramItStartedNamesNoOther) {
+  auto child = ChildProcess::spawn(shell("echo READY; sleep 30"));
+  ASSERT_TRUE(child.ok()) << child.message();
+  ASSERT_TRUE((*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s).ok());
+  ASSERT_EQ(::kill((*child)->pid(), SIGKILL), 0);
+  for (int i = 0; i < 1000 && (*child)->running(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ((*child)->exit_description(), "killed by signal 9 (Killed)");
+}
+
 TEST(ChildProcess, TheChildLeadsAProcessGroupOfItsOwn) {
   // stop() and the guardian kill the child's group: a child left in the orchestrator's group
   // would take its helpers nowhere (and a group kill would miss it).
