@@ -233,11 +233,13 @@ std::string open_loop_text(const results::Repetition& rep) {
 std::string counts_text(const results::WorkloadResult& w) {
   uint64_t router_requests = 0;
   uint64_t worker_operations = 0;
+  uint64_t worker_successes = 0;
   bool router_counted = !w.repetitions.empty();
   size_t mismatched = 0;
   for (const auto& rep : w.repetitions) {
     router_requests += rep.router.requests;
     worker_operations += rep.operations;
+    worker_successes += rep.successes;
     router_counted = router_counted && rep.router.collected;
     for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
   }
@@ -247,7 +249,11 @@ std::string counts_text(const results::WorkloadResult& w) {
       w.spec.protocol == scenario::Protocol::kWampTransfer) {
     line = "calls: {} made by workers, {} routed by the router{}";
   } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
-    line = "events: {} received by workers, {} delivered by the router{}";
+    // The operations are the events the workers expected, failures included (a refused
+    // publication's, a lost one); those received intact are the successes.
+    return fmt::format("events: {} counted by workers ({} received), {} delivered by the router{}",
+                       worker_operations, worker_successes, router_requests,
+                       count_difference(w, worker_operations, router_requests, mismatched));
   }
   return fmt::format(fmt::runtime(line), worker_operations, router_requests,
                      count_difference(w, worker_operations, router_requests, mismatched));

@@ -58,9 +58,10 @@ class TerminalReport : public engine::RunObserver {
 std::string open_loop_text(const results::Repetition& repetition);
 
 // "requests: 300 sent by workers, 300 counted by the router" (for WAMP "calls: ... made by
-// workers, ... routed by the router", "events: ... received by workers, ... delivered by the
-// router"), with why the two differ where they do, over every repetition; "" when the router
-// did not count every repetition (or none was measured).
+// workers, ... routed by the router", "events: ... counted by workers (... received), ...
+// delivered by the router": the operations, failures included, and the successes), with why the two
+// differ where they do, over every repetition; "" when the router did not count every repetition
+// (or none was measured).
 std::string counts_text(const results::WorkloadResult& workload);
 
 // The lines the terminal prints under a workload's table, which the HTML report shows too (each

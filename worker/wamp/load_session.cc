@@ -197,7 +197,16 @@ class LoadSession : public Session {
       return;
     }
     Slot& slot = slots_[s];
-    if (error != nullptr) {
+    if (error != nullptr && publisher_) {
+      // A refused publication delivers nothing. Its operations are the events it would have
+      // been (docs/MEASUREMENT.md: in wamp_pubsub one operation is one delivered event): each
+      // fails once, under the ERROR's kind, and leaves the window's expected deliveries, so
+      // that it is not counted again as lost.
+      const ErrorKind kind = error_kind(*error, slot);
+      const uint32_t events = plan_.spec.subscribers;
+      for (uint32_t i = 0; i < events; ++i) thread_.stats.record_failure(kind);
+      plan_.ledger->expected.fetch_sub(events, std::memory_order_relaxed);
+    } else if (error != nullptr) {
       const ErrorKind kind = error_kind(*error, slot);
       // A call the dealer timed out or cancelled had been routed to a callee.
       if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled) answered_routed();

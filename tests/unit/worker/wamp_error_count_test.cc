@@ -93,6 +93,41 @@ TEST(WampErrorCounts, AnAbortsReasonIsQuotedCutAndEscaped) {
                                   router.address() + ")");
 }
 
+// Every publication is refused with an ERROR, two subscribers: a refused publication delivers
+// nothing, so each of the two events it would have been is one operation and one error under
+// the ERROR's kind (not_authorized for a role that may not publish, wamp_error otherwise), and
+// none is also `lost`, nor is the publication an operation of its own (before: one error for
+// the publication and two `lost` for its events, three operations).
+TEST(WampErrorCounts, ARefusedPublicationIsOneErrorForEachEventItWouldHaveBeen) {
+  for (const auto& [uri, kind] : {std::pair{"wamp.error.not_authorized", ErrorKind::kNotAuthorized},
+                                  std::pair{"wamp.error.invalid_uri", ErrorKind::kWampError}}) {
+    SCOPED_TRACE(uri);
+    std::atomic<uint64_t> refused{0};
+    FakeRawSocketRouter router(3, kBeforeWelcome,
+                               [&](const json& message, const FakeRawSocketRouter::Reply& reply) {
+                                 if (message[0] != 16)
+                                   return;  // PUBLISH: [16, request, {acknowledge}, topic, args]
+                                 ++refused;
+                                 reply.send(json::array({8, 16, message[1], json::object(), uri}));
+                               });
+    WorkloadSpec s = pubsub_spec_against(router);
+    s.connections = 3;
+    s.wamp.subscribers = 2;
+    auto engine = test_support::start(s);
+    ASSERT_TRUE(engine);
+    const WindowResult r = test_support::run(*engine, 0, 50 * test_support::kMs);
+    engine.reset();
+    EXPECT_GT(refused.load(), 0u);
+    EXPECT_EQ(r.operations, 2 * refused.load());
+    EXPECT_EQ(r.successes, 0u);
+    EXPECT_EQ(count_of(r, kind), 2 * refused.load());
+    EXPECT_EQ(count_of(r, ErrorKind::kLost), 0u);
+    EXPECT_EQ(test_support::total_errors(r), 2 * refused.load());
+    EXPECT_EQ(r.events_expected, 0u);
+    EXPECT_EQ(r.events_delivered, 0u);
+  }
+}
+
 // An unreadable EVENT of the first window (its first argument is no number, its window is 0)
 // arrives in the second, and that window's first publication reaches no subscriber: the late
 // event is the first window's, ignored as a readable one is, and the second window has one

@@ -69,5 +69,28 @@ TEST(WorkloadTable, ANotConfiguredWorkloadSaysSoOnce) {
   EXPECT_EQ(w.error, "not_configured: 'h2load' is not installed (not found on PATH)");
 }
 
+// wamp_pubsub: the workers' operations are the events they expected, failures included; those
+// received are the successes, and the line says which is which (before: "events: 8362 received
+// by workers" where none was received, every publication refused).
+TEST(WorkloadTable, APubSubCountsLineSaysTheEventsReceivedApartFromThoseCounted) {
+  results::WorkloadResult w = counted_workload();
+  w.spec.protocol = scenario::Protocol::kWampPubSub;
+  w.spec.wamp.publishers = 1;
+  w.spec.wamp.subscribers = 1;
+  w.spec.in_flight = 1;
+  results::Repetition& rep = w.repetitions.front();
+  rep.successes = 0;
+  rep.operations = 8362;
+  rep.errors["not_authorized"] = 8362;
+  rep.router.collected = true;
+  rep.router.requests = 0;
+  rep.flags.push_back("router_count_mismatch");
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("  events: 8362 counted by workers (0 received), 0 delivered by the router "
+                       "(8362 apart: router_count_mismatch in 1 of 1 windows"),
+            std::string::npos)
+      << table;
+}
+
 }  // namespace
 }  // namespace benchgate::report
