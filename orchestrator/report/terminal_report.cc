@@ -304,13 +304,13 @@ std::string workload_table(const results::WorkloadResult& w) {
     if (w.spec.protocol == scenario::Protocol::kWampTransfer ||
         (w.spec.protocol == scenario::Protocol::kWampRpc && w.transfer_lifecycle_gbps())) {
       // docs/MEASUREMENT.md "Transfer throughput": per transfer, over its data window and over
-      // its whole session lifecycle.
+      // its whole session lifecycle. The unit goes with a figure: a rate no transfer gave
+      // (every call failed) reads "not measured", not "not measured Gbit/s".
       auto rate = [](const std::optional<results::Spread>& s) {
-        return s ? fmt::format("{:.3f}", s->median) : std::string("not measured");
+        return s ? fmt::format("{:.3f} Gbit/s", s->median) : std::string("not measured");
       };
-      out +=
-          fmt::format("  transfer: {} Gbit/s over the data window, {} Gbit/s over the lifecycle\n",
-                      rate(w.transfer_data_gbps()), rate(w.transfer_lifecycle_gbps()));
+      out += fmt::format("  transfer: {} over the data window, {} over the lifecycle\n",
+                         rate(w.transfer_data_gbps()), rate(w.transfer_lifecycle_gbps()));
     }
     // Large payloads are judged in bits per second.
     if (mb.median >= kGbitLineBytesPerSecond) {

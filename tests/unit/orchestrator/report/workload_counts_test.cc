@@ -92,5 +92,32 @@ TEST(WorkloadTable, APubSubCountsLineSaysTheEventsReceivedApartFromThoseCounted)
       << table;
 }
 
+// wamp_transfer: a rate no verified transfer gave (every call failed) is "not measured", with
+// no unit after it; a measured one carries its unit.
+TEST(WorkloadTable, ATransferRateNotMeasuredHasNoUnit) {
+  results::WorkloadResult w = counted_workload();
+  w.spec.protocol = scenario::Protocol::kWampTransfer;
+  w.repetitions.front().successes = 0;
+  w.repetitions.front().transfer = results::TransferSums{};
+  std::string table = workload_table(w);
+  EXPECT_NE(table.find("  transfer: not measured over the data window, not measured over the "
+                       "lifecycle\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("not measured Gbit/s"), std::string::npos) << table;
+
+  // 8 x 1e9 bytes over 4 s and 8 s: 2 and 1 Gbit/s.
+  w.repetitions.front().transfer = results::TransferSums{.transfers = 1,
+                                                         .data_bytes = 1'000'000'000,
+                                                         .data_ns = 4'000'000'000,
+                                                         .lifecycle_bytes = 1'000'000'000,
+                                                         .lifecycle_ns = 8'000'000'000};
+  table = workload_table(w);
+  EXPECT_NE(table.find("  transfer: 2.000 Gbit/s over the data window, 1.000 Gbit/s over the "
+                       "lifecycle\n"),
+            std::string::npos)
+      << table;
+}
+
 }  // namespace
 }  // namespace benchgate::report
