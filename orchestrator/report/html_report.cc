@@ -341,15 +341,16 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   if (const std::string counts = counts_text(w); !counts.empty()) {
     out += fmt::format("<p class=\"counts\">{}</p>\n", escape(counts));
   }
-  // The terminal's lines under its table (terminal_report.h): what was not measured (a tool's
-  // figures), TLS and connection setup, WAMP sessions, the callees' shares; one paragraph each.
-  for (const std::string& lines :
-       {not_measured_lines(w), connection_lines(w), session_setup_line(w), callee_line(w)}) {
-    for (std::string_view line : text_lines(lines)) {
-      while (line.starts_with(' ')) line.remove_prefix(1);
-      if (!line.empty())
-        out += fmt::format("<p class=\"detail\">{}</p>\n", escape(std::string(line)));
-    }
+  const std::string not_measured = not_measured_lines(w);
+  // What the workers could not measure, in the terminal's words under its table
+  // (not_measured_lines: a tool's unmeasured error kinds and latency figures), so that a 0 or
+  // "-" in the table never stands alone. The terminal's TLS, connection and session setup and
+  // callee lines are not here: a stored run as this report reads it back (stored_run.h) has
+  // none of their histograms (the store keeps their p50 and p99), TLS, streams or callees.
+  for (std::string_view line : text_lines(not_measured)) {
+    while (line.starts_with(' ')) line.remove_prefix(1);
+    if (!line.empty())
+      out += fmt::format("<p class=\"detail\">{}</p>\n", escape(std::string(line)));
   }
   const auto flags = w.flags();
   if (!flags.empty()) {

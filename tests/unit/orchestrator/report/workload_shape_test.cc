@@ -1,5 +1,5 @@
 // One definition per figure in every report: a workload's load (its concurrency as its protocol
-// has it), the lines under its table and what a tool could not measure, as the terminal, the
+// has it) and what a tool could not measure, as the terminal, the
 // Markdown summary, the HTML report and the JSON report write them.
 #include <gtest/gtest.h>
 
@@ -103,28 +103,6 @@ TEST(WorkloadShape, TheJsonSaysTheSessionsTheResultLineCounts) {
   EXPECT_EQ(workload_json(rpc)["parameters"]["sessions"], 8);
 }
 
-// The HTML report shows the lines the terminal prints under its table: TLS, connection and
-// WAMP session setup, in the same words.
-TEST(WorkloadShape, TheHtmlReportHasTheTerminalsTlsAndSetupLines) {
-  results::WorkloadResult h2 = measured("h2", scenario::Protocol::kHttp2);
-  h2.spec.tls.enabled = true;
-  auto& rep = h2.repetitions.front();
-  rep.tls = results::NegotiatedTls{"TLSv1.3", "TLS_AES_128_GCM_SHA256", "h2"};
-  rep.setup.emplace();
-  rep.setup->connections = 4;
-  rep.setup->connect.record(50'000);
-  results::WorkloadResult rpc = measured("rpc", scenario::Protocol::kWampRpc);
-  rpc.repetitions.front().session_setup.emplace();
-  rpc.repetitions.front().session_setup->record(90'000);
-  const std::string html = html_document({html_run({h2, rpc})});
-  for (const char* line : {"tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2 (as the server chose)",
-                           "connections: 4 set up; connect p50 50us p99 50us",
-                           "sessions: 1 set up; connect to WELCOME p50 90us p99 90us"}) {
-    EXPECT_NE(workload_table(line[0] == 's' ? rpc : h2).find(line), std::string::npos) << line;
-    EXPECT_NE(html.find(line), std::string::npos) << line << "\n" << html;
-  }
-}
-
 // A worker adapter's tool (wrk) that printed no connect or length errors and no p90: the
 // Markdown summary and the HTML report say "not measured" as the terminal does, never "errors 0"
 // alone; the HTML per-worker row of its only worker shows the max the tool printed, as the
@@ -145,7 +123,7 @@ results::WorkloadResult wrk_workload() {
   return w;
 }
 
-TEST(WorkloadShape, WhatATheToolDidNotMeasureIsSaidInEveryReport) {
+TEST(WorkloadShape, WhatTheToolDidNotMeasureIsSaidInEveryReport) {
   const results::WorkloadResult w = wrk_workload();
   const std::string table = workload_table(w);
   ASSERT_NE(table.find("  not measured: errors.connect, errors.length\n"), std::string::npos)
