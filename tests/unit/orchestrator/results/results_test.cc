@@ -433,7 +433,7 @@ TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {
   EXPECT_EQ(params.at("http").dump(),
             "{\"expect_body_bytes\":12,\"expect_status\":200,\"headers\":{},\"method\":\"GET\","
             "\"request_bytes\":0,\"target\":\"/bench/hello\"}");
-  EXPECT_EQ(params.size(), 16u) << params.dump();  // with tls and http2, null here
+  EXPECT_EQ(params.size(), 17u) << params.dump();  // with tls and http2, null here, and sessions
   EXPECT_EQ(params.at("new_connection_per_request"), false);
   EXPECT_TRUE(params.at("tls").is_null());
   EXPECT_TRUE(params.at("http2").is_null());
