@@ -113,17 +113,23 @@ class LoadSession : public Session {
     issue(steady_now_ns());
   }
 
+  // The link failed (or the drain deadline ended it) with operations outstanding: each call
+  // fails once, under the failure's kind. A publication is no operation of its own (its events
+  // are, docs/MEASUREMENT.md): whether its PUBLISHED was lost or it never reached the router,
+  // each of its events is counted once where it ends, delivered by a subscriber or, never
+  // delivered, `lost` when the window completes; so the failure fails no operation here and,
+  // as a subscriber's, counts on its own only as a protocol error (Session::fail_protocol).
   uint32_t on_failed(ErrorKind kind) override {
     uint32_t failed = 0;
     for (Slot& slot : slots_) {
       if (slot.id == 0) continue;
       slot.id = 0;
       ++failed;
-      thread_.stats.record_failure(kind);
+      if (!publisher_) thread_.stats.record_failure(kind);
       thread_.request_finished();
     }
     release_all();
-    return failed;
+    return publisher_ ? 0 : failed;
   }
 
   void on_rejoined() override { issue(steady_now_ns()); }

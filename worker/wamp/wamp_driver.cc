@@ -72,6 +72,9 @@ class WampDriver : public ProtocolDriver {
     result.pubsub = true;
     result.events_expected = ledger_.expected.load();
     result.events_delivered = ledger_.delivered.load();
+    // What was published and never delivered is lost, the events of a publication whose
+    // publisher's link failed before its PUBLISHED came included: they were counted nowhere
+    // else (a refused publication's left `expected` with its ERROR).
     if (result.events_expected > result.events_delivered) {
       const uint64_t lost = result.events_expected - result.events_delivered;
       result.errors[static_cast<size_t>(ErrorKind::kLost)] += lost;

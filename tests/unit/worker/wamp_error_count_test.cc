@@ -128,6 +128,50 @@ TEST(WampErrorCounts, ARefusedPublicationIsOneErrorForEachEventItWouldHaveBeen) 
   }
 }
 
+// Three publications outstanding, none acknowledged; the router delivers the first two to the
+// one subscriber and at the third closes the publisher's session, writes it a message that is
+// no WAMP message, or does nothing until the drain deadline ends the session (a reconnect is
+// never accepted). A publication is no operation: its event is, counted once, delivered or
+// `lost`, so the window has three operations, two successes and one `lost`; the failure fails
+// no operation and counts on its own only as a protocol error, as a subscriber's does (before:
+// one error more per publication under the failure's kind, reset, protocol or timeout, and
+// six operations).
+TEST(WampErrorCounts, APublicationOutstandingWhenItsLinkFailsIsCountedByItsEvents) {
+  enum class Failure { kClose, kNotWamp, kDrainDeadline };
+  for (const Failure failure : {Failure::kClose, Failure::kNotWamp, Failure::kDrainDeadline}) {
+    SCOPED_TRACE(static_cast<int>(failure));
+    std::atomic<uint64_t> publications{0};
+    FakeRawSocketRouter router(
+        2, kBeforeWelcome, [&](const json& message, const FakeRawSocketRouter::Reply& reply) {
+          if (message[0] != 16) return;  // PUBLISH: [16, request, {acknowledge}, topic, args]
+          const uint64_t publication = ++publications;
+          if (publication < 3) {
+            reply.to_subscribers(json::array({36, 7, publication, json::object(), message[4]}));
+          } else if (failure == Failure::kClose) {
+            reply.close();
+          } else if (failure == Failure::kNotWamp) {
+            reply.send("not a WAMP message");
+          }
+        });
+    WorkloadSpec s = pubsub_spec_against(router);
+    s.in_flight = 3;
+    s.drain_timeout_ns = 100 * test_support::kMs;  // the engine waits this long for the third
+    auto engine = test_support::start(s);
+    ASSERT_TRUE(engine);
+    const WindowResult r = test_support::run(*engine, 0, 50 * test_support::kMs);
+    engine.reset();
+    EXPECT_EQ(publications.load(), 3u);
+    EXPECT_EQ(r.events_expected, 3u);
+    EXPECT_EQ(r.events_delivered, 2u);
+    EXPECT_EQ(r.operations, 3u);
+    EXPECT_EQ(r.successes, 2u);
+    EXPECT_EQ(count_of(r, ErrorKind::kLost), 1u);
+    const uint64_t protocol = failure == Failure::kNotWamp ? 1 : 0;
+    EXPECT_EQ(count_of(r, ErrorKind::kProtocol), protocol);
+    EXPECT_EQ(test_support::total_errors(r), 1u + protocol);
+  }
+}
+
 // An unreadable EVENT of the first window (its first argument is no number, its window is 0)
 // arrives in the second, and that window's first publication reaches no subscriber: the late
 // event is the first window's, ignored as a readable one is, and the second window has one
