@@ -266,14 +266,10 @@ std::string workers_table(const results::WorkloadResult& w) {
   for (const auto& rep : w.repetitions) {
     double total = 0;
     for (const auto& s : rep.workers) total += s.ops_per_second;
-    // A worker that wraps a tool (wrk, h2load) sends the tool's figures, no histogram: the
-    // share of the only worker is its repetition, whose row shows what the tool printed
-    // (Repetition::latency_at); with several, only their union's figures were kept.
-    const bool tool_alone = rep.tool_latency && rep.workers.size() == 1;
-    auto at = [&](std::optional<int64_t> own, double p) {
-      return own || !tool_alone ? own : rep.latency_at(p);
-    };
-    for (const auto& s : rep.workers) {
+    // A worker's latency as every report's per-worker table gives it
+    // (Repetition::worker_latency_at: a tool's figures for the only worker that wraps one).
+    for (size_t i = 0; i < rep.workers.size(); ++i) {
+      const results::WorkerShare& s = rep.workers[i];
       out += fmt::format(
           "<tr><td class=\"text\">rep {}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td>"
           "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
@@ -281,8 +277,8 @@ std::string workers_table(const results::WorkloadResult& w) {
           rep.index + 1, s.worker, escape(s.host.empty() ? "-" : s.host),
           rate_text(s.ops_per_second),
           total > 0 ? fmt::format("{:.1f}%", 100 * s.ops_per_second / total) : "-",
-          latency_text(at(s.p50_ns, 50)), latency_text(at(s.p99_ns, 99)),
-          latency_text(at(s.max_ns, 100)), s.errors,
+          latency_text(rep.worker_latency_at(i, 50)), latency_text(rep.worker_latency_at(i, 99)),
+          latency_text(rep.worker_latency_at(i, 100)), s.errors,
           s.cpu_utilization ? fmt::format("{:.0f}%", 100 * *s.cpu_utilization) : "-",
           signed_latency_text(s.clock_offset_ns), latency_text(s.rtt_ns),
           signed_latency_text(s.start_skew_ns));

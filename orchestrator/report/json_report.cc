@@ -181,19 +181,21 @@ json repetition_json(const scenario::Workload& w, const results::Repetition& rep
       rep.worker_start_skew_ns.empty() ? json(nullptr) : json(rep.worker_start_skew_ns);
   j["start_spread_ns"] = rep.start_spread_ns ? json(*rep.start_spread_ns) : json(nullptr);
   // Each worker's own figures and clock (docs/MEASUREMENT.md "Clock offset and start skew");
-  // null where not measured.
+  // null where not measured. Its latency as every report's per-worker table gives it
+  // (Repetition::worker_latency_at: a tool's figures for the only worker that wraps one).
   auto optional = [](const auto& v) { return v ? json(*v) : json(nullptr); };
   json workers = json::array();
-  for (const auto& w : rep.workers) {
+  for (size_t i = 0; i < rep.workers.size(); ++i) {
+    const results::WorkerShare& w = rep.workers[i];
     workers.push_back({{"worker", w.worker},
                        {"host", w.host.empty() ? json(nullptr) : json(w.host)},
                        {"operations", w.operations},
                        {"successes", w.successes},
                        {"errors", w.errors},
                        {"ops_per_second", w.ops_per_second},
-                       {"p50_ns", optional(w.p50_ns)},
-                       {"p99_ns", optional(w.p99_ns)},
-                       {"max_ns", optional(w.max_ns)},
+                       {"p50_ns", optional(rep.worker_latency_at(i, 50))},
+                       {"p99_ns", optional(rep.worker_latency_at(i, 99))},
+                       {"max_ns", optional(rep.worker_latency_at(i, 100))},
                        {"cpu_utilization", optional(w.cpu_utilization)},
                        {"clock_offset_ns", optional(w.clock_offset_ns)},
                        {"rtt_ns", optional(w.rtt_ns)},

@@ -79,11 +79,14 @@ std::string worker_rows(const results::WorkloadResult& w) {
   out += fmt::format(kWorkerRow, "", "worker", "host", "ops/s", "p50", "p99", "cpu", "offset",
                      "rtt", "skew");
   for (const auto& rep : w.repetitions) {
-    for (const auto& share : rep.workers) {
+    for (size_t i = 0; i < rep.workers.size(); ++i) {
+      const results::WorkerShare& share = rep.workers[i];
+      // Its latency as every report's per-worker table gives it (Repetition::worker_latency_at:
+      // a tool's figures for the only worker that wraps one).
       out += fmt::format(
           kWorkerRow, fmt::format("rep {}", rep.index + 1), share.worker,
           share.host.empty() ? "-" : share.host, rate_text(share.ops_per_second),
-          latency_text(share.p50_ns), latency_text(share.p99_ns),
+          latency_text(rep.worker_latency_at(i, 50)), latency_text(rep.worker_latency_at(i, 99)),
           share.cpu_utilization ? fmt::format("{:.0f}%", *share.cpu_utilization * 100) : "-",
           signed_latency_text(share.clock_offset_ns), latency_text(share.rtt_ns),
           signed_latency_text(share.start_skew_ns));

@@ -94,6 +94,24 @@ std::optional<int64_t> Repetition::latency_at(double percentile) const {
   return it->second;
 }
 
+std::optional<int64_t> Repetition::worker_latency_at(size_t worker, double percentile) const {
+  if (worker >= workers.size()) return std::nullopt;
+  const WorkerShare& share = workers[worker];
+  std::optional<int64_t> own;
+  if (percentile >= 100) {
+    own = share.max_ns;
+  } else if (percentile == 99) {
+    own = share.p99_ns;
+  } else if (percentile == 50) {
+    own = share.p50_ns;
+  }
+  if (own) return own;
+  // The only worker's tool figures are its own; latency_at gives them by the one rule.
+  if (workers.size() != 1 || !tool_latency_of_successes()) return std::nullopt;
+  if (percentile != 50 && percentile != 99 && percentile < 100) return std::nullopt;
+  return latency_at(percentile);
+}
+
 std::optional<double> Repetition::latency_mean() const {
   if (latency.total_count() > 0) return latency.mean();
   const ToolLatency* tool = tool_latency_of_successes();

@@ -225,6 +225,13 @@ struct Repetition {
   // The tool's printed figures when they stand for latency: nullptr without them, or when the
   // window completed no success (a tool such as h2load times failed requests too).
   const ToolLatency* tool_latency_of_successes() const;
+  // Worker `worker`'s (an index into `workers`) latency percentile, 50, 99 or 100 (max), as
+  // every report's per-worker table gives it (terminal, HTML, JSON workers[]): its own
+  // histogram's; where the repetition's only worker wraps a tool (no histogram), the tool's
+  // figures, which are that worker's (latency_at: nothing unless the tool printed exactly this
+  // figure and the window completed a success, tool_latency_of_successes); otherwise nothing
+  // (not measured). With several workers wrapping tools only their union's figures are kept.
+  std::optional<int64_t> worker_latency_at(size_t worker, double percentile) const;
   // The system under test's CPU seconds per request in this window: its CPU time over the
   // requests it counted, or over the workers' operations when it counts none (a command);
   // nothing when its CPU was not measured or nothing was served.

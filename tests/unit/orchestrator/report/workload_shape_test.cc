@@ -154,5 +154,59 @@ TEST(WorkloadShape, WhatTheToolDidNotMeasureIsSaidInEveryReport) {
       << html;
 }
 
+// One definition of a worker's latency (results::Repetition::worker_latency_at) in every
+// per-worker table: the only worker that wraps a tool has the tool's figures in the JSON's
+// workers[] and the terminal's table as in the HTML report's; JSON null and "-" where there is
+// none: several workers wrapping tools (only their union's figures are kept), or a window that
+// completed no success (a tool times failed requests too).
+TEST(WorkloadShape, AWorkersLatencyIsOneFigureInEveryPerWorkerTable) {
+  results::WorkloadResult w = wrk_workload();
+  // A second repetition measured by two workers, so that the terminal prints its per-worker
+  // table (it does where a repetition has several).
+  results::Repetition two = w.repetitions.front();
+  two.index = 1;
+  two.workers = {{0, 500, 500, 0, 500}, {1, 500, 500, 0, 500}};
+  w.repetitions.push_back(two);
+
+  const nlohmann::json reps = workload_json(w)["repetitions"];
+  ASSERT_EQ(reps.size(), 2u);
+  const nlohmann::json alone = reps[0]["workers"][0];
+  EXPECT_EQ(alone["p50_ns"], 150'000) << alone.dump(2);
+  EXPECT_EQ(alone["p99_ns"], 900'000) << alone.dump(2);
+  EXPECT_EQ(alone["max_ns"], 7'000'000) << alone.dump(2);
+  for (const auto& worker : reps[1]["workers"]) {
+    EXPECT_TRUE(worker["p50_ns"].is_null()) << worker.dump(2);
+    EXPECT_TRUE(worker["max_ns"].is_null()) << worker.dump(2);
+  }
+
+  // The terminal's per-worker rows: "    rep 1        0 -   ...  ops/s  p50  p99  cpu ...".
+  const std::string table = workload_table(w);
+  const size_t rows = table.find("  per worker:\n");
+  ASSERT_NE(rows, std::string::npos) << table;
+  auto row = [&](const std::string& start) {
+    const size_t at = table.find("\n" + start, rows);
+    return at == std::string::npos ? std::string()
+                                   : table.substr(at + 1, table.find('\n', at + 1) - at - 1);
+  };
+  const std::string first = row("    rep 1 ");
+  EXPECT_NE(first.find(" 150us     900us "), std::string::npos) << table;
+  const std::string second = row("    rep 2 ");
+  EXPECT_EQ(second.find("us"), std::string::npos) << table;
+  EXPECT_NE(second.find(" -         - "), std::string::npos) << table;
+
+  const std::string html = html_document({html_run({w})});
+  EXPECT_NE(html.find("<td>150us</td><td>900us</td><td>7ms</td><td>0</td>"), std::string::npos)
+      << html;
+
+  // No success in the window: the tool's figures are not latency, in no report.
+  results::WorkloadResult failed = wrk_workload();
+  failed.repetitions[0].successes = 0;
+  failed.repetitions[0].workers[0].successes = 0;
+  const nlohmann::json none = workload_json(failed)["repetitions"][0]["workers"][0];
+  EXPECT_TRUE(none["p50_ns"].is_null()) << none.dump(2);
+  EXPECT_TRUE(none["max_ns"].is_null()) << none.dump(2);
+  EXPECT_EQ(html_document({html_run({failed})}).find("<td>7ms</td><td>0</td>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchgate::report

@@ -417,6 +417,36 @@ TEST(MetricFigure, AToolsFiguresOfAWindowWithNoSuccessAreNotLatency) {
   EXPECT_EQ(w.latency_at(100), 92'650'000);
 }
 
+// A worker's latency (every report's per-worker table): its own histogram's figures; the
+// tool's for the repetition's only worker that wraps one, by latency_at's rule (a figure the
+// tool printed, of a window with a success); nothing otherwise.
+TEST(WorkerLatency, ItsOwnFiguresOrTheToolsForTheOnlyWorker) {
+  Repetition own;
+  own.successes = 10;
+  WorkerShare share{0, 10, 10, 0, 10, 900, 1'000, std::nullopt, 100};
+  own.workers = {share, share};
+  EXPECT_EQ(own.worker_latency_at(1, 50), 100);
+  EXPECT_EQ(own.worker_latency_at(1, 99), 900);
+  EXPECT_EQ(own.worker_latency_at(1, 100), 1'000);
+  EXPECT_FALSE(own.worker_latency_at(1, 90));
+  EXPECT_FALSE(own.worker_latency_at(2, 50));
+
+  Repetition tool;
+  tool.successes = 10;
+  tool.tool_latency =
+      ToolLatency{"wrk 4.2.0", std::nullopt, 200, std::nullopt, 7'000, {{"50", 150}}};
+  tool.workers = {WorkerShare{0, 10, 10, 0, 10}};
+  EXPECT_EQ(tool.worker_latency_at(0, 50), 150);
+  EXPECT_FALSE(tool.worker_latency_at(0, 99));  // the tool did not print it
+  EXPECT_EQ(tool.worker_latency_at(0, 100), 7'000);
+  tool.successes = 0;
+  EXPECT_FALSE(tool.worker_latency_at(0, 100));
+  tool.successes = 10;
+  tool.workers.push_back(WorkerShare{1, 10, 10, 0, 10});
+  EXPECT_FALSE(tool.worker_latency_at(0, 100));
+  EXPECT_FALSE(tool.worker_latency_at(1, 50));
+}
+
 // The report's parameters are made of the stored definition's blocks (store/workload_params.h)
 // but keep their own text: an expectation not given is left out, not null, and there is no name.
 TEST(JsonReport, AnHttpWorkloadsParametersLeaveOutExpectationsNotGiven) {
