@@ -318,13 +318,9 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
       const std::string name = markdown_cell(workload_title(w.spec.name, w.variant));
       loads += fmt::format("- {}: {}, {} worker(s) x {} thread(s), {}\n", name,
                            markdown_cell(workload_load(w.spec)), w.spec.workers, w.spec.threads,
-                           w.spec.rate > 0 ? "open loop at " + rate_text(w.spec.rate) + " req/s"
-                                           : std::string("closed loop"));
-      const std::string lines = not_measured_lines(w);
-      for (std::string_view line : text_lines(lines)) {
-        while (line.starts_with(' ')) line.remove_prefix(1);
-        if (!line.empty())
-          not_measured += fmt::format("- {}: {}\n", name, markdown_cell(std::string(line)));
+                           load_model_text(w.spec));
+      for (const std::string& line : unindented_lines(not_measured_lines(w))) {
+        not_measured += fmt::format("- {}: {}\n", name, markdown_cell(line));
       }
     }
     if (!loads.empty()) out += "\nLoad, per workload:\n\n" + loads;

@@ -323,9 +323,7 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
           ? std::string(scenario::to_string(w.spec.protocol)) + " &#183; "
           : std::string(),
       escape(workload_load(w.spec)), w.spec.workers, w.spec.threads,
-      w.spec.rate > 0 ? "open loop at " + rate_text(w.spec.rate) + " req/s"
-                      : std::string("closed loop"),
-      results::status_name(w.status));
+      escape(load_model_text(w.spec)), results::status_name(w.status));
   if (!w.load_from.empty()) {
     out += fmt::format("<p>load from <b>{}</b>{}</p>\n", escape(w.load_from),
                        w.load_from == "local" ? " (every worker on this machine)" : "");
@@ -343,10 +341,8 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   // "-" in the table never stands alone. The terminal's TLS, connection and session setup and
   // callee lines are not here: a stored run as this report reads it back (stored_run.h) has
   // none of their histograms (the store keeps their p50 and p99), TLS, streams or callees.
-  for (std::string_view line : text_lines(not_measured)) {
-    while (line.starts_with(' ')) line.remove_prefix(1);
-    if (!line.empty())
-      out += fmt::format("<p class=\"detail\">{}</p>\n", escape(std::string(line)));
+  for (const std::string& line : unindented_lines(not_measured)) {
+    out += fmt::format("<p class=\"detail\">{}</p>\n", escape(line));
   }
   const auto flags = w.flags();
   if (!flags.empty()) {

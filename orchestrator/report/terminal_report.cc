@@ -148,6 +148,15 @@ std::string not_measured_lines(const results::WorkloadResult& w) {
   return out;
 }
 
+std::vector<std::string> unindented_lines(std::string_view lines) {
+  std::vector<std::string> out;
+  for (std::string_view line : text_lines(lines)) {
+    while (line.starts_with(' ')) line.remove_prefix(1);
+    if (!line.empty()) out.emplace_back(line);
+  }
+  return out;
+}
+
 // Why the two counts differ, so that a difference is never left unexplained: operations in
 // flight when a window opens or closes are counted by one side only (a worker adapter's tool
 // counts only what it completed), which the engine allows per window; beyond that a window is
@@ -192,7 +201,8 @@ std::string connection_lines(const results::WorkloadResult& w) {
         "SETTINGS_MAX_CONCURRENT_STREAMS)\n",
         requested, effective > 0 ? std::to_string(effective) : "-");
   }
-  if (const auto setup = w.setup(); setup && setup->connections > 0) {
+  const auto setup = w.setup();
+  if (setup && setup->connections > 0) {
     out += fmt::format("  connections: {} set up; connect p50 {} p99 {}", setup->connections,
                        latency(setup->connect, 50), latency(setup->connect, 99));
     if (setup->tls_handshake.total_count() > 0) {
@@ -213,14 +223,14 @@ std::string connection_lines(const results::WorkloadResult& w) {
         out += fmt::format("; {} of {} TLS handshakes resumed", setup->resumed, setup->handshakes);
       }
       out += "\n";
-    } else if (const auto resumed = results::resumed_handshakes(w.spec, *setup)) {
-      out += fmt::format("  resumed: {} of {} TLS handshakes\n", *resumed, setup->handshakes);
+      return out;
     }
-  } else if (setup) {
-    // WAMP over TLS: its handshakes are counted, its sessions timed only as a whole.
-    if (const auto resumed = results::resumed_handshakes(w.spec, *setup)) {
-      out += fmt::format("  resumed: {} of {} TLS handshakes\n", *resumed, setup->handshakes);
-    }
+  }
+  // Where no handshakes line says it (WAMP over TLS among them: its handshakes are counted, its
+  // sessions timed only as a whole).
+  if (const auto resumed =
+          setup ? results::resumed_handshakes(w.spec, *setup) : std::optional<uint64_t>()) {
+    out += fmt::format("  resumed: {} of {} TLS handshakes\n", *resumed, setup->handshakes);
   }
   return out;
 }
@@ -264,15 +274,13 @@ std::string counts_text(const results::WorkloadResult& w) {
 
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
-  const char* model = w.spec.rate > 0 ? "open loop" : "closed loop";
   // "hello [cand]", as every report names a workload's variant.
   const std::string title = workload_title(w.spec.name, w.variant);
   // What it sends and how much at once (workload_load: HTTP/2's streams, wamp_pubsub's
-  // publishers and subscribers), as the HTML report and the Markdown summary write it.
-  out += fmt::format("{}: {}, {} worker(s) x {} thread(s), {}", title, workload_load(w.spec),
-                     w.spec.workers, w.spec.threads, model);
-  if (w.spec.rate > 0) out += " at " + rate_text(w.spec.rate) + " req/s";
-  out += "\n";
+  // publishers and subscribers) and how it is paced (load_model_text), as the HTML report and
+  // the Markdown summary write it.
+  out += fmt::format("{}: {}, {} worker(s) x {} thread(s), {}\n", title, workload_load(w.spec),
+                     w.spec.workers, w.spec.threads, load_model_text(w.spec));
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
                    "flags");
   for (const auto& rep : w.repetitions) {

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "orchestrator/engine/run_observer.h"
 #include "orchestrator/report/latency_text.h"
@@ -79,6 +81,10 @@ std::string session_setup_line(const results::WorkloadResult& workload);
 // and, for wamp_rpc with callee = "worker", how the calls were split over the callee sessions
 // (the fewest and most invocations one session got, per repetition).
 std::string callee_line(const results::WorkloadResult& workload);
+
+// The lines of `lines` (those above) without their indentation, empty ones left out: how the
+// HTML report and the Markdown summary list the terminal's lines.
+std::vector<std::string> unindented_lines(std::string_view lines);
 
 // The table of one workload (repetitions and the median/min-max summary), as printed.
 std::string workload_table(const results::WorkloadResult& workload);

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "orchestrator/report/rate_text.h"
 #include "orchestrator/scenario/scenario.h"
 
 namespace benchgate::report {
@@ -18,19 +19,27 @@ namespace benchgate::report {
 // in flight" (wamp_rpc), "2 sessions" (wamp_transfer: one transfer at a time each),
 // "2 publisher(s) x 1 in flight -> 3 subscriber(s)" (wamp_pubsub).
 inline std::string workload_shape(const scenario::Workload& w) {
+  const uint32_t outstanding = w.outstanding_per_connection();
   switch (w.protocol) {
     case scenario::Protocol::kHttp2:
-      return fmt::format("{} connections x {} streams", w.connections, w.http2.streams);
+      return fmt::format("{} connections x {} streams", w.connections, outstanding);
     case scenario::Protocol::kWampRpc:
-      return fmt::format("{} sessions x {} in flight", w.connections, w.in_flight);
+      return fmt::format("{} sessions x {} in flight", w.sessions(), outstanding);
     case scenario::Protocol::kWampTransfer:
-      return fmt::format("{} sessions", w.connections);
+      return fmt::format("{} sessions", w.sessions());
     case scenario::Protocol::kWampPubSub:
+      // sessions() is both sides together; each publisher has `outstanding` in flight.
       return fmt::format("{} publisher(s) x {} in flight -> {} subscriber(s)", w.wamp.publishers,
-                         w.in_flight, w.wamp.subscribers);
+                         outstanding, w.wamp.subscribers);
     default:
-      return fmt::format("{} connections x {} in flight", w.connections, w.in_flight);
+      return fmt::format("{} connections x {} in flight", w.connections, outstanding);
   }
+}
+
+// How the load is paced, as every report writes it after the workload's load: "closed loop",
+// or "open loop at 5000 req/s" (rate_text).
+inline std::string load_model_text(const scenario::Workload& w) {
+  return w.rate > 0 ? "open loop at " + rate_text(w.rate) + " req/s" : std::string("closed loop");
 }
 
 // What the workload sends, over what, with its shape: "GET /bench/hello over h2c, 4 connections
