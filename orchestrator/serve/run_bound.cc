@@ -36,6 +36,24 @@ double runs_of(const Scenario& s, const scenario::Workload& w) {
   return confirmed ? 2 : 1;
 }
 
+// A router the run starts (impl = "external" included) and its section: [router], or every
+// compared [routers.NAME].
+struct RunRouter {
+  const scenario::RouterConfig* config;
+  std::string section;
+};
+
+std::vector<RunRouter> routers_of_the_run(const Scenario& s) {
+  if (s.compare_routers.empty()) return {{&s.router, "[router]"}};
+  std::vector<RunRouter> out;
+  for (const auto& name : s.compare_routers) {
+    if (auto it = s.routers.find(name); it != s.routers.end()) {
+      out.push_back({&it->second, "[routers." + name + "]"});
+    }
+  }
+  return out;
+}
+
 // A startup_timeout the scenario sets, where it is written.
 struct Startup {
   int64_t ns;
@@ -46,18 +64,10 @@ struct Startup {
 // The startup_timeouts of what the run starts.
 std::vector<Startup> startups(const Scenario& s) {
   std::vector<Startup> out;
-  auto add_router = [&](const scenario::RouterConfig& r, const std::string& section) {
-    if (r.startup_timeout_ns > 0) {
-      out.push_back({r.startup_timeout_ns, section + " startup_timeout", r.at("startup_timeout")});
-    }
-  };
-  if (s.compare_routers.empty()) {
-    add_router(s.router, "[router]");
-  } else {
-    for (const auto& name : s.compare_routers) {
-      if (auto it = s.routers.find(name); it != s.routers.end()) {
-        add_router(it->second, "[routers." + name + "]");
-      }
+  for (const auto& [r, section] : routers_of_the_run(s)) {
+    if (r->startup_timeout_ns > 0) {
+      out.push_back(
+          {r->startup_timeout_ns, section + " startup_timeout", r->at("startup_timeout")});
     }
   }
   std::set<std::string> used(s.compare_workers.begin(), s.compare_workers.end());
@@ -100,17 +110,8 @@ const scenario::Workload* largest_pool_of(const Scenario& s, const std::string* 
 // What the run starts, in the order it starts them (processes_at_once).
 std::vector<ProcessShare> process_shares(const Scenario& s, bool remote_workers) {
   std::vector<ProcessShare> out;
-  auto add_router = [&](const scenario::RouterConfig& r, const std::string& section) {
-    if (r.impl != scenario::RouterImpl::kExternal) out.push_back({1, true, 0, section, r.where});
-  };
-  if (s.compare_routers.empty()) {
-    add_router(s.router, "[router]");
-  } else {
-    for (const auto& name : s.compare_routers) {
-      if (auto it = s.routers.find(name); it != s.routers.end()) {
-        add_router(it->second, "[routers." + name + "]");
-      }
-    }
+  for (const auto& [r, section] : routers_of_the_run(s)) {
+    if (r->impl != scenario::RouterImpl::kExternal) out.push_back({1, true, 0, section, r->where});
   }
   // The pool of `impl` as big as workload `w` needs: none for the bundled worker on the
   // service's --workers-at.
