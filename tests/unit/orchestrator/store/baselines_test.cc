@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
 #include "orchestrator/store/store_internal.h"
@@ -606,6 +607,51 @@ TEST_F(Baselines, AWorkloadThatKeepsItsConnectionsIsHistoryOfTheirSetup) {
   auto stored = store_->run_metric_values(r, "http_hello", "default", "tls_handshake.p99");
   ASSERT_TRUE(stored.ok()) << stored.message();
   EXPECT_FALSE(stored->has_value());
+}
+
+// The bundled worker's WAMP over TLS reports its TLS handshakes in `setup` (connections 0, no
+// connect, TLS or first-byte histogram), cleartext WAMP no setup at all: a WAMP session is timed
+// only as a whole. connect.p99, tls_handshake.p99 and ttfb.p99 are not measured for either, and
+// each stored repetition reads so (no value, and not "nothing to measure", which is a workload's
+// whose workers time connections and set none up in that window), as in memory.
+TEST_F(Baselines, AWampWorkloadsConnectionFiguresReadNotMeasuredOverTlsOrNot) {
+  results::WorkloadResult over_tls = testing::test_workload("wamp_tls", 2);
+  results::WorkloadResult clear = testing::test_workload("wamp_clear", 2);
+  for (results::WorkloadResult* w : {&over_tls, &clear}) {
+    w->spec.protocol = scenario::Protocol::kWampRpc;
+    for (results::Repetition& rep : w->repetitions) {
+      rep.session_setup.emplace();
+      if (rep.index == 0) rep.session_setup->record(300'000);
+    }
+  }
+  over_tls.spec.tls.enabled = true;
+  for (results::Repetition& rep : over_tls.repetitions) rep.setup.emplace();
+  over_tls.repetitions[0].setup->handshakes = 2;
+  run_of(over_tls);
+  run_of(clear);
+
+  auto db = sqlite::Database::open(dir_.file("b.db"));
+  ASSERT_TRUE(db.ok()) << db.message();
+  for (const char* metric : {"connect.p99", "tls_handshake.p99", "ttfb.p99"}) {
+    EXPECT_FALSE(results::metric_values(over_tls, metric)) << metric;
+    EXPECT_FALSE(results::metric_values(clear, metric)) << metric;
+    const auto sql = metric_sql(metric);
+    ASSERT_TRUE(sql);
+    auto rows = (*db)->prepare("SELECT (" + std::string(sql->value) + ") IS NULL, COALESCE((" +
+                               std::string(sql->nothing_to_measure) +
+                               "), 0) FROM repetitions ORDER BY workload_id, idx");
+    ASSERT_TRUE(rows.ok()) << rows.message();
+    size_t read = 0;
+    while (true) {
+      auto row = rows->step();
+      ASSERT_TRUE(row.ok()) << row.message();
+      if (!*row) break;
+      ++read;
+      EXPECT_EQ(rows->int64(0), 1) << metric << ", row " << read;
+      EXPECT_EQ(rows->int64(1), 0) << metric << ", row " << read << " reads nothing to measure";
+    }
+    EXPECT_EQ(read, 4u) << metric;
+  }
 }
 
 // A paired gate pairs two variants' windows by repetition (docs/GATES.md, "Paired gates"):
