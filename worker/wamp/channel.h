@@ -86,8 +86,7 @@ inline void tls_handshake_done(ThreadState* thread, SSL* ssl) {
 // upgrade), frame headers and control frames included. With TLS, each
 // handshake's outcome goes to `thread` when it is not null: the version, cipher and ALPN the
 // router chose (ThreadState::tls), and the handshake counted in ThreadState::setup, resumed or
-// not (a workload that reconnects per operation reports them: docs/MEASUREMENT.md
-// "Handshakes per second").
+// not (a workload that reconnects per operation reports them: docs/MEASUREMENT.md "Resumed").
 std::unique_ptr<Channel> make_rawsocket_channel(boost::asio::io_context& io,
                                                 const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
