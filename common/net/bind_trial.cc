@@ -6,7 +6,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -57,11 +56,11 @@ Taken taken_ipv4(const in_addr& v4) {
   return out;
 }
 
-Taken taken(const sockaddr* a) {
-  if (a->sa_family == AF_INET) {
-    return taken_ipv4(reinterpret_cast<const sockaddr_in*>(a)->sin_addr);
+Taken taken(const addrinfo& a) {
+  if (a.ai_family == AF_INET) {
+    return taken_ipv4(reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr);
   }
-  const auto* v6 = reinterpret_cast<const sockaddr_in6*>(a);
+  const auto* v6 = reinterpret_cast<const sockaddr_in6*>(a.ai_addr);
   if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
     in_addr v4{};
     std::memcpy(&v4, &v6->sin6_addr.s6_addr[12], sizeof v4);
@@ -85,65 +84,26 @@ bool clash(const Taken& x, const Taken& y) {
   return std::memcmp(&x.address, &y.address, sizeof x.address) == 0 && x.scope == y.scope;
 }
 
-bool same_address(const Taken& x, const Taken& y) {
-  return x.space == y.space && std::memcmp(&x.address, &y.address, sizeof x.address) == 0 &&
-         x.scope == y.scope;
-}
-
 }  // namespace
-
-std::vector<ListenAddress> distinct_addresses(std::vector<ListenAddress> addresses) {
-  std::vector<ListenAddress> distinct;
-  std::vector<Taken> kept;
-  for (const ListenAddress& address : addresses) {
-    const Taken it = taken(address.get());
-    if (std::any_of(kept.begin(), kept.end(),
-                    [&it](const Taken& earlier) { return same_address(earlier, it); })) {
-      continue;
-    }
-    kept.push_back(it);
-    distinct.push_back(address);
-  }
-  return distinct;
-}
-
-ListenAddresses resolve_listen_addresses(const std::string& host, uint16_t port) {
-  ListenAddresses out;
-  const Resolved resolved(host, std::to_string(port));
-  out.resolve_error = resolved.error();
-  std::vector<ListenAddress> all;
-  for (const addrinfo* at = resolved.first(); at != nullptr; at = at->ai_next) {
-    if ((at->ai_family != AF_INET && at->ai_family != AF_INET6) ||
-        at->ai_addrlen > sizeof(sockaddr_storage)) {
-      continue;
-    }
-    ListenAddress address;
-    std::memcpy(&address.storage, at->ai_addr, at->ai_addrlen);
-    address.length = at->ai_addrlen;
-    all.push_back(address);
-  }
-  out.addresses = distinct_addresses(std::move(all));
-  return out;
-}
 
 BindTrial try_binding(const std::string& host, uint16_t port) {
   BindTrial trial;
-  const ListenAddresses resolved = resolve_listen_addresses(host, port);
-  trial.resolve_error = resolved.resolve_error;
-  for (const ListenAddress& at : resolved.addresses) {
+  const Resolved resolved(host, std::to_string(port));
+  trial.resolve_error = resolved.error();
+  for (const addrinfo* at = resolved.first(); at != nullptr; at = at->ai_next) {
     BindTrial::Attempt attempt;
-    const int fd = ::socket(at.family(), SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
+    const int fd = ::socket(at->ai_family, at->ai_socktype | SOCK_CLOEXEC, at->ai_protocol);
     attempt.socket_made = fd >= 0;
     if (fd < 0) {
       attempt.error = errno;
     } else {
       const int on = 1;
       ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-      if (at.family() == AF_INET6) {
+      if (at->ai_family == AF_INET6) {
         const int off = 0;  // dual stack, as the servers listen: see hosts_share_an_address
         ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
       }
-      attempt.error = ::bind(fd, at.get(), at.length) == 0 ? 0 : errno;
+      attempt.error = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0 ? 0 : errno;
       ::close(fd);
     }
     trial.attempts.push_back(attempt);
@@ -177,7 +137,7 @@ bool hosts_share_an_address(const std::string& a, const std::string& b) {
   }
   for (const addrinfo* x = in_a.first(); x != nullptr; x = x->ai_next) {
     for (const addrinfo* y = in_b.first(); y != nullptr; y = y->ai_next) {
-      if (clash(taken(x->ai_addr), taken(y->ai_addr))) return true;
+      if (clash(taken(*x), taken(*y))) return true;
     }
   }
   return false;

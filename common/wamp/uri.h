@@ -1,6 +1,5 @@
 // WAMP's loose URI rule, as the bundled router checks the URIs clients send and the realm names
-// of its --auth-config (common/auth/auth_config.h), which the orchestrator checks at load too,
-// as it checks a scenario's workload realm, procedure and topic with it.
+// of its --auth-config (common/auth/auth_config.h), which the orchestrator checks at load too.
 #pragma once
 
 #include <string_view>

@@ -22,6 +22,7 @@
 #include "orchestrator/gates/gate_outcome.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/report/scenario_report.h"
+#include "orchestrator/results/resumption.h"
 
 namespace benchgate::metrics {
 namespace {
@@ -133,7 +134,8 @@ struct MetricsObserver::Impl {
   Family<Gauge>& tls_handshakes = gauge(
       r, "benchgate_workload_tls_handshakes",
       "TLS handshakes of the measured repetitions' connections, all of them (resumed=\"all\") "
-      "and those in which the server resumed the session offered (resumed=\"yes\")");
+      "and those in which the server resumed the session offered (resumed=\"yes\"), the "
+      "latter only for a workload that reconnects per operation; no sample for cleartext");
   Family<Gauge>& streams =
       gauge(r, "benchgate_workload_http2_streams",
             "http2: concurrent streams per connection as requested, and as "
@@ -310,14 +312,17 @@ struct MetricsObserver::Impl {
         set_or_remove(setup_seconds, labels, value);
       }
     }
+    // resumed="yes" as the RESULT line, the JSON report and the store have it
+    // (results/resumption.h): where the workload keeps its connections it was never asked.
     const bool tls = setup && setup->handshakes > 0;
+    const std::optional<uint64_t> resumed =
+        setup ? results::resumed_handshakes(result.spec, *setup) : std::nullopt;
     for (const char* which : {"all", "yes"}) {
       Labels labels = base;
       labels["resumed"] = which;
       std::optional<double> value;
-      if (tls) {
-        value = static_cast<double>(which[0] == 'a' ? setup->handshakes : setup->resumed);
-      }
+      if (which[0] == 'a' && tls) value = static_cast<double>(setup->handshakes);
+      if (which[0] == 'y' && resumed) value = static_cast<double>(*resumed);
       set_or_remove(tls_handshakes, labels, value);
     }
     const uint32_t requested = result.requested_streams();

@@ -161,7 +161,9 @@ struct StoredRepetition {
   std::optional<std::string> tls_version, tls_cipher, alpn;
   std::optional<uint64_t> requested_streams, effective_streams;  // http2 only
   // Schema version 14: new_connection_per_request's connections set up inside the window, and
-  // the TLS handshakes that resumed a session (nothing for cleartext).
+  // the TLS handshakes that resumed a session where results::resumed_handshakes reports them
+  // (nothing where the workload keeps its connections, nothing for cleartext; a row stored
+  // before that rule holds a count there too, docs/MEASUREMENT.md "Handshakes per second").
   std::optional<uint64_t> window_connections, resumed;
   // Schema version 16: a wamp_transfer workload's sums (results::TransferSums); nothing for
   // other workloads.
@@ -170,13 +172,6 @@ struct StoredRepetition {
   // Also 16: WAMP session establishment (connect to WELCOME); nothing for HTTP.
   std::optional<uint64_t> sessions;
   std::optional<int64_t> session_setup_p50_ns, session_setup_p99_ns;
-  // Schema version 21: the setup histograms themselves (HdrHistogram V2 compressed), which a
-  // workload's figures over its repetitions are percentiles of: connect, TLS handshake and first
-  // byte wherever `connections` is stored, the sessions' wherever `sessions` is (an empty one
-  // when none was set up); and a worker callee's invocations per session (wamp_rpc with
-  // callee = "worker"). Nothing for a run stored before.
-  std::optional<std::vector<uint8_t>> connect_hdr, tls_handshake_hdr, ttfb_hdr, session_setup_hdr;
-  std::optional<std::vector<int64_t>> callee_invocations;
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "orchestrator/results/resumption.h"
 #include "orchestrator/store/metric_columns.h"
 #include "orchestrator/store/record_columns.h"
 #include "orchestrator/store/sqlite.h"
@@ -39,11 +40,11 @@ std::optional<std::vector<uint8_t>> encoded(const std::optional<HdrHistogram>& h
   return h->encode_compressed();
 }
 
-// One repetition as stored; the figures' definitions are those of results::Repetition
-// (successes and received bytes over the data window).
-// `per_request`: the workload set up a connection per request, so the window's connections are
-// its handshakes (stored only then: handshakes.rate reads them).
-StoredRepetition stored_repetition(const results::Repetition& rep, bool per_request) {
+// One repetition of `spec` as stored; the figures' definitions are those of
+// results::Repetition (successes and received bytes over the data window). A workload that set
+// up a connection per request has the window's connections as its handshakes (stored only then:
+// handshakes.rate reads them); `resumed` is stored where results::resumed_handshakes reports it.
+StoredRepetition stored_repetition(const results::Repetition& rep, const scenario::Workload& spec) {
   StoredRepetition r;
   r.index = rep.index;
   r.start_ns = rep.start_unix_ns;
@@ -102,32 +103,23 @@ StoredRepetition stored_repetition(const results::Repetition& rep, bool per_requ
     };
     r.connections = rep.setup->connections;
     r.handshakes = rep.setup->handshakes;
-    if (rep.setup->handshakes > 0) r.resumed = rep.setup->resumed;
-    if (per_request) r.window_connections = rep.window_connections;
+    // The one rule of the RESULT line, the JSON report and /metrics (docs/MEASUREMENT.md
+    // "Handshakes per second"): a count where the workload reconnects per operation over TLS,
+    // NULL where it keeps its connections (resumption never asked) and for cleartext.
+    r.resumed = results::resumed_handshakes(spec, *rep.setup);
+    if (spec.new_connection_per_request) r.window_connections = rep.window_connections;
     r.connect_p50_ns = at(rep.setup->connect, 50);
     r.connect_p99_ns = at(rep.setup->connect, 99);
     r.tls_handshake_p50_ns = at(rep.setup->tls_handshake, 50);
     r.tls_handshake_p99_ns = at(rep.setup->tls_handshake, 99);
     r.ttfb_p50_ns = at(rep.setup->ttfb, 50);
     r.ttfb_p99_ns = at(rep.setup->ttfb, 99);
-    // The histograms too (schema version 21): the workload's figures are of every repetition's
-    // merged, which no repetition's p50 and p99 give back.
-    r.connect_hdr = rep.setup->connect.encode_compressed();
-    r.tls_handshake_hdr = rep.setup->tls_handshake.encode_compressed();
-    r.ttfb_hdr = rep.setup->ttfb.encode_compressed();
   }
   if (rep.session_setup) {
     r.sessions = static_cast<uint64_t>(rep.session_setup->total_count());
     if (rep.session_setup->total_count() > 0) {
       r.session_setup_p50_ns = rep.session_setup->value_at_percentile(50);
       r.session_setup_p99_ns = rep.session_setup->value_at_percentile(99);
-    }
-    r.session_setup_hdr = rep.session_setup->encode_compressed();
-  }
-  if (!rep.callee_invocations.empty()) {
-    r.callee_invocations.emplace();
-    for (const uint64_t n : rep.callee_invocations) {
-      r.callee_invocations->push_back(static_cast<int64_t>(n));
     }
   }
   if (rep.transfer) {
@@ -210,7 +202,7 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   if (!workload.load_from.empty()) w.load_from = workload.load_from;
   std::set<std::string> flags;
   for (const results::Repetition& rep : workload.repetitions) {
-    w.repetitions.push_back(stored_repetition(rep, workload.spec.new_connection_per_request));
+    w.repetitions.push_back(stored_repetition(rep, workload.spec));
     flags.insert(rep.flags.begin(), rep.flags.end());
   }
   w.repetition_count = static_cast<int64_t>(w.repetitions.size());

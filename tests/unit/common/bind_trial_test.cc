@@ -9,13 +9,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "tests/unit/common/private_hosts.h"
 #include "tests/unit/orchestrator/loopback_test_support.h"
 
 namespace benchgate::net {
@@ -155,84 +153,6 @@ TEST(BindTrial, HostsShareAnAddressExactlyWhereTheKernelRefusesTheSecondBind) {
           << a << " listening, " << b << " on its port: " << trial.attempts[0].error;
     }
   }
-}
-
-// A numeric address with a port, as getaddrinfo gives it ("fe80::1%2": scope 2).
-ListenAddress numeric(const std::string& host, uint16_t port) {
-  ListenAddress out;
-  const size_t percent = host.find('%');
-  const std::string bare = host.substr(0, percent);
-  if (bare.find(':') == std::string::npos) {
-    auto* v4 = reinterpret_cast<sockaddr_in*>(&out.storage);
-    v4->sin_family = AF_INET;
-    v4->sin_port = htons(port);
-    EXPECT_EQ(::inet_pton(AF_INET, bare.c_str(), &v4->sin_addr), 1) << host;
-    out.length = sizeof *v4;
-  } else {
-    auto* v6 = reinterpret_cast<sockaddr_in6*>(&out.storage);
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons(port);
-    EXPECT_EQ(::inet_pton(AF_INET6, bare.c_str(), &v6->sin6_addr), 1) << host;
-    if (percent != std::string::npos) v6->sin6_scope_id = std::stoul(host.substr(percent + 1));
-    out.length = sizeof *v6;
-  }
-  return out;
-}
-
-std::string shown(const ListenAddress& address) {
-  char text[INET6_ADDRSTRLEN] = {};
-  if (address.family() == AF_INET) {
-    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(address.get())->sin_addr, text,
-                sizeof text);
-    return text;
-  }
-  const auto* v6 = reinterpret_cast<const sockaddr_in6*>(address.get());
-  ::inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
-  return std::string(text) +
-         (v6->sin6_scope_id != 0 ? "%" + std::to_string(v6->sin6_scope_id) : "");
-}
-
-// A name on two lines of /etc/hosts resolves to one address twice: the HTTP listener bound it
-// twice and failed on its own socket, while the bind trial bound each alone and called the port
-// free. Each address is kept once, the first of it, in getaddrinfo's order.
-TEST(BindTrial, AnAddressGivenTwiceIsKeptOnceWhereItFirstCame) {
-  std::vector<ListenAddress> given;
-  for (const auto& [host, port] : std::vector<std::pair<std::string, uint16_t>>{
-           {"127.0.0.1", 80},
-           {"::1", 80},
-           {"127.0.0.1", 80},         // a second /etc/hosts line
-           {"127.0.0.1", 81},         // the port plays no part: all are bound on one
-           {"::ffff:127.0.0.1", 80},  // the IPv4 address a dual-stack socket binds
-           {"127.0.0.2", 80},
-           {"0.0.0.0", 80},  // a wildcard is kept beside an address it covers
-           {"::1", 80},
-           {"fe80::1%2", 80},
-           {"fe80::1%3", 80},  // one address on two interfaces: two
-           {"fe80::1%2", 80}}) {
-    given.push_back(numeric(host, port));
-  }
-  std::vector<std::string> kept;
-  for (const ListenAddress& address : distinct_addresses(given)) kept.push_back(shown(address));
-  EXPECT_EQ(kept, (std::vector<std::string>{"127.0.0.1", "::1", "127.0.0.2", "0.0.0.0", "fe80::1%2",
-                                            "fe80::1%3"}));
-  EXPECT_TRUE(distinct_addresses({}).empty());
-}
-
-// Through getaddrinfo: a hosts file (in a mount namespace of the test's own) with a name on two
-// lines. The bind trial tried its address twice.
-TEST(BindTrial, ANameOnTwoLinesOfTheHostsFileIsTriedOnce) {
-  const test_support::PrivateHostsRun run =
-      test_support::run_with_hosts("127.0.0.1 twice.test\n127.0.0.1 twice.test\n", [] {
-        const ListenAddresses resolved = resolve_listen_addresses("twice.test", 0);
-        if (resolved.resolve_error != 0) return std::string("twice.test did not resolve");
-        const BindTrial trial = try_binding("twice.test", 0);
-        if (trial.attempts.size() != 1) {
-          return "tried " + std::to_string(trial.attempts.size()) + " addresses";
-        }
-        return trial.refusal() == 0 ? std::string() : std::string(std::strerror(trial.refusal()));
-      });
-  if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
-  EXPECT_EQ(run.failed, "");
 }
 
 }  // namespace

@@ -279,6 +279,67 @@ TEST(MetricsObserverTest, ConnectionTlsAndStreamFiguresOfAFinishedWorkload) {
   EXPECT_EQ(text.find(R"(phase="tls_handshake")"), std::string::npos) << text;
 }
 
+// resumed="yes" follows results::resumed_handshakes, the rule of the RESULT line, the JSON
+// report and the store (docs/MEASUREMENT.md "Handshakes per second"): a sample, 0 included, where
+// the workload reconnects per operation over TLS; none where it keeps its connections, whose
+// handshakes (resumed="all") are still counted, and an earlier run's sample does not stand for it.
+TEST(MetricsObserverTest, ResumedHandshakesHaveASampleOnlyWhereTheWorkloadReconnectsOverTls) {
+  MetricsObserver observer;
+  auto s = make_scenario();
+  s.workloads[0].tls.enabled = true;
+  s.workloads[0].new_connection_per_request = true;
+  observer.scenario_started(s);
+  observer.workload_started(s.workloads[0]);
+  auto rep = make_repetition();
+  rep.setup.emplace();
+  rep.setup->connections = 500;
+  rep.setup->handshakes = 500;
+  rep.setup->resumed = 0;
+  results::WorkloadResult result;
+  result.spec = s.workloads[0];
+  result.repetitions = {rep};
+  const std::string labels = R"(scenario="sc",variant="default",workload="hello")";
+  const std::string all = R"(benchgate_workload_tls_handshakes{resumed="all",)" + labels + "} ";
+  const std::string yes = R"(benchgate_workload_tls_handshakes{resumed="yes",)" + labels + "} ";
+  observer.workload_finished(result);
+  std::string text = scrape(observer);
+  EXPECT_TRUE(has_line(text, all + "500")) << text;
+  EXPECT_TRUE(has_line(text, yes + "0")) << text;  // a count: the server resumed none
+
+  // The same workload keeping its 8 connections: 8 handshakes at its start, resumption never
+  // asked.
+  result.spec.new_connection_per_request = false;
+  result.repetitions.front().setup->connections = 8;
+  result.repetitions.front().setup->handshakes = 8;
+  observer.workload_finished(result);
+  text = scrape(observer);
+  EXPECT_TRUE(has_line(text, all + "8")) << text;
+  EXPECT_EQ(text.find(R"(benchgate_workload_tls_handshakes{resumed="yes")"), std::string::npos)
+      << text;
+
+  // wamp_transfer (a session per transfer): 12 of 14 resumed; wamp_rpc keeping its sessions:
+  // none; wamp_rpc with a session per call: 0 of 14.
+  result.spec.protocol = scenario::Protocol::kWampTransfer;
+  result.repetitions.front().setup->connections = 0;
+  result.repetitions.front().setup->handshakes = 14;
+  result.repetitions.front().setup->resumed = 12;
+  observer.workload_finished(result);
+  text = scrape(observer);
+  EXPECT_TRUE(has_line(text, all + "14")) << text;
+  EXPECT_TRUE(has_line(text, yes + "12")) << text;
+  result.spec.protocol = scenario::Protocol::kWampRpc;
+  result.repetitions.front().setup->resumed = 0;
+  observer.workload_finished(result);
+  text = scrape(observer);
+  EXPECT_TRUE(has_line(text, all + "14")) << text;
+  EXPECT_EQ(text.find(R"(benchgate_workload_tls_handshakes{resumed="yes")"), std::string::npos)
+      << text;
+  result.spec.wamp.session_per_operation = true;
+  observer.workload_finished(result);
+  text = scrape(observer);
+  EXPECT_TRUE(has_line(text, yes + "0")) << text;
+}
+
 // The help text says what the figure is, as docs/MEASUREMENT.md defines it.
 TEST(MetricsObserverTest, HelpTextsFollowTheFiguresDefinitions) {
   MetricsObserver observer;

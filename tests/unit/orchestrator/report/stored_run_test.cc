@@ -7,10 +7,9 @@
 #include <sstream>
 
 #include "common/units/units.h"
-#include "common/util/text_lines.h"
-#include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
+#include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
@@ -269,6 +268,92 @@ TEST_F(StoredRun, TheLargestStartSkewAloneIsNoListOfEveryWorkers) {
       workload_json(restored.workloads[0])["repetitions"][0]["worker_start_skew_ns"].is_null());
 }
 
+// `resumed` read back from the store is the live report's (docs/MEASUREMENT.md "Handshakes per
+// second"): a count, 0 included, where the workload reconnects per operation over TLS, "-" and null
+// where it keeps its connections, also when the run's scenario text no longer defines the workloads
+// (the workload's stored parameters say whether it reconnects). A row stored before the store
+// followed that rule holds a count for a workload that keeps its connections too: it reads
+// back as not measured all the same.
+TEST_F(StoredRun, ResumedReadsBackAsTheLiveReportGaveIt) {
+  auto with_tls = [](const std::string& name, scenario::Protocol protocol, uint64_t handshakes,
+                     uint64_t resumed) {
+    results::WorkloadResult w = sampled_workload();
+    w.spec.name = name;
+    w.spec.protocol = protocol;
+    w.spec.tls.enabled = true;
+    for (auto& rep : w.repetitions) {
+      rep.setup.emplace();
+      rep.setup->connections = scenario::is_http(protocol) ? handshakes : 0;
+      rep.setup->handshakes = handshakes;
+      rep.setup->resumed = resumed;
+    }
+    return w;
+  };
+  std::vector<results::WorkloadResult> live = {
+      with_tls("kept", scenario::Protocol::kHttp1, 2, 0),
+      with_tls("per_request", scenario::Protocol::kHttp1, 500, 0),
+      with_tls("per_request_resuming", scenario::Protocol::kHttp2, 500, 498),
+      with_tls("transfer", scenario::Protocol::kWampTransfer, 14, 12),
+      with_tls("rpc_kept", scenario::Protocol::kWampRpc, 3, 0),
+      with_tls("rpc_per_call", scenario::Protocol::kWampRpc, 1002, 0),
+  };
+  live[1].spec.new_connection_per_request = true;
+  live[2].spec.new_connection_per_request = true;
+  live[5].spec.wamp.session_per_operation = true;
+  store::RunInfo info;
+  info.scenario = "stored";
+  info.scenario_text = "name = \"stored\"\n";  // defines none of the workloads
+  info.testbed.host = "bench-host-1";
+  auto id = store_->begin_run(info);
+  ASSERT_TRUE(id.ok()) << id.message();
+  for (const auto& w : live) ASSERT_TRUE(store_->store_workload(*id, w).ok()) << w.spec.name;
+  ASSERT_TRUE(store_->finish_run(*id, "ok", 0).ok());
+
+  const auto resumed_field = [](const results::WorkloadResult& w) {
+    const std::string line = result_line("stored", w, "-");
+    const size_t at = line.find("|resumed=");
+    return line.substr(at + 9, line.find('|', at + 1) - at - 9);
+  };
+  const auto resumed_line = [](const results::WorkloadResult& w) {
+    const std::string table = workload_table(w);
+    const size_t at = table.find("  resumed: ");
+    return at == std::string::npos ? std::string() : table.substr(at, table.find('\n', at) - at);
+  };
+  const std::map<std::string, std::string> expected = {
+      {"kept", "-"},      {"per_request", "0"}, {"per_request_resuming", "996"},
+      {"transfer", "24"}, {"rpc_kept", "-"},    {"rpc_per_call", "0"}};
+  const std::map<std::string, std::string> expected_line = {
+      {"kept", ""},
+      {"per_request", "  resumed: 0 of 1000 TLS handshakes"},
+      {"per_request_resuming", "  resumed: 996 of 1000 TLS handshakes"},
+      {"transfer", "  resumed: 24 of 28 TLS handshakes"},
+      {"rpc_kept", ""},
+      {"rpc_per_call", "  resumed: 0 of 2004 TLS handshakes"}};
+  for (const char* when : {"as stored", "stored before the rule"}) {
+    auto detail = store_->get_run(*id);
+    ASSERT_TRUE(detail.ok()) << detail.message();
+    const engine::ScenarioResult restored = result_from_store(*detail);
+    ASSERT_EQ(restored.workloads.size(), live.size());
+    for (size_t i = 0; i < live.size(); ++i) {
+      const results::WorkloadResult& w = restored.workloads[i];
+      const std::string& name = live[i].spec.name;
+      ASSERT_EQ(w.spec.name, name);
+      EXPECT_EQ(resumed_field(live[i]), expected.at(name)) << name;
+      EXPECT_EQ(resumed_field(w), expected.at(name)) << name << " " << when;
+      for (size_t r = 0; r < 2; ++r) {
+        EXPECT_EQ(workload_json(w)["repetitions"][r]["connection_setup"]["resumed"],
+                  workload_json(live[i])["repetitions"][r]["connection_setup"]["resumed"])
+            << name << " " << when;
+      }
+      EXPECT_EQ(resumed_line(live[i]), expected_line.at(name)) << name;
+      EXPECT_EQ(resumed_line(w), expected_line.at(name)) << name << " " << when;
+    }
+    // As a version that stored every TLS workload's count left them: 0 of the kept ones'.
+    ASSERT_TRUE(
+        store_->database().exec("UPDATE repetitions SET resumed = 0 WHERE resumed IS NULL").ok());
+  }
+}
+
 // Each stored workload status reads back as itself, so the HTML report of a run interrupted
 // during a workload says "interrupted" where the terminal said INTERRUPTED and the JSON and the
 // store `interrupted`, not "failed"; a comparison with that workload says it too.
@@ -320,149 +405,6 @@ TEST_F(StoredRun, EachWorkloadStatusReadsBackAsTheLiveRunReportedIt) {
                       "<td>-</td><td class=\"text\">interrupted</td>"),
             std::string::npos)
       << html;
-}
-
-// An http2 workload over TLS whose two repetitions set up connections at different speeds,
-// and a wamp_rpc workload with worker callees: the terminal's lines under their tables are of
-// every repetition merged (connect p50 40us p99 200us, which neither repetition's own p50 and
-// p99 give), so the store keeps the setup histograms, not only their p50 and p99 (schema
-// version 21), with the TLS, streams and invocations per callee.
-results::WorkloadResult h2_over_tls() {
-  results::WorkloadResult w = sampled_workload();
-  w.spec.name = "h2";
-  w.spec.protocol = scenario::Protocol::kHttp2;
-  for (auto& rep : w.repetitions) {
-    const int64_t slower = rep.index == 0 ? 1 : 5;
-    rep.tls = results::NegotiatedTls{"TLSv1.3", "TLS_AES_128_GCM_SHA256", "h2"};
-    rep.requested_streams = 100;
-    rep.effective_streams = rep.index == 0 ? 64 : 32;
-    rep.setup.emplace();
-    rep.setup->connections = 4;
-    rep.setup->handshakes = 4;
-    rep.setup->connect.record_n(40'000 * slower, 4);
-    rep.setup->tls_handshake.record_n(300'000 * slower, 4);
-    rep.setup->ttfb.record_n(90'000 * slower, 4);
-  }
-  return w;
-}
-
-results::WorkloadResult rpc_with_callees() {
-  results::WorkloadResult w = sampled_workload();
-  w.spec.name = "rpc";
-  w.spec.protocol = scenario::Protocol::kWampRpc;
-  for (auto& rep : w.repetitions) {
-    rep.session_setup.emplace();
-    rep.session_setup->record_n(rep.index == 0 ? 1'000'000 : 3'000'000, 2);
-    rep.callee_invocations =
-        rep.index == 0 ? std::vector<uint64_t>{400, 600} : std::vector<uint64_t>{500, 500};
-  }
-  return w;
-}
-
-TEST_F(StoredRun, TlsStreamsSetupsAndCalleesAreReadBackAsTheLiveRunHadThem) {
-  const results::WorkloadResult live = h2_over_tls();
-  const engine::ScenarioResult restored = stored_and_read(live);
-  ASSERT_EQ(restored.workloads.size(), 1u);
-  const results::WorkloadResult& w = restored.workloads[0];
-  ASSERT_EQ(w.repetitions.size(), 2u);
-  for (const auto& rep : w.repetitions) {
-    ASSERT_TRUE(rep.tls.has_value());
-    EXPECT_EQ(rep.tls->version, "TLSv1.3");
-    EXPECT_EQ(rep.tls->cipher, "TLS_AES_128_GCM_SHA256");
-    EXPECT_EQ(rep.tls->alpn, "h2");
-    EXPECT_EQ(rep.requested_streams, 100u);
-    ASSERT_TRUE(rep.setup.has_value());
-    EXPECT_EQ(rep.setup->connections, 4u);
-    EXPECT_EQ(rep.setup->connect.total_count(), 4);
-    EXPECT_EQ(rep.setup->tls_handshake.total_count(), 4);
-    EXPECT_EQ(rep.setup->ttfb.total_count(), 4);
-    EXPECT_TRUE(rep.not_stored.empty());
-  }
-  EXPECT_EQ(w.repetitions[0].effective_streams, 64u);
-  EXPECT_EQ(w.repetitions[1].effective_streams, 32u);
-  const auto setup = w.setup();
-  ASSERT_TRUE(setup.has_value());
-  EXPECT_EQ(setup->connect.value_at_percentile(50), live.setup()->connect.value_at_percentile(50));
-  EXPECT_EQ(setup->connect.value_at_percentile(99), live.setup()->connect.value_at_percentile(99));
-  EXPECT_EQ(connection_lines(w), connection_lines(live));
-  EXPECT_EQ(connection_lines(w),
-            "  tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2 (as the server chose)\n"
-            "  streams: 100 per connection asked, 32 effective (the server's "
-            "SETTINGS_MAX_CONCURRENT_STREAMS)\n"
-            "  connections: 8 set up; connect p50 40us p99 200us; TLS handshake p50 "
-            "300us p99 1.5ms; first byte p50 90us p99 450us\n");
-
-  const results::WorkloadResult rpc_live = rpc_with_callees();
-  const engine::ScenarioResult rpc = stored_and_read(rpc_live);
-  ASSERT_EQ(rpc.workloads.size(), 1u);
-  const results::WorkloadResult& r = rpc.workloads[0];
-  ASSERT_EQ(r.repetitions.size(), 2u);
-  EXPECT_EQ(r.repetitions[0].callee_invocations, (std::vector<uint64_t>{400, 600}));
-  EXPECT_EQ(r.repetitions[1].callee_invocations, (std::vector<uint64_t>{500, 500}));
-  ASSERT_TRUE(r.session_setup().has_value());
-  EXPECT_EQ(r.session_setup()->total_count(), 4);
-  EXPECT_EQ(session_setup_line(r), session_setup_line(rpc_live));
-  EXPECT_EQ(session_setup_line(r), "  sessions: 4 set up; connect to WELCOME p50 1ms p99 3ms\n");
-  EXPECT_EQ(callee_line(r), callee_line(rpc_live));
-  EXPECT_EQ(callee_line(r),
-            "  callees: 2 session(s) (invoke single), 2000 invocations; per session, by "
-            "repetition: 400-600, 500-500\n");
-}
-
-// docs/REPORTS.md: the HTML report shows the terminal's lines under a workload's table, read
-// from the stored run, with the figures the terminal printed.
-TEST_F(StoredRun, TheHtmlReportHasTheTerminalsTlsSetupAndCalleeLinesWithTheirFigures) {
-  HtmlRun run;
-  run.result = stored_and_read(h2_over_tls());
-  const engine::ScenarioResult rpc = stored_and_read(rpc_with_callees());
-  run.result.workloads.push_back(rpc.workloads.at(0));
-  const std::string html = html_document({run});
-  for (const std::string& line :
-       {connection_lines(h2_over_tls()), session_setup_line(rpc_with_callees()),
-        callee_line(rpc_with_callees())}) {
-    for (std::string_view one : text_lines(line)) {
-      const std::string text(one.substr(2));  // without the terminal's indent
-      ASSERT_FALSE(text.empty());
-      EXPECT_NE(html.find("<p class=\"detail\">" + escape(text) + "</p>"), std::string::npos)
-          << text << "\n"
-          << html;
-    }
-  }
-  EXPECT_EQ(html.find("p50 - p99 -"), std::string::npos) << html;
-}
-
-// A run stored before schema version 21 kept each repetition's setup p50 and p99, not the
-// histograms the workload's figures are of: its reports say the figures are not stored, never
-// "p50 - p99 -" as if nothing had been measured.
-TEST_F(StoredRun, SetupFiguresOfARunStoredBeforeTheHistogramsWereAreSaidNotStored) {
-  const int64_t h2 = stored_run(h2_over_tls());
-  const int64_t rpc = stored_run(rpc_with_callees());
-  ASSERT_TRUE(store_->database()
-                  .exec("UPDATE repetitions SET connect_hdr = NULL, tls_handshake_hdr = NULL, "
-                        "ttfb_hdr = NULL, session_setup_hdr = NULL")
-                  .ok());
-  HtmlRun run;
-  run.result = result_from_store(*store_->get_run(h2));
-  const results::WorkloadResult& w = run.result.workloads.at(0);
-  const std::string connections =
-      "connections: 8 set up; connect, TLS handshake and first byte percentiles not stored (a "
-      "run stored before schema version 21 kept each repetition's p50 and p99 only)";
-  EXPECT_NE(connection_lines(w).find("  " + connections + "\n"), std::string::npos)
-      << connection_lines(w);
-  // What was stored is read back as before: the TLS and streams lines are the live run's.
-  EXPECT_NE(connection_lines(w).find("  tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2"),
-            std::string::npos);
-  const engine::ScenarioResult sessions = result_from_store(*store_->get_run(rpc));
-  const std::string session =
-      "sessions: 4 set up; connect to WELCOME percentiles not stored (a run stored before schema "
-      "version 21 kept each repetition's p50 and p99 only)";
-  EXPECT_EQ(session_setup_line(sessions.workloads.at(0)), "  " + session + "\n");
-  run.result.workloads.push_back(sessions.workloads.at(0));
-  const std::string html = html_document({run});
-  EXPECT_NE(html.find("<p class=\"detail\">" + escape(connections) + "</p>"), std::string::npos)
-      << html;
-  EXPECT_NE(html.find("<p class=\"detail\">" + escape(session) + "</p>"), std::string::npos);
-  EXPECT_EQ(html.find("p50 - p99 -"), std::string::npos) << html;
 }
 
 }  // namespace

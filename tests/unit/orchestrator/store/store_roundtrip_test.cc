@@ -230,6 +230,65 @@ TEST_F(StoreRoundTrip, ARepetitionThatSetUpNothingIsSkippedInStoreAsInMemory) {
   }
 }
 
+// repetitions.resumed follows results::resumed_handshakes, the rule of the RESULT line and the
+// JSON report (docs/MEASUREMENT.md "Handshakes per second"): a count, 0 included, where the
+// workload reconnects per operation over TLS (new_connection_per_request, wamp_transfer, wamp_rpc
+// with session_per_operation), NULL where it keeps its connections, though their handshakes are
+// stored, and NULL for cleartext.
+TEST_F(StoreRoundTrip, ResumedIsStoredOnlyWhereTheWorkloadReconnectsPerOperationOverTls) {
+  auto run = store_->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  auto with_setup = [](const std::string& name, scenario::Protocol protocol, uint64_t handshakes,
+                       uint64_t resumed) {
+    results::WorkloadResult w = testing::test_workload(name, 1);
+    w.spec.protocol = protocol;
+    w.spec.tls.enabled = handshakes > 0;
+    auto& setup = w.repetitions.front().setup.emplace();
+    setup.connections = scenario::is_http(protocol) ? handshakes : 0;
+    setup.handshakes = handshakes;
+    setup.resumed = resumed;
+    return w;
+  };
+  std::vector<results::WorkloadResult> workloads = {
+      with_setup("kept_https", scenario::Protocol::kHttp1, 32, 0),
+      with_setup("per_request", scenario::Protocol::kHttp2, 500, 0),
+      with_setup("per_request_resuming", scenario::Protocol::kHttp1, 500, 468),
+      with_setup("transfer", scenario::Protocol::kWampTransfer, 14, 12),
+      with_setup("rpc_kept", scenario::Protocol::kWampRpc, 3, 0),
+      with_setup("rpc_per_call", scenario::Protocol::kWampRpc, 1002, 0),
+      with_setup("cleartext_per_request", scenario::Protocol::kHttp1, 0, 0),
+  };
+  workloads[1].spec.new_connection_per_request = true;
+  workloads[2].spec.new_connection_per_request = true;
+  workloads[5].spec.wamp.session_per_operation = true;
+  workloads[6].spec.new_connection_per_request = true;
+  for (const auto& w : workloads) ASSERT_TRUE(store_->store_workload(*run, w).ok()) << w.spec.name;
+  ASSERT_TRUE(store_->finish_run(*run, "ok", 0).ok());
+
+  auto detail = store_->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  std::map<std::string, std::pair<std::optional<uint64_t>, std::optional<uint64_t>>> stored;
+  for (const auto& w : detail->workloads) {
+    ASSERT_EQ(w.repetitions.size(), 1u) << w.name;
+    stored[w.name] = {w.repetitions[0].handshakes, w.repetitions[0].resumed};
+  }
+  using Row = std::pair<std::optional<uint64_t>, std::optional<uint64_t>>;
+  EXPECT_EQ(stored["kept_https"], Row(32, std::nullopt));
+  EXPECT_EQ(stored["per_request"], Row(500, 0));
+  EXPECT_EQ(stored["per_request_resuming"], Row(500, 468));
+  EXPECT_EQ(stored["transfer"], Row(14, 12));
+  EXPECT_EQ(stored["rpc_kept"], Row(3, std::nullopt));
+  EXPECT_EQ(stored["rpc_per_call"], Row(1002, 0));
+  EXPECT_EQ(stored["cleartext_per_request"], Row(0, std::nullopt));
+  // The column itself: NULL, not 0, for the three that measured no resumption.
+  auto nulls = store_->database().prepare(
+      "SELECT COUNT(*) FROM repetitions WHERE resumed IS NULL AND handshakes IS NOT NULL");
+  ASSERT_TRUE(nulls.ok()) << nulls.message();
+  auto row = nulls->step();
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_EQ(nulls->int64(0), 3);
+}
+
 TEST_F(StoreRoundTrip, ACommandsTreeCpuAndRssAreStoredWithoutRequestCounts) {
   // A `command` system under test: CPU and RSS read from /proc, no request counters. The
   // per-request figure is over the workers' operations, in memory and in SQL alike.
