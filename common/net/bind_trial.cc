@@ -1,13 +1,17 @@
 // See bind_trial.h.
 #include "common/net/bind_trial.h"
 
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 namespace benchgate::net {
 namespace {
@@ -56,11 +60,11 @@ Taken taken_ipv4(const in_addr& v4) {
   return out;
 }
 
-Taken taken(const addrinfo& a) {
-  if (a.ai_family == AF_INET) {
-    return taken_ipv4(reinterpret_cast<const sockaddr_in*>(a.ai_addr)->sin_addr);
+Taken taken(const sockaddr* a) {
+  if (a->sa_family == AF_INET) {
+    return taken_ipv4(reinterpret_cast<const sockaddr_in*>(a)->sin_addr);
   }
-  const auto* v6 = reinterpret_cast<const sockaddr_in6*>(a.ai_addr);
+  const auto* v6 = reinterpret_cast<const sockaddr_in6*>(a);
   if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
     in_addr v4{};
     std::memcpy(&v4, &v6->sin6_addr.s6_addr[12], sizeof v4);
@@ -84,26 +88,100 @@ bool clash(const Taken& x, const Taken& y) {
   return std::memcmp(&x.address, &y.address, sizeof x.address) == 0 && x.scope == y.scope;
 }
 
+bool same_address(const Taken& x, const Taken& y) {
+  return x.space == y.space && std::memcmp(&x.address, &y.address, sizeof x.address) == 0 &&
+         x.scope == y.scope;
+}
+
+bool is_localhost(const std::string& host) { return ::strcasecmp(host.c_str(), "localhost") == 0; }
+
+// The addresses a numeric host, or "localhost", takes; none for any other name (AI_NUMERICHOST:
+// getaddrinfo parses the host and asks no resolver).
+std::optional<std::vector<Taken>> taken_without_lookup(const std::string& host) {
+  std::vector<Taken> out;
+  if (is_localhost(host)) {
+    in_addr v4{};
+    v4.s_addr = htonl(INADDR_LOOPBACK);
+    out.push_back(taken_ipv4(v4));
+    Taken v6;
+    v6.space = Taken::kIpv6;
+    v6.address = in6addr_loopback;
+    out.push_back(v6);
+    return out;
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(host.c_str(), "0", &hints, &found) != 0) return std::nullopt;
+  for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
+    if (at->ai_family == AF_INET || at->ai_family == AF_INET6) out.push_back(taken(at->ai_addr));
+  }
+  ::freeaddrinfo(found);
+  return out;
+}
+
+bool loopback_or_wildcard(const Taken& t) {
+  if (t.space == Taken::kEverything || t.wildcard) return true;
+  if (t.space == Taken::kIpv4) return t.address.s6_addr[12] == 127;  // 127.0.0.0/8
+  return IN6_IS_ADDR_LOOPBACK(&t.address);
+}
+
 }  // namespace
+
+std::vector<ListenAddress> distinct_addresses(std::vector<ListenAddress> addresses) {
+  std::vector<ListenAddress> distinct;
+  std::vector<Taken> kept;
+  for (const ListenAddress& address : addresses) {
+    const Taken it = taken(address.get());
+    if (std::any_of(kept.begin(), kept.end(),
+                    [&it](const Taken& earlier) { return same_address(earlier, it); })) {
+      continue;
+    }
+    kept.push_back(it);
+    distinct.push_back(address);
+  }
+  return distinct;
+}
+
+ListenAddresses resolve_listen_addresses(const std::string& host, uint16_t port) {
+  ListenAddresses out;
+  const Resolved resolved(host, std::to_string(port));
+  out.resolve_error = resolved.error();
+  std::vector<ListenAddress> all;
+  for (const addrinfo* at = resolved.first(); at != nullptr; at = at->ai_next) {
+    if ((at->ai_family != AF_INET && at->ai_family != AF_INET6) ||
+        at->ai_addrlen > sizeof(sockaddr_storage)) {
+      continue;
+    }
+    ListenAddress address;
+    std::memcpy(&address.storage, at->ai_addr, at->ai_addrlen);
+    address.length = at->ai_addrlen;
+    all.push_back(address);
+  }
+  out.addresses = distinct_addresses(std::move(all));
+  return out;
+}
 
 BindTrial try_binding(const std::string& host, uint16_t port) {
   BindTrial trial;
-  const Resolved resolved(host, std::to_string(port));
-  trial.resolve_error = resolved.error();
-  for (const addrinfo* at = resolved.first(); at != nullptr; at = at->ai_next) {
+  const ListenAddresses resolved = resolve_listen_addresses(host, port);
+  trial.resolve_error = resolved.resolve_error;
+  for (const ListenAddress& at : resolved.addresses) {
     BindTrial::Attempt attempt;
-    const int fd = ::socket(at->ai_family, at->ai_socktype | SOCK_CLOEXEC, at->ai_protocol);
+    const int fd = ::socket(at.family(), SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
     attempt.socket_made = fd >= 0;
     if (fd < 0) {
       attempt.error = errno;
     } else {
       const int on = 1;
       ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-      if (at->ai_family == AF_INET6) {
+      if (at.family() == AF_INET6) {
         const int off = 0;  // dual stack, as the servers listen: see hosts_share_an_address
         ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
       }
-      attempt.error = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0 ? 0 : errno;
+      attempt.error = ::bind(fd, at.get(), at.length) == 0 ? 0 : errno;
       ::close(fd);
     }
     trial.attempts.push_back(attempt);
@@ -137,10 +215,46 @@ bool hosts_share_an_address(const std::string& a, const std::string& b) {
   }
   for (const addrinfo* x = in_a.first(); x != nullptr; x = x->ai_next) {
     for (const addrinfo* y = in_b.first(); y != nullptr; y = y->ai_next) {
-      if (clash(taken(*x), taken(*y))) return true;
+      if (clash(taken(x->ai_addr), taken(y->ai_addr))) return true;
     }
   }
   return false;
+}
+
+bool hosts_share_an_address_without_lookup(const std::string& a, const std::string& b) {
+  if (::strcasecmp(a.c_str(), b.c_str()) == 0) return true;
+  const std::optional<std::vector<Taken>> in_a = taken_without_lookup(a);
+  const std::optional<std::vector<Taken>> in_b = taken_without_lookup(b);
+  if (!in_a || !in_b) return false;
+  for (const Taken& x : *in_a) {
+    for (const Taken& y : *in_b) {
+      if (clash(x, y)) return true;
+    }
+  }
+  return false;
+}
+
+bool names_this_machine(const std::string& host) {
+  const std::optional<std::vector<Taken>> addresses = taken_without_lookup(host);
+  if (!addresses || addresses->empty()) return false;
+  if (std::any_of(addresses->begin(), addresses->end(), loopback_or_wildcard)) return true;
+  ifaddrs* interfaces = nullptr;
+  if (::getifaddrs(&interfaces) != 0) return false;
+  bool found = false;
+  for (const ifaddrs* at = interfaces; at != nullptr && !found; at = at->ifa_next) {
+    if (at->ifa_addr == nullptr ||
+        (at->ifa_addr->sa_family != AF_INET && at->ifa_addr->sa_family != AF_INET6)) {
+      continue;
+    }
+    const Taken mine = taken(at->ifa_addr);
+    for (const Taken& t : *addresses) {
+      // The scope plays no part: fe80::1 is this machine's on the interface that has it.
+      found = found || (t.space == mine.space &&
+                        std::memcmp(&t.address, &mine.address, sizeof t.address) == 0);
+    }
+  }
+  ::freeifaddrs(interfaces);
+  return found;
 }
 
 }  // namespace benchgate::net

@@ -87,13 +87,16 @@ RefusedRouters read_routers(TableReader& top, Scenario& scenario) {
 // Two `command` variants listening on one port of one address: every compared router is
 // started before the first workload, so the second would be refused at run time as if another
 // program listened there, when it is its fellow variant. An address is compared by what it
-// resolves to (net::hosts_share_an_address: "localhost" and "127.0.0.1" are one, a wildcard
-// takes the port of every address it covers), not as written. A variant's `metrics` endpoint
-// counts against another's address keys: the command listens on those, and whatever serves the
-// endpoint holds that port too (the orchestrator only connects to either). Two variants' metrics
-// may be one endpoint (a machine-wide exporter both scrape); one variant may serve every
-// endpoint of its own on one port. Reported at the second's key, naming the first and where it
-// is written.
+// is, not as written, and without a lookup (net::hosts_share_an_address_without_lookup:
+// "localhost" and "127.0.0.1" are one, a wildcard takes the port of every address it covers,
+// another name is only itself): `orchestrator serve` loads a submitted scenario before its
+// policy check, and resolving here would resolve names of the client's choosing. A variant's
+// `metrics` endpoint on this machine (net::names_this_machine) counts against another's address
+// keys: the command listens on those, and whatever serves the endpoint holds that port too (the
+// orchestrator only connects to either); one on another machine (an exporter there) cannot
+// take a local port. Two variants' metrics may be one endpoint (a machine-wide exporter both
+// scrape); one variant may serve every endpoint of its own on one port. Reported at the
+// second's key, naming the first and where it is written.
 void refuse_shared_addresses(Diagnostics& diag, const Scenario& scenario,
                              const std::vector<std::string>& names) {
   struct Listener {
@@ -103,6 +106,7 @@ void refuse_shared_addresses(Diagnostics& diag, const Scenario& scenario,
     std::string host;
     uint16_t port = 0;
     bool metrics = false;
+    bool elsewhere = false;  // a metrics endpoint not known to be on this machine
   };
   std::vector<Listener> earlier;  // of the variants before this one
   std::set<std::string> seen;
@@ -120,13 +124,15 @@ void refuse_shared_addresses(Diagnostics& diag, const Scenario& scenario,
       if (split.ok()) own.push_back({name, key, *value, split.host, split.port, false});
     }
     if (auto url = parse_http_url(router.metrics); !router.metrics.empty() && url) {
-      own.push_back({name, "metrics", router.metrics, url->host, url->port, true});
+      own.push_back({name, "metrics", router.metrics, url->host, url->port, true,
+                     !net::names_this_machine(url->host)});
     }
     std::set<std::string> reported;  // one error a value: address and websocket_address alike
     for (const Listener& second : own) {
       for (const Listener& first : earlier) {
-        if ((first.metrics && second.metrics) || first.port != second.port ||
-            !net::hosts_share_an_address(first.host, second.host)) {
+        if ((first.metrics && second.metrics) || first.elsewhere || second.elsewhere ||
+            first.port != second.port ||
+            !net::hosts_share_an_address_without_lookup(first.host, second.host)) {
           continue;
         }
         if (!reported.insert(second.value).second) break;

@@ -10,6 +10,7 @@
 
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
+#include "tests/unit/common/private_hosts.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -104,6 +105,61 @@ TEST(ScenarioComparePorts, SharedMetricsTwoAddressesAndOneVariantsOwnPortsAreVal
 metrics = "http://localhost:${port:old}/metrics")",
                                  R"(address = "127.0.0.1:${port:new}")"));
   EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+}
+
+// A metrics endpoint on another machine (an exporter there) takes no port of this one: it was
+// refused beside a variant listening on the wildcard at its port number, as if they clashed.
+// 203.0.113.9 is TEST-NET-3 (RFC 5737), for documentation: no interface here has it.
+TEST(ScenarioComparePorts, AMetricsEndpointOnAnotherMachineTakesNoPortOfThisOne) {
+  LoadResult r = load_hermetic(two_commands(R"(address = "0.0.0.0:9100")",
+                                            R"(address = "127.0.0.1:${port:new}"
+metrics = "http://203.0.113.9:9100/metrics")"));
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  r = load_hermetic(two_commands(R"(address = "127.0.0.1:${port:old}"
+metrics = "http://203.0.113.9:9100/metrics")",
+                                 R"(address = "0.0.0.0:9100")"));
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  // On this machine it still does: the wildcard takes 127.0.0.1's port.
+  r = load_hermetic(two_commands(R"(address = "0.0.0.0:9100")",
+                                 R"(address = "127.0.0.1:${port:new}"
+metrics = "http://127.0.0.1:9100/metrics")"));
+  EXPECT_EQ(diagnostic_lines(r),
+            std::vector<std::string>{
+                "s.toml:10:11: error: [routers.new] metrics 'http://127.0.0.1:9100/metrics' "
+                "takes the port of [routers.old] address '0.0.0.0:9100' (s.toml:5:11)" +
+                std::string(kWhy)})
+      << diagnostics_text(r);
+}
+
+// The check looks nothing up (orchestrator serve loads a submitted scenario before its policy
+// check: a lookup would resolve names of the client's choosing). A name other than localhost is
+// only itself: a name that does not resolve is no error, and one written twice on one port is.
+TEST(ScenarioComparePorts, NoNameIsLookedUp) {
+  // A command listening on a name is probed at `ready` (the readiness probe dials IPv4).
+  const auto named = [](const std::string& host, const char* ready) {
+    return "address = \"" + host + ":${port:old}\"\nready = \"tcp://127.0.0.1:${port:" + ready +
+           "}\"";
+  };
+  LoadResult r = load_hermetic(two_commands(named("no-such-host.invalid", "ready_old"),
+                                            R"(address = "127.0.0.1:${port:old}")"));
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  r = load_hermetic(two_commands(named("no-such-host.invalid", "ready_old"),
+                                 named("No-Such-Host.invalid", "ready_new")));
+  ASSERT_EQ(diagnostic_lines(r).size(), 1u) << diagnostics_text(r);
+  EXPECT_TRUE(diagnostic_lines(r)[0].starts_with(
+      "s.toml:10:11: error: [routers.new] address 'No-Such-Host.invalid:1234' takes the port of "
+      "[routers.old] address 'no-such-host.invalid:1234'"))
+      << diagnostics_text(r);
+  // Where the hosts file gives a name 127.0.0.1 (in a mount namespace of the test's own), it is
+  // still not that address to the check: it was resolved, and refused beside 127.0.0.1.
+  const benchgate::test_support::PrivateHostsRun run =
+      benchgate::test_support::run_with_hosts("127.0.0.1 router-host.test\n", [&named] {
+        const LoadResult loaded = load_hermetic(two_commands(
+            named("router-host.test", "ready_old"), R"(address = "127.0.0.1:${port:old}")"));
+        return loaded.ok() ? std::string() : diagnostics_text(loaded);
+      });
+  if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+  EXPECT_EQ(run.failed, "");
 }
 
 }  // namespace
