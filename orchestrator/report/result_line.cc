@@ -43,7 +43,7 @@ std::optional<uint64_t> measured_errors(const results::WorkloadResult& w) {
 // median repetition's connections set up per second of its window (new_connection_per_request
 // only) and resumed the TLS handshakes in which the server resumed the session offered, for a
 // workload that reconnects per operation over TLS (results/resumption.h; docs/MEASUREMENT.md
-// "Resumed"); load_from "local" or the workers' hosts,
+// "Handshakes per second"); load_from "local" or the workers' hosts,
 // "-" when no worker ran (docs/MEASUREMENT.md "Where the load came from"). flags is the union of
 // transfer_bytes and chunk_bytes a wamp_transfer workload's sizes, data_window_gbps and
 // lifecycle_gbps the median repetition's transfer rates (docs/MEASUREMENT.md "Transfer

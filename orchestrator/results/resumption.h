@@ -1,7 +1,7 @@
 // Whether a workload's `resumed` (the TLS handshakes in which the server resumed a session) is
 // a measurement, one rule for the RESULT line, the JSON report and the terminal
-// (docs/MEASUREMENT.md "Resumed"): a workload that reconnects per operation over TLS
-// (new_connection_per_request, wamp_transfer, wamp_rpc with session_per_operation) handshakes
+// (docs/MEASUREMENT.md "Handshakes per second"): a workload that reconnects per operation over
+// TLS (new_connection_per_request, wamp_transfer, wamp_rpc with session_per_operation) handshakes
 // all along, so its count, 0 included, says whether the server resumed; one that keeps its
 // connections handshakes at its start (and after a lost connection) only, and a 0 there may be
 // true or just never asked: not reported.

@@ -374,11 +374,11 @@ tls = true
                              r"cannot connect to 127\.0\.0\.1:\d+: " + re.escape(expected))
 
     def test_resumed_is_counted_where_wamp_reconnects_and_not_shown_where_http_keeps(self):
-        """`resumed` follows one rule (docs/MEASUREMENT.md "Resumed"): a wamp_transfer workload
-        over wss reconnects for every transfer, so the worker counts its handshakes and those
-        the router resumed (each connection's first has no session to offer), and 0 without
-        tls_resumption is a count; an http1 workload that keeps its connections has handshakes
-        only at its start: `-` in RESULT, null in JSON."""
+        """`resumed` follows one rule (docs/MEASUREMENT.md "Handshakes per second"): a
+        wamp_transfer workload over wss reconnects for every transfer, so the worker counts its
+        handshakes and those the router resumed (each connection's first has no session to
+        offer), and 0 without tls_resumption is a count; an http1 workload that keeps its
+        connections has handshakes only at its start: `-` in RESULT, null in JSON."""
         directory = tempfile.mkdtemp(prefix="benchgate-router-wamp-resume-")
         self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
         path = write_scenario(directory, "s.toml", """

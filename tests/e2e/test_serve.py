@@ -955,7 +955,7 @@ class ServeStartupTest(unittest.TestCase):
                 "nor on PATH: give its path with --router-bin; no scenario of the --scenarios "
                 "folder needs it, but a submitted scenario that does will fail\n"
                 f"error: worker executable '{worker}' (next to the orchestrator): is a "
-                "folder, not an executable file\n", "worker a folder")
+                "folder, not a regular file\n", "worker a folder")
         os.rmdir(worker)
         # Found nowhere, and a scenario of the folder starts it: refused.
         refused(bundled, "error: router executable 'router' is neither next to the orchestrator "

@@ -86,7 +86,8 @@ inline void tls_handshake_done(ThreadState* thread, SSL* ssl) {
 // upgrade), frame headers and control frames included. With TLS, each
 // handshake's outcome goes to `thread` when it is not null: the version, cipher and ALPN the
 // router chose (ThreadState::tls), and the handshake counted in ThreadState::setup, resumed or
-// not (a workload that reconnects per operation reports them: docs/MEASUREMENT.md "Resumed").
+// not (a workload that reconnects per operation reports them: docs/MEASUREMENT.md
+// "Handshakes per second").
 std::unique_ptr<Channel> make_rawsocket_channel(boost::asio::io_context& io,
                                                 const ChannelOptions& options,
                                                 ChannelEvents& events, ThreadStats& stats,
