@@ -1,12 +1,14 @@
 // See http_listener.h.
 #include "common/http_listener/http_listener.h"
 
+#include <netdb.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <boost/asio/ip/v6_only.hpp>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <utility>
 
 #include "common/net/bind_trial.h"
@@ -59,14 +61,21 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::start(const std::string& f
                        ? errno_text(ec.value())
                        : lowercase_first(ec.message()));
   };
-  boost::system::error_code ec;
-  tcp::resolver resolver(listener->io_);
-  const auto endpoints =
-      resolver.resolve(split.host, std::to_string(split.port),
-                       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-  if (ec || endpoints.empty()) return failed(ec);
+  // Resolved as the listen probe's bind trial resolves it, each address once: a name on two
+  // lines of /etc/hosts was bound twice, and failed on its own socket.
+  const net::ListenAddresses resolved = net::resolve_listen_addresses(split.host, split.port);
+  if (resolved.resolve_error != 0) {
+    return refused(lowercase_first(::gai_strerror(resolved.resolve_error)));
+  }
   std::vector<tcp::endpoint> addresses;
-  for (const auto& entry : endpoints) addresses.push_back(entry.endpoint());
+  for (const net::ListenAddress& address : resolved.addresses) {
+    tcp::endpoint endpoint;
+    std::memcpy(endpoint.data(), address.get(), address.length);
+    endpoint.resize(address.length);
+    addresses.push_back(endpoint);
+  }
+  boost::system::error_code ec;
+  if (addresses.empty()) return failed(ec);
   // Port 0 takes the port the first address got on the others too; where another program
   // holds it there, a fresh pick, a few times.
   constexpr int kPicks = 8;

@@ -40,7 +40,8 @@ class HttpListener {
   // serves until destroyed; `flag` names the address in an error ("--http 127.0.0.1:80: cannot
   // listen: permission denied"; not HOST:PORT by common/net/host_port.h: that parser's reason).
   // A host name is listened on at every address it resolves to ("localhost": 127.0.0.1 and
-  // ::1, as /etc/hosts has it), on one port (0: the one the first address got, the pick
+  // ::1, as /etc/hosts has it; each address once, as the listen probe reads the name:
+  // net::resolve_listen_addresses), on one port (0: the one the first address got, the pick
   // tried again where another address holds it), and fails when one of them cannot be
   // listened on, but for an address this machine lacks where another listens
   // (net::BindTrial::refusal: ::1 where IPv6 is off).

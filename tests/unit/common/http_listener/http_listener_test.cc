@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/unit/common/private_hosts.h"
+
 namespace benchgate::http_listener {
 namespace {
 
@@ -191,6 +193,28 @@ TEST(HttpListener, APortHeldOnOneOfANamesAddressesIsNotListenedOn) {
     ASSERT_FALSE(listener) << "listened on " << address << " beside " << (*holder)->address();
     EXPECT_EQ(listener.message(), "--test " + address + ": cannot listen: address already in use");
   }
+}
+
+// A name on two lines of /etc/hosts (here a hosts file in a mount namespace of the test's own)
+// resolves to one address twice: the listener bound it twice and failed on its own socket
+// ("address already in use"), while the listen probe called the port free.
+TEST(HttpListener, ANameOnTwoLinesOfTheHostsFileIsListenedOnOnce) {
+  const test_support::PrivateHostsRun run =
+      test_support::run_with_hosts("127.0.0.1 twice.test\n127.0.0.1 twice.test\n", [] {
+        Echo echo;
+        auto listener = HttpListener::start("--test", "twice.test:0",
+                                            [&echo](const Request& r) { return echo(r); });
+        if (!listener) return listener.message();
+        const int fd = connect_to((*listener)->port());
+        if (fd < 0) return std::string("127.0.0.1 refused the connection");
+        const bool sent = send_text(fd, "GET /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        const std::string answer = receive(fd);
+        ::close(fd);
+        if (!sent || !answer.ends_with("\r\n\r\nGET /x\n")) return "answered '" + answer + "'";
+        return std::string();
+      });
+  if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+  EXPECT_EQ(run.failed, "");
 }
 
 TEST(HttpListener, AnHttp10RequestIsClosedUnlessItAsksToBeKeptAlive) {
