@@ -1,5 +1,6 @@
 // WAMP's loose URI rule, as the bundled router checks the URIs clients send and the realm names
-// of its --auth-config (common/auth/auth_config.h), which the orchestrator checks at load too.
+// of its --auth-config (common/auth/auth_config.h), which the orchestrator checks at load too,
+// as it checks a scenario's workload realm, procedure and topic with it.
 #pragma once
 
 #include <string_view>

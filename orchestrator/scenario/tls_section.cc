@@ -33,7 +33,36 @@ bool has_space_or_control(std::string_view s) {
   return false;
 }
 
-void read_tls_details(TableReader& r, TlsSettings& tls, Protocol protocol) {
+// The ALPN protocol a workload must offer, as the worker speaks it: `alpn` names the protocols
+// offered, and a list without this one leaves a server that honours ALPN only protocols the
+// workload does not speak, which fails at connect (the worker fails an HTTP connection whose
+// server selected another; the bundled router ends a handshake with no protocol in common).
+// Refused at the key instead.
+struct AlpnRule {
+  std::string_view protocol;  // the ALPN name the list must hold
+  std::string_view speaker;   // who speaks it, for the message
+  std::string_view instead;   // what to change to speak another
+};
+
+std::optional<AlpnRule> alpn_rule(const Workload& w) {
+  switch (w.protocol) {
+    case Protocol::kHttp1:
+      return AlpnRule{"http/1.1", "an http1 workload speaks HTTP/1.1 only",
+                      "protocol = \"http2\" speaks h2"};
+    case Protocol::kHttp2:
+      return AlpnRule{"h2", "an http2 workload speaks h2 only",
+                      "protocol = \"http1\" speaks HTTP/1.1"};
+    default:
+      // wss opens with an HTTP/1.1 Upgrade; RawSocket's own handshake needs no ALPN name.
+      if (w.wamp.transport != "websocket") return std::nullopt;
+      return AlpnRule{"http/1.1",
+                      "a WAMP workload over transport = \"websocket\" opens it with an HTTP/1.1 "
+                      "Upgrade (wss)",
+                      "transport = \"rawsocket\" needs no ALPN protocol"};
+  }
+}
+
+void read_tls_details(TableReader& r, const Workload& w, TlsSettings& tls) {
   Diagnostics& diag = r.diagnostics();
   if (!tls.enabled) {
     for (std::string_view key : kTlsDetailKeys) {
@@ -106,14 +135,11 @@ void read_tls_details(TableReader& r, TlsSettings& tls, Protocol protocol) {
             "key 'alpn': a protocol name is 1 to 255 bytes, got \"" + shown_text(name) + "\"");
       }
     }
-    // `alpn` names the protocols offered: an http1 workload that does not offer http/1.1
-    // leaves the server only protocols the workload does not speak (the worker fails a
-    // connection whose server selected another; none selected is HTTP/1.1 by default).
-    if (protocol == Protocol::kHttp1 && !v->empty() &&
-        std::find(v->begin(), v->end(), "http/1.1") == v->end()) {
+    if (auto rule = alpn_rule(w);
+        rule && !v->empty() && std::find(v->begin(), v->end(), rule->protocol) == v->end()) {
       diag.error(r.value_location("alpn"),
-                 "key 'alpn': an http1 workload speaks HTTP/1.1 only, so its alpn must offer "
-                 "\"http/1.1\" (protocol = \"http2\" speaks h2)");
+                 "key 'alpn': " + std::string(rule->speaker) + ", so its alpn must offer \"" +
+                     std::string(rule->protocol) + "\" (" + std::string(rule->instead) + ")");
     }
     tls.alpn = std::move(*v);
   }
@@ -167,7 +193,7 @@ const std::vector<std::string_view>& tls_and_http2_keys() {
 // Every protocol takes TLS: https and h2 for HTTP, wss and RawSocket over TLS for WAMP.
 void read_tls_and_http2(TableReader& r, Workload& w) {
   if (auto v = r.boolean("tls")) w.tls.enabled = *v;
-  read_tls_details(r, w.tls, w.protocol);
+  read_tls_details(r, w, w.tls);
   read_http2(r, w);
 }
 

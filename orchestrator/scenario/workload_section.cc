@@ -8,6 +8,7 @@
 #include "common/units/units.h"
 #include "common/util/shown_text.h"
 #include "common/wamp/message_limits.h"
+#include "common/wamp/uri.h"
 #include "common/workload/workload_limits.h"
 #include "orchestrator/scenario/protocol_keys.h"
 #include "orchestrator/scenario/sections.h"
@@ -225,16 +226,6 @@ std::string value_text(const toml::node& node) {
   return std::string(toml_type_name(node));
 }
 
-// A WAMP URI as the Basic Profile's loose rule has it: dot-separated non-empty components
-// without whitespace or '#'.
-bool is_wamp_uri(std::string_view uri) {
-  if (uri.empty() || uri.front() == '.' || uri.back() == '.') return false;
-  if (uri.find("..") != std::string_view::npos) return false;
-  return std::none_of(uri.begin(), uri.end(), [](char c) {
-    return static_cast<unsigned char>(c) <= ' ' || c == '#' || c == 0x7f;
-  });
-}
-
 // A size limit in a message, from its constant, as the docs write it: "64MiB".
 std::string mib_text(uint64_t bytes) { return std::to_string(bytes >> 20) + "MiB"; }
 
@@ -427,10 +418,12 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
   auto uri = [&](std::string_view key, std::string& field) {
     auto v = r.string(key);
     if (!v) return;
-    if (!is_wamp_uri(*v)) {
+    // The bundled router's rule (common/wamp/uri.h), so that the loader accepts what it does.
+    if (!wamp::is_valid_uri(*v)) {
       diag.error(r.value_location(key), "key '" + std::string(key) +
                                             "' must be a WAMP URI such as \"bench.echo\" (dot-"
-                                            "separated, no spaces or '#'), got \"" +
+                                            "separated non-empty parts, no whitespace or '#'), "
+                                            "got \"" +
                                             shown_text(*v) + "\"");
     }
     field = std::move(*v);

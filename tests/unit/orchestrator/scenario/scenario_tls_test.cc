@@ -79,6 +79,21 @@ TEST(ScenarioTls, RelativeCaFileIsReadAgainstTheScenarioFolder) {
   std::filesystem::remove_all(dir);
 }
 
+// One rule for every protocol (alpn_rule): the list offers what the workload speaks, beside
+// anything else; RawSocket's own handshake takes any list.
+TEST(ScenarioTls, AlpnThatOffersTheWorkloadsProtocolLoads) {
+  for (const std::string body : {
+           "alpn = [\"h2\", \"http/1.1\"]\n",
+           "protocol = \"http2\"\nalpn = [\"http/1.1\", \"h2\"]\n",
+           "protocol = \"wamp_rpc\"\nalpn = [\"http/1.1\"]\n",
+           "protocol = \"wamp_transfer\"\ntransport = \"rawsocket\"\nalpn = [\"h2\"]\n",
+           "protocol = \"wamp_pubsub\"\ntransport = \"rawsocket\"\nalpn = [\"wamp.2.cbor\"]\n",
+       }) {
+    LoadResult r = load_hermetic("name = \"s\"\n[[workloads]]\nname = \"w\"\ntls = true\n" + body);
+    EXPECT_TRUE(r.ok()) << body << diagnostics_text(r);
+  }
+}
+
 TEST(ScenarioTls, RefusalsPointAtTheKey) {
   struct Case {
     std::string body;
@@ -95,6 +110,14 @@ TEST(ScenarioTls, RefusalsPointAtTheKey) {
       {"tls = true\nalpn = [\"h2\"]\n",
        "s.toml:5:8: error: key 'alpn': an http1 workload speaks HTTP/1.1 only, so its alpn must "
        "offer \"http/1.1\""},
+      {"protocol = \"http2\"\ntls = true\nalpn = [\"http/1.1\"]\n",
+       "s.toml:6:8: error: key 'alpn': an http2 workload speaks h2 only, so its alpn must offer "
+       "\"h2\" (protocol = \"http1\" speaks HTTP/1.1)"},
+      {"protocol = \"wamp_rpc\"\ntls = true\nalpn = [\"h2\"]\n",
+       "s.toml:6:8: error: key 'alpn': a WAMP workload over transport = \"websocket\" opens it "
+       "with an HTTP/1.1 Upgrade (wss), so its alpn must offer \"http/1.1\""},
+      {"protocol = \"wamp_pubsub\"\ntransport = \"websocket\"\ntls = true\nalpn = [\"x\"]\n",
+       "s.toml:7:8: error: key 'alpn': a WAMP workload over transport = \"websocket\""},
       {"tls = true\nca_file = \"nope.pem\"\n", "s.toml:5:11: error: key 'ca_file': no such file"},
       {"tls = true\ninsecure = true\nca_file = \"nope.pem\"\n",
        "s.toml:6:1: error: key 'ca_file' and insecure = true contradict each other"},

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/wamp/message_limits.h"
+#include "common/wamp/uri.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
 
@@ -120,6 +121,65 @@ TEST(ScenarioWamp, TransferRefusesASweptRequestBytesAsThePlainKey) {
       "sweep = { connections = [1, 2] }\n");
   ASSERT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(r.scenario->workloads.size(), 2u);
+}
+
+// The loader's URI rule is the bundled router's (common/wamp/uri.h): a realm, procedure or topic
+// the router accepts loads, one it refuses is refused at the value. Control characters other than
+// whitespace, and DEL, are URI characters to the router; the loader's own rule refused them.
+TEST(ScenarioWamp, UrisFollowTheRoutersRule) {
+  struct Case {
+    std::string toml;   // as written in the TOML string
+    std::string bytes;  // as the loader reads it
+    bool valid;
+  };
+  const std::vector<Case> cases = {
+      {"bench.echo", "bench.echo", true},
+      {"a_b-c.d", "a_b-c.d", true},
+      {"bench.\\u00e9t\\u00e9", "bench.\xc3\xa9t\xc3\xa9", true},
+      {"a\\u0001b",
+       "a\x01"
+       "b",
+       true},
+      {"a\\u001fb",
+       "a\x1f"
+       "b",
+       true},
+      {"a\\u007fb",
+       "a\x7f"
+       "b",
+       true},
+      {"", "", false},
+      {".a", ".a", false},
+      {"a.", "a.", false},
+      {"a..b", "a..b", false},
+      {"a b", "a b", false},
+      {"a\\tb", "a\tb", false},
+      {"a\\nb", "a\nb", false},
+      {"a\\rb", "a\rb", false},
+      {"a\\fb", "a\fb", false},
+      {"a\\u000bb", "a\vb", false},
+      {"a#b", "a#b", false},
+  };
+  for (const Case& c : cases) {
+    ASSERT_EQ(wamp::is_valid_uri(c.bytes), c.valid) << c.toml;
+    for (const std::string key : {"realm", "procedure"}) {
+      const std::string line = key + " = \"" + c.toml + "\"";
+      LoadResult r = load_hermetic(
+          "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n" + line + "\n");
+      EXPECT_EQ(r.ok(), c.valid) << line << "\n" << diagnostics_text(r);
+      if (!c.valid) {
+        EXPECT_NE(diagnostics_text(r).find("s.toml:5:" + std::to_string(key.size() + 4) +
+                                           ": error: key '" + key + "' must be a WAMP URI"),
+                  std::string::npos)
+            << line << "\n"
+            << diagnostics_text(r);
+      }
+    }
+  }
+  LoadResult topic = load_hermetic(
+      "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_pubsub\"\n"
+      "topic = \"bench.\\u0001\"\n");
+  EXPECT_TRUE(topic.ok()) << diagnostics_text(topic);
 }
 
 TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue) {
