@@ -2,17 +2,16 @@
 #include "common/auth/auth_config.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
+#include <atomic>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <tuple>
 #include <vector>
 
 #include <toml++/toml.h>
 
 #include "common/util/errno_text.h"
+#include "common/util/regular_file.h"
 #include "common/util/suggest.h"
 #include "common/util/toml_depth.h"
 #include "common/wamp/uri.h"
@@ -93,6 +92,8 @@ constexpr size_t kMaxListed = 100;
 // it, and the reader goes on with the next part. Never leaves this file.
 struct Abandon {};
 
+std::atomic<uint64_t> derivations{0};
+
 std::string located(const std::string& path, const toml::source_position& at,
                     const std::string& text) {
   return path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
@@ -116,7 +117,9 @@ struct RefusedRoles {
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : path_(path) {}
+  // `derive`: whether the keys are derived (parse_auth_config) or their parameters only
+  // checked (check_auth_config).
+  Reader(const std::string& path, bool derive) : path_(path), derive_(derive) {}
 
   // Records FILE:LINE:COLUMN: error: TEXT, as the scenario loader writes its problems, and
   // abandons the part being read.
@@ -315,7 +318,10 @@ class Reader {
           p.cra_salt = string(table, "salt", what, true);
           p.cra_iterations = integer(table, "iterations", 1000, 1, 10'000'000);
           p.cra_keylen = integer(table, "keylen", 32, 1, 1024);
-          p.cra_key = bauth::cra_derive_key(secret, p.cra_salt, p.cra_iterations, p.cra_keylen);
+          if (derive_) {
+            derivations.fetch_add(1, std::memory_order_relaxed);
+            p.cra_key = bauth::cra_derive_key(secret, p.cra_salt, p.cra_iterations, p.cra_keylen);
+          }
         } else {
           p.cra_key = secret;
         }
@@ -348,6 +354,8 @@ class Reader {
           }
           p.scram.iterations = integer(table, "iterations", 4096, 1, 10'000'000);
         }
+        if (!derive_) break;
+        derivations.fetch_add(1, std::memory_order_relaxed);
         const auto spec = bauth::scram_salted_password(secret, p.scram, bauth::ScramDialect::spec);
         const auto autobahn =
             bauth::scram_salted_password(secret, p.scram, bauth::ScramDialect::autobahn);
@@ -460,13 +468,17 @@ class Reader {
 
  private:
   const std::string& path_;
+  const bool derive_;
   mutable std::vector<Problem> problems_;
 };
 
 }  // namespace
 
-Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view text,
-                                                              const std::string& path) {
+namespace {
+
+// The config `text` describes, its keys derived or not (Reader), or the problems.
+Expected<std::shared_ptr<const AuthConfig>> read_auth_config(std::string_view text,
+                                                             const std::string& path, bool derive) {
   toml::table root;
   // A key of tens of thousands of dotted parts overflows the stack inside toml++: refused first.
   if (auto deep = toml_depth_problem(text)) {
@@ -479,24 +491,42 @@ Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view t
     return Error{
         located(path, e.source().begin, "TOML syntax error: " + std::string(e.description()))};
   }
-  const Reader reader(path);
+  const Reader reader(path, derive);
   auto config = reader.read(root);
   if (!config) return Error{reader.problems()};
-  std::const_pointer_cast<AuthConfig>(config)->mock_key = bauth::sha256(bauth::as_bytes(text));
   return config;
 }
 
-Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int error = errno;
-    return Error{path + ": cannot read the auth config" +
-                 (error != 0 ? " (" + errno_text(error) + ")" : std::string())};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_auth_config(text.str(), path);
+}  // namespace
+
+Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view text,
+                                                              const std::string& path) {
+  auto config = read_auth_config(text, path, true);
+  if (!config) return config;
+  std::const_pointer_cast<AuthConfig>(*config)->mock_key = bauth::sha256(bauth::as_bytes(text));
+  return config;
 }
+
+Expected<void> check_auth_config(std::string_view text, const std::string& path) {
+  auto config = read_auth_config(text, path, false);
+  if (!config) return config.error();
+  return {};
+}
+
+Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path) {
+  // Read as a file a user names is read (common/util/regular_file.h): a folder is refused as a
+  // folder, not read as an empty file ("defines no [[realm]]"), and a FIFO is not waited on.
+  auto text = read_regular_file(path, "", kMaxAuthConfigBytes);
+  if (!text) {
+    // The refusals say "is a folder, not a regular file"; a system error is its reason.
+    const bool refused = text.error().kind == ErrorKind::kInvalidInput;
+    return Error{path + ": cannot read the auth config (" + (refused ? "it " : "") +
+                     lowercase_first(text.message()) + ")",
+                 text.error().kind};
+  }
+  return parse_auth_config(*text, path);
+}
+
+uint64_t auth_key_derivations() { return derivations.load(std::memory_order_relaxed); }
 
 }  // namespace benchgate::auth

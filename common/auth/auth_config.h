@@ -3,9 +3,9 @@
 // principals that may join it (authid, role, method and credentials) and the roles with their
 // permissions on URI prefixes. Loaded and checked once at start; the WAMP thread only reads it.
 // Credentials that need a key derivation (salted WAMP-CRA secrets, WAMP-SCRAM) are derived at load,
-// so a handshake costs the router HMACs only. The orchestrator parses a scenario's [router]
-// auth_config with the same parser when it loads the scenario, so a file the router would refuse is
-// refused before anything starts.
+// so a handshake costs the router HMACs only. The orchestrator checks a scenario's [router]
+// auth_config with the same parser when it loads the scenario (check_auth_config, which derives
+// nothing), so a file the router would refuse is refused before anything starts.
 //
 //   [[realm]]
 //   name = "bench"
@@ -97,10 +97,24 @@ struct AuthConfig {
   const RealmAuth* realm(std::string_view name) const;
 };
 
-// Parses `text` (the contents of `path`); the error lists every problem found (at most 100),
-// one a line in file order, each naming path:line:column, key and value.
+// Parses `text` (the contents of `path`), deriving every key; the error lists every problem
+// found (at most 100), one a line in file order, each naming path:line:column, key and value.
 Expected<std::shared_ptr<const AuthConfig>> parse_auth_config(std::string_view text,
                                                               const std::string& path);
+// Checks `text` as parse_auth_config does, every key and value (the KDF parameters' bounds too),
+// with the same problems in the same words, but derives no key: the scenario loader asks whether
+// the router would accept the file, and a derivation may cost up to 4 GiB of memory (Argon2id)
+// or 10 million PBKDF2 iterations per principal, which the router alone pays, once, at start.
+Expected<void> check_auth_config(std::string_view text, const std::string& path);
+// Reads and parses `path`. A file that cannot be read, is not a regular file or holds more than
+// kMaxAuthConfigBytes is refused as "PATH: cannot read the auth config (WHY)": "(no such file or
+// directory)", "(it is a folder, not a regular file)"; a FIFO is refused, not waited on.
 Expected<std::shared_ptr<const AuthConfig>> load_auth_config(const std::string& path);
+inline constexpr uint64_t kMaxAuthConfigBytes = uint64_t{16} << 20;
+
+// How many key derivations (a salted WAMP-CRA secret's PBKDF2; a WAMP-SCRAM principal's salted
+// passwords) the parser has run in this process: what tests count to see that
+// check_auth_config derives nothing.
+uint64_t auth_key_derivations();
 
 }  // namespace benchgate::auth

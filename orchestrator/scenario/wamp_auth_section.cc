@@ -1,8 +1,10 @@
 // WAMP authentication in a scenario (docs/SCENARIOS.md, "WAMP authentication"): a WAMP
 // workload's `auth = { method, authid, secret_file }`, whose secret the orchestrator reads at
 // load (the worker gets the text, never a path), and [router] auth_config, the bundled
-// router's --auth-config, which is parsed here as the router parses it (common/auth/
+// router's --auth-config, which is checked here as the router parses it (common/auth/
 // auth_config.h), so a file the router would refuse is refused at load, before anything starts.
+// The check derives no key (check_auth_config): `validate` and each `run` do not pay the
+// router's Argon2id or PBKDF2 cost.
 // Both name files of the machine the scenario is loaded on, so a scenario submitted to
 // `orchestrator serve` may use neither.
 #include "common/auth/auth_config.h"
@@ -84,10 +86,10 @@ void read_router_auth_config(TableReader& r, RouterConfig& router, bool builtin)
   auto text = read_named_file(r, "auth_config", *path, resolved);
   if (!text) return;
   router.auth_config = resolved;
-  // The router's own parser: what it would exit with, at the key's value, then each problem at
-  // its place in the auth file (the parser's "PATH:LINE:COLUMN: error: ...", one a line, in
-  // file order), indented under it.
-  auto parsed = benchgate::auth::parse_auth_config(*text, resolved);
+  // The router's own parser, deriving no key: what it would exit with, at the key's value, then
+  // each problem at its place in the auth file (the parser's "PATH:LINE:COLUMN: error: ...", one
+  // a line, in file order), indented under it.
+  auto parsed = benchgate::auth::check_auth_config(*text, resolved);
   if (parsed) return;
   const std::string& problems = parsed.message();
   std::string listed;

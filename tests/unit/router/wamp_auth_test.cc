@@ -135,6 +135,105 @@ TEST(WampAuthConfig, ErrorsNameFileLineColumnKeyAndValue) {
   EXPECT_EQ(error_of(""), "auth.toml:1:1: error: the auth config defines no [[realm]]");
 }
 
+// check_auth_config (the scenario loader's) refuses what parse_auth_config refuses, in the same
+// words, the KDF parameters' bounds included, and derives no key: the parse derives one per
+// salted WAMP-CRA secret and one per WAMP-SCRAM principal. (The costly principals cost a parse
+// a fraction of a second, not the 4 GiB and the minutes the bounds allow: should the check
+// derive again, the test fails on its count, and does not take the machine.)
+TEST(WampAuthConfig, TheCheckRefusesWhatTheParseRefusesAndDerivesNothing) {
+  const std::string costly = R"([[realm]]
+name = "r"
+[[realm.role]]
+name = "x"
+[[realm.principal]]
+authid = "argon"
+role = "x"
+method = "wamp-scram"
+kdf = "argon2id13"
+secret = "s"
+salt = "c2FsdA=="
+iterations = 4
+memory = 65536
+[[realm.principal]]
+authid = "pbkdf2"
+role = "x"
+method = "wamp-scram"
+secret = "s"
+salt = "c2FsdA=="
+iterations = 200000
+[[realm.principal]]
+authid = "cra"
+role = "x"
+method = "wampcra"
+secret = "s"
+salt = "pepper"
+iterations = 200000
+)";
+  const uint64_t before = bauth::auth_key_derivations();
+  const auto checked = bauth::check_auth_config(costly, "auth.toml");
+  EXPECT_TRUE(checked) << checked.message();
+  EXPECT_EQ(bauth::auth_key_derivations(), before);
+
+  const std::string cheap = R"([[realm]]
+name = "r"
+[[realm.role]]
+name = "x"
+[[realm.principal]]
+authid = "a"
+role = "x"
+method = "wamp-scram"
+secret = "s"
+salt = "c2FsdA=="
+iterations = 1
+[[realm.principal]]
+authid = "b"
+role = "x"
+method = "wampcra"
+secret = "s"
+salt = "pepper"
+iterations = 1
+)";
+  ASSERT_TRUE(parse_auth_config(cheap, "auth.toml"));
+  EXPECT_EQ(bauth::auth_key_derivations(), before + 2);  // the counter sees the parse's
+
+  for (const std::string bad :
+       {"memory = 4194305\n", "memory = 7\n", "iterations = 1001\n", "iterations = 0\n",
+        "kdf = \"argon2\"\n", "keylen = 32\n", "colour = 1\n"}) {
+    const std::string text = R"([[realm]]
+name = "r"
+[[realm.role]]
+name = "x"
+[[realm.principal]]
+authid = "a"
+role = "x"
+method = "wamp-scram"
+secret = "s"
+salt = "c2FsdA=="
+)" + (bad.starts_with("kdf") ? std::string() : std::string("kdf = \"argon2id13\"\n")) +
+                             bad;
+    const auto parsed = parse_auth_config(text, "auth.toml");
+    const auto checked_bad = bauth::check_auth_config(text, "auth.toml");
+    ASSERT_FALSE(parsed) << bad;
+    ASSERT_FALSE(checked_bad) << bad;
+    EXPECT_EQ(checked_bad.message(), parsed.message());
+  }
+  EXPECT_EQ(bauth::auth_key_derivations(), before + 2);
+  EXPECT_EQ(bauth::check_auth_config("[[realm]]\nname = \"r\"\n[[realm]]\nname = \"r\"\n", "a.toml")
+                .message(),
+            "a.toml:4:8: error: realm 'r' is defined twice");
+}
+
+// --auth-config naming a folder says so; it was read as an empty file ("PATH:1:1: error: the
+// auth config defines no [[realm]]").
+TEST(WampAuthConfig, AFolderIsRefusedAsAFolder) {
+  std::string folder = ::testing::TempDir();
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  const auto loaded = load_auth_config(folder);
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.message(),
+            folder + ": cannot read the auth config (it is a folder, not a regular file)");
+}
+
 TEST(WampAuthConfig, AKeyOfTooManyDottedPartsIsRefusedBeforeTomlxxParsesIt) {
   // 60,000 parts overflowed the stack inside toml++ (the router crashed on its config).
   std::string key = "a";

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "common/auth/auth_config.h"
 #include "orchestrator/scenario/scenario_loader.h"
 #include "scenario_test_support.h"
 
@@ -100,6 +101,41 @@ TEST_F(ScenarioWampAuth, RefusalsPointAtTheKey) {
   EXPECT_NE(diagnostics_text(external).find("key 'auth_config' applies only to impl = \"builtin\""),
             std::string::npos)
       << diagnostics_text(external);
+}
+
+// The loader checks [router] auth_config without deriving its keys: an Argon2id of up to 4 GiB
+// and 1000 passes, or a PBKDF2 of up to 10 million iterations, costs `validate` and each `run`
+// nothing (the router derives them once, at its start). Its parameters' bounds are still
+// checked. The principals here are costly only in part (64 MiB, 200,000 iterations), so that a
+// loader that derives again fails the count, and does not take the machine.
+TEST_F(ScenarioWampAuth, AnAuthConfigIsCheckedWithoutDerivingItsKeys) {
+  const std::string kWorkload =
+      "[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\nrealm = \"bench\"\n";
+  std::ofstream(dir_ / "auth" / "costly.toml")
+      << "[[realm]]\nname = \"bench\"\n[[realm.role]]\nname = \"caller\"\n"
+         "[[realm.principal]]\nauthid = \"a\"\nrole = \"caller\"\nmethod = \"wamp-scram\"\n"
+         "kdf = \"argon2id13\"\nsecret = \"s\"\nsalt = \"c2FsdA==\"\niterations = 4\n"
+         "memory = 65536\n"
+         "[[realm.principal]]\nauthid = \"b\"\nrole = \"caller\"\nmethod = \"wampcra\"\n"
+         "secret = \"s\"\nsalt = \"pepper\"\niterations = 200000\n";
+  const uint64_t before = benchgate::auth::auth_key_derivations();
+  LoadResult r =
+      load_at("name = \"s\"\n[router]\nauth_config = \"auth/costly.toml\"\n" + kWorkload, path_);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(benchgate::auth::auth_key_derivations(), before);
+
+  std::ofstream(dir_ / "auth" / "too_much.toml")
+      << "[[realm]]\nname = \"bench\"\n[[realm.role]]\nname = \"caller\"\n"
+         "[[realm.principal]]\nauthid = \"a\"\nrole = \"caller\"\nmethod = \"wamp-scram\"\n"
+         "kdf = \"argon2id13\"\nsecret = \"s\"\nsalt = \"c2FsdA==\"\nmemory = 4194305\n";
+  LoadResult refused =
+      load_at("name = \"s\"\n[router]\nauth_config = \"auth/too_much.toml\"\n" + kWorkload, path_);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(diagnostics_text(refused).find(":12:10: key 'memory' = 4194305 must be from 8 to "
+                                           "4194304"),
+            std::string::npos)
+      << diagnostics_text(refused);
+  EXPECT_EQ(benchgate::auth::auth_key_derivations(), before);
 }
 
 // The router parses --auth-config when it starts and exits 2 on a problem; the loader parses
