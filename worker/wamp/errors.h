@@ -17,7 +17,8 @@ enum class JoinError {
                           // refusal quotes its reason and message)
   kRegisterRefused,       // REGISTER answered with ERROR (the refusal quotes its URI)
   kSubscribeRefused,      // SUBSCRIBE answered with ERROR (likewise)
-  kUnexpectedMessage,     // something else than the step's answer, or undecodable bytes
+  kUnexpectedMessage,     // something else than the step's answer, or undecodable bytes (an
+                          // ERROR naming no request the join sent, one before WELCOME too)
   kClosed,                // the transport closed during the setup
   // a CHALLENGE for another method than the workload's auth, or parameters it cannot use
   kChallengeUnanswerable,
@@ -34,8 +35,9 @@ const boost::system::error_category& join_category();
 // shown_text.h), so that they can neither forge nor colour a line, nor run on unbounded.
 std::string abort_refusal(const Json& abort);
 // [ERROR, REQUEST.Type, Request, Details, Error, Arguments] answering the join's REGISTER or
-// SUBSCRIBE, `request` naming it ("REGISTER of the procedure 'P'"): "the router refused
-// REQUEST: ERROR URI", then ": MESSAGE" where Arguments[0] is a string.
+// SUBSCRIBE (its type and request id: the session checks them), `request` naming it ("REGISTER of
+// the procedure 'P'"): "the router refused REQUEST: ERROR URI", then ": MESSAGE" where Arguments[0]
+// is a string.
 std::string error_refusal(const Json& error, std::string_view request);
 // The peer's text `text` as the refusals quote it.
 std::string shown_peer_text(std::string_view text);

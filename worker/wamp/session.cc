@@ -22,6 +22,7 @@ void Session::connect(ConnectDone done) {
   link_ = Link::kJoining;
   join_done_ = std::move(done);
   refusal_.clear();
+  join_requested_ = false;
   connect_started_ns_ = steady_now_ns();
   channel_->open([this](const boost::system::error_code& ec) {
     if (ec) return join_finished(ec);
@@ -63,9 +64,10 @@ void Session::on_join_message(uint64_t type) {
         return join_finished(make_error_code(JoinError::kVerifierMismatch));
       }
       thread_.setup.session_setup.record(steady_now_ns() - connect_started_ns_);
-      if (join_ == Join::kRegister) return channel_->send(plan_.register_message, {});
-      if (join_ == Join::kSubscribe) return channel_->send(plan_.subscribe_message, {});
-      return join_finished({});
+      if (join_ == Join::kNone) return join_finished({});
+      join_requested_ = true;
+      return channel_->send(
+          join_ == Join::kRegister ? plan_.register_message : plan_.subscribe_message, {});
     case code(MessageType::kRegistered):
       if (join_ == Join::kRegister) return join_finished({});
       break;
@@ -76,16 +78,31 @@ void Session::on_join_message(uint64_t type) {
       refusal_ = abort_refusal(message_);
       return join_finished(make_error_code(JoinError::kAborted));
     case code(MessageType::kError):
-      refusal_ = error_refusal(
-          message_, join_ == Join::kRegister
-                        ? "REGISTER of the procedure '" + shown_text(plan_.spec.procedure) + "'"
-                        : "SUBSCRIBE to the topic '" + shown_text(plan_.spec.topic) + "'");
-      return join_finished(make_error_code(
-          join_ == Join::kRegister ? JoinError::kRegisterRefused : JoinError::kSubscribeRefused));
+      // [ERROR, REQUEST.Type, REQUEST.Request, Details, Error, ...]: a refusal of the join's
+      // REGISTER or SUBSCRIBE only when that request was sent and the ERROR names it. Any other
+      // (before WELCOME, to a caller's or a publisher's join, for another request) answers
+      // nothing the join asked: an unexpected message, not a refusal of a request never sent.
+      if (join_requested_ && refuses_join_request()) {
+        refusal_ = error_refusal(
+            message_, join_ == Join::kRegister
+                          ? "REGISTER of the procedure '" + shown_text(plan_.spec.procedure) + "'"
+                          : "SUBSCRIBE to the topic '" + shown_text(plan_.spec.topic) + "'");
+        return join_finished(make_error_code(
+            join_ == Join::kRegister ? JoinError::kRegisterRefused : JoinError::kSubscribeRefused));
+      }
+      break;
     default:
       break;
   }
   join_finished(make_error_code(JoinError::kUnexpectedMessage));
+}
+
+bool Session::refuses_join_request() const {
+  const MessageType request =
+      join_ == Join::kRegister ? MessageType::kRegister : MessageType::kSubscribe;
+  return message_.size() > 2 && message_[1].is_number_unsigned() &&
+         message_[1].get<uint64_t>() == code(request) && message_[2].is_number_unsigned() &&
+         message_[2].get<uint64_t>() == kJoinRequest;
 }
 
 void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {

@@ -91,6 +91,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   void on_message(std::span<const uint8_t> bytes, int64_t now) override;
   void on_link_failed(ErrorKind kind) override;
   void on_join_message(uint64_t type);
+  // Whether message_, an ERROR, names the join's REGISTER or SUBSCRIBE (type and request id).
+  bool refuses_join_request() const;
   // HELLO, with authentication when the workload has `auth` (encoded per connect then).
   const std::vector<uint8_t>& hello();
   void join_finished(const boost::system::error_code& ec);
@@ -108,7 +110,10 @@ class Session : public LoadConnection, protected ChannelEvents {
   std::vector<uint8_t> hello_;
   std::vector<uint8_t> goodbye_;
   int64_t connect_started_ns_ = 0;  // steady clock: the session's setup time starts here
-  std::string refusal_;             // why the router refused the last setup (refusal())
+  // The join sent its REGISTER or SUBSCRIBE (after WELCOME): only then is an ERROR naming that
+  // request a refusal of it.
+  bool join_requested_ = false;
+  std::string refusal_;  // why the router refused the last setup (refusal())
 };
 
 // The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).

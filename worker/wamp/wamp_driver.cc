@@ -160,9 +160,11 @@ WampPlan build_plan(const WorkloadSpec& spec, const LoadPlan& load) {
   // REGISTER.Options.invoke only when shared, so a single registration is the plain REGISTER.
   const Json register_options = w.invoke == "single" ? Json::object() : Json{{"invoke", w.invoke}};
   plan.register_message = encoded(
-      w.serializer, Json::array({code(MessageType::kRegister), 1, register_options, w.procedure}));
-  plan.subscribe_message = encoded(
-      w.serializer, Json::array({code(MessageType::kSubscribe), 1, Json::object(), w.topic}));
+      w.serializer,
+      Json::array({code(MessageType::kRegister), kJoinRequest, register_options, w.procedure}));
+  plan.subscribe_message =
+      encoded(w.serializer,
+              Json::array({code(MessageType::kSubscribe), kJoinRequest, Json::object(), w.topic}));
   return plan;
 }
 

@@ -18,6 +18,10 @@
 
 namespace benchgate::worker::wamp {
 
+// The request id of the join's REGISTER or SUBSCRIBE: an ERROR names it when it refuses that
+// request (worker/wamp/session.cc).
+inline constexpr uint64_t kJoinRequest = 1;
+
 // One window's deliveries: expected = publications sent x subscribers, delivered = events of
 // this window received. Reset by the driver before each window.
 struct PubSubLedger {
@@ -63,8 +67,8 @@ struct WampPlan {
   // `payload` is then the pattern, chunk_bytes + 26 long (a chunk at offset o is
   // payload[o % 26, o % 26 + size)).
   std::vector<uint8_t> transfer_call;
-  std::vector<uint8_t> register_message;   // REGISTER, request id 1
-  std::vector<uint8_t> subscribe_message;  // SUBSCRIBE, request id 1
+  std::vector<uint8_t> register_message;   // REGISTER, request id kJoinRequest
+  std::vector<uint8_t> subscribe_message;  // SUBSCRIBE, request id kJoinRequest
   PubSubLedger* ledger = nullptr;
   CalleeLedger* callees = nullptr;  // rpc with callee = "worker"
 };
