@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/histogram/hdr_histogram.h"
+#include "common/util/shown_text.h"
 #include "common/workload/error_kinds.h"
 
 namespace benchgate::workers {
@@ -17,6 +18,16 @@ constexpr int64_t kEarlyStartNs = 50'000'000;
 constexpr int64_t kLateResultNs = 2'000'000'000;
 
 std::string ns(int64_t value) { return std::to_string(value) + " ns"; }
+
+// Text a worker sent (a tool's name, a percentile key, an error kind, a not_measured name) as
+// these messages quote it: cut after kShownWorkerBytes bytes ("..." then) and escaped as
+// shown_text() does (common/util/shown_text.h), so that it can neither forge nor colour a line
+// of the terminal or the report, nor run on unbounded.
+constexpr size_t kShownWorkerBytes = 200;
+std::string shown(std::string_view text) {
+  if (text.size() <= kShownWorkerBytes) return shown_text(text);
+  return shown_text(text.substr(0, kShownWorkerBytes)) + "...";
+}
 
 bool declared(const v1::WindowResult& result, std::string_view field) {
   for (const std::string& name : result.not_measured()) {
@@ -40,7 +51,7 @@ bool known_not_measured(const std::string& name) {
 
 std::string joined(const google::protobuf::RepeatedPtrField<std::string>& names) {
   std::string out;
-  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + shown(name);
   return out.empty() ? "none" : out;
 }
 
@@ -56,15 +67,16 @@ void check_tool_latency(const v1::WindowResult& result, const std::string& w,
                      "gives its figures in order (min <= p50 <= p99 <= ... <= max)",
                  !tool.tool().empty() && (any || result.successes() == 0) && order.empty() &&
                      result.latency().hdr_v2_compressed().empty(),
-                 "tool '" + tool.tool() + "', " + std::to_string(tool.percentiles_ns().size()) +
-                     " percentiles" + (tool.has_mean_ns() ? ", mean" : "") +
-                     (tool.has_max_ns() ? ", max" : "") + (order.empty() ? "" : "; " + order)});
+                 "tool '" + shown(tool.tool()) + "', " +
+                     std::to_string(tool.percentiles_ns().size()) + " percentiles" +
+                     (tool.has_mean_ns() ? ", mean" : "") + (tool.has_max_ns() ? ", max" : "") +
+                     (order.empty() ? "" : "; " + order)});
 }
 
 }  // namespace
 
 std::string check_tool_latency_order(const v1::ToolLatency& tool) {
-  const std::string of = "tool_latency of '" + tool.tool() + "'";
+  const std::string of = "tool_latency of '" + shown(tool.tool()) + "'";
   // The percentiles by number: as strings "100" would come before "50".
   std::vector<std::pair<double, std::string>> percentiles;
   for (const auto& [key, value] : tool.percentiles_ns()) {
@@ -72,7 +84,7 @@ std::string check_tool_latency_order(const v1::ToolLatency& tool) {
     const char* end = key.data() + key.size();
     const auto parsed = std::from_chars(key.data(), end, percentile);
     if (parsed.ec != std::errc() || parsed.ptr != end || !(percentile > 0 && percentile <= 100)) {
-      return of + ": '" + key + "' is no percentile (a number above 0, at most 100)";
+      return of + ": '" + shown(key) + "' is no percentile (a number above 0, at most 100)";
     }
     percentiles.emplace_back(percentile, key);
   }
@@ -81,7 +93,7 @@ std::string check_tool_latency_order(const v1::ToolLatency& tool) {
   std::vector<std::pair<std::string, int64_t>> figures;
   if (tool.has_min_ns()) figures.emplace_back("min", tool.min_ns());
   for (const auto& [percentile, key] : percentiles) {
-    figures.emplace_back("p" + key, tool.percentiles_ns().at(key));
+    figures.emplace_back("p" + shown(key), tool.percentiles_ns().at(key));
   }
   if (tool.has_max_ns()) figures.emplace_back("max", tool.max_ns());
   for (const auto& [name, value] : figures) {
@@ -114,11 +126,11 @@ std::string check_error_total(const v1::WindowResult& result) {
 std::string check_error_kinds(const v1::WindowResult& result) {
   std::string unknown;
   for (const auto& [kind, count] : result.errors()) {
-    if (!error_kinds::known(kind)) unknown += (unknown.empty() ? "'" : ", '") + kind + "'";
+    if (!error_kinds::known(kind)) unknown += (unknown.empty() ? "'" : ", '") + shown(kind) + "'";
   }
   for (const std::string& name : result.not_measured()) {
     if (name.rfind("errors.", 0) == 0 && !error_kinds::known(std::string_view(name).substr(7))) {
-      unknown += (unknown.empty() ? "'" : ", '") + name + "' in not_measured";
+      unknown += (unknown.empty() ? "'" : ", '") + shown(name) + "' in not_measured";
     }
   }
   if (!unknown.empty()) {
@@ -136,7 +148,7 @@ std::string check_error_kinds(const v1::WindowResult& result) {
 std::string check_not_measured(const v1::WindowResult& result) {
   std::string unknown;
   for (const std::string& name : result.not_measured()) {
-    if (!known_not_measured(name)) unknown += (unknown.empty() ? "'" : ", '") + name + "'";
+    if (!known_not_measured(name)) unknown += (unknown.empty() ? "'" : ", '") + shown(name) + "'";
   }
   if (unknown.empty()) return {};
   std::string fields;

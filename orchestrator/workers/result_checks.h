@@ -1,5 +1,8 @@
 // The contract rules a worker's WindowResult must satisfy (docs/WORKER_PROTOCOL.md, "What a
 // result must contain"), as pure functions so `orchestrator worker-check` and tests share them.
+// Their messages quote what a worker sent (a tool's name, a percentile key, an error kind, a
+// not_measured name) cut after 200 bytes ("..." then) and escaped as common/util/shown_text.h
+// escapes, so that a worker's text can neither forge nor colour a line, nor run on unbounded.
 #pragma once
 
 #include <string>

@@ -225,6 +225,49 @@ TEST(ResultChecks, NotMeasuredErrorKindsMustBeTheProtocolsAndCountNothing) {
       << problems[0];
 }
 
+// What a worker sent is quoted escaped and cut (common/util/shown_text.h): a tool name with an
+// escape sequence and a line break, a percentile key of a megabyte, an error kind and a
+// not_measured name with control characters reach neither the terminal nor the JSON report as
+// they were (before: as sent, whole).
+TEST(ResultChecks, AWorkersTextIsQuotedEscapedAndCut) {
+  v1::WindowResult r = adapter_result();
+  r.mutable_tool_latency()->set_tool("wrk\x1b[31m\nFORGED");
+  const std::string huge(1 << 20, '7');
+  (*r.mutable_tool_latency()->mutable_percentiles_ns())[huge] = 2000;
+  std::string order = check_tool_latency_order(r.tool_latency());
+  EXPECT_EQ(order, "tool_latency of 'wrk\\x1b[31m\\nFORGED': '" + huge.substr(0, 200) +
+                       "...' is no percentile (a number above 0, at most 100)");
+  auto problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_NE(problems[0].find("(tool 'wrk\\x1b[31m\\nFORGED', 1 percentiles"), std::string::npos)
+      << problems[0];
+  EXPECT_LT(problems[0].size(), 1000u);
+
+  r = measured_result();
+  r.set_operations(5);
+  (*r.mutable_errors())["bad\x1b]0;t\x07"] = 2;
+  r.add_not_measured("errors.x\ry");
+  EXPECT_EQ(check_error_kinds(r).rfind("errors of a kind the protocol does not define: "
+                                       "'bad\\x1b]0;t\\x07', 'errors.x\\ry' in not_measured",
+                                       0),
+            0u)
+      << check_error_kinds(r);
+  r = measured_result();
+  r.add_not_measured("late\x1b[2J");
+  r.add_not_measured(std::string(5000, 'n'));
+  const std::string not_measured = check_not_measured(r);
+  EXPECT_EQ(not_measured.rfind("not_measured names no field a worker may leave unmeasured: "
+                               "'late\\x1b[2J', '" +
+                                   std::string(200, 'n') + "...' (the fields: ",
+                               0),
+            0u)
+      << not_measured;
+  problems = failed(r);
+  ASSERT_EQ(problems.size(), 1u) << testing::PrintToString(problems);
+  EXPECT_EQ(problems[0].find('\x1b'), std::string::npos) << problems[0];
+  EXPECT_LT(problems[0].size(), 2000u);
+}
+
 // A header that declares 2 significant digits over counts bucketed for 3: the counts do not fit
 // the declared layout, and the message must still name the layout, not where the counts stop.
 TEST(ResultChecks, AHistogramOfAnotherLayoutIsNamedByItsLayoutWhateverItsCounts) {
