@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "common/util/errno_text.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/processes/process_guard.h"
 
@@ -299,7 +300,8 @@ std::string ChildProcess::exit_description() {
   // The kernel keeps 15 bytes of a program's name: a longer name that starts so is the same.
   constexpr size_t kCommBytes = 15;
   if (!ended_program_.empty() && ended_program_ != started_program_.substr(0, kCommBytes)) {
-    running_text = "(running " + ended_program_ + ") ";
+    // The child may have named itself (prctl(PR_SET_NAME)): its name is quoted escaped.
+    running_text = "(running " + shown_text(ended_program_) + ") ";
   }
   return running_text + (wait_status_ ? describe_status(*wait_status_) : "exited");
 }

@@ -89,13 +89,28 @@ TEST(ChildProcess, AChildKilledAfterExecNamesTheProgramItWasRunning) {
   EXPECT_EQ((*child)->exit_description(), "(running sleep) killed by signal 9 (Killed)");
 }
 
+// `; :` keeps `sleep` from being the script's last command, which a shell may exec in its own
+// process (bash 5.1 and later do; dash does not): the child then dies as the shell it started.
 TEST(ChildProcess, AChildThatDiesAsTheProgramItStartedNamesNoOther) {
-  auto child = ChildProcess::spawn(shell("echo READY; sleep 30"));
+  auto child = ChildProcess::spawn(shell("echo READY; sleep 30; :"));
   ASSERT_TRUE(child.ok()) << child.message();
   ASSERT_TRUE((*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s).ok());
   ASSERT_EQ(::kill((*child)->pid(), SIGKILL), 0);
   for (int i = 0; i < 1000 && (*child)->running(); ++i) std::this_thread::sleep_for(10ms);
   EXPECT_EQ((*child)->exit_description(), "killed by signal 9 (Killed)");
+}
+
+// A child names itself (prctl(PR_SET_NAME), or a write to /proc/PID/comm): the name it died
+// with is quoted escaped (common/util/shown_text.h), so it can neither colour nor forge a line
+// of the terminal's message (before: as it was, an escape sequence and all).
+TEST(ChildProcess, TheNameAChildGaveItselfIsQuotedEscaped) {
+  auto child =
+      ChildProcess::spawn(shell("printf 'x\\033[2Jy' > /proc/$$/comm; echo READY; sleep 30; :"));
+  ASSERT_TRUE(child.ok()) << child.message();
+  ASSERT_TRUE((*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s).ok());
+  ASSERT_EQ(::kill((*child)->pid(), SIGKILL), 0);
+  for (int i = 0; i < 1000 && (*child)->running(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ((*child)->exit_description(), "(running x\\x1b[2Jy) killed by signal 9 (Killed)");
 }
 
 TEST(ChildProcess, TheChildLeadsAProcessGroupOfItsOwn) {
@@ -185,6 +200,14 @@ TEST(ChildProcess, AProgramPathThatCannotStartIsNamedWithWhy) {
   const fs::path dir =
       fs::path(::testing::TempDir()) / ("program-path-" + std::to_string(::getpid()));
   fs::remove_all(dir);
+  // Removed on every way out of the test, an ASSERT's return included.
+  struct RemovedAtEnd {
+    fs::path dir;
+    ~RemovedAtEnd() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } removed{dir};
   fs::create_directories(dir / "folder");
   std::ofstream(dir / "plain") << "#!/bin/sh\n";
   fs::permissions(dir / "plain", fs::perms::owner_read | fs::perms::owner_write);
@@ -213,7 +236,6 @@ TEST(ChildProcess, AProgramPathThatCannotStartIsNamedWithWhy) {
             "directory " +
                 fs::current_path().string() + ") does not exist");
   fs::current_path(saved_cwd);
-  fs::remove_all(dir);
 }
 
 }  // namespace
