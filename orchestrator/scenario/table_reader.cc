@@ -188,15 +188,22 @@ std::optional<bool> TableReader::boolean(std::string_view key) {
 }
 
 std::optional<std::string> TableReader::choice(std::string_view key,
-                                               const std::vector<std::string_view>& allowed) {
+                                               const std::vector<std::string_view>& allowed,
+                                               const std::vector<ChoiceAlias>& aliases) {
   auto value = string(key);
   if (!value) return std::nullopt;
   for (std::string_view a : allowed) {
     if (a == *value) return value;
   }
+  std::string suggestion = did_you_mean(*value, allowed);
+  for (const ChoiceAlias& alias : aliases) {
+    if (edit_distance(*value, alias.word) == 0) {  // the same word, ignoring case
+      suggestion = " (did you mean " + std::string(alias.meant) + "?)";
+    }
+  }
   diagnostics_.error(value_location(key), "key '" + shown_text(key) + "' must be one of " +
                                               join(allowed) + ", got '" + shown_text(*value) + "'" +
-                                              did_you_mean(*value, allowed));
+                                              suggestion);
   return std::nullopt;
 }
 

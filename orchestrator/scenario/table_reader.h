@@ -27,6 +27,14 @@ struct NotYet {
 // "string", "integer", "float", "array", "table", ...
 std::string_view toml_type_name(const toml::node& node);
 
+// A value of a choice that is no typo of an allowed one but means one: "wss" for transport =
+// "websocket" with tls = true, "messagepack" for "msgpack". Matched ignoring case; `meant` is
+// what the refusal's "did you mean" names ("'msgpack'", "transport = \"websocket\" with ...").
+struct ChoiceAlias {
+  std::string_view word;
+  std::string_view meant;
+};
+
 class TableReader {
  public:
   // `context` completes "unknown key 'x' ...": "at the top level", "in [[workloads]] #2".
@@ -56,9 +64,11 @@ class TableReader {
 
   std::optional<std::string> string(std::string_view key);
   std::optional<bool> boolean(std::string_view key);
-  // A string that must be one of `allowed`.
+  // A string that must be one of `allowed`; a refused one is suggested the nearest (by edit
+  // distance, ignoring case), or what its alias in `aliases` means.
   std::optional<std::string> choice(std::string_view key,
-                                    const std::vector<std::string_view>& allowed);
+                                    const std::vector<std::string_view>& allowed,
+                                    const std::vector<ChoiceAlias>& aliases = {});
   // An integer in [min, 2^32 - 1].
   std::optional<uint32_t> count(std::string_view key, uint32_t min = 1);
   std::optional<int64_t> integer(std::string_view key, int64_t min, int64_t max);

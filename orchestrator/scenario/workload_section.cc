@@ -412,8 +412,18 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
                  "key '" + std::string(key) + "' (" + value_text(*r.node(key)) + ") " + *why);
     }
   }
-  if (auto v = r.choice("transport", {"websocket", "rawsocket"})) wamp.transport = *v;
-  if (auto v = r.choice("serializer", {"json", "msgpack", "cbor"})) wamp.serializer = *v;
+  // Names the transports and serializers go by elsewhere, which are no typo of these: TLS is
+  // its own key (docs/SCENARIOS.md, "TLS and HTTP/2").
+  if (auto v = r.choice("transport", {"websocket", "rawsocket"},
+                        {{"wss", "transport = \"websocket\" with tls = true"},
+                         {"ws", "'websocket'"},
+                         {"raw", "'rawsocket'"}})) {
+    wamp.transport = *v;
+  }
+  if (auto v =
+          r.choice("serializer", {"json", "msgpack", "cbor"}, {{"messagepack", "'msgpack'"}})) {
+    wamp.serializer = *v;
+  }
   if (auto v = r.choice("callee", {"router", "worker"})) wamp.callee = *v;
   auto uri = [&](std::string_view key, std::string& field) {
     auto v = r.string(key);

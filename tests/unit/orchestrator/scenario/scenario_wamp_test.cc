@@ -182,6 +182,42 @@ TEST(ScenarioWamp, UrisFollowTheRoutersRule) {
   EXPECT_TRUE(topic.ok()) << diagnostics_text(topic);
 }
 
+// Names a transport or serializer goes by elsewhere are no typo of the loader's, so edit
+// distance alone suggested nothing for them; a name in other case is the name.
+TEST(ScenarioWamp, OtherNamesOfTransportsAndSerializersSuggestTheRightOne) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"transport = \"wss\"",
+       "s.toml:5:13: error: key 'transport' must be one of websocket or rawsocket, got 'wss' (did "
+       "you mean transport = \"websocket\" with tls = true?)\n"},
+      {"transport = \"WSS\"",
+       "s.toml:5:13: error: key 'transport' must be one of websocket or rawsocket, got 'WSS' (did "
+       "you mean transport = \"websocket\" with tls = true?)\n"},
+      {"transport = \"ws\"",
+       "s.toml:5:13: error: key 'transport' must be one of websocket or rawsocket, got 'ws' (did "
+       "you mean 'websocket'?)\n"},
+      {"transport = \"raw\"",
+       "s.toml:5:13: error: key 'transport' must be one of websocket or rawsocket, got 'raw' (did "
+       "you mean 'rawsocket'?)\n"},
+      {"transport = \"RawSocket\"",
+       "s.toml:5:13: error: key 'transport' must be one of websocket or rawsocket, got "
+       "'RawSocket' (did you mean 'rawsocket'?)\n"},
+      {"serializer = \"MessagePack\"",
+       "s.toml:5:14: error: key 'serializer' must be one of json, msgpack or cbor, got "
+       "'MessagePack' (did you mean 'msgpack'?)\n"},
+      {"serializer = \"messagepack\"",
+       "s.toml:5:14: error: key 'serializer' must be one of json, msgpack or cbor, got "
+       "'messagepack' (did you mean 'msgpack'?)\n"},
+      {"serializer = \"JSON\"",
+       "s.toml:5:14: error: key 'serializer' must be one of json, msgpack or cbor, got 'JSON' "
+       "(did you mean 'json'?)\n"},
+  };
+  for (const auto& [line, expected] : cases) {
+    LoadResult r = load_hermetic(
+        "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n" + line + "\n");
+    EXPECT_EQ(diagnostics_text(r), expected) << line;
+  }
+}
+
 TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue) {
   LoadResult r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_rpc\"\n"
