@@ -56,16 +56,17 @@ std::optional<std::string> rate_problem(double rate, uint64_t connections, bool 
          (fast ? "use more " + over + " or a lower rate" : "use a higher rate or fewer " + over);
 }
 
-std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight) {
+std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight,
+                                                  const std::string& shown) {
   using workload_limits::kMaxPipelinedBodyBytes;
   if (request_bytes <= kMaxPipelinedBodyBytes / std::max<uint32_t>(in_flight, 1)) {
     return std::nullopt;
   }
-  return "request_bytes x in_flight (" + std::to_string(request_bytes) + " x " +
-         std::to_string(in_flight) + ") must be at most " +
+  return "request_bytes x in_flight must be at most " +
          std::to_string(kMaxPipelinedBodyBytes >> 20) + "MiB (" +
-         std::to_string(kMaxPipelinedBodyBytes) +
-         " bytes): the bundled worker writes a connection's pipelined requests from one buffer";
+         std::to_string(kMaxPipelinedBodyBytes) + " bytes), got " + shown + " x " +
+         std::to_string(in_flight) +
+         ": the bundled worker writes a connection's pipelined requests from one buffer";
 }
 
 }  // namespace benchgate::scenario

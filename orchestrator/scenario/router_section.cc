@@ -170,7 +170,7 @@ RouterConfig read_router_table(TableReader& r, const std::string& section) {
                    "key 'ws_fragment_bytes' must be 0 (off) or from " +
                        std::to_string(kMinWsFragmentBytes) + " bytes to " +
                        std::to_string(kMaxWsFragmentBytes >> 20) + "MiB, got " +
-                       std::to_string(*v));
+                       r.size_text("ws_fragment_bytes", *v));
       }
     }
   }

@@ -61,9 +61,11 @@ void check_comparison_repetitions(TableReader& top, Scenario& scenario, bool kee
 std::vector<Workload> expand_sweep(TableReader& r, const Workload& w);
 
 // Why `bytes` cannot be the payload of this WAMP workload (too large for WAMP here, or for one
-// RawSocket message in its serialization), or nothing when it can. Shared by request_bytes
-// and sweep = { request_bytes = [...] }.
-std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes);
+// RawSocket message in its serialization), or nothing when it can, worded to follow "key 'KEY' "
+// and quoting `shown`, the size as written (size_text). Shared by request_bytes, chunk_bytes and
+// sweep = { request_bytes = [...] }.
+std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes,
+                                                const std::string& shown);
 
 // The sessions each worker opens beside its connections: wamp_rpc's callee sessions (callee =
 // "worker"), 0 otherwise.
@@ -77,7 +79,9 @@ uint32_t worker_callee_sessions(const Workload& w);
 std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers,
                                                uint32_t callee_sessions);
 std::optional<std::string> rate_problem(double rate, uint64_t connections, bool publishers);
-std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight);
+// `shown`: request_bytes as written (size_text).
+std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight,
+                                                  const std::string& shown);
 
 // The TLS keys of an HTTP workload and the HTTP/2 keys (tls_section.cc): every key name, and
 // the reader of a workload's (after its protocol is known).

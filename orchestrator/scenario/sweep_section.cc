@@ -10,14 +10,17 @@
 namespace benchgate::scenario {
 namespace {
 
-// One value of the swept array: an integer, or for sizes also a string such as "64KiB".
-std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool size,
-                                    uint64_t min) {
+// One value of the swept array: an integer, or for sizes also a string such as "64KiB" (then
+// `written` is that text, for messages: size_text).
+std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool size, uint64_t min,
+                                    std::string& written) {
   std::optional<uint64_t> out;
+  written.clear();
   if (auto i = v.value<int64_t>(); i && v.is_integer() && *i >= 0) {
     out = static_cast<uint64_t>(*i);
   } else if (size && v.is_string()) {
-    auto parsed = parse_size_bytes(*v.value<std::string>());
+    written = *v.value<std::string>();
+    auto parsed = parse_size_bytes(written);
     if (!parsed) {
       // The units library's message shows the value escaped already.
       diag.error(v.source(), "sweep value: " + parsed.message());
@@ -81,7 +84,8 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
   std::vector<Workload> out;
   uint64_t previous = 0;
   for (const toml::node& element : *array) {
-    auto value = sweep_value(diag, element, size, min);
+    std::string written;
+    auto value = sweep_value(diag, element, size, min, written);
     if (!value) continue;
     if (!out.empty() && *value <= previous) {
       diag.error(element.source(), "sweep." + shown_text(parameter) + " values must increase");
@@ -91,13 +95,13 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
     previous = *value;
     Workload expanded = w;
     if (size && !is_http(w.protocol)) {
-      if (auto problem = wamp_payload_problem(w.wamp, *value)) {
-        diag.error(element.source(), "sweep value: " + *problem);
+      if (auto problem = wamp_payload_problem(w.wamp, *value, size_text(written, *value))) {
+        diag.error(element.source(), "sweep value " + *problem);
         continue;
       }
       expanded.wamp.request_bytes = *value;
     } else if (size) {
-      if (auto problem = pipelined_body_problem(*value, w.in_flight)) {
+      if (auto problem = pipelined_body_problem(*value, w.in_flight, size_text(written, *value))) {
         diag.error(element.source(), "sweep value: " + *problem);
         continue;
       }

@@ -76,6 +76,11 @@ std::string typed_value(const toml::node& node) {
 
 }  // namespace
 
+std::string size_text(std::string_view written, uint64_t bytes) {
+  if (written.empty()) return std::to_string(bytes);
+  return quote(written) + " (" + std::to_string(bytes) + " bytes)";
+}
+
 std::string_view toml_type_name(const toml::node& node) {
   switch (node.type()) {
     case toml::node_type::string:
@@ -305,7 +310,13 @@ std::optional<uint64_t> TableReader::size_bytes(std::string_view key) {
                            "; write it like \"1KiB\", \"1.5MB\" or an integer of bytes");
     return std::nullopt;
   }
+  sizes_written_[std::string(key)] = *text;
   return *bytes;
+}
+
+std::string TableReader::size_text(std::string_view key, uint64_t bytes) const {
+  auto it = sizes_written_.find(key);
+  return scenario::size_text(it == sizes_written_.end() ? "" : it->second, bytes);
 }
 
 std::optional<double> TableReader::percent(std::string_view key) {

@@ -35,6 +35,10 @@ struct ChoiceAlias {
   std::string_view meant;
 };
 
+// A size as the scenario wrote it, for a message that quotes it: the integer for an integer of
+// bytes (`written` empty), else the text and what it comes to: "65MiB" (68157440 bytes).
+std::string size_text(std::string_view written, uint64_t bytes);
+
 class TableReader {
  public:
   // `context` completes "unknown key 'x' ...": "at the top level", "in [[workloads]] #2".
@@ -78,6 +82,9 @@ class TableReader {
   std::optional<int64_t> duration_ns(std::string_view key, bool allow_zero);
   // "64KiB" or a plain integer of bytes.
   std::optional<uint64_t> size_bytes(std::string_view key);
+  // `bytes` of the size `key` as it is written (size_text): a size read by size_bytes as a
+  // string is quoted with its bytes; an integer, or a key not written, is the number alone.
+  std::string size_text(std::string_view key, uint64_t bytes) const;
   // "5%" -> 0.05.
   std::optional<double> percent(std::string_view key);
   std::optional<std::vector<std::string>> string_array(std::string_view key);
@@ -95,7 +102,8 @@ class TableReader {
   std::string context_;
   Diagnostics& diagnostics_;
   Interpolator& interpolator_;
-  std::set<std::string, std::less<>> misspelt_;  // the keys check_keys suggested
+  std::set<std::string, std::less<>> misspelt_;                    // the keys check_keys suggested
+  std::map<std::string, std::string, std::less<>> sizes_written_;  // size_bytes's strings
 };
 
 }  // namespace benchgate::scenario

@@ -171,7 +171,8 @@ void read_http(TableReader& r, Workload& w) {
     if (*v > kMaxExpectBodyBytes) {
       diag.error(r.value_location("expect_body_bytes"),
                  "key 'expect_body_bytes' must be at most " + std::to_string(kMaxExpectBodyBytes) +
-                     " (the worker protocol's 64-bit length), got " + std::to_string(*v));
+                     " (the worker protocol's 64-bit length), got " +
+                     r.size_text("expect_body_bytes", *v));
     }
     w.http.expect_body_bytes = *v;
   }
@@ -251,25 +252,24 @@ std::optional<std::string> protocol_refuses(Protocol protocol, std::string_view 
   return std::nullopt;
 }
 
-std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes) {
+std::optional<std::string> wamp_payload_problem(const WampRequest& wamp, uint64_t bytes,
+                                                const std::string& shown) {
   const uint64_t encoded = wamp.serializer == "json" ? (bytes + 2) / 3 * 4 : bytes;
   if (bytes > kMaxWampPayloadBytes) {
-    return "must be at most " + mib_text(kMaxWampPayloadBytes) + " for WAMP, got " +
-           std::to_string(bytes);
+    return "must be at most " + mib_text(kMaxWampPayloadBytes) + " for WAMP, got " + shown;
   }
   if (wamp.transport == "rawsocket" && encoded > kRawSocketMaxPayload) {
-    return std::to_string(bytes) + " bytes do not fit one RawSocket message (" +
+    return "must fit one RawSocket message (" +
            std::to_string((wamp_limits::kRawSocketMaxMessageBytes + 1) >> 20) + " MiB - 1 bytes" +
-           (wamp.serializer == "json" ? ", and json carries them as base64" : "") +
-           "); use transport = \"websocket\" for larger payloads";
+           (wamp.serializer == "json" ? ", and json carries them as base64" : "") + "), got " +
+           shown + "; use transport = \"websocket\" for larger payloads";
   }
   if (wamp.transport == "websocket" && encoded > kWebSocketMaxPayload) {
-    return std::to_string(bytes) +
-           " bytes do not fit one WebSocket message of the bundled router (its "
-           "--max-message-bytes default, " +
+    return "must fit one WebSocket message of the bundled router (its --max-message-bytes "
+           "default, " +
            std::to_string(wamp_limits::kRouterDefaultMaxMessageBytes >> 20) +
-           " MiB, and json carries them as base64); use "
-           "serializer = \"msgpack\" or \"cbor\" for larger payloads";
+           " MiB, and json carries them as base64), got " + shown +
+           "; use serializer = \"msgpack\" or \"cbor\" for larger payloads";
   }
   return std::nullopt;
 }
@@ -288,7 +288,8 @@ void read_wamp_transfer(TableReader& r, WampRequest& wamp) {
       total_ok = false;
       diag.error(r.value_location("transfer_bytes"),
                  "key 'transfer_bytes' must be from 1 byte to " +
-                     std::to_string(kMaxTransferBytes >> 30) + "GiB, got " + std::to_string(*v));
+                     std::to_string(kMaxTransferBytes >> 30) + "GiB, got " +
+                     r.size_text("transfer_bytes", *v));
     }
   }
   // Where a problem of the pair is blamed: chunk_bytes when set (the table when neither is).
@@ -301,14 +302,14 @@ void read_wamp_transfer(TableReader& r, WampRequest& wamp) {
       return;
     }
   }
-  if (auto problem = wamp_payload_problem(wamp, wamp.chunk_bytes)) {
-    diag.error(where, "key 'chunk_bytes': " + *problem);
+  const std::string chunk = r.size_text("chunk_bytes", wamp.chunk_bytes);
+  if (auto problem = wamp_payload_problem(wamp, wamp.chunk_bytes, chunk)) {
+    diag.error(where, "key 'chunk_bytes' " + *problem);
     return;
   }
   if (total_ok && wamp.chunk_bytes > wamp.transfer_bytes) {
-    diag.error(where, "key 'chunk_bytes' (" + std::to_string(wamp.chunk_bytes) +
-                          ") must be at most transfer_bytes (" +
-                          std::to_string(wamp.transfer_bytes) + ")");
+    diag.error(where, "key 'chunk_bytes' (" + chunk + ") must be at most transfer_bytes (" +
+                          r.size_text("transfer_bytes", wamp.transfer_bytes) + ")");
   }
 }
 
@@ -482,13 +483,13 @@ void read_wamp(TableReader& r, WorkloadTemplate& t) {
       diag.error(r.value_location("fragment_bytes"),
                  "key 'fragment_bytes' must be 0 (off) or from " +
                      std::to_string(kMinFragmentBytes) + " bytes to " +
-                     mib_text(kMaxFragmentBytes) + ", got " + std::to_string(*v));
+                     mib_text(kMaxFragmentBytes) + ", got " + r.size_text("fragment_bytes", *v));
     }
   }
   if (auto v = r.size_bytes("request_bytes")) {
     wamp.request_bytes = *v;
-    if (auto problem = wamp_payload_problem(wamp, *v)) {
-      diag.error(r.value_location("request_bytes"), "key 'request_bytes': " + *problem);
+    if (auto problem = wamp_payload_problem(wamp, *v, r.size_text("request_bytes", *v))) {
+      diag.error(r.value_location("request_bytes"), "key 'request_bytes' " + *problem);
     }
   }
   if (transfer) read_wamp_transfer(r, wamp);
@@ -740,7 +741,9 @@ std::vector<Workload> read_workloads(TableReader& top, const WorkloadTemplate& d
     const std::string_view swept = swept_parameter(r);
     if (is_http(w.protocol) && t.broken.find("in_flight") == t.broken.end() &&
         swept != "request_bytes") {
-      if (auto problem = pipelined_body_problem(w.http.request_bytes, w.in_flight)) {
+      if (auto problem =
+              pipelined_body_problem(w.http.request_bytes, w.in_flight,
+                                     r.size_text("request_bytes", w.http.request_bytes))) {
         diag.error(
             r.has("request_bytes") ? r.value_location("request_bytes") : blame(t, {"in_flight"}),
             "workload '" + shown_text(w.name) + "': " + *problem);

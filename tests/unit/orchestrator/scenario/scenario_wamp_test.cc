@@ -224,9 +224,9 @@ TEST(ScenarioWamp, JsonPayloadThatOnlyFitsRawSocketUnencodedIsRefusedAtTheValue)
       "transport = \"rawsocket\"\nrequest_bytes = \"15MiB\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
-            "s.toml:6:17: error: key 'request_bytes': 15728640 bytes do not fit one RawSocket "
-            "message (16 MiB - 1 bytes, and json carries them as base64); use transport = "
-            "\"websocket\" for larger payloads\n");
+            "s.toml:6:17: error: key 'request_bytes' must fit one RawSocket message (16 MiB - 1 "
+            "bytes, and json carries them as base64), got \"15MiB\" (15728640 bytes); use "
+            "transport = \"websocket\" for larger payloads\n");
 }
 
 TEST(ScenarioWamp, JsonPayloadOverTheRoutersWebSocketLimitIsRefusedAtTheValue) {
@@ -236,10 +236,33 @@ TEST(ScenarioWamp, JsonPayloadOverTheRoutersWebSocketLimitIsRefusedAtTheValue) {
       "transport = \"websocket\"\nrequest_bytes = \"64MiB\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
-            "s.toml:6:17: error: key 'request_bytes': 67108864 bytes do not fit one WebSocket "
-            "message of the bundled router (its --max-message-bytes default, 65 MiB, and json "
-            "carries them as base64); use serializer = \"msgpack\" or \"cbor\" for larger "
-            "payloads\n");
+            "s.toml:6:17: error: key 'request_bytes' must fit one WebSocket message of the "
+            "bundled router (its --max-message-bytes default, 65 MiB, and json carries them as "
+            "base64), got \"64MiB\" (67108864 bytes); use serializer = \"msgpack\" or \"cbor\" "
+            "for larger payloads\n");
+}
+
+// A size over a limit is quoted as written, with the bytes it comes to, at every size key: the
+// bytes alone ("got 68157440") left the reader to convert them back. An integer stays as written.
+TEST(ScenarioWamp, SizesOverALimitAreQuotedAsWritten) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"protocol = \"wamp_rpc\"\nserializer = \"msgpack\"\nrequest_bytes = \"65MiB\"\n",
+       "s.toml:6:17: error: key 'request_bytes' must be at most 64MiB for WAMP, got \"65MiB\" "
+       "(68157440 bytes)\n"},
+      {"protocol = \"wamp_rpc\"\nserializer = \"msgpack\"\nrequest_bytes = 68157440\n",
+       "s.toml:6:17: error: key 'request_bytes' must be at most 64MiB for WAMP, got 68157440\n"},
+      {"protocol = \"wamp_rpc\"\nfragment_bytes = \"17MiB\"\n",
+       "s.toml:5:18: error: key 'fragment_bytes' must be 0 (off) or from 16 bytes to 16MiB, got "
+       "\"17MiB\" (17825792 bytes)\n"},
+      {"protocol = \"wamp_rpc\"\nserializer = \"msgpack\"\n"
+       "sweep = { request_bytes = [1, \"65MiB\"] }\n",
+       "s.toml:6:31: error: sweep value must be at most 64MiB for WAMP, got \"65MiB\" (68157440 "
+       "bytes)\n"},
+  };
+  for (const auto& [body, expected] : cases) {
+    LoadResult r = load_hermetic("name = \"s\"\n[[workloads]]\nname = \"w\"\n" + body);
+    EXPECT_EQ(diagnostics_text(r), expected) << body;
+  }
 }
 
 TEST(ScenarioWamp, WebSocketPayloadsUpToTheRoutersLimitLoad) {
@@ -277,8 +300,9 @@ TEST(ScenarioWamp, SweepValueTooLargeForRawSocketIsRefusedAtTheValue) {
       "sweep = { request_bytes = [64, \"32MiB\"] }\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
-            "s.toml:7:32: error: sweep value: 33554432 bytes do not fit one RawSocket message "
-            "(16 MiB - 1 bytes); use transport = \"websocket\" for larger payloads\n");
+            "s.toml:7:32: error: sweep value must fit one RawSocket message (16 MiB - 1 bytes), "
+            "got \"32MiB\" (33554432 bytes); use transport = \"websocket\" for larger "
+            "payloads\n");
 }
 
 TEST(ScenarioWamp, FragmentBytesIsAWebSocketFrameSizeWithinBounds) {
@@ -311,7 +335,7 @@ TEST(ScenarioWamp, FragmentBytesIsAWebSocketFrameSizeWithinBounds) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
             "s.toml:3:21: error: key 'ws_fragment_bytes' must be 0 (off) or from 16 bytes to "
-            "16MiB, got 33554432\n");
+            "16MiB, got \"32MiB\" (33554432 bytes)\n");
 }
 
 TEST(ScenarioWamp, TransferTakesItsSizesAndDefaultsTheRest) {
@@ -344,8 +368,8 @@ TEST(ScenarioWamp, TransferSizesOutsideTheirBoundsAreRefusedAtTheKey) {
       "transfer_bytes = \"1MiB\"\nchunk_bytes = \"2MiB\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
-            "s.toml:6:15: error: key 'chunk_bytes' (2097152) must be at most transfer_bytes "
-            "(1048576)\n");
+            "s.toml:6:15: error: key 'chunk_bytes' (\"2MiB\" (2097152 bytes)) must be at most "
+            "transfer_bytes (\"1MiB\" (1048576 bytes))\n");
   // The default chunk (4 MiB) is larger than a 1 MiB transfer: blamed at transfer_bytes.
   r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
@@ -353,22 +377,23 @@ TEST(ScenarioWamp, TransferSizesOutsideTheirBoundsAreRefusedAtTheKey) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
             "s.toml:5:18: error: key 'chunk_bytes' (4194304) must be at most transfer_bytes "
-            "(1048576)\n");
+            "(\"1MiB\" (1048576 bytes))\n");
   r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transfer_bytes = \"32GiB\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(diagnostics_text(r),
             "s.toml:5:18: error: key 'transfer_bytes' must be from 1 byte to 16GiB, got "
-            "34359738368\n");
+            "\"32GiB\" (34359738368 bytes)\n");
   // A chunk is one message: over RawSocket it must fit one frame (json: as base64).
   r = load_hermetic(
       "name = \"s\"\n[[workloads]]\nname = \"w\"\nprotocol = \"wamp_transfer\"\n"
       "transport = \"rawsocket\"\nchunk_bytes = \"16MiB\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(
-      diagnostics_text(r).find("s.toml:6:15: error: key 'chunk_bytes': 16777216 bytes do not fit "
-                               "one RawSocket message"),
+      diagnostics_text(r).find("s.toml:6:15: error: key 'chunk_bytes' must fit one RawSocket "
+                               "message (16 MiB - 1 bytes, and json carries them as base64), got "
+                               "\"16MiB\" (16777216 bytes)"),
       std::string::npos)
       << diagnostics_text(r);
   // One transfer at a time per session, closed loop; request_bytes does not apply.

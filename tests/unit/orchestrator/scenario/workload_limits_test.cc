@@ -47,16 +47,17 @@ TEST(WorkloadLimits, ACountPastTheBundledWorkersLimitIsRefusedAtItsValue) {
 TEST(WorkloadLimits, ARequestBodyTimesInFlightPastThePipelineBufferIsRefused) {
   EXPECT_EQ(limits_refusals("request_bytes = \"2MiB\"\nin_flight = 200\n"),
             std::vector<std::string>{
-                "s.toml:4:17: error: workload 'w': request_bytes x in_flight (2097152 x 200) must "
-                "be at most 256MiB (268435456 bytes): the bundled worker writes a connection's "
-                "pipelined requests from one buffer"});
+                "s.toml:4:17: error: workload 'w': request_bytes x in_flight must be at most "
+                "256MiB (268435456 bytes), got \"2MiB\" (2097152 bytes) x 200: the bundled worker "
+                "writes a connection's pipelined requests from one buffer"});
   const auto five_tb = limits_refusals("request_bytes = \"5TB\"\n");
   ASSERT_EQ(five_tb.size(), 1u);
-  EXPECT_NE(five_tb[0].find("(5000000000000 x 1) must be at most 256MiB"), std::string::npos)
+  EXPECT_NE(five_tb[0].find("got \"5TB\" (5000000000000 bytes) x 1"), std::string::npos)
       << five_tb[0];
   const auto swept = limits_refusals("sweep = { request_bytes = [1, \"300MiB\"] }\n");
   ASSERT_EQ(swept.size(), 1u);
-  EXPECT_NE(swept[0].find("s.toml:4:31: error: sweep value: request_bytes x in_flight"),
+  EXPECT_NE(swept[0].find("s.toml:4:31: error: sweep value: request_bytes x in_flight must be at "
+                          "most 256MiB (268435456 bytes), got \"300MiB\" (314572800 bytes) x 1"),
             std::string::npos)
       << swept[0];
 }
@@ -179,7 +180,8 @@ TEST(WorkloadLimits, AnExpectedBodyLengthPastTheProtocolsInt64IsRefused) {
   EXPECT_EQ(limits_refusals("expect_body_bytes = \"10000000TB\"\n"),
             std::vector<std::string>{
                 "s.toml:4:21: error: key 'expect_body_bytes' must be at most 9223372036854775807 "
-                "(the worker protocol's 64-bit length), got 10000000000000000000"});
+                "(the worker protocol's 64-bit length), got \"10000000TB\" (10000000000000000000 "
+                "bytes)"});
   EXPECT_TRUE(
       test_support::load_hermetic(limits_scenario("expect_body_bytes = 9223372036854775807\n"))
           .ok());
