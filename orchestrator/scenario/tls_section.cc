@@ -68,7 +68,8 @@ void read_tls_details(TableReader& r, const Workload& w, TlsSettings& tls) {
     for (std::string_view key : kTlsDetailKeys) {
       if (r.has(key)) {
         diag.error(r.key_location(key),
-                   "key '" + std::string(key) + "' needs tls = true in the same workload");
+                   "key '" + std::string(key) +
+                       "' needs tls = true in the same workload or in [defaults]");
       }
     }
     return;
@@ -190,7 +191,8 @@ const std::vector<std::string_view>& tls_and_http2_keys() {
   return keys;
 }
 
-// Every protocol takes TLS: https and h2 for HTTP, wss and RawSocket over TLS for WAMP.
+// Every protocol takes TLS: https and h2 for HTTP, wss and RawSocket over TLS for WAMP. `w`
+// holds [defaults] already, whose `tls` the workload's own overrides.
 void read_tls_and_http2(TableReader& r, Workload& w) {
   if (auto v = r.boolean("tls")) w.tls.enabled = *v;
   read_tls_details(r, w, w.tls);

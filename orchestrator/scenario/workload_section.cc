@@ -675,8 +675,13 @@ WorkloadTemplate read_defaults(TableReader& top) {
                             "into one per value, so it is written in that [[workloads]] table, "
                             "not inherited by every workload");
   }
+  // `tls` is every workload's unless it sets its own: with [router] tls = true, every workload
+  // must speak TLS. The other TLS keys stay each workload's: they need the workload's protocol
+  // (alpn) or its server (sni, ca_file).
+  known.push_back("tls");
   r.check_keys(known, {});
   read_shared(r, t, /*in_workload=*/false);
+  Fields(r, t, /*in_workload=*/false).take("tls", r.boolean("tls"), t.values.tls.enabled);
   return t;
 }
 

@@ -94,6 +94,42 @@ TEST(ScenarioTls, AlpnThatOffersTheWorkloadsProtocolLoads) {
   }
 }
 
+// With [router] tls = true every workload must speak TLS: `tls` in [defaults] says it once, a
+// workload's own tls overrides it, and the TLS keys of a workload take it as their tls = true.
+// [defaults] refused it ("unknown key"), so each WAMP workload needed its own.
+TEST(ScenarioTls, TlsInDefaultsIsEveryWorkloadsUnlessItSetsItsOwn) {
+  LoadResult r = load_hermetic(
+      "name = \"s\"\n[router]\ntls = true\n[defaults]\ntls = true\n"
+      "[[workloads]]\nname = \"rpc\"\nprotocol = \"wamp_rpc\"\n"
+      "[[workloads]]\nname = \"pubsub\"\nprotocol = \"wamp_pubsub\"\ntransport = \"rawsocket\"\n"
+      "[[workloads]]\nname = \"h2\"\nprotocol = \"http2\"\ntls_version = \"1.3\"\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  for (const Workload& w : r.scenario->workloads) EXPECT_TRUE(w.tls.enabled) << w.name;
+  EXPECT_EQ(r.scenario->workloads.at(2).tls.version, "1.3");
+
+  r = load_hermetic(
+      "name = \"s\"\n[defaults]\ntls = true\n[[workloads]]\nname = \"a\"\n"
+      "[[workloads]]\nname = \"b\"\ntls = false\n");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_TRUE(r.scenario->workloads.at(0).tls.enabled);
+  EXPECT_FALSE(r.scenario->workloads.at(1).tls.enabled);
+
+  // A workload's tls = false under [router] tls = true is still that workload's error, and a
+  // TLS key beside its own tls = false still needs TLS.
+  r = load_hermetic(
+      "name = \"s\"\n[router]\ntls = true\n[defaults]\ntls = true\n[[workloads]]\nname = \"a\"\n"
+      "[[workloads]]\nname = \"b\"\ntls = false\nsni = \"localhost\"\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:8:1: error: workload 'b' needs tls = true: [router] tls = true makes every "
+            "port of the bundled router speak TLS\n"
+            "s.toml:11:1: error: key 'sni' needs tls = true in the same workload or in "
+            "[defaults]\n");
+
+  r = load_hermetic("name = \"s\"\n[defaults]\ntls = \"yes\"\n[[workloads]]\nname = \"a\"\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:3:7: error: key 'tls' must be a boolean (true or false), got string \"yes\"\n");
+}
+
 TEST(ScenarioTls, RefusalsPointAtTheKey) {
   struct Case {
     std::string body;
