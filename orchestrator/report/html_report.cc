@@ -335,12 +335,13 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   if (const std::string counts = counts_text(w); !counts.empty()) {
     out += fmt::format("<p class=\"counts\">{}</p>\n", escape(counts));
   }
-  const std::string not_measured = not_measured_lines(w);
-  // What the workers could not measure, in the terminal's words under its table
-  // (not_measured_lines: a tool's unmeasured error kinds and latency figures), so that a 0 or
-  // "-" in the table never stands alone. The terminal's TLS, connection and session setup and
-  // callee lines are not here: a stored run as this report reads it back (stored_run.h) has
-  // none of their histograms (the store keeps their p50 and p99), TLS, streams or callees.
+  // The terminal's lines under its table (terminal_report.h), one paragraph each: what the
+  // workers could not measure (a tool's error kinds and latency figures), so that a 0 or "-" in
+  // the table never stands alone; TLS, streams and connection setup; WAMP sessions; the
+  // callees' split. The stored run holds their figures (stored_run.h: the setup histograms and
+  // callees from schema version 21; the lines of a run stored before say what it did not keep).
+  const std::string not_measured =
+      not_measured_lines(w) + connection_lines(w) + session_setup_line(w) + callee_line(w);
   for (const std::string& line : unindented_lines(not_measured)) {
     out += fmt::format("<p class=\"detail\">{}</p>\n", escape(line));
   }

@@ -111,15 +111,44 @@ results::Repetition repetition(const store::StoredRepetition& s) {
   }
   r.start_spread_ns = s.start_spread_ns;
   // Connection setup (schema version 13): `connections` is there when every worker reported
-  // setups, 0 when none was set up in the window. The store keeps the histograms' p50 and p99
-  // only, so they read back empty, as not measured; what is restored says whether the run
-  // measured setups at all, which results::not_measured_reason words as the live run did.
+  // setups, 0 when none was set up in the window, which results::not_measured_reason words as
+  // the live run did. Its histograms are stored from schema version 21; a run stored before
+  // kept their p50 and p99 only, of which no workload figure (every repetition merged) can be
+  // made: they read back empty, and the reports say they are not stored (Repetition::not_stored).
   if (s.connections) {
     results::ConnectionSetup setup;
     setup.connections = *s.connections;
     setup.handshakes = s.handshakes.value_or(0);
     setup.resumed = s.resumed.value_or(0);
+    if (s.connect_hdr) {
+      if (auto h = decode(s.connect_hdr)) setup.connect = std::move(*h);
+      if (auto h = decode(s.tls_handshake_hdr)) setup.tls_handshake = std::move(*h);
+      if (auto h = decode(s.ttfb_hdr)) setup.ttfb = std::move(*h);
+    } else {
+      r.not_stored.insert("setup");
+    }
     r.setup = std::move(setup);
+  }
+  // WAMP session setup (schema version 16: the count; 21: the histogram), as connection setup.
+  if (s.sessions) {
+    if (s.session_setup_hdr) {
+      r.session_setup = decode(s.session_setup_hdr).value_or(HdrHistogram());
+    } else {
+      r.stored_sessions = s.sessions;
+      r.not_stored.insert("session_setup");
+    }
+  }
+  // TLS as the server chose it and HTTP/2's streams (schema version 13).
+  if (s.tls_version) {
+    r.tls = results::NegotiatedTls{*s.tls_version, s.tls_cipher.value_or(""), s.alpn.value_or("")};
+  }
+  r.requested_streams = static_cast<uint32_t>(s.requested_streams.value_or(0));
+  r.effective_streams = static_cast<uint32_t>(s.effective_streams.value_or(0));
+  // Invocations per callee session (schema version 21).
+  if (s.callee_invocations) {
+    for (const int64_t n : *s.callee_invocations) {
+      r.callee_invocations.push_back(static_cast<uint64_t>(n));
+    }
   }
   r.window_connections = s.window_connections;
   for (const auto& w : s.workers) {
@@ -220,7 +249,16 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
       w.error = "stored status '" + stored.status + "'" + (w.error.empty() ? "" : ": " + w.error);
     }
     w.load_from = stored.load_from.value_or("");
-    for (const auto& rep : stored.repetitions) w.repetitions.push_back(repetition(rep));
+    // wamp_rpc with worker callees counted each callee's invocations, stored from schema
+    // version 21: a run stored before says they are not stored.
+    const bool worker_callees =
+        w.spec.protocol == scenario::Protocol::kWampRpc && w.spec.wamp.callee == "worker";
+    for (const auto& rep : stored.repetitions) {
+      w.repetitions.push_back(repetition(rep));
+      if (worker_callees && !rep.callee_invocations) {
+        w.repetitions.back().not_stored.insert("callee_invocations");
+      }
+    }
     // As the engine merges them (workload_runner.cc): every measured repetition.
     for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
     out.workloads.push_back(std::move(w));

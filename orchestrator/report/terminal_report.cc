@@ -105,7 +105,24 @@ std::string worker_rows(const results::WorkloadResult& w) {
 // From 100 MB/s on, the table also states the data rate in Gbit/s.
 static constexpr double kGbitLineBytesPerSecond = 100e6;
 
+// Whether a repetition of `w` was read back from a store that did not keep `what`
+// (results::Repetition::not_stored).
+static bool not_stored(const results::WorkloadResult& w, const char* what) {
+  return std::any_of(
+      w.repetitions.begin(), w.repetitions.end(),
+      [&](const results::Repetition& rep) { return rep.not_stored.count(what) > 0; });
+}
+
+// What a run stored before schema version 21 did not keep of a setup.
+static constexpr const char* kPercentilesNotStored =
+    "percentiles not stored (a run stored before schema version 21 kept each repetition's p50 "
+    "and p99 only)";
+
 std::string callee_line(const results::WorkloadResult& w) {
+  if (not_stored(w, "callee_invocations")) {
+    return "  callees: invocations per session not stored (a run stored before schema version "
+           "21)\n";
+  }
   if (w.repetitions.empty() || w.repetitions.front().callee_invocations.empty()) return "";
   uint64_t all = 0;
   std::string ranges;
@@ -181,6 +198,13 @@ static std::string count_difference(const results::WorkloadResult& w, uint64_t w
 
 std::string session_setup_line(const results::WorkloadResult& w) {
   const auto sessions = w.session_setup();
+  if (!sessions && not_stored(w, "session_setup")) {
+    uint64_t count = 0;
+    for (const auto& rep : w.repetitions) count += rep.stored_sessions.value_or(0);
+    if (count == 0) return "";
+    return fmt::format("  sessions: {} set up; connect to WELCOME {}\n", count,
+                       kPercentilesNotStored);
+  }
   if (!sessions || sessions->total_count() == 0) return "";
   // docs/MEASUREMENT.md "Session establishment": TCP connect to WELCOME. Its latencies written
   // as the connection line's.
@@ -203,8 +227,13 @@ std::string connection_lines(const results::WorkloadResult& w) {
   }
   const auto setup = w.setup();
   if (setup && setup->connections > 0) {
-    out += fmt::format("  connections: {} set up; connect p50 {} p99 {}", setup->connections,
-                       latency(setup->connect, 50), latency(setup->connect, 99));
+    out += fmt::format("  connections: {} set up", setup->connections);
+    if (not_stored(w, "setup")) {
+      out += fmt::format("; connect, TLS handshake and first byte {}", kPercentilesNotStored);
+    } else {
+      out += fmt::format("; connect p50 {} p99 {}", latency(setup->connect, 50),
+                         latency(setup->connect, 99));
+    }
     if (setup->tls_handshake.total_count() > 0) {
       out += fmt::format("; TLS handshake p50 {} p99 {}", latency(setup->tls_handshake, 50),
                          latency(setup->tls_handshake, 99));

@@ -66,12 +66,12 @@ std::string open_loop_text(const results::Repetition& repetition);
 // (or none was measured).
 std::string counts_text(const results::WorkloadResult& workload);
 
-// Lines the terminal prints under a workload's table (each "  name: ..." and ending in a
-// newline; "" when there is nothing to say):
+// The lines the terminal prints under a workload's table, which the HTML report shows too, from
+// the stored run (each "  name: ..." and ending in a newline; "" when there is nothing to say;
+// a figure a run stored before schema version 21 did not keep is said to be not stored):
 // what a worker that wraps a tool could not measure, said in words ("not measured: ..."; the
 // tables show "-" or the count of what it did measure there), from each repetition's
-// not_measured and the tool's latency figures, which the HTML report and the Markdown summary
-// show too,
+// not_measured and the tool's latency figures, which the Markdown summary shows too,
 std::string not_measured_lines(const results::WorkloadResult& workload);
 // TLS, HTTP/2 and connection setup (docs/MEASUREMENT.md, "Connections and TLS", "Handshakes per
 // second"): one line each for what was measured, nothing for what was not,

@@ -197,6 +197,13 @@ struct Repetition {
   // WAMP: every session set up since the previous repetition's result (the first: since the
   // workers connected), connect start to WELCOME; absent unless every worker reported it.
   std::optional<HdrHistogram> session_setup;
+  // Read back from a run stored before SQLite schema version 21: what the run measured but the
+  // store did not keep, which reports say is not stored, never "-" as if not measured: "setup"
+  // (the connection setup histograms, of which it kept each repetition's p50 and p99; `setup`
+  // holds the counts), "session_setup" (likewise; stored_sessions is the count) and
+  // "callee_invocations". Never set by a live run.
+  std::set<std::string> not_stored;
+  std::optional<uint64_t> stored_sessions;
 
   bool measured(std::string_view field) const { return !not_measured.count(std::string(field)); }
   uint64_t error_count() const;

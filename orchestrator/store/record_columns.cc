@@ -163,6 +163,11 @@ constexpr Column<StoredRepetition> kRepetition[] = {
     field<&StoredRepetition::sessions>("sessions"),
     field<&StoredRepetition::session_setup_p50_ns>("session_setup_p50_ns"),
     field<&StoredRepetition::session_setup_p99_ns>("session_setup_p99_ns"),
+    field<&StoredRepetition::connect_hdr>("connect_hdr"),
+    field<&StoredRepetition::tls_handshake_hdr>("tls_handshake_hdr"),
+    field<&StoredRepetition::ttfb_hdr>("ttfb_hdr"),
+    field<&StoredRepetition::session_setup_hdr>("session_setup_hdr"),
+    field<&StoredRepetition::callee_invocations>("callee_invocations"),
 };
 
 constexpr Column<RouterCounter> kRouterCounter[] = {

@@ -172,6 +172,13 @@ struct StoredRepetition {
   // Also 16: WAMP session establishment (connect to WELCOME); nothing for HTTP.
   std::optional<uint64_t> sessions;
   std::optional<int64_t> session_setup_p50_ns, session_setup_p99_ns;
+  // Schema version 21: the setup histograms themselves (HdrHistogram V2 compressed), which a
+  // workload's figures over its repetitions are percentiles of: connect, TLS handshake and first
+  // byte wherever `connections` is stored, the sessions' wherever `sessions` is (an empty one
+  // when none was set up); and a worker callee's invocations per session (wamp_rpc with
+  // callee = "worker"). Nothing for a run stored before.
+  std::optional<std::vector<uint8_t>> connect_hdr, tls_handshake_hdr, ttfb_hdr, session_setup_hdr;
+  std::optional<std::vector<int64_t>> callee_invocations;
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;

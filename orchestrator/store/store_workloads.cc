@@ -114,12 +114,24 @@ StoredRepetition stored_repetition(const results::Repetition& rep, const scenari
     r.tls_handshake_p99_ns = at(rep.setup->tls_handshake, 99);
     r.ttfb_p50_ns = at(rep.setup->ttfb, 50);
     r.ttfb_p99_ns = at(rep.setup->ttfb, 99);
+    // The histograms too (schema version 21): the workload's figures are of every repetition's
+    // merged, which no repetition's p50 and p99 give back.
+    r.connect_hdr = rep.setup->connect.encode_compressed();
+    r.tls_handshake_hdr = rep.setup->tls_handshake.encode_compressed();
+    r.ttfb_hdr = rep.setup->ttfb.encode_compressed();
   }
   if (rep.session_setup) {
     r.sessions = static_cast<uint64_t>(rep.session_setup->total_count());
     if (rep.session_setup->total_count() > 0) {
       r.session_setup_p50_ns = rep.session_setup->value_at_percentile(50);
       r.session_setup_p99_ns = rep.session_setup->value_at_percentile(99);
+    }
+    r.session_setup_hdr = rep.session_setup->encode_compressed();
+  }
+  if (!rep.callee_invocations.empty()) {
+    r.callee_invocations.emplace();
+    for (const uint64_t n : rep.callee_invocations) {
+      r.callee_invocations->push_back(static_cast<int64_t>(n));
     }
   }
   if (rep.transfer) {

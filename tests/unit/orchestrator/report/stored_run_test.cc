@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "common/units/units.h"
+#include "common/util/text_lines.h"
+#include "orchestrator/report/escape.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
@@ -405,6 +407,149 @@ TEST_F(StoredRun, EachWorkloadStatusReadsBackAsTheLiveRunReportedIt) {
                       "<td>-</td><td class=\"text\">interrupted</td>"),
             std::string::npos)
       << html;
+}
+
+// An http2 workload over TLS whose two repetitions set up connections at different speeds,
+// and a wamp_rpc workload with worker callees: the terminal's lines under their tables are of
+// every repetition merged (connect p50 40us p99 200us, which neither repetition's own p50 and
+// p99 give), so the store keeps the setup histograms, not only their p50 and p99 (schema
+// version 21), with the TLS, streams and invocations per callee.
+results::WorkloadResult h2_over_tls() {
+  results::WorkloadResult w = sampled_workload();
+  w.spec.name = "h2";
+  w.spec.protocol = scenario::Protocol::kHttp2;
+  for (auto& rep : w.repetitions) {
+    const int64_t slower = rep.index == 0 ? 1 : 5;
+    rep.tls = results::NegotiatedTls{"TLSv1.3", "TLS_AES_128_GCM_SHA256", "h2"};
+    rep.requested_streams = 100;
+    rep.effective_streams = rep.index == 0 ? 64 : 32;
+    rep.setup.emplace();
+    rep.setup->connections = 4;
+    rep.setup->handshakes = 4;
+    rep.setup->connect.record_n(40'000 * slower, 4);
+    rep.setup->tls_handshake.record_n(300'000 * slower, 4);
+    rep.setup->ttfb.record_n(90'000 * slower, 4);
+  }
+  return w;
+}
+
+results::WorkloadResult rpc_with_callees() {
+  results::WorkloadResult w = sampled_workload();
+  w.spec.name = "rpc";
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  for (auto& rep : w.repetitions) {
+    rep.session_setup.emplace();
+    rep.session_setup->record_n(rep.index == 0 ? 1'000'000 : 3'000'000, 2);
+    rep.callee_invocations =
+        rep.index == 0 ? std::vector<uint64_t>{400, 600} : std::vector<uint64_t>{500, 500};
+  }
+  return w;
+}
+
+TEST_F(StoredRun, TlsStreamsSetupsAndCalleesAreReadBackAsTheLiveRunHadThem) {
+  const results::WorkloadResult live = h2_over_tls();
+  const engine::ScenarioResult restored = stored_and_read(live);
+  ASSERT_EQ(restored.workloads.size(), 1u);
+  const results::WorkloadResult& w = restored.workloads[0];
+  ASSERT_EQ(w.repetitions.size(), 2u);
+  for (const auto& rep : w.repetitions) {
+    ASSERT_TRUE(rep.tls.has_value());
+    EXPECT_EQ(rep.tls->version, "TLSv1.3");
+    EXPECT_EQ(rep.tls->cipher, "TLS_AES_128_GCM_SHA256");
+    EXPECT_EQ(rep.tls->alpn, "h2");
+    EXPECT_EQ(rep.requested_streams, 100u);
+    ASSERT_TRUE(rep.setup.has_value());
+    EXPECT_EQ(rep.setup->connections, 4u);
+    EXPECT_EQ(rep.setup->connect.total_count(), 4);
+    EXPECT_EQ(rep.setup->tls_handshake.total_count(), 4);
+    EXPECT_EQ(rep.setup->ttfb.total_count(), 4);
+    EXPECT_TRUE(rep.not_stored.empty());
+  }
+  EXPECT_EQ(w.repetitions[0].effective_streams, 64u);
+  EXPECT_EQ(w.repetitions[1].effective_streams, 32u);
+  const auto setup = w.setup();
+  ASSERT_TRUE(setup.has_value());
+  EXPECT_EQ(setup->connect.value_at_percentile(50), live.setup()->connect.value_at_percentile(50));
+  EXPECT_EQ(setup->connect.value_at_percentile(99), live.setup()->connect.value_at_percentile(99));
+  EXPECT_EQ(connection_lines(w), connection_lines(live));
+  EXPECT_EQ(connection_lines(w),
+            "  tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2 (as the server chose)\n"
+            "  streams: 100 per connection asked, 32 effective (the server's "
+            "SETTINGS_MAX_CONCURRENT_STREAMS)\n"
+            "  connections: 8 set up; connect p50 40us p99 200us; TLS handshake p50 "
+            "300us p99 1.5ms; first byte p50 90us p99 450us\n");
+
+  const results::WorkloadResult rpc_live = rpc_with_callees();
+  const engine::ScenarioResult rpc = stored_and_read(rpc_live);
+  ASSERT_EQ(rpc.workloads.size(), 1u);
+  const results::WorkloadResult& r = rpc.workloads[0];
+  ASSERT_EQ(r.repetitions.size(), 2u);
+  EXPECT_EQ(r.repetitions[0].callee_invocations, (std::vector<uint64_t>{400, 600}));
+  EXPECT_EQ(r.repetitions[1].callee_invocations, (std::vector<uint64_t>{500, 500}));
+  ASSERT_TRUE(r.session_setup().has_value());
+  EXPECT_EQ(r.session_setup()->total_count(), 4);
+  EXPECT_EQ(session_setup_line(r), session_setup_line(rpc_live));
+  EXPECT_EQ(session_setup_line(r), "  sessions: 4 set up; connect to WELCOME p50 1ms p99 3ms\n");
+  EXPECT_EQ(callee_line(r), callee_line(rpc_live));
+  EXPECT_EQ(callee_line(r),
+            "  callees: 2 session(s) (invoke single), 2000 invocations; per session, by "
+            "repetition: 400-600, 500-500\n");
+}
+
+// docs/REPORTS.md: the HTML report shows the terminal's lines under a workload's table, read
+// from the stored run, with the figures the terminal printed.
+TEST_F(StoredRun, TheHtmlReportHasTheTerminalsTlsSetupAndCalleeLinesWithTheirFigures) {
+  HtmlRun run;
+  run.result = stored_and_read(h2_over_tls());
+  const engine::ScenarioResult rpc = stored_and_read(rpc_with_callees());
+  run.result.workloads.push_back(rpc.workloads.at(0));
+  const std::string html = html_document({run});
+  for (const std::string& line :
+       {connection_lines(h2_over_tls()), session_setup_line(rpc_with_callees()),
+        callee_line(rpc_with_callees())}) {
+    for (std::string_view one : text_lines(line)) {
+      const std::string text(one.substr(2));  // without the terminal's indent
+      ASSERT_FALSE(text.empty());
+      EXPECT_NE(html.find("<p class=\"detail\">" + escape(text) + "</p>"), std::string::npos)
+          << text << "\n"
+          << html;
+    }
+  }
+  EXPECT_EQ(html.find("p50 - p99 -"), std::string::npos) << html;
+}
+
+// A run stored before schema version 21 kept each repetition's setup p50 and p99, not the
+// histograms the workload's figures are of: its reports say the figures are not stored, never
+// "p50 - p99 -" as if nothing had been measured.
+TEST_F(StoredRun, SetupFiguresOfARunStoredBeforeTheHistogramsWereAreSaidNotStored) {
+  const int64_t h2 = stored_run(h2_over_tls());
+  const int64_t rpc = stored_run(rpc_with_callees());
+  ASSERT_TRUE(store_->database()
+                  .exec("UPDATE repetitions SET connect_hdr = NULL, tls_handshake_hdr = NULL, "
+                        "ttfb_hdr = NULL, session_setup_hdr = NULL")
+                  .ok());
+  HtmlRun run;
+  run.result = result_from_store(*store_->get_run(h2));
+  const results::WorkloadResult& w = run.result.workloads.at(0);
+  const std::string connections =
+      "connections: 8 set up; connect, TLS handshake and first byte percentiles not stored (a "
+      "run stored before schema version 21 kept each repetition's p50 and p99 only)";
+  EXPECT_NE(connection_lines(w).find("  " + connections + "\n"), std::string::npos)
+      << connection_lines(w);
+  // What was stored is read back as before: the TLS and streams lines are the live run's.
+  EXPECT_NE(connection_lines(w).find("  tls: TLSv1.3 TLS_AES_128_GCM_SHA256, alpn h2"),
+            std::string::npos);
+  const engine::ScenarioResult sessions = result_from_store(*store_->get_run(rpc));
+  const std::string session =
+      "sessions: 4 set up; connect to WELCOME percentiles not stored (a run stored before schema "
+      "version 21 kept each repetition's p50 and p99 only)";
+  EXPECT_EQ(session_setup_line(sessions.workloads.at(0)), "  " + session + "\n");
+  run.result.workloads.push_back(sessions.workloads.at(0));
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<p class=\"detail\">" + escape(connections) + "</p>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<p class=\"detail\">" + escape(session) + "</p>"), std::string::npos);
+  EXPECT_EQ(html.find("p50 - p99 -"), std::string::npos) << html;
 }
 
 }  // namespace

@@ -234,6 +234,11 @@ StoredRepetition repetition_row(int n) {
   r.sessions = 77 + i;
   r.session_setup_p50_ns = 310'000 + i;
   r.session_setup_p99_ns = 920'000 + i;
+  r.connect_hdr = std::vector<uint8_t>{5, static_cast<uint8_t>(n)};
+  r.tls_handshake_hdr = std::vector<uint8_t>{4, static_cast<uint8_t>(n)};
+  r.ttfb_hdr = std::vector<uint8_t>{3, static_cast<uint8_t>(n)};
+  r.session_setup_hdr = std::vector<uint8_t>{2, static_cast<uint8_t>(n)};
+  r.callee_invocations = std::vector<int64_t>{400 + i, 600};
   return r;
 }
 
