@@ -12,6 +12,7 @@
 #include "orchestrator/engine/timeline.h"
 #include "orchestrator/engine/window_merge.h"
 #include "orchestrator/grpc/channel.h"
+#include "orchestrator/results/router_count.h"
 #include "orchestrator/workers/result_checks.h"
 #include "orchestrator/workers/worker_streams.h"
 
@@ -541,17 +542,13 @@ class WorkloadRun {
     }
     if (!delta.has_requests) return;
     // Worker and router counts of one window must agree within the operations in flight
-    // (docs/MEASUREMENT.md "Cross-checks": HTTP/2's streams, not in_flight, per connection);
-    // requests the drain deadline cut off before they were written (not_sent) never reached
-    // the router.
-    const uint64_t in_flight = workload_.operations_in_flight();
-    const auto not_sent = rep.errors.find("not_sent");
-    const uint64_t worker_count =
-        rep.operations - (not_sent == rep.errors.end() ? 0 : not_sent->second);
-    const uint64_t router_count = rep.router.requests;
-    const uint64_t gap =
-        worker_count > router_count ? worker_count - router_count : router_count - worker_count;
-    if (gap > in_flight) rep.flags.push_back("router_count_mismatch");
+    // (docs/MEASUREMENT.md "Cross-checks": HTTP/2's streams, not in_flight, per connection),
+    // the workers' counting only what could reach the router and be routed: requests the drain
+    // deadline cut off before they were written (not_sent) never reached it, and the calls and
+    // publications it refused with an ERROR it never routed (results/router_count.h).
+    if (results::router_count_mismatch(workload_, rep)) {
+      rep.flags.push_back("router_count_mismatch");
+    }
   }
 
   const scenario::Workload& workload_;

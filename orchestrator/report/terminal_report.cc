@@ -14,6 +14,7 @@
 #include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/results/resumption.h"
+#include "orchestrator/results/router_count.h"
 
 namespace benchgate::report {
 namespace {
@@ -276,29 +277,41 @@ std::string counts_text(const results::WorkloadResult& w) {
   uint64_t router_requests = 0;
   uint64_t worker_operations = 0;
   uint64_t worker_successes = 0;
+  uint64_t worker_countable = 0;  // compared with the router's (results/router_count.h)
   bool router_counted = !w.repetitions.empty();
   size_t mismatched = 0;
   for (const auto& rep : w.repetitions) {
     router_requests += rep.router.requests;
     worker_operations += rep.operations;
     worker_successes += rep.successes;
+    worker_countable += results::router_countable_operations(w.spec, rep);
     router_counted = router_counted && rep.router.collected;
     for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
   }
   if (!router_counted) return "";
-  const char* line = "requests: {} sent by workers, {} counted by the router{}";
-  if (w.spec.protocol == scenario::Protocol::kWampRpc ||
-      w.spec.protocol == scenario::Protocol::kWampTransfer) {
-    line = "calls: {} made by workers, {} routed by the router{}";
-  } else if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
+  // What the router never counted: not sent, or (WAMP) refused with an ERROR.
+  const uint64_t uncounted = worker_operations - worker_countable;
+  const bool http = scenario::is_http(w.spec.protocol);
+  const std::string not_counted =
+      uncounted == 0 ? ""
+                     : fmt::format("{} of them {}", uncounted,
+                                   http ? "not_sent" : "not_sent or refused by the router");
+  const std::string difference = count_difference(w, worker_countable, router_requests, mismatched);
+  if (w.spec.protocol == scenario::Protocol::kWampPubSub) {
     // The operations are the events the workers expected, failures included (a refused
     // publication's, a lost one); those received intact are the successes.
-    return fmt::format("events: {} counted by workers ({} received), {} delivered by the router{}",
-                       worker_operations, worker_successes, router_requests,
-                       count_difference(w, worker_operations, router_requests, mismatched));
+    return fmt::format(
+        "events: {} counted by workers ({} received{}{}), {} delivered by the router{}",
+        worker_operations, worker_successes, not_counted.empty() ? "" : ", ", not_counted,
+        router_requests, difference);
   }
-  return fmt::format(fmt::runtime(line), worker_operations, router_requests,
-                     count_difference(w, worker_operations, router_requests, mismatched));
+  const std::string aside = not_counted.empty() ? "" : " (" + not_counted + ")";
+  if (http) {
+    return fmt::format("requests: {} sent by workers{}, {} counted by the router{}",
+                       worker_operations, aside, router_requests, difference);
+  }
+  return fmt::format("calls: {} made by workers{}, {} routed by the router{}", worker_operations,
+                     aside, router_requests, difference);
 }
 
 std::string workload_table(const results::WorkloadResult& w) {

@@ -61,9 +61,11 @@ std::string open_loop_text(const results::Repetition& repetition);
 
 // "requests: 300 sent by workers, 300 counted by the router" (for WAMP "calls: ... made by
 // workers, ... routed by the router", "events: ... counted by workers (... received), ...
-// delivered by the router": the operations, failures included, and the successes), with why the two
-// differ where they do, over every repetition; "" when the router did not count every repetition
-// (or none was measured).
+// delivered by the router": the operations, failures included, and the successes), with how
+// many of the operations the router could not count ("(4 of them not_sent)", on WAMP "not_sent
+// or refused by the router") and why the rest and the router's count differ where they do
+// (results::router_count_mismatch), over every repetition; "" when the router did not count
+// every repetition (or none was measured).
 std::string counts_text(const results::WorkloadResult& workload);
 
 // The lines the terminal prints under a workload's table, which the HTML report shows too, from

@@ -212,6 +212,10 @@ class WampAuthTest(unittest.TestCase):
             self.assertEqual(counters.get("wamp_authorization_denied{action=call}"),
                              rep["operations"])
             self.assertEqual(counters.get("wamp_calls_routed", 0), 0)
+            # The router routed none of the calls it refused, and the cross-check compares its
+            # count with the calls it did not refuse (none): 0 and 0 agree, no
+            # router_count_mismatch (docs/MEASUREMENT.md "Cross-checks").
+            self.assertNotIn("router_count_mismatch", rep["flags"], rep)
 
         # The wrong secret: the router's ABORT fails the workload when its sessions join, and
         # the error quotes its reason; the TCP connection was made, so it is no "cannot connect".
