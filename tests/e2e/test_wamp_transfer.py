@@ -143,8 +143,8 @@ class WampTransferTest(unittest.TestCase):
         self.runs.append(run)
         run.run(timeout=60)
         self.assertNotEqual(run.returncode, 0)
-        self.assertIn(f"{path}:10:15: error: key 'chunk_bytes' (2097152) must be at most "
-                      "transfer_bytes (1048576)", run.stderr)
+        self.assertIn(f"{path}:10:15: error: key 'chunk_bytes' (\"2MiB\" (2097152 bytes)) must be "
+                      "at most transfer_bytes (\"1MiB\" (1048576 bytes))", run.stderr)
         self.assertEqual(run.leftovers(), [], "processes left behind")
 
 
