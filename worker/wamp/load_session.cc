@@ -158,10 +158,14 @@ class LoadSession : public Session {
 
   uint64_t owed() const { return plan_.load->open_loop() ? window_due_ - claimed_ : 0; }
 
+  // The drain deadline, or a link that cannot send them: what is owed is cut off, one
+  // `not_sent` per operation. A publication's operations are the events it would have been
+  // (docs/MEASUREMENT.md), so one never published is `subscribers` of them, as a refused one is.
   void write_off_owed() {
     const uint64_t n = owed();
     if (n == 0) return;
-    for (uint64_t i = 0; i < n; ++i) thread_.stats.record_failure(ErrorKind::kNotSent);
+    const uint64_t operations = publisher_ ? n * plan_.spec.subscribers : n;
+    for (uint64_t i = 0; i < operations; ++i) thread_.stats.record_failure(ErrorKind::kNotSent);
     claimed_ = window_due_;
     thread_.paid(n);
     thread_.settle_if_drained();

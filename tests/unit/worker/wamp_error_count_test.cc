@@ -128,6 +128,36 @@ TEST(WampErrorCounts, ARefusedPublicationIsOneErrorForEachEventItWouldHaveBeen) 
   }
 }
 
+// Open loop, 50 publications due in the window (1000/s for 50 ms), two subscribers, one
+// publication in flight: the router answers none, so the first stays outstanding until the
+// drain deadline and the other 49 are never written. Each of those is the two events it would
+// have been, two `not_sent` operations, as a refused publication is two failed ones; the one
+// published is two `lost`. So the window's operations are exactly the schedule's 100 events
+// (before: one `not_sent` per publication, 51 operations).
+TEST(WampErrorCounts, APublicationNeverWrittenIsOneNotSentForEachEventItWouldHaveBeen) {
+  std::atomic<uint64_t> publications{0};
+  FakeRawSocketRouter router(3, kBeforeWelcome,
+                             [&](const json& message, const FakeRawSocketRouter::Reply&) {
+                               if (message[0] == 16) ++publications;  // PUBLISH, never answered
+                             });
+  WorkloadSpec s = pubsub_spec_against(router);
+  s.connections = 3;
+  s.wamp.subscribers = 2;
+  s.rate = 1000;
+  s.drain_timeout_ns = 100 * test_support::kMs;
+  auto engine = test_support::start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = test_support::run(*engine, 0, 50 * test_support::kMs);
+  engine.reset();
+  EXPECT_EQ(publications.load(), 1u);
+  EXPECT_EQ(r.unsent, 49u);  // publications of the schedule, as late_sends
+  EXPECT_EQ(count_of(r, ErrorKind::kNotSent), 2u * 49u);
+  EXPECT_EQ(count_of(r, ErrorKind::kLost), 2u);
+  EXPECT_EQ(r.operations, 2u * 50u);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_EQ(test_support::total_errors(r), r.operations);
+}
+
 // Three publications outstanding, none acknowledged; the router delivers the first two to the
 // one subscriber and at the third closes the publisher's session, writes it a message that is
 // no WAMP message, or does nothing until the drain deadline ends the session (a reconnect is
