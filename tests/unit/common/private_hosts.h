@@ -7,8 +7,10 @@
 #pragma once
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -86,6 +89,40 @@ inline PrivateHostsRun run_with_hosts(const std::string& hosts,
     run.failed = said.substr(1);
   }
   return run;
+}
+
+// A name that resolves to two loopback addresses, for a check that a listener, or the check
+// before it, takes every address a name resolves to.
+struct TwoAddressName {
+  std::string name;
+  std::string addresses[2];  // numeric, no brackets, in the order of kTwoAddressNamesHosts
+};
+
+// The hosts file of those names (for run_with_hosts): "localhost" as most machines' /etc/hosts
+// writes it, 127.0.0.1 and ::1 both, whatever this machine's says (one of them alone on some,
+// CI's among them), and a name on two IPv4 loopback addresses, which needs no IPv6.
+inline constexpr char kTwoAddressNamesHosts[] =
+    "127.0.0.1 localhost\n::1 localhost\n127.0.0.1 two.test\n127.0.0.2 two.test\n";
+
+// Whether a socket can listen on ::1 here (no IPv6 loopback on some machines).
+inline bool ipv6_loopback_listens() {
+  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in6 address{};
+  address.sin6_family = AF_INET6;
+  address.sin6_addr = in6addr_loopback;
+  const bool bound = fd >= 0 &&
+                     ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                     ::listen(fd, 1) == 0;
+  if (fd >= 0) ::close(fd);
+  return bound;
+}
+
+// The names of kTwoAddressNamesHosts a test can listen on here: two.test everywhere, localhost
+// where ::1 can be listened on.
+inline std::vector<TwoAddressName> two_address_names() {
+  std::vector<TwoAddressName> names = {{"two.test", {"127.0.0.1", "127.0.0.2"}}};
+  if (ipv6_loopback_listens()) names.push_back({"localhost", {"127.0.0.1", "::1"}});
+  return names;
 }
 
 }  // namespace benchgate::test_support

@@ -60,44 +60,21 @@ int connect_to(uint16_t port) {
   return fd;
 }
 
-int connect_to_ipv6_loopback(uint16_t port) {
-  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in6 address{};
-  address.sin6_family = AF_INET6;
-  address.sin6_port = htons(port);
-  address.sin6_addr = in6addr_loopback;
-  if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+// A connection to `ip` (numeric, no brackets), or -1.
+int connect_to(const std::string& ip, uint16_t port) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(ip.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return -1;
+  const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && ::connect(fd, found->ai_addr, found->ai_addrlen) != 0) {
     ::close(fd);
+    ::freeaddrinfo(found);
     return -1;
   }
-  return fd;
-}
-
-// Whether "localhost" resolves here, as a listener resolves it, to 127.0.0.1 and ::1 both (as
-// most machines' /etc/hosts write it) and ::1 can be listened on; why not, otherwise.
-std::string why_localhost_is_not_both_loopbacks() {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  if (::getaddrinfo("localhost", "0", &hints, &found) != 0) return "localhost does not resolve";
-  bool v4 = false;
-  bool v6 = false;
-  for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
-    v4 = v4 || at->ai_family == AF_INET;
-    v6 = v6 || at->ai_family == AF_INET6;
-  }
   ::freeaddrinfo(found);
-  if (!v4 || !v6) return "localhost is not both 127.0.0.1 and ::1 here (/etc/hosts)";
-  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in6 address{};
-  address.sin6_family = AF_INET6;
-  address.sin6_addr = in6addr_loopback;
-  const bool bound =
-      fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  if (fd >= 0) ::close(fd);
-  return bound ? "" : "no IPv6 loopback (::1) here";
+  return fd;
 }
 
 bool send_text(int fd, const std::string& text) {
@@ -155,44 +132,64 @@ TEST(HttpListener, AnswersAndKeepsTheConnectionAliveForTheNext) {
 // A name is listened on at every address it resolves to: "localhost" was listened on at the
 // first getaddrinfo gave alone (::1 where /etc/hosts writes it first), and a scrape of
 // 127.0.0.1 was refused, while the listen probe and the check of listeners on one port read
-// the name as all its addresses.
+// the name as all its addresses. The names resolve through a hosts file of the test's own
+// (private_hosts.h), whatever this machine's /etc/hosts says.
 TEST(HttpListener, ANameIsListenedOnAtEveryAddressItResolvesTo) {
-  if (const std::string why = why_localhost_is_not_both_loopbacks(); !why.empty()) {
-    GTEST_SKIP() << why;
-  }
-  Echo echo;
-  auto listener =
-      HttpListener::start("--test", "localhost:0", [&echo](const Request& r) { return echo(r); });
-  ASSERT_TRUE(listener) << listener.message();
-  const uint16_t port = (*listener)->port();
-  EXPECT_EQ((*listener)->address(), "localhost:" + std::to_string(port));
-  for (const int fd : {connect_to(port), connect_to_ipv6_loopback(port)}) {
-    ASSERT_GE(fd, 0) << "connection refused";
-    ASSERT_TRUE(send_text(fd, "GET /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"));
-    EXPECT_TRUE(receive(fd).ends_with("\r\n\r\nGET /x\n"));
-    ::close(fd);
-  }
-  EXPECT_EQ(echo.asked, 2);
+  const test_support::PrivateHostsRun run =
+      test_support::run_with_hosts(test_support::kTwoAddressNamesHosts, [] {
+        for (const test_support::TwoAddressName& name : test_support::two_address_names()) {
+          Echo echo;
+          auto listener = HttpListener::start("--test", name.name + ":0",
+                                              [&echo](const Request& r) { return echo(r); });
+          if (!listener) return name.name + ": " + listener.message();
+          const uint16_t port = (*listener)->port();
+          const std::string address = name.name + ":" + std::to_string(port);
+          if ((*listener)->address() != address) return "listens as " + (*listener)->address();
+          for (const std::string& ip : name.addresses) {
+            const int fd = connect_to(ip, port);
+            if (fd < 0) return address + ": " + ip + " refused the connection";
+            const bool sent =
+                send_text(fd, "GET /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+            const std::string answer = receive(fd);
+            ::close(fd);
+            if (!sent || !answer.ends_with("\r\n\r\nGET /x\n")) {
+              return address + ": " + ip + " answered '" + answer + "'";
+            }
+          }
+          if (echo.asked != 2) return address + ": asked " + std::to_string(echo.asked.load());
+        }
+        return std::string();
+      });
+  if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+  EXPECT_EQ(run.failed, "");
 }
 
 // A port held on one of a name's addresses fails the listen, whichever address getaddrinfo
 // gives first: it listened on the other alone, and a client of the held one reached whatever
 // held it.
 TEST(HttpListener, APortHeldOnOneOfANamesAddressesIsNotListenedOn) {
-  if (const std::string why = why_localhost_is_not_both_loopbacks(); !why.empty()) {
-    GTEST_SKIP() << why;
-  }
-  for (const bool held_on_ipv6 : {false, true}) {
-    Echo echo;
-    auto holder = HttpListener::start("--test", held_on_ipv6 ? "[::1]:0" : "127.0.0.1:0",
-                                      [&echo](const Request& r) { return echo(r); });
-    ASSERT_TRUE(holder) << holder.message();
-    const std::string address = "localhost:" + std::to_string((*holder)->port());
-    auto listener =
-        HttpListener::start("--test", address, [&echo](const Request& r) { return echo(r); });
-    ASSERT_FALSE(listener) << "listened on " << address << " beside " << (*holder)->address();
-    EXPECT_EQ(listener.message(), "--test " + address + ": cannot listen: address already in use");
-  }
+  const test_support::PrivateHostsRun run =
+      test_support::run_with_hosts(test_support::kTwoAddressNamesHosts, [] {
+        Echo echo;
+        const Handler handler = [&echo](const Request& r) { return echo(r); };
+        for (const test_support::TwoAddressName& name : test_support::two_address_names()) {
+          for (const std::string& held : name.addresses) {
+            auto holder = HttpListener::start(
+                "--test", (held.find(':') != std::string::npos ? "[" + held + "]" : held) + ":0",
+                handler);
+            if (!holder) return held + ": " + holder.message();
+            const std::string address = name.name + ":" + std::to_string((*holder)->port());
+            auto listener = HttpListener::start("--test", address, handler);
+            if (listener) return "listened on " + address + " beside " + (*holder)->address();
+            const std::string expected =
+                "--test " + address + ": cannot listen: address already in use";
+            if (listener.message() != expected) return "said '" + listener.message() + "'";
+          }
+        }
+        return std::string();
+      });
+  if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+  EXPECT_EQ(run.failed, "");
 }
 
 // A name on two lines of /etc/hosts (here a hosts file in a mount namespace of the test's own)

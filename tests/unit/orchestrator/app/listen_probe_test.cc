@@ -13,10 +13,40 @@
 #include <optional>
 #include <string>
 
+#include "tests/unit/common/private_hosts.h"
 #include "tests/unit/orchestrator/loopback_test_support.h"
 
 namespace benchgate::app {
 namespace {
+
+// A socket listening on `ip` (numeric, no brackets) at a port the kernel picks; port 0 where
+// it could not listen.
+struct ListeningSocket {
+  explicit ListeningSocket(const std::string& ip) {
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
+    addrinfo* found = nullptr;
+    if (::getaddrinfo(ip.c_str(), "0", &hints, &found) != 0) return;
+    fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_storage bound{};
+    socklen_t size = sizeof bound;
+    if (fd >= 0 && ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 && ::listen(fd, 1) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &size) == 0) {
+      port = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                               : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    }
+    ::freeaddrinfo(found);
+  }
+  ~ListeningSocket() {
+    if (fd >= 0) ::close(fd);
+  }
+  ListeningSocket(const ListeningSocket&) = delete;
+  ListeningSocket& operator=(const ListeningSocket&) = delete;
+
+  int fd = -1;
+  uint16_t port = 0;
+};
 
 TEST(ListenProbe, AnAddressThatIsNotHostPortIsRefusedWithTheSharedParsersReason) {
   EXPECT_EQ(why_cannot_listen(":0"),
@@ -48,35 +78,30 @@ TEST(ListenProbe, APortAListenerHoldsIsNamedInTheKernelsWords) {
 
 // A name is free where every address it resolves to is, as the HTTP listener listens on each:
 // "localhost" was free where ::1 bound, its port held on 127.0.0.1 (or the other way round).
+// The names resolve through a hosts file of the test's own (private_hosts.h), whatever this
+// machine's /etc/hosts says.
 TEST(ListenProbe, APortHeldOnOneOfANamesAddressesIsInUse) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  ASSERT_EQ(::getaddrinfo("localhost", "0", &hints, &found), 0);
-  int families = 0;
-  for (const addrinfo* at = found; at != nullptr; at = at->ai_next) {
-    families |= at->ai_family == AF_INET6 ? 2 : 1;
-  }
-  ::freeaddrinfo(found);
-  sockaddr_in6 address{};
-  address.sin6_family = AF_INET6;
-  address.sin6_addr = in6addr_loopback;
-  socklen_t size = sizeof address;
-  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  const bool held = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), size) == 0 &&
-                    ::listen(fd, 1) == 0 &&
-                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0;
-  const std::string port = std::to_string(ntohs(address.sin6_port));
-  if (families == 3 && held) {
-    EXPECT_EQ(why_cannot_listen("localhost:" + port), "address already in use");
-    EXPECT_EQ(why_cannot_listen("[::1]:" + port), "address already in use");
-  }
-  if (fd >= 0) ::close(fd);
-  if (families != 3 || !held) {
-    GTEST_SKIP() << "localhost is not both 127.0.0.1 and ::1 here, or ::1 cannot be listened on";
-  }
-  // The other way round: APortAListenerHoldsIsNamedInTheKernelsWords.
+  const test_support::PrivateHostsRun run =
+      test_support::run_with_hosts(test_support::kTwoAddressNamesHosts, [] {
+        for (const test_support::TwoAddressName& name : test_support::two_address_names()) {
+          for (const std::string& held : name.addresses) {
+            const std::string held_host =
+                held.find(':') != std::string::npos ? "[" + held + "]" : held;
+            const ListeningSocket holder(held);
+            if (holder.port == 0) return "cannot listen on " + held;
+            const std::string port = std::to_string(holder.port);
+            for (const std::string& address : {name.name + ":" + port, held_host + ":" + port}) {
+              const std::optional<std::string> why = why_cannot_listen(address);
+              if (why != "address already in use") {
+                return address + " held on " + held + ": " + why.value_or("free");
+              }
+            }
+          }
+        }
+        return std::string();
+      });
+  if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+  EXPECT_EQ(run.failed, "");
 }
 
 TEST(ListenProbe, AFreePortAndAUnixPathAreLeftToTheServer) {
