@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <limits>
+#include <set>
+#include <tuple>
 
 #include "common/net/host_port.h"
 #include "common/router/router_limits.h"
@@ -84,14 +86,37 @@ void read_router_tls(TableReader& r, const std::string& section, RouterConfig& r
 
 }  // namespace
 
+// Each place to change is reported once: a [defaults] tls = false at its key, however many
+// workloads take it; a workload's own at its key (or its table when it sets none), once for all
+// the workloads a sweep expands it into and all the compared routers that need TLS.
 void check_router_tls(const Scenario& scenario, Diagnostics& diag) {
+  std::set<std::tuple<std::string, uint32_t, uint32_t>> reported;
   auto check = [&](const RouterConfig& router, const std::string& section) {
     if (router.impl != RouterImpl::kBuiltin || !router.tls) return;
+    const std::string why =
+        section + " tls = true makes every port of the bundled router speak TLS";
+    size_t from_defaults = 0;
+    Location defaults_where;
     for (const Workload& w : scenario.workloads) {
-      if (w.tls.enabled) continue;
-      diag.error(w.where, "workload '" + shown_text(w.name) + "' needs tls = true: " + section +
-                              " tls = true makes every port of the bundled router speak TLS");
+      if (w.tls.enabled || w.tls_refused) continue;
+      if (w.tls_in_defaults) {
+        ++from_defaults;
+        defaults_where = w.tls_where;
+        continue;
+      }
+      const Location& where = w.tls_where.line != 0 ? w.tls_where : w.where;
+      if (!reported.emplace(where.file, where.line, where.column).second) continue;
+      const std::string& name = w.sweep_of.empty() ? w.name : w.sweep_of;
+      diag.error(where, "workload '" + shown_text(name) + "' needs tls = true: " + why);
     }
+    if (from_defaults == 0 ||
+        !reported.emplace(defaults_where.file, defaults_where.line, defaults_where.column).second) {
+      return;
+    }
+    diag.error(defaults_where, "key 'tls' in [defaults] must be true: " + why + ", and " +
+                                   std::to_string(from_defaults) +
+                                   (from_defaults == 1 ? " workload takes" : " workloads take") +
+                                   " tls from [defaults]");
   };
   if (scenario.compare_routers.empty()) {
     check(scenario.router, "[router]");

@@ -239,6 +239,12 @@ struct Workload {
   WampRequest wamp;     // protocol kWampRpc / kWampPubSub
   TlsSettings tls;      // every protocol: https and h2, wss and RawSocket over TLS
   Http2Settings http2;  // protocol kHttp2
+  // Where `tls` is written (its key, in the workload or in [defaults]: `tls_in_defaults`); no
+  // line when neither sets it. `tls_refused`: the value written was refused (reported), so
+  // checks of it leave it alone.
+  Location tls_where;
+  bool tls_in_defaults = false;
+  bool tls_refused = false;
 
   // Set on the workloads a `sweep` expanded into: the base workload's name, the parameter swept
   // ("request_bytes", "connections") and this workload's value of it.

@@ -65,8 +65,9 @@ std::optional<AlpnRule> alpn_rule(const Workload& w) {
 void read_tls_details(TableReader& r, const Workload& w, TlsSettings& tls) {
   Diagnostics& diag = r.diagnostics();
   if (!tls.enabled) {
+    // A refused `tls` was reported: whether it meant TLS is unknown.
     for (std::string_view key : kTlsDetailKeys) {
-      if (r.has(key)) {
+      if (r.has(key) && !w.tls_refused) {
         diag.error(r.key_location(key),
                    "key '" + std::string(key) +
                        "' needs tls = true in the same workload or in [defaults]");
@@ -194,7 +195,13 @@ const std::vector<std::string_view>& tls_and_http2_keys() {
 // Every protocol takes TLS: https and h2 for HTTP, wss and RawSocket over TLS for WAMP. `w`
 // holds [defaults] already, whose `tls` the workload's own overrides.
 void read_tls_and_http2(TableReader& r, Workload& w) {
-  if (auto v = r.boolean("tls")) w.tls.enabled = *v;
+  if (r.has("tls")) {
+    const std::optional<bool> v = r.boolean("tls");
+    if (v) w.tls.enabled = *v;
+    w.tls_where = r.key_location("tls");
+    w.tls_in_defaults = false;
+    w.tls_refused = !v;
+  }
   read_tls_details(r, w, w.tls);
   read_http2(r, w);
 }

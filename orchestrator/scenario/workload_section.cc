@@ -682,6 +682,11 @@ WorkloadTemplate read_defaults(TableReader& top) {
   r.check_keys(known, {});
   read_shared(r, t, /*in_workload=*/false);
   Fields(r, t, /*in_workload=*/false).take("tls", r.boolean("tls"), t.values.tls.enabled);
+  if (r.has("tls")) {
+    t.values.tls_where = r.key_location("tls");
+    t.values.tls_in_defaults = true;
+    t.values.tls_refused = t.broken.count("tls") != 0;
+  }
   return t;
 }
 

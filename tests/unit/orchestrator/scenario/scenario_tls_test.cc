@@ -120,7 +120,7 @@ TEST(ScenarioTls, TlsInDefaultsIsEveryWorkloadsUnlessItSetsItsOwn) {
       "name = \"s\"\n[router]\ntls = true\n[defaults]\ntls = true\n[[workloads]]\nname = \"a\"\n"
       "[[workloads]]\nname = \"b\"\ntls = false\nsni = \"localhost\"\n");
   EXPECT_EQ(diagnostics_text(r),
-            "s.toml:8:1: error: workload 'b' needs tls = true: [router] tls = true makes every "
+            "s.toml:10:1: error: workload 'b' needs tls = true: [router] tls = true makes every "
             "port of the bundled router speak TLS\n"
             "s.toml:11:1: error: key 'sni' needs tls = true in the same workload or in "
             "[defaults]\n");
@@ -128,6 +128,46 @@ TEST(ScenarioTls, TlsInDefaultsIsEveryWorkloadsUnlessItSetsItsOwn) {
   r = load_hermetic("name = \"s\"\n[defaults]\ntls = \"yes\"\n[[workloads]]\nname = \"a\"\n");
   EXPECT_EQ(diagnostics_text(r),
             "s.toml:3:7: error: key 'tls' must be a boolean (true or false), got string \"yes\"\n");
+}
+
+// Under [router] tls = true, a workload without TLS is reported once at the key to change: a
+// [defaults] tls = false that ten workloads take is one error at that key (it was one per
+// workload, ten times the same), a workload's own tls = false is reported at its key, a swept
+// workload once for all its values, and a tls refused for its type only as that (not again by
+// the router, nor by a TLS key beside it).
+TEST(ScenarioTls, TlsThatTheRouterRefusesIsReportedOnceWhereItIsWritten) {
+  std::string workloads;
+  for (int i = 0; i < 10; ++i) {
+    workloads += "[[workloads]]\nname = \"w" + std::to_string(i) + "\"\nprotocol = \"wamp_rpc\"\n";
+  }
+  const std::string router = "name = \"s\"\n[router]\ntls = true\n";
+  LoadResult r = load_hermetic(router + "[defaults]\ntls = false\n" + workloads);
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:1: error: key 'tls' in [defaults] must be true: [router] tls = true makes "
+            "every port of the bundled router speak TLS, and 10 workloads take tls from "
+            "[defaults]\n");
+
+  // Lines: 6 [[workloads]] a, 9 [[workloads]] b, 11 its tls.
+  r = load_hermetic(router +
+                    "[defaults]\ntls = false\n[[workloads]]\nname = \"a\"\ntls = true\n"
+                    "[[workloads]]\nname = \"b\"\ntls = false\n[[workloads]]\nname = \"c\"\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:1: error: key 'tls' in [defaults] must be true: [router] tls = true makes "
+            "every port of the bundled router speak TLS, and 1 workload takes tls from "
+            "[defaults]\n"
+            "s.toml:11:1: error: workload 'b' needs tls = true: [router] tls = true makes every "
+            "port of the bundled router speak TLS\n");
+
+  r = load_hermetic(router + "[defaults]\ntls = \"yes\"\n" + workloads +
+                    "[[workloads]]\nname = \"own\"\ntls = 1\nsni = \"localhost\"\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:7: error: key 'tls' must be a boolean (true or false), got string \"yes\"\n"
+            "s.toml:38:7: error: key 'tls' must be a boolean (true or false), got integer 1\n");
+
+  r = load_hermetic(router + "[[workloads]]\nname = \"a\"\nsweep = { connections = [1, 2, 4] }\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:4:1: error: workload 'a' needs tls = true: [router] tls = true makes every "
+            "port of the bundled router speak TLS\n");
 }
 
 TEST(ScenarioTls, RefusalsPointAtTheKey) {
