@@ -12,10 +12,10 @@
 
 namespace benchgate::error_kinds {
 
-inline constexpr std::array<std::string_view, 15> kNames = {
-    "connect",  "timeout",        "status",         "length",       "short_read",
-    "mismatch", "protocol",       "reset",          "wamp_error",   "lost",
-    "not_sent", "not_authorized", "chunk_mismatch", "call_timeout", "canceled"};
+inline constexpr std::array<std::string_view, 16> kNames = {
+    "connect",        "timeout",      "status",     "length",      "short_read", "mismatch",
+    "protocol",       "reset",        "wamp_error", "lost",        "not_sent",   "not_authorized",
+    "chunk_mismatch", "call_timeout", "canceled",   "callee_error"};
 
 constexpr bool known(std::string_view kind) {
   for (std::string_view name : kNames) {

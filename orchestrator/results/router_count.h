@@ -3,9 +3,10 @@
 // router_count_mismatch, and the reports, which explain the difference: the router counts what
 // reached it and was routed (HTTP requests, WAMP calls routed, events delivered), so the
 // workers' operations it is compared with are theirs less those that never reached it
-// (`not_sent`) and, on WAMP, those it refused with an ERROR (`not_authorized`, `wamp_error`:
-// a call or publication it neither routes nor delivers; each of a refused publication's
-// events is one such operation).
+// (`not_sent`; each event of a publication never written is one) and, on WAMP, those it refused
+// with an ERROR (`not_authorized`, `wamp_error`: a call or publication it neither routes nor
+// delivers; each of a refused publication's events is one such operation). A callee's own
+// ERROR (`callee_error`) answers a call the router routed: it stays among those compared.
 #pragma once
 
 #include <algorithm>

@@ -18,7 +18,7 @@ enum class ErrorKind : uint8_t {
   kMismatch,   // echo body differs from the request body
   kProtocol,   // not a parseable HTTP/1.1 response, or bytes nobody asked for
   kReset,      // the connection failed with a socket error (reset, broken pipe, ...)
-  kWampError,  // WAMP: the router answered a CALL or PUBLISH with ERROR
+  kWampError,  // WAMP: the router answered a CALL or PUBLISH with ERROR (refused it)
   kLost,       // WAMP pub/sub: an event a subscriber should have received never came
   kNotSent,    // open loop: due inside the window, still unwritten at the drain deadline
   // WAMP: ERROR wamp.error.not_authorized (the session's role may not)
@@ -29,14 +29,17 @@ enum class ErrorKind : uint8_t {
   kCallTimeout,
   // wamp_rpc with cancel_after: ERROR wamp.error.canceled for a call this worker sent CANCEL for
   kCanceled,
+  // wamp_rpc: an ERROR for a call the router routed: the callee's answer to its INVOCATION,
+  // forwarded (any URI but the router's refusals, worker/wamp/call_refusal.h)
+  kCalleeError,
 };
 
-inline constexpr size_t kErrorKindCount = 15;
+inline constexpr size_t kErrorKindCount = 16;
 
 inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
-    "connect",  "timeout",        "status",         "length",       "short_read",
-    "mismatch", "protocol",       "reset",          "wamp_error",   "lost",
-    "not_sent", "not_authorized", "chunk_mismatch", "call_timeout", "canceled"};
+    "connect",        "timeout",      "status",     "length",      "short_read", "mismatch",
+    "protocol",       "reset",        "wamp_error", "lost",        "not_sent",   "not_authorized",
+    "chunk_mismatch", "call_timeout", "canceled",   "callee_error"};
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

@@ -10,7 +10,8 @@
 // cancel_after a call still unanswered that long after it was sent gets a CANCEL. ERROR
 // wamp.error.timeout is a call_timeout, ERROR wamp.error.canceled for a call this session
 // cancelled is canceled (docs/MEASUREMENT.md "Operations, successes and errors"): failed
-// operations of their own kinds, without a latency.
+// operations of their own kinds, without a latency. So is a callee's own ERROR (callee_error),
+// told from the router's refusal of a call (wamp_error) by its URI (call_refusal.h).
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstring>
@@ -18,6 +19,7 @@
 
 #include "common/time/clock.h"
 #include "worker/engine/open_loop_schedule.h"
+#include "worker/wamp/call_refusal.h"
 #include "worker/wamp/message_type.h"
 #include "worker/wamp/session.h"
 
@@ -218,8 +220,12 @@ class LoadSession : public Session {
       plan_.ledger->expected.fetch_sub(events, std::memory_order_relaxed);
     } else if (error != nullptr) {
       const ErrorKind kind = error_kind(*error, slot);
-      // A call the dealer timed out or cancelled had been routed to a callee.
-      if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled) answered_routed();
+      // A call the dealer timed out or cancelled, or its callee answered with ERROR, had been
+      // routed to a callee.
+      if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled ||
+          kind == ErrorKind::kCalleeError) {
+        answered_routed();
+      }
       thread_.stats.record_failure(kind);
     } else if (publisher_) {
       // A publication is not an operation: its deliveries are (counted by the subscribers).
@@ -241,14 +247,18 @@ class LoadSession : public Session {
   }
 
   // [ERROR, type, request, details, uri]: a refusal by the session's role, the dealer's call
-  // timeout and the cancellation of a call this worker cancelled are kinds of their own.
-  static ErrorKind error_kind(const Json& message, const Slot& slot) {
+  // timeout and the cancellation of a call this worker cancelled are kinds of their own; a
+  // call's other ERROR is the router's refusal (wamp_error) or came after the router routed it,
+  // the callee's answer (callee_error), as its URI says (call_refusal.h). A publication's ERROR
+  // is always the broker's.
+  ErrorKind error_kind(const Json& message, const Slot& slot) const {
     if (message.size() <= 4 || !message[4].is_string()) return ErrorKind::kWampError;
     const std::string& uri = message[4].get_ref<const std::string&>();
     if (uri == "wamp.error.not_authorized") return ErrorKind::kNotAuthorized;
+    if (publisher_) return ErrorKind::kWampError;
     if (uri == "wamp.error.timeout") return ErrorKind::kCallTimeout;
     if (uri == "wamp.error.canceled" && slot.cancel_sent) return ErrorKind::kCanceled;
-    return ErrorKind::kWampError;
+    return router_refused_call(uri) ? ErrorKind::kWampError : ErrorKind::kCalleeError;
   }
 
   // callee = "worker": an answer that needed an invocation, which the window waits for the

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "../router/wamp_test_client.h"
 #include "router/wamp/auth/auth_config.h"
 #include "router/wamp/message_type.h"
 #include "router/wamp/wamp_server.h"
@@ -220,15 +222,62 @@ TEST_P(WampEngineOne, OpenLoopCallsEveryCallDueInTheWindow) {
   EXPECT_LE(r.window_successes, r.successes);
 }
 
+// The router refuses every call (no_such_procedure) and routes none: each is a wamp_error.
 TEST_P(WampEngineOne, ACallToAnUnregisteredProcedureIsAWampError) {
   WorkloadSpec s = spec(false);
   s.wamp.procedure = "no.such.procedure";
   auto engine = start(s);
   ASSERT_TRUE(engine);
+  server_->reset_metrics();
   const WindowResult r = run(*engine, 0, 50 * kMs);
   EXPECT_GT(r.operations, 0u);
   EXPECT_EQ(r.successes, 0u);
   EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kWampError)], r.operations);
+  EXPECT_EQ(router_metrics().wamp.calls_routed, 0u);
+}
+
+// A callee that answers every second INVOCATION with an ERROR of its own and yields the others'
+// arguments back: the router routed every call, so each ERROR is a callee_error, not the
+// wamp_error of a call it refused, and the calls routed are the window's operations, as the
+// router-count cross-check compares them (before: each was a wamp_error, which the cross-check
+// took for a call the router never counted).
+TEST_P(WampEngineOne, ACalleesOwnErrorIsACalleeErrorOfACallTheRouterRouted) {
+  using router::wamp::Json;
+  router::testing::RawSocketTestClient callee(server_->rawsocket_port(),
+                                              router::wamp::Serializer::kMsgpack);
+  callee.send(Json::array({1, "realm1", {{"roles", {{"callee", Json::object()}}}}}));
+  ASSERT_EQ(callee.read()[0], 2);  // WELCOME
+  callee.send(Json::array({64, 1, Json::object(), "test.declining"}));
+  ASSERT_EQ(callee.read()[0], 65);  // REGISTERED
+  std::atomic<uint64_t> declined{0};
+  // Until the router closes the session: [INVOCATION, request, registration, details, args].
+  std::thread serving([&callee, &declined] {
+    for (uint64_t n = 0;; ++n) {
+      const Json invocation = callee.read();
+      if (!invocation.is_array() || invocation[0] != 68) return;
+      if (n % 2 == 1) {
+        callee.send(Json::array({70, invocation[1], Json::object(), invocation[4]}));
+        continue;
+      }
+      ++declined;
+      callee.send(Json::array({8, 68, invocation[1], Json::object(), "test.error.declined"}));
+    }
+  });
+  WorkloadSpec s = spec(false);
+  s.wamp.procedure = "test.declining";
+  auto engine = start(s);
+  server_->reset_metrics();
+  const WindowResult r = engine ? run(*engine, 0, 50 * kMs) : WindowResult();
+  engine.reset();
+  const uint64_t routed = router_metrics().wamp.calls_routed;
+  server_.reset();  // ends the callee's session, and so its loop
+  serving.join();
+  EXPECT_GT(declined.load(), 0u);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kCalleeError)], declined.load());
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kWampError)], 0u);
+  EXPECT_EQ(total_errors(r), declined.load());
+  EXPECT_EQ(r.successes + declined.load(), r.operations);
+  EXPECT_EQ(routed, r.operations);
 }
 
 TEST_P(WampEngineOne, AMegabytePayloadIsEchoedByteForByte) {
