@@ -10,6 +10,7 @@
 #include "common/util/shown_text.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/local_run.h"
+#include "orchestrator/app/router_port_clash.h"
 #include "orchestrator/app/run_setup.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/db_busy_timeout.h"
@@ -86,7 +87,8 @@ void add_run_command(CLI::App& app, RunFlags& flags) {
   run->add_flag("--keep-logs", flags.keep_logs, "Keep the children's stderr logs");
   run->add_option("--metrics-listen", flags.metrics_listen,
                   "Serve Prometheus metrics at http://HOST:PORT/metrics during the run (an IPv6 "
-                  "host in brackets: [::1]:9464)");
+                  "host in brackets: [::1]:9464); refused on a port a command or external "
+                  "router of the scenario listens on");
   run->add_option("--metrics-linger", flags.metrics_linger,
                   "Keep /metrics up this long after the run (e.g. 30s; Ctrl-C ends it); needs "
                   "--metrics-listen")
@@ -243,6 +245,15 @@ int run_command(const RunFlags& flags) {
     for (const auto& scenario : *scenarios) files.push_back({scenario.path, scenario.text});
     for (const auto& name : flags.scenario_names) files.push_back({name, "", true});
     return serve::remote_run({flags.server, std::move(files), std::move(submitted)});
+  }
+  // The run's /metrics listens from the start to the end of every scenario: a router on its
+  // port fails one of the two later, with an error that names neither.
+  for (const scenario::Scenario& scenario : *scenarios) {
+    if (auto clash = app::router_on_an_orchestrator_port(
+            scenario, {{"--metrics-listen", flags.metrics_listen}})) {
+      std::fprintf(stderr, "error: %s\n", clash->c_str());
+      return kExitInvalidInput;
+    }
   }
   // Before the store or any process: a wrong path would otherwise start the router, fail the
   // run and store it (exit 3) for what is a usage mistake.

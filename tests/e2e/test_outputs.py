@@ -502,6 +502,27 @@ class ListenErrorsTest(OutputsTest):
         self.assertNotIn("RESULT|", run.stdout)
         self.assertFalse(os.path.exists(self.db))
 
+    def test_run_metrics_listen_on_a_routers_port_names_the_router(self):
+        # The router listens there (the socket of setUp): the run's /metrics was refused
+        # "address already in use", naming no one; with a command router, the router's start
+        # failed instead, as if another program listened there.
+        path = write_scenario(self.dir, "external.toml", f"""
+name = "e2e_outputs"
+[router]
+impl = "external"
+address = "{self.address}"
+[[workloads]]
+name = "hello"
+""")
+        port = self.address.split(":")[1]
+        run = self.orchestrator("run", path, "--db", self.db, "--metrics-listen", f"localhost:{port}")
+        self.assertEqual((run.returncode, run.stderr),
+                         (2, f"error: --metrics-listen localhost:{port}: the port of [router] "
+                             f"address '{self.address}' ({path}:5:11), where that router listens: "
+                             "the orchestrator and the router cannot both listen there; give "
+                             "--metrics-listen another port, or the router one of its own\n"))
+        self.assertFalse(os.path.exists(self.db))
+
     def test_a_port_beyond_65535_is_refused_not_wrapped(self):
         # The kernel would bind 99999 modulo 65536 (34463), a port nobody asked for.
         run = self.orchestrator("run", self.scenario(), "--db", self.db,
