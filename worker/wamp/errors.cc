@@ -1,6 +1,7 @@
 #include "worker/wamp/errors.h"
 
 #include "common/util/shown_text.h"
+#include "worker/wamp/wamp_plan.h"
 
 namespace benchgate::worker::wamp {
 namespace {
@@ -34,6 +35,8 @@ class JoinCategory : public boost::system::error_category {
       case JoinError::kVerifierMismatch:
         return "WAMP-SCRAM: the router's verifier in WELCOME is not its signature (the router "
                "does not know the password)";
+      case JoinError::kUnrequestedAnswer:
+        return "the router answered a REGISTER or SUBSCRIBE the session did not send";
     }
     return "WAMP session setup failed";
   }
@@ -52,18 +55,43 @@ std::string shown_peer_text(std::string_view text) {
   return shown_text(text.substr(0, kShownPeerBytes)) + "...";
 }
 
-std::string abort_refusal(const Json& abort) {
-  std::string out = "the router refused the WAMP session: ABORT";
-  if (abort.size() > 2 && abort[2].is_string()) {
-    out += " " + shown_peer_text(abort[2].get_ref<const std::string&>());
+std::string closing_words(const Json& message, std::string_view name) {
+  std::string out(name);
+  if (message.size() > 2 && message[2].is_string()) {
+    out += " " + shown_peer_text(message[2].get_ref<const std::string&>());
   }
-  if (abort.size() > 1 && abort[1].is_object()) {
-    const auto message = abort[1].find("message");
-    if (message != abort[1].end() && message->is_string()) {
-      out += ": " + shown_peer_text(message->get_ref<const std::string&>());
+  if (message.size() > 1 && message[1].is_object()) {
+    const auto text = message[1].find("message");
+    if (text != message[1].end() && text->is_string()) {
+      out += ": " + shown_peer_text(text->get_ref<const std::string&>());
     }
   }
   return out;
+}
+
+std::string abort_refusal(const Json& abort) {
+  return "the router refused the WAMP session: " + closing_words(abort, "ABORT");
+}
+
+std::string unrequested_answer(const Json& message, std::string_view answer,
+                               std::string_view request, JoinRequest state) {
+  std::string out = "the router sent " + std::string(answer);
+  out += message.size() > 1 && message[1].is_number_unsigned()
+             ? " for request " + std::to_string(message[1].get<uint64_t>())
+             : std::string(" with no request id");
+  switch (state) {
+    case JoinRequest::kNone:
+      out += ", but the session sends no " + std::string(request);
+      break;
+    case JoinRequest::kPending:
+      out += " before the session sent its " + std::string(request);
+      break;
+    case JoinRequest::kSent:
+      out += ", but the session's " + std::string(request) + " was request " +
+             std::to_string(kJoinRequest);
+      break;
+  }
+  return out + " (a WAMP protocol violation)";
 }
 
 std::string error_refusal(const Json& error, std::string_view request) {

@@ -69,11 +69,9 @@ void Session::on_join_message(uint64_t type) {
       return channel_->send(
           join_ == Join::kRegister ? plan_.register_message : plan_.subscribe_message, {});
     case code(MessageType::kRegistered):
-      if (join_ == Join::kRegister) return join_finished({});
-      break;
+      return on_join_answer(Join::kRegister, "REGISTERED", "REGISTER");
     case code(MessageType::kSubscribed):
-      if (join_ == Join::kSubscribe) return join_finished({});
-      break;
+      return on_join_answer(Join::kSubscribe, "SUBSCRIBED", "SUBSCRIBE");
     case code(MessageType::kAbort):
       refusal_ = abort_refusal(message_);
       return join_finished(make_error_code(JoinError::kAborted));
@@ -97,12 +95,30 @@ void Session::on_join_message(uint64_t type) {
   join_finished(make_error_code(JoinError::kUnexpectedMessage));
 }
 
+// [REGISTERED, REGISTER.Request|id, Registration|id] or [SUBSCRIBED, SUBSCRIBE.Request|id,
+// Subscription|id]: the join's answer only when the join sent that request and it names it. Any
+// other (before WELCOME, to a role that sends no such request, for another request id) answers
+// nothing the session asked: the router broke the protocol, and the session fails at once
+// naming what came; accepted, the session went on as if registered or subscribed.
+void Session::on_join_answer(Join answers, std::string_view answer, std::string_view request) {
+  const JoinRequest state = join_ != answers  ? JoinRequest::kNone
+                            : join_requested_ ? JoinRequest::kSent
+                                              : JoinRequest::kPending;
+  if (state == JoinRequest::kSent && names_join_request(1)) return join_finished({});
+  refusal_ = unrequested_answer(message_, answer, request, state);
+  join_finished(make_error_code(JoinError::kUnrequestedAnswer));
+}
+
 bool Session::refuses_join_request() const {
   const MessageType request =
       join_ == Join::kRegister ? MessageType::kRegister : MessageType::kSubscribe;
   return message_.size() > 2 && message_[1].is_number_unsigned() &&
-         message_[1].get<uint64_t>() == code(request) && message_[2].is_number_unsigned() &&
-         message_[2].get<uint64_t>() == kJoinRequest;
+         message_[1].get<uint64_t>() == code(request) && names_join_request(2);
+}
+
+bool Session::names_join_request(size_t at) const {
+  return message_.size() > at && message_[at].is_number_unsigned() &&
+         message_[at].get<uint64_t>() == kJoinRequest;
 }
 
 void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {

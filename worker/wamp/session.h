@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "common/serialization/value_view.h"
 #include "worker/engine/load_connection.h"
@@ -91,8 +92,13 @@ class Session : public LoadConnection, protected ChannelEvents {
   void on_message(std::span<const uint8_t> bytes, int64_t now) override;
   void on_link_failed(ErrorKind kind) override;
   void on_join_message(uint64_t type);
+  // message_, a REGISTERED or SUBSCRIBED (`answer`) during the join: joined when it answers
+  // the join's `request` (the role's join is `answers` and sent it); else the join fails.
+  void on_join_answer(Join answers, std::string_view answer, std::string_view request);
   // Whether message_, an ERROR, names the join's REGISTER or SUBSCRIBE (type and request id).
   bool refuses_join_request() const;
+  // Whether message_'s element `at` is the join's request id (kJoinRequest).
+  bool names_join_request(size_t at) const;
   // HELLO, with authentication when the workload has `auth` (encoded per connect then).
   const std::vector<uint8_t>& hello();
   void join_finished(const boost::system::error_code& ec);
@@ -113,7 +119,8 @@ class Session : public LoadConnection, protected ChannelEvents {
   // The join sent its REGISTER or SUBSCRIBE (after WELCOME): only then is an ERROR naming that
   // request a refusal of it.
   bool join_requested_ = false;
-  std::string refusal_;  // why the router refused the last setup (refusal())
+  // Why the router refused the last setup, or how it broke the protocol in it (refusal()).
+  std::string refusal_;
 };
 
 // The session for connection `index` of a WAMP workload (see wamp_driver.h for the layout).
