@@ -324,6 +324,9 @@ WindowResult Engine::take_result(const WindowCommand& window) {
     result.service_time.add(s.service_time);
     result.late_sends += s.late_sends;
     result.unsent += s.unsent;
+    for (const SessionEnd& e : s.sessions_ended) {
+      add_session_end(result.sessions_ended, e.reason, e.sessions);
+    }
     if (transfer_) {
       WindowResult::Transfer& t = result.transfer ? *result.transfer : result.transfer.emplace();
       t.transfers += s.transfers;

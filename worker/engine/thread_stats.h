@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "common/histogram/hdr_histogram.h"
 #include "worker/engine/error_kind.h"
+#include "worker/engine/session_end.h"
 
 namespace benchgate::worker {
 
@@ -44,6 +46,8 @@ struct ThreadStats {
   int64_t transfer_data_ns = 0;
   uint64_t transfer_lifecycle_bytes = 0;
   int64_t transfer_lifecycle_ns = 0;
+  // The sessions the peer ended in the window, by its words (worker/engine/session_end.h).
+  std::vector<SessionEnd> sessions_ended;
 
   // Since the previous progress tick.
   uint64_t interval_operations = 0;
@@ -63,6 +67,7 @@ struct ThreadStats {
     late_sends = unsent = 0;
     started_ns = window_wall_ns = window_cpu_ns = 0;
     window_run_delay_ns = -1;
+    sessions_ended.clear();
     interval_operations = interval_errors = 0;
     interval_latency.reset();
   }

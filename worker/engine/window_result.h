@@ -11,6 +11,7 @@
 
 #include "common/histogram/hdr_histogram.h"
 #include "worker/engine/error_kind.h"
+#include "worker/engine/session_end.h"
 
 namespace benchgate::worker {
 
@@ -115,6 +116,8 @@ struct WindowResult {
   // WAMP, measured windows only: the sessions set up since the previous measured window's
   // result (the first: since the stream began), connect start to WELCOME (ns).
   std::optional<HdrHistogram> session_setup;
+  // The sessions the peer ended in the window, by its words (WAMP; worker/engine/session_end.h).
+  std::vector<SessionEnd> sessions_ended;
   // Adapters only: set instead of `latency`, which then stays empty.
   std::optional<ToolLatency> tool_latency;
   // Set by a driver that reports connection setup (HTTP/1.1, HTTP/2); absent otherwise.

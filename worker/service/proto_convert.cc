@@ -196,6 +196,11 @@ void result_to_proto(const WindowResult& result, v1::WindowResult* proto) {
     histogram_to_proto(*result.session_setup, proto->mutable_session_setup());
   }
   for (const uint64_t n : result.callee_invocations) proto->add_callee_invocations(n);
+  for (const SessionEnd& e : result.sessions_ended) {
+    auto* end = proto->add_sessions_ended();
+    end->set_reason(e.reason);
+    end->set_sessions(e.sessions);
+  }
   if (result.transfer) {
     v1::WampTransfer* transfer = proto->mutable_transfer();
     transfer->set_transfers(result.transfer->transfers);

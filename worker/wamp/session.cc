@@ -149,6 +149,13 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
     return on_left(steady_now_ns());
   }
   if (type == code(MessageType::kAbort) || type == code(MessageType::kGoodbye)) {
+    // The router ended the joined session: its words go into the window's result (worker.proto
+    // WindowResult.sessions_ended), so that the report says why besides the error counted.
+    if (thread_.phase != Phase::kIdle) {
+      add_session_end(
+          thread_.stats.sessions_ended,
+          closing_words(message_, type == code(MessageType::kAbort) ? "ABORT" : "GOODBYE"), 1);
+    }
     return fail_protocol();
   }
   handle(type, message_, now);
