@@ -12,6 +12,8 @@
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -76,6 +78,25 @@ class FakeRawSocketRouter {
     }
   }
 
+  // Ends session `number` as a router dropping an idle session does (it sends its FIN and reads
+  // on), and returns once the worker has closed its end in turn, so the worker has seen the
+  // session end. False where no such session is served, or the worker kept its end open 30 s.
+  bool end_session(uint32_t number) {
+    std::unique_lock lock(subscribers_mutex_);
+    const auto served = [this, number] {
+      return std::any_of(links_.begin(), links_.end(),
+                         [number](const Link* l) { return l->number == number; });
+    };
+    for (Link* l : links_) {
+      if (l->number != number) continue;
+      std::lock_guard write_lock(l->write);
+      boost::system::error_code ignored;
+      l->socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+    }
+    if (!served()) return false;
+    return session_ended_.wait_for(lock, std::chrono::seconds(30), [&] { return !served(); });
+  }
+
   // Writes every subscriber a RawSocket frame header of a frame type that does not exist.
   void send_subscribers_a_bad_frame_header() {
     static constexpr std::array<uint8_t, 4> kBadHeader{0x07, 0, 0, 1};
@@ -89,8 +110,9 @@ class FakeRawSocketRouter {
 
  private:
   struct Link {
-    explicit Link(boost::asio::ip::tcp::socket s) : socket(std::move(s)) {}
+    Link(boost::asio::ip::tcp::socket s, uint32_t n) : socket(std::move(s)), number(n) {}
     boost::asio::ip::tcp::socket socket;
+    uint32_t number;  // from 1, in the order the sessions were accepted
     std::mutex write;
   };
 
@@ -101,7 +123,7 @@ class FakeRawSocketRouter {
           if (ec) return;
           --sessions_left_;
           const uint32_t number = ++accepted_;
-          auto link = std::make_shared<Link>(std::move(socket));
+          auto link = std::make_shared<Link>(std::move(socket), number);
           session_threads_.emplace_back([this, link, number] { serve(*link, number); });
           accept();
         });
@@ -166,6 +188,7 @@ class FakeRawSocketRouter {
     std::lock_guard lock(subscribers_mutex_);
     std::erase(subscribers_, &link);
     std::erase(links_, &link);
+    session_ended_.notify_all();
   }
 
   OnMessage on_message_;
@@ -177,7 +200,8 @@ class FakeRawSocketRouter {
   std::vector<std::thread> session_threads_;
   std::mutex subscribers_mutex_;
   std::vector<Link*> subscribers_;
-  std::vector<Link*> links_;  // every session being served
+  std::vector<Link*> links_;               // every session being served
+  std::condition_variable session_ended_;  // with subscribers_mutex_: a link left links_
   std::thread io_thread_;
 };
 
