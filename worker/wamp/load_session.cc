@@ -220,12 +220,11 @@ class LoadSession : public Session {
       plan_.ledger->expected.fetch_sub(events, std::memory_order_relaxed);
     } else if (error != nullptr) {
       const ErrorKind kind = error_kind(*error, slot);
-      // A call the dealer timed out or cancelled, or its callee answered with ERROR, had been
-      // routed to a callee.
-      if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled ||
-          kind == ErrorKind::kCalleeError) {
-        answered_routed();
-      }
+      // A call the dealer timed out or cancelled had reached a callee that counted its
+      // INVOCATION. A callee_error proves less: the worker's own callees answer with ERROR only
+      // after this worker's CANCEL, so with them it is a call whose callee left, perhaps before
+      // it read (and counted) the INVOCATION; the CalleeLedger does not wait for that count.
+      if (kind == ErrorKind::kCallTimeout || kind == ErrorKind::kCanceled) answered_routed();
       thread_.stats.record_failure(kind);
     } else if (publisher_) {
       // A publication is not an operation: its deliveries are (counted by the subscribers).
