@@ -100,6 +100,16 @@ json spread(const results::Spread& s) {
   return {{"median", s.median}, {"min", s.min}, {"max", s.max}};
 }
 
+// [{"worker": 0, "reason": "ABORT ...", "sessions": 2}, ...]; "reason" "" for the sessions a
+// worker's peer ended for reasons past its first 8.
+json sessions_ended_json(const results::Repetition& rep) {
+  json out = json::array();
+  for (const results::SessionsEnded& e : rep.sessions_ended) {
+    out.push_back({{"worker", e.worker}, {"reason", e.reason}, {"sessions", e.sessions}});
+  }
+  return out;
+}
+
 json repetition_json(const scenario::Workload& w, const results::Repetition& rep) {
   json j = {{"index", rep.index},
             {"start_unix_ns", rep.start_unix_ns},
@@ -120,6 +130,7 @@ json repetition_json(const scenario::Workload& w, const results::Repetition& rep
             {"worker_cpu_utilization", rep.worker_cpu_utilization},
             {"flags", rep.flags},
             {"stopped", rep.stopped},
+            {"sessions_ended", sessions_ended_json(rep)},
             {"not_measured", rep.not_measured}};
   // A figure the workers could not measure is null, never its zero.
   if (!rep.measured("bytes_sent")) j["bytes_sent"] = nullptr;

@@ -314,6 +314,34 @@ std::string counts_text(const results::WorkloadResult& w) {
                      aside, router_requests, difference);
 }
 
+namespace {
+
+// Why the router ended sessions in the middle of a window (each one a "protocol" error above):
+// a line per repetition, worker and reason, at most kShownSessionEnds of them.
+constexpr size_t kShownSessionEnds = 10;
+std::string sessions_ended_lines(const results::WorkloadResult& w) {
+  std::string lines;
+  size_t shown = 0;
+  size_t left = 0;
+  for (const auto& rep : w.repetitions) {
+    for (const results::SessionsEnded& e : rep.sessions_ended) {
+      if (shown == kShownSessionEnds) {
+        ++left;
+        continue;
+      }
+      ++shown;
+      lines += fmt::format("    rep {} worker {}: {} session{} {}\n", rep.index + 1, e.worker,
+                           e.sessions, e.sessions == 1 ? "" : "s",
+                           e.reason.empty() ? std::string("for other reasons") : e.reason);
+    }
+  }
+  if (lines.empty()) return "";
+  if (left > 0) lines += fmt::format("    and {} more (the JSON report lists every one)\n", left);
+  return "  sessions the router ended during the window (each a protocol error):\n" + lines;
+}
+
+}  // namespace
+
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;
   // "hello [cand]", as every report names a workload's variant.
@@ -417,6 +445,7 @@ std::string workload_table(const results::WorkloadResult& w) {
       for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);
       out += "  errors by kind:" + list + "\n";
     }
+    out += sessions_ended_lines(w);
   }
   return out;
 }

@@ -121,6 +121,17 @@ struct TransferSums {
   std::optional<double> lifecycle_gbps() const;
 };
 
+// The sessions a worker's peer ended in a window for one reason (worker.proto
+// WindowResult.sessions_ended): WAMP, the router's ABORT or GOODBYE to a joined session, each
+// also one "protocol" error.
+struct SessionsEnded {
+  uint32_t worker = 0;  // the worker's index in the workload
+  // The peer's words as the worker quoted them ("ABORT wamp.close.system_shutdown: ..."), shown
+  // escaped and bounded; "": the worker's sessions ended for reasons past its first 8.
+  std::string reason;
+  uint64_t sessions = 0;
+};
+
 // One measured window (a repetition), merged over every worker and thread.
 struct Repetition {
   uint32_t index = 0;          // 0-based among measured windows
@@ -194,6 +205,9 @@ struct Repetition {
   // empty otherwise. With invoke = "roundrobin" over N sessions of one worker each gets
   // calls / N (the remainder to the first ones).
   std::vector<uint64_t> callee_invocations;
+  // The sessions the workers' peer ended in the window, worker by worker, each worker's reasons
+  // in the order they first came. Not stored: a run read back from the store has none.
+  std::vector<SessionsEnded> sessions_ended;
   // WAMP: every session set up since the previous repetition's result (the first: since the
   // workers connected), connect start to WELCOME; absent unless every worker reported it.
   std::optional<HdrHistogram> session_setup;

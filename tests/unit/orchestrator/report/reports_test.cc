@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/units/units.h"
+#include "orchestrator/engine/sessions_ended.h"
 #include "orchestrator/gates/gate_evaluator.h"
 #include "orchestrator/report/analysis.h"
 #include "orchestrator/report/escape.h"
@@ -476,6 +477,62 @@ TEST(WorkloadTable, CalleeSessionsGetALineWithTheirSplit) {
       << table;
   EXPECT_NE(table.find("call_timeout=2"), std::string::npos) << table;
   EXPECT_EQ(workload_table(saturated_workload()).find("callees:"), std::string::npos);
+}
+
+// The sessions the router ended mid-window (its ABORT or GOODBYE; worker.proto
+// WindowResult.sessions_ended) say why in the terminal's table and the JSON report, worker by
+// worker. Before, only their protocol errors reached either.
+TEST(WorkloadTable, SessionsTheRouterEndedSayWhyInTheTableAndTheJson) {
+  results::WorkloadResult w = saturated_workload();
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  w.repetitions.front().errors["protocol"] = 3;
+  w.repetitions.front().sessions_ended = {{0, "ABORT wamp.close.system_shutdown: going down\\n", 2},
+                                          {1, "", 1}};
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("  sessions the router ended during the window (each a protocol error):\n"
+                       "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: going "
+                       "down\\n\n"
+                       "    rep 1 worker 1: 1 session for other reasons\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(workload_table(saturated_workload()).find("sessions the router ended"),
+            std::string::npos);
+
+  ScenarioReport report;
+  report.result.scenario = "s";
+  report.result.workloads.push_back(w);
+  const auto json = nlohmann::json::parse(json_report({report}, 0));
+  EXPECT_EQ(json["scenarios"][0]["workloads"][0]["repetitions"][0]["sessions_ended"],
+            nlohmann::json::parse(R"([
+              {"worker": 0, "reason": "ABORT wamp.close.system_shutdown: going down\\n",
+               "sessions": 2},
+              {"worker": 1, "reason": "", "sessions": 1}])"));
+}
+
+// A worker's reasons are escaped and bounded as the orchestrator keeps them, whatever the worker
+// sent (orchestrator/engine/sessions_ended.h): each under its worker's index in the pool, a
+// control character escaped, an over-long reason cut, and past 8 reasons the rest counted
+// under the empty one.
+TEST(SessionsEnded, AWorkersReasonsAreEscapedCutAndBounded) {
+  std::vector<v1::WindowResult> parts(2);
+  auto add = [](v1::WindowResult& part, const std::string& reason, uint64_t sessions) {
+    v1::SessionEnd* end = part.add_sessions_ended();
+    end->set_reason(reason);
+    end->set_sessions(sessions);
+  };
+  add(parts[0], "GOODBYE \x1b[31mred\n", 1);
+  add(parts[0], std::string(engine::kShownReasonBytes + 10, 'x'), 1);
+  for (int i = 0; i < 10; ++i) add(parts[1], "ABORT " + std::to_string(i), 2);
+  const auto ends = engine::merge_sessions_ended(parts, {3, 5});
+  ASSERT_EQ(ends.size(), 2u + engine::kMaxReasonsPerWorker);
+  EXPECT_EQ(ends[0].worker, 3u);
+  EXPECT_EQ(ends[0].reason, "GOODBYE \\x1b[31mred\\n");
+  EXPECT_EQ(ends[1].reason, std::string(engine::kShownReasonBytes, 'x') + "...");
+  EXPECT_EQ(ends[2].worker, 5u);
+  EXPECT_EQ(ends[2].reason, "ABORT 0");
+  EXPECT_EQ(ends[9].reason, "ABORT 7");
+  EXPECT_EQ(ends[10].reason, "");
+  EXPECT_EQ(ends[10].sessions, 2u * 2u);
 }
 
 // TLS, HTTP/2 streams, connection setup and handshakes/s: a line each for what was measured.
