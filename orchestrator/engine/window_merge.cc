@@ -155,10 +155,15 @@ Expected<std::optional<results::ConnectionSetup>> merge_setup(
 
 }  // namespace
 
+bool rate_not_kept(double scheduled, uint64_t late_sends, uint64_t unsent) {
+  const double allowed = kRateNotKeptShare * scheduled;
+  return static_cast<double>(late_sends) > allowed || static_cast<double>(unsent) > allowed;
+}
+
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,
-                                           int64_t duration_ns,
-                                           const std::vector<size_t>& workers) {
+                                           int64_t duration_ns, const std::vector<size_t>& workers,
+                                           double rate) {
   results::Repetition rep;
   rep.index = index;
   rep.start_unix_ns = start_unix_ns;
@@ -355,6 +360,14 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
   }
   if (rep.latency_clamped > 0) rep.flags.push_back("latency_clamped");
+  // Each count judged where the workers measured it (not_measured: no count to judge).
+  if (rate > 0) {
+    const uint64_t late = rep.measured("late_sends") ? rep.late_sends : 0;
+    const uint64_t unwritten = rep.measured("unsent") ? rep.unsent : 0;
+    if (rate_not_kept(rate * static_cast<double>(duration_ns) / 1e9, late, unwritten)) {
+      rep.flags.push_back("rate_not_kept");
+    }
+  }
   return rep;
 }
 

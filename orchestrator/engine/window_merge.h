@@ -20,13 +20,24 @@ inline constexpr double kSaturationThreshold = 0.9;
 // window flags `worker_cpu_starved`: the load generator was short of CPU, whatever its own
 // use.
 inline constexpr double kCpuStarvedThreshold = 0.05;
+// An open-loop repetition in which more than this share of the schedule's requests were
+// written more than 1 ms after their intended instants (`late_sends`), or more than this share
+// were still unwritten at the window's end (`unsent`), flags `rate_not_kept`: the generator or
+// the server fell behind the rate asked for (docs/MEASUREMENT.md "Flags").
+inline constexpr double kRateNotKeptShare = 0.01;
+
+// Whether an open-loop repetition fell behind its schedule of `scheduled` requests (the
+// workload's rate x the window's length), by the rule of kRateNotKeptShare.
+bool rate_not_kept(double scheduled, uint64_t late_sends, uint64_t unsent);
 
 // `workers` holds each part's worker index in the pool (parts[i] came from worker workers[i]),
 // which errors and each worker's share name: once a worker is lost (on_worker_loss =
-// "continue") the parts are those of the workers left. Empty: part i is worker i.
+// "continue") the parts are those of the workers left. Empty: part i is worker i. `rate`: the
+// workload's rate in requests/s, open loop when > 0 (0: closed loop).
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,
                                            int64_t duration_ns,
-                                           const std::vector<size_t>& workers = {});
+                                           const std::vector<size_t>& workers = {},
+                                           double rate = 0);
 
 }  // namespace benchgate::engine

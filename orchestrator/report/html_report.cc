@@ -761,6 +761,10 @@ std::string flag_text(const std::string& flag) {
        "last receive)"},
       {"router_count_mismatch",
        "the router's count and the workers' differ by more than connections x in_flight"},
+      {"rate_not_kept",
+       "open loop: more than 1% of the schedule's requests were written more than 1 ms late, or "
+       "more than 1% were still unwritten at the window's end: the load generator or the server "
+       "fell behind the rate asked for (the latency stays corrected)"},
       {"process_stopped",
        "a worker or the system under test was stopped (SIGSTOP, a debugger) during the window; "
        "gates do not judge the workload"},

@@ -152,6 +152,60 @@ TEST(WindowMerge, AThreadThatWaitedForACpuIsFlaggedStarved) {
   EXPECT_FALSE(has_flag(*rep, "worker_cpu_starved"));
 }
 
+// The rule on its own: more than 1% of the schedule written late, or more than 1% still
+// unwritten at the window's end (docs/MEASUREMENT.md "Flags"); exactly 1% is kept.
+TEST(WindowMerge, TheRateIsNotKeptPastOnePercentOfTheScheduleLateOrUnwritten) {
+  EXPECT_FALSE(rate_not_kept(1000, 0, 0));
+  EXPECT_FALSE(rate_not_kept(1000, 10, 10));
+  EXPECT_TRUE(rate_not_kept(1000, 11, 0));
+  EXPECT_TRUE(rate_not_kept(1000, 0, 11));
+  EXPECT_TRUE(rate_not_kept(1000, 1000, 1000));
+}
+
+// Two workers of an open loop at 2000 requests/s over a 1 s window: a schedule of 2000, of
+// which both workers' late sends and unwritten requests are counted together.
+TEST(WindowMerge, AnOpenLoopBehindItsScheduleIsFlaggedRateNotKept) {
+  auto a = part(1000, 1, 2, 1000);
+  auto b = part(1000, 1, 2, 1000);
+  a.set_late_sends(10);
+  b.set_late_sends(10);
+  auto rep = merge_window({a, b}, 0, 0, 1'000'000'000, {}, /*rate=*/2000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_FALSE(has_flag(*rep, "rate_not_kept"));  // 20 of 2000: 1%
+  b.set_late_sends(11);
+  rep = merge_window({a, b}, 0, 0, 1'000'000'000, {}, 2000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_TRUE(has_flag(*rep, "rate_not_kept"));
+  a.set_late_sends(0);
+  b.set_late_sends(0);
+  a.set_unsent(21);
+  rep = merge_window({a, b}, 0, 0, 1'000'000'000, {}, 2000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_TRUE(has_flag(*rep, "rate_not_kept"));
+  // The same counts over a 2 s window are 21 of 4000.
+  rep = merge_window({a, b}, 0, 0, 2'000'000'000, {}, 2000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_FALSE(has_flag(*rep, "rate_not_kept"));
+  // A closed loop has no schedule to keep.
+  rep = merge_window({a, b}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_FALSE(has_flag(*rep, "rate_not_kept"));
+}
+
+// A count the workers declared not measured is no count to judge.
+TEST(WindowMerge, RateNotKeptJudgesOnlyTheCountsTheWorkersMeasured) {
+  auto r = part(1000, 1, 2, 1000);
+  r.set_late_sends(500);
+  r.add_not_measured("late_sends");
+  auto rep = merge_window({r}, 0, 0, 1'000'000'000, {}, 1000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_FALSE(has_flag(*rep, "rate_not_kept"));
+  r.set_unsent(500);
+  rep = merge_window({r}, 0, 0, 1'000'000'000, {}, 1000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_TRUE(has_flag(*rep, "rate_not_kept"));
+}
+
 // Throughput counts what completed inside the window; a worker without those counts makes
 // the repetition fall back to the data window, and says so.
 TEST(WindowMerge, SumsInWindowCountsOnlyWhenEveryWorkerSentThem) {

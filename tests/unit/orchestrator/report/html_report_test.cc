@@ -207,9 +207,9 @@ namespace benchgate::report {
 namespace {
 
 TEST(HtmlReport, EveryFlagTheMeasurementRaisesHasPlainWords) {
-  for (const char* flag :
-       {"worker_saturated", "worker_cpu_starved", "start_skew", "latency_clamped",
-        "throughput_span", "router_count_mismatch", "process_stopped", "degraded"}) {
+  for (const char* flag : {"worker_saturated", "worker_cpu_starved", "start_skew",
+                           "latency_clamped", "throughput_span", "router_count_mismatch",
+                           "rate_not_kept", "process_stopped", "degraded"}) {
     EXPECT_EQ(flag_text(flag).find("no words"), std::string::npos) << flag;
   }
   EXPECT_NE(flag_text("worker_cpu_starved").find("waited for a CPU"), std::string::npos);
