@@ -179,6 +179,10 @@ SweepText sweep_text(const SweepSummary& s) {
   return t;
 }
 
+std::string sweep_axis(const std::string& parameter) {
+  return parameter == "rate" ? "rate (requests/s offered)" : parameter;
+}
+
 std::string analysis_text(const engine::ScenarioResult& result) {
   std::string out;
   for (const auto& c : comparisons(result)) {
@@ -201,12 +205,12 @@ std::string analysis_text(const engine::ScenarioResult& result) {
   for (const auto& s : sweeps(result)) {
     if (!s.fit) {
       out += fmt::format("sweep {} [{}] over {}: fewer than two measured points, no model\n",
-                         s.workload, s.variant, s.parameter);
+                         s.workload, s.variant, sweep_axis(s.parameter));
       continue;
     }
     const SweepText t = sweep_text(s);
-    out += fmt::format("sweep {} [{}] over {}: {} (R^2 {})", s.workload, s.variant, s.parameter,
-                       t.model, t.r2);
+    out += fmt::format("sweep {} [{}] over {}: {} (R^2 {})", s.workload, s.variant,
+                       sweep_axis(s.parameter), t.model, t.r2);
     if (s.growth) out += fmt::format("; exponent {}, worst pair {}", t.exponent, t.worst);
     out += "\n";
   }

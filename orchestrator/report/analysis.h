@@ -66,6 +66,10 @@ struct SweepText {
   std::string worst;     // "64->128: 1.12": the steepest adjacent pair and its exponent
 };
 SweepText sweep_text(const SweepSummary& s);
+// What a sweep's parameter is as its axis reads: "rate" is the rate offered ("rate (requests/s
+// offered)"), which a point that could not keep it (flag rate_not_kept) did not achieve; the
+// others are their key.
+std::string sweep_axis(const std::string& parameter);
 
 // A growth exponent as every output prints it beside its class: two decimals ("0.98"), more
 // where two would round it across a class boundary ("0.898" for 0.8979, which is sublinear,

@@ -93,7 +93,7 @@ std::string sweeps_markdown(const engine::ScenarioResult& result) {
   for (const auto& s : ss) {
     const SweepText t = sweep_text(s);
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(s.workload),
-                       markdown_cell(s.variant), markdown_cell(s.parameter), s.n.size(),
+                       markdown_cell(s.variant), markdown_cell(sweep_axis(s.parameter)), s.n.size(),
                        s.fit ? markdown_cell(t.model) : "fewer than two measured points, no model",
                        t.r2, t.exponent, t.worst);
   }

@@ -577,8 +577,9 @@ std::string sweeps_section(const engine::ScenarioResult& result) {
   for (const auto& s : ss) {
     svg::Chart chart;
     chart.kind = "sweep";
-    chart.title = fmt::format("sweep {} [{}]: p50 against {}", s.workload, s.variant, s.parameter);
-    chart.x.label = s.parameter;
+    chart.title = fmt::format("sweep {} [{}]: p50 against {}", s.workload, s.variant,
+                              sweep_axis(s.parameter));
+    chart.x.label = sweep_axis(s.parameter);
     chart.y.label = "p50 (us)";
     svg::Series points{"measured p50", svg::Style::kPoints, 0, {}, {}};
     for (size_t i = 0; i < s.n.size(); ++i) points.points.push_back({s.n[i], s.cost_us[i]});

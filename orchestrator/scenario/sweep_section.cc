@@ -1,5 +1,7 @@
-// `sweep` in a workload: one parameter sampled over several values, each value its own
-// workload named NAME@PARAMETER=VALUE, so that the report can fit how cost grows with it.
+// `sweep` in a workload: one parameter (request_bytes, connections, rate) sampled over several
+// values, each value its own workload named NAME@PARAMETER=VALUE, so that the report can fit
+// how cost grows with it.
+#include <optional>
 #include <string>
 
 #include "common/units/units.h"
@@ -42,6 +44,24 @@ std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool
   return out;
 }
 
+// Why workload `w` cannot take a rate whatever its value (it must run closed loop), worded to
+// follow "sweep parameter 'rate' ", or nothing: the rules a workload's own rate obeys.
+std::optional<std::string> open_loop_refused(const Workload& w) {
+  if (w.protocol == Protocol::kWampTransfer) {
+    return "needs an open loop, and wamp_transfer runs one transfer at a time per session, "
+           "closed loop";
+  }
+  if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation) {
+    return "needs an open loop, and session_per_operation makes every call on a session of its "
+           "own, closed loop";
+  }
+  if (w.in_flight > 1) {
+    return "(open loop) needs in_flight = 1, got in_flight = " + std::to_string(w.in_flight) +
+           ": an open-loop request is sent at its scheduled time, not queued behind others";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
@@ -52,7 +72,8 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
   if (!table || table->size() != 1) {
     diag.error(r.value_location("sweep"),
                "key 'sweep' must be a table with one parameter, such as "
-               "sweep = { request_bytes = [64, 1024, 65536] } or sweep = { connections = [...] }");
+               "sweep = { request_bytes = [64, 1024, 65536] }, sweep = { connections = [...] } or "
+               "sweep = { rate = [...] }");
     return {w};
   }
   auto entry = *table->begin();  // a proxy holding references into the table
@@ -60,11 +81,19 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
   const toml::node& values = entry.second;
   const std::string parameter(key.str());
   const bool size = parameter == "request_bytes";
-  if (!size && parameter != "connections") {
+  const bool rate = parameter == "rate";
+  if (!size && !rate && parameter != "connections") {
     diag.error(diag.at(key.source()), "sweep parameter '" + shown_text(parameter) +
-                                          "' is not supported (request_bytes, connections)");
+                                          "' is not supported (request_bytes, connections, rate)");
 
     return {w};
+  }
+  if (rate) {
+    if (auto why = open_loop_refused(w)) {
+      diag.error(diag.at(key.source()),
+                 "sweep parameter 'rate' " + *why + ": workload '" + shown_text(w.name) + "'");
+      return {w};
+    }
   }
   // The protocol's rule for the key itself (a plain request_bytes or connections).
   if (auto why = protocol_refuses(w.protocol, parameter)) {
@@ -79,8 +108,8 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
                "sweep." + shown_text(parameter) + " must be an array of at least two values");
     return {w};
   }
-  // Each thread needs a connection, as for a plain workload.
-  const uint64_t min = size ? 0 : uint64_t{w.workers} * w.threads;
+  // Each thread needs a connection, as for a plain workload; a rate is whole requests/s.
+  const uint64_t min = size ? 0 : rate ? 1 : uint64_t{w.workers} * w.threads;
   std::vector<Workload> out;
   uint64_t previous = 0;
   for (const toml::node& element : *array) {
@@ -106,6 +135,16 @@ std::vector<Workload> expand_sweep(TableReader& r, const Workload& w) {
         continue;
       }
       expanded.http.request_bytes = *value;
+    } else if (rate) {
+      // The bundled worker's schedule per connection (wamp_pubsub: per publisher), as for a
+      // workload's own rate.
+      const bool pubsub = w.protocol == Protocol::kWampPubSub;
+      if (auto problem = rate_problem(static_cast<double>(*value),
+                                      pubsub ? w.wamp.publishers : w.connections, pubsub)) {
+        diag.error(element.source(), "sweep value: " + *problem);
+        continue;
+      }
+      expanded.rate = static_cast<double>(*value);
     } else {
       // The bundled worker's limits, as for a workload's own connections (the value is checked
       // before it is narrowed to 32 bits).

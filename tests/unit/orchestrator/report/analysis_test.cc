@@ -109,6 +109,33 @@ TEST(Sweeps, PointsOfOneBaseWorkloadAreFitted) {
       << sweep_line("s", s[0]);
 }
 
+// A rate sweep reads as latency against the rate offered, in the terminal as in the charts.
+TEST(Sweeps, ARateSweepIsLatencyAgainstTheRateOffered) {
+  engine::ScenarioResult result;
+  result.scenario = "s";
+  for (uint64_t n : {1000, 2000, 4000}) {
+    results::WorkloadResult w;
+    w.spec.name = "hello@rate=" + std::to_string(n);
+    w.variant = "default";
+    w.spec.sweep_of = "hello";
+    w.spec.sweep_parameter = "rate";
+    w.spec.sweep_value = n;
+    w.repetitions.push_back(window(100, static_cast<int64_t>(n) * 1000));
+    w.latency.add(w.repetitions.back().latency);
+    result.workloads.push_back(w);
+  }
+  EXPECT_EQ(sweep_axis("rate"), "rate (requests/s offered)");
+  EXPECT_EQ(sweep_axis("connections"), "connections");
+  EXPECT_NE(analysis_text(result).find("sweep hello [default] over rate (requests/s offered): p50 = "),
+            std::string::npos)
+      << analysis_text(result);
+  const auto s = sweeps(result);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].n, (std::vector<double>{1000, 2000, 4000}));
+  EXPECT_NE(sweep_line("s", s[0]).find("|parameter=rate|points=3|"), std::string::npos)
+      << sweep_line("s", s[0]);
+}
+
 // A growth class never contradicts the exponent printed beside it (docs/SCENARIOS.md:
 // sublinear < 0.9 <= linear <= 1.1 < superlinear): two decimals, more near a boundary.
 TEST(Sweeps, TheExponentIsPrintedSoItsClassNeverContradictsIt) {

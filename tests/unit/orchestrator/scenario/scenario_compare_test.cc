@@ -1,5 +1,6 @@
-// [routers.NAME], [compare] and `sweep`: what the loader accepts, how a sweep expands, and the
-// errors for an odd number of repetitions, an unknown router and a malformed sweep.
+// [routers.NAME], [compare] and `sweep`: what the loader accepts, how a sweep expands (over
+// request_bytes, connections or rate), and the errors for an odd number of repetitions, an
+// unknown router and a malformed sweep.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -502,10 +503,84 @@ TEST(ScenarioSweep, ValuesMustIncrease) {
 
 TEST(ScenarioSweep, AnUnknownParameterIsAnError) {
   LoadResult r =
-      load_hermetic("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { rate = [1, 2] }\n");
-  EXPECT_FALSE(r.ok());
-  EXPECT_NE(diagnostics_text(r).find("sweep parameter 'rate' is not supported"), std::string::npos)
-      << diagnostics_text(r);
+      load_hermetic("name = \"s\"\n[[workloads]]\nname = \"c\"\nsweep = { in_flight = [1, 2] }\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:4:11: error: sweep parameter 'in_flight' is not supported (request_bytes, "
+            "connections, rate)\n");
+}
+
+// An open loop at each rate, named as the other parameters' points are; the workload's own
+// rate is never run, so it is not checked.
+TEST(ScenarioSweep, RateExpandsIntoNamedOpenLoopWorkloads) {
+  LoadResult r = load_hermetic(R"(name = "s"
+[[workloads]]
+name = "hello"
+connections = 4
+rate = 0.0000001
+sweep = { rate = [1000, 5000, 20000] }
+)");
+  ASSERT_TRUE(r.ok()) << diagnostics_text(r);
+  const auto& w = r.scenario->workloads;
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0].name, "hello@rate=1000");
+  EXPECT_EQ(w[2].name, "hello@rate=20000");
+  EXPECT_EQ(w[1].rate, 5000.0);
+  EXPECT_EQ(w[1].sweep_of, "hello");
+  EXPECT_EQ(w[1].sweep_parameter, "rate");
+  EXPECT_EQ(w[2].sweep_value, 20000u);
+  EXPECT_EQ(w[2].connections, 4u);
+}
+
+// wamp_pubsub schedules its publications over its publishers.
+TEST(ScenarioSweep, APubSubRateIsScheduledOverItsPublishers) {
+  LoadResult r = load_hermetic(R"(name = "s"
+[[workloads]]
+name = "p"
+protocol = "wamp_pubsub"
+publishers = 2
+sweep = { rate = [100, 2000002] }
+)");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:6:24: error: sweep value: rate (2000002/s) over publishers (2) is 1000001/s "
+            "per publisher; the bundled worker schedules from 0.000001 to 1000000/s per "
+            "publisher: use more publishers or a lower rate\n");
+}
+
+TEST(ScenarioSweep, RateValuesAreWholePositiveRequestsPerSecond) {
+  LoadResult r = load_hermetic(R"(name = "s"
+[[workloads]]
+name = "c"
+connections = 4
+sweep = { rate = [0, 1.5, 5000001, 100] }
+)");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:19: error: sweep value 0 must be at least 1\n"
+            "s.toml:5:22: error: sweep values must be positive integers, got float\n"
+            "s.toml:5:27: error: sweep value: rate (5000001/s) over connections (4) is "
+            "1250000.25/s per connection; the bundled worker schedules from 0.000001 to "
+            "1000000/s per connection: use more connections or a lower rate\n");
+}
+
+// A rate sweep needs a workload that can run open loop: the rules of a workload's own rate,
+// reported at the swept parameter.
+TEST(ScenarioSweep, RateIsRefusedWhereTheWorkloadMustRunClosedLoop) {
+  EXPECT_EQ(
+      diagnostics_text(load_hermetic("name = \"s\"\n[[workloads]]\nname = \"c\"\nin_flight = 4\n"
+                                     "sweep = { rate = [100, 200] }\n")),
+      "s.toml:5:11: error: sweep parameter 'rate' (open loop) needs in_flight = 1, got "
+      "in_flight = 4: an open-loop request is sent at its scheduled time, not queued "
+      "behind others: workload 'c'\n");
+  EXPECT_EQ(diagnostics_text(load_hermetic(
+                "name = \"s\"\n[[workloads]]\nname = \"t\"\nprotocol = \"wamp_transfer\"\n"
+                "sweep = { rate = [100, 200] }\n")),
+            "s.toml:5:11: error: sweep parameter 'rate' needs an open loop, and wamp_transfer "
+            "runs one transfer at a time per session, closed loop: workload 't'\n");
+  EXPECT_EQ(diagnostics_text(
+                load_hermetic("name = \"s\"\n[[workloads]]\nname = \"r\"\nprotocol = \"wamp_rpc\"\n"
+                              "session_per_operation = true\nsweep = { rate = [100, 200] }\n")),
+            "s.toml:6:11: error: sweep parameter 'rate' needs an open loop, and "
+            "session_per_operation makes every call on a session of its own, closed loop: "
+            "workload 'r'\n");
 }
 
 TEST(ScenarioSweep, ConnectionsBelowWorkersTimesThreadsAreRefused) {
