@@ -7,6 +7,7 @@ set(BENCHGATE_COMMON_SOURCES
   histogram/hdr_encoding.cc
   units/units.cc
   util/shown_text.cc
+  util/shown_list.cc
   util/suggest.cc
   util/toml_depth.cc
   util/regular_file.cc
