@@ -109,6 +109,147 @@ std::string check_tool_latency_order(const v1::ToolLatency& tool) {
   return {};
 }
 
+std::string check_counts(const v1::WindowResult& result) {
+  if (result.successes() <= result.operations()) return {};
+  return "successes " + std::to_string(result.successes()) + " > operations " +
+         std::to_string(result.operations());
+}
+
+namespace {
+
+// `value` as an instant relative to the window: "1796636994 ns, 1796636994837749997 ns before
+// the window's start instant".
+std::string instant(const char* field, int64_t value, const WindowFacts& window) {
+  const int64_t end = window.start_at_unix_ns + window.duration_ns;
+  std::string where = value < window.start_at_unix_ns
+                          ? ns(window.start_at_unix_ns - value) + " before the window's start"
+                          : ns(value - end) + " after the window's end";
+  return std::string(field) + " " + std::to_string(value) + " is " + where +
+         ", more than 1 h (ns since the Unix epoch, CLOCK_REALTIME?)";
+}
+
+bool far_from(int64_t value, const WindowFacts& window) {
+  // As differences in unsigned arithmetic: any int64 pair subtracts without overflow.
+  const auto start = static_cast<uint64_t>(window.start_at_unix_ns);
+  const auto end = start + static_cast<uint64_t>(std::max<int64_t>(window.duration_ns, 0));
+  const auto at = static_cast<uint64_t>(value);
+  const auto slack = static_cast<uint64_t>(kClockDisagreementNs);
+  if (value < window.start_at_unix_ns) return start - at > slack;
+  return value > static_cast<int64_t>(end) && at - end > slack;
+}
+
+}  // namespace
+
+std::string check_data_window_instants(const v1::WindowResult& result, const WindowFacts& window) {
+  const int64_t first = result.first_send_unix_ns();
+  const int64_t last = result.last_receive_unix_ns();
+  if (declared(result, "data_window")) {
+    if (first == 0 && last == 0) return {};
+    return "data_window is declared not measured, but first_send_unix_ns is " +
+           std::to_string(first) + " and last_receive_unix_ns " + std::to_string(last) +
+           " (left 0 when not measured)";
+  }
+  if (first != 0 && far_from(first, window)) return instant("first_send_unix_ns", first, window);
+  if (last != 0 && far_from(last, window)) return instant("last_receive_unix_ns", last, window);
+  if (result.successes() == 0) return {};
+  if (first == 0 || last == 0) {
+    return "first_send_unix_ns " + std::to_string(first) + ", last_receive_unix_ns " +
+           std::to_string(last) + ": " + std::to_string(result.successes()) +
+           " successes were sent and received, but an instant is missing (0)";
+  }
+  if (last < first) {
+    return "last_receive_unix_ns " + std::to_string(last) + " < first_send_unix_ns " +
+           std::to_string(first) + " (the data window ends before it begins)";
+  }
+  return {};
+}
+
+std::string check_started(const v1::WindowResult& result, const WindowFacts& window) {
+  const int64_t started = result.started_unix_ns();
+  if (started == 0 || !far_from(started, window)) return {};
+  return instant("started_unix_ns", started, window);
+}
+
+std::string check_cpu(const v1::WindowResult& result) {
+  if (declared(result, "cpu")) return {};
+  const std::pair<const char*, int64_t> process[] = {{"cpu_user_ns", result.cpu_user_ns()},
+                                                     {"cpu_system_ns", result.cpu_system_ns()}};
+  for (const auto& [field, value] : process) {
+    if (value < 0) return std::string(field) + " " + ns(value) + " is negative";
+  }
+  if (result.wall_ns() <= 0) {
+    return "wall_ns " + ns(result.wall_ns()) +
+           " is not above 0 (the window's wall time, which the CPU is a share of)";
+  }
+  if (result.threads() < 1) {
+    return "threads 0: no load thread, though the CPU is measured (declare `cpu` not measured)";
+  }
+  for (int i = 0; i < result.thread_cpu_size(); ++i) {
+    const v1::ThreadCpu& thread = result.thread_cpu(i);
+    const std::string name = "thread_cpu[" + std::to_string(i) + "].";
+    if (thread.cpu_ns() < 0) return name + "cpu_ns " + ns(thread.cpu_ns()) + " is negative";
+    if (thread.wall_ns() < 0) return name + "wall_ns " + ns(thread.wall_ns()) + " is negative";
+    if (thread.has_run_delay_ns() && thread.run_delay_ns() < 0) {
+      return name + "run_delay_ns " + ns(thread.run_delay_ns()) + " is negative";
+    }
+    if (thread.cpu_ns() - thread.wall_ns() > kThreadCpuSlackNs) {
+      return name + "cpu_ns " + ns(thread.cpu_ns()) + " exceeds its wall_ns " +
+             ns(thread.wall_ns()) +
+             " by more than 10 ms (a thread runs on one CPU at a time; 10 ms: a CPU clock's "
+             "coarsest tick)";
+    }
+  }
+  return {};
+}
+
+std::string check_bytes_received(const v1::WindowResult& result) {
+  if (declared(result, "bytes_received") || result.bytes_received() >= result.successes()) {
+    return {};
+  }
+  return "bytes_received " + std::to_string(result.bytes_received()) + " < successes " +
+         std::to_string(result.successes()) +
+         " (every success reads its answer: at least one byte each)";
+}
+
+std::string check_latency_count(const v1::WindowResult& result, int64_t samples) {
+  if (result.has_tool_latency() || samples == static_cast<int64_t>(result.successes())) return {};
+  return "latency holds " + std::to_string(samples) + " samples but successes are " +
+         std::to_string(result.successes()) + " (one sample per success)";
+}
+
+std::string check_progress(const v1::Progress& progress, uint32_t window) {
+  if (progress.window() != window) {
+    return "progress names window " + std::to_string(progress.window());
+  }
+  if (progress.interval_ns() < 0) {
+    return "progress interval_ns " + ns(progress.interval_ns()) + " is negative";
+  }
+  return {};
+}
+
+std::string check_ready(const v1::Ready& ready, uint32_t asked) {
+  if (ready.connections() >= asked) return {};
+  return "ready counts " + std::to_string(ready.connections()) + " connections of the " +
+         std::to_string(asked) + " asked (ready comes once every connection is established)";
+}
+
+std::string check_result(const v1::WindowResult& result, const WindowFacts& window) {
+  std::string problem = check_counts(result);
+  if (problem.empty()) problem = check_error_kinds(result);
+  if (problem.empty()) problem = check_not_measured(result);
+  if (problem.empty()) problem = check_error_total(result);
+  if (problem.empty()) problem = check_in_window(result);
+  if (problem.empty() && result.has_tool_latency()) {
+    problem = check_tool_latency_order(result.tool_latency());
+  }
+  if (problem.empty()) problem = check_data_window_instants(result, window);
+  if (problem.empty()) problem = check_started(result, window);
+  if (problem.empty()) problem = check_cpu(result);
+  if (problem.empty()) problem = check_bytes_received(result);
+  if (problem.empty()) return {};
+  return "in window " + std::to_string(window.index) + ", " + problem;
+}
+
 std::string check_error_total(const v1::WindowResult& result) {
   if (result.successes() > result.operations()) return {};  // a rule of its own
   const uint64_t failed = result.operations() - result.successes();
@@ -214,26 +355,59 @@ void check_latency_histogram(const v1::WindowResult& result, const std::string& 
                   ? "empty, although there were successes"
                   : std::to_string(result.latency().hdr_v2_compressed().size()) + " bytes")
            : problem});
-  out.push_back({w + "latency count equals successes",
-                 problem.empty() && count == static_cast<int64_t>(result.successes()),
-                 "histogram holds " + std::to_string(count) + ", successes " +
-                     std::to_string(result.successes())});
+  const std::string per_success = check_latency_count(result, count);
+  out.push_back({w + "latency count equals successes", problem.empty() && per_success.empty(),
+                 per_success.empty() ? "histogram holds " + std::to_string(count) + ", successes " +
+                                           std::to_string(result.successes())
+                                     : per_success});
 }
 
+// Stricter than check_data_window_instants(): worker-check's worker shares its host's clock,
+// so the data window must lie inside the window and its drain, give or take kEarlyStartNs
+// before and kLateResultNs after.
 void check_data_window(const v1::WindowResult& result, const WindowFacts& window,
                        const std::string& w, std::vector<RuleOutcome>& out) {
+  const std::string rule = w + "data window lies inside the window and its drain";
   const int64_t first = result.first_send_unix_ns();
   const int64_t last = result.last_receive_unix_ns();
+  if (result.operations() == 0 && first == 0 && last == 0) {
+    out.push_back({rule, true, "none: no request was written (0 operations)"});
+    return;
+  }
+  if (std::string problem = check_data_window_instants(result, window); !problem.empty()) {
+    out.push_back({rule, false, problem});
+    return;
+  }
   const int64_t earliest = window.start_at_unix_ns - kEarlyStartNs;
   const int64_t latest =
       window.start_at_unix_ns + window.duration_ns + window.drain_timeout_ns + kLateResultNs;
   const bool window_ok = first >= earliest &&
                          first <= window.start_at_unix_ns + window.duration_ns && last >= first &&
                          last <= latest;
-  out.push_back({w + "data window lies inside the window and its drain", window_ok,
+  out.push_back({rule, window_ok,
                  "first send " + ns(first - window.start_at_unix_ns) + ", last receive " +
                      ns(last - window.start_at_unix_ns) + " after the start instant (window " +
                      ns(window.duration_ns) + ")"});
+}
+
+// started_unix_ns, when reported: on worker-check's one host, from kEarlyStartNs before the
+// start instant to the window's end (a worker that got the command late starts at once).
+void check_start(const v1::WindowResult& result, const WindowFacts& window, const std::string& w,
+                 std::vector<RuleOutcome>& out) {
+  const std::string rule = w + "started_unix_ns (when reported) lies inside the window";
+  const int64_t started = result.started_unix_ns();
+  if (started == 0) {
+    out.push_back({rule, true, "not reported"});
+    return;
+  }
+  if (std::string problem = check_started(result, window); !problem.empty()) {
+    out.push_back({rule, false, problem});
+    return;
+  }
+  out.push_back({rule,
+                 started >= window.start_at_unix_ns - kEarlyStartNs &&
+                     started <= window.start_at_unix_ns + window.duration_ns,
+                 ns(started - window.start_at_unix_ns) + " after the start instant"});
 }
 
 }  // namespace
@@ -244,10 +418,12 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
   const std::string w = "window " + std::to_string(window.index) + ": ";
   out.push_back({w + "result carries the window's index", result.window() == window.index,
                  "got " + std::to_string(result.window())});
+  const std::string counts = check_counts(result);
   out.push_back({w + "operations > 0 and successes <= operations",
-                 result.operations() > 0 && result.successes() <= result.operations(),
-                 std::to_string(result.operations()) + " operations, " +
-                     std::to_string(result.successes()) + " successes"});
+                 result.operations() > 0 && counts.empty(),
+                 counts.empty() ? std::to_string(result.operations()) + " operations, " +
+                                      std::to_string(result.successes()) + " successes"
+                                : counts});
   const std::string error_total = check_error_total(result);
   uint64_t errors = 0;
   for (const auto& [kind, count] : result.errors()) errors += count;
@@ -292,21 +468,34 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
   } else {
     check_data_window(result, window, w, out);
   }
+  check_start(result, window, w, out);
 
+  // Beyond check_cpu(): worker-check's window of load used some CPU (a short window of little
+  // load may read 0 on a coarse CPU clock, which `run` therefore accepts).
   const bool cpu_declared = declared(result, "cpu");
-  const bool cpu_ok = cpu_declared || (result.cpu_user_ns() >= 0 && result.cpu_system_ns() >= 0 &&
-                                       result.cpu_user_ns() + result.cpu_system_ns() > 0 &&
-                                       result.wall_ns() > 0 && result.threads() >= 1);
-  out.push_back({w + "CPU fields present (cpu_user_ns, cpu_system_ns, wall_ns, threads)", cpu_ok,
-                 cpu_declared ? "declared not measured"
-                              : "user " + ns(result.cpu_user_ns()) + ", system " +
-                                    ns(result.cpu_system_ns()) + ", wall " + ns(result.wall_ns()) +
-                                    ", threads " + std::to_string(result.threads())});
+  const std::string cpu = check_cpu(result);
+  const bool cpu_ok =
+      cpu.empty() && (cpu_declared || result.cpu_user_ns() + result.cpu_system_ns() > 0);
+  out.push_back(
+      {w + "CPU fields present (cpu_user_ns, cpu_system_ns, wall_ns, threads) and possible "
+           "(none negative, no thread's CPU above its wall time)",
+       cpu_ok,
+       cpu_declared
+           ? "declared not measured"
+           : "user " + ns(result.cpu_user_ns()) + ", system " + ns(result.cpu_system_ns()) +
+                 ", wall " + ns(result.wall_ns()) + ", threads " +
+                 std::to_string(result.threads()) + (cpu.empty() ? "" : "; " + cpu)});
+  // Beyond check_bytes_received(): worker-check's workload writes and answers requests in every
+  // window, so both counts are above 0 (an open-loop window of not_sent errors only need not be).
   const bool sent_ok = declared(result, "bytes_sent") || result.bytes_sent() > 0;
   const bool received_ok = declared(result, "bytes_received") || result.bytes_received() > 0;
-  out.push_back({w + "bytes counted (unless declared not measured)", sent_ok && received_ok,
+  const std::string per_success = check_bytes_received(result);
+  out.push_back({w + "bytes counted (unless declared not measured), at least one received per "
+                     "success",
+                 sent_ok && received_ok && per_success.empty(),
                  std::to_string(result.bytes_sent()) + " sent, " +
-                     std::to_string(result.bytes_received()) + " received"});
+                     std::to_string(result.bytes_received()) + " received" +
+                     (per_success.empty() ? "" : "; " + per_success)});
   return out;
 }
 

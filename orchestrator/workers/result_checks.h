@@ -26,9 +26,67 @@ struct RuleOutcome {
   std::string detail;  // what was seen
 };
 
-// Every rule for one window's result, in a fixed order.
+// Every rule worker-check applies to one window's result, in a fixed order: those of
+// check_result() and check_latency_count() (`run`'s too), and the stricter ones only
+// worker-check's own workload allows (docs/WORKER_PROTOCOL.md "What a result must contain":
+// operations > 0, bytes and CPU above 0, the data window and the start inside the window).
 std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                                              const WindowFacts& window);
+
+// Every rule a result must obey whatever the workload and wherever the worker runs, in the
+// order check_window_result() lists them: "" when it holds, else the first broken one as "in
+// window W, <field>: <what>" (W = window.index). `run` refuses such a window naming the worker
+// ("worker N sent a malformed result: in window W, ..."; engine/window_merge.cc), worker-check
+// fails its rule. `window.drain_timeout_ns` is not used: the instants a worker reports on
+// CLOCK_REALTIME are judged against the window within kClockDisagreementNs, which covers any
+// drain, so that a remote worker's clock may disagree with the orchestrator's.
+std::string check_result(const v1::WindowResult& result, const WindowFacts& window);
+
+// How far before the window's start instant, or after its end, an instant a worker reports on
+// CLOCK_REALTIME (started_unix_ns, first_send_unix_ns, last_receive_unix_ns) may lie before it
+// is refused: 1 h, far more than the drain (seconds) and than two hosts' clocks disagree while
+// NTP keeps them (milliseconds; the start itself is set on each worker's clock by the clock
+// exchange, docs/MEASUREMENT.md "Clock offset and start skew"). An instant in another unit
+// than ns (s, ms, us) lies decades away.
+inline constexpr int64_t kClockDisagreementNs = 3'600'000'000'000;
+
+// How much more CPU a load thread may report than the wall time of its window: one tick of a
+// 100 Hz scheduler clock (10 ms), the coarsest granularity a thread CPU clock has.
+inline constexpr int64_t kThreadCpuSlackNs = 10'000'000;
+
+// The single rules check_result() is made of, each "" when it holds, else what is wrong, naming
+// the field (no window prefix).
+// successes <= operations.
+std::string check_counts(const v1::WindowResult& result);
+// The data window (unless `data_window` is declared not measured, when both instants are 0):
+// each instant reported (not 0) within kClockDisagreementNs of the window, and with a success,
+// both reported and the last receive not before the first send.
+std::string check_data_window_instants(const v1::WindowResult& result, const WindowFacts& window);
+// started_unix_ns, when reported (not 0), within kClockDisagreementNs of the window.
+std::string check_started(const v1::WindowResult& result, const WindowFacts& window);
+// Unless `cpu` is declared not measured: cpu_user_ns, cpu_system_ns not negative, wall_ns
+// above 0 and threads at least 1 (the utilisation cpu / (wall x threads) needs them); each
+// thread_cpu entry's cpu_ns, wall_ns and run_delay_ns not negative and its cpu_ns at most its
+// wall_ns + kThreadCpuSlackNs (a thread runs on one CPU at a time).
+std::string check_cpu(const v1::WindowResult& result);
+// Unless `bytes_received` is declared not measured: at least one byte received per success
+// (every protocol's answer, an HTTP status line, an HTTP/2 frame, a WAMP message, is bytes).
+std::string check_bytes_received(const v1::WindowResult& result);
+
+// A latency histogram of `samples` samples for the result's successes: one sample per success
+// (unless the result gives a tool's figures instead). "" when it holds, else what is wrong.
+// Apart from check_result(): the histogram is decoded where it is used.
+std::string check_latency_count(const v1::WindowResult& result, int64_t samples);
+
+// A Progress event of window `window`: it names that window and its interval_ns is not
+// negative. "" when it holds, else what is wrong. Its errors may exceed its operations: they
+// include the failures that belong to no operation (a failed reconnect), as a result's do.
+std::string check_progress(const v1::Progress& progress, uint32_t window);
+
+// A Ready answering a spec of `asked` connections: every one of them established (more: a
+// worker may count sessions of its own beside them, as the bundled one's WAMP callees). ""
+// when it holds, else what is wrong.
+std::string check_ready(const v1::Ready& ready, uint32_t asked);
 
 // The rules a result must obey within itself, whatever the window: "" when it holds, else
 // what contradicts what, naming the fields. worker-check fails the rule; `run` refuses the

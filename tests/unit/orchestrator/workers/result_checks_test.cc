@@ -200,7 +200,7 @@ TEST(ResultChecks, ErrorsOfAKindTheProtocolDoesNotDefineAreRefused) {
   EXPECT_NE(problems[0].find("errors of a kind the protocol does not define: 'frobnicated' (the "
                              "kinds: connect, timeout, status, length, short_read, mismatch, "
                              "protocol, reset, wamp_error, lost, not_sent, not_authorized, "
-                             "chunk_mismatch, call_timeout, canceled)"),
+                             "chunk_mismatch, call_timeout, canceled, callee_error)"),
             std::string::npos)
       << problems[0];
   r.clear_errors();
@@ -285,6 +285,203 @@ TEST(ResultChecks, AHistogramOfAnotherLayoutIsNamedByItsLayoutWhateverItsCounts)
                              "3 digits)"),
             std::string::npos)
       << problems[0];
+}
+
+// What `run` refuses (check_result) and the worker-check rule that fails with it: the rule's
+// name (after "window 0: ") and its detail.
+std::string failed_rule(const v1::WindowResult& result, const std::string& detail) {
+  for (const auto& outcome : check_window_result(result, kWindow)) {
+    if (!outcome.passed && outcome.detail.find(detail) != std::string::npos) return outcome.rule;
+  }
+  return "no rule failed with '" + detail + "': " + testing::PrintToString(failed(result));
+}
+
+TEST(ResultChecks, TheResultsEveryRulePassesAreAcceptedByRun) {
+  EXPECT_EQ(check_result(measured_result(), kWindow), "");
+  EXPECT_EQ(check_result(adapter_result(), kWindow), "");
+}
+
+TEST(ResultChecks, MoreSuccessesThanOperationsNameTheWindowAndBothFields) {
+  v1::WindowResult r = measured_result();
+  r.set_successes(5);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, successes 5 > operations 3");
+  EXPECT_EQ(failed_rule(r, "successes 5 > operations 3"),
+            "window 0: operations > 0 and successes <= operations");
+}
+
+TEST(ResultChecks, NegativeCpuIsRefusedByRunAsByWorkerCheck) {
+  v1::WindowResult r = measured_result();
+  r.set_cpu_user_ns(-5);
+  r.set_wall_ns(-1000);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, cpu_user_ns -5 ns is negative");
+  EXPECT_NE(failed_rule(r, "cpu_user_ns -5 ns is negative").find("CPU fields present"),
+            std::string::npos);
+  r.set_cpu_user_ns(5);
+  r.set_cpu_system_ns(-1);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, cpu_system_ns -1 ns is negative");
+  r.set_cpu_system_ns(0);
+  EXPECT_EQ(check_result(r, kWindow),
+            "in window 0, wall_ns -1000 ns is not above 0 (the window's wall time, which the CPU "
+            "is a share of)");
+  r.set_wall_ns(1'000'000'000);
+  r.set_threads(0);
+  EXPECT_NE(check_result(r, kWindow).find("in window 0, threads 0: no load thread"),
+            std::string::npos);
+  // Declared not measured: none of it is looked at.
+  r.set_cpu_user_ns(-5);
+  r.add_not_measured("cpu");
+  EXPECT_EQ(check_result(r, kWindow), "");
+}
+
+// No CPU at all is possible in `run` (a short window of little load on a coarse clock), not in
+// worker-check's window of load.
+TEST(ResultChecks, NoCpuAtAllFailsWorkerCheckOnly) {
+  v1::WindowResult r = measured_result();
+  r.set_cpu_user_ns(0);
+  EXPECT_EQ(check_result(r, kWindow), "");
+  ASSERT_EQ(failed(r).size(), 1u);
+  EXPECT_NE(failed(r)[0].find("CPU fields present"), std::string::npos);
+}
+
+TEST(ResultChecks, AThreadsCpuAboveItsWallTimeIsRefused) {
+  v1::WindowResult r = measured_result();
+  auto* thread = r.add_thread_cpu();
+  thread->set_wall_ns(1'000'000'000);
+  thread->set_cpu_ns(50 * thread->wall_ns());
+  thread->set_run_delay_ns(0);
+  EXPECT_EQ(check_result(r, kWindow),
+            "in window 0, thread_cpu[0].cpu_ns 50000000000 ns exceeds its wall_ns 1000000000 ns "
+            "by more than 10 ms (a thread runs on one CPU at a time; 10 ms: a CPU clock's "
+            "coarsest tick)");
+  EXPECT_NE(failed_rule(r, "thread_cpu[0].cpu_ns").find("CPU fields present"), std::string::npos);
+  // The 10 ms of a clock's tick are allowed, not one nanosecond more.
+  thread->set_cpu_ns(thread->wall_ns() + kThreadCpuSlackNs);
+  EXPECT_EQ(check_result(r, kWindow), "");
+  thread->set_cpu_ns(thread->wall_ns() + kThreadCpuSlackNs + 1);
+  EXPECT_NE(check_result(r, kWindow), "");
+  thread->set_cpu_ns(-5);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, thread_cpu[0].cpu_ns -5 ns is negative");
+  thread->set_cpu_ns(5);
+  thread->set_run_delay_ns(-1);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, thread_cpu[0].run_delay_ns -1 ns is negative");
+  thread->set_run_delay_ns(0);
+  thread->set_wall_ns(-1000);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, thread_cpu[0].wall_ns -1000 ns is negative");
+}
+
+TEST(ResultChecks, ADataWindowInSecondsIsRefused) {
+  v1::WindowResult r = measured_result();
+  r.set_first_send_unix_ns(kStart / 1'000'000'000);
+  r.set_last_receive_unix_ns(kStart / 1'000'000'000 + 1);
+  const std::string problem = check_result(r, kWindow);
+  EXPECT_EQ(problem, "in window 0, first_send_unix_ns 1700000000 is " +
+                         std::to_string(kStart - 1'700'000'000) +
+                         " ns before the window's start, more than 1 h (ns since the Unix epoch, "
+                         "CLOCK_REALTIME?)");
+  EXPECT_EQ(failed_rule(r, "first_send_unix_ns 1700000000 is"),
+            "window 0: data window lies inside the window and its drain");
+  // An hour either side is a clock's disagreement, not a unit: `run` takes it.
+  r.set_first_send_unix_ns(kStart - kClockDisagreementNs);
+  r.set_last_receive_unix_ns(kStart + kWindow.duration_ns + kClockDisagreementNs);
+  EXPECT_EQ(check_result(r, kWindow), "");
+  r.set_last_receive_unix_ns(kStart + kWindow.duration_ns + kClockDisagreementNs + 1);
+  EXPECT_NE(check_result(r, kWindow).find("last_receive_unix_ns"), std::string::npos);
+}
+
+TEST(ResultChecks, ADataWindowThatEndsBeforeItBeginsOrLacksAnInstantIsRefused) {
+  v1::WindowResult r = measured_result();
+  r.set_last_receive_unix_ns(kStart);
+  EXPECT_EQ(check_result(r, kWindow), "in window 0, last_receive_unix_ns " +
+                                          std::to_string(kStart) + " < first_send_unix_ns " +
+                                          std::to_string(kStart + 1000) +
+                                          " (the data window ends before it begins)");
+  r.set_last_receive_unix_ns(0);
+  EXPECT_NE(check_result(r, kWindow).find("an instant is missing (0)"), std::string::npos);
+  // Declared not measured, the instants are left 0.
+  r.add_not_measured("data_window");
+  EXPECT_NE(check_result(r, kWindow).find("data_window is declared not measured, but"),
+            std::string::npos);
+  r.set_first_send_unix_ns(0);
+  EXPECT_EQ(check_result(r, kWindow), "");
+}
+
+// Without an operation nothing was written: worker-check says so rather than print the
+// distance from 0 to the start instant, and fails the window on its operations alone.
+TEST(ResultChecks, AWindowWithoutOperationsHasNoDataWindowToJudge) {
+  v1::WindowResult r = measured_result();
+  r.set_operations(0);
+  r.set_successes(0);
+  r.clear_latency();
+  r.set_first_send_unix_ns(0);
+  r.set_last_receive_unix_ns(0);
+  EXPECT_EQ(check_result(r, kWindow), "");
+  for (const auto& outcome : check_window_result(r, kWindow)) {
+    if (outcome.rule.find("data window") == std::string::npos) continue;
+    EXPECT_TRUE(outcome.passed);
+    EXPECT_EQ(outcome.detail, "none: no request was written (0 operations)");
+  }
+  EXPECT_EQ(failed_rule(r, "0 operations, 0 successes"),
+            "window 0: operations > 0 and successes <= operations");
+}
+
+TEST(ResultChecks, AStartInMillisecondsIsRefused) {
+  v1::WindowResult r = measured_result();
+  r.set_started_unix_ns(kStart / 1'000'000);
+  EXPECT_EQ(check_result(r, kWindow),
+            "in window 0, started_unix_ns 1700000000000 is " +
+                std::to_string(kStart - 1'700'000'000'000) +
+                " ns before the window's start, more than 1 h (ns since the Unix epoch, "
+                "CLOCK_REALTIME?)");
+  EXPECT_EQ(failed_rule(r, "started_unix_ns 1700000000000 is"),
+            "window 0: started_unix_ns (when reported) lies inside the window");
+  // A minute off: another host's clock for `run`, a wrong start on worker-check's one host.
+  r.set_started_unix_ns(kStart + 60'000'000'000);
+  EXPECT_EQ(check_result(r, kWindow), "");
+  EXPECT_EQ(failed_rule(r, "60000000000 ns after the start instant"),
+            "window 0: started_unix_ns (when reported) lies inside the window");
+  r.set_started_unix_ns(kStart + 20'000'000);
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+}
+
+TEST(ResultChecks, EverySuccessReceivedAtLeastOneByte) {
+  v1::WindowResult r = measured_result();  // 3 successes
+  r.set_bytes_received(2);
+  EXPECT_EQ(check_result(r, kWindow),
+            "in window 0, bytes_received 2 < successes 3 (every success reads its answer: at "
+            "least one byte each)");
+  EXPECT_EQ(failed_rule(r, "bytes_received 2 < successes 3"),
+            "window 0: bytes counted (unless declared not measured), at least one received per "
+            "success");
+  r.set_bytes_received(3);
+  EXPECT_EQ(check_result(r, kWindow), "");
+  r.set_bytes_received(0);
+  r.add_not_measured("bytes_received");
+  EXPECT_EQ(check_result(r, kWindow), "");
+}
+
+// Its errors may exceed its operations: a failed reconnect is an error of no operation.
+TEST(ResultChecks, AProgressEventNamesItsWindowAndAnIntervalNotNegative) {
+  v1::Progress p;
+  p.set_window(2);
+  p.set_interval_ns(100'000'000);
+  p.set_operations(0);
+  p.set_errors(5);
+  EXPECT_EQ(check_progress(p, 2), "");
+  EXPECT_EQ(check_progress(p, 1), "progress names window 2");
+  p.set_interval_ns(-1);
+  EXPECT_EQ(check_progress(p, 2), "progress interval_ns -1 ns is negative");
+}
+
+TEST(ResultChecks, ReadyCountsEveryConnectionAsked) {
+  v1::Ready ready;
+  ready.set_connections(0);
+  EXPECT_EQ(check_ready(ready, 2),
+            "ready counts 0 connections of the 2 asked (ready comes once every connection is "
+            "established)");
+  ready.set_connections(2);
+  EXPECT_EQ(check_ready(ready, 2), "");
+  ready.set_connections(3);  // a WAMP callee session of the worker's own
+  EXPECT_EQ(check_ready(ready, 2), "");
 }
 
 }  // namespace
