@@ -2,6 +2,7 @@
 nothing; so do invalid flag values, named with the flag and shown escaped."""
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -21,6 +22,7 @@ conections = 8
 class BadInputTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
 
     def test_misspelled_key_exits_2_with_location_and_suggestion(self):
         path = write_scenario(self.dir, "typo.toml", MISSPELLED)

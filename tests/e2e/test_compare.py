@@ -9,6 +9,7 @@ websocket_address, and one without them is told which key to give. A tiny sweep 
 model. Variants that do not start are test_compare_startup's.
 Checks order, counts and verdicts on a difference far past the gates' 20%, never speed."""
 import os
+import shutil
 import sqlite3
 import tempfile
 import unittest
@@ -163,6 +164,7 @@ class ComparisonRuns:
 
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-compare-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):

@@ -6,6 +6,7 @@ deadline) until as many workers as the scenario needs answer Describe, resolving
 round, so a worker that starts after the orchestrator is found.
 """
 import os
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -43,6 +44,7 @@ def free_port():
 class DiscoveryTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-discovery-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.scenario = write_scenario(self.dir, "discovery.toml", SCENARIO)
         self.db = os.path.join(self.dir, "runs.db")
         self.workers = []

@@ -11,6 +11,7 @@ anything happens, so they run beside other tests, where these run alone.
 Durations and timeouts are small: a frozen peer must cost seconds, not minutes."""
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import stat
@@ -55,6 +56,7 @@ class FaultRuns:
 
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-faults-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.db = os.path.join(self.dir, "bench.db")
         self.json = os.path.join(self.dir, "out.json")
         self.tags = []

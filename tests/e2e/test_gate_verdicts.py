@@ -41,6 +41,7 @@ connections = 2
 class GateVerdictsTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-gate-verdicts-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.db = os.path.join(self.dir, "bench.db")
         self.json = os.path.join(self.dir, "out.json")
         self.junit = os.path.join(self.dir, "gates.xml")

@@ -42,6 +42,7 @@ max_regression = "10%"
 class GatesTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.db = os.path.join(self.dir, "bench.db")
         self.tags = []
 

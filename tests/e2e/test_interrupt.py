@@ -3,6 +3,7 @@ reports the run error, and leaves nothing behind. A killed router ends the run w
 Ctrl-C while waiting for an external system is an interrupt, not a deadline. A gate on a
 workload the interrupt came before says so, alike in every report."""
 import os
+import shutil
 import signal
 import sqlite3
 import tempfile
@@ -53,6 +54,7 @@ GLOB_NOT_RUN = "no workload matching sec* ran: the run was interrupted before it
 class InterruptTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.path = write_scenario(self.dir, "long.toml", LONG)
 
     def interrupt_during_measurement(self, sig):

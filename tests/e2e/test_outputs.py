@@ -4,6 +4,7 @@ re-evaluations, JUnit, baselines), and one clear line for every command-line mis
 address that cannot be listened on."""
 import http.server
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -67,6 +68,7 @@ max = "{p99_max}"
 class OutputsTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.db = os.path.join(self.dir, "bench.db")
         self.tags = []
 

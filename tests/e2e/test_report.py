@@ -10,6 +10,7 @@ schema before the timeline (migrations 0001-0003 only), and its command-line err
 import contextlib
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
 import unittest
@@ -126,6 +127,7 @@ class ReportOfARealRun(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="benchgate-report-")
+        cls.addClassCleanup(shutil.rmtree, cls.dir, ignore_errors=True)
         cls.db = os.path.join(cls.dir, "b.db")
         path = write_scenario(cls.dir, "s.toml", SCENARIO)
         seed = Run(["run", path, "--db", cls.db, "--promote", "main"], cwd=cls.dir).run(180)

@@ -13,6 +13,7 @@ import tempfile
 import uuid
 import resource
 import select
+import shutil
 import socket
 import struct
 import subprocess
@@ -562,7 +563,9 @@ class RouterLimitsTest(unittest.TestCase):
         # them (the one waited on for AUTHENTICATE after ABORT
         # benchgate.error.session_setup_timeout; the others without a word: they have no
         # session), and their slots take new sessions. Bounded: 20 s allowed for each close.
-        auth = os.path.join(tempfile.mkdtemp(prefix="benchgate-e2e-setup-"), "auth.toml")
+        folder = tempfile.mkdtemp(prefix="benchgate-e2e-setup-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        auth = os.path.join(folder, "auth.toml")
         with open(auth, "w") as f:
             f.write('[[realm]]\nname = "bench"\n[[realm.role]]\nname = "caller"\n'
                     'permissions = [{ prefix = "bench.", allow = ["call"] }]\n'
@@ -676,6 +679,7 @@ class RouterLimitsTest(unittest.TestCase):
         # connections cannot be opened. The worker says so when the workload is configured,
         # naming the limit and EMFILE, instead of failing on a connect.
         directory = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
         scenario = os.path.join(directory, "fd.toml")
         with open(scenario, "w") as f:
             f.write('name = "fd"\n[defaults]\nwarmup = "0s"\nduration = "1s"\nrepetitions = 1\n'

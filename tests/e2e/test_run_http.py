@@ -1,6 +1,7 @@
 """A run through the real binaries: orchestrator, router and workers over real gRPC and
 real sockets. Checks exact counts, never speed."""
 import os
+import shutil
 import signal
 import tempfile
 import unittest
@@ -53,6 +54,7 @@ rate = 100
 class HttpRunTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):

@@ -72,6 +72,7 @@ TOKEN = "e2e-" + uuid.uuid4().hex
 class SecurityTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.tags = []
         self.worker = None
         self.token_file = self.secret_file("token", TOKEN + "\n", 0o600)

@@ -2,6 +2,7 @@
 workers, which run wamp_rpc and wamp_pubsub over both transports. Zero errors, and the
 router's own counters (calls routed, events delivered) agree exactly with the workers'."""
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -64,6 +65,7 @@ ROUTER_COUNTER = {"wamp_rpc": "wamp_calls_routed", "wamp_pubsub": "wamp_events_d
 class WampRunTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-wamp-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):

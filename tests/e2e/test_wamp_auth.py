@@ -6,6 +6,7 @@ router's counters equal the workers'. A wrong secret fails the workload at its s
 router's ABORT, its reason quoted; a role without the permission gets every call refused, which the worker
 counts as not_authorized errors and the router as denied calls, one for one."""
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -155,6 +156,7 @@ auth = { method = "wampcra", authid = "c", secret_file = "wrong.txt" }
 class WampAuthTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-wamp-auth-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
         write_scenario(self.dir, "auth.toml", AUTH_CONFIG)
         for name, text in SECRETS.items():

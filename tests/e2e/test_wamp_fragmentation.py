@@ -11,6 +11,7 @@ the router's frame counters agree exactly with the workers' operations.
 import base64
 import json
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -170,6 +171,7 @@ in_flight = 2
 class WorkerFragmentationTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-wamp-frag-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):

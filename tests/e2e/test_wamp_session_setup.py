@@ -9,6 +9,7 @@ JSON, the terminal, SQLite, and a gate on session_setup.p99 judges it, live and 
 the store (`orchestrator gate RUN`) alike.
 """
 import os
+import shutil
 import sqlite3
 import tempfile
 import unittest
@@ -53,6 +54,7 @@ max = "60s"
 class WampSessionSetupTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-wamp-session-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):

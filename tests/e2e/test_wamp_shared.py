@@ -10,6 +10,7 @@ The kinds are in the JSON, the terminal and SQLite; the run exits 0 (no gate).
 """
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 import unittest
@@ -74,6 +75,7 @@ in_flight = 2
 class WampSharedTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-wamp-shared-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):

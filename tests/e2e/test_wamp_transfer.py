@@ -9,6 +9,7 @@ terminal, SQLite). A chunk larger than the transfer is refused at load time with
 file:line:column.
 """
 import os
+import shutil
 import sqlite3
 import tempfile
 import unittest
@@ -73,6 +74,7 @@ chunk_bytes = "2MiB"
 class WampTransferTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-wamp-transfer-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.runs = []
 
     def tearDown(self):
