@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "common/util/shell_words.h"
 #include "orchestrator/processes/child_process.h"
@@ -100,6 +101,24 @@ NeededBinaries needed_by(const scenario::Scenario& s, bool workers_at) {
   return needed;
 }
 
+// The [worker_impls] names whose own program (`command`, not an adapter) runs some workload of
+// `s` (or a variant of its [compare] workers), each once, in name order.
+std::set<std::string> spawned_worker_commands(const scenario::Scenario& s) {
+  std::set<std::string> names;
+  auto add = [&](const std::string& impl) {
+    auto found = s.worker_impls.find(impl);
+    if (found != s.worker_impls.end() && !found->second.command.empty()) names.insert(impl);
+  };
+  if (!s.compare_workers.empty()) {
+    for (const auto& impl : s.compare_workers) add(impl);
+  } else {
+    for (const auto& w : s.workloads) {
+      if (w.workers > 0) add(w.worker);
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 NeededBinaries needed_binaries(const std::vector<scenario::Scenario>& scenarios, bool workers_at) {
@@ -147,14 +166,17 @@ std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& s
       out.push_back(store::identify_binary("worker", *path, options.worker_origin));
     }
   }
-  auto command = [&](const std::string& role, const scenario::RouterConfig& router) {
-    if (router.impl != scenario::RouterImpl::kCommand || router.command.empty()) return;
-    if (auto path = resolved(router.command.front())) {
+  auto program = [&](const std::string& role, const std::vector<std::string>& argv) {
+    if (argv.empty()) return;
+    if (auto path = resolved(argv.front())) {
       store::MeasuredBinary binary = store::identify_binary(role, *path, "command");
       // What tells two variants of one program apart (docs/MEASUREMENT.md).
-      binary.arguments = shell_words({router.command.begin() + 1, router.command.end()});
+      binary.arguments = shell_words({argv.begin() + 1, argv.end()});
       out.push_back(std::move(binary));
     }
+  };
+  auto command = [&](const std::string& role, const scenario::RouterConfig& router) {
+    if (router.impl == scenario::RouterImpl::kCommand) program(role, router.command);
   };
   if (scenario.compare_routers.empty()) {
     command("command", scenario.router);
@@ -164,6 +186,10 @@ std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& s
         command("command " + name, found->second);
       }
     }
+  }
+  // An adapter's program is the bundled worker, recorded above as "worker".
+  for (const auto& name : spawned_worker_commands(scenario)) {
+    program("worker " + name, scenario.worker_impls.at(name).command);
   }
   return out;
 }

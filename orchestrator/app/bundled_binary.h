@@ -62,7 +62,7 @@ Expected<void> check_needed_binaries(const std::vector<scenario::Scenario>& scen
 // "router" (needed_binaries' router), "worker" (its worker: spawned here, so not with
 // options.worker_addresses or the scenario's [workers] at), and the program of a `command`
 // system under test that resolves to a file ("command", or "command NAME" for a compared
-// [routers.NAME]).
+// [routers.NAME]) and of a [worker_impls.NAME] `command` a workload uses ("worker NAME").
 std::vector<store::MeasuredBinary> measured_binaries(const scenario::Scenario& scenario,
                                                      const engine::EngineOptions& options);
 

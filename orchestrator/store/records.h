@@ -32,7 +32,9 @@ struct Testbed {
 // A binary the orchestrator started for a run, and which file it was (table run_binaries,
 // schema version 19; docs/MEASUREMENT.md, "Measured binaries").
 struct MeasuredBinary {
-  std::string role;    // "router", "worker", "command" or "command NAME" (a compared router)
+  // "router", "worker", "command", "command NAME" (a compared router) or "worker NAME" (a
+  // [worker_impls.NAME] command)
+  std::string role;
   std::string path;    // as resolved: absolute, symbolic links followed
   std::string origin;  // where the path came from (app::BinaryChoice::origin, or "command")
   // The file's GNU build-id (hex) where its ELF notes carry one; else the SHA-256 (hex) of the
@@ -41,8 +43,8 @@ struct MeasuredBinary {
   std::optional<std::string> sha256;
   // A command's arguments after its program, as the scenario wrote them, each quoted as a
   // shell would need it (shell_words): what tells two variants of one program apart
-  // (`--inject-work-ns 3000`). nullopt for the router and workers, and for runs stored before
-  // schema version 20; "" for a command without arguments.
+  // (`--inject-work-ns 3000`). nullopt for the router and the bundled worker, and for runs stored
+  // before schema version 20; "" for a command without arguments.
   std::optional<std::string> arguments = std::nullopt;
 
   bool operator==(const MeasuredBinary&) const = default;

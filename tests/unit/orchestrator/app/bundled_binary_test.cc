@@ -172,6 +172,34 @@ TEST(MeasuredBinaries, ACommandSystemsProgramIsRecordedWhenItResolvesToAFile) {
   EXPECT_TRUE(measured_binaries(s, options).empty());
 }
 
+// README: a run records each binary the orchestrator starts itself, a [worker_impls] program
+// as much as a command system under test; an adapter's program is the bundled worker.
+TEST(MeasuredBinaries, AWorkerImplsProgramAWorkloadUsesIsRecordedWithItsArguments) {
+  store::testing::TempDir dir;
+  const std::string program = dir.file("my-worker");
+  std::ofstream(program) << "#!/bin/sh\nexec sleep 1\n";
+  ::chmod(program.c_str(), 0755);
+  scenario::Scenario s = builtin_scenario();
+  s.worker_impls["mine"].command = {program, "--threads", "4"};
+  s.worker_impls["unused"].command = {program};
+  s.worker_impls["h2"].adapter = "h2load";
+  s.workloads.back().worker = "mine";
+  engine::EngineOptions options;
+  options.router_binary = "/nonexistent/router";
+  const auto binaries = measured_binaries(s, options);
+  ASSERT_EQ(binaries.size(), 1u);
+  EXPECT_EQ(binaries[0].role, "worker mine");
+  EXPECT_EQ(binaries[0].origin, "command");
+  EXPECT_EQ(binaries[0].path, std::filesystem::canonical(program).string());
+  EXPECT_EQ(binaries[0].arguments, "--threads 4");
+  // Compared workers: each one the comparison runs.
+  s.compare_workers = {"builtin", "unused"};
+  const auto compared = measured_binaries(s, options);
+  ASSERT_EQ(compared.size(), 1u);
+  EXPECT_EQ(compared[0].role, "worker unused");
+  EXPECT_EQ(compared[0].arguments, "");
+}
+
 TEST(MeasuredBinaries, RunWarnsOnlyWhenARouterFromElsewhereTakesThisFoldersRevision) {
   ::unsetenv("BENCHGATE_ROUTER_BIN");
   const std::vector<scenario::Scenario> scenarios = {builtin_scenario()};
