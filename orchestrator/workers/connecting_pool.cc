@@ -63,7 +63,8 @@ class ConnectingPool : public WorkerPool {
       if (!described) return described.error();
       return {};
     };
-    auto found = wait_for_workers(entries_, count, deadline, system_resolver(), probe, is_refusal);
+    auto found =
+        wait_for_workers(entries_, count, deadline, system_resolver(), probe, is_final_answer);
     if (!found) return found.error();
     addresses_ = std::move(found).value();
     stubs_.clear();

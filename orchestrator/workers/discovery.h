@@ -47,8 +47,8 @@ using Prober = std::function<Expected<void>(const std::string& address,
 // answered, waiting until `deadline`: each round resolves the entries again and probes the
 // addresses not yet answered, each probe with a short deadline of its own. At the deadline, an
 // error saying how many answered of how many addresses the entries gave, and which did not.
-// A probe error for which `final_answer` holds (a worker that refused the token: asking again
-// cannot change its answer) ends the wait at once with that error.
+// A probe error for which `final_answer` holds (a worker that refused the token, or one that
+// serves no Describe: asking again cannot change its answer) ends the wait at once with it.
 Expected<std::vector<std::string>> wait_for_workers(
     const std::vector<std::string>& entries, size_t count,
     std::chrono::steady_clock::time_point deadline, const Resolver& resolve, const Prober& probe,

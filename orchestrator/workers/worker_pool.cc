@@ -11,9 +11,13 @@ using namespace std::chrono_literals;
 
 namespace {
 constexpr std::string_view kRefused = " refused the orchestrator's call (";
+constexpr std::string_view kNotServed = " does not serve benchgate.v1.Worker's Describe (";
 }  // namespace
 
-bool is_refusal(const Error& error) { return error.message.find(kRefused) != std::string::npos; }
+bool is_final_answer(const Error& error) {
+  return error.message.find(kRefused) != std::string::npos ||
+         error.message.find(kNotServed) != std::string::npos;
+}
 
 Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,
                                                std::chrono::steady_clock::time_point deadline) {
@@ -33,6 +37,13 @@ Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std
         status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
       return Error{name + std::string(kRefused) + last +
                    "); give the worker's token with --worker-token-file FILE"};
+    }
+    // A server that answers without serving the method (another service, another package
+    // version, a typo in the service's name): it will not start serving it while we wait.
+    if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+      return Error{name + std::string(kNotServed) + last +
+                   "): check that it registers the service benchgate.v1.Worker (package "
+                   "benchgate.v1 of proto/benchgate/v1/worker.proto) with the method Describe"};
     }
     std::this_thread::sleep_for(20ms);
   }

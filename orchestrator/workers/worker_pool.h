@@ -64,11 +64,13 @@ std::unique_ptr<WorkerPool> make_spawning_pool(const SpawnConfig& config);
 std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses,
                                                  std::string token = {});
 
-// Whether `error` of describe_worker is the worker refusing the orchestrator's token: asking
-// again cannot change that answer.
-bool is_refusal(const Error& error);
+// Whether `error` of describe_worker is an answer that asking again cannot change: the worker
+// refused the orchestrator's token (UNAUTHENTICATED, PERMISSION_DENIED), or it does not serve
+// benchgate.v1.Worker's Describe (UNIMPLEMENTED).
+bool is_final_answer(const Error& error);
 
-// Calls Describe until it answers or the deadline passes.
+// Calls Describe until it answers or the deadline passes; fails at once on an answer asking
+// again cannot change (is_final_answer), naming what to check.
 Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,
                                                std::chrono::steady_clock::time_point deadline);
 

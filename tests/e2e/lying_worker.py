@@ -5,10 +5,16 @@ chosen by --mode, for worker-check to catch:
   result-after-close: when the stream is half-closed (or cancelled) while a window runs, stop
                       the load but still send that window's result (the protocol wants none).
   no-ready:           never answer a Run stream's spec: no Ready, no end, until it is cancelled.
+  no-result:          send Ready, then no result for any window, until the stream is cancelled.
+  crash-in-window:    exit with status 3 when the first window command comes.
+  http2-only:         list only "http2" among Describe's protocols.
+  wrong-service:      serve benchgate.v2.Worker instead of benchgate.v1.Worker: Describe is
+                      UNIMPLEMENTED.
 
 Every other rule it keeps, so worker-check fails only the rule the mode breaks."""
 import argparse
 import os
+import threading
 import sys
 import time
 
@@ -37,7 +43,42 @@ class NoReady(example.Service):
         yield from ()
 
 
-MODES = {"result-after-close": ResultAfterClose, "no-ready": NoReady}
+class NoResult(example.Service):
+    def run(self, commands, context):
+        first = next(commands, None)
+        yield example.pb.RunEvent(ready=example.pb.Ready(connections=first.spec.connections,
+                                                         threads=1))
+        # Commands are read (and dropped) so that the stream stays healthy, but no window runs.
+        threading.Thread(target=lambda: [None for _ in commands], daemon=True).start()
+        while context.is_active():
+            time.sleep(0.05)
+
+
+class CrashInWindow(example.Service):
+    def run(self, commands, context):
+        first = next(commands, None)
+        yield example.pb.RunEvent(ready=example.pb.Ready(connections=first.spec.connections,
+                                                         threads=1))
+        next(commands, None)
+        os._exit(3)  # pylint: disable=protected-access
+
+
+class Http2Only(example.Service):
+    def describe(self, request, context):
+        return example.pb.DescribeResponse(name="lying", version="0", protocols=["http2"],
+                                           load_models=["closed"])
+
+
+def serve_another_service():
+    """example.serve, but its handlers registered under benchgate.v2.Worker."""
+    register = example.grpc.method_handlers_generic_handler
+    example.grpc.method_handlers_generic_handler = (
+        lambda _service, handlers: register("benchgate.v2.Worker", handlers))
+
+
+MODES = {"result-after-close": ResultAfterClose, "no-ready": NoReady, "no-result": NoResult,
+         "crash-in-window": CrashInWindow, "http2-only": Http2Only,
+         "wrong-service": example.Service}
 
 
 def main():
@@ -45,6 +86,8 @@ def main():
     parser.add_argument("--mode", choices=sorted(MODES), required=True)
     args, rest = parser.parse_known_args()
     example.Service = MODES[args.mode]  # serve() makes its service from this name
+    if args.mode == "wrong-service":
+        serve_another_service()
     sys.argv = [sys.argv[0]] + rest
     return example.main()
 

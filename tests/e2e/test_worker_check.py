@@ -4,6 +4,7 @@ breaks one rule of the protocol (lying_worker.py), the Python
 worker runs its example scenario through [worker_impls], a [worker_impls] worker that never
 says READY fails at its own startup_timeout, and one whose command names a missing path fails
 its workloads (exit 3) naming it, where a bare name off PATH is not_configured."""
+import json
 import os
 import shutil
 import tempfile
@@ -125,6 +126,41 @@ class WorkerCheckTest(unittest.TestCase):
             "(8s, for the whole check) ran out"])
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_worker_of_another_service_fails_describe_at_once_naming_the_service(self):
+        # UNIMPLEMENTED is a final answer: not asked again until a deadline, which would end
+        # in "did not answer Describe before its deadline".
+        self.assertEqual(self.lying_worker_check("wrong-service", "--timeout", "60s"), [
+            "FAIL  answers Describe: the worker does not serve benchgate.v1.Worker's Describe "
+            "(UNIMPLEMENTED: Method not found!): check that it registers the service "
+            "benchgate.v1.Worker (package benchgate.v1 of proto/benchgate/v1/worker.proto) with "
+            "the method Describe"])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_run_fails_a_worker_of_another_service_at_once_naming_the_service(self):
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
+        path = write_scenario(out, "s.toml", """name = "v2_worker"
+[worker_impls.v2]
+command = ["/usr/bin/python3", "%s", "--mode", "wrong-service"]
+startup_timeout = "60s"
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "v2"
+worker = "v2"
+protocol = "http1"
+target = "/bench/hello"
+""" % LYING_WORKER)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out).run(timeout=120)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("worker 'v2' did not start: worker 0 does not serve benchgate.v1.Worker's "
+                      "Describe (UNIMPLEMENTED", run.stdout + run.stderr)
+        self.assertNotIn("before its deadline", run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_python_example_scenario_runs_through_worker_impls(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
         self.addCleanup(shutil.rmtree, out, ignore_errors=True)
@@ -137,6 +173,16 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(lines[0]["workload"], "hello_python")
         self.assertEqual(lines[0]["status"], "ok")
         self.assertGreater(float(lines[0]["rps"]), 0)
+        # The worker program the orchestrator started is among the run's binaries, as a command
+        # system under test is: here the interpreter, with the script as its argument.
+        with open(report) as f:
+            binaries = json.load(f)["scenarios"][0]["binaries"]
+        workers = [b for b in binaries if b["role"] == "worker python"]
+        self.assertEqual(len(workers), 1, binaries)
+        self.assertEqual(workers[0]["origin"], "command")
+        self.assertEqual(workers[0]["path"], os.path.realpath("/usr/bin/python3"))
+        self.assertTrue(workers[0]["arguments"].endswith("/examples/python_worker/worker.py"),
+                        workers[0])
         self.assertEqual(run.leftovers(), [])
 
     def test_uninstalled_worker_program_is_reported_not_configured(self):

@@ -151,8 +151,8 @@ TEST(WaitForWorkers, ARefusalEndsTheWaitAtOnce) {
                  "worker's token with --worker-token-file FILE"};
   };
   // An hour's deadline: only returning at once lets this test finish.
-  auto found =
-      wait_for_workers({"10.0.0.1:7800"}, 1, Clock::now() + 3600s, fixed({}), refusing, is_refusal);
+  auto found = wait_for_workers({"10.0.0.1:7800"}, 1, Clock::now() + 3600s, fixed({}), refusing,
+                                is_final_answer);
   ASSERT_FALSE(found.ok());
   EXPECT_EQ(probes, 1);
   EXPECT_EQ(found.message(),
