@@ -187,6 +187,27 @@ ChildProcess::~ChildProcess() {
   if (stdout_fd_ >= 0) ::close(stdout_fd_);
 }
 
+namespace {
+
+// What stdout showed of a child that printed no READY line, and where READY must go: a worker
+// that prints it to a pipe without flushing (Python's print, C's stdio) holds it in a buffer.
+std::string no_ready_hint(const std::string& last_line, const std::string& unfinished) {
+  constexpr size_t kShown = 120;
+  auto shown = [](const std::string& text) {
+    return "'" + shown_text(text.substr(0, kShown)) + (text.size() > kShown ? "...'" : "'");
+  };
+  const std::string rule =
+      "READY grpc=HOST:PORT must be a line of its own on stdout, flushed at once";
+  if (!unfinished.empty()) {
+    return " (its stdout ends with " + shown(unfinished) + " and no line break: " + rule + ")";
+  }
+  if (!last_line.empty())
+    return " (the last line on its stdout was " + shown(last_line) + "; " + rule + ")";
+  return " (nothing came on its stdout: " + rule + ", not on stderr)";
+}
+
+}  // namespace
+
 Expected<std::string> ChildProcess::wait_ready_line(
     std::chrono::steady_clock::time_point deadline) {
   if (stdout_fd_ < 0) return Error{name_ + ": stdout is not captured"};
@@ -196,6 +217,7 @@ Expected<std::string> ChildProcess::wait_ready_line(
       std::string line = stdout_buffer_.substr(0, newline);
       stdout_buffer_.erase(0, newline + 1);
       if (line.rfind("READY", 0) == 0) return line;
+      last_stdout_line_ = std::move(line);
       newline = stdout_buffer_.find('\n');
     }
     if (app::interrupted()) {
@@ -203,8 +225,9 @@ Expected<std::string> ChildProcess::wait_ready_line(
     }
     auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
-      return Error{name_ + " did not print READY before its deadline", ErrorKind::kFailed,
-                   stderr_tail()};
+      return Error{name_ + " did not print READY before its deadline" +
+                       no_ready_hint(last_stdout_line_, stdout_buffer_),
+                   ErrorKind::kFailed, stderr_tail()};
     }
     pollfd pfd{stdout_fd_, POLLIN, 0};
     auto wait_ms = std::min<int64_t>(

@@ -38,7 +38,9 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   // Reads stdout until a line starting with "READY" and returns it, or fails when the
-  // deadline passes, the child exits, or `interrupted()` becomes true.
+  // deadline passes, the child exits, or `interrupted()` becomes true. At the deadline the error
+  // quotes what stdout last showed (a line, or a line with no newline yet) or says it showed
+  // nothing, and that READY must be a line of its own on stdout, flushed.
   Expected<std::string> wait_ready_line(std::chrono::steady_clock::time_point deadline);
 
   // True while the child has not exited (reaps it when it has).
@@ -75,6 +77,7 @@ class ChildProcess {
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
   std::string stdout_buffer_;
+  std::string last_stdout_line_;  // the last line read before READY, for the error without it
   std::filesystem::path stderr_log_;
   std::optional<int> wait_status_;
   std::string started_program_;  // the file name of the program spawned

@@ -60,6 +60,32 @@ TEST(ChildProcess, ADeadlineWithoutReadyIsAnError) {
   EXPECT_NE(line.message().find("deadline"), std::string::npos);
 }
 
+// A worker's author whose READY never arrives is told what stdout showed and where READY goes:
+// a line of its own on stdout, flushed (a pipe holds an unflushed print back).
+TEST(ChildProcess, ADeadlineWithoutReadyQuotesWhatStdoutShowedAndWhereReadyGoes) {
+  const std::string rule =
+      "READY grpc=HOST:PORT must be a line of its own on stdout, flushed at once";
+  auto message = [](const std::string& script) {
+    auto child = ChildProcess::spawn(shell(script));
+    EXPECT_TRUE(child.ok());
+    if (!child.ok()) return std::string();
+    auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 3s);
+    EXPECT_FALSE(line.ok());
+    return line.ok() ? std::string() : line.error().message;  // without the stderr tail
+  };
+  EXPECT_EQ(message("echo 'listening on 7'; sleep 30"),
+            "test child did not print READY before its deadline (the last line on its stdout "
+            "was 'listening on 7'; " +
+                rule + ")");
+  EXPECT_EQ(message("printf 'READY grpc=127.0.0.1:1'; sleep 30"),
+            "test child did not print READY before its deadline (its stdout ends with 'READY "
+            "grpc=127.0.0.1:1' and no line break: " +
+                rule + ")");
+  EXPECT_EQ(message("echo 'READY grpc=127.0.0.1:1' >&2; sleep 30"),
+            "test child did not print READY before its deadline (nothing came on its stdout: " +
+                rule + ", not on stderr)");
+}
+
 TEST(ChildProcess, StopKillsAChildThatIgnoresSigterm) {
   auto child = ChildProcess::spawn(shell("trap '' TERM; echo READY; while true; do sleep 1; done"));
   ASSERT_TRUE(child.ok());
