@@ -2,8 +2,14 @@
 // router/wamp/session.cc drives it. The input is one serialized list of client messages (first
 // byte: the serializer); each that passes check_client_message goes to the handshake: HELLO
 // to hello(), AUTHENTICATE to authenticate(), against a config with a principal of every
-// method. With the first byte's high bit set the rest is an --auth-config text instead, for
-// the TOML reader and its checks.
+// method, whose keys are derived once (parse_auth_config, with small KDF parameters). With the
+// first byte's high bit set the rest is an auth config text instead, checked as the scenario
+// loader checks a [router] auth_config, which a client of `orchestrator serve` may send
+// (check_auth_config: the TOML reader and every key and value, the KDF parameters' bounds
+// too). It derives no key: a text may ask for what the parser allows, up to 10 million PBKDF2
+// iterations or 4 GiB of Argon2id memory per principal (the deriving parser took over 20 s on
+// the seed config_kdf_at_its_bounds, a fuzzer's whole run of a few seconds on one input). The
+// router derives only its operator's --auth-config, once, at start.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -11,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/auth/auth_config.h"
 #include "router/wamp/auth/auth_config.h"
 #include "router/wamp/auth/handshake.h"
 #include "router/wamp/message_check.h"
@@ -76,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   if (data[0] & 0x80) {
     const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-    (void)auth::parse_auth_config(text, "fuzz.toml");
+    (void)benchgate::auth::check_auth_config(text, "fuzz.toml");
     return 0;
   }
   const auto serializer = static_cast<wamp::Serializer>(data[0] % wamp::kSerializerCount);
