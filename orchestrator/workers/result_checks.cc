@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "common/histogram/hdr_histogram.h"
-#include "common/util/shown_text.h"
+#include "common/util/shown_list.h"
 #include "common/workload/error_kinds.h"
 
 namespace benchgate::workers {
@@ -20,14 +20,11 @@ constexpr int64_t kLateResultNs = 2'000'000'000;
 std::string ns(int64_t value) { return std::to_string(value) + " ns"; }
 
 // Text a worker sent (a tool's name, a percentile key, an error kind, a not_measured name) as
-// these messages quote it: cut after kShownWorkerBytes bytes ("..." then) and escaped as
+// these messages quote it: cut after ShownList::kItemBytes bytes ("..." then) and escaped as
 // shown_text() does (common/util/shown_text.h), so that it can neither forge nor colour a line
-// of the terminal or the report, nor run on unbounded.
-constexpr size_t kShownWorkerBytes = 200;
-std::string shown(std::string_view text) {
-  if (text.size() <= kShownWorkerBytes) return shown_text(text);
-  return shown_text(text.substr(0, kShownWorkerBytes)) + "...";
-}
+// of the terminal or the report, nor run on unbounded. A list of such names is a ShownList:
+// the first ShownList::kItems of them, then how many more.
+std::string shown(std::string_view text) { return shown_cut(text, ShownList::kItemBytes); }
 
 bool declared(const v1::WindowResult& result, std::string_view field) {
   for (const std::string& name : result.not_measured()) {
@@ -50,9 +47,9 @@ bool known_not_measured(const std::string& name) {
 }
 
 std::string joined(const google::protobuf::RepeatedPtrField<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + shown(name);
-  return out.empty() ? "none" : out;
+  ShownList list;
+  for (const std::string& name : names) list.add(name);
+  return list.empty() ? "none" : list.text();
 }
 
 // A worker that wraps a tool without histograms declares `latency` not measured and gives the
@@ -265,17 +262,17 @@ std::string check_error_total(const v1::WindowResult& result) {
 }
 
 std::string check_error_kinds(const v1::WindowResult& result) {
-  std::string unknown;
+  ShownList unknown;
   for (const auto& [kind, count] : result.errors()) {
-    if (!error_kinds::known(kind)) unknown += (unknown.empty() ? "'" : ", '") + shown(kind) + "'";
+    if (!error_kinds::known(kind)) unknown.add(kind);
   }
   for (const std::string& name : result.not_measured()) {
     if (name.rfind("errors.", 0) == 0 && !error_kinds::known(std::string_view(name).substr(7))) {
-      unknown += (unknown.empty() ? "'" : ", '") + shown(name) + "' in not_measured";
+      unknown.add(name, " in not_measured");
     }
   }
   if (!unknown.empty()) {
-    return "errors of a kind the protocol does not define: " + unknown +
+    return "errors of a kind the protocol does not define: " + unknown.text() +
            " (the kinds: " + error_kinds::listed() + ")";
   }
   for (const auto& [kind, count] : result.errors()) {
@@ -287,14 +284,14 @@ std::string check_error_kinds(const v1::WindowResult& result) {
 }
 
 std::string check_not_measured(const v1::WindowResult& result) {
-  std::string unknown;
+  ShownList unknown;
   for (const std::string& name : result.not_measured()) {
-    if (!known_not_measured(name)) unknown += (unknown.empty() ? "'" : ", '") + shown(name) + "'";
+    if (!known_not_measured(name)) unknown.add(name);
   }
   if (unknown.empty()) return {};
   std::string fields;
   for (const char* field : kNotMeasuredFields) fields += std::string(field) + ", ";
-  return "not_measured names no field a worker may leave unmeasured: " + unknown +
+  return "not_measured names no field a worker may leave unmeasured: " + unknown.text() +
          " (the fields: " + fields + "errors.KIND)";
 }
 

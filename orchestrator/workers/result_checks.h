@@ -2,7 +2,8 @@
 // result must contain"), as pure functions so `orchestrator worker-check` and tests share them.
 // Their messages quote what a worker sent (a tool's name, a percentile key, an error kind, a
 // not_measured name) cut after 200 bytes ("..." then) and escaped as common/util/shown_text.h
-// escapes, so that a worker's text can neither forge nor colour a line, nor run on unbounded.
+// escapes, and list at most 10 such names ("and N more" then; common/util/shown_list.h), so
+// that a worker's text can neither forge nor colour a line, nor run on unbounded.
 #pragma once
 
 #include <string>

@@ -484,5 +484,31 @@ TEST(ResultChecks, ReadyCountsEveryConnectionAsked) {
   EXPECT_EQ(check_ready(ready, 2), "");
 }
 
+// A worker that sends 100,000 names no rule knows makes messages of the first ten and how many
+// more (common/util/shown_list.h): each name was cut and escaped, but the list was whole, a
+// message of megabytes in the terminal, the JSON report and the stored run.
+TEST(ResultChecks, AListOfAWorkersNamesIsCappedInCount) {
+  v1::WindowResult r = measured_result();
+  for (int i = 0; i < 100'000; ++i) r.add_not_measured("x" + std::to_string(i));
+  const std::string not_measured = check_not_measured(r);
+  EXPECT_EQ(not_measured.rfind("not_measured names no field a worker may leave unmeasured: 'x0', "
+                               "'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9' and 99990 "
+                               "more (the fields: ",
+                               0),
+            0u)
+      << not_measured.substr(0, 1000);
+  for (const RuleOutcome& outcome : check_window_result(r, kWindow)) {
+    EXPECT_LT(outcome.detail.size(), 2000u)
+        << outcome.rule << ": " << outcome.detail.substr(0, 500);
+  }
+
+  r = measured_result();
+  for (int i = 0; i < 100'000; ++i) (*r.mutable_errors())["kind" + std::to_string(i)] = 1;
+  r.set_operations(r.successes() + 100'000);
+  const std::string kinds = check_error_kinds(r);
+  EXPECT_NE(kinds.find(" and 99990 more (the kinds: "), std::string::npos) << kinds.substr(0, 1000);
+  EXPECT_LT(kinds.size(), 2000u);
+}
+
 }  // namespace
 }  // namespace benchgate::workers
