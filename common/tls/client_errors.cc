@@ -57,16 +57,26 @@ class NotTlsCategory : public boost::system::error_category {
   }
 };
 
-enum class AlpnError { kH2 = 1, kOther };
+enum class AlpnError { kH2 = 1, kOther, kWebSocketH2, kWebSocketOther };
 
 class AlpnCategory : public boost::system::error_category {
  public:
   const char* name() const noexcept override { return "tls_alpn"; }
   std::string message(int value) const override {
-    if (static_cast<AlpnError>(value) == AlpnError::kH2) {
-      return "the server selected h2 by ALPN, but an http1 workload speaks HTTP/1.1 only "
-             "(alpn = [\"http/1.1\"] leaves the server no other choice; protocol = \"http2\" "
-             "speaks h2)";
+    switch (static_cast<AlpnError>(value)) {
+      case AlpnError::kH2:
+        return "the server selected h2 by ALPN, but an http1 workload speaks HTTP/1.1 only "
+               "(alpn = [\"http/1.1\"] leaves the server no other choice; protocol = \"http2\" "
+               "speaks h2)";
+      case AlpnError::kOther:
+        break;
+      case AlpnError::kWebSocketH2:
+        return "the server selected h2 by ALPN, but WAMP over WebSocket opens with an HTTP/1.1 "
+               "Upgrade (alpn = [\"http/1.1\"] leaves the server no other choice)";
+      case AlpnError::kWebSocketOther:
+        return "the server selected a protocol other than http/1.1 by ALPN, but WAMP over "
+               "WebSocket opens with an HTTP/1.1 Upgrade (alpn = [\"http/1.1\"] leaves the "
+               "server no other choice)";
     }
     return "the server selected a protocol other than http/1.1 by ALPN, but an http1 workload "
            "speaks HTTP/1.1 only (alpn = [\"http/1.1\"] leaves the server no other choice)";
@@ -108,13 +118,27 @@ boost::system::error_code client_handshake_error(SSL* ssl, const boost::system::
   }
 }
 
-boost::system::error_code http11_alpn_error(SSL* ssl) {
+namespace {
+
+// An error of `h2` or `other` when the server on `ssl` selected by ALPN a protocol other than
+// http/1.1 (none selected is HTTP/1.1), else none.
+boost::system::error_code not_http11_error(SSL* ssl, AlpnError h2, AlpnError other) {
   const unsigned char* data = nullptr;
   unsigned size = 0;
   SSL_get0_alpn_selected(ssl, &data, &size);
   const std::string_view selected(reinterpret_cast<const char*>(data), size);
   if (selected.empty() || selected == "http/1.1") return {};
-  return {static_cast<int>(selected == "h2" ? AlpnError::kH2 : AlpnError::kOther), alpn_category()};
+  return {static_cast<int>(selected == "h2" ? h2 : other), alpn_category()};
+}
+
+}  // namespace
+
+boost::system::error_code http11_alpn_error(SSL* ssl) {
+  return not_http11_error(ssl, AlpnError::kH2, AlpnError::kOther);
+}
+
+boost::system::error_code websocket_alpn_error(SSL* ssl) {
+  return not_http11_error(ssl, AlpnError::kWebSocketH2, AlpnError::kWebSocketOther);
 }
 
 }  // namespace benchgate::tls

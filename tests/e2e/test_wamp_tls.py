@@ -147,5 +147,49 @@ tls = true
         self.assertEqual(run.leftovers(), [])
 
 
+@unittest.skipUnless(OPENSSL, "needs openssl")
+class WampWebSocketAlpn(unittest.TestCase):
+    def test_wss_fails_at_connect_when_the_server_selects_h2(self):
+        """A wss session opens with an HTTP/1.1 Upgrade: a server that selected h2 by ALPN (from
+        alpn = ["h2", "http/1.1"]) would read it as h2, so the connect fails saying so (exit 3).
+        Before, the Upgrade went into the h2 connection and the start waited for an answer until
+        its timeout. The peer is openssl s_server selecting h2, on loopback."""
+        directory = tempfile.mkdtemp(prefix="benchgate-wamp-alpn-")
+        self.addCleanup(shutil.rmtree, directory, ignore_errors=True)
+        make_ca(directory)
+        port = free_port()
+        server = subprocess.Popen(
+            [OPENSSL, "s_server", "-accept", f"127.0.0.1:{port}", "-cert", "server.pem", "-key",
+             "server.key", "-alpn", "h2", "-quiet"],
+            cwd=directory, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        self.addCleanup(server.stdin.close)
+        self.addCleanup(lambda: server.poll() is None and (server.kill(), server.wait()))
+        wait_listening(port, server)
+        path = write_scenario(directory, "s.toml", f"""
+name = "wamp_wss_alpn"
+[router]
+impl = "external"
+address = "127.0.0.1:{port}"
+[defaults]
+warmup = "0s"
+duration = "1s"
+repetitions = 1
+[[workloads]]
+name = "rpc_wss"
+protocol = "wamp_rpc"
+transport = "websocket"
+tls = true
+ca_file = "ca.pem"
+alpn = ["h2", "http/1.1"]
+""")
+        run = Run(["run", path, "--db", os.path.join(directory, "db.sqlite")]).run(timeout=120)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn(f"cannot connect to 127.0.0.1:{port}: the server selected h2 by ALPN, but "
+                      "WAMP over WebSocket opens with an HTTP/1.1 Upgrade",
+                      run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+
 if __name__ == "__main__":
     unittest.main()

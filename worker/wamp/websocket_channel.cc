@@ -189,6 +189,13 @@ class WebSocketChannel : public Channel {
                     return done(why);
                   }
                   tls_handshake_done(thread_, link->stream().native_handle());
+                  // The Upgrade is HTTP/1.1: a server that selected another protocol (h2 from
+                  // alpn = ["h2", "http/1.1"]) would read it as that protocol's bytes.
+                  if (const error_code alpn =
+                          tls::websocket_alpn_error(link->stream().native_handle())) {
+                    close();
+                    return done(alpn);
+                  }
                   upgrade(link, std::move(done));
                 });
           } else {
