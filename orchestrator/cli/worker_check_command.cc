@@ -127,19 +127,37 @@ v1::WorkloadSpec check_spec(const std::string& address) {
 
 using RunStream = grpc::ClientReaderWriter<v1::RunCommand, v1::RunEvent>;
 
-// Why a Run stream gave no first event: its end, or the check's time running out while the
-// stream stayed open (every stream's deadline is --timeout's end, which bounds the whole check).
-std::string no_ready(const grpc::Status& status, const std::string& timeout) {
+// The worker's exit status when it is gone or goes within a moment ("; the worker exited with
+// status 1"): a stream that a crash ended says so where the stream's end is reported.
+std::string worker_exit(processes::ChildProcess& worker) {
+  const auto until = Clock::now() + 1s;
+  while (worker.running() && Clock::now() < until) std::this_thread::sleep_for(20ms);
+  return worker.running() ? "" : "; the worker " + worker.exit_description();
+}
+
+// Why a Run stream gave no `what` ("Ready", "the window's result"): the check's time running out
+// while the stream stayed open (every stream's deadline is --timeout's end), or the stream's end,
+// with the worker's exit status when it ended because the worker did.
+std::string stream_stopped(const std::string& what, const grpc::Status& status,
+                           processes::ChildProcess& worker, const std::string& timeout) {
   if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-    return "the worker sent no Ready before worker-check's --timeout (" + timeout +
+    return "the worker sent no " + what + " before worker-check's --timeout (" + timeout +
            ", for the whole check) ran out";
   }
-  return "the stream ended before ready: " + grpcutil::describe(status);
+  return "the stream ended before " + what + ": " + grpcutil::describe(status) +
+         worker_exit(worker);
+}
+
+// "http1, http2" or "none".
+std::string listed(const google::protobuf::RepeatedPtrField<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text.empty() ? "none" : text;
 }
 
 // One window: the command, then events until the result. False when the stream broke.
 bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t duration_ns,
-                Verdicts& verdicts) {
+                processes::ChildProcess& worker, const std::string& timeout, Verdicts& verdicts) {
   const std::string w = "window " + std::to_string(index) + ": ";
   v1::RunCommand command;
   auto* window = command.mutable_window();
@@ -183,13 +201,15 @@ bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t durati
     }
     return true;
   }
-  verdicts.record(w + "one result per window", false, "the stream ended before the result");
+  verdicts.record(w + "one result per window", false,
+                  stream_stopped("result for the window", stream.Finish(), worker, timeout));
   return false;
 }
 
 // The Run stream part of the check. False when it stopped early: a later step cannot be trusted.
 bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock::time_point until,
-                      const std::string& timeout, Verdicts& verdicts) {
+                      processes::ChildProcess& worker, const std::string& timeout,
+                      Verdicts& verdicts) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
   auto stream = stub.Run(&context);
@@ -201,7 +221,8 @@ bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
   }
   v1::RunEvent event;
   if (!stream->Read(&event)) {
-    verdicts.record("ready comes first", false, no_ready(stream->Finish(), timeout));
+    verdicts.record("ready comes first", false,
+                    stream_stopped("Ready", stream->Finish(), worker, timeout));
     return false;
   }
   const bool ready = event.has_ready();
@@ -226,7 +247,8 @@ bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
     int64_t duration_ns;
   } windows[] = {{false, kWarmupNs}, {true, kMeasuredNs}, {true, kMeasuredNs}};
   for (uint32_t i = 0; i < 3; ++i) {
-    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, verdicts)) {
+    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, worker, timeout,
+                    verdicts)) {
       context.TryCancel();
       return false;
     }
@@ -275,13 +297,14 @@ class CancelAt {
 // Opens a Run stream and reads its first event; the rule `rule` fails unless it is ready with
 // every connection. False when it failed (the stream is then cancelled).
 bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std::string& address,
-                      const std::string& rule, const std::string& timeout, Verdicts& verdicts) {
+                      const std::string& rule, processes::ChildProcess& worker,
+                      const std::string& timeout, Verdicts& verdicts) {
   v1::RunCommand first;
   *first.mutable_spec() = check_spec(address);
   v1::RunEvent event;
   std::string detail;
   if (!stream.Write(first) || !stream.Read(&event)) {
-    detail = no_ready(stream.Finish(), timeout);
+    detail = stream_stopped("Ready", stream.Finish(), worker, timeout);
   } else if (!event.has_ready()) {
     detail = "the first event was not ready";
   } else if (event.ready().connections() != kConnections) {
@@ -299,14 +322,14 @@ bool open_until_ready(RunStream& stream, grpc::ClientContext& context, const std
 // stream", 4). Then the worker is used again, as `run` uses it for the next workload: a new
 // stream must get ready and end OK.
 void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
-                            Clock::time_point until, const std::string& timeout,
-                            Verdicts& verdicts) {
+                            Clock::time_point until, processes::ChildProcess& worker,
+                            const std::string& timeout, Verdicts& verdicts) {
   const std::string w = "stream closed mid-window: ";
   {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
     auto stream = stub.Run(&context);
-    if (!open_until_ready(*stream, context, address, w + "a new stream gets ready", timeout,
+    if (!open_until_ready(*stream, context, address, w + "a new stream gets ready", worker, timeout,
                           verdicts)) {
       return;
     }
@@ -343,8 +366,8 @@ void check_close_mid_window(v1::Worker::Stub& stub, const std::string& address,
   context.set_deadline(std::chrono::system_clock::now() + (until - Clock::now()));
   auto stream = stub.Run(&context);
   if (!open_until_ready(*stream, context, address,
-                        w + "after it, the worker takes a new stream and gets ready", timeout,
-                        verdicts)) {
+                        w + "after it, the worker takes a new stream and gets ready", worker,
+                        timeout, verdicts)) {
     return;
   }
   stream->WritesDone();
@@ -400,7 +423,11 @@ CloseVerdict judge_close_mid_window(std::chrono::nanoseconds ended_after,
 void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags) {
   auto* check = app.add_subcommand(
       "worker-check", "Conformance test of a worker binary: worker-check -- COMMAND [ARGS...]");
-  check->add_option("--timeout", flags.timeout, "Limit for the whole check")->capture_default_str();
+  check
+      ->add_option("--timeout", flags.timeout,
+                   "Limit for every step but the last: after it the worker gets SIGTERM and up to "
+                   "5 s more to exit (the rule 'exits on SIGTERM')")
+      ->capture_default_str();
   check->add_option("--router-bin", flags.router_binary, kRouterBinHelp);
   check->add_option("--worker-token-file", flags.token_file,
                     "Send the token in this file (mode 0600, or 0440 with this process's own "
@@ -473,7 +500,8 @@ int worker_check_command(const WorkerCheckFlags& flags) {
         std::find(protocols.begin(), protocols.end(), "http1") != protocols.end() &&
             std::find(described->load_models().begin(), described->load_models().end(), "closed") !=
                 described->load_models().end(),
-        std::to_string(protocols.size()) + " protocols");
+        "it lists protocols " + listed(protocols) + "; load models " +
+            listed(described->load_models()));
   }
   if (ok) {
     scenario::RouterConfig router_config;
@@ -486,8 +514,8 @@ int worker_check_command(const WorkerCheckFlags& flags) {
                    started.message().c_str());
       verdicts.record("bundled router starts (not the worker's fault)", false, started.message());
     } else {
-      if (check_run_stream(*stub, router->address(), until, flags.timeout, verdicts)) {
-        check_close_mid_window(*stub, router->address(), until, flags.timeout, verdicts);
+      if (check_run_stream(*stub, router->address(), until, worker, flags.timeout, verdicts)) {
+        check_close_mid_window(*stub, router->address(), until, worker, flags.timeout, verdicts);
       } else {
         verdicts.skip("the stream closed mid-window");
       }

@@ -126,6 +126,28 @@ class WorkerCheckTest(unittest.TestCase):
             "(8s, for the whole check) ran out"])
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_worker_that_sends_no_result_is_told_the_timeout_ran_out(self):
+        # The stream did not end: the check's time ran out while it waited for the result.
+        self.assertEqual(self.lying_worker_check("no-result", "--timeout", "8s"), [
+            "FAIL  window 0: one result per window: the worker sent no result for the window "
+            "before worker-check's --timeout (8s, for the whole check) ran out"])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_worker_that_crashes_in_a_window_is_named_with_its_exit_status(self):
+        failed = self.lying_worker_check("crash-in-window")
+        self.assertEqual(len(failed), 2, failed)
+        self.assertRegex(failed[0], r"^FAIL  window 0: one result per window: the stream ended "
+                         r"before result for the window: [A-Z_]+: .*; the worker exited with "
+                         r"status 3$")
+        self.assertEqual(failed[1], "FAIL  exits on SIGTERM: already gone: exited with status 3")
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_describe_without_http1_says_what_it_listed(self):
+        self.assertEqual(self.lying_worker_check("http2-only"), [
+            "FAIL  Describe lists protocol http1 and load model closed: it lists protocols "
+            "http2; load models closed"])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_a_worker_of_another_service_fails_describe_at_once_naming_the_service(self):
         # UNIMPLEMENTED is a final answer: not asked again until a deadline, which would end
         # in "did not answer Describe before its deadline".
