@@ -13,22 +13,15 @@ Error malformed(size_t worker, const std::string& what) {
   return Error{"worker " + std::to_string(worker) + " sent a malformed result: " + what};
 }
 
-// The rules a result must obey within itself (workers/result_checks.h, as worker-check checks
-// them): a result that contradicts itself fails the window rather than become a figure.
-Expected<void> check_consistent(const v1::WindowResult& part, size_t worker) {
-  if (part.successes() > part.operations()) {
-    return malformed(worker, std::to_string(part.successes()) + " successes of " +
-                                 std::to_string(part.operations()) + " operations");
-  }
-  for (const std::string& problem :
-       {workers::check_error_kinds(part), workers::check_not_measured(part),
-        workers::check_error_total(part), workers::check_in_window(part)}) {
-    if (!problem.empty()) return malformed(worker, problem);
-  }
-  if (part.has_tool_latency()) {
-    if (auto order = workers::check_tool_latency_order(part.tool_latency()); !order.empty()) {
-      return malformed(worker, "in window " + std::to_string(part.window()) + ", " + order);
-    }
+// The rules a result must obey whatever the workload and wherever its worker runs
+// (workers/result_checks.h check_result, which worker-check applies too): a result that
+// contradicts itself fails the window rather than become a figure. Its instants are judged
+// against the window's Unix start, `start_unix_ns`.
+Expected<void> check_consistent(const v1::WindowResult& part, size_t worker, int64_t start_unix_ns,
+                                int64_t duration_ns) {
+  const workers::WindowFacts window{part.window(), start_unix_ns, duration_ns, 0};
+  if (std::string problem = workers::check_result(part, window); !problem.empty()) {
+    return malformed(worker, problem);
   }
   return {};
 }
@@ -225,7 +218,9 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   for (size_t i = 0; i < parts.size(); ++i) {
     const auto& part = parts[i];
     const size_t w = worker_of(workers, i);
-    if (auto consistent = check_consistent(part, w); !consistent) return consistent.error();
+    if (auto consistent = check_consistent(part, w, start_unix_ns, duration_ns); !consistent) {
+      return consistent.error();
+    }
     if (part.has_tls())
       rep.tls =
           results::NegotiatedTls{part.tls().version(), part.tls().cipher(), part.tls().alpn()};
@@ -297,10 +292,8 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     // Each worker's result must hold itself together, so a broken one is named. A tool's
     // figures come without a histogram: there is nothing to check them against.
-    if (!part.has_tool_latency() && samples != static_cast<int64_t>(part.successes())) {
-      return Error{"worker " + std::to_string(w) +
-                   " sent a malformed result: " + std::to_string(part.successes()) +
-                   " successful operations but " + std::to_string(samples) + " latency samples"};
+    if (std::string count = workers::check_latency_count(part, samples); !count.empty()) {
+      return malformed(w, "in window " + std::to_string(part.window()) + ", " + count);
     }
     if (part.has_service_time() && !part.service_time().hdr_v2_compressed().empty()) {
       auto service = decode(part.service_time(), w, "service time");

@@ -42,8 +42,8 @@ class FaultsUntimedTest(FaultRuns, unittest.TestCase):
                                    "--window", "1")
         run = self.run_to_end(self.scenario(), "--worker-bin", worker)
         self.assert_workload_failed(
-            run, "victim", "worker 0 sent a malformed result: 100 successful operations but "
-            "101 latency samples", repetitions_kept=1)
+            run, "victim", "worker 0 sent a malformed result: in window 1, latency holds 101 "
+            "samples but successes are 100 (one sample per success)", repetitions_kept=1)
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 
@@ -119,8 +119,8 @@ timeout = "20s"
         self.assertIn(f"worker 0 at {addresses[0]} was lost during repetition 2", run.stderr)
         # Worker 1's result, not worker 0's: the kept workers' indices were 0, 1, ... .
         self.assert_workload_failed(
-            run, "victim", "worker 1 sent a malformed result: 100 successful operations but "
-            "101 latency samples", repetitions_kept=2)
+            run, "victim", "worker 1 sent a malformed result: in window 2, latency holds 101 "
+            "samples but successes are 100 (one sample per success)", repetitions_kept=2)
         reps = load_json(self.json)["scenarios"][0]["workloads"][0]["repetitions"]
         rows = [[(w["worker"], w["start_skew_ns"]) for w in rep["workers"]] for rep in reps]
         self.assertEqual(rows, [[(0, 100_000), (1, 200_000)], [(1, 200_000)]])
@@ -140,8 +140,8 @@ timeout = "20s"
                                    "--window", "1")
         run = self.run_to_end(self.scenario(), "--worker-bin", worker)
         self.assert_workload_failed(
-            run, "victim", "worker 0 sent a malformed result: errors add up to 0 but 200 of 300 "
-            "operations failed (operations - successes)", repetitions_kept=1)
+            run, "victim", "worker 0 sent a malformed result: in window 1, errors add up to 0 but "
+            "200 of 300 operations failed (operations - successes)", repetitions_kept=1)
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 
@@ -151,8 +151,20 @@ timeout = "20s"
                                    "--window", "1")
         run = self.run_to_end(self.scenario(), "--worker-bin", worker)
         self.assert_workload_failed(
-            run, "victim", "worker 0 sent a malformed result: in_window.successes 300 exceed "
-            "successes 100", repetitions_kept=1)
+            run, "victim", "worker 0 sent a malformed result: in window 1, in_window.successes "
+            "300 exceed successes 100", repetitions_kept=1)
+        self.assert_workload_ok(run, "after")
+        self.assert_run_ended(run)
+
+    def test_negative_cpu_is_a_malformed_result(self):
+        # It was stored as a worker at 0% CPU (and -5 ns of CPU seconds), exit code 0, though
+        # worker-check fails it.
+        worker = self.fault_worker("--mode", "negative_cpu", "--workload", "victim",
+                                   "--window", "1")
+        run = self.run_to_end(self.scenario(), "--worker-bin", worker)
+        self.assert_workload_failed(
+            run, "victim", "worker 0 sent a malformed result: in window 1, cpu_user_ns -5 ns is "
+            "negative", repetitions_kept=1)
         self.assert_workload_ok(run, "after")
         self.assert_run_ended(run)
 

@@ -25,6 +25,7 @@
 //                      200 failed operations are counted under no error kind
 //   inflated_in_window window N reports 300 successes inside the window (in_window) of its 100
 //                      successes in all
+//   negative_cpu       window N reports -5 ns of user CPU over a wall time of -1000 ns
 //   slow_window        window N's 100 successes took 10 ms each instead of 100 us
 //   busy_thread        every window reports two load threads (thread CPU clocks): in window
 //                      N one was on a CPU for exactly 90% of the window, in the others for
@@ -108,6 +109,7 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   const bool errors = faulty && fault.mode == "errors_in_window";
   result.set_operations(kOperations + (errors ? 500 : 0));
   result.set_successes(kOperations);
+  result.set_bytes_received(100 * kOperations);
   if (errors) (*result.mutable_errors())["status"] = 500;
   if (faulty && fault.mode == "hidden_errors") result.set_operations(3 * kOperations);
   if (faulty && fault.mode == "inflated_in_window") {
@@ -120,6 +122,10 @@ v1::WindowResult window_result(const v1::Window& window, const Fault& fault, boo
   result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
   result.set_wall_ns(window.duration_ns());
   result.set_threads(1);
+  if (faulty && fault.mode == "negative_cpu") {
+    result.set_cpu_user_ns(-5);
+    result.set_wall_ns(-1000);
+  }
   benchgate::HdrHistogram latency = faulty && fault.mode == "other_layout"
                                         ? benchgate::HdrHistogram(1, 1'000'000'000, 2)
                                         : benchgate::HdrHistogram();
@@ -217,8 +223,9 @@ int main(int argc, char** argv) {
   app.add_option("--mode", fault.mode, "The fault")
       ->check(CLI::IsMember({"well_behaved", "never_ready", "malformed_count", "garbage_histogram",
                              "other_layout", "exit_at_start", "errors_in_window", "hidden_errors",
-                             "inflated_in_window", "slow_window", "busy_thread", "alternate_runs",
-                             "wild_window", "other_layout_progress", "exit_in_window"}))
+                             "inflated_in_window", "negative_cpu", "slow_window", "busy_thread",
+                             "alternate_runs", "wild_window", "other_layout_progress",
+                             "exit_in_window"}))
       ->capture_default_str();
   app.add_option("--workload", fault.workload, "Only this workload gets the fault");
   app.add_option("--window", fault.window, "Window index that gets the fault")

@@ -25,6 +25,7 @@ v1::WindowResult consistent_result(const v1::Window& window) {
   result.set_window(window.index());
   result.set_operations(kOperations);
   result.set_successes(kOperations);
+  result.set_bytes_received(100 * kOperations);
   result.set_first_send_unix_ns(window.start_at_unix_ns());
   result.set_last_receive_unix_ns(window.start_at_unix_ns() + window.duration_ns());
   result.set_wall_ns(window.duration_ns());
@@ -101,7 +102,8 @@ class FakePool::Service final : public v1::Worker::Service {
     if (!stream->Read(&command) || !command.has_spec()) return grpc::Status::OK;
     if (!script_.silent.count(command.spec().name())) {
       v1::RunEvent ready;
-      ready.mutable_ready()->set_connections(command.spec().connections());
+      ready.mutable_ready()->set_connections(
+          script_.ready_connections.value_or(command.spec().connections()));
       ready.mutable_ready()->set_threads(1);
       ready.mutable_ready()->set_clock_exchange(script_.clock_exchange);
       if (!stream->Write(ready)) return grpc::Status::OK;
@@ -125,16 +127,24 @@ class FakePool::Service final : public v1::Worker::Service {
       const v1::Window& window = command.window();
       auto it = script_.windows.find(windows_++);
       bool idle = false;
+      std::function<void(v1::WindowResult&)> alter;
       if (it != script_.windows.end()) {
+        alter = it->second.alter;
         idle = it->second.idle;
         if (it->second.before) it->second.before();
         if (it->second.die.count(index_)) {
           return grpc::Status(grpc::StatusCode::UNAVAILABLE, "fake worker died");
         }
         if (!it->second.answer || it->second.mute.count(index_)) continue;
+        if (it->second.progress) {
+          v1::RunEvent progress;
+          *progress.mutable_progress() = *it->second.progress;
+          if (!stream->Write(progress)) break;
+        }
       }
       v1::RunEvent event;
       *event.mutable_result() = idle ? idle_result(window) : consistent_result(window);
+      if (alter) alter(*event.mutable_result());
       if (!stream->Write(event)) break;
     }
     return grpc::Status::OK;

@@ -79,6 +79,10 @@ struct WindowScript {
   // Answered with a result that holds together but counts nothing: no operation completed and
   // none failed (a window that measured nothing).
   bool idle = false;
+  // Changes the result before it is sent (a worker that breaks a rule of the protocol).
+  std::function<void(v1::WindowResult&)> alter;
+  // Sent before the result (a worker's Progress event).
+  std::optional<v1::Progress> progress;
 };
 
 // A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows
@@ -90,6 +94,8 @@ struct WorkerScript {
   std::map<uint32_t, WindowScript> windows;
   // Ready says the workers answer clock probes (each at once, on the steady clock).
   bool clock_exchange = false;
+  // Ready counts this many connections rather than those the spec asked for.
+  std::optional<uint32_t> ready_connections;
 };
 
 // A pool of in-process fake workers. The same script serves every workload it runs.

@@ -108,8 +108,6 @@ TEST(ToolLatencyMerge, AMeanOneWorkerLacksIsNotMeasured) {
 
 TEST(ToolLatencyMerge, NotMeasuredFieldsAreListedAndThroughputUsesTheConfiguredWindow) {
   auto part = tool_part(1000, 2000, 500, 9000);
-  part.set_first_send_unix_ns(1);
-  part.set_last_receive_unix_ns(500'000'001);
   part.set_cpu_user_ns(1'000'000'000);
   part.set_wall_ns(1'000'000'000);
   part.set_threads(1);
@@ -123,6 +121,15 @@ TEST(ToolLatencyMerge, NotMeasuredFieldsAreListedAndThroughputUsesTheConfiguredW
   // CPU not measured: neither a utilization nor a saturation flag.
   EXPECT_TRUE(rep->flags.empty());
   EXPECT_FALSE(results::metric_values(workload_of(*rep), "worker.cpu_utilization"));
+  // A data window declared not measured is left 0: instants beside it contradict it.
+  part.set_first_send_unix_ns(1);
+  part.set_last_receive_unix_ns(500'000'001);
+  rep = merge_window({part}, 0, 0, 2'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message(),
+            "worker 0 sent a malformed result: in window 0, data_window is declared not "
+            "measured, but first_send_unix_ns is 1 and last_receive_unix_ns 500000001 (left 0 "
+            "when not measured)");
 }
 
 TEST(ToolLatencyMerge, ToolFiguresAndHistogramsInOneWindowAreAnError) {

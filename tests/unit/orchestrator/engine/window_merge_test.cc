@@ -49,21 +49,21 @@ TEST(WindowMerge, SumsCountersAndMergesHistogramsExactly) {
 
 // Every worker's callee sessions, in worker order; nothing for workloads without them.
 TEST(WindowMerge, CalleeInvocationsOfEveryWorkerFollowEachOther) {
-  auto a = part(7, 0, 1'000'000'000, 1000);
-  auto b = part(5, 0, 1'000'000'000, 1000);
+  auto a = part(7, 1, 1'000'000'000, 1000);
+  auto b = part(5, 1, 1'000'000'000, 1000);
   for (uint64_t n : {3, 2, 2}) a.add_callee_invocations(n);
   for (uint64_t n : {3, 2}) b.add_callee_invocations(n);
   auto rep = merge_window({a, b}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok()) << rep.message();
   EXPECT_EQ(rep->callee_invocations, (std::vector<uint64_t>{3, 2, 2, 3, 2}));
-  rep = merge_window({part(7, 0, 1'000'000'000, 1000)}, 0, 0, 1'000'000'000);
+  rep = merge_window({part(7, 1, 1'000'000'000, 1000)}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok()) << rep.message();
   EXPECT_TRUE(rep->callee_invocations.empty());
 }
 
 TEST(WindowMerge, EachWorkerKeepsItsOwnShareOfTheWindow) {
-  auto a = part(100, 0, 500'000'000, 1000, /*cpu_ns=*/250'000'000);
-  auto b = part(50, 0, 1'000'000'000, 2000, /*cpu_ns=*/500'000'000);
+  auto a = part(100, 1, 500'000'001, 1000, /*cpu_ns=*/250'000'000);
+  auto b = part(50, 1, 1'000'000'001, 2000, /*cpu_ns=*/500'000'000);
   (*b.mutable_errors())["status"] = 3;
   b.set_operations(53);
   auto rep = merge_window({a, b}, 0, 0, 1'000'000'000);
@@ -82,7 +82,7 @@ TEST(WindowMerge, EachWorkerKeepsItsOwnShareOfTheWindow) {
 }
 
 TEST(WindowMerge, AWorkerWithoutCpuFiguresHasNoUtilizationInItsShare) {
-  auto a = part(10, 0, 1'000'000'000, 1000, /*cpu_ns=*/950'000'000);
+  auto a = part(10, 1, 1'000'000'000, 1000, /*cpu_ns=*/950'000'000);
   a.add_not_measured("cpu");
   auto rep = merge_window({a}, 0, 0, 1'000'000'000);
   ASSERT_TRUE(rep.ok()) << rep.message();
@@ -299,7 +299,9 @@ TEST(WindowMerge, AHistogramThatDisagreesWithTheCountsIsAnError) {
   bad.set_successes(11);
   auto rep = merge_window({bad}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.message().find("latency samples"), std::string::npos);
+  EXPECT_NE(rep.message().find("in window 0, latency holds 10 samples but successes are 11"),
+            std::string::npos)
+      << rep.message();
 }
 
 TEST(WindowMerge, TheWorkerWhoseCountsDisagreeIsNamed) {
@@ -308,8 +310,8 @@ TEST(WindowMerge, TheWorkerWhoseCountsDisagreeIsNamed) {
   (*bad.mutable_errors())["status"] = 1;
   auto rep = merge_window({part(10, 1, 2, 1000), bad}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: 9 successful operations but 10 "
-                               "latency samples"),
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: in window 0, latency holds 10 "
+                               "samples but successes are 9 (one sample per success)"),
             std::string::npos)
       << rep.message();
 }
@@ -320,8 +322,8 @@ TEST(WindowMerge, FailedOperationsThatNoErrorCountsAreRefused) {
   liar.set_operations(300);
   auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: errors add up to 0 but 200 of "
-                               "300 operations failed"),
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: in window 0, errors add up to 0 "
+                               "but 200 of 300 operations failed"),
             std::string::npos)
       << rep.message();
   (*liar.mutable_errors())["timeout"] = 150;
@@ -344,7 +346,8 @@ TEST(WindowMerge, MoreSuccessesThanOperationsAreRefused) {
   liar.set_operations(4);
   auto rep = merge_window({liar}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.message().find("worker 0 sent a malformed result: 10 successes of 4 operations"),
+  EXPECT_NE(rep.message().find("worker 0 sent a malformed result: in window 0, successes 10 > "
+                               "operations 4"),
             std::string::npos)
       << rep.message();
 }
@@ -356,8 +359,8 @@ TEST(WindowMerge, InWindowCountsBeyondTheWholeWindowAreRefused) {
   liar.mutable_in_window()->set_successes(300);
   auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: in_window.successes 300 exceed "
-                               "successes 100"),
+  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: in window 0, "
+                               "in_window.successes 300 exceed successes 100"),
             std::string::npos)
       << rep.message();
   liar.mutable_in_window()->set_successes(100);
@@ -387,8 +390,9 @@ TEST(WindowMerge, ErrorsOfAKindTheProtocolDoesNotDefineAreRefused) {
   (*liar.mutable_errors())["frobnicated"] = 3;
   auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.message().find("worker 1 sent a malformed result: errors of a kind the protocol "
-                               "does not define: 'frobnicated' (the kinds: connect, timeout, "),
+  EXPECT_NE(rep.message().find(
+                "worker 1 sent a malformed result: in window 0, errors of a kind "
+                "the protocol does not define: 'frobnicated' (the kinds: connect, timeout, "),
             std::string::npos)
       << rep.message();
   liar.clear_errors();
@@ -406,10 +410,10 @@ TEST(WindowMerge, NotMeasuredNamesThatAreNoFieldAreRefused) {
   liar.add_not_measured("throughput");
   auto rep = merge_window({part(10, 1, 2, 1000), liar}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
-  EXPECT_NE(
-      rep.message().find("worker 1 sent a malformed result: not_measured names no field a "
-                         "worker may leave unmeasured: 'throughput' (the fields: bytes_sent, "),
-      std::string::npos)
+  EXPECT_NE(rep.message().find(
+                "worker 1 sent a malformed result: in window 0, not_measured names "
+                "no field a worker may leave unmeasured: 'throughput' (the fields: bytes_sent, "),
+            std::string::npos)
       << rep.message();
   liar.clear_not_measured();
   liar.add_not_measured("cpu");
@@ -430,8 +434,8 @@ TEST(WindowMerge, EachPartKeepsTheIndexOfItsWorker) {
   broken.set_operations(11);
   rep = merge_window({part(10, 1, 2, 1000), broken}, 0, 0, 1'000'000'000, {1, 2});
   ASSERT_FALSE(rep.ok());
-  EXPECT_EQ(rep.message().rfind("worker 2 sent a malformed result: 11 successful operations but "
-                                "10 latency samples",
+  EXPECT_EQ(rep.message().rfind("worker 2 sent a malformed result: in window 0, latency holds 10 "
+                                "samples but successes are 11 (one sample per success)",
                                 0),
             0u)
       << rep.message();
