@@ -1,7 +1,6 @@
 // ${scenario_dir}, ${env:NAME} and ${port:NAME} substitution in scenario strings.
 #include "orchestrator/scenario/interpolation.h"
 
-#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <system_error>
@@ -97,16 +96,18 @@ Expected<std::string> Interpolator::resolve(std::string_view expression) {
                    "}' needs a NAME of letters, digits, '_', '-' or '.'"};
     }
     if (auto it = ports_.find(name); it != ports_.end()) return std::to_string(it->second);
+    if (ports_.size() >= kMaxPortNames) {
+      return Error{"'${port:" + name + "}' is one more distinct port name than the " +
+                   std::to_string(kMaxPortNames) +
+                   " a scenario may use (one per address of the systems it starts)"};
+    }
     if (!allocate_port_) return Error{"no port allocator for ${port:" + name + "}"};
     // Each NAME its own port: two names given one number would let the second's readiness probe
     // reach the first's server.
     for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
       auto port = allocate_port_();
       if (!port) return Error{"cannot allocate a port for ${port:" + name + "}: " + port.message()};
-      if (std::any_of(ports_.begin(), ports_.end(),
-                      [&](const auto& taken) { return taken.second == *port; })) {
-        continue;
-      }
+      if (!taken_.insert(*port).second) continue;
       ports_.emplace(name, *port);
       return std::to_string(*port);
     }

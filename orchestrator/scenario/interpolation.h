@@ -2,7 +2,8 @@
 //   ${scenario_dir}  the absolute folder of the scenario file (the working directory for
 //                    one read through /dev/stdin or /dev/fd/N)
 //   ${env:NAME}      an environment variable; an error names it when it is unset
-//   ${port:NAME}     a free loopback port, allocated once per NAME per load
+//   ${port:NAME}     a free loopback port, allocated once per NAME per load, for at most
+//                    kMaxPortNames names
 // A '$' not followed by '{' is kept as it is. In a scenario submitted to `orchestrator serve`
 // ${scenario_dir} and ${env:NAME} are errors: they would read the service's environment and
 // folders for a client (README "Security").
@@ -13,12 +14,18 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "common/util/expected.h"
 
 namespace benchgate::scenario {
+
+// The most distinct ${port:NAME} names one scenario may use. A scenario needs one per address
+// of the systems it starts (a handful); each name costs a port checked by binding it, and a
+// 4 MiB file could otherwise name 250,000 of them, more than the machine has ports.
+inline constexpr size_t kMaxPortNames = 64;
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
 using PortAllocator = std::function<Expected<uint16_t>()>;
@@ -46,6 +53,7 @@ class Interpolator {
   PortAllocator allocate_port_;
   bool submitted_ = false;
   std::map<std::string, uint16_t> ports_;
+  std::set<uint16_t> taken_;  // the values of ports_, so a new port is checked in O(log n)
 };
 
 // The folder holding the scenario file `path` as written ("a/b.toml": "a"; "b.toml": empty, the

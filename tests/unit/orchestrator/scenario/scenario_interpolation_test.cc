@@ -9,6 +9,7 @@
 
 #include "orchestrator/scenario/free_port.h"
 #include "orchestrator/scenario/interpolation.h"
+#include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::scenario {
 namespace {
@@ -153,6 +154,50 @@ TEST(Interpolation, ThePortRangeIsReadAsTheKernelWritesIt) {
   EXPECT_FALSE(parse_port_range("0 100").has_value());
   EXPECT_FALSE(parse_port_range("1 70000").has_value());
   EXPECT_FALSE(parse_port_range("1 2 3").has_value());
+}
+
+TEST(Interpolation, AtMostKMaxPortNamesDistinctNamesAreAllocated) {
+  int allocations = 0;
+  Interpolator i = make(&allocations);
+  for (size_t n = 0; n < kMaxPortNames; ++n) {
+    ASSERT_TRUE(i.expand("${port:p" + std::to_string(n) + "}").ok()) << n;
+  }
+  auto over = i.expand("${port:one_more}");
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.message(),
+            "'${port:one_more}' is one more distinct port name than the 64 a scenario may use "
+            "(one per address of the systems it starts)");
+  // A name already allocated is still its port; nothing more was asked of the allocator.
+  EXPECT_EQ(*i.expand("${port:p0}"), "30000");
+  EXPECT_EQ(allocations, 64);
+  EXPECT_EQ(i.ports().size(), 64u);
+}
+
+TEST(Interpolation, AScenarioOfManyPortNamesIsRefusedAtTheFirstNameOverTheBound) {
+  // A 4 MiB file holds some 250,000 names: each was allocated, and checked against every name
+  // before it. Now the loader allocates 64 and refuses the rest where they are written.
+  std::string command = "command = [\"sleep\"";
+  for (int n = 0; n < 10000; ++n) command += ", \"${port:p" + std::to_string(n) + "}\"";
+  command += "]\n";
+  const std::string text = "name = \"d\"\n[router]\nimpl = \"command\"\n" + command +
+                           "address = \"127.0.0.1:${port:p0}\"\n"
+                           "[[workloads]]\nname = \"w\"\nprotocol = \"http1\"\n"
+                           "target = \"/\"\nconnections = 1\n";
+  int allocations = 0;
+  LoadOptions options;
+  options.allocate_port = [&allocations]() -> Expected<uint16_t> {
+    return static_cast<uint16_t>(20000 + allocations++);
+  };
+  const LoadResult result = load_scenario_text(text, "ports.toml", options);
+  EXPECT_FALSE(result.ok());
+  EXPECT_EQ(allocations, 64);
+  ASSERT_FALSE(result.diagnostics.empty());
+  // The 65th name, the 66th element of the array on line 4.
+  const size_t column = command.find("\"${port:p64}\"") + 1;
+  EXPECT_EQ(result.diagnostics.front().format(),
+            "ports.toml:4:" + std::to_string(column) +
+                ": error: key 'command': '${port:p64}' is one more distinct port name than the 64 "
+                "a scenario may use (one per address of the systems it starts)");
 }
 
 }  // namespace
