@@ -59,7 +59,8 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "command, a [worker_impls.NAME] command or adapter tool, or look up as "
                     "[routers.NAME] requires (repeatable; a path or a name on PATH, refused at "
                     "start when it is no executable file). No other program is ever started for "
-                    "a client");
+                    "a client, and a queued job starts the file checked at submission, by its "
+                    "resolved path");
   serve->add_option("--allow-address", flags.allowed_addresses,
                     "A HOST:PORT a submitted scenario may reach (address, ready, metrics of "
                     "its system under test; repeatable; refused at start when not HOST:PORT). "

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "common/net/host_port.h"
 #include "common/security/token.h"
@@ -42,6 +43,27 @@ std::string resolved_program(const std::string& program) {
   std::error_code ec;
   const fs::path folder = fs::weakly_canonical(path.parent_path(), ec);
   return ec ? path.string() : (folder / path.filename()).string();
+}
+
+// Calls `visit(program, what, where)` for every program a run of the scenario spawns by the name
+// the scenario holds: the program of a command system under test ([router], [routers.NAME]) and
+// of a [worker_impls.NAME] command. An adapter's tool is not among them: it is one of a fixed
+// set of names (h2load, wrk) that the bundled worker looks up on the service's own PATH, which
+// no client changes; `requires` programs are only looked up.
+template <typename ScenarioT, typename Visit>
+void for_each_spawned_program(ScenarioT& s, Visit&& visit) {
+  auto router = [&](auto& config, const std::string& section) {
+    if (config.impl == scenario::RouterImpl::kCommand && !config.command.empty()) {
+      visit(config.command.front(), section + " command", config.at("command"));
+    }
+  };
+  router(s.router, "[router]");
+  for (auto& [name, config] : s.routers) router(config, "[routers." + name + "]");
+  for (auto& [name, impl] : s.worker_impls) {
+    if (!impl.command.empty()) {
+      visit(impl.command.front(), "[worker_impls." + name + "] command", impl.command_where);
+    }
+  }
 }
 
 // The HOST:PORT a metrics URL reaches, as the scrape connects to it (localhost read as
@@ -159,6 +181,30 @@ bool command_allowed(const std::string& program, const std::vector<std::string>&
   const std::string wanted = resolved_program(program);
   return std::any_of(allowed.begin(), allowed.end(),
                      [&](const std::string& a) { return resolved_program(a) == wanted; });
+}
+
+void pin_programs(scenario::Scenario& scenario) {
+  for_each_spawned_program(scenario,
+                           [](std::string& program, const std::string&, const scenario::Location&) {
+                             program = resolved_program(program);
+                           });
+}
+
+std::optional<std::string> program_changed_since_admitted(const scenario::Scenario& scenario,
+                                                          const std::vector<std::string>& allowed) {
+  std::optional<std::string> why;
+  for_each_spawned_program(scenario, [&](const std::string& program, const std::string& what,
+                                         const scenario::Location&) {
+    if (why) return;
+    const std::string now = resolved_program(program);
+    if (now == program && command_allowed(program, allowed)) return;
+    why = what + " '" + shown_text(program) +
+          "' was allowed by --allow-command when the scenario was submitted and " +
+          (now == program ? "is not allowed now"
+                          : "names another file now ('" + shown_text(now) + "')") +
+          "; nothing was started: submit the scenario again";
+  });
+  return why;
 }
 
 bool address_allowed(const std::string& address, const scenario::Scenario& scenario,
@@ -288,6 +334,9 @@ Admission admit_content(const std::string& file_name, const std::string& text,
       more_processes_than_allowed(*admitted.scenario, !policy.worker_addresses.empty(),
                                   policy.max_processes);
   if (!too_much.empty()) return {std::nullopt, Refusal::kInvalid, std::move(too_much)};
+  // The job waits in the queue, and the client's symlinks, a /proc/PID/cwd or the service's
+  // PATH may name another file by the time it starts: it spawns the very file checked.
+  pin_programs(*admitted.scenario);
   return admitted;
 }
 

@@ -122,8 +122,25 @@ std::vector<Reach> programs_started(const scenario::Scenario& scenario);
 std::vector<Reach> addresses_reached(const scenario::Scenario& scenario);
 
 // The one check of a program against --allow-command: both sides are resolved as the spawner
-// resolves them (a bare name on PATH), then through symlinks, "." and "..".
+// resolves them (a bare name on PATH), then their folders through symlinks, "." and ".." (the
+// program's own name is kept: the names of a multi-call binary are programs of their own).
 bool command_allowed(const std::string& program, const std::vector<std::string>& allowed);
+
+// Rewrites the program of every command a run of the scenario spawns ([router] and
+// [routers.NAME] `command`, [worker_impls.NAME] `command`) to the file command_allowed compared:
+// found on PATH if a bare name, its folder resolved through symlinks, "." and "..", the name
+// kept (an absolute path where the program was found). admit_content does it to every scenario
+// it admits, so the job spawns the file that was checked, whatever a client's symlinks, a
+// /proc/PID/cwd or the service's PATH name by the time the job starts.
+void pin_programs(scenario::Scenario& scenario);
+
+// Checked again as a submitted job starts (orchestrator/serve/run_executor.cc): why a program
+// pin_programs rewrote no longer names the file that was admitted (its folder is reached
+// through a symlink now) or is no longer one --allow-command allows (`allowed` resolves to
+// other files now), naming the key ("[router] command '/usr/bin/sleep' was allowed ..."), for
+// the first such program; nothing when all still are.
+std::optional<std::string> program_changed_since_admitted(const scenario::Scenario& scenario,
+                                                          const std::vector<std::string>& allowed);
 
 // An address is allowed when --allow-address names it exactly, or when it is on loopback at
 // a port the scenario allocated with ${port:NAME} (free when allocated, so the system under

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -31,6 +32,10 @@ struct JobOptions {
   // A scenario a client sent: the longest its run may go (serve --max-run-seconds), after
   // which it is stopped as a cancel stops it; 0: no limit (the operator's scenarios).
   int64_t max_run_ns = 0;
+  // A scenario a client sent: serve --allow-command. Its programs were pinned to the files
+  // checked at submission (admission.h, pin_programs) and are checked against it again as the
+  // job starts; none for the operator's scenarios.
+  std::optional<std::vector<std::string>> allowed_commands;
 };
 
 // How check_job_options' errors name a value: as `orchestrator run`'s flag (--commit, --label),

@@ -93,8 +93,10 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   options.baseline = request->baseline();
   options.promote = request->promote();
   options.strict = request->strict();
-  if (request->scenario_case() == v1::SubmitRequest::kContent)
+  if (request->scenario_case() == v1::SubmitRequest::kContent) {
     options.max_run_ns = policy_.max_run_ns;
+    options.allowed_commands = policy_.allowed_commands;
+  }
   // As `orchestrator run` checks its flags: a bad --promote name found when the run ends would
   // have cost the whole run (and left the client exit code 3 for a usage mistake). The error
   // names the request's field.

@@ -14,6 +14,7 @@
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
 #include "orchestrator/report/run_outputs.h"
+#include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/client_paths.h"
 #include "orchestrator/serve/job_output.h"
 
@@ -121,16 +122,21 @@ void RunExecutor::run(Job& job) {
     s.state = JobState::kRunning;
     s.started_unix_ns = unix_now_ns();
   });
-  // Checked again as late as possible: the job may have waited long in the queue.
-  if (auto taken = port_taken_since_loaded(job.scenario())) {
+  // Checked again as late as possible: the job may have waited long in the queue (a port taken
+  // meanwhile; a program no longer the file allowed at submission, admission.h).
+  std::optional<std::string> cannot_start = port_taken_since_loaded(job.scenario());
+  if (!cannot_start && job.options().allowed_commands) {
+    cannot_start = program_changed_since_admitted(job.scenario(), *job.options().allowed_commands);
+  }
+  if (cannot_start) {
     if (UniqueFile err = open_job_output(job, true, private_folders_)) {
-      std::fprintf(err.get(), "error: %s\n", taken->c_str());
+      std::fprintf(err.get(), "error: %s\n", cannot_start->c_str());
     }
     const bool cancelled = job.close_cancels();
     job.update([&](JobStatus& s) {
       s.state = cancelled ? JobState::kCancelled : JobState::kFinished;
       s.exit_code = cli::kExitRunError;
-      s.error = *taken;
+      s.error = *cannot_start;
       s.finished_unix_ns = unix_now_ns();
     });
     app::set_run_cancelled(false);

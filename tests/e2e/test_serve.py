@@ -622,6 +622,55 @@ timeout = "1s"
         self.assert_only_the_service_runs()
         self.stop_service()
 
+    def test_a_queued_job_starts_the_file_allowed_though_the_clients_link_changed(self):
+        # --allow-command is checked at submission and the job starts later: a client that
+        # submits its link to an allowed folder, then repoints the link to a folder of its own
+        # while its job waits, must not have the service start its own program (it did).
+        self.stop_service()
+        self.start_service("--allow-command", "/bin/sleep")
+        never_ready = """
+name = "{name}"
+[router]
+impl = "command"
+command = ["{program}", "60"]
+address = "127.0.0.1:${{port:sut}}"
+startup_timeout = "{startup}"
+[[workloads]]
+name = "w"
+protocol = "http1"
+target = "/"
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+timeout = "1s"
+"""
+        first = self.client(write_scenario(self.dir, "holder.toml", never_ready.format(
+            name="holder", program="/bin/sleep", startup="60s")))
+        self.assertIn("as job 1 (0 ahead)", first.stderr.readline())
+        link = os.path.join(self.dir, "link")
+        os.symlink(os.path.realpath("/bin"), link)
+        own = os.path.join(self.dir, "own")
+        os.mkdir(own)
+        marker = os.path.join(self.dir, "MARKER")
+        with open(os.path.join(own, "sleep"), "w") as f:
+            f.write(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+        os.chmod(os.path.join(own, "sleep"), 0o755)
+        second = self.client(write_scenario(self.dir, "swapped.toml", never_ready.format(
+            name="swapped", program=os.path.join(link, "sleep"), startup="1s")))
+        self.assertIn("as job 2 (1 ahead)", second.stderr.readline())
+        os.remove(link)
+        os.symlink(own, link)
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
+        self.assertEqual(first.returncode, 3)
+        out, err = second.communicate(timeout=60)
+        self.assertFalse(os.path.exists(marker), "the client's own program ran:\n" + out + err)
+        # The allowed sleep ran, and never listened (the client's exits at once).
+        self.assertEqual(second.returncode, 3, out + err)
+        self.assertIn("system under test did not start: nothing accepted connections on", err)
+        self.assert_only_the_service_runs()
+        self.stop_service()
+
     def test_a_childs_stderr_names_none_of_the_services_folders(self):
         # A router that fails at start, naming its own folder, the store's and the temporary
         # one on stderr, as a real one may: the client gets the tail with each folder taken

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -163,6 +164,90 @@ TEST(Admission, TwoNamesOfOneMultiCallBinaryAreTwoPrograms) {
   EXPECT_TRUE(command_allowed((dir / "linked" / "wget").string(), {wget}));
   EXPECT_TRUE(command_allowed((dir / "linked" / ".." / "bin" / "wget").string(), {wget}));
   std::filesystem::remove_all(dir);
+}
+
+// A folder of its own under the test's temporary folder, with an executable `tool` in each of
+// `allowed` and `own` and `link` pointing to `allowed`; removed at the end.
+class PinnedPrograms : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("admission-pinned-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    for (const char* folder : {"allowed", "own"}) {
+      std::filesystem::create_directories(dir_ / folder);
+      std::ofstream(dir_ / folder / "tool") << "#!/bin/sh\nexit 0\n";
+      std::filesystem::permissions(dir_ / folder / "tool", std::filesystem::perms::owner_all);
+    }
+    std::filesystem::create_directory_symlink(dir_ / "allowed", dir_ / "link");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& relative) const { return (dir_ / relative).string(); }
+  // Points `link` (or another name) at `target` instead.
+  void repoint(const std::string& name, const std::string& target) const {
+    std::filesystem::remove(dir_ / name);
+    std::filesystem::create_directory_symlink(dir_ / target, dir_ / name);
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(PinnedPrograms, EveryProgramASubmittedScenarioSpawnsIsTheFileChecked) {
+  // The job waits in the queue while the client may repoint its link to a folder of its own
+  // `tool`: the admitted scenario names the file that was checked, not the link.
+  const std::string linked = path("link/tool");
+  const std::string text = "[routers.mine]\nimpl = \"command\"\ncommand = [\"" + linked +
+                           "\", \"60\"]\naddress = \"127.0.0.1:${port:mine}\"\n"
+                           "[routers.theirs]\nimpl = \"builtin\"\n"
+                           "[compare]\nrouters = [\"mine\", \"theirs\"]\n"
+                           "[worker_impls.x]\ncommand = [\"" +
+                           linked + "\", \"--flag\"]\n";
+  const Admission a = admit(text, allowing({path("allowed/tool")}));
+  expect_admitted(a);
+  ASSERT_TRUE(a.scenario);
+  EXPECT_EQ(a.scenario->routers.at("mine").command,
+            (std::vector<std::string>{path("allowed/tool"), "60"}));
+  EXPECT_EQ(a.scenario->worker_impls.at("x").command,
+            (std::vector<std::string>{path("allowed/tool"), "--flag"}));
+  const Admission router = admit("[router]\nimpl = \"command\"\ncommand = [\"" + linked +
+                                     "\"]\naddress = \"127.0.0.1:${port:sut}\"\n",
+                                 allowing({path("allowed/tool")}));
+  ASSERT_TRUE(router.scenario) << router.message;
+  EXPECT_EQ(router.scenario->router.command.front(), path("allowed/tool"));
+  // Repointed: the admitted file is still the one allowed, and the job starts.
+  repoint("link", "own");
+  EXPECT_EQ(program_changed_since_admitted(*a.scenario, {path("allowed/tool")}), std::nullopt);
+}
+
+TEST_F(PinnedPrograms, ABareNameIsPinnedToTheFileFoundOnPath) {
+  // PATH is looked up once, at submission: the job does not look again.
+  const Admission a = admit("[worker_impls.x]\ncommand = [\"sh\"]\n", allowing({"/bin/sh"}));
+  ASSERT_TRUE(a.scenario) << a.message;
+  const std::string pinned = a.scenario->worker_impls.at("x").command.front();
+  EXPECT_EQ(pinned.front(), '/') << pinned;
+  EXPECT_EQ(std::filesystem::path(pinned).filename(), "sh");
+  EXPECT_TRUE(command_allowed(pinned, {"/bin/sh"}));
+}
+
+TEST_F(PinnedPrograms, AJobStartsOnlyWhileItsProgramIsStillTheFileAllowed) {
+  const Admission a = admit("[worker_impls.x]\ncommand = [\"" + path("link/tool") + "\"]\n",
+                            allowing({path("allowed/tool")}));
+  ASSERT_TRUE(a.scenario) << a.message;
+  EXPECT_EQ(program_changed_since_admitted(*a.scenario, {path("allowed/tool")}), std::nullopt);
+  // The operator no longer allows it.
+  EXPECT_EQ(program_changed_since_admitted(*a.scenario, {"/bin/sh"}),
+            "[worker_impls.x] command '" + path("allowed/tool") +
+                "' was allowed by --allow-command when the scenario was submitted and is not "
+                "allowed now; nothing was started: submit the scenario again");
+  // The pinned path's folder is a link by now (to the other folder): it names another file.
+  std::filesystem::rename(dir_ / "allowed", dir_ / "allowed-before");
+  std::filesystem::create_directory_symlink(dir_ / "own", dir_ / "allowed");
+  EXPECT_EQ(program_changed_since_admitted(*a.scenario, {path("allowed/tool")}),
+            "[worker_impls.x] command '" + path("allowed/tool") +
+                "' was allowed by --allow-command when the scenario was submitted and names "
+                "another file now ('" +
+                path("own/tool") + "'); nothing was started: submit the scenario again");
 }
 
 TEST(Admission, ASubmittedFileNameIsBoundedAndHasNoControlCharacter) {
