@@ -19,10 +19,11 @@ namespace benchgate::serve {
 // serve --max-run-seconds when not given: an hour.
 inline constexpr int64_t kDefaultMaxRunNs = 3600LL * 1'000'000'000;
 // serve --max-processes when not given: the most processes a submitted scenario's run may have
-// running at once on the service's machine (run_bound.h, processes_at_once). The project's
-// scenarios need at most 6 (scenarios/compare_workers.toml: a router, a bundled worker and two
-// adapters' workers with their tools); a workload of 64 local workers is past what one machine
-// loads usefully, while the loader's own limits let one scenario start thousands.
+// running at once on the service's machine (run_bound.h, processes_at_once). Every scenario of
+// the project fits it (run_bound_test.cc checks each file of scenarios/; compare_workers.toml,
+// a router, a bundled worker and two adapters' workers with their tools, has 6); a workload of
+// 64 local workers is past what one machine loads usefully, while the loader's own limits let
+// one scenario start thousands.
 inline constexpr size_t kDefaultMaxProcesses = 64;
 
 // What one submitted scenario may hold: its workloads (each value of a sweep counted as one)
