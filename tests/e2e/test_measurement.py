@@ -1,11 +1,13 @@
 """What the figures mean at the edges of a window (docs/MEASUREMENT.md), with the real
 orchestrator, worker and router: an open-loop stall that lasts past the window's end moves
-p99 and every request of the schedule is accounted for.
+p99 and every request of the schedule is accounted for; a rate sweep runs each rate as an
+open loop of its own.
 
 The system under test is the bundled router started by the test and attached as an external
 system, so the test can SIGSTOP it (the orchestrator does not watch an external process)."""
 import os
 import signal
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -29,7 +31,7 @@ timeout = "60s"
 [[workloads]]
 name = "{name}"
 target = "/bench/hello"
-connections = 4
+connections = {connections}
 rate = {rate}
 """
 
@@ -56,7 +58,7 @@ class OpenLoopStallTest(unittest.TestCase):
 
     def start(self, name):
         path = write_scenario(self.dir, name + ".toml", SCENARIO.format(
-            address=self.address, duration=DURATION_S, name=name, rate=RATE))
+            address=self.address, duration=DURATION_S, name=name, rate=RATE, connections=4))
         json_path = os.path.join(self.dir, name + ".json")
         run = Run(["run", path, "--db", os.path.join(self.dir, "bench.db"), "--json", json_path],
                   cwd=self.dir)
@@ -100,6 +102,30 @@ class OpenLoopStallTest(unittest.TestCase):
         self.assertLess(rep["in_window"]["successes"], rep["successes"])
         self.assertEqual(rep["ops_per_second"], rep["in_window"]["successes"] / DURATION_S)
         self.assertEqual(line["rps"], "{:.0f}".format(rep["ops_per_second"]))
+
+    def test_a_rate_sweep_runs_each_rate_as_its_own_open_loop_workload(self):
+        path = write_scenario(self.dir, "sweep.toml", SCENARIO.format(
+            address=self.address, duration=0.5, name="swept", rate=100, connections=2)
+            + "sweep = { rate = [200, 400] }\n")
+        json_path = os.path.join(self.dir, "sweep.json")
+        run = Run(["run", path, "--db", os.path.join(self.dir, "bench.db"), "--json", json_path],
+                  cwd=self.dir)
+        self.tags.append(run.tag)
+        run.run(timeout=90)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [], "processes left behind")
+        self.assertEqual([l["workload"] for l in run.result_lines()],
+                         ["swept@rate=200", "swept@rate=400"])
+        workloads = load_json(json_path)["scenarios"][0]["workloads"]
+        # Each point is an open loop at its rate: its schedule is rate x window.
+        self.assertEqual([w["repetitions"][0]["operations"] for w in workloads], [100, 200])
+        sweep = [l for l in run.stdout.splitlines() if l.startswith("SWEEP|")]
+        self.assertEqual(len(sweep), 1, run.stdout)
+        self.assertIn("|workload=swept|variant=default|parameter=rate|points=2|", sweep[0])
+        self.assertIn("sweep swept [default] over rate (requests/s offered): p50 = ", run.stdout)
+        with sqlite3.connect(os.path.join(self.dir, "bench.db")) as db:
+            stored = db.execute("SELECT name FROM workloads ORDER BY id").fetchall()
+        self.assertEqual(stored, [("swept@rate=200",), ("swept@rate=400",)])
 
 
 if __name__ == "__main__":
