@@ -58,12 +58,12 @@ std::string shown_peer_text(std::string_view text) {
 std::string closing_words(const Json& message, std::string_view name) {
   std::string out(name);
   if (message.size() > 2 && message[2].is_string()) {
-    out += " " + shown_peer_text(message[2].get_ref<const std::string&>());
+    out.append(" ").append(shown_peer_text(message[2].get_ref<const std::string&>()));
   }
   if (message.size() > 1 && message[1].is_object()) {
     const auto text = message[1].find("message");
     if (text != message[1].end() && text->is_string()) {
-      out += ": " + shown_peer_text(text->get_ref<const std::string&>());
+      out.append(": ").append(shown_peer_text(text->get_ref<const std::string&>()));
     }
   }
   return out;
@@ -97,10 +97,10 @@ std::string unrequested_answer(const Json& message, std::string_view answer,
 std::string error_refusal(const Json& error, std::string_view request) {
   std::string out = "the router refused " + std::string(request) + ": ERROR";
   if (error.size() > 4 && error[4].is_string()) {
-    out += " " + shown_peer_text(error[4].get_ref<const std::string&>());
+    out.append(" ").append(shown_peer_text(error[4].get_ref<const std::string&>()));
   }
   if (error.size() > 5 && error[5].is_array() && !error[5].empty() && error[5][0].is_string()) {
-    out += ": " + shown_peer_text(error[5][0].get_ref<const std::string&>());
+    out.append(": ").append(shown_peer_text(error[5][0].get_ref<const std::string&>()));
   }
   return out;
 }
