@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "common/util/text_lines.h"
+
 namespace benchgate {
 namespace {
 
@@ -80,6 +82,21 @@ std::string shown_text(std::string_view text) {
       out.append(text.substr(i, length));
       i += length;
     }
+  }
+  return out;
+}
+
+std::string shown_lines(std::string_view text, const std::string& indent, bool keep_last_break) {
+  std::string out;
+  bool first = true;
+  for (const std::string_view line : text_lines(text)) {
+    const std::string shown = shown_text(line);
+    if (!first) out += "\n" + (shown.empty() ? "" : indent);
+    first = false;
+    out += shown;
+  }
+  if (keep_last_break && !text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+    out += '\n';
   }
   return out;
 }

@@ -20,4 +20,12 @@ namespace benchgate {
 // that quotes client text quotes it through here.
 std::string shown_text(std::string_view text);
 
+// A text that may span lines (a stored error ending with a child's stderr, a job's output as
+// `run --server` prints it): each of its text_lines (common/util/text_lines.h) through
+// shown_text, joined by '\n' followed by `indent`, so that it reads as the lines written, not as
+// one line of literal \n, while an escape sequence, a carriage return or a bell in a line is
+// shown escaped. With `keep_last_break`, a text that ends with a line break ends with one.
+std::string shown_lines(std::string_view text, const std::string& indent = "",
+                        bool keep_last_break = false);
+
 }  // namespace benchgate

@@ -28,24 +28,8 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 // Every stored text below (names, errors, explanations, kinds, flags) is shown through
 // shown_text, as or_dash, short_commit and format_labels show theirs: a run stored before `run`
 // and the service refused control characters, or an error quoting what a child wrote, must
-// neither forge a line nor colour the terminal.
-
-// A stored text that may span lines (an error ending "; its stderr ends with:" and a child's
-// last lines, a gate explanation quoting them): each line through shown_text, joined by '\n'
-// followed by `indent`, so that the text reads as written (not as one line of literal \n) and
-// every line after the first is indented under the first, where none can pass for a line of
-// the listing's own. Its lines are text_lines', as the gate table and Markdown split them.
-std::string shown_lines(std::string_view text, const std::string& indent) {
-  std::string out;
-  bool first = true;
-  for (const std::string_view line : text_lines(text)) {
-    const std::string shown = shown_text(line);
-    if (!first) out += "\n" + (shown.empty() ? "" : indent);
-    first = false;
-    out += shown;
-  }
-  return out;
-}
+// neither forge a line nor colour the terminal. A text of several lines goes through
+// shown_lines (common/util/shown_text.h), as `run --server` prints a job's output.
 
 // "5 (status=2,timeout=3)": the total with its kinds, so a reader sees what failed.
 std::string format_errors(const store::StoredRepetition& rep) {

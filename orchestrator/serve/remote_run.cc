@@ -164,7 +164,9 @@ int watch(v1::Orchestrator::Stub& stub, uint64_t job_id, const std::string& serv
     while (reader->Read(&event)) {
       if (event.has_output()) {
         std::FILE* f = event.output().stream() == v1::RunOutput::STDERR ? stderr : stdout;
-        std::fputs(event.output().text().c_str(), f);
+        // What the job's children wrote is quoted in it (a router's stderr tail): shown as
+        // `runs show` shows a stored error, an escape sequence or a bell escaped.
+        std::fputs(shown_lines(event.output().text(), "", true).c_str(), f);
         std::fflush(f);
       } else if (event.has_status()) {
         const auto& s = event.status();

@@ -697,6 +697,24 @@ timeout = "1s"
             self.assertNotIn(folder, out + err)
         self.stop_service()
 
+    def test_a_childs_control_bytes_reach_the_client_escaped(self):
+        # A router's stderr quoting what it read (nginx quotes a directive) may hold an escape
+        # sequence or a bell: the client shows them escaped, as `runs show` does, not to its
+        # terminal as such.
+        self.stop_service()
+        router = os.path.join(self.dir, "router")
+        with open(router, "w") as f:
+            f.write("#!/bin/sh\nprintf 'unknown directive \"\\033[31mred\\007\"\\n' >&2\nexit 1\n")
+        os.chmod(router, 0o755)
+        self.start_service("--router-bin", router)
+        client = self.client(write_scenario(self.dir, "short.toml", SHORT))
+        out, err = client.communicate(timeout=90)
+        self.assertEqual(client.returncode, 3, out + err)
+        self.assertIn('unknown directive "\\x1b[31mred\\x07"', err)
+        self.assertNotIn("\x1b", out + err)
+        self.assertNotIn("\x07", out + err)
+        self.stop_service()
+
     def test_sigterm_during_a_run_aborts_it_cleanly_and_the_client_gets_exit_code_3(self):
         path = write_scenario(self.dir, "served.toml", GATED.replace("1500ms", "5s"))
         client = self.client(path)

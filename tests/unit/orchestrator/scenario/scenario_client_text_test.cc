@@ -57,6 +57,14 @@ TEST(ScenarioClientText, InvalidUtf8AndCodePointsThatActAreShownAsCodes) {
   EXPECT_EQ(shown_text("\xe2\x80\xa8"), "\\u2028");      // line separator
 }
 
+TEST(ScenarioClientText, LinesAreShownEachEscapedAndKeepTheirBreaks) {
+  // A job's output as `run --server` prints it, a stored error as `runs show` does.
+  EXPECT_EQ(shown_lines("a \x1b[31mred\x07\nb\n", "", true), "a \\x1b[31mred\\x07\nb\n");
+  EXPECT_EQ(shown_lines("a\r\nb", "  "), "a\n  b");
+  EXPECT_EQ(shown_lines("no break", "", true), "no break");
+  EXPECT_EQ(shown_lines("", "", true), "");
+}
+
 TEST(ScenarioClientText, AnUnknownKeyWithAnEscapeSequenceIsShownEscaped) {
   EXPECT_EQ(
       only_line_of("name = \"s\"\n\"x\\u001b[2J\\nforged: error\" = 1\n" + std::string(kWorkload)),
