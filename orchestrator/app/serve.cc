@@ -19,6 +19,7 @@
 #include "common/net/owner_only_socket.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
+#include "orchestrator/app/open_files_limit.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/http_listener/listen_address.h"
 #include "orchestrator/metrics/exposition.h"
@@ -137,6 +138,12 @@ void schedule_until_stopped(serve::JobQueue& queue, const std::string& scenarios
 }  // namespace
 
 int serve(const ServeSettings& settings) {
+  // First, before any descriptor is open: every client's connection takes one
+  // (open_files_limit.h).
+  if (auto raised = raise_open_files_limit(); !raised) {
+    std::fprintf(stderr, "warning: %s; gRPC stops accepting clients for good once it is reached\n",
+                 raised.message().c_str());
+  }
   // Before the database, the kernel is asked: gRPC answers a port in use with a multi-line
   // core log that never names the flag.
   if (auto reason = why_cannot_listen(settings.listen)) {

@@ -4,16 +4,21 @@ UNAUTHENTICATED with exit 3 and leaves nothing behind); a worker never listens o
 without a token unless told to; token files must be owner-only regular files (a FIFO is refused
 at once, never waited on); spawned workers get a fresh token of their own; a label holding SQL
 is stored and read back unchanged; a scenario submitted to `orchestrator serve` whose routers and
-workers would be more processes at once than its --max-processes is refused with none started."""
+workers would be more processes at once than its --max-processes is refused with none started;
+more idle connections to `orchestrator serve` than its soft open files limit leave it accepting
+clients."""
 import json
 import os
 import re
+import resource
 import shutil
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
 import tempfile
+import time
 import unittest
 import uuid
 
@@ -259,6 +264,56 @@ class SecurityTest(unittest.TestCase):
         service.signal(signal.SIGTERM)
         service.finish(timeout=60)
         self.assertEqual(service.returncode, 0, service.stderr)
+        self.assertEqual(service.leftovers(), [])
+
+    def test_serve_still_accepts_clients_after_more_connections_than_its_soft_open_files_limit(
+            self):
+        # Before the fix gRPC's accept failed with EMFILE at the soft limit ("Failed accept4:
+        # Too many open files") and it never accepted on the port again: every later client
+        # timed out. serve now raises its soft limit to the hard one.
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        connections = 300
+        if hard != resource.RLIM_INFINITY and hard < 256 + 2 * connections:
+            self.skipTest(f"the hard open files limit ({hard}) leaves no room above 256")
+        service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                       "--db", self.db, "--scenarios", self.dir], cwd=self.dir)
+        service.args = ["prlimit", "--nofile=256:%s" % ("unlimited" if hard ==
+                        resource.RLIM_INFINITY else hard)] + service.args
+        self.tags.append(service.tag)
+        service.start()
+        self.addCleanup(self.stop_if_running, service)
+        ready = service.proc.stdout.readline()
+        if not ready.startswith("READY grpc="):
+            service.finish(timeout=30)
+            self.fail("serve did not start: " + service.stderr)
+        grpc = dict(kv.split("=", 1) for kv in ready.split()[1:])["grpc"]
+        host, port = grpc.rsplit(":", 1)
+        fd_folder = f"/proc/{service.proc.pid}/fd"
+        held_before = len(os.listdir(fd_folder))
+        idle = []
+        try:
+            for _ in range(connections):
+                idle.append(socket.create_connection((host, int(port)), timeout=10))
+            # Every connection accepted: the service holds a descriptor for each at once (at
+            # most 256 in all under the old limit). Bounded wait, not a timing judgement.
+            deadline = time.monotonic() + 30
+            while (len(os.listdir(fd_folder)) < held_before + connections
+                   and time.monotonic() < deadline):
+                time.sleep(0.1)
+            self.assertGreaterEqual(len(os.listdir(fd_folder)), held_before + connections)
+        finally:
+            for connection in idle:
+                connection.close()
+        # A Submit after them is answered: this scenario's error, not a connection timeout.
+        path = write_scenario(self.dir, "misspelt.toml", TINY.replace("connections", "conections"))
+        client = self.orchestrator("run", "--server", grpc, path, timeout=90)
+        self.assertEqual(client.returncode, 2, client.stdout + client.stderr)
+        self.assertIn("misspelt.toml:17:1: error: unknown key 'conections' in [[workloads]]",
+                      client.stderr)
+        service.signal(signal.SIGTERM)
+        service.finish(timeout=60)
+        self.assertEqual(service.returncode, 0, service.stderr)
+        self.assertNotIn("Too many open files", service.stderr)
         self.assertEqual(service.leftovers(), [])
 
     # --- spawned workers -------------------------------------------------------------------
