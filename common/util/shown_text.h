@@ -20,6 +20,11 @@ namespace benchgate {
 // that quotes client text quotes it through here.
 std::string shown_text(std::string_view text);
 
+// Whether `text` prints as itself: nothing in it that shown_text escapes. The one rule for
+// every name and value a client gives that is stored or quoted back: a submitted file's name,
+// a run's commit, branch and labels.
+inline bool prints_as_itself(std::string_view text) { return shown_text(text) == text; }
+
 // A text that may span lines (a stored error ending with a child's stderr, a job's output as
 // `run --server` prints it): each of its text_lines (common/util/text_lines.h) through
 // shown_text, joined by '\n' followed by `indent`, so that it reads as the lines written, not as

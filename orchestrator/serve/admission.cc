@@ -302,18 +302,19 @@ Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy) 
 Admission admit_content(const std::string& file_name, const std::string& text,
                         const AdmissionPolicy& policy) {
   // The name is the client's and goes into every diagnostic and into the job's output: a
-  // path's length at most, and no control character that would forge lines there.
+  // path's length at most, and nothing that would forge lines or reorder them there (the rule
+  // of a commit and a label, prints_as_itself).
   if (file_name.size() > kMaxFileNameBytes) {
     return {std::nullopt, Refusal::kInvalid,
             "submitted.toml: error: the file name sent with it is " +
                 std::to_string(file_name.size()) + " bytes long; at most " +
                 std::to_string(kMaxFileNameBytes) + " are accepted\n"};
   }
-  if (std::any_of(file_name.begin(), file_name.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+  if (!prints_as_itself(file_name)) {
     return {std::nullopt, Refusal::kInvalid,
-            "submitted.toml: error: the file name sent with it has a control character (a "
-            "line break, a tab, an escape); none is accepted\n"};
+            "submitted.toml: error: the file name sent with it ('" + shown_text(file_name) +
+                "') has a control character (a line break, a tab, an escape, a C1 control, a "
+                "bidi control) or invalid UTF-8; none is accepted, as in a commit or a label\n"};
   }
   // Diagnostics name the client's file; ${scenario_dir} and ${env:NAME} are refused, as they
   // would read this machine for the client.

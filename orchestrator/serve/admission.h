@@ -79,7 +79,9 @@ struct Admission {
 // not found is quoted escaped (shown_text).
 Admission admit_by_name(const std::string& name, const AdmissionPolicy& policy);
 // A client's file: its name (for diagnostics) and text. A name longer than
-// kMaxFileNameBytes or with a control character is refused, and so is a scenario whose
+// kMaxFileNameBytes or that does not print as itself (prints_as_itself, the rule of a commit and
+// a label: no control character, C1 and bidi controls included, and nothing but UTF-8) is
+// refused, and so is a scenario whose
 // timeouts let it run longer than max_run_ns, or whose run would have more than max_processes
 // processes running at once (run_bound.h), or that holds more than kMaxSubmittedWorkloads
 // workloads or kMaxSubmittedGates gates.

@@ -12,12 +12,7 @@
 
 namespace benchgate::serve {
 
-namespace {
-
-// Whether `text` prints as itself: nothing shown_text would escape.
-bool prints_as_itself(std::string_view text) { return shown_text(text) == text; }
-
-}  // namespace
+namespace {}  // namespace
 
 Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
   const bool flags = names != OptionNames::kFields;

@@ -227,6 +227,18 @@ int remote_run(const RemoteRunOptions& options) {
                  options.files.size());
     return cli::kExitInvalidInput;
   }
+  // The service refuses a file name that does not print as itself (admission.h): said here,
+  // before anything is submitted, naming the file as the user gave it, escaped.
+  for (const SubmittedFile& file : options.files) {
+    if (prints_as_itself(file.name)) continue;
+    std::fprintf(stderr,
+                 "error: %s '%s' has a control character (a line break, a tab, an escape, a "
+                 "C1 control, a bidi control) or is not UTF-8; the service refuses such a name: "
+                 "rename the file\n",
+                 file.by_name ? "the scenario name" : "the scenario file's name",
+                 shown_text(file.name).c_str());
+    return cli::kExitInvalidInput;
+  }
   // A control channel, as every other of ours: a proxy of the environment (http_proxy,
   // grpc_proxy) is not used, as one could not reach the service's loopback address.
   auto channel = grpcutil::make_control_channel(options.server);

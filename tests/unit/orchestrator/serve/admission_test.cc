@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "common/util/shown_text.h"
 #include "orchestrator/serve/admission.h"
 
 namespace benchgate::serve {
@@ -259,15 +260,19 @@ TEST(Admission, ASubmittedFileNameIsBoundedAndHasNoControlCharacter) {
             "submitted.toml: error: the file name sent with it is 4097 bytes long; at most 4096 "
             "are accepted\n");
   expect_admitted(admit_content(std::string(4096, 'a'), text, allowing({})));
-  for (const std::string name : {"a\nb.toml", "a\tb.toml", "\x1b[2Jb.toml", "a\x7f.toml"}) {
+  // The rule of a commit and a label: C1 controls, bidi controls and bytes that are not UTF-8
+  // too (they were accepted).
+  for (const std::string name : {"a\nb.toml", "a\tb.toml", "\x1b[2Jb.toml", "a\x7f.toml",
+                                 "a\xc2\x9b"
+                                 "2Jb.toml",
+                                 "evil\xe2\x80\xaeltxt.toml", "bad\xff.toml"}) {
     const Admission a = admit_content(name, text, allowing({}));
     EXPECT_FALSE(a.scenario) << name;
     EXPECT_EQ(a.refusal, Refusal::kInvalid) << name;
-    EXPECT_EQ(a.message.rfind("submitted.toml: error: the file name sent with it has a control "
-                              "character",
-                              0),
-              0u)
-        << a.message;
+    EXPECT_EQ(a.message, "submitted.toml: error: the file name sent with it ('" + shown_text(name) +
+                             "') has a control character (a line break, a tab, an escape, a C1 "
+                             "control, a bidi control) or invalid UTF-8; none is accepted, as in "
+                             "a commit or a label\n");
   }
   expect_admitted(admit_content("caf\xc3\xa9 test.toml", text, allowing({})));
 }

@@ -2,6 +2,7 @@
 // is 0 only when what the service keeps is a run that exited 0, as the rule of --promote says
 // (docs/GATES.md, "Series and baselines"). A fake service on loopback answers the client.
 #include "orchestrator/serve/remote_run.h"
+#include "common/util/shown_text.h"
 
 #include <arpa/inet.h>
 #include <grpcpp/grpcpp.h>
@@ -233,6 +234,31 @@ TEST_F(RemoteRun, AScenarioNameIsSentByNameWithNoContent) {
   EXPECT_NE(err.find("submitted scenario 'quickstart' of the service to " + o.server + " as job 7"),
             std::string::npos)
       << err;
+}
+
+// A file name the service refuses (not UTF-8, a bidi control) is refused by the client itself,
+// exit 2, with nothing sent: a name that was not UTF-8 failed to serialize (a libprotobuf ERROR
+// and an empty "error: ", exit 3).
+TEST_F(RemoteRun, AFileNameTheServiceRefusesIsRefusedBeforeAnythingIsSent) {
+  for (const std::string name : {"bad\xff.toml", "evil\xe2\x80\xaeltxt.toml", "a\x1b[2J.toml"}) {
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(remote_run(options({SubmittedFile{name, "name = \"s\"\n", false}}, "")),
+              cli::kExitInvalidInput);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.rfind("error: the scenario file's name '" + shown_text(name) +
+                            "' has a control character",
+                        0),
+              0u)
+        << err;
+    EXPECT_EQ(err.find("libprotobuf"), std::string::npos) << err;
+  }
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(remote_run(options({SubmittedFile{"\xc2\x9bname", "", true}}, "")),
+            cli::kExitInvalidInput);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find(
+                "error: the scenario name '\\u009bname' has a control character"),
+            std::string::npos);
+  EXPECT_EQ(service_.submitted.load() + service_.validated.load(), 0);
 }
 
 // The proxy variables a shell or a CI runner exports are for the client's web traffic, not for

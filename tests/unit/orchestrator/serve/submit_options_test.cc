@@ -53,6 +53,28 @@ grpc::Status submit_with(OrchestratorService& service, const std::string& baseli
   return service.Submit(nullptr, &request, &response);
 }
 
+// A file name that is not UTF-8 reaches Submit as bytes, as the service's gRPC server parses
+// the request, and is refused naming it: as a string field it failed to parse, with a
+// libprotobuf ERROR in the service's log per request and a client told nothing.
+TEST(SubmitOptions, AFileNameThatIsNotUtf8IsParsedAndRefusedNamingIt) {
+  v1::SubmitRequest sent;
+  sent.mutable_content()->set_file_name("bad\xff.toml");
+  sent.mutable_content()->set_text(kScenario);
+  v1::SubmitRequest received;
+  ASSERT_TRUE(received.ParseFromString(sent.SerializeAsString()));
+  RecordingExecutor executor;
+  JobQueue queue(executor);
+  OrchestratorService service(queue, AdmissionPolicy{});
+  v1::SubmitResponse response;
+  const grpc::Status status = service.Submit(nullptr, &received, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("the file name sent with it ('bad\\xff.toml') has a "
+                                        "control character"),
+            std::string::npos)
+      << status.error_message();
+  EXPECT_TRUE(queue.list().empty());
+}
+
 TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   RecordingExecutor executor;
   JobQueue queue(executor);
