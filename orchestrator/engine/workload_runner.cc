@@ -8,6 +8,7 @@
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/engine/load_origin.h"
 #include "orchestrator/engine/load_split.h"
+#include "orchestrator/engine/sessions_ended.h"
 #include "orchestrator/engine/start_sync.h"
 #include "orchestrator/engine/timeline.h"
 #include "orchestrator/engine/window_merge.h"
@@ -440,6 +441,7 @@ class WorkloadRun {
                                info.duration_ns, kept_workers);
     if (!merged) return merged.error();
     if (active() < streams_.size()) merged->flags.emplace_back(results::kDegraded);
+    merged->sessions_ended = merge_sessions_ended(kept, kept_workers);
     // The kept workers' shares, in the order merged: each with its worker's host and clock.
     for (size_t i = 0; i < merged->workers.size() && i < kept_workers.size(); ++i) {
       merged->workers[i].host = hosts_[kept_workers[i]];
