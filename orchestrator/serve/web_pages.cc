@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -162,6 +163,19 @@ http_listener::Answer answer(WebPages::Page page, const char* allow = nullptr) {
   return out;
 }
 
+// A stored run as the service's pages show it: every measured binary by its file name, with its
+// build-id or hash, never its folder (README "The service's folders": a client of the service
+// never sees the operator's layout, and the router's and the worker's are the service's own).
+Expected<report::HtmlRun> served_run(store::Store& store, int64_t run_id) {
+  auto page = report::load_html_run(store, run_id, {});
+  if (page) {
+    for (store::MeasuredBinary& binary : page->binaries) {
+      binary.path = std::filesystem::path(binary.path).filename().string();
+    }
+  }
+  return page;
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<WebPages>> WebPages::start(const std::string& host_port,
@@ -319,7 +333,7 @@ WebPages::Page WebPages::runs_list(const std::string& query) {
 }
 
 WebPages::Page WebPages::run_report(int64_t run_id) {
-  auto page = report::load_html_run(*store_, run_id, {});
+  auto page = served_run(*store_, run_id);
   if (!page) {
     return {404, report::html_page("not found", nav() + "<p>" + escape(page.message()) + "</p>\n")};
   }
@@ -394,7 +408,7 @@ std::string WebPages::live_fragment() {
   }
   if (running_run) {
     // The running run as stored so far: each workload appears when it has finished.
-    if (auto page = report::load_html_run(*store_, running_run, {})) {
+    if (auto page = served_run(*store_, running_run)) {
       body += "<h2>Stored so far</h2>\n";
       const std::string doc = report::html_document({*page});
       const size_t a = doc.find("<article");

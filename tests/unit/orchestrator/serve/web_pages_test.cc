@@ -107,6 +107,33 @@ TEST(WebPagesRunsList, AnOlderMatchingRunIsOnTheOlderPage) {
   }
 }
 
+// A run's page names each measured binary by its file name and build-id: it showed the bundled
+// router's and worker's absolute paths, the operator's layout that README ("The service's
+// folders") promises a client never sees.
+TEST(WebPagesRun, AMeasuredBinaryIsShownByItsNameAndBuildIdNotItsFolder) {
+  ExecutorBench bench;
+  store::RunInfo info = store::testing::test_run_info("s");
+  store::MeasuredBinary router{"router", "/srv/operator/bench/bin/router",
+                               "next to the orchestrator", std::string("0a1b2c"), std::nullopt};
+  store::MeasuredBinary worker{"worker", "/srv/operator/bench/bin/worker", "--worker-bin",
+                               std::nullopt, std::string("ffee")};
+  info.binaries = {router, worker};
+  auto run = bench.db().begin_run(info);
+  ASSERT_TRUE(run) << run.message();
+  ASSERT_TRUE(bench.db().finish_run(*run, "ok", 0));
+  auto pages =
+      WebPages::start("127.0.0.1:0", bench.db_path(), {}, bench.queue(), bench.executor().live());
+  ASSERT_TRUE(pages) << pages.message();
+  const WebPages::Page page = (*pages)->get("/runs/" + std::to_string(*run), "");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_FALSE(page_has(page.body, "/srv/operator")) << page.body;
+  EXPECT_TRUE(page_has(page.body, "<td class=\"text\">router (build-id 0a1b2c, bundled)</td>"))
+      << page.body;
+  EXPECT_TRUE(
+      page_has(page.body, "<td class=\"text\">worker (sha256 ffee, from --worker-bin)</td>"))
+      << page.body;
+}
+
 // The live page's progress writes the rate and the p99 as the terminal's progress line and the
 // tables do (format_rate, format_duration_ns): it wrote the rate with "{:.0f}" by hand, so a
 // workload at 2.5 ops/s read "2 ops/s now" there and "2.5" everywhere else.
