@@ -12,8 +12,6 @@
 
 namespace benchgate::serve {
 
-namespace {}  // namespace
-
 Expected<void> check_job_options(const JobOptions& options, OptionNames names) {
   const bool flags = names != OptionNames::kFields;
   const bool from_git = names == OptionNames::kFromGitStored || names == OptionNames::kFromGitSent;
