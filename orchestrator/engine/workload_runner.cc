@@ -438,7 +438,7 @@ class WorkloadRun {
     // Each kept part under its worker's index, in errors and shares alike, so that a lost
     // worker shifts nobody's figures or name.
     auto merged = merge_window(kept, info.repetition - (info.measured ? 1 : 0), start_at,
-                               info.duration_ns, kept_workers);
+                               info.duration_ns, kept_workers, workload_.rate);
     if (!merged) return merged.error();
     if (active() < streams_.size()) merged->flags.emplace_back(results::kDegraded);
     merged->sessions_ended = merge_sessions_ended(kept, kept_workers);

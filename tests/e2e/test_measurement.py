@@ -6,6 +6,7 @@ open loop of its own.
 The system under test is the bundled router started by the test and attached as an external
 system, so the test can SIGSTOP it (the orchestrator does not watch an external process)."""
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -39,6 +40,7 @@ rate = {rate}
 class OpenLoopStallTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="benchgate-e2e-measurement-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.tags = []
         env = dict(os.environ, BENCHGATE_TEST_TAG="router-" + os.path.basename(self.dir))
         self.tags.append(env["BENCHGATE_TEST_TAG"])
@@ -56,9 +58,10 @@ class OpenLoopStallTest(unittest.TestCase):
         for tag in self.tags:
             kill_tagged(tag)
 
-    def start(self, name):
+    def start(self, name, rate=RATE, duration=DURATION_S, connections=4):
         path = write_scenario(self.dir, name + ".toml", SCENARIO.format(
-            address=self.address, duration=DURATION_S, name=name, rate=RATE, connections=4))
+            address=self.address, duration=duration, name=name, rate=rate,
+            connections=connections))
         json_path = os.path.join(self.dir, name + ".json")
         run = Run(["run", path, "--db", os.path.join(self.dir, "bench.db"), "--json", json_path],
                   cwd=self.dir)
@@ -102,6 +105,30 @@ class OpenLoopStallTest(unittest.TestCase):
         self.assertLess(rep["in_window"]["successes"], rep["successes"])
         self.assertEqual(rep["ops_per_second"], rep["in_window"]["successes"] / DURATION_S)
         self.assertEqual(line["rps"], "{:.0f}".format(rep["ops_per_second"]))
+        # 0.8 s of a 2 s window at a standstill: far more than 1% of the schedule went out
+        # late, so the repetition says the rate was not kept (docs/MEASUREMENT.md "Flags").
+        self.assertGreater(rep["late_sends"], scheduled // 100, rep)
+        self.assertIn("rate_not_kept", rep["flags"], rep)
+        self.assertIn("rate_not_kept", line["flags"].split(","), line)
+
+    def test_a_rate_one_connection_cannot_carry_is_flagged_rate_not_kept_everywhere(self):
+        # One connection with one request in flight answers one round trip at a time: 50,000
+        # requests/s is far more than it can carry on loopback, so most of the 0.5 s window's
+        # 25,000 requests are still unwritten when it ends.
+        run, json_path = self.start("overrun", rate=50000, duration=0.5, connections=1)
+        line, rep = self.finish(run, json_path)
+        self.assertEqual(rep["operations"], 25000, line)
+        self.assertGreater(rep["unsent"], 25000 // 100, rep)
+        self.assertIn("rate_not_kept", rep["flags"], rep)
+        workload = load_json(json_path)["scenarios"][0]["workloads"][0]
+        self.assertIn("rate_not_kept", workload["flags"], workload)
+        self.assertIn("rate_not_kept", line["flags"].split(","), line)
+        row = [l for l in run.stdout.splitlines() if l.lstrip().startswith("rep 1")]
+        self.assertTrue(row and "rate_not_kept" in row[0], run.stdout)
+        with sqlite3.connect(os.path.join(self.dir, "bench.db")) as db:
+            stored = db.execute("SELECT flags FROM repetitions").fetchall()
+        self.assertEqual(len(stored), 1, stored)
+        self.assertIn("rate_not_kept", stored[0][0], stored)
 
     def test_a_rate_sweep_runs_each_rate_as_its_own_open_loop_workload(self):
         path = write_scenario(self.dir, "sweep.toml", SCENARIO.format(
