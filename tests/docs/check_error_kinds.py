@@ -12,8 +12,8 @@ import re
 import sys
 
 
-def read(source, *path):
-    with open(os.path.join(source, *path), encoding="utf-8") as f:
+def read(source, path):
+    with open(os.path.join(source, path), encoding="utf-8") as f:
         return f.read()
 
 
@@ -31,21 +31,20 @@ def between(text, start, end):
 
 def main():
     source = sys.argv[1]
-    names = kinds(read(source, "common", "workload", "error_kinds.h"))
+    names = kinds(read(source, "common/workload/error_kinds.h"))
     if not names:
         print("common/workload/error_kinds.h: no kNames list of error kinds")
         return 1
+    # (file, where in it, the list's first words, the text after it, how a kind is quoted)
     places = [
-        ("docs/WORKER_PROTOCOL.md", "its `errors` row",
-         between(read(source, "docs", "WORKER_PROTOCOL.md"), "| `errors` |", "\n"), "`{}`"),
-        ("docs/MEASUREMENT.md", "its \"Errors by kind\"",
-         between(read(source, "docs", "MEASUREMENT.md"), "- Errors by kind:", "\n- "), "`{}`"),
-        ("proto/benchgate/v1/worker.proto", "WindowResult.errors' comment",
-         between(read(source, "proto", "benchgate", "v1", "worker.proto"), "// Errors by kind:",
-                 "map<string, uint64> errors"), '"{}"'),
+        ("docs/WORKER_PROTOCOL.md", "its `errors` row", "| `errors` |", "\n", "`{}`"),
+        ("docs/MEASUREMENT.md", "its \"Errors by kind\"", "- Errors by kind:", "\n- ", "`{}`"),
+        ("proto/benchgate/v1/worker.proto", "WindowResult.errors' comment", "// Errors by kind:",
+         "map<string, uint64> errors", '"{}"'),
     ]
     failed = False
-    for path, where, text, quoted in places:
+    for path, where, start, end, quoted in places:
+        text = between(read(source, path), start, end)
         if text is None:
             print(f"{path}: {where} is not there")
             failed = True
