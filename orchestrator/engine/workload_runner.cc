@@ -139,6 +139,7 @@ class WorkloadRun {
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
       use_system_ca(env_.sut, spec);
+      asked_connections_.push_back(spec.connections());
       streams_.open(w, env_.pool.stub(w), spec);
       addresses.push_back(env_.pool.address(w));
       hosts_.push_back(worker_host(addresses.back()));
@@ -187,6 +188,14 @@ class WorkloadRun {
       if (!event) return explain_timeout("the workers to be ready", missing(is_ready));
       if (!event->event) return explain_end(*event);
       if (event->event->has_ready() && !is_ready[event->worker]) {
+        // A worker that counts fewer connections than it was given would load the system
+        // with fewer than the scenario asked for (workers/result_checks.h check_ready).
+        if (std::string problem =
+                workers::check_ready(event->event->ready(), asked_connections_[event->worker]);
+            !problem.empty()) {
+          return Error{"worker " + std::to_string(event->worker) +
+                       " sent a malformed ready: " + problem};
+        }
         is_ready[event->worker] = true;
         clock_exchange_[event->worker] = event->event->ready().clock_exchange();
         ++ready;
@@ -380,6 +389,13 @@ class WorkloadRun {
       }
       if (event->event->has_progress()) {
         const auto& progress = event->event->progress();
+        // Refused as worker-check refuses it, rather than be left out of (another window's)
+        // or counted into the live rate and the timeline.
+        if (std::string problem = workers::check_progress(progress, index); !problem.empty()) {
+          return Error{"worker " + std::to_string(event->worker) +
+                       " sent a malformed progress report in window " + std::to_string(index) +
+                       ": " + problem};
+        }
         if (progress.interval_ns() > 0) {
           current_rate[event->worker] = static_cast<double>(progress.operations()) * 1e9 /
                                         static_cast<double>(progress.interval_ns());
@@ -558,11 +574,12 @@ class WorkloadRun {
   Clock::time_point deadline_;
   workers::WorkerStreams streams_;
   results::WorkloadResult result_;
-  std::vector<std::string> stopped_;  // who was stopped during the current window
-  std::vector<bool> lost_;            // by worker: lost earlier in this workload
-  std::vector<bool> clock_exchange_;  // per worker: its Ready said it answers clock probes
-  std::vector<std::string> hosts_;    // per worker: worker_host() of its address
-  std::string target_;                // where the workers connect: target_address()
+  std::vector<std::string> stopped_;         // who was stopped during the current window
+  std::vector<bool> lost_;                   // by worker: lost earlier in this workload
+  std::vector<bool> clock_exchange_;         // per worker: its Ready said it answers clock probes
+  std::vector<std::string> hosts_;           // per worker: worker_host() of its address
+  std::vector<uint32_t> asked_connections_;  // per worker: its spec's connections
+  std::string target_;                       // where the workers connect: target_address()
   uint32_t probe_sequence_ = 0;
 };
 

@@ -1,5 +1,5 @@
-// What `run` does with a worker that breaks the protocol's rules on a result
-// (workers/result_checks.h, the rules worker-check applies too): the workload
+// What `run` does with a worker that breaks the protocol's rules on a result, a progress event
+// or its ready (workers/result_checks.h, the rules worker-check applies too): the workload
 // fails naming the worker, the window and the field, and nothing the worker sent becomes a
 // figure. Through the engine's fakes (engine_fakes.h), in one process.
 #include <gtest/gtest.h>
@@ -149,6 +149,34 @@ TEST_F(RunnerMalformed, MessagesNameTheWindowAndTheField) {
             }),
             "worker 0 sent a malformed result: in window 1, latency holds 100 samples but "
             "successes are 101 (one sample per success)");
+}
+
+// A progress event is refused as a result is (worker-check's rule on progress events).
+TEST_F(RunnerMalformed, AProgressEventThatContradictsItselfIsRefused) {
+  auto progress_error = [&](uint32_t window, int64_t interval_ns) {
+    FakePool::Script script;
+    v1::Progress progress;
+    progress.set_window(window);
+    progress.set_interval_ns(interval_ns);
+    progress.set_operations(5);
+    script.worker.windows[1].progress = progress;
+    return run_failing(script).error;
+  };
+  EXPECT_EQ(progress_error(7, 1'000'000),
+            "worker 0 sent a malformed progress report in window 1: progress names window 7");
+  EXPECT_EQ(progress_error(1, -1),
+            "worker 0 sent a malformed progress report in window 1: progress interval_ns -1 ns "
+            "is negative");
+}
+
+TEST_F(RunnerMalformed, AReadyWithoutEveryConnectionIsRefused) {
+  FakePool::Script script;
+  script.worker.ready_connections = 0;
+  const auto result = run_failing(script);
+  EXPECT_EQ(result.error,
+            "worker 0 sent a malformed ready: ready counts 0 connections of the 1 asked (ready "
+            "comes once every connection is established)");
+  EXPECT_TRUE(result.repetitions.empty());
 }
 
 }  // namespace
