@@ -234,6 +234,9 @@ int serve(const ServeSettings& settings) {
   // recorded as aborted; queued jobs are cancelled; watchers see every job end.
   std::fprintf(stderr, "serve: stopping (signal %d)\n", interrupt_signal());
   pages.reset();
+  // A Submit waiting to validate ends now; one validating ends within its second or so (a
+  // scenario is at most 4 MiB, its ${port:NAME} names at most 64).
+  service.validations().close();
   queue.shutdown();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   std::fprintf(stderr, "serve: stopped\n");

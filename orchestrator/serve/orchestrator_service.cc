@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <string>
 
 namespace benchgate::serve {
 namespace {
@@ -73,6 +75,19 @@ void to_proto(const JobStatus& s, v1::RunStatus& out) {
 
 grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                                          v1::SubmitResponse* response) {
+  // A slot for the validation below, which costs up to a second and 170 MB for the largest
+  // file: without the bound, clients sending such files at once took memory without end.
+  const std::optional<ValidationSlots::Slot> slot = validations_.acquire();
+  if (!slot) {
+    if (validations_.closed()) {
+      return {grpc::StatusCode::UNAVAILABLE,
+              "the service is shutting down and accepts no new runs"};
+    }
+    const std::string max = std::to_string(validations_.max());
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            "the service validates at most " + max + " submitted scenarios at once, and " + max +
+                " were being validated for as long as this one waited; submit again in a moment"};
+  }
   Admission admitted;
   switch (request->scenario_case()) {
     case v1::SubmitRequest::kName:

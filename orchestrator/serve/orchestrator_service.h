@@ -8,6 +8,7 @@
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/job_queue.h"
+#include "orchestrator/serve/validation_slots.h"
 
 namespace benchgate::serve {
 
@@ -23,8 +24,12 @@ inline constexpr size_t kMaxWatchers = 64;
 
 class OrchestratorService final : public v1::Orchestrator::Service {
  public:
-  OrchestratorService(JobQueue& queue, AdmissionPolicy policy, size_t max_watchers = kMaxWatchers)
-      : queue_(queue), policy_(std::move(policy)), max_watchers_(max_watchers) {}
+  OrchestratorService(JobQueue& queue, AdmissionPolicy policy, size_t max_watchers = kMaxWatchers,
+                      ValidationSlots::Limits validations = {})
+      : queue_(queue),
+        policy_(std::move(policy)),
+        max_watchers_(max_watchers),
+        validations_(validations) {}
 
   grpc::Status Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
                       v1::SubmitResponse* response) override;
@@ -37,11 +42,16 @@ class OrchestratorService final : public v1::Orchestrator::Service {
   grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
                       v1::RunStatus* response) override;
 
+  // The scenarios validated at once (validation_slots.h): serve closes them as it stops, so
+  // that a Submit waiting for one ends at once; tests hold them.
+  ValidationSlots& validations() { return validations_; }
+
  private:
   JobQueue& queue_;
   const AdmissionPolicy policy_;
   const size_t max_watchers_;
   std::atomic<size_t> watchers_{0};
+  ValidationSlots validations_;
 };
 
 // Domain -> protobuf, shared with tests.
