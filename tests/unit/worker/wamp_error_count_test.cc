@@ -128,6 +128,41 @@ TEST(WampErrorCounts, ARefusedPublicationIsOneErrorForEachEventItWouldHaveBeen) 
   }
 }
 
+// Every CALL is answered with an ERROR of one URI: the dealer's refusals are wamp_error, the
+// bundled router's and those the WAMP spec gives a Dealer that did not route the call (no
+// eligible callee, an option it does not allow, an authorization that could not be decided);
+// any other URI is a callee's own answer, callee_error (before: the spec's were callee_error,
+// calls an external router had refused taken for calls it routed).
+TEST(WampErrorCounts, ACallsErrorIsTheDealersRefusalOrTheCalleesAsItsUriSays) {
+  for (const auto& [uri, kind] :
+       {std::pair{"wamp.error.no_such_procedure", ErrorKind::kWampError},
+        std::pair{"benchgate.error.too_many_pending_calls", ErrorKind::kWampError},
+        std::pair{"wamp.error.no_eligible_callee", ErrorKind::kWampError},
+        std::pair{"wamp.error.option_not_allowed", ErrorKind::kWampError},
+        std::pair{"wamp.error.option_disallowed.disclose_me", ErrorKind::kWampError},
+        std::pair{"wamp.error.authorization_failed", ErrorKind::kWampError},
+        std::pair{"wamp.error.not_authorized", ErrorKind::kNotAuthorized},
+        std::pair{"app.error.declined", ErrorKind::kCalleeError}}) {
+    SCOPED_TRACE(uri);
+    std::atomic<uint64_t> refused{0};
+    FakeRawSocketRouter router(1, kBeforeWelcome,
+                               [&](const json& message, const FakeRawSocketRouter::Reply& reply) {
+                                 if (message[0] != 48) return;  // CALL: [48, request, {}, ...]
+                                 ++refused;
+                                 reply.send(json::array({8, 48, message[1], json::object(), uri}));
+                               });
+    auto engine = test_support::start(test_support::rpc_spec_against(router));
+    ASSERT_TRUE(engine);
+    const WindowResult r = test_support::run(*engine, 0, 20 * test_support::kMs);
+    engine.reset();
+    EXPECT_GT(r.operations, 0u);
+    EXPECT_EQ(r.operations, refused.load());
+    EXPECT_EQ(r.successes, 0u);
+    EXPECT_EQ(count_of(r, kind), r.operations);
+    EXPECT_EQ(test_support::total_errors(r), r.operations);
+  }
+}
+
 // Open loop, 50 publications due in the window (1000/s for 50 ms), two subscribers, one
 // publication in flight: the router answers none, so the first stays outstanding until the
 // drain deadline and the other 49 are never written. Each of those is the two events it would
