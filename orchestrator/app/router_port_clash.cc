@@ -16,16 +16,22 @@ struct RouterListener {
   uint16_t port = 0;
 };
 
-// What a command or external router listens on, by its keys; nothing for the bundled router.
+// What a command or external router listens on on this machine, by its keys; nothing for the
+// bundled router. A command router runs here; an external one counts only where its host is
+// known to be this machine's (net::names_this_machine): elsewhere (the workers connect there)
+// it takes no port of this machine, whatever a wildcard --metrics-listen takes here.
 std::vector<RouterListener> listeners_of(const scenario::RouterConfig& router) {
   std::vector<RouterListener> out;
   if (router.impl == scenario::RouterImpl::kBuiltin) return out;
+  const bool external = router.impl == scenario::RouterImpl::kExternal;
   for (const auto& [key, value] :
        {std::pair<const char*, const std::string*>{"address", &router.address},
         {"rawsocket_address", &router.rawsocket_address},
         {"websocket_address", &router.websocket_address}}) {
     const net::HostPortSplit split = net::split_host_port(*value, net::kDialMinPort);
-    if (split.ok()) out.push_back({key, value, split.host, split.port});
+    if (split.ok() && (!external || net::names_this_machine(split.host))) {
+      out.push_back({key, value, split.host, split.port});
+    }
   }
   if (!router.metrics.empty()) {
     if (auto url = scenario::parse_http_url(router.metrics);

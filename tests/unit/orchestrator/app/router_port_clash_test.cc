@@ -88,5 +88,15 @@ TEST(RouterPortClash, AMetricsEndpointElsewhereTakesNoLocalPort) {
   EXPECT_EQ(clash(s, "0.0.0.0:9464"), std::nullopt);
 }
 
+// An external router's address on another machine (the workers connect there) takes no port
+// of this one, whatever --metrics-listen's wildcard takes here.
+TEST(RouterPortClash, AnExternalRouterElsewhereTakesNoLocalPort) {
+  const scenario::Scenario s = loaded(
+      "name = \"s\"\n[router]\nimpl = \"external\"\naddress = \"192.0.2.7:9464\"\n"
+      "websocket_address = \"192.0.2.7:9465\"\n[[workloads]]\nname = \"w\"\n");
+  EXPECT_EQ(clash(s, "0.0.0.0:9464"), std::nullopt);
+  EXPECT_EQ(clash(s, "[::]:9465"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace benchgate::app
