@@ -1,6 +1,6 @@
 // The bundled worker's limits on a workload's load shape that span keys (connections over
-// workers, rate over connections, request body x in_flight), checked at load time so that
-// `validate` refuses what the worker would refuse after the run has started
+// workers, rate over connections, request body x in_flight, the open loop's own rules), checked at
+// load time so that `validate` refuses what the worker would refuse after the run has started
 // (common/workload/workload_limits.h). Shared by the workload's own keys and by `sweep`.
 #include <algorithm>
 #include <string>
@@ -54,6 +54,25 @@ std::optional<std::string> rate_problem(double rate, uint64_t connections, bool 
          decimal_text(kMinRatePerConnection) + " to " + decimal_text(kMaxRatePerConnection) +
          "/s per " + (publishers ? "publisher" : "connection") + ": " +
          (fast ? "use more " + over + " or a lower rate" : "use a higher rate or fewer " + over);
+}
+
+std::optional<ClosedLoopOnly> closed_loop_only(const Workload& w) {
+  if (w.protocol == Protocol::kWampTransfer) {
+    return ClosedLoopOnly{"protocol",
+                          "wamp_transfer runs one transfer at a time per session, closed loop"};
+  }
+  if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation) {
+    return ClosedLoopOnly{
+        "session_per_operation",
+        "session_per_operation makes every call on a session of its own, closed loop"};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> open_loop_in_flight_problem(uint32_t in_flight) {
+  if (in_flight <= 1) return std::nullopt;
+  return "(open loop) needs in_flight = 1, got in_flight = " + std::to_string(in_flight) +
+         ": an open-loop request is sent at its scheduled time, not queued behind others";
 }
 
 std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight,

@@ -7,6 +7,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "orchestrator/scenario/scenario.h"
@@ -79,6 +80,18 @@ uint32_t worker_callee_sessions(const Workload& w);
 std::optional<std::string> connections_problem(uint64_t connections, uint32_t workers,
                                                uint32_t callee_sessions);
 std::optional<std::string> rate_problem(double rate, uint64_t connections, bool publishers);
+// Why workload `w` runs closed loop whatever its rate, and the key that asks for it (its
+// protocol, wamp_transfer: one transfer at a time per session; wamp_rpc's
+// session_per_operation: every call on a session of its own), or nothing. Shared by a
+// workload's own rate and in_flight and by a sweep over rate.
+struct ClosedLoopOnly {
+  std::string_view key;
+  std::string_view why;  // "wamp_transfer runs one transfer at a time per session, closed loop"
+};
+std::optional<ClosedLoopOnly> closed_loop_only(const Workload& w);
+// An open loop's rule of in_flight, worded to follow "rate " or "sweep parameter 'rate' ":
+// "(open loop) needs in_flight = 1, got in_flight = 4: ...", or nothing when it is 1.
+std::optional<std::string> open_loop_in_flight_problem(uint32_t in_flight);
 // `shown`: request_bytes as written (size_text).
 std::optional<std::string> pipelined_body_problem(uint64_t request_bytes, uint32_t in_flight,
                                                   const std::string& shown);

@@ -44,22 +44,12 @@ std::optional<uint64_t> sweep_value(Diagnostics& diag, const toml::node& v, bool
   return out;
 }
 
-// Why workload `w` cannot take a rate whatever its value (it must run closed loop), worded to
-// follow "sweep parameter 'rate' ", or nothing: the rules a workload's own rate obeys.
+// Why workload `w` cannot take a rate whatever its value, worded to follow "sweep parameter
+// 'rate' ", or nothing: the rules a workload's own rate obeys (load_shape_limits.cc).
 std::optional<std::string> open_loop_refused(const Workload& w) {
-  if (w.protocol == Protocol::kWampTransfer) {
-    return "needs an open loop, and wamp_transfer runs one transfer at a time per session, "
-           "closed loop";
-  }
-  if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation) {
-    return "needs an open loop, and session_per_operation makes every call on a session of its "
-           "own, closed loop";
-  }
-  if (w.in_flight > 1) {
-    return "(open loop) needs in_flight = 1, got in_flight = " + std::to_string(w.in_flight) +
-           ": an open-loop request is sent at its scheduled time, not queued behind others";
-  }
-  return std::nullopt;
+  if (auto closed = closed_loop_only(w))
+    return "needs an open loop, and " + std::string(closed->why);
+  return open_loop_in_flight_problem(w.in_flight);
 }
 
 }  // namespace

@@ -589,30 +589,19 @@ void check_across_fields(Diagnostics& diag, const WorkloadTemplate& t, std::stri
   // else rate; then the key that asks for the closed loop (the workload's protocol, its
   // session_per_operation) when the other comes from [defaults].
   const std::string_view closed_loop_key = w.in_flight != 1 ? "in_flight" : "rate";
-  if (w.protocol == Protocol::kWampTransfer && !broken({"rate", "in_flight"}) &&
-      (w.rate > 0 || w.in_flight != 1)) {
-    diag.error(blame(t, {closed_loop_key, "protocol"}),
-               who +
-                   "wamp_transfer runs one transfer at a time per session, closed loop: "
-                   "in_flight must be 1 and rate unset, got in_flight = " +
-                   std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
-  }
-  if (w.protocol == Protocol::kWampRpc && w.wamp.session_per_operation &&
-      !broken({"rate", "in_flight"}) && (w.rate > 0 || w.in_flight != 1)) {
-    diag.error(blame(t, {closed_loop_key, "session_per_operation"}),
-               who +
-                   "session_per_operation makes every call on a session of its own, closed "
-                   "loop: in_flight must be 1 and rate unset, got in_flight = " +
+  if (auto closed = closed_loop_only(w);
+      closed && !broken({"rate", "in_flight"}) && (w.rate > 0 || w.in_flight != 1)) {
+    diag.error(blame(t, {closed_loop_key, closed->key}),
+               who + std::string(closed->why) +
+                   ": in_flight must be 1 and rate unset, got in_flight = " +
                    std::to_string(w.in_flight) + (w.rate > 0 ? " and a rate" : ""));
   }
   // The rule is in_flight's, which the message names: its own key when the workload sets it,
   // else the workload's rate (an in_flight of [defaults] may suit the other workloads).
-  if (!broken({"rate", "in_flight"}) && w.rate > 0 && w.in_flight > 1) {
-    diag.error(
-        blame(t, {"in_flight", "rate"}),
-        who +
-            "rate (open loop) needs in_flight = 1, got in_flight = " + std::to_string(w.in_flight) +
-            ": an open-loop request is sent at its scheduled time, not queued behind others");
+  if (!broken({"rate", "in_flight"}) && w.rate > 0) {
+    if (auto problem = open_loop_in_flight_problem(w.in_flight)) {
+      diag.error(blame(t, {"in_flight", "rate"}), who + "rate " + *problem);
+    }
   }
   const bool pubsub = w.protocol == Protocol::kWampPubSub;
   if (!pubsub && !broken({"connections", "workers"})) {
