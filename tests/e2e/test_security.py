@@ -279,6 +279,7 @@ class SecurityTest(unittest.TestCase):
                        "--db", self.db, "--scenarios", self.dir], cwd=self.dir)
         service.args = ["prlimit", "--nofile=256:%s" % ("unlimited" if hard ==
                         resource.RLIM_INFINITY else hard)] + service.args
+        service.env["TMPDIR"] = self.dir  # its log folder, should the test fail and kill it
         self.tags.append(service.tag)
         service.start()
         self.addCleanup(self.stop_if_running, service)
