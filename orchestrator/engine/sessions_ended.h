@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -44,7 +46,10 @@ inline std::vector<results::SessionsEnded> merge_sessions_ended(
       if (same == out.end()) {
         out.push_back({worker, std::move(reason), end.sessions()});
       } else {
-        same->sessions += end.sessions();
+        // A worker's counts are not trusted: two near 2^64 saturate rather than wrap to a few.
+        same->sessions = end.sessions() > std::numeric_limits<uint64_t>::max() - same->sessions
+                             ? std::numeric_limits<uint64_t>::max()
+                             : same->sessions + end.sessions();
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -533,6 +534,28 @@ TEST(SessionsEnded, AWorkersReasonsAreEscapedCutAndBounded) {
   EXPECT_EQ(ends[9].reason, "ABORT 7");
   EXPECT_EQ(ends[10].reason, "");
   EXPECT_EQ(ends[10].sessions, 2u * 2u);
+}
+
+// A worker's counts are not trusted either: the sessions of one reason, or of the reasons past
+// its 8th, add up saturating, so that two counts near 2^64 read as the most there can be, not
+// as the few their sum wraps to (before: 2^64 - 1 and 2 sessions read as 1).
+TEST(SessionsEnded, AWorkersCountsAddUpWithoutWrapping) {
+  constexpr uint64_t kMost = std::numeric_limits<uint64_t>::max();
+  std::vector<v1::WindowResult> parts(1);
+  auto add = [&parts](const std::string& reason, uint64_t sessions) {
+    v1::SessionEnd* end = parts[0].add_sessions_ended();
+    end->set_reason(reason);
+    end->set_sessions(sessions);
+  };
+  add("ABORT a", kMost);
+  add("ABORT a", 2);
+  for (int i = 0; i < 9; ++i) add("GOODBYE " + std::to_string(i), kMost);
+  const auto ends = engine::merge_sessions_ended(parts, {});
+  ASSERT_EQ(ends.size(), engine::kMaxReasonsPerWorker);
+  EXPECT_EQ(ends[0].reason, "ABORT a");
+  EXPECT_EQ(ends[0].sessions, kMost);
+  EXPECT_EQ(ends.back().reason, "");
+  EXPECT_EQ(ends.back().sessions, kMost);
 }
 
 // TLS, HTTP/2 streams, connection setup and handshakes/s: a line each for what was measured.
