@@ -34,9 +34,16 @@ def served(source):
     return names
 
 
+def panels(holder):
+    """Every panel of a dashboard, those inside a row too (a collapsed row holds its own)."""
+    for panel in holder.get("panels", []):
+        yield panel
+        yield from panels(panel)
+
+
 def queries(board):
     """(where, PromQL) of every panel target and every variable query."""
-    for panel in board.get("panels", []):
+    for panel in panels(board):
         for target in panel.get("targets", []):
             yield f"panel '{panel.get('title')}'", target.get("expr", "")
     for variable in board.get("templating", {}).get("list", []):
