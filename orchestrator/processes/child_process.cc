@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "common/util/errno_text.h"
+#include "common/util/shown_list.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/processes/process_guard.h"
@@ -192,10 +193,7 @@ namespace {
 // What stdout showed of a child that printed no READY line, and where READY must go: a worker
 // that prints it to a pipe without flushing (Python's print, C's stdio) holds it in a buffer.
 std::string no_ready_hint(const std::string& last_line, const std::string& unfinished) {
-  constexpr size_t kShown = 120;
-  auto shown = [](const std::string& text) {
-    return "'" + shown_text(text.substr(0, kShown)) + (text.size() > kShown ? "...'" : "'");
-  };
+  auto shown = [](const std::string& text) { return "'" + shown_cut(text, 120) + "'"; };
   const std::string rule =
       "READY grpc=HOST:PORT must be a line of its own on stdout, flushed at once";
   if (!unfinished.empty()) {
