@@ -2,6 +2,7 @@
 // orchestrator only connects to them and never stops them, so it cannot replace one either:
 // after a failed workload it only checks that each still answers.
 #include <algorithm>
+#include <map>
 
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/workers/discovery.h"
@@ -34,6 +35,10 @@ class ConnectingPool : public WorkerPool {
   std::string name(size_t index) const override {
     return "worker " + std::to_string(index) + " at " + addresses_.at(index);
   }
+  v1::DescribeResponse description(size_t index) const override {
+    auto it = described_.find(addresses_.at(index));
+    return it == described_.end() ? v1::DescribeResponse() : it->second;
+  }
 
   Expected<std::string> recover(bool after_failure,
                                 std::chrono::steady_clock::time_point deadline) override {
@@ -61,6 +66,7 @@ class ConnectingPool : public WorkerPool {
       auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(address, token_));
       auto described = describe_worker(*stub, "worker at " + address, until);
       if (!described) return described.error();
+      described_[address] = std::move(described).value();
       return {};
     };
     auto found =
@@ -78,6 +84,8 @@ class ConnectingPool : public WorkerPool {
   std::vector<std::string> addresses_;  // HOST:PORT of each worker used
   std::string token_;
   std::vector<std::unique_ptr<v1::Worker::Stub>> stubs_;
+  // Each address's latest answer to Describe (the round that found it, or a later one).
+  std::map<std::string, v1::DescribeResponse> described_;
 };
 
 }  // namespace

@@ -45,6 +45,14 @@ class SpawningPool : public WorkerPool {
 
   size_t size() const override { return slots_.size(); }
   v1::Worker::Stub& stub(size_t index) override { return *slots_.at(index).stub; }
+  v1::DescribeResponse description(size_t index) const override {
+    return slots_.at(index).described;
+  }
+  std::string command_line() const override {
+    std::string line = config_.worker_binary;
+    for (const auto& arg : config_.extra_args) line += " " + arg;
+    return line;
+  }
 
   std::optional<Error> failure(size_t index) override {
     auto& process = *slots_.at(index).process;
@@ -119,6 +127,7 @@ class SpawningPool : public WorkerPool {
   struct Slot {
     std::unique_ptr<processes::ChildProcess> process;
     std::unique_ptr<v1::Worker::Stub> stub;
+    v1::DescribeResponse described;  // its answer to Describe
     int generation = 0;  // 0 for the first process at this index, 1 for its replacement, ...
   };
 
@@ -170,6 +179,7 @@ class SpawningPool : public WorkerPool {
     auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(fields["grpc"], token_));
     auto described = describe_worker(*stub, slot.process->name(), deadline);
     if (!described) return described.error();
+    slot.described = std::move(described).value();
     slot.stub = std::move(stub);
     return {};
   }

@@ -45,6 +45,12 @@ class WorkerPool {
                                         std::chrono::steady_clock::time_point deadline) = 0;
   // Stops what start() started.
   virtual void stop() = 0;
+  // What worker `index` answered to Describe when it was made ready; empty, which admits any
+  // workload (describe_rules.h), from a pool that keeps no answer.
+  virtual v1::DescribeResponse description(size_t /*index*/) const { return {}; }
+  // The command line this pool starts its workers with ("PROGRAM ARGS...", without the
+  // --listen the protocol appends); empty for workers it connects to.
+  virtual std::string command_line() const { return {}; }
 };
 
 struct SpawnConfig {
