@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "common/time/clock.h"
@@ -14,6 +15,7 @@
 #include "orchestrator/engine/window_merge.h"
 #include "orchestrator/grpc/channel.h"
 #include "orchestrator/results/router_count.h"
+#include "orchestrator/workers/describe_rules.h"
 #include "orchestrator/workers/result_checks.h"
 #include "orchestrator/workers/worker_streams.h"
 
@@ -130,11 +132,16 @@ class WorkloadRun {
 
   Expected<void> run_windows() {
     const auto shares = split_load(workload_);
+    // What the workers' Describe does not list is refused before any stream opens.
+    if (auto refused = workers::refuse_unserved(env_.pool, shares.size(), workload_)) {
+      return *refused;
+    }
     const auto expectation = expected_response(workload_, env_.bundled_router);
     auto address = target_address(workload_, env_.sut);
     if (!address) return address.error();
     target_ = *address;
     lost_.assign(shares.size(), false);
+    results_sent_.assign(shares.size(), {});
     std::vector<std::string> addresses;
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
@@ -268,6 +275,10 @@ class WorkloadRun {
           }
           continue;
         }
+        // A result between windows is a second one of the window before, or of none begun.
+        if (event->event->has_result()) {
+          return result_out_of_turn(event->worker, event->event->result().window(), index);
+        }
         if (!event->event->has_clock_reply()) continue;  // nothing else is due between windows
         const auto& reply = event->event->clock_reply();
         if (reply.sequence() != sequence || answered[event->worker]) continue;  // a late one
@@ -282,6 +293,20 @@ class WorkloadRun {
       if (clock_exchange_[w] && !lost_[w]) out[w] = estimate_clock(std::move(samples[w]));
     }
     return out;
+  }
+
+  // A result of window `window` from worker `w` that is not due while window `running` runs
+  // (or its clock exchange): a second one of a window is malformed (one result per window,
+  // docs/WORKER_PROTOCOL.md); one of another window is named as such.
+  Error result_out_of_turn(size_t w, uint32_t window, uint32_t running) const {
+    if (results_sent_[w].count(window)) {
+      return Error{"worker " + std::to_string(w) +
+                   " sent a malformed result: a second result for window " +
+                   std::to_string(window)};
+    }
+    return Error{"worker " + std::to_string(w) + " sent a result for window " +
+                 std::to_string(window) + " while window " + std::to_string(running) +
+                 " was running"};
   }
 
   static std::vector<size_t> missing(const std::vector<bool>& have) {
@@ -430,13 +455,12 @@ class WorkloadRun {
                                unix_now_ns() - start_at);
       } else if (event->event->has_result()) {
         const auto& part = event->event->result();
-        if (part.window() != index) {
-          return Error{"worker " + std::to_string(event->worker) + " sent a result for window " +
-                       std::to_string(part.window()) + " while window " + std::to_string(index) +
-                       " was running"};
+        if (part.window() != index || have[event->worker]) {
+          return result_out_of_turn(event->worker, part.window(), index);
         }
-        if (!have[event->worker]) ++results;
+        ++results;
         have[event->worker] = true;
+        results_sent_[event->worker].insert(index);
         parts[event->worker] = part;
       }
     }
@@ -580,6 +604,7 @@ class WorkloadRun {
   std::vector<std::string> hosts_;           // per worker: worker_host() of its address
   std::vector<uint32_t> asked_connections_;  // per worker: its spec's connections
   std::string target_;                       // where the workers connect: target_address()
+  std::vector<std::set<uint32_t>> results_sent_;  // per worker: the windows it sent a result of
   uint32_t probe_sequence_ = 0;
 };
 

@@ -8,6 +8,8 @@ chosen by --mode, for worker-check to catch:
   no-result:          send Ready, then no result for any window, until the stream is cancelled.
   crash-in-window:    exit with status 3 when the first window command comes.
   http2-only:         list only "http2" among Describe's protocols.
+  double-result:      send each window's result twice, one right after the other (`run`
+                      refuses the second).
   wrong-service:      serve benchgate.v2.Worker instead of benchgate.v1.Worker: Describe is
                       UNIMPLEMENTED.
 
@@ -69,6 +71,14 @@ class Http2Only(example.Service):
                                            load_models=["closed"])
 
 
+class DoubleResult(example.Service):
+    def run(self, commands, context):
+        for event in super().run(commands, context):
+            yield event
+            if event.HasField("result"):
+                yield event
+
+
 def serve_another_service():
     """example.serve, but its handlers registered under benchgate.v2.Worker."""
     register = example.grpc.method_handlers_generic_handler
@@ -78,7 +88,7 @@ def serve_another_service():
 
 MODES = {"result-after-close": ResultAfterClose, "no-ready": NoReady, "no-result": NoResult,
          "crash-in-window": CrashInWindow, "http2-only": Http2Only,
-         "wrong-service": example.Service}
+         "double-result": DoubleResult, "wrong-service": example.Service}
 
 
 def main():

@@ -183,6 +183,73 @@ target = "/bench/hello"
         self.assertEqual(run.leftovers(), [])
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_run_refuses_a_second_result_for_a_window_naming_that_window(self):
+        # One result per window: the second one of window 0 (it comes while window 1 runs) is
+        # a malformed result of window 0, not a result "for window 0 while window 1 was
+        # running", and no figure of the run is made from it.
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
+        path = write_scenario(out, "s.toml", """name = "double_result"
+[worker_impls.double]
+command = ["/usr/bin/python3", "%s", "--mode", "double-result"]
+startup_timeout = "60s"
+[defaults]
+warmup = "0s"
+duration = "300ms"
+repetitions = 2
+[[workloads]]
+name = "double"
+worker = "double"
+protocol = "http1"
+target = "/bench/hello"
+""" % LYING_WORKER)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out)
+        run.env["TMPDIR"] = out  # the logs a run error keeps
+        run.run(timeout=120)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("worker 0 sent a malformed result: a second result for window 0",
+                      run.stdout + run.stderr)
+        self.assertNotIn("was running", run.stdout + run.stderr)
+        statuses = {line["workload"]: line["status"] for line in run.result_lines()}
+        self.assertEqual(statuses, {"double": "failed"}, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_run_refuses_a_workload_whose_protocol_the_worker_does_not_list(self):
+        # Refused at the workload's start, naming the worker, what its Describe lists and what
+        # the workload asks for; the bundled worker's workload still runs.
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
+        path = write_scenario(out, "s.toml", """name = "http2_only"
+[worker_impls.h2]
+command = ["/usr/bin/python3", "%s", "--mode", "http2-only"]
+startup_timeout = "60s"
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "h1"
+worker = "h2"
+protocol = "http1"
+target = "/bench/hello"
+[[workloads]]
+name = "bundled"
+protocol = "http1"
+target = "/bench/hello"
+""" % LYING_WORKER)
+        run = Run(["run", path, "--db", os.path.join(out, "b.db")], cwd=out)
+        run.env["TMPDIR"] = out  # the logs a run error keeps
+        run.run(timeout=120)
+        self.assertEqual(run.returncode, 3, run.stdout + run.stderr)
+        self.assertIn("FAILED: worker 'h2' (command /usr/bin/python3 %s --mode http2-only) lists "
+                      "protocols http2; workload 'h1' asks for http1" % LYING_WORKER,
+                      run.stdout + run.stderr)
+        statuses = {line["workload"]: line["status"] for line in run.result_lines()}
+        self.assertEqual(statuses, {"h1": "failed", "bundled": "ok"}, run.stdout + run.stderr)
+        self.assertEqual(run.leftovers(), [])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_python_example_scenario_runs_through_worker_impls(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
         self.addCleanup(shutil.rmtree, out, ignore_errors=True)

@@ -128,8 +128,10 @@ class FakePool::Service final : public v1::Worker::Service {
       auto it = script_.windows.find(windows_++);
       bool idle = false;
       std::function<void(v1::WindowResult&)> alter;
+      bool twice = false;
       if (it != script_.windows.end()) {
         alter = it->second.alter;
+        twice = it->second.twice.count(index_) > 0;
         idle = it->second.idle;
         if (it->second.before) it->second.before();
         if (it->second.die.count(index_)) {
@@ -146,6 +148,7 @@ class FakePool::Service final : public v1::Worker::Service {
       *event.mutable_result() = idle ? idle_result(window) : consistent_result(window);
       if (alter) alter(*event.mutable_result());
       if (!stream->Write(event)) break;
+      if (twice && !stream->Write(event)) break;
     }
     return grpc::Status::OK;
   }

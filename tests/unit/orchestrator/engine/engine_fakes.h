@@ -83,6 +83,8 @@ struct WindowScript {
   std::function<void(v1::WindowResult&)> alter;
   // Sent before the result (a worker's Progress event).
   std::optional<v1::Progress> progress;
+  // Workers that send their result twice, one right after the other (a protocol violation).
+  std::set<size_t> twice;
 };
 
 // A fake pool's workers: ready (never, for the workloads named in `silent`), then the windows
@@ -107,6 +109,8 @@ class FakePool : public workers::WorkerPool {
     int recover_fails_at = 0;
     Error recover_error;
     WorkerScript worker;
+    // What every worker answers to Describe (empty: admits any workload).
+    v1::DescribeResponse described;
     // after_failure of each recover() call, kept for the test beyond the pool's life.
     std::shared_ptr<std::vector<bool>> recovers = std::make_shared<std::vector<bool>>();
     // The count of each start() call.
@@ -122,6 +126,9 @@ class FakePool : public workers::WorkerPool {
   std::string name(size_t index) const override {
     return "worker " + std::to_string(index) + " at fake:" + std::to_string(index);
   }
+  v1::DescribeResponse description(size_t) const override { return script_.described; }
+  std::string command_line() const override { return "fake-worker --flag"; }
+
   Expected<std::string> recover(bool after_failure, std::chrono::steady_clock::time_point) override;
   void stop() override {}
 

@@ -822,5 +822,93 @@ TEST_F(RunnerFailures, TheCommandLinesWorkersOverrideTheScenariosAndTheirAbsence
   EXPECT_FALSE(r.ok());
 }
 
+// A worker sends one result per window (docs/WORKER_PROTOCOL.md): a second one is a malformed
+// result naming the window, wherever it arrives (in its own window, in the clock exchange
+// before the next, in the next), rather than replace the first or be taken for a result of
+// the wrong window.
+TEST_F(RunnerFailures, ASecondResultOfTheRunningWindowIsRefusedRatherThanReplaceTheFirst) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].twice = {0, 1};  // both: the first worker to answer has a second
+  factories_.pools = {pool};
+  auto r = run(scenario_of({spread("double", 2, 2)}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  const std::string& error = r.workloads[0].error;
+  EXPECT_TRUE(error == "worker 0 sent a malformed result: a second result for window 0" ||
+              error == "worker 1 sent a malformed result: a second result for window 0")
+      << error;
+  EXPECT_FALSE(r.ok());
+}
+
+TEST_F(RunnerFailures, ASecondResultArrivingInTheNextWindowNamesItsOwnWindow) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[0].twice = {0};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("double")}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error, "worker 0 sent a malformed result: a second result for window 0");
+  EXPECT_EQ(operations_of(r.workloads[0]), std::vector<uint64_t>{100});  // window 0, once
+}
+
+TEST_F(RunnerFailures, ASecondResultArrivingInTheClockExchangeIsRefusedNotDropped) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.clock_exchange = true;
+  pool.worker.windows[0].twice = {0};
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("double")}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error, "worker 0 sent a malformed result: a second result for window 0");
+}
+
+// A result of a window that has not begun is not a second one: it keeps its own wording.
+TEST_F(RunnerFailures, AResultOfAnotherWindowIsNamedAsSuch) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.worker.windows[1].alter = [](v1::WindowResult& result) { result.set_window(7); };
+  factories_.pools = {pool};
+  auto r = run(scenario_of({workload("early")}));
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].error, "worker 0 sent a result for window 7 while window 1 was running");
+}
+
+// A workload whose protocol or load model its workers' Describe does not list fails at its
+// start, naming the worker, what it lists and what the workload asks for; no window is sent
+// to the workers, and the workloads they serve still run.
+TEST_F(RunnerFailures, AWorkloadItsWorkersDoNotListFailsAtItsStartAndTheOthersRun) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  pool.described.add_protocols("http2");
+  pool.described.add_load_models("closed");
+  factories_.pools = {pool};
+  scenario::Workload open = workload("open");
+  open.protocol = scenario::Protocol::kHttp2;
+  open.rate = 1000;
+  scenario::Workload served = workload("served");
+  served.protocol = scenario::Protocol::kHttp2;
+  auto r = run(scenario_of({workload("http1"), open, served}));
+
+  ASSERT_EQ(r.workloads.size(), 3u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error,
+            "worker 'builtin' (command fake-worker --flag) lists protocols http2; workload 'http1' "
+            "asks for http1");
+  EXPECT_TRUE(r.workloads[0].repetitions.empty());
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[1].error,
+            "worker 'builtin' (command fake-worker --flag) lists load models closed; workload "
+            "'open' asks for open (it sets a rate)");
+  EXPECT_EQ(r.workloads[2].status, WorkloadStatus::kOk) << r.workloads[2].error;
+  EXPECT_EQ(operations_of(r.workloads[2]), (std::vector<uint64_t>{100, 100}));
+}
+
 }  // namespace
 }  // namespace benchgate::engine
