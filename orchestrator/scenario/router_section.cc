@@ -95,28 +95,29 @@ void check_router_tls(const Scenario& scenario, Diagnostics& diag) {
     if (router.impl != RouterImpl::kBuiltin || !router.tls) return;
     const std::string why =
         section + " tls = true makes every port of the bundled router speak TLS";
-    size_t from_defaults = 0;
+    std::set<std::string> from_defaults;  // the workloads as written (a sweep is one)
     Location defaults_where;
     for (const Workload& w : scenario.workloads) {
       if (w.tls.enabled || w.tls_refused) continue;
+      const std::string& name = w.sweep_of.empty() ? w.name : w.sweep_of;
       if (w.tls_in_defaults) {
-        ++from_defaults;
+        from_defaults.insert(name);
         defaults_where = w.tls_where;
         continue;
       }
       const Location& where = w.tls_where.line != 0 ? w.tls_where : w.where;
       if (!reported.emplace(where.file, where.line, where.column).second) continue;
-      const std::string& name = w.sweep_of.empty() ? w.name : w.sweep_of;
       diag.error(where, "workload '" + shown_text(name) + "' needs tls = true: " + why);
     }
-    if (from_defaults == 0 ||
+    if (from_defaults.empty() ||
         !reported.emplace(defaults_where.file, defaults_where.line, defaults_where.column).second) {
       return;
     }
-    diag.error(defaults_where, "key 'tls' in [defaults] must be true: " + why + ", and " +
-                                   std::to_string(from_defaults) +
-                                   (from_defaults == 1 ? " workload takes" : " workloads take") +
-                                   " tls from [defaults]");
+    diag.error(defaults_where,
+               "key 'tls' in [defaults] must be true: " + why + ", and " +
+                   std::to_string(from_defaults.size()) +
+                   (from_defaults.size() == 1 ? " workload takes" : " workloads take") +
+                   " tls from [defaults]");
   };
   if (scenario.compare_routers.empty()) {
     check(scenario.router, "[router]");

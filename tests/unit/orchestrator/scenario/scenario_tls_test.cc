@@ -168,6 +168,15 @@ TEST(ScenarioTls, TlsThatTheRouterRefusesIsReportedOnceWhereItIsWritten) {
   EXPECT_EQ(diagnostics_text(r),
             "s.toml:4:1: error: workload 'a' needs tls = true: [router] tls = true makes every "
             "port of the bundled router speak TLS\n");
+
+  // A swept workload that takes [defaults]' tls is one workload as written, not one per value.
+  r = load_hermetic(router +
+                    "[defaults]\ntls = false\n[[workloads]]\nname = \"a\"\n"
+                    "sweep = { connections = [1, 2, 4] }\n[[workloads]]\nname = \"b\"\n");
+  EXPECT_EQ(diagnostics_text(r),
+            "s.toml:5:1: error: key 'tls' in [defaults] must be true: [router] tls = true makes "
+            "every port of the bundled router speak TLS, and 2 workloads take tls from "
+            "[defaults]\n");
 }
 
 TEST(ScenarioTls, RefusalsPointAtTheKey) {
