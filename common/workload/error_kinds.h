@@ -1,7 +1,7 @@
 // The kinds a failed operation is counted under (docs/MEASUREMENT.md "Operations, successes and
 // errors"), defined once: the keys of WindowResult.errors (proto/benchgate/v1/worker.proto) and
 // the KIND of an `errors.KIND` entry in its not_measured. The bundled worker counts under them
-// (worker/engine/error_kind.h, checked equal where it writes them), the orchestrator refuses a
+// (worker/engine/error_kind.h names its kinds through this list), the orchestrator refuses a
 // result that names any other (orchestrator/workers/result_checks.cc) and gives each its own
 // Prometheus series (orchestrator/metrics/metrics_observer.cc).
 #pragma once

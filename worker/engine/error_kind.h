@@ -1,11 +1,14 @@
 // The kinds a failed operation is counted under (docs/MEASUREMENT.md "Operations, successes and
-// errors"); the names are the keys of WindowResult.errors in the proto.
+// errors"): an enumerator each, in the order of their names, which are the protocol's
+// (common/workload/error_kinds.h, the keys of WindowResult.errors in the proto).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+#include "common/workload/error_kinds.h"
 
 namespace benchgate::worker {
 
@@ -34,12 +37,11 @@ enum class ErrorKind : uint8_t {
   kCalleeError,
 };
 
-inline constexpr size_t kErrorKindCount = 16;
-
-inline constexpr std::array<std::string_view, kErrorKindCount> kErrorKindNames = {
-    "connect",        "timeout",      "status",     "length",      "short_read", "mismatch",
-    "protocol",       "reset",        "wamp_error", "lost",        "not_sent",   "not_authorized",
-    "chunk_mismatch", "call_timeout", "canceled",   "callee_error"};
+inline constexpr const auto& kErrorKindNames = error_kinds::kNames;
+inline constexpr size_t kErrorKindCount = kErrorKindNames.size();
+// The enum names a kind by its place among them: kCalleeError, the last enumerator, is the last
+// name (a kind added to one list and not the other fails here).
+static_assert(static_cast<size_t>(ErrorKind::kCalleeError) + 1 == kErrorKindCount);
 
 constexpr std::string_view error_kind_name(ErrorKind kind) {
   return kErrorKindNames[static_cast<size_t>(kind)];

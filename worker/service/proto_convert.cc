@@ -4,13 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "common/workload/error_kinds.h"
-
 namespace benchgate::worker {
 namespace {
-
-// The kinds counted are the protocol's, in the enum's order; the orchestrator refuses others.
-static_assert(kErrorKindNames == error_kinds::kNames);
 
 void histogram_to_proto(const HdrHistogram& histogram, v1::Histogram* proto) {
   const std::vector<uint8_t> bytes = histogram.encode_compressed();
