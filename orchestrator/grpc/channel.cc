@@ -3,6 +3,7 @@
 #include <grpcpp/support/client_interceptor.h>
 
 #include "common/security/token.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/scenario/dial_address.h"
 
 namespace benchgate::grpcutil {
@@ -91,7 +92,8 @@ std::string describe(const grpc::Status& status) {
                                  "UNAUTHENTICATED"};
   const int code = static_cast<int>(status.error_code());
   std::string name = code >= 0 && code <= 16 ? kNames[code] : std::to_string(code);
-  return status.error_message().empty() ? name : name + ": " + status.error_message();
+  // The peer's own text (a worker's, a router's): escaped as any text a peer sends is shown.
+  return status.error_message().empty() ? name : name + ": " + shown_text(status.error_message());
 }
 
 }  // namespace benchgate::grpcutil

@@ -29,7 +29,8 @@ std::shared_ptr<grpc::Channel> make_worker_channel(const std::string& address,
 // A context whose deadline is `timeout` from now.
 std::unique_ptr<grpc::ClientContext> context_with_timeout(std::chrono::milliseconds timeout);
 
-// "UNAVAILABLE: failed to connect to all addresses" style text for messages.
+// "UNAVAILABLE: failed to connect to all addresses" style text for messages; the peer's message
+// through shown_text (common/util/shown_text.h), so that it can neither forge nor colour a line.
 std::string describe(const grpc::Status& status);
 
 }  // namespace benchgate::grpcutil

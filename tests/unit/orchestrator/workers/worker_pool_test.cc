@@ -45,5 +45,14 @@ TEST(DescribeWorker, ATimeoutIsNoFinalAnswer) {
                             "UNAVAILABLE: Connection refused"}));
 }
 
+// A peer's status message (a worker's, a router's) is its own text: quoted, it can neither forge
+// a line of the terminal nor colour one, as every other text a worker sends is shown.
+TEST(DescribeStatus, APeersMessageIsEscaped) {
+  EXPECT_EQ(grpcutil::describe(
+                grpc::Status(grpc::StatusCode::UNAVAILABLE, "down\x1b[31m\nerror: forged")),
+            "UNAVAILABLE: down\\x1b[31m\\nerror: forged");
+  EXPECT_EQ(grpcutil::describe(grpc::Status(grpc::StatusCode::UNAVAILABLE, "")), "UNAVAILABLE");
+}
+
 }  // namespace
 }  // namespace benchgate::workers
