@@ -126,8 +126,9 @@ TEST(Sweeps, ARateSweepIsLatencyAgainstTheRateOffered) {
   }
   EXPECT_EQ(sweep_axis("rate"), "rate (requests/s offered)");
   EXPECT_EQ(sweep_axis("connections"), "connections");
-  EXPECT_NE(analysis_text(result).find("sweep hello [default] over rate (requests/s offered): p50 = "),
-            std::string::npos)
+  EXPECT_NE(
+      analysis_text(result).find("sweep hello [default] over rate (requests/s offered): p50 = "),
+      std::string::npos)
       << analysis_text(result);
   const auto s = sweeps(result);
   ASSERT_EQ(s.size(), 1u);
