@@ -65,7 +65,9 @@ TEST(CommandHelp, WorkerCheckTimeoutShowsItsDefaultAsEveryOptionDoes) {
   WorkerCheckFlags flags;
   add_worker_check_command(app, flags);
   const CLI::Option* timeout = app.get_subcommand("worker-check")->get_option("--timeout");
-  EXPECT_EQ(timeout->get_description(), "Limit for the whole check");
+  EXPECT_EQ(timeout->get_description(),
+            "Limit for every step but the last: after it the worker gets SIGTERM and up to 5 s "
+            "more to exit (the rule 'exits on SIGTERM')");
   EXPECT_EQ(timeout->get_default_str(), "30s");
 }
 
