@@ -13,7 +13,8 @@ std::string shown_cut(std::string_view text, size_t max_bytes) {
 void ShownList::add(std::string_view item, std::string_view note) {
   if (count_++ >= max_items_) return;
   if (!written_.empty()) written_ += ", ";
-  written_ += "'" + shown_cut(item, max_item_bytes_) + "'";
+  const std::string shown = shown_cut(item, max_item_bytes_);
+  written_ += quotes_ == kQuoted ? "'" + shown + "'" : shown;
   written_ += note;
 }
 

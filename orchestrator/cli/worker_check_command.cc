@@ -21,6 +21,7 @@
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/sut/builtin_router.h"
 #include "orchestrator/sut/system_under_test.h"
+#include "orchestrator/workers/describe_rules.h"
 #include "orchestrator/workers/result_checks.h"
 #include "orchestrator/workers/worker_pool.h"
 
@@ -149,12 +150,6 @@ std::string stream_stopped(const std::string& what, const grpc::Status& status,
 }
 
 // "http1, http2" or "none".
-std::string listed(const google::protobuf::RepeatedPtrField<std::string>& items) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text.empty() ? "none" : text;
-}
-
 // One window: the command, then events until the result. False when the stream broke.
 bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t duration_ns,
                 processes::ChildProcess& worker, const std::string& timeout, Verdicts& verdicts) {
@@ -500,8 +495,8 @@ int worker_check_command(const WorkerCheckFlags& flags) {
         std::find(protocols.begin(), protocols.end(), "http1") != protocols.end() &&
             std::find(described->load_models().begin(), described->load_models().end(), "closed") !=
                 described->load_models().end(),
-        "it lists protocols " + listed(protocols) + "; load models " +
-            listed(described->load_models()));
+        "it lists protocols " + workers::described_list(protocols) + "; load models " +
+            workers::described_list(described->load_models()));
   }
   if (ok) {
     scenario::RouterConfig router_config;

@@ -1,6 +1,6 @@
 // The sessions each worker's peer ended in a window (worker.proto WindowResult.sessions_ended),
 // as a repetition keeps them (results::Repetition::sessions_ended). A worker's words are not
-// trusted: each reason is escaped as shown_text() does and cut after kShownReasonBytes bytes,
+// trusted: each reason goes through shown_cut() (escaped, cut after kShownReasonBytes bytes),
 // and a worker keeps at most kMaxReasonsPerWorker reasons, the sessions of any further one
 // counted under the empty reason, as the bundled worker does past its 8th.
 #pragma once
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "benchgate/v1/worker.pb.h"
-#include "common/util/shown_text.h"
+#include "common/util/shown_list.h"
 #include "orchestrator/results/results.h"
 
 namespace benchgate::engine {
@@ -31,9 +31,7 @@ inline std::vector<results::SessionsEnded> merge_sessions_ended(
     const size_t first = out.size();
     for (const v1::SessionEnd& end : parts[i].sessions_ended()) {
       if (end.sessions() == 0) continue;
-      std::string reason = end.reason().size() <= kShownReasonBytes
-                               ? shown_text(end.reason())
-                               : shown_text(end.reason().substr(0, kShownReasonBytes)) + "...";
+      std::string reason = shown_cut(end.reason(), kShownReasonBytes);
       auto of_worker = [&](const std::string& r) {
         return std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                             [&](const results::SessionsEnded& e) { return e.reason == r; });

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/util/shown_list.h"
+
 namespace benchgate::workers {
 namespace {
 
@@ -10,13 +12,13 @@ bool lists(const google::protobuf::RepeatedPtrField<std::string>& listed,
   return listed.empty() || std::find(listed.begin(), listed.end(), wanted) != listed.end();
 }
 
-std::string joined(const google::protobuf::RepeatedPtrField<std::string>& listed) {
-  std::string out;
-  for (const auto& item : listed) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 }  // namespace
+
+std::string described_list(const google::protobuf::RepeatedPtrField<std::string>& listed) {
+  ShownList list(ShownList::kItems, ShownList::kItemBytes, ShownList::kBare);
+  for (const std::string& item : listed) list.add(item);
+  return list.empty() ? "none" : list.text();
+}
 
 const char* load_model_of(const scenario::Workload& workload) {
   return workload.rate > 0 ? "open" : "closed";
@@ -26,11 +28,11 @@ std::string unserved(const v1::DescribeResponse& described, const scenario::Work
   const std::string asks = "; workload '" + workload.name + "' asks for ";
   const std::string protocol = scenario::to_string(workload.protocol);
   if (!lists(described.protocols(), protocol)) {
-    return "lists protocols " + joined(described.protocols()) + asks + protocol;
+    return "lists protocols " + described_list(described.protocols()) + asks + protocol;
   }
   const std::string model = load_model_of(workload);
   if (!lists(described.load_models(), model)) {
-    return "lists load models " + joined(described.load_models()) + asks + model +
+    return "lists load models " + described_list(described.load_models()) + asks + model +
            (workload.rate > 0 ? " (it sets a rate)" : " (it sets no rate)");
   }
   return {};

@@ -17,6 +17,11 @@ namespace benchgate::workers {
 // "closed" otherwise.
 const char* load_model_of(const scenario::Workload& workload);
 
+// The names of one Describe field as `run` and worker-check quote them: "http1, http2", "none"
+// for an empty list. The worker's words: each escaped and cut, and at most ShownList::kItems of
+// them written (common/util/shown_list.h).
+std::string described_list(const google::protobuf::RepeatedPtrField<std::string>& listed);
+
 // "" when `described` admits `workload`; otherwise what the worker lists against what the
 // workload asks for: "lists protocols http2; workload 'w' asks for http1" (the caller names
 // the worker before it). An empty list admits anything, so that a worker that does not say

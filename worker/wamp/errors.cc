@@ -1,6 +1,6 @@
 #include "worker/wamp/errors.h"
 
-#include "common/util/shown_text.h"
+#include "common/util/shown_list.h"
 #include "worker/wamp/wamp_plan.h"
 
 namespace benchgate::worker::wamp {
@@ -50,10 +50,7 @@ const boost::system::error_category& join_category() {
   return category;
 }
 
-std::string shown_peer_text(std::string_view text) {
-  if (text.size() <= kShownPeerBytes) return shown_text(text);
-  return shown_text(text.substr(0, kShownPeerBytes)) + "...";
-}
+std::string shown_peer_text(std::string_view text) { return shown_cut(text, kShownPeerBytes); }
 
 std::string closing_words(const Json& message, std::string_view name) {
   std::string out(name);
