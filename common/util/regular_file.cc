@@ -86,12 +86,21 @@ Expected<std::string> read_regular(const OpenedFile& file, const std::string& wh
 // there is something to read or the writers are gone: on a FIFO that no writer has opened yet,
 // read() says 0 (the end) at once, and that would be taken for an empty file.
 Expected<std::string> read_pipe(const OpenedFile& file, const std::string& where,
-                                uint64_t max_bytes, std::chrono::milliseconds idle_timeout) {
+                                uint64_t max_bytes, std::chrono::milliseconds idle_timeout,
+                                const std::function<bool()>& stop_requested) {
   using Clock = std::chrono::steady_clock;
+  const auto interrupted = [&where] {
+    return Error{
+        (where.empty() ? std::string() : where + ": ") + "interrupted while waiting for the pipe",
+        ErrorKind::kInterrupted};
+  };
   std::string text;
   char buffer[65536];
   Clock::time_point deadline = Clock::now() + idle_timeout;
   for (;;) {
+    // Asked before every wait: a signal that landed before poll() began (its handler only sets
+    // the flag) is seen within one slice instead of being lost for the whole idle timeout.
+    if (stop_requested && stop_requested()) return interrupted();
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
@@ -102,17 +111,15 @@ Expected<std::string> read_pipe(const OpenedFile& file, const std::string& where
           ErrorKind::kInvalidInput};
     }
     pollfd wanted{file.fd.get(), POLLIN, 0};
-    // Rounded up, so that a wait never ends just short of the deadline and spins.
-    const int ready =
-        ::poll(&wanted, 1, static_cast<int>(std::min<int64_t>(left.count() + 1, int64_t{1} << 30)));
+    // Rounded up, so that a wait never ends just short of the deadline and spins; cut into
+    // slices when a stop flag is to be asked between them.
+    int64_t wait_ms = std::min<int64_t>(left.count() + 1, int64_t{1} << 30);
+    if (stop_requested) wait_ms = std::min<int64_t>(wait_ms, kStopCheckInterval.count());
+    const int ready = ::poll(&wanted, 1, static_cast<int>(wait_ms));
     if (ready < 0) {
       // A signal caught while it waits (the orchestrator's Ctrl-C handler has no SA_RESTART)
       // ends the wait: otherwise Ctrl-C would go unanswered for as long as the writer trickles.
-      if (errno == EINTR) {
-        return Error{(where.empty() ? std::string() : where + ": ") +
-                         "interrupted while waiting for the pipe",
-                     ErrorKind::kInterrupted};
-      }
+      if (errno == EINTR) return interrupted();
       return system_error(where, errno);
     }
     if (ready == 0) continue;  // the deadline is checked above
@@ -150,11 +157,12 @@ Expected<std::string> read_regular_file(const std::string& path, const std::stri
 }
 
 Expected<ReadText> read_file_or_pipe(const std::string& path, const std::string& where,
-                                     uint64_t max_bytes, std::chrono::milliseconds idle_timeout) {
+                                     uint64_t max_bytes, std::chrono::milliseconds idle_timeout,
+                                     const std::function<bool()>& stop_requested) {
   auto file = open_file_or_pipe(path, where, true);
   if (!file) return file.error();
   const bool pipe = S_ISFIFO(file->status.st_mode);
-  auto text = pipe ? read_pipe(*file, where, max_bytes, idle_timeout)
+  auto text = pipe ? read_pipe(*file, where, max_bytes, idle_timeout, stop_requested)
                    : read_regular(*file, where, max_bytes);
   if (!text) return text.error();
   return ReadText{std::move(*text), pipe};

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "common/util/expected.h"
@@ -62,11 +63,17 @@ struct ReadText {
 // polled, and when no byte comes for `idle_timeout` (no writer ever opened a named pipe, or one
 // stalled without closing it) the read ends with "WHERE: no data from the pipe for 10s, and its
 // writer has not closed it" (kind kInvalidInput); a signal caught while it waits (Ctrl-C) ends
-// it too ("WHERE: interrupted while waiting for the pipe", kind kInterrupted). More than
-// `max_bytes` from a pipe is refused as a file that large is. Anything else (a device, a
-// folder, a socket) is refused before it is read, as open_regular_file refuses it. A pipe is
-// read once: its text is what the caller keeps.
+// it too ("WHERE: interrupted while waiting for the pipe", kind kInterrupted), and so does
+// `stop_requested` saying true: it is asked before the wait and every kStopCheckInterval of it,
+// so that a signal whose handler only sets a flag, landing just before poll() began, is not
+// lost for the whole idle timeout. More than `max_bytes` from a pipe is refused as a file that
+// large is. Anything else (a device, a folder, a socket) is refused before it is read, as
+// open_regular_file refuses it. A pipe is read once: its text is what the caller keeps.
 Expected<ReadText> read_file_or_pipe(const std::string& path, const std::string& where,
-                                     uint64_t max_bytes, std::chrono::milliseconds idle_timeout);
+                                     uint64_t max_bytes, std::chrono::milliseconds idle_timeout,
+                                     const std::function<bool()>& stop_requested = {});
+
+// How often a pipe's wait asks read_file_or_pipe's `stop_requested`.
+inline constexpr std::chrono::milliseconds kStopCheckInterval{50};
 
 }  // namespace benchgate

@@ -1,12 +1,15 @@
 #include "orchestrator/cli/load_scenarios.h"
 
+#include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/scenario/scenario_loader.h"
 
 namespace benchgate::cli {
 
 LoadedScenarios load_all(const std::vector<std::string>& files, std::FILE* err,
-                         const scenario::LoadOptions& options) {
+                         scenario::LoadOptions options) {
+  // Ctrl-C's flag, unless the caller (a test) gave its own.
+  if (!options.stop_requested) options.stop_requested = app::interrupted;
   std::vector<scenario::Scenario> scenarios;
   bool all_ok = true;
   for (const auto& file : files) {

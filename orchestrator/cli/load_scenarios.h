@@ -23,8 +23,10 @@ struct LoadedScenarios {
 
 LoadedScenarios load_all(const std::vector<std::string>& files, std::FILE* err);
 
-// load_all with the loader's options (tests shorten a pipe's idle timeout).
+// load_all with the loader's options (tests shorten a pipe's idle timeout). Unless the options
+// carry their own stop_requested, a pipe's wait asks the orchestrator's Ctrl-C flag
+// (app::interrupted), so that Ctrl-C is answered however early in the wait it lands.
 LoadedScenarios load_all(const std::vector<std::string>& files, std::FILE* err,
-                         const scenario::LoadOptions& options);
+                         scenario::LoadOptions options);
 
 }  // namespace benchgate::cli

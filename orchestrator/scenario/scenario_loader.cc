@@ -269,7 +269,8 @@ namespace {
 // The file's text: a pipe's too, unless the options ask for a regular file only.
 Expected<ReadText> file_text(const std::string& path, const LoadOptions& options) {
   if (!options.regular_file_only) {
-    return read_file_or_pipe(path, "", kMaxScenarioFileBytes, options.pipe_idle_timeout);
+    return read_file_or_pipe(path, "", kMaxScenarioFileBytes, options.pipe_idle_timeout,
+                             options.stop_requested);
   }
   auto text = read_regular_file(path, "", kMaxScenarioFileBytes);
   if (!text) return text.error();

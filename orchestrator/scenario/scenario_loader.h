@@ -55,6 +55,11 @@ struct LoadOptions {
   bool keep_refused_gates = false;
   // load_scenario_file: the longest wait for a pipe's next bytes (tests shorten it).
   std::chrono::milliseconds pipe_idle_timeout = kScenarioPipeIdleTimeout;
+  // load_scenario_file: asked while a pipe is waited on; true ends the wait as a caught signal
+  // does (LoadResult::interrupted). The commands pass the orchestrator's Ctrl-C flag, so that a
+  // Ctrl-C landing just before the wait began is not lost for pipe_idle_timeout. Unset: only a
+  // signal that interrupts the wait itself ends it.
+  std::function<bool()> stop_requested;
   // load_scenario_file: a regular file only, judged on the descriptor it reads (open, then
   // fstat), so that a FIFO or device put in the file's place after a caller looked at the name
   // is refused at once, never waited on. `serve` reads its scenarios folder so.

@@ -8,10 +8,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <string>
 
+#include "orchestrator/app/interrupt.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/cli/load_scenarios.h"
 
@@ -69,6 +72,37 @@ TEST(LoadAllTest, AnInterruptedPipeStopsTheLoadWithTheInterruptsExitCode) {
   EXPECT_EQ(loaded.exit_code, kExitRunError);
   EXPECT_EQ(contents(err), pipe_path + ": error: interrupted while waiting for the pipe\n");
   std::fclose(err);
+}
+
+// Ctrl-C caught before the pipe's wait began (its handler only sets the flag): load_all asks
+// the orchestrator's flag (app::interrupted) while it waits, so the load stops with exit 3 at
+// once, naming the pipe only. Before, a Ctrl-C landing between the open and the poll was lost
+// and each pipe waited out its idle timeout (here 10 minutes; in CI, `validate a.toml b.toml`
+// on two named pipes exited 2 after both). In a child process: the flag stays set for the life
+// of the process that caught the signal.
+TEST(LoadAllTest, ACtrlCCaughtBeforeThePipesWaitStopsTheLoadAtOnce) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        app::install_interrupt_handlers();
+        std::raise(SIGINT);
+        int ends[2];
+        if (::pipe2(ends, O_CLOEXEC) != 0) std::_Exit(10);
+        std::FILE* err = std::tmpfile();
+        if (err == nullptr) std::_Exit(11);
+        const std::string pipe_path = "/dev/fd/" + std::to_string(ends[0]);
+        const std::string missing = ::testing::TempDir() + "load_all_missing_after_ctrl_c.toml";
+        scenario::LoadOptions options;
+        options.pipe_idle_timeout = milliseconds(600000);
+        LoadedScenarios loaded = load_all({pipe_path, missing}, err, options);
+        const std::string said = contents(err);
+        if (said != pipe_path + ": error: interrupted while waiting for the pipe\n") {
+          std::fprintf(stderr, "said: %s", said.c_str());
+          std::_Exit(12);
+        }
+        std::_Exit(loaded.scenarios.has_value() ? 13 : loaded.exit_code);
+      },
+      ::testing::ExitedWithCode(kExitRunError), "");
 }
 
 TEST(LoadAllTest, AnInvalidFileIsExitTwoAndEveryFileIsRead) {

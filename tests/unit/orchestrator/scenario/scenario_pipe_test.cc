@@ -158,6 +158,41 @@ TEST_F(PipeReadTest, ACaughtSignalEndsTheWait) {
   EXPECT_EQ(read.message(), "scenario: interrupted while waiting for the pipe");
 }
 
+// A stop flag raised before the wait began (Ctrl-C's handler only sets a flag, and the signal
+// can land between open() and poll()): the read ends "interrupted" at once instead of waiting
+// the whole idle timeout for a signal that already came. Before, a once-sent Ctrl-C landing
+// there was lost (CI saw `validate a.toml b.toml` wait out both named pipes and exit 2).
+TEST_F(PipeReadTest, AStopFlagRaisedBeforeTheWaitEndsItAtOnce) {
+  auto read =
+      read_file_or_pipe(reader_path(), "scenario", 100, milliseconds(600000), [] { return true; });
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().kind, ErrorKind::kInterrupted);
+  EXPECT_EQ(read.message(), "scenario: interrupted while waiting for the pipe");
+}
+
+// A stop flag raised while the read waits, with no signal at all: the wait asks the flag
+// between its slices and ends "interrupted".
+TEST_F(PipeReadTest, AStopFlagRaisedDuringTheWaitEndsIt) {
+  std::atomic<bool> stop{false};
+  auto reading = std::async(std::launch::async, [&] {
+    return read_file_or_pipe(reader_path(), "scenario", 100, milliseconds(600000),
+                             [&stop] { return stop.load(); });
+  });
+  stop = true;
+  auto read = reading.get();
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().kind, ErrorKind::kInterrupted);
+}
+
+// The flag, asked throughout, changes nothing for a pipe whose writer writes and closes it.
+TEST_F(PipeReadTest, AStopFlagThatStaysDownReadsThePipeToItsEnd) {
+  write_then_close("name = \"s\"\n");
+  auto read =
+      read_file_or_pipe(reader_path(), "scenario", 100, milliseconds(600000), [] { return false; });
+  ASSERT_TRUE(read.ok()) << read.message();
+  EXPECT_EQ(read->text, "name = \"s\"\n");
+}
+
 // A named pipe nobody opened for writing: read() would say "end of file" at once, and the
 // scenario would be taken for an empty one. It waits for a writer, bounded.
 TEST_F(PipeReadTest, ANamedPipeWithoutAWriterEndsInAnError) {
