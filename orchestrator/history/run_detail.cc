@@ -14,6 +14,8 @@
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
 #include "orchestrator/report/workload_title.h"
+#include "orchestrator/results/described_workers.h"
+#include "orchestrator/results/sessions_ended_lines.h"
 #include "orchestrator/store/binary_identity.h"
 
 namespace benchgate::history {
@@ -82,7 +84,47 @@ std::string header(const store::RunDetail& d) {
       out += fmt::format("  {}\n", shown_text(store::binary_line(b)));
     }
   }
+  // Who the workers said they were (their Describe answers, schema version 22).
+  std::vector<results::WorkloadDescribed> answers;
+  for (const store::StoredWorkload& w : d.workloads) {
+    answers.push_back({shown_text(report::workload_title(w.name, w.variant)),
+                       shown_text(w.worker_name.value_or("")),
+                       shown_text(w.worker_version.value_or(""))});
+  }
+  const std::vector<std::string> described = results::described_workers(answers);
+  if (described.empty()) {
+    if (!d.workloads.empty()) {
+      out +=
+          "workers   Describe not recorded (no workload reached its workers, or stored before "
+          "schema version 22)\n";
+    }
+  } else {
+    out += "workers (as their Describe answered)\n";
+    for (const std::string& line : described) out += "  " + line + "\n";
+  }
   return out;
+}
+
+// Why the router ended sessions in a window, as the run's terminal said it under its table.
+std::string sessions_ended(const store::StoredWorkload& w) {
+  results::SessionsEndedByRepetition by_repetition;
+  bool not_stored = false;
+  for (const store::StoredRepetition& rep : w.repetitions) {
+    if (!rep.sessions_ended) {
+      // A WAMP window's protocol errors may be such ends, stored from schema version 22.
+      const auto protocol_errors = rep.errors.find("protocol");
+      not_stored =
+          not_stored || (w.protocol.rfind("wamp", 0) == 0 && protocol_errors != rep.errors.end() &&
+                         protocol_errors->second > 0);
+      continue;
+    }
+    std::vector<results::SessionsEnded> ends;
+    for (const store::StoredSessionsEnded& e : *rep.sessions_ended) {
+      ends.push_back({static_cast<uint32_t>(e.worker), shown_text(e.reason), e.sessions});
+    }
+    by_repetition.emplace_back(rep.index, std::move(ends));
+  }
+  return results::sessions_ended_lines(by_repetition, not_stored);
 }
 
 std::string workload(const store::StoredWorkload& w) {
@@ -121,7 +163,7 @@ std::string workload(const store::StoredWorkload& w) {
            shown_text(join(std::vector<std::string>(fields.begin(), fields.end()), ", "));
     out += "\n";
   }
-  return out;
+  return out + sessions_ended(w);
 }
 
 std::string gate_table(const std::vector<store::GateRecord>& gates) {

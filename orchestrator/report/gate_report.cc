@@ -260,7 +260,12 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     for (const store::MeasuredBinary& b : report.binaries) {
       out += "- " + markdown_cell(store::binary_line(b)) + "\n";
     }
-    if (!report.binaries.empty()) out += "\n";
+    // Who the workers said they were (their Describe answers), beside the binaries.
+    const std::vector<std::string> described = described_workers(r.workloads);
+    for (const std::string& line : described) {
+      out += "- workers: " + markdown_cell(line) + "\n";
+    }
+    if (!report.binaries.empty() || !described.empty()) out += "\n";
     // The reason the store holds (runs.error), as the --json `error` says it.
     if (!report.run_error().empty()) {
       out += fmt::format("**Run error:** {}\n\n", markdown_cell(report.run_error()));

@@ -362,6 +362,11 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
     for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);
     out += fmt::format("<p class=\"errors\">errors by kind:{}</p>\n", escape(list));
   }
+  // Why the router ended sessions, as the terminal says under its errors by kind (stored from
+  // schema version 22).
+  for (const std::string& line : unindented_lines(sessions_ended_lines(w))) {
+    out += fmt::format("<p class=\"detail\">{}</p>\n", escape(line));
+  }
   if (w.latency.total_count() > 0) {
     auto it = run.spectra.find({w.spec.name, w.variant});
     out += spectrum_chart(w, it == run.spectra.end() ? nullptr : &it->second);
@@ -637,6 +642,8 @@ std::string header_section(const HtmlRun& run) {
     row(b.role, store::binary_line(b).substr(b.role.size() + 2));
   }
   if (run.binaries.empty()) row("binaries", "not recorded");
+  // Who the workers said they were: their Describe answers (schema version 22).
+  for (const std::string& line : described_workers(run.result.workloads)) row("workers", line);
   row("baseline drawn", run.baseline.empty() ? "-" : run.baseline);
   out += "</table>\n";
   return out;

@@ -274,6 +274,9 @@ json workload_json(const results::WorkloadResult& w) {
             {"status", results::status_name(w.status)},
             {"error", w.error.empty() ? json(nullptr) : json(w.error)},
             {"load_from", w.load_from.empty() ? json(nullptr) : json(w.load_from)},
+            // What its workers answered to Describe; null where none answered.
+            {"worker_name", w.worker_name.empty() ? json(nullptr) : json(w.worker_name)},
+            {"worker_version", w.worker_version.empty() ? json(nullptr) : json(w.worker_version)},
             {"parameters", parameters_json(w.spec)},
             {"repetitions", reps},
             {"flags", w.flags()}};

@@ -150,6 +150,12 @@ results::Repetition repetition(const store::StoredRepetition& s) {
       r.callee_invocations.push_back(static_cast<uint64_t>(n));
     }
   }
+  // Why the router ended sessions (schema version 22).
+  if (s.sessions_ended) {
+    for (const store::StoredSessionsEnded& e : *s.sessions_ended) {
+      r.sessions_ended.push_back({static_cast<uint32_t>(e.worker), e.reason, e.sessions});
+    }
+  }
   r.window_connections = s.window_connections;
   for (const auto& w : s.workers) {
     results::WorkerShare share;
@@ -249,6 +255,8 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
       w.error = "stored status '" + stored.status + "'" + (w.error.empty() ? "" : ": " + w.error);
     }
     w.load_from = stored.load_from.value_or("");
+    w.worker_name = stored.worker_name.value_or("");
+    w.worker_version = stored.worker_version.value_or("");
     // wamp_rpc with worker callees counted each callee's invocations, stored from schema
     // version 21: a run stored before says they are not stored.
     const bool worker_callees =
@@ -257,6 +265,14 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
       w.repetitions.push_back(repetition(rep));
       if (worker_callees && !rep.callee_invocations) {
         w.repetitions.back().not_stored.insert("callee_invocations");
+      }
+      // A WAMP window's protocol errors may be sessions the router ended, whose reasons are
+      // stored from schema version 22.
+      const auto& errors = w.repetitions.back().errors;
+      const auto protocol_errors = errors.find("protocol");
+      if (!scenario::is_http(w.spec.protocol) && !rep.sessions_ended &&
+          protocol_errors != errors.end() && protocol_errors->second > 0) {
+        w.repetitions.back().not_stored.insert("sessions_ended");
       }
     }
     // As the engine merges them (workload_runner.cc): every measured repetition.

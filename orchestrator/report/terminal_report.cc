@@ -13,8 +13,10 @@
 #include "orchestrator/report/summary_row.h"
 #include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
+#include "orchestrator/results/described_workers.h"
 #include "orchestrator/results/resumption.h"
 #include "orchestrator/results/router_count.h"
+#include "orchestrator/results/sessions_ended_lines.h"
 
 namespace benchgate::report {
 namespace {
@@ -314,33 +316,19 @@ std::string counts_text(const results::WorkloadResult& w) {
                      aside, router_requests, difference);
 }
 
-namespace {
-
-// Why the router ended sessions in the middle of a window (each one a "protocol" error above):
-// a line per repetition, worker and reason, at most kShownSessionEnds of them.
-constexpr size_t kShownSessionEnds = 10;
-std::string sessions_ended_lines(const results::WorkloadResult& w) {
-  std::string lines;
-  size_t shown = 0;
-  size_t left = 0;
-  for (const auto& rep : w.repetitions) {
-    for (const results::SessionsEnded& e : rep.sessions_ended) {
-      if (shown == kShownSessionEnds) {
-        ++left;
-        continue;
-      }
-      ++shown;
-      lines += fmt::format("    rep {} worker {}: {} session{} {}\n", rep.index + 1, e.worker,
-                           e.sessions, e.sessions == 1 ? "" : "s",
-                           e.reason.empty() ? std::string("for other reasons") : e.reason);
-    }
+std::vector<std::string> described_workers(const std::vector<results::WorkloadResult>& workloads) {
+  std::vector<results::WorkloadDescribed> answers;
+  for (const auto& w : workloads) {
+    answers.push_back({workload_title(w.spec.name, w.variant), w.worker_name, w.worker_version});
   }
-  if (lines.empty()) return "";
-  if (left > 0) lines += fmt::format("    and {} more (the JSON report lists every one)\n", left);
-  return "  sessions the router ended during the window (each a protocol error):\n" + lines;
+  return results::described_workers(answers);
 }
 
-}  // namespace
+std::string sessions_ended_lines(const results::WorkloadResult& w) {
+  results::SessionsEndedByRepetition by_repetition;
+  for (const auto& rep : w.repetitions) by_repetition.emplace_back(rep.index, rep.sessions_ended);
+  return results::sessions_ended_lines(by_repetition, not_stored(w, "sessions_ended"));
+}
 
 std::string workload_table(const results::WorkloadResult& w) {
   std::string out;

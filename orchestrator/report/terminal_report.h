@@ -83,6 +83,16 @@ std::string session_setup_line(const results::WorkloadResult& workload);
 // and, for wamp_rpc with callee = "worker", how the calls were split over the callee sessions
 // (the fewest and most invocations one session got, per repetition).
 std::string callee_line(const results::WorkloadResult& workload);
+// Why the router ended sessions in the middle of a window (each one a "protocol" error of the
+// table), per repetition, worker and reason (results/sessions_ended_lines.h), which the
+// terminal prints under the errors by kind; a run stored before schema version 22 with protocol
+// errors says they are not stored.
+std::string sessions_ended_lines(const results::WorkloadResult& workload);
+// Who the workloads' workers said they were, a line per distinct Describe answer
+// (results/described_workers.h: "kv-worker, version 1.2 (every workload)"), which the Markdown
+// and HTML reports write beside the run's binaries, as `runs show` does; empty when no worker
+// answered (or a run stored before schema version 22).
+std::vector<std::string> described_workers(const std::vector<results::WorkloadResult>& workloads);
 
 // The lines of `lines` (those above) without their indentation, empty ones left out: how the
 // HTML report and the Markdown summary list the terminal's lines.

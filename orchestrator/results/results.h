@@ -130,6 +130,8 @@ struct SessionsEnded {
   // escaped and bounded; "": the worker's sessions ended for reasons past its first 8.
   std::string reason;
   uint64_t sessions = 0;
+
+  bool operator==(const SessionsEnded&) const = default;
 };
 
 // One measured window (a repetition), merged over every worker and thread.
@@ -206,7 +208,9 @@ struct Repetition {
   // calls / N (the remainder to the first ones).
   std::vector<uint64_t> callee_invocations;
   // The sessions the workers' peer ended in the window, worker by worker, each worker's reasons
-  // in the order they first came. Not stored: a run read back from the store has none.
+  // in the order they first came. Stored from schema version 22 (repetitions.sessions_ended); a
+  // run stored before reads back none, with "sessions_ended" in not_stored where it could have
+  // had some (a WAMP workload's repetition with protocol errors).
   std::vector<SessionsEnded> sessions_ended;
   // WAMP: every session set up since the previous repetition's result (the first: since the
   // workers connected), connect start to WELCOME; absent unless every worker reported it.
@@ -215,7 +219,7 @@ struct Repetition {
   // store did not keep, which reports say is not stored, never "-" as if not measured: "setup"
   // (the connection setup histograms, of which it kept each repetition's p50 and p99; `setup`
   // holds the counts), "session_setup" (likewise; stored_sessions is the count) and
-  // "callee_invocations". Never set by a live run.
+  // "callee_invocations"; before version 22, "sessions_ended". Never set by a live run.
   std::set<std::string> not_stored;
   std::optional<uint64_t> stored_sessions;
 
@@ -287,6 +291,12 @@ struct WorkloadResult {
   // loopback address), else the workers' hosts in worker order, comma-separated, "local" for
   // those on this machine. Empty: not known (a run stored before schema version 15).
   std::string load_from;
+  // What its workers answered to Describe (docs/WORKER_PROTOCOL.md, "Describe"), each escaped and
+  // cut (workers::described_as); workers that answered differently give each one's distinct
+  // values, ", " between. Empty: no worker answered (the workload never reached its workers), or
+  // a run stored before schema version 22.
+  std::string worker_name;
+  std::string worker_version;
   std::vector<Repetition> repetitions;
   HdrHistogram latency;  // every measured repetition merged
 

@@ -101,6 +101,12 @@ struct Codec<std::vector<int64_t>> : JsonCodec<std::vector<int64_t>> {
   }
 };
 template <>
+struct Codec<std::vector<StoredSessionsEnded>> : JsonCodec<std::vector<StoredSessionsEnded>> {
+  static std::vector<StoredSessionsEnded> read(const sqlite::Statement& s, int c) {
+    return internal::sessions_ended_from_json(s.text(c));
+  }
+};
+template <>
 struct Codec<std::map<std::string, std::string>> : JsonCodec<std::map<std::string, std::string>> {
   static std::map<std::string, std::string> read(const sqlite::Statement& s, int c) {
     return internal::string_map_from_json(s.text(c));

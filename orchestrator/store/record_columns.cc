@@ -60,6 +60,8 @@ constexpr Column<StoredWorkload> kWorkload[] = {
     field<&StoredWorkload::flags>("flags"),
     field<&StoredWorkload::latency_hdr>("latency_hdr"),
     field<&StoredWorkload::load_from>("load_from"),
+    field<&StoredWorkload::worker_name>("worker_name"),
+    field<&StoredWorkload::worker_version>("worker_version"),
 };
 
 constexpr Column<WorkloadFigure> kFigure[] = {
@@ -168,6 +170,7 @@ constexpr Column<StoredRepetition> kRepetition[] = {
     field<&StoredRepetition::ttfb_hdr>("ttfb_hdr"),
     field<&StoredRepetition::session_setup_hdr>("session_setup_hdr"),
     field<&StoredRepetition::callee_invocations>("callee_invocations"),
+    field<&StoredRepetition::sessions_ended>("sessions_ended"),
 };
 
 constexpr Column<RouterCounter> kRouterCounter[] = {

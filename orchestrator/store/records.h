@@ -113,6 +113,16 @@ struct StoredWorkerShare {
   bool operator==(const StoredWorkerShare&) const = default;
 };
 
+// The sessions one worker's peer ended in a window for one reason (repetitions.sessions_ended,
+// results::SessionsEnded): the reason as reports show it, escaped and bounded.
+struct StoredSessionsEnded {
+  int64_t worker = 0;
+  std::string reason;
+  uint64_t sessions = 0;
+
+  bool operator==(const StoredSessionsEnded&) const = default;
+};
+
 // One stored repetition with every figure.
 struct StoredRepetition {
   uint32_t index = 0;
@@ -181,6 +191,9 @@ struct StoredRepetition {
   // callee = "worker"). Nothing for a run stored before.
   std::optional<std::vector<uint8_t>> connect_hdr, tls_handshake_hdr, ttfb_hdr, session_setup_hdr;
   std::optional<std::vector<int64_t>> callee_invocations;
+  // Schema version 22: the sessions the workers' peer ended in the window (a router's ABORT or
+  // GOODBYE), results::Repetition::sessions_ended; empty: none. Nothing for a run stored before.
+  std::optional<std::vector<StoredSessionsEnded>> sessions_ended;
   // Empty for runs stored before schema version 7.
   std::vector<StoredSecond> timeline;
   std::vector<StoredWorkerShare> workers;
@@ -199,6 +212,9 @@ struct StoredWorkload {
   std::string error;
   // "local" or the workers' hosts (schema version 15); nothing for runs stored before.
   std::optional<std::string> load_from;
+  // What its workers answered to Describe (schema version 22; results::WorkloadResult's
+  // worker_name and worker_version); nothing where none answered, or for runs stored before.
+  std::optional<std::string> worker_name, worker_version;
   // The summary over repetitions as the store keeps it (workloads table): medians of the
   // repetitions' figures (min and max of throughput), nothing where not measured.
   int64_t repetition_count = 0;

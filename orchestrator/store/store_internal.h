@@ -30,11 +30,14 @@ std::string to_json(const std::map<std::string, std::string>& m);
 std::string to_json(const std::map<std::string, uint64_t>& m);
 std::string to_json(const std::vector<std::string>& v);
 std::string to_json(const std::vector<int64_t>& v);
+std::string to_json(const std::vector<StoredSessionsEnded>& v);
 // Parsing what the store itself wrote; malformed text (edited by hand) gives an empty value.
 std::map<std::string, std::string> string_map_from_json(const std::string& text);
 std::map<std::string, uint64_t> count_map_from_json(const std::string& text);
 std::vector<std::string> strings_from_json(const std::string& text);
 std::vector<int64_t> ints_from_json(const std::string& text);
+// [{"worker": 0, "reason": "...", "sessions": 2}, ...]; an entry of another shape is left out.
+std::vector<StoredSessionsEnded> sessions_ended_from_json(const std::string& text);
 
 // Which stored workloads are a series' history (docs/GATES.md, "Series and baselines"), one rule
 // for relative gates, change gates and change points: an SQL condition over the run row `r` and

@@ -26,6 +26,14 @@ std::string to_json(const std::vector<int64_t>& v) {
   return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string to_json(const std::vector<StoredSessionsEnded>& v) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const StoredSessionsEnded& e : v) {
+    j.push_back({{"worker", e.worker}, {"reason", e.reason}, {"sessions", e.sessions}});
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::map<std::string, std::string> string_map_from_json(const std::string& text) {
   std::map<std::string, std::string> out;
   const auto j = parse(text);
@@ -62,6 +70,22 @@ std::vector<int64_t> ints_from_json(const std::string& text) {
   if (!j.is_array()) return out;
   for (const auto& v : j) {
     if (v.is_number_integer()) out.push_back(v.get<int64_t>());
+  }
+  return out;
+}
+
+std::vector<StoredSessionsEnded> sessions_ended_from_json(const std::string& text) {
+  std::vector<StoredSessionsEnded> out;
+  const auto j = parse(text);
+  if (!j.is_array()) return out;
+  for (const auto& v : j) {
+    if (!v.is_object() || !v.contains("worker") || !v["worker"].is_number_integer() ||
+        !v.contains("reason") || !v["reason"].is_string() || !v.contains("sessions") ||
+        !v["sessions"].is_number_unsigned()) {
+      continue;
+    }
+    out.push_back({v["worker"].get<int64_t>(), v["reason"].get<std::string>(),
+                   v["sessions"].get<uint64_t>()});
   }
   return out;
 }

@@ -134,6 +134,12 @@ StoredRepetition stored_repetition(const results::Repetition& rep, const scenari
       r.callee_invocations->push_back(static_cast<int64_t>(n));
     }
   }
+  // Why the router ended sessions (schema version 22): "[]" for none, so that a run stored
+  // before, NULL, reads back as not stored.
+  r.sessions_ended.emplace();
+  for (const results::SessionsEnded& e : rep.sessions_ended) {
+    r.sessions_ended->push_back({e.worker, e.reason, e.sessions});
+  }
   if (rep.transfer) {
     r.transfers = rep.transfer->transfers;
     r.transfer_data_bytes = rep.transfer->data_bytes;
@@ -212,6 +218,8 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   w.status = results::status_name(workload.status);
   w.error = workload.error;
   if (!workload.load_from.empty()) w.load_from = workload.load_from;
+  if (!workload.worker_name.empty()) w.worker_name = workload.worker_name;
+  if (!workload.worker_version.empty()) w.worker_version = workload.worker_version;
   std::set<std::string> flags;
   for (const results::Repetition& rep : workload.repetitions) {
     w.repetitions.push_back(stored_repetition(rep, workload.spec));

@@ -37,4 +37,18 @@ std::string unserved(const v1::DescribeResponse& described, const scenario::Work
 std::optional<Error> refuse_unserved(const WorkerPool& pool, size_t count,
                                      const scenario::Workload& workload);
 
+// The name and version that `pool`'s workers 0..count-1 answered to Describe, as a run stores
+// them with the workload (results::WorkloadResult::worker_name): each through shown_cut (the
+// worker's free text, escaped and cut after ShownList::kItemBytes bytes); where the workers
+// answered differently, each one's distinct values in worker order, ", " between. Empty where
+// no worker gave one (a pool that keeps no answer).
+struct DescribedAs {
+  std::string name;
+  std::string version;
+};
+DescribedAs described_as(const WorkerPool& pool, size_t count);
+// `so_far` with `more`'s values added where they differ (a compared variant's later windows
+// may run on a replaced worker): "" adds nothing.
+DescribedAs merge_described(const DescribedAs& so_far, const DescribedAs& more);
+
 }  // namespace benchgate::workers

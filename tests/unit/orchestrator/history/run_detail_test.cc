@@ -250,5 +250,47 @@ TEST_F(RunDetailText, ARunWithoutGateResultsSaysSo) {
             std::string::npos);
 }
 
+// `runs show` says why the router ended sessions in a window, as the run's terminal did under
+// its table, and who the workers said they were (their Describe answers) beside the binaries:
+// both stored from schema version 22. A run stored before says neither was recorded.
+TEST_F(RunDetailText, TheSessionsTheRouterEndedAndTheWorkersDescribeAreShown) {
+  store::RunDetail d = sample_run();
+  store::StoredWorkload& rpc = d.workloads[0];
+  rpc.name = "rpc";
+  rpc.protocol = "wamp_rpc";
+  rpc.worker_name = "kv-worker";
+  rpc.worker_version = "1.2";
+  rpc.repetitions[0].errors = {{"protocol", 3}};
+  rpc.repetitions[0].sessions_ended = std::vector<store::StoredSessionsEnded>{
+      {0, "ABORT wamp.close.system_shutdown: going down\\n", 2}, {1, "GOODBYE \x1b[31m", 1}};
+  const std::string text = render_run_detail(d, {});
+  EXPECT_NE(text.find("binaries  not recorded (none started here, or stored before schema "
+                      "version 19)\n"
+                      "workers (as their Describe answered)\n"
+                      "  kv-worker, version 1.2 (workload rpc)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  sessions the router ended during the window (each a protocol error):\n"
+                      "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: going "
+                      "down\\n\n"
+                      "    rep 1 worker 1: 1 session GOODBYE \\x1b[31m\n"),
+            std::string::npos)
+      << text;
+
+  rpc.worker_name.reset();
+  rpc.worker_version.reset();
+  rpc.repetitions[0].sessions_ended.reset();
+  const std::string before = render_run_detail(d, {});
+  EXPECT_NE(before.find("workers   Describe not recorded (no workload reached its workers, or "
+                        "stored before schema version 22)\n"),
+            std::string::npos)
+      << before;
+  EXPECT_NE(before.find("  sessions the router ended during the window: not stored (a run "
+                        "stored before schema version 22; some of its protocol errors may be "
+                        "such ends)\n"),
+            std::string::npos)
+      << before;
+}
+
 }  // namespace
 }  // namespace benchgate::history

@@ -552,5 +552,89 @@ TEST_F(StoredRun, SetupFiguresOfARunStoredBeforeTheHistogramsWereAreSaidNotStore
   EXPECT_EQ(html.find("p50 - p99 -"), std::string::npos) << html;
 }
 
+// A wamp_rpc workload whose router ended three sessions in its first window (two ABORTs of
+// worker 0, a GOODBYE of worker 1), on workers that answered Describe as kv-worker 1.2.
+results::WorkloadResult rpc_with_session_ends() {
+  results::WorkloadResult w = rpc_with_callees();
+  w.worker_name = "kv-worker";
+  w.worker_version = "1.2";
+  w.repetitions[0].errors["protocol"] = 3;
+  w.repetitions[0].sessions_ended = {
+      {0, "ABORT wamp.close.system_shutdown: going down\\n\\x1b[31m", 2},
+      {1, "GOODBYE wamp.close.close_realm", 1}};
+  return w;
+}
+
+// Schema version 22: the sessions the router ended are stored, so that the reports built from
+// the store (`report RUN`, the HTML of `run --html`, the JSON of a stored run) say why, as the
+// live run's terminal and JSON did; and the workers' Describe name and version are shown beside
+// the binaries.
+TEST_F(StoredRun, SessionsTheRouterEndedAndTheWorkersDescribeAreReadBackAsTheLiveRunHadThem) {
+  const results::WorkloadResult live = rpc_with_session_ends();
+  const engine::ScenarioResult restored = stored_and_read(live);
+  ASSERT_EQ(restored.workloads.size(), 1u);
+  const results::WorkloadResult& w = restored.workloads[0];
+  ASSERT_EQ(w.repetitions.size(), 2u);
+  EXPECT_EQ(w.repetitions[0].sessions_ended, live.repetitions[0].sessions_ended);
+  EXPECT_TRUE(w.repetitions[1].sessions_ended.empty());
+  EXPECT_TRUE(w.repetitions[0].not_stored.empty());
+  const std::string lines =
+      "  sessions the router ended during the window (each a protocol error):\n"
+      "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: going down\\n\\x1b[31m\n"
+      "    rep 1 worker 1: 1 session GOODBYE wamp.close.close_realm\n";
+  EXPECT_EQ(sessions_ended_lines(live), lines);
+  EXPECT_EQ(sessions_ended_lines(w), lines);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(workload_json(w)["repetitions"][i]["sessions_ended"],
+              workload_json(live)["repetitions"][i]["sessions_ended"]);
+  }
+  EXPECT_EQ(w.worker_name, "kv-worker");
+  EXPECT_EQ(w.worker_version, "1.2");
+  EXPECT_EQ(workload_json(w)["worker_name"], "kv-worker");
+  EXPECT_EQ(workload_json(w)["worker_version"], "1.2");
+  EXPECT_EQ(described_workers(restored.workloads),
+            std::vector<std::string>{"kv-worker, version 1.2 (every workload)"});
+
+  HtmlRun run;
+  run.result = restored;
+  const std::string html = html_document({run});
+  for (std::string_view one : text_lines(lines)) {
+    const std::string text(one.substr(one.find_first_not_of(' ')));
+    EXPECT_NE(html.find("<p class=\"detail\">" + escape(text) + "</p>"), std::string::npos)
+        << text << "\n"
+        << html;
+  }
+  EXPECT_NE(html.find("<tr><th class=\"text\">workers</th><td class=\"text\">kv-worker, version "
+                      "1.2 (every workload)</td></tr>"),
+            std::string::npos)
+      << html;
+}
+
+// A run stored before schema version 22 kept its protocol errors but not why the router ended
+// sessions, nor its workers' Describe: its reports say the reasons are not stored, and name no
+// worker.
+TEST_F(StoredRun, SessionsEndedOfARunStoredBeforeTheyWereAreSaidNotStored) {
+  const int64_t id = stored_run(rpc_with_session_ends());
+  ASSERT_TRUE(store_->database()
+                  .exec("UPDATE repetitions SET sessions_ended = NULL; UPDATE workloads SET "
+                        "worker_name = NULL, worker_version = NULL")
+                  .ok());
+  HtmlRun run;
+  run.result = result_from_store(*store_->get_run(id));
+  const results::WorkloadResult& w = run.result.workloads.at(0);
+  EXPECT_TRUE(w.repetitions.at(0).sessions_ended.empty());
+  const std::string line =
+      "sessions the router ended during the window: not stored (a run stored before schema "
+      "version 22; some of its protocol errors may be such ends)";
+  EXPECT_EQ(sessions_ended_lines(w), "  " + line + "\n");
+  EXPECT_TRUE(described_workers(run.result.workloads).empty());
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("<p class=\"detail\">" + escape(line) + "</p>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<th class=\"text\">workers</th>"), std::string::npos) << html;
+  // A window without protocol errors had no session to end: nothing to say of it.
+  ASSERT_TRUE(store_->database().exec("UPDATE repetitions SET errors_by_kind = '{}'").ok());
+  EXPECT_EQ(sessions_ended_lines(result_from_store(*store_->get_run(id)).workloads.at(0)), "");
+}
+
 }  // namespace
 }  // namespace benchgate::report

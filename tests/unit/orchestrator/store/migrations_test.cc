@@ -346,5 +346,80 @@ TEST(Migrations, TheArgumentsVersionKeepsEarlierBinariesReadableWithoutArguments
   EXPECT_EQ(detail->binaries, info.binaries);
 }
 
+// The sessions-ended and Describe version (0022) keeps a store of version 21 readable: a
+// repetition stored before it reads back with no sessions ended (NULL: not stored, which the
+// reports say) and its workload with no Describe name or version; a workload stored afterwards
+// keeps both.
+TEST(Migrations, TheSessionsEndedVersionKeepsEarlierRunsReadableAndStoresTheNewFacts) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 22u);
+  ASSERT_EQ(all[21].name, "0022_sessions_ended_worker_describe");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v21 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 21));
+    ASSERT_TRUE(v21.ok()) << v21.message();
+    ASSERT_EQ(*v21, 21);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id) VALUES (1, 's', '', '', 100, 'ok', 'abc', 'main', 1);"
+        "INSERT INTO workloads (id, run_id, name, protocol, params, params_hash, status) VALUES "
+        "(1, 1, 'rpc', 'wamp_rpc', '{}', 'h', 'ok');"
+        "INSERT INTO repetitions (workload_id, idx, start_ns, duration_ns, data_window_ns, "
+        "operations, successes, errors_total, errors_by_kind, bytes_sent, bytes_received, "
+        "ops_per_s, bytes_per_s, latency_hdr, worker_cpu_s, worker_cpu_utilization) VALUES "
+        "(1, 0, 100, 1000, 1000, 10, 7, 3, '{\"protocol\":3}', 0, 0, 7.0, 0.0, x'00', 0.1, "
+        "0.1);";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  auto old_run = (*store)->get_run(1);
+  ASSERT_TRUE(old_run.ok()) << old_run.message();
+  ASSERT_EQ(old_run->workloads.size(), 1u);
+  EXPECT_FALSE(old_run->workloads[0].worker_name.has_value());
+  EXPECT_FALSE(old_run->workloads[0].worker_version.has_value());
+  ASSERT_EQ(old_run->workloads[0].repetitions.size(), 1u);
+  EXPECT_EQ(old_run->workloads[0].repetitions[0].errors_total, 3u);
+  EXPECT_FALSE(old_run->workloads[0].repetitions[0].sessions_ended.has_value());
+
+  auto run = (*store)->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  results::WorkloadResult w;
+  w.spec.name = "rpc";
+  w.spec.protocol = scenario::Protocol::kWampRpc;
+  w.worker_name = "kv-worker";
+  w.worker_version = "1.2";
+  results::Repetition ended;
+  ended.operations = 10;
+  ended.errors["protocol"] = 3;
+  ended.sessions_ended = {{0, "GOODBYE wamp.close.close_realm", 3}};
+  results::Repetition quiet;
+  quiet.index = 1;
+  quiet.operations = quiet.successes = 10;
+  w.repetitions = {ended, quiet};
+  ASSERT_TRUE((*store)->store_workload(*run, w).ok());
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  ASSERT_EQ(detail->workloads.size(), 1u);
+  const StoredWorkload& stored = detail->workloads[0];
+  EXPECT_EQ(stored.worker_name, "kv-worker");
+  EXPECT_EQ(stored.worker_version, "1.2");
+  ASSERT_EQ(stored.repetitions.size(), 2u);
+  EXPECT_EQ(stored.repetitions[0].sessions_ended,
+            (std::vector<StoredSessionsEnded>{{0, "GOODBYE wamp.close.close_realm", 3}}));
+  // None ended is stored as none, not as not stored.
+  EXPECT_EQ(stored.repetitions[1].sessions_ended, std::vector<StoredSessionsEnded>{});
+  EXPECT_EQ(query_text((*store)->database(),
+                       "SELECT sessions_ended FROM repetitions WHERE idx = 0 AND workload_id = "
+                       "(SELECT max(id) FROM workloads)"),
+            "[{\"reason\":\"GOODBYE wamp.close.close_realm\",\"sessions\":3,\"worker\":0}]");
+}
+
 }  // namespace
 }  // namespace benchgate::store

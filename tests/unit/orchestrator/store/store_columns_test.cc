@@ -162,6 +162,8 @@ StoredWorkload workload_row(int n) {
   w.flags = {"flag-" + std::to_string(n)};
   w.latency_hdr = std::vector<uint8_t>{1, 2, static_cast<uint8_t>(n)};
   w.load_from = n == 1 ? "local" : "10.0.0." + std::to_string(n) + ",10.0.0.9";
+  w.worker_name = "worker-impl-" + std::to_string(n);
+  w.worker_version = "1." + std::to_string(n);
   return w;
 }
 
@@ -239,6 +241,8 @@ StoredRepetition repetition_row(int n) {
   r.ttfb_hdr = std::vector<uint8_t>{3, static_cast<uint8_t>(n)};
   r.session_setup_hdr = std::vector<uint8_t>{2, static_cast<uint8_t>(n)};
   r.callee_invocations = std::vector<int64_t>{400 + i, 600};
+  r.sessions_ended = std::vector<StoredSessionsEnded>{
+      {i, "ABORT reason-" + std::to_string(n), 2 + static_cast<uint64_t>(n)}};
   return r;
 }
 

@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "common/util/shown_list.h"
+
 namespace benchgate::workers {
 namespace {
 
@@ -52,6 +58,59 @@ TEST(DescribeRules, MaxThreadsIsInformationalNotALimit) {
   scenario::Workload w = workload(scenario::Protocol::kHttp1);
   w.threads = 8;
   EXPECT_EQ(unserved(d, w), "");
+}
+
+// A pool whose workers answered Describe as `answers` say (name, version).
+class DescribedPool : public WorkerPool {
+ public:
+  explicit DescribedPool(std::vector<std::pair<std::string, std::string>> answers)
+      : answers_(std::move(answers)) {}
+  Expected<void> start(size_t, std::chrono::steady_clock::time_point) override { return {}; }
+  size_t size() const override { return answers_.size(); }
+  v1::Worker::Stub& stub(size_t) override { std::abort(); }
+  std::optional<Error> failure(size_t) override { return std::nullopt; }
+  Expected<std::string> recover(bool, std::chrono::steady_clock::time_point) override {
+    return std::string();
+  }
+  void stop() override {}
+  v1::DescribeResponse description(size_t index) const override {
+    v1::DescribeResponse d;
+    d.set_name(answers_.at(index).first);
+    d.set_version(answers_.at(index).second);
+    return d;
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> answers_;
+};
+
+// What a run stores with the workload (schema version 22): the workers' name and version, the
+// worker's free text escaped and cut; workers that answered differently give each distinct value
+// once, in worker order; the workers the workload does not run on are not asked.
+TEST(DescribeRules, TheWorkersNameAndVersionAreEscapedAndEachDistinctOneKept) {
+  const DescribedPool same({{"kv-worker", "1.2"}, {"kv-worker", "1.2"}});
+  DescribedAs one = described_as(same, 2);
+  EXPECT_EQ(one.name, "kv-worker");
+  EXPECT_EQ(one.version, "1.2");
+  const DescribedPool mixed(
+      {{"kv\x1b[31m", "1.2\n"}, {"kv-worker", "1.2\n"}, {"kv\x1b[31m", "2.0"}, {"other", "9"}});
+  DescribedAs three = described_as(mixed, 3);
+  EXPECT_EQ(three.name, "kv\\x1b[31m, kv-worker");
+  EXPECT_EQ(three.version, "1.2\\n, 2.0");
+  const DescribedPool long_name({{std::string(300, 'n'), ""}});
+  DescribedAs cut = described_as(long_name, 1);
+  EXPECT_EQ(cut.name, std::string(ShownList::kItemBytes, 'n') + "...");
+  EXPECT_EQ(cut.version, "");
+  EXPECT_EQ(described_as(DescribedPool({}), 0).name, "");
+  // A compared variant's windows add what a later window's workers answered differently.
+  DescribedAs merged = merge_described({"", ""}, one);
+  EXPECT_EQ(merged.name, "kv-worker");
+  merged = merge_described(merged, {"kv-worker", "1.3"});
+  EXPECT_EQ(merged.name, "kv-worker");
+  EXPECT_EQ(merged.version, "1.2, 1.3");
+  merged = merge_described(merged, {"kv-worker", "1.2"});
+  EXPECT_EQ(merged.version, "1.2, 1.3");
+  EXPECT_EQ(merge_described(merged, {"", ""}).version, "1.2, 1.3");
 }
 
 }  // namespace
