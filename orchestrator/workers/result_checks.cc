@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -115,12 +116,15 @@ std::string check_counts(const v1::WindowResult& result) {
 namespace {
 
 // `value` as an instant relative to the window: "1796636994 ns, 1796636994837749997 ns before
-// the window's start instant".
+// the window's start instant". The distance in unsigned arithmetic, as far_from() takes it: a
+// worker may send any int64 (INT64_MIN, INT64_MAX), whose signed difference would overflow.
 std::string instant(const char* field, int64_t value, const WindowFacts& window) {
-  const int64_t end = window.start_at_unix_ns + window.duration_ns;
+  const auto start = static_cast<uint64_t>(window.start_at_unix_ns);
+  const auto end = start + static_cast<uint64_t>(std::max<int64_t>(window.duration_ns, 0));
+  const auto at = static_cast<uint64_t>(value);
   std::string where = value < window.start_at_unix_ns
-                          ? ns(window.start_at_unix_ns - value) + " before the window's start"
-                          : ns(value - end) + " after the window's end";
+                          ? std::to_string(start - at) + " ns before the window's start"
+                          : std::to_string(at - end) + " ns after the window's end";
   return std::string(field) + " " + std::to_string(value) + " is " + where +
          ", more than 1 h (ns since the Unix epoch, CLOCK_REALTIME?)";
 }
@@ -422,8 +426,10 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
                                       std::to_string(result.successes()) + " successes"
                                 : counts});
   const std::string error_total = check_error_total(result);
-  uint64_t errors = 0;
-  for (const auto& [kind, count] : result.errors()) errors += count;
+  uint64_t errors = 0;  // saturating: a worker's huge counts must not wrap around to few
+  for (const auto& [kind, count] : result.errors()) {
+    errors += std::min(count, std::numeric_limits<uint64_t>::max() - errors);
+  }
   out.push_back({w + "errors add up to at least operations - successes (unless an error kind is "
                      "declared not measured)",
                  error_total.empty(),
@@ -471,8 +477,9 @@ std::vector<RuleOutcome> check_window_result(const v1::WindowResult& result,
   // load may read 0 on a coarse CPU clock, which `run` therefore accepts).
   const bool cpu_declared = declared(result, "cpu");
   const std::string cpu = check_cpu(result);
+  // Each on its own: both may be near INT64_MAX, and their sum would overflow.
   const bool cpu_ok =
-      cpu.empty() && (cpu_declared || result.cpu_user_ns() + result.cpu_system_ns() > 0);
+      cpu.empty() && (cpu_declared || result.cpu_user_ns() > 0 || result.cpu_system_ns() > 0);
   out.push_back(
       {w + "CPU fields present (cpu_user_ns, cpu_system_ns, wall_ns, threads) and possible "
            "(none negative, no thread's CPU above its wall time)",

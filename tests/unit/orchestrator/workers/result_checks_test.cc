@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "common/histogram/hdr_histogram.h"
 
 namespace benchgate::workers {
@@ -441,6 +443,40 @@ TEST(ResultChecks, AStartInMillisecondsIsRefused) {
             "window 0: started_unix_ns (when reported) lies inside the window");
   r.set_started_unix_ns(kStart + 20'000'000);
   EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+}
+
+// A worker may send any int64: the distance to the window is told exactly, never overflowed
+// (INT64_MIN is 2^63 + kStart ns before it), and CPU figures near INT64_MAX are not summed.
+TEST(ResultChecks, InstantsAndCpuAtTheEndsOfInt64AreToldWithoutOverflow) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  v1::WindowResult r = measured_result();
+  r.set_first_send_unix_ns(kMin);
+  EXPECT_EQ(check_result(r, kWindow),
+            "in window 0, first_send_unix_ns -9223372036854775808 is " +
+                std::to_string(uint64_t{1} << 63 | uint64_t{kStart}) +
+                " ns before the window's start, more than 1 h (ns since the Unix epoch, "
+                "CLOCK_REALTIME?)");
+  r.set_first_send_unix_ns(kStart + 1000);
+  r.set_started_unix_ns(kMax);
+  EXPECT_EQ(check_result(r, kWindow),
+            "in window 0, started_unix_ns 9223372036854775807 is " +
+                std::to_string(kMax - kStart - kWindow.duration_ns) +
+                " ns after the window's end, more than 1 h (ns since the Unix epoch, "
+                "CLOCK_REALTIME?)");
+  r.set_started_unix_ns(0);
+  r.set_cpu_user_ns(kMax);
+  r.set_cpu_system_ns(kMax);
+  EXPECT_TRUE(failed(r).empty()) << testing::PrintToString(failed(r));
+  r.set_cpu_user_ns(0);
+  r.set_cpu_system_ns(0);
+  (*r.mutable_errors())["status"] = std::numeric_limits<uint64_t>::max();
+  (*r.mutable_errors())["reset"] = 2;
+  // The errors worker-check prints saturate rather than wrap around to 1.
+  for (const auto& outcome : check_window_result(r, kWindow)) {
+    if (outcome.rule.find("errors add up") == std::string::npos) continue;
+    EXPECT_EQ(outcome.detail, "18446744073709551615 errors, 0 operations failed");
+  }
 }
 
 TEST(ResultChecks, EverySuccessReceivedAtLeastOneByte) {
