@@ -249,8 +249,13 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     rep.unsent += part.unsent();
     rep.events_expected += part.events_expected();
     rep.events_delivered += part.events_delivered();
-    if (part.operations() > 0) {
+    // An instant of 0 is not reported (docs/WORKER_PROTOCOL.md: a worker that wrote nothing
+    // yet, or read no answer, leaves it 0): taken as the Unix epoch, it would stretch the
+    // merged data window back to 1970 and its throughput to nothing.
+    if (part.operations() > 0 && part.first_send_unix_ns() != 0) {
       first_send = std::min(first_send, part.first_send_unix_ns());
+    }
+    if (part.operations() > 0 && part.last_receive_unix_ns() != 0) {
       last_receive = std::max(last_receive, part.last_receive_unix_ns());
     }
     int64_t samples = 0;
@@ -281,10 +286,10 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     }
     const bool data_window = std::find(part.not_measured().begin(), part.not_measured().end(),
                                        "data_window") == part.not_measured().end();
-    const int64_t own_span =
-        part.operations() > 0 && part.last_receive_unix_ns() > part.first_send_unix_ns()
-            ? part.last_receive_unix_ns() - part.first_send_unix_ns()
-            : 0;
+    const int64_t own_span = part.operations() > 0 && part.first_send_unix_ns() != 0 &&
+                                     part.last_receive_unix_ns() > part.first_send_unix_ns()
+                                 ? part.last_receive_unix_ns() - part.first_send_unix_ns()
+                                 : 0;
     const int64_t own_window = data_window ? own_span : duration_ns;
     if (own_window > 0) {
       share.ops_per_second =
@@ -301,7 +306,9 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       if (!rep.service_time) rep.service_time.emplace();
       rep.service_time->add(*service);
     }
-    const double cpu_ns = static_cast<double>(part.cpu_user_ns() + part.cpu_system_ns());
+    // Added as doubles: a worker's two int64 figures may sum past INT64_MAX.
+    const double cpu_ns =
+        static_cast<double>(part.cpu_user_ns()) + static_cast<double>(part.cpu_system_ns());
     rep.worker_cpu_seconds += cpu_ns / 1e9;
     // Each load thread's CPU over the window when the worker reports it; else (a worker
     // that predates it) its process CPU over its wall time and threads, drain included.

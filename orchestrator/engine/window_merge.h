@@ -1,8 +1,9 @@
 // Merges the per-worker results of one window into one repetition: counters are summed,
 // histograms merged exactly (decoded from HdrHistogram V2 and added bucket by bucket; a
 // histogram of another layout is rejected), the data window spans the earliest first send to
-// the latest last receive, and the flags are raised (docs/MEASUREMENT.md). Each worker's clock
-// and start are recorded apart (start_sync.h record_starts).
+// the latest last receive (an instant of 0 is not reported and spans nothing), and the flags
+// are raised (docs/MEASUREMENT.md). Each worker's clock and start are recorded apart
+// (start_sync.h record_starts).
 #pragma once
 
 #include <vector>

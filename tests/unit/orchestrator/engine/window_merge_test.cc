@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,39 @@ TEST(WindowMerge, SumsCountersAndMergesHistogramsExactly) {
   // Data window: earliest first send to latest last receive.
   EXPECT_EQ(rep->data_window_ns, 1'500'000'000 - 500);
   EXPECT_EQ(rep->latency.value_at_percentile(50), rep->latency.highest_equivalent_value(1000));
+}
+
+// 0 is an instant not reported (docs/WORKER_PROTOCOL.md): a worker whose every request failed
+// unwritten, or that read no answer, does not drag the span back to the Unix epoch.
+TEST(WindowMerge, AnInstantOfZeroIsNotReportedAndSpansNothing) {
+  constexpr int64_t kStart = 1'700'000'000'000'000'000;
+  auto a = part(100, kStart + 1'000, kStart + 1'000'000'000, 1000);
+  auto none = part(0, 0, kStart + 900'000'000, 1000);
+  none.set_operations(4);
+  (*none.mutable_errors())["timeout"] = 4;
+  auto rep = merge_window({a, none}, 0, kStart, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_EQ(rep->data_window_ns, 1'000'000'000 - 1'000);
+  none.set_first_send_unix_ns(kStart + 500);
+  none.set_last_receive_unix_ns(0);
+  rep = merge_window({none, a}, 0, kStart, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_EQ(rep->data_window_ns, 1'000'000'000 - 500);
+  // Neither instant from anyone: no span.
+  none.set_first_send_unix_ns(0);
+  rep = merge_window({none}, 0, kStart, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_EQ(rep->data_window_ns, 0);
+}
+
+// A worker's CPU figures near INT64_MAX add up as doubles, not wrapped around to negative.
+TEST(WindowMerge, CpuFiguresNearInt64MaxAddUpWithoutOverflow) {
+  auto a = part(10, 1, 1'000'000'000, 1000);
+  a.set_cpu_user_ns(std::numeric_limits<int64_t>::max());
+  a.set_cpu_system_ns(std::numeric_limits<int64_t>::max());
+  auto rep = merge_window({a}, 0, 0, 1'000'000'000);
+  ASSERT_TRUE(rep.ok()) << rep.message();
+  EXPECT_GT(rep->worker_cpu_seconds, 1.8e10);
 }
 
 // Every worker's callee sessions, in worker order; nothing for workloads without them.
