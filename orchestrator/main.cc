@@ -26,6 +26,7 @@ benchgate::command_line::ValueNames value_names() {
   return {
       {"--allow-address", "HOST:PORT"},
       {"--allow-command", "PROGRAM"},
+      {"--allow-promote", "BASELINE"},
       {"--baseline", "BASELINE"},
       {"--db", "FILE"},
       {"--db-busy-timeout", "DURATION"},

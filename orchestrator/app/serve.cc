@@ -201,7 +201,7 @@ int serve(const ServeSettings& settings) {
   serve::OrchestratorService service(
       queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,
               settings.processes.worker_addresses, settings.max_run_ns, settings.max_processes,
-              settings.queue_limits.max_waiting});
+              settings.queue_limits.max_waiting, settings.allowed_promotions});
   std::unique_ptr<serve::WebPages> pages;
   if (!settings.http_listen.empty()) {
     auto started = serve::WebPages::start(settings.http_listen, settings.db_path, settings.store,

@@ -18,14 +18,15 @@ struct ServeSettings {
   std::string metrics_listen;  // /metrics HOST:PORT
   std::string http_listen;     // web pages HOST:PORT; empty: none
   std::string db_path;
-  std::string scenarios_dir;                   // the scenarios clients may run by name
-  int64_t every_ns = 0;                        // rerun every scenario this often; 0: never
-  std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
-  std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
-  serve::JobQueueLimits queue_limits;          // --max-queued, --keep-finished
-  int64_t max_run_ns = 0;                      // --max-run-seconds
-  size_t max_processes = 0;                    // --max-processes
-  size_t metrics_scenarios = 0;                // --metrics-scenarios
+  std::string scenarios_dir;                    // the scenarios clients may run by name
+  int64_t every_ns = 0;                         // rerun every scenario this often; 0: never
+  std::vector<std::string> allowed_commands;    // programs a submitted scenario may start
+  std::vector<std::string> allowed_addresses;   // HOST:PORT a submitted scenario may reach
+  std::vector<std::string> allowed_promotions;  // baselines a client may add its run to
+  serve::JobQueueLimits queue_limits;           // --max-queued, --keep-finished
+  int64_t max_run_ns = 0;                       // --max-run-seconds
+  size_t max_processes = 0;                     // --max-processes
+  size_t metrics_scenarios = 0;                 // --metrics-scenarios
   ProcessSettings processes;
   store::OpenOptions store = {};  // --db-busy-timeout
 };

@@ -9,6 +9,7 @@
 #include "common/net/owner_only_socket.h"
 #include "common/security/token.h"
 #include "common/units/units.h"
+#include "common/util/baseline_name.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/serve.h"
@@ -66,6 +67,12 @@ void add_serve_command(CLI::App& app, ServeFlags& flags) {
                     "its system under test; repeatable; refused at start when not HOST:PORT). "
                     "Without it a client reaches only loopback ports its scenario allocates with "
                     "${port:NAME}");
+  serve->add_option("--allow-promote", flags.allowed_promotions,
+                    "A baseline a client may add its run to (run --server --promote BASELINE; "
+                    "repeatable; refused at start when not a baseline name). Without it a "
+                    "submission that asks to promote is refused (PERMISSION_DENIED) before "
+                    "anything is queued: relative gates judge against baselines, this "
+                    "service's own scenarios' included");
   serve
       ->add_option("--max-queued", flags.max_queued,
                    "Runs that may wait behind the running one; a submission past that is "
@@ -160,6 +167,13 @@ int serve_command(const ServeFlags& flags) {
       return kExitInvalidInput;
     }
   }
+  // A name no baseline can have would allow nothing: the operator's typo, said now.
+  for (const auto& baseline : flags.allowed_promotions) {
+    if (std::string why = baseline_name_reason(baseline); !why.empty()) {
+      std::fprintf(stderr, "error: --allow-promote %s\n", why.c_str());
+      return kExitInvalidInput;
+    }
+  }
   // The service's scenarios may name their own [workers] at; --workers alone needs --workers-at.
   auto workers_wait = check_workers_flags(flags.workers.count, flags.workers.wait,
                                           !flags.workers.addresses.empty());
@@ -225,6 +239,7 @@ int serve_command(const ServeFlags& flags) {
                      every_ns,
                      flags.allowed_commands,
                      flags.allowed_addresses,
+                     flags.allowed_promotions,
                      {flags.max_queued, flags.keep_finished, flags.keep_output_bytes,
                       flags.keep_output_total_bytes},
                      flags.max_run_seconds * 1'000'000'000,

@@ -23,9 +23,10 @@ struct ServeFlags {
   std::string db_path = "benchgate.db";
   std::string db_busy_timeout = "5s";
   std::string scenarios_dir;
-  std::string every;                           // empty: no scheduled runs
-  std::vector<std::string> allowed_commands;   // programs a submitted scenario may start
-  std::vector<std::string> allowed_addresses;  // HOST:PORT a submitted scenario may reach
+  std::string every;                            // empty: no scheduled runs
+  std::vector<std::string> allowed_commands;    // programs a submitted scenario may start
+  std::vector<std::string> allowed_addresses;   // HOST:PORT a submitted scenario may reach
+  std::vector<std::string> allowed_promotions;  // baselines a client may add its run to
   std::string router_binary;
   std::string worker_binary;
   // --workers-at, --workers, --workers-wait, --worker-token-file: declared as `run` declares

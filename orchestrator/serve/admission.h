@@ -62,6 +62,11 @@ struct AdmissionPolicy {
   // a mistake of its request (INVALID_ARGUMENT), not told to try again later as for a queue
   // that is full now. Without it, only the queue's own check applies.
   size_t max_queued = std::numeric_limits<size_t>::max();
+  // serve --allow-promote: the baselines a client may add its run to (a Submit's `promote`).
+  // A baseline is what relative gates judge against, the operator's scheduled runs' and the
+  // --scenarios folder's included, so no client moves one the operator did not name; empty:
+  // every Submit that asks to promote is refused (promotion_refusal).
+  std::vector<std::string> allowed_promotions;
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };
@@ -155,6 +160,11 @@ bool address_allowed(const std::string& address, const scenario::Scenario& scena
 // The entries of the scenario's [workers] at that the service's --workers-at does not name.
 std::vector<std::string> workers_not_allowed(const scenario::Scenario& scenario,
                                              const std::vector<std::string>& worker_addresses);
+
+// Why a submission may not add its run to the baseline `promote` (a Submit's field, checked
+// before anything is queued): "" when it asks for none or --allow-promote names it; else one
+// line naming the baseline, the ones allowed (or that none is) and the flag that allows one.
+std::string promotion_refusal(const std::string& promote, const std::vector<std::string>& allowed);
 
 // Every program and address of `scenario` the policy does not allow, one
 // "file:line:column: error: ..." line each; empty when the scenario is admitted.

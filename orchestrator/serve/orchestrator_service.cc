@@ -118,6 +118,13 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
   if (auto valid = check_job_options(options, OptionNames::kFields); !valid) {
     return {grpc::StatusCode::INVALID_ARGUMENT, valid.message()};
   }
+  // A baseline is the operator's bar: a client adds its run to one only where serve
+  // --allow-promote names it. Refused here, before anything is queued, and so for a
+  // validate_only request too, rather than found when the run ends.
+  if (std::string refused = promotion_refusal(options.promote, policy_.allowed_promotions);
+      !refused.empty()) {
+    return {grpc::StatusCode::PERMISSION_DENIED, refused};
+  }
   if (request->jobs_to_submit() != 0 && !request->validate_only()) {
     return {grpc::StatusCode::INVALID_ARGUMENT,
             "field 'jobs_to_submit' is for a validate_only request; a submission queues one job"};

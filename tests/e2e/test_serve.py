@@ -3,8 +3,9 @@ while it runs and its gate verdicts after it, the client prints the run's report
 with the local exit code, a program not on the allowlist (router, compared router, worker
 implementation) is refused with nothing started, a submitted scenario reads nothing of the
 service's environment and reaches no port of its machine, flags of a local run are refused
-with --server, the client gets the promotion and comparison lines a local run prints and
-sends the commit and branch a local run would store, Ctrl-C on the client cancels the run
+with --server, a client promotes only into a baseline serve --allow-promote names, the
+client gets the promotion and comparison lines a local run prints and sends the commit and
+branch a local run would store, Ctrl-C on the client cancels the run
 like a local interrupt, a submitted run still going at --max-run-seconds is stopped, a failed
 job names its logs without the service's folder, a child's stderr reaches the client without
 the service's folders (the binaries', the store's, the temporary one), and SIGTERM stops the
@@ -466,6 +467,8 @@ class ServeTest(unittest.TestCase):
         self.stop_service()
 
     def test_the_client_is_told_that_its_run_was_promoted(self):
+        self.stop_service()
+        self.start_service("--allow-promote", "nightly")
         path = write_scenario(self.dir, "short.toml", SHORT)
         client = self.client(path, "--promote", "nightly")
         out, err = client.communicate(timeout=90)
@@ -477,6 +480,55 @@ class ServeTest(unittest.TestCase):
                              [("nightly", 1)])
         self.stop_service()
         self.assertNotIn("promoted", self.service.stdout)
+
+    def test_a_client_promotes_only_to_a_baseline_the_operator_allows(self):
+        # A baseline is what relative gates judge against, the operator's own scenarios'
+        # included: before, a client's file named as the operator's scenario (or that scenario
+        # run by name), submitted with --promote main, ran and joined 'main', and so moved the
+        # bar of the operator's scheduled runs. Without serve --allow-promote every Submit that
+        # asks to promote is refused at submission, before anything is queued or started.
+        write_scenario(self.scenarios, "short.toml", SHORT)  # the operator's scenario 'short'
+        path = write_scenario(self.dir, "mine.toml", SHORT)  # a client's file of that name
+        by_content, by_name = [path], ["--scenario-name", "short"]
+
+        def submit(scenario, *flags):
+            return subprocess.run([ORCHESTRATOR, "run", "--server", self.grpc] + scenario +
+                                  list(flags), capture_output=True, text=True, timeout=90,
+                                  cwd=self.dir)
+        none_allowed = ("error: field 'promote': this service lets no client promote its run, to "
+                        "'main' or any baseline (a baseline is what relative gates judge "
+                        "against, the service's own scenarios' included; its operator allows "
+                        "one with serve --allow-promote BASELINE); nothing was submitted: submit "
+                        "without --promote\n")
+        for scenario in (by_content, by_name):
+            client = submit(scenario, "--promote", "main")
+            self.assertEqual((client.returncode, client.stdout, client.stderr),
+                             (2, "", none_allowed), scenario)
+        self.assert_only_the_service_runs()
+        self.assertEqual(metric_values(self.scrape(), "benchgate_runs_total"), [])
+        db = os.path.join(self.dir, "serve.db")
+        with sqlite3.connect(db) as conn:
+            self.assertEqual(conn.execute("SELECT COUNT(*) FROM runs").fetchone(), (0,))
+            self.assertEqual(conn.execute("SELECT COUNT(*) FROM baselines").fetchone(), (0,))
+        self.stop_service()
+
+        # The operator allows one baseline: the client promotes to it, and to no other.
+        self.start_service("--allow-promote", "client-runs")
+        client = submit(by_name, "--promote", "main")
+        self.assertEqual((client.returncode, client.stdout, client.stderr),
+                         (2, "", "error: field 'promote': this service lets its clients promote "
+                          "runs only to 'client-runs' (serve --allow-promote), not to 'main' (a "
+                          "baseline is what relative gates judge against, the service's own "
+                          "scenarios' included); nothing was submitted: submit without "
+                          "--promote, or with one of those\n"))
+        client = submit(by_content, "--promote", "client-runs")
+        self.assertEqual(client.returncode, 0, client.stdout + client.stderr)
+        self.assertIn("promoted run 1 to baseline 'client-runs'\n", client.stdout)
+        with sqlite3.connect(db) as conn:
+            self.assertEqual(conn.execute("SELECT name, run_id FROM baselines").fetchall(),
+                             [("client-runs", 1)])
+            self.assertEqual(conn.execute("SELECT COUNT(*) FROM runs").fetchone(), (1,))
+        self.stop_service()
 
     def test_the_client_sends_its_commit_and_branch_as_a_local_run_finds_them(self):
         # Before, a run submitted with --server was stored with no commit and no branch, where
@@ -943,6 +995,11 @@ class ServeStartupTest(unittest.TestCase):
              "error: --allow-address 'notanaddr' is not an address to connect to: it has no "
              ":PORT; expected HOST:PORT with a port of 1 to 65535 (\"127.0.0.1:7700\", "
              "\"[::1]:7700\")\n"),
+            # A name no baseline can have would let clients promote to nothing.
+            (["--allow-promote", "main;"],
+             "error: --allow-promote 'main;' may contain only letters, digits, '_', '-' and "
+             "'.'\n"),
+            (["--allow-promote", ""], "error: --allow-promote must have 1 to 100 characters\n"),
             (["--every", "1d"],
              "error: --every '1d': unknown duration unit 'd' in '1d' (ns, us, ms, s, m, h)\n"),
             (["--every", "0s"],

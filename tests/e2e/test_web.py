@@ -51,13 +51,13 @@ max_regression = "90%"
 BRANCH = "<b>x</b>&\"'"
 
 
-def start_service(directory):
+def start_service(directory, *flags):
     """A real `orchestrator serve` with --http on free loopback ports: (Run, grpc, http URL)."""
     scenarios = os.path.join(directory, "scenarios")
     os.makedirs(scenarios, exist_ok=True)
     service = Run(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
                    "--http", "127.0.0.1:0", "--db", os.path.join(directory, "serve.db"),
-                   "--scenarios", scenarios], cwd=directory)
+                   "--scenarios", scenarios] + list(flags), cwd=directory)
     service.env["TMPDIR"] = directory
     service.start()
     ready = service.proc.stdout.readline()
@@ -186,7 +186,8 @@ class WebPages(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="benchgate-web-")
-        cls.service, cls.grpc, cls.http = start_service(cls.dir)
+        # The first job is promoted: a client promotes only where the operator allows it.
+        cls.service, cls.grpc, cls.http = start_service(cls.dir, "--allow-promote", "main")
         path = write_scenario(cls.dir, "web.toml", SCENARIO)
         seed = subprocess.run([ORCHESTRATOR, "run", "--server", cls.grpc, path, "--promote",
                                "main", "--branch", "main"], capture_output=True, text=True,

@@ -78,7 +78,9 @@ TEST(SubmitOptions, AFileNameThatIsNotUtf8IsParsedAndRefusedNamingIt) {
 TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   RecordingExecutor executor;
   JobQueue queue(executor);
-  OrchestratorService service(queue, AdmissionPolicy{});
+  AdmissionPolicy policy;
+  policy.allowed_promotions = {"release-1.2"};
+  OrchestratorService service(queue, policy);
 
   const grpc::Status promote = submit_with(service, "", "bad name");
   EXPECT_EQ(promote.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -103,6 +105,61 @@ TEST(SubmitOptions, ABadPromoteOrBaselineNameIsRefusedBeforeTheJobIsQueued) {
   }
   ASSERT_TRUE(ended) << "the fake executor never ran the job";
   EXPECT_EQ(executor.promoted(), std::vector<std::string>{"release-1.2"});
+}
+
+// A client's run in a baseline moves the bar of every relative gate judged against it, the
+// service's own scenarios' included: before, any client promoted into any baseline. A Submit
+// that asks to promote is refused (PERMISSION_DENIED) unless serve --allow-promote names the
+// baseline, before anything is queued, and a validate_only one too; asking none, or only to be
+// judged against a baseline (`baseline`), is the client's own business.
+TEST(SubmitOptions, APromotionIsRefusedUnlessTheOperatorAllowsItsBaseline) {
+  RecordingExecutor executor;
+  JobQueue queue(executor);
+  OrchestratorService none_allowed(queue, AdmissionPolicy{});
+  const grpc::Status refused = submit_with(none_allowed, "", "main");
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(refused.error_message(),
+            "field 'promote': this service lets no client promote its run, to 'main' or any "
+            "baseline (a baseline is what relative gates judge against, the service's own "
+            "scenarios' included; its operator allows one with serve --allow-promote BASELINE); "
+            "nothing was submitted: submit without --promote");
+  EXPECT_TRUE(refused.error_details().empty()) << "not a scenario's diagnostics";
+  v1::SubmitRequest check;
+  check.mutable_content()->set_file_name("client.toml");
+  check.mutable_content()->set_text(kScenario);
+  check.set_promote("main");
+  check.set_validate_only(true);
+  v1::SubmitResponse response;
+  EXPECT_EQ(none_allowed.Submit(nullptr, &check, &response).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_TRUE(queue.list().empty()) << "a refused submission was queued";
+  ASSERT_TRUE(submit_with(none_allowed, "main", "").ok());
+
+  AdmissionPolicy policy;
+  policy.allowed_promotions = {"nightly", "pr-runs"};
+  OrchestratorService some_allowed(queue, policy);
+  const grpc::Status other = submit_with(some_allowed, "", "main");
+  EXPECT_EQ(other.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(other.error_message(),
+            "field 'promote': this service lets its clients promote runs only to 'nightly', "
+            "'pr-runs' (serve --allow-promote), not to 'main' (a baseline is what relative gates "
+            "judge against, the service's own scenarios' included); nothing was submitted: "
+            "submit without --promote, or with one of those");
+  // Names are compared exactly, as the store keeps them.
+  EXPECT_EQ(submit_with(some_allowed, "", "Nightly").error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(queue.list().size(), 1u);
+  ASSERT_TRUE(submit_with(some_allowed, "", "pr-runs").ok());
+  ASSERT_EQ(queue.list().size(), 2u);
+  auto job = queue.find(queue.list().front().id);  // newest first
+  ASSERT_TRUE(job);
+  bool ended = false;
+  uint64_t seen = 0;
+  for (int i = 0; i < 100 && !ended; ++i) {
+    job->events_since(seen, std::chrono::milliseconds(100), ended);
+  }
+  ASSERT_TRUE(ended) << "the fake executor never ran the job";
+  EXPECT_EQ(executor.promoted(), (std::vector<std::string>{"", "pr-runs"}));
 }
 
 // A validate_only Submit checks as Submit does and queues nothing: `run --server a.toml
