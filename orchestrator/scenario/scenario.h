@@ -226,6 +226,10 @@ struct Workload {
   // A start spread over this (workers' starts apart, or away from the shared instant) flags
   // the repetition `start_skew` (docs/MEASUREMENT.md "Clock offset and start skew").
   int64_t max_start_skew_ns = 1'000'000;
+  // Failing is what the workload measures (every call timed out or cancelled on purpose): one
+  // whose every operation failed stays ok (results/nothing_succeeded.h). Not part of the series
+  // key: it changes how the result is judged, not what is measured.
+  bool expect_failures = false;
 
   // Load shape.
   uint32_t connections = 1;  // across all workers and threads

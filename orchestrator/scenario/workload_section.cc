@@ -27,8 +27,9 @@ using workload_limits::kMinFragmentBytes;
 
 // Keys [defaults] and a workload share: the phases and the load shape.
 const std::vector<std::string_view> kSharedKeys = {
-    "warmup",  "duration",    "repetitions", "workers", "threads",        "worker",
-    "timeout", "connections", "in_flight",   "rate",    "on_worker_loss", "max_start_skew"};
+    "warmup",         "duration",       "repetitions",    "workers",   "threads",
+    "worker",         "timeout",        "connections",    "in_flight", "rate",
+    "on_worker_loss", "max_start_skew", "expect_failures"};
 
 const std::vector<std::string_view> kHttpKeys = {
     "name",    "protocol",      "method",        "target",
@@ -130,6 +131,7 @@ void read_shared(TableReader& r, WorkloadTemplate& t, bool in_workload) {
   f.take("worker", r.string("worker"), w.worker);
   if (r.has("worker")) w.worker_where = r.value_location("worker");
   f.take("on_worker_loss", read_worker_loss(r), w.on_worker_loss);
+  f.take("expect_failures", r.boolean("expect_failures"), w.expect_failures);
 }
 
 bool is_token_char(char c) {

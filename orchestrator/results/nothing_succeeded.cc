@@ -1,0 +1,69 @@
+// See nothing_succeeded.h.
+#include "orchestrator/results/nothing_succeeded.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace benchgate::results {
+namespace {
+
+// The kinds named in the reason, the most frequent first; the rest are counted. The terminal's
+// "errors by kind" line and the JSON report list every kind.
+constexpr size_t kKindsNamed = 3;
+
+// What one operation of the protocol is (docs/WORKER_PROTOCOL.md, WindowResult.operations).
+std::string operation_noun(scenario::Protocol protocol, uint64_t count) {
+  std::string noun = "request";
+  if (protocol == scenario::Protocol::kWampRpc) noun = "call";
+  if (protocol == scenario::Protocol::kWampPubSub) noun = "event";
+  if (protocol == scenario::Protocol::kWampTransfer) noun = "transfer";
+  return count == 1 ? noun : noun + "s";
+}
+
+std::string counted(uint64_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
+// "status 1190, timeout 10", the kinds of every repetition summed, by count then name.
+std::string kinds_text(const std::vector<Repetition>& repetitions) {
+  std::map<std::string, uint64_t> sums;
+  for (const Repetition& rep : repetitions) {
+    for (const auto& [kind, count] : rep.errors) {
+      if (count > 0) sums[kind] += count;
+    }
+  }
+  std::vector<std::pair<std::string, uint64_t>> kinds(sums.begin(), sums.end());
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out;
+  for (size_t i = 0; i < kinds.size() && i < kKindsNamed; ++i) {
+    if (i > 0) out += ", ";
+    out += kinds[i].first + " " + std::to_string(kinds[i].second);
+  }
+  if (kinds.size() > kKindsNamed) {
+    out += " and " + counted(kinds.size() - kKindsNamed, "more kind", "more kinds");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string nothing_succeeded_reason(const WorkloadResult& workload) {
+  if (workload.spec.expect_failures || workload.repetitions.empty()) return "";
+  uint64_t operations = 0;
+  for (const Repetition& rep : workload.repetitions) {
+    if (rep.successes > 0) return "";
+    operations += rep.operations;
+  }
+  const uint64_t errors = workload.error_count();
+  if (errors == 0) return "";
+  const scenario::Protocol protocol = workload.spec.protocol;
+  return "no " + operation_noun(protocol, 1) + " succeeded in " +
+         counted(workload.repetitions.size(), "repetition", "repetitions") + ": " +
+         std::to_string(operations) + " " + operation_noun(protocol, operations) + ", " +
+         counted(errors, "error", "errors") + " (" + kinds_text(workload.repetitions) + ")";
+}
+
+}  // namespace benchgate::results
