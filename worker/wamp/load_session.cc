@@ -140,7 +140,7 @@ class LoadSession : public Session {
     return thread_.phase == Phase::kDraining && owed() > 0;
   }
   void on_rejoin_failed() override { write_off_owed(); }
-  void on_drained() override {
+  void on_written() override {
     if (!tracked_) issue(steady_now_ns());
   }
 

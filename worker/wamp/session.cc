@@ -122,6 +122,7 @@ bool Session::names_join_request(size_t at) const {
 }
 
 void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
+  if (link_ == Link::kAnswering) return;  // the session ended: only the answer to it is due
   if (link_ == Link::kUp) {
     size_t size = 0;
     if (serialization::read_elements(plan_.spec.serializer, bytes, view_, size) && size > 0 &&
@@ -156,6 +157,7 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
           thread_.stats.sessions_ended,
           closing_words(message_, type == code(MessageType::kAbort) ? "ABORT" : "GOODBYE"), 1);
     }
+    if (type == code(MessageType::kGoodbye)) return answer_goodbye();
     return fail_protocol();
   }
   handle(type, message_, now);
@@ -163,6 +165,9 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
 
 void Session::on_link_failed(ErrorKind kind) {
   if (link_ == Link::kJoining) return join_finished(make_error_code(JoinError::kClosed));
+  // The router closed the link before (or as) the answer to its GOODBYE was written: the
+  // session had ended, and its error is counted already.
+  if (link_ == Link::kAnswering) return closed_after_answer();
   // A frame the transport cannot read is a protocol error as a message that is no WAMP
   // message is: counted on its own when it failed no operation.
   if (kind == ErrorKind::kProtocol) return fail_protocol();
@@ -175,6 +180,33 @@ void Session::leave() {
   encode(plan_.spec.serializer,
          Json::array({code(MessageType::kGoodbye), Json::object(), "wamp.close.normal"}), goodbye_);
   channel_->send(goodbye_, {});
+}
+
+// The router ended the joined session with GOODBYE. The WAMP spec has the peer answer with its
+// own GOODBYE, wamp.close.goodbye_and_out, and then close the transport; closing at once (as for
+// an ABORT) could drop the answer unwritten. So what the session had outstanding fails now,
+// counted as for an ABORT (one protocol error), and the link closes, and the session joins again,
+// once the answer is written (on_drained) or the router closed the link first.
+void Session::answer_goodbye() {
+  encode(plan_.spec.serializer,
+         Json::array({code(MessageType::kGoodbye), Json::object(), "wamp.close.goodbye_and_out"}),
+         goodbye_);
+  channel_->send(goodbye_, {});
+  link_ = Link::kAnswering;
+  if (on_failed(ErrorKind::kProtocol) == 0 && thread_.phase != Phase::kIdle) {
+    thread_.stats.record_connection_error(ErrorKind::kProtocol);
+  }
+}
+
+void Session::on_drained() {
+  if (link_ == Link::kAnswering) return closed_after_answer();
+  on_written();
+}
+
+void Session::closed_after_answer() {
+  channel_->close();
+  link_ = Link::kDown;
+  if (may_send() || (thread_.phase == Phase::kWaiting && rejoins_in_lead())) reconnect();
 }
 
 void Session::fail(ErrorKind kind) { fail_counting(kind); }

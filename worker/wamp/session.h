@@ -56,6 +56,9 @@ class Session : public LoadConnection, protected ChannelEvents {
   void leave();
   // The session left and its link is closed (`now`: steady clock, after the close).
   virtual void on_left(int64_t /*now*/) {}
+  // Every message queued on the joined session's link was written (ChannelEvents::on_drained,
+  // which the session takes first: the answer to the router's GOODBYE is followed by the close).
+  virtual void on_written() {}
 
   // A message of the joined session (not ABORT / GOODBYE, handled here), read in place
   // first: handle_view() takes what it can (the messages of each operation, in their usual
@@ -87,10 +90,13 @@ class Session : public LoadConnection, protected ChannelEvents {
   std::unique_ptr<Channel> channel_;
 
  private:
-  enum class Link : uint8_t { kDown, kJoining, kUp, kLeaving };
+  // kAnswering: the router sent GOODBYE to the joined session, and its answer is being written;
+  // the link closes once it is.
+  enum class Link : uint8_t { kDown, kJoining, kUp, kLeaving, kAnswering };
 
   void on_message(std::span<const uint8_t> bytes, int64_t now) override;
   void on_link_failed(ErrorKind kind) override;
+  void on_drained() override;
   void on_join_message(uint64_t type);
   // message_, a REGISTERED or SUBSCRIBED (`answer`) during the join: joined when it answers
   // the join's `request` (the role's join is `answers` and sent it); else the join fails.
@@ -105,6 +111,11 @@ class Session : public LoadConnection, protected ChannelEvents {
   void reconnect();
   // fail(), returning how many operations it failed.
   uint32_t fail_counting(ErrorKind kind);
+  // The router's GOODBYE to the joined session: GOODBYE wamp.close.goodbye_and_out back, the
+  // outstanding work failed (a protocol error); the close waits for the answer to be written.
+  void answer_goodbye();
+  // The answer was written, or the link failed first: closed, and joined again as after fail().
+  void closed_after_answer();
 
   Join join_;
   Link link_ = Link::kDown;

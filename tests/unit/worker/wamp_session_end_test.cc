@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "fake_rawsocket_router.h"
 #include "wamp_engine_test_support.h"
@@ -54,6 +57,40 @@ TEST(WampSessionEnds, TheRoutersAbortAndGoodbyeInAWindowAreReportedWithTheirReas
                                          {"GOODBYE wamp.close.close_realm", 1}};
   EXPECT_EQ(r.sessions_ended, expected);
   EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kProtocol)], 3u);
+}
+
+// WAMP's GOODBYE is answered: the router's GOODBYE to a joined session gets the worker's own
+// GOODBYE, wamp.close.goodbye_and_out, before the worker closes the link and joins again. Before,
+// the worker closed the link at once, as for an ABORT, and the router never heard the answer the
+// spec asks for. The session's end still counts one protocol error, and says why.
+TEST(WampSessionEnds, TheRoutersGoodbyeIsAnsweredWithGoodbyeAndOutBeforeTheClose) {
+  std::mutex mutex;
+  std::vector<json> after_goodbye;  // what session 1 sent after the router's GOODBYE
+  bool goodbye_sent = false;
+  std::optional<FakeRawSocketRouter> router;
+  router.emplace(2, FakeRawSocketRouter::HelloSeen::kBeforeWelcome,
+                 [&](const json& message, const FakeRawSocketRouter::Reply& reply) {
+                   if (reply.session != 1) return;
+                   std::lock_guard lock(mutex);
+                   if (goodbye_sent) {
+                     after_goodbye.push_back(message);
+                   } else if (message[0] == 48) {  // the first CALL
+                     goodbye_sent = true;
+                     reply.send(json::array({6, json::object(), "wamp.close.close_realm"}));
+                   }
+                 });
+  WorkloadSpec s = test_support::rpc_spec_against(*router);
+  s.drain_timeout_ns = 100 * test_support::kMs;
+  auto engine = test_support::start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = test_support::run(*engine, 0, 200 * test_support::kMs);
+  engine.reset();
+  router.reset();  // every session's thread has read all the worker wrote
+  const std::vector<SessionEnd> expected{{"GOODBYE wamp.close.close_realm", 1}};
+  EXPECT_EQ(r.sessions_ended, expected);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kProtocol)], 1u);
+  const std::vector<json> answer{json::array({6, json::object(), "wamp.close.goodbye_and_out"})};
+  EXPECT_EQ(after_goodbye, answer);
 }
 
 // A peer that words every end differently adds at most kMaxSessionEndReasons reasons; the
