@@ -62,15 +62,14 @@ class ConnectingPool : public WorkerPool {
   // so a run after scaling the workers finds the new ones.
   Expected<void> connect(size_t count, std::chrono::steady_clock::time_point deadline) {
     auto probe = [this](const std::string& address,
-                        std::chrono::steady_clock::time_point until) -> Expected<void> {
+                        std::chrono::steady_clock::time_point until) -> ProbeAnswer {
       auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(address, token_));
-      auto described = describe_worker(*stub, "worker at " + address, until);
-      if (!described) return described.error();
-      described_[address] = std::move(described).value();
-      return {};
+      DescribeAnswer described = ask_describe(*stub, "worker at " + address, until);
+      if (!described.response) return {described.response.error(), described.final};
+      described_[address] = std::move(described.response).value();
+      return Expected<void>{};
     };
-    auto found =
-        wait_for_workers(entries_, count, deadline, system_resolver(), probe, is_final_answer);
+    auto found = wait_for_workers(entries_, count, deadline, system_resolver(), probe);
     if (!found) return found.error();
     addresses_ = std::move(found).value();
     stubs_.clear();

@@ -88,10 +88,10 @@ Expected<std::vector<std::string>> expand_worker_addresses(const std::vector<std
   return out;
 }
 
-Expected<std::vector<std::string>> wait_for_workers(
-    const std::vector<std::string>& entries, size_t count,
-    std::chrono::steady_clock::time_point deadline, const Resolver& resolve, const Prober& probe,
-    const std::function<bool(const Error&)>& final_answer) {
+Expected<std::vector<std::string>> wait_for_workers(const std::vector<std::string>& entries,
+                                                    size_t count,
+                                                    std::chrono::steady_clock::time_point deadline,
+                                                    const Resolver& resolve, const Prober& probe) {
   // A malformed entry never becomes well-formed: no point waiting for it.
   if (auto checked = check_worker_entries(entries); !checked) return checked.error();
   std::vector<std::string> answered;
@@ -107,13 +107,13 @@ Expected<std::vector<std::string>> wait_for_workers(
         if (answered.size() == count) break;
         if (std::find(answered.begin(), answered.end(), address) != answered.end()) continue;
         const auto slice = std::min(deadline, std::chrono::steady_clock::now() + kProbeSlice);
-        auto answer = probe(address, slice);
-        if (answer) {
+        ProbeAnswer answer = probe(address, slice);
+        if (answer.answered) {
           answered.push_back(address);
-        } else if (final_answer && final_answer(answer.error())) {
-          return answer.error();
+        } else if (answer.final) {
+          return answer.answered.error();
         } else {
-          last_probe_error = answer.message();
+          last_probe_error = answer.answered.message();
         }
       }
     } else {

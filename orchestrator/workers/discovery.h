@@ -38,20 +38,27 @@ Expected<void> check_worker_entries(const std::vector<std::string>& entries);
 Expected<std::vector<std::string>> expand_worker_addresses(const std::vector<std::string>& entries,
                                                            const Resolver& resolve);
 
-// Success when the worker at the address answered Describe by the deadline given; otherwise
-// why not (the last such reason ends the wait's error).
-using Prober = std::function<Expected<void>(const std::string& address,
-                                            std::chrono::steady_clock::time_point deadline)>;
+// A probe's outcome: success when the worker at the address answered Describe by the deadline
+// given; otherwise why not (the last such reason ends the wait's error), and whether that is
+// `final`, an answer asking again cannot change (a worker that refused the token, or one that
+// serves no Describe), decided by the caller from the answer's status code.
+struct ProbeAnswer {
+  ProbeAnswer(Expected<void> answered_, bool final_ = false)  // NOLINT: a plain Expected<void>
+      : answered(std::move(answered_)), final(final_) {}
+  Expected<void> answered;
+  bool final = false;
+};
+using Prober = std::function<ProbeAnswer(const std::string& address,
+                                         std::chrono::steady_clock::time_point deadline)>;
 
 // The first `count` addresses (in the order expand_worker_addresses gives them) whose worker
 // answered, waiting until `deadline`: each round resolves the entries again and probes the
 // addresses not yet answered, each probe with a short deadline of its own. At the deadline, an
 // error saying how many answered of how many addresses the entries gave, and which did not.
-// A probe error for which `final_answer` holds (a worker that refused the token, or one that
-// serves no Describe: asking again cannot change its answer) ends the wait at once with it.
-Expected<std::vector<std::string>> wait_for_workers(
-    const std::vector<std::string>& entries, size_t count,
-    std::chrono::steady_clock::time_point deadline, const Resolver& resolve, const Prober& probe,
-    const std::function<bool(const Error&)>& final_answer = nullptr);
+// A final probe error ends the wait at once with it.
+Expected<std::vector<std::string>> wait_for_workers(const std::vector<std::string>& entries,
+                                                    size_t count,
+                                                    std::chrono::steady_clock::time_point deadline,
+                                                    const Resolver& resolve, const Prober& probe);
 
 }  // namespace benchgate::workers

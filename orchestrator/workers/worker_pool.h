@@ -70,13 +70,20 @@ std::unique_ptr<WorkerPool> make_spawning_pool(const SpawnConfig& config);
 std::unique_ptr<WorkerPool> make_connecting_pool(std::vector<std::string> addresses,
                                                  std::string token = {});
 
-// Whether `error` of describe_worker is an answer that asking again cannot change: the worker
-// refused the orchestrator's token (UNAUTHENTICATED, PERMISSION_DENIED), or it does not serve
-// benchgate.v1.Worker's Describe (UNIMPLEMENTED).
-bool is_final_answer(const Error& error);
+// What Describe answered: the response, or why not, and whether that is `final`, an answer
+// asking again cannot change, told by its status code alone (never by the words of a peer's
+// message): the worker refused the orchestrator's token (UNAUTHENTICATED, PERMISSION_DENIED),
+// or it does not serve benchgate.v1.Worker's Describe (UNIMPLEMENTED).
+struct DescribeAnswer {
+  Expected<v1::DescribeResponse> response;
+  bool final = false;
+};
 
-// Calls Describe until it answers or the deadline passes; fails at once on an answer asking
-// again cannot change (is_final_answer), naming what to check.
+// Calls Describe until it answers or the deadline passes; fails at once on a final answer,
+// naming what to check.
+DescribeAnswer ask_describe(v1::Worker::Stub& stub, const std::string& name,
+                            std::chrono::steady_clock::time_point deadline);
+// ask_describe's response.
 Expected<v1::DescribeResponse> describe_worker(v1::Worker::Stub& stub, const std::string& name,
                                                std::chrono::steady_clock::time_point deadline);
 

@@ -144,15 +144,15 @@ namespace {
 // A worker that refuses the token will refuse it again: the wait ends at once with its answer.
 TEST(WaitForWorkers, ARefusalEndsTheWaitAtOnce) {
   int probes = 0;
-  Prober refusing = [&probes](const std::string& address, Clock::time_point) -> Expected<void> {
+  Prober refusing = [&probes](const std::string& address, Clock::time_point) -> ProbeAnswer {
     ++probes;
-    return Error{"worker at " + address +
-                 " refused the orchestrator's call (UNAUTHENTICATED: no token); give the "
-                 "worker's token with --worker-token-file FILE"};
+    return {Error{"worker at " + address +
+                  " refused the orchestrator's call (UNAUTHENTICATED: no token); give the "
+                  "worker's token with --worker-token-file FILE"},
+            /*final_=*/true};
   };
   // An hour's deadline: only returning at once lets this test finish.
-  auto found = wait_for_workers({"10.0.0.1:7800"}, 1, Clock::now() + 3600s, fixed({}), refusing,
-                                is_final_answer);
+  auto found = wait_for_workers({"10.0.0.1:7800"}, 1, Clock::now() + 3600s, fixed({}), refusing);
   ASSERT_FALSE(found.ok());
   EXPECT_EQ(probes, 1);
   EXPECT_EQ(found.message(),
