@@ -9,6 +9,7 @@
 #include "common/units/units.h"
 #include "common/util/text_lines.h"
 #include "orchestrator/report/escape.h"
+#include "orchestrator/report/gate_report.h"
 #include "orchestrator/report/html_report.h"
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
@@ -594,6 +595,12 @@ TEST_F(StoredRun, SessionsTheRouterEndedAndTheWorkersDescribeAreReadBackAsTheLiv
   EXPECT_EQ(workload_json(w)["worker_version"], "1.2");
   EXPECT_EQ(described_workers(restored.workloads),
             std::vector<std::string>{"kv-worker, version 1.2 (every workload)"});
+
+  ScenarioReport report;
+  report.result = restored;
+  EXPECT_NE(markdown_summary({report}).find("- workers: kv-worker, version 1.2 (every workload)\n"),
+            std::string::npos)
+      << markdown_summary({report});
 
   HtmlRun run;
   run.result = restored;
