@@ -30,6 +30,7 @@
 #include "common/util/shown_list.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/processes/pinned_programs.h"
 #include "orchestrator/processes/process_guard.h"
 
 namespace benchgate::processes {
@@ -38,14 +39,42 @@ namespace asio = boost::asio;
 
 namespace {
 
+// Closes every descriptor of the (child) process but those of `keep`. Boost 1.81's close_all
+// closes only those above the highest kept one (it compares each kept descriptor with itself,
+// not with the next), leaving the ones between two kept descriptors open.
+// close_range(2) where the kernel has it (5.9), else one close(2) per descriptor the limit
+// allows.
+void close_from_to(unsigned first, unsigned last) {
+  if (::close_range(first, last, 0) == 0 || errno != ENOSYS) return;
+  const long limit = ::sysconf(_SC_OPEN_MAX);
+  for (unsigned fd = first; fd <= last && static_cast<long>(fd) < limit; ++fd) ::close(fd);
+}
+void close_all_but(std::vector<int>& keep) {
+  std::sort(keep.begin(), keep.end());
+  unsigned first = 0;
+  for (const int fd : keep) {
+    if (fd < 0 || static_cast<unsigned>(fd) < first) continue;
+    if (static_cast<unsigned>(fd) > first) close_from_to(first, fd - 1);
+    first = static_cast<unsigned>(fd) + 1;
+  }
+  close_from_to(first, ~0U);
+}
+
 // Runs in the child between fork and exec: its own process group and cgroup (before it can
 // start anything), and death with the parent.
 struct ChildSetup {
   pid_t parent;
   int cgroup_procs_fd;     // -1: no cgroup
   const char* const* env;  // the child's environment (prepared before the fork)
+  int exec_fd = -1;        // a pinned program's descriptor (pinned_programs.h); -1: by its path
+  // In the parent, before the fork: the descriptor is one the child keeps until its exec.
+  bp::error_code on_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
+                          const char* const*) {
+    if (exec_fd >= 0) launcher.fd_whitelist.push_back(exec_fd);
+    return {};
+  }
   bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
-                               const char* const*) {
+                               const char* const* argv) {
     launcher.env = env;
     if (::setpgid(0, 0) != 0) return {errno, bp::system_category()};
     if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) {
@@ -54,9 +83,24 @@ struct ChildSetup {
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return {errno, bp::system_category()};
     // The parent may have died between fork and prctl; then nobody would signal us.
     if (::getppid() != parent) ::_exit(1);
-    return {};
+    // Nothing of the orchestrator's reaches the program but its stdio: the launcher keeps its
+    // own error pipe (close-on-exec) and exec_fd (close-on-exec too) open until the exec.
+    close_all_but(launcher.fd_whitelist);
+    if (exec_fd < 0) return {};  // the launcher executes the path
+    // The pinned file is executed here, not the path the launcher would. Only an error returns.
+    ::execveat(exec_fd, "", const_cast<char* const*>(argv), const_cast<char* const*>(env),
+               AT_EMPTY_PATH);
+    return {errno, bp::system_category()};
   }
 };
+
+// The name Linux gives the running program (/proc/PID/comm), "" when it cannot be read.
+std::string program_name_of(pid_t pid) {
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  std::getline(comm, name);
+  return name;
+}
 
 std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
@@ -124,6 +168,17 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
     return Error{"cannot start " + options.name + ": executable '" + options.executable.string() +
                  "' not found"};
   }
+  // A pinned program (pinned_programs.h) starts from the file that was checked.
+  const std::optional<PinnedFile> pinned = pinned_file(options.executable.string());
+  if (pinned && pinned->fd < 0) {
+    return Error{"cannot start " + options.name + ": '" + options.executable.string() +
+                 "' could not be opened when its job started (" + pinned->problem + ")"};
+  }
+  if (pinned && pinned->script && !names_pinned_file(options.executable.string(), *pinned)) {
+    return Error{"cannot start " + options.name + ": '" + options.executable.string() +
+                 "' names another file now than the one checked when its job started; it was "
+                 "not started"};
+  }
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->name_ = options.name;
   child->started_program_ = exe->filename().string();
@@ -158,6 +213,8 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   // Not const: Boost calls on_exec_setup only on a mutable initializer (a const one would be
   // skipped without a word).
   ChildSetup setup{::getpid(), child->guard_->cgroup_procs_fd(), env.data()};
+  // A script is started by its path, checked just above (pinned_programs.h).
+  if (pinned && !pinned->script) setup.exec_fd = pinned->fd;
   auto spawning = lock_spawning();
   try {
     if (options.capture_stdout) {
@@ -173,6 +230,14 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   child->pid_ = proc->id();
   child->guard_->started(child->pid_);
   spawning.unlock();
+  // Started from a descriptor, the program is named by the file's own name, not the path's
+  // (python3.11 for /usr/bin/python3), or by the descriptor's number before Linux 6.14: the
+  // name it has now, after its exec, is the one it started as.
+  if (setup.exec_fd >= 0) {
+    if (std::string named = program_name_of(child->pid_); !named.empty()) {
+      child->started_program_ = named;
+    }
+  }
   // The orchestrator reaps and signals the child itself (waitpid, kill on the group), so
   // the Boost handle is detached instead of terminating the child when it goes out of scope.
   proc->detach();

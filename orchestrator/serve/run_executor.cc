@@ -8,11 +8,13 @@
 #include <thread>
 
 #include "common/time/clock.h"
+#include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
 #include "orchestrator/app/listen_probe.h"
 #include "orchestrator/app/run_one.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/fan_out_observer.h"
+#include "orchestrator/processes/pinned_programs.h"
 #include "orchestrator/report/run_outputs.h"
 #include "orchestrator/serve/admission.h"
 #include "orchestrator/serve/client_paths.h"
@@ -95,6 +97,27 @@ std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& sce
   return std::nullopt;
 }
 
+std::optional<std::string> pin_checked_programs(const scenario::Scenario& scenario,
+                                                const std::vector<std::string>& allowed,
+                                                processes::PinnedPrograms& pinned) {
+  const std::vector<Reach> programs = programs_started(scenario);
+  // pin_programs made each program a run spawns absolute; the others (an adapter's tool) are
+  // looked up by name and never spawned by the service.
+  for (const Reach& program : programs) {
+    if (program.value.find('/') != std::string::npos) pinned.pin(program.value);
+  }
+  if (auto changed = program_changed_since_admitted(scenario, allowed)) return changed;
+  for (const Reach& program : programs) {
+    if (pinned.names_another_file(program.value)) {
+      return program.what + " '" + shown_text(program.value) +
+             "' named another file while it was checked again as the job started; nothing was "
+             "started: submit the scenario again";
+    }
+  }
+  if (!pinned.install()) return "the programs of another job are pinned; nothing was started";
+  return std::nullopt;
+}
+
 bool stop_reached_run(const report::ScenarioReport& r) {
   // The engine stopped for it, or the engine had ended well and run_one made the run exit 3
   // for it (app/run_one.cc). A run that failed on its own exits 3 anyway: its failure is what
@@ -125,9 +148,14 @@ void RunExecutor::run(Job& job) {
   // Checked again as late as possible: the job may have waited long in the queue (a port taken
   // meanwhile; a program no longer the file allowed at submission, admission.h).
   std::optional<std::string> cannot_start = port_taken_since_loaded(job.scenario());
+  // A submitted scenario's programs start from the files checked now, however long into the
+  // run they start (processes/pinned_programs.h): opened before the check, so that each
+  // descriptor is of a file that passed it.
+  processes::PinnedPrograms pinned;
   if (!cannot_start && job.options().allowed_commands) {
-    cannot_start = program_changed_since_admitted(job.scenario(), *job.options().allowed_commands);
+    cannot_start = pin_checked_programs(job.scenario(), *job.options().allowed_commands, pinned);
   }
+  if (seams_.programs_checked) seams_.programs_checked();
   if (cannot_start) {
     if (UniqueFile err = open_job_output(job, true, private_folders_)) {
       std::fprintf(err.get(), "error: %s\n", cannot_start->c_str());

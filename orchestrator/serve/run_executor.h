@@ -10,6 +10,7 @@
 
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/metrics/metrics_observer.h"
+#include "orchestrator/processes/pinned_programs.h"
 #include "orchestrator/report/scenario_report.h"
 #include "orchestrator/serve/job_queue.h"
 #include "orchestrator/serve/live_run.h"
@@ -22,6 +23,14 @@ namespace benchgate::serve {
 // the load, the readiness probe and the scrapes to it instead of to the system under test the
 // scenario starts. Why the first such port cannot be used now, or nothing when all are free.
 std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& scenario);
+
+// As a submitted job starts: pins every program its run spawns (`pinned`), then checks each
+// again against --allow-command (`allowed`; program_changed_since_admitted, admission.h) and
+// that its path still names the file pinned, and puts the pins in place for the run's spawns.
+// Why the job cannot start, naming the first program that failed, or nothing.
+std::optional<std::string> pin_checked_programs(const scenario::Scenario& scenario,
+                                                const std::vector<std::string>& allowed,
+                                                processes::PinnedPrograms& pinned);
 
 // Whether a stop asked while the run went (a cancel, --max-run-seconds) reached `r` before its
 // outcome was final: the engine stopped for it, or run_one made the run exit 3 for it after
@@ -60,6 +69,8 @@ class RunExecutor : public JobExecutor {
     std::function<void(const std::function<void()>& pass_deadline)> judged;
     // The deadline is over and looked at; the job's outcome is not settled yet.
     std::function<void()> deadline_checked;
+    // A submitted job's programs were checked again and pinned; nothing was started yet.
+    std::function<void()> programs_checked;
   };
   void set_seams(Seams seams) { seams_ = std::move(seams); }
 

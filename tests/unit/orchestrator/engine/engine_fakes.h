@@ -29,10 +29,12 @@ class FakeSut : public sut::SystemUnderTest {
  public:
   struct Script {
     std::optional<Error> start_error;  // start() fails with it
+    std::function<void()> on_start;    // called as it starts (what a real router spawns)
   };
   explicit FakeSut(Script script) : script_(std::move(script)) {}
 
   Expected<void> start(std::chrono::steady_clock::time_point) override {
+    if (script_.on_start) script_.on_start();
     if (script_.start_error) return *script_.start_error;
     return {};
   }

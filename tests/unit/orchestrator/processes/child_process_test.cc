@@ -3,6 +3,7 @@
 
 #include "process_log.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -170,6 +171,20 @@ TEST(ChildProcess, StopKillsWhatTheChildLeftInItsGroup) {
     if (!gone) std::this_thread::sleep_for(10ms);
   }
   EXPECT_TRUE(gone);
+}
+
+TEST(ChildProcess, NoDescriptorOfTheOrchestratorReachesTheChildButItsStdio) {
+  // One the orchestrator holds without close-on-exec (as a test runner's log, or a library's
+  // file), below the descriptors the spawn opens for the child's stdio.
+  const int held = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(held, 0);
+  // ls's own descriptors: stdin, stdout (the pipe), stderr, and the folder it lists.
+  auto child = ChildProcess::spawn(shell("echo \"READY $(ls /proc/self/fd | tr '\\n' ' ')\""));
+  ::close(held);
+  ASSERT_TRUE(child.ok()) << child.message();
+  auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
+  ASSERT_TRUE(line.ok()) << line.message();
+  EXPECT_EQ(*line, "READY 0 1 2 3 ");
 }
 
 TEST(ChildProcess, TheEnvironmentGetsTheOptionsVariables) {
