@@ -240,6 +240,12 @@ void Session::reconnect() {
 }
 
 void Session::begin_window() {
+  // An answer to the router's GOODBYE still unwritten by the next window (a router that neither
+  // reads it nor closes the link) holds the session no longer.
+  if (link_ == Link::kAnswering) {
+    channel_->close();
+    link_ = Link::kDown;
+  }
   if (link_ == Link::kDown) reconnect();
 }
 
