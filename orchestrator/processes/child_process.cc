@@ -255,17 +255,22 @@ ChildProcess::~ChildProcess() {
 
 namespace {
 
+constexpr const char* kReadyRule =
+    "READY grpc=HOST:PORT must be a line of its own on stdout, flushed at once";
+
+// Text a child printed, as these messages quote it: its start, cut and escaped.
+std::string shown_stdout(const std::string& text) { return "'" + shown_cut(text, 120) + "'"; }
+
 // What stdout showed of a child that printed no READY line, and where READY must go: a worker
 // that prints it to a pipe without flushing (Python's print, C's stdio) holds it in a buffer.
 std::string no_ready_hint(const std::string& last_line, const std::string& unfinished) {
-  auto shown = [](const std::string& text) { return "'" + shown_cut(text, 120) + "'"; };
-  const std::string rule =
-      "READY grpc=HOST:PORT must be a line of its own on stdout, flushed at once";
+  const std::string rule = kReadyRule;
   if (!unfinished.empty()) {
-    return " (its stdout ends with " + shown(unfinished) + " and no line break: " + rule + ")";
+    return " (its stdout ends with " + shown_stdout(unfinished) + " and no line break: " + rule +
+           ")";
   }
   if (!last_line.empty())
-    return " (the last line on its stdout was " + shown(last_line) + "; " + rule + ")";
+    return " (the last line on its stdout was " + shown_stdout(last_line) + "; " + rule + ")";
   return " (nothing came on its stdout: " + rule + ", not on stderr)";
 }
 
@@ -282,6 +287,14 @@ Expected<std::string> ChildProcess::wait_ready_line(
       if (line.rfind("READY", 0) == 0) return line;
       last_stdout_line_ = std::move(line);
       newline = stdout_buffer_.find('\n');
+    }
+    // A line is kept whole until it ends: one that never does (megabytes with no line break)
+    // would grow the buffer without bound, and no READY line is that long.
+    if (stdout_buffer_.size() > kMaxReadyLineBytes) {
+      return Error{name_ + " printed more than " + std::to_string(kMaxReadyLineBytes) +
+                       " bytes on its stdout with no line break and no READY (they begin with " +
+                       shown_stdout(stdout_buffer_) + "; " + kReadyRule + ")",
+                   ErrorKind::kFailed, stderr_tail()};
     }
     if (app::interrupted()) {
       return Error{"interrupted while waiting for " + name_, ErrorKind::kInterrupted};

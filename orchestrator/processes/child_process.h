@@ -40,8 +40,11 @@ class ChildProcess {
   // Reads stdout until a line starting with "READY" and returns it, or fails when the
   // deadline passes, the child exits, or `interrupted()` becomes true. At the deadline the error
   // quotes what stdout last showed (a line, or a line with no newline yet) or says it showed
-  // nothing, and that READY must be a line of its own on stdout, flushed.
+  // nothing, and that READY must be a line of its own on stdout, flushed. A line longer than
+  // kMaxReadyLineBytes fails it at once, quoting its start: stdout is read a line at a time,
+  // and one without an end would grow without bound.
   Expected<std::string> wait_ready_line(std::chrono::steady_clock::time_point deadline);
+  static constexpr size_t kMaxReadyLineBytes = 65536;
 
   // True while the child has not exited (reaps it when it has).
   bool running();

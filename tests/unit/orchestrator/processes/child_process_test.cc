@@ -87,6 +87,25 @@ TEST(ChildProcess, ADeadlineWithoutReadyQuotesWhatStdoutShowedAndWhereReadyGoes)
                 rule + ", not on stderr)");
 }
 
+// A child that prints megabytes with no line break is refused once its line passes the bound,
+// quoting its start, rather than grow the orchestrator's buffer until the deadline (which
+// would end the wait with another message).
+TEST(ChildProcess, AStdoutLineWithoutEndFailsAtItsBoundQuotingItsStart) {
+  auto child = ChildProcess::spawn(
+      shell("printf 'READ'; awk 'BEGIN { for (i = 0; i < 400000; i++) printf \"xxxxx\" }'; "
+            "sleep 60"));
+  ASSERT_TRUE(child.ok()) << child.message();
+  auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 60s);
+  ASSERT_FALSE(line.ok());
+  EXPECT_EQ(line.error().message,
+            "test child printed more than 65536 bytes on its stdout with no line break and no "
+            "READY (they begin with 'READ" +
+                std::string(116, 'x') +
+                "...'; READY grpc=HOST:PORT must be a line of its own on stdout, flushed at "
+                "once)");
+  (*child)->stop(100ms);
+}
+
 TEST(ChildProcess, StopKillsAChildThatIgnoresSigterm) {
   auto child = ChildProcess::spawn(shell("trap '' TERM; echo READY; while true; do sleep 1; done"));
   ASSERT_TRUE(child.ok());
