@@ -48,7 +48,7 @@ std::string location_text(const scenario::Location& where) {
 
 }  // namespace
 
-std::optional<std::string> router_on_an_orchestrator_port(
+std::optional<RouterPortClash> router_port_clash(
     const scenario::Scenario& scenario,
     const std::vector<std::pair<const char*, std::string>>& listeners) {
   std::vector<std::pair<std::string, const scenario::RouterConfig*>> routers;
@@ -71,14 +71,23 @@ std::optional<std::string> router_on_an_orchestrator_port(
             !net::hosts_share_an_address_without_lookup(own.host, taken.host)) {
           continue;
         }
-        return std::string(flag) + " " + address + ": the port of " + section + " " + taken.key +
-               " '" + shown_text(*taken.value) + "' (" + location_text(router->at(taken.key)) +
-               "), where that router listens: the orchestrator and the router cannot both " +
-               "listen there; give " + flag + " another port, or the router one of its own";
+        return RouterPortClash{flag,      address,      section,
+                               taken.key, *taken.value, router->at(taken.key)};
       }
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> router_on_an_orchestrator_port(
+    const scenario::Scenario& scenario,
+    const std::vector<std::pair<const char*, std::string>>& listeners) {
+  const auto clash = router_port_clash(scenario, listeners);
+  if (!clash) return std::nullopt;
+  return clash->flag + " " + clash->address + ": the port of " + clash->section + " " + clash->key +
+         " '" + shown_text(clash->value) + "' (" + location_text(clash->where) +
+         "), where that router listens: the orchestrator and the router cannot both " +
+         "listen there; give " + clash->flag + " another port, or the router one of its own";
 }
 
 }  // namespace benchgate::app

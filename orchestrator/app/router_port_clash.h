@@ -27,4 +27,18 @@ std::optional<std::string> router_on_an_orchestrator_port(
     const scenario::Scenario& scenario,
     const std::vector<std::pair<const char*, std::string>>& listeners);
 
+// The same finding, in parts, for a caller that words it itself (`serve`'s admission of a
+// client's scenario against the service's own listeners, serve/admission.h).
+struct RouterPortClash {
+  std::string flag;          // the listener's flag ("--metrics-listen")
+  std::string address;       // its HOST:PORT, as given
+  std::string section;       // "[router]", "[routers.NAME]" (the name escaped)
+  std::string key;           // "address", "rawsocket_address", "websocket_address", "metrics"
+  std::string value;         // the key's value, as interpolated
+  scenario::Location where;  // where the key is written
+};
+std::optional<RouterPortClash> router_port_clash(
+    const scenario::Scenario& scenario,
+    const std::vector<std::pair<const char*, std::string>>& listeners);
+
 }  // namespace benchgate::app

@@ -198,10 +198,18 @@ int serve(const ServeSettings& settings) {
       serve::service_folders(settings.scenarios_dir, settings.db_path,
                              {options.router_binary, options.worker_binary}));
   serve::JobQueue queue(executor, settings.queue_limits);
-  serve::OrchestratorService service(
-      queue, {settings.scenarios_dir, settings.allowed_commands, settings.allowed_addresses,
-              settings.processes.worker_addresses, settings.max_run_ns, settings.max_processes,
-              settings.queue_limits.max_waiting, settings.allowed_promotions});
+  serve::AdmissionPolicy policy{settings.scenarios_dir,
+                                settings.allowed_commands,
+                                settings.allowed_addresses,
+                                settings.processes.worker_addresses,
+                                settings.max_run_ns,
+                                settings.max_processes,
+                                settings.queue_limits.max_waiting,
+                                settings.allowed_promotions};
+  policy.own_listeners = {{"--listen", settings.listen},
+                          {"--metrics-listen", settings.metrics_listen},
+                          {"--http", settings.http_listen}};
+  serve::OrchestratorService service(queue, std::move(policy));
   std::unique_ptr<serve::WebPages> pages;
   if (!settings.http_listen.empty()) {
     auto started = serve::WebPages::start(settings.http_listen, settings.db_path, settings.store,

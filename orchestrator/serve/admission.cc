@@ -8,6 +8,7 @@
 #include "common/net/host_port.h"
 #include "common/security/token.h"
 #include "common/util/shown_text.h"
+#include "orchestrator/app/router_port_clash.h"
 #include "orchestrator/processes/child_process.h"
 #include "orchestrator/scenario/http_url.h"
 #include "orchestrator/scenario/scenario_loader.h"
@@ -257,6 +258,15 @@ std::string policy_violations(const scenario::Scenario& scenario, const Admissio
                           "' is not allowed by this service (a submitted scenario reaches only "
                           "loopback ports it allocates with ${port:NAME} and the addresses "
                           "named with --allow-address); nothing was started");
+  }
+  if (auto clash = app::router_port_clash(scenario, policy.own_listeners)) {
+    const std::string what = clash->section + " " + clash->key;
+    out += error_line({clash->value, what, clash->where},
+                      what + " '" + shown_text(clash->value) +
+                          "' is on the port of this service's own listener (serve " + clash->flag +
+                          " " + clash->address +
+                          "): a submitted scenario's router may not listen there, nor its "
+                          "load, probes and scrapes reach the service; nothing was started");
   }
   return out;
 }

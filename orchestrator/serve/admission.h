@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "orchestrator/scenario/scenario.h"
@@ -67,6 +68,11 @@ struct AdmissionPolicy {
   // --scenarios folder's included, so no client moves one the operator did not name; empty:
   // every Submit that asks to promote is refused (promotion_refusal).
   std::vector<std::string> allowed_promotions;
+  // The service's own listeners (flag, HOST:PORT as given: --listen, --metrics-listen, --http).
+  // A submitted scenario's router may not listen on one of their ports, nor its load, probes
+  // and scrapes reach one (app/router_port_clash.h): --allow-address could name it, which
+  // ${port:NAME} never allocates (a port in use).
+  std::vector<std::pair<const char*, std::string>> own_listeners;
 };
 
 enum class Refusal { kNone, kNotFound, kInvalid, kDenied };
@@ -166,8 +172,9 @@ std::vector<std::string> workers_not_allowed(const scenario::Scenario& scenario,
 // line naming the baseline, the ones allowed (or that none is) and the flag that allows one.
 std::string promotion_refusal(const std::string& promote, const std::vector<std::string>& allowed);
 
-// Every program and address of `scenario` the policy does not allow, one
-// "file:line:column: error: ..." line each; empty when the scenario is admitted.
+// Every program and address of `scenario` the policy does not allow, and a router port of its
+// on one of the service's own listeners, one "file:line:column: error: ..." line each; empty
+// when the scenario is admitted.
 std::string policy_violations(const scenario::Scenario& scenario, const AdmissionPolicy& policy);
 
 }  // namespace benchgate::serve

@@ -349,6 +349,24 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(metric_values(text, "benchgate_runs_total", scenario="sneaky"), [])
         self.stop_service()
 
+    def test_a_router_on_a_port_of_the_services_own_listener_is_refused(self):
+        # --allow-address may name a port the service itself listens on (${port:NAME} never
+        # allocates one: it is in use). The run was admitted and its load went to the service's
+        # own web pages, measured as the system under test; now it is refused, naming the
+        # listener.
+        self.stop_service()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        address = f"127.0.0.1:{port}"
+        self.start_service("--http", address, "--allow-address", address)
+        err = self.refused(EXTERNAL.format(address=address), "own_port")
+        self.assertIn(f"own_port.toml:5:11: error: [router] address '{address}' is on the port "
+                      f"of this service's own listener (serve --http {address}): a submitted "
+                      "scenario's router may not listen there, nor its load, probes and scrapes "
+                      "reach the service; nothing was started\n", err)
+        self.stop_service()
+
     def test_a_refused_file_leaves_no_job_of_the_files_before_it(self):
         # Every file is checked by the service before any is submitted. Before, served.toml's
         # job started at once on the idle service (its router spawned), then was cancelled,

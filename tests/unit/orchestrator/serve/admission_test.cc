@@ -517,6 +517,30 @@ TEST(Admission, TheReadinessProbeAndTheMetricsEndpointAreAddressesToo) {
                         allowing({"/bin/sleep"}, {"127.0.0.1:80"})));
 }
 
+// --allow-address may name a port of the service's own listeners (${port:NAME} never
+// allocates one: it is in use): a router there could not listen, or the load, probes and
+// scrapes would reach the service itself. Refused naming the listener, where the key is.
+TEST(Admission, ARouterOnAPortOfTheServicesOwnListenersIsRefused) {
+  AdmissionPolicy policy = allowing({"/bin/sleep"}, {"127.0.0.1:9464", "127.0.0.1:7700"});
+  policy.own_listeners = {
+      {"--listen", "0.0.0.0:7700"}, {"--metrics-listen", "127.0.0.1:9464"}, {"--http", ""}};
+  const Admission external_router = admit(external("127.0.0.1:9464"), policy);
+  expect_denied(external_router,
+                "client.toml:5:11: error: [router] address '127.0.0.1:9464' is on the port of "
+                "this service's own listener (serve --metrics-listen 127.0.0.1:9464): a "
+                "submitted scenario's router may not listen there, nor its load, probes and "
+                "scrapes reach the service; nothing was started\n");
+  // A wildcard --listen holds the port on every address.
+  expect_denied(admit(kRouterCommand + "metrics = \"http://127.0.0.1:7700/metrics\"\n", policy),
+                "[router] metrics 'http://127.0.0.1:7700/metrics' is on the port of this "
+                "service's own listener (serve --listen 0.0.0.0:7700)");
+  // Another port, or no listener of the service given: as before.
+  expect_admitted(admit(external("127.0.0.1:7700"), allowing({}, {"127.0.0.1:7700"})));
+  policy.own_listeners = {{"--listen", "unix:/run/benchgate.sock"},
+                          {"--metrics-listen", "127.0.0.1:9465"}};
+  expect_admitted(admit(external("127.0.0.1:9464"), policy));
+}
+
 // WAMP workloads connect to these instead of `address`: the same rule.
 TEST(Admission, TheTransportAddressesAreAddressesToo) {
   expect_denied(
