@@ -152,7 +152,8 @@ std::string stream_stopped(const std::string& what, const grpc::Status& status,
 // "http1, http2" or "none".
 // One window: the command, then events until the result. False when the stream broke.
 bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t duration_ns,
-                processes::ChildProcess& worker, const std::string& timeout, Verdicts& verdicts) {
+                workers::OneResultPerWindow& results, processes::ChildProcess& worker,
+                const std::string& timeout, Verdicts& verdicts) {
   const std::string w = "window " + std::to_string(index) + ": ";
   v1::RunCommand command;
   auto* window = command.mutable_window();
@@ -186,6 +187,11 @@ bool run_window(RunStream& stream, uint32_t index, bool measured, int64_t durati
     if (!event.has_result()) {
       verdicts.record(w + "every event is ready, progress or result", false, "an empty event");
       continue;
+    }
+    // Out of turn, the stream ends here, as `run` fails the workload with the same words.
+    if (std::string turn = results.take(event.result().window(), index); !turn.empty()) {
+      verdicts.record(w + "one result per window", false, "the worker sent " + turn);
+      return false;
     }
     verdicts.record(w + "progress events name the window, an interval not negative, and decode",
                     progress_ok,
@@ -241,19 +247,26 @@ bool check_run_stream(v1::Worker::Stub& stub, const std::string& address, Clock:
     bool measured;
     int64_t duration_ns;
   } windows[] = {{false, kWarmupNs}, {true, kMeasuredNs}, {true, kMeasuredNs}};
-  for (uint32_t i = 0; i < 3; ++i) {
-    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, worker, timeout,
-                    verdicts)) {
+  workers::OneResultPerWindow results;
+  constexpr uint32_t kLast = std::size(windows) - 1;
+  for (uint32_t i = 0; i <= kLast; ++i) {
+    if (!run_window(*stream, i, windows[i].measured, windows[i].duration_ns, results, worker,
+                    timeout, verdicts)) {
       context.TryCancel();
       return false;
     }
   }
   stream->WritesDone();
-  bool extra = false;
-  while (stream->Read(&event)) extra = true;
+  std::string extra;  // what came after the last result, the first of it named
+  while (stream->Read(&event)) {
+    if (!extra.empty()) continue;
+    extra = event.has_result() && results.answered(event.result().window())
+                ? "the worker sent " + results.take(event.result().window(), kLast)
+                : "events after the last result";
+  }
   auto status = stream->Finish();
-  verdicts.record("stream ends cleanly (OK) after WritesDone", status.ok() && !extra,
-                  extra ? "events after the last result" : grpcutil::describe(status));
+  verdicts.record("stream ends cleanly (OK) after WritesDone", status.ok() && extra.empty(),
+                  extra.empty() ? grpcutil::describe(status) : extra);
   return true;
 }
 

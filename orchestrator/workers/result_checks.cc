@@ -165,10 +165,46 @@ std::string check_data_window_instants(const v1::WindowResult& result, const Win
   return {};
 }
 
+namespace {
+
+// A worker-clock instant far from the window, as instant() tells a Unix one, and the unit it
+// was likely sent in when scaled to ns it lies in the window: only then, so that a value that
+// is merely wrong is not blamed on a unit.
+std::string worker_clock_instant(const char* field, int64_t value, const WindowFacts& window) {
+  WindowFacts on_worker = window;
+  on_worker.start_at_unix_ns = window.start_at_worker_ns;
+  const auto start = static_cast<uint64_t>(on_worker.start_at_unix_ns);
+  const auto end = start + static_cast<uint64_t>(std::max<int64_t>(window.duration_ns, 0));
+  const auto at = static_cast<uint64_t>(value);
+  std::string text = std::string(field) + " " + std::to_string(value) + " is " +
+                     (value < on_worker.start_at_unix_ns
+                          ? std::to_string(start - at) + " ns before the window's start"
+                          : std::to_string(at - end) + " ns after the window's end") +
+                     " on the worker's clock (start_at_worker_ns " +
+                     std::to_string(window.start_at_worker_ns) + "), more than 1 h";
+  const std::pair<int64_t, const char*> units[] = {
+      {1'000, "microseconds"}, {1'000'000, "milliseconds"}, {1'000'000'000, "seconds"}};
+  for (const auto& [scale, unit] : units) {
+    if (value <= 0 || value > std::numeric_limits<int64_t>::max() / scale) continue;
+    if (!far_from(value * scale, on_worker)) {
+      return text + "; x " + std::to_string(scale) + " it lies in the window: " + unit +
+             ", not nanoseconds?";
+    }
+  }
+  return text + " (ns of the clock start_at_worker_ns is on, CLOCK_MONOTONIC?)";
+}
+
+}  // namespace
+
 std::string check_started(const v1::WindowResult& result, const WindowFacts& window) {
   const int64_t started = result.started_unix_ns();
-  if (started == 0 || !far_from(started, window)) return {};
-  return instant("started_unix_ns", started, window);
+  if (started != 0 && far_from(started, window)) return instant("started_unix_ns", started, window);
+  const int64_t on_worker = result.started_worker_ns();
+  if (window.start_at_worker_ns == 0 || on_worker == 0) return {};
+  WindowFacts worker_window = window;
+  worker_window.start_at_unix_ns = window.start_at_worker_ns;
+  if (!far_from(on_worker, worker_window)) return {};
+  return worker_clock_instant("started_worker_ns", on_worker, window);
 }
 
 std::string check_cpu(const v1::WindowResult& result) {
@@ -225,6 +261,18 @@ std::string check_progress(const v1::Progress& progress, uint32_t window) {
   if (progress.interval_ns() < 0) {
     return "progress interval_ns " + ns(progress.interval_ns()) + " is negative";
   }
+  return {};
+}
+
+std::string OneResultPerWindow::take(uint32_t window, uint32_t running, bool between) {
+  if (answered(window)) {
+    return "a malformed result: a second result for window " + std::to_string(window);
+  }
+  if (window != running || between) {
+    return "a result for window " + std::to_string(window) + " while window " +
+           std::to_string(running) + " was running";
+  }
+  answered_.insert(window);
   return {};
 }
 

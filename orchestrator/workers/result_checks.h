@@ -6,6 +6,7 @@
 // that a worker's text can neither forge nor colour a line, nor run on unbounded.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct WindowFacts {
   int64_t start_at_unix_ns = 0;
   int64_t duration_ns = 0;
   int64_t drain_timeout_ns = 0;
+  // The start instant on the worker's own CLOCK_MONOTONIC, sent to a worker that takes part in
+  // the clock exchange (Window.start_at_worker_ns); 0: none sent.
+  int64_t start_at_worker_ns = 0;
 };
 
 struct RuleOutcome {
@@ -63,7 +67,13 @@ std::string check_counts(const v1::WindowResult& result);
 // each instant reported (not 0) within kClockDisagreementNs of the window, and with a success,
 // both reported and the last receive not before the first send.
 std::string check_data_window_instants(const v1::WindowResult& result, const WindowFacts& window);
-// started_unix_ns, when reported (not 0), within kClockDisagreementNs of the window.
+// started_unix_ns, when reported (not 0), within kClockDisagreementNs of the window; and
+// started_worker_ns, when reported to a worker sent window.start_at_worker_ns, within
+// kClockDisagreementNs of the window on that clock (the clock exchange measured the offset, so
+// the hour is far more than either clock's error). A worker clock's value that is not ns is
+// named so when scaled to ns it lies in the window ("...; x 1000000 it lies in the window:
+// milliseconds, not nanoseconds?"); one of a clock read less than an hour after its epoch
+// (a machine booted less than an hour ago) lies within the hour either way, and is taken.
 std::string check_started(const v1::WindowResult& result, const WindowFacts& window);
 // Unless `cpu` is declared not measured: cpu_user_ns, cpu_system_ns not negative, wall_ns
 // above 0 and threads at least 1 (the utilisation cpu / (wall x threads) needs them); each
@@ -83,6 +93,25 @@ std::string check_latency_count(const v1::WindowResult& result, int64_t samples)
 // negative. "" when it holds, else what is wrong. Its errors may exceed its operations: they
 // include the failures that belong to no operation (a failed reconnect), as a result's do.
 std::string check_progress(const v1::Progress& progress, uint32_t window);
+
+// One result per window (docs/WORKER_PROTOCOL.md "The Run stream"): the results of one Run
+// stream, held to it by `run` and worker-check alike, so that both say the same of a result
+// that comes out of turn.
+class OneResultPerWindow {
+ public:
+  // A result naming window `window` that came while window `running` ran (`between`: in the
+  // clock exchange before it, where no result is due). "" when it is that window's first, now
+  // taken; else what the worker sent, after "worker N sent " (`run`) or "the worker sent "
+  // (worker-check): "a malformed result: a second result for window X" for a window it answered
+  // already, wherever the second comes, else "a result for window X while window W was
+  // running".
+  std::string take(uint32_t window, uint32_t running, bool between = false);
+  // Whether a result of window `window` was taken.
+  bool answered(uint32_t window) const { return answered_.count(window) > 0; }
+
+ private:
+  std::set<uint32_t> answered_;
+};
 
 // A Ready answering a spec of `asked` connections: every one of them established (more: a
 // worker may count sessions of its own beside them, as the bundled one's WAMP callees). ""

@@ -142,6 +142,14 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(failed[1], "FAIL  exits on SIGTERM: already gone: exited with status 3")
 
     @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
+    def test_a_second_result_for_a_window_fails_in_the_words_run_refuses_it(self):
+        # One rule for both (workers/result_checks.h OneResultPerWindow): the second result of
+        # window 0 comes while window 1 runs, and is not taken for window 1's.
+        self.assertEqual(self.lying_worker_check("double-result"), [
+            "FAIL  window 1: one result per window: the worker sent a malformed result: a second "
+            "result for window 0"])
+
+    @unittest.skipUnless(has_python_grpc(), "python3-grpcio or protoc missing")
     def test_describe_without_http1_says_what_it_listed(self):
         self.assertEqual(self.lying_worker_check("http2-only"), [
             "FAIL  Describe lists protocol http1 and load model closed: it lists protocols "

@@ -479,6 +479,45 @@ TEST(ResultChecks, InstantsAndCpuAtTheEndsOfInt64AreToldWithoutOverflow) {
   }
 }
 
+// With the clock exchange the start on the worker's own clock is known, so a started_worker_ns
+// an hour or more from it is refused, and named a unit mistake when scaled it lies in the window.
+TEST(ResultChecks, AStartOnTheWorkersClockInMillisecondsIsRefusedNamingTheUnit) {
+  constexpr int64_t kOnWorker = 864'000'000'000'000;  // a machine up for 10 days
+  WindowFacts window = kWindow;
+  window.start_at_worker_ns = kOnWorker;
+  v1::WindowResult r = measured_result();
+  r.set_started_worker_ns(kOnWorker + 2'000'000);
+  EXPECT_EQ(check_result(r, window), "");
+  r.set_started_worker_ns((kOnWorker + 2'000'000) / 1'000'000);
+  EXPECT_EQ(check_result(r, window),
+            "in window 0, started_worker_ns 864000002 is " +
+                std::to_string(kOnWorker - 864'000'002) +
+                " ns before the window's start on the worker's clock (start_at_worker_ns " +
+                std::to_string(kOnWorker) +
+                "), more than 1 h; x 1000000 it lies in the window: milliseconds, not "
+                "nanoseconds?");
+  r.set_started_worker_ns(kOnWorker / 1'000);
+  EXPECT_NE(check_result(r, window).find("; x 1000 it lies in the window: microseconds"),
+            std::string::npos);
+  // Merely wrong, in no unit: refused without a guess.
+  r.set_started_worker_ns(kOnWorker / 7);
+  EXPECT_EQ(check_result(r, window),
+            "in window 0, started_worker_ns " + std::to_string(kOnWorker / 7) + " is " +
+                std::to_string(kOnWorker - kOnWorker / 7) +
+                " ns before the window's start on the worker's clock (start_at_worker_ns " +
+                std::to_string(kOnWorker) +
+                "), more than 1 h (ns of the clock start_at_worker_ns is on, CLOCK_MONOTONIC?)");
+  r.set_started_worker_ns(std::numeric_limits<int64_t>::max());
+  EXPECT_NE(check_result(r, window).find("ns after the window's end on the worker's clock"),
+            std::string::npos);
+  // No start sent on the worker's clock (no exchange, worker-check): nothing to judge it by.
+  EXPECT_EQ(check_result(r, kWindow), "");
+  // A clock read less than an hour after its epoch: a value in ms lies within the hour too.
+  window.start_at_worker_ns = 1'800'000'000'000;
+  r.set_started_worker_ns(1'800'000);
+  EXPECT_EQ(check_result(r, window), "");
+}
+
 TEST(ResultChecks, EverySuccessReceivedAtLeastOneByte) {
   v1::WindowResult r = measured_result();  // 3 successes
   r.set_bytes_received(2);
@@ -506,6 +545,25 @@ TEST(ResultChecks, AProgressEventNamesItsWindowAndAnIntervalNotNegative) {
   EXPECT_EQ(check_progress(p, 1), "progress names window 2");
   p.set_interval_ns(-1);
   EXPECT_EQ(check_progress(p, 2), "progress interval_ns -1 ns is negative");
+}
+
+// One result per window, as `run` and worker-check both hold a stream to it: a second one is
+// malformed wherever it comes (its own window, the next one, the clock exchange between), one
+// of a window not running is named as such, and neither is taken.
+TEST(ResultChecks, OneResultPerWindowNamesASecondResultAndOneOutOfTurn) {
+  OneResultPerWindow results;
+  EXPECT_EQ(results.take(0, 0), "");
+  EXPECT_TRUE(results.answered(0));
+  EXPECT_EQ(results.take(0, 0), "a malformed result: a second result for window 0");
+  EXPECT_EQ(results.take(0, 1, /*between=*/true),
+            "a malformed result: a second result for window 0");
+  EXPECT_EQ(results.take(0, 1), "a malformed result: a second result for window 0");
+  EXPECT_EQ(results.take(1, 1, /*between=*/true),
+            "a result for window 1 while window 1 was running");
+  EXPECT_EQ(results.take(7, 1), "a result for window 7 while window 1 was running");
+  EXPECT_FALSE(results.answered(1));
+  EXPECT_FALSE(results.answered(7));
+  EXPECT_EQ(results.take(1, 1), "");
 }
 
 TEST(ResultChecks, ReadyCountsEveryConnectionAsked) {
