@@ -16,10 +16,11 @@ Error malformed(size_t worker, const std::string& what) {
 // The rules a result must obey whatever the workload and wherever its worker runs
 // (workers/result_checks.h check_result, which worker-check applies too): a result that
 // contradicts itself fails the window rather than become a figure. Its instants are judged
-// against the window's Unix start, `start_unix_ns`.
+// against the window's Unix start, `start_unix_ns`, and its start on the worker's own clock,
+// `start_on_worker` (0: none sent).
 Expected<void> check_consistent(const v1::WindowResult& part, size_t worker, int64_t start_unix_ns,
-                                int64_t duration_ns) {
-  const workers::WindowFacts window{part.window(), start_unix_ns, duration_ns, 0};
+                                int64_t duration_ns, int64_t start_on_worker) {
+  const workers::WindowFacts window{part.window(), start_unix_ns, duration_ns, 0, start_on_worker};
   if (std::string problem = workers::check_result(part, window); !problem.empty()) {
     return malformed(worker, problem);
   }
@@ -156,7 +157,8 @@ bool rate_not_kept(double scheduled, uint64_t late_sends, uint64_t unsent) {
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,
                                            int64_t duration_ns, const std::vector<size_t>& workers,
-                                           double rate) {
+                                           double rate,
+                                           const std::vector<int64_t>& starts_on_worker) {
   results::Repetition rep;
   rep.index = index;
   rep.start_unix_ns = start_unix_ns;
@@ -218,7 +220,9 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   for (size_t i = 0; i < parts.size(); ++i) {
     const auto& part = parts[i];
     const size_t w = worker_of(workers, i);
-    if (auto consistent = check_consistent(part, w, start_unix_ns, duration_ns); !consistent) {
+    const int64_t start_on_worker = i < starts_on_worker.size() ? starts_on_worker[i] : 0;
+    if (auto consistent = check_consistent(part, w, start_unix_ns, duration_ns, start_on_worker);
+        !consistent) {
       return consistent.error();
     }
     if (part.has_tls())

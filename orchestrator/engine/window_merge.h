@@ -34,11 +34,14 @@ bool rate_not_kept(double scheduled, uint64_t late_sends, uint64_t unsent);
 // `workers` holds each part's worker index in the pool (parts[i] came from worker workers[i]),
 // which errors and each worker's share name: once a worker is lost (on_worker_loss =
 // "continue") the parts are those of the workers left. Empty: part i is worker i. `rate`: the
-// workload's rate in requests/s, open loop when > 0 (0: closed loop).
+// workload's rate in requests/s, open loop when > 0 (0: closed loop). `starts_on_worker`: the
+// start instant each part's worker was sent on its own clock (Window.start_at_worker_ns, 0:
+// none), which its started_worker_ns is judged by (workers/result_checks.h check_started);
+// empty: none sent.
 Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& parts,
                                            uint32_t index, int64_t start_unix_ns,
                                            int64_t duration_ns,
-                                           const std::vector<size_t>& workers = {},
-                                           double rate = 0);
+                                           const std::vector<size_t>& workers = {}, double rate = 0,
+                                           const std::vector<int64_t>& starts_on_worker = {});
 
 }  // namespace benchgate::engine

@@ -71,6 +71,26 @@ TEST(WindowMerge, AnInstantOfZeroIsNotReportedAndSpansNothing) {
   EXPECT_EQ(rep->data_window_ns, 0);
 }
 
+// A worker sent its start on its own clock (the clock exchange) reports started_worker_ns on it:
+// one in ms is refused naming the unit, rather than become a start skew of days.
+TEST(WindowMerge, AStartOnTheWorkersClockInMillisecondsIsAMalformedResult) {
+  constexpr int64_t kOnWorker = 864'000'000'000'000;
+  auto a = part(10, 1, 1'000'000'000, 1000);
+  auto b = part(10, 1, 1'000'000'000, 1000);
+  a.set_started_worker_ns(kOnWorker + 1'000);
+  b.set_started_worker_ns(kOnWorker / 1'000'000);
+  auto rep = merge_window({a, b}, 0, 0, 1'000'000'000, {3, 4}, 0, {kOnWorker, kOnWorker});
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message().rfind("worker 4 sent a malformed result: in window 0, started_worker_ns "
+                                "864000000 is ",
+                                0),
+            0u)
+      << rep.message();
+  EXPECT_NE(rep.message().find("milliseconds, not nanoseconds?"), std::string::npos);
+  // Without the start sent on its clock nothing judges it.
+  EXPECT_TRUE(merge_window({a, b}, 0, 0, 1'000'000'000, {3, 4}).ok());
+}
+
 // A worker's CPU figures near INT64_MAX add up as doubles, not wrapped around to negative.
 TEST(WindowMerge, CpuFiguresNearInt64MaxAddUpWithoutOverflow) {
   auto a = part(10, 1, 1'000'000'000, 1000);
