@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "common/net/host_port.h"
+#include "common/security/token.h"
 #include "common/time/clock.h"
 #include "common/util/shown_text.h"
 #include "orchestrator/app/interrupt.h"
@@ -87,11 +89,27 @@ class RunDeadline {
 }  // namespace
 
 std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& scenario) {
+  auto taken = [](const std::string& name, uint16_t port, const std::string& why) {
+    return "${port:" + name + "} = " + std::to_string(port) +
+           " was free when the scenario was submitted and cannot be used now (" + why +
+           "); nothing was started: submit the scenario again for a free port";
+  };
   for (const auto& [name, port] : scenario.ports) {
     if (auto why = app::why_cannot_listen("127.0.0.1:" + std::to_string(port))) {
-      return "${port:" + name + "} = " + std::to_string(port) +
-             " was free when the scenario was submitted and cannot be used now (" + *why +
-             "); nothing was started: submit the scenario again for a free port";
+      return taken(name, port, *why);
+    }
+  }
+  // A key may name the port on another loopback address (127.0.0.53:${port:sut}, [::1]:...),
+  // where a listener holds no port of 127.0.0.1's and would be what the load reaches: each such
+  // address is bound as written too.
+  for (const Reach& address : addresses_reached(scenario)) {
+    const net::HostPortSplit split = net::split_host_port(address.value, net::kDialMinPort);
+    if (!split.ok() || !security::is_loopback_host(split.host)) continue;
+    for (const auto& [name, port] : scenario.ports) {
+      if (port != split.port) continue;
+      if (auto why = app::why_cannot_listen(address.value)) {
+        return taken(name, port, address.what + " '" + shown_text(address.value) + "': " + *why);
+      }
     }
   }
   return std::nullopt;

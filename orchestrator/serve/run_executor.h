@@ -21,7 +21,9 @@ namespace benchgate::serve {
 // The ${port:NAME} ports of `scenario` were free when it was loaded (at submission), but
 // nothing held them while the job waited: one that something listens on by now would send
 // the load, the readiness probe and the scrapes to it instead of to the system under test the
-// scenario starts. Why the first such port cannot be used now, or nothing when all are free.
+// scenario starts. Each is bound on 127.0.0.1 and on every other loopback address a key of the
+// scenario reaches it at (127.0.0.53:${port:sut}): a listener there alone holds no port of
+// 127.0.0.1's. Why the first such port cannot be used now, or nothing when all are free.
 std::optional<std::string> port_taken_since_loaded(const scenario::Scenario& scenario);
 
 // As a submitted job starts: pins every program its run spawns (`pinned`), then checks each

@@ -1,7 +1,11 @@
 // A queued job's ${port:NAME} ports were free when its scenario was submitted; one that
 // something listens on by the time the job starts is named, and the job starts nothing
 // (orchestrator/serve/run_executor.h, port_taken_since_loaded).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -26,6 +30,34 @@ TEST(PortRecheck, APortTakenWhileTheJobWaitedIsNamedAndNothingStarts) {
   EXPECT_EQ(*taken, "${port:sut} = " + std::to_string(other.port()) +
                         " was free when the scenario was submitted and cannot be used now "
                         "(address already in use); nothing was started: submit the scenario "
+                        "again for a free port");
+}
+
+// The scenario may reach its port on another loopback address than 127.0.0.1, where a listener
+// holds no port of 127.0.0.1's: that address is bound as written too (only 127.0.0.1 was).
+TEST(PortRecheck, APortTakenOnTheOtherLoopbackAddressAKeyNamesIsNamed) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(0x7f000035);  // 127.0.0.53
+  socklen_t size = sizeof address;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), size), 0);
+  ASSERT_EQ(::listen(fd, 1), 0);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size), 0);
+  const uint16_t port = ntohs(address.sin_port);
+  scenario::Scenario s;
+  s.ports["sut"] = port;
+  s.router.impl = scenario::RouterImpl::kExternal;
+  s.router.address = "127.0.0.53:" + std::to_string(port);
+  const auto taken = port_taken_since_loaded(s);
+  ::close(fd);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(*taken, "${port:sut} = " + std::to_string(port) +
+                        " was free when the scenario was submitted and cannot be used now "
+                        "([router] address '127.0.0.53:" +
+                        std::to_string(port) +
+                        "': address already in use); nothing was started: submit the scenario "
                         "again for a free port");
 }
 
