@@ -33,8 +33,9 @@ struct JobOptions {
   // which it is stopped as a cancel stops it; 0: no limit (the operator's scenarios).
   int64_t max_run_ns = 0;
   // A scenario a client sent: serve --allow-command. Its programs were pinned to the files
-  // checked at submission (admission.h, pin_programs) and are checked against it again as the
-  // job starts; none for the operator's scenarios.
+  // checked at submission (admission.h, pin_programs), are checked against it again as the
+  // job starts and then start from the files opened for that check (run_executor.h,
+  // pin_checked_programs); none for the operator's scenarios.
   std::optional<std::vector<std::string>> allowed_commands;
 };
 
