@@ -6,7 +6,10 @@ namespace benchgate::engine {
 
 std::optional<ClockEstimate> estimate_clock(std::vector<ClockSample> samples) {
   const size_t taken = samples.size();
-  std::erase_if(samples, [](const ClockSample& s) { return s.t3 < s.t2 || s.delay() < 0; });
+  std::erase_if(samples, [](const ClockSample& s) {
+    return s.t3 < s.t2 || s.wide_delay() < 0 || s.wide_delay() > kMaxClockOffsetNs ||
+           s.wide_offset() > kMaxClockOffsetNs || s.wide_offset() < -kMaxClockOffsetNs;
+  });
   if (samples.empty()) return std::nullopt;
   std::stable_sort(samples.begin(), samples.end(), [](const ClockSample& a, const ClockSample& b) {
     return a.delay() < b.delay();

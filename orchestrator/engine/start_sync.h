@@ -21,18 +21,27 @@ inline constexpr int64_t kClockExchangeBudgetNs = 1'000'000'000;
 inline constexpr int kClockKeepDivisor = 4;
 
 // One probe and its reply: t1 sent and t4 received on the orchestrator's clock, t2 received
-// and t3 sent on the worker's (both monotonic clocks, nanoseconds).
+// and t3 sent on the worker's (both monotonic clocks, nanoseconds). A worker may send any
+// int64, so both figures are worked out in 128 bits, where no difference overflows;
+// estimate_clock() keeps only samples whose figures fit (kMaxClockOffsetNs).
 struct ClockSample {
   int64_t t1 = 0;
   int64_t t2 = 0;
   int64_t t3 = 0;
   int64_t t4 = 0;
   // Time on the wire both ways: (t4 - t1) - (t3 - t2).
-  int64_t delay() const { return (t4 - t1) - (t3 - t2); }
+  __int128 wide_delay() const { return (__int128{t4} - t1) - (__int128{t3} - t2); }
   // Worker clock minus orchestrator clock, exact when both ways take as long:
   // ((t2 - t1) + (t3 - t4)) / 2.
-  int64_t offset() const { return ((t2 - t1) + (t3 - t4)) / 2; }
+  __int128 wide_offset() const { return ((__int128{t2} - t1) + (__int128{t3} - t4)) / 2; }
+  int64_t delay() const { return static_cast<int64_t>(wide_delay()); }
+  int64_t offset() const { return static_cast<int64_t>(wide_offset()); }
 };
+
+// The largest offset (either way) and delay a sample may give, 2^62 ns (146 years): far beyond
+// any two clocks' disagreement, and small enough that an instant of ours plus the offset never
+// overflows. A worker's reply beyond it is no clock reading and is dropped.
+inline constexpr int64_t kMaxClockOffsetNs = int64_t{1} << 62;
 
 struct ClockEstimate {
   int64_t offset_ns = 0;  // worker clock minus orchestrator clock
@@ -43,8 +52,8 @@ struct ClockEstimate {
 
 // The `samples.size() / kClockKeepDivisor` samples (at least 1) of lowest delay are kept, and
 // the offset is the median of theirs (the lower middle one of an even count); the RTT is the
-// lowest delay. A sample whose worker times go backwards (t3 < t2) or whose delay is negative
-// is dropped. nullopt: no usable sample.
+// lowest delay. A sample whose worker times go backwards (t3 < t2), whose delay is negative,
+// or whose delay or offset is beyond kMaxClockOffsetNs is dropped. nullopt: no usable sample.
 std::optional<ClockEstimate> estimate_clock(std::vector<ClockSample> samples);
 
 // An instant of the orchestrator's clock on the worker's clock, and back.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,22 @@ TEST(EstimateClock, DropsImpossibleSamplesAndSaysWhenNoneIsLeft) {
   ASSERT_TRUE(estimate);
   EXPECT_EQ(estimate->samples, 2u);
   EXPECT_EQ(estimate->offset_ns, kOffset);
+}
+
+// A worker's reply may hold any int64: instants at the ends of the range are differenced
+// without overflow, and a sample that gives no clock reading (an offset of centuries) is
+// dropped rather than wrapped around to a plausible one.
+TEST(EstimateClock, DropsRepliesAtTheEndsOfInt64) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const ClockSample far_ahead{1'000, kMax, kMax, 2'000};
+  const ClockSample far_behind{1'000, kMin, kMin, 2'000};
+  const ClockSample spanning{1'000, kMin, kMax, 2'000};
+  EXPECT_FALSE(estimate_clock({far_ahead, far_behind, spanning}));
+  auto estimate = estimate_clock({far_ahead, sample(0, 10'000, 1'000, 10'000), far_behind});
+  ASSERT_TRUE(estimate);
+  EXPECT_EQ(estimate->offset_ns, kOffset);
+  EXPECT_EQ(estimate->rtt_ns, 20'000);
 }
 
 TEST(StartInstant, IsTheSharedInstantOnEachWorkersClock) {
