@@ -3,9 +3,11 @@ the bundled router, started with a largest message (--max-message-bytes) smaller
 call's 256 KiB, ABORTs every session at its first CALL (wamp.error.protocol_violation: a
 message of N bytes exceeds the maximum message size; the join's messages are small), and the
 worker joins again. Each end is a protocol error, and
-the terminal and the JSON report quote the ABORT per worker. Before, only the protocol errors
-reached the report. Counts of sessions are not asserted (they depend on the machine's speed):
-only that every one of them is one of the protocol errors, and what the router said.
+the terminal and the JSON report quote the ABORT per worker, and so do `runs show` and the HTML
+report rebuilt from the store (`report RUN`; schema version 22). Before, only the protocol
+errors reached the report, and nothing of them the store. Counts of sessions are not asserted
+(they depend on the machine's speed): only that every one of them is one of the protocol
+errors, and what the router said.
 """
 import os
 import shutil
@@ -48,7 +50,8 @@ request_bytes = "256KiB"
 connections = 1
 """)
         out = os.path.join(directory, "out.json")
-        run = Run(["run", path, "--json", out, "--db", os.path.join(directory, "db.sqlite")])
+        db = os.path.join(directory, "db.sqlite")
+        run = Run(["run", path, "--json", out, "--db", db])
         run.run(timeout=120)
         self.assertEqual(run.leftovers(), [])
         abort = "ABORT wamp.error.protocol_violation: a message of "
@@ -62,6 +65,21 @@ connections = 1
         self.assertTrue(ends[0]["reason"].startswith(abort), ends)
         self.assertGreater(ends[0]["sessions"], 0)
         self.assertGreaterEqual(rep["errors_by_kind"]["protocol"], ends[0]["sessions"])
+
+        # The store keeps them: the reports built from it say what the live run said.
+        ended = "  sessions the router ended during the window (each a protocol error):\n"
+        shown = Run(["runs", "show", "1", "--db", db]).run(timeout=60)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn(ended + "    rep 1 worker 0: ", shown.stdout)
+        self.assertIn(abort, shown.stdout)
+        page = os.path.join(directory, "run.html")
+        report = Run(["report", "1", "--html", page, "--db", db]).run(timeout=60)
+        self.assertEqual(report.returncode, 0, report.stderr)
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        self.assertIn("<p class=\"detail\">" + ended.strip(), html)
+        self.assertIn("<p class=\"detail\">rep 1 worker 0: ", html)
+        self.assertIn(abort, html)
 
 
 if __name__ == "__main__":
