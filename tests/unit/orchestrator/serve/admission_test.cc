@@ -620,6 +620,9 @@ const std::map<std::string, std::string>& reviewed_keys() {
     // How many of the allowed workers to wait for (1..1024), and what a lost one does.
     keys["count"] = "a value of the load: waits for workers the checks above allowed";
     keys["on_worker_loss"] = "a value of the load: fail or continue";
+    keys["expect_failures"] =
+        "how the run's own outcome is judged (a workload with no success passes); reaches "
+        "nothing";
     for (const char* key : {"secret_file", "auth_config"}) {
       keys[key] = "reads a file: refused in a submitted scenario (wamp_auth_section.cc)";
     }
