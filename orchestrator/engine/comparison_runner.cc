@@ -14,7 +14,9 @@
 #include "orchestrator/engine/worker_impl_spawn.h"
 #include "orchestrator/engine/workload_runner.h"
 #include "orchestrator/processes/child_process.h"
+#include "orchestrator/results/nothing_succeeded.h"
 #include "orchestrator/sut/system_under_test.h"
+#include "orchestrator/workers/describe_rules.h"
 #include "orchestrator/workers/worker_pool.h"
 
 namespace benchgate::engine {
@@ -390,6 +392,14 @@ class ComparisonRun {
     }
     for (auto& w : out) {
       for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
+      // Over the variant's every window, as a plain run's workload (run_window ran them one by
+      // one).
+      if (w.status == results::WorkloadStatus::kOk) {
+        if (std::string why = results::nothing_succeeded_reason(w); !why.empty()) {
+          w.status = results::WorkloadStatus::kFailed;
+          w.error = why;
+        }
+      }
       observer_.workload_finished(w);
       result_.workloads.push_back(std::move(w));
     }
@@ -435,10 +445,15 @@ class ComparisonRun {
                                   workload.repetitions);
     WorkloadEnvironment environment{*v.sut, pool->pool(), v.bundled_router, windows,
                                     scenario_.name};
+    environment.one_window_of_many = true;
     results::WorkloadResult r = run_workload(one, environment);
     // Where this window's load came from, with the variant's earlier windows' (a replaced
     // worker may be elsewhere): every row says it (docs/MEASUREMENT.md).
     acc.load_from = merge_load_from(acc.load_from, r.load_from);
+    const workers::DescribedAs described = workers::merge_described(
+        {acc.worker_name, acc.worker_version}, {r.worker_name, r.worker_version});
+    acc.worker_name = described.name;
+    acc.worker_version = described.version;
     const bool failed = r.status != results::WorkloadStatus::kOk;
     pool->finished(failed || r.degraded());
     for (auto& repetition : r.repetitions) {

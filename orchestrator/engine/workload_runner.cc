@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <thread>
 
 #include "common/time/clock.h"
@@ -14,6 +13,7 @@
 #include "orchestrator/engine/timeline.h"
 #include "orchestrator/engine/window_merge.h"
 #include "orchestrator/grpc/channel.h"
+#include "orchestrator/results/nothing_succeeded.h"
 #include "orchestrator/results/router_count.h"
 #include "orchestrator/workers/describe_rules.h"
 #include "orchestrator/workers/result_checks.h"
@@ -57,7 +57,11 @@ class WorkloadRun {
 
   results::WorkloadResult run() {
     auto outcome = run_windows();
-    if (!outcome) fail(with_address_hint(outcome.error()));
+    if (!outcome) {
+      fail(with_address_hint(outcome.error()));
+    } else if (!env_.one_window_of_many) {
+      if (std::string why = results::nothing_succeeded_reason(result_); !why.empty()) fail(why);
+    }
     streams_.close(kCloseGrace);
     for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);
     return std::move(result_);
@@ -132,6 +136,10 @@ class WorkloadRun {
 
   Expected<void> run_windows() {
     const auto shares = split_load(workload_);
+    // Who the workers say they are, stored with the workload (a refused one too).
+    const workers::DescribedAs described = workers::described_as(env_.pool, shares.size());
+    result_.worker_name = described.name;
+    result_.worker_version = described.version;
     // What the workers' Describe does not list is refused before any stream opens.
     if (auto refused = workers::refuse_unserved(env_.pool, shares.size(), workload_)) {
       return *refused;
@@ -141,7 +149,7 @@ class WorkloadRun {
     if (!address) return address.error();
     target_ = *address;
     lost_.assign(shares.size(), false);
-    results_sent_.assign(shares.size(), {});
+    results_taken_.assign(shares.size(), {});
     std::vector<std::string> addresses;
     for (size_t w = 0; w < shares.size(); ++w) {
       auto spec = worker_spec(workload_, shares[w], *address, expectation);
@@ -176,7 +184,7 @@ class WorkloadRun {
   // has no throughput, no latency and no error to show, and stored as ok it would read as a
   // quiet success (docs/MEASUREMENT.md "Operations, successes and errors"). The workload
   // fails, saying so; the repetition is kept as it came. A window of errors only is reported
-  // by its errors.
+  // by its errors, and fails the workload once every window was so (nothing_succeeded.h).
   std::optional<Error> measured_nothing(const results::Repetition& rep) const {
     if (rep.operations > 0) return std::nullopt;
     for (const auto& [kind, count] : rep.errors) {
@@ -295,18 +303,12 @@ class WorkloadRun {
     return out;
   }
 
-  // A result of window `window` from worker `w` that is not due while window `running` runs
-  // (or its clock exchange): a second one of a window is malformed (one result per window,
-  // docs/WORKER_PROTOCOL.md); one of another window is named as such.
-  Error result_out_of_turn(size_t w, uint32_t window, uint32_t running) const {
-    if (results_sent_[w].count(window)) {
-      return Error{"worker " + std::to_string(w) +
-                   " sent a malformed result: a second result for window " +
-                   std::to_string(window)};
-    }
-    return Error{"worker " + std::to_string(w) + " sent a result for window " +
-                 std::to_string(window) + " while window " + std::to_string(running) +
-                 " was running"};
+  // A result of window `window` from worker `w` in the clock exchange before window `running`,
+  // where none is due: a second one of a window is malformed, one of another window is named
+  // as such, in the words worker-check says them (workers/result_checks.h OneResultPerWindow).
+  Error result_out_of_turn(size_t w, uint32_t window, uint32_t running) {
+    return Error{"worker " + std::to_string(w) + " sent " +
+                 results_taken_[w].take(window, running, /*between=*/true)};
   }
 
   static std::vector<size_t> missing(const std::vector<bool>& have) {
@@ -455,12 +457,13 @@ class WorkloadRun {
                                unix_now_ns() - start_at);
       } else if (event->event->has_result()) {
         const auto& part = event->event->result();
-        if (part.window() != index || have[event->worker]) {
-          return result_out_of_turn(event->worker, part.window(), index);
+        // One result per window, by the rule worker-check holds a stream to.
+        if (std::string turn = results_taken_[event->worker].take(part.window(), index);
+            !turn.empty()) {
+          return Error{"worker " + std::to_string(event->worker) + " sent " + turn};
         }
         ++results;
         have[event->worker] = true;
-        results_sent_[event->worker].insert(index);
         parts[event->worker] = part;
       }
     }
@@ -469,16 +472,18 @@ class WorkloadRun {
     std::vector<v1::WindowResult> kept;
     std::vector<size_t> kept_workers;
     std::vector<std::optional<ClockEstimate>> kept_clocks;
+    std::vector<int64_t> kept_starts;  // each one's start on its own clock (0: none sent)
     for (size_t w = 0; w < parts.size(); ++w) {
       if (lost_[w] || !have[w]) continue;
       kept.push_back(std::move(parts[w]));
       kept_workers.push_back(w);
       kept_clocks.push_back((*clocks)[w]);
+      kept_starts.push_back(windows[w].start_at_worker_ns());
     }
     // Each kept part under its worker's index, in errors and shares alike, so that a lost
     // worker shifts nobody's figures or name.
     auto merged = merge_window(kept, info.repetition - (info.measured ? 1 : 0), start_at,
-                               info.duration_ns, kept_workers, workload_.rate);
+                               info.duration_ns, kept_workers, workload_.rate, kept_starts);
     if (!merged) return merged.error();
     if (active() < streams_.size()) merged->flags.emplace_back(results::kDegraded);
     merged->sessions_ended = merge_sessions_ended(kept, kept_workers);
@@ -604,7 +609,7 @@ class WorkloadRun {
   std::vector<std::string> hosts_;           // per worker: worker_host() of its address
   std::vector<uint32_t> asked_connections_;  // per worker: its spec's connections
   std::string target_;                       // where the workers connect: target_address()
-  std::vector<std::set<uint32_t>> results_sent_;  // per worker: the windows it sent a result of
+  std::vector<workers::OneResultPerWindow> results_taken_;  // per worker: its stream's results
   uint32_t probe_sequence_ = 0;
 };
 

@@ -2,7 +2,8 @@
 // stream per worker, waits until every worker is connected, then issues the warm-up window
 // and each measured window at one shared start instant, collects and merges the results
 // and the router's metric deltas per window. Any failure marks the workload failed with its
-// cause; the repetitions that completed are kept.
+// cause; the repetitions that completed are kept. A workload whose every operation failed
+// fails too, once its windows are measured (results/nothing_succeeded.h).
 #pragma once
 
 #include "orchestrator/engine/run_observer.h"
@@ -18,6 +19,9 @@ struct WorkloadEnvironment {
   bool bundled_router = true;
   RunObserver& observer;
   std::string scenario;  // for log lines: "[quickstart] ..."
+  // A comparison runs each variant's windows as workloads of one repetition: the rule over
+  // every repetition (results/nothing_succeeded.h) is then the comparison's to apply.
+  bool one_window_of_many = false;
 };
 
 results::WorkloadResult run_workload(const scenario::Workload& workload,

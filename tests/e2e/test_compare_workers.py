@@ -125,6 +125,20 @@ class CompareWorkersTest(unittest.TestCase):
         self.assertEqual(rows, [("builtin", "ok"), ("h2load", "ok"), ("wrk", "ok")])
         self.assertEqual(nulls, 2)
 
+        # Each variant's workers said who they were (Describe), stored with its workload (schema
+        # version 22) and shown beside the binaries: the bundled worker, and the adapters by
+        # their tool's name and version.
+        with sqlite3.connect(self.db) as db:
+            described = dict(db.execute("SELECT variant, worker_name FROM workloads").fetchall())
+        self.assertEqual(described, {"builtin": "benchgate-worker", "h2load": "h2load",
+                                     "wrk": "wrk"})
+        self.assertEqual(by_variant["wrk"]["worker_name"], "wrk")
+        self.assertTrue(by_variant["builtin"]["worker_version"])
+        shown = Run(["runs", "show", str(report["run_id"]), "--db", self.db]).run(timeout=60)
+        self.assertIn("workers (as their Describe answered)\n  benchgate-worker, version ",
+                      shown.stdout)
+        self.assertIn(" (workload hello_closed [builtin])\n", shown.stdout)
+
     def test_without_h2load_its_variant_is_not_configured_and_the_others_run(self):
         folder = path_without("h2load")
         try:

@@ -4,7 +4,8 @@ workers' sessions authenticate with each method (ticket, WAMP-CRA with a salted 
 WAMP-SCRAM with PBKDF2 and Argon2id, cryptosign) before the load runs: zero errors and the
 router's counters equal the workers'. A wrong secret fails the workload at its start with the
 router's ABORT, its reason quoted; a role without the permission gets every call refused, which the worker
-counts as not_authorized errors and the router as denied calls, one for one."""
+counts as not_authorized errors and the router as denied calls, one for one, and its workload
+fails: no call succeeded."""
 import os
 import shutil
 import tempfile
@@ -204,6 +205,12 @@ class WampAuthTest(unittest.TestCase):
         # router's denied calls, one for one, and nothing reached a callee.
         onlooker = workloads["onlooker_calls"]
         self.assertTrue(onlooker["repetitions"], onlooker)
+        # No call succeeded in its one repetition: the workload failed, saying how many and of
+        # which kind (docs/MEASUREMENT.md, "Operations, successes and errors").
+        calls = onlooker["repetitions"][0]["operations"]
+        self.assertEqual(onlooker["status"], "failed", onlooker)
+        self.assertEqual(onlooker["error"], f"no call succeeded in 1 repetition: {calls} calls, "
+                                            f"{calls} errors (not_authorized {calls})")
         for rep in onlooker["repetitions"]:
             self.assertGreater(rep["operations"], 0)
             self.assertEqual(rep["successes"], 0)

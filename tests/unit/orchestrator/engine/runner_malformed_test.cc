@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <memory>
 
 #include "engine_fakes.h"
@@ -102,6 +103,28 @@ TEST_F(RunnerMalformed, AThreadOnACpuLongerThanItsWindowIsRefusedRatherThanFlagg
             }),
             "worker 0 sent a malformed result: in window 1, thread_cpu[0].cpu_ns -1 ns is "
             "negative");
+}
+
+// With the clock exchange the start on the worker's own clock is known: a started_worker_ns an
+// hour or more from it is refused, rather than become a start skew of centuries (or overflow
+// being converted to the orchestrator's clock).
+TEST_F(RunnerMalformed, AStartFarFromTheOneSentOnTheWorkersClockIsRefused) {
+  FakePool::Script script;
+  script.worker.clock_exchange = true;
+  script.worker.windows[1].alter = [](v1::WindowResult& r) {
+    r.set_started_worker_ns(std::numeric_limits<int64_t>::max());
+  };
+  const auto result = run_failing(script);
+  EXPECT_EQ(result.repetitions.size(), 1u);
+  EXPECT_EQ(result.error.rfind("worker 0 sent a malformed result: in window 1, started_worker_ns "
+                               "9223372036854775807 is ",
+                               0),
+            0u)
+      << result.error;
+  EXPECT_NE(result.error.find(" ns after the window's end on the worker's clock "
+                              "(start_at_worker_ns "),
+            std::string::npos)
+      << result.error;
 }
 
 TEST_F(RunnerMalformed, ADataWindowInSecondsIsRefusedRatherThanDividedBy) {
