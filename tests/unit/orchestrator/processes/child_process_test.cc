@@ -5,10 +5,16 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -204,6 +210,46 @@ TEST(ChildProcess, NoDescriptorOfTheOrchestratorReachesTheChildButItsStdio) {
   auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
   ASSERT_TRUE(line.ok()) << line.message();
   EXPECT_EQ(*line, "READY 0 1 2 3 ");
+}
+
+// Makes close_range(2) fail with EPERM in this process and what it starts, as an older
+// container's seccomp profile does; false when the filter cannot be installed.
+bool refuse_close_range() {
+  sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+         ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+}
+
+// Where close_range is refused (EPERM, not only ENOSYS), the child closes the descriptors one
+// by one: before, it returned having closed none, and the held descriptor reached the program.
+// In a child process: the filter stays for the life of the process that installed it.
+TEST(ChildProcess, WhereCloseRangeIsRefusedTheDescriptorsAreClosedOneByOne) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!refuse_close_range()) std::_Exit(10);
+        if (::close_range(1000, 1000, 0) == 0 || errno != EPERM) std::_Exit(11);
+        const int held = ::open("/dev/null", O_RDONLY);
+        if (held < 0) std::_Exit(12);
+        auto child =
+            ChildProcess::spawn(shell("echo \"READY $(ls /proc/self/fd | tr '\\n' ' ')\""));
+        ::close(held);
+        if (!child.ok()) std::_Exit(13);
+        auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
+        if (!line.ok()) std::_Exit(14);
+        if (*line != "READY 0 1 2 3 ") {
+          std::fprintf(stderr, "child saw: %s\n", line->c_str());
+          std::_Exit(15);
+        }
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(ChildProcess, TheEnvironmentGetsTheOptionsVariables) {
