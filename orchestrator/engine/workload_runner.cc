@@ -60,7 +60,12 @@ class WorkloadRun {
     if (!outcome) {
       fail(with_address_hint(outcome.error()));
     } else if (!env_.one_window_of_many) {
-      if (std::string why = results::nothing_succeeded_reason(result_); !why.empty()) fail(why);
+      // A verdict on windows that all completed: failed, even where a Ctrl-C came after the
+      // last of them (fail() would call the workload interrupted then).
+      if (std::string why = results::nothing_succeeded_reason(result_); !why.empty()) {
+        result_.status = results::WorkloadStatus::kFailed;
+        result_.error = std::move(why);
+      }
     }
     streams_.close(kCloseGrace);
     for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);

@@ -104,6 +104,33 @@ TEST_F(NothingSucceeded, AWorkloadWhoseEveryRequestFailedFails) {
   EXPECT_FALSE(r.ok());
 }
 
+// A stop (a Ctrl-C, a service's cancel) that comes once the last window was merged (raised
+// by the observer told of it, on the runner's own thread): the windows all completed, so the
+// verdict on them stands, failed, not interrupted (which the workload's other failures become
+// while the stop flag is up).
+TEST_F(NothingSucceeded, AStopAfterTheLastWindowLeavesTheVerdictFailed) {
+  struct StopAfterTheLastWindow : RunObserver {
+    void window_finished(const scenario::Workload&, const WindowInfo& info,
+                         const results::Repetition*) override {
+      if (info.measured && info.repetition == 2) app::set_run_cancelled(true);
+    }
+  } observer;
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script pool;
+  for (uint32_t window : {0u, 1u}) pool.worker.windows[window].alter = every_request_answered_500;
+  factories_.pools = {pool};
+  scenario::Scenario s;
+  s.name = "fakes";
+  s.workloads = {workload("refused")};
+  auto r = run_scenario(s, options_, observer);
+
+  ASSERT_EQ(r.workloads.size(), 1u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[0].error,
+            "no request succeeded in 2 repetitions: 200 requests, 200 errors (status 200)");
+  EXPECT_EQ(r.workloads[0].repetitions.size(), 2u);
+}
+
 // One window with successes among failing ones: judged by its figures, ok as before.
 TEST_F(NothingSucceeded, OneWindowWithSuccessesKeepsTheWorkloadOk) {
   factories_.suts = {FakeSut::Script{}};
