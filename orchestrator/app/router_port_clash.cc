@@ -33,6 +33,16 @@ std::vector<RouterListener> listeners_of(const scenario::RouterConfig& router) {
       out.push_back({key, value, split.host, split.port});
     }
   }
+  // The readiness probe's port (tcp://HOST:PORT; "" or another form passes), where it is not the
+  // address above: a probe answered by the orchestrator's own listener would call the router
+  // ready, whatever the router did.
+  if (router.ready.starts_with("tcp://")) {
+    const net::HostPortSplit split =
+        net::split_host_port(router.ready.substr(6), net::kDialMinPort);
+    if (split.ok() && (!external || net::names_this_machine(split.host))) {
+      out.push_back({"ready", &router.ready, split.host, split.port});
+    }
+  }
   if (!router.metrics.empty()) {
     if (auto url = scenario::parse_http_url(router.metrics);
         url && net::names_this_machine(url->host)) {

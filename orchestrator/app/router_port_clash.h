@@ -16,7 +16,9 @@ namespace benchgate::app {
 // passed over) whose port a router of `scenario` listens on: [router], or each [compare]
 // variant, when it is a command or external router: its address, rawsocket_address and
 // websocket_address (an external router's only where its host is known to be this machine's,
-// net::names_this_machine: one elsewhere holds no port here), and its metrics endpoint when
+// net::names_this_machine: one elsewhere holds no port here), its readiness probe's port
+// (`ready = "tcp://HOST:PORT"`, which the orchestrator's listener would answer), and its metrics
+// endpoint when
 // that is on this machine (whatever serves it holds the port). The orchestrator's listener and the
 // router cannot both listen there: one of them would fail "address already in use", naming neither,
 // or the workers and the scrape would reach the orchestrator's /metrics. The line names both and
@@ -33,7 +35,8 @@ struct RouterPortClash {
   std::string flag;          // the listener's flag ("--metrics-listen")
   std::string address;       // its HOST:PORT, as given
   std::string section;       // "[router]", "[routers.NAME]" (the name escaped)
-  std::string key;           // "address", "rawsocket_address", "websocket_address", "metrics"
+  std::string key;           // "address", "rawsocket_address", "websocket_address", "ready",
+                             // "metrics"
   std::string value;         // the key's value, as interpolated
   scenario::Location where;  // where the key is written
 };

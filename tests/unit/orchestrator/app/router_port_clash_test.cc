@@ -80,6 +80,20 @@ TEST(RouterPortClash, TheOneRouterOfAScenarioWithoutCompareCountsAndTheBundledOn
   EXPECT_EQ(clash(bundled, "127.0.0.1:18080"), std::nullopt);
 }
 
+// A readiness probe on the orchestrator's port would be answered by the orchestrator, and the
+// router called ready whatever it did: named as a listener's port is (before, passed over).
+TEST(RouterPortClash, AReadinessProbeOnTheOrchestratorsPortIsNamed) {
+  const scenario::Scenario s = loaded(
+      "name = \"s\"\n[router]\nimpl = \"command\"\ncommand = [\"./router\"]\n"
+      "address = \"127.0.0.1:18080\"\nready = \"tcp://127.0.0.1:18090\"\n"
+      "[[workloads]]\nname = \"w\"\n");
+  EXPECT_EQ(clash(s, "127.0.0.1:18090"),
+            "--metrics-listen 127.0.0.1:18090: the port of [router] ready "
+            "'tcp://127.0.0.1:18090' (s.toml:6:9), where that router listens: the orchestrator "
+            "and the router cannot both listen there; give --metrics-listen another port, or the "
+            "router one of its own");
+}
+
 // A metrics endpoint on another machine (an exporter there) takes no local port.
 TEST(RouterPortClash, AMetricsEndpointElsewhereTakesNoLocalPort) {
   const scenario::Scenario s = loaded(
