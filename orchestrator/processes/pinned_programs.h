@@ -8,7 +8,8 @@
 // A `#!` script cannot be started so and keep its name: its interpreter opens the script by the
 // name the kernel gives it, /dev/fd/N for a descriptor, so its $0 would name no folder of its
 // own. A pinned script is started by its path, once its path is seen to name the pinned file
-// still, just before the fork: the window left is the fork and the exec.
+// still, as its spawn begins: the window left runs from that check to the exec (the child's
+// environment is built, another spawn may be waited for, then the fork).
 #pragma once
 
 #include <sys/types.h>
