@@ -178,6 +178,9 @@ TEST_F(PipeReadTest, AStopFlagRaisedDuringTheWaitEndsIt) {
     return read_file_or_pipe(reader_path(), "scenario", 100, milliseconds(600000),
                              [&stop] { return stop.load(); });
   });
+  // Raised well after the wait began, so that the wait must ask the flag between its slices
+  // (one long poll() would run out the 10 minutes, past ctest's timeout).
+  std::this_thread::sleep_for(milliseconds(200));
   stop = true;
   auto read = reading.get();
   ASSERT_FALSE(read.ok());
