@@ -9,7 +9,7 @@ namespace benchgate::worker::wamp {
 
 Session::Session(boost::asio::io_context& io, ThreadState& thread, const WampPlan& plan, Join join,
                  bool count_bytes)
-    : thread_(thread), plan_(plan), join_(join), auth_(plan.spec.auth) {
+    : thread_(thread), plan_(plan), join_(join), auth_(plan.spec.auth), answer_timer_(io) {
   if (plan.spec.transport == WampRequestSpec::Transport::kRawSocket) {
     channel_ = make_rawsocket_channel(io, plan.channel, *this, thread.stats, count_bytes, &thread);
   } else {
@@ -193,6 +193,13 @@ void Session::answer_goodbye() {
          goodbye_);
   channel_->send(goodbye_, {});
   link_ = Link::kAnswering;
+  // A 40-byte answer the kernel has not taken within the wait: the router no longer reads.
+  const uint64_t answer = ++answers_;
+  answer_timer_.expires_after(kGoodbyeAnswerWait);
+  answer_timer_.async_wait([this, answer](const boost::system::error_code& ec) {
+    if (ec || answer != answers_ || link_ != Link::kAnswering) return;
+    closed_after_answer();
+  });
   if (on_failed(ErrorKind::kProtocol) == 0 && thread_.phase != Phase::kIdle) {
     thread_.stats.record_connection_error(ErrorKind::kProtocol);
   }
@@ -204,6 +211,7 @@ void Session::on_drained() {
 }
 
 void Session::closed_after_answer() {
+  answer_timer_.cancel();
   channel_->close();
   link_ = Link::kDown;
   if (may_send() || (thread_.phase == Phase::kWaiting && rejoins_in_lead())) reconnect();
@@ -243,6 +251,7 @@ void Session::begin_window() {
   // An answer to the router's GOODBYE still unwritten by the next window (a router that neither
   // reads it nor closes the link) holds the session no longer.
   if (link_ == Link::kAnswering) {
+    answer_timer_.cancel();
     channel_->close();
     link_ = Link::kDown;
   }
@@ -250,6 +259,7 @@ void Session::begin_window() {
 }
 
 void Session::close() {
+  answer_timer_.cancel();
   channel_->close();
   link_ = Link::kDown;
   join_done_ = nullptr;

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -25,6 +27,11 @@ namespace benchgate::worker::wamp {
 using serialization::ViewElement;
 // A message read in place (common/serialization/value_view.h): its elements, the type code first.
 using MessageView = std::span<const ViewElement>;
+
+// The longest the answer to the router's GOODBYE may take to be written before the session
+// closes its link anyway (Session::answer_goodbye): far more than a kernel that has room needs,
+// and short beside a window.
+inline constexpr std::chrono::milliseconds kGoodbyeAnswerWait{1000};
 
 class Session : public LoadConnection, protected ChannelEvents {
  public:
@@ -126,6 +133,12 @@ class Session : public LoadConnection, protected ChannelEvents {
   ClientAuth auth_;
   std::vector<uint8_t> hello_;
   std::vector<uint8_t> goodbye_;
+  // Bounds the wait for the answer to the router's GOODBYE to be written (kGoodbyeAnswerWait): a
+  // router that stops reading but keeps the link open holds the session no longer. Its waits
+  // are told apart by answers_ (one per GOODBYE answered), so that a late one of an earlier
+  // answer closes nothing.
+  boost::asio::steady_timer answer_timer_;
+  uint64_t answers_ = 0;
   int64_t connect_started_ns_ = 0;  // steady clock: the session's setup time starts here
   // The join sent its REGISTER or SUBSCRIBE (after WELCOME): only then is an ERROR naming that
   // request a refusal of it.
