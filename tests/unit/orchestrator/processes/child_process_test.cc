@@ -231,23 +231,29 @@ bool refuse_close_range() {
 // In a child process: the filter stays for the life of the process that installed it.
 TEST(ChildProcess, WhereCloseRangeIsRefusedTheDescriptorsAreClosedOneByOne) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // _Exit runs no destructor: the child's log (named by its pid) is removed first.
+  const auto finish = [](int code) {
+    std::error_code ignored;
+    std::filesystem::remove(child_test_log.path(), ignored);
+    std::_Exit(code);
+  };
   EXPECT_EXIT(
       {
-        if (!refuse_close_range()) std::_Exit(10);
-        if (::close_range(1000, 1000, 0) == 0 || errno != EPERM) std::_Exit(11);
+        if (!refuse_close_range()) finish(10);
+        if (::close_range(1000, 1000, 0) == 0 || errno != EPERM) finish(11);
         const int held = ::open("/dev/null", O_RDONLY);
-        if (held < 0) std::_Exit(12);
+        if (held < 0) finish(12);
         auto child =
             ChildProcess::spawn(shell("echo \"READY $(ls /proc/self/fd | tr '\\n' ' ')\""));
         ::close(held);
-        if (!child.ok()) std::_Exit(13);
+        if (!child.ok()) finish(13);
         auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
-        if (!line.ok()) std::_Exit(14);
+        if (!line.ok()) finish(14);
         if (*line != "READY 0 1 2 3 ") {
           std::fprintf(stderr, "child saw: %s\n", line->c_str());
-          std::_Exit(15);
+          finish(15);
         }
-        std::_Exit(0);
+        finish(0);
       },
       ::testing::ExitedWithCode(0), "");
 }
