@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/util/shown_list.h"
+
 namespace benchgate::results {
 
 // One workload's answer: its title ("rpc [new]"), and the name and version as stored (already
@@ -49,14 +51,10 @@ inline std::vector<std::string> described_workers(const std::vector<WorkloadDesc
       lines.push_back(line + " (every workload)");
       continue;
     }
-    std::string names;
-    for (size_t i = 0; i < workloads.size() && i < kDescribedWorkloadsShown; ++i) {
-      names += (i == 0 ? "" : ", ") + workloads[i];
-    }
-    if (workloads.size() > kDescribedWorkloadsShown) {
-      names += " and " + std::to_string(workloads.size() - kDescribedWorkloadsShown) + " more";
-    }
-    lines.push_back(line + " (workload" + (workloads.size() == 1 ? " " : "s ") + names + ")");
+    ShownList names(kDescribedWorkloadsShown, ShownList::kItemBytes, ShownList::kBare);
+    for (const std::string& workload : workloads) names.add(workload);
+    lines.push_back(line + " (workload" + (workloads.size() == 1 ? " " : "s ") + names.text() +
+                    ")");
   }
   return lines;
 }
