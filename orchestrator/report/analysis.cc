@@ -33,6 +33,9 @@ std::string number(double v, const char* format = "{:.4g}") {
 
 std::string optional(const std::optional<double>& v) { return v ? number(*v) : "-"; }
 
+// A swept value as the workload's name writes it (a whole number).
+std::string point_value(double n) { return fmt::format("{:.0f}", n); }
+
 }  // namespace
 
 std::vector<VariantComparison> comparisons(const engine::ScenarioResult& result) {
@@ -103,10 +106,16 @@ std::vector<SweepSummary> sweeps(const engine::ScenarioResult& result) {
       s.parameter = w.spec.sweep_parameter;
       out.push_back(std::move(s));
     }
-    // A point that was not measured is left out, never counted as zero.
-    const auto p50 = w.latency_at(50);
-    if (w.status != results::WorkloadStatus::kOk || !p50) continue;
+    // A point that was not measured, or that is not history of its series, is left out and
+    // named, never counted as zero nor fitted.
     SweepSummary& s = out[it->second];
+    const auto p50 = w.latency_at(50);
+    std::string reason = results::not_history_reason(w);
+    if (reason.empty() && !p50) reason = "no latency measured";
+    if (!reason.empty()) {
+      s.left_out.push_back({static_cast<double>(w.spec.sweep_value), std::move(reason)});
+      continue;
+    }
     s.n.push_back(static_cast<double>(w.spec.sweep_value));
     s.cost_us.push_back(static_cast<double>(*p50) / 1000.0);
   }
@@ -142,14 +151,24 @@ std::string sweep_line(const std::string& scenario, const SweepSummary& s) {
     worst_pair =
         fmt::format("{:.0f}-{:.0f}", s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1]);
   }
+  std::string left_out;
+  for (const auto& p : s.left_out) left_out += (left_out.empty() ? "" : ",") + point_value(p.n);
   return fmt::format(
       "SWEEP|scenario={}|workload={}|variant={}|parameter={}|points={}|cost=p50_us|a={}|b={}"
-      "|r2={}|exponent={}|worst_exponent={}|worst_pair={}|class={}",
+      "|r2={}|exponent={}|worst_exponent={}|worst_pair={}|class={}|left_out={}",
       scenario, s.workload, s.variant, s.parameter, s.n.size(), s.fit ? number(s.fit->a) : "-",
       s.fit ? number(s.fit->b) : "-", s.fit ? number(s.fit->r2, "{:.3f}") : "-",
       s.growth ? exponent_text(s.growth->median) : "-",
       s.growth ? number(s.growth->worst, "{:.2f}") : "-", worst_pair,
-      s.growth ? results::growth_class(s.growth->median) : "-");
+      s.growth ? results::growth_class(s.growth->median) : "-", left_out.empty() ? "-" : left_out);
+}
+
+std::string left_out_text(const SweepSummary& s) {
+  std::string out;
+  for (const auto& p : s.left_out) {
+    out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", point_value(p.n), p.reason);
+  }
+  return out;
 }
 
 ComparisonText comparison_text(const VariantComparison& c) {
@@ -203,16 +222,18 @@ std::string analysis_text(const engine::ScenarioResult& result) {
                        c.ci_low ? ", 95% CI " + t.interval : "", t.variant_rps, t.baseline_rps);
   }
   for (const auto& s : sweeps(result)) {
+    const std::string left_out =
+        s.left_out.empty() ? "" : fmt::format("; left out: {}", left_out_text(s));
     if (!s.fit) {
-      out += fmt::format("sweep {} [{}] over {}: fewer than two measured points, no model\n",
-                         s.workload, s.variant, sweep_axis(s.parameter));
+      out += fmt::format("sweep {} [{}] over {}: fewer than two measured points, no model{}\n",
+                         s.workload, s.variant, sweep_axis(s.parameter), left_out);
       continue;
     }
     const SweepText t = sweep_text(s);
     out += fmt::format("sweep {} [{}] over {}: {} (R^2 {})", s.workload, s.variant,
                        sweep_axis(s.parameter), t.model, t.r2);
     if (s.growth) out += fmt::format("; exponent {}, worst pair {}", t.exponent, t.worst);
-    out += "\n";
+    out += left_out + "\n";
   }
   return out;
 }

@@ -44,6 +44,16 @@ struct ComparisonText {
 };
 ComparisonText comparison_text(const VariantComparison& c);
 
+// A swept point that is not in the fit, and why: the rule that keeps a workload out of its
+// series' history (results::not_history_reason: it did not finish ok, or a window was measured
+// while a process was stopped or without every worker), or no latency measured. A point
+// flagged rate_not_kept stays in: past the rate the system answers, the queue in its latency
+// is what a rate sweep shows.
+struct LeftOutPoint {
+  double n = 0;
+  std::string reason;  // "repetition 2 was measured while worker 0 (pid 4242) was stopped ..."
+};
+
 // One swept workload (per variant): cost = median latency (p50 of every repetition merged),
 // in microseconds, against the swept parameter.
 struct SweepSummary {
@@ -52,6 +62,7 @@ struct SweepSummary {
   std::string parameter;
   std::vector<double> n;
   std::vector<double> cost_us;
+  std::vector<LeftOutPoint> left_out;  // in the order of the sweep's values
   std::optional<results::LinearFit> fit;
   std::optional<results::GrowthExponents> growth;
 };
@@ -70,6 +81,9 @@ SweepText sweep_text(const SweepSummary& s);
 // offered)"), which a point that could not keep it (flag rate_not_kept) did not achieve; the
 // others are their key.
 std::string sweep_axis(const std::string& parameter);
+// The points left out of a sweep's fit as one line's text, "" when none: "1024 (it failed),
+// 4096 (repetition 2 was measured without every worker (flag degraded))".
+std::string left_out_text(const SweepSummary& s);
 
 // A growth exponent as every output prints it beside its class: two decimals ("0.98"), more
 // where two would round it across a class boundary ("0.898" for 0.8979, which is sublinear,

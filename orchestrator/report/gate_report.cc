@@ -97,6 +97,11 @@ std::string sweeps_markdown(const engine::ScenarioResult& result) {
                        s.fit ? markdown_cell(t.model) : "fewer than two measured points, no model",
                        t.r2, t.exponent, t.worst);
   }
+  for (const auto& s : ss) {
+    if (s.left_out.empty()) continue;
+    out += fmt::format("\n{} [{}]: left out of the fit: {}\n", markdown_cell(s.workload),
+                       markdown_cell(s.variant), markdown_cell(left_out_text(s)));
+  }
   return out;
 }
 

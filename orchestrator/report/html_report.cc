@@ -600,6 +600,9 @@ std::string sweeps_section(const engine::ScenarioResult& result) {
                        s.growth ? escape("growth exponent " + sweep_text(s).exponent +
                                          ", worst pair " + sweep_text(s).worst)
                                 : std::string("fewer than two measured points: no growth class"));
+    if (!s.left_out.empty()) {
+      out += fmt::format("<p>{}</p>\n", escape("left out of the fit: " + left_out_text(s)));
+    }
   }
   return out;
 }

@@ -381,6 +381,8 @@ static json sweeps_json(const engine::ScenarioResult& result) {
                 {"worst_pair", {s.n[s.growth->worst_pair], s.n[s.growth->worst_pair + 1]}},
                 {"class", results::growth_class(s.growth->median)}};
     }
+    json left_out = json::array();
+    for (const auto& p : s.left_out) left_out.push_back({{"n", p.n}, {"reason", p.reason}});
     out.push_back({{"workload", s.workload},
                    {"variant", s.variant},
                    {"parameter", s.parameter},
@@ -388,7 +390,8 @@ static json sweeps_json(const engine::ScenarioResult& result) {
                    {"n", s.n},
                    {"cost_us", s.cost_us},
                    {"fit", fit},
-                   {"growth", growth}});
+                   {"growth", growth},
+                   {"left_out", left_out}});
   }
   return out;
 }

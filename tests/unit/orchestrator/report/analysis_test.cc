@@ -137,6 +137,63 @@ TEST(Sweeps, ARateSweepIsLatencyAgainstTheRateOffered) {
       << sweep_line("s", s[0]);
 }
 
+// A point whose workload is not history of its series (a window measured while a process was
+// stopped, or without every worker; a failed point) is left out of the fit and named in every
+// output, where it had moved the model; one flagged rate_not_kept stays in.
+TEST(Sweeps, APointThatIsNotHistoryIsLeftOutOfTheFitAndNamed) {
+  engine::ScenarioResult result;
+  result.scenario = "s";
+  for (uint64_t n : {10, 100, 1000, 10000}) {
+    results::WorkloadResult w;
+    w.spec.name = "echo@request_bytes=" + std::to_string(n);
+    w.variant = "default";
+    w.spec.sweep_of = "echo";
+    w.spec.sweep_parameter = "request_bytes";
+    w.spec.sweep_value = n;
+    // Linear in n, but the stopped point's latency is the stop's, 1000 times larger.
+    const int64_t latency_ns = static_cast<int64_t>(n) * 1000 * (n == 100 ? 1000 : 1);
+    w.repetitions.push_back(window(100, latency_ns));
+    if (n == 100) {
+      w.repetitions.back().flags = {"process_stopped"};
+      w.repetitions.back().stopped = {"worker 0 (pid 4242)"};
+    }
+    if (n == 1000) w.repetitions.back().flags = {"rate_not_kept"};
+    if (n == 10000) w.status = results::WorkloadStatus::kFailed;
+    w.latency.add(w.repetitions.back().latency);
+    result.workloads.push_back(w);
+  }
+  const auto s = sweeps(result);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].n, (std::vector<double>{10, 1000}));
+  ASSERT_EQ(s[0].left_out.size(), 2u);
+  EXPECT_EQ(s[0].left_out[0].n, 100);
+  EXPECT_EQ(s[0].left_out[0].reason,
+            "repetition 1 was measured while worker 0 (pid 4242) was stopped (flag "
+            "process_stopped)");
+  EXPECT_EQ(s[0].left_out[1].n, 10000);
+  EXPECT_EQ(s[0].left_out[1].reason, "it failed");
+  ASSERT_TRUE(s[0].growth);
+  EXPECT_NEAR(s[0].growth->median, 1, 0.01);  // the two points kept are on the line
+  const std::string line = sweep_line("s", s[0]);
+  EXPECT_NE(line.find("|points=2|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|class=linear|left_out=100,10000"), std::string::npos) << line;
+  const std::string text = analysis_text(result);
+  EXPECT_NE(text.find("; left out: 100 (repetition 1 was measured while worker 0 (pid 4242) was "
+                      "stopped (flag process_stopped)), 10000 (it failed)\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Sweeps, ASweepWithNothingLeftOutSaysSo) {
+  SweepSummary s;
+  s.workload = "echo";
+  s.variant = "default";
+  s.parameter = "request_bytes";
+  s.n = {10, 100};
+  EXPECT_EQ(left_out_text(s), "");
+  EXPECT_NE(sweep_line("s", s).find("|left_out=-"), std::string::npos) << sweep_line("s", s);
+}
+
 // A growth class never contradicts the exponent printed beside it (docs/SCENARIOS.md:
 // sublinear < 0.9 <= linear <= 1.1 < superlinear): two decimals, more near a boundary.
 TEST(Sweeps, TheExponentIsPrintedSoItsClassNeverContradictsIt) {
