@@ -120,6 +120,15 @@ struct ChildSetup {
                AT_EMPTY_PATH);
     return {errno, bp::system_category()};
   }
+  // When the exec or a step before it fails, Boost's launcher sends the parent the errno and
+  // then calls exit(), which would run the orchestrator's atexit handlers and static destructors
+  // in this copy of it (the process guard's stop takes a mutex another thread may have held at
+  // the fork, and kills what it takes for adopted children). A forked child ends with _exit.
+  // Variadic: Boost 1.81 looks for this member with five arguments and calls it with four.
+  template <typename... Ignored>
+  void on_exec_error(bp::posix::default_launcher&, Ignored&&...) {
+    ::_exit(EXIT_FAILURE);
+  }
 };
 
 // The name Linux gives the running program (/proc/PID/comm), "" when it cannot be read.
