@@ -205,7 +205,8 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
     return Error{"cannot start " + options.name + ": executable '" + options.executable.string() +
                  "' not found"};
   }
-  // A pinned program (pinned_programs.h) starts from the file that was checked.
+  // A pinned program (pinned_programs.h) starts from the file that was checked. This copy holds
+  // its descriptor open up to the exec, whatever the job's teardown does to the set meanwhile.
   const std::optional<PinnedFile> pinned = pinned_file(options.executable.string());
   if (pinned && pinned->fd < 0) {
     return Error{"cannot start " + options.name + ": '" + options.executable.string() +

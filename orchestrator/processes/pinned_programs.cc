@@ -38,13 +38,12 @@ bool starts_with_shebang(int fd) {
 
 }  // namespace
 
+OpenDescriptor::~OpenDescriptor() { ::close(fd_); }
+
 PinnedPrograms::~PinnedPrograms() {
   if (installed_) {
     std::lock_guard lock(registry_mutex());
     installed_files() = nullptr;
-  }
-  for (auto& [path, file] : files_) {
-    if (file.fd >= 0) ::close(file.fd);
   }
 }
 
@@ -60,6 +59,7 @@ void PinnedPrograms::pin(const std::string& path) {
     ::close(file.fd);
     file.fd = -1;
   } else {
+    file.open = std::make_shared<const OpenDescriptor>(file.fd);
     file.device = info.st_dev;
     file.inode = info.st_ino;
     file.script = starts_with_shebang(file.fd);

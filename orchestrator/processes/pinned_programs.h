@@ -15,16 +15,33 @@
 #include <sys/types.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace benchgate::processes {
 
-// What spawn starts for a pinned path.
+// Closes a pinned descriptor when the last PinnedFile that holds it goes.
+class OpenDescriptor {
+ public:
+  explicit OpenDescriptor(int fd) : fd_(fd) {}
+  ~OpenDescriptor();
+  OpenDescriptor(const OpenDescriptor&) = delete;
+  OpenDescriptor& operator=(const OpenDescriptor&) = delete;
+
+ private:
+  int fd_;
+};
+
+// What spawn starts for a pinned path. A copy holds the descriptor open as the set does: spawn
+// takes one (pinned_file) and uses its number up to the exec, while the job's teardown may
+// destroy the set; had the set closed it, the next open anywhere would take the number, and
+// the child start that file.
 struct PinnedFile {
-  int fd = -1;          // O_PATH, close-on-exec; -1 when the path could not be opened
-  std::string problem;  // why not, when fd is -1
-  bool script = false;  // starts with "#!": started by its path (above)
+  int fd = -1;  // O_PATH, close-on-exec; -1 when the path could not be opened
+  std::shared_ptr<const OpenDescriptor> open;  // closes fd with the last copy
+  std::string problem;                         // why not, when fd is -1
+  bool script = false;                         // starts with "#!": started by its path (above)
   dev_t device = 0;
   ino_t inode = 0;
 };
@@ -32,7 +49,7 @@ struct PinnedFile {
 class PinnedPrograms {
  public:
   PinnedPrograms() = default;
-  ~PinnedPrograms();  // out of place first, then its descriptors closed
+  ~PinnedPrograms();  // out of place first; its descriptors close with their last copy
   PinnedPrograms(const PinnedPrograms&) = delete;
   PinnedPrograms& operator=(const PinnedPrograms&) = delete;
 

@@ -3,11 +3,15 @@
 // names it.
 #include "orchestrator/processes/pinned_programs.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -157,6 +161,33 @@ TEST_F(PinnedProgramsTest, OneSetAtATimeAndNoneOnceItIsGone) {
     EXPECT_TRUE(pinned_file(program).has_value());
   }
   EXPECT_FALSE(pinned_file(program).has_value());
+}
+
+// What spawn took of a set (pinned_file) stays the pinned file while spawn uses it, though the
+// job's teardown destroys the set meanwhile: the descriptor was closed with the set, and the
+// next open took its number, so the child would have started that other file.
+TEST_F(PinnedProgramsTest, APinnedFileTakenForASpawnOutlivesItsSet) {
+  const std::string program = copy_program("/bin/true", "program");
+  struct stat program_info {};
+  ASSERT_EQ(::stat(program.c_str(), &program_info), 0);
+  std::optional<PinnedFile> taken;
+  {
+    PinnedPrograms pinned;
+    pinned.pin(program);
+    ASSERT_TRUE(pinned.install());
+    taken = pinned_file(program);
+    ASSERT_TRUE(taken.has_value());
+    ASSERT_GE(taken->fd, 0);
+  }
+  const std::string other = copy_program("/bin/false", "other");
+  const int other_fd = ::open(other.c_str(), O_PATH | O_CLOEXEC);
+  ASSERT_GE(other_fd, 0);
+  struct stat taken_info {};
+  const int taken_stat = ::fstat(taken->fd, &taken_info);
+  ::close(other_fd);
+  ASSERT_EQ(taken_stat, 0);
+  EXPECT_EQ(taken_info.st_dev, program_info.st_dev);
+  EXPECT_EQ(taken_info.st_ino, program_info.st_ino);
 }
 
 }  // namespace
