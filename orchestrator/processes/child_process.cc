@@ -131,12 +131,22 @@ struct ChildSetup {
   }
 };
 
-// The name Linux gives the running program (/proc/PID/comm), "" when it cannot be read.
-std::string program_name_of(pid_t pid) {
-  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-  std::string name;
-  std::getline(comm, name);
-  return name;
+// The names Linux may give a program started from descriptor `fd` (execveat(AT_EMPTY_PATH)):
+// the opened file's own name since Linux 6.14 (python3.11 for a pinned /usr/bin/python3), the
+// descriptor's number before. Known before the fork: the child's /proc/PID/comm read after the
+// spawn may already name the program it exec'd next (a wrapper's `exec nghttpd`).
+std::vector<std::string> names_from_descriptor(int fd) {
+  std::vector<std::string> names = {std::to_string(fd)};
+  std::error_code ec;
+  std::string target = std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
+  // An unlinked file's link reads "PATH (deleted)"; its name is PATH's.
+  struct stat info {};
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (!ec && ::fstat(fd, &info) == 0 && info.st_nlink == 0 && target.ends_with(kDeleted)) {
+    target.resize(target.size() - kDeleted.size());
+  }
+  if (!ec) names.push_back(std::filesystem::path(target).filename().string());
+  return names;
 }
 
 std::string describe_status(int status) {
@@ -219,7 +229,7 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   }
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->name_ = options.name;
-  child->started_program_ = exe->filename().string();
+  child->started_names_ = {exe->filename().string()};
   child->stderr_log_ = options.stderr_log;
   // The log is this child's alone: a file left by an earlier child of the same name (calibrate
   // runs a scenario again and again in one folder) is emptied, not written over from its
@@ -252,7 +262,10 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   // skipped without a word).
   ChildSetup setup{::getpid(), child->guard_->cgroup_procs_fd(), env.data()};
   // A script is started by its path, checked just above (pinned_programs.h).
-  if (pinned && !pinned->script) setup.exec_fd = pinned->fd;
+  if (pinned && !pinned->script) {
+    setup.exec_fd = pinned->fd;
+    child->started_names_ = names_from_descriptor(pinned->fd);
+  }
   auto spawning = lock_spawning();
   try {
     if (options.capture_stdout) {
@@ -268,14 +281,6 @@ Expected<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& 
   child->pid_ = proc->id();
   child->guard_->started(child->pid_);
   spawning.unlock();
-  // Started from a descriptor, the program is named by the file's own name, not the path's
-  // (python3.11 for /usr/bin/python3), or by the descriptor's number before Linux 6.14: the
-  // name it has now, after its exec, is the one it started as.
-  if (setup.exec_fd >= 0) {
-    if (std::string named = program_name_of(child->pid_); !named.empty()) {
-      child->started_program_ = named;
-    }
-  }
   // The orchestrator reaps and signals the child itself (waitpid, kill on the group), so
   // the Boost handle is detached instead of terminating the child when it goes out of scope.
   proc->detach();
@@ -436,7 +441,10 @@ std::string ChildProcess::exit_description() {
   std::string running_text;
   // The kernel keeps 15 bytes of a program's name: a longer name that starts so is the same.
   constexpr size_t kCommBytes = 15;
-  if (!ended_program_.empty() && ended_program_ != started_program_.substr(0, kCommBytes)) {
+  const bool started_so = std::any_of(
+      started_names_.begin(), started_names_.end(),
+      [&](const std::string& name) { return ended_program_ == name.substr(0, kCommBytes); });
+  if (!ended_program_.empty() && !started_so) {
     // The child may have named itself (prctl(PR_SET_NAME)): its name is quoted escaped.
     running_text = "(running " + shown_text(ended_program_) + ") ";
   }

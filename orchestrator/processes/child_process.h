@@ -83,9 +83,11 @@ class ChildProcess {
   std::string last_stdout_line_;  // the last line read before READY, for the error without it
   std::filesystem::path stderr_log_;
   std::optional<int> wait_status_;
-  std::string started_program_;  // the file name of the program spawned
-  std::string ended_program_;    // the program it was running when it ended, if read
-  bool stop_seen_ = false;       // see stopped_since_last_call()
+  // The names the program spawned runs under: its file name, or for a pinned descriptor those
+  // Linux may give it (names_from_descriptor, child_process.cc).
+  std::vector<std::string> started_names_;
+  std::string ended_program_;  // the program it was running when it ended, if read
+  bool stop_seen_ = false;     // see stopped_since_last_call()
   std::unique_ptr<GuardedChild> guard_;
 };
 

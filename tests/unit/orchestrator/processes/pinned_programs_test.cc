@@ -163,6 +163,30 @@ TEST_F(PinnedProgramsTest, OneSetAtATimeAndNoneOnceItIsGone) {
   EXPECT_FALSE(pinned_file(program).has_value());
 }
 
+// A pinned wrapper that execs another program at once ends as that program, and is said to:
+// the name it started under is known before the fork, not read from /proc/PID/comm after the
+// spawn, where the wrapper may have exec'd its program already (then no "(running sleep)").
+TEST_F(PinnedProgramsTest, APinnedWrapperThatExecsAnotherProgramIsSaidToEndAsThatProgram) {
+  const std::string wrapper = copy_program("/usr/bin/env", "wrapper");
+  PinnedPrograms pinned;
+  pinned.pin(wrapper);
+  ASSERT_TRUE(pinned.install());
+  SpawnOptions options = options_for(wrapper);
+  options.args = {"sleep", "30"};
+  auto child = ChildProcess::spawn(options);
+  ASSERT_TRUE(child.ok()) << child.message();
+  const std::string comm = "/proc/" + std::to_string((*child)->pid()) + "/comm";
+  std::string name;
+  for (int i = 0; i < 2000 && name != "sleep"; ++i) {
+    std::this_thread::sleep_for(5ms);
+    std::ifstream in(comm);
+    std::getline(in, name);
+  }
+  ASSERT_EQ(name, "sleep");
+  (*child)->stop();
+  EXPECT_EQ((*child)->exit_description(), "(running sleep) killed by signal 15 (Terminated)");
+}
+
 // What spawn took of a set (pinned_file) stays the pinned file while spawn uses it, though the
 // job's teardown destroys the set meanwhile: the descriptor was closed with the set, and the
 // next open took its number, so the child would have started that other file.
