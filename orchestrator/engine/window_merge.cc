@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
 
 #include "orchestrator/workers/result_checks.h"
 
@@ -12,6 +15,41 @@ namespace {
 Error malformed(size_t worker, const std::string& what) {
   return Error{"worker " + std::to_string(worker) + " sent a malformed result: " + what};
 }
+
+// The pool's index of the worker that sent part `i` (merge_window's `workers`).
+size_t worker_of(const std::vector<size_t>& workers, size_t i) {
+  return i < workers.size() ? workers[i] : i;
+}
+
+// The workers' figures summed. A worker may report any uint64 or int64 (a custom worker, a
+// broken one), and a sum past what its type holds would wrap round to a small number that
+// passes for a measurement: the first addition that would is kept as the window's error,
+// naming the worker whose figure took the sum past it, and the field.
+class CheckedSums {
+ public:
+  explicit CheckedSums(const std::vector<size_t>& workers) : workers_(workers) {}
+
+  // `field`: what the worker sent; `summed`: the sum it went into (the field's own by default).
+  template <typename T>
+  void add(T& sum, T value, size_t part, uint32_t window, const std::string& field,
+           const std::string& summed = {}) {
+    if (error_ || !__builtin_add_overflow(sum, value, &sum)) return;
+    T bound = std::numeric_limits<T>::max();
+    if constexpr (std::is_signed_v<T>) {
+      if (value < 0) bound = std::numeric_limits<T>::min();
+    }
+    error_ = malformed(worker_of(workers_, part),
+                       "in window " + std::to_string(window) + ", " + field + " " +
+                           std::to_string(value) + " takes the workers' sum of " +
+                           (summed.empty() ? field : summed) + " past " + std::to_string(bound) +
+                           " (no measured figure is that large)");
+  }
+  const std::optional<Error>& error() const { return error_; }
+
+ private:
+  const std::vector<size_t>& workers_;
+  std::optional<Error> error_;
+};
 
 // The rules a result must obey whatever the workload and wherever its worker runs
 // (workers/result_checks.h check_result, which worker-check applies too): a result that
@@ -118,20 +156,18 @@ results::ToolLatency combine_tool_latency(const std::vector<v1::WindowResult>& p
 
 // The workers' connection setups, merged; nothing unless every worker reported one (a worker
 // that predates them, or a WAMP one, did not measure it).
-// The pool's index of the worker that sent part `i` (merge_window's `workers`).
-size_t worker_of(const std::vector<size_t>& workers, size_t i) {
-  return i < workers.size() ? workers[i] : i;
-}
-
 Expected<std::optional<results::ConnectionSetup>> merge_setup(
     const std::vector<v1::WindowResult>& parts, const std::vector<size_t>& workers) {
   results::ConnectionSetup merged;
+  CheckedSums sums(workers);
   for (size_t w = 0; w < parts.size(); ++w) {
     if (!parts[w].has_setup()) return std::optional<results::ConnectionSetup>();
     const v1::ConnectionSetup& setup = parts[w].setup();
-    merged.connections += setup.connections();
-    merged.handshakes += setup.handshakes();
-    merged.resumed += setup.resumed();
+    const uint32_t window = parts[w].window();
+    sums.add(merged.connections, setup.connections(), w, window, "setup.connections");
+    sums.add(merged.handshakes, setup.handshakes(), w, window, "setup.handshakes");
+    sums.add(merged.resumed, setup.resumed(), w, window, "setup.resumed");
+    if (sums.error()) return *sums.error();
     const std::pair<const v1::Histogram*, HdrHistogram*> histograms[] = {
         {&setup.connect(), &merged.connect},
         {&setup.tls_handshake(), &merged.tls_handshake},
@@ -183,9 +219,13 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   auto setup = merge_setup(parts, workers);
   if (!setup) return setup.error();
   rep.setup = std::move(*setup);
+  CheckedSums sums(workers);
   if (rep.setup) {
     uint64_t connections = 0;
-    for (const auto& part : parts) connections += part.window_connections();
+    for (size_t i = 0; i < parts.size(); ++i) {
+      sums.add(connections, parts[i].window_connections(), i, parts[i].window(),
+               "window_connections");
+    }
     rep.window_connections = connections;
   }
   // WAMP: every worker's session setups, or nothing unless every worker reported them.
@@ -206,17 +246,21 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
   }
   // wamp_transfer: the sums of every worker, or nothing unless every worker reported them.
   if (std::all_of(parts.begin(), parts.end(), [](const auto& p) { return p.has_transfer(); })) {
-    results::TransferSums sums;
-    for (const auto& part : parts) {
-      const auto& t = part.transfer();
-      sums.transfers += t.transfers();
-      sums.data_bytes += t.data_bytes();
-      sums.data_ns += t.data_ns();
-      sums.lifecycle_bytes += t.lifecycle_bytes();
-      sums.lifecycle_ns += t.lifecycle_ns();
+    results::TransferSums transfer;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const auto& t = parts[i].transfer();
+      const uint32_t window = parts[i].window();
+      sums.add(transfer.transfers, t.transfers(), i, window, "transfer.transfers");
+      sums.add(transfer.data_bytes, t.data_bytes(), i, window, "transfer.data_bytes");
+      sums.add(transfer.data_ns, t.data_ns(), i, window, "transfer.data_ns");
+      sums.add(transfer.lifecycle_bytes, t.lifecycle_bytes(), i, window,
+               "transfer.lifecycle_bytes");
+      sums.add(transfer.lifecycle_ns, t.lifecycle_ns(), i, window, "transfer.lifecycle_ns");
     }
-    if (!parts.empty()) rep.transfer = sums;
+    if (!parts.empty()) rep.transfer = transfer;
   }
+  if (sums.error()) return *sums.error();
+  uint64_t error_total = 0;  // Repetition::error_count(), which must not wrap either
   for (size_t i = 0; i < parts.size(); ++i) {
     const auto& part = parts[i];
     const size_t w = worker_of(workers, i);
@@ -235,24 +279,30 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
         rep.effective_streams = part.effective_streams();
       }
     }
-    rep.operations += part.operations();
-    rep.successes += part.successes();
+    const uint32_t window = part.window();
+    sums.add(rep.operations, part.operations(), i, window, "operations");
+    sums.add(rep.successes, part.successes(), i, window, "successes");
     if (part.has_in_window()) {
       ++with_in_window;
-      rep.window_successes += part.in_window().successes();
-      rep.window_bytes_received += part.in_window().bytes_received();
-      rep.window_payload_bytes += part.in_window().payload_bytes();
+      const v1::InWindow& in = part.in_window();
+      sums.add(rep.window_successes, in.successes(), i, window, "in_window.successes");
+      sums.add(rep.window_bytes_received, in.bytes_received(), i, window,
+               "in_window.bytes_received");
+      sums.add(rep.window_payload_bytes, in.payload_bytes(), i, window, "in_window.payload_bytes");
     }
-    rep.latency_clamped += part.latency_clamped();
+    sums.add(rep.latency_clamped, part.latency_clamped(), i, window, "latency_clamped");
     for (const auto& [kind, count] : part.errors()) {
-      if (count) rep.errors[kind] += count;
+      if (!count) continue;
+      sums.add(rep.errors[kind], count, i, window, "errors." + kind);
+      sums.add(error_total, count, i, window, "errors." + kind, "errors of every kind");
     }
-    rep.bytes_sent += part.bytes_sent();
-    rep.bytes_received += part.bytes_received();
-    rep.late_sends += part.late_sends();
-    rep.unsent += part.unsent();
-    rep.events_expected += part.events_expected();
-    rep.events_delivered += part.events_delivered();
+    sums.add(rep.bytes_sent, part.bytes_sent(), i, window, "bytes_sent");
+    sums.add(rep.bytes_received, part.bytes_received(), i, window, "bytes_received");
+    sums.add(rep.late_sends, part.late_sends(), i, window, "late_sends");
+    sums.add(rep.unsent, part.unsent(), i, window, "unsent");
+    sums.add(rep.events_expected, part.events_expected(), i, window, "events_expected");
+    sums.add(rep.events_delivered, part.events_delivered(), i, window, "events_delivered");
+    if (sums.error()) return *sums.error();
     // An instant of 0 is not reported (docs/WORKER_PROTOCOL.md: a worker that wrote nothing
     // yet, or read no answer, leaves it 0): taken as the Unix epoch, it would stretch the
     // merged data window back to 1970 and its throughput to nothing.
@@ -267,6 +317,7 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     share.worker = static_cast<uint32_t>(w);
     share.operations = part.operations();
     share.successes = part.successes();
+    // At most error_total, which was summed without wrapping above.
     for (const auto& [kind, count] : part.errors()) share.errors += count;
     if (part.has_latency() && !part.latency().hdr_v2_compressed().empty()) {
       auto latency = decode(part.latency(), w, "latency");

@@ -495,6 +495,44 @@ TEST(WindowMerge, EachPartKeepsTheIndexOfItsWorker) {
       << rep.message();
 }
 
+// A custom worker may report any uint64: a sum of the workers' counts past 2^64 - 1 would wrap
+// round to a small figure that passes for a measurement, so it is refused naming the worker
+// whose count took it past, and the field.
+TEST(WindowMerge, ACountSummedPastItsTypeIsAMalformedResultNotAWrappedFigure) {
+  auto a = part(10, 1, 2, 1000);
+  auto b = part(10, 1, 2, 1000);
+  a.set_bytes_sent(std::numeric_limits<uint64_t>::max() - 5);
+  b.set_bytes_sent(10);
+  auto rep = merge_window({a, b}, 0, 0, 1'000'000'000, {3, 4});
+  ASSERT_FALSE(rep.ok()) << "bytes_sent summed to " << rep->bytes_sent;
+  EXPECT_EQ(rep.message(),
+            "worker 4 sent a malformed result: in window 0, bytes_sent 10 takes the workers' sum "
+            "of bytes_sent past 18446744073709551615 (no measured figure is that large)");
+  // One worker's error kinds together: each kind fits, their total (error_count) would not.
+  auto errors = part(0, 0, 0, 1000);
+  errors.set_operations(std::numeric_limits<uint64_t>::max());
+  (*errors.mutable_errors())["status"] = std::numeric_limits<uint64_t>::max();
+  (*errors.mutable_errors())["timeout"] = 2;
+  rep = merge_window({errors}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok()) << "errors summed to " << rep->error_count();
+  EXPECT_EQ(rep.message().rfind("worker 0 sent a malformed result: in window 0, errors.", 0), 0u)
+      << rep.message();
+  EXPECT_NE(rep.message().find("takes the workers' sum of errors of every kind past "
+                               "18446744073709551615"),
+            std::string::npos)
+      << rep.message();
+  // An int64 sum (wamp_transfer's time) is refused as well, not overflowed.
+  auto t1 = part(10, 1, 2, 1000);
+  auto t2 = part(10, 1, 2, 1000);
+  t1.mutable_transfer()->set_data_ns(std::numeric_limits<int64_t>::max());
+  t2.mutable_transfer()->set_data_ns(1);
+  rep = merge_window({t1, t2}, 0, 0, 1'000'000'000);
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message(),
+            "worker 1 sent a malformed result: in window 0, transfer.data_ns 1 takes the workers' "
+            "sum of transfer.data_ns past 9223372036854775807 (no measured figure is that large)");
+}
+
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
   auto bad = part(10, 1, 2, 1000);
   bad.mutable_latency()->set_hdr_v2_compressed("garbage");
