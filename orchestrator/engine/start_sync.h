@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benchgate/v1/worker.pb.h"
+#include "common/util/expected.h"
 #include "orchestrator/results/results.h"
 
 namespace benchgate::engine {
@@ -56,19 +57,27 @@ struct ClockEstimate {
 // or whose delay or offset is beyond kMaxClockOffsetNs is dropped. nullopt: no usable sample.
 std::optional<ClockEstimate> estimate_clock(std::vector<ClockSample> samples);
 
-// An instant of the orchestrator's clock on the worker's clock, and back.
-inline int64_t to_worker_clock(int64_t orchestrator_ns, int64_t offset_ns) {
-  return orchestrator_ns + offset_ns;
+// An instant of the orchestrator's clock on the worker's clock, and back; nullopt where it lies
+// outside int64 (an offset or a worker's instant near either end of the range: the instants a
+// worker reports are any int64, and a ClockEstimate made elsewhere than estimate_clock() need
+// not be bounded).
+inline std::optional<int64_t> to_worker_clock(int64_t orchestrator_ns, int64_t offset_ns) {
+  int64_t out = 0;
+  if (__builtin_add_overflow(orchestrator_ns, offset_ns, &out)) return std::nullopt;
+  return out;
 }
-inline int64_t to_orchestrator_clock(int64_t worker_ns, int64_t offset_ns) {
-  return worker_ns - offset_ns;
+inline std::optional<int64_t> to_orchestrator_clock(int64_t worker_ns, int64_t offset_ns) {
+  int64_t out = 0;
+  if (__builtin_sub_overflow(worker_ns, offset_ns, &out)) return std::nullopt;
+  return out;
 }
 
 // The window command of one worker: the shared instant `start_steady_ns` (orchestrator's
 // monotonic clock) on the worker's clock when its offset was measured; start_at_unix_ns alone
-// (the worker's own conversion, exact on one host) when it was not.
-v1::Window window_for_worker(const v1::Window& shared, int64_t start_steady_ns,
-                             const std::optional<ClockEstimate>& clock);
+// (the worker's own conversion, exact on one host) when it was not. An error, naming the
+// instant and the offset, where the instant on the worker's clock lies outside int64.
+Expected<v1::Window> window_for_worker(const v1::Window& shared, int64_t start_steady_ns,
+                                       const std::optional<ClockEstimate>& clock);
 
 // The planned start of a window in both of the orchestrator's clocks.
 struct PlannedStart {
@@ -76,15 +85,21 @@ struct PlannedStart {
   int64_t unix_ns = 0;
 };
 
+// The largest start skew either way that record_starts() takes, 2^61 ns (73 years): no worker
+// starts that far off, and a spread between two such skews still fits int64.
+inline constexpr int64_t kMaxStartSkewNs = kMaxClockOffsetNs / 2;
+
 // Records each worker's clock and start on `rep.workers` (same order as `parts`): offset and
 // RTT when measured, start skew = its achieved start on the orchestrator's clock minus the
 // planned instant (converted with its offset; a worker without one: its Unix start minus the
 // Unix instant). rep.worker_start_skew_ns gets every worker's skew, or stays empty unless
 // every worker reported its start; rep.start_spread_ns the span from the earliest to the
 // latest of the planned instant and the achieved starts. Flags `start_skew` when that span
-// exceeds `bound_ns`.
-void record_starts(results::Repetition& rep, const std::vector<v1::WindowResult>& parts,
-                   const std::vector<std::optional<ClockEstimate>>& clocks, PlannedStart planned,
-                   int64_t bound_ns);
+// exceeds `bound_ns`. A start whose skew is beyond kMaxStartSkewNs (a worker may report any
+// int64) is a malformed result, "worker N sent a malformed result: in window W,
+// started_worker_ns ...", N the worker's index of its rep.workers row.
+Expected<void> record_starts(results::Repetition& rep, const std::vector<v1::WindowResult>& parts,
+                             const std::vector<std::optional<ClockEstimate>>& clocks,
+                             PlannedStart planned, int64_t bound_ns);
 
 }  // namespace benchgate::engine

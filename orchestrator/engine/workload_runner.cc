@@ -353,7 +353,9 @@ class WorkloadRun {
     window.set_duration_ns(info.duration_ns);
     std::vector<v1::Window> windows;
     for (size_t w = 0; w < streams_.size(); ++w) {
-      windows.push_back(window_for_worker(window, planned.steady_ns, (*clocks)[w]));
+      auto command = window_for_worker(window, planned.steady_ns, (*clocks)[w]);
+      if (!command) return Error{"worker " + std::to_string(w) + ": " + command.message()};
+      windows.push_back(std::move(command).value());
     }
     env_.observer.window_started(workload_, info);
     // With on_worker_loss = "continue" a stream that refused the command is a lost worker: its
@@ -496,7 +498,11 @@ class WorkloadRun {
     for (size_t i = 0; i < merged->workers.size() && i < kept_workers.size(); ++i) {
       merged->workers[i].host = hosts_[kept_workers[i]];
     }
-    record_starts(*merged, kept, kept_clocks, planned, workload_.max_start_skew_ns);
+    if (auto starts =
+            record_starts(*merged, kept, kept_clocks, planned, workload_.max_start_skew_ns);
+        !starts) {
+      return starts.error();
+    }
     if (!stopped_.empty()) {
       merged->flags.emplace_back(results::kProcessStopped);
       merged->stopped = stopped_;

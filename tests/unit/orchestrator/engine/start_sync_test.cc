@@ -111,19 +111,34 @@ TEST(StartInstant, IsTheSharedInstantOnEachWorkersClock) {
   shared.set_start_at_unix_ns(1'700'000'000'000'000'000);
   shared.set_duration_ns(2'000'000'000);
   const int64_t start = 50'000'000'000;  // orchestrator's monotonic clock
-  const auto ahead = window_for_worker(shared, start, ClockEstimate{kOffset, 80'000, 8, 2});
+  const auto ahead = *window_for_worker(shared, start, ClockEstimate{kOffset, 80'000, 8, 2});
   EXPECT_EQ(ahead.start_at_worker_ns(), start + kOffset);
-  const auto behind = window_for_worker(shared, start, ClockEstimate{-2'000'000, 80'000, 8, 2});
+  const auto behind = *window_for_worker(shared, start, ClockEstimate{-2'000'000, 80'000, 8, 2});
   EXPECT_EQ(behind.start_at_worker_ns(), start - 2'000'000);
   // Everything else is the shared command's.
   EXPECT_EQ(ahead.index(), 3u);
   EXPECT_EQ(ahead.start_at_unix_ns(), shared.start_at_unix_ns());
   EXPECT_EQ(ahead.duration_ns(), shared.duration_ns());
   // Not measured: the Unix instant alone, as before the exchange existed.
-  const auto unmeasured = window_for_worker(shared, start, std::nullopt);
+  const auto unmeasured = *window_for_worker(shared, start, std::nullopt);
   EXPECT_EQ(unmeasured.start_at_worker_ns(), 0);
   EXPECT_EQ(unmeasured.start_at_unix_ns(), shared.start_at_unix_ns());
-  EXPECT_EQ(to_orchestrator_clock(to_worker_clock(start, kOffset), kOffset), start);
+  EXPECT_EQ(to_orchestrator_clock(*to_worker_clock(start, kOffset), kOffset), start);
+}
+
+// An offset near either end of int64 (a ClockEstimate not from estimate_clock(), which bounds
+// them) puts the start outside the worker's clock: an error naming both, not a wrapped instant.
+TEST(StartInstant, AStartOutsideTheWorkersClockIsAnError) {
+  v1::Window shared;
+  shared.set_index(2);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const auto command = window_for_worker(shared, 50'000'000'000, ClockEstimate{kMax, 1, 1, 1});
+  ASSERT_FALSE(command.ok()) << "sent start_at_worker_ns " << command->start_at_worker_ns();
+  EXPECT_EQ(command.message(),
+            "window 2: the start instant 50000000000 ns plus the worker's clock offset "
+            "9223372036854775807 ns lies outside int64: no instant of the worker's clock");
+  EXPECT_FALSE(to_worker_clock(1, kMax));
+  EXPECT_FALSE(to_orchestrator_clock(kMax, -1));
 }
 
 results::Repetition with_workers(size_t n) {
@@ -150,9 +165,11 @@ TEST(RecordStarts, ConvertsEachStartWithItsOffsetAndRecordsTheClock) {
   a.set_started_unix_ns(1);  // ignored: the worker clock is used when the offset is known
   b.set_started_worker_ns(kPlanned.steady_ns - 3'000'000 + 50'000);
   auto rep = with_workers(2);
-  record_starts(rep, {a, b},
-                {ClockEstimate{kOffset, 90'000, 8, 2}, ClockEstimate{-3'000'000, 70'000, 8, 2}},
-                kPlanned, 1'000'000);
+  ASSERT_TRUE(
+      record_starts(rep, {a, b},
+                    {ClockEstimate{kOffset, 90'000, 8, 2}, ClockEstimate{-3'000'000, 70'000, 8, 2}},
+                    kPlanned, 1'000'000)
+          .ok());
   EXPECT_EQ(rep.workers[0].clock_offset_ns, kOffset);
   EXPECT_EQ(rep.workers[0].rtt_ns, 90'000);
   EXPECT_EQ(rep.workers[0].start_skew_ns, 200'000);
@@ -170,18 +187,18 @@ TEST(RecordStarts, FlagsASpreadPastTheBoundAndAnEarlyWorkerCountsToo) {
   late.set_started_worker_ns(kPlanned.steady_ns + kOffset + 700'000);
   const std::vector<std::optional<ClockEstimate>> clocks(2, ClockEstimate{kOffset, 1, 1, 1});
   auto rep = with_workers(2);
-  record_starts(rep, {early, late}, clocks, kPlanned, 1'000'000);
+  ASSERT_TRUE(record_starts(rep, {early, late}, clocks, kPlanned, 1'000'000).ok());
   EXPECT_EQ(rep.start_spread_ns, 1'100'000);
   EXPECT_TRUE(start_skew_flagged(rep));
   // The same starts within a 2 ms bound (the scenario's max_start_skew).
   rep = with_workers(2);
-  record_starts(rep, {early, late}, clocks, kPlanned, 2'000'000);
+  ASSERT_TRUE(record_starts(rep, {early, late}, clocks, kPlanned, 2'000'000).ok());
   EXPECT_FALSE(start_skew_flagged(rep));
   // One worker alone 5 ms late: the span from the planned instant flags it.
   v1::WindowResult alone;
   alone.set_started_worker_ns(kPlanned.steady_ns + kOffset + 5'000'000);
   rep = with_workers(1);
-  record_starts(rep, {alone}, {clocks[0]}, kPlanned, 1'000'000);
+  ASSERT_TRUE(record_starts(rep, {alone}, {clocks[0]}, kPlanned, 1'000'000).ok());
   EXPECT_EQ(rep.start_spread_ns, 5'000'000);
   EXPECT_TRUE(start_skew_flagged(rep));
 }
@@ -193,20 +210,54 @@ TEST(RecordStarts, AWorkerWithoutTheExchangeIsNotMeasuredNotZero) {
   a.set_started_worker_ns(kPlanned.steady_ns + kOffset + 100'000);
   b.set_started_unix_ns(kPlanned.unix_ns + 300'000);
   auto rep = with_workers(2);
-  record_starts(rep, {a, b}, {ClockEstimate{kOffset, 5, 1, 1}, std::nullopt}, kPlanned, 1'000'000);
+  ASSERT_TRUE(record_starts(rep, {a, b}, {ClockEstimate{kOffset, 5, 1, 1}, std::nullopt}, kPlanned,
+                            1'000'000)
+                  .ok());
   EXPECT_FALSE(rep.workers[1].clock_offset_ns);
   EXPECT_FALSE(rep.workers[1].rtt_ns);
   EXPECT_EQ(rep.workers[1].start_skew_ns, 300'000);
   EXPECT_EQ(rep.start_spread_ns, 300'000);
   // A worker that reports no start at all: no spread is claimed, nothing is flagged.
   rep = with_workers(2);
-  record_starts(rep, {a, v1::WindowResult{}}, {ClockEstimate{kOffset, 5, 1, 1}, std::nullopt},
-                kPlanned, 1);
+  ASSERT_TRUE(record_starts(rep, {a, v1::WindowResult{}},
+                            {ClockEstimate{kOffset, 5, 1, 1}, std::nullopt}, kPlanned, 1)
+                  .ok());
   EXPECT_EQ(rep.workers[0].start_skew_ns, 100'000);
   EXPECT_FALSE(rep.workers[1].start_skew_ns);
   EXPECT_TRUE(rep.worker_start_skew_ns.empty());
   EXPECT_FALSE(rep.start_spread_ns);
   EXPECT_FALSE(start_skew_flagged(rep));
+}
+
+// A worker may report any int64: a start whose skew from the planned one would overflow, or
+// is beyond kMaxStartSkewNs, is a malformed result naming the worker and field, not a wrapped
+// skew (nor a spread that overflows in its turn).
+TEST(RecordStarts, AStartBeyondAnyClockIsAMalformedResult) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  v1::WindowResult far;
+  far.set_window(3);
+  far.set_started_worker_ns(kMax);
+  auto rep = with_workers(2);
+  rep.workers[1].worker = 5;
+  v1::WindowResult near;
+  near.set_started_worker_ns(kPlanned.steady_ns + kOffset);
+  const std::vector<std::optional<ClockEstimate>> clocks{
+      ClockEstimate{kOffset, 1, 1, 1}, ClockEstimate{-kMaxClockOffsetNs, 1, 1, 1}};
+  auto recorded = record_starts(rep, {near, far}, clocks, kPlanned, 1'000'000);
+  ASSERT_FALSE(recorded.ok()) << "skew " << rep.workers[1].start_skew_ns.value_or(0);
+  EXPECT_EQ(recorded.message(),
+            "worker 5 sent a malformed result: in window 3, started_worker_ns 9223372036854775807 "
+            "(the worker's clock, offset -4611686018427387904 ns) is more than 2^61 ns (73 years) "
+            "from the planned start");
+  // Without an offset, its Unix start: one at the end of int64 is as far.
+  v1::WindowResult unix_far;
+  unix_far.set_started_unix_ns(kMax);
+  rep = with_workers(1);
+  recorded = record_starts(rep, {unix_far}, {std::nullopt}, kPlanned, 1'000'000);
+  ASSERT_FALSE(recorded.ok());
+  EXPECT_EQ(recorded.message(),
+            "worker 0 sent a malformed result: in window 0, started_unix_ns 9223372036854775807 is "
+            "more than 2^61 ns (73 years) from the planned start");
 }
 
 }  // namespace
