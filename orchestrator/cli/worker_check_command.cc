@@ -14,6 +14,7 @@
 #include "common/security/token.h"
 #include "common/time/clock.h"
 #include "common/units/units.h"
+#include "common/util/shown_list.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/cli/binary_flags.h"
 #include "orchestrator/cli/exit_codes.h"
@@ -414,6 +415,10 @@ void check_sigterm(processes::ChildProcess& worker, Verdicts& verdicts) {
 
 }  // namespace
 
+std::string quoted_worker_text(std::string_view text) {
+  return "'" + shown_cut(text, ShownList::kItemBytes) + "'";
+}
+
 CloseVerdict judge_close_mid_window(std::chrono::nanoseconds ended_after,
                                     std::chrono::nanoseconds left, const grpc::Status& status,
                                     const std::string& timeout) {
@@ -489,17 +494,17 @@ int worker_check_command(const WorkerCheckFlags& flags) {
   auto line = worker.wait_ready_line(until);
   auto fields = line ? sut::parse_ready_line(*line) : std::map<std::string, std::string>{};
   if (!verdicts.record("prints READY grpc=HOST:PORT", fields.count("grpc") > 0,
-                       line ? "'" + *line + "'" : line.message())) {
+                       line ? quoted_worker_text(*line) : line.message())) {
     worker.stop(1000ms);
     return logs.finish(verdicts);
   }
   auto stub = v1::Worker::NewStub(grpcutil::make_worker_channel(fields["grpc"], token));
   auto described =
       workers::describe_worker(*stub, "the worker", std::min(until, Clock::now() + 10s));
-  bool ok = verdicts.record(
-      "answers Describe", static_cast<bool>(described),
-      described ? "name '" + described->name() + "', version '" + described->version() + "'"
-                : described.message());
+  bool ok = verdicts.record("answers Describe", static_cast<bool>(described),
+                            described ? "name " + quoted_worker_text(described->name()) +
+                                            ", version " + quoted_worker_text(described->version())
+                                      : described.message());
   if (ok && !token.empty()) check_token_required(fields["grpc"], verdicts);
   if (ok) {
     const auto& protocols = described->protocols();

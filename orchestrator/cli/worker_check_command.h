@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <grpcpp/support/status.h>
@@ -36,6 +37,13 @@ struct CloseVerdict {
 CloseVerdict judge_close_mid_window(std::chrono::nanoseconds ended_after,
                                     std::chrono::nanoseconds left, const grpc::Status& status,
                                     const std::string& timeout);
+
+// Text of the worker's own that a rule's detail quotes (its READY line, the name and version
+// its Describe answered): in single quotes, through shown_cut (common/util/shown_list.h), cut
+// after ShownList::kItemBytes bytes and escaped, as the result checks quote a worker's names,
+// so that a line of control characters or of 64 KiB neither forges nor colours a line of the
+// check's output, nor runs on.
+std::string quoted_worker_text(std::string_view text);
 
 void add_worker_check_command(CLI::App& app, WorkerCheckFlags& flags);
 int worker_check_command(const WorkerCheckFlags& flags);
