@@ -9,6 +9,15 @@ namespace {
 
 constexpr int64_t kSecondNs = 1'000'000'000;
 
+// A worker's progress figures are any uint64 and int64 (interval_ns only not negative): each sum
+// stops at its type's end rather than wrap round, where an interval ending past INT64_MAX would
+// put the worker's next one back at the window's start, and a count would read as a few.
+template <typename T>
+T saturated_sum(T a, T b) {
+  T out;
+  return __builtin_add_overflow(a, b, &out) ? std::numeric_limits<T>::max() : out;
+}
+
 }  // namespace
 
 void TimelineBuilder::add(uint32_t worker, int64_t interval_ns, uint64_t operations,
@@ -16,15 +25,15 @@ void TimelineBuilder::add(uint32_t worker, int64_t interval_ns, uint64_t operati
   if (interval_ns <= 0) return;
   int64_t& clock = clock_[worker];
   const int64_t start = clock;
-  clock += interval_ns;
+  clock = saturated_sum(clock, interval_ns);
   if (start < duration_ns_) {
     const int64_t last = std::max<int64_t>(0, (duration_ns_ - 1) / kSecondNs);
     const int64_t k = std::clamp<int64_t>((clock - 1) / kSecondNs, 0, last);
     Second& s = open_[k];
     auto& [successes, ns] = s.per_worker[worker];
-    successes += operations > errors ? operations - errors : 0;
-    ns += interval_ns;
-    s.errors += errors;
+    successes = saturated_sum<uint64_t>(successes, operations > errors ? operations - errors : 0);
+    ns = saturated_sum(ns, interval_ns);
+    s.errors = saturated_sum(s.errors, errors);
     if (latency && latency->total_count() > 0) {
       if (!s.latency) s.latency.emplace();
       s.latency->add(*latency);

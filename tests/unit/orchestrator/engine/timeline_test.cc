@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace benchgate::engine {
 namespace {
 
@@ -86,6 +88,27 @@ TEST(Timeline, AWorkerThatReportsLateStillGivesEachSecondOnce) {
     EXPECT_EQ(seconds[k].second, k);
     EXPECT_DOUBLE_EQ(seconds[k].ops_per_second, 20 + 40);
   }
+}
+
+// A worker may send any interval and count: an interval ending past INT64_MAX leaves the
+// worker's clock there (past the window), not wrapped round to before the window's start where
+// its next interval would be counted again; counts stop at UINT64_MAX rather than read as few.
+TEST(Timeline, FiguresPastTheirTypesEndStopThereRatherThanWrap) {
+  constexpr int64_t kMaxNs = std::numeric_limits<int64_t>::max();
+  constexpr uint64_t kMaxCount = std::numeric_limits<uint64_t>::max();
+  TimelineBuilder b(1'000'000'000);
+  b.add(0, kHalf, 10, 0, std::nullopt);
+  b.add(0, kMaxNs, 10, 2, std::nullopt);  // straddles the end: the last second
+  b.add(0, kHalf, 10, 7, std::nullopt);   // after it: the drain, none
+  auto seconds = b.finish();
+  ASSERT_EQ(seconds.size(), 1u);
+  EXPECT_EQ(seconds[0].errors, 2u);
+  TimelineBuilder counts(1'000'000'000);
+  counts.add(0, 100, kMaxCount, kMaxCount, std::nullopt);
+  counts.add(0, 100, 5, 5, std::nullopt);
+  seconds = counts.finish();
+  ASSERT_EQ(seconds.size(), 1u);
+  EXPECT_EQ(seconds[0].errors, kMaxCount);
 }
 
 }  // namespace
