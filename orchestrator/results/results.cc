@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <set>
 
 namespace benchgate::results {
@@ -17,6 +18,13 @@ Spread spread_of(std::vector<double> values) {
 }
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// Sums over repetitions of counts the workers reported: each repetition's fits, their sum need
+// not, and stops at UINT64_MAX rather than wrap round to a few.
+uint64_t saturated_sum(uint64_t a, uint64_t b) {
+  uint64_t out = 0;
+  return __builtin_add_overflow(a, b, &out) ? std::numeric_limits<uint64_t>::max() : out;
+}
 
 // Without in-window counts (a worker that predates them), throughput is counted over the
 // data window, or the configured window when the workers could not measure the data window.
@@ -151,7 +159,7 @@ std::optional<Spread> WorkloadResult::payload_bytes_per_second() const {
 
 uint64_t WorkloadResult::error_count() const {
   uint64_t total = 0;
-  for (const auto& rep : repetitions) total += rep.error_count();
+  for (const auto& rep : repetitions) total = saturated_sum(total, rep.error_count());
   return total;
 }
 
@@ -233,9 +241,9 @@ std::optional<ConnectionSetup> WorkloadResult::setup() const {
   ConnectionSetup merged;
   for (const auto& rep : repetitions) {
     if (!rep.setup) return std::nullopt;
-    merged.connections += rep.setup->connections;
-    merged.handshakes += rep.setup->handshakes;
-    merged.resumed += rep.setup->resumed;
+    merged.connections = saturated_sum(merged.connections, rep.setup->connections);
+    merged.handshakes = saturated_sum(merged.handshakes, rep.setup->handshakes);
+    merged.resumed = saturated_sum(merged.resumed, rep.setup->resumed);
     merged.connect.add(rep.setup->connect);
     merged.tls_handshake.add(rep.setup->tls_handshake);
     merged.ttfb.add(rep.setup->ttfb);
@@ -430,11 +438,16 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
       metric == "handshakes.rate") {
     return median_of(std::move(*values));
   }
-  if (metric == "errors.count") return static_cast<double>(workload.error_count());
-  if (metric == "errors.rate") {
-    uint64_t operations = 0;
-    for (const auto& rep : reps) operations += rep.operations;
-    return static_cast<double>(workload.error_count()) / static_cast<double>(operations);
+  // Summed as doubles: each repetition's counts fit (engine/window_merge.cc refuses a sum that
+  // would not), but the workers' counts are theirs, and over repetitions they may pass 2^64.
+  if (metric == "errors.count" || metric == "errors.rate") {
+    double errors = 0;
+    double operations = 0;
+    for (const auto& rep : reps) {
+      errors += static_cast<double>(rep.error_count());
+      operations += static_cast<double>(rep.operations);
+    }
+    return metric == "errors.count" ? errors : errors / operations;
   }
   if (metric == "latency.mean") {
     auto mean = workload.latency_mean();
@@ -455,15 +468,15 @@ std::optional<double> metric_figure(const WorkloadResult& workload, const std::s
   }
   if (metric == "router.cpu_per_request") {
     double cpu = 0;
-    uint64_t requests = 0;
+    double requests = 0;  // as doubles, as the errors are
     for (const auto& rep : reps) {
       // The divisor of Repetition::router_cpu_per_request: the router's own request count, or
       // the workers' operations for a system that counts none (a command, nginx).
       cpu += rep.router.cpu_seconds;
-      requests += rep.router.collected ? rep.router.requests : rep.operations;
+      requests += static_cast<double>(rep.router.collected ? rep.router.requests : rep.operations);
     }
     if (requests == 0) return std::nullopt;
-    return cpu / static_cast<double>(requests);
+    return cpu / requests;
   }
   if (metric == "session_setup.p99") {  // merged over repetitions, as connect.p99
     const auto sessions = workload.session_setup();

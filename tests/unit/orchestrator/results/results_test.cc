@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
@@ -113,6 +114,21 @@ TEST(Results, RouterCpuPerRequestIsOverTheRoutersCountElseTheWorkersOperations) 
   auto idle = command;
   idle.operations = 0;
   EXPECT_FALSE(idle.router_cpu_per_request().has_value());
+}
+
+// Each repetition's counts fit uint64 (engine/window_merge.cc refuses a window whose sums would
+// not), but over repetitions the workers' counts may pass 2^64: the gates' errors.count and
+// errors.rate do not wrap round to 0 (a gate passed, or 0 / 0), nor does the total shown.
+TEST(Results, CountsOverRepetitionsDoNotWrapRound) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  auto failing = rep(0, 1'000'000'000, 1);
+  failing.operations = kHalf;
+  failing.errors["status"] = kHalf;
+  WorkloadResult w;
+  w.repetitions = {failing, failing};
+  EXPECT_EQ(w.error_count(), std::numeric_limits<uint64_t>::max());
+  EXPECT_DOUBLE_EQ(*metric_figure(w, "errors.count"), 2 * static_cast<double>(kHalf));
+  EXPECT_DOUBLE_EQ(*metric_figure(w, "errors.rate"), 1);
 }
 
 TEST(ResultLine, HasTheStableFieldsInOrder) {
