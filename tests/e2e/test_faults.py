@@ -104,6 +104,12 @@ class FaultRuns:
         run.finish(timeout=90)
         return run
 
+    # The window of the stop-and-continue tests. The "started" line comes as the window is
+    # sent, 100 ms (the start lead) before it starts; the stop follows within milliseconds (a
+    # scan of /proc) and the continue 1 s later, inside the window with 0.3 s to spare, so the
+    # stop is wholly in repetition 2 and repetitions 1 and 3 see none.
+    STOP_WINDOW = "1200ms"
+
     def pause_during_second_repetition(self, path, victim_name, expected):
         """Runs the scenario; once the victim's second repetition has started, stops (SIGSTOP)
         the first of the `expected` tagged processes named `victim_name` for a second and
@@ -198,8 +204,8 @@ class FaultsTest(FaultRuns, unittest.TestCase):
         self.assert_run_ended(run)
 
     def test_a_worker_stopped_and_continued_mid_window_flags_that_repetition(self):
-        # A long window, so the stop lands inside it; it is flagged however short it is.
-        path = self.scenario(duration="2s", timeout="40s", top="""
+        # A window that holds the whole stop (STOP_WINDOW); it is flagged however short it is.
+        path = self.scenario(duration=self.STOP_WINDOW, timeout="40s", top="""
 [[gates]]
 workload = "victim"
 metric = "errors.count"
@@ -252,7 +258,7 @@ max = 0
 
     def test_the_router_stopped_and_continued_mid_window_flags_that_repetition(self):
         run, routers = self.pause_during_second_repetition(
-            self.scenario(duration="2s", timeout="40s"), "router", 1)
+            self.scenario(duration=self.STOP_WINDOW, timeout="40s"), "router", 1)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)  # no gates to judge it
         self.assertEqual(run.leftovers(), [], "processes left behind")
         reps = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}[
@@ -276,7 +282,7 @@ command = ["{program}", "--http", "127.0.0.1:${{port:http}}",
 address = "127.0.0.1:${{port:http}}"
 """
         run, routers = self.pause_during_second_repetition(
-            self.scenario(duration="2s", timeout="40s", top=top), "router", 1)
+            self.scenario(duration=self.STOP_WINDOW, timeout="40s", top=top), "router", 1)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertEqual(run.leftovers(), [], "processes left behind")
         workloads = {w["name"]: w for w in load_json(self.json)["scenarios"][0]["workloads"]}
