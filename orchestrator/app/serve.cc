@@ -198,6 +198,14 @@ int serve(const ServeSettings& settings) {
       serve::service_folders(settings.scenarios_dir, settings.db_path,
                              {options.router_binary, options.worker_binary}));
   serve::JobQueue queue(executor, settings.queue_limits);
+  // Before the policy: a submitted scenario's routers are compared with the port it bound.
+  std::unique_ptr<serve::WebPages> pages;
+  if (!settings.http_listen.empty()) {
+    auto started = serve::WebPages::start(settings.http_listen, settings.db_path, settings.store,
+                                          queue, executor.live());
+    if (!started) return fail(started.message());
+    pages = std::move(*started);
+  }
   serve::AdmissionPolicy policy{settings.scenarios_dir,
                                 settings.allowed_commands,
                                 settings.allowed_addresses,
@@ -206,17 +214,12 @@ int serve(const ServeSettings& settings) {
                                 settings.max_processes,
                                 settings.queue_limits.max_waiting,
                                 settings.allowed_promotions};
+  // As bound: one given port 0 listens on the port the kernel chose. --listen's is known once
+  // gRPC listens (listening_at below); a Submit waits for it.
   policy.own_listeners = {{"--listen", settings.listen},
-                          {"--metrics-listen", settings.metrics_listen},
-                          {"--http", settings.http_listen}};
+                          {"--metrics-listen", (*endpoint)->address()},
+                          {"--http", pages ? pages->address() : ""}};
   serve::OrchestratorService service(queue, std::move(policy));
-  std::unique_ptr<serve::WebPages> pages;
-  if (!settings.http_listen.empty()) {
-    auto started = serve::WebPages::start(settings.http_listen, settings.db_path, settings.store,
-                                          queue, executor.live());
-    if (!started) return fail(started.message());
-    pages = std::move(*started);
-  }
   int port = 0;
   std::unique_ptr<grpc::Server> server = start_grpc(settings.listen, service, port);
   if (!server) return kExitInvalidInput;
@@ -227,6 +230,7 @@ int serve(const ServeSettings& settings) {
           ? settings.listen
           : net::join_host_port(net::split_host_port(settings.listen, net::kListenMinPort).host,
                                 static_cast<uint16_t>(port));
+  service.listening_at(address);
   std::printf("READY grpc=%s metrics=%s%s\n", address.c_str(), (*endpoint)->address().c_str(),
               pages ? (" http=" + pages->address()).c_str() : "");
   std::fflush(stdout);

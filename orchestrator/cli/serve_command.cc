@@ -2,6 +2,7 @@
 #include "orchestrator/cli/serve_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <tuple>
@@ -22,6 +23,20 @@
 #include "orchestrator/serve/admission.h"
 
 namespace benchgate::cli {
+namespace {
+
+// A repeatable flag's values, each once, in the order first given: a name given twice would be
+// listed twice where the service names what it allows (the --allow-promote refusal), and checked
+// twice against every submission.
+std::vector<std::string> each_once(const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  for (const std::string& value : given) {
+    if (std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
+  }
+  return out;
+}
+
+}  // namespace
 
 void add_serve_command(CLI::App& app, ServeFlags& flags) {
   auto* serve = app.add_subcommand(
@@ -237,9 +252,9 @@ int serve_command(const ServeFlags& flags) {
                      flags.db_path,
                      flags.scenarios_dir,
                      every_ns,
-                     flags.allowed_commands,
-                     flags.allowed_addresses,
-                     flags.allowed_promotions,
+                     each_once(flags.allowed_commands),
+                     each_once(flags.allowed_addresses),
+                     each_once(flags.allowed_promotions),
                      {flags.max_queued, flags.keep_finished, flags.keep_output_bytes,
                       flags.keep_output_total_bytes},
                      flags.max_run_seconds * 1'000'000'000,

@@ -68,7 +68,8 @@ struct AdmissionPolicy {
   // --scenarios folder's included, so no client moves one the operator did not name; empty:
   // every Submit that asks to promote is refused (promotion_refusal).
   std::vector<std::string> allowed_promotions;
-  // The service's own listeners (flag, HOST:PORT as given: --listen, --metrics-listen, --http).
+  // The service's own listeners (flag, HOST:PORT as bound: --listen, --metrics-listen, --http;
+  // one given port 0 has the kernel's port here, which serve reads back as each starts).
   // A submitted scenario's router may not listen on one of their ports, nor its load, probes
   // and scrapes reach one (app/router_port_clash.h): --allow-address could name it, which
   // ${port:NAME} never allocates (a port in use).

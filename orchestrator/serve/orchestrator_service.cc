@@ -5,6 +5,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+
+#include "common/net/host_port.h"
 
 namespace benchgate::serve {
 namespace {
@@ -58,6 +62,12 @@ grpc::Status unknown_job(uint64_t id) {
   return {grpc::StatusCode::NOT_FOUND, "no job " + std::to_string(id)};
 }
 
+// A listener given port 0, not yet bound: the port it will have is not known.
+bool port_unknown(const std::pair<const char*, std::string>& listener) {
+  const net::HostPortSplit split = net::split_host_port(listener.second, net::kListenMinPort);
+  return split.ok() && split.port == 0;
+}
+
 }  // namespace
 
 void to_proto(const JobStatus& s, v1::RunStatus& out) {
@@ -71,6 +81,23 @@ void to_proto(const JobStatus& s, v1::RunStatus& out) {
   out.set_started_unix_ns(s.started_unix_ns);
   out.set_finished_unix_ns(s.finished_unix_ns);
   out.set_origin(s.origin);
+}
+
+void OrchestratorService::listening_at(const std::string& address) {
+  {
+    std::lock_guard lock(own_ports_mutex_);
+    for (auto& [flag, given] : policy_.own_listeners) {
+      if (std::string_view(flag) == "--listen") given = address;
+    }
+  }
+  own_ports_known_.notify_all();
+}
+
+void OrchestratorService::wait_for_own_ports() {
+  std::unique_lock lock(own_ports_mutex_);
+  own_ports_known_.wait(lock, [&] {
+    return std::none_of(policy_.own_listeners.begin(), policy_.own_listeners.end(), port_unknown);
+  });
 }
 
 grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitRequest* request,
@@ -88,6 +115,9 @@ grpc::Status OrchestratorService::Submit(grpc::ServerContext*, const v1::SubmitR
             "the service validates at most " + max + " submitted scenarios at once, and " + max +
                 " were being validated for as long as this one waited; submit again in a moment"};
   }
+  // A client reaches the service only once it listens, but may guess the port before serve
+  // has read it back (microseconds).
+  wait_for_own_ports();
   Admission admitted;
   switch (request->scenario_case()) {
     case v1::SubmitRequest::kName:

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <mutex>
+#include <string>
 
 #include "benchgate/v1/orchestrator.grpc.pb.h"
 #include "orchestrator/serve/admission.h"
@@ -42,13 +45,23 @@ class OrchestratorService final : public v1::Orchestrator::Service {
   grpc::Status Cancel(grpc::ServerContext*, const v1::CancelRequest* request,
                       v1::RunStatus* response) override;
 
+  // serve --listen as bound, its port 0 replaced by the kernel's choice: known only once gRPC
+  // listens, after this service was built. Until then a Submit waits where the policy's own
+  // listeners hold a port 0, which no router port would be compared with (admission.h).
+  void listening_at(const std::string& address);
+
   // The scenarios validated at once (validation_slots.h): serve closes them as it stops, so
   // that a Submit waiting for one ends at once; tests hold them.
   ValidationSlots& validations() { return validations_; }
 
  private:
+  // Waits until no own listener of the policy has port 0 (listening_at).
+  void wait_for_own_ports();
+
   JobQueue& queue_;
-  const AdmissionPolicy policy_;
+  AdmissionPolicy policy_;  // own_listeners' --listen set once, by listening_at
+  std::mutex own_ports_mutex_;
+  std::condition_variable own_ports_known_;
   const size_t max_watchers_;
   std::atomic<size_t> watchers_{0};
   ValidationSlots validations_;

@@ -218,6 +218,7 @@ class ServeTest(unittest.TestCase):
         fields = dict(kv.split("=", 1) for kv in ready.split()[1:])
         self.assertIn("grpc", fields, ready)
         self.grpc, self.metrics = fields["grpc"], fields["metrics"]
+        self.http = fields.get("http")
 
     def tearDown(self):
         if self.service.proc.poll() is None:
@@ -365,6 +366,22 @@ class ServeTest(unittest.TestCase):
                       f"of this service's own listener (serve --http {address}): a submitted "
                       "scenario's router may not listen there, nor its load, probes and scrapes "
                       "reach the service; nothing was started\n", err)
+        self.stop_service()
+
+    def test_a_router_on_a_port_a_listener_of_port_0_was_given_is_refused(self):
+        # A listener given port 0 was compared as port 0, which no router has: a scenario's
+        # router on the port the kernel gave it was admitted. It is compared as bound now, and
+        # named so in the refusal.
+        self.stop_service()
+        self.start_service("--http", "127.0.0.1:0")
+        listeners = [("--listen", self.grpc), ("--metrics-listen", self.metrics),
+                     ("--http", self.http)]
+        for flag, address in listeners:
+            err = self.refused(EXTERNAL.format(address=address), "bound_port")
+            self.assertIn(f"bound_port.toml:5:11: error: [router] address '{address}' is on the "
+                          f"port of this service's own listener (serve {flag} {address}): a "
+                          "submitted scenario's router may not listen there, nor its load, "
+                          "probes and scrapes reach the service; nothing was started\n", err)
         self.stop_service()
 
     def test_a_refused_file_leaves_no_job_of_the_files_before_it(self):
@@ -546,6 +563,22 @@ class ServeTest(unittest.TestCase):
             self.assertEqual(conn.execute("SELECT name, run_id FROM baselines").fetchall(),
                              [("client-runs", 1)])
             self.assertEqual(conn.execute("SELECT COUNT(*) FROM runs").fetchone(), (1,))
+        self.stop_service()
+
+    def test_a_baseline_allowed_twice_is_named_once(self):
+        # The refusal listed --allow-promote's values as given: a name given twice, twice.
+        self.stop_service()
+        self.start_service("--allow-promote", "client-runs", "--allow-promote", "nightly",
+                           "--allow-promote", "client-runs")
+        path = write_scenario(self.dir, "mine.toml", SHORT)
+        client = subprocess.run([ORCHESTRATOR, "run", "--server", self.grpc, path, "--promote",
+                                 "main"], capture_output=True, text=True, timeout=90, cwd=self.dir)
+        self.assertEqual((client.returncode, client.stdout, client.stderr),
+                         (2, "", "error: field 'promote': this service lets its clients promote "
+                          "runs only to 'client-runs', 'nightly' (serve --allow-promote), not to "
+                          "'main' (a baseline is what relative gates judge against, the "
+                          "service's own scenarios' included); nothing was submitted: submit "
+                          "without --promote, or with one of those\n"))
         self.stop_service()
 
     def test_the_client_sends_its_commit_and_branch_as_a_local_run_finds_them(self):
