@@ -25,6 +25,7 @@ constexpr Column<RunSummary> kRun[] = {
     field<&RunSummary::labels>("labels"),
     field<&RunSummary::testbed_id>("testbed_id"),
     field<&RunSummary::error>("error"),
+    field<&RunSummary::origin>("origin"),
 };
 
 constexpr Column<RunDetail> kRunText[] = {
@@ -260,6 +261,7 @@ constexpr Column<ChangeSeriesState> kChangeSeries[] = {
     nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::variant>("variant"),
     nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::params_hash>("params_hash"),
     nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::metric>("metric"),
+    nested_field<&ChangeSeriesState::key, &ChangeSeriesKey::submitted_by>("submitted_by"),
     field<&ChangeSeriesState::points>("points"),
     field<&ChangeSeriesState::last_run_id>("last_run_id"),
     field<&ChangeSeriesState::parameters>("parameters"),

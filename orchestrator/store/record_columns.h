@@ -52,8 +52,8 @@ inline constexpr std::string_view kGateKept[] = {"run_id", "evaluation", "evalua
 inline constexpr std::string_view kChangePointKept[] = {"series_id"};
 inline constexpr std::string_view kBinaryKept[] = {"run_id"};
 // change_series' UNIQUE key: the columns of ChangeSeriesState::key.
-inline constexpr std::string_view kChangeSeriesKey[] = {"scenario", "testbed_id",  "workload",
-                                                        "variant",  "params_hash", "metric"};
+inline constexpr std::string_view kChangeSeriesKey[] = {
+    "scenario", "testbed_id", "workload", "variant", "params_hash", "metric", "submitted_by"};
 
 // testbeds; kept: fingerprint (the UNIQUE key), first_seen.
 Columns<Testbed> testbed_columns();

@@ -60,12 +60,29 @@ struct RunInfo {
   Testbed testbed;
   int64_t started_at_ns = 0;             // 0: now
   std::vector<MeasuredBinary> binaries;  // one per role
+  std::string origin = "local";          // one of kRunOrigins
 };
 
 // Every status a stored run can have (`runs.status`): running while it runs; ok, failed or
 // aborted (interrupted) when it ended; abandoned when a later open found its orchestrator gone.
 inline constexpr std::array<std::string_view, 5> kRunStatuses = {"running", "ok", "failed",
                                                                  "aborted", "abandoned"};
+
+// Who started a run (`runs.origin`, schema version 23): `orchestrator run` (local), one of
+// `orchestrator serve`'s own scenarios (scheduled), or a client of serve (client). A run stored
+// before version 23 is local. A client's runs are a series of their own (kSubmittedBy).
+inline constexpr std::array<std::string_view, 3> kRunOrigins = {"local", "scheduled", "client"};
+
+// Whose runs a series holds (docs/GATES.md, "Series and baselines"): the operator's (origin
+// local or scheduled) or those clients of `orchestrator serve` submitted (origin client). A
+// client's run is never history of the operator's series, nor the operator's of a client's.
+inline constexpr std::string_view kOperatorRuns = "operator";
+inline constexpr std::string_view kClientRuns = "client";
+
+// The side a run of `origin` (kRunOrigins) is on: kClientRuns or kOperatorRuns.
+inline std::string submitted_by(std::string_view origin) {
+  return std::string(origin == "client" ? kClientRuns : kOperatorRuns);
+}
 
 // One row of `runs`, as lists show it.
 struct RunSummary {
@@ -79,7 +96,8 @@ struct RunSummary {
   std::string branch;
   std::map<std::string, std::string> labels;
   int64_t testbed_id = 0;
-  std::string error;  // why the run failed, when it says (schema version 3); else empty
+  std::string error;             // why the run failed, when it says (schema version 3); else empty
+  std::string origin = "local";  // one of kRunOrigins (schema version 23)
 
   bool operator==(const RunSummary&) const = default;
 };
@@ -306,6 +324,10 @@ struct HistoryQuery {
   // Read by Store::series_runs only: only runs up to and including this one (the history a
   // report of this run shows, the same whenever the report is made); 0: every run.
   int64_t through_run = 0;
+  // Read by Store::series_runs only: whose runs (kOperatorRuns, kClientRuns). A baseline's
+  // runs are history of relative gates whoever submitted them: only the operator adds a
+  // client's run to one (serve --allow-promote).
+  std::string submitted_by = std::string(kOperatorRuns);
 };
 
 // One finished run of a series (any baseline) with its per-repetition values of the metric,
@@ -333,7 +355,7 @@ struct HistoryRun {
 };
 
 // One series for change-point detection (docs/GATES.md, "Change points"): a metric of one
-// workload definition on one testbed, over its finished 'ok' runs.
+// workload definition on one testbed, over its finished 'ok' runs of one side.
 struct ChangeSeriesKey {
   std::string scenario;
   int64_t testbed_id = 0;
@@ -341,6 +363,7 @@ struct ChangeSeriesKey {
   std::string variant = "default";
   std::string params_hash;
   std::string metric;
+  std::string submitted_by = std::string(kOperatorRuns);  // kOperatorRuns or kClientRuns
 
   bool operator==(const ChangeSeriesKey&) const = default;
 };
@@ -369,6 +392,8 @@ struct ChangeSeriesFilter {
   // The series up to and including this run only (the change points a report of that run
   // shows, whenever it is made); 0: every run.
   int64_t through_run = 0;
+  // kOperatorRuns or kClientRuns: that side's series only; empty: both.
+  std::string submitted_by;
 };
 
 // A change point with the runs around it.

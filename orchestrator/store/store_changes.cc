@@ -66,16 +66,19 @@ struct WorkloadSeries {
   std::string scenario;
   int64_t testbed_id = 0;
   std::string workload, variant, params_hash;
+  std::string submitted_by;  // internal::series_side_sql
 
   ChangeSeriesKey with(std::string_view metric) const {
-    return {scenario, testbed_id, workload, variant, params_hash, std::string(metric)};
+    return {scenario,    testbed_id,          workload,    variant,
+            params_hash, std::string(metric), submitted_by};
   }
 };
 
 // The row of change_series with this key (columns::kChangeSeriesKey), as named parameters.
 constexpr const char* kSeriesIs =
     "scenario = :scenario AND testbed_id = :testbed_id AND workload = :workload "
-    "AND variant = :variant AND params_hash = :params_hash AND metric = :metric";
+    "AND variant = :variant AND params_hash = :params_hash AND metric = :metric "
+    "AND submitted_by = :submitted_by";
 
 void bind_series_key(sqlite::Statement& stmt, const ChangeSeriesKey& key) {
   stmt.bind(stmt.parameter(":scenario"), key.scenario);
@@ -84,6 +87,7 @@ void bind_series_key(sqlite::Statement& stmt, const ChangeSeriesKey& key) {
   stmt.bind(stmt.parameter(":variant"), key.variant);
   stmt.bind(stmt.parameter(":params_hash"), key.params_hash);
   stmt.bind(stmt.parameter(":metric"), key.metric);
+  stmt.bind(stmt.parameter(":submitted_by"), key.submitted_by);
 }
 
 // The series' stored state (change_series), or nothing.
@@ -114,9 +118,9 @@ struct Point {
 using MetricPoints = std::array<std::vector<Point>, kMetrics.size()>;
 
 // Every run of the series that is history (internal::history_workload_condition: finished ok,
-// no window measured while a process was stopped or without every worker), of `branch` only
-// when given, oldest first, split by metric; a run whose metric was not measured is not a
-// point of that metric.
+// no window measured while a process was stopped or without every worker; of the series' side,
+// internal::series_side_sql), of `branch` only when given, oldest first, split by metric; a
+// run whose metric was not measured is not a point of that metric.
 Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s,
                                    const std::string& branch, int64_t through_run = 0) {
   auto stmt = db.prepare(
@@ -126,8 +130,8 @@ Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s
       "AND w.name = :workload AND w.variant = :variant "
       "AND w.params_hash = :params_hash" +
       join_figures() + "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
-      internal::history_workload_condition() +
-      " AND (:branch = '' OR r.branch = :branch) "
+      internal::history_workload_condition() + " AND (" + internal::series_side_sql() +
+      ") = :submitted_by AND (:branch = '' OR r.branch = :branch) "
       "AND (:through_run = 0 OR r.id <= :through_run) GROUP BY r.id ORDER BY r.id");
   if (!stmt) return stmt.error();
   stmt->bind(stmt->parameter(":scenario"), s.scenario);
@@ -135,6 +139,7 @@ Expected<MetricPoints> load_points(sqlite::Database& db, const WorkloadSeries& s
   stmt->bind(stmt->parameter(":workload"), s.workload);
   stmt->bind(stmt->parameter(":variant"), s.variant);
   stmt->bind(stmt->parameter(":params_hash"), s.params_hash);
+  stmt->bind(stmt->parameter(":submitted_by"), s.submitted_by);
   stmt->bind(stmt->parameter(":branch"), branch);
   stmt->bind(stmt->parameter(":through_run"), through_run);
   MetricPoints points;
@@ -316,8 +321,8 @@ template <typename Bind>
 Expected<std::vector<WorkloadSeries>> workload_series(sqlite::Database& db, const char* where,
                                                       Bind bind) {
   auto stmt = db.prepare(
-      "SELECT DISTINCT r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
-      "FROM workloads w JOIN runs r ON r.id = w.run_id WHERE " +
+      "SELECT DISTINCT r.scenario, r.testbed_id, w.name, w.variant, w.params_hash, " +
+      internal::series_side_sql() + " FROM workloads w JOIN runs r ON r.id = w.run_id WHERE " +
       internal::history_workload_condition() + " " + where);
   if (!stmt) return stmt.error();
   bind(*stmt);
@@ -326,7 +331,8 @@ Expected<std::vector<WorkloadSeries>> workload_series(sqlite::Database& db, cons
     auto row = stmt->step();
     if (!row) return row.error();
     if (!*row) return out;
-    out.push_back({stmt->text(0), stmt->int64(1), stmt->text(2), stmt->text(3), stmt->text(4)});
+    out.push_back({stmt->text(0), stmt->int64(1), stmt->text(2), stmt->text(3), stmt->text(4),
+                   stmt->text(5)});
   }
 }
 
@@ -345,16 +351,16 @@ Expected<std::vector<changes::HistoryPoint>> Store::change_gate_history(const Ch
   if (std::find(kMetrics.begin(), kMetrics.end(), key.metric) == kMetrics.end()) {
     return Error{context + ": change points are not looked for in metric '" + key.metric + "'"};
   }
-  // The series as load_points reads it (the runs that are history), newest first from
-  // before_run, then reversed.
+  // The series as load_points reads it (the runs that are history, of the key's side), newest
+  // first from before_run, then reversed.
   auto stmt = db_->prepare(
       "SELECT r.id, f.value FROM runs r INDEXED BY runs_by_scenario JOIN workloads w "
       "ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
       "AND w.params_hash = :params_hash "
       "JOIN workload_figures f ON f.workload_id = w.id AND f.metric = :metric "
       "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
-      internal::history_workload_condition() +
-      " AND r.id < :before_run ORDER BY r.id DESC LIMIT :limit");
+      internal::history_workload_condition() + " AND (" + internal::series_side_sql() +
+      ") = :submitted_by AND r.id < :before_run ORDER BY r.id DESC LIMIT :limit");
   if (!stmt) return Error{context + ": " + stmt.message()};
   bind_series_key(*stmt, key);
   stmt->bind(stmt->parameter(":before_run"), before_run);
@@ -409,18 +415,22 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
   // changes once stored. A metric some run lacks is computed each time (slower, never stale).
   // The runs counted are those load_points reads: the runs that are history (with through_run,
   // those up to it; the stored analysis is then used only when the series ends there).
+  // A side's series are its own (internal::series_side_sql): the operator's come first.
+  const std::string& side = internal::series_side_sql();
   auto list = db_->prepare(
       "SELECT r.scenario, r.testbed_id, t.host, w.name, w.variant, w.params_hash, count(*), "
-      "max(r.id) FROM workloads w JOIN runs r ON r.id = w.run_id "
+      "max(r.id), " +
+      side +
+      " AS submitted_by FROM workloads w JOIN runs r ON r.id = w.run_id "
       "JOIN testbeds t ON t.id = r.testbed_id WHERE " +
-      internal::history_workload_condition() +
-      " AND (:scenario = '' OR r.scenario = :scenario) "
+      internal::history_workload_condition() + " AND (:submitted_by = '' OR (" + side +
+      ") = :submitted_by) AND (:scenario = '' OR r.scenario = :scenario) "
       "AND (:workload = '' OR w.name = :workload) AND (:variant = '' OR w.variant = :variant) "
       "AND (:testbed_id = 0 OR r.testbed_id = :testbed_id) "
       "AND (:branch = '' OR r.branch = :branch) "
       "AND (:through_run = 0 OR r.id <= :through_run) "
-      "GROUP BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash "
-      "ORDER BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash");
+      "GROUP BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash, submitted_by "
+      "ORDER BY r.scenario, r.testbed_id, w.name, w.variant, w.params_hash, submitted_by DESC");
   auto stored = prepare_stored_series(*db_);
   // The point's columns, then its runs' commits and start.
   const columns::Columns<StoredChangePoint> point_columns = columns::change_point_columns();
@@ -439,6 +449,7 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
   list->bind(list->parameter(":testbed_id"), f.testbed_id);
   list->bind(list->parameter(":branch"), f.branch);
   list->bind(list->parameter(":through_run"), f.through_run);
+  list->bind(list->parameter(":submitted_by"), f.submitted_by);
   const bool stored_options = parameters_json(options) == parameters_json(stored_change_options());
   const std::string parameters = parameters_json(options);
 
@@ -447,8 +458,8 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
     auto row = list->step();
     if (!row) return Error{context + ": " + row.message()};
     if (!*row) break;
-    const WorkloadSeries s{list->text(0), list->int64(1), list->text(3), list->text(4),
-                           list->text(5)};
+    const WorkloadSeries s{list->text(0), list->int64(1), list->text(3),
+                           list->text(4), list->text(5),  list->text(8)};
     const std::string host = list->text(2);
     std::optional<MetricPoints> points;  // read once, when some metric needs computing
     for (size_t m = 0; m < kMetrics.size(); ++m) {
@@ -456,7 +467,7 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
       const int64_t count = list->int64(6);
       const int64_t newest = list->int64(7);
       SeriesChanges sc;
-      sc.key = {s.scenario, s.testbed_id, s.workload, s.variant, s.params_hash, kMetrics[m]};
+      sc.key = s.with(kMetrics[m]);
       sc.testbed_host = host;
       sc.points = count;
       if (stored_options && f.branch.empty()) {
@@ -495,10 +506,14 @@ Expected<std::vector<SeriesChanges>> Store::change_points(const ChangeSeriesFilt
       out.push_back(std::move(sc));
     }
   }
-  // Series order: scenario, testbed, workload, variant, metric (the query sorts by hash last).
+  // Series order: scenario, testbed, workload, variant, metric, the operator's before a client's
+  // (the query sorts by hash, then side, last).
   std::stable_sort(out.begin(), out.end(), [](const SeriesChanges& a, const SeriesChanges& b) {
-    return std::tie(a.key.scenario, a.key.testbed_id, a.key.workload, a.key.variant, a.key.metric) <
-           std::tie(b.key.scenario, b.key.testbed_id, b.key.workload, b.key.variant, b.key.metric);
+    const bool a_client = a.key.submitted_by == kClientRuns;
+    const bool b_client = b.key.submitted_by == kClientRuns;
+    return std::tie(a.key.scenario, a.key.testbed_id, a.key.workload, a.key.variant, a.key.metric,
+                    a_client) < std::tie(b.key.scenario, b.key.testbed_id, b.key.workload,
+                                         b.key.variant, b.key.metric, b_client);
   });
   return out;
 }

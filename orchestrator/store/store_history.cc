@@ -97,6 +97,13 @@ const std::string& history_workload_condition() {
   return condition;
 }
 
+const std::string& series_side_sql() {
+  static const std::string side = "CASE WHEN r.origin = 'client' THEN '" +
+                                  std::string(kClientRuns) + "' ELSE '" +
+                                  std::string(kOperatorRuns) + "' END";
+  return side;
+}
+
 }  // namespace internal
 
 Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q) {
@@ -114,7 +121,9 @@ Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q)
   // the shorter walk, however long the history grows. CROSS and LEFT JOIN fix the loop order.
   // Both walks start below `before_run` (a bound on the key each walks, not a filter).
   // Which runs are history at all: internal::history_workload_condition (no window measured
-  // while a process was stopped, none without every worker).
+  // while a process was stopped, none without every worker). Not internal::series_side_sql: a
+  // baseline's runs judge whoever submitted them, since only the operator adds a client's run
+  // to a baseline (serve --allow-promote).
   // Each row: the run's columns (history_run_columns), then the workload's id and whether the
   // candidate is usable.
   const columns::Columns<HistoryRun> run_columns = columns::history_run_columns();
@@ -254,9 +263,9 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
       "FROM runs r INDEXED BY runs_by_scenario "
       "JOIN workloads w ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
       "WHERE r.scenario = :scenario AND r.testbed_id = :testbed_id AND " +
-      internal::history_workload_condition() +
-      " AND w.params_hash = :params_hash AND (:through_run = 0 OR r.id <= :through_run) "
-      "ORDER BY r.id DESC");
+      internal::history_workload_condition() + " AND (" + internal::series_side_sql() +
+      ") = :submitted_by AND w.params_hash = :params_hash "
+      "AND (:through_run = 0 OR r.id <= :through_run) ORDER BY r.id DESC");
   if (!runs) return Error{context + ": " + runs.message()};
   auto values = prepare_values(*db_, *expression);
   if (!values) return Error{context + ": " + values.message()};
@@ -268,6 +277,7 @@ Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
   runs->bind(runs->parameter(":variant"), q.variant);
   runs->bind(runs->parameter(":params_hash"), q.params_hash);
   runs->bind(runs->parameter(":through_run"), q.through_run);
+  runs->bind(runs->parameter(":submitted_by"), q.submitted_by);
   while (static_cast<int>(out.size()) < q.k) {
     auto row = runs->step();
     if (!row) return Error{context + ": " + row.message()};

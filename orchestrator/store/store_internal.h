@@ -45,9 +45,17 @@ std::vector<StoredSessionsEnded> sessions_ended_from_json(const std::string& tex
 // process was stopped (flag process_stopped: its figures describe the stop, not the system) or
 // without every worker (flag degraded: it had less load than the workload asks for). Such runs
 // are stored with status ok, so the status alone does not exclude them. A constant; the view
-// series_history (schemas/sqlite/0018_series_history_is_history.sql) filters with the same text,
-// which a test checks.
+// series_history (schemas/sqlite/0023_run_origin.sql) filters with the same text, which a test
+// checks.
 const std::string& history_workload_condition();
+
+// Whose series the run row `r` is in: an SQL expression that is 'client' for a run submitted to
+// `orchestrator serve` (origin client) and 'operator' for the others (local, scheduled). The
+// other clause of the rule: a run is history only of runs of its own side (change gates, change
+// points, series_runs), so a client cannot move the operator's series nor the operator a
+// client's. Relative gates read a baseline instead, whose runs only the operator chooses. The
+// view series_history shows it as `submitted_by`, with the same text.
+const std::string& series_side_sql();
 
 // A workload as store_workload writes it and get_run reads it back (ids left 0): every figure
 // of every repetition with the definitions of results::Repetition, the summary over them and

@@ -78,6 +78,7 @@ Expected<int64_t> Store::begin_run(const RunInfo& info) {
   summary.branch = info.branch;
   summary.labels = info.labels;
   summary.testbed_id = *testbed;
+  summary.origin = info.origin;
   RunDetail text;
   text.scenario_text = info.scenario_text;
   text.scenario_hash = sha256_hex(info.scenario_text);

@@ -421,5 +421,58 @@ TEST(Migrations, TheSessionsEndedVersionKeepsEarlierRunsReadableAndStoresTheNewF
             "[{\"reason\":\"GOODBYE wamp.close.close_realm\",\"sessions\":3,\"worker\":0}]");
 }
 
+// Version 23 keeps every run, which it calls local (who started it was not recorded), and every
+// stored change-point analysis with its id, now of the operator's series, its change points
+// still pointing at it; a new run records its origin, and the schema refuses any other.
+TEST(Migrations, TheOriginVersionCallsEarlierRunsLocalAndKeepsTheirChangePoints) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 23u);
+  ASSERT_EQ(all[22].name, "0023_run_origin");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v22 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 22));
+    ASSERT_TRUE(v22.ok()) << v22.message();
+    ASSERT_EQ(*v22, 22);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id) VALUES (1, 's', '', '', 100, 'ok', 'a', 'main', 1), "
+        "(2, 's', '', '', 200, 'ok', 'b', 'main', 1);"
+        "INSERT INTO change_series (id, scenario, testbed_id, workload, variant, params_hash, "
+        "metric, points, last_run_id, parameters, resume_start, analysed_at) VALUES (7, 's', 1, "
+        "'w', 'default', 'h', 'throughput.rps', 2, 2, '{}', 0, 300);"
+        "INSERT INTO change_points (series_id, run_id, previous_run_id, position, runs_before, "
+        "runs_after, median_before, median_after, p_value) VALUES (7, 2, 1, 1, 1, 1, 10, 20, "
+        "0.001);";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  sqlite::Database& db = (*store)->database();
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM runs WHERE origin = 'local'"), 2);
+  auto old_run = (*store)->get_run(1);
+  ASSERT_TRUE(old_run.ok()) << old_run.message();
+  EXPECT_EQ(old_run->run.origin, "local");
+  EXPECT_EQ(query_text(db, "SELECT submitted_by FROM change_series WHERE id = 7"), "operator");
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM change_points WHERE series_id = 7"), 1);
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+
+  RunInfo client = testing::test_run_info();
+  client.origin = "client";
+  auto run = (*store)->begin_run(client);
+  ASSERT_TRUE(run.ok()) << run.message();
+  auto stored = (*store)->get_run(*run);
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  EXPECT_EQ(stored->run.origin, "client");
+  RunInfo unknown = testing::test_run_info();
+  unknown.origin = "somebody";
+  EXPECT_FALSE((*store)->begin_run(unknown).ok());
+}
+
 }  // namespace
 }  // namespace benchgate::store

@@ -128,6 +128,7 @@ RunSummary run_summary(int n) {
   r.labels = {{"label", std::to_string(n)}};
   r.testbed_id = 30 + n;
   r.error = "error-" + std::to_string(n);
+  r.origin = n == 1 ? "scheduled" : "client";
   return r;
 }
 
@@ -339,7 +340,8 @@ ChangeSeriesState change_series_row(int n) {
   ChangeSeriesState c;
   c.key = {"scenario-" + std::to_string(n), 50 + n,
            "workload-" + std::to_string(n), "variant-" + std::to_string(n),
-           "params-" + std::to_string(n),   n == 1 ? "latency.p99" : "throughput.rps"};
+           "params-" + std::to_string(n),   n == 1 ? "latency.p99" : "throughput.rps",
+           n == 1 ? "operator" : "client"};
   c.points = 20 + n;
   c.last_run_id = 300 + n;
   c.parameters = "{\"alpha\":" + std::to_string(n) + "}";
