@@ -111,6 +111,7 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
   int64_t testbed_id = 0;
   if (auto stored = db.get_run(out.run_id)) testbed_id = stored->run.testbed_id;
   gating::GateContext context{&db, out.run_id, testbed_id, scenario.name, policy.baseline};
+  context.submitted_by = store::submitted_by(info.origin);
   // Change gates with confirm = 1: a failing workload is measured again at once; the rerun
   // windows are shown on the terminal only (neither stored nor counted as the workload's).
   gating::ChangeConfirmation confirmation(scenario.gates, context, terminal);
@@ -197,9 +198,11 @@ report::ScenarioReport run_one(const scenario::Scenario& scenario, const RunPoli
     if (auto changes = db.update_change_points(out.run_id); !changes) {
       std::fprintf(stderr, "warning: %s\n", changes.message().c_str());
     } else if (extra != nullptr) {
-      // For the benchgate_change_* gauges: the scenario's series as stored now.
+      // For the benchgate_change_* gauges: the scenario's series as stored now, the operator's
+      // (a client's series are listed by `history changes`; README, "Prometheus and Grafana").
       store::ChangeSeriesFilter filter;
       filter.scenario = scenario.name;
+      filter.submitted_by = store::kOperatorRuns;
       if (auto found = db.change_points(filter, store::Store::stored_change_options())) {
         out.changes = std::move(*found);
         out.changes_read = true;

@@ -100,6 +100,12 @@ int changes(const ChangesFlags& flags) {
                          ": change points are looked for in " + metric_list());
     }
   }
+  if (!flags.submitted_by.empty() && flags.submitted_by != store::kOperatorRuns &&
+      flags.submitted_by != store::kClientRuns) {
+    return usage_error("--submitted-by '" + flags.submitted_by +
+                       "': expected operator (runs of orchestrator run and serve's own "
+                       "scenarios) or client (runs submitted to orchestrator serve)");
+  }
   options.alpha = flags.alpha;
   options.min_change = *min_change;
 
@@ -118,6 +124,7 @@ int changes(const ChangesFlags& flags) {
   }
   store::ChangeSeriesFilter filter{flags.scenario, flags.workload, flags.variant,
                                    flags.metric,   flags.branch,   flags.testbed};
+  filter.submitted_by = flags.submitted_by;
   auto series = (*store)->change_points(filter, options);
   if (!series) {
     std::cerr << "error: " << series.message() << "\n";
@@ -162,6 +169,11 @@ void add_changes_command(CLI::App& app, ChangesFlags& flags) {
                   "store)");
   cmd->add_option("--testbed", flags.testbed,
                   "Only this testbed id (the number in the TESTBED column)");
+  cmd->add_option("--submitted-by", flags.submitted_by,
+                  "Only the operator's series (runs of orchestrator run and serve's own "
+                  "scenarios) or only the series of runs clients submitted to orchestrator "
+                  "serve: operator or client; without it both, a client's series marked "
+                  "(client)");
   cmd->add_option("--since", flags.since,
                   "Only changes at this run id or later, or at runs started on or after this "
                   "UTC date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ); the whole history is still "

@@ -15,6 +15,9 @@ struct ChangesFlags {
   std::string db = "benchgate.db";
   std::string db_busy_timeout = "5s";
   std::string scenario, workload, variant, metric, branch;
+  // "operator" or "client": only that side's series (store::kOperatorRuns, kClientRuns); empty:
+  // both, a client's marked.
+  std::string submitted_by;
   int64_t testbed = 0;  // 0: every testbed
   std::string since;    // RUN or DATE; empty: the whole history
   double alpha = 0.01;

@@ -190,6 +190,7 @@ int gate_command(const GateFlags& flags) {
   }
   gating::GateContext context{&store, flags.run_id, run->run.testbed_id, run->run.scenario,
                               flags.baseline};
+  context.submitted_by = store::submitted_by(run->run.origin);
   // A workload the run never got to has no row: its gates say why it did not run.
   if (run->run.status == "aborted") context.stopped_before = "the run was interrupted";
   if (run->run.status == "abandoned") {

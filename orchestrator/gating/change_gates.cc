@@ -66,8 +66,9 @@ gates::GateOutcome evaluate_change(const scenario::Gate& gate, const WorkloadVal
                                    const GateContext& context) {
   std::vector<changes::HistoryPoint> history;
   if (context.store) {
-    store::ChangeSeriesKey key{context.scenario, context.testbed_id,   workload.name,
-                               workload.variant, workload.params_hash, gate.metric};
+    store::ChangeSeriesKey key{context.scenario,    context.testbed_id,   workload.name,
+                               workload.variant,    workload.params_hash, gate.metric,
+                               context.submitted_by};
     // The runs before the one judged: `orchestrator gate RUN` re-judges a stored run against
     // the history it had.
     auto stored = context.store->change_gate_history(

@@ -76,6 +76,10 @@ struct GateContext {
   // The run was abandoned (its orchestrator killed): a missing workload may have started and
   // run for a while; only its result was never stored.
   bool abandoned = false;
+  // Whose series change gates judge against (store::submitted_by of the run's origin): a run a
+  // client submitted to `orchestrator serve` is judged against the clients' runs only, the
+  // operator's against the operator's (docs/GATES.md, "Series and baselines").
+  std::string submitted_by = std::string(store::kOperatorRuns);
 };
 
 struct EvaluatedGate {

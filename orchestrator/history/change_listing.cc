@@ -37,6 +37,12 @@ std::string commits(const store::StoredChangePoint& c) {
   return short_commit(c.previous_commit) + ".." + short_commit(c.commit);
 }
 
+// The series' scenario, marked when its runs were submitted by clients of `orchestrator serve`:
+// a series of its own beside the operator's of the same scenario (docs/GATES.md).
+std::string scenario_cell(const store::ChangeSeriesKey& key) {
+  return key.submitted_by == store::kClientRuns ? key.scenario + " (client)" : key.scenario;
+}
+
 nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -60,7 +66,7 @@ std::string render_change_table(const std::vector<store::SeriesChanges>& series)
     runs += static_cast<size_t>(s.points);
     for (const store::StoredChangePoint& c : s.changes) {
       ++count;
-      table.add_row({s.key.scenario, s.key.workload, s.key.variant, s.key.metric,
+      table.add_row({scenario_cell(s.key), s.key.workload, s.key.variant, s.key.metric,
                      fmt::format("{} ({})", s.testbed_host, s.key.testbed_id),
                      std::to_string(c.run_id), commits(c),
                      format_metric(s.key.metric, c.median_before),
@@ -85,13 +91,13 @@ std::string render_change_lines(const std::vector<store::SeriesChanges>& series)
           "CHANGE|scenario={}|workload={}|variant={}|metric={}|testbed={}|host={}|run={}|"
           "previous_run={}|commit={}|previous_commit={}|started={}|median_before={:g}|"
           "median_after={:g}|change_pct={}|change_low_pct={}|change_high_pct={}|p_value={:g}|"
-          "direction={}|runs_before={}|runs_after={}|params_hash={}\n",
+          "direction={}|runs_before={}|runs_after={}|params_hash={}|submitted_by={}\n",
           s.key.scenario, s.key.workload, s.key.variant, s.key.metric, s.key.testbed_id,
           s.testbed_host, c.run_id, c.previous_run_id, or_dash(c.commit),
           or_dash(c.previous_commit), utc_time(c.started_at_ns), c.median_before, c.median_after,
           percent_or_dash(c.change), percent_or_dash(c.change_low), percent_or_dash(c.change_high),
           c.p_value, change_direction(s.key.metric, c), c.runs_before, c.runs_after,
-          s.key.params_hash);
+          s.key.params_hash, s.key.submitted_by);
     }
   }
   return out;
@@ -126,6 +132,7 @@ std::string render_change_json(const std::vector<store::SeriesChanges>& series,
                     {"variant", s.key.variant},
                     {"params_hash", s.key.params_hash},
                     {"metric", s.key.metric},
+                    {"submitted_by", s.key.submitted_by},
                     {"runs", s.points},
                     {"from_store", s.from_store},
                     {"change_points", std::move(points)}});

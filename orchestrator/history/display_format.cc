@@ -65,6 +65,19 @@ std::string format_percent(double change) {
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : shown_text(s); }
 
+std::string origin_text(const std::string& origin) {
+  // A database stored before schema version 23 says local for every run (docs/GATES.md).
+  if (origin == "local") return "local (orchestrator run; a point of the operator's series)";
+  if (origin == "scheduled") {
+    return "scheduled (one of orchestrator serve's own scenarios; a point of the operator's "
+           "series)";
+  }
+  if (origin == "client") {
+    return "client (submitted to orchestrator serve; a point of the clients' series only)";
+  }
+  return shown_text(origin);  // the schema's CHECK allows no other
+}
+
 std::string format_metric(const std::string& metric, double value) {
   const gates::MetricInfo* info = gates::find_metric(metric);
   return info ? gates::format_metric_value(value, info->unit) : fmt::format("{:g}", value);

@@ -36,5 +36,9 @@ std::string format_percent(double change);
 std::string format_metric(const std::string& metric, double value);
 // A stored text, escaped, or "-" for an empty string.
 std::string or_dash(const std::string& s);
+// Who started a run and whose series it is a point of, as `runs show` and the web run page
+// say it (runs.origin, store::kRunOrigins): "client (submitted to orchestrator serve; a point
+// of the clients' series only)".
+std::string origin_text(const std::string& origin);
 
 }  // namespace benchgate::history

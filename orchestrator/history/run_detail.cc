@@ -66,6 +66,7 @@ std::string header(const store::RunDetail& d) {
   out += fmt::format("  commit    {}\n", or_dash(r.commit));
   out += fmt::format("  branch    {}\n", or_dash(r.branch));
   out += fmt::format("  labels    {}\n", format_labels(r.labels));
+  out += fmt::format("  origin    {}\n", origin_text(r.origin));
   const store::Testbed& t = d.testbed;
   out += fmt::format("testbed {}\n", r.testbed_id);
   out += fmt::format("  host      {}\n", or_dash(t.host));

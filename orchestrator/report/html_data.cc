@@ -44,6 +44,7 @@ Expected<std::vector<store::StoredChangePoint>> series_change_points(
   filter.variant = series.variant;
   filter.metric = series.metric;
   filter.testbed_id = series.testbed_id;
+  filter.submitted_by = series.submitted_by;
   auto found = store.change_points(filter, store::Store::stored_change_options());
   if (!found) return found.error();
   for (auto& s : *found) {
@@ -114,6 +115,8 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
     // The history the run had: later runs are left out, so `report RUN` gives what `run --html`
     // wrote (docs/REPORTS.md).
     q.through_run = run_id;
+    // The series the run is a point of: a client's run is charted with the clients' runs.
+    q.submitted_by = store::submitted_by(detail->run.origin);
     auto runs = store.series_runs(q);
     if (!runs) {
       // A metric the store cannot chart (one computed outside the stored columns) has no
@@ -122,10 +125,10 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
       continue;
     }
     MetricHistory h{g.workload, g.variant, g.metric, std::move(*runs), {}};
-    auto changes = series_change_points(
-        store,
-        {detail->run.scenario, detail->run.testbed_id, g.workload, g.variant, it->second, g.metric},
-        run_id);
+    auto changes = series_change_points(store,
+                                        {detail->run.scenario, detail->run.testbed_id, g.workload,
+                                         g.variant, it->second, g.metric, q.submitted_by},
+                                        run_id);
     if (!changes) return changes.error();
     h.changes = std::move(*changes);
     out.history.push_back(std::move(h));

@@ -60,6 +60,7 @@ Expected<size_t> restore_metrics(store::Store& db, metrics::MetricsObserver& met
     report::ScenarioReport r = stored_report(run, *gates);
     store::ChangeSeriesFilter filter;
     filter.scenario = run.scenario;
+    filter.submitted_by = store::kOperatorRuns;  // as run_one sets the gauges
     auto changes = db.change_points(filter, store::Store::stored_change_options());
     if (!changes) return Error{"change points of " + run.scenario + ": " + changes.message()};
     r.changes = std::move(*changes);

@@ -194,6 +194,9 @@ void RunExecutor::run(Job& job) {
   info.commit = job.options().commit;
   info.branch = job.options().branch;
   info.labels = job.options().labels;
+  // A client's run is a point of the clients' series only, never of the operator's
+  // (docs/GATES.md, "Series and baselines").
+  info.origin = job.status().origin;
 
   // Each run gets its own folder for the children's logs, kept when the run fails, until the
   // queue forgets the job (forget).

@@ -344,10 +344,13 @@ WebPages::Page WebPages::run_report(int64_t run_id) {
     const std::string href = "/history?scenario=" + url_encode(page->run.scenario) +
                              "&workload=" + url_encode(h.workload) +
                              "&variant=" + url_encode(h.variant) +
-                             "&metric=" + url_encode(h.metric);
+                             "&metric=" + url_encode(h.metric) +
+                             // The run's own series, whoever ran the scenario last.
+                             "&submitted_by=" + store::submitted_by(page->run.origin);
     if (seen.insert(href).second) history_links += link(href, h.workload + " " + h.metric) + " ";
   }
   std::string links = nav();
+  links += "<p class=\"note\">" + escape(history::origin_text(page->run.origin)) + "</p>\n";
   if (!history_links.empty()) links += "<p class=\"nav\">history: " + history_links + "</p>\n";
   return {200, report::html_document({*page}, links)};
 }
@@ -427,30 +430,43 @@ WebPages::Page WebPages::history(const std::string& query) {
   std::string variant = param(query, "variant");
   if (variant.empty()) variant = "default";
   const std::string metric = param(query, "metric");
+  // Whose series (docs/GATES.md, "Series and baselines": a client's runs are a series of their
+  // own): submitted_by=operator or client; without it, that of the latest run found below.
+  const std::string side = param(query, "submitted_by");
   auto bad = [&](const std::string& why) {
     return Page{400, report::html_page("history", nav() + "<p>" + escape(why) + "</p>\n")};
   };
   if (scenario.empty() || workload.empty() || metric.empty()) {
     return bad("history needs scenario, workload and metric (and variant, default 'default')");
   }
-  // The series on the testbed and definition of the scenario's latest run with this workload.
+  if (!side.empty() && side != store::kOperatorRuns && side != store::kClientRuns) {
+    return bad("submitted_by must be 'operator' or 'client', not '" + side + "'");
+  }
+  // The series on the testbed and definition of the scenario's latest run with this workload
+  // (of that side, when one is asked for), of that run's side.
   auto runs = store_->list_runs(50, scenario);
   if (!runs) return bad(runs.message());
   for (const auto& r : *runs) {
+    const std::string submitted_by = store::submitted_by(r.origin);
+    if (!side.empty() && submitted_by != side) continue;
     auto detail = store_->get_run(r.id);
     if (!detail) continue;
     for (const auto& w : detail->workloads) {
       if (w.name != workload || w.variant != variant) continue;
       store::HistoryQuery q{"",      r.testbed_id,  scenario, workload,
                             variant, w.params_hash, metric,   50};
+      q.submitted_by = submitted_by;
       auto series = store_->series_runs(q);
       if (!series) return bad(series.message());
       auto changes = report::series_change_points(
-          *store_, {scenario, r.testbed_id, workload, variant, w.params_hash, metric});
+          *store_,
+          {scenario, r.testbed_id, workload, variant, w.params_hash, metric, submitted_by});
       if (!changes) return bad(changes.message());
       report::MetricHistory h{workload, variant, metric, std::move(*series), std::move(*changes)};
-      std::string body = nav() + fmt::format("<h1>{} {} {}</h1>\n", escape(scenario),
-                                             escape(workload), escape(metric));
+      std::string body =
+          nav() +
+          fmt::format("<h1>{} {} {}{}</h1>\n", escape(scenario), escape(workload), escape(metric),
+                      submitted_by == store::kClientRuns ? " (runs clients submitted)" : "");
       body += report::history_chart(h, "");
       body +=
           "<table class=\"history\"><tr><th>run</th><th class=\"text\">commit</th><th "
@@ -470,7 +486,11 @@ WebPages::Page WebPages::history(const std::string& query) {
       return {200, report::html_page("benchgate history", body)};
     }
   }
-  return bad("no stored run of scenario '" + scenario + "' has workload '" + workload + "'");
+  const std::string whose = side.empty()                 ? ""
+                            : side == store::kClientRuns ? " that a client submitted"
+                                                         : " that the operator started";
+  return bad("no stored run of scenario '" + scenario + "'" + whose + " has workload '" + workload +
+             "'");
 }
 
 }  // namespace benchgate::serve

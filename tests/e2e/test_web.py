@@ -286,8 +286,10 @@ class WebPages(unittest.TestCase):
 
     def test_a_runs_report_is_the_report_with_its_charts(self):
         body = self.page("/runs/2")
+        # Its own series: these runs were submitted to the service (docs/GATES.md).
         self.assertIn('<p class="nav">history: <a href="/history?scenario=web_e2e&amp;'
-                      'workload=hello&amp;variant=default&amp;metric=throughput.rps">', body)
+                      'workload=hello&amp;variant=default&amp;metric=throughput.rps&amp;'
+                      'submitted_by=client">', body)
         # While it ran, nothing of it was stored to link a history from: no empty "history:".
         self.assertIsNotNone(self.report_while_running, "run 2's report never opened while it ran")
         self.assertNotIn("history:", self.report_while_running)

@@ -57,6 +57,20 @@ TEST(ChangeListing, TableHasOneRowPerChangeAndASummary) {
   EXPECT_EQ(render_change_table({}), "0 change points in 0 series (0 run values)\n");
 }
 
+// The runs clients submitted to `orchestrator serve` are a series of their own beside the
+// operator's of the same scenario (docs/GATES.md, "Series and baselines"): its rows say so.
+TEST(ChangeListing, AClientSeriesIsMarkedInTheTableTheLinesAndTheJson) {
+  store::SeriesChanges client = throughput_drop();
+  client.key.submitted_by = store::kClientRuns;
+  const std::string table = render_change_table({throughput_drop(), client});
+  EXPECT_NE(table.find("\nquickstart           http_hello"), std::string::npos) << table;
+  EXPECT_NE(table.find("\nquickstart (client)  http_hello"), std::string::npos) << table;
+  EXPECT_NE(render_change_lines({client}).find("|submitted_by=client\n"), std::string::npos);
+  const nlohmann::json doc =
+      nlohmann::json::parse(render_change_json({client}, {"x.db", 0.01, 0.01, ""}));
+  EXPECT_EQ(doc["series"][0]["submitted_by"], "client");
+}
+
 TEST(ChangeListing, ChangeLinesHaveEveryFieldInOrderAndDashesForWhatDoesNotExist) {
   store::SeriesChanges s = throughput_drop();
   EXPECT_EQ(render_change_lines({s}),
@@ -64,7 +78,8 @@ TEST(ChangeListing, ChangeLinesHaveEveryFieldInOrderAndDashesForWhatDoesNotExist
             "testbed=3|host=bench-a|run=31|previous_run=30|commit=2222222222cccc|"
             "previous_commit=1111111111aaaa|started=2023-11-14T22:13:20Z|median_before=10000|"
             "median_after=9500|change_pct=-5.00|change_low_pct=-6.00|change_high_pct=-4.00|"
-            "p_value=0.002|direction=worse|runs_before=30|runs_after=30|params_hash=abc123\n");
+            "p_value=0.002|direction=worse|runs_before=30|runs_after=30|params_hash=abc123|"
+            "submitted_by=operator\n");
   s.changes[0].median_before = 0;
   s.changes[0].change.reset();
   s.changes[0].change_low.reset();
@@ -94,6 +109,7 @@ TEST(ChangeListing, JsonListsEverySeriesWithFractionsAndNulls) {
   EXPECT_EQ(first["testbed_id"], 3);
   EXPECT_EQ(first["runs"], 60);
   EXPECT_EQ(first["from_store"], true);
+  EXPECT_EQ(first["submitted_by"], "operator");
   ASSERT_EQ(first["change_points"].size(), 1u);
   const nlohmann::json& c = first["change_points"][0];
   EXPECT_EQ(c["run_id"], 31);

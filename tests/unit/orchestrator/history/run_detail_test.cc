@@ -71,6 +71,18 @@ TEST_F(RunDetailText, AnAbandonedRunSaysWhenItWasMarkedNotHowLongItTook) {
   EXPECT_EQ(text.find("took"), std::string::npos) << text;
 }
 
+// A run a client submitted to `orchestrator serve` is a point of the clients' series only
+// (docs/GATES.md, "Series and baselines"): `runs show` says whose.
+TEST_F(RunDetailText, TheHeaderSaysARunWasSubmittedByAClient) {
+  store::RunDetail d = sample_run();
+  d.run.origin = "client";
+  const std::string text = render_run_detail(d, {});
+  EXPECT_NE(text.find("  origin    client (submitted to orchestrator serve; a point of the "
+                      "clients' series only)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(RunDetailText, TheHeaderNamesTheRunItsTimesCommitLabelsAndTestbed) {
   const std::string text = render_run_detail(sample_run(), {});
   EXPECT_NE(text.find("run 4  scenario quickstart  status failed (exit 3)\n"), std::string::npos)
@@ -80,6 +92,9 @@ TEST_F(RunDetailText, TheHeaderNamesTheRunItsTimesCommitLabelsAndTestbed) {
   EXPECT_NE(text.find("  commit    deadbeef\n"), std::string::npos);
   EXPECT_NE(text.find("  branch    feature\n"), std::string::npos);
   EXPECT_NE(text.find("  labels    ci=yes\n"), std::string::npos);
+  EXPECT_NE(text.find("  origin    local (orchestrator run; a point of the operator's series)\n"),
+            std::string::npos)
+      << text;
   for (const char* line : {"  host      bench-1\n", "  cpu       Test CPU\n", "  cores     8\n",
                            "  kernel    Linux 6.1\n", "  governor  performance\n",
                            "  compiler  GNU 12.2.0\n", "  flags     -O3\n"}) {

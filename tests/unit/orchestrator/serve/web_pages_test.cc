@@ -134,6 +134,55 @@ TEST(WebPagesRun, AMeasuredBinaryIsShownByItsNameAndBuildIdNotItsFolder) {
       << page.body;
 }
 
+// A client's submitted runs are a series of their own (docs/GATES.md, "Series and baselines"):
+// the history page charts one side's runs (the latest run's, or the one asked for), a client's
+// run page says whose it is, and another side is refused by name.
+TEST(WebPagesHistory, TheOperatorsAndTheClientsRunsAreChartedApart) {
+  ExecutorBench bench;
+  std::vector<int64_t> runs;
+  for (const char* origin : {"local", "client", "scheduled"}) {
+    store::RunInfo info = store::testing::test_run_info("s");
+    info.origin = origin;
+    auto run = bench.db().begin_run(info);
+    ASSERT_TRUE(run) << run.message();
+    ASSERT_TRUE(bench.db().store_workload(*run, store::testing::test_workload("hello", 2)));
+    ASSERT_TRUE(bench.db().finish_run(*run, "ok", 0));
+    runs.push_back(*run);
+  }
+  auto pages =
+      WebPages::start("127.0.0.1:0", bench.db_path(), {}, bench.queue(), bench.executor().live());
+  ASSERT_TRUE(pages) << pages.message();
+  auto linked = [](const WebPages::Page& page, int64_t run) {
+    return page_has(page.body, "<a href=\"/runs/" + std::to_string(run) + "\">");
+  };
+  const std::string series = "scenario=s&workload=hello&metric=throughput.rps";
+  // Without submitted_by: the series of the latest run, the scheduled one.
+  for (const std::string& query : {series, series + "&submitted_by=operator"}) {
+    const WebPages::Page operators = (*pages)->get("/history", query);
+    EXPECT_EQ(operators.status, 200) << operators.body;
+    EXPECT_TRUE(linked(operators, runs[0]) && linked(operators, runs[2])) << operators.body;
+    EXPECT_FALSE(linked(operators, runs[1])) << operators.body;
+    EXPECT_FALSE(page_has(operators.body, "(runs clients submitted)")) << operators.body;
+  }
+  const WebPages::Page clients = (*pages)->get("/history", series + "&submitted_by=client");
+  EXPECT_EQ(clients.status, 200) << clients.body;
+  EXPECT_TRUE(page_has(clients.body, "throughput.rps (runs clients submitted)</h1>"))
+      << clients.body;
+  EXPECT_TRUE(linked(clients, runs[1])) << clients.body;
+  EXPECT_FALSE(linked(clients, runs[0]) || linked(clients, runs[2])) << clients.body;
+  const WebPages::Page bad = (*pages)->get("/history", series + "&submitted_by=ci");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_TRUE(page_has(bad.body, "submitted_by must be &#39;operator&#39; or &#39;client&#39;"))
+      << bad.body;
+
+  const WebPages::Page page = (*pages)->get("/runs/" + std::to_string(runs[1]), "");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_TRUE(page_has(page.body,
+                       "client (submitted to orchestrator serve; a point of the "
+                       "clients&#39; series only)"))
+      << page.body;
+}
+
 // The live page's progress writes the rate and the p99 as the terminal's progress line and the
 // tables do (format_rate, format_duration_ns): it wrote the rate with "{:.0f}" by hand, so a
 // workload at 2.5 ops/s read "2 ops/s now" there and "2.5" everywhere else.
