@@ -245,19 +245,9 @@ class LoadSession : public Session {
     thread_.request_finished();
   }
 
-  // [ERROR, type, request, details, uri]: a refusal by the session's role, the dealer's call
-  // timeout and the cancellation of a call this worker cancelled are kinds of their own; a
-  // call's other ERROR is the router's refusal (wamp_error) or came after the router routed it,
-  // the callee's answer (callee_error), as its URI says (call_refusal.h). A publication's ERROR
-  // is always the broker's.
+  // [ERROR, type, request, details, uri], counted as call_refusal.h says.
   ErrorKind error_kind(const Json& message, const Slot& slot) const {
-    if (message.size() <= 4 || !message[4].is_string()) return ErrorKind::kWampError;
-    const std::string& uri = message[4].get_ref<const std::string&>();
-    if (uri == "wamp.error.not_authorized") return ErrorKind::kNotAuthorized;
-    if (publisher_) return ErrorKind::kWampError;
-    if (uri == "wamp.error.timeout") return ErrorKind::kCallTimeout;
-    if (uri == "wamp.error.canceled" && slot.cancel_sent) return ErrorKind::kCanceled;
-    return router_refused_call(uri) ? ErrorKind::kWampError : ErrorKind::kCalleeError;
+    return answer_error_kind(message, publisher_, slot.cancel_sent);
   }
 
   // callee = "worker": an answer that needed an invocation, which the window waits for the

@@ -19,6 +19,7 @@
 
 #include "common/serialization/base64.h"
 #include "common/time/clock.h"
+#include "worker/wamp/call_refusal.h"
 #include "worker/wamp/errors.h"
 #include "worker/wamp/message_type.h"
 #include "worker/wamp/session.h"
@@ -66,10 +67,10 @@ class TransferSession : public Session {
 
   void handle(uint64_t type, Json& message, int64_t now) override {
     if (!active_) return;
+    // The CALL's ERROR, counted as a caller's is (call_refusal.h): the router's refusal, or the
+    // callee's answer where the call was routed (session_per_operation to a callee).
     if (type == code(MessageType::kError)) {
-      const bool refused = message.size() > 4 && message[4].is_string() &&
-                           message[4].get_ref<const std::string&>() == "wamp.error.not_authorized";
-      return fail(refused ? ErrorKind::kNotAuthorized : ErrorKind::kWampError);
+      return fail(answer_error_kind(message, /*publish=*/false, /*cancel_sent=*/false));
     }
     if (type != code(MessageType::kResult)) return;
     if (message.size() < 4 || !message[1].is_number_unsigned() ||

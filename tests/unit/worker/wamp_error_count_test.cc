@@ -163,6 +163,42 @@ TEST(WampErrorCounts, ACallsErrorIsTheDealersRefusalOrTheCalleesAsItsUriSays) {
   }
 }
 
+// A session per call (wamp_rpc with session_per_operation, whose lifecycle wamp_transfer shares):
+// its CALL's ERROR is counted by the callers' rule (call_refusal.h), so a callee's own answer is
+// callee_error and the dealer's timeout call_timeout. Before, every ERROR but not_authorized was
+// wamp_error, and a call a callee answered was taken for one the router refused (subtracted from
+// the router-count cross-check). The router answers GOODBYE (the readiness session leaves).
+TEST(WampErrorCounts, ASessionPerCallCountsItsErrorAsACallersIs) {
+  for (const auto& [uri, kind] : {std::pair{"wamp.error.no_such_procedure", ErrorKind::kWampError},
+                                  std::pair{"wamp.error.not_authorized", ErrorKind::kNotAuthorized},
+                                  std::pair{"wamp.error.timeout", ErrorKind::kCallTimeout},
+                                  std::pair{"wamp.error.canceled", ErrorKind::kCalleeError},
+                                  std::pair{"app.error.declined", ErrorKind::kCalleeError}}) {
+    SCOPED_TRACE(uri);
+    std::atomic<uint64_t> refused{0};
+    FakeRawSocketRouter router(
+        1000, kBeforeWelcome, [&](const json& message, const FakeRawSocketRouter::Reply& reply) {
+          if (message[0] == 6) {  // GOODBYE
+            reply.send(json::array({6, json::object(), "wamp.close.goodbye_and_out"}));
+          }
+          if (message[0] != 48) return;  // CALL: [48, request, {}, ...]
+          ++refused;
+          reply.send(json::array({8, 48, message[1], json::object(), uri}));
+        });
+    WorkloadSpec s = test_support::rpc_spec_against(router);
+    s.wamp.session_per_operation = true;
+    auto engine = test_support::start(s);
+    ASSERT_TRUE(engine);
+    const WindowResult r = test_support::run(*engine, 0, 20 * test_support::kMs);
+    engine.reset();
+    EXPECT_GT(r.operations, 0u);
+    EXPECT_EQ(r.operations, refused.load());
+    EXPECT_EQ(r.successes, 0u);
+    EXPECT_EQ(count_of(r, kind), r.operations);
+    EXPECT_EQ(test_support::total_errors(r), r.operations);
+  }
+}
+
 // Open loop, 50 publications due in the window (1000/s for 50 ms), two subscribers, one
 // publication in flight: the router answers none, so the first stays outstanding until the
 // drain deadline and the other 49 are never written. Each of those is the two events it would
