@@ -68,6 +68,15 @@ class FakeRawSocketRouter {
   // The sessions accepted so far.
   uint32_t sessions() const { return accepted_.load(); }
 
+  // Session `number`, once accepted, takes at most about `bytes` (SO_RCVBUF, which also stops the
+  // kernel growing it) that its thread has not read: a session whose on_message waits holds the
+  // worker's writes back after that much, not after what autotuning would allow. Set before the
+  // session is accepted.
+  void limit_receive_buffer(uint32_t number, int bytes) {
+    limited_session_ = number;
+    limited_bytes_ = bytes;
+  }
+
   // Closes every session that did not subscribe, as a router dropping them would.
   void close_publishers() {
     std::lock_guard lock(subscribers_mutex_);
@@ -123,6 +132,11 @@ class FakeRawSocketRouter {
           if (ec) return;
           --sessions_left_;
           const uint32_t number = ++accepted_;
+          if (number == limited_session_.load()) {
+            boost::system::error_code ignored;
+            socket.set_option(boost::asio::socket_base::receive_buffer_size(limited_bytes_.load()),
+                              ignored);
+          }
           auto link = std::make_shared<Link>(std::move(socket), number);
           session_threads_.emplace_back([this, link, number] { serve(*link, number); });
           accept();
@@ -197,6 +211,8 @@ class FakeRawSocketRouter {
   boost::asio::ip::tcp::acceptor acceptor_;
   uint32_t sessions_left_;  // touched on the io thread only
   std::atomic<uint32_t> accepted_{0};
+  std::atomic<uint32_t> limited_session_{0};  // limit_receive_buffer; 0: none
+  std::atomic<int> limited_bytes_{0};
   std::vector<std::thread> session_threads_;
   std::mutex subscribers_mutex_;
   std::vector<Link*> subscribers_;

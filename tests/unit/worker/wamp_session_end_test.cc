@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -91,6 +92,102 @@ TEST(WampSessionEnds, TheRoutersGoodbyeIsAnsweredWithGoodbyeAndOutBeforeTheClose
   EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kProtocol)], 1u);
   const std::vector<json> answer{json::array({6, json::object(), "wamp.close.goodbye_and_out"})};
   EXPECT_EQ(after_goodbye, answer);
+}
+
+// A router's session that stops reading until released: what the worker writes it waits in the
+// sockets' buffers, then in the worker's own queue.
+class ReadingStopped {
+ public:
+  void wait() {
+    std::unique_lock lock(mutex_);
+    released_cv_.wait(lock, [this] { return released_; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+    released_cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable released_cv_;
+  bool released_ = false;
+};
+
+constexpr uint32_t kCallsBehind = 16;     // of kCallBytes each: far more than the buffers hold
+constexpr uint64_t kCallBytes = 1 << 20;  // (the router's 64 KiB, the worker's 4 MiB at most)
+
+// Session 1 answers its first CALL with GOODBYE and stops reading, with kCallsBehind calls of
+// kCallBytes queued ahead of the worker's answer, so that the answer is never written; session 2
+// echoes every CALL.
+struct GoodbyeThenDeaf {
+  // Before the router, which calls on them from its threads until it is destroyed.
+  std::atomic<bool> goodbye_sent{false};
+  ReadingStopped deaf;
+  FakeRawSocketRouter router{
+      2, FakeRawSocketRouter::HelloSeen::kBeforeWelcome,
+      [this](const json& message, const FakeRawSocketRouter::Reply& reply) {
+        if (message[0] != 48) return;  // CALL: [48, request, {}, procedure, [payload]]
+        if (reply.session == 1) {
+          if (goodbye_sent.exchange(true)) return;
+          reply.send(json::array({6, json::object(), "wamp.close.system_shutdown"}));
+          deaf.wait();
+          return;
+        }
+        reply.send(json::array({50, message[1], json::object(), message[4]}));
+      }};
+  GoodbyeThenDeaf() { router.limit_receive_buffer(1, 64 * 1024); }
+  // Lets session 1 read (and see the worker's close) before the router joins its thread.
+  ~GoodbyeThenDeaf() { deaf.release(); }
+
+  WorkloadSpec spec() const {
+    WorkloadSpec s = test_support::rpc_spec_against(router);
+    s.in_flight = kCallsBehind;
+    s.wamp.request_bytes = kCallBytes;
+    s.drain_timeout_ns = 10'000 * test_support::kMs;  // the last calls' echo, however slow
+    return s;
+  }
+};
+
+// The router's GOODBYE, and then it reads nothing more while keeping the link open: the worker's
+// answer waits at most kGoodbyeAnswerWait (1 s) to be written, then the worker closes the link and
+// joins again, and the rest of the window is measured on the new session. Before (82a2723), the
+// session waited for the answer until the next window, and this window measured nothing more.
+// The window is 3 s: the wait and a join fit in it far over.
+TEST(WampSessionEnds, AnAnswerTheRouterNeverReadsHoldsTheSessionAtMostTheAnswerWait) {
+  GoodbyeThenDeaf fake;
+  auto engine = test_support::start(fake.spec());
+  ASSERT_TRUE(engine);
+  const WindowResult r = test_support::run(*engine, 0, 3000 * test_support::kMs);
+  engine.reset();
+  EXPECT_EQ(fake.router.sessions(), 2u);
+  const std::vector<SessionEnd> expected{{"GOODBYE wamp.close.system_shutdown", 1}};
+  EXPECT_EQ(r.sessions_ended, expected);
+  // The calls outstanding when the session ended, one protocol error each; session 2's were
+  // answered.
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kProtocol)], kCallsBehind);
+  EXPECT_EQ(test_support::total_errors(r), kCallsBehind);
+  EXPECT_GT(r.successes, 0u);
+}
+
+// The same router, with windows of 100 ms: its GOODBYE comes in the first, and the second begins
+// well within the answer's wait. The next window closes a link whose answer is still unwritten
+// and joins again, so the second window is measured. Before (31b6600), the session waited on,
+// and the second window had no session to send on.
+TEST(WampSessionEnds, TheNextWindowClosesALinkWhoseAnswerIsStillUnwritten) {
+  GoodbyeThenDeaf fake;
+  auto engine = test_support::start(fake.spec());
+  ASSERT_TRUE(engine);
+  const WindowResult first = test_support::run(*engine, 0, 100 * test_support::kMs);
+  const WindowResult second = test_support::run(*engine, 1, 100 * test_support::kMs);
+  engine.reset();
+  const std::vector<SessionEnd> expected{{"GOODBYE wamp.close.system_shutdown", 1}};
+  EXPECT_EQ(first.sessions_ended, expected);
+  EXPECT_EQ(first.errors[static_cast<size_t>(ErrorKind::kProtocol)], kCallsBehind);
+  EXPECT_EQ(fake.router.sessions(), 2u);
+  EXPECT_TRUE(second.sessions_ended.empty());
+  EXPECT_GT(second.successes, 0u);
+  EXPECT_EQ(test_support::total_errors(second), 0u);
 }
 
 // A peer that words every end differently adds at most kMaxSessionEndReasons reasons; the
