@@ -121,13 +121,33 @@ Expected<uint16_t> allocate_loopback_port() {
   }
   // No room outside the range, none of 64 drawn free, or no port could be checked: the kernel's
   // choice on 127.0.0.1 (a failure of its own is the one reported).
-  sockaddr_in loopback{};
-  loopback.sin_family = AF_INET;
-  loopback.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  uint16_t port = 0;
-  error = try_bind(reinterpret_cast<const sockaddr*>(&loopback), sizeof loopback, &port, &what);
-  if (error == 0) return port;
-  return Error{std::string(what) + " for a port on 127.0.0.1: " + std::strerror(error)};
+  return kernel_port_free_everywhere([]() -> Expected<uint16_t> {
+    sockaddr_in loopback{};
+    loopback.sin_family = AF_INET;
+    loopback.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    uint16_t port = 0;
+    const char* what = "bind";
+    const int error =
+        try_bind(reinterpret_cast<const sockaddr*>(&loopback), sizeof loopback, &port, &what);
+    if (error == 0) return port;
+    return Error{std::string(what) + " for a port on 127.0.0.1: " + std::strerror(error)};
+  });
+}
+
+Expected<uint16_t> kernel_port_free_everywhere(
+    const std::function<Expected<uint16_t>()>& kernel_port) {
+  // Free on 127.0.0.1 is not free on 127.0.0.53 or ::1, where a key may name the port and a
+  // listener holds no port of 127.0.0.1's: checked on every address as a drawn port is.
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    auto port = kernel_port();
+    if (!port) return port;
+    const char* what = "bind";
+    const int error = port_is_free(*port, &what);
+    // Not EADDRINUSE or EACCES: no port can be checked here, and the kernel's choice stands.
+    if (error != EADDRINUSE && error != EACCES) return port;
+  }
+  return Error{"none of " + std::to_string(kAttempts) +
+               " ports the kernel chose free on 127.0.0.1 was free on every local address"};
 }
 
 }  // namespace benchgate::scenario
