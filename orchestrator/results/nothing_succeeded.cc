@@ -31,7 +31,7 @@ std::string kinds_text(const std::vector<Repetition>& repetitions) {
   std::map<std::string, uint64_t> sums;
   for (const Repetition& rep : repetitions) {
     for (const auto& [kind, count] : rep.errors) {
-      if (count > 0) sums[kind] += count;
+      if (count > 0) sums[kind] = saturated_sum(sums[kind], count);
     }
   }
   std::vector<std::pair<std::string, uint64_t>> kinds(sums.begin(), sums.end());
@@ -55,7 +55,7 @@ std::string nothing_succeeded_reason(const WorkloadResult& workload) {
   uint64_t operations = 0;
   for (const Repetition& rep : workload.repetitions) {
     if (rep.successes > 0) return "";
-    operations += rep.operations;
+    operations = saturated_sum(operations, rep.operations);
   }
   const uint64_t errors = workload.error_count();
   if (errors == 0) return "";

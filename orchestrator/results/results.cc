@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <set>
 
 namespace benchgate::results {
@@ -18,13 +17,6 @@ Spread spread_of(std::vector<double> values) {
 }
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
-
-// Sums over repetitions of counts the workers reported: each repetition's fits, their sum need
-// not, and stops at UINT64_MAX rather than wrap round to a few.
-uint64_t saturated_sum(uint64_t a, uint64_t b) {
-  uint64_t out = 0;
-  return __builtin_add_overflow(a, b, &out) ? std::numeric_limits<uint64_t>::max() : out;
-}
 
 // Without in-window counts (a worker that predates them), throughput is counted over the
 // data window, or the configured window when the workers could not measure the data window.

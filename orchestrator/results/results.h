@@ -15,6 +15,14 @@
 
 namespace benchgate::results {
 
+// a + b, or UINT64_MAX where the sum would pass it: counts the workers reported, summed over
+// repetitions (each repetition's sums fit, engine/window_merge.cc refuses one that would not),
+// stop there rather than wrap round to a few.
+inline uint64_t saturated_sum(uint64_t a, uint64_t b) {
+  uint64_t out = 0;
+  return __builtin_add_overflow(a, b, &out) ? UINT64_MAX : out;
+}
+
 // The router's own view of one measured window: differences of its counters between the
 // snapshot before and the one after the window.
 struct RouterWindow {

@@ -29,6 +29,17 @@ TEST(NothingSucceeded, EveryRequestFailedInEveryRepetitionNamesTheCountsAndTheKi
             "no request succeeded in 3 repetitions: 1200 requests, 1200 errors (status 1200)");
 }
 
+// Each repetition's counts fit (engine/window_merge.cc), their sums over repetitions need not:
+// they stop at 2^64 - 1 rather than wrap round to "0 requests" and "status 0".
+TEST(NothingSucceeded, CountsOverRepetitionsDoNotWrapRound) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  auto w = workload_of(scenario::Protocol::kHttp1,
+                       {failing(kHalf, {{"status", kHalf}}), failing(kHalf, {{"status", kHalf}})});
+  EXPECT_EQ(nothing_succeeded_reason(w),
+            "no request succeeded in 2 repetitions: 18446744073709551615 requests, "
+            "18446744073709551615 errors (status 18446744073709551615)");
+}
+
 // One success in any repetition: the workload is judged by its figures, as before.
 TEST(NothingSucceeded, OneSuccessInOneRepetitionIsNoFailure) {
   auto w = workload_of(scenario::Protocol::kHttp1,
