@@ -1,10 +1,12 @@
 """`orchestrator history changes` through real runs: the orchestrator and worker measure the
 bundled router, started as a command with its calibration knob `router --inject-work-ns N`
 (busy work of N ns per request, docs/GATES.md, "Calibration"). Part way through the series N
-triples, as a slowdown landing in a commit would; the change must be found at that run, stored
+grows tenfold, as a slowdown landing in a commit would; the change must be found at that run, stored
 when the run lands (table change_points), and reported in the table, the CHANGE| lines and
 JSON. Bad flag values exit 2. Checks runs and counts, never speed: with one connection each
-request waits for its own work, so the median latency follows N, 0.5 ms before and 5 ms after.
+request waits for its own work, so the median latency follows N, 0.5 ms before and 5 ms after;
+a run's three 200 ms windows hold about 120 requests of 5 ms, whose median a few slow first
+requests (no warm-up) leave where it is.
 The work is a busy loop on the clock, so a loaded machine, whose other processes take the
 router's CPU away, stretches it by a factor that changes from run to run (up to 3 times was
 seen on the shared 2-core machine) but never shortens it: a factor of 10 leaves the two levels
@@ -32,8 +34,8 @@ command = ["{router}", "--http", "127.0.0.1:${{port:http}}", "--control", "127.0
 address = "127.0.0.1:${{port:http}}"
 
 [defaults]
-warmup = "100ms"
-duration = "300ms"
+warmup = "0s"
+duration = "200ms"
 repetitions = 3
 workers = 1
 connections = 1
