@@ -20,10 +20,14 @@ inline constexpr size_t kShownSessionEnds = 10;
 // Each repetition's 0-based index with its sessions ended, in repetition order.
 using SessionsEndedByRepetition = std::vector<std::pair<uint32_t, std::vector<SessionsEnded>>>;
 
-// "  sessions the router ended during the window (each a protocol error):" then "    rep 1
-// worker 0: 2 sessions ABORT wamp.close.system_shutdown: ..." per repetition, worker and reason
-// (at most kShownSessionEnds, then how many more); "" when none ended. `not_stored`: a run stored
-// before schema version 22 with protocol errors, which may have been such ends, says so.
+// "  sessions the router ended during the window (counted as protocol errors: ...):" then
+// "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: ..." per repetition, worker
+// and reason (at most kShownSessionEnds, then how many more); "" when none ended. The header says
+// how the ends are among the errors by kind, as the worker counts them (worker/wamp/session.cc):
+// each fails the session's outstanding operations, one protocol error each, and counts one of
+// its own only where none was outstanding, so a caller's session with 16 calls in flight is 16
+// protocol errors, not one. `not_stored`: a run stored before schema version 22 with protocol
+// errors, which may have been such ends, says so.
 inline std::string sessions_ended_lines(const SessionsEndedByRepetition& repetitions,
                                         bool not_stored) {
   if (not_stored) {
@@ -49,7 +53,9 @@ inline std::string sessions_ended_lines(const SessionsEndedByRepetition& repetit
   if (left > 0) {
     lines += "    and " + std::to_string(left) + " more (the JSON report lists every one)\n";
   }
-  return "  sessions the router ended during the window (each a protocol error):\n" + lines;
+  return "  sessions the router ended during the window (counted as protocol errors: one per "
+         "operation outstanding, one where none was):\n" +
+         lines;
 }
 
 }  // namespace benchgate::results

@@ -285,7 +285,8 @@ TEST_F(RunDetailText, TheSessionsTheRouterEndedAndTheWorkersDescribeAreShown) {
                       "  kv-worker, version 1.2 (workload rpc)\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("  sessions the router ended during the window (each a protocol error):\n"
+  EXPECT_NE(text.find("  sessions the router ended during the window (counted as protocol errors: "
+                      "one per operation outstanding, one where none was):\n"
                       "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: going "
                       "down\\n\n"
                       "    rep 1 worker 1: 1 session GOODBYE \\x1b[31m\n"),

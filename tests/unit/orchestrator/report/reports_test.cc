@@ -490,7 +490,8 @@ TEST(WorkloadTable, SessionsTheRouterEndedSayWhyInTheTableAndTheJson) {
   w.repetitions.front().sessions_ended = {{0, "ABORT wamp.close.system_shutdown: going down\\n", 2},
                                           {1, "", 1}};
   const std::string table = workload_table(w);
-  EXPECT_NE(table.find("  sessions the router ended during the window (each a protocol error):\n"
+  EXPECT_NE(table.find("  sessions the router ended during the window (counted as protocol errors: "
+                       "one per operation outstanding, one where none was):\n"
                        "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: going "
                        "down\\n\n"
                        "    rep 1 worker 1: 1 session for other reasons\n"),

@@ -580,7 +580,8 @@ TEST_F(StoredRun, SessionsTheRouterEndedAndTheWorkersDescribeAreReadBackAsTheLiv
   EXPECT_TRUE(w.repetitions[1].sessions_ended.empty());
   EXPECT_TRUE(w.repetitions[0].not_stored.empty());
   const std::string lines =
-      "  sessions the router ended during the window (each a protocol error):\n"
+      "  sessions the router ended during the window (counted as protocol errors: one per "
+      "operation outstanding, one where none was):\n"
       "    rep 1 worker 0: 2 sessions ABORT wamp.close.system_shutdown: going down\\n\\x1b[31m\n"
       "    rep 1 worker 1: 1 session GOODBYE wamp.close.close_realm\n";
   EXPECT_EQ(sessions_ended_lines(live), lines);
