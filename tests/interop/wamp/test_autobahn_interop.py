@@ -296,6 +296,49 @@ class AutobahnInterop(unittest.TestCase):
 # --- WebSocket at the message level, for what a well-behaved client never sends -------------
 
 
+class AutobahnLeaving(unittest.TestCase):
+    """A client's GOODBYE, whatever its reason, is answered with wamp.close.goodbye_and_out (the
+    WAMP spec's answer) and is no protocol error. Autobahn sends wamp.close.normal unless told
+    otherwise, and a peer may send any URI; the router never sends a GOODBYE of its own, so
+    there is no answer of a client's to judge (Autobahn would answer one with
+    wamp.close.normal)."""
+
+    REASONS = ("wamp.close.normal", "wamp.close.close_realm", "wamp.close.system_shutdown",
+               "wamp.close.goodbye_and_out", "com.example.leaving")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.router = RouterProcess("--metrics-listen", "127.0.0.1:0")
+
+    @classmethod
+    def tearDownClass(cls):
+        code = cls.router.stop()
+        assert code == 0, f"router exited with {code}: {cls.router.process.stderr.read()}"
+
+    def metric(self, name):
+        for line in self.router.metrics_text().splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[1])
+        self.fail(f"no {name} in the router's metrics")
+
+    def test_every_reason_is_answered_with_goodbye_and_out_and_no_protocol_error(self):
+        async def scenario():
+            for (transport, serializer), reason in zip(itertools.cycle(COMBINATIONS),
+                                                       self.REASONS):
+                label = f"{transport}/{serializer} leaving with {reason}"
+                session, left = await connect(self.router, transport, serializer)
+                session.leave(reason)
+                details = await asyncio.wait_for(left, TIMEOUT)
+                self.assertEqual(details.reason, "wamp.close.goodbye_and_out", label)
+            # Still serving, with no session left over.
+            caller, _ = await connect(self.router, "rawsocket", "cbor")
+            self.assertEqual(await caller.call("wamp.session.count"), 1)
+            await close(caller)
+
+        run(scenario())
+        self.assertEqual(self.metric("benchgate_router_wamp_protocol_errors_total"), 0)
+
+
 class RawWebSocket(WebSocketClientProtocol):
     """A WebSocket client (wamp.2.json) that hands every message to a queue."""
 
