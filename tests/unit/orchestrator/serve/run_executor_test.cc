@@ -265,6 +265,28 @@ TEST(RunExecutorRunId, TheRunIdIsInTheJobsStatusWhileItRuns) {
   EXPECT_EQ(running_ids, (std::vector<int64_t>{0, ended.status.run_id}));
 }
 
+// A job's run records who submitted it (runs.origin): a client's run is a point of the
+// clients' series only, a scheduled one of the operator's (docs/GATES.md, "Series and
+// baselines"). Both were stored alike before, and a client's run joined the operator's series.
+TEST(RunExecutorOrigin, AJobsRunIsStoredWithItsJobsOrigin) {
+  ExecutorBench bench;
+  // Two runs: a system under test and a worker pool scripted for each.
+  bench.factories().suts = {engine::testing::FakeSut::Script{}, engine::testing::FakeSut::Script{}};
+  bench.factories().pools = {engine::testing::FakePool::Script{},
+                             engine::testing::FakePool::Script{}};
+  std::vector<std::string> origins;
+  for (const char* origin : {"client", "scheduled"}) {
+    auto job = bench.submit(testing::short_scenario(), origin);
+    ASSERT_TRUE(job);
+    const auto ended = ExecutorBench::wait_end(*job);
+    ASSERT_EQ(ended.status.state, JobState::kFinished) << ended.err;
+    auto run = bench.db().get_run(ended.status.run_id);
+    ASSERT_TRUE(run) << run.message();
+    origins.push_back(run->run.origin);
+  }
+  EXPECT_EQ(origins, (std::vector<std::string>{"client", "scheduled"}));
+}
+
 // A failed job keeps its children's logs ("job-N" in the service's log folder) for as long as
 // the service keeps the job listed (serve --keep-finished), and no longer: they were never
 // removed, so a long-running service's failed jobs filled the temporary folder. A job that
