@@ -160,7 +160,9 @@ void add_history_commands(CLI::App& app, HistoryFlags& flags) {
   CLI::App* runs = app.add_subcommand("runs", "List and inspect stored runs");
   runs->require_subcommand(1);
   CLI::App* list = runs->add_subcommand(
-      "list", "List stored runs, newest first: id, scenario, status, start, duration, commit");
+      "list",
+      "List stored runs, newest first: id, scenario, status, start, duration, commit, "
+      "branch, exit code, origin (local, scheduled, client), labels");
   list->add_option("--scenario", flags.scenario, "Only runs of this scenario");
   list->add_option("--limit", flags.limit, "At most this many runs (0: every run)")
       ->capture_default_str();

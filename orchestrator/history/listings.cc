@@ -8,8 +8,10 @@
 namespace benchgate::history {
 
 std::string render_run_list(const std::vector<store::RunSummary>& runs) {
-  TextTable table(
-      {"ID", "SCENARIO", "STATUS", "STARTED", "DURATION", "COMMIT", "BRANCH", "EXIT", "LABELS"});
+  // ORIGIN: who started the run (local, scheduled, client); a client's run is a point of the
+  // clients' series only (docs/GATES.md, "Series and baselines").
+  TextTable table({"ID", "SCENARIO", "STATUS", "STARTED", "DURATION", "COMMIT", "BRANCH", "EXIT",
+                   "ORIGIN", "LABELS"});
   table.align(0, TextTable::Align::kRight).align(4, TextTable::Align::kRight);
   table.align(7, TextTable::Align::kRight);
   for (const store::RunSummary& r : runs) {
@@ -17,7 +19,8 @@ std::string render_run_list(const std::vector<store::RunSummary>& runs) {
                    format_local_time(r.started_at_ns),
                    run_took(r.status, r.started_at_ns, r.finished_at_ns).value_or("-"),
                    short_commit(r.commit), or_dash(r.branch),
-                   r.exit_code ? std::to_string(*r.exit_code) : "-", format_labels(r.labels)});
+                   r.exit_code ? std::to_string(*r.exit_code) : "-", shown_text(r.origin),
+                   format_labels(r.labels)});
   }
   return table.render();
 }

@@ -43,10 +43,10 @@ class HistoryTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertEqual(
             squash(run.stdout).splitlines(),
-            ["ID SCENARIO STATUS STARTED DURATION COMMIT BRANCH EXIT LABELS",
-             " 3 history_other failed 2023-11-16 22:13:20 12.5s - feature/x 3 -",
-             " 2 history_demo ok 2023-11-15 22:13:20 1m20s 2222222222 main 0 ci=yes,pr=42",
-             " 1 history_demo ok 2023-11-14 22:13:20 1m05s 1111111111 main 0 ci=yes"])
+            ["ID SCENARIO STATUS STARTED DURATION COMMIT BRANCH EXIT ORIGIN LABELS",
+             " 3 history_other failed 2023-11-16 22:13:20 12.5s - feature/x 3 local -",
+             " 2 history_demo ok 2023-11-15 22:13:20 1m20s 2222222222 main 0 local ci=yes,pr=42",
+             " 1 history_demo ok 2023-11-14 22:13:20 1m05s 1111111111 main 0 local ci=yes"])
 
     def test_runs_list_filters_by_scenario_and_limits_the_count(self):
         run = self.orchestrator("runs", "list", "--scenario", "history_demo", "--limit", "1")

@@ -2,10 +2,10 @@
 "Series and baselines"): runs a client submits with the operator's scenario name, workloads and
 definition are a series of their own. The operator's next `orchestrator run --db` on the
 service's database judges its change gate against the operator's runs only, `history changes`
-lists the two series apart, and `runs show` says who started each run. Before, the client's
-runs were points of the operator's series. Checks run ids and counts, never speed: the change
-gate's alpha needs 50 runs of history, so every verdict is no_baseline, whose explanation
-counts the runs the gate was given."""
+lists the two series apart, and `runs list` and `runs show` say who started each run. Before,
+the client's runs were points of the operator's series. Checks run ids and counts, never
+speed: the change gate's alpha needs 50 runs of history, so every verdict is no_baseline, whose
+explanation counts the runs the gate was given."""
 import json
 import os
 import shutil
@@ -127,6 +127,10 @@ class ClientRunsAreASeriesOfTheirOwnTest(unittest.TestCase):
         self.assertEqual(wrong.returncode, 2)
         self.assertIn("--submitted-by 'ci': expected operator", wrong.stderr)
 
+        listed = self.orchestrator("runs", "list", "--db", self.db)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertEqual([line.split()[-2] for line in listed.stdout.splitlines()[1:]],
+                         ["local", "client", "client", "local"])
         shown = self.orchestrator("runs", "show", "2", "--db", self.db)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("  origin    client (submitted to orchestrator serve; a point of the "

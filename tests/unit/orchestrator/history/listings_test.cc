@@ -33,7 +33,8 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
                                .branch = "main",
                                .labels = {{"ci", "yes"}},
                                .testbed_id = 0,
-                               .error = {}};
+                               .error = {},
+                               .origin = "scheduled"};
   store::RunSummary running;
   running.id = 13;
   running.scenario = "soak";
@@ -41,11 +42,11 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
   running.started_at_ns = kListingStart + 3'600'000'000'000;
   EXPECT_EQ(render_run_list({running, done}),
             "ID  SCENARIO    STATUS   STARTED              DURATION  COMMIT      BRANCH  EXIT  "
-            "LABELS\n"
+            "ORIGIN     LABELS\n"
             "13  soak        running  2023-11-14 23:13:20         -  -           -          -  "
-            "-\n"
+            "local      -\n"
             "12  quickstart  ok       2023-11-14 22:13:20     1m05s  0123456789  main       0  "
-            "ci=yes\n");
+            "scheduled  ci=yes\n");
 }
 
 // A run stored before `run` and the service refused control characters in a commit, a branch
@@ -64,9 +65,9 @@ TEST_F(Listings, ControlCharactersOfAStoredRunAreShownEscapedNotPrinted) {
   EXPECT_EQ(
       text,
       "ID  SCENARIO  STATUS  STARTED              DURATION  COMMIT          BRANCH    EXIT  "
-      "LABELS\n"
+      "ORIGIN  LABELS\n"
       " 5  s         ok      2023-11-14 22:13:20         -  a\"b\\\\nc\\x1b[31  br\\nanch     "
-      "-  k\\n=v\\r\n");
+      "-  local   k\\n=v\\r\n");
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
 }
@@ -103,8 +104,10 @@ TEST_F(Listings, AnAbandonedRunHasNoDuration) {
   abandoned.started_at_ns = kListingStart;
   abandoned.finished_at_ns = kListingStart + 4'200'000'000;
   EXPECT_EQ(render_run_list({abandoned}),
-            "ID  SCENARIO  STATUS     STARTED              DURATION  COMMIT  BRANCH  EXIT  LABELS\n"
-            " 3  soak      abandoned  2023-11-14 22:13:20         -  -       -          -  -\n");
+            "ID  SCENARIO  STATUS     STARTED              DURATION  COMMIT  BRANCH  EXIT  ORIGIN  "
+            "LABELS\n"
+            " 3  soak      abandoned  2023-11-14 22:13:20         -  -       -          -  local   "
+            "-\n");
 }
 
 TEST_F(Listings, ABaselineListNamesTheBaselineRunAndWhenItWasAdded) {
