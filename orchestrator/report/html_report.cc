@@ -353,10 +353,7 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
     }
     out += "</ul>\n";
   }
-  std::map<std::string, uint64_t> kinds;
-  for (const auto& rep : w.repetitions) {
-    for (const auto& [kind, count] : rep.errors) kinds[kind] += count;
-  }
+  const std::map<std::string, uint64_t> kinds = w.error_kinds();
   if (!kinds.empty()) {
     std::string list;
     for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);

@@ -133,7 +133,7 @@ std::string callee_line(const results::WorkloadResult& w) {
     if (rep.callee_invocations.empty()) continue;
     const auto [fewest, most] =
         std::minmax_element(rep.callee_invocations.begin(), rep.callee_invocations.end());
-    for (const uint64_t n : rep.callee_invocations) all += n;
+    for (const uint64_t n : rep.callee_invocations) all = results::saturated_sum(all, n);
     ranges += fmt::format("{}{}-{}", ranges.empty() ? "" : ", ", *fewest, *most);
   }
   return fmt::format(
@@ -203,7 +203,9 @@ std::string session_setup_line(const results::WorkloadResult& w) {
   const auto sessions = w.session_setup();
   if (!sessions && not_stored(w, "session_setup")) {
     uint64_t count = 0;
-    for (const auto& rep : w.repetitions) count += rep.stored_sessions.value_or(0);
+    for (const auto& rep : w.repetitions) {
+      count = results::saturated_sum(count, rep.stored_sessions.value_or(0));
+    }
     if (count == 0) return "";
     return fmt::format("  sessions: {} set up; connect to WELCOME {}\n", count,
                        kPercentilesNotStored);
@@ -283,16 +285,20 @@ std::string counts_text(const results::WorkloadResult& w) {
   bool router_counted = !w.repetitions.empty();
   size_t mismatched = 0;
   for (const auto& rep : w.repetitions) {
-    router_requests += rep.router.requests;
-    worker_operations += rep.operations;
-    worker_successes += rep.successes;
-    worker_countable += results::router_countable_operations(w.spec, rep);
+    router_requests = results::saturated_sum(router_requests, rep.router.requests);
+    worker_operations = results::saturated_sum(worker_operations, rep.operations);
+    worker_successes = results::saturated_sum(worker_successes, rep.successes);
+    worker_countable =
+        results::saturated_sum(worker_countable, results::router_countable_operations(w.spec, rep));
     router_counted = router_counted && rep.router.collected;
     for (const auto& flag : rep.flags) mismatched += flag == "router_count_mismatch";
   }
   if (!router_counted) return "";
   // What the router never counted: not sent, or (WAMP) refused with an ERROR.
-  const uint64_t uncounted = worker_operations - worker_countable;
+  // Each repetition's countable operations are some of its operations; a saturated sum of
+  // operations may make the difference smaller, never negative.
+  const uint64_t uncounted =
+      worker_operations > worker_countable ? worker_operations - worker_countable : 0;
   const bool http = scenario::is_http(w.spec.protocol);
   const std::string not_counted =
       uncounted == 0 ? ""
@@ -424,10 +430,7 @@ std::string workload_table(const results::WorkloadResult& w) {
   }
   if (!w.repetitions.empty()) {
     // Error kinds in full, so a non-zero count is never a mystery.
-    std::map<std::string, uint64_t> kinds;
-    for (const auto& rep : w.repetitions) {
-      for (const auto& [kind, count] : rep.errors) kinds[kind] += count;
-    }
+    const std::map<std::string, uint64_t> kinds = w.error_kinds();
     if (!kinds.empty()) {
       std::string list;
       for (const auto& [kind, count] : kinds) list += fmt::format(" {}={}", kind, count);

@@ -155,6 +155,14 @@ uint64_t WorkloadResult::error_count() const {
   return total;
 }
 
+std::map<std::string, uint64_t> WorkloadResult::error_kinds() const {
+  std::map<std::string, uint64_t> sums;
+  for (const auto& rep : repetitions) {
+    for (const auto& [kind, count] : rep.errors) sums[kind] = saturated_sum(sums[kind], count);
+  }
+  return sums;
+}
+
 std::vector<std::string> WorkloadResult::flags() const {
   std::set<std::string> all;
   for (const auto& rep : repetitions) all.insert(rep.flags.begin(), rep.flags.end());

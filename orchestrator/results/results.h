@@ -315,6 +315,8 @@ struct WorkloadResult {
   // Median over repetitions; nullopt unless every repetition measured it.
   std::optional<Spread> payload_bytes_per_second() const;
   uint64_t error_count() const;
+  // Each error kind's count over every repetition (saturated_sum), as the reports list them.
+  std::map<std::string, uint64_t> error_kinds() const;
   std::vector<std::string> flags() const;  // union over repetitions
   bool degraded() const;                   // a repetition is flagged kDegraded
   // Whether every repetition measured `field` (see Repetition::not_measured).

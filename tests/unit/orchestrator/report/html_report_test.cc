@@ -745,5 +745,27 @@ TEST(HtmlReport, AMissingSpectrumSaysWhy) {
   EXPECT_EQ(html.find("printed figures only"), std::string::npos) << html;
 }
 
+// The HTML report's errors by kind sum the repetitions as the terminal does, stopping at
+// UINT64_MAX (results::saturated_sum): two repetitions of 2^63 do not read 0.
+TEST(HtmlReport, ErrorKindsSummedOverRepetitionsDoNotWrap) {
+  HtmlRun run;
+  run.run.id = 1;
+  run.run.scenario = "s";
+  results::WorkloadResult w;
+  w.spec.name = "failing";
+  for (uint32_t i = 0; i < 2; ++i) {
+    results::Repetition rep;
+    rep.index = i;
+    rep.duration_ns = 1'000'000'000;
+    rep.operations = uint64_t{1} << 63;
+    rep.errors["status"] = uint64_t{1} << 63;
+    w.repetitions.push_back(rep);
+  }
+  run.result.workloads.push_back(w);
+  const std::string html = html_document({run});
+  EXPECT_NE(html.find("errors by kind: status=18446744073709551615</p>"), std::string::npos)
+      << html;
+}
+
 }  // namespace
 }  // namespace benchgate::report

@@ -207,5 +207,27 @@ TEST(WorkloadTable, ATransferRateNotMeasuredHasNoUnit) {
       << table;
 }
 
+// Counts summed over repetitions stop at UINT64_MAX (results::saturated_sum) rather than wrap:
+// two repetitions of 2^63 errors of a kind, or 2^63 requests each, read as 2^64 - 1, not 0.
+TEST(WorkloadTable, CountsSummedOverRepetitionsDoNotWrap) {
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  results::WorkloadResult w = counted_workload();
+  w.repetitions.push_back(w.repetitions.front());
+  for (auto& rep : w.repetitions) {
+    rep.operations = kHalf;
+    rep.successes = 0;
+    rep.errors["status"] = kHalf;
+    rep.router.collected = true;
+    rep.router.requests = kHalf;
+  }
+  const std::string table = workload_table(w);
+  EXPECT_NE(table.find("errors by kind: status=18446744073709551615\n"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("requests: 18446744073709551615 sent by workers, 18446744073709551615 "
+                       "counted by the router"),
+            std::string::npos)
+      << table;
+}
+
 }  // namespace
 }  // namespace benchgate::report
