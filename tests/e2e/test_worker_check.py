@@ -42,12 +42,19 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertEqual(run.leftovers(), [])
 
     def test_worker_that_never_answers_fails_clearly_and_leaves_nothing(self):
+        # A failed rule keeps the worker's log folder; it is made in a folder of the test's own.
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
         run = Run(["worker-check", "--timeout", "3s", "--", "/bin/sh", "-c",
-                   "echo READY grpc=127.0.0.1:1; sleep 30"]).run(timeout=60)
+                   "echo READY grpc=127.0.0.1:1; sleep 30"])
+        run.env["TMPDIR"] = tmp
+        run.run(timeout=60)
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn("PASS  prints READY", run.stdout)
         self.assertIn("FAIL  answers Describe", run.stdout)
         self.assertIn("SKIP", run.stdout)
+        self.assertEqual(len(os.listdir(tmp)), 1, os.listdir(tmp))
+        self.assertIn("child process logs: " + tmp + "/", run.stdout)
         self.assertEqual(run.leftovers(), [])
 
     def test_logs_are_removed_when_every_rule_passes_and_kept_when_one_fails(self):
