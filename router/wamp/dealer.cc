@@ -557,7 +557,6 @@ void Dealer::start_transfer(Session& caller, uint64_t request, const Json& messa
     return;
   }
   if (!may_call(caller, request)) return;
-  ++core_.stats().counters.calls_routed;
   Transfer transfer{request, *total, *chunk, 0, 0, std::nullopt};
   if (!pump(caller, transfer)) {
     if (transfers_.empty()) transfer_frames_.release();
@@ -615,6 +614,7 @@ bool Dealer::time_out_transfer(uint64_t id, uint64_t caller_id) {
 bool Dealer::pump(Session& caller, Transfer& transfer) {
   while (caller.queued() < kTransferChunksQueued) {
     if (transfer.sent == transfer.total) {
+      if (transfer.total == 0) ++core_.stats().counters.calls_routed;  // its answer, at once
       caller.send(
           Json::array({kResult, transfer.request, Json::object(), Json::array({transfer.total})}));
       return false;
@@ -630,6 +630,10 @@ bool Dealer::pump(Session& caller, Transfer& transfer) {
                              std::span<const uint8_t>(pattern_.data() + phase, size));
     switch (caller.send_frame(frame, MessageType::kResult)) {
       case SendResult::sent:
+        // Routed once its first chunk went out. A first chunk larger than the caller takes is
+        // answered with ERROR wamp.error.payload_size_exceeded instead: refused, as a caller
+        // counts it (wamp_error), and as the dealer's other refusals no call routed.
+        if (transfer.sent == 0) ++core_.stats().counters.calls_routed;
         break;
       case SendResult::too_large:
         caller.send_error(MessageType::kCall, transfer.request, "wamp.error.payload_size_exceeded");

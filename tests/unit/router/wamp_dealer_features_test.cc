@@ -576,6 +576,28 @@ TEST_F(DealerFeaturesTest, BenchTransferSendsThePatternInProgressiveChunksThenTh
   EXPECT_EQ(snapshot.wamp.transfer_bytes, kTotal);
 }
 
+// A transfer whose first chunk is larger than the caller takes (its RawSocket handshake allows
+// 4 KiB) is refused, ERROR wamp.error.payload_size_exceeded before any chunk, and is no call
+// routed, as the worker counts it (wamp_error, the router-count cross-check leaving it out).
+// Before, the router counted it routed before trying the chunk, and the cross-check saw a call
+// the workers did not.
+TEST_F(DealerFeaturesTest, ATransferWhoseFirstChunkTheCallerCannotTakeIsNoCallRouted) {
+  RawSocketTestClient caller(port(), Serializer::kCbor, /*length_exponent=*/3);
+  ASSERT_NE(caller.join(), 0u);
+  caller.send(Json::array(
+      {48, 1, {{"receive_progress", true}}, "bench.transfer", Json::array({8000, 8000})}));
+  const Json error = caller.read();
+  ASSERT_EQ(error[0], 8);
+  EXPECT_EQ(error[2], 1);
+  EXPECT_EQ(error[4], "wamp.error.payload_size_exceeded");
+  caller.send(Json::array({48, 2, Json::object(), "bench.echo", Json::array({1})}));
+  EXPECT_EQ(caller.read()[0], 50);
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_routed >= 1; });
+  EXPECT_EQ(snapshot.wamp.calls_routed, 1u) << "the echo only";
+  EXPECT_EQ(snapshot.wamp.transfer_bytes, 0u);
+}
+
 // Reads the progressive chunks of a bench.transfer until another message comes (at most
 // `limit` of them); returns that message, or null when only chunks came.
 Json read_past_chunks(RawSocketTestClient& caller, int limit = 2000) {
