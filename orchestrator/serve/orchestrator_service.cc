@@ -86,8 +86,12 @@ void to_proto(const JobStatus& s, v1::RunStatus& out) {
 void OrchestratorService::listening_at(const std::string& address) {
   {
     std::lock_guard lock(own_ports_mutex_);
-    for (auto& [flag, given] : policy_.own_listeners) {
-      if (std::string_view(flag) == "--listen") given = address;
+    // Only a port 0 is replaced: a Submit reads the policy without the lock once no port is 0,
+    // and one may come as soon as gRPC listens, before this call.
+    for (auto& listener : policy_.own_listeners) {
+      if (std::string_view(listener.first) == "--listen" && port_unknown(listener)) {
+        listener.second = address;
+      }
     }
   }
   own_ports_known_.notify_all();

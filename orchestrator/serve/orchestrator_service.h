@@ -59,7 +59,7 @@ class OrchestratorService final : public v1::Orchestrator::Service {
   void wait_for_own_ports();
 
   JobQueue& queue_;
-  AdmissionPolicy policy_;  // own_listeners' --listen set once, by listening_at
+  AdmissionPolicy policy_;  // own_listeners' --listen of port 0 set once, by listening_at
   std::mutex own_ports_mutex_;
   std::condition_variable own_ports_known_;
   const size_t max_watchers_;
