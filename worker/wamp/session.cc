@@ -143,8 +143,10 @@ void Session::on_message(std::span<const uint8_t> bytes, int64_t now) {
   }
   if (!shaped) return fail_protocol();  // the stream cannot be trusted any more
   const uint64_t type = message_[0].get<uint64_t>();
-  if (link_ == Link::kLeaving) {
-    if (type != code(MessageType::kGoodbye)) return;  // what was in flight before GOODBYE
+  // The session's GOODBYE is answered by the router's; what was in flight before it is ignored.
+  // An ABORT instead is the router ending the session, as below.
+  if (link_ == Link::kLeaving && type != code(MessageType::kAbort)) {
+    if (type != code(MessageType::kGoodbye)) return;
     channel_->close();
     link_ = Link::kDown;
     return on_left(steady_now_ns());

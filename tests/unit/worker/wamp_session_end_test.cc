@@ -190,6 +190,39 @@ TEST(WampSessionEnds, TheNextWindowClosesALinkWhoseAnswerIsStillUnwritten) {
   EXPECT_EQ(test_support::total_errors(second), 0u);
 }
 
+// A session per call (session_per_operation): the router echoes each CALL, then answers the
+// session's GOODBYE with ABORT and closes the link (the readiness session's GOODBYE, before the
+// window, it answers with GOODBYE). Each such end is the router ending the session: one protocol
+// error for the call whose lifecycle it ended, its words reported. Before, the leaving session
+// ignored the ABORT and the close counted as the link's failure (short_read or reset), with
+// nothing said of why.
+TEST(WampSessionEnds, AnAbortAnsweringTheSessionsGoodbyeIsTheRouterEndingIt) {
+  FakeRawSocketRouter router(
+      1000, FakeRawSocketRouter::HelloSeen::kBeforeWelcome,
+      [](const json& message, const FakeRawSocketRouter::Reply& reply) {
+        if (message[0] == 48) {  // CALL: [48, request, {}, procedure, [payload]]
+          reply.send(json::array({50, message[1], json::object(), message[4]}));
+        } else if (message[0] == 6 && reply.session == 1) {  // GOODBYE
+          reply.send(json::array({6, json::object(), "wamp.close.goodbye_and_out"}));
+        } else if (message[0] == 6) {
+          reply.send(json::array({3, {{"message", "no"}}, "wamp.close.system_shutdown"}));
+          reply.close();
+        }
+      });
+  WorkloadSpec s = test_support::rpc_spec_against(router);
+  s.wamp.session_per_operation = true;
+  auto engine = test_support::start(s);
+  ASSERT_TRUE(engine);
+  const WindowResult r = test_support::run(*engine, 0, 20 * test_support::kMs);
+  engine.reset();
+  ASSERT_GT(r.operations, 0u);
+  EXPECT_EQ(r.successes, 0u);
+  EXPECT_EQ(r.errors[static_cast<size_t>(ErrorKind::kProtocol)], r.operations);
+  EXPECT_EQ(test_support::total_errors(r), r.operations);
+  const std::vector<SessionEnd> expected{{"ABORT wamp.close.system_shutdown: no", r.operations}};
+  EXPECT_EQ(r.sessions_ended, expected);
+}
+
 // A peer that words every end differently adds at most kMaxSessionEndReasons reasons; the
 // sessions ended for any further one count under the empty reason.
 TEST(WampSessionEnds, ReasonsAreBounded) {
