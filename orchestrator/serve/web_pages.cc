@@ -443,54 +443,48 @@ WebPages::Page WebPages::history(const std::string& query) {
     return bad("submitted_by must be 'operator' or 'client', not '" + side + "'");
   }
   // The series on the testbed and definition of the scenario's latest run with this workload
-  // (of that side, when one is asked for), of that run's side.
-  auto runs = store_->list_runs(50, scenario);
-  if (!runs) return bad(runs.message());
-  for (const auto& r : *runs) {
-    const std::string submitted_by = store::submitted_by(r.origin);
-    if (!side.empty() && submitted_by != side) continue;
-    auto detail = store_->get_run(r.id);
-    if (!detail) continue;
-    for (const auto& w : detail->workloads) {
-      if (w.name != workload || w.variant != variant) continue;
-      store::HistoryQuery q{"",      r.testbed_id,  scenario, workload,
-                            variant, w.params_hash, metric,   50};
-      q.submitted_by = submitted_by;
-      auto series = store_->series_runs(q);
-      if (!series) return bad(series.message());
-      auto changes = report::series_change_points(
-          *store_,
-          {scenario, r.testbed_id, workload, variant, w.params_hash, metric, submitted_by});
-      if (!changes) return bad(changes.message());
-      report::MetricHistory h{workload, variant, metric, std::move(*series), std::move(*changes)};
-      std::string body =
-          nav() +
-          fmt::format("<h1>{} {} {}{}</h1>\n", escape(scenario), escape(workload), escape(metric),
-                      submitted_by == store::kClientRuns ? " (runs clients submitted)" : "");
-      body += report::history_chart(h, "");
-      body +=
-          "<table class=\"history\"><tr><th>run</th><th class=\"text\">commit</th><th "
-          "class=\"text\">branch</th><th class=\"text\">baselines</th></tr>\n";
-      for (const auto& s : h.runs) {
-        std::string names;
-        for (const auto& n : s.baselines) names += (names.empty() ? "" : ", ") + n;
-        body += fmt::format(
-            "<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td "
-            "class=\"text\">{}</td></tr>\n",
-            link("/runs/" + std::to_string(s.run_id), std::to_string(s.run_id)),
-            escape(history::or_dash(s.commit)), escape(history::or_dash(s.branch)),
-            escape(names.empty() ? "-" : names));
-      }
-      body += "</table>\n";
-      body += change_table(h.changes);
-      return {200, report::html_page("benchgate history", body)};
-    }
+  // (of that side, when one is asked for), of that run's side: looked up in the store, so the
+  // other side's newer runs never hide it.
+  auto found = store_->latest_workload_series(scenario, workload, variant, side);
+  if (!found) return bad(found.message());
+  if (!*found) {
+    const std::string whose = side.empty()                 ? ""
+                              : side == store::kClientRuns ? " that a client submitted"
+                                                           : " that the operator started";
+    return bad("no stored run of scenario '" + scenario + "'" + whose + " has workload '" +
+               workload + "'");
   }
-  const std::string whose = side.empty()                 ? ""
-                            : side == store::kClientRuns ? " that a client submitted"
-                                                         : " that the operator started";
-  return bad("no stored run of scenario '" + scenario + "'" + whose + " has workload '" + workload +
-             "'");
+  store::ChangeSeriesKey key = std::move(**found);
+  key.metric = metric;
+  store::HistoryQuery q{"",      key.testbed_id,  scenario, workload,
+                        variant, key.params_hash, metric,   50};
+  q.submitted_by = key.submitted_by;
+  auto series = store_->series_runs(q);
+  if (!series) return bad(series.message());
+  auto changes = report::series_change_points(*store_, key);
+  if (!changes) return bad(changes.message());
+  report::MetricHistory h{workload, variant, metric, std::move(*series), std::move(*changes)};
+  std::string body =
+      nav() +
+      fmt::format("<h1>{} {} {}{}</h1>\n", escape(scenario), escape(workload), escape(metric),
+                  key.submitted_by == store::kClientRuns ? " (runs clients submitted)" : "");
+  body += report::history_chart(h, "");
+  body +=
+      "<table class=\"history\"><tr><th>run</th><th class=\"text\">commit</th><th "
+      "class=\"text\">branch</th><th class=\"text\">baselines</th></tr>\n";
+  for (const auto& s : h.runs) {
+    std::string names;
+    for (const auto& n : s.baselines) names += (names.empty() ? "" : ", ") + n;
+    body += fmt::format(
+        "<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td><td "
+        "class=\"text\">{}</td></tr>\n",
+        link("/runs/" + std::to_string(s.run_id), std::to_string(s.run_id)),
+        escape(history::or_dash(s.commit)), escape(history::or_dash(s.branch)),
+        escape(names.empty() ? "-" : names));
+  }
+  body += "</table>\n";
+  body += change_table(h.changes);
+  return {200, report::html_page("benchgate history", body)};
 }
 
 }  // namespace benchgate::serve

@@ -119,6 +119,15 @@ class Store {
   // collected; newest first. The report's and the web pages' history charts. Bounded by
   // query.through_run (inclusive); query.before_run is not read.
   Expected<std::vector<SeriesRun>> series_runs(const HistoryQuery& query);
+  // The series of the scenario's latest run with workload `workload` of `variant` (any status),
+  // of runs of `submitted_by`'s side only when given (kOperatorRuns, kClientRuns; empty:
+  // either): its testbed, params hash and side (metric left empty); nothing when no run has
+  // it. The web history page's series: found in the store, however many of the other side's
+  // runs came after it.
+  Expected<std::optional<ChangeSeriesKey>> latest_workload_series(const std::string& scenario,
+                                                                  const std::string& workload,
+                                                                  const std::string& variant,
+                                                                  const std::string& submitted_by);
   // The latency histograms (HdrHistogram V2 compressed) of a stored workload's repetitions,
   // in repetition order; empty ones are left out. Empty when the workload is unknown.
   Expected<std::vector<std::vector<uint8_t>>> latency_histograms(int64_t run,

@@ -245,6 +245,36 @@ Expected<std::optional<double>> Store::run_metric_figure(int64_t run, const std:
   return *figure;
 }
 
+Expected<std::optional<ChangeSeriesKey>> Store::latest_workload_series(
+    const std::string& scenario, const std::string& workload, const std::string& variant,
+    const std::string& submitted_by) {
+  // runs_by_scenario bounds the walk to the scenario's runs, each joined to its workload by the
+  // key (run_id, name, variant). The side is the one rule (internal::series_side_sql).
+  const std::string& side = internal::series_side_sql();
+  auto stmt = db_->prepare("SELECT r.testbed_id, w.params_hash, " + side +
+                           " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w "
+                           "ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
+                           "WHERE r.scenario = :scenario AND (:submitted_by = '' OR (" +
+                           side + ") = :submitted_by) ORDER BY r.id DESC LIMIT 1");
+  const std::string context = "latest run of " + scenario + " with workload " + workload;
+  if (!stmt) return Error{context + ": " + stmt.message()};
+  stmt->bind(stmt->parameter(":scenario"), scenario);
+  stmt->bind(stmt->parameter(":workload"), workload);
+  stmt->bind(stmt->parameter(":variant"), variant);
+  stmt->bind(stmt->parameter(":submitted_by"), submitted_by);
+  auto row = stmt->step();
+  if (!row) return Error{context + ": " + row.message()};
+  if (!*row) return std::optional<ChangeSeriesKey>{};
+  ChangeSeriesKey key;
+  key.scenario = scenario;
+  key.testbed_id = stmt->int64(0);
+  key.workload = workload;
+  key.variant = variant;
+  key.params_hash = stmt->text(1);
+  key.submitted_by = stmt->text(2);
+  return std::optional<ChangeSeriesKey>(std::move(key));
+}
+
 Expected<std::vector<SeriesRun>> Store::series_runs(const HistoryQuery& q) {
   const std::string context = "history of " + q.scenario + "/" + q.workload + " " + q.metric;
   auto expression = expression_for(q.metric);

@@ -183,6 +183,42 @@ TEST(WebPagesHistory, TheOperatorsAndTheClientsRunsAreChartedApart) {
       << page.body;
 }
 
+// The history page of one side finds that side's latest run with the workload however many of
+// the other side's came after it: it read the scenario's newest 50 runs only, so after one
+// operator's run and 51 clients' the operator's run page linked to a history page answering 400
+// "no stored run ... that the operator started has workload 'hello'".
+TEST(WebPagesHistory, TheOperatorsSeriesIsFoundBehindFiftyOneClientRuns) {
+  ExecutorBench bench;
+  std::vector<int64_t> runs;
+  for (int i = 0; i < 52; ++i) {
+    store::RunInfo info = store::testing::test_run_info("nightly");
+    info.origin = i == 0 ? "local" : "client";
+    auto run = bench.db().begin_run(info);
+    ASSERT_TRUE(run) << run.message();
+    ASSERT_TRUE(bench.db().store_workload(*run, store::testing::test_workload("hello", 2)));
+    ASSERT_TRUE(bench.db().finish_run(*run, "ok", 0));
+    runs.push_back(*run);
+  }
+  auto pages =
+      WebPages::start("127.0.0.1:0", bench.db_path(), {}, bench.queue(), bench.executor().live());
+  ASSERT_TRUE(pages) << pages.message();
+  const std::string series = "scenario=nightly&workload=hello&metric=throughput.rps";
+  const WebPages::Page operators = (*pages)->get("/history", series + "&submitted_by=operator");
+  EXPECT_EQ(operators.status, 200) << operators.body;
+  EXPECT_TRUE(page_has(operators.body, "<a href=\"/runs/" + std::to_string(runs[0]) + "\">"))
+      << operators.body;
+  EXPECT_FALSE(page_has(operators.body, "<a href=\"/runs/" + std::to_string(runs[1]) + "\">"))
+      << operators.body;
+  // A workload no run of the side has is still refused by name.
+  const WebPages::Page none =
+      (*pages)->get("/history", "scenario=nightly&workload=other&metric=throughput.rps");
+  EXPECT_EQ(none.status, 400);
+  EXPECT_TRUE(page_has(none.body,
+                       "no stored run of scenario &#39;nightly&#39; has workload "
+                       "&#39;other&#39;"))
+      << none.body;
+}
+
 // The live page's progress writes the rate and the p99 as the terminal's progress line and the
 // tables do (format_rate, format_duration_ns): it wrote the rate with "{:.0f}" by hand, so a
 // workload at 2.5 ops/s read "2 ops/s now" there and "2.5" everywhere else.
