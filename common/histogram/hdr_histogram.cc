@@ -157,9 +157,14 @@ bool HdrHistogram::same_configuration(const HdrHistogram& other) const {
 }
 
 bool HdrHistogram::add(const HdrHistogram& other) {
+  // Counts are never negative and total_count_ is their sum (overflow_count_ a part of it), so
+  // one check of the totals keeps every bucket's sum within int64 too: all or nothing, and
+  // one comparison whatever the number of buckets.
+  int64_t total = 0;
+  if (__builtin_add_overflow(total_count_, other.total_count_, &total)) return false;
   if (same_configuration(other)) {
     for (size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
-    total_count_ += other.total_count_;
+    total_count_ = total;
     overflow_count_ += other.overflow_count_;
     max_value_ = std::max(max_value_, other.max_value_);
     min_value_ = std::min(min_value_, other.min_value_);

@@ -33,8 +33,9 @@ class HdrHistogram {
   void record_n(int64_t value, int64_t count);
 
   // Adds every count of `other`. Exact when both have the same configuration; otherwise each
-  // bucket of `other` is re-recorded at its equivalent value. Returns false only when the
-  // configurations differ and values of `other` fall outside this histogram's range.
+  // bucket of `other` is re-recorded at its equivalent value. Returns false, changing nothing,
+  // when the total count would pass INT64_MAX (each histogram's fits, their sum need not), or
+  // when the configurations differ and values of `other` fall outside this histogram's range.
   bool add(const HdrHistogram& other);
 
   // Clears all counts, keeps the configuration.

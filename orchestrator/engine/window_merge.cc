@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "orchestrator/workers/result_checks.h"
@@ -24,7 +26,8 @@ size_t worker_of(const std::vector<size_t>& workers, size_t i) {
 // The workers' figures summed. A worker may report any uint64 or int64 (a custom worker, a
 // broken one), and a sum past what its type holds would wrap round to a small number that
 // passes for a measurement: the first addition that would is kept as the window's error,
-// naming the worker whose figure took the sum past it, and the field.
+// naming the field and the worker that sent the largest figure into that sum (the one whose
+// figure happened to be added last may have sent a small one).
 class CheckedSums {
  public:
   explicit CheckedSums(const std::vector<size_t>& workers) : workers_(workers) {}
@@ -33,21 +36,62 @@ class CheckedSums {
   template <typename T>
   void add(T& sum, T value, size_t part, uint32_t window, const std::string& field,
            const std::string& summed = {}) {
-    if (error_ || !__builtin_add_overflow(sum, value, &sum)) return;
-    T bound = std::numeric_limits<T>::max();
-    if constexpr (std::is_signed_v<T>) {
-      if (value < 0) bound = std::numeric_limits<T>::min();
-    }
-    error_ = malformed(worker_of(workers_, part),
-                       "in window " + std::to_string(window) + ", " + field + " " +
-                           std::to_string(value) + " takes the workers' sum of " +
-                           (summed.empty() ? field : summed) + " past " + std::to_string(bound) +
-                           " (no measured figure is that large)");
+    if (error_) return;
+    Extremes& seen = extremes_[&sum];
+    seen.take(value, part, window, field);
+    if (!__builtin_add_overflow(sum, value, &sum)) return;
+    bool below = false;
+    if constexpr (std::is_signed_v<T>) below = value < 0;
+    fail(below ? seen.smallest : seen.largest,
+         below ? std::to_string(std::numeric_limits<T>::min())
+               : std::to_string(std::numeric_limits<T>::max()),
+         summed.empty() ? field : summed);
   }
+
+  // A histogram's samples: HdrHistogram::add refuses a total count past INT64_MAX, changing
+  // nothing (every histogram merged here has benchgate's layout, decode() checked).
+  void add(HdrHistogram& sum, const HdrHistogram& value, size_t part, uint32_t window,
+           const std::string& field) {
+    if (error_) return;
+    Extremes& seen = extremes_[&sum];
+    seen.take(value.total_count(), part, window, field + " samples");
+    if (sum.add(value)) return;
+    fail(seen.largest, std::to_string(std::numeric_limits<int64_t>::max()), field + " samples");
+  }
+
   const std::optional<Error>& error() const { return error_; }
 
  private:
+  struct Figure {
+    __int128 value = 0;
+    size_t part = 0;
+    uint32_t window = 0;
+    std::string field;
+  };
+  // The largest and the smallest figure added into one sum, the first of equal ones.
+  struct Extremes {
+    std::optional<Figure> largest, smallest;
+    void take(__int128 value, size_t part, uint32_t window, const std::string& field) {
+      if (!largest || value > largest->value) largest = Figure{value, part, window, field};
+      if (!smallest || value < smallest->value) smallest = Figure{value, part, window, field};
+    }
+  };
+
+  static std::string text(__int128 value) {
+    if (value < 0) return "-" + std::to_string(static_cast<uint64_t>(-value));
+    return std::to_string(static_cast<uint64_t>(value));
+  }
+
+  void fail(const std::optional<Figure>& figure, const std::string& bound,
+            const std::string& summed) {
+    error_ = malformed(worker_of(workers_, figure->part),
+                       "in window " + std::to_string(figure->window) + ", " + figure->field + " " +
+                           text(figure->value) + " takes the workers' sum of " + summed + " past " +
+                           bound + " (no measured figure is that large)");
+  }
+
   const std::vector<size_t>& workers_;
+  std::map<const void*, Extremes> extremes_;  // by the sum's address
   std::optional<Error> error_;
 };
 
@@ -168,15 +212,16 @@ Expected<std::optional<results::ConnectionSetup>> merge_setup(
     sums.add(merged.handshakes, setup.handshakes(), w, window, "setup.handshakes");
     sums.add(merged.resumed, setup.resumed(), w, window, "setup.resumed");
     if (sums.error()) return *sums.error();
-    const std::pair<const v1::Histogram*, HdrHistogram*> histograms[] = {
-        {&setup.connect(), &merged.connect},
-        {&setup.tls_handshake(), &merged.tls_handshake},
-        {&setup.ttfb(), &merged.ttfb}};
-    for (const auto& [proto, into] : histograms) {
+    const std::tuple<const v1::Histogram*, HdrHistogram*, const char*> histograms[] = {
+        {&setup.connect(), &merged.connect, "setup.connect"},
+        {&setup.tls_handshake(), &merged.tls_handshake, "setup.tls_handshake"},
+        {&setup.ttfb(), &merged.ttfb, "setup.ttfb"}};
+    for (const auto& [proto, into, field] : histograms) {
       if (proto->hdr_v2_compressed().empty()) continue;
       auto decoded = decode(*proto, worker_of(workers, w), "connection setup");
       if (!decoded) return decoded.error();
-      into->add(*decoded);
+      sums.add(*into, *decoded, w, window, field);
+      if (sums.error()) return *sums.error();
     }
   }
   if (parts.empty()) return std::optional<results::ConnectionSetup>();
@@ -235,7 +280,8 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
     for (size_t w = 0; w < parts.size(); ++w) {
       auto h = decode(parts[w].session_setup(), worker_of(workers, w), "session_setup");
       if (!h) return h.error();
-      sessions.add(*h);
+      sums.add(sessions, *h, w, parts[w].window(), "session_setup");
+      if (sums.error()) return *sums.error();
     }
     rep.session_setup = std::move(sessions);
   }
@@ -328,7 +374,8 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
         share.p99_ns = latency->value_at_percentile(99);
         share.max_ns = latency->max();
       }
-      rep.latency.add(*latency);
+      sums.add(rep.latency, *latency, i, window, "latency");
+      if (sums.error()) return *sums.error();
     }
     // The worker's own rate on the definition of Repetition::ops_per_second: what completed
     // in the window over the window when every worker counts it (decided after the loop),
@@ -359,7 +406,8 @@ Expected<results::Repetition> merge_window(const std::vector<v1::WindowResult>& 
       auto service = decode(part.service_time(), w, "service time");
       if (!service) return service.error();
       if (!rep.service_time) rep.service_time.emplace();
-      rep.service_time->add(*service);
+      sums.add(*rep.service_time, *service, i, window, "service_time");
+      if (sums.error()) return *sums.error();
     }
     // Added as doubles: a worker's two int64 figures may sum past INT64_MAX.
     const double cpu_ns =

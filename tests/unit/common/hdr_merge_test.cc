@@ -2,6 +2,7 @@
 // must give exactly the histogram of all values (docs/MEASUREMENT.md).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -86,6 +87,34 @@ TEST(HdrHistogramMerge, MergeRefusesValuesOutsideTheTargetRangeAndChangesNothing
   EXPECT_FALSE(narrow.add(wide));
   EXPECT_EQ(narrow.total_count(), 1);
   EXPECT_EQ(narrow.max(), 3);
+}
+
+// Decoding keeps each histogram's own total within int64; two of them need not sum within it
+// (two workers' windows of 2^62 + 2^61 samples each). add() refuses such a sum and changes
+// nothing, where the counts and the total overflowed (UB) to negative figures.
+TEST(HdrHistogramMerge, MergeRefusesCountsPastInt64AndChangesNothing) {
+  constexpr int64_t kMany = (int64_t{1} << 62) + (int64_t{1} << 61);
+  HdrHistogram target;
+  target.record_n(1000, kMany);
+  target.record(5);
+  HdrHistogram source;
+  source.record_n(1000, kMany);
+  source.record(7'000'000);
+  const HdrHistogram before = target;
+  EXPECT_FALSE(target.add(source));
+  expect_identical(target, before);
+  EXPECT_EQ(target.total_count(), kMany + 1);
+  EXPECT_EQ(target.max(), before.max());
+  // Another layout, re-recorded bucket by bucket: refused up front as well.
+  HdrHistogram other(1, 1'000'000'000, 2);
+  other.record_n(1000, kMany);
+  EXPECT_FALSE(target.add(other));
+  expect_identical(target, before);
+  // Up to INT64_MAX exactly, the sum is taken.
+  HdrHistogram rest;
+  rest.record_n(1000, std::numeric_limits<int64_t>::max() - kMany - 1);
+  ASSERT_TRUE(target.add(rest));
+  EXPECT_EQ(target.total_count(), std::numeric_limits<int64_t>::max());
 }
 
 }  // namespace

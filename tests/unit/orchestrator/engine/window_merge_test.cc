@@ -496,8 +496,8 @@ TEST(WindowMerge, EachPartKeepsTheIndexOfItsWorker) {
 }
 
 // A custom worker may report any uint64: a sum of the workers' counts past 2^64 - 1 would wrap
-// round to a small figure that passes for a measurement, so it is refused naming the worker
-// whose count took it past, and the field.
+// round to a small figure that passes for a measurement, so it is refused naming the field and
+// the worker that sent the largest figure into the sum, whichever was added last.
 TEST(WindowMerge, ACountSummedPastItsTypeIsAMalformedResultNotAWrappedFigure) {
   auto a = part(10, 1, 2, 1000);
   auto b = part(10, 1, 2, 1000);
@@ -506,8 +506,16 @@ TEST(WindowMerge, ACountSummedPastItsTypeIsAMalformedResultNotAWrappedFigure) {
   auto rep = merge_window({a, b}, 0, 0, 1'000'000'000, {3, 4});
   ASSERT_FALSE(rep.ok()) << "bytes_sent summed to " << rep->bytes_sent;
   EXPECT_EQ(rep.message(),
-            "worker 4 sent a malformed result: in window 0, bytes_sent 10 takes the workers' sum "
-            "of bytes_sent past 18446744073709551615 (no measured figure is that large)");
+            "worker 3 sent a malformed result: in window 0, bytes_sent 18446744073709551610 takes "
+            "the workers' sum of bytes_sent past 18446744073709551615 (no measured figure is that "
+            "large)");
+  rep = merge_window({b, a}, 0, 0, 1'000'000'000, {4, 3});
+  ASSERT_FALSE(rep.ok());
+  EXPECT_EQ(rep.message().rfind("worker 3 sent a malformed result: in window 0, bytes_sent "
+                                "18446744073709551610 takes",
+                                0),
+            0u)
+      << rep.message();
   // One worker's error kinds together: each kind fits, their total (error_count) would not.
   auto errors = part(0, 0, 0, 1000);
   errors.set_operations(std::numeric_limits<uint64_t>::max());
@@ -529,8 +537,26 @@ TEST(WindowMerge, ACountSummedPastItsTypeIsAMalformedResultNotAWrappedFigure) {
   rep = merge_window({t1, t2}, 0, 0, 1'000'000'000);
   ASSERT_FALSE(rep.ok());
   EXPECT_EQ(rep.message(),
-            "worker 1 sent a malformed result: in window 0, transfer.data_ns 1 takes the workers' "
-            "sum of transfer.data_ns past 9223372036854775807 (no measured figure is that large)");
+            "worker 0 sent a malformed result: in window 0, transfer.data_ns 9223372036854775807 "
+            "takes the workers' sum of transfer.data_ns past 9223372036854775807 (no measured "
+            "figure is that large)");
+}
+
+// Each worker's histogram holds at most INT64_MAX samples (decoding checks it), two workers'
+// together need not: their latency is refused as the counts are, where the merged histogram's
+// total and buckets overflowed (UB) to negative figures.
+TEST(WindowMerge, LatencySamplesSummedPastInt64AreAMalformedResult) {
+  constexpr uint64_t kMany = (uint64_t{1} << 62) + (uint64_t{1} << 61);
+  auto a = part(kMany, 1, 2, 1000);
+  auto b = part(kMany, 1, 2, 1000);
+  a.set_bytes_received(kMany);  // a byte each (part's 100 each wraps)
+  b.set_bytes_received(kMany);
+  auto rep = merge_window({a, b}, 0, 0, 1'000'000'000, {3, 4});
+  ASSERT_FALSE(rep.ok()) << "latency merged to " << rep->latency.total_count() << " samples";
+  EXPECT_EQ(rep.message(),
+            "worker 3 sent a malformed result: in window 0, latency samples 6917529027641081856 "
+            "takes the workers' sum of latency samples past 9223372036854775807 (no measured "
+            "figure is that large)");
 }
 
 TEST(WindowMerge, AnUnreadableHistogramIsAnError) {
