@@ -493,8 +493,12 @@ int worker_check_command(const WorkerCheckFlags& flags) {
 
   auto line = worker.wait_ready_line(until);
   auto fields = line ? sut::parse_ready_line(*line) : std::map<std::string, std::string>{};
-  if (!verdicts.record("prints READY grpc=HOST:PORT", fields.count("grpc") > 0,
-                       line ? quoted_worker_text(*line) : line.message())) {
+  // The rule `run` reads it by (sut::check_ready_line): a grpc= field that is an address.
+  const std::string wrong =
+      line ? sut::check_ready_line("the worker", *line, {"grpc"}, sut::kWorkerReadyForms)
+           : line.message();
+  if (!verdicts.record("prints READY grpc=HOST:PORT", wrong.empty(),
+                       wrong.empty() ? quoted_worker_text(*line) : wrong)) {
     worker.stop(1000ms);
     return logs.finish(verdicts);
   }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "common/units/units.h"
+#include "common/util/shown_list.h"
 #include "orchestrator/tls/run_certificate.h"
 
 namespace benchgate::sut {
@@ -19,17 +20,26 @@ std::map<std::string, std::string> parse_ready_line(const std::string& line) {
 }
 
 std::string check_ready_line(const std::string& who, const std::string& line,
-                             const std::vector<std::string>& required) {
+                             const std::vector<std::string>& required, scenario::DialForms forms) {
   const auto fields = parse_ready_line(line);
+  // Escaped and cut as worker-check quotes a worker's text: a READY line may hold 64 KiB.
+  const std::string unexpected =
+      who + " printed an unexpected READY line '" + shown_cut(line, ShownList::kItemBytes) + "': ";
   std::string expected = "READY";
   std::string missing;
   for (const auto& key : required) {
     expected += " " + key + "=HOST:PORT";
     if (!fields.count(key)) missing += (missing.empty() ? "" : ", ") + key + "=";
   }
-  if (missing.empty()) return "";
-  return who + " printed an unexpected READY line '" + line + "': expected '" + expected +
-         "' (no " + missing + ")";
+  if (!missing.empty()) return unexpected + "expected '" + expected + "' (no " + missing + ")";
+  // A field present but not an address (garbage after the port, no port) would be dialled and
+  // fail as a connection that never came, or reach another port than the one listened on.
+  for (const auto& key : required) {
+    if (auto ok = scenario::check_dial_address(key + "=", fields.at(key), forms); !ok) {
+      return unexpected + ok.message();
+    }
+  }
+  return "";
 }
 
 BuiltinRouter::BuiltinRouter(const scenario::RouterConfig& config, const SutContext& context)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "orchestrator/processes/child_process.h"
+#include "orchestrator/scenario/dial_address.h"
 #include "orchestrator/sut/router_control_client.h"
 #include "orchestrator/sut/system_under_test.h"
 
@@ -43,10 +44,18 @@ class BuiltinRouter : public SystemUnderTest {
 
 // Parses "READY http=127.0.0.1:1234 control=127.0.0.1:5678" into its key=value fields.
 std::map<std::string, std::string> parse_ready_line(const std::string& line);
-// Empty when `line` has a KEY= field for every one of `required`; else the error that `who`
-// printed it, which quotes the line and says what was expected: "worker 0 printed an
-// unexpected READY line 'READY 127.0.0.1:36877': expected 'READY grpc=HOST:PORT' (no grpc=)".
+// Empty when `line` has a KEY= field for every one of `required`, each an address to connect
+// to (scenario::check_dial_address: HOST:PORT, and the forms of `forms`); else the error that
+// `who` printed it, which quotes the line (escaped, cut after 200 bytes: shown_cut) and says what
+// was expected:
+// "worker 0 printed an unexpected READY line 'READY 127.0.0.1:36877': expected 'READY
+// grpc=HOST:PORT' (no grpc=)", or what is wrong with a field: "... 'READY grpc=127.0.0.1:1x':
+// grpc= '127.0.0.1:1x' is not an address to connect to: its port '1x' is not a number ...".
+// `run` and worker-check read a worker's READY line by this one rule.
 std::string check_ready_line(const std::string& who, const std::string& line,
-                             const std::vector<std::string>& required);
+                             const std::vector<std::string>& required,
+                             scenario::DialForms forms = {});
+// A worker may listen on unix:PATH (`worker --listen unix:PATH`) and say so in its READY line.
+inline constexpr scenario::DialForms kWorkerReadyForms{.unix_path = true};
 
 }  // namespace benchgate::sut

@@ -172,7 +172,9 @@ class SpawningPool : public WorkerPool {
     Slot& slot = slots_[index];
     auto line = slot.process->wait_ready_line(deadline);
     if (!line) return line.error();
-    if (auto wrong = sut::check_ready_line(slot.process->name(), *line, {"grpc"}); !wrong.empty()) {
+    if (auto wrong =
+            sut::check_ready_line(slot.process->name(), *line, {"grpc"}, sut::kWorkerReadyForms);
+        !wrong.empty()) {
       return Error{wrong};  // docs/WORKER_PROTOCOL.md, "Starting and readiness"
     }
     auto fields = sut::parse_ready_line(*line);

@@ -24,10 +24,38 @@ TEST(ReadyLine, TheRouterLineNamesEveryMissingField) {
 
 TEST(ReadyLine, ALineWithEveryFieldIsAccepted) {
   EXPECT_EQ(check_ready_line("worker 1", "READY grpc=127.0.0.1:5", {"grpc"}), "");
-  EXPECT_EQ(check_ready_line("worker 1", "READY grpc=unix:/run/w.sock", {"grpc"}), "");
+  EXPECT_EQ(
+      check_ready_line("worker 1", "READY grpc=unix:/run/w.sock", {"grpc"}, kWorkerReadyForms), "");
+  EXPECT_EQ(check_ready_line("worker 1", "READY grpc=[::1]:7700", {"grpc"}, kWorkerReadyForms), "");
   EXPECT_EQ(check_ready_line("router", "READY http=127.0.0.1:1 control=127.0.0.1:2 ws=127.0.0.1:3",
                              {"http", "control"}),
             "");
+}
+
+// A field must hold an address to connect to (scenario::check_dial_address), not merely be
+// there: garbage after the port is refused, shown escaped, and so is a missing port.
+TEST(ReadyLine, AFieldThatIsNotAnAddressSaysWhatIsWrongWithIt) {
+  EXPECT_EQ(check_ready_line("worker 0", "READY grpc=127.0.0.1:1\x1b[31mxxx", {"grpc"}),
+            "worker 0 printed an unexpected READY line 'READY grpc=127.0.0.1:1\\x1b[31mxxx': "
+            "grpc= '127.0.0.1:1\\x1b[31mxxx' is not an address to connect to: its port "
+            "'1\\x1b[31mxxx' is not a number from 1 to 65535; expected HOST:PORT with a port of 1 "
+            "to 65535 "
+            "(\"127.0.0.1:7700\", \"[::1]:7700\")");
+  EXPECT_EQ(check_ready_line("worker 0", "READY grpc=127.0.0.1:", {"grpc"}, kWorkerReadyForms),
+            "worker 0 printed an unexpected READY line 'READY grpc=127.0.0.1:': grpc= "
+            "'127.0.0.1:' is not an address to connect to: its port '' is not a number from 1 to "
+            "65535; expected HOST:PORT with a port of 1 to 65535 (\"127.0.0.1:7700\", "
+            "\"[::1]:7700\") or unix:PATH");
+  // The router's fields are TCP addresses only.
+  EXPECT_NE(check_ready_line("router", "READY http=unix:/run/r.sock control=127.0.0.1:2",
+                             {"http", "control"}),
+            "");
+  EXPECT_NE(
+      check_ready_line("router", "READY http=127.0.0.1 control=127.0.0.1:2", {"http", "control"}),
+      "");
+  EXPECT_NE(
+      check_ready_line("router", "READY http=127.0.0.1:1 control=127.0.0.1:0", {"http", "control"}),
+      "");
 }
 
 }  // namespace
