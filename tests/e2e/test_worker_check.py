@@ -57,6 +57,23 @@ class WorkerCheckTest(unittest.TestCase):
         self.assertIn("child process logs: " + tmp + "/", run.stdout)
         self.assertEqual(run.leftovers(), [])
 
+    def test_a_ready_line_whose_grpc_field_is_not_an_address_fails_saying_why(self):
+        # The rule `run` reads a READY line by (sut::check_ready_line), not only that grpc= is
+        # there: garbage after the port is named, escaped, and nothing is dialled.
+        tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        run = Run(["worker-check", "--timeout", "3s", "--", "/bin/sh", "-c",
+                   "printf 'READY grpc=127.0.0.1:1\\033[31mxxx\\n'; sleep 30"])
+        run.env["TMPDIR"] = tmp
+        run.run(timeout=60)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("FAIL  prints READY grpc=HOST:PORT: the worker printed an unexpected READY "
+                      "line 'READY grpc=127.0.0.1:1\\x1b[31mxxx': grpc= '127.0.0.1:1\\x1b[31mxxx' "
+                      "is not an address to connect to: its port '1\\x1b[31mxxx' is not a number "
+                      "from 1 to 65535", run.stdout)
+        self.assertNotIn("\x1b", run.stdout)
+        self.assertEqual(run.leftovers(), [])
+
     def test_logs_are_removed_when_every_rule_passes_and_kept_when_one_fails(self):
         tmp = tempfile.mkdtemp(prefix="benchgate-e2e-wc-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
