@@ -526,6 +526,15 @@ void MetricsObserver::run_final(const report::ScenarioReport& report) {
   impl_->last_exit_code.Add(labels).Set(report.exit_code);
 }
 
+void MetricsObserver::client_run_finished(const report::ScenarioReport& report) {
+  std::lock_guard lock(impl_->mutex);
+  const Labels labels = {{"scenario", report.result.scenario}};
+  impl_->run_in_progress.Add(labels).Set(0);
+  Labels with_status = labels;
+  with_status["status"] = run_status_label(report);
+  impl_->runs.Add(with_status).Increment();
+}
+
 void MetricsObserver::scenario_finished(const report::ScenarioReport& report,
                                         const std::string& commit) {
   scenario_judged(report, commit);

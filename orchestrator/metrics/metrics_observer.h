@@ -54,6 +54,12 @@ class MetricsObserver : public engine::RunObserver {
   // stored status (run_status_label) and benchgate_last_run_exit_code says its exit code, each
   // as the store holds it.
   void run_final(const report::ScenarioReport& report);
+  // In place of scenario_finished for a run a client submitted to serve (runs.origin client):
+  // the scenario's run is no longer in progress and benchgate_runs_total counts it, but the
+  // verdict gauges (benchgate_gate_*, benchgate_run_info, benchgate_last_run_*) and
+  // benchgate_change_* stay those of the operator's latest run of that scenario name: a client
+  // cannot flip what an operator alerts on (docs/GATES.md, "Series and baselines").
+  void client_run_finished(const report::ScenarioReport& report);
 
   // `serve` as it starts, for each scenario's latest run stored before (serve/restored_metrics.h),
   // the scenarios run longest ago first: what scenario_judged and run_final set after that run,

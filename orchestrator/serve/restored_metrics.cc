@@ -50,7 +50,8 @@ report::ScenarioReport stored_report(const store::RunSummary& run,
 
 Expected<size_t> restore_metrics(store::Store& db, metrics::MetricsObserver& metrics,
                                  size_t scenarios) {
-  auto runs = db.latest_ended_runs(static_cast<int>(scenarios));
+  // The operator's runs only: a client's never set the verdict gauges (client_run_finished).
+  auto runs = db.latest_ended_runs(static_cast<int>(scenarios), std::string(store::kOperatorRuns));
   if (!runs) return runs.error();
   // The scenario run longest ago first: the most recent is the last kept (--metrics-scenarios).
   for (auto it = runs->rbegin(); it != runs->rend(); ++it) {

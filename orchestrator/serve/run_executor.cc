@@ -252,7 +252,12 @@ void RunExecutor::run(Job& job) {
     app::promote_run(r, policy, db_, terminal);
   }
   live_.finished();
-  metrics_.scenario_finished(r, info.commit);
+  // The verdict gauges are the operator's: a client's run only counts (client_run_finished).
+  if (store::submitted_by(info.origin) == store::kClientRuns) {
+    metrics_.client_run_finished(r);
+  } else {
+    metrics_.scenario_finished(r, info.commit);
+  }
 
   // The same lines `orchestrator run` prints after each scenario.
   report::print_scenario_end(r, out.get(), err.get());

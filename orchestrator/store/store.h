@@ -102,8 +102,10 @@ class Store {
                                               int64_t before = 0);
   // The latest run of each scenario among those that ended with an exit code (ok, failed or
   // aborted: neither a run still going nor one found abandoned, which have none), newest
-  // first, of at most `limit` scenarios (0: all). What `serve` restores its gauges from.
-  Expected<std::vector<RunSummary>> latest_ended_runs(int limit);
+  // first, of at most `limit` scenarios (0: all); of `submitted_by`'s side only when given
+  // (kOperatorRuns, kClientRuns). What `serve` restores its gauges from (the operator's).
+  Expected<std::vector<RunSummary>> latest_ended_runs(int limit,
+                                                      const std::string& submitted_by = "");
   // A run with its testbed, workloads and every repetition figure; an error when unknown.
   Expected<RunDetail> get_run(int64_t run);
 

@@ -5,6 +5,7 @@
 #include "orchestrator/store/sha256.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
+#include "orchestrator/store/store_internal.h"
 
 namespace benchgate::store {
 namespace {
@@ -204,16 +205,22 @@ Expected<std::vector<RunSummary>> Store::list_runs(int limit, const std::string&
   return out;
 }
 
-Expected<std::vector<RunSummary>> Store::latest_ended_runs(int limit) {
+Expected<std::vector<RunSummary>> Store::latest_ended_runs(int limit,
+                                                           const std::string& submitted_by) {
   // A run's exit code and end are written as it ends (finish_run): a running run has neither,
-  // and one a later open found abandoned has no exit code.
-  const std::string sql = "SELECT " + run_select_list() +
-                          " FROM runs WHERE id IN (SELECT max(id) FROM runs WHERE status IN "
-                          "('ok', 'failed', 'aborted') AND exit_code IS NOT NULL AND finished_at "
-                          "IS NOT NULL GROUP BY scenario) ORDER BY id DESC LIMIT :limit";
+  // and one a later open found abandoned has no exit code. The side is the one rule
+  // (internal::series_side_sql, of a run row `r`).
+  const std::string sql =
+      "SELECT " + run_select_list() +
+      " FROM runs WHERE id IN (SELECT max(r.id) FROM runs r WHERE r.status IN "
+      "('ok', 'failed', 'aborted') AND r.exit_code IS NOT NULL AND r.finished_at IS NOT NULL "
+      "AND (:submitted_by = '' OR (" +
+      internal::series_side_sql() +
+      ") = :submitted_by) GROUP BY r.scenario) ORDER BY id DESC LIMIT :limit";
   auto stmt = db_->prepare(sql);
   if (!stmt) return Error{"latest_ended_runs: " + stmt.message()};
   stmt->bind(stmt->parameter(":limit"), static_cast<int64_t>(limit > 0 ? limit : -1));
+  stmt->bind(stmt->parameter(":submitted_by"), submitted_by);
   std::vector<RunSummary> out;
   if (auto rows =
           each_row(*stmt, [&](const sqlite::Statement& s) { out.push_back(read_summary(s)); });

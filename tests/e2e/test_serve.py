@@ -305,7 +305,26 @@ class ServeTest(unittest.TestCase):
         # The gauge moved while the run went: live progress, then each window's figure.
         self.assertGreaterEqual(len(set(v for v in live if v > 0)), 2, live)
 
+        # A client's run is counted, but sets none of the verdict gauges an operator alerts
+        # on: those are the operator's runs' (a client's failing gate set them before).
         text = self.scrape()
+        self.assertEqual(metric_values(text, "benchgate_run_in_progress", scenario="served"), [0])
+        self.assertEqual(metric_values(text, "benchgate_runs_total", scenario="served",
+                                       status="ok"), [1])
+        for name in ["benchgate_gate_verdict", "benchgate_gate_passed",
+                     "benchgate_last_run_exit_code", "benchgate_run_info"]:
+            self.assertEqual(metric_values(text, name, scenario="served"), [], name)
+        self.stop_service()
+
+        # The operator's own run of the scenario (a scheduled job) holds its gate verdicts.
+        write_scenario(self.scenarios, "served.toml", GATED)
+        self.start_service("--every", "1h")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = self.scrape()
+            if metric_values(text, "benchgate_last_run_exit_code", scenario="served"):
+                break
+            time.sleep(0.1)
         self.assertEqual(metric_values(text, "benchgate_run_in_progress", scenario="served"), [0])
         self.assertEqual(metric_values(text, "benchgate_gate_verdict", scenario="served",
                                        metric="latency.p99", verdict="fail"), [1])
@@ -318,10 +337,12 @@ class ServeTest(unittest.TestCase):
                                      "promtool") else None
         if checked:
             self.assertEqual((checked.returncode, checked.stdout + checked.stderr), (0, ""))
+        os.remove(os.path.join(self.scenarios, "served.toml"))
         self.stop_service()
 
         # Restarted on the same database: its first scrape says the same verdicts, read back
-        # from the stored run (before the fix: no sample until the next run), and counts no run.
+        # from the operator's stored run (before the fix: no sample until the next run), and
+        # counts no run.
         self.start_service()
         restored = self.scrape()
         for name, labels in [("benchgate_gate_verdict", {"metric": "latency.p99",

@@ -72,7 +72,7 @@ const std::vector<std::string> kVerdictGauges = {"benchgate_gate_", "benchgate_l
 
 TEST(RestoredMetrics, ARestartedServiceSaysTheGaugesItsLatestRunLeft) {
   ExecutorBench bench;
-  const auto job = bench.submit(judged_scenario());
+  const auto job = bench.submit(judged_scenario(), "scheduled");
   ASSERT_TRUE(job);
   const testing::Ended ended = ExecutorBench::wait_end(*job);
   ASSERT_EQ(ended.status.exit_code, cli::kExitGateFailed) << ended.err;
@@ -104,6 +104,57 @@ TEST(RestoredMetrics, ARestartedServiceSaysTheGaugesItsLatestRunLeft) {
   EXPECT_TRUE(has(after, "benchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 0")) << after;
   EXPECT_TRUE(has(live, "benchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 1")) << live;
   EXPECT_EQ(after.find("benchgate_workload_"), std::string::npos) << after;
+}
+
+// A client's run of a scenario named as the operator's sets none of the verdict gauges an
+// operator alerts on (benchgate_gate_*, benchgate_run_info, benchgate_last_run_*, as
+// benchgate_change_* are the operator's series), neither live nor restored by a restarted
+// service; it is counted in benchgate_runs_total and ends benchgate_run_in_progress. Both set
+// them before: a client's failing gate read benchgate_gate_passed{scenario="fakes"} 0.
+TEST(RestoredMetrics, AClientsRunSetsNoneOfTheOperatorsVerdictGauges) {
+  ExecutorBench bench;
+  bench.factories().suts = {engine::testing::FakeSut::Script{}, engine::testing::FakeSut::Script{}};
+  bench.factories().pools = {engine::testing::FakePool::Script{},
+                             engine::testing::FakePool::Script{}};
+  const auto operators = bench.submit(testing::short_scenario(), "scheduled");
+  ASSERT_TRUE(operators);
+  const testing::Ended operators_end = ExecutorBench::wait_end(*operators);
+  ASSERT_EQ(operators_end.status.exit_code, 0) << operators_end.err;
+  const std::string before = bench.scrape();
+  const auto client = bench.submit(judged_scenario(), "client");
+  ASSERT_TRUE(client);
+  const testing::Ended client_end = ExecutorBench::wait_end(*client);
+  ASSERT_EQ(client_end.status.exit_code, cli::kExitGateFailed) << client_end.err;
+  const std::string live = bench.scrape();
+
+  const std::vector<std::string> operators_gauges = {
+      "benchgate_gate_", "benchgate_last_run_", "benchgate_run_info", "benchgate_run_in_progress",
+      "benchgate_change_"};
+  const auto expected = samples(before, operators_gauges);
+  ASSERT_GE(expected.size(), 4u) << before;
+  EXPECT_TRUE(has(before, "benchgate_run_info{commit=\"-\",run_id=\"" +
+                              std::to_string(operators_end.status.run_id) +
+                              "\",scenario=\"fakes\"} 1"))
+      << before;
+  EXPECT_EQ(samples(live, operators_gauges), expected) << "before:\n"
+                                                       << before << "\nlive:\n"
+                                                       << live;
+  EXPECT_EQ(live.find("benchgate_gate_"), std::string::npos) << live;
+  EXPECT_TRUE(has(live, "benchgate_runs_total{scenario=\"fakes\",status=\"ok\"} 2")) << live;
+
+  auto db = store::Store::open(bench.db_path());
+  ASSERT_TRUE(db) << db.message();
+  metrics::MetricsObserver restarted(100);
+  auto restored = restore_metrics(**db, restarted, 100);
+  ASSERT_TRUE(restored) << restored.message();
+  EXPECT_EQ(*restored, 1u);
+  const std::string after = scrape_of(restarted);
+  EXPECT_TRUE(has(after, "benchgate_last_run_exit_code{scenario=\"fakes\"} 0")) << after;
+  EXPECT_TRUE(has(after, "benchgate_run_info{commit=\"-\",run_id=\"" +
+                             std::to_string(operators_end.status.run_id) +
+                             "\",scenario=\"fakes\"} 1"))
+      << after;
+  EXPECT_EQ(after.find("benchgate_gate_"), std::string::npos) << after;
 }
 
 // The latest run of each scenario that ended with an exit code: one still running, or found

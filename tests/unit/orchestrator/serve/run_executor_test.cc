@@ -47,10 +47,10 @@ RunExecutor::Seams cancel_after_the_deadline_check(ExecutorBench& bench) {
 
 // Runs the short scenario to its end as the queue's first job, with `seams` set on the
 // executor; the test fails where the job was not queued, or not as kFirstJob (the id a seam
-// cancels).
+// cancels). A scheduled job: the gauges these tests read are the operator's runs' only.
 void run_first_job(ExecutorBench& bench, RunExecutor::Seams seams, testing::Ended& ended) {
   bench.executor().set_seams(std::move(seams));
-  const auto job = bench.submit(testing::short_scenario());
+  const auto job = bench.submit(testing::short_scenario(), "scheduled");
   ASSERT_TRUE(job);
   ASSERT_EQ(job->id(), kFirstJob);
   ended = ExecutorBench::wait_end(*job);
@@ -184,7 +184,7 @@ TEST(RunExecutorStop, ADeadlineThatPassedOnceTheRunWasJudgedChangesNothing) {
   RunExecutor::Seams seams;
   seams.judged = [](const std::function<void()>& pass_deadline) { pass_deadline(); };
   bench.executor().set_seams(seams);
-  auto job = bench.submit(testing::short_scenario());
+  auto job = bench.submit(testing::short_scenario(), "scheduled");  // the gauge is the operator's
   ASSERT_TRUE(job);
   const auto ended = ExecutorBench::wait_end(*job);
   EXPECT_EQ(ended.status.state, JobState::kFinished) << ended.err;
