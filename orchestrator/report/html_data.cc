@@ -91,14 +91,18 @@ Expected<HtmlRun> load_html_run(store::Store& store, int64_t run_id, const Repor
         if (r.run_id == run_id) continue;  // the judged run is never its own baseline
         auto blobs = store.latency_histograms(r.run_id, w.name, w.variant);
         if (!blobs) return blobs.error();
+        // A run whose samples would take the merge past INT64_MAX (HdrHistogram::add refuses
+        // it) is left out whole, as its id is from the legend's list of the runs merged.
+        HdrHistogram run_latency;
         bool any = false;
+        bool fits = true;
         for (const auto& blob : *blobs) {
           auto h = HdrHistogram::decode(std::span(blob.data(), blob.size()));
           if (!h) continue;
-          spectrum.merged.add(*h);
+          fits = fits && run_latency.add(*h);
           any = true;
         }
-        if (any) spectrum.run_ids.push_back(r.run_id);
+        if (any && fits && spectrum.merged.add(run_latency)) spectrum.run_ids.push_back(r.run_id);
       }
       if (spectrum.merged.total_count() > 0) out.spectra[{w.name, w.variant}] = std::move(spectrum);
     }

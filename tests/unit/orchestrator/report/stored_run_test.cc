@@ -167,6 +167,31 @@ TEST_F(StoredRun, ThePastRunsSpectrumIsDrawnAgainstTheBaselineRunsBeforeIt) {
   EXPECT_EQ(run->spectra.at({"hello", "default"}).run_ids, std::vector<int64_t>{before});
 }
 
+// Each baseline run's samples fit int64, two runs' together need not: the second is left out of
+// the baseline spectrum whole, and of the runs its legend names, where it was named but its
+// samples overflowed (UB) the merge or, the merge refused, were missing from it.
+TEST_F(StoredRun, ABaselineRunWhoseSamplesWouldPassInt64IsLeftOutOfTheSpectrum) {
+  constexpr int64_t kMany = (int64_t{1} << 62) + (int64_t{1} << 61);
+  results::WorkloadResult big = sampled_workload();
+  for (auto& rep : big.repetitions) {
+    rep.latency.reset();
+    rep.latency.record_n(50'000, kMany / 2);
+  }
+  const int64_t first = stored_run(big);
+  const int64_t second = stored_run(big);
+  const int64_t judged = stored_run(sampled_workload());
+  ASSERT_TRUE(store_->add_baseline("main", first).ok());
+  ASSERT_TRUE(store_->add_baseline("main", second).ok());
+  ReportOptions options;
+  options.baseline = "main";
+  auto run = load_html_run(*store_, judged, options);
+  ASSERT_TRUE(run.ok()) << run.message();
+  ASSERT_EQ(run->spectra.count({"hello", "default"}), 1u);
+  const BaselineSpectrum& spectrum = run->spectra.at({"hello", "default"});
+  ASSERT_EQ(spectrum.run_ids.size(), 1u);
+  EXPECT_EQ(spectrum.merged.total_count(), kMany / 2 * 2);
+}
+
 // A paired gate's `baseline` names the variant it was judged against (docs/GATES.md, "Paired
 // gates"), not a stored baseline: the report draws no baseline for it, even where a stored
 // baseline of that name holds runs of the workload.
