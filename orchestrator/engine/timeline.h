@@ -4,9 +4,10 @@
 // (one ending at exactly 1.000 s to the first), an interval straddling the window's end to
 // its last second, and one that starts after the end (the drain of requests in flight) to
 // none. Per second: ops/s is the sum over workers of each worker's (operations - errors) over
-// the length of its intervals in that second; errors are summed; p50, p99 and max come from
-// the workers' interval histograms merged. A second is reduced to its figures as soon as
-// every reporting worker's clock has passed it, so a long window holds few histograms.
+// the length of its intervals in that second; errors are summed (stopping at UINT64_MAX);
+// p50, p99 and max come from the workers' interval histograms merged, none where their
+// samples pass INT64_MAX. A second is reduced to its figures as soon as every reporting
+// worker's clock has passed it, so a long window holds few histograms.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,7 @@ class TimelineBuilder {
     std::map<uint32_t, std::pair<uint64_t, int64_t>> per_worker;  // successes, interval ns
     uint64_t errors = 0;
     std::optional<HdrHistogram> latency;
+    bool latency_past_int64 = false;  // the samples summed past INT64_MAX: no percentiles
   };
   void reduce_through(int64_t second);
 

@@ -111,5 +111,26 @@ TEST(Timeline, FiguresPastTheirTypesEndStopThereRatherThanWrap) {
   EXPECT_EQ(seconds[0].errors, kMaxCount);
 }
 
+// Each interval's histogram holds at most INT64_MAX samples; the workers' of one second need
+// not sum within it: that second shows no percentiles (nor those of the workers that fitted,
+// nor of overflowed counts), and the next second is not affected.
+TEST(Timeline, LatencySamplesOfASecondPastInt64GiveNoPercentiles) {
+  constexpr int64_t kMany = (int64_t{1} << 62) + (int64_t{1} << 61);
+  HdrHistogram many;
+  many.record_n(1000, kMany);
+  TimelineBuilder b(2'000'000'000, 3);
+  b.add(0, kHalf, 10, 0, many);
+  b.add(1, kHalf, 10, 0, many);
+  b.add(2, kHalf, 10, 0, latencies({2000}));
+  for (uint32_t w = 0; w < 3; ++w) b.add(w, 2 * kHalf, 10, 0, latencies({3000}));
+  auto seconds = b.finish();
+  ASSERT_EQ(seconds.size(), 2u);
+  EXPECT_FALSE(seconds[0].p50_ns) << *seconds[0].p50_ns;
+  EXPECT_FALSE(seconds[0].p99_ns);
+  EXPECT_FALSE(seconds[0].max_ns);
+  ASSERT_TRUE(seconds[1].p50_ns);
+  EXPECT_EQ(*seconds[1].p50_ns, HdrHistogram().highest_equivalent_value(3000));
+}
+
 }  // namespace
 }  // namespace benchgate::engine
