@@ -391,7 +391,7 @@ class ComparisonRun {
       }
     }
     for (auto& w : out) {
-      for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
+      w.merge_latency();
       // Over the variant's every window, as a plain run's workload (run_window ran them one by
       // one).
       if (w.status == results::WorkloadStatus::kOk) {
@@ -454,6 +454,9 @@ class ComparisonRun {
         {acc.worker_name, acc.worker_version}, {r.worker_name, r.worker_version});
     acc.worker_name = described.name;
     acc.worker_version = described.version;
+    // The workers' threads as the variant's first window that reached them said (the same
+    // workers serve every window of it, unless one was replaced).
+    if (acc.worker_threads.empty()) acc.worker_threads = r.worker_threads;
     const bool failed = r.status != results::WorkloadStatus::kOk;
     pool->finished(failed || r.degraded());
     for (auto& repetition : r.repetitions) {

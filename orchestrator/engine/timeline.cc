@@ -9,16 +9,13 @@ namespace {
 
 constexpr int64_t kSecondNs = 1'000'000'000;
 
-// A worker's progress figures are any uint64 and int64 (interval_ns only not negative): each sum
-// stops at its type's end rather than wrap round, where an interval ending past INT64_MAX would
-// put the worker's next one back at the window's start, and a count would read as a few.
-template <typename T>
-T saturated_sum(T a, T b) {
-  T out;
-  return __builtin_add_overflow(a, b, &out) ? std::numeric_limits<T>::max() : out;
-}
-
 }  // namespace
+
+// A worker's progress figures are any uint64 and int64 (interval_ns only not negative): each sum
+// stops at its type's end (results::saturated_sum) rather than wrap round, where an interval
+// ending past INT64_MAX would put the worker's next one back at the window's start, and a count
+// would read as a few.
+using results::saturated_sum;
 
 void TimelineBuilder::add(uint32_t worker, int64_t interval_ns, uint64_t operations,
                           uint64_t errors, const std::optional<HdrHistogram>& latency) {
@@ -31,7 +28,7 @@ void TimelineBuilder::add(uint32_t worker, int64_t interval_ns, uint64_t operati
     const int64_t k = std::clamp<int64_t>((clock - 1) / kSecondNs, 0, last);
     Second& s = open_[k];
     auto& [successes, ns] = s.per_worker[worker];
-    successes = saturated_sum<uint64_t>(successes, operations > errors ? operations - errors : 0);
+    successes = saturated_sum(successes, operations > errors ? operations - errors : 0);
     ns = saturated_sum(ns, interval_ns);
     s.errors = saturated_sum(s.errors, errors);
     // The workers' samples of a second past INT64_MAX have no histogram that holds them: the

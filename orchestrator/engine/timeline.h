@@ -4,7 +4,7 @@
 // (one ending at exactly 1.000 s to the first), an interval straddling the window's end to
 // its last second, and one that starts after the end (the drain of requests in flight) to
 // none. Per second: ops/s is the sum over workers of each worker's (operations - errors) over
-// the length of its intervals in that second; errors are summed (stopping at UINT64_MAX);
+// the length of its intervals in that second; errors are summed (results::saturated_sum);
 // p50, p99 and max come from the workers' interval histograms merged, none where their
 // samples pass INT64_MAX. A second is reduced to its figures as soon as every reporting
 // worker's clock has passed it, so a long window holds few histograms.

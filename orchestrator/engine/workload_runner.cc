@@ -68,7 +68,7 @@ class WorkloadRun {
       }
     }
     streams_.close(kCloseGrace);
-    for (const auto& rep : result_.repetitions) result_.latency.add(rep.latency);
+    result_.merge_latency();
     return std::move(result_);
   }
 
@@ -202,6 +202,7 @@ class WorkloadRun {
 
   Expected<void> wait_ready() {
     std::vector<bool> is_ready(streams_.size(), false);
+    std::vector<uint32_t> threads(streams_.size(), 0);
     size_t ready = 0;
     while (ready < streams_.size()) {
       auto event = streams_.next(deadline_);
@@ -218,9 +219,11 @@ class WorkloadRun {
         }
         is_ready[event->worker] = true;
         clock_exchange_[event->worker] = event->event->ready().clock_exchange();
+        threads[event->worker] = event->event->ready().threads();
         ++ready;
       }
     }
+    result_.worker_threads = std::move(threads);
     return {};
   }
 

@@ -66,7 +66,11 @@ std::string format_percent(double change) {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : shown_text(s); }
 
 std::string origin_text(const std::string& origin) {
-  // A database stored before schema version 23 says local for every run (docs/GATES.md).
+  // Empty: stored before schema version 23, when nobody recorded who started a run; the side
+  // rule (store::internal::series_side_sql) counts it as the operator's.
+  if (origin.empty()) {
+    return "not recorded (stored before schema version 23; counted as the operator's)";
+  }
   if (origin == "local") return "local (orchestrator run; a point of the operator's series)";
   if (origin == "scheduled") {
     return "scheduled (one of orchestrator serve's own scenarios; a point of the operator's "

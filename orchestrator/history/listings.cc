@@ -8,8 +8,9 @@
 namespace benchgate::history {
 
 std::string render_run_list(const std::vector<store::RunSummary>& runs) {
-  // ORIGIN: who started the run (local, scheduled, client); a client's run is a point of the
-  // clients' series only (docs/GATES.md, "Series and baselines").
+  // ORIGIN: who started the run (local, scheduled, client; `-`: stored before schema version
+  // 23, not recorded, counted as the operator's); a client's run is a point of the clients'
+  // series only (docs/GATES.md, "Series and baselines").
   TextTable table({"ID", "SCENARIO", "STATUS", "STARTED", "DURATION", "COMMIT", "BRANCH", "EXIT",
                    "ORIGIN", "LABELS"});
   table.align(0, TextTable::Align::kRight).align(4, TextTable::Align::kRight);
@@ -19,7 +20,7 @@ std::string render_run_list(const std::vector<store::RunSummary>& runs) {
                    format_local_time(r.started_at_ns),
                    run_took(r.status, r.started_at_ns, r.finished_at_ns).value_or("-"),
                    short_commit(r.commit), or_dash(r.branch),
-                   r.exit_code ? std::to_string(*r.exit_code) : "-", shown_text(r.origin),
+                   r.exit_code ? std::to_string(*r.exit_code) : "-", or_dash(r.origin),
                    format_labels(r.labels)});
   }
   return table.render();

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <string_view>
 
@@ -13,6 +17,7 @@
 #include "orchestrator/gates/metrics.h"
 #include "orchestrator/history/display_format.h"
 #include "orchestrator/history/text_table.h"
+#include "orchestrator/report/workload_shape.h"
 #include "orchestrator/report/workload_title.h"
 #include "orchestrator/results/described_workers.h"
 #include "orchestrator/results/sessions_ended_lines.h"
@@ -128,6 +133,29 @@ std::string sessions_ended(const store::StoredWorkload& w) {
   return results::sessions_ended_lines(by_repetition, not_stored);
 }
 
+// "  workers: 2 worker(s) x 4 thread(s) (the workers run 2 each)": the workers and threads the
+// scenario asked (the stored parameters) and, where they differ, those the workers said they
+// run (schema version 24), as the run's own reports said (report::workers_text).
+std::string workers_line(const store::StoredWorkload& w) {
+  const auto params = nlohmann::json::parse(w.params_json, nullptr, false);
+  if (!params.is_object() || !params.contains("workers") || !params.contains("threads") ||
+      !params["workers"].is_number_unsigned() || !params["threads"].is_number_unsigned()) {
+    return "";
+  }
+  scenario::Workload asked;
+  asked.workers = params["workers"].get<uint32_t>();
+  asked.threads = params["threads"].get<uint32_t>();
+  std::vector<uint32_t> ran;
+  for (const int64_t threads : w.worker_threads.value_or(std::vector<int64_t>{})) {
+    ran.push_back(static_cast<uint32_t>(std::clamp<int64_t>(threads, 0, UINT32_MAX)));
+  }
+  std::string line = "  workers: " + report::workers_text(asked, ran);
+  if (!w.worker_threads && !w.repetitions.empty()) {
+    line += " (the threads each worker ran not stored: a run stored before schema version 24)";
+  }
+  return line + "\n";
+}
+
 std::string workload(const store::StoredWorkload& w) {
   // "hello [old]", as every report names a workload's variant (report/workload_title.h).
   std::string out = "\nworkload " + shown_text(report::workload_title(w.name, w.variant));
@@ -139,6 +167,7 @@ std::string workload(const store::StoredWorkload& w) {
   // Where the load came from (docs/MEASUREMENT.md); runs stored before schema version 15 say
   // nothing rather than a guess.
   if (w.load_from) out += fmt::format("  load from: {}\n", shown_text(*w.load_from));
+  out += workers_line(w);
   if (w.repetitions.empty()) return out + "  no repetitions measured\n";
   TextTable table({"REP", "OPS/S", "MB/S", "P50", "P90", "P99", "P99.9", "MAX", "ERRORS", "FLAGS"},
                   "  ");

@@ -326,9 +326,8 @@ std::string markdown_summary(const std::vector<ScenarioReport>& reports) {
     std::string not_measured;
     for (const auto& w : r.workloads) {
       const std::string name = markdown_cell(workload_title(w.spec.name, w.variant));
-      loads += fmt::format("- {}: {}, {} worker(s) x {} thread(s), {}\n", name,
-                           markdown_cell(workload_load(w.spec)), w.spec.workers, w.spec.threads,
-                           load_model_text(w.spec));
+      loads += fmt::format("- {}: {}, {}, {}\n", name, markdown_cell(workload_load(w.spec)),
+                           workers_text(w.spec, w.worker_threads), load_model_text(w.spec));
       for (const std::string& line : unindented_lines(not_measured_lines(w))) {
         not_measured += fmt::format("- {}: {}\n", name, markdown_cell(line));
       }

@@ -317,13 +317,12 @@ std::string workload_section(const results::WorkloadResult& w, const HtmlRun& ru
   // What it sends and how much at once as the terminal's header writes it (workload_load:
   // HTTP/2's streams, wamp_pubsub's publishers and subscribers), after the protocol, which a
   // WAMP workload's load names itself.
-  out += fmt::format(
-      "<p>{}{} &#183; {} worker(s) x {} thread(s) &#183; {} &#183; status <b>{}</b></p>\n",
-      scenario::is_http(w.spec.protocol)
-          ? std::string(scenario::to_string(w.spec.protocol)) + " &#183; "
-          : std::string(),
-      escape(workload_load(w.spec)), w.spec.workers, w.spec.threads,
-      escape(load_model_text(w.spec)), results::status_name(w.status));
+  out += fmt::format("<p>{}{} &#183; {} &#183; {} &#183; status <b>{}</b></p>\n",
+                     scenario::is_http(w.spec.protocol)
+                         ? std::string(scenario::to_string(w.spec.protocol)) + " &#183; "
+                         : std::string(),
+                     escape(workload_load(w.spec)), escape(workers_text(w.spec, w.worker_threads)),
+                     escape(load_model_text(w.spec)), results::status_name(w.status));
   if (!w.load_from.empty()) {
     out += fmt::format("<p>load from <b>{}</b>{}</p>\n", escape(w.load_from),
                        w.load_from == "local" ? " (every worker on this machine)" : "");

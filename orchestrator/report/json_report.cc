@@ -277,6 +277,8 @@ json workload_json(const results::WorkloadResult& w) {
             // What its workers answered to Describe; null where none answered.
             {"worker_name", w.worker_name.empty() ? json(nullptr) : json(w.worker_name)},
             {"worker_version", w.worker_version.empty() ? json(nullptr) : json(w.worker_version)},
+            // Each worker's Ready.threads in worker order; null where none was ready.
+            {"worker_threads", w.worker_threads.empty() ? json(nullptr) : json(w.worker_threads)},
             {"parameters", parameters_json(w.spec)},
             {"repetitions", reps},
             {"flags", w.flags()}};

@@ -257,6 +257,11 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
     w.load_from = stored.load_from.value_or("");
     w.worker_name = stored.worker_name.value_or("");
     w.worker_version = stored.worker_version.value_or("");
+    for (const int64_t threads : stored.worker_threads.value_or(std::vector<int64_t>{})) {
+      // A worker's Ready.threads is a uint32; a store edited by hand may hold anything.
+      w.worker_threads.push_back(
+          static_cast<uint32_t>(std::clamp<int64_t>(threads, 0, UINT32_MAX)));
+    }
     // wamp_rpc with worker callees counted each callee's invocations, stored from schema
     // version 21: a run stored before says they are not stored.
     const bool worker_callees =
@@ -276,7 +281,7 @@ engine::ScenarioResult result_from_store(const store::RunDetail& run) {
       }
     }
     // As the engine merges them (workload_runner.cc): every measured repetition.
-    for (const auto& rep : w.repetitions) w.latency.add(rep.latency);
+    w.merge_latency();
     out.workloads.push_back(std::move(w));
   }
   return out;

@@ -343,8 +343,8 @@ std::string workload_table(const results::WorkloadResult& w) {
   // What it sends and how much at once (workload_load: HTTP/2's streams, wamp_pubsub's
   // publishers and subscribers) and how it is paced (load_model_text), as the HTML report and
   // the Markdown summary write it.
-  out += fmt::format("{}: {}, {} worker(s) x {} thread(s), {}\n", title, workload_load(w.spec),
-                     w.spec.workers, w.spec.threads, load_model_text(w.spec));
+  out += fmt::format("{}: {}, {}, {}\n", title, workload_load(w.spec),
+                     workers_text(w.spec, w.worker_threads), load_model_text(w.spec));
   out += table_row("", "ops/s", "MB/s", "p50", "p90", "p99", "p99.9", "max", "errors", "router/op",
                    "flags");
   for (const auto& rep : w.repetitions) {

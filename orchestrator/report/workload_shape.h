@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <vector>
 
 #include "orchestrator/report/rate_text.h"
 #include "orchestrator/scenario/scenario.h"
@@ -34,6 +35,36 @@ inline std::string workload_shape(const scenario::Workload& w) {
     default:
       return fmt::format("{} connections x {} in flight", w.connections, outstanding);
   }
+}
+
+// "2 worker(s) x 4 thread(s)": the workload's workers and the threads the scenario asks of each,
+// and where the workers said they run other numbers (Ready.threads, results::WorkloadResult's
+// worker_threads: wamp_pubsub's at most its publishers and subscribers, a tool's, a worker's
+// own) what they run: "1 worker(s) x 4 thread(s) (the worker runs 1)", "(the workers run 2
+// each)", "(the workers run 4, 4 and 2)". Nothing is added where they were not told (a run
+// stored before schema version 24, a workload no worker was ready for).
+inline std::string workers_text(const scenario::Workload& w,
+                                const std::vector<uint32_t>& worker_threads) {
+  std::string text = fmt::format("{} worker(s) x {} thread(s)", w.workers, w.threads);
+  bool differ = false;
+  bool same = true;
+  for (const uint32_t threads : worker_threads) {
+    differ = differ || threads != w.threads;
+    same = same && threads == worker_threads.front();
+  }
+  if (!differ) return text;
+  if (worker_threads.size() == 1) {
+    return text + fmt::format(" (the worker runs {})", worker_threads.front());
+  }
+  if (same) return text + fmt::format(" (the workers run {} each)", worker_threads.front());
+  std::string list;
+  for (size_t i = 0; i < worker_threads.size(); ++i) {
+    list += (i == 0                           ? ""
+             : i + 1 == worker_threads.size() ? " and "
+                                              : ", ") +
+            std::to_string(worker_threads[i]);
+  }
+  return text + " (the workers run " + list + ")";
 }
 
 // How the load is paced, as every report writes it after the workload's load: "closed loop",

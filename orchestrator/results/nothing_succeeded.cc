@@ -23,7 +23,7 @@ std::string operation_noun(scenario::Protocol protocol, uint64_t count) {
 }
 
 std::string counted(uint64_t count, std::string_view one, std::string_view many) {
-  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+  return count_text(count) + " " + std::string(count == 1 ? one : many);
 }
 
 // "status 1190, timeout 10", the kinds of every repetition summed, by count then name.
@@ -40,7 +40,7 @@ std::string kinds_text(const std::vector<Repetition>& repetitions) {
   std::string out;
   for (size_t i = 0; i < kinds.size() && i < kKindsNamed; ++i) {
     if (i > 0) out += ", ";
-    out += kinds[i].first + " " + std::to_string(kinds[i].second);
+    out += kinds[i].first + " " + count_text(kinds[i].second);
   }
   if (kinds.size() > kKindsNamed) {
     out += " and " + counted(kinds.size() - kKindsNamed, "more kind", "more kinds");
@@ -62,7 +62,7 @@ std::string nothing_succeeded_reason(const WorkloadResult& workload) {
   const scenario::Protocol protocol = workload.spec.protocol;
   return "no " + operation_noun(protocol, 1) + " succeeded in " +
          counted(workload.repetitions.size(), "repetition", "repetitions") + ": " +
-         std::to_string(operations) + " " + operation_noun(protocol, operations) + ", " +
+         count_text(operations) + " " + operation_noun(protocol, operations) + ", " +
          counted(errors, "error", "errors") + " (" + kinds_text(workload.repetitions) + ")";
 }
 

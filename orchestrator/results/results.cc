@@ -36,6 +36,11 @@ std::optional<double> median_of(std::vector<double> values) {
 
 }  // namespace
 
+std::string count_text(uint64_t count) {
+  const std::string digits = std::to_string(count);
+  return count == std::numeric_limits<uint64_t>::max() ? "at least " + digits : digits;
+}
+
 std::string percentile_key(double percentile) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", percentile);
@@ -155,6 +160,16 @@ uint64_t WorkloadResult::error_count() const {
   return total;
 }
 
+void WorkloadResult::merge_latency() {
+  latency.reset();
+  for (const auto& rep : repetitions) {
+    if (!latency.add(rep.latency)) {
+      latency.reset();
+      return;
+    }
+  }
+}
+
 std::map<std::string, uint64_t> WorkloadResult::error_kinds() const {
   std::map<std::string, uint64_t> sums;
   for (const auto& rep : repetitions) {
@@ -244,9 +259,12 @@ std::optional<ConnectionSetup> WorkloadResult::setup() const {
     merged.connections = saturated_sum(merged.connections, rep.setup->connections);
     merged.handshakes = saturated_sum(merged.handshakes, rep.setup->handshakes);
     merged.resumed = saturated_sum(merged.resumed, rep.setup->resumed);
-    merged.connect.add(rep.setup->connect);
-    merged.tls_handshake.add(rep.setup->tls_handshake);
-    merged.ttfb.add(rep.setup->ttfb);
+    // Samples past INT64_MAX (each repetition's fit, their sum need not) have no histogram
+    // that holds them: no figure, rather than percentiles of the repetitions that fitted.
+    if (!merged.connect.add(rep.setup->connect) ||
+        !merged.tls_handshake.add(rep.setup->tls_handshake) || !merged.ttfb.add(rep.setup->ttfb)) {
+      return std::nullopt;
+    }
   }
   return merged;
 }
@@ -270,8 +288,8 @@ std::optional<HdrHistogram> WorkloadResult::session_setup() const {
   if (repetitions.empty()) return std::nullopt;
   HdrHistogram merged;
   for (const auto& rep : repetitions) {
-    if (!rep.session_setup) return std::nullopt;
-    merged.add(*rep.session_setup);
+    // Samples past INT64_MAX: no figure, as setup() says.
+    if (!rep.session_setup || !merged.add(*rep.session_setup)) return std::nullopt;
   }
   return merged;
 }

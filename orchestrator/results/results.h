@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "common/histogram/hdr_histogram.h"
@@ -15,13 +17,26 @@
 
 namespace benchgate::results {
 
-// a + b, or UINT64_MAX where the sum would pass it: counts the workers reported, summed over
-// repetitions (each repetition's sums fit, engine/window_merge.cc refuses one that would not),
-// stop there rather than wrap round to a few.
-inline uint64_t saturated_sum(uint64_t a, uint64_t b) {
-  uint64_t out = 0;
-  return __builtin_add_overflow(a, b, &out) ? UINT64_MAX : out;
+// a + b, or the end of T's range the sum would pass: the one rule for figures the workers
+// reported summed beyond one window (repetitions, the timeline's seconds; each window's sums
+// fit, engine/window_merge.cc refuses one that would not), which stop there rather than wrap
+// round to a few. T is the first argument's type, so `saturated_sum(count, part)` keeps
+// count's type whatever part's is.
+template <typename T>
+constexpr T saturated_sum(T a, std::type_identity_t<T> b) {
+  static_assert(std::is_integral_v<T>);
+  T out{};
+  if (!__builtin_add_overflow(a, b, &out)) return out;
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) return std::numeric_limits<T>::min();
+  }
+  return std::numeric_limits<T>::max();
 }
+
+// A count as text. A saturated_sum stops at UINT64_MAX, so that figure may stand for any sum
+// from there up and reads "at least 18446744073709551615" (a count of exactly that is at least
+// it too); metric_figure's errors.count, a double sum, may be larger.
+std::string count_text(uint64_t count);
 
 // The router's own view of one measured window: differences of its counters between the
 // snapshot before and the one after the window.
@@ -305,8 +320,17 @@ struct WorkloadResult {
   // a run stored before schema version 22.
   std::string worker_name;
   std::string worker_version;
+  // The load threads each worker said it runs (Ready.threads), in worker order: not always the
+  // scenario's `threads` (wamp_pubsub runs at most its publishers and subscribers, a tool adapter
+  // the tool's). Empty: no worker was ready, or a run stored before schema version 24.
+  std::vector<uint32_t> worker_threads;
   std::vector<Repetition> repetitions;
-  HdrHistogram latency;  // every measured repetition merged
+  HdrHistogram latency;  // every measured repetition merged (merge_latency)
+
+  // Sets `latency` to every repetition's merged; empty where their samples sum past INT64_MAX
+  // (each repetition's fit, their sum need not): no histogram holds them, and the merge of the
+  // repetitions that fitted would pass for all of them.
+  void merge_latency();
 
   // Figures over repetitions (median, min, max). Empty repetitions give zero spreads;
   // callers check repetitions.empty() before presenting them as measured.
@@ -328,7 +352,8 @@ struct WorkloadResult {
   // unless every repetition has it.
   std::optional<int64_t> latency_at(double percentile) const;
   std::optional<double> latency_mean() const;
-  // Connection setup of every repetition merged; nullopt unless every repetition measured it.
+  // Connection setup of every repetition merged; nullopt unless every repetition measured it,
+  // or where the repetitions' samples of one histogram sum past INT64_MAX.
   std::optional<ConnectionSetup> setup() const;
   // TLS the server chose in the last repetition that reported it; nullopt: cleartext.
   std::optional<NegotiatedTls> tls() const;
@@ -343,7 +368,8 @@ struct WorkloadResult {
   // the repetitions); nullopt unless every repetition measured it.
   std::optional<Spread> transfer_data_gbps() const;
   std::optional<Spread> transfer_lifecycle_gbps() const;
-  // WAMP: every repetition's session setups merged; nullopt unless every repetition has them.
+  // WAMP: every repetition's session setups merged; nullopt unless every repetition has them
+  // and their samples sum within INT64_MAX.
   std::optional<HdrHistogram> session_setup() const;
 };
 

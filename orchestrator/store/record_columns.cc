@@ -63,6 +63,7 @@ constexpr Column<StoredWorkload> kWorkload[] = {
     field<&StoredWorkload::load_from>("load_from"),
     field<&StoredWorkload::worker_name>("worker_name"),
     field<&StoredWorkload::worker_version>("worker_version"),
+    field<&StoredWorkload::worker_threads>("worker_threads"),
 };
 
 constexpr Column<WorkloadFigure> kFigure[] = {

@@ -70,7 +70,8 @@ inline constexpr std::array<std::string_view, 5> kRunStatuses = {"running", "ok"
 
 // Who started a run (`runs.origin`, schema version 23): `orchestrator run` (local), one of
 // `orchestrator serve`'s own scenarios (scheduled), or a client of serve (client). A run stored
-// before version 23 is local. A client's runs are a series of their own (kSubmittedBy).
+// before version 23 has none (NULL, read as empty: nobody recorded it), and counts as the
+// operator's (internal::series_side_sql). A client's runs are a series of their own.
 inline constexpr std::array<std::string_view, 3> kRunOrigins = {"local", "scheduled", "client"};
 
 // Whose runs a series holds (docs/GATES.md, "Series and baselines"): the operator's (origin
@@ -97,7 +98,7 @@ struct RunSummary {
   std::map<std::string, std::string> labels;
   int64_t testbed_id = 0;
   std::string error;             // why the run failed, when it says (schema version 3); else empty
-  std::string origin = "local";  // one of kRunOrigins (schema version 23)
+  std::string origin = "local";  // one of kRunOrigins (schema version 23); empty: not recorded
 
   bool operator==(const RunSummary&) const = default;
 };
@@ -233,6 +234,9 @@ struct StoredWorkload {
   // What its workers answered to Describe (schema version 22; results::WorkloadResult's
   // worker_name and worker_version); nothing where none answered, or for runs stored before.
   std::optional<std::string> worker_name, worker_version;
+  // Each worker's Ready.threads in worker order (schema version 24; results::WorkloadResult's
+  // worker_threads); nothing where no worker was ready, or for runs stored before.
+  std::optional<std::vector<int64_t>> worker_threads;
   // The summary over repetitions as the store keeps it (workloads table): medians of the
   // repetitions' figures (min and max of throughput), nothing where not measured.
   int64_t repetition_count = 0;

@@ -220,6 +220,9 @@ StoredWorkload stored_workload(const results::WorkloadResult& workload) {
   if (!workload.load_from.empty()) w.load_from = workload.load_from;
   if (!workload.worker_name.empty()) w.worker_name = workload.worker_name;
   if (!workload.worker_version.empty()) w.worker_version = workload.worker_version;
+  if (!workload.worker_threads.empty()) {
+    w.worker_threads.emplace(workload.worker_threads.begin(), workload.worker_threads.end());
+  }
   std::set<std::string> flags;
   for (const results::Repetition& rep : workload.repetitions) {
     w.repetitions.push_back(stored_repetition(rep, workload.spec));

@@ -9,10 +9,11 @@
 -- runs clients submitted (client).
 
 -- local: `orchestrator run` (and calibrate); scheduled: one of serve's own --scenarios jobs;
--- client: submitted to serve (Submit, `orchestrator run --server`). Runs stored before this
--- version are 'local': which of them a client submitted cannot be told any more.
-ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT 'local'
-  CHECK (origin IN ('local', 'scheduled', 'client'));
+-- client: submitted to serve (Submit, `orchestrator run --server`). NULL: a run stored before
+-- this version, whose origin nobody recorded (serve's jobs and clients may have started it);
+-- such a run is counted as the operator's (store::internal::series_side_sql), as it was, and
+-- shown as not recorded. Every run stored from this version on has one (Store::begin_run).
+ALTER TABLE runs ADD COLUMN origin TEXT CHECK (origin IN ('local', 'scheduled', 'client'));
 
 -- A series' stored change-point analysis is of one side (store::internal::series_side_sql):
 -- the key gains it. SQLite changes a UNIQUE key only by rebuilding the table; the rows keep

@@ -306,6 +306,44 @@ target = "/bench/hello"
                         workers[0])
         self.assertEqual(run.leftovers(), [])
 
+    def test_the_reports_say_the_threads_the_python_worker_runs_beside_the_scenarios(self):
+        # examples/python_worker says Ready.threads 1 whatever it is asked: the header, the
+        # JSON and `runs show` say so beside the scenario's 2 (docs/REPORTS.md, "Per workload").
+        out = tempfile.mkdtemp(prefix="benchgate-e2e-")
+        self.addCleanup(shutil.rmtree, out, ignore_errors=True)
+        path = write_scenario(out, "s.toml", f"""name = "python_threads"
+[worker_impls.python]
+command = ["/usr/bin/python3", "{PYTHON_WORKER}"]
+[defaults]
+warmup = "0s"
+duration = "200ms"
+repetitions = 1
+[[workloads]]
+name = "hello_python"
+worker = "python"
+protocol = "http1"
+target = "/bench/hello"
+connections = 4
+threads = 2
+""")
+        db = os.path.join(out, "b.db")
+        report = os.path.join(out, "out.json")
+        run = Run(["run", path, "--db", db, "--json", report], cwd=out).run(timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn(", 1 worker(s) x 2 thread(s) (the worker runs 1), closed loop\n", run.stdout)
+        with open(report) as f:
+            workload = json.load(f)["scenarios"][0]["workloads"][0]
+        self.assertEqual(workload["worker_threads"], [1], workload)
+        show = Run(["runs", "show", str(run.result_lines()[0]["run"]), "--db", db]).run()
+        self.assertEqual(show.returncode, 0, show.stdout + show.stderr)
+        self.assertIn("  workers: 1 worker(s) x 2 thread(s) (the worker runs 1)\n", show.stdout)
+        # The HTML report of the stored run says what the run's own terminal said.
+        again = Run(["report", str(run.result_lines()[0]["run"]), "--db", db], cwd=out).run()
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        with open(os.path.join(out, again.stdout.split()[1])) as f:
+            self.assertIn(" &#183; 1 worker(s) x 2 thread(s) (the worker runs 1) &#183; ", f.read())
+        self.assertEqual(run.leftovers(), [])
+
     def test_uninstalled_worker_program_is_reported_not_configured(self):
         out = tempfile.mkdtemp(prefix="benchgate-e2e-")
         self.addCleanup(shutil.rmtree, out, ignore_errors=True)

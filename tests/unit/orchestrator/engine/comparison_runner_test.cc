@@ -247,5 +247,29 @@ TEST_F(ComparisonRunner, ComparedRoutersWhoseWorkerDoesNotStartFailEachWorkloadU
   EXPECT_FALSE(r.ok());
 }
 
+// Each variant carries the threads its workers said they run (Ready.threads), which the reports
+// show where they differ from the scenario's: a worker of its own may run fewer than asked.
+TEST_F(ComparisonRunner, EachVariantCarriesTheThreadsItsWorkersSaidTheyRun) {
+  factories_.suts = {FakeSut::Script{}};
+  FakePool::Script fewer;
+  fewer.worker.ready_threads = 1;
+  factories_.pools = {FakePool::Script{}, fewer};
+  scenario::Scenario s;
+  s.name = "fakes";
+  scenario::Workload w = compared_workload("w1");
+  w.threads = 2;
+  w.connections = 2;
+  s.workloads = {w};
+  s.worker_impls["other"].command = {"true"};  // on PATH; the fake pool runs nothing
+  s.compare_workers = {"builtin", "other"};
+  auto r = run(s);
+
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(r.workloads[0].status, WorkloadStatus::kOk) << r.workloads[0].error;
+  EXPECT_EQ(r.workloads[0].worker_threads, std::vector<uint32_t>{2});
+  EXPECT_EQ(r.workloads[1].status, WorkloadStatus::kOk) << r.workloads[1].error;
+  EXPECT_EQ(r.workloads[1].worker_threads, std::vector<uint32_t>{1});
+}
+
 }  // namespace
 }  // namespace benchgate::engine

@@ -104,7 +104,7 @@ class FakePool::Service final : public v1::Worker::Service {
       v1::RunEvent ready;
       ready.mutable_ready()->set_connections(
           script_.ready_connections.value_or(command.spec().connections()));
-      ready.mutable_ready()->set_threads(1);
+      ready.mutable_ready()->set_threads(script_.ready_threads.value_or(command.spec().threads()));
       ready.mutable_ready()->set_clock_exchange(script_.clock_exchange);
       if (!stream->Write(ready)) return grpc::Status::OK;
     }

@@ -100,6 +100,8 @@ struct WorkerScript {
   bool clock_exchange = false;
   // Ready counts this many connections rather than those the spec asked for.
   std::optional<uint32_t> ready_connections;
+  // Ready says the worker runs this many threads rather than those the spec asked for.
+  std::optional<uint32_t> ready_threads;
 };
 
 // A pool of in-process fake workers. The same script serves every workload it runs.

@@ -35,6 +35,14 @@ TEST(DisplayFormat, CommitsAreShortenedAndEmptyValuesShowADash) {
   EXPECT_EQ(or_dash("main"), "main");
 }
 
+// Who started a run: a run stored before schema version 23 has no origin (nobody recorded it,
+// and serve's jobs or clients may have started it); it said "local (orchestrator run; ...)".
+TEST(DisplayFormat, AnOriginNobodyRecordedIsSaidToBeNotRecorded) {
+  EXPECT_EQ(origin_text(""),
+            "not recorded (stored before schema version 23; counted as the operator's)");
+  EXPECT_EQ(origin_text("local"), "local (orchestrator run; a point of the operator's series)");
+}
+
 TEST(DisplayFormat, LabelsAreListedInKeyOrder) {
   EXPECT_EQ(format_labels({{"z", "1"}, {"ci", "yes"}}), "ci=yes,z=1");
   EXPECT_EQ(format_labels({}), "-");

@@ -49,6 +49,24 @@ TEST_F(Listings, ARunListShowsEveryColumnAndDashesForWhatIsNotKnownYet) {
             "scheduled  ci=yes\n");
 }
 
+// A run stored before schema version 23 has no origin: `-`, not `local` (nobody recorded who
+// started it; serve's jobs and clients may have).
+TEST_F(Listings, ARunWhoseOriginWasNotRecordedShowsADash) {
+  store::RunSummary old;
+  old.id = 3;
+  old.scenario = "s";
+  old.status = "ok";
+  old.started_at_ns = kListingStart;
+  old.finished_at_ns = kListingStart + 1'000'000'000;
+  old.exit_code = 0;
+  old.origin = "";
+  EXPECT_EQ(render_run_list({old}),
+            "ID  SCENARIO  STATUS  STARTED              DURATION  COMMIT  BRANCH  EXIT  ORIGIN  "
+            "LABELS\n"
+            " 3  s         ok      2023-11-14 22:13:20      1.0s  -       -          0  -       "
+            "-\n");
+}
+
 // A run stored before `run` and the service refused control characters in a commit, a branch
 // or a label: they are shown escaped, one row per run, no escape sequence reaching the
 // terminal. Before, the line break forged a second row and ESC [31m coloured the rest red.

@@ -308,5 +308,29 @@ TEST_F(RunDetailText, TheSessionsTheRouterEndedAndTheWorkersDescribeAreShown) {
       << before;
 }
 
+// runs show gives each workload's workers and the threads the scenario asked of each, and where
+// the workers said they run others (schema version 24) what they run; a workload stored before
+// says their own threads were not stored.
+TEST_F(RunDetailText, TheThreadsTheWorkersRunAreShownBesideTheScenarios) {
+  store::RunDetail d = sample_run();
+  store::StoredWorkload& w = d.workloads[0];
+  w.params_json = R"({"workers": 2, "threads": 4})";
+  w.worker_threads = std::vector<int64_t>{2, 2};
+  EXPECT_NE(render_run_detail(d, {}).find(
+                "  workers: 2 worker(s) x 4 thread(s) (the workers run 2 each)\n"),
+            std::string::npos)
+      << render_run_detail(d, {});
+  w.worker_threads = std::vector<int64_t>{4, 4};
+  EXPECT_NE(render_run_detail(d, {}).find("  workers: 2 worker(s) x 4 thread(s)\n"),
+            std::string::npos)
+      << render_run_detail(d, {});
+  w.worker_threads.reset();
+  EXPECT_NE(render_run_detail(d, {}).find(
+                "  workers: 2 worker(s) x 4 thread(s) (the threads each worker ran not stored: "
+                "a run stored before schema version 24)\n"),
+            std::string::npos)
+      << render_run_detail(d, {});
+}
+
 }  // namespace
 }  // namespace benchgate::history

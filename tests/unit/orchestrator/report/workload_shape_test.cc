@@ -12,6 +12,7 @@
 #include "orchestrator/report/json_report.h"
 #include "orchestrator/report/result_line.h"
 #include "orchestrator/report/terminal_report.h"
+#include "orchestrator/report/workload_shape.h"
 
 namespace benchgate::report {
 namespace {
@@ -206,6 +207,36 @@ TEST(WorkloadShape, AWorkersLatencyIsOneFigureInEveryPerWorkerTable) {
   EXPECT_TRUE(none["p50_ns"].is_null()) << none.dump(2);
   EXPECT_TRUE(none["max_ns"].is_null()) << none.dump(2);
   EXPECT_EQ(html_document({html_run({failed})}).find("<td>7ms</td><td>0</td>"), std::string::npos);
+}
+
+// The threads each worker said it runs (Ready.threads) beside the scenario's where they differ,
+// in the terminal's header, the Markdown load list and the HTML report; the JSON lists them.
+TEST(WorkloadShape, EveryReportSaysTheThreadsTheWorkersRunWhereTheyDifferFromTheScenarios) {
+  results::WorkloadResult w = measured("events", scenario::Protocol::kWampPubSub);
+  w.spec.workers = 2;
+  w.spec.threads = 4;
+  w.worker_threads = {4, 4};
+  EXPECT_EQ(workers_text(w.spec, w.worker_threads), "2 worker(s) x 4 thread(s)");
+  EXPECT_EQ(workers_text(w.spec, {}), "2 worker(s) x 4 thread(s)");  // not told: as asked
+  EXPECT_EQ(workers_text(w.spec, {3, 2}), "2 worker(s) x 4 thread(s) (the workers run 3 and 2)");
+  w.spec.workers = 3;
+  EXPECT_EQ(workers_text(w.spec, {4, 4, 2}),
+            "3 worker(s) x 4 thread(s) (the workers run 4, 4 and 2)");
+  w.spec.workers = 1;
+  EXPECT_EQ(workers_text(w.spec, {1}), "1 worker(s) x 4 thread(s) (the worker runs 1)");
+  w.spec.workers = 2;
+  w.worker_threads = {2, 2};
+  const std::string shown = "2 worker(s) x 4 thread(s) (the workers run 2 each)";
+  EXPECT_NE(workload_table(w).find(", " + shown + ", closed loop\n"), std::string::npos)
+      << workload_table(w);
+  const std::string md = markdown_summary({markdown_run({w})});
+  EXPECT_NE(md.find(", " + shown + ", closed loop\n"), std::string::npos) << md;
+  const std::string html = html_document({html_run({w})});
+  EXPECT_NE(html.find(" &#183; " + shown + " &#183; closed loop &#183; "), std::string::npos)
+      << html;
+  EXPECT_EQ(workload_json(w)["worker_threads"], nlohmann::json::array({2, 2}));
+  w.worker_threads.clear();
+  EXPECT_TRUE(workload_json(w)["worker_threads"].is_null());
 }
 
 }  // namespace

@@ -131,6 +131,34 @@ TEST(Results, CountsOverRepetitionsDoNotWrapRound) {
   EXPECT_DOUBLE_EQ(*metric_figure(w, "errors.rate"), 1);
 }
 
+// Each repetition's histograms hold at most INT64_MAX samples, their merge over repetitions
+// need not: the merged connection and session setups are no figure, where their totals
+// overflowed (UB) or (with a checked merge ignored) showed the repetitions that fitted.
+TEST(Results, SetupSamplesOverRepetitionsPastInt64AreNoFigure) {
+  constexpr int64_t kMany = (int64_t{1} << 62) + (int64_t{1} << 61);
+  auto measured = rep(10, 1'000'000'000, 1);
+  measured.setup.emplace();
+  measured.setup->connect.record_n(1000, kMany);
+  measured.session_setup.emplace();
+  measured.session_setup->record_n(1000, kMany);
+  WorkloadResult w;
+  w.repetitions = {measured};
+  ASSERT_TRUE(w.setup());
+  EXPECT_EQ(w.setup()->connect.total_count(), kMany);
+  ASSERT_TRUE(w.session_setup());
+  w.repetitions = {measured, measured};
+  EXPECT_FALSE(w.setup()) << w.setup()->connect.total_count();
+  EXPECT_FALSE(w.session_setup()) << w.session_setup()->total_count();
+  // The workload's latency, merged over repetitions, the same: none rather than a part.
+  measured.latency.record_n(1000, kMany);
+  w.repetitions = {measured};
+  w.merge_latency();
+  EXPECT_EQ(w.latency.total_count(), kMany + 10);
+  w.repetitions = {measured, rep(10, 1'000'000'000, 1), measured};
+  w.merge_latency();
+  EXPECT_EQ(w.latency.total_count(), 0);
+}
+
 TEST(ResultLine, HasTheStableFieldsInOrder) {
   WorkloadResult w;
   w.spec.name = "hello";

@@ -7,6 +7,7 @@
 #include "orchestrator/store/migrations.h"
 #include "orchestrator/store/sqlite.h"
 #include "orchestrator/store/store.h"
+#include "orchestrator/store/store_internal.h"
 #include "store_test_support.h"
 
 namespace benchgate::store {
@@ -421,10 +422,11 @@ TEST(Migrations, TheSessionsEndedVersionKeepsEarlierRunsReadableAndStoresTheNewF
             "[{\"reason\":\"GOODBYE wamp.close.close_realm\",\"sessions\":3,\"worker\":0}]");
 }
 
-// Version 23 keeps every run, which it calls local (who started it was not recorded), and every
-// stored change-point analysis with its id, now of the operator's series, its change points
-// still pointing at it; a new run records its origin, and the schema refuses any other.
-TEST(Migrations, TheOriginVersionCallsEarlierRunsLocalAndKeepsTheirChangePoints) {
+// Version 23 keeps every run, with no origin (who started it was not recorded; it called them
+// all local, which serve's jobs and clients may not have been), and every stored change-point
+// analysis with its id, now of the operator's series, its change points still pointing at it;
+// a new run records its origin, and the schema refuses any other.
+TEST(Migrations, TheOriginVersionLeavesEarlierRunsUnrecordedAndKeepsTheirChangePoints) {
   TempDir dir;
   const auto& all = embedded_migrations();
   ASSERT_GE(all.size(), 23u);
@@ -454,10 +456,14 @@ TEST(Migrations, TheOriginVersionCallsEarlierRunsLocalAndKeepsTheirChangePoints)
   ASSERT_TRUE(store.ok()) << store.message();
   EXPECT_EQ((*store)->schema_version(), latest_schema_version());
   sqlite::Database& db = (*store)->database();
-  EXPECT_EQ(query_int(db, "SELECT count(*) FROM runs WHERE origin = 'local'"), 2);
+  // Who started the earlier runs was not recorded (serve's jobs and clients may have): no
+  // origin, not 'local', and counted as the operator's by the one side rule.
+  EXPECT_EQ(query_int(db, "SELECT count(*) FROM runs WHERE origin IS NULL"), 2);
+  const std::string side = "SELECT " + internal::series_side_sql() + " FROM runs r WHERE id = 1";
+  EXPECT_EQ(query_text(db, side.c_str()), "operator");
   auto old_run = (*store)->get_run(1);
   ASSERT_TRUE(old_run.ok()) << old_run.message();
-  EXPECT_EQ(old_run->run.origin, "local");
+  EXPECT_EQ(old_run->run.origin, "");
   EXPECT_EQ(query_text(db, "SELECT submitted_by FROM change_series WHERE id = 7"), "operator");
   EXPECT_EQ(query_int(db, "SELECT count(*) FROM change_points WHERE series_id = 7"), 1);
   EXPECT_EQ(query_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
@@ -472,6 +478,57 @@ TEST(Migrations, TheOriginVersionCallsEarlierRunsLocalAndKeepsTheirChangePoints)
   RunInfo unknown = testing::test_run_info();
   unknown.origin = "somebody";
   EXPECT_FALSE((*store)->begin_run(unknown).ok());
+}
+
+// Version 24 keeps earlier workloads readable, their workers' threads not stored (not "none"),
+// and stores each worker's Ready.threads in worker order; the column takes only JSON.
+TEST(Migrations, TheWorkerThreadsVersionKeepsEarlierWorkloadsReadableWithoutThem) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 24u);
+  ASSERT_EQ(all[23].name, "0024_worker_threads");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v23 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 23));
+    ASSERT_TRUE(v23.ok()) << v23.message();
+    ASSERT_EQ(*v23, 23);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id) VALUES (1, 's', '', '', 100, 'ok', 'abc', 'main', 1);"
+        "INSERT INTO workloads (id, run_id, name, protocol, params, params_hash, status) VALUES "
+        "(1, 1, 'pubsub', 'wamp_pubsub', '{}', 'h', 'ok');";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  auto old_run = (*store)->get_run(1);
+  ASSERT_TRUE(old_run.ok()) << old_run.message();
+  ASSERT_EQ(old_run->workloads.size(), 1u);
+  EXPECT_FALSE(old_run->workloads[0].worker_threads.has_value());
+
+  auto run = (*store)->begin_run(testing::test_run_info());
+  ASSERT_TRUE(run.ok()) << run.message();
+  results::WorkloadResult w;
+  w.spec.name = "pubsub";
+  w.spec.protocol = scenario::Protocol::kWampPubSub;
+  w.spec.threads = 8;
+  w.worker_threads = {3, 2};
+  ASSERT_TRUE((*store)->store_workload(*run, w).ok());
+  auto detail = (*store)->get_run(*run);
+  ASSERT_TRUE(detail.ok()) << detail.message();
+  ASSERT_EQ(detail->workloads.size(), 1u);
+  EXPECT_EQ(detail->workloads[0].worker_threads, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(query_text((*store)->database(),
+                       "SELECT worker_threads FROM workloads WHERE id = (SELECT max(id) FROM "
+                       "workloads)"),
+            "[3,2]");
+  EXPECT_FALSE(
+      (*store)->database().exec("UPDATE workloads SET worker_threads = 'three' WHERE id = 1").ok());
 }
 
 }  // namespace

@@ -165,6 +165,7 @@ StoredWorkload workload_row(int n) {
   w.load_from = n == 1 ? "local" : "10.0.0." + std::to_string(n) + ",10.0.0.9";
   w.worker_name = "worker-impl-" + std::to_string(n);
   w.worker_version = "1." + std::to_string(n);
+  w.worker_threads = std::vector<int64_t>{n, 1};
   return w;
 }
 
