@@ -86,8 +86,9 @@ class HistoryTest(unittest.TestCase):
         run = self.orchestrator("runs", "show", "3")
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertIn("workload broken  protocol http1  status failed", run.stdout)
-        self.assertIn("  error: worker 1 exited with status 1\n  no repetitions measured\n",
-                      run.stdout)
+        self.assertIn("  error: worker 1 exited with status 1\n"
+                      "  workers: 1 worker(s) x 1 thread(s)\n"
+                      "  no repetitions measured\n", run.stdout)
         self.assertIn("gates: never evaluated for this run", run.stdout)
 
     def test_an_unknown_run_is_a_usage_error(self):
