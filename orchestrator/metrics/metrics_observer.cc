@@ -8,6 +8,7 @@
 #include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <deque>
@@ -203,6 +204,16 @@ struct MetricsObserver::Impl {
   // series are kept, the most recently run last.
   size_t scenarios_kept = 0;
   std::deque<std::string> recent_scenarios;
+  // Of recent_scenarios, the names only clients' runs set (serve): a client's run may push
+  // out only these, never a scenario of the operator's runs, whose verdict gauges an operator
+  // alerts on (README, "Clients of `orchestrator serve`").
+  std::set<std::string> client_only;
+  // The run now going was submitted by a client (begin_client_run, until client_run_finished).
+  bool client_run = false;
+  // That run sets nothing: its scenario's name is one of the operator's runs (its workload
+  // and router series are the operator's), or every kept name is (nothing of a client's to
+  // push out). Its job's status and the web pages still follow it.
+  bool quiet = false;
 
   // Removes every series of the families for which `drop` says so of its labels.
   template <class T, class Drop>
@@ -230,6 +241,30 @@ struct MetricsObserver::Impl {
     run_info_by_scenario.erase(name);
     gate_series_by_scenario.erase(name);
     change_series_by_scenario.erase(name);
+    client_only.erase(name);
+  }
+
+  // A client's run of `name` starts: whether it may set series (false: quiet). It may where
+  // the name is a client's already, or where a client's name can make room for it.
+  bool note_client_scenario(const std::string& name) {
+    if (scenarios_kept == 0) {
+      client_only.insert(name);
+      return true;
+    }
+    const bool kept =
+        std::find(recent_scenarios.begin(), recent_scenarios.end(), name) != recent_scenarios.end();
+    if (kept && !client_only.contains(name)) return false;  // the operator's
+    if (!kept && recent_scenarios.size() >= scenarios_kept) {
+      auto oldest = std::find_if(recent_scenarios.begin(), recent_scenarios.end(),
+                                 [&](const std::string& n) { return client_only.contains(n); });
+      if (oldest == recent_scenarios.end()) return false;  // every kept name is the operator's
+      forget_scenario(*oldest);
+      recent_scenarios.erase(oldest);
+    }
+    std::erase(recent_scenarios, name);
+    recent_scenarios.push_back(name);
+    client_only.insert(name);
+    return true;
   }
 
   // The scenario is the most recent one; the oldest past scenarios_kept are forgotten.
@@ -238,8 +273,12 @@ struct MetricsObserver::Impl {
     std::erase(recent_scenarios, name);
     recent_scenarios.push_back(name);
     while (recent_scenarios.size() > scenarios_kept) {
-      forget_scenario(recent_scenarios.front());
-      recent_scenarios.pop_front();
+      // A client's name goes first: the operator's scenarios are what an operator alerts on.
+      auto oldest = std::find_if(recent_scenarios.begin(), recent_scenarios.end(),
+                                 [&](const std::string& n) { return client_only.contains(n); });
+      if (oldest == recent_scenarios.end()) oldest = recent_scenarios.begin();
+      forget_scenario(*oldest);
+      recent_scenarios.erase(oldest);
     }
   }
 
@@ -362,8 +401,20 @@ std::vector<std::string> MetricsObserver::family_names() const {
   return names;
 }
 
+void MetricsObserver::begin_client_run() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->client_run = true;
+  impl_->quiet = false;
+}
+
 void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
   std::lock_guard lock(impl_->mutex);
+  if (impl_->client_run) {
+    impl_->quiet = !impl_->note_client_scenario(scenario.name);
+    if (impl_->quiet) return;
+  } else {
+    impl_->client_only.erase(scenario.name);  // the operator's from now on
+  }
   impl_->scenario = scenario.name;
   const Labels labels = impl_->scenario_labels();
   impl_->run_in_progress.Add(labels).Set(1);
@@ -375,7 +426,7 @@ void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
   impl_->variants = !scenario.compare_routers.empty()   ? scenario.compare_routers
                     : !scenario.compare_workers.empty() ? scenario.compare_workers
                                                         : std::vector<std::string>{"default"};
-  impl_->note_scenario(scenario.name);
+  if (!impl_->client_run) impl_->note_scenario(scenario.name);
   impl_->forget_other_workloads(scenario);
   // The router's counters exist at 0 from the start only where they will be measured: the
   // bundled router counts its requests and connections and samples its CPU, a spawned command
@@ -392,6 +443,7 @@ void MetricsObserver::scenario_started(const scenario::Scenario& scenario) {
 
 void MetricsObserver::workload_started(const scenario::Workload& workload) {
   std::lock_guard lock(impl_->mutex);
+  if (impl_->quiet) return;
   for (const std::string& variant : impl_->variants) {
     const Labels labels = impl_->workload_labels(workload.name, variant);
     impl_->connections.Add(labels).Set(workload.sessions());
@@ -411,6 +463,7 @@ void MetricsObserver::workload_started(const scenario::Workload& workload) {
 void MetricsObserver::progress(const scenario::Workload& workload, const engine::WindowInfo& window,
                                double ops_per_second, int64_t p99_ns, int64_t /*elapsed_ns*/) {
   std::lock_guard lock(impl_->mutex);
+  if (impl_->quiet) return;
   Labels labels = impl_->window_labels(workload, window);
   impl_->ops.Add(labels).Set(ops_per_second);
   impl_->repetition.Add(labels).Set(window.measured ? window.repetition : 0);
@@ -425,6 +478,7 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
                                       const results::Repetition* rep) {
   if (rep == nullptr) return;  // warm-up: nothing recorded
   std::lock_guard lock(impl_->mutex);
+  if (impl_->quiet) return;
   const Labels labels = impl_->window_labels(workload, window);
   impl_->ops.Add(labels).Set(rep->ops_per_second());
   Impl::set_or_remove(
@@ -461,6 +515,7 @@ void MetricsObserver::window_finished(const scenario::Workload& workload,
 
 void MetricsObserver::workload_finished(const results::WorkloadResult& result) {
   std::lock_guard lock(impl_->mutex);
+  if (impl_->quiet) return;
   const Labels labels = impl_->workload_labels(result.spec.name, result.variant);
   impl_->repetition.Add(labels).Set(0);
   if (result.repetitions.empty()) return;  // nothing measured: keep the last live values
@@ -528,6 +583,12 @@ void MetricsObserver::run_final(const report::ScenarioReport& report) {
 
 void MetricsObserver::client_run_finished(const report::ScenarioReport& report) {
   std::lock_guard lock(impl_->mutex);
+  const bool quiet = impl_->quiet;
+  impl_->client_run = false;
+  impl_->quiet = false;
+  if (quiet) return;
+  // A run that ended before its scenario started (refused at load) is noted here.
+  if (!impl_->note_client_scenario(report.result.scenario)) return;
   const Labels labels = {{"scenario", report.result.scenario}};
   impl_->run_in_progress.Add(labels).Set(0);
   Labels with_status = labels;

@@ -54,11 +54,17 @@ class MetricsObserver : public engine::RunObserver {
   // stored status (run_status_label) and benchgate_last_run_exit_code says its exit code, each
   // as the store holds it.
   void run_final(const report::ScenarioReport& report);
-  // In place of scenario_finished for a run a client submitted to serve (runs.origin client):
-  // the scenario's run is no longer in progress and benchgate_runs_total counts it, but the
-  // verdict gauges (benchgate_gate_*, benchgate_run_info, benchgate_last_run_*) and
-  // benchgate_change_* stay those of the operator's latest run of that scenario name: a client
-  // cannot flip what an operator alerts on (docs/GATES.md, "Series and baselines").
+  // Before a run a client submitted to serve (runs.origin client) starts. Its scenario's
+  // series are set live as any run's, unless its name is one of the operator's runs' (their
+  // workload and router series are the operator's) or every scenario kept is the operator's
+  // (`scenarios_kept`): then the run sets nothing. A client's name pushes out only another
+  // client's, never a scenario of the operator's runs.
+  void begin_client_run();
+  // In place of scenario_finished for such a run: where it set series, the scenario's run is
+  // no longer in progress and benchgate_runs_total counts it; the verdict gauges
+  // (benchgate_gate_*, benchgate_run_info, benchgate_last_run_*) and benchgate_change_* are
+  // never set by it: a client cannot flip what an operator alerts on (docs/GATES.md, "Series
+  // and baselines").
   void client_run_finished(const report::ScenarioReport& report);
 
   // `serve` as it starts, for each scenario's latest run stored before (serve/restored_metrics.h),

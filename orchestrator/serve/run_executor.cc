@@ -215,6 +215,7 @@ void RunExecutor::run(Job& job) {
     report::TerminalReport terminal(out.get(), err.get());
     ProgressForwarder progress(job);
     engine::FanOutObserver extra({&metrics_, &progress, &live_});
+    if (store::submitted_by(info.origin) == store::kClientRuns) metrics_.begin_client_run();
     // The run's id as soon as its row exists: GetRun, ListRuns and the live page link it
     // while it runs.
     r = app::run_one(

@@ -56,6 +56,26 @@ void run(MetricsObserver& observer, const scenario::Scenario& s) {
   observer.scenario_finished(r, "abc");
 }
 
+// A whole run of `s` that a client submitted to serve: as run() but ended as serve ends it.
+void client_run(MetricsObserver& observer, const scenario::Scenario& s, double ops) {
+  observer.begin_client_run();
+  observer.scenario_started(s);
+  const scenario::Workload& w = s.workloads.front();
+  observer.workload_started(w);
+  const engine::WindowInfo window{true, 1, 1, 1'000'000'000};
+  observer.progress(w, window, ops, 1'000'000, 500'000'000);
+  results::Repetition rep;
+  rep.duration_ns = 1'000'000'000;
+  rep.operations = static_cast<uint64_t>(ops);
+  rep.successes = rep.operations;
+  rep.data_window_ns = rep.duration_ns;
+  rep.latency.record(1'000'000);
+  observer.window_finished(w, window, &rep);
+  report::ScenarioReport r;
+  r.result.scenario = s.name;
+  observer.client_run_finished(r);
+}
+
 bool names(const std::string& text, const std::string& label) {
   return text.find(label) != std::string::npos;
 }
@@ -116,6 +136,50 @@ TEST(MetricsSeriesBound, ErrorKindsTheWorkerMadeUpShareOneSeries) {
   EXPECT_EQ(series, error_kinds::kNames.size() + 1) << text;
   // What the observer was given keeps the worker's own names (the run stores and reports them).
   EXPECT_EQ(rep.errors.count("made_up_7"), 1u);
+}
+
+// Clients' scenario names push out only other clients' names, never a scenario of the
+// operator's runs (its verdict gauges are what an operator alerts on), and a client's run of
+// the operator's scenario name sets none of its series: before, three client names pushed the
+// operator's 'nightly' out of /metrics, and a client's run of 'nightly' set its throughput.
+TEST(MetricsSeriesBound, AClientsRunsNeverPushOutNorSetTheOperatorsScenario) {
+  MetricsObserver observer(2);
+  run(observer, scenario_of("nightly", "hello"));
+  const std::string before = scrape_of(observer);
+  ASSERT_TRUE(names(before, "benchgate_gate_passed{")) << before;
+  for (const char* name : {"branch-1", "branch-2", "branch-3"}) {
+    client_run(observer, scenario_of(name, "w"), 7);
+  }
+  client_run(observer, scenario_of("nightly", "hello"), 5);
+  const std::string text = scrape_of(observer);
+  EXPECT_TRUE(names(text, "benchgate_gate_passed{")) << text;
+  EXPECT_TRUE(names(text, "benchgate_run_info{commit=\"abc\",run_id=\"1\",scenario=\"nightly\"} 1"))
+      << text;
+  // The operator's workload series as its run left them, not the client's 5 ops/s.
+  const std::string ops = "benchgate_workload_ops_per_second{scenario=\"nightly\"";
+  const size_t at = before.find(ops);
+  ASSERT_NE(at, std::string::npos) << before;
+  const std::string line = before.substr(at, before.find('\n', at) - at + 1);
+  EXPECT_TRUE(names(text, line)) << line << text;
+  EXPECT_TRUE(names(text, "benchgate_runs_total{scenario=\"nightly\",status=\"ok\"} 1\n")) << text;
+  // The latest client's name holds the one place left; the earlier ones went.
+  EXPECT_TRUE(names(text, "benchgate_runs_total{scenario=\"branch-3\",status=\"ok\"} 1\n")) << text;
+  EXPECT_FALSE(names(text, R"(scenario="branch-1")")) << text;
+  EXPECT_FALSE(names(text, R"(scenario="branch-2")")) << text;
+  // An operator's run pushes a client's name out before any of the operator's.
+  run(observer, scenario_of("release", "w"));
+  const std::string after = scrape_of(observer);
+  EXPECT_FALSE(names(after, R"(scenario="branch-3")")) << after;
+  EXPECT_TRUE(names(after, R"(scenario="nightly")")) << after;
+  EXPECT_TRUE(names(after, R"(scenario="release")")) << after;
+}
+
+TEST(MetricsSeriesBound, WhereEveryKeptNameIsTheOperatorsAClientsRunSetsNothing) {
+  MetricsObserver observer(1);
+  run(observer, scenario_of("nightly", "hello"));
+  const std::string before = scrape_of(observer);
+  client_run(observer, scenario_of("mine", "w"), 7);
+  EXPECT_EQ(scrape_of(observer), before);
 }
 
 TEST(MetricsSeriesBound, WithoutABoundEveryScenarioStays) {
