@@ -19,6 +19,10 @@ std::map<std::string, std::string> parse_ready_line(const std::string& line) {
   return fields;
 }
 
+namespace {
+constexpr size_t kLongestAddress = 512;
+}  // namespace
+
 std::string check_ready_line(const std::string& who, const std::string& line,
                              const std::vector<std::string>& required, scenario::DialForms forms) {
   const auto fields = parse_ready_line(line);
@@ -35,7 +39,15 @@ std::string check_ready_line(const std::string& who, const std::string& line,
   // A field present but not an address (garbage after the port, no port) would be dialled and
   // fail as a connection that never came, or reach another port than the one listened on.
   for (const auto& key : required) {
-    if (auto ok = scenario::check_dial_address(key + "=", fields.at(key), forms); !ok) {
+    const std::string& value = fields.at(key);
+    // Longer than any address (a host name of 253 bytes and its port, a socket path of 108):
+    // quoted whole, twice, it would make one error line of the READY line's 64 KiB.
+    if (value.size() > kLongestAddress) {
+      return unexpected + key + "= '" + shown_cut(value, ShownList::kItemBytes) +
+             "' is not an address to connect to: " + std::to_string(value.size()) +
+             " bytes, longer than any address";
+    }
+    if (auto ok = scenario::check_dial_address(key + "=", value, forms); !ok) {
       return unexpected + ok.message();
     }
   }

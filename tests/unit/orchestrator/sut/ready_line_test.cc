@@ -58,5 +58,17 @@ TEST(ReadyLine, AFieldThatIsNotAnAddressSaysWhatIsWrongWithIt) {
       "");
 }
 
+// A field longer than any address is refused cut, not quoted whole (twice): a READY line may
+// hold 64 KiB, and its garbage made an error line of about 120 KB.
+TEST(ReadyLine, AFieldLongerThanAnyAddressIsQuotedCut) {
+  const std::string field = "127.0.0.1:1" + std::string(60000, '0');
+  const std::string error = check_ready_line("worker 0", "READY grpc=" + field, {"grpc"});
+  EXPECT_LT(error.size(), 1000u) << error.size();
+  EXPECT_NE(error.find("grpc= '127.0.0.1:1000"), std::string::npos) << error;
+  EXPECT_NE(error.find("' is not an address to connect to: 60011 bytes, longer than any address"),
+            std::string::npos)
+      << error;
+}
+
 }  // namespace
 }  // namespace benchgate::sut
