@@ -244,6 +244,24 @@ struct MetricsObserver::Impl {
     client_only.erase(name);
   }
 
+  // The oldest kept name that only clients' runs set (end() when every one is the
+  // operator's): what goes first when a name must make room.
+  std::deque<std::string>::iterator oldest_client_scenario() {
+    return std::find_if(recent_scenarios.begin(), recent_scenarios.end(),
+                        [&](const std::string& n) { return client_only.contains(n); });
+  }
+
+  // Every series of the kept name at `at`, and the name itself.
+  void forget_kept(std::deque<std::string>::iterator at) {
+    forget_scenario(*at);
+    recent_scenarios.erase(at);
+  }
+
+  void make_most_recent(const std::string& name) {
+    std::erase(recent_scenarios, name);
+    recent_scenarios.push_back(name);
+  }
+
   // A client's run of `name` starts: whether it may set series (false: quiet). It may where
   // the name is a client's already, or where a client's name can make room for it.
   bool note_client_scenario(const std::string& name) {
@@ -255,30 +273,23 @@ struct MetricsObserver::Impl {
         std::find(recent_scenarios.begin(), recent_scenarios.end(), name) != recent_scenarios.end();
     if (kept && !client_only.contains(name)) return false;  // the operator's
     if (!kept && recent_scenarios.size() >= scenarios_kept) {
-      auto oldest = std::find_if(recent_scenarios.begin(), recent_scenarios.end(),
-                                 [&](const std::string& n) { return client_only.contains(n); });
+      const auto oldest = oldest_client_scenario();
       if (oldest == recent_scenarios.end()) return false;  // every kept name is the operator's
-      forget_scenario(*oldest);
-      recent_scenarios.erase(oldest);
+      forget_kept(oldest);
     }
-    std::erase(recent_scenarios, name);
-    recent_scenarios.push_back(name);
+    make_most_recent(name);
     client_only.insert(name);
     return true;
   }
 
-  // The scenario is the most recent one; the oldest past scenarios_kept are forgotten.
+  // The scenario is the most recent one; the oldest past scenarios_kept are forgotten, a
+  // client's name first: the operator's scenarios are what an operator alerts on.
   void note_scenario(const std::string& name) {
     if (scenarios_kept == 0) return;
-    std::erase(recent_scenarios, name);
-    recent_scenarios.push_back(name);
+    make_most_recent(name);
     while (recent_scenarios.size() > scenarios_kept) {
-      // A client's name goes first: the operator's scenarios are what an operator alerts on.
-      auto oldest = std::find_if(recent_scenarios.begin(), recent_scenarios.end(),
-                                 [&](const std::string& n) { return client_only.contains(n); });
-      if (oldest == recent_scenarios.end()) oldest = recent_scenarios.begin();
-      forget_scenario(*oldest);
-      recent_scenarios.erase(oldest);
+      const auto oldest = oldest_client_scenario();
+      forget_kept(oldest != recent_scenarios.end() ? oldest : recent_scenarios.begin());
     }
   }
 
