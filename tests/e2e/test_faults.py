@@ -71,6 +71,12 @@ class FaultRuns:
         return write_scenario(self.dir, "faults.toml", TWO_WORKLOADS.format(
             duration=duration, timeout=timeout, top=top))
 
+    def frozen_scenario(self):
+        """For a peer frozen for good: what names it is the victim's timeout, waited out in
+        full, so it is short. Repetition 2 starts about 0.3 s into the workload (a 300 ms
+        window and its 100 ms start lead), well inside the 2 s."""
+        return self.scenario(duration="300ms", timeout="2s")
+
     def executable(self, name, script):
         """A shell script `name` in the test's folder, made executable; its path."""
         path = os.path.join(self.dir, name)
@@ -106,20 +112,23 @@ class FaultRuns:
 
     # The window of the stop-and-continue tests. The "started" line comes as the window is
     # sent, 100 ms (the start lead) before it starts; the stop follows within milliseconds (a
-    # scan of /proc) and the continue 1 s later, inside the window with 0.3 s to spare, so the
-    # stop is wholly in repetition 2 and repetitions 1 and 3 see none.
-    STOP_WINDOW = "1200ms"
+    # scan of /proc) and the continue 0.2 s later (STOP_SECONDS), inside the window with 0.4 s
+    # to spare, so the stop is wholly in repetition 2 and repetitions 1 and 3 see none. How
+    # long the stop lasts judges nothing: waitpid keeps a stop and a continue until the
+    # orchestrator collects them, however short the stop was.
+    STOP_WINDOW = "600ms"
+    STOP_SECONDS = 0.2
 
     def pause_during_second_repetition(self, path, victim_name, expected):
         """Runs the scenario; once the victim's second repetition has started, stops (SIGSTOP)
-        the first of the `expected` tagged processes named `victim_name` for a second and
+        the first of the `expected` tagged processes named `victim_name` for STOP_SECONDS and
         continues it; waits for the orchestrator to finish. (run, the pids found)."""
         run = self.orchestrator(path).start()
         run.wait_for_stderr("victim rep 2/3: started")
         found = [p for p in tagged_processes(run.tag) if process_name(p) == victim_name]
         self.assertEqual(len(found), expected)
         os.kill(found[0], signal.SIGSTOP)
-        time.sleep(1)
+        time.sleep(self.STOP_SECONDS)
         os.kill(found[0], signal.SIGCONT)
         run.finish(timeout=90)
         return run, found
@@ -129,7 +138,7 @@ name = "e2e_unreachable"
 [router]
 impl = "external"
 address = "{address}"
-startup_timeout = "2s"
+startup_timeout = "1s"
 [[workloads]]
 name = "hello"
 duration = "200ms"
@@ -197,7 +206,8 @@ class FaultsTest(FaultRuns, unittest.TestCase):
         self.assert_run_ended(run)
 
     def test_a_worker_frozen_mid_window_is_named_and_replaced_within_the_timeout(self):
-        run = self.strike_during_second_repetition(self.scenario(), "worker", signal.SIGSTOP)
+        run = self.strike_during_second_repetition(self.frozen_scenario(), "worker",
+                                                   signal.SIGSTOP)
         self.assert_workload_failed(run, "victim", "is stopped", repetitions_kept=1)
         self.assert_workload_ok(run, "after")
         self.assertIn("stopped)", run.stderr)  # "replaced worker N (pid P, stopped)"
@@ -292,7 +302,8 @@ address = "127.0.0.1:${{port:http}}"
 
     def test_the_router_frozen_mid_window_never_hangs_the_orchestrator(self):
         started = time.monotonic()
-        run = self.strike_during_second_repetition(self.scenario(), "router", signal.SIGSTOP)
+        run = self.strike_during_second_repetition(self.frozen_scenario(), "router",
+                                                   signal.SIGSTOP)
         self.assert_workload_failed(run, "victim", "is stopped", repetitions_kept=1)
         self.assert_workload_failed(run, "after", "not run: the system under test failed",
                                     repetitions_kept=0)
@@ -309,7 +320,7 @@ address = "127.0.0.1:${{port:http}}"
         run = self.run_to_end(path)  # waits out its startup_timeout: it may be coming up
         out = run.stdout + run.stderr
         self.assertIn("system under test is not reachable: nothing accepted connections on "
-                      "127.0.0.1:1 within 2s (startup_timeout; the last attempt: connection refused)",
+                      "127.0.0.1:1 within 1s (startup_timeout; the last attempt: connection refused)",
                       out)
         self.assertNotIn("did not start", out)
         # Nothing was spawned, so there is no log folder to point at.
