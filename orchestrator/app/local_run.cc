@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "common/net/host_port.h"
 #include "orchestrator/app/bundled_binary.h"
 #include "orchestrator/app/interrupt.h"
+#include "orchestrator/app/router_port_clash.h"
 #include "orchestrator/cli/exit_codes.h"
 #include "orchestrator/engine/scenario_runner.h"
 #include "orchestrator/report/terminal_report.h"
@@ -17,12 +20,40 @@ using cli::kExitInvalidInput;
 using cli::kExitOk;
 using cli::kExitRunError;
 
+namespace {
+
+// Where `given` (--metrics-listen) has port 0: its `bound` address against every scenario's
+// routers (router_port_clash.h), the kernel's choice named.
+std::optional<std::string> metrics_port_clash(const std::vector<scenario::Scenario>& scenarios,
+                                              const std::string& given, const std::string& bound) {
+  if (bound.empty() || net::split_host_port(given, net::kListenMinPort).port != 0) {
+    return std::nullopt;
+  }
+  for (const scenario::Scenario& scenario : scenarios) {
+    if (auto clash = router_on_an_orchestrator_port(scenario, {{"--metrics-listen", bound}})) {
+      return *clash + " (--metrics-listen " + given + " listens on " + bound +
+             ", the port the kernel chose)";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int run_locally(const std::vector<scenario::Scenario>& scenarios, const LocalRun& run) {
   // The /metrics listener and the database before anything is spawned: a port in use or a bad
   // path costs nothing.
   auto exporter = metrics::RunMetrics::start(run.metrics);
   if (!exporter) {
     std::fprintf(stderr, "error: %s\n", exporter.message().c_str());
+    return kExitInvalidInput;
+  }
+  // A --metrics-listen given port 0 listens on the port the kernel chose, which run_command
+  // could not compare with the routers' ports (port 0 is no router's): compared as bound, before
+  // the database or any process. One given its port was compared before it listened.
+  if (auto clash = metrics_port_clash(scenarios, run.metrics.listen,
+                                      *exporter ? (*exporter)->address() : "")) {
+    std::fprintf(stderr, "error: %s\n", clash->c_str());
     return kExitInvalidInput;
   }
   // The commit and branch the runs store, one from git checked as `run --server` checks the one

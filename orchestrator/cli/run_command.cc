@@ -247,7 +247,8 @@ int run_command(const RunFlags& flags) {
     return serve::remote_run({flags.server, std::move(files), std::move(submitted)});
   }
   // The run's /metrics listens from the start to the end of every scenario: a router on its
-  // port fails one of the two later, with an error that names neither.
+  // port fails one of the two later, with an error that names neither. One given port 0 is
+  // compared once it listens, on the kernel's port (app::run_locally).
   for (const scenario::Scenario& scenario : *scenarios) {
     if (auto clash = app::router_on_an_orchestrator_port(
             scenario, {{"--metrics-listen", flags.metrics_listen}})) {

@@ -29,6 +29,8 @@ class RunMetrics {
   static Expected<std::unique_ptr<RunMetrics>> start(const RunMetricsOptions& options);
 
   MetricsObserver& observer() { return observer_; }
+  // The endpoint's HOST:PORT as bound (given port 0, the kernel's port); "" without one.
+  std::string address() const { return endpoint_ ? endpoint_->address() : ""; }
   // Pushes the final values (when asked to), then lingers unless interrupted. Returns the
   // push error, if any.
   Expected<void> finish();

@@ -19,6 +19,25 @@ import xml.etree.ElementTree as ET
 
 from harness import BIN, Run, kill_tagged, load_json, write_scenario
 
+# A command run in a network namespace of its own (loopback up) whose kernel hands out one
+# port to every bind to port 0 (ip_local_port_range is the namespace's).
+ONE_EPHEMERAL_PORT = 40000
+ONE_EPHEMERAL_PORT_NAMESPACE = [
+    "unshare", "--net", "sh", "-c",
+    f"ip link set lo up && echo '{ONE_EPHEMERAL_PORT} {ONE_EPHEMERAL_PORT}' > "
+    '/proc/sys/net/ipv4/ip_local_port_range && exec "$@"', "sh"]
+
+
+def one_ephemeral_port_works():
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        return False
+    try:
+        return subprocess.run(ONE_EPHEMERAL_PORT_NAMESPACE + ["true"], capture_output=True,
+                              timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 class Pushgateway(http.server.BaseHTTPRequestHandler):
     """Keeps the body of every push."""
     received = []
@@ -523,6 +542,31 @@ name = "hello"
                              f"address '{self.address}' ({path}:5:11), where that router listens: "
                              "the orchestrator and the router cannot both listen there; give "
                              "--metrics-listen another port, or the router one of its own\n"))
+        self.assertFalse(os.path.exists(self.db))
+
+    @unittest.skipUnless(one_ephemeral_port_works(), "needs unshare --net (root) and ip")
+    def test_run_metrics_listen_on_port_0_is_compared_as_bound(self):
+        # Port 0 was compared with the routers' ports as port 0, which none has: the run went on
+        # with /metrics on the kernel's port, where this router is, and the workers' load went
+        # to /metrics. In a network namespace of its own whose kernel hands out one port, the
+        # port the kernel chooses is known.
+        address = f"127.0.0.1:{ONE_EPHEMERAL_PORT}"
+        path = write_scenario(self.dir, "external.toml", QUICK.format(repetitions=1).replace(
+            'name = "e2e_outputs"\n', f'name = "e2e_outputs"\n[router]\nimpl = "external"\n'
+                                      f'address = "{address}"\n'))
+        run = Run(["run", path, "--db", self.db, "--metrics-listen", "127.0.0.1:0"], cwd=self.dir)
+        self.tags.append(run.tag)
+        run.args = ONE_EPHEMERAL_PORT_NAMESPACE + run.args
+        run.run()
+        self.assertEqual((run.returncode, run.stderr),
+                         (2, f"metrics: serving http://{address}/metrics\n"
+                             f"error: --metrics-listen {address}: the port of [router] address "
+                             f"'{address}' ({path}:5:11), where that router listens: the "
+                             "orchestrator and the router cannot both listen there; give "
+                             "--metrics-listen another port, or the router one of its own "
+                             f"(--metrics-listen 127.0.0.1:0 listens on {address}, the port the "
+                             "kernel chose)\n"))
+        self.assertNotIn("RESULT|", run.stdout)
         self.assertFalse(os.path.exists(self.db))
 
     def test_a_port_beyond_65535_is_refused_not_wrapped(self):
