@@ -5,8 +5,10 @@ grows tenfold, as a slowdown landing in a commit would; the change must be found
 when the run lands (table change_points), and reported in the table, the CHANGE| lines and
 JSON. Bad flag values exit 2. Checks runs and counts, never speed: with one connection each
 request waits for its own work, so the median latency follows N, 0.5 ms before and 5 ms after;
-a run's three 200 ms windows hold about 120 requests of 5 ms, whose median a few slow first
-requests (no warm-up) leave where it is.
+a run's one 200 ms window holds about 40 requests of 5 ms, whose median a few slow first
+requests (no warm-up) leave where it is. One window a run: the change points are found in the
+series of runs, whose length (16) is what their p-values need; more windows a run only cost
+time.
 The work is a busy loop on the clock, so a loaded machine, whose other processes take the
 router's CPU away, stretches it by a factor that changes from run to run (up to 3 times was
 seen on the shared 2-core machine) but never shortens it: a factor of 10 leaves the two levels
@@ -36,7 +38,7 @@ address = "127.0.0.1:${{port:http}}"
 [defaults]
 warmup = "0s"
 duration = "200ms"
-repetitions = 3
+repetitions = 1
 workers = 1
 connections = 1
 
