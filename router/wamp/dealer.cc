@@ -347,7 +347,12 @@ void Dealer::invoked(SendResult sent, Session& caller, uint64_t request, Session
       caller.send_error(MessageType::kCall, request, "wamp.error.payload_size_exceeded");
       return;
     case SendResult::closed:
-      caller.send_error(MessageType::kCall, request, "wamp.error.canceled");
+      // The callee's link is closing (dropped as a slow consumer, or over the buffer budget):
+      // the INVOCATION went nowhere, so the call was not routed. It is refused with the WAMP
+      // spec's URI for a Dealer that found no callee available, not wamp.error.canceled,
+      // which a caller cannot tell from that of a routed call whose callee left
+      // (worker/wamp/call_refusal.h counts by the URI).
+      caller.send_error(MessageType::kCall, request, "wamp.error.no_available_callee");
       return;
   }
 }

@@ -7,16 +7,17 @@
 //
 // The URIs of refusals are those the bundled router's dealer refuses a CALL with before routing
 // it (router/wamp/dealer.cc, and the session limits of router/wamp/session.h), and those the WAMP
-// spec gives a Dealer that did not route a call, which other routers send: no callee eligible
-// under the call's exclusion or eligibility options, an option the Dealer does not allow (a
-// disclose_me it refuses among them), an authorization it could not decide. A caller cannot
-// tell more from the message: the router forwards a callee's ERROR as the callee wrote it (its
-// Details, URI and Arguments) and writes its own with empty Details, as a callee may. So a
+// spec gives a Dealer that did not route a call, which other routers send: no callee available,
+// no callee eligible under the call's exclusion or eligibility options, an option the Dealer does
+// not allow (a disclose_me it refuses among them), an authorization it could not decide. A caller
+// cannot tell more from the message: the router forwards a callee's ERROR as the callee wrote it
+// (its Details, URI and Arguments) and writes its own with empty Details, as a callee may. So a
 // callee that answers with one of these URIs is taken for a refusal, and two of them are
 // refusals only mostly: wamp.error.payload_size_exceeded is also a callee's RESULT too large for
 // the caller, after routing; wamp.error.invalid_argument is also a callee's (the spec's first
-// use of it). And wamp.error.canceled, not one of these, is also a call whose INVOCATION found
-// its callee's link closing, before routing.
+// use of it). A call whose INVOCATION found its callee's link closing was not routed: the
+// bundled router refuses it with wamp.error.no_available_callee, and keeps wamp.error.canceled
+// for a routed call whose callee left (a callee_error: routed, though not the callee's answer).
 #pragma once
 
 #include <string_view>
@@ -34,8 +35,10 @@ constexpr bool router_refused_call(std::string_view uri) {
          uri == "wamp.error.payload_size_exceeded" ||
          uri == "benchgate.error.too_many_pending_calls" ||
          uri == "benchgate.error.router_too_many_pending_calls" ||
-         // The WAMP spec's, for a Dealer: not sent by the bundled router.
-         uri == "wamp.error.no_eligible_callee" || uri == "wamp.error.option_not_allowed" ||
+         // The WAMP spec's, for a Dealer; the bundled router sends this one for a call whose
+         // callee's link is closing (router/wamp/dealer.cc), and none of the others.
+         uri == "wamp.error.no_available_callee" || uri == "wamp.error.no_eligible_callee" ||
+         uri == "wamp.error.option_not_allowed" ||
          uri == "wamp.error.option_disallowed.disclose_me" ||
          uri == "wamp.error.authorization_failed";
 }

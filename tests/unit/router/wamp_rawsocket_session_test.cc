@@ -127,6 +127,58 @@ TEST_F(WampSessionTest, CalleeDisconnectCancelsPendingCalls) {
   EXPECT_EQ(caller.read()[4], "wamp.error.no_such_procedure");
 }
 
+// A callee that stops reading is dropped as a slow consumer by the INVOCATION that passes its
+// queue limit; until it has left, its link is closing. A call that finds it so went to no
+// callee: it is refused with wamp.error.no_available_callee and not counted routed, while each
+// call routed to it before ends with wamp.error.canceled as it leaves. So a caller that counts
+// by the URI (worker/wamp/call_refusal.h: wamp_error, callee_error) agrees with
+// wamp_calls_routed. Before, the refused call was wamp.error.canceled too, taken for a routed
+// call the router had not counted.
+TEST_F(WampSessionTest, ACallWhoseCalleesLinkIsClosingIsRefusedAndNotCountedRouted) {
+  server_.reset();
+  WampOptions options;
+  options.max_queued_bytes = 64 * 1024;
+  start(options);
+  RawSocketTestClient callee(port(), kMsgpack, 15, /*receive_buffer=*/4096);
+  RawSocketTestClient caller(port(), kMsgpack);
+  ASSERT_NE(callee.join(), 0u);
+  ASSERT_NE(caller.join(), 0u);
+  callee.send(Json::array({64, 1, Json::object(), "test.stalled"}));
+  ASSERT_EQ(callee.read()[0], 65);
+  // Bounded: 32 MiB of calls, far more than the callee's socket buffers and queue limit hold,
+  // and then bench.echo. Every call gets one answer; none is a RESULT (the callee never reads).
+  constexpr int kCalls = 2000;
+  const Json args = Json::array({Json::binary(std::vector<uint8_t>(16 * 1024, 3))});
+  for (int i = 1; i <= kCalls; ++i) {
+    caller.send(Json::array({48, i, Json::object(), "test.stalled", args}));
+  }
+  caller.send(Json::array({48, kCalls + 1, Json::object(), "bench.echo"}));
+  std::map<std::string, uint64_t> answers;
+  for (int i = 0; i <= kCalls; ++i) {
+    const Json answer = caller.read();
+    ASSERT_TRUE(answer.is_array()) << "answer " << i << ": " << answer;
+    if (answer[0] == 50) {
+      EXPECT_EQ(answer, Json::array({50, kCalls + 1, Json::object()}));
+      ++answers["RESULT"];
+      continue;
+    }
+    ASSERT_EQ(answer[0], 8) << answer;
+    EXPECT_EQ(answer[3], Json::object()) << answer;  // the router's own ERROR
+    ++answers[answer[4].get<std::string>()];
+  }
+  const auto s = wait_for_wamp(*server_, [](const auto& m) { return m.wamp_sessions == 1; });
+  EXPECT_EQ(s.wamp.drops[static_cast<size_t>(metrics::DropReason::slow_consumer)], 1u)
+      << "the calls did not fill the callee's socket buffers and queue";
+  EXPECT_GE(answers["wamp.error.no_available_callee"], 1u);
+  EXPECT_GE(answers["wamp.error.canceled"], 1u);
+  EXPECT_EQ(answers["RESULT"], 1u);
+  EXPECT_EQ(answers["wamp.error.canceled"] + answers["wamp.error.no_available_callee"] +
+                answers["wamp.error.no_such_procedure"],
+            static_cast<uint64_t>(kCalls));
+  // Routed: the calls whose INVOCATION was queued to the callee, and bench.echo.
+  EXPECT_EQ(s.wamp.calls_routed, answers["wamp.error.canceled"] + 1);
+}
+
 TEST_F(WampSessionTest, PublishReachesEverySubscriberButThePublisherAndIsAcknowledged) {
   RawSocketTestClient publisher(port(), kJson);
   std::vector<std::unique_ptr<RawSocketTestClient>> subscribers;

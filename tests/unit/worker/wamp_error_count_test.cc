@@ -132,11 +132,14 @@ TEST(WampErrorCounts, ARefusedPublicationIsOneErrorForEachEventItWouldHaveBeen) 
 // bundled router's and those the WAMP spec gives a Dealer that did not route the call (no
 // eligible callee, an option it does not allow, an authorization that could not be decided);
 // any other URI is a callee's own answer, callee_error (before: the spec's were callee_error,
-// calls an external router had refused taken for calls it routed).
+// calls an external router had refused taken for calls it routed). no_available_callee is also
+// the bundled router's, for a call whose callee's link was closing: not routed (before: the
+// router said wamp.error.canceled, counted callee_error, a call it routed).
 TEST(WampErrorCounts, ACallsErrorIsTheDealersRefusalOrTheCalleesAsItsUriSays) {
   for (const auto& [uri, kind] :
        {std::pair{"wamp.error.no_such_procedure", ErrorKind::kWampError},
         std::pair{"benchgate.error.too_many_pending_calls", ErrorKind::kWampError},
+        std::pair{"wamp.error.no_available_callee", ErrorKind::kWampError},
         std::pair{"wamp.error.no_eligible_callee", ErrorKind::kWampError},
         std::pair{"wamp.error.option_not_allowed", ErrorKind::kWampError},
         std::pair{"wamp.error.option_disallowed.disclose_me", ErrorKind::kWampError},
