@@ -104,6 +104,21 @@ const std::string& series_side_sql() {
   return side;
 }
 
+const std::string& latest_workload_series_sql() {
+  // runs_by_scenario_newest (schema version 25) holds a scenario's runs in id order across
+  // testbeds: the walk starts at the newest and stops at the first run with the workload (of
+  // the side), each joined to its workload by the key (run_id, name, variant), no sort.
+  // runs_by_scenario, by testbed first, made SQLite read and sort every run of the scenario.
+  // The side is the one rule (series_side_sql).
+  static const std::string sql =
+      "SELECT r.testbed_id, w.params_hash, " + series_side_sql() +
+      " FROM runs r INDEXED BY runs_by_scenario_newest JOIN workloads w "
+      "ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
+      "WHERE r.scenario = :scenario AND (:submitted_by = '' OR (" +
+      series_side_sql() + ") = :submitted_by) ORDER BY r.id DESC LIMIT 1";
+  return sql;
+}
+
 }  // namespace internal
 
 Expected<std::vector<HistoryRun>> Store::baseline_history(const HistoryQuery& q) {
@@ -248,14 +263,7 @@ Expected<std::optional<double>> Store::run_metric_figure(int64_t run, const std:
 Expected<std::optional<ChangeSeriesKey>> Store::latest_workload_series(
     const std::string& scenario, const std::string& workload, const std::string& variant,
     const std::string& submitted_by) {
-  // runs_by_scenario bounds the walk to the scenario's runs, each joined to its workload by the
-  // key (run_id, name, variant). The side is the one rule (internal::series_side_sql).
-  const std::string& side = internal::series_side_sql();
-  auto stmt = db_->prepare("SELECT r.testbed_id, w.params_hash, " + side +
-                           " FROM runs r INDEXED BY runs_by_scenario JOIN workloads w "
-                           "ON w.run_id = r.id AND w.name = :workload AND w.variant = :variant "
-                           "WHERE r.scenario = :scenario AND (:submitted_by = '' OR (" +
-                           side + ") = :submitted_by) ORDER BY r.id DESC LIMIT 1");
+  auto stmt = db_->prepare(internal::latest_workload_series_sql());
   const std::string context = "latest run of " + scenario + " with workload " + workload;
   if (!stmt) return Error{context + ": " + stmt.message()};
   stmt->bind(stmt->parameter(":scenario"), scenario);

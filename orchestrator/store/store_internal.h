@@ -57,6 +57,11 @@ const std::string& history_workload_condition();
 // view series_history shows it as `submitted_by`, with the same text.
 const std::string& series_side_sql();
 
+// Store::latest_workload_series's query (parameters :scenario, :workload, :variant,
+// :submitted_by), shared with the test that checks SQLite walks it through an index newest
+// first, never reading and sorting every run of the scenario.
+const std::string& latest_workload_series_sql();
+
 // A workload as store_workload writes it and get_run reads it back (ids left 0): every figure
 // of every repetition with the definitions of results::Repetition, the summary over them and
 // the workload's figure of each gate metric (store_workloads.cc).

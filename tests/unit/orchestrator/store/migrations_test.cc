@@ -531,5 +531,44 @@ TEST(Migrations, TheWorkerThreadsVersionKeepsEarlierWorkloadsReadableWithoutThem
       (*store)->database().exec("UPDATE workloads SET worker_threads = 'three' WHERE id = 1").ok());
 }
 
+// Version 25 adds the index a scenario's newest run is found through (runs_by_scenario_newest)
+// to a store that has runs: the web history page's lookup finds the newest of them across
+// testbeds, as before.
+TEST(Migrations, TheNewestRunIndexVersionServesAStoreThatHasRuns) {
+  TempDir dir;
+  const auto& all = embedded_migrations();
+  ASSERT_GE(all.size(), 25u);
+  ASSERT_EQ(all[24].name, "0025_runs_by_scenario_newest");
+  {
+    auto db = sqlite::Database::open(dir.file("old.db"));
+    ASSERT_TRUE(db.ok()) << db.message();
+    auto v24 = apply_migrations(**db, std::vector<Migration>(all.begin(), all.begin() + 24));
+    ASSERT_TRUE(v24.ok()) << v24.message();
+    ASSERT_EQ(*v24, 24);
+    const char* rows =
+        "INSERT INTO testbeds (id, fingerprint, host, cpu_model, cores, kernel, governor, "
+        "compiler, build_flags, first_seen) VALUES (1, 'f', 'h', 'c', 2, 'k', 'g', 'cc', '-O3', "
+        "0), (2, 'g', 'h2', 'c', 2, 'k', 'g', 'cc', '-O3', 0);"
+        "INSERT INTO runs (id, scenario, scenario_text, scenario_hash, started_at, status, "
+        "commit_id, branch, testbed_id, origin) VALUES (1, 's', '', '', 100, 'ok', 'a', 'main', "
+        "2, 'local'), (2, 's', '', '', 200, 'ok', 'b', 'main', 1, 'local');"
+        "INSERT INTO workloads (id, run_id, name, protocol, params, params_hash, status) VALUES "
+        "(1, 1, 'w', 'http1', '{}', 'old', 'ok'), (2, 2, 'w', 'http1', '{}', 'new', 'ok');";
+    ASSERT_TRUE((*db)->exec(rows).ok());
+  }
+  auto store = Store::open(dir.file("old.db"));
+  ASSERT_TRUE(store.ok()) << store.message();
+  EXPECT_EQ((*store)->schema_version(), latest_schema_version());
+  EXPECT_EQ(query_int((*store)->database(),
+                      "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                      "'runs_by_scenario_newest'"),
+            1);
+  auto found = (*store)->latest_workload_series("s", "w", "default", "");
+  ASSERT_TRUE(found.ok()) << found.message();
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->testbed_id, 1);
+  EXPECT_EQ((*found)->params_hash, "new");
+}
+
 }  // namespace
 }  // namespace benchgate::store
