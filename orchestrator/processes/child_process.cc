@@ -42,7 +42,7 @@ namespace asio = boost::asio;
 namespace {
 
 // The highest descriptor this process holds, read in the parent before the fork (-1 when
-// /proc cannot be read): close_all_but's bound where close_range(2) is not there.
+// /proc cannot be read): close_all_but's bound where close_range(2) does not work.
 int highest_open_descriptor() {
   int highest = -1;
   std::error_code ec;
@@ -83,6 +83,18 @@ void close_all_but(std::vector<int>& keep, unsigned fallback_bound) {
 
 // How many descriptors past the parent's highest one the fallback closes (close_from_to).
 constexpr unsigned kDescriptorMargin = 1024;
+// The fallback's bound where the parent's highest descriptor is not known.
+constexpr unsigned kUnknownBound = 65535;
+
+// Whether close_range(2) works in this process, asked once: closing descriptor ~0U, which no
+// process can hold (the kernel caps the limit of open files far below it), fails only where
+// the kernel lacks the call (ENOSYS) or a seccomp profile refuses it (EPERM). Where it works
+// the spawn need not read /proc/self/fd for the fallback's bound, a walk of every descriptor
+// the orchestrator holds (gRPC's sockets, the store, the workers' pipes) on every spawn.
+bool close_range_works() {
+  static const bool works = ::close_range(~0U, ~0U, 0) == 0;
+  return works;
+}
 
 // Runs in the child between fork and exec: its own process group and cgroup (before it can
 // start anything), and death with the parent.
@@ -93,12 +105,15 @@ struct ChildSetup {
   int exec_fd = -1;          // a pinned program's descriptor (pinned_programs.h); -1: by its path
   unsigned close_bound = 0;  // close_from_to's fallback bound, set before the fork
   // In the parent, before the fork: the descriptor is one the child keeps until its exec, and
-  // the fallback's bound is read (no /proc in the child: only async-signal-safe calls there).
+  // the fallback's bound is read (no /proc in the child: only async-signal-safe calls there),
+  // unless close_range works. A seccomp filter installed since the probe (filters are only
+  // ever added) makes the child's close_range fail all the same: it then closes up to
+  // kUnknownBound one by one.
   bp::error_code on_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,
                           const char* const*) {
     if (exec_fd >= 0) launcher.fd_whitelist.push_back(exec_fd);
-    const int highest = highest_open_descriptor();
-    close_bound = highest < 0 ? 65535u : static_cast<unsigned>(highest) + kDescriptorMargin;
+    const int highest = close_range_works() ? -1 : highest_open_descriptor();
+    close_bound = highest < 0 ? kUnknownBound : static_cast<unsigned>(highest) + kDescriptorMargin;
     return {};
   }
   bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const std::filesystem::path&,

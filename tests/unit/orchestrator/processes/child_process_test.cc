@@ -3,18 +3,11 @@
 
 #include "process_log.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstddef>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -196,66 +189,6 @@ TEST(ChildProcess, StopKillsWhatTheChildLeftInItsGroup) {
     if (!gone) std::this_thread::sleep_for(10ms);
   }
   EXPECT_TRUE(gone);
-}
-
-TEST(ChildProcess, NoDescriptorOfTheOrchestratorReachesTheChildButItsStdio) {
-  // One the orchestrator holds without close-on-exec (as a test runner's log, or a library's
-  // file), below the descriptors the spawn opens for the child's stdio.
-  const int held = ::open("/dev/null", O_RDONLY);
-  ASSERT_GE(held, 0);
-  // ls's own descriptors: stdin, stdout (the pipe), stderr, and the folder it lists.
-  auto child = ChildProcess::spawn(shell("echo \"READY $(ls /proc/self/fd | tr '\\n' ' ')\""));
-  ::close(held);
-  ASSERT_TRUE(child.ok()) << child.message();
-  auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
-  ASSERT_TRUE(line.ok()) << line.message();
-  EXPECT_EQ(*line, "READY 0 1 2 3 ");
-}
-
-// Makes close_range(2) fail with EPERM in this process and what it starts, as an older
-// container's seccomp profile does; false when the filter cannot be installed.
-bool refuse_close_range() {
-  sock_filter filter[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
-  return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-         ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
-}
-
-// Where close_range is refused (EPERM, not only ENOSYS), the child closes the descriptors one
-// by one: before, it returned having closed none, and the held descriptor reached the program.
-// In a child process: the filter stays for the life of the process that installed it.
-TEST(ChildProcess, WhereCloseRangeIsRefusedTheDescriptorsAreClosedOneByOne) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  // _Exit runs no destructor: the child's log (named by its pid) is removed first.
-  const auto finish = [](int code) {
-    std::error_code ignored;
-    std::filesystem::remove(child_test_log.path(), ignored);
-    std::_Exit(code);
-  };
-  EXPECT_EXIT(
-      {
-        if (!refuse_close_range()) finish(10);
-        if (::close_range(1000, 1000, 0) == 0 || errno != EPERM) finish(11);
-        const int held = ::open("/dev/null", O_RDONLY);
-        if (held < 0) finish(12);
-        auto child =
-            ChildProcess::spawn(shell("echo \"READY $(ls /proc/self/fd | tr '\\n' ' ')\""));
-        ::close(held);
-        if (!child.ok()) finish(13);
-        auto line = (*child)->wait_ready_line(std::chrono::steady_clock::now() + 10s);
-        if (!line.ok()) finish(14);
-        if (*line != "READY 0 1 2 3 ") {
-          std::fprintf(stderr, "child saw: %s\n", line->c_str());
-          finish(15);
-        }
-        finish(0);
-      },
-      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(ChildProcess, TheEnvironmentGetsTheOptionsVariables) {
