@@ -62,6 +62,14 @@ json percentiles(const HdrHistogram& h) {
 json figure(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
 json figure(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+// Ready.threads in worker order; a worker's 0 (it did not say) is null, never a count.
+json worker_threads_json(const std::vector<uint32_t>& threads) {
+  if (threads.empty()) return nullptr;
+  json list = json::array();
+  for (const uint32_t t : threads) list.push_back(t == 0 ? json(nullptr) : json(t));
+  return list;
+}
+
 // A tool's printed figures (worker adapters) in the same shape as `percentiles`, with null for
 // each figure the tool did not print, and the tool's name. `figures` is a repetition or a
 // workload summary (both answer latency_at and latency_mean).
@@ -277,8 +285,9 @@ json workload_json(const results::WorkloadResult& w) {
             // What its workers answered to Describe; null where none answered.
             {"worker_name", w.worker_name.empty() ? json(nullptr) : json(w.worker_name)},
             {"worker_version", w.worker_version.empty() ? json(nullptr) : json(w.worker_version)},
-            // Each worker's Ready.threads in worker order; null where none was ready.
-            {"worker_threads", w.worker_threads.empty() ? json(nullptr) : json(w.worker_threads)},
+            // Each worker's Ready.threads in worker order, null for a worker that did not say
+            // (0, workers_text); null where none was ready.
+            {"worker_threads", worker_threads_json(w.worker_threads)},
             {"parameters", parameters_json(w.spec)},
             {"repetitions", reps},
             {"flags", w.flags()}};

@@ -37,34 +37,50 @@ inline std::string workload_shape(const scenario::Workload& w) {
   }
 }
 
+// What `who` run, as workers_text writes it: "the worker runs 1" (`one`, one figure), "the
+// workers run 2 each" (`several`, all alike), "the workers run 4, 4 and 2".
+inline std::string threads_run_text(const std::string& one, const std::string& several,
+                                    const std::vector<uint32_t>& threads) {
+  if (threads.size() == 1) return fmt::format("{} runs {}", one, threads.front());
+  bool same = true;
+  for (const uint32_t t : threads) same = same && t == threads.front();
+  if (same) return fmt::format("{} run {} each", several, threads.front());
+  std::string list;
+  for (size_t i = 0; i < threads.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == threads.size() ? " and " : ", ") + std::to_string(threads[i]);
+  }
+  return several + " run " + list;
+}
+
 // "2 worker(s) x 4 thread(s)": the workload's workers and the threads the scenario asks of each,
 // and where the workers said they run other numbers (Ready.threads, results::WorkloadResult's
 // worker_threads: wamp_pubsub's at most its publishers and subscribers, a tool's, a worker's
 // own) what they run: "1 worker(s) x 4 thread(s) (the worker runs 1)", "(the workers run 2
 // each)", "(the workers run 4, 4 and 2)". Nothing is added where they were not told (a run
-// stored before schema version 24, a workload no worker was ready for).
+// stored before schema version 24, a workload no worker was ready for). Ready.threads 0 is a
+// worker that did not say (proto3's unset), never a worker running none: "(the worker did not
+// report its threads)", "(1 of 3 workers did not report its threads; the others run 4 and 2)".
 inline std::string workers_text(const scenario::Workload& w,
                                 const std::vector<uint32_t>& worker_threads) {
   std::string text = fmt::format("{} worker(s) x {} thread(s)", w.workers, w.threads);
+  std::vector<uint32_t> reported;
   bool differ = false;
-  bool same = true;
   for (const uint32_t threads : worker_threads) {
+    if (threads != 0) reported.push_back(threads);
     differ = differ || threads != w.threads;
-    same = same && threads == worker_threads.front();
   }
   if (!differ) return text;
-  if (worker_threads.size() == 1) {
-    return text + fmt::format(" (the worker runs {})", worker_threads.front());
+  const size_t unreported = worker_threads.size() - reported.size();
+  if (unreported == 0) {
+    return text + " (" + threads_run_text("the worker", "the workers", reported) + ")";
   }
-  if (same) return text + fmt::format(" (the workers run {} each)", worker_threads.front());
-  std::string list;
-  for (size_t i = 0; i < worker_threads.size(); ++i) {
-    list += (i == 0                           ? ""
-             : i + 1 == worker_threads.size() ? " and "
-                                              : ", ") +
-            std::to_string(worker_threads[i]);
+  if (reported.empty()) {
+    return text + (unreported == 1 ? " (the worker did not report its threads)"
+                                   : " (the workers did not report their threads)");
   }
-  return text + " (the workers run " + list + ")";
+  return text + fmt::format(" ({} of {} workers did not report {} threads; {})", unreported,
+                            worker_threads.size(), unreported == 1 ? "its" : "their",
+                            threads_run_text("the other", "the others", reported));
 }
 
 // How the load is paced, as every report writes it after the workload's load: "closed loop",

@@ -324,6 +324,12 @@ TEST_F(RunDetailText, TheThreadsTheWorkersRunAreShownBesideTheScenarios) {
   EXPECT_NE(render_run_detail(d, {}).find("  workers: 2 worker(s) x 4 thread(s)\n"),
             std::string::npos)
       << render_run_detail(d, {});
+  // Ready.threads 0: the worker did not say, never "runs 0".
+  w.worker_threads = std::vector<int64_t>{0, 0};
+  EXPECT_NE(render_run_detail(d, {}).find("  workers: 2 worker(s) x 4 thread(s) (the workers did "
+                                          "not report their threads)\n"),
+            std::string::npos)
+      << render_run_detail(d, {});
   w.worker_threads.reset();
   EXPECT_NE(render_run_detail(d, {}).find(
                 "  workers: 2 worker(s) x 4 thread(s) (the threads each worker ran not stored: "

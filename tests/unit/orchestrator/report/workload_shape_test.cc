@@ -239,5 +239,43 @@ TEST(WorkloadShape, EveryReportSaysTheThreadsTheWorkersRunWhereTheyDifferFromThe
   EXPECT_TRUE(workload_json(w)["worker_threads"].is_null());
 }
 
+// A worker whose Ready.threads is 0 did not say how many threads it runs: every report says
+// so, never that it runs 0, and the JSON has null in its place.
+TEST(WorkloadShape, AWorkerThatDidNotReportItsThreadsIsNeverSaidToRunZero) {
+  results::WorkloadResult w = measured("events", scenario::Protocol::kWampPubSub);
+  w.spec.workers = 1;
+  w.spec.threads = 4;
+  EXPECT_EQ(workers_text(w.spec, {0}),
+            "1 worker(s) x 4 thread(s) (the worker did not report its threads)");
+  w.spec.workers = 2;
+  EXPECT_EQ(workers_text(w.spec, {0, 0}),
+            "2 worker(s) x 4 thread(s) (the workers did not report their threads)");
+  EXPECT_EQ(workers_text(w.spec, {4, 0}),
+            "2 worker(s) x 4 thread(s) (1 of 2 workers did not report its threads; the other "
+            "runs 4)");
+  w.spec.workers = 3;
+  EXPECT_EQ(workers_text(w.spec, {0, 0, 2}),
+            "3 worker(s) x 4 thread(s) (2 of 3 workers did not report their threads; the other "
+            "runs 2)");
+  EXPECT_EQ(workers_text(w.spec, {2, 0, 2}),
+            "3 worker(s) x 4 thread(s) (1 of 3 workers did not report its threads; the others "
+            "run 2 each)");
+  EXPECT_EQ(workers_text(w.spec, {4, 0, 2}),
+            "3 worker(s) x 4 thread(s) (1 of 3 workers did not report its threads; the others "
+            "run 4 and 2)");
+  w.spec.workers = 2;
+  w.worker_threads = {3, 0};
+  const std::string shown =
+      "2 worker(s) x 4 thread(s) (1 of 2 workers did not report its threads; the other runs 3)";
+  EXPECT_NE(workload_table(w).find(", " + shown + ", closed loop\n"), std::string::npos)
+      << workload_table(w);
+  const std::string md = markdown_summary({markdown_run({w})});
+  EXPECT_NE(md.find(", " + shown + ", closed loop\n"), std::string::npos) << md;
+  const std::string html = html_document({html_run({w})});
+  EXPECT_NE(html.find(" &#183; " + shown + " &#183; closed loop &#183; "), std::string::npos)
+      << html;
+  EXPECT_EQ(workload_json(w)["worker_threads"], nlohmann::json::parse("[3, null]"));
+}
+
 }  // namespace
 }  // namespace benchgate::report
