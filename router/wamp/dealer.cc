@@ -592,12 +592,22 @@ bool Dealer::stop_transfer(Session& caller, uint64_t request, const char* uri) {
   if (list == transfers_.end()) return false;
   for (size_t i = 0; i < list->second.size(); ++i) {
     if (list->second[i].request != request) continue;
-    end_transfer(caller, list, i);
-    // Chunks already queued go out first; then the ERROR ends the call.
-    caller.send_error(MessageType::kCall, request, uri);
+    fail_transfer(caller, list, i, uri);
     return true;
   }
   return false;
+}
+
+void Dealer::fail_transfer(Session& caller, Transfers::iterator list, size_t index,
+                           const char* uri) {
+  const uint64_t request = list->second[index].request;
+  // Accepted and answered as a routed call is: counted routed now if no chunk counted it (one
+  // queued behind the caller's other transfer), as the caller counts it (canceled,
+  // call_timeout). Only a first chunk too large for the caller is a refusal (pump).
+  if (list->second[index].sent == 0) ++core_.stats().counters.calls_routed;
+  end_transfer(caller, list, index);
+  // Chunks already queued go out first; then the ERROR ends the call.
+  caller.send_error(MessageType::kCall, request, uri);
 }
 
 bool Dealer::time_out_transfer(uint64_t id, uint64_t caller_id) {
@@ -607,10 +617,8 @@ bool Dealer::time_out_transfer(uint64_t id, uint64_t caller_id) {
     if (list->second[i].id != id || !list->second[i].deadline) continue;
     // A session that leaves takes its transfers with it (session_left): the caller is here.
     Session& caller = *core_.find_session(caller_id);
-    const uint64_t request = list->second[i].request;
-    end_transfer(caller, list, i);
     ++core_.stats().counters.calls_timed_out;
-    caller.send_error(MessageType::kCall, request, "wamp.error.timeout");
+    fail_transfer(caller, list, i, "wamp.error.timeout");
     return true;
   }
   return false;

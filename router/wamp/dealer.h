@@ -174,6 +174,9 @@ class Dealer {
   // Ends the caller's transfer for CALL `request` with ERROR `uri`; false when none is under
   // way.
   bool stop_transfer(Session& caller, uint64_t request, const char* uri);
+  // Ends the transfer at `index` of `caller`'s list `list` with ERROR `uri` (CANCEL, timeout),
+  // counted as a call routed if no chunk of it went out yet.
+  void fail_transfer(Session& caller, Transfers::iterator list, size_t index, const char* uri);
   // The transfer of session `caller` whose deadline is `id` timed out: ended, counted, ERROR
   // wamp.error.timeout to its caller; false when no transfer has that deadline. Looks at that
   // session's transfers only (at most --max-pending-calls-per-session).

@@ -5,6 +5,9 @@
 // chunk's bytes checked against the pattern; ended by CANCEL or its timeout).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "wamp_test_client.h"
 
 namespace benchgate::router::wamp {
@@ -643,6 +646,55 @@ TEST_F(DealerFeaturesTest, CancelEndsABenchTransferInEveryMode) {
   const auto snapshot =
       wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 3; });
   EXPECT_EQ(snapshot.wamp.calls_canceled, 3u);
+}
+
+// A caller's transfers go one at a time: the second and third wait behind the first (1 TiB,
+// never done), and end before their first chunk went out, one past its timeout, one by CANCEL.
+// Each was accepted and answered as a routed call is, ERROR wamp.error.timeout and
+// wamp.error.canceled, which the worker counts as call_timeout and canceled, calls the router
+// routed (docs/MEASUREMENT.md "Cross-checks"): so each counts as routed, with the first and the
+// echo. Before, a transfer counted as routed only once its first chunk went out, and the
+// cross-check saw calls the router did not (wamp_calls_canceled and wamp_calls_timed_out
+// counting calls wamp_calls_routed did not).
+TEST_F(DealerFeaturesTest, ATransferEndedBeforeItsFirstChunkWentOutIsStillACallRouted) {
+  RawSocketTestClient caller(port(), Serializer::kCbor);
+  ASSERT_NE(caller.join(), 0u);
+  caller.send(Json::array({48,
+                           1,
+                           {{"receive_progress", true}},
+                           "bench.transfer",
+                           Json::array({kMaxTransferBytes, 65536})}));
+  ASSERT_EQ(caller.read()[0], 50);
+  caller.send(Json::array({48,
+                           2,
+                           {{"receive_progress", true}, {"timeout", 1}},
+                           "bench.transfer",
+                           Json::array({kMaxTransferBytes, 65536})}));
+  caller.send(Json::array(
+      {48, 3, {{"receive_progress", true}}, "bench.transfer", Json::array({1000, 100})}));
+  caller.send(Json::array({49, 3, {{"mode", "skip"}}}));
+  std::map<uint64_t, std::string> errors;
+  for (int i = 0; i < 2; ++i) {
+    const Json error = read_past_chunks(caller);
+    ASSERT_TRUE(error.is_array()) << "no answer to the queued transfers";
+    ASSERT_EQ(error[0], 8) << error;
+    errors[error[2].get<uint64_t>()] = error[4].get<std::string>();
+  }
+  EXPECT_EQ(errors, (std::map<uint64_t, std::string>{{2, "wamp.error.timeout"},
+                                                     {3, "wamp.error.canceled"}}));
+  caller.send(Json::array({49, 1, Json::object()}));
+  const Json error = read_past_chunks(caller);
+  ASSERT_TRUE(error.is_array()) << "the transfer went on after the CANCEL";
+  EXPECT_EQ(error[2], 1);
+  EXPECT_EQ(error[4], "wamp.error.canceled");
+  caller.send(Json::array({48, 4, Json::object(), "bench.echo"}));
+  EXPECT_EQ(caller.read(), Json::array({50, 4, Json::object()}));
+  const auto snapshot =
+      wait_for_wamp(*server_, [](const auto& s) { return s.wamp.calls_canceled == 2; });
+  EXPECT_EQ(snapshot.wamp.calls_canceled, 2u);
+  EXPECT_EQ(snapshot.wamp.calls_timed_out, 1u);
+  EXPECT_EQ(snapshot.wamp.calls_routed, 4u) << "three transfers and the echo";
+  EXPECT_EQ(server_->calls_pending(), 0u);
 }
 
 // A transfer's timeout ends that transfer only: another caller's, under way at the same time,
